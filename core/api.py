@@ -1,0 +1,630 @@
+"""The transformations users call: jvp, linearize, vjp, grad, vmap, jacobians, make_jaxpr.
+
+Each API function flattens its pytree arguments once, creates the interpreter of its
+transformation with the current trace as parent, runs the user's function with that trace
+current, and unflattens the results (see `core/trace.py` for the dispatch model):
+
+* `jvp` runs the function under a `JVPTrace`.
+* `linearize` runs `jvp` under a partial-evaluation `JaxprTrace`: primal values are computed
+  now, the tangent computation is recorded as a linear jaxpr.
+* `vjp` transposes that linear jaxpr (`backward_pass`); `grad` seeds it with 1.0.
+* `vmap` runs the function under a `BatchTrace`.
+* `make_jaxpr` / `eval_shape` stage the function on abstract values.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from core import dtypes, ir, tree_util
+from core.array import Array, asarray_concrete
+from core.avals import ShapeDtypeStruct, ShapedArray
+from core.errors import NumbaxError
+from core.interpreters import batching
+from core.interpreters.jvp import JVPTrace, JVPTracer, Zero, instantiate, tangent_aval
+from core.interpreters.partial_eval import JaxprTrace, trace_to_jaxpr
+from core.interpreters.transpose import UndefinedPrimal, backward_pass
+from core.trace import Tracer, current_trace, get_aval, set_current_trace
+
+
+class GradTypeError(NumbaxError, TypeError):
+    """`grad` of a function with a non-scalar or non-float output, or integer inputs."""
+
+
+class VmapAxesError(NumbaxError, ValueError):
+    """`vmap` in_axes/out_axes that do not fit the arguments, or mapped sizes that differ."""
+
+
+def _as_value(x: Any) -> Any:
+    if isinstance(x, (Array, Tracer)):
+        return x
+    return asarray_concrete(x)
+
+
+def _flatten_args(args: Any) -> tuple[list[Any], Any]:
+    leaves, tree = tree_util.tree_flatten(args)
+    return [_as_value(x) for x in leaves], tree
+
+
+# ---------------------------------------------------------------------------------------------
+# Forward mode
+
+
+def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux: bool = False):
+    """Evaluates `fun` at `primals` and its directional derivative along `tangents`.
+
+    Args:
+      fun: function of arrays (pytrees) to arrays (pytrees).
+      primals: tuple/list of the arguments.
+      tangents: tuple/list with the same structure, shapes and dtypes.
+      has_aux: whether `fun` returns `(out, aux)`; aux is returned undifferentiated.
+
+    Returns:
+      `(primals_out, tangents_out)`, plus `aux` when `has_aux`.
+    """
+    if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
+        raise TypeError(
+            "jvp requires primals and tangents to be tuples or lists, got "
+            f"{type(primals).__name__} and {type(tangents).__name__}; write jvp(f, (x,), (t,))."
+        )
+    p_flat, p_tree = _flatten_args(tuple(primals))
+    t_flat, t_tree = _flatten_args(tuple(tangents))
+    if p_tree != t_tree:
+        raise TypeError(
+            f"primal and tangent arguments to jvp must have the same tree structure; got "
+            f"{p_tree} and {t_tree}"
+        )
+    for p, t in zip(p_flat, t_flat):
+        if get_aval(p).shape != get_aval(t).shape:
+            raise ValueError(
+                f"jvp called with a tangent of shape {get_aval(t).shape} for a primal of shape "
+                f"{get_aval(p).shape}; tangents must have the primals' shapes"
+            )
+    trace = JVPTrace(current_trace())
+    in_tracers = [JVPTracer(trace, p, t) for p, t in zip(p_flat, t_flat)]
+    with set_current_trace(trace):
+        out = fun(*tree_util.tree_unflatten(p_tree, in_tracers))
+    if has_aux:
+        out, aux = _split_aux(out, "jvp")
+    out_flat, out_tree = tree_util.tree_flatten(out)
+    pairs = [trace.to_primal_tangent(o) for o in out_flat]
+    with set_current_trace(trace.parent):
+        primals_out = [p for p, _ in pairs]
+        tangents_out = [instantiate(t) for _, t in pairs]
+    result = (
+        tree_util.tree_unflatten(out_tree, primals_out),
+        tree_util.tree_unflatten(out_tree, tangents_out),
+    )
+    if has_aux:
+        return (*result, _lower_aux(trace, aux))
+    return result
+
+
+def _split_aux(out: Any, name: str) -> tuple[Any, Any]:
+    if not isinstance(out, (tuple, list)) or len(out) != 2:
+        raise TypeError(
+            f"{name} with has_aux=True requires the function to return a pair (out, aux), "
+            f"got {type(out).__name__}"
+        )
+    return out[0], out[1]
+
+
+def _lower_aux(trace: Any, aux: Any) -> Any:
+    """Unboxes the auxiliary output of a transformed function from the trace's tracers."""
+
+    def lower(x):
+        if isinstance(x, JVPTracer) and x._trace is trace:
+            return _lower_aux(trace, x.primal)
+        if isinstance(x, batching.BatchTracer) and x._trace is trace:
+            return x.val
+        return x
+
+    return tree_util.tree_map(lower, aux)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reverse mode
+
+
+def _linearize_flat(fun_flat: Callable, primals: list[Any], has_aux: bool):
+    parent = current_trace()
+    pe = JaxprTrace(parent, stage_all=False)
+    jvp_trace = JVPTrace(pe)
+    tangent_in = [pe.new_arg(tangent_aval(get_aval(p))) for p in primals]
+    in_tracers = [JVPTracer(jvp_trace, p, t) for p, t in zip(primals, tangent_in)]
+    with set_current_trace(jvp_trace):
+        out = fun_flat(*in_tracers)
+    aux = None
+    if has_aux:
+        out, aux = out
+        aux = _lower_aux(jvp_trace, aux)
+    pairs = [jvp_trace.to_primal_tangent(o) for o in out]
+    primals_out = [p for p, _ in pairs]
+    with set_current_trace(pe):
+        tangents_out = [instantiate(t) for _, t in pairs]
+    jaxpr, consts = pe.to_jaxpr(tangent_in, tangents_out)
+    return primals_out, jaxpr, consts, aux
+
+
+def _flat_fun(fun: Callable, in_tree: Any, store: list, has_aux: bool) -> Callable:
+    def flat(*leaves):
+        out = fun(*tree_util.tree_unflatten(in_tree, leaves))
+        if has_aux:
+            out, aux = _split_aux(out, "vjp/grad/linearize")
+        out_flat, out_tree = tree_util.tree_flatten(out)
+        store.append(out_tree)
+        return (out_flat, aux) if has_aux else out_flat
+
+    return flat
+
+
+def linearize(fun: Callable, *primals: Any, has_aux: bool = False):
+    """Returns `fun(*primals)` and a function evaluating the jvp at `primals` for any tangents.
+
+    Returns:
+      `(primals_out, f_jvp)` (plus `aux` when `has_aux`), where `f_jvp(*tangents)` is linear.
+    """
+    p_flat, in_tree = _flatten_args(primals)
+    store: list = []
+    out, jaxpr, consts, aux = _linearize_flat(
+        _flat_fun(fun, in_tree, store, has_aux), p_flat, has_aux
+    )
+    out_tree = store[0]
+
+    def f_jvp(*tangents: Any) -> Any:
+        t_flat, t_tree = _flatten_args(tangents)
+        if t_tree != in_tree:
+            raise TypeError(f"linearized function expects tangents of structure {in_tree}, got {t_tree}")
+        return tree_util.tree_unflatten(out_tree, ir.eval_jaxpr(jaxpr, consts, *t_flat))
+
+    primals_out = tree_util.tree_unflatten(out_tree, out)
+    return (primals_out, f_jvp, aux) if has_aux else (primals_out, f_jvp)
+
+
+def vjp(fun: Callable, *primals: Any, has_aux: bool = False):
+    """Returns `fun(*primals)` and a function pulling output cotangents back to the inputs.
+
+    Returns:
+      `(primals_out, vjp_fn)` (plus `aux` when `has_aux`); `vjp_fn(ct)` returns a tuple with one
+      cotangent per primal argument.
+    """
+    p_flat, in_tree = _flatten_args(primals)
+    store: list = []
+    out, jaxpr, consts, aux = _linearize_flat(
+        _flat_fun(fun, in_tree, store, has_aux), p_flat, has_aux
+    )
+    out_tree = store[0]
+    in_avals = [tangent_aval(get_aval(p)) for p in p_flat]
+
+    def vjp_fn(ct: Any) -> tuple:
+        ct_flat, ct_tree = tree_util.tree_flatten(ct)
+        if ct_tree != out_tree:
+            raise TypeError(
+                f"Tree structure of cotangent input {ct_tree} does not match the structure of "
+                f"the primal output {out_tree}"
+            )
+        for c, o in zip(ct_flat, out):
+            if get_aval(c).shape != get_aval(o).shape:
+                raise ValueError(
+                    f"vjp cotangent of shape {get_aval(c).shape} does not match the primal "
+                    f"output shape {get_aval(o).shape}"
+                )
+        ct_flat = [_as_value(c) for c in ct_flat]
+        args = [UndefinedPrimal(a) for a in in_avals]
+        cts_in = backward_pass(jaxpr, consts, args, ct_flat)
+        cts_in = [instantiate(c) if type(c) is Zero else c for c in cts_in]
+        return tuple(tree_util.tree_unflatten(in_tree, cts_in))
+
+    primals_out = tree_util.tree_unflatten(out_tree, out)
+    return (primals_out, vjp_fn, aux) if has_aux else (primals_out, vjp_fn)
+
+
+def _check_grad_input(x: Any, allow_int: bool) -> None:
+    dt = get_aval(x).dtype
+    if dt.kind not in "fc" and not allow_int:
+        raise GradTypeError(
+            "grad requires real- or complex-valued inputs (input dtype that is a sub-dtype of "
+            f"np.inexact), but got {dt.name}. If you want to use Boolean- or integer-valued "
+            "inputs, use vjp or set allow_int to True."
+        )
+
+
+def _check_scalar_output(out: Any) -> None:
+    if not isinstance(out, (Array, Tracer)) and not np.isscalar(out):
+        raise GradTypeError(
+            f"Gradient only defined for scalar-output functions. Output was {out!r} of type "
+            f"{type(out).__name__}."
+        )
+    aval = get_aval(out)
+    if aval.shape != ():
+        hint = " Use `out.reshape(())` or `out[0]`." if aval.size == 1 else (
+            " Reduce it to a scalar (e.g. `.sum()` or `.mean()`), or use `jacrev`/`vjp`.")
+        raise GradTypeError(
+            f"Gradient only defined for scalar-output functions. Output had shape: {aval.shape}."
+            + hint
+        )
+    if aval.dtype.kind != "f":
+        raise GradTypeError(
+            "grad requires real-valued outputs (output dtype that is a sub-dtype of "
+            f"np.floating), but got {aval.dtype.name}."
+        )
+
+
+def value_and_grad(
+    fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+    holomorphic: bool = False, allow_int: bool = False,
+) -> Callable:
+    """Creates a function returning `(fun(*args), grad(fun)(*args))`.
+
+    Args:
+      fun: scalar-valued function; differentiated w.r.t. the arguments `argnums`.
+      argnums: an int or a tuple of ints.
+      has_aux: `fun` returns `(value, aux)`; the result is then `((value, aux), grads)`.
+      holomorphic: accepted for compatibility (complex differentiation is not supported yet).
+      allow_int: allow integer inputs (their gradient is zeros of float0 in JAX; here zeros).
+
+    Returns:
+      The wrapped function.
+    """
+    multiple = isinstance(argnums, (tuple, list))
+    nums = tuple(argnums) if multiple else (argnums,)
+
+    @functools.wraps(fun)
+    def vg(*args: Any, **kwargs: Any):
+        for n in nums:
+            if not -len(args) <= n < len(args):
+                raise TypeError(
+                    f"differentiating with respect to argnums={argnums} requires at least "
+                    f"{max(nums) + 1} positional arguments, got {len(args)}"
+                )
+        idx = [n % len(args) for n in nums]
+        dyn = [args[i] for i in idx]
+
+        def f_partial(*dyn_args):
+            full = list(args)
+            for i, a in zip(idx, dyn_args):
+                full[i] = a
+            return fun(*full, **kwargs)
+
+        for leaf in tree_util.tree_leaves(dyn):
+            _check_grad_input(_as_value(leaf), allow_int)
+        res = vjp(f_partial, *dyn, has_aux=has_aux)
+        out, vjp_fn = res[0], res[1]
+        _check_scalar_output(out)
+        with set_current_trace(current_trace()):
+            seed = _ones_like(out)
+        grads = vjp_fn(seed)
+        g = grads if multiple else grads[0]
+        return ((out, res[2]), g) if has_aux else (out, g)
+
+    return vg
+
+
+def _ones_like(x: Any) -> Any:
+    from core.prims.shapes import full
+
+    aval = get_aval(x)
+    return full(aval.shape, 1, aval.dtype, aval.weak_type)
+
+
+def grad(
+    fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+    holomorphic: bool = False, allow_int: bool = False,
+) -> Callable:
+    """Creates a function evaluating the gradient of scalar-valued `fun`.
+
+    Args:
+      fun: function whose output is a float scalar.
+      argnums: which positional argument(s) to differentiate (int or tuple).
+      has_aux: `fun` returns `(value, aux)`; the result is then `(grads, aux)`.
+      holomorphic: accepted for compatibility.
+      allow_int: allow integer inputs.
+
+    Returns:
+      A function with `fun`'s arguments returning gradients shaped like the chosen arguments.
+    """
+    vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
+
+    @functools.wraps(fun)
+    def g(*args: Any, **kwargs: Any):
+        (out, grads) = vg(*args, **kwargs)
+        return (grads, out[1]) if has_aux else grads
+
+    return g
+
+
+# ---------------------------------------------------------------------------------------------
+# Vectorization
+
+
+def _broadcast_prefix(prefix: Any, tree: Any, what: str) -> list[Any]:
+    """Flattens `prefix` (int/None leaves) against the full tree `tree`, one entry per leaf."""
+    if prefix is None or isinstance(prefix, int):
+        return [prefix] * len(tree_util.tree_leaves(tree))
+    try:
+        nested = tree_util.tree_map(
+            lambda ax, sub: [ax] * len(tree_util.tree_leaves(sub)), prefix, tree,
+            is_leaf=lambda x: x is None,
+        )
+    except (ValueError, TypeError) as e:
+        raise VmapAxesError(
+            f"vmap {what} specification must be a tree prefix of the corresponding value, got "
+            f"specification {prefix!r} for value tree {tree_util.tree_structure(tree)}."
+        ) from e
+    return [ax for lst in tree_util.tree_leaves(nested, is_leaf=lambda x: isinstance(x, list))
+            for ax in lst]
+
+
+def vmap(
+    fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = None,
+    axis_size: int | None = None, spmd_axis_name: Any = None,
+) -> Callable:
+    """Vectorizes `fun` over an axis of its inputs.
+
+    Args:
+      fun: the function to map.
+      in_axes: int, None, or a pytree prefix of the positional arguments giving the mapped axis
+        of each input (None: not mapped; negative ints count from the end).
+      out_axes: the same for the outputs.
+      axis_name: a name for the mapped axis, for collectives (`lax.psum(x, axis_name)`...).
+      axis_size: the axis size, required when no input is mapped.
+      spmd_axis_name: accepted for compatibility.
+
+    Returns:
+      The batched function.
+    """
+    if isinstance(in_axes, list):
+        in_axes = tuple(in_axes)
+
+    @functools.wraps(fun)
+    def batched(*args: Any, **kwargs: Any):
+        if isinstance(in_axes, tuple) and len(in_axes) != len(args):
+            raise VmapAxesError(
+                f"vmap in_axes must be an int, None, or a tuple of entries corresponding to the "
+                f"positional arguments passed to the function, but got len(in_axes)="
+                f"{len(in_axes)}, len(args)={len(args)}"
+            )
+        args_flat, in_tree = _flatten_args(args)
+        axes = _broadcast_prefix(in_axes, args, "in_axes")
+        sizes = {}
+        norm_axes = []
+        for i, (x, ax) in enumerate(zip(args_flat, axes)):
+            if ax is None:
+                norm_axes.append(None)
+                continue
+            ndim = get_aval(x).ndim
+            if not -ndim <= ax < ndim:
+                raise VmapAxesError(
+                    f"vmap was requested to map its argument along axis {ax}, which implies "
+                    f"that its rank should be at least {ax + 1 if ax >= 0 else -ax}, but is only "
+                    f"{ndim} (its shape is {get_aval(x).shape})"
+                )
+            ax = ax % ndim
+            norm_axes.append(ax)
+            sizes.setdefault(get_aval(x).shape[ax], []).append((i, get_aval(x).shape))
+        if len(sizes) > 1:
+            detail = "; ".join(
+                f"size {s} for argument leaves {[i for i, _ in v]} with shapes {[sh for _, sh in v]}"
+                for s, v in sizes.items()
+            )
+            raise VmapAxesError(f"vmap got inconsistent sizes for the array axes to be mapped: {detail}")
+        if sizes:
+            size = next(iter(sizes))
+            if axis_size is not None and axis_size != size:
+                raise VmapAxesError(f"vmap axis_size={axis_size} but the mapped inputs have size {size}")
+        elif axis_size is None:
+            raise VmapAxesError("vmap must have at least one non-None value in in_axes, or axis_size")
+        else:
+            size = axis_size
+        trace = batching.BatchTrace(current_trace(), size, axis_name)
+        tracers = [x if ax is None else batching.BatchTracer(trace, x, ax)
+                   for x, ax in zip(args_flat, norm_axes)]
+        with set_current_trace(trace):
+            out = fun(*tree_util.tree_unflatten(in_tree, tracers), **kwargs)
+        out_flat, out_tree = tree_util.tree_flatten(out)
+        oaxes = _broadcast_prefix(out_axes, out, "out_axes")
+        results = []
+        with set_current_trace(trace.parent):
+            for o, ax in zip(out_flat, oaxes):
+                val, dim = trace.to_val_dim(_as_value(o))
+                if ax is None:
+                    if dim is not None:
+                        raise VmapAxesError(
+                            "vmap has mapped output but out_axes is None; use out_axes=0 or make "
+                            "the output independent of the mapped inputs."
+                        )
+                    results.append(val)
+                    continue
+                ax = ax % (get_aval(val).ndim + (1 if dim is None else 0))
+                results.append(batching.moveaxis(val, dim, ax, size))
+        return tree_util.tree_unflatten(out_tree, results)
+
+    return batched
+
+
+# ---------------------------------------------------------------------------------------------
+# Jacobians
+
+
+def _std_basis(flat: list[Any]) -> Any:
+    from core.prims.shapes import reshape
+
+    sizes = [get_aval(x).size for x in flat]
+    total = sum(sizes)
+    dt = dtypes.result_type(*[get_aval(x).dtype for x in flat]) if flat else dtypes.float32
+    eye = Array(np.eye(total, dtype=dt))
+    out, start = [], 0
+    for x, s in zip(flat, sizes):
+        aval = get_aval(x)
+        block = Array(np.asarray(eye._value[:, start:start + s]).astype(aval.dtype))
+        out.append(reshape(block, (total, *aval.shape)))
+        start += s
+    return out, total
+
+
+def _split_axis(x: Any, axis: int, in_flat: list[Any], in_tree: Any, lead: tuple) -> Any:
+    """Splits basis axis `axis` of a Jacobian block into one piece per input leaf."""
+    from core.prims.indexing import slice_in_dim
+    from core.prims.shapes import reshape
+
+    pieces, start = [], 0
+    for leaf in in_flat:
+        aval = get_aval(leaf)
+        piece = slice_in_dim(x, start, start + aval.size, axis=axis)
+        shape = (*lead, *aval.shape) if axis != 0 else (*aval.shape, *lead)
+        pieces.append(reshape(piece, shape))
+        start += aval.size
+    return tree_util.tree_unflatten(in_tree, pieces)
+
+
+def _dyn_fun(fun: Callable, args: tuple, nums: tuple) -> Callable:
+    def f_dyn(*dargs):
+        full = list(args)
+        for i, a in zip(nums, dargs):
+            full[i] = a
+        return fun(*full)
+
+    return f_dyn
+
+
+def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+           holomorphic: bool = False) -> Callable:
+    """Jacobian by forward mode (one jvp per input element, vectorized): `out.shape + in.shape`."""
+    multiple = isinstance(argnums, (tuple, list))
+    nums = tuple(argnums) if multiple else (argnums,)
+
+    def jac(*args: Any):
+        dyn = tuple(args[i] for i in nums)
+        d_flat, d_tree = _flatten_args(dyn)
+        basis, _ = _std_basis(d_flat)
+        f_dyn = _dyn_fun(fun, args, nums)
+
+        def push(*ts):
+            return jvp(f_dyn, dyn, tree_util.tree_unflatten(d_tree, ts), has_aux=has_aux)
+
+        out_axes = (None, -1, None) if has_aux else (None, -1)
+        res = vmap(push, in_axes=0, out_axes=out_axes)(*basis)
+        y, jac_t = res[0], res[1]
+        def split(j, yo):
+            parts = _split_axis(j, get_aval(j).ndim - 1, d_flat, d_tree, get_aval(yo).shape)
+            return parts if multiple else parts[0]
+
+        jac_tree = tree_util.tree_map(split, jac_t, y)
+        return (jac_tree, res[2]) if has_aux else jac_tree
+
+    return jac
+
+
+def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+           holomorphic: bool = False, allow_int: bool = False) -> Callable:
+    """Jacobian by reverse mode (one vjp per output element, vectorized): `out.shape + in.shape`."""
+    multiple = isinstance(argnums, (tuple, list))
+    nums = tuple(argnums) if multiple else (argnums,)
+
+    def jac(*args: Any):
+        dyn = tuple(args[i] for i in nums)
+        res = vjp(_dyn_fun(fun, args, nums), *dyn, has_aux=has_aux)
+        y, pullback = res[0], res[1]
+        y_flat, y_tree = tree_util.tree_flatten(y)
+        y_flat = [_as_value(v) for v in y_flat]
+        basis, _ = _std_basis(y_flat)
+        cts = vmap(lambda *b: pullback(tree_util.tree_unflatten(y_tree, b)))(*basis)
+        # Each leaf of `cts` is (total_out, *in_shape): split axis 0 by output leaf.
+        per_in = [_split_axis(c, 0, y_flat, y_tree, get_aval(c).shape[1:])
+                  for c in tree_util.tree_leaves(cts)]
+        d_tree = tree_util.tree_structure(dyn)
+        jac_tree = tree_util.tree_map(
+            lambda *ins: tree_util.tree_unflatten(d_tree, ins)[slice(None) if multiple else 0],
+            *per_in,
+        )
+        return (jac_tree, res[2]) if has_aux else jac_tree
+
+    return jac
+
+
+jacobian = jacrev
+
+
+def hessian(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+            holomorphic: bool = False) -> Callable:
+    """`jacfwd(jacrev(fun))`."""
+    return jacfwd(jacrev(fun, argnums, has_aux=has_aux), argnums, has_aux=has_aux)
+
+
+# ---------------------------------------------------------------------------------------------
+# Staging
+
+
+def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (), axis_env: Any = None,
+               return_shape: bool = False) -> Callable:
+    """Creates a function that returns the jaxpr of `fun` for the given example arguments.
+
+    Example:
+      >>> make_jaxpr(lambda x: jnp.sin(x))(1.0)
+      { lambda ; a:f32[]. let b:f32[] = sin a in (b,) }
+    """
+    static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+
+    @functools.wraps(fun)
+    def make(*args: Any, **kwargs: Any):
+        dyn_idx = [i for i in range(len(args)) if i not in static]
+        dyn = [args[i] for i in dyn_idx]
+        flat, in_tree = _flatten_args(dyn)
+        store: list = []
+
+        def flat_fun(*leaves):
+            full = list(args)
+            for i, a in zip(dyn_idx, tree_util.tree_unflatten(in_tree, leaves)):
+                full[i] = a
+            out = fun(*full, **kwargs)
+            out_flat, out_tree = tree_util.tree_flatten(out)
+            store.append(out_tree)
+            return [_as_value(o) for o in out_flat]
+
+        jaxpr, consts = trace_to_jaxpr(flat_fun, [get_aval(x) for x in flat])
+        closed = ir.ClosedJaxpr(jaxpr, consts)
+        if return_shape:
+            shapes = [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in jaxpr.out_avals]
+            return closed, tree_util.tree_unflatten(store[0], shapes)
+        return closed
+
+    return make
+
+
+def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
+    """Output shapes and dtypes of `fun(*args)` as `ShapeDtypeStruct`s, without computing it."""
+    flat, in_tree = tree_util.tree_flatten(args)
+
+    def to_aval(x):
+        if isinstance(x, (ShapeDtypeStruct, ShapedArray)):
+            return ShapedArray(x.shape, dtypes.canonicalize_dtype(x.dtype), getattr(x, "weak_type", False))
+        return get_aval(_as_value(x))
+
+    store: list = []
+
+    def flat_fun(*leaves):
+        out = fun(*tree_util.tree_unflatten(in_tree, leaves), **kwargs)
+        out_flat, out_tree = tree_util.tree_flatten(out)
+        store.append(out_tree)
+        return [_as_value(o) for o in out_flat]
+
+    jaxpr, _ = trace_to_jaxpr(flat_fun, [to_aval(x) for x in flat])
+    shapes = [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in jaxpr.out_avals]
+    return tree_util.tree_unflatten(store[0], shapes)
+
+
+def stop_gradient(x: Any) -> Any:
+    """Identity whose derivative is zero (applies to every leaf of a pytree)."""
+    from core.prims.elementwise import stop_gradient_p
+
+    def stop(leaf):
+        leaf = _as_value(leaf)
+        if get_aval(leaf).dtype.kind not in "fc":
+            return leaf
+        return stop_gradient_p.bind(leaf)
+
+    return tree_util.tree_map(stop, x)

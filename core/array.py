@@ -1,0 +1,145 @@
+"""`Array`: the concrete, immutable array users hold (like `jax.Array`).
+
+An `Array` wraps a numpy array (never written to after construction) plus JAX's `weak_type`
+flag. Everything that computes goes through primitives, so arrays, tracers and every
+transformation share one code path; the operators and methods come from `ArrayBase`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from core import dtypes, errors
+from core.array_base import ArrayBase
+from core.avals import ShapedArray
+
+
+class Array(ArrayBase):
+    """An immutable n-dimensional array on the CPU."""
+
+    __slots__ = ("_value", "_weak_type")
+
+    def __init__(self, value: np.ndarray, weak_type: bool = False):
+        if value.flags.writeable:
+            value.flags.writeable = False
+        self._value = value
+        self._weak_type = weak_type
+
+    @property
+    def aval(self) -> ShapedArray:
+        return ShapedArray(self._value.shape, self._value.dtype, self._weak_type)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._value.shape
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self._value.dtype
+
+    @property
+    def ndim(self) -> int:
+        return self._value.ndim
+
+    @property
+    def size(self) -> int:
+        return self._value.size
+
+    @property
+    def weak_type(self) -> bool:
+        return self._weak_type
+
+    @property
+    def nbytes(self) -> int:
+        return self._value.nbytes
+
+    @property
+    def itemsize(self) -> int:
+        return self._value.itemsize
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        if dtype is None and not copy:
+            return self._value
+        return np.array(self._value, dtype=dtype, copy=True)
+
+    def __setitem__(self, idx: Any, value: Any) -> None:
+        raise errors.ImmutableArrayError(type(self).__name__)
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __int__(self) -> int:
+        return int(self._value)
+
+    def __index__(self) -> int:
+        return self._value.__index__()
+
+    def __float__(self) -> float:
+        return float(self._value)
+
+    def __complex__(self) -> complex:
+        return complex(self._value)
+
+    def item(self, *args: Any) -> Any:
+        """The element as a Python scalar."""
+        return self._value.item(*args)
+
+    def tolist(self) -> Any:
+        """The array as nested Python lists."""
+        return self._value.tolist()
+
+    def block_until_ready(self) -> Array:
+        """Returns self: CPU computations are synchronous."""
+        return self
+
+    def copy_to_host_async(self) -> None:
+        """No-op (the array already lives in host memory)."""
+
+    @property
+    def devices(self):
+        from core.devices import devices
+
+        return lambda: set(devices())
+
+    def __repr__(self) -> str:
+        body = np.array2string(
+            self._value, separator=", ", prefix="Array(", threshold=1000, floatmode="maxprec"
+        )
+        extra = ", weak_type=True" if self._weak_type else ""
+        return f"Array({body}, dtype={self._value.dtype.name}{extra})"
+
+    def __str__(self) -> str:
+        return str(self._value)
+
+    def __format__(self, spec: str) -> str:
+        if self._value.ndim == 0:
+            return format(self._value.item(), spec)
+        return format(str(self), spec)
+
+    def __reduce__(self):
+        return (_rebuild, (np.array(self._value), self._weak_type))
+
+    def __copy__(self) -> Array:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Array:
+        return self
+
+
+def _rebuild(value: np.ndarray, weak_type: bool) -> Array:
+    return Array(value, weak_type)
+
+
+def asarray_concrete(x: Any, dtype: Any = None, weak_type: bool | None = None) -> Array:
+    """Wraps a Python/numpy value as an `Array` with a canonical dtype (no tracing involved)."""
+    if isinstance(x, Array) and dtype is None:
+        return x
+    if dtype is None:
+        dt, weak = dtypes.dtype_and_weak(x) if not isinstance(x, Array) else (x.dtype, x.weak_type)
+    else:
+        dt, weak = dtypes.canonicalize_dtype(dtype), False
+    if weak_type is not None:
+        weak = weak_type
+    return Array(np.array(x, dtype=dt), weak)

@@ -1,0 +1,48 @@
+"""The operator and method surface shared by concrete `Array`s and `Tracer`s.
+
+`ArrayBase` declares nothing but the read-only attributes every array-like has. The operators
+(`+`, `@`, `<`...), the array methods (`sum`, `reshape`, `astype`...) and `.at` are attached by
+`core/numpy/array_methods.py` once `core.numpy` exists (as JAX does), so concrete arrays and
+tracers behave identically and the method code lives next to the functions it calls.
+"""
+
+from __future__ import annotations
+
+
+class ArrayBase:
+    """Base of `Array` and `Tracer`; subclasses provide `aval`."""
+
+    __slots__ = ()
+    __array_priority__ = 1000
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.aval.shape
+
+    @property
+    def dtype(self):
+        return self.aval.dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self.aval.shape)
+
+    @property
+    def size(self) -> int:
+        return self.aval.size
+
+    @property
+    def weak_type(self) -> bool:
+        return self.aval.weak_type
+
+    def __len__(self) -> int:
+        if not self.aval.shape:
+            raise TypeError("len() of unsized object (an array of shape ())")
+        return self.aval.shape[0]
+
+    def __iter__(self):
+        if not self.aval.shape:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(self.aval.shape[0]))
+
+    __hash__ = None  # arrays are unhashable, as in JAX and numpy

@@ -1,0 +1,104 @@
+"""Abstract values: what a tracer knows about the value it stands for.
+
+A `ShapedArray` is a shape, a dtype and a weak-type flag; it is hashable so it can be part of
+cache keys, and it is all that abstract evaluation, jaxpr typing and jit cache keys look at.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from core import dtypes
+
+
+class ShapedArray:
+    """The abstract value of an array: `shape`, `dtype` and `weak_type`."""
+
+    __slots__ = ("shape", "dtype", "weak_type", "_hash")
+    array_abstraction_level = 1
+
+    def __init__(self, shape: tuple[int, ...], dtype: Any, weak_type: bool = False):
+        self.shape = tuple(int(d) for d in shape)
+        self.dtype = np.dtype(dtype)
+        self.weak_type = bool(weak_type)
+        self._hash = hash((self.shape, self.dtype, self.weak_type))
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, ShapedArray)
+            and self.shape == other.shape
+            and self.dtype == other.dtype
+            and self.weak_type == other.weak_type
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def update(self, shape=None, dtype=None, weak_type=None) -> ShapedArray:
+        return ShapedArray(
+            self.shape if shape is None else shape,
+            self.dtype if dtype is None else dtype,
+            self.weak_type if weak_type is None else weak_type,
+        )
+
+    def strip_weak_type(self) -> ShapedArray:
+        return self.update(weak_type=False) if self.weak_type else self
+
+    def str_short(self) -> str:
+        return f"{dtypes.short_name(self.dtype)}[{','.join(map(str, self.shape))}]"
+
+    def __repr__(self) -> str:
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapedArray({self.str_short()}{weak})"
+
+
+class ShapeDtypeStruct:
+    """A shape and dtype, as returned by `eval_shape` (like `jax.ShapeDtypeStruct`)."""
+
+    __slots__ = ("shape", "dtype", "weak_type")
+
+    def __init__(self, shape: tuple[int, ...], dtype: Any, weak_type: bool = False):
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+        self.weak_type = weak_type
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def aval(self) -> ShapedArray:
+        return ShapedArray(self.shape, self.dtype, self.weak_type)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, ShapeDtypeStruct)
+            and (self.shape, self.dtype, self.weak_type)
+            == (other.shape, other.dtype, other.weak_type)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype, self.weak_type))
+
+    def __repr__(self) -> str:
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
+
+
+def scalar_aval(x: Any) -> ShapedArray:
+    dt, weak = dtypes.dtype_and_weak(x)
+    return ShapedArray((), dt, weak)

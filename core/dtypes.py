@@ -1,0 +1,230 @@
+"""JAX's dtype rules: 32-bit defaults, weak types and the type-promotion lattice.
+
+NumPy decides result dtypes by its own rules; JAX does not, and neither do we. Every value has a
+dtype and a `weak_type` flag. Python scalars are weakly typed: they take the dtype of whatever they
+meet (`f32 + 1.0 -> f32`, `i32 + 1.5 -> f32`). Promotion is the least upper bound in the lattice
+
+    b1 -> i* -> u8 -> u16 -> u32 -> u64 -> f*      i* -> i8 -> i16 -> i32 -> i64 -> f*
+    u8 -> i16, u16 -> i32, u32 -> i64              f* -> f16 -> f32 -> f64, f* -> c* -> c64 -> c128
+    f32 -> c64, f64 -> c128
+
+where i*, f*, c* are the weak Python int/float/complex. Without x64 (`config.enable_x64`), 64-bit
+types are canonicalized to 32-bit ones. bfloat16 needs ml_dtypes and is not supported yet.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+
+from core.config import config
+
+bool_ = np.dtype(np.bool_)
+int8, int16, int32, int64 = (np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64))
+uint8, uint16, uint32, uint64 = (np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64))
+float16, float32, float64 = (np.dtype(t) for t in (np.float16, np.float32, np.float64))
+complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
+
+_SUPPORTED = {bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64}
+_SUPPORTED |= {float16, float32, float64, complex64, complex128}
+_TO_32 = {int64: int32, uint64: uint32, float64: float32, complex128: complex64}
+
+# The lattice: each node lists the nodes directly above it.
+_LATTICE: dict[Any, list] = {
+    bool_: ["i*"],
+    "i*": [uint8, int8],
+    uint8: [int16, uint16],
+    uint16: [int32, uint32],
+    uint32: [int64, uint64],
+    uint64: ["f*"],
+    int8: [int16],
+    int16: [int32],
+    int32: [int64],
+    int64: ["f*"],
+    "f*": [float16, "c*"],
+    float16: [float32],
+    float32: [float64, complex64],
+    float64: [complex128],
+    "c*": [complex64],
+    complex64: [complex128],
+    complex128: [],
+}
+
+
+def _upper_set(node) -> frozenset:
+    seen, todo = {node}, [node]
+    while todo:
+        for up in _LATTICE[todo.pop()]:
+            if up not in seen:
+                seen.add(up)
+                todo.append(up)
+    return frozenset(seen)
+
+
+_UPPER = {node: _upper_set(node) for node in _LATTICE}
+
+
+def x64_enabled() -> bool:
+    """Whether 64-bit types are enabled (`config.enable_x64`)."""
+    return config.enable_x64
+
+
+def default_float() -> np.dtype:
+    return float64 if config.enable_x64 else float32
+
+
+def default_int() -> np.dtype:
+    return int64 if config.enable_x64 else int32
+
+
+def default_uint() -> np.dtype:
+    return uint64 if config.enable_x64 else uint32
+
+
+def default_complex() -> np.dtype:
+    return complex128 if config.enable_x64 else complex64
+
+
+def canonicalize_dtype(dtype: Any) -> np.dtype:
+    """Returns the dtype values of `dtype` really have: 64-bit types become 32-bit without x64.
+
+    Raises:
+      TypeError: for dtypes numbax does not support (strings, objects, bfloat16...).
+    """
+    return _canonicalize(np.dtype(dtype), config.enable_x64)
+
+
+@functools.lru_cache(maxsize=None)
+def _canonicalize(dt: np.dtype, x64: bool) -> np.dtype:
+    if dt not in _SUPPORTED:
+        raise TypeError(
+            f"dtype {dt} is not supported by numbax; use one of bool, (u)int8/16/32/64, "
+            "float16/32/64 or complex64/128."
+        )
+    return dt if x64 else _TO_32.get(dt, dt)
+
+
+def _node(dtype: np.dtype, weak: bool):
+    if not weak:
+        return dtype
+    if dtype.kind in "iu":
+        return "i*"
+    if dtype.kind == "f":
+        return "f*"
+    if dtype.kind == "c":
+        return "c*"
+    return dtype
+
+
+def _node_to_dtype(node) -> tuple[np.dtype, bool]:
+    if node == "i*":
+        return default_int(), True
+    if node == "f*":
+        return default_float(), True
+    if node == "c*":
+        return default_complex(), True
+    return canonicalize_dtype(node), False
+
+
+@functools.lru_cache(maxsize=None)
+def _join(a, b):
+    common = _UPPER[a] & _UPPER[b]
+    for node in common:
+        if _UPPER[node] == common:
+            return node
+    raise TypeError(f"no common dtype for {a} and {b}")  # unreachable: the lattice has a top
+
+
+def promote_types(a: Any, b: Any) -> np.dtype:
+    """The dtype of `a op b` for two strongly typed dtypes (like `jnp.promote_types`)."""
+    node = _join(np.dtype(a), np.dtype(b))
+    return _node_to_dtype(node)[0] if isinstance(node, str) else np.dtype(node)
+
+
+def is_weakly_typed(x: Any) -> bool:
+    """Python scalars are weak; arrays carry their own `weak_type` flag."""
+    if type(x) in (bool, int, float, complex):
+        return type(x) is not bool
+    return bool(getattr(x, "weak_type", False))
+
+
+def python_scalar_dtype(x: Any) -> np.dtype:
+    """The canonical dtype a Python scalar takes (weakly)."""
+    t = type(x)
+    if t is bool:
+        return bool_
+    if t is int:
+        return default_int()
+    if t is float:
+        return default_float()
+    if t is complex:
+        return default_complex()
+    raise TypeError(f"{x!r} is not a Python scalar")
+
+
+def dtype_and_weak(x: Any) -> tuple[np.dtype, bool]:
+    """Returns (dtype, weak_type) of any array-like value, with canonical dtypes."""
+    if type(x) in (bool, int, float, complex):
+        return python_scalar_dtype(x), type(x) is not bool
+    aval = getattr(x, "aval", None)
+    if aval is not None:
+        return aval.dtype, aval.weak_type
+    if isinstance(x, (np.ndarray, np.generic)):
+        return canonicalize_dtype(x.dtype), False
+    if isinstance(x, (list, tuple)):
+        return canonicalize_dtype(np.asarray(x).dtype), False
+    raise TypeError(f"{type(x).__name__} is not a valid array type: {x!r}")
+
+
+def result_type_and_weak(*args: Any) -> tuple[np.dtype, bool]:
+    """The promoted (dtype, weak_type) of values and dtypes, by JAX's lattice."""
+    if not args:
+        raise ValueError("at least one array or dtype is required")
+    node = None
+    for a in args:
+        if isinstance(a, (np.dtype, type)) or isinstance(a, str):
+            dt, weak = canonicalize_dtype(a), False
+        else:
+            dt, weak = dtype_and_weak(a)
+        n = _node(dt, weak)
+        node = n if node is None else _join(node, n)
+    return _node_to_dtype(node)
+
+
+def result_type(*args: Any) -> np.dtype:
+    """`jnp.result_type`: the dtype of an operation combining `args`."""
+    return result_type_and_weak(*args)[0]
+
+
+def issubdtype(a: Any, b: Any) -> bool:
+    return np.issubdtype(a, b)
+
+
+def is_float(dtype: Any) -> bool:
+    return np.dtype(dtype).kind == "f"
+
+
+def is_inexact(dtype: Any) -> bool:
+    return np.dtype(dtype).kind in "fc"
+
+
+def is_integer(dtype: Any) -> bool:
+    return np.dtype(dtype).kind in "iu"
+
+
+def finfo(dtype: Any) -> np.finfo:
+    return np.finfo(canonicalize_dtype(dtype))
+
+
+def iinfo(dtype: Any) -> np.iinfo:
+    return np.iinfo(canonicalize_dtype(dtype))
+
+
+def short_name(dtype: np.dtype) -> str:
+    """JAX's short dtype names for printing: f32, i32, u8, bool..."""
+    dt = np.dtype(dtype)
+    if dt == bool_:
+        return "bool"
+    return {"f": "f", "i": "i", "u": "u", "c": "c"}[dt.kind] + str(dt.itemsize * 8)

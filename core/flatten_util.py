@@ -1,0 +1,122 @@
+"""`ravel_pytree`: a pytree of arrays as one flat vector, and the function that undoes it.
+
+Dtypes follow `jax.flatten_util`: the vector has the promoted dtype of the leaves (JAX's
+lattice, canonical 32-bit dtypes unless x64 is on); when all leaves share one dtype the
+unravel function accepts vectors of any dtype, otherwise it requires the promoted dtype and
+casts every chunk back to its leaf's dtype.
+
+The array operations live in the four helpers under "Array backend" (numpy for now), the single
+place to change when the vector should become a `core.numpy` array.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from core.tree_util import PyTreeDef, tree_flatten
+
+__all__ = ["ravel_pytree"]
+
+
+class UnravelDtypeError(TypeError):
+    """The unravel function of a mixed-dtype pytree got a vector of another dtype."""
+
+
+class UnravelSizeError(ValueError):
+    """The unravel function got a vector whose length is not the number of raveled elements."""
+
+
+# --------------------------------------------------------------------------------------------
+# Array backend
+
+
+def _ravel(x: Any, dtype: np.dtype) -> np.ndarray:
+    return np.asarray(x).astype(dtype, copy=False).reshape(-1)
+
+
+def _concat(vectors: list[np.ndarray], dtype: np.dtype) -> np.ndarray:
+    if not vectors:
+        return np.zeros((0,), dtype)
+    return np.concatenate(vectors)
+
+
+def _split(flat: Any, sizes: tuple[int, ...]) -> list[np.ndarray]:
+    return np.split(np.asarray(flat), np.cumsum(sizes)[:-1])
+
+
+def _reshape_cast(chunk: np.ndarray, shape: tuple[int, ...], dtype: np.dtype | None) -> Any:
+    chunk = chunk.reshape(shape)
+    return chunk if dtype is None else chunk.astype(dtype)
+
+
+# --------------------------------------------------------------------------------------------
+
+
+def _leaf_dtype(x: Any) -> np.dtype:
+    from core.dtypes import dtype_and_weak  # deferred: import nothing but tree_util at import time
+
+    return dtype_and_weak(x)[0]
+
+
+def _result_type(dts: tuple[np.dtype, ...]) -> np.dtype:
+    from core.dtypes import result_type
+
+    return result_type(*dts)
+
+
+def ravel_pytree(pytree: Any) -> tuple[np.ndarray, Callable[[Any], Any]]:
+    """Ravels a pytree of arrays and scalars into one 1-D array.
+
+    Args:
+      pytree: a pytree whose leaves are arrays or scalars.
+
+    Returns:
+      ``(flat, unravel)``: ``flat`` concatenates the raveled leaves in flatten order, in their
+      promoted dtype (``float32`` and empty when there are no leaves); ``unravel(flat)``
+      rebuilds a pytree of the original structure, shapes and dtypes.
+    """
+    leaves, treedef = tree_flatten(pytree)
+    if not leaves:
+        return _concat([], np.dtype(np.float32)), functools.partial(
+            _unravel, treedef, (), (), None, None
+        )
+    dts = tuple(_leaf_dtype(x) for x in leaves)
+    to_dtype = _result_type(dts)
+    sizes = tuple(int(np.size(x)) for x in leaves)
+    shapes = tuple(np.shape(x) for x in leaves)
+    flat = _concat([_ravel(x, to_dtype) for x in leaves], to_dtype)
+    if all(dt == to_dtype for dt in dts):
+        # One dtype: the unravel function keeps whatever dtype it is given (like JAX).
+        return flat, functools.partial(_unravel, treedef, sizes, shapes, None, None)
+    return flat, functools.partial(_unravel, treedef, sizes, shapes, dts, to_dtype)
+
+
+def _unravel(
+    treedef: PyTreeDef,
+    sizes: tuple[int, ...],
+    shapes: tuple[tuple[int, ...], ...],
+    from_dtypes: tuple[np.dtype, ...] | None,
+    to_dtype: np.dtype | None,
+    flat: Any,
+) -> Any:
+    n = int(np.shape(flat)[0]) if np.ndim(flat) == 1 else -1
+    if n != sum(sizes):
+        raise UnravelSizeError(
+            f"Sum of sizes {sum(sizes)} must be equal to dimension 0 of the operand shape "
+            f"{list(np.shape(flat))}: unravel expects the 1-D vector made by ravel_pytree."
+        )
+    if to_dtype is not None:
+        got = _leaf_dtype(flat)
+        if got != to_dtype:
+            raise UnravelDtypeError(
+                f"unravel function given array of dtype {got}, but expected dtype {to_dtype}"
+            )
+    chunks = _split(flat, sizes)
+    dts = from_dtypes or (None,) * len(sizes)
+    return treedef.unflatten(
+        [_reshape_cast(c, shape, dt) for c, shape, dt in zip(chunks, shapes, dts)]
+    )

@@ -1,0 +1,1 @@
+"""The interpreters behind the transformations: jvp, partial evaluation/staging, transpose, batching."""

@@ -1,0 +1,183 @@
+"""Forward-mode automatic differentiation: the JVP interpreter.
+
+A `JVPTracer` carries a primal and a tangent. `JVPTrace.process_primitive` unboxes its own
+tracers (anything else is a constant with a symbolic `Zero` tangent), skips straight to the parent
+when every tangent is zero, and otherwise runs the primitive's jvp rule under the parent trace.
+Rules are written with ordinary primitives, so they are traceable, differentiable and batchable
+themselves: that is what makes higher-order derivatives and `jit(grad(f))` work.
+
+Helpers at the bottom build rules for whole families: `defjvp` (one function per argument,
+summing the non-zero contributions), `defjvp_zero` (piecewise-constant ops), `deflinear`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from core.avals import ShapedArray
+from core.trace import Trace, Tracer, get_aval, set_current_trace
+
+
+class Zero:
+    """A symbolic zero tangent or cotangent of a given abstract value."""
+
+    __slots__ = ("aval",)
+
+    def __init__(self, aval: ShapedArray):
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return f"Zero({self.aval.str_short()})"
+
+
+def tangent_aval(aval: ShapedArray) -> ShapedArray:
+    """Tangents of floats are floats of the same dtype; integer/bool values have zero tangents."""
+    return ShapedArray(aval.shape, aval.dtype, aval.weak_type)
+
+
+def zeros_like_aval(aval: ShapedArray) -> Any:
+    from core.prims.shapes import full
+
+    return full(aval.shape, 0, aval.dtype, aval.weak_type)
+
+
+def instantiate(t: Any) -> Any:
+    """Materialises a symbolic `Zero` (anything else passes through)."""
+    return zeros_like_aval(t.aval) if type(t) is Zero else t
+
+
+def is_float_aval(aval: ShapedArray) -> bool:
+    return aval.dtype.kind in "fc"
+
+
+class JVPTracer(Tracer):
+    __slots__ = ("primal", "tangent")
+
+    def __init__(self, trace: JVPTrace, primal: Any, tangent: Any):
+        self._trace = trace
+        self.primal = primal
+        self.tangent = tangent
+
+    @property
+    def aval(self) -> ShapedArray:
+        return get_aval(self.primal)
+
+    def to_concrete_value(self) -> Any:
+        p = self.primal
+        if isinstance(p, Tracer):
+            return p.to_concrete_value()
+        return getattr(p, "_value", p)
+
+
+class JVPTrace(Trace):
+    def __init__(self, parent: Trace):
+        self.parent = parent
+
+    def to_primal_tangent(self, x: Any) -> tuple[Any, Any]:
+        if isinstance(x, JVPTracer) and x._trace is self:
+            return x.primal, x.tangent
+        return x, Zero(tangent_aval(get_aval(x)))
+
+    def process_primitive(self, prim, args: tuple, params: dict) -> Any:
+        primals, tangents = zip(*map(self.to_primal_tangent, args)) if args else ((), ())
+        with set_current_trace(self.parent):
+            if all(type(t) is Zero for t in tangents):
+                return prim.bind(*primals, **params)
+            if prim.jvp is None:
+                raise NotImplementedError(f"differentiation rule for '{prim.name}' not implemented")
+            primal_out, tangent_out = prim.jvp(primals, tangents, **params)
+        if prim.multiple_results:
+            return [self.box(p, t) for p, t in zip(primal_out, tangent_out, strict=True)]
+        return self.box(primal_out, tangent_out)
+
+    def box(self, primal: Any, tangent: Any) -> Any:
+        if type(tangent) is Zero:
+            return primal
+        return JVPTracer(self, primal, tangent)
+
+    def process_custom_jvp(self, fun, jvp, args: tuple, symbolic_zeros: bool) -> Any:
+        primals, tangents = zip(*map(self.to_primal_tangent, args)) if args else ((), ())
+        with set_current_trace(self.parent):
+            if all(type(t) is Zero for t in tangents):
+                return fun(*primals)
+            if not symbolic_zeros:
+                tangents = [instantiate(t) for t in tangents]
+            primal_out, tangent_out = jvp(primals, tangents)
+        return [self.box(p, t) for p, t in zip(primal_out, tangent_out, strict=True)]
+
+    def process_custom_vjp(self, fun, fwd, bwd, args: tuple, out_tree_thunk) -> Any:
+        from core.custom_derivatives import custom_vjp_call_jvp
+
+        primals, tangents = zip(*map(self.to_primal_tangent, args)) if args else ((), ())
+        with set_current_trace(self.parent):
+            if all(type(t) is Zero for t in tangents):
+                return fun(*primals)
+            primal_out, tangent_out = custom_vjp_call_jvp(fwd, bwd, primals, tangents)
+        return [self.box(p, t) for p, t in zip(primal_out, tangent_out, strict=True)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Rule builders
+
+
+def add_tangents(a: Any, b: Any) -> Any:
+    if type(a) is Zero:
+        return b
+    if type(b) is Zero:
+        return a
+    from core.prims.elementwise import add
+
+    return add(a, b)
+
+
+def defjvp(prim, *fns: Callable | None) -> None:
+    """Rule from per-argument functions `fn(tangent_i, *primals, **params) -> contribution`."""
+
+    def rule(primals, tangents, **params):
+        out = prim.bind(*primals, **params)
+        total: Any = Zero(tangent_aval(get_aval(out)))
+        for fn, t in zip(fns, tangents):
+            if fn is not None and type(t) is not Zero:
+                total = add_tangents(total, fn(t, *primals, **params))
+        return out, total
+
+    prim.def_jvp(rule)
+
+
+def defjvp2(prim, *fns: Callable | None) -> None:
+    """Like `defjvp`, but each function also receives the output: `fn(t, out, *primals)`."""
+
+    def rule(primals, tangents, **params):
+        out = prim.bind(*primals, **params)
+        total: Any = Zero(tangent_aval(get_aval(out)))
+        for fn, t in zip(fns, tangents):
+            if fn is not None and type(t) is not Zero:
+                total = add_tangents(total, fn(t, out, *primals, **params))
+        return out, total
+
+    prim.def_jvp(rule)
+
+
+def defjvp_zero(prim) -> None:
+    """Piecewise-constant (or integer-valued) primitives: the tangent is always zero."""
+
+    def rule(primals, tangents, **params):
+        out = prim.bind(*primals, **params)
+        if prim.multiple_results:
+            return out, [Zero(tangent_aval(get_aval(o))) for o in out]
+        return out, Zero(tangent_aval(get_aval(out)))
+
+    prim.def_jvp(rule)
+
+
+def deflinear(prim) -> None:
+    """Primitives linear in all their array arguments: the tangent is the primitive itself."""
+
+    def rule(primals, tangents, **params):
+        out = prim.bind(*primals, **params)
+        if all(type(t) is Zero for t in tangents):
+            return out, Zero(tangent_aval(get_aval(out)))
+        return out, prim.bind(*[instantiate(t) for t in tangents], **params)
+
+    prim.def_jvp(rule)

@@ -1,0 +1,187 @@
+"""Staging to jaxprs, and partial evaluation (the "linearize" half of reverse mode).
+
+One interpreter does both. A `JaxprTrace` records equations on `JaxprTracer`s:
+
+* `stage_all=True` (make_jaxpr, jit, the bodies of control flow) stages every operation; values
+  from outside (concrete arrays, tracers of enclosing transformations) become constvars, scalars
+  become literals.
+* `stage_all=False` (linearize) stages only operations with an *unknown* input, i.e. one of its
+  own tracers; everything else is *known* and is computed right away by the parent trace. Run
+  under a JVP trace whose tangent inputs are unknown, it computes primal values eagerly (so
+  Python control flow on them works) and records exactly the linear tangent program, whose
+  transpose is the VJP. Higher-order primitives split their inner jaxprs with a
+  `partial_eval` rule so their known part still runs now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from core import ir
+from core.avals import ShapedArray
+from core.trace import Trace, Tracer, get_aval, set_current_trace
+
+
+class JaxprTracer(Tracer):
+    __slots__ = ("var",)
+
+    def __init__(self, trace: JaxprTrace, var: ir.Var):
+        self._trace = trace
+        self.var = var
+
+    @property
+    def aval(self) -> ShapedArray:
+        return self.var.aval
+
+
+class JaxprTrace(Trace):
+    """Records equations; see the module docstring for the two modes."""
+
+    def __init__(self, parent: Trace, stage_all: bool = True):
+        self.parent = parent
+        self.stage_all = stage_all
+        self.eqns: list[ir.Eqn] = []
+        self.consts: dict[int, tuple[ir.Var, Any]] = {}
+
+    def new_arg(self, aval: ShapedArray) -> JaxprTracer:
+        return JaxprTracer(self, ir.Var(aval))
+
+    def is_own(self, x: Any) -> bool:
+        return isinstance(x, JaxprTracer) and x._trace is self
+
+    def atom(self, x: Any) -> ir.Atom:
+        """The variable or literal standing for `x` in the recorded program."""
+        if isinstance(x, JaxprTracer) and x._trace is self:
+            return x.var
+        if type(x) in (bool, int, float, complex):
+            return ir.Literal(x, get_aval(x))
+        if isinstance(x, np.generic) or (isinstance(x, np.ndarray) and x.ndim == 0):
+            return ir.Literal(np.asarray(x), get_aval(x))
+        val = getattr(x, "_value", None)
+        if val is not None and val.ndim == 0:
+            return ir.Literal(val, x.aval)
+        entry = self.consts.get(id(x))
+        if entry is None:
+            entry = self.consts[id(x)] = (ir.Var(get_aval(x)), x)
+        return entry[0]
+
+    def process_primitive(self, prim, args: tuple, params: dict) -> Any:
+        if not self.stage_all:
+            if not any(self.is_own(a) for a in args):
+                with set_current_trace(self.parent):
+                    return prim.bind(*args, **params)
+            if prim.partial_eval is not None:
+                return prim.partial_eval(self, args, params)
+        return self.stage(prim, args, params)
+
+    def stage(self, prim, args: Sequence[Any], params: dict) -> Any:
+        """Records `prim(*args)` and returns tracers for its outputs."""
+        in_atoms = [self.atom(a) for a in args]
+        out = prim.abstract_eval(*[a.aval for a in in_atoms], **params)
+        if prim.multiple_results:
+            outs = [self.new_arg(a) for a in out]
+            self.eqns.append(ir.Eqn(prim, in_atoms, params, [t.var for t in outs]))
+            return outs
+        tracer = self.new_arg(out)
+        self.eqns.append(ir.Eqn(prim, in_atoms, params, [tracer.var]))
+        return tracer
+
+    def to_jaxpr(self, in_tracers: Sequence[JaxprTracer], outs: Sequence[Any]):
+        """Builds the jaxpr of everything recorded; returns (jaxpr, const values)."""
+        out_atoms = [self.atom(o) for o in outs]
+        constvars = [v for v, _ in self.consts.values()]
+        constvals = [c for _, c in self.consts.values()]
+        jaxpr = ir.Jaxpr(constvars, [t.var for t in in_tracers], self.eqns, out_atoms)
+        jaxpr = dce_jaxpr(jaxpr)
+        ir.typecheck(jaxpr)
+        return jaxpr, constvals
+
+
+def dce_jaxpr(jaxpr: ir.Jaxpr) -> ir.Jaxpr:
+    """Drops equations whose outputs are unused (all primitives here are pure)."""
+    live = {v for v in jaxpr.outvars if isinstance(v, ir.Var)}
+    kept = []
+    for eqn in reversed(jaxpr.eqns):
+        if any(v in live for v in eqn.outputs):
+            kept.append(eqn)
+            live.update(x for x in eqn.inputs if isinstance(x, ir.Var))
+    if len(kept) == len(jaxpr.eqns):
+        return jaxpr
+    return ir.Jaxpr(jaxpr.constvars, jaxpr.invars, kept[::-1], jaxpr.outvars)
+
+
+def trace_to_jaxpr(
+    fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray]
+) -> tuple[ir.Jaxpr, list[Any]]:
+    """Stages a flat function (list of arrays -> list of arrays) to (jaxpr, consts)."""
+    from core.trace import current_trace
+
+    trace = JaxprTrace(current_trace(), stage_all=True)
+    in_tracers = [trace.new_arg(a) for a in in_avals]
+    with set_current_trace(trace):
+        outs = fun(*in_tracers)
+    return trace.to_jaxpr(in_tracers, outs)
+
+
+def close_over_consts(jaxpr: ir.Jaxpr) -> ir.Jaxpr:
+    """Turns constvars into leading invars (how higher-order primitives take closed-over values)."""
+    if not jaxpr.constvars:
+        return jaxpr
+    return ir.Jaxpr([], jaxpr.constvars + jaxpr.invars, jaxpr.eqns, jaxpr.outvars)
+
+
+def trace_to_closed_jaxpr(
+    fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray]
+) -> tuple[ir.Jaxpr, list[Any]]:
+    """Like `trace_to_jaxpr`, with the consts as leading inputs of a constvar-free jaxpr."""
+    jaxpr, consts = trace_to_jaxpr(fun, in_avals)
+    return close_over_consts(jaxpr), consts
+
+
+# ---------------------------------------------------------------------------------------------
+# Partial evaluation of a jaxpr (for higher-order primitives under linearize)
+
+
+def partial_eval_jaxpr(jaxpr: ir.Jaxpr, unknowns: Sequence[bool]):
+    """Splits a constvar-free jaxpr into a known part and an unknown part.
+
+    Returns (jaxpr_known, jaxpr_unknown, out_unknowns, num_res): `jaxpr_known` takes the known
+    inputs and returns the known outputs followed by `num_res` residuals; `jaxpr_unknown` takes
+    the residuals followed by the unknown inputs and returns the unknown outputs.
+    """
+    assert not jaxpr.constvars
+    unknown_vars: set[ir.Var] = {v for v, u in zip(jaxpr.invars, unknowns) if u}
+    known_eqns, unknown_eqns = [], []
+    for eqn in jaxpr.eqns:
+        if any(isinstance(x, ir.Var) and x in unknown_vars for x in eqn.inputs):
+            unknown_eqns.append(eqn)
+            unknown_vars.update(eqn.outputs)
+        else:
+            known_eqns.append(eqn)
+    out_unknowns = [isinstance(v, ir.Var) and v in unknown_vars for v in jaxpr.outvars]
+    # Residuals: known variables read by unknown equations or returned as unknown outputs.
+    unknown_invars = [v for v, u in zip(jaxpr.invars, unknowns) if u]
+    residuals: dict[ir.Var, None] = {}
+    for eqn in unknown_eqns:
+        for x in eqn.inputs:
+            if isinstance(x, ir.Var) and x not in unknown_vars:
+                residuals[x] = None
+    res_vars = list(residuals)
+    known_outs = [v for v, u in zip(jaxpr.outvars, out_unknowns) if not u]
+    known_invars = [v for v, u in zip(jaxpr.invars, unknowns) if not u]
+    jaxpr_known = dce_jaxpr(ir.Jaxpr([], known_invars, known_eqns, known_outs + res_vars))
+    new_res = [ir.Var(v.aval) for v in res_vars]
+    rename = dict(zip(res_vars, new_res))
+    unknown_eqns = [
+        ir.Eqn(e.prim, [rename.get(x, x) if isinstance(x, ir.Var) else x for x in e.inputs],
+               e.params, e.outputs)
+        for e in unknown_eqns
+    ]
+    unknown_outs = [v for v, u in zip(jaxpr.outvars, out_unknowns) if u]
+    jaxpr_unknown = dce_jaxpr(ir.Jaxpr([], new_res + unknown_invars, unknown_eqns, unknown_outs))
+    ir.typecheck(jaxpr_known)
+    ir.typecheck(jaxpr_unknown)
+    return jaxpr_known, jaxpr_unknown, out_unknowns, len(res_vars)

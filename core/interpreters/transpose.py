@@ -1,0 +1,91 @@
+"""Reverse mode: transposing a linear jaxpr (JAX's `backward_pass`).
+
+`backward_pass(jaxpr, consts, args, cts_out)` walks a jaxpr whose linear inputs are marked
+`UndefinedPrimal`. Equations that do not depend on a linear input are evaluated forward first
+(they compute residual-like values under the current trace); the others are visited in reverse
+and each primitive's transpose rule turns the cotangent of its output into cotangents of its
+linear inputs. Cotangents accumulate by addition; a missing one is the symbolic `Zero`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from core import ir
+from core.avals import ShapedArray
+from core.interpreters.jvp import Zero, add_tangents
+
+
+class UndefinedPrimal:
+    """Marks a linear input of a primitive being transposed (its value is not known)."""
+
+    __slots__ = ("aval",)
+
+    def __init__(self, aval: ShapedArray):
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return f"UndefinedPrimal({self.aval.str_short()})"
+
+
+def is_undefined(x: Any) -> bool:
+    return type(x) is UndefinedPrimal
+
+
+def backward_pass(
+    jaxpr: ir.Jaxpr, consts: Sequence[Any], args: Sequence[Any], cts_out: Sequence[Any]
+) -> list[Any]:
+    """Returns the cotangents of the `UndefinedPrimal` entries of `args` (Zero when none)."""
+    primal_env: dict[ir.Var, Any] = {}
+    linear: set[ir.Var] = set()
+
+    def read_primal(x: ir.Atom) -> Any:
+        if isinstance(x, ir.Literal):
+            return x.val
+        if x in linear:
+            return UndefinedPrimal(x.aval)
+        return primal_env[x]
+
+    primal_env.update(zip(jaxpr.constvars, consts, strict=True))
+    for v, a in zip(jaxpr.invars, args, strict=True):
+        if is_undefined(a):
+            linear.add(v)
+        else:
+            primal_env[v] = a
+
+    linear_eqns = []
+    for eqn in jaxpr.eqns:
+        if any(isinstance(x, ir.Var) and x in linear for x in eqn.inputs):
+            linear.update(eqn.outputs)
+            linear_eqns.append(eqn)
+        else:
+            out = eqn.prim.bind(*[read_primal(x) for x in eqn.inputs], **eqn.params)
+            outs = out if eqn.prim.multiple_results else [out]
+            primal_env.update(zip(eqn.outputs, outs, strict=True))
+
+    ct_env: dict[ir.Var, Any] = {}
+
+    def write_ct(v: ir.Atom, ct: Any) -> None:
+        if isinstance(v, ir.Var) and v in linear and ct is not None and type(ct) is not Zero:
+            ct_env[v] = add_tangents(ct_env[v], ct) if v in ct_env else ct
+
+    def read_ct(v: ir.Var) -> Any:
+        return ct_env.pop(v, Zero(v.aval))
+
+    for v, ct in zip(jaxpr.outvars, cts_out, strict=True):
+        write_ct(v, ct)
+    for eqn in reversed(linear_eqns):
+        cts = [read_ct(v) for v in eqn.outputs]
+        if all(type(c) is Zero for c in cts):
+            continue
+        if eqn.prim.transpose is None:
+            raise NotImplementedError(
+                f"Transpose rule (for reverse-mode differentiation) for '{eqn.prim.name}' not "
+                "implemented: it is applied to a value that depends linearly on the input."
+            )
+        ct_arg = cts if eqn.prim.multiple_results else cts[0]
+        cts_in = eqn.prim.transpose(ct_arg, *[read_primal(x) for x in eqn.inputs], **eqn.params)
+        for x, ct in zip(eqn.inputs, cts_in, strict=True):
+            write_ct(x, ct)
+    return [read_ct(v) if is_undefined(a) else None for v, a in zip(jaxpr.invars, args)]

@@ -1,0 +1,271 @@
+"""The IR: jaxprs, their type checker, printer and interpreter.
+
+A `Jaxpr` is a first-order program in A-normal form: typed input variables, a list of equations
+`outs = prim[params] ins`, and output atoms. Atoms are `Var`s (typed, compared by identity) or
+`Literal`s (Python/numpy scalars inlined in the program). `constvars` name values the program
+closes over; a `ClosedJaxpr` pairs a jaxpr with those values. Higher-order primitives hold
+jaxprs without constvars in their params (closed-over values become explicit inputs).
+
+`typecheck` runs after every construction and transformation: single assignment, no unbound
+variables, and every equation's abstract evaluation equal to its output types. `eval_jaxpr`
+re-binds each equation, so evaluating a jaxpr under any interpreter transforms it.
+The printer follows `jax.make_jaxpr`:  { lambda ; a:f32[3]. let b:f32[3] = sin a in (b,) }
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from core.avals import ShapedArray
+
+
+class Var:
+    """A typed variable of a jaxpr; hashed and compared by identity."""
+
+    __slots__ = ("aval", "count")
+    _counter = itertools.count()
+
+    def __init__(self, aval: ShapedArray):
+        self.aval = aval
+        self.count = next(Var._counter)
+
+    def __repr__(self) -> str:
+        return f"Var({self.count}:{self.aval.str_short()})"
+
+
+class Literal:
+    """A scalar constant written into the program text."""
+
+    __slots__ = ("val", "aval")
+
+    def __init__(self, val: Any, aval: ShapedArray):
+        self.val = val
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return f"Literal({self.val})"
+
+
+Atom = Var | Literal
+
+
+class Eqn:
+    """One equation: `outputs = prim[params](*inputs)`."""
+
+    __slots__ = ("prim", "inputs", "params", "outputs")
+
+    def __init__(self, prim, inputs: list[Atom], params: dict, outputs: list[Var]):
+        self.prim = prim
+        self.inputs = inputs
+        self.params = params
+        self.outputs = outputs
+
+    def __repr__(self) -> str:
+        return pp_eqn(self, _Namer())
+
+
+class Jaxpr:
+    """A typed first-order program: `{ lambda constvars ; invars . let eqns in outvars }`."""
+
+    __slots__ = ("constvars", "invars", "eqns", "outvars", "__weakref__")
+
+    def __init__(
+        self,
+        constvars: Sequence[Var],
+        invars: Sequence[Var],
+        eqns: Sequence[Eqn],
+        outvars: Sequence[Atom],
+    ):
+        self.constvars = list(constvars)
+        self.invars = list(invars)
+        self.eqns = list(eqns)
+        self.outvars = list(outvars)
+
+    @property
+    def in_avals(self) -> list[ShapedArray]:
+        return [v.aval for v in self.invars]
+
+    @property
+    def out_avals(self) -> list[ShapedArray]:
+        return [v.aval for v in self.outvars]
+
+    def __repr__(self) -> str:
+        return pp_jaxpr(self)
+
+    __str__ = __repr__
+
+    def pretty_print(self) -> str:
+        return pp_jaxpr(self)
+
+
+class ClosedJaxpr:
+    """A jaxpr together with the values of its constvars (what `make_jaxpr` returns)."""
+
+    __slots__ = ("jaxpr", "consts")
+
+    def __init__(self, jaxpr: Jaxpr, consts: Sequence[Any]):
+        self.jaxpr = jaxpr
+        self.consts = list(consts)
+
+    @property
+    def in_avals(self) -> list[ShapedArray]:
+        return self.jaxpr.in_avals
+
+    @property
+    def out_avals(self) -> list[ShapedArray]:
+        return self.jaxpr.out_avals
+
+    @property
+    def eqns(self) -> list[Eqn]:
+        return self.jaxpr.eqns
+
+    def __repr__(self) -> str:
+        return pp_jaxpr(self.jaxpr)
+
+    __str__ = __repr__
+
+
+# ---------------------------------------------------------------------------------------------
+# Type checking
+
+
+class JaxprTypeError(TypeError):
+    """A malformed jaxpr (an internal error: please report it with the printed jaxpr)."""
+
+
+def _same_type(a: ShapedArray, b: ShapedArray) -> bool:
+    return a.shape == b.shape and a.dtype == b.dtype
+
+
+def typecheck(jaxpr: Jaxpr) -> None:
+    """Checks single assignment, bound variables and every equation's output types."""
+    env: set[Var] = set()
+
+    def bind_var(v: Var) -> None:
+        if v in env:
+            raise JaxprTypeError(f"variable {v} is assigned twice in\n{jaxpr}")
+        env.add(v)
+
+    def read(x: Atom) -> ShapedArray:
+        if isinstance(x, Literal):
+            return x.aval
+        if x not in env:
+            raise JaxprTypeError(f"variable {x} is used before it is bound in\n{jaxpr}")
+        return x.aval
+
+    for v in itertools.chain(jaxpr.constvars, jaxpr.invars):
+        bind_var(v)
+    for eqn in jaxpr.eqns:
+        in_avals = [read(x) for x in eqn.inputs]
+        out = eqn.prim.abstract_eval(*in_avals, **eqn.params)
+        outs = out if eqn.prim.multiple_results else [out]
+        if len(outs) != len(eqn.outputs) or not all(
+            _same_type(a, v.aval) for a, v in zip(outs, eqn.outputs)
+        ):
+            raise JaxprTypeError(
+                f"equation {eqn} produces {[a.str_short() for a in outs]} but its outputs are "
+                f"typed {[v.aval.str_short() for v in eqn.outputs]}"
+            )
+        for v in eqn.outputs:
+            bind_var(v)
+    for x in jaxpr.outvars:
+        read(x)
+
+
+# ---------------------------------------------------------------------------------------------
+# Evaluation
+
+
+def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:
+    """Runs a jaxpr by binding each equation under the current interpreter."""
+    env: dict[Var, Any] = {}
+
+    def read(x: Atom) -> Any:
+        return x.val if isinstance(x, Literal) else env[x]
+
+    if len(args) != len(jaxpr.invars):
+        raise TypeError(f"jaxpr takes {len(jaxpr.invars)} arguments, got {len(args)}")
+    env.update(zip(jaxpr.constvars, consts, strict=True))
+    env.update(zip(jaxpr.invars, args, strict=True))
+    for eqn in jaxpr.eqns:
+        out = eqn.prim.bind(*[read(x) for x in eqn.inputs], **eqn.params)
+        if eqn.prim.multiple_results:
+            env.update(zip(eqn.outputs, out, strict=True))
+        else:
+            env[eqn.outputs[0]] = out
+    return [read(x) for x in jaxpr.outvars]
+
+
+# ---------------------------------------------------------------------------------------------
+# Pretty printing
+
+
+class _Namer:
+    """Names variables a, b, ..., z, ba, bb, ... in order of appearance, like JAX."""
+
+    def __init__(self) -> None:
+        self.names: dict[Var, str] = {}
+
+    def __call__(self, v: Var) -> str:
+        name = self.names.get(v)
+        if name is None:
+            name = self.names[v] = _letters(len(self.names))
+        return name
+
+
+def _letters(i: int) -> str:
+    s = ""
+    while True:
+        s = chr(ord("a") + i % 26) + s
+        i //= 26
+        if i == 0:
+            return s
+
+
+def _pp_atom(x: Atom, name: _Namer) -> str:
+    if isinstance(x, Literal):
+        val = x.val.item() if isinstance(x.val, (np.ndarray, np.generic)) else x.val
+        if isinstance(val, bool):
+            return str(val)
+        if isinstance(val, float):
+            return f"{val}:{x.aval.str_short()}"
+        return f"{val}:{x.aval.str_short()}"
+    return name(x)
+
+
+def _pp_param(v: Any) -> str:
+    if isinstance(v, np.dtype):
+        return v.name
+    if isinstance(v, Jaxpr):
+        return "{ " + pp_jaxpr(v).strip("{} \n").replace("\n", "\n  ") + " }"
+    if isinstance(v, type) and issubclass(v, np.generic):
+        return np.dtype(v).name
+    return repr(v) if isinstance(v, str) else str(v)
+
+
+def pp_eqn(eqn: Eqn, name: _Namer) -> str:
+    outs = " ".join(f"{name(v)}:{v.aval.str_short()}" for v in eqn.outputs)
+    params = ""
+    if eqn.params:
+        params = "[" + " ".join(f"{k}={_pp_param(v)}" for k, v in eqn.params.items()) + "]"
+    ins = " ".join(_pp_atom(x, name) for x in eqn.inputs)
+    return f"{outs} = {eqn.prim.name}{params} {ins}".rstrip()
+
+
+def pp_jaxpr(jaxpr: Jaxpr) -> str:
+    name = _Namer()
+    binders = lambda vs: " ".join(f"{name(v)}:{v.aval.str_short()}" for v in vs)  # noqa: E731
+    head = f"{{ lambda {binders(jaxpr.constvars)}; {binders(jaxpr.invars)}. let"
+    head = head.replace("lambda ;", "lambda ;")
+    eqns = [pp_eqn(e, name) for e in jaxpr.eqns]
+    outs = "(" + ", ".join(_pp_atom(x, name) for x in jaxpr.outvars)
+    outs += ",)" if len(jaxpr.outvars) == 1 else ")"
+    one_line = f"{head} {'; '.join(eqns)} in {outs} }}" if eqns else f"{head}  in {outs} }}"
+    if len(one_line) <= 80 and "\n" not in one_line:
+        return one_line.replace("let  in", "let in")
+    body = "".join(f"\n    {e}" for e in eqns)
+    return f"{head}{body}\n  in {outs} }}"

@@ -1,0 +1,293 @@
+"""Vectorizable float32 transcendentals for generated numba loops.
+
+PyPI's llvmlite has no SVML, so `np.exp` in an `njit` loop is a scalar libm call per element and
+blocks SIMD (selu on 1e6 floats: 5.8 ms, against about 0.25 ms with the kernels below). Each
+function here is branch-free float32 arithmetic: a range reduction, a polynomial, and a scale by
+2**n built from exponent bits (`_bits`/`_float` are LLVM bitcasts), with selects for the edges, so
+LLVM inlines it into the caller's loop and vectorizes the loop. Edge cases follow numpy (inf, nan,
+overflow to inf, exact 0 and -inf where numpy has them); results that would be denormal are
+flushed to zero, as XLA on the CPU does. Accuracy is within a few float32 ulps of numpy
+(tests/core/jit/test_vecmath.py measures it).
+
+Polynomial coefficients are near-minimax fits (Lawson-weighted least squares on Chebyshev nodes
+in float64, against numpy/scipy references), rounded to float32. float64 code uses numpy's libm
+functions instead; `radd`/`rmax`/`rmin` are reduction helpers that let LLVM vectorize a
+reduction loop without making the whole kernel `fastmath`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.extending import intrinsic
+
+F = np.float32
+I = np.int32
+_OPTS = dict(error_model="numpy", fastmath={"contract"}, cache=True)
+_INF = F(np.inf)
+_NAN = F(np.nan)
+_LOG2E = F(1.4426950408889634)
+_LN2_HI = F(0.693359375)  # few mantissa bits: n * _LN2_HI is exact
+_LN2_LO = F(-2.12194440e-4)
+_ROUND = F(12582912.0)  # 1.5 * 2**23: adding it rounds a float32 to an integer
+
+_EXP = (0.5, 0.1666651964187622, 0.04166620597243309, 0.008368882350623608, 0.0013950478751212358)
+_EXPM1 = (0.5, 0.16666577756404877, 0.04166685417294502, 0.008363140746951103, 0.001390128512866795)
+_TANH = (
+    -0.3333333134651184,
+    0.13333141803741455,
+    -0.053912751376628876,
+    0.02132408320903778,
+    -0.006631854921579361,
+)
+_ERF = (
+    1.1283791065216064,
+    -0.37612324953079224,
+    0.11280180513858795,
+    -0.026711322367191315,
+    0.004917562939226627,
+    -0.0005631462554447353,
+)
+# erfc(x) * exp(x*x) as a polynomial in 1/x on [1, 4]
+_ERFCX = (
+    0.0002530976489651948,
+    0.5593157410621643,
+    0.04016007483005524,
+    -0.4646685719490051,
+    0.48094281554222107,
+    -0.219074085354805,
+    0.004030965734273195,
+    0.03799791261553764,
+    -0.011374402791261673,
+)
+# erfinv(x) / x as polynomials in w - 2.5 (w < 5) and sqrt(w) - 3 (w >= 5), w = -log(1 - x*x)
+_ERFINV_CENTRAL = (
+    1.5014094114303589,
+    0.24664027988910675,
+    -0.004177386872470379,
+    -0.0012527419021353126,
+    0.00021834444487467408,
+    -4.963345418218523e-06,
+    -3.4627046261448413e-06,
+    4.661700643282529e-07,
+    2.323263714743007e-08,
+    -8.79101325068632e-09,
+)
+_ERFINV_TAIL = (
+    2.832976818084717,
+    1.0016751289367676,
+    0.009445684030652046,
+    -0.00763940904289484,
+    0.0056831734254956245,
+    -0.0035869914572685957,
+    0.0014958538813516498,
+    -7.661205745534971e-05,
+    -0.00031872070394456387,
+    0.0001289593637920916,
+)
+
+
+def _bitcast(src, dst):
+    @intrinsic
+    def cast(typingctx, x):
+        def codegen(context, builder, signature, args):
+            return builder.bitcast(args[0], context.get_value_type(dst))
+
+        return dst(src), codegen
+
+    return cast
+
+
+_bits = _bitcast(types.float32, types.int32)
+_float = _bitcast(types.int32, types.float32)
+_bits64 = _bitcast(types.float64, types.int64)
+
+
+def _reassoc(op):
+    @intrinsic
+    def reduce_op(typingctx, a, b):
+        def codegen(context, builder, signature, args):
+            return getattr(builder, op)(args[0], args[1], flags=("reassoc",))
+
+        return a(a, b), codegen
+
+    return reduce_op
+
+
+radd = _reassoc("fadd")
+radd.__doc__ = "`a + b` marked reassociable, so a sum loop vectorizes (float operands only)."
+rmul = _reassoc("fmul")
+
+
+@njit(**_OPTS)
+def _poly(x, c):
+    """Horner evaluation of c[0] + c[1] x + ... (c is a tuple, unrolled by numba)."""
+    p = F(c[-1])
+    for k in range(len(c) - 2, -1, -1):
+        p = p * x + F(c[k])
+    return p
+
+
+@njit(**_OPTS)
+def _pow2(n):
+    """2.0**n as float32 for -126 <= n <= 127."""
+    return _float((n + I(127)) << I(23))
+
+
+@njit(**_OPTS)
+def _reduce_ln2(x):
+    """x = n*ln2 + r with |r| <= ln2/2; returns (n as float32, n as int32, r)."""
+    t = x * _LOG2E + _ROUND
+    n = _bits(t) - _bits(_ROUND)
+    t = t - _ROUND
+    return t, n, x - t * _LN2_HI - t * _LN2_LO
+
+
+@njit(**_OPTS)
+def _exp_reduced(r, n):
+    """exp(r) * 2**n for |r| <= ln2/2, by adding n to the exponent bits (no range checks)."""
+    p = r * r * _poly(r, _EXP) + r + F(1)
+    return _float(_bits(p) + (n << I(23)))
+
+
+@njit(**_OPTS)
+def exp_f32(x):
+    """Vectorizable float32 exp."""
+    _, n, r = _reduce_ln2(x)
+    y = _exp_reduced(r, n)
+    y = F(0) if x < F(-87.33654) else y
+    return y if x <= F(88.72283) else x + _INF
+
+
+@njit(**_OPTS)
+def exp2_f32(x):
+    """Vectorizable float32 2**x."""
+    t = x + _ROUND
+    n = _bits(t) - _bits(_ROUND)
+    r = (x - (t - _ROUND)) * F(0.6931471805599453)
+    y = _exp_reduced(r, n)
+    y = F(0) if x < F(-126) else y
+    return y if x < F(128) else x + _INF
+
+
+@njit(**_OPTS)
+def expm1_f32(x):
+    """Vectorizable float32 exp(x) - 1, accurate near 0."""
+    xc = F(-30) if x < F(-30) else x
+    _, n, r = _reduce_ln2(xc)
+    p = r * r * _poly(r, _EXPM1) + r
+    t = _pow2(n - I(1))
+    y = F(2) * (t * p + (t - F(0.5)))
+    return y if x <= F(88.72283) else x + _INF
+
+
+@njit(**_OPTS)
+def log_f32(x):
+    """Vectorizable float32 natural log."""
+    tiny = x < F(1.1754944e-38)
+    xs = x * F(8388608.0) if tiny else x  # scale denormals by 2**23
+    b = _bits(xs)
+    e = ((b >> I(23)) & I(255)) - I(127) - (I(23) if tiny else I(0))
+    m = _float((b & I(0x7FFFFF)) | I(0x3F800000))  # mantissa in [1, 2)
+    big = m > F(1.4142135)
+    m = m * F(0.5) if big else m
+    e = e + I(1) if big else e
+    f = m - F(1)
+    s = f / (F(2) + f)
+    z = s * s
+    r = z * (F(2 / 3) + z * (F(2 / 5) + z * (F(2 / 7) + z * F(2 / 9))))
+    ef = F(e)
+    y = ef * _LN2_HI + ((f - s * (f - r)) + ef * _LN2_LO)
+    y = y if x < _INF else x
+    y = -_INF if x == F(0) else y
+    return _NAN if x < F(0) else y
+
+
+@njit(**_OPTS)
+def log1p_f32(x):
+    """Vectorizable float32 log(1 + x), accurate near 0."""
+    u = F(1) + x
+    lu = log_f32(u)
+    # u rounds 1 + x; the second term corrects log(u) for that rounding error.
+    ok = (u < _INF) & (u != F(0))
+    return lu - ((u - F(1)) - x) / u if ok else lu
+
+
+@njit(**_OPTS)
+def tanh_f32(x):
+    """Vectorizable float32 tanh."""
+    a = np.abs(x)
+    z = x * x
+    small = x + x * z * _poly(z, _TANH)
+    _, n, r = _reduce_ln2(F(2) * (F(20) if a > F(20) else a))
+    big = F(1) - F(2) / (_exp_reduced(r, n) + F(1))
+    big = -big if x < F(0) else big
+    y = small if a < F(0.55) else big
+    return y if a == a else x
+
+
+@njit(**_OPTS)
+def logistic_f32(x):
+    """Vectorizable float32 logistic sigmoid 1 / (1 + exp(-x))."""
+    return F(1) / (F(1) + exp_f32(-x))
+
+
+@njit(inline="always", **_OPTS)
+def erf_f32(x):
+    """Vectorizable float32 error function."""
+    a = np.abs(x)
+    small = x * _poly(x * x, _ERF)
+    ac = F(1) if a < F(1) else (F(4) if a > F(4) else a)
+    big = F(1) - exp_f32(-ac * ac) * _poly(F(1) / ac, _ERFCX)
+    big = -big if x < F(0) else big
+    y = small if a < F(1) else big
+    return y if a == a else x
+
+
+@njit(inline="always", **_OPTS)
+def erf_inv_f32(x):
+    """Vectorizable float32 inverse error function."""
+    a = np.abs(x)
+    w = -log_f32((F(1) - a) * (F(1) + a))
+    central = _poly(w - F(2.5), _ERFINV_CENTRAL)
+    tail = _poly(np.sqrt(F(5) if w < F(5) else w) - F(3), _ERFINV_TAIL)
+    y = x * (central if w < F(5) else tail)
+    y = x * _INF if a == F(1) else y
+    return _NAN if a > F(1) else y
+
+
+@njit(**_OPTS)
+def _sincos_reduced(x):
+    """(sin r, cos r, quadrant) in float64 for x = q*pi/2 + r, |r| <= pi/4."""
+    xd = np.float64(x)
+    t = xd * 0.6366197723675814 + 6755399441055744.0  # 1.5 * 2**52
+    q = _bits64(t) - _bits64(6755399441055744.0)
+    t = t - 6755399441055744.0
+    r = xd - t * 1.5707963267341256 - t * 6.077100506506192e-11 - t * 2.0222662487959506e-21
+    z = r * r
+    s = r + r * z * (-1 / 6 + z * (1 / 120 + z * (-1 / 5040 + z * (1 / 362880 + z / -39916800))))
+    c = 1 - 0.5 * z + z * z * (1 / 24 + z * (-1 / 720 + z * (1 / 40320 + z * (-1 / 3628800))))
+    return s, c, q & 3
+
+
+@njit(**_OPTS)
+def sin_f32(x):
+    """Vectorizable float32 sine (reduced in float64; accurate for |x| < 1e6)."""
+    s, c, q = _sincos_reduced(x)
+    y = s if (q & 1) == 0 else c
+    return F(-y if q >= 2 else y)
+
+
+@njit(**_OPTS)
+def cos_f32(x):
+    """Vectorizable float32 cosine (reduced in float64; accurate for |x| < 1e6)."""
+    s, c, q = _sincos_reduced(x)
+    y = c if (q & 1) == 0 else s
+    return F(-y if (q == 1) | (q == 2) else y)
+
+
+@njit(**_OPTS)
+def tan_f32(x):
+    """Vectorizable float32 tangent (reduced in float64)."""
+    s, c, q = _sincos_reduced(x)
+    return F(s / c if (q & 1) == 0 else -c / s)

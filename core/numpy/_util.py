@@ -1,0 +1,109 @@
+"""Shared machinery of `core.numpy`: turning inputs into arrays, JAX type promotion, and
+explicit numpy-style broadcasting down to the shape-exact primitives."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from core import dtypes
+from core.array import Array, asarray_concrete
+from core.errors import ShapeError
+from core.prims import shapes as sh
+from core.trace import Tracer, get_aval
+
+
+def is_array(x: Any) -> bool:
+    return isinstance(x, (Array, Tracer))
+
+
+def ensure_array(x: Any) -> Any:
+    """Arrays and tracers pass through; anything else becomes a concrete Array."""
+    if isinstance(x, (Array, Tracer)):
+        return x
+    if isinstance(x, (list, tuple)) and any(isinstance(e, Tracer) for e in _iter_nested(x)):
+        from core.numpy.creation import array
+
+        return array(x)
+    return asarray_concrete(x)
+
+
+def _iter_nested(x):
+    for e in x:
+        if isinstance(e, (list, tuple)):
+            yield from _iter_nested(e)
+        else:
+            yield e
+
+
+def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """The numpy broadcast of `shapes`; a mismatch names every shape."""
+    ndim = max((len(s) for s in shapes), default=0)
+    out = []
+    for i in range(ndim):
+        dims = {s[i - ndim + len(s)] for s in shapes if i - ndim + len(s) >= 0} - {1}
+        if len(dims) > 1:
+            raise ShapeError(
+                f"Incompatible shapes for broadcasting: {', '.join(str(tuple(s)) for s in shapes)}"
+            )
+        out.append(dims.pop() if dims else 1)
+    return tuple(out)
+
+
+def broadcast_to(x: Any, shape: tuple[int, ...]) -> Any:
+    x = ensure_array(x)
+    aval = get_aval(x)
+    if aval.shape == tuple(shape):
+        return x
+    nlead = len(shape) - aval.ndim
+    if nlead < 0 or any(d not in (1, shape[nlead + i]) for i, d in enumerate(aval.shape)):
+        raise ShapeError(f"Incompatible shapes for broadcasting: {aval.shape} and requested shape {tuple(shape)}")
+    return sh.broadcast_in_dim(x, tuple(shape), tuple(range(nlead, len(shape))))
+
+
+def promote_dtypes(*args: Any) -> list[Any]:
+    """Converts every argument to arrays of the JAX-promoted common dtype (and weak type)."""
+    dt, weak = dtypes.result_type_and_weak(*args)
+    return [sh.convert_element_type(ensure_array(a), dt, weak) for a in args]
+
+
+def promote_dtypes_inexact(*args: Any) -> list[Any]:
+    dt, weak = dtypes.result_type_and_weak(*args)
+    if dt.kind not in "fc":
+        dt = dtypes.default_float()
+    return [sh.convert_element_type(ensure_array(a), dt, weak) for a in args]
+
+
+def promote_args(name: str, *args: Any) -> list[Any]:
+    """Promote dtypes, then broadcast shapes: the preamble of every binary jnp function."""
+    arrs = promote_dtypes(*args)
+    shape = broadcast_shapes(*(get_aval(a).shape for a in arrs))
+    return [broadcast_to(a, shape) for a in arrs]
+
+
+def promote_args_inexact(name: str, *args: Any) -> list[Any]:
+    arrs = promote_dtypes_inexact(*args)
+    shape = broadcast_shapes(*(get_aval(a).shape for a in arrs))
+    return [broadcast_to(a, shape) for a in arrs]
+
+
+def canonicalize_axis(axis: int, ndim: int) -> int:
+    if not -ndim <= axis < max(ndim, 1):
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    return axis % max(ndim, 1)
+
+
+def reduction_axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (tuple, list)):
+        axes = tuple(canonicalize_axis(a, ndim) for a in axis)
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"duplicate value in 'axis': {axis}")
+        return axes
+    return (canonicalize_axis(int(axis), ndim),)
+
+
+def np_dtype(dtype: Any) -> np.dtype | None:
+    return None if dtype is None else dtypes.canonicalize_dtype(dtype)

@@ -1,0 +1,192 @@
+"""Array creation: array/asarray, zeros/ones/full(+_like), arange, linspace, eye, tri*."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from core import dtypes
+from core.array import Array
+from core.numpy._util import ensure_array, np_dtype
+from core.prims import shapes as sh
+from core.trace import Tracer, get_aval
+
+
+def _shape(shape: Any) -> tuple[int, ...]:
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    try:
+        return tuple(int(d) for d in shape)
+    except TypeError as e:
+        raise TypeError(
+            f"Shapes must be 1D sequences of concrete values of integer type, got {shape!r}. "
+            "Inside jit, pass sizes as static arguments (static_argnames=...)."
+        ) from e
+
+
+def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None = "K",
+          ndmin: int = 0) -> Any:
+    """Creates an array (like `jnp.array`): Python scalars are weak unless `dtype` is given.
+
+    Lists may hold tracers; float64/int64 inputs are canonicalized to 32 bits without x64.
+    """
+    dt = np_dtype(dtype)
+    if isinstance(object, (Array, Tracer)):
+        out = object if dt is None else sh.convert_element_type(object, dt)
+    elif isinstance(object, (list, tuple)) and _has_array(object):
+        from core.numpy.shapes import stack
+
+        parts = [array(o) for o in object]
+        out = stack(parts) if parts else Array(np.zeros((0,), dtypes.default_float()))
+        if dt is not None:
+            out = sh.convert_element_type(out, dt)
+    else:
+        if hasattr(object, "__jax_array__"):
+            object = object.__jax_array__()
+            return array(object, dtype=dtype, ndmin=ndmin)
+        val = np.array(object)
+        if val.dtype == object_dtype:
+            raise TypeError(f"Cannot make an array from {object!r}: not a numeric sequence.")
+        weak = dt is None and type(object) in (int, float, complex)
+        if dt is None:
+            dt = dtypes.python_scalar_dtype(object) if weak else dtypes.canonicalize_dtype(val.dtype)
+        out = Array(np.array(val, dtype=dt), weak)
+    if ndmin > get_aval(out).ndim:
+        shape = (1,) * (ndmin - get_aval(out).ndim) + get_aval(out).shape
+        out = sh.reshape(out, shape)
+    return out
+
+
+object_dtype = np.dtype(object)
+
+
+def _has_array(x: Any) -> bool:
+    return any(isinstance(e, (Array, Tracer)) or (isinstance(e, (list, tuple)) and _has_array(e))
+               for e in x)
+
+
+def asarray(a: Any, dtype: Any = None, order: str | None = None, copy: bool | None = None) -> Any:
+    """Like `array`, without copying an existing array of the right dtype."""
+    if isinstance(a, (Array, Tracer)) and dtype is None:
+        return a
+    return array(a, dtype=dtype)
+
+
+def zeros(shape: Any, dtype: Any = None) -> Any:
+    """An array of zeros (float32 by default)."""
+    return sh.full(_shape(shape), 0, np_dtype(dtype) or dtypes.default_float())
+
+
+def ones(shape: Any, dtype: Any = None) -> Any:
+    """An array of ones (float32 by default)."""
+    return sh.full(_shape(shape), 1, np_dtype(dtype) or dtypes.default_float())
+
+
+def empty(shape: Any, dtype: Any = None) -> Any:
+    """Like `zeros` (arrays are immutable, so there is no uninitialized memory to expose)."""
+    return zeros(shape, dtype)
+
+
+def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
+    """An array of `shape` filled with `fill_value` (its dtype unless `dtype` is given)."""
+    if dtype is None:
+        dt, weak = dtypes.dtype_and_weak(fill_value) if not isinstance(fill_value, (list, tuple)) \
+            else (dtypes.canonicalize_dtype(np.asarray(fill_value).dtype), False)
+    else:
+        dt, weak = dtypes.canonicalize_dtype(dtype), False
+    fv = ensure_array(fill_value)
+    if get_aval(fv).ndim:
+        from core.numpy._util import broadcast_to
+
+        return broadcast_to(sh.convert_element_type(fv, dt), _shape(shape))
+    return sh.full(_shape(shape), fill_value if not isinstance(fill_value, Array) else fv, dt, weak)
+
+
+def _like(a: Any, dtype: Any, shape: Any) -> tuple[tuple[int, ...], np.dtype, bool]:
+    aval = get_aval(ensure_array(a))
+    shp = aval.shape if shape is None else _shape(shape)
+    if dtype is None:
+        return shp, aval.dtype, aval.weak_type
+    return shp, dtypes.canonicalize_dtype(dtype), False
+
+
+def zeros_like(a: Any, dtype: Any = None, shape: Any = None) -> Any:
+    shp, dt, weak = _like(a, dtype, shape)
+    return sh.full(shp, 0, dt, weak)
+
+
+def ones_like(a: Any, dtype: Any = None, shape: Any = None) -> Any:
+    shp, dt, weak = _like(a, dtype, shape)
+    return sh.full(shp, 1, dt, weak)
+
+
+def empty_like(a: Any, dtype: Any = None, shape: Any = None) -> Any:
+    return zeros_like(a, dtype, shape)
+
+
+def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> Any:
+    shp, dt, weak = _like(a, dtype, shape)
+    return sh.full(shp, fill_value, dt, weak and dtypes.is_weakly_typed(fill_value))
+
+
+def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) -> Any:
+    """Evenly spaced values in [start, stop) (int32 for integer arguments, else float32)."""
+    for v in (start, stop, step):
+        if isinstance(v, Tracer):
+            raise TypeError(
+                "jnp.arange needs concrete start/stop/step; under jit pass them as static "
+                "arguments (static_argnames=...)."
+            )
+    if stop is None and step is None:
+        start, stop = 0, start
+    step = 1 if step is None else step
+    vals = [np.asarray(v) for v in (start, stop, step)]
+    if dtype is None:
+        dt = dtypes.result_type(*[v.item() if v.ndim == 0 else v for v in vals])
+    else:
+        dt = dtypes.canonicalize_dtype(dtype)
+    if dt.kind in "iu" and all(np.asarray(v).dtype.kind in "iub" for v in vals):
+        n = max(0, -(-(int(stop) - int(start)) // int(step)))
+        if int(start) == 0 and int(step) == 1:
+            return sh.iota(dt, n)
+    return Array(np.arange(np.asarray(start).item(), np.asarray(stop).item(),
+                           np.asarray(step).item()).astype(dt))
+
+
+def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,
+             dtype: Any = None, axis: int = 0) -> Any:
+    """`num` evenly spaced samples from start to stop."""
+    dt = np_dtype(dtype) or dtypes.default_float()
+    if isinstance(start, Tracer) or isinstance(stop, Tracer):
+        from core.numpy import ufuncs as uf
+
+        div = (num - 1) if endpoint else num
+        steps = sh.convert_element_type(sh.iota(dtypes.default_int(), num), dt)
+        delta = uf.divide(uf.subtract(stop, start), max(div, 1))
+        out = uf.add(start, uf.multiply(steps, delta)).astype(dt)
+        return (out, delta) if retstep else out
+    out, step = np.linspace(np.asarray(start), np.asarray(stop), num, endpoint=endpoint,
+                            retstep=True, axis=axis)
+    res = Array(np.asarray(out, dtype=dt))
+    return (res, Array(np.asarray(step, dtype=dt))) if retstep else res
+
+
+def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
+    """A 2-D array with ones on the k-th diagonal."""
+    return Array(np.eye(int(N), None if M is None else int(M), int(k),
+                        dtype=np_dtype(dtype) or dtypes.default_float()))
+
+
+def identity(n: int, dtype: Any = None) -> Any:
+    return eye(n, dtype=dtype)
+
+
+def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
+    return Array(np.tri(int(N), None if M is None else int(M), int(k),
+                        dtype=np_dtype(dtype) or dtypes.default_float()))
+
+
+def copy(a: Any, order: str | None = None) -> Any:
+    """Arrays are immutable, so a copy is the array itself."""
+    return asarray(a)

@@ -1,0 +1,99 @@
+"""Primitives: the smallest operations the core knows, each with its rules side by side.
+
+A `Primitive` is a name plus one slot per transformation. The definition of each primitive (in
+`core/prims/`) fills the slots right where the primitive is declared:
+
+    impl            numpy arrays in -> numpy array(s) out (the eager interpreter and the
+                    reference backend of `jit`)
+    abstract_eval   ShapedArrays in -> ShapedArray(s) out (staging, typechecking)
+    jvp             (primals, tangents, **params) -> (primal_out, tangent_out); tangents may be
+                    the symbolic `Zero`
+    transpose       (cotangent, *args, **params) -> one cotangent (or None) per arg; the linear
+                    args arrive as `UndefinedPrimal(aval)` (only linear primitives have one)
+    batch           (args, batch_dims, **params) -> (out, out_batch_dim); a dim is an int or None
+    lowering        the numba code generator for `jit` (see `core/jit/`)
+    partial_eval    higher-order primitives only: split known from unknown work
+
+`prim.bind(*args, **params)` is the single entry point: it hands the primitive to the current
+interpreter (see `core/trace.py`). Array operands are positional; parameters are keywords with
+hashable values, so equations can be printed, compared and used in cache keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+_REGISTRY: dict[str, Primitive] = {}
+
+
+class Primitive:
+    """An operation with one rule per transformation. See the module docstring."""
+
+    def __init__(self, name: str, multiple_results: bool = False, higher_order: bool = False):
+        if name in _REGISTRY:
+            raise ValueError(f"primitive {name!r} is defined twice")
+        self.name = name
+        self.multiple_results = multiple_results
+        self.higher_order = higher_order
+        self.impl: Callable | None = None
+        self.abstract_eval: Callable | None = None
+        self.jvp: Callable | None = None
+        self.transpose: Callable | None = None
+        self.batch: Callable | None = None
+        self.lowering: Any = None
+        self.partial_eval: Callable | None = None
+        self.weak_type_rule: Callable | None = None
+        _REGISTRY[name] = self
+
+    def bind(self, *args: Any, **params: Any) -> Any:
+        """Applies the primitive under the current interpreter."""
+        from core.trace import current_trace
+
+        return current_trace().process_primitive(self, args, params)
+
+    def def_impl(self, f: Callable) -> Callable:
+        self.impl = f
+        return f
+
+    def def_abstract_eval(self, f: Callable) -> Callable:
+        self.abstract_eval = f
+        return f
+
+    def def_jvp(self, f: Callable) -> Callable:
+        self.jvp = f
+        return f
+
+    def def_transpose(self, f: Callable) -> Callable:
+        self.transpose = f
+        return f
+
+    def def_batch(self, f: Callable) -> Callable:
+        self.batch = f
+        return f
+
+    def def_lowering(self, f: Any) -> Any:
+        self.lowering = f
+        return f
+
+    def def_partial_eval(self, f: Callable) -> Callable:
+        self.partial_eval = f
+        return f
+
+    def def_weak_type_rule(self, f: Callable) -> Callable:
+        """Eager weak-type rule: (weak flags of inputs, **params) -> weak flag(s) of outputs.
+
+        Without one, an output is weak exactly when all inputs are weak (and there is one).
+        """
+        self.weak_type_rule = f
+        return f
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+def all_primitives() -> dict[str, Primitive]:
+    """Every primitive defined so far, by name (the registry test walks this)."""
+    import core.prims  # noqa: F401  (defines them)
+
+    return dict(_REGISTRY)

@@ -1,0 +1,512 @@
+"""Elementwise primitives: every operand has the same shape and dtype (broadcasting and type
+promotion happen above, in `core.numpy`), so each rule is shape-exact.
+
+Each primitive is declared by `unop`/`binop` (impl and abstract eval) and gets its jvp, transpose
+and batching rules right below it. The numba lowering of this family is a scalar expression per
+primitive (see `core/jit/`), so elementwise chains fuse into one loop.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from core import dtypes
+from core.avals import ShapedArray
+from core.errors import DTypeError, ShapeError
+from core.interpreters import batching
+from core.interpreters.jvp import Zero, defjvp, defjvp2, defjvp_zero, instantiate
+from core.primitive import Primitive
+from core.trace import get_aval
+
+# ---------------------------------------------------------------------------------------------
+# Declaration helpers
+
+
+def _check_same(name: str, avals: tuple[ShapedArray, ...]) -> None:
+    a0 = avals[0]
+    for a in avals[1:]:
+        if a.shape != a0.shape:
+            raise ShapeError(
+                f"{name} requires operands of the same shape, got {a0.shape} and {a.shape}; "
+                "use the broadcasting functions of core.numpy (jnp) for mixed shapes."
+            )
+        if a.dtype != a0.dtype:
+            raise DTypeError(
+                f"{name} requires operands of the same dtype, got {a0.dtype} and {a.dtype}; "
+                "convert with `x.astype(dtype)` or use core.numpy, which promotes types."
+            )
+
+
+def _nary(name: str, np_fn, nargs: int, out_dtype=None, kinds: str | None = None) -> Primitive:
+    prim = Primitive(name)
+    prim.np_fn = np_fn
+    prim.nargs = nargs
+
+    def impl(*args):
+        out = np_fn(*args)
+        dt = args[0].dtype if out_dtype is None else out_dtype
+        return np.asarray(out, dtype=dt) if out.dtype != dt else out
+
+    def abstract_eval(*avals):
+        _check_same(name, avals)
+        if kinds is not None and avals[0].dtype.kind not in kinds:
+            raise DTypeError(f"{name} does not accept dtype {avals[0].dtype}")
+        if out_dtype is None:
+            return ShapedArray(avals[0].shape, avals[0].dtype, all(a.weak_type for a in avals))
+        return ShapedArray(avals[0].shape, out_dtype)
+
+    prim.def_impl(impl)
+    prim.def_abstract_eval(abstract_eval)
+    batching.broadcast_batcher(prim)
+    if out_dtype is not None:
+        prim.def_weak_type_rule(lambda weak: False)
+    return prim
+
+
+def unop(name: str, np_fn, kinds: str | None = None, out_dtype=None) -> Primitive:
+    return _nary(name, np_fn, 1, out_dtype, kinds)
+
+
+def binop(name: str, np_fn, kinds: str | None = None, out_dtype=None) -> Primitive:
+    return _nary(name, np_fn, 2, out_dtype, kinds)
+
+
+_F = "fc"  # inexact kinds
+_NUM = "iufc"
+_INT = "iub"
+
+# ---------------------------------------------------------------------------------------------
+# Arithmetic
+
+add_p = binop("add", np.add, _NUM)
+defjvp(add_p, lambda g, x, y: g, lambda g, x, y: g)
+add_p.def_transpose(lambda ct, x, y: [ct, ct])
+
+sub_p = binop("sub", np.subtract, _NUM)
+defjvp(sub_p, lambda g, x, y: g, lambda g, x, y: neg(g))
+sub_p.def_transpose(lambda ct, x, y: [ct, neg(ct) if type(ct) is not Zero else ct])
+
+mul_p = binop("mul", np.multiply, _NUM + "b")
+defjvp(mul_p, lambda g, x, y: mul(g, y), lambda g, x, y: mul(x, g))
+
+
+def _mul_transpose(ct, x, y):
+    from core.interpreters.transpose import is_undefined
+
+    if is_undefined(x):
+        return [mul(ct, y), None]
+    return [None, mul(x, ct)]
+
+
+mul_p.def_transpose(_mul_transpose)
+
+
+def _div_impl(x, y):
+    if x.dtype.kind in "iu":  # lax.div on integers rounds towards zero, like C
+        with np.errstate(divide="ignore", invalid="ignore"):
+            q = np.trunc(np.true_divide(x, np.where(y == 0, 1, y)))
+        return np.where(y == 0, -1 if x.dtype.kind == "i" else np.iinfo(x.dtype).max, q)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.true_divide(x, y)
+
+
+div_p = binop("div", _div_impl, _NUM)
+defjvp(div_p, lambda g, x, y: div(g, y), lambda g, x, y: mul(neg(g), div(div(x, y), y)))
+
+
+def _div_transpose(ct, x, y):
+    return [div(ct, y), None]
+
+
+div_p.def_transpose(_div_transpose)
+
+
+def _rem_impl(x, y):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if x.dtype.kind in "iu":
+            safe = np.where(y == 0, 1, y)
+            r = np.fmod(x, safe)
+            return np.where(y == 0, x, r)
+        return np.fmod(x, y)
+
+
+rem_p = binop("rem", _rem_impl, _NUM)
+defjvp(rem_p, lambda g, x, y: g, lambda g, x, y: mul(neg(g), round(div(sub(x, rem(x, y)), y))))
+
+
+def _pow_impl(x, y):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return np.power(x, y)
+
+
+pow_p = binop("pow", _pow_impl, _F)
+
+
+def _pow_jvp_x(g, x, y):
+    # d/dx x**y = y * x**(y-1), with the y == 0 case exact (0**0 has derivative 0 in JAX).
+    one = full_like(y, 1)
+    safe = select_n(eq(y, full_like(y, 0)), sub(y, one), one)
+    return mul(g, select_n(eq(y, full_like(y, 0)), mul(y, pow(x, safe)), full_like(x, 0)))
+
+
+def _pow_jvp_y(g, x, y):
+    zero = full_like(x, 0)
+    logx = select_n(eq(x, zero), log(x), zero)
+    return mul(g, mul(pow(x, y), logx))
+
+
+defjvp(pow_p, _pow_jvp_x, _pow_jvp_y)
+
+max_p = binop("max", np.maximum, _NUM + "b")
+min_p = binop("min", np.minimum, _NUM + "b")
+
+
+def _minmax_jvp(pick_x_fn):
+    # Ties split the gradient evenly, like JAX.
+    def jx(g, x, y):
+        return mul(g, _balanced(pick_x_fn(x, y), eq(x, y), g))
+
+    def jy(g, x, y):
+        return mul(g, _balanced(pick_x_fn(y, x), eq(x, y), g))
+
+    return jx, jy
+
+
+def _balanced(strict, tie, like):
+    one = full_like(like, 1)
+    half = full_like(like, 0.5)
+    zero = full_like(like, 0)
+    return select_n(strict, select_n(tie, zero, half), one)
+
+
+defjvp(max_p, *_minmax_jvp(lambda a, b: gt(a, b)))
+defjvp(min_p, *_minmax_jvp(lambda a, b: lt(a, b)))
+
+neg_p = unop("neg", np.negative, _NUM)
+defjvp(neg_p, lambda g, x: neg(g))
+neg_p.def_transpose(lambda ct, x: [neg(ct)])
+
+sign_p = unop("sign", np.sign, _NUM)
+defjvp_zero(sign_p)
+
+floor_p = unop("floor", np.floor, _F)
+defjvp_zero(floor_p)
+ceil_p = unop("ceil", np.ceil, _F)
+defjvp_zero(ceil_p)
+
+
+def _round_impl(x, rounding_method=0):
+    if rounding_method == 0:  # away from zero
+        return np.trunc(x + np.copysign(np.asarray(0.5, x.dtype), x)).astype(x.dtype)
+    return np.round(x)
+
+
+round_p = Primitive("round")
+round_p.def_impl(_round_impl)
+round_p.def_abstract_eval(lambda x, rounding_method=0: x)
+batching.broadcast_batcher(round_p)
+defjvp_zero(round_p)
+
+stop_gradient_p = unop("stop_gradient", lambda x: x)
+defjvp_zero(stop_gradient_p)
+
+is_finite_p = unop("is_finite", np.isfinite, _F, out_dtype=dtypes.bool_)
+defjvp_zero(is_finite_p)
+
+abs_p = unop("abs", np.abs, _NUM)
+defjvp(abs_p, lambda g, x: mul(g, sign(x)))
+
+# ---------------------------------------------------------------------------------------------
+# Transcendental
+
+
+def _errstate(fn):
+    def wrapped(*args):
+        with np.errstate(all="ignore"):
+            return fn(*args)
+
+    return wrapped
+
+
+exp_p = unop("exp", _errstate(np.exp), _F)
+defjvp2(exp_p, lambda g, ans, x: mul(g, ans))
+exp2_p = unop("exp2", _errstate(np.exp2), _F)
+defjvp2(exp2_p, lambda g, ans, x: mul(g, mul(ans, full_like(ans, np.log(2)))))
+log_p = unop("log", _errstate(np.log), _F)
+defjvp(log_p, lambda g, x: div(g, x))
+log1p_p = unop("log1p", _errstate(np.log1p), _F)
+defjvp(log1p_p, lambda g, x: div(g, add(x, full_like(x, 1))))
+expm1_p = unop("expm1", _errstate(np.expm1), _F)
+defjvp2(expm1_p, lambda g, ans, x: mul(g, add(ans, full_like(ans, 1))))
+sqrt_p = unop("sqrt", _errstate(np.sqrt), _F)
+defjvp2(sqrt_p, lambda g, ans, x: div(g, mul(full_like(ans, 2), ans)))
+
+
+def _rsqrt_impl(x):
+    with np.errstate(all="ignore"):
+        return np.asarray(1, x.dtype) / np.sqrt(x)
+
+
+rsqrt_p = unop("rsqrt", _rsqrt_impl, _F)
+defjvp2(rsqrt_p, lambda g, ans, x: mul(g, mul(full_like(x, -0.5), div(ans, x))))
+cbrt_p = unop("cbrt", np.cbrt, "f")
+defjvp2(cbrt_p, lambda g, ans, x: div(g, mul(full_like(ans, 3), mul(ans, ans))))
+tanh_p = unop("tanh", np.tanh, _F)
+defjvp2(tanh_p, lambda g, ans, x: mul(g, sub(full_like(ans, 1), mul(ans, ans))))
+
+
+def _logistic_impl(x):
+    with np.errstate(over="ignore"):
+        return (np.asarray(1, x.dtype) / (np.asarray(1, x.dtype) + np.exp(-x))).astype(x.dtype)
+
+
+logistic_p = unop("logistic", _logistic_impl, _F)
+defjvp2(logistic_p, lambda g, ans, x: mul(g, mul(ans, sub(full_like(ans, 1), ans))))
+sin_p = unop("sin", np.sin, _F)
+defjvp(sin_p, lambda g, x: mul(g, cos(x)))
+cos_p = unop("cos", np.cos, _F)
+defjvp(cos_p, lambda g, x: neg(mul(g, sin(x))))
+tan_p = unop("tan", np.tan, _F)
+defjvp2(tan_p, lambda g, ans, x: mul(g, add(full_like(ans, 1), mul(ans, ans))))
+asin_p = unop("asin", _errstate(np.arcsin), _F)
+defjvp(asin_p, lambda g, x: mul(g, rsqrt(sub(full_like(x, 1), mul(x, x)))))
+acos_p = unop("acos", _errstate(np.arccos), _F)
+defjvp(acos_p, lambda g, x: neg(mul(g, rsqrt(sub(full_like(x, 1), mul(x, x))))))
+atan_p = unop("atan", np.arctan, _F)
+defjvp(atan_p, lambda g, x: div(g, add(full_like(x, 1), mul(x, x))))
+sinh_p = unop("sinh", _errstate(np.sinh), _F)
+defjvp(sinh_p, lambda g, x: mul(g, cosh(x)))
+cosh_p = unop("cosh", _errstate(np.cosh), _F)
+defjvp(cosh_p, lambda g, x: mul(g, sinh(x)))
+asinh_p = unop("asinh", np.arcsinh, _F)
+defjvp(asinh_p, lambda g, x: mul(g, rsqrt(add(mul(x, x), full_like(x, 1)))))
+acosh_p = unop("acosh", _errstate(np.arccosh), _F)
+defjvp(acosh_p, lambda g, x: mul(g, rsqrt(sub(mul(x, x), full_like(x, 1)))))
+atanh_p = unop("atanh", _errstate(np.arctanh), _F)
+defjvp(atanh_p, lambda g, x: div(g, sub(full_like(x, 1), mul(x, x))))
+atan2_p = binop("atan2", np.arctan2, "f")
+defjvp(
+    atan2_p,
+    lambda g, x, y: mul(g, div(y, add(mul(x, x), mul(y, y)))),
+    lambda g, x, y: mul(g, div(neg(x), add(mul(x, x), mul(y, y)))),
+)
+
+
+def _erf_impl(x):
+    from scipy import special
+
+    return special.erf(x).astype(x.dtype)
+
+
+def _erf_inv_impl(x):
+    from scipy import special
+
+    with np.errstate(all="ignore"):
+        return special.erfinv(x).astype(x.dtype)
+
+
+def _lgamma_impl(x):
+    from scipy import special
+
+    return special.gammaln(x).astype(x.dtype)
+
+
+def _digamma_impl(x):
+    from scipy import special
+
+    return special.digamma(x).astype(x.dtype)
+
+
+erf_p = unop("erf", _erf_impl, "f")
+defjvp(erf_p, lambda g, x: mul(g, mul(full_like(x, 2 / np.sqrt(np.pi)), exp(neg(mul(x, x))))))
+erf_inv_p = unop("erf_inv", _erf_inv_impl, "f")
+defjvp2(
+    erf_inv_p,
+    lambda g, ans, x: mul(g, mul(full_like(x, np.sqrt(np.pi) / 2), exp(mul(ans, ans)))),
+)
+lgamma_p = unop("lgamma", _lgamma_impl, "f")
+digamma_p = unop("digamma", _digamma_impl, "f")
+defjvp(lgamma_p, lambda g, x: mul(g, digamma(x)))
+
+
+def _integer_pow_impl(x, *, y):
+    with np.errstate(all="ignore"):
+        return np.asarray(np.power(x, y) if y >= 0 else np.asarray(1, x.dtype) / x ** (-y), x.dtype)
+
+
+integer_pow_p = Primitive("integer_pow")
+integer_pow_p.def_impl(_integer_pow_impl)
+integer_pow_p.def_abstract_eval(lambda x, *, y: x)
+batching.broadcast_batcher(integer_pow_p)
+
+
+def _integer_pow_jvp(g, x, *, y):
+    if y == 0:
+        return full_like(g, 0)
+    return mul(g, mul(full_like(x, y), integer_pow(x, y - 1) if y != 1 else full_like(x, 1)))
+
+
+defjvp(integer_pow_p, _integer_pow_jvp)
+
+# ---------------------------------------------------------------------------------------------
+# Comparison, logic and bits (no derivatives)
+
+eq_p = binop("eq", np.equal, out_dtype=dtypes.bool_)
+ne_p = binop("ne", np.not_equal, out_dtype=dtypes.bool_)
+lt_p = binop("lt", np.less, out_dtype=dtypes.bool_)
+le_p = binop("le", np.less_equal, out_dtype=dtypes.bool_)
+gt_p = binop("gt", np.greater, out_dtype=dtypes.bool_)
+ge_p = binop("ge", np.greater_equal, out_dtype=dtypes.bool_)
+and_p = binop("and", np.bitwise_and, _INT)
+or_p = binop("or", np.bitwise_or, _INT)
+xor_p = binop("xor", np.bitwise_xor, _INT)
+not_p = unop("not", np.invert, _INT)
+
+
+def _shift_left_impl(x, y):
+    bits = x.dtype.itemsize * 8
+    out = np.left_shift(x, np.minimum(y, bits - 1).astype(x.dtype))
+    return np.where((y < 0) | (y >= bits), np.zeros_like(x), out)
+
+
+def _shift_right_logical_impl(x, y):
+    bits = x.dtype.itemsize * 8
+    ux = x.view(np.dtype(f"u{x.dtype.itemsize}"))
+    out = np.right_shift(ux, np.minimum(y, bits - 1).astype(ux.dtype)).view(x.dtype)
+    return np.where((y < 0) | (y >= bits), np.zeros_like(x), out)
+
+
+def _shift_right_arithmetic_impl(x, y):
+    bits = x.dtype.itemsize * 8
+    sx = x.view(np.dtype(f"i{x.dtype.itemsize}"))
+    out = np.right_shift(sx, np.clip(y, 0, bits - 1).astype(sx.dtype)).view(x.dtype)
+    return out
+
+
+shift_left_p = binop("shift_left", _shift_left_impl, "iu")
+shift_right_logical_p = binop("shift_right_logical", _shift_right_logical_impl, "iu")
+shift_right_arithmetic_p = binop("shift_right_arithmetic", _shift_right_arithmetic_impl, "iu")
+population_count_p = unop("population_count", np.bitwise_count, "iu")
+for _p in (eq_p, ne_p, lt_p, le_p, gt_p, ge_p, and_p, or_p, xor_p, not_p, shift_left_p,
+           shift_right_logical_p, shift_right_arithmetic_p, population_count_p):
+    defjvp_zero(_p)
+del _p
+
+# ---------------------------------------------------------------------------------------------
+# select_n: out = cases[which] elementwise (which is bool or int32)
+
+select_n_p = Primitive("select_n")
+
+
+def _select_n_impl(which, *cases):
+    if which.dtype == np.bool_:
+        return np.where(which, cases[1], cases[0]) if len(cases) == 2 else cases[0].copy()
+    return np.choose(np.clip(which, 0, len(cases) - 1), cases)
+
+
+def _select_n_abstract_eval(which, *cases):
+    _check_same("select_n", cases)
+    if which.shape != cases[0].shape:
+        raise ShapeError(
+            f"select_n requires the predicate shape {which.shape} to equal the case shape "
+            f"{cases[0].shape}"
+        )
+    if which.dtype not in (dtypes.bool_, dtypes.int32):
+        raise DTypeError(f"select_n predicate must be bool or int32, got {which.dtype}")
+    return ShapedArray(cases[0].shape, cases[0].dtype, all(c.weak_type for c in cases))
+
+
+def _select_n_jvp(primals, tangents):
+    which, *cases = primals
+    out = select_n(which, *cases)
+    case_ts = tangents[1:]
+    if all(type(t) is Zero for t in case_ts):
+        return out, Zero(get_aval(out))
+    return out, select_n(which, *[instantiate(t) for t in case_ts])
+
+
+def _select_n_transpose(ct, which, *cases):
+    from core.interpreters.transpose import is_undefined
+
+    zeros = full_like(ct, 0)
+    outs = [None]
+    for i, c in enumerate(cases):
+        if is_undefined(c):
+            picks = [zeros] * len(cases)
+            picks[i] = ct
+            outs.append(select_n(which, *picks))
+        else:
+            outs.append(None)
+    return outs
+
+
+select_n_p.def_impl(_select_n_impl)
+select_n_p.def_abstract_eval(_select_n_abstract_eval)
+select_n_p.def_jvp(_select_n_jvp)
+select_n_p.def_transpose(_select_n_transpose)
+select_n_p.def_weak_type_rule(lambda weak: all(weak[1:]))
+batching.broadcast_batcher(select_n_p)
+
+# ---------------------------------------------------------------------------------------------
+# The lax-style wrappers (Python scalars become arrays of the other operand's dtype)
+
+
+def _operands(*args: Any) -> list[Any]:
+    ref = next((a for a in args if not isinstance(a, (int, float, bool, complex))), None)
+    if ref is None:
+        return list(args)
+    return [full_like(ref, a) if isinstance(a, (int, float, bool, complex)) else a for a in args]
+
+
+def _wrap(prim: Primitive):
+    def fn(*args: Any, **params: Any) -> Any:
+        return prim.bind(*_operands(*args), **params)
+
+    fn.__name__ = prim.name
+    fn.__doc__ = f"Elementwise `{prim.name}` (operands of one shape and dtype)."
+    return fn
+
+
+add, sub, mul, div, rem, pow = map(_wrap, (add_p, sub_p, mul_p, div_p, rem_p, pow_p))
+max, min, neg, sign, floor, ceil = map(_wrap, (max_p, min_p, neg_p, sign_p, floor_p, ceil_p))
+is_finite, abs, exp, exp2, log = map(_wrap, (is_finite_p, abs_p, exp_p, exp2_p, log_p))
+log1p, expm1, sqrt, rsqrt, cbrt = map(_wrap, (log1p_p, expm1_p, sqrt_p, rsqrt_p, cbrt_p))
+tanh, logistic, sin, cos, tan = map(_wrap, (tanh_p, logistic_p, sin_p, cos_p, tan_p))
+asin, acos, atan, atan2 = map(_wrap, (asin_p, acos_p, atan_p, atan2_p))
+sinh, cosh, asinh, acosh, atanh = map(_wrap, (sinh_p, cosh_p, asinh_p, acosh_p, atanh_p))
+erf, erf_inv, lgamma, digamma = map(_wrap, (erf_p, erf_inv_p, lgamma_p, digamma_p))
+eq, ne, lt, le, gt, ge = map(_wrap, (eq_p, ne_p, lt_p, le_p, gt_p, ge_p))
+bitwise_and, bitwise_or, bitwise_xor, bitwise_not = map(_wrap, (and_p, or_p, xor_p, not_p))
+shift_left, shift_right_logical = map(_wrap, (shift_left_p, shift_right_logical_p))
+shift_right_arithmetic = _wrap(shift_right_arithmetic_p)
+population_count = _wrap(population_count_p)
+stop_gradient_prim = _wrap(stop_gradient_p)
+
+
+def round(x: Any, rounding_method: int = 0) -> Any:
+    """Rounds to the nearest integer: method 0 away from zero, 1 to even (like lax.round)."""
+    return round_p.bind(x, rounding_method=int(rounding_method))
+
+
+def integer_pow(x: Any, y: int) -> Any:
+    """`x ** y` for a static Python integer `y`."""
+    return integer_pow_p.bind(x, y=int(y))
+
+
+def select_n(which: Any, *cases: Any) -> Any:
+    """`cases[which]` elementwise; `which` is a bool (two cases) or int32 array."""
+    return select_n_p.bind(which, *_operands(*cases))
+
+
+def select(pred: Any, on_true: Any, on_false: Any) -> Any:
+    """`lax.select`: `on_true` where `pred` else `on_false`."""
+    return select_n(pred, on_false, on_true)
+
+
+def full_like(x: Any, fill_value: Any) -> Any:
+    from core.prims.shapes import full
+
+    aval = get_aval(x)
+    return full(aval.shape, fill_value, aval.dtype, aval.weak_type)

@@ -1,0 +1,269 @@
+"""Slicing primitives: slice, pad, concatenate, and their static-index relatives.
+
+`slice` and `pad` are each other's transposes; `concatenate` transposes into slices.
+(Dynamic indexing — gather, scatter, dynamic_slice — lives in `core/prims/gather.py`.)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from core.avals import ShapedArray
+from core.errors import ShapeError
+from core.interpreters import batching
+from core.interpreters.jvp import Zero, deflinear, instantiate
+from core.primitive import Primitive
+from core.trace import get_aval
+
+# ---------------------------------------------------------------------------------------------
+# slice
+
+slice_p = Primitive("slice")
+
+
+def _slice_impl(x, *, start_indices, limit_indices, strides):
+    idx = tuple(
+        builtins_slice(s, l, st) for s, l, st in zip(start_indices, limit_indices, strides)
+    )
+    return x[idx]
+
+
+builtins_slice = slice
+
+
+def _slice_shape(start, limit, strides):
+    return tuple(max(0, -(-(lim - s) // st)) for s, lim, st in zip(start, limit, strides))
+
+
+def _slice_abstract_eval(x, *, start_indices, limit_indices, strides):
+    ok = len(start_indices) == len(limit_indices) == len(strides) == x.ndim and all(
+        0 <= s <= lim <= d and st >= 1
+        for s, lim, st, d in zip(start_indices, limit_indices, strides, x.shape)
+    )
+    if not ok:
+        raise ShapeError(
+            f"slice start_indices={start_indices} limit_indices={limit_indices} "
+            f"strides={strides} do not fit an operand of shape {x.shape}"
+        )
+    return ShapedArray(_slice_shape(start_indices, limit_indices, strides), x.dtype, x.weak_type)
+
+
+def _slice_transpose(ct, x, *, start_indices, limit_indices, strides):
+    shape = x.aval.shape
+    config = []
+    for s, lim, st, d, n in zip(start_indices, limit_indices, strides, shape, get_aval(ct).shape):
+        hi = d - (s + (n - 1) * st + 1) if n > 0 else d - s
+        config.append((s, hi, st - 1) if n > 0 else (0, d, 0))
+    from core.prims.elementwise import full_like
+
+    zero = full_like(_scalar_of(ct), 0)
+    if any(n == 0 for n in get_aval(ct).shape):
+        from core.prims.shapes import full
+
+        return [full(shape, 0, x.aval.dtype)]
+    return [pad(ct, zero, tuple(config))]
+
+
+def _scalar_of(x):
+    from core.prims.shapes import reshape
+
+    aval = get_aval(x)
+    return reshape(slice(x, (0,) * aval.ndim, (1,) * aval.ndim), ()) if aval.ndim else x
+
+
+def _slice_batch(args, dims, *, start_indices, limit_indices, strides):
+    (x,), (d,) = args, dims
+    size = get_aval(x).shape[d]
+    s, lim, st = list(start_indices), list(limit_indices), list(strides)
+    s.insert(d, 0)
+    lim.insert(d, size)
+    st.insert(d, 1)
+    return slice(x, tuple(s), tuple(lim), tuple(st)), d
+
+
+slice_p.def_impl(_slice_impl)
+slice_p.def_abstract_eval(_slice_abstract_eval)
+deflinear(slice_p)
+slice_p.def_transpose(_slice_transpose)
+slice_p.def_batch(_slice_batch)
+
+
+def slice(x: Any, start_indices, limit_indices, strides=None) -> Any:  # noqa: A001
+    """Static slice `x[start:limit:stride]` per dimension, like `lax.slice`."""
+    ndim = get_aval(x).ndim
+    strides = (1,) * ndim if strides is None else tuple(int(s) for s in strides)
+    return slice_p.bind(
+        x, start_indices=tuple(int(i) for i in start_indices),
+        limit_indices=tuple(int(i) for i in limit_indices), strides=strides,
+    )
+
+
+def slice_in_dim(x: Any, start: int, limit: int, stride: int = 1, axis: int = 0) -> Any:
+    """`lax.slice_in_dim`: slice along one axis."""
+    shape = get_aval(x).shape
+    axis = axis % len(shape)
+    s = [0] * len(shape)
+    lim = list(shape)
+    st = [1] * len(shape)
+    s[axis], lim[axis], st[axis] = start, limit, stride
+    return slice(x, s, lim, st)
+
+
+# ---------------------------------------------------------------------------------------------
+# pad: (low, high, interior) per dimension; negative low/high crop
+
+pad_p = Primitive("pad")
+
+
+def _pad_impl(x, padding_value, *, padding_config):
+    lo_hi = []
+    interior_shape = []
+    for d, (lo, hi, it) in zip(x.shape, padding_config):
+        interior_shape.append(d + max(d - 1, 0) * it)
+    core = np.full(interior_shape, padding_value, dtype=x.dtype)
+    core[tuple(builtins_slice(None, None, it + 1) for (_, _, it) in padding_config)] = x
+    for (lo, hi, _) in padding_config:
+        lo_hi.append((max(lo, 0), max(hi, 0)))
+    out = np.pad(core, lo_hi, constant_values=padding_value)
+    crop = tuple(
+        builtins_slice(-lo if lo < 0 else 0, out.shape[i] + hi if hi < 0 else None)
+        for i, (lo, hi, _) in enumerate(padding_config)
+    )
+    return out[crop]
+
+
+def _pad_abstract_eval(x, padding_value, *, padding_config):
+    if len(padding_config) != x.ndim or padding_value.shape != ():
+        raise ShapeError(
+            f"pad needs one (low, high, interior) per dimension of {x.shape} and a scalar padding "
+            f"value; got {padding_config}"
+        )
+    shape = tuple(
+        lo + hi + d + max(d - 1, 0) * it for d, (lo, hi, it) in zip(x.shape, padding_config)
+    )
+    if any(s < 0 for s in shape) or any(it < 0 for _, _, it in padding_config):
+        raise ShapeError(f"pad config {padding_config} gives a negative size for shape {x.shape}")
+    return ShapedArray(shape, x.dtype, x.weak_type)
+
+
+def _pad_transpose(ct, x, padding_value, *, padding_config):
+    from core.interpreters.transpose import is_undefined
+    from core.prims.reductions import reduce_sum
+
+    out = []
+    if is_undefined(x):
+        lo_cropped = pad(ct, _zero_scalar(ct), tuple((-lo, -hi, 0) for lo, hi, _ in padding_config))
+        t_x = slice(
+            lo_cropped, (0,) * len(padding_config), get_aval(lo_cropped).shape,
+            tuple(it + 1 for _, _, it in padding_config),
+        )
+        out.append(t_x)
+    else:
+        out.append(None)
+    if is_undefined(padding_value):
+        total = reduce_sum(ct, tuple(range(get_aval(ct).ndim)))
+        inner = reduce_sum(out[0], tuple(range(get_aval(ct).ndim))) if out[0] is not None else None
+        from core.prims.elementwise import sub
+
+        out.append(sub(total, inner) if inner is not None else total)
+    else:
+        out.append(None)
+    return out
+
+
+def _zero_scalar(x):
+    from core.prims.shapes import full
+
+    return full((), 0, get_aval(x).dtype)
+
+
+def _pad_jvp(primals, tangents, *, padding_config):
+    (x, v), (tx, tv) = primals, tangents
+    out = pad_p.bind(x, v, padding_config=padding_config)
+    if type(tx) is Zero and type(tv) is Zero:
+        return out, Zero(get_aval(out))
+    return out, pad_p.bind(instantiate(tx), instantiate(tv), padding_config=padding_config)
+
+
+def _pad_batch(args, dims, *, padding_config):
+    (x, v), (dx, dv) = args, dims
+    if dv is not None:
+        # A batched padding value: pad with zeros, then select the value where padding went.
+        raise NotImplementedError("vmap of pad over the padding value is not supported yet")
+    cfg = list(padding_config)
+    cfg.insert(dx, (0, 0, 0))
+    return pad(x, v, tuple(cfg)), dx
+
+
+pad_p.def_impl(_pad_impl)
+pad_p.def_abstract_eval(_pad_abstract_eval)
+pad_p.def_jvp(_pad_jvp)
+pad_p.def_transpose(_pad_transpose)
+pad_p.def_batch(_pad_batch)
+
+
+def pad(x: Any, padding_value: Any, padding_config) -> Any:
+    """`lax.pad`: `padding_config` is one `(low, high, interior)` per dimension."""
+    cfg = tuple((int(lo), int(hi), int(it)) for lo, hi, it in padding_config)
+    if isinstance(padding_value, (int, float, bool)):
+        from core.prims.shapes import full
+
+        padding_value = full((), padding_value, get_aval(x).dtype)
+    return pad_p.bind(x, padding_value, padding_config=cfg)
+
+
+# ---------------------------------------------------------------------------------------------
+# concatenate
+
+concatenate_p = Primitive("concatenate")
+
+
+def _concat_abstract_eval(*xs, dimension):
+    x0 = xs[0]
+    for x in xs[1:]:
+        if x.ndim != x0.ndim or any(
+            a != b for i, (a, b) in enumerate(zip(x.shape, x0.shape)) if i != dimension
+        ):
+            raise ShapeError(
+                f"concatenate along dimension {dimension} needs equal other dimensions, got "
+                f"shapes {[y.shape for y in xs]}"
+            )
+        if x.dtype != x0.dtype:
+            raise TypeError(f"concatenate needs equal dtypes, got {[y.dtype for y in xs]}")
+    shape = list(x0.shape)
+    shape[dimension] = sum(x.shape[dimension] for x in xs)
+    return ShapedArray(tuple(shape), x0.dtype, all(x.weak_type for x in xs))
+
+
+def _concat_transpose(ct, *xs, dimension):
+    from core.interpreters.transpose import is_undefined
+
+    out, start = [], 0
+    for x in xs:
+        n = (x.aval if is_undefined(x) else get_aval(x)).shape[dimension]
+        out.append(slice_in_dim(ct, start, start + n, axis=dimension) if is_undefined(x) else None)
+        start += n
+    return out
+
+
+def _concat_batch(args, dims, *, dimension):
+    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    moved = [batching.moveaxis(a, d, 0, size) for a, d in zip(args, dims)]
+    return concatenate(moved, dimension + 1), 0
+
+
+concatenate_p.def_impl(lambda *xs, dimension: np.concatenate(xs, axis=dimension))
+concatenate_p.def_abstract_eval(_concat_abstract_eval)
+deflinear(concatenate_p)
+concatenate_p.def_transpose(_concat_transpose)
+concatenate_p.def_batch(_concat_batch)
+
+
+def concatenate(operands, dimension: int) -> Any:
+    """`lax.concatenate`: joins arrays of one dtype along `dimension`."""
+    operands = list(operands)
+    if len(operands) == 1:
+        return operands[0]
+    return concatenate_p.bind(*operands, dimension=int(dimension))

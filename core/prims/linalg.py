@@ -1,0 +1,148 @@
+"""`dot_general`: the one contraction primitive (matmul, einsum, tensordot and Dense use it).
+
+`dimension_numbers = ((lhs_contract, rhs_contract), (lhs_batch, rhs_batch))`; the output has
+the batch dimensions first, then lhs's free dimensions, then rhs's (as `lax.dot_general`). It is
+bilinear: the jvp is the sum of two dot_generals and each transpose is a dot_general followed by
+a transpose, derived as in JAX. In numba it lowers to BLAS on contiguous float arrays.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from core import dtypes
+from core.avals import ShapedArray
+from core.errors import ShapeError
+from core.interpreters import batching
+from core.interpreters.jvp import Zero, add_tangents
+from core.primitive import Primitive
+from core.prims.shapes import convert_element_type, transpose
+from core.trace import get_aval
+
+dot_general_p = Primitive("dot_general")
+
+
+def _free(ndim: int, contract, batch) -> list[int]:
+    return [i for i in range(ndim) if i not in contract and i not in batch]
+
+
+def _dot_impl(x, y, *, dimension_numbers, preferred_element_type):
+    (xc, yc), (xb, yb) = dimension_numbers
+    xf, yf = _free(x.ndim, xc, xb), _free(y.ndim, yc, yb)
+    size = lambda a, dims: int(np.prod([a.shape[d] for d in dims], dtype=np.int64))  # noqa: E731
+    xt = np.transpose(x, [*xb, *xf, *xc]).reshape(size(x, xb), size(x, xf), size(x, xc))
+    yt = np.transpose(y, [*yb, *yc, *yf]).reshape(size(y, yb), size(y, yc), size(y, yf))
+    out_dtype = preferred_element_type or x.dtype
+    if out_dtype.kind in "fc":
+        xt, yt = xt.astype(out_dtype, copy=False), yt.astype(out_dtype, copy=False)
+    out = np.matmul(xt, yt)
+    shape = [x.shape[d] for d in xb] + [x.shape[d] for d in xf] + [y.shape[d] for d in yf]
+    return out.reshape(shape).astype(out_dtype, copy=False)
+
+
+def _dot_abstract_eval(x, y, *, dimension_numbers, preferred_element_type):
+    (xc, yc), (xb, yb) = dimension_numbers
+    if [x.shape[d] for d in xc] != [y.shape[d] for d in yc] or [x.shape[d] for d in xb] != [
+        y.shape[d] for d in yb
+    ]:
+        raise ShapeError(
+            f"dot_general requires contracting and batch dimensions of equal size; got lhs "
+            f"{x.shape} and rhs {y.shape} with dimension_numbers={dimension_numbers}"
+        )
+    if x.dtype != y.dtype:
+        raise TypeError(f"dot_general requires equal dtypes, got {x.dtype} and {y.dtype}")
+    shape = [x.shape[d] for d in xb]
+    shape += [x.shape[d] for d in _free(x.ndim, xc, xb)]
+    shape += [y.shape[d] for d in _free(y.ndim, yc, yb)]
+    dt = preferred_element_type or x.dtype
+    return ShapedArray(tuple(shape), dt, x.weak_type and y.weak_type)
+
+
+def _dot_jvp(primals, tangents, *, dimension_numbers, preferred_element_type):
+    (x, y), (tx, ty) = primals, tangents
+    kw = dict(dimension_numbers=dimension_numbers, preferred_element_type=preferred_element_type)
+    out = dot_general_p.bind(x, y, **kw)
+    t: Any = Zero(get_aval(out))
+    if type(tx) is not Zero:
+        t = add_tangents(t, dot_general_p.bind(tx, y, **kw))
+    if type(ty) is not Zero:
+        t = add_tangents(t, dot_general_p.bind(x, ty, **kw))
+    return out, t
+
+
+def _ranges_like(*xs):
+    start = 0
+    for x in xs:
+        yield list(range(start, start + len(x)))
+        start += len(x)
+
+
+def _transpose_lhs(g, y, x_aval, dimension_numbers, swap_ans=False):
+    (xc, yc), (xb, yb) = dimension_numbers
+    x_ndim, y_ndim = len(x_aval.shape), get_aval(y).ndim
+    x_kept = _free(x_ndim, xc, xb)
+    y_kept = _free(y_ndim, yc, yb)
+    if swap_ans:
+        ans_batch, ans_y, _ = _ranges_like(xb, y_kept, x_kept)
+    else:
+        ans_batch, _, ans_y = _ranges_like(xb, x_kept, y_kept)
+    dims = ((tuple(ans_y), tuple(y_kept)), (tuple(ans_batch), tuple(yb)))
+    xc_sorted_by_y = [xc[i] for i in np.argsort(yc)]
+    out_axes = np.argsort([*xb, *x_kept, *xc_sorted_by_y])
+    res = dot_general(g, y, dims, preferred_element_type=None)
+    res = transpose(res, tuple(int(a) for a in out_axes))
+    return convert_element_type(res, x_aval.dtype, x_aval.weak_type)
+
+
+def _dot_transpose(ct, x, y, *, dimension_numbers, preferred_element_type):
+    from core.interpreters.transpose import is_undefined
+
+    if is_undefined(x):
+        return [_transpose_lhs(ct, y, x.aval, dimension_numbers), None]
+    (xc, yc), (xb, yb) = dimension_numbers
+    swapped = ((yc, xc), (yb, xb))
+    return [None, _transpose_lhs(ct, x, y.aval, swapped, swap_ans=True)]
+
+
+def _dot_batch(args, dims, *, dimension_numbers, preferred_element_type):
+    (x, y), (dx, dy) = args, dims
+    (xc, yc), (xb, yb) = dimension_numbers
+    kw = dict(preferred_element_type=preferred_element_type)
+    shift = lambda ds: tuple(d + 1 for d in ds)  # noqa: E731
+    if dx is not None and dy is not None:
+        size = get_aval(x).shape[dx]
+        x, y = batching.moveaxis(x, dx, 0, size), batching.moveaxis(y, dy, 0, size)
+        dn = ((shift(xc), shift(yc)), ((0, *shift(xb)), (0, *shift(yb))))
+        return dot_general(x, y, dn, **kw), 0
+    if dx is not None:
+        size = get_aval(x).shape[dx]
+        x = batching.moveaxis(x, dx, 0, size)
+        dn = ((shift(xc), yc), (shift(xb), yb))
+        return dot_general(x, y, dn, **kw), len(xb)
+    size = get_aval(y).shape[dy]
+    y = batching.moveaxis(y, dy, 0, size)
+    dn = ((xc, shift(yc)), (xb, shift(yb)))
+    x_free = get_aval(x).ndim - len(xc) - len(xb)
+    return dot_general(x, y, dn, **kw), len(xb) + x_free
+
+
+dot_general_p.def_impl(_dot_impl)
+dot_general_p.def_abstract_eval(_dot_abstract_eval)
+dot_general_p.def_jvp(_dot_jvp)
+dot_general_p.def_transpose(_dot_transpose)
+dot_general_p.def_batch(_dot_batch)
+
+
+def dot_general(
+    lhs: Any, rhs: Any, dimension_numbers: Any, precision: Any = None,
+    preferred_element_type: Any = None,
+) -> Any:
+    """General tensor contraction, like `lax.dot_general` (precision is accepted and ignored)."""
+    (xc, yc), (xb, yb) = dimension_numbers
+    dn = ((tuple(map(int, xc)), tuple(map(int, yc))), (tuple(map(int, xb)), tuple(map(int, yb))))
+    pet = None if preferred_element_type is None else dtypes.canonicalize_dtype(
+        preferred_element_type
+    )
+    return dot_general_p.bind(lhs, rhs, dimension_numbers=dn, preferred_element_type=pet)

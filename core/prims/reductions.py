@@ -1,0 +1,174 @@
+"""Reductions over a static set of axes: reduce_sum/max/min/prod/and/or, argmax/argmin.
+
+`reduce_sum` is linear (its transpose broadcasts the cotangent back); `reduce_max`/`reduce_min`
+differentiate through the location of the extremum, ties sharing the gradient evenly (as JAX).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from core import dtypes
+from core.avals import ShapedArray
+from core.errors import ShapeError
+from core.interpreters.jvp import Zero, deflinear, defjvp_zero
+from core.primitive import Primitive
+from core.prims import elementwise as ew
+from core.prims.shapes import broadcast_in_dim, convert_element_type
+from core.trace import get_aval
+
+
+def _reduced_shape(name: str, x: ShapedArray, axes: tuple[int, ...]) -> tuple[int, ...]:
+    if any(a < 0 or a >= x.ndim for a in axes) or len(set(axes)) != len(axes):
+        raise ShapeError(f"{name}: invalid axes {axes} for an array of shape {x.shape}")
+    return tuple(d for i, d in enumerate(x.shape) if i not in axes)
+
+
+def _batch_axes_rule(prim):
+    def rule(args, dims, *, axes, **params):
+        (x,), (d,) = args, dims
+        new_axes = tuple(a + 1 if a >= d else a for a in axes)
+        out_dim = d - sum(1 for a in axes if a < d)
+        return prim.bind(x, axes=new_axes, **params), out_dim
+
+    prim.def_batch(rule)
+
+
+def _reduction(name: str, np_fn, kinds: str, out_bool: bool = False) -> Primitive:
+    prim = Primitive(name)
+
+    def impl(x, *, axes):
+        out = np_fn(x, axis=axes)
+        return np.asarray(out, dtype=x.dtype)
+
+    def abstract_eval(x, *, axes):
+        if x.dtype.kind not in kinds:
+            raise TypeError(f"{name} does not accept dtype {x.dtype}")
+        return ShapedArray(_reduced_shape(name, x, axes), x.dtype, x.weak_type)
+
+    prim.def_impl(impl)
+    prim.def_abstract_eval(abstract_eval)
+    _batch_axes_rule(prim)
+    return prim
+
+
+reduce_sum_p = _reduction("reduce_sum", np.sum, "iufc")
+deflinear(reduce_sum_p)
+
+
+def _reduce_sum_transpose(ct, x, *, axes):
+    shape = x.aval.shape
+    kept = tuple(i for i in range(len(shape)) if i not in axes)
+    return [broadcast_in_dim(ct, shape, kept)]
+
+
+reduce_sum_p.def_transpose(_reduce_sum_transpose)
+
+reduce_max_p = _reduction("reduce_max", np.max, "iufb")
+reduce_min_p = _reduction("reduce_min", np.min, "iufb")
+reduce_prod_p = _reduction("reduce_prod", np.prod, "iufc")
+reduce_and_p = _reduction("reduce_and", np.all, "b")
+reduce_or_p = _reduction("reduce_or", np.any, "b")
+defjvp_zero(reduce_and_p)
+defjvp_zero(reduce_or_p)
+
+
+def _extremum_jvp(prim):
+    def rule(primals, tangents, *, axes):
+        (x,), (t,) = primals, tangents
+        out = prim.bind(x, axes=axes)
+        if type(t) is Zero:
+            return out, Zero(get_aval(out))
+        shape = get_aval(x).shape
+        kept = tuple(i for i in range(len(shape)) if i not in axes)
+        at_ext = convert_element_type(ew.eq(x, broadcast_in_dim(out, shape, kept)), get_aval(t).dtype)
+        count = reduce_sum(at_ext, axes)
+        return out, ew.div(reduce_sum(ew.mul(t, at_ext), axes), count)
+
+    prim.def_jvp(rule)
+
+
+_extremum_jvp(reduce_max_p)
+_extremum_jvp(reduce_min_p)
+
+
+def _reduce_prod_jvp(primals, tangents, *, axes):
+    # d prod = sum_i t_i * prod_{j != i} x_j; computed as prod * sum(t / x) where x != 0, and by
+    # the explicit leave-one-out product otherwise (exact at zeros).
+    (x,), (t,) = primals, tangents
+    out = reduce_prod(x, axes)
+    shape = get_aval(x).shape
+    kept = tuple(i for i in range(len(shape)) if i not in axes)
+    moved = x
+    zero = ew.full_like(moved, 0)
+    one = ew.full_like(moved, 1)
+    is_zero = ew.eq(moved, zero)
+    safe = ew.select_n(is_zero, moved, one)
+    prod_safe = broadcast_in_dim(reduce_prod(safe, axes), shape, kept)
+    nzeros = broadcast_in_dim(
+        reduce_sum(convert_element_type(is_zero, dtypes.int32), axes), shape, kept
+    )
+    loo = ew.select_n(
+        is_zero,
+        ew.select_n(ew.eq(nzeros, ew.full_like(nzeros, 0)), zero, ew.div(prod_safe, safe)),
+        ew.select_n(ew.eq(nzeros, ew.full_like(nzeros, 1)), zero, prod_safe),
+    )
+    return out, reduce_sum(ew.mul(t, loo), axes)
+
+
+reduce_prod_p.def_jvp(_reduce_prod_jvp)
+
+
+def _argext(name: str, np_fn) -> Primitive:
+    prim = Primitive(name)
+
+    def impl(x, *, axes, index_dtype):
+        (axis,) = axes
+        return np.asarray(np_fn(x, axis=axis), dtype=index_dtype)
+
+    def abstract_eval(x, *, axes, index_dtype):
+        return ShapedArray(_reduced_shape(name, x, axes), index_dtype)
+
+    prim.def_impl(impl)
+    prim.def_abstract_eval(abstract_eval)
+    prim.def_weak_type_rule(lambda weak, **params: False)
+    defjvp_zero(prim)
+    _batch_axes_rule(prim)
+    return prim
+
+
+argmax_p = _argext("argmax", np.argmax)  # numpy and XLA both return the first NaN, if any
+argmin_p = _argext("argmin", np.argmin)
+
+
+def _wrap(prim):
+    def fn(x: Any, axes: tuple[int, ...]) -> Any:
+        axes = tuple(int(a) for a in axes)
+        if not axes:
+            return x
+        return prim.bind(x, axes=axes)
+
+    fn.__name__ = prim.name
+    fn.__doc__ = f"`{prim.name}` over the static `axes`."
+    return fn
+
+
+reduce_sum = _wrap(reduce_sum_p)
+reduce_max = _wrap(reduce_max_p)
+reduce_min = _wrap(reduce_min_p)
+reduce_prod = _wrap(reduce_prod_p)
+reduce_and = _wrap(reduce_and_p)
+reduce_or = _wrap(reduce_or_p)
+
+
+def argmax(x: Any, axis: int, index_dtype: Any = np.int32) -> Any:
+    """Index of the largest element along `axis` (the first one on ties)."""
+    return argmax_p.bind(x, axes=(int(axis),), index_dtype=dtypes.canonicalize_dtype(index_dtype))
+
+
+def argmin(x: Any, axis: int, index_dtype: Any = np.int32) -> Any:
+    """Index of the smallest element along `axis` (the first one on ties)."""
+    return argmin_p.bind(x, axes=(int(axis),), index_dtype=dtypes.canonicalize_dtype(index_dtype))
+

@@ -1,0 +1,256 @@
+"""Shape and dtype primitives: broadcast_in_dim, reshape, transpose, convert_element_type, iota.
+
+These are the movement ops `core.numpy` builds broadcasting and reshaping from. All but
+`convert_element_type` to or from integers are linear, so their transposes are short:
+the transpose of a broadcast is a sum, of a reshape a reshape, of a transpose the inverse
+permutation. In the numba lowering they are index arithmetic inside fused loops or free views.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from core import dtypes
+from core.array import Array
+from core.avals import ShapedArray
+from core.errors import ShapeError
+from core.interpreters import batching
+from core.interpreters.jvp import Zero, deflinear, defjvp_zero
+from core.primitive import Primitive
+from core.trace import Tracer, get_aval
+
+# ---------------------------------------------------------------------------------------------
+# broadcast_in_dim: operand dim i becomes output dim broadcast_dimensions[i]
+
+broadcast_in_dim_p = Primitive("broadcast_in_dim")
+
+
+def _bid_impl(x, *, shape, broadcast_dimensions):
+    expanded = [1] * len(shape)
+    for i, d in enumerate(broadcast_dimensions):
+        expanded[d] = x.shape[i]
+    return np.broadcast_to(x.reshape(expanded), shape)
+
+
+def _bid_abstract_eval(x, *, shape, broadcast_dimensions):
+    if len(broadcast_dimensions) != x.ndim or any(
+        x.shape[i] not in (1, shape[d]) for i, d in enumerate(broadcast_dimensions)
+    ) or list(broadcast_dimensions) != sorted(set(broadcast_dimensions)):
+        raise ShapeError(
+            f"broadcast_in_dim cannot broadcast operand of shape {x.shape} to {shape} with "
+            f"broadcast_dimensions={broadcast_dimensions}"
+        )
+    return ShapedArray(shape, x.dtype, x.weak_type)
+
+
+def _bid_transpose(ct, x, *, shape, broadcast_dimensions):
+    from core.prims.reductions import reduce_sum
+
+    in_shape = x.aval.shape
+    unit = tuple(d for i, d in enumerate(broadcast_dimensions) if in_shape[i] == 1 and shape[d] != 1)
+    new = tuple(i for i in range(len(shape)) if i not in broadcast_dimensions)
+    summed = reduce_sum(ct, tuple(sorted(new + unit))) if new or unit else ct
+    return [reshape(summed, in_shape) if unit else summed]
+
+
+def _bid_batch(args, dims, *, shape, broadcast_dimensions):
+    (x,), (d,) = args, dims
+    size = get_aval(x).shape[d]
+    x = batching.moveaxis(x, d, 0, size)
+    out_shape = (size, *shape)
+    bdims = (0, *(b + 1 for b in broadcast_dimensions))
+    return broadcast_in_dim(x, out_shape, bdims), 0
+
+
+broadcast_in_dim_p.def_impl(_bid_impl)
+broadcast_in_dim_p.def_abstract_eval(_bid_abstract_eval)
+deflinear(broadcast_in_dim_p)
+broadcast_in_dim_p.def_transpose(_bid_transpose)
+broadcast_in_dim_p.def_batch(_bid_batch)
+
+
+def broadcast_in_dim(x: Any, shape: tuple[int, ...], broadcast_dimensions: tuple[int, ...]) -> Any:
+    """Broadcasts `x` to `shape`; operand dimension i becomes `broadcast_dimensions[i]`."""
+    shape, bdims = tuple(int(s) for s in shape), tuple(int(d) for d in broadcast_dimensions)
+    if get_aval(x).shape == shape and bdims == tuple(range(len(shape))):
+        return x
+    return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=bdims)
+
+
+# ---------------------------------------------------------------------------------------------
+# reshape (row-major)
+
+reshape_p = Primitive("reshape")
+
+
+def _reshape_abstract_eval(x, *, new_sizes):
+    if int(np.prod(new_sizes, dtype=np.int64)) != x.size:
+        raise ShapeError(f"cannot reshape array of shape {x.shape} (size {x.size}) into {new_sizes}")
+    return ShapedArray(new_sizes, x.dtype, x.weak_type)
+
+
+def _reshape_batch(args, dims, *, new_sizes):
+    (x,), (d,) = args, dims
+    size = get_aval(x).shape[d]
+    return reshape(batching.moveaxis(x, d, 0, size), (size, *new_sizes)), 0
+
+
+reshape_p.def_impl(lambda x, *, new_sizes: x.reshape(new_sizes))
+reshape_p.def_abstract_eval(_reshape_abstract_eval)
+deflinear(reshape_p)
+reshape_p.def_transpose(lambda ct, x, *, new_sizes: [reshape(ct, x.aval.shape)])
+reshape_p.def_batch(_reshape_batch)
+
+
+def reshape(x: Any, new_sizes: tuple[int, ...]) -> Any:
+    """Row-major reshape to `new_sizes` (no -1 here; `jnp.reshape` resolves it)."""
+    new_sizes = tuple(int(s) for s in new_sizes)
+    if get_aval(x).shape == new_sizes:
+        return x
+    return reshape_p.bind(x, new_sizes=new_sizes)
+
+
+# ---------------------------------------------------------------------------------------------
+# transpose
+
+transpose_p = Primitive("transpose")
+
+
+def _transpose_abstract_eval(x, *, permutation):
+    if sorted(permutation) != list(range(x.ndim)):
+        raise ShapeError(f"transpose permutation {permutation} is not a permutation of {x.ndim} axes")
+    return ShapedArray(tuple(x.shape[p] for p in permutation), x.dtype, x.weak_type)
+
+
+def _transpose_transpose(ct, x, *, permutation):
+    return [transpose(ct, tuple(int(i) for i in np.argsort(permutation)))]
+
+
+def _transpose_batch(args, dims, *, permutation):
+    (x,), (d,) = args, dims
+    perm = [p + 1 if p >= d else p for p in permutation]
+    perm = [d, *perm]
+    return transpose(x, tuple(perm)), 0
+
+
+transpose_p.def_impl(lambda x, *, permutation: np.transpose(x, permutation))
+transpose_p.def_abstract_eval(_transpose_abstract_eval)
+deflinear(transpose_p)
+transpose_p.def_transpose(_transpose_transpose)
+transpose_p.def_batch(_transpose_batch)
+
+
+def transpose(x: Any, permutation: tuple[int, ...]) -> Any:
+    """Permutes the axes of `x`."""
+    permutation = tuple(int(p) for p in permutation)
+    if permutation == tuple(range(len(permutation))):
+        return x
+    return transpose_p.bind(x, permutation=permutation)
+
+
+# ---------------------------------------------------------------------------------------------
+# convert_element_type
+
+convert_element_type_p = Primitive("convert_element_type")
+
+
+def _convert_impl(x, *, new_dtype, weak_type):
+    if x.dtype == new_dtype:
+        return x
+    if new_dtype.kind in "iu" and x.dtype.kind == "f":
+        with np.errstate(invalid="ignore"):
+            info = np.iinfo(new_dtype)
+            clipped = np.clip(np.nan_to_num(x, nan=0.0), info.min, info.max)
+            return clipped.astype(new_dtype)
+    if new_dtype == np.bool_:
+        return x != 0
+    return x.astype(new_dtype)
+
+
+def _convert_jvp(primals, tangents, *, new_dtype, weak_type):
+    (x,), (t,) = primals, tangents
+    out = convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=weak_type)
+    if type(t) is Zero or new_dtype.kind not in "fc" or get_aval(x).dtype.kind not in "fc":
+        return out, Zero(get_aval(out))
+    return out, convert_element_type_p.bind(t, new_dtype=new_dtype, weak_type=weak_type)
+
+
+def _convert_transpose(ct, x, *, new_dtype, weak_type):
+    aval = x.aval
+    return [convert_element_type_p.bind(ct, new_dtype=aval.dtype, weak_type=aval.weak_type)]
+
+
+def _convert_batch(args, dims, **params):
+    return convert_element_type_p.bind(args[0], **params), dims[0]
+
+
+convert_element_type_p.def_impl(_convert_impl)
+convert_element_type_p.def_abstract_eval(
+    lambda x, *, new_dtype, weak_type: ShapedArray(x.shape, new_dtype, weak_type)
+)
+convert_element_type_p.def_jvp(_convert_jvp)
+convert_element_type_p.def_transpose(_convert_transpose)
+convert_element_type_p.def_batch(_convert_batch)
+convert_element_type_p.def_weak_type_rule(lambda weak, *, new_dtype, weak_type: weak_type)
+
+
+def convert_element_type(x: Any, new_dtype: Any, weak_type: bool = False) -> Any:
+    """Casts `x` to `new_dtype` (float to int truncates towards zero and saturates)."""
+    new_dtype = dtypes.canonicalize_dtype(new_dtype)
+    if isinstance(x, (bool, int, float, complex, np.generic, np.ndarray, Array)):
+        # Constant folding: a concrete input converts now, under any trace.
+        val = _convert_impl(np.asarray(x), new_dtype=new_dtype, weak_type=weak_type)
+        return Array(np.asarray(val), weak_type)
+    aval = get_aval(x)
+    if aval.dtype == new_dtype and aval.weak_type == weak_type:
+        return x
+    return convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=bool(weak_type))
+
+
+# ---------------------------------------------------------------------------------------------
+# iota and full (array creation)
+
+iota_p = Primitive("iota")
+
+
+def _iota_impl(*, dtype, shape, dimension):
+    idx = np.arange(shape[dimension], dtype=dtype)
+    expanded = [1] * len(shape)
+    expanded[dimension] = shape[dimension]
+    return np.broadcast_to(idx.reshape(expanded), shape)
+
+
+iota_p.def_impl(_iota_impl)
+iota_p.def_abstract_eval(lambda *, dtype, shape, dimension: ShapedArray(shape, dtype))
+defjvp_zero(iota_p)
+iota_p.def_weak_type_rule(lambda weak, **params: False)
+
+
+def iota(dtype: Any, shape: tuple[int, ...] | int, dimension: int = 0) -> Any:
+    """The indices along `dimension` of an array of `shape` (like `lax.broadcasted_iota`)."""
+    shape = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(s) for s in shape)
+    dt = dtypes.canonicalize_dtype(dtype)
+    return iota_p.bind(dtype=dt, shape=shape, dimension=int(dimension))
+
+
+def full(shape: tuple[int, ...], fill_value: Any, dtype: Any, weak_type: bool = False) -> Any:
+    """An array of `shape` filled with `fill_value` (a scalar, possibly traced)."""
+    shape = tuple(int(s) for s in shape)
+    dt = dtypes.canonicalize_dtype(dtype)
+    if isinstance(fill_value, Tracer) or (
+        isinstance(fill_value, Array) and fill_value.aval.shape != ()
+    ):
+        scalar = convert_element_type(fill_value, dt, weak_type)
+    else:
+        scalar = Array(np.asarray(_convert_impl(np.asarray(fill_value), new_dtype=dt,
+                                                weak_type=weak_type)), weak_type)
+    return broadcast_in_dim(scalar, shape, ()) if shape else scalar
+
+
+def zeros_like(x: Any) -> Any:
+    aval = get_aval(x)
+    return full(aval.shape, 0, aval.dtype, aval.weak_type)
+
+

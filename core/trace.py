@@ -1,0 +1,165 @@
+"""Interpreters and how `bind` finds the current one ("stackless" dispatch, as in current JAX).
+
+There is always one *current trace*. `Primitive.bind` hands every operation to it. Each
+transformation (jvp, vmap, staging for jit/make_jaxpr, partial evaluation for linearize) creates
+a `Trace` whose `parent` is the trace that was current when it started, makes it current while
+the user's function runs, and runs its own rules with the parent as the current trace. So a
+rule's operations are handled by the interpreter below it, and nesting (`grad(grad(f))`,
+`vmap(jit(grad(f)))`) needs no extra machinery. At the bottom sits `EvalTrace`, which runs each
+primitive's numpy `impl` on concrete values.
+
+A `Tracer` is a value boxed by one trace. A trace treats tracers of other traces as constants
+(that is how perturbation confusion is avoided: `x._trace is self` decides); a tracer that
+reaches the eval trace has escaped its transformation and raises `UnexpectedTracerError`.
+Converting an abstract tracer to a Python bool/int or a numpy array raises the documented
+errors of `core.errors`, whose messages name the fixes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from core import dtypes, errors
+from core.array_base import ArrayBase
+from core.avals import ShapedArray
+
+
+class Trace:
+    """An interpreter. Subclasses implement `process_primitive`."""
+
+    parent: Trace | None = None
+
+    def process_primitive(self, prim, args: tuple, params: dict) -> Any:
+        raise NotImplementedError
+
+    def process_custom_jvp(self, fun, jvp, args: tuple, symbolic_zeros: bool) -> Any:
+        """Default: ignore the custom rule and run the function (right for non-AD traces)."""
+        with set_current_trace(self):
+            return fun(*args)
+
+    def process_custom_vjp(self, fun, fwd, bwd, args: tuple, out_tree_thunk) -> Any:
+        with set_current_trace(self):
+            return fun(*args)
+
+
+class Tracer(ArrayBase):
+    """A value boxed by a trace. Subclasses set `_trace` and define `aval`."""
+
+    __slots__ = ("_trace",)
+
+    def to_concrete_value(self) -> Any:
+        """The concrete value behind the tracer, or None when it is abstract."""
+        return None
+
+    def _concrete(self, error_cls):
+        val = self.to_concrete_value()
+        if val is None:
+            raise error_cls(self.aval)
+        return val
+
+    def __bool__(self) -> bool:
+        return bool(self._concrete(errors.TracerBoolConversionError))
+
+    def __int__(self) -> int:
+        return int(self._concrete(errors.TracerIntegerConversionError))
+
+    def __index__(self) -> int:
+        return int(self._concrete(errors.TracerIntegerConversionError))
+
+    def __float__(self) -> float:
+        return float(self._concrete(errors.ConcretizationTypeError))
+
+    def __complex__(self) -> complex:
+        return complex(self._concrete(errors.ConcretizationTypeError))
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        val = self.to_concrete_value()
+        if val is None:
+            raise errors.TracerArrayConversionError(self.aval)
+        return np.asarray(val, dtype=dtype)
+
+    def item(self):
+        return self._concrete(errors.ConcretizationTypeError).item()
+
+    def tolist(self):
+        return self._concrete(errors.ConcretizationTypeError).tolist()
+
+    def __repr__(self) -> str:
+        return f"Traced<{self.aval.str_short()}>with<{type(self._trace).__name__}>"
+
+
+def get_aval(x: Any) -> ShapedArray:
+    """The abstract value of any array-like: Array, Tracer, numpy value or Python scalar."""
+    aval = getattr(x, "aval", None)
+    if aval is not None:
+        return aval
+    if isinstance(x, np.ndarray):
+        return ShapedArray(x.shape, dtypes.canonicalize_dtype(x.dtype))
+    if isinstance(x, (bool, int, float, complex, np.generic)):
+        dt, weak = dtypes.dtype_and_weak(x)
+        return ShapedArray((), dt, weak)
+    raise TypeError(f"Value {x!r} of type {type(x).__name__} is not a valid numbax array type.")
+
+
+def to_numpy(x: Any, aval: ShapedArray | None = None) -> np.ndarray:
+    """Unboxes a concrete value for a numpy impl (Python scalars get their canonical dtype)."""
+    val = getattr(x, "_value", None)
+    if val is not None:
+        return val
+    if isinstance(x, Tracer):
+        raise errors.UnexpectedTracerError(x.aval)
+    if aval is None:
+        aval = get_aval(x)
+    return np.asarray(x, dtype=aval.dtype)
+
+
+class EvalTrace(Trace):
+    """The bottom interpreter: runs each primitive's numpy `impl` on concrete values."""
+
+    def process_primitive(self, prim, args: tuple, params: dict) -> Any:
+        from core.array import Array
+
+        vals = [to_numpy(a) for a in args]
+        out = prim.impl(*vals, **params)
+        weak_in = [dtypes.is_weakly_typed(a) for a in args]
+        if prim.weak_type_rule is not None:
+            weak = prim.weak_type_rule(weak_in, **params)
+        else:
+            weak = bool(weak_in) and all(weak_in)
+        if prim.multiple_results:
+            weaks = weak if isinstance(weak, (list, tuple)) else [weak] * len(out)
+            return [Array(np.asarray(o), w) for o, w in zip(out, weaks, strict=True)]
+        return Array(np.asarray(out), weak)
+
+
+class _TraceState:
+    trace: Trace = EvalTrace()
+
+
+_state = _TraceState()
+eval_trace = _state.trace
+
+
+def current_trace() -> Trace:
+    """The interpreter that handles the next `bind`."""
+    return _state.trace
+
+
+@contextlib.contextmanager
+def set_current_trace(trace: Trace) -> Iterator[None]:
+    """Makes `trace` current for the duration of a block."""
+    prev = _state.trace
+    _state.trace = trace
+    try:
+        yield
+    finally:
+        _state.trace = prev
+
+
+def new_trace_parent() -> Trace:
+    """The parent a new transformation's trace should get: the current trace."""
+    return _state.trace

@@ -1,0 +1,138 @@
+"""Errors raised by `datasets`.
+
+One class per failure, each subclassing the built-in exception a caller would catch for it
+(a missing dataset is a `FileNotFoundError`, a bad file a `ValueError`). The message names the
+file, what was expected and what was found, and says how to fix it; the same facts are kept as
+attributes for programs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+
+class DatasetNotFoundError(FileNotFoundError):
+    """The dataset's files are in none of the searched directories and could not be downloaded."""
+
+    def __init__(
+        self,
+        name: str,
+        filenames: Sequence[str],
+        searched: Sequence[Path],
+        env_var: str,
+        target: Path,
+        attempts: Sequence[tuple[str, str]] = (),
+    ):
+        self.name = name
+        self.target = target
+        self.filenames = list(filenames)
+        self.searched = list(searched)
+        self.attempts = list(attempts)
+        lines = [f"dataset {name!r} not found. Searched, in order:"]
+        lines += [f"  {d}" for d in searched]
+        if attempts:
+            lines.append("and the download failed:")
+            lines += [f"  {url}: {reason}" for url, reason in attempts]
+        else:
+            lines.append("(downloading was disabled: download=False)")
+        lines.append(
+            f"Fix: put these files (gzipped, or the same names without .gz) into {target} "
+            "or any directory above:"
+        )
+        lines += [f"  {f}" for f in filenames]
+        lines.append(
+            f"or set {env_var}=/some/dir and put them in /some/dir/{name}/, "
+            "or pass data_dir= to load()."
+        )
+        super().__init__("\n".join(lines))
+
+
+class ChecksumMismatchError(ValueError):
+    """A dataset file's sha256 differs from the published one (corrupt, truncated or replaced)."""
+
+    def __init__(self, path: Path | str, expected: str, got: str, source: str | None = None):
+        self.path = Path(path)
+        self.expected = expected
+        self.got = got
+        self.source = source
+        origin = f" (downloaded from {source})" if source else ""
+        super().__init__(
+            f"{self.path}{origin} has the wrong sha256: expected {expected}, got {got}. "
+            "The file is corrupt, truncated or not the published one; delete it and load "
+            "again to download a fresh copy, or replace it with the original file."
+        )
+
+
+class CorruptFileError(ValueError):
+    """A file is not a well-formed IDX file (bad magic number, truncated, bad gzip stream...)."""
+
+    def __init__(self, path: Path | str, what: str, expected: str, found: str):
+        self.path = Path(path)
+        self.what = what
+        self.expected = expected
+        self.found = found
+        super().__init__(
+            f"{self.path} is not a valid IDX file: {what}: expected {expected}, found {found}. "
+            "Delete it and load again to download a fresh copy, or replace it with the "
+            "original file."
+        )
+
+
+class IDXDtypeError(TypeError):
+    """`write_idx()` was given an array whose dtype has no IDX type code."""
+
+    def __init__(self, dtype: object, supported: Sequence[str]):
+        super().__init__(
+            f"IDX cannot store dtype {dtype}; convert the array to one of {list(supported)}."
+        )
+
+
+class UnknownSplitError(ValueError):
+    """`load(split=...)` was given a split name the dataset does not have."""
+
+    def __init__(self, name: str, split: object, splits: Sequence[str]):
+        self.split = split
+        super().__init__(
+            f"dataset {name!r} has no split {split!r}; use one of {list(splits)} "
+            "or split=None for all of them."
+        )
+
+
+class BatchSizeError(ValueError):
+    """`batches()` was given a batch size that is not a positive integer."""
+
+    def __init__(self, batch_size: object):
+        super().__init__(f"batch_size must be a positive int, got {batch_size!r}.")
+
+
+class LengthMismatchError(ValueError):
+    """The arrays given to `batches()` do not share their leading dimension."""
+
+    def __init__(self, lengths: dict[str, int]):
+        self.lengths = dict(lengths)
+        desc = ", ".join(f"{k}: {n}" for k, n in lengths.items())
+        super().__init__(
+            f"all arrays must have the same leading dimension (number of examples), got {desc}."
+        )
+
+
+class MissingShuffleKeyError(TypeError):
+    """`batches(shuffle=True)` was called without a PRNG key."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "batches(..., shuffle=True) needs key=, a PRNG key such as "
+            "core.random.key(0) (fold in the epoch with epoch=i for a new order each epoch), "
+            "or pass shuffle=False to keep the stored order."
+        )
+
+
+class ImageDtypeError(TypeError):
+    """`to_float()` was given images that are not uint8."""
+
+    def __init__(self, dtype: object):
+        super().__init__(
+            f"to_float expects uint8 images (0..255), got dtype {dtype}; images that are "
+            "already floating point need no conversion."
+        )

@@ -1,0 +1,37 @@
+"""Dtype promotion shared by the layers (``flax.linen.dtypes``).
+
+A layer computes in ``dtype`` when given, else in the promoted type of its inputs and
+parameters (JAX's lattice, so float32 params with bfloat16 inputs compute in float32).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import core.numpy as jnp
+
+
+def canonicalize_dtype(*args: Any, dtype: Any = None, inexact: bool = True) -> Any:
+    """The dtype a layer computes in: ``dtype``, or the promoted type of ``args``.
+
+    Args:
+      *args: arrays (``None`` entries are skipped).
+      dtype: an explicit dtype that wins over promotion.
+      inexact: promote integer results to a float type (and require a float ``dtype``).
+
+    Returns:
+      The dtype.
+    """
+    if dtype is None:
+        dtype = jnp.result_type(*[jnp.asarray(x) for x in args if x is not None])
+        if inexact and not jnp.issubdtype(dtype, jnp.inexact):
+            dtype = jnp.promote_types(jnp.float32, dtype)
+    if inexact and not jnp.issubdtype(dtype, jnp.inexact):
+        raise ValueError(f"The computation dtype must be a float type, got {dtype}.")
+    return dtype
+
+
+def promote_dtype(*args: Any, dtype: Any = None, inexact: bool = True) -> list[Any]:
+    """Casts every non-``None`` argument to :func:`canonicalize_dtype` of them all."""
+    dtype = canonicalize_dtype(*args, dtype=dtype, inexact=inexact)
+    return [jnp.asarray(x, dtype) if x is not None else None for x in args]

@@ -1,0 +1,288 @@
+"""Errors raised by the module system, one class per failure.
+
+Every message names the module path (``/Encoder/Dense_0``) and says how to fix the mistake,
+because the lifecycle rules of linen-style modules (bind before use, declare in ``setup`` or
+``@compact``, pass mutable collections explicitly) are where users trip. Each class subclasses
+the built-in exception that matches the failure, so ``except KeyError`` and friends keep working.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class _MessageKeyError(KeyError):
+    """A ``KeyError`` whose message prints without the quotes ``KeyError`` adds."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+def _names(xs: Any) -> str:
+    return "[" + ", ".join(repr(x) for x in sorted(xs)) + "]"
+
+
+class MissingRngError(_MessageKeyError):
+    """A module asked for a PRNG stream that ``init``/``apply`` was not given.
+
+    Failing code::
+
+        model.apply(variables, x)            # the model contains nn.Dropout
+
+    Fix::
+
+        model.apply(variables, x, rngs={"dropout": key})
+    """
+
+    def __init__(self, stream: str, path: str, available: Any):
+        super().__init__(
+            f"Module at {path} needs a PRNG key for the stream {stream!r}, but the call got "
+            f"rngs for {_names(available)}. Pass one: "
+            f"model.apply(variables, ..., rngs={{{stream!r}: key}}) "
+            f"(for Dropout at evaluation time, use deterministic=True instead)."
+        )
+
+
+class InvalidRngsError(TypeError):
+    """``rngs`` is neither a PRNG key nor a dict of stream names to keys."""
+
+    def __init__(self, rngs: Any, where: str):
+        super().__init__(
+            f"{where} expects a PRNG key or a dict like {{'params': key, 'dropout': key}}, "
+            f"got {type(rngs).__name__}: {rngs!r:.80}. Make keys with core.random.key(seed)."
+        )
+
+
+class InvalidVariablesError(TypeError):
+    """The variables passed to ``apply``/``bind`` are not a dict of collections."""
+
+    def __init__(self, variables: Any):
+        super().__init__(
+            "apply/bind expects variables as a dict of collections, like "
+            "{'params': {...}, 'batch_stats': {...}} (what init returns), got "
+            f"{type(variables).__name__}."
+        )
+
+
+class ParamsWithoutWrapperError(ValueError):
+    """``apply`` got the parameter tree itself instead of ``{'params': params}``.
+
+    Failing code::
+
+        params = model.init(key, x)["params"]
+        model.apply(params, x)
+
+    Fix::
+
+        model.apply({"params": params}, x)
+    """
+
+    def __init__(self, keys: Any, path: str):
+        super().__init__(
+            f"Module at {path} looked for collection 'params', but the variables passed to "
+            f"apply have top-level keys {_names(keys)}, which look like the parameter tree "
+            "itself. Wrap it: model.apply({'params': params}, ...)."
+        )
+
+
+class ParamsDoubleWrappedError(ValueError):
+    """``apply`` got ``{'params': {'params': ...}}``.
+
+    Failing code::
+
+        variables = model.init(key, x)
+        model.apply({"params": variables}, x)
+
+    Fix::
+
+        model.apply(variables, x)
+    """
+
+    def __init__(self) -> None:
+        super().__init__(
+            "apply got variables shaped {'params': {'params': ...}}: the init output was "
+            "wrapped twice. Pass model.apply(variables, ...) with variables = model.init(...), "
+            "or model.apply({'params': variables['params']}, ...)."
+        )
+
+
+class CollectionNotFoundError(_MessageKeyError):
+    """A module reads a collection that was not passed to ``apply``.
+
+    Failing code::
+
+        variables = model.init(key, x)        # has 'params' and 'batch_stats'
+        model.apply({"params": variables["params"]}, x)
+
+    Fix::
+
+        model.apply({"params": params, "batch_stats": batch_stats}, x)
+    """
+
+    def __init__(self, col: str, name: str, path: str, available: Any):
+        super().__init__(
+            f"Module at {path} needs variable {name!r} of collection {col!r}, but apply got "
+            f"only the collections {_names(available)}. Pass every collection that init "
+            f"returned, e.g. model.apply({{'params': params, {col!r}: ...}}, ...); to create "
+            f"{col!r} in this call instead, pass mutable=[{col!r}]."
+        )
+
+
+class VariableNotFoundError(_MessageKeyError):
+    """A collection exists but lacks a variable the module needs (model changed since init)."""
+
+    def __init__(self, col: str, name: str, path: str, available: Any):
+        super().__init__(
+            f"Module at {path} needs variable {name!r} in collection {col!r}, which has "
+            f"only {_names(available)} at that path. The model differs from the one that "
+            "produced these variables: re-run init, or check the submodule names."
+        )
+
+
+class ImmutableCollectionError(ValueError):
+    """A module writes a collection that is not mutable in this call.
+
+    Failing code::
+
+        model.apply(variables, x, train=True)  # BatchNorm updates batch_stats
+
+    Fix::
+
+        y, updates = model.apply(variables, x, train=True, mutable=["batch_stats"])
+    """
+
+    def __init__(self, col: str, name: str, path: str):
+        super().__init__(
+            f"Module at {path} writes variable {name!r} of collection {col!r}, which is "
+            f"immutable in this call. Make it mutable and take the updates: "
+            f"y, updates = model.apply(variables, ..., mutable=[{col!r}]) "
+            "(BatchNorm in training: mutable=['batch_stats']; at evaluation use "
+            "use_running_average=True and no mutable collections)."
+        )
+
+
+class NameInUseError(ValueError):
+    """Two submodules or variables of one module share a name."""
+
+    def __init__(self, kind: str, name: str, module: str, path: str):
+        super().__init__(
+            f"The {kind} name {name!r} is already used in {module} at {path}. "
+            "Give each submodule and variable a unique name= (or let auto-naming pick "
+            "ClassName_0, ClassName_1, ...)."
+        )
+
+
+class ParamShapeError(ValueError):
+    """A stored parameter's shape differs from what the module asks for now."""
+
+    def __init__(self, name: str, path: str, stored: tuple, wanted: tuple):
+        super().__init__(
+            f"Parameter {name!r} at {path} has shape {stored} in the variables, but the module "
+            f"now asks for shape {wanted}. The input shape or the layer's features changed "
+            "since init: feed inputs shaped like the ones used for init, or re-run init."
+        )
+
+
+class DefinedOutsideSetupError(TypeError):
+    """A submodule or variable is declared in a method that is neither ``setup`` nor compact.
+
+    Failing code::
+
+        def __call__(self, x):
+            return nn.Dense(3)(x)
+
+    Fix::
+
+        @nn.compact
+        def __call__(self, x):
+            return nn.Dense(3)(x)
+    """
+
+    def __init__(self, kind: str, what: str, module: str):
+        super().__init__(
+            f"{kind} {what} is declared in {module} outside setup() and outside a method "
+            "decorated with @nn.compact. Move it into setup(), or decorate the method with "
+            "@nn.compact."
+        )
+
+
+class UnboundModuleError(ValueError):
+    """A variable/RNG operation or compact method ran on a module without variables."""
+
+    def __init__(self, module: str, what: str):
+        super().__init__(
+            f"{module} is not bound to variables, so it cannot {what}. Run it through "
+            "variables = model.init(key, x) and model.apply(variables, x), or bind it "
+            "interactively: model.bind(variables)."
+        )
+
+
+class UnboundSetupAttributeError(AttributeError):
+    """A ``setup`` attribute was read on an unbound module whose ``setup`` needs variables."""
+
+    def __init__(self, module: str, name: str, reason: str):
+        super().__init__(
+            f"{module}.{name} is defined in setup(), and that setup needs variables "
+            f"({reason}), so it only exists on a bound module. Use it inside init/apply, "
+            f"or bind first: model.bind(variables).{name}."
+        )
+
+
+class FrozenModuleError(AttributeError):
+    """An attribute was assigned outside ``setup``."""
+
+    def __init__(self, module: str, name: str):
+        super().__init__(
+            f"{module} is frozen: attribute {name!r} can only be assigned inside setup(). "
+            f"To change a field, make a new module: module.clone({name}=...)."
+        )
+
+
+class SetupFieldAssignmentError(AttributeError):
+    """``setup`` assigned a dataclass field."""
+
+    def __init__(self, module: str, name: str):
+        super().__init__(
+            f"{module}.setup() assigns the dataclass field {name!r}. Fields are set at "
+            f"construction ({module}({name}=...)); setup may only add new attributes "
+            "such as submodules."
+        )
+
+
+class MultipleCompactMethodsError(TypeError):
+    """More than one method of a class is decorated with ``@nn.compact``."""
+
+    def __init__(self, cls: str, methods: Any):
+        super().__init__(
+            f"{cls} has several @nn.compact methods {_names(methods)}; a module may have "
+            "only one. Define shared submodules in setup() and use them from plain methods."
+        )
+
+
+class InvalidMethodError(TypeError):
+    """``apply``/``init`` got a ``method`` that is not callable on the module."""
+
+    def __init__(self, cls: str, method: Any):
+        super().__init__(
+            f"method={method!r} is not a method of {cls}. Pass a method name "
+            f"(method='encode') or the function ({cls}.encode)."
+        )
+
+
+class ArgumentTwiceError(ValueError):
+    """A setting was given both at construction and at call time (``merge_param``)."""
+
+    def __init__(self, name: str):
+        super().__init__(
+            f"{name!r} was passed both to the constructor and at call time; pass it once."
+        )
+
+
+class ArgumentMissingError(ValueError):
+    """A setting was given neither at construction nor at call time."""
+
+    def __init__(self, name: str, module: str):
+        super().__init__(
+            f"{module} needs {name!r}: pass it to the constructor ({module}(..., {name}=...)) "
+            f"or at call time (layer(x, {name}=...)). Typical: {name}=not train."
+        )

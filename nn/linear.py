@@ -1,0 +1,545 @@
+"""Linear layers: ``Dense``, ``DenseGeneral``, ``Einsum``, ``Conv``, ``ConvTranspose``, ``Embed``.
+
+Fields, defaults, parameter names and shapes are Flax's, so parameter trees and (with the same
+key) initial values match: kernels are ``(in, out)`` / ``(*window, in, out)`` (HWIO) and
+inputs are channels-last (NHWC). Parameters are created at the first call from the input's
+shape (shape inference), which is why the compact style suits layers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+import core.numpy as jnp
+from core import lax
+from core.nn import initializers
+from nn.dtypes import promote_dtype
+from nn.module import Module, compact, merge_param
+
+default_kernel_init = initializers.lecun_normal()
+default_embed_init = initializers.variance_scaling(1.0, "fan_in", "normal", out_axis=0)
+
+Array = Any
+Initializer = Callable[..., Array]
+
+
+def _as_tuple(x: int | Sequence[int]) -> tuple[int, ...]:
+    return tuple(x) if isinstance(x, Sequence) else (x,)
+
+
+def _normalize_axes(axes: tuple[int, ...], ndim: int) -> tuple[int, ...]:
+    return tuple(ax if ax >= 0 else ndim + ax for ax in axes)
+
+
+class DenseGeneral(Module):
+    """A linear map over several input axes to a tuple of output features.
+
+    Attributes:
+      features: the output features (an int or a tuple).
+      axis: the input axes contracted with the kernel.
+      batch_dims: leading input axes treated as batch axes of the kernel.
+      use_bias: whether to add a bias.
+      dtype: the computation dtype (default: promoted from inputs and params).
+      param_dtype: the parameter dtype.
+      precision: passed to ``dot_general``.
+      kernel_init: initializer of the kernel (applied to its 2-D flattening, like Flax).
+      bias_init: initializer of the bias.
+      dot_general: the contraction function.
+
+    Example::
+
+        >>> layer = nn.DenseGeneral(features=(2, 3), axis=-1)
+        >>> v = layer.init(core.random.key(0), jnp.ones((1, 4)))
+        >>> core.tree_util.tree_map(jnp.shape, v)
+        {'params': {'bias': (2, 3), 'kernel': (4, 2, 3)}}
+    """
+
+    features: int | Sequence[int]
+    axis: int | Sequence[int] = -1
+    batch_dims: Sequence[int] = ()
+    use_bias: bool = True
+    dtype: Any = None
+    param_dtype: Any = jnp.float32
+    kernel_init: Initializer = default_kernel_init
+    bias_init: Initializer = initializers.zeros_init()
+    precision: Any = None
+    dot_general: Callable | None = None
+
+    @compact
+    def __call__(self, inputs: Array) -> Array:
+        features = _as_tuple(self.features)
+        ndim = inputs.ndim
+        batch_dims = _normalize_axes(_as_tuple(self.batch_dims), ndim)
+        if batch_dims and set(batch_dims) != set(range(max(batch_dims) + 1)):
+            raise ValueError(f"batch_dims {batch_dims} must be consecutive leading axes from 0.")
+        axis = _normalize_axes(_as_tuple(self.axis), ndim)
+        n_batch, n_axis, n_features = len(batch_dims), len(axis), len(features)
+
+        def kernel_init_wrap(rng, shape, dtype=jnp.float32):
+            flat = (
+                int(np.prod(shape[: n_batch + n_axis])),
+                int(np.prod(shape[-n_features:])),
+            )
+            return jnp.reshape(self.kernel_init(rng, flat, dtype), shape)
+
+        def bias_init_wrap(rng, shape, dtype=jnp.float32):
+            flat = (int(np.prod(shape[:n_batch]) * np.prod(shape[-n_features:])),)
+            return jnp.reshape(self.bias_init(rng, flat, dtype), shape)
+
+        batch_shape = tuple(inputs.shape[ax] for ax in batch_dims)
+        kernel_shape = tuple(inputs.shape[ax] for ax in axis) + features
+        kernel = self.param(
+            "kernel", kernel_init_wrap, batch_shape + kernel_shape, self.param_dtype
+        )
+        bias = None
+        if self.use_bias:
+            bias = self.param("bias", bias_init_wrap, batch_shape + features, self.param_dtype)
+        inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        contract = tuple(range(n_batch, n_batch + n_axis))
+        dot_general = self.dot_general or lax.dot_general
+        out = dot_general(
+            inputs,
+            kernel,
+            ((axis, contract), (batch_dims, tuple(range(n_batch)))),
+            precision=self.precision,
+        )
+        if bias is not None:
+            expanded = tuple(
+                inputs.shape[ax] if ax in batch_dims else 1 for ax in range(ndim) if ax not in axis
+            )
+            out = out + jnp.reshape(bias, expanded + features)
+        return out
+
+
+class Dense(Module):
+    """A linear map over the last axis: ``y = x @ kernel + bias``.
+
+    Attributes:
+      features: the number of output features.
+      use_bias: whether to add a bias.
+      dtype: the computation dtype (default: promoted from inputs and params).
+      param_dtype: the parameter dtype.
+      precision: passed to ``dot_general``.
+      kernel_init: initializer of the ``(in, features)`` kernel (default ``lecun_normal``).
+      bias_init: initializer of the bias (default zeros).
+      dot_general: the contraction function.
+
+    Example::
+
+        >>> layer = nn.Dense(features=4)
+        >>> v = layer.init(core.random.key(0), jnp.ones((1, 3)))
+        >>> core.tree_util.tree_map(jnp.shape, v)
+        {'params': {'bias': (4,), 'kernel': (3, 4)}}
+    """
+
+    features: int
+    use_bias: bool = True
+    dtype: Any = None
+    param_dtype: Any = jnp.float32
+    precision: Any = None
+    kernel_init: Initializer = default_kernel_init
+    bias_init: Initializer = initializers.zeros_init()
+    dot_general: Callable | None = None
+
+    @compact
+    def __call__(self, inputs: Array) -> Array:
+        kernel = self.param(
+            "kernel", self.kernel_init, (jnp.shape(inputs)[-1], self.features), self.param_dtype
+        )
+        bias = None
+        if self.use_bias:
+            bias = self.param("bias", self.bias_init, (self.features,), self.param_dtype)
+        inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        dot_general = self.dot_general or lax.dot_general
+        y = dot_general(
+            inputs, kernel, (((inputs.ndim - 1,), (0,)), ((), ())), precision=self.precision
+        )
+        if bias is not None:
+            y = y + jnp.reshape(bias, (1,) * (y.ndim - 1) + (-1,))
+        return y
+
+
+class Einsum(Module):
+    """A linear map written as an einsum between the input and a kernel of shape ``shape``.
+
+    Attributes:
+      shape: the kernel shape.
+      einsum_str: the equation, e.g. ``'abc,cde->abde'`` (or pass it at call time).
+      use_bias: whether to add a bias over the kernel axes kept in the output.
+      dtype: the computation dtype.
+      param_dtype: the parameter dtype.
+      precision: passed to ``einsum``.
+      kernel_init: initializer of the kernel.
+      bias_init: initializer of the bias.
+
+    Example::
+
+        >>> layer = nn.Einsum((5, 6, 7), "abc,cde->abde")
+        >>> v = layer.init(core.random.key(0), jnp.ones((3, 4, 5)))
+        >>> core.tree_util.tree_map(jnp.shape, v)
+        {'params': {'bias': (6, 7), 'kernel': (5, 6, 7)}}
+    """
+
+    shape: Sequence[int]
+    einsum_str: str | None = None
+    use_bias: bool = True
+    dtype: Any = None
+    param_dtype: Any = jnp.float32
+    precision: Any = None
+    kernel_init: Initializer = default_kernel_init
+    bias_init: Initializer = initializers.zeros_init()
+
+    @compact
+    def __call__(self, inputs: Array, einsum_str: str | None = None) -> Array:
+        einsum_str = merge_param("einsum_str", self.einsum_str, einsum_str).replace(" ", "")
+        if "->" not in einsum_str or einsum_str.count(",") != 1:
+            raise ValueError(
+                f"einsum_str {einsum_str!r} must have two operands and an explicit '->'."
+            )
+        kernel = self.param("kernel", self.kernel_init, tuple(self.shape), self.param_dtype)
+        bias = None
+        if self.use_bias:
+            operands, result = einsum_str.split("->")
+            lhs, rhs = operands.split(",")
+            free = "".join(sorted(set("ABCDEFGHIJKLMNOPQRSTUVWXYZ") - set(einsum_str)))
+            n_ellipsis = inputs.ndim - (len(lhs) - 3) if "..." in lhs else 0
+            result = result.replace("...", free[:n_ellipsis])
+            rhs_axes = {c: i for i, c in enumerate(rhs)}
+            bias_shape = [self.shape[rhs_axes[c]] for c in result if c in rhs_axes]
+            broadcast = [self.shape[rhs_axes[c]] if c in rhs_axes else 1 for c in result]
+            bias = self.param("bias", self.bias_init, tuple(bias_shape), self.param_dtype)
+        inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        y = jnp.einsum(einsum_str, inputs, kernel, precision=self.precision)
+        if bias is not None:
+            y = y + jnp.reshape(bias, broadcast)
+        return y
+
+
+def canonicalize_padding(padding: Any, rank: int) -> Any:
+    """Returns ``padding`` as a string or a list of ``(low, high)`` pairs, one per spatial axis."""
+    if isinstance(padding, str):
+        return padding
+    if isinstance(padding, int):
+        return [(padding, padding)] * rank
+    if isinstance(padding, Sequence) and len(padding) == rank:
+        pairs = [(p, p) if isinstance(p, int) else tuple(p) for p in padding]
+        if all(len(p) == 2 for p in pairs):
+            return pairs
+    raise ValueError(
+        f"Invalid padding {padding!r}: use 'SAME', 'VALID', 'CIRCULAR', 'CAUSAL', an int, "
+        f"or {rank} ints or (low, high) pairs."
+    )
+
+
+def _dimension_numbers(n_spatial: int) -> tuple[str, str, str]:
+    spatial = "HWDXYZ"[:n_spatial]
+    return "N" + spatial + "C", spatial + "IO", "N" + spatial + "C"
+
+
+def _broadcast(x: int | Sequence[int] | None, n: int) -> tuple[int, ...]:
+    if x is None:
+        x = 1
+    return (x,) * n if isinstance(x, int) else tuple(x)
+
+
+def _flatten_batch(inputs: Array, n_spatial: int) -> tuple[Array, tuple[int, ...] | None]:
+    """Reshapes ``(*batch, *spatial, C)`` to exactly one batch axis (added if missing)."""
+    n_batch = inputs.ndim - (n_spatial + 1)
+    if n_batch == 1:
+        return inputs, None
+    batch_shape = inputs.shape[:n_batch]
+    return jnp.reshape(inputs, (-1,) + inputs.shape[n_batch:]), batch_shape
+
+
+class Conv(Module):
+    """An N-d convolution over channels-last inputs (``lax.conv_general_dilated``).
+
+    Attributes:
+      features: the number of output channels.
+      kernel_size: the window shape (an int means a 1-D window).
+      strides: the window strides (int or per-axis).
+      padding: ``'SAME'``, ``'VALID'``, ``'CIRCULAR'``, ``'CAUSAL'`` (1-D), an int, or per-axis
+        ints or ``(low, high)`` pairs.
+      input_dilation: the input (``lhs``) dilation.
+      kernel_dilation: the kernel (``rhs``, atrous) dilation.
+      feature_group_count: splits input channels into groups (depthwise when equal to them).
+      use_bias: whether to add a bias.
+      mask: multiplied into the kernel (same shape).
+      dtype: the computation dtype.
+      param_dtype: the parameter dtype.
+      precision: passed to the convolution.
+      kernel_init: initializer of the ``(*kernel_size, in // groups, features)`` kernel.
+      bias_init: initializer of the bias.
+
+    Example::
+
+        >>> layer = nn.Conv(features=4, kernel_size=(3, 3))
+        >>> v = layer.init(core.random.key(0), jnp.ones((1, 8, 8, 3)))
+        >>> core.tree_util.tree_map(jnp.shape, v)
+        {'params': {'bias': (4,), 'kernel': (3, 3, 3, 4)}}
+    """
+
+    features: int
+    kernel_size: int | Sequence[int]
+    strides: int | Sequence[int] | None = 1
+    padding: Any = "SAME"
+    input_dilation: int | Sequence[int] | None = 1
+    kernel_dilation: int | Sequence[int] | None = 1
+    feature_group_count: int = 1
+    use_bias: bool = True
+    mask: Array | None = None
+    dtype: Any = None
+    param_dtype: Any = jnp.float32
+    precision: Any = None
+    kernel_init: Initializer = default_kernel_init
+    bias_init: Initializer = initializers.zeros_init()
+
+    @compact
+    def __call__(self, inputs: Array) -> Array:
+        kernel_size = _as_tuple(self.kernel_size)
+        n = len(kernel_size)
+        inputs, batch_shape = _flatten_batch(inputs, n)
+        strides = _broadcast(self.strides, n)
+        input_dilation = _broadcast(self.input_dilation, n)
+        kernel_dilation = _broadcast(self.kernel_dilation, n)
+        padding = canonicalize_padding(self.padding, n)
+        if padding == "CIRCULAR":
+            dilated = [(k - 1) * d + 1 for k, d in zip(kernel_size, kernel_dilation)]
+            pads = [(0, 0)] + [((k - 1) // 2, k // 2) for k in dilated] + [(0, 0)]
+            inputs = jnp.pad(inputs, pads, mode="wrap")
+            padding = "VALID"
+        elif padding == "CAUSAL":
+            if n != 1:
+                raise ValueError("padding='CAUSAL' is only implemented for 1-D convolutions.")
+            inputs = jnp.pad(inputs, [(0, 0), (kernel_dilation[0] * (kernel_size[0] - 1), 0), (0, 0)])
+            padding = "VALID"
+        in_features = inputs.shape[-1]
+        if in_features % self.feature_group_count:
+            raise ValueError(
+                f"Input channels {in_features} are not divisible by "
+                f"feature_group_count={self.feature_group_count}."
+            )
+        kernel_shape = kernel_size + (in_features // self.feature_group_count, self.features)
+        if self.mask is not None and tuple(self.mask.shape) != kernel_shape:
+            raise ValueError(f"mask shape {self.mask.shape} must equal the kernel shape {kernel_shape}.")
+        kernel = self.param("kernel", self.kernel_init, kernel_shape, self.param_dtype)
+        if self.mask is not None:
+            kernel = kernel * self.mask
+        bias = None
+        if self.use_bias:
+            bias = self.param("bias", self.bias_init, (self.features,), self.param_dtype)
+        inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        y = lax.conv_general_dilated(
+            inputs,
+            kernel,
+            strides,
+            padding,
+            lhs_dilation=input_dilation,
+            rhs_dilation=kernel_dilation,
+            dimension_numbers=_dimension_numbers(n),
+            feature_group_count=self.feature_group_count,
+            precision=self.precision,
+        )
+        if bias is not None:
+            y = y + jnp.reshape(bias, (1,) * (y.ndim - 1) + (-1,))
+        if batch_shape is not None:
+            y = jnp.reshape(y, batch_shape + y.shape[1:])
+        return y
+
+
+def _conv_transpose_padding(k: int, s: int, padding: str) -> tuple[int, int]:
+    """Padding of the dilated-input convolution equal to a transposed conv (JAX's rule)."""
+    if padding == "SAME":
+        pad_len = k + s - 2
+        pad_a = k - 1 if s > k - 1 else int(np.ceil(pad_len / 2))
+    elif padding == "VALID":
+        pad_len = k + s - 2 + max(k - s, 0)
+        pad_a = k - 1
+    else:
+        raise ValueError(f"Invalid padding {padding!r} for a transposed convolution.")
+    return pad_a, pad_len - pad_a
+
+
+def conv_transpose(
+    lhs: Array,
+    rhs: Array,
+    strides: Sequence[int],
+    padding: Any,
+    rhs_dilation: Sequence[int] | None = None,
+    transpose_kernel: bool = False,
+    precision: Any = None,
+) -> Array:
+    """A transposed convolution of channels-last ``lhs`` with an HWIO ``rhs`` (``lax.conv_transpose``).
+
+    Args:
+      lhs: the input, ``(N, *spatial, C)``.
+      rhs: the kernel, ``(*window, I, O)``.
+      strides: the strides of the forward convolution (the input dilation here).
+      padding: ``'SAME'``/``'VALID'`` of the forward convolution, or explicit pairs.
+      rhs_dilation: the kernel dilation.
+      transpose_kernel: flip the window and swap ``I``/``O`` (the gradient of a convolution).
+      precision: passed to the convolution.
+
+    Returns:
+      The output, ``(N, *spatial_out, O)``.
+    """
+    n = lhs.ndim - 2
+    rhs_dilation = tuple(rhs_dilation or (1,) * n)
+    if isinstance(padding, str):
+        dilated = [(k - 1) * d + 1 for k, d in zip(rhs.shape[:n], rhs_dilation)]
+        padding = [_conv_transpose_padding(k, s, padding) for k, s in zip(dilated, strides)]
+    if transpose_kernel:
+        rhs = jnp.swapaxes(jnp.flip(rhs, tuple(range(n))), n, n + 1)
+    return lax.conv_general_dilated(
+        lhs,
+        rhs,
+        (1,) * n,
+        padding,
+        lhs_dilation=tuple(strides),
+        rhs_dilation=rhs_dilation,
+        dimension_numbers=_dimension_numbers(n),
+        precision=precision,
+    )
+
+
+class ConvTranspose(Module):
+    """A transposed ("fractionally strided") convolution over channels-last inputs.
+
+    Attributes:
+      features: the number of output channels.
+      kernel_size: the window shape.
+      strides: the upsampling strides (default 1).
+      padding: ``'SAME'``, ``'VALID'``, ``'CIRCULAR'`` or explicit pairs.
+      kernel_dilation: the kernel dilation.
+      use_bias: whether to add a bias.
+      mask: multiplied into the kernel.
+      dtype: the computation dtype.
+      param_dtype: the parameter dtype.
+      precision: passed to the convolution.
+      kernel_init: initializer of the ``(*kernel_size, in, features)`` kernel.
+      bias_init: initializer of the bias.
+      transpose_kernel: flip the kernel like the gradient of a ``Conv`` does.
+
+    Example::
+
+        >>> layer = nn.ConvTranspose(features=4, kernel_size=(3, 3), strides=(2, 2))
+        >>> v = layer.init(core.random.key(0), jnp.ones((1, 4, 4, 3)))
+        >>> core.tree_util.tree_map(jnp.shape, v)
+        {'params': {'bias': (4,), 'kernel': (3, 3, 3, 4)}}
+    """
+
+    features: int
+    kernel_size: int | Sequence[int]
+    strides: Sequence[int] | None = None
+    padding: Any = "SAME"
+    kernel_dilation: Sequence[int] | None = None
+    use_bias: bool = True
+    mask: Array | None = None
+    dtype: Any = None
+    param_dtype: Any = jnp.float32
+    precision: Any = None
+    kernel_init: Initializer = default_kernel_init
+    bias_init: Initializer = initializers.zeros_init()
+    transpose_kernel: bool = False
+
+    @compact
+    def __call__(self, inputs: Array) -> Array:
+        kernel_size = _as_tuple(self.kernel_size)
+        n = len(kernel_size)
+        inputs, batch_shape = _flatten_batch(inputs, n)
+        strides = _broadcast(self.strides, n)
+        kernel_dilation = _broadcast(self.kernel_dilation, n)
+        in_features = inputs.shape[-1]
+        if self.transpose_kernel:
+            kernel_shape = kernel_size + (self.features, in_features)
+        else:
+            kernel_shape = kernel_size + (in_features, self.features)
+        if self.mask is not None and tuple(self.mask.shape) != kernel_shape:
+            raise ValueError(f"mask shape {self.mask.shape} must equal the kernel shape {kernel_shape}.")
+        kernel = self.param("kernel", self.kernel_init, kernel_shape, self.param_dtype)
+        if self.mask is not None:
+            kernel = kernel * self.mask
+        padding = canonicalize_padding(self.padding, n)
+        bias = None
+        if self.use_bias:
+            bias = self.param("bias", self.bias_init, (self.features,), self.param_dtype)
+        inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        y = conv_transpose(
+            inputs,
+            kernel,
+            strides,
+            "VALID" if padding == "CIRCULAR" else padding,
+            rhs_dilation=kernel_dilation,
+            transpose_kernel=self.transpose_kernel,
+            precision=self.precision,
+        )
+        if padding == "CIRCULAR":
+            y = self._wrap_circular(y, inputs.shape[1:-1], strides)
+        if bias is not None:
+            y = y + jnp.reshape(bias, (1,) * (y.ndim - 1) + (-1,))
+        if batch_shape is not None:
+            y = jnp.reshape(y, batch_shape + y.shape[1:])
+        return y
+
+    def _wrap_circular(self, y: Array, in_spatial: tuple, strides: tuple) -> Array:
+        """Folds a 'VALID' transposed output periodically onto ``input size * stride``."""
+        scaled = [x * s for x, s in zip(in_spatial, strides)]
+        diffs = [-(yd - xd) % (2 * xd) for yd, xd in zip(y.shape[1:-1], scaled)]
+        if self.transpose_kernel:
+            pads = [(d // 2, (d + 1) // 2) for d in diffs]
+        else:
+            pads = [((d + 1) // 2, d // 2) for d in diffs]
+        y = jnp.pad(y, [(0, 0)] + pads + [(0, 0)])
+        for i in range(1, y.ndim - 1):
+            y = jnp.reshape(y, y.shape[:i] + (-1, scaled[i - 1]) + y.shape[i + 1 :]).sum(axis=i)
+        return y
+
+
+class Embed(Module):
+    """A lookup table of ``num_embeddings`` vectors of size ``features``.
+
+    Attributes:
+      num_embeddings: the number of rows (vocabulary size).
+      features: the embedding size.
+      dtype: the computation dtype.
+      param_dtype: the parameter dtype.
+      embedding_init: initializer of the ``(num_embeddings, features)`` table.
+
+    Example::
+
+        >>> layer = nn.Embed(num_embeddings=5, features=3)
+        >>> v = layer.init(core.random.key(0), jnp.arange(4))
+        >>> core.tree_util.tree_map(jnp.shape, v)
+        {'params': {'embedding': (5, 3)}}
+    """
+
+    num_embeddings: int
+    features: int
+    dtype: Any = None
+    param_dtype: Any = jnp.float32
+    embedding_init: Initializer = default_embed_init
+
+    def setup(self) -> None:
+        self.embedding = self.param(
+            "embedding",
+            self.embedding_init,
+            (self.num_embeddings, self.features),
+            self.param_dtype,
+        )
+
+    def __call__(self, inputs: Array) -> Array:
+        """Looks up the rows ``inputs`` (integers; output shape ``inputs.shape + (features,)``)."""
+        if not jnp.issubdtype(inputs.dtype, jnp.integer):
+            raise ValueError(f"Embed inputs must be integers, got {inputs.dtype}.")
+        (embedding,) = promote_dtype(self.embedding, dtype=self.dtype, inexact=False)
+        if self.num_embeddings == 1:
+            return jnp.broadcast_to(embedding, inputs.shape + (self.features,))
+        return jnp.take(embedding, inputs, axis=0)
+
+    def attend(self, query: Array) -> Array:
+        """Scores ``query`` (last axis ``features``) against every row: ``query @ embedding.T``."""
+        query, embedding = promote_dtype(query, self.embedding, dtype=self.dtype)
+        return jnp.dot(query, embedding.T)

@@ -1,0 +1,765 @@
+"""``nn.Module``: dataclass modules bound lazily to a :class:`~nn.scope.Scope` (linen's model).
+
+Every subclass is turned into a dataclass with two extra keyword-only fields, ``parent`` and
+``name``, and its methods are wrapped so each call pushes the module on a context stack. A
+module created while another module's method runs gets that module as parent: inside
+``setup`` it is named after the attribute it is assigned to (``self.dense1``, lists become
+``layers_0``...), inside an ``@compact`` method it is auto-named ``ClassName_i`` with a
+per-call cursor, so a second call finds the same names and therefore the same variables.
+``init``/``apply`` clone the module with a root scope as parent; binding flows down as
+children push their names onto their parent's scope.
+
+Differences from linen, each fixing a known sharp edge: ``init``/``apply`` take and return
+plain dicts; user ``__post_init__`` needs no ``super().__post_init__()``; ``setup`` runs on an
+unbound module when an attribute is read (``Model().backbone`` works), and errors that need
+variables say how to bind; submodules passed as fields are adopted like ``setup`` ones.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+import itertools
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from nn import errors
+from nn import scope as scope_lib
+from nn.scope import CollectionFilter, DenyList, Scope
+from nn.variables import Variable
+
+M = TypeVar("M", bound="Module")
+
+
+class _Unspecified:
+    def __repr__(self) -> str:
+        return "<unspecified parent>"
+
+
+_unspecified_parent = _Unspecified()
+_ids = itertools.count()
+
+
+class _Context(threading.local):
+    def __init__(self) -> None:
+        self.module_stack: list[Any] = [None]
+        self.capture_stack: list[Any] = []
+        self.call_records: list[Any] | None = None
+
+
+_context = _Context()
+
+
+class _State:
+    """Per-instance bookkeeping: lifecycle flags, auto-name cursor and children."""
+
+    def __init__(self) -> None:
+        self.in_compact_method = False
+        self.in_setup = False
+        self.setup_called = False
+        self.is_initialized = False
+        self.autoname_cursor: dict[str, int] = {}
+        self.children: dict[str, Any] = {}
+
+    def reset(self) -> None:
+        """Clears what is local to one method call (run after each setup/compact call)."""
+        self.in_compact_method = False
+        self.in_setup = False
+        self.autoname_cursor = {}
+
+
+_uninitialized_state = _State()
+
+
+def compact(fun: Callable) -> Callable:
+    """Marks the method that may define submodules and variables inline (one per class)."""
+    fun.compact = True
+    return fun
+
+
+def nowrap(fun: Callable) -> Callable:
+    """Marks a method as a plain helper: no module bookkeeping runs around it."""
+    fun.nowrap = True
+    return fun
+
+
+def tuple_reduce(xs: tuple, x: Any) -> tuple:
+    return xs + (x,)
+
+
+def tuple_init() -> tuple:
+    return ()
+
+
+def capture_call_intermediates(_: Module, method_name: str) -> bool:
+    return method_name == "__call__"
+
+
+def merge_param(name: str, a: Any, b: Any) -> Any:
+    """Returns whichever of a constructor value ``a`` and a call value ``b`` is set (exactly one).
+
+    Raises:
+      ArgumentTwiceError: both are set.
+      ArgumentMissingError: neither is set.
+    """
+    if a is None and b is None:
+        raise errors.ArgumentMissingError(name, "The module")
+    if a is not None and b is not None:
+        raise errors.ArgumentTwiceError(name)
+    return b if a is None else a
+
+
+def _map_over_modules(fn: Callable[[str, Any], Any], tree: Any, suffix: str = "") -> Any:
+    """Maps ``fn(suffix, module)`` over modules in nested lists/tuples/dicts; lists → tuples.
+
+    ``suffix`` is ``'_' + '_'.join(path)``, Flax's naming of modules held in containers.
+    """
+    if isinstance(tree, Mapping):
+        return {k: _map_over_modules(fn, v, f"{suffix}_{k}") for k, v in tree.items()}
+    if isinstance(tree, (list, tuple)) and not hasattr(tree, "_fields"):
+        return tuple(_map_over_modules(fn, v, f"{suffix}_{i}") for i, v in enumerate(tree))
+    return fn(suffix, tree) if isinstance(tree, Module) else tree
+
+
+def _wrap_method(fun: Callable) -> Callable:
+    if getattr(fun, "method_handler_wrapped", False):
+        return fun
+
+    @functools.wraps(fun)
+    def wrapped_module_method(*args, **kwargs):
+        if args and isinstance(args[0], Module):
+            return args[0]._call_wrapped_method(fun, args[1:], kwargs)
+        return fun(*args, **kwargs)
+
+    wrapped_module_method.method_handler_wrapped = True
+    return wrapped_module_method
+
+
+_NEVER_WRAPPED = {
+    "__init__",
+    "__post_init__",
+    "__eq__",
+    "__hash__",
+    "__repr__",
+    "__setattr__",
+    "__getattr__",
+    "__init_subclass__",
+}
+
+
+class Module:
+    """Base class of all layers and models (``flax.linen.Module``).
+
+    Subclasses are dataclasses. Define submodules and variables either in ``setup()`` or
+    inline in one method decorated with ``@nn.compact``; run the model with ``init`` and
+    ``apply``.
+
+    Example::
+
+        class MLP(nn.Module):
+            features: int = 4
+
+            @nn.compact
+            def __call__(self, x):
+                return nn.Dense(self.features)(nn.relu(nn.Dense(8)(x)))
+
+        variables = MLP().init(core.random.key(0), jnp.ones((1, 3)))
+        y = MLP().apply(variables, jnp.ones((1, 3)))
+    """
+
+    _state = _uninitialized_state
+    scope: Scope | None = None
+
+    def __init_subclass__(cls, kw_only: bool = False, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        annotations = dict(cls.__dict__.get("__annotations__", {}))
+        annotations["parent"] = Any
+        annotations["name"] = "str | None"
+        cls.__annotations__ = annotations
+        cls.parent = dataclasses.field(
+            default=_unspecified_parent, kw_only=True, repr=False, compare=False, hash=False
+        )
+        cls.name = dataclasses.field(default=None, kw_only=True)
+        dataclasses.dataclass(
+            cls, unsafe_hash="__hash__" not in cls.__dict__, repr=False, kw_only=kw_only
+        )
+        cls.__init__ = cls._wrap_init(cls.__dict__["__init__"])
+        cls._wrap_methods()
+
+    @classmethod
+    def _wrap_init(cls, init: Callable) -> Callable:
+        @functools.wraps(init)
+        def __init__(self, *args, **kwargs):
+            init(self, *args, **kwargs)
+            if type(self).__init__ is __init__:
+                self._finish_init()
+
+        return __init__
+
+    @classmethod
+    def _wrap_methods(cls) -> None:
+        fields = {f.name for f in dataclasses.fields(cls)}
+        compact_methods = []
+        for name, member in list(cls.__dict__.items()):
+            if (
+                name in fields
+                or name in _NEVER_WRAPPED
+                or not inspect.isfunction(member)
+                or getattr(member, "nowrap", False)
+            ):
+                continue
+            if getattr(member, "compact", False):
+                compact_methods.append(name)
+            setattr(cls, name, _wrap_method(member))
+        if len(compact_methods) > 1:
+            raise errors.MultipleCompactMethodsError(cls.__name__, compact_methods)
+
+    # -- construction and attachment ---------------------------------------------------------
+
+    def __post_init__(self) -> None:
+        """Kept so user ``__post_init__`` may call ``super().__post_init__()``; not required."""
+
+    def _finish_init(self) -> None:
+        object.__setattr__(self, "_state", _State())
+        object.__setattr__(self, "_id", next(_ids))
+        if self.parent is _unspecified_parent:
+            object.__setattr__(self, "parent", _context.module_stack[-1])
+        self._attach()
+
+    def _attach(self) -> None:
+        """Names this module and pushes its scope onto its parent's (if the parent is bound)."""
+        parent = self.parent
+        if isinstance(parent, Scope):
+            object.__setattr__(self, "scope", parent)
+        elif isinstance(parent, Module):
+            if parent._state.in_setup and self.name is None:
+                return  # named when assigned to an attribute of the parent
+            if not parent._initialization_allowed:
+                raise errors.DefinedOutsideSetupError(
+                    "Submodule", f"{type(self).__name__}(...)", type(parent).__name__
+                )
+            if self.name is None:
+                prefix = type(self).__name__
+                cursor = parent._state.autoname_cursor.get(prefix, 0)
+                object.__setattr__(self, "name", f"{prefix}_{cursor}")
+                parent._state.autoname_cursor[prefix] = cursor + 1
+            if parent._name_taken(self.name):
+                raise errors.NameInUseError(
+                    "submodule", self.name, type(parent).__name__, parent._path_text
+                )
+            parent._state.children[self.name] = self
+            if parent.scope is not None:
+                object.__setattr__(self, "scope", parent.scope.push(self.name))
+        elif parent is not None:
+            raise TypeError(f"parent must be None, a Module or a Scope, got {parent!r}.")
+        if self.scope is not None:
+            self._register_field_submodules()
+        self._state.is_initialized = True
+
+    def _register_field_submodules(self) -> None:
+        for field in dataclasses.fields(self):
+            if field.init and field.name not in ("parent", "name"):
+                self._register_submodules(field.name, getattr(self, field.name))
+
+    def _register_submodules(self, name: str, value: Any) -> None:
+        """Stores ``value`` as attribute ``name``, adopting and naming the modules it holds."""
+        queue = []
+        cache: dict[int, Module] = {}
+
+        def adopt(suffix: str, sub: Module) -> Module:
+            if sub.parent is None or (sub.scope is None and sub.parent is not self):
+                # A module made elsewhere (unbound): clone it so it gets our scope. The cache
+                # keeps one clone per original, so sharing by reference survives adoption.
+                if sub._id not in cache:
+                    cache[sub._id] = sub.clone(name=None)
+                sub = cache[sub._id]
+            if sub.name is None:
+                object.__setattr__(sub, "parent", self)
+                object.__setattr__(sub, "name", f"{name}{suffix}")
+                queue.append(sub)
+            return sub
+
+        value = _map_over_modules(adopt, value)
+        object.__setattr__(self, name, value)
+        for sub in queue:
+            sub._attach()
+
+    @property
+    def _initialization_allowed(self) -> bool:
+        state = self._state
+        return not state.is_initialized or state.in_setup or state.in_compact_method
+
+    def _name_taken(self, name: str, collection: str | None = None) -> bool:
+        if self.scope is None:
+            return name in self._state.children
+        return self.scope.name_reserved(name, collection)
+
+    @property
+    def _path_text(self) -> str:
+        return self.scope.path_text if self.scope is not None else f"<unbound {type(self).__name__}>"
+
+    # -- setup and method calls --------------------------------------------------------------
+
+    def setup(self) -> None:
+        """Defines submodules and variables; runs lazily, once, before the first method call."""
+
+    def _try_setup(self) -> None:
+        state = self._state
+        if state.setup_called or state.in_setup or not state.is_initialized:
+            return
+        before, children = set(self.__dict__), dict(state.children)
+        state.in_setup = True
+        try:
+            self._register_field_submodules()
+            self.setup()
+        except errors.UnboundModuleError as e:
+            if self.scope is not None:
+                raise
+            for key in set(self.__dict__) - before:
+                del self.__dict__[key]
+            state.children = children
+            object.__setattr__(self, "_unbound_setup_failure", str(e))
+            return
+        finally:
+            state.in_setup = False
+        state.setup_called = True
+
+    def _call_wrapped_method(self, fun: Callable, args: tuple, kwargs: dict) -> Any:
+        is_compact = getattr(fun, "compact", False)
+        is_setup = fun.__name__ == "setup"
+        state = self._state
+        if is_setup:
+            is_recurrent = state.in_setup
+            state.in_setup = True
+        else:
+            self._try_setup()
+        if is_compact:
+            if self.scope is None:
+                raise errors.UnboundModuleError(type(self).__name__, f"run {fun.__name__}")
+            is_recurrent = state.in_compact_method
+            state.in_compact_method = True
+        records = _context.call_records
+        depth = len(_context.module_stack)
+        _context.module_stack.append(self)
+        try:
+            y = fun(self, *args, **kwargs)
+            if _context.capture_stack and self.scope is not None:
+                filter_fn = _context.capture_stack[-1]
+                if filter_fn and filter_fn(self, fun.__name__):
+                    self.sow("intermediates", fun.__name__, y)
+            if records is not None and not is_setup and self.scope is not None:
+                records.append((depth, self.scope.path, self, fun.__name__, args, kwargs, y))
+            return y
+        finally:
+            _context.module_stack.pop()
+            if is_compact:
+                object.__setattr__(self, "scope", self.scope.rewound())
+            if (is_compact or is_setup) and not is_recurrent:
+                state.reset()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        state = self._state
+        if not state.in_setup:
+            if not state.is_initialized or name.startswith("__"):
+                object.__setattr__(self, name, value)
+                return
+            raise errors.FrozenModuleError(type(self).__name__, name)
+        field = self.__dataclass_fields__.get(name)
+        if field is not None and field.init:
+            raise errors.SetupFieldAssignmentError(type(self).__name__, name)
+        self._register_submodules(name, value)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name in ("_state", "_id", "_unbound_setup_failure"):
+            raise AttributeError(name)
+        self._try_setup()
+        if name in self.__dict__:
+            return self.__dict__[name]
+        reason = self.__dict__.get("_unbound_setup_failure")
+        if reason is not None:
+            raise errors.UnboundSetupAttributeError(type(self).__name__, name, reason)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __dir__(self) -> list[str]:
+        self._try_setup()
+        return list(object.__dir__(self))
+
+    def __repr__(self) -> str:
+        fields = [
+            f"{f.name}={getattr(self, f.name)!r}"
+            for f in dataclasses.fields(self)
+            if f.repr and f.init and f.name != "name"
+        ]
+        if self.name is not None:
+            fields.append(f"name={self.name!r}")
+        return f"{type(self).__name__}({', '.join(fields)})"
+
+    # -- cloning and binding -----------------------------------------------------------------
+
+    def clone(
+        self: M,
+        *,
+        parent: Any = None,
+        _deep_clone: bool | dict = False,
+        _reset_names: bool = False,
+        **updates: Any,
+    ) -> M:
+        """A copy of this module's fields with ``updates``, attached to ``parent``.
+
+        Args:
+          parent: the new parent (default: none, i.e. unbound).
+          _deep_clone: also clone the submodules held in fields (a dict here is the cache
+            that keeps shared submodules shared).
+          _reset_names: with ``_deep_clone``, forget the submodules' names.
+          **updates: field values to change.
+
+        Returns:
+          The new module.
+        """
+        attrs = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.init}
+        attrs.update(parent=parent, **updates)
+        if _deep_clone is not False:
+            cache: dict[int, Module] = {} if _deep_clone is True else _deep_clone
+
+            def clone_fn(_: str, m: Module) -> Module:
+                if m._id not in cache:
+                    extra = {"name": None} if _reset_names else {}
+                    cache[m._id] = m.clone(_deep_clone=cache, _reset_names=_reset_names, **extra)
+                return cache[m._id]
+
+            for key, value in attrs.items():
+                if key != "parent":
+                    attrs[key] = _map_over_modules(clone_fn, value)
+        return type(self)(**attrs)
+
+    def copy(self: M, *, parent: Any = _unspecified_parent, name: str | None = None, **updates) -> M:
+        """A deep copy with updated fields, a new (auto) name and the current module as parent."""
+        return self.clone(parent=parent, name=name, _deep_clone=True, **updates)
+
+    def bind(
+        self: M,
+        variables: Mapping,
+        *args: Any,
+        rngs: Any = None,
+        mutable: CollectionFilter = False,
+    ) -> M:
+        """A bound copy for interactive use: ``model.bind(variables).dense1(x)``.
+
+        Args:
+          variables: the variable dict (as returned by ``init``).
+          rngs: a key or ``{stream: key}``.
+          mutable: the collections that may be written.
+
+        Returns:
+          The bound module.
+        """
+        scope = scope_lib.bind(variables, rngs=rngs, mutable=mutable)
+        return self.clone(parent=scope, _deep_clone=True)
+
+    def unbind(self: M) -> tuple[M, dict]:
+        """Returns ``(unbound copy, variables)`` of a bound module."""
+        if self.scope is None:
+            raise errors.UnboundModuleError(type(self).__name__, "be unbound")
+        module = self.clone(_deep_clone=True, _reset_names=True, name=None)
+        return module, self.variables
+
+    # -- variables and rngs ------------------------------------------------------------------
+
+    def _require_scope(self, what: str) -> Scope:
+        if self.scope is None:
+            raise errors.UnboundModuleError(type(self).__name__, what)
+        return self.scope
+
+    def _check_declaration(self, kind: str, name: str, col: str) -> Scope:
+        scope = self._require_scope(f"create {kind} {name!r}")
+        if not self._initialization_allowed:
+            raise errors.DefinedOutsideSetupError(kind.capitalize(), repr(name), type(self).__name__)
+        if self._name_taken(name, col):
+            raise errors.NameInUseError(kind, name, type(self).__name__, scope.path_text)
+        return scope
+
+    def param(self, name: str, init_fn: Callable, *init_args, unbox: bool = True, **init_kwargs):
+        """Declares parameter ``name``, created by ``init_fn(key, *init_args)`` at init.
+
+        On later calls the stored value is returned, after checking its shape against what
+        ``init_fn`` would produce.
+
+        Args:
+          name: the parameter name.
+          init_fn: the initializer; it gets a ``'params'`` key first.
+          *init_args: more positional arguments for ``init_fn`` (typically shape, dtype).
+          unbox: accepted for Flax compatibility (there is no metadata boxing here).
+          **init_kwargs: keyword arguments for ``init_fn``.
+
+        Returns:
+          The parameter value.
+        """
+        del unbox
+        scope = self._check_declaration("parameter", name, "params")
+        value = scope.param(name, init_fn, *init_args, **init_kwargs)
+        self._state.children[name] = "params"
+        return value
+
+    def variable(
+        self,
+        col: str,
+        name: str,
+        init_fn: Callable | None = None,
+        *init_args,
+        unbox: bool = True,
+        **init_kwargs,
+    ) -> Variable:
+        """Declares variable ``name`` of collection ``col``, created by ``init_fn(*init_args)``.
+
+        Args:
+          col: the collection, e.g. ``'batch_stats'``.
+          name: the variable name.
+          init_fn: the initializer (no key is passed); ``None`` requires an existing value.
+          *init_args: positional arguments for ``init_fn``.
+          unbox: accepted for Flax compatibility.
+          **init_kwargs: keyword arguments for ``init_fn``.
+
+        Returns:
+          A :class:`~nn.variables.Variable` handle (read and write ``.value``).
+        """
+        del unbox
+        scope = self._check_declaration("variable", name, col)
+        var = scope.variable(col, name, init_fn, *init_args, **init_kwargs)
+        self._state.children[name] = col
+        return var
+
+    def has_variable(self, col: str, name: str) -> bool:
+        """Whether variable ``name`` exists in collection ``col`` of this module."""
+        return self._require_scope("look up variables").has_variable(col, name)
+
+    def get_variable(self, col: str, name: str, default: Any = None) -> Any:
+        """The value of a variable, or ``default``."""
+        return self._require_scope("read variables").get_variable(col, name, default)
+
+    def put_variable(self, col: str, name: str, value: Any) -> None:
+        """Writes a variable (the collection must be mutable)."""
+        self._require_scope("write variables").put_variable(col, name, value)
+
+    def is_mutable_collection(self, col: str) -> bool:
+        """Whether collection ``col`` may be written in the current call."""
+        return self._require_scope("check mutability").is_mutable_collection(col)
+
+    def has_rng(self, name: str) -> bool:
+        """Whether the call was given PRNG stream ``name``."""
+        return self._require_scope("query RNG streams").has_rng(name)
+
+    def make_rng(self, name: str = "params") -> Any:
+        """A fresh key from stream ``name``, derived from this module's path (Flax's rule)."""
+        return self._require_scope(f"make a {name!r} PRNG key").make_rng(name)
+
+    def is_initializing(self) -> bool:
+        """Whether this call runs under ``init``."""
+        return bool(self._require_scope("check for init").flags.get("initializing", False))
+
+    @property
+    def variables(self) -> dict:
+        """The variables of this module, ``{collection: {...}}``."""
+        return self._require_scope("list its variables").variables()
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """The names from the root module to this one (``()`` for the root)."""
+        return self._require_scope("report its path").path
+
+    def sow(
+        self,
+        col: str,
+        name: str,
+        value: Any,
+        reduce_fn: Callable[[Any, Any], Any] = tuple_reduce,
+        init_fn: Callable[[], Any] = tuple_init,
+    ) -> bool:
+        """Stores ``value`` in collection ``col`` (appended to a tuple by default).
+
+        Returns ``False`` and does nothing when ``col`` is not mutable in this call, so
+        ``apply(..., mutable=['intermediates'])`` decides whether values are collected.
+        """
+        scope = self._require_scope("sow values")
+        if not scope.is_mutable_collection(col):
+            return False
+        if scope.has_variable(col, name):
+            xs = scope.get_variable(col, name)
+        else:
+            scope.reserve(name, col, kind="variable")
+            self._state.children[name] = col
+            xs = init_fn()
+        scope.put_variable(col, name, reduce_fn(xs, value))
+        return True
+
+    # -- init / apply --------------------------------------------------------------------------
+
+    def _method_fn(self, method: Callable | str | None) -> Callable:
+        if method is None:
+            method = type(self).__call__
+        elif isinstance(method, str):
+            attribute = method
+            method = getattr(type(self), attribute, None)
+            if not inspect.isfunction(method):
+                # Not a method: a submodule defined in setup, called on the bound module.
+                return lambda m, *a, **k: getattr(m, attribute)(*a, **k)
+        if inspect.ismethod(method) and isinstance(method.__self__, Module):
+            method = method.__func__
+        if not callable(method):
+            raise errors.InvalidMethodError(type(self).__name__, method)
+        return method
+
+    def apply(
+        self,
+        variables: Mapping,
+        *args: Any,
+        rngs: Any = None,
+        method: Callable | str | None = None,
+        mutable: CollectionFilter = False,
+        capture_intermediates: bool | Callable[[Module, str], bool] = False,
+        **kwargs: Any,
+    ) -> Any:
+        """Runs ``method`` (default ``__call__``) with ``variables`` bound.
+
+        Args:
+          variables: ``{'params': ..., 'batch_stats': ..., ...}`` as returned by ``init``.
+          *args: arguments of the method.
+          rngs: a key or ``{stream: key}``, e.g. ``{'dropout': key}``.
+          method: a method of the module, or its name.
+          mutable: collections that may change: ``False``, ``True``, a name, a list of names
+            or a :class:`DenyList`.
+          capture_intermediates: store every ``__call__`` output in ``'intermediates'``
+            (or pass a filter ``f(module, method_name) -> bool``).
+          **kwargs: keyword arguments of the method.
+
+        Returns:
+          The method's output, or ``(output, mutated_variables)`` when ``mutable`` is set.
+        """
+        return apply(
+            self._method_fn(method), self, mutable=mutable, capture_intermediates=capture_intermediates
+        )(variables, *args, rngs=rngs, **kwargs)
+
+    def init_with_output(
+        self,
+        rngs: Any,
+        *args: Any,
+        method: Callable | str | None = None,
+        mutable: CollectionFilter = DenyList("intermediates"),
+        capture_intermediates: bool | Callable[[Module, str], bool] = False,
+        **kwargs: Any,
+    ) -> tuple[Any, dict]:
+        """Like :meth:`init`, but returns ``(output, variables)``."""
+        return init_with_output(
+            self._method_fn(method),
+            self,
+            mutable=mutable,
+            capture_intermediates=capture_intermediates,
+        )(rngs, *args, **kwargs)
+
+    def init(
+        self,
+        rngs: Any,
+        *args: Any,
+        method: Callable | str | None = None,
+        mutable: CollectionFilter = DenyList("intermediates"),
+        capture_intermediates: bool | Callable[[Module, str], bool] = False,
+        **kwargs: Any,
+    ) -> dict:
+        """Creates the variables by running ``method`` (default ``__call__``) once.
+
+        Args:
+          rngs: a key (used for ``'params'``) or ``{stream: key}``.
+          *args: example inputs (their shapes decide parameter shapes).
+          method: a method of the module, or its name.
+          mutable: collections to create (default: all but ``'intermediates'``).
+          capture_intermediates: as in :meth:`apply`.
+          **kwargs: keyword arguments of the method.
+
+        Returns:
+          The variable dict, e.g. ``{'params': {'Dense_0': {'kernel': ..., 'bias': ...}}}``.
+        """
+        _, variables = self.init_with_output(
+            rngs,
+            *args,
+            method=method,
+            mutable=mutable,
+            capture_intermediates=capture_intermediates,
+            **kwargs,
+        )
+        return variables
+
+    def tabulate(self, rngs: Any, *args: Any, depth: int | None = None, **kwargs: Any) -> str:
+        """A plain-text table of every module call: path, class, inputs, outputs, parameters.
+
+        Computed by abstract evaluation of ``init`` (nothing runs on real data).
+
+        Args:
+          rngs: as for :meth:`init`.
+          *args: example inputs.
+          depth: show only modules at most this deep (``None``: all).
+          **kwargs: passed on to :meth:`init`.
+
+        Returns:
+          The table as a string, ending with the parameter total.
+        """
+        from nn.summary import tabulate
+
+        return tabulate(self, rngs, *args, depth=depth, **kwargs)
+
+
+def _scope_fn(fn: Callable, module: Module, capture_intermediates: Any) -> Callable:
+    def scope_fn(scope: Scope, *args, **kwargs):
+        _context.capture_stack.append(capture_intermediates)
+        try:
+            return fn(module.clone(parent=scope, _deep_clone=True), *args, **kwargs)
+        finally:
+            _context.capture_stack.pop()
+
+    return scope_fn
+
+
+def _capture_filter(capture_intermediates: Any, mutable: CollectionFilter) -> tuple[Any, Any]:
+    if capture_intermediates is True:
+        capture_intermediates = capture_call_intermediates
+    if capture_intermediates:
+        mutable = scope_lib.union_filters(mutable, "intermediates")
+    return capture_intermediates, mutable
+
+
+def apply(
+    fn: Callable,
+    module: Module,
+    mutable: CollectionFilter = False,
+    capture_intermediates: bool | Callable = False,
+) -> Callable:
+    """``f(variables, *args, rngs=None)`` running ``fn(bound_module, *args)``."""
+    capture, mutable = _capture_filter(capture_intermediates, mutable)
+    return scope_lib.apply(_scope_fn(fn, module, capture), mutable=mutable)
+
+
+def init_with_output(
+    fn: Callable,
+    module: Module,
+    mutable: CollectionFilter = DenyList("intermediates"),
+    capture_intermediates: bool | Callable = False,
+) -> Callable:
+    """``f(rngs, *args) -> (output, variables)`` running ``fn(bound_module, *args)``."""
+    capture, mutable = _capture_filter(capture_intermediates, mutable)
+    return scope_lib.init(_scope_fn(fn, module, capture), mutable=mutable)
+
+
+def init(
+    fn: Callable,
+    module: Module,
+    mutable: CollectionFilter = DenyList("intermediates"),
+    capture_intermediates: bool | Callable = False,
+) -> Callable:
+    """``f(rngs, *args) -> variables`` running ``fn(bound_module, *args)``."""
+    init_fn = init_with_output(fn, module, mutable, capture_intermediates)
+
+    @functools.wraps(init_fn)
+    def wrapper(rngs: Any, *args, **kwargs) -> dict:
+        return init_fn(rngs, *args, **kwargs)[1]
+
+    return wrapper

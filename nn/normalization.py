@@ -1,0 +1,446 @@
+"""Normalization layers: ``BatchNorm``, ``LayerNorm``, ``RMSNorm``, ``GroupNorm``.
+
+All share two steps, as in Flax: statistics (mean and the biased variance, computed as
+``E[x²] - E[x]²`` in float32 at least; averaged across devices with ``lax.pmean`` when
+``axis_name`` is set) and normalization ``(x - mean) * rsqrt(var + eps) * scale + bias``.
+``BatchNorm`` keeps running statistics in the ``'batch_stats'`` collection:
+``ra = momentum * ra + (1 - momentum) * batch_stat``, updated only when ``batch_stats`` is
+mutable (``apply(..., mutable=['batch_stats'])``) and not during ``init``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import core.numpy as jnp
+from core import lax
+from core.nn import initializers
+from nn import errors
+from nn.dtypes import canonicalize_dtype
+from nn.module import Module, compact
+
+Array = Any
+Axes = int | Sequence[int]
+
+
+def _canonicalize_axes(ndim: int, axes: Axes) -> tuple[int, ...]:
+    axes = (axes,) if isinstance(axes, int) else axes
+    return tuple(sorted({ax % ndim for ax in axes}))
+
+
+def _mean(x: Array, axes: tuple[int, ...], mask: Array | None) -> Array:
+    if mask is None:
+        return jnp.mean(x, axes)
+    return jnp.sum(jnp.where(mask, x, 0), axes) / jnp.sum(mask, axes).astype(x.dtype)
+
+
+def _compute_stats(
+    x: Array,
+    axes: Axes,
+    dtype: Any,
+    axis_name: str | None = None,
+    axis_index_groups: Any = None,
+    use_mean: bool = True,
+    use_fast_variance: bool = True,
+    mask: Array | None = None,
+    force_float32_reductions: bool = True,
+) -> tuple[Array, Array]:
+    """Mean and biased variance of ``x`` over ``axes`` (``use_mean=False``: mean is 0)."""
+    if dtype is None:
+        dtype = jnp.result_type(x)
+    if force_float32_reductions:
+        dtype = jnp.promote_types(dtype, jnp.float32)
+    x = jnp.asarray(x, dtype)
+    axes = _canonicalize_axes(x.ndim, axes)
+    if mask is not None:
+        mask = jnp.asarray(mask, bool)
+
+    def distributed_mean(*xs: Array) -> list[Array]:
+        mus = [_mean(v, axes, mask) for v in xs]
+        if axis_name is not None:
+            mus = [lax.pmean(mu, axis_name, axis_index_groups=axis_index_groups) for mu in mus]
+        return mus
+
+    if not use_mean:
+        (var,) = distributed_mean(x * x)
+        return jnp.zeros_like(var), var
+    if use_fast_variance:
+        mu, mu2 = distributed_mean(x, x * x)
+        return mu, jnp.maximum(0.0, mu2 - mu * mu)
+    (mu,) = distributed_mean(x)
+    centered = x - jnp.expand_dims(mu, axes)
+    (var,) = distributed_mean(centered * centered)
+    return mu, var
+
+
+def _normalize(
+    mdl: Module,
+    x: Array,
+    mean: Array,
+    var: Array,
+    reduction_axes: Axes,
+    feature_axes: Axes,
+    dtype: Any,
+    param_dtype: Any,
+    epsilon: float,
+    use_bias: bool,
+    use_scale: bool,
+    bias_init: Callable,
+    scale_init: Callable,
+) -> Array:
+    """``(x - mean) * rsqrt(var + eps)``, scaled and shifted by ``mdl``'s parameters."""
+    reduction_axes = _canonicalize_axes(x.ndim, reduction_axes)
+    feature_axes = _canonicalize_axes(x.ndim, feature_axes)
+    feature_shape = [1] * x.ndim
+    reduced_shape = []
+    for ax in feature_axes:
+        feature_shape[ax] = x.shape[ax]
+        reduced_shape.append(x.shape[ax])
+    mean = jnp.expand_dims(mean, reduction_axes)
+    var = jnp.expand_dims(var, reduction_axes)
+    y = x - mean
+    mul = lax.rsqrt(var + epsilon)
+    args = [x]
+    if use_scale:
+        scale = mdl.param("scale", scale_init, tuple(reduced_shape), param_dtype)
+        scale = jnp.reshape(scale, feature_shape)
+        mul = mul * scale
+        args.append(scale)
+    y = y * mul
+    if use_bias:
+        bias = mdl.param("bias", bias_init, tuple(reduced_shape), param_dtype)
+        bias = jnp.reshape(bias, feature_shape)
+        y = y + bias
+        args.append(bias)
+    return jnp.asarray(y, canonicalize_dtype(*args, dtype=dtype))
+
+
+class BatchNorm(Module):
+    """Normalizes over the batch (all axes but ``axis``) and tracks running statistics.
+
+    Training: ``y, updates = model.apply(variables, x, train=True, mutable=['batch_stats'])``
+    with ``nn.BatchNorm(use_running_average=not train)``; evaluation uses the running stats
+    and needs no mutable collection.
+
+    Attributes:
+      use_running_average: normalize with the running statistics (evaluation mode); may also
+        be given at call time.
+      axis: the feature axis (or axes).
+      momentum: decay of the running averages.
+      epsilon: added to the variance.
+      dtype: the computation dtype.
+      param_dtype: the parameter dtype.
+      use_bias: learn a bias.
+      use_scale: learn a scale.
+      bias_init: initializer of the bias.
+      scale_init: initializer of the scale.
+      axis_name: average the statistics over this ``vmap``/``pmap`` axis.
+      axis_index_groups: groups for the cross-device average.
+      use_fast_variance: variance as ``E[x²] - E[x]²`` (one pass).
+      force_float32_reductions: compute statistics in at least float32.
+
+    Example::
+
+        >>> layer = nn.BatchNorm(use_running_average=False)
+        >>> v = layer.init(core.random.key(0), jnp.ones((4, 3)))
+        >>> core.tree_util.tree_map(jnp.shape, v)
+        {'batch_stats': {'mean': (3,), 'var': (3,)}, 'params': {'bias': (3,), 'scale': (3,)}}
+    """
+
+    use_running_average: bool | None = None
+    axis: int = -1
+    momentum: float = 0.99
+    epsilon: float = 1e-5
+    dtype: Any = None
+    param_dtype: Any = jnp.float32
+    use_bias: bool = True
+    use_scale: bool = True
+    bias_init: Callable = initializers.zeros
+    scale_init: Callable = initializers.ones
+    axis_name: str | None = None
+    axis_index_groups: Any = None
+    use_fast_variance: bool = True
+    force_float32_reductions: bool = True
+
+    @compact
+    def __call__(
+        self, x: Array, use_running_average: bool | None = None, *, mask: Array | None = None
+    ) -> Array:
+        """Normalizes ``x``; ``use_running_average`` given here overrides the field."""
+        if use_running_average is None:
+            use_running_average = self.use_running_average
+        if use_running_average is None:
+            raise errors.ArgumentMissingError("use_running_average", "BatchNorm")
+        feature_axes = _canonicalize_axes(x.ndim, self.axis)
+        reduction_axes = tuple(i for i in range(x.ndim) if i not in feature_axes)
+        feature_shape = tuple(x.shape[ax] for ax in feature_axes)
+        stats_dtype = jnp.float32 if self.force_float32_reductions else self.param_dtype
+        ra_mean = self.variable(
+            "batch_stats", "mean", lambda s: jnp.zeros(s, stats_dtype), feature_shape
+        )
+        ra_var = self.variable("batch_stats", "var", lambda s: jnp.ones(s, stats_dtype), feature_shape)
+        if use_running_average:
+            mean, var = ra_mean.value, ra_var.value
+        else:
+            initializing = self.is_initializing()
+            mean, var = _compute_stats(
+                x,
+                reduction_axes,
+                dtype=self.dtype,
+                axis_name=None if initializing else self.axis_name,
+                axis_index_groups=self.axis_index_groups,
+                use_fast_variance=self.use_fast_variance,
+                mask=mask,
+                force_float32_reductions=self.force_float32_reductions,
+            )
+            if not initializing:
+                ra_mean.value = self.momentum * ra_mean.value + (1 - self.momentum) * mean
+                ra_var.value = self.momentum * ra_var.value + (1 - self.momentum) * var
+        return _normalize(
+            self,
+            x,
+            mean,
+            var,
+            reduction_axes,
+            feature_axes,
+            self.dtype,
+            self.param_dtype,
+            self.epsilon,
+            self.use_bias,
+            self.use_scale,
+            self.bias_init,
+            self.scale_init,
+        )
+
+
+class LayerNorm(Module):
+    """Normalizes each example over ``reduction_axes`` (default: the last axis).
+
+    Attributes:
+      epsilon: added to the variance.
+      dtype: the computation dtype.
+      param_dtype: the parameter dtype.
+      use_bias: learn a bias.
+      use_scale: learn a scale.
+      bias_init: initializer of the bias.
+      scale_init: initializer of the scale.
+      reduction_axes: axes to normalize over.
+      feature_axes: axes that get their own scale and bias.
+      axis_name: average the statistics over this mapped axis.
+      axis_index_groups: groups for the cross-device average.
+      use_fast_variance: one-pass variance.
+      force_float32_reductions: compute statistics in at least float32.
+
+    Example::
+
+        >>> layer = nn.LayerNorm()
+        >>> v = layer.init(core.random.key(0), jnp.ones((2, 5)))
+        >>> core.tree_util.tree_map(jnp.shape, v)
+        {'params': {'bias': (5,), 'scale': (5,)}}
+    """
+
+    epsilon: float = 1e-6
+    dtype: Any = None
+    param_dtype: Any = jnp.float32
+    use_bias: bool = True
+    use_scale: bool = True
+    bias_init: Callable = initializers.zeros
+    scale_init: Callable = initializers.ones
+    reduction_axes: Axes = -1
+    feature_axes: Axes = -1
+    axis_name: str | None = None
+    axis_index_groups: Any = None
+    use_fast_variance: bool = True
+    force_float32_reductions: bool = True
+
+    @compact
+    def __call__(self, x: Array, *, mask: Array | None = None) -> Array:
+        mean, var = _compute_stats(
+            x,
+            self.reduction_axes,
+            self.dtype,
+            self.axis_name,
+            self.axis_index_groups,
+            use_fast_variance=self.use_fast_variance,
+            mask=mask,
+            force_float32_reductions=self.force_float32_reductions,
+        )
+        return _normalize(
+            self,
+            x,
+            mean,
+            var,
+            self.reduction_axes,
+            self.feature_axes,
+            self.dtype,
+            self.param_dtype,
+            self.epsilon,
+            self.use_bias,
+            self.use_scale,
+            self.bias_init,
+            self.scale_init,
+        )
+
+
+class RMSNorm(Module):
+    """Scales each example by the root mean square over ``reduction_axes`` (no centering).
+
+    Attributes:
+      epsilon: added to the mean square.
+      dtype: the computation dtype.
+      param_dtype: the parameter dtype.
+      use_scale: learn a scale.
+      scale_init: initializer of the scale.
+      reduction_axes: axes to normalize over.
+      feature_axes: axes that get their own scale.
+      axis_name: average the statistics over this mapped axis.
+      axis_index_groups: groups for the cross-device average.
+      use_fast_variance: accepted for Flax compatibility.
+      force_float32_reductions: compute statistics in at least float32.
+
+    Example::
+
+        >>> layer = nn.RMSNorm()
+        >>> v = layer.init(core.random.key(0), jnp.ones((2, 5)))
+        >>> core.tree_util.tree_map(jnp.shape, v)
+        {'params': {'scale': (5,)}}
+    """
+
+    epsilon: float = 1e-6
+    dtype: Any = None
+    param_dtype: Any = jnp.float32
+    use_scale: bool = True
+    scale_init: Callable = initializers.ones
+    reduction_axes: Axes = -1
+    feature_axes: Axes = -1
+    axis_name: str | None = None
+    axis_index_groups: Any = None
+    use_fast_variance: bool = True
+    force_float32_reductions: bool = True
+
+    @compact
+    def __call__(self, x: Array, *, mask: Array | None = None) -> Array:
+        mean, var = _compute_stats(
+            x,
+            self.reduction_axes,
+            self.dtype,
+            self.axis_name,
+            self.axis_index_groups,
+            use_mean=False,
+            mask=mask,
+            force_float32_reductions=self.force_float32_reductions,
+        )
+        return _normalize(
+            self,
+            x,
+            mean,
+            var,
+            self.reduction_axes,
+            self.feature_axes,
+            self.dtype,
+            self.param_dtype,
+            self.epsilon,
+            False,
+            self.use_scale,
+            initializers.zeros,
+            self.scale_init,
+        )
+
+
+class GroupNorm(Module):
+    """Normalizes over groups of channels (and the spatial axes) of each example.
+
+    Attributes:
+      num_groups: the number of channel groups (set ``None`` to use ``group_size``).
+      group_size: channels per group (alternative to ``num_groups``).
+      epsilon: added to the variance.
+      dtype: the computation dtype.
+      param_dtype: the parameter dtype.
+      use_bias: learn a bias.
+      use_scale: learn a scale.
+      bias_init: initializer of the bias.
+      scale_init: initializer of the scale.
+      reduction_axes: axes to normalize over (default: all but the first; must include -1).
+      axis_name: average the statistics over this mapped axis.
+      axis_index_groups: groups for the cross-device average.
+      use_fast_variance: one-pass variance.
+      force_float32_reductions: compute statistics in at least float32.
+
+    Example::
+
+        >>> layer = nn.GroupNorm(num_groups=2)
+        >>> v = layer.init(core.random.key(0), jnp.ones((1, 4, 4, 6)))
+        >>> core.tree_util.tree_map(jnp.shape, v)
+        {'params': {'bias': (6,), 'scale': (6,)}}
+    """
+
+    num_groups: int | None = 32
+    group_size: int | None = None
+    epsilon: float = 1e-6
+    dtype: Any = None
+    param_dtype: Any = jnp.float32
+    use_bias: bool = True
+    use_scale: bool = True
+    bias_init: Callable = initializers.zeros
+    scale_init: Callable = initializers.ones
+    reduction_axes: Axes | None = None
+    axis_name: str | None = None
+    axis_index_groups: Any = None
+    use_fast_variance: bool = True
+    force_float32_reductions: bool = True
+
+    @compact
+    def __call__(self, x: Array, *, mask: Array | None = None) -> Array:
+        if self.reduction_axes is not None:
+            reduction_axes = self.reduction_axes
+        else:
+            reduction_axes = list(range(1, x.ndim - 1)) + [-1]
+        reduction_axes = _canonicalize_axes(x.ndim, reduction_axes)
+        if reduction_axes[-1] != x.ndim - 1:
+            raise ValueError("GroupNorm's reduction_axes must include the last (feature) axis.")
+        if (self.num_groups is None) == (self.group_size is None):
+            raise ValueError(
+                "GroupNorm needs exactly one of num_groups and group_size "
+                "(pass num_groups=None to use group_size)."
+            )
+        channels = x.shape[-1]
+        if self.group_size is not None:
+            if channels % self.group_size:
+                raise ValueError(f"{channels} channels are not a multiple of group_size={self.group_size}.")
+            num_groups = channels // self.group_size
+        else:
+            num_groups = self.num_groups
+        if num_groups <= 0 or channels % num_groups:
+            raise ValueError(f"num_groups={num_groups} does not divide the {channels} channels.")
+        group_size = channels // num_groups
+        group_shape = x.shape[:-1] + (num_groups, group_size)
+        if mask is not None:
+            mask = jnp.reshape(mask, mask.shape[:-1] + (num_groups, group_size))
+        mean, var = _compute_stats(
+            jnp.reshape(x, group_shape),
+            list(reduction_axes[:-1]) + [-1],
+            self.dtype,
+            self.axis_name,
+            self.axis_index_groups,
+            use_fast_variance=self.use_fast_variance,
+            mask=mask,
+            force_float32_reductions=self.force_float32_reductions,
+        )
+        mean = jnp.repeat(mean, group_size, axis=-1)
+        var = jnp.repeat(var, group_size, axis=-1)
+        return _normalize(
+            self,
+            x,
+            mean,
+            var,
+            reduction_axes[:-1],
+            (-1,),
+            self.dtype,
+            self.param_dtype,
+            self.epsilon,
+            self.use_bias,
+            self.use_scale,
+            self.bias_init,
+            self.scale_init,
+        )

@@ -1,0 +1,499 @@
+"""Recurrent cells and the ``RNN``/``Bidirectional`` wrappers that scan them over time.
+
+Cells are compact modules ``(carry, x_t) -> (new_carry, y_t)`` built from ``Dense``
+submodules with Flax's names (``ii``, ``hf``, ...), so parameter trees and initial values match
+Flax. ``RNN`` runs its cell over the time axis with ``lax.scan``; the cell's parameters are
+created by one eager step during ``init`` (outside the scan), then the scanned steps read
+them, which is what Flax's ``nn.scan`` with ``variable_broadcast='params'`` amounts to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+import core.numpy as jnp
+from core import lax, random, tree_util
+from core.nn import initializers, sigmoid, tanh
+from nn.dtypes import promote_dtype
+from nn.linear import Dense, default_kernel_init
+from nn.module import Module, compact, nowrap
+
+Array = Any
+Carry = Any
+
+
+class RNNCellBase(Module):
+    """Base class of recurrent cells: ``__call__(carry, inputs)`` and ``initialize_carry``."""
+
+    @nowrap
+    def initialize_carry(self, rng: Any, input_shape: tuple[int, ...]) -> Carry:
+        """The initial carry for inputs of shape ``input_shape`` (batch dims + features)."""
+        raise NotImplementedError
+
+    @property
+    def num_feature_axes(self) -> int:
+        """The number of trailing feature axes of the inputs."""
+        return 1
+
+
+class LSTMCell(RNNCellBase):
+    r"""Long short-term memory cell.
+
+    ``i = σ(W_ii x + W_hi h + b_hi)``, ``f``, ``o`` alike, ``g = tanh(W_ig x + W_hg h + b_hg)``,
+    ``c' = f * c + i * g``, ``h' = o * tanh(c')``.
+
+    Attributes:
+      features: the hidden size.
+      gate_fn: the gate activation.
+      activation_fn: the cell/output activation.
+      kernel_init: initializer of the input kernels.
+      recurrent_kernel_init: initializer of the hidden kernels.
+      bias_init: initializer of the biases.
+      dtype: the computation dtype.
+      param_dtype: the parameter dtype.
+      carry_init: initializer of the carry.
+
+    Example::
+
+        >>> cell = nn.LSTMCell(features=4)
+        >>> carry = cell.initialize_carry(core.random.key(1), (2, 3))
+        >>> v = cell.init(core.random.key(0), carry, jnp.ones((2, 3)))
+        >>> core.tree_util.tree_map(jnp.shape, v)["params"]["hi"]
+        {'bias': (4,), 'kernel': (4, 4)}
+    """
+
+    features: int
+    gate_fn: Callable = sigmoid
+    activation_fn: Callable = tanh
+    kernel_init: Callable = default_kernel_init
+    recurrent_kernel_init: Callable = initializers.orthogonal()
+    bias_init: Callable = initializers.zeros_init()
+    dtype: Any = None
+    param_dtype: Any = jnp.float32
+    carry_init: Callable = initializers.zeros_init()
+
+    @compact
+    def __call__(self, carry: tuple[Array, Array], inputs: Array) -> tuple[Carry, Array]:
+        c, h = carry
+        hidden = h.shape[-1]
+
+        def dense_i(name: str) -> Dense:
+            return Dense(
+                hidden,
+                use_bias=False,
+                kernel_init=self.kernel_init,
+                dtype=self.dtype,
+                param_dtype=self.param_dtype,
+                name=name,
+            )
+
+        def dense_h(name: str) -> Dense:
+            return Dense(
+                hidden,
+                use_bias=True,
+                kernel_init=self.recurrent_kernel_init,
+                bias_init=self.bias_init,
+                dtype=self.dtype,
+                param_dtype=self.param_dtype,
+                name=name,
+            )
+
+        i = self.gate_fn(dense_i("ii")(inputs) + dense_h("hi")(h))
+        f = self.gate_fn(dense_i("if")(inputs) + dense_h("hf")(h))
+        g = self.activation_fn(dense_i("ig")(inputs) + dense_h("hg")(h))
+        o = self.gate_fn(dense_i("io")(inputs) + dense_h("ho")(h))
+        new_c = f * c + i * g
+        new_h = o * self.activation_fn(new_c)
+        return (new_c, new_h), new_h
+
+    @nowrap
+    def initialize_carry(self, rng: Any, input_shape: tuple[int, ...]) -> tuple[Array, Array]:
+        key1, key2 = random.split(rng)
+        mem_shape = tuple(input_shape[:-1]) + (self.features,)
+        return (
+            self.carry_init(key1, mem_shape, self.param_dtype),
+            self.carry_init(key2, mem_shape, self.param_dtype),
+        )
+
+
+class _DenseParams(Module):
+    """Creates a ``Dense``'s parameters without applying it (for fused kernels)."""
+
+    features: int
+    use_bias: bool = True
+    param_dtype: Any = jnp.float32
+    kernel_init: Callable = default_kernel_init
+    bias_init: Callable = initializers.zeros_init()
+
+    @compact
+    def __call__(self, inputs: Array) -> tuple[Array, Array | None]:
+        k = self.param("kernel", self.kernel_init, (inputs.shape[-1], self.features), self.param_dtype)
+        b = None
+        if self.use_bias:
+            b = self.param("bias", self.bias_init, (self.features,), self.param_dtype)
+        return k, b
+
+
+class OptimizedLSTMCell(LSTMCell):
+    """An ``LSTMCell`` that concatenates the four gates into one matmul per input.
+
+    Same parameters (names, shapes, values) and outputs as :class:`LSTMCell`.
+    """
+
+    @compact
+    def __call__(self, carry: tuple[Array, Array], inputs: Array) -> tuple[Carry, Array]:
+        c, h = carry
+        hidden = h.shape[-1]
+        gates = "ifgo"
+        params_i = [
+            _DenseParams(
+                hidden,
+                use_bias=False,
+                param_dtype=self.param_dtype,
+                kernel_init=self.kernel_init,
+                name=f"i{g}",
+            )(inputs)
+            for g in gates
+        ]
+        params_h = [
+            _DenseParams(
+                hidden,
+                param_dtype=self.param_dtype,
+                kernel_init=self.recurrent_kernel_init,
+                bias_init=self.bias_init,
+                name=f"h{g}",
+            )(h)
+            for g in gates
+        ]
+        kernel_i = jnp.concatenate([k for k, _ in params_i], axis=-1)
+        kernel_h = jnp.concatenate([k for k, _ in params_h], axis=-1)
+        bias = jnp.concatenate([b for _, b in params_h], axis=-1)
+        x, h_, kernel_i, kernel_h, bias = promote_dtype(
+            inputs, h, kernel_i, kernel_h, bias, dtype=self.dtype
+        )
+        y = jnp.dot(x, kernel_i) + jnp.dot(h_, kernel_h) + bias
+        i, f, g, o = jnp.split(y, 4, axis=-1)
+        i, f, o = self.gate_fn(i), self.gate_fn(f), self.gate_fn(o)
+        new_c = f * c + i * self.activation_fn(g)
+        new_h = o * self.activation_fn(new_c)
+        return (new_c, new_h), new_h
+
+
+class GRUCell(RNNCellBase):
+    r"""Gated recurrent unit cell.
+
+    ``r = σ(W_ir x + b_ir + W_hr h)``, ``z`` alike,
+    ``n = tanh(W_in x + b_in + r * (W_hn h + b_hn))``, ``h' = (1 - z) * n + z * h``.
+
+    Attributes:
+      features: the hidden size.
+      gate_fn: the gate activation.
+      activation_fn: the candidate activation.
+      kernel_init: initializer of the input kernels.
+      recurrent_kernel_init: initializer of the hidden kernels.
+      bias_init: initializer of the biases.
+      dtype: the computation dtype.
+      param_dtype: the parameter dtype.
+      carry_init: initializer of the carry.
+
+    Example::
+
+        >>> cell = nn.GRUCell(features=4)
+        >>> v = cell.init(core.random.key(0), jnp.zeros((2, 4)), jnp.ones((2, 3)))
+        >>> sorted(v["params"])
+        ['hn', 'hr', 'hz', 'in', 'ir', 'iz']
+    """
+
+    features: int
+    gate_fn: Callable = sigmoid
+    activation_fn: Callable = tanh
+    kernel_init: Callable = default_kernel_init
+    recurrent_kernel_init: Callable = initializers.orthogonal()
+    bias_init: Callable = initializers.zeros_init()
+    dtype: Any = None
+    param_dtype: Any = jnp.float32
+    carry_init: Callable = initializers.zeros_init()
+
+    @compact
+    def __call__(self, carry: Array, inputs: Array) -> tuple[Array, Array]:
+        h = carry
+        hidden = h.shape[-1]
+
+        def dense_h(name: str, use_bias: bool = False) -> Dense:
+            return Dense(
+                hidden,
+                use_bias=use_bias,
+                kernel_init=self.recurrent_kernel_init,
+                bias_init=self.bias_init,
+                dtype=self.dtype,
+                param_dtype=self.param_dtype,
+                name=name,
+            )
+
+        def dense_i(name: str) -> Dense:
+            return Dense(
+                hidden,
+                use_bias=True,
+                kernel_init=self.kernel_init,
+                bias_init=self.bias_init,
+                dtype=self.dtype,
+                param_dtype=self.param_dtype,
+                name=name,
+            )
+
+        r = self.gate_fn(dense_i("ir")(inputs) + dense_h("hr")(h))
+        z = self.gate_fn(dense_i("iz")(inputs) + dense_h("hz")(h))
+        n = self.activation_fn(dense_i("in")(inputs) + r * dense_h("hn", use_bias=True)(h))
+        new_h = (1.0 - z) * n + z * h
+        return new_h, new_h
+
+    @nowrap
+    def initialize_carry(self, rng: Any, input_shape: tuple[int, ...]) -> Array:
+        mem_shape = tuple(input_shape[:-1]) + (self.features,)
+        return self.carry_init(rng, mem_shape, self.param_dtype)
+
+
+class SimpleCell(RNNCellBase):
+    r"""Elman cell: ``h' = activation(W_i x + b_i + W_h h)`` (``+ h`` first if ``residual``).
+
+    Attributes:
+      features: the hidden size.
+      activation_fn: the activation.
+      kernel_init: initializer of the input kernel.
+      recurrent_kernel_init: initializer of the hidden kernel.
+      bias_init: initializer of the bias.
+      dtype: the computation dtype.
+      param_dtype: the parameter dtype.
+      carry_init: initializer of the carry.
+      residual: add the previous carry before the activation.
+
+    Example::
+
+        >>> cell = nn.SimpleCell(features=4)
+        >>> v = cell.init(core.random.key(0), jnp.zeros((2, 4)), jnp.ones((2, 3)))
+        >>> core.tree_util.tree_map(jnp.shape, v)
+        {'params': {'h': {'kernel': (4, 4)}, 'i': {'bias': (4,), 'kernel': (3, 4)}}}
+    """
+
+    features: int
+    activation_fn: Callable = tanh
+    kernel_init: Callable = default_kernel_init
+    recurrent_kernel_init: Callable = initializers.orthogonal()
+    bias_init: Callable = initializers.zeros_init()
+    dtype: Any = None
+    param_dtype: Any = jnp.float32
+    carry_init: Callable = initializers.zeros_init()
+    residual: bool = False
+
+    @compact
+    def __call__(self, carry: Array, inputs: Array) -> tuple[Array, Array]:
+        hidden = carry.shape[-1]
+        new_carry = Dense(
+            hidden,
+            kernel_init=self.kernel_init,
+            bias_init=self.bias_init,
+            dtype=self.dtype,
+            param_dtype=self.param_dtype,
+            name="i",
+        )(inputs) + Dense(
+            hidden,
+            use_bias=False,
+            kernel_init=self.recurrent_kernel_init,
+            dtype=self.dtype,
+            param_dtype=self.param_dtype,
+            name="h",
+        )(carry)
+        if self.residual:
+            new_carry = new_carry + carry
+        new_carry = self.activation_fn(new_carry)
+        return new_carry, new_carry
+
+    @nowrap
+    def initialize_carry(self, rng: Any, input_shape: tuple[int, ...]) -> Array:
+        mem_shape = tuple(input_shape[:-1]) + (self.features,)
+        return self.carry_init(rng, mem_shape, self.param_dtype)
+
+
+def flip_sequences(
+    inputs: Array, seq_lengths: Array | None, num_batch_dims: int, time_major: bool
+) -> Array:
+    """Reverses each sequence along time, keeping padding at the end when lengths are given.
+
+    Example: rows ``[1 0 0], [2 3 0], [4 5 6]`` with lengths ``1, 2, 3`` become
+    ``[1 0 0], [3 2 0], [6 5 4]``.
+    """
+    time_axis = 0 if time_major else num_batch_dims
+    if seq_lengths is None:
+        return jnp.flip(inputs, axis=time_axis)
+    max_steps = inputs.shape[time_axis]
+    seq_lengths = jnp.expand_dims(seq_lengths, axis=time_axis)
+    idxs = jnp.arange(max_steps - 1, -1, -1)
+    if time_major:
+        idxs = jnp.reshape(idxs, (max_steps,) + (1,) * num_batch_dims)
+    else:
+        idxs = jnp.reshape(idxs, (1,) * num_batch_dims + (max_steps,))
+    idxs = (idxs + seq_lengths) % max_steps
+    idxs = jnp.reshape(idxs, idxs.shape + (1,) * (inputs.ndim - idxs.ndim))
+    return jnp.take_along_axis(inputs, jnp.broadcast_to(idxs, inputs.shape), axis=time_axis)
+
+
+class RNN(Module):
+    """Runs ``cell`` over the time axis of ``(*batch, time, *features)`` inputs.
+
+    Attributes:
+      cell: the recurrent cell (its parameters appear under ``'cell'``).
+      time_major: inputs are ``(time, *batch, *features)``.
+      return_carry: return ``(final_carry, outputs)`` instead of ``outputs``.
+      reverse: process the sequence backwards (outputs stay reversed unless ``keep_order``).
+      keep_order: with ``reverse``, flip the outputs back to input order.
+      unroll: scan steps per loop iteration.
+
+    Example::
+
+        >>> rnn = nn.RNN(nn.LSTMCell(features=4))
+        >>> v = rnn.init(core.random.key(0), jnp.ones((2, 5, 3)))
+        >>> rnn.apply(v, jnp.ones((2, 5, 3))).shape
+        (2, 5, 4)
+    """
+
+    cell: RNNCellBase
+    time_major: bool = False
+    return_carry: bool = False
+    reverse: bool = False
+    keep_order: bool = False
+    unroll: int = 1
+
+    def __call__(
+        self,
+        inputs: Array,
+        *,
+        initial_carry: Carry | None = None,
+        init_key: Any = None,
+        seq_lengths: Array | None = None,
+        return_carry: bool | None = None,
+        time_major: bool | None = None,
+        reverse: bool | None = None,
+        keep_order: bool | None = None,
+    ) -> Any:
+        """Scans the cell over time.
+
+        Args:
+          inputs: the sequences.
+          initial_carry: the start carry (default ``cell.initialize_carry(init_key, ...)``).
+          init_key: key for ``initialize_carry`` (default ``random.key(0)``).
+          seq_lengths: ``(batch,)`` valid lengths; the returned carry is the one at each
+            sequence's last valid step (outputs past it are not zeroed).
+          return_carry: overrides the field.
+          time_major: overrides the field.
+          reverse: overrides the field.
+          keep_order: overrides the field.
+
+        Returns:
+          ``outputs``, or ``(carry, outputs)`` with ``return_carry``.
+        """
+        return_carry = self.return_carry if return_carry is None else return_carry
+        time_major = self.time_major if time_major is None else time_major
+        reverse = self.reverse if reverse is None else reverse
+        keep_order = self.keep_order if keep_order is None else keep_order
+        n_features = self.cell.num_feature_axes
+        time_axis = 0 if time_major else inputs.ndim - (n_features + 1)
+        n_batch = inputs.ndim - n_features - 1
+        if reverse:
+            inputs = flip_sequences(inputs, seq_lengths, n_batch, time_major)
+        if initial_carry is None:
+            input_shape = inputs.shape[:time_axis] + inputs.shape[time_axis + 1 :]
+            initial_carry = self.cell.initialize_carry(
+                random.key(0) if init_key is None else init_key, input_shape
+            )
+        xs = jnp.moveaxis(inputs, time_axis, 0)
+        if self.is_initializing():
+            self.cell(initial_carry, xs[0])  # create the parameters outside the scan
+        slice_carry = seq_lengths is not None and return_carry
+
+        def step(carry: Carry, x: Array) -> tuple[Carry, Any]:
+            carry, y = self.cell(carry, x)
+            return carry, ((carry, y) if slice_carry else y)
+
+        carry, ys = lax.scan(step, initial_carry, xs, unroll=self.unroll)
+        if slice_carry:
+            carries, ys = ys
+            last = seq_lengths - 1
+            batch = np.arange(xs.shape[1])
+            carry = tree_util.tree_map(lambda c: c[last, batch], carries)
+        outputs = jnp.moveaxis(ys, 0, time_axis)
+        if reverse and keep_order:
+            outputs = flip_sequences(outputs, seq_lengths, n_batch, time_major)
+        return (carry, outputs) if return_carry else outputs
+
+
+def _concatenate(a: Array, b: Array) -> Array:
+    return jnp.concatenate([a, b], axis=-1)
+
+
+class Bidirectional(Module):
+    """Runs one RNN forwards and one backwards and merges their outputs.
+
+    Attributes:
+      forward_rnn: the forward ``RNN``.
+      backward_rnn: the backward ``RNN`` (run with ``reverse=True, keep_order=True``).
+      merge_fn: combines the two outputs (default: concatenate features).
+      time_major: inputs are time-major.
+      return_carry: also return ``(forward_carry, backward_carry)``.
+
+    Example::
+
+        >>> bi = nn.Bidirectional(nn.RNN(nn.GRUCell(4)), nn.RNN(nn.GRUCell(4)))
+        >>> v = bi.init(core.random.key(0), jnp.ones((2, 5, 3)))
+        >>> bi.apply(v, jnp.ones((2, 5, 3))).shape
+        (2, 5, 8)
+    """
+
+    forward_rnn: RNN
+    backward_rnn: RNN
+    merge_fn: Callable[[Array, Array], Array] = _concatenate
+    time_major: bool = False
+    return_carry: bool = False
+
+    def __call__(
+        self,
+        inputs: Array,
+        *,
+        initial_carry: Carry | None = None,
+        init_key: Any = None,
+        seq_lengths: Array | None = None,
+        return_carry: bool | None = None,
+        time_major: bool | None = None,
+    ) -> Any:
+        """Runs both directions; arguments as for :class:`RNN`."""
+        time_major = self.time_major if time_major is None else time_major
+        return_carry = self.return_carry if return_carry is None else return_carry
+        key_f = key_b = None
+        if init_key is not None:
+            key_f, key_b = random.split(init_key)
+        carry_f = carry_b = None
+        if initial_carry is not None:
+            carry_f, carry_b = initial_carry
+        carry_f, out_f = self.forward_rnn(
+            inputs,
+            initial_carry=carry_f,
+            init_key=key_f,
+            seq_lengths=seq_lengths,
+            return_carry=True,
+            time_major=time_major,
+            reverse=False,
+        )
+        carry_b, out_b = self.backward_rnn(
+            inputs,
+            initial_carry=carry_b,
+            init_key=key_b,
+            seq_lengths=seq_lengths,
+            return_carry=True,
+            time_major=time_major,
+            reverse=True,
+            keep_order=True,
+        )
+        outputs = tree_util.tree_map(self.merge_fn, out_f, out_b)
+        return ((carry_f, carry_b), outputs) if return_carry else outputs

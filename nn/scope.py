@@ -1,0 +1,398 @@
+"""The functional core under ``nn.Module``: scopes, collections, filters and RNG streams.
+
+A :class:`Scope` is a cursor into one nested variable dict ``{collection: {name: ...}}``
+owned by the root scope; ``push(name)`` makes a child cursor one level down. Names are
+reserved per scope so two submodules or variables cannot collide (the same name may be used
+in different collections). Which collections may be written is decided by a filter
+(``True``/``False``, a name, a list of names, or :class:`DenyList`).
+
+RNG streams are derived exactly like Flax's ``LazyRng``: every scope carries, per stream, the
+root key plus the path of names below the root; ``make_rng`` appends a per-scope counter and
+folds the SHA-1 hash of that path into the key. So ``init`` with the same key and the same
+model gives the same parameters as Flax, and keys never need threading through user code.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Union
+
+import numpy as np
+
+import core
+from core import random, tree_util
+from nn import errors
+from nn.variables import Variable
+
+CollectionFilter = Union[bool, str, Iterable[str], "DenyList"]
+
+
+class DenyList:
+    """A collection filter that matches every collection except the ``deny`` ones.
+
+    Args:
+      deny: a collection name, or several.
+    """
+
+    def __init__(self, deny: str | Iterable[str]):
+        self.deny = frozenset([deny] if isinstance(deny, str) else deny)
+
+    def __repr__(self) -> str:
+        return f"DenyList({sorted(self.deny)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DenyList) and other.deny == self.deny
+
+    def __hash__(self) -> int:
+        return hash(("DenyList", self.deny))
+
+
+def in_filter(filter_like: CollectionFilter, col: str) -> bool:
+    """Returns whether collection ``col`` matches ``filter_like``."""
+    if isinstance(filter_like, bool):
+        return filter_like
+    if isinstance(filter_like, str):
+        return col == filter_like
+    if isinstance(filter_like, DenyList):
+        return col not in filter_like.deny
+    return col in set(filter_like)
+
+
+def union_filters(a: CollectionFilter, b: CollectionFilter) -> CollectionFilter:
+    """Returns a filter matching the collections matched by ``a`` or by ``b``."""
+    if a is True or b is True:
+        return True
+    if a is False:
+        return b
+    if b is False:
+        return a
+    if isinstance(a, DenyList) and isinstance(b, DenyList):
+        return DenyList(a.deny & b.deny)
+    if isinstance(b, DenyList):
+        a, b = b, a
+    b_set = {b} if isinstance(b, str) else set(b)
+    if isinstance(a, DenyList):
+        return DenyList(a.deny - b_set)
+    a_set = {a} if isinstance(a, str) else set(a)
+    return sorted(a_set | b_set)
+
+
+def fold_in_static(key: Any, data: Iterable[str | int]) -> Any:
+    """Folds a path of strings and ints into ``key`` through its SHA-1 hash (Flax's rule)."""
+    data = tuple(data)
+    if not data:
+        return key
+    m = hashlib.sha1()
+    for x in data:
+        if isinstance(x, str):
+            m.update(x.encode("utf-8"))
+        else:
+            m.update(x.to_bytes((x.bit_length() + 7) // 8, byteorder="big"))
+    return random.fold_in(key, np.uint32(int.from_bytes(m.digest()[:4], byteorder="big")))
+
+
+class LazyRng:
+    """A root key plus the static path to fold into it when a key is finally needed."""
+
+    def __init__(self, rng: Any, suffix: tuple[str | int, ...] = ()):
+        self.rng = rng
+        self.suffix = suffix
+
+    def push(self, *suffix: str | int) -> LazyRng:
+        return LazyRng(self.rng, self.suffix + suffix)
+
+    def as_key(self) -> Any:
+        return fold_in_static(self.rng, self.suffix)
+
+
+class _RngCounters:
+    """Per-scope ``make_rng`` counters, shared by rewound copies and found again by re-pushes."""
+
+    def __init__(self) -> None:
+        self.streams: dict[str, int] = {}
+        self.children: dict[str, _RngCounters] = {}
+
+
+def is_valid_key(rng: Any) -> bool:
+    """Returns whether ``rng`` looks like a PRNG key (a typed key or a raw uint32 key array)."""
+    return hasattr(rng, "shape") and hasattr(rng, "dtype") and not isinstance(rng, np.generic)
+
+
+_shape_cache: dict[Any, tuple] = {}
+
+
+def _init_shapes(init_fn: Callable, init_args: tuple, init_kwargs: dict) -> list[tuple]:
+    """Shapes of ``init_fn(key, *args)``'s leaves, by abstract evaluation (cached)."""
+    try:
+        cache_key = (init_fn, init_args, tuple(sorted(init_kwargs.items())))
+        hash(cache_key)
+    except TypeError:
+        cache_key = None
+    if cache_key is not None and cache_key in _shape_cache:
+        return _shape_cache[cache_key]
+    out = core.eval_shape(lambda: init_fn(random.key(0), *init_args, **init_kwargs))
+    shapes = [tuple(leaf.shape) for leaf in tree_util.tree_leaves(out)]
+    if cache_key is not None:
+        if len(_shape_cache) > 4096:
+            _shape_cache.clear()
+        _shape_cache[cache_key] = shapes
+    return shapes
+
+
+class Scope:
+    """A cursor into a variable dict, with name reservations, RNG streams and mutability.
+
+    Args:
+      variables: the root variable dict ``{collection: {...}}`` (root scopes only).
+      rngs: ``{stream: key}``, or the :class:`LazyRng` of a parent.
+      name: this scope's name in its parent (``None`` for the root).
+      mutable: the filter of collections that may be written.
+      parent: the parent scope.
+      path: the names from the root to this scope.
+      flags: read-only settings shared by the whole tree (e.g. ``initializing``).
+    """
+
+    def __init__(
+        self,
+        variables: dict,
+        rngs: Mapping[str, Any] | None = None,
+        name: str | None = None,
+        mutable: CollectionFilter = False,
+        parent: Scope | None = None,
+        path: tuple[str, ...] = (),
+        flags: Mapping[str, Any] | None = None,
+    ):
+        self._variables = variables
+        self.rngs = {k: v if isinstance(v, LazyRng) else LazyRng(v) for k, v in (rngs or {}).items()}
+        self.name = name
+        self.mutable = mutable
+        self.parent = parent
+        self.path = tuple(path)
+        self.flags = dict(flags or {})
+        self.rng_counters = _RngCounters()
+        self.reservations: dict[str, set] = {}
+
+    @property
+    def root(self) -> Scope:
+        return self.parent.root if self.parent is not None else self
+
+    @property
+    def path_text(self) -> str:
+        return "/" + "/".join(self.path)
+
+    def rewound(self) -> Scope:
+        """A copy with no name reservations that keeps the RNG counters (for re-calls)."""
+        scope = Scope(self._variables, self.rngs, self.name, self.mutable, self.parent, self.path)
+        scope.flags = self.flags
+        scope.rng_counters = self.rng_counters
+        return scope
+
+    def name_reserved(self, name: str, col: str | None = None) -> bool:
+        """Returns whether ``name`` is taken (by a child scope, or by a variable of ``col``)."""
+        taken = self.reservations.get(name)
+        return bool(taken) and (None in taken or col is None or col in taken)
+
+    def reserve(self, name: str, col: str | None = None, kind: str = "submodule") -> None:
+        """Reserves ``name`` for a child scope (``col=None``) or a variable of ``col``."""
+        if not isinstance(name, str):
+            raise TypeError(f"Names of submodules and variables are strings, got {name!r}.")
+        if self.name_reserved(name, col):
+            raise errors.NameInUseError(kind, name, "the module", self.path_text)
+        self.reservations.setdefault(name, set()).add(col)
+
+    def push(self, name: str, reuse: bool = False) -> Scope:
+        """Returns the child scope ``name`` (reserving the name unless ``reuse``)."""
+        if not (reuse and name in self.reservations):
+            self.reserve(name)
+        child = Scope(
+            {},
+            {k: r.push(name) for k, r in self.rngs.items()},
+            name=name,
+            mutable=self.mutable,
+            parent=self,
+            path=self.path + (name,),
+        )
+        child.flags = self.flags
+        child.rng_counters = self.rng_counters.children.setdefault(name, _RngCounters())
+        return child
+
+    # -- collections -------------------------------------------------------------------------
+
+    def is_mutable_collection(self, col: str) -> bool:
+        return in_filter(self.mutable, col)
+
+    def _collection(self, col: str) -> Mapping:
+        """The read-only dict of collection ``col`` at this scope (empty if absent)."""
+        if col in self._variables:
+            return self._variables[col]
+        if self.parent is None:
+            return {}
+        parent_col = self.parent._collection(col)
+        if self.name not in parent_col:
+            return {}
+        self._variables[col] = parent_col[self.name]
+        return self._variables[col]
+
+    def _mutable_collection(self, col: str) -> dict:
+        """The dict of collection ``col`` at this scope, created along the path if needed."""
+        if col not in self._variables:
+            if self.parent is None:
+                self._variables[col] = {}
+            else:
+                parent_col = self.parent._mutable_collection(col)
+                self._variables[col] = parent_col.setdefault(self.name, {})
+        return self._variables[col]
+
+    def _missing(self, col: str, name: str) -> Exception:
+        root_vars = self.root._variables
+        if col == "params" and "params" not in root_vars and root_vars:
+            return errors.ParamsWithoutWrapperError(root_vars.keys(), self.path_text)
+        if not root_vars.get(col):
+            return errors.CollectionNotFoundError(col, name, self.path_text, root_vars.keys())
+        return errors.VariableNotFoundError(col, name, self.path_text, self._collection(col))
+
+    def has_variable(self, col: str, name: str) -> bool:
+        return name in self._collection(col)
+
+    def get_variable(self, col: str, name: str, default: Any = None) -> Any:
+        return self._collection(col).get(name, default)
+
+    def put_variable(self, col: str, name: str, value: Any) -> None:
+        """Writes a variable; raises :class:`~nn.errors.ImmutableCollectionError` if not allowed."""
+        if not self.is_mutable_collection(col):
+            raise errors.ImmutableCollectionError(col, name, self.path_text)
+        self._mutable_collection(col)[name] = value
+
+    def variable(
+        self, col: str, name: str, init_fn: Callable | None = None, *init_args, **init_kwargs
+    ) -> Variable:
+        """Returns a handle on variable ``name`` of ``col``, creating it with ``init_fn(*args)``."""
+        self.reserve(name, col, kind="variable")
+        if not self.has_variable(col, name):
+            if not self.is_mutable_collection(col) or init_fn is None:
+                raise self._missing(col, name)
+            self.put_variable(col, name, init_fn(*init_args, **init_kwargs))
+        return Variable(self, col, name)
+
+    def param(self, name: str, init_fn: Callable, *init_args, **init_kwargs) -> Any:
+        """Returns parameter ``name``, creating it with ``init_fn(make_rng('params'), *args)``.
+
+        An existing parameter's shape is checked against what ``init_fn`` would produce.
+        """
+        self.reserve(name, "params", kind="parameter")
+        if self.has_variable("params", name):
+            value = self.get_variable("params", name)
+            wanted = _init_shapes(init_fn, init_args, init_kwargs)
+            for leaf, shape in zip(tree_util.tree_leaves(value), wanted):
+                if tuple(np.shape(leaf)) != shape:
+                    raise errors.ParamShapeError(name, self.path_text, np.shape(leaf), shape)
+            return value
+        if not self.is_mutable_collection("params"):
+            raise self._missing("params", name)
+        value = init_fn(self.make_rng("params"), *init_args, **init_kwargs)
+        self.put_variable("params", name, value)
+        return value
+
+    def variables(self) -> dict:
+        """The variables visible at this scope, ``{collection: {...}}``."""
+        return {col: self._collection(col) for col in self.root._variables if self._collection(col)}
+
+    def mutable_variables(self) -> dict:
+        """The mutable collections of the whole tree (what ``apply(mutable=...)`` returns)."""
+        root = self.root._variables
+        return {col: root[col] for col in root if self.is_mutable_collection(col)}
+
+    # -- rngs ----------------------------------------------------------------------------------
+
+    def has_rng(self, name: str) -> bool:
+        return name in self.rngs
+
+    def make_rng(self, name: str = "params") -> Any:
+        """A fresh key of stream ``name`` (falls back to ``'params'`` like Flax)."""
+        if name not in self.rngs:
+            if "params" not in self.rngs:
+                raise errors.MissingRngError(name, self.path_text, self.rngs.keys())
+            name = "params"
+        count = self.rng_counters.streams.get(name, 0) + 1
+        self.rng_counters.streams[name] = count
+        return self.rngs[name].push(count).as_key()
+
+
+def _copy_dicts(tree: Any) -> Any:
+    return {k: _copy_dicts(v) for k, v in tree.items()} if isinstance(tree, Mapping) else tree
+
+
+def _check_variables(variables: Any) -> None:
+    if not isinstance(variables, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, Mapping) for k, v in variables.items()
+    ):
+        raise errors.InvalidVariablesError(variables)
+    params = variables.get("params")
+    if isinstance(params, Mapping) and isinstance(params.get("params"), Mapping):
+        raise errors.ParamsDoubleWrappedError()
+
+
+def _normalize_rngs(rngs: Any, where: str) -> dict:
+    if rngs is None:
+        return {}
+    if is_valid_key(rngs):
+        return {"params": rngs}
+    if isinstance(rngs, Mapping) and all(
+        isinstance(k, str) and (is_valid_key(v) or isinstance(v, LazyRng)) for k, v in rngs.items()
+    ):
+        return dict(rngs)
+    raise errors.InvalidRngsError(rngs, where)
+
+
+def bind(
+    variables: Mapping,
+    rngs: Any = None,
+    mutable: CollectionFilter = False,
+    flags: Mapping | None = None,
+) -> Scope:
+    """A root scope over a copy of ``variables`` (mutable collections are copied)."""
+    _check_variables(variables)
+    new_vars = {
+        col: _copy_dicts(value) if in_filter(mutable, col) else value
+        for col, value in variables.items()
+    }
+    return Scope(new_vars, _normalize_rngs(rngs, "bind"), mutable=mutable, flags=flags)
+
+
+def apply(
+    fn: Callable[..., Any], mutable: CollectionFilter = False, flags: Mapping | None = None
+) -> Callable[..., Any]:
+    """Turns ``fn(scope, *args)`` into ``f(variables, *args, rngs=None)``.
+
+    Returns ``y``, or ``(y, mutated_variables)`` when ``mutable`` is not ``False``.
+    """
+
+    @functools.wraps(fn)
+    def wrapper(variables: Mapping, *args, rngs: Any = None, **kwargs):
+        root = bind(variables, rngs, mutable, flags)
+        y = fn(root, *args, **kwargs)
+        if mutable is not False:
+            return y, root.mutable_variables()
+        return y
+
+    return wrapper
+
+
+def init(
+    fn: Callable[..., Any], mutable: CollectionFilter = True, flags: Mapping | None = None
+) -> Callable[..., Any]:
+    """Turns ``fn(scope, *args)`` into ``f(rngs, *args) -> (y, variables)``."""
+
+    @functools.wraps(fn)
+    def wrapper(rngs: Any, *args, **kwargs):
+        rngs = _normalize_rngs(rngs, "init")
+        if not rngs:
+            raise errors.InvalidRngsError(rngs, "init")
+        return apply(fn, mutable, {**(flags or {}), "initializing": True})(
+            {}, *args, rngs=rngs, **kwargs
+        )
+
+    return wrapper
+

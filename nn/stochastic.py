@@ -1,0 +1,74 @@
+"""``Dropout``: zero a random fraction of the inputs during training, scale the rest.
+
+The key comes from the ``'dropout'`` stream (``apply(..., rngs={'dropout': key})``), folded
+with the module's path and call count as in Flax, or from an explicit ``rng=``.
+``deterministic`` may be set at construction (``Dropout(0.5, deterministic=not train)``) or at
+call time (``layer(x, deterministic=not train)``); a call-time value wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import core.numpy as jnp
+from core import lax, random
+from nn import errors
+from nn.module import Module, compact
+
+Array = Any
+
+
+class Dropout(Module):
+    """Keeps each input with probability ``1 - rate``, scaled by ``1 / (1 - rate)``.
+
+    Attributes:
+      rate: the probability of dropping an element.
+      broadcast_dims: axes that share one mask value (e.g. the time axis).
+      deterministic: ``True`` makes the layer the identity (evaluation); may be given at call.
+      rng_collection: the PRNG stream the mask key comes from.
+
+    Example::
+
+        >>> layer = nn.Dropout(rate=0.5, deterministic=False)
+        >>> y = layer.apply({}, jnp.ones((2, 3)), rngs={"dropout": core.random.key(0)})
+        >>> sorted(set(y.ravel().tolist())) in ([0.0, 2.0], [0.0], [2.0])
+        True
+    """
+
+    rate: float
+    broadcast_dims: Sequence[int] = ()
+    deterministic: bool | None = None
+    rng_collection: str = "dropout"
+
+    @compact
+    def __call__(
+        self, inputs: Array, deterministic: bool | None = None, rng: Any = None
+    ) -> Array:
+        """Applies dropout to ``inputs``.
+
+        Args:
+          inputs: the array.
+          deterministic: overrides the field; ``True`` returns ``inputs`` unchanged.
+          rng: an explicit key instead of one from ``rng_collection``.
+
+        Returns:
+          The masked and rescaled array.
+        """
+        if deterministic is None:
+            deterministic = self.deterministic
+        if deterministic is None:
+            raise errors.ArgumentMissingError("deterministic", "Dropout")
+        if self.rate == 0.0 or deterministic:
+            return inputs
+        if self.rate == 1.0:
+            return jnp.zeros_like(inputs)
+        keep_prob = 1.0 - self.rate
+        if rng is None:
+            rng = self.make_rng(self.rng_collection)
+        mask_shape = list(inputs.shape)
+        for dim in self.broadcast_dims:
+            mask_shape[dim] = 1
+        mask = random.bernoulli(rng, p=keep_prob, shape=tuple(mask_shape))
+        mask = jnp.broadcast_to(mask, inputs.shape)
+        return lax.select(mask, inputs / keep_prob, jnp.zeros_like(inputs))

@@ -1,0 +1,405 @@
+"""Ready-made optimizers, each nothing but a `chain` of transformations with Optax's defaults.
+
+Every alias returns updates to *add* (`scale_by_learning_rate` negates), and accepts a float or a
+schedule as `learning_rate`. Defaults that differ from PyTorch are listed in `optim/README.md`.
+
+Weight-decay masks: `mask` (or `weight_decay_mask`, as in Optax) is a pytree of bools or a
+function of the params; the usual recipe excludes biases and norm scales::
+
+    mask = lambda params: core.tree_util.tree_map(lambda p: p.ndim > 1, params)
+    tx = optim.adamw(1e-3, weight_decay=1e-2, mask=mask)
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import core.numpy as jnp
+from optim.base import GradientTransformationExtraArgs, ScalarOrSchedule, identity
+from optim.combine import chain
+from optim.transforms.accumulation import ema, trace
+from optim.transforms.adam import (
+    scale_by_adam,
+    scale_by_adamax,
+    scale_by_amsgrad,
+    scale_by_belief,
+    scale_by_lion,
+    scale_by_novograd,
+    scale_by_radam,
+    scale_by_yogi,
+)
+from optim.transforms.adding import add_decayed_weights, add_noise
+from optim.transforms.clipping import clip_by_block_rms
+from optim.transforms.factorized import scale_by_factored_rms
+from optim.transforms.rms import (
+    scale_by_adadelta,
+    scale_by_rms,
+    scale_by_rss,
+    scale_by_sm3,
+    scale_by_stddev,
+)
+from optim.transforms.scaling import (
+    scale,
+    scale_by_learning_rate,
+    scale_by_param_block_rms,
+    scale_by_sign,
+    scale_by_trust_ratio,
+)
+from optim.wrappers import masked
+
+Tx = GradientTransformationExtraArgs
+
+
+def sgd(
+    learning_rate: ScalarOrSchedule,
+    momentum: Any = None,
+    nesterov: bool = False,
+    accumulator_dtype: Any = None,
+) -> Tx:
+    """Stochastic gradient descent, optionally with (Nesterov) momentum (no dampening).
+
+    `sgd(lr, momentum=0.9)` equals `torch.optim.SGD(lr=lr, momentum=0.9)`.
+    """
+    momentum_tx = (
+        trace(decay=momentum, nesterov=nesterov, accumulator_dtype=accumulator_dtype)
+        if momentum is not None
+        else identity()
+    )
+    return chain(momentum_tx, scale_by_learning_rate(learning_rate))
+
+
+def adam(
+    learning_rate: ScalarOrSchedule,
+    b1: Any = 0.9,
+    b2: Any = 0.999,
+    eps: Any = 1e-8,
+    eps_root: Any = 0.0,
+    mu_dtype: Any = None,
+    *,
+    nesterov: bool = False,
+) -> Tx:
+    """Adam (Kingma & Ba, 2014): `chain(scale_by_adam(...), scale_by_learning_rate(lr))`."""
+    return chain(
+        scale_by_adam(
+            b1=b1, b2=b2, eps=eps, eps_root=eps_root, mu_dtype=mu_dtype, nesterov=nesterov
+        ),
+        scale_by_learning_rate(learning_rate),
+    )
+
+
+def adamw(
+    learning_rate: ScalarOrSchedule,
+    b1: Any = 0.9,
+    b2: Any = 0.999,
+    eps: Any = 1e-8,
+    eps_root: Any = 0.0,
+    mu_dtype: Any = None,
+    weight_decay: ScalarOrSchedule = 1e-4,
+    mask: Any = None,
+    *,
+    nesterov: bool = False,
+) -> Tx:
+    """AdamW (Loshchilov & Hutter, 2019): decoupled decay, multiplied by the learning rate.
+
+    Trap: the default `weight_decay` is 1e-4 (PyTorch's AdamW: 1e-2).
+    """
+    return chain(
+        scale_by_adam(
+            b1=b1, b2=b2, eps=eps, eps_root=eps_root, mu_dtype=mu_dtype, nesterov=nesterov
+        ),
+        add_decayed_weights(weight_decay, mask),
+        scale_by_learning_rate(learning_rate),
+    )
+
+
+nadam = functools.partial(adam, nesterov=True)
+nadam.__doc__ = "NAdam (Dozat, 2016): `adam(..., nesterov=True)`."
+nadamw = functools.partial(adamw, nesterov=True)
+nadamw.__doc__ = "NAdamW: `adamw(..., nesterov=True)`."
+
+
+def adamax(learning_rate: ScalarOrSchedule, b1: Any = 0.9, b2: Any = 0.999, eps: Any = 1e-8) -> Tx:
+    """Adamax, the infinity-norm variant of Adam (Kingma & Ba, 2014, section 7)."""
+    return chain(scale_by_adamax(b1=b1, b2=b2, eps=eps), scale_by_learning_rate(learning_rate))
+
+
+def adamaxw(
+    learning_rate: ScalarOrSchedule,
+    b1: Any = 0.9,
+    b2: Any = 0.999,
+    eps: Any = 1e-8,
+    weight_decay: ScalarOrSchedule = 1e-4,
+    mask: Any = None,
+) -> Tx:
+    """Adamax with decoupled weight decay."""
+    return chain(
+        scale_by_adamax(b1=b1, b2=b2, eps=eps),
+        add_decayed_weights(weight_decay, mask),
+        scale_by_learning_rate(learning_rate),
+    )
+
+
+def amsgrad(
+    learning_rate: ScalarOrSchedule,
+    b1: Any = 0.9,
+    b2: Any = 0.999,
+    eps: Any = 1e-8,
+    eps_root: Any = 0.0,
+    mu_dtype: Any = None,
+    bias_correction_mu: bool = True,
+    bias_correction_nu: bool = True,
+) -> Tx:
+    """AMSGrad (Reddi et al., 2018): Adam with a non-decreasing second moment."""
+    return chain(
+        scale_by_amsgrad(b1, b2, eps, eps_root, mu_dtype, bias_correction_mu, bias_correction_nu),
+        scale_by_learning_rate(learning_rate),
+    )
+
+
+def radam(
+    learning_rate: ScalarOrSchedule,
+    b1: Any = 0.9,
+    b2: Any = 0.999,
+    eps: Any = 1e-8,
+    eps_root: Any = 0.0,
+    threshold: Any = 5.0,
+    *,
+    nesterov: bool = False,
+) -> Tx:
+    """Rectified Adam (Liu et al., 2020)."""
+    return chain(
+        scale_by_radam(b1, b2, eps, eps_root, threshold, nesterov=nesterov),
+        scale_by_learning_rate(learning_rate),
+    )
+
+
+def rmsprop(
+    learning_rate: ScalarOrSchedule,
+    decay: Any = 0.9,
+    eps: Any = 1e-8,
+    initial_scale: Any = 0.0,
+    eps_in_sqrt: bool = True,
+    centered: bool = False,
+    momentum: Any = None,
+    nesterov: bool = False,
+    bias_correction: bool = False,
+) -> Tx:
+    """RMSProp (Hinton, 2012), optionally centred and with momentum applied after the lr.
+
+    Trap: `g / sqrt(nu + eps)` with decay 0.9; PyTorch uses `g / (sqrt(v) + eps)` and 0.99.
+    `rmsprop(lr, decay=0.99, eps_in_sqrt=False)` matches `torch.optim.RMSprop(lr=lr)`.
+    """
+    rescale = scale_by_stddev if centered else scale_by_rms
+    return chain(
+        rescale(decay, eps, initial_scale, eps_in_sqrt, bias_correction),
+        scale_by_learning_rate(learning_rate),
+        trace(decay=momentum, nesterov=nesterov) if momentum is not None else identity(),
+    )
+
+
+def adagrad(
+    learning_rate: ScalarOrSchedule, initial_accumulator_value: Any = 0.1, eps: Any = 1e-7
+) -> Tx:
+    """Adagrad (Duchi et al., 2011). Trap: accumulator starts at 0.1 (PyTorch: 0)."""
+    return chain(
+        scale_by_rss(initial_accumulator_value=initial_accumulator_value, eps=eps),
+        scale_by_learning_rate(learning_rate),
+    )
+
+
+def adadelta(
+    learning_rate: ScalarOrSchedule | None = None,
+    rho: Any = 0.9,
+    eps: Any = 1e-6,
+    weight_decay: ScalarOrSchedule = 0.0,
+    weight_decay_mask: Any = None,
+) -> Tx:
+    """Adadelta (Zeiler, 2012); without a learning rate the step is the raw Adadelta step."""
+    return chain(
+        add_decayed_weights(weight_decay, mask=weight_decay_mask),
+        scale_by_adadelta(rho=rho, eps=eps),
+        scale_by_learning_rate(learning_rate),
+    )
+
+
+def adabelief(
+    learning_rate: ScalarOrSchedule,
+    b1: Any = 0.9,
+    b2: Any = 0.999,
+    eps: Any = 1e-16,
+    eps_root: Any = 1e-16,
+    weight_decay: ScalarOrSchedule | None = None,
+    weight_decay_mask: Any = None,
+    *,
+    nesterov: bool = False,
+) -> Tx:
+    """AdaBelief (Zhuang et al., 2020), with optional decoupled weight decay."""
+    decay = (
+        add_decayed_weights(weight_decay, mask=weight_decay_mask)
+        if weight_decay is not None
+        else identity()
+    )
+    return chain(
+        scale_by_belief(b1=b1, b2=b2, eps=eps, eps_root=eps_root, nesterov=nesterov),
+        decay,
+        scale_by_learning_rate(learning_rate),
+    )
+
+
+def lamb(
+    learning_rate: ScalarOrSchedule,
+    b1: Any = 0.9,
+    b2: Any = 0.999,
+    eps: Any = 1e-6,
+    eps_root: Any = 0.0,
+    weight_decay: ScalarOrSchedule = 0.0,
+    mask: Any = None,
+) -> Tx:
+    """LAMB (You et al., 2020): Adam plus decay, rescaled per leaf by the trust ratio."""
+    return chain(
+        scale_by_adam(b1=b1, b2=b2, eps=eps, eps_root=eps_root),
+        add_decayed_weights(weight_decay=weight_decay, mask=mask),
+        scale_by_trust_ratio(),
+        scale_by_learning_rate(learning_rate),
+    )
+
+
+def lars(
+    learning_rate: ScalarOrSchedule,
+    weight_decay: ScalarOrSchedule = 0.0,
+    weight_decay_mask: Any = True,
+    trust_coefficient: Any = 0.001,
+    eps: Any = 0.0,
+    trust_ratio_mask: Any = True,
+    momentum: Any = 0.9,
+    nesterov: bool = False,
+) -> Tx:
+    """LARS (You et al., 2017): decay, layer-wise trust ratio, then momentum after the lr."""
+    return chain(
+        add_decayed_weights(weight_decay, mask=weight_decay_mask),
+        masked(
+            scale_by_trust_ratio(trust_coefficient=trust_coefficient, eps=eps), trust_ratio_mask
+        ),
+        scale_by_learning_rate(learning_rate),
+        trace(decay=momentum, nesterov=nesterov),
+    )
+
+
+def lion(
+    learning_rate: ScalarOrSchedule,
+    b1: Any = 0.9,
+    b2: Any = 0.99,
+    mu_dtype: Any = None,
+    weight_decay: ScalarOrSchedule = 1e-3,
+    mask: Any = None,
+) -> Tx:
+    """Lion (Chen et al., 2023): sign of an interpolated momentum, plus decoupled decay."""
+    return chain(
+        scale_by_lion(b1=b1, b2=b2, mu_dtype=mu_dtype),
+        add_decayed_weights(weight_decay, mask),
+        scale_by_learning_rate(learning_rate),
+    )
+
+
+def adafactor(
+    learning_rate: ScalarOrSchedule | None = None,
+    min_dim_size_to_factor: int = 128,
+    decay_rate: Any = 0.8,
+    decay_offset: Any = 0,
+    multiply_by_parameter_scale: bool = True,
+    clipping_threshold: Any = 1.0,
+    momentum: Any = None,
+    dtype_momentum: Any = jnp.float32,
+    weight_decay_rate: ScalarOrSchedule | None = None,
+    eps: Any = 1e-30,
+    factored: bool = True,
+    weight_decay_mask: Any = None,
+) -> Tx:
+    """Adafactor (Shazeer & Stern, 2018): factored second moments, update clipping, and steps
+    relative to the parameter scale."""
+    txs = [scale_by_factored_rms(factored, decay_rate, decay_offset, min_dim_size_to_factor, eps)]
+    if clipping_threshold is not None:
+        txs.append(clip_by_block_rms(clipping_threshold))
+    if learning_rate is not None:
+        txs.append(scale_by_learning_rate(learning_rate, flip_sign=False))
+    if multiply_by_parameter_scale:
+        txs.append(scale_by_param_block_rms())
+    if momentum is not None:
+        txs.append(ema(momentum, debias=False, accumulator_dtype=dtype_momentum))
+    if weight_decay_rate is not None:
+        txs.append(add_decayed_weights(weight_decay_rate, mask=weight_decay_mask))
+    txs.append(scale(-1))
+    return chain(*txs)
+
+
+def noisy_sgd(
+    learning_rate: ScalarOrSchedule,
+    eta: Any = 0.01,
+    gamma: Any = 0.55,
+    key: Any = None,
+    *,
+    seed: int | None = None,
+) -> Tx:
+    """SGD with annealed Gaussian gradient noise (Neelakantan et al., 2015)."""
+    return chain(add_noise(eta, gamma, key, seed=seed), scale_by_learning_rate(learning_rate))
+
+
+def novograd(
+    learning_rate: ScalarOrSchedule,
+    b1: Any = 0.9,
+    b2: Any = 0.25,
+    eps: Any = 1e-6,
+    eps_root: Any = 0.0,
+    weight_decay: Any = 0.0,
+) -> Tx:
+    """NovoGrad (Ginsburg et al., 2019): layer-wise normalised moments."""
+    return chain(
+        scale_by_novograd(b1=b1, b2=b2, eps=eps, eps_root=eps_root, weight_decay=weight_decay),
+        scale_by_learning_rate(learning_rate),
+    )
+
+
+def yogi(learning_rate: ScalarOrSchedule, b1: Any = 0.9, b2: Any = 0.999, eps: Any = 1e-3) -> Tx:
+    """Yogi (Zaheer et al., 2018): additive second-moment updates."""
+    return chain(scale_by_yogi(b1=b1, b2=b2, eps=eps), scale_by_learning_rate(learning_rate))
+
+
+def fromage(learning_rate: ScalarOrSchedule, min_norm: Any = 1e-6) -> Tx:
+    """Fromage (Bernstein et al., 2020): relative steps `lr * ||p|| / ||g||`, shrunk by
+    `1 / sqrt(1 + lr**2)`."""
+    if callable(learning_rate):
+
+        def mult(count):
+            return 1 / (1 + learning_rate(count) ** 2) ** 0.5
+
+        return chain(
+            scale_by_trust_ratio(min_norm),
+            scale_by_learning_rate(lambda c: mult(c) * learning_rate(c)),
+            add_decayed_weights(lambda c: mult(c) - 1),
+        )
+    mult = 1 / (1 + learning_rate**2) ** 0.5
+    return chain(
+        scale_by_trust_ratio(min_norm),
+        scale_by_learning_rate(learning_rate * mult),
+        add_decayed_weights(mult - 1),
+    )
+
+
+def sm3(learning_rate: Any, momentum: Any = 0.9) -> Tx:
+    """SM3 (Anil et al., 2019): memory-efficient adaptive steps."""
+    return chain(scale_by_sm3(momentum), scale(-learning_rate))
+
+
+def sign_sgd(learning_rate: ScalarOrSchedule) -> Tx:
+    """signSGD (Bernstein et al., 2018): steps of the gradient's sign."""
+    return chain(scale_by_sign(), scale_by_learning_rate(learning_rate))
+
+
+def signum(learning_rate: ScalarOrSchedule, beta: Any = 0.9, accumulator_dtype: Any = None) -> Tx:
+    """Signum: signSGD on an exponential moving average of the gradients."""
+    return chain(
+        ema(beta, debias=False, accumulator_dtype=accumulator_dtype),
+        scale_by_sign(),
+        scale_by_learning_rate(learning_rate),
+    )

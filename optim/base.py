@@ -1,0 +1,137 @@
+"""The Optax contract: a gradient transformation is a pair of pure functions over pytrees.
+
+`init(params) -> state` builds the state; `update(updates, state, params=None) -> (updates,
+new_state)` transforms gradients into updates. States are NamedTuples, hence pytrees with field
+names (`opt_state[0].mu`), so they pass through `jit`, `tree_map` and checkpoints unchanged.
+Transformations compose with `chain`; aliases such as `adam` are nothing but such chains.
+
+Sign convention (as in Optax): aliases return the *negative* step, so `apply_updates` adds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple, Protocol
+
+import core.numpy as jnp
+from core import tree_util
+
+PyTree = Any
+Params = Any
+Updates = Any
+OptState = Any
+Schedule = Callable[[Any], Any]
+ScalarOrSchedule = float | Any | Schedule
+
+
+class TransformInitFn(Protocol):
+    """`init(params) -> state`."""
+
+    def __call__(self, params: Params) -> OptState: ...
+
+
+class TransformUpdateFn(Protocol):
+    """`update(updates, state, params=None) -> (updates, new_state)`."""
+
+    def __call__(
+        self, updates: Updates, state: OptState, params: Params | None = None
+    ) -> tuple[Updates, OptState]: ...
+
+
+class TransformUpdateExtraArgsFn(Protocol):
+    """`update(updates, state, params=None, **extra_args) -> (updates, new_state)`."""
+
+    def __call__(
+        self, updates: Updates, state: OptState, params: Params | None = None, **extra_args: Any
+    ) -> tuple[Updates, OptState]: ...
+
+
+class GradientTransformation(NamedTuple):
+    """A pair of pure functions `(init, update)`; see the module docstring."""
+
+    init: TransformInitFn
+    update: TransformUpdateFn
+
+
+class GradientTransformationExtraArgs(GradientTransformation):
+    """A `GradientTransformation` whose `update` also accepts `**extra_args` (e.g. `value=`)."""
+
+    update: TransformUpdateExtraArgsFn
+
+
+class EmptyState(NamedTuple):
+    """The state of a stateless transformation: an empty pytree."""
+
+
+def init_empty_state(params: Params) -> EmptyState:
+    """The `init` of stateless transformations."""
+    del params
+    return EmptyState()
+
+
+def identity() -> GradientTransformation:
+    """Returns the transformation that leaves updates unchanged."""
+
+    def update_fn(updates, state, params=None):
+        del params
+        return updates, state
+
+    return GradientTransformation(init_empty_state, update_fn)
+
+
+def set_to_zero() -> GradientTransformation:
+    """Returns the transformation that replaces every update by zeros (used to freeze)."""
+
+    def update_fn(updates, state, params=None):
+        del params
+        return tree_util.tree_map(jnp.zeros_like, updates), state
+
+    return GradientTransformation(init_empty_state, update_fn)
+
+
+def stateless(f: Callable[[Updates, Params | None], Updates]) -> GradientTransformation:
+    """Builds a stateless transformation from `f(updates, params) -> updates`.
+
+    Args:
+      f: a function of the whole updates tree and the params tree (or `None`).
+
+    Returns:
+      A `GradientTransformation` with `EmptyState`.
+    """
+
+    def update_fn(updates, state, params=None):
+        del state
+        return f(updates, params), EmptyState()
+
+    return GradientTransformation(init_empty_state, update_fn)
+
+
+def stateless_with_tree_map(f: Callable[[Any, Any], Any]) -> GradientTransformation:
+    """Builds a stateless transformation from a leafwise `f(update, param) -> update`.
+
+    Args:
+      f: applied to every (update, param) leaf pair; `param` is `None` when no params are given.
+
+    Returns:
+      A `GradientTransformation` with `EmptyState`.
+    """
+
+    def update_fn(updates, state, params=None):
+        del state
+        if params is not None:
+            return tree_util.tree_map(f, updates, params), EmptyState()
+        return tree_util.tree_map(lambda u: f(u, None), updates), EmptyState()
+
+    return GradientTransformation(init_empty_state, update_fn)
+
+
+def with_extra_args_support(tx: GradientTransformation) -> GradientTransformationExtraArgs:
+    """Wraps `tx` so that its `update` accepts and ignores `**extra_args`."""
+    if isinstance(tx, GradientTransformationExtraArgs):
+        return tx
+
+    def update(updates, state, params=None, **extra_args):
+        del extra_args
+        return tx.update(updates, state, params)
+
+    return GradientTransformationExtraArgs(tx.init, update)

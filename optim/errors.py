@@ -1,0 +1,73 @@
+"""Error classes of `optim`: one per failure, each naming the values involved and the fix.
+
+Every class subclasses the matching built-in (`ValueError`, `TypeError`, `KeyError`), so plain
+`except ValueError:` clauses written for Optax keep working, and every message ends with a pointer
+to the class name in `optim/README.md`.
+"""
+
+from __future__ import annotations
+
+
+class _OptimErrorMixin:
+    def __init__(self, message: str) -> None:
+        super().__init__(f"{message}\nSee optim/README.md#{type(self).__name__}")
+
+
+class MissingParamsError(_OptimErrorMixin, ValueError):
+    """A transformation that needs the parameters was called as `update(updates, state)`.
+
+    Fix: `tx.update(grads, opt_state, params)`.
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            f"{name} needs the current parameters, but `params` was not passed to `update`. "
+            "Call `tx.update(grads, opt_state, params)`."
+        )
+
+
+class StateMismatchError(_OptimErrorMixin, ValueError):
+    """`update` received a state that was not produced by this transformation's `init`."""
+
+
+class DuplicateNameError(_OptimErrorMixin, ValueError):
+    """`named_chain` got the same name twice."""
+
+
+class UnknownLabelError(_OptimErrorMixin, ValueError):
+    """`partition`/`multi_transform` found a parameter label with no transformation."""
+
+
+class StaticArgsError(_OptimErrorMixin, ValueError):
+    """`inject_hyperparams(..., static_args=...)` named arguments the factory does not take."""
+
+
+class ScheduleArgumentError(_OptimErrorMixin, ValueError):
+    """A schedule was built with arguments outside its domain (e.g. `decay_steps <= 0`)."""
+
+
+class SkipFunctionOutputError(_OptimErrorMixin, TypeError):
+    """A `MultiSteps` `should_skip_update_fn` returned something other than a boolean scalar."""
+
+
+class ComplexParamsError(_OptimErrorMixin, TypeError):
+    """A transformation that only supports real parameters received complex ones."""
+
+
+class TreeKeyError(_OptimErrorMixin, KeyError):
+    """`optim.tree.get`/`optim.tree.set` found no value (or several values) for a key."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class TreeDtypeError(_OptimErrorMixin, ValueError):
+    """`optim.tree.dtype` found leaves of different dtypes and no rule to combine them."""
+
+
+class NormOrderError(_OptimErrorMixin, ValueError):
+    """`optim.tree.norm` was asked for an unsupported `ord`."""
+
+
+class LossInputError(_OptimErrorMixin, TypeError):
+    """A loss received inputs of the wrong dtype or shape (e.g. float labels where ints go)."""

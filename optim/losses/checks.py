@@ -1,0 +1,37 @@
+"""Input checks shared by the losses; they raise `LossInputError` naming the argument."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import core.numpy as jnp
+from optim.errors import LossInputError
+
+
+def check_floating(loss: str, name: str, x: Any) -> None:
+    """Raises unless `x` has a floating (or complex) dtype."""
+    dtype = jnp.result_type(x)
+    if not jnp.issubdtype(dtype, jnp.inexact):
+        raise LossInputError(
+            f"{loss}: `{name}` must be floating point, got dtype {dtype}. Cast it with "
+            f"`{name}.astype(jnp.float32)`."
+        )
+
+
+def check_integer(loss: str, name: str, x: Any) -> None:
+    """Raises unless `x` has an integer dtype."""
+    dtype = jnp.result_type(x)
+    if not jnp.issubdtype(dtype, jnp.integer):
+        raise LossInputError(
+            f"{loss}: `{name}` must be integer class indices, got dtype {dtype}. For one-hot or "
+            "soft labels use `softmax_cross_entropy`."
+        )
+
+
+def check_same_shape(loss: str, x: Any, y: Any) -> None:
+    """Raises unless `x` and `y` have the same shape."""
+    if jnp.shape(x) != jnp.shape(y):
+        raise LossInputError(
+            f"{loss}: predictions and targets must have the same shape, got {jnp.shape(x)} and "
+            f"{jnp.shape(y)}. Broadcast or reshape explicitly."
+        )

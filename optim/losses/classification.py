@@ -1,0 +1,142 @@
+"""Classification losses, one value per example: the caller reduces (usually `.mean()`).
+
+`where` masks (as in Optax) exclude entries from the softmax and the sums. Integer-label cross
+entropy picks the label's logit with a one-hot comparison instead of a gather, which keeps the
+computation elementwise (it fuses under `jit`) and gives the same value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import core
+import core.numpy as jnp
+from optim.losses.checks import check_floating, check_integer
+
+
+def _sum(x: Any, axis: Any, where: Any = None, keepdims: bool = False) -> Any:
+    if where is None:
+        return jnp.sum(x, axis=axis, keepdims=keepdims)
+    return jnp.sum(x, axis=axis, where=where, keepdims=keepdims)
+
+
+def _log_softmax(x: Any, axis: Any, where: Any = None) -> Any:
+    if where is None:
+        return core.nn.log_softmax(x, axis=axis)
+    return core.nn.log_softmax(x, axis=axis, where=where)
+
+
+def softmax_cross_entropy(logits: Any, labels: Any, axis: Any = -1, where: Any = None) -> Any:
+    """Returns `-sum(labels * log_softmax(logits))` over `axis`.
+
+    Args:
+      logits: unnormalised log-probabilities, `[..., num_classes]`.
+      labels: probabilities (one-hot or soft) of the same shape.
+      axis: the class axis (or axes).
+      where: optional boolean mask of the entries to include.
+
+    Returns:
+      The loss per example, shape `logits.shape` without `axis`.
+    """
+    check_floating("softmax_cross_entropy", "logits", logits)
+    if where is not None and jnp.ndim(where) != jnp.ndim(logits):
+        where = jnp.expand_dims(where, axis)
+    return -_sum(labels * _log_softmax(logits, axis, where), axis, where)
+
+
+def safe_softmax_cross_entropy(logits: Any, labels: Any) -> Any:
+    """`softmax_cross_entropy` that stays finite (value and gradient) with `-inf` logits whose
+    label is 0, e.g. logits masked out by setting them to `-inf`."""
+    check_floating("safe_softmax_cross_entropy", "logits", logits)
+    # A -inf logit contributes exp(-inf) = 0 to the normaliser; the most negative finite number
+    # contributes 0 as well, so the value is unchanged but nothing becomes inf * 0 = nan.
+    finite_logits = jnp.where(jnp.isneginf(logits), jnp.finfo(jnp.result_type(logits)).min, logits)
+    log_probs = core.nn.log_softmax(finite_logits, axis=-1)
+    return -jnp.sum(jnp.where(labels != 0, labels * log_probs, 0.0), axis=-1)
+
+
+def softmax_cross_entropy_with_integer_labels(
+    logits: Any, labels: Any, axis: Any = -1, where: Any = None
+) -> Any:
+    """Returns `logsumexp(logits) - logits[label]` along `axis`.
+
+    Args:
+      logits: unnormalised log-probabilities, `[..., num_classes]`.
+      labels: integer class indices, shape `logits.shape` without `axis`.
+      axis: the class axis, or a tuple of axes (flattened into one class axis).
+      where: optional boolean mask of the classes to include.
+
+    Returns:
+      The loss per example (0 where `where` masks every class).
+    """
+    check_floating("softmax_cross_entropy_with_integer_labels", "logits", logits)
+    check_integer("softmax_cross_entropy_with_integer_labels", "labels", labels)
+    ndim = jnp.ndim(logits)
+    if where is not None and jnp.ndim(where) != ndim:
+        where = jnp.expand_dims(where, axis)
+    if isinstance(axis, tuple):
+        class_axes = tuple(a % ndim for a in axis)
+        batch_axes = tuple(a for a in range(ndim) if a not in class_axes)
+        perm = batch_axes + class_axes
+        new_shape = tuple(logits.shape[a] for a in batch_axes) + (-1,)
+        logits = jnp.reshape(jnp.transpose(logits, perm), new_shape)
+        if where is not None:
+            where = jnp.reshape(jnp.transpose(where, perm), new_shape)
+        axis = len(batch_axes)
+    axis = axis % jnp.ndim(logits)
+    classes = jnp.arange(logits.shape[axis])
+    classes = jnp.reshape(classes, [-1 if a == axis else 1 for a in range(jnp.ndim(logits))])
+    one_hot = jnp.expand_dims(labels, axis) == classes
+    label_logits = jnp.sum(jnp.where(one_hot, logits, 0.0), axis=axis)
+    if where is None:
+        log_normalizers = core.nn.logsumexp(logits, axis=axis)
+    else:
+        log_normalizers = core.nn.logsumexp(logits, axis=axis, where=where)
+    out = log_normalizers - label_logits
+    if where is not None:
+        out = jnp.where(jnp.any(where, axis=axis), out, 0.0)
+    return out
+
+
+def sigmoid_binary_cross_entropy(logits: Any, labels: Any) -> Any:
+    """Returns `-labels log sigmoid(logits) - (1 - labels) log sigmoid(-logits)` elementwise."""
+    check_floating("sigmoid_binary_cross_entropy", "logits", logits)
+    labels = jnp.asarray(labels).astype(jnp.result_type(logits))
+    return -labels * core.nn.log_sigmoid(logits) - (1.0 - labels) * core.nn.log_sigmoid(-logits)
+
+
+def hinge_loss(predictor_outputs: Any, targets: Any) -> Any:
+    """Returns `max(0, 1 - outputs * targets)` for targets in {-1, 1}."""
+    return jnp.maximum(0, 1 - predictor_outputs * targets)
+
+
+def kl_divergence(log_predictions: Any, targets: Any, axis: Any = -1, where: Any = None) -> Any:
+    """Returns `KL(targets || predictions) = sum(t (log t - log p))`, with `0 log 0 = 0`.
+
+    Args:
+      log_predictions: log-probabilities of the model.
+      targets: probabilities of the target distribution.
+      axis: the distribution axis.
+      where: optional boolean mask.
+    """
+    check_floating("kl_divergence", "log_predictions", log_predictions)
+    check_floating("kl_divergence", "targets", targets)
+    safe_targets = jnp.where(targets == 0, 1.0, targets)
+    loss = targets * (jnp.where(targets == 0, 0.0, jnp.log(safe_targets)) - log_predictions)
+    return _sum(loss, axis, where)
+
+
+def smooth_labels(labels: Any, alpha: Any, *, axis: Any = -1, where: Any = None) -> Any:
+    """Returns `(1 - alpha) * labels + alpha / num_categories` (label smoothing)."""
+    check_floating("smooth_labels", "labels", labels)
+    if where is None:
+        if axis is None:
+            axes = range(jnp.ndim(labels))
+        else:
+            axes = (axis,) if isinstance(axis, int) else axis
+        num_categories = 1
+        for a in axes:
+            num_categories *= jnp.shape(labels)[a]
+    else:
+        num_categories = jnp.sum(where, axis=axis, keepdims=True)
+    return (1.0 - alpha) * labels + alpha / num_categories

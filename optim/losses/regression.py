@@ -1,0 +1,65 @@
+"""Regression losses, elementwise: the caller reduces (usually with `.mean()`).
+
+Trap: `l2_loss` is *half* the squared error (`0.5 * (p - t)**2`); `squared_error` is the plain
+one, which is what `torch.nn.MSELoss(reduction="none")` computes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import core.numpy as jnp
+from optim.losses.checks import check_floating, check_same_shape
+
+
+def squared_error(predictions: Any, targets: Any = None) -> Any:
+    """Returns `(predictions - targets)**2` (targets default to 0)."""
+    check_floating("squared_error", "predictions", predictions)
+    if targets is not None:
+        check_same_shape("squared_error", predictions, targets)
+    errors = predictions - targets if targets is not None else predictions
+    return errors**2
+
+
+def l2_loss(predictions: Any, targets: Any = None) -> Any:
+    """Returns `0.5 * (predictions - targets)**2`."""
+    return 0.5 * squared_error(jnp.asarray(predictions), targets)
+
+
+def huber_loss(predictions: Any, targets: Any = None, *, delta: Any = 1.0) -> Any:
+    """Returns the Huber loss: `0.5 e**2` for `|e| <= delta`, `delta (|e| - 0.5 delta)` beyond."""
+    check_floating("huber_loss", "predictions", predictions)
+    errors = predictions - targets if targets is not None else predictions
+    abs_errors = jnp.abs(errors)
+    quadratic = jnp.minimum(abs_errors, delta)
+    return 0.5 * quadratic**2 + delta * (abs_errors - quadratic)
+
+
+def log_cosh(predictions: Any, targets: Any = None) -> Any:
+    """Returns `log(cosh(predictions - targets))`, computed stably."""
+    check_floating("log_cosh", "predictions", predictions)
+    errors = predictions - targets if targets is not None else predictions
+    return jnp.logaddexp(errors, -errors) - jnp.log(jnp.asarray(2.0, errors.dtype))
+
+
+def cosine_similarity(
+    predictions: Any, targets: Any, *, epsilon: Any = 0.0, axis: Any = -1, where: Any = None
+) -> Any:
+    """Returns `<a, b> / (max(||a||, sqrt(eps)) max(||b||, sqrt(eps)))` along `axis`."""
+    check_floating("cosine_similarity", "predictions", predictions)
+    check_floating("cosine_similarity", "targets", targets)
+    kw = {} if where is None else {"where": where}
+    a_norm = jnp.sqrt(
+        jnp.clip(jnp.sum(jnp.square(predictions), axis=axis, keepdims=True, **kw), epsilon)
+    )
+    b_norm = jnp.sqrt(
+        jnp.clip(jnp.sum(jnp.square(targets), axis=axis, keepdims=True, **kw), epsilon)
+    )
+    return jnp.sum((predictions / a_norm) * (targets / b_norm), axis=axis, **kw)
+
+
+def cosine_distance(
+    predictions: Any, targets: Any, *, epsilon: Any = 0.0, axis: Any = -1, where: Any = None
+) -> Any:
+    """Returns `1 - cosine_similarity(...)`."""
+    return 1.0 - cosine_similarity(predictions, targets, epsilon=epsilon, axis=axis, where=where)

@@ -1,0 +1,40 @@
+"""Schedules (`count -> value`) and `inject_hyperparams`."""
+
+from optim.schedules.inject import InjectHyperparamsState, inject_hyperparams
+from optim.schedules.interpolate import (
+    cosine_onecycle_schedule,
+    linear_onecycle_schedule,
+    piecewise_interpolate_schedule,
+)
+from optim.schedules.join import join_schedules
+from optim.schedules.schedules import (
+    constant_schedule,
+    cosine_decay_schedule,
+    exponential_decay,
+    linear_schedule,
+    piecewise_constant_schedule,
+    polynomial_schedule,
+    sgdr_schedule,
+    warmup_constant_schedule,
+    warmup_cosine_decay_schedule,
+    warmup_exponential_decay_schedule,
+)
+
+__all__ = [
+    "InjectHyperparamsState",
+    "constant_schedule",
+    "cosine_decay_schedule",
+    "cosine_onecycle_schedule",
+    "exponential_decay",
+    "inject_hyperparams",
+    "join_schedules",
+    "linear_onecycle_schedule",
+    "linear_schedule",
+    "piecewise_constant_schedule",
+    "piecewise_interpolate_schedule",
+    "polynomial_schedule",
+    "sgdr_schedule",
+    "warmup_constant_schedule",
+    "warmup_cosine_decay_schedule",
+    "warmup_exponential_decay_schedule",
+]

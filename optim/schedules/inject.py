@@ -1,0 +1,135 @@
+"""`inject_hyperparams`: hyperparameters as arrays in the optimizer state.
+
+`inject_hyperparams(optim.adam)(learning_rate=schedule, b1=0.9)` returns an optimizer whose
+state is `InjectHyperparamsState(count, hyperparams, inner_state)`. Numeric hyperparameters are
+stored as scalar arrays in `state.hyperparams` (read them for logging, or replace them to change
+the optimizer between steps); schedules are evaluated at `count` (0 for the first update) and the
+value used is stored there too. Each `update` rebuilds the inner transformation from those
+arrays, so under `jit` a new value is just a new input, never a recompilation.
+Booleans, `None`, types (dtypes) and the names in `static_args` stay Python constants.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
+
+import core.numpy as jnp
+from optim import tree
+from optim.base import (
+    GradientTransformation,
+    GradientTransformationExtraArgs,
+    with_extra_args_support,
+)
+from optim.errors import StaticArgsError
+from optim.numerics import safe_increment
+
+
+class InjectHyperparamsState(NamedTuple):
+    """State of an `inject_hyperparams` optimizer.
+
+    Attributes:
+      count: number of updates done (the step at which schedules are evaluated next).
+      hyperparams: `{name: scalar array}`, the values used by the last update (or the
+        initial values before the first update).
+      inner_state: the state of the inner transformation.
+    """
+
+    count: Any  # shape=(), dtype=int32.
+    hyperparams: dict[str, Any]
+    inner_state: Any
+
+
+def _is_array(x: Any) -> bool:
+    return hasattr(x, "dtype") and hasattr(x, "shape")
+
+
+def _convert_floats(x: Any, dtype: Any) -> Any:
+    """Casts Python floats and weakly typed float arrays to `dtype`; keeps other values."""
+    if _is_array(x) and not getattr(x, "weak_type", False):
+        return x
+    is_float = isinstance(x, float) or (_is_array(x) and jnp.issubdtype(x.dtype, jnp.floating))
+    return jnp.asarray(x, dtype=dtype) if is_float else x
+
+
+def inject_hyperparams(
+    inner_factory: Callable[..., GradientTransformation],
+    static_args: str | Iterable[str] = (),
+    hyperparam_dtype: Any = None,
+) -> Callable[..., GradientTransformationExtraArgs]:
+    """Wraps an optimizer factory so that its hyperparameters live in the state.
+
+    Example::
+
+        tx = optim.inject_hyperparams(optim.sgd)(learning_rate=0.1, momentum=0.9)
+        state = tx.init(params)
+        state.hyperparams["learning_rate"] = jnp.asarray(0.01)  # takes effect next update
+
+    Args:
+      inner_factory: e.g. `optim.adam`; called with the hyperparameters at every update.
+      static_args: argument names to keep as Python values (e.g. ints that set shapes).
+      hyperparam_dtype: dtype of float hyperparameters (default: the highest params dtype).
+
+    Returns:
+      A factory with the signature of `inner_factory` returning a
+      `GradientTransformationExtraArgs` with state `InjectHyperparamsState`.
+    """
+    static_args = {static_args} if isinstance(static_args, str) else set(static_args)
+    signature = inspect.signature(inner_factory)
+    if not static_args.issubset(signature.parameters):
+        raise StaticArgsError(
+            f"static_args {sorted(static_args)} must be parameters of {inner_factory.__name__}, "
+            f"which takes {list(signature.parameters)}."
+        )
+
+    @functools.wraps(inner_factory)
+    def wrapped(*args: Any, **kwargs: Any) -> GradientTransformationExtraArgs:
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        schedules, numeric, other = {}, {}, {}
+        for name, value in bound.arguments.items():
+            if name in static_args or isinstance(value, (bool, type)) or value is None:
+                other[name] = value
+            elif callable(value):
+                schedules[name] = value
+            elif isinstance(value, (int, float)) or _is_array(value):
+                numeric[name] = value
+            else:
+                other[name] = value
+
+        def dtype_for(params):
+            return hyperparam_dtype or tree.dtype(params, "highest")
+
+        def init_fn(params):
+            dtype = dtype_for(params)
+            count = jnp.zeros([], jnp.int32)
+            hparams = {k: jnp.asarray(_convert_floats(v, dtype)) for k, v in numeric.items()}
+            hparams.update(
+                {k: jnp.asarray(_convert_floats(f(count), dtype)) for k, f in schedules.items()}
+            )
+            return InjectHyperparamsState(
+                count=count,
+                hyperparams=hparams,
+                inner_state=inner_factory(**other, **hparams).init(params),
+            )
+
+        def update_fn(updates, state, params=None, **extra_args):
+            dtype = dtype_for(updates if params is None else params)
+            hparams = {k: _convert_floats(v, dtype) for k, v in state.hyperparams.items()}
+            hparams.update(
+                {
+                    k: jnp.asarray(_convert_floats(f(state.count), dtype))
+                    for k, f in schedules.items()
+                }
+            )
+            inner = with_extra_args_support(inner_factory(**other, **hparams))
+            updates, inner_state = inner.update(updates, state.inner_state, params, **extra_args)
+            return updates, InjectHyperparamsState(
+                count=safe_increment(state.count), hyperparams=hparams, inner_state=inner_state
+            )
+
+        return GradientTransformationExtraArgs(init_fn, update_fn)
+
+    return wrapped

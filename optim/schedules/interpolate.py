@@ -1,0 +1,101 @@
+"""Piecewise interpolation between values, and the one-cycle schedules built on it."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import core.numpy as jnp
+from optim.base import Schedule
+from optim.errors import ScheduleArgumentError
+
+
+def _linear(start: Any, end: Any, pct: Any) -> Any:
+    return (end - start) * pct + start
+
+
+def _cosine(start: Any, end: Any, pct: Any) -> Any:
+    return end + (start - end) / 2.0 * (jnp.cos(math.pi * pct) + 1)
+
+
+def piecewise_interpolate_schedule(
+    interpolate_type: str, init_value: Any, boundaries_and_scales: dict[int, float] | None = None
+) -> Schedule:
+    """Interpolates (linearly or by a half cosine) between cumulative scalings of `init_value`.
+
+    Args:
+      interpolate_type: "linear" or "cosine".
+      init_value: the value at step 0.
+      boundaries_and_scales: `{step: scale}`; the value reached at `step` is `init_value`
+        times the product of the scales up to it.
+    """
+    interpolate = {"linear": _linear, "cosine": _cosine}.get(interpolate_type)
+    if interpolate is None:
+        raise ScheduleArgumentError(
+            f"interpolate_type must be 'linear' or 'cosine', got {interpolate_type!r}."
+        )
+    items = sorted((boundaries_and_scales or {}).items())
+    if any(scale < 0.0 for _, scale in items):
+        raise ScheduleArgumentError(
+            f"piecewise_interpolate_schedule expects non-negative scales, got {dict(items)}."
+        )
+    bounds = [0] + [b for b, _ in items]
+    values = [init_value]
+    for _, scale in items:
+        values.append(values[-1] * scale)
+
+    def schedule(count):
+        out = jnp.where(bounds[-1] <= count, values[-1], 0.0)
+        for i in range(len(bounds) - 1):
+            inside = jnp.logical_and(bounds[i] <= count, count < bounds[i + 1])
+            pct = (count - bounds[i]) / max(bounds[i + 1] - bounds[i], 1)
+            out = out + jnp.where(inside, interpolate(values[i], values[i + 1], pct), 0.0)
+        return out
+
+    return schedule
+
+
+def linear_onecycle_schedule(
+    transition_steps: int,
+    peak_value: Any,
+    pct_start: float = 0.3,
+    pct_final: float = 0.85,
+    div_factor: float = 25.0,
+    final_div_factor: float = 1e4,
+) -> Schedule:
+    """One-cycle (Smith, 2018) with linear pieces: up to `peak_value`, down, then annihilation."""
+    if transition_steps <= 0:
+        raise ScheduleArgumentError(
+            f"linear_onecycle_schedule needs transition_steps > 0, got {transition_steps}."
+        )
+    return piecewise_interpolate_schedule(
+        "linear",
+        peak_value / div_factor,
+        {
+            int(pct_start * transition_steps): div_factor,
+            int(pct_final * transition_steps): 1.0 / div_factor,
+            transition_steps: 1.0 / final_div_factor,
+        },
+    )
+
+
+def cosine_onecycle_schedule(
+    transition_steps: int,
+    peak_value: Any,
+    pct_start: float = 0.3,
+    div_factor: float = 25.0,
+    final_div_factor: float = 1e4,
+) -> Schedule:
+    """One-cycle with cosine pieces (fastai's default): up to `peak_value`, then down."""
+    if transition_steps <= 0:
+        raise ScheduleArgumentError(
+            f"cosine_onecycle_schedule needs transition_steps > 0, got {transition_steps}."
+        )
+    return piecewise_interpolate_schedule(
+        "cosine",
+        peak_value / div_factor,
+        {
+            int(pct_start * transition_steps): div_factor,
+            int(transition_steps): 1.0 / (div_factor * final_div_factor),
+        },
+    )

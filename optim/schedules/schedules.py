@@ -1,0 +1,191 @@
+"""Learning-rate schedules: pure functions `count -> value`, traceable under `jit`.
+
+Step-count convention (Optax): `count` is the number of updates already done, so the first
+update sees `schedule(0)`. `inject_hyperparams` and `scale_by_schedule` both follow it. Unlike
+PyTorch's `lr_scheduler` objects there is no `.step()`: the optimizer state holds the count.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import core.numpy as jnp
+from optim.base import Schedule
+from optim.errors import ScheduleArgumentError
+from optim.schedules.join import join_schedules
+
+
+def constant_schedule(value: Any) -> Schedule:
+    """Returns the schedule that is always `value`."""
+    return lambda count: value
+
+
+def polynomial_schedule(
+    init_value: Any, end_value: Any, power: Any, transition_steps: int, transition_begin: int = 0
+) -> Schedule:
+    """Polynomial decay from `init_value` to `end_value` over `transition_steps` steps.
+
+    `c = clip(count - transition_begin, 0, transition_steps)`,
+    `value = (init - end) * (1 - c / transition_steps)**power + end`.
+    A non-positive `transition_steps` gives the constant `init_value`; a negative
+    `transition_begin` is treated as 0 (both as in Optax).
+    """
+    if transition_steps <= 0:
+        return lambda count: init_value
+    transition_begin = max(transition_begin, 0)
+
+    def schedule(count):
+        count = jnp.clip(count - transition_begin, 0, transition_steps)
+        frac = 1 - count / transition_steps
+        return (init_value - end_value) * (frac**power) + end_value
+
+    return schedule
+
+
+def linear_schedule(
+    init_value: Any, end_value: Any, transition_steps: int, transition_begin: int = 0
+) -> Schedule:
+    """Linear interpolation from `init_value` to `end_value` (`polynomial_schedule`, power 1)."""
+    return polynomial_schedule(init_value, end_value, 1, transition_steps, transition_begin)
+
+
+def piecewise_constant_schedule(
+    init_value: Any, boundaries_and_scales: dict[int, float] | None = None
+) -> Schedule:
+    """`init_value` multiplied by every `scale` whose `boundary <= count` (cumulatively).
+
+    Raises:
+      ScheduleArgumentError: if a scale is negative.
+    """
+    if boundaries_and_scales is not None and any(s < 0.0 for s in boundaries_and_scales.values()):
+        raise ScheduleArgumentError(
+            f"piecewise_constant_schedule expects non-negative scales, got {boundaries_and_scales}."
+        )
+
+    def schedule(count):
+        v = init_value
+        for threshold, scale in sorted((boundaries_and_scales or {}).items()):
+            indicator = jnp.maximum(0.0, jnp.sign(threshold - count))
+            v = v * indicator + (1 - indicator) * scale * v
+        return v
+
+    return schedule
+
+
+def exponential_decay(
+    init_value: Any,
+    transition_steps: int,
+    decay_rate: float,
+    transition_begin: int = 0,
+    staircase: bool = False,
+    end_value: Any = None,
+) -> Schedule:
+    """`init * decay_rate**((count - begin) / transition_steps)`, `init` before `begin`.
+
+    Args:
+      init_value: the initial value.
+      transition_steps: steps per factor of `decay_rate`.
+      decay_rate: the decay factor (> 1 gives growth).
+      transition_begin: steps of constant `init_value` first.
+      staircase: use an integer exponent (step-wise decay).
+      end_value: lower bound (upper bound when `decay_rate > 1`).
+    """
+    if transition_steps <= 0 or decay_rate == 0:
+        return lambda count: init_value
+    transition_begin = max(transition_begin, 0)
+    clip_fn = jnp.maximum if decay_rate < 1.0 else jnp.minimum
+
+    def schedule(count):
+        decreased = count - transition_begin
+        p = decreased / transition_steps
+        if staircase:
+            p = jnp.floor(p)
+        value = jnp.where(decreased <= 0, init_value, init_value * jnp.power(decay_rate, p))
+        return value if end_value is None else clip_fn(value, end_value)
+
+    return schedule
+
+
+def cosine_decay_schedule(
+    init_value: Any, decay_steps: int, alpha: Any = 0.0, exponent: Any = 1.0
+) -> Schedule:
+    """Cosine decay from `init_value` to `alpha * init_value` over `decay_steps` steps.
+
+    `c = min(count, decay_steps)`,
+    `value = init * ((1 - alpha) * (0.5 * (1 + cos(pi c / decay_steps)))**exponent + alpha)`.
+
+    Raises:
+      ScheduleArgumentError: if `decay_steps <= 0`.
+    """
+    if not decay_steps > 0:
+        raise ScheduleArgumentError(
+            f"cosine_decay_schedule requires positive decay_steps, got decay_steps={decay_steps}."
+        )
+
+    def schedule(count):
+        count = jnp.minimum(count, decay_steps)
+        cosine = 0.5 * (1 + jnp.cos(math.pi * count / decay_steps))
+        return init_value * ((1 - alpha) * cosine**exponent + alpha)
+
+    return schedule
+
+
+def warmup_constant_schedule(init_value: Any, peak_value: Any, warmup_steps: int) -> Schedule:
+    """Linear warmup from `init_value` to `peak_value`, then constant."""
+    return linear_schedule(init_value, peak_value, warmup_steps)
+
+
+def warmup_cosine_decay_schedule(
+    init_value: Any,
+    peak_value: Any,
+    warmup_steps: int,
+    decay_steps: int,
+    end_value: Any = 0.0,
+    exponent: Any = 1.0,
+) -> Schedule:
+    """Linear warmup to `peak_value`, then cosine decay to `end_value`.
+
+    Trap: `decay_steps` is the *total* length including the warmup; the cosine part lasts
+    `decay_steps - warmup_steps` steps.
+    """
+    alpha = 0.0 if peak_value == 0.0 else end_value / peak_value
+    return join_schedules(
+        [
+            linear_schedule(init_value, peak_value, warmup_steps),
+            cosine_decay_schedule(peak_value, decay_steps - warmup_steps, alpha, exponent),
+        ],
+        [warmup_steps],
+    )
+
+
+def warmup_exponential_decay_schedule(
+    init_value: Any,
+    peak_value: Any,
+    warmup_steps: int,
+    transition_steps: int,
+    decay_rate: Any,
+    transition_begin: int = 0,
+    staircase: bool = False,
+    end_value: Any = None,
+) -> Schedule:
+    """Linear warmup to `peak_value`, then `exponential_decay` (counted from the warmup's end)."""
+    return join_schedules(
+        [
+            linear_schedule(init_value, peak_value, warmup_steps),
+            exponential_decay(
+                peak_value, transition_steps, decay_rate, transition_begin, staircase, end_value
+            ),
+        ],
+        [warmup_steps],
+    )
+
+
+def sgdr_schedule(cosine_kwargs: list[dict[str, Any]]) -> Schedule:
+    """Warm restarts: consecutive `warmup_cosine_decay_schedule(**kwargs)` cycles."""
+    boundaries, schedules, step = [], [], 0
+    for kwargs in cosine_kwargs:
+        schedules.append(warmup_cosine_decay_schedule(**kwargs))
+        step += kwargs["decay_steps"]
+        boundaries.append(step)
+    return join_schedules(schedules, boundaries[:-1])

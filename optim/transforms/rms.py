@@ -1,0 +1,253 @@
+"""Second-moment-only rescalings: RMSProp, centred RMSProp, Adagrad, Adadelta, SM3.
+
+Trap (Optax vs PyTorch): `scale_by_rms` divides by `sqrt(nu + eps)` (eps *inside* the root,
+`eps_in_sqrt=True`) with decay 0.9, where `torch.optim.RMSprop` uses `sqrt(v) + eps` and 0.99.
+Adagrad starts its accumulator at 0.1 with eps 1e-7 (torch: 0 and 1e-10).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, NamedTuple
+
+import core.numpy as jnp
+from core import lax, tree_util
+from optim import tree
+from optim.base import GradientTransformation
+from optim.errors import ComplexParamsError
+from optim.numerics import abs_sq, safe_increment
+
+
+class ScaleByRssState(NamedTuple):
+    """State of `scale_by_rss` (Adagrad)."""
+
+    sum_of_squares: Any
+
+
+class ScaleByRmsState(NamedTuple):
+    """State of `scale_by_rms`."""
+
+    nu: Any
+
+
+class ScaleByRmsWithCountState(NamedTuple):
+    """State of `scale_by_rms(bias_correction=True)`."""
+
+    count: Any  # shape=(), dtype=int32.
+    nu: Any
+
+
+class ScaleByRStdDevState(NamedTuple):
+    """State of `scale_by_stddev` (centred RMSProp)."""
+
+    mu: Any
+    nu: Any
+
+
+class ScaleByRStdDevWithCountState(NamedTuple):
+    """State of `scale_by_stddev(bias_correction=True)`."""
+
+    count: Any  # shape=(), dtype=int32.
+    mu: Any
+    nu: Any
+
+
+class ScaleByAdaDeltaState(NamedTuple):
+    """State of `scale_by_adadelta`: EMAs of squared gradients and squared updates."""
+
+    e_g: Any
+    e_x: Any
+
+
+class ScaleBySM3State(NamedTuple):
+    """State of `scale_by_sm3`: `mu` holds one accumulator vector per axis of each leaf."""
+
+    mu: Any
+    nu: Any
+
+
+def scale_by_rss(initial_accumulator_value: Any = 0.1, eps: Any = 1e-7) -> GradientTransformation:
+    """Adagrad: `s += g**2`, `u = g / sqrt(s + eps)` (0 where `s == 0`).
+
+    Returns:
+      A `GradientTransformation` with state `ScaleByRssState(sum_of_squares)`.
+    """
+
+    def init_fn(params):
+        return ScaleByRssState(sum_of_squares=tree.full_like(params, initial_accumulator_value))
+
+    def update_fn(updates, state, params=None):
+        del params
+        sum_of_squares = tree_util.tree_map(
+            lambda g, t: abs_sq(g) + t, updates, state.sum_of_squares
+        )
+        inv_sqrt = tree_util.tree_map(
+            lambda t: jnp.where(t > 0, lax.rsqrt(t + eps), 0.0), sum_of_squares
+        )
+        return tree.mul(inv_sqrt, updates), ScaleByRssState(sum_of_squares=sum_of_squares)
+
+    return GradientTransformation(init_fn, update_fn)
+
+
+def _inverse_root(x: Any, eps: Any, eps_in_sqrt: bool) -> Any:
+    return lax.rsqrt(x + eps) if eps_in_sqrt else 1 / (jnp.sqrt(x) + eps)
+
+
+def scale_by_rms(
+    decay: Any = 0.9,
+    eps: Any = 1e-8,
+    initial_scale: Any = 0.0,
+    eps_in_sqrt: bool = True,
+    bias_correction: bool = False,
+) -> GradientTransformation:
+    """RMSProp: `nu = decay*nu + (1-decay)*g**2`, `u = g / sqrt(nu + eps)`.
+
+    Args:
+      decay: decay of the second moment.
+      eps: added inside (default) or outside the square root.
+      initial_scale: initial value of `nu`.
+      eps_in_sqrt: `sqrt(nu + eps)` if True, else `sqrt(nu) + eps` (PyTorch's placement).
+      bias_correction: divide `nu` by `1 - decay**t` (then the state also has `count`).
+
+    Returns:
+      A `GradientTransformation` with state `ScaleByRmsState(nu)` (or `...WithCountState`).
+    """
+
+    def init_fn(params):
+        nu = tree.full_like(params, initial_scale)
+        if bias_correction:
+            return ScaleByRmsWithCountState(count=jnp.zeros([], jnp.int32), nu=nu)
+        return ScaleByRmsState(nu=nu)
+
+    def update_fn(updates, state, params=None):
+        del params
+        nu = tree.update_moment_per_elem_norm(updates, state.nu, decay, 2)
+        if bias_correction:
+            count_inc = safe_increment(state.count)
+            nu_hat = tree.bias_correction(nu, decay, count_inc)
+        else:
+            nu_hat = nu
+        updates = tree_util.tree_map(
+            lambda n, g: _inverse_root(n, eps, eps_in_sqrt) * g, nu_hat, updates
+        )
+        if bias_correction:
+            return updates, ScaleByRmsWithCountState(count=count_inc, nu=nu)
+        return updates, ScaleByRmsState(nu=nu)
+
+    return GradientTransformation(init_fn, update_fn)
+
+
+def scale_by_stddev(
+    decay: Any = 0.9,
+    eps: Any = 1e-8,
+    initial_scale: Any = 0.0,
+    eps_in_sqrt: bool = True,
+    bias_correction: bool = False,
+) -> GradientTransformation:
+    """Centred RMSProp: `u = g / sqrt(nu - mu**2 + eps)` with EMAs `mu` of g and `nu` of g**2.
+
+    Returns:
+      A `GradientTransformation` with state `ScaleByRStdDevState(mu, nu)`.
+    """
+
+    def init_fn(params):
+        mu = tree.zeros_like(params)
+        nu = tree.full_like(params, initial_scale)
+        if bias_correction:
+            return ScaleByRStdDevWithCountState(count=jnp.zeros([], jnp.int32), mu=mu, nu=nu)
+        return ScaleByRStdDevState(mu=mu, nu=nu)
+
+    def update_fn(updates, state, params=None):
+        del params
+        mu = tree.update_moment(updates, state.mu, decay, 1)
+        nu = tree.update_moment_per_elem_norm(updates, state.nu, decay, 2)
+        if bias_correction:
+            count_inc = safe_increment(state.count)
+            mu_hat = tree.bias_correction(mu, decay, count_inc)
+            nu_hat = tree.bias_correction(nu, decay, count_inc)
+        else:
+            mu_hat, nu_hat = mu, nu
+        updates = tree_util.tree_map(
+            lambda m, n, g: _inverse_root(n - abs_sq(m), eps, eps_in_sqrt) * g,
+            mu_hat,
+            nu_hat,
+            updates,
+        )
+        if bias_correction:
+            return updates, ScaleByRStdDevWithCountState(count=count_inc, mu=mu, nu=nu)
+        return updates, ScaleByRStdDevState(mu=mu, nu=nu)
+
+    return GradientTransformation(init_fn, update_fn)
+
+
+def scale_by_adadelta(rho: Any = 0.9, eps: Any = 1e-6) -> GradientTransformation:
+    """Adadelta (Zeiler, 2012): `u = sqrt(E[x**2] + eps) / sqrt(E[g**2] + eps) * g`.
+
+    Returns:
+      A `GradientTransformation` with state `ScaleByAdaDeltaState(e_g, e_x)`.
+    """
+
+    def init_fn(params):
+        return ScaleByAdaDeltaState(e_g=tree.zeros_like(params), e_x=tree.zeros_like(params))
+
+    def update_fn(updates, state, params=None):
+        del params
+        e_g = tree.update_moment(updates, state.e_g, rho, 2)
+        updates = tree_util.tree_map(
+            lambda g, cur_e_g, prev_e_x: jnp.sqrt(prev_e_x + eps) / jnp.sqrt(cur_e_g + eps) * g,
+            updates,
+            e_g,
+            state.e_x,
+        )
+        e_x = tree.update_moment(updates, state.e_x, rho, 2)
+        return updates, ScaleByAdaDeltaState(e_g=e_g, e_x=e_x)
+
+    return GradientTransformation(init_fn, update_fn)
+
+
+def scale_by_sm3(b1: Any = 0.9, b2: Any = 1.0, eps: Any = 1e-8) -> GradientTransformation:
+    """SM3 (Anil et al., 2019): memory-efficient Adagrad with one accumulator per axis.
+
+    Returns:
+      A `GradientTransformation` with state `ScaleBySM3State(mu, nu)`; real params only.
+    """
+
+    def expanded_shape(shape, axis):
+        return [1] * axis + [shape[axis]] + [1] * (len(shape) - axis - 1)
+
+    def new_accum(g, v):
+        coeff = (1.0 - b2) if b2 != 1.0 else 1.0
+        if g.ndim < 2:
+            return coeff * g**2 + b2 * v[0]
+        return coeff * g**2 + b2 * functools.reduce(jnp.minimum, v)
+
+    def new_mu(g, i):
+        if g.ndim < 2:
+            return g
+        return jnp.max(g, axis=tuple(a for a in range(g.ndim) if a != i))
+
+    def init_fn(params):
+        if any(jnp.iscomplexobj(x) for x in tree_util.tree_leaves(params)):
+            raise ComplexParamsError("scale_by_sm3 does not support complex parameters.")
+        mu = tree_util.tree_map(
+            lambda p: [jnp.zeros((p.shape[i],), p.dtype) for i in range(p.ndim)], params
+        )
+        return ScaleBySM3State(mu=mu, nu=tree.zeros_like(params))
+
+    def update_fn(updates, state, params=None):
+        del params
+        mu = tree_util.tree_map(
+            lambda g, v: [jnp.reshape(v[i], expanded_shape(g.shape, i)) for i in range(g.ndim)],
+            updates,
+            state.mu,
+        )
+        accum = tree_util.tree_map(new_accum, updates, mu)
+        accum_inv_sqrt = tree_util.tree_map(
+            lambda t: jnp.where(t > 0, lax.rsqrt(t + eps), 0.0), accum
+        )
+        scaled = tree_util.tree_map(lambda g, a: g * a, updates, accum_inv_sqrt)
+        nu = tree.update_moment(scaled, state.nu, b1, 1)
+        mu = tree_util.tree_map(lambda a: [new_mu(a, i) for i in range(a.ndim)], accum)
+        return nu, ScaleBySM3State(mu=mu, nu=nu)
+
+    return GradientTransformation(init_fn, update_fn)

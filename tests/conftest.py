@@ -1,0 +1,32 @@
+"""Test-session setup shared by every test directory.
+
+The numba compile caches are pointed at one directory per checkout, shared by all test
+processes (pytest-xdist workers included), before anything imports numba or `core`: numba reads
+NUMBA_CACHE_DIR when it is imported, and `core.jit` reads NUMBAX_CACHE_DIR for its generated
+sources. Values already set in the environment win. Tests marked ``slow`` run only with
+``--runslow``.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+_CACHE_ROOT = Path(__file__).resolve().parent.parent / ".pytest_numba_cache"
+os.environ.setdefault("NUMBAX_CACHE_DIR", str(_CACHE_ROOT / "numbax"))
+os.environ.setdefault("NUMBA_CACHE_DIR", str(_CACHE_ROOT / "numba"))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--runslow", action="store_true", default=False, help="also run tests marked slow"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--runslow"):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --runslow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
