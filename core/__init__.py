@@ -18,9 +18,10 @@ from core.devices import (
     local_device_count, process_index,
 )
 import core.numpy as numpy  # noqa: E402
+from core.jit.api import clear_caches, compile_count, jit  # noqa: E402
 
 __all__ = [
-    "Array", "ShapeDtypeStruct", "ShapedArray", "block_until_ready", "config", "default_backend",
+    "Array", "ShapeDtypeStruct", "clear_caches", "compile_count", "jit", "ShapedArray", "block_until_ready", "config", "default_backend",
     "device_count", "device_get", "device_put", "devices", "disable_jit", "dtypes",
     "enable_x64", "eval_shape", "grad", "hessian", "jacfwd", "jacobian", "jacrev", "jvp",
     "linearize", "local_device_count", "make_jaxpr", "numpy", "process_index", "stop_gradient",

@@ -1,18 +1,137 @@
-"""nn: a Flax-linen-like module system (in progress)."""
+"""nn: a Flax-linen-like module system and its layers (``import nn`` ≈ ``import flax.linen as nn``).
 
+Models subclass :class:`Module` (a dataclass), declare submodules and parameters in ``setup``
+or inline in an ``@nn.compact`` method, and run through ``init``/``apply`` with plain-dict
+variables ``{'params': ..., 'batch_stats': ...}``.
+"""
+
+from nn import errors, initializers, traverse_util
+from nn.activation import (
+    PReLU,
+    celu,
+    elu,
+    gelu,
+    glu,
+    hard_sigmoid,
+    hard_silu,
+    hard_swish,
+    hard_tanh,
+    leaky_relu,
+    log_sigmoid,
+    log_softmax,
+    logsumexp,
+    one_hot,
+    relu,
+    relu6,
+    selu,
+    sigmoid,
+    silu,
+    soft_sign,
+    softmax,
+    softplus,
+    standardize,
+    swish,
+    tanh,
+)
+from nn.attention import (
+    MultiHeadAttention,
+    MultiHeadDotProductAttention,
+    SelfAttention,
+    combine_masks,
+    dot_product_attention,
+    dot_product_attention_weights,
+    make_attention_mask,
+    make_causal_mask,
+)
+from nn.combinators import Sequential
+from nn.linear import Conv, ConvTranspose, Dense, DenseGeneral, Einsum, Embed
 from nn.module import Module, apply, compact, init, init_with_output, merge_param, nowrap
+from nn.normalization import BatchNorm, GroupNorm, LayerNorm, RMSNorm
+from nn.pooling import avg_pool, max_pool, min_pool, pool
+from nn.recurrent import (
+    RNN,
+    Bidirectional,
+    GRUCell,
+    LSTMCell,
+    OptimizedLSTMCell,
+    RNNCellBase,
+    SimpleCell,
+)
 from nn.scope import DenyList, Scope
+from nn.stochastic import Dropout
+from nn.summary import parameter_overview, tabulate
 from nn.variables import Variable
 
 __all__ = [
+    "RNN",
+    "BatchNorm",
+    "Bidirectional",
+    "Conv",
+    "ConvTranspose",
+    "Dense",
+    "DenseGeneral",
     "DenyList",
+    "Dropout",
+    "Einsum",
+    "Embed",
+    "GRUCell",
+    "GroupNorm",
+    "LSTMCell",
+    "LayerNorm",
     "Module",
+    "MultiHeadAttention",
+    "MultiHeadDotProductAttention",
+    "OptimizedLSTMCell",
+    "PReLU",
+    "RMSNorm",
+    "RNNCellBase",
     "Scope",
+    "SelfAttention",
+    "Sequential",
+    "SimpleCell",
     "Variable",
     "apply",
+    "avg_pool",
+    "celu",
+    "combine_masks",
     "compact",
+    "dot_product_attention",
+    "dot_product_attention_weights",
+    "elu",
+    "errors",
+    "gelu",
+    "glu",
+    "hard_sigmoid",
+    "hard_silu",
+    "hard_swish",
+    "hard_tanh",
     "init",
     "init_with_output",
+    "initializers",
+    "leaky_relu",
+    "log_sigmoid",
+    "log_softmax",
+    "logsumexp",
+    "make_attention_mask",
+    "make_causal_mask",
+    "max_pool",
     "merge_param",
+    "min_pool",
     "nowrap",
+    "one_hot",
+    "parameter_overview",
+    "pool",
+    "relu",
+    "relu6",
+    "selu",
+    "sigmoid",
+    "silu",
+    "soft_sign",
+    "softmax",
+    "softplus",
+    "standardize",
+    "swish",
+    "tabulate",
+    "tanh",
+    "traverse_util",
 ]

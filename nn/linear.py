@@ -15,7 +15,7 @@ import numpy as np
 
 import core.numpy as jnp
 from core import lax
-from core.nn import initializers
+from nn import initializers
 from nn.dtypes import promote_dtype
 from nn.module import Module, compact, merge_param
 
@@ -254,6 +254,11 @@ def _flatten_batch(inputs: Array, n_spatial: int) -> tuple[Array, tuple[int, ...
     return jnp.reshape(inputs, (-1,) + inputs.shape[n_batch:]), batch_shape
 
 
+def _check_mask(mask: Array | None, kernel_shape: tuple[int, ...]) -> None:
+    if mask is not None and tuple(mask.shape) != kernel_shape:
+        raise ValueError(f"mask shape {mask.shape} must equal the kernel shape {kernel_shape}.")
+
+
 class Conv(Module):
     """An N-d convolution over channels-last inputs (``lax.conv_general_dilated``).
 
@@ -314,7 +319,9 @@ class Conv(Module):
         elif padding == "CAUSAL":
             if n != 1:
                 raise ValueError("padding='CAUSAL' is only implemented for 1-D convolutions.")
-            inputs = jnp.pad(inputs, [(0, 0), (kernel_dilation[0] * (kernel_size[0] - 1), 0), (0, 0)])
+            inputs = jnp.pad(
+                inputs, [(0, 0), (kernel_dilation[0] * (kernel_size[0] - 1), 0), (0, 0)]
+            )
             padding = "VALID"
         in_features = inputs.shape[-1]
         if in_features % self.feature_group_count:
@@ -324,7 +331,9 @@ class Conv(Module):
             )
         kernel_shape = kernel_size + (in_features // self.feature_group_count, self.features)
         if self.mask is not None and tuple(self.mask.shape) != kernel_shape:
-            raise ValueError(f"mask shape {self.mask.shape} must equal the kernel shape {kernel_shape}.")
+            raise ValueError(
+                f"mask shape {self.mask.shape} must equal the kernel shape {kernel_shape}."
+            )
         kernel = self.param("kernel", self.kernel_init, kernel_shape, self.param_dtype)
         if self.mask is not None:
             kernel = kernel * self.mask
@@ -372,7 +381,7 @@ def conv_transpose(
     transpose_kernel: bool = False,
     precision: Any = None,
 ) -> Array:
-    """A transposed convolution of channels-last ``lhs`` with an HWIO ``rhs`` (``lax.conv_transpose``).
+    """Transposed convolution of channels-last ``lhs`` with HWIO ``rhs`` (``lax.conv_transpose``).
 
     Args:
       lhs: the input, ``(N, *spatial, C)``.
@@ -458,7 +467,9 @@ class ConvTranspose(Module):
         else:
             kernel_shape = kernel_size + (in_features, self.features)
         if self.mask is not None and tuple(self.mask.shape) != kernel_shape:
-            raise ValueError(f"mask shape {self.mask.shape} must equal the kernel shape {kernel_shape}.")
+            raise ValueError(
+                f"mask shape {self.mask.shape} must equal the kernel shape {kernel_shape}."
+            )
         kernel = self.param("kernel", self.kernel_init, kernel_shape, self.param_dtype)
         if self.mask is not None:
             kernel = kernel * self.mask

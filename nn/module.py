@@ -46,7 +46,7 @@ class _Context(threading.local):
     def __init__(self) -> None:
         self.module_stack: list[Any] = [None]
         self.capture_stack: list[Any] = []
-        self.call_records: list[Any] | None = None
+        self.call_recorder: Any = None
 
 
 _context = _Context()
@@ -71,6 +71,7 @@ class _State:
 
 
 _uninitialized_state = _State()
+_INIT_MUTABLE = DenyList("intermediates")  # init creates every collection but intermediates
 
 
 def compact(fun: Callable) -> Callable:
@@ -298,7 +299,9 @@ class Module:
 
     @property
     def _path_text(self) -> str:
-        return self.scope.path_text if self.scope is not None else f"<unbound {type(self).__name__}>"
+        return (
+            self.scope.path_text if self.scope is not None else f"<unbound {type(self).__name__}>"
+        )
 
     # -- setup and method calls --------------------------------------------------------------
 
@@ -340,8 +343,8 @@ class Module:
                 raise errors.UnboundModuleError(type(self).__name__, f"run {fun.__name__}")
             is_recurrent = state.in_compact_method
             state.in_compact_method = True
-        records = _context.call_records
-        depth = len(_context.module_stack)
+        recorder = None if is_setup else _context.call_recorder
+        call_index = recorder.enter() if recorder is not None else None
         _context.module_stack.append(self)
         try:
             y = fun(self, *args, **kwargs)
@@ -349,8 +352,8 @@ class Module:
                 filter_fn = _context.capture_stack[-1]
                 if filter_fn and filter_fn(self, fun.__name__):
                     self.sow("intermediates", fun.__name__, y)
-            if records is not None and not is_setup and self.scope is not None:
-                records.append((depth, self.scope.path, self, fun.__name__, args, kwargs, y))
+            if recorder is not None and self.scope is not None:
+                recorder.exit(call_index, self, fun.__name__, args, kwargs, y)
             return y
         finally:
             _context.module_stack.pop()
@@ -434,7 +437,9 @@ class Module:
                     attrs[key] = _map_over_modules(clone_fn, value)
         return type(self)(**attrs)
 
-    def copy(self: M, *, parent: Any = _unspecified_parent, name: str | None = None, **updates) -> M:
+    def copy(
+        self: M, *, parent: Any = _unspecified_parent, name: str | None = None, **updates
+    ) -> M:
         """A deep copy with updated fields, a new (auto) name and the current module as parent."""
         return self.clone(parent=parent, name=name, _deep_clone=True, **updates)
 
@@ -475,7 +480,9 @@ class Module:
     def _check_declaration(self, kind: str, name: str, col: str) -> Scope:
         scope = self._require_scope(f"create {kind} {name!r}")
         if not self._initialization_allowed:
-            raise errors.DefinedOutsideSetupError(kind.capitalize(), repr(name), type(self).__name__)
+            raise errors.DefinedOutsideSetupError(
+                kind.capitalize(), repr(name), type(self).__name__
+            )
         if self._name_taken(name, col):
             raise errors.NameInUseError(kind, name, type(self).__name__, scope.path_text)
         return scope
@@ -637,7 +644,10 @@ class Module:
           The method's output, or ``(output, mutated_variables)`` when ``mutable`` is set.
         """
         return apply(
-            self._method_fn(method), self, mutable=mutable, capture_intermediates=capture_intermediates
+            self._method_fn(method),
+            self,
+            mutable=mutable,
+            capture_intermediates=capture_intermediates,
         )(variables, *args, rngs=rngs, **kwargs)
 
     def init_with_output(
@@ -645,7 +655,7 @@ class Module:
         rngs: Any,
         *args: Any,
         method: Callable | str | None = None,
-        mutable: CollectionFilter = DenyList("intermediates"),
+        mutable: CollectionFilter = _INIT_MUTABLE,
         capture_intermediates: bool | Callable[[Module, str], bool] = False,
         **kwargs: Any,
     ) -> tuple[Any, dict]:
@@ -662,7 +672,7 @@ class Module:
         rngs: Any,
         *args: Any,
         method: Callable | str | None = None,
-        mutable: CollectionFilter = DenyList("intermediates"),
+        mutable: CollectionFilter = _INIT_MUTABLE,
         capture_intermediates: bool | Callable[[Module, str], bool] = False,
         **kwargs: Any,
     ) -> dict:
@@ -741,7 +751,7 @@ def apply(
 def init_with_output(
     fn: Callable,
     module: Module,
-    mutable: CollectionFilter = DenyList("intermediates"),
+    mutable: CollectionFilter = _INIT_MUTABLE,
     capture_intermediates: bool | Callable = False,
 ) -> Callable:
     """``f(rngs, *args) -> (output, variables)`` running ``fn(bound_module, *args)``."""
@@ -752,7 +762,7 @@ def init_with_output(
 def init(
     fn: Callable,
     module: Module,
-    mutable: CollectionFilter = DenyList("intermediates"),
+    mutable: CollectionFilter = _INIT_MUTABLE,
     capture_intermediates: bool | Callable = False,
 ) -> Callable:
     """``f(rngs, *args) -> variables`` running ``fn(bound_module, *args)``."""

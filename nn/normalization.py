@@ -15,8 +15,7 @@ from typing import Any
 
 import core.numpy as jnp
 from core import lax
-from core.nn import initializers
-from nn import errors
+from nn import errors, initializers
 from nn.dtypes import canonicalize_dtype
 from nn.module import Module, compact
 
@@ -179,7 +178,9 @@ class BatchNorm(Module):
         ra_mean = self.variable(
             "batch_stats", "mean", lambda s: jnp.zeros(s, stats_dtype), feature_shape
         )
-        ra_var = self.variable("batch_stats", "var", lambda s: jnp.ones(s, stats_dtype), feature_shape)
+        ra_var = self.variable(
+            "batch_stats", "var", lambda s: jnp.ones(s, stats_dtype), feature_shape
+        )
         if use_running_average:
             mean, var = ra_mean.value, ra_var.value
         else:
@@ -407,7 +408,9 @@ class GroupNorm(Module):
         channels = x.shape[-1]
         if self.group_size is not None:
             if channels % self.group_size:
-                raise ValueError(f"{channels} channels are not a multiple of group_size={self.group_size}.")
+                raise ValueError(
+                    f"{channels} channels are not a multiple of group_size={self.group_size}."
+                )
             num_groups = channels // self.group_size
         else:
             num_groups = self.num_groups

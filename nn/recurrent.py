@@ -16,7 +16,8 @@ import numpy as np
 
 import core.numpy as jnp
 from core import lax, random, tree_util
-from core.nn import initializers, sigmoid, tanh
+from nn import initializers
+from nn.activation import sigmoid, tanh
 from nn.dtypes import promote_dtype
 from nn.linear import Dense, default_kernel_init
 from nn.module import Module, compact, nowrap
@@ -130,7 +131,9 @@ class _DenseParams(Module):
 
     @compact
     def __call__(self, inputs: Array) -> tuple[Array, Array | None]:
-        k = self.param("kernel", self.kernel_init, (inputs.shape[-1], self.features), self.param_dtype)
+        k = self.param(
+            "kernel", self.kernel_init, (inputs.shape[-1], self.features), self.param_dtype
+        )
         b = None
         if self.use_bias:
             b = self.param("bias", self.bias_init, (self.features,), self.param_dtype)

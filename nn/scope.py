@@ -165,7 +165,9 @@ class Scope:
         flags: Mapping[str, Any] | None = None,
     ):
         self._variables = variables
-        self.rngs = {k: v if isinstance(v, LazyRng) else LazyRng(v) for k, v in (rngs or {}).items()}
+        self.rngs = {
+            k: v if isinstance(v, LazyRng) else LazyRng(v) for k, v in (rngs or {}).items()
+        }
         self.name = name
         self.mutable = mutable
         self.parent = parent
@@ -395,4 +397,3 @@ def init(
         )
 
     return wrapper
-

@@ -42,9 +42,7 @@ class Dropout(Module):
     rng_collection: str = "dropout"
 
     @compact
-    def __call__(
-        self, inputs: Array, deterministic: bool | None = None, rng: Any = None
-    ) -> Array:
+    def __call__(self, inputs: Array, deterministic: bool | None = None, rng: Any = None) -> Array:
         """Applies dropout to ``inputs``.
 
         Args:

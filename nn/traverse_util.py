@@ -79,6 +79,4 @@ def unflatten_dict(xs: Mapping, sep: str | None = None) -> dict:
 def path_aware_map(f: Callable[[tuple, Any], Any], nested_dict: Mapping) -> dict:
     """Maps ``f(path, leaf)`` over a nested dict, keeping its structure."""
     flat = flatten_dict(nested_dict, keep_empty_nodes=True)
-    return unflatten_dict(
-        {k: v if v is empty_node else f(k, v) for k, v in flat.items()}
-    )
+    return unflatten_dict({k: v if v is empty_node else f(k, v) for k, v in flat.items()})

@@ -62,8 +62,9 @@ class BatchTrace(Trace):
         if all(d is None for d in dims):
             with set_current_trace(self.parent):
                 return prim.bind(*vals, **params)
+        extra = {"axis_trace": self} if prim.higher_order else {}
         with set_current_trace(self.parent):
-            out, out_dim = prim.batch(vals, dims, **params)
+            out, out_dim = prim.batch(vals, dims, **params, **extra)
         return self.box(out, out_dim, prim.multiple_results)
 
     def box(self, out: Any, out_dim: Any, multiple: bool) -> Any:

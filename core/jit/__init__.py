@@ -1,0 +1,1 @@
+"""The compiler: `jit` (api.py) and the numba back end (lowering, vecmath, disk cache)."""

@@ -1,0 +1,494 @@
+"""`jit`: stage a function to a jaxpr once per input signature, then run it compiled.
+
+`jit(f)` traces `f` on abstract values (shapes, dtypes, weak types) into a constvar-free jaxpr
+and binds the higher-order primitive `jit_call` with it. Because `jit_call` is a primitive with
+every rule (jvp, transpose, batching, partial evaluation), `grad(jit(f))`, `jit(grad(f))`,
+`vmap(jit(f))` and nested jits all compose. Its eager `impl` compiles the jaxpr once into one
+numba function (`core/jit/lowering`) or, with `backend="python"`, runs it with numpy.
+
+The trace cache lives in a `WeakKeyDictionary` keyed on the user's function and is keyed on
+(input tree, abstract values incl. weak types, static arguments, trace-relevant config).
+Static arguments must be hashable. `config.log_compiles` logs every trace+compile and
+`config.explain_cache_misses` says which argument changed; `compile_count()` counts them.
+On a cache hit with concrete inputs, `__call__` skips tracing machinery altogether:
+flatten, build the key, call the compiled kernel, unflatten.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from core import dtypes, ir, tree_util
+from core.array import Array
+from core.avals import ShapedArray
+from core.config import config
+from core.errors import NumbaxError
+from core.interpreters import batching
+from core.interpreters.jvp import JVPTrace, JVPTracer, Zero, instantiate
+from core.interpreters.partial_eval import (
+    partial_eval_jaxpr, trace_to_closed_jaxpr,
+)
+from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
+from core.primitive import Primitive
+from core.trace import EvalTrace, Tracer, current_trace, get_aval, set_current_trace
+
+logger = logging.getLogger("core.jit")
+
+
+class StaticArgumentError(NumbaxError, ValueError):
+    """A static argument that cannot be hashed (so it cannot be part of a cache key)."""
+
+
+class JitArgumentError(NumbaxError, TypeError):
+    """A non-array positional argument that is not marked static."""
+
+
+_stats = {"compiles": 0, "traces": 0}
+
+
+def compile_count() -> int:
+    """How many jaxprs `jit` has compiled in this process (tests assert no recompilation)."""
+    return _stats["compiles"]
+
+
+def trace_count() -> int:
+    """How many times `jit` has traced a Python function in this process."""
+    return _stats["traces"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The jit_call primitive
+
+jit_call_p = Primitive("jit_call", multiple_results=True, higher_order=True)
+
+_executables: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def executable(jaxpr: ir.Jaxpr, backend: str) -> Callable[..., list[np.ndarray]]:
+    """The compiled callable of a constvar-free jaxpr: numpy arrays in, numpy arrays out."""
+    per = _executables.get(jaxpr)
+    if per is None:
+        per = _executables[jaxpr] = {}
+    exe = per.get(backend)
+    if exe is None:
+        _stats["compiles"] += 1
+        if config.log_compiles:
+            logger.warning("Compiling %s jaxpr with %d equations for backend %s",
+                           jaxpr.in_avals, len(jaxpr.eqns), backend)
+        exe = per[backend] = _compile(jaxpr, backend)
+    return exe
+
+
+def _compile(jaxpr: ir.Jaxpr, backend: str) -> Callable[..., list[np.ndarray]]:
+    if backend == "python":
+        return functools.partial(_run_python, jaxpr)
+    if backend != "numba":
+        raise ValueError(f"unknown jit backend {backend!r}; use 'numba' or 'python'")
+    from core.jit.lowering import compile_jaxpr
+
+    return compile_jaxpr(jaxpr)
+
+
+def _run_python(jaxpr: ir.Jaxpr, *args: np.ndarray) -> list[np.ndarray]:
+    with set_current_trace(EvalTrace()):
+        vals = [Array(a, av.weak_type) for a, av in zip(args, jaxpr.in_avals)]
+        outs = ir.eval_jaxpr(jaxpr, [], *vals)
+    return [np.asarray(o._value if isinstance(o, Array) else o) for o in outs]
+
+
+def _contiguous(v: np.ndarray, aval: ShapedArray) -> np.ndarray:
+    if v.dtype != aval.dtype:
+        v = v.astype(aval.dtype)
+    return v if v.flags.c_contiguous else np.ascontiguousarray(v)
+
+
+def _jit_call_impl(*args, jaxpr, name, backend):
+    exe = executable(jaxpr, backend)
+    return exe(*[_contiguous(np.asarray(a), av) for a, av in zip(args, jaxpr.in_avals)])
+
+
+def _jit_call_abstract_eval(*avals, jaxpr, name, backend):
+    for a, b in zip(avals, jaxpr.in_avals):
+        if a.shape != b.shape or a.dtype != b.dtype:
+            raise TypeError(f"jit_call of {name} expects {b.str_short()}, got {a.str_short()}")
+    return jaxpr.out_avals
+
+
+def _jit_call_weak(weak, *, jaxpr, name, backend):
+    return [a.weak_type for a in jaxpr.out_avals]
+
+
+# A derived-jaxpr cache: (kind, jaxpr) -> {extra key: result}; weak on the source jaxpr.
+_derived: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _memo(jaxpr: ir.Jaxpr, key: tuple, make: Callable[[], Any]) -> Any:
+    per = _derived.get(jaxpr)
+    if per is None:
+        per = _derived[jaxpr] = {}
+    if key not in per:
+        per[key] = make()
+    return per[key]
+
+
+def jvp_jaxpr(jaxpr: ir.Jaxpr, nonzero: tuple[bool, ...]) -> tuple[ir.Jaxpr, list[Any]]:
+    """The jaxpr of (primals, nonzero tangents) -> (primal outs, tangent outs)."""
+
+    def make():
+        n = len(jaxpr.invars)
+
+        def f(*args):
+            primals, tangents = args[:n], iter(args[n:])
+            trace = JVPTrace(current_trace())
+            ins = [JVPTracer(trace, p, next(tangents)) if nz else p
+                   for p, nz in zip(primals, nonzero)]
+            with set_current_trace(trace):
+                outs = ir.eval_jaxpr(jaxpr, [], *ins)
+            pairs = [trace.to_primal_tangent(o) for o in outs]
+            with set_current_trace(trace.parent):
+                return [p for p, _ in pairs] + [instantiate(t) for _, t in pairs]
+
+        avals = jaxpr.in_avals + [a for a, nz in zip(jaxpr.in_avals, nonzero) if nz]
+        return trace_to_closed_jaxpr(f, avals)
+
+    return _memo(jaxpr, ("jvp", nonzero), make)
+
+
+def _jit_call_jvp(primals, tangents, *, jaxpr, name, backend):
+    nonzero = tuple(type(t) is not Zero for t in tangents)
+    new, consts = jvp_jaxpr(jaxpr, nonzero)
+    nz_tangents = [t for t in tangents if type(t) is not Zero]
+    outs = jit_call_p.bind(*consts, *primals, *nz_tangents, jaxpr=new, name=f"jvp({name})",
+                           backend=backend)
+    n = len(jaxpr.outvars)
+    return outs[:n], outs[n:]
+
+
+def _jit_call_transpose(cts, *args, jaxpr, name, backend):
+    undef = tuple(is_undefined(a) for a in args)
+    cts = [instantiate(c) for c in cts]
+
+    def make():
+        known_avals = [a for a, u in zip(jaxpr.in_avals, undef) if not u]
+
+        def f(*vals):
+            known, ct_vals = vals[:len(known_avals)], vals[len(known_avals):]
+            it = iter(known)
+            full = [UndefinedPrimal(av) if u else next(it) for av, u in zip(jaxpr.in_avals, undef)]
+            res = backward_pass(jaxpr, [], full, list(ct_vals))
+            return [instantiate(r) for r, u in zip(res, undef) if u]
+
+        return trace_to_closed_jaxpr(f, known_avals + jaxpr.out_avals)
+
+    new, consts = _memo(jaxpr, ("transpose", undef), make)
+    known = [a for a in args if not is_undefined(a)]
+    outs = iter(jit_call_p.bind(*consts, *known, *cts, jaxpr=new, name=f"transpose({name})",
+                                backend=backend))
+    return [next(outs) if u else None for u in undef]
+
+
+def _jit_call_batch(args, dims, *, jaxpr, name, backend, axis_trace=None):
+    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    axis_name = None if axis_trace is None else axis_trace.axis_name
+    in_axes = tuple(None if d is None else 0 for d in dims)
+    moved = [a if d is None else batching.moveaxis(a, d, 0, size) for a, d in zip(args, dims)]
+
+    def make():
+        from core.api import vmap
+
+        f = vmap(lambda *xs: ir.eval_jaxpr(jaxpr, [], *xs), in_axes=in_axes, axis_name=axis_name,
+                 axis_size=size)
+        avals = [get_aval(a) for a in moved]
+        return trace_to_closed_jaxpr(f, avals)
+
+    new, consts = _memo(jaxpr, ("batch", in_axes, size, axis_name), make)
+    outs = jit_call_p.bind(*consts, *moved, jaxpr=new, name=f"vmap({name})", backend=backend)
+    return outs, [0] * len(outs)
+
+
+def _jit_call_partial_eval(trace, args, params):
+    jaxpr = params["jaxpr"]
+    unknowns = [trace.is_own(a) for a in args]
+    jk, ju, out_unk, nres = _memo(jaxpr, ("pe", tuple(unknowns)),
+                                  lambda: partial_eval_jaxpr(jaxpr, unknowns))
+    known_args = [a for a, u in zip(args, unknowns) if not u]
+    unknown_args = [a for a, u in zip(args, unknowns) if u]
+    with set_current_trace(trace.parent):
+        known = jit_call_p.bind(*known_args, jaxpr=jk, name=params["name"],
+                                backend=params["backend"])
+    nk = len(known) - nres
+    known_outs, res = known[:nk], known[nk:]
+    unknown_outs = trace.stage(
+        jit_call_p, [*res, *unknown_args],
+        dict(jaxpr=ju, name=params["name"], backend=params["backend"]),
+    )
+    k, u = iter(known_outs), iter(unknown_outs)
+    return [next(u) if unk else next(k) for unk in out_unk]
+
+
+jit_call_p.def_impl(_jit_call_impl)
+jit_call_p.def_abstract_eval(_jit_call_abstract_eval)
+jit_call_p.def_weak_type_rule(_jit_call_weak)
+jit_call_p.def_jvp(_jit_call_jvp)
+jit_call_p.def_transpose(_jit_call_transpose)
+jit_call_p.def_batch(_jit_call_batch)
+jit_call_p.def_partial_eval(_jit_call_partial_eval)
+
+
+# ---------------------------------------------------------------------------------------------
+# The user-facing wrapper
+
+_trace_caches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _leaf_key(x: Any) -> Any:
+    """The part of the cache key one dynamic leaf contributes."""
+    val = getattr(x, "_value", None)
+    if val is not None:
+        return (val.shape, val.dtype, x._weak_type)
+    if isinstance(x, Tracer):
+        a = x.aval
+        return (a.shape, a.dtype, a.weak_type)
+    t = type(x)
+    if t in (int, float, complex):
+        return ((), dtypes.python_scalar_dtype(x), True)
+    if t is bool:
+        return ((), dtypes.bool_, False)
+    if isinstance(x, (np.ndarray, np.generic)):
+        return (x.shape, dtypes.canonicalize_dtype(x.dtype), False)
+    raise JitArgumentError(
+        f"Argument {x!r} of type {t.__name__} is not a valid array type for a jitted function. "
+        "Mark it static with `jit(f, static_argnums=...)` / `static_argnames=...` if it is a "
+        "configuration value, or pass an array."
+    )
+
+
+def _to_input(x: Any, aval: ShapedArray) -> Any:
+    if isinstance(x, (Array, Tracer)):
+        return x
+    return Array(np.asarray(x, dtype=aval.dtype), aval.weak_type)
+
+
+class _Entry:
+    __slots__ = ("jaxpr", "consts", "out_tree", "exe", "const_vals", "out_weak")
+
+    def __init__(self, jaxpr, consts, out_tree):
+        self.jaxpr = jaxpr
+        self.consts = consts
+        self.out_tree = out_tree
+        self.exe = None
+        self.const_vals = None
+        self.out_weak = [a.weak_type for a in jaxpr.out_avals]
+
+
+class Jitted:
+    """A jit-compiled function (what `jit(f)` returns). Call it like `f`."""
+
+    def __init__(self, fun: Callable, static_argnums: Sequence[int], static_argnames: Sequence[str],
+                 donate_argnums: Sequence[int], backend: str | None):
+        functools.update_wrapper(self, fun)
+        self._fun = fun
+        self._backend = backend
+        self._static_argnames = frozenset(static_argnames)
+        try:
+            sig = inspect.signature(fun)
+        except (TypeError, ValueError):
+            sig = None
+        self._signature = sig
+        nums = set(static_argnums)
+        if sig is not None:
+            params = list(sig.parameters.values())
+            for i, p in enumerate(params):
+                if p.name in self._static_argnames and p.kind in (
+                        p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+                    nums.add(i)
+                if i in nums and p.kind == p.POSITIONAL_OR_KEYWORD:
+                    self._static_argnames |= {p.name}
+        self._static_argnums = frozenset(nums)
+        self._donate_argnums = tuple(donate_argnums)
+
+    def __get__(self, obj, objtype=None):
+        return self if obj is None else functools.partial(self, obj)
+
+    def _cache(self) -> dict:
+        try:
+            cache = _trace_caches.get(self._fun)
+            if cache is None:
+                cache = _trace_caches[self._fun] = {}
+        except TypeError:  # not weak-referenceable: keep the cache on the wrapper
+            cache = self.__dict__.setdefault("_own_cache", {})
+        return cache
+
+    def _cache_size(self) -> int:
+        return len(self._cache())
+
+    def _split(self, args: tuple, kwargs: dict):
+        static = []
+        dyn_args = []
+        for i, a in enumerate(args):
+            if i in self._static_argnums or i - len(args) in self._static_argnums:
+                static.append((i, a))
+            else:
+                dyn_args.append(a)
+        dyn_kwargs = {}
+        for k, v in kwargs.items():
+            if k in self._static_argnames:
+                static.append((k, v))
+            else:
+                dyn_kwargs[k] = v
+        return tuple(static), dyn_args, dyn_kwargs
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if config.disable_jit:
+            return self._fun(*args, **kwargs)
+        static, dyn_args, dyn_kwargs = self._split(args, kwargs)
+        leaves, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
+        try:
+            key = (in_tree, tuple(map(_leaf_key, leaves)), static, config.trace_context(),
+                   self._backend)
+            hash(key)
+        except TypeError as e:
+            bad = [(k, v) for k, v in static if not _hashable(v)]
+            raise StaticArgumentError(
+                f"Non-hashable static arguments are not supported: {bad!r} of "
+                f"{self._fun.__name__ if hasattr(self._fun, '__name__') else self._fun}. Make "
+                "them hashable (tuples instead of lists, frozen dataclasses) or pass them as "
+                "dynamic array arguments."
+            ) from e
+        cache = self._cache()
+        entry = cache.get(key)
+        if entry is None:
+            entry = self._trace(args, kwargs, static, leaves, in_tree, key, cache)
+        backend = self._backend or config.jit_backend
+        if type(current_trace()) is EvalTrace and all(type(x) is Array for x in leaves):
+            return self._fast_call(entry, leaves, backend)
+        flat = [_to_input(x, v.aval) for x, v in zip(leaves, entry.jaxpr.invars[len(entry.consts):])]
+        outs = jit_call_p.bind(*entry.consts, *flat, jaxpr=entry.jaxpr,
+                               name=getattr(self._fun, "__name__", "fun"), backend=backend)
+        return tree_util.tree_unflatten(entry.out_tree, outs)
+
+    def _fast_call(self, entry: _Entry, leaves: list, backend: str) -> Any:
+        if entry.exe is None:
+            entry.exe = executable(entry.jaxpr, backend)
+            entry.const_vals = [_contiguous(np.asarray(c), v.aval)
+                                for c, v in zip(entry.consts, entry.jaxpr.invars)]
+        vals = []
+        for x in leaves:
+            v = x._value
+            vals.append(v if v.flags.c_contiguous else np.ascontiguousarray(v))
+        outs = entry.exe(*entry.const_vals, *vals)
+        return tree_util.tree_unflatten(
+            entry.out_tree, [Array(o, w) for o, w in zip(outs, entry.out_weak)])
+
+    def _trace(self, args, kwargs, static, leaves, in_tree, key, cache) -> _Entry:
+        if config.explain_cache_misses and cache:
+            logger.warning("jit cache miss for %s: %s", getattr(self._fun, "__name__", self._fun),
+                           _explain(key, list(cache)))
+        _stats["traces"] += 1
+        static_pos = dict((k, v) for k, v in static if isinstance(k, int))
+        static_kw = {k: v for k, v in static if isinstance(k, str)}
+        store: list = []
+
+        def flat_fun(*flat_leaves):
+            dyn_args, dyn_kwargs = tree_util.tree_unflatten(in_tree, flat_leaves)
+            it = iter(dyn_args)
+            full = [static_pos[i] if i in static_pos else next(it) for i in range(len(args))]
+            out = self._fun(*full, **dyn_kwargs, **static_kw)
+            out_flat, out_tree = tree_util.tree_flatten(out)
+            store.append(out_tree)
+            from core.api import _as_value
+
+            return [_as_value(o) for o in out_flat]
+
+        avals = [ShapedArray(*k) for k in key[1]]
+        jaxpr, consts = trace_to_closed_jaxpr(flat_fun, avals)
+        entry = cache[key] = _Entry(jaxpr, consts, store[0])
+        return entry
+
+    def lower(self, *args: Any, **kwargs: Any) -> ir.ClosedJaxpr:
+        """The staged program for these arguments (like `jax.jit(f).trace(...).jaxpr`)."""
+        from core.api import make_jaxpr
+
+        return make_jaxpr(self._fun)(*args, **kwargs)
+
+    def clear_cache(self) -> None:
+        self._cache().clear()
+
+
+def _hashable(v: Any) -> bool:
+    try:
+        hash(v)
+        return True
+    except TypeError:
+        return False
+
+
+def _explain(key: tuple, old_keys: list[tuple]) -> str:
+    """A one-line account of how `key` differs from the most similar cached key."""
+    def diffs(old):
+        out = []
+        if old[0] != key[0]:
+            out.append(f"input tree {old[0]} -> {key[0]}")
+        for i, (a, b) in enumerate(zip(old[1], key[1])):
+            if a != b:
+                parts = []
+                if a[0] != b[0]:
+                    parts.append(f"shape {a[0]} -> {b[0]}")
+                if a[1] != b[1]:
+                    parts.append(f"dtype {a[1]} -> {b[1]}")
+                if a[2] != b[2]:
+                    parts.append(f"weak_type {a[2]} -> {b[2]}")
+                out.append(f"leaf {i} " + ", ".join(parts))
+        if old[2] != key[2]:
+            out.append(f"static args {old[2]!r} -> {key[2]!r}")
+        if old[3] != key[3]:
+            out.append(f"config {old[3]} -> {key[3]}")
+        return out
+
+    best = min((diffs(k) for k in old_keys), key=len)
+    return "; ".join(best) or "(identical key)"
+
+
+def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] | None = None,
+        static_argnames: str | Sequence[str] | None = None,
+        donate_argnums: int | Sequence[int] | None = None, donate_argnames: Any = None,
+        keep_unused: bool = False, device: Any = None, backend: str | None = None,
+        inline: bool = False, **unused: Any) -> Any:
+    """Compiles `fun` into one native function per input signature.
+
+    Args:
+      fun: the function to compile (arrays and pytrees of arrays in and out).
+      static_argnums: positions of arguments that are compile-time constants (hashable).
+      static_argnames: names of such arguments.
+      donate_argnums: accepted for compatibility (buffers are never reused here).
+      backend: "numba" (default, `config.jit_backend`) or "python" (numpy, for debugging).
+
+    Returns:
+      A `Jitted` callable; also usable as a decorator factory `@jit(static_argnames=...)`.
+    """
+    def norm(x, typ):
+        if x is None:
+            return ()
+        return (x,) if isinstance(x, typ) else tuple(x)
+
+    def wrap(f: Callable) -> Jitted:
+        if backend not in (None, "numba", "python", "cpu"):
+            raise ValueError(f"unknown jit backend {backend!r}; use 'numba' or 'python'")
+        return Jitted(f, norm(static_argnums, int), norm(static_argnames, str),
+                      norm(donate_argnums, int), None if backend == "cpu" else backend)
+
+    return wrap if fun is None else wrap(fun)
+
+
+def clear_caches() -> None:
+    """Drops every trace and compile cache (like `jax.clear_caches`)."""
+    _trace_caches.clear()
+    _executables.clear()
+    _derived.clear()

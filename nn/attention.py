@@ -1,0 +1,326 @@
+"""Dot-product attention: the functions, the masks and the multi-head modules (Flax's API).
+
+Shapes follow Flax: queries ``(*batch, q_len, heads, head_dim)``, keys/values
+``(*batch, kv_len, heads, head_dim)``, masks broadcastable to ``(*batch, heads, q_len, kv_len)``
+with ``True``/1 meaning "attend".
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import core.numpy as jnp
+from core import random
+from nn import errors, initializers
+from nn.activation import softmax
+from nn.dtypes import promote_dtype
+from nn.linear import DenseGeneral, default_kernel_init
+from nn.module import Module, compact
+from nn.normalization import LayerNorm
+
+Array = Any
+
+
+def dot_product_attention_weights(
+    query: Array,
+    key: Array,
+    bias: Array | None = None,
+    mask: Array | None = None,
+    broadcast_dropout: bool = True,
+    dropout_rng: Any = None,
+    dropout_rate: float = 0.0,
+    deterministic: bool = False,
+    dtype: Any = None,
+    precision: Any = None,
+    module: Module | None = None,
+) -> Array:
+    """``softmax(q·k / sqrt(d) + bias)`` masked where ``mask`` is false, with optional dropout.
+
+    Args:
+      query: ``(*batch, q_len, heads, d)``.
+      key: ``(*batch, kv_len, heads, d)``.
+      bias: added to the logits (broadcast to ``(*batch, heads, q_len, kv_len)``).
+      mask: ``False`` entries get the most negative logit.
+      broadcast_dropout: share the dropout mask across batch dims.
+      dropout_rng: key for the dropout mask.
+      dropout_rate: probability of dropping a weight.
+      deterministic: disable dropout.
+      dtype: the computation dtype.
+      precision: passed to ``einsum``.
+      module: if given, the weights are sown into its ``'intermediates'``.
+
+    Returns:
+      The weights, ``(*batch, heads, q_len, kv_len)``.
+    """
+    query, key = promote_dtype(query, key, dtype=dtype)
+    dtype = query.dtype
+    if query.ndim != key.ndim or query.shape[-2:] != key.shape[-2:]:
+        raise ValueError(
+            f"query {query.shape} and key {key.shape} need equal rank, heads and head size."
+        )
+    depth = query.shape[-1]
+    query = query / jnp.sqrt(jnp.asarray(depth, dtype))
+    weights = jnp.einsum("...qhd,...khd->...hqk", query, key, precision=precision)
+    if bias is not None:
+        weights = weights + bias
+    if mask is not None:
+        weights = jnp.where(mask, weights, jnp.finfo(dtype).min)
+    weights = softmax(weights).astype(dtype)
+    if module is not None:
+        module.sow("intermediates", "attention_weights", weights)
+    if not deterministic and dropout_rate > 0.0:
+        keep_prob = 1.0 - dropout_rate
+        if broadcast_dropout:
+            shape = (1,) * (key.ndim - 2) + weights.shape[-2:]
+        else:
+            shape = weights.shape
+        keep = random.bernoulli(dropout_rng, keep_prob, shape)
+        weights = weights * (keep.astype(dtype) / jnp.asarray(keep_prob, dtype))
+    return weights
+
+
+def dot_product_attention(
+    query: Array,
+    key: Array,
+    value: Array,
+    bias: Array | None = None,
+    mask: Array | None = None,
+    broadcast_dropout: bool = True,
+    dropout_rng: Any = None,
+    dropout_rate: float = 0.0,
+    deterministic: bool = False,
+    dtype: Any = None,
+    precision: Any = None,
+    module: Module | None = None,
+) -> Array:
+    """Attention output ``weights · value``, ``(*batch, q_len, heads, d_v)``.
+
+    Arguments as in :func:`dot_product_attention_weights`, plus ``value``
+    ``(*batch, kv_len, heads, d_v)``.
+    """
+    query, key, value = promote_dtype(query, key, value, dtype=dtype)
+    if key.shape[-3] != value.shape[-3]:
+        raise ValueError(f"key {key.shape} and value {value.shape} need the same length.")
+    weights = dot_product_attention_weights(
+        query,
+        key,
+        bias,
+        mask,
+        broadcast_dropout,
+        dropout_rng,
+        dropout_rate,
+        deterministic,
+        query.dtype,
+        precision,
+        module,
+    )
+    return jnp.einsum("...hqk,...khd->...qhd", weights, value, precision=precision)
+
+
+class MultiHeadDotProductAttention(Module):
+    """Multi-head attention: project to ``query``/``key``/``value`` heads, attend, project ``out``.
+
+    Attributes:
+      num_heads: the number of heads.
+      dtype: the computation dtype.
+      param_dtype: the parameter dtype.
+      qkv_features: size of the query/key/value projections (default: input features).
+      out_features: output size (default: input features).
+      broadcast_dropout: share the attention dropout mask across batch dims.
+      dropout_rate: attention-weight dropout.
+      deterministic: disable dropout (may be given at call time).
+      precision: passed to the matmuls.
+      kernel_init: initializer of the projection kernels.
+      out_kernel_init: initializer of the output kernel (default ``kernel_init``).
+      bias_init: initializer of the biases.
+      out_bias_init: initializer of the output bias (default ``bias_init``).
+      use_bias: whether projections have biases.
+      attention_fn: the attention function.
+      normalize_qk: apply ``LayerNorm`` to queries and keys.
+
+    Example::
+
+        >>> layer = nn.MultiHeadDotProductAttention(num_heads=2, qkv_features=4)
+        >>> v = layer.init(core.random.key(0), jnp.ones((1, 5, 3)))
+        >>> core.tree_util.tree_map(jnp.shape, v)["params"]["query"]
+        {'bias': (2, 2), 'kernel': (3, 2, 2)}
+    """
+
+    num_heads: int
+    dtype: Any = None
+    param_dtype: Any = jnp.float32
+    qkv_features: int | None = None
+    out_features: int | None = None
+    broadcast_dropout: bool = True
+    dropout_rate: float = 0.0
+    deterministic: bool | None = None
+    precision: Any = None
+    kernel_init: Callable = default_kernel_init
+    out_kernel_init: Callable | None = None
+    bias_init: Callable = initializers.zeros_init()
+    out_bias_init: Callable | None = None
+    use_bias: bool = True
+    attention_fn: Callable[..., Array] = dot_product_attention
+    normalize_qk: bool = False
+
+    @compact
+    def __call__(
+        self,
+        inputs_q: Array,
+        inputs_k: Array | None = None,
+        inputs_v: Array | None = None,
+        *,
+        inputs_kv: Array | None = None,
+        mask: Array | None = None,
+        deterministic: bool | None = None,
+        dropout_rng: Any = None,
+        sow_weights: bool = False,
+    ) -> Array:
+        """Attends from ``inputs_q`` to ``inputs_k``/``inputs_v`` (default: self-attention).
+
+        Args:
+          inputs_q: ``(*batch, q_len, features)``.
+          inputs_k: ``(*batch, kv_len, features)`` (default ``inputs_q``).
+          inputs_v: default ``inputs_k``.
+          inputs_kv: the older single key/value argument.
+          mask: ``(*batch, heads, q_len, kv_len)``-broadcastable attention mask.
+          deterministic: overrides the field (needed only with dropout).
+          dropout_rng: explicit key for attention dropout (default: the ``'dropout'`` stream).
+          sow_weights: store the attention weights in ``'intermediates'``.
+
+        Returns:
+          ``(*batch, q_len, out_features)``.
+        """
+        if inputs_kv is not None:
+            if inputs_k is not None or inputs_v is not None:
+                raise ValueError("Pass either inputs_kv or inputs_k/inputs_v, not both.")
+            inputs_k = inputs_v = inputs_kv
+        if inputs_k is None:
+            if inputs_v is not None:
+                raise ValueError("inputs_k must be given when inputs_v is.")
+            inputs_k = inputs_q
+        if inputs_v is None:
+            inputs_v = inputs_k
+        features = self.out_features or inputs_q.shape[-1]
+        qkv_features = self.qkv_features or inputs_q.shape[-1]
+        if qkv_features % self.num_heads:
+            raise ValueError(
+                f"qkv_features={qkv_features} is not divisible by num_heads={self.num_heads}."
+            )
+        head_dim = qkv_features // self.num_heads
+
+        def dense(name: str) -> DenseGeneral:
+            return DenseGeneral(
+                features=(self.num_heads, head_dim),
+                axis=-1,
+                dtype=self.dtype,
+                param_dtype=self.param_dtype,
+                kernel_init=self.kernel_init,
+                bias_init=self.bias_init,
+                use_bias=self.use_bias,
+                precision=self.precision,
+                name=name,
+            )
+
+        query = dense("query")(inputs_q)
+        key = dense("key")(inputs_k)
+        value = dense("value")(inputs_v)
+        if self.normalize_qk:
+            query = LayerNorm(
+                use_bias=False, dtype=self.dtype, param_dtype=self.param_dtype, name="query_ln"
+            )(query)
+            key = LayerNorm(
+                use_bias=False, dtype=self.dtype, param_dtype=self.param_dtype, name="key_ln"
+            )(key)
+        m_deterministic = True
+        if self.dropout_rate > 0.0:
+            m_deterministic = self.deterministic if deterministic is None else deterministic
+            if m_deterministic is None:
+                raise errors.ArgumentMissingError("deterministic", type(self).__name__)
+            if not m_deterministic and dropout_rng is None:
+                dropout_rng = self.make_rng("dropout")
+        attn_kwargs = dict(
+            mask=mask,
+            dropout_rng=dropout_rng,
+            dropout_rate=self.dropout_rate,
+            broadcast_dropout=self.broadcast_dropout,
+            deterministic=m_deterministic,
+            dtype=self.dtype,
+            precision=self.precision,
+        )
+        accepted = inspect.signature(self.attention_fn).parameters
+        attn_kwargs = {k: v for k, v in attn_kwargs.items() if k in accepted}
+        if sow_weights:
+            attn_kwargs["module"] = self
+        x = self.attention_fn(query, key, value, **attn_kwargs)
+        return DenseGeneral(
+            features=features,
+            axis=(-2, -1),
+            kernel_init=self.out_kernel_init or self.kernel_init,
+            bias_init=self.out_bias_init or self.bias_init,
+            use_bias=self.use_bias,
+            dtype=self.dtype,
+            param_dtype=self.param_dtype,
+            precision=self.precision,
+            name="out",
+        )(x)
+
+
+MultiHeadAttention = MultiHeadDotProductAttention
+
+
+class SelfAttention(MultiHeadDotProductAttention):
+    """Self-attention: :class:`MultiHeadDotProductAttention` with keys and values = queries."""
+
+    @compact
+    def __call__(
+        self,
+        inputs_q: Array,
+        mask: Array | None = None,
+        deterministic: bool | None = None,
+        dropout_rng: Any = None,
+        sow_weights: bool = False,
+    ) -> Array:
+        return super().__call__(
+            inputs_q,
+            mask=mask,
+            deterministic=deterministic,
+            dropout_rng=dropout_rng,
+            sow_weights=sow_weights,
+        )
+
+
+def make_attention_mask(
+    query_input: Array,
+    key_input: Array,
+    pairwise_fn: Callable[[Array, Array], Array] = jnp.multiply,
+    extra_batch_dims: int = 0,
+    dtype: Any = jnp.float32,
+) -> Array:
+    """A ``(*batch, 1, q_len, kv_len)`` mask ``pairwise_fn(query_input[q], key_input[k])``.
+
+    Example: padding mask ``make_attention_mask(tokens > 0, tokens > 0)``.
+    """
+    mask = pairwise_fn(jnp.expand_dims(query_input, -1), jnp.expand_dims(key_input, -2))
+    mask = jnp.expand_dims(mask, -3)
+    mask = jnp.expand_dims(mask, tuple(range(extra_batch_dims)))
+    return mask.astype(dtype)
+
+
+def make_causal_mask(x: Array, extra_batch_dims: int = 0, dtype: Any = jnp.float32) -> Array:
+    """A ``(*batch, 1, len, len)`` mask letting position ``i`` attend to ``j <= i``."""
+    idxs = jnp.broadcast_to(jnp.arange(x.shape[-1], dtype=jnp.int32), x.shape)
+    return make_attention_mask(idxs, idxs, jnp.greater_equal, extra_batch_dims, dtype)
+
+
+def combine_masks(*masks: Array | None, dtype: Any = jnp.float32) -> Array | None:
+    """The logical AND of the given masks (``None`` entries skipped)."""
+    masks = [m for m in masks if m is not None]
+    if not masks:
+        return None
+    mask = masks[0]
+    for other in masks[1:]:
+        mask = jnp.logical_and(mask, other)
+    return mask.astype(dtype)

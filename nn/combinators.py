@@ -1,0 +1,46 @@
+"""``Sequential``: call layers in order (Flax's semantics for tuple and dict outputs)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from nn.module import Module, compact
+
+
+class Sequential(Module):
+    """Applies ``layers`` in order; a tuple output is splatted as ``*args`` into the next
+    layer and a dict output as ``**kwargs``.
+
+    Attributes:
+      layers: modules or plain functions (e.g. ``nn.relu``).
+
+    Example::
+
+        >>> model = nn.Sequential([nn.Dense(4), nn.relu, nn.Dense(2)])
+        >>> v = model.init(core.random.key(0), jnp.ones((1, 3)))
+        >>> sorted(v["params"])
+        ['layers_0', 'layers_2']
+    """
+
+    layers: Sequence[Callable[..., Any]]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.layers, Sequence):
+            raise TypeError(
+                f"Sequential layers must be a sequence, got {type(self.layers).__name__}."
+            )
+
+    @compact
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not self.layers:
+            raise ValueError(f"Sequential {self.name} has no layers.")
+        outputs = self.layers[0](*args, **kwargs)
+        for layer in self.layers[1:]:
+            if isinstance(outputs, tuple):
+                outputs = layer(*outputs)
+            elif isinstance(outputs, dict):
+                outputs = layer(**outputs)
+            else:
+                outputs = layer(outputs)
+        return outputs

@@ -1,0 +1,158 @@
+"""Model summaries: ``Module.tabulate`` and ``parameter_overview`` (like ``clu``'s).
+
+``tabulate`` runs ``init`` under ``core.eval_shape`` (shapes only, nothing computed or
+compiled) while a recorder notes every module method call: path, class, input and output
+shapes. Each row counts only the variables the module owns directly, so totals are exact
+sums over the variable tree (no double counting of submodules).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+import core
+from nn import module as module_lib
+from nn.traverse_util import flatten_dict
+
+
+def _describe(x: Any) -> str:
+    """A short description of a pytree of arrays: ``float32[2,3]``, tuples and dicts of those."""
+    if hasattr(x, "shape") and hasattr(x, "dtype"):
+        return f"{np.dtype(x.dtype).name}[{','.join(str(d) for d in x.shape)}]"
+    if isinstance(x, (tuple, list)):
+        return "(" + ", ".join(_describe(v) for v in x) + ")"
+    if isinstance(x, Mapping):
+        return "{" + ", ".join(f"{k}: {_describe(v)}" for k, v in x.items()) + "}"
+    return repr(x)[:30]
+
+
+def _count(leaves: list[Any]) -> tuple[int, int]:
+    size = sum(int(np.prod(leaf.shape)) for leaf in leaves)
+    nbytes = sum(int(np.prod(leaf.shape)) * np.dtype(leaf.dtype).itemsize for leaf in leaves)
+    return size, nbytes
+
+
+def _human_bytes(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1000 or unit == "GB":
+            return f"{n} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000
+    raise AssertionError("unreachable")
+
+
+def _format_count(size: int, nbytes: int) -> str:
+    return f"{size:,} ({_human_bytes(nbytes)})" if size else ""
+
+
+class _CallRecorder:
+    """Collects ``(path, class, method, inputs, outputs)`` in call order (entry order)."""
+
+    def __init__(self) -> None:
+        self.rows: dict[int, tuple] = {}
+        self._next = 0
+
+    def enter(self) -> int:
+        self._next += 1
+        return self._next
+
+    def exit(self, index: int, module: Any, method: str, args: tuple, kwargs: dict, y: Any) -> None:
+        inputs = (
+            args[0] if len(args) == 1 and not kwargs else (args + ((kwargs,) if kwargs else ()))
+        )
+        self.rows[index] = (
+            module.scope.path,
+            type(module).__name__,
+            method,
+            _describe(inputs),
+            _describe(y),
+        )
+
+
+def _own_leaves(tree: Mapping, path: tuple[str, ...]) -> list[Any]:
+    for name in path:
+        tree = tree.get(name, {}) if isinstance(tree, Mapping) else {}
+    if not isinstance(tree, Mapping):
+        return []
+    return [v for v in tree.values() if not isinstance(v, Mapping)]
+
+
+def _table(header: list[str], rows: list[list[str]], footer: list[str] | None = None) -> str:
+    """An ASCII table with a header row, body rows and an optional footer row."""
+    every = [header, *rows] + ([footer] if footer else [])
+    widths = [max(len(r[i]) for r in every) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths)) + " |"
+
+    rule = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
+    lines = [rule, line(header), rule, *map(line, rows), rule]
+    if footer:
+        lines += [line(footer), rule]
+    return "\n".join(lines)
+
+
+def tabulate(module: Any, rngs: Any, *args: Any, depth: int | None = None, **kwargs: Any) -> str:
+    """A plain-text table of the module calls made by ``module.init(rngs, *args, **kwargs)``.
+
+    Args:
+      module: the (unbound) model.
+      rngs: a key or ``{stream: key}``.
+      *args: example inputs.
+      depth: show only calls at most this many levels below the root.
+      **kwargs: keyword arguments for ``init``.
+
+    Returns:
+      The table: one row per module call with its own variables per collection, then totals.
+    """
+    recorder = _CallRecorder()
+    previous = module_lib._context.call_recorder
+    module_lib._context.call_recorder = recorder
+    try:
+        variables = core.eval_shape(lambda r, a, k: module.init(r, *a, **k), rngs, args, kwargs)
+    finally:
+        module_lib._context.call_recorder = previous
+    collections = sorted(variables)
+    header = ["path", "module", "inputs", "outputs", *collections]
+    rows, seen = [], set()
+    for index in sorted(recorder.rows):
+        path, cls, method, inputs, outputs = recorder.rows[index]
+        if depth is not None and len(path) > depth:
+            continue
+        name = "/".join(path) + ("" if method == "__call__" else f" ({method})")
+        cells = [name, cls, inputs, outputs]
+        for col in collections:
+            size, nbytes = _count(_own_leaves(variables[col], path))
+            cells.append("" if path in seen else _format_count(size, nbytes))
+        seen.add(path)
+        rows.append(cells)
+    # Totals come from the whole tree, so modules hidden by ``depth`` still count.
+    totals = [_format_count(*_count(core.tree_util.tree_leaves(variables[c]))) for c in collections]
+    summary = _table(header, rows, ["", "", "", "Total", *totals])
+    size, nbytes = _count(core.tree_util.tree_leaves(variables))
+    return f"{summary}\nTotal parameters: {size:,} ({_human_bytes(nbytes)})"
+
+
+def parameter_overview(params: Mapping, include_stats: bool = True) -> str:
+    """A table of every parameter: name, shape, size, mean and std, then the total (clu's).
+
+    Args:
+      params: a nested dict of arrays (e.g. ``variables['params']``).
+      include_stats: include the mean and std columns.
+
+    Returns:
+      The table as a string.
+    """
+    flat = flatten_dict(params, sep="/")
+    header = ["Name", "Shape", "Size"] + (["Mean", "Std"] if include_stats else [])
+    rows = []
+    for name, value in flat.items():
+        arr = np.asarray(value)
+        row = [name, str(arr.shape), f"{arr.size:,}"]
+        if include_stats:
+            row += [f"{arr.mean():.3g}", f"{arr.std():.3g}"] if arr.size else ["", ""]
+        rows.append(row)
+    total = sum(np.asarray(v).size for v in flat.values())
+    return _table(header, rows) + f"\nTotal: {total:,}"
