@@ -19,17 +19,22 @@ from core.avals import ShapedArray
 class Array(ArrayBase):
     """An immutable n-dimensional array on the CPU."""
 
-    __slots__ = ("_value", "_weak_type")
+    __slots__ = ("_value", "_weak_type", "_aval")
 
     def __init__(self, value: np.ndarray, weak_type: bool = False):
         if value.flags.writeable:
             value.flags.writeable = False
         self._value = value
         self._weak_type = weak_type
+        self._aval = None
 
     @property
     def aval(self) -> ShapedArray:
-        return ShapedArray(self._value.shape, self._value.dtype, self._weak_type)
+        aval = self._aval
+        if aval is None:
+            v = self._value
+            aval = self._aval = ShapedArray.make(v.shape, v.dtype, self._weak_type)
+        return aval
 
     @property
     def shape(self) -> tuple[int, ...]:

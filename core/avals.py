@@ -25,6 +25,14 @@ class ShapedArray:
         self.weak_type = bool(weak_type)
         self._hash = hash((self.shape, self.dtype, self.weak_type))
 
+    @classmethod
+    def make(cls, shape: tuple[int, ...], dtype: np.dtype, weak_type: bool) -> ShapedArray:
+        """Fast constructor for already-normalized fields (a tuple of ints and a np.dtype)."""
+        self = object.__new__(cls)
+        self.shape, self.dtype, self.weak_type = shape, dtype, weak_type
+        self._hash = hash((shape, dtype, weak_type))
+        return self
+
     @property
     def ndim(self) -> int:
         return len(self.shape)

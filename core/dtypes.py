@@ -145,9 +145,12 @@ def promote_types(a: Any, b: Any) -> np.dtype:
 
 def is_weakly_typed(x: Any) -> bool:
     """Python scalars are weak; arrays carry their own `weak_type` flag."""
-    if type(x) in (bool, int, float, complex):
-        return type(x) is not bool
-    return bool(getattr(x, "weak_type", False))
+    t = type(x)
+    if t in (int, float, complex):
+        return True
+    if t is bool:
+        return False
+    return getattr(x, "weak_type", False) is True
 
 
 def python_scalar_dtype(x: Any) -> np.dtype:

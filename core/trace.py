@@ -125,11 +125,10 @@ class EvalTrace(Trace):
 
         vals = [to_numpy(a) for a in args]
         out = prim.impl(*vals, **params)
-        weak_in = [dtypes.is_weakly_typed(a) for a in args]
         if prim.weak_type_rule is not None:
-            weak = prim.weak_type_rule(weak_in, **params)
+            weak = prim.weak_type_rule([dtypes.is_weakly_typed(a) for a in args], **params)
         else:
-            weak = bool(weak_in) and all(weak_in)
+            weak = bool(args) and all(map(dtypes.is_weakly_typed, args))
         if prim.multiple_results:
             weaks = weak if isinstance(weak, (list, tuple)) else [weak] * len(out)
             return [Array(np.asarray(o), w) for o, w in zip(out, weaks, strict=True)]

@@ -267,12 +267,12 @@ class Module:
     def _register_submodules(self, name: str, value: Any) -> None:
         """Stores ``value`` as attribute ``name``, adopting and naming the modules it holds."""
         queue = []
-        cache: dict[int, Module] = {}
+        # One clone per original module per tree, so sharing by reference survives adoption.
+        cache = self.scope.root.adopted if self.scope is not None else {}
 
         def adopt(suffix: str, sub: Module) -> Module:
             if sub.parent is None or (sub.scope is None and sub.parent is not self):
-                # A module made elsewhere (unbound): clone it so it gets our scope. The cache
-                # keeps one clone per original, so sharing by reference survives adoption.
+                # A module made elsewhere (unbound): adopt a clone, named after the attribute.
                 if sub._id not in cache:
                     cache[sub._id] = sub.clone(name=None)
                 sub = cache[sub._id]
@@ -699,7 +699,14 @@ class Module:
         )
         return variables
 
-    def tabulate(self, rngs: Any, *args: Any, depth: int | None = None, **kwargs: Any) -> str:
+    def tabulate(
+        self,
+        rngs: Any,
+        *args: Any,
+        depth: int | None = None,
+        show_repeated: bool = False,
+        **kwargs: Any,
+    ) -> str:
         """A plain-text table of every module call: path, class, inputs, outputs, parameters.
 
         Computed by abstract evaluation of ``init`` (nothing runs on real data).
@@ -708,6 +715,7 @@ class Module:
           rngs: as for :meth:`init`.
           *args: example inputs.
           depth: show only modules at most this deep (``None``: all).
+          show_repeated: list every call of a module, not only the first.
           **kwargs: passed on to :meth:`init`.
 
         Returns:
@@ -715,7 +723,7 @@ class Module:
         """
         from nn.summary import tabulate
 
-        return tabulate(self, rngs, *args, depth=depth, **kwargs)
+        return tabulate(self, rngs, *args, depth=depth, show_repeated=show_repeated, **kwargs)
 
 
 def _scope_fn(fn: Callable, module: Module, capture_intermediates: Any) -> Callable:

@@ -175,6 +175,7 @@ class Scope:
         self.flags = dict(flags or {})
         self.rng_counters = _RngCounters()
         self.reservations: dict[str, set] = {}
+        self.adopted: dict[int, Any] = {}  # (root only) clones of adopted modules, by id
 
     @property
     def root(self) -> Scope:

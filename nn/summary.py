@@ -2,8 +2,8 @@
 
 ``tabulate`` runs ``init`` under ``core.eval_shape`` (shapes only, nothing computed or
 compiled) while a recorder notes every module method call: path, class, input and output
-shapes. Each row counts only the variables the module owns directly, so totals are exact
-sums over the variable tree (no double counting of submodules).
+shapes. Each row counts only the variables the module owns directly (its whole subtree when
+``depth`` folds it), so totals are exact sums over the variable tree (no double counting).
 """
 
 from __future__ import annotations
@@ -71,11 +71,14 @@ class _CallRecorder:
         )
 
 
-def _own_leaves(tree: Mapping, path: tuple[str, ...]) -> list[Any]:
+def _module_leaves(tree: Mapping, path: tuple[str, ...], subtree: bool) -> list[Any]:
+    """The variables a module owns directly (or, with ``subtree``, with its submodules')."""
     for name in path:
         tree = tree.get(name, {}) if isinstance(tree, Mapping) else {}
     if not isinstance(tree, Mapping):
         return []
+    if subtree:
+        return list(flatten_dict(tree).values())
     return [v for v in tree.values() if not isinstance(v, Mapping)]
 
 
@@ -94,14 +97,23 @@ def _table(header: list[str], rows: list[list[str]], footer: list[str] | None = 
     return "\n".join(lines)
 
 
-def tabulate(module: Any, rngs: Any, *args: Any, depth: int | None = None, **kwargs: Any) -> str:
+def tabulate(
+    module: Any,
+    rngs: Any,
+    *args: Any,
+    depth: int | None = None,
+    show_repeated: bool = False,
+    **kwargs: Any,
+) -> str:
     """A plain-text table of the module calls made by ``module.init(rngs, *args, **kwargs)``.
 
     Args:
       module: the (unbound) model.
       rngs: a key or ``{stream: key}``.
       *args: example inputs.
-      depth: show only calls at most this many levels below the root.
+      depth: show only calls at most this many levels below the root; rows at that depth
+        count the variables of their whole subtree.
+      show_repeated: show every call of a module method, not only the first.
       **kwargs: keyword arguments for ``init``.
 
     Returns:
@@ -116,15 +128,19 @@ def tabulate(module: Any, rngs: Any, *args: Any, depth: int | None = None, **kwa
         module_lib._context.call_recorder = previous
     collections = sorted(variables)
     header = ["path", "module", "inputs", "outputs", *collections]
-    rows, seen = [], set()
+    rows, seen, seen_calls = [], set(), set()
     for index in sorted(recorder.rows):
         path, cls, method, inputs, outputs = recorder.rows[index]
         if depth is not None and len(path) > depth:
             continue
+        if not show_repeated and (path, method) in seen_calls:
+            continue
+        seen_calls.add((path, method))
         name = "/".join(path) + ("" if method == "__call__" else f" ({method})")
         cells = [name, cls, inputs, outputs]
         for col in collections:
-            size, nbytes = _count(_own_leaves(variables[col], path))
+            folded = depth is not None and len(path) == depth
+            size, nbytes = _count(_module_leaves(variables[col], path, subtree=folded))
             cells.append("" if path in seen else _format_count(size, nbytes))
         seen.add(path)
         rows.append(cells)

@@ -30,8 +30,11 @@ class CheckpointExistsError(FileExistsError):
         )
 
 
-class CheckpointNotFoundError(FileNotFoundError):
-    """`restore_checkpoint(..., step=s)` asked for a step that has no checkpoint file."""
+class CheckpointNotFoundError(FileNotFoundError, ValueError):
+    """`restore_checkpoint(..., step=s)` asked for a step that has no checkpoint file.
+
+    Also a `ValueError`, which is what Flax raises here.
+    """
 
     def __init__(self, path: Path | str, available: Sequence[int]):
         self.path = Path(path)
@@ -145,4 +148,3 @@ class MetricMergeError(TypeError):
             f"cannot merge {type(left).__name__} with {type(right).__name__}: merge metrics of "
             "the same type (and collections with the same fields)."
         )
-

@@ -350,9 +350,9 @@ class Jitted:
             return self._fun(*args, **kwargs)
         static, dyn_args, dyn_kwargs = self._split(args, kwargs)
         leaves, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
+        leaf_keys = tuple(map(_leaf_key, leaves))
         try:
-            key = (in_tree, tuple(map(_leaf_key, leaves)), static, config.trace_context(),
-                   self._backend)
+            key = (in_tree, leaf_keys, static, config.trace_context(), self._backend)
             hash(key)
         except TypeError as e:
             bad = [(k, v) for k, v in static if not _hashable(v)]

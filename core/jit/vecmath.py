@@ -11,14 +11,17 @@ flushed to zero, as XLA on the CPU does. Accuracy is within a few float32 ulps o
 
 Polynomial coefficients are near-minimax fits (Lawson-weighted least squares on Chebyshev nodes
 in float64, against numpy/scipy references), rounded to float32. float64 code uses numpy's libm
-functions instead; `radd`/`rmax`/`rmin` are reduction helpers that let LLVM vectorize a
-reduction loop without making the whole kernel `fastmath`.
+functions instead. `radd`/`rmul` (reassociable add/multiply) let LLVM vectorize a reduction loop
+without making the whole kernel `fastmath`; `maximum`/`minimum` are LLVM's NaN-propagating
+float max/min, which vectorize too.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 F = np.float32
@@ -117,6 +120,26 @@ def _reassoc(op):
 radd = _reassoc("fadd")
 radd.__doc__ = "`a + b` marked reassociable, so a sum loop vectorizes (float operands only)."
 rmul = _reassoc("fmul")
+
+
+def _nan_propagating(name):
+    @intrinsic
+    def extremum(typingctx, a, b):
+        def codegen(context, builder, signature, args):
+            ty = args[0].type
+            fnty = ir.FunctionType(ty, [ty, ty])
+            suffix = "f32" if ty == ir.FloatType() else "f64"
+            fn = cgutils.get_or_insert_function(builder.module, fnty, f"llvm.{name}.{suffix}")
+            return builder.call(fn, args)
+
+        return a(a, b), codegen
+
+    return extremum
+
+
+# np.maximum/np.minimum semantics (NaN wins) as one instruction; vectorizes in loops and reductions
+maximum = _nan_propagating("maximum")
+minimum = _nan_propagating("minimum")
 
 
 @njit(**_OPTS)

@@ -75,14 +75,30 @@ def promote_dtypes_inexact(*args: Any) -> list[Any]:
     return [sh.convert_element_type(ensure_array(a), dt, weak) for a in args]
 
 
+def _same_avals(args: tuple) -> bool:
+    """Fast path: every argument is an array with one shape, dtype and weak type."""
+    a0 = getattr(args[0], "aval", None)
+    if a0 is None:
+        return False
+    for a in args[1:]:
+        av = getattr(a, "aval", None)
+        if av is None or av != a0:
+            return False
+    return True
+
+
 def promote_args(name: str, *args: Any) -> list[Any]:
     """Promote dtypes, then broadcast shapes: the preamble of every binary jnp function."""
+    if _same_avals(args):
+        return list(args)
     arrs = promote_dtypes(*args)
     shape = broadcast_shapes(*(get_aval(a).shape for a in arrs))
     return [broadcast_to(a, shape) for a in arrs]
 
 
 def promote_args_inexact(name: str, *args: Any) -> list[Any]:
+    if _same_avals(args) and args[0].aval.dtype.kind in "fc":
+        return list(args)
     arrs = promote_dtypes_inexact(*args)
     shape = broadcast_shapes(*(get_aval(a).shape for a in arrs))
     return [broadcast_to(a, shape) for a in arrs]

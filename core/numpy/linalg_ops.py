@@ -19,6 +19,11 @@ def matmul(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any
     a_nd, b_nd = get_aval(a).ndim, get_aval(b).ndim
     if a_nd == 0 or b_nd == 0:
         raise ValueError("matmul: input operands must not be scalars (use * for scalars)")
+    if a_nd <= 2 and b_nd <= 2:  # no batch dimensions: one dot_general, no reshapes
+        ca, cb = a_nd - 1, 0
+        _check_contract("matmul", a, b, ca, cb if b_nd == 1 else b_nd - 2)
+        return la.dot_general(a, b, (((ca,), (cb,)), ((), ())),
+                              preferred_element_type=preferred_element_type)
     if a_nd == 1:
         a = expand_dims(a, 0)
     if b_nd == 1:

@@ -1,3 +1,5 @@
 """The primitive set, one module per family; importing this package defines them all."""
 
-from core.prims import elementwise, indexing, linalg, reductions, shapes  # noqa: F401
+from core.prims import (  # noqa: F401
+    elementwise, gather, indexing, linalg, reductions, rev, shapes, sorting,
+)

@@ -83,10 +83,12 @@ _INT = "iub"
 add_p = binop("add", np.add, _NUM)
 defjvp(add_p, lambda g, x, y: g, lambda g, x, y: g)
 add_p.def_transpose(lambda ct, x, y: [ct, ct])
+add_p.linear = True
 
 sub_p = binop("sub", np.subtract, _NUM)
 defjvp(sub_p, lambda g, x, y: g, lambda g, x, y: neg(g))
-sub_p.def_transpose(lambda ct, x, y: [ct, neg(ct) if type(ct) is not Zero else ct])
+sub_p.def_transpose(lambda ct, x, y: [ct, neg(ct)])
+sub_p.linear = True
 
 mul_p = binop("mul", np.multiply, _NUM + "b")
 defjvp(mul_p, lambda g, x, y: mul(g, y), lambda g, x, y: mul(x, g))
@@ -101,6 +103,7 @@ def _mul_transpose(ct, x, y):
 
 
 mul_p.def_transpose(_mul_transpose)
+mul_p.linear = True  # in each operand separately
 
 
 def _div_impl(x, y):
@@ -121,6 +124,7 @@ def _div_transpose(ct, x, y):
 
 
 div_p.def_transpose(_div_transpose)
+div_p.linear = True  # in the numerator
 
 
 def _rem_impl(x, y):
@@ -187,6 +191,7 @@ defjvp(min_p, *_minmax_jvp(lambda a, b: lt(a, b)))
 neg_p = unop("neg", np.negative, _NUM)
 defjvp(neg_p, lambda g, x: neg(g))
 neg_p.def_transpose(lambda ct, x: [neg(ct)])
+neg_p.linear = True
 
 sign_p = unop("sign", np.sign, _NUM)
 defjvp_zero(sign_p)
@@ -326,9 +331,20 @@ defjvp2(
     erf_inv_p,
     lambda g, ans, x: mul(g, mul(full_like(x, np.sqrt(np.pi) / 2), exp(mul(ans, ans)))),
 )
+def _polygamma_impl(m, x):
+    from scipy import special
+
+    with np.errstate(all="ignore"):
+        return special.polygamma(m, x).astype(x.dtype)
+
+
 lgamma_p = unop("lgamma", _lgamma_impl, "f")
 digamma_p = unop("digamma", _digamma_impl, "f")
+polygamma_p = binop("polygamma", _polygamma_impl, "f")
 defjvp(lgamma_p, lambda g, x: mul(g, digamma(x)))
+defjvp(digamma_p, lambda g, x: mul(g, polygamma(full_like(x, 1), x)))
+# The order m is an integer-valued array: no derivative with respect to it (as in JAX).
+defjvp(polygamma_p, None, lambda g, m, x: mul(g, polygamma(add(m, full_like(m, 1)), x)))
 
 
 def _integer_pow_impl(x, *, y):
@@ -446,6 +462,7 @@ select_n_p.def_impl(_select_n_impl)
 select_n_p.def_abstract_eval(_select_n_abstract_eval)
 select_n_p.def_jvp(_select_n_jvp)
 select_n_p.def_transpose(_select_n_transpose)
+select_n_p.linear = True  # in the cases
 select_n_p.def_weak_type_rule(lambda weak: all(weak[1:]))
 batching.broadcast_batcher(select_n_p)
 
@@ -453,7 +470,12 @@ batching.broadcast_batcher(select_n_p)
 # The lax-style wrappers (Python scalars become arrays of the other operand's dtype)
 
 
-def _operands(*args: Any) -> list[Any]:
+_SCALARS = (int, float, bool, complex)
+
+
+def _operands(*args: Any) -> Any:
+    if not any(type(a) in _SCALARS for a in args):
+        return args
     ref = next((a for a in args if not isinstance(a, (int, float, bool, complex))), None)
     if ref is None:
         return list(args)
@@ -477,6 +499,7 @@ tanh, logistic, sin, cos, tan = map(_wrap, (tanh_p, logistic_p, sin_p, cos_p, ta
 asin, acos, atan, atan2 = map(_wrap, (asin_p, acos_p, atan_p, atan2_p))
 sinh, cosh, asinh, acosh, atanh = map(_wrap, (sinh_p, cosh_p, asinh_p, acosh_p, atanh_p))
 erf, erf_inv, lgamma, digamma = map(_wrap, (erf_p, erf_inv_p, lgamma_p, digamma_p))
+polygamma = _wrap(polygamma_p)
 eq, ne, lt, le, gt, ge = map(_wrap, (eq_p, ne_p, lt_p, le_p, gt_p, ge_p))
 bitwise_and, bitwise_or, bitwise_xor, bitwise_not = map(_wrap, (and_p, or_p, xor_p, not_p))
 shift_left, shift_right_logical = map(_wrap, (shift_left_p, shift_right_logical_p))

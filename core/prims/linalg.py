@@ -8,6 +8,7 @@ a transpose, derived as in JAX. In numba it lowers to BLAS on contiguous float a
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -30,11 +31,14 @@ def _free(ndim: int, contract, batch) -> list[int]:
 
 def _dot_impl(x, y, *, dimension_numbers, preferred_element_type):
     (xc, yc), (xb, yb) = dimension_numbers
+    out_dtype = preferred_element_type or x.dtype
+    if not xb and len(xc) == 1 and xc[0] == x.ndim - 1 and yc == (0,) and y.ndim <= 2:
+        out = np.dot(x, y)  # the common matmul layout: one BLAS call, no copies
+        return out if out.dtype == out_dtype else out.astype(out_dtype)
     xf, yf = _free(x.ndim, xc, xb), _free(y.ndim, yc, yb)
-    size = lambda a, dims: int(np.prod([a.shape[d] for d in dims], dtype=np.int64))  # noqa: E731
+    size = lambda a, dims: math.prod(a.shape[d] for d in dims)  # noqa: E731
     xt = np.transpose(x, [*xb, *xf, *xc]).reshape(size(x, xb), size(x, xf), size(x, xc))
     yt = np.transpose(y, [*yb, *yc, *yf]).reshape(size(y, yb), size(y, yc), size(y, yf))
-    out_dtype = preferred_element_type or x.dtype
     if out_dtype.kind in "fc":
         xt, yt = xt.astype(out_dtype, copy=False), yt.astype(out_dtype, copy=False)
     out = np.matmul(xt, yt)

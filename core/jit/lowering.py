@@ -1,0 +1,93 @@
+"""The kinds of numba lowering rule a primitive can have, and the helpers rules use.
+
+`prim.lowering` holds one of:
+
+  Scalar(fn)      elementwise: `fn(ctx, *args, **params) -> str`, a scalar expression over the
+                  argument expressions (names or constants); the code generator fuses these
+                  into loops. `ctx` is a `ScalarCtx`.
+  View(fn)        movement (broadcast_in_dim, transpose, slice, reshape of size-1 axes):
+                  `fn(in_shape, **params) -> IndexMap` saying which operand element each output
+                  element reads; it costs nothing until a loop reads through it.
+  Reduce(kind)    `reduce_*` over `axes`: an accumulation fused into its producer's loop.
+  Kernel(fn)      anything else: `fn(ctx, eqn) -> list[str]` emits statements (a `KernelCtx`)
+                  and returns one expression per output: a C-contiguous array of the output's
+                  shape and dtype, or a scalar for 0-d outputs.
+
+An `IndexMap` lists, for each operand axis, `(start, ((out_axis, coefficient), ...))`: operand
+index = start + sum(coefficient * out_index[out_axis]).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+IndexMap = tuple[tuple[int, tuple[tuple[int, int], ...]], ...]
+
+
+@dataclass(frozen=True)
+class Scalar:
+    fn: Callable
+
+
+@dataclass(frozen=True)
+class View:
+    fn: Callable
+
+
+@dataclass(frozen=True)
+class Reduce:
+    kind: str  # sum, prod, max, min, and, or
+
+
+@dataclass(frozen=True)
+class Kernel:
+    fn: Callable
+
+
+def np_type(dtype: np.dtype) -> str:
+    """The numpy scalar type of `dtype` as an expression of the generated module."""
+    dtype = np.dtype(dtype)
+    return "np.bool_" if dtype == np.bool_ else f"np.{dtype.name}"
+
+
+def const(value, dtype: np.dtype) -> str:
+    """A constant of `dtype` as source text (typed, so float32 loops stay float32)."""
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return "True" if bool(value) else "False"
+    t = np_type(dtype)
+    if dtype.kind in "iu":
+        return f"{t}({int(value)})"
+    if dtype.kind == "c":
+        return f"{t}({complex(value)!r})"
+    v = float(value)
+    if np.isnan(v):
+        return f"{t}(np.nan)"
+    if np.isinf(v):
+        return f"{t}({'-' if v < 0 else ''}np.inf)"
+    return f"{t}({v!r})"
+
+
+def cast(expr: str, dtype: np.dtype) -> str:
+    """`expr` converted to `dtype` (numba widens small ints to 64 bits in arithmetic)."""
+    return f"{np_type(dtype)}({expr})"
+
+
+class ScalarCtx:
+    """What a `Scalar` rule knows: operand and result dtypes, and a way to name temporaries."""
+
+    def __init__(self, in_dtypes, out_dtype, tmp: Callable[[str], str]):
+        self.in_dtypes = list(in_dtypes)
+        self.out_dtype = np.dtype(out_dtype)
+        self.tmp = tmp
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The first operand's dtype (elementwise operands share it)."""
+        return self.in_dtypes[0] if self.in_dtypes else self.out_dtype
+
+    def const(self, value, dtype=None) -> str:
+        return const(value, self.dtype if dtype is None else dtype)

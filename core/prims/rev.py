@@ -1,0 +1,46 @@
+"""`rev`: reverses an array along static dimensions (`jnp.flip`, negative-stride slices).
+
+A permutation of elements, so it is linear and its own transpose; in numba it is index
+arithmetic inside a fused loop.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from core.avals import ShapedArray
+from core.errors import ShapeError
+from core.interpreters.jvp import deflinear
+from core.primitive import Primitive
+from core.trace import get_aval
+
+rev_p = Primitive("rev")
+
+
+def _rev_abstract_eval(x, *, dimensions):
+    if len(set(dimensions)) != len(dimensions) or any(not 0 <= d < x.ndim for d in dimensions):
+        raise ShapeError(f"rev: invalid dimensions {dimensions} for an operand of shape {x.shape}")
+    return ShapedArray(x.shape, x.dtype, x.weak_type)
+
+
+def _rev_batch(args, dims, *, dimensions):
+    (x,), (d,) = args, dims
+    return rev(x, tuple(a + 1 if a >= d else a for a in dimensions)), d
+
+
+rev_p.def_impl(lambda x, *, dimensions: np.flip(x, dimensions))
+rev_p.def_abstract_eval(_rev_abstract_eval)
+deflinear(rev_p)
+rev_p.def_transpose(lambda ct, x, *, dimensions: [rev(ct, dimensions)])
+rev_p.def_batch(_rev_batch)
+
+
+def rev(x: Any, dimensions: Any) -> Any:
+    """`lax.rev`: reverses `x` along each of the static `dimensions`."""
+    nd = get_aval(x).ndim
+    dims = tuple(sorted(int(d) % max(nd, 1) for d in dimensions))
+    if not dims:
+        return x
+    return rev_p.bind(x, dimensions=dims)

@@ -1,0 +1,247 @@
+"""Sorting and scans: sort (multi-operand, stable), top_k, and the cumulative reductions.
+
+`sort` sorts several same-shaped operands together by the first `num_keys` of them (argsort is
+`sort(x, iota)`); NaNs go last, as in numpy and JAX. `top_k` returns the k largest values of the
+last axis and their int32 indices, ties in index order. `cumsum`/`cumprod`/`cummax`/`cummin` scan
+along one axis, optionally in reverse. Derivatives go through the permutation (sort, top_k, the
+running argmax of cummax/cummin) gathered with `take_along_axis`; `cumsum` is linear.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from core import dtypes
+from core.avals import ShapedArray
+from core.errors import ShapeError
+from core.interpreters import batching
+from core.interpreters.jvp import Zero, deflinear
+from core.primitive import Primitive
+from core.prims import elementwise as ew
+from core.prims import shapes as sh
+from core.prims.gather import gather
+from core.trace import get_aval
+
+
+def take_along_axis(x: Any, idx: Any, axis: int) -> Any:
+    """`x` gathered along `axis` at in-bounds indices `idx` of the same shape (prim level)."""
+    aval = get_aval(idx)
+    cols = [
+        idx if d == axis else sh.iota(aval.dtype, aval.shape, d) for d in range(aval.ndim)
+    ]
+    full = [sh.reshape(c, (*aval.shape, 1)) for c in cols]
+    from core.prims.indexing import concatenate
+
+    indices = concatenate(full, aval.ndim)
+    return gather(x, indices, tuple(range(aval.ndim)), "clip")
+
+
+# ---------------------------------------------------------------------------------------------
+# sort
+
+sort_p = Primitive("sort", multiple_results=True)
+
+
+def _sort_perm(keys, dimension):
+    if len(keys) == 1:
+        return np.argsort(keys[0], axis=dimension, kind="stable")
+    moved = [np.moveaxis(k, dimension, -1) for k in keys]
+    flat = [m.reshape(-1, m.shape[-1]) for m in moved]
+    rows = [np.lexsort(tuple(f[r] for f in reversed(flat))) for r in range(flat[0].shape[0])]
+    perm = np.array(rows, dtype=np.int64).reshape(moved[0].shape)
+    return np.moveaxis(perm, -1, dimension)
+
+
+def _sort_impl(*operands, dimension, is_stable, num_keys):
+    perm = _sort_perm(operands[:num_keys], dimension)
+    return [np.take_along_axis(o, perm, axis=dimension) for o in operands]
+
+
+def _sort_abstract_eval(*operands, dimension, is_stable, num_keys):
+    shapes = {o.shape for o in operands}
+    if len(shapes) != 1:
+        raise ShapeError(f"sort operands must share one shape, got {[o.shape for o in operands]}")
+    if not 0 <= dimension < operands[0].ndim or not 1 <= num_keys <= len(operands):
+        raise ShapeError(
+            f"sort: dimension {dimension} / num_keys {num_keys} invalid for {len(operands)} "
+            f"operands of shape {operands[0].shape}"
+        )
+    return [ShapedArray(o.shape, o.dtype, o.weak_type) for o in operands]
+
+
+def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
+    shape = get_aval(primals[0]).shape
+    iota = sh.iota(dtypes.int32, shape, dimension)
+    *outs, perm = sort_p.bind(*primals, iota, dimension=dimension, is_stable=is_stable,
+                              num_keys=num_keys)
+    touts = [
+        t if type(t) is Zero else take_along_axis(t, perm, dimension) for t in tangents
+    ]
+    touts = [Zero(get_aval(o)) if type(t) is Zero else t for o, t in zip(outs, touts)]
+    return outs, touts
+
+
+def _sort_batch(args, dims, *, dimension, is_stable, num_keys):
+    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    moved = [batching.moveaxis(a, d, 0, size) for a, d in zip(args, dims)]
+    outs = sort_p.bind(*moved, dimension=dimension + 1, is_stable=is_stable, num_keys=num_keys)
+    return outs, [0] * len(outs)
+
+
+sort_p.def_impl(_sort_impl)
+sort_p.def_abstract_eval(_sort_abstract_eval)
+sort_p.def_jvp(_sort_jvp)
+sort_p.def_batch(_sort_batch)
+sort_p.def_weak_type_rule(lambda weak, **params: list(weak))
+
+
+def sort(operand: Any, dimension: int = -1, is_stable: bool = True, num_keys: int = 1) -> Any:
+    """`lax.sort`: sorts one array, or a sequence of arrays by the first `num_keys` of them."""
+    multiple = isinstance(operand, (list, tuple))
+    ops = list(operand) if multiple else [operand]
+    nd = get_aval(ops[0]).ndim
+    outs = sort_p.bind(*ops, dimension=int(dimension) % max(nd, 1), is_stable=bool(is_stable),
+                       num_keys=int(num_keys))
+    return tuple(outs) if multiple else outs[0]
+
+
+def sort_key_val(keys: Any, values: Any, dimension: int = -1, is_stable: bool = True):
+    """`lax.sort_key_val`: sorts `keys` and permutes `values` the same way."""
+    return sort([keys, values], dimension, is_stable, 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# top_k (last axis)
+
+top_k_p = Primitive("top_k", multiple_results=True)
+
+
+def _top_k_impl(x, *, k):
+    n = x.shape[-1]
+    perm = np.argsort(x[..., ::-1], axis=-1, kind="stable")[..., ::-1]
+    idx = (n - 1 - perm)[..., :k]
+    return [np.take_along_axis(x, idx, axis=-1), idx.astype(np.int32)]
+
+
+def _top_k_abstract_eval(x, *, k):
+    if x.ndim == 0 or not 0 <= k <= x.shape[-1]:
+        raise ShapeError(f"top_k: k={k} must be between 0 and the last dimension of {x.shape}")
+    shape = (*x.shape[:-1], k)
+    return [ShapedArray(shape, x.dtype, x.weak_type), ShapedArray(shape, dtypes.int32)]
+
+
+def _top_k_jvp(primals, tangents, *, k):
+    (x,), (t,) = primals, tangents
+    vals, idx = top_k_p.bind(x, k=k)
+    if type(t) is Zero:
+        return [vals, idx], [Zero(get_aval(vals)), Zero(get_aval(idx))]
+    tv = take_along_axis(t, idx, get_aval(x).ndim - 1)
+    return [vals, idx], [tv, Zero(get_aval(idx))]
+
+
+def _top_k_batch(args, dims, *, k):
+    (x,), (d,) = args, dims
+    x = batching.moveaxis(x, d, 0, get_aval(x).shape[d])
+    return top_k_p.bind(x, k=k), [0, 0]
+
+
+top_k_p.def_impl(_top_k_impl)
+top_k_p.def_abstract_eval(_top_k_abstract_eval)
+top_k_p.def_jvp(_top_k_jvp)
+top_k_p.def_batch(_top_k_batch)
+top_k_p.def_weak_type_rule(lambda weak, **params: [weak[0], False])
+
+
+def top_k(operand: Any, k: int) -> tuple[Any, Any]:
+    """`lax.top_k`: the `k` largest entries of the last axis and their int32 indices."""
+    return tuple(top_k_p.bind(operand, k=int(k)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Cumulative reductions
+
+
+def _cumulative(name: str, ufunc) -> Primitive:
+    prim = Primitive(name)
+
+    def impl(x, *, axis, reverse):
+        if reverse:
+            x = np.flip(x, axis)
+        out = ufunc.accumulate(x, axis=axis, dtype=x.dtype) if x.shape[axis] else x.copy()
+        return np.flip(out, axis) if reverse else out
+
+    def abstract_eval(x, *, axis, reverse):
+        if not 0 <= axis < x.ndim:
+            raise ShapeError(f"{name}: axis {axis} out of range for shape {x.shape}")
+        return ShapedArray(x.shape, x.dtype, x.weak_type)
+
+    def batch(args, dims, *, axis, reverse):
+        (x,), (d,) = args, dims
+        return prim.bind(x, axis=axis + 1 if axis >= d else axis, reverse=reverse), d
+
+    prim.def_impl(impl)
+    prim.def_abstract_eval(abstract_eval)
+    prim.def_batch(batch)
+    return prim
+
+
+cumsum_p = _cumulative("cumsum", np.add)
+deflinear(cumsum_p)
+cumsum_p.def_transpose(
+    lambda ct, x, *, axis, reverse: [cumsum_p.bind(ct, axis=axis, reverse=not reverse)]
+)
+cumprod_p = _cumulative("cumprod", np.multiply)
+cummax_p = _cumulative("cummax", np.maximum)
+cummin_p = _cumulative("cummin", np.minimum)
+
+
+def _cumprod_jvp(primals, tangents, *, axis, reverse):
+    # d cumprod_i = cumprod_i * sum_{j<=i} t_j / x_j (exact away from zeros of x).
+    (x,), (t,) = primals, tangents
+    out = cumprod_p.bind(x, axis=axis, reverse=reverse)
+    return out, ew.mul(out, cumsum_p.bind(ew.div(t, x), axis=axis, reverse=reverse))
+
+
+cumprod_p.def_jvp(_cumprod_jvp)
+
+
+def _cumext_jvp(prim):
+    def rule(primals, tangents, *, axis, reverse):
+        # The tangent of a running max is the tangent at the running argmax: the nearest
+        # position (looking back along the scan) whose value equals the running extremum.
+        (x,), (t,) = primals, tangents
+        out = prim.bind(x, axis=axis, reverse=reverse)
+        shape = get_aval(x).shape
+        pos = sh.iota(dtypes.int32, shape, axis)
+        at = ew.eq(x, out)
+        if reverse:
+            marked = ew.select_n(at, ew.full_like(pos, shape[axis]), pos)
+            idx = cummin_p.bind(marked, axis=axis, reverse=True)
+        else:
+            marked = ew.select_n(at, ew.full_like(pos, -1), pos)
+            idx = cummax_p.bind(marked, axis=axis, reverse=False)
+        return out, take_along_axis(t, idx, axis)
+
+    prim.def_jvp(rule)
+
+
+_cumext_jvp(cummax_p)
+_cumext_jvp(cummin_p)
+
+
+def _wrap(prim: Primitive):
+    def fn(operand: Any, axis: int = 0, reverse: bool = False) -> Any:
+        nd = get_aval(operand).ndim
+        return prim.bind(operand, axis=int(axis) % max(nd, 1), reverse=bool(reverse))
+
+    fn.__name__ = prim.name
+    fn.__doc__ = f"`lax.{prim.name}`: the running {prim.name[3:]} along `axis`."
+    return fn
+
+
+cumsum = _wrap(cumsum_p)
+cumprod = _wrap(cumprod_p)
+cummax = _wrap(cummax_p)
+cummin = _wrap(cummin_p)

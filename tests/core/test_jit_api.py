@@ -1,0 +1,167 @@
+"""The `jit` wrapper: caching, static arguments, composition with other transformations.
+
+These run on the numpy backend (`backend="python"`) so they test the staging machinery, not
+numba; `tests/core/jit/` tests the compiled back end.
+"""
+
+import logging
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core.jit.api import JitArgumentError, StaticArgumentError, trace_count
+
+
+def pyjit(f, **kw):
+    return core.jit(f, backend="python", **kw)
+
+
+def test_same_signature_traces_once_new_shape_or_dtype_retraces():
+    calls = []
+
+    def f(x):
+        calls.append(1)
+        return x * 2
+
+    g = pyjit(f)
+    g(jnp.ones(3))
+    g(jnp.zeros(3))
+    assert len(calls) == 1
+    g(jnp.ones(4))
+    assert len(calls) == 2
+    g(jnp.ones(4, dtype=jnp.int32))
+    assert len(calls) == 3
+    assert g._cache_size() == 3
+
+
+def test_weak_type_is_part_of_the_key():
+    g = pyjit(lambda x: x + 1)
+    before = trace_count()
+    g(1.0)  # weak f32
+    g(np.float32(1.0))  # numpy scalar: strong f32
+    assert trace_count() - before == 2
+    out = g(1.0)
+    assert out.weak_type and out.dtype == np.float32
+
+
+def test_static_argnums_and_argnames_and_shape_branching():
+    def f(x, n, *, mode="sum"):
+        if x.ndim == 2:  # Python branching on shapes works under jit
+            x = x.sum(0)
+        y = x * n
+        return y.sum() if mode == "sum" else y
+
+    g = pyjit(f, static_argnums=1, static_argnames="mode")
+    assert float(g(jnp.ones((2, 3)), 3)) == 18.0
+    np.testing.assert_allclose(g(jnp.ones(3), 2, mode="keep"), [2.0, 2.0, 2.0])
+
+
+def test_unhashable_static_argument_raises_a_clear_error():
+    g = pyjit(lambda x, cfg: x, static_argnums=1)
+    with pytest.raises(StaticArgumentError, match="Non-hashable static arguments"):
+        g(jnp.ones(2), [1, 2])
+
+
+def test_non_array_argument_names_the_fix():
+    g = pyjit(lambda x, s: x)
+    with pytest.raises(JitArgumentError, match="static_argnums"):
+        g(jnp.ones(2), "relu")
+
+
+def test_traced_bool_conversion_error_names_the_fixes():
+    g = pyjit(lambda x: x if x.sum() > 0 else -x)
+    with pytest.raises(core.errors.TracerBoolConversionError, match="jnp.where") as e:
+        g(jnp.ones(2))
+    assert "lax.cond" in str(e.value) and "static_argnames" in str(e.value)
+
+
+def test_explain_cache_misses_names_the_changed_argument(caplog):
+    g = pyjit(lambda x, y: x + y)
+    g(jnp.ones((32, 4)), jnp.ones(4))
+    with core.config.override("explain_cache_misses", True), caplog.at_level(logging.WARNING):
+        g(jnp.ones((16, 4)), jnp.ones(4))
+    assert "leaf 0 shape (32, 4) -> (16, 4)" in caplog.text
+
+
+def test_log_compiles(caplog):
+    g = pyjit(lambda x: x * 3)
+    with core.config.override("log_compiles", True), caplog.at_level(logging.WARNING):
+        g(jnp.ones(5))
+    assert "Compiling" in caplog.text
+
+
+def test_pytrees_in_and_out_and_kwargs():
+    g = pyjit(lambda p, x, scale=1.0: {"y": p["w"] * x * scale, "n": (x.sum(),)})
+    out = g({"w": jnp.full(3, 2.0)}, jnp.arange(3.0), scale=2.0)
+    np.testing.assert_allclose(out["y"], [0.0, 4.0, 8.0])
+    np.testing.assert_allclose(out["n"][0], 3.0)
+
+
+def test_closed_over_arrays_become_arguments_not_constants_in_the_program():
+    w = jnp.arange(6.0).reshape(2, 3)
+    g = pyjit(lambda x: x @ w)
+    jaxpr = core.make_jaxpr(g)(jnp.ones(2))
+    inner = jaxpr.eqns[0].params["jaxpr"]
+    assert len(inner.invars) == 2  # w is an input of the compiled program
+    np.testing.assert_allclose(g(jnp.ones(2)), [3.0, 5.0, 7.0])
+
+
+def f_logistic(x):
+    return jnp.sum(1.0 / (1.0 + jnp.exp(-x)))
+
+
+@pytest.mark.parametrize(
+    "transform",
+    [
+        lambda f: core.grad(pyjit(f)),
+        lambda f: pyjit(core.grad(f)),
+        lambda f: pyjit(core.grad(pyjit(f))),
+        lambda f: core.grad(pyjit(pyjit(f))),
+    ],
+    ids=["grad(jit)", "jit(grad)", "jit(grad(jit))", "grad(jit(jit))"],
+)
+def test_jit_composes_with_grad(transform):
+    x = jnp.arange(3.0)
+    np.testing.assert_allclose(transform(f_logistic)(x), core.grad(f_logistic)(x), rtol=1e-6)
+
+
+def test_jit_composes_with_vmap_and_jvp():
+    f = lambda x, y: jnp.tanh(x) * y
+    xs, y = jnp.arange(6.0).reshape(2, 3), jnp.ones(3)
+    want = jnp.stack([f(x, y) for x in xs])
+    np.testing.assert_allclose(core.vmap(pyjit(f), in_axes=(0, None))(xs, y), want, rtol=1e-6)
+    np.testing.assert_allclose(pyjit(core.vmap(f, in_axes=(0, None)))(xs, y), want, rtol=1e-6)
+    p, t = core.jvp(pyjit(f), (xs[0], y), (jnp.ones(3), jnp.zeros(3)))
+    np.testing.assert_allclose(t, 1 - jnp.tanh(xs[0]) ** 2, rtol=1e-6)
+
+
+def test_grad_of_jit_keeps_primal_concrete_for_python_control_flow():
+    g = pyjit(lambda x: x**2)
+
+    def f(x):
+        y = g(x)
+        return y * 3 if y > 1.0 else y  # y is concrete: partial evaluation ran the jit now
+
+    assert float(core.grad(f)(2.0)) == 12.0
+
+
+def test_disable_jit_runs_python():
+    seen = []
+
+    def f(x):
+        seen.append(type(x).__name__)
+        return x + 1
+
+    with core.disable_jit():
+        pyjit(f)(jnp.ones(2))
+    assert seen == ["Array"]
+
+
+def test_decorator_factory_form():
+    @core.jit(static_argnames=("n",), backend="python")
+    def f(x, n):
+        return x * n
+
+    np.testing.assert_allclose(f(jnp.ones(2), n=3), [3.0, 3.0])
