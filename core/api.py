@@ -23,20 +23,12 @@ import numpy as np
 from core import dtypes, ir, tree_util
 from core.array import Array, asarray_concrete
 from core.avals import ShapeDtypeStruct, ShapedArray
-from core.errors import NumbaxError
-from core.interpreters import batching
+from core.errors import GradTypeError, VmapAxesError, VmapSizeError
+from core.interpreters import batching, finish
 from core.interpreters.jvp import JVPTrace, JVPTracer, Zero, instantiate, tangent_aval
 from core.interpreters.partial_eval import JaxprTrace, trace_to_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass
 from core.trace import Tracer, current_trace, get_aval, set_current_trace
-
-
-class GradTypeError(NumbaxError, TypeError):
-    """`grad` of a function with a non-scalar or non-float output, or integer inputs."""
-
-
-class VmapAxesError(NumbaxError, ValueError):
-    """`vmap` in_axes/out_axes that do not fit the arguments, or mapped sizes that differ."""
 
 
 def _as_value(x: Any) -> Any:
@@ -79,10 +71,17 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
             f"{p_tree} and {t_tree}"
         )
     for p, t in zip(p_flat, t_flat):
-        if get_aval(p).shape != get_aval(t).shape:
+        pa, ta = get_aval(p), get_aval(t)
+        if pa.shape != ta.shape:
             raise ValueError(
-                f"jvp called with a tangent of shape {get_aval(t).shape} for a primal of shape "
-                f"{get_aval(p).shape}; tangents must have the primals' shapes"
+                f"jvp called with a tangent of shape {ta.shape} for a primal of shape "
+                f"{pa.shape}; tangents must have the primals' shapes"
+            )
+        if pa.dtype.kind in "fc" and pa.dtype != ta.dtype:
+            raise TypeError(
+                f"primal and tangent arguments to jvp do not match; dtypes must be equal, got "
+                f"primal {pa.dtype} and tangent {ta.dtype}. Cast the tangent with "
+                f"`t.astype({pa.dtype})`."
             )
     trace = JVPTrace(current_trace())
     in_tracers = [JVPTracer(trace, p, t) for p, t in zip(p_flat, t_flat)]
@@ -90,17 +89,19 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
         out = fun(*tree_util.tree_unflatten(p_tree, in_tracers))
     if has_aux:
         out, aux = _split_aux(out, "jvp")
+        aux = _lower_aux(trace, aux)
     out_flat, out_tree = tree_util.tree_flatten(out)
     pairs = [trace.to_primal_tangent(o) for o in out_flat]
     with set_current_trace(trace.parent):
         primals_out = [p for p, _ in pairs]
         tangents_out = [instantiate(t) for _, t in pairs]
+    finish(trace)
     result = (
         tree_util.tree_unflatten(out_tree, primals_out),
         tree_util.tree_unflatten(out_tree, tangents_out),
     )
     if has_aux:
-        return (*result, _lower_aux(trace, aux))
+        return (*result, aux)
     return result
 
 
@@ -119,8 +120,6 @@ def _lower_aux(trace: Any, aux: Any) -> Any:
     def lower(x):
         if isinstance(x, JVPTracer) and x._trace is trace:
             return _lower_aux(trace, x.primal)
-        if isinstance(x, batching.BatchTracer) and x._trace is trace:
-            return x.val
         return x
 
     return tree_util.tree_map(lower, aux)
@@ -147,6 +146,7 @@ def _linearize_flat(fun_flat: Callable, primals: list[Any], has_aux: bool):
     with set_current_trace(pe):
         tangents_out = [instantiate(t) for _, t in pairs]
     jaxpr, consts = pe.to_jaxpr(tangent_in, tangents_out)
+    finish(pe, jvp_trace)
     return primals_out, jaxpr, consts, aux
 
 
@@ -295,9 +295,7 @@ def value_and_grad(
         res = vjp(f_partial, *dyn, has_aux=has_aux)
         out, vjp_fn = res[0], res[1]
         _check_scalar_output(out)
-        with set_current_trace(current_trace()):
-            seed = _ones_like(out)
-        grads = vjp_fn(seed)
+        grads = vjp_fn(_ones_like(out))
         g = grads if multiple else grads[0]
         return ((out, res[2]), g) if has_aux else (out, g)
 
@@ -355,8 +353,65 @@ def _broadcast_prefix(prefix: Any, tree: Any, what: str) -> list[Any]:
             f"vmap {what} specification must be a tree prefix of the corresponding value, got "
             f"specification {prefix!r} for value tree {tree_util.tree_structure(tree)}."
         ) from e
-    return [ax for lst in tree_util.tree_leaves(nested, is_leaf=lambda x: isinstance(x, list))
+    axes = [ax for lst in tree_util.tree_leaves(nested, is_leaf=lambda x: isinstance(x, list))
             for ax in lst]
+    for ax in axes:
+        if ax is not None and not isinstance(ax, (int, np.integer)):
+            raise VmapAxesError(
+                f"vmap {what} must be ints, None, or pytrees of them; got an entry {ax!r} in "
+                f"{prefix!r}."
+            )
+    return axes
+
+
+def _mapped_size(args_flat: list[Any], axes: list[int | None], axis_size: int | None,
+                 in_tree: Any) -> tuple[int, list[int | None]]:
+    """Normalizes negative axes and checks every mapped axis has the same size."""
+    sizes: dict[int, list[tuple[int, tuple]]] = {}
+    norm: list[int | None] = []
+
+    def name(i: int) -> str:
+        (path, _), = [pl for j, pl in enumerate(tree_util.tree_flatten_with_path(
+            tree_util.tree_unflatten(in_tree, args_flat))[0]) if j == i]
+        kind = "args" if path[0].idx == 0 else "kwargs"
+        return kind + tree_util.keystr(path[1:])
+
+    for i, (x, ax) in enumerate(zip(args_flat, axes)):
+        if ax is None:
+            norm.append(None)
+            continue
+        shape = get_aval(x).shape
+        if not -len(shape) <= ax < len(shape):
+            raise VmapAxesError(
+                f"vmap was requested to map its argument along axis {ax}, which implies that "
+                f"its rank should be at least {ax + 1 if ax >= 0 else -ax}, but is only "
+                f"{len(shape)} (its shape is {shape}; argument {name(i)})."
+            )
+        ax = int(ax) % len(shape)
+        norm.append(ax)
+        sizes.setdefault(shape[ax], []).append((i, shape))
+    if len(sizes) > 1:
+        detail = "\n".join(
+            f"  * {name(i)} of shape {shape} has size {s} along its mapped axis"
+            for s, items in sizes.items() for i, shape in items
+        )
+        raise VmapSizeError(
+            f"vmap got inconsistent sizes for the array axes to be mapped:\n{detail}\n"
+            "Map arguments of equal sizes, or pass in_axes=None for the ones to broadcast."
+        )
+    if sizes:
+        size = next(iter(sizes))
+        if axis_size is not None and axis_size != size:
+            raise VmapSizeError(
+                f"vmap got axis_size={axis_size} but the mapped inputs have size {size}."
+            )
+        return size, norm
+    if axis_size is None:
+        raise VmapSizeError(
+            "vmap must have at least one non-None value in in_axes, or be given axis_size= "
+            "(the number of elements to map over)."
+        )
+    return axis_size, norm
 
 
 def vmap(
@@ -368,7 +423,8 @@ def vmap(
     Args:
       fun: the function to map.
       in_axes: int, None, or a pytree prefix of the positional arguments giving the mapped axis
-        of each input (None: not mapped; negative ints count from the end).
+        of each input (None: not mapped; negative ints count from the end). Keyword arguments
+        are always mapped over axis 0.
       out_axes: the same for the outputs.
       axis_name: a name for the mapped axis, for collectives (`lax.psum(x, axis_name)`...).
       axis_size: the axis size, required when no input is mapped.
@@ -377,6 +433,7 @@ def vmap(
     Returns:
       The batched function.
     """
+    del spmd_axis_name
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)
 
@@ -384,47 +441,20 @@ def vmap(
     def batched(*args: Any, **kwargs: Any):
         if isinstance(in_axes, tuple) and len(in_axes) != len(args):
             raise VmapAxesError(
-                f"vmap in_axes must be an int, None, or a tuple of entries corresponding to the "
+                "vmap in_axes must be an int, None, or a tuple of entries corresponding to the "
                 f"positional arguments passed to the function, but got len(in_axes)="
                 f"{len(in_axes)}, len(args)={len(args)}"
             )
-        args_flat, in_tree = _flatten_args(args)
-        axes = _broadcast_prefix(in_axes, args, "in_axes")
-        sizes = {}
-        norm_axes = []
-        for i, (x, ax) in enumerate(zip(args_flat, axes)):
-            if ax is None:
-                norm_axes.append(None)
-                continue
-            ndim = get_aval(x).ndim
-            if not -ndim <= ax < ndim:
-                raise VmapAxesError(
-                    f"vmap was requested to map its argument along axis {ax}, which implies "
-                    f"that its rank should be at least {ax + 1 if ax >= 0 else -ax}, but is only "
-                    f"{ndim} (its shape is {get_aval(x).shape})"
-                )
-            ax = ax % ndim
-            norm_axes.append(ax)
-            sizes.setdefault(get_aval(x).shape[ax], []).append((i, get_aval(x).shape))
-        if len(sizes) > 1:
-            detail = "; ".join(
-                f"size {s} for argument leaves {[i for i, _ in v]} with shapes {[sh for _, sh in v]}"
-                for s, v in sizes.items()
-            )
-            raise VmapAxesError(f"vmap got inconsistent sizes for the array axes to be mapped: {detail}")
-        if sizes:
-            size = next(iter(sizes))
-            if axis_size is not None and axis_size != size:
-                raise VmapAxesError(f"vmap axis_size={axis_size} but the mapped inputs have size {size}")
-        elif axis_size is None:
-            raise VmapAxesError("vmap must have at least one non-None value in in_axes, or axis_size")
-        else:
-            size = axis_size
+        args_flat, in_tree = _flatten_args((args, kwargs))
+        axes = _broadcast_prefix(in_axes, args, "in_axes") + [0] * len(
+            tree_util.tree_leaves(kwargs))
+        size, norm_axes = _mapped_size(args_flat, axes, axis_size, in_tree)
         trace = batching.BatchTrace(current_trace(), size, axis_name)
         tracers = [x if ax is None else batching.BatchTracer(trace, x, ax)
                    for x, ax in zip(args_flat, norm_axes)]
+        b_args, b_kwargs = tree_util.tree_unflatten(in_tree, tracers)
         with set_current_trace(trace):
-            out = fun(*tree_util.tree_unflatten(in_tree, tracers), **kwargs)
+            out = fun(*b_args, **b_kwargs)
         out_flat, out_tree = tree_util.tree_flatten(out)
         oaxes = _broadcast_prefix(out_axes, out, "out_axes")
         results = []
@@ -434,13 +464,19 @@ def vmap(
                 if ax is None:
                     if dim is not None:
                         raise VmapAxesError(
-                            "vmap has mapped output but out_axes is None; use out_axes=0 or make "
-                            "the output independent of the mapped inputs."
+                            "vmap has mapped output but out_axes is None: the output depends "
+                            "on the mapped inputs. Use out_axes=0, or make the output "
+                            "independent of them."
                         )
                     results.append(val)
                     continue
-                ax = ax % (get_aval(val).ndim + (1 if dim is None else 0))
-                results.append(batching.moveaxis(val, dim, ax, size))
+                ndim = get_aval(val).ndim + (1 if dim is None else 0)
+                if not -ndim <= ax < ndim:
+                    raise VmapAxesError(
+                        f"vmap out_axes entry {ax} is out of bounds for an output of rank {ndim}"
+                    )
+                results.append(batching.moveaxis(val, dim, ax % ndim, size))
+        finish(trace)
         return tree_util.tree_unflatten(out_tree, results)
 
     return batched

@@ -140,7 +140,7 @@ def _join(a, b):
 def promote_types(a: Any, b: Any) -> np.dtype:
     """The dtype of `a op b` for two strongly typed dtypes (like `jnp.promote_types`)."""
     node = _join(np.dtype(a), np.dtype(b))
-    return _node_to_dtype(node)[0] if isinstance(node, str) else np.dtype(node)
+    return _node_to_dtype(node)[0]
 
 
 def is_weakly_typed(x: Any) -> bool:

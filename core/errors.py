@@ -65,12 +65,12 @@ class TracerArrayConversionError(NumbaxError, TypeError):
 class UnexpectedTracerError(NumbaxError, RuntimeError):
     """A tracer escaped the transformation that created it (stored in a global, returned...)."""
 
-    def __init__(self, aval: object):
+    def __init__(self, aval: object, transformation: str = "jit, grad, vmap..."):
         super().__init__(
-            f"Encountered an unexpected tracer ({aval}): a value from a transformed function "
-            "(jit, grad, vmap...) was used after that transformation finished, for example by "
-            "storing it in a global or an attribute of an object. Return it from the function "
-            "instead, or pass it in as an argument."
+            f"Encountered an unexpected tracer ({aval}): a value from a function transformed "
+            f"by {transformation} was used after that transformation finished, for example by "
+            "storing it in a global, a list or an attribute of an object (a side effect). "
+            "Return it from the function instead, or pass it in as an argument."
         )
 
 
@@ -91,3 +91,60 @@ class ImmutableArrayError(NumbaxError, TypeError):
             "immutable. Use `x = x.at[idx].set(y)` (or `.add`, `.multiply`, `.min`, `.max`...) "
             "to get an updated copy."
         )
+
+
+class PRNGKeyError(NumbaxError, TypeError):
+    """A value that is not a PRNG key (uint32[..., 2]) where `core.random` needs one."""
+
+
+class RandomArgumentError(NumbaxError, ValueError):
+    """A `core.random` argument out of its domain (dtype kind, sample count, probabilities)."""
+
+
+class NonConcreteBooleanIndexError(NumbaxError, IndexError):
+    """Boolean-mask indexing (or nonzero/unique without `size=`) on a traced value."""
+
+    def __init__(self, aval: object, what: str = "Array boolean indices must be concrete"):
+        super().__init__(
+            f"{what}; got {aval}. The result's shape would depend on the values. Fixes: "
+            "`jnp.where(mask, x, 0)` to keep the shape; pass a static `size=` to "
+            "`jnp.nonzero`/`jnp.argwhere`/`jnp.unique`; or compute the mask outside `jit`."
+        )
+
+
+class UnboundAxisNameError(NumbaxError, NameError):
+    """A collective (`psum`, `axis_index`...) names an axis no enclosing `vmap` binds."""
+
+    def __init__(self, axis_name: object):
+        super().__init__(
+            f"unbound axis name: {axis_name!r}. Collectives such as `lax.psum(x, {axis_name!r})` "
+            f"must run inside `vmap(f, axis_name={axis_name!r})` (the name binds the mapped "
+            "axis); check the spelling and that the call happens inside the mapped function."
+        )
+
+
+class CustomDerivativeError(NumbaxError, TypeError):
+    """A `custom_jvp`/`custom_vjp` rule that is missing or returns the wrong structure."""
+
+
+class CustomVJPForwardModeError(NumbaxError, TypeError):
+    """Forward-mode differentiation (`jvp`, `jacfwd`, `linearize`) of a `custom_vjp` function."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "can't apply forward-mode autodiff (jvp) to a custom_vjp function: it only defines "
+            "a reverse-mode rule. Use `grad`/`vjp`/`jacrev`, or define the function with "
+            "`custom_jvp` instead (reverse mode then comes from transposing its jvp rule)."
+        )
+
+
+class GradTypeError(NumbaxError, TypeError):
+    """`grad` of a function with a non-scalar or non-float output, or of integer inputs."""
+
+
+class VmapAxesError(NumbaxError, ValueError):
+    """`vmap` in_axes/out_axes that do not fit the arguments or outputs."""
+
+
+class VmapSizeError(VmapAxesError):
+    """`vmap` inputs whose mapped axes have different sizes (or no size at all)."""

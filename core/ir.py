@@ -49,6 +49,12 @@ class Literal:
     def __repr__(self) -> str:
         return f"Literal({self.val})"
 
+    def as_array(self) -> Any:
+        """The literal as an `Array` of its abstract value's dtype and weak type."""
+        from core.array import Array
+
+        return Array(np.asarray(self.val, dtype=self.aval.dtype), self.aval.weak_type)
+
 
 Atom = Var | Literal
 
@@ -185,7 +191,7 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:
     env: dict[Var, Any] = {}
 
     def read(x: Atom) -> Any:
-        return x.val if isinstance(x, Literal) else env[x]
+        return x.as_array() if isinstance(x, Literal) else env[x]
 
     if len(args) != len(jaxpr.invars):
         raise TypeError(f"jaxpr takes {len(jaxpr.invars)} arguments, got {len(args)}")
@@ -229,43 +235,54 @@ def _letters(i: int) -> str:
 def _pp_atom(x: Atom, name: _Namer) -> str:
     if isinstance(x, Literal):
         val = x.val.item() if isinstance(x.val, (np.ndarray, np.generic)) else x.val
-        if isinstance(val, bool):
-            return str(val)
-        if isinstance(val, float):
-            return f"{val}:{x.aval.str_short()}"
         return f"{val}:{x.aval.str_short()}"
     return name(x)
 
 
-def _pp_param(v: Any) -> str:
+_WIDTH = 80  # like JAX's printer: longer equations put one parameter per line
+
+
+def _pp_param(v: Any, indent: int) -> str:
     if isinstance(v, np.dtype):
         return v.name
     if isinstance(v, Jaxpr):
-        return "{ " + pp_jaxpr(v).strip("{} \n").replace("\n", "\n  ") + " }"
+        return pp_jaxpr(v, indent)
+    if isinstance(v, ClosedJaxpr):
+        return pp_jaxpr(v.jaxpr, indent)
     if isinstance(v, type) and issubclass(v, np.generic):
         return np.dtype(v).name
+    if callable(v):
+        return getattr(v, "__name__", repr(v))
     return repr(v) if isinstance(v, str) else str(v)
 
 
-def pp_eqn(eqn: Eqn, name: _Namer) -> str:
+def pp_eqn(eqn: Eqn, name: _Namer, indent: int = 0) -> str:
+    """One equation; its parameters go one per line when it does not fit the width."""
     outs = " ".join(f"{name(v)}:{v.aval.str_short()}" for v in eqn.outputs)
-    params = ""
-    if eqn.params:
-        params = "[" + " ".join(f"{k}={_pp_param(v)}" for k, v in eqn.params.items()) + "]"
     ins = " ".join(_pp_atom(x, name) for x in eqn.inputs)
-    return f"{outs} = {eqn.prim.name}{params} {ins}".rstrip()
+    if not eqn.params:
+        return f"{outs} = {eqn.prim.name} {ins}".rstrip()
+    params = [f"{k}={_pp_param(v, indent + 2)}" for k, v in eqn.params.items()]
+    flat = f"{outs} = {eqn.prim.name}[{' '.join(params)}] {ins}".rstrip()
+    if indent + len(flat) <= _WIDTH and "\n" not in flat:
+        return flat
+    lines = "".join(f"\n{' ' * (indent + 2)}{p}" for p in params)
+    return f"{outs} = {eqn.prim.name}[{lines}\n{' ' * indent}] {ins}".rstrip()
 
 
-def pp_jaxpr(jaxpr: Jaxpr) -> str:
+def pp_jaxpr(jaxpr: Jaxpr, indent: int = 0) -> str:
+    """The jaxpr in `jax.make_jaxpr`'s format (one line when it fits, else one eqn a line)."""
     name = _Namer()
-    binders = lambda vs: " ".join(f"{name(v)}:{v.aval.str_short()}" for v in vs)  # noqa: E731
+
+    def binders(vs: Sequence[Var]) -> str:
+        return " ".join(f"{name(v)}:{v.aval.str_short()}" for v in vs)
+
     head = f"{{ lambda {binders(jaxpr.constvars)}; {binders(jaxpr.invars)}. let"
-    head = head.replace("lambda ;", "lambda ;")
-    eqns = [pp_eqn(e, name) for e in jaxpr.eqns]
+    eqns = [pp_eqn(e, name, indent + 4) for e in jaxpr.eqns]
     outs = "(" + ", ".join(_pp_atom(x, name) for x in jaxpr.outvars)
     outs += ",)" if len(jaxpr.outvars) == 1 else ")"
-    one_line = f"{head} {'; '.join(eqns)} in {outs} }}" if eqns else f"{head}  in {outs} }}"
-    if len(one_line) <= 80 and "\n" not in one_line:
-        return one_line.replace("let  in", "let in")
-    body = "".join(f"\n    {e}" for e in eqns)
-    return f"{head}{body}\n  in {outs} }}"
+    one_line = f"{head} {'; '.join(eqns)} in {outs} }}"
+    if indent + len(one_line) <= _WIDTH and "\n" not in one_line:
+        return one_line
+    body = "".join(f"\n{' ' * (indent + 4)}{e}" for e in eqns)
+    return f"{head}{body}\n{' ' * (indent + 2)}in {outs} }}"

@@ -41,7 +41,7 @@ class Trace:
         with set_current_trace(self):
             return fun(*args)
 
-    def process_custom_vjp(self, fun, fwd, bwd, args: tuple, out_tree_thunk) -> Any:
+    def process_custom_vjp(self, fun, fwd, bwd, args: tuple) -> Any:
         with set_current_trace(self):
             return fun(*args)
 
@@ -124,7 +124,13 @@ class EvalTrace(Trace):
         from core.array import Array
 
         vals = [to_numpy(a) for a in args]
-        out = prim.impl(*vals, **params)
+        try:
+            out = prim.impl(*vals, **params)
+        except Exception:
+            # Eager mode skips abstract evaluation for speed; on failure, let it explain the
+            # problem (shapes, dtypes) with our own error before numpy's message.
+            prim.abstract_eval(*[get_aval(a) for a in args], **params)
+            raise
         if prim.weak_type_rule is not None:
             weak = prim.weak_type_rule([dtypes.is_weakly_typed(a) for a in args], **params)
         else:

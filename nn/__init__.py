@@ -3,6 +3,36 @@
 Models subclass :class:`Module` (a dataclass), declare submodules and parameters in ``setup``
 or inline in an ``@nn.compact`` method, and run through ``init``/``apply`` with plain-dict
 variables ``{'params': ..., 'batch_stats': ...}``.
+
+The training recipe with BatchNorm and Dropout (``tests/nn/test_train_step.py`` runs it)::
+
+    class Model(nn.Module):
+        @nn.compact
+        def __call__(self, x, train: bool):
+            x = nn.Dense(32)(x)
+            x = nn.BatchNorm(use_running_average=not train, momentum=0.9)(x)
+            x = nn.Dropout(0.2, deterministic=not train)(nn.relu(x))
+            return nn.Dense(10)(x)
+
+    model = Model()
+    variables = model.init(core.random.key(0), x, train=False)
+    params, batch_stats = variables["params"], variables["batch_stats"]
+
+    @core.jit
+    def train_step(params, batch_stats, x, y, dropout_key):
+        def loss_fn(params):
+            logits, updates = model.apply(
+                {"params": params, "batch_stats": batch_stats}, x, train=True,
+                rngs={"dropout": dropout_key}, mutable=["batch_stats"])
+            return cross_entropy(logits, y), updates["batch_stats"]
+        (loss, batch_stats), grads = core.value_and_grad(loss_fn, has_aux=True)(params)
+        params = core.tree_util.tree_map(lambda p, g: p - 0.1 * g, params, grads)
+        return params, batch_stats, loss
+
+    for step in range(steps):
+        dropout_key = core.random.fold_in(core.random.key(1), step)
+        params, batch_stats, loss = train_step(params, batch_stats, x, y, dropout_key)
+    logits = model.apply({"params": params, "batch_stats": batch_stats}, x, train=False)
 """
 
 from nn import errors, initializers, traverse_util

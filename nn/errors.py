@@ -222,9 +222,9 @@ class UnboundSetupAttributeError(AttributeError):
 
     def __init__(self, module: str, name: str, reason: str):
         super().__init__(
-            f"{module}.{name} is defined in setup(), and that setup needs variables "
-            f"({reason}), so it only exists on a bound module. Use it inside init/apply, "
-            f"or bind first: model.bind(variables).{name}."
+            f"{module} has no attribute {name!r} while unbound: its setup() needs variables "
+            f"({reason}), so the attributes it defines exist only on a bound module. Use "
+            f"them inside init/apply, or bind first: model.bind(variables).{name}."
         )
 
 
@@ -281,7 +281,7 @@ class ArgumentTwiceError(ValueError):
 class ArgumentMissingError(ValueError):
     """A setting was given neither at construction nor at call time."""
 
-    def __init__(self, name: str, module: str):
+    def __init__(self, name: str, module: str = "Module"):
         super().__init__(
             f"{module} needs {name!r}: pass it to the constructor ({module}(..., {name}=...)) "
             f"or at call time (layer(x, {name}=...)). Typical: {name}=not train."

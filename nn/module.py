@@ -87,14 +87,17 @@ def nowrap(fun: Callable) -> Callable:
 
 
 def tuple_reduce(xs: tuple, x: Any) -> tuple:
+    """``sow``'s default reduction: append ``x`` to the tuple ``xs``."""
     return xs + (x,)
 
 
 def tuple_init() -> tuple:
+    """``sow``'s default initial value: the empty tuple."""
     return ()
 
 
 def capture_call_intermediates(_: Module, method_name: str) -> bool:
+    """``capture_intermediates=True``'s filter: store the outputs of ``__call__``."""
     return method_name == "__call__"
 
 
@@ -106,7 +109,7 @@ def merge_param(name: str, a: Any, b: Any) -> Any:
       ArgumentMissingError: neither is set.
     """
     if a is None and b is None:
-        raise errors.ArgumentMissingError(name, "The module")
+        raise errors.ArgumentMissingError(name)
     if a is not None and b is not None:
         raise errors.ArgumentTwiceError(name)
     return b if a is None else a
@@ -231,6 +234,7 @@ class Module:
 
     def _attach(self) -> None:
         """Names this module and pushes its scope onto its parent's (if the parent is bound)."""
+        self._state.is_initialized = False  # open while (re)attaching: fields adopt submodules
         parent = self.parent
         if isinstance(parent, Scope):
             object.__setattr__(self, "scope", parent)
@@ -446,7 +450,7 @@ class Module:
     def bind(
         self: M,
         variables: Mapping,
-        *args: Any,
+        *,
         rngs: Any = None,
         mutable: CollectionFilter = False,
     ) -> M:

@@ -12,9 +12,14 @@ from typing import Any
 import core.numpy as jnp
 
 
+def is_complex(x: Any) -> bool:
+    """Returns whether `x` (an array or scalar) has a complex dtype."""
+    return jnp.issubdtype(jnp.result_type(x), jnp.complexfloating)
+
+
 def abs_sq(x: Any) -> Any:
     """Returns `|x|**2` elementwise, real-valued also for complex `x`."""
-    if jnp.iscomplexobj(x):
+    if is_complex(x):
         return (x.conj() * x).real
     return x * x
 
@@ -53,11 +58,16 @@ def safe_norm(x: Any, min_norm: Any, ord: Any = None, axis: Any = None, keepdims
     Returns:
       The clamped norm.
     """
-    norm = jnp.linalg.norm(x, ord=ord, axis=axis, keepdims=True)
+
+    def norm_fn(v, keep):
+        if ord is None:  # the Euclidean/Frobenius norm over `axis`
+            return jnp.sqrt(jnp.sum(abs_sq(v), axis=axis, keepdims=keep))
+        return jnp.linalg.norm(v, ord=ord, axis=axis, keepdims=keep)
+
+    norm = norm_fn(x, True)
     x = jnp.where(norm <= min_norm, jnp.ones_like(x), x)
     norm = norm if keepdims else jnp.squeeze(norm, axis=axis)
-    masked_norm = jnp.linalg.norm(x, ord=ord, axis=axis, keepdims=keepdims)
-    return jnp.where(norm <= min_norm, min_norm, masked_norm)
+    return jnp.where(norm <= min_norm, min_norm, norm_fn(x, keepdims))
 
 
 def safe_root_mean_squares(x: Any, min_rms: Any) -> Any:

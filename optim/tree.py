@@ -19,7 +19,7 @@ import core.numpy as jnp
 from core import random, tree_util
 from core.tree_util import DictKey, SequenceKey
 from optim.errors import NormOrderError, TreeDtypeError, TreeKeyError
-from optim.numerics import abs_sq
+from optim.numerics import abs_sq, is_complex
 
 
 def _is_none(x: Any) -> bool:
@@ -67,7 +67,7 @@ def tree_add_scale(tree_x: Any, scalar: Any, tree_y: Any) -> Any:
 def tree_vdot(tree_x: Any, tree_y: Any) -> Any:
     """Returns the inner product `sum_i <x_i, y_i>` over all leaves (conjugating `x`)."""
     vdots = tree_util.tree_map(
-        lambda a, b: jnp.sum(jnp.conj(a) * b) if jnp.iscomplexobj(a) else jnp.sum(a * b),
+        lambda a, b: jnp.sum(jnp.conj(a) * b) if is_complex(a) else jnp.sum(a * b),
         tree_x,
         tree_y,
     )
@@ -242,7 +242,7 @@ def tree_update_moment_per_elem_norm(updates: Any, moments: Any, decay: Any, ord
     """Like `update_moment` with `|g|**order`, so the moment stays real for complex `g`."""
 
     def orderth_norm(g):
-        if not jnp.iscomplexobj(g):
+        if not is_complex(g):
             return g**order
         half = order / 2
         return abs_sq(g) ** (int(half) if float(half).is_integer() else half)
@@ -287,7 +287,9 @@ def tree_random_like(
     """Returns a tree like `target_tree` with leaves drawn by `sampler(key, shape, dtype)`."""
     keys = tree_split_key_like(key, target_tree)
     return tree_util.tree_map(
-        lambda leaf, k: sampler(k, leaf.shape, dtype or leaf.dtype), target_tree, keys
+        lambda leaf, k: sampler(k, leaf.shape, leaf.dtype if dtype is None else dtype),
+        target_tree,
+        keys,
     )
 
 

@@ -71,7 +71,7 @@ def _leaf_to_array(path: str, leaf: Any) -> tuple[np.ndarray, str]:
     array = np.asarray(leaf)
     if array.dtype.kind not in "biufc":
         raise UnsupportedLeafError(path, leaf)
-    return np.ascontiguousarray(array), kind
+    return array, kind
 
 
 def _checkpoint_path(ckpt_dir: Path, step: int, prefix: str) -> Path:

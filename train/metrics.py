@@ -33,6 +33,7 @@ eagerly or traced.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import typing
 from typing import Any
 
@@ -69,6 +70,7 @@ class Metric(struct.PyTreeNode):
             raise MetricMergeError(self, other)
 
     @classmethod
+    @functools.cache
     def from_output(cls, name: str) -> type[Metric]:
         """A subclass whose ``from_model_output(**outputs)`` reads ``outputs[name]``.
 
@@ -78,7 +80,8 @@ class Metric(struct.PyTreeNode):
             name: the keyword under which the model output is passed.
 
         Returns:
-            A new `Metric` subclass; ``mask`` is passed through when given.
+            A `Metric` subclass (the same class for the same ``cls`` and ``name``); ``mask``
+            is passed through when given.
         """
         parent = cls
 
@@ -146,9 +149,7 @@ class Accuracy(Average):
     """The fraction of examples whose ``argmax(logits)`` equals the integer label."""
 
     @classmethod
-    def from_model_output(
-        cls, *, logits: Any, labels: Any, mask: Any = None, **_: Any
-    ) -> Accuracy:
+    def from_model_output(cls, *, logits: Any, labels: Any, mask: Any = None, **_: Any) -> Accuracy:
         """The number of correct predictions and of examples in this batch.
 
         Args:
@@ -200,6 +201,7 @@ class Collection(struct.PyTreeNode):
     """
 
     @classmethod
+    @functools.cache
     def _metric_types(cls) -> dict[str, type[Metric]]:
         hints = typing.get_type_hints(cls)
         return {f.name: hints[f.name] for f in dataclasses.fields(cls)}

@@ -12,10 +12,13 @@ Helpers at the bottom give rules to whole families (elementwise ops, ops with an
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from core.avals import ShapedArray
-from core.trace import Trace, Tracer, get_aval, set_current_trace
+from core.interpreters import check_live
+from core.interpreters.jvp import Zero
+from core.trace import Trace, Tracer, current_trace, get_aval, set_current_trace
 
 not_mapped = None
 
@@ -47,6 +50,7 @@ class BatchTrace(Trace):
     def to_val_dim(self, x: Any) -> tuple[Any, int | None]:
         if isinstance(x, BatchTracer) and x._trace is self:
             return x.val, x.batch_dim
+        check_live(x)
         return x, None
 
     def process_primitive(self, prim, args: tuple, params: dict) -> Any:
@@ -67,6 +71,22 @@ class BatchTrace(Trace):
             out, out_dim = prim.batch(vals, dims, **params, **extra)
         return self.box(out, out_dim, prim.multiple_results)
 
+    def process_custom_jvp(self, fun, jvp, args: tuple, symbolic_zeros: bool) -> Any:
+        vals, dims = zip(*map(self.to_val_dim, args)) if args else ((), ())
+        if all(d is None for d in dims):
+            return self.parent.process_custom_jvp(fun, jvp, vals, symbolic_zeros)
+        fun_b, jvp_b = batch_custom_jvp(fun, jvp, dims, self.axis_size, self.axis_name)
+        outs = self.parent.process_custom_jvp(fun_b, jvp_b, vals, symbolic_zeros)
+        return [BatchTracer(self, o, 0) for o in outs]
+
+    def process_custom_vjp(self, fun, fwd, bwd, args: tuple) -> Any:
+        vals, dims = zip(*map(self.to_val_dim, args)) if args else ((), ())
+        if all(d is None for d in dims):
+            return self.parent.process_custom_vjp(fun, fwd, bwd, vals)
+        fun_b, fwd_b, bwd_b = batch_custom_vjp(fun, fwd, bwd, dims, self.axis_size, self.axis_name)
+        outs = self.parent.process_custom_vjp(fun_b, fwd_b, bwd_b, vals)
+        return [BatchTracer(self, o, 0) for o in outs]
+
     def box(self, out: Any, out_dim: Any, multiple: bool) -> Any:
         if multiple:
             return [self._box1(o, d) for o, d in zip(out, out_dim, strict=True)]
@@ -74,6 +94,93 @@ class BatchTrace(Trace):
 
     def _box1(self, val: Any, dim: int | None) -> Any:
         return val if dim is None else BatchTracer(self, val, dim)
+
+
+# ---------------------------------------------------------------------------------------------
+# Custom derivative rules under vmap: batched versions of the function and its rules, taking and
+# returning values at the parent level (every output batched at axis 0), so the parent's own
+# hook (a JVP trace, staging...) sees the custom rule instead of the function's primitives.
+
+
+def _batched_call(fun: Callable, dims: Sequence[int | None], size: int, axis_name: Any):
+    def run(*vals: Any) -> list[Any]:
+        trace = BatchTrace(current_trace(), size, axis_name)
+        with set_current_trace(trace):
+            outs = fun(*[_box(trace, v, d) for v, d in zip(vals, dims, strict=True)])
+        return [_unbox_front(trace, o, size) for o in outs]
+
+    return run
+
+
+def _box(trace: BatchTrace, val: Any, dim: int | None) -> Any:
+    if type(val) is Zero:
+        return Zero(unbatched_aval(val.aval, dim))
+    return val if dim is None else BatchTracer(trace, val, dim)
+
+
+def unbatched_aval(aval: ShapedArray, dim: int | None) -> ShapedArray:
+    if dim is None:
+        return aval
+    return aval.update(shape=aval.shape[:dim] + aval.shape[dim + 1:])
+
+
+def _batched_aval(aval: ShapedArray, dim: int, size: int) -> ShapedArray:
+    return aval.update(shape=(*aval.shape[:dim], size, *aval.shape[dim:]))
+
+
+def _unbox_front(trace: BatchTrace, out: Any, size: int) -> Any:
+    if type(out) is Zero:
+        return Zero(_batched_aval(out.aval, 0, size))
+    val, dim = trace.to_val_dim(out)
+    return moveaxis(val, dim, 0, size)
+
+
+def batch_custom_jvp(fun, jvp, dims, size, axis_name):
+    """(fun_b, jvp_b): `fun` and its custom jvp rule, batched along `dims`."""
+    fun_b = _batched_call(fun, dims, size, axis_name)
+
+    def jvp_b(primals, tangents):
+        trace = BatchTrace(current_trace(), size, axis_name)
+        with set_current_trace(trace):
+            outs, t_outs = jvp([_box(trace, p, d) for p, d in zip(primals, dims, strict=True)],
+                               [_box(trace, t, d) for t, d in zip(tangents, dims, strict=True)])
+        return ([_unbox_front(trace, o, size) for o in outs],
+                [_unbox_front(trace, t, size) for t in t_outs])
+
+    return fun_b, jvp_b
+
+
+def batch_custom_vjp(fun, fwd, bwd, dims, size, axis_name):
+    """(fun_b, fwd_b, bwd_b): `fun` and its custom vjp rules, batched along `dims`.
+
+    Outputs and residuals come out batched at axis 0; the batched `bwd` returns each input's
+    cotangent batched like that input (summed over the batch for unbatched inputs).
+    """
+    from core.prims.reductions import reduce_sum
+
+    fun_b = _batched_call(fun, dims, size, axis_name)
+
+    def fwd_b(*vals):
+        trace = BatchTrace(current_trace(), size, axis_name)
+        with set_current_trace(trace):
+            outs, res = fwd(*[_box(trace, v, d) for v, d in zip(vals, dims, strict=True)])
+        return ([_unbox_front(trace, o, size) for o in outs],
+                [_unbox_front(trace, r, size) for r in res])
+
+    def bwd_b(res, cts):
+        trace = BatchTrace(current_trace(), size, axis_name)
+        with set_current_trace(trace):
+            cts_in = bwd([_box(trace, r, 0) for r in res], [_box(trace, c, 0) for c in cts])
+        out = []
+        for ct, d in zip(cts_in, dims, strict=True):
+            if type(ct) is Zero:
+                out.append(ct if d is None else Zero(_batched_aval(ct.aval, d, size)))
+                continue
+            ct = _unbox_front(trace, ct, size)
+            out.append(reduce_sum(ct, (0,)) if d is None else moveaxis(ct, 0, d, size))
+        return out
+
+    return fun_b, fwd_b, bwd_b
 
 
 # ---------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from core.avals import ShapedArray
+from core.interpreters import check_live
 from core.trace import Trace, Tracer, get_aval, set_current_trace
 
 
@@ -77,6 +78,7 @@ class JVPTrace(Trace):
     def to_primal_tangent(self, x: Any) -> tuple[Any, Any]:
         if isinstance(x, JVPTracer) and x._trace is self:
             return x.primal, x.tangent
+        check_live(x)
         return x, Zero(tangent_aval(get_aval(x)))
 
     def process_primitive(self, prim, args: tuple, params: dict) -> Any:
@@ -98,21 +100,21 @@ class JVPTrace(Trace):
 
     def process_custom_jvp(self, fun, jvp, args: tuple, symbolic_zeros: bool) -> Any:
         primals, tangents = zip(*map(self.to_primal_tangent, args)) if args else ((), ())
+        if all(type(t) is Zero for t in tangents):
+            return self.parent.process_custom_jvp(fun, jvp, primals, symbolic_zeros)
         with set_current_trace(self.parent):
-            if all(type(t) is Zero for t in tangents):
-                return fun(*primals)
             if not symbolic_zeros:
                 tangents = [instantiate(t) for t in tangents]
-            primal_out, tangent_out = jvp(primals, tangents)
+            primal_out, tangent_out = jvp(list(primals), list(tangents))
         return [self.box(p, t) for p, t in zip(primal_out, tangent_out, strict=True)]
 
-    def process_custom_vjp(self, fun, fwd, bwd, args: tuple, out_tree_thunk) -> Any:
+    def process_custom_vjp(self, fun, fwd, bwd, args: tuple) -> Any:
         from core.custom_derivatives import custom_vjp_call_jvp
 
         primals, tangents = zip(*map(self.to_primal_tangent, args)) if args else ((), ())
+        if all(type(t) is Zero for t in tangents):
+            return self.parent.process_custom_vjp(fun, fwd, bwd, primals)
         with set_current_trace(self.parent):
-            if all(type(t) is Zero for t in tangents):
-                return fun(*primals)
             primal_out, tangent_out = custom_vjp_call_jvp(fwd, bwd, primals, tangents)
         return [self.box(p, t) for p, t in zip(primal_out, tangent_out, strict=True)]
 
@@ -172,7 +174,11 @@ def defjvp_zero(prim) -> None:
 
 
 def deflinear(prim) -> None:
-    """Primitives linear in all their array arguments: the tangent is the primitive itself."""
+    """Primitives linear in all their array arguments: the tangent is the primitive itself.
+
+    Marks the primitive `linear`, so the registry test requires a transpose rule for it.
+    """
+    prim.linear = True
 
     def rule(primals, tangents, **params):
         out = prim.bind(*primals, **params)

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from core import ir
+from core.interpreters import check_live, finish
 from core.avals import ShapedArray
 from core.trace import Trace, Tracer, get_aval, set_current_trace
 
@@ -50,12 +51,16 @@ class JaxprTrace(Trace):
         return JaxprTracer(self, ir.Var(aval))
 
     def is_own(self, x: Any) -> bool:
-        return isinstance(x, JaxprTracer) and x._trace is self
+        if isinstance(x, JaxprTracer) and x._trace is self:
+            return True
+        check_live(x)
+        return False
 
     def atom(self, x: Any) -> ir.Atom:
         """The variable or literal standing for `x` in the recorded program."""
         if isinstance(x, JaxprTracer) and x._trace is self:
             return x.var
+        check_live(x)
         if type(x) in (bool, int, float, complex):
             return ir.Literal(x, get_aval(x))
         if isinstance(x, np.generic) or (isinstance(x, np.ndarray) and x.ndim == 0):
@@ -76,6 +81,35 @@ class JaxprTrace(Trace):
             if prim.partial_eval is not None:
                 return prim.partial_eval(self, args, params)
         return self.stage(prim, args, params)
+
+    def process_custom_jvp(self, fun, jvp, args: tuple, symbolic_zeros: bool) -> Any:
+        if self.stage_all:
+            from core.custom_derivatives import custom_jvp_call_p
+
+            jaxpr, consts = self._trace_inner(fun, args)
+            params = dict(call_jaxpr=jaxpr, jvp=jvp, num_consts=len(consts),
+                          symbolic_zeros=symbolic_zeros)
+            return self.stage(custom_jvp_call_p, [*consts, *args], params)
+        if not any(self.is_own(a) for a in args):
+            return self.parent.process_custom_jvp(fun, jvp, args, symbolic_zeros)
+        with set_current_trace(self):
+            return fun(*args)
+
+    def process_custom_vjp(self, fun, fwd, bwd, args: tuple) -> Any:
+        if self.stage_all:
+            from core.custom_derivatives import custom_vjp_call_p
+
+            jaxpr, consts = self._trace_inner(fun, args)
+            params = dict(call_jaxpr=jaxpr, fwd=fwd, bwd=bwd, num_consts=len(consts))
+            return self.stage(custom_vjp_call_p, [*consts, *args], params)
+        if not any(self.is_own(a) for a in args):
+            return self.parent.process_custom_vjp(fun, fwd, bwd, args)
+        with set_current_trace(self):
+            return fun(*args)
+
+    def _trace_inner(self, fun: Callable, args: Sequence[Any]) -> tuple[ir.Jaxpr, list[Any]]:
+        with set_current_trace(self):
+            return trace_to_closed_jaxpr(lambda *xs: list(fun(*xs)), [get_aval(a) for a in args])
 
     def stage(self, prim, args: Sequence[Any], params: dict) -> Any:
         """Records `prim(*args)` and returns tracers for its outputs."""
@@ -123,7 +157,9 @@ def trace_to_jaxpr(
     in_tracers = [trace.new_arg(a) for a in in_avals]
     with set_current_trace(trace):
         outs = fun(*in_tracers)
-    return trace.to_jaxpr(in_tracers, outs)
+    jaxpr = trace.to_jaxpr(in_tracers, outs)
+    finish(trace)
+    return jaxpr
 
 
 def close_over_consts(jaxpr: ir.Jaxpr) -> ir.Jaxpr:

@@ -42,7 +42,7 @@ def backward_pass(
 
     def read_primal(x: ir.Atom) -> Any:
         if isinstance(x, ir.Literal):
-            return x.val
+            return x.as_array()
         if x in linear:
             return UndefinedPrimal(x.aval)
         return primal_env[x]

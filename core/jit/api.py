@@ -32,11 +32,10 @@ from core.config import config
 from core.errors import NumbaxError
 from core.interpreters import batching
 from core.interpreters.jvp import JVPTrace, JVPTracer, Zero, instantiate
-from core.interpreters.partial_eval import (
-    partial_eval_jaxpr, trace_to_closed_jaxpr,
-)
+from core.interpreters.partial_eval import trace_to_closed_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
 from core.primitive import Primitive
+from core.prims.control_flow.common import partial_eval_jaxpr  # splits control flow bodies too
 from core.trace import EvalTrace, Tracer, current_trace, get_aval, set_current_trace
 
 logger = logging.getLogger("core.jit")
@@ -91,7 +90,7 @@ def _compile(jaxpr: ir.Jaxpr, backend: str) -> Callable[..., list[np.ndarray]]:
         return functools.partial(_run_python, jaxpr)
     if backend != "numba":
         raise ValueError(f"unknown jit backend {backend!r}; use 'numba' or 'python'")
-    from core.jit.lowering import compile_jaxpr
+    from core.jit.codegen import compile_jaxpr
 
     return compile_jaxpr(jaxpr)
 

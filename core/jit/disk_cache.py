@@ -1,8 +1,8 @@
 """Compiles generated source text with numba, caching machine code on disk across processes.
 
 numba can only cache functions that live in a real file of an importable module, so the text is
-written to `<cache dir>/numbax_jit_<sha256>.py`, where the hash covers the text, the numba,
-numbax and Python versions (the source is the cache key, as in tinygrad). The file is written
+written to `<cache dir>/numbax_jit_<sha256>.py`, where the hash covers the text, the numba and
+Python versions and the sources of this package (the source is the cache key, as in tinygrad). The file is written
 atomically (temporary file + `os.replace`), imported with importlib and registered in
 `sys.modules` (numba re-imports the module when it loads cached code), and its entry function is
 compiled with `njit(signature, cache=True)`. A second process then loads the machine code from
@@ -31,6 +31,18 @@ _VERSION = "0.1.0"
 _DISPATCHERS: dict[tuple, Any] = {}
 
 
+def _fingerprint() -> str:
+    """A hash of this package's sources: kernels inline vecmath/runtime code, so a change there
+    must not load machine code cached from the old version."""
+    h = hashlib.sha256(_VERSION.encode())
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+_FINGERPRINT = _fingerprint()
+
+
 def cache_dir() -> Path:
     """The directory that holds generated sources (and, by default, numba's cache files)."""
     env = os.environ.get("NUMBAX_CACHE_DIR")
@@ -42,7 +54,7 @@ def cache_dir() -> Path:
 
 def module_name(source: str) -> str:
     """The content-addressed module name of `source`."""
-    ident = "\0".join((source, numba.__version__, _VERSION, sys.version))
+    ident = "\0".join((source, numba.__version__, _FINGERPRINT, sys.version))
     return "numbax_jit_" + hashlib.sha256(ident.encode()).hexdigest()[:40]
 
 
@@ -111,7 +123,7 @@ def compile_source(source: str, entry: str, signature: tuple, **options: Any) ->
     Returns:
       A numba dispatcher that accepts only `signature` (it never compiles again on a call).
     """
-    key = (source, entry, signature, tuple(sorted(options.items(), key=str)))
+    key = (source, entry, signature, repr(sorted(options.items(), key=str)))
     disp = _DISPATCHERS.get(key)
     if disp is not None:
         return disp

@@ -2,9 +2,11 @@
 
 `prim.lowering` holds one of:
 
-  Scalar(fn)      elementwise: `fn(ctx, *args, **params) -> str`, a scalar expression over the
-                  argument expressions (names or constants); the code generator fuses these
-                  into loops. `ctx` is a `ScalarCtx`.
+  Scalar(fn)      elementwise: `fn(ctx, *args, **params) -> str` (a list of str for several
+                  outputs), a scalar expression over the argument expressions (names or
+                  constants); the code generator fuses these into loops. `ctx` is a
+                  `ScalarCtx`. `exact=False` if a float or bool result may come out wider than
+                  the output dtype (integer results narrower than 64 bits are always cast).
   View(fn)        movement (broadcast_in_dim, transpose, slice, reshape of size-1 axes):
                   `fn(in_shape, **params) -> IndexMap` saying which operand element each output
                   element reads; it costs nothing until a loop reads through it.
@@ -30,6 +32,7 @@ IndexMap = tuple[tuple[int, tuple[tuple[int, int], ...]], ...]
 @dataclass(frozen=True)
 class Scalar:
     fn: Callable
+    exact: bool = True
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,14 @@ def const(value, dtype: np.dtype) -> str:
 def cast(expr: str, dtype: np.dtype) -> str:
     """`expr` converted to `dtype` (numba widens small ints to 64 bits in arithmetic)."""
     return f"{np_type(dtype)}({expr})"
+
+
+def result(expr: str, dtype: np.dtype, exact: bool = True) -> str:
+    """`expr`, cast to `dtype` unless numba already computes it in that type."""
+    dtype = np.dtype(dtype)
+    if exact and (dtype.kind in "fcb" or dtype.itemsize == 8):
+        return expr
+    return cast(expr, dtype)
 
 
 class ScalarCtx:

@@ -28,7 +28,7 @@ def idiv(a, b):
 @njit(**_OPTS)
 def udiv(a, b):
     """Unsigned integer division; x / 0 == all ones (the caller casts to its width)."""
-    return a // b if b != 0 else a - a - 1
+    return a // b if b != 0 else ~(a ^ a)
 
 
 @njit(**_OPTS)

@@ -217,5 +217,6 @@ _RULES = {
     shapes.convert_element_type_p: _convert,
 }
 
+_WIDENING = {shapes.convert_element_type_p, ew.lgamma_p, ew.digamma_p}
 for _prim, _fn in _RULES.items():
-    _prim.def_lowering(Scalar(_fn))
+    _prim.def_lowering(Scalar(_fn, exact=_prim not in _WIDENING))

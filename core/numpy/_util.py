@@ -58,7 +58,9 @@ def broadcast_to(x: Any, shape: tuple[int, ...]) -> Any:
         return x
     nlead = len(shape) - aval.ndim
     if nlead < 0 or any(d not in (1, shape[nlead + i]) for i, d in enumerate(aval.shape)):
-        raise ShapeError(f"Incompatible shapes for broadcasting: {aval.shape} and requested shape {tuple(shape)}")
+        raise ShapeError(
+            f"Incompatible shapes for broadcasting: {aval.shape} and requested shape {tuple(shape)}"
+        )
     return sh.broadcast_in_dim(x, tuple(shape), tuple(range(nlead, len(shape))))
 
 

@@ -6,8 +6,6 @@ Both concrete arrays and tracers get the same `+`, `@`, `x[idx]`, `.sum()`, `.re
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from core.array_base import ArrayBase
@@ -54,10 +52,17 @@ def _at(self):
 
 
 _BINARY = {
-    "add": ufuncs.add, "sub": ufuncs.subtract, "mul": ufuncs.multiply,
-    "truediv": ufuncs.true_divide, "floordiv": ufuncs.floor_divide, "mod": ufuncs.remainder,
-    "pow": ufuncs.power, "matmul": linalg_ops.matmul, "and": ufuncs.bitwise_and,
-    "or": ufuncs.bitwise_or, "xor": ufuncs.bitwise_xor,
+    "add": ufuncs.add,
+    "sub": ufuncs.subtract,
+    "mul": ufuncs.multiply,
+    "truediv": ufuncs.true_divide,
+    "floordiv": ufuncs.floor_divide,
+    "mod": ufuncs.remainder,
+    "pow": ufuncs.power,
+    "matmul": linalg_ops.matmul,
+    "and": ufuncs.bitwise_and,
+    "or": ufuncs.bitwise_or,
+    "xor": ufuncs.bitwise_xor,
 }
 
 
@@ -66,15 +71,15 @@ def _divmod(a, b):
 
 
 def _lshift(a, b):
-    from core.prims import elementwise as ew
     from core.numpy._util import promote_args
+    from core.prims import elementwise as ew
 
     return ew.shift_left(*promote_args("left_shift", a, b))
 
 
 def _rshift(a, b):
-    from core.prims import elementwise as ew
     from core.numpy._util import promote_args
+    from core.prims import elementwise as ew
 
     x, y = promote_args("right_shift", a, b)
     if x.dtype.kind == "u":
@@ -125,7 +130,69 @@ def install() -> None:
     ArrayBase.conj = ArrayBase.conjugate = lambda self: self
     ArrayBase.real = property(lambda self: self)
     ArrayBase.__jax_array__ = lambda self: self
+    _install_more()
 
+
+def _install_more() -> None:
+    from core.numpy import indexing, sorting
+    from core.numpy import linalg_ops as lo
+
+    ArrayBase.cumsum = reductions.cumsum
+    ArrayBase.cumprod = reductions.cumprod
+    ArrayBase.ptp = reductions.ptp
+    ArrayBase.nonzero = lambda self, *, size=None, fill_value=None: indexing.nonzero(
+        self, size=size, fill_value=fill_value
+    )
+    ArrayBase.take = indexing.take
+    ArrayBase.searchsorted = lambda self, v, side="left", sorter=None: indexing.searchsorted(
+        self, v, side, sorter
+    )
+    ArrayBase.sort = lambda self, axis=-1, *, stable=True, descending=False: sorting.sort(
+        self, axis, stable=stable, descending=descending
+    )
+    ArrayBase.argsort = lambda self, axis=-1, *, stable=True, descending=False: sorting.argsort(
+        self, axis, stable=stable, descending=descending
+    )
+    ArrayBase.argpartition = lambda self, kth, axis=-1: sorting.argpartition(self, kth, axis)
+    ArrayBase.diagonal = lo.diagonal
+    ArrayBase.trace = lo.trace
+    ArrayBase.repeat = lambda self, repeats, axis=None, *, total_repeat_length=None: shapes.repeat(
+        self, repeats, axis, total_repeat_length=total_repeat_length
+    )
+    ArrayBase.round = lambda self, decimals=0, out=None: ufuncs.round(self, decimals)
+    ArrayBase.__round__ = lambda self, ndigits=None: (
+        ufuncs.round(self, ndigits or 0) if ndigits is not None else round(float(self))
+    )
+    ArrayBase.compress = _compress
+    ArrayBase.choose = _choose
+    ArrayBase.imag = property(lambda self: ufuncs.imag(self))
+    ArrayBase.to_device = lambda self, device, *, stream=None: self
+    ArrayBase.view = _view
+    ArrayBase.byteswap = _byteswap
+
+
+def _compress(self, condition, axis=None, *, size=None, fill_value=0):
+    """The slices of `self` where the concrete boolean `condition` is true."""
+    from core.numpy.indexing import take
+
+    cond = np.asarray(condition).astype(bool)
+    return take(self, np.nonzero(cond)[0].astype(np.int32), axis=axis, mode="clip")
+
+
+def _choose(self, choices, mode="raise"):
+    from core.numpy.logic import select
+
+    return select([self == i for i in range(len(choices))], choices)
+
+
+def _view(self, dtype=None, type=None):
+    if dtype is None or np.dtype(dtype) == self.dtype:
+        return self
+    raise NotImplementedError("Array.view with a new dtype (a bitcast) is not supported yet")
+
+
+def _byteswap(self, inplace=False):
+    raise NotImplementedError("Array.byteswap is not supported")
 
 
 install()

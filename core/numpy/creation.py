@@ -25,8 +25,9 @@ def _shape(shape: Any) -> tuple[int, ...]:
         ) from e
 
 
-def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None = "K",
-          ndmin: int = 0) -> Any:
+def array(
+    object: Any, dtype: Any = None, copy: bool = True, order: str | None = "K", ndmin: int = 0
+) -> Any:
     """Creates an array (like `jnp.array`): Python scalars are weak unless `dtype` is given.
 
     Lists may hold tracers; float64/int64 inputs are canonicalized to 32 bits without x64.
@@ -50,7 +51,9 @@ def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None =
             raise TypeError(f"Cannot make an array from {object!r}: not a numeric sequence.")
         weak = dt is None and type(object) in (int, float, complex)
         if dt is None:
-            dt = dtypes.python_scalar_dtype(object) if weak else dtypes.canonicalize_dtype(val.dtype)
+            dt = (
+                dtypes.python_scalar_dtype(object) if weak else dtypes.canonicalize_dtype(val.dtype)
+            )
         out = Array(np.array(val, dtype=dt), weak)
     if ndmin > get_aval(out).ndim:
         shape = (1,) * (ndmin - get_aval(out).ndim) + get_aval(out).shape
@@ -62,8 +65,10 @@ object_dtype = np.dtype(object)
 
 
 def _has_array(x: Any) -> bool:
-    return any(isinstance(e, (Array, Tracer)) or (isinstance(e, (list, tuple)) and _has_array(e))
-               for e in x)
+    return any(
+        isinstance(e, (Array, Tracer)) or (isinstance(e, (list, tuple)) and _has_array(e))
+        for e in x
+    )
 
 
 def asarray(a: Any, dtype: Any = None, order: str | None = None, copy: bool | None = None) -> Any:
@@ -91,8 +96,11 @@ def empty(shape: Any, dtype: Any = None) -> Any:
 def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
     """An array of `shape` filled with `fill_value` (its dtype unless `dtype` is given)."""
     if dtype is None:
-        dt, weak = dtypes.dtype_and_weak(fill_value) if not isinstance(fill_value, (list, tuple)) \
+        dt, weak = (
+            dtypes.dtype_and_weak(fill_value)
+            if not isinstance(fill_value, (list, tuple))
             else (dtypes.canonicalize_dtype(np.asarray(fill_value).dtype), False)
+        )
     else:
         dt, weak = dtypes.canonicalize_dtype(dtype), False
     fv = ensure_array(fill_value)
@@ -150,12 +158,22 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) ->
         n = max(0, -(-(int(stop) - int(start)) // int(step)))
         if int(start) == 0 and int(step) == 1:
             return sh.iota(dt, n)
-    return Array(np.arange(np.asarray(start).item(), np.asarray(stop).item(),
-                           np.asarray(step).item()).astype(dt))
+    return Array(
+        np.arange(
+            np.asarray(start).item(), np.asarray(stop).item(), np.asarray(step).item()
+        ).astype(dt)
+    )
 
 
-def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,
-             dtype: Any = None, axis: int = 0) -> Any:
+def linspace(
+    start: Any,
+    stop: Any,
+    num: int = 50,
+    endpoint: bool = True,
+    retstep: bool = False,
+    dtype: Any = None,
+    axis: int = 0,
+) -> Any:
     """`num` evenly spaced samples from start to stop."""
     dt = np_dtype(dtype) or dtypes.default_float()
     if isinstance(start, Tracer) or isinstance(stop, Tracer):
@@ -166,16 +184,23 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
         delta = uf.divide(uf.subtract(stop, start), max(div, 1))
         out = uf.add(start, uf.multiply(steps, delta)).astype(dt)
         return (out, delta) if retstep else out
-    out, step = np.linspace(np.asarray(start), np.asarray(stop), num, endpoint=endpoint,
-                            retstep=True, axis=axis)
+    out, step = np.linspace(
+        np.asarray(start), np.asarray(stop), num, endpoint=endpoint, retstep=True, axis=axis
+    )
     res = Array(np.asarray(out, dtype=dt))
     return (res, Array(np.asarray(step, dtype=dt))) if retstep else res
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
     """A 2-D array with ones on the k-th diagonal."""
-    return Array(np.eye(int(N), None if M is None else int(M), int(k),
-                        dtype=np_dtype(dtype) or dtypes.default_float()))
+    return Array(
+        np.eye(
+            int(N),
+            None if M is None else int(M),
+            int(k),
+            dtype=np_dtype(dtype) or dtypes.default_float(),
+        )
+    )
 
 
 def identity(n: int, dtype: Any = None) -> Any:
@@ -183,10 +208,202 @@ def identity(n: int, dtype: Any = None) -> Any:
 
 
 def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
-    return Array(np.tri(int(N), None if M is None else int(M), int(k),
-                        dtype=np_dtype(dtype) or dtypes.default_float()))
+    return Array(
+        np.tri(
+            int(N),
+            None if M is None else int(M),
+            int(k),
+            dtype=np_dtype(dtype) or dtypes.default_float(),
+        )
+    )
 
 
 def copy(a: Any, order: str | None = None) -> Any:
     """Arrays are immutable, so a copy is the array itself."""
     return asarray(a)
+
+
+def _tri_mask(shape: tuple[int, ...], k: int, lower: bool) -> Any:
+    n, m = shape[-2:]
+    mask = np.tri(n, m, k, dtype=bool) if lower else ~np.tri(n, m, k - 1, dtype=bool)
+    return Array(mask)
+
+
+def tril(m: Any, k: int = 0) -> Any:
+    """The lower triangle of the last two axes of `m` (elements above diagonal k zeroed)."""
+    from core.numpy.where import where
+
+    m = ensure_array(m)
+    shape = get_aval(m).shape
+    if len(shape) < 2:
+        raise ValueError("tril requires an array of at least two dimensions")
+    return where(_tri_mask(shape, k, True), m, zeros_like(m))
+
+
+def triu(m: Any, k: int = 0) -> Any:
+    """The upper triangle of the last two axes of `m` (elements below diagonal k zeroed)."""
+    from core.numpy.where import where
+
+    m = ensure_array(m)
+    shape = get_aval(m).shape
+    if len(shape) < 2:
+        raise ValueError("triu requires an array of at least two dimensions")
+    return where(_tri_mask(shape, k, False), m, zeros_like(m))
+
+
+def diag(v: Any, k: int = 0) -> Any:
+    """The k-th diagonal of a 2-D array, or a 2-D array with the 1-D `v` on its k-th diagonal."""
+    from core.numpy.linalg_ops import diagonal
+    from core.numpy.where import where
+
+    v = ensure_array(v)
+    shape = get_aval(v).shape
+    if len(shape) == 2:
+        return diagonal(v, k)
+    if len(shape) != 1:
+        raise ValueError(f"diag input must be 1d or 2d, got shape {shape}")
+    n = shape[0] + abs(k)
+    rows = sh.broadcast_in_dim(v, (n, shape[0]), (1,))
+    cols = _pad_last(rows, k, 0) if k >= 0 else _pad_last(rows, 0, -k)
+    return where(Array(np.eye(n, k=k, dtype=bool)), cols, zeros_like(cols))
+
+
+def _pad_last(x: Any, lo: int, hi: int) -> Any:
+    from core.prims import indexing as ix
+
+    nd = get_aval(x).ndim
+    zero = sh.full((), 0, get_aval(x).dtype)
+    return ix.pad(x, zero, [(0, 0, 0)] * (nd - 1) + [(lo, hi, 0)])
+
+
+def diagflat(v: Any, k: int = 0) -> Any:
+    from core.numpy.shapes import ravel
+
+    return diag(ravel(v), k)
+
+
+def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False, indexing: str = "xy") -> list:
+    """Coordinate matrices from 1-D coordinate vectors ("xy" or "ij" indexing)."""
+    from core.numpy.shapes import ravel
+
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"Valid values for indexing are 'xy' and 'ij', got {indexing!r}")
+    args = [ravel(ensure_array(x)) for x in xi]
+    n = len(args)
+    shape = [get_aval(a).shape[0] for a in args]
+    if indexing == "xy" and n >= 2:
+        shape[0], shape[1] = shape[1], shape[0]
+    out = []
+    for i, a in enumerate(args):
+        dim = i
+        if indexing == "xy" and n >= 2 and i < 2:
+            dim = 1 - i
+        if sparse:
+            s = [1] * n
+            s[dim] = get_aval(a).shape[0]
+            out.append(sh.reshape(a, tuple(s)))
+        else:
+            out.append(sh.broadcast_in_dim(a, tuple(shape), (dim,)))
+    return out
+
+
+def logspace(
+    start: Any,
+    stop: Any,
+    num: int = 50,
+    endpoint: bool = True,
+    base: Any = 10.0,
+    dtype: Any = None,
+    axis: int = 0,
+) -> Any:
+    """`base ** linspace(start, stop)`."""
+    from core.numpy.ufuncs import power
+
+    dt = np_dtype(dtype) or dtypes.default_float()
+    lin = linspace(start, stop, num, endpoint=endpoint, dtype=dt, axis=axis)
+    return sh.convert_element_type(power(sh.convert_element_type(base, dt), lin), dt)
+
+
+def geomspace(
+    start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None, axis: int = 0
+) -> Any:
+    """Numbers spaced evenly on a log scale between `start` and `stop`."""
+    dt = np_dtype(dtype) or dtypes.default_float()
+    return Array(
+        np.geomspace(np.asarray(start), np.asarray(stop), num, endpoint=endpoint, axis=axis).astype(
+            dt
+        )
+    )
+
+
+def indices(dimensions: Any, dtype: Any = None, sparse: bool = False) -> Any:
+    """An array (or tuple when sparse) of index grids for the given shape."""
+    dims = tuple(int(d) for d in dimensions)
+    dt = np_dtype(dtype) or dtypes.default_int()
+    grids = [sh.iota(dt, dims, i) for i in range(len(dims))]
+    if sparse:
+        return tuple(
+            sh.reshape(sh.iota(dt, d), tuple(d if j == i else 1 for j in range(len(dims))))
+            for i, d in enumerate(dims)
+        )
+    from core.numpy.shapes import stack
+
+    return stack(grids) if grids else Array(np.zeros((0,), dt))
+
+
+def _index_arrays(arrs: Any) -> tuple[Any, ...]:
+    return tuple(Array(a.astype(dtypes.default_int())) for a in arrs)
+
+
+def tril_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Any, Any]:
+    return _index_arrays(np.tril_indices(n, k, m))
+
+
+def triu_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Any, Any]:
+    return _index_arrays(np.triu_indices(n, k, m))
+
+
+def tril_indices_from(arr: Any, k: int = 0) -> tuple[Any, Any]:
+    s = get_aval(ensure_array(arr)).shape
+    return tril_indices(s[-2], k, s[-1])
+
+
+def triu_indices_from(arr: Any, k: int = 0) -> tuple[Any, Any]:
+    s = get_aval(ensure_array(arr)).shape
+    return triu_indices(s[-2], k, s[-1])
+
+
+def diag_indices(n: int, ndim: int = 2) -> tuple[Any, ...]:
+    return _index_arrays(np.diag_indices(n, ndim))
+
+
+def unravel_index(indices: Any, shape: Any) -> tuple[Any, ...]:
+    """Converts flat indices into a tuple of coordinate arrays (out-of-range ones clipped)."""
+    from core.numpy.ufuncs import floor_divide, remainder
+    from core.numpy.where import clip
+
+    idx = ensure_array(indices)
+    shape = tuple(int(d) for d in shape)
+    size = int(np.prod(shape, dtype=np.int64))
+    idx = clip(idx, -size, size - 1)
+    idx = remainder(idx, max(size, 1))
+    out = []
+    for i, d in enumerate(shape):
+        stride = int(np.prod(shape[i + 1 :], dtype=np.int64))
+        out.append(remainder(floor_divide(idx, stride), d))
+    return tuple(out)
+
+
+def ravel_multi_index(multi_index: Any, dims: Any, mode: str = "raise", order: str = "C") -> Any:
+    """Flat indices from a tuple of coordinate arrays (modes "clip" and "wrap")."""
+    from core.numpy.ufuncs import add, multiply, remainder
+    from core.numpy.where import clip
+
+    dims = tuple(int(d) for d in dims)
+    out: Any = 0
+    for i, (c, d) in enumerate(zip(multi_index, dims)):
+        c = ensure_array(c)
+        c = remainder(c, d) if mode == "wrap" else clip(c, 0, d - 1)
+        stride = int(np.prod(dims[i + 1 :], dtype=np.int64))
+        out = add(out, multiply(c, stride))
+    return out

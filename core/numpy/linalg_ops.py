@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.errors import ShapeError
 from core.numpy._util import canonicalize_axis, ensure_array, promote_dtypes
 from core.numpy.shapes import expand_dims, reshape, squeeze
 from core.prims import linalg as la
 from core.trace import get_aval
-from core.errors import ShapeError
 
 
 def matmul(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
@@ -22,8 +22,9 @@ def matmul(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any
     if a_nd <= 2 and b_nd <= 2:  # no batch dimensions: one dot_general, no reshapes
         ca, cb = a_nd - 1, 0
         _check_contract("matmul", a, b, ca, cb if b_nd == 1 else b_nd - 2)
-        return la.dot_general(a, b, (((ca,), (cb,)), ((), ())),
-                              preferred_element_type=preferred_element_type)
+        return la.dot_general(
+            a, b, (((ca,), (cb,)), ((), ())), preferred_element_type=preferred_element_type
+        )
     if a_nd == 1:
         a = expand_dims(a, 0)
     if b_nd == 1:
@@ -60,15 +61,20 @@ def dot(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = 
         return multiply(a, b)
     contract_b = 0 if b_nd == 1 else b_nd - 2
     _check_contract("dot", a, b, a_nd - 1, contract_b)
-    return la.dot_general(a, b, (((a_nd - 1,), (contract_b,)), ((), ())),
-                          preferred_element_type=preferred_element_type)
+    return la.dot_general(
+        a,
+        b,
+        (((a_nd - 1,), (contract_b,)), ((), ())),
+        preferred_element_type=preferred_element_type,
+    )
 
 
 def _check_contract(name, a, b, ia, ib):
     sa, sb = get_aval(a).shape, get_aval(b).shape
     if sa[ia] != sb[ib]:
         raise ShapeError(
-            f"{name}: shapes {sa} and {sb} are not aligned: {sa[ia]} (dim {ia}) != {sb[ib]} (dim {ib})"
+            f"{name}: shapes {sa} and {sb} are not aligned: {sa[ia]} (dim {ia}) != "
+            f"{sb[ib]} (dim {ib})"
         )
 
 
@@ -84,8 +90,9 @@ def inner(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any 
 
         return multiply(a, b)
     _check_contract("inner", a, b, a_nd - 1, b_nd - 1)
-    return la.dot_general(a, b, (((a_nd - 1,), (b_nd - 1,)), ((), ())),
-                          preferred_element_type=preferred_element_type)
+    return la.dot_general(
+        a, b, (((a_nd - 1,), (b_nd - 1,)), ((), ())), preferred_element_type=preferred_element_type
+    )
 
 
 def outer(a: Any, b: Any, out: Any = None) -> Any:
@@ -95,8 +102,9 @@ def outer(a: Any, b: Any, out: Any = None) -> Any:
     return multiply(expand_dims(a, 1), expand_dims(b, 0))
 
 
-def tensordot(a: Any, b: Any, axes: Any = 2, *, precision: Any = None,
-              preferred_element_type: Any = None) -> Any:
+def tensordot(
+    a: Any, b: Any, axes: Any = 2, *, precision: Any = None, preferred_element_type: Any = None
+) -> Any:
     """Sums products over the given axes (an int N means the last N of a, first N of b)."""
     a, b = promote_dtypes(a, b)
     a_nd, b_nd = get_aval(a).ndim, get_aval(b).ndim
@@ -110,3 +118,226 @@ def tensordot(a: Any, b: Any, axes: Any = 2, *, precision: Any = None,
         _check_contract("tensordot", a, b, i, j)
     return la.dot_general(a, b, ((ca, cb), ((), ())), preferred_element_type=preferred_element_type)
 
+
+def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
+    """The `offset` diagonal of the planes given by `axis1` and `axis2` (as the last axis)."""
+    import numpy as np
+
+    from core.numpy.indexing import getitem
+    from core.numpy.shapes import moveaxis
+
+    a = ensure_array(a)
+    nd = get_aval(a).ndim
+    a1, a2 = canonicalize_axis(axis1, nd), canonicalize_axis(axis2, nd)
+    if a1 == a2:
+        raise ValueError("axis1 and axis2 must be different")
+    a = moveaxis(a, (a1, a2), (-2, -1))
+    n, m = get_aval(a).shape[-2:]
+    rows = np.arange(max(0, min(n, m - offset) if offset >= 0 else min(n + offset, m)))
+    if offset < 0:
+        rows = rows - offset
+    cols = rows + offset
+    return getitem(a, (Ellipsis, rows.astype(np.int32), cols.astype(np.int32)))
+
+
+def trace(
+    a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None, out: Any = None
+) -> Any:
+    """The sum along a diagonal."""
+    from core.numpy.reductions import sum as _sum
+
+    return _sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
+
+
+def kron(a: Any, b: Any) -> Any:
+    """The Kronecker product."""
+    from core.numpy.ufuncs import multiply
+
+    a, b = promote_dtypes(a, b)
+    na, nb = get_aval(a).ndim, get_aval(b).ndim
+    nd = max(na, nb)
+    a = reshape(a, (1,) * (nd - na) + get_aval(a).shape)
+    b = reshape(b, (1,) * (nd - nb) + get_aval(b).shape)
+    sa, sb = get_aval(a).shape, get_aval(b).shape
+    a_ex = reshape(a, tuple(v for d in sa for v in (d, 1)))
+    b_ex = reshape(b, tuple(v for d in sb for v in (1, d)))
+    return reshape(multiply(a_ex, b_ex), tuple(x * y for x, y in zip(sa, sb)))
+
+
+def vecdot(
+    x1: Any,
+    x2: Any,
+    /,
+    *,
+    axis: int = -1,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+) -> Any:
+    """Dot products of vectors along `axis` (broadcasting the others)."""
+    from core.numpy.reductions import sum as _sum
+    from core.numpy.ufuncs import multiply
+
+    return _sum(multiply(x1, x2), axis=axis)
+
+
+def matvec(x1: Any, x2: Any, /) -> Any:
+    """Batched matrix-vector product."""
+    return squeeze(matmul(x1, expand_dims(x2, -1)), -1)
+
+
+def vecmat(x1: Any, x2: Any, /) -> Any:
+    """Batched vector-matrix product."""
+    return squeeze(matmul(expand_dims(x1, -2), x2), -2)
+
+
+def cross(
+    a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: int | None = None
+) -> Any:
+    """Cross product of 3-vectors (2-vectors are padded with a zero z component)."""
+    from core.numpy.shapes import moveaxis, stack
+    from core.numpy.ufuncs import multiply, subtract
+
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a, b = promote_dtypes(a, b)
+    a, b = moveaxis(a, axisa, -1), moveaxis(b, axisb, -1)
+    if get_aval(a).shape[-1] not in (2, 3) or get_aval(b).shape[-1] not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product (dimension must be 2 or 3)")
+    ca = [a[..., i] for i in range(get_aval(a).shape[-1])]
+    cb = [b[..., i] for i in range(get_aval(b).shape[-1])]
+    if len(ca) == 2 and len(cb) == 2:
+        return subtract(multiply(ca[0], cb[1]), multiply(ca[1], cb[0]))
+    zero_a, zero_b = ca[0] * 0, cb[0] * 0
+    ca += [zero_a] * (3 - len(ca))
+    cb += [zero_b] * (3 - len(cb))
+    out = stack(
+        [
+            subtract(multiply(ca[1], cb[2]), multiply(ca[2], cb[1])),
+            subtract(multiply(ca[2], cb[0]), multiply(ca[0], cb[2])),
+            subtract(multiply(ca[0], cb[1]), multiply(ca[1], cb[0])),
+        ],
+        -1,
+    )
+    return moveaxis(out, -1, axisc)
+
+
+# ---------------------------------------------------------------------------------------------
+# einsum: parse, then contract pairwise left to right with dot_general
+
+
+def _parse_einsum(subscripts: str, shapes: list[tuple[int, ...]]) -> tuple[list[str], str]:
+    subscripts = subscripts.replace(" ", "")
+    if "->" in subscripts:
+        lhs, out = subscripts.split("->")
+        explicit = True
+    else:
+        lhs, out, explicit = subscripts, "", False
+    ins = lhs.split(",")
+    if len(ins) != len(shapes):
+        raise ValueError(
+            f"einsum subscripts {subscripts!r} name {len(ins)} operands, got {len(shapes)}"
+        )
+    used = set(subscripts) - set(",.->")
+    spare = iter(c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" if c not in used)
+    ell_nd = 0
+    for s, shp in zip(ins, shapes):
+        if "..." in s:
+            ell_nd = max(ell_nd, len(shp) - (len(s) - 3))
+    ell = "".join(next(spare) for _ in range(ell_nd))
+    fixed = []
+    for s, shp in zip(ins, shapes):
+        if "..." in s:
+            k = len(shp) - (len(s) - 3)
+            s = s.replace("...", ell[ell_nd - k :] if k else "")
+        if len(s) != len(shp):
+            raise ValueError(
+                f"einsum operand subscripts {s!r} do not match its shape {shp} (rank {len(shp)})"
+            )
+        fixed.append(s)
+    if explicit:
+        out = out.replace("...", ell)
+    else:
+        counts: dict[str, int] = {}
+        for s in fixed:
+            for c in s:
+                counts[c] = counts.get(c, 0) + 1
+        out = ell + "".join(sorted(c for c, n in counts.items() if n == 1 and c not in ell))
+    return fixed, out
+
+
+def _einsum_single(x: Any, s: str, keep: set[str]) -> tuple[Any, str]:
+    """Takes diagonals of repeated labels and sums out labels not in `keep`."""
+    from core.numpy.reductions import sum as _sum
+
+    while len(set(s)) != len(s):
+        c = next(c for c in s if s.count(c) > 1)
+        i = s.index(c)
+        j = s.index(c, i + 1)
+        x = diagonal(x, 0, i, j)
+        s = s[:i] + s[i + 1 : j] + s[j + 1 :] + c
+    drop = tuple(i for i, c in enumerate(s) if c not in keep)
+    if drop:
+        x = _sum(x, axis=drop)
+        s = "".join(c for c in s if c in keep)
+    return x, s
+
+
+def einsum(
+    subscripts: str,
+    *operands: Any,
+    out: Any = None,
+    optimize: Any = "auto",
+    precision: Any = None,
+    preferred_element_type: Any = None,
+) -> Any:
+    """Einstein summation (`"ij,jk->ik"`, with `...` broadcasting), contracted pairwise from
+    left to right with `dot_general`."""
+    from core.numpy._util import broadcast_to
+    from core.prims.shapes import transpose
+
+    ops = promote_dtypes(*operands)
+    shapes = [get_aval(o).shape for o in ops]
+    ins, out_s = _parse_einsum(subscripts, shapes)
+    sizes: dict[str, int] = {}
+    for s, shp in zip(ins, shapes):
+        for c, d in zip(s, shp):
+            if sizes.get(c, 1) not in (1, d) and d != 1:
+                raise ShapeError(
+                    f"einsum: label {c!r} has inconsistent sizes {sizes[c]} and {d} "
+                    f"(operand shapes {shapes})"
+                )
+            sizes[c] = max(sizes.get(c, 1), d)
+    ops = [
+        broadcast_to(o, tuple(sizes[c] for c in s))
+        if get_aval(o).shape != tuple(sizes[c] for c in s)
+        else o
+        for o, s in zip(ops, ins)
+    ]
+
+    def needed_after(k: int) -> set[str]:
+        return set(out_s).union(*[set(s) for s in ins[k + 1 :]])
+
+    x, xs = _einsum_single(ops[0], ins[0], needed_after(0))
+    for k in range(1, len(ops)):
+        keep = needed_after(k)
+        y, ys = _einsum_single(ops[k], ins[k], keep | set(xs))
+        x, xs = _einsum_single(x, xs, keep | set(ys))
+        shared = [c for c in xs if c in ys]
+        batch = [c for c in shared if c in keep]
+        contract = [c for c in shared if c not in keep]
+        dn = (
+            (tuple(xs.index(c) for c in contract), tuple(ys.index(c) for c in contract)),
+            (tuple(xs.index(c) for c in batch), tuple(ys.index(c) for c in batch)),
+        )
+        x = la.dot_general(x, y, dn, preferred_element_type=preferred_element_type)
+        xs = (
+            "".join(batch)
+            + "".join(c for c in xs if c not in shared)
+            + "".join(c for c in ys if c not in shared)
+        )
+    x, xs = _einsum_single(x, xs, set(out_s))
+    if len(ops) == 1 and preferred_element_type is not None:
+        from core.prims.shapes import convert_element_type
+
+        x = convert_element_type(x, preferred_element_type)
+    return transpose(x, tuple(xs.index(c) for c in out_s))

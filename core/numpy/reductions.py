@@ -5,12 +5,13 @@ All take numpy's `axis`, `keepdims`, `dtype`, `initial`, `where` where numpy has
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 import numpy as np
 
 from core import dtypes
-from core.numpy._util import (broadcast_to, ensure_array, np_dtype, reduction_axes)
+from core.numpy._util import broadcast_to, ensure_array, np_dtype, reduction_axes
 from core.prims import elementwise as ew
 from core.prims import reductions as red
 from core.prims import shapes as sh
@@ -29,35 +30,54 @@ def _sum_dtype(dt: np.dtype) -> np.dtype:
 
 
 def _reduce(prim_fn, identity, name: str, upcast: bool = False):
-    def fn(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
-           initial: Any = None, where: Any = None, promote_integers: bool = True) -> Any:
+    def fn(
+        a: Any,
+        axis: Any = None,
+        dtype: Any = None,
+        out: Any = None,
+        keepdims: bool = False,
+        initial: Any = None,
+        where: Any = None,
+        promote_integers: bool = True,
+    ) -> Any:
         if out is not None:
             raise NotImplementedError(f"The 'out' argument to jnp.{name} is not supported.")
         a = ensure_array(a)
         aval = get_aval(a)
         axes = reduction_axes(axis, aval.ndim)
-        dt = np_dtype(dtype) or (_sum_dtype(aval.dtype) if upcast and promote_integers else aval.dtype)
+        dt = np_dtype(dtype) or (
+            _sum_dtype(aval.dtype) if upcast and promote_integers else aval.dtype
+        )
         if dt != aval.dtype:
             a = sh.convert_element_type(a, dt, aval.weak_type and dtype is None)
         if where is not None:
             if identity is None:
                 if initial is None:
-                    raise ValueError(f"reduction operation {name} does not have an identity, so "
-                                     "to use a where mask one has to specify 'initial'")
+                    raise ValueError(
+                        f"reduction operation {name} does not have an identity, so "
+                        "to use a where mask one has to specify 'initial'"
+                    )
                 fill = initial
             else:
                 fill = identity(get_aval(a).dtype)
             from core.numpy.where import where as _where
 
             a = _where(broadcast_to(where, aval.shape), a, fill)
-        if aval.size == 0 and identity is None and initial is None and any(aval.shape[i] == 0 for i in axes):
+        if (
+            aval.size == 0
+            and identity is None
+            and initial is None
+            and any(aval.shape[i] == 0 for i in axes)
+        ):
             raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
         res = prim_fn(a, axes)
         if initial is not None:
             from core.numpy.ufuncs import add, maximum, minimum, multiply
 
             comb = {"sum": add, "prod": multiply, "max": maximum, "min": minimum}[name]
-            res = sh.convert_element_type(comb(res, initial), get_aval(res).dtype, get_aval(res).weak_type)
+            res = sh.convert_element_type(
+                comb(res, initial), get_aval(res).dtype, get_aval(res).weak_type
+            )
         return _keepdims(res, aval.shape, axes) if keepdims else res
 
     fn.__name__ = name
@@ -81,8 +101,9 @@ amax, amin = max, min
 
 
 def _bool_reduce(prim_fn, name):
-    def fn(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *,
-           where: Any = None) -> Any:
+    def fn(
+        a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *, where: Any = None
+    ) -> Any:
         a = sh.convert_element_type(ensure_array(a), dtypes.bool_)
         aval = get_aval(a)
         axes = reduction_axes(axis, aval.ndim)
@@ -101,8 +122,15 @@ all = _bool_reduce(red.reduce_and, "all")  # noqa: A001
 any = _bool_reduce(red.reduce_or, "any")  # noqa: A001
 
 
-def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
-         *, where: Any = None) -> Any:
+def mean(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    keepdims: bool = False,
+    *,
+    where: Any = None,
+) -> Any:
     """Arithmetic mean (integers are averaged in the default float dtype)."""
     a = ensure_array(a)
     aval = get_aval(a)
@@ -119,8 +147,17 @@ def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
     return ew.div(total, count)
 
 
-def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: int = 0,
-        keepdims: bool = False, *, where: Any = None, correction: Any = None) -> Any:
+def var(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    ddof: int = 0,
+    keepdims: bool = False,
+    *,
+    where: Any = None,
+    correction: Any = None,
+) -> Any:
     """Variance, `mean(|x - mean(x)|^2)` with `ddof` degrees of freedom removed."""
     from core.numpy.ufuncs import subtract
 
@@ -143,8 +180,17 @@ def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: int 
     return ew.div(total, ew.sub(n, ew.full_like(n, ddof)))
 
 
-def std(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: int = 0,
-        keepdims: bool = False, *, where: Any = None, correction: Any = None) -> Any:
+def std(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    ddof: int = 0,
+    keepdims: bool = False,
+    *,
+    where: Any = None,
+    correction: Any = None,
+) -> Any:
     """Standard deviation: `sqrt(var(...))`."""
     return ew.sqrt(var(a, axis, dtype, out, ddof, keepdims, where=where, correction=correction))
 
@@ -170,3 +216,309 @@ def _arg(prim_fn, name):
 
 argmax = _arg(red.argmax, "argmax")
 argmin = _arg(red.argmin, "argmin")
+
+
+# ---------------------------------------------------------------------------------------------
+# Cumulative reductions, counting, NaN-ignoring and order statistics
+
+
+def _cumulative(prim_fn, name: str):
+    def fn(a: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Any:
+        a = ensure_array(a)
+        if axis is None:
+            a = sh.reshape(a, (get_aval(a).size,))
+            axis = 0
+        aval = get_aval(a)
+        ax = reduction_axes(axis, aval.ndim)[0]
+        dt = np_dtype(dtype) or (dtypes.default_int() if aval.dtype == dtypes.bool_ else aval.dtype)
+        a = sh.convert_element_type(a, dt, aval.weak_type and dtype is None)
+        return prim_fn(a, ax)
+
+    fn.__name__ = name
+    fn.__doc__ = f"The running {name[3:]} along `axis` (the flattened array when None)."
+    return fn
+
+
+def _prims():
+    from core.prims import sorting
+
+    return sorting
+
+
+cumsum = _cumulative(lambda a, ax: _prims().cumsum(a, ax), "cumsum")
+cumprod = _cumulative(lambda a, ax: _prims().cumprod(a, ax), "cumprod")
+
+
+def cumulative_sum(
+    x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
+) -> Any:
+    """Array-API cumulative sum (optionally starting with a 0)."""
+    out = cumsum(x, axis, dtype)
+    if include_initial:
+        from core.numpy.shapes import concatenate
+
+        shape = get_aval(out).shape
+        ax = reduction_axes(0 if axis is None else axis, len(shape))[0]
+        zero = sh.full(
+            tuple(1 if i == ax else d for i, d in enumerate(shape)), 0, get_aval(out).dtype
+        )
+        out = concatenate([zero, out], axis=ax)
+    return out
+
+
+def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None) -> Any:
+    """Array-API cumulative product."""
+    return cumprod(x, axis, dtype)
+
+
+def count_nonzero(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
+    """The number of non-zero values along `axis` (int32)."""
+    a = ensure_array(a)
+    nz = ew.ne(a, ew.full_like(a, 0)) if get_aval(a).dtype != dtypes.bool_ else a
+    return sum(nz, axis=axis, dtype=dtypes.default_int(), keepdims=keepdims)
+
+
+def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Any:
+    """Peak to peak: `max - min` along `axis`."""
+    return ew.sub(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
+
+
+def _nan_mask(a: Any) -> Any:
+    from core.numpy.ufuncs import isnan
+
+    return isnan(a)
+
+
+def _nan_filled(a: Any, fill: Any) -> Any:
+    from core.numpy.where import where as _where
+
+    a = ensure_array(a)
+    if get_aval(a).dtype.kind not in "fc":
+        return a
+    return _where(_nan_mask(a), ew.full_like(a, fill), a)
+
+
+def nansum(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    keepdims: bool = False,
+    initial: Any = None,
+    where: Any = None,
+) -> Any:
+    """`sum` treating NaNs as zero."""
+    return sum(_nan_filled(a, 0), axis, dtype, keepdims=keepdims, initial=initial, where=where)
+
+
+def nanprod(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    keepdims: bool = False,
+    initial: Any = None,
+    where: Any = None,
+) -> Any:
+    """`prod` treating NaNs as one."""
+    return prod(_nan_filled(a, 1), axis, dtype, keepdims=keepdims, initial=initial, where=where)
+
+
+def _nan_extremum(fn, fill):
+    def op(
+        a: Any,
+        axis: Any = None,
+        out: Any = None,
+        keepdims: bool = False,
+        initial: Any = None,
+        where: Any = None,
+    ) -> Any:
+        a = ensure_array(a)
+        res = fn(_nan_filled(a, fill), axis, keepdims=keepdims, initial=initial, where=where)
+        if get_aval(a).dtype.kind not in "fc":
+            return res
+        from core.numpy.where import where as _where
+
+        all_nan = all(_nan_mask(a), axis=axis, keepdims=keepdims)
+        return _where(all_nan, ew.full_like(res, np.nan), res)
+
+    return op
+
+
+nanmax = _nan_extremum(max, -np.inf)
+nanmin = _nan_extremum(min, np.inf)
+nanmax.__name__, nanmin.__name__ = "nanmax", "nanmin"
+
+
+def nanmean(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    keepdims: bool = False,
+    where: Any = None,
+) -> Any:
+    """`mean` of the non-NaN values."""
+    a = ensure_array(a)
+    if get_aval(a).dtype.kind not in "fc":
+        return mean(a, axis, dtype, keepdims=keepdims, where=where)
+    from core.numpy.ufuncs import logical_not
+
+    valid = logical_not(_nan_mask(a))
+    if where is not None:
+        from core.numpy.ufuncs import logical_and
+
+        valid = logical_and(valid, where)
+    return mean(a, axis, dtype, keepdims=keepdims, where=valid)
+
+
+def nanvar(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    ddof: int = 0,
+    keepdims: bool = False,
+    where: Any = None,
+) -> Any:
+    """`var` of the non-NaN values."""
+    a = ensure_array(a)
+    if get_aval(a).dtype.kind not in "fc":
+        return var(a, axis, dtype, ddof=ddof, keepdims=keepdims, where=where)
+    from core.numpy.ufuncs import logical_and, logical_not
+
+    valid = logical_not(_nan_mask(a))
+    if where is not None:
+        valid = logical_and(valid, where)
+    return var(_nan_filled(a, 0), axis, dtype, ddof=ddof, keepdims=keepdims, where=valid)
+
+
+def nanstd(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    ddof: int = 0,
+    keepdims: bool = False,
+    where: Any = None,
+) -> Any:
+    """`std` of the non-NaN values."""
+    return ew.sqrt(nanvar(a, axis, dtype, ddof=ddof, keepdims=keepdims, where=where))
+
+
+def average(
+    a: Any, axis: Any = None, weights: Any = None, returned: bool = False, keepdims: bool = False
+) -> Any:
+    """Weighted mean along `axis` (`returned=True` also gives the sum of the weights)."""
+    from core.numpy._util import promote_dtypes_inexact
+
+    if weights is None:
+        avg = mean(a, axis, keepdims=keepdims)
+        if not returned:
+            return avg
+        a = ensure_array(a)
+        count = get_aval(a).size // builtins.max(get_aval(avg).size, 1)
+        return avg, ew.full_like(avg, count)
+    a, w = promote_dtypes_inexact(a, weights)
+    ashape, wshape = get_aval(a).shape, get_aval(w).shape
+    if ashape != wshape:
+        if axis is None or len(wshape) != 1:
+            raise ValueError(
+                f"Axis must be specified when shapes of a and weights differ; got shapes "
+                f"{ashape} and {wshape}"
+            )
+        ax = reduction_axes(axis, len(ashape))[0]
+        w = sh.broadcast_in_dim(w, ashape, (ax,))
+    wsum = sum(w, axis, keepdims=keepdims)
+    avg = ew.div(sum(ew.mul(a, w), axis, keepdims=keepdims), wsum)
+    return (avg, wsum) if returned else avg
+
+
+def quantile(
+    a: Any,
+    q: Any,
+    axis: Any = None,
+    out: Any = None,
+    overwrite_input: bool = False,
+    method: str = "linear",
+    keepdims: bool = False,
+) -> Any:
+    """The `q`-th quantiles (0 <= q <= 1) along `axis`, interpolated linearly between order
+    statistics (also "lower", "higher", "nearest", "midpoint")."""
+    from core.numpy._util import promote_dtypes_inexact
+    from core.numpy.indexing import take
+    from core.prims.sorting import sort
+
+    a = ensure_array(a)
+    if axis is None:
+        shape0 = get_aval(a).shape
+        a = sh.reshape(a, (get_aval(a).size,))
+        ax = 0
+    else:
+        shape0 = get_aval(a).shape
+        ax = reduction_axes(axis, get_aval(a).ndim)
+        if len(ax) != 1:
+            raise NotImplementedError("quantile over several axes is not supported yet")
+        ax = ax[0]
+    (a,) = promote_dtypes_inexact(a)
+    n = get_aval(a).shape[ax]
+    s = sort(a, ax)
+    q = sh.convert_element_type(ensure_array(q), get_aval(a).dtype)
+    pos = ew.mul(q, ew.full_like(q, n - 1))
+    lo = ew.floor(pos)
+    hi = ew.ceil(pos)
+    idx_dt = dtypes.default_int()
+    lo_i, hi_i = (sh.convert_element_type(v, idx_dt) for v in (lo, hi))
+    v_lo = take(s, lo_i, axis=ax, mode="clip")
+    v_hi = take(s, hi_i, axis=ax, mode="clip")
+    qnd = get_aval(q).ndim
+    if method == "linear":
+        frac = ew.sub(pos, lo)
+        shape = get_aval(v_lo).shape
+        frac = sh.broadcast_in_dim(frac, shape, tuple(range(ax, ax + qnd)))
+        res = ew.add(v_lo, ew.mul(ew.sub(v_hi, v_lo), frac))
+    elif method == "lower":
+        res = v_lo
+    elif method == "higher":
+        res = v_hi
+    elif method == "midpoint":
+        res = ew.mul(ew.add(v_lo, v_hi), ew.full_like(v_lo, 0.5))
+    elif method == "nearest":
+        from core.numpy.ufuncs import round as _round
+
+        near = sh.convert_element_type(_round(pos), idx_dt)
+        res = take(s, near, axis=ax, mode="clip")
+    else:
+        raise ValueError(f"method={method!r} is not one of linear/lower/higher/midpoint/nearest")
+    if qnd:  # numpy puts the q dimensions first
+        perm = (*range(ax, ax + qnd), *range(ax), *range(ax + qnd, get_aval(res).ndim))
+        res = sh.transpose(res, perm)
+    if keepdims:
+        if axis is None:
+            kept = (1,) * len(shape0)
+        else:
+            kept = tuple(1 if i == ax else d for i, d in enumerate(shape0))
+        res = sh.reshape(res, (*get_aval(q).shape, *kept))
+    return res
+
+
+def percentile(
+    a: Any,
+    q: Any,
+    axis: Any = None,
+    out: Any = None,
+    overwrite_input: bool = False,
+    method: str = "linear",
+    keepdims: bool = False,
+) -> Any:
+    """`quantile` with `q` in percent."""
+    from core.numpy.ufuncs import divide
+
+    return quantile(a, divide(q, 100), axis, method=method, keepdims=keepdims)
+
+
+def median(
+    a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False, keepdims: bool = False
+) -> Any:
+    """The median along `axis` (the mean of the two middle values for even sizes)."""
+    return quantile(a, 0.5, axis, method="linear", keepdims=keepdims)

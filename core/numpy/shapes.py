@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from core.errors import ShapeError
 from core.numpy._util import broadcast_to, canonicalize_axis, ensure_array, promote_dtypes
 from core.prims import indexing as ix
 from core.prims import shapes as sh
@@ -19,7 +20,9 @@ def _resolve_shape(shape: Any, size: int, old: tuple[int, ...]) -> tuple[int, ..
     if -1 in shape:
         known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
         if known == 0 or size % known:
-            raise ValueError(f"cannot reshape array of shape {old} (size {size}) into shape {shape}")
+            raise ValueError(
+                f"cannot reshape array of shape {old} (size {size}) into shape {shape}"
+            )
         shape = tuple(size // known if d == -1 else d for d in shape)
     if int(np.prod(shape, dtype=np.int64)) != size:
         raise ValueError(f"cannot reshape array of shape {old} (size {size}) into shape {shape}")
@@ -118,10 +121,22 @@ def concatenate(arrays: Any, axis: int | None = 0, dtype: Any = None) -> Any:
         axis = 0
     if any(get_aval(a).ndim == 0 for a in arrays):
         raise ValueError("Zero-dimensional arrays cannot be concatenated.")
-    arrays = promote_dtypes(*arrays) if dtype is None else [
-        sh.convert_element_type(a, dtype) for a in arrays]
+    arrays = (
+        promote_dtypes(*arrays)
+        if dtype is None
+        else [sh.convert_element_type(a, dtype) for a in arrays]
+    )
     nd = get_aval(arrays[0]).ndim
-    return ix.concatenate(arrays, canonicalize_axis(axis, nd))
+    ax = canonicalize_axis(axis, nd)
+    shapes = [get_aval(a).shape for a in arrays]
+    if any(
+        len(s) != nd or s[:ax] + s[ax + 1 :] != shapes[0][:ax] + shapes[0][ax + 1 :] for s in shapes
+    ):
+        raise ShapeError(
+            f"concatenate along axis {ax} needs equal other dimensions, got shapes "
+            f"{', '.join(map(str, shapes))}"
+        )
+    return ix.concatenate(arrays, ax)
 
 
 concat = concatenate
@@ -172,3 +187,293 @@ def ndim(a: Any) -> int:
 def size(a: Any, axis: int | None = None) -> int:
     aval = get_aval(ensure_array(a))
     return aval.size if axis is None else aval.shape[axis]
+
+
+def atleast_3d(*arys: Any) -> Any:
+    out = []
+    for a in map(ensure_array, arys):
+        s = get_aval(a).shape
+        if len(s) == 0:
+            a = reshape(a, (1, 1, 1))
+        elif len(s) == 1:
+            a = reshape(a, (1, s[0], 1))
+        elif len(s) == 2:
+            a = reshape(a, (*s, 1))
+        out.append(a)
+    return out[0] if len(out) == 1 else out
+
+
+# ---------------------------------------------------------------------------------------------
+# Splitting and stacking
+
+
+def _split_points(n: int, indices_or_sections: Any, even: bool) -> list[int]:
+    if isinstance(indices_or_sections, (int, np.integer)):
+        k = int(indices_or_sections)
+        if k <= 0:
+            raise ValueError("number sections must be larger than 0.")
+        if even and n % k:
+            raise ValueError(
+                f"array split does not result in an equal division: {n} is not divisible by {k}"
+            )
+        q, r = divmod(n, k)
+        sizes = [q + 1] * r + [q] * (k - r)
+        return list(np.cumsum([0, *sizes]))
+    pts = [int(i) for i in np.asarray(indices_or_sections).ravel()]
+    return [0, *pts, n]
+
+
+def _split(ary: Any, indices_or_sections: Any, axis: int, even: bool) -> list[Any]:
+    ary = ensure_array(ary)
+    shape = get_aval(ary).shape
+    ax = canonicalize_axis(axis, len(shape))
+    pts = _split_points(shape[ax], indices_or_sections, even)
+    out = []
+    for lo, hi in zip(pts[:-1], pts[1:]):
+        lo, hi = (min(max(v if v >= 0 else v + shape[ax], 0), shape[ax]) for v in (lo, hi))
+        out.append(ix.slice_in_dim(ary, lo, max(lo, hi), axis=ax))
+    return out
+
+
+def split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[Any]:
+    """Splits into equal sections (an int) or at the given indices along `axis`."""
+    return _split(ary, indices_or_sections, axis, even=True)
+
+
+def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[Any]:
+    """Like `split`, but sections may differ in size by one."""
+    return _split(ary, indices_or_sections, axis, even=False)
+
+
+def hsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
+    return split(ary, indices_or_sections, 0 if get_aval(ensure_array(ary)).ndim == 1 else 1)
+
+
+def vsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
+    return split(ary, indices_or_sections, 0)
+
+
+def dsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
+    return split(ary, indices_or_sections, 2)
+
+
+def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
+    """The slices of `x` along `axis`, as a tuple."""
+    x = ensure_array(x)
+    n = get_aval(x).shape[canonicalize_axis(axis, get_aval(x).ndim)]
+    return tuple(squeeze(p, axis) for p in split(x, n, axis)) if n else ()
+
+
+def hstack(tup: Any, dtype: Any = None) -> Any:
+    arrs = [atleast_1d(a) for a in tup]
+    return concatenate(arrs, axis=0 if get_aval(arrs[0]).ndim == 1 else 1, dtype=dtype)
+
+
+def vstack(tup: Any, dtype: Any = None) -> Any:
+    return concatenate([atleast_2d(a) for a in tup], axis=0, dtype=dtype)
+
+
+row_stack = vstack
+
+
+def dstack(tup: Any, dtype: Any = None) -> Any:
+    return concatenate([atleast_3d(a) for a in tup], axis=2, dtype=dtype)
+
+
+def column_stack(tup: Any) -> Any:
+    arrs = []
+    for a in map(ensure_array, tup):
+        arrs.append(reshape(a, (-1, 1)) if get_aval(a).ndim < 2 else a)
+    return concatenate(arrs, axis=1)
+
+
+def append(arr: Any, values: Any, axis: int | None = None) -> Any:
+    if axis is None:
+        return concatenate([ravel(arr), ravel(values)], 0)
+    return concatenate([arr, values], axis)
+
+
+# ---------------------------------------------------------------------------------------------
+# Repetition, flips, rolls, padding
+
+
+def tile(A: Any, reps: Any) -> Any:
+    """Repeats the whole of `A` `reps` times along each axis."""
+    A = ensure_array(A)
+    reps = (int(reps),) if isinstance(reps, (int, np.integer)) else tuple(int(r) for r in reps)
+    shape = get_aval(A).shape
+    nd = max(len(shape), len(reps))
+    shape = (1,) * (nd - len(shape)) + shape
+    reps = (1,) * (nd - len(reps)) + reps
+    A = sh.reshape(A, shape)
+    big = tuple(v for r, d in zip(reps, shape) for v in (r, d))
+    out = sh.broadcast_in_dim(A, big, tuple(range(1, 2 * nd, 2)))
+    return sh.reshape(out, tuple(r * d for r, d in zip(reps, shape)))
+
+
+def repeat(
+    a: Any, repeats: Any, axis: int | None = None, *, total_repeat_length: int | None = None
+) -> Any:
+    """Repeats each element `repeats` times along `axis` (the flattened array when None).
+
+    `repeats` may be an int or a per-element array; a traced array needs a static
+    `total_repeat_length`."""
+    from core.numpy.indexing import take
+    from core.trace import Tracer
+
+    a = ensure_array(a)
+    if axis is None:
+        a = ravel(a)
+        axis = 0
+    shape = get_aval(a).shape
+    ax = canonicalize_axis(axis, len(shape))
+    n = shape[ax]
+    if isinstance(repeats, (int, np.integer)) or (
+        not isinstance(repeats, Tracer) and np.ndim(repeats) == 0
+    ):
+        r = int(repeats)
+        expanded = (*shape[: ax + 1], r, *shape[ax + 1 :])
+        out = sh.broadcast_in_dim(a, expanded, (*range(ax + 1), *range(ax + 2, len(shape) + 1)))
+        out = sh.reshape(out, (*shape[:ax], n * r, *shape[ax + 1 :]))
+        if total_repeat_length is not None and total_repeat_length != n * r:
+            out = take(out, np.arange(total_repeat_length) % max(n * r, 1), axis=ax, mode="clip")
+        return out
+    if not isinstance(repeats, Tracer):
+        reps = np.broadcast_to(np.asarray(repeats), (n,))
+        idx = np.repeat(np.arange(n), reps)
+        if total_repeat_length is not None:
+            idx = (
+                np.resize(idx, total_repeat_length)
+                if idx.size
+                else np.zeros(total_repeat_length, int)
+            )
+        return take(a, idx.astype(np.int32), axis=ax, mode="clip")
+    if total_repeat_length is None:
+        from core.errors import ConcretizationTypeError
+
+        raise ConcretizationTypeError(
+            "jnp.repeat with traced repeats", "Pass a static total_repeat_length=."
+        )
+    from core.numpy.indexing import searchsorted
+    from core.numpy.reductions import cumsum
+
+    ends = cumsum(broadcast_to(repeats, (n,)))
+    idx = searchsorted(ends, sh.iota(np.int32, total_repeat_length), side="right")
+    return take(a, idx, axis=ax, mode="clip")
+
+
+def flip(m: Any, axis: Any = None) -> Any:
+    """Reverses the order of elements along `axis` (all axes when None)."""
+    from core.prims.rev import rev
+
+    m = ensure_array(m)
+    nd = get_aval(m).ndim
+    axes = range(nd) if axis is None else [canonicalize_axis(a, nd) for a in np.atleast_1d(axis)]
+    return rev(m, tuple(axes))
+
+
+def fliplr(m: Any) -> Any:
+    return flip(m, 1)
+
+
+def flipud(m: Any) -> Any:
+    return flip(m, 0)
+
+
+def rot90(m: Any, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
+    """Rotates by 90 degrees `k` times in the plane of `axes`."""
+    m = ensure_array(m)
+    k %= 4
+    a0, a1 = axes
+    if k == 0:
+        return m
+    if k == 2:
+        return flip(flip(m, a0), a1)
+    if k == 1:
+        return swapaxes(flip(m, a1), a0, a1)
+    return flip(swapaxes(m, a0, a1), a1)
+
+
+def roll(a: Any, shift: Any, axis: Any = None) -> Any:
+    """Shifts elements cyclically by `shift` along `axis` (the flattened array when None)."""
+    from core.numpy.indexing import take
+    from core.trace import Tracer
+
+    a = ensure_array(a)
+    if axis is None:
+        shape = get_aval(a).shape
+        return reshape(roll(ravel(a), shift, 0), shape)
+    shifts = np.atleast_1d(shift) if not isinstance(shift, Tracer) else [shift]
+    axes = np.atleast_1d(axis)
+    if len(shifts) == 1 and len(axes) > 1:
+        shifts = list(shifts) * len(axes)
+    for s, ax in zip(shifts, axes):
+        shape = get_aval(a).shape
+        ax = canonicalize_axis(int(ax), len(shape))
+        n = shape[ax]
+        if n == 0:
+            continue
+        if isinstance(s, Tracer):
+            from core.numpy.ufuncs import remainder, subtract
+
+            idx = remainder(subtract(sh.iota(np.int32, n), s), n)
+            a = take(a, idx, axis=ax, mode="clip")
+            continue
+        s = int(s) % n
+        if s:
+            a = ix.concatenate(
+                [ix.slice_in_dim(a, n - s, n, axis=ax), ix.slice_in_dim(a, 0, n - s, axis=ax)], ax
+            )
+    return a
+
+
+def _pad_width(pad_width: Any, nd: int) -> list[tuple[int, int]]:
+    pw = np.asarray(pad_width, dtype=np.int64)
+    if pw.ndim == 0:
+        pw = np.broadcast_to(pw, (nd, 2))
+    elif pw.ndim == 1:
+        pw = np.broadcast_to(pw, (nd, 2)) if pw.size == 2 else np.broadcast_to(pw[:, None], (nd, 2))
+    else:
+        pw = np.broadcast_to(pw, (nd, 2))
+    if (pw < 0).any():
+        raise ValueError(f"index can't contain negative values; got pad_width={pad_width}")
+    return [(int(lo), int(hi)) for lo, hi in pw]
+
+
+def pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Any:
+    """Pads an array (modes: constant, edge, reflect, symmetric, wrap, empty).
+
+    `constant_values` may be a scalar or per-axis `(before, after)` values."""
+    from core.numpy.indexing import take
+
+    array = ensure_array(array)
+    aval = get_aval(array)
+    widths = _pad_width(pad_width, aval.ndim)
+    if mode in ("constant", "empty"):
+        cv = np.asarray(kwargs.get("constant_values", 0)) if mode == "constant" else np.zeros(())
+        if cv.ndim == 0 or all(v.size == 1 for v in [cv]):
+            value = sh.convert_element_type(ensure_array(cv.reshape(())), aval.dtype)
+            return ix.pad(array, value, [(lo, hi, 0) for lo, hi in widths])
+        cvs = np.broadcast_to(cv, (aval.ndim, 2))
+        out = array
+        for d, (lo, hi) in enumerate(widths):
+            for side, w in ((0, lo), (1, hi)):
+                cfg = [(0, 0, 0)] * aval.ndim
+                cfg[d] = (w, 0, 0) if side == 0 else (0, w, 0)
+                val = sh.convert_element_type(ensure_array(cvs[d, side]), aval.dtype)
+                out = ix.pad(out, val, cfg)
+        return out
+    if mode not in ("edge", "reflect", "symmetric", "wrap"):
+        raise NotImplementedError(f"jnp.pad mode={mode!r} is not supported")
+    if kwargs.get("reflect_type", "even") != "even":
+        raise NotImplementedError("jnp.pad reflect_type='odd' is not supported")
+    out = array
+    for d, (lo, hi) in enumerate(widths):
+        n = aval.shape[d]
+        if lo == hi == 0:
+            continue
+        if n == 0:
+            raise ValueError(f"can't pad an empty axis ({d}) with mode={mode!r}")
+        idx = np.pad(np.arange(n), (lo, hi), mode=mode).astype(np.int32)
+        out = take(out, idx, axis=d, mode="clip")
+    return out

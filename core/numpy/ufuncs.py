@@ -103,6 +103,8 @@ def sign(x: Any, /) -> Any:
 
 def square(x: Any, /) -> Any:
     x = ensure_array(x)
+    if get_aval(x).dtype == dtypes.bool_:
+        x = sh.convert_element_type(x, dtypes.default_int())
     return ew.integer_pow(x, 2)
 
 
@@ -235,3 +237,232 @@ def logaddexp(x: Any, y: Any, /) -> Any:
     safe = ew.select_n(ew.ne(delta, delta), ew.neg(ew.abs(delta)), ew.full_like(delta, np.nan))
     out = ew.add(amax, ew.log1p(ew.exp(safe)))
     return ew.select_n(ew.eq(x, y), out, ew.add(x, ew.full_like(x, np.log(2))))
+
+
+# ---------------------------------------------------------------------------------------------
+# Rounding, sign bits and friends (compositions of the primitives above)
+
+
+def round(a: Any, decimals: int = 0, out: Any = None) -> Any:  # noqa: A001
+    """Rounds half to even, to `decimals` places (integers with decimals >= 0 are unchanged)."""
+    a = ensure_array(a)
+    dt = get_aval(a).dtype
+    if dt.kind in "iub":
+        if decimals >= 0:
+            return a
+        factor = 10 ** (-decimals)
+        return multiply(ew.round(divide(a, factor), 1), factor).astype(dt)
+    if decimals == 0:
+        return ew.round(a, 1)
+    factor = ew.full_like(a, 10.0**decimals)
+    return ew.div(ew.round(ew.mul(a, factor), 1), factor)
+
+
+around = round
+
+
+def rint(x: Any, /) -> Any:
+    """Rounds to the nearest integer, half to even (integers become floats, as in JAX)."""
+    (x,) = promote_args_inexact("rint", x)
+    return ew.round(x, 1)
+
+
+def trunc(x: Any, /) -> Any:
+    """Rounds towards zero."""
+    x = ensure_array(x)
+    if get_aval(x).dtype.kind in "iub":
+        return x
+    return ew.select_n(ew.lt(x, ew.full_like(x, 0)), ew.floor(x), ew.ceil(x))
+
+
+fix = trunc
+
+
+def signbit(x: Any, /) -> Any:
+    """True where the sign bit is set (also for -0.0)."""
+    x = ensure_array(x)
+    dt = get_aval(x).dtype
+    if dt.kind in "ub":
+        return sh.full(get_aval(x).shape, False, dtypes.bool_)
+    neg = ew.lt(x, ew.full_like(x, 0))
+    if dt.kind == "i":
+        return neg
+    zero = ew.eq(x, ew.full_like(x, 0))
+    negzero = ew.bitwise_and(zero, ew.lt(ew.div(ew.full_like(x, 1), x), ew.full_like(x, 0)))
+    return ew.bitwise_or(neg, negzero)
+
+
+def copysign(x1: Any, x2: Any, /) -> Any:
+    """`|x1|` with the sign of `x2`."""
+    x1, x2 = promote_args_inexact("copysign", x1, x2)
+    mag = ew.abs(x1)
+    return ew.select_n(signbit(x2), mag, ew.neg(mag))
+
+
+def heaviside(x1: Any, x2: Any, /) -> Any:
+    """0 where x1 < 0, `x2` where x1 == 0, 1 where x1 > 0."""
+    x1, x2 = promote_args_inexact("heaviside", x1, x2)
+    zero, one = ew.full_like(x1, 0), ew.full_like(x1, 1)
+    return ew.select_n(ew.lt(x1, zero), ew.select_n(ew.gt(x1, zero), x2, one), zero)
+
+
+def hypot(x1: Any, x2: Any, /) -> Any:
+    """`sqrt(x1**2 + x2**2)`, scaled to avoid overflow."""
+    x1, x2 = promote_args_inexact("hypot", x1, x2)
+    a, b = ew.abs(x1), ew.abs(x2)
+    big, small = ew.max(a, b), ew.min(a, b)
+    zero = ew.eq(big, ew.full_like(big, 0))
+    safe = ew.select_n(zero, big, ew.full_like(big, 1))
+    ratio = ew.div(small, safe)
+    out = ew.mul(big, ew.sqrt(ew.add(ew.full_like(ratio, 1), ew.mul(ratio, ratio))))
+    return ew.select_n(zero, out, ew.full_like(out, 0))
+
+
+def log2(x: Any, /) -> Any:
+    (x,) = promote_args_inexact("log2", x)
+    return ew.div(ew.log(x), ew.full_like(x, np.log(2)))
+
+
+def log10(x: Any, /) -> Any:
+    (x,) = promote_args_inexact("log10", x)
+    return ew.div(ew.log(x), ew.full_like(x, np.log(10)))
+
+
+def deg2rad(x: Any, /) -> Any:
+    (x,) = promote_args_inexact("deg2rad", x)
+    return ew.mul(x, ew.full_like(x, np.pi / 180))
+
+
+def rad2deg(x: Any, /) -> Any:
+    (x,) = promote_args_inexact("rad2deg", x)
+    return ew.mul(x, ew.full_like(x, 180 / np.pi))
+
+
+radians, degrees = deg2rad, rad2deg
+
+
+def logaddexp2(x1: Any, x2: Any, /) -> Any:
+    """`log2(2**x1 + 2**x2)`, computed stably."""
+    x1, x2 = promote_args_inexact("logaddexp2", x1, x2)
+    ln2 = np.log(2)
+    out = logaddexp(ew.mul(x1, ew.full_like(x1, ln2)), ew.mul(x2, ew.full_like(x2, ln2)))
+    return ew.div(out, ew.full_like(out, ln2))
+
+
+def sinc(x: Any, /) -> Any:
+    """`sin(pi x) / (pi x)`, 1 at 0."""
+    (x,) = promote_args_inexact("sinc", x)
+    zero = ew.eq(x, ew.full_like(x, 0))
+    safe = ew.mul(ew.select_n(zero, x, ew.full_like(x, 1)), ew.full_like(x, np.pi))
+    return ew.select_n(zero, ew.div(ew.sin(safe), safe), ew.full_like(x, 1))
+
+
+def fmax(x1: Any, x2: Any, /) -> Any:
+    """Elementwise maximum that ignores NaNs."""
+    x1, x2 = promote_args("fmax", x1, x2)
+    return ew.select_n(isnan(x2), ew.select_n(isnan(x1), ew.max(x1, x2), x2), x1)
+
+
+def fmin(x1: Any, x2: Any, /) -> Any:
+    """Elementwise minimum that ignores NaNs."""
+    x1, x2 = promote_args("fmin", x1, x2)
+    return ew.select_n(isnan(x2), ew.select_n(isnan(x1), ew.min(x1, x2), x2), x1)
+
+
+def isposinf(x: Any, /) -> Any:
+    x = ensure_array(x)
+    if get_aval(x).dtype.kind not in "fc":
+        return sh.full(get_aval(x).shape, False, dtypes.bool_)
+    return ew.eq(x, ew.full_like(x, np.inf))
+
+
+def isneginf(x: Any, /) -> Any:
+    x = ensure_array(x)
+    if get_aval(x).dtype.kind not in "fc":
+        return sh.full(get_aval(x).shape, False, dtypes.bool_)
+    return ew.eq(x, ew.full_like(x, -np.inf))
+
+
+def nan_to_num(
+    x: Any,
+    copy: bool = True,
+    nan: float = 0.0,
+    posinf: float | None = None,
+    neginf: float | None = None,
+) -> Any:
+    """Replaces NaN by `nan` and infinities by `posinf`/`neginf` (the dtype's extremes)."""
+    x = ensure_array(x)
+    dt = get_aval(x).dtype
+    if dt.kind not in "fc":
+        return x
+    info = np.finfo(dt)
+    hi = info.max if posinf is None else posinf
+    lo = info.min if neginf is None else neginf
+    x = ew.select_n(isnan(x), x, ew.full_like(x, nan))
+    x = ew.select_n(isposinf(x), x, ew.full_like(x, hi))
+    return ew.select_n(isneginf(x), x, ew.full_like(x, lo))
+
+
+def divmod(x1: Any, x2: Any, /) -> tuple[Any, Any]:  # noqa: A001
+    """`(x1 // x2, x1 % x2)`."""
+    return floor_divide(x1, x2), remainder(x1, x2)
+
+
+def modf(x: Any, /, out: Any = None) -> tuple[Any, Any]:
+    """Fractional and integral parts (both with the sign of x)."""
+    (x,) = promote_args_inexact("modf", x)
+    whole = trunc(x)
+    return ew.sub(x, whole), whole
+
+
+def left_shift(x1: Any, x2: Any, /) -> Any:
+    return ew.shift_left(*promote_args("left_shift", x1, x2))
+
+
+def right_shift(x1: Any, x2: Any, /) -> Any:
+    """Arithmetic shift for signed integers, logical for unsigned ones (numpy's `>>`)."""
+    x1, x2 = promote_args("right_shift", x1, x2)
+    if get_aval(x1).dtype.kind == "u":
+        return ew.shift_right_logical(x1, x2)
+    return ew.shift_right_arithmetic(x1, x2)
+
+
+bitwise_left_shift, bitwise_right_shift = left_shift, right_shift
+
+
+def real(x: Any, /) -> Any:
+    """The real part (real dtypes only so far)."""
+    x = ensure_array(x)
+    if get_aval(x).dtype.kind == "c":
+        raise NotImplementedError("complex arrays are not supported by jnp.real yet")
+    return x
+
+
+def imag(x: Any, /) -> Any:
+    """The imaginary part: zeros for real dtypes."""
+    x = ensure_array(x)
+    if get_aval(x).dtype.kind == "c":
+        raise NotImplementedError("complex arrays are not supported by jnp.imag yet")
+    return ew.full_like(x, 0)
+
+
+def conjugate(x: Any, /) -> Any:
+    """The complex conjugate (the identity for real dtypes)."""
+    return real(x)
+
+
+conj = conjugate
+
+
+def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
+    """`|a - b| <= atol + rtol * |b|` elementwise; infinities must match exactly."""
+    a, b = promote_args("isclose", a, b)
+    if get_aval(a).dtype.kind not in "fc":
+        return equal(a, b)
+    tol = ew.add(ew.full_like(b, atol), ew.mul(ew.full_like(b, rtol), ew.abs(b)))
+    close = ew.le(ew.abs(ew.sub(a, b)), tol)
+    finite = ew.bitwise_and(ew.is_finite(a), ew.is_finite(b))
+    out = ew.bitwise_or(ew.bitwise_and(close, finite), ew.eq(a, b))
+    if equal_nan:
+        out = ew.bitwise_or(out, ew.bitwise_and(isnan(a), isnan(b)))
+    return out

@@ -25,8 +25,16 @@ def where(condition: Any, x: Any = None, y: Any = None, /, *, size=None, fill_va
     return ew.select_n(broadcast_to(cond, shape), broadcast_to(y, shape), broadcast_to(x, shape))
 
 
-def clip(arr: Any = None, /, min: Any = None, max: Any = None, *, a: Any = None,  # noqa: A002
-         a_min: Any = None, a_max: Any = None) -> Any:
+def clip(
+    arr: Any = None,
+    /,
+    min: Any = None,
+    max: Any = None,
+    *,
+    a: Any = None,  # noqa: A002
+    a_min: Any = None,
+    a_max: Any = None,
+) -> Any:
     """Clips values to [min, max] (either bound may be None)."""
     from core.numpy.ufuncs import maximum, minimum
 

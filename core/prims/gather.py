@@ -92,7 +92,7 @@ gather_p = Primitive("gather")
 def _gather_impl(x, idx, *, axes, mode, fill_value):
     xt, cols, valid = _split_index(x, idx, axes)
     if any(x.shape[a] == 0 for a in axes):
-        shape = (*idx.shape[:-1], *xt.shape[len(axes):])
+        shape = (*idx.shape[:-1], *xt.shape[len(axes) :])
         return np.full(shape, fill_value if mode == "fill" else 0, dtype=x.dtype)
     out = xt[cols]
     if mode == "fill":
@@ -127,8 +127,9 @@ def _gather_batch(args, dims, *, axes, mode, fill_value):
     if di is None:  # only the operand is batched: its batch axis is one more whole dimension
         x = batching.moveaxis(x, dx, 0, get_aval(x).shape[dx])
         nb = get_aval(idx).ndim - 1
-        out = gather_p.bind(x, idx, axes=tuple(a + 1 for a in axes), mode=mode,
-                            fill_value=fill_value)
+        out = gather_p.bind(
+            x, idx, axes=tuple(a + 1 for a in axes), mode=mode, fill_value=fill_value
+        )
         return out, nb
     size = get_aval(idx).shape[di]
     idx = batching.moveaxis(idx, di, 0, size)
@@ -136,8 +137,7 @@ def _gather_batch(args, dims, *, axes, mode, fill_value):
         return gather_p.bind(x, idx, axes=axes, mode=mode, fill_value=fill_value), 0
     x = batching.moveaxis(x, dx, 0, size)
     idx = _with_batch_column(idx, size)
-    out = gather_p.bind(x, idx, axes=(0, *(a + 1 for a in axes)), mode=mode,
-                        fill_value=fill_value)
+    out = gather_p.bind(x, idx, axes=(0, *(a + 1 for a in axes)), mode=mode, fill_value=fill_value)
     return out, 0
 
 
@@ -145,12 +145,14 @@ gather_p.def_impl(_gather_impl)
 gather_p.def_abstract_eval(_gather_abstract_eval)
 gather_p.def_jvp(_gather_jvp)
 gather_p.def_transpose(_gather_transpose)
+gather_p.linear = True
 gather_p.def_batch(_gather_batch)
 gather_p.def_weak_type_rule(lambda weak, **params: weak[0])
 
 
-def gather(x: Any, indices: Any, axes: tuple[int, ...], mode: str = "clip",
-           fill_value: Any = None) -> Any:
+def gather(
+    x: Any, indices: Any, axes: tuple[int, ...], mode: str = "clip", fill_value: Any = None
+) -> Any:
     """Gathers `x` at `indices[..., j]` along `axes[j]` (see the module docstring).
 
     Args:
@@ -171,8 +173,9 @@ def gather(x: Any, indices: Any, axes: tuple[int, ...], mode: str = "clip",
         fill_value = np.asarray(fv).astype(dt).item()
     else:
         fill_value = None
-    return gather_p.bind(x, indices, axes=tuple(int(a) for a in axes), mode=mode,
-                         fill_value=fill_value)
+    return gather_p.bind(
+        x, indices, axes=tuple(int(a) for a in axes), mode=mode, fill_value=fill_value
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -229,12 +232,17 @@ def _scatter_jvp(primals, tangents, *, axes, mode, kind):
     # min / max: the tangent follows whichever value won (ties credit every winner).
     from_x = ew.eq(out, x)
     won = ew.eq(upd, gather(out, idx, axes, gmode, 0))
-    t_upd = scatter_p.bind(ew.full_like(x, 0), idx, ew.select_n(won, ew.full_like(tu, 0), tu),
-                           kind="add", **kw)
+    t_upd = scatter_p.bind(
+        ew.full_like(x, 0), idx, ew.select_n(won, ew.full_like(tu, 0), tu), kind="add", **kw
+    )
     t_x = ew.select_n(from_x, ew.full_like(tx, 0), tx)
-    hits = scatter_p.bind(ew.full_like(x, 0), idx, ew.select_n(won, ew.full_like(tu, 0),
-                                                               ew.full_like(tu, 1)),
-                          kind="add", **kw)
+    hits = scatter_p.bind(
+        ew.full_like(x, 0),
+        idx,
+        ew.select_n(won, ew.full_like(tu, 0), ew.full_like(tu, 1)),
+        kind="add",
+        **kw,
+    )
     count = ew.add(hits, ew.select_n(from_x, ew.full_like(x, 0), ew.full_like(x, 1)))
     count = ew.max(count, ew.full_like(count, 1))
     return out, ew.div(ew.add(t_x, t_upd), count)
@@ -243,6 +251,13 @@ def _scatter_jvp(primals, tangents, *, axes, mode, kind):
 def _scatter_transpose(ct, x, idx, upd, *, axes, mode, kind):
     from core.interpreters.transpose import is_undefined
 
+    if kind == "mul" and is_undefined(x) and not is_undefined(upd):
+        # Linear in the operand for known updates (the jvp's `dx * prod u`): self-adjoint.
+        return [
+            scatter_p.bind(instantiate(ct), idx, upd, axes=axes, mode=mode, kind="mul"),
+            None,
+            None,
+        ]
     if kind not in ("add", "set"):
         raise NotImplementedError(f"scatter-{kind} is not linear; it has no transpose rule")
     ct = instantiate(ct)
@@ -252,8 +267,11 @@ def _scatter_transpose(ct, x, idx, upd, *, axes, mode, kind):
         if kind == "add":
             ct_x = ct
         else:
-            zeros = sh.full(get_aval(upd).shape if not is_undefined(upd) else upd.aval.shape, 0,
-                            get_aval(ct).dtype)
+            zeros = sh.full(
+                get_aval(upd).shape if not is_undefined(upd) else upd.aval.shape,
+                0,
+                get_aval(ct).dtype,
+            )
             ct_x = scatter_p.bind(ct, idx, zeros, axes=axes, mode=mode, kind="set")
     if is_undefined(upd):
         ct_u = gather(ct, idx, axes, gmode, 0)
@@ -279,12 +297,14 @@ scatter_p.def_impl(_scatter_impl)
 scatter_p.def_abstract_eval(_scatter_abstract_eval)
 scatter_p.def_jvp(_scatter_jvp)
 scatter_p.def_transpose(_scatter_transpose)
+scatter_p.linear = True
 scatter_p.def_batch(_scatter_batch)
 scatter_p.def_weak_type_rule(lambda weak, **params: weak[0])
 
 
-def scatter(x: Any, indices: Any, updates: Any, axes: tuple[int, ...], kind: str = "set",
-            mode: str = "drop") -> Any:
+def scatter(
+    x: Any, indices: Any, updates: Any, axes: tuple[int, ...], kind: str = "set", mode: str = "drop"
+) -> Any:
     """Writes `updates` into `x` at `indices` (see the module docstring).
 
     Args:
@@ -302,8 +322,9 @@ def scatter(x: Any, indices: Any, updates: Any, axes: tuple[int, ...], kind: str
         raise ValueError(f"scatter kind must be set/add/mul/min/max, got {kind!r}")
     if mode not in ("clip", "drop"):
         raise ValueError(f"scatter mode must be 'clip' or 'drop', got {mode!r}")
-    return scatter_p.bind(x, indices, updates, axes=tuple(int(a) for a in axes), mode=mode,
-                          kind=kind)
+    return scatter_p.bind(
+        x, indices, updates, axes=tuple(int(a) for a in axes), mode=mode, kind=kind
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -322,8 +343,10 @@ def _ds_impl(x, *starts, slice_sizes):
 
 
 def _ds_abstract_eval(x, *starts, slice_sizes):
-    if len(starts) != x.ndim or len(slice_sizes) != x.ndim or any(
-        not 0 <= n <= d for n, d in zip(slice_sizes, x.shape)
+    if (
+        len(starts) != x.ndim
+        or len(slice_sizes) != x.ndim
+        or any(not 0 <= n <= d for n, d in zip(slice_sizes, x.shape))
     ):
         raise ShapeError(
             f"dynamic_slice needs one start index and a slice size <= the dimension for each "
@@ -345,8 +368,7 @@ def _ds_jvp(primals, tangents, *, slice_sizes):
 def _ds_transpose(ct, x, *starts, slice_sizes):
     aval = x.aval
     zeros = sh.full(aval.shape, 0, aval.dtype, aval.weak_type)
-    return [dynamic_update_slice_p.bind(zeros, instantiate(ct), *starts),
-            *([None] * len(starts))]
+    return [dynamic_update_slice_p.bind(zeros, instantiate(ct), *starts), *([None] * len(starts))]
 
 
 def _grid_indices(starts: list[Any], shape: tuple[int, ...], sizes: tuple[int, ...]) -> Any:
@@ -381,6 +403,7 @@ dynamic_slice_p.def_impl(_ds_impl)
 dynamic_slice_p.def_abstract_eval(_ds_abstract_eval)
 dynamic_slice_p.def_jvp(_ds_jvp)
 dynamic_slice_p.def_transpose(_ds_transpose)
+dynamic_slice_p.linear = True
 dynamic_slice_p.def_batch(_ds_batch)
 dynamic_slice_p.def_weak_type_rule(lambda weak, **params: weak[0])
 
@@ -395,8 +418,10 @@ def _dus_impl(x, upd, *starts):
 
 
 def _dus_abstract_eval(x, upd, *starts):
-    if len(starts) != x.ndim or upd.ndim != x.ndim or any(
-        not n <= d for n, d in zip(upd.shape, x.shape)
+    if (
+        len(starts) != x.ndim
+        or upd.ndim != x.ndim
+        or any(not n <= d for n, d in zip(upd.shape, x.shape))
     ):
         raise ShapeError(
             f"dynamic_update_slice needs an update no larger than the operand and one start "
@@ -451,6 +476,7 @@ dynamic_update_slice_p.def_impl(_dus_impl)
 dynamic_update_slice_p.def_abstract_eval(_dus_abstract_eval)
 dynamic_update_slice_p.def_jvp(_dus_jvp)
 dynamic_update_slice_p.def_transpose(_dus_transpose)
+dynamic_update_slice_p.linear = True
 dynamic_update_slice_p.def_batch(_dus_batch)
 dynamic_update_slice_p.def_weak_type_rule(lambda weak: weak[0])
 

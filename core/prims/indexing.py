@@ -189,18 +189,28 @@ def _pad_jvp(primals, tangents, *, padding_config):
 
 def _pad_batch(args, dims, *, padding_config):
     (x, v), (dx, dv) = args, dims
-    if dv is not None:
-        # A batched padding value: pad with zeros, then select the value where padding went.
-        raise NotImplementedError("vmap of pad over the padding value is not supported yet")
-    cfg = list(padding_config)
-    cfg.insert(dx, (0, 0, 0))
-    return pad(x, v, tuple(cfg)), dx
+    if dv is None:
+        cfg = list(padding_config)
+        cfg.insert(dx, (0, 0, 0))
+        return pad(x, v, tuple(cfg)), dx
+    # A batched padding value: pad with zeros, then select the value where the padding went.
+    from core.prims.elementwise import select_n
+    from core.prims.shapes import broadcast_in_dim, full
+
+    size = get_aval(v).shape[dv]
+    x = batching.moveaxis(x, dx, 0, size)
+    cfg = ((0, 0, 0), *padding_config)
+    padded = pad(x, full((), 0, get_aval(x).dtype), cfg)
+    mask = pad(full(get_aval(x).shape, True, bool), full((), False, bool), cfg)
+    shape = get_aval(padded).shape
+    return select_n(mask, broadcast_in_dim(v, shape, (0,)), padded), 0
 
 
 pad_p.def_impl(_pad_impl)
 pad_p.def_abstract_eval(_pad_abstract_eval)
 pad_p.def_jvp(_pad_jvp)
 pad_p.def_transpose(_pad_transpose)
+pad_p.linear = True
 pad_p.def_batch(_pad_batch)
 
 

@@ -136,6 +136,7 @@ dot_general_p.def_impl(_dot_impl)
 dot_general_p.def_abstract_eval(_dot_abstract_eval)
 dot_general_p.def_jvp(_dot_jvp)
 dot_general_p.def_transpose(_dot_transpose)
+dot_general_p.linear = True  # in each operand separately
 dot_general_p.def_batch(_dot_batch)
 
 

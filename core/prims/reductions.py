@@ -16,7 +16,7 @@ from core.errors import ShapeError
 from core.interpreters.jvp import Zero, deflinear, defjvp_zero
 from core.primitive import Primitive
 from core.prims import elementwise as ew
-from core.prims.shapes import broadcast_in_dim, convert_element_type
+from core.prims.shapes import broadcast_in_dim, convert_element_type, reshape, transpose
 from core.trace import get_aval
 
 
@@ -95,27 +95,36 @@ _extremum_jvp(reduce_min_p)
 
 
 def _reduce_prod_jvp(primals, tangents, *, axes):
-    # d prod = sum_i t_i * prod_{j != i} x_j; computed as prod * sum(t / x) where x != 0, and by
-    # the explicit leave-one-out product otherwise (exact at zeros).
+    # The tangent of a product tree (pairwise products of halves): exact at zeros and, since it
+    # is built from `mul`, differentiable again (the leave-one-out formula prod/x is neither).
     (x,), (t,) = primals, tangents
-    out = reduce_prod(x, axes)
     shape = get_aval(x).shape
     kept = tuple(i for i in range(len(shape)) if i not in axes)
-    moved = x
-    zero = ew.full_like(moved, 0)
-    one = ew.full_like(moved, 1)
-    is_zero = ew.eq(moved, zero)
-    safe = ew.select_n(is_zero, moved, one)
-    prod_safe = broadcast_in_dim(reduce_prod(safe, axes), shape, kept)
-    nzeros = broadcast_in_dim(
-        reduce_sum(convert_element_type(is_zero, dtypes.int32), axes), shape, kept
-    )
-    loo = ew.select_n(
-        is_zero,
-        ew.select_n(ew.eq(nzeros, ew.full_like(nzeros, 0)), zero, ew.div(prod_safe, safe)),
-        ew.select_n(ew.eq(nzeros, ew.full_like(nzeros, 1)), zero, prod_safe),
-    )
-    return out, reduce_sum(ew.mul(t, loo), axes)
+    n = int(np.prod([shape[a] for a in axes], dtype=np.int64))
+    rest = tuple(shape[i] for i in kept)
+    if n == 0:
+        out = reduce_prod(x, axes)
+        return out, Zero(get_aval(out))
+    to_front = lambda v: reshape(transpose(v, (*axes, *kept)), (n, *rest))  # noqa: E731
+    _, t_out = _prod_tree_jvp(to_front(x), to_front(t))
+    return reduce_prod(x, axes), t_out
+
+
+def _prod_tree_jvp(x, t):
+    """(prod, its tangent) over axis 0 of `x` by recursive halving."""
+    from core.prims.indexing import pad, slice_in_dim
+
+    n, *rest = get_aval(x).shape
+    if n == 1:
+        return reshape(x, tuple(rest)), reshape(t, tuple(rest))
+    if n % 2:
+        cfg = ((0, 1, 0), *[(0, 0, 0)] * len(rest))
+        x, t = pad(x, 1, cfg), pad(t, 0, cfg)
+        n += 1
+    xa, xb = slice_in_dim(x, 0, n // 2), slice_in_dim(x, n // 2, n)
+    pa, ta = _prod_tree_jvp(xa, slice_in_dim(t, 0, n // 2))
+    pb, tb = _prod_tree_jvp(xb, slice_in_dim(t, n // 2, n))
+    return ew.mul(pa, pb), ew.add(ew.mul(ta, pb), ew.mul(pa, tb))
 
 
 reduce_prod_p.def_jvp(_reduce_prod_jvp)

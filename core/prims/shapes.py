@@ -192,6 +192,7 @@ convert_element_type_p.def_abstract_eval(
 )
 convert_element_type_p.def_jvp(_convert_jvp)
 convert_element_type_p.def_transpose(_convert_transpose)
+convert_element_type_p.linear = True  # between inexact dtypes
 convert_element_type_p.def_batch(_convert_batch)
 convert_element_type_p.def_weak_type_rule(lambda weak, *, new_dtype, weak_type: weak_type)
 

@@ -28,9 +28,7 @@ from core.trace import get_aval
 def take_along_axis(x: Any, idx: Any, axis: int) -> Any:
     """`x` gathered along `axis` at in-bounds indices `idx` of the same shape (prim level)."""
     aval = get_aval(idx)
-    cols = [
-        idx if d == axis else sh.iota(aval.dtype, aval.shape, d) for d in range(aval.ndim)
-    ]
+    cols = [idx if d == axis else sh.iota(aval.dtype, aval.shape, d) for d in range(aval.ndim)]
     full = [sh.reshape(c, (*aval.shape, 1)) for c in cols]
     from core.prims.indexing import concatenate
 
@@ -74,11 +72,10 @@ def _sort_abstract_eval(*operands, dimension, is_stable, num_keys):
 def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
     shape = get_aval(primals[0]).shape
     iota = sh.iota(dtypes.int32, shape, dimension)
-    *outs, perm = sort_p.bind(*primals, iota, dimension=dimension, is_stable=is_stable,
-                              num_keys=num_keys)
-    touts = [
-        t if type(t) is Zero else take_along_axis(t, perm, dimension) for t in tangents
-    ]
+    *outs, perm = sort_p.bind(
+        *primals, iota, dimension=dimension, is_stable=is_stable, num_keys=num_keys
+    )
+    touts = [t if type(t) is Zero else take_along_axis(t, perm, dimension) for t in tangents]
     touts = [Zero(get_aval(o)) if type(t) is Zero else t for o, t in zip(outs, touts)]
     return outs, touts
 
@@ -102,8 +99,12 @@ def sort(operand: Any, dimension: int = -1, is_stable: bool = True, num_keys: in
     multiple = isinstance(operand, (list, tuple))
     ops = list(operand) if multiple else [operand]
     nd = get_aval(ops[0]).ndim
-    outs = sort_p.bind(*ops, dimension=int(dimension) % max(nd, 1), is_stable=bool(is_stable),
-                       num_keys=int(num_keys))
+    outs = sort_p.bind(
+        *ops,
+        dimension=int(dimension) % max(nd, 1),
+        is_stable=bool(is_stable),
+        num_keys=int(num_keys),
+    )
     return tuple(outs) if multiple else outs[0]
 
 

@@ -50,7 +50,7 @@ def safe_softmax_cross_entropy(logits: Any, labels: Any) -> Any:
     check_floating("safe_softmax_cross_entropy", "logits", logits)
     # A -inf logit contributes exp(-inf) = 0 to the normaliser; the most negative finite number
     # contributes 0 as well, so the value is unchanged but nothing becomes inf * 0 = nan.
-    finite_logits = jnp.where(jnp.isneginf(logits), jnp.finfo(jnp.result_type(logits)).min, logits)
+    finite_logits = jnp.where(logits == -jnp.inf, jnp.finfo(jnp.result_type(logits)).min, logits)
     log_probs = core.nn.log_softmax(finite_logits, axis=-1)
     return -jnp.sum(jnp.where(labels != 0, labels * log_probs, 0.0), axis=-1)
 

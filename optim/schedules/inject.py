@@ -100,7 +100,9 @@ def inject_hyperparams(
                 other[name] = value
 
         def dtype_for(params):
-            return hyperparam_dtype or tree.dtype(params, "highest")
+            if hyperparam_dtype is not None:
+                return hyperparam_dtype
+            return tree.dtype(params, "highest")
 
         def init_fn(params):
             dtype = dtype_for(params)

@@ -54,7 +54,7 @@ def add_decayed_weights(
             return WeightDecaySchedule(count=jnp.zeros([], jnp.int32))
         return EmptyState()
 
-    def update_fn(updates, state, params):
+    def update_fn(updates, state, params=None):
         if params is None:
             raise MissingParamsError("add_decayed_weights")
         if callable(weight_decay):

@@ -15,7 +15,7 @@ from core import lax, tree_util
 from optim import tree
 from optim.base import GradientTransformation
 from optim.errors import ComplexParamsError
-from optim.numerics import abs_sq, safe_increment
+from optim.numerics import abs_sq, is_complex, safe_increment
 
 
 class ScaleByRssState(NamedTuple):
@@ -227,7 +227,7 @@ def scale_by_sm3(b1: Any = 0.9, b2: Any = 1.0, eps: Any = 1e-8) -> GradientTrans
         return jnp.max(g, axis=tuple(a for a in range(g.ndim) if a != i))
 
     def init_fn(params):
-        if any(jnp.iscomplexobj(x) for x in tree_util.tree_leaves(params)):
+        if any(is_complex(x) for x in tree_util.tree_leaves(params)):
             raise ComplexParamsError("scale_by_sm3 does not support complex parameters.")
         mu = tree_util.tree_map(
             lambda p: [jnp.zeros((p.shape[i],), p.dtype) for i in range(p.ndim)], params

@@ -78,15 +78,16 @@ def scale_by_learning_rate(
     """Multiplies updates by `-learning_rate` (or `+learning_rate` if `flip_sign=False`).
 
     Args:
-      learning_rate: a float, scalar array or schedule; `None` gives `identity()`.
+      learning_rate: a float, scalar array or schedule; `None` means 1 (e.g. `adadelta()`).
       flip_sign: negate, so that `apply_updates` performs descent.
 
     Returns:
       `scale(...)` for a constant, `scale_by_schedule(...)` for a schedule.
     """
-    if learning_rate is None:
-        return identity()
     sign = -1 if flip_sign else 1
+    if learning_rate is None:
+        # Optax returns identity() here, so `optax.adadelta()` ascends; we keep the sign flip.
+        return scale(sign * 1.0) if flip_sign else identity()
     if callable(learning_rate):
         return scale_by_schedule(lambda count: sign * learning_rate(count))
     return scale(sign * learning_rate)
@@ -118,7 +119,7 @@ def scale_by_trust_ratio(
       A stateless `GradientTransformation` that needs `params`.
     """
 
-    def update_fn(updates, state, params):
+    def update_fn(updates, state, params=None):
         if params is None:
             raise MissingParamsError("scale_by_trust_ratio")
 
@@ -137,7 +138,7 @@ def scale_by_trust_ratio(
 def scale_by_param_block_norm(min_scale: Any = 1e-3) -> GradientTransformation:
     """Scales each leaf by `max(||param||, min_scale)`."""
 
-    def update_fn(updates, state, params):
+    def update_fn(updates, state, params=None):
         if params is None:
             raise MissingParamsError("scale_by_param_block_norm")
         return tree_util.tree_map(lambda u, p: u * safe_norm(p, min_scale), updates, params), state
@@ -148,7 +149,7 @@ def scale_by_param_block_norm(min_scale: Any = 1e-3) -> GradientTransformation:
 def scale_by_param_block_rms(min_scale: Any = 1e-3) -> GradientTransformation:
     """Scales each leaf by `max(rms(param), min_scale)` (Adafactor's parameter scale)."""
 
-    def update_fn(updates, state, params):
+    def update_fn(updates, state, params=None):
         if params is None:
             raise MissingParamsError("scale_by_param_block_rms")
         updates = tree_util.tree_map(

@@ -36,7 +36,10 @@ def test_dense_net_init_and_apply():
     x = jnp.ones((3, 5))
     y, variables = scope_lib.init(mlp)(random.key(0), x)
     shapes = {n: {k: tuple(v.shape) for k, v in p.items()} for n, p in variables["params"].items()}
-    assert shapes == {"hidden": {"kernel": (5, 4), "bias": (4,)}, "out": {"kernel": (4, 2), "bias": (2,)}}
+    assert shapes == {
+        "hidden": {"kernel": (5, 4), "bias": (4,)},
+        "out": {"kernel": (4, 2), "bias": (2,)},
+    }
     y2 = scope_lib.apply(mlp)(variables, x)
     np.testing.assert_allclose(np.asarray(y2), np.asarray(y), rtol=1e-6)
     p = variables["params"]
@@ -79,7 +82,9 @@ def test_make_rng_folds_path_and_counter_like_flax(path, calls, expected_suffix)
     for _ in range(calls):
         got = scope.make_rng("params")
     want = _reference_key(key, expected_suffix)
-    np.testing.assert_array_equal(np.asarray(random.key_data(got)), np.asarray(random.key_data(want)))
+    np.testing.assert_array_equal(
+        np.asarray(random.key_data(got)), np.asarray(random.key_data(want))
+    )
 
 
 def test_fold_in_static_empty_path_is_identity():

@@ -35,7 +35,12 @@ def quadratic_grad(params: dict) -> dict:
 
 TRAJECTORY_CASES = [
     ("sgd", {"learning_rate": 0.05}, ref.SGD, {"learning_rate": 0.05}),
-    ("sgd", {"learning_rate": 0.05, "momentum": 0.9}, ref.SGD, {"learning_rate": 0.05, "momentum": 0.9}),
+    (
+        "sgd",
+        {"learning_rate": 0.05, "momentum": 0.9},
+        ref.SGD,
+        {"learning_rate": 0.05, "momentum": 0.9},
+    ),
     (
         "sgd",
         {"learning_rate": 0.05, "momentum": 0.9, "nesterov": True},
@@ -43,7 +48,12 @@ TRAJECTORY_CASES = [
         {"learning_rate": 0.05, "momentum": 0.9, "nesterov": True},
     ),
     ("adam", {"learning_rate": 0.1}, ref.Adam, {"learning_rate": 0.1}),
-    ("adam", {"learning_rate": 0.1, "eps_root": 1e-8}, ref.Adam, {"learning_rate": 0.1, "eps_root": 1e-8}),
+    (
+        "adam",
+        {"learning_rate": 0.1, "eps_root": 1e-8},
+        ref.Adam,
+        {"learning_rate": 0.1, "eps_root": 1e-8},
+    ),
     ("nadam", {"learning_rate": 0.1}, ref.Adam, {"learning_rate": 0.1, "nesterov": True}),
     ("adamw", {"learning_rate": 0.1}, ref.Adam, {"learning_rate": 0.1, "weight_decay": 1e-4}),
     (

@@ -1,0 +1,240 @@
+"""`core.nn` activations, like `jax.nn`: compositions of `core.numpy`, with JAX's values and
+JAX's gradients at the kinks (relu'(0) = 0, relu6'(0) = relu6'(6) = 0), obtained with
+`where`-based formulations instead of custom derivative rules. softmax, log_softmax and
+logsumexp subtract the (gradient-stopped) maximum for stability."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import core.numpy as jnp
+from core import dtypes
+from core.numpy._util import ensure_array, promote_args_inexact
+from core.prims import elementwise as ew
+from core.prims import shapes as sh
+from core.trace import get_aval
+
+
+def _stop_gradient(x: Any) -> Any:
+    return ew.stop_gradient_prim(x)
+
+
+def relu(x: Any) -> Any:
+    """`max(x, 0)`, with gradient 0 at 0."""
+    x = ensure_array(x)
+    return jnp.where(x > 0, x, jnp.zeros_like(x))
+
+
+def relu6(x: Any) -> Any:
+    """`min(max(x, 0), 6)`, with gradient 0 at 0 and 6."""
+    x = ensure_array(x)
+    inside = jnp.logical_and(x > 0, x < 6)
+    return jnp.where(inside, x, jnp.where(x >= 6, jnp.full_like(x, 6), jnp.zeros_like(x)))
+
+
+def sigmoid(x: Any) -> Any:
+    """The logistic function `1 / (1 + exp(-x))`."""
+    (x,) = promote_args_inexact("sigmoid", x)
+    return ew.logistic(x)
+
+
+def silu(x: Any) -> Any:
+    """`x * sigmoid(x)` (also called swish)."""
+    (x,) = promote_args_inexact("silu", x)
+    return ew.mul(x, ew.logistic(x))
+
+
+swish = silu
+
+
+def softplus(x: Any) -> Any:
+    """`log(1 + exp(x))`, computed stably."""
+    return jnp.logaddexp(x, 0)
+
+
+def log_sigmoid(x: Any) -> Any:
+    """`log(sigmoid(x))`, computed stably."""
+    (x,) = promote_args_inexact("log_sigmoid", x)
+    return jnp.negative(softplus(jnp.negative(x)))
+
+
+def soft_sign(x: Any) -> Any:
+    """`x / (|x| + 1)`."""
+    (x,) = promote_args_inexact("soft_sign", x)
+    return x / (jnp.abs(x) + 1)
+
+
+def gelu(x: Any, approximate: bool = True) -> Any:
+    """Gaussian error linear unit: the tanh approximation by default, `x * Phi(x)` if exact."""
+    (x,) = promote_args_inexact("gelu", x)
+    if approximate:
+        c = np.sqrt(2 / np.pi).astype(get_aval(x).dtype)
+        cdf = 0.5 * (1.0 + jnp.tanh(c * (x + 0.044715 * (x**3))))
+        return x * cdf
+    return 0.5 * x * (1.0 + ew.erf(x * np.sqrt(0.5).astype(get_aval(x).dtype)))
+
+
+def elu(x: Any, alpha: Any = 1.0) -> Any:
+    """`x` if x > 0 else `alpha * (exp(x) - 1)`."""
+    (x,) = promote_args_inexact("elu", x)
+    safe = jnp.where(x > 0, jnp.zeros_like(x), x)
+    return jnp.where(x > 0, x, alpha * jnp.expm1(safe))
+
+
+def celu(x: Any, alpha: Any = 1.0) -> Any:
+    """Continuously-differentiable ELU: `max(x, 0) + alpha * expm1(min(x, 0) / alpha)`."""
+    (x,) = promote_args_inexact("celu", x)
+    return jnp.maximum(x, 0.0) + alpha * jnp.expm1(jnp.minimum(x, 0.0) / alpha)
+
+
+def selu(x: Any) -> Any:
+    """Scaled ELU with the self-normalizing constants."""
+    alpha = 1.6732632423543772848170429916717
+    scale = 1.0507009873554804934193349852946
+    return scale * elu(x, alpha)
+
+
+def leaky_relu(x: Any, negative_slope: Any = 1e-2) -> Any:
+    """`x` if x >= 0 else `negative_slope * x`."""
+    (x,) = promote_args_inexact("leaky_relu", x)
+    return jnp.where(x >= 0, x, negative_slope * x)
+
+
+def hard_tanh(x: Any) -> Any:
+    """`clip(x, -1, 1)`."""
+    x = ensure_array(x)
+    return jnp.where(x > 1, jnp.ones_like(x), jnp.where(x < -1, -jnp.ones_like(x), x))
+
+
+def hard_sigmoid(x: Any) -> Any:
+    """`relu6(x + 3) / 6`."""
+    return relu6(x + 3.0) / 6.0
+
+
+def hard_silu(x: Any) -> Any:
+    """`x * hard_sigmoid(x)` (also called hard_swish)."""
+    (x,) = promote_args_inexact("hard_silu", x)
+    return x * hard_sigmoid(x)
+
+
+hard_swish = hard_silu
+
+
+def mish(x: Any) -> Any:
+    """`x * tanh(softplus(x))`."""
+    (x,) = promote_args_inexact("mish", x)
+    return x * jnp.tanh(softplus(x))
+
+
+def squareplus(x: Any, b: Any = 4) -> Any:
+    """`(x + sqrt(x**2 + b)) / 2`."""
+    (x,) = promote_args_inexact("squareplus", x)
+    return (x + jnp.sqrt(jnp.square(x) + b)) / 2
+
+
+def glu(x: Any, axis: int = -1) -> Any:
+    """Gated linear unit: the two halves `a, b` of `x` along `axis` give `a * sigmoid(b)`."""
+    x = ensure_array(x)
+    size = get_aval(x).shape[axis]
+    if size % 2:
+        raise ValueError(f"glu needs an even size along axis {axis}, got shape {get_aval(x).shape}")
+    a, b = jnp.split(x, 2, axis)
+    return a * sigmoid(b)
+
+
+def _reduce_max(x: Any, axis: Any, where: Any, keepdims: bool = True) -> Any:
+    return jnp.max(x, axis, keepdims=keepdims, where=where, initial=-jnp.inf)
+
+
+def logsumexp(
+    a: Any,
+    axis: Any = None,
+    b: Any = None,
+    keepdims: bool = False,
+    return_sign: bool = False,
+    where: Any = None,
+) -> Any:
+    """`log(sum(b * exp(a)))` over `axis`, stably (`return_sign=True` also gives the sign)."""
+    if b is not None:
+        a, b = promote_args_inexact("logsumexp", a, b)
+    else:
+        (a,) = promote_args_inexact("logsumexp", a)
+    amax = _reduce_max(a, axis, where)
+    amax = _stop_gradient(jnp.where(jnp.isfinite(amax), amax, jnp.zeros_like(amax)))
+    exp_a = jnp.exp(a - amax)
+    if b is not None:
+        exp_a = exp_a * b
+    sumexp = jnp.sum(exp_a, axis, keepdims=keepdims, where=where)
+    sign = jnp.sign(sumexp)
+    if b is not None:
+        sumexp = jnp.abs(sumexp)
+    if not keepdims:
+        amax = jnp.squeeze(amax, axis) if axis is not None else jnp.reshape(amax, ())
+    out = jnp.log(sumexp) + amax
+    if return_sign:
+        return out, sign
+    if b is not None:
+        out = jnp.where(sign < 0, jnp.full_like(out, jnp.nan), out)
+    return out
+
+
+def softmax(x: Any, axis: Any = -1, where: Any = None, initial: Any = None) -> Any:
+    """`exp(x) / sum(exp(x))` along `axis` (entries outside `where` are 0)."""
+    (x,) = promote_args_inexact("softmax", x)
+    x_max = _stop_gradient(_reduce_max(x, axis, where))
+    unnormalized = jnp.exp(x - x_max)
+    result = unnormalized / jnp.sum(unnormalized, axis, where=where, keepdims=True)
+    if where is not None:
+        result = jnp.where(where, result, jnp.zeros_like(result))
+    return result
+
+
+def log_softmax(x: Any, axis: Any = -1, where: Any = None, initial: Any = None) -> Any:
+    """`x - logsumexp(x)` along `axis` (entries outside `where` are -inf)."""
+    (x,) = promote_args_inexact("log_softmax", x)
+    x_max = _stop_gradient(_reduce_max(x, axis, where))
+    shifted = x - x_max
+    lse = jnp.log(jnp.sum(jnp.exp(shifted), axis, where=where, keepdims=True))
+    result = shifted - lse
+    if where is not None:
+        result = jnp.where(where, result, jnp.full_like(result, -jnp.inf))
+    return result
+
+
+def standardize(
+    x: Any,
+    axis: Any = -1,
+    mean: Any = None,
+    variance: Any = None,
+    epsilon: Any = 1e-5,
+    where: Any = None,
+) -> Any:
+    """`(x - mean) / sqrt(variance + epsilon)` with the statistics taken along `axis`."""
+    (x,) = promote_args_inexact("standardize", x)
+    if mean is None:
+        mean = jnp.mean(x, axis, keepdims=True, where=where)
+    if variance is None:
+        variance = jnp.mean(jnp.square(x), axis, keepdims=True, where=where) - jnp.square(mean)
+    return (x - mean) * ew.rsqrt(*promote_args_inexact("standardize", variance + epsilon))
+
+
+normalize = standardize
+
+
+def one_hot(x: Any, num_classes: int, *, dtype: Any = None, axis: Any = -1) -> Any:
+    """One-hot encoding of the integers `x` (out-of-range values give all-zero rows)."""
+    x = ensure_array(x)
+    num_classes = int(num_classes)
+    dt = dtypes.default_float() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    shape = get_aval(x).shape
+    out_nd = len(shape) + 1
+    ax = axis % out_nd
+    classes = sh.iota(
+        get_aval(x).dtype if get_aval(x).dtype.kind in "iu" else dtypes.int32,
+        (*shape[:ax], num_classes, *shape[ax:]),
+        ax,
+    )
+    xb = jnp.expand_dims(x, ax)
+    return jnp.asarray(xb == classes, dtype=dt)

@@ -1,0 +1,220 @@
+"""`core.nn.initializers`, like `jax.nn.initializers`: every initializer is a function
+`init(key, shape, dtype=float32) -> Array` built on `core.random`, with JAX's formulas (so the
+same key gives the same numbers as JAX)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+import core.numpy as jnp
+from core import dtypes, random
+
+Initializer = Callable[..., Any]
+
+
+def _float(dtype: Any) -> np.dtype:
+    return dtypes.default_float() if dtype is None else dtypes.canonicalize_dtype(dtype)
+
+
+def _shape(shape: Any) -> tuple[int, ...]:
+    return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape)
+
+
+def zeros(key: Any, shape: Any, dtype: Any = None) -> Any:
+    """An initializer returning zeros."""
+    return jnp.zeros(_shape(shape), _float(dtype))
+
+
+def ones(key: Any, shape: Any, dtype: Any = None) -> Any:
+    """An initializer returning ones."""
+    return jnp.ones(_shape(shape), _float(dtype))
+
+
+def constant(value: Any, dtype: Any = None) -> Initializer:
+    """An initializer returning arrays filled with `value`."""
+
+    def init(key: Any, shape: Any, dtype: Any = dtype) -> Any:
+        return jnp.full(_shape(shape), value, _float(dtype))
+
+    return init
+
+
+def uniform(scale: Any = 1e-2, dtype: Any = None) -> Initializer:
+    """Uniform values in `[0, scale)`."""
+
+    def init(key: Any, shape: Any, dtype: Any = dtype) -> Any:
+        dt = _float(dtype)
+        return random.uniform(key, _shape(shape), dt) * jnp.array(scale, dt)
+
+    return init
+
+
+def normal(stddev: Any = 1e-2, dtype: Any = None) -> Initializer:
+    """Normal values with standard deviation `stddev`."""
+
+    def init(key: Any, shape: Any, dtype: Any = dtype) -> Any:
+        dt = _float(dtype)
+        return random.normal(key, _shape(shape), dt) * jnp.array(stddev, dt)
+
+    return init
+
+
+def truncated_normal(
+    stddev: Any = 1e-2, dtype: Any = None, lower: Any = -2.0, upper: Any = 2.0
+) -> Initializer:
+    """Normal values truncated to `[lower, upper]` (in standard deviations), times `stddev`."""
+
+    def init(key: Any, shape: Any, dtype: Any = dtype) -> Any:
+        dt = _float(dtype)
+        return random.truncated_normal(key, lower, upper, _shape(shape), dt) * jnp.array(stddev, dt)
+
+    return init
+
+
+def _axes_size(shape: tuple[int, ...], axes: int | Sequence[int]) -> int:
+    if isinstance(axes, int):
+        return shape[axes]
+    return math.prod(shape[i] for i in axes)
+
+
+def compute_fans(
+    shape: Sequence[int],
+    in_axis: int | Sequence[int] = -2,
+    out_axis: int | Sequence[int] = -1,
+    batch_axis: int | Sequence[int] = (),
+) -> tuple[float, float]:
+    """Effective (fan_in, fan_out): other axes count as the receptive field."""
+    shape = tuple(shape)
+    if isinstance(in_axis, int) and in_axis == -2 and len(shape) <= 1:
+        raise ValueError(
+            f"Can't compute input and output sizes of a {len(shape)}-dimensional weights tensor "
+            "with default in_axis. Must be at least 2D or specify in_axis explicitly."
+        )
+    in_size = _axes_size(shape, in_axis)
+    out_size = _axes_size(shape, out_axis)
+    batch_size = _axes_size(shape, batch_axis)
+    receptive = math.prod(shape) / in_size / out_size / batch_size
+    return in_size * receptive, out_size * receptive
+
+
+def variance_scaling(
+    scale: float,
+    mode: str,
+    distribution: str,
+    in_axis: int | Sequence[int] = -2,
+    out_axis: int | Sequence[int] = -1,
+    batch_axis: int | Sequence[int] = (),
+    dtype: Any = None,
+) -> Initializer:
+    """Samples with variance `scale / fan` (mode: fan_in, fan_out, fan_avg, fan_geo_avg;
+    distribution: truncated_normal, normal, uniform)."""
+    if mode not in ("fan_in", "fan_out", "fan_avg", "fan_geo_avg"):
+        raise ValueError(f"invalid mode for variance scaling initializer: {mode}")
+    if distribution not in ("truncated_normal", "normal", "uniform"):
+        raise ValueError(f"invalid distribution for variance scaling initializer: {distribution}")
+
+    def init(key: Any, shape: Any, dtype: Any = dtype) -> Any:
+        shape = _shape(shape)
+        dt = _float(dtype)
+        fan_in, fan_out = compute_fans(shape, in_axis, out_axis, batch_axis)
+        denominator = {
+            "fan_in": fan_in,
+            "fan_out": fan_out,
+            "fan_avg": (fan_in + fan_out) / 2,
+            "fan_geo_avg": (fan_in * fan_out) ** 0.5,
+        }[mode]
+        variance = jnp.array(scale / denominator, dtype=dt)
+        if distribution == "truncated_normal":
+            stddev = jnp.sqrt(variance) / jnp.array(0.87962566103423978, dt)
+            return random.truncated_normal(key, -2, 2, shape, dt) * stddev
+        if distribution == "normal":
+            return random.normal(key, shape, dt) * jnp.sqrt(variance)
+        return random.uniform(key, shape, dt, -1) * jnp.sqrt(3 * variance)
+
+    return init
+
+
+def glorot_uniform(
+    in_axis: Any = -2, out_axis: Any = -1, batch_axis: Any = (), dtype: Any = None
+) -> Initializer:
+    return variance_scaling(1.0, "fan_avg", "uniform", in_axis, out_axis, batch_axis, dtype)
+
+
+def glorot_normal(
+    in_axis: Any = -2, out_axis: Any = -1, batch_axis: Any = (), dtype: Any = None
+) -> Initializer:
+    return variance_scaling(
+        1.0, "fan_avg", "truncated_normal", in_axis, out_axis, batch_axis, dtype
+    )
+
+
+def lecun_uniform(
+    in_axis: Any = -2, out_axis: Any = -1, batch_axis: Any = (), dtype: Any = None
+) -> Initializer:
+    return variance_scaling(1.0, "fan_in", "uniform", in_axis, out_axis, batch_axis, dtype)
+
+
+def lecun_normal(
+    in_axis: Any = -2, out_axis: Any = -1, batch_axis: Any = (), dtype: Any = None
+) -> Initializer:
+    return variance_scaling(1.0, "fan_in", "truncated_normal", in_axis, out_axis, batch_axis, dtype)
+
+
+def he_uniform(
+    in_axis: Any = -2, out_axis: Any = -1, batch_axis: Any = (), dtype: Any = None
+) -> Initializer:
+    return variance_scaling(2.0, "fan_in", "uniform", in_axis, out_axis, batch_axis, dtype)
+
+
+def he_normal(
+    in_axis: Any = -2, out_axis: Any = -1, batch_axis: Any = (), dtype: Any = None
+) -> Initializer:
+    return variance_scaling(2.0, "fan_in", "truncated_normal", in_axis, out_axis, batch_axis, dtype)
+
+
+xavier_uniform, xavier_normal = glorot_uniform, glorot_normal
+kaiming_uniform, kaiming_normal = he_uniform, he_normal
+
+
+def orthogonal(scale: Any = 1.0, column_axis: int = -1, dtype: Any = None) -> Initializer:
+    """A (semi-)orthogonal matrix along `column_axis`, from the QR of a normal matrix."""
+
+    def init(key: Any, shape: Any, dtype: Any = dtype) -> Any:
+        shape = _shape(shape)
+        dt = _float(dtype)
+        if len(shape) < 2:
+            raise ValueError("orthogonal initializer requires at least a 2D shape")
+        n_rows, n_cols = math.prod(shape) // shape[column_axis], shape[column_axis]
+        matrix_shape = (n_cols, n_rows) if n_rows < n_cols else (n_rows, n_cols)
+        a = random.normal(key, matrix_shape, dt)
+        q, r = jnp.linalg.qr(a)
+        q = q * jnp.sign(jnp.diag(r))[None, :]
+        if n_rows < n_cols:
+            q = q.T
+        rest = tuple(np.delete(np.array(shape), column_axis))
+        q = jnp.reshape(q, (*rest, shape[column_axis]))
+        q = jnp.moveaxis(q, -1, column_axis)
+        return jnp.asarray(scale, dt) * q
+
+    return init
+
+
+def delta_orthogonal(scale: Any = 1.0, column_axis: int = -1, dtype: Any = None) -> Initializer:
+    """Orthogonal in the channel dims at the kernel centre, zero elsewhere (3-5D conv kernels)."""
+
+    def init(key: Any, shape: Any, dtype: Any = dtype) -> Any:
+        shape = _shape(shape)
+        dt = _float(dtype)
+        if len(shape) not in (3, 4, 5):
+            raise ValueError("Delta orthogonal initializer requires a 3D, 4D or 5D shape.")
+        if shape[-1] < shape[-2]:
+            raise ValueError("`fan_in` must be less or equal than `fan_out`. ")
+        ortho = orthogonal(scale, column_axis, dt)(key, shape[-2:])
+        centre = tuple((k - 1) // 2 for k in shape[:-2])
+        return jnp.zeros(shape, dt).at[(*centre, Ellipsis)].set(ortho)
+
+    return init

@@ -1,0 +1,662 @@
+"""Indexing: `x[idx]`, `x.at[idx].<op>(...)`, take, take_along_axis, nonzero, unique, ...
+
+`x[idx]` follows numpy: the index is expanded (Ellipsis, None) into one entry per dimension.
+Without integer arrays, static slices and ints become one `slice` (plus `rev` for negative
+steps) and a reshape; a traced scalar becomes a `dynamic_slice`. With integer arrays (Python ints
+count as 0-d arrays then, as in numpy), slices are applied first and the array indices become
+one `gather`, whose batch dims are moved where numpy puts them (in place when the array indices
+are adjacent, else in front). Negative indices wrap; out-of-bounds array indices are clamped
+(`mode="fill"` gives `fill_value` instead). Concrete boolean masks become integer arrays; traced
+masks raise `NonConcreteBooleanIndexError`.
+
+`.at[idx].set/add/...` index an iota of flat positions with the same machinery (out-of-bounds
+positions become -1, so the update is dropped) and scatter into the flattened array: one code
+path gives numpy's placement rules for every index form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from core import dtypes
+from core.array import Array
+from core.errors import NonConcreteBooleanIndexError
+from core.numpy._util import broadcast_to, canonicalize_axis, ensure_array
+from core.prims import elementwise as ew
+from core.prims import gather as gp
+from core.prims import indexing as ix
+from core.prims import shapes as sh
+from core.prims.rev import rev
+from core.trace import Tracer, get_aval
+
+# ---------------------------------------------------------------------------------------------
+# Index normalization
+
+
+def _is_int_scalar(e: Any) -> bool:
+    return isinstance(e, (int, np.integer)) and not isinstance(e, (bool, np.bool_))
+
+
+def _expand(shape: tuple[int, ...], idx: Any) -> tuple[tuple[int, ...], list[Any]]:
+    """Aligns the index with the dimensions: returns the shape with None axes inserted and one
+    entry per dimension: ("slice", slice) | ("int", i) | ("dyn", tracer) | ("arr", array)."""
+    if not isinstance(idx, tuple):
+        idx = (idx,)
+    items: list[Any] = []
+    for e in idx:
+        if e is None or e is Ellipsis or isinstance(e, slice):
+            items.append(e)
+        elif _is_int_scalar(e):
+            items.append(("int", int(e)))
+        elif isinstance(e, (bool, np.bool_)):
+            raise IndexError("Python bool indices are not supported; use a boolean array mask.")
+        else:
+            items.extend(_array_entries(e))
+    consumed = sum(1 for e in items if e is not None and e is not Ellipsis)
+    if sum(1 for e in items if e is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    if consumed > len(shape):
+        raise IndexError(
+            f"Too many indices: array of shape {shape} is {len(shape)}-dimensional, but "
+            f"{consumed} were indexed"
+        )
+    out_shape, entries, dim = [], [], 0
+    for e in items:
+        if e is Ellipsis:
+            for _ in range(len(shape) - consumed):
+                out_shape.append(shape[dim])
+                entries.append(("slice", slice(None)))
+                dim += 1
+        elif e is None:
+            out_shape.append(1)
+            entries.append(("slice", slice(None)))
+        else:
+            out_shape.append(shape[dim])
+            entries.append(("slice", e) if isinstance(e, slice) else e)
+            dim += 1
+    for d in shape[dim:]:
+        out_shape.append(d)
+        entries.append(("slice", slice(None)))
+    return tuple(out_shape), entries
+
+
+def _array_entries(e: Any) -> list[Any]:
+    if isinstance(e, Tracer):
+        aval = get_aval(e)
+        if aval.dtype == dtypes.bool_:
+            raise NonConcreteBooleanIndexError(aval)
+        if aval.dtype.kind not in "iu":
+            raise TypeError(f"Indexer must have integer or boolean type, got {aval.dtype}")
+        return [("dyn", e) if aval.ndim == 0 else ("arr", e)]
+    arr = np.asarray(e)
+    if arr.dtype == np.bool_:
+        if arr.ndim == 0:
+            raise IndexError("0-d boolean indices are not supported; use jnp.where instead.")
+        return [("arr", i.astype(dtypes.default_int())) for i in np.nonzero(arr)]
+    if arr.dtype.kind not in "iu":
+        if arr.size == 0:
+            arr = arr.astype(dtypes.default_int())
+        else:
+            raise TypeError(
+                f"Indexer must have integer or boolean type, got indexer with type {arr.dtype}"
+            )
+    if arr.ndim == 0:
+        return [("int", int(arr))]
+    return [("arr", arr.astype(dtypes.canonicalize_dtype(arr.dtype)))]
+
+
+def _static_bounds(s: slice, d: int) -> tuple[int, int, int]:
+    for v in (s.start, s.stop, s.step):
+        if isinstance(v, Tracer):
+            raise IndexError(
+                "Array slice indices must have static start/stop/step; use lax.dynamic_slice "
+                "for traced starts (the slice size must be static)."
+            )
+    return slice(*(None if v is None else int(v) for v in (s.start, s.stop, s.step))).indices(d)
+
+
+def _apply_slices(x: Any, entries: list[Any]) -> tuple[Any, list[Any]]:
+    """Applies the slice entries (keeping their dims) and static ints when no arrays are present.
+
+    Returns the sliced array and the entries with slices replaced by ("full",)."""
+    shape = get_aval(x).shape
+    has_arr = any(e[0] == "arr" for e in entries)
+    start, limit, step, flip = [], [], [], []
+    out_entries = []
+    for d, (e, n) in enumerate(zip(entries, shape)):
+        if e[0] == "slice":
+            lo, hi, st = _static_bounds(e[1], n)
+            count = len(range(lo, hi, st))
+            if st < 0:
+                flip.append(d)
+                lo, st = n - 1 - lo, -st
+            if count == 0:
+                lo = 0
+            start.append(lo)
+            limit.append(lo + (count - 1) * st + 1 if count else lo)
+            step.append(st)
+            out_entries.append(("full",))
+        elif e[0] == "int" and not has_arr:
+            i = e[1] + n if e[1] < 0 else e[1]
+            if not 0 <= i < n:
+                raise IndexError(f"index {e[1]} is out of bounds for axis {d} with size {n}")
+            start.append(i)
+            limit.append(i + 1)
+            step.append(1)
+            out_entries.append(("drop",))
+        else:
+            start.append(0)
+            limit.append(n)
+            step.append(1)
+            out_entries.append(e)
+    if flip:
+        x = rev(x, flip)
+    if (tuple(start), tuple(limit), tuple(step)) != ((0,) * len(shape), shape, (1,) * len(shape)):
+        x = ix.slice(x, start, limit, step)
+    return x, out_entries
+
+
+def _wrap_negative(i: Any, n: int) -> Any:
+    """Wraps negative indices (numpy semantics); concrete indices are wrapped in numpy."""
+    if isinstance(i, np.ndarray):
+        return np.where(i < 0, i + n, i).astype(i.dtype) if i.dtype.kind == "i" else i
+    if get_aval(i).dtype.kind == "u":
+        return i
+    return ew.select_n(ew.lt(i, ew.full_like(i, 0)), i, ew.add(i, ew.full_like(i, n)))
+
+
+def _index_dtype() -> np.dtype:
+    return dtypes.default_int()
+
+
+def _gather_arrays(x: Any, entries: list[Any], mode: str, fill_value: Any) -> Any:
+    shape = get_aval(x).shape
+    adv = [d for d, e in enumerate(entries) if e[0] in ("arr", "int", "dyn")]
+    idx_dt = _index_dtype()
+    arrays = []
+    for d in adv:
+        kind, v = entries[d]
+        if kind == "int":
+            v = np.asarray(v, dtype=idx_dt)
+        elif kind == "arr" and isinstance(v, np.ndarray):
+            v = v.astype(idx_dt)
+        else:
+            v = sh.convert_element_type(v, idx_dt) if get_aval(v).dtype.kind == "i" else v
+        arrays.append(_wrap_negative(v, shape[d]))
+    bshape = np.broadcast_shapes(
+        *(np.shape(a) if isinstance(a, np.ndarray) else get_aval(a).shape for a in arrays)
+    )
+    if all(isinstance(a, np.ndarray) for a in arrays):
+        indices: Any = Array(np.stack(np.broadcast_arrays(*arrays), -1).astype(idx_dt))
+    else:
+        cols = [
+            sh.reshape(
+                broadcast_to(sh.convert_element_type(ensure_array(a), idx_dt), bshape), (*bshape, 1)
+            )
+            for a in arrays
+        ]
+        indices = ix.concatenate(cols, len(bshape))
+    out = gp.gather(x, indices, tuple(adv), mode, fill_value)
+    contiguous = adv == list(range(adv[0], adv[-1] + 1))
+    nb, p = len(bshape), adv[0]
+    if contiguous and p > 0:
+        total = get_aval(out).ndim
+        perm = (*range(nb, nb + p), *range(nb), *range(nb + p, total))
+        out = sh.transpose(out, perm)
+    return out
+
+
+def getitem(x: Any, idx: Any, mode: str | None = None, fill_value: Any = None) -> Any:
+    """`x[idx]` with numpy's basic and advanced indexing (see the module docstring)."""
+    x = ensure_array(x)
+    aval = get_aval(x)
+    new_shape, entries = _expand(aval.shape, idx)
+    if new_shape != aval.shape:
+        x = sh.reshape(x, new_shape)
+    if mode in ("fill", "drop"):  # out-of-bounds scalars must fill too: gather, not clamp
+        entries = [("arr", e[1]) if e[0] == "dyn" else e for e in entries]
+    x, entries = _apply_slices(x, entries)
+    if any(e[0] == "arr" for e in entries):
+        gmode = "fill" if mode in ("fill", "drop") else "clip"
+        return _gather_arrays(x, entries, gmode, fill_value)
+    cur = get_aval(x).shape
+    keep = [n for e, n in zip(entries, cur) if e[0] == "full"]
+    dyn = [(d, e[1]) for d, e in enumerate(entries) if e[0] == "dyn"]
+    if dyn:
+        starts: list[Any] = [0] * len(cur)
+        sizes = list(cur)
+        for d, i in dyn:
+            starts[d] = _wrap_negative(i, cur[d])
+            sizes[d] = 1
+        x = gp.dynamic_slice(x, starts, sizes)
+    return sh.reshape(x, tuple(keep))
+
+
+# ---------------------------------------------------------------------------------------------
+# .at[idx]
+
+
+def _scatter_update(x: Any, idx: Any, values: Any, kind: str, mode: str | None) -> Any:
+    x = ensure_array(x)
+    aval = get_aval(x)
+    positions = sh.reshape(sh.iota(_index_dtype(), aval.size), aval.shape)
+    drop = mode != "clip"
+    sel = getitem(positions, idx, "fill" if drop else "clip", -1 if drop else None)
+    sel_shape = get_aval(sel).shape
+    vals = sh.convert_element_type(ensure_array(values), aval.dtype, aval.weak_type)
+    vals = broadcast_to(vals, sel_shape)
+    n = int(np.prod(sel_shape, dtype=np.int64))
+    flat = sh.reshape(x, (aval.size,))
+    out = gp.scatter(
+        flat,
+        sh.reshape(sel, (n, 1)),
+        sh.reshape(vals, (n,)),
+        (0,),
+        kind,
+        "drop" if drop else "clip",
+    )
+    return sh.reshape(out, aval.shape)
+
+
+class _IndexUpdateRef:
+    """`x.at[idx]`: the functional update methods of JAX (each returns a new array)."""
+
+    __slots__ = ("array", "index")
+
+    def __init__(self, array: Any, index: Any):
+        self.array = array
+        self.index = index
+
+    def __repr__(self) -> str:
+        return f"_IndexUpdateRef({self.array!r}, {self.index!r})"
+
+    def get(
+        self,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+        fill_value: Any = None,
+    ) -> Any:
+        """`x[idx]`; `mode="fill"` returns `fill_value` (NaN by default) out of bounds."""
+        return getitem(self.array, self.index, mode, fill_value)
+
+    def set(
+        self,
+        values: Any,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Any:
+        """`x[idx] = values` as a new array (out-of-bounds updates are dropped)."""
+        return _scatter_update(self.array, self.index, values, "set", mode)
+
+    def add(
+        self,
+        values: Any,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Any:
+        """`x[idx] += values`; repeated indices accumulate."""
+        return _scatter_update(self.array, self.index, values, "add", mode)
+
+    def subtract(
+        self,
+        values: Any,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Any:
+        """`x[idx] -= values`."""
+        from core.numpy.ufuncs import negative
+
+        return _scatter_update(self.array, self.index, negative(ensure_array(values)), "add", mode)
+
+    def multiply(
+        self,
+        values: Any,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Any:
+        """`x[idx] *= values`; repeated indices multiply."""
+        return _scatter_update(self.array, self.index, values, "mul", mode)
+
+    mul = multiply
+
+    def divide(
+        self,
+        values: Any,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Any:
+        """`x[idx] /= values`."""
+        from core.numpy.creation import ones_like
+        from core.numpy.ufuncs import divide
+
+        den = _scatter_update(ones_like(self.array), self.index, values, "mul", mode)
+        return divide(self.array, den)
+
+    def power(
+        self,
+        values: Any,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Any:
+        """`x[idx] **= values`."""
+        from core.numpy.creation import ones_like
+        from core.numpy.ufuncs import power
+
+        exps = _scatter_update(ones_like(self.array), self.index, values, "mul", mode)
+        return power(self.array, exps)
+
+    def min(
+        self,
+        values: Any,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Any:
+        """`x[idx] = minimum(x[idx], values)`."""
+        return _scatter_update(self.array, self.index, values, "min", mode)
+
+    def max(
+        self,
+        values: Any,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Any:
+        """`x[idx] = maximum(x[idx], values)`."""
+        return _scatter_update(self.array, self.index, values, "max", mode)
+
+    def apply(
+        self,
+        func: Callable[[Any], Any],
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Any:
+        """`x[idx] = func(x[idx])` (func must be elementwise)."""
+        return _scatter_update(
+            self.array, self.index, func(getitem(self.array, self.index)), "set", mode
+        )
+
+
+class AtIndexer:
+    """The object behind `x.at`: `x.at[idx]` gives the update methods for `idx`."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array: Any):
+        self.array = array
+
+    def __getitem__(self, index: Any) -> _IndexUpdateRef:
+        return _IndexUpdateRef(self.array, index)
+
+    def __repr__(self) -> str:
+        return f"_IndexUpdateHelper({self.array!r})"
+
+
+# ---------------------------------------------------------------------------------------------
+# take, take_along_axis
+
+
+def _gather_mode(mode: str | None, default: str) -> str:
+    mode = default if mode is None else mode
+    if mode == "promise_in_bounds":
+        return "clip"
+    if mode not in ("clip", "fill", "wrap", "drop"):
+        raise ValueError(f"Invalid mode {mode!r}: expected 'clip', 'fill', 'wrap' or None")
+    return "fill" if mode == "drop" else mode
+
+
+def _prep_indices(indices: Any, n: int, mode: str) -> Any:
+    idx = ensure_array(indices)
+    if get_aval(idx).dtype.kind not in "iu":
+        raise TypeError(f"take indices must be integers, got {get_aval(idx).dtype}")
+    idx = sh.convert_element_type(idx, _index_dtype())
+    if mode == "wrap":
+        from core.numpy.ufuncs import remainder
+
+        return remainder(idx, n)
+    return _wrap_negative(idx, n)
+
+
+def take(
+    a: Any,
+    indices: Any,
+    axis: int | None = None,
+    out: Any = None,
+    mode: str | None = None,
+    unique_indices: bool = False,
+    indices_are_sorted: bool = False,
+    fill_value: Any = None,
+) -> Any:
+    """Elements of `a` at `indices` along `axis` (the flattened array when None).
+
+    Out-of-bounds indices give `fill_value` (NaN by default, `mode="fill"`) unless
+    `mode="clip"` (clamp) or `mode="wrap"` (modulo) is asked for.
+    """
+    a = ensure_array(a)
+    if axis is None:
+        a = sh.reshape(a, (get_aval(a).size,))
+        axis = 0
+    shape = get_aval(a).shape
+    axis = canonicalize_axis(axis, len(shape))
+    mode = _gather_mode(mode, "fill")
+    idx = _prep_indices(indices, shape[axis], mode)
+    ishape = get_aval(idx).shape
+    out = gp.gather(
+        a, sh.reshape(idx, (*ishape, 1)), (axis,), "fill" if mode == "fill" else "clip", fill_value
+    )
+    nb = len(ishape)
+    perm = (*range(nb, nb + axis), *range(nb), *range(nb + axis, len(shape) - 1 + nb))
+    return sh.transpose(out, perm)
+
+
+def take_along_axis(
+    arr: Any, indices: Any, axis: int | None, mode: str | None = None, fill_value: Any = None
+) -> Any:
+    """`arr` gathered at `indices` along `axis`; other dimensions broadcast against each other."""
+    arr = ensure_array(arr)
+    if axis is None:
+        arr = sh.reshape(arr, (get_aval(arr).size,))
+        axis = 0
+    idx = ensure_array(indices)
+    ashape, ishape = get_aval(arr).shape, get_aval(idx).shape
+    if len(ashape) != len(ishape):
+        raise ValueError(
+            f"indices and arr must have the same number of dimensions; got shapes {ishape} and "
+            f"{ashape}"
+        )
+    axis = canonicalize_axis(axis, len(ashape))
+    mode = _gather_mode(mode, "fill")
+    other = np.broadcast_shapes(
+        ashape[:axis] + ashape[axis + 1 :], ishape[:axis] + ishape[axis + 1 :]
+    )
+    arr = broadcast_to(arr, (*other[:axis], ashape[axis], *other[axis:]))
+    out_shape = (*other[:axis], ishape[axis], *other[axis:])
+    idx = broadcast_to(_prep_indices(idx, ashape[axis], mode), out_shape)
+    dt = _index_dtype()
+    cols = [idx if d == axis else sh.iota(dt, out_shape, d) for d in range(len(out_shape))]
+    full = ix.concatenate([sh.reshape(c, (*out_shape, 1)) for c in cols], len(out_shape))
+    return gp.gather(
+        arr, full, tuple(range(len(out_shape))), "fill" if mode == "fill" else "clip", fill_value
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# nonzero, argwhere, flatnonzero, unique, searchsorted
+
+
+def _compact(mask_flat: Any, values: Any, size: int, fill: Any) -> Any:
+    """The entries of `values` where `mask_flat`, in order, padded/truncated to `size`."""
+    from core.prims.sorting import cumsum
+
+    m = sh.convert_element_type(mask_flat, _index_dtype())
+    pos = ew.sub(cumsum(m, 0), ew.full_like(m, 1))
+    pos = ew.select_n(sh.convert_element_type(m, dtypes.bool_), ew.full_like(pos, size), pos)
+    vdt = get_aval(values).dtype
+    init = sh.full((size,), fill, vdt)
+    n = get_aval(values).shape[0]
+    return gp.scatter(init, sh.reshape(pos, (n, 1)), values, (0,), "set", "drop")
+
+
+def nonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> tuple[Any, ...]:
+    """Indices of the non-zero elements, one array per dimension.
+
+    A traced `a` needs a static `size=` (results are padded with `fill_value`, default 0)."""
+    a = ensure_array(a)
+    aval = get_aval(a)
+    if aval.ndim == 0:
+        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use jnp.atleast_1d first.")
+    if size is None:
+        if isinstance(a, Tracer):
+            raise NonConcreteBooleanIndexError(
+                aval, "jnp.nonzero needs a concrete argument or a static size="
+            )
+        return tuple(Array(i.astype(_index_dtype())) for i in np.nonzero(np.asarray(a)))
+    size = int(size)
+    flat = sh.reshape(
+        ew.ne(a, ew.full_like(a, 0)) if aval.dtype != dtypes.bool_ else a, (aval.size,)
+    )
+    lin = sh.iota(_index_dtype(), aval.size)
+    fills = fill_value if isinstance(fill_value, (tuple, list)) else [fill_value] * aval.ndim
+    out = []
+    for d in range(aval.ndim):
+        stride = int(np.prod(aval.shape[d + 1 :], dtype=np.int64))
+        coord = ew.rem(ew.div(lin, ew.full_like(lin, stride)), ew.full_like(lin, aval.shape[d]))
+        out.append(_compact(flat, coord, size, 0 if fills[d] is None else fills[d]))
+    return tuple(out)
+
+
+def argwhere(a: Any, *, size: int | None = None, fill_value: Any = None) -> Any:
+    """Indices of the non-zero elements as an array of shape (count, ndim)."""
+    from core.numpy.shapes import atleast_1d, stack
+
+    a = ensure_array(a)
+    if get_aval(a).ndim == 0:
+        return stack(nonzero(atleast_1d(a), size=size, fill_value=fill_value), 1)[:, :0]
+    return stack(nonzero(a, size=size, fill_value=fill_value), 1)
+
+
+def flatnonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> Any:
+    """Indices of the non-zero elements of the flattened array."""
+    a = ensure_array(a)
+    return nonzero(sh.reshape(a, (get_aval(a).size,)), size=size, fill_value=fill_value)[0]
+
+
+def unique(
+    ar: Any,
+    return_index: bool = False,
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    axis: int | None = None,
+    *,
+    equal_nan: bool = True,
+    size: int | None = None,
+    fill_value: Any = None,
+) -> Any:
+    """The sorted unique values (of the flattened array).
+
+    Concrete arrays support every `return_*` flag; a traced array needs a static `size=` and
+    returns only the values (padded with `fill_value`, by default the smallest value)."""
+    ar = ensure_array(ar)
+    if axis is not None:
+        raise NotImplementedError("jnp.unique(axis=...) is not supported yet")
+    if isinstance(ar, Tracer):
+        if size is None or return_index or return_inverse or return_counts:
+            raise NonConcreteBooleanIndexError(
+                get_aval(ar), "jnp.unique of a traced array needs a static size= and no return_*"
+            )
+        from core.prims.reductions import reduce_sum
+        from core.prims.sorting import sort
+
+        n = get_aval(ar).size
+        s = sort(sh.reshape(ar, (n,)), 0)
+        if n == 0:
+            return sh.full((size,), 0 if fill_value is None else fill_value, get_aval(ar).dtype)
+        first = ix.slice(s, (0,), (1,))
+        new = ix.concatenate(
+            [
+                sh.full((1,), True, dtypes.bool_),
+                ew.ne(ix.slice(s, (1,), (n,)), ix.slice(s, (0,), (n - 1,))),
+            ],
+            0,
+        )
+        fill = sh.reshape(first, ()) if fill_value is None else fill_value
+        out = _compact(new, s, size, 0)
+        k = reduce_sum(sh.convert_element_type(new, _index_dtype()), (0,))
+        keep = ew.lt(sh.iota(_index_dtype(), size), sh.broadcast_in_dim(k, (size,), ()))
+        fill = sh.convert_element_type(ensure_array(fill), get_aval(out).dtype)
+        return ew.select_n(keep, sh.broadcast_in_dim(fill, (size,), ()), out)
+    res = np.unique(
+        np.asarray(ar),
+        return_index=return_index,
+        return_inverse=return_inverse,
+        return_counts=return_counts,
+        equal_nan=equal_nan,
+    )
+    res = res if isinstance(res, tuple) else (res,)
+    vals = res[0]
+    if size is not None:
+        fv = vals.min() if fill_value is None and vals.size else (fill_value or 0)
+        vals = np.concatenate([vals, np.full(max(size - vals.size, 0), fv, vals.dtype)])[:size]
+    outs = [Array(vals)]
+    outs += [
+        Array(
+            r.astype(_index_dtype()).reshape(get_aval(ar).shape)
+            if k == "inverse"
+            else r.astype(_index_dtype())
+        )
+        for r, k in zip(
+            res[1:],
+            [
+                k
+                for k, f in (
+                    ("index", return_index),
+                    ("inverse", return_inverse),
+                    ("counts", return_counts),
+                )
+                if f
+            ],
+        )
+    ]
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def searchsorted(
+    a: Any, v: Any, side: str = "left", sorter: Any = None, *, method: str = "scan"
+) -> Any:
+    """Insertion points of `v` into the sorted 1-D `a` (int32), like `numpy.searchsorted`."""
+    from core.numpy.reductions import sum as _sum
+    from core.numpy.ufuncs import less, less_equal
+
+    a = ensure_array(a)
+    if get_aval(a).ndim != 1:
+        raise ValueError(f"a should be 1-dimensional, got shape {get_aval(a).shape}")
+    if sorter is not None:
+        a = take(a, sorter)
+    v = ensure_array(v)
+    cmp = {"left": less, "right": less_equal}.get(side)
+    if cmp is None:
+        raise ValueError(f"side must be 'left' or 'right', got {side!r}")
+    vshape = get_aval(v).shape
+    hits = cmp(a, sh.reshape(v, (*vshape, 1)))
+    return _sum(hits, axis=-1, dtype=_index_dtype())

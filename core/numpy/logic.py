@@ -1,0 +1,175 @@
+"""Whole-array comparisons and set-like tests: allclose, array_equal, isin, select, ...
+plus the dtype predicates of `jax.numpy` (can_cast, isdtype, isscalar...)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from core import dtypes
+from core.array import Array
+from core.numpy._util import ensure_array
+from core.numpy.reductions import all as _all
+from core.numpy.reductions import any as _any
+from core.numpy.ufuncs import equal, isclose, isnan, logical_and, logical_or
+from core.prims import shapes as sh
+from core.trace import Tracer, get_aval
+
+
+def allclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
+    """Whether every element of `a` is close to `b` (a boolean scalar array)."""
+    return _all(isclose(a, b, rtol, atol, equal_nan))
+
+
+def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Any:
+    """True when the shapes match and every element is equal."""
+    a1, a2 = ensure_array(a1), ensure_array(a2)
+    if get_aval(a1).shape != get_aval(a2).shape:
+        return Array(np.asarray(False))
+    eq = equal(a1, a2)
+    if equal_nan:
+        eq = logical_or(eq, logical_and(isnan(a1), isnan(a2)))
+    return _all(eq)
+
+
+def array_equiv(a1: Any, a2: Any) -> Any:
+    """True when the arrays are equal after broadcasting."""
+    try:
+        return _all(equal(a1, a2))
+    except ValueError:
+        return Array(np.asarray(False))
+
+
+def isin(
+    element: Any, test_elements: Any, assume_unique: bool = False, invert: bool = False
+) -> Any:
+    """Whether each element of `element` is in `test_elements`."""
+    e = ensure_array(element)
+    t = ensure_array(test_elements)
+    t = sh.reshape(t, (get_aval(t).size,))
+    e_ex = sh.reshape(e, (*get_aval(e).shape, 1))
+    out = _any(equal(e_ex, t), axis=-1)
+    if invert:
+        from core.numpy.ufuncs import logical_not
+
+        out = logical_not(out)
+    return out
+
+
+def select(condlist: Any, choicelist: Any, default: Any = 0) -> Any:
+    """The choice of the first true condition, elementwise (`default` where none is)."""
+    from core.numpy.where import where
+
+    if len(condlist) != len(choicelist):
+        raise ValueError(
+            f"condlist and choicelist must have the same length, got {len(condlist)} and "
+            f"{len(choicelist)}"
+        )
+    out = default
+    for c, v in zip(reversed(condlist), reversed(choicelist)):
+        out = where(c, v, out)
+    return ensure_array(out)
+
+
+def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> Any:
+    """`x` converted to `dtype`."""
+    return sh.convert_element_type(ensure_array(x), dtypes.canonicalize_dtype(dtype))
+
+
+def can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:
+    """Whether numpy's casting rule allows the conversion."""
+    if isinstance(from_, (Array, Tracer)):
+        from_ = get_aval(from_).dtype
+    return bool(np.can_cast(from_, to, casting=casting))
+
+
+_KINDS = {
+    "bool": "b",
+    "signed integer": "i",
+    "unsigned integer": "u",
+    "integral": "iu",
+    "real floating": "f",
+    "complex floating": "c",
+    "numeric": "iufc",
+}
+
+
+def isdtype(dtype: Any, kind: Any) -> bool:
+    """The array-API dtype predicate (`kind` a dtype, a kind name, or a tuple of them)."""
+    dt = np.dtype(dtype)
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    for k in kinds:
+        if isinstance(k, str) and k in _KINDS:
+            if dt.kind in _KINDS[k]:
+                return True
+        elif np.dtype(k) == dt:
+            return True
+    return False
+
+
+def iscomplexobj(x: Any) -> bool:
+    return dtypes.dtype_and_weak(x)[0].kind == "c" if not isinstance(x, np.dtype) else False
+
+
+def isrealobj(x: Any) -> bool:
+    return not iscomplexobj(x)
+
+
+def isscalar(element: Any) -> bool:
+    """True for Python/numpy scalars and 0-d arrays (as `jnp.isscalar`)."""
+    if isinstance(element, (Array, Tracer)):
+        return get_aval(element).ndim == 0
+    return np.isscalar(element) or (isinstance(element, np.ndarray) and element.ndim == 0)
+
+
+def iscomplex(x: Any) -> Any:
+    x = ensure_array(x)
+    return sh.full(get_aval(x).shape, False, dtypes.bool_)
+
+
+def isreal(x: Any) -> Any:
+    x = ensure_array(x)
+    return sh.full(get_aval(x).shape, True, dtypes.bool_)
+
+
+def bincount(x: Any, weights: Any = None, minlength: int = 0, *, length: int | None = None) -> Any:
+    """Counts of each non-negative integer in `x` (a traced `x` needs a static `length`)."""
+    from core.numpy.reductions import max as _max
+    from core.prims import gather as gp
+
+    x = ensure_array(x)
+    if get_aval(x).dtype.kind not in "iub":
+        raise TypeError(f"bincount needs integer input, got {get_aval(x).dtype}")
+    if length is None:
+        if isinstance(x, Tracer):
+            from core.errors import ConcretizationTypeError
+
+            raise ConcretizationTypeError(
+                "jnp.bincount of a traced array", "Pass a static length=."
+            )
+        length = max(int(minlength), int(_max(x)) + 1 if get_aval(x).size else 0)
+    n = get_aval(x).size
+    flat = sh.reshape(sh.convert_element_type(x, dtypes.default_int()), (n, 1))
+    if weights is None:
+        vals = sh.full((n,), 1, dtypes.default_int())
+    else:
+        vals = sh.reshape(ensure_array(weights), (n,))
+    init = sh.full((length,), 0, get_aval(vals).dtype)
+    return gp.scatter(init, flat, vals, (0,), "add", "drop")
+
+
+def _unwrap_dtype(x: Any) -> Any:
+    from core.numpy.scalar_types import ScalarType
+
+    return x.dtype if isinstance(x, ScalarType) else x
+
+
+def result_type(*args: Any) -> np.dtype:
+    """The dtype JAX's promotion gives for combining `args` (arrays, scalars or dtypes)."""
+    return dtypes.result_type(*map(_unwrap_dtype, args))
+
+
+def promote_types(a: Any, b: Any) -> np.dtype:
+    """The promoted dtype of two dtypes, canonicalized (64-bit only with x64 enabled)."""
+    return dtypes.canonicalize_dtype(dtypes.promote_types(_unwrap_dtype(a), _unwrap_dtype(b)))

@@ -1,0 +1,48 @@
+"""`jnp.float32` and friends: dtype objects that are also callable, as in JAX.
+
+`jnp.float32(x)` makes a float32 array; everywhere a dtype is expected the object works as one
+(numpy reads its `dtype` attribute), and it compares equal to the numpy dtype.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+class ScalarType:
+    """A numpy dtype that can be called to make an array of that dtype."""
+
+    def __init__(self, np_type: Any, name: str | None = None):
+        self.dtype = np.dtype(np_type)
+        self.__name__ = name or self.dtype.name
+
+    def __call__(self, x: Any) -> Any:
+        from core.numpy.creation import asarray
+
+        return asarray(x, dtype=self.dtype)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ScalarType):
+            return self.dtype == other.dtype
+        try:
+            return self.dtype == np.dtype(other)
+        except TypeError:
+            return False
+
+    def __hash__(self) -> int:
+        return hash(self.dtype)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.__dict__["dtype"], name)
+
+    def __repr__(self) -> str:
+        return f"<class 'core.numpy.{self.__name__}'>"
+
+
+bool_ = ScalarType(np.bool_, "bool")
+int8, int16, int32, int64 = (ScalarType(t) for t in (np.int8, np.int16, np.int32, np.int64))
+uint8, uint16, uint32, uint64 = (ScalarType(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64))
+float16, float32, float64 = (ScalarType(t) for t in (np.float16, np.float32, np.float64))
+complex64, complex128 = ScalarType(np.complex64), ScalarType(np.complex128)

@@ -1,0 +1,272 @@
+"""Collectives over named axes: psum, pmean, pmax, pmin, all_gather, axis_index.
+
+A name is bound by `vmap(f, axis_name="i")`: inside, `psum(x, "i")` sums `x` over the mapped
+axis and gives every batch element the result. The primitives are marked `collective`, so the
+`BatchTrace` of that name hands them to their batch rule with `axis_trace=` set (see
+`core/interpreters/batching.py`); there the collective becomes an ordinary reduction over the
+batch axis. A batch trace of another name treats them as elementwise. Outside any `vmap` that
+binds the name, the eager impl raises `UnboundAxisNameError`.
+
+Differentiation follows the per-element semantics: psum is linear and its own transpose (the
+cotangent of x_j sums the cotangents of every output), the transpose of all_gather sums the
+gathered cotangents and keeps the caller's slice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core import dtypes, tree_util
+from core.avals import ShapedArray
+from core.errors import UnboundAxisNameError
+from core.interpreters import batching
+from core.interpreters.jvp import Zero, deflinear
+from core.primitive import Primitive
+from core.prims import elementwise as ew
+from core.prims import reductions as rd
+from core.prims import shapes as sh
+from core.trace import current_trace, get_aval
+
+
+def _names(axis_name: Any) -> tuple:
+    return tuple(axis_name) if isinstance(axis_name, (tuple, list)) else (axis_name,)
+
+
+def _unbound(*args: Any, axis_name: Any, **params: Any) -> Any:
+    raise UnboundAxisNameError(axis_name)
+
+
+def _rest(names: tuple, trace: Any) -> tuple:
+    return tuple(n for n in names if n != trace.axis_name)
+
+
+def _collective(name: str) -> Primitive:
+    prim = Primitive(name)
+    prim.collective = True
+    prim.def_impl(_unbound)
+    return prim
+
+
+# ---------------------------------------------------------------------------------------------
+# psum / pmax / pmin: reduce over the named axis, the result is the same for every element
+
+
+def _reducer(name: str, reduce, scale_unbatched: bool) -> Primitive:
+    prim = _collective(name)
+    prim.def_abstract_eval(lambda x, *, axis_name: x)
+
+    def batch(args, dims, *, axis_name, axis_trace=None):
+        (x,), (d,) = args, dims
+        if axis_trace is None:  # another vmap's name: elementwise along this batch axis
+            return prim.bind(x, axis_name=axis_name), d
+        if d is None:
+            out = ew.mul(x, ew.full_like(x, axis_trace.axis_size)) if scale_unbatched else x
+        else:
+            out = reduce(x, (d,))
+        rest = _rest(axis_name, axis_trace)
+        return (prim.bind(out, axis_name=rest) if rest else out), None
+
+    prim.def_batch(batch)
+    return prim
+
+
+psum_p = _reducer("psum", rd.reduce_sum, True)
+deflinear(psum_p)
+psum_p.def_transpose(lambda ct, x, *, axis_name: [psum_p.bind(ct, axis_name=axis_name)])
+
+pmax_p = _reducer("pmax", rd.reduce_max, False)
+pmin_p = _reducer("pmin", rd.reduce_min, False)
+
+
+def _pext_jvp(prim):
+    # Like reduce_max: the tangent at the extremum, shared evenly between ties.
+    def rule(primals, tangents, *, axis_name):
+        (x,), (t,) = primals, tangents
+        out = prim.bind(x, axis_name=axis_name)
+        at_ext = sh.convert_element_type(ew.eq(x, out), get_aval(t).dtype)
+        num = psum_p.bind(ew.mul(t, at_ext), axis_name=axis_name)
+        return out, ew.div(num, psum_p.bind(at_ext, axis_name=axis_name))
+
+    prim.def_jvp(rule)
+
+
+_pext_jvp(pmax_p)
+_pext_jvp(pmin_p)
+
+# ---------------------------------------------------------------------------------------------
+# all_gather: every element receives the stack (or concatenation, `tiled`) of all of them
+
+
+all_gather_p = _collective("all_gather")
+
+
+def _gathered_shape(shape: tuple, axis: int, tiled: bool, axis_size: int) -> tuple:
+    shape = list(shape)
+    if tiled:
+        shape[axis] *= axis_size
+    else:
+        shape.insert(axis, axis_size)
+    return tuple(shape)
+
+
+def _all_gather_abstract_eval(x, *, axis_name, axis, tiled, axis_size):
+    return ShapedArray(_gathered_shape(x.shape, axis, tiled, axis_size), x.dtype, x.weak_type)
+
+
+def _all_gather_batch(args, dims, *, axis_name, axis, tiled, axis_size, axis_trace=None):
+    (x,), (d,) = args, dims
+    if axis_trace is None:
+        x = batching.moveaxis(x, d, 0, get_aval(x).shape[d])
+        return all_gather_p.bind(
+            x, axis_name=axis_name, axis=axis + 1, tiled=tiled, axis_size=axis_size
+        ), 0
+    x = batching.moveaxis(x, d, axis, axis_trace.axis_size)
+    if tiled:
+        shape = get_aval(x).shape
+        x = sh.reshape(x, (*shape[:axis], shape[axis] * shape[axis + 1], *shape[axis + 2:]))
+    rest = _rest(axis_name, axis_trace)
+    if rest:
+        # The remaining names gather around the result, outermost first (as nested vmaps do).
+        x = all_gather_p.bind(x, axis_name=rest, axis=axis, tiled=True,
+                              axis_size=axis_size // axis_trace.axis_size)
+    return x, None
+
+
+def _all_gather_transpose(ct, x, *, axis_name, axis, tiled, axis_size):
+    # Sum every element's cotangent of the gathered array, then keep this element's slice.
+    total = psum_p.bind(ct, axis_name=axis_name)
+    shape = x.aval.shape
+    if tiled:
+        total = sh.reshape(total, (*shape[:axis], axis_size, shape[axis], *shape[axis + 1:]))
+    index = axis_index_p.bind(axis_name=axis_name)
+    onehot = ew.eq(sh.iota(dtypes.int32, axis_size), sh.broadcast_in_dim(index, (axis_size,), ()))
+    onehot = sh.convert_element_type(onehot, get_aval(ct).dtype)
+    mask = sh.broadcast_in_dim(onehot, get_aval(total).shape, (axis,))
+    return [rd.reduce_sum(ew.mul(total, mask), (axis,))]
+
+
+all_gather_p.def_abstract_eval(_all_gather_abstract_eval)
+all_gather_p.def_batch(_all_gather_batch)
+deflinear(all_gather_p)
+all_gather_p.def_transpose(_all_gather_transpose)
+
+# ---------------------------------------------------------------------------------------------
+# axis_index: the position of the current element along the named axis
+
+axis_index_p = _collective("axis_index")
+axis_index_p.def_abstract_eval(lambda *, axis_name: ShapedArray((), dtypes.int32))
+axis_index_p.def_weak_type_rule(lambda weak, **params: False)
+
+
+def _axis_index_batch(args, dims, *, axis_name, axis_trace=None):
+    names = _names(axis_name)
+    size = axis_trace.axis_size
+    idx = sh.iota(dtypes.int32, size)
+    # With several names the index is row-major over them: outer_index * inner_size + inner.
+    rest = _rest(names, axis_trace)
+    if rest:
+        outer = axis_index_p.bind(axis_name=rest if len(rest) > 1 else rest[0])
+        base = ew.mul(outer, sh.full((), size, dtypes.int32))
+        idx = ew.add(idx, sh.broadcast_in_dim(base, (size,), ()))
+    return idx, 0
+
+
+axis_index_p.def_batch(_axis_index_batch)
+
+
+def _axis_index_jvp(primals, tangents, *, axis_name):
+    out = axis_index_p.bind(axis_name=axis_name)
+    return out, Zero(get_aval(out))
+
+
+axis_index_p.def_jvp(_axis_index_jvp)
+
+# ---------------------------------------------------------------------------------------------
+# The lax-style wrappers (pytrees in, pytrees out)
+
+
+def axis_size(axis_name: Any) -> int:
+    """The size of the named axis (the product over a tuple of names)."""
+    size = 1
+    for name in _names(axis_name):
+        trace = current_trace()
+        while trace is not None and getattr(trace, "axis_name", None) != name:
+            trace = trace.parent
+        if trace is None:
+            raise UnboundAxisNameError(name)
+        size *= trace.axis_size
+    return size
+
+
+def _param(axis_name: Any) -> Any:
+    return tuple(axis_name) if isinstance(axis_name, list) else axis_name
+
+
+def _as_array(x: Any) -> Any:
+    from core.numpy._util import ensure_array
+
+    return ensure_array(x)
+
+
+def psum(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
+    """Sums `x` (a pytree) over the named vmap axis; every element gets the total."""
+    del axis_index_groups
+    return tree_util.tree_map(
+        lambda v: psum_p.bind(_as_array(v), axis_name=_param(axis_name)), x
+    )
+
+
+def pmean(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
+    """Averages `x` (a pytree) over the named vmap axis."""
+    del axis_index_groups
+    n = axis_size(axis_name)
+
+    def mean(v):
+        v = _as_array(v)
+        if get_aval(v).dtype.kind not in "fc":
+            v = sh.convert_element_type(v, dtypes.default_float())
+        return ew.div(psum_p.bind(v, axis_name=_param(axis_name)), ew.full_like(v, n))
+
+    return tree_util.tree_map(mean, x)
+
+
+def pmax(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
+    """Maximum of `x` (a pytree) over the named vmap axis."""
+    del axis_index_groups
+    return tree_util.tree_map(
+        lambda v: pmax_p.bind(_as_array(v), axis_name=_param(axis_name)), x
+    )
+
+
+def pmin(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
+    """Minimum of `x` (a pytree) over the named vmap axis."""
+    del axis_index_groups
+    return tree_util.tree_map(
+        lambda v: pmin_p.bind(_as_array(v), axis_name=_param(axis_name)), x
+    )
+
+
+def all_gather(x: Any, axis_name: Any, *, axis_index_groups: Any = None, axis: int = 0,
+               tiled: bool = False) -> Any:
+    """Gathers `x` (a pytree) from every element of the named axis along a new `axis`.
+
+    With `tiled=True` the pieces are concatenated along the existing `axis` instead.
+    """
+    del axis_index_groups
+    size = axis_size(axis_name)
+
+    def gather(v):
+        v = _as_array(v)
+        ax = int(axis) % (get_aval(v).ndim + (0 if tiled else 1))
+        return all_gather_p.bind(v, axis_name=_param(axis_name), axis=ax, tiled=bool(tiled),
+                                 axis_size=size)
+
+    return tree_util.tree_map(gather, x)
+
+
+def axis_index(axis_name: Any) -> Any:
+    """The int32 index of the current element along the named vmap axis."""
+    return axis_index_p.bind(axis_name=_param(axis_name))
+
+
+__all__ = ["all_gather", "axis_index", "axis_size", "pmax", "pmean", "pmin", "psum"]

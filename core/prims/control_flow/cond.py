@@ -1,0 +1,333 @@
+"""`cond_p`: pick one of several staged branches by an integer index (`lax.cond`, `lax.switch`).
+
+Operands: `index` (int32 scalar, clamped into range), then the branch operands. Param:
+`branches`, a tuple of constvar-free jaxprs with identical input and output types. Every
+branch is traced (abstractly) at the call; only the chosen one runs.
+
+Rules: jvp takes the jvp of every branch (tangent outputs nonzero in any branch are
+instantiated in all); partial evaluation splits every branch, joins their residuals (each
+branch returns zeros for the others' residuals) and stages the unknown halves as a second
+cond; the transpose transposes each branch; under vmap an unbatched index keeps the cond,
+a batched one runs every branch and selects elementwise (as JAX does).
+
+Lowering: `if/elif` on the clamped index, each arm a call of the lowered branch jaxpr.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from core import dtypes, ir, tree_util
+from core.config import config
+from core.interpreters import batching
+from core.interpreters.jvp import Zero, instantiate
+from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
+from core.primitive import Primitive
+from core.prims.control_flow.common import (
+    axis_name_of, batch_jaxpr, join_consts, jvp_jaxpr, memo, pe_jaxpr, run_numpy, stage,
+)
+from core.prims.control_flow.errors import BranchTypeError
+from core.trace import Tracer, get_aval, set_current_trace
+
+cond_p = Primitive("cond", multiple_results=True, higher_order=True)
+
+
+def _ids(branches) -> tuple[int, ...]:
+    # Memo keys name the sibling branches by id: holding them would keep the weak key alive.
+    return tuple(map(id, branches))
+
+
+def _cond_impl(index, *ops, branches):
+    i = int(np.clip(index, 0, len(branches) - 1))
+    return run_numpy(branches[i], *ops)
+
+
+def _cond_abstract_eval(index, *avals, branches):
+    if index.shape != () or index.dtype != dtypes.int32:
+        raise TypeError(f"cond index must be an int32 scalar, got {index.str_short()}")
+    for b in branches:
+        if [(a.shape, a.dtype) for a in b.in_avals] != [(a.shape, a.dtype) for a in avals]:
+            raise TypeError(
+                f"cond branch expects {[a.str_short() for a in b.in_avals]}, got "
+                f"{[a.str_short() for a in avals]}")
+    return branches[0].out_avals
+
+
+def _cond_weak(weak, *, branches):
+    return [all(b.out_avals[i].weak_type for b in branches)
+            for i in range(len(branches[0].outvars))]
+
+
+def _cond_jvp(primals, tangents, *, branches):
+    index, *ops = primals
+    nz = tuple(type(t) is not Zero for t in tangents[1:])
+    none = (False,) * len(branches[0].outvars)
+    out_nz = tuple(any(f) for f in zip(*[jvp_jaxpr(b, nz, none)[2] for b in branches]))
+    derived = [jvp_jaxpr(b, nz, out_nz) for b in branches]
+    new, consts = join_consts([(j, c) for j, c, _ in derived])
+    nz_ts = [t for t in tangents[1:] if type(t) is not Zero]
+    outs = cond_p.bind(index, *consts, *ops, *nz_ts, branches=tuple(new))
+    n = len(branches[0].outvars)
+    ts = iter(outs[n:])
+    avals = branches[0].out_avals
+    return outs[:n], [next(ts) if z else Zero(a) for z, a in zip(out_nz, avals)]
+
+
+def _known_branch_with_all_res(jk: ir.Jaxpr, nk: int, mine: int, res_avals: list[list]):
+    """Wraps a known branch so it returns every branch's residuals (zeros for the others')."""
+    from core.interpreters.jvp import zeros_like_aval
+
+    def f(*args):
+        outs = ir.eval_jaxpr(jk, [], *args)
+        res = []
+        for i, avals in enumerate(res_avals):
+            res += outs[nk:] if i == mine else [zeros_like_aval(a) for a in avals]
+        return outs[:nk] + res
+
+    return stage(f, jk.in_avals)
+
+
+def _cond_partial_eval(trace, args, params):
+    branches = params["branches"]
+    index, *ops = args
+    if trace.is_own(index):
+        return trace.stage(cond_p, args, params)
+    unknowns = tuple(trace.is_own(a) for a in ops)
+    none = (False,) * len(branches[0].outvars)
+    out_uk = tuple(any(f) for f in zip(*[pe_jaxpr(b, unknowns, none)[2] for b in branches]))
+
+    def make():
+        splits = [pe_jaxpr(b, unknowns, out_uk) for b in branches]
+        nk = sum(not u for u in out_uk)
+        res_avals = [jk.out_avals[nk:] for jk, _, _, _ in splits]
+        known = [_known_branch_with_all_res(jk, nk, i, res_avals)
+                 for i, (jk, _, _, _) in enumerate(splits)]
+        known, kconsts = join_consts(known)
+        unknown = []
+        for i, (_, ju, _, nres) in enumerate(splits):
+            before = [a for av in res_avals[:i] for a in av]
+            after = [a for av in res_avals[i + 1:] for a in av]
+            inv = ([ir.Var(a) for a in before] + ju.invars[:nres] + [ir.Var(a) for a in after]
+                   + ju.invars[nres:])
+            unknown.append(ir.Jaxpr([], inv, ju.eqns, ju.outvars))
+        return tuple(known), kconsts, tuple(unknown), nk
+
+    known, kconsts, unknown, nk = memo(branches[0], ("cond_pe", _ids(branches), unknowns), make)
+    known_ops = [a for a, u in zip(ops, unknowns) if not u]
+    with set_current_trace(trace.parent):
+        kouts = cond_p.bind(index, *kconsts, *known_ops, branches=known)
+    kvals, res = kouts[:nk], kouts[nk:]
+    uk_ops = [a for a, u in zip(ops, unknowns) if u]
+    uouts = trace.stage(cond_p, [index, *res, *uk_ops], dict(branches=unknown)) if any(
+        out_uk) else []
+    k, u = iter(kvals), iter(uouts)
+    return [next(u) if uk else next(k) for uk in out_uk]
+
+
+def _cond_transpose(cts, index, *ops, branches):
+    undef = tuple(is_undefined(o) for o in ops)
+    cts = [instantiate(c) for c in cts]
+
+    def make():
+        in_avals = branches[0].in_avals
+        known_avals = [a for a, u in zip(in_avals, undef) if not u]
+
+        def transposed(b):
+            def f(*vals):
+                known, ct_vals = vals[:len(known_avals)], vals[len(known_avals):]
+                it = iter(known)
+                full = [UndefinedPrimal(a) if u else next(it) for a, u in zip(in_avals, undef)]
+                res = backward_pass(b, [], full, list(ct_vals))
+                return [instantiate(r) for r, u in zip(res, undef) if u]
+
+            return stage(f, known_avals + b.out_avals)
+
+        new, consts = join_consts([transposed(b) for b in branches])
+        return tuple(new), consts
+
+    new, consts = memo(branches[0], ("cond_transpose", _ids(branches), undef), make)
+    known = [o for o in ops if not is_undefined(o)]
+    outs = iter(cond_p.bind(index, *consts, *known, *cts, branches=new))
+    return [None] + [next(outs) if u else None for u in undef]
+
+
+def _cond_batch(args, dims, *, branches, axis_trace=None):
+    from core.prims.elementwise import select_n
+    from core.prims.shapes import broadcast_in_dim
+
+    index, *ops = args
+    idim, *odims = dims
+    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    name = axis_name_of(axis_trace)
+    ops = [o if d is None else batching.moveaxis(o, d, 0, size) for o, d in zip(ops, odims)]
+    in_b = tuple(d is not None for d in odims)
+    n_out = len(branches[0].outvars)
+    if idim is not None:
+        # A batched predicate: run every branch on the whole batch and select per element.
+        index = batching.moveaxis(index, idim, 0, size)
+        outs = []
+        for b in branches:
+            bj, consts, _ = batch_jaxpr(b, size, in_b, True, name)
+            outs.append(ir.eval_jaxpr(bj, [], *consts, *ops))
+        if len(branches) == 1:
+            return outs[0], [0] * n_out
+        res = []
+        for cases in zip(*outs):
+            shape = get_aval(cases[0]).shape
+            which = broadcast_in_dim(index, shape, (0,))
+            res.append(select_n(which, *cases))
+        return res, [0] * n_out
+    out_b = tuple(any(f) for f in zip(*[batch_jaxpr(b, size, in_b, False, name)[2]
+                                         for b in branches]))
+    new, consts = join_consts([batch_jaxpr(b, size, in_b, out_b, name)[:2] for b in branches])
+    outs = cond_p.bind(index, *consts, *ops, branches=tuple(new))
+    return outs, [0 if b else None for b in out_b]
+
+
+cond_p.def_impl(_cond_impl)
+cond_p.def_abstract_eval(_cond_abstract_eval)
+cond_p.def_weak_type_rule(_cond_weak)
+cond_p.def_jvp(_cond_jvp)
+cond_p.def_partial_eval(_cond_partial_eval)
+cond_p.def_transpose(_cond_transpose)
+cond_p.def_batch(_cond_batch)
+
+
+# ---------------------------------------------------------------------------------------------
+# The user-facing wrappers
+
+
+def _trace_branches(funs: Sequence[Callable], operands: tuple, what: str):
+    from core.api import _as_value
+
+    leaves, in_tree = tree_util.tree_flatten(operands)
+    leaves = [_as_value(x) for x in leaves]
+    avals = [get_aval(x) for x in leaves]
+    traced, out_trees = [], []
+    for fun in funs:
+        store: list = []
+
+        def flat(*xs, fun=fun, store=store):
+            out = fun(*tree_util.tree_unflatten(in_tree, xs))
+            out_flat, out_tree = tree_util.tree_flatten(out)
+            store.append(out_tree)
+            return [_as_value(o) for o in out_flat]
+
+        traced.append(stage(flat, avals))
+        out_trees.append(store[0])
+    for i, ((j, _), t) in enumerate(zip(traced, out_trees)):
+        j0 = traced[0][0]
+        if t != out_trees[0] or [(a.shape, a.dtype) for a in j.out_avals] != [
+                (a.shape, a.dtype) for a in j0.out_avals]:
+            raise BranchTypeError(
+                f"{what} branches must return the same tree structure, shapes and dtypes; "
+                f"branch 0 returns {out_trees[0]} with "
+                f"{[a.str_short() for a in j0.out_avals]}, branch {i} returns {t} with "
+                f"{[a.str_short() for a in j.out_avals]}. Cast with .astype(...) or reshape so "
+                "they agree.")
+    jaxprs, consts = join_consts(traced)
+    return jaxprs, consts, leaves, out_trees[0]
+
+
+def _unify_weak(jaxprs: list[ir.Jaxpr]) -> list[ir.Jaxpr]:
+    """Outputs weak in some branches and strong in others become strong in all (as JAX)."""
+    from core.prims.shapes import convert_element_type
+
+    strong = [not all(j.out_avals[i].weak_type for j in jaxprs)
+              for i in range(len(jaxprs[0].outvars))]
+    out = []
+    for j in jaxprs:
+        if not any(a.weak_type and s for a, s in zip(j.out_avals, strong)):
+            out.append(j)
+            continue
+
+        def f(*args, j=j):
+            outs = ir.eval_jaxpr(j, [], *args)
+            return [convert_element_type(o, get_aval(o).dtype, False) if s else o
+                    for o, s in zip(outs, strong)]
+
+        new, consts = stage(f, j.in_avals)
+        assert not consts
+        out.append(new)
+    return out
+
+
+def _bind_branches(index: Any, funs: Sequence[Callable], operands: tuple, what: str) -> Any:
+    jaxprs, consts, leaves, out_tree = _trace_branches(funs, operands, what)
+    jaxprs = _unify_weak(jaxprs)
+    outs = cond_p.bind(index, *consts, *leaves, branches=tuple(jaxprs))
+    return tree_util.tree_unflatten(out_tree, outs)
+
+
+def _concrete(x: Any) -> Any:
+    if isinstance(x, Tracer):
+        return x.to_concrete_value()
+    return np.asarray(x)
+
+
+def cond(pred: Any, true_fun: Callable, false_fun: Callable, *operands: Any) -> Any:
+    """`lax.cond`: `true_fun(*operands)` if `pred` else `false_fun(*operands)`.
+
+    Both branches are traced; only one runs. Under `vmap` with a batched `pred` both run and
+    the results are selected elementwise.
+
+    Args:
+      pred: a boolean (or integer) scalar.
+      true_fun: function of `*operands`.
+      false_fun: function of `*operands` returning the same structure, shapes and dtypes.
+      *operands: the operands (pytrees of arrays).
+
+    Returns:
+      The output of the selected branch.
+    """
+    from core.prims.elementwise import ne
+    from core.prims.shapes import convert_element_type
+
+    aval = get_aval(pred)
+    if aval.shape != ():
+        raise TypeError(
+            f"Pred must be a scalar, got {pred!r} of shape {aval.shape}; for elementwise "
+            "selection use jnp.where(pred, x, y).")
+    if config.disable_jit:
+        val = _concrete(pred)
+        if val is not None:
+            return true_fun(*operands) if bool(val) else false_fun(*operands)
+    if aval.dtype != dtypes.bool_:
+        pred = ne(pred, 0)
+    index = convert_element_type(pred, np.int32)
+    return _bind_branches(index, [false_fun, true_fun], operands, "cond")
+
+
+def switch(index: Any, branches: Sequence[Callable], *operands: Any) -> Any:
+    """`lax.switch`: `branches[index](*operands)`, the index clamped into range.
+
+    Args:
+      index: an integer scalar.
+      branches: a sequence of functions with the same output structure, shapes and dtypes.
+      *operands: the operands (pytrees of arrays).
+
+    Returns:
+      The output of the selected branch.
+    """
+    from core.prims import elementwise as ew
+    from core.prims.shapes import convert_element_type
+
+    branches = list(branches)
+    if not branches:
+        raise ValueError("switch needs at least one branch")
+    aval = get_aval(index)
+    if aval.shape != () or aval.dtype.kind not in "iub":
+        raise TypeError(f"switch index must be an integer scalar, got {aval.str_short()}")
+    if len(branches) == 1:
+        return branches[0](*operands)
+    if config.disable_jit:
+        val = _concrete(index)
+        if val is not None:
+            return branches[int(np.clip(val, 0, len(branches) - 1))](*operands)
+    index = convert_element_type(index, np.int32)
+    index = ew.max(ew.min(index, len(branches) - 1), 0)
+    return _bind_branches(index, branches, operands, "switch")
+

@@ -1,0 +1,531 @@
+"""`conv_general_dilated`: N-d convolution with strides, padding, dilations and groups.
+
+Params (hashable; the lowering reads them as they are):
+
+    window_strides         one int per spatial dimension
+    padding                one (low, high) pair per spatial dimension (negative crops)
+    lhs_dilation           one int per spatial dimension (transposed convolution)
+    rhs_dilation           one int per spatial dimension (atrous convolution)
+    dimension_numbers      ConvDimensionNumbers(lhs_spec, rhs_spec, out_spec): each lists the
+                           array dimensions holding (batch|out-feature, feature|in-feature,
+                           spatial...) so e.g. NHWC is lhs_spec=(0, 3, 1, 2)
+    feature_group_count    grouped / depthwise convolutions
+    batch_group_count      groups over the batch (appears in kernel gradients)
+    preferred_element_type the accumulation/output dtype, or None
+
+The numpy impl permutes to NC-spatial/OI-spatial, builds the im2col matrix with a strided view
+and multiplies with BLAS (one matmul per group). It is bilinear: jvp is the sum of two convs,
+and the transposes are the standard derivations (JAX's): the lhs cotangent is a conv of the
+output cotangent with the spatially flipped kernel (lhs_dilation = strides), the rhs cotangent a
+conv of the input with the output cotangent (rhs_dilation = strides). Batching folds the vmapped
+axis into the batch or feature dimensions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import Enum
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from core import dtypes
+from core.avals import ShapedArray
+from core.errors import DTypeError, ShapeError
+from core.interpreters.jvp import Zero, add_tangents
+from core.primitive import Primitive
+from core.prims.rev import rev
+from core.prims.shapes import convert_element_type, reshape, transpose
+from core.trace import get_aval
+
+
+class ConvDimensionNumbers(NamedTuple):
+    """Where batch/feature/spatial dimensions live in lhs, rhs and the output (`lax`'s)."""
+
+    lhs_spec: tuple[int, ...]
+    rhs_spec: tuple[int, ...]
+    out_spec: tuple[int, ...]
+
+
+class Precision(Enum):
+    """`lax.Precision`: accepted for compatibility; CPU matmuls always use full precision."""
+
+    DEFAULT = 0
+    HIGH = 1
+    HIGHEST = 2
+
+
+conv_general_dilated_p = Primitive("conv_general_dilated")
+
+
+def _dilate_shape(shape: Sequence[int], dilation: Sequence[int]) -> tuple[int, ...]:
+    return tuple(0 if d == 0 else 1 + r * (d - 1) for d, r in zip(shape, dilation))
+
+
+def conv_shape_tuple(lhs_shape, rhs_shape, strides, pads, batch_group_count=1):
+    """The output shape of a conv in canonical (N, C, spatial...) order."""
+    padded = [d + lo + hi for d, (lo, hi) in zip(lhs_shape[2:], pads)]
+    if any(p < 0 for p in padded):
+        raise ShapeError(f"negative padding {pads} larger than the input size {lhs_shape[2:]}")
+    space = tuple(0 if p < k else (p - k) // s + 1
+                  for p, k, s in zip(padded, rhs_shape[2:], strides))
+    return (lhs_shape[0] // batch_group_count, rhs_shape[0], *space)
+
+
+def _conv_nc(x, w, strides, padding, lhs_dilation, rhs_dilation, fgc, bgc, out_dtype):
+    """Convolution in canonical layout: x (N, C, S...), w (O, I, K...) -> (N', O, S'...)."""
+    nsp = x.ndim - 2
+    if any(d > 1 for d in lhs_dilation):
+        dil = np.zeros(x.shape[:2] + _dilate_shape(x.shape[2:], lhs_dilation), x.dtype)
+        dil[(slice(None), slice(None), *(slice(None, None, d) for d in lhs_dilation))] = x
+        x = dil
+    pos = [(max(lo, 0), max(hi, 0)) for lo, hi in padding]
+    if any(p != (0, 0) for p in pos):
+        x = np.pad(x, [(0, 0), (0, 0), *pos])
+    crop = tuple(slice(-lo if lo < 0 else 0, x.shape[2 + i] + hi if hi < 0 else None)
+                 for i, (lo, hi) in enumerate(padding))
+    x = x[(slice(None), slice(None), *crop)]
+    ks = w.shape[2:]
+    eff = _dilate_shape(ks, rhs_dilation)
+    osp = tuple(0 if p < k else (p - k) // s + 1 for p, k, s in zip(x.shape[2:], eff, strides))
+    st = x.strides
+    patches = as_strided(
+        x, x.shape[:2] + osp + ks,
+        st[:2] + tuple(st[2 + i] * strides[i] for i in range(nsp))
+        + tuple(st[2 + i] * rhs_dilation[i] for i in range(nsp)),
+        writeable=False)
+    n, c = x.shape[:2]
+    o = w.shape[0]
+    kprod = int(np.prod(ks, dtype=np.int64))
+    oprod = int(np.prod(osp, dtype=np.int64))
+    sp_axes = tuple(range(2, 2 + nsp))
+    k_axes = tuple(range(2 + nsp, 2 + 2 * nsp))
+    if bgc > 1:
+        g, nb, og = bgc, n // bgc, o // bgc
+        p = patches.reshape((g, nb, c) + osp + ks)
+        p = p.transpose((0, 1, *(a + 1 for a in sp_axes), 2, *(a + 1 for a in k_axes)))
+        p = p.reshape(g, nb * oprod, c * kprod)
+        wm = w.reshape(g, og, c * kprod).transpose(0, 2, 1)
+        out = np.matmul(p.astype(out_dtype, copy=False), wm.astype(out_dtype, copy=False))
+        out = out.reshape((g, nb, oprod, og)).transpose(1, 0, 3, 2)
+        return out.reshape((nb, o) + osp)
+    g, cg, og = fgc, c // fgc, o // fgc
+    p = patches.reshape((n, g, cg) + osp + ks)
+    p = p.transpose((1, 0, *(a + 1 for a in sp_axes), 2, *(a + 1 for a in k_axes)))
+    p = p.reshape(g, n * oprod, cg * kprod)
+    wm = w.reshape(g, og, cg * kprod).transpose(0, 2, 1)
+    out = np.matmul(p.astype(out_dtype, copy=False), wm.astype(out_dtype, copy=False))
+    out = out.reshape((g, n, oprod, og)).transpose(1, 0, 3, 2)
+    return out.reshape((n, o) + osp)
+
+
+def _conv_impl(lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilation,
+               dimension_numbers, feature_group_count, batch_group_count,
+               preferred_element_type):
+    lhs_spec, rhs_spec, out_spec = dimension_numbers
+    out_dtype = preferred_element_type or lhs.dtype
+    out = _conv_nc(np.transpose(lhs, lhs_spec), np.transpose(rhs, rhs_spec), window_strides,
+                   padding, lhs_dilation, rhs_dilation, feature_group_count, batch_group_count,
+                   out_dtype)
+    return np.ascontiguousarray(np.transpose(out, np.argsort(out_spec)), dtype=out_dtype)
+
+
+def _conv_abstract_eval(lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilation,
+                        dimension_numbers, feature_group_count, batch_group_count,
+                        preferred_element_type):
+    lhs_spec, rhs_spec, out_spec = dimension_numbers
+    if lhs.ndim != rhs.ndim:
+        raise ShapeError(f"conv_general_dilated lhs and rhs must have the same number of "
+                         f"dimensions, got shapes {lhs.shape} and {rhs.shape}")
+    if lhs.dtype != rhs.dtype:
+        raise DTypeError(f"conv_general_dilated requires equal dtypes, got {lhs.dtype} and "
+                         f"{rhs.dtype}; cast one with .astype(...)")
+    nsp = lhs.ndim - 2
+    if not len(window_strides) == len(padding) == len(lhs_dilation) == len(rhs_dilation) == nsp:
+        raise ShapeError(
+            f"conv_general_dilated needs one stride/padding/dilation per spatial dimension "
+            f"({nsp}), got strides={window_strides} padding={padding}")
+    fgc, bgc = feature_group_count, batch_group_count
+    lf, rin, rout = lhs.shape[lhs_spec[1]], rhs.shape[rhs_spec[1]], rhs.shape[rhs_spec[0]]
+    if fgc < 1 or bgc < 1 or (fgc > 1 and bgc > 1):
+        raise ValueError(f"invalid group counts feature_group_count={fgc}, "
+                         f"batch_group_count={bgc} (positive, at most one > 1)")
+    if lf % fgc or lf // fgc != rin or rout % fgc:
+        raise ShapeError(
+            f"conv_general_dilated: lhs features {lf} / feature_group_count {fgc} must equal "
+            f"the kernel's input features {rin}, and {fgc} must divide the kernel's output "
+            f"features {rout} (lhs {lhs.shape}, rhs {rhs.shape})")
+    if lhs.shape[lhs_spec[0]] % bgc or rout % bgc:
+        raise ShapeError(f"conv_general_dilated: batch_group_count {bgc} must divide the batch "
+                         f"{lhs.shape[lhs_spec[0]]} and the output features {rout}")
+    lhs_t = _dilate_shape(np.take(lhs.shape, lhs_spec), (1, 1, *lhs_dilation))
+    rhs_t = _dilate_shape(np.take(rhs.shape, rhs_spec), (1, 1, *rhs_dilation))
+    out_t = conv_shape_tuple(lhs_t, rhs_t, window_strides, padding, bgc)
+    shape = tuple(int(out_t[i]) for i in np.argsort(out_spec))
+    return ShapedArray(shape, preferred_element_type or lhs.dtype,
+                       lhs.weak_type and rhs.weak_type)
+
+
+def _conv_jvp(primals, tangents, **params):
+    (x, w), (tx, tw) = primals, tangents
+    out = conv_general_dilated_p.bind(x, w, **params)
+    t: Any = Zero(get_aval(out))
+    if type(tx) is not Zero:
+        t = add_tangents(t, conv_general_dilated_p.bind(tx, w, **params))
+    if type(tw) is not Zero:
+        t = add_tangents(t, conv_general_dilated_p.bind(x, tw, **params))
+    return out, t
+
+
+def _reshape_axis_into(src: int, dst: int, x: Any) -> Any:
+    # `dst` counts dimensions after `src` is removed (JAX's helper of the same name).
+    shape = get_aval(x).shape
+    perm = [i for i in range(len(shape)) if i != src]
+    perm.insert(dst, src)
+    new = [d for i, d in enumerate(shape) if i != src]
+    new[dst] *= shape[src]
+    return reshape(transpose(x, tuple(perm)), tuple(new))
+
+
+def _reshape_axis_out_of(src: int, size1: int, x: Any) -> Any:
+    shape = list(get_aval(x).shape)
+    shape[src:src + 1] = [size1, shape[src] // size1]
+    return reshape(x, tuple(shape))
+
+
+def _sdims(spec):
+    return spec[2:]
+
+
+def _spec_transpose(spec):
+    return (spec[1], spec[0], *spec[2:])
+
+
+def _vjp_lhs_padding(in_shape, window, strides, out_shape, padding, lhs_dil, rhs_dil):
+    lhs_d = _dilate_shape(in_shape, lhs_dil)
+    rhs_d = _dilate_shape(window, rhs_dil)
+    out_d = _dilate_shape(out_shape, strides)
+    before = [r - lo - 1 for r, (lo, _) in zip(rhs_d, padding)]
+    after = [a + r - 1 - o - b for a, r, o, b in zip(lhs_d, rhs_d, out_d, before)]
+    return tuple(zip(before, after))
+
+
+def _vjp_rhs_padding(in_shape, window, strides, out_shape, padding, lhs_dil, rhs_dil):
+    if len(in_shape) == 0:
+        return ()
+    lhs_d = _dilate_shape(in_shape, lhs_dil)
+    rhs_d = _dilate_shape(window, rhs_dil)
+    out_d = _dilate_shape(out_shape, strides)
+    lo = [p for p, _ in padding]
+    hi = [(o - a) + (r - p - 1) for o, a, r, p in zip(out_d, lhs_d, rhs_d, lo)]
+    return tuple(zip(lo, hi))
+
+
+def _conv_transpose_lhs(g, rhs, lhs_aval, *, window_strides, padding, lhs_dilation,
+                        rhs_dilation, dimension_numbers, feature_group_count, batch_group_count,
+                        preferred_element_type):
+    lhs_spec, rhs_spec, out_spec = dimension_numbers
+    rhs_shape = get_aval(rhs).shape
+    t_rhs_spec = _spec_transpose(rhs_spec)
+    fgc = feature_group_count
+    if fgc > 1:
+        rhs = _reshape_axis_out_of(rhs_spec[0], fgc, rhs)
+        rhs = _reshape_axis_into(rhs_spec[0], rhs_spec[1], rhs)
+    elif batch_group_count > 1:
+        rhs = _reshape_axis_out_of(rhs_spec[0], batch_group_count, rhs)
+        rhs = _reshape_axis_into(rhs_spec[0], rhs_spec[1], rhs)
+        fgc = batch_group_count
+    dn = ConvDimensionNumbers(out_spec, t_rhs_spec, lhs_spec)
+    pads = _vjp_lhs_padding(
+        np.take(lhs_aval.shape, _sdims(lhs_spec)), np.take(rhs_shape, _sdims(rhs_spec)),
+        window_strides, np.take(get_aval(g).shape, _sdims(out_spec)), padding, lhs_dilation,
+        rhs_dilation)
+    out = _bind(g, rev(rhs, _sdims(rhs_spec)), lhs_dilation, pads, window_strides, rhs_dilation,
+                dn, fgc, 1, preferred_element_type)
+    if batch_group_count > 1:
+        out = _reshape_axis_out_of(lhs_spec[1], batch_group_count, out)
+        out = _reshape_axis_into(lhs_spec[1], lhs_spec[0], out)
+    return convert_element_type(out, lhs_aval.dtype, lhs_aval.weak_type)
+
+
+def _conv_transpose_rhs(g, lhs, rhs_aval, *, window_strides, padding, lhs_dilation,
+                        rhs_dilation, dimension_numbers, feature_group_count, batch_group_count,
+                        preferred_element_type):
+    lhs_spec, rhs_spec, out_spec = dimension_numbers
+    fgc, bgc = feature_group_count, batch_group_count
+    if bgc > 1:
+        fgc, bgc = bgc, 1
+    elif fgc > 1:
+        fgc, bgc = 1, fgc
+    dn = ConvDimensionNumbers(*map(_spec_transpose, dimension_numbers))
+    dn = ConvDimensionNumbers(dn.lhs_spec, dn.out_spec, dn.rhs_spec)
+    pads = _vjp_rhs_padding(
+        np.take(get_aval(lhs).shape, _sdims(lhs_spec)), np.take(rhs_aval.shape, _sdims(rhs_spec)),
+        window_strides, np.take(get_aval(g).shape, _sdims(out_spec)), padding, lhs_dilation,
+        rhs_dilation)
+    out = _bind(lhs, g, rhs_dilation, pads, lhs_dilation, window_strides, dn, fgc, bgc,
+                preferred_element_type)
+    return convert_element_type(out, rhs_aval.dtype, rhs_aval.weak_type)
+
+
+def _bind(lhs, rhs, strides, padding, lhs_dilation, rhs_dilation, dn, fgc, bgc, pet):
+    return conv_general_dilated_p.bind(
+        lhs, rhs, window_strides=tuple(int(s) for s in strides),
+        padding=tuple((int(lo), int(hi)) for lo, hi in padding),
+        lhs_dilation=tuple(int(d) for d in lhs_dilation),
+        rhs_dilation=tuple(int(d) for d in rhs_dilation), dimension_numbers=dn,
+        feature_group_count=int(fgc), batch_group_count=int(bgc), preferred_element_type=pet)
+
+
+def _conv_transpose_rule(ct, lhs, rhs, **params):
+    from core.interpreters.transpose import is_undefined
+
+    if is_undefined(lhs):
+        return [_conv_transpose_lhs(ct, rhs, lhs.aval, **params), None]
+    return [None, _conv_transpose_rhs(ct, lhs, rhs.aval, **params)]
+
+
+def _conv_batch(args, dims, *, window_strides, padding, lhs_dilation, rhs_dilation,
+                dimension_numbers, feature_group_count, batch_group_count,
+                preferred_element_type):
+    (lhs, rhs), (ld, rd) = args, dims
+    lhs_spec, rhs_spec, out_spec = dimension_numbers
+    fgc, bgc = feature_group_count, batch_group_count
+
+    def conv(x, w, f, b):
+        return _bind(x, w, window_strides, padding, lhs_dilation, rhs_dilation,
+                     dimension_numbers, f, b, preferred_element_type)
+
+    if ld is not None and rd is not None:
+        size = get_aval(lhs).shape[ld]
+        if bgc > 1:
+            new_lhs = _reshape_axis_into(ld, lhs_spec[0], lhs)
+            bgc *= size
+        else:
+            new_lhs = _reshape_axis_into(ld, lhs_spec[1], lhs)
+            fgc *= size
+        new_rhs = _reshape_axis_into(rd, rhs_spec[0], rhs)
+        out = conv(new_lhs, new_rhs, fgc, bgc)
+        return _reshape_axis_out_of(out_spec[1], size, out), out_spec[1]
+    if ld is not None:
+        size = get_aval(lhs).shape[ld]
+        if bgc == 1:
+            out = conv(_reshape_axis_into(ld, lhs_spec[0], lhs), rhs, fgc, bgc)
+            return _reshape_axis_out_of(out_spec[0], size, out), out_spec[0]
+        new_lhs = _reshape_axis_out_of(lhs_spec[0] + int(ld <= lhs_spec[0]), bgc, lhs)
+        new_lhs = _reshape_axis_into(ld + int(lhs_spec[0] < ld), lhs_spec[0] + 1, new_lhs)
+        new_lhs = _reshape_axis_into(lhs_spec[0], lhs_spec[0], new_lhs)
+        out = conv(new_lhs, rhs, fgc, bgc)
+        return _reshape_axis_out_of(out_spec[0], size, out), out_spec[0]
+    size = get_aval(rhs).shape[rd]
+    if fgc == 1 and bgc == 1:
+        out = conv(lhs, _reshape_axis_into(rd, rhs_spec[0], rhs), fgc, bgc)
+        return _reshape_axis_out_of(out_spec[1], size, out), out_spec[1]
+    groups = fgc if fgc > 1 else bgc
+    new_rhs = _reshape_axis_out_of(rhs_spec[0] + int(rd <= rhs_spec[0]), groups, rhs)
+    new_rhs = _reshape_axis_into(rd + int(rhs_spec[0] < rd), rhs_spec[0] + 1, new_rhs)
+    new_rhs = _reshape_axis_into(rhs_spec[0], rhs_spec[0], new_rhs)
+    out = conv(lhs, new_rhs, fgc, bgc)
+    out = _reshape_axis_out_of(out_spec[1], groups, out)
+    out = _reshape_axis_out_of(out_spec[1] + 1, size, out)
+    out = _reshape_axis_into(out_spec[1], out_spec[1] + 1, out)
+    return out, out_spec[1]
+
+
+conv_general_dilated_p.def_impl(_conv_impl)
+conv_general_dilated_p.def_abstract_eval(_conv_abstract_eval)
+conv_general_dilated_p.def_jvp(_conv_jvp)
+conv_general_dilated_p.def_transpose(_conv_transpose_rule)
+conv_general_dilated_p.linear = True
+conv_general_dilated_p.def_batch(_conv_batch)
+
+
+# ---------------------------------------------------------------------------------------------
+# The user-facing wrappers
+
+
+def conv_general_permutations(dimension_numbers: tuple[str, str, str]):
+    """`("NHWC", "HWIO", "NHWC")`-style strings -> (lhs_spec, rhs_spec, out_spec) tuples."""
+    lhs_s, rhs_s, out_s = dimension_numbers
+    pairs = (("N", "C"), ("O", "I"), ("N", "C"))
+    for i, (a, b) in enumerate(pairs):
+        spec = dimension_numbers[i]
+        if not spec.count(a) == spec.count(b) == 1 or len(set(spec)) != len(spec):
+            raise TypeError(f"convolution dimension_numbers[{i}] must contain '{a}' and '{b}' "
+                            f"exactly once and no duplicates, got {spec!r}")
+    if not set(lhs_s) - {"N", "C"} == set(rhs_s) - {"O", "I"} == set(out_s) - {"N", "C"}:
+        raise TypeError(f"convolution dimension_numbers must share their spatial characters, "
+                        f"got {dimension_numbers}")
+
+    def perm(spec, pair):
+        spatial = [i for i, c in enumerate(spec) if c not in pair]
+        if spec is not rhs_s:
+            spatial = sorted(spatial, key=lambda i: rhs_s.index(spec[i]))
+        return (spec.index(pair[0]), spec.index(pair[1]), *spatial)
+
+    return tuple(perm(s, p) for s, p in zip(dimension_numbers, pairs))
+
+
+def conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers) -> ConvDimensionNumbers:
+    """Normalizes None / a triple of strings / ConvDimensionNumbers (like `lax`'s)."""
+    if isinstance(dimension_numbers, ConvDimensionNumbers):
+        return ConvDimensionNumbers(*(tuple(int(i) for i in s) for s in dimension_numbers))
+    if len(lhs_shape) != len(rhs_shape):
+        raise ShapeError(f"convolution requires lhs and rhs ndim to be equal, got shapes "
+                         f"{tuple(lhs_shape)} and {tuple(rhs_shape)}")
+    if dimension_numbers is None:
+        iota = tuple(range(len(lhs_shape)))
+        return ConvDimensionNumbers(iota, iota, iota)
+    if len(dimension_numbers) != 3 or not all(isinstance(s, str) for s in dimension_numbers):
+        raise TypeError(f"convolution dimension_numbers must be None, ConvDimensionNumbers or "
+                        f"three strings like ('NHWC', 'HWIO', 'NHWC'), got {dimension_numbers}")
+    for s in dimension_numbers:
+        if len(s) != len(lhs_shape):
+            raise TypeError(f"convolution dimension_numbers {dimension_numbers} must have one "
+                            f"character per dimension of lhs {tuple(lhs_shape)}")
+    return ConvDimensionNumbers(*conv_general_permutations(dimension_numbers))
+
+
+def padtype_to_pads(in_shape, window_shape, window_strides, padding: str):
+    """'SAME' / 'SAME_LOWER' / 'VALID' -> one (low, high) pair per dimension (like `lax`)."""
+    kind = padding.upper()
+    if kind == "VALID":
+        return tuple((0, 0) for _ in in_shape)
+    if kind not in ("SAME", "SAME_LOWER"):
+        raise ValueError(f"Unrecognized padding type: expected 'VALID', 'SAME' or 'SAME_LOWER', "
+                         f"got {padding!r}")
+    pads = []
+    for d, k, s in zip(in_shape, window_shape, window_strides):
+        out = -(-d // s)
+        total = max((out - 1) * s + k - d, 0)
+        lo = total // 2 if kind == "SAME" else total - total // 2
+        pads.append((lo, total - lo))
+    return tuple(pads)
+
+
+def conv_general_dilated(
+    lhs: Any, rhs: Any, window_strides: Sequence[int], padding: str | Sequence[tuple[int, int]],
+    lhs_dilation: Sequence[int] | None = None, rhs_dilation: Sequence[int] | None = None,
+    dimension_numbers: Any = None, feature_group_count: int = 1, batch_group_count: int = 1,
+    precision: Any = None, preferred_element_type: Any = None,
+) -> Any:
+    """General N-d convolution, like `lax.conv_general_dilated`.
+
+    Args:
+      lhs: the input, rank n+2.
+      rhs: the kernel, rank n+2.
+      window_strides: n ints.
+      padding: 'SAME', 'VALID', 'SAME_LOWER', or n (low, high) pairs.
+      lhs_dilation: n ints (input dilation, i.e. transposed convolution) or None.
+      rhs_dilation: n ints (kernel dilation, atrous convolution) or None.
+      dimension_numbers: None (NCHW/OIHW/NCHW), three strings like ('NHWC', 'HWIO', 'NHWC'),
+        or ConvDimensionNumbers.
+      feature_group_count: groups over the input features (depthwise: = input features).
+      batch_group_count: groups over the batch.
+      precision: accepted for compatibility.
+      preferred_element_type: the accumulation and output dtype.
+
+    Returns:
+      The convolution, laid out as `dimension_numbers`' output spec.
+    """
+    lshape, rshape = get_aval(lhs).shape, get_aval(rhs).shape
+    dn = conv_dimension_numbers(lshape, rshape, dimension_numbers)
+    nsp = len(lshape) - 2
+    lhs_dilation = (1,) * nsp if lhs_dilation is None else tuple(lhs_dilation)
+    rhs_dilation = (1,) * nsp if rhs_dilation is None else tuple(rhs_dilation)
+    window_strides = tuple(window_strides)
+    if isinstance(padding, str):
+        if any(d != 1 for d in lhs_dilation):
+            raise ValueError("String padding is not implemented for transposed convolution "
+                             "using this op; give explicit padding or use conv_transpose.")
+        ks = [rshape[i] for i in dn.rhs_spec[2:]]
+        eff = _dilate_shape(ks, rhs_dilation)
+        padding = padtype_to_pads([lshape[i] for i in dn.lhs_spec[2:]], eff, window_strides,
+                                  padding)
+    pet = None if preferred_element_type is None else dtypes.canonicalize_dtype(
+        preferred_element_type)
+    return _bind(lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation, dn,
+                 feature_group_count, batch_group_count, pet)
+
+
+def conv(lhs: Any, rhs: Any, window_strides: Sequence[int], padding: str,
+         precision: Any = None, preferred_element_type: Any = None) -> Any:
+    """`lax.conv`: NCHW/OIHW convolution with strides and 'SAME'/'VALID' padding."""
+    return conv_general_dilated(lhs, rhs, window_strides, padding, precision=precision,
+                                preferred_element_type=preferred_element_type)
+
+
+def conv_with_general_padding(lhs: Any, rhs: Any, window_strides: Sequence[int], padding: Any,
+                              lhs_dilation: Sequence[int] | None,
+                              rhs_dilation: Sequence[int] | None, precision: Any = None,
+                              preferred_element_type: Any = None) -> Any:
+    """`lax.conv_with_general_padding`: NCHW/OIHW convolution with padding and dilations."""
+    return conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation,
+                                precision=precision,
+                                preferred_element_type=preferred_element_type)
+
+
+def _conv_transpose_padding(k: int, s: int, padding: Any) -> tuple[int, int]:
+    if padding == "SAME":
+        pad_len = k + s - 2
+        pad_a = k - 1 if s > k - 1 else int(np.ceil(pad_len / 2))
+    elif padding == "VALID":
+        pad_len = k + s - 2 + max(k - s, 0)
+        pad_a = k - 1
+    elif isinstance(padding, tuple):
+        pads = tuple(k - p - 1 for p in padding)
+        pad_a, pad_len = pads[0], sum(pads)
+    else:
+        raise ValueError(f"Invalid padding mode: {padding!r}")
+    return pad_a, pad_len - pad_a
+
+
+def conv_transpose(lhs: Any, rhs: Any, strides: Sequence[int], padding: Any,
+                   rhs_dilation: Sequence[int] | None = None, dimension_numbers: Any = None,
+                   transpose_kernel: bool = False, precision: Any = None,
+                   preferred_element_type: Any = None,
+                   use_consistent_padding: bool = False) -> Any:
+    """`lax.conv_transpose`: a fractionally strided convolution (Flax's ConvTranspose).
+
+    Args:
+      lhs: the input, rank n+2.
+      rhs: the kernel, rank n+2.
+      strides: n ints (the fractional stride).
+      padding: 'SAME', 'VALID' (the forward conv's padding) or n (low, high) pairs (the
+        transposed conv's own padding, unless `use_consistent_padding`).
+      rhs_dilation: n ints or None.
+      dimension_numbers: defaults to the TensorFlow layout (NHWC, HWIO, NHWC for 2-d).
+      transpose_kernel: flip the spatial axes and swap the kernel's in/out features (makes it
+        the gradient of a conv, like Keras' Conv2DTranspose).
+      precision: accepted for compatibility.
+      preferred_element_type: the accumulation and output dtype.
+      use_consistent_padding: interpret explicit pairs as the forward conv's padding (PyTorch).
+
+    Returns:
+      The transposed convolution.
+    """
+    ndims = get_aval(lhs).ndim
+    if dimension_numbers is None:
+        defaults = {2: ("NC", "IO", "NC"), 3: ("NHC", "HIO", "NHC"),
+                    4: ("NHWC", "HWIO", "NHWC"), 5: ("NHWDC", "HWDIO", "NHWDC")}
+        if ndims not in defaults:
+            raise ValueError(f"No default dimension_numbers for rank-{ndims} convolutions")
+        dimension_numbers = defaults[ndims]
+    dn = conv_dimension_numbers(get_aval(lhs).shape, get_aval(rhs).shape, dimension_numbers)
+    k_sdims = [get_aval(rhs).shape[i] for i in dn.rhs_spec[2:]]
+    rhs_dilation = (1,) * (ndims - 2) if rhs_dilation is None else tuple(rhs_dilation)
+    if use_consistent_padding or (isinstance(padding, str) and padding in ("SAME", "VALID")):
+        eff = _dilate_shape(k_sdims, rhs_dilation)
+        rep = [padding] * len(strides) if isinstance(padding, str) else [tuple(p) for p in padding]
+        pads = tuple(_conv_transpose_padding(k, s, p) for k, s, p in zip(eff, strides, rep))
+    else:
+        pads = tuple(tuple(p) for p in padding)
+    if transpose_kernel:
+        rhs = rev(rhs, dn.rhs_spec[2:])
+        perm = list(range(ndims))
+        perm[dn.rhs_spec[0]], perm[dn.rhs_spec[1]] = perm[dn.rhs_spec[1]], perm[dn.rhs_spec[0]]
+        rhs = transpose(rhs, tuple(perm))
+    return conv_general_dilated(lhs, rhs, (1,) * (ndims - 2), pads, tuple(strides), rhs_dilation,
+                                dn, precision=precision,
+                                preferred_element_type=preferred_element_type)

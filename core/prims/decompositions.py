@@ -1,0 +1,312 @@
+"""Matrix decompositions on the last two axes: cholesky, qr, svd, eigh, inv, slogdet.
+
+Each impl is numpy's `linalg` routine (batched over leading axes), so batching just moves the
+batch axis to the front. JVPs follow the standard formulas (as in JAX's `linalg.py`) for
+cholesky, qr, eigh, inv and slogdet; `svd` has no derivative yet. numba supports the same
+`np.linalg` calls, which is how these lower under `jit`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from core.avals import ShapedArray
+from core.errors import DTypeError, ShapeError
+from core.interpreters import batching
+from core.interpreters.jvp import Zero
+from core.primitive import Primitive
+from core.trace import get_aval
+
+
+def _check_matrix(name: str, x: ShapedArray, square: bool) -> None:
+    if x.ndim < 2 or (square and x.shape[-1] != x.shape[-2]):
+        kind = "square matrices" if square else "matrices"
+        raise ShapeError(f"{name} needs {kind} in the last two axes, got shape {x.shape}")
+    if x.dtype.kind not in "fc":
+        raise DTypeError(f"{name} needs a floating-point array, got {x.dtype}")
+
+
+def _front_batcher(prim: Primitive) -> None:
+    def rule(args, dims, **params):
+        (x,), (d,) = args, dims
+        x = batching.moveaxis(x, d, 0, get_aval(x).shape[d])
+        out = prim.bind(x, **params)
+        return out, ([0] * len(out) if prim.multiple_results else 0)
+
+    prim.def_batch(rule)
+
+
+def _mT(x):
+    from core.numpy.shapes import matrix_transpose
+
+    return matrix_transpose(x)
+
+
+def _mm(a, b):
+    from core.numpy.linalg_ops import matmul
+
+    return matmul(a, b)
+
+
+# ---------------------------------------------------------------------------------------------
+# inv
+
+inv_p = Primitive("inv")
+inv_p.def_impl(lambda x: np.linalg.inv(x).astype(x.dtype))
+
+
+def _inv_abstract_eval(x):
+    _check_matrix("inv", x, True)
+    return ShapedArray(x.shape, x.dtype)
+
+
+def _inv_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    out = inv_p.bind(x)
+    from core.numpy.ufuncs import negative
+
+    return out, negative(_mm(_mm(out, t), out))
+
+
+inv_p.def_abstract_eval(_inv_abstract_eval)
+inv_p.def_jvp(_inv_jvp)
+_front_batcher(inv_p)
+
+# ---------------------------------------------------------------------------------------------
+# slogdet: (sign, log|det|)
+
+slogdet_p = Primitive("slogdet", multiple_results=True)
+
+
+def _slogdet_impl(x):
+    sign, logabs = np.linalg.slogdet(x)
+    return [np.asarray(sign, x.dtype), np.asarray(logabs, x.dtype)]
+
+
+def _slogdet_abstract_eval(x):
+    _check_matrix("slogdet", x, True)
+    return [ShapedArray(x.shape[:-2], x.dtype), ShapedArray(x.shape[:-2], x.dtype)]
+
+
+def _slogdet_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    sign, logabs = slogdet_p.bind(x)
+    from core.numpy.linalg_ops import trace
+
+    dlog = trace(_mm(inv_p.bind(x), t), axis1=-2, axis2=-1)
+    return [sign, logabs], [Zero(get_aval(sign)), dlog]
+
+
+slogdet_p.def_impl(_slogdet_impl)
+slogdet_p.def_abstract_eval(_slogdet_abstract_eval)
+slogdet_p.def_jvp(_slogdet_jvp)
+_front_batcher(slogdet_p)
+
+# ---------------------------------------------------------------------------------------------
+# cholesky (lower)
+
+cholesky_p = Primitive("cholesky")
+
+
+def _cholesky_impl(x):
+    try:
+        return np.linalg.cholesky(x).astype(x.dtype)
+    except np.linalg.LinAlgError:  # JAX returns NaNs for non-positive-definite inputs
+        return np.full(x.shape, np.nan, x.dtype)
+
+
+def _cholesky_abstract_eval(x):
+    _check_matrix("cholesky", x, True)
+    return ShapedArray(x.shape, x.dtype)
+
+
+def _cholesky_jvp(primals, tangents):
+    # dL = L * Phi(L^-1 dA L^-T), Phi = lower triangle with the diagonal halved.
+    from core.numpy.creation import eye, tril
+    from core.numpy.ufuncs import multiply
+
+    (x,), (t,) = primals, tangents
+    L = cholesky_p.bind(x)
+    Linv = inv_p.bind(L)
+    inner = _mm(_mm(Linv, t), _mT(Linv))
+    n = get_aval(x).shape[-1]
+    phi = multiply(tril(inner), 1 - 0.5 * eye(n, dtype=get_aval(x).dtype))
+    return L, _mm(L, phi)
+
+
+cholesky_p.def_impl(_cholesky_impl)
+cholesky_p.def_abstract_eval(_cholesky_abstract_eval)
+cholesky_p.def_jvp(_cholesky_jvp)
+_front_batcher(cholesky_p)
+
+# ---------------------------------------------------------------------------------------------
+# qr
+
+qr_p = Primitive("qr", multiple_results=True)
+
+
+def _qr_impl(x, *, full_matrices):
+    q, r = np.linalg.qr(x, mode="complete" if full_matrices else "reduced")
+    return [q.astype(x.dtype), r.astype(x.dtype)]
+
+
+def _qr_abstract_eval(x, *, full_matrices):
+    _check_matrix("qr", x, False)
+    *b, m, n = x.shape
+    k = m if full_matrices else min(m, n)
+    return [ShapedArray((*b, m, k), x.dtype), ShapedArray((*b, k, n), x.dtype)]
+
+
+def _qr_jvp(primals, tangents, *, full_matrices):
+    from core.numpy.creation import tril
+
+    (x,), (t,) = primals, tangents
+    q, r = qr_p.bind(x, full_matrices=full_matrices)
+    *_, m, n = get_aval(x).shape
+    if m < n or (full_matrices and m > n):
+        raise NotImplementedError("qr derivatives need m >= n and full_matrices=False")
+    dx_rinv = _mm(t, inv_p.bind(r))
+    qt_dx_rinv = _mm(_mT(q), dx_rinv)
+    lower = tril(qt_dx_rinv, -1)
+    do = lower - _mT(lower)
+    dq = _mm(q, do - qt_dx_rinv) + dx_rinv
+    dr = _mm(qt_dx_rinv - do, r)
+    return [q, r], [dq, dr]
+
+
+qr_p.def_impl(_qr_impl)
+qr_p.def_abstract_eval(_qr_abstract_eval)
+qr_p.def_jvp(_qr_jvp)
+_front_batcher(qr_p)
+
+# ---------------------------------------------------------------------------------------------
+# eigh (symmetric eigen-decomposition; eigenvalues ascending)
+
+eigh_p = Primitive("eigh", multiple_results=True)
+
+
+def _eigh_impl(x, *, lower):
+    w, v = np.linalg.eigh(x, UPLO="L" if lower else "U")
+    return [v.astype(x.dtype), w.astype(x.dtype)]
+
+
+def _eigh_abstract_eval(x, *, lower):
+    _check_matrix("eigh", x, True)
+    return [ShapedArray(x.shape, x.dtype), ShapedArray(x.shape[:-1], x.dtype)]
+
+
+def _eigh_jvp(primals, tangents, *, lower):
+    from core.numpy.creation import eye
+    from core.numpy.linalg_ops import diagonal
+    from core.numpy.ufuncs import divide, multiply, subtract
+    from core.numpy.where import where
+
+    (x,), (t,) = primals, tangents
+    v, w = eigh_p.bind(x, lower=lower)
+    vt_dx_v = _mm(_mT(v), _mm(t, v))
+    dw = diagonal(vt_dx_v, axis1=-2, axis2=-1)
+    n = get_aval(x).shape[-1]
+    gap = subtract(w[..., None, :], w[..., :, None])
+    off = eye(n, dtype=bool) == False  # noqa: E712
+    safe = where(off, gap, 1)
+    f = where(off, divide(1, safe), 0)
+    dv = _mm(v, multiply(f, vt_dx_v))
+    return [v, w], [dv, dw]
+
+
+eigh_p.def_impl(_eigh_impl)
+eigh_p.def_abstract_eval(_eigh_abstract_eval)
+eigh_p.def_jvp(_eigh_jvp)
+_front_batcher(eigh_p)
+
+# ---------------------------------------------------------------------------------------------
+# svd
+
+svd_p = Primitive("svd", multiple_results=True)
+
+
+def _svd_impl(x, *, full_matrices, compute_uv):
+    if not compute_uv:
+        return [np.linalg.svd(x, compute_uv=False).astype(x.dtype)]
+    u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
+    return [u.astype(x.dtype), s.astype(x.dtype), vh.astype(x.dtype)]
+
+
+def _svd_abstract_eval(x, *, full_matrices, compute_uv):
+    _check_matrix("svd", x, False)
+    *b, m, n = x.shape
+    k = min(m, n)
+    s = ShapedArray((*b, k), x.dtype)
+    if not compute_uv:
+        return [s]
+    um, vn = (m, n) if full_matrices else (k, k)
+    return [ShapedArray((*b, m, um), x.dtype), s, ShapedArray((*b, vn, n), x.dtype)]
+
+
+def _svd_jvp(primals, tangents, *, full_matrices, compute_uv):
+    # JAX's rule: dS = U^T dA V; ds = diag(dS); dU, dV from the off-diagonal part of dS.
+    from core.numpy.creation import eye
+    from core.numpy.linalg_ops import diagonal
+
+    (a,), (da,) = primals, tangents
+    *_, m, n = get_aval(a).shape
+    if compute_uv and full_matrices and m != n:
+        raise NotImplementedError(
+            "differentiating svd with full_matrices=True needs a square matrix; use "
+            "full_matrices=False"
+        )
+    u, s, vt = svd_p.bind(a, full_matrices=False, compute_uv=True)
+    v = _mT(vt)
+    ds_mat = _mm(_mT(u), _mm(da, v))
+    ds = diagonal(ds_mat, axis1=-2, axis2=-1)
+    if not compute_uv:
+        return [s], [ds]
+    s_row = s[..., None, :]
+    s_col = _mT(s_row)
+    k = min(m, n)
+    ident = eye(k, dtype=get_aval(a).dtype)
+    f = 1 / ((s_row + s_col) * (s_row - s_col) + ident) - ident
+    dss, sds = s_row * ds_mat, s_col * ds_mat
+    du = _mm(u, f * (dss + _mT(dss)))
+    dv = _mm(v, f * (sds + _mT(sds)))
+    if m > n:
+        dav = _mm(da, v)
+        du = du + (dav - _mm(u, _mm(_mT(u), dav))) / s_row
+    if n > m:
+        dau = _mm(_mT(da), u)
+        dv = dv + (dau - _mm(v, _mm(vt, dau))) / s_row
+    return [u, s, vt], [du, ds, _mT(dv)]
+
+
+svd_p.def_impl(_svd_impl)
+svd_p.def_abstract_eval(_svd_abstract_eval)
+svd_p.def_jvp(_svd_jvp)
+_front_batcher(svd_p)
+
+
+def inv(a: Any) -> Any:
+    return inv_p.bind(a)
+
+
+def slogdet(a: Any) -> tuple[Any, Any]:
+    return tuple(slogdet_p.bind(a))
+
+
+def cholesky(a: Any) -> Any:
+    return cholesky_p.bind(a)
+
+
+def qr(a: Any, full_matrices: bool = False) -> tuple[Any, Any]:
+    return tuple(qr_p.bind(a, full_matrices=bool(full_matrices)))
+
+
+def eigh(a: Any, lower: bool = True) -> tuple[Any, Any]:
+    """Returns (eigenvectors, eigenvalues) like `lax.linalg.eigh`."""
+    return tuple(eigh_p.bind(a, lower=bool(lower)))
+
+
+def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True) -> Any:
+    out = svd_p.bind(a, full_matrices=bool(full_matrices), compute_uv=bool(compute_uv))
+    return tuple(out) if compute_uv else out[0]

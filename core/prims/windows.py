@@ -1,0 +1,381 @@
+"""Windowed reductions (pooling): `reduce_window_{sum,max,min}` and their selection helpers.
+
+Every primitive here takes the same window params (one entry per operand dimension):
+
+    window_dimensions   the window size
+    window_strides      the step between windows
+    padding             (low, high) per dimension, filled with the reduction's identity
+    base_dilation       operand dilation (identity values inserted between elements)
+    window_dilation     window dilation (gaps between window taps)
+
+`reduce_window_sum` is linear; its transpose is a pad (interior = stride - 1) followed by a
+windowed sum with strides = base_dilation (JAX's rule). `reduce_window_max/min` differentiate
+through the selected element: their jvp is `select_and_gather_add(t, x)` (the tangent at the
+first maximal/minimal tap of each window), whose transpose is `select_and_scatter_add`
+(each output cotangent added at that tap), and vice versa, so every order works. All batch by
+adding a window dimension of size 1 for the vmapped axis. The numpy impls use strided views.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from core.avals import ShapedArray
+from core.errors import ShapeError
+from core.interpreters import batching
+from core.interpreters.jvp import Zero, deflinear
+from core.primitive import Primitive
+from core.trace import get_aval
+
+_WINDOW_PARAMS = ("window_dimensions", "window_strides", "padding", "base_dilation",
+                  "window_dilation")
+
+
+def _dilate(shape, dilation):
+    return tuple(0 if d == 0 else 1 + r * (d - 1) for d, r in zip(shape, dilation))
+
+
+def _out_shape(shape, window_dimensions, window_strides, padding, base_dilation,
+               window_dilation):
+    padded = [d + lo + hi for d, (lo, hi) in zip(_dilate(shape, base_dilation), padding)]
+    eff = _dilate(window_dimensions, window_dilation)
+    return tuple(0 if p < k else (p - k) // s + 1 for p, k, s in zip(padded, eff, window_strides))
+
+
+def _check(name, aval, window_dimensions, window_strides, padding, base_dilation,
+           window_dilation):
+    n = aval.ndim
+    if not (len(window_dimensions) == len(window_strides) == len(padding) == len(base_dilation)
+            == len(window_dilation) == n):
+        raise ShapeError(
+            f"{name}: window_dimensions, window_strides, padding and dilations need one entry "
+            f"per operand dimension ({n} for shape {aval.shape}); got window_dimensions="
+            f"{window_dimensions}, window_strides={window_strides}, padding={padding}")
+    if any(d < 1 for d in (*window_dimensions, *window_strides, *base_dilation,
+                           *window_dilation)):
+        raise ShapeError(f"{name}: window sizes, strides and dilations must be positive")
+
+
+def identity(kind: str, dtype: np.dtype) -> Any:
+    """The identity of a windowed reduction (the value padding stands for)."""
+    dtype = np.dtype(dtype)
+    if kind == "sum":
+        return dtype.type(0)
+    if dtype.kind == "b":
+        return kind == "min"
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return dtype.type(info.min if kind == "max" else info.max)
+    return dtype.type(-np.inf if kind == "max" else np.inf)
+
+
+def _padded(x: np.ndarray, fill: Any, padding, base_dilation) -> np.ndarray:
+    if any(d > 1 for d in base_dilation):
+        dil = np.full(_dilate(x.shape, base_dilation), fill, x.dtype)
+        dil[tuple(slice(None, None, d) for d in base_dilation)] = x
+        x = dil
+    pos = [(max(lo, 0), max(hi, 0)) for lo, hi in padding]
+    if any(p != (0, 0) for p in pos):
+        x = np.pad(x, pos, constant_values=fill)
+    crop = tuple(slice(-lo if lo < 0 else 0, x.shape[i] + hi if hi < 0 else None)
+                 for i, (lo, hi) in enumerate(padding))
+    return x[crop]
+
+
+def _windows(x: np.ndarray, fill: Any, window_dimensions, window_strides, padding,
+             base_dilation, window_dilation) -> np.ndarray:
+    """A read-only view of shape `out_shape + window_dimensions`."""
+    xp = _padded(x, fill, padding, base_dilation)
+    eff = _dilate(window_dimensions, window_dilation)
+    out = tuple(0 if p < k else (p - k) // s + 1
+                for p, k, s in zip(xp.shape, eff, window_strides))
+    st = xp.strides
+    return as_strided(xp, out + tuple(window_dimensions),
+                      tuple(s * w for s, w in zip(st, window_strides))
+                      + tuple(s * d for s, d in zip(st, window_dilation)), writeable=False)
+
+
+def _reducer(name: str, kind: str, np_fn) -> Primitive:
+    prim = Primitive(name)
+
+    def impl(x, **params):
+        view = _windows(x, identity(kind, x.dtype), **params)
+        axes = tuple(range(x.ndim, 2 * x.ndim))
+        if view.size == 0:
+            return np.full(view.shape[:x.ndim], identity(kind, x.dtype), x.dtype)
+        return np.asarray(np_fn(view, axis=axes), dtype=x.dtype)
+
+    def abstract_eval(x, **params):
+        _check(name, x, *(params[k] for k in _WINDOW_PARAMS))
+        return ShapedArray(_out_shape(x.shape, **params), x.dtype, x.weak_type)
+
+    def batch(args, dims, **params):
+        (x,), (d,) = args, dims
+        return prim.bind(x, **_insert_unit_window(params, d)), d
+
+    prim.def_impl(impl)
+    prim.def_abstract_eval(abstract_eval)
+    prim.def_batch(batch)
+    return prim
+
+
+def _insert_unit_window(params: dict, d: int) -> dict:
+    def ins(t, v):
+        t = list(t)
+        t.insert(d, v)
+        return tuple(t)
+
+    return dict(window_dimensions=ins(params["window_dimensions"], 1),
+                window_strides=ins(params["window_strides"], 1),
+                padding=ins(params["padding"], (0, 0)),
+                base_dilation=ins(params["base_dilation"], 1),
+                window_dilation=ins(params["window_dilation"], 1),
+                **{k: v for k, v in params.items() if k not in _WINDOW_PARAMS})
+
+
+reduce_window_sum_p = _reducer("reduce_window_sum", "sum", np.sum)
+reduce_window_max_p = _reducer("reduce_window_max", "max", np.max)
+reduce_window_min_p = _reducer("reduce_window_min", "min", np.min)
+deflinear(reduce_window_sum_p)
+
+
+def _vjp_padding(in_shape, window_dimensions, window_strides, out_shape, padding,
+                 base_dilation, window_dilation):
+    lhs_d = _dilate(in_shape, base_dilation)
+    rhs_d = _dilate(window_dimensions, window_dilation)
+    out_d = _dilate(out_shape, window_strides)
+    before = [r - lo - 1 for r, (lo, _) in zip(rhs_d, padding)]
+    after = [a + r - 1 - o - b for a, r, o, b in zip(lhs_d, rhs_d, out_d, before)]
+    return list(zip(before, after))
+
+
+def _reduce_window_sum_transpose(ct, x, *, window_dimensions, window_strides, padding,
+                                 base_dilation, window_dilation):
+    from core.prims.indexing import pad
+    from core.prims.shapes import full
+
+    in_shape = x.aval.shape
+    pads = _vjp_padding(in_shape, window_dimensions, window_strides, get_aval(ct).shape, padding,
+                        base_dilation, window_dilation)
+    cfg = tuple((lo, hi, s - 1) for (lo, hi), s in zip(pads, window_strides))
+    padded = pad(ct, full((), 0, get_aval(ct).dtype), cfg)
+    n = len(in_shape)
+    out = reduce_window_sum_p.bind(padded, window_dimensions=window_dimensions,
+                                   window_strides=base_dilation, padding=((0, 0),) * n,
+                                   base_dilation=(1,) * n, window_dilation=window_dilation)
+    return [out]
+
+
+reduce_window_sum_p.def_transpose(_reduce_window_sum_transpose)
+
+
+# ---------------------------------------------------------------------------------------------
+# Selection: the derivative machinery of max/min pooling
+
+
+def _selected_sources(x: np.ndarray, select: str, **params) -> np.ndarray:
+    """Per output window, the flat operand index of its first max/min tap (-1: padding only)."""
+    src = np.arange(x.size, dtype=np.int64).reshape(x.shape)
+    vals = _windows(x, identity(select, x.dtype), **params)
+    srcs = _windows(src, np.int64(-1), **params)
+    out_shape = vals.shape[:x.ndim]
+    flat_v = vals.reshape(out_shape + (-1,))
+    flat_s = srcs.reshape(out_shape + (-1,))
+    if flat_v.shape[-1] == 0:
+        return np.full(out_shape, -1, np.int64)
+    pick = np.argmax(flat_v, axis=-1) if select == "max" else np.argmin(flat_v, axis=-1)
+    return np.take_along_axis(flat_s, pick[..., None], axis=-1)[..., 0]
+
+
+select_and_gather_add_p = Primitive("select_and_gather_add")
+select_and_scatter_add_p = Primitive("select_and_scatter_add")
+
+
+def _sga_impl(t, x, *, select_prim, **params):
+    idx = _selected_sources(x, select_prim, **params)
+    flat = t.reshape(-1)
+    return np.where(idx >= 0, flat[np.maximum(idx, 0)] if flat.size else 0, 0).astype(t.dtype)
+
+
+def _sga_abstract_eval(t, x, *, select_prim, **params):
+    if t.shape != x.shape or t.dtype != x.dtype:
+        raise ShapeError(f"select_and_gather_add: tangent {t.str_short()} must match operand "
+                         f"{x.str_short()}")
+    return ShapedArray(_out_shape(x.shape, **params), t.dtype, t.weak_type)
+
+
+def _ssa_impl(s, x, *, select_prim, **params):
+    idx = _selected_sources(x, select_prim, **params).reshape(-1)
+    out = np.zeros(x.size, s.dtype)
+    keep = idx >= 0
+    np.add.at(out, idx[keep], s.reshape(-1)[keep])
+    return out.reshape(x.shape)
+
+
+def _ssa_abstract_eval(s, x, *, select_prim, **params):
+    expect = _out_shape(x.shape, **params)
+    if s.shape != expect:
+        raise ShapeError(f"select_and_scatter_add: source {s.shape} must have the window output "
+                         f"shape {expect} of operand {x.shape}")
+    return ShapedArray(x.shape, s.dtype, s.weak_type)
+
+
+def _linear_in_first(prim):
+    def jvp(primals, tangents, **params):
+        (a, x), (ta, _) = primals, tangents
+        out = prim.bind(a, x, **params)
+        if type(ta) is Zero:
+            return out, Zero(get_aval(out))
+        return out, prim.bind(ta, x, **params)
+
+    def batch(args, dims, **params):
+        (a, x), (da, dx) = args, dims
+        size = get_aval(a).shape[da] if da is not None else get_aval(x).shape[dx]
+        a = batching.moveaxis(a, da, 0, size)
+        x = batching.moveaxis(x, dx, 0, size)
+        return prim.bind(a, x, **_insert_unit_window(params, 0)), 0
+
+    prim.def_jvp(jvp)
+    prim.def_batch(batch)
+
+
+_linear_in_first(select_and_gather_add_p)
+_linear_in_first(select_and_scatter_add_p)
+select_and_gather_add_p.def_impl(_sga_impl)
+select_and_gather_add_p.def_abstract_eval(_sga_abstract_eval)
+select_and_gather_add_p.def_transpose(
+    lambda ct, t, x, **params: [select_and_scatter_add_p.bind(ct, x, **params), None])
+select_and_gather_add_p.linear = True
+select_and_scatter_add_p.def_impl(_ssa_impl)
+select_and_scatter_add_p.def_abstract_eval(_ssa_abstract_eval)
+select_and_scatter_add_p.def_transpose(
+    lambda ct, s, x, **params: [select_and_gather_add_p.bind(ct, x, **params), None])
+select_and_scatter_add_p.linear = True
+
+
+def _chooser_jvp(prim, select):
+    def rule(primals, tangents, **params):
+        (x,), (t,) = primals, tangents
+        out = prim.bind(x, **params)
+        if type(t) is Zero:
+            return out, Zero(get_aval(out))
+        return out, select_and_gather_add_p.bind(t, x, select_prim=select, **params)
+
+    prim.def_jvp(rule)
+
+
+_chooser_jvp(reduce_window_max_p, "max")
+_chooser_jvp(reduce_window_min_p, "min")
+
+
+# ---------------------------------------------------------------------------------------------
+# The user-facing wrappers
+
+
+def _norm_params(shape, window_dimensions, window_strides, padding, base_dilation,
+                 window_dilation) -> dict:
+    n = len(shape)
+    wd = tuple(int(d) for d in window_dimensions)
+    ws = (1,) * n if window_strides is None else tuple(int(s) for s in window_strides)
+    bd = (1,) * n if base_dilation is None else tuple(int(d) for d in base_dilation)
+    wdl = (1,) * n if window_dilation is None else tuple(int(d) for d in window_dilation)
+    if isinstance(padding, str):
+        from core.prims.conv import padtype_to_pads
+
+        pads = padtype_to_pads(shape, _dilate(wd, wdl), ws, padding)
+    else:
+        pads = tuple((int(lo), int(hi)) for lo, hi in padding)
+    return dict(window_dimensions=wd, window_strides=ws, padding=pads, base_dilation=bd,
+                window_dilation=wdl)
+
+
+def _window_fn(prim: Primitive):
+    def fn(operand: Any, window_dimensions: Sequence[int],
+           window_strides: Sequence[int] | None = None, padding: Any = "VALID",
+           base_dilation: Sequence[int] | None = None,
+           window_dilation: Sequence[int] | None = None) -> Any:
+        params = _norm_params(get_aval(operand).shape, window_dimensions, window_strides,
+                              padding, base_dilation, window_dilation)
+        return prim.bind(operand, **params)
+
+    fn.__name__ = prim.name
+    fn.__doc__ = f"`{prim.name}` with the reduction's identity as padding."
+    return fn
+
+
+reduce_window_sum = _window_fn(reduce_window_sum_p)
+reduce_window_max = _window_fn(reduce_window_max_p)
+reduce_window_min = _window_fn(reduce_window_min_p)
+
+
+def _monoid(computation: Callable) -> str | None:
+    from core import numpy as jnp
+    from core.prims import elementwise as ew
+
+    table = {"sum": (ew.add, jnp.add), "max": (ew.max, jnp.maximum),
+             "min": (ew.min, jnp.minimum)}
+    for kind, fns in table.items():
+        if any(computation is f for f in fns):
+            return kind
+    return None
+
+
+def reduce_window(operand: Any, init_value: Any, computation: Callable,
+                  window_dimensions: Sequence[int], window_strides: Sequence[int] | None = None,
+                  padding: str | Sequence[tuple[int, int]] = "VALID",
+                  base_dilation: Sequence[int] | None = None,
+                  window_dilation: Sequence[int] | None = None) -> Any:
+    """`lax.reduce_window` for the sum/max/min monoids (the pooling layers).
+
+    Args:
+      operand: the array.
+      init_value: the reduction's start value; padding is filled with it.
+      computation: `lax.add`, `lax.max` or `lax.min` (or jnp.add/maximum/minimum).
+      window_dimensions: the window size per dimension.
+      window_strides: the step per dimension (default 1).
+      padding: 'SAME', 'VALID' or (low, high) pairs.
+      base_dilation: operand dilation per dimension.
+      window_dilation: window dilation per dimension.
+
+    Returns:
+      The reduced windows.
+    """
+    from core.prims import elementwise as ew
+    from core.prims.indexing import pad
+    from core.prims.shapes import convert_element_type
+
+    kind = _monoid(computation)
+    if kind is None:
+        raise NotImplementedError(
+            f"reduce_window supports the computations lax.add, lax.max and lax.min (the "
+            f"pooling monoids), got {computation!r}; express other reductions with those.")
+    aval = get_aval(operand)
+    params = _norm_params(aval.shape, window_dimensions, window_strides, padding, base_dilation,
+                          window_dilation)
+    prim = {"sum": reduce_window_sum_p, "max": reduce_window_max_p,
+            "min": reduce_window_min_p}[kind]
+    init = np.asarray(init_value) if not hasattr(init_value, "aval") else None
+    if init is not None and init.shape == () and init.astype(aval.dtype) == identity(
+            kind, aval.dtype):
+        return prim.bind(operand, **params)
+    # A non-identity init: materialize XLA's semantics (padding holds init; init joins once).
+    init = convert_element_type(init_value, aval.dtype, aval.weak_type)
+    cfg = tuple((lo, hi, d - 1) for (lo, hi), d in zip(params["padding"],
+                                                       params["base_dilation"]))
+    padded = pad(operand, init, cfg)
+    n = aval.ndim
+    out = prim.bind(padded, window_dimensions=params["window_dimensions"],
+                    window_strides=params["window_strides"], padding=((0, 0),) * n,
+                    base_dilation=(1,) * n, window_dilation=params["window_dilation"])
+    combine = {"sum": ew.add, "max": ew.max, "min": ew.min}[kind]
+    return combine(out, _broadcast(init, out))
+
+
+def _broadcast(scalar: Any, like: Any) -> Any:
+    from core.prims.shapes import broadcast_in_dim
+
+    return broadcast_in_dim(scalar, get_aval(like).shape, ())

@@ -1,0 +1,6 @@
+"""Runnable examples; run them from the repository root:
+
+* ``python -m examples.mnist.train``: MNIST MLP/CNN with TensorBoard and checkpoints.
+* ``python -m examples.linear_regression.train``: the first JAX program, jitted.
+* ``python -m examples.lstm_lm.train``: a character LSTM language model over `nn.RNN`.
+"""

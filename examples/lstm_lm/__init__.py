@@ -1,0 +1,1 @@
+"""A character-level LSTM language model: ``python -m examples.lstm_lm.train`` (see README.md)."""

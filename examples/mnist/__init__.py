@@ -1,0 +1,1 @@
+"""MNIST classification: ``python -m examples.mnist.train`` (see README.md)."""

@@ -1,0 +1,193 @@
+"""cond / switch / scan / fori_loop / while_loop / map through every transformation.
+
+Each case is checked eagerly against plain Python, with `check_grads` (orders 1 and 2, float64),
+under `vmap` against a Python loop, and under `jit` against eager.
+"""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core import lax
+from core.jit.errors import LoweringError
+from core.test_util import check_grads
+
+_rng = np.random.RandomState(0)
+
+
+@pytest.fixture(autouse=True)
+def x64():
+    with core.enable_x64():
+        yield
+
+
+def R(*shape):
+    return _rng.standard_normal(shape)
+
+
+def _cell(c, x):
+    h = jnp.tanh(c * 0.5 + x)
+    return h, jnp.sin(h) * c
+
+
+# name, function of float arrays, args, python reference (or None), grad orders
+CASES = [
+    ("cond_true", lambda x, y: lax.cond(jnp.sum(x) > -100, lambda a, b: jnp.sin(a) * b,
+                                        lambda a, b: a ** 3, x, y),
+     (R(3), R(3)), lambda x, y: np.sin(x) * y, 2),
+    ("cond_false", lambda x, y: lax.cond(jnp.sum(x) > 100, lambda a, b: jnp.sin(a) * b,
+                                         lambda a, b: a ** 3 + b, x, y),
+     (R(3), R(3)), lambda x, y: x ** 3 + y, 2),
+    ("cond_pytree", lambda x, y: lax.cond(True, lambda o: {"a": o[0] * o[1], "b": o[1]},
+                                          lambda o: {"a": o[1], "b": o[0]}, (x, y))["a"],
+     (R(2, 2), R(2, 2)), lambda x, y: x * y, 2),
+    ("switch", lambda x: lax.switch(1, [jnp.sin, jnp.cos, lambda a: a * a], x),
+     (R(4),), np.cos, 2),
+    ("switch_clamped", lambda x: lax.switch(9, [jnp.sin, jnp.cos, lambda a: a * a], x),
+     (R(4),), lambda x: x * x, 2),
+    ("scan_carry_ys", lambda c, xs: lax.scan(_cell, c, xs), (R(3), R(5, 3)), None, 2),
+    ("scan_reverse", lambda c, xs: lax.scan(_cell, c, xs, reverse=True), (R(3), R(5, 3)),
+     None, 2),
+    ("scan_const", lambda w, xs: lax.scan(lambda c, x: (c * w + x, c), jnp.zeros(2), xs)[1],
+     (R(2), R(4, 2)), None, 2),
+    ("scan_no_xs", lambda c: lax.scan(lambda c, _: (jnp.sin(c) + 1.0, None), c, None,
+                                      length=4)[0],
+     (R(3),), None, 2),
+    ("fori_static", lambda x: lax.fori_loop(0, 4, lambda i, v: jnp.sin(v) * x + i, x),
+     (R(3),), None, 2),
+    ("map", lambda xs: lax.map(lambda r: jnp.sum(jnp.sin(r)) * r, xs), (R(4, 3),),
+     lambda xs: np.sum(np.sin(xs), 1, keepdims=True) * xs, 2),
+    ("map_batched", lambda xs: lax.map(lambda r: r * r, xs, batch_size=3), (R(7, 2),),
+     lambda xs: xs * xs, 2),
+    ("scan_nested_cond", lambda xs: lax.scan(
+        lambda c, x: (lax.cond(x[0] > 0, lambda a: a * x, lambda a: a + x, c), c), jnp.ones(2),
+        xs), (R(4, 2),), None, 2),
+    ("scan_in_scan", lambda xs: lax.scan(
+        lambda c, x: (lax.scan(lambda d, y: (d * jnp.cos(y), d), c, x)[0], jnp.sum(c)),
+        jnp.ones(2), xs), (R(3, 4, 2),), None, 2),
+]
+
+
+def _py_scan(f, init, xs, reverse=False):
+    c, ys = init, []
+    idx = range(len(xs) - 1, -1, -1) if reverse else range(len(xs))
+    out = [None] * len(xs)
+    for i in idx:
+        c, y = f(c, xs[i])
+        out[i] = y
+    del ys
+    return c, np.stack([np.asarray(y) for y in out])
+
+
+def test_scan_matches_python_loop():
+    c, xs = R(3), R(5, 3)
+    for reverse in (False, True):
+        got = lax.scan(_cell, c, xs, reverse=reverse)
+        want = _py_scan(_cell, c, xs, reverse)
+        np.testing.assert_allclose(got[0], want[0], rtol=1e-12)
+        np.testing.assert_allclose(got[1], want[1], rtol=1e-12)
+
+
+@pytest.mark.parametrize("name,fn,args,ref,order", CASES, ids=[c[0] for c in CASES])
+def test_values(name, fn, args, ref, order):
+    out = fn(*args)
+    if ref is not None:
+        np.testing.assert_allclose(out, ref(*args), rtol=1e-12)
+
+
+@pytest.mark.parametrize("name,fn,args,ref,order", CASES, ids=[c[0] for c in CASES])
+def test_grads(name, fn, args, ref, order):
+    check_grads(fn, args, order)
+
+
+@pytest.mark.parametrize("name,fn,args,ref,order", CASES, ids=[c[0] for c in CASES])
+def test_vmap_matches_loop(name, fn, args, ref, order):
+    batched = [np.stack([a, a * 0.5 + 0.1, -a]) for a in args]
+    got = core.vmap(fn)(*batched)
+    for i in range(3):
+        want = fn(*[b[i] for b in batched])
+        core.tree.map(lambda g, w, i=i: np.testing.assert_allclose(g[i], w, rtol=1e-12), got,
+                      want)
+
+
+@pytest.mark.parametrize("backend", ["python", "numba"])
+@pytest.mark.parametrize("name,fn,args,ref,order", CASES, ids=[c[0] for c in CASES])
+def test_jit_matches_eager(name, fn, args, ref, order, backend):
+    try:
+        got = core.jit(fn, backend=backend)(*args)
+        grad = core.jit(core.grad(lambda *a: _total(fn(*a))), backend=backend)(*args)
+    except (LoweringError, NotImplementedError, ImportError) as e:
+        pytest.skip(f"numba lowering not available yet: {e}")
+    core.tree.map(lambda g, w: np.testing.assert_allclose(g, w, rtol=1e-10), got, fn(*args))
+    np.testing.assert_allclose(grad, core.grad(lambda *a: _total(fn(*a)))(*args), rtol=1e-10)
+
+
+def _total(out):
+    return sum(jnp.sum(jnp.sin(leaf)) for leaf in core.tree.leaves(out))
+
+
+def test_batched_predicate_becomes_select():
+    f = lambda p, x: lax.cond(p > 0, lambda a: a * 2.0, lambda a: a - 1.0, x)  # noqa: E731
+    ps, x = np.array([1.0, -1.0, 2.0]), R(3)
+    got = core.vmap(f, in_axes=(0, None))(ps, x)
+    np.testing.assert_allclose(got, np.stack([x * 2, x - 1, x * 2]))
+    jaxpr = core.make_jaxpr(core.vmap(f, in_axes=(0, None)))(ps, x)
+    assert "select_n" in str(jaxpr) and "cond" not in str(jaxpr)
+    sw = core.vmap(lambda i: lax.switch(i, [lambda: 1.0, lambda: 2.0, lambda: 3.0]))
+    np.testing.assert_allclose(sw(np.array([0, 2, 5, -1], np.int32)), [1, 3, 3, 1])
+
+
+def test_while_loop():
+    f = lambda x: lax.while_loop(lambda v: v[0] < 5, lambda v: (v[0] + 1, v[1] * x),  # noqa
+                                 (0, jnp.ones_like(x)))[1]
+    x = R(3)
+    np.testing.assert_allclose(f(x), x ** 5, rtol=1e-12)
+    t = R(3)
+    _, tan = core.jvp(f, (x,), (t,))
+    np.testing.assert_allclose(tan, 5 * x ** 4 * t, rtol=1e-10)
+    np.testing.assert_allclose(core.jit(f, backend="python")(x), x ** 5, rtol=1e-12)
+    np.testing.assert_allclose(core.jacfwd(lambda x: jnp.sum(f(x)))(x), 5 * x ** 4, rtol=1e-10)
+    with pytest.raises(lax.WhileLoopReverseModeError, match="scan"):
+        core.grad(lambda x: jnp.sum(f(x)))(x)
+
+
+def test_while_batched_predicate_runs_until_all_done():
+    f = lambda x: lax.while_loop(lambda v: v < 10.0, lambda v: v * 2.0, x)  # noqa: E731
+    xs = np.array([1.0, 3.0, 20.0, 0.5])
+    np.testing.assert_allclose(core.vmap(f)(xs), [f(x) for x in xs])
+    g = lambda x: core.jvp(f, (x,), (1.0,))[1]  # noqa: E731
+    np.testing.assert_allclose(core.vmap(g)(xs), [g(x) for x in xs])
+
+
+def test_fori_loop_traced_bounds_is_while():
+    f = core.jit(lambda n, x: lax.fori_loop(0, n, lambda i, v: v + i, x), backend="python")
+    assert f(5, 0.0) == 10.0
+    assert "while" in str(core.make_jaxpr(lambda n: lax.fori_loop(0, n, lambda i, v: v, 0.0))(3))
+
+
+def test_scan_of_1000_steps_is_one_equation():
+    f = lambda x: lax.fori_loop(0, 1000, lambda i, v: v * 1.001 + 1.0, x)  # noqa: E731
+    jaxpr = core.make_jaxpr(f)(1.0)
+    assert [e.prim.name for e in jaxpr.eqns] == ["scan"]
+    assert jaxpr.eqns[0].params["length"] == 1000
+    g = core.make_jaxpr(core.grad(lambda x: lax.scan(lambda c, _: (jnp.sin(c), c), x, None,
+                                                     length=1000)[0]))(1.0)
+    assert sum(e.prim.name == "scan" for e in g.eqns) == 2 and len(g.eqns) < 20
+    ref = 1.0
+    for _ in range(1000):
+        ref = ref * 1.001 + 1.0
+    np.testing.assert_allclose(f(1.0), ref, rtol=1e-10)
+
+
+@pytest.mark.parametrize("bad,err", [
+    (lambda: lax.cond(True, lambda: 1.0, lambda: jnp.ones(2)), lax.BranchTypeError),
+    (lambda: lax.scan(lambda c, x: (jnp.ones(2), x), 1.0, jnp.ones(3)), lax.CarryTypeError),
+    (lambda: lax.scan(lambda c, x: (c, x), 1.0, (jnp.ones(3), jnp.ones(4))),
+     lax.ScanLengthError),
+    (lambda: lax.scan(lambda c, x: (c, x), 1.0, None), lax.ScanLengthError),
+    (lambda: lax.cond(jnp.ones(2) > 0, lambda: 1.0, lambda: 2.0), TypeError),
+])
+def test_errors(bad, err):
+    with pytest.raises(err):
+        bad()

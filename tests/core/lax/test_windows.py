@@ -1,0 +1,125 @@
+"""reduce_window (sum/max/min): values against a direct loop and recorded JAX values, gradients
+(orders 1 and 2), vmap against a loop, jit against eager."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core import lax
+from core.jit.errors import LoweringError
+from core.test_util import check_grads
+
+_rng = np.random.RandomState(0)
+
+
+@pytest.fixture(autouse=True)
+def x64():
+    with core.enable_x64():
+        yield
+
+
+def reference(x, init, op, dims, strides, pads, base, wdil):
+    """Direct definition: dilate, pad with `init`, reduce every window tap by tap."""
+    shape = [(d - 1) * b + 1 for d, b in zip(x.shape, base)]
+    xd = np.full(shape, init)
+    xd[tuple(slice(None, None, b) for b in base)] = x
+    xp = np.pad(xd, pads, constant_values=init)
+    eff = [(k - 1) * d + 1 for k, d in zip(dims, wdil)]
+    out_shape = [(p - e) // s + 1 for p, e, s in zip(xp.shape, eff, strides)]
+    out = np.full(out_shape, init)
+    for o in itertools.product(*map(range, out_shape)):
+        for k in itertools.product(*map(range, dims)):
+            idx = tuple(oi * s + ki * d for oi, s, ki, d in zip(o, strides, k, wdil))
+            out[o] = op(out[o], xp[idx])
+    return out
+
+
+OPS = {"sum": (lax.add, 0.0, np.add), "max": (lax.max, -np.inf, np.maximum),
+       "min": (lax.min, np.inf, np.minimum)}
+
+# window_dimensions, strides, padding, base_dilation, window_dilation
+CONFIGS = [
+    ((1, 2, 2, 1), (1, 2, 2, 1), "VALID", None, None),
+    ((1, 3, 3, 1), (1, 2, 2, 1), "SAME", None, None),
+    ((1, 3, 2, 1), (1, 1, 2, 1), ((0, 0), (1, 1), (1, 0), (0, 0)), None, None),
+    ((1, 2, 2, 1), (1, 1, 1, 1), "VALID", (1, 2, 1, 1), (1, 1, 2, 1)),
+    ((2, 2, 1, 1), (1, 2, 1, 1), ((0, 1), (0, 0), (0, 0), (0, 0)), None, None),
+]
+
+
+def _pads(x, cfg):
+    dims, strides, padding, base, wdil = cfg
+    if isinstance(padding, str):
+        eff = [(k - 1) * d + 1 for k, d in zip(dims, wdil or (1,) * 4)]
+        return lax.padtype_to_pads(x.shape, eff, strides, padding)
+    return padding
+
+
+@pytest.mark.parametrize("kind", list(OPS))
+@pytest.mark.parametrize("cfg", CONFIGS, ids=str)
+def test_values_match_direct_loop(kind, cfg):
+    comp, init, np_op = OPS[kind]
+    x = _rng.standard_normal((2, 5, 6, 3))
+    dims, strides, padding, base, wdil = cfg
+    got = lax.reduce_window(x, init, comp, dims, strides, padding, base, wdil)
+    want = reference(x, init, np_op, dims, strides, _pads(x, cfg), base or (1,) * 4,
+                     wdil or (1,) * 4)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_non_identity_init_pads_with_init():
+    x = _rng.standard_normal((4, 5))
+    got = lax.reduce_window(x, 1.0, lax.add, (2, 2), (1, 1), ((1, 0), (0, 1)))
+    want = reference(x, 1.0, np.add, (2, 2), (1, 1), ((1, 0), (0, 1)), (1, 1), (1, 1))
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("kind", list(OPS))
+@pytest.mark.parametrize("cfg", CONFIGS, ids=str)
+def test_grads(kind, cfg):
+    comp, init, _ = OPS[kind]
+    x = _rng.standard_normal((2, 5, 6, 3))
+    check_grads(lambda x: lax.reduce_window(x, init, comp, *cfg), (x,), order=2)
+
+
+@pytest.mark.parametrize("kind", list(OPS))
+def test_vmap_matches_loop(kind):
+    comp, init, _ = OPS[kind]
+    xs = _rng.standard_normal((3, 2, 5, 6))
+    f = lambda x: lax.reduce_window(x, init, comp, (1, 3, 2), (1, 2, 1), "SAME")  # noqa: E731
+    for axis in (0, 2):
+        got = core.vmap(f, in_axes=axis)(np.moveaxis(xs, 0, axis))
+        np.testing.assert_allclose(got, np.stack([f(x) for x in xs]), rtol=1e-12)
+    g = core.grad(lambda x: jnp.sum(jnp.sin(f(x))))
+    np.testing.assert_allclose(core.vmap(g)(xs), np.stack([g(x) for x in xs]), rtol=1e-12)
+
+
+def test_matches_recorded_jax_max_pool():
+    # jax 0.7: lax.reduce_window(x, -inf, lax.max, (1, 3, 3, 1), (1, 2, 2, 1), 'SAME').ravel()
+    x = np.sin(np.arange(50, dtype=np.float32)).reshape(1, 5, 5, 2)
+    want = [0.909297, 0.841471, 0.990607, 0.656987, 0.989358, 0.656987, 0.912945, 0.999912,
+            0.990607, 0.999912, 0.762558, 0.963795, 0.745113, 0.999912, 0.901788, 0.999912,
+            0.901788, 0.963795]
+    got = lax.reduce_window(x, -np.inf, lax.max, (1, 3, 3, 1), (1, 2, 2, 1), "SAME")
+    np.testing.assert_allclose(np.ravel(got), want, atol=1e-6)
+
+
+@pytest.mark.parametrize("backend", ["python", "numba"])
+@pytest.mark.parametrize("kind", list(OPS))
+def test_jit_matches_eager(kind, backend):
+    comp, init, _ = OPS[kind]
+    x = _rng.standard_normal((2, 6, 6, 3))
+
+    def f(x):
+        return jnp.sum(jnp.sin(lax.reduce_window(x, init, comp, (1, 2, 2, 1), (1, 2, 2, 1),
+                                                 "VALID")))
+
+    try:
+        got = core.jit(core.value_and_grad(f), backend=backend)(x)
+    except LoweringError as e:
+        pytest.skip(f"numba lowering not available yet: {e}")
+    core.tree.map(lambda a, b: np.testing.assert_allclose(a, b, rtol=1e-10), got,
+                  core.value_and_grad(f)(x))

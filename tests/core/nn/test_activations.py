@@ -1,0 +1,112 @@
+"""core.nn activations and initializers, against values recorded from jax.nn."""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core import nn, random
+
+X = np.array([-2.0, -0.5, 0.0, 0.5, 3.0, 7.0], np.float32)
+
+# Recorded from jax.nn (JAX 0.x, float32) on X.
+KNOWN = {
+    "gelu": [-0.04540235, -0.154286, 0.0, 0.345714, 2.9963627, 7.0],
+    "standardize": [-1.1340953, -0.6237524, -0.45363814, -0.28352383, 0.56704766, 1.927962],
+    "selu": [-1.5201665, -0.6917582, 0.0, 0.5253505, 3.152103, 7.354907],
+    "mish": [-0.25250146, -0.22074378, 0.0, 0.37524524, 2.9865355, 6.999989],
+}
+
+
+@pytest.mark.parametrize("name", sorted(KNOWN))
+def test_known_values(name):
+    np.testing.assert_allclose(getattr(nn, name)(X), KNOWN[name], rtol=2e-6, atol=1e-7)
+
+
+def _sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+REFERENCE = {
+    "relu": lambda x: np.maximum(x, 0),
+    "relu6": lambda x: np.clip(x, 0, 6),
+    "sigmoid": _sigmoid,
+    "silu": lambda x: x * _sigmoid(x),
+    "softplus": lambda x: np.log1p(np.exp(x)),
+    "log_sigmoid": lambda x: np.log(_sigmoid(x)),
+    "elu": lambda x: np.where(x > 0, x, np.expm1(x)),
+    "celu": lambda x: np.where(x > 0, x, np.expm1(x)),
+    "leaky_relu": lambda x: np.where(x >= 0, x, 0.01 * x),
+    "hard_tanh": lambda x: np.clip(x, -1, 1),
+    "softmax": lambda x: np.exp(x) / np.exp(x).sum(),
+    "log_softmax": lambda x: x - np.log(np.exp(x).sum()),
+    "logsumexp": lambda x: np.log(np.exp(x).sum()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCE))
+def test_against_formulas(name):
+    got = getattr(nn, name)(X)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, REFERENCE[name](X.astype(np.float64)), rtol=1e-5, atol=1e-6)
+
+
+def test_exact_gelu_and_gradients_at_kinks():
+    from scipy.special import erf
+
+    np.testing.assert_allclose(
+        nn.gelu(X, approximate=False), 0.5 * X * (1 + erf(X / np.sqrt(2))), rtol=1e-5, atol=1e-7
+    )
+    g = core.grad(lambda x: nn.relu(x).sum())(jnp.array([-1.0, 0.0, 1.0]))
+    np.testing.assert_array_equal(g, [0.0, 0.0, 1.0])
+    g = core.grad(lambda x: nn.relu6(x).sum())(jnp.array([0.0, 3.0, 6.0]))
+    np.testing.assert_array_equal(g, [0.0, 1.0, 0.0])
+
+
+def test_softmax_where_logsumexp_options_and_stability():
+    big = jnp.array([1000.0, 1000.0])
+    np.testing.assert_allclose(nn.softmax(big), [0.5, 0.5])
+    np.testing.assert_allclose(nn.logsumexp(big), 1000.0 + np.log(2))
+    mask = jnp.array([True, False, True])
+    np.testing.assert_allclose(nn.softmax(jnp.array([1.0, 5.0, 1.0]), where=mask), [0.5, 0, 0.5])
+    out, sign = nn.logsumexp(jnp.array([0.0, 0.0]), b=jnp.array([1.0, -2.0]), return_sign=True)
+    np.testing.assert_allclose([out, sign], [0.0, -1.0], atol=1e-7)
+    g = core.grad(lambda x: nn.logsumexp(x))(jnp.array([1.0, 2.0]))
+    np.testing.assert_allclose(g, nn.softmax(jnp.array([1.0, 2.0])), rtol=1e-6)
+
+
+def test_one_hot():
+    out = nn.one_hot(jnp.array([0, 2, 5]), 3)
+    np.testing.assert_array_equal(out, [[1, 0, 0], [0, 0, 1], [0, 0, 0]])
+    assert out.dtype == np.float32
+    assert nn.one_hot(jnp.array([[1, 0]]), 3, axis=0, dtype=jnp.int32).shape == (3, 1, 2)
+
+
+# Recorded from jax.nn.initializers with jax.random.key(0), shape (3, 2).
+INIT_KNOWN = {
+    "lecun_normal": [[0.955632, 1.1254908], [-0.27086318, -0.04924887], [0.11026898, -0.5990025]],
+    "glorot_uniform": [[0.9807893, 1.048516], [-0.36743096, -0.06864396], [0.1531185, -0.7328462]],
+    "he_normal": [[1.3514677, 1.5916845], [-0.38305843, -0.06964843], [0.1559439, -0.84711754]],
+    "orthogonal": [[0.96083665, 0.18604839], [-0.25675002, 0.3188112], [0.10427104, -0.92937905]],
+}
+
+
+@pytest.mark.parametrize("name", sorted(INIT_KNOWN))
+def test_initializers_match_jax(name):
+    out = getattr(nn.initializers, name)()(random.key(0), (3, 2))
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out, INIT_KNOWN[name], rtol=1e-5, atol=1e-6)
+
+
+def test_simple_initializers():
+    k = random.key(0)
+    np.testing.assert_allclose(
+        nn.initializers.normal()(k, (2,)), [0.01622642, 0.02025265], rtol=1e-5
+    )
+    assert float(nn.initializers.zeros(k, (2, 2)).sum()) == 0.0
+    np.testing.assert_array_equal(nn.initializers.constant(3.0)(k, (2,)), [3.0, 3.0])
+    q = nn.initializers.orthogonal()(k, (4, 4))
+    np.testing.assert_allclose(np.asarray(q) @ np.asarray(q).T, np.eye(4), atol=1e-5)
+    w = nn.initializers.delta_orthogonal()(k, (3, 2, 2))
+    assert float(jnp.abs(w[0]).sum()) == 0.0 and float(jnp.abs(w[1]).sum()) > 0
+    assert nn.initializers.uniform()(k, (5,), jnp.float16).dtype == np.float16

@@ -1,0 +1,150 @@
+"""Result dtypes of core.numpy against the dtypes JAX gives (recorded from JAX 0.x in
+jax_dtypes.json: unary/binary ufuncs, reductions, and weak Python scalars)."""
+
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+
+TABLE = json.loads((pathlib.Path(__file__).parent / "jax_dtypes.json").read_text())
+
+
+def _run(fn):
+    try:
+        return str(fn().dtype)
+    except (TypeError, ValueError):
+        return "error"
+
+
+@pytest.mark.parametrize("case", sorted(TABLE["unary"]))
+def test_unary_dtype(case):
+    name, dt = case.split(":")
+    got = _run(lambda: getattr(jnp, name)(jnp.ones((2,), dt)))
+    want = TABLE["unary"][case]
+    assert got == want or (want == "error" and got != "error" and name in _LENIENT)
+
+
+@pytest.mark.parametrize("case", sorted(TABLE["binary"]))
+def test_binary_dtype(case):
+    name, d1, d2 = case.split(":")
+    got = _run(lambda: getattr(jnp, name)(jnp.ones((2,), d1), jnp.ones((2,), d2)))
+    want = TABLE["binary"][case]
+    assert got == want or (want == "error" and name in _LENIENT)
+
+
+@pytest.mark.parametrize("case", sorted(TABLE["reduce"]))
+def test_reduction_dtype(case):
+    name, dt = case.split(":")
+    got = _run(lambda: getattr(jnp, name)(jnp.ones((2,), dt)))
+    want = TABLE["reduce"][case]
+    assert got == want or (want == "error" and name in _LENIENT)
+
+
+# Functions where JAX rejects some dtypes that we accept (a superset is harmless).
+_LENIENT = {
+    "sign",
+    "ptp",
+    "floor_divide",
+    "mod",
+    "subtract",
+    "sinc",
+    "invert",
+    "isclose",
+    "left_shift",
+    "right_shift",
+    "bitwise_and",
+    "heaviside",
+    "copysign",
+    "hypot",
+    "arctan2",
+    "logaddexp",
+    "fmax",
+    "fmin",
+    "power",
+    "negative",
+    "abs",
+    "cumprod",
+    "cumsum",
+    "var",
+    "std",
+    "mean",
+    "median",
+    "nanmean",
+    "signbit",
+    "round",
+    "trunc",
+    "add",
+    "multiply",
+    "maximum",
+    "minimum",
+    "prod",
+    "sum",
+    "nansum",
+}
+
+
+@pytest.mark.parametrize("case", sorted(TABLE["weak"]))
+def test_weak_scalar_promotion(case):
+    dt, scalar = case.split(":")
+    out = jnp.ones((2,), dt) + eval(scalar)
+    assert [str(out.dtype), bool(out.weak_type)] == TABLE["weak"][case]
+
+
+@pytest.mark.parametrize(
+    "expr, dtype, weak",
+    [
+        (lambda: jnp.array(1.0), "float32", True),
+        (lambda: jnp.array(1), "int32", True),
+        (lambda: jnp.array([1.0]), "float32", False),
+        (lambda: jnp.arange(3), "int32", False),
+        (lambda: jnp.arange(3.0), "float32", False),
+        (lambda: jnp.float32(2) * 3, "float32", False),
+        (lambda: jnp.ones(2, jnp.int32) / 2, "float32", False),
+        (lambda: jnp.ones(2, jnp.int8) + 300, "int8", False),
+        (lambda: jnp.mean(jnp.arange(4)), "float32", False),
+        (lambda: jnp.zeros(2, jnp.uint8) + jnp.zeros(2, jnp.int8), "int16", False),
+    ],
+)
+def test_defaults_and_weak_types(expr, dtype, weak):
+    out = expr()
+    assert str(out.dtype) == dtype and out.weak_type == weak
+
+
+def test_x64_mode():
+    with core.enable_x64():
+        assert jnp.array(1.0).dtype == np.float64
+        assert jnp.arange(3).dtype == np.int64
+        assert (jnp.ones(2, jnp.float32) + 1.0).dtype == np.float32
+        assert jnp.sum(jnp.ones(3, jnp.int32)).dtype == np.int64  # promoted to the default int
+        assert jnp.array([1.5], jnp.float64).dtype == np.float64
+    assert jnp.array(1.0).dtype == np.float32
+    assert jnp.array(np.ones(2)).dtype == np.float32
+
+
+@pytest.mark.parametrize(
+    "a, b, want",
+    [
+        ("int8", "uint8", "int16"),
+        ("float16", "int32", "float16"),
+        ("bool", "int8", "int8"),
+        ("uint32", "int32", "int32"),
+        ("float32", "int32", "float32"),
+    ],
+)
+def test_promote_types(a, b, want):
+    # x64 off: int64 canonicalizes to int32 (as JAX's uint32 + int32).
+    assert str(jnp.promote_types(a, b)) == want
+
+
+def test_dtype_helpers():
+    assert jnp.finfo(jnp.float32).eps == np.finfo(np.float32).eps
+    assert jnp.iinfo(jnp.int8).max == 127
+    assert jnp.issubdtype(jnp.float32, jnp.floating)
+    assert jnp.result_type(jnp.int8, 1.0) == np.float32
+    assert jnp.can_cast(jnp.int8, jnp.int32) and not jnp.can_cast(jnp.float32, jnp.int32)
+    assert jnp.isdtype(jnp.float32, "real floating") and not jnp.isdtype(jnp.int8, "bool")
+    assert jnp.isscalar(3.0) and jnp.isscalar(jnp.array(1)) and not jnp.isscalar(jnp.ones(2))

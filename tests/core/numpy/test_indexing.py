@@ -1,0 +1,150 @@
+"""Indexing: x[idx] against numpy, JAX's out-of-bounds rules, .at[] updates, take, nonzero,
+and gradients / vmap through gather and scatter."""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core.errors import NonConcreteBooleanIndexError
+
+XN = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+X = jnp.asarray(XN)
+
+INDICES = [
+    0,
+    -1,
+    (1, 2),
+    (Ellipsis, 1),
+    (0, None, slice(1, None), slice(None, None, -2)),
+    (slice(None), None, [0, 1], None),
+    ([0], None, [0]),
+    (0, slice(None), [1, 2]),
+    ([[0, 1]], [[1], [2]]),
+    (1, slice(None, None, -1)),
+    (slice(5, 1, -1),),
+    (slice(1, 1),),
+    (slice(None), [2, -1]),
+    (Ellipsis, np.array([3, 0])),
+    (slice(None), 1, [0, 3]),
+    np.array([True, False]),
+    (XN > 10),
+    (1, np.array([True, False, True])),
+    (None,),
+    (),
+]
+
+
+@pytest.mark.parametrize("idx", INDICES, ids=[str(i)[:40] for i in range(len(INDICES))])
+def test_getitem_matches_numpy(idx):
+    got = np.asarray(X[idx])
+    want = XN[idx]
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(got, want)
+
+
+def test_out_of_bounds_gather_clamps_and_take_fills():
+    x = jnp.arange(5.0)
+    np.testing.assert_array_equal(x[jnp.array([7, -1, -7])], [4.0, 4.0, 0.0])
+    np.testing.assert_array_equal(jnp.take(x, jnp.array([7, -1])), [np.nan, 4.0])
+    np.testing.assert_array_equal(jnp.take(x, jnp.array([7]), mode="clip"), [4.0])
+    np.testing.assert_array_equal(jnp.take(x, jnp.array([7]), mode="wrap"), [2.0])
+    np.testing.assert_array_equal(jnp.take(jnp.arange(5), jnp.array([7])), [-2147483648])
+    np.testing.assert_array_equal(
+        x.at[jnp.array([1, 9])].get(mode="fill", fill_value=-1.0), [1.0, -1.0]
+    )
+    with pytest.raises(IndexError, match="out of bounds"):
+        x[5]
+
+
+def test_scatter_drops_out_of_bounds_and_accumulates():
+    x = jnp.arange(5.0)
+    idx = jnp.array([7, -1, -7, 1, 1])
+    np.testing.assert_array_equal(x.at[idx].add(10.0), [0.0, 21.0, 2.0, 3.0, 14.0])
+    np.testing.assert_array_equal(x.at[idx].set(10.0), [0.0, 10.0, 2.0, 3.0, 10.0])
+    np.testing.assert_array_equal(x.at[jnp.array([9])].set(1.0, mode="clip"), [0, 1, 2, 3, 1.0])
+
+
+@pytest.mark.parametrize(
+    "method, np_fn",
+    [
+        ("set", lambda a, v: v),
+        ("add", np.add),
+        ("subtract", np.subtract),
+        ("multiply", np.multiply),
+        ("divide", np.divide),
+        ("power", np.power),
+        ("min", np.minimum),
+        ("max", np.maximum),
+    ],
+)
+@pytest.mark.parametrize("idx", [(0, slice(None), 1), (Ellipsis, 0), (1, [0, 2])])
+def test_at_methods(method, np_fn, idx):
+    v = np.float32(3.0)
+    want = XN.copy()
+    want[idx] = np_fn(want[idx], v)
+    got = getattr(X.at[idx], method)(v)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+
+
+def test_at_apply_and_immutability():
+    np.testing.assert_array_equal(jnp.zeros(3).at[1].apply(lambda v: v + 2), [0.0, 2.0, 0.0])
+    with pytest.raises(TypeError, match=r"\.at\[idx\]"):
+        X[0] = 1.0
+
+
+def test_take_along_axis_and_nonzero():
+    idx = np.argsort(XN, axis=1)[:, ::-1]
+    np.testing.assert_array_equal(jnp.take_along_axis(X, idx, 1), np.take_along_axis(XN, idx, 1))
+    m = np.array([[0, 1, 0], [2, 0, 3]])
+    for g, w in zip(jnp.nonzero(m), np.nonzero(m)):
+        np.testing.assert_array_equal(g, w)
+    np.testing.assert_array_equal(jnp.nonzero(m, size=4, fill_value=-1)[1], [1, 0, 2, -1])
+    np.testing.assert_array_equal(jnp.argwhere(m), np.argwhere(m))
+    np.testing.assert_array_equal(jnp.where(m), np.nonzero(m))
+    np.testing.assert_array_equal(jnp.unique(np.array([3, 1, 1]), size=4), [1, 3, 1, 1])
+
+
+def test_traced_boolean_mask_raises_with_fix():
+    with pytest.raises(NonConcreteBooleanIndexError, match="size="):
+        core.vmap(lambda x: x[x > 0])(jnp.ones((2, 3)))
+    # With size=, nonzero works under vmap.
+    out = core.vmap(lambda m: jnp.nonzero(m, size=2)[0])(jnp.array([[0, 1, 1], [1, 0, 0]]))
+    np.testing.assert_array_equal(out, [[1, 2], [0, 0]])
+
+
+def test_gradients_through_indexing():
+    x = jnp.arange(5.0)
+    g = core.grad(lambda x: x[jnp.array([1, 1, 3, 9])].sum())(x)
+    np.testing.assert_array_equal(g, [0.0, 2.0, 0.0, 1.0, 1.0])  # 9 clamps to 4
+    g = core.grad(lambda x: x[1:4:2].sum() + x[::-1][0])(x)
+    np.testing.assert_array_equal(g, [0.0, 1.0, 0.0, 1.0, 1.0])
+    g = core.grad(lambda x: (x.at[1].set(7.0) * x).sum())(x)
+    np.testing.assert_array_equal(g, [0.0, 7.0, 4.0, 6.0, 8.0])
+    g = core.grad(lambda x, i: x[i] * 2.0)(x, 2)
+    np.testing.assert_array_equal(g, [0.0, 0.0, 2.0, 0.0, 0.0])
+
+
+def test_vmap_through_indexing():
+    x = jnp.arange(12.0).reshape(3, 4)
+    np.testing.assert_array_equal(
+        core.vmap(lambda r, i: r[i])(x, jnp.array([0, 3, -1])), [0.0, 7.0, 11.0]
+    )
+    out = core.vmap(lambda r, i: r.at[i].add(1.0))(x, jnp.array([0, 2, 9]))
+    want = np.arange(12.0).reshape(3, 4)
+    want[0, 0] += 1
+    want[1, 2] += 1
+    np.testing.assert_array_equal(out, want)
+
+
+def test_dynamic_slice_and_update():
+    from core.prims.gather import dynamic_slice, dynamic_update_slice
+
+    x = jnp.arange(12.0).reshape(3, 4)
+    np.testing.assert_array_equal(dynamic_slice(x, (2, 3), (2, 2)), [[6.0, 7.0], [10.0, 11.0]])
+    out = dynamic_update_slice(x, jnp.zeros((2, 2)), (5, 0))
+    np.testing.assert_array_equal(out[1:, :2], np.zeros((2, 2)))
+    out = core.vmap(lambda i: dynamic_slice(x, (i, i), (2, 2)))(jnp.arange(3))
+    np.testing.assert_array_equal(out[2], [[6.0, 7.0], [10.0, 11.0]])
+    g = core.grad(lambda x: dynamic_slice(x, (1, 1), (2, 2)).sum())(x)
+    assert float(g.sum()) == 4.0 and float(g[1, 1]) == 1.0

@@ -1,0 +1,94 @@
+"""Errors that teach: each misuse raises its own class (a subclass of the matching built-in)
+whose message names the problem and the fix."""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core import errors, grad, vmap
+
+
+def _staged(f, *args):
+    return core.make_jaxpr(f)(*args)
+
+
+def test_bool_conversion_names_the_fixes():
+    with pytest.raises(errors.TracerBoolConversionError) as e:
+        _staged(lambda x: x if x > 0 else -x, 1.0)
+    msg = str(e.value)
+    assert "jnp.where" in msg and "lax.cond" in msg and "static_argnames" in msg
+    assert isinstance(e.value, TypeError) and isinstance(e.value, errors.ConcretizationTypeError)
+    with pytest.raises(errors.TracerBoolConversionError):
+        vmap(lambda x: x if x > 0 else -x)(jnp.ones(2))
+
+
+def test_concrete_values_work_under_grad_and_jvp():
+    assert grad(lambda x: x if x > 0 else -x)(-3.0) == -1.0
+    assert core.jvp(lambda x: x * int(x), (2.0,), (1.0,))[1] == 2.0
+
+
+@pytest.mark.parametrize("fn,cls", [
+    (lambda x: np.asarray(x), errors.TracerArrayConversionError),
+    (lambda x: np.sin(x), errors.TracerArrayConversionError),
+    (lambda x: list(range(x)), errors.TracerIntegerConversionError),
+    (lambda x: [1, 2, 3][x], errors.TracerIntegerConversionError),
+    (lambda x: float(x), errors.ConcretizationTypeError),
+    (lambda x: x.item(), errors.ConcretizationTypeError),
+])
+def test_conversions_of_staged_values(fn, cls):
+    arg = 1 if cls is errors.TracerIntegerConversionError else 1.0
+    with pytest.raises(cls):
+        _staged(fn, arg)
+    assert issubclass(cls, TypeError)
+
+
+def test_escaped_tracers():
+    leaked = []
+
+    def keep(x):
+        leaked.append(x)
+        return x * 2
+
+    grad(keep)(1.0)
+    core.make_jaxpr(keep)(1.0)
+    vmap(keep)(jnp.ones(2))
+    jvp_leak, staged_leak, vmap_leak = leaked
+    with pytest.raises(errors.UnexpectedTracerError, match="jvp/grad"):
+        grad(lambda y: jvp_leak * y)(1.0)
+    with pytest.raises(errors.UnexpectedTracerError, match="jit/make_jaxpr"):
+        _staged(lambda y: staged_leak * y, 1.0)
+    with pytest.raises(errors.UnexpectedTracerError, match="vmap"):
+        vmap(lambda y: vmap_leak * y)(jnp.ones(2))
+    with pytest.raises(errors.UnexpectedTracerError, match="Return it from the function"):
+        staged_leak + 1.0
+
+
+def test_grad_output_and_input_errors():
+    with pytest.raises(errors.GradTypeError, match=r"scalar-output.*shape: \(2,\)"):
+        grad(lambda x: x * 2)(jnp.ones(2))
+    with pytest.raises(errors.GradTypeError, match=r"reshape\(\(\)\)"):
+        grad(lambda x: x * 2)(jnp.ones(1))
+    with pytest.raises(errors.GradTypeError, match="allow_int"):
+        grad(lambda x: x * 1.0)(1)
+    with pytest.raises(errors.GradTypeError, match="real-valued outputs"):
+        grad(lambda x: x.astype(jnp.int32))(1.0)
+    with pytest.raises(TypeError, match="argnums=2 requires at least 3 positional"):
+        grad(lambda x: x, argnums=2)(1.0)
+    with pytest.raises(TypeError, match="has_aux=True requires the function to return a pair"):
+        grad(lambda x: x, has_aux=True)(1.0)
+    assert issubclass(errors.GradTypeError, TypeError)
+
+
+def test_jvp_and_vjp_argument_errors():
+    with pytest.raises(TypeError, match="tuples or lists"):
+        core.jvp(jnp.sin, 1.0, 1.0)
+    with pytest.raises(ValueError, match="tangent of shape"):
+        core.jvp(jnp.sin, (jnp.ones(2),), (jnp.ones(3),))
+    with pytest.raises(TypeError, match="dtypes must be equal"):
+        core.jvp(jnp.sin, (jnp.ones(2),), (jnp.ones(2, jnp.int32),))
+    _, f_vjp = core.vjp(jnp.sin, jnp.ones(2))
+    with pytest.raises(ValueError, match="cotangent of shape"):
+        f_vjp(jnp.ones(3))
+    with pytest.raises(TypeError, match="Tree structure of cotangent"):
+        f_vjp((jnp.ones(2),))

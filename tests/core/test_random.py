@@ -1,0 +1,485 @@
+"""core.random against Random123's known answers and values recorded from JAX 0.10.2
+(`jax.random`, default partitionable threefry; recorded with the reference venv, never imported).
+
+Values that only go through integer ops and IEEE-exact float ops are compared bit for bit;
+values behind a transcendental function (erf, log1p) or an FMA that XLA contracts are compared
+to a few float32 ulps.
+"""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core import random
+from core.errors import PRNGKeyError, RandomArgumentError, ShapeError
+from core.prims.random_bits import bitcast_convert_type, threefry2x32
+
+U32 = np.uint32
+K0 = random.key(0)
+
+
+def _np(x):
+    return np.asarray(x)
+
+
+# ---------------------------------------------------------------------------------------------
+# The hash
+
+
+@pytest.mark.parametrize(
+    "key, count, expected",
+    [
+        ((0x00000000, 0x00000000), (0x00000000, 0x00000000), (0x6B200159, 0x99BA4EFE)),
+        ((0xFFFFFFFF, 0xFFFFFFFF), (0xFFFFFFFF, 0xFFFFFFFF), (0x1CB996FC, 0xBB002BE7)),
+        ((0x13198A2E, 0x03707344), (0x243F6A88, 0x85A308D3), (0xC4923A9C, 0x483DF7A0)),
+    ],
+    ids=["zeros", "ones", "pi"],
+)
+def test_threefry2x32_random123_known_answers(key, count, expected):
+    args = [core.numpy.asarray(np.array([v], U32)) for v in (*key, *count)]
+    y0, y1 = threefry2x32(*args)
+    assert (int(_np(y0)[0]), int(_np(y1)[0])) == expected
+    assert y0.dtype == U32 and y1.dtype == U32
+
+
+def test_threefry2x32_rejects_mixed_shapes_and_dtypes():
+    a = jnp.zeros((2,), jnp.uint32)
+    with pytest.raises(ShapeError, match=r"\(2,\), \(2,\), \(3,\)"):
+        threefry2x32(a, a, jnp.zeros((3,), jnp.uint32), a)
+    with pytest.raises(TypeError, match="uint32"):
+        threefry2x32(a, a, jnp.zeros((2,), jnp.int32), a)
+
+
+def test_bitcast_convert_type_roundtrip():
+    x = jnp.asarray(np.array([1.0, -2.5, np.inf], np.float32))
+    bits = bitcast_convert_type(x, jnp.uint32)
+    np.testing.assert_array_equal(_np(bits), np.array([1.0, -2.5, np.inf], np.float32).view(U32))
+    np.testing.assert_array_equal(_np(bitcast_convert_type(bits, jnp.float32)), _np(x))
+    with pytest.raises(TypeError, match="width"):
+        bitcast_convert_type(x, jnp.uint8)
+
+
+# ---------------------------------------------------------------------------------------------
+# Keys
+
+
+@pytest.mark.parametrize(
+    "seed, expected",
+    [
+        (0, [0, 0]),
+        (42, [0, 42]),
+        (-1, [0, 4294967295]),
+        (2**32 + 5, [0, 5]),
+        (-(2**40), [0, 0]),
+        (2**31, [0, 2147483648]),
+        (2**63 - 1, [0, 4294967295]),
+    ],
+)
+def test_key_from_int_seed_without_x64(seed, expected):
+    k = random.key(seed)
+    assert k.dtype == U32 and k.shape == (2,)
+    assert _np(k).tolist() == expected
+    assert _np(random.PRNGKey(seed)).tolist() == expected
+
+
+@pytest.mark.parametrize("seed, expected", [(2**32 + 5, [1, 5]), (-1, [4294967295, 4294967295])])
+def test_key_from_int_seed_with_x64(seed, expected):
+    with core.enable_x64():
+        assert _np(random.key(seed)).tolist() == expected
+
+
+@pytest.mark.parametrize("seed", [1.5, True, np.zeros(2, np.int32)])
+def test_key_rejects_bad_seeds(seed):
+    with pytest.raises(PRNGKeyError):
+        random.key(seed)
+
+
+def test_key_seed_out_of_int64_range():
+    with pytest.raises(OverflowError):
+        random.key(2**64)
+
+
+SPLIT_4 = [
+    [1797259609, 2579123966],
+    [928981903, 3453687069],
+    [4146024105, 2718843009],
+    [2467461003, 3840466878],
+]
+
+
+def test_split_documented_values():
+    assert _np(random.split(K0)).tolist() == SPLIT_4[:2]
+    assert _np(random.split(K0, 4)).tolist() == SPLIT_4
+    assert _np(random.split(random.key(42))).tolist() == [
+        [1832780943, 270669613],
+        [64467757, 2916123636],
+    ]
+
+
+def test_split_with_shape():
+    keys = random.split(K0, (2, 3))
+    assert keys.shape == (2, 3, 2) and keys.dtype == U32
+    expected = SPLIT_4 + [[2285895361, 433833334], [1524306142, 1887795613]]
+    assert _np(keys).reshape(6, 2).tolist() == expected
+
+
+def test_split_equals_fold_in():
+    keys = random.split(random.key(7), 5)
+    for i in range(5):
+        np.testing.assert_array_equal(_np(keys[i]), _np(random.fold_in(random.key(7), i)))
+
+
+@pytest.mark.parametrize(
+    "key, data, expected",
+    [
+        (0, 7, [2716826189, 292468403]),
+        (42, 2**32 - 3, [3870250634, 4275682102]),
+        (42, np.array(-1, np.int32), [2398536845, 3890976714]),  # int32 data wraps to uint32
+    ],
+)
+def test_fold_in(key, data, expected):
+    assert _np(random.fold_in(random.key(key), data)).tolist() == expected
+
+
+def test_fold_in_rejects_negative_python_int_and_arrays():
+    with pytest.raises(OverflowError):
+        random.fold_in(K0, -1)
+    with pytest.raises(PRNGKeyError, match="scalar"):
+        random.fold_in(K0, np.arange(2))
+
+
+def test_key_data_and_wrap_key_data_are_identities():
+    keys = random.split(K0, 3)
+    np.testing.assert_array_equal(_np(random.key_data(keys)), _np(keys))
+    np.testing.assert_array_equal(_np(random.wrap_key_data(_np(keys))), _np(keys))
+    with pytest.raises(PRNGKeyError, match="uint32"):
+        random.key_data(np.zeros((3,), np.uint32))
+
+
+@pytest.mark.parametrize("bad", [np.zeros(2, np.int32), np.zeros((3,), np.uint32)])
+def test_functions_reject_non_keys(bad):
+    with pytest.raises(PRNGKeyError, match="PRNG key"):
+        random.uniform(bad)
+
+
+def test_batched_key_needs_vmap():
+    with pytest.raises(PRNGKeyError, match="vmap"):
+        random.normal(random.split(K0, 2), (3,))
+
+
+# ---------------------------------------------------------------------------------------------
+# Samplers, bit-exact
+
+
+@pytest.mark.parametrize(
+    "shape, dtype, expected",
+    [
+        ((4,), jnp.uint32, [4070199207, 4202968722, 1427181096, 2012915765]),
+        ((5,), jnp.uint8, [167, 146, 40, 53, 183]),
+        ((2, 3), jnp.uint16, [[20391, 13970, 3624], [43061, 15287, 26947]]),
+    ],
+)
+def test_bits(shape, dtype, expected):
+    out = random.bits(K0, shape, dtype)
+    assert out.dtype == dtype and out.shape == shape
+    assert _np(out).tolist() == expected
+
+
+def test_bits_rejects_signed_dtypes():
+    with pytest.raises(RandomArgumentError, match="unsigned"):
+        random.bits(K0, (2,), jnp.int32)
+
+
+def test_uniform_documented_values():
+    out = random.uniform(K0, (3,))
+    assert out.dtype == np.float32
+    np.testing.assert_array_equal(_np(out), np.array([0.947667, 0.9785799, 0.33229148], np.float32))
+    second = _np(random.uniform(random.split(K0)[1]))
+    assert second == np.float32(0.0072938204) and abs(second - 0.00729382) < 1e-9
+    np.testing.assert_array_equal(
+        _np(random.uniform(random.key(42), (2,))), np.array([0.48870957, 0.6797972], np.float32)
+    )
+
+
+def test_uniform_bounds_and_dtype_errors():
+    out = _np(random.uniform(random.key(1), (2, 2), minval=-2.0, maxval=3.0))
+    # XLA contracts `u * span + min` into an FMA; the last ulp may differ.
+    np.testing.assert_allclose(out, [[0.19316244, 0.6687646], [0.2295916, 0.19198167]], rtol=1e-6)
+    with pytest.raises(RandomArgumentError, match="float"):
+        random.uniform(K0, (2,), jnp.int32)
+    with pytest.raises(ShapeError, match="broadcast"):
+        random.uniform(K0, (2,), minval=jnp.zeros(3))
+
+
+@pytest.mark.parametrize(
+    "seed, shape, expected",
+    [
+        (0, (5,), [1.6226422, 2.0252647, -0.43359444, -0.07861735, 0.1760909]),
+        (7, (2, 3), [[0.45123515, 1.9534509, -0.51623946], [-0.1409403, 0.6154967, 0.3343165]]),
+    ],
+)
+def test_normal(seed, shape, expected):
+    out = random.normal(random.key(seed), shape)
+    assert out.dtype == np.float32 and out.shape == shape
+    np.testing.assert_array_equal(_np(out), np.array(expected, np.float32))
+
+
+@pytest.mark.parametrize(
+    "seed, shape, lo, hi, dtype, expected",
+    [
+        (0, (3, 3), 0, 8, None, [[5, 0, 0], [5, 3, 3], [0, 7, 5]]),
+        (3, (6,), -5, 1000, None, [580, 284, 305, 99, 296, 477]),
+        (3, (6,), 0, 256, jnp.uint8, [75, 115, 157, 170, 12, 104]),
+        (3, (6,), -128, 127, jnp.int8, [-23, -19, 62, 96, -7, -21]),
+        (3, (3,), 5, 5, None, [5, 5, 5]),
+    ],
+)
+def test_randint(seed, shape, lo, hi, dtype, expected):
+    out = random.randint(random.key(seed), shape, lo, hi, dtype)
+    assert out.dtype == (dtype or np.int32)
+    assert _np(out).tolist() == expected
+
+
+def test_bernoulli():
+    assert _np(random.bernoulli(K0, 0.3, (8,))).tolist() == [False] * 5 + [True, False, False]
+    p = jnp.array([0.1, 0.5, 0.9, 0.99])
+    out = random.bernoulli(random.key(5), p)
+    assert out.dtype == np.bool_ and _np(out).tolist() == [False, False, True, True]
+    with pytest.raises(RandomArgumentError, match="floating"):
+        random.bernoulli(K0, 1)
+
+
+def test_rademacher():
+    assert _np(random.rademacher(K0, (6,))).tolist() == [-1, -1, 1, 1, -1, 1]
+
+
+def test_gumbel():
+    np.testing.assert_array_equal(
+        _np(random.gumbel(K0, (4,))),
+        np.array([2.9233725, 3.8326178, -0.09689324, 0.27725708], np.float32),
+    )
+
+
+@pytest.mark.parametrize(
+    "seed, logits, kwargs, expected",
+    [
+        (0, [[0.1, 0.5, 2.0], [1.0, -1.0, 0.0]], {}, [1, 0]),
+        (2, [0.1, 0.5, 2.0, -1.0], {"shape": (6,)}, [1, 2, 2, 0, 2, 2]),
+        (2, [[0.1, 0.5, 2.0], [1.0, -1.0, 0.0]], {"axis": 0}, [1, 0, 0]),
+    ],
+    ids=["rows", "shape", "axis0"],
+)
+def test_categorical(seed, logits, kwargs, expected):
+    out = random.categorical(random.key(seed), jnp.array(logits), **kwargs)
+    assert out.dtype == np.int32 and _np(out).tolist() == expected
+
+
+@pytest.mark.parametrize(
+    "key, x, kwargs, expected",
+    [
+        (K0, 10, {}, [0, 1, 8, 5, 6, 4, 3, 2, 7, 9]),
+        (random.fold_in(K0, 1), 10, {}, [0, 3, 9, 5, 1, 8, 4, 6, 2, 7]),
+        (
+            random.key(1),
+            np.arange(12).reshape(3, 4),
+            {"axis": 1},
+            [[3, 2, 0, 1], [7, 6, 4, 5], [11, 10, 8, 9]],
+        ),
+        (
+            random.key(1),
+            np.arange(12).reshape(3, 4),
+            {"axis": 1, "independent": True},
+            [[3, 2, 0, 1], [7, 6, 5, 4], [8, 10, 9, 11]],
+        ),
+    ],
+    ids=["int", "fold_in", "axis1", "independent"],
+)
+def test_permutation(key, x, kwargs, expected):
+    assert _np(random.permutation(key, x, **kwargs)).tolist() == expected
+
+
+def test_permutation_large_uses_two_sort_rounds():
+    out = _np(random.permutation(random.key(3), 100000))
+    assert out[:10].tolist() == [
+        1060,
+        49928,
+        46731,
+        40547,
+        96705,
+        90588,
+        62007,
+        55281,
+        34526,
+        28064,
+    ]
+    assert np.array_equal(np.sort(out), np.arange(100000))
+
+
+@pytest.mark.parametrize(
+    "key, a, shape, kwargs, expected",
+    [
+        (K0, 10, (5,), {}, [9, 0, 2, 3, 1]),
+        (K0, 10, (5,), {"replace": False}, [0, 1, 8, 5, 6]),
+        (K0, 4, (6,), {"p": [0.1, 0.2, 0.3, 0.4]}, [0, 0, 3, 2, 2, 3]),
+        (random.key(4), np.arange(12).reshape(3, 4), (2,), {"axis": 1}, [[2, 2], [6, 6], [10, 10]]),
+        (K0, 5, (3,), {"replace": False, "p": [0.1, 0.2, 0.3, 0.2, 0.2]}, [1, 0, 4]),
+    ],
+    ids=["int", "no_replace", "p", "array_axis1", "p_no_replace"],
+)
+def test_choice(key, a, shape, kwargs, expected):
+    if "p" in kwargs:
+        kwargs = {**kwargs, "p": jnp.array(kwargs["p"])}
+    assert _np(random.choice(key, a, shape, **kwargs)).tolist() == expected
+
+
+def test_choice_errors():
+    with pytest.raises(RandomArgumentError, match="larger sample"):
+        random.choice(K0, 3, (4,), replace=False)
+    with pytest.raises(ShapeError, match="p has shape"):
+        random.choice(K0, 3, (2,), p=jnp.ones(4) / 4)
+    assert random.choice(K0, 3, (0,)).shape == (0,)
+
+
+# ---------------------------------------------------------------------------------------------
+# Samplers behind transcendental functions (XLA's erf/log1p/QR round differently by an ulp)
+
+
+@pytest.mark.parametrize(
+    "fn, expected",
+    [
+        (
+            lambda k: random.truncated_normal(k, -1.0, 2.0, (5,)),
+            [1.5094677, 1.747393, -0.17467561, 0.10624172, 0.31906945],
+        ),
+        (lambda k: random.exponential(k, (4,)), [2.950128, 3.8434246, 0.40390354, 0.6323691]),
+        (lambda k: random.laplace(k, (4,)), [-2.2569816, -3.1502788, 0.40859544, 0.06471242]),
+        (lambda k: random.logistic(k, (4,)), [2.8963759, 3.8217716, -0.6978392, -0.12549055]),
+        (
+            lambda k: random.orthogonal(k, 3),
+            [
+                [0.9554101, 0.29413575, 0.02599558],
+                [-0.04628982, 0.23614088, -0.9706156],
+                [-0.29163137, 0.9261326, 0.23922686],
+            ],
+        ),
+        (
+            lambda k: random.multivariate_normal(
+                k, jnp.array([1.0, -1.0]), np.array([[2.0, 0.5], [0.5, 1.0]]), (3,)
+            ),
+            [[3.2947626, 1.4681523], [0.38680488, -1.2268386], [1.2490301, -1.8470488]],
+        ),
+    ],
+    ids=["truncated_normal", "exponential", "laplace", "logistic", "orthogonal", "mvn"],
+)
+def test_continuous_samplers_match_jax_to_ulps(fn, expected):
+    out = fn(K0)
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(_np(out), np.array(expected, np.float32), rtol=2e-6, atol=1e-7)
+
+
+def test_truncated_normal_stays_inside_bounds():
+    out = _np(random.truncated_normal(random.key(9), 0.5, 0.6, (2000,)))
+    assert out.min() > 0.5 and out.max() < 0.6
+
+
+# ---------------------------------------------------------------------------------------------
+# x64
+
+
+def test_x64_mode():
+    with core.enable_x64():
+        u = random.uniform(K0, (3,))
+        assert u.dtype == np.float64
+        np.testing.assert_array_equal(
+            _np(u), [0.41845711171638644, 0.21629545460551136, 0.9653214611189975]
+        )
+        np.testing.assert_allclose(
+            _np(random.normal(K0, (3,))),
+            [-0.2058421394796434, -0.7847657764467411, 1.8160866726679836],
+            rtol=1e-14,
+        )
+        bits = random.bits(K0, (3,))
+        assert bits.dtype == np.uint64
+        assert _np(bits).tolist() == [
+            7719171245655871230,
+            3989946895414531357,
+            17807037942121513089,
+        ]
+        r = random.randint(K0, (4,), 0, 100)
+        assert r.dtype == np.int64 and _np(r).tolist() == [35, 11, 75, 17]
+        big = random.randint(K0, (4,), -(2**40), 2**40, jnp.int64)
+        assert _np(big).tolist() == [-643884527857, 205787154559, 30857237199, 999804089301]
+        np.testing.assert_array_equal(
+            _np(random.uniform(K0, (3,), jnp.float32)),
+            np.array([0.947667, 0.9785799, 0.33229148], np.float32),
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Transformations and statistics
+
+
+def test_vmap_over_split_keys_matches_a_loop():
+    keys = random.split(K0, 4)
+    out = core.vmap(lambda k: random.normal(k, (3,)))(keys)
+    expected = np.stack([_np(random.normal(keys[i], (3,))) for i in range(4)])
+    np.testing.assert_array_equal(_np(out), expected)
+    perms = core.vmap(lambda k: random.permutation(k, 6))(keys)
+    np.testing.assert_array_equal(_np(perms[2]), _np(random.permutation(keys[2], 6)))
+
+
+def test_vmap_over_seeds_and_fold_in_data():
+    seeds = jnp.arange(3)
+    np.testing.assert_array_equal(_np(core.vmap(random.key)(seeds)), [[0, 0], [0, 1], [0, 2]])
+    folded = core.vmap(lambda d: random.fold_in(K0, d))(jnp.arange(4, dtype=jnp.uint32))
+    np.testing.assert_array_equal(_np(folded), SPLIT_4)
+
+
+def test_make_jaxpr_stages_threefry():
+    text = str(core.make_jaxpr(lambda k: random.uniform(k, (2,)))(K0))
+    assert "threefry2x32" in text and "bitcast_convert_type" in text
+
+
+def test_grad_through_sampler_parameters_and_permutation():
+    g = core.grad(lambda m: random.uniform(K0, (3,), minval=m, maxval=5.0).sum())(1.0)
+    u = _np(random.uniform(K0, (3,)))
+    np.testing.assert_allclose(float(g), float(np.sum(1.0 - u)), rtol=1e-6)
+    x = jnp.array([1.0, 2.0, 3.0, 4.0])
+    w = jnp.arange(4.0)
+    g = core.grad(lambda x: (random.permutation(K0, x) * w).sum())(x)
+    perm = _np(random.permutation(K0, 4))
+    expected = np.zeros(4, np.float32)
+    expected[perm] = np.arange(4.0)
+    np.testing.assert_array_equal(_np(g), expected)
+
+
+@pytest.mark.parametrize(
+    "fn, mean, var",
+    [
+        (lambda k: random.uniform(k, (20000,)), 0.5, 1 / 12),
+        (lambda k: random.normal(k, (20000,)), 0.0, 1.0),
+        (lambda k: random.exponential(k, (20000,)), 1.0, 1.0),
+        (lambda k: random.randint(k, (20000,), 0, 10).astype(jnp.float32), 4.5, 8.25),
+    ],
+    ids=["uniform", "normal", "exponential", "randint"],
+)
+def test_moments(fn, mean, var):
+    x = _np(fn(random.key(123))).astype(np.float64)
+    assert abs(x.mean() - mean) < 4 * np.sqrt(var / x.size)
+    assert abs(x.var() - var) < 0.05 * var
+
+
+def test_split_keys_differ():
+    keys = _np(random.split(K0, 1000))
+    assert len({tuple(k) for k in keys}) == 1000
+
+
+def test_jit_python_backend_matches_eager():
+    def f(k):
+        return random.normal(k, (5,)), random.permutation(k, 10), random.randint(k, (3,), 0, 8)
+
+    with core.config.override("jit_backend", "python"):
+        staged = core.jit(f)(K0)
+    for got, want in zip(staged, f(K0)):
+        np.testing.assert_array_equal(_np(got), _np(want))

@@ -1,0 +1,49 @@
+"""Every primitive has every rule it needs, and the transformation tests cover every primitive."""
+
+import inspect
+
+import pytest
+
+from core.primitive import all_primitives
+from tests.core.prim_cases import CASES, NAMED_CASES
+
+PRIMS = all_primitives()
+# Covered elsewhere: higher-order primitives (jit_call, control flow, the custom-derivative
+# primitives of test_compose.py) by their own tests, the nullary iota by everything, and the
+# pooling derivatives' helpers by reduce_window_max's second-order check.
+ELSEWHERE = {name for name, p in PRIMS.items() if p.higher_order} | {
+    "iota", "select_and_gather_add", "select_and_scatter_add"}
+
+
+def _nullary(prim) -> bool:
+    sig = inspect.signature(prim.abstract_eval)
+    return not any(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL)
+                   for p in sig.parameters.values())
+
+
+@pytest.mark.parametrize("name", sorted(PRIMS))
+def test_rules_present(name):
+    prim = PRIMS[name]
+    missing = [r for r in ("impl", "abstract_eval", "jvp") if getattr(prim, r) is None]
+    if prim.batch is None and not _nullary(prim):
+        missing.append("batch")
+    if getattr(prim, "linear", False) and prim.transpose is None:
+        missing.append("transpose (the primitive is marked linear)")
+    assert not missing, f"primitive {name!r} lacks rules: {missing}"
+
+
+@pytest.mark.parametrize("name", sorted(PRIMS))
+def test_transpose_only_for_marked_linear(name):
+    prim = PRIMS[name]
+    # Higher-order primitives are linear exactly when their inner program is.
+    if prim.transpose is not None and not prim.higher_order:
+        assert getattr(prim, "linear", False), (
+            f"primitive {name!r} has a transpose rule but is not marked linear: set "
+            f"`{name}_p.linear = True` next to it (deflinear does this)"
+        )
+
+
+def test_tables_cover_every_primitive():
+    covered = {c.prim for c in CASES + NAMED_CASES} | ELSEWHERE
+    missing = sorted(set(PRIMS) - covered)
+    assert not missing, f"add these primitives to tests/core/prim_cases.py: {missing}"

@@ -1,0 +1,597 @@
+"""Module mechanics: naming, setup/compact, init/apply/bind, collections, rngs, teaching errors.
+
+Expected trees and values were produced by flax 0.12.8 (`flax.linen`) with the same code.
+"""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+import nn
+from core import random, tree_util
+from nn import errors
+
+
+def shapes(tree):
+    return tree_util.tree_map(lambda x: tuple(x.shape), tree)
+
+
+def zeros(key, shape, dtype=jnp.float32):
+    return jnp.zeros(shape, dtype)
+
+
+class CNN(nn.Module):
+    """The linen MNIST example CNN."""
+
+    @nn.compact
+    def __call__(self, x):
+        x = nn.Conv(features=32, kernel_size=(3, 3))(x)
+        x = nn.relu(x)
+        x = nn.avg_pool(x, window_shape=(2, 2), strides=(2, 2))
+        x = nn.Conv(features=64, kernel_size=(3, 3))(x)
+        x = nn.relu(x)
+        x = nn.avg_pool(x, window_shape=(2, 2), strides=(2, 2))
+        x = x.reshape((x.shape[0], -1))
+        x = nn.Dense(features=256)(x)
+        x = nn.relu(x)
+        return nn.Dense(features=10)(x)
+
+
+class Block(nn.Module):
+    features: int
+
+    def setup(self):
+        self.dense = nn.Dense(self.features)
+        self.norm = nn.LayerNorm()
+
+    def __call__(self, x):
+        return self.norm(nn.relu(self.dense(x)))
+
+
+class SetupModel(nn.Module):
+    def setup(self):
+        self.embed = nn.Embed(10, 4)
+        self.blocks = [Block(8), Block(8)]
+        self.heads = {"a": nn.Dense(2), "b": nn.Dense(3)}
+        self.bn = nn.BatchNorm(use_running_average=False)
+
+    def __call__(self, tokens):
+        x = self.embed(tokens)
+        for block in self.blocks:
+            x = block(x)
+        x = self.bn(x)
+        return self.heads["a"](x), self.heads["b"](x)
+
+
+class TutorialMLP(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        x = nn.Dense(8, name="Dense1")(x)
+        x = nn.relu(x)
+        return nn.Dense(2)(x)
+
+
+def test_compact_cnn_tree_equals_flax():
+    variables = core.eval_shape(CNN().init, random.key(0), jnp.ones((1, 28, 28, 1)))
+    assert shapes(variables) == {
+        "params": {
+            "Conv_0": {"bias": (32,), "kernel": (3, 3, 1, 32)},
+            "Conv_1": {"bias": (64,), "kernel": (3, 3, 32, 64)},
+            "Dense_0": {"bias": (256,), "kernel": (3136, 256)},
+            "Dense_1": {"bias": (10,), "kernel": (256, 10)},
+        }
+    }
+    assert (
+        sum(int(np.prod(x.shape)) for x in tree_util.tree_leaves(variables)) == 824_458
+    )  # 320 + 18_496 + 803_072 + 2_570
+
+
+def test_setup_model_tree_and_values_equal_flax():
+    variables = SetupModel().init(random.key(0), jnp.zeros((2, 5), jnp.int32))
+    assert shapes(variables) == {
+        "batch_stats": {"bn": {"mean": (8,), "var": (8,)}},
+        "params": {
+            "blocks_0": {
+                "dense": {"bias": (8,), "kernel": (4, 8)},
+                "norm": {"bias": (8,), "scale": (8,)},
+            },
+            "blocks_1": {
+                "dense": {"bias": (8,), "kernel": (8, 8)},
+                "norm": {"bias": (8,), "scale": (8,)},
+            },
+            "bn": {"bias": (8,), "scale": (8,)},
+            "embed": {"embedding": (10, 4)},
+            "heads_a": {"bias": (2,), "kernel": (8, 2)},
+            "heads_b": {"bias": (3,), "kernel": (8, 3)},
+        },
+    }
+    flax_row = [-0.45499638, -0.37608489, 0.3445963, 0.54671061, 0.42812356, -0.36896032,
+                -0.30360529, -0.01529208]  # fmt: skip
+    got = np.asarray(variables["params"]["blocks_1"]["dense"]["kernel"][0])
+    np.testing.assert_allclose(got, flax_row, rtol=1e-5, atol=1e-6)
+
+
+def test_tutorial_model_ports_by_changing_imports():
+    variables = TutorialMLP().init(random.key(0), jnp.ones((1, 3)))
+    assert shapes(variables) == {
+        "params": {
+            "Dense1": {"bias": (8,), "kernel": (3, 8)},
+            "Dense_0": {"bias": (2,), "kernel": (8, 2)},
+        }
+    }
+    flax_dense1 = [0.32428607, 0.43365371, 0.11335456, -0.39532498, -0.12644166, 0.65025705,
+                   0.16272104, 0.93074322]  # fmt: skip
+    np.testing.assert_allclose(
+        np.asarray(variables["params"]["Dense1"]["kernel"][0]), flax_dense1, rtol=1e-5, atol=1e-6
+    )
+    np.testing.assert_allclose(
+        np.asarray(variables["params"]["Dense_0"]["kernel"][0]),
+        [-0.58399928, 0.26677421],
+        rtol=1e-5,
+    )
+    x = jnp.ones((4, 3))
+    y = TutorialMLP().apply(variables, x)
+    p = variables["params"]
+    h = np.maximum(
+        np.asarray(x) @ np.asarray(p["Dense1"]["kernel"]) + np.asarray(p["Dense1"]["bias"]), 0
+    )
+    np.testing.assert_allclose(np.asarray(y), h @ np.asarray(p["Dense_0"]["kernel"]), rtol=1e-5)
+
+
+class CompactTwin(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(3, name="dense2")(nn.Dense(4, name="dense1")(x))
+
+
+class SetupTwin(nn.Module):
+    def setup(self):
+        self.dense1 = nn.Dense(4)
+        self.dense2 = nn.Dense(3)
+
+    def __call__(self, x):
+        return self.dense2(self.dense1(x))
+
+
+def test_compact_and_setup_give_the_same_tree_and_values():
+    x = jnp.ones((2, 5))
+    a = CompactTwin().init(random.key(3), x)
+    b = SetupTwin().init(random.key(3), x)
+    assert shapes(a) == shapes(b)
+    for leaf_a, leaf_b in zip(tree_util.tree_leaves(a), tree_util.tree_leaves(b)):
+        np.testing.assert_array_equal(np.asarray(leaf_a), np.asarray(leaf_b))
+
+
+class Loop(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        for _ in range(2):
+            x = nn.Dense(3)(x)
+        return x
+
+
+class CallTwice(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        shared = Loop()
+        return shared(x) + shared(x)
+
+
+def test_autonames_reset_per_call_so_second_call_reuses_params():
+    variables = CallTwice().init(random.key(0), jnp.ones((1, 3)))
+    assert shapes(variables) == {
+        "params": {
+            "Loop_0": {
+                "Dense_0": {"bias": (3,), "kernel": (3, 3)},
+                "Dense_1": {"bias": (3,), "kernel": (3, 3)},
+            }
+        }
+    }
+    y = CallTwice().apply(variables, jnp.ones((1, 3)))
+    y1 = Loop().apply({"params": variables["params"]["Loop_0"]}, jnp.ones((1, 3)))
+    np.testing.assert_allclose(np.asarray(y), 2 * np.asarray(y1), rtol=1e-6)
+
+
+class Pair(nn.Module):
+    a: nn.Module
+    b: nn.Module
+
+    def __call__(self, x):
+        return self.a(x) + self.b(x)
+
+
+def test_field_submodules_are_adopted_and_sharing_survives():
+    dense = nn.Dense(3)
+    assert shapes(Pair(dense, dense).init(random.key(0), jnp.ones((1, 2)))) == {
+        "params": {"a": {"bias": (3,), "kernel": (2, 3)}}
+    }
+    assert set(Pair(nn.Dense(3), nn.Dense(3)).init(random.key(0), jnp.ones((1, 2)))["params"]) == {
+        "a",
+        "b",
+    }
+
+
+def test_rnn_cell_built_inline_belongs_to_the_compact_parent_like_flax():
+    class M(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            return nn.Sequential([nn.Dense(3), nn.relu, nn.Dense(2)])(x)
+
+    assert set(M().init(random.key(0), jnp.ones((1, 2)))["params"]) == {"Dense_0", "Dense_1"}
+
+
+def test_setup_structure_on_unbound_module():
+    model = SetupTwin()
+    assert isinstance(model.dense1, nn.Dense)
+    assert model.dense1.name == "dense1" and model.dense1.features == 4
+    sub = model.dense2
+    variables = sub.init(random.key(0), jnp.ones((1, 4)))
+    assert shapes(variables) == {"params": {"bias": (3,), "kernel": (4, 3)}}
+
+
+class SetupWithParam(nn.Module):
+    def setup(self):
+        self.w = self.param("w", zeros, (2,))
+        self.dense = nn.Dense(2)
+
+    def __call__(self, x):
+        return self.dense(x) + self.w
+
+
+def test_setup_attribute_needing_variables_explains_binding():
+    with pytest.raises(errors.UnboundSetupAttributeError, match=r"bind\(variables\)\.dense"):
+        _ = SetupWithParam().dense
+    variables = SetupWithParam().init(random.key(0), jnp.ones((1, 2)))
+    bound = SetupWithParam().bind(variables)
+    assert bound.dense.features == 2
+    np.testing.assert_array_equal(np.asarray(bound.w), [0.0, 0.0])
+
+
+def test_bind_unbind_clone_path_and_variables():
+    variables = SetupTwin().init(random.key(0), jnp.ones((1, 5)))
+    bound = SetupTwin().bind(variables)
+    assert bound.dense2.path == ("dense2",)
+    assert set(bound.dense1.variables["params"]) == {"kernel", "bias"}
+    y = bound.dense1(jnp.ones((1, 5)))
+    assert y.shape == (1, 4)
+    module, unbound_vars = bound.unbind()
+    assert module.scope is None and isinstance(module, SetupTwin)
+    assert shapes(unbound_vars) == shapes(variables)
+    wider = nn.Dense(3).clone(features=7)
+    assert wider.features == 7 and wider.parent is None
+
+
+class Encoder(nn.Module):
+    def setup(self):
+        self.enc = nn.Dense(2)
+        self.dec = nn.Dense(3)
+
+    def __call__(self, x):
+        return self.decode(self.encode(x))
+
+    def encode(self, x):
+        return self.enc(x)
+
+    def decode(self, z):
+        return self.dec(z)
+
+
+@pytest.mark.parametrize("method", ["encode", Encoder.encode, "enc"])
+def test_apply_method_by_name_function_or_submodule(method):
+    x = jnp.ones((1, 3))
+    variables = Encoder().init(random.key(0), x)
+    z = Encoder().apply(variables, x, method=method)
+    kernel = np.asarray(variables["params"]["enc"]["kernel"])
+    np.testing.assert_allclose(np.asarray(z), np.ones((1, 3)) @ kernel, rtol=1e-6)
+
+
+def test_init_with_method_creates_only_that_branch():
+    variables = Encoder().init(random.key(0), jnp.ones((1, 3)), method="encode")
+    assert set(variables["params"]) == {"enc"}
+
+
+class Counter(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        count = self.variable("counter", "count", lambda: jnp.zeros((), jnp.int32))
+        if not self.is_initializing():
+            count.value = count.value + 1
+        self.sow("intermediates", "x2", x * 2)
+        return x
+
+
+@pytest.mark.parametrize(
+    "mutable, collections",
+    [
+        (True, {"counter", "intermediates"}),
+        ("counter", {"counter"}),
+        (["counter"], {"counter"}),
+        (["intermediates"], {"intermediates"}),
+        (nn.DenyList("intermediates"), {"counter"}),
+    ],
+)
+def test_apply_mutable_filters(mutable, collections):
+    variables = Counter().init(random.key(0), jnp.ones(2))
+    assert set(variables) == {"counter"}  # init skips 'intermediates' by default
+    if "counter" not in collections:
+        with pytest.raises(errors.ImmutableCollectionError):
+            Counter().apply(variables, jnp.ones(2), mutable=mutable)
+        return
+    _, updates = Counter().apply(variables, jnp.ones(2), mutable=mutable)
+    assert set(updates) == collections
+    assert int(updates["counter"]["count"]) == 1
+    if "intermediates" in collections:
+        np.testing.assert_array_equal(np.asarray(updates["intermediates"]["x2"][0]), [2.0, 2.0])
+
+
+class Sower(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        stored = self.sow("intermediates", "h", x)
+        self.sow("intermediates", "h", x * 2)
+        return stored
+
+
+def test_sow_appends_tuples_and_is_a_noop_when_immutable():
+    stored, state = Sower().apply({}, jnp.ones(2), mutable=True)
+    assert stored is True
+    assert shapes(state) == {"intermediates": {"h": ((2,), (2,))}}
+    assert Sower().apply({}, jnp.ones(2)) is False
+
+
+class TwoDense(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(2)(nn.Dense(3)(x))
+
+
+def test_capture_intermediates_like_flax():
+    variables = TwoDense().init(random.key(0), jnp.ones((1, 2)))
+    _, state = TwoDense().apply(
+        variables, jnp.ones((1, 2)), capture_intermediates=True, mutable=["intermediates"]
+    )
+    assert shapes(state) == {
+        "intermediates": {
+            "Dense_0": {"__call__": ((1, 2),)},
+            "Dense_1": {"__call__": ((1, 3),)},
+            "__call__": ((1, 2),),
+        }
+    }
+
+
+class RngUser(nn.Module):
+    @nn.compact
+    def __call__(self):
+        return self.has_rng("dropout"), self.make_rng("dropout"), self.make_rng("dropout")
+
+
+def test_rngs_per_path_and_call():
+    has, k1, k2 = RngUser().apply({}, rngs={"dropout": random.key(0)})
+    assert has
+    assert not np.array_equal(np.asarray(random.key_data(k1)), np.asarray(random.key_data(k2)))
+    _, k1_again, _ = RngUser().apply({}, rngs={"dropout": random.key(0)})
+    np.testing.assert_array_equal(
+        np.asarray(random.key_data(k1)), np.asarray(random.key_data(k1_again))
+    )
+    with pytest.raises(errors.MissingRngError, match="rngs=\\{'dropout': key\\}"):
+        RngUser().apply({})
+
+
+class Vars(nn.Module):
+    @nn.compact
+    def __call__(self):
+        self.put_variable("state", "v", jnp.ones(2))
+        return self.get_variable("state", "v"), self.has_variable("state", "v"), self.path
+
+
+def test_get_put_has_variable_and_root_path():
+    (value, has, path), state = Vars().apply({}, mutable=["state"])
+    np.testing.assert_array_equal(np.asarray(value), [1.0, 1.0])
+    assert has and path == () and set(state) == {"state"}
+
+
+# -- teaching errors ---------------------------------------------------------------------------
+
+
+def test_params_without_wrapper():
+    params = TutorialMLP().init(random.key(0), jnp.ones((1, 3)))["params"]
+    with pytest.raises(errors.ParamsWithoutWrapperError, match=r"\{'params': params\}"):
+        TutorialMLP().apply(params, jnp.ones((1, 3)))
+
+
+def test_params_wrapped_twice():
+    variables = TutorialMLP().init(random.key(0), jnp.ones((1, 3)))
+    with pytest.raises(errors.ParamsDoubleWrappedError):
+        TutorialMLP().apply({"params": variables}, jnp.ones((1, 3)))
+
+
+class BNModel(nn.Module):
+    @nn.compact
+    def __call__(self, x, train: bool):
+        return nn.BatchNorm(use_running_average=not train)(x)
+
+
+def test_batch_stats_immutable_and_missing_errors_name_the_fix():
+    variables = BNModel().init(random.key(0), jnp.ones((4, 2)), train=False)
+    with pytest.raises(
+        errors.ImmutableCollectionError, match=r"/BatchNorm_0.*mutable=\['batch_stats'\]"
+    ):
+        BNModel().apply(variables, jnp.ones((4, 2)), train=True)
+    with pytest.raises(errors.CollectionNotFoundError, match="batch_stats"):
+        BNModel().apply({"params": variables["params"]}, jnp.ones((4, 2)), train=False)
+
+
+class Dup(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        nn.Dense(2, name="same")(x)
+        return nn.Dense(2, name="same")(x)
+
+
+class ParamVsChild(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        self.param("child", zeros, (1,))
+        return nn.Dense(2, name="child")(x)
+
+
+@pytest.mark.parametrize("model", [Dup(), ParamVsChild()])
+def test_name_collisions(model):
+    with pytest.raises(errors.NameInUseError, match="'same'|'child'"):
+        model.init(random.key(0), jnp.ones((1, 2)))
+
+
+def test_param_shape_mismatch_names_path_and_shapes():
+    variables = TutorialMLP().init(random.key(0), jnp.ones((1, 3)))
+    with pytest.raises(errors.ParamShapeError, match=r"/Dense1.*\(3, 8\).*\(5, 8\)"):
+        TutorialMLP().apply(variables, jnp.ones((1, 5)))
+
+
+class NotCompact(nn.Module):
+    def __call__(self, x):
+        return nn.Dense(2)(x)
+
+
+class ParamNotCompact(nn.Module):
+    def __call__(self, x):
+        return x * self.param("w", zeros, (1,))
+
+
+@pytest.mark.parametrize("model", [NotCompact(), ParamNotCompact()])
+def test_declaration_outside_setup_or_compact(model):
+    with pytest.raises(errors.DefinedOutsideSetupError, match="@nn.compact"):
+        model.init(random.key(0), jnp.ones((1, 2)))
+
+
+def test_unbound_module_call_and_frozen_fields():
+    with pytest.raises(errors.UnboundModuleError, match="model.init"):
+        nn.Dense(2)(jnp.ones((1, 2)))
+    dense = nn.Dense(2)
+    with pytest.raises(errors.FrozenModuleError, match="clone"):
+        dense.features = 3
+
+
+def test_setup_may_not_assign_fields_and_one_compact_per_class():
+    class Bad(nn.Module):
+        features: int = 2
+
+        def setup(self):
+            self.features = 3
+
+        def __call__(self, x):
+            return x
+
+    with pytest.raises(errors.SetupFieldAssignmentError):
+        Bad().init(random.key(0), jnp.ones(1))
+    with pytest.raises(errors.MultipleCompactMethodsError):
+
+        class TwoCompact(nn.Module):
+            @nn.compact
+            def a(self, x):
+                return x
+
+            @nn.compact
+            def b(self, x):
+                return x
+
+
+class PostInit(nn.Module):
+    features: int
+    doubled: int = 0
+
+    def __post_init__(self):  # no super().__post_init__() needed
+        object.__setattr__(self, "doubled", 2 * self.features)
+
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(self.doubled)(x)
+
+
+class PostInitWithSuper(PostInit):
+    def __post_init__(self):
+        super().__post_init__()
+
+
+@pytest.mark.parametrize("cls", [PostInit, PostInitWithSuper])
+def test_user_post_init_needs_no_super(cls):
+    variables = cls(3).init(random.key(0), jnp.ones((1, 2)))
+    assert shapes(variables)["params"]["Dense_0"]["kernel"] == (2, 6)
+
+
+def test_merge_param():
+    assert nn.merge_param("train", None, True) is True
+    assert nn.merge_param("train", False, None) is False
+    with pytest.raises(errors.ArgumentTwiceError):
+        nn.merge_param("train", True, False)
+    with pytest.raises(errors.ArgumentMissingError):
+        nn.merge_param("train", None, None)
+
+
+# -- transformations -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def mlp_and_variables():
+    x = jnp.ones((4, 3))
+    return TutorialMLP(), TutorialMLP().init(random.key(0), x), x
+
+
+def test_apply_under_jit(mlp_and_variables):
+    model, variables, x = mlp_and_variables
+    got = core.jit(model.apply)(variables, x)
+    np.testing.assert_allclose(np.asarray(got), np.asarray(model.apply(variables, x)), rtol=1e-6)
+
+
+def test_init_under_jit(mlp_and_variables):
+    model, variables, x = mlp_and_variables
+    jit_init = core.jit(model.init)(random.key(0), x)
+    for a, b in zip(tree_util.tree_leaves(jit_init), tree_util.tree_leaves(variables)):
+        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-6)
+
+
+def test_apply_under_grad(mlp_and_variables):
+    model, variables, x = mlp_and_variables
+
+    def loss(params):
+        return jnp.sum(model.apply({"params": params}, x) ** 2)
+
+    grads = core.grad(loss)(variables["params"])
+    assert shapes(grads) == shapes(variables["params"])
+    p = tree_util.tree_map(np.asarray, variables["params"])
+    h = np.maximum(np.asarray(x) @ p["Dense1"]["kernel"] + p["Dense1"]["bias"], 0)
+    y = h @ p["Dense_0"]["kernel"] + p["Dense_0"]["bias"]
+    np.testing.assert_allclose(np.asarray(grads["Dense_0"]["bias"]), 2 * y.sum(0), rtol=1e-5)
+
+
+def test_apply_under_vmap(mlp_and_variables):
+    model, variables, x = mlp_and_variables
+    batched = core.vmap(lambda xi: model.apply(variables, xi))(x[:, None, :])
+    np.testing.assert_allclose(
+        np.asarray(batched)[:, 0], np.asarray(model.apply(variables, x)), rtol=1e-6
+    )
+
+
+class NowrapHelper(nn.Module):
+    @nn.nowrap
+    def make_dense(self, features):
+        return nn.Dense(features)
+
+    @nn.compact
+    def __call__(self, x):
+        return self.make_dense(2)(x)
+
+
+def test_nowrap_helper_builds_submodules_of_the_caller():
+    variables = NowrapHelper().init(random.key(0), jnp.ones((1, 3)))
+    assert shapes(variables) == {"params": {"Dense_0": {"bias": (2,), "kernel": (3, 2)}}}
+
+
+def test_initializers_and_activations_reexported():
+    key = random.key(0)
+    np.testing.assert_array_equal(np.asarray(nn.initializers.zeros_init()(key, (2,))), [0, 0])
+    np.testing.assert_array_equal(np.asarray(nn.initializers.ones_init()(key, (2,))), [1, 1])
+    np.testing.assert_allclose(np.asarray(nn.relu(jnp.asarray([-1.0, 2.0]))), [0.0, 2.0])
+    v = nn.PReLU().init(key, jnp.ones(2))
+    y = nn.PReLU().apply(v, jnp.asarray([-1.0, 2.0]))
+    np.testing.assert_allclose(np.asarray(y), [-0.01, 2.0], rtol=1e-6)

@@ -1,0 +1,168 @@
+"""Normalization layers against numpy references, in training and evaluation modes."""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+import nn
+from core import random, tree_util
+from core.test_util import check_grads
+from nn import errors
+
+
+def rand(shape, seed=0):
+    return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+
+
+def random_params(variables, seed=1):
+    """The same tree with random values, so scale and bias are not the trivial 1 and 0."""
+    leaves, treedef = tree_util.tree_flatten(variables["params"])
+    leaves = [jnp.asarray(rand(np.shape(v), seed + i)) for i, v in enumerate(leaves)]
+    return tree_util.tree_unflatten(treedef, leaves)
+
+
+def np_normalize(x, red, mean, var, scale, bias, eps, feature_shape):
+    mean, var = np.expand_dims(mean, red), np.expand_dims(var, red)
+    y = (x - mean) / np.sqrt(var + eps)
+    if scale is not None:
+        y = y * scale.reshape(feature_shape)
+    if bias is not None:
+        y = y + bias.reshape(feature_shape)
+    return y
+
+
+@pytest.mark.parametrize("shape, axis", [((8, 3), -1), ((4, 3, 2), 1), ((2, 3, 3, 4), -1)])
+def test_batch_norm_train_and_eval(shape, axis):
+    x = rand(shape) * 3 + 1
+    layer = nn.BatchNorm(axis=axis, momentum=0.9, epsilon=1e-5)
+    variables = layer.init(random.key(0), x, use_running_average=False)
+    feat = axis % x.ndim
+    red = tuple(i for i in range(x.ndim) if i != feat)
+    assert variables["batch_stats"]["mean"].shape == (shape[feat],)
+    np.testing.assert_array_equal(np.asarray(variables["batch_stats"]["var"]), np.ones(shape[feat]))
+    params = random_params(variables)
+    fshape = [1] * x.ndim
+    fshape[feat] = shape[feat]
+    scale, bias = np.asarray(params["scale"]), np.asarray(params["bias"])
+    train_vars = {"params": params, "batch_stats": variables["batch_stats"]}
+    y, updates = layer.apply(train_vars, x, use_running_average=False, mutable=["batch_stats"])
+    mean, var = x.mean(red), x.var(red)
+    want = np_normalize(x, red, mean, var, scale, bias, 1e-5, fshape)
+    np.testing.assert_allclose(np.asarray(y), want, rtol=1e-4, atol=1e-4)
+    stats = updates["batch_stats"]
+    np.testing.assert_allclose(np.asarray(stats["mean"]), 0.1 * mean, rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(np.asarray(stats["var"]), 0.9 + 0.1 * var, rtol=1e-4)
+    # Evaluation uses the running statistics and needs no mutable collection.
+    eval_layer = nn.BatchNorm(use_running_average=True, axis=axis, epsilon=1e-5)
+    y_eval = eval_layer.apply({"params": params, "batch_stats": stats}, x)
+    ra_mean, ra_var = np.asarray(stats["mean"]), np.asarray(stats["var"])
+    want = np_normalize(x, red, ra_mean, ra_var, scale, bias, 1e-5, fshape)
+    np.testing.assert_allclose(np.asarray(y_eval), want, rtol=1e-4, atol=1e-4)
+
+
+def test_batch_norm_init_does_not_update_stats_and_needs_mode():
+    x = rand((4, 2)) + 5
+    variables = nn.BatchNorm(use_running_average=False).init(random.key(0), x)
+    np.testing.assert_array_equal(np.asarray(variables["batch_stats"]["mean"]), [0.0, 0.0])
+    with pytest.raises(errors.ArgumentMissingError, match="use_running_average"):
+        nn.BatchNorm().init(random.key(0), x)
+    # A call-time value overrides the constructor's (train-mode flag passed at call).
+    y = nn.BatchNorm(use_running_average=True).apply(
+        variables, x, use_running_average=False, mutable=["batch_stats"]
+    )[0]
+    np.testing.assert_allclose(np.asarray(y).mean(0), [0.0, 0.0], atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "shape, reduction_axes, feature_axes",
+    [((2, 5), -1, -1), ((2, 3, 4), (-2, -1), -1), ((3, 4, 2), (1, 2), (1, 2))],
+)
+def test_layer_norm_matches_numpy(shape, reduction_axes, feature_axes):
+    x = rand(shape) * 2 + 3
+    layer = nn.LayerNorm(reduction_axes=reduction_axes, feature_axes=feature_axes)
+    params = random_params(layer.init(random.key(0), x))
+    red = tuple(a % x.ndim for a in np.atleast_1d(reduction_axes))
+    feats = tuple(a % x.ndim for a in np.atleast_1d(feature_axes))
+    fshape = [x.shape[i] if i in feats else 1 for i in range(x.ndim)]
+    scale, bias = np.asarray(params["scale"]), np.asarray(params["bias"])
+    want = np_normalize(x, red, x.mean(red), x.var(red), scale, bias, 1e-6, fshape)
+    got = layer.apply({"params": params}, x)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("shape", [(2, 5), (2, 3, 4)])
+def test_rms_norm_matches_numpy(shape):
+    x = rand(shape)
+    layer = nn.RMSNorm()
+    params = random_params(layer.init(random.key(0), x))
+    assert set(params) == {"scale"}
+    ms = (x * x).mean(-1, keepdims=True)
+    want = x / np.sqrt(ms + 1e-6) * np.asarray(params["scale"])
+    np.testing.assert_allclose(np.asarray(layer.apply({"params": params}, x)), want, rtol=1e-4)
+
+
+@pytest.mark.parametrize(
+    "shape, kwargs, groups",
+    [((2, 4, 4, 6), dict(num_groups=3), 3), ((2, 5, 8), dict(num_groups=None, group_size=2), 4)],
+)
+def test_group_norm_matches_numpy(shape, kwargs, groups):
+    x = rand(shape) + 1
+    layer = nn.GroupNorm(**kwargs)
+    params = random_params(layer.init(random.key(0), x))
+    g = x.reshape(x.shape[:-1] + (groups, -1))
+    red = tuple(range(1, x.ndim - 1)) + (x.ndim,)
+    mean = g.mean(red, keepdims=True)
+    var = g.var(red, keepdims=True)
+    want = ((g - mean) / np.sqrt(var + 1e-6)).reshape(x.shape)
+    want = want * np.asarray(params["scale"]) + np.asarray(params["bias"])
+    np.testing.assert_allclose(
+        np.asarray(layer.apply({"params": params}, x)), want, rtol=1e-4, atol=1e-4
+    )
+
+
+def test_group_norm_rejects_bad_groups():
+    with pytest.raises(ValueError, match="does not divide"):
+        nn.GroupNorm(num_groups=4).init(random.key(0), jnp.ones((1, 6)))
+    with pytest.raises(ValueError, match="exactly one"):
+        nn.GroupNorm(num_groups=2, group_size=3).init(random.key(0), jnp.ones((1, 6)))
+
+
+@pytest.mark.parametrize(
+    "layer",
+    [
+        nn.LayerNorm(),
+        nn.RMSNorm(),
+        nn.GroupNorm(num_groups=2),
+        nn.BatchNorm(use_running_average=False),
+    ],
+    ids=lambda m: type(m).__name__,
+)
+def test_check_grads_through_norms(layer):
+    x = jnp.asarray(rand((4, 8)))
+    variables = layer.init(random.key(0), x)
+    params = random_params(variables)
+    rest = {k: v for k, v in variables.items() if k != "params"}
+
+    def f(p, xx):
+        out = layer.apply({"params": p, **rest}, xx, mutable=list(rest))
+        return out[0] if rest else out
+
+    check_grads(f, (params, x), order=1, modes=["rev"])
+
+
+def test_batch_norm_axis_name_averages_over_the_mapped_axis():
+    x = rand((4, 2, 3)) + 2
+    layer = nn.BatchNorm(use_running_average=False, axis_name="batch")
+    variables = layer.init(random.key(0), x[0])
+
+    def step(xi):
+        return layer.apply(variables, xi, mutable=["batch_stats"])
+
+    y, updates = core.vmap(step, axis_name="batch")(jnp.asarray(x))
+    flat = x.reshape(8, 3)
+    want = (flat - flat.mean(0)) / np.sqrt(flat.var(0) + 1e-5)
+    np.testing.assert_allclose(np.asarray(y).reshape(8, 3), want, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(
+        np.asarray(updates["batch_stats"]["mean"])[0], 0.01 * flat.mean(0), rtol=1e-4
+    )

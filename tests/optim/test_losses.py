@@ -1,0 +1,90 @@
+"""Losses: per-example values recorded from Optax 0.2.8, plus the formulas that are traps."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import core.numpy as jnp
+import optim
+
+LOGITS = np.array([[1.0, -2.0, 0.5], [0.3, 0.2, -1.5]], np.float32)
+LABELS = np.array([[0.2, 0.0, 0.8], [0.0, 1.0, 0.0]], np.float32)
+INTS = np.array([2, 1], np.int32)
+PRED = np.array([0.5, -1.5, 2.0], np.float32)
+TARG = np.array([1.0, 0.7, -0.2], np.float32)
+A = np.array([[1.0, 2.0, 2.0], [0.0, 3.0, -4.0]], np.float32)
+B = np.array([[2.0, 1.0, 0.0], [1.0, 1.0, 1.0]], np.float32)
+PROBS = np.array([[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]], np.float32)
+TPROBS = np.array([[0.0, 0.5, 0.5], [0.3, 0.3, 0.4]], np.float32)
+WHERE = np.array([[True, False, True], [True, True, False]])
+WHERE_INT = np.array([[True, False, True], [False, False, False]])
+
+
+def j(x):
+    return jnp.asarray(x)
+
+
+OPTAX_VALUES = [
+    ("softmax_ce", lambda: optim.softmax_cross_entropy(j(LOGITS), j(LABELS)),
+     [0.90459692, 0.82761449]),
+    ("softmax_ce_where", lambda: optim.softmax_cross_entropy(j(LOGITS), j(LABELS), where=j(WHERE)),
+     [0.87407696, 0.74439669]),
+    ("int_labels", lambda: optim.softmax_cross_entropy_with_integer_labels(j(LOGITS), j(INTS)),
+     [1.00459695, 0.82761449]),
+    ("int_labels_where",
+     lambda: optim.softmax_cross_entropy_with_integer_labels(
+         j(LOGITS), j(INTS), where=j(WHERE_INT)),
+     [0.97407699, 0.0]),
+    ("int_labels_axis0",
+     lambda: optim.softmax_cross_entropy_with_integer_labels(j(LOGITS.T), j(INTS), axis=0),
+     [1.00459695, 0.82761449]),
+    ("safe_ce",
+     lambda: optim.safe_softmax_cross_entropy(j(np.array([[1.0, -np.inf, 0.5]], np.float32)),
+                                              j(np.array([[0.3, 0.0, 0.7]], np.float32))),
+     [0.82407701]),
+    ("sigmoid_bce",
+     lambda: optim.sigmoid_binary_cross_entropy(j(PRED), j(np.array([1.0, 0.0, 0.3], np.float32))),
+     [0.47407699, 0.20141329, 1.52692807]),
+    ("l2", lambda: optim.l2_loss(j(PRED), j(TARG)), [0.125, 2.42, 2.42]),
+    ("squared_error", lambda: optim.squared_error(j(PRED), j(TARG)), [0.25, 4.84, 4.84]),
+    ("huber", lambda: optim.huber_loss(j(PRED), j(TARG)), [0.125, 1.7, 1.7]),
+    ("huber_delta", lambda: optim.huber_loss(j(PRED), j(TARG), delta=0.5), [0.125, 0.975, 0.975]),
+    ("log_cosh", lambda: optim.log_cosh(j(PRED), j(TARG)), [0.1201145, 1.51905537, 1.51905537]),
+    ("cosine_similarity", lambda: optim.cosine_similarity(j(A), j(B)), [0.59628481, -0.11547005]),
+    ("cosine_distance", lambda: optim.cosine_distance(j(A), j(B), epsilon=0.1),
+     [0.4037152, 1.11547005]),
+    ("kl", lambda: optim.kl_divergence(j(np.log(PROBS)), j(TPROBS)), [0.25541282, 0.38190854]),
+    ("hinge",
+     lambda: optim.hinge_loss(j(np.array([0.5, -2.0, 3.0])), j(np.array([1.0, -1.0, -1.0]))),
+     [0.5, 0.0, 4.0]),
+    ("smooth_labels", lambda: optim.smooth_labels(j(LABELS), 0.1),
+     [0.21333332, 0.03333334, 0.75333333, 0.03333334, 0.93333334, 0.03333334]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name, fn, expected", OPTAX_VALUES, ids=[c[0] for c in OPTAX_VALUES])
+def test_values_recorded_from_optax(name, fn, expected):
+    np.testing.assert_allclose(np.asarray(fn()).ravel(), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_l2_loss_is_half_the_squared_error():
+    np.testing.assert_allclose(
+        np.asarray(optim.l2_loss(j(PRED))), 0.5 * np.asarray(optim.squared_error(j(PRED)))
+    )
+
+
+def test_integer_and_one_hot_cross_entropy_agree():
+    one_hot = np.eye(3, dtype=np.float32)[INTS]
+    np.testing.assert_allclose(
+        np.asarray(optim.softmax_cross_entropy_with_integer_labels(j(LOGITS), j(INTS))),
+        np.asarray(optim.softmax_cross_entropy(j(LOGITS), j(one_hot))),
+        rtol=1e-6,
+    )
+
+
+def test_wrong_input_dtypes_raise():
+    with pytest.raises(optim.errors.LossInputError, match="integer class indices"):
+        optim.softmax_cross_entropy_with_integer_labels(j(LOGITS), j(LABELS[:, 0]))
+    with pytest.raises(optim.errors.LossInputError, match="floating point"):
+        optim.squared_error(j(INTS))

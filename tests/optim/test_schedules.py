@@ -1,0 +1,112 @@
+"""Schedules equal their closed forms at chosen steps (Python ints and int32 arrays alike), and
+Optax's values where the closed form is long."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+import optim
+
+
+def _cos(c, n):
+    return 0.5 * (1 + math.cos(math.pi * min(c, n) / n))
+
+
+CLOSED_FORMS = [
+    ("constant", optim.constant_schedule(0.3), lambda c: 0.3),
+    ("polynomial", optim.polynomial_schedule(1.0, 0.1, 2, 10, 5),
+     lambda c: 0.9 * (1 - min(max(c - 5, 0), 10) / 10) ** 2 + 0.1),
+    ("polynomial_no_steps", optim.polynomial_schedule(1.0, 0.1, 2, 0), lambda c: 1.0),
+    ("linear", optim.linear_schedule(2.0, 0.0, 8), lambda c: 2.0 * (1 - min(c, 8) / 8)),
+    ("piecewise_constant", optim.piecewise_constant_schedule(1.0, {5: 0.5, 10: 0.1}),
+     lambda c: 1.0 * (0.5 if c >= 5 else 1) * (0.1 if c >= 10 else 1)),
+    ("exponential", optim.exponential_decay(2.0, 4, 0.5),
+     lambda c: 2.0 * 0.5 ** (c / 4)),
+    ("exponential_staircase",
+     optim.exponential_decay(2.0, 4, 0.5, transition_begin=2, staircase=True),
+     lambda c: 2.0 * 0.5 ** math.floor(max(c - 2, 0) / 4)),
+    ("exponential_end", optim.exponential_decay(2.0, 4, 0.5, end_value=0.6),
+     lambda c: max(2.0 * 0.5 ** (c / 4), 0.6)),
+    ("exponential_growth", optim.exponential_decay(1.0, 4, 2.0, end_value=3.0),
+     lambda c: min(2.0 ** (c / 4), 3.0)),
+    ("cosine", optim.cosine_decay_schedule(2.0, 10), lambda c: 2.0 * _cos(c, 10)),
+    ("cosine_alpha_exponent", optim.cosine_decay_schedule(2.0, 10, alpha=0.1, exponent=2.0),
+     lambda c: 2.0 * (0.9 * _cos(c, 10) ** 2 + 0.1)),
+    ("warmup_constant", optim.warmup_constant_schedule(0.0, 1.0, 4), lambda c: min(c, 4) / 4),
+    # decay_steps (12) includes the warmup (4): the cosine part lasts 8 steps.
+    ("warmup_cosine", optim.warmup_cosine_decay_schedule(0.1, 1.0, 4, 12, end_value=0.2),
+     lambda c: 0.1 + 0.9 * c / 4 if c < 4 else 1.0 * (0.8 * _cos(c - 4, 8) + 0.2)),
+    ("join",
+     optim.join_schedules([optim.constant_schedule(1.0), optim.linear_schedule(1.0, 0.0, 4)], [3]),
+     lambda c: 1.0 if c < 3 else 1.0 - min(c - 3, 4) / 4),
+]  # fmt: skip
+
+STEPS = [0, 1, 3, 4, 5, 7, 9, 10, 11, 12, 20]
+
+
+@pytest.mark.parametrize("name, schedule, closed", CLOSED_FORMS, ids=[c[0] for c in CLOSED_FORMS])
+@pytest.mark.parametrize("as_array", [False, True], ids=["int", "int32"])
+def test_closed_forms(name, schedule, closed, as_array):
+    for c in STEPS:
+        count = jnp.asarray(c, jnp.int32) if as_array else c
+        np.testing.assert_allclose(float(schedule(count)), closed(c), rtol=1e-6, err_msg=f"{c}")
+
+
+OPTAX_STEPS = [0, 1, 29, 30, 31, 50, 84, 85, 86, 99, 100, 120]
+# Values of Optax 0.2.8 at OPTAX_STEPS.
+OPTAX_VALUES = [
+    ("linear_onecycle", optim.linear_onecycle_schedule(100, 1.0),
+     [0.04, 0.072, 0.968, 1.0, 0.98254544, 0.65090907, 0.05745453, 0.04, 0.0373336, 0.0026704,
+      4e-06, 4e-06]),
+    ("cosine_onecycle", optim.cosine_onecycle_schedule(100, 1.0),
+     [0.04, 0.04262954, 0.99737054, 1.0, 0.99949652, 0.81174564, 0.12346777, 0.10908782,
+      0.09549509, 0.00050745, 4e-06, 4e-06]),
+    ("piecewise_interpolate",
+     optim.piecewise_interpolate_schedule("cosine", 2.0, {10: 0.5, 30: 3.0}),
+     [2.0, 1.97552824, 2.9876883, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0]),
+    ("warmup_exponential",
+     optim.warmup_exponential_decay_schedule(0.0, 1.0, 10, 20, 0.5, transition_begin=5,
+                                             staircase=True, end_value=0.1),
+     [0.0, 0.1, 1.0, 1.0, 1.0, 0.5, 0.125, 0.125, 0.125, 0.1, 0.1, 0.1]),
+    ("sgdr",
+     optim.sgdr_schedule([
+         {"init_value": 0.0, "peak_value": 1.0, "warmup_steps": 10, "decay_steps": 50},
+         {"init_value": 0.0, "peak_value": 0.5, "warmup_steps": 5, "decay_steps": 50},
+     ]),
+     [0.0, 0.1, 0.53922951, 0.5, 0.46077043, 0.0, 0.14040722, 0.125, 0.11020175, 0.00060898,
+      0.0, 0.0]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name, schedule, values", OPTAX_VALUES, ids=[c[0] for c in OPTAX_VALUES])
+def test_values_recorded_from_optax(name, schedule, values):
+    got = [float(schedule(jnp.asarray(c, jnp.int32))) for c in OPTAX_STEPS]
+    np.testing.assert_allclose(got, values, rtol=1e-5, atol=1e-6)
+
+
+def test_schedules_trace_under_jit():
+    schedule = optim.warmup_cosine_decay_schedule(0.0, 1.0, 4, 12)
+    jitted = core.jit(schedule)
+    for c in (0, 2, 4, 8, 12):
+        np.testing.assert_allclose(
+            float(jitted(jnp.asarray(c, jnp.int32))), float(schedule(c)), rtol=1e-6
+        )
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: optim.piecewise_constant_schedule(1.0, {3: -1.0}),
+        lambda: optim.piecewise_interpolate_schedule("cubic", 1.0),
+        lambda: optim.linear_onecycle_schedule(0, 1.0),
+        lambda: optim.cosine_decay_schedule(1.0, -3),
+    ],
+)
+def test_invalid_arguments_raise(make):
+    with pytest.raises(optim.errors.ScheduleArgumentError):
+        make()

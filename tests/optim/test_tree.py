@@ -1,0 +1,112 @@
+"""`optim.tree`: leafwise arithmetic, norms, dtypes, moments and state queries."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import core.numpy as jnp
+import optim
+from optim import tree
+from optim.errors import TreeDtypeError, TreeKeyError
+
+X = {"a": np.array([1.0, -2.0]), "b": np.array([[3.0], [0.5]])}
+Y = {"a": np.array([0.5, 4.0]), "b": np.array([[-1.0], [2.0]])}
+
+
+def _j(t):
+    return {k: jnp.asarray(v.astype(np.float32)) for k, v in t.items()}
+
+
+def _n(t):
+    return {k: np.asarray(v) for k, v in t.items()}
+
+
+@pytest.mark.parametrize(
+    "fn, expected",
+    [
+        (lambda x, y: tree.add(x, y), {k: X[k] + Y[k] for k in X}),
+        (lambda x, y: tree.add(x, y, y), {k: X[k] + 2 * Y[k] for k in X}),
+        (lambda x, y: tree.sub(x, y), {k: X[k] - Y[k] for k in X}),
+        (lambda x, y: tree.mul(x, y), {k: X[k] * Y[k] for k in X}),
+        (lambda x, y: tree.div(x, y), {k: X[k] / Y[k] for k in X}),
+        (lambda x, y: tree.scale(3.0, x), {k: 3 * X[k] for k in X}),
+        (lambda x, y: tree.add_scale(x, 0.5, y), {k: X[k] + 0.5 * Y[k] for k in X}),
+        (lambda x, y: tree.clip(x, -1.0, 1.0), {k: np.clip(X[k], -1, 1) for k in X}),
+        (lambda x, y: tree.where(False, x, y), Y),
+        (lambda x, y: tree.zeros_like(x), {k: np.zeros_like(X[k]) for k in X}),
+        (lambda x, y: tree.ones_like(x), {k: np.ones_like(X[k]) for k in X}),
+        (lambda x, y: tree.full_like(x, 7.0), {k: np.full_like(X[k], 7.0) for k in X}),
+        (
+            lambda x, y: tree.update_moment(x, y, 0.9, 2),
+            {k: 0.1 * X[k] ** 2 + 0.9 * Y[k] for k in X},
+        ),
+        (
+            lambda x, y: tree.update_infinity_moment(x, y, 0.9, 0.1),
+            {k: np.maximum(np.abs(X[k]) + 0.1, 0.9 * Y[k]) for k in X},
+        ),
+        (lambda x, y: tree.bias_correction(x, 0.9, 2), {k: X[k] / (1 - 0.81) for k in X}),
+    ],
+)
+def test_leafwise(fn, expected):
+    out = _n(fn(_j(X), _j(Y)))
+    for k in expected:
+        np.testing.assert_allclose(out[k], expected[k], rtol=1e-6, atol=1e-6)
+
+
+def test_reductions():
+    x = _j(X)
+    flat = np.concatenate([v.ravel() for v in X.values()])
+    np.testing.assert_allclose(float(tree.sum(x)), flat.sum(), rtol=1e-6)
+    np.testing.assert_allclose(float(tree.vdot(x, _j(Y))), sum((X[k] * Y[k]).sum() for k in X))
+    np.testing.assert_allclose(float(tree.norm(x)), np.linalg.norm(flat), rtol=1e-6)
+    np.testing.assert_allclose(float(tree.norm(x, squared=True)), (flat**2).sum(), rtol=1e-6)
+    np.testing.assert_allclose(float(tree.norm(x, ord=1)), np.abs(flat).sum(), rtol=1e-6)
+    np.testing.assert_allclose(float(tree.norm(x, ord="inf")), 3.0)
+    assert float(tree.max(x)) == 3.0 and float(tree.min(x)) == -2.0
+    assert tree.size(x) == 4
+    assert bool(tree.allclose(x, x)) and not bool(tree.allclose(x, _j(Y)))
+
+
+def test_dtypes_and_casts():
+    mixed = {"a": jnp.zeros(1, jnp.float16), "b": jnp.zeros(1, jnp.float32)}
+    assert tree.dtype(mixed, "highest") == jnp.float32
+    assert tree.dtype(mixed, "lowest") == jnp.float16
+    assert tree.dtype(mixed, "promote") == jnp.float32
+    assert tree.dtype({"a": jnp.zeros(1)}) == jnp.float32
+    with pytest.raises(TreeDtypeError):
+        tree.dtype(mixed)
+    assert tree.cast(mixed, jnp.float16)["b"].dtype == jnp.float16
+    assert tree.cast(mixed, None) is mixed
+    assert tree.cast_like(mixed, {"a": jnp.zeros(1), "b": jnp.zeros(1)})["a"].dtype == jnp.float32
+
+
+def _adam_state():
+    tx = optim.inject_hyperparams(optim.adam)(learning_rate=0.1)
+    return tx, tx.init({"w": jnp.zeros(2)})
+
+
+def test_get_and_set_find_fields_by_name():
+    tx, state = _adam_state()
+    np.testing.assert_allclose(float(tree.get(state, "learning_rate")), 0.1, rtol=1e-6)
+    adam_state = tree.get(state, "ScaleByAdamState")
+    assert isinstance(adam_state, optim.ScaleByAdamState)
+    assert tree.get(state, "missing", default="none") == "none"
+    with pytest.raises(TreeKeyError):
+        tree.get(state, "count")  # the outer count and Adam's count
+    paths = [p for p, _ in tree.get_all_with_path(state, "count")]
+    assert [str(p[-1]) for p in paths] == ["InjectHyperparamsState.count", "ScaleByAdamState.count"]
+    new = tree.set(state, learning_rate=jnp.asarray(0.5))
+    np.testing.assert_allclose(float(new.hyperparams["learning_rate"]), 0.5)
+    assert isinstance(new, optim.InjectHyperparamsState)
+    with pytest.raises(TreeKeyError):
+        tree.set(state, nothing_called_like_this=1)
+
+
+def test_map_params_touches_only_params_shaped_parts():
+    tx = optim.adam(0.1)
+    params = {"w": jnp.ones(2)}
+    state = tx.init(params)
+    mapped = tree.map_params(tx, lambda p: p + 1.0, state)
+    np.testing.assert_allclose(np.asarray(mapped[0].mu["w"]), [1.0, 1.0])
+    assert int(mapped[0].count) == 0

@@ -1,0 +1,30 @@
+"""train: the training utilities of numbax (the `flax.training` analogue).
+
+    from train import TrainState, checkpoints, metrics
+    from train.tensorboard import SummaryWriter
+
+* `TrainState` bundles parameters, optimizer and optimizer state in one pytree;
+  `train.recipes` extends it for BatchNorm statistics and dropout keys.
+* `train.checkpoints` saves pytrees as versioned ``.npz`` files (no pickle), atomically, and
+  restores them into a target tree, reporting mismatches by key path.
+* `train.metrics` has running averages that are pytrees, so they merge inside `core.jit`.
+* `train.tensorboard` writes TensorBoard event files through tensorboardX.
+"""
+
+from train import checkpoints, errors, metrics, recipes
+from train.checkpoints import latest_checkpoint, restore_checkpoint, save_checkpoint
+from train.recipes import BatchStatsTrainState, DropoutTrainState
+from train.train_state import TrainState
+
+__all__ = [
+    "BatchStatsTrainState",
+    "DropoutTrainState",
+    "TrainState",
+    "checkpoints",
+    "errors",
+    "latest_checkpoint",
+    "metrics",
+    "recipes",
+    "restore_checkpoint",
+    "save_checkpoint",
+]

@@ -1,0 +1,218 @@
+"""TensorBoard logging: a small `SummaryWriter` on tensorboardX, and an event-file reader.
+
+The writer mirrors ``flax.metrics.tensorboard.SummaryWriter`` (``scalar``, ``text``,
+``histogram``, ``hparams``, ``flush``, ``close``) and adds ``scalars`` for a dict of values and
+``param_histograms`` for a parameter tree, tagged by key path (``params/Dense_0/kernel``).
+Values may be `core` arrays, numpy arrays or Python numbers. Summaries are built with
+tensorboardX and written synchronously. Hyperparameters are written into the run itself (not
+a sub-run as tensorboardX's ``add_hparams`` does), so the HParams tab shows each run once,
+next to its own scalars.
+
+`read_events` parses the event files back (TFRecord framing, CRC-checked) without TensorBoard
+or TensorFlow installed; tests and scripts use it to check what was logged.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import struct
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tensorboardX import summary as _summary
+from tensorboardX.event_file_writer import EventsWriter
+from tensorboardX.proto.event_pb2 import Event
+from tensorboardX.proto.summary_pb2 import Summary
+from tensorboardX.record_writer import masked_crc32c
+
+from core import tree_util
+
+__all__ = ["SummaryWriter", "read_events", "read_scalars"]
+
+
+class SummaryWriter:
+    """Writes TensorBoard event files to ``log_dir``.
+
+    Example::
+
+        with SummaryWriter("runs/mnist") as writer:
+            writer.text("config", "lr=0.001, batch_size=32")
+            for step in ...:
+                writer.scalars(step, {"train/loss": loss, "train/accuracy": acc})
+            writer.param_histograms(state.params, step)
+            writer.hparams({"lr": 1e-3, "batch_size": 32}, metrics=["test/accuracy"])
+
+    Then ``tensorboard --logdir runs``. Events are written synchronously by the calling thread
+    (tensorboardX's own writer queues them to a background thread), so after a write with
+    ``auto_flush`` they are on disk.
+
+    Args:
+        log_dir: directory of the run; created if needed. Each writer opens a new event file
+            in it, so a resumed run appends its curves to the same run.
+        auto_flush: flush after every call, so a running job's curves are visible at once.
+    """
+
+    def __init__(self, log_dir: str | os.PathLike, auto_flush: bool = True):
+        self.log_dir = str(log_dir)
+        Path(self.log_dir).mkdir(parents=True, exist_ok=True)
+        suffix = f".{os.getpid()}.{next(_file_counter)}"
+        self._events = EventsWriter(os.path.join(self.log_dir, "events"), suffix)
+        self._auto_flush = auto_flush
+
+    def _write(self, summaries: Sequence[Summary], step: int) -> None:
+        for summary in summaries:
+            self._events.write_event(Event(wall_time=time.time(), step=int(step), summary=summary))
+        if self._auto_flush:
+            self._events.flush()
+
+    def scalar(self, tag: str, value: Any, step: int) -> None:
+        """Logs one number.
+
+        Args:
+            tag: the curve's name, e.g. ``"train/loss"``.
+            value: a Python number or a scalar array.
+            step: the x coordinate (training step or epoch).
+        """
+        self.scalars(step, {tag: value})
+
+    def scalars(self, step: int, values: Mapping[str, Any]) -> None:
+        """Logs several numbers at one step (``clu``'s ``write_scalars``).
+
+        Args:
+            step: the x coordinate.
+            values: tag to number.
+        """
+        summaries = [_summary.scalar(tag, float(np.asarray(v))) for tag, v in values.items()]
+        self._write(summaries, step)
+
+    def text(self, tag: str, text: str, step: int = 0) -> None:
+        """Logs Markdown text (shown in the Text tab under ``tag``).
+
+        Args:
+            tag: the text's name.
+            text: Markdown.
+            step: the step it belongs to.
+        """
+        self._write([_summary.text(tag, text)], step)
+
+    def histogram(self, tag: str, values: Any, step: int, bins: int | str = 30) -> None:
+        """Logs the distribution of an array's values.
+
+        Args:
+            tag: the histogram's name.
+            values: an array (flattened).
+            step: the x coordinate.
+            bins: the number of buckets, or a `numpy.histogram` binning rule name.
+        """
+        self._write([_histogram(tag, values, bins)], step)
+
+    def param_histograms(
+        self, params: Any, step: int, prefix: str = "params", bins: int | str = 30
+    ) -> None:
+        """Logs one histogram per leaf of a parameter tree, tagged ``prefix/path/to/leaf``.
+
+        Args:
+            params: a pytree of arrays, e.g. ``state.params``.
+            step: the x coordinate.
+            prefix: the first component of every tag ("" for none).
+            bins: as in `histogram`.
+        """
+        summaries = []
+        for path, leaf in tree_util.tree_leaves_with_path(params):
+            name = tree_util.keystr(path, simple=True, separator="/")
+            summaries.append(_histogram(f"{prefix}/{name}" if prefix else name, leaf, bins))
+        self._write(summaries, step)
+
+    def hparams(self, hparams: Mapping[str, Any], metrics: Sequence[str] = ()) -> None:
+        """Logs the run's hyperparameters for the HParams tab.
+
+        Args:
+            hparams: name to value (bool, int, float or str; other values are logged as str).
+            metrics: tags of scalars logged in this run (e.g. ``"test/accuracy"``) that the
+                HParams tab shows next to the hyperparameters.
+        """
+        clean = {
+            k: v if isinstance(v, (bool, int, float, str)) else str(v) for k, v in hparams.items()
+        }
+        self._write(_summary.hparams(clean, dict.fromkeys(metrics, 0.0)), 0)
+
+    def flush(self) -> None:
+        """Writes everything buffered to disk."""
+        self._events.flush()
+
+    def close(self) -> None:
+        """Flushes and closes the event file."""
+        self._events.close()
+
+    def __enter__(self) -> SummaryWriter:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+_file_counter = itertools.count()
+
+
+def _histogram(tag: str, values: Any, bins: int | str) -> Summary:
+    array = np.asarray(values, dtype=np.float64).reshape(-1)
+    return _summary.histogram(tag, array, bins)
+
+
+def _records(path: Path) -> Iterator[bytes]:
+    data = path.read_bytes()
+    pos = 0
+    while pos < len(data):
+        if pos + 12 > len(data):
+            raise ValueError(f"{path}: truncated record header at byte {pos}")
+        header = data[pos : pos + 8]
+        (length,) = struct.unpack("<Q", header)
+        (header_crc,) = struct.unpack("<I", data[pos + 8 : pos + 12])
+        body = data[pos + 12 : pos + 12 + length]
+        end = pos + 12 + length + 4
+        if header_crc != masked_crc32c(header) or end > len(data):
+            raise ValueError(f"{path}: bad or truncated record at byte {pos}")
+        (body_crc,) = struct.unpack("<I", data[end - 4 : end])
+        if body_crc != masked_crc32c(body):
+            raise ValueError(f"{path}: bad CRC in the record at byte {pos}")
+        yield body
+        pos = end
+
+
+def read_events(log_dir: str | os.PathLike) -> list[Event]:
+    """Reads every event of the event files in ``log_dir`` (not its subdirectories).
+
+    Args:
+        log_dir: the directory given to `SummaryWriter`.
+
+    Returns:
+        `Event` protocol buffers in file order (files sorted by name); each has ``step``,
+        ``wall_time`` and ``summary.value`` entries with ``tag`` and ``simple_value``,
+        ``histo``, ``tensor`` or ``metadata``.
+
+    Raises:
+        ValueError: an event file is truncated or fails its CRC check.
+    """
+    files = sorted(Path(log_dir).glob("events.out.tfevents.*"))
+    return [Event.FromString(body) for f in files for body in _records(f)]
+
+
+def read_scalars(log_dir: str | os.PathLike) -> dict[str, list[tuple[int, float]]]:
+    """The scalar curves logged in ``log_dir``: tag to a list of ``(step, value)``.
+
+    Args:
+        log_dir: the directory given to `SummaryWriter`.
+
+    Returns:
+        A dict from tag to its points in the order written.
+    """
+    curves: dict[str, list[tuple[int, float]]] = {}
+    for event in read_events(log_dir):
+        for value in event.summary.value:
+            if value.WhichOneof("value") == "simple_value":
+                curves.setdefault(value.tag, []).append((event.step, value.simple_value))
+    return curves
