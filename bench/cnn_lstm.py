@@ -29,9 +29,16 @@ BATCH, H, T, LB, IN = 128, 128, 64, 32, 64
 
 def _params(rng):
     n = lambda *s: (rng.standard_normal(s) * np.sqrt(2.0 / np.prod(s[:-1]))).astype(np.float32)  # noqa
-    cnn = dict(c1=n(3, 3, 1, 32), b1=np.zeros(32, np.float32), c2=n(3, 3, 32, 64),
-               b2=np.zeros(64, np.float32), d1=n(7 * 7 * 64, 256), e1=np.zeros(256, np.float32),
-               d2=n(256, 10), e2=np.zeros(10, np.float32))
+    cnn = dict(
+        c1=n(3, 3, 1, 32),
+        b1=np.zeros(32, np.float32),
+        c2=n(3, 3, 32, 64),
+        b2=np.zeros(64, np.float32),
+        d1=n(7 * 7 * 64, 256),
+        e1=np.zeros(256, np.float32),
+        d2=n(256, 10),
+        e2=np.zeros(10, np.float32),
+    )
     lstm = dict(wi=n(IN, 4 * H), wh=n(H, 4 * H), b=np.zeros(4 * H, np.float32))
     return cnn, lstm
 
@@ -74,8 +81,11 @@ def bench_numbax(repeats: int) -> dict:
         h = avg_pool(jnp.maximum(h + p["b2"], 0.0))
         h = jnp.maximum(h.reshape(h.shape[0], -1) @ p["d1"] + p["e1"], 0.0)
         logits = h @ p["d2"] + p["e2"]
-        logp = logits - jnp.log(jnp.sum(jnp.exp(logits - logits.max(-1, keepdims=True)), -1,
-                                        keepdims=True)) - logits.max(-1, keepdims=True)
+        logp = (
+            logits
+            - jnp.log(jnp.sum(jnp.exp(logits - logits.max(-1, keepdims=True)), -1, keepdims=True))
+            - logits.max(-1, keepdims=True)
+        )
         return -jnp.mean(jnp.sum(logp * t, -1))
 
     def cell(p, carry, xt):
@@ -103,9 +113,11 @@ def bench_numbax(repeats: int) -> dict:
         return total
 
     out = {}
-    for name, f, args in [("cnn_fwd_bwd", cnn_loss, (cnn, x, onehot)),
-                          ("lstm_scan_fwd_bwd", lstm_scan, (lstm, seq)),
-                          ("lstm_unrolled_fwd_bwd", lstm_unrolled, (lstm, seq))]:
+    for name, f, args in [
+        ("cnn_fwd_bwd", cnn_loss, (cnn, x, onehot)),
+        ("lstm_scan_fwd_bwd", lstm_scan, (lstm, seq)),
+        ("lstm_unrolled_fwd_bwd", lstm_unrolled, (lstm, seq)),
+    ]:
         step = None
         for backend in (None, "python"):
             try:
@@ -115,8 +127,9 @@ def bench_numbax(repeats: int) -> dict:
                 break
             except Exception as e:  # the numba lowering may not cover conv/scan yet
                 out[name + "_numba_error"] = type(e).__name__
-        out[name] = _timeit(lambda step=step, args=args: core.block_until_ready(step(*args)),
-                            repeats)
+        out[name] = _timeit(
+            lambda step=step, args=args: core.block_until_ready(step(*args)), repeats
+        )
     return out
 
 
@@ -194,8 +207,13 @@ def bench_reference(python: str, repeats: int) -> dict:
     if not os.path.exists(python):
         return {}
     script = _REF_SCRIPT % (BATCH, H, T, LB, IN, repeats)
-    proc = subprocess.run([python, "-c", script], capture_output=True, text=True, timeout=900,
-                          env={**os.environ, "JAX_PLATFORMS": "cpu"})
+    proc = subprocess.run(
+        [python, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "JAX_PLATFORMS": "cpu"},
+    )
     if proc.returncode != 0:
         return {"reference_error": proc.stderr.strip().splitlines()[-1:]}
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -212,10 +230,11 @@ def main() -> None:
     if "jax_cnn_fwd_bwd" in res:
         res["cnn_ratio_vs_jax"] = res["cnn_fwd_bwd"] / res["jax_cnn_fwd_bwd"]
     print(f"{'benchmark (ms, median)':32s} {'numbax':>10s} {'jax':>10s} {'torch':>10s}")
-    rows = [("CNN fwd+bwd, batch 128", "cnn_fwd_bwd", "jax_cnn_fwd_bwd", "torch_cnn_fwd_bwd"),
-            ("LSTM scan fwd+bwd", "lstm_scan_fwd_bwd", "jax_lstm_scan_fwd_bwd",
-             "torch_lstm_fwd_bwd"),
-            ("LSTM unrolled fwd+bwd", "lstm_unrolled_fwd_bwd", None, None)]
+    rows = [
+        ("CNN fwd+bwd, batch 128", "cnn_fwd_bwd", "jax_cnn_fwd_bwd", "torch_cnn_fwd_bwd"),
+        ("LSTM scan fwd+bwd", "lstm_scan_fwd_bwd", "jax_lstm_scan_fwd_bwd", "torch_lstm_fwd_bwd"),
+        ("LSTM unrolled fwd+bwd", "lstm_unrolled_fwd_bwd", None, None),
+    ]
     for label, ours, jx, tc in rows:
         cell = lambda k: f"{res[k]:10.2f}" if k and k in res else f"{'-':>10s}"  # noqa: E731
         print(f"{label:32s} {cell(ours)} {cell(jx)} {cell(tc)}")

@@ -22,7 +22,7 @@ import numpy as np
 
 from core import dtypes, ir, tree_util
 from core.array import Array, asarray_concrete
-from core.avals import ShapeDtypeStruct, ShapedArray
+from core.avals import ShapedArray, ShapeDtypeStruct
 from core.errors import GradTypeError, VmapAxesError, VmapSizeError
 from core.interpreters import batching, finish
 from core.interpreters.jvp import JVPTrace, JVPTracer, Zero, instantiate, tangent_aval
@@ -178,7 +178,9 @@ def linearize(fun: Callable, *primals: Any, has_aux: bool = False):
     def f_jvp(*tangents: Any) -> Any:
         t_flat, t_tree = _flatten_args(tangents)
         if t_tree != in_tree:
-            raise TypeError(f"linearized function expects tangents of structure {in_tree}, got {t_tree}")
+            raise TypeError(
+                f"linearized function expects tangents of structure {in_tree}, got {t_tree}"
+            )
         return tree_util.tree_unflatten(out_tree, ir.eval_jaxpr(jaxpr, consts, *t_flat))
 
     primals_out = tree_util.tree_unflatten(out_tree, out)
@@ -241,8 +243,11 @@ def _check_scalar_output(out: Any) -> None:
         )
     aval = get_aval(out)
     if aval.shape != ():
-        hint = " Use `out.reshape(())` or `out[0]`." if aval.size == 1 else (
-            " Reduce it to a scalar (e.g. `.sum()` or `.mean()`), or use `jacrev`/`vjp`.")
+        hint = (
+            " Use `out.reshape(())` or `out[0]`."
+            if aval.size == 1
+            else (" Reduce it to a scalar (e.g. `.sum()` or `.mean()`), or use `jacrev`/`vjp`.")
+        )
         raise GradTypeError(
             f"Gradient only defined for scalar-output functions. Output had shape: {aval.shape}."
             + hint
@@ -255,8 +260,11 @@ def _check_scalar_output(out: Any) -> None:
 
 
 def value_and_grad(
-    fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
-    holomorphic: bool = False, allow_int: bool = False,
+    fun: Callable,
+    argnums: int | Sequence[int] = 0,
+    has_aux: bool = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
 ) -> Callable:
     """Creates a function returning `(fun(*args), grad(fun)(*args))`.
 
@@ -310,8 +318,11 @@ def _ones_like(x: Any) -> Any:
 
 
 def grad(
-    fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
-    holomorphic: bool = False, allow_int: bool = False,
+    fun: Callable,
+    argnums: int | Sequence[int] = 0,
+    has_aux: bool = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
 ) -> Callable:
     """Creates a function evaluating the gradient of scalar-valued `fun`.
 
@@ -345,7 +356,9 @@ def _broadcast_prefix(prefix: Any, tree: Any, what: str) -> list[Any]:
         return [prefix] * len(tree_util.tree_leaves(tree))
     try:
         nested = tree_util.tree_map(
-            lambda ax, sub: [ax] * len(tree_util.tree_leaves(sub)), prefix, tree,
+            lambda ax, sub: [ax] * len(tree_util.tree_leaves(sub)),
+            prefix,
+            tree,
             is_leaf=lambda x: x is None,
         )
     except (ValueError, TypeError) as e:
@@ -353,8 +366,11 @@ def _broadcast_prefix(prefix: Any, tree: Any, what: str) -> list[Any]:
             f"vmap {what} specification must be a tree prefix of the corresponding value, got "
             f"specification {prefix!r} for value tree {tree_util.tree_structure(tree)}."
         ) from e
-    axes = [ax for lst in tree_util.tree_leaves(nested, is_leaf=lambda x: isinstance(x, list))
-            for ax in lst]
+    axes = [
+        ax
+        for lst in tree_util.tree_leaves(nested, is_leaf=lambda x: isinstance(x, list))
+        for ax in lst
+    ]
     for ax in axes:
         if ax is not None and not isinstance(ax, (int, np.integer)):
             raise VmapAxesError(
@@ -364,15 +380,21 @@ def _broadcast_prefix(prefix: Any, tree: Any, what: str) -> list[Any]:
     return axes
 
 
-def _mapped_size(args_flat: list[Any], axes: list[int | None], axis_size: int | None,
-                 in_tree: Any) -> tuple[int, list[int | None]]:
+def _mapped_size(
+    args_flat: list[Any], axes: list[int | None], axis_size: int | None, in_tree: Any
+) -> tuple[int, list[int | None]]:
     """Normalizes negative axes and checks every mapped axis has the same size."""
     sizes: dict[int, list[tuple[int, tuple]]] = {}
     norm: list[int | None] = []
 
     def name(i: int) -> str:
-        (path, _), = [pl for j, pl in enumerate(tree_util.tree_flatten_with_path(
-            tree_util.tree_unflatten(in_tree, args_flat))[0]) if j == i]
+        ((path, _),) = [
+            pl
+            for j, pl in enumerate(
+                tree_util.tree_flatten_with_path(tree_util.tree_unflatten(in_tree, args_flat))[0]
+            )
+            if j == i
+        ]
         kind = "args" if path[0].idx == 0 else "kwargs"
         return kind + tree_util.keystr(path[1:])
 
@@ -393,7 +415,8 @@ def _mapped_size(args_flat: list[Any], axes: list[int | None], axis_size: int | 
     if len(sizes) > 1:
         detail = "\n".join(
             f"  * {name(i)} of shape {shape} has size {s} along its mapped axis"
-            for s, items in sizes.items() for i, shape in items
+            for s, items in sizes.items()
+            for i, shape in items
         )
         raise VmapSizeError(
             f"vmap got inconsistent sizes for the array axes to be mapped:\n{detail}\n"
@@ -415,8 +438,12 @@ def _mapped_size(args_flat: list[Any], axes: list[int | None], axis_size: int | 
 
 
 def vmap(
-    fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = None,
-    axis_size: int | None = None, spmd_axis_name: Any = None,
+    fun: Callable,
+    in_axes: Any = 0,
+    out_axes: Any = 0,
+    axis_name: Any = None,
+    axis_size: int | None = None,
+    spmd_axis_name: Any = None,
 ) -> Callable:
     """Vectorizes `fun` over an axis of its inputs.
 
@@ -447,11 +474,14 @@ def vmap(
             )
         args_flat, in_tree = _flatten_args((args, kwargs))
         axes = _broadcast_prefix(in_axes, args, "in_axes") + [0] * len(
-            tree_util.tree_leaves(kwargs))
+            tree_util.tree_leaves(kwargs)
+        )
         size, norm_axes = _mapped_size(args_flat, axes, axis_size, in_tree)
         trace = batching.BatchTrace(current_trace(), size, axis_name)
-        tracers = [x if ax is None else batching.BatchTracer(trace, x, ax)
-                   for x, ax in zip(args_flat, norm_axes)]
+        tracers = [
+            x if ax is None else batching.BatchTracer(trace, x, ax)
+            for x, ax in zip(args_flat, norm_axes)
+        ]
         b_args, b_kwargs = tree_util.tree_unflatten(in_tree, tracers)
         with set_current_trace(trace):
             out = fun(*b_args, **b_kwargs)
@@ -496,7 +526,7 @@ def _std_basis(flat: list[Any]) -> Any:
     out, start = [], 0
     for x, s in zip(flat, sizes):
         aval = get_aval(x)
-        block = Array(np.asarray(eye._value[:, start:start + s]).astype(aval.dtype))
+        block = Array(np.asarray(eye._value[:, start : start + s]).astype(aval.dtype))
         out.append(reshape(block, (total, *aval.shape)))
         start += s
     return out, total
@@ -527,8 +557,12 @@ def _dyn_fun(fun: Callable, args: tuple, nums: tuple) -> Callable:
     return f_dyn
 
 
-def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
-           holomorphic: bool = False) -> Callable:
+def jacfwd(
+    fun: Callable,
+    argnums: int | Sequence[int] = 0,
+    has_aux: bool = False,
+    holomorphic: bool = False,
+) -> Callable:
     """Jacobian by forward mode (one jvp per input element, vectorized): `out.shape + in.shape`."""
     multiple = isinstance(argnums, (tuple, list))
     nums = tuple(argnums) if multiple else (argnums,)
@@ -545,6 +579,7 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
         out_axes = (None, -1, None) if has_aux else (None, -1)
         res = vmap(push, in_axes=0, out_axes=out_axes)(*basis)
         y, jac_t = res[0], res[1]
+
         def split(j, yo):
             parts = _split_axis(j, get_aval(j).ndim - 1, d_flat, d_tree, get_aval(yo).shape)
             return parts if multiple else parts[0]
@@ -555,8 +590,13 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
     return jac
 
 
-def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
-           holomorphic: bool = False, allow_int: bool = False) -> Callable:
+def jacrev(
+    fun: Callable,
+    argnums: int | Sequence[int] = 0,
+    has_aux: bool = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable:
     """Jacobian by reverse mode (one vjp per output element, vectorized): `out.shape + in.shape`."""
     multiple = isinstance(argnums, (tuple, list))
     nums = tuple(argnums) if multiple else (argnums,)
@@ -570,8 +610,10 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
         basis, _ = _std_basis(y_flat)
         cts = vmap(lambda *b: pullback(tree_util.tree_unflatten(y_tree, b)))(*basis)
         # Each leaf of `cts` is (total_out, *in_shape): split axis 0 by output leaf.
-        per_in = [_split_axis(c, 0, y_flat, y_tree, get_aval(c).shape[1:])
-                  for c in tree_util.tree_leaves(cts)]
+        per_in = [
+            _split_axis(c, 0, y_flat, y_tree, get_aval(c).shape[1:])
+            for c in tree_util.tree_leaves(cts)
+        ]
         d_tree = tree_util.tree_structure(dyn)
         jac_tree = tree_util.tree_map(
             lambda *ins: tree_util.tree_unflatten(d_tree, ins)[slice(None) if multiple else 0],
@@ -585,8 +627,12 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
 jacobian = jacrev
 
 
-def hessian(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
-            holomorphic: bool = False) -> Callable:
+def hessian(
+    fun: Callable,
+    argnums: int | Sequence[int] = 0,
+    has_aux: bool = False,
+    holomorphic: bool = False,
+) -> Callable:
     """`jacfwd(jacrev(fun))`."""
     return jacfwd(jacrev(fun, argnums, has_aux=has_aux), argnums, has_aux=has_aux)
 
@@ -595,8 +641,12 @@ def hessian(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fal
 # Staging
 
 
-def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (), axis_env: Any = None,
-               return_shape: bool = False) -> Callable:
+def make_jaxpr(
+    fun: Callable,
+    static_argnums: int | Sequence[int] = (),
+    axis_env: Any = None,
+    return_shape: bool = False,
+) -> Callable:
     """Creates a function that returns the jaxpr of `fun` for the given example arguments.
 
     Example:
@@ -637,7 +687,9 @@ def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
 
     def to_aval(x):
         if isinstance(x, (ShapeDtypeStruct, ShapedArray)):
-            return ShapedArray(x.shape, dtypes.canonicalize_dtype(x.dtype), getattr(x, "weak_type", False))
+            return ShapedArray(
+                x.shape, dtypes.canonicalize_dtype(x.dtype), getattr(x, "weak_type", False)
+            )
         return get_aval(_as_value(x))
 
     store: list = []

@@ -14,9 +14,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 
-def checkpoint(fun: Callable | None = None, *, prevent_cse: bool = True,
-               policy: Callable[..., bool] | None = None,
-               static_argnums: int | Sequence[int] = ()) -> Callable:
+def checkpoint(
+    fun: Callable | None = None,
+    *,
+    prevent_cse: bool = True,
+    policy: Callable[..., bool] | None = None,
+    static_argnums: int | Sequence[int] = (),
+) -> Callable:
     """Marks `fun` for rematerialization under reverse-mode differentiation.
 
     Args:

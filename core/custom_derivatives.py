@@ -141,8 +141,8 @@ class custom_jvp:  # noqa: N801  (JAX's name)
                 if rule is None:
                     continue
                 term = rule(t, out, *primals)
-                total = term if total is None else tree_util.tree_map(
-                    lambda a, b: a + b, total, term
+                total = (
+                    term if total is None else tree_util.tree_map(lambda a, b: a + b, total, term)
                 )
             if total is None:
                 total = tree_util.tree_map(lambda o: zeros_like_aval(get_aval(o)), out)
@@ -168,8 +168,9 @@ class custom_jvp:  # noqa: N801  (JAX's name)
         def jvp_flat(primals, tangents):
             if not self.symbolic_zeros:
                 tangents = [instantiate(t) for t in tangents]
-            res = self.jvp(*split.nondiff, tuple(split.diff_args(primals)),
-                           tuple(split.diff_args(tangents)))
+            res = self.jvp(
+                *split.nondiff, tuple(split.diff_args(primals)), tuple(split.diff_args(tangents))
+            )
             if not isinstance(res, (tuple, list)) or len(res) != 2:
                 raise errors.CustomDerivativeError(
                     f"the custom jvp rule of {name} must return a pair (primal_out, "
@@ -185,8 +186,11 @@ class custom_jvp:  # noqa: N801  (JAX's name)
                     )
             return outs, t_outs
 
-        outs = current_trace().process_custom_jvp(fun_flat, jvp_flat, split.flat,
-                                                  self.symbolic_zeros)
+        fun_flat.__name__ = name
+        jvp_flat.__name__ = getattr(self.jvp, "__name__", "jvp")
+        outs = current_trace().process_custom_jvp(
+            fun_flat, jvp_flat, split.flat, self.symbolic_zeros
+        )
         return tree_util.tree_unflatten(split.out_tree, outs)
 
 
@@ -253,6 +257,8 @@ class custom_vjp:  # noqa: N801  (JAX's name)
             cts_in = self.bwd(*split.nondiff, tree_util.tree_unflatten(res_tree[0], res), ct_tree)
             return _flatten_cotangents(cts_in, split, name)
 
+        fwd_flat.__name__ = getattr(self.fwd, "__name__", "fwd")
+        bwd_flat.__name__ = getattr(self.bwd, "__name__", "bwd")
         outs = current_trace().process_custom_vjp(fun_flat, fwd_flat, bwd_flat, split.flat)
         return tree_util.tree_unflatten(split.out_tree, outs)
 
@@ -294,8 +300,9 @@ def _flatten_cotangents(cts_in: Any, split: _Split, name: str) -> list[Any]:
     return out
 
 
-def custom_vjp_call_jvp(fwd: Callable, bwd: Callable, primals: Sequence[Any],
-                        tangents: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+def custom_vjp_call_jvp(
+    fwd: Callable, bwd: Callable, primals: Sequence[Any], tangents: Sequence[Any]
+) -> tuple[list[Any], list[Any]]:
     """The JVP of a custom_vjp function: run `fwd` now, and a `custom_lin` for the tangents.
 
     Under `linearize` the `custom_lin` equation lands in the linear program; transposing it
@@ -337,16 +344,18 @@ def _custom_jvp_call_jvp(primals, tangents, *, call_jaxpr, jvp, num_consts, symb
         # dependence, so differentiate the function itself.
         from core.api import jvp as api_jvp
 
-        return api_jvp(lambda *xs: _eval_call(call_jaxpr, xs), list(primals),
-                       [instantiate(t) for t in tangents])
+        return api_jvp(
+            lambda *xs: _eval_call(call_jaxpr, xs),
+            list(primals),
+            [instantiate(t) for t in tangents],
+        )
     ts = list(tangents[num_consts:])
     if not symbolic_zeros:
         ts = [instantiate(t) for t in ts]
     return jvp(list(primals[num_consts:]), ts)
 
 
-def _custom_jvp_call_batch(args, dims, *, call_jaxpr, jvp, num_consts, symbolic_zeros,
-                           axis_trace):
+def _custom_jvp_call_batch(args, dims, *, call_jaxpr, jvp, num_consts, symbolic_zeros, axis_trace):
     size = axis_trace.axis_size
 
     def fun(*xs):
@@ -373,16 +382,18 @@ def _custom_vjp_call_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, num_consts)
     if any(type(t) is not Zero for t in tangents[:num_consts]):
         from core.api import jvp as api_jvp
 
-        return api_jvp(lambda *xs: _eval_call(call_jaxpr, xs), list(primals),
-                       [instantiate(t) for t in tangents])
+        return api_jvp(
+            lambda *xs: _eval_call(call_jaxpr, xs),
+            list(primals),
+            [instantiate(t) for t in tangents],
+        )
     return custom_vjp_call_jvp(fwd, bwd, primals[num_consts:], tangents[num_consts:])
 
 
 def _custom_vjp_call_batch(args, dims, *, call_jaxpr, fwd, bwd, num_consts, axis_trace):
     size = axis_trace.axis_size
     # The consts (closed-over values) get zero cotangents: the rules do not see them.
-    const_avals = [batching.unbatched_aval(get_aval(a), d)
-                   for a, d in zip(args[:num_consts], dims)]
+    const_avals = [batching.unbatched_aval(get_aval(a), d) for a, d in zip(args[:num_consts], dims)]
 
     def fun(*xs):
         return _eval_call(call_jaxpr, xs)
@@ -393,8 +404,9 @@ def _custom_vjp_call_batch(args, dims, *, call_jaxpr, fwd, bwd, num_consts, axis
     def bwd_all(res, cts):
         return [Zero(a) for a in const_avals] + list(bwd(res, cts))
 
-    fun_b, fwd_b, bwd_b = batching.batch_custom_vjp(fun, fwd_all, bwd_all, dims, size,
-                                                    axis_trace.axis_name)
+    fun_b, fwd_b, bwd_b = batching.batch_custom_vjp(
+        fun, fwd_all, bwd_all, dims, size, axis_trace.axis_name
+    )
     outs = current_trace().process_custom_vjp(fun_b, fwd_b, bwd_b, list(args))
     return outs, [0] * len(outs)
 
@@ -405,7 +417,7 @@ custom_vjp_call_p.def_batch(_custom_vjp_call_batch)
 # custom_lin: the linear map `tangents -> J tangents` of a custom_vjp function, known only
 # through its transpose `bwd`. Inputs are (residuals..., tangents...).
 
-custom_lin_p = Primitive("custom_lin", multiple_results=True, higher_order=True)
+custom_lin_p = Primitive("custom_lin", multiple_results=True)
 
 
 def _forward_mode_error(*args: Any, **params: Any) -> Any:

@@ -62,8 +62,9 @@ def _axpy(a: float, xs: Any, ys: Any) -> Any:
     return tree_util.tree_map(f, xs, ys)
 
 
-def numerical_jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any],
-                  eps: float = EPS) -> Any:
+def numerical_jvp(
+    f: Callable, primals: Sequence[Any], tangents: Sequence[Any], eps: float = EPS
+) -> Any:
     """Central-difference directional derivative of `f` at `primals` along `tangents`."""
     f_pos = f(*_axpy(eps, tangents, tuple(primals)))
     f_neg = f(*_axpy(-eps, tangents, tuple(primals)))
@@ -86,8 +87,13 @@ def _inner(xs: Any, ys: Any) -> float:
     return total
 
 
-def check_close(actual: Any, expected: Any, atol: float | None = None,
-                rtol: float | None = None, err_msg: str = "") -> None:
+def check_close(
+    actual: Any,
+    expected: Any,
+    atol: float | None = None,
+    rtol: float | None = None,
+    err_msg: str = "",
+) -> None:
     """Asserts two pytrees of arrays are leafwise close (tolerances default per dtype)."""
     a_leaves, a_tree = tree_util.tree_flatten(actual)
     e_leaves, e_tree = tree_util.tree_flatten(expected)
@@ -99,13 +105,23 @@ def check_close(actual: Any, expected: Any, atol: float | None = None,
             raise AssertionError(f"{err_msg}: shape {a.shape} != expected shape {e.shape}")
         dt = np.promote_types(a.dtype, e.dtype)
         np.testing.assert_allclose(
-            a.astype(dt), e.astype(dt), atol=_tol(atol, dt), rtol=_tol(rtol, dt),
+            a.astype(dt),
+            e.astype(dt),
+            atol=_tol(atol, dt),
+            rtol=_tol(rtol, dt),
             err_msg=err_msg,
         )
 
 
-def check_jvp(f: Callable, f_jvp: Callable, args: Sequence[Any], atol: float | None = None,
-              rtol: float | None = None, eps: float = EPS, err_msg: str = "") -> None:
+def check_jvp(
+    f: Callable,
+    f_jvp: Callable,
+    args: Sequence[Any],
+    atol: float | None = None,
+    rtol: float | None = None,
+    eps: float = EPS,
+    err_msg: str = "",
+) -> None:
     """Checks `f_jvp(primals, tangents)` (e.g. `partial(jvp, f)`) against finite differences."""
     rng = np.random.RandomState(0)
     tangent = tree_util.tree_map(functools.partial(_rand_like, rng), tuple(args))
@@ -115,8 +131,15 @@ def check_jvp(f: Callable, f_jvp: Callable, args: Sequence[Any], atol: float | N
     check_close(t_out, t_expected, atol, rtol, f"{err_msg} tangent".strip())
 
 
-def check_vjp(f: Callable, f_vjp: Callable, args: Sequence[Any], atol: float | None = None,
-              rtol: float | None = None, eps: float = EPS, err_msg: str = "") -> None:
+def check_vjp(
+    f: Callable,
+    f_vjp: Callable,
+    args: Sequence[Any],
+    atol: float | None = None,
+    rtol: float | None = None,
+    eps: float = EPS,
+    err_msg: str = "",
+) -> None:
     """Checks `f_vjp(*args)` (e.g. `partial(vjp, f)`) with the inner-product identity."""
     rng = np.random.RandomState(0)
     v_out, vjp_fn = f_vjp(*args)
@@ -127,13 +150,24 @@ def check_vjp(f: Callable, f_vjp: Callable, args: Sequence[Any], atol: float | N
     ct_in = vjp_fn(cotangent)
     ip, ip_expected = _inner(tangent, ct_in), _inner(t_out, cotangent)
     dt = np.result_type(*[_np(x) for x in tree_util.tree_leaves(args) if _is_float(x)] or [float])
-    check_close(np.asarray(ip, dt), np.asarray(ip_expected, dt), atol, rtol,
-                f"{err_msg} cotangent projection".strip())
+    check_close(
+        np.asarray(ip, dt),
+        np.asarray(ip_expected, dt),
+        atol,
+        rtol,
+        f"{err_msg} cotangent projection".strip(),
+    )
 
 
-def check_grads(f: Callable, args: Sequence[Any], order: int,
-                modes: Sequence[str] = ("fwd", "rev"), atol: float | None = None,
-                rtol: float | None = None, eps: float | None = None) -> None:
+def check_grads(
+    f: Callable,
+    args: Sequence[Any],
+    order: int,
+    modes: Sequence[str] = ("fwd", "rev"),
+    atol: float | None = None,
+    rtol: float | None = None,
+    eps: float | None = None,
+) -> None:
     """Checks forward- and reverse-mode derivatives of `f` up to `order` numerically.
 
     Args:

@@ -44,7 +44,10 @@ class MissingRngError(_MessageKeyError):
 
 
 class InvalidRngsError(TypeError):
-    """``rngs`` is neither a PRNG key nor a dict of stream names to keys."""
+    """``rngs`` is neither a PRNG key nor a dict of stream names to keys.
+
+    Failing code: ``model.init(0, x)``. Fix: ``model.init(core.random.key(0), x)``.
+    """
 
     def __init__(self, rngs: Any, where: str):
         super().__init__(
@@ -54,7 +57,10 @@ class InvalidRngsError(TypeError):
 
 
 class InvalidVariablesError(TypeError):
-    """The variables passed to ``apply``/``bind`` are not a dict of collections."""
+    """The variables passed to ``apply``/``bind`` are not a dict of collections.
+
+    Failing code: ``model.apply([params], x)``. Fix: ``model.apply({"params": params}, x)``.
+    """
 
     def __init__(self, variables: Any):
         super().__init__(
@@ -129,7 +135,11 @@ class CollectionNotFoundError(_MessageKeyError):
 
 
 class VariableNotFoundError(_MessageKeyError):
-    """A collection exists but lacks a variable the module needs (model changed since init)."""
+    """A collection exists but lacks a variable the module needs (model changed since init).
+
+    Failing code: ``Model(layers=3).apply(Model(layers=2).init(key, x), x)``.
+    Fix: apply with the variables of the same model: ``Model(layers=3).init(key, x)``.
+    """
 
     def __init__(self, col: str, name: str, path: str, available: Any):
         super().__init__(
@@ -162,7 +172,11 @@ class ImmutableCollectionError(ValueError):
 
 
 class NameInUseError(ValueError):
-    """Two submodules or variables of one module share a name."""
+    """Two submodules or variables of one module share a name.
+
+    Failing code: ``nn.Dense(2, name="fc")(x); nn.Dense(2, name="fc")(x)``.
+    Fix: ``name="fc1"`` and ``name="fc2"`` (or no names: ``Dense_0``, ``Dense_1``).
+    """
 
     def __init__(self, kind: str, name: str, module: str, path: str):
         super().__init__(
@@ -173,7 +187,11 @@ class NameInUseError(ValueError):
 
 
 class ParamShapeError(ValueError):
-    """A stored parameter's shape differs from what the module asks for now."""
+    """A stored parameter's shape differs from what the module asks for now.
+
+    Failing code: ``v = model.init(key, jnp.ones((1, 3))); model.apply(v, jnp.ones((1, 5)))``.
+    Fix: apply to inputs shaped like the init example, or init again with the new shape.
+    """
 
     def __init__(self, name: str, path: str, stored: tuple, wanted: tuple):
         super().__init__(
@@ -207,7 +225,11 @@ class DefinedOutsideSetupError(TypeError):
 
 
 class UnboundModuleError(ValueError):
-    """A variable/RNG operation or compact method ran on a module without variables."""
+    """A variable/RNG operation or compact method ran on a module without variables.
+
+    Failing code: ``nn.Dense(3)(x)`` outside any module. Fix:
+    ``layer = nn.Dense(3); y = layer.apply(layer.init(key, x), x)``.
+    """
 
     def __init__(self, module: str, what: str):
         super().__init__(
@@ -218,7 +240,11 @@ class UnboundModuleError(ValueError):
 
 
 class UnboundSetupAttributeError(AttributeError):
-    """A ``setup`` attribute was read on an unbound module whose ``setup`` needs variables."""
+    """A ``setup`` attribute was read on an unbound module whose ``setup`` needs variables.
+
+    Failing code: ``Model().w`` where ``setup`` does ``self.w = self.param(...)``.
+    Fix: ``Model().bind(variables).w``, or read it inside ``init``/``apply``.
+    """
 
     def __init__(self, module: str, name: str, reason: str):
         super().__init__(
@@ -229,7 +255,10 @@ class UnboundSetupAttributeError(AttributeError):
 
 
 class FrozenModuleError(AttributeError):
-    """An attribute was assigned outside ``setup``."""
+    """An attribute was assigned outside ``setup``.
+
+    Failing code: ``layer.features = 8``. Fix: ``layer = layer.clone(features=8)``.
+    """
 
     def __init__(self, module: str, name: str):
         super().__init__(
@@ -239,7 +268,11 @@ class FrozenModuleError(AttributeError):
 
 
 class SetupFieldAssignmentError(AttributeError):
-    """``setup`` assigned a dataclass field."""
+    """``setup`` assigned a dataclass field.
+
+    Failing code: ``def setup(self): self.features = 8``. Fix: pass ``Model(features=8)``, or
+    store derived values under a new name (``self.width = 2 * self.features``).
+    """
 
     def __init__(self, module: str, name: str):
         super().__init__(
@@ -250,7 +283,11 @@ class SetupFieldAssignmentError(AttributeError):
 
 
 class MultipleCompactMethodsError(TypeError):
-    """More than one method of a class is decorated with ``@nn.compact``."""
+    """More than one method of a class is decorated with ``@nn.compact``.
+
+    Failing code: ``@nn.compact`` on both ``encode`` and ``decode``. Fix: create the shared
+    submodules in ``setup()`` and drop the decorators.
+    """
 
     def __init__(self, cls: str, methods: Any):
         super().__init__(
@@ -260,7 +297,11 @@ class MultipleCompactMethodsError(TypeError):
 
 
 class InvalidMethodError(TypeError):
-    """``apply``/``init`` got a ``method`` that is not callable on the module."""
+    """``apply``/``init`` got a ``method`` that is not callable on the module.
+
+    Failing code: ``model.apply(v, x, method=3)``. Fix: ``method="encode"`` or
+    ``method=Model.encode``.
+    """
 
     def __init__(self, cls: str, method: Any):
         super().__init__(
@@ -270,7 +311,10 @@ class InvalidMethodError(TypeError):
 
 
 class ArgumentTwiceError(ValueError):
-    """A setting was given both at construction and at call time (``merge_param``)."""
+    """A setting was given both at construction and at call time (``merge_param``).
+
+    Failing code: ``Foo(train=True)(x, train=False)``. Fix: pass ``train`` in one place.
+    """
 
     def __init__(self, name: str):
         super().__init__(
@@ -279,7 +323,11 @@ class ArgumentTwiceError(ValueError):
 
 
 class ArgumentMissingError(ValueError):
-    """A setting was given neither at construction nor at call time."""
+    """A setting was given neither at construction nor at call time.
+
+    Failing code: ``nn.Dropout(0.5)(x)``. Fix: ``nn.Dropout(0.5, deterministic=not train)(x)``
+    or ``nn.Dropout(0.5)(x, deterministic=not train)``.
+    """
 
     def __init__(self, name: str, module: str = "Module"):
         super().__init__(

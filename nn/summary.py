@@ -123,7 +123,8 @@ def tabulate(
     previous = module_lib._context.call_recorder
     module_lib._context.call_recorder = recorder
     try:
-        variables = core.eval_shape(lambda r, a, k: module.init(r, *a, **k), rngs, args, kwargs)
+        # Keyword arguments (typically flags like ``train=True``) stay concrete.
+        variables = core.eval_shape(lambda r, *a: module.init(r, *a, **kwargs), rngs, *args)
     finally:
         module_lib._context.call_recorder = previous
     collections = sorted(variables)

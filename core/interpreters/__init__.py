@@ -1,4 +1,4 @@
-"""The interpreters behind the transformations: jvp, partial evaluation/staging, transpose, batching.
+"""The interpreters behind the transformations: jvp, partial eval/staging, transpose, batching.
 
 Each transformation marks its trace `finished` when it returns. A tracer of a finished trace
 that shows up later (stored in a global, an attribute, a closure...) raises

@@ -121,7 +121,7 @@ def _box(trace: BatchTrace, val: Any, dim: int | None) -> Any:
 def unbatched_aval(aval: ShapedArray, dim: int | None) -> ShapedArray:
     if dim is None:
         return aval
-    return aval.update(shape=aval.shape[:dim] + aval.shape[dim + 1:])
+    return aval.update(shape=aval.shape[:dim] + aval.shape[dim + 1 :])
 
 
 def _batched_aval(aval: ShapedArray, dim: int, size: int) -> ShapedArray:
@@ -142,10 +142,14 @@ def batch_custom_jvp(fun, jvp, dims, size, axis_name):
     def jvp_b(primals, tangents):
         trace = BatchTrace(current_trace(), size, axis_name)
         with set_current_trace(trace):
-            outs, t_outs = jvp([_box(trace, p, d) for p, d in zip(primals, dims, strict=True)],
-                               [_box(trace, t, d) for t, d in zip(tangents, dims, strict=True)])
-        return ([_unbox_front(trace, o, size) for o in outs],
-                [_unbox_front(trace, t, size) for t in t_outs])
+            outs, t_outs = jvp(
+                [_box(trace, p, d) for p, d in zip(primals, dims, strict=True)],
+                [_box(trace, t, d) for t, d in zip(tangents, dims, strict=True)],
+            )
+        return (
+            [_unbox_front(trace, o, size) for o in outs],
+            [_unbox_front(trace, t, size) for t in t_outs],
+        )
 
     return fun_b, jvp_b
 
@@ -164,8 +168,10 @@ def batch_custom_vjp(fun, fwd, bwd, dims, size, axis_name):
         trace = BatchTrace(current_trace(), size, axis_name)
         with set_current_trace(trace):
             outs, res = fwd(*[_box(trace, v, d) for v, d in zip(vals, dims, strict=True)])
-        return ([_unbox_front(trace, o, size) for o in outs],
-                [_unbox_front(trace, r, size) for r in res])
+        return (
+            [_unbox_front(trace, o, size) for o in outs],
+            [_unbox_front(trace, r, size) for r in res],
+        )
 
     def bwd_b(res, cts):
         trace = BatchTrace(current_trace(), size, axis_name)

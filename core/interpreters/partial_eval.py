@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from core import ir
-from core.interpreters import check_live, finish
 from core.avals import ShapedArray
+from core.interpreters import check_live, finish
 from core.trace import Trace, Tracer, get_aval, set_current_trace
 
 
@@ -87,8 +87,9 @@ class JaxprTrace(Trace):
             from core.custom_derivatives import custom_jvp_call_p
 
             jaxpr, consts = self._trace_inner(fun, args)
-            params = dict(call_jaxpr=jaxpr, jvp=jvp, num_consts=len(consts),
-                          symbolic_zeros=symbolic_zeros)
+            params = dict(
+                call_jaxpr=jaxpr, jvp=jvp, num_consts=len(consts), symbolic_zeros=symbolic_zeros
+            )
             return self.stage(custom_jvp_call_p, [*consts, *args], params)
         if not any(self.is_own(a) for a in args):
             return self.parent.process_custom_jvp(fun, jvp, args, symbolic_zeros)
@@ -212,8 +213,12 @@ def partial_eval_jaxpr(jaxpr: ir.Jaxpr, unknowns: Sequence[bool]):
     new_res = [ir.Var(v.aval) for v in res_vars]
     rename = dict(zip(res_vars, new_res))
     unknown_eqns = [
-        ir.Eqn(e.prim, [rename.get(x, x) if isinstance(x, ir.Var) else x for x in e.inputs],
-               e.params, e.outputs)
+        ir.Eqn(
+            e.prim,
+            [rename.get(x, x) if isinstance(x, ir.Var) else x for x in e.inputs],
+            e.params,
+            e.outputs,
+        )
         for e in unknown_eqns
     ]
     unknown_outs = [v for v, u in zip(jaxpr.outvars, out_unknowns) if u]

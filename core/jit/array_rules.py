@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from core.jit.errors import LoweringError
 from core.jit.lowering import Kernel, Reduce, View, np_type
-from core.prims import indexing, linalg, reductions, shapes
+from core.prims import collectives, indexing, linalg, reductions, rev, shapes
 
 # ---------------------------------------------------------------------------------------------
 # Views
@@ -48,11 +49,17 @@ def _iota(in_shape, out_shape, *, dtype, shape, dimension):
     return ((0, ((dimension, 1),)),)
 
 
+def _rev(in_shape, out_shape, *, dimensions):
+    return tuple((n - 1, ((k, -1),)) if k in dimensions else (0, ((k, 1),))
+                 for k, n in enumerate(in_shape))
+
+
 shapes.broadcast_in_dim_p.def_lowering(View(_broadcast_in_dim))
 shapes.transpose_p.def_lowering(View(_transpose))
 shapes.reshape_p.def_lowering(View(_reshape))
 shapes.iota_p.def_lowering(View(_iota))
 indexing.slice_p.def_lowering(View(_slice))
+rev.rev_p.def_lowering(View(_rev))
 
 for _prim, _kind in [
     (reductions.reduce_sum_p, "sum"),
@@ -227,3 +234,15 @@ indexing.pad_p.def_lowering(Kernel(_pad))
 indexing.concatenate_p.def_lowering(Kernel(_concatenate))
 reductions.argmax_p.def_lowering(Kernel(_argext(">")))
 reductions.argmin_p.def_lowering(Kernel(_argext("<")))
+
+
+def _collective(ctx, eqn):
+    raise LoweringError(
+        f"the collective {eqn.prim.name!r} outside a `vmap` that binds its axis_name (inside "
+        "`vmap(..., axis_name=...)` it is batched away before compilation)"
+    )
+
+
+for _prim in (collectives.psum_p, collectives.pmax_p, collectives.pmin_p,
+              collectives.all_gather_p, collectives.axis_index_p):
+    _prim.def_lowering(Kernel(_collective))

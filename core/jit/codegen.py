@@ -24,12 +24,15 @@ import numpy as np
 from numba import types as nt
 from numba.np.numpy_support import from_dtype
 
-import core.jit.scalar_rules  # noqa: F401  (registers the rules)
+import core.jit.gather_rules  # noqa: F401  (these imports register the rules)
+import core.jit.linalg_rules  # noqa: F401
+import core.jit.scalar_rules  # noqa: F401
+import core.jit.sort_rules  # noqa: F401
 from core.jit.array_rules import swap_transposed_dots
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var
 from core.jit import disk_cache, fusion
 from core.jit.errors import LoweringError
-from core.jit.lowering import ScalarCtx, cast, const, np_type, result
+from core.jit.lowering import ScalarCtx, cast, const, constant_definitions, np_type, result
 from core.jit.loops import LoopNest, Value
 
 OPTIONS = dict(error_model="numpy", fastmath={"contract"}, nogil=True)
@@ -290,7 +293,9 @@ def generate(jaxpr: Jaxpr) -> str:
         else:
             outs.append(gen.materialize(value))
     em.line(f"return ({''.join(o + ', ' for o in outs)})")
-    return _HEADER + f"def kernel({', '.join(params)}):\n" + "\n".join(em.lines) + "\n"
+    body = f"def kernel({', '.join(params)}):\n" + "\n".join(em.lines) + "\n"
+    consts = "\n".join(constant_definitions(body))
+    return _HEADER + (consts + "\n\n\n" if consts else "") + body
 
 
 def _signature(jaxpr: Jaxpr) -> tuple:

@@ -129,21 +129,28 @@ def compile_source(source: str, entry: str, signature: tuple, **options: Any) ->
         return disp
     mod, file_backed = load_module(source)
     fn = getattr(mod, entry)
-    disp = None
+    disp = problem = None
     if file_backed:
         try:
             disp = numba.njit(signature, cache=True, **options)(fn)
-        except Exception as err:  # a corrupt numba cache file; a real error recurs below
-            cache_err = err
+        except Exception as err:  # a corrupt numba cache file? (a real error recurs below)
+            problem = err
+            try:
+                numba.njit(cache=True, **options)(fn)._cache.flush()  # empty the index
+                disp = numba.njit(signature, cache=True, **options)(fn)
+            except Exception:
+                disp = None
+    what = "was rebuilt"
     if disp is None:
         disp = numba.njit(signature, **options)(fn)
-        if file_backed:
-            warnings.warn(
-                f"numba's cache for {mod.__file__} is unusable ({type(cache_err).__name__}: "
-                f"{cache_err}); compiled without it. Delete the cache directory to fix this.",
-                JitCacheWarning,
-                stacklevel=2,
-            )
+        what = "is not used"
+    if problem is not None:
+        warnings.warn(
+            f"numba's cache for {getattr(mod, '__file__', entry)} was unusable "
+            f"({type(problem).__name__}: {problem}) and {what}.",
+            JitCacheWarning,
+            stacklevel=2,
+        )
     disp.disable_compile()
     _DISPATCHERS[key] = disp
     return disp

@@ -21,6 +21,7 @@ index = start + sum(coefficient * out_index[out_axis]).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -57,21 +58,34 @@ def np_type(dtype: np.dtype) -> str:
 
 
 def const(value, dtype: np.dtype) -> str:
-    """A constant of `dtype` as source text (typed, so float32 loops stay float32)."""
+    """A constant of `dtype` (typed, so float32 loops stay float32) as source text.
+
+    Numbers become module globals named by dtype and bits (`c_f4_3f000000`), which numba
+    freezes into the machine code; `constant_definitions` writes their definitions.
+    """
     dtype = np.dtype(dtype)
     if dtype == np.bool_:
         return "True" if bool(value) else "False"
-    t = np_type(dtype)
-    if dtype.kind in "iu":
-        return f"{t}({int(value)})"
-    if dtype.kind == "c":
-        return f"{t}({complex(value)!r})"
-    v = float(value)
-    if np.isnan(v):
-        return f"{t}(np.nan)"
-    if np.isinf(v):
-        return f"{t}({'-' if v < 0 else ''}np.inf)"
-    return f"{t}({v!r})"
+    bits = np.asarray(value).astype(dtype).reshape(1).view(f"u{dtype.itemsize}")[0]
+    return f"c_{dtype.str[1:]}_{int(bits):x}"
+
+
+_CONST = re.compile(r"\bc_([a-z]\d+)_([0-9a-f]+)\b")
+
+
+def constant_definitions(source: str) -> list[str]:
+    """`name = np.<type>(<value>)` for every constant `const` named in `source`."""
+    lines = []
+    for name in sorted({m.group(0) for m in _CONST.finditer(source)}):
+        _, code, bits = name.split("_")
+        dtype = np.dtype(code)
+        value = np.asarray(int(bits, 16), f"u{dtype.itemsize}").view(dtype).item()
+        if dtype.kind == "f" and not np.isfinite(value):
+            text = "np.nan" if np.isnan(value) else ("-np.inf" if value < 0 else "np.inf")
+        else:
+            text = repr(value)
+        lines.append(f"{name} = {np_type(dtype)}({text})")
+    return lines
 
 
 def cast(expr: str, dtype: np.dtype) -> str:

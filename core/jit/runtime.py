@@ -1,5 +1,8 @@
 """Small numba functions that generated kernels call (as `rt.<name>`), with lax semantics.
 
+Also the scalar Threefry-2x32 hash (fused into loops like any elementwise op), bit casts, and
+digamma/polygamma/erf_inv for float64, which have no libm or vecmath version.
+
 Integer division truncates towards zero like C and XLA; division by zero gives -1 (signed) or
 all ones (unsigned) and the remainder by zero is the dividend, as in the numpy reference impls.
 """
@@ -10,6 +13,7 @@ import math
 
 import numpy as np
 from numba import njit
+from numba.extending import intrinsic
 
 from core.jit import vecmath
 
@@ -75,3 +79,61 @@ def erf_inv_f64(x):
         for _ in range(2):
             y -= (math.erf(y) - x) / (1.1283791670955126 * math.exp(-y * y))
     return y
+
+
+@njit(**_OPTS)
+def polygamma(m, x):
+    """The m-th derivative of digamma (m a non-negative integer value)."""
+    if m != math.floor(m) or m < 0:
+        return np.nan
+    if m == 0:
+        return digamma(x)
+    if x <= 0 and math.floor(x) == x:
+        return np.nan
+    n = int(m)
+    fact = math.gamma(n + 1.0)
+    sign = 1.0 if n % 2 == 1 else -1.0  # (-1)**(n+1)
+    acc = 0.0
+    while x < 10.0 + n:  # psi_n(x) = psi_n(x + 1) + (-1)**(n+1) n! / x**(n+1)
+        acc += sign * fact / x ** (n + 1)
+        x += 1.0
+    # asymptotic series: (-1)**(n+1) [(n-1)!/x^n + n!/(2 x^(n+1)) + sum B2k (2k+n-1)!/(2k)! x^-(2k+n)]
+    tail = math.gamma(n) / x**n + fact / (2.0 * x ** (n + 1))
+    bern = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6)
+    for k in range(1, 8):
+        tail += bern[k - 1] * math.gamma(2 * k + n) / (math.gamma(2 * k + 1.0) * x ** (2 * k + n))
+    return acc + sign * tail
+
+
+_ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
+
+
+@njit(**_OPTS)
+def _rotl(x, r):
+    return np.uint32((x << np.uint32(r)) | (x >> np.uint32(32 - r)))
+
+
+@njit(**_OPTS)
+def threefry2x32(k0, k1, x0, x1):
+    """Threefry-2x32 (20 rounds) on uint32 scalars, JAX's bit layout; returns (y0, y1)."""
+    ks = (k0, k1, np.uint32(k0 ^ k1 ^ np.uint32(0x1BD11BDA)))
+    x0 = np.uint32(x0 + ks[0])
+    x1 = np.uint32(x1 + ks[1])
+    for i in range(5):
+        rot = _ROTATIONS[i % 2]
+        for j in range(4):
+            x0 = np.uint32(x0 + x1)
+            x1 = _rotl(x1, rot[j]) ^ x0
+        x0 = np.uint32(x0 + ks[(i + 1) % 3])
+        x1 = np.uint32(x1 + ks[(i + 2) % 3] + np.uint32(i + 1))
+    return x0, x1
+
+
+@intrinsic
+def bitcast(typingctx, x, like):
+    """The bits of scalar `x` reinterpreted as the type of `like` (same width)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], context.get_value_type(signature.return_type))
+
+    return like(x, like), codegen

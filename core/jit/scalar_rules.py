@@ -4,7 +4,7 @@ Arguments are names or typed constants of the generated code, so a rule may repe
 code generator casts every result to the output dtype, so rules need not undo numba's integer
 widening. float32 transcendentals call `core.jit.vecmath` (`vm.`) so fused loops vectorize;
 float64 and complex use numpy's libm functions; integer division, remainder and bit counting
-call `core.jit.runtime` (`rt.`).
+call `core.jit.runtime` (`rt.`), as do Threefry-2x32 (two outputs) and bit casts.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 
 from core.jit.lowering import Scalar, ScalarCtx, const
 from core.prims import elementwise as ew
-from core.prims import shapes
+from core.prims import random_bits, shapes
 
 _F32 = np.dtype(np.float32)
 
@@ -153,6 +153,18 @@ def _convert(ctx, x, *, new_dtype, weak_type):
     return x
 
 
+def _threefry(ctx, k0, k1, x0, x1):
+    y = ctx.tmp(f"rt.threefry2x32({k0}, {k1}, {x0}, {x1})")
+    return [f"{y}[0]", f"{y}[1]"]
+
+
+def _bitcast(ctx, x, *, new_dtype):
+    dst = np.dtype(new_dtype)
+    if ctx.dtype == np.bool_ or dst == np.bool_:
+        return f"({x} != 0)" if dst == np.bool_ else f"({const(1, dst)} if {x} else {const(0, dst)})"
+    return f"rt.bitcast({x}, {const(0, dst)})"
+
+
 _RULES = {
     ew.add_p: _binop("+"),
     ew.sub_p: _binop("-"),
@@ -196,6 +208,7 @@ _RULES = {
     ew.erf_inv_p: _erf_inv,
     ew.lgamma_p: lambda ctx, x: f"math.lgamma({x})",
     ew.digamma_p: lambda ctx, x: f"rt.digamma({x})",
+    ew.polygamma_p: lambda ctx, m, x: f"rt.polygamma({m}, {x})",
     ew.integer_pow_p: _integer_pow,
     ew.eq_p: _binop("=="),
     ew.ne_p: _binop("!="),
@@ -215,8 +228,10 @@ _RULES = {
     ),
     ew.select_n_p: _select_n,
     shapes.convert_element_type_p: _convert,
+    random_bits.threefry2x32_p: _threefry,
+    random_bits.bitcast_convert_type_p: _bitcast,
 }
 
-_WIDENING = {shapes.convert_element_type_p, ew.lgamma_p, ew.digamma_p}
+_WIDENING = {shapes.convert_element_type_p, ew.lgamma_p, ew.digamma_p, ew.polygamma_p}
 for _prim, _fn in _RULES.items():
     _prim.def_lowering(Scalar(_fn, exact=_prim not in _WIDENING))

@@ -42,10 +42,13 @@ def dot(lhs: Any, rhs: Any, precision: Any = None, preferred_element_type: Any =
     """`lax.dot`: vector/matrix products (contracts lhs's last axis with rhs's first)."""
     nl, nr = get_aval(lhs).ndim, get_aval(rhs).ndim
     if nl not in (1, 2) or nr not in (1, 2):
-        raise TypeError(f"lax.dot expects rank-1 or rank-2 operands, got ranks {nl} and {nr}; "
-                        "use lax.dot_general for batched contractions")
-    return dot_general(lhs, rhs, (((nl - 1,), (0,)), ((), ())),
-                       preferred_element_type=preferred_element_type)
+        raise TypeError(
+            f"lax.dot expects rank-1 or rank-2 operands, got ranks {nl} and {nr}; "
+            "use lax.dot_general for batched contractions"
+        )
+    return dot_general(
+        lhs, rhs, (((nl - 1,), (0,)), ((), ())), preferred_element_type=preferred_element_type
+    )
 
 
 def iota(dtype: Any, size: int) -> Any:
@@ -61,8 +64,11 @@ def broadcasted_iota(dtype: Any, shape: Sequence[int], dimension: int) -> Any:
 def full(shape: Sequence[int], fill_value: Any, dtype: Any = None) -> Any:
     """`lax.full`: an array of `shape` filled with `fill_value`."""
     if dtype is None:
-        dt, weak = dtypes.dtype_and_weak(fill_value) if not hasattr(fill_value, "aval") else (
-            get_aval(fill_value).dtype, get_aval(fill_value).weak_type)
+        dt, weak = (
+            dtypes.dtype_and_weak(fill_value)
+            if not hasattr(fill_value, "aval")
+            else (get_aval(fill_value).dtype, get_aval(fill_value).weak_type)
+        )
         return shapes.full(shape, fill_value, dt, weak)
     return shapes.full(shape, fill_value, dtype)
 
@@ -83,8 +89,9 @@ def broadcast(operand: Any, sizes: Sequence[int]) -> Any:
     """`lax.broadcast`: adds leading dimensions of the given sizes."""
     shape = get_aval(operand).shape
     sizes = tuple(int(s) for s in sizes)
-    return shapes.broadcast_in_dim(operand, sizes + shape,
-                                   tuple(range(len(sizes), len(sizes) + len(shape))))
+    return shapes.broadcast_in_dim(
+        operand, sizes + shape, tuple(range(len(sizes), len(sizes) + len(shape)))
+    )
 
 
 def expand_dims(array: Any, dimensions: Sequence[int]) -> Any:
@@ -122,13 +129,16 @@ def index_in_dim(operand: Any, index: int, axis: int = 0, keepdims: bool = True)
 
 
 def _scatter_kind(kind: str):
-    def fn(operand: Any, indices: Any, updates: Any, axes: tuple[int, ...],
-           mode: str = "drop") -> Any:
+    def fn(
+        operand: Any, indices: Any, updates: Any, axes: tuple[int, ...], mode: str = "drop"
+    ) -> Any:
         return gt.scatter(operand, indices, updates, axes, kind=kind, mode=mode)
 
     fn.__name__ = f"scatter_{kind}"
-    fn.__doc__ = (f"`scatter` combining with `{kind}` (this core's index form: `indices[..., j]` "
-                  "addresses `axes[j]`).")
+    fn.__doc__ = (
+        f"`scatter` combining with `{kind}` (this core's index form: `indices[..., j]` "
+        "addresses `axes[j]`)."
+    )
     return fn
 
 

@@ -63,7 +63,7 @@ def _reducer(name: str, reduce, scale_unbatched: bool) -> Primitive:
             out = ew.mul(x, ew.full_like(x, axis_trace.axis_size)) if scale_unbatched else x
         else:
             out = reduce(x, (d,))
-        rest = _rest(axis_name, axis_trace)
+        rest = _rest(_names(axis_name), axis_trace)
         return (prim.bind(out, axis_name=rest) if rest else out), None
 
     prim.def_batch(batch)
@@ -123,12 +123,13 @@ def _all_gather_batch(args, dims, *, axis_name, axis, tiled, axis_size, axis_tra
     x = batching.moveaxis(x, d, axis, axis_trace.axis_size)
     if tiled:
         shape = get_aval(x).shape
-        x = sh.reshape(x, (*shape[:axis], shape[axis] * shape[axis + 1], *shape[axis + 2:]))
-    rest = _rest(axis_name, axis_trace)
+        x = sh.reshape(x, (*shape[:axis], shape[axis] * shape[axis + 1], *shape[axis + 2 :]))
+    rest = _rest(_names(axis_name), axis_trace)
     if rest:
         # The remaining names gather around the result, outermost first (as nested vmaps do).
-        x = all_gather_p.bind(x, axis_name=rest, axis=axis, tiled=True,
-                              axis_size=axis_size // axis_trace.axis_size)
+        x = all_gather_p.bind(
+            x, axis_name=rest, axis=axis, tiled=True, axis_size=axis_size // axis_trace.axis_size
+        )
     return x, None
 
 
@@ -137,7 +138,7 @@ def _all_gather_transpose(ct, x, *, axis_name, axis, tiled, axis_size):
     total = psum_p.bind(ct, axis_name=axis_name)
     shape = x.aval.shape
     if tiled:
-        total = sh.reshape(total, (*shape[:axis], axis_size, shape[axis], *shape[axis + 1:]))
+        total = sh.reshape(total, (*shape[:axis], axis_size, shape[axis], *shape[axis + 1 :]))
     index = axis_index_p.bind(axis_name=axis_name)
     onehot = ew.eq(sh.iota(dtypes.int32, axis_size), sh.broadcast_in_dim(index, (axis_size,), ()))
     onehot = sh.convert_element_type(onehot, get_aval(ct).dtype)
@@ -211,9 +212,7 @@ def _as_array(x: Any) -> Any:
 def psum(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
     """Sums `x` (a pytree) over the named vmap axis; every element gets the total."""
     del axis_index_groups
-    return tree_util.tree_map(
-        lambda v: psum_p.bind(_as_array(v), axis_name=_param(axis_name)), x
-    )
+    return tree_util.tree_map(lambda v: psum_p.bind(_as_array(v), axis_name=_param(axis_name)), x)
 
 
 def pmean(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
@@ -233,21 +232,18 @@ def pmean(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
 def pmax(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
     """Maximum of `x` (a pytree) over the named vmap axis."""
     del axis_index_groups
-    return tree_util.tree_map(
-        lambda v: pmax_p.bind(_as_array(v), axis_name=_param(axis_name)), x
-    )
+    return tree_util.tree_map(lambda v: pmax_p.bind(_as_array(v), axis_name=_param(axis_name)), x)
 
 
 def pmin(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
     """Minimum of `x` (a pytree) over the named vmap axis."""
     del axis_index_groups
-    return tree_util.tree_map(
-        lambda v: pmin_p.bind(_as_array(v), axis_name=_param(axis_name)), x
-    )
+    return tree_util.tree_map(lambda v: pmin_p.bind(_as_array(v), axis_name=_param(axis_name)), x)
 
 
-def all_gather(x: Any, axis_name: Any, *, axis_index_groups: Any = None, axis: int = 0,
-               tiled: bool = False) -> Any:
+def all_gather(
+    x: Any, axis_name: Any, *, axis_index_groups: Any = None, axis: int = 0, tiled: bool = False
+) -> Any:
     """Gathers `x` (a pytree) from every element of the named axis along a new `axis`.
 
     With `tiled=True` the pieces are concatenated along the existing `axis` instead.
@@ -258,8 +254,9 @@ def all_gather(x: Any, axis_name: Any, *, axis_index_groups: Any = None, axis: i
     def gather(v):
         v = _as_array(v)
         ax = int(axis) % (get_aval(v).ndim + (0 if tiled else 1))
-        return all_gather_p.bind(v, axis_name=_param(axis_name), axis=ax, tiled=bool(tiled),
-                                 axis_size=size)
+        return all_gather_p.bind(
+            v, axis_name=_param(axis_name), axis=ax, tiled=bool(tiled), axis_size=size
+        )
 
     return tree_util.tree_map(gather, x)
 

@@ -68,8 +68,9 @@ def conv_shape_tuple(lhs_shape, rhs_shape, strides, pads, batch_group_count=1):
     padded = [d + lo + hi for d, (lo, hi) in zip(lhs_shape[2:], pads)]
     if any(p < 0 for p in padded):
         raise ShapeError(f"negative padding {pads} larger than the input size {lhs_shape[2:]}")
-    space = tuple(0 if p < k else (p - k) // s + 1
-                  for p, k, s in zip(padded, rhs_shape[2:], strides))
+    space = tuple(
+        0 if p < k else (p - k) // s + 1 for p, k, s in zip(padded, rhs_shape[2:], strides)
+    )
     return (lhs_shape[0] // batch_group_count, rhs_shape[0], *space)
 
 
@@ -83,18 +84,23 @@ def _conv_nc(x, w, strides, padding, lhs_dilation, rhs_dilation, fgc, bgc, out_d
     pos = [(max(lo, 0), max(hi, 0)) for lo, hi in padding]
     if any(p != (0, 0) for p in pos):
         x = np.pad(x, [(0, 0), (0, 0), *pos])
-    crop = tuple(slice(-lo if lo < 0 else 0, x.shape[2 + i] + hi if hi < 0 else None)
-                 for i, (lo, hi) in enumerate(padding))
+    crop = tuple(
+        slice(-lo if lo < 0 else 0, x.shape[2 + i] + hi if hi < 0 else None)
+        for i, (lo, hi) in enumerate(padding)
+    )
     x = x[(slice(None), slice(None), *crop)]
     ks = w.shape[2:]
     eff = _dilate_shape(ks, rhs_dilation)
     osp = tuple(0 if p < k else (p - k) // s + 1 for p, k, s in zip(x.shape[2:], eff, strides))
     st = x.strides
     patches = as_strided(
-        x, x.shape[:2] + osp + ks,
-        st[:2] + tuple(st[2 + i] * strides[i] for i in range(nsp))
+        x,
+        x.shape[:2] + osp + ks,
+        st[:2]
+        + tuple(st[2 + i] * strides[i] for i in range(nsp))
         + tuple(st[2 + i] * rhs_dilation[i] for i in range(nsp)),
-        writeable=False)
+        writeable=False,
+    )
     n, c = x.shape[:2]
     o = w.shape[0]
     kprod = int(np.prod(ks, dtype=np.int64))
@@ -120,51 +126,88 @@ def _conv_nc(x, w, strides, padding, lhs_dilation, rhs_dilation, fgc, bgc, out_d
     return out.reshape((n, o) + osp)
 
 
-def _conv_impl(lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilation,
-               dimension_numbers, feature_group_count, batch_group_count,
-               preferred_element_type):
+def _conv_impl(
+    lhs,
+    rhs,
+    *,
+    window_strides,
+    padding,
+    lhs_dilation,
+    rhs_dilation,
+    dimension_numbers,
+    feature_group_count,
+    batch_group_count,
+    preferred_element_type,
+):
     lhs_spec, rhs_spec, out_spec = dimension_numbers
     out_dtype = preferred_element_type or lhs.dtype
-    out = _conv_nc(np.transpose(lhs, lhs_spec), np.transpose(rhs, rhs_spec), window_strides,
-                   padding, lhs_dilation, rhs_dilation, feature_group_count, batch_group_count,
-                   out_dtype)
+    out = _conv_nc(
+        np.transpose(lhs, lhs_spec),
+        np.transpose(rhs, rhs_spec),
+        window_strides,
+        padding,
+        lhs_dilation,
+        rhs_dilation,
+        feature_group_count,
+        batch_group_count,
+        out_dtype,
+    )
     return np.ascontiguousarray(np.transpose(out, np.argsort(out_spec)), dtype=out_dtype)
 
 
-def _conv_abstract_eval(lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilation,
-                        dimension_numbers, feature_group_count, batch_group_count,
-                        preferred_element_type):
+def _conv_abstract_eval(
+    lhs,
+    rhs,
+    *,
+    window_strides,
+    padding,
+    lhs_dilation,
+    rhs_dilation,
+    dimension_numbers,
+    feature_group_count,
+    batch_group_count,
+    preferred_element_type,
+):
     lhs_spec, rhs_spec, out_spec = dimension_numbers
     if lhs.ndim != rhs.ndim:
-        raise ShapeError(f"conv_general_dilated lhs and rhs must have the same number of "
-                         f"dimensions, got shapes {lhs.shape} and {rhs.shape}")
+        raise ShapeError(
+            f"conv_general_dilated lhs and rhs must have the same number of "
+            f"dimensions, got shapes {lhs.shape} and {rhs.shape}"
+        )
     if lhs.dtype != rhs.dtype:
-        raise DTypeError(f"conv_general_dilated requires equal dtypes, got {lhs.dtype} and "
-                         f"{rhs.dtype}; cast one with .astype(...)")
+        raise DTypeError(
+            f"conv_general_dilated requires equal dtypes, got {lhs.dtype} and "
+            f"{rhs.dtype}; cast one with .astype(...)"
+        )
     nsp = lhs.ndim - 2
     if not len(window_strides) == len(padding) == len(lhs_dilation) == len(rhs_dilation) == nsp:
         raise ShapeError(
             f"conv_general_dilated needs one stride/padding/dilation per spatial dimension "
-            f"({nsp}), got strides={window_strides} padding={padding}")
+            f"({nsp}), got strides={window_strides} padding={padding}"
+        )
     fgc, bgc = feature_group_count, batch_group_count
     lf, rin, rout = lhs.shape[lhs_spec[1]], rhs.shape[rhs_spec[1]], rhs.shape[rhs_spec[0]]
     if fgc < 1 or bgc < 1 or (fgc > 1 and bgc > 1):
-        raise ValueError(f"invalid group counts feature_group_count={fgc}, "
-                         f"batch_group_count={bgc} (positive, at most one > 1)")
+        raise ValueError(
+            f"invalid group counts feature_group_count={fgc}, "
+            f"batch_group_count={bgc} (positive, at most one > 1)"
+        )
     if lf % fgc or lf // fgc != rin or rout % fgc:
         raise ShapeError(
             f"conv_general_dilated: lhs features {lf} / feature_group_count {fgc} must equal "
             f"the kernel's input features {rin}, and {fgc} must divide the kernel's output "
-            f"features {rout} (lhs {lhs.shape}, rhs {rhs.shape})")
+            f"features {rout} (lhs {lhs.shape}, rhs {rhs.shape})"
+        )
     if lhs.shape[lhs_spec[0]] % bgc or rout % bgc:
-        raise ShapeError(f"conv_general_dilated: batch_group_count {bgc} must divide the batch "
-                         f"{lhs.shape[lhs_spec[0]]} and the output features {rout}")
+        raise ShapeError(
+            f"conv_general_dilated: batch_group_count {bgc} must divide the batch "
+            f"{lhs.shape[lhs_spec[0]]} and the output features {rout}"
+        )
     lhs_t = _dilate_shape(np.take(lhs.shape, lhs_spec), (1, 1, *lhs_dilation))
     rhs_t = _dilate_shape(np.take(rhs.shape, rhs_spec), (1, 1, *rhs_dilation))
     out_t = conv_shape_tuple(lhs_t, rhs_t, window_strides, padding, bgc)
     shape = tuple(int(out_t[i]) for i in np.argsort(out_spec))
-    return ShapedArray(shape, preferred_element_type or lhs.dtype,
-                       lhs.weak_type and rhs.weak_type)
+    return ShapedArray(shape, preferred_element_type or lhs.dtype, lhs.weak_type and rhs.weak_type)
 
 
 def _conv_jvp(primals, tangents, **params):
@@ -190,7 +233,7 @@ def _reshape_axis_into(src: int, dst: int, x: Any) -> Any:
 
 def _reshape_axis_out_of(src: int, size1: int, x: Any) -> Any:
     shape = list(get_aval(x).shape)
-    shape[src:src + 1] = [size1, shape[src] // size1]
+    shape[src : src + 1] = [size1, shape[src] // size1]
     return reshape(x, tuple(shape))
 
 
@@ -222,9 +265,20 @@ def _vjp_rhs_padding(in_shape, window, strides, out_shape, padding, lhs_dil, rhs
     return tuple(zip(lo, hi))
 
 
-def _conv_transpose_lhs(g, rhs, lhs_aval, *, window_strides, padding, lhs_dilation,
-                        rhs_dilation, dimension_numbers, feature_group_count, batch_group_count,
-                        preferred_element_type):
+def _conv_transpose_lhs(
+    g,
+    rhs,
+    lhs_aval,
+    *,
+    window_strides,
+    padding,
+    lhs_dilation,
+    rhs_dilation,
+    dimension_numbers,
+    feature_group_count,
+    batch_group_count,
+    preferred_element_type,
+):
     lhs_spec, rhs_spec, out_spec = dimension_numbers
     rhs_shape = get_aval(rhs).shape
     t_rhs_spec = _spec_transpose(rhs_spec)
@@ -238,20 +292,46 @@ def _conv_transpose_lhs(g, rhs, lhs_aval, *, window_strides, padding, lhs_dilati
         fgc = batch_group_count
     dn = ConvDimensionNumbers(out_spec, t_rhs_spec, lhs_spec)
     pads = _vjp_lhs_padding(
-        np.take(lhs_aval.shape, _sdims(lhs_spec)), np.take(rhs_shape, _sdims(rhs_spec)),
-        window_strides, np.take(get_aval(g).shape, _sdims(out_spec)), padding, lhs_dilation,
-        rhs_dilation)
-    out = _bind(g, rev(rhs, _sdims(rhs_spec)), lhs_dilation, pads, window_strides, rhs_dilation,
-                dn, fgc, 1, preferred_element_type)
+        np.take(lhs_aval.shape, _sdims(lhs_spec)),
+        np.take(rhs_shape, _sdims(rhs_spec)),
+        window_strides,
+        np.take(get_aval(g).shape, _sdims(out_spec)),
+        padding,
+        lhs_dilation,
+        rhs_dilation,
+    )
+    out = _bind(
+        g,
+        rev(rhs, _sdims(rhs_spec)),
+        lhs_dilation,
+        pads,
+        window_strides,
+        rhs_dilation,
+        dn,
+        fgc,
+        1,
+        preferred_element_type,
+    )
     if batch_group_count > 1:
         out = _reshape_axis_out_of(lhs_spec[1], batch_group_count, out)
         out = _reshape_axis_into(lhs_spec[1], lhs_spec[0], out)
     return convert_element_type(out, lhs_aval.dtype, lhs_aval.weak_type)
 
 
-def _conv_transpose_rhs(g, lhs, rhs_aval, *, window_strides, padding, lhs_dilation,
-                        rhs_dilation, dimension_numbers, feature_group_count, batch_group_count,
-                        preferred_element_type):
+def _conv_transpose_rhs(
+    g,
+    lhs,
+    rhs_aval,
+    *,
+    window_strides,
+    padding,
+    lhs_dilation,
+    rhs_dilation,
+    dimension_numbers,
+    feature_group_count,
+    batch_group_count,
+    preferred_element_type,
+):
     lhs_spec, rhs_spec, out_spec = dimension_numbers
     fgc, bgc = feature_group_count, batch_group_count
     if bgc > 1:
@@ -261,21 +341,42 @@ def _conv_transpose_rhs(g, lhs, rhs_aval, *, window_strides, padding, lhs_dilati
     dn = ConvDimensionNumbers(*map(_spec_transpose, dimension_numbers))
     dn = ConvDimensionNumbers(dn.lhs_spec, dn.out_spec, dn.rhs_spec)
     pads = _vjp_rhs_padding(
-        np.take(get_aval(lhs).shape, _sdims(lhs_spec)), np.take(rhs_aval.shape, _sdims(rhs_spec)),
-        window_strides, np.take(get_aval(g).shape, _sdims(out_spec)), padding, lhs_dilation,
-        rhs_dilation)
-    out = _bind(lhs, g, rhs_dilation, pads, lhs_dilation, window_strides, dn, fgc, bgc,
-                preferred_element_type)
+        np.take(get_aval(lhs).shape, _sdims(lhs_spec)),
+        np.take(rhs_aval.shape, _sdims(rhs_spec)),
+        window_strides,
+        np.take(get_aval(g).shape, _sdims(out_spec)),
+        padding,
+        lhs_dilation,
+        rhs_dilation,
+    )
+    out = _bind(
+        lhs,
+        g,
+        rhs_dilation,
+        pads,
+        lhs_dilation,
+        window_strides,
+        dn,
+        fgc,
+        bgc,
+        preferred_element_type,
+    )
     return convert_element_type(out, rhs_aval.dtype, rhs_aval.weak_type)
 
 
 def _bind(lhs, rhs, strides, padding, lhs_dilation, rhs_dilation, dn, fgc, bgc, pet):
     return conv_general_dilated_p.bind(
-        lhs, rhs, window_strides=tuple(int(s) for s in strides),
+        lhs,
+        rhs,
+        window_strides=tuple(int(s) for s in strides),
         padding=tuple((int(lo), int(hi)) for lo, hi in padding),
         lhs_dilation=tuple(int(d) for d in lhs_dilation),
-        rhs_dilation=tuple(int(d) for d in rhs_dilation), dimension_numbers=dn,
-        feature_group_count=int(fgc), batch_group_count=int(bgc), preferred_element_type=pet)
+        rhs_dilation=tuple(int(d) for d in rhs_dilation),
+        dimension_numbers=dn,
+        feature_group_count=int(fgc),
+        batch_group_count=int(bgc),
+        preferred_element_type=pet,
+    )
 
 
 def _conv_transpose_rule(ct, lhs, rhs, **params):
@@ -286,16 +387,36 @@ def _conv_transpose_rule(ct, lhs, rhs, **params):
     return [None, _conv_transpose_rhs(ct, lhs, rhs.aval, **params)]
 
 
-def _conv_batch(args, dims, *, window_strides, padding, lhs_dilation, rhs_dilation,
-                dimension_numbers, feature_group_count, batch_group_count,
-                preferred_element_type):
+def _conv_batch(
+    args,
+    dims,
+    *,
+    window_strides,
+    padding,
+    lhs_dilation,
+    rhs_dilation,
+    dimension_numbers,
+    feature_group_count,
+    batch_group_count,
+    preferred_element_type,
+):
     (lhs, rhs), (ld, rd) = args, dims
     lhs_spec, rhs_spec, out_spec = dimension_numbers
     fgc, bgc = feature_group_count, batch_group_count
 
     def conv(x, w, f, b):
-        return _bind(x, w, window_strides, padding, lhs_dilation, rhs_dilation,
-                     dimension_numbers, f, b, preferred_element_type)
+        return _bind(
+            x,
+            w,
+            window_strides,
+            padding,
+            lhs_dilation,
+            rhs_dilation,
+            dimension_numbers,
+            f,
+            b,
+            preferred_element_type,
+        )
 
     if ld is not None and rd is not None:
         size = get_aval(lhs).shape[ld]
@@ -352,11 +473,15 @@ def conv_general_permutations(dimension_numbers: tuple[str, str, str]):
     for i, (a, b) in enumerate(pairs):
         spec = dimension_numbers[i]
         if not spec.count(a) == spec.count(b) == 1 or len(set(spec)) != len(spec):
-            raise TypeError(f"convolution dimension_numbers[{i}] must contain '{a}' and '{b}' "
-                            f"exactly once and no duplicates, got {spec!r}")
+            raise TypeError(
+                f"convolution dimension_numbers[{i}] must contain '{a}' and '{b}' "
+                f"exactly once and no duplicates, got {spec!r}"
+            )
     if not set(lhs_s) - {"N", "C"} == set(rhs_s) - {"O", "I"} == set(out_s) - {"N", "C"}:
-        raise TypeError(f"convolution dimension_numbers must share their spatial characters, "
-                        f"got {dimension_numbers}")
+        raise TypeError(
+            f"convolution dimension_numbers must share their spatial characters, "
+            f"got {dimension_numbers}"
+        )
 
     def perm(spec, pair):
         spatial = [i for i, c in enumerate(spec) if c not in pair]
@@ -372,18 +497,24 @@ def conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers) -> ConvDimen
     if isinstance(dimension_numbers, ConvDimensionNumbers):
         return ConvDimensionNumbers(*(tuple(int(i) for i in s) for s in dimension_numbers))
     if len(lhs_shape) != len(rhs_shape):
-        raise ShapeError(f"convolution requires lhs and rhs ndim to be equal, got shapes "
-                         f"{tuple(lhs_shape)} and {tuple(rhs_shape)}")
+        raise ShapeError(
+            f"convolution requires lhs and rhs ndim to be equal, got shapes "
+            f"{tuple(lhs_shape)} and {tuple(rhs_shape)}"
+        )
     if dimension_numbers is None:
         iota = tuple(range(len(lhs_shape)))
         return ConvDimensionNumbers(iota, iota, iota)
     if len(dimension_numbers) != 3 or not all(isinstance(s, str) for s in dimension_numbers):
-        raise TypeError(f"convolution dimension_numbers must be None, ConvDimensionNumbers or "
-                        f"three strings like ('NHWC', 'HWIO', 'NHWC'), got {dimension_numbers}")
+        raise TypeError(
+            f"convolution dimension_numbers must be None, ConvDimensionNumbers or "
+            f"three strings like ('NHWC', 'HWIO', 'NHWC'), got {dimension_numbers}"
+        )
     for s in dimension_numbers:
         if len(s) != len(lhs_shape):
-            raise TypeError(f"convolution dimension_numbers {dimension_numbers} must have one "
-                            f"character per dimension of lhs {tuple(lhs_shape)}")
+            raise TypeError(
+                f"convolution dimension_numbers {dimension_numbers} must have one "
+                f"character per dimension of lhs {tuple(lhs_shape)}"
+            )
     return ConvDimensionNumbers(*conv_general_permutations(dimension_numbers))
 
 
@@ -393,8 +524,9 @@ def padtype_to_pads(in_shape, window_shape, window_strides, padding: str):
     if kind == "VALID":
         return tuple((0, 0) for _ in in_shape)
     if kind not in ("SAME", "SAME_LOWER"):
-        raise ValueError(f"Unrecognized padding type: expected 'VALID', 'SAME' or 'SAME_LOWER', "
-                         f"got {padding!r}")
+        raise ValueError(
+            f"Unrecognized padding type: expected 'VALID', 'SAME' or 'SAME_LOWER', got {padding!r}"
+        )
     pads = []
     for d, k, s in zip(in_shape, window_shape, window_strides):
         out = -(-d // s)
@@ -405,10 +537,17 @@ def padtype_to_pads(in_shape, window_shape, window_strides, padding: str):
 
 
 def conv_general_dilated(
-    lhs: Any, rhs: Any, window_strides: Sequence[int], padding: str | Sequence[tuple[int, int]],
-    lhs_dilation: Sequence[int] | None = None, rhs_dilation: Sequence[int] | None = None,
-    dimension_numbers: Any = None, feature_group_count: int = 1, batch_group_count: int = 1,
-    precision: Any = None, preferred_element_type: Any = None,
+    lhs: Any,
+    rhs: Any,
+    window_strides: Sequence[int],
+    padding: str | Sequence[tuple[int, int]],
+    lhs_dilation: Sequence[int] | None = None,
+    rhs_dilation: Sequence[int] | None = None,
+    dimension_numbers: Any = None,
+    feature_group_count: int = 1,
+    batch_group_count: int = 1,
+    precision: Any = None,
+    preferred_element_type: Any = None,
 ) -> Any:
     """General N-d convolution, like `lax.conv_general_dilated`.
 
@@ -437,33 +576,74 @@ def conv_general_dilated(
     window_strides = tuple(window_strides)
     if isinstance(padding, str):
         if any(d != 1 for d in lhs_dilation):
-            raise ValueError("String padding is not implemented for transposed convolution "
-                             "using this op; give explicit padding or use conv_transpose.")
+            raise ValueError(
+                "String padding is not implemented for transposed convolution "
+                "using this op; give explicit padding or use conv_transpose."
+            )
         ks = [rshape[i] for i in dn.rhs_spec[2:]]
         eff = _dilate_shape(ks, rhs_dilation)
-        padding = padtype_to_pads([lshape[i] for i in dn.lhs_spec[2:]], eff, window_strides,
-                                  padding)
-    pet = None if preferred_element_type is None else dtypes.canonicalize_dtype(
-        preferred_element_type)
-    return _bind(lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation, dn,
-                 feature_group_count, batch_group_count, pet)
+        padding = padtype_to_pads(
+            [lshape[i] for i in dn.lhs_spec[2:]], eff, window_strides, padding
+        )
+    pet = (
+        None
+        if preferred_element_type is None
+        else dtypes.canonicalize_dtype(preferred_element_type)
+    )
+    return _bind(
+        lhs,
+        rhs,
+        window_strides,
+        padding,
+        lhs_dilation,
+        rhs_dilation,
+        dn,
+        feature_group_count,
+        batch_group_count,
+        pet,
+    )
 
 
-def conv(lhs: Any, rhs: Any, window_strides: Sequence[int], padding: str,
-         precision: Any = None, preferred_element_type: Any = None) -> Any:
+def conv(
+    lhs: Any,
+    rhs: Any,
+    window_strides: Sequence[int],
+    padding: str,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+) -> Any:
     """`lax.conv`: NCHW/OIHW convolution with strides and 'SAME'/'VALID' padding."""
-    return conv_general_dilated(lhs, rhs, window_strides, padding, precision=precision,
-                                preferred_element_type=preferred_element_type)
+    return conv_general_dilated(
+        lhs,
+        rhs,
+        window_strides,
+        padding,
+        precision=precision,
+        preferred_element_type=preferred_element_type,
+    )
 
 
-def conv_with_general_padding(lhs: Any, rhs: Any, window_strides: Sequence[int], padding: Any,
-                              lhs_dilation: Sequence[int] | None,
-                              rhs_dilation: Sequence[int] | None, precision: Any = None,
-                              preferred_element_type: Any = None) -> Any:
+def conv_with_general_padding(
+    lhs: Any,
+    rhs: Any,
+    window_strides: Sequence[int],
+    padding: Any,
+    lhs_dilation: Sequence[int] | None,
+    rhs_dilation: Sequence[int] | None,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+) -> Any:
     """`lax.conv_with_general_padding`: NCHW/OIHW convolution with padding and dilations."""
-    return conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation,
-                                precision=precision,
-                                preferred_element_type=preferred_element_type)
+    return conv_general_dilated(
+        lhs,
+        rhs,
+        window_strides,
+        padding,
+        lhs_dilation,
+        rhs_dilation,
+        precision=precision,
+        preferred_element_type=preferred_element_type,
+    )
 
 
 def _conv_transpose_padding(k: int, s: int, padding: Any) -> tuple[int, int]:
@@ -481,11 +661,18 @@ def _conv_transpose_padding(k: int, s: int, padding: Any) -> tuple[int, int]:
     return pad_a, pad_len - pad_a
 
 
-def conv_transpose(lhs: Any, rhs: Any, strides: Sequence[int], padding: Any,
-                   rhs_dilation: Sequence[int] | None = None, dimension_numbers: Any = None,
-                   transpose_kernel: bool = False, precision: Any = None,
-                   preferred_element_type: Any = None,
-                   use_consistent_padding: bool = False) -> Any:
+def conv_transpose(
+    lhs: Any,
+    rhs: Any,
+    strides: Sequence[int],
+    padding: Any,
+    rhs_dilation: Sequence[int] | None = None,
+    dimension_numbers: Any = None,
+    transpose_kernel: bool = False,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+    use_consistent_padding: bool = False,
+) -> Any:
     """`lax.conv_transpose`: a fractionally strided convolution (Flax's ConvTranspose).
 
     Args:
@@ -507,8 +694,12 @@ def conv_transpose(lhs: Any, rhs: Any, strides: Sequence[int], padding: Any,
     """
     ndims = get_aval(lhs).ndim
     if dimension_numbers is None:
-        defaults = {2: ("NC", "IO", "NC"), 3: ("NHC", "HIO", "NHC"),
-                    4: ("NHWC", "HWIO", "NHWC"), 5: ("NHWDC", "HWDIO", "NHWDC")}
+        defaults = {
+            2: ("NC", "IO", "NC"),
+            3: ("NHC", "HIO", "NHC"),
+            4: ("NHWC", "HWIO", "NHWC"),
+            5: ("NHWDC", "HWDIO", "NHWDC"),
+        }
         if ndims not in defaults:
             raise ValueError(f"No default dimension_numbers for rank-{ndims} convolutions")
         dimension_numbers = defaults[ndims]
@@ -526,6 +717,14 @@ def conv_transpose(lhs: Any, rhs: Any, strides: Sequence[int], padding: Any,
         perm = list(range(ndims))
         perm[dn.rhs_spec[0]], perm[dn.rhs_spec[1]] = perm[dn.rhs_spec[1]], perm[dn.rhs_spec[0]]
         rhs = transpose(rhs, tuple(perm))
-    return conv_general_dilated(lhs, rhs, (1,) * (ndims - 2), pads, tuple(strides), rhs_dilation,
-                                dn, precision=precision,
-                                preferred_element_type=preferred_element_type)
+    return conv_general_dilated(
+        lhs,
+        rhs,
+        (1,) * (ndims - 2),
+        pads,
+        tuple(strides),
+        rhs_dilation,
+        dn,
+        precision=precision,
+        preferred_element_type=preferred_element_type,
+    )

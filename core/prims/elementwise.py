@@ -331,6 +331,8 @@ defjvp2(
     erf_inv_p,
     lambda g, ans, x: mul(g, mul(full_like(x, np.sqrt(np.pi) / 2), exp(mul(ans, ans)))),
 )
+
+
 def _polygamma_impl(m, x):
     from scipy import special
 
@@ -405,8 +407,22 @@ shift_left_p = binop("shift_left", _shift_left_impl, "iu")
 shift_right_logical_p = binop("shift_right_logical", _shift_right_logical_impl, "iu")
 shift_right_arithmetic_p = binop("shift_right_arithmetic", _shift_right_arithmetic_impl, "iu")
 population_count_p = unop("population_count", np.bitwise_count, "iu")
-for _p in (eq_p, ne_p, lt_p, le_p, gt_p, ge_p, and_p, or_p, xor_p, not_p, shift_left_p,
-           shift_right_logical_p, shift_right_arithmetic_p, population_count_p):
+for _p in (
+    eq_p,
+    ne_p,
+    lt_p,
+    le_p,
+    gt_p,
+    ge_p,
+    and_p,
+    or_p,
+    xor_p,
+    not_p,
+    shift_left_p,
+    shift_right_logical_p,
+    shift_right_arithmetic_p,
+    population_count_p,
+):
     defjvp_zero(_p)
 del _p
 

@@ -24,9 +24,7 @@ slice_p = Primitive("slice")
 
 
 def _slice_impl(x, *, start_indices, limit_indices, strides):
-    idx = tuple(
-        builtins_slice(s, l, st) for s, l, st in zip(start_indices, limit_indices, strides)
-    )
+    idx = tuple(builtins_slice(s, l, st) for s, l, st in zip(start_indices, limit_indices, strides))
     return x[idx]
 
 
@@ -53,7 +51,7 @@ def _slice_abstract_eval(x, *, start_indices, limit_indices, strides):
 def _slice_transpose(ct, x, *, start_indices, limit_indices, strides):
     shape = x.aval.shape
     config = []
-    for s, lim, st, d, n in zip(start_indices, limit_indices, strides, shape, get_aval(ct).shape):
+    for s, st, d, n in zip(start_indices, strides, shape, get_aval(ct).shape):
         hi = d - (s + (n - 1) * st + 1) if n > 0 else d - s
         config.append((s, hi, st - 1) if n > 0 else (0, d, 0))
     from core.prims.elementwise import full_like
@@ -95,8 +93,10 @@ def slice(x: Any, start_indices, limit_indices, strides=None) -> Any:  # noqa: A
     ndim = get_aval(x).ndim
     strides = (1,) * ndim if strides is None else tuple(int(s) for s in strides)
     return slice_p.bind(
-        x, start_indices=tuple(int(i) for i in start_indices),
-        limit_indices=tuple(int(i) for i in limit_indices), strides=strides,
+        x,
+        start_indices=tuple(int(i) for i in start_indices),
+        limit_indices=tuple(int(i) for i in limit_indices),
+        strides=strides,
     )
 
 
@@ -120,11 +120,11 @@ pad_p = Primitive("pad")
 def _pad_impl(x, padding_value, *, padding_config):
     lo_hi = []
     interior_shape = []
-    for d, (lo, hi, it) in zip(x.shape, padding_config):
+    for d, (_, _, it) in zip(x.shape, padding_config):
         interior_shape.append(d + max(d - 1, 0) * it)
     core = np.full(interior_shape, padding_value, dtype=x.dtype)
     core[tuple(builtins_slice(None, None, it + 1) for (_, _, it) in padding_config)] = x
-    for (lo, hi, _) in padding_config:
+    for lo, hi, _ in padding_config:
         lo_hi.append((max(lo, 0), max(hi, 0)))
     out = np.pad(core, lo_hi, constant_values=padding_value)
     crop = tuple(
@@ -156,7 +156,9 @@ def _pad_transpose(ct, x, padding_value, *, padding_config):
     if is_undefined(x):
         lo_cropped = pad(ct, _zero_scalar(ct), tuple((-lo, -hi, 0) for lo, hi, _ in padding_config))
         t_x = slice(
-            lo_cropped, (0,) * len(padding_config), get_aval(lo_cropped).shape,
+            lo_cropped,
+            (0,) * len(padding_config),
+            get_aval(lo_cropped).shape,
             tuple(it + 1 for _, _, it in padding_config),
         )
         out.append(t_x)

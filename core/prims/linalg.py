@@ -141,13 +141,18 @@ dot_general_p.def_batch(_dot_batch)
 
 
 def dot_general(
-    lhs: Any, rhs: Any, dimension_numbers: Any, precision: Any = None,
+    lhs: Any,
+    rhs: Any,
+    dimension_numbers: Any,
+    precision: Any = None,
     preferred_element_type: Any = None,
 ) -> Any:
     """General tensor contraction, like `lax.dot_general` (precision is accepted and ignored)."""
     (xc, yc), (xb, yb) = dimension_numbers
     dn = ((tuple(map(int, xc)), tuple(map(int, yc))), (tuple(map(int, xb)), tuple(map(int, yb))))
-    pet = None if preferred_element_type is None else dtypes.canonicalize_dtype(
-        preferred_element_type
+    pet = (
+        None
+        if preferred_element_type is None
+        else dtypes.canonicalize_dtype(preferred_element_type)
     )
     return dot_general_p.bind(lhs, rhs, dimension_numbers=dn, preferred_element_type=pet)

@@ -13,7 +13,7 @@ import numpy as np
 from core import dtypes
 from core.avals import ShapedArray
 from core.errors import ShapeError
-from core.interpreters.jvp import Zero, deflinear, defjvp_zero
+from core.interpreters.jvp import Zero, defjvp_zero, deflinear
 from core.primitive import Primitive
 from core.prims import elementwise as ew
 from core.prims.shapes import broadcast_in_dim, convert_element_type, reshape, transpose
@@ -83,7 +83,9 @@ def _extremum_jvp(prim):
             return out, Zero(get_aval(out))
         shape = get_aval(x).shape
         kept = tuple(i for i in range(len(shape)) if i not in axes)
-        at_ext = convert_element_type(ew.eq(x, broadcast_in_dim(out, shape, kept)), get_aval(t).dtype)
+        at_ext = convert_element_type(
+            ew.eq(x, broadcast_in_dim(out, shape, kept)), get_aval(t).dtype
+        )
         count = reduce_sum(at_ext, axes)
         return out, ew.div(reduce_sum(ew.mul(t, at_ext), axes), count)
 
@@ -180,4 +182,3 @@ def argmax(x: Any, axis: int, index_dtype: Any = np.int32) -> Any:
 def argmin(x: Any, axis: int, index_dtype: Any = np.int32) -> Any:
     """Index of the smallest element along `axis` (the first one on ties)."""
     return argmin_p.bind(x, axes=(int(axis),), index_dtype=dtypes.canonicalize_dtype(index_dtype))
-

@@ -17,7 +17,7 @@ from core.array import Array
 from core.avals import ShapedArray
 from core.errors import ShapeError
 from core.interpreters import batching
-from core.interpreters.jvp import Zero, deflinear, defjvp_zero
+from core.interpreters.jvp import Zero, defjvp_zero, deflinear
 from core.primitive import Primitive
 from core.trace import Tracer, get_aval
 
@@ -35,9 +35,11 @@ def _bid_impl(x, *, shape, broadcast_dimensions):
 
 
 def _bid_abstract_eval(x, *, shape, broadcast_dimensions):
-    if len(broadcast_dimensions) != x.ndim or any(
-        x.shape[i] not in (1, shape[d]) for i, d in enumerate(broadcast_dimensions)
-    ) or list(broadcast_dimensions) != sorted(set(broadcast_dimensions)):
+    if (
+        len(broadcast_dimensions) != x.ndim
+        or any(x.shape[i] not in (1, shape[d]) for i, d in enumerate(broadcast_dimensions))
+        or list(broadcast_dimensions) != sorted(set(broadcast_dimensions))
+    ):
         raise ShapeError(
             f"broadcast_in_dim cannot broadcast operand of shape {x.shape} to {shape} with "
             f"broadcast_dimensions={broadcast_dimensions}"
@@ -49,7 +51,9 @@ def _bid_transpose(ct, x, *, shape, broadcast_dimensions):
     from core.prims.reductions import reduce_sum
 
     in_shape = x.aval.shape
-    unit = tuple(d for i, d in enumerate(broadcast_dimensions) if in_shape[i] == 1 and shape[d] != 1)
+    unit = tuple(
+        d for i, d in enumerate(broadcast_dimensions) if in_shape[i] == 1 and shape[d] != 1
+    )
     new = tuple(i for i in range(len(shape)) if i not in broadcast_dimensions)
     summed = reduce_sum(ct, tuple(sorted(new + unit))) if new or unit else ct
     return [reshape(summed, in_shape) if unit else summed]
@@ -87,7 +91,9 @@ reshape_p = Primitive("reshape")
 
 def _reshape_abstract_eval(x, *, new_sizes):
     if int(np.prod(new_sizes, dtype=np.int64)) != x.size:
-        raise ShapeError(f"cannot reshape array of shape {x.shape} (size {x.size}) into {new_sizes}")
+        raise ShapeError(
+            f"cannot reshape array of shape {x.shape} (size {x.size}) into {new_sizes}"
+        )
     return ShapedArray(new_sizes, x.dtype, x.weak_type)
 
 
@@ -120,7 +126,9 @@ transpose_p = Primitive("transpose")
 
 def _transpose_abstract_eval(x, *, permutation):
     if sorted(permutation) != list(range(x.ndim)):
-        raise ShapeError(f"transpose permutation {permutation} is not a permutation of {x.ndim} axes")
+        raise ShapeError(
+            f"transpose permutation {permutation} is not a permutation of {x.ndim} axes"
+        )
     return ShapedArray(tuple(x.shape[p] for p in permutation), x.dtype, x.weak_type)
 
 
@@ -245,13 +253,13 @@ def full(shape: tuple[int, ...], fill_value: Any, dtype: Any, weak_type: bool = 
     ):
         scalar = convert_element_type(fill_value, dt, weak_type)
     else:
-        scalar = Array(np.asarray(_convert_impl(np.asarray(fill_value), new_dtype=dt,
-                                                weak_type=weak_type)), weak_type)
+        scalar = Array(
+            np.asarray(_convert_impl(np.asarray(fill_value), new_dtype=dt, weak_type=weak_type)),
+            weak_type,
+        )
     return broadcast_in_dim(scalar, shape, ()) if shape else scalar
 
 
 def zeros_like(x: Any) -> Any:
     aval = get_aval(x)
     return full(aval.shape, 0, aval.dtype, aval.weak_type)
-
-

@@ -31,32 +31,41 @@ from core.interpreters.jvp import Zero, deflinear
 from core.primitive import Primitive
 from core.trace import get_aval
 
-_WINDOW_PARAMS = ("window_dimensions", "window_strides", "padding", "base_dilation",
-                  "window_dilation")
+_WINDOW_PARAMS = (
+    "window_dimensions",
+    "window_strides",
+    "padding",
+    "base_dilation",
+    "window_dilation",
+)
 
 
 def _dilate(shape, dilation):
     return tuple(0 if d == 0 else 1 + r * (d - 1) for d, r in zip(shape, dilation))
 
 
-def _out_shape(shape, window_dimensions, window_strides, padding, base_dilation,
-               window_dilation):
+def _out_shape(shape, window_dimensions, window_strides, padding, base_dilation, window_dilation):
     padded = [d + lo + hi for d, (lo, hi) in zip(_dilate(shape, base_dilation), padding)]
     eff = _dilate(window_dimensions, window_dilation)
     return tuple(0 if p < k else (p - k) // s + 1 for p, k, s in zip(padded, eff, window_strides))
 
 
-def _check(name, aval, window_dimensions, window_strides, padding, base_dilation,
-           window_dilation):
+def _check(name, aval, window_dimensions, window_strides, padding, base_dilation, window_dilation):
     n = aval.ndim
-    if not (len(window_dimensions) == len(window_strides) == len(padding) == len(base_dilation)
-            == len(window_dilation) == n):
+    if not (
+        len(window_dimensions)
+        == len(window_strides)
+        == len(padding)
+        == len(base_dilation)
+        == len(window_dilation)
+        == n
+    ):
         raise ShapeError(
             f"{name}: window_dimensions, window_strides, padding and dilations need one entry "
             f"per operand dimension ({n} for shape {aval.shape}); got window_dimensions="
-            f"{window_dimensions}, window_strides={window_strides}, padding={padding}")
-    if any(d < 1 for d in (*window_dimensions, *window_strides, *base_dilation,
-                           *window_dilation)):
+            f"{window_dimensions}, window_strides={window_strides}, padding={padding}"
+        )
+    if any(d < 1 for d in (*window_dimensions, *window_strides, *base_dilation, *window_dilation)):
         raise ShapeError(f"{name}: window sizes, strides and dilations must be positive")
 
 
@@ -81,22 +90,34 @@ def _padded(x: np.ndarray, fill: Any, padding, base_dilation) -> np.ndarray:
     pos = [(max(lo, 0), max(hi, 0)) for lo, hi in padding]
     if any(p != (0, 0) for p in pos):
         x = np.pad(x, pos, constant_values=fill)
-    crop = tuple(slice(-lo if lo < 0 else 0, x.shape[i] + hi if hi < 0 else None)
-                 for i, (lo, hi) in enumerate(padding))
+    crop = tuple(
+        slice(-lo if lo < 0 else 0, x.shape[i] + hi if hi < 0 else None)
+        for i, (lo, hi) in enumerate(padding)
+    )
     return x[crop]
 
 
-def _windows(x: np.ndarray, fill: Any, window_dimensions, window_strides, padding,
-             base_dilation, window_dilation) -> np.ndarray:
+def _windows(
+    x: np.ndarray,
+    fill: Any,
+    window_dimensions,
+    window_strides,
+    padding,
+    base_dilation,
+    window_dilation,
+) -> np.ndarray:
     """A read-only view of shape `out_shape + window_dimensions`."""
     xp = _padded(x, fill, padding, base_dilation)
     eff = _dilate(window_dimensions, window_dilation)
-    out = tuple(0 if p < k else (p - k) // s + 1
-                for p, k, s in zip(xp.shape, eff, window_strides))
+    out = tuple(0 if p < k else (p - k) // s + 1 for p, k, s in zip(xp.shape, eff, window_strides))
     st = xp.strides
-    return as_strided(xp, out + tuple(window_dimensions),
-                      tuple(s * w for s, w in zip(st, window_strides))
-                      + tuple(s * d for s, d in zip(st, window_dilation)), writeable=False)
+    return as_strided(
+        xp,
+        out + tuple(window_dimensions),
+        tuple(s * w for s, w in zip(st, window_strides))
+        + tuple(s * d for s, d in zip(st, window_dilation)),
+        writeable=False,
+    )
 
 
 def _reducer(name: str, kind: str, np_fn) -> Primitive:
@@ -106,7 +127,7 @@ def _reducer(name: str, kind: str, np_fn) -> Primitive:
         view = _windows(x, identity(kind, x.dtype), **params)
         axes = tuple(range(x.ndim, 2 * x.ndim))
         if view.size == 0:
-            return np.full(view.shape[:x.ndim], identity(kind, x.dtype), x.dtype)
+            return np.full(view.shape[: x.ndim], identity(kind, x.dtype), x.dtype)
         return np.asarray(np_fn(view, axis=axes), dtype=x.dtype)
 
     def abstract_eval(x, **params):
@@ -129,12 +150,14 @@ def _insert_unit_window(params: dict, d: int) -> dict:
         t.insert(d, v)
         return tuple(t)
 
-    return dict(window_dimensions=ins(params["window_dimensions"], 1),
-                window_strides=ins(params["window_strides"], 1),
-                padding=ins(params["padding"], (0, 0)),
-                base_dilation=ins(params["base_dilation"], 1),
-                window_dilation=ins(params["window_dilation"], 1),
-                **{k: v for k, v in params.items() if k not in _WINDOW_PARAMS})
+    return dict(
+        window_dimensions=ins(params["window_dimensions"], 1),
+        window_strides=ins(params["window_strides"], 1),
+        padding=ins(params["padding"], (0, 0)),
+        base_dilation=ins(params["base_dilation"], 1),
+        window_dilation=ins(params["window_dilation"], 1),
+        **{k: v for k, v in params.items() if k not in _WINDOW_PARAMS},
+    )
 
 
 reduce_window_sum_p = _reducer("reduce_window_sum", "sum", np.sum)
@@ -143,8 +166,9 @@ reduce_window_min_p = _reducer("reduce_window_min", "min", np.min)
 deflinear(reduce_window_sum_p)
 
 
-def _vjp_padding(in_shape, window_dimensions, window_strides, out_shape, padding,
-                 base_dilation, window_dilation):
+def _vjp_padding(
+    in_shape, window_dimensions, window_strides, out_shape, padding, base_dilation, window_dilation
+):
     lhs_d = _dilate(in_shape, base_dilation)
     rhs_d = _dilate(window_dimensions, window_dilation)
     out_d = _dilate(out_shape, window_strides)
@@ -153,20 +177,33 @@ def _vjp_padding(in_shape, window_dimensions, window_strides, out_shape, padding
     return list(zip(before, after))
 
 
-def _reduce_window_sum_transpose(ct, x, *, window_dimensions, window_strides, padding,
-                                 base_dilation, window_dilation):
+def _reduce_window_sum_transpose(
+    ct, x, *, window_dimensions, window_strides, padding, base_dilation, window_dilation
+):
     from core.prims.indexing import pad
     from core.prims.shapes import full
 
     in_shape = x.aval.shape
-    pads = _vjp_padding(in_shape, window_dimensions, window_strides, get_aval(ct).shape, padding,
-                        base_dilation, window_dilation)
+    pads = _vjp_padding(
+        in_shape,
+        window_dimensions,
+        window_strides,
+        get_aval(ct).shape,
+        padding,
+        base_dilation,
+        window_dilation,
+    )
     cfg = tuple((lo, hi, s - 1) for (lo, hi), s in zip(pads, window_strides))
     padded = pad(ct, full((), 0, get_aval(ct).dtype), cfg)
     n = len(in_shape)
-    out = reduce_window_sum_p.bind(padded, window_dimensions=window_dimensions,
-                                   window_strides=base_dilation, padding=((0, 0),) * n,
-                                   base_dilation=(1,) * n, window_dilation=window_dilation)
+    out = reduce_window_sum_p.bind(
+        padded,
+        window_dimensions=window_dimensions,
+        window_strides=base_dilation,
+        padding=((0, 0),) * n,
+        base_dilation=(1,) * n,
+        window_dilation=window_dilation,
+    )
     return [out]
 
 
@@ -182,7 +219,7 @@ def _selected_sources(x: np.ndarray, select: str, **params) -> np.ndarray:
     src = np.arange(x.size, dtype=np.int64).reshape(x.shape)
     vals = _windows(x, identity(select, x.dtype), **params)
     srcs = _windows(src, np.int64(-1), **params)
-    out_shape = vals.shape[:x.ndim]
+    out_shape = vals.shape[: x.ndim]
     flat_v = vals.reshape(out_shape + (-1,))
     flat_s = srcs.reshape(out_shape + (-1,))
     if flat_v.shape[-1] == 0:
@@ -203,8 +240,9 @@ def _sga_impl(t, x, *, select_prim, **params):
 
 def _sga_abstract_eval(t, x, *, select_prim, **params):
     if t.shape != x.shape or t.dtype != x.dtype:
-        raise ShapeError(f"select_and_gather_add: tangent {t.str_short()} must match operand "
-                         f"{x.str_short()}")
+        raise ShapeError(
+            f"select_and_gather_add: tangent {t.str_short()} must match operand {x.str_short()}"
+        )
     return ShapedArray(_out_shape(x.shape, **params), t.dtype, t.weak_type)
 
 
@@ -219,8 +257,10 @@ def _ssa_impl(s, x, *, select_prim, **params):
 def _ssa_abstract_eval(s, x, *, select_prim, **params):
     expect = _out_shape(x.shape, **params)
     if s.shape != expect:
-        raise ShapeError(f"select_and_scatter_add: source {s.shape} must have the window output "
-                         f"shape {expect} of operand {x.shape}")
+        raise ShapeError(
+            f"select_and_scatter_add: source {s.shape} must have the window output "
+            f"shape {expect} of operand {x.shape}"
+        )
     return ShapedArray(x.shape, s.dtype, s.weak_type)
 
 
@@ -248,12 +288,14 @@ _linear_in_first(select_and_scatter_add_p)
 select_and_gather_add_p.def_impl(_sga_impl)
 select_and_gather_add_p.def_abstract_eval(_sga_abstract_eval)
 select_and_gather_add_p.def_transpose(
-    lambda ct, t, x, **params: [select_and_scatter_add_p.bind(ct, x, **params), None])
+    lambda ct, t, x, **params: [select_and_scatter_add_p.bind(ct, x, **params), None]
+)
 select_and_gather_add_p.linear = True
 select_and_scatter_add_p.def_impl(_ssa_impl)
 select_and_scatter_add_p.def_abstract_eval(_ssa_abstract_eval)
 select_and_scatter_add_p.def_transpose(
-    lambda ct, s, x, **params: [select_and_gather_add_p.bind(ct, x, **params), None])
+    lambda ct, s, x, **params: [select_and_gather_add_p.bind(ct, x, **params), None]
+)
 select_and_scatter_add_p.linear = True
 
 
@@ -276,8 +318,9 @@ _chooser_jvp(reduce_window_min_p, "min")
 # The user-facing wrappers
 
 
-def _norm_params(shape, window_dimensions, window_strides, padding, base_dilation,
-                 window_dilation) -> dict:
+def _norm_params(
+    shape, window_dimensions, window_strides, padding, base_dilation, window_dilation
+) -> dict:
     n = len(shape)
     wd = tuple(int(d) for d in window_dimensions)
     ws = (1,) * n if window_strides is None else tuple(int(s) for s in window_strides)
@@ -289,17 +332,28 @@ def _norm_params(shape, window_dimensions, window_strides, padding, base_dilatio
         pads = padtype_to_pads(shape, _dilate(wd, wdl), ws, padding)
     else:
         pads = tuple((int(lo), int(hi)) for lo, hi in padding)
-    return dict(window_dimensions=wd, window_strides=ws, padding=pads, base_dilation=bd,
-                window_dilation=wdl)
+    return dict(
+        window_dimensions=wd, window_strides=ws, padding=pads, base_dilation=bd, window_dilation=wdl
+    )
 
 
 def _window_fn(prim: Primitive):
-    def fn(operand: Any, window_dimensions: Sequence[int],
-           window_strides: Sequence[int] | None = None, padding: Any = "VALID",
-           base_dilation: Sequence[int] | None = None,
-           window_dilation: Sequence[int] | None = None) -> Any:
-        params = _norm_params(get_aval(operand).shape, window_dimensions, window_strides,
-                              padding, base_dilation, window_dilation)
+    def fn(
+        operand: Any,
+        window_dimensions: Sequence[int],
+        window_strides: Sequence[int] | None = None,
+        padding: Any = "VALID",
+        base_dilation: Sequence[int] | None = None,
+        window_dilation: Sequence[int] | None = None,
+    ) -> Any:
+        params = _norm_params(
+            get_aval(operand).shape,
+            window_dimensions,
+            window_strides,
+            padding,
+            base_dilation,
+            window_dilation,
+        )
         return prim.bind(operand, **params)
 
     fn.__name__ = prim.name
@@ -316,19 +370,23 @@ def _monoid(computation: Callable) -> str | None:
     from core import numpy as jnp
     from core.prims import elementwise as ew
 
-    table = {"sum": (ew.add, jnp.add), "max": (ew.max, jnp.maximum),
-             "min": (ew.min, jnp.minimum)}
+    table = {"sum": (ew.add, jnp.add), "max": (ew.max, jnp.maximum), "min": (ew.min, jnp.minimum)}
     for kind, fns in table.items():
         if any(computation is f for f in fns):
             return kind
     return None
 
 
-def reduce_window(operand: Any, init_value: Any, computation: Callable,
-                  window_dimensions: Sequence[int], window_strides: Sequence[int] | None = None,
-                  padding: str | Sequence[tuple[int, int]] = "VALID",
-                  base_dilation: Sequence[int] | None = None,
-                  window_dilation: Sequence[int] | None = None) -> Any:
+def reduce_window(
+    operand: Any,
+    init_value: Any,
+    computation: Callable,
+    window_dimensions: Sequence[int],
+    window_strides: Sequence[int] | None = None,
+    padding: str | Sequence[tuple[int, int]] = "VALID",
+    base_dilation: Sequence[int] | None = None,
+    window_dilation: Sequence[int] | None = None,
+) -> Any:
     """`lax.reduce_window` for the sum/max/min monoids (the pooling layers).
 
     Args:
@@ -352,25 +410,35 @@ def reduce_window(operand: Any, init_value: Any, computation: Callable,
     if kind is None:
         raise NotImplementedError(
             f"reduce_window supports the computations lax.add, lax.max and lax.min (the "
-            f"pooling monoids), got {computation!r}; express other reductions with those.")
+            f"pooling monoids), got {computation!r}; express other reductions with those."
+        )
     aval = get_aval(operand)
-    params = _norm_params(aval.shape, window_dimensions, window_strides, padding, base_dilation,
-                          window_dilation)
-    prim = {"sum": reduce_window_sum_p, "max": reduce_window_max_p,
-            "min": reduce_window_min_p}[kind]
+    params = _norm_params(
+        aval.shape, window_dimensions, window_strides, padding, base_dilation, window_dilation
+    )
+    prim = {"sum": reduce_window_sum_p, "max": reduce_window_max_p, "min": reduce_window_min_p}[
+        kind
+    ]
     init = np.asarray(init_value) if not hasattr(init_value, "aval") else None
-    if init is not None and init.shape == () and init.astype(aval.dtype) == identity(
-            kind, aval.dtype):
+    if (
+        init is not None
+        and init.shape == ()
+        and init.astype(aval.dtype) == identity(kind, aval.dtype)
+    ):
         return prim.bind(operand, **params)
     # A non-identity init: materialize XLA's semantics (padding holds init; init joins once).
     init = convert_element_type(init_value, aval.dtype, aval.weak_type)
-    cfg = tuple((lo, hi, d - 1) for (lo, hi), d in zip(params["padding"],
-                                                       params["base_dilation"]))
+    cfg = tuple((lo, hi, d - 1) for (lo, hi), d in zip(params["padding"], params["base_dilation"]))
     padded = pad(operand, init, cfg)
     n = aval.ndim
-    out = prim.bind(padded, window_dimensions=params["window_dimensions"],
-                    window_strides=params["window_strides"], padding=((0, 0),) * n,
-                    base_dilation=(1,) * n, window_dilation=params["window_dilation"])
+    out = prim.bind(
+        padded,
+        window_dimensions=params["window_dimensions"],
+        window_strides=params["window_strides"],
+        padding=((0, 0),) * n,
+        base_dilation=(1,) * n,
+        window_dilation=params["window_dilation"],
+    )
     combine = {"sum": ew.add, "max": ew.max, "min": ew.min}[kind]
     return combine(out, _broadcast(init, out))
 

@@ -41,7 +41,10 @@ def softmax_cross_entropy(logits: Any, labels: Any, axis: Any = -1, where: Any =
     check_floating("softmax_cross_entropy", "logits", logits)
     if where is not None and jnp.ndim(where) != jnp.ndim(logits):
         where = jnp.expand_dims(where, axis)
-    return -_sum(labels * _log_softmax(logits, axis, where), axis, where)
+    log_probs = _log_softmax(logits, axis, where)
+    if where is not None:  # masked entries are -inf; 0 * -inf would be nan before the mask
+        log_probs = jnp.where(where, log_probs, 0.0)
+    return -_sum(labels * log_probs, axis, where)
 
 
 def safe_softmax_cross_entropy(logits: Any, labels: Any) -> Any:

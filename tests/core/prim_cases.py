@@ -87,16 +87,34 @@ def _named(f, name="i"):
 
 CASES: list[Case] = [
     # Elementwise, one operand
-    *[_unary(n, R) for n in ("neg", "exp", "exp2", "expm1", "tanh", "logistic", "sin", "cos",
-                             "atan", "sinh", "cosh", "asinh", "erf")],
+    *[
+        _unary(n, R)
+        for n in (
+            "neg",
+            "exp",
+            "exp2",
+            "expm1",
+            "tanh",
+            "logistic",
+            "sin",
+            "cos",
+            "atan",
+            "sinh",
+            "cosh",
+            "asinh",
+            "erf",
+        )
+    ],
     *[_unary(n, P) for n in ("log", "log1p", "sqrt", "rsqrt", "cbrt", "lgamma", "digamma")],
     *[_unary(n, U) for n in ("tan", "asin", "acos", "atanh", "erf_inv")],
     _unary("acosh", lambda *s: P(*s) + 1),
     *[_unary(n, A) for n in ("abs", "sign", "floor", "ceil", "round")],
     _unary("is_finite", R, grad=False),
     Case("stop_gradient", "stop_gradient", ew.stop_gradient_prim, [R(3)], grad=False),
-    *[Case(f"integer_pow_{y}", "integer_pow", lambda x, y=y: ew.integer_pow(x, y), [P(2, 3)])
-      for y in (0, 1, 2, 3, -2)],
+    *[
+        Case(f"integer_pow_{y}", "integer_pow", lambda x, y=y: ew.integer_pow(x, y), [P(2, 3)])
+        for y in (0, 1, 2, 3, -2)
+    ],
     # Elementwise, two operands
     *[_binary(n, R, R) for n in ("add", "sub", "mul", "atan2")],
     _binary("div", R, P),
@@ -105,32 +123,75 @@ CASES: list[Case] = [
     _binary("min", D, D),
     Case("rem", "rem", ew.rem, [A(3) * 3, P(3) + 1.7], eps=1e-6),
     Case("polygamma", "polygamma", lambda x: ew.polygamma(ew.full_like(x, 1), x), [P(3)]),
-    *[Case(n, n, getattr(ew, n), [D(3), D(3)], grad=False)
-      for n in ("eq", "ne", "lt", "le", "gt", "ge")],
-    *[Case(n, p, getattr(ew, n), [I(3), I(3, hi=4)], grad=False)
-      for n, p in (("bitwise_and", "and"), ("bitwise_or", "or"), ("bitwise_xor", "xor"),
-                   ("shift_left", "shift_left"), ("shift_right_logical", "shift_right_logical"),
-                   ("shift_right_arithmetic", "shift_right_arithmetic"))],
+    *[
+        Case(n, n, getattr(ew, n), [D(3), D(3)], grad=False)
+        for n in ("eq", "ne", "lt", "le", "gt", "ge")
+    ],
+    *[
+        Case(n, p, getattr(ew, n), [I(3), I(3, hi=4)], grad=False)
+        for n, p in (
+            ("bitwise_and", "and"),
+            ("bitwise_or", "or"),
+            ("bitwise_xor", "xor"),
+            ("shift_left", "shift_left"),
+            ("shift_right_logical", "shift_right_logical"),
+            ("shift_right_arithmetic", "shift_right_arithmetic"),
+        )
+    ],
     Case("not", "not", ew.bitwise_not, [I(3)], grad=False),
     Case("population_count", "population_count", ew.population_count, [I(3)], grad=False),
-    Case("select_n", "select_n",
-         lambda a, b: ew.select_n(np.array([True, False, True]), a, b), [R(3), R(3)]),
-    Case("select_n_int", "select_n",
-         lambda a, b, c: ew.select_n(np.array([0, 2, 1], np.int32), a, b, c), [R(3)] * 3),
-    Case("select_n_pred", "select_n", lambda p, a, b: ew.select_n(ew.gt(p, ew.full_like(p, 0)),
-                                                                  a, b),
-         [R(3), R(3), R(3)], grad=False),
+    Case(
+        "select_n",
+        "select_n",
+        lambda a, b: ew.select_n(np.array([True, False, True]), a, b),
+        [R(3), R(3)],
+    ),
+    Case(
+        "select_n_int",
+        "select_n",
+        lambda a, b, c: ew.select_n(np.array([0, 2, 1], np.int32), a, b, c),
+        [R(3)] * 3,
+    ),
+    Case(
+        "select_n_pred",
+        "select_n",
+        lambda p, a, b: ew.select_n(ew.gt(p, ew.full_like(p, 0)), a, b),
+        [R(3), R(3), R(3)],
+        grad=False,
+    ),
     # Shapes and dtypes
-    Case("convert_element_type", "convert_element_type",
-         lambda x: sh.convert_element_type(x, np.float64, weak_type=True), [R(3)]),
-    Case("convert_to_int", "convert_element_type",
-         lambda x: sh.convert_element_type(x, np.int32), [A(3) * 3], grad=False),
-    Case("bitcast_convert_type", "bitcast_convert_type",
-         lambda x: rb.bitcast_convert_type(x, np.uint32), [I(3)], grad=False),
-    Case("broadcast_in_dim", "broadcast_in_dim",
-         lambda x: sh.broadcast_in_dim(x, (2, 3, 4), (1,)), [R(3)]),
-    Case("broadcast_in_dim_unit", "broadcast_in_dim",
-         lambda x: sh.broadcast_in_dim(x, (2, 3, 4), (0, 2)), [R(2, 1)]),
+    Case(
+        "convert_element_type",
+        "convert_element_type",
+        lambda x: sh.convert_element_type(x, np.float64, weak_type=True),
+        [R(3)],
+    ),
+    Case(
+        "convert_to_int",
+        "convert_element_type",
+        lambda x: sh.convert_element_type(x, np.int32),
+        [A(3) * 3],
+        grad=False,
+    ),
+    Case(
+        "bitcast_convert_type",
+        "bitcast_convert_type",
+        lambda x: rb.bitcast_convert_type(x, np.uint32),
+        [I(3)],
+        grad=False,
+    ),
+    Case(
+        "broadcast_in_dim",
+        "broadcast_in_dim",
+        lambda x: sh.broadcast_in_dim(x, (2, 3, 4), (1,)),
+        [R(3)],
+    ),
+    Case(
+        "broadcast_in_dim_unit",
+        "broadcast_in_dim",
+        lambda x: sh.broadcast_in_dim(x, (2, 3, 4), (0, 2)),
+        [R(2, 1)],
+    ),
     Case("reshape", "reshape", lambda x: sh.reshape(x, (3, 2)), [R(2, 3)]),
     Case("transpose", "transpose", lambda x: sh.transpose(x, (2, 0, 1)), [R(2, 3, 4)]),
     Case("rev", "rev", lambda x: rv.rev(x, (1,)), [R(2, 3)]),
@@ -139,12 +200,26 @@ CASES: list[Case] = [
     Case("reduce_max", "reduce_max", lambda x: rd.reduce_max(x, (1,)), [D(2, 3, 2)]),
     Case("reduce_min", "reduce_min", lambda x: rd.reduce_min(x, (0, 1)), [D(2, 3, 2)]),
     Case("reduce_prod", "reduce_prod", lambda x: rd.reduce_prod(x, (1,)), [R(2, 3, 2)]),
-    Case("reduce_prod_zeros", "reduce_prod", lambda x: rd.reduce_prod(x, (1,)),
-         [np.array([[0.0, 2.0, 3.0], [0.0, 0.0, 1.5], [1.0, 2.0, 0.5]])]),
-    Case("reduce_and", "reduce_and", lambda x: rd.reduce_and(ew.gt(x, ew.full_like(x, 0)), (1,)),
-         [R(2, 3)], grad=False),
-    Case("reduce_or", "reduce_or", lambda x: rd.reduce_or(ew.gt(x, ew.full_like(x, 0)), (1,)),
-         [R(2, 3)], grad=False),
+    Case(
+        "reduce_prod_zeros",
+        "reduce_prod",
+        lambda x: rd.reduce_prod(x, (1,)),
+        [np.array([[0.0, 2.0, 3.0], [0.0, 0.0, 1.5], [1.0, 2.0, 0.5]])],
+    ),
+    Case(
+        "reduce_and",
+        "reduce_and",
+        lambda x: rd.reduce_and(ew.gt(x, ew.full_like(x, 0)), (1,)),
+        [R(2, 3)],
+        grad=False,
+    ),
+    Case(
+        "reduce_or",
+        "reduce_or",
+        lambda x: rd.reduce_or(ew.gt(x, ew.full_like(x, 0)), (1,)),
+        [R(2, 3)],
+        grad=False,
+    ),
     Case("argmax", "argmax", lambda x: rd.argmax(x, 1), [D(2, 3)], grad=False),
     Case("argmin", "argmin", lambda x: rd.argmin(x, 0), [D(2, 3)], grad=False),
     Case("cumsum", "cumsum", lambda x: so.cumsum_p.bind(x, axis=1, reverse=False), [R(2, 3)]),
@@ -153,53 +228,111 @@ CASES: list[Case] = [
     Case("cummax", "cummax", lambda x: so.cummax_p.bind(x, axis=1, reverse=False), [D(2, 3)]),
     Case("cummin", "cummin", lambda x: so.cummin_p.bind(x, axis=0, reverse=True), [D(2, 3)]),
     # Contractions
-    Case("dot_general", "dot_general",
-         lambda x, y: la.dot_general(x, y, (((1,), (0,)), ((), ()))), [R(2, 3), R(3, 4)]),
-    Case("dot_general_batch", "dot_general",
-         lambda x, y: la.dot_general(x, y, (((2,), (1,)), ((0,), (2,)))), [R(2, 3, 4), R(5, 4, 2)]),
+    Case(
+        "dot_general",
+        "dot_general",
+        lambda x, y: la.dot_general(x, y, (((1,), (0,)), ((), ()))),
+        [R(2, 3), R(3, 4)],
+    ),
+    Case(
+        "dot_general_batch",
+        "dot_general",
+        lambda x, y: la.dot_general(x, y, (((2,), (1,)), ((0,), (2,)))),
+        [R(2, 3, 4), R(5, 4, 2)],
+    ),
     # Slicing and indexing
     Case("slice", "slice", lambda x: ix.slice(x, (0, 1), (2, 5), (1, 2)), [R(3, 5)]),
     Case("pad", "pad", lambda x, v: ix.pad(x, v, ((1, 2, 1), (-1, 0, 0))), [R(2, 3), R()]),
     Case("concatenate", "concatenate", lambda x, y: ix.concatenate([x, y], 1), [R(2, 3), R(2, 1)]),
-    Case("gather", "gather", lambda x: ga.gather(x, np.array([[2], [0], [2]], np.int32), (0,)),
-         [R(3, 2)]),
-    Case("scatter_add", "scatter",
-         lambda x, u: ga.scatter(x, np.array([[2], [0], [2]], np.int32), u, (0,), kind="add"),
-         [R(3, 2), R(3, 2)]),
-    Case("dynamic_slice", "dynamic_slice",
-         lambda x: ga.dynamic_slice(x, (np.int32(1), np.int32(0)), (2, 2)), [R(3, 3)]),
-    Case("dynamic_update_slice", "dynamic_update_slice",
-         lambda x, u: ga.dynamic_update_slice(x, u, (np.int32(1), np.int32(1))),
-         [R(3, 3), R(2, 1)]),
+    Case(
+        "gather",
+        "gather",
+        lambda x: ga.gather(x, np.array([[2], [0], [2]], np.int32), (0,)),
+        [R(3, 2)],
+    ),
+    Case(
+        "scatter_add",
+        "scatter",
+        lambda x, u: ga.scatter(x, np.array([[2], [0], [2]], np.int32), u, (0,), kind="add"),
+        [R(3, 2), R(3, 2)],
+    ),
+    Case(
+        "dynamic_slice",
+        "dynamic_slice",
+        lambda x: ga.dynamic_slice(x, (np.int32(1), np.int32(0)), (2, 2)),
+        [R(3, 3)],
+    ),
+    Case(
+        "dynamic_update_slice",
+        "dynamic_update_slice",
+        lambda x, u: ga.dynamic_update_slice(x, u, (np.int32(1), np.int32(1))),
+        [R(3, 3), R(2, 1)],
+    ),
     Case("sort", "sort", lambda x: so.sort(x, 1), [D(2, 4)]),
     Case("top_k", "top_k", lambda x: so.top_k(x, 2)[0], [D(2, 4)]),
     # Convolutions and windows
-    Case("conv_general_dilated", "conv_general_dilated",
-         lambda x, k: cv.conv_general_dilated(x, k, (1, 2), ((1, 0), (0, 1)), rhs_dilation=(1, 1),
-                                              dimension_numbers=("NCHW", "OIHW", "NCHW")),
-         [R(1, 2, 4, 5), R(3, 2, 2, 2)]),
-    Case("conv_dilated", "conv_general_dilated",
-         lambda x, k: cv.conv_general_dilated(x, k, (1,), ((1, 1),), lhs_dilation=(2,),
-                                              rhs_dilation=(2,)), [R(1, 1, 4), R(2, 1, 2)]),
-    Case("reduce_window_sum", "reduce_window_sum",
-         lambda x: wi.reduce_window(x, 0.0, ew.add, (2, 2), (1, 2), "SAME"), [R(3, 4)]),
-    Case("reduce_window_max", "reduce_window_max",
-         lambda x: wi.reduce_window(x, -np.inf, ew.max, (2, 2), (2, 1), "VALID"), [D(4, 3)]),
-    Case("reduce_window_min", "reduce_window_min",
-         lambda x: wi.reduce_window(x, np.inf, ew.min, (1, 2), (1, 1), "VALID"), [D(3, 3)]),
+    Case(
+        "conv_general_dilated",
+        "conv_general_dilated",
+        lambda x, k: cv.conv_general_dilated(
+            x,
+            k,
+            (1, 2),
+            ((1, 0), (0, 1)),
+            rhs_dilation=(1, 1),
+            dimension_numbers=("NCHW", "OIHW", "NCHW"),
+        ),
+        [R(1, 2, 4, 5), R(3, 2, 2, 2)],
+    ),
+    Case(
+        "conv_dilated",
+        "conv_general_dilated",
+        lambda x, k: cv.conv_general_dilated(
+            x, k, (1,), ((1, 1),), lhs_dilation=(2,), rhs_dilation=(2,)
+        ),
+        [R(1, 1, 4), R(2, 1, 2)],
+    ),
+    Case(
+        "reduce_window_sum",
+        "reduce_window_sum",
+        lambda x: wi.reduce_window(x, 0.0, ew.add, (2, 2), (1, 2), "SAME"),
+        [R(3, 4)],
+    ),
+    Case(
+        "reduce_window_max",
+        "reduce_window_max",
+        lambda x: wi.reduce_window(x, -np.inf, ew.max, (2, 2), (2, 1), "VALID"),
+        [D(4, 3)],
+    ),
+    Case(
+        "reduce_window_min",
+        "reduce_window_min",
+        lambda x: wi.reduce_window(x, np.inf, ew.min, (1, 2), (1, 1), "VALID"),
+        [D(3, 3)],
+    ),
     # Linear algebra
     Case("inv", "inv", dc.inv, [R(3, 3) + 3 * np.eye(3)]),
     Case("slogdet", "slogdet", lambda a: dc.slogdet(a)[1], [R(3, 3) + 3 * np.eye(3)]),
-    Case("cholesky", "cholesky", lambda a: dc.cholesky(la.dot_general(
-        a, a, (((1,), (1,)), ((), ()))) + 3 * np.eye(3)), [R(3, 3)]),
+    Case(
+        "cholesky",
+        "cholesky",
+        lambda a: dc.cholesky(la.dot_general(a, a, (((1,), (1,)), ((), ()))) + 3 * np.eye(3)),
+        [R(3, 3)],
+    ),
     Case("qr", "qr", lambda a: dc.qr(a)[1], [R(3, 3)]),
     Case("eigh", "eigh", lambda a: dc.eigh(ew.add(a, sh.transpose(a, (1, 0))))[1], [R(3, 3)]),
     Case("svd", "svd", lambda a: dc.svd(a, compute_uv=False), [R(3, 2)]),
-    *[Case(f"svd_uv{i}", "svd", lambda a, i=i: dc.svd(a, full_matrices=False)[i], [R(*shape)])
-      for i, shape in ((0, (3, 2)), (1, (2, 3)), (2, (2, 3)), (2, (3, 3)))],
-    Case("threefry2x32", "threefry2x32",
-         lambda a, b, c, d: rb.threefry2x32(a, b, c, d)[0],
-         [I(3).astype(np.uint32) for _ in range(4)], grad=False),
+    *[
+        Case(f"svd_uv{i}", "svd", lambda a, i=i: dc.svd(a, full_matrices=False)[i], [R(*shape)])
+        for i, shape in ((0, (3, 2)), (1, (2, 3)), (2, (2, 3)), (2, (3, 3)))
+    ],
+    Case(
+        "threefry2x32",
+        "threefry2x32",
+        lambda a, b, c, d: rb.threefry2x32(a, b, c, d)[0],
+        [I(3).astype(np.uint32) for _ in range(4)],
+        grad=False,
+    ),
 ]
 
 # Collectives only make sense inside a named vmap: check the derivatives of the mapped function.
@@ -208,9 +341,17 @@ NAMED_CASES: list[Case] = [
     Case("pmean", "psum", _named(lambda x: ew.sin(coll.pmean(x, "i"))), [R(3)]),
     Case("pmax", "pmax", _named(lambda x: ew.mul(coll.pmax(x, "i"), x)), [D(3)]),
     Case("pmin", "pmin", _named(lambda x: ew.mul(coll.pmin(x, "i"), x)), [D(3)]),
-    Case("all_gather", "all_gather",
-         _named(lambda x: jnp.sum(coll.all_gather(x, "i") * jnp.sin(x), axis=0)), [R(3, 2)]),
-    Case("axis_index", "axis_index", _named(
-        lambda x: ew.mul(x, sh.convert_element_type(coll.axis_index("i"), np.float64))),
-         [R(3)], order=1),
+    Case(
+        "all_gather",
+        "all_gather",
+        _named(lambda x: jnp.sum(coll.all_gather(x, "i") * jnp.sin(x), axis=0)),
+        [R(3, 2)],
+    ),
+    Case(
+        "axis_index",
+        "axis_index",
+        _named(lambda x: ew.mul(x, sh.convert_element_type(coll.axis_index("i"), np.float64))),
+        [R(3)],
+        order=1,
+    ),
 ]

@@ -48,8 +48,14 @@ def fun_call_jitlike(x):
     return jnp.sum(jnp.logaddexp(x, 2.0 * x) / (1.0 + x * x))
 
 
-FUNS = [fun_with_call_closure, fun_with_nested_calls, fun_with_two_calls, fun_call_jitlike,
-        lambda x: simple_fun(x, 1.3), lambda x: jnp.sum(jnp.tanh(jnp.outer(x, x)) ** 2)]
+FUNS = [
+    fun_with_call_closure,
+    fun_with_nested_calls,
+    fun_with_two_calls,
+    fun_call_jitlike,
+    lambda x: simple_fun(x, 1.3),
+    lambda x: jnp.sum(jnp.tanh(jnp.outer(x, x)) ** 2),
+]
 
 
 def _fd_grad(f, x, eps=1e-6):
@@ -85,9 +91,15 @@ def test_stress_scalar_derivatives_agree(f):
         h = hessian(scalar)(x)
         fd_h = np.stack([_fd_grad(lambda v, i=i: grad(scalar)(v)[i], x) for i in range(3)])
         np.testing.assert_allclose(h, fd_h, rtol=1e-5, atol=1e-6)
-        for variant in (jacfwd(jacrev(scalar)), jacrev(jacfwd(scalar)), jacfwd(jacfwd(scalar)),
-                        jacrev(jacrev(scalar)), jacfwd(grad(scalar)), jacrev(grad(scalar)),
-                        lambda v: vmap(lambda e: jvp(grad(scalar), (v,), (e,))[1])(np.eye(3))):
+        for variant in (
+            jacfwd(jacrev(scalar)),
+            jacrev(jacfwd(scalar)),
+            jacfwd(jacfwd(scalar)),
+            jacrev(jacrev(scalar)),
+            jacfwd(grad(scalar)),
+            jacrev(grad(scalar)),
+            lambda v: vmap(lambda e: jvp(grad(scalar), (v,), (e,))[1])(np.eye(3)),
+        ):
             np.testing.assert_allclose(variant(x), h, rtol=1e-10, atol=1e-12)
         # grad(grad) on one coordinate
         gg = grad(grad(lambda b: scalar(np.array([1.0, 0, 0]) * b + x)))(0.0)
@@ -98,8 +110,12 @@ def test_closed_form_hessian():
     # f(x, y) = x^2 y + sin(x) y^3
     f = lambda v: v[0] ** 2 * v[1] + jnp.sin(v[0]) * v[1] ** 3
     x, y = 0.4, -1.1
-    h = np.array([[2 * y - np.sin(x) * y**3, 2 * x + 3 * np.cos(x) * y**2],
-                  [2 * x + 3 * np.cos(x) * y**2, 6 * np.sin(x) * y]])
+    h = np.array(
+        [
+            [2 * y - np.sin(x) * y**3, 2 * x + 3 * np.cos(x) * y**2],
+            [2 * x + 3 * np.cos(x) * y**2, 6 * np.sin(x) * y],
+        ]
+    )
     v = jnp.array([x, y])
     for hf in (hessian(f), jacfwd(jacrev(f)), jacrev(jacfwd(f)), jacrev(jacrev(f))):
         np.testing.assert_allclose(hf(v), h, rtol=1e-5)
@@ -110,8 +126,9 @@ def test_grad_of_grad_closed_forms():
     np.testing.assert_allclose(grad(grad(jnp.sin))(x), -np.sin(x), rtol=1e-6)
     np.testing.assert_allclose(grad(grad(grad(jnp.exp)))(x), np.exp(x), rtol=1e-6)
     np.testing.assert_allclose(grad(grad(lambda v: v**4))(x), 12 * x**2, rtol=1e-6)
-    np.testing.assert_allclose(grad(grad(jnp.tanh))(x), -2 * np.tanh(x) / np.cosh(x) ** 2,
-                               rtol=1e-5)
+    np.testing.assert_allclose(
+        grad(grad(jnp.tanh))(x), -2 * np.tanh(x) / np.cosh(x) ** 2, rtol=1e-5
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -253,8 +270,9 @@ def test_jvp_linearize_and_zeros():
     g = grad(lambda x, y: jnp.sum(x * 0.0) + y, argnums=(0, 1))(jnp.ones(2), 3.0)
     np.testing.assert_allclose(g[0], [0.0, 0.0])
     np.testing.assert_allclose(grad(lambda x: 3.0, allow_int=False)(1.0), 0.0)
-    np.testing.assert_allclose(grad(lambda x, n: x * n, allow_int=True, argnums=(0, 1))(2.0, 3)[1],
-                               0)
+    np.testing.assert_allclose(
+        grad(lambda x, n: x * n, allow_int=True, argnums=(0, 1))(2.0, 3)[1], 0
+    )
     # stop_gradient
     np.testing.assert_allclose(grad(lambda x: x * core.stop_gradient(x))(3.0), 3.0)
     _, t = jvp(core.stop_gradient, (jnp.ones(2),), (jnp.ones(2),))
@@ -298,8 +316,9 @@ def test_custom_jvp_composes(stage):
     np.testing.assert_allclose(jacfwd(f)(x), np.diag(sig), rtol=1e-6)
     np.testing.assert_allclose(jacrev(f)(x), np.diag(sig), rtol=1e-6)
     np.testing.assert_allclose(vmap(grad(grad(f)))(x), sig * (1 - sig), rtol=1e-5)
-    np.testing.assert_allclose(hessian(lambda v: jnp.sum(f(v)))(x), np.diag(sig * (1 - sig)),
-                               rtol=1e-5)
+    np.testing.assert_allclose(
+        hessian(lambda v: jnp.sum(f(v)))(x), np.diag(sig * (1 - sig)), rtol=1e-5
+    )
 
 
 def test_custom_jvp_rule_is_used_and_nondiff_argnums():
@@ -342,8 +361,11 @@ clip_gradient.defvjp(_clip_fwd, _clip_bwd)
 
 @pytest.mark.parametrize("stage", [False, True], ids=["eager", "staged"])
 def test_custom_vjp_composes(stage):
-    f = (lambda x: _staged(lambda v: clip_gradient(v, -0.5, 0.5))(x)) if stage else (
-        lambda x: clip_gradient(x, -0.5, 0.5))
+    f = (
+        (lambda x: _staged(lambda v: clip_gradient(v, -0.5, 0.5))(x))
+        if stage
+        else (lambda x: clip_gradient(x, -0.5, 0.5))
+    )
     x = jnp.array([1.0, 2.0, 3.0])
     np.testing.assert_allclose(grad(lambda v: jnp.sum(f(v) * v))(x), [1.5, 2.5, 3.5])
     np.testing.assert_allclose(vmap(grad(lambda v: f(v) * 3.0))(x), [0.5, 0.5, 0.5])
@@ -361,8 +383,9 @@ def test_custom_vjp_higher_order_and_errors():
 
     cube.defvjp(lambda x: (x**3, x), lambda x, g: (3 * x**2 * g,))
     np.testing.assert_allclose(grad(grad(cube))(2.0), 12.0)
-    np.testing.assert_allclose(jacrev(jacrev(lambda v: jnp.sum(cube(v))))(jnp.array([1.0, 2.0])),
-                               np.diag([6.0, 12.0]))
+    np.testing.assert_allclose(
+        jacrev(jacrev(lambda v: jnp.sum(cube(v))))(jnp.array([1.0, 2.0])), np.diag([6.0, 12.0])
+    )
 
     @core.custom_vjp
     def bad(x, y):
@@ -380,12 +403,16 @@ def test_checkpoint_is_transparent():
         return jnp.sin(jnp.cos(x)) * x
 
     x = jnp.array([0.3, 1.2])
-    for remat in (core.checkpoint(block), core.remat(block),
-                  core.checkpoint(block, policy=core.checkpoint_policies.dots_saveable),
-                  core.checkpoint(policy=core.checkpoint_policies.nothing_saveable)(block)):
+    for remat in (
+        core.checkpoint(block),
+        core.remat(block),
+        core.checkpoint(block, policy=core.checkpoint_policies.dots_saveable),
+        core.checkpoint(policy=core.checkpoint_policies.nothing_saveable)(block),
+    ):
         np.testing.assert_allclose(remat(x), block(x))
-        np.testing.assert_allclose(grad(lambda v: jnp.sum(remat(v)))(x),
-                                   grad(lambda v: jnp.sum(block(v)))(x))
+        np.testing.assert_allclose(
+            grad(lambda v, r=remat: jnp.sum(r(v)))(x), grad(lambda v: jnp.sum(block(v)))(x)
+        )
         np.testing.assert_allclose(vmap(grad(remat))(x), vmap(grad(block))(x))
     with pytest.raises(TypeError, match="policy"):
         core.checkpoint(block, policy="dots")

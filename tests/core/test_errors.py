@@ -28,14 +28,17 @@ def test_concrete_values_work_under_grad_and_jvp():
     assert core.jvp(lambda x: x * int(x), (2.0,), (1.0,))[1] == 2.0
 
 
-@pytest.mark.parametrize("fn,cls", [
-    (lambda x: np.asarray(x), errors.TracerArrayConversionError),
-    (lambda x: np.sin(x), errors.TracerArrayConversionError),
-    (lambda x: list(range(x)), errors.TracerIntegerConversionError),
-    (lambda x: [1, 2, 3][x], errors.TracerIntegerConversionError),
-    (lambda x: float(x), errors.ConcretizationTypeError),
-    (lambda x: x.item(), errors.ConcretizationTypeError),
-])
+@pytest.mark.parametrize(
+    "fn,cls",
+    [
+        (lambda x: np.asarray(x), errors.TracerArrayConversionError),
+        (lambda x: np.sin(x), errors.TracerArrayConversionError),
+        (lambda x: list(range(x)), errors.TracerIntegerConversionError),
+        (lambda x: [1, 2, 3][x], errors.TracerIntegerConversionError),
+        (lambda x: float(x), errors.ConcretizationTypeError),
+        (lambda x: x.item(), errors.ConcretizationTypeError),
+    ],
+)
 def test_conversions_of_staged_values(fn, cls):
     arg = 1 if cls is errors.TracerIntegerConversionError else 1.0
     with pytest.raises(cls):

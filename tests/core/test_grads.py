@@ -42,8 +42,25 @@ def D(*s):
     return _rng.permutation(int(np.prod(s))).reshape(s) * 0.5 + _rng.uniform(0, 0.1, s)
 
 
-_UNARY_R = ["negative", "positive", "exp", "exp2", "expm1", "tanh", "sin", "cos", "arctan",
-            "sinh", "cosh", "arcsinh", "square", "cbrt", "deg2rad", "rad2deg", "sinc"]
+_UNARY_R = [
+    "negative",
+    "positive",
+    "exp",
+    "exp2",
+    "expm1",
+    "tanh",
+    "sin",
+    "cos",
+    "arctan",
+    "sinh",
+    "cosh",
+    "arcsinh",
+    "square",
+    "cbrt",
+    "deg2rad",
+    "rad2deg",
+    "sinc",
+]
 _UNARY_P = ["log", "log1p", "log2", "log10", "sqrt", "reciprocal"]
 _UNARY_U = ["tan", "arcsin", "arccos", "arctanh"]
 _BINARY_R = ["add", "subtract", "multiply", "arctan2", "logaddexp", "logaddexp2", "hypot"]

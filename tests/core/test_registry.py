@@ -12,13 +12,19 @@ PRIMS = all_primitives()
 # primitives of test_compose.py) by their own tests, the nullary iota by everything, and the
 # pooling derivatives' helpers by reduce_window_max's second-order check.
 ELSEWHERE = {name for name, p in PRIMS.items() if p.higher_order} | {
-    "iota", "select_and_gather_add", "select_and_scatter_add"}
+    "iota",
+    "custom_lin",
+    "select_and_gather_add",
+    "select_and_scatter_add",
+}
 
 
 def _nullary(prim) -> bool:
     sig = inspect.signature(prim.abstract_eval)
-    return not any(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL)
-                   for p in sig.parameters.values())
+    return not any(
+        p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL)
+        for p in sig.parameters.values()
+    )
 
 
 @pytest.mark.parametrize("name", sorted(PRIMS))

@@ -10,27 +10,45 @@ from core import ir
 from core.prims import elementwise as ew
 
 
-@pytest.mark.parametrize("fn,args,expected", [
-    (jnp.sin, (jnp.ones(3),), "{ lambda ; a:f32[3]. let b:f32[3] = sin a in (b,) }"),
-    (lambda x: x, (1.0,), "{ lambda ; a:f32[]. let  in (a,) }"),
-    (lambda x: (), (1.0,), "{ lambda ; a:f32[]. let  in () }"),
-    (lambda x: (x, x), (jnp.ones(3),), "{ lambda ; a:f32[3]. let  in (a, a) }"),
-    (lambda x: jnp.sin(jnp.cos(x)), (1.0,),
-     "{ lambda ; a:f32[]. let b:f32[] = cos a; c:f32[] = sin b in (c,) }"),
-    (lambda x: x * jnp.arange(3.0), (jnp.ones(3),),
-     "{ lambda a:f32[3]; b:f32[3]. let c:f32[3] = mul b a in (c,) }"),
-    (lambda x: ew.add(x, ew.full_like(x, 2)), (jnp.ones((), jnp.int32),),
-     "{ lambda ; a:i32[]. let b:i32[] = add a 2:i32[] in (b,) }"),
-    (lambda x: ew.bitwise_or(x, True), (jnp.ones((), bool),),
-     "{ lambda ; a:bool[]. let b:bool[] = or a True:bool[] in (b,) }"),
-    (lambda x: jnp.exp(jnp.log(jnp.tanh(jnp.sin(x)))), (jnp.ones((2, 3)),),
-     "{ lambda ; a:f32[2,3]. let\n"
-     "    b:f32[2,3] = sin a\n"
-     "    c:f32[2,3] = tanh b\n"
-     "    d:f32[2,3] = log c\n"
-     "    e:f32[2,3] = exp d\n"
-     "  in (e,) }"),
-])
+@pytest.mark.parametrize(
+    "fn,args,expected",
+    [
+        (jnp.sin, (jnp.ones(3),), "{ lambda ; a:f32[3]. let b:f32[3] = sin a in (b,) }"),
+        (lambda x: x, (1.0,), "{ lambda ; a:f32[]. let  in (a,) }"),
+        (lambda x: (), (1.0,), "{ lambda ; a:f32[]. let  in () }"),
+        (lambda x: (x, x), (jnp.ones(3),), "{ lambda ; a:f32[3]. let  in (a, a) }"),
+        (
+            lambda x: jnp.sin(jnp.cos(x)),
+            (1.0,),
+            "{ lambda ; a:f32[]. let b:f32[] = cos a; c:f32[] = sin b in (c,) }",
+        ),
+        (
+            lambda x: x * jnp.arange(3.0),
+            (jnp.ones(3),),
+            "{ lambda a:f32[3]; b:f32[3]. let c:f32[3] = mul b a in (c,) }",
+        ),
+        (
+            lambda x: ew.add(x, ew.full_like(x, 2)),
+            (jnp.ones((), jnp.int32),),
+            "{ lambda ; a:i32[]. let b:i32[] = add a 2:i32[] in (b,) }",
+        ),
+        (
+            lambda x: ew.bitwise_or(x, True),
+            (jnp.ones((), bool),),
+            "{ lambda ; a:bool[]. let b:bool[] = or a True:bool[] in (b,) }",
+        ),
+        (
+            lambda x: jnp.exp(jnp.log(jnp.tanh(jnp.sin(x)))),
+            (jnp.ones((2, 3)),),
+            "{ lambda ; a:f32[2,3]. let\n"
+            "    b:f32[2,3] = sin a\n"
+            "    c:f32[2,3] = tanh b\n"
+            "    d:f32[2,3] = log c\n"
+            "    e:f32[2,3] = exp d\n"
+            "  in (e,) }",
+        ),
+    ],
+)
 def test_make_jaxpr_format(fn, args, expected):
     assert str(core.make_jaxpr(fn)(*args)) == expected
 
@@ -54,15 +72,19 @@ def test_nested_jaxpr_printing():
 
     f.defjvp(lambda p, t: (f(p[0]), t[0]))
     text = str(core.make_jaxpr(lambda x: f(x) + x)(1.0))
-    assert "custom_jvp_call[\n      call_jaxpr={ lambda ; a:f32[]. let\n          b:f32[] = cos a" in text
+    assert (
+        "custom_jvp_call[\n      call_jaxpr={ lambda ; a:f32[]. let\n          b:f32[] = cos a"
+        in text
+    )
     assert "\n        in (d,) }\n" in text
 
 
 def test_make_jaxpr_options_and_eval_jaxpr():
     closed = core.make_jaxpr(lambda x, n: x * n, static_argnums=1)(jnp.ones(2), 3)
     assert [a.shape for a in closed.in_avals] == [(2,)]
-    np.testing.assert_allclose(ir.eval_jaxpr(closed.jaxpr, closed.consts, jnp.arange(2.0))[0],
-                               [0.0, 3.0])
+    np.testing.assert_allclose(
+        ir.eval_jaxpr(closed.jaxpr, closed.consts, jnp.arange(2.0))[0], [0.0, 3.0]
+    )
     closed, shape = core.make_jaxpr(lambda x: {"y": x.sum()}, return_shape=True)(jnp.ones(2))
     assert shape["y"].shape == () and shape["y"].dtype == np.float32
     # evaluating a jaxpr under a transformation transforms it
@@ -86,8 +108,7 @@ def test_grad_and_linearize_jaxprs_typecheck():
     # The linear program of linearize is a typechecked jaxpr with only tangent work in it.
     f = lambda x: jnp.sum(jnp.sin(x) * x)
     out, f_lin = core.linearize(f, jnp.arange(3.0))
-    np.testing.assert_allclose(f_lin(jnp.ones(3)), core.grad(f)(jnp.arange(3.0)).sum(),
-                               rtol=1e-6)
+    np.testing.assert_allclose(f_lin(jnp.ones(3)), core.grad(f)(jnp.arange(3.0)).sum(), rtol=1e-6)
     jaxpr = core.make_jaxpr(lambda t: f_lin(t))(jnp.ones(3))
     names = {e.prim.name for e in jaxpr.eqns}
     assert "sin" not in names and "cos" not in names
@@ -112,8 +133,11 @@ def test_vjp_and_jvp_on_pytrees():
 
 
 def test_eval_shape():
-    out = core.eval_shape(lambda x, y: {"z": jnp.dot(x, y), "w": x.sum()},
-                          core.ShapeDtypeStruct((2, 3), np.float32), jnp.ones((3, 5)))
+    out = core.eval_shape(
+        lambda x, y: {"z": jnp.dot(x, y), "w": x.sum()},
+        core.ShapeDtypeStruct((2, 3), np.float32),
+        jnp.ones((3, 5)),
+    )
     assert out["z"].shape == (2, 5) and out["z"].dtype == np.float32
     assert out["w"].shape == ()
 

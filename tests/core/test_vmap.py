@@ -8,7 +8,6 @@ import pytest
 import core
 import core.numpy as jnp
 from core import lax, vmap
-
 from core.errors import UnboundAxisNameError, VmapAxesError, VmapSizeError
 from tests.core.prim_cases import CASES, NAMED_CASES
 
@@ -46,20 +45,21 @@ def _configs(args):
     return configs
 
 
-_PARAMS = [(c, name, axes) for c in CASES + NAMED_CASES
-           for name, axes in _configs(c.args).items()]
+_PARAMS = [(c, name, axes) for c in CASES + NAMED_CASES for name, axes in _configs(c.args).items()]
 
 
-@pytest.mark.parametrize("case,config,axes", _PARAMS,
-                         ids=[f"{c.name}-{n}" for c, n, _ in _PARAMS])
+@pytest.mark.parametrize("case,config,axes", _PARAMS, ids=[f"{c.name}-{n}" for c, n, _ in _PARAMS])
 def test_primitive_batching(case, config, axes):
     xs = [_batch(a, ax, k) for k, (a, ax) in enumerate(zip(case.args, axes))]
     out = vmap(case.fn, in_axes=tuple(axes))(*xs)
-    expected = np.stack([
-        np.asarray(case.fn(*[x if ax is None else np.take(x, i, axis=ax)
-                             for x, ax in zip(xs, axes)]))
-        for i in range(B)
-    ])
+    expected = np.stack(
+        [
+            np.asarray(
+                case.fn(*[x if ax is None else np.take(x, i, axis=ax) for x, ax in zip(xs, axes)])
+            )
+            for i in range(B)
+        ]
+    )
     np.testing.assert_allclose(np.asarray(out), expected, rtol=1e-12, atol=1e-12)
     assert np.asarray(out).dtype == expected.dtype
 
@@ -84,7 +84,9 @@ def test_in_axes_pytree_prefixes_and_kwargs():
     np.testing.assert_allclose(out, np.arange(8.0).reshape(4, 2) @ np.ones((2, 3)) + bs.T)
     # keyword arguments are mapped over axis 0
     out = vmap(f, in_axes=(None, 0))(params, xs, scale=jnp.arange(4.0))
-    np.testing.assert_allclose(out[:, 0], (np.arange(0, 8, 2.0) + np.arange(1, 8, 2)) * np.arange(4))
+    np.testing.assert_allclose(
+        out[:, 0], (np.arange(0, 8, 2.0) + np.arange(1, 8, 2)) * np.arange(4)
+    )
 
 
 def test_out_axes():
@@ -135,16 +137,18 @@ def test_errors():
 def test_collectives_values():
     xs = jnp.arange(3.0)
     np.testing.assert_allclose(vmap(lambda x: lax.psum(x, "i"), axis_name="i")(xs), [3.0] * 3)
-    np.testing.assert_allclose(vmap(lambda x: x / lax.pmean(x, "i"), axis_name="i")(xs),
-                               [0.0, 1.0, 2.0])
+    np.testing.assert_allclose(
+        vmap(lambda x: x / lax.pmean(x, "i"), axis_name="i")(xs), [0.0, 1.0, 2.0]
+    )
     np.testing.assert_allclose(vmap(lambda x: lax.pmax(x, "i"), axis_name="i")(xs), [2.0] * 3)
     np.testing.assert_allclose(vmap(lambda x: lax.pmin(x, "i"), axis_name="i")(xs), [0.0] * 3)
-    np.testing.assert_array_equal(vmap(lambda x: lax.axis_index("i"), axis_name="i")(xs),
-                                  [0, 1, 2])
-    np.testing.assert_allclose(vmap(lambda x: lax.all_gather(x, "i"), axis_name="i")(xs),
-                               np.tile(np.arange(3.0), (3, 1)))
+    np.testing.assert_array_equal(vmap(lambda x: lax.axis_index("i"), axis_name="i")(xs), [0, 1, 2])
+    np.testing.assert_allclose(
+        vmap(lambda x: lax.all_gather(x, "i"), axis_name="i")(xs), np.tile(np.arange(3.0), (3, 1))
+    )
     tiled = vmap(lambda x: lax.all_gather(x, "i", axis=1, tiled=True), axis_name="i")(
-        jnp.ones((3, 2, 2)))
+        jnp.ones((3, 2, 2))
+    )
     assert tiled.shape == (3, 2, 6)
     # pytrees, and a value that does not depend on the mapped input
     out = vmap(lambda x: lax.psum({"a": x, "b": 1.0}, "i"), axis_name="i")(xs)
@@ -160,7 +164,8 @@ def test_collectives_nested_names():
     np.testing.assert_array_equal(idx, [[0, 1, 2], [3, 4, 5]])
     # the outer name reaches through an inner vmap with another name
     out = vmap(vmap(lambda v: lax.psum(v, "i"), axis_name="j"), axis_name="i")(
-        jnp.arange(6.0).reshape(2, 3))
+        jnp.arange(6.0).reshape(2, 3)
+    )
     np.testing.assert_allclose(out, np.tile(np.arange(6.0).reshape(2, 3).sum(0), (2, 1)))
 
 
@@ -172,7 +177,8 @@ def test_collectives_gradients_match_jax():
     np.testing.assert_allclose(g(lambda x: lax.psum(x**2, "i")), [0.0, 6.0, 12.0])
     np.testing.assert_allclose(g(lambda x: lax.pmean(x**2, "i")), [0.0, 2.0, 4.0])
     np.testing.assert_allclose(
-        g(lambda x: (lax.all_gather(x, "i") * jnp.arange(3.0)).sum()), [0.0, 3.0, 6.0])
+        g(lambda x: (lax.all_gather(x, "i") * jnp.arange(3.0)).sum()), [0.0, 3.0, 6.0]
+    )
     outer = core.grad(lambda v: vmap(lambda x: lax.psum(x**2, "i"), axis_name="i")(v).sum())(xs)
     np.testing.assert_allclose(outer, [0.0, 6.0, 12.0])
 

@@ -547,7 +547,8 @@ def test_init_under_jit(mlp_and_variables):
     model, variables, x = mlp_and_variables
     jit_init = core.jit(model.init)(random.key(0), x)
     for a, b in zip(tree_util.tree_leaves(jit_init), tree_util.tree_leaves(variables)):
-        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-6)
+        # Compiled transcendentals (erfinv in truncated_normal) may differ by an ulp or two.
+        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-5, atol=1e-7)
 
 
 def test_apply_under_grad(mlp_and_variables):

@@ -17,8 +17,8 @@ class Block(nn.Module):
 
 class Model(nn.Module):
     @nn.compact
-    def __call__(self, x):
-        return Block()(x) + Block()(x)
+    def __call__(self, x, train: bool = False):
+        return Block()(x, train) + Block()(x, train)
 
 
 def test_tabulate_rows_and_totals():
@@ -34,7 +34,7 @@ def test_tabulate_rows_and_totals():
 
 
 def test_tabulate_depth_folds_subtrees():
-    table = Model().tabulate(random.key(0), jnp.ones((1, 3)), depth=1)
+    table = Model().tabulate(random.key(0), jnp.ones((1, 3)), depth=1, train=True)
     assert "Block_0/Dense_0" not in table
     rows = [line for line in table.splitlines() if "| Block_0 " in line]
     assert len(rows) == 1 and "34 (136 B)" in rows[0] and "8 (32 B)" in rows[0]

@@ -237,3 +237,29 @@ def test_state_is_a_pytree_that_survives_tree_map_jit_and_a_checkpoint(name, tmp
     _close(_n(u2), _n(u1), rtol=0, atol=0)
     for a, b in zip(tree_util.tree_leaves(s1), tree_util.tree_leaves(s2)):
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
+@pytest.mark.parametrize(
+    "tx",
+    [
+        optim.MultiSteps(optim.adam(0.1), 3).gradient_transformation(),
+        optim.apply_if_finite(optim.sgd(0.1, momentum=0.9), 2),
+        optim.inject_hyperparams(optim.adamw)(learning_rate=optim.cosine_decay_schedule(0.1, 5)),
+        optim.partition({"a": optim.adam(0.1), "b": optim.lamb(0.1)}, {"w": "a", "b": "b"}),
+    ],
+    ids=["multi_steps", "apply_if_finite", "inject", "partition"],
+)
+def test_wrappers_trace_under_jit_like_eager(tx):
+    step = core.jit(tx.update)
+    grads = [G, {"w": G["w"], "b": np.array([np.nan, 1.0])}, G, G, G]
+    params = _j(P)
+    eager_state, jit_state = tx.init(params), tx.init(params)
+    for i, g in enumerate(grads):
+        u_eager, eager_state = tx.update(_j(g), eager_state, params)
+        u_jit, jit_state = step(_j(g), jit_state, params)
+        if i == 1:
+            compiles = core.compile_count()
+        _close(_n(u_jit), _n(u_eager), rtol=1e-6, atol=1e-7)
+    assert core.compile_count() == compiles
+    for a, b in zip(tree_util.tree_leaves(jit_state), tree_util.tree_leaves(eager_state)):
+        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-6)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import core
 import core.numpy as jnp
 import optim
 
@@ -88,3 +89,13 @@ def test_wrong_input_dtypes_raise():
         optim.softmax_cross_entropy_with_integer_labels(j(LOGITS), j(LABELS[:, 0]))
     with pytest.raises(optim.errors.LossInputError, match="floating point"):
         optim.squared_error(j(INTS))
+
+
+def test_cross_entropy_gradients():
+    grad = core.grad(lambda x: optim.softmax_cross_entropy_with_integer_labels(x, j(INTS)).sum())
+    probs = np.exp(LOGITS) / np.exp(LOGITS).sum(-1, keepdims=True)
+    np.testing.assert_allclose(np.asarray(grad(j(LOGITS))), probs - np.eye(3)[INTS], rtol=1e-5)
+    logits = j(np.array([[1.0, -np.inf, 0.5]], np.float32))
+    labels = j(np.array([[0.3, 0.0, 0.7]], np.float32))
+    g = np.asarray(core.grad(lambda x: optim.safe_softmax_cross_entropy(x, labels).sum())(logits))
+    assert np.all(np.isfinite(g)) and g[0, 1] == 0.0

@@ -3,12 +3,26 @@ static bounds, map) and while_loop (fori_loop with traced bounds)."""
 
 from core.prims.control_flow.cond import cond, cond_p, switch
 from core.prims.control_flow.errors import (
-    BranchTypeError, CarryTypeError, ScanLengthError, WhileLoopReverseModeError,
+    BranchTypeError,
+    CarryTypeError,
+    ScanLengthError,
+    WhileLoopReverseModeError,
 )
 from core.prims.control_flow.scan import fori_loop, map, scan, scan_p
 from core.prims.control_flow.while_loop import while_loop, while_p
 
 __all__ = [
-    "BranchTypeError", "CarryTypeError", "ScanLengthError", "WhileLoopReverseModeError", "cond",
-    "cond_p", "fori_loop", "map", "scan", "scan_p", "switch", "while_loop", "while_p",
+    "BranchTypeError",
+    "CarryTypeError",
+    "ScanLengthError",
+    "WhileLoopReverseModeError",
+    "cond",
+    "cond_p",
+    "fori_loop",
+    "map",
+    "scan",
+    "scan_p",
+    "switch",
+    "while_loop",
+    "while_p",
 ]

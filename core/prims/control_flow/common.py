@@ -52,14 +52,16 @@ def run_numpy(jaxpr: ir.Jaxpr, *args: np.ndarray) -> list[np.ndarray]:
     with set_current_trace(EvalTrace()):
         vals = [Array(np.asarray(a), av.weak_type) for a, av in zip(args, jaxpr.in_avals)]
         outs = ir.eval_jaxpr(jaxpr, [], *vals)
-    return [np.asarray(getattr(o, "_value", o), dtype=av.dtype)
-            for o, av in zip(outs, jaxpr.out_avals)]
+    return [
+        np.asarray(getattr(o, "_value", o), dtype=av.dtype) for o, av in zip(outs, jaxpr.out_avals)
+    ]
 
 
 def reorder(jaxpr: ir.Jaxpr, in_order: Sequence[int], out_order: Sequence[int]) -> ir.Jaxpr:
     """The same program with its inputs and outputs permuted (`new[i] = old[order[i]]`)."""
-    return ir.Jaxpr([], [jaxpr.invars[i] for i in in_order], jaxpr.eqns,
-                    [jaxpr.outvars[i] for i in out_order])
+    return ir.Jaxpr(
+        [], [jaxpr.invars[i] for i in in_order], jaxpr.eqns, [jaxpr.outvars[i] for i in out_order]
+    )
 
 
 def append_unused_inputs(jaxpr: ir.Jaxpr, avals: Sequence[ShapedArray]) -> ir.Jaxpr:
@@ -70,14 +72,14 @@ def append_unused_inputs(jaxpr: ir.Jaxpr, avals: Sequence[ShapedArray]) -> ir.Ja
 def join_consts(pairs: Sequence[tuple[ir.Jaxpr, list[Any]]]) -> tuple[list[ir.Jaxpr], list[Any]]:
     """Makes jaxprs with different leading consts all take the concatenation of every const."""
     all_consts = [c for _, cs in pairs for c in cs]
-    avals = [[v.aval for v in j.invars[:len(cs)]] for j, cs in pairs]
+    avals = [[v.aval for v in j.invars[: len(cs)]] for j, cs in pairs]
     out = []
     for i, (j, cs) in enumerate(pairs):
         before = [a for av in avals[:i] for a in av]
-        after = [a for av in avals[i + 1:] for a in av]
+        after = [a for av in avals[i + 1 :] for a in av]
         dummies_before = [ir.Var(a) for a in before]
         dummies_after = [ir.Var(a) for a in after]
-        inv = dummies_before + j.invars[:len(cs)] + dummies_after + j.invars[len(cs):]
+        inv = dummies_before + j.invars[: len(cs)] + dummies_after + j.invars[len(cs) :]
         out.append(ir.Jaxpr([], inv, j.eqns, j.outvars))
     return out, all_consts
 
@@ -101,12 +103,15 @@ def jvp_jaxpr(jaxpr: ir.Jaxpr, nonzeros: tuple[bool, ...], instantiate_out: tupl
         def f(*args):
             primals, tangents = args[:n], iter(args[n:])
             trace = JVPTrace(current_trace())
-            ins = [JVPTracer(trace, p, next(tangents)) if nz else p
-                   for p, nz in zip(primals, nonzeros)]
+            ins = [
+                JVPTracer(trace, p, next(tangents)) if nz else p for p, nz in zip(primals, nonzeros)
+            ]
             with set_current_trace(trace):
                 outs = ir.eval_jaxpr(jaxpr, [], *ins)
             pairs = [trace.to_primal_tangent(o) for o in outs]
-            out_nz[:] = [type(t) is not Zero or inst for (_, t), inst in zip(pairs, instantiate_out)]
+            out_nz[:] = [
+                type(t) is not Zero or inst for (_, t), inst in zip(pairs, instantiate_out)
+            ]
             with set_current_trace(trace.parent):
                 tans = [instantiate(t) for (_, t), nz in zip(pairs, out_nz) if nz]
                 return [p for p, _ in pairs] + tans
@@ -122,8 +127,13 @@ def jvp_jaxpr(jaxpr: ir.Jaxpr, nonzeros: tuple[bool, ...], instantiate_out: tupl
 # vmap
 
 
-def batch_jaxpr(jaxpr: ir.Jaxpr, size: int, batched: tuple[bool, ...],
-                instantiate_out: tuple[bool, ...] | bool, axis_name: Any = None):
+def batch_jaxpr(
+    jaxpr: ir.Jaxpr,
+    size: int,
+    batched: tuple[bool, ...],
+    instantiate_out: tuple[bool, ...] | bool,
+    axis_name: Any = None,
+):
     """The jaxpr vectorized over a new leading axis of size `size` on the `batched` inputs.
 
     Returns `(jaxpr', consts, out_batched)`; `jaxpr'` takes `consts, inputs` (batched ones with
@@ -145,8 +155,9 @@ def batch_jaxpr(jaxpr: ir.Jaxpr, size: int, batched: tuple[bool, ...],
             with set_current_trace(trace.parent):
                 return [moveaxis(v, d, 0, size) if b else v for (v, d), b in zip(vd, out_b)]
 
-        avals = [a.update(shape=(size, *a.shape)) if b else a
-                 for a, b in zip(jaxpr.in_avals, batched)]
+        avals = [
+            a.update(shape=(size, *a.shape)) if b else a for a, b in zip(jaxpr.in_avals, batched)
+        ]
         new, consts = stage(f, avals)
         return new, consts, tuple(out_b)
 
@@ -174,12 +185,15 @@ def partial_eval_jaxpr(jaxpr: ir.Jaxpr, unknowns: Sequence[bool]):
         outs = ir.eval_jaxpr(jaxpr, [], *ins)
     out_uk = [inner.is_own(o) for o in outs]
     with set_current_trace(inner):
-        ju, res = inner.to_jaxpr([t for t, u in zip(ins, unknowns) if u],
-                                 [o for o, u in zip(outs, out_uk) if u])
+        ju, res = inner.to_jaxpr(
+            [t for t, u in zip(ins, unknowns) if u], [o for o, u in zip(outs, out_uk) if u]
+        )
     ju = ir.Jaxpr([], ju.constvars + ju.invars, ju.eqns, ju.outvars)
     with set_current_trace(outer):
-        jk, consts = outer.to_jaxpr([t for t, u in zip(ins, unknowns) if not u],
-                                    [o for o, u in zip(outs, out_uk) if not u] + list(res))
+        jk, consts = outer.to_jaxpr(
+            [t for t, u in zip(ins, unknowns) if not u],
+            [o for o, u in zip(outs, out_uk) if not u] + list(res),
+        )
     if consts:  # rules only create scalar constants, which are literals
         raise NotImplementedError("partial evaluation of a jaxpr produced array constants")
     ir.typecheck(ju)
@@ -240,7 +254,7 @@ def split_list(xs: Sequence[Any], sizes: Sequence[int]) -> list[list[Any]]:
     """Cuts `xs` into consecutive pieces of the given sizes (the rest is the last piece)."""
     out, start = [], 0
     for s in sizes:
-        out.append(list(xs[start:start + s]))
+        out.append(list(xs[start : start + s]))
         start += s
     out.append(list(xs[start:]))
     return out

@@ -27,7 +27,14 @@ from core.interpreters.jvp import Zero, instantiate
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
 from core.primitive import Primitive
 from core.prims.control_flow.common import (
-    axis_name_of, batch_jaxpr, join_consts, jvp_jaxpr, memo, pe_jaxpr, run_numpy, stage,
+    axis_name_of,
+    batch_jaxpr,
+    join_consts,
+    jvp_jaxpr,
+    memo,
+    pe_jaxpr,
+    run_numpy,
+    stage,
 )
 from core.prims.control_flow.errors import BranchTypeError
 from core.trace import Tracer, get_aval, set_current_trace
@@ -52,13 +59,15 @@ def _cond_abstract_eval(index, *avals, branches):
         if [(a.shape, a.dtype) for a in b.in_avals] != [(a.shape, a.dtype) for a in avals]:
             raise TypeError(
                 f"cond branch expects {[a.str_short() for a in b.in_avals]}, got "
-                f"{[a.str_short() for a in avals]}")
+                f"{[a.str_short() for a in avals]}"
+            )
     return branches[0].out_avals
 
 
 def _cond_weak(weak, *, branches):
-    return [all(b.out_avals[i].weak_type for b in branches)
-            for i in range(len(branches[0].outvars))]
+    return [
+        all(b.out_avals[i].weak_type for b in branches) for i in range(len(branches[0].outvars))
+    ]
 
 
 def _cond_jvp(primals, tangents, *, branches):
@@ -103,15 +112,21 @@ def _cond_partial_eval(trace, args, params):
         splits = [pe_jaxpr(b, unknowns, out_uk) for b in branches]
         nk = sum(not u for u in out_uk)
         res_avals = [jk.out_avals[nk:] for jk, _, _, _ in splits]
-        known = [_known_branch_with_all_res(jk, nk, i, res_avals)
-                 for i, (jk, _, _, _) in enumerate(splits)]
+        known = [
+            _known_branch_with_all_res(jk, nk, i, res_avals)
+            for i, (jk, _, _, _) in enumerate(splits)
+        ]
         known, kconsts = join_consts(known)
         unknown = []
         for i, (_, ju, _, nres) in enumerate(splits):
             before = [a for av in res_avals[:i] for a in av]
-            after = [a for av in res_avals[i + 1:] for a in av]
-            inv = ([ir.Var(a) for a in before] + ju.invars[:nres] + [ir.Var(a) for a in after]
-                   + ju.invars[nres:])
+            after = [a for av in res_avals[i + 1 :] for a in av]
+            inv = (
+                [ir.Var(a) for a in before]
+                + ju.invars[:nres]
+                + [ir.Var(a) for a in after]
+                + ju.invars[nres:]
+            )
             unknown.append(ir.Jaxpr([], inv, ju.eqns, ju.outvars))
         return tuple(known), kconsts, tuple(unknown), nk
 
@@ -121,8 +136,9 @@ def _cond_partial_eval(trace, args, params):
         kouts = cond_p.bind(index, *kconsts, *known_ops, branches=known)
     kvals, res = kouts[:nk], kouts[nk:]
     uk_ops = [a for a, u in zip(ops, unknowns) if u]
-    uouts = trace.stage(cond_p, [index, *res, *uk_ops], dict(branches=unknown)) if any(
-        out_uk) else []
+    uouts = (
+        trace.stage(cond_p, [index, *res, *uk_ops], dict(branches=unknown)) if any(out_uk) else []
+    )
     k, u = iter(kvals), iter(uouts)
     return [next(u) if uk else next(k) for uk in out_uk]
 
@@ -137,7 +153,7 @@ def _cond_transpose(cts, index, *ops, branches):
 
         def transposed(b):
             def f(*vals):
-                known, ct_vals = vals[:len(known_avals)], vals[len(known_avals):]
+                known, ct_vals = vals[: len(known_avals)], vals[len(known_avals) :]
                 it = iter(known)
                 full = [UndefinedPrimal(a) if u else next(it) for a, u in zip(in_avals, undef)]
                 res = backward_pass(b, [], full, list(ct_vals))
@@ -180,8 +196,9 @@ def _cond_batch(args, dims, *, branches, axis_trace=None):
             which = broadcast_in_dim(index, shape, (0,))
             res.append(select_n(which, *cases))
         return res, [0] * n_out
-    out_b = tuple(any(f) for f in zip(*[batch_jaxpr(b, size, in_b, False, name)[2]
-                                         for b in branches]))
+    out_b = tuple(
+        any(f) for f in zip(*[batch_jaxpr(b, size, in_b, False, name)[2] for b in branches])
+    )
     new, consts = join_consts([batch_jaxpr(b, size, in_b, out_b, name)[:2] for b in branches])
     outs = cond_p.bind(index, *consts, *ops, branches=tuple(new))
     return outs, [0 if b else None for b in out_b]
@@ -221,13 +238,15 @@ def _trace_branches(funs: Sequence[Callable], operands: tuple, what: str):
     for i, ((j, _), t) in enumerate(zip(traced, out_trees)):
         j0 = traced[0][0]
         if t != out_trees[0] or [(a.shape, a.dtype) for a in j.out_avals] != [
-                (a.shape, a.dtype) for a in j0.out_avals]:
+            (a.shape, a.dtype) for a in j0.out_avals
+        ]:
             raise BranchTypeError(
                 f"{what} branches must return the same tree structure, shapes and dtypes; "
                 f"branch 0 returns {out_trees[0]} with "
                 f"{[a.str_short() for a in j0.out_avals]}, branch {i} returns {t} with "
                 f"{[a.str_short() for a in j.out_avals]}. Cast with .astype(...) or reshape so "
-                "they agree.")
+                "they agree."
+            )
     jaxprs, consts = join_consts(traced)
     return jaxprs, consts, leaves, out_trees[0]
 
@@ -236,8 +255,9 @@ def _unify_weak(jaxprs: list[ir.Jaxpr]) -> list[ir.Jaxpr]:
     """Outputs weak in some branches and strong in others become strong in all (as JAX)."""
     from core.prims.shapes import convert_element_type
 
-    strong = [not all(j.out_avals[i].weak_type for j in jaxprs)
-              for i in range(len(jaxprs[0].outvars))]
+    strong = [
+        not all(j.out_avals[i].weak_type for j in jaxprs) for i in range(len(jaxprs[0].outvars))
+    ]
     out = []
     for j in jaxprs:
         if not any(a.weak_type and s for a, s in zip(j.out_avals, strong)):
@@ -246,8 +266,10 @@ def _unify_weak(jaxprs: list[ir.Jaxpr]) -> list[ir.Jaxpr]:
 
         def f(*args, j=j):
             outs = ir.eval_jaxpr(j, [], *args)
-            return [convert_element_type(o, get_aval(o).dtype, False) if s else o
-                    for o, s in zip(outs, strong)]
+            return [
+                convert_element_type(o, get_aval(o).dtype, False) if s else o
+                for o, s in zip(outs, strong)
+            ]
 
         new, consts = stage(f, j.in_avals)
         assert not consts
@@ -290,7 +312,8 @@ def cond(pred: Any, true_fun: Callable, false_fun: Callable, *operands: Any) -> 
     if aval.shape != ():
         raise TypeError(
             f"Pred must be a scalar, got {pred!r} of shape {aval.shape}; for elementwise "
-            "selection use jnp.where(pred, x, y).")
+            "selection use jnp.where(pred, x, y)."
+        )
     if config.disable_jit:
         val = _concrete(pred)
         if val is not None:
@@ -330,4 +353,3 @@ def switch(index: Any, branches: Sequence[Callable], *operands: Any) -> Any:
     index = convert_element_type(index, np.int32)
     index = ew.max(ew.min(index, len(branches) - 1), 0)
     return _bind_branches(index, branches, operands, "switch")
-

@@ -36,7 +36,14 @@ from core.interpreters.jvp import Zero, instantiate, zeros_like_aval
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
 from core.primitive import Primitive
 from core.prims.control_flow.common import (
-    axis_name_of, batch_jaxpr, jvp_jaxpr, memo, pe_jaxpr, reorder, split_list, stage,
+    axis_name_of,
+    batch_jaxpr,
+    jvp_jaxpr,
+    memo,
+    pe_jaxpr,
+    reorder,
+    split_list,
+    stage,
 )
 from core.prims.control_flow.errors import CarryTypeError, ScanLengthError
 from core.trace import EvalTrace, Tracer, get_aval, set_current_trace
@@ -49,17 +56,18 @@ def _scan_impl(*args, jaxpr, num_consts, num_carry, length, reverse, unroll):
     in_avals = jaxpr.in_avals
     with set_current_trace(EvalTrace()):
         consts = [Array(np.asarray(c), a.weak_type) for c, a in zip(consts, in_avals)]
-        carry = [Array(np.asarray(c), a.weak_type)
-                 for c, a in zip(carry, in_avals[num_consts:])]
-        x_avals = in_avals[num_consts + num_carry:]
+        carry = [Array(np.asarray(c), a.weak_type) for c, a in zip(carry, in_avals[num_consts:])]
+        x_avals = in_avals[num_consts + num_carry :]
         y_avals = jaxpr.out_avals[num_carry:]
         ys = [np.empty((length, *a.shape), a.dtype) for a in y_avals]
         for step in range(length):
             i = length - 1 - step if reverse else step
             xi = [Array(x[i], a.weak_type) for x, a in zip(xs, x_avals)]
             outs = ir.eval_jaxpr(jaxpr, [], *consts, *carry, *xi)
-            carry = [o if isinstance(o, Array) else Array(np.asarray(o, a.dtype), a.weak_type)
-                     for o, a in zip(outs[:num_carry], jaxpr.out_avals)]
+            carry = [
+                o if isinstance(o, Array) else Array(np.asarray(o, a.dtype), a.weak_type)
+                for o, a in zip(outs[:num_carry], jaxpr.out_avals)
+            ]
             for y, o in zip(ys, outs[num_carry:]):
                 y[i] = np.asarray(getattr(o, "_value", o))
     return [c._value for c in carry] + ys
@@ -70,10 +78,12 @@ def _scan_abstract_eval(*avals, jaxpr, num_consts, num_carry, length, reverse, u
     expect = jaxpr.in_avals
     got = consts + carry + [a.update(shape=a.shape[1:]) for a in xs]
     if any(a.shape[:1] != (length,) for a in xs) or [(a.shape, a.dtype) for a in got] != [
-            (a.shape, a.dtype) for a in expect]:
+        (a.shape, a.dtype) for a in expect
+    ]:
         raise TypeError(
             f"scan of length {length} expects consts/carry/x slices "
-            f"{[a.str_short() for a in expect]}, got {[a.str_short() for a in avals]}")
+            f"{[a.str_short() for a in expect]}, got {[a.str_short() for a in avals]}"
+        )
     outs = jaxpr.out_avals
     return outs[:num_carry] + [a.update(shape=(length, *a.shape)) for a in outs[num_carry:]]
 
@@ -83,8 +93,14 @@ def _scan_weak(weak, *, jaxpr, num_consts, num_carry, **params):
 
 
 def _params(jaxpr, num_consts, num_carry, length, reverse, unroll) -> dict:
-    return dict(jaxpr=jaxpr, num_consts=num_consts, num_carry=num_carry, length=length,
-                reverse=reverse, unroll=unroll)
+    return dict(
+        jaxpr=jaxpr,
+        num_consts=num_consts,
+        num_carry=num_carry,
+        length=length,
+        reverse=reverse,
+        unroll=unroll,
+    )
 
 
 def _scan_jvp(primals, tangents, *, jaxpr, num_consts, num_carry, length, reverse, unroll):
@@ -92,8 +108,9 @@ def _scan_jvp(primals, tangents, *, jaxpr, num_consts, num_carry, length, revers
     nz_consts, nz_carry, nz_xs = split_list(nz, [num_consts, num_carry])
     ny = len(jaxpr.outvars) - num_carry
     for _ in range(num_carry + 1):
-        _, _, out_nz = jvp_jaxpr(jaxpr, tuple(nz_consts + nz_carry + nz_xs),
-                                 tuple(nz_carry) + (False,) * ny)
+        _, _, out_nz = jvp_jaxpr(
+            jaxpr, tuple(nz_consts + nz_carry + nz_xs), tuple(nz_carry) + (False,) * ny
+        )
         new = [a or b for a, b in zip(nz_carry, out_nz[:num_carry])]
         if new == nz_carry:
             break
@@ -114,20 +131,29 @@ def _scan_jvp(primals, tangents, *, jaxpr, num_consts, num_carry, length, revers
     out_order = []
     for sec in split_list(list(range(n_out)), [num_carry])[:2]:
         out_order += sec + [t_out_idx[i] for i in sec if t_out_idx[i] is not None]
-    body = memo(jj, ("scan_jvp_order", num_consts, num_carry),
-                lambda: reorder(jj, in_order, out_order))
+    body = memo(
+        jj, ("scan_jvp_order", num_consts, num_carry), lambda: reorder(jj, in_order, out_order)
+    )
     tans = [instantiate(t) if z else None for t, z in zip(tangents, nz_in)]
     ops = list(jconsts)
     for sec in sections:
         ops += [primals[i] for i in sec] + [tans[i] for i in sec if tans[i] is not None]
     n_tc = sum(nz_consts)
-    outs = scan_p.bind(*ops, **_params(body, nj + num_consts + n_tc, num_carry + sum(nz_carry),
-                                       length, reverse, unroll))
+    outs = scan_p.bind(
+        *ops,
+        **_params(body, nj + num_consts + n_tc, num_carry + sum(nz_carry), length, reverse, unroll),
+    )
     carry, t_carry, ys, t_ys = split_list(outs, [num_carry, sum(nz_carry), ny])
     t_all = iter(t_carry + t_ys)
-    out_avals = _scan_abstract_eval(*[get_aval(p) for p in primals], jaxpr=jaxpr,
-                                    num_consts=num_consts, num_carry=num_carry, length=length,
-                                    reverse=reverse, unroll=unroll)
+    out_avals = _scan_abstract_eval(
+        *[get_aval(p) for p in primals],
+        jaxpr=jaxpr,
+        num_consts=num_consts,
+        num_carry=num_carry,
+        length=length,
+        reverse=reverse,
+        unroll=unroll,
+    )
     return carry + ys, [next(t_all) if z else Zero(a) for z, a in zip(out_nz, out_avals)]
 
 
@@ -138,15 +164,15 @@ def _scan_partial_eval(trace, args, params):
     uk_consts, uk_carry, uk_xs = split_list(unknowns, [nc, ncar])
     ny = len(jaxpr.outvars) - ncar
     for _ in range(ncar + 1):
-        _, _, out_uk, _ = pe_jaxpr(jaxpr, tuple(uk_consts + uk_carry + uk_xs),
-                                   tuple(uk_carry) + (False,) * ny)
+        _, _, out_uk, _ = pe_jaxpr(
+            jaxpr, tuple(uk_consts + uk_carry + uk_xs), tuple(uk_carry) + (False,) * ny
+        )
         new = [a or b for a, b in zip(uk_carry, out_uk[:ncar])]
         if new == uk_carry:
             break
         uk_carry = new
     uk_in = tuple(uk_consts + uk_carry + uk_xs)
-    plan = memo(jaxpr, ("scan_pe", uk_in, nc, ncar),
-                lambda: _plan_scan_pe(jaxpr, uk_in, nc, ncar))
+    plan = memo(jaxpr, ("scan_pe", uk_in, nc, ncar), lambda: _plan_scan_pe(jaxpr, uk_in, nc, ncar))
     jk, ju, out_uk, const_res, xs_res, n_stacked = plan
     known_args = [a for a, u in zip(args, uk_in) if not u]
     n_kc = sum(not u for u in uk_consts)
@@ -157,8 +183,14 @@ def _scan_partial_eval(trace, args, params):
     kvals, stacked = kouts[:nk], kouts[nk:]
     uk_args = [a for a, u in zip(args, uk_in) if u]
     u_consts, u_carry, u_xs = split_list(uk_args, [sum(uk_consts), sum(uk_carry)])
-    ops = [args[p] for p in const_res] + u_consts + u_carry + stacked + [
-        args[p] for p in xs_res] + u_xs
+    ops = (
+        [args[p] for p in const_res]
+        + u_consts
+        + u_carry
+        + stacked
+        + [args[p] for p in xs_res]
+        + u_xs
+    )
     uparams = _params(ju, len(const_res) + len(u_consts), len(u_carry), length, reverse, unroll)
     uouts = trace.stage(scan_p, ops, uparams) if any(out_uk) else []
     k, u = iter(kvals), iter(uouts)
@@ -172,7 +204,7 @@ def _plan_scan_pe(jaxpr: ir.Jaxpr, uk_in: tuple, nc: int, ncar: int):
     are (no per-iteration copies); the others become extra ys of the known scan.
     """
     ny = len(jaxpr.outvars) - ncar
-    jk, ju, out_uk, nres = pe_jaxpr(jaxpr, uk_in, tuple(uk_in[nc:nc + ncar]) + (False,) * ny)
+    jk, ju, out_uk, nres = pe_jaxpr(jaxpr, uk_in, tuple(uk_in[nc : nc + ncar]) + (False,) * ny)
     nk = len(jk.outvars) - nres
     pos = {v: i for i, v in enumerate(jaxpr.invars)}
     const_res, xs_res, stacked = [], [], []  # indices into the residual list
@@ -189,7 +221,7 @@ def _plan_scan_pe(jaxpr: ir.Jaxpr, uk_in: tuple, nc: int, ncar: int):
             stacked.append(r)
     jk2 = ir.Jaxpr([], jk.invars, jk.eqns, jk.outvars[:nk] + [jk.outvars[nk + r] for r in stacked])
     n_uc = sum(uk_in[:nc])
-    n_ucar = sum(uk_in[nc:nc + ncar])
+    n_ucar = sum(uk_in[nc : nc + ncar])
     uk_inv = list(range(nres, len(ju.invars)))
     u_consts, u_carry, u_xs = split_list(uk_inv, [n_uc, n_ucar])
     in_order = const_res + u_consts + u_carry + stacked + xs_res + u_xs
@@ -223,56 +255,82 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
         def body(*vals):
             dc, acc, cc, dx, cy = split_list(vals, sizes)
             dci, dxi = iter(dc), iter(dx)
-            full = ([UndefinedPrimal(a) if u else next(dci) for a, u in zip(c_avals, c_undef)]
-                    + [UndefinedPrimal(a) for a in carry_avals]
-                    + [UndefinedPrimal(a) if u else next(dxi) for a, u in zip(x_avals, x_undef)])
+            full = (
+                [UndefinedPrimal(a) if u else next(dci) for a, u in zip(c_avals, c_undef)]
+                + [UndefinedPrimal(a) for a in carry_avals]
+                + [UndefinedPrimal(a) if u else next(dxi) for a, u in zip(x_avals, x_undef)]
+            )
             res = backward_pass(jaxpr, [], full, list(cc) + list(cy))
             r_consts, r_carry, r_xs = split_list(res, [num_consts, num_carry])
-            new_acc = [add(a, instantiate(r)) if type(r) is not Zero else a
-                       for a, r in zip(acc, [r for r, u in zip(r_consts, c_undef) if u])]
-            return (new_acc + [instantiate(r) for r in r_carry]
-                    + [instantiate(r) for r, u in zip(r_xs, x_undef) if u])
+            new_acc = [
+                add(a, instantiate(r)) if type(r) is not Zero else a
+                for a, r in zip(acc, [r for r, u in zip(r_consts, c_undef) if u])
+            ]
+            return (
+                new_acc
+                + [instantiate(r) for r in r_carry]
+                + [instantiate(r) for r, u in zip(r_xs, x_undef) if u]
+            )
 
         return stage(body, dc_avals + acc_avals + carry_avals + dx_avals + y_avals)
 
     tj, tconsts = memo(jaxpr, ("scan_transpose", c_undef, x_undef, num_consts, num_carry), make)
     acc0 = [zeros_like_aval(a) for a in acc_avals]
-    outs = scan_p.bind(*tconsts, *def_consts, *acc0, *ct_carry, *def_xs, *ct_ys,
-                       **_params(tj, len(tconsts) + len(def_consts), len(acc0) + num_carry,
-                                 length, not reverse, unroll))
+    outs = scan_p.bind(
+        *tconsts,
+        *def_consts,
+        *acc0,
+        *ct_carry,
+        *def_xs,
+        *ct_ys,
+        **_params(
+            tj, len(tconsts) + len(def_consts), len(acc0) + num_carry, length, not reverse, unroll
+        ),
+    )
     ct_consts, ct_init, ct_xs = split_list(outs, [len(acc0), num_carry])
     cc, cx = iter(ct_consts), iter(ct_xs)
-    return ([next(cc) if u else None for u in c_undef]
-            + [c if is_undefined(i) else None for c, i in zip(ct_init, init)]
-            + [next(cx) if u else None for u in x_undef])
+    return (
+        [next(cc) if u else None for u in c_undef]
+        + [c if is_undefined(i) else None for c, i in zip(ct_init, init)]
+        + [next(cx) if u else None for u in x_undef]
+    )
 
 
-def _scan_batch(args, dims, *, jaxpr, num_consts, num_carry, length, reverse, unroll,
-                axis_trace=None):
+def _scan_batch(
+    args, dims, *, jaxpr, num_consts, num_carry, length, reverse, unroll, axis_trace=None
+):
     size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
     name = axis_name_of(axis_trace)
     b = [d is not None for d in dims]
     b_consts, b_carry, b_xs = split_list(b, [num_consts, num_carry])
     ny = len(jaxpr.outvars) - num_carry
     for _ in range(num_carry + 1):
-        _, _, out_b = batch_jaxpr(jaxpr, size, tuple(b_consts + b_carry + b_xs),
-                                  tuple(b_carry) + (False,) * ny, name)
+        _, _, out_b = batch_jaxpr(
+            jaxpr, size, tuple(b_consts + b_carry + b_xs), tuple(b_carry) + (False,) * ny, name
+        )
         new = [x or y for x, y in zip(b_carry, out_b[:num_carry])]
         if new == b_carry:
             break
         b_carry = new
-    bj, bconsts, out_b = batch_jaxpr(jaxpr, size, tuple(b_consts + b_carry + b_xs),
-                                     tuple(b_carry) + (False,) * ny, name)
+    bj, bconsts, out_b = batch_jaxpr(
+        jaxpr, size, tuple(b_consts + b_carry + b_xs), tuple(b_carry) + (False,) * ny, name
+    )
     consts, carry, xs = split_list(args, [num_consts, num_carry])
     d_consts, d_carry, d_xs = split_list(dims, [num_consts, num_carry])
-    consts = [c if d is None else batching.moveaxis(c, d, 0, size)
-              for c, d in zip(consts, d_consts)]
-    carry = [batching.moveaxis(c, d, 0, size) if bb else c
-             for c, d, bb in zip(carry, d_carry, b_carry)]
+    consts = [
+        c if d is None else batching.moveaxis(c, d, 0, size) for c, d in zip(consts, d_consts)
+    ]
+    carry = [
+        batching.moveaxis(c, d, 0, size) if bb else c for c, d, bb in zip(carry, d_carry, b_carry)
+    ]
     xs = [x if d is None else batching.moveaxis(x, d, 1, size) for x, d in zip(xs, d_xs)]
-    outs = scan_p.bind(*bconsts, *consts, *carry, *xs,
-                       **_params(bj, len(bconsts) + num_consts, num_carry, length, reverse,
-                                 unroll))
+    outs = scan_p.bind(
+        *bconsts,
+        *consts,
+        *carry,
+        *xs,
+        **_params(bj, len(bconsts) + num_consts, num_carry, length, reverse, unroll),
+    )
     out_dims = [0 if bb else None for bb in out_b[:num_carry]]
     out_dims += [1 if bb else None for bb in out_b[num_carry:]]
     return outs, out_dims
@@ -299,14 +357,15 @@ def _trace_body(f: Callable, init_flat: list, init_tree: Any, x_avals: list, x_t
     for _ in range(2):
         store: list = []
 
-        def flat(*args):
-            carry = tree_util.tree_unflatten(init_tree, args[:len(carry_avals)])
-            x = tree_util.tree_unflatten(x_tree, args[len(carry_avals):])
+        def flat(*args, carry_avals=carry_avals, store=store):
+            carry = tree_util.tree_unflatten(init_tree, args[: len(carry_avals)])
+            x = tree_util.tree_unflatten(x_tree, args[len(carry_avals) :])
             out = f(carry, x)
             if not isinstance(out, (tuple, list)) or len(out) != 2:
                 raise TypeError(
                     "scan body must return a pair (carry, y), got "
-                    f"{type(out).__name__}; return (new_carry, None) when there is no output.")
+                    f"{type(out).__name__}; return (new_carry, None) when there is no output."
+                )
             c_flat, c_tree = tree_util.tree_flatten(out[0])
             y_flat, y_tree = tree_util.tree_flatten(out[1])
             store.append((c_tree, y_tree))
@@ -314,25 +373,36 @@ def _trace_body(f: Callable, init_flat: list, init_tree: Any, x_avals: list, x_t
 
         jaxpr, consts = stage(flat, carry_avals + x_avals)
         c_tree, y_tree = store[0]
-        out_avals = jaxpr.out_avals[:len(carry_avals)]
+        out_avals = jaxpr.out_avals[: len(carry_avals)]
         if c_tree != init_tree or [(a.shape, a.dtype) for a in out_avals] != [
-                (a.shape, a.dtype) for a in carry_avals]:
+            (a.shape, a.dtype) for a in carry_avals
+        ]:
             raise CarryTypeError(
                 f"the body function's carry output must have the same structure, shapes and "
                 f"dtypes as its input: input {init_tree} with "
                 f"{[a.str_short() for a in carry_avals]}, output {c_tree} with "
                 f"{[a.str_short() for a in out_avals]}. Cast with .astype(...) (e.g. "
-                "jnp.float32 initial values for float carries).")
-        weak_fix = [a.update(weak_type=False) if a.weak_type and not o.weak_type else a
-                    for a, o in zip(carry_avals, out_avals)]
+                "jnp.float32 initial values for float carries)."
+            )
+        weak_fix = [
+            a.update(weak_type=False) if a.weak_type and not o.weak_type else a
+            for a, o in zip(carry_avals, out_avals)
+        ]
         if weak_fix == carry_avals:
             return jaxpr, consts, y_tree, carry_avals
         carry_avals = weak_fix
     return jaxpr, consts, y_tree, carry_avals
 
 
-def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None,
-         reverse: bool = False, unroll: int | bool = 1, _split_transpose: bool = False) -> Any:
+def scan(
+    f: Callable,
+    init: Any,
+    xs: Any = None,
+    length: int | None = None,
+    reverse: bool = False,
+    unroll: int | bool = 1,
+    _split_transpose: bool = False,
+) -> Any:
     """`lax.scan`: loops `f(carry, x) -> (carry, y)` over the leading axis of `xs`.
 
     Args:
@@ -360,7 +430,8 @@ def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None,
         shapes = [get_aval(x).shape for x in xs_flat]
         raise ScanLengthError(
             f"scan got inconsistent lengths: length={length} and xs leading sizes in {shapes}; "
-            "every xs leaf must have the same leading axis size.")
+            "every xs leaf must have the same leading axis size."
+        )
     if not lengths:
         raise ScanLengthError("scan got no xs and no length; pass length=... when xs is None")
     n = lengths.pop()
@@ -368,13 +439,18 @@ def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None,
     init_flat = [_as_value(c) for c in init_flat]
     x_avals = [get_aval(x).update(shape=get_aval(x).shape[1:]) for x in xs_flat]
     jaxpr, consts, y_tree, carry_avals = _trace_body(f, init_flat, init_tree, x_avals, xs_tree)
-    init_flat = [convert_element_type(c, a.dtype, False)
-                 if get_aval(c).weak_type and not a.weak_type else c
-                 for c, a in zip(init_flat, carry_avals)]
+    init_flat = [
+        convert_element_type(c, a.dtype, False) if get_aval(c).weak_type and not a.weak_type else c
+        for c, a in zip(init_flat, carry_avals)
+    ]
     unroll = n if unroll is True else max(int(unroll), 1)
-    outs = scan_p.bind(*consts, *init_flat, *xs_flat,
-                       **_params(jaxpr, len(consts), len(init_flat), n, bool(reverse), unroll))
-    carry, ys = outs[:len(init_flat)], outs[len(init_flat):]
+    outs = scan_p.bind(
+        *consts,
+        *init_flat,
+        *xs_flat,
+        **_params(jaxpr, len(consts), len(init_flat), n, bool(reverse), unroll),
+    )
+    carry, ys = outs[: len(init_flat)], outs[len(init_flat) :]
     return tree_util.tree_unflatten(init_tree, carry), tree_util.tree_unflatten(y_tree, ys)
 
 
@@ -386,8 +462,9 @@ def _concrete_int(x: Any) -> int | None:
     return int(np.asarray(x))
 
 
-def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any, *,
-              unroll: int | bool | None = None) -> Any:
+def fori_loop(
+    lower: Any, upper: Any, body_fun: Callable, init_val: Any, *, unroll: int | bool | None = None
+) -> Any:
     """`lax.fori_loop`: `val = body_fun(i, val)` for `i` in `[lower, upper)`.
 
     With concrete bounds (Python ints) it is a `scan` (reverse-differentiable, one native
@@ -413,12 +490,18 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any, *,
     lo, hi = _concrete_int(lower), _concrete_int(upper)
     lower = convert_element_type(lower, dt)
     if lo is not None and hi is not None:
+
         def step(carry, _):
             i, x = carry
             return (i + 1, body_fun(i, x)), None
 
-        (_, out), _ = scan(step, (lower, init_val), None, length=max(hi - lo, 0),
-                           unroll=1 if unroll is None else unroll)
+        (_, out), _ = scan(
+            step,
+            (lower, init_val),
+            None,
+            length=max(hi - lo, 0),
+            unroll=1 if unroll is None else unroll,
+        )
         return out
     upper = convert_element_type(upper, dt)
 
@@ -450,11 +533,11 @@ def map(f: Callable, xs: Any, *, batch_size: int | None = None) -> Any:  # noqa:
     n = get_aval(leaves[0]).shape[0]
     nb, rem = divmod(n, batch_size)
     main = tree_util.tree_map(
-        lambda x: jnp.reshape(x[:nb * batch_size], (nb, batch_size, *get_aval(x).shape[1:])), xs)
+        lambda x: jnp.reshape(x[: nb * batch_size], (nb, batch_size, *get_aval(x).shape[1:])), xs
+    )
     ys = scan(lambda c, x: (c, vmap(f)(x)), (), main)[1]
-    ys = tree_util.tree_map(lambda y: jnp.reshape(y, (nb * batch_size, *get_aval(y).shape[2:])),
-                            ys)
+    ys = tree_util.tree_map(lambda y: jnp.reshape(y, (nb * batch_size, *get_aval(y).shape[2:])), ys)
     if rem:
-        tail = vmap(f)(tree_util.tree_map(lambda x: x[nb * batch_size:], xs))
+        tail = vmap(f)(tree_util.tree_map(lambda x: x[nb * batch_size :], xs))
         ys = tree_util.tree_map(lambda a, b: jnp.concatenate([a, b]), ys, tail)
     return ys

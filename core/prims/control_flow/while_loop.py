@@ -27,8 +27,17 @@ from core.interpreters import batching
 from core.interpreters.jvp import Zero, instantiate
 from core.primitive import Primitive
 from core.prims.control_flow.common import (
-    append_unused_inputs, axis_name_of, batch_jaxpr, drop_outputs, jvp_jaxpr, memo, pe_jaxpr,
-    reorder, run_numpy, split_list, stage,
+    append_unused_inputs,
+    axis_name_of,
+    batch_jaxpr,
+    drop_outputs,
+    jvp_jaxpr,
+    memo,
+    pe_jaxpr,
+    reorder,
+    run_numpy,
+    split_list,
+    stage,
 )
 from core.prims.control_flow.errors import CarryTypeError, WhileLoopReverseModeError
 from core.trace import get_aval, set_current_trace
@@ -46,10 +55,14 @@ def _while_impl(*args, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
 def _while_abstract_eval(*avals, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
     cc, bc, carry = split_list(avals, [cond_nconsts, body_nconsts])
     sig = lambda xs: [(a.shape, a.dtype) for a in xs]  # noqa: E731
-    if sig(cond_jaxpr.in_avals) != sig(cc + carry) or sig(body_jaxpr.in_avals) != sig(
-            bc + carry) or sig(body_jaxpr.out_avals) != sig(carry):
-        raise TypeError(f"while: operand types {[a.str_short() for a in avals]} do not fit the "
-                        "cond/body jaxprs")
+    if (
+        sig(cond_jaxpr.in_avals) != sig(cc + carry)
+        or sig(body_jaxpr.in_avals) != sig(bc + carry)
+        or sig(body_jaxpr.out_avals) != sig(carry)
+    ):
+        raise TypeError(
+            f"while: operand types {[a.str_short() for a in avals]} do not fit the cond/body jaxprs"
+        )
     return body_jaxpr.out_avals
 
 
@@ -71,24 +84,37 @@ def _while_jvp(primals, tangents, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_
     nj, nb, ncar = len(bconsts), body_nconsts, len(nz_carry)
     n_tb = sum(nz_bc)
     # bj inputs: bconsts, body consts, carry, tangents of nonzero body consts, of carry.
-    in_order = (list(range(nj + nb)) + list(range(nj + nb + ncar, nj + nb + ncar + n_tb))
-                + list(range(nj + nb, nj + nb + ncar))
-                + list(range(nj + nb + ncar + n_tb, len(bj.invars))))
-    body = memo(bj, ("while_jvp_order", nb), lambda: reorder(bj, in_order,
-                                                              range(len(bj.outvars))))
+    in_order = (
+        list(range(nj + nb))
+        + list(range(nj + nb + ncar, nj + nb + ncar + n_tb))
+        + list(range(nj + nb, nj + nb + ncar))
+        + list(range(nj + nb + ncar + n_tb, len(bj.invars)))
+    )
+    body = memo(bj, ("while_jvp_order", nb), lambda: reorder(bj, in_order, range(len(bj.outvars))))
     t_avals = [a for a, z in zip(body_jaxpr.out_avals, nz_carry) if z]
-    cond = memo(cond_jaxpr, ("while_cond_ignore", tuple(t_avals)),
-                lambda: append_unused_inputs(cond_jaxpr, t_avals))
+    cond = memo(
+        cond_jaxpr,
+        ("while_cond_ignore", tuple(t_avals)),
+        lambda: append_unused_inputs(cond_jaxpr, t_avals),
+    )
     cc, bc, carry = split_list(primals, [cond_nconsts, body_nconsts])
     _, t_bc, t_carry = split_list(tangents, [cond_nconsts, body_nconsts])
     t_bc = [t for t in t_bc if type(t) is not Zero]
     t_carry = [instantiate(t) for t, z in zip(t_carry, nz_carry) if z]
-    outs = while_p.bind(*cc, *bconsts, *bc, *t_bc, *carry, *t_carry, cond_jaxpr=cond,
-                        body_jaxpr=body, cond_nconsts=cond_nconsts,
-                        body_nconsts=nj + nb + n_tb)
+    outs = while_p.bind(
+        *cc,
+        *bconsts,
+        *bc,
+        *t_bc,
+        *carry,
+        *t_carry,
+        cond_jaxpr=cond,
+        body_jaxpr=body,
+        cond_nconsts=cond_nconsts,
+        body_nconsts=nj + nb + n_tb,
+    )
     ts = iter(outs[ncar:])
-    return outs[:ncar], [next(ts) if z else Zero(a)
-                         for z, a in zip(nz_carry, body_jaxpr.out_avals)]
+    return outs[:ncar], [next(ts) if z else Zero(a) for z, a in zip(nz_carry, body_jaxpr.out_avals)]
 
 
 def _while_partial_eval(trace, args, params):
@@ -119,10 +145,15 @@ def _while_partial_eval(trace, args, params):
     cc, bc, carry = split_list(args, [ncc, nbc])
     known = lambda xs, uks: [x for x, u in zip(xs, uks) if not u]  # noqa: E731
     with set_current_trace(trace.parent):
-        kouts = while_p.bind(*known(cc, uk_cc), *known(bc, uk_bc), *known(carry, uk_carry),
-                             cond_jaxpr=cond_k, body_jaxpr=body_k,
-                             cond_nconsts=sum(not u for u in uk_cc),
-                             body_nconsts=sum(not u for u in uk_bc))
+        kouts = while_p.bind(
+            *known(cc, uk_cc),
+            *known(bc, uk_bc),
+            *known(carry, uk_carry),
+            cond_jaxpr=cond_k,
+            body_jaxpr=body_k,
+            cond_nconsts=sum(not u for u in uk_cc),
+            body_nconsts=sum(not u for u in uk_bc),
+        )
     # The unknown carries need the whole loop (they cannot be split from the trip count).
     uouts = trace.stage(while_p, args, params)
     k = iter(kouts)
@@ -133,8 +164,9 @@ def _while_transpose(cts, *args, **params):
     raise WhileLoopReverseModeError()
 
 
-def _while_batch(args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts,
-                 axis_trace=None):
+def _while_batch(
+    args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts, axis_trace=None
+):
     from core.prims.elementwise import select_n
     from core.prims.reductions import reduce_or
     from core.prims.shapes import broadcast_in_dim
@@ -155,14 +187,24 @@ def _while_batch(args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_ncons
     _, _, d_carry = split_list(dims, [cond_nconsts, body_nconsts])
     moved = [a if d is None else batching.moveaxis(a, d, 0, size) for a, d in zip(args, dims)]
     cc, bc, _ = split_list(moved, [cond_nconsts, body_nconsts])
-    carry = [batching.moveaxis(c, d, 0, size) if bb else c
-             for c, d, bb in zip(args[cond_nconsts + body_nconsts:], d_carry, b_carry)]
+    carry = [
+        batching.moveaxis(c, d, 0, size) if bb else c
+        for c, d, bb in zip(args[cond_nconsts + body_nconsts :], d_carry, b_carry)
+    ]
     cj, cconsts, _ = batch_jaxpr(cond_jaxpr, size, tuple(b_cc + b_carry), False, name)
     bj, bconsts, _ = batch_jaxpr(body_jaxpr, size, tuple(b_bc + b_carry), tuple(b_carry), name)
     if not pred_b:
-        outs = while_p.bind(*cconsts, *cc, *bconsts, *bc, *carry, cond_jaxpr=cj, body_jaxpr=bj,
-                            cond_nconsts=len(cconsts) + len(cc),
-                            body_nconsts=len(bconsts) + len(bc))
+        outs = while_p.bind(
+            *cconsts,
+            *cc,
+            *bconsts,
+            *bc,
+            *carry,
+            cond_jaxpr=cj,
+            body_jaxpr=bj,
+            cond_nconsts=len(cconsts) + len(cc),
+            body_nconsts=len(bconsts) + len(bc),
+        )
         return outs, [0 if x else None for x in b_carry]
 
     n_cj, n_bj = len(cconsts) + len(cc), len(bconsts) + len(bc)
@@ -178,16 +220,31 @@ def _while_batch(args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_ncons
             cvals, bvals, cur = split_list(vals, [n_cj, n_bj])
             pred = ir.eval_jaxpr(cj, [], *cvals, *cur)[0]
             new = ir.eval_jaxpr(bj, [], *bvals, *cur)
-            return [select_n(broadcast_in_dim(pred, get_aval(o).shape, (0,)), o, n)
-                    for o, n in zip(cur, new)]
+            return [
+                select_n(broadcast_in_dim(pred, get_aval(o).shape, (0,)), o, n)
+                for o, n in zip(cur, new)
+            ]
 
-        return stage(any_cond, c_avals + carry_avals), stage(select_body,
-                                                             c_avals + b_avals + carry_avals)
+        return stage(any_cond, c_avals + carry_avals), stage(
+            select_body, c_avals + b_avals + carry_avals
+        )
 
     (cj2, k1), (bj2, k2) = memo(cj, ("while_batched_pred", id(bj)), make)
-    outs = while_p.bind(*k1, *cconsts, *cc, *k2, *cconsts, *cc, *bconsts, *bc, *carry,
-                        cond_jaxpr=cj2, body_jaxpr=bj2, cond_nconsts=len(k1) + n_cj,
-                        body_nconsts=len(k2) + n_cj + n_bj)
+    outs = while_p.bind(
+        *k1,
+        *cconsts,
+        *cc,
+        *k2,
+        *cconsts,
+        *cc,
+        *bconsts,
+        *bc,
+        *carry,
+        cond_jaxpr=cj2,
+        body_jaxpr=bj2,
+        cond_nconsts=len(k1) + n_cj,
+        body_nconsts=len(k2) + n_cj + n_bj,
+    )
     return outs, [0] * len(outs)
 
 
@@ -223,7 +280,7 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
     for _ in range(2):
         store: list = []
 
-        def body_flat(*xs):
+        def body_flat(*xs, store=store):
             out = body_fun(tree_util.tree_unflatten(tree, xs))
             flat, t = tree_util.tree_flatten(out)
             store.append(t)
@@ -232,28 +289,42 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
         bj, bconsts = stage(body_flat, avals)
         out_avals = bj.out_avals
         if store[0] != tree or [(a.shape, a.dtype) for a in out_avals] != [
-                (a.shape, a.dtype) for a in avals]:
+            (a.shape, a.dtype) for a in avals
+        ]:
             raise CarryTypeError(
                 f"while_loop body must return the structure, shapes and dtypes of its input: "
                 f"input {tree} with {[a.str_short() for a in avals]}, output {store[0]} with "
-                f"{[a.str_short() for a in out_avals]}. Cast with .astype(...).")
-        fixed = [a.update(weak_type=False) if a.weak_type and not o.weak_type else a
-                 for a, o in zip(avals, out_avals)]
+                f"{[a.str_short() for a in out_avals]}. Cast with .astype(...)."
+            )
+        fixed = [
+            a.update(weak_type=False) if a.weak_type and not o.weak_type else a
+            for a, o in zip(avals, out_avals)
+        ]
         if fixed == avals:
             break
         avals = fixed
-    init_flat = [convert_element_type(x, a.dtype, False) if get_aval(x).weak_type and not
-                 a.weak_type else x for x, a in zip(init_flat, avals)]
+    init_flat = [
+        convert_element_type(x, a.dtype, False) if get_aval(x).weak_type and not a.weak_type else x
+        for x, a in zip(init_flat, avals)
+    ]
 
     def cond_flat(*xs):
         pred = cond_fun(tree_util.tree_unflatten(tree, xs))
         aval = get_aval(_as_value(pred))
         if aval.shape != () or aval.dtype.kind != "b":
-            raise TypeError(f"while_loop cond_fun must return a boolean scalar, got "
-                            f"{aval.str_short()}")
+            raise TypeError(
+                f"while_loop cond_fun must return a boolean scalar, got {aval.str_short()}"
+            )
         return [_as_value(pred)]
 
     cj, cconsts = stage(cond_flat, avals)
-    outs = while_p.bind(*cconsts, *bconsts, *init_flat, cond_jaxpr=cj, body_jaxpr=bj,
-                        cond_nconsts=len(cconsts), body_nconsts=len(bconsts))
+    outs = while_p.bind(
+        *cconsts,
+        *bconsts,
+        *init_flat,
+        cond_jaxpr=cj,
+        body_jaxpr=bj,
+        cond_nconsts=len(cconsts),
+        body_nconsts=len(bconsts),
+    )
     return tree_util.tree_unflatten(tree, outs)

@@ -33,39 +33,100 @@ def _cell(c, x):
 
 # name, function of float arrays, args, python reference (or None), grad orders
 CASES = [
-    ("cond_true", lambda x, y: lax.cond(jnp.sum(x) > -100, lambda a, b: jnp.sin(a) * b,
-                                        lambda a, b: a ** 3, x, y),
-     (R(3), R(3)), lambda x, y: np.sin(x) * y, 2),
-    ("cond_false", lambda x, y: lax.cond(jnp.sum(x) > 100, lambda a, b: jnp.sin(a) * b,
-                                         lambda a, b: a ** 3 + b, x, y),
-     (R(3), R(3)), lambda x, y: x ** 3 + y, 2),
-    ("cond_pytree", lambda x, y: lax.cond(True, lambda o: {"a": o[0] * o[1], "b": o[1]},
-                                          lambda o: {"a": o[1], "b": o[0]}, (x, y))["a"],
-     (R(2, 2), R(2, 2)), lambda x, y: x * y, 2),
-    ("switch", lambda x: lax.switch(1, [jnp.sin, jnp.cos, lambda a: a * a], x),
-     (R(4),), np.cos, 2),
-    ("switch_clamped", lambda x: lax.switch(9, [jnp.sin, jnp.cos, lambda a: a * a], x),
-     (R(4),), lambda x: x * x, 2),
+    (
+        "cond_true",
+        lambda x, y: lax.cond(
+            jnp.sum(x) > -100, lambda a, b: jnp.sin(a) * b, lambda a, b: a**3, x, y
+        ),
+        (R(3), R(3)),
+        lambda x, y: np.sin(x) * y,
+        2,
+    ),
+    (
+        "cond_false",
+        lambda x, y: lax.cond(
+            jnp.sum(x) > 100, lambda a, b: jnp.sin(a) * b, lambda a, b: a**3 + b, x, y
+        ),
+        (R(3), R(3)),
+        lambda x, y: x**3 + y,
+        2,
+    ),
+    (
+        "cond_pytree",
+        lambda x, y: lax.cond(
+            True, lambda o: {"a": o[0] * o[1], "b": o[1]}, lambda o: {"a": o[1], "b": o[0]}, (x, y)
+        )["a"],
+        (R(2, 2), R(2, 2)),
+        lambda x, y: x * y,
+        2,
+    ),
+    ("switch", lambda x: lax.switch(1, [jnp.sin, jnp.cos, lambda a: a * a], x), (R(4),), np.cos, 2),
+    (
+        "switch_clamped",
+        lambda x: lax.switch(9, [jnp.sin, jnp.cos, lambda a: a * a], x),
+        (R(4),),
+        lambda x: x * x,
+        2,
+    ),
     ("scan_carry_ys", lambda c, xs: lax.scan(_cell, c, xs), (R(3), R(5, 3)), None, 2),
-    ("scan_reverse", lambda c, xs: lax.scan(_cell, c, xs, reverse=True), (R(3), R(5, 3)),
-     None, 2),
-    ("scan_const", lambda w, xs: lax.scan(lambda c, x: (c * w + x, c), jnp.zeros(2), xs)[1],
-     (R(2), R(4, 2)), None, 2),
-    ("scan_no_xs", lambda c: lax.scan(lambda c, _: (jnp.sin(c) + 1.0, None), c, None,
-                                      length=4)[0],
-     (R(3),), None, 2),
-    ("fori_static", lambda x: lax.fori_loop(0, 4, lambda i, v: jnp.sin(v) * x + i, x),
-     (R(3),), None, 2),
-    ("map", lambda xs: lax.map(lambda r: jnp.sum(jnp.sin(r)) * r, xs), (R(4, 3),),
-     lambda xs: np.sum(np.sin(xs), 1, keepdims=True) * xs, 2),
-    ("map_batched", lambda xs: lax.map(lambda r: r * r, xs, batch_size=3), (R(7, 2),),
-     lambda xs: xs * xs, 2),
-    ("scan_nested_cond", lambda xs: lax.scan(
-        lambda c, x: (lax.cond(x[0] > 0, lambda a: a * x, lambda a: a + x, c), c), jnp.ones(2),
-        xs), (R(4, 2),), None, 2),
-    ("scan_in_scan", lambda xs: lax.scan(
-        lambda c, x: (lax.scan(lambda d, y: (d * jnp.cos(y), d), c, x)[0], jnp.sum(c)),
-        jnp.ones(2), xs), (R(3, 4, 2),), None, 2),
+    ("scan_reverse", lambda c, xs: lax.scan(_cell, c, xs, reverse=True), (R(3), R(5, 3)), None, 2),
+    (
+        "scan_const",
+        lambda w, xs: lax.scan(lambda c, x: (c * w + x, c), jnp.zeros(2), xs)[1],
+        (R(2), R(4, 2)),
+        None,
+        2,
+    ),
+    (
+        "scan_no_xs",
+        lambda c: lax.scan(lambda c, _: (jnp.sin(c) + 1.0, None), c, None, length=4)[0],
+        (R(3),),
+        None,
+        2,
+    ),
+    (
+        "fori_static",
+        lambda x: lax.fori_loop(0, 4, lambda i, v: jnp.sin(v) * x + i, x),
+        (R(3),),
+        None,
+        2,
+    ),
+    (
+        "map",
+        lambda xs: lax.map(lambda r: jnp.sum(jnp.sin(r)) * r, xs),
+        (R(4, 3),),
+        lambda xs: np.sum(np.sin(xs), 1, keepdims=True) * xs,
+        2,
+    ),
+    (
+        "map_batched",
+        lambda xs: lax.map(lambda r: r * r, xs, batch_size=3),
+        (R(7, 2),),
+        lambda xs: xs * xs,
+        2,
+    ),
+    (
+        "scan_nested_cond",
+        lambda xs: lax.scan(
+            lambda c, x: (lax.cond(x[0] > 0, lambda a: a * x, lambda a: a + x, c), c),
+            jnp.ones(2),
+            xs,
+        ),
+        (R(4, 2),),
+        None,
+        2,
+    ),
+    (
+        "scan_in_scan",
+        lambda xs: lax.scan(
+            lambda c, x: (lax.scan(lambda d, y: (d * jnp.cos(y), d), c, x)[0], jnp.sum(c)),
+            jnp.ones(2),
+            xs,
+        ),
+        (R(3, 4, 2),),
+        None,
+        2,
+    ),
 ]
 
 
@@ -107,8 +168,7 @@ def test_vmap_matches_loop(name, fn, args, ref, order):
     got = core.vmap(fn)(*batched)
     for i in range(3):
         want = fn(*[b[i] for b in batched])
-        core.tree.map(lambda g, w, i=i: np.testing.assert_allclose(g[i], w, rtol=1e-12), got,
-                      want)
+        core.tree.map(lambda g, w, i=i: np.testing.assert_allclose(g[i], w, rtol=1e-12), got, want)
 
 
 @pytest.mark.parametrize("backend", ["python", "numba"])
@@ -139,15 +199,18 @@ def test_batched_predicate_becomes_select():
 
 
 def test_while_loop():
-    f = lambda x: lax.while_loop(lambda v: v[0] < 5, lambda v: (v[0] + 1, v[1] * x),  # noqa
-                                 (0, jnp.ones_like(x)))[1]
+    f = lambda x: lax.while_loop(
+        lambda v: v[0] < 5,
+        lambda v: (v[0] + 1, v[1] * x),  # noqa
+        (0, jnp.ones_like(x)),
+    )[1]
     x = R(3)
-    np.testing.assert_allclose(f(x), x ** 5, rtol=1e-12)
+    np.testing.assert_allclose(f(x), x**5, rtol=1e-12)
     t = R(3)
     _, tan = core.jvp(f, (x,), (t,))
-    np.testing.assert_allclose(tan, 5 * x ** 4 * t, rtol=1e-10)
-    np.testing.assert_allclose(core.jit(f, backend="python")(x), x ** 5, rtol=1e-12)
-    np.testing.assert_allclose(core.jacfwd(lambda x: jnp.sum(f(x)))(x), 5 * x ** 4, rtol=1e-10)
+    np.testing.assert_allclose(tan, 5 * x**4 * t, rtol=1e-10)
+    np.testing.assert_allclose(core.jit(f, backend="python")(x), x**5, rtol=1e-12)
+    np.testing.assert_allclose(core.jacfwd(lambda x: jnp.sum(f(x)))(x), 5 * x**4, rtol=1e-10)
     with pytest.raises(lax.WhileLoopReverseModeError, match="scan"):
         core.grad(lambda x: jnp.sum(f(x)))(x)
 
@@ -171,8 +234,9 @@ def test_scan_of_1000_steps_is_one_equation():
     jaxpr = core.make_jaxpr(f)(1.0)
     assert [e.prim.name for e in jaxpr.eqns] == ["scan"]
     assert jaxpr.eqns[0].params["length"] == 1000
-    g = core.make_jaxpr(core.grad(lambda x: lax.scan(lambda c, _: (jnp.sin(c), c), x, None,
-                                                     length=1000)[0]))(1.0)
+    g = core.make_jaxpr(
+        core.grad(lambda x: lax.scan(lambda c, _: (jnp.sin(c), c), x, None, length=1000)[0])
+    )(1.0)
     assert sum(e.prim.name == "scan" for e in g.eqns) == 2 and len(g.eqns) < 20
     ref = 1.0
     for _ in range(1000):
@@ -180,14 +244,19 @@ def test_scan_of_1000_steps_is_one_equation():
     np.testing.assert_allclose(f(1.0), ref, rtol=1e-10)
 
 
-@pytest.mark.parametrize("bad,err", [
-    (lambda: lax.cond(True, lambda: 1.0, lambda: jnp.ones(2)), lax.BranchTypeError),
-    (lambda: lax.scan(lambda c, x: (jnp.ones(2), x), 1.0, jnp.ones(3)), lax.CarryTypeError),
-    (lambda: lax.scan(lambda c, x: (c, x), 1.0, (jnp.ones(3), jnp.ones(4))),
-     lax.ScanLengthError),
-    (lambda: lax.scan(lambda c, x: (c, x), 1.0, None), lax.ScanLengthError),
-    (lambda: lax.cond(jnp.ones(2) > 0, lambda: 1.0, lambda: 2.0), TypeError),
-])
+@pytest.mark.parametrize(
+    "bad,err",
+    [
+        (lambda: lax.cond(True, lambda: 1.0, lambda: jnp.ones(2)), lax.BranchTypeError),
+        (lambda: lax.scan(lambda c, x: (jnp.ones(2), x), 1.0, jnp.ones(3)), lax.CarryTypeError),
+        (
+            lambda: lax.scan(lambda c, x: (c, x), 1.0, (jnp.ones(3), jnp.ones(4))),
+            lax.ScanLengthError,
+        ),
+        (lambda: lax.scan(lambda c, x: (c, x), 1.0, None), lax.ScanLengthError),
+        (lambda: lax.cond(jnp.ones(2) > 0, lambda: 1.0, lambda: 2.0), TypeError),
+    ],
+)
 def test_errors(bad, err):
     with pytest.raises(err):
         bad()

@@ -22,10 +22,10 @@ def reference_conv(x, w, strides, padding, lhs_dil, rhs_dil, groups):
     """Direct definition on NCHW / OIHW (2 spatial dims), one output tap at a time."""
     n, c, h, wd = x.shape
     xd = np.zeros((n, c, (h - 1) * lhs_dil[0] + 1, (wd - 1) * lhs_dil[1] + 1))
-    xd[:, :, ::lhs_dil[0], ::lhs_dil[1]] = x
+    xd[:, :, :: lhs_dil[0], :: lhs_dil[1]] = x
     (p0, p1), (q0, q1) = padding
     xp = np.pad(xd, ((0, 0), (0, 0), (max(p0, 0), max(p1, 0)), (max(q0, 0), max(q1, 0))))
-    xp = xp[:, :, -min(p0, 0):xp.shape[2] + min(p1, 0), -min(q0, 0):xp.shape[3] + min(q1, 0)]
+    xp = xp[:, :, -min(p0, 0) : xp.shape[2] + min(p1, 0), -min(q0, 0) : xp.shape[3] + min(q1, 0)]
     o, i, kh, kw = w.shape
     eh, ew = (kh - 1) * rhs_dil[0] + 1, (kw - 1) * rhs_dil[1] + 1
     oh = (xp.shape[2] - eh) // strides[0] + 1
@@ -38,8 +38,12 @@ def reference_conv(x, w, strides, padding, lhs_dil, rhs_dil, groups):
             for b in range(ow):
                 for u in range(kh):
                     for v in range(kw):
-                        tap = xp[:, g * i:(g + 1) * i, a * strides[0] + u * rhs_dil[0],
-                                 b * strides[1] + v * rhs_dil[1]]
+                        tap = xp[
+                            :,
+                            g * i : (g + 1) * i,
+                            a * strides[0] + u * rhs_dil[0],
+                            b * strides[1] + v * rhs_dil[1],
+                        ]
                         out[:, f, a, b] += tap @ w[f, :, u, v]
     return out
 
@@ -72,11 +76,17 @@ def test_values_match_direct_loop(cfg):
     want = reference_conv(x, w, strides, _pads(cfg), ld, rd, g)
     np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
     # The same convolution in NHWC / HWIO layout.
-    nhwc = lax.conv_general_dilated(x.transpose(0, 2, 3, 1), w.transpose(2, 3, 1, 0), strides,
-                                    padding, ld, rd, ("NHWC", "HWIO", "NHWC"),
-                                    feature_group_count=g)
-    np.testing.assert_allclose(np.asarray(nhwc).transpose(0, 3, 1, 2), want, rtol=1e-10,
-                               atol=1e-12)
+    nhwc = lax.conv_general_dilated(
+        x.transpose(0, 2, 3, 1),
+        w.transpose(2, 3, 1, 0),
+        strides,
+        padding,
+        ld,
+        rd,
+        ("NHWC", "HWIO", "NHWC"),
+        feature_group_count=g,
+    )
+    np.testing.assert_allclose(np.asarray(nhwc).transpose(0, 3, 1, 2), want, rtol=1e-10, atol=1e-12)
 
 
 @pytest.mark.parametrize("cfg", CONFIGS, ids=str)
@@ -105,8 +115,9 @@ def test_vmap_matches_loop(in_axes, groups):
     w = np.moveaxis(w, 0, in_axes[1]) if in_axes[1] is not None else w[0]
 
     def f(x, w):
-        return lax.conv_general_dilated(x, w, (1, 2), "SAME", rhs_dilation=(2, 1),
-                                        feature_group_count=groups)
+        return lax.conv_general_dilated(
+            x, w, (1, 2), "SAME", rhs_dilation=(2, 1), feature_group_count=groups
+        )
 
     got = core.vmap(f, in_axes=in_axes)(x, w)
     for i in range(3):
@@ -124,34 +135,66 @@ _W2 = np.cos(np.arange(32, dtype=np.float32) * 0.3).reshape(4, 2, 2, 2)
 def test_matches_recorded_jax_values():
     # Recorded with jax 0.7 (`/opt/ref`): lax.conv_general_dilated(_X, _W, (2, 2), 'SAME',
     # dimension_numbers=('NHWC', 'HWIO', 'NHWC')).ravel()
-    want = [0.350856, -0.621628, -0.126217, -0.147092, -0.819337, 0.07694, 0.141978, 0.072853,
-            0.149683, 0.211062, -0.150047, -0.204188, -1.021934, -0.499524, -0.035161, 0.112933,
-            0.891538, 0.904777]
+    want = [
+        0.350856,
+        -0.621628,
+        -0.126217,
+        -0.147092,
+        -0.819337,
+        0.07694,
+        0.141978,
+        0.072853,
+        0.149683,
+        0.211062,
+        -0.150047,
+        -0.204188,
+        -1.021934,
+        -0.499524,
+        -0.035161,
+        0.112933,
+        0.891538,
+        0.904777,
+    ]
     with core.enable_x64(False):
-        got = lax.conv_general_dilated(_X, _W, (2, 2), "SAME",
-                                       dimension_numbers=("NHWC", "HWIO", "NHWC"))
+        got = lax.conv_general_dilated(
+            _X, _W, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")
+        )
         assert got.dtype == np.float32 and got.shape == (1, 3, 3, 2)
         np.testing.assert_allclose(np.ravel(got), want, atol=2e-6)
         # lax.conv_general_dilated(_X2, _W2, (1, 2), ((1, 0), (2, 1)), (1, 1), (2, 1),
         # feature_group_count=2)[0, :, 1] and the sum of squares of the whole output
-        got2 = np.asarray(lax.conv_general_dilated(_X2, _W2, (1, 2), ((1, 0), (2, 1)), (1, 1),
-                                                   (2, 1), feature_group_count=2))
-        np.testing.assert_allclose(got2[0, :, 1], [[0.0, 1.476053, 2.120444, 0.204286],
-                                                   [0.0, -0.618906, -3.758483, -1.180084],
-                                                   [0.0, -1.019656, -3.590418, -0.920807],
-                                                   [0.0, -0.642898, 1.889938, 1.055278]],
-                                   atol=2e-6)
+        got2 = np.asarray(
+            lax.conv_general_dilated(
+                _X2, _W2, (1, 2), ((1, 0), (2, 1)), (1, 1), (2, 1), feature_group_count=2
+            )
+        )
+        np.testing.assert_allclose(
+            got2[0, :, 1],
+            [
+                [0.0, 1.476053, 2.120444, 0.204286],
+                [0.0, -0.618906, -3.758483, -1.180084],
+                [0.0, -1.019656, -3.590418, -0.920807],
+                [0.0, -0.642898, 1.889938, 1.055278],
+            ],
+            atol=2e-6,
+        )
         # lax.conv_transpose(_X, _W, (2, 2), 'SAME'): shape, sum and sum of squares
         t = np.asarray(lax.conv_transpose(_X, _W, (2, 2), "SAME"))
         assert t.shape == (1, 10, 10, 2)
-        np.testing.assert_allclose([t.sum(), (t ** 2).sum()], [-0.5633628, 251.32124],
-                                   rtol=1e-5)
+        np.testing.assert_allclose([t.sum(), (t**2).sum()], [-0.5633628, 251.32124], rtol=1e-5)
         # jax.grad of sum(conv(...) ** 2) w.r.t. (x, w): sum(gx), sum(gw), sum(gx ** 2)
-        gx, gw = core.grad(lambda x, w: (lax.conv_general_dilated(
-            x, w, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")) ** 2).sum(),
-            argnums=(0, 1))(_X, _W)
-        np.testing.assert_allclose([gx.sum(), gw.sum(), (gx ** 2).sum()],
-                                   [5.1492901, -0.3254903, 91.277596], rtol=1e-5)
+        gx, gw = core.grad(
+            lambda x, w: (
+                lax.conv_general_dilated(
+                    x, w, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")
+                )
+                ** 2
+            ).sum(),
+            argnums=(0, 1),
+        )(_X, _W)
+        np.testing.assert_allclose(
+            [gx.sum(), gw.sum(), (gx**2).sum()], [5.1492901, -0.3254903, 91.277596], rtol=1e-5
+        )
 
 
 @pytest.mark.parametrize("padding", ["SAME", "VALID", ((1, 2), (0, 1))])
@@ -160,16 +203,22 @@ def test_conv_transpose_is_conv_gradient(padding, transpose_kernel):
     x = _rng.standard_normal((2, 4, 5, 3))
     w = _rng.standard_normal((3, 3, 3, 3))
     dn = ("NHWC", "HWIO", "NHWC")
-    y = lax.conv_transpose(x, w, (2, 2), padding, dimension_numbers=dn,
-                           transpose_kernel=transpose_kernel)
-    check_grads(lambda x, w: lax.conv_transpose(x, w, (2, 2), padding, dimension_numbers=dn,
-                                                transpose_kernel=transpose_kernel),
-                (x, w), order=1)
+    y = lax.conv_transpose(
+        x, w, (2, 2), padding, dimension_numbers=dn, transpose_kernel=transpose_kernel
+    )
+    check_grads(
+        lambda x, w: lax.conv_transpose(
+            x, w, (2, 2), padding, dimension_numbers=dn, transpose_kernel=transpose_kernel
+        ),
+        (x, w),
+        order=1,
+    )
     if transpose_kernel and isinstance(padding, str):
         # conv_transpose with a flipped kernel is the vjp of the forward strided conv.
         fwd_in = np.zeros((2,) + tuple(y.shape[1:3]) + (3,))
-        _, vjp = core.vjp(lambda a: lax.conv_general_dilated(a, w, (2, 2), padding,
-                                                             dimension_numbers=dn), fwd_in)
+        _, vjp = core.vjp(
+            lambda a: lax.conv_general_dilated(a, w, (2, 2), padding, dimension_numbers=dn), fwd_in
+        )
         np.testing.assert_allclose(vjp(x)[0], y, rtol=1e-10, atol=1e-12)
 
 

@@ -37,8 +37,11 @@ def reference(x, init, op, dims, strides, pads, base, wdil):
     return out
 
 
-OPS = {"sum": (lax.add, 0.0, np.add), "max": (lax.max, -np.inf, np.maximum),
-       "min": (lax.min, np.inf, np.minimum)}
+OPS = {
+    "sum": (lax.add, 0.0, np.add),
+    "max": (lax.max, -np.inf, np.maximum),
+    "min": (lax.min, np.inf, np.minimum),
+}
 
 # window_dimensions, strides, padding, base_dilation, window_dilation
 CONFIGS = [
@@ -65,8 +68,9 @@ def test_values_match_direct_loop(kind, cfg):
     x = _rng.standard_normal((2, 5, 6, 3))
     dims, strides, padding, base, wdil = cfg
     got = lax.reduce_window(x, init, comp, dims, strides, padding, base, wdil)
-    want = reference(x, init, np_op, dims, strides, _pads(x, cfg), base or (1,) * 4,
-                     wdil or (1,) * 4)
+    want = reference(
+        x, init, np_op, dims, strides, _pads(x, cfg), base or (1,) * 4, wdil or (1,) * 4
+    )
     np.testing.assert_allclose(got, want, rtol=1e-12)
 
 
@@ -100,9 +104,26 @@ def test_vmap_matches_loop(kind):
 def test_matches_recorded_jax_max_pool():
     # jax 0.7: lax.reduce_window(x, -inf, lax.max, (1, 3, 3, 1), (1, 2, 2, 1), 'SAME').ravel()
     x = np.sin(np.arange(50, dtype=np.float32)).reshape(1, 5, 5, 2)
-    want = [0.909297, 0.841471, 0.990607, 0.656987, 0.989358, 0.656987, 0.912945, 0.999912,
-            0.990607, 0.999912, 0.762558, 0.963795, 0.745113, 0.999912, 0.901788, 0.999912,
-            0.901788, 0.963795]
+    want = [
+        0.909297,
+        0.841471,
+        0.990607,
+        0.656987,
+        0.989358,
+        0.656987,
+        0.912945,
+        0.999912,
+        0.990607,
+        0.999912,
+        0.762558,
+        0.963795,
+        0.745113,
+        0.999912,
+        0.901788,
+        0.999912,
+        0.901788,
+        0.963795,
+    ]
     got = lax.reduce_window(x, -np.inf, lax.max, (1, 3, 3, 1), (1, 2, 2, 1), "SAME")
     np.testing.assert_allclose(np.ravel(got), want, atol=1e-6)
 
@@ -114,12 +135,14 @@ def test_jit_matches_eager(kind, backend):
     x = _rng.standard_normal((2, 6, 6, 3))
 
     def f(x):
-        return jnp.sum(jnp.sin(lax.reduce_window(x, init, comp, (1, 2, 2, 1), (1, 2, 2, 1),
-                                                 "VALID")))
+        return jnp.sum(
+            jnp.sin(lax.reduce_window(x, init, comp, (1, 2, 2, 1), (1, 2, 2, 1), "VALID"))
+        )
 
     try:
         got = core.jit(core.value_and_grad(f), backend=backend)(x)
     except LoweringError as e:
         pytest.skip(f"numba lowering not available yet: {e}")
-    core.tree.map(lambda a, b: np.testing.assert_allclose(a, b, rtol=1e-10), got,
-                  core.value_and_grad(f)(x))
+    core.tree.map(
+        lambda a, b: np.testing.assert_allclose(a, b, rtol=1e-10), got, core.value_and_grad(f)(x)
+    )

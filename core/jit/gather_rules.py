@@ -1,0 +1,159 @@
+"""Numba lowering of dynamic indexing: gather, scatter, dynamic_slice, dynamic_update_slice.
+
+Gather and scatter walk the index rows (`indices` viewed as `(rows, k)`) and, per row, compute
+the flat offset of the indexed operand axes from the operand's C strides; the remaining axes
+are copied (or combined) by loops over those strides, a single contiguous loop when they trail.
+Out-of-bounds rows are clamped, filled, or dropped as the `mode` parameter says.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.jit.lowering import Kernel, cast, const, np_type
+from core.jit.loops import combine
+from core.prims import gather
+
+_COMBINE = {"add": "sum", "mul": "prod", "min": "min", "max": "max"}
+
+
+def _strides(shape) -> list[int]:
+    out, acc = [], 1
+    for n in reversed(shape):
+        out.append(acc)
+        acc *= n
+    return out[::-1]
+
+
+def _row_offset(ctx, idx: str, axes, shape, strides, mode: str) -> tuple[str, str | None]:
+    """Emits the flat offset of row `b` of `idx`; returns (offset, in-bounds flag or None)."""
+    off = ctx.assign("off", "0")
+    ok = ctx.assign("ok", "True") if mode in ("fill", "drop") else None
+    for j, a in enumerate(axes):
+        c = ctx.assign("c", f"np.int64({idx}[b, {j}])")
+        if ok is None:
+            ctx.line(f"{c} = min(max({c}, 0), {shape[a] - 1})")
+        else:
+            ctx.line(f"{ok} = {ok} & ({c} >= 0) & ({c} < {shape[a]})")
+        ctx.line(f"{off} += {c} * {strides[a]}")
+    return off, ok
+
+
+def _rest_loops(ctx, shape, strides, rest, body) -> None:
+    """Loops over the non-indexed axes; `body(src_offset_expr, dst_flat_expr)`."""
+    if not rest:
+        body("0", "0")
+        return
+    trailing = rest == list(range(len(shape) - len(rest), len(shape)))
+    if trailing:
+        n = int(np.prod([shape[d] for d in rest], dtype=np.int64))
+        with ctx.block(f"for r in range({n}):"):
+            body("r", "r")
+        return
+    sizes = [shape[d] for d in rest]
+    flat = " + ".join(f"r{i} * {int(np.prod(sizes[i + 1:], dtype=np.int64))}"
+                      for i in range(len(rest)))
+    src = " + ".join(f"r{i} * {strides[d]}" for i, d in enumerate(rest))
+
+    def nest(i):
+        if i == len(rest):
+            body(src, flat)
+            return
+        with ctx.block(f"for r{i} in range({sizes[i]}):"):
+            nest(i + 1)
+
+    nest(0)
+
+
+def _gather(ctx, eqn):
+    axes, mode, fill = eqn.params["axes"], eqn.params["mode"], eqn.params["fill_value"]
+    xa, ia = ctx.in_avals
+    out = ctx.out_avals[0]
+    rest = [d for d in range(xa.ndim) if d not in axes]
+    rows = int(np.prod(ia.shape[:-1], dtype=np.int64))
+    width = int(np.prod([xa.shape[d] for d in rest], dtype=np.int64))
+    dt = np_type(out.dtype)
+    fill_c = const(fill if mode == "fill" else 0, out.dtype)
+    if xa.size == 0 or out.size == 0:
+        return [ctx.assign("o", f"np.full({out.shape}, {fill_c}, {dt})")]
+    x = ctx.assign("x", f"{ctx.array(0)}.reshape({xa.size})")
+    idx = ctx.assign("idx", f"{ctx.array(1)}.reshape(({rows}, {len(axes)}))")
+    o = ctx.assign("o", f"np.empty(({rows}, {width}), {dt})")
+    strides = _strides(xa.shape)
+    with ctx.block(f"for b in range({rows}):"):
+        off, ok = _row_offset(ctx, idx, axes, xa.shape, strides, mode)
+        if ok is not None:
+            with ctx.block(f"if not {ok}:"):
+                ctx.line(f"{o}[b, :] = {fill_c}")
+                ctx.line("continue")
+        _rest_loops(ctx, xa.shape, strides, rest,
+                    lambda src, dst: ctx.line(f"{o}[b, {dst}] = {x}[{off} + {src}]"))
+    if out.shape == ():
+        return [f"{o}[0, 0]"]
+    return [ctx.assign("o", f"{o}.reshape({out.shape})")]
+
+
+def _scatter(ctx, eqn):
+    axes, mode, kind = eqn.params["axes"], eqn.params["mode"], eqn.params["kind"]
+    xa, ia, ua = ctx.in_avals
+    rest = [d for d in range(xa.ndim) if d not in axes]
+    rows = int(np.prod(ia.shape[:-1], dtype=np.int64))
+    width = int(np.prod([xa.shape[d] for d in rest], dtype=np.int64))
+    o = ctx.assign("o", f"{ctx.array(0)}.reshape({xa.size}).copy()")
+    if xa.size and ua.size:
+        idx = ctx.assign("idx", f"{ctx.array(1)}.reshape(({rows}, {len(axes)}))")
+        upd = ctx.assign("u", f"{ctx.array(2)}.reshape(({rows}, {width}))")
+        strides = _strides(xa.shape)
+
+        def body(src, dst):
+            ref, new = f"{o}[{off} + {src}]", f"{upd}[b, {dst}]"
+            if kind != "set":
+                new = combine(_COMBINE[kind], xa.dtype, ref, new)
+            ctx.line(f"{ref} = {cast(new, xa.dtype) if xa.dtype.kind in 'iu' else new}")
+
+        with ctx.block(f"for b in range({rows}):"):
+            off, ok = _row_offset(ctx, idx, axes, xa.shape, strides, mode)
+            if ok is not None:
+                with ctx.block(f"if {ok}:"):
+                    _rest_loops(ctx, xa.shape, strides, rest, body)
+            else:
+                _rest_loops(ctx, xa.shape, strides, rest, body)
+    return [ctx.assign("o", f"{o}.reshape({xa.shape})")]
+
+
+def _starts(ctx, first: int, shape, sizes) -> list[str]:
+    """Start indices clamped so the window fits, as lax does."""
+    return [
+        ctx.assign("st", f"min(max(np.int64({ctx.scalar(first + d)}), 0), {n - s})")
+        for d, (n, s) in enumerate(zip(shape, sizes))
+    ]
+
+
+def _window(starts, sizes) -> str:
+    return ", ".join(f"{s}:{s} + {n}" for s, n in zip(starts, sizes))
+
+
+def _dynamic_slice(ctx, eqn):
+    xa, out = ctx.in_avals[0], ctx.out_avals[0]
+    sizes = eqn.params["slice_sizes"]
+    if not xa.shape:
+        return [ctx.scalar(0)]
+    starts = _starts(ctx, 1, xa.shape, sizes)
+    return [ctx.assign("o", f"np.ascontiguousarray({ctx.array(0)}[{_window(starts, sizes)}])")]
+
+
+def _dynamic_update_slice(ctx, eqn):
+    xa, ua = ctx.in_avals[:2]
+    if not xa.shape:
+        return [ctx.scalar(1)]
+    o = ctx.assign("o", f"{ctx.array(0)}.copy()")
+    starts = _starts(ctx, 2, xa.shape, ua.shape)
+    if ua.size:
+        ctx.line(f"{o}[{_window(starts, ua.shape)}] = {ctx.array(1)}")
+    return [o]
+
+
+gather.gather_p.def_lowering(Kernel(_gather))
+gather.scatter_p.def_lowering(Kernel(_scatter))
+gather.dynamic_slice_p.def_lowering(Kernel(_dynamic_slice))
+gather.dynamic_update_slice_p.def_lowering(Kernel(_dynamic_update_slice))

@@ -1,0 +1,109 @@
+"""Numba lowering of sort, top_k and the cumulative reductions (cumsum, cumprod, cummax,
+cummin): explicit loops over the operand viewed as (outer, n, inner) with the working axis in
+the middle, so the inner loop runs over contiguous memory.
+
+Multi-key sorts are stable argsorts applied from the last key to the first (a least-significant
+key first radix order), which numba's mergesort supports; NaNs sort last, as in numpy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.jit.lowering import Kernel, cast, np_type
+from core.jit.loops import combine
+from core.prims import sorting
+
+_KIND = {"cumsum": "sum", "cumprod": "prod", "cummax": "max", "cummin": "min"}
+
+
+def _split(shape, axis) -> tuple[int, int, int]:
+    outer = int(np.prod(shape[:axis], dtype=np.int64))
+    inner = int(np.prod(shape[axis + 1:], dtype=np.int64))
+    return outer, shape[axis], inner
+
+
+def _cumulative(ctx, eqn):
+    axis, reverse = eqn.params["axis"], eqn.params["reverse"]
+    xa = ctx.in_avals[0]
+    outer, n, inner = _split(xa.shape, axis)
+    x = ctx.assign("x", f"{ctx.array(0)}.reshape(({outer}, {n}, {inner}))")
+    o = ctx.assign("o", f"np.empty(({outer}, {n}, {inner}), {np_type(xa.dtype)})")
+    if n:
+        first, step = (n - 1, -1) if reverse else (0, 1)
+        kind = _KIND[eqn.prim.name]
+        with ctx.block(f"for i in range({outer}):"):
+            ctx.line(f"{o}[i, {first}, :] = {x}[i, {first}, :]")
+            with ctx.block(f"for q in range(1, {n}):"):
+                p = ctx.assign("p", f"{first} + {step} * q")
+                with ctx.block(f"for j in range({inner}):"):
+                    new = combine(kind, xa.dtype, f"{o}[i, {p} - {step}, j]", f"{x}[i, {p}, j]")
+                    new = cast(new, xa.dtype) if xa.dtype.kind in "iub" else new
+                    ctx.line(f"{o}[i, {p}, j] = {new}")
+    return [ctx.assign("o", f"{o}.reshape({xa.shape})")]
+
+
+def _moved(ctx, i, axis, ndim) -> str:
+    """Operand i with `axis` moved last, as a C-contiguous (rows, n) array."""
+    aval = ctx.in_avals[i]
+    rows, n = aval.size // max(aval.shape[axis], 1), aval.shape[axis]
+    arr = ctx.array(i)
+    if axis != ndim - 1:
+        perm = tuple(d for d in range(ndim) if d != axis) + (axis,)
+        arr = f"np.ascontiguousarray({arr}.transpose({perm}))"
+    if aval.dtype == np.bool_:
+        arr = f"{arr}.astype(np.uint8)"
+    return ctx.assign("m", f"{arr}.reshape(({rows}, {n}))")
+
+
+def _moved_back(ctx, name, shape, axis) -> str:
+    ndim = len(shape)
+    moved = tuple(shape[d] for d in range(ndim) if d != axis) + (shape[axis],)
+    arr = f"{name}.reshape({moved})"
+    if axis != ndim - 1:
+        inverse = tuple(int(i) for i in np.argsort([*(d for d in range(ndim) if d != axis), axis]))
+        arr = f"np.ascontiguousarray({arr}.transpose({inverse}))"
+    return ctx.assign("o", arr)
+
+
+def _sort(ctx, eqn):
+    dim, num_keys = eqn.params["dimension"], eqn.params["num_keys"]
+    avals = ctx.in_avals
+    shape = avals[0].shape
+    if not shape or shape[dim] == 0:
+        return [ctx.array(i) if shape else ctx.scalar(i) for i in range(len(avals))]
+    ops = [_moved(ctx, i, dim, len(shape)) for i in range(len(avals))]
+    rows, n = avals[0].size // shape[dim], shape[dim]
+    outs = [ctx.assign("s", f"np.empty(({rows}, {n}), {np_type(a.dtype)})") for a in avals]
+    with ctx.block(f"for r in range({rows}):"):
+        perm = ctx.assign("perm", f"np.arange({n})")
+        for key in reversed(ops[:num_keys]):
+            ctx.line(f"{perm} = {perm}[np.argsort({key}[r][{perm}], kind='mergesort')]")
+        for src, dst, aval in zip(ops, outs, avals):
+            val = f"{src}[r][{perm}]"
+            ctx.line(f"{dst}[r] = {val} != 0" if aval.dtype == np.bool_ else f"{dst}[r] = {val}")
+    return [_moved_back(ctx, o, shape, dim) for o in outs]
+
+
+def _top_k(ctx, eqn):
+    k = eqn.params["k"]
+    xa = ctx.in_avals[0]
+    n = xa.shape[-1]
+    rows = xa.size // max(n, 1)
+    x = ctx.assign("x", f"{ctx.array(0)}.reshape(({rows}, {n}))")
+    vals = ctx.assign("v", f"np.empty(({rows}, {k}), {np_type(xa.dtype)})")
+    idx = ctx.assign("i", f"np.empty(({rows}, {k}), np.int32)")
+    if k:
+        with ctx.block(f"for r in range({rows}):"):
+            # descending, ties in index order: a stable ascending sort of the reversed row
+            p = ctx.assign("p", f"np.argsort({x}[r][::-1], kind='mergesort')[::-1][:{k}]")
+            ctx.line(f"{idx}[r] = {n - 1} - {p}")
+            ctx.line(f"{vals}[r] = {x}[r][{n - 1} - {p}]")
+    shape = (*xa.shape[:-1], k)
+    return [ctx.assign("v", f"{vals}.reshape({shape})"), ctx.assign("i", f"{idx}.reshape({shape})")]
+
+
+for _prim in (sorting.cumsum_p, sorting.cumprod_p, sorting.cummax_p, sorting.cummin_p):
+    _prim.def_lowering(Kernel(_cumulative))
+sorting.sort_p.def_lowering(Kernel(_sort))
+sorting.top_k_p.def_lowering(Kernel(_top_k))
