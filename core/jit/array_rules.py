@@ -3,7 +3,7 @@
 Movement primitives (broadcast_in_dim, transpose, slice, iota, reshapes that only add or drop
 size-1 axes) are index maps (`View`), free until a loop reads through them. Reductions are
 `Reduce` sinks fused into their producer's loop. The rest are `Kernel`s: `dot_general` calls
-BLAS through `np.dot` on contiguous float matrices (transposed operands passed as `.T` views,
+BLAS through `np.dot` (`rt.dot`) on contiguous float matrices (transposed operands passed as `.T` views,
 batch dimensions as a loop of `np.dot` into slices of the output) and explicit loops for
 integers; pad and concatenate assign into slices; argmax/argmin are loops.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.jit.errors import LoweringError
-from core.jit.lowering import Kernel, Reduce, View, np_type
+from core.jit.lowering import Kernel, Reduce, View, alloc, const, np_type
 from core.prims import collectives, indexing, linalg, reductions, rev, shapes
 
 # ---------------------------------------------------------------------------------------------
@@ -87,14 +87,14 @@ def _dot_general(ctx, eqn):
     x, x_t = _matrices(ctx, 0, list(xb), xf, list(xc), dt)
     y, y_t = _matrices(ctx, 1, list(yb), list(yc), yf, dt)
     if dt.kind in "fc" and m * n * k > 0:
-        o = ctx.assign("d", f"np.empty({(m, n) if nb == 1 else (nb, m, n)}, {np_type(dt)})")
+        o = ctx.assign("d", alloc((m, n) if nb == 1 else (nb, m, n), dt))
         if nb == 1:
-            ctx.line(f"np.dot({x}{'.T' * x_t}, {y}{'.T' * y_t}, {o})")
+            ctx.line(f"rt.dot({x}{'.T' * x_t}, {y}{'.T' * y_t}, {o})")
         else:
             with ctx.block(f"for b in range({nb}):"):
-                ctx.line(f"np.dot({x}[b]{'.T' * x_t}, {y}[b]{'.T' * y_t}, {o}[b])")
+                ctx.line(f"rt.dot({x}[b]{'.T' * x_t}, {y}[b]{'.T' * y_t}, {o}[b])")
     else:  # integers (no BLAS), or empty operands
-        o = ctx.assign("d", f"np.zeros({(nb, m, n)}, {np_type(dt)})")
+        o = ctx.assign("d", alloc((nb, m, n), dt, const(0, dt)))
         if nb == 1:
             x, y = ctx.assign("x", f"{x}.reshape((1, *{x}.shape))"), ctx.assign(
                 "y", f"{y}.reshape((1, *{y}.shape))")
@@ -132,7 +132,7 @@ def _matrices(ctx, i, batch, rows, cols, dtype):
         expr, swapped = f"{name}.reshape({(*lead, c, r)})", True
     else:
         perm = tuple(batch + rows + cols)
-        expr = f"np.ascontiguousarray({ctx.array(i)}.transpose({perm})).reshape({(*lead, r, c)})"
+        expr = f"rt.contiguous({ctx.array(i)}.transpose({perm})).reshape({(*lead, r, c)})"
         swapped = False
     if aval.dtype != dtype:
         expr = f"{expr}.astype({np_type(dtype)})"
@@ -172,7 +172,7 @@ def _pad(ctx, eqn):
     """Fill with the padding value, then assign the operand into a strided slice."""
     cfg = eqn.params["padding_config"]
     xa, out = ctx.in_avals[0], ctx.out_avals[0]
-    o = ctx.assign("p", f"np.full({out.shape}, {ctx.scalar(1)}, {np_type(out.dtype)})")
+    o = ctx.assign("p", alloc(out.shape, out.dtype, ctx.scalar(1)))
     src, dst = [], []
     for n, (lo, _, it), size in zip(xa.shape, cfg, out.shape):
         step = it + 1
@@ -191,7 +191,7 @@ def _pad(ctx, eqn):
 def _concatenate(ctx, eqn):
     dim = eqn.params["dimension"]
     out = ctx.out_avals[0]
-    o = ctx.assign("c", f"np.empty({out.shape}, {np_type(out.dtype)})")
+    o = ctx.assign("c", alloc(out.shape, out.dtype))
     start = 0
     for i, aval in enumerate(ctx.in_avals):
         n = aval.shape[dim]
@@ -210,7 +210,7 @@ def _argext(op: str):
         outer = int(np.prod(xa.shape[:axis], dtype=np.int64))
         inner = int(np.prod(xa.shape[axis + 1:], dtype=np.int64))
         x = ctx.assign("x", f"{ctx.array(0)}.reshape(({outer}, {n}, {inner}))")
-        o = ctx.assign("o", f"np.zeros(({outer}, {inner}), {np_type(out.dtype)})")
+        o = ctx.assign("o", alloc((outer, inner), out.dtype, const(0, out.dtype)))
         nan = xa.dtype.kind in "fc"
         with ctx.block(f"for i in range({outer}):"), ctx.block(f"for j in range({inner}):"):
             best = ctx.assign("best", f"{x}[i, 0, j]")

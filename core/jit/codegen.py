@@ -32,7 +32,7 @@ from core.jit.array_rules import swap_transposed_dots
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var
 from core.jit import disk_cache, fusion
 from core.jit.errors import LoweringError
-from core.jit.lowering import ScalarCtx, cast, const, constant_definitions, np_type, result
+from core.jit.lowering import ScalarCtx, alloc, cast, const, constant_definitions, result
 from core.jit.loops import LoopNest, Value
 
 OPTIONS = dict(error_model="numpy", fastmath={"contract"}, nogil=True)
@@ -138,7 +138,7 @@ class Generator:
         if value.is_plain_array:
             return value.expr
         if value.shape == ():
-            return self.em.assign("z", f"np.full((), {self.scalar(value)}, {np_type(value.dtype)})")
+            return self.em.assign("z", alloc((), value.dtype, self.scalar(value)))
         nest = LoopNest(self.em, value.shape)
         src = nest.load(value)
         dst = nest.store(value.dtype)
@@ -287,7 +287,7 @@ def generate(jaxpr: Jaxpr) -> str:
     outs = []
     for v, value in zip(jaxpr.outvars, gen.emit_jaxpr(jaxpr, args)):
         if v.aval.shape == ():
-            z = em.assign("z", f"np.empty((), {np_type(v.aval.dtype)})")
+            z = em.assign("z", alloc((), v.aval.dtype))
             em.line(f"{z}[()] = {gen.scalar(value)}")
             outs.append(z)
         else:

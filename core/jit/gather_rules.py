@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.jit.lowering import Kernel, cast, const, np_type
+from core.jit.lowering import Kernel, alloc, cast, const
 from core.jit.loops import combine
 from core.prims import gather
 
@@ -72,13 +72,12 @@ def _gather(ctx, eqn):
     rest = [d for d in range(xa.ndim) if d not in axes]
     rows = int(np.prod(ia.shape[:-1], dtype=np.int64))
     width = int(np.prod([xa.shape[d] for d in rest], dtype=np.int64))
-    dt = np_type(out.dtype)
     fill_c = const(fill if mode == "fill" else 0, out.dtype)
     if xa.size == 0 or out.size == 0:
-        return [ctx.assign("o", f"np.full({out.shape}, {fill_c}, {dt})")]
+        return [ctx.assign("o", alloc(out.shape, out.dtype, fill_c))]
     x = ctx.assign("x", f"{ctx.array(0)}.reshape({xa.size})")
     idx = ctx.assign("idx", f"{ctx.array(1)}.reshape(({rows}, {len(axes)}))")
-    o = ctx.assign("o", f"np.empty(({rows}, {width}), {dt})")
+    o = ctx.assign("o", alloc((rows, width), out.dtype))
     strides = _strides(xa.shape)
     with ctx.block(f"for b in range({rows}):"):
         off, ok = _row_offset(ctx, idx, axes, xa.shape, strides, mode)
@@ -99,7 +98,7 @@ def _scatter(ctx, eqn):
     rest = [d for d in range(xa.ndim) if d not in axes]
     rows = int(np.prod(ia.shape[:-1], dtype=np.int64))
     width = int(np.prod([xa.shape[d] for d in rest], dtype=np.int64))
-    o = ctx.assign("o", f"{ctx.array(0)}.reshape({xa.size}).copy()")
+    o = ctx.assign("o", f"rt.copy({ctx.array(0)}.reshape({xa.size}))")
     if xa.size and ua.size:
         idx = ctx.assign("idx", f"{ctx.array(1)}.reshape(({rows}, {len(axes)}))")
         upd = ctx.assign("u", f"{ctx.array(2)}.reshape(({rows}, {width}))")
@@ -139,14 +138,14 @@ def _dynamic_slice(ctx, eqn):
     if not xa.shape:
         return [ctx.scalar(0)]
     starts = _starts(ctx, 1, xa.shape, sizes)
-    return [ctx.assign("o", f"np.ascontiguousarray({ctx.array(0)}[{_window(starts, sizes)}])")]
+    return [ctx.assign("o", f"rt.contiguous({ctx.array(0)}[{_window(starts, sizes)}])")]
 
 
 def _dynamic_update_slice(ctx, eqn):
     xa, ua = ctx.in_avals[:2]
     if not xa.shape:
         return [ctx.scalar(1)]
-    o = ctx.assign("o", f"{ctx.array(0)}.copy()")
+    o = ctx.assign("o", f"rt.copy({ctx.array(0)})")
     starts = _starts(ctx, 2, xa.shape, ua.shape)
     if ua.size:
         ctx.line(f"{o}[{_window(starts, ua.shape)}] = {ctx.array(1)}")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from core.jit.lowering import cast, const, np_type
+from core.jit.lowering import alloc, cast, const
 
 _IDENTITY = {
     "sum": 0,
@@ -267,15 +267,14 @@ class LoopNest:
                 same = shape == a.value.base_shape
                 a.name = a.value.expr if same else self.em.assign("r", f"{a.value.expr}.reshape({shape})")
             elif a.kind == "store":
-                a.name = self.em.assign("o", f"np.empty({shape}, {np_type(a.dtype)})")
+                a.name = self.em.assign("o", alloc(shape, a.dtype))
             elif a.kind == "reduce":
                 used = sorted({d for ax in a.imap for d in ax[1]})
                 if used == list(range(len(used))):
                     a.level = len(used)
                 if a.out_shape:
-                    init = "np.empty" if a.level >= 0 else "np.full"
-                    fill = "" if a.level >= 0 else f", {identity(a.reduce_kind, a.dtype)}"
-                    a.name = self.em.assign("o", f"{init}({shape}{fill}, {np_type(a.dtype)})")
+                    fill = None if a.level >= 0 else identity(a.reduce_kind, a.dtype)
+                    a.name = self.em.assign("o", alloc(shape, a.dtype, fill))
                 a.acc = self.em.new_name("acc")
         self._emit_level(0, n, body)
         for a in self.accesses:

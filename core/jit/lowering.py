@@ -88,6 +88,19 @@ def constant_definitions(source: str) -> list[str]:
     return lines
 
 
+def alloc(shape, dtype: np.dtype, fill: str | None = None) -> str:
+    """A new C-contiguous array of `shape` (filled with the expression `fill`, if given).
+
+    Allocation goes through the cached `rt.empty`/`rt.full` helpers: with `np.empty`, numba
+    compiles an allocator per shape and dtype inside every kernel (a large part of cold
+    compile time).
+    """
+    n = int(np.prod(shape, dtype=np.int64))
+    t = np_type(dtype)
+    base = f"rt.empty({n}, {t})" if fill is None else f"rt.full({n}, {fill}, {t})"
+    return base if len(shape) == 1 else f"{base}.reshape({tuple(shape)})"
+
+
 def cast(expr: str, dtype: np.dtype) -> str:
     """`expr` converted to `dtype` (numba widens small ints to 64 bits in arithmetic)."""
     return f"{np_type(dtype)}({expr})"

@@ -137,3 +137,39 @@ def bitcast(typingctx, x, like):
         return builder.bitcast(args[0], context.get_value_type(signature.return_type))
 
     return like(x, like), codegen
+
+
+@njit(**_OPTS)
+def empty(n, dtype):
+    """`np.empty(n, dtype)`. Kernels allocate through these helpers (and reshape the 1-d
+    result for free): numba would otherwise compile its `np.empty` implementation anew for
+    every shape and dtype inside every kernel, while these compile once per dtype and are
+    cached on disk."""
+    return np.empty(n, dtype)
+
+
+@njit(**_OPTS)
+def full(n, value, dtype):
+    """`np.full(n, value, dtype)` (cached, see `empty`)."""
+    out = np.empty(n, dtype)
+    for i in range(n):
+        out[i] = value
+    return out
+
+
+@njit(**_OPTS)
+def dot(a, b, out):
+    """`np.dot(a, b, out)` on 2-d float matrices through BLAS (cached, see `empty`)."""
+    np.dot(a, b, out)
+
+
+@njit(**_OPTS)
+def contiguous(a):
+    """`np.ascontiguousarray(a)` (cached, see `empty`)."""
+    return np.ascontiguousarray(a)
+
+
+@njit(**_OPTS)
+def copy(a):
+    """A C-contiguous copy of `a` (cached, see `empty`)."""
+    return a.copy()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.jit.lowering import Kernel, cast, np_type
+from core.jit.lowering import Kernel, alloc, cast
 from core.jit.loops import combine
 from core.prims import sorting
 
@@ -28,7 +28,7 @@ def _cumulative(ctx, eqn):
     xa = ctx.in_avals[0]
     outer, n, inner = _split(xa.shape, axis)
     x = ctx.assign("x", f"{ctx.array(0)}.reshape(({outer}, {n}, {inner}))")
-    o = ctx.assign("o", f"np.empty(({outer}, {n}, {inner}), {np_type(xa.dtype)})")
+    o = ctx.assign("o", alloc((outer, n, inner), xa.dtype))
     if n:
         first, step = (n - 1, -1) if reverse else (0, 1)
         kind = _KIND[eqn.prim.name]
@@ -50,7 +50,7 @@ def _moved(ctx, i, axis, ndim) -> str:
     arr = ctx.array(i)
     if axis != ndim - 1:
         perm = tuple(d for d in range(ndim) if d != axis) + (axis,)
-        arr = f"np.ascontiguousarray({arr}.transpose({perm}))"
+        arr = f"rt.contiguous({arr}.transpose({perm}))"
     if aval.dtype == np.bool_:
         arr = f"{arr}.astype(np.uint8)"
     return ctx.assign("m", f"{arr}.reshape(({rows}, {n}))")
@@ -62,7 +62,7 @@ def _moved_back(ctx, name, shape, axis) -> str:
     arr = f"{name}.reshape({moved})"
     if axis != ndim - 1:
         inverse = tuple(int(i) for i in np.argsort([*(d for d in range(ndim) if d != axis), axis]))
-        arr = f"np.ascontiguousarray({arr}.transpose({inverse}))"
+        arr = f"rt.contiguous({arr}.transpose({inverse}))"
     return ctx.assign("o", arr)
 
 
@@ -74,7 +74,7 @@ def _sort(ctx, eqn):
         return [ctx.array(i) if shape else ctx.scalar(i) for i in range(len(avals))]
     ops = [_moved(ctx, i, dim, len(shape)) for i in range(len(avals))]
     rows, n = avals[0].size // shape[dim], shape[dim]
-    outs = [ctx.assign("s", f"np.empty(({rows}, {n}), {np_type(a.dtype)})") for a in avals]
+    outs = [ctx.assign("s", alloc((rows, n), a.dtype)) for a in avals]
     with ctx.block(f"for r in range({rows}):"):
         perm = ctx.assign("perm", f"np.arange({n})")
         for key in reversed(ops[:num_keys]):
@@ -91,8 +91,8 @@ def _top_k(ctx, eqn):
     n = xa.shape[-1]
     rows = xa.size // max(n, 1)
     x = ctx.assign("x", f"{ctx.array(0)}.reshape(({rows}, {n}))")
-    vals = ctx.assign("v", f"np.empty(({rows}, {k}), {np_type(xa.dtype)})")
-    idx = ctx.assign("i", f"np.empty(({rows}, {k}), np.int32)")
+    vals = ctx.assign("v", alloc((rows, k), xa.dtype))
+    idx = ctx.assign("i", alloc((rows, k), np.int32))
     if k:
         with ctx.block(f"for r in range({rows}):"):
             # descending, ties in index order: a stable ascending sort of the reversed row

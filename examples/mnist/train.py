@@ -228,9 +228,10 @@ def train_and_evaluate(config: Config) -> dict[str, Any]:
         config: the run's settings; unset per-model defaults are filled in.
 
     Returns:
-        A dict with ``test_accuracy``, ``test_loss``, ``train_accuracy``, ``train_loss``,
-        ``epoch_times`` (seconds, epochs run by this call), ``wall_time``, ``num_params``,
-        ``start_epoch`` (0, or the epoch resumed from) and the final ``state``.
+        A dict with ``test_accuracy``, ``test_loss``, ``epoch_times`` (seconds, one per epoch
+        run by this call), ``wall_time``, ``num_params``, ``start_epoch`` (0, or the epoch
+        resumed from), the final ``state``, and ``train_accuracy``/``train_loss`` of the last
+        epoch when this call ran one.
     """
     wall_start = time.perf_counter()
     config = config.resolved()

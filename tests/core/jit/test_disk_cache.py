@@ -39,10 +39,20 @@ CHILD = textwrap.dedent(
 
 
 def _child(tmp_path: Path) -> tuple[int, int, int]:
-    env = dict(os.environ, NUMBAX_CACHE_DIR=str(tmp_path / "src"),
-               NUMBA_CACHE_DIR=str(tmp_path / "numba"), PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-c", CHILD], env=env, capture_output=True, text=True,
-                         cwd=ROOT, timeout=300)
+    env = dict(
+        os.environ,
+        NUMBAX_CACHE_DIR=str(tmp_path / "src"),
+        NUMBA_CACHE_DIR=str(tmp_path / "numba"),
+        PYTHONPATH=str(ROOT),
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr
     hits, misses, warned = map(int, out.stdout.split())
     return hits, misses, warned

@@ -8,8 +8,31 @@ from scipy import special
 from core.jit import vecmath as vm
 
 rng = np.random.default_rng(0)
-EDGES = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, 1e-30, -1e-30, 1e-3, -1e-3,
-                  20.0, -20.0, 88.7, 88.8, -87.3, -87.4, -104.0, 3e38], np.float32)
+EDGES = np.array(
+    [
+        0.0,
+        -0.0,
+        np.inf,
+        -np.inf,
+        np.nan,
+        1.0,
+        -1.0,
+        0.5,
+        1e-30,
+        -1e-30,
+        1e-3,
+        -1e-3,
+        20.0,
+        -20.0,
+        88.7,
+        88.8,
+        -87.3,
+        -87.4,
+        -104.0,
+        3e38,
+    ],
+    np.float32,
+)
 
 # name: (kernel, reference on float64, sample range, max relative error)
 TABLE = {

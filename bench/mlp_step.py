@@ -1,0 +1,223 @@
+"""The MLP train step (784-128-128-10, relu, softmax cross-entropy, Adam 1e-3) under `jit`.
+
+Reports the median step time at batch 32, 128 and 1024 for numbax, a hand-written numpy step,
+and JAX (+ PyTorch) when the reference interpreter has them; plus compile time of the step,
+cold and warm from the disk cache in a new process. Usage: `python bench/mlp_step.py`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from bench._common import fmt_time, median_time, print_json, print_table, run_reference  # noqa: E402
+
+BATCHES = (32, 128, 1024)
+SIZES = (784, 128, 128, 10)
+LR, B1, B2, EPS = 1e-3, 0.9, 0.999, 1e-8
+
+
+def init_params(rng: np.random.Generator) -> list[np.ndarray]:
+    params = []
+    for m, n in zip(SIZES[:-1], SIZES[1:]):
+        params += [(rng.standard_normal((m, n)) / np.sqrt(m)).astype(np.float32),
+                   np.zeros(n, np.float32)]
+    return params
+
+
+def data(batch: int, rng: np.random.Generator):
+    return (rng.random((batch, SIZES[0]), dtype=np.float32),
+            rng.integers(0, SIZES[-1], batch).astype(np.int32))
+
+
+def numbax_step_fn():
+    import core
+    import core.numpy as jnp
+
+    def loss_fn(params, x, y):
+        h = x
+        for i in range(0, len(params) - 2, 2):
+            h = jnp.maximum(h @ params[i] + params[i + 1], 0.0)
+        logits = h @ params[-2] + params[-1]
+        logp = logits - jnp.max(logits, axis=-1, keepdims=True)
+        logp = logp - jnp.log(jnp.sum(jnp.exp(logp), axis=-1, keepdims=True))
+        return -jnp.mean(jnp.take_along_axis(logp, y[:, None], axis=-1))
+
+    @core.jit
+    def step(params, mu, nu, count, x, y):
+        loss, grads = core.value_and_grad(loss_fn)(params, x, y)
+        count = count + 1
+        mu = [B1 * m + (1 - B1) * g for m, g in zip(mu, grads)]
+        nu = [B2 * v + (1 - B2) * g * g for v, g in zip(nu, grads)]
+        c = count.astype(jnp.float32)
+        bc1, bc2 = 1 - B1**c, 1 - B2**c
+        params = [p - LR * (m / bc1) / (jnp.sqrt(v / bc2) + EPS)
+                  for p, m, v in zip(params, mu, nu)]
+        return params, mu, nu, count, loss
+
+    return step
+
+
+def measure_numbax(batch: int) -> float:
+    import core.numpy as jnp
+
+    rng = np.random.default_rng(0)
+    params = [jnp.asarray(p) for p in init_params(rng)]
+    mu = [jnp.zeros_like(p) for p in params]
+    nu = [jnp.zeros_like(p) for p in params]
+    count = jnp.asarray(0, dtype=jnp.int32)
+    x, y = map(jnp.asarray, data(batch, rng))
+    step = numbax_step_fn()
+    state = [params, mu, nu, count]
+
+    def run():
+        p, m, v, c, loss = step(*state, x, y)
+        state[:] = [p, m, v, c]
+
+    return median_time(run, repeat=9, budget=1.0)
+
+
+def measure_numpy(batch: int) -> float:
+    rng = np.random.default_rng(0)
+    params = init_params(rng)
+    mu = [np.zeros_like(p) for p in params]
+    nu = [np.zeros_like(p) for p in params]
+    x, y = data(batch, rng)
+    t = [0]
+
+    def run():
+        hs = [x]
+        for i in range(0, 4, 2):
+            hs.append(np.maximum(hs[-1] @ params[i] + params[i + 1], 0))
+        logits = hs[-1] @ params[4] + params[5]
+        e = np.exp(logits - logits.max(-1, keepdims=True))
+        p = e / e.sum(-1, keepdims=True)
+        p[np.arange(batch), y] -= 1
+        d = p / batch
+        grads = [None] * 6
+        for i in (4, 2, 0):
+            grads[i] = hs[i // 2].T @ d
+            grads[i + 1] = d.sum(0)
+            if i:
+                d = (d @ params[i].T) * (hs[i // 2] > 0)
+        t[0] += 1
+        bc1, bc2 = 1 - B1 ** t[0], 1 - B2 ** t[0]
+        for j, g in enumerate(grads):
+            mu[j] = B1 * mu[j] + (1 - B1) * g
+            nu[j] = B2 * nu[j] + (1 - B2) * g * g
+            params[j] = params[j] - LR * (mu[j] / bc1) / (np.sqrt(nu[j] / bc2) + EPS)
+
+    return median_time(run, repeat=9, budget=1.0)
+
+
+def measure_jax(batch: int) -> float:
+    import jax
+    import jax.numpy as jnp
+    import optax
+
+    rng = np.random.default_rng(0)
+    params = [jnp.asarray(p) for p in init_params(rng)]
+    x, y = map(jnp.asarray, data(batch, rng))
+    tx = optax.adam(LR)
+    opt_state = tx.init(params)
+
+    def loss_fn(params, x, y):
+        h = x
+        for i in range(0, 4, 2):
+            h = jax.nn.relu(h @ params[i] + params[i + 1])
+        logits = h @ params[4] + params[5]
+        return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean()
+
+    @jax.jit
+    def step(params, opt_state, x, y):
+        loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
+        updates, opt_state = tx.update(grads, opt_state, params)
+        return optax.apply_updates(params, updates), opt_state, loss
+
+    state = [params, opt_state]
+
+    def run():
+        p, o, loss = step(*state, x, y)
+        loss.block_until_ready()
+        state[:] = [p, o]
+
+    return median_time(run, repeat=9, budget=1.0)
+
+
+def measure_torch(batch: int) -> float:
+    import torch
+
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(784, 128), torch.nn.ReLU(),
+                                torch.nn.Linear(128, 128), torch.nn.ReLU(),
+                                torch.nn.Linear(128, 10))
+    opt = torch.optim.Adam(model.parameters(), lr=LR)
+    rng = np.random.default_rng(0)
+    x, y = data(batch, rng)
+    x, y = torch.from_numpy(x), torch.from_numpy(y.astype(np.int64))
+
+    def run():
+        opt.zero_grad()
+        loss = torch.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+
+    return median_time(run, repeat=9, budget=1.0)
+
+
+def compile_times() -> dict:
+    """Cold compile (empty cache dir) and warm (same dir, new process) of the batch-32 step."""
+    code = ("import time,sys; sys.path.insert(0, %r); import bench.mlp_step as m; "
+            "import numpy as np, core.numpy as jnp; rng=np.random.default_rng(0); "
+            "p=[jnp.asarray(a) for a in m.init_params(rng)]; z=[jnp.zeros_like(a) for a in p]; "
+            "x,y=map(jnp.asarray, m.data(32, rng)); s=m.numbax_step_fn(); t=time.perf_counter(); "
+            "s(p,z,z,jnp.asarray(0, dtype=jnp.int32),x,y); print(time.perf_counter()-t)")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out = {}
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ, NUMBAX_CACHE_DIR=d, NUMBA_CACHE_DIR=d)
+        for label in ("cold", "warm"):
+            res = subprocess.run([sys.executable, "-c", code % root], env=env, capture_output=True,
+                                 text=True, check=True)
+            out[label] = float(res.stdout.strip().splitlines()[-1])
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--framework", default=None, help="numbax|numpy|jax|torch (one only)")
+    parser.add_argument("--batches", default=",".join(map(str, BATCHES)))
+    args = parser.parse_args()
+    batches = [int(b) for b in args.batches.split(",")]
+    fns = {"numbax": measure_numbax, "numpy": measure_numpy, "jax": measure_jax,
+           "torch": measure_torch}
+    if args.framework:
+        print_json("mlp_step", {str(b): fns[args.framework](b) for b in batches})
+        return
+    res = {"numbax": {str(b): measure_numbax(b) for b in batches},
+           "numpy": {str(b): measure_numpy(b) for b in batches}}
+    for fw in ("jax", "torch"):
+        res[fw] = run_reference(__file__, ["--framework", fw, "--batches", args.batches])
+    rows = []
+    for b in map(str, batches):
+        jx = (res["jax"] or {}).get(b)
+        rows.append([b, fmt_time(res["numpy"][b]), fmt_time(res["numbax"][b]), fmt_time(jx),
+                     fmt_time((res["torch"] or {}).get(b)),
+                     f"{res['numbax'][b] / jx:.2f}x" if jx else "-"])
+    print_table("MLP train step, median (784-128-128-10, Adam)",
+                ["batch", "numpy", "numbax", "JAX", "PyTorch", "numbax/JAX"], rows)
+    res["compile_s"] = compile_times()
+    print(f"\ncompile of the batch-32 step: cold {res['compile_s']['cold']:.2f} s, "
+          f"warm (disk cache, new process) {res['compile_s']['warm']:.3f} s")
+    print_json("mlp_step", res)
+
+
+if __name__ == "__main__":
+    main()
