@@ -291,13 +291,7 @@ def value_and_grad(
                 )
         idx = [n % len(args) for n in nums]
         dyn = [args[i] for i in idx]
-
-        def f_partial(*dyn_args):
-            full = list(args)
-            for i, a in zip(idx, dyn_args):
-                full[i] = a
-            return fun(*full, **kwargs)
-
+        f_partial = _dyn_fun(functools.partial(fun, **kwargs), args, idx)
         for leaf in tree_util.tree_leaves(dyn):
             _check_grad_input(_as_value(leaf), allow_int)
         res = vjp(f_partial, *dyn, has_aux=has_aux)
@@ -557,6 +551,20 @@ def _dyn_fun(fun: Callable, args: tuple, nums: tuple) -> Callable:
     return f_dyn
 
 
+def _jacobian(fun: Callable, argnums: int | Sequence[int], has_aux: bool, build: Callable):
+    """The function of `jacfwd`/`jacrev`: `build(f_dyn, dyn, multiple)` takes `fun` of the
+    `argnums` arguments only and their values, and returns `(jac_tree, *aux)`."""
+    multiple = isinstance(argnums, (tuple, list))
+    nums = tuple(argnums) if multiple else (argnums,)
+
+    def jac(*args: Any):
+        dyn = tuple(args[i] for i in nums)
+        res = build(_dyn_fun(fun, args, nums), dyn, multiple)
+        return res if has_aux else res[0]
+
+    return jac
+
+
 def jacfwd(
     fun: Callable,
     argnums: int | Sequence[int] = 0,
@@ -564,14 +572,10 @@ def jacfwd(
     holomorphic: bool = False,
 ) -> Callable:
     """Jacobian by forward mode (one jvp per input element, vectorized): `out.shape + in.shape`."""
-    multiple = isinstance(argnums, (tuple, list))
-    nums = tuple(argnums) if multiple else (argnums,)
 
-    def jac(*args: Any):
-        dyn = tuple(args[i] for i in nums)
+    def build(f_dyn: Callable, dyn: tuple, multiple: bool) -> tuple:
         d_flat, d_tree = _flatten_args(dyn)
         basis, _ = _std_basis(d_flat)
-        f_dyn = _dyn_fun(fun, args, nums)
 
         def push(*ts):
             return jvp(f_dyn, dyn, tree_util.tree_unflatten(d_tree, ts), has_aux=has_aux)
@@ -584,10 +588,9 @@ def jacfwd(
             parts = _split_axis(j, get_aval(j).ndim - 1, d_flat, d_tree, get_aval(yo).shape)
             return parts if multiple else parts[0]
 
-        jac_tree = tree_util.tree_map(split, jac_t, y)
-        return (jac_tree, res[2]) if has_aux else jac_tree
+        return (tree_util.tree_map(split, jac_t, y), *res[2:])
 
-    return jac
+    return _jacobian(fun, argnums, has_aux, build)
 
 
 def jacrev(
@@ -598,12 +601,9 @@ def jacrev(
     allow_int: bool = False,
 ) -> Callable:
     """Jacobian by reverse mode (one vjp per output element, vectorized): `out.shape + in.shape`."""
-    multiple = isinstance(argnums, (tuple, list))
-    nums = tuple(argnums) if multiple else (argnums,)
 
-    def jac(*args: Any):
-        dyn = tuple(args[i] for i in nums)
-        res = vjp(_dyn_fun(fun, args, nums), *dyn, has_aux=has_aux)
+    def build(f_dyn: Callable, dyn: tuple, multiple: bool) -> tuple:
+        res = vjp(f_dyn, *dyn, has_aux=has_aux)
         y, pullback = res[0], res[1]
         y_flat, y_tree = tree_util.tree_flatten(y)
         y_flat = [_as_value(v) for v in y_flat]
@@ -619,9 +619,9 @@ def jacrev(
             lambda *ins: tree_util.tree_unflatten(d_tree, ins)[slice(None) if multiple else 0],
             *per_in,
         )
-        return (jac_tree, res[2]) if has_aux else jac_tree
+        return (jac_tree, *res[2:])
 
-    return jac
+    return _jacobian(fun, argnums, has_aux, build)
 
 
 jacobian = jacrev

@@ -22,8 +22,8 @@ class Array(ArrayBase):
     __slots__ = ("_value", "_weak_type", "_aval")
 
     def __init__(self, value: np.ndarray, weak_type: bool = False):
-        if value.flags.writeable:
-            value.flags.writeable = False
+        # `value` is never written to: primitives return fresh arrays, and `__array__` hands out
+        # read-only views (cheaper than locking every array at creation).
         self._value = value
         self._weak_type = weak_type
         self._aval = None
@@ -66,7 +66,9 @@ class Array(ArrayBase):
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
         if dtype is None and not copy:
-            return self._value
+            view = self._value.view()
+            view.flags.writeable = False
+            return view
         return np.array(self._value, dtype=dtype, copy=True)
 
     def __setitem__(self, idx: Any, value: Any) -> None:

@@ -30,6 +30,13 @@ class Config:
 
     def __init__(self) -> None:
         object.__setattr__(self, "_values", dict(_DEFAULTS))
+        self._refresh()
+
+    def _refresh(self) -> None:
+        # Snapshots read on every jitted call: the trace context and whether jit is disabled.
+        v = self._values
+        object.__setattr__(self, "_ctx", tuple(v[k] for k in _TRACE_FLAGS))
+        object.__setattr__(self, "_jit_enabled", not v["disable_jit"])
 
     @staticmethod
     def _canonical(name: str) -> str:
@@ -49,6 +56,7 @@ class Config:
     def update(self, name: str, value: Any) -> None:
         """Sets flag `name` (e.g. "enable_x64" or "jax_enable_x64") to `value`."""
         self._values[self._canonical(name)] = value
+        self._refresh()
 
     def read(self, name: str) -> Any:
         """Returns the value of flag `name`."""
@@ -60,15 +68,16 @@ class Config:
         key = self._canonical(name)
         old = self._values[key]
         self._values[key] = value
+        self._refresh()
         try:
             yield
         finally:
             self._values[key] = old
+            self._refresh()
 
     def trace_context(self) -> tuple:
         """The flags that change what a traced program means (part of jit cache keys)."""
-        v = self._values
-        return tuple(v[k] for k in _TRACE_FLAGS)
+        return self._ctx
 
 
 config = Config()

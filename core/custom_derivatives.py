@@ -332,23 +332,39 @@ def _out_weak(weak: Any, *, call_jaxpr: ir.Jaxpr, **params: Any) -> list[bool]:
     return [a.weak_type for a in call_jaxpr.out_avals]
 
 
-custom_jvp_call_p = Primitive("custom_jvp_call", multiple_results=True, higher_order=True)
-custom_jvp_call_p.def_impl(_impl_call)
-custom_jvp_call_p.def_abstract_eval(lambda *avals, call_jaxpr, **params: call_jaxpr.out_avals)
-custom_jvp_call_p.def_weak_type_rule(_out_weak)
+def _call_primitive(name: str) -> Primitive:
+    """A custom-rule call primitive: evaluates `call_jaxpr` and has its output avals."""
+    prim = Primitive(name, multiple_results=True, higher_order=True)
+    prim.def_impl(_impl_call)
+    prim.def_abstract_eval(lambda *avals, call_jaxpr, **params: call_jaxpr.out_avals)
+    prim.def_weak_type_rule(_out_weak)
+    return prim
+
+
+def _closure_jvp(call_jaxpr: ir.Jaxpr, primals: Any, tangents: Any, num_consts: int) -> Any:
+    """None, or the jvp of the function itself when a closed-over const has a tangent.
+
+    The function then closes over a value being differentiated: the custom rule cannot see
+    that dependence, so the function itself is differentiated.
+    """
+    if all(type(t) is Zero for t in tangents[:num_consts]):
+        return None
+    from core.api import jvp as api_jvp
+
+    return api_jvp(
+        lambda *xs: _eval_call(call_jaxpr, xs),
+        list(primals),
+        [instantiate(t) for t in tangents],
+    )
+
+
+custom_jvp_call_p = _call_primitive("custom_jvp_call")
 
 
 def _custom_jvp_call_jvp(primals, tangents, *, call_jaxpr, jvp, num_consts, symbolic_zeros):
-    if any(type(t) is not Zero for t in tangents[:num_consts]):
-        # The function closes over a value being differentiated: the rule cannot see that
-        # dependence, so differentiate the function itself.
-        from core.api import jvp as api_jvp
-
-        return api_jvp(
-            lambda *xs: _eval_call(call_jaxpr, xs),
-            list(primals),
-            [instantiate(t) for t in tangents],
-        )
+    out = _closure_jvp(call_jaxpr, primals, tangents, num_consts)
+    if out is not None:
+        return out
     ts = list(tangents[num_consts:])
     if not symbolic_zeros:
         ts = [instantiate(t) for t in ts]
@@ -372,21 +388,13 @@ def _custom_jvp_call_batch(args, dims, *, call_jaxpr, jvp, num_consts, symbolic_
 custom_jvp_call_p.def_jvp(_custom_jvp_call_jvp)
 custom_jvp_call_p.def_batch(_custom_jvp_call_batch)
 
-custom_vjp_call_p = Primitive("custom_vjp_call", multiple_results=True, higher_order=True)
-custom_vjp_call_p.def_impl(_impl_call)
-custom_vjp_call_p.def_abstract_eval(lambda *avals, call_jaxpr, **params: call_jaxpr.out_avals)
-custom_vjp_call_p.def_weak_type_rule(_out_weak)
+custom_vjp_call_p = _call_primitive("custom_vjp_call")
 
 
 def _custom_vjp_call_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, num_consts):
-    if any(type(t) is not Zero for t in tangents[:num_consts]):
-        from core.api import jvp as api_jvp
-
-        return api_jvp(
-            lambda *xs: _eval_call(call_jaxpr, xs),
-            list(primals),
-            [instantiate(t) for t in tangents],
-        )
+    out = _closure_jvp(call_jaxpr, primals, tangents, num_consts)
+    if out is not None:
+        return out
     return custom_vjp_call_jvp(fwd, bwd, primals[num_consts:], tangents[num_consts:])
 
 

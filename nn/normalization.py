@@ -73,6 +73,23 @@ def _compute_stats(
     return mu, var
 
 
+def _module_stats(
+    mdl: Module, x: Array, axes: Axes, mask: Array | None, use_mean: bool = True, sync: bool = True
+) -> tuple[Array, Array]:
+    """``_compute_stats`` with ``mdl``'s dtype, device averaging (if ``sync``) and flags."""
+    return _compute_stats(
+        x,
+        axes,
+        mdl.dtype,
+        mdl.axis_name if sync else None,
+        mdl.axis_index_groups,
+        use_mean=use_mean,
+        use_fast_variance=mdl.use_fast_variance,
+        mask=mask,
+        force_float32_reductions=mdl.force_float32_reductions,
+    )
+
+
 def _normalize(
     mdl: Module,
     x: Array,
@@ -80,15 +97,14 @@ def _normalize(
     var: Array,
     reduction_axes: Axes,
     feature_axes: Axes,
-    dtype: Any,
-    param_dtype: Any,
-    epsilon: float,
-    use_bias: bool,
-    use_scale: bool,
-    bias_init: Callable,
-    scale_init: Callable,
+    use_bias: bool = True,
 ) -> Array:
-    """``(x - mean) * rsqrt(var + eps)``, scaled and shifted by ``mdl``'s parameters."""
+    """``(x - mean) * rsqrt(var + eps)``, scaled and shifted by ``mdl``'s parameters.
+
+    ``mdl`` gives ``dtype``, ``param_dtype``, ``epsilon``, ``use_scale``, ``scale_init`` and,
+    unless ``use_bias`` is False, ``use_bias`` and ``bias_init``.
+    """
+    dtype, param_dtype, epsilon = mdl.dtype, mdl.param_dtype, mdl.epsilon
     reduction_axes = _canonicalize_axes(x.ndim, reduction_axes)
     feature_axes = _canonicalize_axes(x.ndim, feature_axes)
     feature_shape = [1] * x.ndim
@@ -101,14 +117,14 @@ def _normalize(
     y = x - mean
     mul = lax.rsqrt(var + epsilon)
     args = [x]
-    if use_scale:
-        scale = mdl.param("scale", scale_init, tuple(reduced_shape), param_dtype)
+    if mdl.use_scale:
+        scale = mdl.param("scale", mdl.scale_init, tuple(reduced_shape), param_dtype)
         scale = jnp.reshape(scale, feature_shape)
         mul = mul * scale
         args.append(scale)
     y = y * mul
-    if use_bias:
-        bias = mdl.param("bias", bias_init, tuple(reduced_shape), param_dtype)
+    if use_bias and mdl.use_bias:
+        bias = mdl.param("bias", mdl.bias_init, tuple(reduced_shape), param_dtype)
         bias = jnp.reshape(bias, feature_shape)
         y = y + bias
         args.append(bias)
@@ -185,34 +201,11 @@ class BatchNorm(Module):
             mean, var = ra_mean.value, ra_var.value
         else:
             initializing = self.is_initializing()
-            mean, var = _compute_stats(
-                x,
-                reduction_axes,
-                dtype=self.dtype,
-                axis_name=None if initializing else self.axis_name,
-                axis_index_groups=self.axis_index_groups,
-                use_fast_variance=self.use_fast_variance,
-                mask=mask,
-                force_float32_reductions=self.force_float32_reductions,
-            )
+            mean, var = _module_stats(self, x, reduction_axes, mask, sync=not initializing)
             if not initializing:
                 ra_mean.value = self.momentum * ra_mean.value + (1 - self.momentum) * mean
                 ra_var.value = self.momentum * ra_var.value + (1 - self.momentum) * var
-        return _normalize(
-            self,
-            x,
-            mean,
-            var,
-            reduction_axes,
-            feature_axes,
-            self.dtype,
-            self.param_dtype,
-            self.epsilon,
-            self.use_bias,
-            self.use_scale,
-            self.bias_init,
-            self.scale_init,
-        )
+        return _normalize(self, x, mean, var, reduction_axes, feature_axes)
 
 
 class LayerNorm(Module):
@@ -257,31 +250,8 @@ class LayerNorm(Module):
 
     @compact
     def __call__(self, x: Array, *, mask: Array | None = None) -> Array:
-        mean, var = _compute_stats(
-            x,
-            self.reduction_axes,
-            self.dtype,
-            self.axis_name,
-            self.axis_index_groups,
-            use_fast_variance=self.use_fast_variance,
-            mask=mask,
-            force_float32_reductions=self.force_float32_reductions,
-        )
-        return _normalize(
-            self,
-            x,
-            mean,
-            var,
-            self.reduction_axes,
-            self.feature_axes,
-            self.dtype,
-            self.param_dtype,
-            self.epsilon,
-            self.use_bias,
-            self.use_scale,
-            self.bias_init,
-            self.scale_init,
-        )
+        mean, var = _module_stats(self, x, self.reduction_axes, mask)
+        return _normalize(self, x, mean, var, self.reduction_axes, self.feature_axes)
 
 
 class RMSNorm(Module):
@@ -322,30 +292,9 @@ class RMSNorm(Module):
 
     @compact
     def __call__(self, x: Array, *, mask: Array | None = None) -> Array:
-        mean, var = _compute_stats(
-            x,
-            self.reduction_axes,
-            self.dtype,
-            self.axis_name,
-            self.axis_index_groups,
-            use_mean=False,
-            mask=mask,
-            force_float32_reductions=self.force_float32_reductions,
-        )
+        mean, var = _module_stats(self, x, self.reduction_axes, mask, use_mean=False)
         return _normalize(
-            self,
-            x,
-            mean,
-            var,
-            self.reduction_axes,
-            self.feature_axes,
-            self.dtype,
-            self.param_dtype,
-            self.epsilon,
-            False,
-            self.use_scale,
-            initializers.zeros,
-            self.scale_init,
+            self, x, mean, var, self.reduction_axes, self.feature_axes, use_bias=False
         )
 
 
@@ -420,30 +369,8 @@ class GroupNorm(Module):
         group_shape = x.shape[:-1] + (num_groups, group_size)
         if mask is not None:
             mask = jnp.reshape(mask, mask.shape[:-1] + (num_groups, group_size))
-        mean, var = _compute_stats(
-            jnp.reshape(x, group_shape),
-            list(reduction_axes[:-1]) + [-1],
-            self.dtype,
-            self.axis_name,
-            self.axis_index_groups,
-            use_fast_variance=self.use_fast_variance,
-            mask=mask,
-            force_float32_reductions=self.force_float32_reductions,
-        )
+        stats_axes = list(reduction_axes[:-1]) + [-1]
+        mean, var = _module_stats(self, jnp.reshape(x, group_shape), stats_axes, mask)
         mean = jnp.repeat(mean, group_size, axis=-1)
         var = jnp.repeat(var, group_size, axis=-1)
-        return _normalize(
-            self,
-            x,
-            mean,
-            var,
-            reduction_axes[:-1],
-            (-1,),
-            self.dtype,
-            self.param_dtype,
-            self.epsilon,
-            self.use_bias,
-            self.use_scale,
-            self.bias_init,
-            self.scale_init,
-        )
+        return _normalize(self, x, mean, var, reduction_axes[:-1], (-1,))

@@ -39,8 +39,41 @@ class RNNCellBase(Module):
         """The number of trailing feature axes of the inputs."""
         return 1
 
+    @nowrap
+    def _dense(self, features: int, name: str, use_bias: bool, recurrent: bool) -> Dense:
+        """One of the cell's ``Dense`` layers: on the hidden state if ``recurrent``, else on x."""
+        return Dense(
+            features,
+            use_bias=use_bias,
+            kernel_init=self.recurrent_kernel_init if recurrent else self.kernel_init,
+            bias_init=self.bias_init,
+            dtype=self.dtype,
+            param_dtype=self.param_dtype,
+            name=name,
+        )
 
-class LSTMCell(RNNCellBase):
+    @nowrap
+    def _carry(self, rng: Any, input_shape: tuple[int, ...]) -> Array:
+        """One carry array: the batch dims of ``input_shape`` plus ``features``."""
+        mem_shape = tuple(input_shape[:-1]) + (self.features,)
+        return self.carry_init(rng, mem_shape, self.param_dtype)
+
+
+class _GatedCell(RNNCellBase):
+    """The fields shared by the gated cells (``LSTMCell``, ``GRUCell``), in Flax's order."""
+
+    features: int
+    gate_fn: Callable = sigmoid
+    activation_fn: Callable = tanh
+    kernel_init: Callable = default_kernel_init
+    recurrent_kernel_init: Callable = initializers.orthogonal()
+    bias_init: Callable = initializers.zeros_init()
+    dtype: Any = None
+    param_dtype: Any = jnp.float32
+    carry_init: Callable = initializers.zeros_init()
+
+
+class LSTMCell(_GatedCell):
     r"""Long short-term memory cell.
 
     ``i = σ(W_ii x + W_hi h + b_hi)``, ``f``, ``o`` alike, ``g = tanh(W_ig x + W_hg h + b_hg)``,
@@ -66,41 +99,16 @@ class LSTMCell(RNNCellBase):
         {'bias': (4,), 'kernel': (4, 4)}
     """
 
-    features: int
-    gate_fn: Callable = sigmoid
-    activation_fn: Callable = tanh
-    kernel_init: Callable = default_kernel_init
-    recurrent_kernel_init: Callable = initializers.orthogonal()
-    bias_init: Callable = initializers.zeros_init()
-    dtype: Any = None
-    param_dtype: Any = jnp.float32
-    carry_init: Callable = initializers.zeros_init()
-
     @compact
     def __call__(self, carry: tuple[Array, Array], inputs: Array) -> tuple[Carry, Array]:
         c, h = carry
         hidden = h.shape[-1]
 
         def dense_i(name: str) -> Dense:
-            return Dense(
-                hidden,
-                use_bias=False,
-                kernel_init=self.kernel_init,
-                dtype=self.dtype,
-                param_dtype=self.param_dtype,
-                name=name,
-            )
+            return self._dense(hidden, name, use_bias=False, recurrent=False)
 
         def dense_h(name: str) -> Dense:
-            return Dense(
-                hidden,
-                use_bias=True,
-                kernel_init=self.recurrent_kernel_init,
-                bias_init=self.bias_init,
-                dtype=self.dtype,
-                param_dtype=self.param_dtype,
-                name=name,
-            )
+            return self._dense(hidden, name, use_bias=True, recurrent=True)
 
         i = self.gate_fn(dense_i("ii")(inputs) + dense_h("hi")(h))
         f = self.gate_fn(dense_i("if")(inputs) + dense_h("hf")(h))
@@ -113,11 +121,7 @@ class LSTMCell(RNNCellBase):
     @nowrap
     def initialize_carry(self, rng: Any, input_shape: tuple[int, ...]) -> tuple[Array, Array]:
         key1, key2 = random.split(rng)
-        mem_shape = tuple(input_shape[:-1]) + (self.features,)
-        return (
-            self.carry_init(key1, mem_shape, self.param_dtype),
-            self.carry_init(key2, mem_shape, self.param_dtype),
-        )
+        return self._carry(key1, input_shape), self._carry(key2, input_shape)
 
 
 class _DenseParams(Module):
@@ -185,7 +189,7 @@ class OptimizedLSTMCell(LSTMCell):
         return (new_c, new_h), new_h
 
 
-class GRUCell(RNNCellBase):
+class GRUCell(_GatedCell):
     r"""Gated recurrent unit cell.
 
     ``r = σ(W_ir x + b_ir + W_hr h)``, ``z`` alike,
@@ -210,42 +214,16 @@ class GRUCell(RNNCellBase):
         ['hn', 'hr', 'hz', 'in', 'ir', 'iz']
     """
 
-    features: int
-    gate_fn: Callable = sigmoid
-    activation_fn: Callable = tanh
-    kernel_init: Callable = default_kernel_init
-    recurrent_kernel_init: Callable = initializers.orthogonal()
-    bias_init: Callable = initializers.zeros_init()
-    dtype: Any = None
-    param_dtype: Any = jnp.float32
-    carry_init: Callable = initializers.zeros_init()
-
     @compact
     def __call__(self, carry: Array, inputs: Array) -> tuple[Array, Array]:
         h = carry
         hidden = h.shape[-1]
 
         def dense_h(name: str, use_bias: bool = False) -> Dense:
-            return Dense(
-                hidden,
-                use_bias=use_bias,
-                kernel_init=self.recurrent_kernel_init,
-                bias_init=self.bias_init,
-                dtype=self.dtype,
-                param_dtype=self.param_dtype,
-                name=name,
-            )
+            return self._dense(hidden, name, use_bias=use_bias, recurrent=True)
 
         def dense_i(name: str) -> Dense:
-            return Dense(
-                hidden,
-                use_bias=True,
-                kernel_init=self.kernel_init,
-                bias_init=self.bias_init,
-                dtype=self.dtype,
-                param_dtype=self.param_dtype,
-                name=name,
-            )
+            return self._dense(hidden, name, use_bias=True, recurrent=False)
 
         r = self.gate_fn(dense_i("ir")(inputs) + dense_h("hr")(h))
         z = self.gate_fn(dense_i("iz")(inputs) + dense_h("hz")(h))
@@ -255,8 +233,7 @@ class GRUCell(RNNCellBase):
 
     @nowrap
     def initialize_carry(self, rng: Any, input_shape: tuple[int, ...]) -> Array:
-        mem_shape = tuple(input_shape[:-1]) + (self.features,)
-        return self.carry_init(rng, mem_shape, self.param_dtype)
+        return self._carry(rng, input_shape)
 
 
 class SimpleCell(RNNCellBase):
@@ -294,20 +271,8 @@ class SimpleCell(RNNCellBase):
     @compact
     def __call__(self, carry: Array, inputs: Array) -> tuple[Array, Array]:
         hidden = carry.shape[-1]
-        new_carry = Dense(
-            hidden,
-            kernel_init=self.kernel_init,
-            bias_init=self.bias_init,
-            dtype=self.dtype,
-            param_dtype=self.param_dtype,
-            name="i",
-        )(inputs) + Dense(
-            hidden,
-            use_bias=False,
-            kernel_init=self.recurrent_kernel_init,
-            dtype=self.dtype,
-            param_dtype=self.param_dtype,
-            name="h",
+        new_carry = self._dense(hidden, "i", use_bias=True, recurrent=False)(inputs) + self._dense(
+            hidden, "h", use_bias=False, recurrent=True
         )(carry)
         if self.residual:
             new_carry = new_carry + carry
@@ -316,8 +281,7 @@ class SimpleCell(RNNCellBase):
 
     @nowrap
     def initialize_carry(self, rng: Any, input_shape: tuple[int, ...]) -> Array:
-        mem_shape = tuple(input_shape[:-1]) + (self.features,)
-        return self.carry_init(rng, mem_shape, self.param_dtype)
+        return self._carry(rng, input_shape)
 
 
 def flip_sequences(

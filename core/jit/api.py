@@ -37,6 +37,7 @@ from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undef
 from core.primitive import Primitive
 from core.prims.control_flow.common import partial_eval_jaxpr  # splits control flow bodies too
 from core.trace import EvalTrace, Tracer, current_trace, get_aval, set_current_trace
+from core.tree_util import _flatten as _flatten_node
 
 logger = logging.getLogger("core.jit")
 
@@ -312,6 +313,10 @@ class Jitted:
                     self._static_argnames |= {p.name}
         self._static_argnums = frozenset(nums)
         self._donate_argnums = tuple(donate_argnums)
+        # Cache-hit fast path (no static arguments, concrete Array leaves, eager context):
+        # (structure node, leaf signatures, trace context) -> (entry, kernel).
+        self._fast: dict = {}
+        self._fast_ok = not self._static_argnums and not self._static_argnames
 
     def __get__(self, obj, objtype=None):
         return self if obj is None else functools.partial(self, obj)
@@ -345,7 +350,20 @@ class Jitted:
         return tuple(static), dyn_args, dyn_kwargs
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if config.disable_jit:
+        fast_key = None
+        if self._fast_ok and not kwargs and type(current_trace()) is EvalTrace:
+            leaves: list = []
+            node = _flatten_node(args, leaves)
+            try:
+                fast_key = (node, tuple([(x._value.shape, x._value.dtype, x._weak_type)
+                                         for x in leaves]), config._ctx, self._backend)
+            except AttributeError:  # a leaf that is not a concrete Array
+                fast_key = None
+            else:
+                hit = self._fast.get(fast_key)
+                if hit is not None:
+                    return self._run(hit, leaves)
+        if not config._jit_enabled:
             return self._fun(*args, **kwargs)
         static, dyn_args, dyn_kwargs = self._split(args, kwargs)
         leaves, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
@@ -367,24 +385,39 @@ class Jitted:
             entry = self._trace(args, kwargs, static, leaves, in_tree, key, cache)
         backend = self._backend or config.jit_backend
         if type(current_trace()) is EvalTrace and all(type(x) is Array for x in leaves):
-            return self._fast_call(entry, leaves, backend)
+            hit = self._prepare(entry, backend)
+            if fast_key is not None:
+                self._fast[fast_key] = hit
+            return self._run(hit, leaves)
         flat = [_to_input(x, v.aval) for x, v in zip(leaves, entry.jaxpr.invars[len(entry.consts):])]
         outs = jit_call_p.bind(*entry.consts, *flat, jaxpr=entry.jaxpr,
                                name=getattr(self._fun, "__name__", "fun"), backend=backend)
         return tree_util.tree_unflatten(entry.out_tree, outs)
 
-    def _fast_call(self, entry: _Entry, leaves: list, backend: str) -> Any:
+    @staticmethod
+    def _prepare(entry: _Entry, backend: str) -> tuple:
+        """Compiles `entry` and returns what `_run` needs: (kernel, consts, out tree, weaks)."""
         if entry.exe is None:
             entry.exe = executable(entry.jaxpr, backend)
             entry.const_vals = [_contiguous(np.asarray(c), v.aval)
                                 for c, v in zip(entry.consts, entry.jaxpr.invars)]
-        vals = []
-        for x in leaves:
-            v = x._value
-            vals.append(v if v.flags.c_contiguous else np.ascontiguousarray(v))
-        outs = entry.exe(*entry.const_vals, *vals)
-        return tree_util.tree_unflatten(
-            entry.out_tree, [Array(o, w) for o, w in zip(outs, entry.out_weak)])
+        kernel = getattr(entry.exe, "kernel", None)
+        if kernel is None:
+            kernel = entry.exe
+        single = entry.out_tree.num_leaves == 1 and entry.out_tree == _LEAF_TREE
+        return kernel, tuple(entry.const_vals), entry.out_tree, tuple(entry.out_weak), single
+
+    @staticmethod
+    def _run(hit: tuple, leaves: list) -> Any:
+        kernel, consts, out_tree, weaks, single = hit
+        vals = [x._value for x in leaves]
+        for i, v in enumerate(vals):
+            if not v.flags.c_contiguous:
+                vals[i] = np.ascontiguousarray(v)
+        outs = kernel(*consts, *vals)
+        if single:
+            return Array(outs[0], weaks[0])
+        return out_tree.unflatten([Array(o, w) for o, w in zip(outs, weaks)])
 
     def _trace(self, args, kwargs, static, leaves, in_tree, key, cache) -> _Entry:
         if config.explain_cache_misses and cache:
@@ -419,6 +452,9 @@ class Jitted:
 
     def clear_cache(self) -> None:
         self._cache().clear()
+
+
+_LEAF_TREE = tree_util.tree_structure(0)
 
 
 def _hashable(v: Any) -> bool:

@@ -3,9 +3,9 @@
 Movement primitives (broadcast_in_dim, transpose, slice, iota, reshapes that only add or drop
 size-1 axes) are index maps (`View`), free until a loop reads through them. Reductions are
 `Reduce` sinks fused into their producer's loop. The rest are `Kernel`s: `dot_general` calls
-BLAS through `np.dot` (`rt.dot`) on contiguous float matrices (transposed operands passed as `.T` views,
-batch dimensions as a loop of `np.dot` into slices of the output) and explicit loops for
-integers; pad and concatenate assign into slices; argmax/argmin are loops.
+BLAS through `np.dot` (`rt.dot`) on contiguous float matrices (transposed operands passed as
+`.T` views, batch dimensions as a loop of `np.dot` into slices of the output) and explicit
+loops for integers; pad and concatenate assign into slices; argmax/argmin are loops.
 """
 
 from __future__ import annotations
@@ -50,8 +50,9 @@ def _iota(in_shape, out_shape, *, dtype, shape, dimension):
 
 
 def _rev(in_shape, out_shape, *, dimensions):
-    return tuple((n - 1, ((k, -1),)) if k in dimensions else (0, ((k, 1),))
-                 for k, n in enumerate(in_shape))
+    return tuple(
+        (n - 1, ((k, -1),)) if k in dimensions else (0, ((k, 1),)) for k, n in enumerate(in_shape)
+    )
 
 
 shapes.broadcast_in_dim_p.def_lowering(View(_broadcast_in_dim))
@@ -96,17 +97,24 @@ def _dot_general(ctx, eqn):
     else:  # integers (no BLAS), or empty operands
         o = ctx.assign("d", alloc((nb, m, n), dt, const(0, dt)))
         if nb == 1:
-            x, y = ctx.assign("x", f"{x}.reshape((1, *{x}.shape))"), ctx.assign(
-                "y", f"{y}.reshape((1, *{y}.shape))")
+            x, y = (
+                ctx.assign("x", f"{x}.reshape((1, *{x}.shape))"),
+                ctx.assign("y", f"{y}.reshape((1, *{y}.shape))"),
+            )
         xi = "b, p, i" if x_t else "b, i, p"
         yi = "b, j, p" if y_t else "b, p, j"
-        with ctx.block(f"for b in range({nb}):"), ctx.block(f"for i in range({m}):"):
-            with ctx.block(f"for p in range({k}):"):
-                xv = ctx.assign("x", f"{x}[{xi}]")
-                with ctx.block(f"for j in range({n}):"):
-                    ctx.line(f"{o}[b, i, j] += {xv} * {y}[{yi}]")
+        with (
+            ctx.block(f"for b in range({nb}):"),
+            ctx.block(f"for i in range({m}):"),
+            ctx.block(f"for p in range({k}):"),
+        ):
+            xv = ctx.assign("x", f"{x}[{xi}]")
+            with ctx.block(f"for j in range({n}):"):
+                ctx.line(f"{o}[b, i, j] += {xv} * {y}[{yi}]")
     if out.shape == ():
         return [f"{o}.reshape(1)[0]"]
+    if out.shape == ((m, n) if nb == 1 and dt.kind in "fc" and m * n * k > 0 else (nb, m, n)):
+        return [o]
     return [ctx.assign("d", f"{o}.reshape({out.shape})")]
 
 
@@ -126,46 +134,19 @@ def _matrices(ctx, i, batch, rows, cols, dtype):
     big = lambda ds: [d for d in ds if aval.shape[d] != 1]  # noqa: E731
     b, r, c = _size(aval, batch), _size(aval, rows), _size(aval, cols)
     lead = () if b == 1 else (b,)
+    stored = tuple(aval.shape[d] for d in phys)
+    reshape = lambda shape: name if shape == stored else f"{name}.reshape({shape})"  # noqa: E731
     if big(batch + rows + cols) == big(phys):
-        expr, swapped = f"{name}.reshape({(*lead, r, c)})", False
+        expr, swapped = reshape((*lead, r, c)), False
     elif big(batch + cols + rows) == big(phys):
-        expr, swapped = f"{name}.reshape({(*lead, c, r)})", True
+        expr, swapped = reshape((*lead, c, r)), True
     else:
         perm = tuple(batch + rows + cols)
         expr = f"rt.contiguous({ctx.array(i)}.transpose({perm})).reshape({(*lead, r, c)})"
         swapped = False
     if aval.dtype != dtype:
         expr = f"{expr}.astype({np_type(dtype)})"
-    return ctx.assign("g", expr), swapped
-
-
-def swap_transposed_dots(eqns, outvars):
-    """`transpose(dot_general(x, y))` with the result's two halves swapped, and the product used
-    nowhere else, becomes `dot_general(y, x)`: BLAS then writes the layout the consumer reads
-    (the weight gradients of a dense layer, which Adam reads row by row)."""
-    uses = {}
-    for e in eqns:
-        for x in e.inputs:
-            uses[x] = uses.get(x, 0) + 1
-    for x in outvars:
-        uses[x] = uses.get(x, 0) + 1
-    producer = {e.outputs[0]: e for e in eqns if e.prim is linalg.dot_general_p}
-    out = []
-    for e in eqns:
-        d = producer.get(e.inputs[0]) if e.prim is shapes.transpose_p else None
-        if d is not None and uses[e.inputs[0]] == 1:
-            (xc, yc), (xb, yb) = d.params["dimension_numbers"]
-            x, y = d.inputs
-            nx = x.aval.ndim - len(xc) - len(xb)
-            ny = y.aval.ndim - len(yc) - len(yb)
-            perm = (*range(nx, nx + ny), *range(nx))
-            if not xb and nx and ny and e.params["permutation"] == perm:
-                params = dict(d.params, dimension_numbers=((yc, xc), ((), ())))
-                out.append(type(e)(d.prim, [y, x], params, e.outputs))
-                continue
-        out.append(e)
-    used = {x for e in out for x in e.inputs} | set(outvars)
-    return [e for e in out if e.prim is not linalg.dot_general_p or e.outputs[0] in used]
+    return (expr if expr == name else ctx.assign("g", expr)), swapped
 
 
 def _pad(ctx, eqn):
@@ -208,7 +189,7 @@ def _argext(op: str):
         xa, out = ctx.in_avals[0], ctx.out_avals[0]
         n = xa.shape[axis]
         outer = int(np.prod(xa.shape[:axis], dtype=np.int64))
-        inner = int(np.prod(xa.shape[axis + 1:], dtype=np.int64))
+        inner = int(np.prod(xa.shape[axis + 1 :], dtype=np.int64))
         x = ctx.assign("x", f"{ctx.array(0)}.reshape(({outer}, {n}, {inner}))")
         o = ctx.assign("o", alloc((outer, inner), out.dtype, const(0, out.dtype)))
         nan = xa.dtype.kind in "fc"
@@ -243,6 +224,11 @@ def _collective(ctx, eqn):
     )
 
 
-for _prim in (collectives.psum_p, collectives.pmax_p, collectives.pmin_p,
-              collectives.all_gather_p, collectives.axis_index_p):
+for _prim in (
+    collectives.psum_p,
+    collectives.pmax_p,
+    collectives.pmin_p,
+    collectives.all_gather_p,
+    collectives.axis_index_p,
+):
     _prim.def_lowering(Kernel(_collective))

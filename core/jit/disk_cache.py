@@ -2,24 +2,27 @@
 
 numba can only cache functions that live in a real file of an importable module, so the text is
 written to `<cache dir>/numbax_jit_<sha256>.py`, where the hash covers the text, the numba and
-Python versions and the sources of this package (the source is the cache key, as in tinygrad). The file is written
-atomically (temporary file + `os.replace`), imported with importlib and registered in
-`sys.modules` (numba re-imports the module when it loads cached code), and its entry function is
-compiled with `njit(signature, cache=True)`. A second process then loads the machine code from
-numba's cache instead of compiling. If the directory cannot be used, or the cache files are
-corrupt, a `JitCacheWarning` is issued and the source is compiled in memory without the cache.
+Python versions and the sources of this package (the source is the cache key, as in tinygrad).
+The file is written atomically (temporary file + `os.replace`), imported with importlib and
+registered in `sys.modules` (numba re-imports the module when it loads cached code), and its
+entry function is compiled with `njit(signature, cache=True)`. A second process then loads the
+machine code from numba's cache instead of compiling. If the directory cannot be used, a
+`JitCacheWarning` is issued and the source is compiled in memory; corrupt numba cache files are
+reported the same way and rebuilt.
 
 The directory is `$NUMBAX_CACHE_DIR`, else `$XDG_CACHE_HOME/numbax`, else `~/.cache/numbax`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import os
 import sys
 import types
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +130,40 @@ def compile_source(source: str, entry: str, signature: tuple, **options: Any) ->
     disp = _DISPATCHERS.get(key)
     if disp is not None:
         return disp
+    with _compile_lock():
+        disp = _compile(source, entry, signature, options)
+    disp.disable_compile()
+    _DISPATCHERS[key] = disp
+    return disp
+
+
+@contextlib.contextmanager
+def _compile_lock() -> Iterator[None]:
+    """Serializes compiles between processes that share the cache directory.
+
+    numba's cache index is read, extended and rewritten without a lock, so two processes that
+    compile different signatures of one cached helper (`rt.empty` for float32 and for bool, as
+    parallel test workers do) can both number their entry 1 and leave an index pointing at the
+    other's machine code.
+    """
+    try:
+        import fcntl
+
+        path = cache_dir() / ".compile.lock"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a")  # noqa: SIM115 (held for the duration of the block)
+    except (ImportError, OSError):
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _compile(source: str, entry: str, signature: tuple, options: dict) -> Any:
     mod, file_backed = load_module(source)
     fn = getattr(mod, entry)
     disp = problem = None
@@ -149,8 +186,6 @@ def compile_source(source: str, entry: str, signature: tuple, **options: Any) ->
             f"numba's cache for {getattr(mod, '__file__', entry)} was unusable "
             f"({type(problem).__name__}: {problem}) and {what}.",
             JitCacheWarning,
-            stacklevel=2,
+            stacklevel=4,
         )
-    disp.disable_compile()
-    _DISPATCHERS[key] = disp
     return disp

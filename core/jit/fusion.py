@@ -51,17 +51,6 @@ def classify(eqn: Eqn) -> str:
     return KERNEL
 
 
-def dead_code_elimination(eqns: list[Eqn], outvars: list) -> list[Eqn]:
-    """Drops equations none of whose outputs are used (all primitives are pure)."""
-    live = {v for v in outvars if isinstance(v, Var)}
-    kept = []
-    for eqn in reversed(eqns):
-        if any(v in live for v in eqn.outputs):
-            kept.append(eqn)
-            live.update(x for x in eqn.inputs if isinstance(x, Var))
-    return kept[::-1]
-
-
 def plan(eqns: list[Eqn], outvars: list) -> list[Unit]:
     """Groups `eqns` into fused units and returns them in execution order."""
     kinds = [classify(e) for e in eqns]
@@ -84,7 +73,8 @@ def plan(eqns: list[Eqn], outvars: list) -> list[Unit]:
         return {
             find(producer[v])
             for v in eqn.inputs
-            if isinstance(v, Var) and v in producer
+            if isinstance(v, Var)
+            and v in producer
             and not (is_loop_value(v) and find(producer[v]) in roots)
         }
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.jit.lowering import Kernel, alloc, cast, const
 from core.jit.loops import combine
+from core.jit.lowering import Kernel, alloc, cast, const
 from core.prims import gather
 
 _COMBINE = {"add": "sum", "mul": "prod", "min": "min", "max": "max"}
@@ -51,8 +51,9 @@ def _rest_loops(ctx, shape, strides, rest, body) -> None:
             body("r", "r")
         return
     sizes = [shape[d] for d in rest]
-    flat = " + ".join(f"r{i} * {int(np.prod(sizes[i + 1:], dtype=np.int64))}"
-                      for i in range(len(rest)))
+    flat = " + ".join(
+        f"r{i} * {int(np.prod(sizes[i + 1 :], dtype=np.int64))}" for i in range(len(rest))
+    )
     src = " + ".join(f"r{i} * {strides[d]}" for i, d in enumerate(rest))
 
     def nest(i):
@@ -85,8 +86,13 @@ def _gather(ctx, eqn):
             with ctx.block(f"if not {ok}:"):
                 ctx.line(f"{o}[b, :] = {fill_c}")
                 ctx.line("continue")
-        _rest_loops(ctx, xa.shape, strides, rest,
-                    lambda src, dst: ctx.line(f"{o}[b, {dst}] = {x}[{off} + {src}]"))
+        _rest_loops(
+            ctx,
+            xa.shape,
+            strides,
+            rest,
+            lambda src, dst: ctx.line(f"{o}[b, {dst}] = {x}[{off} + {src}]"),
+        )
     if out.shape == ():
         return [f"{o}[0, 0]"]
     return [ctx.assign("o", f"{o}.reshape({out.shape})")]
@@ -133,7 +139,7 @@ def _window(starts, sizes) -> str:
 
 
 def _dynamic_slice(ctx, eqn):
-    xa, out = ctx.in_avals[0], ctx.out_avals[0]
+    xa = ctx.in_avals[0]
     sizes = eqn.params["slice_sizes"]
     if not xa.shape:
         return [ctx.scalar(0)]

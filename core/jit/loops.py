@@ -5,17 +5,24 @@ outputs), then merges adjacent loop dimensions that every access walks contiguou
 fully elementwise group becomes one flat loop, and a bias broadcast keeps an inner loop over
 the bias), drops size-1 dimensions, reshapes the arrays to match (free for C-contiguous
 arrays) and emits the nest. A reduction whose reduced dimensions are the innermost ones keeps
-its accumulator in a register; float sums use `vm.radd` so they vectorize.
+its accumulator in a register; float sums use `vm.radd` so they vectorize. Large loops without
+reductions run on two threads (`prange`) when the kernel makes no BLAS calls.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from core.jit.lowering import alloc, cast, const
+
+# Loops at least this large run on numba's thread pool (`prange`), in kernels without BLAS calls
+# only: OpenMP threads next to BLAS threads oversubscribe the cores (numba-notes.md). Measured:
+# selu on 1e6 floats 266 us on one thread, 138 us on two. NUMBAX_JIT_THREADS=0 turns it off.
+PARALLEL_SIZE = 1 << 17 if os.environ.get("NUMBAX_JIT_THREADS", "1") != "0" else 1 << 62
 
 _IDENTITY = {
     "sum": 0,
@@ -53,6 +60,27 @@ class Value:
     @property
     def is_plain_array(self) -> bool:
         return self.permutation() == list(range(len(self.shape)))
+
+    @property
+    def is_reshaped_array(self) -> bool:
+        """Whether this reads the whole base array in order (only size-1 axes differ)."""
+        if self.kind != "array":
+            return False
+        big = [(k, n) for k, n in enumerate(self.base_shape) if n != 1]
+        dims = [d for d, n in enumerate(self.shape) if n != 1]
+        if len(big) != len(dims):
+            return False
+        for (k, n), d in zip(big, dims):
+            if self.imap[k] != (0, ((d, 1),)) or self.shape[d] != n:
+                return False
+        return all(self.imap[k][0] == 0 for k, n in enumerate(self.base_shape) if n == 1)
+
+    @staticmethod
+    def view_of(name: str, base_shape, shape, dtype) -> Value:
+        """Array `name` of `base_shape` seen as `shape` (same elements, size-1 axes differ)."""
+        dims = iter(d for d, n in enumerate(shape) if n != 1)
+        imap = tuple((0, ()) if n == 1 else (0, ((next(dims), 1),)) for n in base_shape)
+        return Value("array", name, tuple(base_shape), imap, tuple(shape), np.dtype(dtype))
 
     def permutation(self) -> list[int] | None:
         """`axes` if this is base array axis k = value axis axes[k] (a transpose), else None."""
@@ -126,9 +154,10 @@ class _Access:
 class LoopNest:
     """One loop nest over `shape`; see the module docstring."""
 
-    def __init__(self, em, shape: tuple[int, ...]):
+    def __init__(self, em, shape: tuple[int, ...], parallel: bool = False):
         self.em = em
         self.shape = tuple(shape)
+        self.parallel = parallel
         self.accesses: list[_Access] = []
         self._dims: list[int] = []
         self._loaded: dict[int, str] = {}
@@ -237,9 +266,11 @@ class LoopNest:
             return v.expr
         if id(a) not in self._loaded:
             if v.kind == "iota":
-                (start, terms), = a.imap
-                expr = " + ".join([f"i{d}" if c == 1 else f"{c} * i{d}" for d, c in terms.items()]
-                                  + ([str(start)] if start or not terms else []))
+                ((start, terms),) = a.imap
+                expr = " + ".join(
+                    [f"i{d}" if c == 1 else f"{c} * i{d}" for d, c in terms.items()]
+                    + ([str(start)] if start or not terms else [])
+                )
                 expr = cast(expr, v.dtype)
             else:
                 expr = f"{a.name}[{self.index(a)}]"
@@ -265,7 +296,11 @@ class LoopNest:
                 a.imap = [[0, {}]]
             if a.kind == "load" and a.value.kind == "array":
                 same = shape == a.value.base_shape
-                a.name = a.value.expr if same else self.em.assign("r", f"{a.value.expr}.reshape({shape})")
+                a.name = (
+                    a.value.expr
+                    if same
+                    else self.em.assign("r", f"{a.value.expr}.reshape({shape})")
+                )
             elif a.kind == "store":
                 a.name = self.em.assign("o", alloc(shape, a.dtype))
             elif a.kind == "reduce":
@@ -280,10 +315,23 @@ class LoopNest:
         for a in self.accesses:
             if a.kind == "store" or (a.kind == "reduce" and a.out_shape):
                 shape = self.shape if a.kind == "store" else a.out_shape
-                expr = a.name if tuple(a.base_shape) == shape else f"{a.name}.reshape({shape})"
-                a.result = Value.array(self.em.assign("v", expr) if expr != a.name else expr, shape, a.dtype)
+                base = tuple(a.base_shape) or (1,)
+                if [n for n in base if n != 1] == [n for n in shape if n != 1]:
+                    a.result = Value.view_of(a.name, base, shape, a.dtype)
+                else:
+                    a.result = Value.array(
+                        self.em.assign("v", f"{a.name}.reshape({shape})"), shape, a.dtype
+                    )
             elif a.kind == "reduce":
                 a.result = Value.scalar(a.acc, a.dtype)
+
+    def _threaded(self) -> bool:
+        """Two threads pay for large loops without reductions (see `PARALLEL_SIZE`)."""
+        return (
+            self.parallel
+            and int(np.prod(self._dims, dtype=np.int64)) >= PARALLEL_SIZE
+            and not any(a.kind == "reduce" for a in self.accesses)
+        )
 
     def _emit_level(self, level: int, n: int, body) -> None:
         reds = [a for a in self.accesses if a.kind == "reduce" and a.level == level]
@@ -293,7 +341,8 @@ class LoopNest:
             self._loaded = {}
             body(self)
         else:
-            with self.em.block(f"for i{level} in range({self._dims[level]}):"):
+            loop = "prange" if level == 0 and self._threaded() else "range"
+            with self.em.block(f"for i{level} in {loop}({self._dims[level]}):"):
                 self._emit_level(level + 1, n, body)
         for a in reds:
             if a.out_shape:

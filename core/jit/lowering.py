@@ -97,7 +97,8 @@ def alloc(shape, dtype: np.dtype, fill: str | None = None) -> str:
     """
     n = int(np.prod(shape, dtype=np.int64))
     t = np_type(dtype)
-    base = f"rt.empty({n}, {t})" if fill is None else f"rt.full({n}, {fill}, {t})"
+    size = f"np.int64({n})"  # not a literal: one compiled helper per dtype, not per size
+    base = f"rt.empty({size}, {t})" if fill is None else f"rt.full({size}, {fill}, {t})"
     return base if len(shape) == 1 else f"{base}.reshape({tuple(shape)})"
 
 

@@ -97,7 +97,7 @@ def polygamma(m, x):
     while x < 10.0 + n:  # psi_n(x) = psi_n(x + 1) + (-1)**(n+1) n! / x**(n+1)
         acc += sign * fact / x ** (n + 1)
         x += 1.0
-    # asymptotic series: (-1)**(n+1) [(n-1)!/x^n + n!/(2 x^(n+1)) + sum B2k (2k+n-1)!/(2k)! x^-(2k+n)]
+    # asymptotic: (-1)**(n+1) [(n-1)!/x^n + n!/(2x^(n+1)) + sum B2k (2k+n-1)!/(2k)! x^-(2k+n)]
     tail = math.gamma(n) / x**n + fact / (2.0 * x ** (n + 1))
     bern = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6)
     for k in range(1, 8):

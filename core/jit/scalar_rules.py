@@ -69,7 +69,8 @@ def _round(ctx, x, rounding_method=0):
     if rounding_method != 0:
         return f"np.rint({x})"
     t = ctx.tmp(f"np.trunc({x})")
-    return f"({t} + np.copysign({ctx.const(1)}, {x}) if np.abs({x} - {t}) >= {ctx.const(0.5)} else {t})"
+    half, one = ctx.const(0.5), ctx.const(1)
+    return f"({t} + np.copysign({one}, {x}) if np.abs({x} - {t}) >= {half} else {t})"
 
 
 def _logistic(ctx, x):
@@ -161,7 +162,9 @@ def _threefry(ctx, k0, k1, x0, x1):
 def _bitcast(ctx, x, *, new_dtype):
     dst = np.dtype(new_dtype)
     if ctx.dtype == np.bool_ or dst == np.bool_:
-        return f"({x} != 0)" if dst == np.bool_ else f"({const(1, dst)} if {x} else {const(0, dst)})"
+        return (
+            f"({x} != 0)" if dst == np.bool_ else f"({const(1, dst)} if {x} else {const(0, dst)})"
+        )
     return f"rt.bitcast({x}, {const(0, dst)})"
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.jit.lowering import Kernel, alloc, cast
 from core.jit.loops import combine
+from core.jit.lowering import Kernel, alloc, cast
 from core.prims import sorting
 
 _KIND = {"cumsum": "sum", "cumprod": "prod", "cummax": "max", "cummin": "min"}
@@ -19,7 +19,7 @@ _KIND = {"cumsum": "sum", "cumprod": "prod", "cummax": "max", "cummin": "min"}
 
 def _split(shape, axis) -> tuple[int, int, int]:
     outer = int(np.prod(shape[:axis], dtype=np.int64))
-    inner = int(np.prod(shape[axis + 1:], dtype=np.int64))
+    inner = int(np.prod(shape[axis + 1 :], dtype=np.int64))
     return outer, shape[axis], inner
 
 

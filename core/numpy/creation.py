@@ -223,32 +223,27 @@ def copy(a: Any, order: str | None = None) -> Any:
     return asarray(a)
 
 
-def _tri_mask(shape: tuple[int, ...], k: int, lower: bool) -> Any:
-    n, m = shape[-2:]
-    mask = np.tri(n, m, k, dtype=bool) if lower else ~np.tri(n, m, k - 1, dtype=bool)
-    return Array(mask)
+def _triangle(name: str, m: Any, k: int, lower: bool) -> Any:
+    """`m` with the entries outside its lower (or upper) triangle from diagonal `k` zeroed."""
+    from core.numpy.where import where
+
+    m = ensure_array(m)
+    shape = get_aval(m).shape
+    if len(shape) < 2:
+        raise ValueError(f"{name} requires an array of at least two dimensions")
+    n, cols = shape[-2:]
+    mask = np.tri(n, cols, k, dtype=bool) if lower else ~np.tri(n, cols, k - 1, dtype=bool)
+    return where(Array(mask), m, zeros_like(m))
 
 
 def tril(m: Any, k: int = 0) -> Any:
     """The lower triangle of the last two axes of `m` (elements above diagonal k zeroed)."""
-    from core.numpy.where import where
-
-    m = ensure_array(m)
-    shape = get_aval(m).shape
-    if len(shape) < 2:
-        raise ValueError("tril requires an array of at least two dimensions")
-    return where(_tri_mask(shape, k, True), m, zeros_like(m))
+    return _triangle("tril", m, k, True)
 
 
 def triu(m: Any, k: int = 0) -> Any:
     """The upper triangle of the last two axes of `m` (elements below diagonal k zeroed)."""
-    from core.numpy.where import where
-
-    m = ensure_array(m)
-    shape = get_aval(m).shape
-    if len(shape) < 2:
-        raise ValueError("triu requires an array of at least two dimensions")
-    return where(_tri_mask(shape, k, False), m, zeros_like(m))
+    return _triangle("triu", m, k, False)
 
 
 def diag(v: Any, k: int = 0) -> Any:

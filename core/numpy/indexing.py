@@ -261,6 +261,37 @@ def _scatter_update(x: Any, idx: Any, values: Any, kind: str, mode: str | None) 
     return sh.reshape(out, aval.shape)
 
 
+def _update_method(
+    kind: str, doc: str, prepare: str | None = None, combine: str | None = None
+) -> Callable[..., Any]:
+    """One `.at[idx]` method: scatter `values` with `kind` into the array.
+
+    `prepare` names a ufunc applied to `values` first; with `combine` (a ufunc name) the values are
+    scattered into ones and the result is `combine(array, scattered)`.
+    """
+
+    def method(
+        self: _IndexUpdateRef,
+        values: Any,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Any:
+        from core.numpy import ufuncs
+        from core.numpy.creation import ones_like
+
+        if prepare is not None:
+            values = getattr(ufuncs, prepare)(ensure_array(values))
+        if combine is None:
+            return _scatter_update(self.array, self.index, values, kind, mode)
+        other = _scatter_update(ones_like(self.array), self.index, values, kind, mode)
+        return getattr(ufuncs, combine)(self.array, other)
+
+    method.__doc__ = doc
+    return method
+
+
 class _IndexUpdateRef:
     """`x.at[idx]`: the functional update methods of JAX (each returns a new array)."""
 
@@ -284,105 +315,17 @@ class _IndexUpdateRef:
         """`x[idx]`; `mode="fill"` returns `fill_value` (NaN by default) out of bounds."""
         return getitem(self.array, self.index, mode, fill_value)
 
-    def set(
-        self,
-        values: Any,
-        *,
-        indices_are_sorted: bool = False,
-        unique_indices: bool = False,
-        mode: str | None = None,
-    ) -> Any:
-        """`x[idx] = values` as a new array (out-of-bounds updates are dropped)."""
-        return _scatter_update(self.array, self.index, values, "set", mode)
-
-    def add(
-        self,
-        values: Any,
-        *,
-        indices_are_sorted: bool = False,
-        unique_indices: bool = False,
-        mode: str | None = None,
-    ) -> Any:
-        """`x[idx] += values`; repeated indices accumulate."""
-        return _scatter_update(self.array, self.index, values, "add", mode)
-
-    def subtract(
-        self,
-        values: Any,
-        *,
-        indices_are_sorted: bool = False,
-        unique_indices: bool = False,
-        mode: str | None = None,
-    ) -> Any:
-        """`x[idx] -= values`."""
-        from core.numpy.ufuncs import negative
-
-        return _scatter_update(self.array, self.index, negative(ensure_array(values)), "add", mode)
-
-    def multiply(
-        self,
-        values: Any,
-        *,
-        indices_are_sorted: bool = False,
-        unique_indices: bool = False,
-        mode: str | None = None,
-    ) -> Any:
-        """`x[idx] *= values`; repeated indices multiply."""
-        return _scatter_update(self.array, self.index, values, "mul", mode)
-
+    set = _update_method(
+        "set", "`x[idx] = values` as a new array (out-of-bounds updates are dropped)."
+    )
+    add = _update_method("add", "`x[idx] += values`; repeated indices accumulate.")
+    subtract = _update_method("add", "`x[idx] -= values`.", "negative")
+    multiply = _update_method("mul", "`x[idx] *= values`; repeated indices multiply.")
     mul = multiply
-
-    def divide(
-        self,
-        values: Any,
-        *,
-        indices_are_sorted: bool = False,
-        unique_indices: bool = False,
-        mode: str | None = None,
-    ) -> Any:
-        """`x[idx] /= values`."""
-        from core.numpy.creation import ones_like
-        from core.numpy.ufuncs import divide
-
-        den = _scatter_update(ones_like(self.array), self.index, values, "mul", mode)
-        return divide(self.array, den)
-
-    def power(
-        self,
-        values: Any,
-        *,
-        indices_are_sorted: bool = False,
-        unique_indices: bool = False,
-        mode: str | None = None,
-    ) -> Any:
-        """`x[idx] **= values`."""
-        from core.numpy.creation import ones_like
-        from core.numpy.ufuncs import power
-
-        exps = _scatter_update(ones_like(self.array), self.index, values, "mul", mode)
-        return power(self.array, exps)
-
-    def min(
-        self,
-        values: Any,
-        *,
-        indices_are_sorted: bool = False,
-        unique_indices: bool = False,
-        mode: str | None = None,
-    ) -> Any:
-        """`x[idx] = minimum(x[idx], values)`."""
-        return _scatter_update(self.array, self.index, values, "min", mode)
-
-    def max(
-        self,
-        values: Any,
-        *,
-        indices_are_sorted: bool = False,
-        unique_indices: bool = False,
-        mode: str | None = None,
-    ) -> Any:
-        """`x[idx] = maximum(x[idx], values)`."""
-        return _scatter_update(self.array, self.index, values, "max", mode)
+    divide = _update_method("mul", "`x[idx] /= values`.", combine="divide")
+    power = _update_method("mul", "`x[idx] **= values`.", combine="power")
+    min = _update_method("min", "`x[idx] = minimum(x[idx], values)`.")
+    max = _update_method("max", "`x[idx] = maximum(x[idx], values)`.")
 
     def apply(
         self,

@@ -122,6 +122,30 @@ all = _bool_reduce(red.reduce_and, "all")  # noqa: A001
 any = _bool_reduce(red.reduce_or, "any")  # noqa: A001
 
 
+def _inexact_operand(a: Any, axis: Any, dtype: Any) -> tuple[Any, tuple[int, ...], tuple, Any]:
+    """`a` cast to `dtype` (default: its own if inexact, else the default float), its shape,
+    the normalized reduction axes and the dtype."""
+    a = ensure_array(a)
+    aval = get_aval(a)
+    dt = np_dtype(dtype) or (aval.dtype if aval.dtype.kind in "fc" else dtypes.default_float())
+    a = sh.convert_element_type(a, dt, aval.weak_type and dtype is None)
+    return a, aval.shape, reduction_axes(axis, aval.ndim), dt
+
+
+def _mean_over(
+    x: Any, shape: tuple[int, ...], axes: tuple, dt: Any, keepdims: bool, where: Any, ddof: int = 0
+) -> Any:
+    """`sum(x) / (count - ddof)` over `axes`, counting only the `where` entries when given."""
+    if where is None:
+        n = int(np.prod([shape[i] for i in axes], dtype=np.int64))
+        total = sum(x, axis=axes, keepdims=keepdims)
+        return ew.div(total, ew.full_like(total, n - ddof))
+    mask = broadcast_to(where, shape)
+    total = sum(x, axis=axes, keepdims=keepdims, where=mask)
+    n = sum(sh.convert_element_type(mask, dt), axis=axes, keepdims=keepdims)
+    return ew.div(total, ew.sub(n, ew.full_like(n, ddof)) if ddof else n)
+
+
 def mean(
     a: Any,
     axis: Any = None,
@@ -132,19 +156,8 @@ def mean(
     where: Any = None,
 ) -> Any:
     """Arithmetic mean (integers are averaged in the default float dtype)."""
-    a = ensure_array(a)
-    aval = get_aval(a)
-    axes = reduction_axes(axis, aval.ndim)
-    dt = np_dtype(dtype) or (aval.dtype if aval.dtype.kind in "fc" else dtypes.default_float())
-    a = sh.convert_element_type(a, dt, aval.weak_type and dtype is None)
-    if where is None:
-        count = int(np.prod([aval.shape[i] for i in axes], dtype=np.int64))
-        total = sum(a, axis=axes, keepdims=keepdims)
-        return ew.div(total, ew.full_like(total, count))
-    mask = broadcast_to(where, aval.shape)
-    total = sum(a, axis=axes, keepdims=keepdims, where=mask)
-    count = sum(sh.convert_element_type(mask, dt), axis=axes, keepdims=keepdims)
-    return ew.div(total, count)
+    a, shape, axes, dt = _inexact_operand(a, axis, dtype)
+    return _mean_over(a, shape, axes, dt, keepdims, where)
 
 
 def var(
@@ -163,21 +176,9 @@ def var(
 
     if correction is not None:
         ddof = correction
-    a = ensure_array(a)
-    aval = get_aval(a)
-    axes = reduction_axes(axis, aval.ndim)
-    dt = np_dtype(dtype) or (aval.dtype if aval.dtype.kind in "fc" else dtypes.default_float())
-    a = sh.convert_element_type(a, dt, aval.weak_type and dtype is None)
+    a, shape, axes, dt = _inexact_operand(a, axis, dtype)
     centered = subtract(a, mean(a, axis=axes, keepdims=True, where=where))
-    sq = ew.mul(centered, centered)
-    if where is None:
-        n = int(np.prod([aval.shape[i] for i in axes], dtype=np.int64))
-        total = sum(sq, axis=axes, keepdims=keepdims)
-        return ew.div(total, ew.full_like(total, n - ddof))
-    mask = broadcast_to(where, aval.shape)
-    total = sum(sq, axis=axes, keepdims=keepdims, where=mask)
-    n = sum(sh.convert_element_type(mask, dt), axis=axes, keepdims=keepdims)
-    return ew.div(total, ew.sub(n, ew.full_like(n, ddof)))
+    return _mean_over(ew.mul(centered, centered), shape, axes, dt, keepdims, where, ddof)
 
 
 def std(
@@ -289,6 +290,14 @@ def _nan_mask(a: Any) -> Any:
     return isnan(a)
 
 
+def _not_nan(a: Any, where: Any) -> Any:
+    """The mask of non-NaN entries of `a`, and-ed with `where` when given."""
+    from core.numpy.ufuncs import logical_and, logical_not
+
+    valid = logical_not(_nan_mask(a))
+    return valid if where is None else logical_and(valid, where)
+
+
 def _nan_filled(a: Any, fill: Any) -> Any:
     from core.numpy.where import where as _where
 
@@ -298,30 +307,27 @@ def _nan_filled(a: Any, fill: Any) -> Any:
     return _where(_nan_mask(a), ew.full_like(a, fill), a)
 
 
-def nansum(
-    a: Any,
-    axis: Any = None,
-    dtype: Any = None,
-    out: Any = None,
-    keepdims: bool = False,
-    initial: Any = None,
-    where: Any = None,
-) -> Any:
-    """`sum` treating NaNs as zero."""
-    return sum(_nan_filled(a, 0), axis, dtype, keepdims=keepdims, initial=initial, where=where)
+def _nan_accumulate(fn, fill: int, name: str, fill_name: str):
+    def op(
+        a: Any,
+        axis: Any = None,
+        dtype: Any = None,
+        out: Any = None,
+        keepdims: bool = False,
+        initial: Any = None,
+        where: Any = None,
+    ) -> Any:
+        return fn(
+            _nan_filled(a, fill), axis, dtype, keepdims=keepdims, initial=initial, where=where
+        )
+
+    op.__name__ = name
+    op.__doc__ = f"`{fn.__name__}` treating NaNs as {fill_name}."
+    return op
 
 
-def nanprod(
-    a: Any,
-    axis: Any = None,
-    dtype: Any = None,
-    out: Any = None,
-    keepdims: bool = False,
-    initial: Any = None,
-    where: Any = None,
-) -> Any:
-    """`prod` treating NaNs as one."""
-    return prod(_nan_filled(a, 1), axis, dtype, keepdims=keepdims, initial=initial, where=where)
+nansum = _nan_accumulate(sum, 0, "nansum", "zero")
+nanprod = _nan_accumulate(prod, 1, "nanprod", "one")
 
 
 def _nan_extremum(fn, fill):
@@ -362,14 +368,7 @@ def nanmean(
     a = ensure_array(a)
     if get_aval(a).dtype.kind not in "fc":
         return mean(a, axis, dtype, keepdims=keepdims, where=where)
-    from core.numpy.ufuncs import logical_not
-
-    valid = logical_not(_nan_mask(a))
-    if where is not None:
-        from core.numpy.ufuncs import logical_and
-
-        valid = logical_and(valid, where)
-    return mean(a, axis, dtype, keepdims=keepdims, where=valid)
+    return mean(a, axis, dtype, keepdims=keepdims, where=_not_nan(a, where))
 
 
 def nanvar(
@@ -385,11 +384,7 @@ def nanvar(
     a = ensure_array(a)
     if get_aval(a).dtype.kind not in "fc":
         return var(a, axis, dtype, ddof=ddof, keepdims=keepdims, where=where)
-    from core.numpy.ufuncs import logical_and, logical_not
-
-    valid = logical_not(_nan_mask(a))
-    if where is not None:
-        valid = logical_and(valid, where)
+    valid = _not_nan(a, where)
     return var(_nan_filled(a, 0), axis, dtype, ddof=ddof, keepdims=keepdims, where=valid)
 
 

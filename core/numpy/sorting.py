@@ -19,6 +19,13 @@ def _flat_axis(a: Any, axis: int | None) -> tuple[Any, int]:
     return a, canonicalize_axis(axis, get_aval(a).ndim)
 
 
+def _sort_operand(name: str, a: Any, axis: int | None, kind: Any, order: Any) -> tuple[Any, int]:
+    """`_flat_axis` for `sort`/`argsort`, which refuse numpy's `kind` and `order`."""
+    if kind is not None or order is not None:
+        raise TypeError(f"{name}: 'kind' and 'order' are not supported; use stable=/descending=")
+    return _flat_axis(a, axis)
+
+
 def sort(
     a: Any,
     axis: int | None = -1,
@@ -29,9 +36,7 @@ def sort(
     descending: bool = False,
 ) -> Any:
     """A sorted copy of `a` along `axis` (NaNs last; the flattened array when None)."""
-    if kind is not None or order is not None:
-        raise TypeError("sort: 'kind' and 'order' are not supported; use stable=/descending=")
-    a, ax = _flat_axis(a, axis)
+    a, ax = _sort_operand("sort", a, axis, kind, order)
     if get_aval(a).ndim == 0:
         return a
     out = so.sort(a, ax, stable)
@@ -48,9 +53,7 @@ def argsort(
     descending: bool = False,
 ) -> Any:
     """The indices that sort `a` along `axis` (int32; ties keep their order when stable)."""
-    if kind is not None or order is not None:
-        raise TypeError("argsort: 'kind' and 'order' are not supported; use stable=/descending=")
-    a, ax = _flat_axis(a, axis)
+    a, ax = _sort_operand("argsort", a, axis, kind, order)
     shape = get_aval(a).shape
     iota = sh.iota(dtypes.default_int(), shape, ax)
     if descending and stable:  # reverse first so that equal keys keep their original order

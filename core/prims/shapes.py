@@ -28,6 +28,8 @@ broadcast_in_dim_p = Primitive("broadcast_in_dim")
 
 
 def _bid_impl(x, *, shape, broadcast_dimensions):
+    if x.ndim == 0:  # a filled array: contiguous, so jitted calls need not copy it
+        return np.full(shape, x, dtype=x.dtype)
     expanded = [1] * len(shape)
     for i, d in enumerate(broadcast_dimensions):
         expanded[d] = x.shape[i]

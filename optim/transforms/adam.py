@@ -62,6 +62,26 @@ def _is_none(x: Any) -> bool:
     return x is None
 
 
+def _zero_moments_init(state_cls: Any, mu_dtype: Any = None) -> Any:
+    """The `init_fn` of a `state_cls(count, mu, nu)` at zero (`mu` stored in `mu_dtype`)."""
+
+    def init_fn(params):
+        return state_cls(
+            count=jnp.zeros([], jnp.int32),
+            mu=tree.zeros_like(params, dtype=mu_dtype),
+            nu=tree.zeros_like(params),
+        )
+
+    return init_fn
+
+
+def _adam_moments(updates: Any, state: Any, b1: Any, b2: Any) -> tuple[Any, Any, Any]:
+    """Adam's EMAs `mu` of g and `nu` of g**2, and the incremented count."""
+    mu = tree.update_moment(updates, state.mu, b1, 1)
+    nu = tree.update_moment_per_elem_norm(updates, state.nu, b2, 2)
+    return mu, nu, safe_increment(state.count)
+
+
 def _mu_hat(mu: Any, updates: Any, b1: Any, count_inc: Any, nesterov: bool) -> Any:
     """Bias-corrected first moment, NAdam's look-ahead version when `nesterov`."""
     if not nesterov:
@@ -108,18 +128,9 @@ def scale_by_adam(
       A `GradientTransformation` with state `ScaleByAdamState(count, mu, nu)`.
     """
 
-    def init_fn(params):
-        return ScaleByAdamState(
-            count=jnp.zeros([], jnp.int32),
-            mu=tree.zeros_like(params, dtype=mu_dtype),
-            nu=tree.zeros_like(params),
-        )
-
     def update_fn(updates, state, params=None):
         del params
-        mu = tree.update_moment(updates, state.mu, b1, 1)
-        nu = tree.update_moment_per_elem_norm(updates, state.nu, b2, 2)
-        count_inc = safe_increment(state.count)
+        mu, nu, count_inc = _adam_moments(updates, state, b1, b2)
         mu_hat = _mu_hat(mu, updates, b1, count_inc, nesterov)
         nu_hat = tree.bias_correction(nu, b2, count_inc)
         updates = _adam_direction(mu_hat, nu_hat, eps, eps_root)
@@ -127,7 +138,7 @@ def scale_by_adam(
         nu = tree.cast_like(nu, state.nu)
         return updates, ScaleByAdamState(count=count_inc, mu=mu, nu=nu)
 
-    return GradientTransformation(init_fn, update_fn)
+    return GradientTransformation(_zero_moments_init(ScaleByAdamState, mu_dtype), update_fn)
 
 
 def scale_by_amsgrad(
@@ -155,9 +166,7 @@ def scale_by_amsgrad(
 
     def update_fn(updates, state, params=None):
         del params
-        mu = tree.update_moment(updates, state.mu, b1, 1)
-        nu = tree.update_moment_per_elem_norm(updates, state.nu, b2, 2)
-        count_inc = safe_increment(state.count)
+        mu, nu, count_inc = _adam_moments(updates, state, b1, b2)
         mu_hat = tree.bias_correction(mu, b1, count_inc) if bias_correction_mu else mu
         nu_eff = tree.bias_correction(nu, b2, count_inc) if bias_correction_nu else nu
         nu_max = tree_util.tree_map(jnp.maximum, state.nu_max, nu_eff)
@@ -175,11 +184,6 @@ def scale_by_adamax(b1: Any = 0.9, b2: Any = 0.999, eps: Any = 1e-8) -> Gradient
       A `GradientTransformation` with state `ScaleByAdamState(count, mu, nu)`.
     """
 
-    def init_fn(params):
-        return ScaleByAdamState(
-            count=jnp.zeros([], jnp.int32), mu=tree.zeros_like(params), nu=tree.zeros_like(params)
-        )
-
     def update_fn(updates, state, params=None):
         del params
         count_inc = safe_increment(state.count)
@@ -189,7 +193,7 @@ def scale_by_adamax(b1: Any = 0.9, b2: Any = 0.999, eps: Any = 1e-8) -> Gradient
         updates = tree_util.tree_map(lambda m, v: m / v, mu_hat, nu)
         return updates, ScaleByAdamState(count=count_inc, mu=mu, nu=nu)
 
-    return GradientTransformation(init_fn, update_fn)
+    return GradientTransformation(_zero_moments_init(ScaleByAdamState), update_fn)
 
 
 def scale_by_radam(
@@ -212,16 +216,9 @@ def scale_by_radam(
     """
     rho_inf = 2.0 / (1.0 - b2) - 1.0
 
-    def init_fn(params):
-        return ScaleByAdamState(
-            count=jnp.zeros([], jnp.int32), mu=tree.zeros_like(params), nu=tree.zeros_like(params)
-        )
-
     def update_fn(updates, state, params=None):
         del params
-        mu = tree.update_moment(updates, state.mu, b1, 1)
-        nu = tree.update_moment_per_elem_norm(updates, state.nu, b2, 2)
-        count_inc = safe_increment(state.count)
+        mu, nu, count_inc = _adam_moments(updates, state, b1, b2)
         b2t = jnp.asarray(b2) ** count_inc
         rho = rho_inf - 2 * count_inc * b2t / (1 - b2t)
         mu_hat = _mu_hat(mu, updates, b1, count_inc, nesterov)
@@ -240,7 +237,7 @@ def scale_by_radam(
         )
         return updates, ScaleByAdamState(count=count_inc, mu=mu, nu=nu)
 
-    return GradientTransformation(init_fn, update_fn)
+    return GradientTransformation(_zero_moments_init(ScaleByAdamState), update_fn)
 
 
 def scale_by_belief(
@@ -257,11 +254,6 @@ def scale_by_belief(
       A `GradientTransformation` with state `ScaleByBeliefState(count, mu, nu)`.
     """
 
-    def init_fn(params):
-        return ScaleByBeliefState(
-            count=jnp.zeros([], jnp.int32), mu=tree.zeros_like(params), nu=tree.zeros_like(params)
-        )
-
     def update_fn(updates, state, params=None):
         del params
         mu = tree.update_moment(updates, state.mu, b1, 1)
@@ -274,7 +266,7 @@ def scale_by_belief(
         updates = _adam_direction(mu_hat, nu_hat, eps, 0.0)
         return updates, ScaleByBeliefState(count=count_inc, mu=mu, nu=nu)
 
-    return GradientTransformation(init_fn, update_fn)
+    return GradientTransformation(_zero_moments_init(ScaleByBeliefState), update_fn)
 
 
 def scale_by_yogi(

@@ -93,6 +93,23 @@ def _inverse_root(x: Any, eps: Any, eps_in_sqrt: bool) -> Any:
     return lax.rsqrt(x + eps) if eps_in_sqrt else 1 / (jnp.sqrt(x) + eps)
 
 
+def _state_maker(bias_correction: bool, plain: Any, with_count: Any) -> Any:
+    """`make(count=..., **moments)`: a `with_count` state when `bias_correction`, else a
+    `plain` one (which drops the count)."""
+    if bias_correction:
+        return with_count
+    return lambda count, **moments: plain(**moments)
+
+
+def _debiased(bias_correction: bool, state: Any, decay: Any, *moments: Any) -> tuple[Any, list]:
+    """The incremented count (None without `bias_correction`) and the moments divided by
+    `1 - decay**t` when `bias_correction`, else as they are."""
+    if not bias_correction:
+        return None, list(moments)
+    count_inc = safe_increment(state.count)
+    return count_inc, [tree.bias_correction(m, decay, count_inc) for m in moments]
+
+
 def scale_by_rms(
     decay: Any = 0.9,
     eps: Any = 1e-8,
@@ -113,26 +130,20 @@ def scale_by_rms(
       A `GradientTransformation` with state `ScaleByRmsState(nu)` (or `...WithCountState`).
     """
 
+    make_state = _state_maker(bias_correction, ScaleByRmsState, ScaleByRmsWithCountState)
+
     def init_fn(params):
         nu = tree.full_like(params, initial_scale)
-        if bias_correction:
-            return ScaleByRmsWithCountState(count=jnp.zeros([], jnp.int32), nu=nu)
-        return ScaleByRmsState(nu=nu)
+        return make_state(count=jnp.zeros([], jnp.int32), nu=nu)
 
     def update_fn(updates, state, params=None):
         del params
         nu = tree.update_moment_per_elem_norm(updates, state.nu, decay, 2)
-        if bias_correction:
-            count_inc = safe_increment(state.count)
-            nu_hat = tree.bias_correction(nu, decay, count_inc)
-        else:
-            nu_hat = nu
+        count_inc, (nu_hat,) = _debiased(bias_correction, state, decay, nu)
         updates = tree_util.tree_map(
             lambda n, g: _inverse_root(n, eps, eps_in_sqrt) * g, nu_hat, updates
         )
-        if bias_correction:
-            return updates, ScaleByRmsWithCountState(count=count_inc, nu=nu)
-        return updates, ScaleByRmsState(nu=nu)
+        return updates, make_state(count=count_inc, nu=nu)
 
     return GradientTransformation(init_fn, update_fn)
 
@@ -150,32 +161,25 @@ def scale_by_stddev(
       A `GradientTransformation` with state `ScaleByRStdDevState(mu, nu)`.
     """
 
+    make_state = _state_maker(bias_correction, ScaleByRStdDevState, ScaleByRStdDevWithCountState)
+
     def init_fn(params):
         mu = tree.zeros_like(params)
         nu = tree.full_like(params, initial_scale)
-        if bias_correction:
-            return ScaleByRStdDevWithCountState(count=jnp.zeros([], jnp.int32), mu=mu, nu=nu)
-        return ScaleByRStdDevState(mu=mu, nu=nu)
+        return make_state(count=jnp.zeros([], jnp.int32), mu=mu, nu=nu)
 
     def update_fn(updates, state, params=None):
         del params
         mu = tree.update_moment(updates, state.mu, decay, 1)
         nu = tree.update_moment_per_elem_norm(updates, state.nu, decay, 2)
-        if bias_correction:
-            count_inc = safe_increment(state.count)
-            mu_hat = tree.bias_correction(mu, decay, count_inc)
-            nu_hat = tree.bias_correction(nu, decay, count_inc)
-        else:
-            mu_hat, nu_hat = mu, nu
+        count_inc, (mu_hat, nu_hat) = _debiased(bias_correction, state, decay, mu, nu)
         updates = tree_util.tree_map(
             lambda m, n, g: _inverse_root(n - abs_sq(m), eps, eps_in_sqrt) * g,
             mu_hat,
             nu_hat,
             updates,
         )
-        if bias_correction:
-            return updates, ScaleByRStdDevWithCountState(count=count_inc, mu=mu, nu=nu)
-        return updates, ScaleByRStdDevState(mu=mu, nu=nu)
+        return updates, make_state(count=count_inc, mu=mu, nu=nu)
 
     return GradientTransformation(init_fn, update_fn)
 

@@ -262,10 +262,26 @@ def test_primitive_matches_numpy_backend(fn, args, kw):
 
 # Control flow (and custom_lin, which linearization removes) is lowered by its own module;
 # collectives never reach the compiler (vmap with an axis_name batches them away first).
-NOT_HERE = {"jit_call", "cond", "scan", "while", "custom_jvp_call", "custom_vjp_call",
-            "custom_lin", "psum", "pmax", "pmin", "all_gather", "axis_index"}
-MINE = ("core.jit.scalar_rules", "core.jit.array_rules", "core.jit.gather_rules",
-        "core.jit.sort_rules")
+NOT_HERE = {
+    "jit_call",
+    "cond",
+    "scan",
+    "while",
+    "custom_jvp_call",
+    "custom_vjp_call",
+    "custom_lin",
+    "psum",
+    "pmax",
+    "pmin",
+    "all_gather",
+    "axis_index",
+}
+MINE = (
+    "core.jit.scalar_rules",
+    "core.jit.array_rules",
+    "core.jit.gather_rules",
+    "core.jit.sort_rules",
+)
 
 
 def test_every_primitive_has_a_lowering():
@@ -275,13 +291,22 @@ def test_every_primitive_has_a_lowering():
 
 def test_every_primitive_lowered_here_has_a_case():
     tested = {p.id.split("-")[0] for p in CASES}
-    aliases = {"bitwise_and": "and", "bitwise_or": "or", "bitwise_xor": "xor",
-               "bitwise_not": "not", "stop_gradient_prim": "stop_gradient", "convert":
-               "convert_element_type", "broadcast": "broadcast_in_dim", "bitcast":
-               "bitcast_convert_type"}
+    aliases = {
+        "bitwise_and": "and",
+        "bitwise_or": "or",
+        "bitwise_xor": "xor",
+        "bitwise_not": "not",
+        "stop_gradient_prim": "stop_gradient",
+        "convert": "convert_element_type",
+        "broadcast": "broadcast_in_dim",
+        "bitcast": "bitcast_convert_type",
+    }
     tested = {aliases.get(t, t) for t in tested}
-    mine = {n for n, p in all_primitives().items()
-            if getattr(getattr(p.lowering, "fn", None), "__module__", None) in MINE}
+    mine = {
+        n
+        for n, p in all_primitives().items()
+        if getattr(getattr(p.lowering, "fn", None), "__module__", None) in MINE
+    }
     missing = mine - tested - NOT_HERE
     assert not missing, f"primitives without a lowering test case: {sorted(missing)}"
 
@@ -317,7 +342,7 @@ def test_scalars_literals_and_constants_as_arguments():
 
     closed = make_jaxpr(f)(rand((50,)), np.float32(3))
     assert closed.consts or closed.jaxpr.constvars  # the closed-over array is an argument
-    assert "rt.empty(50," in compile_jaxpr(closed.jaxpr).source
+    assert "rt.empty(np.int64(50)," in compile_jaxpr(closed.jaxpr).source
     check(f, (rand((50,)), np.float32(3)), {})
 
 
@@ -341,3 +366,12 @@ def test_float_to_int_saturates_like_jax():
     closed = make_jaxpr(lambda a: shapes.convert_element_type(a, I32))(x)
     got = compile_jaxpr(closed.jaxpr)(x)[0]
     np.testing.assert_array_equal(got, [2**31 - 1, -(2**31), 0, 2**31 - 1, -(2**31), 2, -2])
+
+
+def test_large_elementwise_loops_run_threaded():
+    def f(x, b):
+        return ew.mul(ew.exp(x), shapes.broadcast_in_dim(b, (512, 300), (1,)))
+
+    args = (rand((512, 300)), rand((300,)))
+    assert "prange(" in compile_jaxpr(make_jaxpr(f)(*args).jaxpr).source
+    check(f, args, {})

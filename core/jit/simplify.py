@@ -1,0 +1,111 @@
+"""Jaxpr rewrites before code generation: inline nested `jit_call`s, merge duplicate equations,
+let BLAS write transposed products directly, and drop dead code. Each returns new lists and
+leaves the input jaxpr untouched.
+"""
+
+from __future__ import annotations
+
+from core.ir import ClosedJaxpr, Eqn, Var
+from core.prims import linalg, shapes
+
+
+def simplify(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
+    """All rewrites, in order; returns `(eqns, outvars)`."""
+    eqns, outvars = inline_calls(eqns, outvars)
+    eqns, outvars = common_subexpressions(eqns, outvars)
+    eqns = swap_transposed_dots(eqns, outvars)
+    return dead_code_elimination(eqns, outvars), outvars
+
+
+def inline_calls(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
+    """Replaces `jit_call` equations by their bodies (renaming variables), recursively."""
+    out: list[Eqn] = []
+    rename: dict[Var, object] = {}
+    sub = lambda x: rename.get(x, x) if isinstance(x, Var) else x  # noqa: E731
+    for eqn in eqns:
+        ins = [sub(x) for x in eqn.inputs]
+        if eqn.prim.name != "jit_call":
+            out.append(Eqn(eqn.prim, ins, eqn.params, eqn.outputs) if ins != eqn.inputs else eqn)
+            continue
+        inner = eqn.params["jaxpr"]
+        inner = inner.jaxpr if isinstance(inner, ClosedJaxpr) else inner
+        body, results = inline_calls(inner.eqns, inner.outvars)
+        local = dict(zip([*inner.constvars, *inner.invars], ins, strict=True))
+        for e in body:
+            outs = [Var(v.aval) for v in e.outputs]
+            out.append(
+                Eqn(
+                    e.prim,
+                    [local.get(x, x) if isinstance(x, Var) else x for x in e.inputs],
+                    e.params,
+                    outs,
+                )
+            )
+            local.update(zip(e.outputs, outs))
+        rename.update(
+            (v, local.get(r, r) if isinstance(r, Var) else r) for v, r in zip(eqn.outputs, results)
+        )
+    return out, [sub(v) for v in outvars]
+
+
+def common_subexpressions(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
+    """Merges equations with the same primitive, inputs and parameters (e.g. Adam's bias
+    corrections, traced once per parameter). Higher-order primitives are left alone."""
+    rename: dict[Var, Var] = {}
+    seen: dict[tuple, list[Var]] = {}
+    out = []
+    for e in eqns:
+        ins = [rename.get(x, x) if isinstance(x, Var) else x for x in e.inputs]
+        key = None
+        if not e.prim.higher_order:
+            atoms = tuple(
+                ("v", id(x)) if isinstance(x, Var) else ("l", repr(x.val), str(x.aval)) for x in ins
+            )
+            key = (e.prim.name, atoms, repr(sorted(e.params.items())))
+        if key is not None and key in seen:
+            rename.update(zip(e.outputs, seen[key]))
+            continue
+        if key is not None:
+            seen[key] = e.outputs
+        out.append(Eqn(e.prim, ins, e.params, e.outputs) if ins != e.inputs else e)
+    return out, [rename.get(v, v) if isinstance(v, Var) else v for v in outvars]
+
+
+def swap_transposed_dots(eqns, outvars):
+    """`transpose(dot_general(x, y))` with the result's two halves swapped, and the product used
+    nowhere else, becomes `dot_general(y, x)`: BLAS then writes the layout the consumer reads
+    (the weight gradients of a dense layer, which Adam reads row by row)."""
+    uses = {}
+    for e in eqns:
+        for x in e.inputs:
+            uses[x] = uses.get(x, 0) + 1
+    for x in outvars:
+        uses[x] = uses.get(x, 0) + 1
+    producer = {e.outputs[0]: e for e in eqns if e.prim is linalg.dot_general_p}
+    out = []
+    for e in eqns:
+        d = producer.get(e.inputs[0]) if e.prim is shapes.transpose_p else None
+        if d is not None and uses[e.inputs[0]] == 1:
+            (xc, yc), (xb, yb) = d.params["dimension_numbers"]
+            x, y = d.inputs
+            nx = x.aval.ndim - len(xc) - len(xb)
+            ny = y.aval.ndim - len(yc) - len(yb)
+            perm = (*range(nx, nx + ny), *range(nx))
+            if not xb and nx and ny and e.params["permutation"] == perm:
+                params = dict(d.params, dimension_numbers=((yc, xc), ((), ())))
+                out.append(type(e)(d.prim, [y, x], params, e.outputs))
+                continue
+        out.append(e)
+    used = {x for e in out for x in e.inputs} | set(outvars)
+    return [e for e in out if e.prim is not linalg.dot_general_p or e.outputs[0] in used]
+
+
+def dead_code_elimination(eqns: list[Eqn], outvars: list) -> list[Eqn]:
+    """Drops equations none of whose outputs are used (all primitives are pure)."""
+    live = {v for v in outvars if isinstance(v, Var)}
+    kept = []
+    for eqn in reversed(eqns):
+        if any(v in live for v in eqn.outputs):
+            kept.append(eqn)
+            live.update(x for x in eqn.inputs if isinstance(x, Var))
+    return kept[::-1]
