@@ -18,8 +18,9 @@ from collections.abc import Callable
 from typing import Any
 
 
-def median_time(fn: Callable[[], Any], *, number: int = 0, repeat: int = 7,
-                budget: float = 0.5) -> float:
+def median_time(
+    fn: Callable[[], Any], *, number: int = 0, repeat: int = 7, budget: float = 0.5
+) -> float:
     """Median seconds per call of `fn` (calls per sample chosen to fill `budget`/`repeat`)."""
     fn()
     if number <= 0:
@@ -73,8 +74,14 @@ def run_reference(script: str, args: list[str], timeout: float = 900) -> dict | 
         return None
     env = dict(os.environ, PYTHONPATH="")
     try:
-        out = subprocess.run([py, script, *args], capture_output=True, text=True,
-                             timeout=timeout, env=env, check=True).stdout
+        out = subprocess.run(
+            [py, script, *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+            check=True,
+        ).stdout
     except (subprocess.SubprocessError, OSError) as e:
         print(f"(reference run failed: {e})", file=sys.stderr)
         return None

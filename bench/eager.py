@@ -50,7 +50,7 @@ def measure(framework: str) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--framework", default=None, help="measure only this one (numbax|numpy|jax)")
+    parser.add_argument("--framework", default=None, help="numbax|numpy|jax only")
     args = parser.parse_args()
     if args.framework:
         print_json("eager", measure(args.framework))
@@ -60,10 +60,18 @@ def main() -> None:
     rows = []
     for name in ours:
         jx = jax_res.get(name) if jax_res else None
-        rows.append([name, fmt_time(base[name]), fmt_time(ours[name]), fmt_time(jx),
-                     f"{ours[name] / jx:.2f}x" if jx else "-"])
-    print_table("Eager op cost (median per call)", ["op", "numpy", "numbax", "JAX", "numbax/JAX"],
-                rows)
+        rows.append(
+            [
+                name,
+                fmt_time(base[name]),
+                fmt_time(ours[name]),
+                fmt_time(jx),
+                f"{ours[name] / jx:.2f}x" if jx else "-",
+            ]
+        )
+    print_table(
+        "Eager op cost (median per call)", ["op", "numpy", "numbax", "JAX", "numbax/JAX"], rows
+    )
     print_json("eager", {"numbax": ours, "numpy": base, "jax": jax_res})
 
 

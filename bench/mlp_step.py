@@ -12,7 +12,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 
@@ -27,14 +26,18 @@ LR, B1, B2, EPS = 1e-3, 0.9, 0.999, 1e-8
 def init_params(rng: np.random.Generator) -> list[np.ndarray]:
     params = []
     for m, n in zip(SIZES[:-1], SIZES[1:]):
-        params += [(rng.standard_normal((m, n)) / np.sqrt(m)).astype(np.float32),
-                   np.zeros(n, np.float32)]
+        params += [
+            (rng.standard_normal((m, n)) / np.sqrt(m)).astype(np.float32),
+            np.zeros(n, np.float32),
+        ]
     return params
 
 
 def data(batch: int, rng: np.random.Generator):
-    return (rng.random((batch, SIZES[0]), dtype=np.float32),
-            rng.integers(0, SIZES[-1], batch).astype(np.int32))
+    return (
+        rng.random((batch, SIZES[0]), dtype=np.float32),
+        rng.integers(0, SIZES[-1], batch).astype(np.int32),
+    )
 
 
 def numbax_step_fn():
@@ -58,8 +61,7 @@ def numbax_step_fn():
         nu = [B2 * v + (1 - B2) * g * g for v, g in zip(nu, grads)]
         c = count.astype(jnp.float32)
         bc1, bc2 = 1 - B1**c, 1 - B2**c
-        params = [p - LR * (m / bc1) / (jnp.sqrt(v / bc2) + EPS)
-                  for p, m, v in zip(params, mu, nu)]
+        params = [p - LR * (m / bc1) / (jnp.sqrt(v / bc2) + EPS) for p, m, v in zip(params, mu, nu)]
         return params, mu, nu, count, loss
 
     return step
@@ -155,9 +157,13 @@ def measure_torch(batch: int) -> float:
     import torch
 
     torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Linear(784, 128), torch.nn.ReLU(),
-                                torch.nn.Linear(128, 128), torch.nn.ReLU(),
-                                torch.nn.Linear(128, 10))
+    model = torch.nn.Sequential(
+        torch.nn.Linear(784, 128),
+        torch.nn.ReLU(),
+        torch.nn.Linear(128, 128),
+        torch.nn.ReLU(),
+        torch.nn.Linear(128, 10),
+    )
     opt = torch.optim.Adam(model.parameters(), lr=LR)
     rng = np.random.default_rng(0)
     x, y = data(batch, rng)
@@ -174,18 +180,25 @@ def measure_torch(batch: int) -> float:
 
 def compile_times() -> dict:
     """Cold compile (empty cache dir) and warm (same dir, new process) of the batch-32 step."""
-    code = ("import time,sys; sys.path.insert(0, %r); import bench.mlp_step as m; "
-            "import numpy as np, core.numpy as jnp; rng=np.random.default_rng(0); "
-            "p=[jnp.asarray(a) for a in m.init_params(rng)]; z=[jnp.zeros_like(a) for a in p]; "
-            "x,y=map(jnp.asarray, m.data(32, rng)); s=m.numbax_step_fn(); t=time.perf_counter(); "
-            "s(p,z,z,jnp.asarray(0, dtype=jnp.int32),x,y); print(time.perf_counter()-t)")
+    code = (
+        "import time,sys; sys.path.insert(0, %r); import bench.mlp_step as m; "
+        "import numpy as np, core.numpy as jnp; rng=np.random.default_rng(0); "
+        "p=[jnp.asarray(a) for a in m.init_params(rng)]; z=[jnp.zeros_like(a) for a in p]; "
+        "x,y=map(jnp.asarray, m.data(32, rng)); s=m.numbax_step_fn(); t=time.perf_counter(); "
+        "s(p,z,z,jnp.asarray(0, dtype=jnp.int32),x,y); print(time.perf_counter()-t)"
+    )
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     out = {}
     with tempfile.TemporaryDirectory() as d:
         env = dict(os.environ, NUMBAX_CACHE_DIR=d, NUMBA_CACHE_DIR=d)
         for label in ("cold", "warm"):
-            res = subprocess.run([sys.executable, "-c", code % root], env=env, capture_output=True,
-                                 text=True, check=True)
+            res = subprocess.run(
+                [sys.executable, "-c", code % root],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
             out[label] = float(res.stdout.strip().splitlines()[-1])
     return out
 
@@ -196,26 +209,44 @@ def main() -> None:
     parser.add_argument("--batches", default=",".join(map(str, BATCHES)))
     args = parser.parse_args()
     batches = [int(b) for b in args.batches.split(",")]
-    fns = {"numbax": measure_numbax, "numpy": measure_numpy, "jax": measure_jax,
-           "torch": measure_torch}
+    fns = {
+        "numbax": measure_numbax,
+        "numpy": measure_numpy,
+        "jax": measure_jax,
+        "torch": measure_torch,
+    }
     if args.framework:
         print_json("mlp_step", {str(b): fns[args.framework](b) for b in batches})
         return
-    res = {"numbax": {str(b): measure_numbax(b) for b in batches},
-           "numpy": {str(b): measure_numpy(b) for b in batches}}
+    res = {
+        "numbax": {str(b): measure_numbax(b) for b in batches},
+        "numpy": {str(b): measure_numpy(b) for b in batches},
+    }
     for fw in ("jax", "torch"):
         res[fw] = run_reference(__file__, ["--framework", fw, "--batches", args.batches])
     rows = []
     for b in map(str, batches):
         jx = (res["jax"] or {}).get(b)
-        rows.append([b, fmt_time(res["numpy"][b]), fmt_time(res["numbax"][b]), fmt_time(jx),
-                     fmt_time((res["torch"] or {}).get(b)),
-                     f"{res['numbax'][b] / jx:.2f}x" if jx else "-"])
-    print_table("MLP train step, median (784-128-128-10, Adam)",
-                ["batch", "numpy", "numbax", "JAX", "PyTorch", "numbax/JAX"], rows)
+        rows.append(
+            [
+                b,
+                fmt_time(res["numpy"][b]),
+                fmt_time(res["numbax"][b]),
+                fmt_time(jx),
+                fmt_time((res["torch"] or {}).get(b)),
+                f"{res['numbax'][b] / jx:.2f}x" if jx else "-",
+            ]
+        )
+    print_table(
+        "MLP train step, median (784-128-128-10, Adam)",
+        ["batch", "numpy", "numbax", "JAX", "PyTorch", "numbax/JAX"],
+        rows,
+    )
     res["compile_s"] = compile_times()
-    print(f"\ncompile of the batch-32 step: cold {res['compile_s']['cold']:.2f} s, "
-          f"warm (disk cache, new process) {res['compile_s']['warm']:.3f} s")
+    print(
+        f"\ncompile of the batch-32 step: cold {res['compile_s']['cold']:.2f} s, "
+        f"warm (disk cache, new process) {res['compile_s']['warm']:.3f} s"
+    )
     print_json("mlp_step", res)
 
 

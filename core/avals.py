@@ -93,10 +93,10 @@ class ShapeDtypeStruct:
         return ShapedArray(self.shape, self.dtype, self.weak_type)
 
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, ShapeDtypeStruct)
-            and (self.shape, self.dtype, self.weak_type)
-            == (other.shape, other.dtype, other.weak_type)
+        return isinstance(other, ShapeDtypeStruct) and (self.shape, self.dtype, self.weak_type) == (
+            other.shape,
+            other.dtype,
+            other.weak_type,
         )
 
     def __hash__(self) -> int:

@@ -45,8 +45,9 @@ def process_index() -> int:
     return 0
 
 
-def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = False,
-               may_alias: Any = None) -> Any:
+def device_put(
+    x: Any, device: Any = None, *, src: Any = None, donate: bool = False, may_alias: Any = None
+) -> Any:
     """Turns every leaf of `x` into an `Array` (there is only one device to put it on)."""
     from core.numpy import asarray
 

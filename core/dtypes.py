@@ -96,7 +96,7 @@ def canonicalize_dtype(dtype: Any) -> np.dtype:
     return _canonicalize(np.dtype(dtype), config.enable_x64)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _canonicalize(dt: np.dtype, x64: bool) -> np.dtype:
     if dt not in _SUPPORTED:
         raise TypeError(
@@ -128,7 +128,7 @@ def _node_to_dtype(node) -> tuple[np.dtype, bool]:
     return canonicalize_dtype(node), False
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _join(a, b):
     common = _UPPER[a] & _UPPER[b]
     for node in common:
@@ -187,7 +187,7 @@ def result_type_and_weak(*args: Any) -> tuple[np.dtype, bool]:
         raise ValueError("at least one array or dtype is required")
     node = None
     for a in args:
-        if isinstance(a, (np.dtype, type)) or isinstance(a, str):
+        if isinstance(a, (np.dtype, type, str)):
             dt, weak = canonicalize_dtype(a), False
         else:
             dt, weak = dtype_and_weak(a)

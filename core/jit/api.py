@@ -80,8 +80,12 @@ def executable(jaxpr: ir.Jaxpr, backend: str) -> Callable[..., list[np.ndarray]]
     if exe is None:
         _stats["compiles"] += 1
         if config.log_compiles:
-            logger.warning("Compiling %s jaxpr with %d equations for backend %s",
-                           jaxpr.in_avals, len(jaxpr.eqns), backend)
+            logger.warning(
+                "Compiling %s jaxpr with %d equations for backend %s",
+                jaxpr.in_avals,
+                len(jaxpr.eqns),
+                backend,
+            )
         exe = per[backend] = _compile(jaxpr, backend)
     return exe
 
@@ -147,8 +151,9 @@ def jvp_jaxpr(jaxpr: ir.Jaxpr, nonzero: tuple[bool, ...]) -> tuple[ir.Jaxpr, lis
         def f(*args):
             primals, tangents = args[:n], iter(args[n:])
             trace = JVPTrace(current_trace())
-            ins = [JVPTracer(trace, p, next(tangents)) if nz else p
-                   for p, nz in zip(primals, nonzero)]
+            ins = [
+                JVPTracer(trace, p, next(tangents)) if nz else p for p, nz in zip(primals, nonzero)
+            ]
             with set_current_trace(trace):
                 outs = ir.eval_jaxpr(jaxpr, [], *ins)
             pairs = [trace.to_primal_tangent(o) for o in outs]
@@ -165,8 +170,9 @@ def _jit_call_jvp(primals, tangents, *, jaxpr, name, backend):
     nonzero = tuple(type(t) is not Zero for t in tangents)
     new, consts = jvp_jaxpr(jaxpr, nonzero)
     nz_tangents = [t for t in tangents if type(t) is not Zero]
-    outs = jit_call_p.bind(*consts, *primals, *nz_tangents, jaxpr=new, name=f"jvp({name})",
-                           backend=backend)
+    outs = jit_call_p.bind(
+        *consts, *primals, *nz_tangents, jaxpr=new, name=f"jvp({name})", backend=backend
+    )
     n = len(jaxpr.outvars)
     return outs[:n], outs[n:]
 
@@ -179,7 +185,7 @@ def _jit_call_transpose(cts, *args, jaxpr, name, backend):
         known_avals = [a for a, u in zip(jaxpr.in_avals, undef) if not u]
 
         def f(*vals):
-            known, ct_vals = vals[:len(known_avals)], vals[len(known_avals):]
+            known, ct_vals = vals[: len(known_avals)], vals[len(known_avals) :]
             it = iter(known)
             full = [UndefinedPrimal(av) if u else next(it) for av, u in zip(jaxpr.in_avals, undef)]
             res = backward_pass(jaxpr, [], full, list(ct_vals))
@@ -189,8 +195,11 @@ def _jit_call_transpose(cts, *args, jaxpr, name, backend):
 
     new, consts = _memo(jaxpr, ("transpose", undef), make)
     known = [a for a in args if not is_undefined(a)]
-    outs = iter(jit_call_p.bind(*consts, *known, *cts, jaxpr=new, name=f"transpose({name})",
-                                backend=backend))
+    outs = iter(
+        jit_call_p.bind(
+            *consts, *known, *cts, jaxpr=new, name=f"transpose({name})", backend=backend
+        )
+    )
     return [next(outs) if u else None for u in undef]
 
 
@@ -203,8 +212,12 @@ def _jit_call_batch(args, dims, *, jaxpr, name, backend, axis_trace=None):
     def make():
         from core.api import vmap
 
-        f = vmap(lambda *xs: ir.eval_jaxpr(jaxpr, [], *xs), in_axes=in_axes, axis_name=axis_name,
-                 axis_size=size)
+        f = vmap(
+            lambda *xs: ir.eval_jaxpr(jaxpr, [], *xs),
+            in_axes=in_axes,
+            axis_name=axis_name,
+            axis_size=size,
+        )
         avals = [get_aval(a) for a in moved]
         return trace_to_closed_jaxpr(f, avals)
 
@@ -216,17 +229,20 @@ def _jit_call_batch(args, dims, *, jaxpr, name, backend, axis_trace=None):
 def _jit_call_partial_eval(trace, args, params):
     jaxpr = params["jaxpr"]
     unknowns = [trace.is_own(a) for a in args]
-    jk, ju, out_unk, nres = _memo(jaxpr, ("pe", tuple(unknowns)),
-                                  lambda: partial_eval_jaxpr(jaxpr, unknowns))
+    jk, ju, out_unk, nres = _memo(
+        jaxpr, ("pe", tuple(unknowns)), lambda: partial_eval_jaxpr(jaxpr, unknowns)
+    )
     known_args = [a for a, u in zip(args, unknowns) if not u]
     unknown_args = [a for a, u in zip(args, unknowns) if u]
     with set_current_trace(trace.parent):
-        known = jit_call_p.bind(*known_args, jaxpr=jk, name=params["name"],
-                                backend=params["backend"])
+        known = jit_call_p.bind(
+            *known_args, jaxpr=jk, name=params["name"], backend=params["backend"]
+        )
     nk = len(known) - nres
     known_outs, res = known[:nk], known[nk:]
     unknown_outs = trace.stage(
-        jit_call_p, [*res, *unknown_args],
+        jit_call_p,
+        [*res, *unknown_args],
         dict(jaxpr=ju, name=params["name"], backend=params["backend"]),
     )
     k, u = iter(known_outs), iter(unknown_outs)
@@ -291,8 +307,14 @@ class _Entry:
 class Jitted:
     """A jit-compiled function (what `jit(f)` returns). Call it like `f`."""
 
-    def __init__(self, fun: Callable, static_argnums: Sequence[int], static_argnames: Sequence[str],
-                 donate_argnums: Sequence[int], backend: str | None):
+    def __init__(
+        self,
+        fun: Callable,
+        static_argnums: Sequence[int],
+        static_argnames: Sequence[str],
+        donate_argnums: Sequence[int],
+        backend: str | None,
+    ):
         functools.update_wrapper(self, fun)
         self._fun = fun
         self._backend = backend
@@ -307,7 +329,9 @@ class Jitted:
             params = list(sig.parameters.values())
             for i, p in enumerate(params):
                 if p.name in self._static_argnames and p.kind in (
-                        p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+                    p.POSITIONAL_ONLY,
+                    p.POSITIONAL_OR_KEYWORD,
+                ):
                     nums.add(i)
                 if i in nums and p.kind == p.POSITIONAL_OR_KEYWORD:
                     self._static_argnames |= {p.name}
@@ -355,8 +379,12 @@ class Jitted:
             leaves: list = []
             node = _flatten_node(args, leaves)
             try:
-                fast_key = (node, tuple([(x._value.shape, x._value.dtype, x._weak_type)
-                                         for x in leaves]), config._ctx, self._backend)
+                fast_key = (
+                    node,
+                    tuple([(x._value.shape, x._value.dtype, x._weak_type) for x in leaves]),
+                    config._ctx,
+                    self._backend,
+                )
             except AttributeError:  # a leaf that is not a concrete Array
                 fast_key = None
             else:
@@ -389,9 +417,15 @@ class Jitted:
             if fast_key is not None:
                 self._fast[fast_key] = hit
             return self._run(hit, leaves)
-        flat = [_to_input(x, v.aval) for x, v in zip(leaves, entry.jaxpr.invars[len(entry.consts):])]
-        outs = jit_call_p.bind(*entry.consts, *flat, jaxpr=entry.jaxpr,
-                               name=getattr(self._fun, "__name__", "fun"), backend=backend)
+        invars = entry.jaxpr.invars[len(entry.consts) :]
+        flat = [_to_input(x, v.aval) for x, v in zip(leaves, invars)]
+        outs = jit_call_p.bind(
+            *entry.consts,
+            *flat,
+            jaxpr=entry.jaxpr,
+            name=getattr(self._fun, "__name__", "fun"),
+            backend=backend,
+        )
         return tree_util.tree_unflatten(entry.out_tree, outs)
 
     @staticmethod
@@ -399,8 +433,9 @@ class Jitted:
         """Compiles `entry` and returns what `_run` needs: (kernel, consts, out tree, weaks)."""
         if entry.exe is None:
             entry.exe = executable(entry.jaxpr, backend)
-            entry.const_vals = [_contiguous(np.asarray(c), v.aval)
-                                for c, v in zip(entry.consts, entry.jaxpr.invars)]
+            entry.const_vals = [
+                _contiguous(np.asarray(c), v.aval) for c, v in zip(entry.consts, entry.jaxpr.invars)
+            ]
         kernel = getattr(entry.exe, "kernel", None)
         if kernel is None:
             kernel = entry.exe
@@ -421,8 +456,11 @@ class Jitted:
 
     def _trace(self, args, kwargs, static, leaves, in_tree, key, cache) -> _Entry:
         if config.explain_cache_misses and cache:
-            logger.warning("jit cache miss for %s: %s", getattr(self._fun, "__name__", self._fun),
-                           _explain(key, list(cache)))
+            logger.warning(
+                "jit cache miss for %s: %s",
+                getattr(self._fun, "__name__", self._fun),
+                _explain(key, list(cache)),
+            )
         _stats["traces"] += 1
         static_pos = dict((k, v) for k, v in static if isinstance(k, int))
         static_kw = {k: v for k, v in static if isinstance(k, str)}
@@ -467,6 +505,7 @@ def _hashable(v: Any) -> bool:
 
 def _explain(key: tuple, old_keys: list[tuple]) -> str:
     """A one-line account of how `key` differs from the most similar cached key."""
+
     def diffs(old):
         out = []
         if old[0] != key[0]:
@@ -491,11 +530,19 @@ def _explain(key: tuple, old_keys: list[tuple]) -> str:
     return "; ".join(best) or "(identical key)"
 
 
-def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] | None = None,
-        static_argnames: str | Sequence[str] | None = None,
-        donate_argnums: int | Sequence[int] | None = None, donate_argnames: Any = None,
-        keep_unused: bool = False, device: Any = None, backend: str | None = None,
-        inline: bool = False, **unused: Any) -> Any:
+def jit(
+    fun: Callable | None = None,
+    *,
+    static_argnums: int | Sequence[int] | None = None,
+    static_argnames: str | Sequence[str] | None = None,
+    donate_argnums: int | Sequence[int] | None = None,
+    donate_argnames: Any = None,
+    keep_unused: bool = False,
+    device: Any = None,
+    backend: str | None = None,
+    inline: bool = False,
+    **unused: Any,
+) -> Any:
     """Compiles `fun` into one native function per input signature.
 
     Args:
@@ -508,6 +555,7 @@ def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] | No
     Returns:
       A `Jitted` callable; also usable as a decorator factory `@jit(static_argnames=...)`.
     """
+
     def norm(x, typ):
         if x is None:
             return ()
@@ -516,8 +564,13 @@ def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] | No
     def wrap(f: Callable) -> Jitted:
         if backend not in (None, "numba", "python", "cpu"):
             raise ValueError(f"unknown jit backend {backend!r}; use 'numba' or 'python'")
-        return Jitted(f, norm(static_argnums, int), norm(static_argnames, str),
-                      norm(donate_argnums, int), None if backend == "cpu" else backend)
+        return Jitted(
+            f,
+            norm(static_argnums, int),
+            norm(static_argnames, str),
+            norm(donate_argnums, int),
+            None if backend == "cpu" else backend,
+        )
 
     return wrap if fun is None else wrap(fun)
 

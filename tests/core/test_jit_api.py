@@ -165,3 +165,28 @@ def test_decorator_factory_form():
         return x * n
 
     np.testing.assert_allclose(f(jnp.ones(2), n=3), [3.0, 3.0])
+
+
+def test_cache_hit_fast_path_handles_views_and_config_changes():
+    g = pyjit(lambda x: x * 2)
+    x = jnp.arange(6.0).reshape(2, 3)
+    np.testing.assert_allclose(g(x), np.arange(6.0).reshape(2, 3) * 2)
+    np.testing.assert_allclose(g(x.T), np.arange(6.0).reshape(2, 3).T * 2)  # non-contiguous
+    np.testing.assert_allclose(g(x.T), np.arange(6.0).reshape(2, 3).T * 2)  # cached
+    with core.disable_jit():
+        assert type(g(x)).__name__ == "Array"
+    f = pyjit(lambda x: x + 1.5)
+    i = jnp.arange(3)
+    assert f(i).dtype == np.float32
+    with core.enable_x64():
+        assert f(jnp.arange(3, dtype=jnp.int64)).dtype == np.float64
+    assert f(i).dtype == np.float32
+
+
+def test_arrays_are_read_only_through_numpy():
+    x = jnp.arange(3.0)
+    view = np.asarray(x)
+    with pytest.raises(ValueError):
+        view[0] = 5.0
+    with pytest.raises(TypeError, match=r"\.at\[idx\]"):
+        x[0] = 5.0

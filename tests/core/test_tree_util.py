@@ -2,7 +2,6 @@
 
 import collections
 import dataclasses
-import functools
 import operator
 
 import numpy as np
@@ -563,11 +562,3 @@ def test_unravel_errors_and_dtype_polymorphism():
     with pytest.raises(UnravelSizeError, match="Sum of sizes 3 must be equal to dimension 0"):
         unravel(np.ones(4, np.float32))
 
-
-def test_flatten_is_cheap_enough():
-    """Guards the fast path (jit flattens its arguments on every call); loose bound."""
-    import timeit
-
-    tree = {f"p{i:02d}": np.zeros(3) for i in range(20)}
-    per_call = min(timeit.repeat(functools.partial(tu.tree_flatten, tree), number=2000, repeat=5))
-    assert per_call / 2000 < 50e-6
