@@ -15,8 +15,9 @@ Outputs: the final carry, then the ys stacked along a new leading axis of size `
 Rules: jvp and vmap iterate to a fixpoint on which carries have nonzero tangents / are
 batched. Partial evaluation (the heart of reverse mode) splits the body into a known scan,
 run now, that also emits per-iteration residuals as extra ys, and an unknown (linear) scan
-staged on those residuals; loop-invariant residuals that are just consts or xs are passed
-through instead of being stacked. The transpose of a linear scan is a scan in the opposite
+staged on those residuals. Only per-step residuals are stacked: known consts and xs are passed
+through, and residuals computed from known consts alone are computed once outside the loop and
+passed as consts of the unknown scan. The transpose of a linear scan is a scan in the opposite
 direction whose carry holds the carry cotangent and the accumulated const cotangents.
 
 `fori_loop` with static bounds and `map` are scans; `fori_loop` with traced bounds is a while.
@@ -33,6 +34,7 @@ from core import ir, tree_util
 from core.array import Array
 from core.interpreters import batching
 from core.interpreters.jvp import Zero, instantiate, zeros_like_aval
+from core.interpreters.partial_eval import dce_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
 from core.primitive import Primitive
 from core.prims.control_flow.common import (
@@ -173,25 +175,28 @@ def _scan_partial_eval(trace, args, params):
         uk_carry = new
     uk_in = tuple(uk_consts + uk_carry + uk_xs)
     plan = memo(jaxpr, ("scan_pe", uk_in, nc, ncar), lambda: _plan_scan_pe(jaxpr, uk_in, nc, ncar))
-    jk, ju, out_uk, const_res, xs_res, n_stacked = plan
+    jk, ju, out_uk, const_src, hoist, xs_src, n_stacked = plan
     known_args = [a for a, u in zip(args, uk_in) if not u]
     n_kc = sum(not u for u in uk_consts)
     n_kcar = sum(not u for u in uk_carry)
     with set_current_trace(trace.parent):
+        hoisted = ir.eval_jaxpr(hoist, [], *known_args[:n_kc]) if hoist.outvars else []
         kouts = scan_p.bind(*known_args, **_params(jk, n_kc, n_kcar, length, reverse, unroll))
     nk = len(kouts) - n_stacked
     kvals, stacked = kouts[:nk], kouts[nk:]
     uk_args = [a for a, u in zip(args, uk_in) if u]
     u_consts, u_carry, u_xs = split_list(uk_args, [sum(uk_consts), sum(uk_carry)])
     ops = (
-        [args[p] for p in const_res]
+        [args[p] for p in const_src]
+        + hoisted
         + u_consts
         + u_carry
         + stacked
-        + [args[p] for p in xs_res]
+        + [args[p] for p in xs_src]
         + u_xs
     )
-    uparams = _params(ju, len(const_res) + len(u_consts), len(u_carry), length, reverse, unroll)
+    n_uconsts = len(const_src) + len(hoisted) + len(u_consts)
+    uparams = _params(ju, n_uconsts, len(u_carry), length, reverse, unroll)
     uouts = trace.stage(scan_p, ops, uparams) if any(out_uk) else []
     k, u = iter(kvals), iter(uouts)
     return [next(u) if uk else next(k) for uk in out_uk]
@@ -200,15 +205,34 @@ def _scan_partial_eval(trace, args, params):
 def _plan_scan_pe(jaxpr: ir.Jaxpr, uk_in: tuple, nc: int, ncar: int):
     """Splits a scan body and lays both halves out as scan bodies.
 
-    Residuals that are known consts or xs of the body are passed to the unknown scan as they
-    are (no per-iteration copies); the others become extra ys of the known scan.
+    Residuals are sorted by what they depend on, so that only per-iteration values are stacked
+    (JAX's loop-invariant residual hoisting):
+
+    * known consts and xs of the body are passed to the unknown scan as they are (as its consts
+      and xs: no copies);
+    * other residuals computed from known consts only are computed once outside the loop by a
+      separate `hoist` jaxpr and passed to the unknown scan as consts;
+    * the rest become extra ys of the known scan.
+
+    Returns `(known body, unknown body, out_unknowns, const_src, hoist, xs_src, n_stacked)`;
+    `const_src`/`xs_src` are operand positions of the passed-through residuals and `hoist` maps
+    the known consts to the hoisted residuals. The unknown body takes, in order: passed-through
+    consts, hoisted residuals, unknown consts, unknown carry, stacked residuals, passed-through
+    xs, unknown xs.
     """
     ny = len(jaxpr.outvars) - ncar
     jk, ju, out_uk, nres = pe_jaxpr(jaxpr, uk_in, tuple(uk_in[nc : nc + ncar]) + (False,) * ny)
     nk = len(jk.outvars) - nres
-    pos = {v: i for i, v in enumerate(jaxpr.invars)}
-    const_res, xs_res, stacked = [], [], []  # indices into the residual list
-    const_src, xs_src = [], []  # operand positions of the pass-through residuals
+    n_kc = sum(not u for u in uk_in[:nc])
+    # jk's inputs are the known operands in order; map them back to operand positions.
+    known_pos = [p for p, u in enumerate(uk_in) if not u]
+    pos = {v: known_pos[i] for i, v in enumerate(jk.invars)}
+    invariant = set(jk.invars[:n_kc])
+    for eqn in jk.eqns:
+        if all(not isinstance(x, ir.Var) or x in invariant for x in eqn.inputs):
+            invariant.update(eqn.outputs)
+    const_res, hoist_res, xs_res, stacked = [], [], [], []  # indices into the residual list
+    const_src, xs_src = [], []
     for r, v in enumerate(jk.outvars[nk:]):
         p = pos.get(v) if isinstance(v, ir.Var) else None
         if p is not None and p < nc:
@@ -217,18 +241,23 @@ def _plan_scan_pe(jaxpr: ir.Jaxpr, uk_in: tuple, nc: int, ncar: int):
         elif p is not None and p >= nc + ncar:
             xs_res.append(r)
             xs_src.append(p)
+        elif not isinstance(v, ir.Var) or v in invariant:
+            hoist_res.append(r)
         else:
             stacked.append(r)
-    jk2 = ir.Jaxpr([], jk.invars, jk.eqns, jk.outvars[:nk] + [jk.outvars[nk + r] for r in stacked])
+    res = jk.outvars[nk:]
+    jk2 = dce_jaxpr(ir.Jaxpr([], jk.invars, jk.eqns, jk.outvars[:nk] + [res[r] for r in stacked]))
+    hoist = dce_jaxpr(ir.Jaxpr([], jk.invars[:n_kc], jk.eqns, [res[r] for r in hoist_res]))
     n_uc = sum(uk_in[:nc])
     n_ucar = sum(uk_in[nc : nc + ncar])
     uk_inv = list(range(nres, len(ju.invars)))
     u_consts, u_carry, u_xs = split_list(uk_inv, [n_uc, n_ucar])
-    in_order = const_res + u_consts + u_carry + stacked + xs_res + u_xs
+    in_order = const_res + hoist_res + u_consts + u_carry + stacked + xs_res + u_xs
     ju2 = reorder(ju, in_order, range(len(ju.outvars)))
     ir.typecheck(jk2)
+    ir.typecheck(hoist)
     ir.typecheck(ju2)
-    return jk2, ju2, out_uk, const_src, xs_src, len(stacked)
+    return jk2, ju2, out_uk, const_src, hoist, xs_src, len(stacked)
 
 
 def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, unroll):
