@@ -561,4 +561,3 @@ def test_unravel_errors_and_dtype_polymorphism():
     assert [x.dtype for x in unravel(np.ones(3, np.int32))] == [np.int32, np.int32]
     with pytest.raises(UnravelSizeError, match="Sum of sizes 3 must be equal to dimension 0"):
         unravel(np.ones(4, np.float32))
-
