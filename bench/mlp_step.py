@@ -178,28 +178,46 @@ def measure_torch(batch: int) -> float:
     return median_time(run, repeat=9, budget=1.0)
 
 
+_COMPILE_PROBE = """
+import sys, time
+sys.path.insert(0, {root!r})
+import numpy as np
+import core
+import core.numpy as jnp
+import bench.mlp_step as m
+t = time.perf_counter()
+core.jit(lambda a: a + 1)(jnp.ones(1))  # numba's one-time start-up in a process
+startup = time.perf_counter() - t
+rng = np.random.default_rng(0)
+p = [jnp.asarray(a) for a in m.init_params(rng)]
+z = [jnp.zeros_like(a) for a in p]
+x, y = map(jnp.asarray, m.data(32, rng))
+step = m.numbax_step_fn()
+t = time.perf_counter()
+step(p, z, z, jnp.asarray(0, dtype=jnp.int32), x, y)
+print(startup, time.perf_counter() - t)
+"""
+
+
 def compile_times() -> dict:
-    """Cold compile (empty cache dir) and warm (same dir, new process) of the batch-32 step."""
-    code = (
-        "import time,sys; sys.path.insert(0, %r); import bench.mlp_step as m; "
-        "import numpy as np, core.numpy as jnp; rng=np.random.default_rng(0); "
-        "p=[jnp.asarray(a) for a in m.init_params(rng)]; z=[jnp.zeros_like(a) for a in p]; "
-        "x,y=map(jnp.asarray, m.data(32, rng)); s=m.numbax_step_fn(); t=time.perf_counter(); "
-        "s(p,z,z,jnp.asarray(0, dtype=jnp.int32),x,y); print(time.perf_counter()-t)"
-    )
+    """Compile time of the batch-32 step in a new process: cold (empty cache directory) and
+    warm (the same directory again), each split into numba's one-time process start-up (paid by
+    the first jitted function of any process) and the step itself (trace + codegen + compile
+    or cache load)."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     out = {}
     with tempfile.TemporaryDirectory() as d:
         env = dict(os.environ, NUMBAX_CACHE_DIR=d, NUMBA_CACHE_DIR=d)
         for label in ("cold", "warm"):
             res = subprocess.run(
-                [sys.executable, "-c", code % root],
+                [sys.executable, "-c", _COMPILE_PROBE.format(root=root)],
                 env=env,
                 capture_output=True,
                 text=True,
                 check=True,
             )
-            out[label] = float(res.stdout.strip().splitlines()[-1])
+            startup, step = map(float, res.stdout.split()[-2:])
+            out[label] = {"numba_startup": startup, "step": step}
     return out
 
 
