@@ -35,6 +35,7 @@ from core.interpreters.jvp import JVPTrace, JVPTracer, Zero, instantiate
 from core.interpreters.partial_eval import trace_to_closed_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
 from core.primitive import Primitive
+from core.prims.control_flow import common as _derived_jaxprs  # memo, run_numpy
 from core.prims.control_flow.common import partial_eval_jaxpr  # splits control flow bodies too
 from core.trace import EvalTrace, Tracer, current_trace, get_aval, set_current_trace
 from core.tree_util import _flatten as _flatten_node
@@ -92,19 +93,12 @@ def executable(jaxpr: ir.Jaxpr, backend: str) -> Callable[..., list[np.ndarray]]
 
 def _compile(jaxpr: ir.Jaxpr, backend: str) -> Callable[..., list[np.ndarray]]:
     if backend == "python":
-        return functools.partial(_run_python, jaxpr)
+        return functools.partial(_derived_jaxprs.run_numpy, jaxpr)
     if backend != "numba":
         raise ValueError(f"unknown jit backend {backend!r}; use 'numba' or 'python'")
     from core.jit.codegen import compile_jaxpr
 
     return compile_jaxpr(jaxpr)
-
-
-def _run_python(jaxpr: ir.Jaxpr, *args: np.ndarray) -> list[np.ndarray]:
-    with set_current_trace(EvalTrace()):
-        vals = [Array(a, av.weak_type) for a, av in zip(args, jaxpr.in_avals)]
-        outs = ir.eval_jaxpr(jaxpr, [], *vals)
-    return [np.asarray(o._value if isinstance(o, Array) else o) for o in outs]
 
 
 def _contiguous(v: np.ndarray, aval: ShapedArray) -> np.ndarray:
@@ -129,19 +123,6 @@ def _jit_call_weak(weak, *, jaxpr, name, backend):
     return [a.weak_type for a in jaxpr.out_avals]
 
 
-# A derived-jaxpr cache: (kind, jaxpr) -> {extra key: result}; weak on the source jaxpr.
-_derived: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _memo(jaxpr: ir.Jaxpr, key: tuple, make: Callable[[], Any]) -> Any:
-    per = _derived.get(jaxpr)
-    if per is None:
-        per = _derived[jaxpr] = {}
-    if key not in per:
-        per[key] = make()
-    return per[key]
-
-
 def jvp_jaxpr(jaxpr: ir.Jaxpr, nonzero: tuple[bool, ...]) -> tuple[ir.Jaxpr, list[Any]]:
     """The jaxpr of (primals, nonzero tangents) -> (primal outs, tangent outs)."""
 
@@ -163,7 +144,7 @@ def jvp_jaxpr(jaxpr: ir.Jaxpr, nonzero: tuple[bool, ...]) -> tuple[ir.Jaxpr, lis
         avals = jaxpr.in_avals + [a for a, nz in zip(jaxpr.in_avals, nonzero) if nz]
         return trace_to_closed_jaxpr(f, avals)
 
-    return _memo(jaxpr, ("jvp", nonzero), make)
+    return _derived_jaxprs.memo(jaxpr, ("jvp", nonzero), make)
 
 
 def _jit_call_jvp(primals, tangents, *, jaxpr, name, backend):
@@ -193,7 +174,7 @@ def _jit_call_transpose(cts, *args, jaxpr, name, backend):
 
         return trace_to_closed_jaxpr(f, known_avals + jaxpr.out_avals)
 
-    new, consts = _memo(jaxpr, ("transpose", undef), make)
+    new, consts = _derived_jaxprs.memo(jaxpr, ("transpose", undef), make)
     known = [a for a in args if not is_undefined(a)]
     outs = iter(
         jit_call_p.bind(
@@ -221,7 +202,7 @@ def _jit_call_batch(args, dims, *, jaxpr, name, backend, axis_trace=None):
         avals = [get_aval(a) for a in moved]
         return trace_to_closed_jaxpr(f, avals)
 
-    new, consts = _memo(jaxpr, ("batch", in_axes, size, axis_name), make)
+    new, consts = _derived_jaxprs.memo(jaxpr, ("batch", in_axes, size, axis_name), make)
     outs = jit_call_p.bind(*consts, *moved, jaxpr=new, name=f"vmap({name})", backend=backend)
     return outs, [0] * len(outs)
 
@@ -229,7 +210,7 @@ def _jit_call_batch(args, dims, *, jaxpr, name, backend, axis_trace=None):
 def _jit_call_partial_eval(trace, args, params):
     jaxpr = params["jaxpr"]
     unknowns = [trace.is_own(a) for a in args]
-    jk, ju, out_unk, nres = _memo(
+    jk, ju, out_unk, nres = _derived_jaxprs.memo(
         jaxpr, ("pe", tuple(unknowns)), lambda: partial_eval_jaxpr(jaxpr, unknowns)
     )
     known_args = [a for a, u in zip(args, unknowns) if not u]
@@ -579,4 +560,4 @@ def clear_caches() -> None:
     """Drops every trace and compile cache (like `jax.clear_caches`)."""
     _trace_caches.clear()
     _executables.clear()
-    _derived.clear()
+    _derived_jaxprs.clear_memo()

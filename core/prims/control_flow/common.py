@@ -42,6 +42,11 @@ def memo(jaxpr: ir.Jaxpr, key: tuple, make: Callable[[], Any]) -> Any:
     return per[key]
 
 
+def clear_memo() -> None:
+    """Drops every cached derived jaxpr (`core.clear_caches`)."""
+    _derived.clear()
+
+
 def stage(fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray]):
     """Stages a flat function to `(jaxpr, consts)`; the consts are the jaxpr's leading inputs."""
     return trace_to_closed_jaxpr(fun, list(in_avals))
