@@ -359,61 +359,6 @@ class Conv(Module):
         return y
 
 
-def _conv_transpose_padding(k: int, s: int, padding: str) -> tuple[int, int]:
-    """Padding of the dilated-input convolution equal to a transposed conv (JAX's rule)."""
-    if padding == "SAME":
-        pad_len = k + s - 2
-        pad_a = k - 1 if s > k - 1 else int(np.ceil(pad_len / 2))
-    elif padding == "VALID":
-        pad_len = k + s - 2 + max(k - s, 0)
-        pad_a = k - 1
-    else:
-        raise ValueError(f"Invalid padding {padding!r} for a transposed convolution.")
-    return pad_a, pad_len - pad_a
-
-
-def conv_transpose(
-    lhs: Array,
-    rhs: Array,
-    strides: Sequence[int],
-    padding: Any,
-    rhs_dilation: Sequence[int] | None = None,
-    transpose_kernel: bool = False,
-    precision: Any = None,
-) -> Array:
-    """Transposed convolution of channels-last ``lhs`` with HWIO ``rhs`` (``lax.conv_transpose``).
-
-    Args:
-      lhs: the input, ``(N, *spatial, C)``.
-      rhs: the kernel, ``(*window, I, O)``.
-      strides: the strides of the forward convolution (the input dilation here).
-      padding: ``'SAME'``/``'VALID'`` of the forward convolution, or explicit pairs.
-      rhs_dilation: the kernel dilation.
-      transpose_kernel: flip the window and swap ``I``/``O`` (the gradient of a convolution).
-      precision: passed to the convolution.
-
-    Returns:
-      The output, ``(N, *spatial_out, O)``.
-    """
-    n = lhs.ndim - 2
-    rhs_dilation = tuple(rhs_dilation or (1,) * n)
-    if isinstance(padding, str):
-        dilated = [(k - 1) * d + 1 for k, d in zip(rhs.shape[:n], rhs_dilation)]
-        padding = [_conv_transpose_padding(k, s, padding) for k, s in zip(dilated, strides)]
-    if transpose_kernel:
-        rhs = jnp.swapaxes(jnp.flip(rhs, tuple(range(n))), n, n + 1)
-    return lax.conv_general_dilated(
-        lhs,
-        rhs,
-        (1,) * n,
-        padding,
-        lhs_dilation=tuple(strides),
-        rhs_dilation=rhs_dilation,
-        dimension_numbers=_dimension_numbers(n),
-        precision=precision,
-    )
-
-
 class ConvTranspose(Module):
     """A transposed ("fractionally strided") convolution over channels-last inputs.
 
@@ -478,12 +423,13 @@ class ConvTranspose(Module):
         if self.use_bias:
             bias = self.param("bias", self.bias_init, (self.features,), self.param_dtype)
         inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
-        y = conv_transpose(
+        y = lax.conv_transpose(
             inputs,
             kernel,
             strides,
             "VALID" if padding == "CIRCULAR" else padding,
             rhs_dilation=kernel_dilation,
+            dimension_numbers=_dimension_numbers(n),
             transpose_kernel=self.transpose_kernel,
             precision=self.precision,
         )
