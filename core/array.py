@@ -13,7 +13,7 @@ import numpy as np
 
 from core import dtypes, errors
 from core.array_base import ArrayBase
-from core.avals import ShapedArray
+from core.avals import ShapedArray, interned
 
 
 class Array(ArrayBase):
@@ -21,19 +21,21 @@ class Array(ArrayBase):
 
     __slots__ = ("_value", "_weak_type", "_aval")
 
-    def __init__(self, value: np.ndarray, weak_type: bool = False):
+    def __init__(self, value: np.ndarray, weak_type: bool = False, aval: ShapedArray | None = None):
         # `value` is never written to: primitives return fresh arrays, and `__array__` hands out
-        # read-only views (cheaper than locking every array at creation).
+        # read-only views (cheaper than locking every array at creation). `aval`, when given,
+        # must be the interned aval of `value` (see `core.avals.interned`); else it is computed
+        # on first use.
         self._value = value
         self._weak_type = weak_type
-        self._aval = None
+        self._aval = aval
 
     @property
     def aval(self) -> ShapedArray:
         aval = self._aval
         if aval is None:
             v = self._value
-            aval = self._aval = ShapedArray.make(v.shape, v.dtype, self._weak_type)
+            aval = self._aval = interned(v.shape, v.dtype, self._weak_type)
         return aval
 
     @property

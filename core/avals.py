@@ -70,6 +70,23 @@ class ShapedArray:
         return f"ShapedArray({self.str_short()}{weak})"
 
 
+_interned: dict[tuple, ShapedArray] = {}
+
+
+def interned(shape: tuple[int, ...], dtype: np.dtype, weak_type: bool) -> ShapedArray:
+    """The one shared `ShapedArray` with these (already normalized) fields.
+
+    Every `Array` carries an interned aval, so jit's cache-hit path can key on the identity of
+    its inputs' avals instead of hashing shapes and dtypes. The table holds one entry per
+    distinct (shape, dtype, weak type) the process has seen, like the jit caches themselves.
+    """
+    key = (shape, dtype, weak_type)
+    aval = _interned.get(key)
+    if aval is None:
+        aval = _interned[key] = ShapedArray.make(shape, dtype, weak_type)
+    return aval
+
+
 class ShapeDtypeStruct:
     """A shape and dtype, as returned by `eval_shape` (like `jax.ShapeDtypeStruct`)."""
 

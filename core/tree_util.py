@@ -16,10 +16,12 @@ from __future__ import annotations
 import collections
 import difflib
 import functools
+import operator
 import textwrap
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, fields, is_dataclass
 from itertools import islice
+from keyword import iskeyword
 from typing import Any, NamedTuple
 
 __all__ = [
@@ -415,17 +417,27 @@ def register_dataclass(
             f"Duplicate custom dataclass PyTreeDef type registration for {nodetype}."
         )
 
-    def flatten(x):
-        return [getattr(x, n) for n in data_fields], tuple(getattr(x, n) for n in meta_fields)
+    bad = [n for n in (*data_fields, *meta_fields) if not n.isidentifier() or iskeyword(n)]
+    if bad:
+        raise ValueError(f"register_dataclass: field names must be identifiers, got {bad!r}.")
+    # flatten/unflatten are generated straight-line code (field names are identifiers): the
+    # train state of a model is flattened and rebuilt at every jitted step.
+    get = "".join(f"x.{n}, " for n in data_fields)
+    meta = "".join(f"x.{n}, " for n in meta_fields)
+    kwargs = [f"{n}=children[{i}]" for i, n in enumerate(data_fields)]
+    kwargs += [f"{n}=meta[{i}]" for i, n in enumerate(meta_fields)]
+    namespace = {"nodetype": nodetype}
+    exec(
+        f"def flatten(x):\n    return ({get}), ({meta})\n\n"
+        f"def unflatten(meta, children):\n    return nodetype({', '.join(kwargs)})\n",
+        namespace,
+    )
 
     def flatten_with_keys(x):
         keyed = [(GetAttrKey(n), getattr(x, n)) for n in data_fields]
         return keyed, tuple(getattr(x, n) for n in meta_fields)
 
-    def unflatten(meta, children):
-        return nodetype(**dict(zip(data_fields, children)), **dict(zip(meta_fields, meta)))
-
-    register_pytree_node(nodetype, flatten, unflatten, flatten_with_keys)
+    register_pytree_node(nodetype, namespace["flatten"], namespace["unflatten"], flatten_with_keys)
     return nodetype
 
 
@@ -517,6 +529,26 @@ def _unflatten(node, it):
     return reg.unflatten(aux, tuple(vals))
 
 
+def _builder_source(node, leaf_exprs: Iterator[str], namespace: dict) -> str:
+    if node is _LEAF:
+        return next(leaf_exprs)
+    t, aux, kids = node
+    parts = [_builder_source(k, leaf_exprs, namespace) for k in kids]
+    if t is tuple:
+        return "(" + "".join(p + ", " for p in parts) + ")"
+    if t is list:
+        return "[" + ", ".join(parts) + "]"
+    if t is _NoneType:
+        return "None"
+    name = f"_n{len(namespace)}"
+    if t is dict:
+        namespace.update({f"{name}_{i}": k for i, k in enumerate(aux)})
+        return "{" + ", ".join(f"{name}_{i}: {p}" for i, p in enumerate(parts)) + "}"
+    namespace[name] = (_kind_get(t) or _classify(t)).unflatten
+    namespace[name + "_aux"] = aux
+    return f"{name}({name}_aux, (" + "".join(p + ", " for p in parts) + "))"
+
+
 class PyTreeDef:
     """The structure of a pytree: hashable, comparable, and able to rebuild trees from leaves."""
 
@@ -574,6 +606,14 @@ class PyTreeDef:
             raise PyTreeLeafCountError(f"{msg}. The structure is {self}.")
         return _unflatten(self._node, iter(leaves))
 
+    def builder_source(self, leaf_exprs: list[str], namespace: dict) -> str:
+        """A Python expression that builds a tree of this structure from `leaf_exprs`.
+
+        Code generators (jit's cache-hit path) use it to build output trees with no loop over
+        the structure. Names the expression needs are added to `namespace`.
+        """
+        return _builder_source(self._node, iter(leaf_exprs), namespace)
+
     def flatten_up_to(self, tree: Any) -> list[Any]:
         """Flattens ``tree`` down to this structure: each leaf here takes a whole subtree.
 
@@ -617,6 +657,27 @@ class PyTreeDef:
 # Flattening
 
 
+# insertion-ordered keys -> (sorted keys, getter of the values in that order); bounded.
+_dict_orders: dict[tuple, tuple[tuple, Callable[[dict], Any]]] = {}
+
+
+def _dict_order(d: dict) -> tuple[tuple, Callable[[dict], Any]]:
+    """A dict's sorted keys and a C-level getter of its values in that order, memoized on
+    its keys in insertion order (sorting 20 string keys costs more than the lookup)."""
+    order = tuple(d)
+    hit = _dict_orders.get(order)
+    if hit is None:
+        keys = _sorted_keys(d)
+        getter = operator.itemgetter(*keys) if len(keys) > 1 else lambda x: [x[k] for k in keys]
+        hit = (keys, getter)
+        # Only str keys: 1, 1.0 and True are equal dict keys but must stay distinct here.
+        if all(type(k) is str for k in keys):
+            if len(_dict_orders) > 4096:
+                _dict_orders.clear()
+            _dict_orders[order] = hit
+    return hit
+
+
 def _flatten(x, leaves):
     """Fast flatten without is_leaf: appends leaves, returns the node tuple."""
     t = type(x)
@@ -625,27 +686,35 @@ def _flatten(x, leaves):
         leaves.append(x)
         return _LEAF
     if reg is _DICT:
-        try:
-            keys = tuple(sorted(x))
-        except TypeError as e:
-            raise _key_sort_error(x) from e
-        vals = [x[k] for k in keys]
+        keys, getter = _dict_order(x)
+        vals = getter(x)
         # Common case first: all children are leaves of already-classified types.
-        for v in vals:
-            if _kind_get(type(v)) is not _LEAF_KIND:
-                return (dict, keys, tuple([_flatten(v, leaves) for v in vals]))
+        for leaf_type in set(map(type, vals)):
+            if _kind_get(leaf_type) is not _LEAF_KIND:
+                return (dict, keys, _flatten_children(vals, leaves))
         leaves.extend(vals)
         return (dict, keys, (_LEAF,) * len(vals))
     if reg is _TUPLE or reg is _LIST:
         for v in x:
             if _kind_get(type(v)) is not _LEAF_KIND:
-                return (t, None, tuple([_flatten(v, leaves) for v in x]))
+                return (t, None, _flatten_children(x, leaves))
         leaves.extend(x)
         return (t, None, (_LEAF,) * len(x))
     if reg is _NONE:
         return _NONE_NODE
     children, aux = reg.flatten(x)
-    return (t, aux, tuple([_flatten(c, leaves) for c in children]))
+    return (t, aux, _flatten_children(children, leaves))
+
+
+def _flatten_children(children, leaves) -> tuple:
+    kids = []
+    for c in children:
+        if _kind_get(type(c)) is _LEAF_KIND:  # inline the common case: no call per leaf
+            leaves.append(c)
+            kids.append(_LEAF)
+        else:
+            kids.append(_flatten(c, leaves))
+    return tuple(kids)
 
 
 def _flatten_is_leaf(x, leaves, is_leaf):

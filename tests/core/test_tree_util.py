@@ -561,3 +561,23 @@ def test_unravel_errors_and_dtype_polymorphism():
     assert [x.dtype for x in unravel(np.ones(3, np.int32))] == [np.int32, np.int32]
     with pytest.raises(UnravelSizeError, match="Sum of sizes 3 must be equal to dimension 0"):
         unravel(np.ones(4, np.float32))
+
+
+@pytest.mark.parametrize("case", FLATTEN_CASES, ids=[c[0] for c in FLATTEN_CASES])
+def test_builder_source_builds_what_unflatten_builds(case):
+    tree = case[1]
+    leaves, treedef = tu.tree_flatten(tree)
+    namespace = {"leaves": leaves}
+    exprs = [f"leaves[{i}]" for i in range(len(leaves))]
+    built = eval(treedef.builder_source(exprs, namespace), namespace)
+    assert type(built) is type(tree)
+    assert tu.tree_structure(built) == treedef
+    assert _same(built, tree)
+
+
+def test_dict_key_order_memo_keeps_equal_keys_of_other_types_apart():
+    for d in ({1: "a", 2: "b"}, {True: "a", 2: "b"}, {1.0: "a", 2: "b"}, {"x": 1, "y": 2}):
+        for _ in range(2):  # the second flatten may hit the memo
+            leaves, treedef = tu.tree_flatten(d)
+            assert [type(k) for k in treedef.node_data()[1]] == [type(k) for k in sorted(d)]
+            assert tu.tree_unflatten(treedef, leaves) == d

@@ -1,5 +1,6 @@
 """The MNIST example: parameter counts, a one-epoch smoke run, TensorBoard tags, --resume."""
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -54,17 +55,28 @@ def test_compact_and_setup_compute_the_same_function():
 
 
 @pytest.mark.parametrize(
-    "argv, batch_size, lr",
+    "argv, batch_size, lr, schedule",
     [
-        ([], 32, 1e-3),
-        (["--model", "cnn"], 128, 0.1),
-        (["--model", "cnn", "--lr", "0.05"], 128, 0.05),
+        ([], 32, 1e-3, "cosine"),
+        (["--schedule", "constant"], 32, 1e-3, "constant"),
+        (["--model", "cnn"], 128, 0.1, "constant"),
+        (["--model", "cnn", "--lr", "0.05", "--schedule", "cosine"], 128, 0.05, "cosine"),
     ],
 )
-def test_per_model_defaults(argv, batch_size, lr):
+def test_per_model_defaults(argv, batch_size, lr, schedule):
     config = example.parse_args(argv).resolved()
-    assert (config.batch_size, config.lr) == (batch_size, lr)
+    assert (config.batch_size, config.lr, config.schedule) == (batch_size, lr, schedule)
     assert config.checkpoint_dir == os.path.join("runs/mnist", "checkpoints")
+
+
+def test_learning_rate_schedules():
+    config = example.Config(epochs=3).resolved()
+    cosine = example.learning_rate_fn(config, 100)
+    assert [float(cosine(s)) for s in (0, 150, 300)] == pytest.approx([1e-3, 5e-4, 0.0], abs=1e-9)
+    constant = example.learning_rate_fn(dataclasses.replace(config, schedule="constant"), 100)
+    assert float(constant(300)) == pytest.approx(1e-3)
+    with pytest.raises(ValueError, match="use 'cosine' or 'constant'"):
+        example.learning_rate_fn(dataclasses.replace(config, schedule="step"), 100)
 
 
 def _config(tmp_path, name, **kwargs):
@@ -90,15 +102,26 @@ def test_one_epoch_smoke_logs_and_checkpoints(tmp_path):
     expected |= {"learning_rate", "steps_per_sec", "epoch_time"}
     assert expected <= set(scalars)
     assert scalars["test/accuracy"] == [(1, pytest.approx(results["test_accuracy"]))]
-    assert scalars["learning_rate"] == [(1, pytest.approx(1e-3))]
+    last_lr = 1e-3 * 0.5 * (1 + np.cos(np.pi * 63 / 64))  # cosine decay, last of 64 steps
+    assert scalars["learning_rate"] == [(1, pytest.approx(last_lr, rel=1e-4))]
     tags = {v.tag for e in read_events(logdir) for v in e.summary.value}
     assert {"config/text_summary", "params/Dense_0/kernel", "_hparams_/experiment"} <= tags
     assert available_steps(logdir / "checkpoints") == [1]
 
 
-def test_resume_continues_exactly(tmp_path):
+def test_resume_continues_exactly(tmp_path, monkeypatch):
     straight = example.train_and_evaluate(_config(tmp_path, "straight", epochs=2))
-    example.train_and_evaluate(_config(tmp_path, "resumed", epochs=1))
+    train_epoch = example._train_epoch
+
+    def interrupted_in_epoch_2(state, data, config, key, epoch):
+        if epoch == 2:
+            raise KeyboardInterrupt
+        return train_epoch(state, data, config, key, epoch)
+
+    with monkeypatch.context() as m:  # the run is stopped during its second epoch
+        m.setattr(example, "_train_epoch", interrupted_in_epoch_2)
+        with pytest.raises(KeyboardInterrupt):
+            example.train_and_evaluate(_config(tmp_path, "resumed", epochs=2))
     resumed = example.train_and_evaluate(_config(tmp_path, "resumed", epochs=2, resume=True))
     assert resumed["start_epoch"] == 1 and len(resumed["epoch_times"]) == 1
     assert available_steps(tmp_path / "resumed" / "checkpoints") == [1, 2]
