@@ -10,8 +10,11 @@ The trace cache lives in a `WeakKeyDictionary` keyed on the user's function and 
 (input tree, abstract values incl. weak types, static arguments, trace-relevant config).
 Static arguments must be hashable. `config.log_compiles` logs every trace+compile and
 `config.explain_cache_misses` says which argument changed; `compile_count()` counts them.
-On a cache hit with concrete inputs, `__call__` skips tracing machinery altogether:
-flatten, build the key, call the compiled kernel, unflatten.
+On a cache hit with concrete inputs (Arrays, numpy arrays, Python scalars), `__call__` skips
+the tracing machinery altogether: flatten, key on the tree and the identities of the leaves'
+interned avals, call the compiled kernel, and build the output tree of Arrays with generated
+straight-line code (small outputs come back packed in one buffer per dtype and shape; see
+`core.jit.codegen.output_layout`).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import numpy as np
 
 from core import dtypes, ir, tree_util
 from core.array import Array
-from core.avals import ShapedArray
+from core.avals import ShapedArray, interned
 from core.config import config
 from core.errors import NumbaxError
 from core.interpreters import batching
@@ -267,6 +270,57 @@ def _leaf_key(x: Any) -> Any:
     )
 
 
+def _output_builder(entry: _Entry, head: str, exprs: list[str]) -> Callable:
+    """A generated function from a kernel's results to the output tree of `Array`s (with
+    their interned avals): straight-line code, no loop over the outputs or the tree.
+
+    Args:
+      entry: the cache entry (its jaxpr's output avals and its output tree).
+      head: the statements that name the kernel's results (the result is `r`).
+      exprs: the numpy value of each output, in terms of those names.
+    """
+    namespace: dict = {"A": Array}
+    leaves = []
+    for k, (expr, a) in enumerate(zip(exprs, entry.jaxpr.out_avals, strict=True)):
+        namespace[f"v{k}"] = interned(a.shape, a.dtype, a.weak_type)
+        leaves.append(f"A({expr}, {a.weak_type}, v{k})")
+    body = entry.out_tree.builder_source(leaves, namespace)
+    exec(f"def build(r):\n    {head}return {body}\n", namespace)
+    return namespace["build"]
+
+
+_NONE_ID = id(None)
+_SCALAR_TYPES = (int, float, complex, bool)
+# (shape, numpy dtype, x64 flag) of a numpy argument -> its aval (canonical dtype, not weak).
+_numpy_avals: dict[tuple, ShapedArray] = {}
+
+
+def _concrete_inputs(leaves: list) -> tuple[list | None, list | None]:
+    """The interned avals and the numpy values of concrete leaves (Arrays, numpy arrays and
+    Python scalars, converted to their canonical dtypes), or (None, None) if some leaf is not
+    concrete (a tracer)."""
+    avals, vals = [], []
+    for x in leaves:
+        t = type(x)
+        if t is Array:
+            aval = x._aval or x.aval
+            v = x._value
+        elif t is np.ndarray:
+            k = (x.shape, x.dtype, config.enable_x64)
+            aval = _numpy_avals.get(k)
+            if aval is None:
+                aval = _numpy_avals[k] = interned(*_leaf_key(x))
+            v = x if x.dtype is aval.dtype else np.asarray(x, aval.dtype)
+        elif isinstance(x, np.generic) or t in _SCALAR_TYPES:
+            aval = interned(*_leaf_key(x))
+            v = np.asarray(x, aval.dtype)
+        else:
+            return None, None
+        avals.append(aval)
+        vals.append(v)
+    return avals, vals
+
+
 def _to_input(x: Any, aval: ShapedArray) -> Any:
     if isinstance(x, (Array, Tracer)):
         return x
@@ -274,7 +328,7 @@ def _to_input(x: Any, aval: ShapedArray) -> Any:
 
 
 class _Entry:
-    __slots__ = ("jaxpr", "consts", "out_tree", "exe", "const_vals", "out_weak")
+    __slots__ = ("jaxpr", "consts", "out_tree", "exe", "const_vals")
 
     def __init__(self, jaxpr, consts, out_tree):
         self.jaxpr = jaxpr
@@ -282,7 +336,6 @@ class _Entry:
         self.out_tree = out_tree
         self.exe = None
         self.const_vals = None
-        self.out_weak = [a.weak_type for a in jaxpr.out_avals]
 
 
 class Jitted:
@@ -356,22 +409,23 @@ class Jitted:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         fast_key = None
-        if self._fast_ok and not kwargs and type(current_trace()) is EvalTrace:
+        concrete = type(current_trace()) is EvalTrace
+        if self._fast_ok and not kwargs and concrete:
             leaves: list = []
             node = _flatten_node(args, leaves)
-            try:
-                fast_key = (
-                    node,
-                    tuple([(x._value.shape, x._value.dtype, x._weak_type) for x in leaves]),
-                    config._ctx,
-                    self._backend,
-                )
-            except AttributeError:  # a leaf that is not a concrete Array
-                fast_key = None
-            else:
+            try:  # the common case: every leaf is an Array that already has its aval
+                ids = tuple([id(x._aval) for x in leaves])
+                vals = [x._value for x in leaves]
+                if _NONE_ID in ids:
+                    raise AttributeError
+            except AttributeError:
+                avals, vals = _concrete_inputs(leaves)
+                ids = None if avals is None else tuple(map(id, avals))
+            if ids is not None:
+                fast_key = (node, ids, config._ctx, self._backend)
                 hit = self._fast.get(fast_key)
                 if hit is not None:
-                    return self._run(hit, leaves)
+                    return self._run(hit, vals)
         if not config._jit_enabled:
             return self._fun(*args, **kwargs)
         static, dyn_args, dyn_kwargs = self._split(args, kwargs)
@@ -393,11 +447,13 @@ class Jitted:
         if entry is None:
             entry = self._trace(args, kwargs, static, leaves, in_tree, key, cache)
         backend = self._backend or config.jit_backend
-        if type(current_trace()) is EvalTrace and all(type(x) is Array for x in leaves):
-            hit = self._prepare(entry, backend)
-            if fast_key is not None:
-                self._fast[fast_key] = hit
-            return self._run(hit, leaves)
+        if concrete:
+            avals, vals = _concrete_inputs(leaves)
+            if avals is not None:
+                hit = self._prepare(entry, backend, avals)
+                if fast_key is not None:
+                    self._fast[fast_key] = hit
+                return self._run(hit, vals)
         invars = entry.jaxpr.invars[len(entry.consts) :]
         flat = [_to_input(x, v.aval) for x, v in zip(leaves, invars)]
         outs = jit_call_p.bind(
@@ -410,30 +466,34 @@ class Jitted:
         return tree_util.tree_unflatten(entry.out_tree, outs)
 
     @staticmethod
-    def _prepare(entry: _Entry, backend: str) -> tuple:
-        """Compiles `entry` and returns what `_run` needs: (kernel, consts, out tree, weaks)."""
+    def _prepare(entry: _Entry, backend: str, in_avals: list[ShapedArray]) -> tuple:
+        """Compiles `entry` and returns what `_run` needs: (kernel, consts, output builder,
+        `in_avals`). `in_avals` are kept alive by the result: the fast cache keys on their ids."""
         if entry.exe is None:
             entry.exe = executable(entry.jaxpr, backend)
             entry.const_vals = [
                 _contiguous(np.asarray(c), v.aval) for c, v in zip(entry.consts, entry.jaxpr.invars)
             ]
         kernel = getattr(entry.exe, "kernel", None)
-        if kernel is None:
+        if kernel is None:  # the numpy backend returns a list of arrays
             kernel = entry.exe
-        single = entry.out_tree.num_leaves == 1 and entry.out_tree == _LEAF_TREE
-        return kernel, tuple(entry.const_vals), entry.out_tree, tuple(entry.out_weak), single
+            head, exprs = "", [f"r[{k}]" for k in range(len(entry.jaxpr.outvars))]
+        else:
+            from core.jit.codegen import unpack_exprs, unpack_results
+
+            n, exprs = unpack_exprs(entry.jaxpr)
+            head = unpack_results(n)
+        return kernel, tuple(entry.const_vals), _output_builder(entry, head, exprs), in_avals
 
     @staticmethod
-    def _run(hit: tuple, leaves: list) -> Any:
-        kernel, consts, out_tree, weaks, single = hit
-        vals = [x._value for x in leaves]
-        for i, v in enumerate(vals):
-            if not v.flags.c_contiguous:
-                vals[i] = np.ascontiguousarray(v)
-        outs = kernel(*consts, *vals)
-        if single:
-            return Array(outs[0], weaks[0])
-        return out_tree.unflatten([Array(o, w) for o, w in zip(outs, weaks)])
+    def _run(hit: tuple, vals: list) -> Any:
+        """Calls the kernel on the leaves' values and builds the output tree of Arrays."""
+        kernel, consts, build, _ = hit
+        try:
+            return build(kernel(*consts, *vals))
+        except TypeError:  # compiled for C-contiguous arrays: copy views into ones
+            vals = [v if v.flags.c_contiguous else np.ascontiguousarray(v) for v in vals]
+            return build(kernel(*consts, *vals))
 
     def _trace(self, args, kwargs, static, leaves, in_tree, key, cache) -> _Entry:
         if config.explain_cache_misses and cache:
@@ -471,9 +531,6 @@ class Jitted:
 
     def clear_cache(self) -> None:
         self._cache().clear()
-
-
-_LEAF_TREE = tree_util.tree_structure(0)
 
 
 def _hashable(v: Any) -> bool:

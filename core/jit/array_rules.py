@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from core.jit.errors import LoweringError
-from core.jit.lowering import Kernel, Reduce, View, alloc, const, np_type
+from core.jit.loops import LoopNest, copy_into
+from core.jit.lowering import Kernel, Reduce, View, alloc, const, np_type, reshape
 from core.prims import collectives, indexing, linalg, reductions, rev, shapes
 
 # ---------------------------------------------------------------------------------------------
@@ -88,18 +89,20 @@ def _dot_general(ctx, eqn):
     x, x_t = _matrices(ctx, 0, list(xb), xf, list(xc), dt)
     y, y_t = _matrices(ctx, 1, list(yb), list(yc), yf, dt)
     if dt.kind in "fc" and m * n * k > 0:
-        o = ctx.assign("d", alloc((m, n) if nb == 1 else (nb, m, n), dt))
+        o_shape = (m, n) if nb == 1 else (nb, m, n)
+        o = ctx.assign("d", alloc(o_shape, dt))
         if nb == 1:
             ctx.line(f"rt.dot({x}{'.T' * x_t}, {y}{'.T' * y_t}, {o})")
         else:
             with ctx.block(f"for b in range({nb}):"):
                 ctx.line(f"rt.dot({x}[b]{'.T' * x_t}, {y}[b]{'.T' * y_t}, {o}[b])")
     else:  # integers (no BLAS), or empty operands
-        o = ctx.assign("d", alloc((nb, m, n), dt, const(0, dt)))
+        o_shape = (nb, m, n)
+        o = ctx.assign("d", alloc(o_shape, dt, const(0, dt)))
         if nb == 1:
             x, y = (
-                ctx.assign("x", f"{x}.reshape((1, *{x}.shape))"),
-                ctx.assign("y", f"{y}.reshape((1, *{y}.shape))"),
+                ctx.assign("x", reshape(x, (1, k, m) if x_t else (1, m, k))),
+                ctx.assign("y", reshape(y, (1, n, k) if y_t else (1, k, n))),
             )
         xi = "b, p, i" if x_t else "b, i, p"
         yi = "b, j, p" if y_t else "b, p, j"
@@ -112,10 +115,10 @@ def _dot_general(ctx, eqn):
             with ctx.block(f"for j in range({n}):"):
                 ctx.line(f"{o}[b, i, j] += {xv} * {y}[{yi}]")
     if out.shape == ():
-        return [f"{o}.reshape(1)[0]"]
-    if out.shape == ((m, n) if nb == 1 and dt.kind in "fc" and m * n * k > 0 else (nb, m, n)):
+        return [f"{o}[{', '.join('0' * len(o_shape))}]"]
+    if out.shape == o_shape:
         return [o]
-    return [ctx.assign("d", f"{o}.reshape({out.shape})")]
+    return [ctx.assign("d", reshape(o, out.shape))]
 
 
 def _size(aval, dims) -> int:
@@ -135,14 +138,14 @@ def _matrices(ctx, i, batch, rows, cols, dtype):
     b, r, c = _size(aval, batch), _size(aval, rows), _size(aval, cols)
     lead = () if b == 1 else (b,)
     stored = tuple(aval.shape[d] for d in phys)
-    reshape = lambda shape: name if shape == stored else f"{name}.reshape({shape})"  # noqa: E731
+    view = lambda shape: name if shape == stored else reshape(name, shape)  # noqa: E731
     if big(batch + rows + cols) == big(phys):
-        expr, swapped = reshape((*lead, r, c)), False
+        expr, swapped = view((*lead, r, c)), False
     elif big(batch + cols + rows) == big(phys):
-        expr, swapped = reshape((*lead, c, r)), True
+        expr, swapped = view((*lead, c, r)), True
     else:
         perm = tuple(batch + rows + cols)
-        expr = f"rt.contiguous({ctx.array(i)}.transpose({perm})).reshape({(*lead, r, c)})"
+        expr = reshape(f"rt.contiguous({ctx.array(i)}.transpose({perm}))", (*lead, r, c))
         swapped = False
     if aval.dtype != dtype:
         expr = f"{expr}.astype({np_type(dtype)})"
@@ -150,36 +153,52 @@ def _matrices(ctx, i, batch, rows, cols, dtype):
 
 
 def _pad(ctx, eqn):
-    """Fill with the padding value, then assign the operand into a strided slice."""
+    """Fill with the padding value, then copy the operand into a strided block."""
     cfg = eqn.params["padding_config"]
     xa, out = ctx.in_avals[0], ctx.out_avals[0]
     o = ctx.assign("p", alloc(out.shape, out.dtype, ctx.scalar(1)))
-    src, dst = [], []
+    counts, src_starts, dst_starts, steps = [], [], [], []
     for n, (lo, _, it), size in zip(xa.shape, cfg, out.shape):
         step = it + 1
         first = 0 if lo >= 0 else (-lo + step - 1) // step  # operand range that lands inside
         last = min(n, (size - 1 - lo) // step + 1) if size - 1 - lo >= 0 else 0
         if last <= first:
             return [o]
-        src.append(f"{first}:{last}")
-        start = lo + first * step
-        dst.append(f"{start}:{start + (last - first - 1) * step + 1}:{step}")
+        counts.append(last - first)
+        src_starts.append(first)
+        dst_starts.append(lo + first * step)
+        steps.append(step)
     if xa.shape:
-        ctx.line(f"{o}[{', '.join(dst)}] = {ctx.array(0)}[{', '.join(src)}]")
+        copy_into(
+            ctx.em,
+            o,
+            out.shape,
+            ctx.array(0),
+            xa.shape,
+            counts=counts,
+            dst_starts=dst_starts,
+            dst_steps=steps,
+            src_starts=src_starts,
+        )
     return [o]
 
 
 def _concatenate(ctx, eqn):
+    """One loop nest per operand, reading it through its index map (a broadcast or iota
+    operand is never materialized) and storing into its block of the output."""
     dim = eqn.params["dimension"]
     out = ctx.out_avals[0]
     o = ctx.assign("c", alloc(out.shape, out.dtype))
     start = 0
-    for i, aval in enumerate(ctx.in_avals):
-        n = aval.shape[dim]
-        if n:
-            idx = ", ".join([":"] * dim + [f"{start}:{start + n}"])
-            ctx.line(f"{o}[{idx}] = {ctx.array(i)}")
-        start += n
+    for x, aval in zip(eqn.inputs, ctx.in_avals):
+        if aval.size:
+            starts = [0] * out.ndim
+            starts[dim] = start
+            nest = LoopNest(ctx.em, aval.shape, ctx.gen.parallel)
+            src = nest.load(ctx.gen.read(x))
+            dst = nest.store(out.dtype, into=(o, out.shape, starts))
+            nest.emit(lambda n, src=src, dst=dst: n.write(dst, n.read(src)))
+        start += aval.shape[dim]
     return [o]
 
 
@@ -190,7 +209,7 @@ def _argext(op: str):
         n = xa.shape[axis]
         outer = int(np.prod(xa.shape[:axis], dtype=np.int64))
         inner = int(np.prod(xa.shape[axis + 1 :], dtype=np.int64))
-        x = ctx.assign("x", f"{ctx.array(0)}.reshape(({outer}, {n}, {inner}))")
+        x = ctx.assign("x", reshape(ctx.array(0), (outer, n, inner)))
         o = ctx.assign("o", alloc((outer, inner), out.dtype, const(0, out.dtype)))
         nan = xa.dtype.kind in "fc"
         with ctx.block(f"for i in range({outer}):"), ctx.block(f"for j in range({inner}):"):
@@ -205,7 +224,7 @@ def _argext(op: str):
                     ctx.line(f"{o}[i, j] = p")
         if out.shape == ():
             return [f"{o}[0, 0]"]
-        return [ctx.assign("o", f"{o}.reshape({out.shape})")]
+        return [ctx.assign("o", reshape(o, out.shape))]
 
     return rule
 

@@ -13,8 +13,8 @@ preallocated and filled row by row.
 
 from __future__ import annotations
 
-from core.jit.loops import Value
-from core.jit.lowering import Kernel, alloc, cast
+from core.jit.loops import Value, copy_into
+from core.jit.lowering import Kernel, alloc, cast, reshape
 from core.prims.control_flow import cond_p, scan_p, while_p
 
 
@@ -93,11 +93,10 @@ def _scan(ctx, eqn):
             elif a.shape == ():
                 ctx.line(f"{y}[{i}, 0] = {ctx.gen.scalar(v)}")
             elif a.size:
-                ctx.line(f"{y}[{i}, :] = {ctx.gen.materialize(v)}.reshape({a.size})")
+                row = ctx.gen.materialize(v)
+                copy_into(ctx.em, y, (length, a.size), row, (1, a.size), dst_starts=[i, 0])
         _rebind(ctx, carry, outs[:ncar], carry_avals)
-    return carry + [
-        ctx.assign("ys", f"{y}.reshape({(length, *a.shape)})") for y, a in zip(ys, y_avals)
-    ]
+    return carry + [ctx.assign("ys", reshape(y, (length, *a.shape))) for y, a in zip(ys, y_avals)]
 
 
 def _while(ctx, eqn):

@@ -142,7 +142,7 @@ def _compile_lock() -> Iterator[None]:
     """Serializes compiles between processes that share the cache directory.
 
     numba's cache index is read, extended and rewritten without a lock, so two processes that
-    compile different signatures of one cached helper (`rt.empty` for float32 and for bool, as
+    compile different signatures of one cached helper (`rt.contiguous` for two layouts, as
     parallel test workers do) can both number their entry 1 and leave an index pointing at the
     other's machine code.
     """

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.jit.loops import combine
+from core.jit.loops import combine, copy_into
 from core.jit.lowering import Kernel, alloc, cast, const
 from core.prims import gather
 
@@ -26,11 +26,12 @@ def _strides(shape) -> list[int]:
 
 
 def _row_offset(ctx, idx: str, axes, shape, strides, mode: str) -> tuple[str, str | None]:
-    """Emits the flat offset of row `b` of `idx`; returns (offset, in-bounds flag or None)."""
+    """Emits the flat offset of row `b` of the index array `idx` (rows of `len(axes)` indices);
+    returns (offset, in-bounds flag or None)."""
     off = ctx.assign("off", "0")
     ok = ctx.assign("ok", "True") if mode in ("fill", "drop") else None
     for j, a in enumerate(axes):
-        c = ctx.assign("c", f"np.int64({idx}[b, {j}])")
+        c = ctx.assign("c", f"np.int64(rt.ld({idx}, b * {len(axes)} + {j}))")
         if ok is None:
             ctx.line(f"{c} = min(max({c}, 0), {shape[a] - 1})")
         else:
@@ -76,26 +77,29 @@ def _gather(ctx, eqn):
     fill_c = const(fill if mode == "fill" else 0, out.dtype)
     if xa.size == 0 or out.size == 0:
         return [ctx.assign("o", alloc(out.shape, out.dtype, fill_c))]
-    x = ctx.assign("x", f"{ctx.array(0)}.reshape({xa.size})")
-    idx = ctx.assign("idx", f"{ctx.array(1)}.reshape(({rows}, {len(axes)}))")
-    o = ctx.assign("o", alloc((rows, width), out.dtype))
+    x, idx = ctx.array(0), ctx.array(1)
+    o = ctx.assign("o", alloc(out.shape, out.dtype))  # rows of `width` elements
     strides = _strides(xa.shape)
     with ctx.block(f"for b in range({rows}):"):
         off, ok = _row_offset(ctx, idx, axes, xa.shape, strides, mode)
         if ok is not None:
             with ctx.block(f"if not {ok}:"):
-                ctx.line(f"{o}[b, :] = {fill_c}")
+                if width == 1:
+                    ctx.line(f"rt.st({o}, b, {fill_c})")
+                else:
+                    with ctx.block(f"for r in range({width}):"):
+                        ctx.line(f"rt.st({o}, b * {width} + r, {fill_c})")
                 ctx.line("continue")
         _rest_loops(
             ctx,
             xa.shape,
             strides,
             rest,
-            lambda src, dst: ctx.line(f"{o}[b, {dst}] = {x}[{off} + {src}]"),
+            lambda src, dst: ctx.line(
+                f"rt.st({o}, b * {width} + {dst}, rt.ld({x}, {off} + {src}))"
+            ),
         )
-    if out.shape == ():
-        return [f"{o}[0, 0]"]
-    return [ctx.assign("o", f"{o}.reshape({out.shape})")]
+    return [f"rt.ld({o}, 0)" if out.shape == () else o]
 
 
 def _scatter(ctx, eqn):
@@ -104,17 +108,17 @@ def _scatter(ctx, eqn):
     rest = [d for d in range(xa.ndim) if d not in axes]
     rows = int(np.prod(ia.shape[:-1], dtype=np.int64))
     width = int(np.prod([xa.shape[d] for d in rest], dtype=np.int64))
-    o = ctx.assign("o", f"rt.copy({ctx.array(0)}.reshape({xa.size}))")
+    o = ctx.fresh_array(0)
     if xa.size and ua.size:
-        idx = ctx.assign("idx", f"{ctx.array(1)}.reshape(({rows}, {len(axes)}))")
-        upd = ctx.assign("u", f"{ctx.array(2)}.reshape(({rows}, {width}))")
+        idx, upd = ctx.array(1), ctx.array(2)  # rows of indices, rows of `width` updates
         strides = _strides(xa.shape)
 
         def body(src, dst):
-            ref, new = f"{o}[{off} + {src}]", f"{upd}[b, {dst}]"
+            new = f"rt.ld({upd}, b * {width} + {dst})"
             if kind != "set":
-                new = combine(_COMBINE[kind], xa.dtype, ref, new)
-            ctx.line(f"{ref} = {cast(new, xa.dtype) if xa.dtype.kind in 'iu' else new}")
+                new = combine(_COMBINE[kind], xa.dtype, f"rt.ld({o}, {off} + {src})", new)
+            new = cast(new, xa.dtype) if xa.dtype.kind in "iu" else new
+            ctx.line(f"rt.st({o}, {off} + {src}, {new})")
 
         with ctx.block(f"for b in range({rows}):"):
             off, ok = _row_offset(ctx, idx, axes, xa.shape, strides, mode)
@@ -123,7 +127,7 @@ def _scatter(ctx, eqn):
                     _rest_loops(ctx, xa.shape, strides, rest, body)
             else:
                 _rest_loops(ctx, xa.shape, strides, rest, body)
-    return [ctx.assign("o", f"{o}.reshape({xa.shape})")]
+    return [o]
 
 
 def _starts(ctx, first: int, shape, sizes) -> list[str]:
@@ -134,27 +138,24 @@ def _starts(ctx, first: int, shape, sizes) -> list[str]:
     ]
 
 
-def _window(starts, sizes) -> str:
-    return ", ".join(f"{s}:{s} + {n}" for s, n in zip(starts, sizes))
-
-
 def _dynamic_slice(ctx, eqn):
-    xa = ctx.in_avals[0]
+    xa, out = ctx.in_avals[0], ctx.out_avals[0]
     sizes = eqn.params["slice_sizes"]
     if not xa.shape:
         return [ctx.scalar(0)]
     starts = _starts(ctx, 1, xa.shape, sizes)
-    return [ctx.assign("o", f"rt.contiguous({ctx.array(0)}[{_window(starts, sizes)}])")]
+    o = ctx.assign("o", alloc(out.shape, out.dtype))
+    copy_into(ctx.em, o, out.shape, ctx.array(0), xa.shape, counts=sizes, src_starts=starts)
+    return [o]
 
 
 def _dynamic_update_slice(ctx, eqn):
     xa, ua = ctx.in_avals[:2]
     if not xa.shape:
         return [ctx.scalar(1)]
-    o = ctx.assign("o", f"rt.copy({ctx.array(0)})")
+    o = ctx.fresh_array(0)
     starts = _starts(ctx, 2, xa.shape, ua.shape)
-    if ua.size:
-        ctx.line(f"{o}[{_window(starts, ua.shape)}] = {ctx.array(1)}")
+    copy_into(ctx.em, o, xa.shape, ctx.array(1), ua.shape, dst_starts=starts)
     return [o]
 
 

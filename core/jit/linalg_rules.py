@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.jit.errors import LoweringError
-from core.jit.lowering import Kernel, const, np_type
+from core.jit.lowering import Kernel, const, np_type, reshape
 from core.prims import decompositions as dec
 
 
@@ -31,7 +31,7 @@ def _batched(ctx, i: int = 0) -> tuple[str, int]:
     """Operand i as a C-contiguous `(batch, m, n)` array, and the batch size."""
     *lead, m, n = ctx.in_avals[i].shape
     batch = int(np.prod(lead, dtype=np.int64))
-    return ctx.assign("mat", f"{ctx.array(i)}.reshape(({batch}, {m}, {n}))"), batch
+    return ctx.assign("mat", reshape(ctx.array(i), (batch, m, n))), batch
 
 
 def _empty_outputs(ctx, eqn) -> list[str] | None:
@@ -81,7 +81,7 @@ def _outputs(ctx, batch: int) -> list[str]:
 def _finish(ctx, names: list[str]) -> list[str]:
     """The `(batch, ...)` results reshaped to the output shapes (scalars for 0-d outputs)."""
     return [
-        f"{name}[0]" if aval.shape == () else ctx.assign("o", f"{name}.reshape({aval.shape})")
+        f"{name}[0]" if aval.shape == () else ctx.assign("o", reshape(name, aval.shape))
         for name, aval in zip(names, ctx.out_avals)
     ]
 

@@ -3,17 +3,21 @@
 A `LoopNest` collects accesses (arrays read through index maps, new arrays written, reduction
 outputs), then merges adjacent loop dimensions that every access walks contiguously (so a
 fully elementwise group becomes one flat loop, and a bias broadcast keeps an inner loop over
-the bias), drops size-1 dimensions, reshapes the arrays to match (free for C-contiguous
-arrays) and emits the nest. A reduction whose reduced dimensions are the innermost ones keeps
-its accumulator in a register; float sums use `vm.radd` so they vectorize. Large loops without
-reductions run on two threads (`prange`) when the kernel makes no BLAS calls.
+the bias), drops size-1 dimensions and emits the nest. The body reads and writes
+C-contiguous arrays through flat offsets (`rt.ld`/`rt.st`, linear forms in the loop indices
+over the coalesced shape), which numba and LLVM compile several times faster than
+multi-dimensional indexing, and which need no reshaped views. A reduction whose reduced
+dimensions are the innermost ones keeps its accumulator in a register; float sums use `vm.radd`
+so they vectorize. Large loops without reductions run on two threads (`prange`) when the
+kernel makes no BLAS calls.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -57,6 +61,17 @@ class Value:
     def scalar(expr: str, dtype, shape=()) -> Value:
         return Value("scalar", expr, (), (), tuple(shape), np.dtype(dtype))
 
+    @staticmethod
+    def block(name: str, base_shape, starts, shape, dtype) -> Value:
+        """The block of array `name` (of `base_shape`) that starts at `starts` and has `shape`;
+        leading axes of the array beyond the block's rank are fixed at their start."""
+        lead = len(base_shape) - len(shape)
+        imap = (
+            *((s, ()) for s in starts[:lead]),
+            *((s, ((d, 1),)) for d, s in enumerate(starts[lead:])),
+        )
+        return Value("array", name, tuple(base_shape), imap, tuple(shape), np.dtype(dtype))
+
     @property
     def is_plain_array(self) -> bool:
         return self.permutation() == list(range(len(self.shape)))
@@ -74,13 +89,6 @@ class Value:
             if self.imap[k] != (0, ((d, 1),)) or self.shape[d] != n:
                 return False
         return all(self.imap[k][0] == 0 for k, n in enumerate(self.base_shape) if n == 1)
-
-    @staticmethod
-    def view_of(name: str, base_shape, shape, dtype) -> Value:
-        """Array `name` of `base_shape` seen as `shape` (same elements, size-1 axes differ)."""
-        dims = iter(d for d, n in enumerate(shape) if n != 1)
-        imap = tuple((0, ()) if n == 1 else (0, ((next(dims), 1),)) for n in base_shape)
-        return Value("array", name, tuple(base_shape), imap, tuple(shape), np.dtype(dtype))
 
     def permutation(self) -> list[int] | None:
         """`axes` if this is base array axis k = value axis axes[k] (a transpose), else None."""
@@ -142,13 +150,12 @@ class _Access:
     base_shape: list[int]
     imap: list[list]  # [start, {loop_dim: coef}] per base axis
     dtype: np.dtype
-    name: str = ""  # the (reshaped) array the loop indexes
+    name: str = ""  # the array a store or reduction writes
     reduce_kind: str = ""
     result: Value | None = None
     acc: str = ""
     level: int = -1  # loop level of a register accumulator (-1: accumulate in memory)
     out_shape: tuple = ()
-    extra: dict = field(default_factory=dict)
 
 
 class LoopNest:
@@ -161,6 +168,7 @@ class LoopNest:
         self.accesses: list[_Access] = []
         self._dims: list[int] = []
         self._loaded: dict[int, str] = {}
+        self._offsets: dict[str, str] = {}
 
     def load(self, value: Value) -> _Access:
         """Reads `value` (of the loop's shape) in the body; scalars need no access."""
@@ -169,10 +177,16 @@ class LoopNest:
         self.accesses.append(a)
         return a
 
-    def store(self, dtype) -> _Access:
-        """A new array of the loop's shape, written in the body."""
+    def store(self, dtype, into: tuple | None = None) -> _Access:
+        """A new array of the loop's shape, written in the body; with `into=(name, base_shape,
+        starts)` the block of that existing array that `Value.block` describes instead."""
         imap = [[0, {d: 1}] for d in range(len(self.shape))]
         a = _Access("store", None, list(self.shape), imap, np.dtype(dtype))
+        if into is not None:
+            a.name, base_shape, starts = into
+            a.result = Value.block(a.name, base_shape, starts, self.shape, dtype)
+            a.base_shape = list(base_shape)
+            a.imap = [[s, dict(terms)] for s, terms in a.result.imap]
         self.accesses.append(a)
         return a
 
@@ -250,14 +264,21 @@ class LoopNest:
 
     # -- emission ------------------------------------------------------------------------------
 
-    def index(self, a: _Access) -> str:
-        parts = []
-        for start, terms in a.imap:
-            ts = [f"i{d}" if c == 1 else f"{c} * i{d}" for d, c in sorted(terms.items())]
-            if start or not ts:
-                ts.append(str(start))
-            parts.append(" + ".join(ts))
-        return ", ".join(parts) if parts else "0"
+    def offset(self, a: _Access) -> str:
+        """The flat offset of access `a` at the current iteration: a linear form in the loop
+        indices over the (coalesced) C-contiguous base shape, named once per loop body."""
+        const, coef, stride = 0, {}, 1
+        for (start, terms), n in zip(reversed(a.imap), reversed(a.base_shape)):
+            const += start * stride
+            for d, c in terms.items():
+                coef[d] = coef.get(d, 0) + c * stride
+            stride *= n
+        form = linear(const, coef)
+        if " " not in form:
+            return form
+        if form not in self._offsets:
+            self._offsets[form] = self.em.assign("f", form)
+        return self._offsets[form]
 
     def read(self, a: _Access) -> str:
         """The value of load access `a` at the current iteration (emitted once per body)."""
@@ -267,63 +288,42 @@ class LoopNest:
         if id(a) not in self._loaded:
             if v.kind == "iota":
                 ((start, terms),) = a.imap
-                expr = " + ".join(
-                    [f"i{d}" if c == 1 else f"{c} * i{d}" for d, c in terms.items()]
-                    + ([str(start)] if start or not terms else [])
-                )
-                expr = cast(expr, v.dtype)
+                expr = cast(linear(start, terms), v.dtype)
             else:
-                expr = f"{a.name}[{self.index(a)}]"
+                expr = f"rt.ld({v.expr}, {self.offset(a)})"
             self._loaded[id(a)] = self.em.assign("t", expr)
         return self._loaded[id(a)]
 
     def write(self, a: _Access, expr: str) -> None:
         if a.kind == "store":
-            self.em.line(f"{a.name}[{self.index(a)}] = {expr}")
+            self.em.line(f"rt.st({a.name}, {self.offset(a)}, {expr})")
         elif a.level >= 0:
             self.em.line(f"{a.acc} = {combine(a.reduce_kind, a.dtype, a.acc, expr)}")
         else:
-            ref = f"{a.name}[{self.index(a)}]"
-            self.em.line(f"{ref} = {combine(a.reduce_kind, a.dtype, ref, expr)}")
+            f = self.offset(a)
+            new = combine(a.reduce_kind, a.dtype, f"rt.ld({a.name}, {f})", expr)
+            self.em.line(f"rt.st({a.name}, {f}, {new})")
 
     def emit(self, body: Callable[[LoopNest], None]) -> None:
         """Coalesces, emits the prelude, the loops with `body(self)` inside, and the results."""
         self._coalesce()
         n = len(self._dims)
         for a in self.accesses:
-            shape = tuple(a.base_shape) or (1,)
-            if not a.base_shape:
-                a.imap = [[0, {}]]
-            if a.kind == "load" and a.value.kind == "array":
-                same = shape == a.value.base_shape
-                a.name = (
-                    a.value.expr
-                    if same
-                    else self.em.assign("r", f"{a.value.expr}.reshape({shape})")
-                )
-            elif a.kind == "store":
-                a.name = self.em.assign("o", alloc(shape, a.dtype))
+            if a.kind == "store" and a.result is None:
+                a.name = self.em.assign("o", alloc(self.shape, a.dtype))
+                a.result = Value.array(a.name, self.shape, a.dtype)
             elif a.kind == "reduce":
                 used = sorted({d for ax in a.imap for d in ax[1]})
                 if used == list(range(len(used))):
                     a.level = len(used)
+                a.acc = self.em.new_name("acc")
                 if a.out_shape:
                     fill = None if a.level >= 0 else identity(a.reduce_kind, a.dtype)
-                    a.name = self.em.assign("o", alloc(shape, a.dtype, fill))
-                a.acc = self.em.new_name("acc")
-        self._emit_level(0, n, body)
-        for a in self.accesses:
-            if a.kind == "store" or (a.kind == "reduce" and a.out_shape):
-                shape = self.shape if a.kind == "store" else a.out_shape
-                base = tuple(a.base_shape) or (1,)
-                if [n for n in base if n != 1] == [n for n in shape if n != 1]:
-                    a.result = Value.view_of(a.name, base, shape, a.dtype)
+                    a.name = self.em.assign("o", alloc(a.out_shape, a.dtype, fill))
+                    a.result = Value.array(a.name, a.out_shape, a.dtype)
                 else:
-                    a.result = Value.array(
-                        self.em.assign("v", f"{a.name}.reshape({shape})"), shape, a.dtype
-                    )
-            elif a.kind == "reduce":
-                a.result = Value.scalar(a.acc, a.dtype)
+                    a.result = Value.scalar(a.acc, a.dtype)
+        self._emit_level(0, n, body)
 
     def _threaded(self) -> bool:
         """Two threads pay for large loops without reductions (see `PARALLEL_SIZE`)."""
@@ -338,7 +338,7 @@ class LoopNest:
         for a in reds:
             self.em.line(f"{a.acc} = {identity(a.reduce_kind, a.dtype)}")
         if level == n:
-            self._loaded = {}
+            self._loaded, self._offsets = {}, {}
             body(self)
         else:
             loop = "prange" if level == 0 and self._threaded() else "range"
@@ -346,4 +346,80 @@ class LoopNest:
                 self._emit_level(level + 1, n, body)
         for a in reds:
             if a.out_shape:
-                self.em.line(f"{a.name}[{self.index(a)}] = {a.acc}")
+                self._offsets = {}
+                self.em.line(f"rt.st({a.name}, {self.offset(a)}, {a.acc})")
+
+
+def copy_into(
+    em,
+    dst: str,
+    dst_shape,
+    src: str,
+    src_shape,
+    *,
+    counts=None,
+    dst_starts=None,
+    dst_steps=None,
+    src_starts=None,
+) -> None:
+    """Emits `dst[dst_starts + dst_steps * i] = src[src_starts + i]` for every index `i` < counts.
+
+    `dst` and `src` are C-contiguous arrays of one rank; `counts` defaults to `src_shape`, starts
+    to 0 (ints or scalar expressions), steps to 1. Loops instead of a numba slice assignment:
+    assigning an array into a slice makes numba compile its shape-mismatch error message (string
+    formatting, about 3.5 s per process). Axes that both arrays cover whole merge into their
+    outer neighbour, so a concatenation along axis d copies contiguous runs.
+    """
+    rank = len(dst_shape)
+    counts = src_shape if counts is None else counts
+    dst_starts = dst_starts or [0] * rank
+    dst_steps = dst_steps or [1] * rank
+    src_starts = src_starts or [0] * rank
+    if any(c <= 0 for c in counts):
+        return
+    # per axis: [count, dst size, dst start, dst step, src size, src start]
+    axes = [list(a) for a in zip(counts, dst_shape, dst_starts, dst_steps, src_shape, src_starts)]
+    for d in reversed(range(1, len(axes))):
+        cnt, dn, d0, st, sn, s0 = axes[d]
+        outer = axes[d - 1]
+        if (d0, st, s0) == (0, 1, 0) and cnt == dn == sn and outer[3] == 1:
+            axes[d - 1] = [
+                outer[0] * cnt,
+                outer[1] * dn,
+                _scaled(outer[2], dn),
+                1,
+                outer[4] * sn,
+                _scaled(outer[5], sn),
+            ]
+            del axes[d]
+    names = [em.new_name("k") for _ in axes]
+    dst_terms, src_terms = [], []
+    dst_stride = src_stride = 1
+    for k, (_, dn, d0, st, sn, s0) in reversed(list(zip(names, axes))):
+        dst_terms += [_scaled(d0, dst_stride), f"{k} * {st * dst_stride}"]
+        src_terms += [_scaled(s0, src_stride), f"{k} * {src_stride}"]
+        dst_stride *= dn
+        src_stride *= sn
+    with contextlib.ExitStack() as stack:
+        for k, a in zip(names, axes):
+            stack.enter_context(em.block(f"for {k} in range({a[0]}):"))
+        em.line(f"rt.st({dst}, {_sum(dst_terms)}, rt.ld({src}, {_sum(src_terms)}))")
+
+
+def linear(const: int, terms: dict[int, int]) -> str:
+    """`const + sum(c * i<d>)` as source text."""
+    parts = [f"i{d}" if c == 1 else f"i{d} * {c}" for d, c in sorted(terms.items()) if c]
+    if const or not parts:
+        parts.append(str(const))
+    return " + ".join(parts)
+
+
+def _sum(terms: list) -> str:
+    """The sum of int and text terms, ints folded (`k1 * 1` shortened)."""
+    const = sum(t for t in terms if isinstance(t, int))
+    text = [t.removesuffix(" * 1") for t in terms if isinstance(t, str)]
+    return " + ".join(text + ([str(const)] if const or not text else []))
+
+
+def _scaled(start, factor: int):
+    return start * factor if isinstance(start, int) else f"{start} * {factor}"

@@ -89,17 +89,21 @@ def constant_definitions(source: str) -> list[str]:
 
 
 def alloc(shape, dtype: np.dtype, fill: str | None = None) -> str:
-    """A new C-contiguous array of `shape` (filled with the expression `fill`, if given).
-
-    Allocation goes through the cached `rt.empty`/`rt.full` helpers: with `np.empty`, numba
-    compiles an allocator per shape and dtype inside every kernel (a large part of cold
-    compile time).
+    """A new C-contiguous array of `shape` (filled with the expression `fill`, if given), made
+    by the `rt.empty`/`rt.full` intrinsics (numba's `np.empty` compiles a helper per signature).
     """
-    n = int(np.prod(shape, dtype=np.int64))
+    dims = _shape(shape)
     t = np_type(dtype)
-    size = f"np.int64({n})"  # not a literal: one compiled helper per dtype, not per size
-    base = f"rt.empty({size}, {t})" if fill is None else f"rt.full({size}, {fill}, {t})"
-    return base if len(shape) == 1 else f"{base}.reshape({tuple(shape)})"
+    return f"rt.empty({dims}, {t})" if fill is None else f"rt.full({dims}, {fill}, {t})"
+
+
+def reshape(expr: str, shape) -> str:
+    """C-contiguous array `expr` seen with `shape` (same size), by the `rt.reshape` intrinsic."""
+    return f"rt.reshape({expr}, {_shape(shape)})"
+
+
+def _shape(shape) -> str:
+    return repr(tuple(int(n) for n in shape))
 
 
 def cast(expr: str, dtype: np.dtype) -> str:

@@ -1,7 +1,10 @@
 """Small numba functions that generated kernels call (as `rt.<name>`), with lax semantics.
 
-Also the scalar Threefry-2x32 hash (fused into loops like any elementwise op), bit casts, and
-digamma/polygamma/erf_inv for float64, which have no libm or vecmath version.
+Also the scalar Threefry-2x32 hash (fused into loops like any elementwise op), bit casts,
+digamma/polygamma/erf_inv for float64, which have no libm or vecmath version, and the array
+intrinsics (`empty`, `full`, `reshape`, `copy`, `ld`/`st`, `where`, `dot`) that generated code
+uses instead of numba's array methods, which cost compile time at every call site or a separate
+compile per signature (see the comment above them).
 
 Integer division truncates towards zero like C and XLA; division by zero gives -1 (signed) or
 all ones (unsigned) and the remainder by zero is the dividend, as in the numpy reference impls.
@@ -12,8 +15,20 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core import cgutils
+from numba.core.errors import TypingError
+from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
+from numba.np import linalg
+from numba.np.arrayobj import (
+    _empty_nd_impl,
+    get_itemsize,
+    load_item,
+    make_array,
+    populate_array,
+    store_item,
+)
 
 from core.jit import vecmath
 
@@ -139,37 +154,211 @@ def bitcast(typingctx, x, like):
     return like(x, like), codegen
 
 
-@njit(**_OPTS)
-def empty(n, dtype):
-    """`np.empty(n, dtype)`. Kernels allocate through these helpers (and reshape the 1-d
-    result for free): numba would otherwise compile its `np.empty` implementation anew for
-    every shape and dtype inside every kernel, while these compile once per dtype and are
-    cached on disk."""
-    return np.empty(n, dtype)
+# Array intrinsics. Generated kernels allocate, reshape, copy and multiply arrays through these
+# instead of numba's `np.empty`/`reshape`/`copy`/`np.dot`: those compile a helper function per
+# signature (dtype, shape arity, layout, read-only flag: 0.1-0.3 s each, a dozen or more in a
+# train step, paid again by every new process whose cache is cold) and check at run time what
+# generated code knows statically. An intrinsic is typed and lowered inline at its call site,
+# with sizes and strides that LLVM sees as constants.
 
 
-@njit(**_OPTS)
-def full(n, value, dtype):
-    """`np.full(n, value, dtype)` (cached, see `empty`)."""
-    out = np.empty(n, dtype)
-    for i in range(n):
-        out[i] = value
-    return out
+def _dtype_of(dtype) -> types.Type:
+    if isinstance(dtype, types.NumberClass):
+        return dtype.instance_type
+    if isinstance(dtype, types.DType):
+        return dtype.dtype
+    raise TypingError(f"expected a numpy scalar type such as np.float32, got {dtype}")
 
 
-@njit(**_OPTS)
-def dot(a, b, out):
-    """`np.dot(a, b, out)` on 2-d float matrices through BLAS (cached, see `empty`)."""
-    np.dot(a, b, out)
+def _sizes(shape) -> tuple:
+    if isinstance(shape, types.BaseTuple) and all(isinstance(t, types.Integer) for t in shape):
+        return tuple(shape)
+    raise TypingError(f"expected a tuple of ints, got {shape}")
+
+
+def _dims(context, builder, shape_type, shape) -> list:
+    values = cgutils.unpack_tuple(builder, shape, len(shape_type))
+    return [context.cast(builder, v, t, types.intp) for v, t in zip(values, shape_type)]
+
+
+def _c_array(a) -> types.Array:
+    if isinstance(a, types.Array) and a.layout == "C":
+        return a
+    raise TypingError(f"expected a C-contiguous array, got {a}")
+
+
+def _item_pointer(context, builder, a, array, i, index):
+    """The address of `array.flat[index]` (`index` of numba type `i`)."""
+    data = builder.extract_value(array, context.data_model_manager[a].get_field_position("data"))
+    return builder.gep(data, [context.cast(builder, index, i, types.intp)], inbounds=True)
+
+
+@intrinsic
+def ld(typingctx, a, i):
+    """`a.flat[i]` for a C-contiguous `a` and a non-negative int `i` (unchecked).
+
+    Loops in generated code index arrays through `ld`/`st` with flat offsets: numba's `a[i, j]`
+    lowers to about 50 LLVM instructions (a copy of the array struct, negative-index fixes per
+    axis, stride loads), these to three, which shortens both numba's lowering and LLVM's work.
+    """
+    if not isinstance(i, types.Integer):
+        raise TypingError(f"rt.ld takes an int offset, got {i}")
+    arr = _c_array(a)
+
+    def codegen(context, builder, signature, args):
+        return load_item(
+            context, builder, arr, _item_pointer(context, builder, arr, args[0], i, args[1])
+        )
+
+    return arr.dtype(a, i), codegen
+
+
+@intrinsic
+def st(typingctx, a, i, value):
+    """`a.flat[i] = value` for a C-contiguous writable `a` (see `ld`)."""
+    if not isinstance(i, types.Integer) or not _c_array(a).mutable:
+        raise TypingError(f"rt.st takes a writable array and an int offset, got {a}, {i}")
+
+    def codegen(context, builder, signature, args):
+        ptr = _item_pointer(context, builder, a, args[0], i, args[1])
+        store_item(context, builder, a, context.cast(builder, args[2], value, a.dtype), ptr)
+        return context.get_dummy_value()
+
+    return types.none(a, i, value), codegen
+
+
+@intrinsic
+def empty(typingctx, shape, dtype):
+    """`np.empty(shape, dtype)` for a tuple `shape`."""
+    arr = types.Array(_dtype_of(dtype), len(_sizes(shape)), "C")
+
+    def codegen(context, builder, signature, args):
+        dims = _dims(context, builder, shape, args[0])
+        return _empty_nd_impl(context, builder, arr, dims)._getvalue()
+
+    return arr(shape, dtype), codegen
+
+
+@intrinsic
+def full(typingctx, shape, value, dtype):
+    """`np.full(shape, value, dtype)` for a tuple `shape` and a scalar `value`."""
+    arr = types.Array(_dtype_of(dtype), len(_sizes(shape)), "C")
+
+    def codegen(context, builder, signature, args):
+        out = _empty_nd_impl(context, builder, arr, _dims(context, builder, shape, args[0]))
+        fill = context.cast(builder, args[1], value, arr.dtype)
+        with cgutils.for_range(builder, out.nitems) as loop:
+            store_item(context, builder, arr, fill, builder.gep(out.data, [loop.index]))
+        return out._getvalue()
+
+    return arr(shape, value, dtype), codegen
+
+
+@intrinsic
+def reshape(typingctx, a, shape):
+    """`a.reshape(shape)` for a C-contiguous `a` and a tuple `shape` of the same size (unchecked:
+    generated code knows the sizes), a view sharing `a`'s memory."""
+    view = _c_array(a).copy(ndim=len(_sizes(shape)))
+
+    def codegen(context, builder, signature, args):
+        src = make_array(a)(context, builder, args[0])
+        dims = _dims(context, builder, shape, args[1])
+        itemsize = context.get_constant(types.intp, get_itemsize(context, a))
+        strides, acc = [], itemsize
+        for d in reversed(dims):
+            strides.insert(0, acc)
+            acc = builder.mul(acc, d)
+        out = make_array(view)(context, builder)
+        populate_array(
+            out,
+            data=src.data,
+            shape=dims,
+            strides=strides,
+            itemsize=itemsize,
+            meminfo=src.meminfo,
+            parent=src.parent,
+        )
+        return impl_ret_borrowed(context, builder, view, out._getvalue())
+
+    return view(a, shape), codegen
+
+
+@intrinsic
+def copy(typingctx, a):
+    """A new (writable) copy of the C-contiguous array `a`."""
+    arr = _c_array(a).copy(readonly=False)
+
+    def codegen(context, builder, signature, args):
+        src = make_array(a)(context, builder, args[0])
+        dims = cgutils.unpack_tuple(builder, src.shape, a.ndim)
+        out = _empty_nd_impl(context, builder, arr, dims)
+        cgutils.raw_memcpy(builder, out.data, src.data, src.nitems, get_itemsize(context, a))
+        return out._getvalue()
+
+    return arr(a), codegen
+
+
+@intrinsic
+def where(typingctx, cond, a, b):
+    """`a if cond else b` for scalars as one LLVM `select` (both operands evaluated): unlike a
+    conditional expression it adds no branches, so numba's SSA passes and LLVM have less to do.
+    """
+    kind = typingctx.unify_types(types.unliteral(a), types.unliteral(b))
+    if not isinstance(kind, (types.Number, types.Boolean)):
+        raise TypingError(f"rt.where takes two numbers, got {a}, {b}")
+
+    def codegen(context, builder, signature, args):
+        c = context.cast(builder, args[0], cond, types.boolean)
+        x = context.cast(builder, args[1], a, kind)
+        y = context.cast(builder, args[2], b, kind)
+        return builder.select(c, x, y)
+
+    return kind(cond, a, b), codegen
+
+
+_BLAS_DTYPES = (types.float32, types.float64, types.complex64, types.complex128)
+
+
+@intrinsic
+def dot(typingctx, a, b, out):
+    """`np.dot(a, b, out)` on 2-d matrices of one float or complex dtype: one BLAS gemm call.
+
+    `a` and `b` are C- or F-contiguous (a `.T` of a C-contiguous array is F), `out` is
+    C-contiguous, and the shapes agree (unchecked).
+    """
+    arrays = (a, b, out)
+    if not (
+        all(isinstance(t, types.Array) and t.ndim == 2 and t.dtype == out.dtype for t in arrays)
+        and out.dtype in _BLAS_DTYPES
+        and a.layout in "CF"
+        and b.layout in "CF"
+        and out.layout == "C"
+    ):
+        raise TypingError(f"rt.dot takes 2-d C/F-contiguous float matrices, got {arrays}")
+    linalg.ensure_blas()
+
+    def codegen(context, builder, signature, args):
+        x, y, o = (make_array(t)(context, builder, v) for t, v in zip(arrays, args))
+        m, k = cgutils.unpack_tuple(builder, x.shape)
+        n = cgutils.unpack_tuple(builder, y.shape)[1]
+        zero = context.get_constant(types.intp, 0)
+        empty = builder.or_(
+            builder.icmp_signed("==", k, zero),
+            builder.or_(builder.icmp_signed("==", m, zero), builder.icmp_signed("==", n, zero)),
+        )
+        with builder.if_else(empty, likely=False) as (then, otherwise):
+            with then:
+                cgutils.memset(builder, o.data, builder.mul(o.itemsize, o.nitems), 0)
+            with otherwise:
+                linalg.call_xxgemm(
+                    context, builder, a, (m, k), x.data, b, (k, n), y.data, out, (m, n), o.data
+                )
+        return context.get_dummy_value()
+
+    return types.none(a, b, out), codegen
 
 
 @njit(**_OPTS)
 def contiguous(a):
-    """`np.ascontiguousarray(a)` (cached, see `empty`)."""
+    """`np.ascontiguousarray(a)` for views of any layout (a compiled, disk-cached helper)."""
     return np.ascontiguousarray(a)
-
-
-@njit(**_OPTS)
-def copy(a):
-    """A C-contiguous copy of `a` (cached, see `empty`)."""
-    return a.copy()

@@ -127,10 +127,10 @@ def _not(ctx, x):
 
 def _select_n(ctx, which, *cases):
     if ctx.in_dtypes[0] == np.bool_:
-        return f"({cases[1]} if {which} else {cases[0]})" if len(cases) == 2 else cases[0]
+        return f"rt.where({which}, {cases[1]}, {cases[0]})" if len(cases) == 2 else cases[0]
     expr = cases[-1]
     for i in range(len(cases) - 2, -1, -1):
-        expr = f"({cases[i]} if {which} <= {i} else {expr})"
+        expr = f"rt.where({which} <= {i}, {cases[i]}, {expr})"
     return expr
 
 
@@ -141,7 +141,7 @@ def _convert(ctx, x, *, new_dtype, weak_type):
     if dst == np.bool_:
         return f"({x} != {ctx.const(0)})"
     if src == np.bool_:
-        return f"({const(1, dst)} if {x} else {const(0, dst)})"
+        return f"rt.where({x}, {const(1, dst)}, {const(0, dst)})"
     if src.kind == "c" and dst.kind != "c":
         return f"{x}.real"
     if src.kind == "f" and dst.kind in "iu":  # saturate, NaN -> 0 (like the numpy impl)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.jit.loops import combine
-from core.jit.lowering import Kernel, alloc, cast
+from core.jit.lowering import Kernel, alloc, cast, reshape
 from core.prims import sorting
 
 _KIND = {"cumsum": "sum", "cumprod": "prod", "cummax": "max", "cummin": "min"}
@@ -27,20 +27,21 @@ def _cumulative(ctx, eqn):
     axis, reverse = eqn.params["axis"], eqn.params["reverse"]
     xa = ctx.in_avals[0]
     outer, n, inner = _split(xa.shape, axis)
-    x = ctx.assign("x", f"{ctx.array(0)}.reshape(({outer}, {n}, {inner}))")
+    x = ctx.assign("x", reshape(ctx.array(0), (outer, n, inner)))
     o = ctx.assign("o", alloc((outer, n, inner), xa.dtype))
     if n:
         first, step = (n - 1, -1) if reverse else (0, 1)
         kind = _KIND[eqn.prim.name]
         with ctx.block(f"for i in range({outer}):"):
-            ctx.line(f"{o}[i, {first}, :] = {x}[i, {first}, :]")
+            with ctx.block(f"for j in range({inner}):"):
+                ctx.line(f"{o}[i, {first}, j] = {x}[i, {first}, j]")
             with ctx.block(f"for q in range(1, {n}):"):
                 p = ctx.assign("p", f"{first} + {step} * q")
                 with ctx.block(f"for j in range({inner}):"):
                     new = combine(kind, xa.dtype, f"{o}[i, {p} - {step}, j]", f"{x}[i, {p}, j]")
                     new = cast(new, xa.dtype) if xa.dtype.kind in "iub" else new
                     ctx.line(f"{o}[i, {p}, j] = {new}")
-    return [ctx.assign("o", f"{o}.reshape({xa.shape})")]
+    return [ctx.assign("o", reshape(o, xa.shape))]
 
 
 def _moved(ctx, i, axis, ndim) -> str:
@@ -53,13 +54,13 @@ def _moved(ctx, i, axis, ndim) -> str:
         arr = f"rt.contiguous({arr}.transpose({perm}))"
     if aval.dtype == np.bool_:
         arr = f"{arr}.astype(np.uint8)"
-    return ctx.assign("m", f"{arr}.reshape(({rows}, {n}))")
+    return ctx.assign("m", reshape(arr, (rows, n)))
 
 
 def _moved_back(ctx, name, shape, axis) -> str:
     ndim = len(shape)
     moved = tuple(shape[d] for d in range(ndim) if d != axis) + (shape[axis],)
-    arr = f"{name}.reshape({moved})"
+    arr = reshape(name, moved)
     if axis != ndim - 1:
         inverse = tuple(int(i) for i in np.argsort([*(d for d in range(ndim) if d != axis), axis]))
         arr = f"rt.contiguous({arr}.transpose({inverse}))"
@@ -79,9 +80,14 @@ def _sort(ctx, eqn):
         perm = ctx.assign("perm", f"np.arange({n})")
         for key in reversed(ops[:num_keys]):
             ctx.line(f"{perm} = {perm}[np.argsort({key}[r][{perm}], kind='mergesort')]")
-        for src, dst, aval in zip(ops, outs, avals):
-            val = f"{src}[r][{perm}]"
-            ctx.line(f"{dst}[r] = {val} != 0" if aval.dtype == np.bool_ else f"{dst}[r] = {val}")
+        with ctx.block(f"for j in range({n}):"):
+            for src, dst, aval in zip(ops, outs, avals):
+                val = f"{src}[r, {perm}[j]]"
+                ctx.line(
+                    f"{dst}[r, j] = {val} != 0"
+                    if aval.dtype == np.bool_
+                    else f"{dst}[r, j] = {val}"
+                )
     return [_moved_back(ctx, o, shape, dim) for o in outs]
 
 
@@ -90,17 +96,19 @@ def _top_k(ctx, eqn):
     xa = ctx.in_avals[0]
     n = xa.shape[-1]
     rows = xa.size // max(n, 1)
-    x = ctx.assign("x", f"{ctx.array(0)}.reshape(({rows}, {n}))")
+    x = ctx.assign("x", reshape(ctx.array(0), (rows, n)))
     vals = ctx.assign("v", alloc((rows, k), xa.dtype))
     idx = ctx.assign("i", alloc((rows, k), np.int32))
     if k:
         with ctx.block(f"for r in range({rows}):"):
             # descending, ties in index order: a stable ascending sort of the reversed row
             p = ctx.assign("p", f"np.argsort({x}[r][::-1], kind='mergesort')[::-1][:{k}]")
-            ctx.line(f"{idx}[r] = {n - 1} - {p}")
-            ctx.line(f"{vals}[r] = {x}[r][{n - 1} - {p}]")
+            with ctx.block(f"for j in range({k}):"):
+                q = ctx.assign("q", f"{n - 1} - {p}[j]")
+                ctx.line(f"{idx}[r, j] = {q}")
+                ctx.line(f"{vals}[r, j] = {x}[r, {q}]")
     shape = (*xa.shape[:-1], k)
-    return [ctx.assign("v", f"{vals}.reshape({shape})"), ctx.assign("i", f"{idx}.reshape({shape})")]
+    return [ctx.assign("v", reshape(vals, shape)), ctx.assign("i", reshape(idx, shape))]
 
 
 for _prim in (sorting.cumsum_p, sorting.cumprod_p, sorting.cummax_p, sorting.cummin_p):

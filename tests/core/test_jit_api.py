@@ -190,3 +190,32 @@ def test_arrays_are_read_only_through_numpy():
         view[0] = 5.0
     with pytest.raises(TypeError, match=r"\.at\[idx\]"):
         x[0] = 5.0
+
+
+def test_numpy_and_python_scalar_leaves_take_the_cache_hit_path():
+    g = pyjit(lambda x, y, s: x * y + s)
+    x, y = np.arange(3.0, dtype=np.float32), jnp.ones(3)
+    np.testing.assert_allclose(g(x, y, 2.0), np.arange(3.0) + 2)
+    before = trace_count()
+    out = g(x + 1, y, 3.0)
+    np.testing.assert_allclose(out, np.arange(3.0) + 4)
+    assert trace_count() == before
+    assert len(g._fast) == 1
+    # float64 numpy input: canonicalized to float32 (no x64), the same program
+    out = g(np.arange(3.0), y, 3.0)
+    assert out.dtype == np.float32 and trace_count() == before
+    with core.enable_x64():
+        assert g(np.arange(3.0), jnp.ones(3, jnp.float64), 3.0).dtype == np.float64
+    assert g(np.arange(3.0), y, 3.0).dtype == np.float32
+
+
+def test_cache_hit_outputs_carry_their_abstract_value():
+    g = pyjit(lambda t: {"a": t["a"] * 2, "b": (t["b"], None, [t["a"]])})
+    tree = {"a": jnp.ones(2), "b": jnp.arange(3)}
+    for _ in range(2):  # the second call goes through the cache-hit path
+        out = g(tree)
+        assert core.tree_util.tree_structure(out) == core.tree_util.tree_structure(
+            {"a": 0, "b": (0, None, [0])}
+        )
+        np.testing.assert_allclose(out["b"][2][0], [1.0, 1.0])
+        assert out["a"].aval is core.numpy.ones(2).aval  # interned

@@ -1,0 +1,81 @@
+"""The array intrinsics of core/jit/runtime.py, called from numba code as generated kernels do."""
+
+import numpy as np
+import pytest
+from numba import njit
+
+from core.jit import runtime as rt
+
+rng = np.random.default_rng(0)
+
+
+@njit
+def _products(a, b):
+    ab = rt.empty((a.shape[0], b.shape[1]), a.dtype)
+    rt.dot(a, b, ab)
+    atb = rt.empty((a.shape[1], b.shape[1]), a.dtype)
+    rt.dot(rt.copy(a[: b.shape[0]]).T, b, atb)
+    abt = rt.empty((a.shape[0], a.shape[0]), a.dtype)
+    rt.dot(a, a.T, abt)
+    return ab, atb, abt
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64])
+def test_dot_in_every_layout(dtype):
+    a = rng.standard_normal((5, 4)).astype(dtype)
+    b = rng.standard_normal((4, 3)).astype(dtype)
+    a.flags.writeable = False  # kernel arguments are read-only
+    ab, atb, abt = _products(a, b)
+    np.testing.assert_allclose(ab, a @ b, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(atb, a[:4].T @ b, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(abt, a @ a.T, rtol=1e-5, atol=1e-5)
+
+
+def test_dot_with_an_empty_inner_dimension_is_zero():
+    @njit
+    def f(a, b):
+        out = rt.full((a.shape[0], b.shape[1]), 7.0, np.float32)
+        rt.dot(a, b, out)
+        return out
+
+    out = f(np.ones((3, 0), np.float32), np.ones((0, 2), np.float32))
+    np.testing.assert_array_equal(out, np.zeros((3, 2), np.float32))
+
+
+def test_allocation_reshape_copy_and_flat_access():
+    @njit
+    def f(x):
+        y = rt.copy(x)  # writable copy of a read-only array
+        rt.st(y, 5, rt.ld(x, 0) + np.float32(100))
+        flat = rt.reshape(y, (6,))
+        mask = rt.full((2, 2), True, np.bool_)
+        rt.st(mask, 3, False)
+        z = rt.empty((), np.int32)
+        rt.st(z, 0, np.int32(-4))
+        return y, flat, mask, z, rt.reshape(x, (3, 2))
+
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    x.flags.writeable = False
+    y, flat, mask, z, back = f(x)
+    want = x.copy()
+    want[1, 2] = 100
+    np.testing.assert_array_equal(y, want)
+    np.testing.assert_array_equal(flat, want.reshape(6))
+    assert flat.ctypes.data == y.ctypes.data  # a view, not a copy
+    np.testing.assert_array_equal(mask, [[True, True], [True, False]])
+    assert z.shape == () and z[()] == -4
+    np.testing.assert_array_equal(back, x.reshape(3, 2))
+    assert not back.flags.writeable
+
+
+@pytest.mark.parametrize(
+    "cond, a, b, want",
+    [
+        (True, np.int32(3), np.float32(0.5), 3.0),
+        (False, np.int32(3), np.float32(0.5), 0.5),
+        (1.0 > 2.0, np.int64(-1), np.int32(9), 9),
+    ],
+)
+def test_where_unifies_its_operands(cond, a, b, want):
+    got = njit(lambda c, x, y: rt.where(c, x, y))(cond, a, b)
+    assert got == want and isinstance(got, type(want))
