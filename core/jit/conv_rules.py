@@ -4,10 +4,11 @@ Every convolution is a matrix product once its input patches are laid out as row
 emits, with every size and parameter a constant, a loop nest that fills the patch matrix from
 an (N, spatial..., C) array: padding, lhs dilation (zeros between input elements) and rhs
 dilation live in the index arithmetic, so no padded or dilated copy is made, and the innermost
-loop copies channels contiguously. The batch is processed in chunks so the patch buffer stays
-in cache between the fill and the `np.dot` that consumes it.
+loop copies channels contiguously. The batch is processed in chunks so that what one product
+touches (patches and output rows) stays in L2 between the fill and the `np.dot` that consumes
+it: measured here, a 1-channel conv's GEMMs run 2-4x faster in 512 KB chunks than in 2 MB ones.
 
-Two layouts are handled without moving the big operands:
+Three layouts are handled without moving the big operands:
 
   forward   lhs (N, S.., C), rhs (K.., I, O), out (N, Q.., O) (NHWC/HWIO/NHWC): rows are
             (n, q..), columns (k.., c); out = patches @ rhs. Other layouts are transposed into
@@ -16,6 +17,12 @@ Two layouts are handled without moving the big operands:
   gradient  and features swapped, (C, S.., N), rhs the output cotangent (I, K.., O) and the
             result (Q.., N, O): the same patch matrix of the activations (rows (c, k..),
             columns (q.., n)), transposed into BLAS: out = sum over chunks of patches.T @ rhs.
+  output    when y below is smaller than the patch matrix (O * S.. < C * Q..: more input
+  side      features than output ones, e.g. the input gradient), the product comes first,
+            y[(n, s..), (k.., o)] = lhs[(n, s..), c] @ rhs[c, (k.., o)], and each output
+            position sums its k.. taps of y: half the intermediate of the patch matrix for
+            the CNN's input gradient, and for lhs-dilated convs (gradients of strided ones) no
+            product with the inserted zeros. Ungrouped convs only.
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ from core.jit.lowering import Kernel, alloc, cast, const, np_type
 from core.prims import windows
 from core.prims.conv import conv_general_dilated_p
 
-_CHUNK = 1 << 19  # elements of the patch buffer (2 MB of float32)
+_CHUNK = 1 << 17  # elements one chunk's product touches (512 KB of float32: in L2)
 
 
 def _roles(spec, names) -> list[str]:
@@ -121,7 +128,8 @@ def _im2col(ctx, x, patches, nb, first, rows, cols, lo, ld, size, chan, dtype) -
 
 
 def _step(total: int, per: int) -> int:
-    """Items per chunk so a chunk's patches (`per` elements an item) fill the buffer."""
+    """Items per chunk so the elements a chunk's product touches (`per` an item) fit the
+    budget."""
     return max(1, min(total, _CHUNK // max(per, 1)))
 
 
@@ -171,6 +179,12 @@ def _conv(ctx, eqn):
         return [_kernel_gradient(ctx, x, w, oa, n, c, o, size, ks, qs, lo, ld, rd, ws)]
 
     x = _arrange(ctx, x, xorder, ["N", *sp, "C"])
+    if fgc == bgc == 1 and int(np.prod(size)) * o < qprod * c:
+        w = _arrange(ctx, w, worder, ["I", *sp, "O"])
+        out = _output_side(ctx, x, w, oa, n, c, o, size, ks, qs, lo, ld, rd, ws)
+        return [
+            ctx.assign("o", f"{_arrange(ctx, out, ['N', *sp, 'O'], oroles)}.reshape({oa.shape})")
+        ]
     w = _arrange(ctx, w, worder, [*sp, "I", "O"])
     wm = ctx.assign("wm", f"{w}.reshape(({kprod * i}, {o}))")
     if wa.dtype != dt:
@@ -187,7 +201,7 @@ def _conv(ctx, eqn):
         wg = wm
         if groups > 1:
             wg = ctx.assign("wg", f"rt.contiguous({wm}[:, {g * og}:{(g + 1) * og}])")
-        step = _step(nout, qprod * width)
+        step = _step(nout, qprod * (width + og))
         buf = ctx.assign("pm", alloc((step * qprod, width), dt))
         tmp = ctx.assign("pr", alloc((step * qprod, og), dt)) if groups > 1 else ""
         with _chunks(ctx, nout, step) as (start, nb):
@@ -205,6 +219,62 @@ def _conv(ctx, eqn):
     return [ctx.assign("o", f"{_arrange(ctx, out, ['N', *sp, 'O'], oroles)}.reshape({oa.shape})")]
 
 
+def _output_side(ctx, x, w, oa, n, c, o, size, ks, qs, lo, ld, rd, ws) -> str:
+    """out[(n, q..), o] = sum over k.. of y[(n, s..), (k.., o)] at s = q * ws + k * rd - lo
+    (divided by ld; no term off the input or between dilated elements), where
+    y = x[(n, s..), c] @ w[c, (k.., o)] is computed a cache-sized chunk of the batch at a time."""
+    dt = oa.dtype
+    sprod, kprod, qprod = int(np.prod(size)), int(np.prod(ks)), int(np.prod(qs))
+    width = kprod * o
+    xm = ctx.assign("xm", f"{x}.reshape(({n * sprod}, {c}))")
+    if ctx.in_avals[0].dtype != dt:
+        xm = ctx.assign("xm", f"{xm}.astype({np_type(dt)})")
+    wm = ctx.assign("wm", f"{w}.reshape(({c}, {width}))")
+    if ctx.in_avals[1].dtype != dt:
+        wm = ctx.assign("wm", f"{wm}.astype({np_type(dt)})")
+    out = ctx.assign("o", alloc((n * qprod, o), dt))
+    step = _step(n, sprod * (width + c) + qprod * o)
+    buf = ctx.assign("py", alloc((step * sprod, width), dt))
+    zero = const(0, dt)
+    with _chunks(ctx, n, step) as (start, nb):
+        m = ctx.assign("m", f"{nb} * {sprod}")
+        r0 = ctx.assign("r0", f"{start} * {sprod}")
+        _matmul(ctx, f"{xm}[{r0}:{r0} + {m}]", wm, f"{buf}[:{m}]", dt, (m, c, width))
+        b = ctx.em.new_name("gb")
+        q = [ctx.em.new_name("gq") for _ in qs]
+        k = [ctx.em.new_name("gk") for _ in ks]
+        j = ctx.em.new_name("gj")
+        with ctx.block(f"for {b} in range({nb}):"):
+            depth = ctx.em.depth
+            for name, extent in zip(q, qs):
+                ctx.em.line(f"for {name} in range({extent}):")
+                ctx.em.depth += 1
+            row = ctx.assign("row", _flat([f"{start} + {b}", *q], [n, *qs]))
+            with ctx.block(f"for {j} in range({o}):"):
+                ctx.line(f"{out}[{row}, {j}] = {zero}")
+            ok, src = "True", []
+            for d in range(len(qs)):
+                ctx.em.line(f"for {k[d]} in range({ks[d]}):")
+                ctx.em.depth += 1
+                pos = ctx.assign("gp", f"{q[d]} * {ws[d]} + {k[d]} * {rd[d]} - {lo[d]}")
+                if ld[d] > 1:
+                    ok = ctx.assign(
+                        "ok",
+                        f"{ok} and {pos} >= 0 and {pos} % {ld[d]} == 0 "
+                        f"and {pos} < {size[d] * ld[d]}",
+                    )
+                    src.append(f"{pos} // {ld[d]}")
+                else:
+                    ok = ctx.assign("ok", f"{ok} and {pos} >= 0 and {pos} < {size[d]}")
+                    src.append(pos)
+            srow = ctx.assign("srow", _flat([b, *src], [n, *size]))
+            col = ctx.assign("col", f"({_flat(k, ks)}) * {o}")
+            with ctx.block(f"if {ok}:"), ctx.block(f"for {j} in range({o}):"):
+                ctx.line(f"{out}[{row}, {j}] += {buf}[{srow}, {col} + {j}]")
+            ctx.em.depth = depth
+    return ctx.assign("o", f"{out}.reshape({(n, *qs, o)})")
+
+
 def _kernel_gradient(ctx, x, w, oa, n, c, o, size, ks, qs, lo, ld, rd, ws) -> str:
     """out[(q.., n), o] = sum over (c, k..) of x[c, k * rd + q * ws - lo, n] * w[(c, k..), o]."""
     dt = oa.dtype
@@ -213,7 +283,7 @@ def _kernel_gradient(ctx, x, w, oa, n, c, o, size, ks, qs, lo, ld, rd, ws) -> st
     wm = ctx.assign("wm", f"{w}.reshape(({c * kprod}, {o}))")
     if ctx.in_avals[1].dtype != dt:
         wm = ctx.assign("wm", f"{wm}.astype({np_type(dt)})")
-    step = _step(c, kprod * width)
+    step = _step(c, kprod * (width + o))
     single = step >= c
     acc = ctx.assign("o", alloc((width, o), dt, None if single else const(0, dt)))
     rows = list(zip(ks, rd))

@@ -9,7 +9,10 @@ Every primitive here takes the same window params (one entry per operand dimensi
     window_dilation     window dilation (gaps between window taps)
 
 `reduce_window_sum` is linear; its transpose is a pad (interior = stride - 1) followed by a
-windowed sum with strides = base_dilation (JAX's rule). `reduce_window_max/min` differentiate
+windowed sum with strides = base_dilation (JAX's rule), except when the windows tile the
+operand (stride = window, no dilation: avg_pool): then every element just receives its
+window's cotangent, an upsampling (broadcast + reshape) that costs a copy, not a zero-filled
+array twice the size and a windowed sum over it. `reduce_window_max/min` differentiate
 through the selected element: their jvp is `select_and_gather_add(t, x)` (the tangent at the
 first maximal/minimal tap of each window), whose transpose is `select_and_scatter_add`
 (each output cotangent added at that tap), and vice versa, so every order works. All batch by
@@ -184,6 +187,10 @@ def _reduce_window_sum_transpose(
     from core.prims.shapes import full
 
     in_shape = x.aval.shape
+    if window_strides == window_dimensions and all(
+        d == 1 for d in (*base_dilation, *window_dilation)
+    ):
+        return [_tiled_sum_transpose(ct, in_shape, window_dimensions, padding)]
     pads = _vjp_padding(
         in_shape,
         window_dimensions,
@@ -205,6 +212,26 @@ def _reduce_window_sum_transpose(
         window_dilation=window_dilation,
     )
     return [out]
+
+
+def _tiled_sum_transpose(ct, in_shape, window_dimensions, padding):
+    """The transpose when the windows tile the (padded) operand: every element gets the
+    cotangent of the one window holding it, an upsampling (broadcast, merge axes) then a pad
+    or crop back to the operand's extent; no zero-dilated array, no overlapping sums."""
+    from core.prims.indexing import pad
+    from core.prims.shapes import broadcast_in_dim, full, reshape
+
+    shape = get_aval(ct).shape
+    wide = tuple(x for n, w in zip(shape, window_dimensions) for x in (n, w))
+    up = broadcast_in_dim(ct, wide, tuple(range(0, len(wide), 2)))
+    up = reshape(up, tuple(n * w for n, w in zip(shape, window_dimensions)))
+    cfg = tuple(
+        (-lo, size - n * w + lo, 0)
+        for size, n, w, (lo, _) in zip(in_shape, shape, window_dimensions, padding)
+    )
+    if any(c != (0, 0, 0) for c in cfg):
+        up = pad(up, full((), 0, get_aval(ct).dtype), cfg)
+    return up
 
 
 reduce_window_sum_p.def_transpose(_reduce_window_sum_transpose)

@@ -75,6 +75,21 @@ CONVS = {
             dimension_numbers=("NHWC", "HWIO", "NHWC"),
         ),
     ),
+    "one_input_channel": (
+        (3, 8, 7, 1),
+        (3, 3, 1, 5),
+        dict(window_strides=(1, 1), padding="SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")),
+    ),
+    "more_inputs_than_outputs_strided": (
+        (2, 6, 9, 8),
+        (2, 6, 3, 3),
+        dict(
+            window_strides=(2, 1),
+            padding=((1, 0), (2, 1)),
+            rhs_dilation=(1, 2),
+            dimension_numbers=("NCHW", "OIHW", "NCHW"),
+        ),
+    ),
     "ndhwc_3d": (
         (1, 4, 5, 4, 2),
         (2, 3, 2, 2, 3),
@@ -129,6 +144,20 @@ def test_big_batch_is_chunked():
         )(x, w)
 
     compare(f, x, w, rtol=1e-4, atol=1e-3)
+
+
+def test_output_side_chunks():
+    """More input than output features: products of the input rows summed at the output
+    positions, over several chunks of the batch and a partial last one."""
+    x, w = _rand(40, 12, 12, 8), _rand(3, 3, 8, 2)
+    dn = ("NHWC", "HWIO", "NHWC")
+
+    def f(x, w):
+        return lax.conv_general_dilated(
+            x, w, (1, 1), ((1, 1), (0, 2)), rhs_dilation=(2, 1), dimension_numbers=dn
+        )
+
+    compare(f, x, w, rtol=1e-4, atol=1e-4)
 
 
 def pools(x):

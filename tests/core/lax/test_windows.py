@@ -50,6 +50,8 @@ CONFIGS = [
     ((1, 3, 2, 1), (1, 1, 2, 1), ((0, 0), (1, 1), (1, 0), (0, 0)), None, None),
     ((1, 2, 2, 1), (1, 1, 1, 1), "VALID", (1, 2, 1, 1), (1, 1, 2, 1)),
     ((2, 2, 1, 1), (1, 2, 1, 1), ((0, 1), (0, 0), (0, 0), (0, 0)), None, None),
+    # tiling windows (stride = window) with low padding and a cropped remainder
+    ((1, 2, 4, 1), (1, 2, 4, 1), ((0, 0), (1, 0), (2, 1), (0, 0)), None, None),
 ]
 
 
