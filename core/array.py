@@ -19,24 +19,19 @@ from core.avals import ShapedArray, interned
 class Array(ArrayBase):
     """An immutable n-dimensional array on the CPU."""
 
-    __slots__ = ("_value", "_weak_type", "_aval")
+    __slots__ = ("_value", "_aval")
 
     def __init__(self, value: np.ndarray, weak_type: bool = False, aval: ShapedArray | None = None):
         # `value` is never written to: primitives return fresh arrays, and `__array__` hands out
-        # read-only views (cheaper than locking every array at creation). `aval`, when given,
-        # must be the interned aval of `value` (see `core.avals.interned`); else it is computed
-        # on first use.
+        # read-only views (cheaper than locking every array at creation). The interned aval
+        # (`core.avals.interned`; `aval` if given) carries the weak type; jit's cache-hit path
+        # keys on its identity.
         self._value = value
-        self._weak_type = weak_type
-        self._aval = aval
+        self._aval = aval if aval is not None else interned(value.shape, value.dtype, weak_type)
 
     @property
     def aval(self) -> ShapedArray:
-        aval = self._aval
-        if aval is None:
-            v = self._value
-            aval = self._aval = interned(v.shape, v.dtype, self._weak_type)
-        return aval
+        return self._aval
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -56,7 +51,7 @@ class Array(ArrayBase):
 
     @property
     def weak_type(self) -> bool:
-        return self._weak_type
+        return self._aval.weak_type
 
     @property
     def nbytes(self) -> int:
@@ -116,7 +111,7 @@ class Array(ArrayBase):
         body = np.array2string(
             self._value, separator=", ", prefix="Array(", threshold=1000, floatmode="maxprec"
         )
-        extra = ", weak_type=True" if self._weak_type else ""
+        extra = ", weak_type=True" if self._aval.weak_type else ""
         return f"Array({body}, dtype={self._value.dtype.name}{extra})"
 
     def __str__(self) -> str:
@@ -128,7 +123,7 @@ class Array(ArrayBase):
         return format(str(self), spec)
 
     def __reduce__(self):
-        return (_rebuild, (np.array(self._value), self._weak_type))
+        return (_rebuild, (np.array(self._value), self._aval.weak_type))
 
     def __copy__(self) -> Array:
         return self

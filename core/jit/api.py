@@ -252,7 +252,7 @@ def _leaf_key(x: Any) -> Any:
     """The part of the cache key one dynamic leaf contributes."""
     val = getattr(x, "_value", None)
     if val is not None:
-        return (val.shape, val.dtype, x._weak_type)
+        return (val.shape, val.dtype, x._aval.weak_type)
     if isinstance(x, Tracer):
         a = x.aval
         return (a.shape, a.dtype, a.weak_type)
@@ -279,17 +279,18 @@ def _output_builder(entry: _Entry, head: str, exprs: list[str]) -> Callable:
       head: the statements that name the kernel's results (the result is `r`).
       exprs: the numpy value of each output, in terms of those names.
     """
-    namespace: dict = {"A": Array}
-    leaves = []
+    namespace: dict = {"A": Array, "new": object.__new__}
+    lines = []
     for k, (expr, a) in enumerate(zip(exprs, entry.jaxpr.out_avals, strict=True)):
         namespace[f"v{k}"] = interned(a.shape, a.dtype, a.weak_type)
-        leaves.append(f"A({expr}, {a.weak_type}, v{k})")
-    body = entry.out_tree.builder_source(leaves, namespace)
-    exec(f"def build(r):\n    {head}return {body}\n", namespace)
+        # Array(...) without the call of __init__: a quarter cheaper, 20 outputs save 0.7 us
+        lines.append(f"a{k} = new(A); a{k}._value = {expr}; a{k}._aval = v{k}")
+    body = entry.out_tree.builder_source([f"a{k}" for k in range(len(exprs))], namespace)
+    code = "".join(f"    {line}\n" for line in lines)
+    exec(f"def build(r):\n    {head}\n{code}    return {body}\n", namespace)
     return namespace["build"]
 
 
-_NONE_ID = id(None)
 _SCALAR_TYPES = (int, float, complex, bool)
 # (shape, numpy dtype, x64 flag) of a numpy argument -> its aval (canonical dtype, not weak).
 _numpy_avals: dict[tuple, ShapedArray] = {}
@@ -303,7 +304,7 @@ def _concrete_inputs(leaves: list) -> tuple[list | None, list | None]:
     for x in leaves:
         t = type(x)
         if t is Array:
-            aval = x._aval or x.aval
+            aval = x._aval
             v = x._value
         elif t is np.ndarray:
             k = (x.shape, x.dtype, config.enable_x64)
@@ -412,20 +413,21 @@ class Jitted:
         concrete = type(current_trace()) is EvalTrace
         if self._fast_ok and not kwargs and concrete:
             leaves: list = []
-            node = _flatten_node(args, leaves)
-            try:  # the common case: every leaf is an Array that already has its aval
+            node = _flatten_node(args[0] if len(args) == 1 else args, leaves)
+            try:  # the common case: every leaf is an Array
                 ids = tuple([id(x._aval) for x in leaves])
                 vals = [x._value for x in leaves]
-                if _NONE_ID in ids:
-                    raise AttributeError
             except AttributeError:
                 avals, vals = _concrete_inputs(leaves)
                 ids = None if avals is None else tuple(map(id, avals))
             if ids is not None:
-                fast_key = (node, ids, config._ctx, self._backend)
+                fast_key = (len(args), node, ids, config._ctx, self._backend)
                 hit = self._fast.get(fast_key)
                 if hit is not None:
-                    return self._run(hit, vals)
+                    try:
+                        return hit[1](hit[0](*vals))
+                    except TypeError:
+                        return self._run(hit, vals)
         if not config._jit_enabled:
             return self._fun(*args, **kwargs)
         static, dyn_args, dyn_kwargs = self._split(args, kwargs)
@@ -467,8 +469,9 @@ class Jitted:
 
     @staticmethod
     def _prepare(entry: _Entry, backend: str, in_avals: list[ShapedArray]) -> tuple:
-        """Compiles `entry` and returns what `_run` needs: (kernel, consts, output builder,
-        `in_avals`). `in_avals` are kept alive by the result: the fast cache keys on their ids."""
+        """Compiles `entry` and returns what `_run` needs: (kernel with the consts bound, output
+        builder, `in_avals`). `in_avals` are kept alive by the result: the fast cache keys on
+        their ids."""
         if entry.exe is None:
             entry.exe = executable(entry.jaxpr, backend)
             entry.const_vals = [
@@ -483,17 +486,19 @@ class Jitted:
 
             n, exprs = unpack_exprs(entry.jaxpr)
             head = unpack_results(n)
-        return kernel, tuple(entry.const_vals), _output_builder(entry, head, exprs), in_avals
+        if entry.const_vals:
+            kernel = functools.partial(kernel, *entry.const_vals)
+        return kernel, _output_builder(entry, head, exprs), in_avals
 
     @staticmethod
     def _run(hit: tuple, vals: list) -> Any:
         """Calls the kernel on the leaves' values and builds the output tree of Arrays."""
-        kernel, consts, build, _ = hit
+        kernel, build, _ = hit
         try:
-            return build(kernel(*consts, *vals))
+            return build(kernel(*vals))
         except TypeError:  # compiled for C-contiguous arrays: copy views into ones
             vals = [v if v.flags.c_contiguous else np.ascontiguousarray(v) for v in vals]
-            return build(kernel(*consts, *vals))
+            return build(kernel(*vals))
 
     def _trace(self, args, kwargs, static, leaves, in_tree, key, cache) -> _Entry:
         if config.explain_cache_misses and cache:
