@@ -6,9 +6,10 @@ CNN: Conv 32 3x3, relu, avg_pool 2x2, Conv 64 3x3, relu, avg_pool 2x2, Dense 256
 Dense 10, softmax cross-entropy, batch 128 (NHWC, like Flax). LSTM: hidden 128, 64 steps,
 batch 32, input 64, loss = sum of squares of the hidden states, written as one `lax.scan`
 and as a Python loop (unrolled into the jaxpr). Everything is written with core ops only.
-Our numbers use `jit` (its default backend, falling back to the numpy backend while the numba
-lowering does not cover conv/scan yet). JAX and PyTorch run in a subprocess of the reference
-interpreter (`/opt/ref/bin/python`, or `--ref`) when it exists. Prints a table and JSON.
+Our numbers use `jit` with the numba back end (conv as im2col + BLAS, `scan` as a native loop),
+except the unrolled LSTM (see `bench_numbax`). JAX and PyTorch run in a subprocess of the
+reference interpreter (`/opt/ref/bin/python`, or `--ref`) when it exists. Prints a table and
+JSON.
 """
 
 from __future__ import annotations

@@ -11,7 +11,10 @@ Fused groups become loop nests (`core/jit/loops.py`), elementwise primitives sca
 (`core/jit/scalar_rules.py`), movement primitives index maps and the rest kernels
 (`core/jit/array_rules.py`). The source is compiled by `core/jit/disk_cache.py` with one
 explicit signature, `error_model="numpy"` (inf/nan instead of exceptions, as XLA) and
-`fastmath={"contract"}` (FMA only). Set `NUMBAX_DUMP_JIT=1` to print each generated source.
+`fastmath={"contract", "arcp"}`: FMA, and division by a loop-invariant divisor as a
+multiplication by its reciprocal computed once (Adam's bias corrections: a train step of the
+MNIST MLP 283 -> 262 us; within 2 ulp of the division). Set `NUMBAX_DUMP_JIT=1` to print each
+generated source.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from core.jit.lowering import (
     result,
 )
 
-OPTIONS = dict(error_model="numpy", fastmath={"contract"}, nogil=True)
+OPTIONS = dict(error_model="numpy", fastmath={"contract", "arcp"}, nogil=True)
 # OpenMP threads of `prange` loops spin for a while after each loop by default, which starves
 # the BLAS threads of the next kernel (a 1.6 ms train step took 4.5 ms right after a threaded
 # selu); a short spin keeps threaded loops fast (selu 1e6: 136 us) and leaves BLAS alone.
