@@ -168,6 +168,8 @@ class _Registration(NamedTuple):
     flatten_with_keys: Callable[[Any], tuple[Iterable[tuple[KeyEntry, Any]], Any]] | None
     # label used in PyTreeDef reprs of custom nodes (``CustomNode(label[aux], [...])``)
     label: str
+    # (data field names, meta field names) of `register_dataclass` nodes, else None
+    fields: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
 
 _registry: dict[type, _Registration] = {}
@@ -437,7 +439,16 @@ def register_dataclass(
         keyed = [(GetAttrKey(n), getattr(x, n)) for n in data_fields]
         return keyed, tuple(getattr(x, n) for n in meta_fields)
 
-    register_pytree_node(nodetype, namespace["flatten"], namespace["unflatten"], flatten_with_keys)
+    _register(
+        _Registration(
+            nodetype,
+            namespace["flatten"],
+            namespace["unflatten"],
+            flatten_with_keys,
+            nodetype.__name__,
+            (data_fields, meta_fields),
+        )
+    )
     return nodetype
 
 
@@ -547,6 +558,60 @@ def _builder_source(node, leaf_exprs: Iterator[str], namespace: dict) -> str:
     namespace[name] = (_kind_get(t) or _classify(t)).unflatten
     namespace[name + "_aux"] = aux
     return f"{name}({name}_aux, (" + "".join(p + ", " for p in parts) + "))"
+
+
+def guard_source(treedef: PyTreeDef, expr: str, namespace: dict, lines: list[str]) -> list[str]:
+    """Straight-line checks that the object `expr` has the structure `treedef`, and its leaves.
+
+    Code generators (jit's cache-hit guards) use it to skip flattening: the statements appended
+    to `lines` `return None` unless the object has exactly this structure (types by identity,
+    dict keys, sequence lengths, dataclass meta fields by identity), and may raise LookupError,
+    AttributeError or TypeError on objects of another shape. Names they need are added to
+    `namespace`.
+
+    Returns:
+      The expressions of the leaves, in flatten order, or None when some node cannot be
+      checked this way (custom nodes other than namedtuples and `register_dataclass` ones).
+    """
+    leaves: list[str] = []
+    ok = _guard_node(treedef._node, expr, namespace, lines, leaves)
+    return leaves if ok else None
+
+
+def _guard_node(node, expr: str, ns: dict, lines: list[str], leaves: list[str]) -> bool:
+    if node is _LEAF:
+        leaves.append(expr)
+        return True
+    t, aux, kids = node
+    var = f"_g{len(ns)}"
+    ns[var] = t  # reserves the name; the local variable of the same name shadows it
+    tname = f"{var}_t"
+    ns[tname] = t
+    lines.append(f"{var} = {expr}")
+    if t is _NoneType:
+        lines.append(f"if {var} is not None: return None")
+        return True
+    lines.append(f"if type({var}) is not {tname}: return None")
+    if t is dict:
+        lines.append(f"if len({var}) != {len(aux)}: return None")
+        ns.update({f"{var}_k{i}": k for i, k in enumerate(aux)})
+        children = [f"{var}[{var}_k{i}]" for i in range(len(aux))]
+    elif t is tuple or t is list:
+        lines.append(f"if len({var}) != {len(kids)}: return None")
+        children = [f"{var}[{i}]" for i in range(len(kids))]
+    else:
+        reg = _kind_get(t) or _classify(t)
+        if reg.fields is not None:
+            data, meta = reg.fields
+            for j, name in enumerate(meta):
+                ns[f"{var}_m{j}"] = aux[j]
+                lines.append(f"if {var}.{name} is not {var}_m{j}: return None")
+            children = [f"{var}.{name}" for name in data]
+        elif reg.flatten is _flatten_namedtuple:
+            children = [f"{var}[{i}]" for i in range(len(kids))]
+        else:
+            return False
+    return all(_guard_node(k, c, ns, lines, leaves) for k, c in zip(kids, children, strict=True))
 
 
 class PyTreeDef:

@@ -219,3 +219,66 @@ def test_cache_hit_outputs_carry_their_abstract_value():
         )
         np.testing.assert_allclose(out["b"][2][0], [1.0, 1.0])
         assert out["a"].aval is core.numpy.ones(2).aval  # interned
+
+
+def _guarded_calls(g, first, *others):
+    """Calls `g` on `first` twice (a guard is made on the cache-hit path), then on `others`."""
+    g(*first)
+    g(*first)
+    assert g._guards, "expected a guard for this structure"
+    return [g(*args) for args in others]
+
+
+def test_guards_never_reuse_a_program_for_another_structure():
+    g = pyjit(jax_tree_sum)
+    x = jnp.ones(2)
+    base = ({"a": x, "b": (x, x)},)
+    outs = _guarded_calls(
+        g,
+        base,
+        ({"a": x, "c": (x, x)},),  # another key
+        ({"a": x, "b": [x, x]},),  # a list instead of a tuple
+        ({"a": x, "b": (x, x, x)},),  # another length
+        ({"a": {"z": x}, "b": (x, x)},),  # a subtree where a leaf was
+        ({"a": jnp.ones(3), "b": (x, x)},),  # another shape
+        ({"a": np.ones(2, np.float32), "b": (x, x)},),  # a numpy leaf
+        ({"a": np.ones((2, 2), np.float32)[:, 0], "b": (x, x)},),  # a non-contiguous view
+    )
+    np.testing.assert_allclose([float(o) for o in outs], [6, 6, 8, 6, 7, 6, 6])
+    np.testing.assert_allclose(g(x, x), 4.0)  # two arguments, not one tuple
+    np.testing.assert_allclose(g((x, x)), 4.0)
+
+
+def jax_tree_sum(*trees):
+    return sum(jnp.sum(leaf) for leaf in core.tree_util.tree_leaves(trees))
+
+
+def test_guards_read_current_values_and_respect_config_and_disable_jit():
+    calls = []
+
+    def f(t):
+        calls.append(1)
+        return t["w"] * 2
+
+    g = pyjit(f)
+    params = {"w": jnp.ones(2)}
+    _guarded_calls(g, (params,))
+    params["w"] = jnp.full(2, 5.0)  # a mutable container changed in place
+    np.testing.assert_allclose(g(params), [10.0, 10.0])
+    n = len(calls)
+    with core.disable_jit():
+        g(params)
+    assert len(calls) == n + 1
+    with core.enable_x64():
+        assert g({"w": jnp.ones(2, jnp.float64)}).dtype == np.float64
+
+
+def test_guards_check_dataclass_meta_fields():
+    @core.struct.dataclass
+    class State:
+        w: object
+        scale: float = core.struct.field(pytree_node=False)
+
+    g = pyjit(lambda s: s.w * s.scale)
+    outs = _guarded_calls(g, (State(jnp.ones(2), 2.0),), (State(jnp.ones(2), 3.0),))
+    np.testing.assert_allclose(outs[0], [3.0, 3.0])

@@ -581,3 +581,23 @@ def test_dict_key_order_memo_keeps_equal_keys_of_other_types_apart():
             leaves, treedef = tu.tree_flatten(d)
             assert [type(k) for k in treedef.node_data()[1]] == [type(k) for k in sorted(d)]
             assert tu.tree_unflatten(treedef, leaves) == d
+
+
+@pytest.mark.parametrize("case", FLATTEN_CASES, ids=[c[0] for c in FLATTEN_CASES])
+def test_guard_source_accepts_the_structure_and_picks_the_leaves(case):
+    tree = case[1]
+    leaves, treedef = tu.tree_flatten(tree)
+    namespace: dict = {}
+    lines: list = []
+    exprs = tu.guard_source(treedef, "x", namespace, lines)
+    unguarded = {"ordered_dict", "defaultdict", "custom", "custom_keys", "static", "partial"}
+    assert (exprs is None) == (case[0] in unguarded)  # nodes with their own flatten functions
+    if exprs is None:
+        return
+    body = "".join(f"    {line}\n" for line in lines)
+    exec(f"def guard(x):\n{body}    return [{', '.join(exprs)}]\n", namespace)
+    got = namespace["guard"](tree)
+    assert len(got) == len(leaves) and all(a is b for a, b in zip(got, leaves))
+    if treedef.num_nodes > 1:  # a leaf root has nothing to check (the caller checks leaves)
+        other = [tree, 0] if not isinstance(tree, list) else (*tree, 0)
+        assert namespace["guard"](other) is None
