@@ -246,7 +246,7 @@ _LIST = _builtin(
 )
 _DICT = _builtin(
     dict,
-    lambda d: ([d[k] for k in _sorted_keys(d)], _sorted_keys(d)),
+    lambda d: _flatten_dict(d),
     lambda keys, c: dict(zip(keys, c)),
     _flatten_dict_with_keys,
 )
@@ -583,8 +583,7 @@ def _guard_node(node, expr: str, ns: dict, lines: list[str], leaves: list[str]) 
         leaves.append(expr)
         return True
     t, aux, kids = node
-    var = f"_g{len(ns)}"
-    ns[var] = t  # reserves the name; the local variable of the same name shadows it
+    var = f"_g{len(ns)}"  # unique: every node adds at least its type below
     tname = f"{var}_t"
     ns[tname] = t
     lines.append(f"{var} = {expr}")
@@ -741,6 +740,11 @@ def _dict_order(d: dict) -> tuple[tuple, Callable[[dict], Any]]:
                 _dict_orders.clear()
             _dict_orders[order] = hit
     return hit
+
+
+def _flatten_dict(d: dict) -> tuple[Any, tuple]:
+    keys, getter = _dict_order(d)
+    return getter(d), keys
 
 
 def _flatten(x, leaves):

@@ -250,10 +250,7 @@ _trace_caches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def _leaf_key(x: Any) -> Any:
     """The part of the cache key one dynamic leaf contributes."""
-    val = getattr(x, "_value", None)
-    if val is not None:
-        return (val.shape, val.dtype, x._aval.weak_type)
-    if isinstance(x, Tracer):
+    if isinstance(x, (Array, Tracer)):
         a = x.aval
         return (a.shape, a.dtype, a.weak_type)
     t = type(x)
@@ -338,12 +335,13 @@ def _make_guard(nargs: int, node: Any, leaves: list, avals: list) -> Callable | 
         return None
     vals = []
     for k, (expr, x, aval) in enumerate(zip(exprs, leaves, avals, strict=True)):
-        ns[f"v{k}"], ns[f"d{k}"] = aval, aval.dtype
         lines.append(f"l{k} = {expr}")
         if type(x) is Array:
+            ns[f"v{k}"] = aval
             lines.append(f"if type(l{k}) is not A or l{k}._aval is not v{k}: return None")
             vals.append(f"l{k}._value")
         elif x.dtype == aval.dtype:  # a numpy array
+            ns[f"d{k}"] = aval.dtype
             lines.append(
                 f"if type(l{k}) is not NDA or l{k}.dtype != d{k} or l{k}.shape != {aval.shape}: "
                 "return None"
@@ -454,7 +452,8 @@ class Jitted:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         fast_key = None
         concrete = type(current_trace()) is EvalTrace
-        if self._guards and not kwargs and concrete and config._jit_enabled:
+        cached = not kwargs and concrete and config._jit_enabled  # may a cache hit skip tracing
+        if self._guards and cached:
             for guard, kernel, build in self._guards:
                 vals = guard(args)
                 if vals is not None:
@@ -462,7 +461,7 @@ class Jitted:
                         return build(kernel(*vals))
                     except TypeError:
                         return self._run((kernel, build), vals)
-        if self._fast_ok and not kwargs and concrete and config._jit_enabled:
+        if self._fast_ok and cached:
             leaves: list = []
             node = _flatten_node(args[0] if len(args) == 1 else args, leaves)
             try:  # the common case: every leaf is an Array
