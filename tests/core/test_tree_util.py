@@ -601,3 +601,11 @@ def test_guard_source_accepts_the_structure_and_picks_the_leaves(case):
     if treedef.num_nodes > 1:  # a leaf root has nothing to check (the caller checks leaves)
         other = [tree, 0] if not isinstance(tree, list) else (*tree, 0)
         assert namespace["guard"](other) is None
+
+
+def test_register_dataclass_names_non_identifier_fields():
+    class Node:
+        pass
+
+    with pytest.raises(ValueError, match=r"field names must be identifiers, got \['a-b'\]"):
+        tu.register_dataclass(Node, ["a-b"], [])
