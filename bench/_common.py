@@ -89,3 +89,102 @@ def run_reference(script: str, args: list[str], timeout: float = 900) -> dict | 
         if line.startswith("JSON "):
             return json.loads(line[5:])["results"]
     return None
+
+
+# Interleaved timing. Timing each framework in its own block of seconds lets the neighbours'
+# load on this VM drift between the blocks (1.5x swings); alternating short samples of every
+# framework, round after round, exposes them all to the same drift, and the per-round ratios
+# pair samples taken seconds apart. The reference frameworks run in timing servers (this same
+# script under the reference interpreter with `--serve FRAMEWORK`) answering "case number" lines.
+
+
+def time_calls(fn: Callable[[], Any], number: int) -> float:
+    """Seconds per call of `fn` over `number` back-to-back calls, after one untimed call (which
+    wakes up thread pools that went to sleep during the pause before the sample)."""
+    fn()
+    t0 = time.perf_counter()
+    for _ in range(number):
+        fn()
+    return (time.perf_counter() - t0) / number
+
+
+def serve(make_case: Callable[[str], Callable[[], Any]]) -> None:
+    """The server side of `ReferenceServer`: answers each "case number" line on stdin with the
+    seconds per call of `make_case(case)` (built once per case) on stdout."""
+    cases: dict[str, Callable[[], Any]] = {}
+    print("ready", flush=True)
+    for line in sys.stdin:
+        case, number = line.split()
+        if case not in cases:
+            cases[case] = make_case(case)
+        print(time_calls(cases[case], int(number)), flush=True)
+
+
+class ReferenceServer:
+    """`script --serve framework` under the reference interpreter, sampled on demand."""
+
+    def __init__(self, script: str, framework: str):
+        py = reference_python()
+        self.proc = None
+        if py is None:
+            return
+        self.proc = subprocess.Popen(
+            [py, script, "--serve", framework],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=dict(os.environ, PYTHONPATH=""),
+        )
+        if self.proc.stdout.readline().strip() != "ready":
+            self.close()
+
+    def sample(self, case: str, number: int) -> float | None:
+        """Seconds per call of `case`, or None when the framework is unavailable."""
+        if self.proc is None:
+            return None
+        try:
+            self.proc.stdin.write(f"{case} {number}\n")
+            self.proc.stdin.flush()
+            return float(self.proc.stdout.readline())
+        except (OSError, ValueError):
+            self.close()
+            return None
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+
+def interleaved(
+    samplers: dict[str, Callable[[int], float | None]],
+    number: int,
+    rounds: int = 11,
+    pause: float = 0.15,
+) -> dict[str, list[float]]:
+    """Samples of seconds per call, `rounds` per sampler, taken round-robin (the order rotates
+    each round). The pause before each sample outlasts the spin-waits of idle BLAS and XLA
+    worker threads (OpenBLAS spins ~0.1 s), so no framework's idle threads take the cores of
+    the next one."""
+    names = list(samplers)
+    out: dict[str, list[float]] = {name: [] for name in names}
+    for r in range(rounds):
+        for name in names[r % len(names) :] + names[: r % len(names)]:
+            time.sleep(pause)
+            t = samplers[name](number)
+            if t is not None:
+                out[name].append(t)
+    return out
+
+
+def paired_ratios(a: list[float], b: list[float]) -> list[float]:
+    """Per-round ratios a/b of two `interleaved` sample lists."""
+    return [x / y for x, y in zip(a, b)]
+
+
+def quartiles(xs: list[float]) -> tuple[float, float, float]:
+    """(25th, 50th, 75th) percentiles."""
+    q = statistics.quantiles(xs, n=4, method="inclusive")
+    return q[0], q[1], q[2]

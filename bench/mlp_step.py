@@ -1,22 +1,36 @@
 """The MLP train step (784-128-128-10, relu, softmax cross-entropy, Adam 1e-3) under `jit`.
 
 Reports the median step time at batch 32, 128 and 1024 for numbax, a hand-written numpy step,
-and JAX (+ PyTorch) when the reference interpreter has them; plus compile time of the step,
-cold and warm from the disk cache in a new process. Usage: `python bench/mlp_step.py`.
+and JAX (+ PyTorch) when the reference interpreter has them, from samples of all frameworks
+interleaved round by round (`bench._common.interleaved`), with the quartiles of the per-round
+numbax/JAX ratios; plus compile time of the step, cold and warm from the disk cache in a new
+process. Usage: `python bench/mlp_step.py [--rounds N] [--batches 32,128]`.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from bench._common import fmt_time, median_time, print_json, print_table, run_reference  # noqa: E402
+from bench._common import (  # noqa: E402
+    ReferenceServer,
+    fmt_time,
+    interleaved,
+    paired_ratios,
+    print_json,
+    print_table,
+    quartiles,
+    serve,
+    time_calls,
+)
 
 BATCHES = (32, 128, 1024)
 SIZES = (784, 128, 128, 10)
@@ -67,7 +81,8 @@ def numbax_step_fn():
     return step
 
 
-def measure_numbax(batch: int) -> float:
+def numbax_runner(batch: int) -> Callable[[], None]:
+    """One numbax train step at `batch` per call (state carried across calls)."""
     import core.numpy as jnp
 
     rng = np.random.default_rng(0)
@@ -83,10 +98,11 @@ def measure_numbax(batch: int) -> float:
         p, m, v, c, loss = step(*state, x, y)
         state[:] = [p, m, v, c]
 
-    return median_time(run, repeat=9, budget=1.0)
+    return run
 
 
-def measure_numpy(batch: int) -> float:
+def numpy_runner(batch: int) -> Callable[[], None]:
+    """One numpy train step at `batch` per call (state carried across calls)."""
     rng = np.random.default_rng(0)
     params = init_params(rng)
     mu = [np.zeros_like(p) for p in params]
@@ -116,10 +132,11 @@ def measure_numpy(batch: int) -> float:
             nu[j] = B2 * nu[j] + (1 - B2) * g * g
             params[j] = params[j] - LR * (mu[j] / bc1) / (np.sqrt(nu[j] / bc2) + EPS)
 
-    return median_time(run, repeat=9, budget=1.0)
+    return run
 
 
-def measure_jax(batch: int) -> float:
+def jax_runner(batch: int) -> Callable[[], None]:
+    """One jax train step at `batch` per call (state carried across calls)."""
     import jax
     import jax.numpy as jnp
     import optax
@@ -150,10 +167,11 @@ def measure_jax(batch: int) -> float:
         loss.block_until_ready()
         state[:] = [p, o]
 
-    return median_time(run, repeat=9, budget=1.0)
+    return run
 
 
-def measure_torch(batch: int) -> float:
+def torch_runner(batch: int) -> Callable[[], None]:
+    """One torch train step at `batch` per call (state carried across calls)."""
     import torch
 
     torch.manual_seed(0)
@@ -175,7 +193,7 @@ def measure_torch(batch: int) -> float:
         loss.backward()
         opt.step()
 
-    return median_time(run, repeat=9, budget=1.0)
+    return run
 
 
 _COMPILE_PROBE = """
@@ -221,43 +239,63 @@ def compile_times() -> dict:
     return out
 
 
+RUNNERS = {"numbax": numbax_runner, "numpy": numpy_runner, "jax": jax_runner, "torch": torch_runner}
+
+
+def measure(batches: list[int], rounds: int) -> dict:
+    """Interleaved samples of every framework's step at each batch size: per framework the
+    median seconds per step, and per batch the quartiles of the per-round numbax/JAX ratios."""
+    servers = {fw: ReferenceServer(__file__, fw) for fw in ("jax", "torch")}
+    res: dict = {fw: {} for fw in RUNNERS}
+    res["numbax/jax"] = {}
+    try:
+        for b in batches:
+            local = {fw: RUNNERS[fw](b) for fw in ("numbax", "numpy")}
+            # ~40 ms samples, the same number of steps for every framework
+            number = max(1, int(0.04 / time_calls(local["numbax"], 3)))
+            samplers = {fw: (lambda n, run=run: time_calls(run, n)) for fw, run in local.items()}
+            for fw, server in servers.items():
+                samplers[fw] = lambda n, s=server, b=b: s.sample(str(b), n)
+            samples = interleaved(samplers, number, rounds)
+            for fw in RUNNERS:
+                res[fw][str(b)] = statistics.median(samples[fw]) if samples[fw] else None
+            if samples["jax"]:
+                res["numbax/jax"][str(b)] = quartiles(
+                    paired_ratios(samples["numbax"], samples["jax"])
+                )
+    finally:
+        for server in servers.values():
+            server.close()
+    return res
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--framework", default=None, help="numbax|numpy|jax|torch (one only)")
+    parser.add_argument("--serve", default=None, help="run as a timing server for numbax|jax|...")
     parser.add_argument("--batches", default=",".join(map(str, BATCHES)))
+    parser.add_argument("--rounds", type=int, default=11, help="interleaved samples per framework")
     args = parser.parse_args()
-    batches = [int(b) for b in args.batches.split(",")]
-    fns = {
-        "numbax": measure_numbax,
-        "numpy": measure_numpy,
-        "jax": measure_jax,
-        "torch": measure_torch,
-    }
-    if args.framework:
-        print_json("mlp_step", {str(b): fns[args.framework](b) for b in batches})
+    if args.serve:
+        serve(lambda case: RUNNERS[args.serve](int(case)))
         return
-    res = {
-        "numbax": {str(b): measure_numbax(b) for b in batches},
-        "numpy": {str(b): measure_numpy(b) for b in batches},
-    }
-    for fw in ("jax", "torch"):
-        res[fw] = run_reference(__file__, ["--framework", fw, "--batches", args.batches])
+    batches = [int(b) for b in args.batches.split(",")]
+    res = measure(batches, args.rounds)
     rows = []
     for b in map(str, batches):
-        jx = (res["jax"] or {}).get(b)
+        q = res["numbax/jax"].get(b)
         rows.append(
             [
                 b,
                 fmt_time(res["numpy"][b]),
                 fmt_time(res["numbax"][b]),
-                fmt_time(jx),
-                fmt_time((res["torch"] or {}).get(b)),
-                f"{res['numbax'][b] / jx:.2f}x" if jx else "-",
+                fmt_time(res["jax"][b]),
+                fmt_time(res["torch"][b]),
+                f"{q[1]:.2f}x ({q[0]:.2f}-{q[2]:.2f})" if q else "-",
             ]
         )
     print_table(
-        "MLP train step, median (784-128-128-10, Adam)",
-        ["batch", "numpy", "numbax", "JAX", "PyTorch", "numbax/JAX"],
+        f"MLP train step (784-128-128-10, Adam): medians of {args.rounds} interleaved samples",
+        ["batch", "numpy", "numbax", "JAX", "PyTorch", "numbax/JAX (quartiles)"],
         rows,
     )
     res["compile_s"] = compile_times()

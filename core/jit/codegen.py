@@ -36,6 +36,7 @@ import core.jit.scalar_rules  # noqa: F401
 import core.jit.sort_rules  # noqa: F401
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var
 from core.jit import disk_cache, fusion, malloc, simplify
+from core.jit.buffers import Buffers
 from core.jit.errors import LoweringError
 from core.jit.loops import LoopNest, Value
 from core.jit.lowering import (
@@ -69,6 +70,7 @@ class Emitter:
         self.lines: list[str] = []
         self.depth = 1
         self.counter = 0
+        self.allocated: set[str] = set()  # names bound to new arrays (`rt.empty/full/copy`)
 
     def new_name(self, prefix: str) -> str:
         self.counter += 1
@@ -80,6 +82,8 @@ class Emitter:
     def assign(self, prefix: str, expr: str) -> str:
         name = self.new_name(prefix)
         self.line(f"{name} = {expr}")
+        if expr.startswith(("rt.empty(", "rt.full(", "rt.copy(")):
+            self.allocated.add(name)
         return name
 
     @contextlib.contextmanager
@@ -135,12 +139,29 @@ class KernelCtx:
         return self.em.block(header)
 
 
+class _Env(dict):
+    """The generator's `Var -> Value` map, telling `Buffers` who reads which array."""
+
+    def __init__(self, buffers: Buffers):
+        super().__init__()
+        self.buffers = buffers
+
+    def __setitem__(self, var: Var, value: Value) -> None:
+        super().__setitem__(var, value)
+        self.buffers.bind(var, value)
+
+    def update(self, pairs) -> None:
+        for var, value in pairs:
+            self[var] = value
+
+
 class Generator:
     """Emits the code of one jaxpr into an `Emitter` (reentrant for sub-jaxprs)."""
 
     def __init__(self, em: Emitter, parallel: bool = False):
         self.em = em
-        self.env: dict[Var, Value] = {}
+        self.buffers = Buffers()
+        self.env: dict[Var, Value] = _Env(self.buffers)
         self.parallel = parallel  # may loops use threads (decided per jaxpr in emit_jaxpr)
         # Names of arrays that are the kernel's inputs or reshaped views of them.
         self.input_views: set[str] = set()
@@ -149,6 +170,7 @@ class Generator:
 
     def _reshaped(self, name: str, shape: tuple[int, ...]) -> str:
         view = self.em.assign("v", reshape(name, shape))
+        self.buffers.alias(view, name)
         if name in self.input_views:
             self.input_views.add(view)
         return view
@@ -208,8 +230,10 @@ class Generator:
                 self.slots.setdefault(v, slot)
         units = fusion.plan(eqns, outvars)
         self.parallel = self.parallel and all(u.kind != fusion.KERNEL for u in units)
-        for unit in units:
-            getattr(self, f"_emit_{unit.kind}")(unit)
+        with self.buffers.scope(units, outvars):
+            for i, unit in enumerate(units):
+                self.buffers.enter_unit(i)
+                getattr(self, f"_emit_{unit.kind}")(unit)
         return [self.read(v) for v in outvars]
 
     def _scalar_exprs(self, eqn: Eqn, args: list[str]) -> list[str]:
@@ -250,6 +274,10 @@ class Generator:
     def _emit_kernel(self, unit: fusion.Unit) -> None:
         (eqn,) = unit.eqns
         outs = eqn.prim.lowering.fn(KernelCtx(self, eqn), eqn)
+        if any(v.aval.shape and e not in self.em.allocated for v, e in zip(eqn.outputs, outs)):
+            # an output that is not a new array may be a view of any input: keep them all
+            inputs = [self.read(x) for x in eqn.inputs]
+            self.buffers.pin([x.expr for x in inputs if x.kind == "array"])
         for v, expr in zip(eqn.outputs, outs, strict=True):
             if v.aval.shape == ():
                 self.env[v] = Value.scalar(self.em.assign("s", expr), v.aval.dtype)
@@ -264,10 +292,11 @@ class Generator:
             for x in eqn.inputs:
                 if isinstance(x, Var) and x not in inside and x not in loads:
                     loads[x] = nest.load(self.read(x))
-        stores = {
-            v: nest.store(v.aval.dtype, self.slots.get(v))
-            for v in sorted(unit.stored, key=_order(unit))
-        }
+        stores = {}
+        reused: list[Var] = []  # inputs whose arrays take a result (read first in the body)
+        for v in sorted(unit.stored, key=_order(unit)):
+            into = self.slots.get(v) or self._dead_input(unit, v, loads, reused)
+            stores[v] = nest.store(v.aval.dtype, into)
         reductions = {
             e.outputs[0]: nest.reduce(
                 e.prim.lowering.kind, e.outputs[0].aval.dtype, e.params["axes"]
@@ -278,6 +307,8 @@ class Generator:
 
         def body(n: LoopNest) -> None:
             local: dict[Var, str] = {}
+            for x in reused:
+                local[x] = n.read(loads[x])
 
             def arg(x) -> str:
                 if isinstance(x, Literal):
@@ -298,6 +329,21 @@ class Generator:
         nest.emit(body)
         for v, a in [*stores.items(), *reductions.items()]:
             self.env[v] = a.result
+
+    def _dead_input(self, unit: fusion.Unit, v: Var, loads: dict, reused: list[Var]):
+        """`into` for `LoopNest.store`: the array of an input of `unit` that dies there and
+        can hold `v` (see `core/jit/buffers.py`), or None."""
+        for x, access in loads.items():
+            value = access.value
+            if x in reused or value.shape != unit.shape or v.aval.shape != unit.shape:
+                continue
+            if value.dtype != v.aval.dtype:
+                continue
+            others = [a.value for y, a in loads.items() if y is not x]
+            if self.buffers.reusable(value, self.em.allocated, others):
+                reused.append(x)
+                return (value.expr, unit.shape, (0,) * len(unit.shape))
+        return None
 
 
 def _order(unit: fusion.Unit) -> Callable[[Var], int]:
@@ -411,6 +457,7 @@ def generate(jaxpr: Jaxpr, parallel: bool = True) -> str:
             args.append(Value.array(name, v.aval.shape, v.aval.dtype))
     gen.input_views.update(params)
     bufs, slots = _pack_buffers(em, jaxpr)
+    gen.buffers.pin(bufs)
     _emit_outputs(gen, jaxpr, gen.emit_jaxpr(jaxpr, args, slots), bufs)
     body = f"def kernel({', '.join(params)}):\n" + "\n".join(em.lines) + "\n"
     consts = "\n".join(constant_definitions(body))
