@@ -7,9 +7,9 @@
         ...
         return (<outvars>,)
 
-Fused groups become loop nests (`core/jit/loops.py`), elementwise primitives scalar expressions
-(`core/jit/scalar_rules.py`), movement primitives index maps and the rest kernels
-(`core/jit/array_rules.py`). The source is compiled by `core/jit/disk_cache.py` with one
+Fused groups become loop nests (`core/jit/loops.py`); each primitive's lowering rule, defined
+beside the primitive in `core/prims/` (kinds in `core/jit/lowering.py`), gives a scalar
+expression, an index map or a kernel. The source is compiled by `core/jit/disk_cache.py` with one
 explicit signature, `error_model="numpy"` (inf/nan instead of exceptions, as XLA) and
 `fastmath={"contract", "arcp"}`: FMA, and division by a loop-invariant divisor as a
 multiplication by its reciprocal computed once (Adam's bias corrections: a train step of the
@@ -27,13 +27,6 @@ import numpy as np
 from numba import types as nt
 from numba.np.numpy_support import from_dtype
 
-import core.jit.array_rules  # noqa: F401  (these imports register the rules)
-import core.jit.control_rules  # noqa: F401
-import core.jit.conv_rules  # noqa: F401
-import core.jit.gather_rules  # noqa: F401
-import core.jit.linalg_rules  # noqa: F401
-import core.jit.scalar_rules  # noqa: F401
-import core.jit.sort_rules  # noqa: F401
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var
 from core.jit import disk_cache, fusion, malloc, simplify
 from core.jit.buffers import Buffers

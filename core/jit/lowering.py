@@ -1,5 +1,8 @@
 """The kinds of numba lowering rule a primitive can have, and the helpers rules use.
 
+The rules themselves sit beside each primitive's other rules in `core/prims/`; this module and
+`core/jit/loops.py` import nothing of numba, so `import core` does not start it.
+
 `prim.lowering` holds one of:
 
   Scalar(fn)      elementwise: `fn(ctx, *args, **params) -> str` (a list of str for several
@@ -100,6 +103,14 @@ def alloc(shape, dtype: np.dtype, fill: str | None = None) -> str:
 def reshape(expr: str, shape) -> str:
     """C-contiguous array `expr` seen with `shape` (same size), by the `rt.reshape` intrinsic."""
     return f"rt.reshape({expr}, {_shape(shape)})"
+
+
+def flat_offset(index: list[str], shape) -> str:
+    """The row-major flat offset of the element at `index` (expressions) of an array of `shape`."""
+    expr = "0"
+    for i, n in zip(index, shape):
+        expr = f"({expr}) * {n} + {i}"
+    return expr
 
 
 def _shape(shape) -> str:

@@ -21,6 +21,8 @@ from core.avals import ShapedArray
 from core.errors import UnboundAxisNameError
 from core.interpreters import batching
 from core.interpreters.jvp import Zero, deflinear
+from core.jit.errors import LoweringError
+from core.jit.lowering import Kernel
 from core.primitive import Primitive
 from core.prims import elementwise as ew
 from core.prims import reductions as rd
@@ -74,6 +76,16 @@ psum_p = _reducer("psum", rd.reduce_sum, True)
 deflinear(psum_p)
 psum_p.def_transpose(lambda ct, x, *, axis_name: [psum_p.bind(ct, axis_name=axis_name)])
 
+
+def _collective_lowering(ctx, eqn):
+    raise LoweringError(
+        f"the collective {eqn.prim.name!r} outside a `vmap` that binds its axis_name (inside "
+        "`vmap(..., axis_name=...)` it is batched away before compilation)"
+    )
+
+
+psum_p.def_lowering(Kernel(_collective_lowering))
+
 pmax_p = _reducer("pmax", rd.reduce_max, False)
 pmin_p = _reducer("pmin", rd.reduce_min, False)
 
@@ -91,7 +103,9 @@ def _pext_jvp(prim):
 
 
 _pext_jvp(pmax_p)
+pmax_p.def_lowering(Kernel(_collective_lowering))
 _pext_jvp(pmin_p)
+pmin_p.def_lowering(Kernel(_collective_lowering))
 
 # ---------------------------------------------------------------------------------------------
 # all_gather: every element receives the stack (or concatenation, `tiled`) of all of them
@@ -150,6 +164,7 @@ all_gather_p.def_abstract_eval(_all_gather_abstract_eval)
 all_gather_p.def_batch(_all_gather_batch)
 deflinear(all_gather_p)
 all_gather_p.def_transpose(_all_gather_transpose)
+all_gather_p.def_lowering(Kernel(_collective_lowering))
 
 # ---------------------------------------------------------------------------------------------
 # axis_index: the position of the current element along the named axis
@@ -181,6 +196,7 @@ def _axis_index_jvp(primals, tangents, *, axis_name):
 
 
 axis_index_p.def_jvp(_axis_index_jvp)
+axis_index_p.def_lowering(Kernel(_collective_lowering))
 
 # ---------------------------------------------------------------------------------------------
 # The lax-style wrappers (pytrees in, pytrees out)

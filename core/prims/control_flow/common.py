@@ -27,6 +27,8 @@ from core.avals import ShapedArray
 from core.interpreters.batching import BatchTrace, BatchTracer, moveaxis
 from core.interpreters.jvp import JVPTrace, JVPTracer, Zero, instantiate
 from core.interpreters.partial_eval import JaxprTrace, dce_jaxpr, trace_to_closed_jaxpr
+from core.jit.loops import Value
+from core.jit.lowering import cast
 from core.trace import EvalTrace, current_trace, set_current_trace
 
 _derived: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -267,3 +269,43 @@ def split_list(xs: Sequence[Any], sizes: Sequence[int]) -> list[list[Any]]:
 
 def axis_name_of(axis_trace: Any) -> Any:
     return None if axis_trace is None else axis_trace.axis_name
+
+
+# ---------------------------------------------------------------------------------------------
+# Numba lowering helpers. `cond`, `scan` and `while` lower to native `if`/`for`/`while`
+# statements whose bodies are the held jaxprs, generated inline by the same code generator (so a
+# body fuses and calls BLAS like top-level code, and a 1000-step scan is one loop, never
+# unrolled). Loop-carried values keep one numba type across iterations: 0-d carries are scalars
+# re-cast to their dtype at every rebinding, others C-contiguous arrays re-bound to the body's
+# (fresh or passed-through) results, all at once so carries that swap places stay correct. numba
+# unifies a read-only argument with a fresh array into one read-only array type, which is all
+# the bodies need (kernels never write into their inputs).
+
+
+def loop_variables(ctx, vals: list[Value]) -> list[str]:
+    """Values as loop variables: scalar expressions or C-contiguous array names."""
+    return [ctx.gen.scalar(v) if v.shape == () else ctx.gen.materialize(v) for v in vals]
+
+
+def as_values(names: list[str], avals) -> list[Value]:
+    """Loop variables named `names` as the code generator's values of `avals`."""
+    return [
+        Value.scalar(n, a.dtype) if a.shape == () else Value.array(n, a.shape, a.dtype)
+        for n, a in zip(names, avals)
+    ]
+
+
+def rebind(ctx, targets: list[str], vals: list[Value], avals) -> None:
+    """`t1, t2, ... = v1, v2, ...` with scalars cast to their dtype (one statement, so swapped
+    carries read the old values)."""
+    if not targets:
+        return
+    exprs = [
+        cast(e, a.dtype) if a.shape == () else e for e, a in zip(loop_variables(ctx, vals), avals)
+    ]
+    ctx.line(f"{', '.join(targets)}, = {', '.join(exprs)},")
+
+
+def new_names(ctx, prefix: str, n: int) -> list[str]:
+    """`n` fresh names of the generated code."""
+    return [ctx.em.new_name(prefix) for _ in range(n)]

@@ -25,15 +25,19 @@ from typing import Any
 from core import ir, tree_util
 from core.interpreters import batching
 from core.interpreters.jvp import Zero, instantiate
+from core.jit.lowering import Kernel
 from core.primitive import Primitive
 from core.prims.control_flow.common import (
     append_unused_inputs,
+    as_values,
     axis_name_of,
     batch_jaxpr,
     drop_outputs,
     jvp_jaxpr,
     memo,
+    new_names,
     pe_jaxpr,
+    rebind,
     reorder,
     run_numpy,
     split_list,
@@ -255,6 +259,26 @@ while_p.def_jvp(_while_jvp)
 while_p.def_partial_eval(_while_partial_eval)
 while_p.def_transpose(_while_transpose)
 while_p.def_batch(_while_batch)
+
+
+def _while_lowering(ctx, eqn):
+    p = eqn.params
+    ncc, nbc = p["cond_nconsts"], p["body_nconsts"]
+    ins = [ctx.gen.read(x) for x in eqn.inputs]
+    cc, bc, init = ins[:ncc], ins[ncc : ncc + nbc], ins[ncc + nbc :]
+    avals = ctx.out_avals
+    carry = new_names(ctx, "c", len(avals))
+    rebind(ctx, carry, init, avals)
+    with ctx.block("while True:"):
+        (pred,) = ctx.gen.emit_jaxpr(p["cond_jaxpr"], [*cc, *as_values(carry, avals)])
+        with ctx.block(f"if not {ctx.gen.scalar(pred)}:"):
+            ctx.line("break")
+        outs = ctx.gen.emit_jaxpr(p["body_jaxpr"], [*bc, *as_values(carry, avals)])
+        rebind(ctx, carry, outs, avals)
+    return carry
+
+
+while_p.def_lowering(Kernel(_while_lowering))
 
 
 def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
