@@ -11,7 +11,9 @@ A `Primitive` is a name plus one slot per transformation. The definition of each
     transpose       (cotangent, *args, **params) -> one cotangent (or None) per arg; the linear
                     args arrive as `UndefinedPrimal(aval)` (only linear primitives have one)
     batch           (args, batch_dims, **params) -> (out, out_batch_dim); a dim is an int or None
-    lowering        the numba code generator for `jit` (see `core/jit/`)
+    lowering        the numba code generator for `jit`: one of the rule kinds of
+                    `core/jit/lowering.py` (a scalar expression, an index map, a fused
+                    reduction, or a kernel that emits statements)
     partial_eval    higher-order primitives only: split known from unknown work
 
 `prim.bind(*args, **params)` is the single entry point: it hands the primitive to the current
