@@ -171,14 +171,19 @@ def var(
     where: Any = None,
     correction: Any = None,
 ) -> Any:
-    """Variance, `mean(|x - mean(x)|^2)` with `ddof` degrees of freedom removed."""
-    from core.numpy.ufuncs import subtract
+    """Variance, `mean(|x - mean(x)|^2)` with `ddof` degrees of freedom removed (real for
+    complex `a`, as in JAX)."""
+    from core.numpy.ufuncs import conjugate, real, subtract
 
     if correction is not None:
         ddof = correction
     a, shape, axes, dt = _inexact_operand(a, axis, dtype)
     centered = subtract(a, mean(a, axis=axes, keepdims=True, where=where))
-    return _mean_over(ew.mul(centered, centered), shape, axes, dt, keepdims, where, ddof)
+    squares = ew.mul(centered, centered)
+    if np.dtype(dt).kind == "c":
+        squares = real(ew.mul(centered, conjugate(centered)))
+        dt = squares.dtype
+    return _mean_over(squares, shape, axes, dt, keepdims, where, ddof)
 
 
 def std(

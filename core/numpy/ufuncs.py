@@ -7,6 +7,7 @@ for inexact values (exp, sin, ...) first promote integers to the default float, 
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -85,9 +86,13 @@ def positive(x: Any, /) -> Any:
 
 
 def abs(x: Any, /) -> Any:  # noqa: A001
+    """`|x|`; the modulus, of the real dtype, for complex `x` (as in JAX)."""
     x = ensure_array(x)
-    if get_aval(x).dtype.kind in "bu":
+    kind = get_aval(x).dtype.kind
+    if kind in "bu":
         return x
+    if kind == "c":
+        return hypot(real(x), imag(x))
     return ew.abs(x)
 
 
@@ -431,24 +436,33 @@ bitwise_left_shift, bitwise_right_shift = left_shift, right_shift
 
 
 def real(x: Any, /) -> Any:
-    """The real part (real dtypes only so far)."""
+    """The real part (`x` itself for real dtypes; float32 from complex64, as in JAX)."""
     x = ensure_array(x)
-    if get_aval(x).dtype.kind == "c":
-        raise NotImplementedError("complex arrays are not supported by jnp.real yet")
-    return x
+    dt = get_aval(x).dtype
+    if dt.kind != "c":
+        return x
+    with warnings.catch_warnings():  # the cast keeps the real part, which is what we want
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        return sh.convert_element_type(x, np.finfo(dt).dtype)
 
 
 def imag(x: Any, /) -> Any:
-    """The imaginary part: zeros for real dtypes."""
+    """The imaginary part (zeros for real dtypes)."""
     x = ensure_array(x)
-    if get_aval(x).dtype.kind == "c":
-        raise NotImplementedError("complex arrays are not supported by jnp.imag yet")
-    return ew.full_like(x, 0)
+    dt = get_aval(x).dtype
+    if dt.kind != "c":
+        return ew.full_like(x, 0)
+    return real(ew.mul(x, ew.full_like(x, -1j)))
 
 
 def conjugate(x: Any, /) -> Any:
-    """The complex conjugate (the identity for real dtypes)."""
-    return real(x)
+    """The complex conjugate (`x` itself for real dtypes)."""
+    x = ensure_array(x)
+    dt = get_aval(x).dtype
+    if dt.kind != "c":
+        return x
+    re, im = (sh.convert_element_type(p, dt) for p in (real(x), imag(x)))
+    return ew.sub(re, ew.mul(im, ew.full_like(im, 1j)))
 
 
 conj = conjugate

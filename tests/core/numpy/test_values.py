@@ -370,3 +370,51 @@ def test_top_k():
     np.testing.assert_array_equal(vals, [[3.0, 3.0]])
     np.testing.assert_array_equal(idx, [[1, 2]])
     assert idx.dtype == np.int32
+
+
+Z3 = np.array([1 + 2j, 3 - 1j, 0.5j], np.complex64)
+
+
+@pytest.mark.parametrize(
+    "name, kwargs",
+    [
+        ("real", {}),
+        ("imag", {}),
+        ("conj", {}),
+        ("conjugate", {}),
+        ("abs", {}),
+        ("absolute", {}),
+        ("var", {}),
+        ("var", {"ddof": 1}),
+        ("std", {}),
+        ("mean", {}),
+        ("sum", {}),
+    ],
+)
+@pytest.mark.parametrize("jit", [False, True], ids=["eager", "jit"])
+def test_complex_parts_moduli_and_moments(name, kwargs, jit):
+    """Real-valued results of complex inputs come back in the real dtype, as in numpy and JAX."""
+    fn = getattr(jnp, name)
+    fn = core.jit(fn, static_argnames=tuple(kwargs)) if jit else fn
+    got, want = fn(Z3, **kwargs), getattr(np, name)(Z3, **kwargs)
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["real", "imag", "conj", "abs"])
+def test_complex_parts_of_real_arrays(name):
+    got, want = getattr(jnp, name)(X23), getattr(np, name)(X23)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_complex_part_gradients_match_jax():
+    # values from jax.grad(lambda z: jnp.sum(f(z)))(Z3) with JAX 0.10.2
+    z = jnp.asarray(Z3)
+    grads = {
+        jnp.abs: [0.4472136 - 0.8944272j, 0.94868326 + 0.31622776j, -1j],
+        lambda z: jnp.imag(z * z): [4 - 2j, -2 - 6j, 1 + 0j],
+    }
+    for f, want in grads.items():
+        got = core.grad(lambda z, f=f: jnp.sum(f(z)))(z)
+        np.testing.assert_allclose(np.asarray(got), np.array(want, np.complex64), rtol=1e-6)
