@@ -6,7 +6,7 @@ from core import grad, jit, vmap, random, lax
 """
 
 import core.numpy as numpy
-from core import dtypes, lax, nn, random, struct, test_util, tree, tree_util
+from core import debug, dtypes, lax, nn, random, struct, test_util, tree, tree_util
 from core.api import (
     eval_shape,
     grad,
@@ -22,8 +22,23 @@ from core.api import (
     vjp,
     vmap,
 )
+from core.api_extras import (
+    checking_leaks,
+    closure_convert,
+    custom_gradient,
+    default_device,
+    ensure_compile_time_eval,
+    float0,
+    linear_transpose,
+    local_devices,
+    named_call,
+    named_scope,
+    print_environment_info,
+    typeof,
+)
 from core.array import Array
 from core.avals import ShapedArray, ShapeDtypeStruct
+from core.callbacks import pure_callback
 from core.checkpoint import checkpoint, checkpoint_policies, remat
 from core.config import config, disable_jit, enable_x64
 from core.custom_derivatives import custom_jvp, custom_vjp
@@ -44,14 +59,19 @@ __all__ = [
     "ShapeDtypeStruct",
     "ShapedArray",
     "block_until_ready",
+    "checking_leaks",
     "checkpoint",
     "checkpoint_policies",
     "clear_caches",
+    "closure_convert",
     "compile_count",
     "config",
+    "custom_gradient",
     "custom_jvp",
     "custom_vjp",
+    "debug",
     "default_backend",
+    "default_device",
     "device_count",
     "device_get",
     "device_put",
@@ -59,7 +79,9 @@ __all__ = [
     "disable_jit",
     "dtypes",
     "enable_x64",
+    "ensure_compile_time_eval",
     "eval_shape",
+    "float0",
     "grad",
     "hessian",
     "jacfwd",
@@ -68,12 +90,18 @@ __all__ = [
     "jit",
     "jvp",
     "lax",
+    "linear_transpose",
     "linearize",
     "local_device_count",
+    "local_devices",
     "make_jaxpr",
+    "named_call",
+    "named_scope",
     "nn",
     "numpy",
+    "print_environment_info",
     "process_index",
+    "pure_callback",
     "random",
     "remat",
     "stop_gradient",
@@ -81,6 +109,7 @@ __all__ = [
     "test_util",
     "tree",
     "tree_util",
+    "typeof",
     "value_and_grad",
     "vjp",
     "vmap",

@@ -11,7 +11,8 @@ hashes the 64-bit counter `i` as the word pair `(i >> 32, i & 0xFFFFFFFF)`, so
 `split(key, n)[i] == fold_in(key, i)`. 32-bit samples are `y0 ^ y1`, 64-bit samples `y0 << 32 | y1`.
 The samplers then use JAX's formulas (uniform from mantissa bits, normal by `erf_inv`, randint
 from two words, permutation by sorting on fresh random keys, ...), so the same key gives the same
-numbers as JAX.
+numbers as JAX. The other distributions (gamma family, Poisson, binomial, ...) live in
+`core/random_distributions.py` and are re-exported here.
 """
 
 from __future__ import annotations
@@ -38,6 +39,31 @@ from core.trace import get_aval
 
 __all__ = [
     "PRNGKey",
+    "ball",
+    "beta",
+    "binomial",
+    "cauchy",
+    "chisquare",
+    "clone",
+    "dirichlet",
+    "double_sided_maxwell",
+    "f",
+    "gamma",
+    "generalized_normal",
+    "geometric",
+    "key_dtype",
+    "key_impl",
+    "loggamma",
+    "lognormal",
+    "maxwell",
+    "multinomial",
+    "pareto",
+    "poisson",
+    "rayleigh",
+    "t",
+    "triangular",
+    "wald",
+    "weibull_min",
     "bernoulli",
     "bits",
     "categorical",
@@ -789,3 +815,33 @@ def _take(arr: Any, ind: Any, axis: int) -> Any:
     rest = get_aval(arr).ndim - 1
     perm = (*range(k, k + axis), *range(k), *range(k + axis, k + rest))
     return sh.transpose(out, perm)
+
+
+# The rest of the samplers are written on the helpers above, so they are imported last.
+from core.random_distributions import (  # noqa: E402
+    ball,
+    beta,
+    binomial,
+    cauchy,
+    chisquare,
+    clone,
+    dirichlet,
+    double_sided_maxwell,
+    f,
+    gamma,
+    generalized_normal,
+    geometric,
+    key_dtype,
+    key_impl,
+    loggamma,
+    lognormal,
+    maxwell,
+    multinomial,
+    pareto,
+    poisson,
+    rayleigh,
+    t,
+    triangular,
+    wald,
+    weibull_min,
+)

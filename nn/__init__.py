@@ -47,16 +47,40 @@ from nn.attention import (
     make_attention_mask,
     make_causal_mask,
 )
+from nn.batch_apply import BatchApply
 from nn.combinators import Sequential
+from nn.frozen_dict import FrozenDict, freeze, unfreeze
+from nn.initializers import ones, ones_init, zeros, zeros_init
 from nn.linear import Conv, ConvTranspose, Dense, DenseGeneral, Einsum, Embed
-from nn.module import Module, apply, compact, init, init_with_output, merge_param, nowrap
-from nn.normalization import BatchNorm, GroupNorm, LayerNorm, RMSNorm
+from nn.module import (
+    Module,
+    apply,
+    compact,
+    disable_named_call,
+    enable_named_call,
+    init,
+    init_with_output,
+    merge_param,
+    nowrap,
+    override_named_call,
+)
+from nn.normalization import (
+    BatchNorm,
+    GroupNorm,
+    InstanceNorm,
+    LayerNorm,
+    RMSNorm,
+    SpectralNorm,
+    WeightNorm,
+)
 from nn.pooling import avg_pool, max_pool, min_pool, pool
 from nn.recurrent import (
     RNN,
     Bidirectional,
+    ConvLSTMCell,
     GRUCell,
     LSTMCell,
+    MGUCell,
     OptimizedLSTMCell,
     RNNCellBase,
     SimpleCell,
@@ -64,10 +88,29 @@ from nn.recurrent import (
 from nn.scope import DenyList, Scope
 from nn.stochastic import Dropout
 from nn.summary import parameter_overview, tabulate
+from nn.transforms import (
+    broadcast,
+    checkpoint,
+    cond,
+    custom_vjp,
+    grad,
+    jit,
+    jvp,
+    map_variables,
+    remat,
+    remat_scan,
+    scan,
+    switch,
+    value_and_grad,
+    vjp,
+    vmap,
+    while_loop,
+)
 from nn.variables import Variable
 
 __all__ = [
     "RNN",
+    "BatchApply",
     "BatchNorm",
     "Bidirectional",
     "Conv",
@@ -80,6 +123,11 @@ __all__ = [
     "Embed",
     "GRUCell",
     "GroupNorm",
+    "InstanceNorm",
+    "MGUCell",
+    "ConvLSTMCell",
+    "SpectralNorm",
+    "WeightNorm",
     "LSTMCell",
     "LayerNorm",
     "Module",
@@ -93,7 +141,33 @@ __all__ = [
     "Sequential",
     "SimpleCell",
     "Variable",
+    "FrozenDict",
     "apply",
+    "disable_named_call",
+    "enable_named_call",
+    "freeze",
+    "ones",
+    "ones_init",
+    "override_named_call",
+    "unfreeze",
+    "zeros",
+    "zeros_init",
+    "broadcast",
+    "checkpoint",
+    "cond",
+    "custom_vjp",
+    "grad",
+    "jit",
+    "jvp",
+    "map_variables",
+    "remat",
+    "remat_scan",
+    "scan",
+    "switch",
+    "value_and_grad",
+    "vjp",
+    "vmap",
+    "while_loop",
     "avg_pool",
     "combine_masks",
     "compact",

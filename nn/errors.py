@@ -334,3 +334,101 @@ class ArgumentMissingError(ValueError):
             f"{module} needs {name!r}: pass it to the constructor ({module}(..., {name}=...)) "
             f"or at call time (layer(x, {name}=...)). Typical: {name}=not train."
         )
+
+
+class TransformAxisSizeError(ValueError):
+    """``nn.vmap``/``nn.scan`` could not decide the mapped axis size (or length).
+
+    Failing code: ``nn.vmap(Dense, in_axes=None, ...)`` with no size. Fix: pass
+    ``axis_size=n`` (``length=n`` for ``nn.scan``), or map an input.
+    """
+
+    def __init__(self, what: str, sizes: Any, path: str):
+        option = "length" if what == "scan" else "axis_size"
+        found = f"inconsistent sizes {sizes}" if sizes else "no mapped input"
+        super().__init__(
+            f"nn.{what} at {path} found {found} along the mapped axes of its inputs and "
+            f"variables. Make them agree, or pass {option}=n when nothing is mapped."
+        )
+
+
+class ScanAxesError(ValueError):
+    """``nn.scan``'s ``in_axes`` is not an int, ``nn.broadcast`` or one entry per argument."""
+
+    def __init__(self, in_axes: Any, n_args: int):
+        super().__init__(
+            f"nn.scan in_axes must be an int, nn.broadcast, or a tuple with one of those per "
+            f"scanned argument ({n_args} here), got {in_axes!r}."
+        )
+
+
+class TransformedMethodReturnValueError(TypeError):
+    """A transformed method returned a Module, which cannot leave a transform."""
+
+    def __init__(self, method: str):
+        super().__init__(
+            f"The transformed method {method!r} returned a Module; transformed methods must "
+            "return arrays (pytrees of arrays). Return the values you need from the module."
+        )
+
+
+class TransformMethodsError(TypeError):
+    """``methods=`` of a lifted transform is not None, a list/tuple, or a dict."""
+
+    def __init__(self, methods: Any):
+        super().__init__(
+            f"The transform's methods argument must be None, a list/tuple of method names, or "
+            f"a dict {{name: transform kwargs}}, got {type(methods).__name__}: {methods!r}."
+        )
+
+
+class TransformTargetError(TypeError):
+    """A lifted transform was given something that is neither a Module class nor a function."""
+
+    def __init__(self, what: str, target: Any):
+        super().__init__(
+            f"nn.{what} takes a Module class or a function whose first argument is a module, "
+            f"got {type(target).__name__}: {target!r:.80}."
+        )
+
+
+class MultiScopeTransformError(NotImplementedError):
+    """``nn.vjp``/``nn.jvp``/``nn.custom_vjp`` got a module holding modules bound elsewhere."""
+
+    def __init__(self, what: str, classes: Any):
+        super().__init__(
+            f"nn.{what} lifts one module's variables, but this module holds submodules bound "
+            f"outside it ({', '.join(classes)}) in its fields. Create them inside the module "
+            "(in setup or its compact method) instead of passing bound modules in."
+        )
+
+
+class InstanceNormAxesError(ValueError):
+    """``InstanceNorm``'s ``feature_axes`` include the leading (batch) axis."""
+
+    def __init__(self, feature_axes: Any):
+        super().__init__(
+            f"InstanceNorm feature_axes={feature_axes!r} include axis 0, which is the batch "
+            "axis. Put the batch first and name only channel axes, e.g. feature_axes=-1."
+        )
+
+
+class SpectralNormRankError(ValueError):
+    """``SpectralNorm(error_on_non_matrix=True)`` met a weight of rank > 2."""
+
+    def __init__(self, shape: Any):
+        super().__init__(
+            f"SpectralNorm got a weight of shape {tuple(shape)} (rank {len(shape)}) with "
+            "error_on_non_matrix=True. Pass error_on_non_matrix=False to normalize it "
+            "flattened to (-1, last axis)."
+        )
+
+
+class BatchApplyRankError(ValueError):
+    """``BatchApply`` found no input with at least ``num_dims`` dimensions to merge."""
+
+    def __init__(self, num_dims: int, shapes: Any):
+        super().__init__(
+            f"BatchApply(num_dims={num_dims}) needs an input with at least {num_dims} "
+            f"dimensions, got shapes {shapes}. Lower num_dims or add the leading axes."
+        )

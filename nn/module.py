@@ -17,12 +17,13 @@ variables say how to bind; submodules passed as fields are adopted like ``setup`
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import inspect
 import itertools
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
 from nn import errors
@@ -785,3 +786,18 @@ def init(
         return init_fn(rngs, *args, **kwargs)[1]
 
     return wrapper
+
+
+def enable_named_call() -> None:
+    """Accepted for Flax compatibility: names in profiles do not apply here (a no-op)."""
+
+
+def disable_named_call() -> None:
+    """Accepted for Flax compatibility (a no-op)."""
+
+
+@contextlib.contextmanager
+def override_named_call(enable: bool = True) -> Iterator[None]:
+    """Accepted for Flax compatibility: a context manager that changes nothing."""
+    del enable
+    yield

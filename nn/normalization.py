@@ -1,4 +1,5 @@
-"""Normalization layers: ``BatchNorm``, ``LayerNorm``, ``RMSNorm``, ``GroupNorm``.
+"""Normalization layers: ``BatchNorm``, ``LayerNorm``, ``RMSNorm``, ``GroupNorm``, ``InstanceNorm``,
+and the weight wrappers ``WeightNorm`` and ``SpectralNorm``.
 
 All share two steps, as in Flax: statistics (mean and the biased variance, computed as
 ``E[x²] - E[x]²`` in float32 at least; averaged across devices with ``lax.pmean`` when
@@ -6,18 +7,26 @@ All share two steps, as in Flax: statistics (mean and the biased variance, compu
 ``BatchNorm`` keeps running statistics in the ``'batch_stats'`` collection:
 ``ra = momentum * ra + (1 - momentum) * batch_stat``, updated only when ``batch_stats`` is
 mutable (``apply(..., mutable=['batch_stats'])``) and not during ``init``.
+
+``WeightNorm``/``SpectralNorm`` wrap a layer instance and run it through ``nn.map_variables``
+on a view of its parameters (l2-normalized and rescaled; divided by the power-iteration estimate
+of the largest singular value), as Flax does, so their variables are named like Flax's
+(``'Dense_1/kernel/scale'`` in the wrapper's scope).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import dataclasses
+import functools
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import core.numpy as jnp
-from core import lax
+from core import lax, random, tree_util
 from nn import errors, initializers
 from nn.dtypes import canonicalize_dtype
 from nn.module import Module, compact
+from nn.transforms import map_variables
 
 Array = Any
 Axes = int | Sequence[int]
@@ -374,3 +383,216 @@ class GroupNorm(Module):
         mean = jnp.repeat(mean, group_size, axis=-1)
         var = jnp.repeat(var, group_size, axis=-1)
         return _normalize(self, x, mean, var, reduction_axes[:-1], (-1,))
+
+
+class InstanceNorm(Module):
+    """Normalizes each example and channel over the remaining (spatial) axes.
+
+    The leading axis is the batch; statistics are computed over every axis but the batch and
+    ``feature_axes``, which get their own scale and bias.
+
+    Attributes:
+      epsilon: added to the variance.
+      dtype: the computation dtype.
+      param_dtype: the parameter dtype.
+      use_bias: learn a bias.
+      use_scale: learn a scale.
+      bias_init: initializer of the bias.
+      scale_init: initializer of the scale.
+      feature_axes: the channel axes (not the leading one).
+      axis_name: average the statistics over this mapped axis.
+      axis_index_groups: groups for the cross-device average.
+      use_fast_variance: one-pass variance.
+      force_float32_reductions: compute statistics in at least float32.
+
+    Example::
+
+        >>> layer = nn.InstanceNorm()
+        >>> v = layer.init(core.random.key(0), jnp.ones((2, 4, 4, 3)))
+        >>> core.tree_util.tree_map(jnp.shape, v)
+        {'params': {'bias': (3,), 'scale': (3,)}}
+    """
+
+    epsilon: float = 1e-6
+    dtype: Any = None
+    param_dtype: Any = jnp.float32
+    use_bias: bool = True
+    use_scale: bool = True
+    bias_init: Callable = initializers.zeros
+    scale_init: Callable = initializers.ones
+    feature_axes: Axes = -1
+    axis_name: str | None = None
+    axis_index_groups: Any = None
+    use_fast_variance: bool = True
+    force_float32_reductions: bool = True
+
+    @compact
+    def __call__(self, x: Array, *, mask: Array | None = None) -> Array:
+        feature_axes = _canonicalize_axes(x.ndim, self.feature_axes)
+        if 0 in feature_axes:
+            raise errors.InstanceNormAxesError(self.feature_axes)
+        reduction_axes = tuple(i for i in range(1, x.ndim) if i not in feature_axes)
+        mean, var = _module_stats(self, x, reduction_axes, mask)
+        return _normalize(self, x, mean, var, reduction_axes, feature_axes)
+
+
+def _l2_normalize(x: Array, axis: Any = None, eps: float = 1e-12) -> Array:
+    """``x`` divided by its l2 norm over ``axis`` (all axes for ``None``)."""
+    return x * lax.rsqrt(jnp.sum(x * x, axis=axis, keepdims=True) + eps)
+
+
+def _var_path(layer: Module, path: tuple) -> str:
+    """Flax's name for a wrapped variable: ``'<layer name>/<key path>'``."""
+    return f"{layer.name}/{tree_util.keystr(path[1:], simple=True, separator='/')}"
+
+
+class WeightNorm(Module):
+    """Runs ``layer_instance`` with l2-normalized (and learnably rescaled) weights.
+
+    Each selected variable ``w`` of the layer is replaced by ``scale * w / ||w||`` with the
+    norm over every axis but ``feature_axes``; ``scale`` is a parameter of this module named
+    ``'<layer>/<path>/scale'``.
+
+    Attributes:
+      layer_instance: the wrapped layer (created outside, e.g. ``nn.Dense(3)``).
+      epsilon: added under the square root.
+      dtype: the output dtype of the normalized weights.
+      param_dtype: the dtype of ``scale``.
+      use_scale: learn the per-feature ``scale``.
+      scale_init: initializer of ``scale``.
+      feature_axes: the axes that keep their own norm (``None``: one norm per variable).
+      variable_filter: normalize only variables whose path contains one of these strings
+        (default ``{'kernel'}``; empty or ``None``: all).
+
+    Example::
+
+        >>> class Model(nn.Module):
+        ...     @nn.compact
+        ...     def __call__(self, x):
+        ...         return nn.WeightNorm(nn.Dense(3))(x)
+        >>> v = Model().init(core.random.key(0), jnp.ones((1, 2)))
+        >>> core.tree_util.tree_map(jnp.shape, v)["params"]["WeightNorm_0"]
+        {'Dense_0/kernel/scale': (3,)}
+    """
+
+    layer_instance: Module
+    epsilon: float = 1e-12
+    dtype: Any = None
+    param_dtype: Any = jnp.float32
+    use_scale: bool = True
+    scale_init: Callable = initializers.ones
+    feature_axes: Axes | None = -1
+    variable_filter: Iterable | None = dataclasses.field(default_factory=lambda: {"kernel"})
+
+    @compact
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return map_variables(
+            lambda layer: layer(*args, **kwargs),
+            trans_in_fn=lambda vs: tree_util.tree_map_with_path(self._l2_normalize, vs),
+            init=self.is_initializing(),
+        )(self.layer_instance)
+
+    def _l2_normalize(self, path: tuple, vs: Array) -> Array:
+        value = jnp.asarray(vs)
+        str_path = _var_path(self.layer_instance, path)
+        if self.variable_filter and not any(n in str_path for n in self.variable_filter):
+            return value
+        if self.feature_axes is None:
+            feature_axes: tuple[int, ...] = ()
+        else:
+            feature_axes = _canonicalize_axes(value.ndim, self.feature_axes)
+        reduction_axes = tuple(i for i in range(value.ndim) if i not in feature_axes)
+        feature_shape = [1] * value.ndim
+        for ax in feature_axes:
+            feature_shape[ax] = value.shape[ax]
+        value_bar = _l2_normalize(value, axis=reduction_axes, eps=self.epsilon)
+        args = [vs]
+        if self.use_scale:
+            reduced = tuple(value.shape[ax] for ax in feature_axes)
+            scale = self.param(f"{str_path}/scale", self.scale_init, reduced, self.param_dtype)
+            scale = jnp.reshape(scale, feature_shape)
+            value_bar = value_bar * scale
+            args.append(scale)
+        return jnp.asarray(value_bar, canonicalize_dtype(*args, dtype=self.dtype))
+
+
+class SpectralNorm(Module):
+    """Runs ``layer_instance`` with its weight matrices divided by their spectral norm.
+
+    The largest singular value ``sigma`` is estimated by ``n_steps`` of power iteration from a
+    vector ``u`` kept, with ``sigma``, in ``collection_name`` (``'<layer>/<path>/u'`` and
+    ``'/sigma'``); they are updated when ``update_stats=True`` and the collection is mutable.
+    Tensors of rank > 2 are flattened to ``(-1, last)``; scalars and vectors pass unchanged.
+
+    Attributes:
+      layer_instance: the wrapped layer.
+      n_steps: power-iteration steps per call.
+      epsilon: added when l2-normalizing.
+      dtype: the output dtype of the normalized weights.
+      param_dtype: the dtype of ``u`` and ``sigma``.
+      error_on_non_matrix: raise for tensors of rank > 2 instead of flattening them.
+      collection_name: the collection of ``u`` and ``sigma``.
+
+    Example::
+
+        >>> class Model(nn.Module):
+        ...     @nn.compact
+        ...     def __call__(self, x, train):
+        ...         return nn.SpectralNorm(nn.Dense(3))(x, update_stats=train)
+        >>> v = Model().init(core.random.key(0), jnp.ones((1, 2)), True)
+        >>> core.tree_util.tree_map(jnp.shape, v)["batch_stats"]["SpectralNorm_0"]
+        {'Dense_0/kernel/sigma': (), 'Dense_0/kernel/u': (1, 3)}
+    """
+
+    layer_instance: Module
+    n_steps: int = 1
+    epsilon: float = 1e-12
+    dtype: Any = None
+    param_dtype: Any = jnp.float32
+    error_on_non_matrix: bool = False
+    collection_name: str = "batch_stats"
+
+    @compact
+    def __call__(self, *args: Any, update_stats: bool, **kwargs: Any) -> Any:
+        normalize = functools.partial(self._spectral_normalize, update_stats=update_stats)
+        return map_variables(
+            lambda layer: layer(*args, **kwargs),
+            trans_in_fn=lambda vs: tree_util.tree_map_with_path(normalize, vs),
+            init=self.is_initializing(),
+            mutable=True,
+        )(self.layer_instance)
+
+    def _spectral_normalize(self, path: tuple, vs: Array, update_stats: bool) -> Array:
+        value = jnp.asarray(vs)
+        value_shape = value.shape
+        if value.ndim <= 1 or self.n_steps < 1:
+            return value
+        if value.ndim > 2:
+            if self.error_on_non_matrix:
+                raise errors.SpectralNormRankError(value.shape)
+            value = jnp.reshape(value, (-1, value.shape[-1]))
+        str_path = _var_path(self.layer_instance, path)
+        u_name, sigma_name = f"{str_path}/u", f"{str_path}/sigma"
+        key = None if self.has_variable(self.collection_name, u_name) else self.make_rng("params")
+        u_var = self.variable(
+            self.collection_name,
+            u_name,
+            random.normal,
+            key,
+            (1, value.shape[-1]),
+            self.param_dtype,
+        )
+        sigma_var = self.variable(self.collection_name, sigma_name, jnp.ones, (), self.param_dtype)
+        u0 = u_var.value
+        for _ in range(self.n_steps):
+            v0 = _l2_normalize(jnp.matmul(u0, jnp.transpose(value)), eps=self.epsilon)
+            u0 = _l2_normalize(jnp.matmul(v0, value), eps=self.epsilon)
+        u0 = lax.stop_gradient(u0)
+        v0 = lax.stop_gradient(v0)
+        sigma = jnp.matmul(jnp.matmul(v0, value), jnp.transpose(u0))[0, 0]
+        value = value / jnp.where(sigma != 0, sigma, 1)
+        if update_stats:
+            u_var.value = u0
+            sigma_var.value = sigma
+        dtype = canonicalize_dtype(vs, u0, v0, sigma, dtype=self.dtype)
+        return jnp.asarray(jnp.reshape(value, value_shape), dtype)

@@ -9,7 +9,7 @@ them, which is what Flax's ``nn.scan`` with ``variable_broadcast='params'`` amou
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -19,7 +19,7 @@ from core import lax, random, tree_util
 from nn import initializers
 from nn.activation import sigmoid, tanh
 from nn.dtypes import promote_dtype
-from nn.linear import Dense, default_kernel_init
+from nn.linear import Conv, Dense, default_kernel_init
 from nn.module import Module, compact, nowrap
 
 Array = Any
@@ -282,6 +282,153 @@ class SimpleCell(RNNCellBase):
     @nowrap
     def initialize_carry(self, rng: Any, input_shape: tuple[int, ...]) -> Array:
         return self._carry(rng, input_shape)
+
+
+class MGUCell(RNNCellBase):
+    r"""Minimal gated unit cell.
+
+    ``f = σ(W_if x + b_if + W_hf h)``, ``n = tanh(W_in x + b_in + f * (W_hn h + b_hn))``
+    (without the ``f *`` gating and ``b_hn`` when ``reset_gate=False``),
+    ``h' = (1 - f) * n + f * h``.
+
+    Attributes:
+      features: the hidden size.
+      gate_fn: the forget-gate activation.
+      activation_fn: the candidate activation.
+      kernel_init: initializer of the input kernels.
+      recurrent_kernel_init: initializer of the hidden kernels.
+      forget_bias_init: initializer of the forget-gate bias (ones, against vanishing
+        gradients).
+      activation_bias_init: initializer of the candidate biases.
+      dtype: the computation dtype.
+      param_dtype: the parameter dtype.
+      carry_init: initializer of the carry.
+      reset_gate: gate the hidden contribution to the candidate by ``f``.
+
+    Example::
+
+        >>> cell = nn.MGUCell(features=4)
+        >>> v = cell.init(core.random.key(0), jnp.zeros((2, 4)), jnp.ones((2, 3)))
+        >>> sorted(v["params"])
+        ['hf', 'hn', 'if', 'in']
+    """
+
+    features: int
+    gate_fn: Callable = sigmoid
+    activation_fn: Callable = tanh
+    kernel_init: Callable = default_kernel_init
+    recurrent_kernel_init: Callable = initializers.orthogonal()
+    forget_bias_init: Callable = initializers.ones_init()
+    activation_bias_init: Callable = initializers.zeros_init()
+    dtype: Any = None
+    param_dtype: Any = jnp.float32
+    carry_init: Callable = initializers.zeros_init()
+    reset_gate: bool = True
+
+    @compact
+    def __call__(self, carry: Array, inputs: Array) -> tuple[Array, Array]:
+        h = carry
+        hidden = h.shape[-1]
+
+        def dense(name: str, use_bias: bool, recurrent: bool, bias_init: Callable) -> Dense:
+            return Dense(
+                hidden,
+                use_bias=use_bias,
+                kernel_init=self.recurrent_kernel_init if recurrent else self.kernel_init,
+                bias_init=bias_init,
+                dtype=self.dtype,
+                param_dtype=self.param_dtype,
+                name=name,
+            )
+
+        f = self.gate_fn(
+            dense("if", True, False, self.forget_bias_init)(inputs)
+            + dense("hf", False, True, self.activation_bias_init)(h)
+        )
+        x = dense("hn", self.reset_gate, True, self.activation_bias_init)(h)
+        if self.reset_gate:
+            x = x * f
+        n = self.activation_fn(dense("in", True, False, self.activation_bias_init)(inputs) + x)
+        new_h = (1.0 - f) * n + f * h
+        return new_h, new_h
+
+    @nowrap
+    def initialize_carry(self, rng: Any, input_shape: tuple[int, ...]) -> Array:
+        return self._carry(rng, input_shape)
+
+
+class ConvLSTMCell(RNNCellBase):
+    r"""Convolutional LSTM cell: the ``LSTMCell`` gates with convolutions instead of matmuls.
+
+    ``[i, g, f, o] = conv_ih(x) + conv_hh(h)`` (one ``Conv`` of ``4 * features`` each, named
+    ``ih`` and ``hh``), ``f = σ(f + 1)``, ``c' = f * c + σ(i) * tanh(g)``,
+    ``h' = σ(o) * tanh(c')``.
+
+    Attributes:
+      features: the number of convolution filters (hidden channels).
+      kernel_size: the convolution window.
+      strides: the convolution strides.
+      padding: ``'SAME'``, ``'VALID'`` or ``(low, high)`` pairs.
+      use_bias: add biases.
+      dtype: the computation dtype.
+      param_dtype: the parameter dtype.
+      carry_init: initializer of the carry.
+
+    Example::
+
+        >>> cell = nn.ConvLSTMCell(features=2, kernel_size=(3, 3))
+        >>> carry = cell.initialize_carry(core.random.key(1), (1, 5, 5, 3))
+        >>> v = cell.init(core.random.key(0), carry, jnp.ones((1, 5, 5, 3)))
+        >>> core.tree_util.tree_map(jnp.shape, v)["params"]["ih"]
+        {'bias': (8,), 'kernel': (3, 3, 3, 8)}
+    """
+
+    features: int
+    kernel_size: Sequence[int]
+    strides: Sequence[int] | None = None
+    padding: Any = "SAME"
+    use_bias: bool = True
+    dtype: Any = None
+    param_dtype: Any = jnp.float32
+    carry_init: Callable = initializers.zeros_init()
+
+    @compact
+    def __call__(self, carry: tuple[Array, Array], inputs: Array) -> tuple[Carry, Array]:
+        c, h = carry
+
+        def conv(name: str) -> Conv:
+            return Conv(
+                4 * self.features,
+                kernel_size=self.kernel_size,
+                strides=self.strides,
+                padding=self.padding,
+                use_bias=self.use_bias,
+                dtype=self.dtype,
+                param_dtype=self.param_dtype,
+                name=name,
+            )
+
+        gates = conv("ih")(inputs) + conv("hh")(h)
+        i, g, f, o = jnp.split(gates, 4, axis=-1)
+        f = sigmoid(f + 1)
+        new_c = f * c + sigmoid(i) * jnp.tanh(g)
+        new_h = sigmoid(o) * jnp.tanh(new_c)
+        return (new_c, new_h), new_h
+
+    @nowrap
+    def initialize_carry(self, rng: Any, input_shape: tuple[int, ...]) -> tuple[Array, Array]:
+        signal_dims = tuple(input_shape[-self.num_feature_axes : -1])
+        batch_dims = tuple(input_shape[: -self.num_feature_axes])
+        key1, key2 = random.split(rng)
+        mem_shape = batch_dims + signal_dims + (self.features,)
+        return (
+            self.carry_init(key1, mem_shape, self.param_dtype),
+            self.carry_init(key2, mem_shape, self.param_dtype),
+        )
+
+    @property
+    def num_feature_axes(self) -> int:
+        return len(self.kernel_size) + 1
 
 
 def flip_sequences(

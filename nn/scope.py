@@ -79,6 +79,69 @@ def union_filters(a: CollectionFilter, b: CollectionFilter) -> CollectionFilter:
     return sorted(a_set | b_set)
 
 
+def _filter_set(filter_like: str | Iterable[str]) -> set[str]:
+    return {filter_like} if isinstance(filter_like, str) else set(filter_like)
+
+
+def intersect_filters(a: CollectionFilter, b: CollectionFilter) -> CollectionFilter:
+    """Returns a filter matching the collections matched by both ``a`` and ``b``."""
+    if a is True:
+        return b
+    if b is True:
+        return a
+    if a is False or b is False:
+        return False
+    if isinstance(a, DenyList) and isinstance(b, DenyList):
+        return DenyList(a.deny | b.deny)
+    if isinstance(b, DenyList):
+        a, b = b, a
+    if isinstance(a, DenyList):
+        return sorted(_filter_set(b) - a.deny)
+    return sorted(_filter_set(a) & _filter_set(b))
+
+
+def subtract_filters(a: CollectionFilter, b: CollectionFilter) -> CollectionFilter:
+    """Returns a filter matching the collections matched by ``a`` but not by ``b``."""
+    if b is True:
+        return False
+    if b is False:
+        return a
+    if isinstance(b, DenyList):
+        return intersect_filters(a, sorted(b.deny))
+    if a is True:
+        return DenyList(_filter_set(b))
+    if a is False:
+        return False
+    if isinstance(a, DenyList):
+        return DenyList(a.deny | _filter_set(b))
+    return sorted(_filter_set(a) - _filter_set(b))
+
+
+def is_filter_empty(filter_like: CollectionFilter) -> bool:
+    """Returns whether ``filter_like`` matches no collection."""
+    if isinstance(filter_like, str):
+        return False
+    if isinstance(filter_like, bool):
+        return not filter_like
+    if isinstance(filter_like, DenyList):
+        return False
+    return not list(filter_like)
+
+
+def group_collections(
+    xs: Mapping[str, Any], filters: Iterable[CollectionFilter]
+) -> tuple[dict[str, Any], ...]:
+    """Splits ``{collection: value}`` into one dict per filter; each goes to the first match."""
+    remaining = dict(xs)
+    groups = []
+    for filter_like in filters:
+        group = {col: v for col, v in remaining.items() if in_filter(filter_like, col)}
+        for col in group:
+            del remaining[col]
+        groups.append(group)
+    return tuple(groups)
+
+
 def fold_in_static(key: Any, data: Iterable[str | int]) -> Any:
     """Folds a path of strings and ints into ``key`` through its SHA-1 hash (Flax's rule)."""
     data = tuple(data)

@@ -13,15 +13,19 @@ function of the params; the usual recipe excludes biases and norm scales::
 from __future__ import annotations
 
 import functools
+import warnings
 from typing import Any
 
 import core.numpy as jnp
 from optim.base import GradientTransformationExtraArgs, ScalarOrSchedule, identity
 from optim.combine import chain
+from optim.errors import OptimizerArgumentError
+from optim.linesearch import scale_by_zoom_linesearch
 from optim.transforms.accumulation import ema, trace
 from optim.transforms.adam import (
     scale_by_adam,
     scale_by_adamax,
+    scale_by_adan,
     scale_by_amsgrad,
     scale_by_belief,
     scale_by_lion,
@@ -32,6 +36,7 @@ from optim.transforms.adam import (
 from optim.transforms.adding import add_decayed_weights, add_noise
 from optim.transforms.clipping import clip_by_block_rms
 from optim.transforms.factorized import scale_by_factored_rms
+from optim.transforms.lbfgs import scale_by_lbfgs
 from optim.transforms.rms import (
     scale_by_adadelta,
     scale_by_rms,
@@ -42,13 +47,21 @@ from optim.transforms.rms import (
 from optim.transforms.scaling import (
     scale,
     scale_by_learning_rate,
+    scale_by_optimistic_gradient,
     scale_by_param_block_rms,
+    scale_by_polyak,
+    scale_by_rprop,
     scale_by_sign,
     scale_by_trust_ratio,
 )
 from optim.wrappers import masked
 
 Tx = GradientTransformationExtraArgs
+
+# Optax's default line search for `lbfgs` (built once, at import, as in Optax).
+_DEFAULT_LBFGS_LINESEARCH = scale_by_zoom_linesearch(
+    max_linesearch_steps=20, initial_guess_strategy="one"
+)
 
 
 def sgd(
@@ -402,4 +415,166 @@ def signum(learning_rate: ScalarOrSchedule, beta: Any = 0.9, accumulator_dtype: 
         ema(beta, debias=False, accumulator_dtype=accumulator_dtype),
         scale_by_sign(),
         scale_by_learning_rate(learning_rate),
+    )
+
+
+def adan(
+    learning_rate: ScalarOrSchedule,
+    b1: Any = 0.98,
+    b2: Any = 0.92,
+    b3: Any = 0.99,
+    eps: Any = 1e-8,
+    eps_root: Any = 1e-8,
+    weight_decay: ScalarOrSchedule = 0.0,
+    mask: Any = None,
+) -> Tx:
+    """Adan, adaptive Nesterov momentum (Xie et al., 2022), with decoupled weight decay.
+
+    Note that the alias's `eps_root` default (1e-8) differs from `scale_by_adan`'s (0), as in
+    Optax.
+    """
+    return chain(
+        scale_by_adan(b1=b1, b2=b2, b3=b3, eps=eps, eps_root=eps_root),
+        add_decayed_weights(weight_decay, mask),
+        scale_by_learning_rate(learning_rate),
+    )
+
+
+def rprop(
+    learning_rate: Any,
+    eta_minus: Any = 0.5,
+    eta_plus: Any = 1.2,
+    min_step_size: Any = 1e-6,
+    max_step_size: Any = 50.0,
+) -> Tx:
+    """Rprop (Riedmiller & Braun, 1993): per-entry step sizes adapted to gradient sign changes.
+
+    `learning_rate` is the initial step size. Meant for full-batch optimisation.
+    """
+    return chain(
+        scale_by_rprop(
+            learning_rate=learning_rate,
+            eta_minus=eta_minus,
+            eta_plus=eta_plus,
+            min_step_size=min_step_size,
+            max_step_size=max_step_size,
+        ),
+        scale(-1.0),
+    )
+
+
+def polyak_sgd(
+    max_learning_rate: Any = 1.0,
+    scaling: ScalarOrSchedule = 1.0,
+    f_min: Any = 0.0,
+    eps: Any = 0.0,
+    variant: str = "sps",
+) -> Tx:
+    """SGD with the Polyak step size `scaling * min((f - f_min) / (||g||**2 + eps), max_lr)`.
+
+    `update` needs the loss: `tx.update(grads, state, params, value=loss)`.
+    """
+    return chain(
+        sgd(learning_rate=scaling),
+        scale_by_polyak(max_learning_rate=max_learning_rate, f_min=f_min, eps=eps, variant=variant),
+    )
+
+
+def optimistic_gradient_descent(
+    learning_rate: ScalarOrSchedule, alpha: Any = 1.0, beta: Any = 1.0
+) -> Tx:
+    """Optimistic gradient descent: steps along `(alpha + beta) * g_t - beta * g_{t-1}`."""
+    return chain(
+        scale_by_optimistic_gradient(alpha=alpha, beta=beta),
+        scale_by_learning_rate(learning_rate),
+    )
+
+
+def optimistic_adam(
+    learning_rate: Any,
+    optimism: Any = None,
+    b1: Any = 0.9,
+    b2: Any = 0.999,
+    eps: Any = 1e-8,
+    eps_root: Any = 0.0,
+    mu_dtype: Any = None,
+    *,
+    nesterov: bool = True,
+) -> Tx:
+    """Optimistic Adam (Daskalakis et al., 2017); deprecated in Optax for `optimistic_adam_v2`.
+
+    Raises:
+      OptimizerArgumentError: if `learning_rate` is a schedule (use `optimistic_adam_v2`).
+    """
+    warnings.warn(
+        "`optimistic_adam` is deprecated, please use `optimistic_adam_v2` instead.",
+        category=DeprecationWarning,
+        stacklevel=2,
+    )
+    if callable(learning_rate):
+        raise OptimizerArgumentError(
+            "This version of `optimistic_adam` does not support learning rate schedules but "
+            "`optimistic_adam_v2` does."
+        )
+    if optimism is None:
+        optimism = learning_rate
+    return chain(
+        scale_by_adam(
+            b1=b1, b2=b2, eps=eps, eps_root=eps_root, mu_dtype=mu_dtype, nesterov=nesterov
+        ),
+        scale_by_optimistic_gradient(alpha=learning_rate, beta=optimism),
+        scale_by_learning_rate(1.0),
+    )
+
+
+def optimistic_adam_v2(
+    learning_rate: ScalarOrSchedule,
+    *,
+    alpha: Any = 1.0,
+    beta: Any = 1.0,
+    b1: Any = 0.9,
+    b2: Any = 0.999,
+    eps: Any = 1e-8,
+    eps_root: Any = 0.0,
+    mu_dtype: Any = None,
+    nesterov: bool = True,
+) -> Tx:
+    """Optimistic Adam: the optimistic gradient of Adam's direction, then the learning rate."""
+    return chain(
+        scale_by_adam(
+            b1=b1, b2=b2, eps=eps, eps_root=eps_root, mu_dtype=mu_dtype, nesterov=nesterov
+        ),
+        scale_by_optimistic_gradient(alpha=alpha, beta=beta),
+        scale_by_learning_rate(learning_rate),
+    )
+
+
+def lbfgs(
+    learning_rate: ScalarOrSchedule | None = None,
+    memory_size: int = 10,
+    scale_init_precond: bool = True,
+    linesearch: Any = _DEFAULT_LBFGS_LINESEARCH,
+) -> Tx:
+    """L-BFGS with (by default) a zoom line search; meant for deterministic objectives.
+
+    Its `update` needs the line search's extra arguments::
+
+        value, grad = optim.value_and_grad_from_state(f)(params, state=opt_state)
+        updates, opt_state = tx.update(grad, opt_state, params, value=value, grad=grad,
+                                       value_fn=f)
+
+    Args:
+      learning_rate: `None` for a plain sign flip (the line search picks the step), else a
+        factor or schedule applied before the line search.
+      memory_size: number of stored (parameter, gradient) differences.
+      scale_init_precond: see `scale_by_lbfgs`.
+      linesearch: a line search transformation, or `None` for none.
+    """
+    base_scaling = scale(-1.0) if learning_rate is None else scale_by_learning_rate(learning_rate)
+    if linesearch is None:
+        linesearch = identity()
+    return chain(
+        scale_by_lbfgs(memory_size=memory_size, scale_init_precond=scale_init_precond),
+        base_scaling,
+        linesearch,
     )

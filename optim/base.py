@@ -11,7 +11,7 @@ Sign convention (as in Optax): aliases return the *negative* step, so `apply_upd
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import core.numpy as jnp
 from core import tree_util
@@ -22,6 +22,21 @@ Updates = Any
 OptState = Any
 Schedule = Callable[[Any], Any]
 ScalarOrSchedule = float | Any | Schedule
+
+
+ScheduleState = Any
+
+
+@runtime_checkable
+class StatefulSchedule(Protocol):
+    """A schedule with its own state: `init() -> state`, `update(state, **extra_args) -> state`,
+    `__call__(state, **extra_args) -> value` (used by `inject_stateful_hyperparams`)."""
+
+    def init(self) -> ScheduleState: ...
+
+    def update(self, state: ScheduleState, **extra_args: Any) -> ScheduleState: ...
+
+    def __call__(self, state: ScheduleState, **extra_args: Any) -> Any: ...
 
 
 class TransformInitFn(Protocol):

@@ -71,3 +71,29 @@ class NormOrderError(_OptimErrorMixin, ValueError):
 
 class LossInputError(_OptimErrorMixin, TypeError):
     """A loss received inputs of the wrong dtype or shape (e.g. float labels where ints go)."""
+
+
+class OptimizerArgumentError(_OptimErrorMixin, ValueError):
+    """A transformation was built with an argument outside its domain (e.g. `sync_period < 1`,
+    `memory_size < 1`, an unknown `variant` or line-search strategy)."""
+
+
+class LookaheadParamsError(_OptimErrorMixin, TypeError):
+    """`lookahead`'s `update` needs `params=LookaheadParams(fast=..., slow=...)`."""
+
+
+class UnusedExtraArgsError(_OptimErrorMixin, TypeError):
+    """A line search got keyword arguments that its `value_fn` does not accept."""
+
+
+class StateValueNotFoundError(_OptimErrorMixin, ValueError):
+    """`value_and_grad_from_state` found no `value`/`grad` in the optimizer state."""
+
+
+class BatchAxisError(_OptimErrorMixin, ValueError):
+    """Per-example or microbatched inputs disagree on their batch axis (or it does not divide
+    into microbatches); also the batch checks of `ntxent` and `ctc_loss`."""
+
+
+class AccumulatorError(_OptimErrorMixin, ValueError):
+    """A microbatching accumulator cannot handle the values (e.g. MEAN on integers)."""

@@ -167,6 +167,27 @@ def tree_batch_shape(tree: Any, shape: tuple[int, ...] = ()) -> Any:
     return tree_util.tree_map(lambda x: jnp.broadcast_to(x, (*shape, *jnp.shape(x))), tree)
 
 
+def ravel(tree: Any) -> tuple[Any, Callable[[Any], Any]]:
+    """Returns `(flat, unravel)`: all leaves raveled and concatenated, and the inverse map.
+
+    Unlike `core.flatten_util.ravel_pytree` this is written with `core.numpy`, so it traces
+    under `jit` and `grad` (leaves are assumed to share one dtype).
+    """
+    leaves, treedef = tree_util.tree_flatten(tree)
+    shapes = [jnp.shape(x) for x in leaves]
+    flat = jnp.concatenate([jnp.reshape(x, (-1,)) for x in leaves])
+
+    def unravel(v: Any) -> Any:
+        out, offset = [], 0
+        for shape in shapes:
+            size = functools.reduce(operator.mul, shape, 1)
+            out.append(jnp.reshape(v[offset : offset + size], shape))
+            offset += size
+        return tree_util.tree_unflatten(treedef, out)
+
+    return flat, unravel
+
+
 # ------------------------------------------------------------------ dtypes
 
 

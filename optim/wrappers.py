@@ -5,7 +5,11 @@ through unchanged. Masked-out leaves are replaced by `MaskedNode()` (an empty py
 inner transformation sees them, so its state holds nothing for them and the tree structure of
 the state is stable. `apply_if_finite` drops updates containing inf/nan (the state is kept), but
 lets them through after `max_consecutive_errors` bad steps in a row. Branches use `jnp.where`,
-so both wrappers are traceable under `jit`.
+so the wrappers are traceable under `jit`.
+
+`conditionally_transform`/`conditionally_mask` apply the inner transformation only on the steps
+a predicate selects; `flatten` runs it on one concatenated vector; `lookahead` keeps fast and
+slow weights (`LookaheadParams`) and syncs them every `sync_period` steps.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from optim.base import (
     GradientTransformationExtraArgs,
     with_extra_args_support,
 )
+from optim.errors import LookaheadParamsError, OptimizerArgumentError
 from optim.numerics import safe_increment
 
 
@@ -150,5 +155,227 @@ def apply_if_finite(
             ),
             inner_state=inner_state,
         )
+
+    return GradientTransformationExtraArgs(init_fn, update_fn)
+
+
+# ------------------------------------------------------------------ lookahead
+
+
+class LookaheadState(NamedTuple):
+    """State of `lookahead`.
+
+    Attributes:
+      fast_state: the fast optimizer's state.
+      steps_since_sync: fast steps since the last synchronisation (int32).
+    """
+
+    fast_state: Any
+    steps_since_sync: Any
+
+
+class LookaheadParams(NamedTuple):
+    """The parameters `lookahead` works on: the fast and the slow copy."""
+
+    fast: Any
+    slow: Any
+
+    @classmethod
+    def init_synced(cls, params: Any) -> LookaheadParams:
+        """Returns `LookaheadParams(fast=params, slow=params)`."""
+        return cls(slow=params, fast=params)
+
+
+def lookahead(
+    fast_optimizer: GradientTransformation,
+    sync_period: int,
+    slow_step_size: Any,
+    reset_state: bool = False,
+) -> GradientTransformation:
+    """Lookahead (Zhang et al., 2019): every `sync_period` fast steps, move the slow weights
+    `slow_step_size` of the way to the fast ones and restart the fast weights from there.
+
+    Parameters and updates are `LookaheadParams(fast, slow)`; evaluate the model at
+    `params.slow`. The gradient passed to `update` is taken at `params.fast`.
+
+    Args:
+      fast_optimizer: the inner optimizer.
+      sync_period: fast steps between synchronisations (>= 1).
+      slow_step_size: interpolation factor of the slow weights.
+      reset_state: reset the fast optimizer's state at each synchronisation.
+
+    Returns:
+      A `GradientTransformation` with state `LookaheadState`.
+
+    Raises:
+      OptimizerArgumentError: if `sync_period < 1` (a `ValueError`).
+    """
+    if sync_period < 1:
+        raise OptimizerArgumentError(
+            f"Synchronization period must be >= 1, got sync_period={sync_period}."
+        )
+
+    def init_fn(params):
+        fast_params = getattr(params, "fast", None)
+        if fast_params is None:  # as Optax: allow init with the fast parameters only
+            fast_params = params
+        return LookaheadState(
+            fast_state=fast_optimizer.init(fast_params),
+            steps_since_sync=jnp.zeros([], jnp.int32),
+        )
+
+    def update_fn(updates, state, params=None):
+        if not isinstance(params, LookaheadParams):
+            raise LookaheadParamsError(
+                "lookahead's update needs params=LookaheadParams(fast=..., slow=...); build them "
+                f"with LookaheadParams.init_synced(params), got {type(params).__name__}."
+            )
+        updates, fast_state = fast_optimizer.update(updates, state.fast_state, params.fast)
+        sync_next = state.steps_since_sync == (sync_period - 1)
+        # One merged step (as in Optax): on a sync step the fast weights jump to the new slow
+        # ones; otherwise the slow update is zero.
+        last_difference = tree_util.tree_map(
+            lambda f, u, s: f + u - s, params.fast, updates, params.slow
+        )
+        slow_updates = tree_util.tree_map(lambda d: slow_step_size * sync_next * d, last_difference)
+        fast_updates = tree_util.tree_map(
+            lambda u, d: u - sync_next * (1 - slow_step_size) * d, updates, last_difference
+        )
+        if reset_state:
+            initial_state = fast_optimizer.init(params.fast)
+            fast_state = tree_util.tree_map(
+                lambda current, init: (1 - sync_next) * current + sync_next * init,
+                fast_state,
+                initial_state,
+            )
+        steps_since_sync = (state.steps_since_sync + 1) % sync_period
+        return LookaheadParams(fast=fast_updates, slow=slow_updates), LookaheadState(
+            fast_state, steps_since_sync
+        )
+
+    return GradientTransformation(init_fn, update_fn)
+
+
+# ------------------------------------------------------------------ layouts
+
+
+def flatten(inner: GradientTransformation) -> GradientTransformationExtraArgs:
+    """Runs `inner` on one flat vector holding all leaves (fewer, larger array operations).
+
+    Args:
+      inner: the transformation to run on the concatenated, raveled leaves.
+
+    Returns:
+      A `GradientTransformationExtraArgs` whose state is `inner`'s state on the flat vector.
+    """
+    inner = with_extra_args_support(inner)
+
+    def _flatten(tree_):
+        return tree.ravel(tree_)[0]
+
+    def _unflatten(like, flat):
+        return tree.ravel(like)[1](flat)
+
+    def init_fn(params):
+        return inner.init(_flatten(params))
+
+    def update_fn(updates, state, params=None, **extra_args):
+        if params is not None:
+            params = _flatten(params)
+        flat, state = inner.update(_flatten(updates), state, params, **extra_args)
+        return _unflatten(updates, flat), state
+
+    return GradientTransformationExtraArgs(init_fn, update_fn)
+
+
+# ------------------------------------------------------------------ conditional application
+
+
+class ConditionallyTransformState(NamedTuple):
+    """State of `conditionally_transform`."""
+
+    inner_state: Any
+    step: Any  # int32
+
+
+class ConditionallyMaskState(NamedTuple):
+    """State of `conditionally_mask`."""
+
+    step: Any  # int32
+    inner_state: Any
+
+
+def _conditionally(inner, should_transform_fn, forward_extra_args, reject):
+    """Shared body: `inner` where `should_transform_fn(step)`, else `reject(updates)`."""
+
+    def update(updates, inner_state, step, params, extra_args):
+        condition_kwargs = extra_args if forward_extra_args else {}
+        ok = jnp.asarray(should_transform_fn(step, **condition_kwargs))
+        new_updates, new_inner_state = inner.update(updates, inner_state, params, **extra_args)
+        return (
+            tree.where(ok, new_updates, reject(updates)),
+            tree.where(ok, new_inner_state, inner_state),
+        )
+
+    return update
+
+
+def conditionally_transform(
+    inner: GradientTransformation,
+    should_transform_fn: Callable[..., Any],
+    forward_extra_args: bool = False,
+) -> GradientTransformationExtraArgs:
+    """Applies `inner` only on steps where `should_transform_fn(step)` is True; other steps pass
+    the updates through unchanged and keep `inner`'s state.
+
+    Both branches are computed and selected with `jnp.where` (Optax uses `lax.cond`).
+
+    Args:
+      inner: the transformation.
+      should_transform_fn: `(step, **extra_args) -> bool scalar`; `step` counts all updates.
+      forward_extra_args: pass the update's extra args to `should_transform_fn`.
+
+    Returns:
+      A `GradientTransformationExtraArgs` with state `ConditionallyTransformState`.
+    """
+    inner = with_extra_args_support(inner)
+    body = _conditionally(inner, should_transform_fn, forward_extra_args, lambda u: u)
+
+    def init_fn(params):
+        return ConditionallyTransformState(
+            inner_state=inner.init(params), step=jnp.zeros([], jnp.int32)
+        )
+
+    def update_fn(updates, state, params=None, **extra_args):
+        updates, inner_state = body(updates, state.inner_state, state.step, params, extra_args)
+        return updates, ConditionallyTransformState(inner_state, safe_increment(state.step))
+
+    return GradientTransformationExtraArgs(init_fn, update_fn)
+
+
+def conditionally_mask(
+    inner: GradientTransformation,
+    should_transform_fn: Callable[..., Any],
+    forward_extra_args: bool = False,
+) -> GradientTransformationExtraArgs:
+    """Like `conditionally_transform`, but rejected steps return zero updates.
+
+    Args:
+      inner: the transformation.
+      should_transform_fn: `(step, **extra_args) -> bool scalar`.
+      forward_extra_args: pass the update's extra args to `should_transform_fn`.
+
+    Returns:
+      A `GradientTransformationExtraArgs` with state `ConditionallyMaskState`.
+    """
+    inner = with_extra_args_support(inner)
+    body = _conditionally(inner, should_transform_fn, forward_extra_args, tree.zeros_like)
+
+    def init_fn(params):
+        return ConditionallyMaskState(step=jnp.zeros([], jnp.int32), inner_state=inner.init(params))
+
+    def update_fn(updates, state, params=None, **extra_args):
+        updates, inner_state = body(updates, state.inner_state, state.step, params, extra_args)
+        return updates, ConditionallyMaskState(safe_increment(state.step), inner_state)
 
     return GradientTransformationExtraArgs(init_fn, update_fn)

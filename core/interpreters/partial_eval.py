@@ -136,11 +136,11 @@ class JaxprTrace(Trace):
 
 
 def dce_jaxpr(jaxpr: ir.Jaxpr) -> ir.Jaxpr:
-    """Drops equations whose outputs are unused (all primitives here are pure)."""
+    """Drops equations whose outputs are unused (except effectful ones, e.g. debug_callback)."""
     live = {v for v in jaxpr.outvars if isinstance(v, ir.Var)}
     kept = []
     for eqn in reversed(jaxpr.eqns):
-        if any(v in live for v in eqn.outputs):
+        if any(v in live for v in eqn.outputs) or getattr(eqn.prim, "effectful", False):
             kept.append(eqn)
             live.update(x for x in eqn.inputs if isinstance(x, ir.Var))
     if len(kept) == len(jaxpr.eqns):

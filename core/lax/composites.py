@@ -1,18 +1,35 @@
-"""`jax.lax` functions that are short compositions of primitives (no rules of their own)."""
+"""`jax.lax` functions that are compositions of primitives (no rules of their own).
+
+Everything here differentiates, batches and compiles through the primitives it is made of.
+`reduce` recognises the monoids of the reduction primitives (add, mul, max, min, and, or with
+their identities) by tracing the computation on scalars; any other computation is reduced by
+pairwise halving, which is right for the associative, commutative computations `lax.reduce`
+requires. `associative_scan` is JAX's odd/even parallel prefix algorithm.
+
+Partial: complex support is thin in this core; `real`/`imag`/`conj`/`complex` ride on
+`convert_element_type`'s complex -> real conversion (which keeps the real part). `empty` returns
+zeros. The scatter helpers use this core's index form, not `ScatterDimensionNumbers`.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from core import dtypes
+from core import dtypes, tree_util
+from core.interpreters.partial_eval import trace_to_jaxpr
 from core.prims import elementwise as ew
 from core.prims import gather as gt
+from core.prims import reductions as red
 from core.prims import shapes
-from core.prims.indexing import slice_in_dim
+from core.prims.conv import conv_dimension_numbers, conv_general_dilated
+from core.prims.indexing import concatenate, pad, slice_in_dim
 from core.prims.linalg import dot_general
+from core.prims.random_bits import bitcast_convert_type
+from core.prims.rev import rev
 from core.trace import get_aval
 
 
@@ -146,3 +163,557 @@ scatter_add = _scatter_kind("add")
 scatter_mul = _scatter_kind("mul")
 scatter_min = _scatter_kind("min")
 scatter_max = _scatter_kind("max")
+
+
+def scatter_sub(
+    operand: Any, indices: Any, updates: Any, axes: tuple[int, ...], mode: str = "drop"
+) -> Any:
+    """`scatter` subtracting `updates` (this core's index form, like `scatter_add`)."""
+    return gt.scatter(operand, indices, ew.neg(updates), axes, kind="add", mode=mode)
+
+
+# ---------------------------------------------------------------------------------------------
+# Complex parts (complex support is partial in this core: these go through
+# convert_element_type, whose complex -> real conversion keeps the real part)
+
+
+def _real_dtype(dt: np.dtype) -> np.dtype:
+    return np.dtype(np.float64 if dt == np.complex128 else np.float32)
+
+
+def real(x: Any) -> Any:
+    """`lax.real`: the real part of a complex array (real inputs: the array itself)."""
+    dt = get_aval(x).dtype
+    if dt.kind != "c":
+        return x
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        return shapes.convert_element_type(x, _real_dtype(dt))
+
+
+def imag(x: Any) -> Any:
+    """`lax.imag`: the imaginary part (zeros for real inputs)."""
+    if get_aval(x).dtype.kind != "c":
+        return ew.full_like(x, 0)
+    return real(ew.mul(x, ew.full_like(x, -1j)))
+
+
+def complex(x: Any, y: Any) -> Any:  # noqa: A001
+    """`lax.complex`: `x + 1j * y` from two real arrays of one shape and dtype."""
+    dt = np.dtype(np.complex128 if get_aval(x).dtype == np.float64 else np.complex64)
+    cx, cy = shapes.convert_element_type(x, dt), shapes.convert_element_type(y, dt)
+    return ew.add(cx, ew.mul(cy, ew.full_like(cy, 1j)))
+
+
+def conj(x: Any) -> Any:
+    """`lax.conj`: the complex conjugate (real inputs are returned as they are)."""
+    if get_aval(x).dtype.kind != "c":
+        return x
+    return complex(real(x), ew.neg(imag(x)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Bits
+
+
+def _unsigned(dt: np.dtype) -> np.dtype:
+    return np.dtype(f"u{dt.itemsize}")
+
+
+def clz(x: Any) -> Any:
+    """`lax.clz`: the number of leading zero bits of each integer."""
+    dt = get_aval(x).dtype
+    bits = dt.itemsize * 8
+    u = x if dt.kind == "u" else bitcast_convert_type(x, _unsigned(dt))
+    shift = 1
+    while shift < bits:  # smear the highest set bit into every lower position
+        u = ew.bitwise_or(u, ew.shift_right_logical(u, ew.full_like(u, shift)))
+        shift *= 2
+    ones = ew.population_count(u)
+    out = ew.sub(ew.full_like(ones, bits), ones)
+    return out if dt.kind == "u" else bitcast_convert_type(out, dt)
+
+
+def mulhi(x: Any, y: Any) -> Any:
+    """`lax.mulhi`: the high half of the double-width product of two integers."""
+    dt = get_aval(x).dtype
+    half = dt.itemsize * 4
+    ud = _unsigned(dt)
+    ux = x if dt.kind == "u" else bitcast_convert_type(x, ud)
+    uy = y if dt.kind == "u" else bitcast_convert_type(y, ud)
+    mask = ew.full_like(ux, (1 << half) - 1)
+    sh = ew.full_like(ux, half)
+    x_lo, x_hi = ew.bitwise_and(ux, mask), ew.shift_right_logical(ux, sh)
+    y_lo, y_hi = ew.bitwise_and(uy, mask), ew.shift_right_logical(uy, sh)
+    lolo, lohi = ew.mul(x_lo, y_lo), ew.mul(x_lo, y_hi)
+    hilo, hihi = ew.mul(x_hi, y_lo), ew.mul(x_hi, y_hi)
+    cross = ew.add(
+        ew.add(ew.shift_right_logical(lolo, sh), ew.bitwise_and(lohi, mask)),
+        ew.bitwise_and(hilo, mask),
+    )
+    hi = ew.add(
+        ew.add(hihi, ew.shift_right_logical(lohi, sh)),
+        ew.add(ew.shift_right_logical(hilo, sh), ew.shift_right_logical(cross, sh)),
+    )
+    if dt.kind == "u":
+        return hi
+    # Signed: subtract y where x < 0 and x where y < 0 (two's complement identity).
+    zero = ew.full_like(uy, 0)
+    hi = ew.sub(hi, ew.select(ew.lt(x, ew.full_like(x, 0)), uy, zero))
+    hi = ew.sub(hi, ew.select(ew.lt(y, ew.full_like(y, 0)), ux, zero))
+    return bitcast_convert_type(hi, dt)
+
+
+def nextafter(x1: Any, x2: Any) -> Any:
+    """`lax.nextafter`: the next representable float after `x1` in the direction of `x2`."""
+    dt = get_aval(x1).dtype
+    idt = np.dtype(f"i{dt.itemsize}")
+    bits = bitcast_convert_type(x1, idt)
+    one = ew.full_like(bits, 1)
+    toward_larger_magnitude = ew.eq(ew.gt(x2, x1), ew.gt(x1, ew.full_like(x1, 0)))
+    stepped = ew.add(bits, ew.select(toward_larger_magnitude, one, ew.neg(one)))
+    # From +-0 the next value is the smallest subnormal carrying the sign of x2.
+    sign_of_x2 = ew.bitwise_and(
+        bitcast_convert_type(x2, idt), ew.full_like(bits, np.iinfo(idt).min)
+    )
+    tiny = ew.bitwise_or(sign_of_x2, one)
+    out = ew.select(ew.eq(x1, ew.full_like(x1, 0)), tiny, stepped)
+    out = bitcast_convert_type(out, dt)
+    out = ew.select(ew.eq(x1, x2), x2, out)
+    either_nan = ew.bitwise_or(ew.ne(x1, x1), ew.ne(x2, x2))
+    return ew.select(either_nan, ew.add(x1, x2), out)
+
+
+def reduce_precision(operand: Any, exponent_bits: int, mantissa_bits: int) -> Any:
+    """`lax.reduce_precision`: rounds floats to a format with fewer exponent/mantissa bits.
+
+    Rounds the mantissa to nearest-even, then flushes values outside the reduced exponent range
+    to signed infinity (overflow) or signed zero (underflow, including subnormals), exactly as
+    XLA does; NaNs stay NaN. The result keeps the input dtype.
+    """
+    dt = get_aval(operand).dtype
+    info = np.finfo(dt)
+    src_mant, src_exp = int(info.nmant), int(info.nexp)
+    nbits = dt.itemsize * 8
+    ud = _unsigned(dt)
+    u = bitcast_convert_type(operand, ud)
+
+    def c(v: int) -> Any:
+        return ew.full_like(u, v)
+
+    if mantissa_bits < src_mant:
+        drop = src_mant - mantissa_bits
+        last_bit_mask = 1 << drop
+        base_bias = (last_bit_mask >> 1) - 1
+        last_bit = ew.shift_right_logical(ew.bitwise_and(u, c(last_bit_mask)), c(drop))
+        u = ew.bitwise_and(
+            ew.add(u, ew.add(last_bit, c(base_bias))), c(~(last_bit_mask - 1) & (2**nbits - 1))
+        )
+    if exponent_bits < src_exp:
+        sign_mask = 1 << (nbits - 1)
+        exp_mask = ((1 << src_exp) - 1) << src_mant
+        bias = (1 << (src_exp - 1)) - 1
+        reduced_bias = (1 << (exponent_bits - 1)) - 1
+        max_exp, min_exp = bias + reduced_bias, bias - reduced_bias
+        x_exp = ew.bitwise_and(u, c(exp_mask))
+        overflow = ew.gt(x_exp, c(max_exp << src_mant))
+        underflow = ew.le(x_exp, c(min_exp << src_mant))
+        signed_zero = ew.bitwise_and(u, c(sign_mask))
+        signed_inf = ew.bitwise_or(signed_zero, c(exp_mask))
+        u = ew.select(overflow, signed_inf, ew.select(underflow, signed_zero, u))
+    out = bitcast_convert_type(u, dt)
+    if mantissa_bits < src_mant:
+        out = ew.select(ew.ne(operand, operand), operand, out)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Shapes and indexing
+
+
+def split(operand: Any, sizes: Sequence[int], axis: int = 0) -> list[Any]:
+    """`lax.split`: consecutive pieces of the given sizes along `axis`."""
+    shape = get_aval(operand).shape
+    axis = axis % len(shape)
+    sizes = [int(s) for s in sizes]
+    if sum(sizes) != shape[axis]:
+        raise ValueError(
+            f"split: sizes {sizes} must sum to the size {shape[axis]} of axis {axis} of {shape}"
+        )
+    out, start = [], 0
+    for s in sizes:
+        out.append(slice_in_dim(operand, start, start + s, 1, axis))
+        start += s
+    return out
+
+
+def _wrap_index(index: Any, size: int) -> Any:
+    if isinstance(index, (int, np.integer)):
+        return int(index) + size if int(index) < 0 else int(index)
+    index = (
+        shapes.convert_element_type(index, dtypes.int32)
+        if get_aval(index).dtype.kind == "u"
+        else index
+    )
+    return ew.select(
+        ew.lt(index, ew.full_like(index, 0)), ew.add(index, ew.full_like(index, size)), index
+    )
+
+
+def dynamic_index_in_dim(
+    operand: Any,
+    index: Any,
+    axis: int = 0,
+    keepdims: bool = True,
+    *,
+    allow_negative_indices: bool = True,
+) -> Any:
+    """`lax.dynamic_index_in_dim`: the slice at a traced `index` along `axis` (clamped)."""
+    size = get_aval(operand).shape[axis]
+    if allow_negative_indices:
+        index = _wrap_index(index, size)
+    out = gt.dynamic_slice_in_dim(operand, index, 1, axis)
+    return out if keepdims else squeeze(out, (axis,))
+
+
+def dynamic_update_index_in_dim(
+    operand: Any, update: Any, index: Any, axis: int, *, allow_negative_indices: bool = True
+) -> Any:
+    """`lax.dynamic_update_index_in_dim`: writes `update` at a traced `index` along `axis`."""
+    shape = get_aval(operand).shape
+    axis = axis % len(shape)
+    if allow_negative_indices:
+        index = _wrap_index(index, shape[axis])
+    if get_aval(update).ndim == len(shape) - 1:
+        update = expand_dims(update, (axis,))
+    return gt.dynamic_update_slice_in_dim(operand, update, index, axis)
+
+
+def index_take(src: Any, idxs: Any, axes: Sequence[int]) -> Any:
+    """`lax.index_take`: `src` at the index arrays `idxs[j]` along `axes[j]` (negative wrap).
+
+    Returns an array of shape `(n, *dims of src not in axes)`.
+    """
+    axes = tuple(int(a) for a in axes)
+    shape = get_aval(src).shape
+    cols = []
+    for i, ax in zip(idxs, axes, strict=True):
+        i = ew.select(ew.lt(i, ew.full_like(i, 0)), ew.add(i, ew.full_like(i, shape[ax])), i)
+        cols.append(expand_dims(i, (1,)))
+    indices = cols[0] if len(cols) == 1 else concatenate(cols, 1)
+    return gt.gather(src, indices, axes)
+
+
+def optimization_barrier(operand: Any, /) -> Any:
+    """`lax.optimization_barrier`: the identity (this compiler does not reorder across it)."""
+    return operand
+
+
+def batch_matmul(lhs: Any, rhs: Any, precision: Any = None) -> Any:
+    """`lax.batch_matmul`: matrix products over leading batch dimensions (equal ranks >= 2)."""
+    nl, nr = get_aval(lhs).ndim, get_aval(rhs).ndim
+    if nl < 2 or nl != nr:
+        raise ValueError(f"batch_matmul requires equal ranks >= 2, got ranks {nl} and {nr}")
+    batch = tuple(range(nl - 2))
+    return dot_general(lhs, rhs, (((nl - 1,), (nl - 2,)), (batch, batch)))
+
+
+def broadcast_to_rank(x: Any, rank: int) -> Any:
+    """`lax.broadcast_to_rank`: adds leading unit dimensions up to `rank`."""
+    shape = get_aval(x).shape
+    if len(shape) >= rank:
+        return x
+    return broadcast(x, (1,) * (rank - len(shape)))
+
+
+def stack(operands: Sequence[Any], axis: int = 0) -> Any:
+    """`lax.stack`: joins arrays of one shape along a new `axis`."""
+    nd = get_aval(operands[0]).ndim + 1
+    axis = axis % nd
+    return concatenate([expand_dims(o, (axis,)) for o in operands], axis)
+
+
+def tile(operand: Any, reps: Sequence[int]) -> Any:
+    """`lax.tile`: repeats `operand` `reps[i]` times along each dimension i."""
+    shape = get_aval(operand).shape
+    reps = tuple(int(r) for r in reps)
+    if len(reps) != len(shape):
+        raise ValueError(f"tile: reps {reps} must have one entry per dimension of {shape}")
+    # Broadcast to (r0, s0, r1, s1, ...) then merge the pairs.
+    inter = tuple(x for pair in zip(reps, shape) for x in pair)
+    out = shapes.broadcast_in_dim(operand, inter, tuple(range(1, 2 * len(shape), 2)))
+    return shapes.reshape(out, tuple(r * s for r, s in zip(reps, shape)))
+
+
+def empty(shape: int | Sequence[int], dtype: Any, *, out_sharding: Any = None) -> Any:
+    """`lax.empty`: an array of `shape` and `dtype` (zeros here: never uninitialised memory)."""
+    shape = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    return shapes.full(shape, 0, dtypes.canonicalize_dtype(dtype))
+
+
+def conv_general_dilated_patches(
+    lhs: Any,
+    filter_shape: Sequence[int],
+    window_strides: Sequence[int],
+    padding: str | Sequence[tuple[int, int]],
+    lhs_dilation: Sequence[int] | None = None,
+    rhs_dilation: Sequence[int] | None = None,
+    dimension_numbers: Any = None,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+) -> Any:
+    """`lax.conv_general_dilated_patches`: the image patches a convolution would see.
+
+    Output features are ordered (input channel, *filter_shape) flattened, as in JAX; computed
+    as a depthwise convolution with a one-hot kernel.
+    """
+    filter_shape = tuple(int(s) for s in filter_shape)
+    lhs_shape = get_aval(lhs).shape
+    dn = conv_dimension_numbers(lhs_shape, (1, 1) + filter_shape, dimension_numbers)
+    lhs_spec, rhs_spec, _ = dn
+    k = int(np.prod(filter_shape, dtype=np.int64))
+    channels = lhs_shape[lhs_spec[1]]
+    eye = np.eye(k, dtype=get_aval(lhs).dtype).reshape((k, 1) + filter_shape)
+    kernel = np.tile(eye, (channels,) + (1,) * (eye.ndim - 1))
+    kernel = np.moveaxis(kernel, (0, 1), (rhs_spec[0], rhs_spec[1]))
+    return conv_general_dilated(
+        lhs,
+        np.ascontiguousarray(kernel),
+        window_strides,
+        padding,
+        lhs_dilation=lhs_dilation,
+        rhs_dilation=rhs_dilation,
+        dimension_numbers=dn,
+        feature_group_count=channels,
+        preferred_element_type=preferred_element_type,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# reduce and associative_scan
+
+
+def _monoid_reducer(computation: Callable, aval: Any) -> Callable | None:
+    """The reduction primitive wrapper when `computation` is a single add/mul/max/min/and/or."""
+    scalar = type(aval)((), aval.dtype)
+    try:
+        jaxpr, _ = trace_to_jaxpr(lambda a, b: [computation(a, b)], [scalar, scalar])
+    except Exception:  # any computation that does not trace on two scalars: generic path
+        return None
+    if len(jaxpr.eqns) != 1 or jaxpr.eqns[0].outputs[0] is not jaxpr.outvars[0]:
+        return None
+    eqn = jaxpr.eqns[0]
+    if set(eqn.inputs) != set(jaxpr.invars) or len(eqn.inputs) != 2:
+        return None
+    table = {
+        "add": red.reduce_sum,
+        "mul": red.reduce_prod,
+        "max": red.reduce_max,
+        "min": red.reduce_min,
+        "and": red.reduce_and if aval.dtype == np.bool_ else None,
+        "or": red.reduce_or if aval.dtype == np.bool_ else None,
+    }
+    return table.get(eqn.prim.name)
+
+
+def _halving_reduce(combine: Callable, xs: list[Any], inits: list[Any], axis: int) -> list[Any]:
+    """Reduces `xs` along `axis` by combining halves until one element is left (keeps the axis)."""
+    n = get_aval(xs[0]).shape[axis]
+    if n == 0:
+        return [_filled_like_axis(x, i, axis, 1) for x, i in zip(xs, inits)]
+    while n > 1:
+        if n % 2:
+            xs = [
+                concatenate([x, _filled_like_axis(x, i, axis, 1)], axis) for x, i in zip(xs, inits)
+            ]
+            n += 1
+        h = n // 2
+        xs = combine(
+            [slice_in_dim(x, 0, h, 1, axis) for x in xs],
+            [slice_in_dim(x, h, n, 1, axis) for x in xs],
+        )
+        n = h
+    return xs
+
+
+def _filled_like_axis(x: Any, value: Any, axis: int, size: int) -> Any:
+    shape = list(get_aval(x).shape)
+    shape[axis] = size
+    return shapes.broadcast_in_dim(value, tuple(shape), ())
+
+
+def reduce(
+    operands: Any,
+    init_values: Any,
+    computation: Callable[[Any, Any], Any],
+    dimensions: Sequence[int],
+    out_sharding: Any = None,
+) -> Any:
+    """`lax.reduce`: reduces `operands` over `dimensions` with `computation` from `init_values`.
+
+    `computation` must be associative and commutative (as XLA requires). Single-operand
+    add/mul/max/min (and bool and/or) with their identity as init become the reduction
+    primitives; other computations are combined pairwise, elementwise on whole halves (so
+    `computation` must accept arrays, as the lax functions do).
+
+    Args:
+      operands: an array or a pytree of arrays of one shape.
+      init_values: matching scalars (the computation's identity).
+      computation: `(acc, x) -> acc` on pytrees of the operands' structure.
+      dimensions: the dimensions to reduce.
+
+    Returns:
+      The reduced array (or pytree).
+    """
+    flat, tree = tree_util.tree_flatten(operands)
+    inits, init_tree = tree_util.tree_flatten(init_values)
+    if tree != init_tree:
+        raise TypeError(
+            f"reduce: operands {tree} and init_values {init_tree} must have the same structure"
+        )
+    dims = tuple(sorted({int(d) % get_aval(flat[0]).ndim for d in dimensions}))
+    inits = [
+        ew.full_like(shapes.full((), 0, get_aval(x).dtype), i) if not hasattr(i, "aval") else i
+        for x, i in zip(flat, inits)
+    ]
+    if len(flat) == 1:
+        reducer = _monoid_reducer(computation, get_aval(flat[0]))
+        if reducer is not None:
+            out = reducer(flat[0], dims)
+            ident = _identity(reducer, get_aval(flat[0]).dtype)
+            init = inits[0]
+            concrete = getattr(init, "_value", None)
+            if concrete is None or ident is None or not np.array_equal(concrete, ident):
+                out = computation(shapes.broadcast_in_dim(init, get_aval(out).shape, ()), out)
+            return tree_util.tree_unflatten(tree, [out])
+
+    def combine(a, b):
+        out = computation(tree_util.tree_unflatten(tree, a), tree_util.tree_unflatten(tree, b))
+        return tree_util.tree_leaves(out)
+
+    xs = list(flat)
+    for d in reversed(dims):
+        xs = _halving_reduce(combine, xs, inits, d)
+    keep = tuple(s for i, s in enumerate(get_aval(xs[0]).shape) if i not in dims)
+    xs = [shapes.reshape(x, keep) for x in xs]
+    # The init value enters once per output element (a no-op when it is the identity).
+    xs = combine([shapes.broadcast_in_dim(i, keep, ()) for i in inits], xs)
+    return tree_util.tree_unflatten(tree, xs)
+
+
+def _identity(reducer: Callable, dt: np.dtype) -> Any:
+    if reducer is red.reduce_sum:
+        return np.zeros((), dt)
+    if reducer is red.reduce_prod:
+        return np.ones((), dt)
+    if reducer is red.reduce_and:
+        return np.True_
+    if reducer is red.reduce_or:
+        return np.False_
+    if dt.kind == "f":
+        return np.asarray(-np.inf if reducer is red.reduce_max else np.inf, dt)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        return np.asarray(info.min if reducer is red.reduce_max else info.max, dt)
+    return None
+
+
+def reduce_xor(operand: Any, axes: Sequence[int]) -> Any:
+    """`lax.reduce_xor`: bitwise xor over `axes` (parity for booleans)."""
+    zero = shapes.full((), 0, get_aval(operand).dtype)
+    return reduce(operand, zero, ew.bitwise_xor, axes)
+
+
+def _interleave(a: Any, b: Any, axis: int) -> Any:
+    """`[a0, b0, a1, b1, ...]` along `axis` (a has as many or one more elements than b)."""
+    na, nb = get_aval(a).shape[axis], get_aval(b).shape[axis]
+    if na == nb + 1:
+        b = pad(b, ew.full_like(shapes.full((), 0, get_aval(b).dtype), 0), _pad_axis(b, axis))
+    shape = get_aval(a).shape
+    pair = concatenate([expand_dims(a, (axis + 1,)), expand_dims(b, (axis + 1,))], axis + 1)
+    merged = list(shape)
+    merged[axis] = 2 * shape[axis]
+    out = shapes.reshape(pair, tuple(merged))
+    return slice_in_dim(out, 0, na + nb, 1, axis) if na != nb else out
+
+
+def _pad_axis(x: Any, axis: int) -> list[tuple[int, int, int]]:
+    cfg = [(0, 0, 0)] * get_aval(x).ndim
+    cfg[axis] = (0, 1, 0)
+    return cfg
+
+
+def associative_scan(fn: Callable, elems: Any, reverse: bool = False, axis: int = 0) -> Any:
+    """`lax.associative_scan`: all prefix combinations `fn(...fn(fn(e0, e1), e2)..., ek)`.
+
+    Uses the parallel odd/even algorithm (O(log n) applications of `fn` on whole arrays), so
+    `fn` must be associative and work elementwise on arrays (and pytrees) sliced along `axis`.
+
+    Args:
+      fn: the associative combination, on pytrees of the structure of `elems`.
+      elems: an array or pytree of arrays sharing the size of `axis`.
+      reverse: scan from the end.
+      axis: the scanned axis.
+
+    Returns:
+      The pytree of prefix results, shaped like `elems`.
+    """
+    flat, tree = tree_util.tree_flatten(elems)
+    if not flat:
+        return elems
+    ndim = get_aval(flat[0]).ndim
+    axis = axis % ndim
+    n = get_aval(flat[0]).shape[axis]
+    for x in flat:
+        if get_aval(x).shape[axis] != n:
+            raise ValueError(
+                "associative_scan: every array needs the same size along axis "
+                f"{axis}, got {[get_aval(y).shape for y in flat]}"
+            )
+    if reverse:
+        flat = [rev(x, (axis,)) for x in flat]
+
+    def combine(a, b):
+        out = fn(tree_util.tree_unflatten(tree, a), tree_util.tree_unflatten(tree, b))
+        out_flat, out_tree = tree_util.tree_flatten(out)
+        if out_tree != tree:
+            raise TypeError(
+                f"associative_scan: fn must return the structure of elems {tree}, got {out_tree}"
+            )
+        return out_flat
+
+    def sl(x, start, stop, stride=1):
+        return slice_in_dim(x, start, stop, stride, axis)
+
+    def scan(xs):
+        k = get_aval(xs[0]).shape[axis]
+        if k < 2:
+            return xs
+        reduced = combine([sl(x, 0, k - 1, 2) for x in xs], [sl(x, 1, k, 2) for x in xs])
+        odd = scan(reduced)
+        if k == 2:  # no even-position element after the first (avoids empty slices)
+            even = [sl(x, 0, 1) for x in xs]
+        else:
+            if k % 2 == 0:
+                even = combine([sl(o, 0, k // 2 - 1) for o in odd], [sl(x, 2, k, 2) for x in xs])
+            else:
+                even = combine(odd, [sl(x, 2, k, 2) for x in xs])
+            even = [concatenate([sl(x, 0, 1), e], axis) for x, e in zip(xs, even)]
+        return [_interleave(e, o, axis) for e, o in zip(even, odd)]
+
+    out = scan(list(flat))
+    if reverse:
+        out = [rev(x, (axis,)) for x in out]
+    return tree_util.tree_unflatten(tree, out)
+
+
+def cumlogsumexp(operand: Any, axis: int = 0, reverse: bool = False) -> Any:
+    """`lax.cumlogsumexp`: cumulative `log(sum(exp(x)))` along `axis`, stably."""
+
+    def logaddexp(a, b):
+        m = ew.max(a, b)
+        safe = ew.select(ew.is_finite(m), m, ew.full_like(m, 0))
+        d = ew.add(ew.exp(ew.sub(a, safe)), ew.exp(ew.sub(b, safe)))
+        return ew.add(ew.log(d), safe)
+
+    return associative_scan(logaddexp, operand, reverse=reverse, axis=axis)

@@ -1,4 +1,5 @@
-"""`core.nn`: activation functions and parameter initializers, like `jax.nn`."""
+"""`core.nn`: activation functions, `dot_product_attention` and parameter initializers, like
+`jax.nn`."""
 
 from core.nn import initializers
 from core.nn.activations import (
@@ -10,9 +11,12 @@ from core.nn.activations import (
     hard_silu,
     hard_swish,
     hard_tanh,
+    identity,
     leaky_relu,
+    log1mexp,
     log_sigmoid,
     log_softmax,
+    logmeanexp,
     logsumexp,
     mish,
     normalize,
@@ -25,13 +29,18 @@ from core.nn.activations import (
     soft_sign,
     softmax,
     softplus,
+    sparse_plus,
+    sparse_sigmoid,
     squareplus,
     standardize,
     swish,
+    tanh,
 )
+from core.nn.attention import dot_product_attention
 
 __all__ = [
     "celu",
+    "dot_product_attention",
     "elu",
     "gelu",
     "glu",
@@ -39,10 +48,13 @@ __all__ = [
     "hard_silu",
     "hard_swish",
     "hard_tanh",
+    "identity",
     "initializers",
     "leaky_relu",
+    "log1mexp",
     "log_sigmoid",
     "log_softmax",
+    "logmeanexp",
     "logsumexp",
     "mish",
     "normalize",
@@ -55,7 +67,10 @@ __all__ = [
     "soft_sign",
     "softmax",
     "softplus",
+    "sparse_plus",
+    "sparse_sigmoid",
     "squareplus",
     "standardize",
     "swish",
+    "tanh",
 ]

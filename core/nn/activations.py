@@ -21,6 +21,16 @@ def _stop_gradient(x: Any) -> Any:
     return ew.stop_gradient_prim(x)
 
 
+def identity(x: Any) -> Any:
+    """Returns `x` unchanged (as an array)."""
+    return ensure_array(x)
+
+
+def tanh(x: Any) -> Any:
+    """Hyperbolic tangent (`jax.nn.tanh` is `jnp.tanh`)."""
+    return jnp.tanh(x)
+
+
 def relu(x: Any) -> Any:
     """`max(x, 0)`, with gradient 0 at 0."""
     x = ensure_array(x)
@@ -52,6 +62,32 @@ swish = silu
 def softplus(x: Any) -> Any:
     """`log(1 + exp(x))`, computed stably."""
     return jnp.logaddexp(x, 0)
+
+
+def sparse_plus(x: Any) -> Any:
+    """0 for x <= -1, `(x + 1)**2 / 4` for -1 < x < 1, x for x >= 1."""
+    (x,) = promote_args_inexact("sparse_plus", x)
+    return jnp.where(x <= -1.0, jnp.zeros_like(x), jnp.where(x >= 1.0, x, (x + 1.0) ** 2 / 4))
+
+
+def sparse_sigmoid(x: Any) -> Any:
+    """`clip((x + 1) / 2, 0, 1)`: the derivative of `sparse_plus`."""
+    (x,) = promote_args_inexact("sparse_sigmoid", x)
+    return 0.5 * jnp.clip(x + 1.0, 0.0, 2.0)
+
+
+def log1mexp(x: Any) -> Any:
+    """`log(1 - exp(-x))` computed stably (Maechler's switch at log 2); undefined for x < 0.
+
+    Both branches differentiate to JAX's rule `1 / expm1(x)`.
+    """
+    (x,) = promote_args_inexact("log1mexp", x)
+    c = np.log(2.0)
+    small = x < c
+    # Each branch sees a safe input where it is not selected, so its gradient stays finite.
+    near = jnp.log(-jnp.expm1(-jnp.where(small, x, c)))
+    far = jnp.log1p(-jnp.exp(-jnp.where(small, c, x)))
+    return jnp.where(small, near, far)
 
 
 def log_sigmoid(x: Any) -> Any:
@@ -178,6 +214,14 @@ def logsumexp(
     if b is not None:
         out = jnp.where(sign < 0, jnp.full_like(out, jnp.nan), out)
     return out
+
+
+def logmeanexp(x: Any, axis: Any = None, where: Any = None, keepdims: bool = False) -> Any:
+    """`log(mean(exp(x)))` over `axis` (only the entries in `where`), stably."""
+    lse = logsumexp(x, axis=axis, where=where, keepdims=keepdims)
+    ones = jnp.ones_like(x, dtype=get_aval(lse).dtype)
+    count = jnp.sum(ones, axis, keepdims=keepdims, where=where)
+    return lse - jnp.log(count)
 
 
 def softmax(x: Any, axis: Any = -1, where: Any = None, initial: Any = None) -> Any:

@@ -7,8 +7,18 @@ import numpy as _np
 from core.array import Array as ndarray
 from core.dtypes import finfo, iinfo, issubdtype
 from core.numpy import array_methods as _array_methods  # noqa: F401  (installs operators)
-from core.numpy import linalg
+from core.numpy import fft, linalg
 from core.numpy._util import broadcast_shapes, broadcast_to
+from core.numpy.arithmetic import angle, fabs, gcd, lcm, pow
+from core.numpy.bits import (
+    bitwise_count,
+    frexp,
+    ldexp,
+    nextafter,
+    packbits,
+    spacing,
+    unpackbits,
+)
 from core.numpy.creation import (
     arange,
     array,
@@ -42,6 +52,33 @@ from core.numpy.creation import (
     zeros,
     zeros_like,
 )
+from core.numpy.functional import (
+    apply_along_axis,
+    apply_over_axes,
+    fromfunction,
+    piecewise,
+    vectorize,
+)
+from core.numpy.functional_updates import (
+    delete,
+    fill_diagonal,
+    insert,
+    place,
+    put,
+    put_along_axis,
+)
+from core.numpy.index_tricks import (
+    block,
+    c_,
+    diag_indices_from,
+    index_exp,
+    ix_,
+    mask_indices,
+    mgrid,
+    ogrid,
+    r_,
+    s_,
+)
 from core.numpy.indexing import (
     argwhere,
     flatnonzero,
@@ -50,6 +87,20 @@ from core.numpy.indexing import (
     take,
     take_along_axis,
     unique,
+)
+from core.numpy.io import (
+    array_repr,
+    array_str,
+    frombuffer,
+    fromiter,
+    fromstring,
+    get_printoptions,
+    iterable,
+    load,
+    printoptions,
+    save,
+    savez,
+    set_printoptions,
 )
 from core.numpy.linalg_ops import (
     cross,
@@ -85,6 +136,19 @@ from core.numpy.logic import (
     result_type,
     select,
 )
+from core.numpy.polynomials import (
+    poly,
+    polyadd,
+    polyder,
+    polydiv,
+    polyfit,
+    polyint,
+    polymul,
+    polysub,
+    polyval,
+    roots,
+    vander,
+)
 from core.numpy.reductions import (
     all,
     amax,
@@ -117,21 +181,45 @@ from core.numpy.reductions import (
     sum,
     var,
 )
+from core.numpy.reshaping import resize, rollaxis
 from core.numpy.scalar_types import (
+    ComplexWarning,
     bool_,
+    cdouble,
+    character,
     complex64,
     complex128,
+    complex_,
+    csingle,
+    double,
+    flexible,
     float16,
     float32,
     float64,
+    float_,
     int8,
     int16,
     int32,
     int64,
+    int_,
+    object_,
+    single,
+    uint,
     uint8,
     uint16,
     uint32,
     uint64,
+)
+from core.numpy.selection import choose, compress, extract, trim_zeros
+from core.numpy.setops import (
+    intersect1d,
+    setdiff1d,
+    setxor1d,
+    union1d,
+    unique_all,
+    unique_counts,
+    unique_inverse,
+    unique_values,
 )
 from core.numpy.shapes import (
     append,
@@ -175,6 +263,31 @@ from core.numpy.shapes import (
     vstack,
 )
 from core.numpy.sorting import argpartition, argsort, lexsort, partition, sort, sort_complex
+from core.numpy.statistics import (
+    convolve,
+    corrcoef,
+    correlate,
+    cov,
+    diff,
+    digitize,
+    ediff1d,
+    gradient,
+    histogram,
+    histogram2d,
+    histogram_bin_edges,
+    histogramdd,
+    interp,
+    nanargmax,
+    nanargmin,
+    nancumprod,
+    nancumsum,
+    nanmedian,
+    nanpercentile,
+    nanquantile,
+    trapezoid,
+    unwrap,
+)
+from core.numpy.ufunc_api import frompyfunc, ufunc
 from core.numpy.ufuncs import (
     abs,
     absolute,
@@ -280,6 +393,7 @@ from core.numpy.ufuncs import (
     trunc,
 )
 from core.numpy.where import clip, where
+from core.numpy.windows import bartlett, blackman, hamming, hanning, i0, kaiser
 
 bool = bool_  # noqa: A001
 inf, nan, pi, e, euler_gamma = _np.inf, _np.nan, _np.pi, _np.e, _np.euler_gamma

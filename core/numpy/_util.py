@@ -98,6 +98,16 @@ def promote_args(name: str, *args: Any) -> list[Any]:
     return [broadcast_to(a, shape) for a in arrs]
 
 
+def promote_args_numeric(name: str, *args: Any) -> list[Any]:
+    """`promote_args`, with bool promoted to the default int (JAX's arithmetic on bools)."""
+    dt, weak = dtypes.result_type_and_weak(*args)
+    if dt == np.bool_:
+        dt = dtypes.default_int()
+    arrs = [sh.convert_element_type(ensure_array(a), dt, weak) for a in args]
+    shape = broadcast_shapes(*(get_aval(a).shape for a in arrs))
+    return [broadcast_to(a, shape) for a in arrs]
+
+
 def promote_args_inexact(name: str, *args: Any) -> list[Any]:
     if _same_avals(args) and args[0].aval.dtype.kind in "fc":
         return list(args)

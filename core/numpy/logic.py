@@ -12,7 +12,8 @@ from core.array import Array
 from core.numpy._util import ensure_array
 from core.numpy.reductions import all as _all
 from core.numpy.reductions import any as _any
-from core.numpy.ufuncs import equal, isclose, isnan, logical_and, logical_or
+from core.numpy.ufuncs import equal, imag, isclose, isnan, logical_and, logical_or
+from core.prims import elementwise as ew
 from core.prims import shapes as sh
 from core.trace import Tracer, get_aval
 
@@ -124,13 +125,17 @@ def isscalar(element: Any) -> bool:
 
 
 def iscomplex(x: Any) -> Any:
+    """Elementwise: a nonzero imaginary part (False for real dtypes)."""
     x = ensure_array(x)
-    return sh.full(get_aval(x).shape, False, dtypes.bool_)
+    if get_aval(x).dtype.kind != "c":
+        return sh.full(get_aval(x).shape, False, dtypes.bool_)
+    im = imag(x)
+    return ew.ne(im, ew.full_like(im, 0))
 
 
 def isreal(x: Any) -> Any:
-    x = ensure_array(x)
-    return sh.full(get_aval(x).shape, True, dtypes.bool_)
+    """Elementwise: a zero imaginary part (True for real dtypes)."""
+    return ew.bitwise_not(iscomplex(x))
 
 
 def bincount(x: Any, weights: Any = None, minlength: int = 0, *, length: int | None = None) -> Any:

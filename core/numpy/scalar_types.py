@@ -1,7 +1,10 @@
 """`jnp.float32` and friends: dtype objects that are also callable, as in JAX.
 
 `jnp.float32(x)` makes a float32 array; everywhere a dtype is expected the object works as one
-(numpy reads its `dtype` attribute), and it compares equal to the numpy dtype.
+(numpy reads its `dtype` attribute), and it compares equal to the numpy dtype. numpy's aliases
+(`float_`, `double`, `int_`, `uint`, `single`, `cdouble`, ...) are the same objects as the sized
+types, as in JAX. bfloat16, float8 and int4 types need `ml_dtypes`, which is not a dependency, so
+they are absent.
 """
 
 from __future__ import annotations
@@ -46,3 +49,16 @@ int8, int16, int32, int64 = (ScalarType(t) for t in (np.int8, np.int16, np.int32
 uint8, uint16, uint32, uint64 = (ScalarType(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64))
 float16, float32, float64 = (ScalarType(t) for t in (np.float16, np.float32, np.float64))
 complex64, complex128 = ScalarType(np.complex64), ScalarType(np.complex128)
+
+# numpy's platform-style aliases, bound to the same objects as in JAX: `float_`/`double` are
+# float64 and `int_` int64, so without x64 `jnp.float_(1)` canonicalizes to a float32 array.
+float_ = double = float64
+single = float32
+int_ = int64
+uint = uint64
+complex_ = cdouble = complex128
+csingle = complex64
+
+# Abstract numpy types with no array counterpart, re-exported for `issubdtype` checks.
+character, flexible, object_ = np.character, np.flexible, np.object_
+ComplexWarning = np.exceptions.ComplexWarning

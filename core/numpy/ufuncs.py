@@ -13,7 +13,12 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
-from core.numpy._util import ensure_array, promote_args, promote_args_inexact
+from core.numpy._util import (
+    ensure_array,
+    promote_args,
+    promote_args_inexact,
+    promote_args_numeric,
+)
 from core.prims import elementwise as ew
 from core.prims import shapes as sh
 from core.trace import get_aval
@@ -135,25 +140,30 @@ def power(x: Any, y: Any, /) -> Any:
         if get_aval(x).dtype.kind in "iu" and y < 0:
             raise ValueError("Integers cannot be raised to negative integer powers.")
         return ew.integer_pow(x, int(y))
-    x, y = promote_args("power", x, y)
+    if (
+        get_aval(ensure_array(x)).dtype.kind in "fc"
+        and get_aval(ensure_array(y)).dtype.kind in "iu"
+    ):
+        x, y = promote_args("power", x, y)
+        return ew.pow(x, y)
+    x, y = promote_args_numeric("power", x, y)
     if get_aval(x).dtype.kind in "iu":
         return _int_power(x, y)
     return ew.pow(x, y)
 
 
 def _int_power(x, y):
-    # Exponentiation by squaring for integer arrays with array exponents (bounded loop).
+    """JAX's integer power: square-and-multiply over the exponent's low 6 bits (any larger
+    exponent overflows for |x| > 1; negative exponents use their two's-complement bits)."""
     from core.numpy.where import where
 
-    bits = get_aval(y).dtype.itemsize * 8
-    acc = ew.full_like(x, 1)
-    base = x
-    e = y
-    for _ in range(bits):
-        odd = ew.ne(ew.bitwise_and(e, ew.full_like(e, 1)), ew.full_like(e, 0))
-        acc = where(odd, ew.mul(acc, base), acc)
-        base = ew.mul(base, base)
-        e = ew.shift_right_logical(e, ew.full_like(e, 1))
+    one, zero = ew.full_like(y, 1), ew.full_like(y, 0)
+    acc = where(ew.bitwise_and(ew.eq(x, ew.full_like(x, 0)), ew.ne(y, zero)), 0, 1)
+    acc = sh.convert_element_type(acc, get_aval(x).dtype)
+    for _ in range(6):
+        acc = where(ew.ne(ew.bitwise_and(y, one), zero), ew.mul(acc, x), acc)
+        x = ew.mul(x, x)
+        y = ew.shift_right_logical(y, one)
     return acc
 
 
@@ -162,22 +172,31 @@ def float_power(x: Any, y: Any, /) -> Any:
 
 
 def floor_divide(x: Any, y: Any, /) -> Any:
-    """Division rounded towards minus infinity (integer or float)."""
-    x, y = promote_args("floor_divide", x, y)
-    if get_aval(x).dtype.kind in "iu":
+    """Division rounded towards minus infinity (integer or float); bools divide as ints."""
+    x, y = promote_args_numeric("floor_divide", x, y)
+    kind = get_aval(x).dtype.kind
+    if kind == "c":
+        raise TypeError("floor_divide does not support complex-valued inputs")
+    if kind in "iu":
         q = ew.div(x, y)
-        if get_aval(x).dtype.kind == "u":
+        if kind == "u":
             return q
-        r = ew.rem(x, y)
-        zero = ew.full_like(x, 0)
-        fix = ew.bitwise_and(ew.ne(r, zero), ew.ne(ew.lt(r, zero), ew.lt(y, zero)))
+        fix = ew.bitwise_and(ew.ne(ew.sign(x), ew.sign(y)), ew.ne(ew.rem(x, y), ew.full_like(x, 0)))
         return ew.select_n(fix, q, ew.sub(q, ew.full_like(q, 1)))
     return ew.floor(ew.div(x, y))
 
 
+def _nonzero_divisor(y: Any) -> Any:
+    """Integer divisors with 0 replaced by 1 (JAX's `%` and `fmod` give 0 there)."""
+    if get_aval(y).dtype.kind not in "iu":
+        return y
+    return ew.select_n(ew.eq(y, ew.full_like(y, 0)), y, ew.full_like(y, 1))
+
+
 def remainder(x: Any, y: Any, /) -> Any:
     """Remainder with the sign of the divisor (numpy's `%`)."""
-    x, y = promote_args("remainder", x, y)
+    x, y = promote_args_numeric("remainder", x, y)
+    y = _nonzero_divisor(y)
     r = ew.rem(x, y)
     if get_aval(x).dtype.kind == "u":
         return r
@@ -190,7 +209,9 @@ mod = remainder
 
 
 def fmod(x: Any, y: Any, /) -> Any:
-    return ew.rem(*promote_args("fmod", x, y))
+    """Remainder with the sign of the dividend (C's `%`)."""
+    x, y = promote_args_numeric("fmod", x, y)
+    return ew.rem(x, _nonzero_divisor(y))
 
 
 def logical_not(x: Any, /) -> Any:
@@ -421,12 +442,12 @@ def modf(x: Any, /, out: Any = None) -> tuple[Any, Any]:
 
 
 def left_shift(x1: Any, x2: Any, /) -> Any:
-    return ew.shift_left(*promote_args("left_shift", x1, x2))
+    return ew.shift_left(*promote_args_numeric("left_shift", x1, x2))
 
 
 def right_shift(x1: Any, x2: Any, /) -> Any:
     """Arithmetic shift for signed integers, logical for unsigned ones (numpy's `>>`)."""
-    x1, x2 = promote_args("right_shift", x1, x2)
+    x1, x2 = promote_args_numeric("right_shift", x1, x2)
     if get_aval(x1).dtype.kind == "u":
         return ew.shift_right_logical(x1, x2)
     return ew.shift_right_arithmetic(x1, x2)

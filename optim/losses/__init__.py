@@ -1,14 +1,19 @@
 """Losses with Optax's names and conventions: per-example values, the caller reduces."""
 
 from optim.losses.classification import (
+    convex_kl_divergence,
+    generalized_kl_divergence,
     hinge_loss,
     kl_divergence,
+    kl_divergence_with_log_targets,
     safe_softmax_cross_entropy,
     sigmoid_binary_cross_entropy,
+    sigmoid_focal_loss,
     smooth_labels,
     softmax_cross_entropy,
     softmax_cross_entropy_with_integer_labels,
 )
+from optim.losses.ctc import ctc_loss, ctc_loss_with_forward_probs
 from optim.losses.regression import (
     cosine_distance,
     cosine_similarity,
@@ -17,19 +22,28 @@ from optim.losses.regression import (
     log_cosh,
     squared_error,
 )
+from optim.losses.self_supervised import ntxent, triplet_margin_loss
 
 __all__ = [
+    "convex_kl_divergence",
     "cosine_distance",
     "cosine_similarity",
+    "ctc_loss",
+    "ctc_loss_with_forward_probs",
+    "generalized_kl_divergence",
     "hinge_loss",
     "huber_loss",
     "kl_divergence",
+    "kl_divergence_with_log_targets",
     "l2_loss",
     "log_cosh",
+    "ntxent",
     "safe_softmax_cross_entropy",
     "sigmoid_binary_cross_entropy",
+    "sigmoid_focal_loss",
     "smooth_labels",
     "softmax_cross_entropy",
     "softmax_cross_entropy_with_integer_labels",
     "squared_error",
+    "triplet_margin_loss",
 ]

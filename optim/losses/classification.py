@@ -7,6 +7,7 @@ computation elementwise (it fuses under `jit`) and gives the same value.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import core
@@ -143,3 +144,65 @@ def smooth_labels(labels: Any, alpha: Any, *, axis: Any = -1, where: Any = None)
     else:
         num_categories = jnp.sum(where, axis=axis, keepdims=True)
     return (1.0 - alpha) * labels + alpha / num_categories
+
+
+def kl_divergence_with_log_targets(
+    log_predictions: Any, log_targets: Any, axis: Any = -1, where: Any = None
+) -> Any:
+    """Returns `sum(exp(log_t) (log_t - log_p))`: `kl_divergence` with targets in log space."""
+    check_floating("kl_divergence_with_log_targets", "log_predictions", log_predictions)
+    check_floating("kl_divergence_with_log_targets", "log_targets", log_targets)
+    return _sum(jnp.exp(log_targets) * (log_targets - log_predictions), axis, where)
+
+
+def generalized_kl_divergence(
+    log_predictions: Any, targets: Any, axis: Any = -1, where: Any = None
+) -> Any:
+    """Returns `KL(t || p) + sum(p - t)`, the KL divergence of unnormalised distributions.
+
+    Args:
+      log_predictions: log of the (unnormalised) predicted distribution.
+      targets: the (unnormalised) target distribution.
+      axis: the distribution axis.
+      where: optional boolean mask.
+    """
+    x = kl_divergence(log_predictions, targets, axis=axis, where=where)
+    return x + _sum(jnp.exp(log_predictions) - targets, axis, where)
+
+
+def convex_kl_divergence(log_predictions: Any, targets: Any, axis: Any = -1, where: Any = None):
+    """Deprecated name of `generalized_kl_divergence` (warns, as in Optax)."""
+    warnings.warn(
+        "convex_kl_divergence is deprecated, use generalized_kl_divergence instead.",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return generalized_kl_divergence(log_predictions, targets, axis=axis, where=where)
+
+
+def sigmoid_focal_loss(logits: Any, labels: Any, *, alpha: Any = None, gamma: Any = 2.0) -> Any:
+    """Focal loss (Lin et al., 2017): `alpha_t (1 - p_t)**gamma * BCE(logits, labels)`.
+
+    `(1 - p_t)**gamma` is computed in log space, `exp(gamma * log(1 - p_t))`, as in Optax.
+
+    Args:
+      logits: unnormalised log-probabilities, any shape.
+      labels: binary or soft labels broadcastable to `logits`.
+      alpha: optional weight of the positive class (`1 - alpha` for the negative one).
+      gamma: the focusing exponent.
+
+    Returns:
+      The loss per element, shaped like `logits`.
+    """
+    check_floating("sigmoid_focal_loss", "logits", logits)
+    labels = jnp.asarray(labels).astype(jnp.result_type(logits))
+    ce_loss = sigmoid_binary_cross_entropy(logits, labels)
+    log_p = core.nn.log_sigmoid(logits)
+    log_q = core.nn.log_sigmoid(-logits)
+    # log(1 - p_t) = logsumexp([log p, log q], b=[1 - y, y]).
+    m = jnp.maximum(log_p, log_q)
+    log_one_minus_p_t = m + jnp.log((1 - labels) * jnp.exp(log_p - m) + labels * jnp.exp(log_q - m))
+    loss = ce_loss * jnp.exp(gamma * log_one_minus_p_t)
+    if alpha is None:
+        return loss
+    return (alpha * labels + (1.0 - alpha) * (1.0 - labels)) * loss

@@ -1,6 +1,13 @@
 """Schedules (`count -> value`) and `inject_hyperparams`."""
 
-from optim.schedules.inject import InjectHyperparamsState, inject_hyperparams
+from optim.schedules.inject import (
+    InjectHyperparamsState,
+    InjectStatefulHyperparamsState,
+    WrappedSchedule,
+    WrappedScheduleState,
+    inject_hyperparams,
+    inject_stateful_hyperparams,
+)
 from optim.schedules.interpolate import (
     cosine_onecycle_schedule,
     linear_onecycle_schedule,
@@ -22,11 +29,15 @@ from optim.schedules.schedules import (
 
 __all__ = [
     "InjectHyperparamsState",
+    "InjectStatefulHyperparamsState",
+    "WrappedSchedule",
+    "WrappedScheduleState",
     "constant_schedule",
     "cosine_decay_schedule",
     "cosine_onecycle_schedule",
     "exponential_decay",
     "inject_hyperparams",
+    "inject_stateful_hyperparams",
     "join_schedules",
     "linear_onecycle_schedule",
     "linear_schedule",

@@ -7,12 +7,16 @@ the optimizer between steps); schedules are evaluated at `count` (0 for the firs
 value used is stored there too. Each `update` rebuilds the inner transformation from those
 arrays, so under `jit` a new value is just a new input, never a recompilation.
 Booleans, `None`, types (dtypes) and the names in `static_args` stay Python constants.
+
+`inject_stateful_hyperparams` is Optax 0.2.8's version: its state
+`InjectStatefulHyperparamsState` also holds the states of stateful schedules.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+import warnings
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
@@ -21,6 +25,7 @@ from optim import tree
 from optim.base import (
     GradientTransformation,
     GradientTransformationExtraArgs,
+    StatefulSchedule,
     with_extra_args_support,
 )
 from optim.errors import StaticArgsError
@@ -54,6 +59,41 @@ def _convert_floats(x: Any, dtype: Any) -> Any:
     return jnp.asarray(x, dtype=dtype) if is_float else x
 
 
+def _check_static_args(inner_factory: Callable[..., Any], static_args: Any) -> set[str]:
+    static_args = {static_args} if isinstance(static_args, str) else set(static_args)
+    signature = inspect.signature(inner_factory)
+    if not static_args.issubset(signature.parameters):
+        raise StaticArgsError(
+            f"static_args {sorted(static_args)} must be parameters of {inner_factory.__name__}, "
+            f"which takes {list(signature.parameters)}."
+        )
+    return static_args
+
+
+def _split_arguments(inner_factory, static_args, args, kwargs):
+    """Returns `(schedules, numeric, other)`: the bound arguments of `inner_factory` sorted into
+    callables (schedules), numbers and arrays (injected into the state) and static values."""
+    bound = inspect.signature(inner_factory).bind(*args, **kwargs)
+    bound.apply_defaults()
+    schedules, numeric, other = {}, {}, {}
+    for name, value in bound.arguments.items():
+        if name in static_args or isinstance(value, (bool, type)) or value is None:
+            other[name] = value
+        elif callable(value):
+            schedules[name] = value
+        elif isinstance(value, (int, float)) or _is_array(value):
+            numeric[name] = value
+        else:
+            other[name] = value
+    return schedules, numeric, other
+
+
+def _dtype_for(hyperparam_dtype: Any, params: Any) -> Any:
+    if hyperparam_dtype is not None:
+        return hyperparam_dtype
+    return tree.dtype(params, "highest")
+
+
 def inject_hyperparams(
     inner_factory: Callable[..., GradientTransformation],
     static_args: str | Iterable[str] = (),
@@ -76,33 +116,12 @@ def inject_hyperparams(
       A factory with the signature of `inner_factory` returning a
       `GradientTransformationExtraArgs` with state `InjectHyperparamsState`.
     """
-    static_args = {static_args} if isinstance(static_args, str) else set(static_args)
-    signature = inspect.signature(inner_factory)
-    if not static_args.issubset(signature.parameters):
-        raise StaticArgsError(
-            f"static_args {sorted(static_args)} must be parameters of {inner_factory.__name__}, "
-            f"which takes {list(signature.parameters)}."
-        )
+    static_args = _check_static_args(inner_factory, static_args)
 
     @functools.wraps(inner_factory)
     def wrapped(*args: Any, **kwargs: Any) -> GradientTransformationExtraArgs:
-        bound = signature.bind(*args, **kwargs)
-        bound.apply_defaults()
-        schedules, numeric, other = {}, {}, {}
-        for name, value in bound.arguments.items():
-            if name in static_args or isinstance(value, (bool, type)) or value is None:
-                other[name] = value
-            elif callable(value):
-                schedules[name] = value
-            elif isinstance(value, (int, float)) or _is_array(value):
-                numeric[name] = value
-            else:
-                other[name] = value
-
-        def dtype_for(params):
-            if hyperparam_dtype is not None:
-                return hyperparam_dtype
-            return tree.dtype(params, "highest")
+        schedules, numeric, other = _split_arguments(inner_factory, static_args, args, kwargs)
+        dtype_for = functools.partial(_dtype_for, hyperparam_dtype)
 
         def init_fn(params):
             dtype = dtype_for(params)
@@ -130,6 +149,125 @@ def inject_hyperparams(
             updates, inner_state = inner.update(updates, state.inner_state, params, **extra_args)
             return updates, InjectHyperparamsState(
                 count=safe_increment(state.count), hyperparams=hparams, inner_state=inner_state
+            )
+
+        return GradientTransformationExtraArgs(init_fn, update_fn)
+
+    return wrapped
+
+
+# ------------------------------------------------------------------ stateful schedules
+
+
+class InjectStatefulHyperparamsState(NamedTuple):
+    """State of an `inject_stateful_hyperparams` optimizer.
+
+    Attributes:
+      count: number of updates done.
+      hyperparams: `{name: value}` used by the last update.
+      hyperparams_states: `{name: schedule state}` of the (stateful) schedules.
+      inner_state: the state of the inner transformation.
+    """
+
+    count: Any  # shape=(), dtype=int32.
+    hyperparams: dict[str, Any]
+    hyperparams_states: dict[str, Any]
+    inner_state: Any
+
+
+class WrappedScheduleState(NamedTuple):
+    """State of a `WrappedSchedule`: the number of updates so far."""
+
+    count: Any
+
+
+class WrappedSchedule:
+    """Turns a plain schedule `count -> value` into a `StatefulSchedule`."""
+
+    def __init__(self, schedule_fn: Callable[[Any], Any]) -> None:
+        self.schedule_fn = schedule_fn
+
+    def init(self) -> WrappedScheduleState:
+        return WrappedScheduleState(count=jnp.zeros([], jnp.int32))
+
+    def update(self, state: WrappedScheduleState, **extra_args: Any) -> WrappedScheduleState:
+        del extra_args
+        return WrappedScheduleState(count=safe_increment(state.count))
+
+    def __call__(self, state: WrappedScheduleState, **extra_args: Any) -> Any:
+        del extra_args
+        return self.schedule_fn(state.count)
+
+
+def inject_stateful_hyperparams(
+    inner_factory: Callable[..., GradientTransformation],
+    static_args: str | Iterable[str] = (),
+    hyperparam_dtype: Any = None,
+) -> Callable[..., GradientTransformationExtraArgs]:
+    """`inject_hyperparams` whose schedules may carry state (Optax 0.2.8's `inject_hyperparams`;
+    deprecated under this name in Optax, which warns).
+
+    A hyperparameter given as a `StatefulSchedule` (an object with `init`, `update` and
+    `__call__(state, **extra_args)`) keeps its state in `hyperparams_states` and receives the
+    update's extra arguments (e.g. `value=` for a loss-driven schedule); a plain callable is
+    wrapped in `WrappedSchedule`.
+
+    Args:
+      inner_factory: e.g. `optim.adam`.
+      static_args: argument names to keep as Python values.
+      hyperparam_dtype: dtype of float hyperparameters (default: the highest params dtype).
+
+    Returns:
+      A factory with the signature of `inner_factory` returning a
+      `GradientTransformationExtraArgs` with state `InjectStatefulHyperparamsState`.
+    """
+    warnings.warn(
+        "inject_stateful_hyperparams is deprecated, use inject_hyperparams instead",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    static_args = _check_static_args(inner_factory, static_args)
+
+    @functools.wraps(inner_factory)
+    def wrapped(*args: Any, **kwargs: Any) -> GradientTransformationExtraArgs:
+        schedules, numeric, other = _split_arguments(inner_factory, static_args, args, kwargs)
+        schedules = {
+            k: f if isinstance(f, StatefulSchedule) else WrappedSchedule(f)
+            for k, f in schedules.items()
+        }
+        dtype_for = functools.partial(_dtype_for, hyperparam_dtype)
+
+        def init_fn(params):
+            dtype = dtype_for(params)
+            hparams = {k: jnp.asarray(_convert_floats(v, dtype)) for k, v in numeric.items()}
+            states = {k: f.init() for k, f in schedules.items()}
+            hparams.update({k: _convert_floats(f(states[k]), dtype) for k, f in schedules.items()})
+            return InjectStatefulHyperparamsState(
+                count=jnp.zeros([], jnp.int32),
+                hyperparams=hparams,
+                hyperparams_states=states,
+                inner_state=inner_factory(**other, **hparams).init(params),
+            )
+
+        def update_fn(updates, state, params=None, **extra_args):
+            dtype = dtype_for(updates if params is None else params)
+            hparams = {k: _convert_floats(v, dtype) for k, v in state.hyperparams.items()}
+            hparams.update(
+                {
+                    k: _convert_floats(f(state.hyperparams_states[k], **extra_args), dtype)
+                    for k, f in schedules.items()
+                }
+            )
+            states = {
+                k: f.update(state.hyperparams_states[k], **extra_args) for k, f in schedules.items()
+            }
+            inner = with_extra_args_support(inner_factory(**other, **hparams))
+            updates, inner_state = inner.update(updates, state.inner_state, params, **extra_args)
+            return updates, InjectStatefulHyperparamsState(
+                count=safe_increment(state.count),
+                hyperparams=hparams,
+                hyperparams_states=states,
+                inner_state=inner_state,
             )
 
         return GradientTransformationExtraArgs(init_fn, update_fn)

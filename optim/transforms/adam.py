@@ -5,6 +5,8 @@ done so far, bias corrections use `t = count + 1`, and the denominator is
 `sqrt(nu_hat + eps_root) + eps` (eps *outside* the root, as in the Adam paper and PyTorch).
 `nesterov=True` replaces `mu_hat` by `b1 * mu / (1 - b1**(t+1)) + (1 - b1) * g / (1 - b1**t)`
 (NAdam). `mu_dtype` stores the first moment in another dtype (e.g. bfloat16) to save memory.
+Adan (`scale_by_adan`) adds an EMA of gradient differences and keeps Optax's own state names
+(`m`, `v`, `n`, `g`, `t`).
 """
 
 from __future__ import annotations
@@ -369,5 +371,72 @@ def scale_by_novograd(
         mu = tree_util.tree_map(lambda m, s: jnp.where(first, s, b1 * m + s), state.mu, step)
         mu = tree.cast(mu, mu_dtype)
         return mu, ScaleByNovogradState(count=count_inc, mu=mu, nu=nu)
+
+    return GradientTransformation(init_fn, update_fn)
+
+
+class ScaleByAdanState(NamedTuple):
+    """State of `scale_by_adan` (Optax's field names).
+
+    Attributes:
+      m: EMA of the gradients.
+      v: EMA of the gradient differences `g_t - g_{t-1}`.
+      n: EMA of `(g + (1 - b2) * diff)**2`.
+      g: the previous gradient.
+      t: number of updates so far (int32).
+    """
+
+    m: Any
+    v: Any
+    n: Any
+    g: Any
+    t: Any
+
+
+def scale_by_adan(
+    b1: Any = 0.98,
+    b2: Any = 0.92,
+    b3: Any = 0.99,
+    eps: Any = 1e-8,
+    eps_root: Any = 0.0,
+) -> GradientTransformation:
+    """Rescales updates with Adan (Xie et al., 2022, Algorithm 1), as in Optax.
+
+    The first step uses a zero gradient difference. Bias corrections use `t = count + 1`.
+
+    Args:
+      b1: decay of the EMA of gradients.
+      b2: decay of the EMA of gradient differences.
+      b3: decay of the EMA of the squared term.
+      eps: added to the denominator outside the root.
+      eps_root: added inside the root.
+
+    Returns:
+      A `GradientTransformation` with state `ScaleByAdanState`.
+    """
+
+    def init_fn(params):
+        return ScaleByAdanState(
+            m=tree.zeros_like(params),
+            v=tree.zeros_like(params),
+            n=tree.zeros_like(params),
+            g=tree.zeros_like(params),
+            t=jnp.zeros([], jnp.int32),
+        )
+
+    def update_fn(updates, state, params=None):
+        del params
+        g = updates
+        diff = tree.where(state.t == 0, tree.zeros_like(g), tree.sub(g, state.g))
+        m = tree.update_moment(g, state.m, b1, 1)
+        v = tree.update_moment(diff, state.v, b2, 1)
+        n = tree.update_moment_per_elem_norm(tree.add_scale(g, 1 - b2, diff), state.n, b3, 2)
+        t = safe_increment(state.t)
+        m_hat = tree.bias_correction(m, b1, t)
+        v_hat = tree.bias_correction(v, b2, t)
+        n_hat = tree.bias_correction(n, b3, t)
+        u = tree.add_scale(m_hat, 1 - b2, v_hat)
+        denom = tree_util.tree_map(lambda x: jnp.sqrt(x + eps_root) + eps, n_hat)
+        return tree.div(u, denom), ScaleByAdanState(m=m, v=v, n=n, g=g, t=t)
 
     return GradientTransformation(init_fn, update_fn)

@@ -16,6 +16,8 @@ ELSEWHERE = {name for name, p in PRIMS.items() if p.higher_order} | {
     "custom_lin",
     "select_and_gather_add",
     "select_and_scatter_add",
+    "pure_callback",  # host callbacks: tests/core/test_debug_callbacks.py
+    "debug_callback",
 }
 
 

@@ -12,10 +12,12 @@ import nn
 MODULES = [
     "nn.activation",
     "nn.attention",
+    "nn.batch_apply",
     "nn.combinators",
     "nn.linear",
     "nn.normalization",
     "nn.recurrent",
+    "nn.transforms",
     "nn.stochastic",
     "nn.traverse_util",
 ]

@@ -166,3 +166,65 @@ def test_batch_norm_axis_name_averages_over_the_mapped_axis():
     np.testing.assert_allclose(
         np.asarray(updates["batch_stats"]["mean"])[0], 0.01 * flat.mean(0), rtol=1e-4
     )
+
+
+# Flax 0.12.8 values for the same keys and inputs.
+def test_instance_norm_matches_flax():
+    x = jnp.arange(24.0).reshape(2, 3, 4) / 10
+    layer = nn.InstanceNorm()
+    v = layer.init(random.key(0), x)
+    assert tree_util.tree_map(np.shape, v) == {"params": {"bias": (4,), "scale": (4,)}}
+    np.testing.assert_allclose(
+        np.asarray(layer.apply(v, x)[0, :, 0]), [-1.2247392, 0.0, 1.224739], atol=1e-5
+    )
+    with pytest.raises(errors.InstanceNormAxesError):
+        nn.InstanceNorm(feature_axes=0).init(random.key(0), x)
+
+
+class WeightAndSpectral(nn.Module):
+    @nn.compact
+    def __call__(self, x, train=True):
+        y = nn.WeightNorm(nn.Dense(3))(x)
+        return y + nn.SpectralNorm(nn.Dense(3))(x, update_stats=train)
+
+
+def test_weight_norm_and_spectral_norm_match_flax():
+    x = jnp.arange(4.0).reshape(2, 2) / 4
+    v = WeightAndSpectral().init(random.key(0), x)
+    assert tree_util.tree_map(np.shape, v) == {
+        "params": {
+            "Dense_0": {"bias": (3,), "kernel": (2, 3)},
+            "WeightNorm_0": {"Dense_0/kernel/scale": (3,)},
+            "Dense_1": {"bias": (3,), "kernel": (2, 3)},
+        },
+        "batch_stats": {"SpectralNorm_0": {"Dense_1/kernel/u": (1, 3), "Dense_1/kernel/sigma": ()}},
+    }
+    stats = v["batch_stats"]["SpectralNorm_0"]
+    np.testing.assert_allclose(
+        np.asarray(stats["Dense_1/kernel/u"]), [[-0.5720827, 0.5148653, 0.6384631]], rtol=1e-5
+    )
+    # As in Flax, init stores the spectrally normalized kernel.
+    np.testing.assert_allclose(
+        np.asarray(v["params"]["Dense_1"]["kernel"][0]),
+        [0.00240164, 0.23114757, 0.13050817],
+        rtol=1e-4,
+        atol=1e-6,
+    )
+    y, upd = WeightAndSpectral().apply(v, x, mutable=["batch_stats"])
+    np.testing.assert_allclose(np.asarray(y[1]), [-1.237746, 1.3566613, 0.6786106], rtol=1e-5)
+    np.testing.assert_allclose(
+        np.asarray(upd["batch_stats"]["SpectralNorm_0"]["Dense_1/kernel/sigma"]),
+        1.0094951,
+        rtol=1e-5,
+    )
+
+    # WeightNorm alone: the kernel's columns are unit vectors times the (unit) scale.
+    class Only(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            return nn.WeightNorm(nn.Dense(3, use_bias=False))(x)
+
+    v = Only().init(random.key(1), x)
+    k = np.asarray(v["params"]["Dense_0"]["kernel"])
+    want = np.eye(2, dtype=np.float32) @ (k / np.linalg.norm(k, axis=0, keepdims=True))
+    np.testing.assert_allclose(np.asarray(Only().apply(v, jnp.eye(2))), want, rtol=1e-5)

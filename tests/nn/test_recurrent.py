@@ -202,3 +202,42 @@ def test_check_grads_through_rnn():
     rnn = nn.RNN(nn.LSTMCell(2))
     params = rnn.init(random.key(0), x)["params"]
     check_grads(lambda p, xx: rnn.apply({"params": p}, xx), (params, x), order=1, modes=["rev"])
+
+
+# Flax 0.12.8 values for the same keys and inputs.
+def test_mgu_cell_matches_flax():
+    cell = nn.MGUCell(3)
+    h = jnp.zeros((2, 3))
+    x = jnp.arange(8.0).reshape(2, 4) / 8
+    v = cell.init(random.key(0), h, x)
+    p = v["params"]
+    assert sorted(p) == ["hf", "hn", "if", "in"] and "bias" not in p["hf"]
+    np.testing.assert_allclose(
+        np.asarray(p["if"]["kernel"][0]), [-0.00324104, 1.0378308, -0.47575265], rtol=1e-5
+    )
+    np.testing.assert_array_equal(np.asarray(p["if"]["bias"]), [1.0, 1.0, 1.0])
+    y = cell.apply(v, h + 0.5, x)[1]
+    np.testing.assert_allclose(np.asarray(y[0]), [0.46222556, 0.4708948, 0.3028708], rtol=1e-5)
+
+
+def test_conv_lstm_cell_matches_flax():
+    cell = nn.ConvLSTMCell(2, (3,))
+    x = jnp.arange(15.0).reshape(1, 5, 3) / 15
+    carry = cell.initialize_carry(random.key(1), x.shape)
+    v = cell.init(random.key(0), carry, x)
+    assert tree_util.tree_map(np.shape, v["params"]) == {
+        "ih": {"bias": (8,), "kernel": (3, 3, 8)},
+        "hh": {"bias": (8,), "kernel": (3, 2, 8)},
+    }
+    np.testing.assert_allclose(
+        np.asarray(v["params"]["ih"]["kernel"][0, 0, :3]),
+        [0.54111814, -0.07850533, -0.47432876],
+        rtol=1e-5,
+    )
+    y = cell.apply(v, carry, x)[1]
+    np.testing.assert_allclose(
+        np.asarray(y[0, :, 0]),
+        [-0.00166637, -0.05284779, -0.12024651, -0.18752365, -0.3356611],
+        rtol=1e-4,
+        atol=1e-6,
+    )

@@ -20,6 +20,20 @@ PROBS = np.array([[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]], np.float32)
 TPROBS = np.array([[0.0, 0.5, 0.5], [0.3, 0.3, 0.4]], np.float32)
 WHERE = np.array([[True, False, True], [True, True, False]])
 WHERE_INT = np.array([[True, False, True], [False, False, False]])
+FOCAL_LABELS = np.array([1.0, 0.0, 0.3], np.float32)
+EMB = np.array([[1.0, 2.0], [2.0, 1.0], [-1.0, 0.5], [0.3, -2.0]], np.float32)
+EMB_LABELS = np.array([0, 0, 1, 1], np.int32)
+# CTC: batch 2, 4 frames (the second sequence has a padded last frame), 3 classes, 2 labels.
+CTC_LOGITS = np.array(
+    [
+        [[0.1, 0.5, -0.2], [1.0, -0.3, 0.2], [0.0, 0.4, 0.9], [-0.5, 0.3, 0.1]],
+        [[0.2, -0.1, 0.3], [0.6, 0.2, -0.4], [0.1, 0.1, 0.1], [0.9, -0.7, 0.2]],
+    ],
+    np.float32,
+)
+CTC_LOGIT_PAD = np.array([[0, 0, 0, 0], [0, 0, 0, 1]], np.float32)
+CTC_LABELS = np.array([[1, 2], [1, 1]], np.int32)
+CTC_LABEL_PAD = np.zeros((2, 2), np.float32)
 
 
 def j(x):
@@ -61,6 +75,48 @@ OPTAX_VALUES = [
      [0.5, 0.0, 4.0]),
     ("smooth_labels", lambda: optim.smooth_labels(j(LABELS), 0.1),
      [0.21333332, 0.03333334, 0.75333333, 0.03333334, 0.93333334, 0.03333334]),
+    ("focal", lambda: optim.sigmoid_focal_loss(j(PRED), j(FOCAL_LABELS)),
+     [0.06757349, 0.00670285, 0.64973819]),
+    ("focal_alpha",
+     lambda: optim.sigmoid_focal_loss(j(PRED), j(FOCAL_LABELS), alpha=0.25, gamma=1.5),
+     [0.02749378, 0.01177003, 0.48268041]),
+    ("generalized_kl", lambda: optim.generalized_kl_divergence(j(np.log(PROBS) + 0.1), j(TPROBS)),
+     [0.26058376, 0.38707948]),
+    ("kl_log_targets",
+     lambda: optim.losses.kl_divergence_with_log_targets(
+         j(np.log(PROBS)), j(np.log(TPROBS + 0.05))),
+     [0.31648061, 0.6180203]),
+    ("ntxent", lambda: optim.ntxent(j(EMB), j(EMB_LABELS)), [3.00695944]),
+    ("ntxent_temperature", lambda: optim.ntxent(j(EMB), j(EMB_LABELS), temperature=0.5),
+     [0.80052519]),
+    ("triplet", lambda: optim.losses.triplet_margin_loss(j(EMB[:2]), j(EMB[2:]), j(EMB[1:3])),
+     [2.08578634, 1.40680671]),
+    ("ctc", lambda: optim.ctc_loss(j(CTC_LOGITS), j(CTC_LOGIT_PAD), j(CTC_LABELS),
+                                   j(CTC_LABEL_PAD)),
+     [1.57104278, 3.15658975]),
+    ("ctc_blank1_padded_label",
+     lambda: optim.ctc_loss(j(CTC_LOGITS), j(CTC_LOGIT_PAD), j(np.array([[2, 0], [1, 1]])),
+                            j(np.array([[0.0, 1.0], [0.0, 0.0]], np.float32)), blank_id=1),
+     [1.98345947, 3.5565896]),
+    ("ctc_logalpha_blank_last",
+     lambda: optim.ctc_loss_with_forward_probs(j(CTC_LOGITS), j(CTC_LOGIT_PAD), j(CTC_LABELS),
+                                               j(CTC_LABEL_PAD))[1][-1],
+     [-4.935306, -2.411483, -1.571043, -2.85659, -1.45181, -3.15659]),
+    ("ctc_logalpha_label_1",
+     lambda: optim.ctc_loss_with_forward_probs(j(CTC_LOGITS), j(CTC_LOGIT_PAD), j(CTC_LABELS),
+                                               j(CTC_LABEL_PAD))[2][1],
+     [-2.10369, -2.116706, -1.603622, -100000.7109375]),
+    ("ctc_grad",
+     lambda: core.grad(lambda x: optim.ctc_loss(x, j(CTC_LOGIT_PAD), j(CTC_LABELS),
+                                                j(CTC_LABEL_PAD)).sum())(j(CTC_LOGITS))[0],
+     [0.1070973, -0.3362654, 0.229168, 0.0345701, -0.1114092, 0.0768392, 0.0419601, 0.1434252,
+      -0.1853853, -0.0667821, 0.4409055, -0.3741235]),
+    ("focal_grad",
+     lambda: core.grad(lambda x: optim.sigmoid_focal_loss(x, j(FOCAL_LABELS), alpha=0.25).sum())(
+         j(PRED)),
+     [-0.0344842, 0.0127733, 0.1984819]),
+    ("ntxent_grad", lambda: core.grad(lambda e: optim.ntxent(e, j(EMB_LABELS)))(j(EMB)),
+     [-1.4273778, 0.7136889, 0.6636414, -1.3272828, 3.7397316, 7.4794631, 4.4494338, 0.667415]),
 ]  # fmt: skip
 
 
@@ -99,3 +155,24 @@ def test_cross_entropy_gradients():
     labels = j(np.array([[0.3, 0.0, 0.7]], np.float32))
     g = np.asarray(core.grad(lambda x: optim.safe_softmax_cross_entropy(x, labels).sum())(logits))
     assert np.all(np.isfinite(g)) and g[0, 1] == 0.0
+
+
+def test_convex_kl_divergence_is_the_deprecated_generalized_kl():
+    args = (j(np.log(PROBS) + 0.1), j(TPROBS))
+    with pytest.warns(DeprecationWarning, match="generalized_kl_divergence"):
+        old = optim.convex_kl_divergence(*args)
+    np.testing.assert_allclose(np.asarray(old), np.asarray(optim.generalized_kl_divergence(*args)))
+
+
+def test_ctc_and_ntxent_shape_errors():
+    with pytest.raises(optim.errors.BatchAxisError, match="batch size"):
+        optim.ctc_loss(j(CTC_LOGITS), j(CTC_LOGIT_PAD), j(CTC_LABELS[:1]), j(CTC_LABEL_PAD[:1]))
+    with pytest.raises(optim.errors.BatchAxisError, match="logit_paddings"):
+        optim.ctc_loss(j(CTC_LOGITS), j(CTC_LOGIT_PAD[:, :2]), j(CTC_LABELS), j(CTC_LABEL_PAD))
+    with pytest.raises(optim.errors.BatchAxisError, match="same leading dimension"):
+        optim.ntxent(j(EMB), j(EMB_LABELS[:3]))
+
+
+def test_ctc_loss_under_jit():
+    f = core.jit(lambda x: optim.ctc_loss(x, j(CTC_LOGIT_PAD), j(CTC_LABELS), j(CTC_LABEL_PAD)))
+    np.testing.assert_allclose(np.asarray(f(j(CTC_LOGITS))), [1.57104278, 3.15658975], rtol=1e-5)

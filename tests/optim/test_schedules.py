@@ -110,3 +110,43 @@ def test_schedules_trace_under_jit():
 def test_invalid_arguments_raise(make):
     with pytest.raises(optim.errors.ScheduleArgumentError):
         make()
+
+
+def test_inject_stateful_hyperparams_matches_optax():
+    with pytest.warns(DeprecationWarning, match="inject_hyperparams"):
+        factory = optim.inject_stateful_hyperparams(optim.adam)
+    tx = factory(learning_rate=optim.linear_schedule(0.1, 0.01, 3), b1=0.8)
+    params = {"w": jnp.asarray([1.0, -2.0])}
+    state = tx.init(params)
+    for i in range(3):
+        updates, state = tx.update({"w": jnp.asarray([0.5, 1.0 + i])}, state, params)
+        params = optim.apply_updates(params, updates)
+    # Recorded from Optax 0.2.8 (`optax.inject_stateful_hyperparams`).
+    np.testing.assert_allclose(params["w"], [0.79000008, -2.2086101], rtol=1e-6)
+    assert type(state) is optim.InjectStatefulHyperparamsState
+    assert float(state.hyperparams["learning_rate"]) == pytest.approx(0.04)
+    assert float(state.hyperparams["b1"]) == pytest.approx(0.8)
+    wrapped = state.hyperparams_states["learning_rate"]
+    assert type(wrapped).__name__ == "WrappedScheduleState" and int(wrapped.count) == 3
+
+
+def test_inject_stateful_hyperparams_passes_extra_args_to_stateful_schedules():
+    class LossScaled:
+        """A stateful schedule: lr = 0.1 * loss, remembering the number of calls."""
+
+        def init(self):
+            return jnp.zeros([], jnp.int32)
+
+        def update(self, state, **extra_args):
+            return state + 1
+
+        def __call__(self, state, **extra_args):
+            return 0.1 * extra_args.get("value", 1.0)
+
+    with pytest.warns(DeprecationWarning):
+        tx = optim.inject_stateful_hyperparams(optim.sgd)(learning_rate=LossScaled())
+    params = jnp.asarray([1.0])
+    state = tx.init(params)
+    updates, state = tx.update(jnp.asarray([2.0]), state, params, value=3.0)
+    np.testing.assert_allclose(updates, [-0.6], rtol=1e-6)
+    assert int(state.hyperparams_states["learning_rate"]) == 1

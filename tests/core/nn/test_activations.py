@@ -110,3 +110,57 @@ def test_simple_initializers():
     w = nn.initializers.delta_orthogonal()(k, (3, 2, 2))
     assert float(jnp.abs(w[0]).sum()) == 0.0 and float(jnp.abs(w[1]).sum()) > 0
     assert nn.initializers.uniform()(k, (5,), jnp.float16).dtype == np.float16
+
+
+# The jax.nn additions: identity, tanh, sparse_plus, sparse_sigmoid, log1mexp, logmeanexp.
+EXTRA_REFERENCE = {
+    "identity": lambda x: x,
+    "tanh": np.tanh,
+    "sparse_plus": lambda x: np.where(x <= -1, 0.0, np.where(x >= 1, x, (x + 1) ** 2 / 4)),
+    "sparse_sigmoid": lambda x: np.clip((x + 1) / 2, 0, 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXTRA_REFERENCE))
+def test_new_activations_against_formulas(name):
+    x = np.array([-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 3.0], np.float32)
+    got = getattr(nn, name)(x)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, EXTRA_REFERENCE[name](x.astype(np.float64)), rtol=1e-6)
+
+
+def test_sparse_sigmoid_is_derivative_of_sparse_plus():
+    x = jnp.array([-2.0, -0.5, 0.0, 0.5, 3.0])
+    np.testing.assert_allclose(core.vmap(core.grad(nn.sparse_plus))(x), nn.sparse_sigmoid(x))
+
+
+def test_log1mexp_values_and_gradient():
+    x = np.array([0.01, 0.5, 0.7, 3.0, 30.0], np.float32)
+    # Recorded from jax.nn.log1mexp and its gradient (JAX 0.10.2).
+    want = [-4.6101661e00, -9.3275213e-01, -6.8634099e-01, -5.1069178e-02, -9.3576229e-14]
+    np.testing.assert_allclose(nn.log1mexp(x), want, rtol=1e-6)
+    grad = [9.9500839e01, 1.5414940e00, 9.8643386e-01, 5.2395698e-02, 9.3576236e-14]
+    np.testing.assert_allclose(core.grad(lambda x: nn.log1mexp(x).sum())(x), grad, rtol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "axis,where,keepdims",
+    [(None, None, False), (1, None, False), (0, None, True), (1, "mask", False)],
+)
+def test_logmeanexp(axis, where, keepdims):
+    x = np.array([[1.0, 2.0, 3.0], [0.0, -1.0, 5.0]], np.float32)
+    mask = np.array([[True, False, True], [True, True, True]])
+    w = mask if where == "mask" else np.ones_like(mask)
+    want = np.log(np.sum(np.exp(x) * w, axis=axis, keepdims=keepdims)) - np.log(
+        np.sum(w, axis=axis, keepdims=keepdims)
+    )
+    got = nn.logmeanexp(x, axis=axis, where=mask if where else None, keepdims=keepdims)
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    if where == "mask":  # recorded from jax.nn.logmeanexp
+        np.testing.assert_allclose(got, [2.433781, 3.910562], rtol=1e-6)
+
+
+def test_log1mexp_gradient_at_zero_and_jit():
+    assert np.isinf(core.grad(nn.log1mexp)(0.0))
+    x = np.array([0.5, 3.0], np.float32)
+    np.testing.assert_allclose(core.jit(nn.log1mexp)(x), np.log(-np.expm1(-x)), rtol=1e-6)

@@ -1,0 +1,251 @@
+"""Less common top-level `jax` functions: transformations built on the core machinery
+(`linear_transpose`, `custom_gradient`, `closure_convert`, `ensure_compile_time_eval`) and
+compatibility helpers for a one-CPU-device library (`named_call`, `named_scope`, `typeof`,
+`local_devices`, `default_device`, `checking_leaks`, `print_environment_info`, `float0`).
+
+* `linear_transpose` stages the function to a jaxpr on abstract values and runs the same
+  `backward_pass` as `grad` on it, so no primal values are needed.
+* `custom_gradient` is a `custom_vjp` whose backward pass calls the user's forward function
+  again to get its vjp closure (closures cannot be residuals of a staged program); the forward
+  computation therefore runs twice under `grad`.
+* `ensure_compile_time_eval` installs a trace that runs primitives on concrete operands eagerly
+  and hands everything else to the enclosing trace.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import platform
+import sys
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from core import dtypes, tree_util
+from core.avals import ShapedArray
+from core.custom_derivatives import custom_vjp
+from core.devices import devices
+from core.interpreters.jvp import Zero, instantiate
+from core.interpreters.partial_eval import trace_to_jaxpr
+from core.interpreters.transpose import UndefinedPrimal, backward_pass
+from core.trace import Trace, Tracer, eval_trace, get_aval, set_current_trace
+
+# JAX's dtype of the tangents of integer and boolean values. This core's `grad(...,
+# allow_int=True)` returns integer zeros for such inputs instead of float0 arrays.
+float0 = np.dtype([("float0", np.void, 0)])
+
+
+def _aval_of(x: Any) -> ShapedArray:
+    """The abstract value of an example argument (arrays, scalars or ShapeDtypeStructs)."""
+    if isinstance(x, ShapedArray):
+        return x
+    if hasattr(x, "aval") or not hasattr(x, "shape"):
+        return get_aval(x).update(weak_type=False)
+    return ShapedArray(tuple(x.shape), dtypes.canonicalize_dtype(x.dtype))
+
+
+def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Any = ()) -> Callable:
+    """The transpose of the linear function `fun`, like `jax.linear_transpose`.
+
+    Args:
+      fun: a function linear in its arguments.
+      *primals: example arguments (arrays or `ShapeDtypeStruct`s); only shapes and dtypes are
+        used.
+      reduce_axes: accepted for compatibility (must be empty, as in current JAX).
+
+    Returns:
+      `transpose_fn(out_cotangent) -> tuple` with one cotangent per positional argument.
+    """
+    flat, in_tree = tree_util.tree_flatten(primals)
+    in_avals = [_aval_of(x) for x in flat]
+    out_store: list = []
+
+    def flat_fun(*xs):
+        out = fun(*tree_util.tree_unflatten(in_tree, list(xs)))
+        leaves, tree = tree_util.tree_flatten(out)
+        out_store.append(tree)
+        return leaves
+
+    jaxpr, consts = trace_to_jaxpr(flat_fun, in_avals)
+    out_tree = out_store[0]
+
+    def transposed(out_cotangent: Any) -> tuple:
+        ct_flat, ct_tree = tree_util.tree_flatten(out_cotangent)
+        if ct_tree != out_tree:
+            raise TypeError(
+                f"linear_transpose: cotangent structure {ct_tree} does not match the output "
+                f"structure {out_tree}"
+            )
+        for c, v in zip(ct_flat, jaxpr.outvars):
+            if get_aval(c).shape != v.aval.shape or get_aval(c).dtype != v.aval.dtype:
+                raise TypeError(
+                    f"linear_transpose: cotangent {get_aval(c).str_short()} does not match the "
+                    f"output {v.aval.str_short()}"
+                )
+        from core.api import _as_value
+
+        args = [UndefinedPrimal(a) for a in in_avals]
+        cts = backward_pass(jaxpr, consts, args, [_as_value(c) for c in ct_flat])
+        cts = [instantiate(c) if type(c) is Zero else c for c in cts]
+        return tuple(tree_util.tree_unflatten(in_tree, cts))
+
+    return transposed
+
+
+def custom_gradient(fun: Callable) -> Callable:
+    """Defines a function and its gradient together, like `jax.custom_gradient`.
+
+    `fun(*args)` returns `(value, vjp_fn)`, where `vjp_fn(cotangent)` returns one cotangent per
+    positional argument (a tuple, or a single value for a one-argument function).
+
+    The forward function runs again in the backward pass to rebuild `vjp_fn`.
+    """
+
+    def primal(*args: Any) -> Any:
+        return fun(*args)[0]
+
+    wrapped = custom_vjp(primal)
+
+    def fwd(*args: Any) -> tuple[Any, Any]:
+        return fun(*args)[0], args
+
+    def bwd(args: tuple, ct: Any) -> tuple:
+        _, vjp_fn = fun(*args)
+        cts = vjp_fn(ct)
+        return cts if isinstance(cts, tuple) else (cts,)
+
+    wrapped.defvjp(fwd, bwd)
+    return wrapped
+
+
+def closure_convert(fun: Callable, *example_args: Any) -> tuple[Callable, list[Any]]:
+    """Hoists the values `fun` closes over into explicit arguments, like `jax.closure_convert`.
+
+    Args:
+      fun: the function (it may close over arrays or tracers of enclosing transformations).
+      *example_args: arguments with the shapes and dtypes of the real ones.
+
+    Returns:
+      `(converted, consts)`: `converted(*args, *consts)` computes `fun(*args)`.
+    """
+    flat, in_tree = tree_util.tree_flatten(example_args)
+    in_avals = [_aval_of(x) for x in flat]
+    out_store: list = []
+
+    def flat_fun(*xs):
+        out = fun(*tree_util.tree_unflatten(in_tree, list(xs)))
+        leaves, tree = tree_util.tree_flatten(out)
+        out_store.append(tree)
+        return leaves
+
+    jaxpr, consts = trace_to_jaxpr(flat_fun, in_avals)
+    out_tree = out_store[0]
+    n_args = len(in_avals)
+
+    def converted(*args: Any) -> Any:
+        from core import ir
+
+        call_args, call_consts = args[: len(example_args)], args[len(example_args) :]
+        arg_flat, tree = tree_util.tree_flatten(tuple(call_args))
+        if tree != in_tree or len(arg_flat) != n_args:
+            raise TypeError(
+                f"closure_convert: arguments {tree} do not match the example arguments {in_tree}"
+            )
+        outs = ir.eval_jaxpr(jaxpr, list(call_consts), *arg_flat)
+        return tree_util.tree_unflatten(out_tree, outs)
+
+    return converted, list(consts)
+
+
+class _CompileTimeEvalTrace(Trace):
+    """Runs primitives with only concrete operands eagerly; defers the rest to the parent."""
+
+    def __init__(self, parent: Trace):
+        self.parent = parent
+
+    def process_primitive(self, prim, args: tuple, params: dict) -> Any:
+        concrete = not any(isinstance(a, Tracer) for a in args)
+        with set_current_trace(eval_trace if concrete else self.parent):
+            return prim.bind(*args, **params)
+
+
+@contextlib.contextmanager
+def ensure_compile_time_eval() -> Iterator[None]:
+    """Inside the block, operations on concrete values run eagerly even while tracing (`jit`).
+
+    Operations involving traced values are traced as usual.
+    """
+    from core.trace import current_trace
+
+    with set_current_trace(_CompileTimeEvalTrace(current_trace())):
+        yield
+
+
+def named_call(fun: Callable, *, name: str | None = None) -> Callable:
+    """Returns `fun` (names only label XLA computations in JAX; there is nothing to label here)."""
+    return fun
+
+
+@contextlib.contextmanager
+def named_scope(name: str) -> Iterator[None]:
+    """A no-op context manager (JAX uses the name in profiler and HLO metadata)."""
+    if not isinstance(name, str):
+        raise TypeError(f"named_scope name must be a string, got {name!r}")
+    yield
+
+
+def typeof(x: Any) -> ShapedArray:
+    """The abstract value (`ShapedArray`: shape, dtype, weak type) of `x`."""
+    return get_aval(x)
+
+
+def local_devices(
+    process_index: int | None = None, backend: str | None = None, host_id: int | None = None
+) -> list[Any]:
+    """The devices of this process: `[CpuDevice(id=0)]`."""
+    return devices(backend)
+
+
+@contextlib.contextmanager
+def default_device(device: Any) -> Iterator[None]:
+    """Context manager choosing the default device: only the CPU device (or None) exists here."""
+    if device is not None and device not in devices() and device != "cpu":
+        raise ValueError(f"default_device: unknown device {device!r}; available: {devices()}")
+    yield
+
+
+@contextlib.contextmanager
+def checking_leaks() -> Iterator[None]:
+    """A no-op context manager (escaped tracers always raise `UnexpectedTracerError` here)."""
+    yield
+
+
+def print_environment_info(return_string: bool = False) -> str | None:
+    """Prints (or returns) the versions of numbax's dependencies and the platform."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from core.config import config
+
+    def ver(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "not installed"
+
+    lines = [
+        f"numbax:  {ver('numbax')}",
+        f"numpy:   {np.__version__}",
+        f"numba:   {ver('numba')}",
+        f"scipy:   {ver('scipy')}",
+        f"python:  {sys.version}",
+        "device info: cpu-1, 1 local devices",
+        "process_count: 1",
+        f"platform: {platform.uname()}",
+        f"jit backend: {config.jit_backend}, x64: {config.enable_x64}",
+    ]
+    text = "\n".join(lines)
+    if return_string:
+        return text
+    print(text)
+    return None

@@ -1,0 +1,184 @@
+"""`pure_callback`: call a numpy (host) function from traced code, like `jax.pure_callback`.
+
+The call is one `pure_callback` primitive holding the callback and the declared result shapes:
+eagerly its impl calls the function at once; under `jit` the equation stays in the program and
+the function runs each time the compiled program runs. The numba back end cannot call Python
+from compiled code, so a program containing a callback must run with `jit(..., backend="python")`
+(the numpy back end): compiling it with numba raises `LoweringError`, whose message says so.
+Under `vmap` the `vmap_method` argument decides how the callback sees the batch ("sequential",
+"expand_dims", "broadcast_all", "legacy_vectorized"), as in JAX. Callbacks are not
+differentiable (wrap them in `custom_jvp`/`custom_vjp`), as in JAX.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from core import dtypes, tree_util
+from core.avals import ShapedArray
+from core.interpreters import batching
+from core.primitive import Primitive
+from core.trace import get_aval
+
+
+class CallbackResultError(ValueError):
+    """A callback returned values of other shapes (or structure) than it declared."""
+
+
+class CallbackDifferentiationError(TypeError):
+    """A `pure_callback` was differentiated; it has no derivative rule."""
+
+
+class CallbackBatchingError(NotImplementedError):
+    """A `pure_callback` was vmapped without a `vmap_method`."""
+
+
+_VMAP_METHODS = ("sequential", "expand_dims", "broadcast_all", "legacy_vectorized")
+
+
+class _Callback:
+    """The user function with the argument and result structures (hashed by identity)."""
+
+    def __init__(self, fun: Callable, in_tree: Any, out_tree: Any, kwargs: dict):
+        self.fun, self.in_tree, self.out_tree, self.kwargs = fun, in_tree, out_tree, kwargs
+
+    def __call__(self, flat_args: list[np.ndarray], result_avals: tuple) -> list[np.ndarray]:
+        args = tree_util.tree_unflatten(self.in_tree, list(flat_args))
+        out = self.fun(*args, **self.kwargs)
+        leaves, tree = tree_util.tree_flatten(out)
+        if tree != self.out_tree:
+            raise CallbackResultError(
+                f"pure_callback: {getattr(self.fun, '__name__', self.fun)} returned structure "
+                f"{tree}, but result_shape_dtypes declares {self.out_tree}"
+            )
+        res = []
+        for leaf, aval in zip(leaves, result_avals, strict=True):
+            arr = np.asarray(leaf)
+            if arr.shape != aval.shape:
+                raise CallbackResultError(
+                    f"pure_callback: {getattr(self.fun, '__name__', self.fun)} returned an array "
+                    f"of shape {arr.shape}, but result_shape_dtypes declares {aval.shape}"
+                )
+            res.append(np.asarray(arr, dtype=aval.dtype))
+        return res
+
+
+pure_callback_p = Primitive("pure_callback", multiple_results=True)
+
+
+def _impl(*args, callback, result_avals, vmap_method):
+    return callback([np.asarray(a) for a in args], result_avals)
+
+
+def _abstract_eval(*avals, callback, result_avals, vmap_method):
+    return list(result_avals)
+
+
+def _jvp(primals, tangents, **params):
+    raise CallbackDifferentiationError(
+        "pure_callback does not support differentiation (JVP/grad). Wrap the function that "
+        "calls it in core.custom_jvp or core.custom_vjp and give the derivative there."
+    )
+
+
+def _batched_avals(result_avals: tuple, size: int) -> tuple:
+    return tuple(ShapedArray((size, *a.shape), a.dtype) for a in result_avals)
+
+
+def _batch(args, dims, *, callback, result_avals, vmap_method):
+    from core.lax.composites import index_in_dim, stack
+
+    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    params = {"callback": callback, "vmap_method": vmap_method}
+    if vmap_method == "sequential":
+        rows = []
+        for i in range(size):
+            sliced = [a if d is None else index_in_dim(a, i, d, False) for a, d in zip(args, dims)]
+            rows.append(pure_callback_p.bind(*sliced, result_avals=result_avals, **params))
+        outs = [stack([r[j] for r in rows]) for j in range(len(result_avals))]
+        return outs, [0] * len(outs)
+    if vmap_method in ("expand_dims", "legacy_vectorized", "broadcast_all"):
+        moved = []
+        for a, d in zip(args, dims):
+            if d is not None:
+                moved.append(batching.moveaxis(a, d, 0, size))
+            elif vmap_method == "broadcast_all":
+                moved.append(batching.moveaxis(a, None, 0, size))
+            elif vmap_method == "expand_dims":
+                moved.append(batching.moveaxis(a, None, 0, 1))
+            else:
+                moved.append(a)
+        outs = pure_callback_p.bind(
+            *moved, result_avals=_batched_avals(result_avals, size), **params
+        )
+        return outs, [0] * len(outs)
+    raise CallbackBatchingError(
+        "vmap of a pure_callback needs its vmap_method: pass vmap_method='sequential' (one call "
+        "per batch element), 'expand_dims' or 'broadcast_all' (one call with a leading batch "
+        "axis) to core.pure_callback."
+    )
+
+
+pure_callback_p.def_impl(_impl)
+pure_callback_p.def_abstract_eval(_abstract_eval)
+pure_callback_p.def_jvp(_jvp)
+pure_callback_p.def_batch(_batch)
+pure_callback_p.def_weak_type_rule(lambda weak, **params: [False] * len(params["result_avals"]))
+
+
+def _as_aval(x: Any) -> ShapedArray:
+    shape, dtype = getattr(x, "shape", None), getattr(x, "dtype", None)
+    if shape is None or dtype is None:
+        raise TypeError(
+            f"pure_callback: result_shape_dtypes leaves need .shape and .dtype (use "
+            f"core.ShapeDtypeStruct), got {x!r}"
+        )
+    return ShapedArray(tuple(shape), dtypes.canonicalize_dtype(dtype))
+
+
+def pure_callback(
+    callback: Callable[..., Any],
+    result_shape_dtypes: Any,
+    *args: Any,
+    sharding: Any = None,
+    vmap_method: str | None = None,
+    **kwargs: Any,
+) -> Any:
+    """Calls a side-effect-free host function on numpy arrays, from eager or traced code.
+
+    Eagerly the callback runs at once. Under `jit` it runs each time the program runs, which
+    needs the numpy back end: use `jit(f, backend="python")` (the numba back end raises
+    `LoweringError` for programs containing callbacks). Not differentiable (as in JAX).
+
+    Args:
+      callback: called as `callback(*args, **kwargs)` with numpy arrays in place of the array
+        leaves of `args`; returns numpy arrays matching `result_shape_dtypes`.
+      result_shape_dtypes: pytree of objects with `.shape` and `.dtype`
+        (`core.ShapeDtypeStruct`, or example arrays) describing the results.
+      *args: pytrees of arrays passed to the callback.
+      sharding: accepted for compatibility (one CPU device).
+      vmap_method: how `vmap` calls the callback: "sequential" (once per batch element),
+        "expand_dims" (once; unbatched arguments get a leading size-1 axis), "broadcast_all"
+        (once; every argument broadcast to the batch size) or "legacy_vectorized" (once;
+        unbatched arguments as they are). None makes `vmap` raise, as in JAX.
+      **kwargs: static keyword arguments passed to the callback.
+
+    Returns:
+      The results, with the structure of `result_shape_dtypes`.
+    """
+    from core.api import _as_value
+
+    if vmap_method is not None and vmap_method not in _VMAP_METHODS:
+        raise ValueError(f"vmap_method must be one of {_VMAP_METHODS} or None, got {vmap_method!r}")
+    flat, in_tree = tree_util.tree_flatten(args)
+    flat = [_as_value(x) for x in flat]
+    res_leaves, out_tree = tree_util.tree_flatten(result_shape_dtypes)
+    result_avals = tuple(_as_aval(r) for r in res_leaves)
+    cb = _Callback(callback, in_tree, out_tree, kwargs)
+    outs = pure_callback_p.bind(
+        *flat, callback=cb, result_avals=result_avals, vmap_method=vmap_method
+    )
+    return tree_util.tree_unflatten(out_tree, list(outs))

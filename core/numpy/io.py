@@ -1,0 +1,91 @@
+"""Input/output and printing: `load`, `save`, `savez`, `frombuffer`, `fromstring`, `fromiter`,
+`array_str`, `array_repr`, `iterable` and numpy's print options.
+
+As in JAX these delegate to numpy: data is read with numpy and turned into an array with
+`asarray` (so float64/int64 data is canonicalized to 32 bits unless x64 is on), and arrays
+are written/printed through their `__array__`. `fromiter` raises, like JAX's, because consuming
+an iterator is a side effect that transformations cannot replay.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import IO, Any
+
+import numpy as np
+from numpy import (  # noqa: F401  (re-exported unchanged, as jax.numpy does)
+    array_repr,
+    array_str,
+    get_printoptions,
+    iterable,
+    printoptions,
+    save,
+    savez,
+    set_printoptions,
+)
+
+from core.numpy.creation import asarray
+
+
+def load(file: IO[bytes] | str | os.PathLike[Any], *args: Any, **kwargs: Any) -> Any:
+    """Loads `.npy`/`.npz` data with `numpy.load`; a single array becomes an Array.
+
+    Args:
+      file: a path or binary file object.
+      *args: further positional arguments of `numpy.load`.
+      **kwargs: further keyword arguments of `numpy.load` (e.g. `allow_pickle`).
+
+    Returns:
+      An Array for `.npy` data of a supported dtype; otherwise what `numpy.load` returns
+      (an `NpzFile` for `.npz`, a numpy array for unsupported dtypes).
+    """
+    out = np.load(file, *args, **kwargs)
+    if isinstance(out, np.ndarray):
+        try:
+            return asarray(out)
+        except TypeError:  # unsupported dtype (object, strings): keep numpy's array
+            return out
+    return out
+
+
+def frombuffer(buffer: Any, dtype: Any = float, count: int = -1, offset: int = 0) -> Any:
+    """A 1-D array read from the bytes of `buffer` (like `numpy.frombuffer`).
+
+    Args:
+      buffer: an object exposing the buffer interface (bytes, bytearray, memoryview...).
+      dtype: the dtype of the data in the buffer (float64 by default; canonicalized after).
+      count: the number of items to read (-1: all).
+      offset: the byte offset to start from.
+
+    Returns:
+      The array.
+    """
+    return asarray(np.frombuffer(buffer, dtype=dtype, count=count, offset=offset))
+
+
+def fromstring(string: str, dtype: Any = float, count: int = -1, *, sep: str) -> Any:
+    """A 1-D array parsed from text separated by `sep` (like `numpy.fromstring`).
+
+    Args:
+      string: the text.
+      dtype: the dtype of the values (float by default; canonicalized after).
+      count: the number of items to read (-1: all).
+      sep: the separator (required; the binary mode of numpy is deprecated).
+
+    Returns:
+      The array.
+    """
+    return asarray(np.fromstring(string, dtype=dtype, count=count, sep=sep))
+
+
+def fromiter(*args: Any, **kwargs: Any) -> Any:
+    """Not implemented, as in JAX: consuming an iterable is a side effect.
+
+    Raises:
+      NotImplementedError: always; use `jnp.asarray(np.fromiter(...))` outside transformations.
+    """
+    raise NotImplementedError(
+        "jnp.fromiter() is not implemented because it may be non-pure and thus unsafe for use "
+        "with jit and other transformations (it consumes the iterable). Use "
+        "jnp.asarray(np.fromiter(...)) instead, outside transformed functions."
+    )

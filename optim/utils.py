@@ -1,0 +1,89 @@
+"""Small utilities Optax keeps in `optax._src.utils`: `scale_gradient` and `multi_normal`.
+
+`scale_gradient(x, s)` is the identity in the forward pass and multiplies the cotangent by `s`
+in the backward pass (a `core.custom_vjp`); `s == 1` and `s == 0` are special-cased to the
+identity and `stop_gradient`, as in Optax.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import core
+import core.numpy as jnp
+from core import lax, random, tree_util
+
+
+@core.custom_vjp
+def _scale_gradient(inputs: Any, scale: Any) -> Any:
+    del scale  # only used by the backward pass
+    return inputs
+
+
+def _scale_gradient_fwd(inputs: Any, scale: Any) -> tuple[Any, Any]:
+    return _scale_gradient(inputs, scale), scale
+
+
+def _scale_gradient_bwd(scale: Any, g: Any) -> tuple[Any, Any]:
+    return tree_util.tree_map(lambda g_: g_ * scale, g), None
+
+
+_scale_gradient.defvjp(_scale_gradient_fwd, _scale_gradient_bwd)
+
+
+def scale_gradient(inputs: Any, scale: Any) -> Any:
+    """Returns `inputs` unchanged, but scales their gradient by `scale` in the backward pass.
+
+    Args:
+      inputs: a pytree of arrays.
+      scale: the factor applied to the cotangents.
+
+    Returns:
+      A pytree equal to `inputs`.
+
+    Partial: `core.jit` cannot compile `core.custom_vjp` yet (no numba lowering of
+    `custom_vjp_call`), so inside a jitted function only `scale` 0 and 1 work; eagerly (and
+    under `grad`/`vmap`) every scale works.
+    """
+    if scale == 1.0:
+        return inputs
+    if scale == 0.0:
+        return lax.stop_gradient(inputs)
+    return _scale_gradient(inputs, scale)
+
+
+class MultiNormalDiagFromLogScale:
+    """A diagonal Gaussian parameterised by its mean and the log of its scale (used by
+    perturbation-based gradient estimators)."""
+
+    def __init__(self, loc: Any, log_scale: Any) -> None:
+        self._log_scale = jnp.asarray(log_scale)
+        self._scale = jnp.exp(log_scale)
+        self._mean = jnp.asarray(loc)
+        self._param_shape = jnp.broadcast_shapes(jnp.shape(self._mean), jnp.shape(self._scale))
+
+    def sample(self, shape: Sequence[int], key: Any) -> Any:
+        """Draws samples of shape `shape + param_shape` with `core.random.normal(key)`."""
+        sample_shape = (*tuple(shape), *self._param_shape)
+        return random.normal(key, shape=sample_shape) * self._scale + self._mean
+
+    def log_prob(self, x: Any) -> Any:
+        """Returns the log-density of `x`, summed over the parameter axes."""
+        z = (x - self._mean) / self._scale
+        log_prob = -0.5 * z * z - jnp.log(self._scale) - 0.5 * math.log(2 * math.pi)
+        return jnp.sum(log_prob, axis=tuple(-(i + 1) for i in range(len(self._param_shape))))
+
+    @property
+    def log_scale(self) -> Any:
+        return self._log_scale
+
+    @property
+    def params(self) -> list[Any]:
+        return [self._mean, self._log_scale]
+
+
+def multi_normal(loc: Any, log_scale: Any) -> MultiNormalDiagFromLogScale:
+    """Returns `MultiNormalDiagFromLogScale(loc, log_scale)`."""
+    return MultiNormalDiagFromLogScale(loc=loc, log_scale=log_scale)

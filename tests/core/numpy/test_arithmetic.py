@@ -1,0 +1,130 @@
+"""core.numpy arithmetic helpers (gcd, lcm, fabs, angle, pow) against JAX's answers and numpy."""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from tests.core.numpy.known_answers import check
+
+# (id, thunk, expected) with expected values/dtypes/weak types recorded from JAX 0.10.2.
+KNOWN = [
+    (
+        "gcd",
+        lambda: jnp.gcd(jnp.array([12, -18, 0, 7, 0]), jnp.array([8, 12, 5, 0, 0])),
+        ([4, 6, 5, 7, 0], "int32", False),
+    ),
+    ("gcd_scal", lambda: jnp.gcd(12, jnp.array([4, 9, 10])), ([4, 3, 2], "int32", False)),
+    (
+        "gcd_u8",
+        lambda: jnp.gcd(jnp.array([12, 200], jnp.uint8), jnp.array([18, 150], jnp.uint8)),
+        ([6, 50], "uint8", False),
+    ),
+    ("gcd_w", lambda: jnp.gcd(12, 18), (6, "int32", True)),
+    (
+        "lcm",
+        lambda: jnp.lcm(jnp.array([4, -6, 0, 7]), jnp.array([6, 4, 5, 3])),
+        ([12, 12, 0, 21], "int32", False),
+    ),
+    ("lcm_i16", lambda: jnp.lcm(jnp.array([4, 6], jnp.int16), 10), ([20, 30], "int16", False)),
+    ("fabs", lambda: jnp.fabs(jnp.array([-1, 2, -3])), ([1.0, 2.0, 3.0], "float32", False)),
+    (
+        "fabs_f",
+        lambda: jnp.fabs(jnp.array([-1.5, 2.0], jnp.float16)),
+        ([1.5, 2.0], "float16", False),
+    ),
+    ("fabs_w", lambda: jnp.fabs(-2), (2.0, "float32", True)),
+    (
+        "angle",
+        lambda: jnp.angle(jnp.array([1.0, -2.0, 0.0])),
+        ([0.0, 3.1415927410125732, 0.0], "float32", False),
+    ),
+    (
+        "angle_int",
+        lambda: jnp.angle(jnp.array([1, -2, 0])),
+        ([0.0, 3.1415927410125732, 0.0], "float32", False),
+    ),
+    (
+        "angle_deg",
+        lambda: jnp.angle(jnp.array([-1.0, 3.0]), deg=True),
+        ([180.0, 0.0], "float32", False),
+    ),
+    ("angle_scal", lambda: jnp.angle(-1.0), (3.1415927410125732, "float32", False)),
+    (
+        "angle_c",
+        lambda: jnp.angle(jnp.array([1 + 1j, -1j, -1 + 0j], jnp.complex64)),
+        ([0.7853981852531433, -1.5707963705062866, 3.1415927410125732], "float32", False),
+    ),
+    (
+        "angle_f16",
+        lambda: jnp.angle(jnp.array([-1.0], jnp.float16)),
+        ([3.140625], "float16", False),
+    ),
+    ("pow", lambda: jnp.pow(jnp.arange(4), 2), ([0, 1, 4, 9], "int32", False)),
+    (
+        "pow_f",
+        lambda: jnp.pow(jnp.array([2.0, 3.0]), jnp.array([0.5, -1.0])),
+        ([1.4142135381698608, 0.3333333432674408], "float32", False),
+    ),
+    ("angle_pyint", lambda: jnp.angle(2), (0.0, "float32", False)),
+    ("angle_pyfloat", lambda: jnp.angle(-2.0), (3.1415927410125732, "float32", False)),
+    ("fabs_pyf", lambda: jnp.fabs(-2.0), (2.0, "float32", True)),
+    ("lcm_w", lambda: jnp.lcm(4, 6), (12, "int32", True)),
+    ("gcd_i8", lambda: jnp.gcd(jnp.int8(4), 6), (2, "int8", False)),
+    ("pow_w", lambda: jnp.pow(2, 3), (8, "int32", True)),
+    ("pow_neg", lambda: jnp.pow(jnp.array([2, 3]), jnp.array([2, 0])), ([4, 1], "int32", False)),
+]
+
+
+@pytest.mark.parametrize("name, thunk, want", KNOWN, ids=[c[0] for c in KNOWN])
+def test_known_answers(name, thunk, want):
+    check(thunk(), want)
+
+
+INTS = np.array([0, 1, -4, 6, 35, -49, 120, 97], np.int32)
+
+
+@pytest.mark.parametrize("name", ["gcd", "lcm"])
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.uint16])
+def test_gcd_lcm_match_numpy(name, dtype):
+    x = np.abs(INTS).astype(dtype) if np.dtype(dtype).kind == "u" else INTS.astype(dtype)
+    y = x[::-1].reshape(2, 1, 4)
+    x = x.reshape(2, 4)
+    if dtype == np.int8:
+        x, y = x % 20, y % 20
+    got = getattr(jnp, name)(x, y)
+    want = getattr(np, name)(x, y)
+    np.testing.assert_array_equal(np.asarray(got), want)
+    assert np.asarray(got).dtype == want.dtype
+
+
+@pytest.mark.parametrize(
+    "x",
+    [np.array([1.0, -2.0, 0.0, -0.0], np.float32), np.array([3, -4], np.int32), np.float32(-2.5)],
+)
+@pytest.mark.parametrize("deg", [False, True])
+def test_angle_matches_numpy(x, deg):
+    np.testing.assert_allclose(np.asarray(jnp.angle(x, deg=deg)), np.angle(x, deg=deg), rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "call, error",
+    [
+        (lambda: jnp.gcd(np.ones(2, np.float32), 2), ValueError),
+        (lambda: jnp.lcm(1.5, 2), ValueError),
+        (lambda: jnp.fabs(np.array([1 + 1j], np.complex64)), TypeError),
+    ],
+)
+def test_errors(call, error):
+    with pytest.raises(error):
+        call()
+
+
+def test_under_jit_vmap_grad():
+    x, y = jnp.array([12, 18, 0]), jnp.array([8, 12, 5])
+    np.testing.assert_array_equal(np.asarray(core.jit(jnp.gcd)(x, y)), [4, 6, 5])
+    np.testing.assert_array_equal(np.asarray(core.vmap(jnp.lcm)(x, y)), [24, 36, 0])
+    g = core.grad(lambda v: jnp.fabs(v).sum())(jnp.array([-2.0, 3.0]))
+    np.testing.assert_array_equal(np.asarray(g), [-1.0, 1.0])
+    g = core.grad(lambda v: jnp.pow(v, 3.0))(2.0)
+    np.testing.assert_allclose(float(g), 12.0)

@@ -1,0 +1,134 @@
+"""core.numpy.fft against numpy.fft (values) and JAX (complex64/float32 dtypes)."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core.numpy import fft
+
+RNG = np.random.default_rng(0)
+X = RNG.normal(size=(3, 5)).astype(np.float32)
+Z = (RNG.normal(size=(3, 5)) + 1j * RNG.normal(size=(3, 5))).astype(np.complex64)
+X3 = RNG.normal(size=(2, 3, 4)).astype(np.float32)
+R3 = np.fft.rfftn(X3).astype(np.complex64)
+
+ONE_D = [
+    # (name, input, axis, output dtype)
+    ("fft", Z, 0, "complex64"),
+    ("fft", X, -1, "complex64"),
+    ("ifft", Z, 1, "complex64"),
+    ("rfft", X, 1, "complex64"),
+    ("irfft", Z, 1, "float32"),
+    ("irfft", Z, 0, "float32"),
+    ("hfft", Z, 1, "float32"),
+    ("ihfft", X, 0, "complex64"),
+]
+
+
+@pytest.mark.parametrize("norm", [None, "ortho", "forward"])
+@pytest.mark.parametrize("n", [None, 3, 8])
+@pytest.mark.parametrize("name,a,axis,dtype", ONE_D)
+def test_1d(name, a, axis, dtype, n, norm):
+    got = getattr(fft, name)(a, n, axis, norm)
+    want = getattr(np.fft, name)(a, n, axis, norm)
+    assert str(got.dtype) == dtype
+    assert got.shape == want.shape
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-4, atol=1e-4)
+
+
+ND = [
+    ("fftn", X3, None, None),
+    ("fftn", X3, (4, 2), (1, 2)),
+    ("ifftn", X3, None, (0, 2)),
+    ("ifftn", X3, (3, 5), (2, 0)),
+    ("rfftn", X3, None, None),
+    ("rfftn", X3, (3, 5), (2, 0)),
+    ("irfftn", R3, None, None),
+    ("irfftn", R3, (2, 6), (1, 2)),
+    ("fft2", X3, None, (-2, -1)),
+    ("ifft2", X3, (2, 2), (-2, -1)),
+    ("rfft2", X3, None, (0, 1)),
+    ("irfft2", R3, (3, 4), (-2, -1)),
+]
+
+
+@pytest.mark.parametrize("name,a,s,axes", ND)
+def test_nd(name, a, s, axes):
+    got = getattr(fft, name)(a, s, axes)
+    want = getattr(np.fft, name)(a, s, axes)
+    assert str(got.dtype) == ("float32" if name.startswith("irfft") else "complex64")
+    assert got.shape == want.shape
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("n,d", [(1, 1.0), (4, 0.1), (5, 2.0)])
+def test_frequencies(n, d):
+    for name in ("fftfreq", "rfftfreq"):
+        got = getattr(fft, name)(n, d)
+        assert got.dtype == np.float32
+        np.testing.assert_allclose(got, getattr(np.fft, name)(n, d), rtol=1e-6)
+    # JAX computes in float then casts: jnp.fft.fftfreq(4, dtype=jnp.int32) is all zeros
+    np.testing.assert_array_equal(fft.fftfreq(4, dtype=np.int32), [0, 0, 0, 0])
+
+
+@pytest.mark.parametrize("axes", [None, 1, (0, 2)])
+def test_shifts(axes):
+    np.testing.assert_array_equal(fft.fftshift(X3, axes), np.fft.fftshift(X3, axes))
+    np.testing.assert_array_equal(fft.ifftshift(X3, axes), np.fft.ifftshift(X3, axes))
+
+
+def test_known_jax_value():
+    # JAX 0.10.2: jnp.fft.fft(jnp.array([1, 2, 3]))
+    got = fft.fft(np.array([1, 2, 3]))
+    assert got.dtype == np.complex64
+    np.testing.assert_allclose(got, [6, -1.5 + 0.8660254j, -1.5 - 0.8660254j], rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "call,err",
+    [
+        (lambda: fft.fft(X, norm="bad"), ValueError),
+        (lambda: fft.fft(X, 0), ValueError),
+        (lambda: fft.fft(X, axis=(0, 1)), ValueError),
+        (lambda: fft.rfft(Z), TypeError),
+        (lambda: fft.fftn(X3, axes=(0, 0)), ValueError),
+        (lambda: fft.fftn(X3, s=(2, 2), axes=(0,)), ValueError),
+        (lambda: fft.fftfreq([4]), ValueError),
+    ],
+)
+def test_errors(call, err):
+    with pytest.raises(err):
+        call()
+
+
+def _power(x):
+    spec = fft.rfft(x) * np.array([1, 2, 3], np.complex64)
+    return jnp.sum(fft.irfft(spec, 4) ** 2)
+
+
+XV = np.array([1.0, 2.0, -1.0, 0.5], np.float32)
+
+
+def test_grad_matches_finite_differences():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # eager transpose of a complex->real convert
+        g = np.asarray(core.grad(_power)(XV))
+    eps = 1e-2
+    num = [
+        (_power(XV + eps * e) - _power(XV - eps * e)) / (2 * eps)
+        for e in np.eye(4, dtype=np.float32)
+    ]
+    np.testing.assert_allclose(g, num, rtol=1e-3, atol=1e-3)
+
+
+def test_jit_grad_vmap():
+    want = float(_power(XV))
+    np.testing.assert_allclose(core.jit(_power)(XV), want, rtol=1e-6)
+    np.testing.assert_allclose(
+        core.vmap(_power)(np.stack([XV, 2 * XV])), [want, 4 * want], rtol=1e-5
+    )
+    g = core.jit(core.grad(_power))(XV)
+    np.testing.assert_allclose(g, [-2.0, 18.5, -18.0, 6.5], rtol=1e-5)

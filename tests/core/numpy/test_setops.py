@@ -1,0 +1,109 @@
+"""core.numpy set operations against numpy and JAX's `size=`/`fill_value=` padding."""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core.errors import NonConcreteBooleanIndexError
+
+A = np.array([3, 1, 4, 1, 5, 9, 2, 6], np.int32)
+B = np.array([[5, 3], [5, 8]], np.int32)
+
+# (id, our call, expected values: numpy or JAX 0.10.2 literals, dtype)
+CASES = [
+    ("union1d", lambda: jnp.union1d(A, B), np.union1d(A, B), "int32"),
+    (
+        "union1d_promote",
+        lambda: jnp.union1d(A, np.array([3.0, 9.0])),
+        np.union1d(A, [3.0, 9]),
+        "float32",
+    ),
+    (
+        "union1d_size_pad",
+        lambda: jnp.union1d(A, B, size=10),
+        [1, 2, 3, 4, 5, 6, 8, 9, 1, 1],
+        "int32",
+    ),
+    ("union1d_size_fill", lambda: jnp.union1d(A, B, size=2, fill_value=-1), [1, 2], "int32"),
+    ("intersect1d", lambda: jnp.intersect1d(A, B), np.intersect1d(A, B), "int32"),
+    ("intersect1d_size", lambda: jnp.intersect1d(A, B, size=4), [3, 5, 3, 3], "int32"),
+    (
+        "intersect1d_empty",
+        lambda: jnp.intersect1d(np.array([1, 2]), np.array([5, 6]), size=3),
+        [0, 0, 0],
+        "int32",
+    ),
+    ("setdiff1d", lambda: jnp.setdiff1d(A, B), np.setdiff1d(A, B), "int32"),
+    ("setdiff1d_size", lambda: jnp.setdiff1d(A, B, size=7), [1, 2, 4, 6, 9, 0, 0], "int32"),
+    (
+        "setdiff1d_assume_unique",
+        lambda: jnp.setdiff1d(np.array([5, 1, 3]), np.array([1]), assume_unique=True),
+        [5, 3],
+        "int32",
+    ),
+    ("setxor1d", lambda: jnp.setxor1d(A, B), np.setxor1d(A, B), "int32"),
+    ("setxor1d_size", lambda: jnp.setxor1d(A, B, size=8), [1, 2, 4, 6, 8, 9, 1, 1], "int32"),
+    (
+        "setxor1d_empty",
+        lambda: jnp.setxor1d(np.array([1, 2]), np.array([2, 1]), size=2),
+        [0, 0],
+        "int32",
+    ),
+    (
+        "unique_values_nan",
+        lambda: jnp.unique_values(np.array([3.0, 1, np.nan, 1, np.nan])),
+        [1, 3, np.nan, np.nan],
+        "float32",
+    ),
+]
+
+
+@pytest.mark.parametrize("ours,want,dtype", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_values(ours, want, dtype):
+    got = ours()
+    assert str(got.dtype) == dtype
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want, dtype=dtype))
+
+
+def test_intersect1d_indices():
+    vals, i1, i2 = jnp.intersect1d(A, B, return_indices=True)
+    for g, w in zip((vals, i1, i2), np.intersect1d(A, B, return_indices=True)):
+        np.testing.assert_array_equal(g, w)
+    # JAX pads indices with the (out-of-bounds) sizes of the inputs
+    _, i1, i2 = jnp.intersect1d(A, B, return_indices=True, size=4)
+    np.testing.assert_array_equal(i1, [0, 4, 8, 8])
+    np.testing.assert_array_equal(i2, [1, 0, 4, 4])
+
+
+@pytest.mark.parametrize("size,fill", [(None, None), (6, 0), (6, None)])
+def test_unique_all(size, fill):
+    x = np.array([[3, 4, 1], [3, 1, 7]], np.int32)
+    res = jnp.unique_all(x, size=size, fill_value=fill)
+    ref = np.unique_all(x)
+    pad = 0 if size is None else size - 4
+    fv = 1 if fill is None else fill  # JAX pads values with the smallest one by default
+    np.testing.assert_array_equal(res.values, np.concatenate([ref.values, [fv] * pad]))
+    np.testing.assert_array_equal(res.indices, np.concatenate([ref.indices, [2] * pad]))
+    np.testing.assert_array_equal(res.inverse_indices, ref.inverse_indices)
+    np.testing.assert_array_equal(res.counts, np.concatenate([ref.counts, [0] * pad]))
+    assert all(str(r.dtype) == "int32" for r in res)
+
+
+def test_unique_counts_and_inverse():
+    x = np.array([[3.0, 1], [3, 2]], np.float32)
+    vals, counts = jnp.unique_counts(x)
+    np.testing.assert_array_equal(vals, [1, 2, 3])
+    np.testing.assert_array_equal(counts, [1, 1, 2])
+    vals, inv = jnp.unique_inverse(x)
+    assert inv.shape == x.shape
+    np.testing.assert_array_equal(np.asarray(vals)[np.asarray(inv)], x)
+
+
+def test_jit_needs_size():
+    f = core.jit(lambda a, b: jnp.union1d(a, b, size=6))
+    np.testing.assert_array_equal(f(A, B), [1, 2, 3, 4, 5, 6])
+    with pytest.raises(NonConcreteBooleanIndexError, match="size="):
+        core.jit(lambda a, b: jnp.setdiff1d(a, b))(A, B)
+    with pytest.raises(NonConcreteBooleanIndexError):
+        core.jit(jnp.unique_values)(A)

@@ -1,0 +1,129 @@
+"""The less common top-level functions: linear_transpose, custom_gradient, closure_convert,
+ensure_compile_time_eval and the device/compatibility helpers."""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+
+A = np.array([[1.0, 2.0, 0.5], [-1.0, 0.0, 3.0]], np.float32)
+
+
+@pytest.mark.parametrize(
+    "fun,primal,ct,want",
+    [
+        (lambda x: A @ x, np.ones(3, np.float32), np.array([1.0, 2.0], np.float32), A.T @ [1, 2]),
+        (
+            lambda x: 3.0 * x[::-1],
+            np.ones(3, np.float32),
+            np.arange(3, dtype=np.float32),
+            [6.0, 3.0, 0.0],
+        ),
+        (
+            lambda x: jnp.sin(1.0) * x.sum(),
+            np.ones(2, np.float32),
+            np.float32(2.0),
+            [2 * np.sin(1.0)] * 2,
+        ),
+        (
+            lambda x: jnp.cumsum(x),
+            core.ShapeDtypeStruct((4,), np.float32),
+            np.ones(4, np.float32),
+            [4.0, 3.0, 2.0, 1.0],
+        ),
+    ],
+)
+def test_linear_transpose(fun, primal, ct, want):
+    (got,) = core.linear_transpose(fun, primal)(ct)
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_linear_transpose_pytrees_and_errors():
+    def f(x, y):
+        return {"a": 2 * x + y[0], "b": y[1] * 3}
+
+    t = core.linear_transpose(f, np.float32(1), (np.float32(1), np.ones(2, np.float32)))
+    cx, (cy0, cy1) = t({"a": np.float32(1.0), "b": np.array([1.0, 2.0], np.float32)})
+    assert float(cx) == 2.0 and float(cy0) == 1.0
+    np.testing.assert_array_equal(cy1, [3.0, 6.0])
+    with pytest.raises(TypeError, match="does not match"):
+        t({"a": np.float32(1.0), "b": np.ones(3, np.float32)})
+
+
+def test_custom_gradient():
+    @core.custom_gradient
+    def f(x):
+        return jnp.sin(x), lambda g: g * 100.0
+
+    assert float(f(0.5)) == pytest.approx(np.sin(0.5))
+    assert float(core.grad(f)(0.5)) == 100.0
+    assert float(core.jit(core.grad(f))(0.5)) == 100.0
+
+    @core.custom_gradient
+    def g(x, y):
+        return x * y, lambda ct: (ct * 2.0, ct * 3.0)
+
+    assert core.grad(lambda x, y: g(x, y), argnums=(0, 1))(1.0, 2.0) == (2.0, 3.0)
+
+
+def test_closure_convert():
+    w = jnp.array([2.0, 3.0])
+
+    def f(x):
+        return (w * x).sum()
+
+    conv, consts = core.closure_convert(f, jnp.ones(2))
+    assert len(consts) == 1
+    np.testing.assert_allclose(consts[0], w)
+    assert float(conv(jnp.array([1.0, 1.0]), *consts)) == 5.0
+    assert float(conv(jnp.array([1.0, 1.0]), jnp.array([1.0, 1.0]))) == 2.0
+
+    def outer(s):  # closing over a traced value: it becomes an explicit argument
+        conv, consts = core.closure_convert(lambda x: s * x, 1.0)
+        return conv(2.0, *consts)
+
+    assert float(core.grad(outer)(3.0)) == 2.0
+
+
+def test_ensure_compile_time_eval():
+    def f(x):
+        with core.ensure_compile_time_eval():
+            n = jnp.sum(jnp.arange(4))  # concrete: computed now, usable as a Python int
+            y = x * int(n)  # traced operand: traced as usual
+        return y
+
+    np.testing.assert_array_equal(core.jit(f, backend="python")(jnp.ones(2)), [6.0, 6.0])
+    jaxpr = str(core.make_jaxpr(f)(jnp.ones(2)))
+    assert "iota" not in jaxpr and "reduce_sum" not in jaxpr
+
+
+def test_compatibility_helpers(capsys):
+    assert core.named_call(jnp.sin, name="s") is jnp.sin
+    with core.named_scope("block"):
+        pass
+    with core.checking_leaks():
+        pass
+    with core.default_device(core.devices()[0]):
+        pass
+    with pytest.raises(ValueError, match="unknown device"), core.default_device("gpu:0"):
+        pass
+    aval = core.typeof(jnp.ones((2, 3), jnp.int32))
+    assert aval.shape == (2, 3) and aval.dtype == np.int32
+    assert core.local_devices() == core.devices()
+    assert core.float0.itemsize == 0
+    assert core.float0 == np.dtype([("float0", np.void, 0)])
+    text = core.print_environment_info(return_string=True)
+    assert "numpy" in text and "numba" in text
+    core.print_environment_info()
+    assert "numpy" in capsys.readouterr().out
+
+
+def test_flatten_util_and_shape_dtype_struct_exist():
+    from core.flatten_util import ravel_pytree
+
+    flat, unravel = ravel_pytree({"a": jnp.ones(2), "b": jnp.zeros(())})
+    assert flat.shape == (3,)
+    assert unravel(flat)["a"].shape == (2,)
+    s = core.ShapeDtypeStruct((2,), np.float32)
+    assert s.shape == (2,) and s.dtype == np.float32

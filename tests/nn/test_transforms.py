@@ -1,0 +1,432 @@
+"""Lifted transforms: parameter trees and values against Flax, outputs against plain loops."""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+import nn
+from core import random, tree_util
+from nn import errors
+
+
+def shapes(tree):
+    return tree_util.tree_map(lambda a: tuple(np.shape(a)), tree)
+
+
+def close(a, b, tol=1e-5):
+    np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=tol, atol=tol)
+
+
+VmapDense = nn.vmap(nn.Dense, variable_axes={"params": 0}, split_rngs={"params": True}, in_axes=0)
+
+
+class TwoVmapped(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return VmapDense(5)(x) + VmapDense(5, name="named")(x)
+
+
+# Flax 0.12.8 values for the same keys and models.
+FLAX_VMAP_TOP_KERNEL = [
+    [0.53824717, 0.7668343],
+    [-0.16403241, -0.23796612],
+    [0.15140428, 0.62548643],
+]
+FLAX_VMAP_NESTED_KERNEL = [
+    [0.02094762, 1.1097859],
+    [0.99175936, 0.51120275],
+    [-0.6145193, 0.4380255],
+]
+FLAX_VMAP_NAMED_KERNEL = [
+    [0.7085348, 0.54149103],
+    [-0.50317585, -0.13624448],
+    [0.4361647, -0.14258817],
+]
+FLAX_VMAP_NESTED_OUT = [[0.32156178, 0.6133641], [-0.927094, -1.1434453], [0.5017601, 0.589754]]
+
+
+def test_vmap_dense_params_match_flax():
+    x = jnp.ones((3, 2, 4))
+    v = VmapDense(5).init(random.key(0), x)
+    assert shapes(v) == {"params": {"bias": (3, 5), "kernel": (3, 4, 5)}}
+    close(v["params"]["kernel"][:, 0, :2], FLAX_VMAP_TOP_KERNEL)
+    v = TwoVmapped().init(random.key(0), x)
+    assert shapes(v["params"]) == {
+        "VmapDense_0": {"bias": (3, 5), "kernel": (3, 4, 5)},
+        "named": {"bias": (3, 5), "kernel": (3, 4, 5)},
+    }
+    close(v["params"]["VmapDense_0"]["kernel"][:, 0, :2], FLAX_VMAP_NESTED_KERNEL)
+    close(v["params"]["named"]["kernel"][:, 1, :2], FLAX_VMAP_NAMED_KERNEL)
+    y = TwoVmapped().apply(v, jnp.arange(24.0).reshape(3, 2, 4) / 10)
+    close(y[:, :, 0], FLAX_VMAP_NESTED_OUT)
+
+
+@pytest.mark.parametrize(
+    "variable_axes, in_axes, out_axes, x_shape",
+    [
+        ({"params": 0}, 0, 0, (3, 2, 4)),  # one Dense per index
+        ({"params": 1}, 1, 1, (2, 3, 4)),  # stacked on axis 1, mapped over axis 1
+        ({"params": None}, 0, 0, (3, 2, 4)),  # one Dense shared by every index
+    ],
+)
+def test_vmap_equals_per_index_dense(variable_axes, in_axes, out_axes, x_shape):
+    split = variable_axes["params"] is not None
+    layer = nn.vmap(
+        nn.Dense,
+        variable_axes=variable_axes,
+        split_rngs={"params": split},
+        in_axes=in_axes,
+        out_axes=out_axes,
+    )(5)
+    x = jnp.asarray(np.random.default_rng(0).standard_normal(x_shape).astype(np.float32))
+    v = layer.init(random.key(0), x)
+    y = np.asarray(layer.apply(v, x))
+    ax = variable_axes["params"]
+    for i in range(3):
+        p = (
+            v["params"]
+            if ax is None
+            else tree_util.tree_map(lambda a, i=i: np.take(np.asarray(a), i, ax), v["params"])
+        )
+        want = nn.Dense(5).apply({"params": p}, np.take(np.asarray(x), i, in_axes))
+        close(np.take(y, i, out_axes), want)
+    if ax is None:
+        assert shapes(v["params"]) == {"bias": (5,), "kernel": (4, 5)}
+
+
+def test_vmap_axis_size_and_errors():
+    layer = nn.vmap(
+        nn.Dense,
+        variable_axes={"params": 0},
+        split_rngs={"params": True},
+        in_axes=None,
+        axis_size=2,
+    )(3)
+    v = layer.init(random.key(0), jnp.ones((1, 4)))
+    assert shapes(v["params"]) == {"bias": (2, 3), "kernel": (2, 4, 3)}
+    no_size = nn.vmap(
+        nn.Dense, variable_axes={"params": 0}, split_rngs={"params": True}, in_axes=None
+    )(3)
+    with pytest.raises(errors.TransformAxisSizeError, match="axis_size"):
+        no_size.init(random.key(0), jnp.ones((1, 4)))
+    bn = nn.vmap(nn.BatchNorm, variable_axes={"params": 0}, split_rngs={"params": True})(
+        use_running_average=False
+    )
+    # Collections not listed in variable_axes are not visible inside the transform.
+    with pytest.raises(errors.CollectionNotFoundError, match="batch_stats"):
+        bn.init(random.key(0), jnp.ones((2, 3, 4)))
+
+
+ScanLSTM = nn.scan(
+    nn.LSTMCell, variable_broadcast="params", split_rngs={"params": False}, in_axes=1, out_axes=1
+)
+
+
+class ScanRNN(nn.Module):
+    @nn.compact
+    def __call__(self, c, xs):
+        return ScanLSTM(4)(c, xs)
+
+
+FLAX_SCAN_HI = [0.728076, 0.577141, -0.36659363, -0.04921918]
+FLAX_SCAN_II = [-0.26903877, 0.46433267, 0.53939027, 0.7128156]
+FLAX_SCAN_YS = [
+    [-0.00264686, -0.01749893, -0.03275437, -0.04381564, -0.05110153],
+    [-0.07326448, -0.09656601, -0.09889822, -0.09769935, -0.09860198],
+]
+
+
+def test_scan_lstm_matches_flax_and_python_loop():
+    xs = jnp.arange(30.0).reshape(2, 5, 3) / 30
+    cell = nn.LSTMCell(4)
+    c = cell.initialize_carry(random.key(1), (2, 3))
+    v = ScanRNN().init(random.key(0), c, xs)
+    p = v["params"]["ScanLSTMCell_0"]
+    assert shapes(p) == shapes(cell.init(random.key(0), c, xs[:, 0])["params"])
+    close(p["hi"]["kernel"][0], FLAX_SCAN_HI)
+    close(p["ii"]["kernel"][0], FLAX_SCAN_II)
+    (cc, hh), ys = ScanRNN().apply(v, c, xs)
+    close(ys[:, :, 0], FLAX_SCAN_YS)
+    carry = c
+    for t in range(5):
+        carry, y = cell.apply({"params": p}, carry, xs[:, t])
+        close(ys[:, t], y)
+    close(cc, carry[0])
+    close(hh, carry[1])
+
+
+class Block(nn.Module):
+    @nn.compact
+    def __call__(self, c, x):
+        h = nn.Dense(3)(c) + x
+        return h, h.sum(-1)
+
+
+FLAX_STACKED_KERNEL = [-0.3856946, 0.3684166, 0.02626231, -0.40614423]
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_scan_stacked_params_with_broadcast_input(reverse):
+    layer = nn.scan(
+        Block,
+        variable_axes={"params": 0},
+        split_rngs={"params": True},
+        length=4,
+        in_axes=nn.broadcast,
+        reverse=reverse,
+    )()
+    c = jnp.ones((2, 3))
+    x = jnp.full((2, 3), 0.5)
+    v = layer.init(random.key(0), c, x)
+    assert shapes(v) == {"params": {"Dense_0": {"bias": (4, 3), "kernel": (4, 3, 3)}}}
+    close(v["params"]["Dense_0"]["kernel"][:, 0, 0], FLAX_STACKED_KERNEL)
+    out, ys = layer.apply(v, c, x)
+    h, want_ys = c, [None] * 4
+    for i in reversed(range(4)) if reverse else range(4):
+        p = tree_util.tree_map(lambda a, i=i: a[i], v["params"])
+        h, want_ys[i] = Block().apply({"params": p}, h, x)
+    close(out, h)
+    close(ys, np.stack(want_ys))
+
+
+class Step(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(3)(x)
+
+
+def test_remat_scan_matches_flax():
+    v = nn.remat_scan(Step, lengths=(2, 3))().init(random.key(0), jnp.ones((2, 3)))
+    assert shapes(v) == {"params": {"Dense_0": {"bias": (2, 3, 3), "kernel": (2, 3, 3, 3)}}}
+    close(
+        v["params"]["Dense_0"]["kernel"][:, :, 0, 0],
+        [[1.114703, -0.16798842, -0.3728166], [0.02576583, -0.05376711, 0.0370833]],
+    )
+    x = jnp.asarray(np.random.default_rng(1).standard_normal((2, 3)).astype(np.float32))
+    y = nn.remat_scan(Step, lengths=(2, 3))().apply(v, x)
+    want = x
+    for i in range(2):
+        for j in range(3):
+            p = tree_util.tree_map(lambda a, i=i, j=j: a[i, j], v["params"])
+            want = Step().apply({"params": p}, want)
+    close(y, want)
+
+
+@pytest.mark.parametrize("transform", [nn.jit, nn.remat, nn.checkpoint])
+def test_jit_and_remat_equal_the_plain_module(transform):
+    class Model(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            return transform(nn.Dense)(4)(x) * 2
+
+    class Plain(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            return nn.Dense(4, name=transform.__name__.capitalize() + "Dense_0")(x) * 2
+
+    x = jnp.asarray(np.random.default_rng(0).standard_normal((2, 3)).astype(np.float32))
+    v = Model().init(random.key(0), x)
+    want = Plain().init(random.key(0), x)
+    for a, b in zip(tree_util.tree_leaves(v), tree_util.tree_leaves(want)):
+        close(a, b)
+    close(Model().apply(v, x), Plain().apply(v, x))
+    close(Model().apply(v, x + 1), Plain().apply(v, x + 1))
+    g = core.grad(lambda p: Model().apply({"params": p}, x).sum())(v["params"])
+    g_want = core.grad(lambda p: Plain().apply({"params": p}, x).sum())(v["params"])
+    for a, b in zip(tree_util.tree_leaves(g), tree_util.tree_leaves(g_want)):
+        close(a, b)
+
+
+def test_jit_decorator_and_mutable_state():
+    class Counter(nn.Module):
+        @nn.jit
+        @nn.compact
+        def __call__(self, x):
+            n = self.variable("state", "n", lambda: jnp.zeros((), jnp.int32))
+            n.value += 1
+            return nn.Dense(2)(x)
+
+    x = jnp.ones((1, 3))
+    v = Counter().init(random.key(0), x)
+    assert shapes(v) == {
+        "params": {"Dense_0": {"bias": (2,), "kernel": (3, 2)}},
+        "state": {"n": ()},
+    }
+    y, upd = Counter().apply(v, x, mutable="state")
+    assert int(upd["state"]["n"]) == 2
+    close(y, nn.Dense(2).apply({"params": v["params"]["Dense_0"]}, x))
+
+
+class Branchy(nn.Module):
+    @nn.compact
+    def __call__(self, x, index):
+        self.variable("state", "calls", lambda: jnp.zeros((3,), jnp.int32))
+
+        def branch(k, sign):
+            def fn(mdl, x):
+                calls = mdl.variable("state", "calls")
+                calls.value = calls.value.at[k].add(1)
+                return sign * nn.Dense(2, name="dense")(x)
+
+            return fn
+
+        if isinstance(index, bool):
+            return nn.cond(index, branch(0, 1.0), branch(1, -1.0), self, x)
+        return nn.switch(index, [branch(k, float(k + 1)) for k in range(3)], self, x)
+
+
+@pytest.mark.parametrize("index, sign, counted", [(True, 1, 0), (False, -1, 1), (2, 3, 2)])
+def test_cond_and_switch(index, sign, counted):
+    x = jnp.ones((1, 3))
+    v = Branchy().init(random.key(0), x, index)
+    assert shapes(v["params"]) == {"dense": {"bias": (2,), "kernel": (3, 2)}}
+    v = {"params": v["params"], "state": {"calls": jnp.zeros((3,), jnp.int32)}}
+    y, upd = Branchy().apply(v, x, index, mutable="state")
+    close(y, sign * nn.Dense(2).apply({"params": v["params"]["dense"]}, x))
+    assert np.asarray(upd["state"]["calls"]).tolist() == [int(k == counted) for k in range(3)]
+
+
+def test_while_loop_carries_variables():
+    class Doubler(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            self.variable("state", "n", lambda: jnp.zeros((), jnp.int32))
+
+            def body(mdl, c):
+                mdl.variable("state", "n").value += 1
+                return c * 2
+
+            return nn.while_loop(
+                lambda mdl, c: c.sum() < 100, body, self, x, carry_variables="state"
+            )
+
+    x = jnp.ones((2, 3))
+    y, upd = Doubler().apply({"state": {"n": jnp.asarray(0, jnp.int32)}}, x, mutable="state")
+    close(y, np.full((2, 3), 32.0))
+    assert int(upd["state"]["n"]) == 5
+
+
+def test_gradients_of_a_module_function():
+    class G(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            d = nn.Dense(2)
+            y, bwd = nn.vjp(lambda m, x: m(x), d, x)
+            params_t, x_t = bwd(jnp.ones_like(y))
+            value, (gx,) = nn.value_and_grad(lambda m, x: (m(x) ** 2).sum(), d, x)
+            (gx2,) = nn.grad(lambda m, x: (m(x) ** 2).sum(), d, x)
+            tangents = {"params": tree_util.tree_map(jnp.ones_like, d.variables["params"])}
+            _, y_t = nn.jvp(lambda m, x: m(x), d, (x,), (jnp.zeros_like(x),), tangents)
+            return y, params_t, x_t, value, gx, gx2, y_t
+
+    x = jnp.asarray([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]])
+    v = G().init(random.key(0), x)
+    y, params_t, x_t, value, gx, gx2, y_t = G().apply(v, x)
+    k = np.asarray(v["params"]["Dense_0"]["kernel"])
+    close(params_t["params"]["kernel"], np.asarray(x).T @ np.ones((2, 2)))
+    close(params_t["params"]["bias"], [2.0, 2.0])
+    close(x_t, np.ones((2, 2)) @ k.T)
+    close(value, (np.asarray(y) ** 2).sum())
+    close(gx, 2 * np.asarray(y) @ k.T)
+    close(gx2, gx)
+    close(y_t, np.asarray(x).sum(1, keepdims=True) + 1 + np.zeros((2, 2)))
+
+
+def test_map_variables_matches_flax():
+    class M(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            double = lambda v: tree_util.tree_map(lambda a: a * 2, v)  # noqa: E731
+            dense = nn.map_variables(nn.Dense, "params", double, init=self.is_initializing())
+            return dense(2)(x)
+
+    x = jnp.ones((2, 3))
+    v = M().init(random.key(0), x)
+    assert shapes(v) == {"params": {"Map_variablesDense_0": {"bias": (2,), "kernel": (3, 2)}}}
+    close(v["params"]["Map_variablesDense_0"]["kernel"][0], [-1.9647663, -0.22847153])
+    close(M().apply(v, x)[0], [-7.42042, -4.2823157])
+
+
+def test_custom_vjp_sign_gradient_matches_flax():
+    class Foo(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            def f(mdl, x):
+                return mdl(x)
+
+            def fwd(mdl, x):
+                return nn.vjp(f, mdl, x)
+
+            def bwd(vjp_fn, y_t):
+                params_t, *inputs_t = vjp_fn(y_t)
+                return (tree_util.tree_map(jnp.sign, params_t), *inputs_t)
+
+            sign_grad = nn.custom_vjp(f, forward_fn=fwd, backward_fn=bwd)
+            return sign_grad(nn.Dense(1), x).reshape(())
+
+    x = jnp.ones((2,))
+    v = Foo().init(random.key(1), x)
+    g = core.grad(Foo().apply)(v, x)
+    close(g["params"]["Dense_0"]["kernel"], [[1.0], [1.0]])
+    close(g["params"]["Dense_0"]["bias"], [1.0])
+
+
+def test_transform_methods_and_target_errors():
+    class Two(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            return nn.Dense(2, name="d")(x)
+
+        def twice(self, x):
+            return self(x) * 2
+
+    T = nn.vmap(
+        Two,
+        variable_axes={"params": 0},
+        split_rngs={"params": True},
+        methods=["__call__", "twice"],
+    )
+    x = jnp.ones((3, 1, 4))
+    v = T().init(random.key(0), x, method="twice")
+    assert shapes(v) == {"params": {"d": {"bias": (3, 2), "kernel": (3, 4, 2)}}}
+    close(T().apply(v, x, method="twice"), 2 * T().apply(v, x))
+    with pytest.raises(errors.TransformMethodsError):
+        nn.vmap(Two, variable_axes={}, split_rngs={}, methods="twice")
+    with pytest.raises(errors.TransformTargetError):
+        nn.jit(3)
+
+
+class Wrap(nn.Module):
+    cell: nn.Module
+
+    def __call__(self, c, x):
+        return self.cell(c, x)
+
+
+class ScanWrapped(nn.Module):
+    @nn.compact
+    def __call__(self, c, xs):
+        scanned = nn.scan(
+            Wrap, variable_broadcast="params", split_rngs={"params": False}, in_axes=1, out_axes=1
+        )
+        return scanned(nn.GRUCell(3))(c, xs)
+
+
+def test_scan_of_a_module_holding_a_cell_bound_outside_matches_flax():
+    # The cell is created (and bound) by ScanWrapped, so its parameters stay at GRUCell_0.
+    c = jnp.zeros((2, 3))
+    xs = jnp.arange(24.0).reshape(2, 4, 3) / 24
+    v = ScanWrapped().init(random.key(0), c, xs)
+    assert list(v["params"]) == ["GRUCell_0"]
+    p = v["params"]["GRUCell_0"]
+    close(p["hn"]["kernel"][0], [0.41621673, -0.89807564, 0.14221087])
+    close(p["ir"]["kernel"][0], [-0.02679178, -0.63905627, 0.763918])
+    ys = ScanWrapped().apply(v, c, xs)[1]
+    close(
+        ys[:, :, 0],
+        [
+            [0.03463854, 0.07639107, 0.11308197, 0.13908507],
+            [0.12796284, 0.17945752, 0.1848955, 0.17612302],
+        ],
+    )
