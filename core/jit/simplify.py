@@ -17,6 +17,10 @@ def simplify(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
     return dead_code_elimination(eqns, outvars), outvars
 
 
+# Calls whose body runs as is when compiled (a custom rule only changes differentiation).
+_CALLS = {"jit_call": "jaxpr", "custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr"}
+
+
 def inline_calls(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
     """Replaces `jit_call` equations by their bodies (renaming variables), recursively."""
     out: list[Eqn] = []
@@ -24,10 +28,10 @@ def inline_calls(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
     sub = lambda x: rename.get(x, x) if isinstance(x, Var) else x  # noqa: E731
     for eqn in eqns:
         ins = [sub(x) for x in eqn.inputs]
-        if eqn.prim.name != "jit_call":
+        if eqn.prim.name not in _CALLS:
             out.append(Eqn(eqn.prim, ins, eqn.params, eqn.outputs) if ins != eqn.inputs else eqn)
             continue
-        inner = eqn.params["jaxpr"]
+        inner = eqn.params[_CALLS[eqn.prim.name]]
         inner = inner.jaxpr if isinstance(inner, ClosedJaxpr) else inner
         body, results = inline_calls(inner.eqns, inner.outvars)
         local = dict(zip([*inner.constvars, *inner.invars], ins, strict=True))
