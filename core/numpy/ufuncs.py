@@ -46,9 +46,21 @@ def _unary(name: str, fn, inexact: bool = False):
     return op
 
 
-add = _binary("add", ew.add)
+def _logical_on_bool(name: str, fn, bool_fn):
+    """`add`/`multiply` of booleans are `or`/`and`, as in numpy and JAX."""
+
+    def op(x: Any, y: Any, /) -> Any:
+        x, y = promote_args(name, x, y)
+        return (bool_fn if get_aval(x).dtype == np.bool_ else fn)(x, y)
+
+    op.__name__ = name
+    op.__doc__ = f"Elementwise `{name}` with numpy broadcasting and JAX type promotion."
+    return op
+
+
+add = _logical_on_bool("add", ew.add, ew.bitwise_or)
 subtract = _binary("subtract", ew.sub)
-multiply = _binary("multiply", ew.mul)
+multiply = _logical_on_bool("multiply", ew.mul, ew.bitwise_and)
 true_divide = divide = _binary("divide", ew.div, inexact=True)
 maximum = _binary("maximum", ew.max)
 minimum = _binary("minimum", ew.min)

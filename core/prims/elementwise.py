@@ -40,12 +40,33 @@ def _check_same(name: str, avals: tuple[ShapedArray, ...]) -> None:
             )
 
 
+_KIND_NAMES = {
+    "b": "bool",
+    "i": "signed integer",
+    "u": "unsigned integer",
+    "f": "floating",
+    "c": "complexfloating",
+}
+
+
+def _reject_dtype(name: str, dtype: np.dtype, kinds: str) -> None:
+    accepted = ", ".join(_KIND_NAMES[k] for k in kinds)
+    raise DTypeError(
+        f"{name} does not accept dtype {dtype}. Accepted dtypes are subtypes of {accepted}; "
+        "convert the operand with `x.astype(...)` first."
+    )
+
+
 def _nary(name: str, np_fn, nargs: int, out_dtype=None, kinds: str | None = None) -> Primitive:
     prim = Primitive(name)
     prim.np_fn = np_fn
     prim.nargs = nargs
 
     def impl(*args):
+        # Eager evaluation skips abstract_eval, so the dtype check is repeated here: numpy
+        # would otherwise compute something for dtypes JAX rejects (a shift of floats).
+        if kinds is not None and args[0].dtype.kind not in kinds:
+            _reject_dtype(name, args[0].dtype, kinds)
         out = np_fn(*args)
         dt = args[0].dtype if out_dtype is None else out_dtype
         return np.asarray(out, dtype=dt) if out.dtype != dt else out
@@ -53,7 +74,7 @@ def _nary(name: str, np_fn, nargs: int, out_dtype=None, kinds: str | None = None
     def abstract_eval(*avals):
         _check_same(name, avals)
         if kinds is not None and avals[0].dtype.kind not in kinds:
-            raise DTypeError(f"{name} does not accept dtype {avals[0].dtype}")
+            _reject_dtype(name, avals[0].dtype, kinds)
         if out_dtype is None:
             return ShapedArray(avals[0].shape, avals[0].dtype, all(a.weak_type for a in avals))
         return ShapedArray(avals[0].shape, out_dtype)

@@ -6,7 +6,8 @@ import pytest
 
 import core
 import core.numpy as jnp
-from core import errors, grad, vmap
+from core import errors, grad, lax, vmap
+from core.errors import DTypeError
 
 
 def _staged(f, *args):
@@ -95,3 +96,27 @@ def test_jvp_and_vjp_argument_errors():
         f_vjp(jnp.ones(3))
     with pytest.raises(TypeError, match="Tree structure of cotangent"):
         f_vjp((jnp.ones(2),))
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda: lax.shift_right_logical(jnp.ones(3), jnp.ones(3)),
+        lambda: lax.add(jnp.array([True]), jnp.array([False])),
+        lambda: jnp.subtract(jnp.array([True]), jnp.array([True])),
+        lambda: lax.exp(jnp.arange(3)),
+    ],
+)
+@pytest.mark.parametrize("staged", [False, True])
+def test_primitive_dtype_checks_eager_and_staged(fn, staged):
+    """JAX rejects these dtypes; eager evaluation must not compute garbage with numpy."""
+    run = core.jit(fn) if staged else fn
+    with pytest.raises(DTypeError, match="does not accept dtype .* convert the operand"):
+        run()
+
+
+def test_add_and_multiply_of_booleans_are_or_and_and():
+    a, b = jnp.array([True, True, False]), jnp.array([True, False, False])
+    np.testing.assert_array_equal(a + b, [True, True, False])
+    np.testing.assert_array_equal(jnp.multiply(a, b), [True, False, False])
+    assert (a + b).dtype == np.bool_
