@@ -2,9 +2,8 @@
 
 The call is one `pure_callback` primitive holding the callback and the declared result shapes:
 eagerly its impl calls the function at once; under `jit` the equation stays in the program and
-the function runs each time the compiled program runs. The numba back end cannot call Python
-from compiled code, so a program containing a callback must run with `jit(..., backend="python")`
-(the numpy back end): compiling it with numba raises `LoweringError`, whose message says so.
+the function runs each time the compiled program runs (the numba back end leaves compiled code
+for it through an `objmode` block, see `core/jit/host_calls.py`).
 Under `vmap` the `vmap_method` argument decides how the callback sees the batch ("sequential",
 "expand_dims", "broadcast_all", "legacy_vectorized"), as in JAX. Callbacks are not
 differentiable (wrap them in `custom_jvp`/`custom_vjp`), as in JAX.
@@ -20,6 +19,7 @@ import numpy as np
 from core import dtypes, tree_util
 from core.avals import ShapedArray
 from core.interpreters import batching
+from core.jit.lowering import Kernel, host_call
 from core.primitive import Primitive
 from core.trace import get_aval
 
@@ -127,6 +127,14 @@ pure_callback_p.def_abstract_eval(_abstract_eval)
 pure_callback_p.def_jvp(_jvp)
 pure_callback_p.def_batch(_batch)
 pure_callback_p.def_weak_type_rule(lambda weak, **params: [False] * len(params["result_avals"]))
+
+
+def _lowering(ctx, eqn):
+    callback, result_avals = eqn.params["callback"], eqn.params["result_avals"]
+    return host_call(ctx, callback, lambda arrays: callback(arrays, result_avals))
+
+
+pure_callback_p.def_lowering(Kernel(_lowering))
 
 
 def _as_aval(x: Any) -> ShapedArray:

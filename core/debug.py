@@ -2,10 +2,10 @@
 
 Both bind the effectful `debug_callback` primitive (no outputs; dead-code elimination keeps it
 because `debug_callback_p.effectful` is set). Eagerly it runs at once. Under `jit` it stays in
-the program and runs with the values of each call, on the numpy back end
-(`jit(f, backend="python")`); the numba back end cannot call Python from compiled code, so it
-raises `LoweringError` naming that fix. Under `grad`/`jvp` it sees the primal values only; under
-`vmap` it runs once per batch element (as JAX's default does).
+the program and runs with the values of each call, on either back end (the numba one leaves
+compiled code for it through an `objmode` block, see `core/jit/host_calls.py`). Under
+`grad`/`jvp` it sees the primal values only; under `vmap` it runs once per batch element (as
+JAX's default does).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import numpy as np
 
 from core import tree_util
 from core.array import Array
+from core.jit.lowering import Kernel, host_call
 from core.primitive import Primitive
 from core.trace import Tracer, get_aval
 
@@ -67,6 +68,14 @@ debug_callback_p.def_impl(_impl)
 debug_callback_p.def_abstract_eval(lambda *avals, callback: [])
 debug_callback_p.def_jvp(_jvp)
 debug_callback_p.def_batch(_batch)
+
+
+def _lowering(ctx, eqn):
+    callback = eqn.params["callback"]
+    return host_call(ctx, callback, lambda arrays: callback(arrays) or [])
+
+
+debug_callback_p.def_lowering(Kernel(_lowering))
 
 
 def callback(

@@ -145,3 +145,34 @@ class ScalarCtx:
 
     def const(self, value, dtype=None) -> str:
         return const(value, self.dtype if dtype is None else dtype)
+
+
+def _numba_type(aval) -> str:
+    """The numba type of a kernel value of `aval`, as `objmode` takes it (a string)."""
+    name = "boolean" if aval.dtype == np.bool_ else np.dtype(aval.dtype).name
+    if not aval.shape:
+        return name
+    return f"{name}[{', '.join([':'] * (len(aval.shape) - 1) + ['::1'])}]"
+
+
+def host_call(ctx, owner: object, fun: Callable) -> list[str]:
+    """Statements calling the Python function `fun` from the kernel (a numba `objmode` block
+    through `core.jit.host_calls`), for the equation of `ctx`; returns the output names.
+
+    Args:
+      ctx: the rule's `KernelCtx`.
+      owner: the object `fun` stands for (the equation's callback parameter), which names it.
+      fun: takes the list of input arrays, returns the list of output arrays.
+    """
+    from core.jit import host_calls
+
+    key = host_calls.register(owner, fun, ctx.in_avals, ctx.out_avals)
+    args = [
+        ctx.scalar(i) if not aval.shape else ctx.array(i) for i, aval in enumerate(ctx.in_avals)
+    ]
+    outs = [ctx.gen.em.new_name("h") for _ in ctx.out_avals]
+    types_ = ", ".join(f'{o}="{_numba_type(a)}"' for o, a in zip(outs, ctx.out_avals))
+    call = f"hc.call({key!r}, {', '.join(args)})"
+    with ctx.block(f"with objmode({types_}):"):
+        ctx.line(f"{', '.join(outs)} = {call}" if outs else call)
+    return outs

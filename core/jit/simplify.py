@@ -61,7 +61,7 @@ def common_subexpressions(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], li
     for e in eqns:
         ins = [rename.get(x, x) if isinstance(x, Var) else x for x in e.inputs]
         key = None
-        if not e.prim.higher_order:
+        if not e.prim.higher_order and not getattr(e.prim, "effectful", False):
             atoms = tuple(
                 ("v", id(x)) if isinstance(x, Var) else ("l", repr(x.val), str(x.aval)) for x in ins
             )
@@ -105,11 +105,12 @@ def swap_transposed_dots(eqns, outvars):
 
 
 def dead_code_elimination(eqns: list[Eqn], outvars: list) -> list[Eqn]:
-    """Drops equations none of whose outputs are used (all primitives are pure)."""
+    """Drops equations none of whose outputs are used, except effectful ones (a
+    `debug_callback` has no outputs and runs for its effect)."""
     live = {v for v in outvars if isinstance(v, Var)}
     kept = []
     for eqn in reversed(eqns):
-        if any(v in live for v in eqn.outputs):
+        if any(v in live for v in eqn.outputs) or getattr(eqn.prim, "effectful", False):
             kept.append(eqn)
             live.update(x for x in eqn.inputs if isinstance(x, Var))
     return kept[::-1]

@@ -1,4 +1,4 @@
-"""core.debug.print / debug.callback and core.pure_callback: eager, jit (numpy back end), grad,
+"""core.debug.print / debug.callback and core.pure_callback: eager, jit (both back ends), grad,
 vmap, and the errors for what is not supported."""
 
 import numpy as np
@@ -8,7 +8,9 @@ import core
 import core.numpy as jnp
 from core import debug
 from core.callbacks import CallbackBatchingError, CallbackDifferentiationError, CallbackResultError
-from core.jit.errors import LoweringError
+from core.jit import host_calls
+
+BACKENDS = ["python", "numba"]
 
 
 def _printing(x):
@@ -21,20 +23,22 @@ def test_debug_print_eager(capsys):
     assert capsys.readouterr().out == "x=[0. 1. 2.] total=3.0\n"
 
 
-def test_debug_print_runs_each_call_under_python_jit(capsys):
-    f = core.jit(_printing, backend="python")
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_debug_print_runs_each_call_under_jit(capsys, backend):
+    f = core.jit(_printing, backend=backend)
     np.testing.assert_array_equal(f(jnp.arange(3.0)), [0.0, 2.0, 4.0])
     f(jnp.arange(3.0) + 1)
     out = capsys.readouterr().out
     assert out == "x=[0. 1. 2.] total=3.0\nx=[1. 2. 3.] total=6.0\n"
 
 
-def test_debug_print_kept_when_result_unused(capsys):
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_debug_print_kept_when_result_unused(capsys, backend):
     def f(x):
         debug.print("side {}", x)
         return x + 1
 
-    core.jit(f, backend="python")(jnp.float32(2.0))
+    core.jit(f, backend=backend)(jnp.float32(2.0))
     assert capsys.readouterr().out == "side 2.0\n"
 
 
@@ -46,7 +50,8 @@ def test_debug_print_under_grad_and_vmap(capsys):
     assert capsys.readouterr().out == "x=[1. 2.] total=3.0\nx=[3. 4.] total=7.0\n"
 
 
-def test_debug_callback_receives_numpy_values_and_static_leaves():
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_debug_callback_receives_numpy_values_and_static_leaves(backend):
     seen = []
 
     def cb(x, tag, scale=None):
@@ -56,18 +61,33 @@ def test_debug_callback_receives_numpy_values_and_static_leaves():
         debug.callback(cb, x, "label", scale=x[0] * 10)
         return x
 
-    core.jit(f, backend="python")(jnp.array([1.5, 2.5]))
+    core.jit(f, backend=backend)(jnp.array([1.5, 2.5]))
     assert seen == [(np.ndarray, [1.5, 2.5], "label", 15.0)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs core/jit/simplify.py dead_code_elimination to keep effectful equations; "
-    "today the numba back end drops the print without an error (remove this mark then)",
-)
-def test_debug_print_under_numba_jit_raises_lowering_error():
-    with pytest.raises(LoweringError, match="backend='python'"):
-        core.jit(lambda x: _printing(x))(jnp.arange(2.0))
+def test_debug_print_in_a_compiled_scan_runs_per_iteration(capsys):
+    def body(c, x):
+        debug.print("c={c} x={x}", c=c, x=x)
+        return c + x, c
+
+    carry, ys = core.jit(lambda xs: core.lax.scan(body, 0.0, xs))(jnp.arange(3.0))
+    assert float(carry) == 3.0
+    np.testing.assert_array_equal(ys, [0.0, 0.0, 1.0])
+    assert capsys.readouterr().out == "c=0.0 x=0.0\nc=0.0 x=1.0\nc=1.0 x=2.0\n"
+
+
+def test_host_call_keys_are_stable_names_and_never_shared():
+    def cb(arrays):
+        return arrays
+
+    def other(arrays):
+        return arrays
+
+    av = [core.ShapedArray((2,), np.dtype(np.float32))]
+    key = host_calls.register(cb, cb, av, av)
+    assert key == host_calls.register(cb, cb, av, av)
+    assert key.startswith("test_host_call_keys_are_stable_names_and_never_shared.<locals>.cb#")
+    assert host_calls.register(other, other, av, av) != key
 
 
 def _sin_cb(x):
@@ -76,12 +96,27 @@ def _sin_cb(x):
     )
 
 
-def test_pure_callback_eager_and_python_jit():
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_pure_callback_eager_and_jit(backend):
     x = jnp.array([0.5, 1.0])
     np.testing.assert_allclose(_sin_cb(x), np.sin([0.5, 1.0]), rtol=1e-6)
-    np.testing.assert_allclose(
-        core.jit(_sin_cb, backend="python")(x), np.sin([0.5, 1.0]), rtol=1e-6
+    np.testing.assert_allclose(core.jit(_sin_cb, backend=backend)(x), np.sin([0.5, 1.0]), rtol=1e-6)
+    np.testing.assert_allclose(core.jit(core.vmap(_sin_cb))(x[:, None]), np.sin([[0.5], [1.0]]))
+
+
+def test_pure_callback_under_numba_jit_mixed_outputs():
+    def host(a):
+        return a.sum(), a > 1, (a * 2).astype(np.int32)
+
+    spec = (
+        core.ShapeDtypeStruct((), np.float32),
+        core.ShapeDtypeStruct((3,), np.bool_),
+        core.ShapeDtypeStruct((3,), np.int32),
     )
+    total, mask, ints = core.jit(lambda x: core.pure_callback(host, spec, x * 1))(jnp.arange(3.0))
+    assert total.dtype == np.float32 and float(total) == 3.0
+    np.testing.assert_array_equal(mask, [False, False, True])
+    assert ints.dtype == np.int32 and ints.tolist() == [0, 2, 4]
 
 
 def test_pure_callback_pytrees_and_kwargs():
@@ -130,8 +165,14 @@ def test_pure_callback_errors():
         core.grad(lambda x: plain(x).sum())(x)
     with pytest.raises(CallbackBatchingError, match="vmap_method"):
         core.vmap(plain)(jnp.ones((3, 2)))
-    with pytest.raises(LoweringError, match="backend='python'"):
-        core.jit(plain)(x)
+    with pytest.raises(CallbackResultError, match=r"shape \(3,\)"):
+        core.jit(bad_shape)(x)
+
+    def failing(a):
+        raise KeyError("from the host")
+
+    with pytest.raises(KeyError, match="from the host"):
+        core.jit(lambda x: core.pure_callback(failing, core.ShapeDtypeStruct((2,), x.dtype), x))(x)
 
 
 def test_pure_callback_inside_custom_jvp_is_differentiable():
