@@ -171,18 +171,16 @@ def _install_more() -> None:
     ArrayBase.byteswap = _byteswap
 
 
-def _compress(self, condition, axis=None, *, size=None, fill_value=0):
-    """The slices of `self` where the concrete boolean `condition` is true."""
-    from core.numpy.indexing import take
+def _compress(self, condition, axis=None, *, size=None, fill_value=0, out=None):
+    from core.numpy.selection import compress
 
-    cond = np.asarray(condition).astype(bool)
-    return take(self, np.nonzero(cond)[0].astype(np.int32), axis=axis, mode="clip")
+    return compress(condition, self, axis, size=size, fill_value=fill_value, out=out)
 
 
-def _choose(self, choices, mode="raise"):
-    from core.numpy.logic import select
+def _choose(self, choices, out=None, mode="raise"):
+    from core.numpy.selection import choose
 
-    return select([self == i for i in range(len(choices))], choices)
+    return choose(self, choices, out, mode)
 
 
 def _view(self, dtype=None, type=None):

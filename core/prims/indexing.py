@@ -51,26 +51,15 @@ def _slice_abstract_eval(x, *, start_indices, limit_indices, strides):
 
 
 def _slice_transpose(ct, x, *, start_indices, limit_indices, strides):
-    shape = x.aval.shape
+    from core.prims.shapes import full
+
+    shape, dtype = x.aval.shape, x.aval.dtype
+    if any(n == 0 for n in get_aval(ct).shape):
+        return [full(shape, 0, dtype)]
     config = []
     for s, st, d, n in zip(start_indices, strides, shape, get_aval(ct).shape):
-        hi = d - (s + (n - 1) * st + 1) if n > 0 else d - s
-        config.append((s, hi, st - 1) if n > 0 else (0, d, 0))
-    from core.prims.elementwise import full_like
-
-    zero = full_like(_scalar_of(ct), 0)
-    if any(n == 0 for n in get_aval(ct).shape):
-        from core.prims.shapes import full
-
-        return [full(shape, 0, x.aval.dtype)]
-    return [pad(ct, zero, tuple(config))]
-
-
-def _scalar_of(x):
-    from core.prims.shapes import reshape
-
-    aval = get_aval(x)
-    return reshape(slice(x, (0,) * aval.ndim, (1,) * aval.ndim), ()) if aval.ndim else x
+        config.append((s, d - (s + (n - 1) * st + 1), st - 1))
+    return [pad(ct, full((), 0, dtype), tuple(config))]
 
 
 def _slice_batch(args, dims, *, start_indices, limit_indices, strides):

@@ -12,7 +12,7 @@ import numpy as np
 
 from core import dtypes
 from core.avals import ShapedArray
-from core.errors import ShapeError
+from core.errors import DTypeError, ShapeError
 from core.interpreters.jvp import Zero, defjvp_zero, deflinear
 from core.jit import lowering as lo
 from core.jit.lowering import Kernel, Reduce, alloc, const
@@ -137,11 +137,20 @@ reduce_prod_p.def_jvp(_reduce_prod_jvp)
 def _argext(name: str, np_fn) -> Primitive:
     prim = Primitive(name)
 
+    def check(dtype: np.dtype) -> None:
+        if dtype.kind == "c":  # complex numbers have no order (JAX raises too)
+            raise DTypeError(
+                f"{name} does not accept dtype {dtype}: complex numbers are not ordered; "
+                f"take {name} of `jnp.abs(x)`, `x.real` or `x.imag` instead."
+            )
+
     def impl(x, *, axes, index_dtype):
+        check(x.dtype)
         (axis,) = axes
         return np.asarray(np_fn(x, axis=axis), dtype=index_dtype)
 
     def abstract_eval(x, *, axes, index_dtype):
+        check(x.dtype)
         return ShapedArray(_reduced_shape(name, x, axes), index_dtype)
 
     prim.def_impl(impl)

@@ -120,3 +120,12 @@ def test_add_and_multiply_of_booleans_are_or_and_and():
     np.testing.assert_array_equal(a + b, [True, True, False])
     np.testing.assert_array_equal(jnp.multiply(a, b), [True, False, False])
     assert (a + b).dtype == np.bool_
+
+
+@pytest.mark.parametrize("fn", [jnp.argmax, jnp.argmin])
+def test_argmax_of_complex_raises(fn):
+    x = jnp.array([1 + 2j, 3 + 0j])
+    with pytest.raises(DTypeError, match="complex numbers are not ordered"):
+        fn(x)
+    with pytest.raises(DTypeError, match="complex numbers are not ordered"):
+        core.jit(fn)(x)

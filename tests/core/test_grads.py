@@ -153,3 +153,19 @@ def test_check_grads_pytrees_and_order_3():
         return {"out": jnp.sum(d["a"] * jnp.exp(d["b"])) * y}
 
     check_grads(f, ({"a": R(3), "b": R(3)}, 0.7), 3, eps=1e-3, atol=1e-4, rtol=1e-4)
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda x: core.lax.slice(x, (1, 0), (1, 3)).sum(),
+        lambda x: x[2:2].sum() + x[:, 3:].sum(),
+        lambda x: jnp.take(x, jnp.zeros((0,), jnp.int32), axis=0).sum(),
+    ],
+)
+def test_grads_through_empty_slices_are_zero(fn):
+    x = jnp.arange(12.0).reshape(4, 3)
+    for f in (core.grad(fn), core.jit(core.grad(fn))):
+        g = f(x)
+        assert g.shape == (4, 3) and g.dtype == x.dtype
+        np.testing.assert_array_equal(g, np.zeros((4, 3)))

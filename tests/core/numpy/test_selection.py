@@ -174,3 +174,17 @@ def test_under_jit_and_vmap():
         jnp.array([[True, False, True], [False, True, False]])
     )
     np.testing.assert_array_equal(np.asarray(rows), [[0.0, 2.0], [1.0, 0.0]])
+
+
+def test_array_methods_compress_and_choose_are_the_functions():
+    a = jnp.arange(6).reshape(2, 3)
+    cond = jnp.array([True, False, True])
+    np.testing.assert_array_equal(a.compress(cond, axis=1), jnp.compress(cond, a, axis=1))
+    np.testing.assert_array_equal(
+        a.compress(jnp.array([True, False]), axis=0, size=2, fill_value=-1),
+        [[0, 1, 2], [-1, -1, -1]],
+    )
+    idx = jnp.array([0, 1, 0])
+    choices = [jnp.arange(3), 10 + jnp.arange(3)]
+    np.testing.assert_array_equal(idx.choose(choices), [0, 11, 2])
+    np.testing.assert_array_equal(jnp.array([3, -1, 0]).choose(choices, mode="clip"), [10, 1, 2])
