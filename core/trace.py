@@ -123,14 +123,10 @@ class EvalTrace(Trace):
     def process_primitive(self, prim, args: tuple, params: dict) -> Any:
         from core.array import Array
 
-        vals = [to_numpy(a) for a in args]
-        try:
-            out = prim.impl(*vals, **params)
-        except Exception:
-            # Eager mode skips abstract evaluation for speed; on failure, let it explain the
-            # problem (shapes, dtypes) with our own error before numpy's message.
-            prim.abstract_eval(*[get_aval(a) for a in args], **params)
-            raise
+        # Abstract evaluation first (about a microsecond): it rejects shapes and dtypes that
+        # JAX rejects, which numpy would otherwise broadcast, clamp or compute anyway.
+        prim.abstract_eval(*[get_aval(a) for a in args], **params)
+        out = prim.impl(*[to_numpy(a) for a in args], **params)
         if prim.weak_type_rule is not None:
             weak = prim.weak_type_rule([dtypes.is_weakly_typed(a) for a in args], **params)
         else:
