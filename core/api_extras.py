@@ -45,6 +45,23 @@ def _aval_of(x: Any) -> ShapedArray:
     return ShapedArray(tuple(x.shape), dtypes.canonicalize_dtype(x.dtype))
 
 
+def _trace_flat(fun: Callable, args: tuple) -> tuple[Any, list, Any, list, Any]:
+    """The jaxpr of `fun` on flat arguments shaped like the leaves of `args`: `(jaxpr, consts,
+    in_tree, in_avals, out_tree)`."""
+    flat, in_tree = tree_util.tree_flatten(args)
+    in_avals = [_aval_of(x) for x in flat]
+    out_store: list = []
+
+    def flat_fun(*xs):
+        out = fun(*tree_util.tree_unflatten(in_tree, list(xs)))
+        leaves, tree = tree_util.tree_flatten(out)
+        out_store.append(tree)
+        return leaves
+
+    jaxpr, consts = trace_to_jaxpr(flat_fun, in_avals)
+    return jaxpr, consts, in_tree, in_avals, out_store[0]
+
+
 def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Any = ()) -> Callable:
     """The transpose of the linear function `fun`, like `jax.linear_transpose`.
 
@@ -57,18 +74,7 @@ def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Any = ()) -> Cal
     Returns:
       `transpose_fn(out_cotangent) -> tuple` with one cotangent per positional argument.
     """
-    flat, in_tree = tree_util.tree_flatten(primals)
-    in_avals = [_aval_of(x) for x in flat]
-    out_store: list = []
-
-    def flat_fun(*xs):
-        out = fun(*tree_util.tree_unflatten(in_tree, list(xs)))
-        leaves, tree = tree_util.tree_flatten(out)
-        out_store.append(tree)
-        return leaves
-
-    jaxpr, consts = trace_to_jaxpr(flat_fun, in_avals)
-    out_tree = out_store[0]
+    jaxpr, consts, in_tree, in_avals, out_tree = _trace_flat(fun, primals)
 
     def transposed(out_cotangent: Any) -> tuple:
         ct_flat, ct_tree = tree_util.tree_flatten(out_cotangent)
@@ -129,18 +135,7 @@ def closure_convert(fun: Callable, *example_args: Any) -> tuple[Callable, list[A
     Returns:
       `(converted, consts)`: `converted(*args, *consts)` computes `fun(*args)`.
     """
-    flat, in_tree = tree_util.tree_flatten(example_args)
-    in_avals = [_aval_of(x) for x in flat]
-    out_store: list = []
-
-    def flat_fun(*xs):
-        out = fun(*tree_util.tree_unflatten(in_tree, list(xs)))
-        leaves, tree = tree_util.tree_flatten(out)
-        out_store.append(tree)
-        return leaves
-
-    jaxpr, consts = trace_to_jaxpr(flat_fun, in_avals)
-    out_tree = out_store[0]
+    jaxpr, consts, in_tree, in_avals, out_tree = _trace_flat(fun, example_args)
     n_args = len(in_avals)
 
     def converted(*args: Any) -> Any:

@@ -39,31 +39,6 @@ from core.trace import get_aval
 
 __all__ = [
     "PRNGKey",
-    "ball",
-    "beta",
-    "binomial",
-    "cauchy",
-    "chisquare",
-    "clone",
-    "dirichlet",
-    "double_sided_maxwell",
-    "f",
-    "gamma",
-    "generalized_normal",
-    "geometric",
-    "key_dtype",
-    "key_impl",
-    "loggamma",
-    "lognormal",
-    "maxwell",
-    "multinomial",
-    "pareto",
-    "poisson",
-    "rayleigh",
-    "t",
-    "triangular",
-    "wald",
-    "weibull_min",
     "bernoulli",
     "bits",
     "categorical",
@@ -203,9 +178,10 @@ def _stack_words(w0: Any, w1: Any) -> Any:
     return ix.concatenate([sh.reshape(w, (*shape, 1)) for w in (w0, w1)], len(shape))
 
 
-def _unstack_keys(keys: Any) -> list[Any]:
-    n = get_aval(keys).shape[0]
-    return [sh.reshape(ix.slice(keys, (i, 0), (i + 1, 2)), (2,)) for i in range(n)]
+def _split_keys(key: Any, num: int = 2) -> list[Any]:
+    """`split(key, num)` as a list of `num` keys."""
+    keys = split(key, num)
+    return [sh.reshape(ix.slice(keys, (i, 0), (i + 1, 2)), (2,)) for i in range(num)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -224,11 +200,7 @@ def bits(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
       An array of `shape` and `dtype`.
     """
     key = _check_key("bits", key)
-    dt = dtypes.default_uint() if dtype is None else dtypes.canonicalize_dtype(dtype)
-    if dt.kind != "u":
-        raise RandomArgumentError(
-            f"dtype argument to `bits` must be an unsigned int dtype, got {dt}"
-        )
+    dt = _dtype_arg("bits", dtype, "u")
     return _random_bits(key, dt.itemsize * 8, _shape(shape))
 
 
@@ -253,11 +225,37 @@ def _shape(shape: Any) -> tuple[int, ...]:
     return out
 
 
-def _float_dtype(name: str, dtype: Any) -> np.dtype:
-    dt = dtypes.default_float() if dtype is None else dtypes.canonicalize_dtype(dtype)
-    if dt.kind != "f":
-        raise RandomArgumentError(f"dtype argument to `{name}` must be a float dtype, got {dt}")
+def _sample_shape(shape: Any, *params: Any) -> tuple[int, ...]:
+    """`shape`, or the broadcast of the parameters' shapes when `shape` is None."""
+    if shape is None:
+        return broadcast_shapes(*(get_aval(ensure_array(p)).shape for p in params))
+    return _shape(shape)
+
+
+# The dtype kinds a sampler's `dtype` argument may take: their default and name in errors.
+_DTYPE_KINDS = {
+    "f": (dtypes.default_float, "a float"),
+    "iu": (dtypes.default_int, "an int"),
+    "u": (dtypes.default_uint, "an unsigned int"),
+}
+
+
+def _dtype_arg(name: str, dtype: Any, kind: str = "f") -> np.dtype:
+    """The `dtype` argument of sampler `name`, checked to be of `kind` (default if None)."""
+    default, what = _DTYPE_KINDS[kind]
+    dt = default() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    if dt.kind not in kind:
+        raise RandomArgumentError(f"dtype argument to `{name}` must be {what} dtype, got {dt}")
     return dt
+
+
+def _setup(name: str, key: Any, shape: Any, dtype: Any, *params: Any) -> tuple[Any, ...]:
+    """The arguments of float sampler `name`: its checked key, its sample shape (`shape`, or
+    the broadcast of `params`' shapes when None), its dtype and `params` broadcast to the shape."""
+    key = _check_key(name, key)
+    dtype = _dtype_arg(name, dtype)
+    shape = _sample_shape(shape, *params) if params else _shape(shape)
+    return (key, shape, dtype, *(_param(p, dtype, shape, name) for p in params))
 
 
 def _param(x: Any, dtype: np.dtype, shape: tuple[int, ...], name: str) -> Any:
@@ -292,8 +290,7 @@ def uniform(
     Returns:
       An array of `shape` and `dtype`.
     """
-    key = _check_key("uniform", key)
-    return _uniform(key, _shape(shape), _float_dtype("uniform", dtype), minval, maxval)
+    return _uniform(*_setup("uniform", key, shape, dtype), minval, maxval)
 
 
 def _uniform(key: Any, shape: tuple[int, ...], dtype: np.dtype, minval: Any, maxval: Any) -> Any:
@@ -321,8 +318,7 @@ def normal(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     Returns:
       An array of `shape` and `dtype`.
     """
-    key = _check_key("normal", key)
-    return _normal(key, _shape(shape), _float_dtype("normal", dtype))
+    return _normal(*_setup("normal", key, shape, dtype))
 
 
 def _normal(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
@@ -386,13 +382,7 @@ def truncated_normal(
     Returns:
       An array of `shape` and `dtype`.
     """
-    key = _check_key("truncated_normal", key)
-    dtype = _float_dtype("truncated_normal", dtype)
-    lower = sh.convert_element_type(ensure_array(lower), dtype)
-    upper = sh.convert_element_type(ensure_array(upper), dtype)
-    bshape = broadcast_shapes(get_aval(lower).shape, get_aval(upper).shape)
-    shape = bshape if shape is None else _shape(shape)
-    lower, upper = (_param(b, dtype, shape, "truncated_normal") for b in (lower, upper))
+    key, shape, dtype, lower, upper = _setup("truncated_normal", key, shape, dtype, lower, upper)
     sqrt2 = float(np.sqrt(2).astype(dtype))
     a = ew.erf(ew.div(lower, sqrt2))
     b = ew.erf(ew.div(upper, sqrt2))
@@ -420,8 +410,7 @@ def _nextafter(x: Any, up: bool) -> Any:
 
 def gumbel(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     """Standard Gumbel floats: `-log(-log(u))` with `u` uniform in `[tiny, 1)`."""
-    key = _check_key("gumbel", key)
-    return _gumbel(key, _shape(shape), _float_dtype("gumbel", dtype))
+    return _gumbel(*_setup("gumbel", key, shape, dtype))
 
 
 def _gumbel(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
@@ -431,25 +420,22 @@ def _gumbel(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
 
 def exponential(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     """Standard exponential floats: `-log1p(-u)`."""
-    key = _check_key("exponential", key)
-    dtype = _float_dtype("exponential", dtype)
-    u = _uniform(key, _shape(shape), dtype, 0.0, 1.0)
+    key, shape, dtype = _setup("exponential", key, shape, dtype)
+    u = _uniform(key, shape, dtype, 0.0, 1.0)
     return ew.neg(ew.log1p(ew.neg(u)))
 
 
 def laplace(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     """Standard Laplace floats: `sign(u) * log1p(-|u|)` with `u` uniform in `(-1, 1)`."""
-    key = _check_key("laplace", key)
-    dtype = _float_dtype("laplace", dtype)
-    u = _uniform(key, _shape(shape), dtype, -1.0 + float(np.finfo(dtype).epsneg), 1.0)
+    key, shape, dtype = _setup("laplace", key, shape, dtype)
+    u = _uniform(key, shape, dtype, -1.0 + float(np.finfo(dtype).epsneg), 1.0)
     return ew.mul(ew.sign(u), ew.log1p(ew.neg(ew.abs(u))))
 
 
 def logistic(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     """Standard logistic floats: `log(u) - log1p(-u)`."""
-    key = _check_key("logistic", key)
-    dtype = _float_dtype("logistic", dtype)
-    u = _uniform(key, _shape(shape), dtype, float(np.finfo(dtype).tiny), 1.0)
+    key, shape, dtype = _setup("logistic", key, shape, dtype)
+    u = _uniform(key, shape, dtype, float(np.finfo(dtype).tiny), 1.0)
     return ew.sub(ew.log(u), ew.log1p(ew.neg(u)))
 
 
@@ -473,7 +459,7 @@ def multivariate_normal(
     key = _check_key("multivariate_normal", key)
     mean = ensure_array(mean)
     dt = get_aval(mean).dtype
-    dtype = _float_dtype("multivariate_normal", dt if dt.kind == "f" and dtype is None else dtype)
+    dtype = _dtype_arg("multivariate_normal", dt if dt.kind == "f" and dtype is None else dtype)
     mean = sh.convert_element_type(mean, dtype)
     cov_np = np.asarray(cov, dtype=dtype)
     n = get_aval(mean).shape[-1] if get_aval(mean).ndim else None
@@ -505,11 +491,10 @@ def orthogonal(
     Returns:
       An array of shape `shape + (n, m)`.
     """
-    key = _check_key("orthogonal", key)
-    dtype = _float_dtype("orthogonal", dtype)
+    key, shape, dtype = _setup("orthogonal", key, shape, dtype)
     m = n if m is None else int(m)
     n = int(n)
-    z = np.asarray(_normal(key, (*_shape(shape), max(n, m), min(n, m)), dtype))
+    z = np.asarray(_normal(key, (*shape, max(n, m), min(n, m)), dtype))
     q, r = np.linalg.qr(z)
     d = np.diagonal(r, axis1=-2, axis2=-1)
     x = (q * np.sign(d)[..., None, :]).astype(dtype)
@@ -538,7 +523,7 @@ def bernoulli(key: Any, p: Any = 0.5, shape: Sequence[int] | None = None) -> Any
         raise RandomArgumentError(
             f"bernoulli probability `p` must have a floating dtype, got {dtype}."
         )
-    shape = get_aval(p).shape if shape is None else _shape(shape)
+    shape = _sample_shape(shape, p)
     p = _param(p, dtype, shape, "bernoulli")
     return ew.lt(_uniform(key, shape, dtype, 0.0, 1.0), p)
 
@@ -618,7 +603,7 @@ def _randint(key: Any, shape: tuple[int, ...], minval: Any, maxval: Any, dtype: 
     maxval = broadcast_to(_clip_convert(maxval, dtype), shape)
 
     nbits = np.iinfo(dtype).bits
-    k1, k2 = _unstack_keys(split(key))
+    k1, k2 = _split_keys(key)
     higher, lower = _random_bits(k1, nbits, shape), _random_bits(k2, nbits, shape)
     unsigned = _UINT[nbits]
     span = sh.convert_element_type(ew.sub(maxval, minval), unsigned)
@@ -715,7 +700,7 @@ def _shuffle(key: Any, x: Any, axis: int, independent: bool) -> Any:
     size = math.prod(shape) if independent else n
     rounds = int(np.ceil(3 * np.log(max(1, size)) / np.log(np.iinfo(np.uint32).max)))
     for _ in range(rounds):
-        key, subkey = _unstack_keys(split(key))
+        key, subkey = _split_keys(key)
         if independent:
             sort_keys = _random_bits(subkey, 32, shape)
         else:
@@ -817,31 +802,9 @@ def _take(arr: Any, ind: Any, axis: int) -> Any:
     return sh.transpose(out, perm)
 
 
-# The rest of the samplers are written on the helpers above, so they are imported last.
-from core.random_distributions import (  # noqa: E402
-    ball,
-    beta,
-    binomial,
-    cauchy,
-    chisquare,
-    clone,
-    dirichlet,
-    double_sided_maxwell,
-    f,
-    gamma,
-    generalized_normal,
-    geometric,
-    key_dtype,
-    key_impl,
-    loggamma,
-    lognormal,
-    maxwell,
-    multinomial,
-    pareto,
-    poisson,
-    rayleigh,
-    t,
-    triangular,
-    wald,
-    weibull_min,
-)
+# The rest of the samplers are written on the helpers above, so they are imported last; their
+# names are listed once, in `core.random_distributions.__all__`.
+from core.random_distributions import *  # noqa: E402, F403
+from core.random_distributions import __all__ as _distributions  # noqa: E402
+
+__all__ += _distributions

@@ -43,12 +43,14 @@ from core.prims import sorting
 from core.prims.control_flow import while_loop
 from core.random import (
     _check_key,
-    _float_dtype,
+    _dtype_arg,
     _normal,
     _param,
+    _sample_shape,
+    _setup,
     _shape,
+    _split_keys,
     _uniform,
-    _unstack_keys,
     exponential,
     rademacher,
     split,
@@ -76,7 +78,6 @@ __all__ = [
     "multinomial",
     "pareto",
     "poisson",
-    "random_gamma_grad",
     "rayleigh",
     "t",
     "triangular",
@@ -86,20 +87,6 @@ __all__ = [
 
 # ---------------------------------------------------------------------------------------------
 # Helpers
-
-
-def _sample_shape(shape: Any, *params: Any) -> tuple[int, ...]:
-    """`shape`, or the broadcast of the parameters' shapes when `shape` is None."""
-    if shape is None:
-        return broadcast_shapes(*(get_aval(ensure_array(p)).shape for p in params))
-    return _shape(shape)
-
-
-def _int_dtype(name: str, dtype: Any) -> np.dtype:
-    dt = dtypes.default_int() if dtype is None else dtypes.canonicalize_dtype(dtype)
-    if dt.kind not in "iu":
-        raise RandomArgumentError(f"dtype argument to `{name}` must be an int dtype, got {dt}")
-    return dt
 
 
 def _inexact(x: Any) -> Any:
@@ -121,10 +108,6 @@ def _quiet(fn: Any) -> Any:
             return fn(*args, **kwargs)
 
     return wrapper
-
-
-def _split_keys(key: Any, num: int = 2) -> list[Any]:
-    return _unstack_keys(split(key, num))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -173,9 +156,8 @@ def cauchy(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     Returns:
       An array of `shape` and `dtype`.
     """
-    key = _check_key("cauchy", key)
-    dtype = _float_dtype("cauchy", dtype)
-    u = _uniform(key, _shape(shape), dtype, float(np.finfo(dtype).eps), 1.0)
+    key, shape, dtype = _setup("cauchy", key, shape, dtype)
+    u = _uniform(key, shape, dtype, float(np.finfo(dtype).eps), 1.0)
     return ew.tan(ew.mul(ew.sub(u, 0.5), float(np.pi)))
 
 
@@ -193,10 +175,7 @@ def lognormal(
     Returns:
       An array of `shape` and `dtype`.
     """
-    key = _check_key("lognormal", key)
-    dtype = _float_dtype("lognormal", dtype)
-    shape = _sample_shape(shape, sigma)
-    sigma = _param(sigma, dtype, shape, "lognormal")
+    key, shape, dtype, sigma = _setup("lognormal", key, shape, dtype, sigma)
     return ew.exp(ew.mul(_normal(key, shape, dtype), sigma))
 
 
@@ -212,10 +191,7 @@ def pareto(key: Any, b: Any, shape: Sequence[int] | None = None, dtype: Any = No
     Returns:
       An array of `shape` and `dtype`.
     """
-    key = _check_key("pareto", key)
-    dtype = _float_dtype("pareto", dtype)
-    shape = _sample_shape(shape, b)
-    b = _param(b, dtype, shape, "pareto")
+    key, shape, dtype, b = _setup("pareto", key, shape, dtype, b)
     return ew.exp(ew.div(exponential(key, shape, dtype), b))
 
 
@@ -231,11 +207,8 @@ def rayleigh(key: Any, scale: Any, shape: Sequence[int] | None = None, dtype: An
     Returns:
       An array of `shape` and `dtype`.
     """
-    key = _check_key("rayleigh", key)
-    dtype = _float_dtype("rayleigh", dtype)
-    shape = _sample_shape(shape, scale)
+    key, shape, dtype, scale = _setup("rayleigh", key, shape, dtype, scale)
     u = _uniform(key, shape, dtype, 0.0, 1.0)
-    scale = _param(scale, dtype, shape, "rayleigh")
     return ew.mul(scale, ew.sqrt(ew.mul(ew.log(u), -2.0)))
 
 
@@ -251,11 +224,8 @@ def wald(key: Any, mean: Any, shape: Sequence[int] | None = None, dtype: Any = N
     Returns:
       An array of `shape` and `dtype`.
     """
-    key = _check_key("wald", key)
-    dtype = _float_dtype("wald", dtype)
-    shape = _sample_shape(shape, mean)
+    key, shape, dtype, mean = _setup("wald", key, shape, dtype, mean)
     k1, k2 = _split_keys(key)
-    mean = _param(mean, dtype, shape, "wald")
     v = _normal(k1, shape, dtype)
     z = _uniform(k2, shape, dtype, 0.0, 1.0)
     y = ew.integer_pow(v, 2)
@@ -283,9 +253,7 @@ def weibull_min(
     Returns:
       An array of `dtype`.
     """
-    key = _check_key("weibull_min", key)
-    dtype = _float_dtype("weibull_min", dtype)
-    shape = _shape(shape)
+    key, shape, dtype = _setup("weibull_min", key, shape, dtype)
     scale, concentration = ensure_array(scale), ensure_array(concentration)
     out_shape = broadcast_shapes(shape, get_aval(scale).shape, get_aval(concentration).shape)
     u = broadcast_to(_uniform(key, shape, dtype, 0.0, 1.0), out_shape)
@@ -307,9 +275,7 @@ def maxwell(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     Returns:
       An array of `shape` and `dtype`.
     """
-    key = _check_key("maxwell", key)
-    dtype = _float_dtype("maxwell", dtype)
-    return _maxwell(key, _shape(shape), dtype)
+    return _maxwell(*_setup("maxwell", key, shape, dtype))
 
 
 def _maxwell(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
@@ -335,12 +301,9 @@ def double_sided_maxwell(
     Returns:
       An array of `dtype`.
     """
-    key = _check_key("double_sided_maxwell", key)
-    dtype = _float_dtype("double_sided_maxwell", dtype)
-    loc, scale = ensure_array(loc), ensure_array(scale)
-    params_shape = broadcast_shapes(get_aval(loc).shape, get_aval(scale).shape)
-    shape = _shape(shape) or params_shape
-    shape = (*shape, *params_shape)
+    key, shape, dtype = _setup("double_sided_maxwell", key, shape, dtype)
+    params_shape = _sample_shape(None, loc, scale)
+    shape = (*(shape or params_shape), *params_shape)
     maxwell_key, rademacher_key = _split_keys(key)
     maxwell_rvs = _maxwell(maxwell_key, shape, dtype)
     random_sign = rademacher(rademacher_key, shape, dtype)
@@ -361,7 +324,7 @@ def geometric(key: Any, p: Any, shape: Sequence[int] | None = None, dtype: Any =
       An array of `shape` and `dtype`.
     """
     key = _check_key("geometric", key)
-    dtype = _int_dtype("geometric", dtype)
+    dtype = _dtype_arg("geometric", dtype, "iu")
     shape = _sample_shape(shape, p)
     p = _inexact(p)
     pdt = get_aval(p).dtype
@@ -393,10 +356,9 @@ def triangular(
     Returns:
       An array of `shape` and `dtype`.
     """
-    key = _check_key("triangular", key)
-    dtype = _float_dtype("triangular", dtype)
-    shape = _sample_shape(shape, left, mode, right)
-    left, mode, right = (_param(x, dtype, shape, "triangular") for x in (left, mode, right))
+    key, shape, dtype, left, mode, right = _setup(
+        "triangular", key, shape, dtype, left, mode, right
+    )
     width = ew.sub(right, left)
     fc = ew.div(ew.sub(mode, left), width)
     u = _uniform(key, shape, dtype, 0.0, 1.0)
@@ -424,9 +386,7 @@ def gamma(key: Any, a: Any, shape: Sequence[int] | None = None, dtype: Any = Non
     Returns:
       An array of `shape` and `dtype`.
     """
-    key = _check_key("gamma", key)
-    dtype = _float_dtype("gamma", dtype)
-    return _gamma(key, a, _sample_shape(shape, a), dtype, False)
+    return _gamma_sampler("gamma", key, a, shape, dtype, False)
 
 
 def loggamma(key: Any, a: Any, shape: Sequence[int] | None = None, dtype: Any = None) -> Any:
@@ -443,9 +403,13 @@ def loggamma(key: Any, a: Any, shape: Sequence[int] | None = None, dtype: Any = 
     Returns:
       An array of `shape` and `dtype`.
     """
-    key = _check_key("loggamma", key)
-    dtype = _float_dtype("loggamma", dtype)
-    return _gamma(key, a, _sample_shape(shape, a), dtype, True)
+    return _gamma_sampler("loggamma", key, a, shape, dtype, True)
+
+
+def _gamma_sampler(name: str, key: Any, a: Any, shape: Any, dtype: Any, log_space: bool) -> Any:
+    """`gamma` (`loggamma` if `log_space`) after the checks of its arguments."""
+    key, dtype = _check_key(name, key), _dtype_arg(name, dtype)
+    return _gamma(key, a, _sample_shape(shape, a), dtype, log_space)
 
 
 def _gamma(key: Any, a: Any, shape: tuple[int, ...], dtype: np.dtype, log_space: bool) -> Any:
@@ -678,10 +642,7 @@ def beta(key: Any, a: Any, b: Any, shape: Sequence[int] | None = None, dtype: An
     Returns:
       An array of `shape` and `dtype`.
     """
-    key = _check_key("beta", key)
-    dtype = _float_dtype("beta", dtype)
-    shape = _sample_shape(shape, a, b)
-    a, b = (_param(x, dtype, shape, "beta") for x in (a, b))
+    key, shape, dtype, a, b = _setup("beta", key, shape, dtype, a, b)
     key_a, key_b = _split_keys(key)
     log_gamma_a = _gamma(key_a, a, shape, dtype, True)
     log_gamma_b = _gamma(key_b, b, shape, dtype, True)
@@ -704,7 +665,7 @@ def dirichlet(key: Any, alpha: Any, shape: Sequence[int] | None = None, dtype: A
       An array of shape `shape + (n,)` and `dtype`.
     """
     key = _check_key("dirichlet", key)
-    dtype = _float_dtype("dirichlet", dtype)
+    dtype = _dtype_arg("dirichlet", dtype)
     alpha = ensure_array(alpha)
     ashape = get_aval(alpha).shape
     if not ashape:
@@ -734,9 +695,8 @@ def chisquare(key: Any, df: Any, shape: Sequence[int] | None = None, dtype: Any 
     Returns:
       An array of `shape` and `dtype`.
     """
-    key = _check_key("chisquare", key)
-    dtype = _float_dtype("chisquare", dtype)
-    return _chisquare(key, df, _sample_shape(shape, df), dtype)
+    key, shape, dtype, df = _setup("chisquare", key, shape, dtype, df)
+    return _chisquare(key, df, shape, dtype)
 
 
 def _chisquare(key: Any, df: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
@@ -759,10 +719,7 @@ def f(
     Returns:
       An array of `shape` and `dtype`.
     """
-    key = _check_key("f", key)
-    dtype = _float_dtype("f", dtype)
-    shape = _sample_shape(shape, dfnum, dfden)
-    dfnum, dfden = (_param(x, dtype, shape, "f") for x in (dfnum, dfden))
+    key, shape, dtype, dfnum, dfden = _setup("f", key, shape, dtype, dfnum, dfden)
     key_dfd, key_dfn = _split_keys(key)
     num = ew.div(_chisquare(key_dfn, dfnum, shape, dtype), dfnum)
     den = ew.div(_chisquare(key_dfd, dfden, shape, dtype), dfden)
@@ -781,10 +738,7 @@ def t(key: Any, df: Any, shape: Sequence[int] | None = None, dtype: Any = None) 
     Returns:
       An array of `shape` and `dtype`.
     """
-    key = _check_key("t", key)
-    dtype = _float_dtype("t", dtype)
-    shape = _sample_shape(shape, df)
-    df = _param(df, dtype, shape, "t")
+    key, shape, dtype, df = _setup("t", key, shape, dtype, df)
     key_n, key_g = _split_keys(key)
     n = _normal(key_n, shape, dtype)
     half_df = ew.div(df, 2.0)
@@ -804,9 +758,8 @@ def generalized_normal(key: Any, p: Any, shape: Sequence[int] = (), dtype: Any =
     Returns:
       An array of `shape` and `dtype`.
     """
-    key = _check_key("generalized_normal", key)
-    dtype = _float_dtype("generalized_normal", dtype)
-    return _generalized_normal(key, p, _shape(shape), dtype)
+    key, shape, dtype = _setup("generalized_normal", key, shape, dtype)
+    return _generalized_normal(key, p, shape, dtype)
 
 
 def _generalized_normal(key: Any, p: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
@@ -830,9 +783,7 @@ def ball(key: Any, d: int, p: Any = 2, shape: Sequence[int] = (), dtype: Any = N
     Returns:
       An array of shape `shape + (d,)` and `dtype`.
     """
-    key = _check_key("ball", key)
-    dtype = _float_dtype("ball", dtype)
-    shape = _shape(shape)
+    key, shape, dtype = _setup("ball", key, shape, dtype)
     d = int(d)
     k1, k2 = _split_keys(key)
     g = _generalized_normal(k1, p, (*shape, d), dtype)
@@ -864,7 +815,7 @@ def poisson(key: Any, lam: Any, shape: Sequence[int] | None = None, dtype: Any =
       An array of `shape` and `dtype`.
     """
     key = _check_key("poisson", key)
-    dtype = _int_dtype("poisson", dtype)
+    dtype = _dtype_arg("poisson", dtype, "iu")
     shape = _sample_shape(shape, lam)
     lam = sh.convert_element_type(broadcast_to(ensure_array(lam), shape), dtypes.float32)
     use_knuth = ew.bitwise_or(ew.ne(lam, lam), ew.lt(lam, 10.0))
@@ -946,7 +897,7 @@ def binomial(
       An array of `shape` and `dtype`.
     """
     key = _check_key("binomial", key)
-    dtype = _float_dtype("binomial", dtype)
+    dtype = _dtype_arg("binomial", dtype)
     return _binomial(key, n, p, _sample_shape(shape, n, p), dtype)
 
 
@@ -1100,13 +1051,13 @@ def multinomial(
       An array of counts of `shape` (or `p.shape`) and `dtype`.
     """
     key = _check_key("multinomial", key)
-    dtype = _float_dtype("multinomial", dtype)
+    dtype = _dtype_arg("multinomial", dtype)
     n, p = ensure_array(n), ensure_array(p)
     fdt, weak = dtypes.result_type_and_weak(n, p)
     if fdt.kind != "f":
         fdt = dtypes.default_float()
     n, p = (sh.convert_element_type(x, fdt, weak) for x in (n, p))
-    shape = get_aval(p).shape if shape is None else _shape(shape)
+    shape = _sample_shape(shape, p)
     n = broadcast_to(n, shape[:-1])
     p = broadcast_to(p, shape)
     num = shape[-1]

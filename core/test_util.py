@@ -50,6 +50,11 @@ def _rand_like(rng: np.random.RandomState, x: Any) -> Any:
     return np.asarray(rng.standard_normal(arr.shape), dtype=arr.dtype)
 
 
+def _rand_tree(rng: np.random.RandomState, tree: Any) -> Any:
+    """`_rand_like` of every leaf of `tree`."""
+    return tree_util.tree_map(functools.partial(_rand_like, rng), tree)
+
+
 def _axpy(a: float, xs: Any, ys: Any) -> Any:
     """`ys + a * xs` leafwise (integer leaves are left as they are)."""
 
@@ -124,7 +129,7 @@ def check_jvp(
 ) -> None:
     """Checks `f_jvp(primals, tangents)` (e.g. `partial(jvp, f)`) against finite differences."""
     rng = np.random.RandomState(0)
-    tangent = tree_util.tree_map(functools.partial(_rand_like, rng), tuple(args))
+    tangent = _rand_tree(rng, tuple(args))
     v_out, t_out = f_jvp(tuple(args), tangent)
     check_close(v_out, f(*args), atol, rtol, f"{err_msg} primal".strip())
     t_expected = numerical_jvp(f, args, tangent, eps)
@@ -144,9 +149,9 @@ def check_vjp(
     rng = np.random.RandomState(0)
     v_out, vjp_fn = f_vjp(*args)
     check_close(v_out, f(*args), atol, rtol, f"{err_msg} primal".strip())
-    tangent = tree_util.tree_map(functools.partial(_rand_like, rng), tuple(args))
+    tangent = _rand_tree(rng, tuple(args))
     t_out = numerical_jvp(f, args, tangent, eps)
-    cotangent = tree_util.tree_map(functools.partial(_rand_like, rng), v_out)
+    cotangent = _rand_tree(rng, v_out)
     ct_in = vjp_fn(cotangent)
     ip, ip_expected = _inner(tangent, ct_in), _inner(t_out, cotangent)
     dt = np.result_type(*[_np(x) for x in tree_util.tree_leaves(args) if _is_float(x)] or [float])

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import operator
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -298,6 +298,29 @@ def _axes_and_sizes(
     return axes, sizes
 
 
+def _c2c_axes(
+    x: Any, axes: list[int], sizes: list[int | None], norm: str | None, inverse: bool
+) -> Any:
+    """The 1-D complex transform of `x` over each of `axes` in turn (lengths `sizes`)."""
+    for ax, n in zip(axes, sizes):
+        x = _c2c(x, n, ax, norm, inverse)
+    return x
+
+
+def _c2c_nd(
+    name: str,
+    a: Any,
+    s: Sequence[int] | None,
+    axes: Sequence[int] | None,
+    norm: str | None,
+    inverse: bool,
+) -> Any:
+    """`fftn` (`ifftn` if `inverse`)."""
+    a = ensure_array(a)
+    axes_l, sizes = _axes_and_sizes(name, a, s, axes)
+    return _c2c_axes(_as_complex(a), axes_l, sizes, norm, inverse)
+
+
 def fftn(
     a: Any,
     s: Sequence[int] | None = None,
@@ -315,12 +338,7 @@ def fftn(
     Returns:
         The complex transform.
     """
-    a = ensure_array(a)
-    axes_l, sizes = _axes_and_sizes("fftn", a, s, axes)
-    out = _as_complex(a)
-    for ax, n in zip(axes_l, sizes):
-        out = _c2c(out, n, ax, norm, inverse=False)
-    return out
+    return _c2c_nd("fftn", a, s, axes, norm, inverse=False)
 
 
 def ifftn(
@@ -340,12 +358,7 @@ def ifftn(
     Returns:
         The complex inverse transform.
     """
-    a = ensure_array(a)
-    axes_l, sizes = _axes_and_sizes("ifftn", a, s, axes)
-    out = _as_complex(a)
-    for ax, n in zip(axes_l, sizes):
-        out = _c2c(out, n, ax, norm, inverse=True)
-    return out
+    return _c2c_nd("ifftn", a, s, axes, norm, inverse=True)
 
 
 def rfftn(
@@ -370,9 +383,7 @@ def rfftn(
     if not axes_l:
         return _as_complex(a)
     out = _r2c(a, sizes[-1], axes_l[-1], norm, False, "rfftn")
-    for ax, n in zip(axes_l[:-1], sizes[:-1]):
-        out = _c2c(out, n, ax, norm, inverse=False)
-    return out
+    return _c2c_axes(out, axes_l[:-1], sizes[:-1], norm, inverse=False)
 
 
 def irfftn(
@@ -396,89 +407,83 @@ def irfftn(
     axes_l, sizes = _axes_and_sizes("irfftn", a, s, axes)
     if not axes_l:
         return _real(_as_complex(a))
-    out = a
-    for ax, n in zip(axes_l[:-1], sizes[:-1]):
-        out = _c2c(out, n, ax, norm, inverse=True)
+    out = _c2c_axes(a, axes_l[:-1], sizes[:-1], norm, inverse=True)
     return _c2r(out, sizes[-1], axes_l[-1], norm, inverse=True)
 
 
-def fft2(
-    a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str | None = None
-) -> Any:
-    """2-D discrete Fourier transform (`fftn` over `axes`, the last two by default).
+def _over_two_axes(
+    nd: Callable[..., Any], summary: str, a_doc: str, s_doc: str, returns: str
+) -> Callable[..., Any]:
+    """The 2-D form of the n-D transform `nd`: `nd` with `axes` defaulting to the last two."""
+
+    def transform(
+        a: Any,
+        s: Sequence[int] | None = None,
+        axes: Sequence[int] = (-2, -1),
+        norm: str | None = None,
+    ) -> Any:
+        return nd(a, s, axes, norm)
+
+    transform.__name__ = transform.__qualname__ = nd.__name__[:-1] + "2"
+    transform.__doc__ = f"""{summary}
 
     Args:
-        a: input array (at least 2-D).
-        s: transform lengths for the two axes.
+        a: {a_doc} (at least 2-D).
+        s: {s_doc} lengths for the two axes.
         axes: the two axes to transform.
         norm: "backward" (default), "ortho" or "forward".
 
     Returns:
-        The complex transform.
+        {returns}
     """
-    return fftn(a, s, axes, norm)
+    return transform
 
 
-def ifft2(
-    a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str | None = None
-) -> Any:
-    """2-D inverse discrete Fourier transform.
-
-    Args:
-        a: input array (at least 2-D).
-        s: transform lengths for the two axes.
-        axes: the two axes to transform.
-        norm: "backward" (default), "ortho" or "forward".
-
-    Returns:
-        The complex inverse transform.
-    """
-    return ifftn(a, s, axes, norm)
-
-
-def rfft2(
-    a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str | None = None
-) -> Any:
-    """2-D Fourier transform of a real input.
-
-    Args:
-        a: real input array (at least 2-D).
-        s: transform lengths for the two axes.
-        axes: the two axes to transform.
-        norm: "backward" (default), "ortho" or "forward".
-
-    Returns:
-        The complex transform.
-    """
-    return rfftn(a, s, axes, norm)
-
-
-def irfft2(
-    a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str | None = None
-) -> Any:
-    """Inverse of `rfft2`.
-
-    Args:
-        a: input array (at least 2-D).
-        s: output lengths for the two axes.
-        axes: the two axes to transform.
-        norm: "backward" (default), "ortho" or "forward".
-
-    Returns:
-        The real inverse transform.
-    """
-    return irfftn(a, s, axes, norm)
+fft2 = _over_two_axes(
+    fftn,
+    "2-D discrete Fourier transform (`fftn` over `axes`, the last two by default).",
+    "input array",
+    "transform",
+    "The complex transform.",
+)
+ifft2 = _over_two_axes(
+    ifftn,
+    "2-D inverse discrete Fourier transform.",
+    "input array",
+    "transform",
+    "The complex inverse transform.",
+)
+rfft2 = _over_two_axes(
+    rfftn,
+    "2-D Fourier transform of a real input.",
+    "real input array",
+    "transform",
+    "The complex transform.",
+)
+irfft2 = _over_two_axes(
+    irfftn, "Inverse of `rfft2`.", "input array", "output", "The real inverse transform."
+)
 
 
 # ---------------------------------------------------------------------------------------------
 # Frequencies and shifts
 
 
-def _freq_dtype(dtype: Any) -> np.dtype:
-    if dtype is None:
-        return dtypes.default_float()
-    dt = dtypes.canonicalize_dtype(dtype)
-    return dt if dt.kind in "fc" else dtypes.default_float()
+def _frequencies(
+    name: str, n: int, d: Any, dtype: Any, indices: Callable[[int], np.ndarray]
+) -> Any:
+    """`indices(n) / (d * n)` for `fftfreq`/`rfftfreq` (`name`), after checking `n` and `d`."""
+    if isinstance(n, (list, tuple)):
+        raise ValueError(f"The n argument of jax.numpy.fft.{name} only takes an int. Got n = {n}.")
+    if isinstance(d, (list, tuple)):
+        raise ValueError(
+            f"The d argument of jax.numpy.fft.{name} only takes a single value. Got d = {d}."
+        )
+    n = operator.index(n)
+    dt = dtypes.default_float() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    dt = dt if dt.kind in "fc" else dtypes.default_float()
+    out = uf.divide(cr.asarray(indices(n).astype(dt)), uf.multiply(d, n).astype(dt))
+    return out if dtype is None else out.astype(dtype)
 
 
 def fftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> Any:
@@ -493,17 +498,7 @@ def fftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> A
     Returns:
         The `n` frequencies.
     """
-    if isinstance(n, (list, tuple)):
-        raise ValueError(f"The n argument of jax.numpy.fft.fftfreq only takes an int. Got n = {n}.")
-    if isinstance(d, (list, tuple)):
-        raise ValueError(
-            f"The d argument of jax.numpy.fft.fftfreq only takes a single value. Got d = {d}."
-        )
-    n = operator.index(n)
-    dt = _freq_dtype(dtype)
-    k = (np.arange(n) + n // 2) % n - n // 2
-    out = uf.divide(cr.asarray(k.astype(dt)), uf.multiply(d, n).astype(dt))
-    return out if dtype is None else out.astype(dtype)
+    return _frequencies("fftfreq", n, d, dtype, lambda n: (np.arange(n) + n // 2) % n - n // 2)
 
 
 def rfftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> Any:
@@ -518,19 +513,7 @@ def rfftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> 
     Returns:
         The `n // 2 + 1` frequencies.
     """
-    if isinstance(n, (list, tuple)):
-        raise ValueError(
-            f"The n argument of jax.numpy.fft.rfftfreq only takes an int. Got n = {n}."
-        )
-    if isinstance(d, (list, tuple)):
-        raise ValueError(
-            f"The d argument of jax.numpy.fft.rfftfreq only takes a single value. Got d = {d}."
-        )
-    n = operator.index(n)
-    dt = _freq_dtype(dtype)
-    k = np.arange(n // 2 + 1)
-    out = uf.divide(cr.asarray(k.astype(dt)), uf.multiply(d, n).astype(dt))
-    return out if dtype is None else out.astype(dtype)
+    return _frequencies("rfftfreq", n, d, dtype, lambda n: np.arange(n // 2 + 1))
 
 
 def _shift(x: Any, axes: Any, sign: int) -> Any:

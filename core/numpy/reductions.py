@@ -6,6 +6,7 @@ All take numpy's `axis`, `keepdims`, `dtype`, `initial`, `where` where numpy has
 from __future__ import annotations
 
 import builtins
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -16,6 +17,17 @@ from core.prims import elementwise as ew
 from core.prims import reductions as red
 from core.prims import shapes as sh
 from core.trace import get_aval
+
+
+def _takes_args_of(base: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Marks a function that passes its arguments on to `base`: `inspect.signature` and `help`
+    show `base`'s signature for it."""
+
+    def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
+        fn.__wrapped__ = base
+        return fn
+
+    return mark
 
 
 def _keepdims(out: Any, shape: tuple[int, ...], axes: tuple[int, ...]) -> Any:
@@ -186,19 +198,10 @@ def var(
     return _mean_over(squares, shape, axes, dt, keepdims, where, ddof)
 
 
-def std(
-    a: Any,
-    axis: Any = None,
-    dtype: Any = None,
-    out: Any = None,
-    ddof: int = 0,
-    keepdims: bool = False,
-    *,
-    where: Any = None,
-    correction: Any = None,
-) -> Any:
-    """Standard deviation: `sqrt(var(...))`."""
-    return ew.sqrt(var(a, axis, dtype, out, ddof, keepdims, where=where, correction=correction))
+@_takes_args_of(var)
+def std(*args: Any, **kwargs: Any) -> Any:
+    """Standard deviation: `sqrt(var(...))`, with `var`'s arguments."""
+    return ew.sqrt(var(*args, **kwargs))
 
 
 def _arg(prim_fn, name):
@@ -393,17 +396,10 @@ def nanvar(
     return var(_nan_filled(a, 0), axis, dtype, ddof=ddof, keepdims=keepdims, where=valid)
 
 
-def nanstd(
-    a: Any,
-    axis: Any = None,
-    dtype: Any = None,
-    out: Any = None,
-    ddof: int = 0,
-    keepdims: bool = False,
-    where: Any = None,
-) -> Any:
-    """`std` of the non-NaN values."""
-    return ew.sqrt(nanvar(a, axis, dtype, ddof=ddof, keepdims=keepdims, where=where))
+@_takes_args_of(nanvar)
+def nanstd(*args: Any, **kwargs: Any) -> Any:
+    """`std` of the non-NaN values: `sqrt(nanvar(...))`, with `nanvar`'s arguments."""
+    return ew.sqrt(nanvar(*args, **kwargs))
 
 
 def average(
@@ -502,19 +498,12 @@ def quantile(
     return res
 
 
-def percentile(
-    a: Any,
-    q: Any,
-    axis: Any = None,
-    out: Any = None,
-    overwrite_input: bool = False,
-    method: str = "linear",
-    keepdims: bool = False,
-) -> Any:
-    """`quantile` with `q` in percent."""
+@_takes_args_of(quantile)
+def percentile(a: Any, q: Any, *args: Any, **kwargs: Any) -> Any:
+    """`quantile` with `q` in percent (the other arguments are `quantile`'s)."""
     from core.numpy.ufuncs import divide
 
-    return quantile(a, divide(q, 100), axis, method=method, keepdims=keepdims)
+    return quantile(a, divide(q, 100), *args, **kwargs)
 
 
 def median(

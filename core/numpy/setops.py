@@ -13,6 +13,7 @@ as in JAX. Padding follows JAX: `fill_value`, or by default the smallest result 
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -86,9 +87,10 @@ def _static_size(keep: Any, size: int | None, name: str) -> int:
     return int(np.count_nonzero(np.asarray(keep)))
 
 
-def _compact(keep: Any, cand: Any, size: int) -> tuple[Any, Any, Any]:
-    """The kept candidates padded to `size` with 0s, their positions (padded with
-    `len(cand)`), and how many are valid (the `valid` mask)."""
+def _compact(keep: Any, cand: Any, size: int | None, name: str) -> tuple[Any, Any, Any]:
+    """The kept candidates padded to `size` (`_static_size`) with 0s, their positions (padded
+    with `len(cand)`), and how many are valid (the `valid` mask)."""
+    size = _static_size(keep, size, name)
     n = _len(cand)
     idx = nonzero(keep, size=size, fill_value=n)[0]
     vals = take(cand, idx, mode="fill", fill_value=0)
@@ -111,6 +113,28 @@ def _empty_result(dt: np.dtype, size: int | None, fill_value: Any) -> Any:
     return cr.full((size or 0,), 0 if fill_value is None else fill_value, dt)
 
 
+def _unique_of_both(
+    name: str,
+    ar1: Any,
+    ar2: Any,
+    size: int | None,
+    fill_value: Any,
+    select: Callable[[Any, Any, Any], Any] | None = None,
+) -> Any:
+    """The sorted unique values `s` of both arrays (flattened, promoted) where
+    `select(s, a1, a2)` holds (all when None), padded as `union1d` pads."""
+    a1, a2 = promote_dtypes(shp.ravel(ensure_array(ar1)), shp.ravel(ensure_array(ar2)))
+    cand = shp.concatenate([a1, a2])
+    if _len(cand) == 0:
+        return _empty_result(get_aval(cand).dtype, size, fill_value)
+    s, _ = _sorted(cand)
+    keep = _first_mask(s)
+    if select is not None:
+        keep = uf.logical_and(keep, select(s, a1, a2))
+    vals, _, valid = _compact(keep, s, size, name)
+    return _fill(vals, valid, fill_value, _smallest(vals, valid))
+
+
 def union1d(ar1: Any, ar2: Any, *, size: int | None = None, fill_value: Any = None) -> Any:
     """The sorted unique values found in either array.
 
@@ -123,14 +147,7 @@ def union1d(ar1: Any, ar2: Any, *, size: int | None = None, fill_value: Any = No
     Returns:
         A 1-D array in the promoted dtype.
     """
-    a1, a2 = promote_dtypes(shp.ravel(ensure_array(ar1)), shp.ravel(ensure_array(ar2)))
-    cand = shp.concatenate([a1, a2])
-    if _len(cand) == 0:
-        return _empty_result(get_aval(cand).dtype, size, fill_value)
-    s, _ = _sorted(cand)
-    keep = _first_mask(s)
-    vals, _, valid = _compact(keep, s, _static_size(keep, size, "union1d"))
-    return _fill(vals, valid, fill_value, _smallest(vals, valid))
+    return _unique_of_both("union1d", ar1, ar2, size, fill_value)
 
 
 def intersect1d(
@@ -167,7 +184,7 @@ def intersect1d(
     s1, perm1 = _sorted(a1)
     first = cr.ones((n1,), dtypes.bool_) if assume_unique else _first_mask(s1)
     keep = uf.logical_and(first, isin(s1, a2))
-    vals, idx, valid = _compact(keep, s1, _static_size(keep, size, "intersect1d"))
+    vals, idx, valid = _compact(keep, s1, size, "intersect1d")
     out = _fill(vals, valid, fill_value, _smallest(vals, valid))
     if not return_indices:
         return out
@@ -207,7 +224,7 @@ def setdiff1d(
         cand, _ = _sorted(a1)
         first = _first_mask(cand)
     keep = uf.logical_and(first, isin(cand, a2, invert=True))
-    vals, _, valid = _compact(keep, cand, _static_size(keep, size, "setdiff1d"))
+    vals, _, valid = _compact(keep, cand, size, "setdiff1d")
     return _fill(vals, valid, fill_value, 0)
 
 
@@ -231,14 +248,14 @@ def setxor1d(
     Returns:
         A 1-D array in the promoted dtype.
     """
-    a1, a2 = promote_dtypes(shp.ravel(ensure_array(ar1)), shp.ravel(ensure_array(ar2)))
-    cand = shp.concatenate([a1, a2])
-    if _len(cand) == 0:
-        return _empty_result(get_aval(cand).dtype, size, fill_value)
-    s, _ = _sorted(cand)
-    keep = uf.logical_and(_first_mask(s), uf.not_equal(isin(s, a1), isin(s, a2)))
-    vals, _, valid = _compact(keep, s, _static_size(keep, size, "setxor1d"))
-    return _fill(vals, valid, fill_value, _smallest(vals, valid))
+    return _unique_of_both(
+        "setxor1d",
+        ar1,
+        ar2,
+        size,
+        fill_value,
+        lambda s, a1, a2: uf.not_equal(isin(s, a1), isin(s, a2)),
+    )
 
 
 def _unique_parts(x: Any, size: int | None, fill_value: Any, name: str) -> tuple[Any, ...]:

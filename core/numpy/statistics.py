@@ -866,30 +866,20 @@ def nanquantile(
     return res
 
 
-def nanpercentile(
-    a: Any,
-    q: Any,
-    axis: int | tuple[int, ...] | None = None,
-    out: Any = None,
-    overwrite_input: bool = False,
-    method: str = "linear",
-    keepdims: bool = False,
-) -> Any:
+@rd._takes_args_of(nanquantile)
+def nanpercentile(a: Any, q: Any, *args: Any, **kwargs: Any) -> Any:
     """`nanquantile` with `q` in percent.
 
     Args:
         a: input array.
         q: scalar or 1-D array of percentiles in [0, 100].
-        axis: axis or axes to reduce (all by default).
-        out: unsupported (must be None).
-        overwrite_input: ignored.
-        method: "linear", "lower", "higher", "midpoint" or "nearest".
-        keepdims: keep the reduced axes with size 1.
+        *args: `nanquantile`'s `axis`, `out`, `overwrite_input`, `method`, `keepdims`.
+        **kwargs: the same, by keyword.
 
     Returns:
         The percentiles; the dimensions of `q` come first.
     """
-    return nanquantile(a, uf.divide(q, 100), axis, out, overwrite_input, method, keepdims)
+    return nanquantile(a, uf.divide(q, 100), *args, **kwargs)
 
 
 def nanmedian(

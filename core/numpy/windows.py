@@ -10,6 +10,7 @@ overflow and poison gradients; derivatives come from differentiating those expre
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -54,13 +55,16 @@ def i0(x: Any) -> Any:
     return where(small, series, large)
 
 
-def _window(M: Any) -> tuple[int, Any]:
+def _window(M: Any, formula: Callable[[int, Any], Any]) -> Any:
+    """`formula(M, n)` of `n = arange(M)` in the default float; ones when `M <= 1`."""
     M = operator.index(M)
-    return M, cr.arange(M, dtype=dtypes.default_float())
+    n = cr.arange(M, dtype=dtypes.default_float())
+    return cr.ones((M,), dtypes.default_float()) if M <= 1 else formula(M, n)
 
 
-def _trivial(M: int) -> Any:
-    return cr.ones((M,), dtypes.default_float())
+def _angle(M: int, n: Any) -> Any:
+    """`2 pi n / (M - 1)`, the angle of the cosine windows."""
+    return uf.divide(uf.multiply(2 * np.pi, n), M - 1)
 
 
 def bartlett(M: int) -> Any:
@@ -72,10 +76,12 @@ def bartlett(M: int) -> Any:
     Returns:
         The window, float32 (the default float).
     """
-    M, n = _window(M)
-    if M <= 1:
-        return _trivial(M)
-    return uf.subtract(1.0, uf.divide(uf.abs(uf.subtract(uf.add(uf.multiply(2, n), 1), M)), M - 1))
+
+    def formula(M: int, n: Any) -> Any:
+        distance = uf.abs(uf.subtract(uf.add(uf.multiply(2, n), 1), M))
+        return uf.subtract(1.0, uf.divide(distance, M - 1))
+
+    return _window(M, formula)
 
 
 def blackman(M: int) -> Any:
@@ -87,13 +93,13 @@ def blackman(M: int) -> Any:
     Returns:
         The window, float32 (the default float).
     """
-    M, n = _window(M)
-    if M <= 1:
-        return _trivial(M)
-    w = uf.divide(uf.multiply(2 * np.pi, n), M - 1)
-    return uf.add(
-        uf.subtract(0.42, uf.multiply(0.5, uf.cos(w))), uf.multiply(0.08, uf.cos(uf.multiply(2, w)))
-    )
+
+    def formula(M: int, n: Any) -> Any:
+        w = _angle(M, n)
+        cos2w = uf.cos(uf.multiply(2, w))
+        return uf.add(uf.subtract(0.42, uf.multiply(0.5, uf.cos(w))), uf.multiply(0.08, cos2w))
+
+    return _window(M, formula)
 
 
 def hamming(M: int) -> Any:
@@ -105,10 +111,7 @@ def hamming(M: int) -> Any:
     Returns:
         The window, float32 (the default float).
     """
-    M, n = _window(M)
-    if M <= 1:
-        return _trivial(M)
-    return uf.subtract(0.54, uf.multiply(0.46, uf.cos(uf.divide(uf.multiply(2 * np.pi, n), M - 1))))
+    return _window(M, lambda M, n: uf.subtract(0.54, uf.multiply(0.46, uf.cos(_angle(M, n)))))
 
 
 def hanning(M: int) -> Any:
@@ -120,10 +123,7 @@ def hanning(M: int) -> Any:
     Returns:
         The window, float32 (the default float).
     """
-    M, n = _window(M)
-    if M <= 1:
-        return _trivial(M)
-    return uf.multiply(0.5, uf.subtract(1.0, uf.cos(uf.divide(uf.multiply(2 * np.pi, n), M - 1))))
+    return _window(M, lambda M, n: uf.multiply(0.5, uf.subtract(1.0, uf.cos(_angle(M, n)))))
 
 
 def kaiser(M: int, beta: Any) -> Any:
@@ -136,9 +136,12 @@ def kaiser(M: int, beta: Any) -> Any:
     Returns:
         The window, float32 (the default float).
     """
-    M, n = _window(M)
-    if M <= 1:
-        return _trivial(M)
-    alpha = 0.5 * (M - 1)
-    r = uf.divide(uf.subtract(n, alpha), alpha)
-    return uf.divide(i0(uf.multiply(beta, uf.sqrt(uf.subtract(1.0, uf.multiply(r, r))))), i0(beta))
+
+    def formula(M: int, n: Any) -> Any:
+        alpha = 0.5 * (M - 1)
+        r = uf.divide(uf.subtract(n, alpha), alpha)
+        return uf.divide(
+            i0(uf.multiply(beta, uf.sqrt(uf.subtract(1.0, uf.multiply(r, r))))), i0(beta)
+        )
+
+    return _window(M, formula)
