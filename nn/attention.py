@@ -211,29 +211,36 @@ class MultiHeadDotProductAttention(Module):
             )
         head_dim = qkv_features // self.num_heads
 
-        def dense(name: str) -> DenseGeneral:
+        def dense(
+            name: str,
+            features: Any = (self.num_heads, head_dim),
+            axis: Any = -1,
+            kernel_init: Callable = self.kernel_init,
+            bias_init: Callable = self.bias_init,
+        ) -> DenseGeneral:
             return DenseGeneral(
-                features=(self.num_heads, head_dim),
-                axis=-1,
+                features=features,
+                axis=axis,
                 dtype=self.dtype,
                 param_dtype=self.param_dtype,
-                kernel_init=self.kernel_init,
-                bias_init=self.bias_init,
+                kernel_init=kernel_init,
+                bias_init=bias_init,
                 use_bias=self.use_bias,
                 precision=self.precision,
                 name=name,
+            )
+
+        def layer_norm(name: str) -> LayerNorm:
+            return LayerNorm(
+                use_bias=False, dtype=self.dtype, param_dtype=self.param_dtype, name=name
             )
 
         query = dense("query")(inputs_q)
         key = dense("key")(inputs_k)
         value = dense("value")(inputs_v)
         if self.normalize_qk:
-            query = LayerNorm(
-                use_bias=False, dtype=self.dtype, param_dtype=self.param_dtype, name="query_ln"
-            )(query)
-            key = LayerNorm(
-                use_bias=False, dtype=self.dtype, param_dtype=self.param_dtype, name="key_ln"
-            )(key)
+            query = layer_norm("query_ln")(query)
+            key = layer_norm("key_ln")(key)
         m_deterministic = True
         if self.dropout_rate > 0.0:
             m_deterministic = self.deterministic if deterministic is None else deterministic
@@ -255,16 +262,12 @@ class MultiHeadDotProductAttention(Module):
         if sow_weights:
             attn_kwargs["module"] = self
         x = self.attention_fn(query, key, value, **attn_kwargs)
-        return DenseGeneral(
-            features=features,
+        return dense(
+            "out",
+            features,
             axis=(-2, -1),
             kernel_init=self.out_kernel_init or self.kernel_init,
             bias_init=self.out_bias_init or self.bias_init,
-            use_bias=self.use_bias,
-            dtype=self.dtype,
-            param_dtype=self.param_dtype,
-            precision=self.precision,
-            name="out",
         )(x)
 
 

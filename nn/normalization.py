@@ -99,6 +99,16 @@ def _module_stats(
     )
 
 
+def _feature_param(
+    mdl: Module, name: str, init: Callable, x_shape: tuple[int, ...], feature_axes: tuple[int, ...]
+) -> Array:
+    """``mdl``'s parameter ``name`` (in ``mdl.param_dtype``) of the sizes of ``feature_axes``,
+    reshaped to broadcast against an array of shape ``x_shape``."""
+    shape = tuple(x_shape[ax] for ax in feature_axes)
+    broadcast_shape = [size if ax in feature_axes else 1 for ax, size in enumerate(x_shape)]
+    return jnp.reshape(mdl.param(name, init, shape, mdl.param_dtype), broadcast_shape)
+
+
 def _normalize(
     mdl: Module,
     x: Array,
@@ -113,31 +123,23 @@ def _normalize(
     ``mdl`` gives ``dtype``, ``param_dtype``, ``epsilon``, ``use_scale``, ``scale_init`` and,
     unless ``use_bias`` is False, ``use_bias`` and ``bias_init``.
     """
-    dtype, param_dtype, epsilon = mdl.dtype, mdl.param_dtype, mdl.epsilon
     reduction_axes = _canonicalize_axes(x.ndim, reduction_axes)
     feature_axes = _canonicalize_axes(x.ndim, feature_axes)
-    feature_shape = [1] * x.ndim
-    reduced_shape = []
-    for ax in feature_axes:
-        feature_shape[ax] = x.shape[ax]
-        reduced_shape.append(x.shape[ax])
     mean = jnp.expand_dims(mean, reduction_axes)
     var = jnp.expand_dims(var, reduction_axes)
     y = x - mean
-    mul = lax.rsqrt(var + epsilon)
+    mul = lax.rsqrt(var + mdl.epsilon)
     args = [x]
     if mdl.use_scale:
-        scale = mdl.param("scale", mdl.scale_init, tuple(reduced_shape), param_dtype)
-        scale = jnp.reshape(scale, feature_shape)
+        scale = _feature_param(mdl, "scale", mdl.scale_init, x.shape, feature_axes)
         mul = mul * scale
         args.append(scale)
     y = y * mul
     if use_bias and mdl.use_bias:
-        bias = mdl.param("bias", mdl.bias_init, tuple(reduced_shape), param_dtype)
-        bias = jnp.reshape(bias, feature_shape)
+        bias = _feature_param(mdl, "bias", mdl.bias_init, x.shape, feature_axes)
         y = y + bias
         args.append(bias)
-    return jnp.asarray(y, canonicalize_dtype(*args, dtype=dtype))
+    return jnp.asarray(y, canonicalize_dtype(*args, dtype=mdl.dtype))
 
 
 class BatchNorm(Module):
@@ -502,15 +504,11 @@ class WeightNorm(Module):
         else:
             feature_axes = _canonicalize_axes(value.ndim, self.feature_axes)
         reduction_axes = tuple(i for i in range(value.ndim) if i not in feature_axes)
-        feature_shape = [1] * value.ndim
-        for ax in feature_axes:
-            feature_shape[ax] = value.shape[ax]
         value_bar = _l2_normalize(value, axis=reduction_axes, eps=self.epsilon)
         args = [vs]
         if self.use_scale:
-            reduced = tuple(value.shape[ax] for ax in feature_axes)
-            scale = self.param(f"{str_path}/scale", self.scale_init, reduced, self.param_dtype)
-            scale = jnp.reshape(scale, feature_shape)
+            name = f"{str_path}/scale"
+            scale = _feature_param(self, name, self.scale_init, value.shape, feature_axes)
             value_bar = value_bar * scale
             args.append(scale)
         return jnp.asarray(value_bar, canonicalize_dtype(*args, dtype=self.dtype))

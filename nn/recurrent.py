@@ -40,13 +40,23 @@ class RNNCellBase(Module):
         return 1
 
     @nowrap
-    def _dense(self, features: int, name: str, use_bias: bool, recurrent: bool) -> Dense:
-        """One of the cell's ``Dense`` layers: on the hidden state if ``recurrent``, else on x."""
+    def _dense(
+        self,
+        features: int,
+        name: str,
+        use_bias: bool,
+        recurrent: bool,
+        bias_init: Callable | None = None,
+    ) -> Dense:
+        """One of the cell's ``Dense`` layers: on the hidden state if ``recurrent``, else on x.
+
+        ``bias_init`` defaults to the cell's ``bias_init``.
+        """
         return Dense(
             features,
             use_bias=use_bias,
             kernel_init=self.recurrent_kernel_init if recurrent else self.kernel_init,
-            bias_init=self.bias_init,
+            bias_init=self.bias_init if bias_init is None else bias_init,
             dtype=self.dtype,
             param_dtype=self.param_dtype,
             name=name,
@@ -57,6 +67,25 @@ class RNNCellBase(Module):
         """One carry array: the batch dims of ``input_shape`` plus ``features``."""
         mem_shape = tuple(input_shape[:-1]) + (self.features,)
         return self.carry_init(rng, mem_shape, self.param_dtype)
+
+
+class _HiddenCarryCell(RNNCellBase):
+    """A cell whose carry is one array, the hidden state ``h``."""
+
+    @nowrap
+    def initialize_carry(self, rng: Any, input_shape: tuple[int, ...]) -> Array:
+        """The hidden state (from ``carry_init``) for inputs of shape ``input_shape``."""
+        return self._carry(rng, input_shape)
+
+
+class _MemoryCarryCell(RNNCellBase):
+    """A cell whose carry is ``(c, h)``, the memory and the hidden state (LSTM cells)."""
+
+    @nowrap
+    def initialize_carry(self, rng: Any, input_shape: tuple[int, ...]) -> tuple[Array, Array]:
+        """``(c, h)`` for inputs of shape ``input_shape``, each from its own key."""
+        key1, key2 = random.split(rng)
+        return self._carry(key1, input_shape), self._carry(key2, input_shape)
 
 
 class _GatedCell(RNNCellBase):
@@ -73,7 +102,7 @@ class _GatedCell(RNNCellBase):
     carry_init: Callable = initializers.zeros_init()
 
 
-class LSTMCell(_GatedCell):
+class LSTMCell(_GatedCell, _MemoryCarryCell):
     r"""Long short-term memory cell.
 
     ``i = σ(W_ii x + W_hi h + b_hi)``, ``f``, ``o`` alike, ``g = tanh(W_ig x + W_hg h + b_hg)``,
@@ -117,11 +146,6 @@ class LSTMCell(_GatedCell):
         new_c = f * c + i * g
         new_h = o * self.activation_fn(new_c)
         return (new_c, new_h), new_h
-
-    @nowrap
-    def initialize_carry(self, rng: Any, input_shape: tuple[int, ...]) -> tuple[Array, Array]:
-        key1, key2 = random.split(rng)
-        return self._carry(key1, input_shape), self._carry(key2, input_shape)
 
 
 class _DenseParams(Module):
@@ -189,7 +213,7 @@ class OptimizedLSTMCell(LSTMCell):
         return (new_c, new_h), new_h
 
 
-class GRUCell(_GatedCell):
+class GRUCell(_GatedCell, _HiddenCarryCell):
     r"""Gated recurrent unit cell.
 
     ``r = σ(W_ir x + b_ir + W_hr h)``, ``z`` alike,
@@ -231,12 +255,8 @@ class GRUCell(_GatedCell):
         new_h = (1.0 - z) * n + z * h
         return new_h, new_h
 
-    @nowrap
-    def initialize_carry(self, rng: Any, input_shape: tuple[int, ...]) -> Array:
-        return self._carry(rng, input_shape)
 
-
-class SimpleCell(RNNCellBase):
+class SimpleCell(_HiddenCarryCell):
     r"""Elman cell: ``h' = activation(W_i x + b_i + W_h h)`` (``+ h`` first if ``residual``).
 
     Attributes:
@@ -279,12 +299,8 @@ class SimpleCell(RNNCellBase):
         new_carry = self.activation_fn(new_carry)
         return new_carry, new_carry
 
-    @nowrap
-    def initialize_carry(self, rng: Any, input_shape: tuple[int, ...]) -> Array:
-        return self._carry(rng, input_shape)
 
-
-class MGUCell(RNNCellBase):
+class MGUCell(_HiddenCarryCell):
     r"""Minimal gated unit cell.
 
     ``f = σ(W_if x + b_if + W_hf h)``, ``n = tanh(W_in x + b_in + f * (W_hn h + b_hn))``
@@ -329,35 +345,21 @@ class MGUCell(RNNCellBase):
     def __call__(self, carry: Array, inputs: Array) -> tuple[Array, Array]:
         h = carry
         hidden = h.shape[-1]
-
-        def dense(name: str, use_bias: bool, recurrent: bool, bias_init: Callable) -> Dense:
-            return Dense(
-                hidden,
-                use_bias=use_bias,
-                kernel_init=self.recurrent_kernel_init if recurrent else self.kernel_init,
-                bias_init=bias_init,
-                dtype=self.dtype,
-                param_dtype=self.param_dtype,
-                name=name,
-            )
-
         f = self.gate_fn(
-            dense("if", True, False, self.forget_bias_init)(inputs)
-            + dense("hf", False, True, self.activation_bias_init)(h)
+            self._dense(hidden, "if", True, False, self.forget_bias_init)(inputs)
+            + self._dense(hidden, "hf", False, True, self.activation_bias_init)(h)
         )
-        x = dense("hn", self.reset_gate, True, self.activation_bias_init)(h)
+        x = self._dense(hidden, "hn", self.reset_gate, True, self.activation_bias_init)(h)
         if self.reset_gate:
             x = x * f
-        n = self.activation_fn(dense("in", True, False, self.activation_bias_init)(inputs) + x)
+        n = self.activation_fn(
+            self._dense(hidden, "in", True, False, self.activation_bias_init)(inputs) + x
+        )
         new_h = (1.0 - f) * n + f * h
         return new_h, new_h
 
-    @nowrap
-    def initialize_carry(self, rng: Any, input_shape: tuple[int, ...]) -> Array:
-        return self._carry(rng, input_shape)
 
-
-class ConvLSTMCell(RNNCellBase):
+class ConvLSTMCell(_MemoryCarryCell):
     r"""Convolutional LSTM cell: the ``LSTMCell`` gates with convolutions instead of matmuls.
 
     ``[i, g, f, o] = conv_ih(x) + conv_hh(h)`` (one ``Conv`` of ``4 * features`` each, named
@@ -414,17 +416,6 @@ class ConvLSTMCell(RNNCellBase):
         new_c = f * c + sigmoid(i) * jnp.tanh(g)
         new_h = sigmoid(o) * jnp.tanh(new_c)
         return (new_c, new_h), new_h
-
-    @nowrap
-    def initialize_carry(self, rng: Any, input_shape: tuple[int, ...]) -> tuple[Array, Array]:
-        signal_dims = tuple(input_shape[-self.num_feature_axes : -1])
-        batch_dims = tuple(input_shape[: -self.num_feature_axes])
-        key1, key2 = random.split(rng)
-        mem_shape = batch_dims + signal_dims + (self.features,)
-        return (
-            self.carry_init(key1, mem_shape, self.param_dtype),
-            self.carry_init(key2, mem_shape, self.param_dtype),
-        )
 
     @property
     def num_feature_axes(self) -> int:
@@ -590,24 +581,12 @@ class Bidirectional(Module):
         carry_f = carry_b = None
         if initial_carry is not None:
             carry_f, carry_b = initial_carry
+        common = dict(seq_lengths=seq_lengths, return_carry=True, time_major=time_major)
         carry_f, out_f = self.forward_rnn(
-            inputs,
-            initial_carry=carry_f,
-            init_key=key_f,
-            seq_lengths=seq_lengths,
-            return_carry=True,
-            time_major=time_major,
-            reverse=False,
+            inputs, initial_carry=carry_f, init_key=key_f, reverse=False, **common
         )
         carry_b, out_b = self.backward_rnn(
-            inputs,
-            initial_carry=carry_b,
-            init_key=key_b,
-            seq_lengths=seq_lengths,
-            return_carry=True,
-            time_major=time_major,
-            reverse=True,
-            keep_order=True,
+            inputs, initial_carry=carry_b, init_key=key_b, reverse=True, keep_order=True, **common
         )
         outputs = tree_util.tree_map(self.merge_fn, out_f, out_b)
         return ((carry_f, carry_b), outputs) if return_carry else outputs

@@ -378,24 +378,24 @@ def yogi(learning_rate: ScalarOrSchedule, b1: Any = 0.9, b2: Any = 0.999, eps: A
     return chain(scale_by_yogi(b1=b1, b2=b2, eps=eps), scale_by_learning_rate(learning_rate))
 
 
+def _of_learning_rate(fn: Any, learning_rate: ScalarOrSchedule) -> ScalarOrSchedule:
+    """`fn(learning_rate)` for a constant; for a schedule, the schedule `fn(learning_rate(c))`."""
+    if callable(learning_rate):
+        return lambda count: fn(learning_rate(count))
+    return fn(learning_rate)
+
+
 def fromage(learning_rate: ScalarOrSchedule, min_norm: Any = 1e-6) -> Tx:
     """Fromage (Bernstein et al., 2020): relative steps `lr * ||p|| / ||g||`, shrunk by
     `1 / sqrt(1 + lr**2)`."""
-    if callable(learning_rate):
 
-        def mult(count):
-            return 1 / (1 + learning_rate(count) ** 2) ** 0.5
+    def mult(lr):
+        return 1 / (1 + lr**2) ** 0.5
 
-        return chain(
-            scale_by_trust_ratio(min_norm),
-            scale_by_learning_rate(lambda c: mult(c) * learning_rate(c)),
-            add_decayed_weights(lambda c: mult(c) - 1),
-        )
-    mult = 1 / (1 + learning_rate**2) ** 0.5
     return chain(
         scale_by_trust_ratio(min_norm),
-        scale_by_learning_rate(learning_rate * mult),
-        add_decayed_weights(mult - 1),
+        scale_by_learning_rate(_of_learning_rate(lambda lr: lr * mult(lr), learning_rate)),
+        add_decayed_weights(_of_learning_rate(lambda lr: mult(lr) - 1, learning_rate)),
     )
 
 
@@ -516,14 +516,16 @@ def optimistic_adam(
             "This version of `optimistic_adam` does not support learning rate schedules but "
             "`optimistic_adam_v2` does."
         )
-    if optimism is None:
-        optimism = learning_rate
-    return chain(
-        scale_by_adam(
-            b1=b1, b2=b2, eps=eps, eps_root=eps_root, mu_dtype=mu_dtype, nesterov=nesterov
-        ),
-        scale_by_optimistic_gradient(alpha=learning_rate, beta=optimism),
-        scale_by_learning_rate(1.0),
+    return optimistic_adam_v2(
+        1.0,
+        alpha=learning_rate,
+        beta=learning_rate if optimism is None else optimism,
+        b1=b1,
+        b2=b2,
+        eps=eps,
+        eps_root=eps_root,
+        mu_dtype=mu_dtype,
+        nesterov=nesterov,
     )
 
 

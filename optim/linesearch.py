@@ -282,6 +282,21 @@ def _quadmin(a, fa, fpa, b, fb):
     return a - fpa / (2.0 * bb)
 
 
+def _interval_fields(low: list, high: list, cubic_ref: list) -> dict[str, Any]:
+    """The interval fields of a `ZoomLinesearchState`, from `low` and `high` given as
+    `[stepsize, value, slope]` and `cubic_ref` as `[stepsize, value]`."""
+    return {
+        "low": low[0],
+        "value_low": low[1],
+        "slope_low": low[2],
+        "high": high[0],
+        "value_high": high[1],
+        "slope_high": high[2],
+        "cubic_ref": cubic_ref[0],
+        "value_cubic_ref": cubic_ref[1],
+    }
+
+
 def zoom_linesearch(
     max_linesearch_steps: int,
     max_stepsize: Any = None,
@@ -307,12 +322,6 @@ def zoom_linesearch(
     """
     del verbose
 
-    def _value_and_slope_on_line(value_and_grad_fn, params, stepsize, updates, fn_kwargs):
-        step = tree.add_scale(params, stepsize, updates)
-        value_step, grad_step = value_and_grad_fn(step, **fn_kwargs)
-        slope_step = tree.real(tree.vdot(tree.conj(grad_step), updates))
-        return step, value_step, grad_step, slope_step
-
     def _decrease_error(stepsize, value_step, slope_step, value_init, slope_init):
         err = value_step - value_init - slope_rtol * stepsize * slope_init
         if approx_dec_rtol is not None:
@@ -326,6 +335,35 @@ def zoom_linesearch(
         err = jnp.maximum(jnp.abs(slope_step) - curv_rtol * jnp.abs(slope_init), 0.0)
         return jnp.where(jnp.isnan(err), jnp.inf, err)
 
+    def _step_to(state, stepsize, value_and_grad_fn, fn_kwargs):
+        """`state` one iteration on, at the trial `stepsize`: the value, gradient and slope at
+        `params + stepsize * updates` and the errors there (decrease, curvature, their max)."""
+        point = tree.add_scale(state.params, stepsize, state.updates)
+        value, grad = value_and_grad_fn(point, **fn_kwargs)
+        slope = tree.real(tree.vdot(tree.conj(grad), state.updates))
+        decrease_error = _decrease_error(stepsize, value, slope, state.value_init, state.slope_init)
+        curvature_error = _curvature_error(slope, state.slope_init)
+        return state._replace(
+            count=safe_increment(state.count),
+            stepsize=stepsize,
+            value=value,
+            grad=grad,
+            slope=slope,
+            decrease_error=decrease_error,
+            curvature_error=curvature_error,
+            error=jnp.maximum(decrease_error, curvature_error),
+        )
+
+    def _with_safe_step(state, new, take_new):
+        """`new` whose safe step (stepsize, value, grad) is its own where `take_new`, else
+        `state`'s."""
+        safe_stepsize, safe_value, safe_grad = tree.where(
+            take_new,
+            [new.stepsize, new.value, new.grad],
+            [state.safe_stepsize, state.safe_value, state.safe_grad],
+        )
+        return new._replace(safe_stepsize=safe_stepsize, safe_value=safe_value, safe_grad=safe_grad)
+
     def _try_safe_step(state):
         outside_domain = jnp.isinf(state.decrease_error)
         final_stepsize, final_value, final_grad = tree.where(
@@ -338,73 +376,35 @@ def zoom_linesearch(
 
     def _search_interval(state, value_and_grad_fn, fn_kwargs):
         iter_num = state.count
-        prev_stepsize, prev_value, prev_slope = state.stepsize, state.value, state.slope
+        prev = [state.stepsize, state.value, state.slope]
         new_stepsize = jnp.where(
-            iter_num == 0, state.stepsize_guess, increase_factor * prev_stepsize
+            iter_num == 0, state.stepsize_guess, increase_factor * state.stepsize
         )
         if max_stepsize is not None:
             max_stepsize_reached = new_stepsize >= max_stepsize
             new_stepsize = jnp.minimum(new_stepsize, max_stepsize)
         else:
             max_stepsize_reached = jnp.asarray(False)
-        _, new_value, new_grad, new_slope = _value_and_slope_on_line(
-            value_and_grad_fn, state.params, new_stepsize, state.updates, fn_kwargs
-        )
-        decrease_error = _decrease_error(
-            new_stepsize, new_value, new_slope, state.value_init, state.slope_init
-        )
-        curvature_error = _curvature_error(new_slope, state.slope_init)
-        new_error = jnp.maximum(decrease_error, curvature_error)
-        safe_stepsize, safe_value, safe_grad = tree.where(
-            decrease_error <= tol,
-            [new_stepsize, new_value, new_grad],
-            [state.safe_stepsize, state.safe_value, state.safe_grad],
-        )
+        new = _step_to(state, new_stepsize, value_and_grad_fn, fn_kwargs)
+        new = _with_safe_step(state, new, new.decrease_error <= tol)
         set_high_to_new = jnp.logical_or(
-            decrease_error > 0.0, jnp.logical_and(new_value >= prev_value, iter_num > 0)
+            new.decrease_error > 0.0, jnp.logical_and(new.value >= state.value, iter_num > 0)
         )
-        set_low_to_new = jnp.logical_and(new_slope >= 0.0, jnp.logical_not(set_high_to_new))
-        low, value_low, slope_low, high, value_high, slope_high = tree.where(
-            set_low_to_new,
-            [new_stepsize, new_value, new_slope, prev_stepsize, prev_value, prev_slope],
-            [prev_stepsize, prev_value, prev_slope, new_stepsize, new_value, new_slope],
-        )
-        interval_found = set_high_to_new | set_low_to_new | (new_error <= tol)
-        done = (new_error <= tol) | (max_stepsize_reached & jnp.logical_not(interval_found))
+        set_low_to_new = jnp.logical_and(new.slope >= 0.0, jnp.logical_not(set_high_to_new))
+        new_point = [new.stepsize, new.value, new.slope]
+        low, high = tree.where(set_low_to_new, [new_point, prev], [prev, new_point])
+        interval_found = set_high_to_new | set_low_to_new | (new.error <= tol)
+        done = (new.error <= tol) | (max_stepsize_reached & jnp.logical_not(interval_found))
         failed = (iter_num + 1 >= max_linesearch_steps) & jnp.logical_not(done)
-        new_state = ZoomLinesearchState(
-            count=safe_increment(iter_num),
-            params=state.params,
-            updates=state.updates,
-            stepsize_guess=state.stepsize_guess,
-            stepsize=new_stepsize,
-            value=new_value,
-            grad=new_grad,
-            slope=new_slope,
-            value_init=state.value_init,
-            slope_init=state.slope_init,
-            decrease_error=decrease_error,
-            curvature_error=curvature_error,
-            error=new_error,
+        new_state = new._replace(
             interval_found=jnp.asarray(interval_found),
             done=jnp.asarray(done),
             failed=jnp.asarray(failed),
-            low=low,
-            value_low=value_low,
-            slope_low=slope_low,
-            high=high,
-            value_high=value_high,
-            slope_high=slope_high,
-            cubic_ref=low,
-            value_cubic_ref=value_low,
-            safe_stepsize=safe_stepsize,
-            safe_value=safe_value,
-            safe_grad=safe_grad,
+            **_interval_fields(low, high, cubic_ref=low[:2]),
         )
         return tree.cast_like(new_state, state)
 
     def _zoom_into_interval(state, value_and_grad_fn, fn_kwargs):
-        iter_num = state.count
         low, value_low, slope_low = state.low, state.value_low, state.slope_low
         high, value_high, slope_high = state.high, state.value_high, state.slope_high
         delta = jnp.abs(high - low)
@@ -426,71 +426,26 @@ def zoom_linesearch(
         middle = jnp.where(use_quad, middle_quad, middle)
         middle = jnp.where(use_bisection, (low + high) / 2.0, middle)
 
-        _, value_middle, grad_middle, slope_middle = _value_and_slope_on_line(
-            value_and_grad_fn, state.params, middle, state.updates, fn_kwargs
-        )
-        decrease_error = _decrease_error(
-            middle, value_middle, slope_middle, state.value_init, state.slope_init
-        )
-        curvature_error = _curvature_error(slope_middle, state.slope_init)
-        new_error = jnp.maximum(decrease_error, curvature_error)
-        update_safe = (decrease_error <= tol) & (value_middle < state.safe_value)
-        safe_stepsize, safe_value, safe_grad = tree.where(
-            update_safe,
-            [middle, value_middle, grad_middle],
-            [state.safe_stepsize, state.safe_value, state.safe_grad],
-        )
-        done = new_error <= tol
-        set_high_to_middle = (decrease_error > 0.0) | (value_middle >= value_low)
-        set_high_to_low = (slope_middle * (high - low) >= 0.0) & jnp.logical_not(set_high_to_middle)
+        new = _step_to(state, middle, value_and_grad_fn, fn_kwargs)
+        update_safe = (new.decrease_error <= tol) & (new.value < state.safe_value)
+        new = _with_safe_step(state, new, update_safe)
+        done = new.error <= tol
+        set_high_to_middle = (new.decrease_error > 0.0) | (new.value >= value_low)
+        set_high_to_low = (new.slope * (high - low) >= 0.0) & jnp.logical_not(set_high_to_middle)
         set_low_to_middle = jnp.logical_not(set_high_to_middle)
-        new_high = tree.where(
-            set_high_to_middle,
-            [middle, value_middle, slope_middle],
-            [high, value_high, slope_high],
+        new_point = [middle, new.value, new.slope]
+        lows, highs = [low, value_low, slope_low], [high, value_high, slope_high]
+        new_high = tree.where(set_high_to_middle, new_point, highs)
+        new_high = tree.where(set_high_to_low, lows, new_high)
+        new_low = tree.where(set_low_to_middle, new_point, lows)
+        new_cubic_ref = tree.where(set_high_to_middle | set_high_to_low, highs[:2], lows[:2])
+        presumably_failed = jnp.asarray((state.count + 1) >= max_linesearch_steps) | (
+            too_small_int & (new.safe_stepsize > 0.0)
         )
-        new_high, new_value_high, new_slope_high = tree.where(
-            set_high_to_low, [low, value_low, slope_low], new_high
-        )
-        new_low, new_value_low, new_slope_low = tree.where(
-            set_low_to_middle,
-            [middle, value_middle, slope_middle],
-            [low, value_low, slope_low],
-        )
-        new_cubic_ref, new_value_cubic_ref = tree.where(
-            set_high_to_middle | set_high_to_low, [high, value_high], [low, value_low]
-        )
-        presumably_failed = jnp.asarray((iter_num + 1) >= max_linesearch_steps) | (
-            too_small_int & (safe_stepsize > 0.0)
-        )
-        new_state = ZoomLinesearchState(
-            count=safe_increment(iter_num),
-            params=state.params,
-            updates=state.updates,
-            stepsize_guess=state.stepsize_guess,
-            stepsize=middle,
-            value=value_middle,
-            grad=grad_middle,
-            slope=slope_middle,
-            value_init=state.value_init,
-            slope_init=state.slope_init,
-            decrease_error=decrease_error,
-            curvature_error=curvature_error,
-            error=new_error,
-            interval_found=state.interval_found,
+        new_state = new._replace(
             done=done,
             failed=presumably_failed & jnp.logical_not(done),
-            low=new_low,
-            value_low=new_value_low,
-            slope_low=new_slope_low,
-            high=new_high,
-            value_high=new_value_high,
-            slope_high=new_slope_high,
-            cubic_ref=new_cubic_ref,
-            value_cubic_ref=new_value_cubic_ref,
-            safe_stepsize=safe_stepsize,
-            safe_value=safe_value,
-            safe_grad=safe_grad,
+            **_interval_fields(new_low, new_high, new_cubic_ref),
         )
         return tree.cast_like(new_state, state)
 
@@ -526,14 +481,7 @@ def zoom_linesearch(
             interval_found=false,
             done=false,
             failed=false,
-            low=zero,
-            value_low=value,
-            slope_low=slope,
-            high=zero,
-            value_high=value,
-            slope_high=slope,
-            cubic_ref=zero,
-            value_cubic_ref=value,
+            **_interval_fields([zero, value, slope], [zero, value, slope], [zero, value]),
             safe_stepsize=zero,
             safe_value=value,
             safe_grad=grad,

@@ -64,14 +64,15 @@ def _is_none(x: Any) -> bool:
     return x is None
 
 
-def _zero_moments_init(state_cls: Any, mu_dtype: Any = None) -> Any:
-    """The `init_fn` of a `state_cls(count, mu, nu)` at zero (`mu` stored in `mu_dtype`)."""
+def _zero_moments_init(state_cls: Any, mu_dtype: Any = None, more: tuple[str, ...] = ()) -> Any:
+    """The `init_fn` of a `state_cls(count, mu, nu, *more)` at zero (`mu` stored in `mu_dtype`)."""
 
     def init_fn(params):
         return state_cls(
             count=jnp.zeros([], jnp.int32),
             mu=tree.zeros_like(params, dtype=mu_dtype),
             nu=tree.zeros_like(params),
+            **{name: tree.zeros_like(params) for name in more},
         )
 
     return init_fn
@@ -84,15 +85,20 @@ def _adam_moments(updates: Any, state: Any, b1: Any, b2: Any) -> tuple[Any, Any,
     return mu, nu, safe_increment(state.count)
 
 
-def _mu_hat(mu: Any, updates: Any, b1: Any, count_inc: Any, nesterov: bool) -> Any:
-    """Bias-corrected first moment, NAdam's look-ahead version when `nesterov`."""
+def _debiased(
+    mu: Any, nu: Any, updates: Any, b1: Any, b2: Any, count_inc: Any, nesterov: bool = False
+) -> tuple[Any, Any]:
+    """Bias-corrected moments `(mu_hat, nu_hat)`; `mu_hat` is NAdam's look-ahead when
+    `nesterov`."""
+    nu_hat = tree.bias_correction(nu, b2, count_inc)
     if not nesterov:
-        return tree.bias_correction(mu, b1, count_inc)
-    return tree_util.tree_map(
+        return tree.bias_correction(mu, b1, count_inc), nu_hat
+    mu_hat = tree_util.tree_map(
         lambda m, g: b1 * m + (1 - b1) * g,
         tree.bias_correction(mu, b1, safe_increment(count_inc)),
         tree.bias_correction(updates, b1, count_inc),
     )
+    return mu_hat, nu_hat
 
 
 def _adam_direction(mu_hat: Any, nu_hat: Any, eps: Any, eps_root: Any) -> Any:
@@ -133,8 +139,7 @@ def scale_by_adam(
     def update_fn(updates, state, params=None):
         del params
         mu, nu, count_inc = _adam_moments(updates, state, b1, b2)
-        mu_hat = _mu_hat(mu, updates, b1, count_inc, nesterov)
-        nu_hat = tree.bias_correction(nu, b2, count_inc)
+        mu_hat, nu_hat = _debiased(mu, nu, updates, b1, b2, count_inc, nesterov)
         updates = _adam_direction(mu_hat, nu_hat, eps, eps_root)
         mu = tree.cast(mu, mu_dtype)
         nu = tree.cast_like(nu, state.nu)
@@ -158,14 +163,6 @@ def scale_by_amsgrad(
       A `GradientTransformation` with state `ScaleByAmsgradState(count, mu, nu, nu_max)`.
     """
 
-    def init_fn(params):
-        return ScaleByAmsgradState(
-            count=jnp.zeros([], jnp.int32),
-            mu=tree.zeros_like(params, dtype=mu_dtype),
-            nu=tree.zeros_like(params),
-            nu_max=tree.zeros_like(params),
-        )
-
     def update_fn(updates, state, params=None):
         del params
         mu, nu, count_inc = _adam_moments(updates, state, b1, b2)
@@ -176,6 +173,7 @@ def scale_by_amsgrad(
         mu = tree.cast(mu, mu_dtype)
         return updates, ScaleByAmsgradState(count=count_inc, mu=mu, nu=nu, nu_max=nu_max)
 
+    init_fn = _zero_moments_init(ScaleByAmsgradState, mu_dtype, more=("nu_max",))
     return GradientTransformation(init_fn, update_fn)
 
 
@@ -223,8 +221,7 @@ def scale_by_radam(
         mu, nu, count_inc = _adam_moments(updates, state, b1, b2)
         b2t = jnp.asarray(b2) ** count_inc
         rho = rho_inf - 2 * count_inc * b2t / (1 - b2t)
-        mu_hat = _mu_hat(mu, updates, b1, count_inc, nesterov)
-        nu_hat = tree.bias_correction(nu, b2, count_inc)
+        mu_hat, nu_hat = _debiased(mu, nu, updates, b1, b2, count_inc, nesterov)
         # Where rho < 4 the square root is of a negative number; jnp.where discards that branch.
         r = jnp.sqrt(
             jnp.maximum(
@@ -263,8 +260,7 @@ def scale_by_belief(
         nu = tree.update_moment_per_elem_norm(prediction_error, state.nu, b2, 2)
         nu = tree_util.tree_map(lambda v: v + eps_root, nu)
         count_inc = safe_increment(state.count)
-        mu_hat = _mu_hat(mu, updates, b1, count_inc, nesterov)
-        nu_hat = tree.bias_correction(nu, b2, count_inc)
+        mu_hat, nu_hat = _debiased(mu, nu, updates, b1, b2, count_inc, nesterov)
         updates = _adam_direction(mu_hat, nu_hat, eps, 0.0)
         return updates, ScaleByBeliefState(count=count_inc, mu=mu, nu=nu)
 
@@ -298,8 +294,7 @@ def scale_by_yogi(
             lambda g, v: v - (1 - b2) * jnp.sign(v - abs_sq(g)) * abs_sq(g), updates, state.nu
         )
         count_inc = safe_increment(state.count)
-        mu_hat = tree.bias_correction(mu, b1, count_inc)
-        nu_hat = tree.bias_correction(nu, b2, count_inc)
+        mu_hat, nu_hat = _debiased(mu, nu, updates, b1, b2, count_inc)
         updates = _adam_direction(mu_hat, nu_hat, eps, eps_root)
         return updates, ScaleByAdamState(count=count_inc, mu=mu, nu=nu)
 
