@@ -6,7 +6,7 @@ from core import grad, jit, vmap, random, lax
 """
 
 import core.numpy as numpy
-from core import debug, dtypes, lax, nn, random, struct, test_util, tree, tree_util
+from core import debug, dtypes, lax, nn, random, sharding, struct, test_util, tree, tree_util
 from core.api import (
     eval_shape,
     grad,
@@ -105,6 +105,7 @@ __all__ = [
     "random",
     "remat",
     "stop_gradient",
+    "sharding",
     "struct",
     "test_util",
     "tree",

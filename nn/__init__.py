@@ -35,7 +35,7 @@ The training recipe with BatchNorm and Dropout (``tests/nn/test_train_step.py`` 
     logits = model.apply({"params": params, "batch_stats": batch_stats}, x, train=False)
 """
 
-from nn import activation, errors, initializers, traverse_util
+from nn import activation, errors, initializers, meta, traverse_util
 from nn.activation import *  # noqa: F403  (PReLU and the activations: see its __all__)
 from nn.attention import (
     MultiHeadAttention,
@@ -51,18 +51,38 @@ from nn.batch_apply import BatchApply
 from nn.combinators import Sequential
 from nn.frozen_dict import FrozenDict, freeze, unfreeze
 from nn.initializers import ones, ones_init, zeros, zeros_init
-from nn.linear import Conv, ConvTranspose, Dense, DenseGeneral, Einsum, Embed
+from nn.linear import Conv, ConvLocal, ConvTranspose, Dense, DenseGeneral, Einsum, Embed
+from nn.meta import (
+    PARTITION_NAME,
+    LogicallyPartitioned,
+    Partitioned,
+    RulesFallback,
+    get_logical_axis_rules,
+    get_partition_spec,
+    logical_axis_rules,
+    logical_to_mesh,
+    logical_to_mesh_axes,
+    set_logical_axis_rules,
+    unbox,
+    with_logical_constraint,
+    with_logical_partitioning,
+    with_partitioning,
+)
 from nn.module import (
+    InterceptorContext,
     Module,
     apply,
     compact,
+    compact_name_scope,
     disable_named_call,
     enable_named_call,
     init,
     init_with_output,
+    intercept_methods,
     merge_param,
     nowrap,
     override_named_call,
+    share_scope,
 )
 from nn.normalization import (
     BatchNorm,
@@ -114,6 +134,7 @@ __all__ = [
     "BatchNorm",
     "Bidirectional",
     "Conv",
+    "ConvLocal",
     "ConvTranspose",
     "Dense",
     "DenseGeneral",
@@ -124,18 +145,23 @@ __all__ = [
     "GRUCell",
     "GroupNorm",
     "InstanceNorm",
+    "InterceptorContext",
     "MGUCell",
     "ConvLSTMCell",
     "SpectralNorm",
     "WeightNorm",
     "LSTMCell",
     "LayerNorm",
+    "LogicallyPartitioned",
     "Module",
     "MultiHeadAttention",
     "MultiHeadDotProductAttention",
     "OptimizedLSTMCell",
+    "PARTITION_NAME",
+    "Partitioned",
     "RMSNorm",
     "RNNCellBase",
+    "RulesFallback",
     "Scope",
     "SelfAttention",
     "Sequential",
@@ -146,10 +172,22 @@ __all__ = [
     "disable_named_call",
     "enable_named_call",
     "freeze",
+    "get_logical_axis_rules",
+    "get_partition_spec",
+    "logical_axis_rules",
+    "logical_to_mesh",
+    "logical_to_mesh_axes",
+    "meta",
     "ones",
     "ones_init",
     "override_named_call",
+    "set_logical_axis_rules",
+    "share_scope",
+    "unbox",
     "unfreeze",
+    "with_logical_constraint",
+    "with_logical_partitioning",
+    "with_partitioning",
     "zeros",
     "zeros_init",
     "broadcast",
@@ -171,11 +209,13 @@ __all__ = [
     "avg_pool",
     "combine_masks",
     "compact",
+    "compact_name_scope",
     "dot_product_attention",
     "dot_product_attention_weights",
     "errors",
     "init",
     "init_with_output",
+    "intercept_methods",
     "initializers",
     "make_attention_mask",
     "make_causal_mask",

@@ -432,3 +432,71 @@ class BatchApplyRankError(ValueError):
             f"BatchApply(num_dims={num_dims}) needs an input with at least {num_dims} "
             f"dimensions, got shapes {shapes}. Lower num_dims or add the leading axes."
         )
+
+
+class PartitioningUnspecifiedError(ValueError):
+    """A lifted transform added or removed an axis of a ``Partitioned`` value without a name.
+
+    Failing code: ``nn.scan(body, variable_axes={"params": 0}, ...)`` over boxed params.
+    Fix: pass ``metadata_params={nn.PARTITION_NAME: "layers"}`` to the transform.
+    """
+
+    def __init__(self, names: Any):
+        super().__init__(
+            f"A transform changed the axes of a Partitioned value with names {names!r}, but "
+            f"did not name the new axis. Pass metadata_params={{nn.PARTITION_NAME: "
+            f"'<axis name>'}} to nn.vmap / nn.scan."
+        )
+
+
+class PartitionAxisMismatchError(ValueError):
+    """``remove_axis`` was asked to drop an axis whose name is not the one at that position."""
+
+    def __init__(self, names: Any, index: int, name: Any):
+        super().__init__(
+            f"Cannot remove axis {index} named {name!r} from Partitioned names {names!r}: "
+            f"that axis is named {names[index] if index < len(names) else None!r}. Use the "
+            f"same metadata_params and axis as the transform that added it."
+        )
+
+
+class RepeatedLogicalAxisError(ValueError):
+    """A logical axis name appears twice in one array's names (``('embed', 'embed')``)."""
+
+    def __init__(self, names: Any, repeated: Any):
+        super().__init__(
+            f"Unsupported: Dimensions {tuple(repeated)!r} occur more than once in array names "
+            f"{tuple(names)!r}. Give each axis of an array its own logical name."
+        )
+
+
+class LogicalAxisRulesError(ValueError):
+    """Logical axis rules are not a sequence of ``(logical_name, mesh_axes)`` pairs."""
+
+    def __init__(self, rules: Any):
+        super().__init__(
+            f"Logical axis rules must be a tuple or list of (logical_name, mesh_axes) pairs, "
+            f"got {type(rules).__name__}: {rules!r:.80}. Example: "
+            f"(('batch', 'data'), ('embed', None), ('mlp', 'model'))."
+        )
+
+
+class UnmatchedLogicalAxisError(ValueError):
+    """``with_logical_constraint(..., fallback=RulesFallback.RAISE_ERROR)`` found no rule."""
+
+    def __init__(self, names: Any):
+        super().__init__(
+            f"Axis names {tuple(names)!r} did not match a rule. Add a rule for each named "
+            f"axis to nn.logical_axis_rules(...), or use another RulesFallback."
+        )
+
+
+class ConvLocalFeatureGroupError(NotImplementedError):
+    """``nn.ConvLocal`` with ``feature_group_count != 1`` (unshared kernels have no groups)."""
+
+    def __init__(self, count: int):
+        super().__init__(
+            f"nn.ConvLocal does not support feature_group_count != 1, got {count}. Use "
+            f"nn.Conv for grouped convolutions, or split the channels and use one ConvLocal "
+            f"per group."
+        )

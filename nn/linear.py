@@ -1,4 +1,5 @@
-"""Linear layers: ``Dense``, ``DenseGeneral``, ``Einsum``, ``Conv``, ``ConvTranspose``, ``Embed``.
+"""Linear layers: ``Dense``, ``DenseGeneral``, ``Einsum``, ``Conv``, ``ConvLocal``,
+``ConvTranspose``, ``Embed``.
 
 Fields, defaults, parameter names and shapes are Flax's, so parameter trees and (with the same
 key) initial values match: kernels are ``(in, out)`` / ``(*window, in, out)`` (HWIO) and
@@ -13,9 +14,10 @@ from typing import Any
 
 import numpy as np
 
+import core
 import core.numpy as jnp
 from core import lax
-from nn import initializers
+from nn import errors, initializers
 from nn.dtypes import promote_dtype
 from nn.module import Module, compact, merge_param
 
@@ -254,20 +256,42 @@ def _flatten_batch(inputs: Array, n_spatial: int) -> tuple[Array, tuple[int, ...
     return jnp.reshape(inputs, (-1,) + inputs.shape[n_batch:]), batch_shape
 
 
-def _check_mask(mask: Array | None, kernel_shape: tuple[int, ...]) -> None:
-    if mask is not None and tuple(mask.shape) != kernel_shape:
-        raise ValueError(f"mask shape {mask.shape} must equal the kernel shape {kernel_shape}.")
+def _conv_params(module: Module, kernel_shape: tuple[int, ...], bias_shape: tuple[int, ...]):
+    """Creates ``kernel`` (times ``module.mask``) and, with ``use_bias``, ``bias``."""
+    if module.mask is not None and tuple(module.mask.shape) != kernel_shape:
+        raise ValueError(
+            f"mask shape {module.mask.shape} must equal the kernel shape {kernel_shape}."
+        )
+    kernel = module.param("kernel", module.kernel_init, kernel_shape, module.param_dtype)
+    if module.mask is not None:
+        kernel = kernel * module.mask
+    bias = None
+    if module.use_bias:
+        bias = module.param("bias", module.bias_init, bias_shape, module.param_dtype)
+    return kernel, bias
 
 
-class Conv(Module):
-    """An N-d convolution over channels-last inputs (``lax.conv_general_dilated``).
+def _finish_conv(y: Array, bias: Array | None, batch_shape: tuple[int, ...] | None) -> Array:
+    """Adds the bias (broadcast over leading axes) and restores the input's batch axes."""
+    if bias is not None:
+        y = y + jnp.reshape(bias, (1,) * (y.ndim - bias.ndim) + tuple(bias.shape))
+    if batch_shape is not None:
+        y = jnp.reshape(y, batch_shape + y.shape[1:])
+    return y
+
+
+_PAD_MODES = {"CIRCULAR": "wrap", "REFLECT": "reflect"}
+
+
+class _Conv(Module):
+    """The convolution shared by ``Conv`` (one kernel) and ``ConvLocal`` (one per position).
 
     Attributes:
       features: the number of output channels.
       kernel_size: the window shape (an int means a 1-D window).
       strides: the window strides (int or per-axis).
-      padding: ``'SAME'``, ``'VALID'``, ``'CIRCULAR'``, ``'CAUSAL'`` (1-D), an int, or per-axis
-        ints or ``(low, high)`` pairs.
+      padding: ``'SAME'``, ``'VALID'``, ``'CIRCULAR'``, ``'REFLECT'``, ``'CAUSAL'`` (1-D), an
+        int, or per-axis ints or ``(low, high)`` pairs.
       input_dilation: the input (``lhs``) dilation.
       kernel_dilation: the kernel (``rhs``, atrous) dilation.
       feature_group_count: splits input channels into groups (depthwise when equal to them).
@@ -276,15 +300,8 @@ class Conv(Module):
       dtype: the computation dtype.
       param_dtype: the parameter dtype.
       precision: passed to the convolution.
-      kernel_init: initializer of the ``(*kernel_size, in // groups, features)`` kernel.
+      kernel_init: initializer of the kernel.
       bias_init: initializer of the bias.
-
-    Example::
-
-        >>> layer = nn.Conv(features=4, kernel_size=(3, 3))
-        >>> v = layer.init(core.random.key(0), jnp.ones((1, 8, 8, 3)))
-        >>> core.tree_util.tree_map(jnp.shape, v)
-        {'params': {'bias': (4,), 'kernel': (3, 3, 3, 4)}}
     """
 
     features: int
@@ -302,8 +319,17 @@ class Conv(Module):
     kernel_init: Initializer = default_kernel_init
     bias_init: Initializer = initializers.zeros_init()
 
+    @property
+    def shared_weights(self) -> bool:
+        """Whether all output positions share one kernel (``Conv``) or not (``ConvLocal``)."""
+        raise NotImplementedError
+
     @compact
     def __call__(self, inputs: Array) -> Array:
+        """Convolves channels-last ``inputs`` of shape ``(*batch, *spatial, features)``.
+
+        Any number of batch axes (also none) is accepted; they are merged for the convolution.
+        """
         kernel_size = _as_tuple(self.kernel_size)
         n = len(kernel_size)
         inputs, batch_shape = _flatten_batch(inputs, n)
@@ -311,10 +337,10 @@ class Conv(Module):
         input_dilation = _broadcast(self.input_dilation, n)
         kernel_dilation = _broadcast(self.kernel_dilation, n)
         padding = canonicalize_padding(self.padding, n)
-        if padding == "CIRCULAR":
+        if isinstance(padding, str) and padding in _PAD_MODES:
             dilated = [(k - 1) * d + 1 for k, d in zip(kernel_size, kernel_dilation)]
             pads = [(0, 0)] + [((k - 1) // 2, k // 2) for k in dilated] + [(0, 0)]
-            inputs = jnp.pad(inputs, pads, mode="wrap")
+            inputs = jnp.pad(inputs, pads, mode=_PAD_MODES[padding])
             padding = "VALID"
         elif padding == "CAUSAL":
             if n != 1:
@@ -323,6 +349,20 @@ class Conv(Module):
                 inputs, [(0, 0), (kernel_dilation[0] * (kernel_size[0] - 1), 0), (0, 0)]
             )
             padding = "VALID"
+        conv_args = dict(
+            window_strides=strides,
+            padding=padding,
+            lhs_dilation=input_dilation,
+            rhs_dilation=kernel_dilation,
+            dimension_numbers=_dimension_numbers(n),
+        )
+        if self.shared_weights:
+            y, bias = self._shared_conv(inputs, kernel_size, conv_args)
+        else:
+            y, bias = self._local_conv(inputs, kernel_size, conv_args)
+        return _finish_conv(y, bias, batch_shape)
+
+    def _shared_conv(self, inputs: Array, kernel_size: tuple[int, ...], conv_args: dict):
         in_features = inputs.shape[-1]
         if in_features % self.feature_group_count:
             raise ValueError(
@@ -330,33 +370,86 @@ class Conv(Module):
                 f"feature_group_count={self.feature_group_count}."
             )
         kernel_shape = kernel_size + (in_features // self.feature_group_count, self.features)
-        if self.mask is not None and tuple(self.mask.shape) != kernel_shape:
-            raise ValueError(
-                f"mask shape {self.mask.shape} must equal the kernel shape {kernel_shape}."
-            )
-        kernel = self.param("kernel", self.kernel_init, kernel_shape, self.param_dtype)
-        if self.mask is not None:
-            kernel = kernel * self.mask
-        bias = None
-        if self.use_bias:
-            bias = self.param("bias", self.bias_init, (self.features,), self.param_dtype)
+        kernel, bias = _conv_params(self, kernel_shape, (self.features,))
         inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
         y = lax.conv_general_dilated(
             inputs,
             kernel,
-            strides,
-            padding,
-            lhs_dilation=input_dilation,
-            rhs_dilation=kernel_dilation,
-            dimension_numbers=_dimension_numbers(n),
             feature_group_count=self.feature_group_count,
             precision=self.precision,
+            **conv_args,
         )
-        if bias is not None:
-            y = y + jnp.reshape(bias, (1,) * (y.ndim - 1) + (-1,))
-        if batch_shape is not None:
-            y = jnp.reshape(y, batch_shape + y.shape[1:])
-        return y
+        return y, bias
+
+    def _local_conv(self, inputs: Array, kernel_size: tuple[int, ...], conv_args: dict):
+        """``lax.conv_general_dilated_local``: each output position has its own kernel.
+
+        The kernel is ``(*out_spatial, in_features * prod(kernel_size), features)``; its input
+        axis is ordered (channel, *window) like the patches of
+        ``lax.conv_general_dilated_patches``, as in JAX.
+        """
+        if self.feature_group_count != 1:
+            raise errors.ConvLocalFeatureGroupError(self.feature_group_count)
+
+        def patches(x: Array) -> Array:
+            return lax.conv_general_dilated_patches(x, kernel_size, **conv_args)
+
+        # Float stand-in for the shape: the patches are taken after dtype promotion.
+        probe = core.ShapeDtypeStruct(inputs.shape, jnp.float32)
+        out_spatial = tuple(core.eval_shape(patches, probe).shape[1:-1])
+        patch_size = int(np.prod(kernel_size)) * inputs.shape[-1]
+        kernel, bias = _conv_params(
+            self, out_spatial + (patch_size, self.features), out_spatial + (self.features,)
+        )
+        inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        n = len(kernel_size)
+        spatial = tuple(range(n))
+        y = lax.dot_general(
+            patches(inputs),
+            kernel,
+            (((n + 1,), (n,)), (tuple(a + 1 for a in spatial), spatial)),
+            precision=self.precision,
+        )
+        return jnp.moveaxis(y, n, 0), bias  # (*spatial, N, features) -> (N, *spatial, features)
+
+
+class Conv(_Conv):
+    """An N-d convolution over channels-last inputs (``lax.conv_general_dilated``).
+
+    Attributes are those of ``_Conv``; the kernel is ``(*kernel_size, in // groups, features)``
+    and the bias ``(features,)``.
+
+    Example::
+
+        >>> layer = nn.Conv(features=4, kernel_size=(3, 3))
+        >>> v = layer.init(core.random.key(0), jnp.ones((1, 8, 8, 3)))
+        >>> core.tree_util.tree_map(jnp.shape, v)
+        {'params': {'bias': (4,), 'kernel': (3, 3, 3, 4)}}
+    """
+
+    @property
+    def shared_weights(self) -> bool:
+        return True
+
+
+class ConvLocal(_Conv):
+    """A locally connected ("unshared") convolution: a different kernel at each output position.
+
+    Same attributes as ``Conv`` (``feature_group_count`` must be 1). The kernel is
+    ``(*out_spatial, in * prod(kernel_size), features)`` and the bias
+    ``(*out_spatial, features)``, as in Flax.
+
+    Example::
+
+        >>> layer = nn.ConvLocal(features=4, kernel_size=(3,), padding="VALID")
+        >>> y, v = layer.init_with_output(core.random.key(0), jnp.ones((1, 8, 3)))
+        >>> core.tree_util.tree_map(jnp.shape, v), y.shape
+        ({'params': {'bias': (6, 4), 'kernel': (6, 9, 4)}}, (1, 6, 4))
+    """
+
+    @property
+    def shared_weights(self) -> bool:
+        return False
 
 
 class ConvTranspose(Module):
@@ -411,17 +504,8 @@ class ConvTranspose(Module):
             kernel_shape = kernel_size + (self.features, in_features)
         else:
             kernel_shape = kernel_size + (in_features, self.features)
-        if self.mask is not None and tuple(self.mask.shape) != kernel_shape:
-            raise ValueError(
-                f"mask shape {self.mask.shape} must equal the kernel shape {kernel_shape}."
-            )
-        kernel = self.param("kernel", self.kernel_init, kernel_shape, self.param_dtype)
-        if self.mask is not None:
-            kernel = kernel * self.mask
+        kernel, bias = _conv_params(self, kernel_shape, (self.features,))
         padding = canonicalize_padding(self.padding, n)
-        bias = None
-        if self.use_bias:
-            bias = self.param("bias", self.bias_init, (self.features,), self.param_dtype)
         inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
         y = lax.conv_transpose(
             inputs,
@@ -435,11 +519,7 @@ class ConvTranspose(Module):
         )
         if padding == "CIRCULAR":
             y = self._wrap_circular(y, inputs.shape[1:-1], strides)
-        if bias is not None:
-            y = y + jnp.reshape(bias, (1,) * (y.ndim - 1) + (-1,))
-        if batch_shape is not None:
-            y = jnp.reshape(y, batch_shape + y.shape[1:])
-        return y
+        return _finish_conv(y, bias, batch_shape)
 
     def _wrap_circular(self, y: Array, in_spatial: tuple, strides: tuple) -> Array:
         """Folds a 'VALID' transposed output periodically onto ``input size * stride``."""

@@ -13,6 +13,10 @@ Differences from linen, each fixing a known sharp edge: ``init``/``apply`` take 
 plain dicts; user ``__post_init__`` needs no ``super().__post_init__()``; ``setup`` runs on an
 unbound module when an attribute is read (``Model().backbone`` works), and errors that need
 variables say how to bind; submodules passed as fields are adopted like ``setup`` ones.
+
+Also here, with Flax's semantics: ``param``/``variable`` unbox metadata boxes (``nn.meta``),
+``share_scope`` (two modules, one scope), ``compact_name_scope`` (a method as its own compact
+scope, Haiku-style) and ``intercept_methods`` (a stack of wrappers around every method call).
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ class _Context(threading.local):
         self.module_stack: list[Any] = [None]
         self.capture_stack: list[Any] = []
         self.call_recorder: Any = None
+        self.interceptors: list[Callable] = []
 
 
 _context = _Context()
@@ -85,6 +90,111 @@ def nowrap(fun: Callable) -> Callable:
     """Marks a method as a plain helper: no module bookkeeping runs around it."""
     fun.nowrap = True
     return fun
+
+
+def compact_name_scope(fun: Callable) -> Callable:
+    """Makes a method a compact scope of its own, named after the method (Haiku-style).
+
+    Submodules created inline in the method are named under ``<method name>/``, e.g.
+    ``{'up': {'Dense_0': ...}, 'down': {'Dense_0': ...}}`` for methods ``up`` and ``down``;
+    the method can be called from ``__call__`` or through ``apply(..., method='up')``.
+
+    Args:
+      fun: the method.
+
+    Returns:
+      The method, routed through a submodule named after it.
+    """
+
+    @functools.wraps(fun)
+    def compact_name_scope_wrapper(self: Module, *args, **kwargs):
+        self._try_setup()
+        scopes = self.__dict__.get("_compact_name_scopes")
+        if scopes is None:
+            raise errors.UnboundModuleError(type(self).__name__, f"call {fun.__name__}")
+        return scopes[fun.__name__](*args, **kwargs)
+
+    compact_name_scope_wrapper.compact_name_scope = True
+    compact_name_scope_wrapper.inner_fun = fun
+    compact_name_scope_wrapper.nowrap = True
+    return compact_name_scope_wrapper
+
+
+@dataclasses.dataclass(frozen=True)
+class InterceptorContext:
+    """What a method interceptor is told about the intercepted call.
+
+    Attributes:
+      module: the module whose method is called.
+      method_name: the method's name.
+      orig_method: the method bound to ``module``; calling it skips the other interceptors.
+    """
+
+    module: Module
+    method_name: str
+    orig_method: Callable[..., Any]
+
+
+@contextlib.contextmanager
+def intercept_methods(interceptor: Callable) -> Iterator[None]:
+    """Calls ``interceptor(next_fun, args, kwargs, context)`` around every module method call.
+
+    Inside the ``with`` block, each call of a wrapped module method (``__call__``, ``setup``,
+    user methods; not ``@nowrap`` ones, dunders or fields) goes through the interceptor, which
+    may change the arguments, the result, or skip the method. Interceptors nest: the first
+    one registered runs outermost; ``context.orig_method`` bypasses the rest.
+
+    Args:
+      interceptor: ``f(next_fun, args, kwargs, context: InterceptorContext) -> result``.
+    """
+    _context.interceptors.append(interceptor)
+    try:
+        yield
+    finally:
+        _context.interceptors.pop()
+
+
+def _run_interceptors(fun: Callable, module: Module, *args, **kwargs) -> Any:
+    context = InterceptorContext(module, fun.__name__, functools.partial(fun, module))
+    call = context.orig_method
+    for interceptor in reversed(_context.interceptors):
+        call = functools.partial(
+            lambda icpt, nxt, *a, **k: icpt(nxt, a, k, context), interceptor, call
+        )
+    return call(*args, **kwargs)
+
+
+def share_scope(module: Module, other: Module, /) -> None:
+    """Makes ``module`` and ``other`` use one scope, so their variables live side by side.
+
+    Call it in ``setup``. If ``other`` is (below) a child of ``module``, ``other`` takes
+    ``module``'s scope; otherwise ``module`` takes ``other``'s, e.g. a LoRA wrapper whose
+    extra parameters join the wrapped ``Dense``'s: ``{'Dense_0': {'A', 'B', 'kernel',
+    'bias'}}``.
+
+    Args:
+      module: usually ``self``.
+      other: the module whose scope is shared.
+
+    Raises:
+      UnboundModuleError: one of the modules has no scope.
+    """
+    for m in (module, other):
+        m._require_scope("share its scope")
+    scope: Scope | None = other.scope
+    while scope is not None and scope is not module.scope:
+        scope = scope.parent
+    if scope is not None:  # other is a descendant of module: it moves into module's scope
+        target, new_scope = other, module.scope
+    else:
+        target, new_scope = module, other.scope
+    old_scope = target.scope
+    object.__setattr__(target, "scope", new_scope)
+    for child in target._state.children.values():
+        child_scope = child.scope if isinstance(child, Module) else None
+        if child_scope is not None and child_scope.parent is old_scope:
+            new_scope.reserve(child_scope.name)
+            child_scope.parent = new_scope
 
 
 def tuple_reduce(xs: tuple, x: Any) -> tuple:
@@ -175,6 +285,7 @@ class Module:
     """
 
     _state = _uninitialized_state
+    _compact_name_scope_methods = ()
     scope: Scope | None = None
 
     def __init_subclass__(cls, kw_only: bool = False, **kwargs: Any) -> None:
@@ -220,6 +331,11 @@ class Module:
             setattr(cls, name, _wrap_method(member))
         if len(compact_methods) > 1:
             raise errors.MultipleCompactMethodsError(cls.__name__, compact_methods)
+        cls._compact_name_scope_methods = tuple(
+            name
+            for name in dir(cls)
+            if getattr(inspect.getattr_static(cls, name, None), "compact_name_scope", False)
+        )
 
     # -- construction and attachment ---------------------------------------------------------
 
@@ -322,6 +438,14 @@ class Module:
         try:
             self._register_field_submodules()
             self.setup()
+            if self._compact_name_scope_methods:
+                scopes = {
+                    name: _CompactNameScope(
+                        getattr(type(self), name).inner_fun, lambda: self, parent=self, name=name
+                    )
+                    for name in self._compact_name_scope_methods
+                }
+                object.__setattr__(self, "_compact_name_scopes", scopes)
         except errors.UnboundModuleError as e:
             if self.scope is not None:
                 raise
@@ -352,7 +476,10 @@ class Module:
         call_index = recorder.enter() if recorder is not None else None
         _context.module_stack.append(self)
         try:
-            y = fun(self, *args, **kwargs)
+            if _context.interceptors:
+                y = _run_interceptors(fun, self, *args, **kwargs)
+            else:
+                y = fun(self, *args, **kwargs)
             if _context.capture_stack and self.scope is not None:
                 filter_fn = _context.capture_stack[-1]
                 if filter_fn and filter_fn(self, fun.__name__):
@@ -502,15 +629,15 @@ class Module:
           name: the parameter name.
           init_fn: the initializer; it gets a ``'params'`` key first.
           *init_args: more positional arguments for ``init_fn`` (typically shape, dtype).
-          unbox: accepted for Flax compatibility (there is no metadata boxing here).
+          unbox: strip metadata boxes (``nn.Partitioned``...) from the returned value (the
+            stored variable keeps them, so ``init`` returns boxed params as in Flax).
           **init_kwargs: keyword arguments for ``init_fn``.
 
         Returns:
           The parameter value.
         """
-        del unbox
         scope = self._check_declaration("parameter", name, "params")
-        value = scope.param(name, init_fn, *init_args, **init_kwargs)
+        value = scope.param(name, init_fn, *init_args, unbox=unbox, **init_kwargs)
         self._state.children[name] = "params"
         return value
 
@@ -530,15 +657,14 @@ class Module:
           name: the variable name.
           init_fn: the initializer (no key is passed); ``None`` requires an existing value.
           *init_args: positional arguments for ``init_fn``.
-          unbox: accepted for Flax compatibility.
+          unbox: ``.value`` reads without metadata boxes and writes into the existing ones.
           **init_kwargs: keyword arguments for ``init_fn``.
 
         Returns:
           A :class:`~nn.variables.Variable` handle (read and write ``.value``).
         """
-        del unbox
         scope = self._check_declaration("variable", name, col)
-        var = scope.variable(col, name, init_fn, *init_args, **init_kwargs)
+        var = scope.variable(col, name, init_fn, *init_args, unbox=unbox, **init_kwargs)
         self._state.children[name] = col
         return var
 
@@ -729,6 +855,17 @@ class Module:
         from nn.summary import tabulate
 
         return tabulate(self, rngs, *args, depth=depth, show_repeated=show_repeated, **kwargs)
+
+
+class _CompactNameScope(Module):
+    """The submodule behind a ``compact_name_scope`` method: runs it in its own compact scope."""
+
+    fn: Callable
+    module_fn: Callable[[], Module]
+
+    @compact
+    def __call__(self, *args, **kwargs) -> Any:
+        return self.fn(self.module_fn(), *args, **kwargs)
 
 
 def _scope_fn(fn: Callable, module: Module, capture_intermediates: Any) -> Callable:

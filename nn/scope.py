@@ -23,7 +23,7 @@ import numpy as np
 
 import core
 from core import random, tree_util
-from nn import errors
+from nn import errors, meta
 from nn.variables import Variable
 
 CollectionFilter = Union[bool, str, Iterable[str], "DenyList"]
@@ -332,20 +332,34 @@ class Scope:
         self._mutable_collection(col)[name] = value
 
     def variable(
-        self, col: str, name: str, init_fn: Callable | None = None, *init_args, **init_kwargs
+        self,
+        col: str,
+        name: str,
+        init_fn: Callable | None = None,
+        *init_args,
+        unbox: bool = True,
+        **init_kwargs,
     ) -> Variable:
-        """Returns a handle on variable ``name`` of ``col``, creating it with ``init_fn(*args)``."""
+        """Returns a handle on variable ``name`` of ``col``, creating it with ``init_fn(*args)``.
+
+        With ``unbox``, the handle reads values without their metadata boxes and writes new
+        values into the existing boxes (see :mod:`nn.meta`).
+        """
         self.reserve(name, col, kind="variable")
         if not self.has_variable(col, name):
             if not self.is_mutable_collection(col) or init_fn is None:
                 raise self._missing(col, name)
             self.put_variable(col, name, init_fn(*init_args, **init_kwargs))
-        return Variable(self, col, name)
+        return UnboxingVariable(self, col, name) if unbox else Variable(self, col, name)
 
-    def param(self, name: str, init_fn: Callable, *init_args, **init_kwargs) -> Any:
+    def param(
+        self, name: str, init_fn: Callable, *init_args, unbox: bool = True, **init_kwargs
+    ) -> Any:
         """Returns parameter ``name``, creating it with ``init_fn(make_rng('params'), *args)``.
 
-        An existing parameter's shape is checked against what ``init_fn`` would produce.
+        An existing parameter's shape is checked against what ``init_fn`` would produce. With
+        ``unbox``, metadata boxes (``nn.Partitioned``...) are stripped from the returned value;
+        the stored value keeps them.
         """
         self.reserve(name, "params", kind="parameter")
         if self.has_variable("params", name):
@@ -354,12 +368,12 @@ class Scope:
             for leaf, shape in zip(tree_util.tree_leaves(value), wanted):
                 if tuple(np.shape(leaf)) != shape:
                     raise errors.ParamShapeError(name, self.path_text, np.shape(leaf), shape)
-            return value
-        if not self.is_mutable_collection("params"):
+        elif not self.is_mutable_collection("params"):
             raise self._missing("params", name)
-        value = init_fn(self.make_rng("params"), *init_args, **init_kwargs)
-        self.put_variable("params", name, value)
-        return value
+        else:
+            value = init_fn(self.make_rng("params"), *init_args, **init_kwargs)
+            self.put_variable("params", name, value)
+        return meta.unbox(value) if unbox else value
 
     def variables(self) -> dict:
         """The variables visible at this scope, ``{collection: {...}}``."""
@@ -384,6 +398,26 @@ class Scope:
         count = self.rng_counters.streams.get(name, 0) + 1
         self.rng_counters.streams[name] = count
         return self.rngs[name].push(count).as_key()
+
+
+class UnboxingVariable(Variable):
+    """A :class:`Variable` that hides metadata boxes: ``.value`` is unboxed, and assigning a
+    value of the same structure puts it back into the current boxes (Flax's ``unbox=True``)."""
+
+    @property
+    def value(self) -> Any:
+        """The current value, unboxed."""
+        return meta.unbox(self.scope.get_variable(self.collection, self.name))
+
+    @value.setter
+    def value(self, value: Any) -> None:
+        current = self.scope.get_variable(self.collection, self.name)
+        boxes = tree_util.tree_leaves(current, is_leaf=meta.is_axis_metadata)
+        if any(map(meta.is_axis_metadata, boxes)) and tree_util.tree_structure(
+            current, is_leaf=meta.is_axis_metadata
+        ) == tree_util.tree_structure(value, is_leaf=meta.is_axis_metadata):
+            value = meta.replace_boxed(current, value)
+        self.scope.put_variable(self.collection, self.name, value)
 
 
 def _copy_dicts(tree: Any) -> Any:

@@ -30,6 +30,7 @@ def _describe(x: Any) -> str:
 
 
 def _count(leaves: list[Any]) -> tuple[int, int]:
+    leaves = core.tree_util.tree_leaves(leaves)  # metadata boxes (nn.Partitioned) hold arrays
     size = sum(int(np.prod(leaf.shape)) for leaf in leaves)
     nbytes = sum(int(np.prod(leaf.shape)) * np.dtype(leaf.dtype).itemsize for leaf in leaves)
     return size, nbytes

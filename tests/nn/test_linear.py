@@ -176,17 +176,16 @@ def test_conv_matches_numpy(case):
     assert y.shape[: x.ndim - n - 1] == x.shape[: x.ndim - n - 1]
 
 
-@pytest.mark.parametrize("padding", ["CIRCULAR", "CAUSAL"])
-def test_conv_circular_and_causal_padding(padding):
+@pytest.mark.parametrize(
+    "padding, pads, mode",
+    [("CIRCULAR", (1, 1), "wrap"), ("REFLECT", (1, 1), "reflect"), ("CAUSAL", (2, 0), "constant")],
+)
+def test_conv_circular_reflect_and_causal_padding(padding, pads, mode):
     x = rand((1, 6, 2))
     layer = nn.Conv(2, kernel_size=3, padding=padding, use_bias=False)
     variables = layer.init(random.key(0), x)
     k = np_params(variables)["kernel"]
-    padded = (
-        np.pad(x, [(0, 0), (1, 1), (0, 0)], mode="wrap")
-        if padding == "CIRCULAR"
-        else (np.pad(x, [(0, 0), (2, 0), (0, 0)]))
-    )
+    padded = np.pad(x, [(0, 0), pads, (0, 0)], mode=mode)
     want = np_conv(padded, k, (1,), "VALID", (1,), (1,), 1)
     np.testing.assert_allclose(np.asarray(layer.apply(variables, x)), want, rtol=1e-5, atol=1e-5)
 
@@ -246,6 +245,143 @@ def test_conv_transpose_is_the_gradient_of_conv():
     np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-4, atol=1e-5)
 
 
+# -- ConvLocal ----------------------------------------------------------------------------------
+
+
+def np_conv_local(x, k, strides, pads, window):
+    """Unshared convolution by loops: the patch at each output position is ordered (c, *window)."""
+    n = len(window)
+    x = np.pad(x, [(0, 0)] + list(pads) + [(0, 0)])
+    out = np.zeros((x.shape[0],) + k.shape[:n] + (k.shape[-1],), np.float64)
+    for idx in np.ndindex(*k.shape[:n]):
+        starts = [i * s for i, s in zip(idx, strides)]
+        patch = x[(slice(None),) + tuple(slice(a, a + w) for a, w in zip(starts, window))]
+        patch = np.moveaxis(patch, -1, 1).reshape(x.shape[0], -1)  # (N, C * prod(window))
+        out[(slice(None),) + idx] = patch @ k[idx]
+    return out
+
+
+def test_conv_local_matches_numpy():
+    x = rand((2, 5, 6, 2))
+    layer = nn.ConvLocal(3, (2, 3), strides=(1, 2), padding=[(1, 0), (1, 1)])
+    variables = layer.init(random.key(0), x)
+    p = np_params(variables)
+    assert shapes(variables)["params"] == {"bias": (5, 3, 3), "kernel": (5, 3, 12, 3)}
+    want = np_conv_local(x, p["kernel"], (1, 2), [(1, 0), (1, 1)], (2, 3)) + p["bias"]
+    y = np.asarray(layer.apply(variables, x))
+    np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "case",
+    [c for c in CONV_CASES if "feature_group_count" not in c],
+    ids=lambda c: str(c["in_shape"]) + str(c["kernel_size"]),
+)
+def test_conv_local_with_one_kernel_everywhere_is_conv(case):
+    """A ConvLocal kernel that repeats a Conv kernel at every position gives the Conv output."""
+    case = dict(case)
+    x = rand(case.pop("in_shape"))
+    conv = nn.Conv(**case, use_bias=False)
+    local = nn.ConvLocal(**case, use_bias=False)
+    k = np_params(conv.init(random.key(0), x))["kernel"]  # (*window, C, O)
+    n = k.ndim - 2
+    local_shape = shapes(local.init(random.key(0), x))["params"]["kernel"]
+    per_position = np.moveaxis(k, -2, 0).reshape(-1, k.shape[-1])  # (C * prod(window), O)
+    k_local = np.broadcast_to(per_position, local_shape)
+    assert local_shape[:n] == conv.apply({"params": {"kernel": k}}, x).shape[-n - 1 : -1]
+    np.testing.assert_allclose(
+        np.asarray(local.apply({"params": {"kernel": k_local}}, x)),
+        np.asarray(conv.apply({"params": {"kernel": k}}, x)),
+        rtol=1e-5,
+        atol=1e-5,
+    )
+
+
+# Flax 0.12 `nn.ConvLocal(**kwargs).init_with_output(jax.random.key(0), x)` with
+# x = sin(arange(size)).reshape(in_shape): param shapes, output shape, sum(y), sum(y**2), y[:3].
+CONV_LOCAL_FLAX = [
+    (
+        dict(features=4, kernel_size=(3,), padding="VALID"),
+        (1, 8, 3),
+        {"bias": (6, 4), "kernel": (6, 9, 4)},
+        (1, 6, 4),
+        (-1.2502551078796387, 1.2894654273986816),
+        [0.03229887783527374, -0.34604012966156006, 0.07518035918474197],
+    ),
+    (
+        dict(features=4, kernel_size=(3, 3), strides=2, padding="CIRCULAR"),
+        (1, 8, 3),
+        {"bias": (1, 4, 4), "kernel": (1, 4, 27, 4)},
+        (1, 4, 4),
+        (0.5262913703918457, 2.0109074115753174),
+        [0.24081215262413025, -0.01908532902598381, -0.5342501401901245],
+    ),
+    (
+        dict(features=2, kernel_size=(2, 3), strides=(1, 2), padding="SAME"),
+        (2, 5, 6, 2),
+        {"bias": (5, 3, 2), "kernel": (5, 3, 12, 2)},
+        (2, 5, 3, 2),
+        (0.19250568747520447, 1.4823970794677734),
+        [-0.13547047972679138, -0.12667638063430786, 0.39216384291648865],
+    ),
+    (
+        dict(features=3, kernel_size=(3,), padding="CAUSAL", use_bias=False),
+        (2, 6, 2),
+        {"kernel": (6, 6, 3)},
+        (2, 6, 3),
+        (-1.3263299465179443, 1.7627143859863281),
+        [-0.27093905210494995, 0.06097041070461273, 0.09147869050502777],
+    ),
+    (
+        dict(features=2, kernel_size=(2,), padding=[(1, 0)], kernel_dilation=2),
+        (2, 7, 1),
+        {"bias": (6, 2), "kernel": (6, 2, 2)},
+        (2, 6, 2),
+        (0.1937379688024521, 3.288738489151001),
+        [-0.41471418738365173, 0.18631546199321747, 0.047931358218193054],
+    ),
+    (
+        dict(features=2, kernel_size=(2, 2), padding=1, input_dilation=2),
+        (1, 3, 3, 2),
+        {"bias": (6, 6, 2), "kernel": (6, 6, 8, 2)},
+        (1, 6, 6, 2),
+        (-0.2682267725467682, 0.21078136563301086),
+        [0.10697513818740845, -0.09579141438007355, 0.06320550292730331],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "kwargs, in_shape, param_shapes, out_shape, flax_sums, flax_head",
+    CONV_LOCAL_FLAX,
+    ids=lambda v: str(v) if isinstance(v, tuple) and len(v) > 2 else None,
+)
+def test_conv_local_init_and_output_equal_flax(
+    kwargs, in_shape, param_shapes, out_shape, flax_sums, flax_head
+):
+    x = jnp.sin(jnp.arange(int(np.prod(in_shape)), dtype=jnp.float32).reshape(in_shape))
+    y, variables = nn.ConvLocal(**kwargs).init_with_output(random.key(0), x)
+    assert shapes(variables["params"]) == param_shapes
+    y = np.asarray(y)
+    assert y.shape == out_shape
+    np.testing.assert_allclose([y.sum(), (y * y).sum()], flax_sums, rtol=2e-5, atol=1e-5)
+    np.testing.assert_allclose(y.ravel()[:3], flax_head, rtol=1e-5, atol=1e-6)
+
+
+def test_conv_local_mask_and_errors():
+    x = rand((1, 8, 3))
+    mask = np.tril(np.ones((6, 9, 4), np.float32))
+    layer = nn.ConvLocal(4, (3,), padding="VALID", mask=jnp.asarray(mask), use_bias=False)
+    variables = layer.init(random.key(0), x)
+    k = np_params(variables)["kernel"]
+    want = np_conv_local(x, k * mask, (1,), [(0, 0)], (3,))
+    np.testing.assert_allclose(np.asarray(layer.apply(variables, x)), want, rtol=1e-5, atol=1e-5)
+    with pytest.raises(ValueError, match=r"mask shape \(6, 9, 4\) must equal .*\(8, 9, 4\)"):
+        nn.ConvLocal(4, (3,), mask=jnp.asarray(mask)).init(random.key(0), x)
+    with pytest.raises(NotImplementedError, match="feature_group_count != 1, got 3"):
+        nn.ConvLocal(3, (3,), feature_group_count=3).init(random.key(0), x)
+
+
 # -- Embed ---------------------------------------------------------------------------------------
 
 
@@ -280,6 +416,7 @@ GRAD_CASES = [
     (nn.Einsum((3, 2), "ab,bc->ac"), (2, 3)),
     (nn.Conv(2, (2, 2), strides=2), (1, 4, 4, 2)),
     (nn.ConvTranspose(2, (2, 2), strides=(2, 2)), (1, 2, 2, 2)),
+    (nn.ConvLocal(2, (2, 2), strides=2), (1, 4, 4, 2)),
 ]
 
 

@@ -596,3 +596,197 @@ def test_initializers_and_activations_reexported():
     v = nn.PReLU().init(key, jnp.ones(2))
     y = nn.PReLU().apply(v, jnp.asarray([-1.0, 2.0]))
     np.testing.assert_allclose(np.asarray(y), [-0.01, 2.0], rtol=1e-6)
+
+
+# -- share_scope / compact_name_scope / intercept_methods ----------------------------------------
+
+
+class DenseLoRA(nn.Module):
+    """Flax's share_scope example: the wrapper's params join the wrapped Dense's scope."""
+
+    base: nn.Dense
+    rank: int
+
+    def setup(self):
+        nn.share_scope(self, self.base)
+
+    @nn.compact
+    def __call__(self, x):
+        a = self.param("A", nn.initializers.normal(1.0), (x.shape[-1], self.rank))
+        b = self.param("B", nn.initializers.normal(1.0), (self.rank, self.base.features))
+        return self.base(x) + x @ a @ b
+
+
+class DenseLoRA2(nn.Module):
+    """Flax's second share_scope example: a setup child moves into the parent's scope."""
+
+    features: int
+    rank: int
+
+    def setup(self):
+        self.child = nn.Dense(self.features)
+        nn.share_scope(self, self.child)
+
+    @nn.compact
+    def __call__(self, x):
+        a = self.param("A", nn.initializers.normal(1.0), (x.shape[-1], self.rank))
+        b = self.param("B", nn.initializers.normal(1.0), (self.rank, self.features))
+        return self.child(x) + x @ a @ b
+
+
+class WrapsDense(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return DenseLoRA(nn.Dense(3), rank=2)(x)
+
+
+class OwnsDense(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return DenseLoRA2(3, rank=2)(x)
+
+
+# flax 0.12: params[scope][k].ravel()[:3] and the output, with key 0 and x = arange(4) / 4.
+SHARE_SCOPE_FLAX = [
+    (
+        WrapsDense,
+        "Dense_0",
+        {
+            "A": [-1.6185919046401978, 0.7009080052375793, -1.3146382570266724],
+            "B": [0.24472279846668243, 1.0678043365478516, -0.060423560440540314],
+            "kernel": [0.34957608580589294, -1.0975310802459717, -0.7623123526573181],
+        },
+        [0.750752866268158, 1.9585093259811401, -0.408348023891449],
+    ),
+    (
+        OwnsDense,
+        "DenseLoRA2_0",
+        {
+            "A": [0.25944727659225464, 0.03487866371870041, -0.8181166052818298],
+            "B": [-0.08622105419635773, -0.8290961980819702, -0.4324270784854889],
+            "kernel": [-0.15911991894245148, -1.0104008913040161, -0.017489803954958916],
+        },
+        [0.5143755674362183, 1.6247727870941162, 1.0548304319381714],
+    ),
+]
+
+
+@pytest.mark.parametrize("model, scope, heads, flax_y", SHARE_SCOPE_FLAX, ids=["other", "child"])
+def test_share_scope_equals_flax(model, scope, heads, flax_y):
+    x = jnp.arange(4.0).reshape(1, 4) / 4
+    y, variables = model().init_with_output(random.key(0), x)
+    params = variables["params"]
+    assert list(params) == [scope]
+    assert list(params[scope]) == ["A", "B", "kernel", "bias"]
+    assert shapes(params[scope]) == {"A": (4, 2), "B": (2, 3), "kernel": (4, 3), "bias": (3,)}
+    for name, head in heads.items():
+        np.testing.assert_allclose(np.asarray(params[scope][name]).ravel()[:3], head, rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(y), [flax_y], rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(model().apply(variables, x)), [flax_y], rtol=1e-5)
+
+
+def test_share_scope_needs_bound_modules():
+    with pytest.raises(errors.UnboundModuleError, match="share its scope"):
+        nn.share_scope(nn.Dense(2), nn.Dense(3))
+
+
+class UpDown(nn.Module):
+    @nn.compact_name_scope
+    def up(self, x):
+        return nn.Dense(3)(x)
+
+    @nn.compact_name_scope
+    def down(self, x):
+        return nn.Dense(3)(x)
+
+    def __call__(self, x):
+        return self.up(x) + self.down(x)
+
+
+def test_compact_name_scope_equals_flax():
+    x = jnp.ones((1, 2))
+    y, variables = UpDown().init_with_output(random.key(0), x)
+    dense = {"Dense_0": {"bias": (3,), "kernel": (2, 3)}}
+    assert shapes(variables) == {"params": {"down": dense, "up": dense}}
+    flax_up_kernel = [
+        [0.7034064531326294, 1.0851820707321167, 0.5573782324790955],
+        [0.7195565104484558, -0.708353579044342, -1.050566554069519],
+    ]
+    np.testing.assert_allclose(
+        np.asarray(variables["params"]["up"]["Dense_0"]["kernel"]), flax_up_kernel, rtol=1e-5
+    )
+    np.testing.assert_allclose(
+        np.asarray(y), [[0.6083607077598572, 0.7262318134307861, -1.2238967418670654]], rtol=1e-5
+    )
+    down = UpDown().apply(variables, x, method="down")
+    flax_down = [[-0.8146021962165833, 0.3494033217430115, -0.7307083606719971]]
+    np.testing.assert_allclose(np.asarray(down), flax_down, rtol=1e-5)
+
+
+class Doubled(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(2)(x) * 2
+
+
+class SetupDense(nn.Module):
+    def setup(self):
+        self.d = nn.Dense(2)
+
+    def __call__(self, x):
+        return self.d(x)
+
+
+def test_intercept_methods_order_context_and_results():
+    log = []
+
+    def record(next_fun, args, kwargs, context):
+        log.append(("record", type(context.module).__name__, context.method_name, len(args)))
+        return next_fun(*args, **kwargs)
+
+    def scale_dense(next_fun, args, kwargs, context):
+        log.append(("scale", type(context.module).__name__, context.method_name))
+        out = next_fun(*args, **kwargs)
+        return out * 10 if isinstance(context.module, nn.Dense) else out
+
+    x = jnp.ones((1, 3))
+    variables = Doubled().init(random.key(0), x)
+    with nn.intercept_methods(record), nn.intercept_methods(scale_dense):
+        y = Doubled().apply(variables, x)
+    # Flax: the first interceptor registered runs outermost, for every wrapped method call.
+    assert log == [
+        ("record", "Doubled", "__call__", 1),
+        ("scale", "Doubled", "__call__"),
+        ("record", "Dense", "__call__", 1),
+        ("scale", "Dense", "__call__"),
+    ]
+    np.testing.assert_allclose(np.asarray(y), 10 * np.asarray(Doubled().apply(variables, x)))
+
+    log.clear()
+    with nn.intercept_methods(record):
+        SetupDense().init(random.key(0), x)
+    assert log == [
+        ("record", "SetupDense", "setup", 0),
+        ("record", "SetupDense", "__call__", 1),
+        ("record", "Dense", "__call__", 1),
+    ]
+
+
+def test_intercept_methods_orig_method_skips_the_rest():
+    log = []
+
+    def bypass(next_fun, args, kwargs, context):
+        log.append("bypass")
+        assert isinstance(context, nn.InterceptorContext)
+        return context.orig_method(*args, **kwargs)
+
+    def never(next_fun, args, kwargs, context):
+        log.append("never")
+        return next_fun(*args, **kwargs)
+
+    x = jnp.ones((1, 3))
+    variables = Doubled().init(random.key(0), x)
+    with nn.intercept_methods(bypass), nn.intercept_methods(never):
+        y = Doubled().apply(variables, x)
+    assert log == ["bypass", "bypass"]
+    np.testing.assert_allclose(np.asarray(y), np.asarray(Doubled().apply(variables, x)))
