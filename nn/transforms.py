@@ -33,7 +33,7 @@ Partial, and different from Flax:
     prefix tree) and its ``out_axes`` must be ints;
   * ``nn.remat`` computes once (``core.checkpoint`` keeps residuals); policies are accepted;
   * keyword arguments of ``nn.vmap``/``nn.scan`` methods are closed over (broadcast), where
-    Flax ignores them with a warning; ``metadata_params`` are accepted and unused.
+    Flax ignores them with a warning.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from typing import Any
 import core
 import core.numpy as jnp
 from core import lax, random, tree_util
-from nn import errors
+from nn import errors, meta
 from nn import module as module_lib
 from nn import scope as scope_lib
 from nn.module import Module
@@ -254,6 +254,7 @@ def lift_vmap(
     out_axes: Any = 0,
     axis_size: int | None = None,
     axis_name: str | None = None,
+    metadata_params: Mapping | None = None,
 ) -> Callable[..., Any]:
     """``core.vmap`` of ``fn(scope, *args)``; see :func:`vmap`."""
     var_filters, var_axes = _split_axes(variable_axes)
@@ -262,7 +263,8 @@ def lift_vmap(
 
     def lifted(scopes: Sequence[Scope], *args: Any, **kwargs: Any) -> Any:
         lift = _Lift(scopes, var_filters, var_filters, rng_filters)
-        pairs = _prefix_pairs((var_axes, in_axes), (lift.var_groups, args))
+        var_groups = _meta_axes(meta.remove_axis, lift.var_groups, var_axes, metadata_params)
+        pairs = _prefix_pairs((var_axes, in_axes), (var_groups, args))
         size = _axis_size(pairs, axis_size, "vmap", scopes[0].path_text)
         rngs = _split_rng_groups(lift.rng_groups, rng_splits, lambda k: random.split(k, size))
 
@@ -277,11 +279,19 @@ def lift_vmap(
             out_axes=(out_axes, var_axes),
             axis_name=axis_name,
             axis_size=size,
-        )(lift.var_groups, rngs, args)
-        lift.publish(out_groups)
+        )(var_groups, rngs, args)
+        lift.publish(_meta_axes(meta.add_axis, out_groups, var_axes, metadata_params))
         return y
 
     return lifted
+
+
+def _meta_axes(
+    fn: Callable, groups: Sequence[Any], axes: Sequence[int | None], params: Mapping | None
+) -> tuple:
+    """`meta.add_axis`/`meta.remove_axis` of the mapped axis on each mapped group's boxes (the
+    names of partitioned variables gain or lose the transform's axis, as in Flax)."""
+    return tuple(g if ax is None else fn(g, ax, dict(params or {})) for g, ax in zip(groups, axes))
 
 
 def _move(x: Array, src: int, dst: int) -> Array:
@@ -299,6 +309,7 @@ def lift_scan(
     length: int | None = None,
     reverse: bool = False,
     unroll: int = 1,
+    metadata_params: Mapping | None = None,
 ) -> Callable[..., Any]:
     """``lax.scan`` of ``fn(scope, carry, *xs) -> (carry, ys)``; see :func:`scan`."""
     var_filters, var_axes = _split_axes(variable_axes or {})
@@ -313,7 +324,9 @@ def lift_scan(
         n = _axis_size(pairs, length, "scan", scopes[0].path_text)
         svars = tuple(
             tree_util.tree_map(lambda v, ax=ax: _move(v, ax, 0), g)
-            for g, ax in zip(svars, var_axes)
+            for g, ax in zip(
+                _meta_axes(meta.remove_axis, svars, var_axes, metadata_params), var_axes
+            )
         )
         xs = tuple(
             None if ax is broadcast else tree_util.tree_map(lambda v, ax=ax: _move(v, ax, 0), a)
@@ -353,9 +366,14 @@ def lift_scan(
         (cvars, c), (ys, svars_out) = lax.scan(
             step, (cvars, init), (svars, rng_xs, xs), length=n, reverse=reverse, unroll=unroll
         )
-        svars_out = tuple(
-            tree_util.tree_map(lambda v, ax=ax: _move(v, 0, ax), g)
-            for g, ax in zip(svars_out, var_axes)
+        svars_out = _meta_axes(
+            meta.add_axis,
+            [
+                tree_util.tree_map(lambda v, ax=ax: _move(v, 0, ax), g)
+                for g, ax in zip(svars_out, var_axes)
+            ],
+            var_axes,
+            metadata_params,
         )
         ys = _map_prefix(lambda ax, y: _move(y, 0, ax % jnp.ndim(y)), out_axes, ys)
         lift.publish((bvars, cvars, *svars_out))
@@ -529,17 +547,21 @@ def _call_on_clone(
     cls: type | None,
     args: tuple,
     kwargs: dict,
+    cursor: dict,
 ) -> Any:
     """Runs ``fn`` (a wrapped method) on a clone of ``module`` bound to ``scopes``.
 
     Called from inside a compact method (the functional form), the clone may define
-    submodules too, and the auto-name counters flow back so names stay unique.
+    submodules too: it starts from the auto-name counters ``cursor`` the module had when the
+    transform was called (a transform may trace its body more than once, e.g. ``scan``, and
+    every trace must name submodules alike), and the counters flow back so later names stay
+    unique.
     """
     clone = _bind_clone(module, scopes, cls)
     in_compact = module._state.in_compact_method
     if in_compact:
         clone._state.in_compact_method = True
-        clone._state.autoname_cursor = dict(module._state.autoname_cursor)
+        clone._state.autoname_cursor = dict(cursor)
     y = fn(clone, *args, **kwargs)
     if in_compact:
         module._state.autoname_cursor.update(clone._state.autoname_cursor)
@@ -575,12 +597,14 @@ def _lift_method(
     prewrapped = module_lib._wrap_method(fn)
     name = getattr(fn, "__name__", "method")
 
-    def body(module: Module, scopes: list[Scope], *args: Any, **kwargs: Any) -> Any:
-        return _call_on_clone(prewrapped, module, scopes, cls, args, kwargs)
+    def body(module: Module, cursor: dict, scopes: list[Scope], *args: Any, **kwargs: Any) -> Any:
+        return _call_on_clone(prewrapped, module, scopes, cls, args, kwargs, cursor)
 
     if fingerprint:
         # jit: one compiled body per method; the module travels through the context.
-        lifted = lift_fn(lambda scopes, static, *a, **k: body(static.module, scopes, *a, **k))
+        lifted = lift_fn(
+            lambda scopes, static, *a, **k: body(static.module, static.cursor, scopes, *a, **k)
+        )
 
         def run(module: Module, *args: Any, **kwargs: Any) -> Any:
             scopes = _module_scopes(module, name)
@@ -590,7 +614,8 @@ def _lift_method(
 
         def run(module: Module, *args: Any, **kwargs: Any) -> Any:
             scopes = _module_scopes(module, name)
-            return lift_fn(functools.partial(body, module))(scopes, *args, **kwargs)
+            cursor = dict(module._state.autoname_cursor)
+            return lift_fn(functools.partial(body, module, cursor))(scopes, *args, **kwargs)
 
     functools.update_wrapper(run, fn)
     run.__dict__.pop("compact", None)
@@ -602,7 +627,8 @@ class _JitModule:
 
     def __init__(self, module: Module):
         self.module = module
-        self.key = _module_fingerprint(module)
+        self.cursor = dict(module._state.autoname_cursor)
+        self.key = (_module_fingerprint(module), tuple(sorted(self.cursor.items())))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _JitModule) and self.key == other.key
@@ -680,7 +706,8 @@ def vmap(
       axis_size: the size, when no input is mapped.
       axis_name: a name for collectives (``lax.psum(x, axis_name)``).
       spmd_axis_name: accepted for Flax compatibility.
-      metadata_params: accepted for Flax compatibility.
+      metadata_params: passed to the ``nn.meta`` boxes of mapped variables
+        (``{nn.PARTITION_NAME: "layers"}`` names the new axis of partitioned params).
       methods: for a class, the methods to transform (default ``__call__``).
 
     Returns:
@@ -694,7 +721,7 @@ def vmap(
         >>> core.tree_util.tree_map(jnp.shape, v)["params"]
         {'bias': (3, 2), 'kernel': (3, 4, 2)}
     """
-    del spmd_axis_name, metadata_params
+    del spmd_axis_name
     return _transform(
         lift_vmap,
         target,
@@ -706,6 +733,7 @@ def vmap(
         out_axes=out_axes,
         axis_size=axis_size,
         axis_name=axis_name,
+        metadata_params=metadata_params,
     )
 
 
@@ -744,7 +772,7 @@ def scan(
       reverse: run from the last step to the first.
       unroll: steps per loop iteration in compiled code.
       data_transform: not supported (must be ``None``).
-      metadata_params: accepted for Flax compatibility.
+      metadata_params: passed to the ``nn.meta`` boxes of scanned variables (see ``vmap``).
       methods: for a class, the methods to transform.
       _split_transpose: accepted for Flax compatibility.
       check_constancy_invariants: accepted for Flax compatibility.
@@ -762,7 +790,7 @@ def scan(
         >>> cell.apply(v, carry, jnp.ones((2, 5, 3)))[1].shape
         (2, 5, 4)
     """
-    del metadata_params, _split_transpose, check_constancy_invariants
+    del _split_transpose, check_constancy_invariants
     if data_transform is not None:
         raise NotImplementedError("nn.scan's data_transform is not supported.")
     return _transform(
@@ -779,6 +807,7 @@ def scan(
         length=length,
         reverse=reverse,
         unroll=unroll,
+        metadata_params=metadata_params,
     )
 
 
@@ -881,12 +910,13 @@ def _run_lifted(
     scope is lifted (each group then holds one dict).
     """
     lift = _Lift(_module_scopes(mdl, what, multi_scope), in_filters, out_filters, rng_filters)
+    cursor = dict(mdl._state.autoname_cursor)
 
     def as_scope_fn(fn: Callable) -> Callable:
         prewrapped = module_lib._wrap_method(fn)
 
         def scope_fn(s: list[Scope], *args: Any) -> Any:
-            return _call_on_clone(prewrapped, mdl, s, None, args, {})
+            return _call_on_clone(prewrapped, mdl, s, None, args, {}, cursor)
 
         return scope_fn
 
@@ -1377,8 +1407,10 @@ def remat_scan(
     fn = module_lib._wrap_method(target.__call__)
 
     def call(self: Module, x: Any) -> Any:
+        cursor = dict(self._state.autoname_cursor)
+
         def step(scopes: list[Scope], x: Any) -> tuple[Any, None]:
-            return _call_on_clone(fn, self, scopes, target, (x,), {}), None
+            return _call_on_clone(fn, self, scopes, target, (x,), {}, cursor), None
 
         scanned: Callable = lift_checkpoint(step, policy=policy)
         for length in reversed(lengths):

@@ -261,7 +261,7 @@ def test_partition_spec_is_a_tuple_leaf():
 
 
 def test_boxed_params_through_lifted_vmap():
-    """nn.vmap stacks the boxed values (names are not updated: metadata_params are unused)."""
+    """nn.vmap stacks the boxed values and names the new axis from metadata_params."""
     dense3 = nn.vmap(
         nn.Dense,
         variable_axes={"params": 0},
@@ -273,6 +273,7 @@ def test_boxed_params_through_lifted_vmap():
     v = dense3.init(random.key(0), jnp.ones((1, 4)))
     assert type(v["params"]["kernel"]) is nn.Partitioned
     assert v["params"]["kernel"].value.shape == (2, 4, 3)
+    assert nn.get_partition_spec(v)["params"]["kernel"] == P("layers", "embed", "mlp")
     y = dense3.apply(v, jnp.ones((1, 4)))
     want = np.ones((1, 4)) @ np.asarray(v["params"]["kernel"].value)
     np.testing.assert_allclose(np.asarray(y), want, rtol=1e-5)
@@ -288,3 +289,46 @@ def test_docstring_examples():
 def test_tabulate_counts_boxed_params():
     table = MLP().tabulate(random.key(0), X)
     assert "Total parameters: 23 (92 B)" in table
+
+
+class Block(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        init = nn.with_partitioning(nn.initializers.ones, ("embed", "mlp"))
+        return nn.Dense(3, kernel_init=init)(x)
+
+
+def test_lifted_vmap_and_scan_name_the_new_axis_like_flax():
+    """Partition specs, shapes and submodule names as flax.linen gives them."""
+    vmapped = nn.vmap(
+        Block,
+        variable_axes={"params": 0},
+        split_rngs={"params": True},
+        metadata_params={nn.PARTITION_NAME: "layers"},
+    )
+    v = vmapped().init(random.key(0), jnp.ones((2, 4, 5)))
+    assert nn.get_partition_spec(v) == {
+        "params": {"Dense_0": {"bias": P(), "kernel": P("layers", "embed", "mlp")}}
+    }
+
+    class Stack(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            return nn.scan(
+                lambda mdl, c, _: (Block()(c), None),
+                variable_axes={"params": 1},
+                split_rngs={"params": True},
+                length=2,
+                metadata_params={nn.PARTITION_NAME: "layers"},
+            )(self, x, None)
+
+    v = Stack().init(random.key(0), jnp.ones((4, 3)))
+    assert nn.get_partition_spec(v) == {
+        "params": {"Block_0": {"Dense_0": {"bias": P(), "kernel": P("embed", "layers", "mlp")}}}
+    }
+    shapes = tree_util.tree_map(jnp.shape, nn.unbox(v))
+    assert shapes == {"params": {"Block_0": {"Dense_0": {"bias": (3, 2), "kernel": (3, 2, 3)}}}}
+    with pytest.raises(errors.PartitioningUnspecifiedError, match="PARTITION_NAME"):
+        nn.vmap(Block, variable_axes={"params": 0}, split_rngs={"params": True})().init(
+            random.key(0), jnp.ones((2, 4, 5))
+        )
