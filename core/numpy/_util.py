@@ -66,6 +66,14 @@ def broadcast_to(x: Any, shape: tuple[int, ...]) -> Any:
 
 def promote_dtypes(*args: Any) -> list[Any]:
     """Converts every argument to arrays of the JAX-promoted common dtype (and weak type)."""
+    a0 = getattr(args[0], "aval", None) if args else None
+    if a0 is not None and all(
+        (av := getattr(a, "aval", None)) is not None
+        and av.dtype == a0.dtype
+        and av.weak_type == a0.weak_type
+        for a in args[1:]
+    ):
+        return list(args)  # fast path: arrays of one dtype and weak type
     dt, weak = dtypes.result_type_and_weak(*args)
     return [sh.convert_element_type(ensure_array(a), dt, weak) for a in args]
 

@@ -72,7 +72,10 @@ def _nary(name: str, np_fn, nargs: int, out_dtype=None, kinds: str | None = None
         if kinds is not None and avals[0].dtype.kind not in kinds:
             _reject_dtype(name, avals[0].dtype, kinds)
         if out_dtype is None:
-            return ShapedArray(avals[0].shape, avals[0].dtype, all(a.weak_type for a in avals))
+            weak = all(a.weak_type for a in avals)
+            if weak == avals[0].weak_type:
+                return avals[0]  # avals are immutable: the operand's serves (eager speed)
+            return ShapedArray(avals[0].shape, avals[0].dtype, weak)
         return ShapedArray(avals[0].shape, out_dtype)
 
     prim.def_impl(impl)
