@@ -83,12 +83,20 @@ def constant_definitions(source: str) -> list[str]:
         _, code, bits = name.split("_")
         dtype = np.dtype(code)
         value = np.asarray(int(bits, 16), f"u{dtype.itemsize}").view(dtype).item()
-        if dtype.kind == "f" and not np.isfinite(value):
-            text = "np.nan" if np.isnan(value) else ("-np.inf" if value < 0 else "np.inf")
+        if dtype.kind == "f":
+            text = _float_text(value)
+        elif dtype.kind == "c":
+            text = f"complex({_float_text(value.real)}, {_float_text(value.imag)})"
         else:
             text = repr(value)
         lines.append(f"{name} = {np_type(dtype)}({text})")
     return lines
+
+
+def _float_text(value: float) -> str:
+    if np.isfinite(value):
+        return repr(value)
+    return "np.nan" if np.isnan(value) else ("-np.inf" if value < 0 else "np.inf")
 
 
 def alloc(shape, dtype: np.dtype, fill: str | None = None) -> str:
@@ -170,9 +178,21 @@ def host_call(ctx, owner: object, fun: Callable) -> list[str]:
     args = [
         ctx.scalar(i) if not aval.shape else ctx.array(i) for i, aval in enumerate(ctx.in_avals)
     ]
-    outs = [ctx.gen.em.new_name("h") for _ in ctx.out_avals]
-    types_ = ", ".join(f'{o}="{_numba_type(a)}"' for o, a in zip(outs, ctx.out_avals))
     call = f"hc.call({key!r}, {', '.join(args)})"
-    with ctx.block(f"with objmode({types_}):"):
-        ctx.line(f"{', '.join(outs)} = {call}" if outs else call)
-    return outs
+    if not ctx.out_avals:
+        with ctx.block("with objmode():"):
+            ctx.line(call)
+        return []
+    # One variable leaves the block (numba rejects annotations of outputs unused later, and
+    # an unused output of a multi-output call is normal); its items are read after it.
+    types_ = ", ".join(_numba_type(a) for a in ctx.out_avals)
+    result = ctx.gen.em.new_name("h")
+    if len(ctx.out_avals) == 1:
+        annotation = types_
+    else:
+        annotation = f"Tuple(({types_},))"
+    with ctx.block(f'with objmode({result}="{annotation}"):'):
+        ctx.line(f"{result} = {call}")
+    if len(ctx.out_avals) == 1:
+        return [result]
+    return [ctx.assign("h", f"{result}[{i}]") for i in range(len(ctx.out_avals))]

@@ -127,8 +127,8 @@ def install() -> None:
     ArrayBase.clip = lambda self, min=None, max=None: where.clip(self, min, max)  # noqa: A002
     ArrayBase.dot = lambda self, b: linalg_ops.dot(self, b)
     ArrayBase.copy = lambda self: self
-    ArrayBase.conj = ArrayBase.conjugate = lambda self: self
-    ArrayBase.real = property(lambda self: self)
+    ArrayBase.conj = ArrayBase.conjugate = lambda self: ufuncs.conj(self)
+    ArrayBase.real = property(lambda self: ufuncs.real(self))
     ArrayBase.__jax_array__ = lambda self: self
     _install_more()
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -11,13 +11,16 @@ from core.numpy._util import canonicalize_axis, ensure_array, promote_dtypes_ine
 from core.numpy.linalg_ops import diagonal, matmul, outer, trace, vecdot  # noqa: F401
 from core.numpy.shapes import matrix_transpose
 from core.prims import decompositions as dec
+from core.prims import eig as eig_prim
 from core.trace import get_aval
 
 __all__ = [
     "cholesky",
     "det",
     "diagonal",
+    "eig",
     "eigh",
+    "eigvals",
     "eigvalsh",
     "inv",
     "matmul",
@@ -173,6 +176,33 @@ def eigh(a: Any, UPLO: str | None = None, symmetrize_input: bool = True) -> tupl
         a = multiply(add(a, matrix_transpose(a)), 0.5)
     v, w = dec.eigh(a, lower=UPLO in (None, "L"))
     return w, v
+
+
+class EigResult(NamedTuple):
+    eigenvalues: Any
+    eigenvectors: Any
+
+
+def eig(a: Any) -> EigResult:
+    """Eigenvalues and right eigenvectors of general square matrices (complex results).
+
+    Args:
+      a: array of shape `(..., n, n)`; integers are promoted to the default float.
+
+    Returns:
+      `EigResult(eigenvalues, eigenvectors)` with `a @ v[..., :, i] = w[..., i] v[..., :, i]`;
+      only the eigenvalues are differentiable (as in JAX).
+    """
+    w, v = eig_prim.eig(_inexact(a), compute_left_eigenvectors=False)
+    return EigResult(w, v)
+
+
+def eigvals(a: Any) -> Any:
+    """Eigenvalues of general square matrices (complex, differentiable)."""
+    (w,) = eig_prim.eig(
+        _inexact(a), compute_left_eigenvectors=False, compute_right_eigenvectors=False
+    )
+    return w
 
 
 def eigvalsh(a: Any, UPLO: str | None = "L") -> Any:

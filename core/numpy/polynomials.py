@@ -3,8 +3,8 @@
 Products and divisions are composites of `convolve` and static-length loops of `.at[...]`
 updates, so they work under `jit`/`grad`/`vmap`. `polyfit` solves its least-squares problem
 with a QR factorization (differentiable; a rank-deficient Vandermonde matrix is not handled).
-`roots` (and `poly` of a square matrix) need eigenvalues of a non-symmetric matrix, which have
-no primitive yet: they are computed with numpy on concrete inputs only.
+`roots` (and `poly` of a square matrix) take the eigenvalues of a companion matrix (the `eig`
+primitive); `roots` needs a concrete input only to strip leading zeros, as in JAX.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
-from core.array import Array
 from core.errors import ConcretizationTypeError
 from core.numpy import creation as cr
 from core.numpy import reductions as rd
@@ -23,6 +22,7 @@ from core.numpy import shapes as shp
 from core.numpy import ufuncs as uf
 from core.numpy._util import ensure_array, promote_dtypes, promote_dtypes_inexact
 from core.numpy.statistics import convolve
+from core.numpy.where import where
 from core.trace import Tracer, get_aval
 
 
@@ -240,13 +240,9 @@ def poly(seq_of_zeros: Any) -> Any:
     z = shp.atleast_1d(z)
     shape = get_aval(z).shape
     if len(shape) == 2 and shape[0] == shape[1] and shape[0] != 0:
-        if isinstance(z, Tracer):
-            raise ConcretizationTypeError(
-                "jnp.poly of a traced square matrix",
-                "Its eigenvalues (non-symmetric) are only computed on concrete arrays.",
-            )
-        dt = _complex_dtype(get_aval(z).dtype)
-        return Array(np.poly(np.linalg.eigvals(np.asarray(z))).astype(dt))
+        from core.numpy.linalg import eigvals
+
+        return poly(eigvals(z))
     if len(shape) != 1:
         raise ValueError(f"input must be 1d or non-empty square 2d array; got shape {shape}")
     dt = get_aval(z).dtype
@@ -258,51 +254,51 @@ def poly(seq_of_zeros: Any) -> Any:
     return a
 
 
+def _companion_roots(p: Any) -> Any:
+    """The eigenvalues of the companion matrix of `p` (no leading zero): its roots."""
+    from core.numpy.linalg import eigvals
+
+    n = get_aval(p).shape[0]
+    if n < 2:
+        return cr.zeros((0,), _complex_dtype(get_aval(p).dtype))
+    a = cr.eye(n - 1, k=-1, dtype=get_aval(p).dtype)
+    a = a.at[0, :].set(uf.negative(uf.true_divide(p[1:], p[0])))
+    return eigvals(a)
+
+
 def roots(p: Any, *, strip_zeros: bool = True) -> Any:
     """Roots of a polynomial: the eigenvalues of its companion matrix.
 
-    Concrete inputs only (non-symmetric eigenvalues have no primitive yet), so it does not
-    work under `jit`/`grad`/`vmap`, unlike JAX with `strip_zeros=False`.
-
     Args:
         p: 1-D coefficients, highest power first.
-        strip_zeros: drop leading zeros (otherwise their roots are NaN, as in JAX).
+        strip_zeros: drop leading zeros (needs a concrete `p`); with False, each leading zero
+            gives a NaN root instead, and `roots` works under `jit`/`vmap`/`grad`.
 
     Returns:
         The complex roots.
     """
+    from core.prims.sorting import sort_key_val
+
     (p,) = promote_dtypes_inexact(p)
     p = shp.atleast_1d(p)
     if get_aval(p).ndim != 1:
         raise ValueError(f"Input must be a rank-1 array; got shape {get_aval(p).shape}")
-    cdt = _complex_dtype(get_aval(p).dtype)
-    if isinstance(p, Tracer):
-        raise ConcretizationTypeError(
-            "jnp.roots of a traced array",
-            "Non-symmetric eigenvalues are only computed on concrete arrays; call jnp.roots "
-            "outside jit/grad/vmap.",
-        )
-    pn = np.asarray(p)
-    if pn.size < 2:
-        return Array(np.zeros(0, cdt))
-    nz = np.flatnonzero(pn)
-    lead = int(nz[0]) if nz.size else pn.size
-
-    def companion_roots(c: np.ndarray) -> np.ndarray:
-        if c.size < 2:
-            return np.zeros(0, cdt)
-        a = np.diag(np.ones(c.size - 2, c.dtype), -1)
-        a[0, :] = -c[1:] / c[0]
-        return np.linalg.eigvals(a).astype(cdt)
-
+    n = get_aval(p).shape[0]
+    if n < 2:
+        return cr.zeros((0,), _complex_dtype(get_aval(p).dtype))
+    is_zero = uf.equal(p, 0)
+    lead = where(rd.all(is_zero), n, rd.argmin(is_zero))
     if strip_zeros:
-        return Array(companion_roots(pn[lead:]))
-    pn = np.where(lead == pn.size, 1.0, pn).astype(pn.dtype)
-    r = companion_roots(np.roll(pn, -lead))
-    r = r[np.argsort(r == 0, kind="stable")]
-    if lead:
-        r[r.size - lead :] = complex(np.nan, np.nan)
-    return Array(r)
+        if isinstance(lead, Tracer):
+            raise ConcretizationTypeError(
+                "the number of leading zeros in jnp.roots",
+                "To use jnp.roots under jit, pass strip_zeros=False (leading zeros then give "
+                "NaN roots).",
+            )
+        return _companion_roots(p[int(lead) :])
+    r = _companion_roots(shp.roll(where(lead == n, 1.0, p), -lead))
+    r = sort_key_val(uf.equal(r, 0), r)[1]
+    return where(cr.arange(n - 1) < n - 1 - lead, r, complex(np.nan, np.nan))
 
 
 def polyfit(

@@ -8,6 +8,7 @@ permutation. In the numba lowering they are index arithmetic inside fused loops 
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -200,6 +201,8 @@ convert_element_type_p = Primitive("convert_element_type")
 def _convert_impl(x, *, new_dtype, weak_type):
     if x.dtype == new_dtype:
         return x
+    if x.dtype.kind == "c" and new_dtype.kind != "c":
+        x = x.real  # the primitive takes the real part (the user-facing wrapper warns)
     if new_dtype.kind in "iu" and x.dtype.kind == "f":
         with np.errstate(invalid="ignore"):
             info = np.iinfo(new_dtype)
@@ -268,6 +271,12 @@ def convert_element_type(x: Any, new_dtype: Any, weak_type: bool = False) -> Any
         aval = get_aval(x)  # an Array or a tracer: nothing to do if it already fits
         if aval.dtype == new_dtype and aval.weak_type == weak_type:
             return x
+    if get_aval(x).dtype.kind == "c" and new_dtype.kind != "c":
+        warnings.warn(
+            "Casting complex values to real discards the imaginary part",
+            np.exceptions.ComplexWarning,
+            stacklevel=2,
+        )
     if isinstance(x, (bool, int, float, complex, np.generic, np.ndarray, Array)):
         # Constant folding: a concrete input converts now, under any trace.
         val = _convert_impl(np.asarray(x), new_dtype=new_dtype, weak_type=weak_type)

@@ -16,6 +16,7 @@ import core.numpy as jnp
 from core.prims import collectives as coll
 from core.prims import conv as cv
 from core.prims import decompositions as dc
+from core.prims import eig as eg
 from core.prims import elementwise as ew
 from core.prims import gather as ga
 from core.prims import indexing as ix
@@ -321,6 +322,20 @@ CASES: list[Case] = [
     ),
     Case("qr", "qr", lambda a: dc.qr(a)[1], [R(3, 3)]),
     Case("eigh", "eigh", lambda a: dc.eigh(ew.add(a, sh.transpose(a, (1, 0))))[1], [R(3, 3)]),
+    # eigenvalues only (eigenvector derivatives are refused, as in JAX): first order, since
+    # the eigenvalue JVP itself needs eigenvectors
+    *[
+        Case(
+            f"eig_{part.__name__}",
+            "eig",
+            lambda a, part=part: part(
+                eg.eig(a, compute_left_eigenvectors=False, compute_right_eigenvectors=False)[0]
+            ),
+            [R(3, 3)],
+            order=1,
+        )
+        for part in (jnp.real, jnp.imag)
+    ],
     Case("svd", "svd", lambda a: dc.svd(a, compute_uv=False), [R(3, 2)]),
     *[
         Case(f"svd_uv{i}", "svd", lambda a, i=i: dc.svd(a, full_matrices=False)[i], [R(*shape)])

@@ -1,0 +1,135 @@
+"""`eig`: eigenvalues and eigenvectors of general (non-symmetric) square matrices.
+
+Outputs are complex (complex64 for float32 input), batched over leading axes, like
+`jax.lax.linalg.eig`: `[w]`, then the left eigenvectors `vl` (`vl[..., i]^H a = w_i
+vl[..., i]^H`) if asked, then the right ones `vr` (`a vr[..., i] = w_i vr[..., i]`) if asked,
+each column of unit norm. The impl is LAPACK's geev through `np.linalg.eig` (as JAX's CPU
+kernel); left eigenvectors are the conjugated rows of `inv(vr)`, normalized the same way.
+Only eigenvalues are differentiable (`dw = diag(inv(vr) da vr)`); JAX also refuses eigenvector
+derivatives by default. numba has no complex-output `eig`, so under `jit` the numba back end
+calls the impl from the kernel (`core/jit/host_calls.py`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from core.avals import ShapedArray
+from core.interpreters.jvp import Zero
+from core.jit.lowering import Kernel, host_call
+from core.primitive import Primitive
+from core.prims.decompositions import _check_matrix, _front_batcher, _mm
+from core.trace import get_aval
+
+
+class EigenvectorDerivativeError(NotImplementedError):
+    """A derivative of the eigenvectors of `eig` was asked for."""
+
+
+eig_p = Primitive("eig", multiple_results=True)
+
+
+def _complex_dtype(dtype: np.dtype) -> np.dtype:
+    return np.result_type(dtype, np.complex64)
+
+
+def _unit_columns(v: np.ndarray) -> np.ndarray:
+    """Columns scaled to unit 2-norm with their largest component real (LAPACK's convention)."""
+    v = v / np.linalg.norm(v, axis=-2, keepdims=True)
+    big = np.take_along_axis(v, np.abs(v).argmax(axis=-2)[..., None, :], axis=-2)
+    return v * (np.conj(big) / np.maximum(np.abs(big), np.finfo(v.real.dtype).tiny))
+
+
+def _eig_impl(x, *, compute_left_eigenvectors, compute_right_eigenvectors):
+    cdt = _complex_dtype(x.dtype)
+    if x.size == 0:
+        w, vr = np.zeros(x.shape[:-1], cdt), np.zeros(x.shape, cdt)
+    else:
+        w, vr = np.linalg.eig(x)
+    outs = [np.asarray(w, cdt)]
+    if compute_left_eigenvectors:
+        vl = np.conj(np.swapaxes(np.linalg.inv(vr), -1, -2)) if x.size else vr
+        outs.append(np.asarray(_unit_columns(vl) if x.size else vl, cdt))
+    if compute_right_eigenvectors:
+        outs.append(np.asarray(vr, cdt))
+    return outs
+
+
+def _eig_abstract_eval(x, *, compute_left_eigenvectors, compute_right_eigenvectors):
+    _check_matrix("eig", x, square=True)
+    cdt = _complex_dtype(x.dtype)
+    n_vectors = int(compute_left_eigenvectors) + int(compute_right_eigenvectors)
+    return [ShapedArray(x.shape[:-1], cdt)] + [ShapedArray(x.shape, cdt)] * n_vectors
+
+
+def _eig_jvp(primals, tangents, *, compute_left_eigenvectors, compute_right_eigenvectors):
+    from core.numpy.linalg import solve
+    from core.numpy.linalg_ops import diagonal
+    from core.prims.shapes import convert_element_type
+
+    (x,), (t,) = primals, tangents
+    if compute_left_eigenvectors or compute_right_eigenvectors:
+        raise EigenvectorDerivativeError(
+            "Derivatives of non-symmetric eigenvectors are not implemented (they are only "
+            "valid under assumptions on the input that cannot be checked). Differentiate the "
+            "eigenvalues (`jnp.linalg.eigvals`), or use `jnp.linalg.eigh` for symmetric "
+            "matrices."
+        )
+    w, vr = eig_p.bind(x, compute_left_eigenvectors=False, compute_right_eigenvectors=True)
+    if type(t) is Zero:
+        return [w], [Zero(get_aval(w))]
+    dt = convert_element_type(t, get_aval(w).dtype)
+    dw = diagonal(solve(vr, _mm(dt, vr)), axis1=-2, axis2=-1)
+    return [w], [dw]
+
+
+def _eig_lowering(ctx, eqn):
+    host = _host_impl(**eqn.params)
+    return host_call(ctx, host, host)
+
+
+_HOSTS: dict[tuple, Any] = {}
+
+
+def _host_impl(**params):
+    """One host function per parameter set (its identity names it in generated code)."""
+    key = tuple(sorted(params.items()))
+    if key not in _HOSTS:
+
+        def eig_host(arrays):
+            return _eig_impl(*arrays, **params)
+
+        _HOSTS[key] = eig_host
+    return _HOSTS[key]
+
+
+eig_p.def_impl(_eig_impl)
+eig_p.def_abstract_eval(_eig_abstract_eval)
+eig_p.def_jvp(_eig_jvp)
+_front_batcher(eig_p)
+eig_p.def_lowering(Kernel(_eig_lowering))
+
+
+def eig(
+    x: Any,
+    *,
+    compute_left_eigenvectors: bool = True,
+    compute_right_eigenvectors: bool = True,
+) -> list[Any]:
+    """`lax.linalg.eig`: eigenvalues and (optionally) left/right eigenvectors of square matrices.
+
+    Args:
+      x: float or complex array of shape `(..., n, n)`.
+      compute_left_eigenvectors: also return the left eigenvectors.
+      compute_right_eigenvectors: also return the right eigenvectors.
+
+    Returns:
+      `[w, vl, vr]` (without the ones not asked for), complex.
+    """
+    return eig_p.bind(
+        x,
+        compute_left_eigenvectors=bool(compute_left_eigenvectors),
+        compute_right_eigenvectors=bool(compute_right_eigenvectors),
+    )
