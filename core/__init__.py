@@ -6,7 +6,19 @@ from core import grad, jit, vmap, random, lax
 """
 
 import core.numpy as numpy
-from core import debug, dtypes, lax, nn, random, sharding, struct, test_util, tree, tree_util
+from core import (
+    debug,
+    dtypes,
+    experimental,
+    lax,
+    nn,
+    random,
+    sharding,
+    struct,
+    test_util,
+    tree,
+    tree_util,
+)
 from core.api import (
     eval_shape,
     grad,
@@ -70,6 +82,7 @@ __all__ = [
     "custom_jvp",
     "custom_vjp",
     "debug",
+    "experimental",
     "default_backend",
     "default_device",
     "device_count",

@@ -1,4 +1,4 @@
-"""`pure_callback`: call a numpy (host) function from traced code, like `jax.pure_callback`.
+"""`pure_callback` and `io_callback`: call a numpy (host) function from traced code, like JAX.
 
 The call is one `pure_callback` primitive holding the callback and the declared result shapes:
 eagerly its impl calls the function at once; under `jit` the equation stays in the program and
@@ -7,6 +7,11 @@ for it through an `objmode` block, see `core/jit/host_calls.py`).
 Under `vmap` the `vmap_method` argument decides how the callback sees the batch ("sequential",
 "expand_dims", "broadcast_all", "legacy_vectorized"), as in JAX. Callbacks are not
 differentiable (wrap them in `custom_jvp`/`custom_vjp`), as in JAX.
+
+`io_callback` (`jax.experimental.io_callback`) is the same call on an effectful primitive: it
+is never dropped or merged even when its results are unused, and programs run their equations
+in order on one device, so `ordered=True` holds by construction; an ordered call cannot be
+vmapped (as in JAX), an unordered one runs once per batch element.
 """
 
 from __future__ import annotations
@@ -77,11 +82,26 @@ def _abstract_eval(*avals, callback, result_avals, vmap_method):
     return list(result_avals)
 
 
-def _jvp(primals, tangents, **params):
-    raise CallbackDifferentiationError(
-        "pure_callback does not support differentiation (JVP/grad). Wrap the function that "
-        "calls it in core.custom_jvp or core.custom_vjp and give the derivative there."
-    )
+def _jvp_error(name: str):
+    def jvp(primals, tangents, **params):
+        raise CallbackDifferentiationError(
+            f"{name} does not support differentiation (JVP/grad). Wrap the function that "
+            "calls it in core.custom_jvp or core.custom_vjp and give the derivative there."
+        )
+
+    return jvp
+
+
+def _sequential(prim: Primitive, args, dims, size: int, params: dict):
+    """The batching of a callback that calls it once per batch element, in order."""
+    from core.lax.composites import index_in_dim, stack
+
+    rows = []
+    for i in range(size):
+        sliced = [a if d is None else index_in_dim(a, i, d, False) for a, d in zip(args, dims)]
+        rows.append(prim.bind(*sliced, **params))
+    outs = [stack([r[j] for r in rows]) for j in range(len(params["result_avals"]))]
+    return outs, [0] * len(outs)
 
 
 def _batched_avals(result_avals: tuple, size: int) -> tuple:
@@ -89,17 +109,12 @@ def _batched_avals(result_avals: tuple, size: int) -> tuple:
 
 
 def _batch(args, dims, *, callback, result_avals, vmap_method):
-    from core.lax.composites import index_in_dim, stack
-
     size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
     params = {"callback": callback, "vmap_method": vmap_method}
     if vmap_method == "sequential":
-        rows = []
-        for i in range(size):
-            sliced = [a if d is None else index_in_dim(a, i, d, False) for a, d in zip(args, dims)]
-            rows.append(pure_callback_p.bind(*sliced, result_avals=result_avals, **params))
-        outs = [stack([r[j] for r in rows]) for j in range(len(result_avals))]
-        return outs, [0] * len(outs)
+        return _sequential(
+            pure_callback_p, args, dims, size, dict(params, result_avals=result_avals)
+        )
     if vmap_method in ("expand_dims", "legacy_vectorized", "broadcast_all"):
         moved = []
         for a, d in zip(args, dims):
@@ -124,7 +139,7 @@ def _batch(args, dims, *, callback, result_avals, vmap_method):
 
 pure_callback_p.def_impl(_impl)
 pure_callback_p.def_abstract_eval(_abstract_eval)
-pure_callback_p.def_jvp(_jvp)
+pure_callback_p.def_jvp(_jvp_error("pure_callback"))
 pure_callback_p.def_batch(_batch)
 pure_callback_p.def_weak_type_rule(lambda weak, **params: [False] * len(params["result_avals"]))
 
@@ -157,9 +172,8 @@ def pure_callback(
 ) -> Any:
     """Calls a side-effect-free host function on numpy arrays, from eager or traced code.
 
-    Eagerly the callback runs at once. Under `jit` it runs each time the program runs, which
-    needs the numpy back end: use `jit(f, backend="python")` (the numba back end raises
-    `LoweringError` for programs containing callbacks). Not differentiable (as in JAX).
+    Eagerly the callback runs at once. Under `jit` it runs each time the program runs (unless
+    its results are unused: a pure callback may be dropped, as in JAX). Not differentiable.
 
     Args:
       callback: called as `callback(*args, **kwargs)` with numpy arrays in place of the array
@@ -189,4 +203,70 @@ def pure_callback(
     outs = pure_callback_p.bind(
         *flat, callback=cb, result_avals=result_avals, vmap_method=vmap_method
     )
+    return tree_util.tree_unflatten(out_tree, list(outs))
+
+
+# ---------------------------------------------------------------------------------------------
+# io_callback: the effectful variant
+
+io_callback_p = Primitive("io_callback", multiple_results=True)
+io_callback_p.effectful = True
+
+
+def _io_batch(args, dims, *, callback, result_avals, ordered):
+    if ordered:
+        raise CallbackBatchingError(
+            "Cannot vmap an ordered io_callback (the order of its calls across the batch is "
+            "not defined); pass ordered=False, or loop with lax.map."
+        )
+    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    params = {"callback": callback, "result_avals": result_avals, "ordered": ordered}
+    return _sequential(io_callback_p, args, dims, size, params)
+
+
+io_callback_p.def_impl(
+    lambda *args, callback, result_avals, ordered: _impl(
+        *args, callback=callback, result_avals=result_avals, vmap_method=None
+    )
+)
+io_callback_p.def_abstract_eval(lambda *avals, result_avals, **params: list(result_avals))
+io_callback_p.def_jvp(_jvp_error("io_callback"))
+io_callback_p.def_batch(_io_batch)
+io_callback_p.def_weak_type_rule(lambda weak, **params: [False] * len(params["result_avals"]))
+io_callback_p.def_lowering(Kernel(_lowering))
+
+
+def io_callback(
+    callback: Callable[..., Any],
+    result_shape_dtypes: Any,
+    *args: Any,
+    sharding: Any = None,
+    ordered: bool = False,
+    **kwargs: Any,
+) -> Any:
+    """Calls a host function with side effects (I/O, state), like `jax.experimental.io_callback`.
+
+    Unlike `pure_callback`, the call is never removed, merged or repeated: it runs once per
+    execution of the program, in program order, under `jit` too (both back ends).
+
+    Args:
+      callback: called as `callback(*args, **kwargs)` with numpy arrays in place of the array
+        leaves of `args`; returns numpy arrays matching `result_shape_dtypes` (None for none).
+      result_shape_dtypes: pytree of objects with `.shape` and `.dtype`, or None.
+      *args: pytrees of arrays passed to the callback.
+      sharding: accepted for compatibility (one CPU device).
+      ordered: keep the calls in program order (always true here); forbids `vmap`, as in JAX.
+      **kwargs: static keyword arguments passed to the callback.
+
+    Returns:
+      The results, with the structure of `result_shape_dtypes`.
+    """
+    from core.api import _as_value
+
+    flat, in_tree = tree_util.tree_flatten(args)
+    flat = [_as_value(x) for x in flat]
+    res_leaves, out_tree = tree_util.tree_flatten(result_shape_dtypes)
+    result_avals = tuple(_as_aval(r) for r in res_leaves)
+    cb = _Callback(callback, in_tree, out_tree, kwargs)
+    outs = io_callback_p.bind(*flat, callback=cb, result_avals=result_avals, ordered=bool(ordered))
     return tree_util.tree_unflatten(out_tree, list(outs))

@@ -59,11 +59,11 @@ def register(
 def call(key: str, *args):
     """Runs the function registered as `key` on copies of `args` (kernels reuse their buffers,
     and a callback may keep what it is given); returns its outputs as the kernel expects them:
-    one value or a tuple, C-contiguous arrays, numpy scalars for 0-d outputs."""
+    a tuple of C-contiguous arrays, numpy scalars for 0-d outputs."""
     fun, in_avals, out_avals = _FUNCTIONS[key]
     arrays = [np.array(a, dtype=av.dtype) for a, av in zip(args, in_avals, strict=True)]
     outs = [
         np.ascontiguousarray(o, dtype=av.dtype) if av.shape else np.asarray(o, av.dtype)[()]
         for o, av in zip(fun(arrays), out_avals, strict=True)
     ]
-    return outs[0] if len(outs) == 1 else tuple(outs)
+    return tuple(outs)

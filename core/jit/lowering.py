@@ -183,16 +183,10 @@ def host_call(ctx, owner: object, fun: Callable) -> list[str]:
         with ctx.block("with objmode():"):
             ctx.line(call)
         return []
-    # One variable leaves the block (numba rejects annotations of outputs unused later, and
-    # an unused output of a multi-output call is normal); its items are read after it.
+    # One tuple leaves the block and its items are read after it: numba rejects annotations
+    # of variables unused after the block, and outputs of callbacks may well be unused.
     types_ = ", ".join(_numba_type(a) for a in ctx.out_avals)
     result = ctx.gen.em.new_name("h")
-    if len(ctx.out_avals) == 1:
-        annotation = types_
-    else:
-        annotation = f"Tuple(({types_},))"
-    with ctx.block(f'with objmode({result}="{annotation}"):'):
+    with ctx.block(f'with objmode({result}="Tuple(({types_},))"):'):
         ctx.line(f"{result} = {call}")
-    if len(ctx.out_avals) == 1:
-        return [result]
     return [ctx.assign("h", f"{result}[{i}]") for i in range(len(ctx.out_avals))]

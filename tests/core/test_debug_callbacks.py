@@ -186,3 +186,46 @@ def test_pure_callback_inside_custom_jvp_is_differentiable():
         return host_sin(x), jnp.cos(x) * t
 
     np.testing.assert_allclose(core.grad(host_sin)(0.5), np.cos(0.5), rtol=1e-6)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_io_callback_runs_every_call_in_order_even_when_unused(backend):
+    from core.experimental import io_callback
+
+    log = []
+
+    def f(x):
+        io_callback(lambda a: log.append(("first", a.tolist())), None, x)
+        total = io_callback(
+            lambda a: np.float32(a.sum()), core.ShapeDtypeStruct((), np.float32), x, ordered=True
+        )
+        io_callback(lambda t: log.append(("second", float(t))), None, total)
+        io_callback(
+            lambda a: log.append(("unused", 0)) or a, core.ShapeDtypeStruct((3,), np.float32), x
+        )
+        return x * 2
+
+    g = core.jit(f, backend=backend)
+    np.testing.assert_array_equal(g(jnp.arange(3.0)), [0.0, 2.0, 4.0])
+    g(jnp.ones(3))
+    assert log == [
+        ("first", [0.0, 1.0, 2.0]),
+        ("second", 3.0),
+        ("unused", 0),
+        ("first", [1.0, 1.0, 1.0]),
+        ("second", 3.0),
+        ("unused", 0),
+    ]
+
+
+def test_io_callback_vmap_and_grad():
+    from core.experimental import io_callback
+
+    spec = core.ShapeDtypeStruct((), np.float32)
+    out = core.vmap(lambda x: io_callback(lambda a: a * 2, spec, x))(jnp.arange(3.0))
+    np.testing.assert_array_equal(out, [0.0, 2.0, 4.0])
+    with pytest.raises(CallbackBatchingError, match="ordered"):
+        core.vmap(lambda x: io_callback(lambda a: a, spec, x, ordered=True))(jnp.arange(3.0))
+    with pytest.raises(CallbackDifferentiationError, match="io_callback"):
+        core.grad(lambda x: io_callback(lambda a: a, spec, x))(1.0)
+    assert core.experimental.io_callback is io_callback

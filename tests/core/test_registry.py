@@ -18,6 +18,7 @@ ELSEWHERE = {name for name, p in PRIMS.items() if p.higher_order} | {
     "select_and_scatter_add",
     "pure_callback",  # host callbacks: tests/core/test_debug_callbacks.py
     "debug_callback",
+    "io_callback",
 }
 
 
