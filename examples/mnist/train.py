@@ -348,12 +348,21 @@ def train_and_evaluate(config: Config) -> dict[str, Any]:
     return results
 
 
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows each default, except where the help text already explains it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if "(default:" in (action.help or "") or action.default is None or action.default is False:
+            return action.help
+        return super()._get_help_string(action)
+
+
 def parse_args(argv: Sequence[str] | None = None) -> Config:
     """The `Config` described by command-line arguments."""
     parser = argparse.ArgumentParser(
         prog="python -m examples.mnist.train",
         description="Train an MLP or CNN on MNIST with numbax, logging to TensorBoard.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=_HelpFormatter,
     )
     parser.add_argument("--epochs", type=int, default=3, help="passes over the training set")
     parser.add_argument(
@@ -372,12 +381,14 @@ def parse_args(argv: Sequence[str] | None = None) -> Config:
         help="learning rate over the run: cosine decay to 0 or constant "
         "(default: cosine for mlp, constant for cnn)",
     )
-    parser.add_argument("--model", choices=["mlp", "cnn"], default="mlp")
+    parser.add_argument("--model", choices=["mlp", "cnn"], default="mlp", help="the network")
     parser.add_argument(
         "--style", choices=["compact", "setup"], default="compact", help="how the model is written"
     )
     parser.add_argument("--seed", type=int, default=0, help="seeds initialization and shuffling")
-    parser.add_argument("--dataset", choices=["mnist", "fashion_mnist"], default="mnist")
+    parser.add_argument(
+        "--dataset", choices=["mnist", "fashion_mnist"], default="mnist", help="what to train on"
+    )
     parser.add_argument(
         "--data-dir", default=None, help="directory with the dataset files (default: search)"
     )
