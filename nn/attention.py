@@ -35,6 +35,7 @@ def dot_product_attention_weights(
     dtype: Any = None,
     precision: Any = None,
     module: Module | None = None,
+    force_fp32_for_softmax: bool = False,
 ) -> Array:
     """``softmax(q·k / sqrt(d) + bias)`` masked where ``mask`` is false, with optional dropout.
 
@@ -50,6 +51,8 @@ def dot_product_attention_weights(
       dtype: the computation dtype.
       precision: passed to ``einsum``.
       module: if given, the weights are sown into its ``'intermediates'``.
+      force_fp32_for_softmax: compute the softmax in float32 and keep the weights in float32
+        (mixed precision); otherwise they are cast back to ``dtype``.
 
     Returns:
       The weights, ``(*batch, heads, q_len, kv_len)``.
@@ -67,7 +70,10 @@ def dot_product_attention_weights(
         weights = weights + bias
     if mask is not None:
         weights = jnp.where(mask, weights, jnp.finfo(dtype).min)
-    weights = softmax(weights).astype(dtype)
+    if force_fp32_for_softmax and dtype != jnp.float32:
+        weights = softmax(weights.astype(jnp.float32))
+    else:
+        weights = softmax(weights).astype(dtype)
     if module is not None:
         module.sow("intermediates", "attention_weights", weights)
     if not deterministic and dropout_rate > 0.0:
@@ -94,6 +100,7 @@ def dot_product_attention(
     dtype: Any = None,
     precision: Any = None,
     module: Module | None = None,
+    force_fp32_for_softmax: bool = False,
 ) -> Array:
     """Attention output ``weights · value``, ``(*batch, q_len, heads, d_v)``.
 
@@ -115,6 +122,7 @@ def dot_product_attention(
         query.dtype,
         precision,
         module,
+        force_fp32_for_softmax,
     )
     return jnp.einsum("...hqk,...khd->...qhd", weights, value, precision=precision)
 
@@ -139,6 +147,7 @@ class MultiHeadDotProductAttention(Module):
       use_bias: whether projections have biases.
       attention_fn: the attention function.
       normalize_qk: apply ``LayerNorm`` to queries and keys.
+      force_fp32_for_softmax: passed to ``attention_fn`` (softmax in float32).
 
     Example::
 
@@ -164,6 +173,7 @@ class MultiHeadDotProductAttention(Module):
     use_bias: bool = True
     attention_fn: Callable[..., Array] = dot_product_attention
     normalize_qk: bool = False
+    force_fp32_for_softmax: bool = False
 
     @compact
     def __call__(
@@ -256,6 +266,7 @@ class MultiHeadDotProductAttention(Module):
             deterministic=m_deterministic,
             dtype=self.dtype,
             precision=self.precision,
+            force_fp32_for_softmax=self.force_fp32_for_softmax,
         )
         accepted = inspect.signature(self.attention_fn).parameters
         attn_kwargs = {k: v for k, v in attn_kwargs.items() if k in accepted}

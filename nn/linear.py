@@ -47,6 +47,8 @@ class DenseGeneral(Module):
       dtype: the computation dtype (default: promoted from inputs and params).
       param_dtype: the parameter dtype.
       precision: passed to ``dot_general``.
+      promote_dtype: ``(*arrays, dtype=, inexact=) -> list`` casting the inputs and
+        parameters to the computation dtype (default ``nn.dtypes.promote_dtype``).
       kernel_init: initializer of the kernel (applied to its 2-D flattening, like Flax).
       bias_init: initializer of the bias.
       dot_general: the contraction function.
@@ -68,6 +70,7 @@ class DenseGeneral(Module):
     kernel_init: Initializer = default_kernel_init
     bias_init: Initializer = initializers.zeros_init()
     precision: Any = None
+    promote_dtype: Callable = promote_dtype
     dot_general: Callable | None = None
 
     @compact
@@ -99,7 +102,7 @@ class DenseGeneral(Module):
         bias = None
         if self.use_bias:
             bias = self.param("bias", bias_init_wrap, batch_shape + features, self.param_dtype)
-        inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        inputs, kernel, bias = self.promote_dtype(inputs, kernel, bias, dtype=self.dtype)
         contract = tuple(range(n_batch, n_batch + n_axis))
         dot_general = self.dot_general or lax.dot_general
         out = dot_general(
@@ -127,6 +130,8 @@ class Dense(Module):
       precision: passed to ``dot_general``.
       kernel_init: initializer of the ``(in, features)`` kernel (default ``lecun_normal``).
       bias_init: initializer of the bias (default zeros).
+      promote_dtype: ``(*arrays, dtype=, inexact=) -> list`` casting the inputs and
+        parameters to the computation dtype (default ``nn.dtypes.promote_dtype``).
       dot_general: the contraction function.
 
     Example::
@@ -144,6 +149,7 @@ class Dense(Module):
     precision: Any = None
     kernel_init: Initializer = default_kernel_init
     bias_init: Initializer = initializers.zeros_init()
+    promote_dtype: Callable = promote_dtype
     dot_general: Callable | None = None
 
     @compact
@@ -154,7 +160,7 @@ class Dense(Module):
         bias = None
         if self.use_bias:
             bias = self.param("bias", self.bias_init, (self.features,), self.param_dtype)
-        inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        inputs, kernel, bias = self.promote_dtype(inputs, kernel, bias, dtype=self.dtype)
         dot_general = self.dot_general or lax.dot_general
         y = dot_general(
             inputs, kernel, (((inputs.ndim - 1,), (0,)), ((), ())), precision=self.precision
@@ -176,6 +182,8 @@ class Einsum(Module):
       precision: passed to ``einsum``.
       kernel_init: initializer of the kernel.
       bias_init: initializer of the bias.
+      promote_dtype: ``(*arrays, dtype=, inexact=) -> list`` casting the inputs and
+        parameters to the computation dtype (default ``nn.dtypes.promote_dtype``).
 
     Example::
 
@@ -193,6 +201,7 @@ class Einsum(Module):
     precision: Any = None
     kernel_init: Initializer = default_kernel_init
     bias_init: Initializer = initializers.zeros_init()
+    promote_dtype: Callable = promote_dtype
 
     @compact
     def __call__(self, inputs: Array, einsum_str: str | None = None) -> Array:
@@ -213,7 +222,7 @@ class Einsum(Module):
             bias_shape = [self.shape[rhs_axes[c]] for c in result if c in rhs_axes]
             broadcast = [self.shape[rhs_axes[c]] if c in rhs_axes else 1 for c in result]
             bias = self.param("bias", self.bias_init, tuple(bias_shape), self.param_dtype)
-        inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        inputs, kernel, bias = self.promote_dtype(inputs, kernel, bias, dtype=self.dtype)
         y = jnp.einsum(einsum_str, inputs, kernel, precision=self.precision)
         if bias is not None:
             y = y + jnp.reshape(bias, broadcast)
@@ -302,6 +311,8 @@ class _Conv(Module):
       precision: passed to the convolution.
       kernel_init: initializer of the kernel.
       bias_init: initializer of the bias.
+      promote_dtype: ``(*arrays, dtype=, inexact=) -> list`` casting the inputs and
+        parameters to the computation dtype (default ``nn.dtypes.promote_dtype``).
     """
 
     features: int
@@ -318,6 +329,7 @@ class _Conv(Module):
     precision: Any = None
     kernel_init: Initializer = default_kernel_init
     bias_init: Initializer = initializers.zeros_init()
+    promote_dtype: Callable = promote_dtype
 
     @property
     def shared_weights(self) -> bool:
@@ -371,7 +383,7 @@ class _Conv(Module):
             )
         kernel_shape = kernel_size + (in_features // self.feature_group_count, self.features)
         kernel, bias = _conv_params(self, kernel_shape, (self.features,))
-        inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        inputs, kernel, bias = self.promote_dtype(inputs, kernel, bias, dtype=self.dtype)
         y = lax.conv_general_dilated(
             inputs,
             kernel,
@@ -401,7 +413,7 @@ class _Conv(Module):
         kernel, bias = _conv_params(
             self, out_spatial + (patch_size, self.features), out_spatial + (self.features,)
         )
-        inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        inputs, kernel, bias = self.promote_dtype(inputs, kernel, bias, dtype=self.dtype)
         n = len(kernel_size)
         spatial = tuple(range(n))
         y = lax.dot_general(
@@ -469,6 +481,8 @@ class ConvTranspose(Module):
       kernel_init: initializer of the ``(*kernel_size, in, features)`` kernel.
       bias_init: initializer of the bias.
       transpose_kernel: flip the kernel like the gradient of a ``Conv`` does.
+      promote_dtype: ``(*arrays, dtype=, inexact=) -> list`` casting the inputs and
+        parameters to the computation dtype (default ``nn.dtypes.promote_dtype``).
 
     Example::
 
@@ -491,6 +505,7 @@ class ConvTranspose(Module):
     kernel_init: Initializer = default_kernel_init
     bias_init: Initializer = initializers.zeros_init()
     transpose_kernel: bool = False
+    promote_dtype: Callable = promote_dtype
 
     @compact
     def __call__(self, inputs: Array) -> Array:
@@ -506,7 +521,7 @@ class ConvTranspose(Module):
             kernel_shape = kernel_size + (in_features, self.features)
         kernel, bias = _conv_params(self, kernel_shape, (self.features,))
         padding = canonicalize_padding(self.padding, n)
-        inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        inputs, kernel, bias = self.promote_dtype(inputs, kernel, bias, dtype=self.dtype)
         y = lax.conv_transpose(
             inputs,
             kernel,
@@ -544,6 +559,8 @@ class Embed(Module):
       dtype: the computation dtype.
       param_dtype: the parameter dtype.
       embedding_init: initializer of the ``(num_embeddings, features)`` table.
+      promote_dtype: ``(*arrays, dtype=, inexact=) -> list`` casting the inputs and
+        parameters to the computation dtype (default ``nn.dtypes.promote_dtype``).
 
     Example::
 
@@ -558,6 +575,7 @@ class Embed(Module):
     dtype: Any = None
     param_dtype: Any = jnp.float32
     embedding_init: Initializer = default_embed_init
+    promote_dtype: Callable = promote_dtype
 
     def setup(self) -> None:
         self.embedding = self.param(
@@ -571,12 +589,12 @@ class Embed(Module):
         """Looks up the rows ``inputs`` (integers; output shape ``inputs.shape + (features,)``)."""
         if not jnp.issubdtype(inputs.dtype, jnp.integer):
             raise ValueError(f"Embed inputs must be integers, got {inputs.dtype}.")
-        (embedding,) = promote_dtype(self.embedding, dtype=self.dtype, inexact=False)
+        (embedding,) = self.promote_dtype(self.embedding, dtype=self.dtype, inexact=False)
         if self.num_embeddings == 1:
             return jnp.broadcast_to(embedding, inputs.shape + (self.features,))
         return jnp.take(embedding, inputs, axis=0)
 
     def attend(self, query: Array) -> Array:
         """Scores ``query`` (last axis ``features``) against every row: ``query @ embedding.T``."""
-        query, embedding = promote_dtype(query, self.embedding, dtype=self.dtype)
+        query, embedding = self.promote_dtype(query, self.embedding, dtype=self.dtype)
         return jnp.dot(query, embedding.T)

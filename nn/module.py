@@ -301,6 +301,11 @@ class Module:
         dataclasses.dataclass(
             cls, unsafe_hash="__hash__" not in cls.__dict__, repr=False, kw_only=kw_only
         )
+        # A field redeclared by a subclass keeps its base-class position, so a module deriving
+        # from a field-less base would list parent/name first; Flax lists them last.
+        own = cls.__dataclass_fields__
+        for last in ("parent", "name"):
+            own[last] = own.pop(last)
         cls.__init__ = cls._wrap_init(cls.__dict__["__init__"])
         cls._wrap_methods()
 

@@ -242,20 +242,15 @@ def adabelief(
     b2: Any = 0.999,
     eps: Any = 1e-16,
     eps_root: Any = 1e-16,
-    weight_decay: ScalarOrSchedule | None = None,
-    weight_decay_mask: Any = None,
     *,
     nesterov: bool = False,
 ) -> Tx:
-    """AdaBelief (Zhuang et al., 2020), with optional decoupled weight decay."""
-    decay = (
-        add_decayed_weights(weight_decay, mask=weight_decay_mask)
-        if weight_decay is not None
-        else identity()
-    )
+    """AdaBelief (Zhuang et al., 2020): Adam with the variance of the gradient around its EMA.
+
+    Optax 0.2.8 has no weight decay here: chain `add_decayed_weights` before it for that.
+    """
     return chain(
         scale_by_belief(b1=b1, b2=b2, eps=eps, eps_root=eps_root, nesterov=nesterov),
-        decay,
         scale_by_learning_rate(learning_rate),
     )
 

@@ -18,39 +18,39 @@ from typing import Any
 import core
 import core.numpy as jnp
 from core import tree_util
-from optim import tree
+from optim import tree as tree_lib
 
 
-def _like(tree_: Any, value: Any) -> Any:
-    """`value` itself if it is a tree like `tree_`, else `value` repeated at every leaf."""
-    structure = tree_util.tree_structure(tree_)
+def _like(tree: Any, value: Any) -> Any:
+    """`value` itself if it is a tree like `tree`, else `value` repeated at every leaf."""
+    structure = tree_util.tree_structure(tree)
     if tree_util.tree_structure(value) == structure:
         return value
     return tree_util.tree_unflatten(structure, [value] * structure.num_leaves)
 
 
-def projection_non_negative(tree_: Any) -> Any:
+def projection_non_negative(tree: Any) -> Any:
     """Projects onto the non-negative orthant: `max(x, 0)` leafwise."""
-    return tree_util.tree_map(core.nn.relu, tree_)
+    return tree_util.tree_map(core.nn.relu, tree)
 
 
-def projection_box(tree_: Any, lower: Any, upper: Any) -> Any:
+def projection_box(tree: Any, lower: Any, upper: Any) -> Any:
     """Projects onto the box `lower <= x <= upper`.
 
     Args:
-      tree_: the tree to project.
-      lower: a scalar or a tree like `tree_` (Optax requires a tree unless `tree_` is one leaf).
-      upper: a scalar or a tree like `tree_`.
+      tree: the tree to project.
+      lower: a scalar or a tree like `tree` (Optax requires a tree unless `tree` is one leaf).
+      upper: a scalar or a tree like `tree`.
 
     Returns:
       The projected tree.
     """
-    return tree_util.tree_map(jnp.clip, tree_, _like(tree_, lower), _like(tree_, upper))
+    return tree_util.tree_map(jnp.clip, tree, _like(tree, lower), _like(tree, upper))
 
 
-def projection_hypercube(tree_: Any, scale: Any = 1) -> Any:
+def projection_hypercube(tree: Any, scale: Any = 1) -> Any:
     """Projects onto the hypercube `0 <= x <= scale`."""
-    return projection_box(tree_, lower=0, upper=scale)
+    return projection_box(tree, lower=0, upper=scale)
 
 
 def _projection_unit_simplex(values: Any) -> Any:
@@ -65,55 +65,55 @@ def _projection_unit_simplex(values: Any) -> Any:
     return core.nn.relu(1 / idx + (values - threshold / idx))
 
 
-def projection_simplex(tree_: Any, scale: Any = 1) -> Any:
+def projection_simplex(tree: Any, scale: Any = 1) -> Any:
     """Projects onto the simplex `{x >= 0, sum(x) = scale}` (all leaves together)."""
-    values, unravel = tree.ravel(tree_)
+    values, unravel = tree_lib.ravel(tree)
     return unravel(scale * _projection_unit_simplex(values / scale))
 
 
-def projection_l1_sphere(tree_: Any, scale: Any = 1) -> Any:
+def projection_l1_sphere(tree: Any, scale: Any = 1) -> Any:
     """Projects onto the l1 sphere `{sum(|x|) = scale}`."""
-    tree_abs = tree_util.tree_map(jnp.abs, tree_)
-    tree_sign = tree_util.tree_map(jnp.sign, tree_)
-    return tree.mul(tree_sign, projection_simplex(tree_abs, scale))
+    tree_abs = tree_util.tree_map(jnp.abs, tree)
+    tree_sign = tree_util.tree_map(jnp.sign, tree)
+    return tree_lib.mul(tree_sign, projection_simplex(tree_abs, scale))
 
 
-def projection_l1_ball(tree_: Any, scale: Any = 1) -> Any:
+def projection_l1_ball(tree: Any, scale: Any = 1) -> Any:
     """Projects onto the l1 ball `{sum(|x|) <= scale}`."""
-    inside = tree.norm(tree_, ord=1) <= scale
-    return tree.where(inside, tree_, projection_l1_sphere(tree_, scale))
+    inside = tree_lib.norm(tree, ord=1) <= scale
+    return tree_lib.where(inside, tree, projection_l1_sphere(tree, scale))
 
 
-def projection_l2_sphere(tree_: Any, scale: Any = 1) -> Any:
+def projection_l2_sphere(tree: Any, scale: Any = 1) -> Any:
     """Projects onto the l2 sphere `{||x|| = scale}`."""
-    return tree.scale(scale / tree.norm(tree_), tree_)
+    return tree_lib.scale(scale / tree_lib.norm(tree), tree)
 
 
-def projection_l2_ball(tree_: Any, scale: Any = 1) -> Any:
+def projection_l2_ball(tree: Any, scale: Any = 1) -> Any:
     """Projects onto the l2 ball `{||x|| <= scale}`."""
-    squared_norm = tree.norm(tree_, squared=True)
-    return tree.scale(scale / jnp.sqrt(jnp.maximum(squared_norm, scale**2)), tree_)
+    squared_norm = tree_lib.norm(tree, squared=True)
+    return tree_lib.scale(scale / jnp.sqrt(jnp.maximum(squared_norm, scale**2)), tree)
 
 
-def projection_linf_ball(tree_: Any, scale: Any = 1) -> Any:
+def projection_linf_ball(tree: Any, scale: Any = 1) -> Any:
     """Projects onto the linf ball `{max(|x|) <= scale}`."""
-    return projection_box(tree_, tree.full_like(tree_, -scale), tree.full_like(tree_, scale))
+    return projection_box(tree, tree_lib.full_like(tree, -scale), tree_lib.full_like(tree, scale))
 
 
 def projection_vector(x: Any, a: Any) -> Any:
     """Projects `x` onto the line spanned by the tree `a`."""
-    return tree.scale(tree.vdot(x, a) / tree.vdot(a, a), a)
+    return tree_lib.scale(tree_lib.vdot(x, a) / tree_lib.vdot(a, a), a)
 
 
 def projection_hyperplane(x: Any, a: Any, b: Any) -> Any:
     """Projects `x` onto the hyperplane `{<a, y> = b}`."""
-    return tree.add_scale(x, (b - tree.vdot(x, a)) / tree.vdot(a, a), a)
+    return tree_lib.add_scale(x, (b - tree_lib.vdot(x, a)) / tree_lib.vdot(a, a), a)
 
 
 def projection_halfspace(x: Any, a: Any, b: Any) -> Any:
     """Projects `x` onto the half-space `{<a, y> <= b}`."""
-    scalar = jnp.minimum((b - tree.vdot(x, a)) / tree.vdot(a, a), 0)
-    return tree.add_scale(x, scalar, a)
+    scalar = jnp.minimum((b - tree_lib.vdot(x, a)) / tree_lib.vdot(a, a), 0)
+    return tree_lib.add_scale(x, scalar, a)
 
 
 __all__ = [

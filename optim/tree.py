@@ -74,9 +74,29 @@ def tree_vdot(tree_x: Any, tree_y: Any) -> Any:
     return functools.reduce(operator.add, tree_util.tree_leaves(vdots), 0)
 
 
-def tree_sum(tree: Any) -> Any:
-    """Returns the sum of all entries of all leaves."""
-    return functools.reduce(operator.add, [jnp.sum(x) for x in tree_util.tree_leaves(tree)], 0)
+def tree_sum(tree: Any, associative_reduction: bool = False) -> Any:
+    """Returns the sum of all entries of all leaves.
+
+    Args:
+      tree: a pytree of arrays.
+      associative_reduction: add the per-leaf sums as a balanced binary tree (halves split
+        at `n // 2`, as `jax.tree.reduce_associative`) instead of left to right; the rounding
+        may differ.
+
+    Returns:
+      A scalar.
+    """
+    sums = [jnp.sum(x) for x in tree_util.tree_leaves(tree)]
+    if not associative_reduction:
+        return functools.reduce(operator.add, sums, 0)
+    return _halving_sum(sums) if sums else 0
+
+
+def _halving_sum(values: list[Any]) -> Any:
+    if len(values) == 1:
+        return values[0]
+    half = len(values) // 2
+    return _halving_sum(values[:half]) + _halving_sum(values[half:])
 
 
 def tree_max(tree: Any) -> Any:
@@ -295,18 +315,18 @@ def tree_bias_correction(moment: Any, decay: Any, count: Any) -> Any:
 # ------------------------------------------------------------------ randomness
 
 
-def tree_split_key_like(key: Any, target_tree: Any) -> Any:
-    """Splits `key` into one key per leaf of `target_tree`, arranged like the tree."""
+def tree_split_key_like(rng_key: Any, target_tree: Any) -> Any:
+    """Splits `rng_key` into one key per leaf of `target_tree`, arranged like the tree."""
     treedef = tree_util.tree_structure(target_tree)
-    keys = random.split(key, treedef.num_leaves)
+    keys = random.split(rng_key, treedef.num_leaves)
     return tree_util.tree_unflatten(treedef, [keys[i] for i in range(treedef.num_leaves)])
 
 
 def tree_random_like(
-    key: Any, target_tree: Any, sampler: Callable[..., Any] = random.normal, dtype: Any = None
+    rng_key: Any, target_tree: Any, sampler: Callable[..., Any] = random.normal, dtype: Any = None
 ) -> Any:
     """Returns a tree like `target_tree` with leaves drawn by `sampler(key, shape, dtype)`."""
-    keys = tree_split_key_like(key, target_tree)
+    keys = tree_split_key_like(rng_key, target_tree)
     return tree_util.tree_map(
         lambda leaf, k: sampler(k, leaf.shape, leaf.dtype if dtype is None else dtype),
         target_tree,

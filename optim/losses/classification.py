@@ -12,7 +12,7 @@ from typing import Any
 
 import core
 import core.numpy as jnp
-from optim.losses.checks import check_floating, check_integer
+from optim.losses.checks import check_floating, check_integer, check_same_shape
 
 
 def _sum(x: Any, axis: Any, where: Any = None, keepdims: bool = False) -> Any:
@@ -112,6 +112,87 @@ def sigmoid_binary_cross_entropy(logits: Any, labels: Any) -> Any:
 def hinge_loss(predictor_outputs: Any, targets: Any) -> Any:
     """Returns `max(0, 1 - outputs * targets)` for targets in {-1, 1}."""
     return jnp.maximum(0, 1 - predictor_outputs * targets)
+
+
+def perceptron_loss(predictor_outputs: Any, targets: Any) -> Any:
+    """Returns `max(0, -outputs * targets)` for targets in {-1, 1} (same shapes)."""
+    check_same_shape("perceptron_loss", predictor_outputs, targets)
+    return jnp.maximum(0, -predictor_outputs * targets)
+
+
+def sparsemax_loss(logits: Any, labels: Any) -> Any:
+    """Binary sparsemax loss: `sparse_plus(-logits)` where `labels` is 1, else `sparse_plus`.
+
+    It is zero if and only if `sparse_sigmoid(logits) == labels` (Blondel et al., 2020).
+
+    Args:
+      logits: scores of the model.
+      labels: 0/1 (or boolean) labels.
+
+    Returns:
+      The loss per entry.
+    """
+    return core.nn.sparse_plus(jnp.where(labels, -logits, logits))
+
+
+def _label_score(scores: Any, labels: Any) -> tuple[Any, Any]:
+    """The one-hot encoding of integer `labels` and the score of each label."""
+    one_hot = core.nn.one_hot(labels, scores.shape[-1])
+    return one_hot, jnp.sum(scores * one_hot, axis=-1)
+
+
+def multiclass_hinge_loss(scores: Any, labels: Any) -> Any:
+    """Returns `max_k(scores_k + 1 - [k == label]) - scores_label` (Crammer-Singer hinge).
+
+    Args:
+      scores: `[..., num_classes]` scores.
+      labels: integer labels, `[...]`.
+
+    Returns:
+      The loss per example, shape `[...]`.
+    """
+    one_hot, label_score = _label_score(scores, labels)
+    return jnp.max(scores + 1.0 - one_hot, axis=-1) - label_score
+
+
+def multiclass_perceptron_loss(scores: Any, labels: Any) -> Any:
+    """Returns `max_k scores_k - scores_label` (Collins, 2002).
+
+    Args:
+      scores: `[..., num_classes]` scores.
+      labels: integer labels, `[...]`.
+
+    Returns:
+      The loss per example, shape `[...]`.
+    """
+    _, label_score = _label_score(scores, labels)
+    return jnp.max(scores, axis=-1) - label_score
+
+
+def poly_loss_cross_entropy(
+    logits: Any, labels: Any, *, epsilon: Any = 2.0, axis: Any = -1, where: Any = None
+) -> Any:
+    """Poly-1 loss (Leng et al., 2022): `softmax_cross_entropy + epsilon * sum(labels * (1-p))`.
+
+    Args:
+      logits: unnormalised log-probabilities, `[..., num_classes]`.
+      labels: probabilities of the same shape.
+      epsilon: coefficient of the first polynomial term (2.0 for ImageNet in the paper).
+      axis: the class axis (or axes).
+      where: optional boolean mask of the entries to include.
+
+    Returns:
+      The loss per example.
+    """
+    check_floating("poly_loss_cross_entropy", "logits", logits)
+    check_floating("poly_loss_cross_entropy", "labels", labels)
+    p = (
+        core.nn.softmax(logits, axis=axis)
+        if where is None
+        else core.nn.softmax(logits, axis=axis, where=where)
+    )
+    one_minus_pt = _sum(labels * (1 - p), axis, where)
+    return softmax_cross_entropy(logits, labels, axis=axis, where=where) + epsilon * one_minus_pt
 
 
 def kl_divergence(log_predictions: Any, targets: Any, axis: Any = -1, where: Any = None) -> Any:

@@ -1,15 +1,18 @@
 """`inject_hyperparams`: hyperparameters as arrays in the optimizer state.
 
 `inject_hyperparams(optim.adam)(learning_rate=schedule, b1=0.9)` returns an optimizer whose
-state is `InjectHyperparamsState(count, hyperparams, inner_state)`. Numeric hyperparameters are
-stored as scalar arrays in `state.hyperparams` (read them for logging, or replace them to change
-the optimizer between steps); schedules are evaluated at `count` (0 for the first update) and the
-value used is stored there too. Each `update` rebuilds the inner transformation from those
+state is `InjectStatefulHyperparamsState(count, hyperparams, hyperparams_states, inner_state)`,
+as in Optax 0.2.8. Numeric hyperparameters are stored as scalar arrays in `state.hyperparams`
+(read them for logging, or replace them to change the optimizer between steps). A schedule is
+either a `StatefulSchedule` (its state lives in `hyperparams_states` and it receives the
+update's extra arguments) or a plain `count -> value` callable, wrapped in `WrappedSchedule`
+(its state is its own step count, so it is evaluated at 0 for the first update); the value used
+is stored in `hyperparams` too. Each `update` rebuilds the inner transformation from those
 arrays, so under `jit` a new value is just a new input, never a recompilation.
 Booleans, `None`, types (dtypes) and the names in `static_args` stay Python constants.
 
-`inject_stateful_hyperparams` is Optax 0.2.8's version: its state
-`InjectStatefulHyperparamsState` also holds the states of stateful schedules.
+`inject_stateful_hyperparams` is the deprecated name of the same function (it warns), and
+`InjectHyperparamsState` the deprecated state kept for compatibility, as in Optax.
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ from optim.numerics import safe_increment
 
 
 class InjectHyperparamsState(NamedTuple):
-    """State of an `inject_hyperparams` optimizer.
+    """Deprecated state kept for compatibility (Optax 0.1.9 deprecated it); `inject_hyperparams`
+    returns `InjectStatefulHyperparamsState`.
 
     Attributes:
       count: number of updates done (the step at which schedules are evaluated next).
@@ -94,68 +98,6 @@ def _dtype_for(hyperparam_dtype: Any, params: Any) -> Any:
     return tree.dtype(params, "highest")
 
 
-def inject_hyperparams(
-    inner_factory: Callable[..., GradientTransformation],
-    static_args: str | Iterable[str] = (),
-    hyperparam_dtype: Any = None,
-) -> Callable[..., GradientTransformationExtraArgs]:
-    """Wraps an optimizer factory so that its hyperparameters live in the state.
-
-    Example::
-
-        tx = optim.inject_hyperparams(optim.sgd)(learning_rate=0.1, momentum=0.9)
-        state = tx.init(params)
-        state.hyperparams["learning_rate"] = jnp.asarray(0.01)  # takes effect next update
-
-    Args:
-      inner_factory: e.g. `optim.adam`; called with the hyperparameters at every update.
-      static_args: argument names to keep as Python values (e.g. ints that set shapes).
-      hyperparam_dtype: dtype of float hyperparameters (default: the highest params dtype).
-
-    Returns:
-      A factory with the signature of `inner_factory` returning a
-      `GradientTransformationExtraArgs` with state `InjectHyperparamsState`.
-    """
-    static_args = _check_static_args(inner_factory, static_args)
-
-    @functools.wraps(inner_factory)
-    def wrapped(*args: Any, **kwargs: Any) -> GradientTransformationExtraArgs:
-        schedules, numeric, other = _split_arguments(inner_factory, static_args, args, kwargs)
-        dtype_for = functools.partial(_dtype_for, hyperparam_dtype)
-
-        def init_fn(params):
-            dtype = dtype_for(params)
-            count = jnp.zeros([], jnp.int32)
-            hparams = {k: jnp.asarray(_convert_floats(v, dtype)) for k, v in numeric.items()}
-            hparams.update(
-                {k: jnp.asarray(_convert_floats(f(count), dtype)) for k, f in schedules.items()}
-            )
-            return InjectHyperparamsState(
-                count=count,
-                hyperparams=hparams,
-                inner_state=inner_factory(**other, **hparams).init(params),
-            )
-
-        def update_fn(updates, state, params=None, **extra_args):
-            dtype = dtype_for(updates if params is None else params)
-            hparams = {k: _convert_floats(v, dtype) for k, v in state.hyperparams.items()}
-            hparams.update(
-                {
-                    k: jnp.asarray(_convert_floats(f(state.count), dtype))
-                    for k, f in schedules.items()
-                }
-            )
-            inner = with_extra_args_support(inner_factory(**other, **hparams))
-            updates, inner_state = inner.update(updates, state.inner_state, params, **extra_args)
-            return updates, InjectHyperparamsState(
-                count=safe_increment(state.count), hyperparams=hparams, inner_state=inner_state
-            )
-
-        return GradientTransformationExtraArgs(init_fn, update_fn)
-
-    return wrapped
-
-
 # ------------------------------------------------------------------ stateful schedules
 
 
@@ -199,13 +141,18 @@ class WrappedSchedule:
         return self.schedule_fn(state.count)
 
 
-def inject_stateful_hyperparams(
+def inject_hyperparams(
     inner_factory: Callable[..., GradientTransformation],
     static_args: str | Iterable[str] = (),
     hyperparam_dtype: Any = None,
 ) -> Callable[..., GradientTransformationExtraArgs]:
-    """`inject_hyperparams` whose schedules may carry state (Optax 0.2.8's `inject_hyperparams`;
-    deprecated under this name in Optax, which warns).
+    """Wraps an optimizer factory so that its hyperparameters live in the state.
+
+    Example::
+
+        tx = optim.inject_hyperparams(optim.sgd)(learning_rate=0.1, momentum=0.9)
+        state = tx.init(params)
+        state.hyperparams["learning_rate"] = jnp.asarray(0.01)  # takes effect next update
 
     A hyperparameter given as a `StatefulSchedule` (an object with `init`, `update` and
     `__call__(state, **extra_args)`) keeps its state in `hyperparams_states` and receives the
@@ -213,19 +160,14 @@ def inject_stateful_hyperparams(
     wrapped in `WrappedSchedule`.
 
     Args:
-      inner_factory: e.g. `optim.adam`.
-      static_args: argument names to keep as Python values.
+      inner_factory: e.g. `optim.adam`; called with the hyperparameters at every update.
+      static_args: argument names to keep as Python values (e.g. ints that set shapes).
       hyperparam_dtype: dtype of float hyperparameters (default: the highest params dtype).
 
     Returns:
       A factory with the signature of `inner_factory` returning a
       `GradientTransformationExtraArgs` with state `InjectStatefulHyperparamsState`.
     """
-    warnings.warn(
-        "inject_stateful_hyperparams is deprecated, use inject_hyperparams instead",
-        DeprecationWarning,
-        stacklevel=2,
-    )
     static_args = _check_static_args(inner_factory, static_args)
 
     @functools.wraps(inner_factory)
@@ -273,3 +215,26 @@ def inject_stateful_hyperparams(
         return GradientTransformationExtraArgs(init_fn, update_fn)
 
     return wrapped
+
+
+def inject_stateful_hyperparams(
+    inner_factory: Callable[..., GradientTransformation],
+    static_args: str | Iterable[str] = (),
+    hyperparam_dtype: Any = None,
+) -> Callable[..., GradientTransformationExtraArgs]:
+    """Deprecated name of `inject_hyperparams` (Optax warns the same way).
+
+    Args:
+      inner_factory: e.g. `optim.adam`.
+      static_args: argument names to keep as Python values.
+      hyperparam_dtype: dtype of float hyperparameters (default: the highest params dtype).
+
+    Returns:
+      What `inject_hyperparams` returns.
+    """
+    warnings.warn(
+        "inject_stateful_hyperparams is deprecated, use inject_hyperparams instead",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return inject_hyperparams(inner_factory, static_args, hyperparam_dtype)

@@ -17,6 +17,7 @@ import core.numpy as jnp
 from core import tree_util
 from optim import tree
 from optim.base import GradientTransformation
+from optim.errors import OptimizerArgumentError
 from optim.numerics import abs_sq, safe_increment
 
 
@@ -301,12 +302,36 @@ def scale_by_yogi(
     return GradientTransformation(init_fn, update_fn)
 
 
-def scale_by_lion(b1: Any = 0.9, b2: Any = 0.99, mu_dtype: Any = None) -> GradientTransformation:
-    """Lion (Chen et al., 2023): `u = sign((1-b1) g + b1 mu)`, then `mu = b2 mu + (1-b2) g`.
+def scale_by_lion(
+    b1: Any = 0.9,
+    b2: Any = 0.99,
+    mu_dtype: Any = None,
+    *,
+    mode: str = "hard",
+    smooth_beta: float = 1.0,
+) -> GradientTransformation:
+    """Lion (Chen et al., 2023): `u = s((1-b1) g + b1 mu)`, then `mu = b2 mu + (1-b2) g`.
+
+    Args:
+      b1: weight of the momentum in the update direction.
+      b2: decay of the momentum.
+      mu_dtype: dtype of the momentum (default: that of the params).
+      mode: the squashing `s`: "hard" (`sign`), "smooth" (`tanh(smooth_beta * x)`) or
+        "refined" (`x` where `|x| < 1`, else `sign(x)`).
+      smooth_beta: slope of the "smooth" mode.
 
     Returns:
       A `GradientTransformation` with state `ScaleByLionState(count, mu)`.
     """
+    squash = {
+        "hard": jnp.sign,
+        "smooth": lambda x: jnp.tanh(smooth_beta * x),
+        "refined": lambda x: jnp.where(jnp.abs(x) < 1.0, x, jnp.sign(x)),
+    }
+    if mode not in squash:
+        raise OptimizerArgumentError(
+            f"Unknown lion mode: {mode!r}. It needs to be one of {sorted(squash)}."
+        )
 
     def init_fn(params):
         return ScaleByLionState(
@@ -316,7 +341,7 @@ def scale_by_lion(b1: Any = 0.9, b2: Any = 0.99, mu_dtype: Any = None) -> Gradie
     def update_fn(updates, state, params=None):
         del params
         new_updates = tree_util.tree_map(
-            lambda g, m: jnp.sign((1.0 - b1) * g + b1 * m), updates, state.mu
+            lambda g, m: squash[mode]((1.0 - b1) * g + b1 * m), updates, state.mu
         )
         mu = tree.cast(tree.update_moment(updates, state.mu, b2, 1), mu_dtype)
         return new_updates, ScaleByLionState(count=safe_increment(state.count), mu=mu)

@@ -84,16 +84,18 @@ def scale_by_learning_rate(
     """Multiplies updates by `-learning_rate` (or `+learning_rate` if `flip_sign=False`).
 
     Args:
-      learning_rate: a float, scalar array or schedule; `None` means 1 (e.g. `adadelta()`).
+      learning_rate: a float, scalar array or schedule; `None` means no scaling at all: the
+        identity, without the sign flip (as in Optax, so `adadelta()` without a learning rate
+        adds the raw step to the parameters; pass a learning rate to descend).
       flip_sign: negate, so that `apply_updates` performs descent.
 
     Returns:
-      `scale(...)` for a constant, `scale_by_schedule(...)` for a schedule.
+      `scale(...)` for a constant, `scale_by_schedule(...)` for a schedule, `identity()` for
+      None.
     """
     sign = -1 if flip_sign else 1
     if learning_rate is None:
-        # Optax returns identity() here, so `optax.adadelta()` ascends; we keep the sign flip.
-        return scale(sign * 1.0) if flip_sign else identity()
+        return identity()
     if callable(learning_rate):
         return scale_by_schedule(lambda count: sign * learning_rate(count))
     return scale(sign * learning_rate)

@@ -174,10 +174,11 @@ class Adagrad:
 
 
 class Adadelta:
-    """Adadelta (Zeiler, 2012, Algorithm 1), step multiplied by `learning_rate`."""
+    """Adadelta (Zeiler, 2012, Algorithm 1), step multiplied by `learning_rate`; without one
+    the step is added unscaled and unnegated (Optax's `scale_by_learning_rate(None)`)."""
 
     def __init__(self, shape, learning_rate=None, rho=0.9, eps=1e-6, weight_decay=0.0):
-        self.lr = 1.0 if learning_rate is None else learning_rate
+        self.lr = -1.0 if learning_rate is None else learning_rate
         self.rho, self.eps, self.wd = rho, eps, weight_decay
         self.eg, self.ex = np.zeros(shape), np.zeros(shape)
 

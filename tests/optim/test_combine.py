@@ -102,7 +102,7 @@ def test_inject_hyperparams_matches_the_plain_optimizer():
     tx = optim.inject_hyperparams(optim.adam)(learning_rate=0.1, b1=0.8)
     params, state = _run(tx, steps=10)
     _close(params, _run(optim.adam(0.1, b1=0.8), steps=10)[0], rtol=1e-5, atol=1e-5)
-    assert isinstance(state, optim.InjectHyperparamsState)
+    assert isinstance(state, optim.InjectStatefulHyperparamsState)
     assert set(state.hyperparams) >= {"learning_rate", "b1", "b2", "eps"}
     lr = state.hyperparams["learning_rate"]
     assert lr.dtype == jnp.float32 and lr.shape == () and np.isclose(float(lr), 0.1)

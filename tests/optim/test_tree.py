@@ -95,10 +95,13 @@ def test_get_and_set_find_fields_by_name():
     with pytest.raises(TreeKeyError):
         tree.get(state, "count")  # the outer count and Adam's count
     paths = [p for p, _ in tree.get_all_with_path(state, "count")]
-    assert [str(p[-1]) for p in paths] == ["InjectHyperparamsState.count", "ScaleByAdamState.count"]
+    assert [str(p[-1]) for p in paths] == [
+        "InjectStatefulHyperparamsState.count",
+        "ScaleByAdamState.count",
+    ]
     new = tree.set(state, learning_rate=jnp.asarray(0.5))
     np.testing.assert_allclose(float(new.hyperparams["learning_rate"]), 0.5)
-    assert isinstance(new, optim.InjectHyperparamsState)
+    assert isinstance(new, optim.InjectStatefulHyperparamsState)
     with pytest.raises(TreeKeyError):
         tree.set(state, nothing_called_like_this=1)
 
