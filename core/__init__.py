@@ -10,9 +10,12 @@ from core import (
     debug,
     dtypes,
     experimental,
+    image,
     lax,
     nn,
+    ops,
     random,
+    scipy,
     sharding,
     struct,
     test_util,
@@ -52,7 +55,15 @@ from core.array import Array
 from core.avals import ShapedArray, ShapeDtypeStruct
 from core.callbacks import pure_callback
 from core.checkpoint import checkpoint, checkpoint_policies, remat
-from core.config import config, disable_jit, enable_x64
+from core.config import (
+    config,
+    debug_infs,
+    debug_nans,
+    default_matmul_precision,
+    disable_jit,
+    enable_x64,
+    numpy_dtype_promotion,
+)
 from core.custom_derivatives import custom_jvp, custom_vjp
 from core.devices import (
     block_until_ready,
@@ -65,6 +76,14 @@ from core.devices import (
     process_index,
 )
 from core.jit.api import clear_caches, compile_count, jit
+from core.pmap import (
+    effects_barrier,
+    host_count,
+    host_id,
+    live_arrays,
+    pmap,
+    process_count,
+)
 
 __all__ = [
     "Array",
@@ -82,6 +101,9 @@ __all__ = [
     "custom_jvp",
     "custom_vjp",
     "debug",
+    "debug_infs",
+    "debug_nans",
+    "default_matmul_precision",
     "experimental",
     "default_backend",
     "default_device",
@@ -91,12 +113,16 @@ __all__ = [
     "devices",
     "disable_jit",
     "dtypes",
+    "effects_barrier",
     "enable_x64",
     "ensure_compile_time_eval",
     "eval_shape",
     "float0",
     "grad",
     "hessian",
+    "host_count",
+    "host_id",
+    "image",
     "jacfwd",
     "jacobian",
     "jacrev",
@@ -105,6 +131,7 @@ __all__ = [
     "lax",
     "linear_transpose",
     "linearize",
+    "live_arrays",
     "local_device_count",
     "local_devices",
     "make_jaxpr",
@@ -112,11 +139,16 @@ __all__ = [
     "named_scope",
     "nn",
     "numpy",
+    "numpy_dtype_promotion",
+    "ops",
+    "pmap",
     "print_environment_info",
+    "process_count",
     "process_index",
     "pure_callback",
     "random",
     "remat",
+    "scipy",
     "stop_gradient",
     "sharding",
     "struct",

@@ -23,9 +23,22 @@ import numpy as np
 from core import dtypes, ir, tree_util
 from core.array import Array, asarray_concrete
 from core.avals import ShapedArray, ShapeDtypeStruct
-from core.errors import GradTypeError, VmapAxesError, VmapSizeError
+from core.errors import (
+    GradTypeError,
+    VjpCotangentError,
+    VmapAxesError,
+    VmapInAxesTypeError,
+    VmapSizeError,
+)
 from core.interpreters import batching, finish
-from core.interpreters.jvp import JVPTrace, JVPTracer, Zero, instantiate, tangent_aval
+from core.interpreters.jvp import (
+    JVPTrace,
+    JVPTracer,
+    Zero,
+    instantiate,
+    tangent_aval,
+    zeros_like_aval,
+)
 from core.interpreters.partial_eval import JaxprTrace, trace_to_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass
 from core.trace import Tracer, current_trace, get_aval, set_current_trace
@@ -46,45 +59,82 @@ def _flatten_args(args: Any) -> tuple[list[Any], Any]:
 # Forward mode
 
 
+def _is_float(aval: ShapedArray) -> bool:
+    return aval.dtype.kind in "fc"
+
+
+def _float0_zeros(aval: ShapedArray) -> np.ndarray:
+    """JAX's tangent/cotangent of an integer or boolean value: a numpy array of dtype float0."""
+    return np.zeros(aval.shape, dtypes.float0)
+
+
+def _dtype_shape(x: Any) -> tuple[np.dtype, tuple[int, ...]]:
+    """Dtype and shape of a tangent, float0 numpy arrays included (they have no aval)."""
+    if isinstance(x, np.ndarray) and x.dtype == dtypes.float0:
+        return x.dtype, x.shape
+    aval = get_aval(_as_value(x))
+    return aval.dtype, aval.shape
+
+
 def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux: bool = False):
     """Evaluates `fun` at `primals` and its directional derivative along `tangents`.
 
     Args:
       fun: function of arrays (pytrees) to arrays (pytrees).
       primals: tuple/list of the arguments.
-      tangents: tuple/list with the same structure, shapes and dtypes.
+      tangents: tuple/list with the same structure and shapes; float primals take tangents of
+        their dtype, integer and boolean primals take `float0` tangents.
       has_aux: whether `fun` returns `(out, aux)`; aux is returned undifferentiated.
 
     Returns:
-      `(primals_out, tangents_out)`, plus `aux` when `has_aux`.
+      `(primals_out, tangents_out)`, plus `aux` when `has_aux`. Integer and boolean outputs
+      have `float0` tangents.
     """
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError(
             "jvp requires primals and tangents to be tuples or lists, got "
             f"{type(primals).__name__} and {type(tangents).__name__}; write jvp(f, (x,), (t,))."
         )
-    p_flat, p_tree = _flatten_args(tuple(primals))
-    t_flat, t_tree = _flatten_args(tuple(tangents))
+    p_leaves, p_tree = tree_util.tree_flatten(tuple(primals))
+    t_leaves, t_tree = tree_util.tree_flatten(tuple(tangents))
     if p_tree != t_tree:
         raise TypeError(
             f"primal and tangent arguments to jvp must have the same tree structure; got "
             f"{p_tree} and {t_tree}"
         )
-    for p, t in zip(p_flat, t_flat):
-        pa, ta = get_aval(p), get_aval(t)
-        if pa.shape != ta.shape:
+    t_flat = []
+    for p, t in zip(p_leaves, t_leaves):
+        pa = get_aval(_as_value(p))
+        t_dtype, t_shape = _dtype_shape(t)
+        want = pa.dtype if _is_float(pa) else dtypes.float0
+        if t_dtype != want:
+            raise TypeError(
+                f"primal and tangent arguments to jvp do not match; dtypes must be equal, or "
+                f"float0 for an int/bool primal. Got primal dtype {pa.dtype}, so the tangent "
+                f"dtype must be {want}, but got {t_dtype}. Cast the tangent with "
+                f"`t.astype(...)`, or pass `np.zeros(shape, core.float0)` for an integer primal."
+            )
+        if t_shape != pa.shape:
             raise ValueError(
-                f"jvp called with a tangent of shape {ta.shape} for a primal of shape "
+                f"jvp called with a tangent of shape {t_shape} for a primal of shape "
                 f"{pa.shape}; tangents must have the primals' shapes"
             )
-        if pa.dtype.kind in "fc" and pa.dtype != ta.dtype:
-            raise TypeError(
-                f"primal and tangent arguments to jvp do not match; dtypes must be equal, got "
-                f"primal {pa.dtype} and tangent {ta.dtype}. Cast the tangent with "
-                f"`t.astype({pa.dtype})`."
-            )
+        t_flat.append(_as_value(t) if _is_float(pa) else Zero(tangent_aval(pa)))
+    out = _jvp(fun, [_as_value(p) for p in p_leaves], p_tree, t_flat, has_aux)
+    primals_out, tangents_out = out[0], out[1]
+    tangents_out = tree_util.tree_map(
+        lambda p, t: t if _is_float(get_aval(p)) else _float0_zeros(get_aval(p)),
+        primals_out,
+        tangents_out,
+    )
+    return (primals_out, tangents_out, *out[2:])
+
+
+def _jvp(fun: Callable, p_flat: list, p_tree: Any, t_flat: list, has_aux: bool) -> tuple:
+    """`jvp` on flat values without argument checks; tangents may be symbolic `Zero`s and come
+    out as zeros of the outputs' dtypes (integer outputs included)."""
     trace = JVPTrace(current_trace())
-    in_tracers = [JVPTracer(trace, p, t) for p, t in zip(p_flat, t_flat)]
+    in_tracers = [trace.box(p, t) for p, t in zip(p_flat, t_flat)]
     with set_current_trace(trace):
         out = fun(*tree_util.tree_unflatten(p_tree, in_tracers))
     if has_aux:
@@ -167,6 +217,7 @@ def linearize(fun: Callable, *primals: Any, has_aux: bool = False):
 
     Returns:
       `(primals_out, f_jvp)` (plus `aux` when `has_aux`), where `f_jvp(*tangents)` is linear.
+      Tangents of integer/boolean primals are `float0` arrays, in and out, as for `jvp`.
     """
     p_flat, in_tree = _flatten_args(primals)
     store: list = []
@@ -174,26 +225,58 @@ def linearize(fun: Callable, *primals: Any, has_aux: bool = False):
         _flat_fun(fun, in_tree, store, has_aux), p_flat, has_aux
     )
     out_tree = store[0]
+    in_avals = [get_aval(p) for p in p_flat]
 
     def f_jvp(*tangents: Any) -> Any:
-        t_flat, t_tree = _flatten_args(tangents)
+        t_leaves, t_tree = tree_util.tree_flatten(tangents)
         if t_tree != in_tree:
             raise TypeError(
                 f"linearized function expects tangents of structure {in_tree}, got {t_tree}"
             )
-        return tree_util.tree_unflatten(out_tree, ir.eval_jaxpr(jaxpr, consts, *t_flat))
+        t_flat = []
+        for t, aval in zip(t_leaves, in_avals):
+            t_dtype, t_shape = _dtype_shape(t)
+            want = aval.dtype if _is_float(aval) else dtypes.float0
+            if t_dtype != want or t_shape != aval.shape:
+                raise ValueError(
+                    "linearized function called on tangent values inconsistent with the "
+                    f"original primal values: got a tangent {t_dtype.name}{list(t_shape)} for "
+                    f"a primal {aval.str_short()}; expected {want.name}{list(aval.shape)}."
+                )
+            t_flat.append(_as_value(t) if _is_float(aval) else zeros_like_aval(aval))
+        outs = ir.eval_jaxpr(jaxpr, consts, *t_flat)
+        outs = [
+            t if _is_float(get_aval(o)) else _float0_zeros(get_aval(o)) for o, t in zip(out, outs)
+        ]
+        return tree_util.tree_unflatten(out_tree, outs)
 
     primals_out = tree_util.tree_unflatten(out_tree, out)
     return (primals_out, f_jvp, aux) if has_aux else (primals_out, f_jvp)
 
 
-def vjp(fun: Callable, *primals: Any, has_aux: bool = False):
+def _check_reduce_axes(reduce_axes: Any, name: str) -> None:
+    if reduce_axes:
+        raise NotImplementedError(
+            f"reduce_axes argument to {name} is deprecated (as in JAX): sum the result over "
+            "the named axis yourself, e.g. with `lax.psum(g, axis_name)`."
+        )
+
+
+def vjp(fun: Callable, *primals: Any, has_aux: bool = False, reduce_axes: Sequence[Any] = ()):
     """Returns `fun(*primals)` and a function pulling output cotangents back to the inputs.
+
+    Args:
+      fun: function of arrays (pytrees) to arrays (pytrees).
+      *primals: the arguments.
+      has_aux: whether `fun` returns `(out, aux)`; aux is returned undifferentiated.
+      reduce_axes: must be empty (deprecated in JAX; raises `NotImplementedError`).
 
     Returns:
       `(primals_out, vjp_fn)` (plus `aux` when `has_aux`); `vjp_fn(ct)` returns a tuple with one
-      cotangent per primal argument.
+      cotangent per primal argument. `ct` has the structure, shapes and (for float outputs)
+      dtypes of the outputs; integer and boolean inputs get `float0` cotangents.
     """
+    _check_reduce_axes(reduce_axes, "vjp")
     p_flat, in_tree = _flatten_args(primals)
     store: list = []
     out, jaxpr, consts, aux = _linearize_flat(
@@ -201,41 +284,76 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False):
     )
     out_tree = store[0]
     in_avals = [tangent_aval(get_aval(p)) for p in p_flat]
+    out_avals = [get_aval(o) for o in out]
 
     def vjp_fn(ct: Any) -> tuple:
-        ct_flat, ct_tree = tree_util.tree_flatten(ct)
+        ct_leaves, ct_tree = tree_util.tree_flatten(ct)
         if ct_tree != out_tree:
-            raise TypeError(
+            raise VjpCotangentError(
                 f"Tree structure of cotangent input {ct_tree} does not match the structure of "
-                f"the primal output {out_tree}"
+                f"the primal output {out_tree}: the argument of the function returned by vjp "
+                "must have the structure of the differentiated function's output."
             )
-        for c, o in zip(ct_flat, out):
-            if get_aval(c).shape != get_aval(o).shape:
-                raise ValueError(
-                    f"vjp cotangent of shape {get_aval(c).shape} does not match the primal "
-                    f"output shape {get_aval(o).shape}"
+        ct_flat = []
+        for c, aval in zip(ct_leaves, out_avals):
+            c_dtype, c_shape = _dtype_shape(c)
+            if c_shape != aval.shape or (_is_float(aval) and c_dtype != aval.dtype):
+                want = aval.dtype.name if _is_float(aval) else "float0"
+                raise VjpCotangentError(
+                    f"unexpected type for argument to VJP function: got {c_dtype.name}"
+                    f"{list(c_shape)}, but expected {want}{list(aval.shape)} because the "
+                    f"corresponding output of the differentiated function is {aval.str_short()}."
                 )
-        ct_flat = [_as_value(c) for c in ct_flat]
+            ct_flat.append(_as_value(c) if _is_float(aval) else Zero(tangent_aval(aval)))
         args = [UndefinedPrimal(a) for a in in_avals]
         cts_in = backward_pass(jaxpr, consts, args, ct_flat)
-        cts_in = [instantiate(c) if type(c) is Zero else c for c in cts_in]
+        cts_in = [
+            (instantiate(c) if type(c) is Zero else c) if _is_float(a) else _float0_zeros(a)
+            for c, a in zip(cts_in, in_avals)
+        ]
         return tuple(tree_util.tree_unflatten(in_tree, cts_in))
 
     primals_out = tree_util.tree_unflatten(out_tree, out)
     return (primals_out, vjp_fn, aux) if has_aux else (primals_out, vjp_fn)
 
 
-def _check_grad_input(x: Any, allow_int: bool) -> None:
+def _check_grad_input(x: Any, allow_int: bool, holomorphic: bool, name: str = "grad") -> None:
     dt = get_aval(x).dtype
-    if dt.kind not in "fc" and not allow_int:
+    if holomorphic:
+        if dt.kind != "c":
+            raise GradTypeError(
+                f"{name} with holomorphic=True requires inputs with complex dtype, but got "
+                f"{dt.name}. Cast the inputs with `x.astype(jnp.complex64)`."
+            )
+    elif dt.kind not in "fc" and not allow_int:
         raise GradTypeError(
-            "grad requires real- or complex-valued inputs (input dtype that is a sub-dtype of "
-            f"np.inexact), but got {dt.name}. If you want to use Boolean- or integer-valued "
+            f"{name} requires real- or complex-valued inputs (input dtype that is a sub-dtype "
+            f"of np.inexact), but got {dt.name}. If you want to use Boolean- or integer-valued "
             "inputs, use vjp or set allow_int to True."
         )
 
 
-def _check_scalar_output(out: Any) -> None:
+def _check_output_dtype(aval: ShapedArray, holomorphic: bool, name: str) -> None:
+    if holomorphic:
+        if aval.dtype.kind != "c":
+            raise GradTypeError(
+                f"{name} with holomorphic=True requires outputs with complex dtype, but got "
+                f"{aval.dtype.name}."
+            )
+    elif aval.dtype.kind != "f":
+        hint = (
+            "For holomorphic differentiation, pass holomorphic=True. For differentiation of "
+            "non-holomorphic functions involving complex outputs, use `jax.vjp` directly."
+            if aval.dtype.kind == "c"
+            else "For differentiation of functions with integer outputs, use `jax.vjp` directly."
+        )
+        raise GradTypeError(
+            f"{name} requires real-valued outputs (output dtype that is a sub-dtype of "
+            f"np.floating), but got {aval.dtype.name}. {hint}"
+        )
+
+
+def _check_scalar_output(out: Any, holomorphic: bool) -> None:
     if not isinstance(out, (Array, Tracer)) and not np.isscalar(out):
         raise GradTypeError(
             f"Gradient only defined for scalar-output functions. Output was {out!r} of type "
@@ -252,11 +370,33 @@ def _check_scalar_output(out: Any) -> None:
             f"Gradient only defined for scalar-output functions. Output had shape: {aval.shape}."
             + hint
         )
-    if aval.dtype.kind != "f":
-        raise GradTypeError(
-            "grad requires real-valued outputs (output dtype that is a sub-dtype of "
-            f"np.floating), but got {aval.dtype.name}."
+    _check_output_dtype(aval, holomorphic, "grad")
+
+
+def _argnums_tuple(argnums: Any) -> tuple[bool, tuple[int, ...]]:
+    """`(multiple, nums)` for an int or a non-empty sequence of ints."""
+    multiple = isinstance(argnums, (tuple, list))
+    nums = tuple(argnums) if multiple else (argnums,)
+    if not nums:
+        raise ValueError(
+            "argnums must be an int or a non-empty sequence of ints, got (): there is nothing "
+            "to differentiate with respect to."
         )
+    for n in nums:
+        if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+            raise TypeError(f"argnums must be ints or tuples of ints, got {argnums!r}")
+    return multiple, nums
+
+
+def _dyn_indices(argnums: Any, nums: tuple[int, ...], nargs: int) -> list[int]:
+    for n in nums:
+        if not -nargs <= n < nargs:
+            raise TypeError(
+                f"differentiating with respect to argnums={argnums} requires at least "
+                f"{max(n + 1 if n >= 0 else -n for n in nums)} positional arguments to be "
+                f"passed by the caller, but got only {nargs} positional arguments."
+            )
+    return [n % nargs for n in nums]
 
 
 def value_and_grad(
@@ -265,38 +405,35 @@ def value_and_grad(
     has_aux: bool = False,
     holomorphic: bool = False,
     allow_int: bool = False,
+    reduce_axes: Sequence[Any] = (),
 ) -> Callable:
     """Creates a function returning `(fun(*args), grad(fun)(*args))`.
 
     Args:
       fun: scalar-valued function; differentiated w.r.t. the arguments `argnums`.
-      argnums: an int or a tuple of ints.
+      argnums: an int or a non-empty tuple of ints (negative ints count from the end).
       has_aux: `fun` returns `(value, aux)`; the result is then `((value, aux), grads)`.
-      holomorphic: accepted for compatibility (complex differentiation is not supported yet).
-      allow_int: allow integer inputs (their gradient is zeros of float0 in JAX; here zeros).
+      holomorphic: `fun` is complex-differentiable: complex inputs and output, and the result
+        is the complex derivative.
+      allow_int: allow integer and boolean inputs; their gradients are `float0` zeros.
+      reduce_axes: must be empty (deprecated in JAX; raises `NotImplementedError`).
 
     Returns:
       The wrapped function.
     """
-    multiple = isinstance(argnums, (tuple, list))
-    nums = tuple(argnums) if multiple else (argnums,)
+    _check_reduce_axes(reduce_axes, "grad")
+    multiple, nums = _argnums_tuple(argnums)
 
     @functools.wraps(fun)
     def vg(*args: Any, **kwargs: Any):
-        for n in nums:
-            if not -len(args) <= n < len(args):
-                raise TypeError(
-                    f"differentiating with respect to argnums={argnums} requires at least "
-                    f"{max(nums) + 1} positional arguments, got {len(args)}"
-                )
-        idx = [n % len(args) for n in nums]
+        idx = _dyn_indices(argnums, nums, len(args))
         dyn = [args[i] for i in idx]
         f_partial = _dyn_fun(functools.partial(fun, **kwargs), args, idx)
         for leaf in tree_util.tree_leaves(dyn):
-            _check_grad_input(_as_value(leaf), allow_int)
+            _check_grad_input(_as_value(leaf), allow_int, holomorphic)
         res = vjp(f_partial, *dyn, has_aux=has_aux)
         out, vjp_fn = res[0], res[1]
-        _check_scalar_output(out)
+        _check_scalar_output(out, holomorphic)
         grads = vjp_fn(_ones_like(out))
         g = grads if multiple else grads[0]
         return ((out, res[2]), g) if has_aux else (out, g)
@@ -317,19 +454,22 @@ def grad(
     has_aux: bool = False,
     holomorphic: bool = False,
     allow_int: bool = False,
+    reduce_axes: Sequence[Any] = (),
 ) -> Callable:
     """Creates a function evaluating the gradient of scalar-valued `fun`.
 
     Args:
-      fun: function whose output is a float scalar.
-      argnums: which positional argument(s) to differentiate (int or tuple).
+      fun: function whose output is a float scalar (complex with `holomorphic=True`).
+      argnums: which positional argument(s) to differentiate (int or non-empty tuple).
       has_aux: `fun` returns `(value, aux)`; the result is then `(grads, aux)`.
-      holomorphic: accepted for compatibility.
-      allow_int: allow integer inputs.
+      holomorphic: differentiate a complex-differentiable function of complex inputs.
+      allow_int: allow integer and boolean inputs; their gradients are `float0` zeros.
+      reduce_axes: must be empty (deprecated in JAX; raises `NotImplementedError`).
 
     Returns:
       A function with `fun`'s arguments returning gradients shaped like the chosen arguments.
     """
+    _check_reduce_axes(reduce_axes, "grad")
     vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
 
     @functools.wraps(fun)
@@ -348,30 +488,21 @@ def _broadcast_prefix(prefix: Any, tree: Any, what: str) -> list[Any]:
     """Flattens `prefix` (int/None leaves) against the full tree `tree`, one entry per leaf."""
     if prefix is None or isinstance(prefix, int):
         return [prefix] * len(tree_util.tree_leaves(tree))
+    axes_leaves, axes_tree = tree_util.tree_flatten(prefix, is_leaf=lambda x: x is None)
     try:
-        nested = tree_util.tree_map(
-            lambda ax, sub: [ax] * len(tree_util.tree_leaves(sub)),
-            prefix,
-            tree,
-            is_leaf=lambda x: x is None,
-        )
+        subtrees = axes_tree.flatten_up_to(tree)
     except (ValueError, TypeError) as e:
         raise VmapAxesError(
             f"vmap {what} specification must be a tree prefix of the corresponding value, got "
             f"specification {prefix!r} for value tree {tree_util.tree_structure(tree)}."
         ) from e
-    axes = [
-        ax
-        for lst in tree_util.tree_leaves(nested, is_leaf=lambda x: isinstance(x, list))
-        for ax in lst
-    ]
-    for ax in axes:
-        if ax is not None and not isinstance(ax, (int, np.integer)):
+    for ax in axes_leaves:
+        if ax is not None and (not isinstance(ax, (int, np.integer)) or isinstance(ax, bool)):
             raise VmapAxesError(
                 f"vmap {what} must be ints, None, or pytrees of them; got an entry {ax!r} in "
                 f"{prefix!r}."
             )
-    return axes
+    return [ax for ax, sub in zip(axes_leaves, subtrees) for _ in tree_util.tree_leaves(sub)]
 
 
 def _mapped_size(
@@ -457,6 +588,12 @@ def vmap(
     del spmd_axis_name
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)
+    if not (in_axes is None or type(in_axes) in (int, tuple) or isinstance(in_axes, np.integer)):
+        raise VmapInAxesTypeError(
+            "vmap in_axes must be an int, None, or a tuple of entries corresponding to the "
+            f"positional arguments passed to the function, but got {in_axes!r}. Wrap a dict "
+            "or other pytree prefix in a tuple: in_axes=({...},)."
+        )
 
     @functools.wraps(fun)
     def batched(*args: Any, **kwargs: Any):
@@ -466,10 +603,12 @@ def vmap(
                 f"positional arguments passed to the function, but got len(in_axes)="
                 f"{len(in_axes)}, len(args)={len(args)}"
             )
-        args_flat, in_tree = _flatten_args((args, kwargs))
+        leaves, in_tree = tree_util.tree_flatten((args, kwargs))
         axes = _broadcast_prefix(in_axes, args, "in_axes") + [0] * len(
             tree_util.tree_leaves(kwargs)
         )
+        # Unmapped leaves are passed through as they are (Python scalars stay Python scalars).
+        args_flat = [x if ax is None else _as_value(x) for x, ax in zip(leaves, axes)]
         size, norm_axes = _mapped_size(args_flat, axes, axis_size, in_tree)
         trace = batching.BatchTrace(current_trace(), size, axis_name)
         tracers = [
@@ -484,6 +623,9 @@ def vmap(
         results = []
         with set_current_trace(trace.parent):
             for o, ax in zip(out_flat, oaxes):
+                if ax is None and not isinstance(o, Tracer):
+                    results.append(o)  # unbatched non-array output, returned as it is
+                    continue
                 val, dim = trace.to_val_dim(_as_value(o))
                 if ax is None:
                     if dim is not None:
@@ -511,16 +653,18 @@ def vmap(
 
 
 def _std_basis(flat: list[Any]) -> Any:
+    """One-hot basis of the flattened leaves: leaf `i` gets `(total, *shape_i)`, same dtype and
+    weak type."""
     from core.prims.shapes import reshape
 
     sizes = [get_aval(x).size for x in flat]
     total = sum(sizes)
-    dt = dtypes.result_type(*[get_aval(x).dtype for x in flat]) if flat else dtypes.float32
-    eye = Array(np.eye(total, dtype=dt))
+    eye = np.eye(total)
     out, start = [], 0
     for x, s in zip(flat, sizes):
         aval = get_aval(x)
-        block = Array(np.asarray(eye._value[:, start : start + s]).astype(aval.dtype))
+        block = Array(np.ascontiguousarray(eye[:, start : start + s]).astype(aval.dtype))
+        block = Array(block._value, weak_type=aval.weak_type)
         out.append(reshape(block, (total, *aval.shape)))
         start += s
     return out, total
@@ -541,7 +685,7 @@ def _split_axis(x: Any, axis: int, in_flat: list[Any], in_tree: Any, lead: tuple
     return tree_util.tree_unflatten(in_tree, pieces)
 
 
-def _dyn_fun(fun: Callable, args: tuple, nums: tuple) -> Callable:
+def _dyn_fun(fun: Callable, args: tuple, nums: Sequence[int]) -> Callable:
     def f_dyn(*dargs):
         full = list(args)
         for i, a in zip(nums, dargs):
@@ -551,15 +695,25 @@ def _dyn_fun(fun: Callable, args: tuple, nums: tuple) -> Callable:
     return f_dyn
 
 
-def _jacobian(fun: Callable, argnums: int | Sequence[int], has_aux: bool, build: Callable):
+def _jacobian(
+    fun: Callable,
+    argnums: int | Sequence[int],
+    has_aux: bool,
+    build: Callable,
+    check_input: Callable[[Any], None],
+) -> Callable:
     """The function of `jacfwd`/`jacrev`: `build(f_dyn, dyn, multiple)` takes `fun` of the
-    `argnums` arguments only and their values, and returns `(jac_tree, *aux)`."""
-    multiple = isinstance(argnums, (tuple, list))
-    nums = tuple(argnums) if multiple else (argnums,)
+    `argnums` arguments only and their values, and returns `(jac_tree, *aux)`. Keyword
+    arguments are passed through undifferentiated."""
+    multiple, nums = _argnums_tuple(argnums)
 
-    def jac(*args: Any):
-        dyn = tuple(args[i] for i in nums)
-        res = build(_dyn_fun(fun, args, nums), dyn, multiple)
+    @functools.wraps(fun)
+    def jac(*args: Any, **kwargs: Any):
+        idx = _dyn_indices(argnums, nums, len(args))
+        dyn = tuple(args[i] for i in idx)
+        for leaf in tree_util.tree_leaves(dyn):
+            check_input(_as_value(leaf))
+        res = build(_dyn_fun(functools.partial(fun, **kwargs), args, idx), dyn, multiple)
         return res if has_aux else res[0]
 
     return jac
@@ -571,18 +725,43 @@ def jacfwd(
     has_aux: bool = False,
     holomorphic: bool = False,
 ) -> Callable:
-    """Jacobian by forward mode (one jvp per input element, vectorized): `out.shape + in.shape`."""
+    """Jacobian by forward mode (one jvp per input element, vectorized): `out.shape + in.shape`.
+
+    Args:
+      fun: function of arrays (pytrees) to arrays (pytrees).
+      argnums: which positional argument(s) to differentiate (int or non-empty tuple).
+      has_aux: `fun` returns `(out, aux)`; the result is then `(jacobian, aux)`.
+      holomorphic: complex inputs and outputs, complex derivative.
+
+    Returns:
+      The function computing the Jacobian, with the structure `out_tree` of `in_tree`.
+    """
+
+    def check_input(x: Any) -> None:
+        dt = get_aval(x).dtype
+        if holomorphic:
+            _check_grad_input(x, False, True, "jacfwd")
+        elif dt.kind != "f":
+            raise GradTypeError(
+                "jacfwd requires real-valued inputs (input dtype that is a sub-dtype of "
+                f"np.floating), but got {dt.name}. For holomorphic differentiation, pass "
+                "holomorphic=True. For differentiation of non-holomorphic functions involving "
+                "complex inputs or integer inputs, use jvp directly."
+            )
 
     def build(f_dyn: Callable, dyn: tuple, multiple: bool) -> tuple:
         d_flat, d_tree = _flatten_args(dyn)
         basis, _ = _std_basis(d_flat)
 
         def push(*ts):
-            return jvp(f_dyn, dyn, tree_util.tree_unflatten(d_tree, ts), has_aux=has_aux)
+            return _jvp(f_dyn, list(d_flat), d_tree, list(ts), has_aux)
 
         out_axes = (None, -1, None) if has_aux else (None, -1)
         res = vmap(push, in_axes=0, out_axes=out_axes)(*basis)
         y, jac_t = res[0], res[1]
+        if holomorphic:
+            for leaf in tree_util.tree_leaves(y):
+                _check_output_dtype(get_aval(_as_value(leaf)), True, "jacfwd")
 
         def split(j, yo):
             parts = _split_axis(j, get_aval(j).ndim - 1, d_flat, d_tree, get_aval(yo).shape)
@@ -590,7 +769,7 @@ def jacfwd(
 
         return (tree_util.tree_map(split, jac_t, y), *res[2:])
 
-    return _jacobian(fun, argnums, has_aux, build)
+    return _jacobian(fun, argnums, has_aux, build, check_input)
 
 
 def jacrev(
@@ -600,20 +779,40 @@ def jacrev(
     holomorphic: bool = False,
     allow_int: bool = False,
 ) -> Callable:
-    """Jacobian by reverse mode (one vjp per output element, vectorized): `out.shape + in.shape`."""
+    """Jacobian by reverse mode (one vjp per output element, vectorized): `out.shape + in.shape`.
+
+    Args:
+      fun: function of arrays (pytrees) to float arrays (pytrees).
+      argnums: which positional argument(s) to differentiate (int or non-empty tuple).
+      has_aux: `fun` returns `(out, aux)`; the result is then `(jacobian, aux)`.
+      holomorphic: complex inputs and outputs, complex derivative.
+      allow_int: allow integer and boolean inputs (their Jacobian blocks are `float0`).
+
+    Returns:
+      The function computing the Jacobian, with the structure `out_tree` of `in_tree`.
+    """
+
+    def check_input(x: Any) -> None:
+        _check_grad_input(x, allow_int, holomorphic, "jacrev")
 
     def build(f_dyn: Callable, dyn: tuple, multiple: bool) -> tuple:
         res = vjp(f_dyn, *dyn, has_aux=has_aux)
         y, pullback = res[0], res[1]
         y_flat, y_tree = tree_util.tree_flatten(y)
         y_flat = [_as_value(v) for v in y_flat]
+        for leaf in y_flat:
+            _check_output_dtype(get_aval(leaf), holomorphic, "jacrev")
         basis, _ = _std_basis(y_flat)
-        cts = vmap(lambda *b: pullback(tree_util.tree_unflatten(y_tree, b)))(*basis)
+        d_avals = [get_aval(_as_value(x)) for x in tree_util.tree_leaves(dyn)]
+
+        def pull(*b):
+            cts = tree_util.tree_leaves(pullback(tree_util.tree_unflatten(y_tree, b)))
+            # Integer inputs (allow_int): zeros of their dtype, like JAX, instead of float0.
+            return [c if _is_float(a) else zeros_like_aval(a) for c, a in zip(cts, d_avals)]
+
+        cts = vmap(pull)(*basis)
         # Each leaf of `cts` is (total_out, *in_shape): split axis 0 by output leaf.
-        per_in = [
-            _split_axis(c, 0, y_flat, y_tree, get_aval(c).shape[1:])
-            for c in tree_util.tree_leaves(cts)
-        ]
+        per_in = [_split_axis(c, 0, y_flat, y_tree, get_aval(c).shape[1:]) for c in cts]
         d_tree = tree_util.tree_structure(dyn)
         jac_tree = tree_util.tree_map(
             lambda *ins: tree_util.tree_unflatten(d_tree, ins)[slice(None) if multiple else 0],
@@ -621,7 +820,7 @@ def jacrev(
         )
         return (jac_tree, *res[2:])
 
-    return _jacobian(fun, argnums, has_aux, build)
+    return _jacobian(fun, argnums, has_aux, build, check_input)
 
 
 jacobian = jacrev
@@ -633,12 +832,57 @@ def hessian(
     has_aux: bool = False,
     holomorphic: bool = False,
 ) -> Callable:
-    """`jacfwd(jacrev(fun))`."""
-    return jacfwd(jacrev(fun, argnums, has_aux=has_aux), argnums, has_aux=has_aux)
+    """`jacfwd(jacrev(fun))`: the matrix of second derivatives (for pytrees, nested trees).
+
+    Args:
+      fun: scalar-valued function.
+      argnums: which positional argument(s) to differentiate (int or non-empty tuple).
+      has_aux: `fun` returns `(value, aux)`; the result is then `(hessian, aux)`.
+      holomorphic: complex inputs and output, complex derivatives.
+
+    Returns:
+      The function computing the Hessian.
+    """
+    return jacfwd(
+        jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic),
+        argnums,
+        has_aux=has_aux,
+        holomorphic=holomorphic,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # Staging
+
+
+def _abstract(x: Any) -> ShapedArray:
+    """The abstract value of an example argument: an array, a scalar or a `ShapeDtypeStruct`."""
+    if isinstance(x, (ShapeDtypeStruct, ShapedArray)):
+        return ShapedArray(
+            tuple(x.shape), dtypes.canonicalize_dtype(x.dtype), getattr(x, "weak_type", False)
+        )
+    return get_aval(_as_value(x))
+
+
+def _staged(fun: Callable, args: tuple, kwargs: dict) -> tuple[Any, list, Any]:
+    """Stages `fun(*args, **kwargs)` on the abstract values of every leaf of the arguments:
+    `(jaxpr, consts, out_tree)`."""
+    flat, in_tree = tree_util.tree_flatten((args, kwargs))
+    store: list = []
+
+    def flat_fun(*leaves):
+        a, kw = tree_util.tree_unflatten(in_tree, leaves)
+        out_flat, out_tree = tree_util.tree_flatten(fun(*a, **kw))
+        store.append(out_tree)
+        return [_as_value(o) for o in out_flat]
+
+    jaxpr, consts = trace_to_jaxpr(flat_fun, [_abstract(x) for x in flat])
+    return jaxpr, consts, store[0]
+
+
+def _out_shapes(jaxpr: ir.Jaxpr, out_tree: Any) -> Any:
+    shapes = [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in jaxpr.out_avals]
+    return tree_util.tree_unflatten(out_tree, shapes)
 
 
 def make_jaxpr(
@@ -649,6 +893,16 @@ def make_jaxpr(
 ) -> Callable:
     """Creates a function that returns the jaxpr of `fun` for the given example arguments.
 
+    Args:
+      fun: the function to stage.
+      static_argnums: positional arguments passed to `fun` as they are (not staged).
+      axis_env: accepted for compatibility.
+      return_shape: also return the output's `ShapeDtypeStruct`s, like `eval_shape`.
+
+    Returns:
+      A function of example arguments (arrays, scalars or `ShapeDtypeStruct`s; keyword
+      arguments are staged too) returning the `ClosedJaxpr` (and the shapes).
+
     Example:
       >>> make_jaxpr(lambda x: jnp.sin(x))(1.0)
       { lambda ; a:f32[]. let b:f32[] = sin a in (b,) }
@@ -657,52 +911,26 @@ def make_jaxpr(
 
     @functools.wraps(fun)
     def make(*args: Any, **kwargs: Any):
-        dyn_idx = [i for i in range(len(args)) if i not in static]
-        dyn = [args[i] for i in dyn_idx]
-        flat, in_tree = _flatten_args(dyn)
-        store: list = []
+        fixed = {n % len(args) for n in static if -len(args) <= n < len(args)}
+        dyn_idx = [i for i in range(len(args)) if i not in fixed]
 
-        def flat_fun(*leaves):
+        def dyn_fun(*dyn: Any, **kw: Any) -> Any:
             full = list(args)
-            for i, a in zip(dyn_idx, tree_util.tree_unflatten(in_tree, leaves)):
+            for i, a in zip(dyn_idx, dyn):
                 full[i] = a
-            out = fun(*full, **kwargs)
-            out_flat, out_tree = tree_util.tree_flatten(out)
-            store.append(out_tree)
-            return [_as_value(o) for o in out_flat]
+            return fun(*full, **kw)
 
-        jaxpr, consts = trace_to_jaxpr(flat_fun, [get_aval(x) for x in flat])
+        jaxpr, consts, out_tree = _staged(dyn_fun, tuple(args[i] for i in dyn_idx), kwargs)
         closed = ir.ClosedJaxpr(jaxpr, consts)
-        if return_shape:
-            shapes = [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in jaxpr.out_avals]
-            return closed, tree_util.tree_unflatten(store[0], shapes)
-        return closed
+        return (closed, _out_shapes(jaxpr, out_tree)) if return_shape else closed
 
     return make
 
 
 def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
     """Output shapes and dtypes of `fun(*args)` as `ShapeDtypeStruct`s, without computing it."""
-    flat, in_tree = tree_util.tree_flatten(args)
-
-    def to_aval(x):
-        if isinstance(x, (ShapeDtypeStruct, ShapedArray)):
-            return ShapedArray(
-                x.shape, dtypes.canonicalize_dtype(x.dtype), getattr(x, "weak_type", False)
-            )
-        return get_aval(_as_value(x))
-
-    store: list = []
-
-    def flat_fun(*leaves):
-        out = fun(*tree_util.tree_unflatten(in_tree, leaves), **kwargs)
-        out_flat, out_tree = tree_util.tree_flatten(out)
-        store.append(out_tree)
-        return [_as_value(o) for o in out_flat]
-
-    jaxpr, _ = trace_to_jaxpr(flat_fun, [to_aval(x) for x in flat])
-    shapes = [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in jaxpr.out_avals]
-    return tree_util.tree_unflatten(store[0], shapes)
+    jaxpr, _, out_tree = _staged(fun, args, kwargs)
+    return _out_shapes(jaxpr, out_tree)
 
 
 def stop_gradient(x: Any) -> Any:

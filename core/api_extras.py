@@ -26,14 +26,11 @@ from core import dtypes, tree_util
 from core.avals import ShapedArray
 from core.custom_derivatives import custom_vjp
 from core.devices import devices
+from core.dtypes import float0 as float0  # re-exported as core.float0
 from core.interpreters.jvp import Zero, instantiate
 from core.interpreters.partial_eval import trace_to_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass
 from core.trace import Trace, Tracer, eval_trace, get_aval, set_current_trace
-
-# JAX's dtype of the tangents of integer and boolean values. This core's `grad(...,
-# allow_int=True)` returns integer zeros for such inputs instead of float0 arrays.
-float0 = np.dtype([("float0", np.void, 0)])
 
 
 def _aval_of(x: Any) -> ShapedArray:

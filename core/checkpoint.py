@@ -106,6 +106,34 @@ class checkpoint_policies:  # noqa: N801  (JAX's name)
     save_any_names_but_these = save_anything_except_these_names
 
     @staticmethod
+    def offload_dot_with_no_batch_dims(offload_src: Any, offload_dst: Any) -> Callable[..., bool]:
+        """`dots_with_no_batch_dims_saveable`; JAX offloads those values to host memory, here
+        (one CPU memory space) offloading is saving."""
+        del offload_src, offload_dst
+        return checkpoint_policies.dots_with_no_batch_dims_saveable
+
+    @staticmethod
+    def save_and_offload_only_these_names(
+        *,
+        names_which_can_be_saved: Sequence[str],
+        names_which_can_be_offloaded: Sequence[str],
+        offload_src: Any,
+        offload_dst: Any,
+    ) -> Callable[..., bool]:
+        """`save_only_these_names` of both name lists (offloading is saving on one CPU)."""
+        del offload_src, offload_dst
+        both = set(names_which_can_be_saved) & set(names_which_can_be_offloaded)
+        if both:
+            raise ValueError(
+                "The names should be exclusive and should not intersect in "
+                "`names_which_can_be_saved` and `names_which_can_be_offloaded`; both contain "
+                f"{sorted(both)}."
+            )
+        return checkpoint_policies.save_only_these_names(
+            *names_which_can_be_saved, *names_which_can_be_offloaded
+        )
+
+    @staticmethod
     def save_from_both_policies(p1: Callable, p2: Callable) -> Callable[..., bool]:
         def policy(*args: Any, **params: Any) -> bool:
             return p1(*args, **params) or p2(*args, **params)

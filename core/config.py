@@ -1,16 +1,25 @@
 """Global configuration, like `jax.config`.
 
 `config.update(name, value)` sets a flag; `config.<name>` reads it. Flags that change what a traced
-program means (x64, the numpy-dtype-promotion mode) are part of every jit cache key through
-`config.trace_context()`. Names may be given with or without JAX's `jax_` prefix.
+program means (x64, the numpy-dtype-promotion mode, the nan/inf checks) are part of every jit
+cache key through `config.trace_context()`. Names may be given with or without JAX's `jax_`
+prefix.
+
+`debug_nans` / `debug_infs` make every eager primitive and every jitted call check its outputs
+and raise `FloatingPointError("invalid value (nan) encountered in <primitive>")`, as in JAX. The
+interpreters read one snapshot attribute, `config._check_floats`, so the checks cost nothing
+when both flags are off; a jitted call with a bad output is re-run op by op to name the
+primitive that produced it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
+
+import numpy as np
 
 _DEFAULTS: dict[str, Any] = {
     "enable_x64": os.environ.get("NUMBAX_ENABLE_X64", "0") not in ("0", "", "false", "False"),
@@ -18,11 +27,44 @@ _DEFAULTS: dict[str, Any] = {
     "log_compiles": False,
     "explain_cache_misses": False,
     "debug_nans": False,
+    "debug_infs": False,
+    "default_matmul_precision": None,
     "jit_backend": os.environ.get("NUMBAX_JIT_BACKEND", "numba"),
     "numpy_dtype_promotion": "standard",
 }
 # Flags that change the meaning of a traced program, hence part of every jit cache key.
-_TRACE_FLAGS = ("enable_x64", "jit_backend", "numpy_dtype_promotion", "debug_nans")
+_TRACE_FLAGS = (
+    "enable_x64",
+    "jit_backend",
+    "numpy_dtype_promotion",
+    "debug_nans",
+    "debug_infs",
+)
+_MATMUL_PRECISIONS = (
+    *("default", "high", "highest", "bfloat16", "tensorfloat32", "float32", "fastest"),
+    *("ANY_F8_ANY_F8_F32", "ANY_F8_ANY_F8_F32_FAST_ACCUM", "ANY_F8_ANY_F8_ANY"),
+    *("ANY_F8_ANY_F8_ANY_FAST_ACCUM", "F16_F16_F16", "F16_F16_F32", "BF16_BF16_BF16"),
+    *("BF16_BF16_F32", "BF16_BF16_F32_X3", "BF16_BF16_F32_X6", "BF16_BF16_F32_X9"),
+    *("TF32_TF32_F32", "TF32_TF32_F32_X3", "F32_F32_F32", "F64_F64_F64"),
+)
+
+
+def _validate(key: str, value: Any) -> None:
+    """Rejects values JAX rejects (and the modes numbax does not implement)."""
+    if key == "numpy_dtype_promotion":
+        if value not in ("standard", "strict"):
+            raise ValueError(f"{value!r} is not a valid NumpyDtypePromotion: use 'standard'.")
+        if value == "strict":
+            raise NotImplementedError(
+                "numpy_dtype_promotion='strict' is not implemented: numbax always applies JAX's "
+                "standard promotion lattice (core.dtypes.promote_types). Cast operands "
+                "explicitly (x.astype(y.dtype)) to keep dtypes from changing."
+            )
+    elif key == "default_matmul_precision" and value not in (None, *_MATMUL_PRECISIONS):
+        raise ValueError(
+            f"default_matmul_precision must be None or one of {list(_MATMUL_PRECISIONS)}, "
+            f"got {value!r}."
+        )
 
 
 class Config:
@@ -37,6 +79,7 @@ class Config:
         v = self._values
         object.__setattr__(self, "_ctx", tuple(v[k] for k in _TRACE_FLAGS))
         object.__setattr__(self, "_jit_enabled", not v["disable_jit"])
+        object.__setattr__(self, "_check_floats", bool(v["debug_nans"] or v["debug_infs"]))
 
     @staticmethod
     def _canonical(name: str) -> str:
@@ -55,7 +98,9 @@ class Config:
 
     def update(self, name: str, value: Any) -> None:
         """Sets flag `name` (e.g. "enable_x64" or "jax_enable_x64") to `value`."""
-        self._values[self._canonical(name)] = value
+        key = self._canonical(name)
+        _validate(key, value)
+        self._values[key] = value
         self._refresh()
 
     def read(self, name: str) -> Any:
@@ -66,6 +111,7 @@ class Config:
     def override(self, name: str, value: Any) -> Iterator[None]:
         """Context manager that sets a flag for the duration of a block."""
         key = self._canonical(name)
+        _validate(key, value)
         old = self._values[key]
         self._values[key] = value
         self._refresh()
@@ -91,3 +137,90 @@ def enable_x64(new_val: bool = True) -> contextlib.AbstractContextManager:
 def disable_jit(disable: bool = True) -> contextlib.AbstractContextManager:
     """Context manager that runs `jit`-decorated functions eagerly, op by op."""
     return config.override("disable_jit", disable)
+
+
+def debug_nans(new_val: bool = True) -> contextlib.AbstractContextManager:
+    """Context manager raising `FloatingPointError` on a nan output of any operation inside a
+    block (eager primitives and jitted calls), like `jax.debug_nans`."""
+    return config.override("debug_nans", new_val)
+
+
+def debug_infs(new_val: bool = True) -> contextlib.AbstractContextManager:
+    """Context manager raising `FloatingPointError` on an inf output of any operation inside a
+    block, like `jax.debug_infs`."""
+    return config.override("debug_infs", new_val)
+
+
+def default_matmul_precision(precision: str | None) -> contextlib.AbstractContextManager:
+    """Context manager setting the default matmul precision, like
+    `jax.default_matmul_precision`. Accepted and validated but without effect: numbax's CPU
+    matmuls always run at full float32 (or float64) precision."""
+    return config.override("default_matmul_precision", precision)
+
+
+def numpy_dtype_promotion(promotion: str) -> contextlib.AbstractContextManager:
+    """Context manager for the implicit dtype promotion mode, like `jax.numpy_dtype_promotion`.
+    Only "standard" (JAX's lattice, the default) is implemented; "strict" raises
+    `NotImplementedError`."""
+    return config.override("numpy_dtype_promotion", promotion)
+
+
+# ---------------------------------------------------------------------------------------------
+# debug_nans / debug_infs checks (called only when `config._check_floats` is set)
+
+
+def _special_value(values: Sequence[Any]) -> str | None:
+    """ "nan" or "inf" when some value holds one that an enabled debug flag catches."""
+    for v in values:
+        v = np.asarray(v)
+        if v.dtype.kind not in "fc":
+            continue
+        if config.debug_nans and np.isnan(v).any():
+            return "nan"
+        if config.debug_infs and np.isinf(v).any():
+            return "inf"
+    return None
+
+
+def _rerun_error(kind: str, name: str) -> FloatingPointError:
+    return FloatingPointError(
+        f"invalid value ({kind}) encountered in {name}. Because debug_nans/debug_infs is set, "
+        "the function was re-run op by op (as without `jit`), but no operation produced the "
+        "invalid value: it comes from a nan/inf input or constant passed through."
+    )
+
+
+def check_primitive_outputs(prim: Any, args: Sequence[Any], out: Any, params: dict) -> None:
+    """Raises `FloatingPointError` when an eager primitive's output has a nan (inf) and
+    `debug_nans` (`debug_infs`) is on. A `jit_call` is re-run op by op to name the primitive."""
+    kind = _special_value(out if prim.multiple_results else [out])
+    if kind is None:
+        return
+    if prim.name == "jit_call":
+        from core import ir
+
+        ir.eval_jaxpr(params["jaxpr"], [], *args)
+        raise _rerun_error(kind, f"jit({params['name']})")
+    raise FloatingPointError(f"invalid value ({kind}) encountered in {prim.name}")
+
+
+def checked_kernel(
+    kernel: Callable, build: Callable, jaxpr: Any, const_vals: Sequence[Any]
+) -> tuple[Callable, Callable]:
+    """A compiled jit kernel and output builder that check the outputs for nan/inf (see
+    `check_primitive_outputs`); `build(kernel(*vals))` works as with the originals."""
+    from core import ir, tree_util
+
+    def run(*vals: Any) -> tuple:
+        return vals, kernel(*vals)
+
+    def check(res: tuple) -> Any:
+        vals, raw = res
+        out = build(raw)
+        kind = _special_value(tree_util.tree_leaves(out))
+        if kind is not None:
+            ir.eval_jaxpr(jaxpr, [], *const_vals, *vals)
+            raise _rerun_error(kind, "a jit-compiled function")
+        return out
+
+    return run, check

@@ -29,7 +29,7 @@ from core.array import Array, asarray_concrete
 from core.interpreters import batching
 from core.interpreters.jvp import Zero, instantiate, zeros_like_aval
 from core.primitive import Primitive
-from core.trace import Tracer, current_trace, get_aval, to_numpy
+from core.trace import EvalTrace, Tracer, current_trace, get_aval, to_numpy
 
 # ---------------------------------------------------------------------------------------------
 # Flattening helpers
@@ -161,6 +161,8 @@ class custom_jvp:  # noqa: N801  (JAX's name)
             )
         args = _resolve_args(self.fun, args, kwargs)
         split = _Split(args, self.nondiff_argnums, name)
+        if type(current_trace()) is EvalTrace:
+            return self.fun(*args)  # no transformation: plain call, values as they come (JAX)
 
         def fun_flat(*xs):
             return split.flatten_out(self.fun(*split.full_args(xs)), f"{name} output")
@@ -234,6 +236,8 @@ class custom_vjp:  # noqa: N801  (JAX's name)
             )
         args = _resolve_args(self.fun, args, kwargs)
         split = _Split(args, self.nondiff_argnums, name)
+        if type(current_trace()) is EvalTrace:
+            return self.fun(*args)  # no transformation: plain call, values as they come (JAX)
         res_tree: list[Any] = []
 
         def fun_flat(*xs):
@@ -349,12 +353,14 @@ def _closure_jvp(call_jaxpr: ir.Jaxpr, primals: Any, tangents: Any, num_consts: 
     """
     if all(type(t) is Zero for t in tangents[:num_consts]):
         return None
-    from core.api import jvp as api_jvp
+    from core.api import _jvp
 
-    return api_jvp(
+    return _jvp(
         lambda *xs: _eval_call(call_jaxpr, xs),
         list(primals),
-        [instantiate(t) for t in tangents],
+        tree_util.tree_structure(tuple(primals)),
+        list(tangents),
+        has_aux=False,
     )
 
 

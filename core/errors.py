@@ -148,3 +148,11 @@ class VmapAxesError(NumbaxError, ValueError):
 
 class VmapSizeError(VmapAxesError):
     """`vmap` inputs whose mapped axes have different sizes (or no size at all)."""
+
+
+class VmapInAxesTypeError(NumbaxError, TypeError):
+    """`vmap` in_axes that is not an int, None, or a tuple/list with one entry per argument."""
+
+
+class VjpCotangentError(NumbaxError, ValueError):
+    """The function returned by `vjp` got a cotangent unlike the differentiated output."""

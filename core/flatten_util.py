@@ -5,8 +5,9 @@ lattice, canonical 32-bit dtypes unless x64 is on); when all leaves share one dt
 unravel function accepts vectors of any dtype, otherwise it requires the promoted dtype and
 casts every chunk back to its leaf's dtype.
 
-The array operations live in the four helpers under "Array backend" (numpy for now), the single
-place to change when the vector should become a `core.numpy` array.
+Both directions are written with `core.numpy` operations (the four helpers under "Array
+backend"), so they are traced like any other code: `grad`, `jit` and `vmap` see through
+`ravel_pytree` and its unravel function.
 """
 
 from __future__ import annotations
@@ -34,21 +35,29 @@ class UnravelSizeError(ValueError):
 # Array backend
 
 
-def _ravel(x: Any, dtype: np.dtype) -> np.ndarray:
-    return np.asarray(x).astype(dtype, copy=False).reshape(-1)
+def _ravel(x: Any, dtype: np.dtype) -> Any:
+    import core.numpy as jnp  # deferred: import nothing but tree_util at import time
+
+    return jnp.ravel(jnp.asarray(x)).astype(dtype)
 
 
-def _concat(vectors: list[np.ndarray], dtype: np.dtype) -> np.ndarray:
+def _concat(vectors: list[Any], dtype: np.dtype) -> Any:
+    import core.numpy as jnp
+
     if not vectors:
-        return np.zeros((0,), dtype)
-    return np.concatenate(vectors)
+        return jnp.zeros((0,), dtype)
+    return jnp.concatenate(vectors)
 
 
-def _split(flat: Any, sizes: tuple[int, ...]) -> list[np.ndarray]:
-    return np.split(np.asarray(flat), np.cumsum(sizes)[:-1])
+def _split(flat: Any, sizes: tuple[int, ...]) -> list[Any]:
+    import core.numpy as jnp
+
+    flat = jnp.asarray(flat)
+    bounds = np.cumsum((0, *sizes))
+    return [flat[int(lo) : int(hi)] for lo, hi in zip(bounds[:-1], bounds[1:])]
 
 
-def _reshape_cast(chunk: np.ndarray, shape: tuple[int, ...], dtype: np.dtype | None) -> Any:
+def _reshape_cast(chunk: Any, shape: tuple[int, ...], dtype: np.dtype | None) -> Any:
     chunk = chunk.reshape(shape)
     return chunk if dtype is None else chunk.astype(dtype)
 
@@ -68,16 +77,16 @@ def _result_type(dts: tuple[np.dtype, ...]) -> np.dtype:
     return result_type(*dts)
 
 
-def ravel_pytree(pytree: Any) -> tuple[np.ndarray, Callable[[Any], Any]]:
+def ravel_pytree(pytree: Any) -> tuple[Any, Callable[[Any], Any]]:
     """Ravels a pytree of arrays and scalars into one 1-D array.
 
     Args:
       pytree: a pytree whose leaves are arrays or scalars.
 
     Returns:
-      ``(flat, unravel)``: ``flat`` concatenates the raveled leaves in flatten order, in their
-      promoted dtype (``float32`` and empty when there are no leaves); ``unravel(flat)``
-      rebuilds a pytree of the original structure, shapes and dtypes.
+      ``(flat, unravel)``: ``flat`` (an `Array`) concatenates the raveled leaves in flatten
+      order, in their promoted dtype (``float32`` and empty when there are no leaves);
+      ``unravel(flat)`` rebuilds a pytree of the original structure, shapes and dtypes.
     """
     leaves, treedef = tree_flatten(pytree)
     if not leaves:

@@ -26,6 +26,7 @@ import numpy as np
 from core import dtypes, errors
 from core.array_base import ArrayBase
 from core.avals import ShapedArray
+from core.config import check_primitive_outputs, config
 
 
 class Trace:
@@ -127,6 +128,8 @@ class EvalTrace(Trace):
         # JAX rejects, which numpy would otherwise broadcast, clamp or compute anyway.
         prim.abstract_eval(*[get_aval(a) for a in args], **params)
         out = prim.impl(*[to_numpy(a) for a in args], **params)
+        if config._check_floats:  # debug_nans / debug_infs
+            check_primitive_outputs(prim, args, out, params)
         if prim.weak_type_rule is not None:
             weak = prim.weak_type_rule([dtypes.is_weakly_typed(a) for a in args], **params)
         else:

@@ -4,6 +4,9 @@
 the same objects, so their behaviour and errors are documented there.
 """
 
+import dataclasses as _dataclasses
+from typing import Any as _Any
+
 from core.tree_util import tree_all as all
 from core.tree_util import tree_broadcast as broadcast
 from core.tree_util import tree_flatten as flatten
@@ -29,7 +32,25 @@ __all__ = [
     "map_with_path",
     "reduce",
     "reduce_associative",
+    "static",
     "structure",
     "transpose",
     "unflatten",
 ]
+
+
+def static(**kwargs: _Any) -> _Any:
+    """A `dataclasses.field` marked static (``metadata={"static": True}``).
+
+    `core.tree_util.register_dataclass` without explicit field lists treats such fields as
+    metadata (part of the tree structure) instead of children.
+
+    Args:
+      **kwargs: the arguments of `dataclasses.field`.
+
+    Returns:
+      The field.
+    """
+    metadata = dict(kwargs.pop("metadata", None) or {})
+    metadata["static"] = True
+    return _dataclasses.field(metadata=metadata, **kwargs)

@@ -31,7 +31,7 @@ import numpy as np
 from core import dtypes, ir, tree_util
 from core.array import Array
 from core.avals import ShapedArray, interned
-from core.config import config
+from core.config import checked_kernel, config
 from core.errors import NumbaxError
 from core.interpreters import batching
 from core.interpreters.jvp import JVPTrace, JVPTracer, Zero, instantiate
@@ -398,6 +398,7 @@ class Jitted:
         self._signature = sig
         nums = set(static_argnums)
         if sig is not None:
+            _validate_static(sig, tuple(static_argnums), tuple(static_argnames))
             params = list(sig.parameters.values())
             for i, p in enumerate(params):
                 if p.name in self._static_argnames and p.kind in (
@@ -551,7 +552,10 @@ class Jitted:
             head = unpack_results(n)
         if entry.const_vals:
             kernel = functools.partial(kernel, *entry.const_vals)
-        return kernel, _output_builder(entry, head, exprs), in_avals
+        build = _output_builder(entry, head, exprs)
+        if config._check_floats:  # debug_nans / debug_infs (part of the cache keys)
+            kernel, build = checked_kernel(kernel, build, entry.jaxpr, entry.const_vals)
+        return kernel, build, in_avals
 
     @staticmethod
     def _run(hit: tuple, vals: list) -> Any:
@@ -602,6 +606,32 @@ class Jitted:
         self._fast.clear()
         self._guards = []
         self._guarded.clear()
+
+
+def _validate_static(sig: inspect.Signature, argnums: tuple, argnames: tuple) -> None:
+    """Raises `StaticArgumentError` for static argnums/argnames the signature cannot take."""
+    kinds = [p.kind for p in sig.parameters.values()]
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    n_pos = sum(k in positional for k in kinds)
+    var_pos = inspect.Parameter.VAR_POSITIONAL in kinds
+    if argnums and not var_pos and (-min(argnums) > n_pos or max(argnums) >= n_pos):
+        raise StaticArgumentError(
+            f"Jitted function has static_argnums={argnums}, but only accepts {n_pos} "
+            "positional arguments. Count from 0, or use static_argnames=."
+        )
+    params = sig.parameters
+    bad_kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.VAR_POSITIONAL)
+    pos_only = {n for n in argnames if n in params and params[n].kind in bad_kinds}
+    if pos_only:
+        raise StaticArgumentError(
+            f"Jitted function has invalid argnames {pos_only} in static_argnames: these are "
+            "positional-only; use static_argnums= instead."
+        )
+    if inspect.Parameter.VAR_KEYWORD not in kinds and set(argnames) - set(params):
+        raise StaticArgumentError(
+            f"Jitted function has invalid argnames {set(argnames) - set(params)} in "
+            f"static_argnames. Function does not take these args (it takes {list(params)})."
+        )
 
 
 def _hashable(v: Any) -> bool:

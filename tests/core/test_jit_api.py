@@ -282,3 +282,34 @@ def test_guards_check_dataclass_meta_fields():
     g = pyjit(lambda s: s.w * s.scale)
     outs = _guarded_calls(g, (State(jnp.ones(2), 2.0),), (State(jnp.ones(2), 3.0),))
     np.testing.assert_allclose(outs[0], [3.0, 3.0])
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"static_argnums": 3},
+        {"static_argnums": -3},
+        {"static_argnames": "zz"},
+        {"static_argnames": "args"},
+    ],
+    ids=["argnum-too-large", "argnum-too-negative", "unknown-name", "var-positional-name"],
+)
+def test_jit_validates_static_arguments_against_the_signature(kwargs):
+    # JAX raises ValueError when jit is applied, before any call.
+    def f(a, b=1, *args):
+        return a
+
+    def g(a, b=1):
+        return a
+
+    with pytest.raises(StaticArgumentError):
+        core.jit(f if kwargs.get("static_argnames") == "args" else g, **kwargs)
+
+
+def test_jit_static_arguments_valid_forms():
+    def g(a, n=1, **kw):
+        return a * n
+
+    assert int(core.jit(g, static_argnums=-1)(2, 3)) == 6
+    assert int(core.jit(g, static_argnames="anything")(2, n=3)) == 6
+    assert int(core.jit(lambda *a: a[0] * a[1], static_argnums=5)(2, 3)) == 6

@@ -609,3 +609,35 @@ def test_register_dataclass_names_non_identifier_fields():
 
     with pytest.raises(ValueError, match=r"field names must be identifiers, got \['a-b'\]"):
         tu.register_dataclass(Node, ["a-b"], [])
+
+
+def test_ravel_pytree_is_traceable():
+    # JAX: grad through unravel gives [2., 2., 2.] (the numpy version silently gave zeros).
+    import core
+    import core.numpy as jnp
+
+    flat, unravel = ravel_pytree({"a": jnp.ones(2), "b": 2.0})
+    assert isinstance(flat, core.Array)
+
+    def loss(v):
+        t = unravel(v)
+        return jnp.sum(t["a"] * t["b"])
+
+    np.testing.assert_allclose(core.grad(loss)(flat), [2.0, 2.0, 2.0])
+    np.testing.assert_allclose(core.jit(lambda v: unravel(v)["a"] * 3)(flat), [3.0, 3.0])
+    np.testing.assert_allclose(
+        core.grad(lambda t: jnp.sum(ravel_pytree(t)[0] ** 2))((jnp.ones(2), 3.0))[1], 6.0
+    )
+
+
+def test_tree_static_field():
+    @tu.register_dataclass
+    @dataclasses.dataclass
+    class Op:
+        x: object
+        op: str = jtree.static(default="add")
+
+    leaves, treedef = jtree.flatten(Op(1.0))
+    assert leaves == [1.0]
+    assert jtree.unflatten(treedef, [2.0]) == Op(2.0, "add")
+    assert dataclasses.fields(Op)[1].metadata["static"] is True

@@ -1,0 +1,697 @@
+"""`core.scipy.linalg`: dense linear algebra, like `jax.scipy.linalg`.
+
+Decompositions come from `core.numpy.linalg` (the primitives of `core/prims/decompositions.py`).
+What has no primitive is composed from existing ones, so it differentiates, batches and jits
+like any other composition:
+
+* `solve_triangular` is forward/back substitution in a `fori_loop` over rows (a `scan`, so
+  reverse-mode works), reading a row with `dynamic_index_in_dim` and writing the solved row
+  with `dynamic_update_index_in_dim`; `cho_solve` is two of them.
+* `lu`/`lu_factor` are LU with partial pivoting (LAPACK getrf's choices: the first largest
+  `|a_ik|` is the pivot, a zero pivot column is left unscaled) in a `fori_loop` over columns, on
+  one matrix at a time (`vmap` over leading axes).
+* `expm` is Pade scaling and squaring (Higham 2005): degree 7 in float32, degree 13 in float64,
+  scaled so that `|A|_1 / 2^s` is below the degree's theta, then squared `s` times inside a
+  `max_squarings`-step loop (`where(i < s, r @ r, r)`); NaN when more squarings are needed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import core.numpy as jnp
+from core import api, lax
+from core.numpy._util import promote_args_inexact, promote_dtypes, promote_dtypes_inexact
+from core.scipy.errors import ModeError, ShapeMismatchError
+from core.trace import get_aval
+
+__all__ = [
+    "block_diag",
+    "cho_factor",
+    "cho_solve",
+    "cholesky",
+    "circulant",
+    "companion",
+    "det",
+    "eigh",
+    "expm",
+    "hankel",
+    "hilbert",
+    "inv",
+    "lu",
+    "lu_factor",
+    "lu_solve",
+    "qr",
+    "solve",
+    "solve_triangular",
+    "svd",
+    "toeplitz",
+]
+
+
+def _shape(x: Any) -> tuple[int, ...]:
+    return get_aval(x).shape
+
+
+def _mT(x: Any) -> Any:
+    return jnp.swapaxes(x, -1, -2)
+
+
+def _trans_code(trans: int | str) -> int:
+    codes = {0: 0, 1: 1, 2: 2, "N": 0, "T": 1, "C": 2}
+    if trans not in codes:
+        raise ModeError(f"trans must be 0, 1, 2, 'N', 'T' or 'C', got {trans!r}")
+    return codes[trans]
+
+
+def _vmap_leading(fn, n_leading: int):
+    for _ in range(n_leading):
+        fn = api.vmap(fn)
+    return fn
+
+
+# ---------------------------------------------------------------------------------------------
+# Triangular and Cholesky solves
+
+
+def _substitute(a: Any, b: Any, lower: bool, unit_diagonal: bool) -> Any:
+    """Solves `a x = b` for triangular `a (..., n, n)` and `b (..., n, k)` (same batch shape)."""
+    n = _shape(a)[-1]
+    row_axis = len(_shape(a)) - 2
+    strict = jnp.tril(a, -1) if lower else jnp.triu(a, 1)
+    diag = None if unit_diagonal else jnp.diagonal(a, axis1=-2, axis2=-1)[..., None]
+
+    def body(j: Any, x: Any) -> Any:
+        i = j if lower else n - 1 - j
+        row = lax.dynamic_index_in_dim(strict, i, axis=row_axis, keepdims=True)
+        rhs = lax.dynamic_index_in_dim(b, i, axis=row_axis, keepdims=True)
+        xi = rhs - jnp.matmul(row, x)
+        if diag is not None:
+            xi = xi / lax.dynamic_index_in_dim(diag, i, axis=row_axis, keepdims=True)
+        return lax.dynamic_update_index_in_dim(x, xi, i, row_axis)
+
+    return lax.fori_loop(0, n, body, jnp.zeros_like(b))
+
+
+def solve_triangular(
+    a: Any,
+    b: Any,
+    trans: int | str = 0,
+    lower: bool = False,
+    unit_diagonal: bool = False,
+    overwrite_b: bool = False,
+    debug: Any = None,
+    check_finite: bool = True,
+) -> Any:
+    """Solves `op(a) x = b` for a triangular matrix `a`.
+
+    Args:
+      a: triangular matrices `(..., n, n)`; the other triangle is ignored.
+      b: right-hand sides `(..., n)` or `(..., n, k)`.
+      trans: 0/"N" solves `a x = b`, 1/"T" solves `a^T x = b`, 2/"C" solves `a^H x = b`.
+      lower: use the lower triangle of `a` (else the upper).
+      unit_diagonal: assume ones on the diagonal (the stored diagonal is ignored).
+      overwrite_b: ignored (arrays are immutable).
+      debug: ignored.
+      check_finite: ignored.
+
+    Returns:
+      `x` shaped like `b`.
+    """
+    del overwrite_b, debug, check_finite
+    a, b = promote_dtypes_inexact(a, b)
+    code = _trans_code(trans)
+    if code:
+        a = _mT(a)
+        if code == 2:
+            a = jnp.conj(a)
+        lower = not lower
+    vector = len(_shape(b)) == len(_shape(a)) - 1
+    if vector:
+        b = b[..., None]
+    n = _shape(a)[-1]
+    if _shape(b)[-2] != n:
+        raise ShapeMismatchError(
+            f"solve_triangular: a has shape {_shape(a)} but b has {_shape(b)[-2]} rows"
+        )
+    batch = jnp.broadcast_shapes(_shape(a)[:-2], _shape(b)[:-2])
+    a = jnp.broadcast_to(a, batch + (n, n))
+    b = jnp.broadcast_to(b, batch + _shape(b)[-2:])
+    x = _substitute(a, b, lower, unit_diagonal)
+    return x[..., 0] if vector else x
+
+
+def cholesky(
+    a: Any, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True
+) -> Any:
+    """The Cholesky factor of symmetric positive definite matrices.
+
+    Args:
+      a: matrices `(..., n, n)`.
+      lower: return `L` with `a = L L^T` (else the upper factor `U = L^T`, scipy's default).
+      overwrite_a: ignored.
+      check_finite: ignored.
+
+    Returns:
+      The triangular factor (NaN when `a` is not positive definite).
+    """
+    del overwrite_a, check_finite
+    low = jnp.linalg.cholesky(a)
+    return low if lower else jnp.conj(_mT(low))
+
+
+def cho_factor(
+    a: Any, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True
+) -> tuple[Any, bool]:
+    """The Cholesky factorization in the form `cho_solve` takes.
+
+    Args:
+      a: symmetric positive definite matrices `(..., n, n)`.
+      lower: factor as `L L^T` (else `U^T U`).
+      overwrite_a: ignored.
+      check_finite: ignored.
+
+    Returns:
+      `(c, lower)` with `c` the triangular factor (the other triangle zero).
+    """
+    return cholesky(a, lower=lower, overwrite_a=overwrite_a, check_finite=check_finite), lower
+
+
+def cho_solve(
+    c_and_lower: tuple[Any, bool], b: Any, overwrite_b: bool = False, check_finite: bool = True
+) -> Any:
+    """Solves `a x = b` given the Cholesky factorization of `a` from `cho_factor`.
+
+    Args:
+      c_and_lower: `(c, lower)` as returned by `cho_factor`.
+      b: right-hand sides `(..., n)` or `(..., n, k)`.
+      overwrite_b: ignored.
+      check_finite: ignored.
+
+    Returns:
+      `x` shaped like `b`.
+    """
+    del overwrite_b, check_finite
+    c, lower = c_and_lower
+    if lower:
+        y = solve_triangular(c, b, lower=True)
+        return solve_triangular(c, y, trans="C", lower=True)
+    y = solve_triangular(c, b, trans="C", lower=False)
+    return solve_triangular(c, y, lower=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# LU with partial pivoting
+
+
+def _lu_one(a: Any) -> tuple[Any, Any, Any]:
+    """LU of one `(m, n)` matrix: packed factors, int32 pivots (k,), permutation (m,)."""
+    m, n = _shape(a)
+    k = min(m, n)
+    rows = jnp.arange(m, dtype=np.int32)
+    cols = jnp.arange(n, dtype=np.int32)
+    steps = jnp.arange(k, dtype=np.int32)
+
+    def body(i: Any, state: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
+        lu_, piv, perm = state
+        col = lax.dynamic_index_in_dim(lu_, i, axis=1, keepdims=False)
+        mag = jnp.where(rows >= i, jnp.abs(col), jnp.full_like(jnp.abs(col), -1.0))
+        p = jnp.argmax(mag).astype(np.int32)
+        swap = jnp.where(rows == i, p, jnp.where(rows == p, i, rows))
+        lu_ = jnp.take(lu_, swap, axis=0)
+        perm = jnp.take(perm, swap, axis=0)
+        piv = jnp.where(steps == i, p, piv)
+        col = lax.dynamic_index_in_dim(lu_, i, axis=1, keepdims=False)
+        pivot = lax.dynamic_index_in_dim(col, i, axis=0, keepdims=False)
+        safe = jnp.where(pivot == 0, jnp.ones_like(pivot), pivot)
+        below = rows > i
+        mult = jnp.where(below & (pivot != 0), col / safe, jnp.zeros_like(col))
+        row_i = lax.dynamic_index_in_dim(lu_, i, axis=0, keepdims=False)
+        right = cols > i
+        update = jnp.where(right[None, :], mult[:, None] * row_i[None, :], 0.0)
+        lu_ = lu_ - update
+        lu_ = jnp.where(below[:, None] & (cols == i)[None, :], mult[:, None], lu_)
+        return lu_, piv, perm
+
+    init = (a, jnp.zeros((k,), np.int32), rows)
+    return lax.fori_loop(0, k, body, init)
+
+
+def _lu(a: Any) -> tuple[Any, Any, Any]:
+    (a,) = promote_dtypes_inexact(a)
+    if len(_shape(a)) < 2:
+        raise ShapeMismatchError(f"lu needs matrices (..., m, n), got shape {_shape(a)}")
+    return _vmap_leading(_lu_one, len(_shape(a)) - 2)(a)
+
+
+def lu_factor(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> tuple[Any, Any]:
+    """The LU factorization with partial pivoting in LAPACK's packed form.
+
+    Args:
+      a: matrices `(..., m, n)`.
+      overwrite_a: ignored.
+      check_finite: ignored.
+
+    Returns:
+      `(lu, piv)`: `lu` holds `U` and the strictly lower part of unit-lower `L`; row `i` was
+      interchanged with row `piv[i]` (int32) at step `i`.
+    """
+    del overwrite_a, check_finite
+    lu_, piv, _ = _lu(a)
+    return lu_, piv
+
+
+def lu(
+    a: Any, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool = True
+) -> tuple[Any, Any] | tuple[Any, Any, Any]:
+    """The LU decomposition with partial pivoting, `a = p @ l @ u`.
+
+    Args:
+      a: matrices `(..., m, n)`.
+      permute_l: return `(p @ l, u)` instead of `(p, l, u)`.
+      overwrite_a: ignored.
+      check_finite: ignored.
+
+    Returns:
+      `(p, l, u)`: permutation `p (..., m, m)`, unit lower `l (..., m, k)`, upper
+      `u (..., k, n)` with `k = min(m, n)`; or `(p @ l, u)`.
+    """
+    del overwrite_a, check_finite
+    lu_, _, perm = _lu(a)
+    m, n = _shape(lu_)[-2:]
+    k = min(m, n)
+    dtype = get_aval(lu_).dtype
+    l_ = jnp.tril(lu_[..., :, :k], -1) + jnp.eye(m, k, dtype=dtype)
+    u = jnp.triu(lu_[..., :k, :])
+    p = (perm[..., None, :] == jnp.arange(m)[:, None]).astype(dtype)
+    if permute_l:
+        return jnp.matmul(p, l_), u
+    return p, l_, u
+
+
+def _pivots_to_permutation(piv: Any, m: int) -> Any:
+    perm = jnp.arange(m, dtype=np.int32)
+    rows = perm
+    for i in range(_shape(piv)[-1]):
+        p = piv[..., i : i + 1]
+        pi = jnp.take_along_axis(perm, p, axis=-1)
+        here = perm[..., i : i + 1]
+        perm = jnp.where(rows == i, pi, jnp.where(rows == p, here, perm))
+    return perm
+
+
+def lu_solve(
+    lu_and_piv: tuple[Any, Any],
+    b: Any,
+    trans: int = 0,
+    overwrite_b: bool = False,
+    check_finite: bool = True,
+) -> Any:
+    """Solves `a x = b` (or `a^T x = b`) given `lu_factor(a)`.
+
+    Args:
+      lu_and_piv: `(lu, piv)` from `lu_factor` for square `a (..., n, n)`.
+      b: right-hand sides `(..., n)` or `(..., n, k)`.
+      trans: 0 solves `a x = b`, 1 `a^T x = b`, 2 `a^H x = b`.
+      overwrite_b: ignored.
+      check_finite: ignored.
+
+    Returns:
+      `x` shaped like `b`.
+    """
+    del overwrite_b, check_finite
+    lu_, piv = lu_and_piv
+    lu_, b = promote_dtypes_inexact(lu_, b)
+    n = _shape(lu_)[-1]
+    code = _trans_code(trans)
+    vector = len(_shape(b)) == len(_shape(lu_)) - 1
+    if vector:
+        b = b[..., None]
+    perm = _pivots_to_permutation(piv, n)
+    batch = jnp.broadcast_shapes(_shape(lu_)[:-2], _shape(b)[:-2], _shape(perm)[:-1])
+    b = jnp.broadcast_to(b, batch + _shape(b)[-2:])
+    perm = jnp.broadcast_to(perm, batch + (n,))
+    if code == 0:
+        pb = jnp.take_along_axis(b, perm[..., None], axis=-2)
+        y = solve_triangular(lu_, pb, lower=True, unit_diagonal=True)
+        x = solve_triangular(lu_, y, lower=False)
+    else:
+        tr = "T" if code == 1 else "C"
+        y = solve_triangular(lu_, b, trans=tr, lower=False)
+        z = solve_triangular(lu_, y, trans=tr, lower=True, unit_diagonal=True)
+        inverse = jnp.argsort(perm, axis=-1)
+        x = jnp.take_along_axis(z, inverse[..., None], axis=-2)
+    return x[..., 0] if vector else x
+
+
+# ---------------------------------------------------------------------------------------------
+# Decompositions and solvers re-exposed with scipy's signatures
+
+
+def det(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> Any:
+    """The determinant of square matrices.
+
+    Args:
+      a: matrices `(..., n, n)`.
+      overwrite_a: ignored.
+      check_finite: ignored.
+
+    Returns:
+      `det(a)` of shape `(...)`.
+    """
+    return jnp.linalg.det(a)
+
+
+def inv(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> Any:
+    """The inverse of square matrices.
+
+    Args:
+      a: matrices `(..., n, n)`.
+      overwrite_a: ignored.
+      check_finite: ignored.
+
+    Returns:
+      `a^-1`.
+    """
+    return jnp.linalg.inv(a)
+
+
+def solve(
+    a: Any,
+    b: Any,
+    lower: bool = False,
+    overwrite_a: bool = False,
+    overwrite_b: bool = False,
+    debug: bool = False,
+    check_finite: bool = True,
+    assume_a: str = "gen",
+) -> Any:
+    """Solves `a x = b` for square `a`.
+
+    Args:
+      a: matrices `(..., n, n)`.
+      b: right-hand sides `(..., n)` or `(..., n, k)`.
+      lower: with `assume_a="pos"`, read the lower triangle of `a` (else the upper).
+      overwrite_a: ignored.
+      overwrite_b: ignored.
+      debug: ignored.
+      check_finite: ignored.
+      assume_a: "gen", "sym", "her" (general solve) or "pos" (Cholesky solve).
+
+    Returns:
+      `x` shaped like `b`.
+    """
+    if assume_a not in ("gen", "sym", "her", "pos"):
+        raise ModeError(f"assume_a must be 'gen', 'sym', 'her' or 'pos', got {assume_a!r}")
+    a, b = promote_dtypes_inexact(a, b)
+    if assume_a == "pos":
+        tri = jnp.tril(a) if lower else jnp.triu(a)
+        strict = jnp.tril(a, -1) if lower else jnp.triu(a, 1)
+        sym = tri + jnp.conj(_mT(strict))
+        return cho_solve(cho_factor(sym, lower=True), b)
+    return jnp.linalg.solve(a, b)
+
+
+def eigh(
+    a: Any,
+    b: Any = None,
+    lower: bool = True,
+    eigvals_only: bool = False,
+    overwrite_a: bool = False,
+    overwrite_b: bool = False,
+    turbo: bool = True,
+    eigvals: None = None,
+    type: int = 1,  # noqa: A002  (scipy's name)
+    check_finite: bool = True,
+) -> Any:
+    """Eigenvalues (ascending) and eigenvectors of symmetric/Hermitian matrices.
+
+    Args:
+      a: matrices `(..., n, n)`; only the triangle selected by `lower` is read.
+      b: must be None (the generalized problem is not supported, as in JAX).
+      lower: read the lower triangle (else the upper).
+      eigvals_only: return only the eigenvalues.
+      overwrite_a: ignored.
+      overwrite_b: ignored.
+      turbo: ignored.
+      eigvals: must be None.
+      type: must be 1.
+      check_finite: ignored.
+
+    Returns:
+      `(w, v)` with `a v = v diag(w)`, or `w` alone.
+    """
+    if b is not None or eigvals is not None or type != 1:
+        raise NotImplementedError("eigh supports only b=None, eigvals=None and type=1")
+    w, v = jnp.linalg.eigh(a, UPLO="L" if lower else "U", symmetrize_input=False)
+    return w if eigvals_only else (w, v)
+
+
+def qr(
+    a: Any,
+    overwrite_a: bool = False,
+    lwork: Any = None,
+    mode: str = "full",
+    pivoting: bool = False,
+    check_finite: bool = True,
+) -> tuple[Any, ...]:
+    """The QR decomposition `a = q r`.
+
+    Args:
+      a: matrices `(..., m, n)`.
+      overwrite_a: ignored.
+      lwork: ignored.
+      mode: "full" (`q (m, m)`), "economic" (`q (m, k)`) or "r" (only `r`).
+      pivoting: must be False (column pivoting is not supported).
+      check_finite: ignored.
+
+    Returns:
+      `(q, r)`, or `(r,)` when `mode == "r"` (scipy's tuple).
+    """
+    if pivoting:
+        raise NotImplementedError("qr with pivoting=True is not supported")
+    if mode not in ("full", "economic", "r"):
+        raise ModeError(f"qr mode must be 'full', 'economic' or 'r', got {mode!r}")
+    q, r = jnp.linalg.qr(a, mode="reduced" if mode == "economic" else "complete")
+    if mode == "r":
+        return (r,)
+    return q, r
+
+
+def svd(
+    a: Any,
+    full_matrices: bool = True,
+    compute_uv: bool = True,
+    overwrite_a: bool = False,
+    check_finite: bool = True,
+    lapack_driver: str = "gesdd",
+) -> Any:
+    """The singular value decomposition `a = u diag(s) vh`.
+
+    Args:
+      a: matrices `(..., m, n)`.
+      full_matrices: square `u` and `vh` (else `(m, k)` and `(k, n)`).
+      compute_uv: also return `u` and `vh`.
+      overwrite_a: ignored.
+      check_finite: ignored.
+      lapack_driver: ignored.
+
+    Returns:
+      `(u, s, vh)` or `s` (descending).
+    """
+    return jnp.linalg.svd(a, full_matrices=full_matrices, compute_uv=compute_uv)
+
+
+# ---------------------------------------------------------------------------------------------
+# Matrix exponential
+
+_PADE7 = (17297280.0, 8648640.0, 1995840.0, 277200.0, 25200.0, 1512.0, 56.0, 1.0)
+_PADE13 = (
+    64764752532480000.0,
+    32382376266240000.0,
+    7771770303897600.0,
+    1187353796428800.0,
+    129060195264000.0,
+    10559470521600.0,
+    670442572800.0,
+    33522128640.0,
+    1323241920.0,
+    40840800.0,
+    960960.0,
+    16380.0,
+    182.0,
+    1.0,
+)
+_THETA7 = 3.925724783138660
+_THETA13 = 5.371920351148152
+
+
+def _pade(a: Any, coeffs: tuple[float, ...]) -> tuple[Any, Any]:
+    """`(u, v)` with `u` the odd and `v` the even part of the Pade numerator."""
+    n = _shape(a)[-1]
+    eye = jnp.broadcast_to(jnp.eye(n, dtype=get_aval(a).dtype), _shape(a))
+    a2 = jnp.matmul(a, a)
+    powers = [eye, a2]
+    while len(powers) < (len(coeffs) + 1) // 2:
+        powers.append(jnp.matmul(powers[-1], a2))
+    odd = sum(coeffs[2 * j + 1] * powers[j] for j in range(len(coeffs) // 2))
+    even = sum(coeffs[2 * j] * powers[j] for j in range(len(coeffs) // 2))
+    return jnp.matmul(a, odd), even
+
+
+def expm(a: Any, *, upper_triangular: bool = False, max_squarings: int = 16) -> Any:
+    """The matrix exponential by Pade scaling and squaring.
+
+    Args:
+      a: square matrices `(..., n, n)`.
+      upper_triangular: accepted for JAX compatibility (the general algorithm is used).
+      max_squarings: the most squarings allowed; inputs needing more give NaN.
+
+    Returns:
+      `exp(a)`.
+    """
+    (a,) = promote_dtypes_inexact(a)
+    if len(_shape(a)) < 2 or _shape(a)[-1] != _shape(a)[-2]:
+        raise ShapeMismatchError(f"expm needs square matrices (..., n, n), got {_shape(a)}")
+    double = get_aval(a).dtype in (np.float64, np.complex128)
+    coeffs, theta = (_PADE13, _THETA13) if double else (_PADE7, _THETA7)
+    norm = jnp.max(jnp.sum(jnp.abs(a), axis=-2), axis=-1)
+    safe_norm = jnp.where(norm > 0, norm, jnp.ones_like(norm))
+    s = jnp.maximum(jnp.ceil(jnp.log2(safe_norm / theta)), 0.0)
+    s = jnp.where(jnp.isfinite(s), s, jnp.full_like(s, max_squarings + 1))
+    scaled = a / (2.0**s)[..., None, None]
+    u, v = _pade(scaled, coeffs)
+    r = jnp.linalg.solve(v - u, v + u)
+
+    def square(i: Any, r: Any) -> Any:
+        return jnp.where((i < s)[..., None, None], jnp.matmul(r, r), r)
+
+    r = lax.fori_loop(0, max_squarings, square, r)
+    too_big = (s > max_squarings)[..., None, None]
+    return jnp.where(too_big, jnp.full_like(r, np.nan), r)
+
+
+# ---------------------------------------------------------------------------------------------
+# Special matrices
+
+
+def block_diag(*arrs: Any) -> Any:
+    """A block-diagonal matrix from the given blocks.
+
+    Args:
+      *arrs: arrays of rank at most 2 (scalars and vectors become `(1, 1)`/`(1, n)` blocks).
+
+    Returns:
+      The `(sum rows, sum cols)` matrix with the blocks on its diagonal, zeros elsewhere.
+    """
+    if not arrs:
+        return jnp.zeros((1, 0))
+    blocks = [jnp.atleast_2d(jnp.asarray(x)) for x in arrs]
+    for x in blocks:
+        if len(_shape(x)) > 2:
+            raise ShapeMismatchError(f"block_diag takes arrays of rank <= 2, got shape {_shape(x)}")
+    dtype = jnp.result_type(*blocks)
+    total = sum(_shape(x)[1] for x in blocks)
+    rows, left = [], 0
+    for x in blocks:
+        c = _shape(x)[1]
+        rows.append(jnp.pad(x.astype(dtype), ((0, 0), (left, total - left - c))))
+        left += c
+    return jnp.concatenate(rows, axis=0)
+
+
+def _broadcast_leading(c: Any, r: Any) -> tuple[Any, Any]:
+    """Promotes `c (..., m)` and `r (..., n)` to one dtype and one batch shape."""
+    c, r = promote_dtypes(jnp.atleast_1d(c), jnp.atleast_1d(r))
+    batch = jnp.broadcast_shapes(_shape(c)[:-1], _shape(r)[:-1])
+    return jnp.broadcast_to(c, batch + _shape(c)[-1:]), jnp.broadcast_to(r, batch + _shape(r)[-1:])
+
+
+def toeplitz(c: Any, r: Any = None) -> Any:
+    """A Toeplitz matrix: constant diagonals, first column `c`, first row `r`.
+
+    Args:
+      c: first column, `(..., m)`.
+      r: first row, `(..., n)` (its first element is ignored); defaults to `conj(c)`.
+
+    Returns:
+      `t (..., m, n)` with `t[i, j] = c[i - j]` for `i >= j` and `r[j - i]` otherwise.
+    """
+    c = jnp.asarray(c)
+    c, r = _broadcast_leading(c, jnp.conj(c) if r is None else r)
+    m, n = _shape(c)[-1], _shape(r)[-1]
+    vals = jnp.concatenate([jnp.flip(r[..., 1:], axis=-1), c], axis=-1)
+    idx = np.arange(m)[:, None] - np.arange(n)[None, :] + n - 1
+    return vals[..., idx]
+
+
+def hankel(c: Any, r: Any = None) -> Any:
+    """A Hankel matrix: constant anti-diagonals, first column `c`, last row `r`.
+
+    Args:
+      c: first column, `(..., m)`.
+      r: last row, `(..., n)` (its first element is ignored); defaults to zeros like `c`.
+
+    Returns:
+      `h (..., m, n)` with `h[i, j] = c[i + j]` for `i + j < m` and `r[i + j - m + 1]` otherwise.
+    """
+    c = jnp.asarray(c)
+    if len(_shape(c)) == 0:
+        raise ShapeMismatchError("hankel: c must be at least 1-dimensional, got a scalar")
+    c, r = _broadcast_leading(c, jnp.zeros_like(c) if r is None else r)
+    m, n = _shape(c)[-1], _shape(r)[-1]
+    vals = jnp.concatenate([c, r[..., 1:]], axis=-1)
+    idx = np.arange(m)[:, None] + np.arange(n)[None, :]
+    return vals[..., idx]
+
+
+def circulant(c: Any) -> Any:
+    """A circulant matrix whose first column is `c`.
+
+    Args:
+      c: first column, `(..., n)`.
+
+    Returns:
+      `(..., n, n)` with `out[i, j] = c[(i - j) mod n]`.
+    """
+    c = jnp.atleast_1d(jnp.asarray(c))
+    n = _shape(c)[-1]
+    idx = (np.arange(n)[:, None] - np.arange(n)[None, :]) % n
+    return c[..., idx]
+
+
+def companion(a: Any) -> Any:
+    """The companion matrix of the polynomial with coefficients `a` (highest power first).
+
+    Args:
+      a: coefficients `(..., n)` with `n >= 2`.
+
+    Returns:
+      `(..., n - 1, n - 1)`: first row `-a[1:] / a[0]`, ones on the subdiagonal.
+    """
+    (a,) = promote_args_inexact("companion", a)
+    a = jnp.atleast_1d(a)
+    n = _shape(a)[-1]
+    if n < 2:
+        raise ShapeMismatchError(
+            f"companion: the last axis of `a` needs at least 2 coefficients, got shape {_shape(a)}"
+        )
+    first = -a[..., 1:] / a[..., :1]
+    sub = jnp.eye(n - 1, k=-1, dtype=get_aval(a).dtype)
+    top = (np.arange(n - 1) == 0)[:, None]
+    return jnp.where(top, first[..., None, :], sub)
+
+
+def hilbert(n: int) -> Any:
+    """The Hilbert matrix of order `n`.
+
+    Args:
+      n: the size, a Python int.
+
+    Returns:
+      `(n, n)` floats with `h[i, j] = 1 / (i + j + 1)`.
+    """
+    i = jnp.arange(n, dtype=jnp.float_)[:, None]
+    return 1.0 / (i + i.T + 1.0)

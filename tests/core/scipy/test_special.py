@@ -1,0 +1,98 @@
+"""core.scipy.special: dtypes, edge values, errors and derivatives."""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core.scipy import special
+from core.scipy.errors import SeriesOrderError, UnsupportedDTypeError
+from core.test_util import check_grads
+
+
+@pytest.mark.parametrize(
+    "fn,args",
+    [
+        (special.gammaln, (3,)),
+        (special.digamma, (2,)),
+        (special.expit, (1,)),
+        (special.xlogy, (2, 3)),
+        (special.erf, (np.int32(1),)),
+        (special.i0, (1,)),
+    ],
+)
+def test_ints_promote_to_float32(fn, args):
+    assert fn(*args).dtype == np.float32
+
+
+def test_float64_under_x64():
+    with core.enable_x64():
+        out = special.ndtri(np.float64([1e-300, 0.3]))
+        assert out.dtype == np.float64
+        # scipy.special.ndtri(1e-300), ndtri(0.3)
+        np.testing.assert_allclose(out, [-37.0470962993612, -0.5244005127080407], rtol=1e-7)
+        lnd = special.log_ndtr(np.float64([-30.0, 9.0]))
+        # scipy.special.log_ndtr(-30), log_ndtr(9)
+        np.testing.assert_allclose(lnd, [-454.32124395, -1.1285884059538406e-19], rtol=1e-9)
+
+
+@pytest.mark.parametrize(
+    "fn,x,exc",
+    [
+        (lambda x: special.log_ndtr(x, series_order=31), 1.0, SeriesOrderError),
+        (lambda x: special.log_ndtr(x, series_order=2.0), 1.0, SeriesOrderError),
+        (special.ndtr, np.float16(1.0), UnsupportedDTypeError),
+        (lambda x: special.zeta(x), 2.0, NotImplementedError),
+        (lambda x: special.factorial(x, exact=True), 3.0, NotImplementedError),
+    ],
+)
+def test_errors(fn, x, exc):
+    with pytest.raises(exc):
+        fn(x)
+
+
+@pytest.mark.parametrize(
+    "fn,args",
+    [
+        (special.xlogy, (np.float64([0.5, 2.0]), np.float64([1.5, 0.3]))),
+        (special.xlog1py, (np.float64([0.5, 2.0]), np.float64([1.5, 0.3]))),
+        (special.log_ndtr, (np.float64([-30.0, -3.0, 0.5, 9.0]),)),
+        (special.ndtri, (np.float64([0.1, 0.3, 0.8]),)),
+        (special.logit, (np.float64([0.2, 0.7]),)),
+        (special.entr, (np.float64([0.2, 1.7]),)),
+        (special.rel_entr, (np.float64([0.2, 1.7]), np.float64([0.5, 0.4]))),
+        (special.gamma, (np.float64([-1.5, 0.7, 3.2]),)),
+        (lambda a: special.multigammaln(a, 3), (np.float64([2.5, 4.0]),)),
+        (special.exp1, (np.float64([0.3, 2.5]),)),
+    ],
+)
+def test_grads(fn, args):
+    with core.enable_x64():
+        check_grads(fn, args, order=2, modes=("fwd", "rev"), eps=1e-4)
+
+
+def test_xlogy_grad_at_zero_is_finite():
+    # JAX: grad(xlogy, 1)(0., 0.) is nan (0 / 0) but grad w.r.t. x at y > 0 is log(y).
+    g = core.grad(lambda x: special.xlogy(x, 2.0))(0.0)
+    np.testing.assert_allclose(g, np.log(2.0), rtol=1e-6)
+    assert special.xlogy(0.0, 0.0) == 0.0
+
+
+def test_log_ndtr_grad_in_far_tail():
+    # d/dx log Phi(x) ~ -x for x -> -inf; JAX: grad(log_ndtr)(-40.) == 40.0254
+    g = core.grad(special.log_ndtr)(np.float32(-40.0))
+    np.testing.assert_allclose(g, 40.0254, rtol=1e-5)
+
+
+def test_vmap_and_jit():
+    x = np.float32([[0.1, 0.5], [0.9, 0.999]])
+    want = np.stack([special.ndtri(row) for row in x])
+    np.testing.assert_allclose(core.vmap(special.ndtri)(x), want, rtol=1e-6)
+    np.testing.assert_allclose(core.jit(special.ndtri)(x), want, rtol=1e-5)
+
+
+def test_logsumexp_return_sign():
+    out, sign = special.logsumexp(jnp.array([1.0, 2.0]), b=jnp.array([1.0, -2.0]), return_sign=True)
+    # jax.scipy.special.logsumexp([1., 2.], b=[1., -2.], return_sign=True)
+    np.testing.assert_allclose(out, 2.48988, rtol=1e-6)
+    assert sign == -1.0
