@@ -22,6 +22,9 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
+import os
+import sys
+import warnings
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -37,6 +40,7 @@ from core.interpreters import batching
 from core.interpreters.jvp import JVPTrace, JVPTracer, Zero, instantiate
 from core.interpreters.partial_eval import trace_to_closed_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
+from core.jit.errors import NumpyFallbackWarning, UnsupportedDTypeError
 from core.primitive import Primitive
 from core.prims.control_flow import common as _derived_jaxprs  # memo, run_numpy
 from core.prims.control_flow.common import partial_eval_jaxpr  # splits control flow bodies too
@@ -101,7 +105,26 @@ def _compile(jaxpr: ir.Jaxpr, backend: str) -> Callable[..., list[np.ndarray]]:
         raise ValueError(f"unknown jit backend {backend!r}; use 'numba' or 'python'")
     from core.jit.codegen import compile_jaxpr
 
-    return compile_jaxpr(jaxpr)
+    try:
+        return compile_jaxpr(jaxpr)
+    except UnsupportedDTypeError as err:
+        warnings.warn(
+            f"numba cannot compile arrays of dtype {', '.join(err.dtypes)}: this jitted "
+            "function runs on the numpy back end instead (correct, but op by op). Compute in "
+            "float32 for compiled speed.",
+            NumpyFallbackWarning,
+            stacklevel=_user_stacklevel(),
+        )
+        return functools.partial(_derived_jaxprs.run_numpy, jaxpr)
+
+
+def _user_stacklevel() -> int:
+    """The `stacklevel` of a warning that names the first caller outside the `core` package."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _contiguous(v: np.ndarray, aval: ShapedArray) -> np.ndarray:

@@ -30,7 +30,7 @@ from numba.np.numpy_support import from_dtype
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var
 from core.jit import disk_cache, fusion, malloc, simplify
 from core.jit.buffers import Buffers
-from core.jit.errors import LoweringError
+from core.jit.errors import UnsupportedDTypeError
 from core.jit.loops import LoopNest, Value
 from core.jit.lowering import (
     ScalarCtx,
@@ -431,15 +431,36 @@ def _emit_outputs(gen: Generator, jaxpr: Jaxpr, values: list[Value], bufs: list[
     em.line(f"return ({''.join(r + ', ' for r in results)})")
 
 
+def _dtypes(jaxpr: Jaxpr) -> set[np.dtype]:
+    """The dtypes of every value of `jaxpr`, its sub-jaxprs (control flow) included."""
+    found = {v.aval.dtype for v in [*jaxpr.constvars, *jaxpr.invars]}
+    pending = list(jaxpr.eqns)
+    while pending:
+        eqn = pending.pop()
+        found.update(v.aval.dtype for v in eqn.outputs)
+        params = list(eqn.params.values())
+        while params:
+            p = params.pop()
+            if isinstance(p, (tuple, list)):
+                params.extend(p)
+            elif isinstance(p, (Jaxpr, ClosedJaxpr)):
+                inner = p.jaxpr if isinstance(p, ClosedJaxpr) else p
+                found.update(v.aval.dtype for v in [*inner.constvars, *inner.invars])
+                pending.extend(inner.eqns)
+    return found
+
+
 def generate(jaxpr: Jaxpr, parallel: bool = True) -> str:
     """The source of the module defining `kernel(*constvars, *invars) -> tuple`.
 
     With `parallel`, large loops of kernels without BLAS calls may use threads (`prange`).
     The kernel returns its outputs as `output_layout` says.
     """
-    for v in [*jaxpr.constvars, *jaxpr.invars, *jaxpr.outvars]:
-        if v.aval.dtype.kind not in _SUPPORTED_KINDS or v.aval.dtype == np.float16:
-            raise LoweringError(f"arrays of dtype {v.aval.dtype}")
+    unsupported = sorted(
+        {str(d) for d in _dtypes(jaxpr) if d.kind not in _SUPPORTED_KINDS or d == np.float16}
+    )
+    if unsupported:
+        raise UnsupportedDTypeError(unsupported)
     em = Emitter()
     gen = Generator(em, parallel=parallel)
     params = [f"a{i}" for i in range(len(jaxpr.constvars) + len(jaxpr.invars))]

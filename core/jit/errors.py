@@ -15,5 +15,17 @@ class LoweringError(NumbaxError, NotImplementedError):
         )
 
 
+class UnsupportedDTypeError(LoweringError):
+    """The program holds values of a dtype numba cannot compile (float16)."""
+
+    def __init__(self, dtypes: list[str]):
+        self.dtypes = dtypes
+        super().__init__(f"arrays of dtype {', '.join(dtypes)}")
+
+
+class NumpyFallbackWarning(NumbaxError, UserWarning):
+    """A jitted function runs on the numpy back end because numba cannot compile it."""
+
+
 class JitCacheWarning(NumbaxError, UserWarning):
     """The compile cache directory cannot be used; compiling in memory instead."""

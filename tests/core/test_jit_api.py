@@ -313,3 +313,27 @@ def test_jit_static_arguments_valid_forms():
     assert int(core.jit(g, static_argnums=-1)(2, 3)) == 6
     assert int(core.jit(g, static_argnames="anything")(2, n=3)) == 6
     assert int(core.jit(lambda *a: a[0] * a[1], static_argnums=5)(2, 3)) == 6
+
+
+@pytest.mark.parametrize(
+    "fn, arg",
+    [
+        (lambda x: x * 2, np.ones(3, np.float16)),  # float16 in and out
+        (lambda x: x.astype(jnp.float16).astype(jnp.float32) * 3, np.full(3, 1.0001, np.float32)),
+        (
+            lambda x: core.lax.fori_loop(
+                0, 3, lambda i, c: c + x.astype(jnp.float16).sum().astype(jnp.float32), 0.0
+            ),
+            np.ones(3, np.float32),
+        ),  # float16 only inside a loop body
+    ],
+)
+def test_float16_programs_fall_back_to_numpy_with_a_warning(fn, arg):
+    """numba has no float16: the program runs on the numpy back end (same values as eager)."""
+    from core.jit.errors import NumpyFallbackWarning
+
+    with pytest.warns(NumpyFallbackWarning, match="float16"):
+        got = core.jit(fn)(jnp.asarray(arg))
+    want = fn(jnp.asarray(arg))
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)

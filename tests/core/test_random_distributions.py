@@ -15,7 +15,6 @@ import core
 import core.numpy as jnp
 from core import random
 from core.errors import PRNGKeyError, RandomArgumentError, ShapeError
-from core.jit.errors import LoweringError
 from core.random_distributions import random_gamma_grad
 
 
@@ -496,11 +495,6 @@ def test_jit_matches_eager(fn):
     np.testing.assert_allclose(_np(core.jit(fn)(k)), _np(fn(k)), rtol=2e-6)
 
 
-@pytest.mark.xfail(
-    raises=LoweringError,
-    strict=False,
-    reason="gamma's custom_jvp needs a numba lowering of custom_jvp_call (inlining its jaxpr)",
-)
 def test_jit_gamma_and_its_gradient():
     k = random.key(0)
     a = F32([0.3, 2.5])

@@ -7,7 +7,6 @@ import scipy.special as sp
 import core
 import core.numpy as jnp
 from core import lax
-from core.jit.errors import LoweringError
 from core.lax import special
 
 A = np.array([0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 100.0, 3.0, 0.7])
@@ -186,10 +185,6 @@ def test_loops_compile_with_numba(fn, args, ref):
     np.testing.assert_allclose(core.jit(fn)(*args), ref(*args), rtol=2e-6)
 
 
-@pytest.mark.xfail(
-    raises=LoweringError,
-    reason="the numba back end does not inline custom_jvp_call yet (core/jit/simplify.py)",
-)
 def test_public_function_under_numba_jit():
     np.testing.assert_allclose(
         core.jit(lax.erfc)(np.float32([0.5, 2.0])), sp.erfc([0.5, 2.0]), rtol=2e-6
