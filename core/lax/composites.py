@@ -13,7 +13,6 @@ zeros. The scatter helpers use this core's index form, not `ScatterDimensionNumb
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -30,6 +29,7 @@ from core.prims.indexing import concatenate, pad, slice_in_dim
 from core.prims.linalg import dot_general
 from core.prims.random_bits import bitcast_convert_type
 from core.prims.rev import rev
+from core.prims.sorting import top_k
 from core.trace import get_aval
 
 
@@ -75,11 +75,24 @@ def iota(dtype: Any, size: int) -> Any:
 
 def broadcasted_iota(dtype: Any, shape: Sequence[int], dimension: int) -> Any:
     """`lax.broadcasted_iota`: indices along `dimension` of an array of `shape`."""
-    return shapes.iota(dtype, tuple(shape), dimension)
+    shape = tuple(shape)
+    if not 0 <= dimension < len(shape):
+        raise ValueError(
+            f"iota dimension must be between 0 and len(shape), got dimension={dimension} for "
+            f"shape={shape}"
+        )
+    return shapes.iota(dtype, shape, dimension)
 
 
-def full(shape: Sequence[int], fill_value: Any, dtype: Any = None) -> Any:
-    """`lax.full`: an array of `shape` filled with `fill_value`."""
+def full(shape: Sequence[int] | int, fill_value: Any, dtype: Any = None) -> Any:
+    """`lax.full`: an array of `shape` filled with the scalar `fill_value`."""
+    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    fill_shape = get_aval(fill_value).shape
+    if fill_shape:
+        raise TypeError(
+            f"full must be called with a scalar fill_value, got shape {fill_shape}; "
+            "use lax.broadcast_in_dim to broadcast an array"
+        )
     if dtype is None:
         dt, weak = (
             dtypes.dtype_and_weak(fill_value)
@@ -115,6 +128,8 @@ def expand_dims(array: Any, dimensions: Sequence[int]) -> Any:
     """`lax.expand_dims`: inserts unit dimensions at the given output positions."""
     shape = list(get_aval(array).shape)
     nd = len(shape) + len(dimensions)
+    if any(not -nd <= int(d) < nd for d in dimensions):
+        raise ValueError(f"expand_dims: dimensions {dimensions} out of bounds for rank {nd}")
     for d in sorted(int(d) % nd for d in dimensions):
         shape.insert(d, 1)
     return shapes.reshape(array, tuple(shape))
@@ -122,6 +137,8 @@ def expand_dims(array: Any, dimensions: Sequence[int]) -> Any:
 
 def squeeze(array: Any, dimensions: Sequence[int]) -> Any:
     """`lax.squeeze`: removes the given unit dimensions."""
+    if type(array) in (bool, int, float, complex):
+        array = shapes.full((), array, *dtypes.dtype_and_weak(array))
     shape = get_aval(array).shape
     dims = {int(d) % len(shape) for d in dimensions}
     if any(shape[d] != 1 for d in dims):
@@ -177,39 +194,26 @@ def scatter_sub(
 # convert_element_type, whose complex -> real conversion keeps the real part)
 
 
-def _real_dtype(dt: np.dtype) -> np.dtype:
-    return np.dtype(np.float64 if dt == np.complex128 else np.float32)
-
-
 def real(x: Any) -> Any:
-    """`lax.real`: the real part of a complex array (real inputs: the array itself)."""
-    dt = get_aval(x).dtype
-    if dt.kind != "c":
-        return x
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
-        return shapes.convert_element_type(x, _real_dtype(dt))
+    """`lax.real`: the real part of a complex array."""
+    return ew.real_p.bind(x)
 
 
 def imag(x: Any) -> Any:
-    """`lax.imag`: the imaginary part (zeros for real inputs)."""
-    if get_aval(x).dtype.kind != "c":
-        return ew.full_like(x, 0)
-    return real(ew.mul(x, ew.full_like(x, -1j)))
+    """`lax.imag`: the imaginary part of a complex array."""
+    return ew.imag_p.bind(x)
 
 
 def complex(x: Any, y: Any) -> Any:  # noqa: A001
     """`lax.complex`: `x + 1j * y` from two real arrays of one shape and dtype."""
-    dt = np.dtype(np.complex128 if get_aval(x).dtype == np.float64 else np.complex64)
-    cx, cy = shapes.convert_element_type(x, dt), shapes.convert_element_type(y, dt)
-    return ew.add(cx, ew.mul(cy, ew.full_like(cy, 1j)))
+    return ew.complex_p.bind(*ew._operands(x, y))
 
 
 def conj(x: Any) -> Any:
-    """`lax.conj`: the complex conjugate (real inputs are returned as they are)."""
-    if get_aval(x).dtype.kind != "c":
-        return x
-    return complex(real(x), ew.neg(imag(x)))
+    """`lax.conj`: the complex conjugate (real inputs give a complex result, as in JAX)."""
+    if get_aval(x).dtype.kind != "c":  # +0 imaginary part, as XLA gives
+        return shapes.convert_element_type(x, ew._complex_dtype(get_aval(x).dtype))
+    return ew.complex_p.bind(ew.real_p.bind(x), ew.neg(ew.imag_p.bind(x)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -618,10 +622,30 @@ def _identity(reducer: Callable, dt: np.dtype) -> Any:
     return None
 
 
+def _bitwise_reduction(name: str, operand: Any, axes: Sequence[int], ident: int, fn) -> Any:
+    dt = get_aval(operand).dtype
+    if dt.kind not in "biu":
+        raise TypeError(f"{name} is a logical reduction: it needs a bool or int operand, got {dt}")
+    return reduce(operand, shapes.full((), ident, dt), fn, axes)
+
+
 def reduce_xor(operand: Any, axes: Sequence[int]) -> Any:
     """`lax.reduce_xor`: bitwise xor over `axes` (parity for booleans)."""
-    zero = shapes.full((), 0, get_aval(operand).dtype)
-    return reduce(operand, zero, ew.bitwise_xor, axes)
+    return _bitwise_reduction("reduce_xor", operand, axes, 0, ew.bitwise_xor)
+
+
+def reduce_and(operand: Any, axes: Sequence[int]) -> Any:
+    """`lax.reduce_and`: logical (bool) or bitwise (integer) and over `axes`."""
+    if get_aval(operand).dtype == np.bool_:
+        return red.reduce_and(operand, axes)
+    return _bitwise_reduction("reduce_and", operand, axes, -1, ew.bitwise_and)
+
+
+def reduce_or(operand: Any, axes: Sequence[int]) -> Any:
+    """`lax.reduce_or`: logical (bool) or bitwise (integer) or over `axes`."""
+    if get_aval(operand).dtype == np.bool_:
+        return red.reduce_or(operand, axes)
+    return _bitwise_reduction("reduce_or", operand, axes, 0, ew.bitwise_or)
 
 
 def _interleave(a: Any, b: Any, axis: int) -> Any:
@@ -716,4 +740,70 @@ def cumlogsumexp(operand: Any, axis: int = 0, reverse: bool = False) -> Any:
         d = ew.add(ew.exp(ew.sub(a, safe)), ew.exp(ew.sub(b, safe)))
         return ew.add(ew.log(d), safe)
 
+    shape = get_aval(operand).shape
+    if not 0 <= axis < len(shape):
+        raise ValueError(f"cumlogsumexp: axis {axis} is out of bounds for shape {shape}")
     return associative_scan(logaddexp, operand, reverse=reverse, axis=axis)
+
+
+# ---------------------------------------------------------------------------------------------
+# Small utilities of jax.lax
+
+
+def dtype(x: Any) -> np.dtype:
+    """`lax.dtype`: the canonical dtype of a value or of a dtype-like (`np.float64` -> float32
+    with x64 off)."""
+    if isinstance(x, (type, str, np.dtype)):
+        return dtypes.canonicalize_dtype(x)
+    return dtypes.dtype_and_weak(x)[0]
+
+
+def broadcast_shapes(*shapes_: Sequence[int]) -> tuple[int, ...]:
+    """`lax.broadcast_shapes`: the numpy-style broadcast of static shapes (ValueError if they
+    do not broadcast)."""
+    from core.numpy._util import broadcast_shapes as numpy_broadcast_shapes
+
+    return numpy_broadcast_shapes(*(tuple(int(d) for d in s) for s in shapes_))
+
+
+def unstack(x: Any, axis: int = 0) -> tuple[Any, ...]:
+    """`lax.unstack`: the slices of `x` along `axis`, that axis removed."""
+    ndim = get_aval(x).ndim
+    axis = axis + ndim if axis < 0 else axis
+    return tuple(index_in_dim(x, i, axis, False) for i in range(get_aval(x).shape[axis]))
+
+
+def with_sharding_constraint(x: Any, shardings: Any) -> Any:
+    """`lax.with_sharding_constraint`: `x` itself (one CPU device: there is nothing to lay
+    out)."""
+    del shardings
+    return x
+
+
+def approx_max_k(
+    operand: Any,
+    k: int,
+    reduction_dimension: int = -1,
+    recall_target: float = 0.95,
+    reduction_input_size_override: int = -1,
+    aggregate_to_topk: bool = True,
+) -> list[Any]:
+    """`lax.approx_max_k`: the `k` largest entries along `reduction_dimension` and their
+    indices. Exact here (recall 1 meets any `recall_target`)."""
+    del recall_target, reduction_input_size_override, aggregate_to_topk
+    return list(top_k(operand, k, axis=reduction_dimension))
+
+
+def approx_min_k(
+    operand: Any,
+    k: int,
+    reduction_dimension: int = -1,
+    recall_target: float = 0.95,
+    reduction_input_size_override: int = -1,
+    aggregate_to_topk: bool = True,
+) -> list[Any]:
+    """`lax.approx_min_k`: the `k` smallest entries along `reduction_dimension` and their
+    indices, exactly (see `approx_max_k`)."""
+    del recall_target, reduction_input_size_override, aggregate_to_topk
+    vals, idx = top_k(ew.neg(operand), k, axis=reduction_dimension)
+    return [ew.neg(vals), idx]

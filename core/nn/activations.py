@@ -34,14 +34,14 @@ def tanh(x: Any) -> Any:
 def relu(x: Any) -> Any:
     """`max(x, 0)`, with gradient 0 at 0."""
     x = ensure_array(x)
-    return jnp.where(x > 0, x, jnp.zeros_like(x))
+    return jnp.where(x <= 0, jnp.zeros_like(x), x)  # NaN propagates, as in JAX
 
 
 def relu6(x: Any) -> Any:
     """`min(max(x, 0), 6)`, with gradient 0 at 0 and 6."""
-    x = ensure_array(x)
-    inside = jnp.logical_and(x > 0, x < 6)
-    return jnp.where(inside, x, jnp.where(x >= 6, jnp.full_like(x, 6), jnp.zeros_like(x)))
+    (x,) = promote_args_inexact("relu6", x)  # integers give floats, as in JAX
+    outside = jnp.logical_or(x <= 0, x >= 6)  # NaN is neither: it propagates, as in JAX
+    return jnp.where(outside, jnp.where(x >= 6, jnp.full_like(x, 6), jnp.zeros_like(x)), x)
 
 
 def sigmoid(x: Any) -> Any:
@@ -254,13 +254,35 @@ def standardize(
     variance: Any = None,
     epsilon: Any = 1e-5,
     where: Any = None,
+    *,
+    algorithm: str = "fast",
 ) -> Any:
-    """`(x - mean) / sqrt(variance + epsilon)` with the statistics taken along `axis`."""
+    """`(x - mean) / sqrt(variance + epsilon)` with the statistics taken along `axis`.
+
+    Args:
+      x: the array.
+      axis: the axis or axes of the statistics.
+      mean: a precomputed mean (else taken over `axis`).
+      variance: a precomputed variance (else taken over `axis`).
+      epsilon: added to the variance.
+      where: the elements taken into the statistics.
+      algorithm: "fast" (`mean(x^2) - mean(x)^2`, clipped at 0, as JAX's default) or "stable"
+        (`mean((x - mean)^2)`).
+
+    Returns:
+      The standardized array.
+    """
+    if algorithm not in ("fast", "stable"):
+        raise ValueError(f"Unknown algorithm {algorithm!r}. Expected 'fast' or 'stable'.")
     (x,) = promote_args_inexact("standardize", x)
     if mean is None:
         mean = jnp.mean(x, axis, keepdims=True, where=where)
     if variance is None:
-        variance = jnp.mean(jnp.square(x), axis, keepdims=True, where=where) - jnp.square(mean)
+        if algorithm == "stable":
+            variance = jnp.mean(jnp.square(x - mean), axis, keepdims=True, where=where)
+        else:  # may cancel to a small negative number: clipped, as in JAX
+            variance = jnp.mean(jnp.square(x), axis, keepdims=True, where=where)
+            variance = jnp.maximum(variance - jnp.square(mean), 0)
     return (x - mean) * ew.rsqrt(*promote_args_inexact("standardize", variance + epsilon))
 
 

@@ -98,7 +98,7 @@ def angle(z: Any, deg: bool = False) -> Any:
       A float array: real and imaginary parts' dtype for complex/float arrays, the default
       float for integers and 0-d floats (as in JAX).
     """
-    from core.lax.composites import imag, real
+    from core.numpy.ufuncs import imag, real
 
     z = asarray(z)
     zdt = get_aval(z).dtype

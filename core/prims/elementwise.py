@@ -8,6 +8,7 @@ expression per primitive (`core.jit.lowering.Scalar`), so elementwise chains fus
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 import numpy as np
@@ -283,7 +284,14 @@ neg_p.def_transpose(lambda ct, x: [neg(ct)])
 neg_p.linear = True
 neg_p.def_lowering(Scalar(lambda ctx, x: f"(-{x})"))
 
-sign_p = unop("sign", np.sign, _NUM)
+
+def _sign_impl(x):
+    if x.dtype.kind == "f":  # signed zeros and NaN come back as they are (np.sign(-0.0) is 0.0)
+        return np.where(x == 0, x, np.sign(x)).astype(x.dtype)
+    return np.sign(x)
+
+
+sign_p = unop("sign", _sign_impl, _NUM)
 defjvp_zero(sign_p)
 
 
@@ -456,13 +464,13 @@ def _erf_inv_impl(x):
     from scipy import special
 
     with np.errstate(all="ignore"):
-        return special.erfinv(x).astype(x.dtype)
+        return np.where(x == 0, x, special.erfinv(x)).astype(x.dtype)  # keeps -0.0
 
 
 def _lgamma_impl(x):
     from scipy import special
 
-    return special.gammaln(x).astype(x.dtype)
+    return np.where(x == -np.inf, np.inf, special.gammaln(x)).astype(x.dtype)
 
 
 def _digamma_impl(x):
@@ -586,7 +594,15 @@ def _shift_right_arithmetic_impl(x, y):
 shift_left_p = binop("shift_left", _shift_left_impl, "iu")
 shift_right_logical_p = binop("shift_right_logical", _shift_right_logical_impl, "iu")
 shift_right_arithmetic_p = binop("shift_right_arithmetic", _shift_right_arithmetic_impl, "iu")
-population_count_p = unop("population_count", np.bitwise_count, "iu")
+
+
+def _population_count_impl(x):
+    # np.bitwise_count counts the bits of |x|; XLA counts the two's-complement bits.
+    unsigned = x.view(np.dtype(f"u{x.dtype.itemsize}")) if x.dtype.kind == "i" else x
+    return np.bitwise_count(unsigned).astype(x.dtype)
+
+
+population_count_p = unop("population_count", _population_count_impl, "iu")
 for _p in (
     eq_p,
     ne_p,
@@ -720,6 +736,81 @@ def _select_n_lowering(ctx, which, *cases):
 select_n_p.def_lowering(Scalar(_select_n_lowering))
 
 # ---------------------------------------------------------------------------------------------
+# Complex parts: real/imag take a complex array apart, complex builds one (no arithmetic, so
+# infinities and NaNs stay in their own part, as in XLA)
+
+
+def _part_dtype(dtype: np.dtype) -> np.dtype:
+    return np.dtype(np.float64 if dtype == np.complex128 else np.float32)
+
+
+def _complex_dtype(dtype: np.dtype) -> np.dtype:
+    return np.dtype(np.complex128 if dtype == np.float64 else np.complex64)
+
+
+def _part(name: str, np_fn) -> Primitive:
+    prim = Primitive(name)
+
+    def abstract_eval(x):
+        if x.dtype.kind != "c":
+            _reject_dtype(name, x.dtype, "c")
+        return ShapedArray(x.shape, _part_dtype(x.dtype), x.weak_type)
+
+    prim.def_impl(lambda x: np.array(np_fn(x)))  # a copy, not a strided view
+    prim.def_abstract_eval(abstract_eval)
+    batching.broadcast_batcher(prim)
+    prim.linear = True
+    return prim
+
+
+real_p = _part("real", np.real)
+defjvp(real_p, lambda g, x: real_p.bind(g))
+real_p.def_transpose(lambda ct, x: [complex_p.bind(ct, full_like(ct, 0))])
+real_p.def_lowering(Scalar(lambda ctx, x: f"{x}.real"))
+
+imag_p = _part("imag", np.imag)
+defjvp(imag_p, lambda g, x: imag_p.bind(g))
+imag_p.def_transpose(lambda ct, x: [complex_p.bind(full_like(ct, 0), neg(ct))])
+imag_p.def_lowering(Scalar(lambda ctx, x: f"{x}.imag"))
+
+complex_p = Primitive("complex")
+
+
+def _complex_impl(x, y):
+    out = np.empty(x.shape, _complex_dtype(x.dtype))
+    out.real, out.imag = x, y
+    return out
+
+
+def _complex_abstract_eval(x, y):
+    _check_same("complex", (x, y))
+    if x.dtype.kind != "f" or x.dtype == np.float16:
+        _reject_dtype("complex", x.dtype, "f")
+    return ShapedArray(x.shape, _complex_dtype(x.dtype), x.weak_type and y.weak_type)
+
+
+def _complex_transpose(ct, x, y):
+    from core.interpreters.transpose import is_undefined
+
+    return [
+        real_p.bind(ct) if is_undefined(x) else None,
+        neg(imag_p.bind(ct)) if is_undefined(y) else None,
+    ]
+
+
+complex_p.def_impl(_complex_impl)
+complex_p.def_abstract_eval(_complex_abstract_eval)
+complex_p.def_transpose(_complex_transpose)
+batching.broadcast_batcher(complex_p)
+complex_p.linear = True
+defjvp(
+    complex_p,
+    lambda g, x, y: complex_p.bind(g, full_like(g, 0)),
+    lambda g, x, y: complex_p.bind(full_like(g, 0), g),
+)
+complex_p.def_lowering(Scalar(lambda ctx, a, b: f"complex({a}, {b})"))
+
+# ---------------------------------------------------------------------------------------------
 # The lax-style wrappers (Python scalars become arrays of the other operand's dtype)
 
 
@@ -761,7 +852,14 @@ population_count = _wrap(population_count_p)
 stop_gradient_prim = _wrap(stop_gradient_p)
 
 
-def round(x: Any, rounding_method: int = 0) -> Any:
+class RoundingMethod(enum.IntEnum):
+    """`lax.RoundingMethod`: how `round` breaks ties."""
+
+    AWAY_FROM_ZERO = 0
+    TO_NEAREST_EVEN = 1
+
+
+def round(x: Any, rounding_method: int = RoundingMethod.AWAY_FROM_ZERO) -> Any:
     """Rounds to the nearest integer: method 0 away from zero, 1 to even (like lax.round)."""
     return round_p.bind(x, rounding_method=int(rounding_method))
 
@@ -772,8 +870,17 @@ def integer_pow(x: Any, y: int) -> Any:
 
 
 def select_n(which: Any, *cases: Any) -> Any:
-    """`cases[which]` elementwise; `which` is a bool (two cases) or int32 array."""
-    return select_n_p.bind(which, *_operands(*cases))
+    """`cases[which]` elementwise; `which` is a bool (two cases) or int32 array, or a scalar
+    that picks one case for every element (as in JAX)."""
+    if not cases:
+        raise ValueError("select_n needs at least one case")
+    cases = _operands(*cases)
+    shape = get_aval(cases[0]).shape
+    if shape and not get_aval(which).shape:
+        from core.prims.shapes import broadcast_in_dim
+
+        which = broadcast_in_dim(which, shape, ())
+    return select_n_p.bind(which, *cases)
 
 
 def select(pred: Any, on_true: Any, on_false: Any) -> Any:
@@ -781,8 +888,13 @@ def select(pred: Any, on_true: Any, on_false: Any) -> Any:
     return select_n(pred, on_false, on_true)
 
 
-def full_like(x: Any, fill_value: Any) -> Any:
+def full_like(x: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> Any:
+    """`lax.full_like`: `fill_value` in the shape and dtype of `x` (or the given ones); the
+    result is weakly typed when `x` is and no `dtype` is given."""
     from core.prims.shapes import full
 
     aval = get_aval(x)
-    return full(aval.shape, fill_value, aval.dtype, aval.weak_type)
+    shape = aval.shape if shape is None else tuple(shape)
+    if dtype is None:
+        return full(shape, fill_value, aval.dtype, aval.weak_type)
+    return full(shape, fill_value, dtypes.canonicalize_dtype(dtype), False)

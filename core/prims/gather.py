@@ -650,18 +650,24 @@ def _dynamic_update_slice_lowering(ctx, eqn):
 dynamic_update_slice_p.def_lowering(Kernel(_dynamic_update_slice_lowering))
 
 
-def _scalar_starts(start_indices: Any) -> list[Any]:
+def _scalar_starts(start_indices: Any, shape: tuple[int, ...]) -> list[Any]:
+    """One scalar int array per axis; negative starts count from the end (as in JAX), then the
+    primitive clamps them so the slice fits."""
     from core.array import Array
 
     if isinstance(start_indices, (list, tuple)):
-        out = []
-        for s in start_indices:
-            if isinstance(s, (int, np.integer)):
-                s = Array(np.asarray(s, dtype=dtypes.int32))
-            out.append(s)
-        return out
-    aval = get_aval(start_indices)
-    return [sh.reshape(slice_index(start_indices, i), ()) for i in range(aval.shape[0])]
+        starts = list(start_indices)
+    else:
+        aval = get_aval(start_indices)
+        starts = [sh.reshape(slice_index(start_indices, i), ()) for i in range(aval.shape[0])]
+    out = []
+    for s, d in zip(starts, shape):
+        if isinstance(s, (int, np.integer)):
+            s = Array(np.asarray(s + d if s < 0 else s, dtype=dtypes.int32))
+        elif get_aval(s).dtype.kind == "i":
+            s = ew.select(ew.lt(s, ew.full_like(s, 0)), ew.add(s, ew.full_like(s, d)), s)
+        out.append(s)
+    return out + starts[len(shape) :]
 
 
 def slice_index(x: Any, i: int) -> Any:
@@ -672,13 +678,14 @@ def slice_index(x: Any, i: int) -> Any:
 
 def dynamic_slice(operand: Any, start_indices: Any, slice_sizes: Any) -> Any:
     """`lax.dynamic_slice`: a slice of static size at traced start indices (clamped to fit)."""
-    starts = _scalar_starts(start_indices)
+    starts = _scalar_starts(start_indices, get_aval(operand).shape)
     return dynamic_slice_p.bind(operand, *starts, slice_sizes=tuple(int(n) for n in slice_sizes))
 
 
 def dynamic_update_slice(operand: Any, update: Any, start_indices: Any) -> Any:
     """`lax.dynamic_update_slice`: writes `update` at traced start indices (clamped to fit)."""
-    return dynamic_update_slice_p.bind(operand, update, *_scalar_starts(start_indices))
+    starts = _scalar_starts(start_indices, get_aval(operand).shape)
+    return dynamic_update_slice_p.bind(operand, update, *starts)
 
 
 def dynamic_slice_in_dim(operand: Any, start_index: Any, slice_size: int, axis: int = 0) -> Any:

@@ -98,10 +98,15 @@ def slice(x: Any, start_indices, limit_indices, strides=None) -> Any:  # noqa: A
     )
 
 
-def slice_in_dim(x: Any, start: int, limit: int, stride: int = 1, axis: int = 0) -> Any:
-    """`lax.slice_in_dim`: slice along one axis."""
+def slice_in_dim(
+    x: Any, start: int | None, limit: int | None, stride: int = 1, axis: int = 0
+) -> Any:
+    """`lax.slice_in_dim`: slice along one axis (`None` and negative bounds as in JAX)."""
     shape = get_aval(x).shape
     axis = axis % len(shape)
+    size = shape[axis]
+    start = 0 if start is None else start + size if start < 0 else start
+    limit = size if limit is None else limit + size if limit < 0 else limit
     s = [0] * len(shape)
     lim = list(shape)
     st = [1] * len(shape)
@@ -116,6 +121,8 @@ pad_p = Primitive("pad")
 
 
 def _pad_impl(x, padding_value, *, padding_config):
+    if x.ndim == 0:  # np.pad rejects an empty pad_width
+        return x.copy()
     lo_hi = []
     interior_shape = []
     for d, (_, _, it) in zip(x.shape, padding_config):
@@ -330,6 +337,13 @@ concatenate_p.def_lowering(Kernel(_concatenate_lowering))
 def concatenate(operands, dimension: int) -> Any:
     """`lax.concatenate`: joins arrays of one dtype along `dimension`."""
     operands = list(operands)
+    if not operands:
+        raise ValueError("concatenate needs at least one operand")
+    ndim = get_aval(operands[0]).ndim
+    if not -ndim <= dimension < ndim:
+        raise ShapeError(
+            f"concatenate dimension {dimension} is out of bounds for operands of rank {ndim}"
+        )
     if len(operands) == 1:
         return operands[0]
     return concatenate_p.bind(*operands, dimension=int(dimension))

@@ -231,7 +231,16 @@ def dot_general(
     precision: Any = None,
     preferred_element_type: Any = None,
 ) -> Any:
-    """General tensor contraction, like `lax.dot_general` (precision is accepted and ignored)."""
+    """General tensor contraction, like `lax.dot_general` (precision is accepted and ignored).
+
+    Operands of different dtypes are first promoted to a common one (as JAX does).
+    """
+    from core.prims.shapes import convert_element_type
+
+    lhs_dt, rhs_dt = get_aval(lhs).dtype, get_aval(rhs).dtype
+    if lhs_dt != rhs_dt:
+        common = dtypes.promote_types(lhs_dt, rhs_dt)
+        lhs, rhs = convert_element_type(lhs, common), convert_element_type(rhs, common)
     (xc, yc), (xb, yb) = dimension_numbers
     dn = ((tuple(map(int, xc)), tuple(map(int, yc))), (tuple(map(int, xb)), tuple(map(int, yb))))
     pet = (

@@ -135,10 +135,51 @@ bitcast_convert_type_p.def_lowering(Scalar(_bitcast_lowering))
 
 
 def bitcast_convert_type(x: Any, new_dtype: Any) -> Any:
-    """Reinterprets the bits of `x` as `new_dtype` (same width), like `lax.bitcast_convert_type`."""
+    """Reinterprets the bits of `x` as `new_dtype`, like `lax.bitcast_convert_type`.
+
+    Between dtypes of different widths, a narrower result gets a new last axis of
+    `old_bits // new_bits` entries (little-endian, as XLA on CPU); a wider result needs a last
+    axis of `new_bits // old_bits` entries and drops it.
+    """
     new_dtype = np.dtype(new_dtype)
     aval = get_aval(x)
     if aval.dtype == new_dtype:
         return x
-    _bitcast_abstract_eval(aval, new_dtype=new_dtype)
-    return bitcast_convert_type_p.bind(x, new_dtype=new_dtype)
+    old, new = aval.dtype.itemsize, new_dtype.itemsize
+    if old == new:
+        _bitcast_abstract_eval(aval, new_dtype=new_dtype)
+        return bitcast_convert_type_p.bind(x, new_dtype=new_dtype)
+    return _bitcast_resize(x, aval, new_dtype)
+
+
+def _bitcast_resize(x: Any, aval: ShapedArray, new_dtype: np.dtype) -> Any:
+    """Different widths: through unsigned words, split by shifts or joined by shifts and ors."""
+    from core.prims import elementwise as ew
+    from core.prims import shapes
+    from core.prims.indexing import concatenate, slice_in_dim
+
+    if np.bool_ in (aval.dtype, new_dtype):
+        raise DTypeError(f"bitcast_convert_type cannot reinterpret {aval.dtype} as {new_dtype}")
+    old, new = aval.dtype.itemsize, new_dtype.itemsize
+    u_old, u_new = np.dtype(f"u{old}"), np.dtype(f"u{new}")
+    u = bitcast_convert_type(x, u_old)
+    if new < old:
+        parts = []
+        for i in range(old // new):
+            shifted = ew.shift_right_logical(u, ew.full_like(u, 8 * new * i))
+            part = shapes.convert_element_type(shifted, u_new)
+            parts.append(shapes.broadcast_in_dim(part, (*aval.shape, 1), tuple(range(aval.ndim))))
+        return bitcast_convert_type(concatenate(parts, aval.ndim), new_dtype)
+    ratio = new // old
+    if not aval.shape or aval.shape[-1] != ratio:
+        raise ShapeError(
+            f"bitcast_convert_type from {aval.dtype} to {new_dtype} needs a last axis of {ratio} "
+            f"entries, got an operand of shape {aval.shape}"
+        )
+    out = None
+    for i in range(ratio):
+        part = shapes.reshape(slice_in_dim(u, i, i + 1, 1, -1), aval.shape[:-1])
+        part = shapes.convert_element_type(part, u_new)
+        part = ew.shift_left(part, ew.full_like(part, 8 * old * i))
+        out = part if out is None else ew.bitwise_or(out, part)
+    return bitcast_convert_type(out, new_dtype)

@@ -38,10 +38,23 @@ def _batch_axes_rule(prim):
     prim.def_batch(rule)
 
 
+def _identity(np_fn, dtype: np.dtype) -> Any:
+    """The identity of max (`np_fn is np.max`) or min for `dtype`."""
+    low = np_fn is np.max
+    if dtype.kind == "f":
+        return -np.inf if low else np.inf
+    if dtype.kind == "b":
+        return not low
+    info = np.iinfo(dtype)
+    return info.min if low else info.max
+
+
 def _reduction(name: str, np_fn, kinds: str, out_bool: bool = False) -> Primitive:
     prim = Primitive(name)
 
     def impl(x, *, axes):
+        if x.size == 0 and np_fn in (np.max, np.min):  # XLA's identity: -inf/+inf, int extremes
+            return np.full(_reduced_shape(name, x, axes), _identity(np_fn, x.dtype), x.dtype)
         out = np_fn(x, axis=axes)
         return np.asarray(out, dtype=x.dtype)
 
@@ -199,6 +212,8 @@ argmin_p.def_lowering(Kernel(_argext_lowering("<")))
 def _wrap(prim):
     def fn(x: Any, axes: tuple[int, ...]) -> Any:
         axes = tuple(int(a) for a in axes)
+        if type(x) in (bool, int, float, complex):
+            x = ew.full_like(x, x)  # a weakly typed 0-d array of the canonical dtype
         if not axes:
             return x
         return prim.bind(x, axes=axes)
@@ -222,11 +237,18 @@ reduce_or = _wrap(reduce_or_p)
 reduce_or_p.def_lowering(Reduce("or"))
 
 
+def _index_dtype(index_dtype: Any) -> np.dtype:
+    dt = dtypes.canonicalize_dtype(index_dtype)
+    if dt.kind not in "iu":
+        raise DTypeError(f"index_dtype must be an integer type, but got {dt}")
+    return dt
+
+
 def argmax(x: Any, axis: int, index_dtype: Any = np.int32) -> Any:
     """Index of the largest element along `axis` (the first one on ties)."""
-    return argmax_p.bind(x, axes=(int(axis),), index_dtype=dtypes.canonicalize_dtype(index_dtype))
+    return argmax_p.bind(x, axes=(int(axis),), index_dtype=_index_dtype(index_dtype))
 
 
 def argmin(x: Any, axis: int, index_dtype: Any = np.int32) -> Any:
     """Index of the smallest element along `axis` (the first one on ties)."""
-    return argmin_p.bind(x, axes=(int(axis),), index_dtype=dtypes.canonicalize_dtype(index_dtype))
+    return argmin_p.bind(x, axes=(int(axis),), index_dtype=_index_dtype(index_dtype))

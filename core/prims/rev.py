@@ -11,10 +11,12 @@ from typing import Any
 import numpy as np
 
 from core.avals import ShapedArray
+from core.dtypes import dtype_and_weak
 from core.errors import ShapeError
 from core.interpreters.jvp import deflinear
 from core.jit.lowering import View
 from core.primitive import Primitive
+from core.prims.shapes import full
 from core.trace import get_aval
 
 rev_p = Primitive("rev")
@@ -52,5 +54,5 @@ def rev(x: Any, dimensions: Any) -> Any:
     nd = get_aval(x).ndim
     dims = tuple(sorted(int(d) % max(nd, 1) for d in dimensions))
     if not dims:
-        return x
+        return x if type(x) not in (bool, int, float, complex) else full((), x, *dtype_and_weak(x))
     return rev_p.bind(x, dimensions=dims)

@@ -187,7 +187,9 @@ transpose_p.def_lowering(View(_transpose_lowering))
 def transpose(x: Any, permutation: tuple[int, ...]) -> Any:
     """Permutes the axes of `x`."""
     permutation = tuple(int(p) for p in permutation)
-    if permutation == tuple(range(len(permutation))):
+    if type(x) in (bool, int, float, complex):
+        x = full((), x, *dtypes.dtype_and_weak(x))
+    if permutation == tuple(range(get_aval(x).ndim)):
         return x
     return transpose_p.bind(x, permutation=permutation)
 
@@ -204,10 +206,13 @@ def _convert_impl(x, *, new_dtype, weak_type):
     if x.dtype.kind == "c" and new_dtype.kind != "c":
         x = x.real  # the primitive takes the real part (the user-facing wrapper warns)
     if new_dtype.kind in "iu" and x.dtype.kind == "f":
+        # Saturate like XLA (NaN -> 0). Compare before casting: int32's max is not a float32.
+        info = np.iinfo(new_dtype)
+        with np.errstate(invalid="ignore", over="ignore"):  # float16 bounds round to inf
+            hi, lo = x >= float(info.max) + 1, x <= float(info.min)
         with np.errstate(invalid="ignore"):
-            info = np.iinfo(new_dtype)
-            clipped = np.clip(np.nan_to_num(x, nan=0.0), info.min, info.max)
-            return clipped.astype(new_dtype)
+            safe = np.where(hi | lo | np.isnan(x), 0, x).astype(new_dtype)
+        return np.where(hi, info.max, np.where(lo, info.min, safe)).astype(new_dtype)
     if new_dtype == np.bool_:
         return x != 0
     return x.astype(new_dtype)

@@ -241,9 +241,19 @@ def _top_k_lowering(ctx, eqn):
 top_k_p.def_lowering(Kernel(_top_k_lowering))
 
 
-def top_k(operand: Any, k: int) -> tuple[Any, Any]:
-    """`lax.top_k`: the `k` largest entries of the last axis and their int32 indices."""
-    return tuple(top_k_p.bind(operand, k=int(k)))
+def top_k(operand: Any, k: int, *, axis: int = -1) -> tuple[Any, Any]:
+    """`lax.top_k`: the `k` largest entries along `axis` (default the last) and their int32
+    indices, largest first."""
+    ndim = get_aval(operand).ndim
+    axis = axis + ndim if axis < 0 else axis
+    if not 0 <= axis < max(ndim, 1):
+        raise ValueError(f"top_k: axis {axis} is out of bounds for an operand of rank {ndim}")
+    if axis == ndim - 1 or ndim == 0:
+        return tuple(top_k_p.bind(operand, k=int(k)))
+    perm = tuple(i for i in range(ndim) if i != axis) + (axis,)
+    back = tuple(int(i) for i in np.argsort(perm))
+    vals, idx = top_k_p.bind(sh.transpose(operand, perm), k=int(k))
+    return sh.transpose(vals, back), sh.transpose(idx, back)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -530,9 +530,14 @@ reduce_window_min = _window_fn(reduce_window_min_p)
 
 def _monoid(computation: Callable) -> str | None:
     from core import numpy as jnp
+    from core.lax import checked as lax
     from core.prims import elementwise as ew
 
-    table = {"sum": (ew.add, jnp.add), "max": (ew.max, jnp.maximum), "min": (ew.min, jnp.minimum)}
+    table = {
+        "sum": (ew.add, jnp.add, lax.add),
+        "max": (ew.max, jnp.maximum, lax.max),
+        "min": (ew.min, jnp.minimum, lax.min),
+    }
     for kind, fns in table.items():
         if any(computation is f for f in fns):
             return kind
@@ -549,12 +554,14 @@ def reduce_window(
     base_dilation: Sequence[int] | None = None,
     window_dilation: Sequence[int] | None = None,
 ) -> Any:
-    """`lax.reduce_window` for the sum/max/min monoids (the pooling layers).
+    """`lax.reduce_window`: primitives for the sum/max/min monoids (the pooling layers), any
+    other binary `computation` combined over strided slices.
 
     Args:
       operand: the array.
       init_value: the reduction's start value; padding is filled with it.
-      computation: `lax.add`, `lax.max` or `lax.min` (or jnp.add/maximum/minimum).
+      computation: `lax.add`, `lax.max` or `lax.min` (or jnp.add/maximum/minimum), or any
+        associative binary function of arrays.
       window_dimensions: the window size per dimension.
       window_strides: the step per dimension (default 1).
       padding: 'SAME', 'VALID' or (low, high) pairs.
@@ -565,19 +572,15 @@ def reduce_window(
       The reduced windows.
     """
     from core.prims import elementwise as ew
-    from core.prims.indexing import pad
     from core.prims.shapes import convert_element_type
 
     kind = _monoid(computation)
-    if kind is None:
-        raise NotImplementedError(
-            f"reduce_window supports the computations lax.add, lax.max and lax.min (the "
-            f"pooling monoids), got {computation!r}; express other reductions with those."
-        )
     aval = get_aval(operand)
     params = _norm_params(
         aval.shape, window_dimensions, window_strides, padding, base_dilation, window_dilation
     )
+    if kind is None:
+        return _generic_reduce_window(operand, init_value, computation, params)
     prim = {"sum": reduce_window_sum_p, "max": reduce_window_max_p, "min": reduce_window_min_p}[
         kind
     ]
@@ -588,21 +591,41 @@ def reduce_window(
         and init.astype(aval.dtype) == identity(kind, aval.dtype)
     ):
         return prim.bind(operand, **params)
-    # A non-identity init: materialize XLA's semantics (padding holds init; init joins once).
+    # A non-identity init joins once; padding and dilation holes hold no element (as in XLA),
+    # which the primitive's identity padding gives.
+    init = convert_element_type(init_value, aval.dtype, aval.weak_type)
+    out = prim.bind(operand, **params)
+    combine = {"sum": ew.add, "max": ew.max, "min": ew.min}[kind]
+    return combine(out, _broadcast(init, out))
+
+
+def _generic_reduce_window(operand: Any, init_value: Any, computation: Callable, params) -> Any:
+    """Any other binary `computation`: combines, from `init`, one strided slice of the padded
+    operand per window offset (window-size many calls on whole arrays); a validity mask keeps
+    padding and dilation holes out, as in XLA."""
+    import itertools
+
+    from core.prims import elementwise as ew
+    from core.prims.indexing import pad
+    from core.prims.indexing import slice as static_slice
+    from core.prims.shapes import broadcast_in_dim, convert_element_type, full
+
+    aval = get_aval(operand)
     init = convert_element_type(init_value, aval.dtype, aval.weak_type)
     cfg = tuple((lo, hi, d - 1) for (lo, hi), d in zip(params["padding"], params["base_dilation"]))
     padded = pad(operand, init, cfg)
-    n = aval.ndim
-    out = prim.bind(
-        padded,
-        window_dimensions=params["window_dimensions"],
-        window_strides=params["window_strides"],
-        padding=((0, 0),) * n,
-        base_dilation=(1,) * n,
-        window_dilation=params["window_dilation"],
-    )
-    combine = {"sum": ew.add, "max": ew.max, "min": ew.min}[kind]
-    return combine(out, _broadcast(init, out))
+    valid = pad(full(aval.shape, True, np.dtype(bool)), full((), False, np.dtype(bool)), cfg)
+    shape = get_aval(padded).shape
+    wd, ws, wdl = params["window_dimensions"], params["window_strides"], params["window_dilation"]
+    span = [(w - 1) * d + 1 for w, d in zip(wd, wdl)]
+    out_shape = tuple(max(0, (p - s) // st + 1) for p, s, st in zip(shape, span, ws))
+    out = broadcast_in_dim(init, out_shape, ())
+    for offset in itertools.product(*(range(w) for w in wd)):
+        start = [o * d for o, d in zip(offset, wdl)]
+        limit = [b + (n - 1) * st + 1 if n else b for b, n, st in zip(start, out_shape, ws)]
+        taken = static_slice(padded, start, limit, ws)
+        out = ew.select(static_slice(valid, start, limit, ws), computation(out, taken), out)
+    return out
 
 
 def _broadcast(scalar: Any, like: Any) -> Any:

@@ -141,6 +141,17 @@ CASES: list[Case] = [
     ],
     Case("not", "not", ew.bitwise_not, [I(3)], grad=False),
     Case("population_count", "population_count", ew.population_count, [I(3)], grad=False),
+    *[
+        Case(
+            name,
+            name,
+            lambda a, b, part=part: part.bind(
+                ew.mul(ew.complex_p.bind(a, b), ew.complex_p.bind(b, ew.neg(a)))
+            ),
+            [R(3), R(3)],
+        )
+        for name, part in (("complex", ew.real_p), ("real", ew.real_p), ("imag", ew.imag_p))
+    ],
     Case(
         "select_n",
         "select_n",

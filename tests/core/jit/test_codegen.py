@@ -97,6 +97,11 @@ CASES = [
     *_unary("bitwise_not", IX, BX),
     *_unary("population_count", np.abs(IX), UX),
     *_unary("stop_gradient_prim", X),
+    *[
+        pytest.param(p.bind, ((X + 1j * Y).astype(np.complex64),), {}, id=p.name)
+        for p in (ew.real_p, ew.imag_p)
+    ],
+    pytest.param(ew.complex_p.bind, (X, SPECIAL), {}, id="complex-f32"),
     pytest.param(ew.round, (X * 3,), {"rounding_method": 0}, id="round-away"),
     pytest.param(
         ew.round,

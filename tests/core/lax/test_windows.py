@@ -76,11 +76,32 @@ def test_values_match_direct_loop(kind, cfg):
     np.testing.assert_allclose(got, want, rtol=1e-12)
 
 
-def test_non_identity_init_pads_with_init():
-    x = _rng.standard_normal((4, 5))
-    got = lax.reduce_window(x, 1.0, lax.add, (2, 2), (1, 1), ((1, 0), (0, 1)))
-    want = reference(x, 1.0, np.add, (2, 2), (1, 1), ((1, 0), (0, 1)), (1, 1), (1, 1))
-    np.testing.assert_allclose(got, want, rtol=1e-12)
+@pytest.mark.parametrize(
+    "comp, pads, base, want",
+    [
+        # Recorded from jax.lax.reduce_window (JAX 0.10.2) on [[1, 2, 3]] with init 10: the init
+        # joins once per window; padding and dilation holes hold no element.
+        (lax.add, ((0, 0), (1, 1)), (1, 1), [[11.0, 13.0, 15.0, 13.0]]),
+        (lax.max, ((0, 0), (1, 1)), (1, 1), [[10.0, 10.0, 10.0, 10.0]]),
+        (lax.mul, ((0, 0), (1, 1)), (1, 1), [[10.0, 20.0, 60.0, 30.0]]),
+        (lax.add, ((0, 0), (0, 0)), (1, 2), [[11.0, 12.0, 12.0, 13.0]]),
+        (lambda a, b: a - b + 2 * b, ((0, 0), (1, 1)), (1, 1), [[11.0, 13.0, 15.0, 13.0]]),
+    ],
+)
+def test_non_identity_init_joins_once(comp, pads, base, want):
+    x = np.array([[1.0, 2.0, 3.0]], np.float32)
+    got = lax.reduce_window(x, np.float32(10), comp, (1, 2), (1, 1), pads, base_dilation=base)
+    np.testing.assert_array_equal(got, want)
+
+
+def test_generic_computation_matches_jax():
+    # jax.lax.reduce_window(x, 1.0, lax.mul, (1, 2, 2), (1, 1, 2), 'VALID'), x = arange(1, 25)/10
+    x = np.arange(1, 25, dtype=np.float32).reshape(2, 3, 4) / 10
+    got = lax.reduce_window(x, np.float32(1), lax.mul, (1, 2, 2), (1, 1, 2), "VALID")
+    want = [[[0.006, 0.0672], [0.27, 0.7392]], [[5.5692, 9.12], [14.1372, 20.976]]]
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    grad = core.grad(lambda x: lax.reduce_window(x, 1.0, lax.mul, (1, 2), (1, 1), "VALID").sum())
+    np.testing.assert_array_equal(grad(np.float32([[1, 2, 3]])), [[2.0, 4.0, 2.0]])
 
 
 @pytest.mark.parametrize("kind", list(OPS))

@@ -1,0 +1,162 @@
+"""The `jax.lax` front door of the elementwise operations: JAX's operand checks.
+
+The wrappers in `core.prims.elementwise` are the lenient internal ones (a Python scalar takes the
+other operand's dtype). The public `core.lax` functions check their operands like `jax.lax`:
+
+* a Python scalar takes its own canonical dtype (int -> int32, float -> float32, complex ->
+  complex64, all weak; bool -> bool), then every operand must have one dtype (`TypeError`
+  otherwise: `core.numpy` is the promoting layer);
+* each operation accepts the dtype kinds JAX accepts (`mul` no bool, `lt` no complex, ...);
+* shapes broadcast only in JAX's restricted way: rank-0 operands, and size-1 dimensions of
+  operands of equal rank (`OperandShapeError`, a `TypeError` as in JAX, otherwise);
+* `pow` takes an integer exponent with an inexact base (as JAX does).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from core import dtypes
+from core.errors import DTypeError, ShapeError
+from core.lax import composites
+from core.prims import elementwise as ew
+from core.prims import shapes
+from core.trace import get_aval
+
+
+class OperandShapeError(ShapeError, TypeError):
+    """Operand shapes of a `core.lax` elementwise operation that do not broadcast (JAX raises a
+    TypeError; this is also a ValueError like every ShapeError)."""
+
+
+_KIND_NAMES = {
+    "b": "bool",
+    "i": "signed integer",
+    "u": "unsigned integer",
+    "f": "floating",
+    "c": "complexfloating",
+}
+
+
+_SCALARS = (int, float, complex)  # before the module's own `complex` shadows the builtin
+
+
+def _canonical_scalar(x: Any) -> Any:
+    """A Python scalar as a 0-d array of its own canonical dtype (weak unless bool)."""
+    if type(x) is bool:
+        return shapes.full((), x, dtypes.bool_, False)
+    if type(x) in _SCALARS:
+        dt = dtypes.python_scalar_dtype(x)
+        if type(x) is int:
+            info = np.iinfo(dt)
+            if not info.min <= x <= info.max:
+                raise OverflowError(f"Python int {x} too large to convert to {dt}")
+        return shapes.full((), x, dt, True)
+    return x
+
+
+def _check_dtypes(name: str, args: list[Any], kinds: str) -> None:
+    dts = [get_aval(a).dtype for a in args]
+    if any(d != dts[0] for d in dts):
+        raise DTypeError(
+            f"lax.{name} requires arguments to have the same dtypes, got "
+            f"{', '.join(str(d) for d in dts)}; convert with `x.astype(dtype)` or use the "
+            "core.numpy function, which promotes types"
+        )
+    if dts[0].kind not in kinds:
+        accepted = ", ".join(_KIND_NAMES[k] for k in kinds)
+        raise DTypeError(
+            f"{name} does not accept dtype {dts[0]}. Accepted dtypes are subtypes of {accepted}; "
+            "convert the operand with `x.astype(...)` first."
+        )
+
+
+def broadcast_operands(name: str, args: list[Any]) -> list[Any]:
+    """Broadcasts rank-0 operands, and size-1 dimensions among operands of equal rank."""
+    shps = [get_aval(a).shape for a in args]
+    if all(s == shps[0] for s in shps):
+        return args
+    ranks = {len(s) for s in shps if s}
+    if len(ranks) > 1:
+        raise OperandShapeError(
+            f"{name}: arrays must have the same number of dimensions, got shapes "
+            f"{', '.join(str(s) for s in shps)}; use core.numpy for numpy-style broadcasting"
+        )
+    rank = ranks.pop()
+    out_shape = []
+    for i in range(rank):
+        sizes = {s[i] for s in shps if s and s[i] != 1}
+        if len(sizes) > 1:
+            raise OperandShapeError(
+                f"{name} got incompatible shapes for broadcasting: "
+                f"{', '.join(str(s) for s in shps)}"
+            )
+        out_shape.append(sizes.pop() if sizes else 1)
+    out_shape = tuple(out_shape)
+    out = []
+    for a, s in zip(args, shps):
+        if s != out_shape:
+            kept = tuple(i for i, d in enumerate(s) if d == out_shape[i])
+            squeezed = shapes.reshape(a, tuple(s[i] for i in kept))
+            a = shapes.broadcast_in_dim(squeezed, out_shape, kept)
+        out.append(a)
+    return out
+
+
+def checked(fn: Callable, kinds: str, name: str | None = None) -> Callable:
+    """`fn` (an elementwise wrapper) behind JAX's operand checks (see the module docstring)."""
+    name = name or fn.__name__
+
+    @functools.wraps(fn)
+    def op(*args: Any) -> Any:
+        args = [_canonical_scalar(a) for a in args]
+        if name == "pow" and len(args) == 2:
+            x, y = (get_aval(a).dtype for a in args)
+            if x.kind in "fc" and y.kind in "iu":  # an integer exponent
+                args[1] = shapes.convert_element_type(args[1], x, get_aval(args[1]).weak_type)
+        _check_dtypes(name, args, kinds)
+        return fn(*broadcast_operands(name, args))
+
+    return op
+
+
+_NUM = "iufc"
+add = checked(ew.add, _NUM)
+sub = checked(ew.sub, _NUM)
+mul = checked(ew.mul, _NUM)
+div = checked(ew.div, _NUM)
+rem = checked(ew.rem, "iuf")
+pow = checked(ew.pow, "fc")  # noqa: A001
+max = checked(ew.max, "iufcb")  # noqa: A001
+min = checked(ew.min, "iufcb")  # noqa: A001
+atan2 = checked(ew.atan2, "f")
+eq = checked(ew.eq, "iufcb")
+ne = checked(ew.ne, "iufcb")
+lt = checked(ew.lt, "iufb")
+le = checked(ew.le, "iufb")
+gt = checked(ew.gt, "iufb")
+ge = checked(ew.ge, "iufb")
+bitwise_and = checked(ew.bitwise_and, "iub")
+bitwise_or = checked(ew.bitwise_or, "iub")
+bitwise_xor = checked(ew.bitwise_xor, "iub")
+shift_left = checked(ew.shift_left, "iu")
+shift_right_logical = checked(ew.shift_right_logical, "iu")
+shift_right_arithmetic = checked(ew.shift_right_arithmetic, "iu")
+nextafter = checked(composites.nextafter, "f")
+mulhi = checked(composites.mulhi, "iu")
+complex = checked(composites.complex, "f")  # noqa: A001
+conj = checked(composites.conj, "fc")
+
+
+def _abs(x: Any) -> Any:
+    # The magnitude of a complex number is real (the primitive keeps the complex dtype).
+    out = ew.abs(x)
+    return ew.real_p.bind(out) if get_aval(x).dtype.kind == "c" else out
+
+
+abs = checked(_abs, "ifc", "abs")  # noqa: A001
+is_finite = checked(ew.is_finite, "f")
