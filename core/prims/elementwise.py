@@ -143,22 +143,32 @@ def _bits(ctx) -> int:
     return ctx.dtype.itemsize * 8
 
 
+def _errstate(fn):
+    """`fn` without numpy's floating-point warnings (JAX returns inf/nan silently)."""
+
+    def wrapped(*args):
+        with np.errstate(all="ignore"):
+            return fn(*args)
+
+    return wrapped
+
+
 # ---------------------------------------------------------------------------------------------
 # Arithmetic
 
-add_p = binop("add", np.add, _NUM)
+add_p = binop("add", _errstate(np.add), _NUM)
 defjvp(add_p, lambda g, x, y: g, lambda g, x, y: g)
 add_p.def_transpose(lambda ct, x, y: [ct, ct])
 add_p.linear = True
 add_p.def_lowering(Scalar(_infix("+")))
 
-sub_p = binop("sub", np.subtract, _NUM)
+sub_p = binop("sub", _errstate(np.subtract), _NUM)
 defjvp(sub_p, lambda g, x, y: g, lambda g, x, y: neg(g))
 sub_p.def_transpose(lambda ct, x, y: [ct, neg(ct)])
 sub_p.linear = True
 sub_p.def_lowering(Scalar(_infix("-")))
 
-mul_p = binop("mul", np.multiply, _NUM + "b")
+mul_p = binop("mul", _errstate(np.multiply), _NUM + "b")
 defjvp(mul_p, lambda g, x, y: mul(g, y), lambda g, x, y: mul(x, g))
 
 
@@ -349,14 +359,6 @@ abs_p.def_lowering(Scalar(lambda ctx, x: f"np.abs({x})"))
 
 # ---------------------------------------------------------------------------------------------
 # Transcendental
-
-
-def _errstate(fn):
-    def wrapped(*args):
-        with np.errstate(all="ignore"):
-            return fn(*args)
-
-    return wrapped
 
 
 exp_p = unop("exp", _errstate(np.exp), _F)

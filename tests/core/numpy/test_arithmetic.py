@@ -128,3 +128,26 @@ def test_under_jit_vmap_grad():
     np.testing.assert_array_equal(np.asarray(g), [-1.0, 1.0])
     g = core.grad(lambda v: jnp.pow(v, 3.0))(2.0)
     np.testing.assert_allclose(float(g), 12.0)
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda x: x - x,
+        lambda x: x + (-x),
+        lambda x: x * 0,
+        lambda x: x * 1e38,
+        lambda x: x / 0,
+        lambda x: jnp.log(x - x),
+        lambda x: jnp.sqrt(-x),
+        lambda x: jnp.exp(x * 100),
+    ],
+)
+def test_eager_inf_and_nan_arithmetic_is_silent(fn):
+    """JAX returns inf/nan without numpy's RuntimeWarnings; so do eager primitives."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = fn(jnp.array([np.inf, 1e38, 1.0], jnp.float32))
+    assert out.dtype == np.float32
