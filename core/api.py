@@ -60,7 +60,7 @@ def _flatten_args(args: Any) -> tuple[list[Any], Any]:
 
 
 def _is_float(aval: ShapedArray) -> bool:
-    return aval.dtype.kind in "fc"
+    return dtypes.kind(aval.dtype) in "fc"
 
 
 def _float0_zeros(aval: ShapedArray) -> np.ndarray:
@@ -325,7 +325,7 @@ def _check_grad_input(x: Any, allow_int: bool, holomorphic: bool, name: str = "g
                 f"{name} with holomorphic=True requires inputs with complex dtype, but got "
                 f"{dt.name}. Cast the inputs with `x.astype(jnp.complex64)`."
             )
-    elif dt.kind not in "fc" and not allow_int:
+    elif dtypes.kind(dt) not in "fc" and not allow_int:
         raise GradTypeError(
             f"{name} requires real- or complex-valued inputs (input dtype that is a sub-dtype "
             f"of np.inexact), but got {dt.name}. If you want to use Boolean- or integer-valued "
@@ -340,7 +340,7 @@ def _check_output_dtype(aval: ShapedArray, holomorphic: bool, name: str) -> None
                 f"{name} with holomorphic=True requires outputs with complex dtype, but got "
                 f"{aval.dtype.name}."
             )
-    elif aval.dtype.kind != "f":
+    elif dtypes.kind(aval.dtype) != "f":
         hint = (
             "For holomorphic differentiation, pass holomorphic=True. For differentiation of "
             "non-holomorphic functions involving complex outputs, use `jax.vjp` directly."
@@ -741,7 +741,7 @@ def jacfwd(
         dt = get_aval(x).dtype
         if holomorphic:
             _check_grad_input(x, False, True, "jacfwd")
-        elif dt.kind != "f":
+        elif dtypes.kind(dt) != "f":
             raise GradTypeError(
                 "jacfwd requires real-valued inputs (input dtype that is a sub-dtype of "
                 f"np.floating), but got {dt.name}. For holomorphic differentiation, pass "
@@ -939,7 +939,7 @@ def stop_gradient(x: Any) -> Any:
 
     def stop(leaf):
         leaf = _as_value(leaf)
-        if get_aval(leaf).dtype.kind not in "fc":
+        if dtypes.kind(get_aval(leaf).dtype) not in "fc":
             return leaf
         return stop_gradient_p.bind(leaf)
 

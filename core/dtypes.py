@@ -6,10 +6,13 @@ meet (`f32 + 1.0 -> f32`, `i32 + 1.5 -> f32`). Promotion is the least upper boun
 
     b1 -> i* -> u8 -> u16 -> u32 -> u64 -> f*      i* -> i8 -> i16 -> i32 -> i64 -> f*
     u8 -> i16, u16 -> i32, u32 -> i64              f* -> f16 -> f32 -> f64, f* -> c* -> c64 -> c128
-    f32 -> c64, f64 -> c128
+    f* -> bf16 -> f32, f32 -> c64, f64 -> c128
 
 where i*, f*, c* are the weak Python int/float/complex. Without x64 (`config.enable_x64`), 64-bit
-types are canonicalized to 32-bit ones. bfloat16 needs ml_dtypes and is not supported yet.
+types are canonicalized to 32-bit ones. bfloat16 is `ml_dtypes.bfloat16` (the type JAX uses): a
+numpy dtype whose ufuncs work but whose numpy kind is 'V', so float checks go through `kind`,
+`is_float` and `issubdtype`, which call it a float. numba cannot compile it: jit falls back to
+numpy.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from core.config import config
@@ -25,11 +29,13 @@ bool_ = np.dtype(np.bool_)
 int8, int16, int32, int64 = (np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64))
 uint8, uint16, uint32, uint64 = (np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64))
 float16, float32, float64 = (np.dtype(t) for t in (np.float16, np.float32, np.float64))
+bfloat16 = np.dtype(ml_dtypes.bfloat16)
 complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
 float0 = np.dtype([("float0", np.void, 0)])  # tangent dtype of int/bool values (like JAX)
 
 _SUPPORTED = {bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64}
-_SUPPORTED |= {float16, float32, float64, complex64, complex128}
+_SUPPORTED |= {float16, bfloat16, float32, float64, complex64, complex128}
+_FLOATS = frozenset({float16, bfloat16, float32, float64})
 _TO_32 = {int64: int32, uint64: uint32, float64: float32, complex128: complex64}
 
 # The lattice: each node lists the nodes directly above it.
@@ -44,8 +50,9 @@ _LATTICE: dict[Any, list] = {
     int16: [int32],
     int32: [int64],
     int64: ["f*"],
-    "f*": [float16, "c*"],
+    "f*": [float16, bfloat16, "c*"],
     float16: [float32],
+    bfloat16: [float32],
     float32: [float64, complex64],
     float64: [complex128],
     "c*": [complex64],
@@ -92,7 +99,7 @@ def canonicalize_dtype(dtype: Any) -> np.dtype:
     """Returns the dtype values of `dtype` really have: 64-bit types become 32-bit without x64.
 
     Raises:
-      TypeError: for dtypes numbax does not support (strings, objects, bfloat16...).
+      TypeError: for dtypes numbax does not support (strings, objects, float8...).
     """
     return _canonicalize(np.dtype(dtype), config.enable_x64)
 
@@ -102,7 +109,7 @@ def _canonicalize(dt: np.dtype, x64: bool) -> np.dtype:
     if dt not in _SUPPORTED:
         raise TypeError(
             f"dtype {dt} is not supported by numbax; use one of bool, (u)int8/16/32/64, "
-            "float16/32/64 or complex64/128."
+            "bfloat16, float16/32/64 or complex64/128."
         )
     return dt if x64 else _TO_32.get(dt, dt)
 
@@ -112,7 +119,7 @@ def _node(dtype: np.dtype, weak: bool):
         return dtype
     if dtype.kind in "iu":
         return "i*"
-    if dtype.kind == "f":
+    if dtype in _FLOATS:
         return "f*"
     if dtype.kind == "c":
         return "c*"
@@ -202,16 +209,35 @@ def result_type(*args: Any) -> np.dtype:
     return result_type_and_weak(*args)[0]
 
 
+def _is_bfloat16(x: Any) -> bool:
+    """Whether `x` names bfloat16: the scalar type, its dtype, "bfloat16" or `jnp.bfloat16`."""
+    if isinstance(x, type):
+        return x is ml_dtypes.bfloat16
+    if isinstance(x, str):
+        return x == "bfloat16"
+    return getattr(x, "dtype", x) == bfloat16
+
+
 def issubdtype(a: Any, b: Any) -> bool:
+    """`np.issubdtype`, with bfloat16 a subtype of `np.floating` (and its parents), as in JAX."""
+    if _is_bfloat16(a):
+        return _is_bfloat16(b) or (isinstance(b, type) and issubclass(np.floating, b))
     return np.issubdtype(a, b)
 
 
+def kind(dtype: np.dtype) -> str:
+    """numpy's one-letter `dtype.kind`, but "f" for bfloat16 (numpy says "V", as for structs)."""
+    k = dtype.kind
+    return "f" if k == "V" and dtype == bfloat16 else k
+
+
 def is_float(dtype: Any) -> bool:
-    return np.dtype(dtype).kind == "f"
+    return np.dtype(dtype) in _FLOATS
 
 
 def is_inexact(dtype: Any) -> bool:
-    return np.dtype(dtype).kind in "fc"
+    dt = np.dtype(dtype)
+    return dt in _FLOATS or dt.kind == "c"
 
 
 def is_integer(dtype: Any) -> bool:
@@ -219,7 +245,9 @@ def is_integer(dtype: Any) -> bool:
 
 
 def finfo(dtype: Any) -> np.finfo:
-    return np.finfo(canonicalize_dtype(dtype))
+    """`jnp.finfo`; bfloat16's comes from `ml_dtypes.finfo` (a `np.finfo` subclass)."""
+    dt = canonicalize_dtype(dtype)
+    return ml_dtypes.finfo(dt) if dt == bfloat16 else np.finfo(dt)
 
 
 def iinfo(dtype: Any) -> np.iinfo:
@@ -231,4 +259,6 @@ def short_name(dtype: np.dtype) -> str:
     dt = np.dtype(dtype)
     if dt == bool_:
         return "bool"
+    if dt == bfloat16:
+        return "bf16"
     return {"f": "f", "i": "i", "u": "u", "c": "c"}[dt.kind] + str(dt.itemsize * 8)

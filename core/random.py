@@ -244,7 +244,7 @@ def _dtype_arg(name: str, dtype: Any, kind: str = "f") -> np.dtype:
     """The `dtype` argument of sampler `name`, checked to be of `kind` (default if None)."""
     default, what = _DTYPE_KINDS[kind]
     dt = default() if dtype is None else dtypes.canonicalize_dtype(dtype)
-    if dt.kind not in kind:
+    if dtypes.kind(dt) not in kind:
         raise RandomArgumentError(f"dtype argument to `{name}` must be {what} dtype, got {dt}")
     return dt
 
@@ -297,12 +297,16 @@ def _uniform(key: Any, shape: tuple[int, ...], dtype: np.dtype, minval: Any, max
     # Random mantissa bits under the exponent of 1.0 give a float in [1, 2); minus 1 is [0, 1).
     minval = _param(minval, dtype, shape, "uniform")
     maxval = _param(maxval, dtype, shape, "uniform")
-    finfo = np.finfo(dtype)
+    # Like JAX, types with fewer than 8 mantissa bits (bfloat16) draw 8 random bits, not 16.
+    finfo = dtypes.finfo(dtype)
     nbits = finfo.bits
+    rng_bits = 8 if finfo.nmant < 8 else nbits
     uint = _UINT[nbits]
-    raw = _random_bits(key, nbits, shape)
+    raw = _random_bits(key, rng_bits, shape)
+    if rng_bits != nbits:
+        raw = sh.convert_element_type(raw, uint)
     one_bits = int(np.array(1.0, dtype).view(uint))
-    float_bits = ew.bitwise_or(ew.shift_right_logical(raw, nbits - finfo.nmant), one_bits)
+    float_bits = ew.bitwise_or(ew.shift_right_logical(raw, rng_bits - finfo.nmant), one_bits)
     floats = ew.sub(bitcast_convert_type(float_bits, dtype), 1.0)
     return ew.max(minval, ew.add(ew.mul(floats, ew.sub(maxval, minval)), minval))
 
@@ -401,7 +405,7 @@ def _nextafter(x: Any, up: bool) -> Any:
     zero = ew.full_like(x, 0.0)
     away = ew.gt(x, zero) if up else ew.lt(x, zero)  # moving away from zero: magnitude + 1
     stepped = ew.select_n(away, ew.sub(b, 1), ew.add(b, 1))
-    tiniest = int(np.array(np.finfo(dt).smallest_subnormal * (1 if up else -1), dt).view(uint))
+    tiniest = int(np.array(dtypes.finfo(dt).smallest_subnormal * (1 if up else -1), dt).view(uint))
     stepped = ew.select_n(ew.eq(x, zero), stepped, ew.full_like(b, tiniest))
     limit = ew.full_like(x, np.inf if up else -np.inf)
     fixed = ew.bitwise_or(ew.eq(x, limit), ew.ne(x, x))  # +-inf towards itself, NaN
@@ -414,7 +418,7 @@ def gumbel(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
 
 
 def _gumbel(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
-    u = _uniform(key, shape, dtype, float(np.finfo(dtype).tiny), 1.0)
+    u = _uniform(key, shape, dtype, float(dtypes.finfo(dtype).tiny), 1.0)
     return ew.neg(ew.log(ew.neg(ew.log(u))))
 
 
@@ -428,14 +432,14 @@ def exponential(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
 def laplace(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     """Standard Laplace floats: `sign(u) * log1p(-|u|)` with `u` uniform in `(-1, 1)`."""
     key, shape, dtype = _setup("laplace", key, shape, dtype)
-    u = _uniform(key, shape, dtype, -1.0 + float(np.finfo(dtype).epsneg), 1.0)
+    u = _uniform(key, shape, dtype, -1.0 + float(dtypes.finfo(dtype).epsneg), 1.0)
     return ew.mul(ew.sign(u), ew.log1p(ew.neg(ew.abs(u))))
 
 
 def logistic(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     """Standard logistic floats: `log(u) - log1p(-u)`."""
     key, shape, dtype = _setup("logistic", key, shape, dtype)
-    u = _uniform(key, shape, dtype, float(np.finfo(dtype).tiny), 1.0)
+    u = _uniform(key, shape, dtype, float(dtypes.finfo(dtype).tiny), 1.0)
     return ew.sub(ew.log(u), ew.log1p(ew.neg(u)))
 
 
@@ -459,7 +463,9 @@ def multivariate_normal(
     key = _check_key("multivariate_normal", key)
     mean = ensure_array(mean)
     dt = get_aval(mean).dtype
-    dtype = _dtype_arg("multivariate_normal", dt if dt.kind == "f" and dtype is None else dtype)
+    dtype = _dtype_arg(
+        "multivariate_normal", dt if dtypes.kind(dt) == "f" and dtype is None else dtype
+    )
     mean = sh.convert_element_type(mean, dtype)
     cov_np = np.asarray(cov, dtype=dtype)
     n = get_aval(mean).shape[-1] if get_aval(mean).ndim else None
@@ -519,7 +525,7 @@ def bernoulli(key: Any, p: Any = 0.5, shape: Sequence[int] | None = None) -> Any
     key = _check_key("bernoulli", key)
     p = ensure_array(p)
     dtype = get_aval(p).dtype
-    if dtype.kind != "f":
+    if dtypes.kind(dtype) != "f":
         raise RandomArgumentError(
             f"bernoulli probability `p` must have a floating dtype, got {dtype}."
         )
@@ -651,7 +657,7 @@ def categorical(key: Any, logits: Any, axis: int = -1, shape: Sequence[int] | No
         *shape[axis + len(prefix) :],
     )
     dtype = get_aval(logits).dtype
-    if dtype.kind != "f":
+    if dtypes.kind(dtype) != "f":
         dtype = dtypes.default_float()
         logits = sh.convert_element_type(logits, dtype)
     g = _gumbel(key, sample_shape, dtype)
@@ -757,7 +763,7 @@ def choice(
         ind = randint(key, shape, 0, n_inputs)
     else:
         p = ensure_array(p)
-        if get_aval(p).dtype.kind != "f":
+        if dtypes.kind(get_aval(p).dtype) != "f":
             p = sh.convert_element_type(p, dtypes.default_float())
         if get_aval(p).shape != (n_inputs,):
             raise ShapeError(

@@ -93,7 +93,7 @@ def _inexact(x: Any) -> Any:
     """`x` as an array of its dtype promoted to float (weak Python floats stay weak)."""
     x = ensure_array(x)
     aval = get_aval(x)
-    if aval.dtype.kind == "f":
+    if dtypes.kind(aval.dtype) == "f":
         return x
     return sh.convert_element_type(x, dtypes.default_float(), aval.weak_type)
 
@@ -157,7 +157,7 @@ def cauchy(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
       An array of `shape` and `dtype`.
     """
     key, shape, dtype = _setup("cauchy", key, shape, dtype)
-    u = _uniform(key, shape, dtype, float(np.finfo(dtype).eps), 1.0)
+    u = _uniform(key, shape, dtype, float(dtypes.finfo(dtype).eps), 1.0)
     return ew.tan(ew.mul(ew.sub(u, 0.5), float(np.pi)))
 
 
@@ -493,7 +493,7 @@ def _gamma_grad(sample: Any, a: Any, log_space: bool) -> Any:
         return random_gamma_grad(a, sample)
     # d log(x) = dx / x, with x = exp(log sample) rounded up from 0 to the smallest normal.
     x = ew.exp(sample)
-    tiny = float(np.finfo(get_aval(x).dtype).tiny)
+    tiny = float(dtypes.finfo(get_aval(x).dtype).tiny)
     x = ew.select(ew.eq(x, 0.0), ew.full_like(x, tiny), x)
     return ew.div(random_gamma_grad(a, x), x)
 
@@ -520,7 +520,7 @@ def random_gamma_grad(a: Any, x: Any) -> Any:
     domain_error = ew.bitwise_or(ew.lt(x, 0.0), ew.le(a, 0.0))
     use_igammac = ew.bitwise_and(ew.gt(x, 1.0), ew.gt(x, a))
     ax = ew.sub(ew.sub(ew.mul(a, ew.log(x)), x), ew.lgamma(a))
-    underflow = ew.lt(ax, -float(np.log(np.finfo(dtype).max)))
+    underflow = ew.lt(ax, -float(np.log(dtypes.finfo(dtype).max)))
     ax = ew.exp(ax)
     disabled = ew.bitwise_or(
         ew.bitwise_or(ew.bitwise_or(x_is_zero, domain_error), underflow), is_nan
@@ -541,7 +541,7 @@ def _any(pred: Any) -> Any:
 
 def _igamma_series_grad(x: Any, a: Any, enabled: Any) -> Any:
     """The series branch of `random_gamma_grad` (JAX's `_igamma_series`, SAMPLE_DERIVATIVE)."""
-    eps = float(np.finfo(get_aval(a).dtype).eps)
+    eps = float(dtypes.finfo(get_aval(a).dtype).eps)
 
     def body(vals: Any) -> Any:
         enabled, r, c, ans, x, dc_da, dans_da = vals
@@ -565,7 +565,7 @@ def _igamma_series_grad(x: Any, a: Any, enabled: Any) -> Any:
 def _igammac_cf_grad(x: Any, a: Any, enabled: Any) -> Any:
     """The continued-fraction branch of `random_gamma_grad` (JAX's
     `_igammac_continued_fraction`, SAMPLE_DERIVATIVE)."""
-    eps = float(np.finfo(get_aval(a).dtype).eps)
+    eps = float(dtypes.finfo(get_aval(a).dtype).eps)
 
     def body(vals: Any) -> Any:
         (enabled, ans, t, y, z, c, pkm1, qkm1, pkm2, qkm2) = vals[:10]
@@ -1054,7 +1054,7 @@ def multinomial(
     dtype = _dtype_arg("multinomial", dtype)
     n, p = ensure_array(n), ensure_array(p)
     fdt, weak = dtypes.result_type_and_weak(n, p)
-    if fdt.kind != "f":
+    if dtypes.kind(fdt) != "f":
         fdt = dtypes.default_float()
     n, p = (sh.convert_element_type(x, fdt, weak) for x in (n, p))
     shape = _sample_shape(shape, p)

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from core import tree_util
+from core import dtypes, tree_util
 from train.errors import (
     CheckpointExistsError,
     CheckpointMismatchError,
@@ -69,7 +69,7 @@ def _leaf_to_array(path: str, leaf: Any) -> tuple[np.ndarray, str]:
             raise UnsupportedLeafError(path, leaf)
         kind = "array"
     array = np.asarray(leaf)
-    if array.dtype.kind not in "biufc":
+    if dtypes.kind(array.dtype) not in "biufc":
         raise UnsupportedLeafError(path, leaf)
     return array, kind
 
@@ -178,7 +178,8 @@ def save_checkpoint(
     for i, (key_path, leaf) in enumerate(leaves):
         name = tree_util.keystr(key_path)
         array, kind = _leaf_to_array(name, leaf)
-        arrays[f"leaf_{i}"] = array
+        # .npy has no bfloat16: its bits are stored as uint16, the header keeps the dtype
+        arrays[f"leaf_{i}"] = array.view(np.uint16) if array.dtype == dtypes.bfloat16 else array
         header_leaves.append(
             {
                 "path": name,
@@ -224,6 +225,10 @@ def _read(path: Path) -> tuple[dict, list[np.ndarray]]:
         raise
     except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as e:
         raise CorruptCheckpointError(path, f"{type(e).__name__}: {e}") from e
+    arrays = [
+        a.view(dtypes.bfloat16) if e["dtype"] == "bfloat16" and a.dtype == np.uint16 else a
+        for e, a in zip(header["leaves"], arrays)
+    ]
     for entry, array in zip(header["leaves"], arrays):
         if list(array.shape) != entry["shape"] or array.dtype.name != entry["dtype"]:
             raise CorruptCheckpointError(

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from core import dtypes
 from core.avals import ShapedArray
 from core.interpreters import check_live
 from core.trace import Trace, Tracer, get_aval, set_current_trace
@@ -49,7 +50,7 @@ def instantiate(t: Any) -> Any:
 
 
 def is_float_aval(aval: ShapedArray) -> bool:
-    return aval.dtype.kind in "fc"
+    return dtypes.kind(aval.dtype) in "fc"
 
 
 class JVPTracer(Tracer):

@@ -18,7 +18,12 @@ def simplify(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
 
 
 # Calls whose body runs as is when compiled (a custom rule only changes differentiation).
-_CALLS = {"jit_call": "jaxpr", "custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr"}
+_CALLS = {
+    "jit_call": "jaxpr",
+    "custom_jvp_call": "call_jaxpr",
+    "custom_vjp_call": "call_jaxpr",
+    "linear_solve": "call_jaxpr",  # core/lax/solves.py: the solve runs as is
+}
 
 
 def inline_calls(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:

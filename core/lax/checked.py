@@ -67,7 +67,7 @@ def _check_dtypes(name: str, args: list[Any], kinds: str) -> None:
             f"{', '.join(str(d) for d in dts)}; convert with `x.astype(dtype)` or use the "
             "core.numpy function, which promotes types"
         )
-    if dts[0].kind not in kinds:
+    if dtypes.kind(dts[0]) not in kinds:
         accepted = ", ".join(_KIND_NAMES[k] for k in kinds)
         raise DTypeError(
             f"{name} does not accept dtype {dts[0]}. Accepted dtypes are subtypes of {accepted}; "
@@ -116,7 +116,7 @@ def checked(fn: Callable, kinds: str, name: str | None = None) -> Callable:
         args = [_canonical_scalar(a) for a in args]
         if name == "pow" and len(args) == 2:
             x, y = (get_aval(a).dtype for a in args)
-            if x.kind in "fc" and y.kind in "iu":  # an integer exponent
+            if dtypes.kind(x) in "fc" and dtypes.kind(y) in "iu":  # an integer exponent
                 args[1] = shapes.convert_element_type(args[1], x, get_aval(args[1]).weak_type)
         _check_dtypes(name, args, kinds)
         return fn(*broadcast_operands(name, args))
@@ -155,7 +155,7 @@ conj = checked(composites.conj, "fc")
 def _abs(x: Any) -> Any:
     # The magnitude of a complex number is real (the primitive keeps the complex dtype).
     out = ew.abs(x)
-    return ew.real_p.bind(out) if get_aval(x).dtype.kind == "c" else out
+    return ew.real_p.bind(out) if dtypes.kind(get_aval(x).dtype) == "c" else out
 
 
 abs = checked(_abs, "ifc", "abs")  # noqa: A001

@@ -6,9 +6,8 @@ their identities) by tracing the computation on scalars; any other computation i
 pairwise halving, which is right for the associative, commutative computations `lax.reduce`
 requires. `associative_scan` is JAX's odd/even parallel prefix algorithm.
 
-Partial: complex support is thin in this core; `real`/`imag`/`conj`/`complex` ride on
-`convert_element_type`'s complex -> real conversion (which keeps the real part). `empty` returns
-zeros. The scatter helpers use this core's index form, not `ScatterDimensionNumbers`.
+`empty` returns zeros. The general gather/scatter API (dimension numbers) is
+`core/lax/gather_api.py`.
 """
 
 from __future__ import annotations
@@ -162,36 +161,8 @@ def index_in_dim(operand: Any, index: int, axis: int = 0, keepdims: bool = True)
     return out if keepdims else squeeze(out, (axis,))
 
 
-def _scatter_kind(kind: str):
-    def fn(
-        operand: Any, indices: Any, updates: Any, axes: tuple[int, ...], mode: str = "drop"
-    ) -> Any:
-        return gt.scatter(operand, indices, updates, axes, kind=kind, mode=mode)
-
-    fn.__name__ = f"scatter_{kind}"
-    fn.__doc__ = (
-        f"`scatter` combining with `{kind}` (this core's index form: `indices[..., j]` "
-        "addresses `axes[j]`)."
-    )
-    return fn
-
-
-scatter_add = _scatter_kind("add")
-scatter_mul = _scatter_kind("mul")
-scatter_min = _scatter_kind("min")
-scatter_max = _scatter_kind("max")
-
-
-def scatter_sub(
-    operand: Any, indices: Any, updates: Any, axes: tuple[int, ...], mode: str = "drop"
-) -> Any:
-    """`scatter` subtracting `updates` (this core's index form, like `scatter_add`)."""
-    return gt.scatter(operand, indices, ew.neg(updates), axes, kind="add", mode=mode)
-
-
 # ---------------------------------------------------------------------------------------------
-# Complex parts (complex support is partial in this core: these go through
-# convert_element_type, whose complex -> real conversion keeps the real part)
+# Complex parts (the real/imag/complex primitives of core/prims/elementwise.py)
 
 
 def real(x: Any) -> Any:

@@ -184,6 +184,7 @@ from core.numpy.reductions import (
 from core.numpy.reshaping import resize, rollaxis
 from core.numpy.scalar_types import (
     ComplexWarning,
+    bfloat16,
     bool_,
     cdouble,
     character,

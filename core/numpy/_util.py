@@ -80,7 +80,7 @@ def promote_dtypes(*args: Any) -> list[Any]:
 
 def promote_dtypes_inexact(*args: Any) -> list[Any]:
     dt, weak = dtypes.result_type_and_weak(*args)
-    if dt.kind not in "fc":
+    if dtypes.kind(dt) not in "fc":
         dt = dtypes.default_float()
     return [sh.convert_element_type(ensure_array(a), dt, weak) for a in args]
 
@@ -117,7 +117,7 @@ def promote_args_numeric(name: str, *args: Any) -> list[Any]:
 
 
 def promote_args_inexact(name: str, *args: Any) -> list[Any]:
-    if _same_avals(args) and args[0].aval.dtype.kind in "fc":
+    if _same_avals(args) and dtypes.kind(args[0].aval.dtype) in "fc":
         return list(args)
     arrs = promote_dtypes_inexact(*args)
     shape = broadcast_shapes(*(get_aval(a).shape for a in arrs))

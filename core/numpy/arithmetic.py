@@ -104,7 +104,7 @@ def angle(z: Any, deg: bool = False) -> Any:
     zdt = get_aval(z).dtype
     re, im = real(z), imag(z)
     dt = get_aval(re).dtype
-    if dt.kind not in "fc" or (zdt.kind == "f" and get_aval(z).ndim == 0):
+    if dtypes.kind(dt) not in "fc" or (dtypes.kind(zdt) == "f" and get_aval(z).ndim == 0):
         dt = dtypes.default_float()
         re, im = sh.convert_element_type(re, dt), sh.convert_element_type(im, dt)
     out = ew.atan2(im, re)

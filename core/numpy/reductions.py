@@ -98,11 +98,19 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False):
 
 
 def _max_identity(dt):
-    return -np.inf if dt.kind == "f" else (np.iinfo(dt).min if dt.kind in "iu" else False)
+    return (
+        -np.inf
+        if dtypes.kind(dt) == "f"
+        else (np.iinfo(dt).min if dtypes.kind(dt) in "iu" else False)
+    )
 
 
 def _min_identity(dt):
-    return np.inf if dt.kind == "f" else (np.iinfo(dt).max if dt.kind in "iu" else True)
+    return (
+        np.inf
+        if dtypes.kind(dt) == "f"
+        else (np.iinfo(dt).max if dtypes.kind(dt) in "iu" else True)
+    )
 
 
 sum = _reduce(red.reduce_sum, lambda dt: 0, "sum", upcast=True)  # noqa: A001
@@ -139,7 +147,9 @@ def _inexact_operand(a: Any, axis: Any, dtype: Any) -> tuple[Any, tuple[int, ...
     the normalized reduction axes and the dtype."""
     a = ensure_array(a)
     aval = get_aval(a)
-    dt = np_dtype(dtype) or (aval.dtype if aval.dtype.kind in "fc" else dtypes.default_float())
+    dt = np_dtype(dtype) or (
+        aval.dtype if dtypes.kind(aval.dtype) in "fc" else dtypes.default_float()
+    )
     a = sh.convert_element_type(a, dt, aval.weak_type and dtype is None)
     return a, aval.shape, reduction_axes(axis, aval.ndim), dt
 
@@ -169,6 +179,10 @@ def mean(
 ) -> Any:
     """Arithmetic mean (integers are averaged in the default float dtype)."""
     a, shape, axes, dt = _inexact_operand(a, axis, dtype)
+    if dt == dtypes.bfloat16:  # JAX computes bfloat16 statistics in float32
+        a32 = sh.convert_element_type(a, dtypes.float32)
+        out = _mean_over(a32, shape, axes, dtypes.float32, keepdims, where)
+        return sh.convert_element_type(out, dt)
     return _mean_over(a, shape, axes, dt, keepdims, where)
 
 
@@ -190,6 +204,10 @@ def var(
     if correction is not None:
         ddof = correction
     a, shape, axes, dt = _inexact_operand(a, axis, dtype)
+    if dt == dtypes.bfloat16:  # JAX computes bfloat16 statistics in float32
+        a32 = sh.convert_element_type(a, dtypes.float32)
+        out = var(a32, axes, None, None, ddof, keepdims, where=where)
+        return sh.convert_element_type(out, dt)
     centered = subtract(a, mean(a, axis=axes, keepdims=True, where=where))
     squares = ew.mul(centered, centered)
     if np.dtype(dt).kind == "c":
@@ -310,7 +328,7 @@ def _nan_filled(a: Any, fill: Any) -> Any:
     from core.numpy.where import where as _where
 
     a = ensure_array(a)
-    if get_aval(a).dtype.kind not in "fc":
+    if dtypes.kind(get_aval(a).dtype) not in "fc":
         return a
     return _where(_nan_mask(a), ew.full_like(a, fill), a)
 
@@ -349,7 +367,7 @@ def _nan_extremum(fn, fill):
     ) -> Any:
         a = ensure_array(a)
         res = fn(_nan_filled(a, fill), axis, keepdims=keepdims, initial=initial, where=where)
-        if get_aval(a).dtype.kind not in "fc":
+        if dtypes.kind(get_aval(a).dtype) not in "fc":
             return res
         from core.numpy.where import where as _where
 
@@ -374,7 +392,7 @@ def nanmean(
 ) -> Any:
     """`mean` of the non-NaN values."""
     a = ensure_array(a)
-    if get_aval(a).dtype.kind not in "fc":
+    if dtypes.kind(get_aval(a).dtype) not in "fc":
         return mean(a, axis, dtype, keepdims=keepdims, where=where)
     return mean(a, axis, dtype, keepdims=keepdims, where=_not_nan(a, where))
 
@@ -390,7 +408,7 @@ def nanvar(
 ) -> Any:
     """`var` of the non-NaN values."""
     a = ensure_array(a)
-    if get_aval(a).dtype.kind not in "fc":
+    if dtypes.kind(get_aval(a).dtype) not in "fc":
         return var(a, axis, dtype, ddof=ddof, keepdims=keepdims, where=where)
     valid = _not_nan(a, where)
     return var(_nan_filled(a, 0), axis, dtype, ddof=ddof, keepdims=keepdims, where=valid)

@@ -3,14 +3,15 @@
 `jnp.float32(x)` makes a float32 array; everywhere a dtype is expected the object works as one
 (numpy reads its `dtype` attribute), and it compares equal to the numpy dtype. numpy's aliases
 (`float_`, `double`, `int_`, `uint`, `single`, `cdouble`, ...) are the same objects as the sized
-types, as in JAX. bfloat16, float8 and int4 types need `ml_dtypes`, which is not a dependency, so
-they are absent.
+types, as in JAX. `bfloat16` is `ml_dtypes.bfloat16`, the type JAX uses; the float8 and int4
+types of `ml_dtypes` are absent.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 
@@ -49,6 +50,7 @@ int8, int16, int32, int64 = (ScalarType(t) for t in (np.int8, np.int16, np.int32
 uint8, uint16, uint32, uint64 = (ScalarType(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64))
 float16, float32, float64 = (ScalarType(t) for t in (np.float16, np.float32, np.float64))
 complex64, complex128 = ScalarType(np.complex64), ScalarType(np.complex128)
+bfloat16 = ScalarType(ml_dtypes.bfloat16)
 
 # numpy's platform-style aliases, bound to the same objects as in JAX: `float_`/`double` are
 # float64 and `int_` int64, so without x64 `jnp.float_(1)` canonicalizes to a float32 array.

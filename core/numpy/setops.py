@@ -71,7 +71,7 @@ def _first_mask(s: Any, equal_nan: bool = True) -> Any:
     if n == 0:
         return cr.zeros((0,), dtypes.bool_)
     neq = uf.not_equal(s[1:], s[:-1])
-    if equal_nan and get_aval(s).dtype.kind in "fc":
+    if equal_nan and dtypes.kind(get_aval(s).dtype) in "fc":
         neq = uf.logical_and(neq, uf.logical_not(uf.logical_and(uf.isnan(s[1:]), uf.isnan(s[:-1]))))
     return shp.concatenate([cr.ones((1,), dtypes.bool_), neq])
 

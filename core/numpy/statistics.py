@@ -331,7 +331,7 @@ def corrcoef(x: Any, y: Any = None, rowvar: bool = True, dtype: Any = None) -> A
     Returns:
         The correlation matrix (a scalar for one variable: 1, or NaN for constant data).
     """
-    if dtype is not None and np.dtype(dtype).kind not in "fc":
+    if dtype is not None and dtypes.kind(np.dtype(dtype)) not in "fc":
         raise ValueError(f"corrcoef: dtype must be a subclass of float or complex; got {dtype=}")
     c = cov(x, y, rowvar, dtype=dtype)
     if len(_shape(c)) == 0:
@@ -365,7 +365,7 @@ def histogram_bin_edges(
     if isinstance(bins, str):
         raise NotImplementedError("string values for `bins` not implemented.")
     arr = ensure_array(a)
-    dt = _dtype(arr) if _dtype(arr).kind in "fc" else dtypes.default_float()
+    dt = _dtype(arr) if dtypes.kind(_dtype(arr)) in "fc" else dtypes.default_float()
     if np.ndim(bins) == 1:
         return cr.asarray(bins, dtype=dt)
     nbins = operator.index(bins if not hasattr(bins, "aval") else int(bins))
@@ -735,7 +735,7 @@ def _nanarg(fn, fill: float, name: str):
         if out is not None:
             raise NotImplementedError(f"The 'out' argument to jnp.{name} is not supported.")
         a = ensure_array(a)
-        if _dtype(a).kind not in "fc":
+        if dtypes.kind(_dtype(a)) not in "fc":
             return fn(a, axis=axis, keepdims=keepdims)
         nan = uf.isnan(a)
         res = fn(where(nan, fill, a), axis=axis, keepdims=keepdims)
@@ -765,7 +765,7 @@ def _nancum(fn, fill: int, name: str):
         if out is not None:
             raise NotImplementedError(f"The 'out' argument to jnp.{name} is not supported.")
         a = ensure_array(a)
-        if _dtype(a).kind in "fc":
+        if dtypes.kind(_dtype(a)) in "fc":
             a = where(uf.isnan(a), fill, a)
         return fn(a, axis, dtype)
 

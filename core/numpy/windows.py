@@ -37,7 +37,7 @@ def i0(x: Any) -> Any:
         `I0(x)` elementwise, in an inexact dtype.
     """
     (x,) = promote_args_inexact("i0", x)
-    if get_aval(x).dtype.kind != "f":
+    if dtypes.kind(get_aval(x).dtype) != "f":
         raise ValueError(f"Unsupported input type to jnp.i0: {get_aval(x).dtype}")
     ax = uf.abs(x)
     small = uf.less_equal(ax, _SWITCH)

@@ -70,7 +70,7 @@ def _nary(name: str, np_fn, nargs: int, out_dtype=None, kinds: str | None = None
 
     def abstract_eval(*avals):
         _check_same(name, avals)
-        if kinds is not None and avals[0].dtype.kind not in kinds:
+        if kinds is not None and dtypes.kind(avals[0].dtype) not in kinds:
             _reject_dtype(name, avals[0].dtype, kinds)
         if out_dtype is None:
             weak = all(a.weak_type for a in avals)
@@ -296,7 +296,9 @@ neg_p.def_lowering(Scalar(lambda ctx, x: f"(-{x})"))
 
 
 def _sign_impl(x):
-    if x.dtype.kind == "f":  # signed zeros and NaN come back as they are (np.sign(-0.0) is 0.0)
+    if (
+        dtypes.kind(x.dtype) == "f"
+    ):  # signed zeros and NaN come back as they are (np.sign(-0.0) is 0.0)
         return np.where(x == 0, x, np.sign(x)).astype(x.dtype)
     return np.sign(x)
 
@@ -786,7 +788,7 @@ def _complex_impl(x, y):
 
 def _complex_abstract_eval(x, y):
     _check_same("complex", (x, y))
-    if x.dtype.kind != "f" or x.dtype == np.float16:
+    if dtypes.kind(x.dtype) != "f" or x.dtype == np.float16:
         _reject_dtype("complex", x.dtype, "f")
     return ShapedArray(x.shape, _complex_dtype(x.dtype), x.weak_type and y.weak_type)
 

@@ -67,7 +67,7 @@ def _split_index(x: np.ndarray, idx: np.ndarray, axes: tuple[int, ...]):
 def default_fill_value(dtype: np.dtype) -> Any:
     """JAX's fill for out-of-bounds gathers: NaN, the minimum signed / maximum unsigned int."""
     dtype = np.dtype(dtype)
-    if dtype.kind in "fc":
+    if dtypes.kind(dtype) in "fc":
         return np.nan
     if dtype.kind == "i":
         return np.iinfo(dtype).min

@@ -40,7 +40,7 @@ def _dot_impl(x, y, *, dimension_numbers, preferred_element_type):
     size = lambda a, dims: math.prod(a.shape[d] for d in dims)  # noqa: E731
     xt = np.transpose(x, [*xb, *xf, *xc]).reshape(size(x, xb), size(x, xf), size(x, xc))
     yt = np.transpose(y, [*yb, *yc, *yf]).reshape(size(y, yb), size(y, yc), size(y, yf))
-    if out_dtype.kind in "fc":
+    if dtypes.kind(out_dtype) in "fc":
         xt, yt = xt.astype(out_dtype, copy=False), yt.astype(out_dtype, copy=False)
     out = np.matmul(xt, yt)
     shape = [x.shape[d] for d in xb] + [x.shape[d] for d in xf] + [y.shape[d] for d in yf]
@@ -157,7 +157,7 @@ def _dot_general_lowering(ctx, eqn):
     dt = out.dtype
     x, x_t = _matrices_lowering(ctx, 0, list(xb), xf, list(xc), dt)
     y, y_t = _matrices_lowering(ctx, 1, list(yb), list(yc), yf, dt)
-    if dt.kind in "fc" and m * n * k > 0:
+    if dtypes.kind(dt) in "fc" and m * n * k > 0:
         o_shape = (m, n) if nb == 1 else (nb, m, n)
         o = ctx.assign("d", alloc(o_shape, dt))
         if nb == 1:

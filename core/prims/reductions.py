@@ -41,7 +41,7 @@ def _batch_axes_rule(prim):
 def _identity(np_fn, dtype: np.dtype) -> Any:
     """The identity of max (`np_fn is np.max`) or min for `dtype`."""
     low = np_fn is np.max
-    if dtype.kind == "f":
+    if dtypes.kind(dtype) == "f":
         return -np.inf if low else np.inf
     if dtype.kind == "b":
         return not low
@@ -55,11 +55,13 @@ def _reduction(name: str, np_fn, kinds: str, out_bool: bool = False) -> Primitiv
     def impl(x, *, axes):
         if x.size == 0 and np_fn in (np.max, np.min):  # XLA's identity: -inf/+inf, int extremes
             return np.full(_reduced_shape(name, x, axes), _identity(np_fn, x.dtype), x.dtype)
+        if x.dtype == dtypes.bfloat16:  # like XLA on CPU: accumulate in float32, round once
+            return np.asarray(np_fn(x.astype(np.float32), axis=axes), dtype=x.dtype)
         out = np_fn(x, axis=axes)
         return np.asarray(out, dtype=x.dtype)
 
     def abstract_eval(x, *, axes):
-        if x.dtype.kind not in kinds:
+        if dtypes.kind(x.dtype) not in kinds:
             raise TypeError(f"{name} does not accept dtype {x.dtype}")
         return ShapedArray(_reduced_shape(name, x, axes), x.dtype, x.weak_type)
 

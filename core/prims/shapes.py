@@ -205,7 +205,7 @@ def _convert_impl(x, *, new_dtype, weak_type):
         return x
     if x.dtype.kind == "c" and new_dtype.kind != "c":
         x = x.real  # the primitive takes the real part (the user-facing wrapper warns)
-    if new_dtype.kind in "iu" and x.dtype.kind == "f":
+    if dtypes.kind(new_dtype) in "iu" and dtypes.kind(x.dtype) == "f":
         # Saturate like XLA (NaN -> 0). Compare before casting: int32's max is not a float32.
         info = np.iinfo(new_dtype)
         with np.errstate(invalid="ignore", over="ignore"):  # float16 bounds round to inf
@@ -221,7 +221,11 @@ def _convert_impl(x, *, new_dtype, weak_type):
 def _convert_jvp(primals, tangents, *, new_dtype, weak_type):
     (x,), (t,) = primals, tangents
     out = convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=weak_type)
-    if type(t) is Zero or new_dtype.kind not in "fc" or get_aval(x).dtype.kind not in "fc":
+    if (
+        type(t) is Zero
+        or dtypes.kind(new_dtype) not in "fc"
+        or dtypes.kind(get_aval(x).dtype) not in "fc"
+    ):
         return out, Zero(get_aval(out))
     return out, convert_element_type_p.bind(t, new_dtype=new_dtype, weak_type=weak_type)
 

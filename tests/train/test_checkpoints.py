@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pytest
 
+import core.numpy as jnp
 from core import struct
 from train import checkpoints
 from train.checkpoints import (
@@ -277,3 +278,17 @@ def test_newer_format_version(tmp_path):
         np.savez(f, __header__=np.frombuffer(json.dumps(header).encode(), np.uint8))
     with pytest.raises(CheckpointVersionError, match="version 99"):
         restore_checkpoint(tmp_path, {})
+
+
+def test_bfloat16_and_float16_leaves_round_trip(tmp_path):
+    target = {
+        "w": jnp.asarray([1.5, -2.25, 3e38], jnp.bfloat16),
+        "h": jnp.asarray([0.1, 65504.0], jnp.float16),
+    }
+    checkpoints.save_checkpoint(tmp_path, target, step=1)
+    back = checkpoints.restore_checkpoint(tmp_path, target)
+    for k in target:
+        assert np.asarray(back[k]).dtype == np.asarray(target[k]).dtype
+        np.testing.assert_array_equal(
+            np.asarray(back[k]).astype(np.float32), np.asarray(target[k]).astype(np.float32)
+        )

@@ -5,6 +5,7 @@ from core.prims.control_flow.cond import cond, cond_p, switch
 from core.prims.control_flow.errors import (
     BranchTypeError,
     CarryTypeError,
+    PredicateTypeError,
     ScanLengthError,
     WhileLoopReverseModeError,
 )
@@ -14,6 +15,7 @@ from core.prims.control_flow.while_loop import while_loop, while_p
 __all__ = [
     "BranchTypeError",
     "CarryTypeError",
+    "PredicateTypeError",
     "ScanLengthError",
     "WhileLoopReverseModeError",
     "cond",

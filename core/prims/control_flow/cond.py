@@ -39,7 +39,7 @@ from core.prims.control_flow.common import (
     run_numpy,
     stage,
 )
-from core.prims.control_flow.errors import BranchTypeError
+from core.prims.control_flow.errors import BranchTypeError, PredicateTypeError
 from core.trace import Tracer, get_aval, set_current_trace
 
 cond_p = Primitive("cond", multiple_results=True, higher_order=True)
@@ -319,6 +319,29 @@ def _concrete(x: Any) -> Any:
     return np.asarray(x)
 
 
+def _predicate_aval(pred: Any) -> Any:
+    if pred is None:
+        raise PredicateTypeError("cond predicate is None; pass a boolean or number scalar.")
+    try:
+        aval = get_aval(pred)
+    except TypeError:
+        raise PredicateTypeError(
+            f"Pred must be a scalar, got {pred!r} of type {type(pred)}; pass a boolean or "
+            "number scalar."
+        ) from None
+    if aval.shape != ():
+        raise PredicateTypeError(
+            f"Pred must be a scalar, got {pred!r} of shape {aval.shape}; for elementwise "
+            "selection use jnp.where(pred, x, y)."
+        )
+    if dtypes.kind(aval.dtype) not in "biuf":
+        raise PredicateTypeError(
+            f"Pred type must be either boolean or number, got {aval.dtype}; compare it "
+            "explicitly (e.g. `x != 0`) to get a boolean."
+        )
+    return aval
+
+
 def cond(pred: Any, true_fun: Callable, false_fun: Callable, *operands: Any) -> Any:
     """`lax.cond`: `true_fun(*operands)` if `pred` else `false_fun(*operands)`.
 
@@ -326,7 +349,7 @@ def cond(pred: Any, true_fun: Callable, false_fun: Callable, *operands: Any) -> 
     the results are selected elementwise.
 
     Args:
-      pred: a boolean (or integer) scalar.
+      pred: a boolean or real-number scalar (a number counts as true when nonzero).
       true_fun: function of `*operands`.
       false_fun: function of `*operands` returning the same structure, shapes and dtypes.
       *operands: the operands (pytrees of arrays).
@@ -334,21 +357,16 @@ def cond(pred: Any, true_fun: Callable, false_fun: Callable, *operands: Any) -> 
     Returns:
       The output of the selected branch.
     """
-    from core.prims.elementwise import ne
+    from core.prims.elementwise import full_like, ne
     from core.prims.shapes import convert_element_type
 
-    aval = get_aval(pred)
-    if aval.shape != ():
-        raise TypeError(
-            f"Pred must be a scalar, got {pred!r} of shape {aval.shape}; for elementwise "
-            "selection use jnp.where(pred, x, y)."
-        )
+    aval = _predicate_aval(pred)
     if config.disable_jit:
         val = _concrete(pred)
         if val is not None:
             return true_fun(*operands) if bool(val) else false_fun(*operands)
-    if aval.dtype != dtypes.bool_:
-        pred = ne(pred, 0)
+    if aval.dtype != dtypes.bool_:  # a number is true when nonzero (NaN included), as in JAX
+        pred = ne(pred, full_like(pred, 0))
     index = convert_element_type(pred, np.int32)
     return _bind_branches(index, [false_fun, true_fun], operands, "cond")
 
@@ -371,7 +389,7 @@ def switch(index: Any, branches: Sequence[Callable], *operands: Any) -> Any:
     if not branches:
         raise ValueError("switch needs at least one branch")
     aval = get_aval(index)
-    if aval.shape != () or aval.dtype.kind not in "iub":
+    if aval.shape != () or dtypes.kind(aval.dtype) not in "iub":
         raise TypeError(f"switch index must be an integer scalar, got {aval.str_short()}")
     if len(branches) == 1:
         return branches[0](*operands)

@@ -27,3 +27,7 @@ class WhileLoopReverseModeError(NumbaxError, ValueError):
             "backward pass is built. Use lax.scan, or lax.fori_loop with static (Python int) "
             "lower/upper bounds, which lowers to a scan. Forward mode (jvp, jacfwd) works."
         )
+
+
+class PredicateTypeError(NumbaxError, TypeError):
+    """A `cond` predicate that is not a boolean or real-number scalar."""

@@ -275,6 +275,7 @@ NOT_HERE = {
     "custom_jvp_call",
     "custom_vjp_call",
     "custom_lin",
+    "linear_solve",  # inlined by core/jit/simplify.py, like the custom_*_call primitives
     "psum",
     "pmax",
     "pmin",

@@ -228,7 +228,10 @@ def test_shape_helpers():
 
 def test_scatter_sub():
     out = lax.scatter_sub(
-        np.zeros(4, np.float32), np.array([[1], [3], [1]]), np.ones(3, np.float32), (0,)
+        np.zeros(4, np.float32),
+        np.array([[1], [3], [1]]),
+        np.ones(3, np.float32),
+        lax.ScatterDimensionNumbers((), (0,), (0,)),
     )
     np.testing.assert_array_equal(out, [0.0, -2.0, 0.0, -1.0])
 

@@ -260,3 +260,51 @@ def test_scan_of_1000_steps_is_one_equation():
 def test_errors(bad, err):
     with pytest.raises(err):
         bad()
+
+
+# (predicate, branch taken) recorded from jax.lax.cond: numbers count as true when nonzero
+_PREDICATES = [
+    (1.0, "true"),
+    (0.0, "false"),
+    (-0.0, "false"),
+    (0.5, "true"),
+    (np.float32(np.nan), "true"),
+    (2, "true"),
+    (np.int32(0), "false"),
+    (np.uint8(3), "true"),
+    (True, "true"),
+]
+
+
+@pytest.mark.parametrize("pred,taken", _PREDICATES)
+def test_cond_number_predicate(pred, taken):
+    f = lambda p: lax.cond(p, lambda: 1, lambda: 2)  # noqa: E731
+    want = 1 if taken == "true" else 2
+    assert int(f(pred)) == want
+    assert int(f(jnp.asarray(pred))) == want
+
+
+def test_cond_number_predicate_jit_vmap_grad():
+    f = lambda p: lax.cond(p, lambda: 1, lambda: 2)  # noqa: E731
+    np.testing.assert_array_equal(core.jit(f)(jnp.array([0.0, 2.0, np.nan])[1]), 1)
+    np.testing.assert_array_equal(core.vmap(f)(jnp.array([0.0, 1.0, 2.0, np.nan])), [2, 1, 1, 1])
+    g = core.grad(lambda x: lax.cond(x, lambda y: y * 3.0, lambda y: y * 5.0, x))
+    assert (float(g(2.0)), float(g(0.0))) == (3.0, 5.0)
+    jaxpr = core.make_jaxpr(f)(1.0)
+    assert [e.prim.name for e in jaxpr.eqns] == ["ne", "convert_element_type", "cond"]
+
+
+@pytest.mark.parametrize(
+    "pred,match",
+    [  # JAX raises TypeError for each, with these messages
+        (jnp.array([True]), "Pred must be a scalar"),
+        (jnp.array([1.0, 0.0]), "Pred must be a scalar"),
+        (jnp.array(1 + 0j), "Pred type must be either boolean or number"),
+        ("a", "Pred must be a scalar"),
+        (None, "cond predicate is None"),
+    ],
+)
+def test_cond_bad_predicate(pred, match):
+    with pytest.raises(lax.PredicateTypeError, match=match) as info:
+        lax.cond(pred, lambda: 1, lambda: 2)
+    assert isinstance(info.value, TypeError)
