@@ -74,8 +74,13 @@ class UnexpectedTracerError(NumbaxError, RuntimeError):
         )
 
 
-class ShapeError(NumbaxError, ValueError):
-    """Operand shapes that do not fit together."""
+class ShapeError(NumbaxError, ValueError, TypeError):
+    """Operand shapes that do not fit together.
+
+    Both a ValueError and a TypeError: JAX raises TypeError for shapes that do not fit a
+    primitive (shapes are part of its types: reshape, concatenate, dot_general, ...) and
+    ValueError for arrays that do not broadcast, and code written for JAX catches either.
+    """
 
 
 class DTypeError(NumbaxError, TypeError):

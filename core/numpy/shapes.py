@@ -20,12 +20,12 @@ def _resolve_shape(shape: Any, size: int, old: tuple[int, ...]) -> tuple[int, ..
     if -1 in shape:
         known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
         if known == 0 or size % known:
-            raise ValueError(
+            raise ShapeError(
                 f"cannot reshape array of shape {old} (size {size}) into shape {shape}"
             )
         shape = tuple(size // known if d == -1 else d for d in shape)
     if int(np.prod(shape, dtype=np.int64)) != size:
-        raise ValueError(f"cannot reshape array of shape {old} (size {size}) into shape {shape}")
+        raise ShapeError(f"cannot reshape array of shape {old} (size {size}) into shape {shape}")
     return shape
 
 

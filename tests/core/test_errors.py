@@ -129,3 +129,20 @@ def test_argmax_of_complex_raises(fn):
         fn(x)
     with pytest.raises(DTypeError, match="complex numbers are not ordered"):
         core.jit(fn)(x)
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda: jnp.ones(6).reshape(4),
+        lambda: jnp.concatenate([jnp.ones((2, 3)), jnp.ones((2, 4))]),
+        lambda: jnp.ones(3) @ jnp.ones(4),
+        lambda: jnp.ones(3) + jnp.ones(4),
+    ],
+)
+def test_shape_errors_are_caught_as_jax_raises_them(fn):
+    """JAX raises TypeError for shapes a primitive rejects and ValueError for arrays that do not
+    broadcast; a ShapeError is both, so code written for JAX catches it either way."""
+    with pytest.raises(errors.ShapeError) as info:
+        fn()
+    assert isinstance(info.value, TypeError) and isinstance(info.value, ValueError)
