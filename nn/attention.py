@@ -3,6 +3,13 @@
 Shapes follow Flax: queries ``(*batch, q_len, heads, head_dim)``, keys/values
 ``(*batch, kv_len, heads, head_dim)``, masks broadcastable to ``(*batch, heads, q_len, kv_len)``
 with ``True``/1 meaning "attend".
+
+Autoregressive decoding (``decode=True``) follows Flax: ``init`` on a full-length input creates
+the ``'cache'`` collection (``cached_key``/``cached_value`` of shape
+``(*batch, max_length, heads, head_dim)`` and the int32 ``cache_index``); each later call with
+``mutable=['cache']`` takes one token, writes its key/value at ``cache_index`` with
+``lax.dynamic_update_slice`` and masks the not-yet-written positions, so the index stays traced
+and one ``jit`` compile serves every step.
 """
 
 from __future__ import annotations
@@ -12,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 import core.numpy as jnp
-from core import random
+from core import lax, random
 from nn import errors, initializers
 from nn.activation import softmax
 from nn.dtypes import promote_dtype
@@ -146,6 +153,9 @@ class MultiHeadDotProductAttention(Module):
       out_bias_init: initializer of the output bias (default ``bias_init``).
       use_bias: whether projections have biases.
       attention_fn: the attention function.
+      decode: keep an autoregressive key/value cache in the ``'cache'`` collection: ``init``
+        creates it from a full-length input, each ``apply(..., mutable=['cache'])`` then takes
+        one token (query length 1) and attends to all tokens fed so far.
       normalize_qk: apply ``LayerNorm`` to queries and keys.
       force_fp32_for_softmax: passed to ``attention_fn`` (softmax in float32).
 
@@ -172,6 +182,7 @@ class MultiHeadDotProductAttention(Module):
     out_bias_init: Callable | None = None
     use_bias: bool = True
     attention_fn: Callable[..., Array] = dot_product_attention
+    decode: bool = False
     normalize_qk: bool = False
     force_fp32_for_softmax: bool = False
 
@@ -251,6 +262,8 @@ class MultiHeadDotProductAttention(Module):
         if self.normalize_qk:
             query = layer_norm("query_ln")(query)
             key = layer_norm("key_ln")(key)
+        if self.decode:
+            key, value, mask = self._decode_step(query, key, value, mask)
         m_deterministic = True
         if self.dropout_rate > 0.0:
             m_deterministic = self.deterministic if deterministic is None else deterministic
@@ -280,6 +293,38 @@ class MultiHeadDotProductAttention(Module):
             kernel_init=self.out_kernel_init or self.kernel_init,
             bias_init=self.out_bias_init or self.bias_init,
         )(x)
+
+    def _decode_step(self, query: Array, key: Array, value: Array, mask: Array | None) -> tuple:
+        """Declares the cache; after ``init``, writes this step's key/value into it.
+
+        Returns:
+          The keys, values and mask to attend with: the inputs unchanged while the cache is being
+          created, otherwise the whole cache and ``mask`` restricted to the filled positions.
+        """
+        # The cache exists only once init has run, so its absence marks the creating call.
+        is_initialized = self.has_variable("cache", "cached_key")
+        cached_key = self.variable("cache", "cached_key", jnp.zeros, key.shape, key.dtype)
+        cached_value = self.variable("cache", "cached_value", jnp.zeros, value.shape, value.dtype)
+        cache_index = self.variable("cache", "cache_index", lambda: jnp.array(0, dtype=jnp.int32))
+        if not is_initialized:
+            return key, value, mask
+        *batch_dims, max_length, num_heads, head_dim = cached_key.value.shape
+        expected = tuple(batch_dims) + (1, num_heads, head_dim)
+        if expected != tuple(query.shape):
+            raise errors.DecodeCacheShapeError(expected, tuple(query.shape))
+        cur_index = cache_index.value
+        zero = jnp.array(0, dtype=cur_index.dtype)
+        indices = (zero,) * len(batch_dims) + (cur_index, zero, zero)
+        key = lax.dynamic_update_slice(cached_key.value, key, indices)
+        value = lax.dynamic_update_slice(cached_value.value, value, indices)
+        cached_key.value = key
+        cached_value.value = value
+        cache_index.value = cur_index + 1
+        # The single query may attend only to positions already written, not the zero tail.
+        filled = jnp.broadcast_to(
+            jnp.arange(max_length) <= cur_index, tuple(batch_dims) + (1, 1, max_length)
+        )
+        return key, value, combine_masks(mask, filled)
 
 
 MultiHeadAttention = MultiHeadDotProductAttention

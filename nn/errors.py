@@ -500,3 +500,18 @@ class ConvLocalFeatureGroupError(NotImplementedError):
             f"nn.Conv for grouped convolutions, or split the channels and use one ConvLocal "
             f"per group."
         )
+
+
+class DecodeCacheShapeError(ValueError):
+    """An attention layer with ``decode=True`` got a query that is not one step of its cache.
+
+    Failing code: ``layer.apply(variables, x[:, :2], mutable=["cache"])`` (two tokens at once).
+    Fix: feed one position per call, with the batch shape and features used at ``init``.
+    """
+
+    def __init__(self, expected: tuple, got: tuple):
+        super().__init__(
+            f"Autoregressive cache shape error, expected query shape {expected} instead got "
+            f"{got}. With decode=True feed one token per call (query length 1) and the batch "
+            "shape used at init."
+        )

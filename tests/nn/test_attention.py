@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+import core
 import core.numpy as jnp
 import nn
 from core import random, tree_util
@@ -122,3 +123,123 @@ def test_check_grads_through_attention():
     layer = nn.SelfAttention(num_heads=2)
     params = layer.init(random.key(0), x)["params"]
     check_grads(lambda p, xx: layer.apply({"params": p}, xx), (params, x), order=1, modes=["rev"])
+
+
+# Known answers from flax.linen (0.10, jax.random.key(0)): MultiHeadDotProductAttention(num_heads=2,
+# qkv_features=6, out_features=3, decode=True) initialized on X_DECODE, then fed X_DECODE[:, i]
+# one token per apply; the rows also equal a full pass with make_causal_mask (in Flax too).
+X_DECODE = rand((2, 3, 4))
+FLAX_DECODE_OUT = np.array(
+    [
+        [
+            [0.31174368, -0.05861273, -0.42910552],
+            [0.46097875, -0.05908342, -0.9097897],
+            [0.02350294, -0.48067862, -0.10197825],
+        ],
+        [
+            [-0.79058796, -0.54636884, 1.2795638],
+            [-0.34283257, -0.6282275, 0.18370406],
+            [-0.31873798, -0.26466668, 0.6413686],
+        ],
+    ],
+    np.float32,
+)
+# cached_key[0, :, 0] after the three steps.
+FLAX_CACHED_KEY_ROW = np.array(
+    [
+        [-0.24611567, 0.18103638, -0.25736025],
+        [1.1403397, 0.31700492, -1.3544409],
+        [0.15851909, 0.9046956, 0.18032159],
+    ],
+    np.float32,
+)
+DECODE_LAYERS = [nn.MultiHeadDotProductAttention, nn.SelfAttention]
+
+
+def decode_layer(cls, decode=True):
+    return cls(num_heads=2, qkv_features=6, out_features=3, decode=decode)
+
+
+def run_decode(layer, variables, x, step=None):
+    step = step or (lambda p, c, t: layer.apply({"params": p, "cache": c}, t, mutable=["cache"]))
+    cache, outs = variables["cache"], []
+    for i in range(x.shape[1]):
+        y, state = step(variables["params"], cache, jnp.asarray(x[:, i : i + 1]))
+        cache = state["cache"]
+        outs.append(np.asarray(y))
+    return np.concatenate(outs, 1), cache
+
+
+@pytest.mark.parametrize("cls", DECODE_LAYERS, ids=lambda c: c.__name__)
+def test_decode_init_creates_zero_cache_like_flax(cls):
+    variables = decode_layer(cls).init(random.key(0), X_DECODE)
+    tree = tree_util.tree_map(lambda a: (tuple(a.shape), str(a.dtype)), variables["cache"])
+    assert tree == {
+        "cache_index": ((), "int32"),
+        "cached_key": ((2, 3, 2, 3), "float32"),
+        "cached_value": ((2, 3, 2, 3), "float32"),
+    }
+    # The creating init call does not write the init input into the cache.
+    assert not np.asarray(variables["cache"]["cached_key"]).any()
+    assert not np.asarray(variables["cache"]["cached_value"]).any()
+    assert int(variables["cache"]["cache_index"]) == 0
+    assert variables["params"].keys() == {"query", "key", "value", "out"}
+
+
+@pytest.mark.parametrize("cls", DECODE_LAYERS, ids=lambda c: c.__name__)
+def test_decode_steps_match_flax_and_causal_full_pass(cls):
+    layer = decode_layer(cls)
+    variables = layer.init(random.key(0), X_DECODE)
+    got, cache = run_decode(layer, variables, X_DECODE)
+    full = decode_layer(cls, decode=False).apply(
+        {"params": variables["params"]}, X_DECODE, mask=nn.make_causal_mask(jnp.ones((2, 3)))
+    )
+    np.testing.assert_allclose(got, np.asarray(full), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got, FLAX_DECODE_OUT, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        np.asarray(cache["cached_key"])[0, :, 0], FLAX_CACHED_KEY_ROW, rtol=1e-5, atol=1e-6
+    )
+    assert np.asarray(cache["cache_index"]).dtype == np.int32
+    assert int(cache["cache_index"]) == 3
+
+
+def test_decode_combines_user_mask_with_cache_mask():
+    layer = decode_layer(nn.MultiHeadDotProductAttention)
+    variables = layer.init(random.key(0), X_DECODE)
+    pad = np.array([[1, 0, 1], [1, 1, 1]], bool)  # batch 0 may not attend to position 1
+    step = lambda p, c, t: layer.apply(  # noqa: E731
+        {"params": p, "cache": c}, t, mask=jnp.asarray(pad[:, None, None, :]), mutable=["cache"]
+    )
+    got, _ = run_decode(layer, variables, X_DECODE, step)
+    mask = np.tril(np.ones((3, 3), bool))[None, None] & pad[:, None, None, :]
+    full = decode_layer(nn.MultiHeadDotProductAttention, decode=False).apply(
+        {"params": variables["params"]}, X_DECODE, mask=jnp.asarray(mask)
+    )
+    np.testing.assert_allclose(got, np.asarray(full), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("length", [2, 3])
+def test_decode_multi_token_query_raises_flax_message(length):
+    layer = decode_layer(nn.MultiHeadDotProductAttention)
+    variables = layer.init(random.key(0), X_DECODE)
+    with pytest.raises(ValueError, match=r"Autoregressive cache shape error") as info:
+        layer.apply(variables, jnp.asarray(X_DECODE[:, :length]), mutable=["cache"])
+    assert isinstance(info.value, errors.DecodeCacheShapeError)
+    assert f"expected query shape (2, 1, 2, 3) instead got (2, {length}, 2, 3)" in str(info.value)
+
+
+def test_decode_needs_mutable_cache():
+    layer = decode_layer(nn.MultiHeadDotProductAttention)
+    variables = layer.init(random.key(0), X_DECODE)
+    with pytest.raises(errors.ImmutableCollectionError):
+        layer.apply(variables, jnp.asarray(X_DECODE[:, :1]))
+
+
+def test_decode_under_jit_compiles_once():
+    layer = decode_layer(nn.MultiHeadDotProductAttention)
+    variables = layer.init(random.key(0), X_DECODE)
+    step = core.jit(lambda p, c, t: layer.apply({"params": p, "cache": c}, t, mutable=["cache"]))
+    got, cache = run_decode(layer, variables, X_DECODE, step)
+    np.testing.assert_allclose(got, FLAX_DECODE_OUT, rtol=1e-5, atol=1e-6)
+    assert int(cache["cache_index"]) == 3
+    assert step._cache_size() == 1
