@@ -1,4 +1,4 @@
-"""Collectives over named axes: psum, pmean, pmax, pmin, all_gather, axis_index.
+"""Collectives over named axes: psum, pmean, pmax, pmin, all_gather, axis_index, and more.
 
 A name is bound by `vmap(f, axis_name="i")`: inside, `psum(x, "i")` sums `x` over the mapped
 axis and gives every batch element the result. The primitives are marked `collective`, so the
@@ -10,21 +10,31 @@ binds the name, the eager impl raises `UnboundAxisNameError`.
 Differentiation follows the per-element semantics: psum is linear and its own transpose (the
 cotangent of x_j sums the cotangents of every output), the transpose of all_gather sums the
 gathered cotangents and keeps the caller's slice.
+
+ppermute, pshuffle, pbroadcast, all_to_all, pswapaxes and psum_scatter are composites: each
+element all_gathers (or psums) and keeps its own slice, picked with `axis_index`. Their
+derivatives follow from those of all_gather, psum and dynamic_slice (ppermute's transpose is
+the inverse permutation, psum_scatter's is all_gather, all_to_all's swaps the two axes), and
+they need no lowering of their own.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from core import dtypes, tree_util
 from core.avals import ShapedArray
-from core.errors import UnboundAxisNameError
+from core.errors import ShapeError, UnboundAxisNameError
 from core.interpreters import batching
 from core.interpreters.jvp import Zero, deflinear
 from core.jit.errors import LoweringError
 from core.jit.lowering import Kernel
 from core.primitive import Primitive
 from core.prims import elementwise as ew
+from core.prims import gather as gt
+from core.prims import indexing as ix
 from core.prims import reductions as rd
 from core.prims import shapes as sh
 from core.trace import current_trace, get_aval
@@ -282,4 +292,199 @@ def axis_index(axis_name: Any) -> Any:
     return axis_index_p.bind(axis_name=_param(axis_name))
 
 
-__all__ = ["all_gather", "axis_index", "axis_size", "pmax", "pmean", "pmin", "psum"]
+# ---------------------------------------------------------------------------------------------
+# Composites: gather (or sum) over the axis, keep this element's slice
+
+
+def _own_slice(v: Any, axis_name: Any, axis: int, size: int) -> Any:
+    """The `size`-long slice of `v` along `axis` that belongs to this element of the axis."""
+    index = axis_index_p.bind(axis_name=_param(axis_name))
+    start = ew.mul(index, sh.full((), size, dtypes.int32))
+    return gt.dynamic_slice_in_dim(v, start, size, axis)
+
+
+def _squeeze(v: Any, axis: int) -> Any:
+    shape = get_aval(v).shape
+    return sh.reshape(v, shape[:axis] + shape[axis + 1 :])
+
+
+def _move_first(v: Any, dst: int) -> Any:
+    """Moves axis 0 of `v` to position `dst`."""
+    perm = list(range(1, get_aval(v).ndim))
+    perm.insert(dst, 0)
+    return sh.transpose(v, tuple(perm))
+
+
+def _gather(v: Any, axis_name: Any, size: int) -> Any:
+    return all_gather_p.bind(v, axis_name=_param(axis_name), axis=0, tiled=False, axis_size=size)
+
+
+def _permute_one(v: Any, axis_name: Any, sources: np.ndarray) -> Any:
+    # sources[dst] is the element whose `v` lands at `dst`, or -1 for none (the result is zero).
+    gathered = _gather(v, axis_name, len(sources))
+    src = _squeeze(_own_slice(_as_array(sources.astype(np.int32)), axis_name, 0, 1), 0)
+    zero = sh.full((), 0, dtypes.int32)
+    piece = _squeeze(gt.dynamic_slice_in_dim(gathered, ew.max(src, zero), 1, 0), 0)
+    valid = sh.broadcast_in_dim(ew.ge(src, zero), get_aval(piece).shape, ())
+    return ew.select_n(valid, sh.zeros_like(piece), piece)
+
+
+def ppermute(x: Any, axis_name: Any, perm: Any) -> Any:
+    """Sends `x` (a pytree) from element `src` to element `dst` for each `(src, dst)` in `perm`.
+
+    Args:
+        x: the per-element value.
+        axis_name: the name (or tuple of names) of the vmap axis.
+        perm: pairs `(source_index, destination_index)`; no two share a source or a destination.
+
+    Returns:
+        At each destination the source's `x`; zeros at the elements no pair sends to.
+    """
+    size = axis_size(axis_name)
+    sources = np.full(size, -1, np.int64)
+    for src, dst in perm:
+        src, dst = int(src), int(dst)
+        if not (0 <= src < size and 0 <= dst < size) or sources[dst] != -1 or src in sources:
+            raise ValueError(
+                f"ppermute: perm {list(perm)} must hold (source, destination) pairs in "
+                f"[0, {size}) for the axis {axis_name!r}, no source or destination twice"
+            )
+        sources[dst] = src
+    return tree_util.tree_map(lambda v: _permute_one(_as_array(v), axis_name, sources), x)
+
+
+def pshuffle(x: Any, axis_name: Any, perm: Any) -> Any:
+    """`ppermute` with `perm[i]` the source of element `i` (a full permutation of the axis)."""
+    if set(perm) != set(range(len(perm))):
+        raise ValueError(f"pshuffle: `perm` does not represent a permutation: {perm}")
+    return ppermute(x, axis_name, list(zip(perm, range(len(perm)))))
+
+
+def pbroadcast(x: Any, axis_name: Any, source: int) -> Any:
+    """Gives every element of the named axis the `x` (a pytree) of element `source`."""
+    size = axis_size(axis_name)
+    source = int(source)
+    if not 0 <= source < size:
+        raise ValueError(
+            f"pbroadcast: source {source} is outside the axis {axis_name!r} of size {size}"
+        )
+
+    def one(v):
+        gathered = _gather(_as_array(v), axis_name, size)
+        return _squeeze(ix.slice_in_dim(gathered, source, source + 1), 0)
+
+    return tree_util.tree_map(one, x)
+
+
+def all_to_all(
+    x: Any,
+    axis_name: Any,
+    split_axis: int,
+    concat_axis: int,
+    *,
+    axis_index_groups: Any = None,
+    tiled: bool = False,
+) -> Any:
+    """Splits `x` (a pytree) along `split_axis` and sends chunk `j` to element `j`.
+
+    Args:
+        x: the per-element value.
+        axis_name: the name (or tuple of names) of the vmap axis.
+        split_axis: the axis of `x` cut into one chunk per element of the named axis.
+        concat_axis: where the received chunks go, ordered by sender.
+        axis_index_groups: unsupported, must be None.
+        tiled: False: `x.shape[split_axis]` is the axis size, the split axis is removed and
+            the senders stack along a new axis at `concat_axis`. True: the chunks are
+            concatenated along the existing `concat_axis` (the rank is kept).
+
+    Returns:
+        The received chunks, shaped as described for `tiled`.
+    """
+    del axis_index_groups
+    size = axis_size(axis_name)
+
+    def one(v):
+        v = _as_array(v)
+        shape = get_aval(v).shape
+        split, concat = split_axis % len(shape), concat_axis % len(shape)
+        if shape[split] % size if tiled else shape[split] != size:
+            raise ShapeError(
+                f"all_to_all: x.shape[{split_axis}] = {shape[split]} must "
+                f"{'be divisible by' if tiled else 'equal'} the size {size} of the axis "
+                f"{axis_name!r}"
+            )
+        chunk = shape[split] // size
+        # pieces[i] is the chunk sender i sends to this element.
+        pieces = _own_slice(_gather(v, axis_name, size), axis_name, split + 1, chunk)
+        if not tiled:
+            return _move_first(_squeeze(pieces, split + 1), concat)
+        out = _move_first(pieces, concat)
+        out_shape = list(shape)
+        out_shape[split] = chunk
+        out_shape[concat] *= size
+        return sh.reshape(out, tuple(out_shape))
+
+    return tree_util.tree_map(one, x)
+
+
+def pswapaxes(x: Any, axis_name: Any, axis: int, *, axis_index_groups: Any = None) -> Any:
+    """Swaps the named axis with `axis` of `x` (a pytree): `all_to_all(x, name, axis, axis)`."""
+    return all_to_all(x, axis_name, axis, axis, axis_index_groups=axis_index_groups)
+
+
+def psum_scatter(
+    x: Any,
+    axis_name: Any,
+    *,
+    scatter_dimension: int = 0,
+    axis_index_groups: Any = None,
+    tiled: bool = False,
+) -> Any:
+    """`psum(x)` cut along `scatter_dimension`; element `j` keeps part `j` (`x` is a pytree).
+
+    Args:
+        x: the per-element value.
+        axis_name: the name (or tuple of names) of the vmap axis.
+        scatter_dimension: the axis of the sum that is scattered over the named axis.
+        axis_index_groups: unsupported, must be None.
+        tiled: False: that axis has the named axis' size and is removed. True: its size is a
+            multiple of the axis size and it is kept, divided by the axis size.
+
+    Returns:
+        This element's part of the sum.
+    """
+    del axis_index_groups
+    size = axis_size(axis_name)
+
+    def one(v):
+        v = _as_array(v)
+        shape = get_aval(v).shape
+        dim = scatter_dimension % len(shape)
+        if shape[dim] % size if tiled else shape[dim] != size:
+            raise ShapeError(
+                f"psum_scatter: x.shape[{scatter_dimension}] = {shape[dim]} must "
+                f"{'be divisible by' if tiled else 'equal'} the size {size} of the axis "
+                f"{axis_name!r}"
+            )
+        total = psum_p.bind(v, axis_name=_param(axis_name))
+        part = _own_slice(total, axis_name, dim, shape[dim] // size)
+        return part if tiled else _squeeze(part, dim)
+
+    return tree_util.tree_map(one, x)
+
+
+__all__ = [
+    "all_gather",
+    "all_to_all",
+    "axis_index",
+    "axis_size",
+    "pbroadcast",
+    "pmax",
+    "pmean",
+    "pmin",
+    "ppermute",
+    "pshuffle",
+    "psum",
+    "psum_scatter",
+    "pswapaxes",
+]
