@@ -151,3 +151,24 @@ def test_eager_inf_and_nan_arithmetic_is_silent(fn):
         warnings.simplefilter("error")
         out = fn(jnp.array([np.inf, 1e38, 1.0], jnp.float32))
     assert out.dtype == np.float32
+
+
+@pytest.mark.parametrize(
+    "dtype", [np.bool_, np.int8, np.int16, np.uint32, np.float32, np.complex64]
+)
+def test_where_on_large_arrays_keeps_every_bit(dtype):
+    """Large eager selects take a branchless bit blend: the same bits as numpy's where (nan
+    payloads and -0.0 included)."""
+    rng = np.random.default_rng(0)
+    n = 5000  # above the blend's size threshold
+    special = np.array([np.nan, -0.0, np.inf, 1.5], np.float32)
+    a = (rng.standard_normal(n) * 10).astype(dtype)
+    b = (rng.standard_normal(n) * 10).astype(dtype)
+    if dtype == np.float32:
+        a[:4], b[:4] = special, -special
+    cond = rng.random(n) > 0.5
+    got = np.asarray(jnp.where(jnp.asarray(cond), jnp.asarray(a), jnp.asarray(b)))
+    want = np.where(cond, a, b)
+    assert got.dtype == want.dtype
+    u = f"u{want.dtype.itemsize}"
+    np.testing.assert_array_equal(got.view(u), want.view(u))
