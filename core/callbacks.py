@@ -191,17 +191,31 @@ def pure_callback(
     Returns:
       The results, with the structure of `result_shape_dtypes`.
     """
-    from core.api import _as_value
-
     if vmap_method is not None and vmap_method not in _VMAP_METHODS:
         raise ValueError(f"vmap_method must be one of {_VMAP_METHODS} or None, got {vmap_method!r}")
+    return _bind(
+        pure_callback_p, callback, result_shape_dtypes, args, kwargs, vmap_method=vmap_method
+    )
+
+
+def _bind(
+    prim: Primitive,
+    callback: Callable,
+    result_shape_dtypes: Any,
+    args: tuple,
+    kwargs: dict,
+    **params,
+) -> Any:
+    """Binds a callback primitive on the flattened `args`; returns the results' pytree."""
+    from core.api import _as_value
+
     flat, in_tree = tree_util.tree_flatten(args)
-    flat = [_as_value(x) for x in flat]
     res_leaves, out_tree = tree_util.tree_flatten(result_shape_dtypes)
-    result_avals = tuple(_as_aval(r) for r in res_leaves)
-    cb = _Callback(callback, in_tree, out_tree, kwargs)
-    outs = pure_callback_p.bind(
-        *flat, callback=cb, result_avals=result_avals, vmap_method=vmap_method
+    outs = prim.bind(
+        *[_as_value(x) for x in flat],
+        callback=_Callback(callback, in_tree, out_tree, kwargs),
+        result_avals=tuple(_as_aval(r) for r in res_leaves),
+        **params,
     )
     return tree_util.tree_unflatten(out_tree, list(outs))
 
@@ -261,12 +275,4 @@ def io_callback(
     Returns:
       The results, with the structure of `result_shape_dtypes`.
     """
-    from core.api import _as_value
-
-    flat, in_tree = tree_util.tree_flatten(args)
-    flat = [_as_value(x) for x in flat]
-    res_leaves, out_tree = tree_util.tree_flatten(result_shape_dtypes)
-    result_avals = tuple(_as_aval(r) for r in res_leaves)
-    cb = _Callback(callback, in_tree, out_tree, kwargs)
-    outs = io_callback_p.bind(*flat, callback=cb, result_avals=result_avals, ordered=bool(ordered))
-    return tree_util.tree_unflatten(out_tree, list(outs))
+    return _bind(io_callback_p, callback, result_shape_dtypes, args, kwargs, ordered=bool(ordered))

@@ -28,18 +28,9 @@ from core.prims import shapes
 from core.trace import get_aval
 
 
-class OperandShapeError(ShapeError, TypeError):
-    """Operand shapes of a `core.lax` elementwise operation that do not broadcast (JAX raises a
-    TypeError; this is also a ValueError like every ShapeError)."""
-
-
-_KIND_NAMES = {
-    "b": "bool",
-    "i": "signed integer",
-    "u": "unsigned integer",
-    "f": "floating",
-    "c": "complexfloating",
-}
+class OperandShapeError(ShapeError):
+    """Operand shapes of a `core.lax` elementwise operation that do not broadcast (a TypeError,
+    as JAX raises, and a ValueError, like every ShapeError)."""
 
 
 _SCALARS = (int, float, complex)  # before the module's own `complex` shadows the builtin
@@ -68,11 +59,7 @@ def _check_dtypes(name: str, args: list[Any], kinds: str) -> None:
             "core.numpy function, which promotes types"
         )
     if dtypes.kind(dts[0]) not in kinds:
-        accepted = ", ".join(_KIND_NAMES[k] for k in kinds)
-        raise DTypeError(
-            f"{name} does not accept dtype {dts[0]}. Accepted dtypes are subtypes of {accepted}; "
-            "convert the operand with `x.astype(...)` first."
-        )
+        ew.reject_dtype(name, dts[0], kinds)
 
 
 def broadcast_operands(name: str, args: list[Any]) -> list[Any]:

@@ -50,7 +50,8 @@ _KIND_NAMES = {
 }
 
 
-def _reject_dtype(name: str, dtype: np.dtype, kinds: str) -> None:
+def reject_dtype(name: str, dtype: np.dtype, kinds: str) -> None:
+    """Raises the DTypeError of an operation given a dtype outside its accepted `kinds`."""
     accepted = ", ".join(_KIND_NAMES[k] for k in kinds)
     raise DTypeError(
         f"{name} does not accept dtype {dtype}. Accepted dtypes are subtypes of {accepted}; "
@@ -71,7 +72,7 @@ def _nary(name: str, np_fn, nargs: int, out_dtype=None, kinds: str | None = None
     def abstract_eval(*avals):
         _check_same(name, avals)
         if kinds is not None and dtypes.kind(avals[0].dtype) not in kinds:
-            _reject_dtype(name, avals[0].dtype, kinds)
+            reject_dtype(name, avals[0].dtype, kinds)
         if out_dtype is None:
             weak = all(a.weak_type for a in avals)
             if weak == avals[0].weak_type:
@@ -774,7 +775,7 @@ def _part(name: str, np_fn) -> Primitive:
 
     def abstract_eval(x):
         if x.dtype.kind != "c":
-            _reject_dtype(name, x.dtype, "c")
+            reject_dtype(name, x.dtype, "c")
         return ShapedArray(x.shape, _part_dtype(x.dtype), x.weak_type)
 
     prim.def_impl(lambda x: np.array(np_fn(x)))  # a copy, not a strided view
@@ -806,7 +807,7 @@ def _complex_impl(x, y):
 def _complex_abstract_eval(x, y):
     _check_same("complex", (x, y))
     if dtypes.kind(x.dtype) != "f" or x.dtype == np.float16:
-        _reject_dtype("complex", x.dtype, "f")
+        reject_dtype("complex", x.dtype, "f")
     return ShapedArray(x.shape, _complex_dtype(x.dtype), x.weak_type and y.weak_type)
 
 

@@ -276,17 +276,17 @@ convert_element_type_p.def_lowering(Scalar(_convert_lowering, exact=False))
 def convert_element_type(x: Any, new_dtype: Any, weak_type: bool = False) -> Any:
     """Casts `x` to `new_dtype` (float to int truncates towards zero and saturates)."""
     new_dtype = dtypes.canonicalize_dtype(new_dtype)
-    if not isinstance(x, (bool, int, float, complex, np.generic, np.ndarray)):
-        aval = get_aval(x)  # an Array or a tracer: nothing to do if it already fits
-        if aval.dtype == new_dtype and aval.weak_type == weak_type:
-            return x
-    if get_aval(x).dtype.kind == "c" and new_dtype.kind != "c":
+    aval = get_aval(x)
+    host = isinstance(x, (bool, int, float, complex, np.generic, np.ndarray))
+    if not host and aval.dtype == new_dtype and aval.weak_type == weak_type:
+        return x  # an Array or a tracer that already fits
+    if aval.dtype.kind == "c" and new_dtype.kind != "c":
         warnings.warn(
             "Casting complex values to real discards the imaginary part",
             np.exceptions.ComplexWarning,
             stacklevel=2,
         )
-    if isinstance(x, (bool, int, float, complex, np.generic, np.ndarray, Array)):
+    if host or isinstance(x, Array):
         # Constant folding: a concrete input converts now, under any trace.
         val = _convert_impl(np.asarray(x), new_dtype=new_dtype, weak_type=weak_type)
         return Array(np.asarray(val), weak_type)
