@@ -26,6 +26,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from core.trace import _state as _trace_state
+
 _REGISTRY: dict[str, Primitive] = {}
 
 
@@ -50,9 +52,7 @@ class Primitive:
 
     def bind(self, *args: Any, **params: Any) -> Any:
         """Applies the primitive under the current interpreter."""
-        from core.trace import current_trace
-
-        return current_trace().process_primitive(self, args, params)
+        return _trace_state.trace.process_primitive(self, args, params)
 
     def def_impl(self, f: Callable) -> Callable:
         self.impl = f

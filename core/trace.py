@@ -18,6 +18,7 @@ errors of `core.errors`, whose messages name the fixes.
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -140,12 +141,18 @@ class EvalTrace(Trace):
         return Array(np.asarray(out), weak)
 
 
-class _TraceState:
-    trace: Trace = EvalTrace()
+eval_trace = EvalTrace()
+
+
+class _TraceState(threading.local):
+    """The current trace, one per thread (as in JAX): each thread starts at the eval trace, so
+    two threads running `grad` or `jit` at once never see each other's tracers."""
+
+    def __init__(self) -> None:
+        self.trace: Trace = eval_trace
 
 
 _state = _TraceState()
-eval_trace = _state.trace
 
 
 def current_trace() -> Trace:
