@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -513,12 +514,26 @@ def betainc(a: Any, b: Any, x: Any) -> Any:
 # Hurwitz zeta
 
 
+# The Bernoulli numbers B_2, B_4, ..., B_24, exact (kept here so `import core` needs no scipy).
+_BERNOULLI_EVEN = (
+    Fraction(1, 6),
+    Fraction(-1, 30),
+    Fraction(1, 42),
+    Fraction(-1, 30),
+    Fraction(5, 66),
+    Fraction(-691, 2730),
+    Fraction(7, 6),
+    Fraction(-3617, 510),
+    Fraction(43867, 798),
+    Fraction(-174611, 330),
+    Fraction(854513, 138),
+    Fraction(-236364091, 2730),
+)
+
+
 def _zeta_coefficients() -> list[float]:
     """(2k)! / B_2k for k = 1..12 (the Euler-Maclaurin denominators)."""
-    from scipy.special import bernoulli
-
-    b = bernoulli(24)
-    return [math.factorial(2 * k) / b[2 * k] for k in range(1, 13)]
+    return [float(math.factorial(2 * k) / b) for k, b in enumerate(_BERNOULLI_EVEN, start=1)]
 
 
 _ZETA_A = _zeta_coefficients()
