@@ -6,12 +6,14 @@
 * `TrainState` bundles parameters, optimizer and optimizer state in one pytree;
   `train.recipes` extends it for BatchNorm statistics and dropout keys.
 * `train.checkpoints` saves pytrees as versioned ``.npz`` files (no pickle), atomically, and
-  restores them into a target tree, reporting mismatches by key path.
+  restores them into a target tree, reporting mismatches by key path; it also reads and writes
+  Flax's msgpack files (`train.serialization`, ``flax.serialization``), and `train.convert`
+  converts files between the two formats.
 * `train.metrics` has running averages that are pytrees, so they merge inside `core.jit`.
 * `train.tensorboard` writes TensorBoard event files through tensorboardX.
 """
 
-from train import checkpoints, errors, metrics, recipes
+from train import checkpoints, errors, metrics, recipes, serialization
 from train.checkpoints import latest_checkpoint, restore_checkpoint, save_checkpoint
 from train.recipes import BatchStatsTrainState, DropoutTrainState
 from train.train_state import TrainState
@@ -27,4 +29,5 @@ __all__ = [
     "recipes",
     "restore_checkpoint",
     "save_checkpoint",
+    "serialization",
 ]

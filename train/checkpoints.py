@@ -11,10 +11,18 @@ File format (version 1): a NumPy ``.npz`` archive (a zip; every member has a CRC
      "leaves": [{"path": ".params['Dense_0']['bias']", "keys": ["params", "Dense_0", "bias"],
                  "shape": [128], "dtype": "float32", "kind": "array"}, ...]}
 
-and member ``leaf_i`` holds the i-th leaf in `core.tree_util` flattening order. Leaves are
+and member ``leaf_i`` holds the i-th leaf in state-dict order (see `train.serialization`:
+dataclass fields as declared, dicts in insertion order). Leaves are
 matched to a target tree by key path, never by position, so a mismatch is reported by name.
-``kind`` is ``"array"`` or, for a Python scalar leaf, ``"int"``, ``"float"``, ``"bool"`` or
-``"complex"``.
+``kind`` is ``"array"``, ``"npscalar"`` for a numpy scalar, or, for a Python scalar leaf,
+``"int"``, ``"float"``, ``"bool"`` or ``"complex"``.
+
+``save_checkpoint(..., format="msgpack")`` writes Flax's format instead: the bytes of
+``flax.serialization.to_bytes(target)`` (see `train.serialization`), which Flax's
+``restore_checkpoint`` reads. `restore_checkpoint` and `load_state_dict` read both formats (told
+apart by their first bytes); an Orbax checkpoint directory raises `OrbaxCheckpointError`.
+The header's ``empty`` lists the key paths of empty containers (an optimizer's ``EmptyState``),
+so `load_state_dict` gives Flax's state dict and a conversion to msgpack restores in Flax.
 
 Writing is atomic: the archive goes to a hidden temporary file in ``ckpt_dir``, is flushed to
 disk, then renamed over the final name with `os.replace`. A crash leaves at most a temporary
@@ -34,18 +42,23 @@ from typing import Any
 import numpy as np
 
 from core import dtypes, tree_util
+from train import serialization
 from train.errors import (
     CheckpointExistsError,
     CheckpointMismatchError,
     CheckpointNotFoundError,
     CheckpointVersionError,
     CorruptCheckpointError,
+    MsgpackDecodeError,
+    OrbaxCheckpointError,
     UnsupportedLeafError,
 )
 
 __all__ = [
     "FORMAT_VERSION",
     "available_steps",
+    "detect_format",
+    "encode_checkpoint",
     "latest_checkpoint",
     "load_state_dict",
     "restore_checkpoint",
@@ -56,6 +69,9 @@ FORMAT_NAME = "numbax.checkpoint"
 FORMAT_VERSION = 1
 _HEADER = "__header__"
 _SCALAR_KINDS = {bool: "bool", int: "int", float: "float", complex: "complex"}
+FORMATS = ("npz", "msgpack")
+# Files and folders an Orbax checkpoint directory has (current OCDBT and older layouts).
+_ORBAX_MARKERS = ("_CHECKPOINT_METADATA", "_METADATA", "manifest.ocdbt", "commit_success.txt")
 
 
 def _simple_key(k: Any) -> str:
@@ -64,6 +80,8 @@ def _simple_key(k: Any) -> str:
 
 def _leaf_to_array(path: str, leaf: Any) -> tuple[np.ndarray, str]:
     kind = _SCALAR_KINDS.get(type(leaf))
+    if kind is None and isinstance(leaf, np.generic):
+        kind = "npscalar"
     if kind is None:
         if not hasattr(leaf, "__array__"):
             raise UnsupportedLeafError(path, leaf)
@@ -114,11 +132,15 @@ def latest_checkpoint(ckpt_dir: str | os.PathLike, prefix: str = "checkpoint_") 
     return str(_checkpoint_path(Path(ckpt_dir), steps[-1], prefix)) if steps else None
 
 
-def _write_atomic(path: Path, arrays: dict[str, np.ndarray]) -> None:
+def _write_atomic(path: Path, content: dict[str, np.ndarray] | bytes) -> None:
+    """Writes an ``.npz`` of ``content`` (a dict of arrays) or the bytes ``content``."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}")
     try:
         with open(tmp, "wb") as f:
-            np.savez(f, allow_pickle=False, **arrays)
+            if isinstance(content, bytes):
+                f.write(content)
+            else:
+                np.savez(f, allow_pickle=False, **content)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -136,45 +158,28 @@ def _write_atomic(path: Path, arrays: dict[str, np.ndarray]) -> None:
         os.close(fd)
 
 
-def save_checkpoint(
-    ckpt_dir: str | os.PathLike,
-    target: Any,
-    step: int,
-    prefix: str = "checkpoint_",
-    keep: int = 1,
-    overwrite: bool = False,
-    keep_every_n_steps: int | None = None,
-) -> str:
-    """Saves the leaves of a pytree as ``{ckpt_dir}/{prefix}{step}`` and prunes old files.
+def encode_checkpoint(target: Any, step: int, format: str = "npz") -> dict[str, np.ndarray] | bytes:
+    """The content of a checkpoint file: the ``.npz`` members, or Flax's msgpack bytes.
 
     Args:
-        ckpt_dir: directory for the checkpoint files; created if needed.
-        target: a pytree of arrays and Python numbers, e.g. a `TrainState` (its static fields,
-            ``apply_fn`` and ``tx``, are not saved: they come from the target at restore).
-        step: the training step (an int or an integer scalar array).
-        prefix: the file name prefix.
-        keep: how many of the most recent checkpoints to keep.
-        overwrite: allow saving a step that is not newer than every existing one; the file of
-            the same step and those of later steps are then deleted.
-        keep_every_n_steps: also keep, beyond ``keep``, every checkpoint whose step is a
-            multiple of this.
+        target: the pytree to save.
+        step: the step recorded in the ``.npz`` header.
+        format: ``"npz"`` or ``"msgpack"``.
 
     Returns:
-        The path of the new checkpoint file.
-
-    Raises:
-        CheckpointExistsError: a checkpoint of this or a later step exists and ``overwrite`` is
-            False.
-        UnsupportedLeafError: a leaf is not a number or numeric array.
+        A dict of arrays for `numpy.savez`, or bytes.
     """
-    ckpt_dir = Path(ckpt_dir)
-    step = int(step)
-    path = _checkpoint_path(ckpt_dir, step, prefix)
-    steps = available_steps(ckpt_dir, prefix)
-    if steps and steps[-1] >= step and not overwrite:
-        raise CheckpointExistsError(path, step, steps[-1])
-
-    leaves, header_leaves, arrays = tree_util.tree_flatten_with_path(target)[0], [], {}
+    if format not in FORMATS:
+        raise ValueError(f"format={format!r}: use one of {FORMATS}")
+    if format == "msgpack":
+        return serialization.to_bytes(target)
+    state = serialization.to_state_dict(target)
+    # Leaves in state-dict order (dataclass fields as declared, dicts as inserted), so that a
+    # conversion to msgpack gives the bytes Flax writes for the same object.
+    order = {keys: i for i, keys in enumerate(_state_paths(state))}
+    leaves = tree_util.tree_flatten_with_path(target)[0]
+    leaves.sort(key=lambda kl: order.get(tuple(map(_simple_key, kl[0])), len(order)))
+    header_leaves, arrays = [], {}
     for i, (key_path, leaf) in enumerate(leaves):
         name = tree_util.keystr(key_path)
         array, kind = _leaf_to_array(name, leaf)
@@ -189,12 +194,60 @@ def save_checkpoint(
                 "kind": kind,
             }
         )
-    header = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "step": step}
+    header = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "step": int(step)}
     header["leaves"] = header_leaves
+    header["empty"] = _empty_containers(state)
     arrays[_HEADER] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
+    return arrays
 
+
+def save_checkpoint(
+    ckpt_dir: str | os.PathLike,
+    target: Any,
+    step: int,
+    prefix: str = "checkpoint_",
+    keep: int = 1,
+    overwrite: bool = False,
+    keep_every_n_steps: int | None = None,
+    format: str = "npz",
+) -> str:
+    """Saves the leaves of a pytree as ``{ckpt_dir}/{prefix}{step}`` and prunes old files.
+
+    Args:
+        ckpt_dir: directory for the checkpoint files; created if needed.
+        target: a pytree of arrays and Python numbers, e.g. a `TrainState` (its static fields,
+            ``apply_fn`` and ``tx``, are not saved: they come from the target at restore).
+        step: the training step (an int or an integer scalar array).
+        prefix: the file name prefix.
+        keep: how many of the most recent checkpoints to keep.
+        overwrite: allow saving a step that is not newer than every existing one; the file of
+            the same step and those of later steps are then deleted.
+        keep_every_n_steps: also keep, beyond ``keep``, every checkpoint whose step is a
+            multiple of this.
+        format: ``"npz"`` (numbax's format, above) or ``"msgpack"`` (Flax's: the file is
+            ``flax.serialization.to_bytes(target)``, readable by Flax's
+            ``restore_checkpoint``).
+
+    Returns:
+        The path of the new checkpoint file.
+
+    Raises:
+        CheckpointExistsError: a checkpoint of this or a later step exists and ``overwrite`` is
+            False.
+        UnsupportedLeafError: a leaf is not a number or numeric array.
+        MsgpackEncodeError: with ``format="msgpack"``, a leaf has no msgpack encoding.
+        ValueError: ``format`` is not one of `FORMATS`.
+    """
+    ckpt_dir = Path(ckpt_dir)
+    step = int(step)
+    path = _checkpoint_path(ckpt_dir, step, prefix)
+    steps = available_steps(ckpt_dir, prefix)
+    if steps and steps[-1] >= step and not overwrite:
+        raise CheckpointExistsError(path, step, steps[-1])
+
+    content = encode_checkpoint(target, step, format)
     ckpt_dir.mkdir(parents=True, exist_ok=True)
-    _write_atomic(path, arrays)
+    _write_atomic(path, content)
 
     if overwrite:
         for s in steps:
@@ -207,6 +260,49 @@ def save_checkpoint(
             continue
         _checkpoint_path(ckpt_dir, s, prefix).unlink(missing_ok=True)
     return str(path)
+
+
+def _state_paths(state: Any, keys: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """The key paths of a state dict's leaves, in its order."""
+    if not isinstance(state, dict):
+        return [keys]
+    return [p for k, v in state.items() for p in _state_paths(v, (*keys, str(k)))]
+
+
+def _empty_containers(state: Any, keys: tuple[str, ...] = ()) -> list[list[str]]:
+    """The key paths of the empty dicts in a state dict (they hold no leaf to record)."""
+    if not isinstance(state, dict):
+        return []
+    if not state and keys:
+        return [list(keys)]
+    return [p for k, v in state.items() for p in _empty_containers(v, (*keys, str(k)))]
+
+
+def detect_format(path: str | os.PathLike) -> str:
+    """The format of a checkpoint file, from its first byte.
+
+    Args:
+        path: a checkpoint file.
+
+    Returns:
+        ``"msgpack"`` when it starts with a msgpack map (Flax's files do), else ``"npz"`` (a
+        zip; whether it is a valid one is checked when reading).
+    """
+    with open(path, "rb") as f:
+        first = f.read(1)
+    is_map = bool(first) and (0x80 <= first[0] <= 0x8F or first[0] in (0xDE, 0xDF))
+    return "msgpack" if is_map else "npz"
+
+
+def _is_orbax(path: Path) -> bool:
+    return path.is_dir() and any((path / marker).exists() for marker in _ORBAX_MARKERS)
+
+
+def _read_msgpack(path: Path) -> Any:
+    try:
+        return serialization.msgpack_restore(path.read_bytes())
+    except MsgpackDecodeError as e:
+        raise CorruptCheckpointError(path, e.reason) from e
 
 
 def _read(path: Path) -> tuple[dict, list[np.ndarray]]:
@@ -238,6 +334,8 @@ def _read(path: Path) -> tuple[dict, list[np.ndarray]]:
 
 
 def _to_python(array: np.ndarray, kind: str) -> Any:
+    if kind == "npscalar":
+        return array[()]
     return {"bool": bool, "int": int, "float": float, "complex": complex}[kind](array.item())
 
 
@@ -249,41 +347,85 @@ def _nest(header: dict, arrays: list[np.ndarray]) -> dict:
         for k in parents:
             node = node.setdefault(k, {})
         node[last] = array if entry["kind"] == "array" else _to_python(array, entry["kind"])
+    for keys in header.get("empty", []):
+        node = tree
+        for k in keys:
+            node = node.setdefault(k, {})
     return tree
 
 
-def load_state_dict(path: str | os.PathLike) -> tuple[int, dict]:
+def _state_as_leaves(path: Path, state: Any) -> tuple[dict, list[np.ndarray]]:
+    """A state dict as the header and arrays of an ``.npz`` file (None leaves are dropped)."""
+    entries, arrays = [], []
+
+    def visit(node: Any, keys: tuple[str, ...]) -> None:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                visit(v, (*keys, str(k)))
+        elif node is not None:
+            name = "/".join(keys)
+            try:
+                array, kind = _leaf_to_array(name, node)
+            except UnsupportedLeafError as e:
+                raise CorruptCheckpointError(path, str(e)) from e
+            entries.append({"path": name, "keys": list(keys), "kind": kind})
+            arrays.append(array)
+
+    visit(state, ())
+    return {"step": _step_of(path, state), "leaves": entries}, arrays
+
+
+def _step_of(path: Path, state: Any) -> int | None:
+    step = state.get("step") if isinstance(state, dict) else None
+    if step is not None and np.ndim(step) == 0 and dtypes.kind(np.asarray(step).dtype) in "iu":
+        return int(step)
+    match = re.search(r"(\d+)$", path.name)
+    return int(match.group(1)) if match else None
+
+
+def load_state_dict(path: str | os.PathLike) -> tuple[int | None, dict]:
     """Reads a checkpoint file without a target, as nested dicts (Flax's state-dict form).
 
     Lists, tuples and named tuples become dicts keyed ``"0"``, ``"1"``, ... or by field name;
-    dataclasses (like `TrainState`) become dicts of their pytree fields.
+    dataclasses (like `TrainState`) become dicts of their pytree fields: the state dict
+    ``flax.serialization.to_state_dict`` gives for the same object.
 
     Args:
-        path: a checkpoint file.
+        path: a numbax ``.npz`` or Flax msgpack checkpoint file.
 
     Returns:
-        ``(step, state_dict)``.
+        ``(step, state_dict)``; for a msgpack file the step is its ``step`` entry, else the
+        number ending the file name, else None.
 
     Raises:
-        CorruptCheckpointError: the file is truncated, damaged or not a numbax checkpoint.
+        CorruptCheckpointError: the file is truncated, damaged or not a checkpoint.
         CheckpointVersionError: the file was written by a newer format version.
+        OrbaxCheckpointError: ``path`` is an Orbax checkpoint directory.
     """
-    header, arrays = _read(Path(path))
+    path = Path(path)
+    if _is_orbax(path):
+        raise OrbaxCheckpointError(path)
+    if detect_format(path) == "msgpack":
+        state = _read_msgpack(path)
+        return _step_of(path, state), state
+    header, arrays = _read(path)
     return header["step"], _nest(header, arrays)
 
 
 def _restore_into(path: Path, target: Any, header: dict, arrays: list[np.ndarray]) -> Any:
-    stored = {e["path"]: (e, a) for e, a in zip(header["leaves"], arrays)}
+    # Matched by the simple keys ("params", "Dense_0", "0", "mu"), so a file converted from a
+    # Flax state dict (dicts only) restores into a TrainState (attributes, tuples).
+    stored = {tuple(e["keys"]): (e, a) for e, a in zip(header["leaves"], arrays)}
     flat, treedef = tree_util.tree_flatten_with_path(target)
-    wanted = [(tree_util.keystr(kp), leaf) for kp, leaf in flat]
-    names = {name for name, _ in wanted}
-    missing = [name for name, _ in wanted if name not in stored]
-    extra = [name for name in stored if name not in names]
+    wanted = [(tuple(map(_simple_key, kp)), tree_util.keystr(kp), leaf) for kp, leaf in flat]
+    keys = {k for k, _, _ in wanted}
+    missing = [name for k, name, _ in wanted if k not in stored]
+    extra = [e["path"] for k, (e, _) in stored.items() if k not in keys]
     changed, leaves = [], []
-    for name, leaf in wanted:
-        if name not in stored:
+    for key, name, leaf in wanted:
+        if key not in stored:
             continue
-        entry, array = stored[name]
+        entry, array = stored[key]
         stored_desc = f"{array.dtype}{list(array.shape)}"
         if type(leaf) in _SCALAR_KINDS:
             if array.shape != ():
@@ -293,6 +435,8 @@ def _restore_into(path: Path, target: Any, header: dict, arrays: list[np.ndarray
             continue
         shape = tuple(leaf.shape) if hasattr(leaf, "shape") else np.shape(leaf)
         dtype = np.dtype(leaf.dtype) if hasattr(leaf, "dtype") else np.asarray(leaf).dtype
+        if entry["kind"] in ("int", "float", "bool") and shape == ():  # e.g. Flax's int step
+            array = array.astype(dtype)
         if array.shape != shape or array.dtype != dtype:
             changed.append(f"{name}: {stored_desc} vs {dtype}{list(shape)}")
         leaves.append(array)
@@ -314,7 +458,8 @@ def restore_checkpoint(
     static parts of the target (``apply_fn``, ``tx`` of a `TrainState`) are kept.
 
     Args:
-        ckpt_dir: a checkpoint directory, or the path of one checkpoint file.
+        ckpt_dir: a checkpoint directory, or the path of one checkpoint file (numbax ``.npz``
+            or Flax msgpack, told apart by content).
         target: a pytree with the structure to restore into (e.g. a freshly created
             `TrainState`), its leaves only giving shapes and dtypes; or None to get the stored
             tree as nested dicts (see `load_state_dict`).
@@ -329,22 +474,36 @@ def restore_checkpoint(
         CheckpointNotFoundError: ``step`` was given and has no checkpoint file.
         CheckpointMismatchError: the stored tree differs from ``target`` (the message lists
             the missing, extra and changed leaves by key path).
-        CorruptCheckpointError: the file is truncated, damaged or not a numbax checkpoint.
+        CorruptCheckpointError: the file is truncated, damaged or not a checkpoint.
         CheckpointVersionError: the file was written by a newer format version.
+        OrbaxCheckpointError: the checkpoint is an Orbax directory (Flax's default writer).
     """
     ckpt_dir = Path(ckpt_dir)
+    if _is_orbax(ckpt_dir):
+        raise OrbaxCheckpointError(ckpt_dir)
     if ckpt_dir.is_file():
         path = ckpt_dir
     elif step is not None:
         path = _checkpoint_path(ckpt_dir, int(step), prefix)
+        if _is_orbax(path):
+            raise OrbaxCheckpointError(path)
         if not path.is_file():
             raise CheckpointNotFoundError(path, available_steps(ckpt_dir, prefix))
     else:
         latest = latest_checkpoint(ckpt_dir, prefix)
         if latest is None:
+            orbax = sorted(ckpt_dir.glob(f"{prefix}*")) if ckpt_dir.is_dir() else []
+            if any(_is_orbax(p) for p in orbax):
+                raise OrbaxCheckpointError(next(p for p in orbax if _is_orbax(p)))
             return target
         path = Path(latest)
-    header, arrays = _read(path)
-    if target is None:
-        return _nest(header, arrays)
+    if detect_format(path) == "msgpack":
+        state = _read_msgpack(path)
+        if target is None:
+            return state
+        header, arrays = _state_as_leaves(path, state)
+    else:
+        header, arrays = _read(path)
+        if target is None:
+            return _nest(header, arrays)
     return _restore_into(path, target, header, arrays)

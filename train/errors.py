@@ -148,3 +148,68 @@ class MetricMergeError(TypeError):
             f"cannot merge {type(left).__name__} with {type(right).__name__}: merge metrics of "
             "the same type (and collections with the same fields)."
         )
+
+
+class MsgpackEncodeError(TypeError):
+    """A value cannot be written as MessagePack (see `train.msgpack`)."""
+
+    def __init__(self, value: object, reason: str):
+        self.value = value
+        super().__init__(
+            f"cannot encode {type(value).__name__} {value!r:.80} as MessagePack: {reason}. "
+            "Flax's format holds dicts, lists, numbers, strings, bytes, None and numeric arrays; "
+            "convert other values first (to_state_dict does that for registered types)."
+        )
+
+
+class MsgpackDecodeError(ValueError):
+    """Bytes given to `train.msgpack.unpackb` / `msgpack_restore` are not valid MessagePack."""
+
+    def __init__(self, reason: str):
+        self.reason = reason
+        super().__init__(
+            f"not a valid MessagePack (Flax checkpoint) value: {reason}. The file is truncated, "
+            "damaged or in another format (numbax .npz checkpoints are read by "
+            "train.checkpoints.restore_checkpoint)."
+        )
+
+
+class StateDictMismatchError(ValueError):
+    """A state dict does not have the structure of the target given to `from_state_dict`.
+
+    A `ValueError`, as Flax raises. Fix: build the target as the saved object was built (same
+    model and optimizer), or restore without a target (``msgpack_restore``) and inspect it.
+    """
+
+    def __init__(self, path: str, reason: str):
+        self.path = path
+        self.reason = reason
+        super().__init__(
+            f"the state dict does not match the target at path {path or '/'}: {reason}. Build "
+            "the target with the model and optimizer used when saving, or read the file with "
+            "msgpack_restore (no target) to inspect it."
+        )
+
+
+class OrbaxCheckpointError(ValueError):
+    """The checkpoint is an Orbax checkpoint directory, which numbax cannot read.
+
+    Flax 0.7+ writes Orbax directories by default. Fix: in an environment with Flax, restore it
+    and write Flax's msgpack format, which numbax reads::
+
+        state = flax.training.checkpoints.restore_checkpoint(ckpt_dir, target=None)
+        open("checkpoint.msgpack", "wb").write(flax.serialization.to_bytes(state))
+
+    or save with ``flax.config.update("flax_use_orbax_checkpointing", False)``.
+    """
+
+    def __init__(self, path: Path | str):
+        self.path = Path(path)
+        super().__init__(
+            f"{self.path} is an Orbax checkpoint directory; numbax reads numbax .npz and Flax "
+            "msgpack checkpoint files, not Orbax (tensorstore) directories. Convert it where Flax "
+            "is installed: state = flax.training.checkpoints.restore_checkpoint(dir, target=None); "
+            "open('checkpoint.msgpack', 'wb').write(flax.serialization.to_bytes(state)) - or save "
+            "with flax.config.update('flax_use_orbax_checkpointing', False). Then "
+            "restore_checkpoint('checkpoint.msgpack', target) reads it."
+        )

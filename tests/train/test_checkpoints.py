@@ -111,15 +111,18 @@ def test_restore_without_target_gives_state_dict(tmp_path):
 
 
 def test_header_is_plain_json(tmp_path):
-    save_checkpoint(tmp_path, {"w": np.ones((2, 3), np.float32), "n": 5}, step=0)
+    tree = {"w": np.ones((2, 3), np.float32), "n": 5, "empty": ()}
+    save_checkpoint(tmp_path, tree, step=0)
     with np.load(tmp_path / "checkpoint_0", allow_pickle=False) as z:
         header = json.loads(z["__header__"].tobytes())
     assert header["format"] == "numbax.checkpoint"
     assert header["version"] == checkpoints.FORMAT_VERSION
-    assert header["leaves"] == [
-        {"path": "['n']", "keys": ["n"], "shape": [], "dtype": "int64", "kind": "int"},
+    assert header["leaves"] == [  # in the dict's order, as Flax's state dict
         {"path": "['w']", "keys": ["w"], "shape": [2, 3], "dtype": "float32", "kind": "array"},
+        {"path": "['n']", "keys": ["n"], "shape": [], "dtype": "int64", "kind": "int"},
     ]
+    assert header["empty"] == [["empty"]]
+    assert checkpoints.load_state_dict(tmp_path / "checkpoint_0")[1]["empty"] == {}
 
 
 @pytest.mark.parametrize(

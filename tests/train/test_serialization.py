@@ -1,0 +1,184 @@
+"""train.serialization and Flax-format checkpoints, against files written by Flax 0.12.8.
+
+The fixtures in ``fixtures/flax`` come from ``make_fixtures.py`` (run once with JAX/Flax;
+these tests only read them). ``train_state_expected.npz`` holds the Flax state's leaves as
+written by numpy, so every value read here is checked against Flax's.
+"""
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import core
+import nn
+import optim
+from core import dtypes
+from train import TrainState, checkpoints, serialization
+from train.convert import convert_checkpoint, main
+from train.errors import (
+    CheckpointMismatchError,
+    MsgpackDecodeError,
+    MsgpackEncodeError,
+    OrbaxCheckpointError,
+    StateDictMismatchError,
+)
+
+FIXTURES = Path(__file__).parent / "fixtures" / "flax"
+FLAX_STATE = (FIXTURES / "train_state.msgpack").read_bytes()
+
+
+class MLP(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(2)(nn.relu(nn.Dense(4)(x)))
+
+
+def fresh_state():
+    model = MLP()
+    params = model.init(core.random.key(1), np.ones((2, 3), np.float32))["params"]
+    return TrainState.create(apply_fn=model.apply, params=params, tx=optim.adam(1e-2))
+
+
+def flat(tree, prefix=""):
+    out = {}
+    for k, v in tree.items():
+        path = f"{prefix}/{k}" if prefix else str(k)
+        out.update(flat(v, path) if isinstance(v, dict) else {path: v})
+    return out
+
+
+def assert_is_flax_state(state):
+    expected = np.load(FIXTURES / "train_state_expected.npz")
+    got = flat(serialization.to_state_dict(state))
+    assert set(got) == set(expected.files)
+    for path in expected.files:
+        np.testing.assert_array_equal(np.asarray(got[path]), expected[path], err_msg=path)
+        assert np.asarray(got[path]).dtype == expected[path].dtype, path
+
+
+def test_state_dict_of_a_train_state_is_flaxs():
+    sd = serialization.to_state_dict(fresh_state())
+    assert list(sd) == ["step", "params", "opt_state"]
+    assert list(sd["opt_state"]) == ["0", "1"]  # (ScaleByAdamState, EmptyState)
+    assert list(sd["opt_state"]["0"]) == ["count", "mu", "nu"]
+    assert sd["opt_state"]["1"] == {}
+
+
+def test_from_bytes_reads_a_flax_train_state():
+    state = serialization.from_bytes(fresh_state(), FLAX_STATE)
+    assert_is_flax_state(state)
+    assert state.step == 2 and state.apply_fn is not None
+    # the restored state trains
+    state.apply_gradients(grads=core.tree_util.tree_map(np.zeros_like, state.params))
+
+
+def test_msgpack_round_trips_are_byte_identical():
+    for name in ("train_state.msgpack", "mixed.msgpack"):
+        data = (FIXTURES / name).read_bytes()
+        assert serialization.msgpack_serialize(serialization.msgpack_restore(data)) == data, name
+
+
+def test_every_leaf_kind_of_the_format():
+    tree = serialization.msgpack_restore((FIXTURES / "mixed.msgpack").read_bytes())
+    arrays, numbers = tree["arrays"], tree["numbers"]
+    assert arrays["bf16"].dtype == dtypes.bfloat16
+    np.testing.assert_array_equal(
+        arrays["bf16"].astype(np.float32), [1.5, -2.25, 0.0030059814453125]
+    )
+    assert arrays["c64"].dtype == np.complex64 and arrays["c64"][0] == 1 + 2j
+    assert arrays["empty"].shape == (0, 3) and arrays["u64"][0] == 2**64 - 1
+    assert arrays["scalar0d"].shape == () and arrays["f16"].dtype == np.float16
+    assert numbers["complex"] == 3 - 4j and numbers["neg"] == -(2**33)
+    assert type(numbers["np_f32"]) is np.float32 and numbers["np_f32"] == 1.25
+    assert tree["list"] == [1, [2.5, "x"], {"k": None}]
+    assert tree["strings"]["unicode"] == "π≈3.14"
+
+
+def test_chunked_arrays(monkeypatch):
+    data = (FIXTURES / "chunked.msgpack").read_bytes()
+    np.testing.assert_array_equal(serialization.msgpack_restore(data)["w"], np.arange(10.0))
+    monkeypatch.setattr(serialization, "MAX_CHUNK_SIZE", 16)
+    assert serialization.msgpack_serialize({"w": np.arange(10, dtype=np.float32)}) == data
+
+
+def test_mismatches_and_bad_values():
+    wrong = TrainState.create(
+        apply_fn=None, params={"Dense_0": {"bias": np.zeros(2)}}, tx=optim.sgd(0.1)
+    )
+    with pytest.raises(StateDictMismatchError, match="opt_state"):
+        serialization.from_bytes(wrong, FLAX_STATE)
+    with pytest.raises(StateDictMismatchError, match="sequence has 1 items"):
+        serialization.from_state_dict([1], {"0": 1, "1": 2})
+    with pytest.raises(MsgpackEncodeError, match="tuple"):
+        serialization.msgpack_serialize({"a": (1, 2)})  # Flax rejects tuples here too
+    with pytest.raises(MsgpackDecodeError):
+        serialization.msgpack_restore(FLAX_STATE[:-3])
+
+
+def test_register_serialization_state():
+    class Point:
+        def __init__(self, x):
+            self.x = x
+
+    serialization.register_serialization_state(
+        Point, lambda p: {"x": p.x}, lambda p, s: Point(s["x"])
+    )
+    assert serialization.is_serializable(Point(1))
+    assert serialization.from_bytes(Point(0), serialization.to_bytes(Point(3.5))).x == 3.5
+    with pytest.raises(ValueError, match="already registered"):
+        serialization.register_serialization_state(Point, None, None)
+
+
+def test_restore_checkpoint_reads_flax_legacy_files_and_writes_them(tmp_path):
+    state = checkpoints.restore_checkpoint(FIXTURES / "legacy", fresh_state())
+    assert_is_flax_state(state)
+    assert type(state.step) is int  # kept as the target's Python int
+    assert checkpoints.detect_format(FIXTURES / "legacy" / "checkpoint_2") == "msgpack"
+    path = checkpoints.save_checkpoint(tmp_path, state, step=2, format="msgpack")
+    assert serialization.msgpack_restore(Path(path).read_bytes()).keys() == {
+        "step",
+        "params",
+        "opt_state",
+    }
+    assert_is_flax_state(checkpoints.restore_checkpoint(tmp_path, fresh_state()))
+    with pytest.raises(CheckpointMismatchError, match="opt_state/0/mu"):
+        target = fresh_state().replace(tx=optim.sgd(0.1), opt_state=optim.sgd(0.1).init({}))
+        checkpoints.restore_checkpoint(tmp_path, target)
+
+
+def test_orbax_directories_are_refused_with_the_way_out(tmp_path):
+    for where in (FIXTURES / "orbax", FIXTURES / "orbax" / "checkpoint_2"):
+        with pytest.raises(OrbaxCheckpointError, match="flax_use_orbax_checkpointing"):
+            checkpoints.restore_checkpoint(where, fresh_state())
+    with pytest.raises(OrbaxCheckpointError):
+        checkpoints.restore_checkpoint(FIXTURES / "orbax", fresh_state(), step=2)
+    with pytest.raises(OrbaxCheckpointError):
+        checkpoints.load_state_dict(FIXTURES / "orbax" / "checkpoint_2")
+
+
+def test_converter_both_ways(tmp_path):
+    npz = tmp_path / "checkpoint_2"
+    assert convert_checkpoint(FIXTURES / "train_state.msgpack", npz) == "npz"
+    assert checkpoints.detect_format(npz) == "npz"
+    assert_is_flax_state(checkpoints.restore_checkpoint(npz, fresh_state()))
+    back = tmp_path / "back.msgpack"
+    assert main([str(npz), str(back)]) == 0
+    assert back.read_bytes() == FLAX_STATE  # Flax reads it as it wrote it
+
+    # a checkpoint numbax wrote becomes a file Flax's from_bytes accepts: same bytes as Flax's
+    ours = checkpoints.save_checkpoint(
+        tmp_path / "ours",
+        checkpoints.restore_checkpoint(FIXTURES / "legacy", fresh_state()),
+        step=2,
+    )
+    convert_checkpoint(ours, tmp_path / "ours.msgpack")
+    assert (tmp_path / "ours.msgpack").read_bytes() == FLAX_STATE
+
+
+def test_flax_msgpack_into_a_fresh_directory_restores_by_step(tmp_path):
+    shutil.copy(FIXTURES / "train_state.msgpack", tmp_path / "checkpoint_7")
+    assert checkpoints.available_steps(tmp_path) == [7]
+    step, sd = checkpoints.load_state_dict(tmp_path / "checkpoint_7")
+    assert step == 2 and sd["opt_state"]["1"] == {}
