@@ -98,6 +98,11 @@ from core.lax.gather_api import (
     scatter_mul,
     scatter_sub,
 )
+from core.lax.shape_helpers import (
+    conv_general_shape_tuple,
+    conv_transpose_shape_tuple,
+    reduce_window_shape_tuple,
+)
 from core.lax.solves import custom_linear_solve, custom_root
 from core.lax.special import (
     BetaincGradientError,
@@ -399,7 +404,9 @@ __all__ = [
     "conv_general_dilated",
     "conv_general_dilated_patches",
     "conv_general_permutations",
+    "conv_general_shape_tuple",
     "conv_shape_tuple",
+    "conv_transpose_shape_tuple",
     "conv_transpose",
     "conv_with_general_padding",
     "convert_element_type",
@@ -488,6 +495,7 @@ __all__ = [
     "reduce_prod",
     "reduce_sum",
     "reduce_window",
+    "reduce_window_shape_tuple",
     "reduce_window_max",
     "reduce_window_min",
     "reduce_window_sum",

@@ -66,7 +66,17 @@ def _dilate_shape(shape: Sequence[int], dilation: Sequence[int]) -> tuple[int, .
 
 
 def conv_shape_tuple(lhs_shape, rhs_shape, strides, pads, batch_group_count=1):
-    """The output shape of a conv in canonical (N, C, spatial...) order."""
+    """The output shape of a conv in canonical (N, C, spatial...) order (`lax.conv_shape_tuple`).
+
+    `pads` is 'SAME'/'SAME_LOWER'/'VALID' or one (low, high) pair per spatial dimension.
+    """
+    if isinstance(pads, str):
+        pads = padtype_to_pads(lhs_shape[2:], rhs_shape[2:], strides, pads)
+    if len(pads) != len(lhs_shape) - 2:
+        raise ShapeError(
+            f"Wrong number of explicit pads for convolution: expected {len(lhs_shape) - 2}, "
+            f"got {len(pads)}."
+        )
     padded = [d + lo + hi for d, (lo, hi) in zip(lhs_shape[2:], pads)]
     if any(p < 0 for p in padded):
         raise ShapeError(f"negative padding {pads} larger than the input size {lhs_shape[2:]}")
