@@ -21,6 +21,18 @@ from typing import Any
 
 import numpy as np
 
+
+def _env_number(name: str, default: float, kind: type) -> Any:
+    """The number in environment variable `name`, else `default`."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        return kind(text)
+    except ValueError:
+        raise ValueError(f"environment variable {name}={text!r} is not a {kind.__name__}") from None
+
+
 _DEFAULTS: dict[str, Any] = {
     "enable_x64": os.environ.get("NUMBAX_ENABLE_X64", "0") not in ("0", "", "false", "False"),
     "disable_jit": False,
@@ -31,6 +43,16 @@ _DEFAULTS: dict[str, Any] = {
     "default_matmul_precision": None,
     "jit_backend": os.environ.get("NUMBAX_JIT_BACKEND", "numba"),
     "numpy_dtype_promotion": "standard",
+    # Reliability limits (see the README's "Reliability" section).
+    "jit_cache_max_entries": _env_number("NUMBAX_JIT_CACHE_MAX_ENTRIES", 64, int),
+    "compilation_cache_max_size": _env_number("NUMBAX_CACHE_MAX_SIZE", 2 << 30, int),
+    "compile_lock_timeout": _env_number("NUMBAX_COMPILE_LOCK_TIMEOUT", 300.0, float),
+}
+# Limits: name -> (type, smallest allowed value, what it means).
+_LIMITS = {
+    "jit_cache_max_entries": (int, 1, "compiled signatures kept per jitted function"),
+    "compilation_cache_max_size": (int, -1, "bytes of disk cache (-1: no limit, 0: off)"),
+    "compile_lock_timeout": ((int, float), 0, "seconds to wait for another compile"),
 }
 # Flags that change the meaning of a traced program, hence part of every jit cache key.
 _TRACE_FLAGS = (
@@ -51,6 +73,11 @@ _MATMUL_PRECISIONS = (
 
 def _validate(key: str, value: Any) -> None:
     """Rejects values JAX rejects (and the modes numbax does not implement)."""
+    if key in _LIMITS:
+        kind, low, what = _LIMITS[key]
+        if isinstance(value, bool) or not isinstance(value, kind) or value < low:
+            number = "an integer" if kind is int else "a number"
+            raise ValueError(f"{key} ({what}) must be {number} >= {low}, got {value!r}.")
     if key == "numpy_dtype_promotion":
         if value not in ("standard", "strict"):
             raise ValueError(f"{value!r} is not a valid NumpyDtypePromotion: use 'standard'.")
@@ -65,6 +92,10 @@ def _validate(key: str, value: Any) -> None:
             f"default_matmul_precision must be None or one of {list(_MATMUL_PRECISIONS)}, "
             f"got {value!r}."
         )
+
+
+for _key in _LIMITS:  # values from the environment
+    _validate(_key, _DEFAULTS[_key])
 
 
 class Config:

@@ -1,37 +1,56 @@
 """Compiles generated source text with numba, caching machine code on disk across processes.
 
-numba can only cache functions that live in a real file of an importable module, so the text is
-written to `<cache dir>/numbax_jit_<sha256>.py`, where the hash covers the text, the numba and
-Python versions and the sources of this package (the source is the cache key, as in tinygrad).
-The file is written atomically (temporary file + `os.replace`), imported with importlib and
-registered in `sys.modules` (numba re-imports the module when it loads cached code), and its
-entry function is compiled with `njit(signature, cache=True)`. A second process then loads the
-machine code from numba's cache instead of compiling. If the directory cannot be used, a
-`JitCacheWarning` is issued and the source is compiled in memory; corrupt numba cache files are
-reported the same way and rebuilt.
+numba can only cache functions that live in a real file, so the text is written to
+`<cache dir>/numbax_jit_<sha256>.py`, where the hash covers the text, the numba and Python
+versions and the sources of this package (the source is the cache key, as in tinygrad). The
+module is then executed from the text in memory (never imported from disk, so a damaged or
+planted file or `.pyc` is never run) and registered in `sys.modules` (numba imports the module
+by name when it loads cached code); a file whose content differs from the text is rewritten.
+The entry function is compiled with a `numba_cache.VerifiedCache`, so a second process loads
+verified machine code instead of compiling. All files are written atomically into private
+directories (`cache_files`); if the directory cannot be used, a `JitCacheWarning` is issued
+and the source is compiled in memory.
 
-The directory is `$NUMBAX_CACHE_DIR`, else `$XDG_CACHE_HOME/numbax`, else `~/.cache/numbax`.
+Compiles hold a lock file shared by the processes using the directory (numba's index is read,
+extended and rewritten); a process that waits longer than `config.compile_lock_timeout` warns,
+naming the holder's pid, and compiles without it (the verified index stays consistent).
+The disk cache is kept under `config.compilation_cache_max_size` bytes by deleting the least
+recently used programs; `clear()` deletes it. Dispatchers are released with their last user
+(`compile_source` keeps weak references), and their modules leave `sys.modules` with them.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import importlib.util
 import os
 import sys
+import threading
+import time
 import types
 import warnings
+import weakref
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numba
+from numba.core.caching import _CacheLocator
 
+from core.config import config
+from core.jit import cache_files, numba_cache
+from core.jit.cache_files import cache_dir
 from core.jit.errors import JitCacheWarning
 
+__all__ = ["cache_dir", "clear", "compile_source", "enforce_size_limit", "load_module"]
+
 _VERSION = "0.1.0"
-_DISPATCHERS: dict[tuple, Any] = {}
+_PREFIX = "numbax_jit_"
+_DISPATCHERS: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+_MODULE_USERS: Counter = Counter()  # live dispatchers per generated module name
+_STALE_TMP_SECONDS = 600.0
+_SWEEP_EVERY = 16  # compiles that wrote to disk between two size-limit sweeps
 
 
 def _fingerprint() -> str:
@@ -46,72 +65,69 @@ def _fingerprint() -> str:
 _FINGERPRINT = _fingerprint()
 
 
-def cache_dir() -> Path:
-    """The directory that holds generated sources (and, by default, numba's cache files)."""
-    env = os.environ.get("NUMBAX_CACHE_DIR")
-    if env:
-        return Path(env).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "numbax"
-
-
 def module_name(source: str) -> str:
     """The content-addressed module name of `source`."""
     ident = "\0".join((source, numba.__version__, _FINGERPRINT, sys.version))
-    return "numbax_jit_" + hashlib.sha256(ident.encode()).hexdigest()[:40]
+    return _PREFIX + hashlib.sha256(ident.encode()).hexdigest()[:40]
 
 
 def _write_source(path: Path, source: str) -> None:
+    """Makes `path` hold `source` (rewriting a damaged file with one warning); marks it used."""
+    data = source.encode()
     try:
-        if path.read_text() == source:
-            return
-    except (OSError, UnicodeDecodeError):
-        pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(source)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+        old = cache_files.read_bytes(path)
+    except FileNotFoundError:
+        old = None
+    except OSError:  # a symlink or an unreadable file: replaced below
+        old = b""
+    if old == data:
+        os.utime(path)  # the size limit evicts the least recently used programs
+        return
+    cache_files.write_atomic(path, data)
+    if old is not None:
+        warnings.warn(
+            f"numbax's compile cache file {path} was damaged (its content differs from the "
+            "program it is named after); it was rewritten.",
+            JitCacheWarning,
+            stacklevel=4,
+        )
 
 
 def load_module(source: str) -> tuple[types.ModuleType, bool]:
-    """Imports `source` as a module registered in `sys.modules`.
+    """Executes `source` as a module registered in `sys.modules`, backed by a cache file.
 
     Args:
       source: Python source text.
 
     Returns:
-      `(module, file_backed)`; `file_backed` is False when the cache directory was unusable and
-      the module was executed in memory (numba cannot cache its functions then).
+      `(module, file_backed)`; `file_backed` is False when the cache directory was unusable (or
+      the disk cache is off) and numba cannot cache the module's functions.
     """
     name = module_name(source)
     mod = sys.modules.get(name)
     if mod is not None:
         return mod, getattr(mod, "__file__", None) is not None
     path = cache_dir() / f"{name}.py"
-    try:
-        _write_source(path, source)
-        spec = importlib.util.spec_from_file_location(name, path)
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
-        return mod, True
-    except Exception as err:  # unwritable directory, corrupt bytecode, ...
-        sys.modules.pop(name, None)
-        warnings.warn(
-            f"numbax cannot use the compile cache file {path} ({type(err).__name__}: {err}); "
-            "compiling in memory instead, so the next process compiles again. Point the "
-            "NUMBAX_CACHE_DIR environment variable at a writable directory to fix this.",
-            JitCacheWarning,
-            stacklevel=3,
-        )
+    file_backed = config.compilation_cache_max_size != 0
+    if file_backed:
+        try:
+            cache_files.secure_dir(cache_dir())
+            _write_source(path, source)
+        except OSError as err:  # unwritable or unsafe directory, ...
+            file_backed = False
+            warnings.warn(
+                f"numbax cannot use the compile cache file {path} ({err}); compiling in memory "
+                "instead, so the next process compiles again. Point the NUMBAX_CACHE_DIR "
+                "environment variable at a private writable directory to fix this.",
+                JitCacheWarning,
+                stacklevel=3,
+            )
     mod = types.ModuleType(name)
-    exec(compile(source, f"<{name}>", "exec"), mod.__dict__)
+    if file_backed:
+        mod.__file__ = str(path)
+    exec(compile(source, str(path) if file_backed else f"<{name}>", "exec"), mod.__dict__)
     sys.modules[name] = mod
-    return mod, False
+    return mod, file_backed
 
 
 def compile_source(source: str, entry: str, signature: tuple, **options: Any) -> Any:
@@ -125,67 +141,209 @@ def compile_source(source: str, entry: str, signature: tuple, **options: Any) ->
 
     Returns:
       A numba dispatcher that accepts only `signature` (it never compiles again on a call).
+      It is shared while alive; keep a reference as long as it is used.
     """
     key = (source, entry, signature, repr(sorted(options.items(), key=str)))
     disp = _DISPATCHERS.get(key)
     if disp is not None:
         return disp
     with _compile_lock():
-        disp = _compile(source, entry, signature, options)
-    disp.disable_compile()
+        mod, file_backed = load_module(source)
+        fn = getattr(mod, entry)
+        if file_backed:
+            disp = numba_cache.cached_njit(signature, **options)(fn)
+        else:
+            disp = numba.njit(signature, **options)(fn)
     _DISPATCHERS[key] = disp
+    _MODULE_USERS[mod.__name__] += 1
+    weakref.finalize(disp, _release, mod.__name__)
+    if file_backed and sum(disp.stats.cache_misses.values()):
+        _after_write()
     return disp
+
+
+def _release(name: str) -> None:
+    """Drops generated module `name` from `sys.modules` when its last dispatcher is gone."""
+    _MODULE_USERS[name] -= 1
+    if _MODULE_USERS[name] <= 0:
+        del _MODULE_USERS[name]
+        sys.modules.pop(name, None)
+
+
+# ---------------------------------------------------------------------------------------------
+# The compile lock
+
+_lock_state = threading.local()
+_thread_lock = threading.RLock()
+_abandoned: dict[str, int] = {}  # lock path -> holder pid this process stopped waiting for
 
 
 @contextlib.contextmanager
 def _compile_lock() -> Iterator[None]:
-    """Serializes compiles between processes that share the cache directory.
+    """Serializes compiles between threads and between processes sharing the cache directory.
 
-    numba's cache index is read, extended and rewritten without a lock, so two processes that
-    compile different signatures of one cached helper (`rt.contiguous` for two layouts, as
-    parallel test workers do) can both number their entry 1 and leave an index pointing at the
-    other's machine code.
+    numba's cache index is read, extended and rewritten, so two processes that compile
+    different signatures of one cached helper would otherwise race. Re-entrant per thread.
     """
+    with _thread_lock:
+        depth = getattr(_lock_state, "depth", 0)
+        _lock_state.depth = depth + 1
+        try:
+            if depth:
+                yield
+                return
+            with _file_lock():
+                yield
+        finally:
+            _lock_state.depth = depth
+
+
+@contextlib.contextmanager
+def _file_lock() -> Iterator[None]:
     try:
         import fcntl
 
-        path = cache_dir() / ".compile.lock"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(path, "a")  # noqa: SIM115 (held for the duration of the block)
-    except (ImportError, OSError):
+        path = cache_files.secure_dir(cache_dir()) / ".compile.lock"
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        fd = os.open(path, flags, 0o600)
+    except (ImportError, OSError):  # no flock, or no usable directory: nothing to share
         yield
         return
-    with handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+    try:
+        held = _acquire(fcntl, fd, path)
         try:
             yield
         finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+            if held:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
 
 
-def _compile(source: str, entry: str, signature: tuple, options: dict) -> Any:
-    mod, file_backed = load_module(source)
-    fn = getattr(mod, entry)
-    disp = problem = None
-    if file_backed:
+def _acquire(fcntl: Any, fd: int, path: Path) -> bool:
+    """Takes the lock on `fd` within `config.compile_lock_timeout` seconds (else warns, naming
+    the holder, and returns False). The holder's pid is written into the lock file."""
+    deadline = time.monotonic() + config.compile_lock_timeout
+    pause = 0.005
+    while True:
         try:
-            disp = numba.njit(signature, cache=True, **options)(fn)
-        except Exception as err:  # a corrupt numba cache file? (a real error recurs below)
-            problem = err
-            try:
-                numba.njit(cache=True, **options)(fn)._cache.flush()  # empty the index
-                disp = numba.njit(signature, cache=True, **options)(fn)
-            except Exception:
-                disp = None
-    what = "was rebuilt"
-    if disp is None:
-        disp = numba.njit(signature, **options)(fn)
-        what = "is not used"
-    if problem is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _holder(fd)
+            if time.monotonic() >= deadline or _abandoned.get(str(path)) == holder:
+                break
+            time.sleep(pause)
+            pause = min(pause * 2, 0.25)
+            continue
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        return True
+    if _abandoned.get(str(path)) != holder:
+        _abandoned[str(path)] = holder
         warnings.warn(
-            f"numba's cache for {getattr(mod, '__file__', entry)} was unusable "
-            f"({type(problem).__name__}: {problem}) and {what}.",
+            f"numbax waited {config.compile_lock_timeout:g} s for the compile lock {path}, held "
+            f"by process {holder if holder else '(unknown)'}; compiling without it. If that "
+            "process is stopped or hung, end it; a longer wait is "
+            "config.update('compile_lock_timeout', seconds).",
             JitCacheWarning,
-            stacklevel=4,
+            stacklevel=5,
         )
-    return disp
+    return False
+
+
+def _holder(fd: int) -> int:
+    """The pid recorded in the lock file (0 if unknown)."""
+    try:
+        return int(os.pread(fd, 32, 0).decode().strip() or 0)
+    except (OSError, ValueError):
+        return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Size limit and clearing
+
+_writes = [0]
+
+
+def _after_write() -> None:
+    """Runs `enforce_size_limit` on the first write of a process, then every few writes."""
+    if _writes[0] % _SWEEP_EVERY == 0:
+        with contextlib.suppress(OSError):
+            enforce_size_limit()
+    _writes[0] += 1
+
+
+def _cache_dirs() -> list[Path]:
+    """The directories with numbax's files: generated sources and numba's files for them
+    (plus those of the cached runtime helpers)."""
+    root = cache_dir()
+    generated = _CacheLocator.get_suitable_cache_subpath(str(root / "x.py"))
+    dirs = {root, cache_files.numba_cache_dir() / generated, *numba_cache.CACHE_PATHS}
+    return [d for d in dirs if d.is_dir()]
+
+
+def _files() -> list[os.DirEntry]:
+    found = []
+    for d in _cache_dirs():
+        with os.scandir(d) as it:
+            found.extend(e for e in it if e.is_file(follow_symlinks=False))
+    return found
+
+
+def enforce_size_limit(max_size: int | None = None) -> int:
+    """Deletes the least recently used generated programs (source and machine code) until the
+    disk cache holds at most `max_size` bytes; also deletes temporary files left by killed
+    writers.
+
+    Args:
+      max_size: the limit in bytes; default `config.compilation_cache_max_size` (-1: none).
+
+    Returns:
+      The number of bytes deleted.
+    """
+    limit = config.compilation_cache_max_size if max_size is None else max_size
+    now = time.time()
+    groups: dict[str, list[os.DirEntry]] = {}
+    total = freed = 0
+    for e in _files():
+        st = e.stat(follow_symlinks=False)
+        if cache_files.is_temporary(e.name):
+            if now - st.st_mtime > _STALE_TMP_SECONDS:
+                cache_files.remove(Path(e.path))
+                freed += st.st_size
+            continue
+        total += st.st_size
+        if e.name.startswith(_PREFIX):
+            groups.setdefault(e.name[: len(_PREFIX) + 40], []).append(e)
+    if limit < 0 or total <= limit:
+        return freed
+
+    def last_use(entries: list[os.DirEntry]) -> float:
+        return max(e.stat(follow_symlinks=False).st_mtime for e in entries)
+
+    for name, entries in sorted(groups.items(), key=lambda kv: last_use(kv[1])):
+        if total <= limit:
+            break
+        if name in sys.modules:  # in use by this process
+            continue
+        for e in entries:
+            size = e.stat(follow_symlinks=False).st_size
+            cache_files.remove(Path(e.path))
+            total -= size
+            freed += size
+    return freed
+
+
+def clear() -> None:
+    """Deletes every file of the disk cache: generated sources and numba's verified index and
+    machine code files of numbax functions (other files in the directories are left alone).
+    Programs already loaded keep running; later processes compile again."""
+    with _compile_lock():
+        for e in _files():
+            name = e.name
+            if (
+                name.startswith(_PREFIX)
+                or name.endswith((".nbxi", ".nbxc"))
+                or (cache_files.is_temporary(name))
+            ):
+                cache_files.remove(Path(e.path))

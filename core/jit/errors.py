@@ -29,3 +29,23 @@ class NumpyFallbackWarning(NumbaxError, UserWarning):
 
 class JitCacheWarning(NumbaxError, UserWarning):
     """The compile cache directory cannot be used; compiling in memory instead."""
+
+
+class UnsafeCacheDirError(NumbaxError, PermissionError):
+    """A compile cache directory that another user could write (planted code would run)."""
+
+    def __init__(self, path, why: str):
+        self.path = path
+        super().__init__(
+            f"numbax refuses the compile cache directory {path}: {why}. Run `chmod 700 {path}` "
+            "if it is yours, or point NUMBAX_CACHE_DIR (and NUMBA_CACHE_DIR) at a private "
+            "directory."
+        )
+
+
+class CacheIntegrityError(NumbaxError, OSError):
+    """A compile cache file whose content is not what was recorded when it was written."""
+
+    def __init__(self, path, why: str):
+        self.path = path
+        super().__init__(f"compile cache file {path} is damaged: {why}")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.core.errors import TypingError
 from numba.core.imputils import impl_ret_borrowed
@@ -31,11 +31,12 @@ from numba.np.arrayobj import (
 )
 
 from core.jit import vecmath
+from core.jit.numba_cache import cached_njit
 
 _OPTS = dict(error_model="numpy", cache=True)
 
 
-@njit(**_OPTS)
+@cached_njit(**_OPTS)
 def idiv(a, b):
     """Signed integer division rounding towards zero; x / 0 == -1."""
     if b == 0:
@@ -44,13 +45,13 @@ def idiv(a, b):
     return q + 1 if (q < 0) & (q * b != a) else q
 
 
-@njit(**_OPTS)
+@cached_njit(**_OPTS)
 def udiv(a, b):
     """Unsigned integer division; x / 0 == all ones (the caller casts to its width)."""
     return a // b if b != 0 else ~(a ^ a)
 
 
-@njit(**_OPTS)
+@cached_njit(**_OPTS)
 def irem(a, b):
     """Integer remainder with the sign of the dividend (C's %); x % 0 == x."""
     if b == 0:
@@ -59,7 +60,7 @@ def irem(a, b):
     return r - b if (r != 0) & ((r < 0) != (a < 0)) else r
 
 
-@njit(**_OPTS)
+@cached_njit(**_OPTS)
 def popcount(v):
     """The number of set bits of a uint64."""
     n = 0
@@ -69,7 +70,7 @@ def popcount(v):
     return n
 
 
-@njit(**_OPTS)
+@cached_njit(**_OPTS)
 def digamma(x):
     """psi(x): reflection for x < 0.5, recurrence up to 6, then the asymptotic series."""
     if x <= 0 and math.floor(x) == x:
@@ -86,7 +87,7 @@ def digamma(x):
     return acc + math.log(x) - 0.5 / x - series
 
 
-@njit(**_OPTS)
+@cached_njit(**_OPTS)
 def erf_inv_f64(x):
     """float64 erfinv: the float32 kernel refined by two Newton steps on math.erf."""
     y = np.float64(vecmath.erf_inv_f32(np.float32(x)))
@@ -96,7 +97,7 @@ def erf_inv_f64(x):
     return y
 
 
-@njit(**_OPTS)
+@cached_njit(**_OPTS)
 def polygamma(m, x):
     """The m-th derivative of digamma (m a non-negative integer value)."""
     if m != math.floor(m) or m < 0:
@@ -123,12 +124,12 @@ def polygamma(m, x):
 _ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
 
 
-@njit(**_OPTS)
+@cached_njit(**_OPTS)
 def _rotl(x, r):
     return np.uint32((x << np.uint32(r)) | (x >> np.uint32(32 - r)))
 
 
-@njit(**_OPTS)
+@cached_njit(**_OPTS)
 def threefry2x32(k0, k1, x0, x1):
     """Threefry-2x32 (20 rounds) on uint32 scalars, JAX's bit layout; returns (y0, y1)."""
     ks = (k0, k1, np.uint32(k0 ^ k1 ^ np.uint32(0x1BD11BDA)))
@@ -358,7 +359,7 @@ def dot(typingctx, a, b, out):
     return types.none(a, b, out), codegen
 
 
-@njit(**_OPTS)
+@cached_njit(**_OPTS)
 def contiguous(a):
     """`np.ascontiguousarray(a)` for views of any layout (a compiled, disk-cached helper)."""
     return np.ascontiguousarray(a)

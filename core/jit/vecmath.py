@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from core.jit.numba_cache import cached_njit
 
 F = np.float32
 I = np.int32
@@ -145,7 +147,7 @@ maximum = _nan_propagating("maximum")
 minimum = _nan_propagating("minimum")
 
 
-@njit(inline="always", **_OPTS)
+@cached_njit(inline="always", **_OPTS)
 def _poly(x, c):
     """Horner evaluation of c[0] + c[1] x + ... (c is a tuple, unrolled by numba)."""
     p = F(c[-1])
@@ -154,13 +156,13 @@ def _poly(x, c):
     return p
 
 
-@njit(inline="always", **_OPTS)
+@cached_njit(inline="always", **_OPTS)
 def _pow2(n):
     """2.0**n as float32 for -126 <= n <= 127."""
     return _float((n + I(127)) << I(23))
 
 
-@njit(inline="always", **_OPTS)
+@cached_njit(inline="always", **_OPTS)
 def _reduce_ln2(x):
     """x = n*ln2 + r with |r| <= ln2/2; returns (n as float32, n as int32, r)."""
     t = x * _LOG2E + _ROUND
@@ -169,14 +171,14 @@ def _reduce_ln2(x):
     return t, n, x - t * _LN2_HI - t * _LN2_LO
 
 
-@njit(inline="always", **_OPTS)
+@cached_njit(inline="always", **_OPTS)
 def _exp_reduced(r, n):
     """exp(r) * 2**n for |r| <= ln2/2, by adding n to the exponent bits (no range checks)."""
     p = r * r * _poly(r, _EXP) + r + F(1)
     return _float(_bits(p) + (n << I(23)))
 
 
-@njit(**_OPTS)
+@cached_njit(**_OPTS)
 def exp_f32(x):
     """Vectorizable float32 exp."""
     _, n, r = _reduce_ln2(x)
@@ -185,7 +187,7 @@ def exp_f32(x):
     return y if x <= F(88.72283) else x + _INF
 
 
-@njit(**_OPTS)
+@cached_njit(**_OPTS)
 def exp2_f32(x):
     """Vectorizable float32 2**x."""
     t = x + _ROUND
@@ -196,7 +198,7 @@ def exp2_f32(x):
     return y if x < F(128) else x + _INF
 
 
-@njit(**_OPTS)
+@cached_njit(**_OPTS)
 def expm1_f32(x):
     """Vectorizable float32 exp(x) - 1, accurate near 0."""
     xc = F(-30) if x < F(-30) else x
@@ -207,7 +209,7 @@ def expm1_f32(x):
     return y if x <= F(88.72283) else x + _INF
 
 
-@njit(**_OPTS)
+@cached_njit(**_OPTS)
 def log_f32(x):
     """Vectorizable float32 natural log."""
     tiny = x < F(1.1754944e-38)
@@ -229,7 +231,7 @@ def log_f32(x):
     return _NAN if x < F(0) else y
 
 
-@njit(**_OPTS)
+@cached_njit(**_OPTS)
 def log1p_f32(x):
     """Vectorizable float32 log(1 + x), accurate near 0."""
     u = F(1) + x
@@ -239,7 +241,7 @@ def log1p_f32(x):
     return lu - ((u - F(1)) - x) / u if ok else lu
 
 
-@njit(**_OPTS)
+@cached_njit(**_OPTS)
 def tanh_f32(x):
     """Vectorizable float32 tanh."""
     a = np.abs(x)
@@ -252,13 +254,13 @@ def tanh_f32(x):
     return y if a == a else x
 
 
-@njit(**_OPTS)
+@cached_njit(**_OPTS)
 def logistic_f32(x):
     """Vectorizable float32 logistic sigmoid 1 / (1 + exp(-x))."""
     return F(1) / (F(1) + exp_f32(-x))
 
 
-@njit(inline="always", **_OPTS)
+@cached_njit(inline="always", **_OPTS)
 def erf_f32(x):
     """Vectorizable float32 error function."""
     a = np.abs(x)
@@ -270,7 +272,7 @@ def erf_f32(x):
     return y if a == a else x
 
 
-@njit(inline="always", **_OPTS)
+@cached_njit(inline="always", **_OPTS)
 def erf_inv_f32(x):
     """Vectorizable float32 inverse error function."""
     a = np.abs(x)
@@ -282,7 +284,7 @@ def erf_inv_f32(x):
     return _NAN if a > F(1) else y
 
 
-@njit(**_OPTS)
+@cached_njit(**_OPTS)
 def _sincos_reduced(x):
     """(sin r, cos r, quadrant) in float64 for x = q*pi/2 + r, |r| <= pi/4."""
     xd = np.float64(x)
@@ -296,7 +298,7 @@ def _sincos_reduced(x):
     return s, c, q & 3
 
 
-@njit(**_OPTS)
+@cached_njit(**_OPTS)
 def sin_f32(x):
     """Vectorizable float32 sine (reduced in float64; accurate for |x| < 1e6)."""
     s, c, q = _sincos_reduced(x)
@@ -304,7 +306,7 @@ def sin_f32(x):
     return F(-y if q >= 2 else y)
 
 
-@njit(**_OPTS)
+@cached_njit(**_OPTS)
 def cos_f32(x):
     """Vectorizable float32 cosine (reduced in float64; accurate for |x| < 1e6)."""
     s, c, q = _sincos_reduced(x)
@@ -312,7 +314,7 @@ def cos_f32(x):
     return F(-y if (q == 1) | (q == 2) else y)
 
 
-@njit(**_OPTS)
+@cached_njit(**_OPTS)
 def tan_f32(x):
     """Vectorizable float32 tangent (reduced in float64)."""
     s, c, q = _sincos_reduced(x)
