@@ -3,12 +3,54 @@
 Every message names the module path (``/Encoder/Dense_0``) and says how to fix the mistake,
 because the lifecycle rules of linen-style modules (bind before use, declare in ``setup`` or
 ``@compact``, pass mutable collections explicitly) are where users trip. Each class subclasses
-the built-in exception that matches the failure, so ``except KeyError`` and friends keep working.
+the built-in exception that matches the failure, so ``except KeyError`` and friends keep working,
+and the class Flax raises for the same failure (``nn/flax_errors.py`` holds every ``flax.errors``
+name, re-exported here), so a ported ``except nn.errors.ScopeParamShapeError`` (or
+``FlaxError``) clause still matches.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from nn.flax_errors import (  # noqa: F401  (every flax.errors name is part of nn.errors)
+    FLAX_ERROR_NAMES,
+    AlreadyExistsError,
+    ApplyModuleInvalidMethodError,
+    ApplyScopeInvalidVariablesStructureError,
+    ApplyScopeInvalidVariablesTypeError,
+    AssignSubModuleError,
+    CallCompactUnboundModuleError,
+    CallSetupUnboundModuleError,
+    CallShareScopeOnUnboundModuleError,
+    CallUnbindOnUnboundModuleError,
+    CursorFindError,
+    DescriptorAttributeError,
+    FlaxError,
+    ImmutableVariableError,
+    IncorrectPostInitOverrideError,
+    InvalidCheckpointError,
+    InvalidFilterError,
+    InvalidInstanceModuleError,
+    InvalidRngError,
+    InvalidScopeError,
+    JaxTransformError,
+    LazyInitError,
+    ModifyScopeVariableError,
+    MPACheckpointingRequiredError,
+    MPARestoreDataCorruptedError,
+    MPARestoreTargetRequiredError,
+    MultipleMethodsCompactError,
+    ReservedModuleAttributeError,
+    ScopeCollectionNotFound,
+    ScopeParamNotFoundError,
+    ScopeParamShapeError,
+    ScopeVariableNotFoundError,
+    SetAttributeFrozenModuleError,
+    SetAttributeInModuleSetupError,
+    TraceContextError,
+    TraverseTreeError,
+)
 
 
 class _MessageKeyError(KeyError):
@@ -22,7 +64,7 @@ def _names(xs: Any) -> str:
     return "[" + ", ".join(repr(x) for x in sorted(xs)) + "]"
 
 
-class MissingRngError(_MessageKeyError):
+class MissingRngError(_MessageKeyError, InvalidRngError):
     """A module asked for a PRNG stream that ``init``/``apply`` was not given.
 
     Failing code::
@@ -43,7 +85,7 @@ class MissingRngError(_MessageKeyError):
         )
 
 
-class InvalidRngsError(TypeError):
+class InvalidRngsError(InvalidRngError, TypeError):
     """``rngs`` is neither a PRNG key nor a dict of stream names to keys.
 
     Failing code: ``model.init(0, x)``. Fix: ``model.init(core.random.key(0), x)``.
@@ -56,7 +98,7 @@ class InvalidRngsError(TypeError):
         )
 
 
-class InvalidVariablesError(TypeError):
+class InvalidVariablesError(ApplyScopeInvalidVariablesTypeError, TypeError):
     """The variables passed to ``apply``/``bind`` are not a dict of collections.
 
     Failing code: ``model.apply([params], x)``. Fix: ``model.apply({"params": params}, x)``.
@@ -70,7 +112,7 @@ class InvalidVariablesError(TypeError):
         )
 
 
-class ParamsWithoutWrapperError(ValueError):
+class ParamsWithoutWrapperError(ScopeCollectionNotFound, ValueError):
     """``apply`` got the parameter tree itself instead of ``{'params': params}``.
 
     Failing code::
@@ -91,7 +133,7 @@ class ParamsWithoutWrapperError(ValueError):
         )
 
 
-class ParamsDoubleWrappedError(ValueError):
+class ParamsDoubleWrappedError(ApplyScopeInvalidVariablesStructureError, ValueError):
     """``apply`` got ``{'params': {'params': ...}}``.
 
     Failing code::
@@ -112,7 +154,7 @@ class ParamsDoubleWrappedError(ValueError):
         )
 
 
-class CollectionNotFoundError(_MessageKeyError):
+class CollectionNotFoundError(_MessageKeyError, ScopeCollectionNotFound):
     """A module reads a collection that was not passed to ``apply``.
 
     Failing code::
@@ -134,7 +176,7 @@ class CollectionNotFoundError(_MessageKeyError):
         )
 
 
-class VariableNotFoundError(_MessageKeyError):
+class VariableNotFoundError(_MessageKeyError, ScopeParamNotFoundError, ScopeVariableNotFoundError):
     """A collection exists but lacks a variable the module needs (model changed since init).
 
     Failing code: ``Model(layers=3).apply(Model(layers=2).init(key, x), x)``.
@@ -149,7 +191,7 @@ class VariableNotFoundError(_MessageKeyError):
         )
 
 
-class ImmutableCollectionError(ValueError):
+class ImmutableCollectionError(ModifyScopeVariableError, ValueError):
     """A module writes a collection that is not mutable in this call.
 
     Failing code::
@@ -171,7 +213,7 @@ class ImmutableCollectionError(ValueError):
         )
 
 
-class NameInUseError(ValueError):
+class NameInUseError(FlaxError, ValueError):
     """Two submodules or variables of one module share a name.
 
     Failing code: ``nn.Dense(2, name="fc")(x); nn.Dense(2, name="fc")(x)``.
@@ -186,7 +228,7 @@ class NameInUseError(ValueError):
         )
 
 
-class ParamShapeError(ValueError):
+class ParamShapeError(ScopeParamShapeError, ValueError):
     """A stored parameter's shape differs from what the module asks for now.
 
     Failing code: ``v = model.init(key, jnp.ones((1, 3))); model.apply(v, jnp.ones((1, 5)))``.
@@ -201,7 +243,7 @@ class ParamShapeError(ValueError):
         )
 
 
-class DefinedOutsideSetupError(TypeError):
+class DefinedOutsideSetupError(AssignSubModuleError, TypeError):
     """A submodule or variable is declared in a method that is neither ``setup`` nor compact.
 
     Failing code::
@@ -224,7 +266,12 @@ class DefinedOutsideSetupError(TypeError):
         )
 
 
-class UnboundModuleError(ValueError):
+class UnboundModuleError(
+    CallCompactUnboundModuleError,
+    CallUnbindOnUnboundModuleError,
+    CallShareScopeOnUnboundModuleError,
+    ValueError,
+):
     """A variable/RNG operation or compact method ran on a module without variables.
 
     Failing code: ``nn.Dense(3)(x)`` outside any module. Fix:
@@ -239,7 +286,7 @@ class UnboundModuleError(ValueError):
         )
 
 
-class UnboundSetupAttributeError(AttributeError):
+class UnboundSetupAttributeError(CallSetupUnboundModuleError, AttributeError):
     """A ``setup`` attribute was read on an unbound module whose ``setup`` needs variables.
 
     Failing code: ``Model().w`` where ``setup`` does ``self.w = self.param(...)``.
@@ -254,7 +301,7 @@ class UnboundSetupAttributeError(AttributeError):
         )
 
 
-class FrozenModuleError(AttributeError):
+class FrozenModuleError(SetAttributeFrozenModuleError, AttributeError):
     """An attribute was assigned outside ``setup``.
 
     Failing code: ``layer.features = 8``. Fix: ``layer = layer.clone(features=8)``.
@@ -267,7 +314,7 @@ class FrozenModuleError(AttributeError):
         )
 
 
-class SetupFieldAssignmentError(AttributeError):
+class SetupFieldAssignmentError(SetAttributeInModuleSetupError, AttributeError):
     """``setup`` assigned a dataclass field.
 
     Failing code: ``def setup(self): self.features = 8``. Fix: pass ``Model(features=8)``, or
@@ -282,7 +329,7 @@ class SetupFieldAssignmentError(AttributeError):
         )
 
 
-class MultipleCompactMethodsError(TypeError):
+class MultipleCompactMethodsError(MultipleMethodsCompactError, TypeError):
     """More than one method of a class is decorated with ``@nn.compact``.
 
     Failing code: ``@nn.compact`` on both ``encode`` and ``decode``. Fix: create the shared
@@ -296,7 +343,7 @@ class MultipleCompactMethodsError(TypeError):
         )
 
 
-class InvalidMethodError(TypeError):
+class InvalidMethodError(ApplyModuleInvalidMethodError, TypeError):
     """``apply``/``init`` got a ``method`` that is not callable on the module.
 
     Failing code: ``model.apply(v, x, method=3)``. Fix: ``method="encode"`` or
@@ -310,7 +357,7 @@ class InvalidMethodError(TypeError):
         )
 
 
-class ArgumentTwiceError(ValueError):
+class ArgumentTwiceError(FlaxError, ValueError):
     """A setting was given both at construction and at call time (``merge_param``).
 
     Failing code: ``Foo(train=True)(x, train=False)``. Fix: pass ``train`` in one place.
@@ -322,7 +369,7 @@ class ArgumentTwiceError(ValueError):
         )
 
 
-class ArgumentMissingError(ValueError):
+class ArgumentMissingError(FlaxError, ValueError):
     """A setting was given neither at construction nor at call time.
 
     Failing code: ``nn.Dropout(0.5)(x)``. Fix: ``nn.Dropout(0.5, deterministic=not train)(x)``
@@ -336,7 +383,7 @@ class ArgumentMissingError(ValueError):
         )
 
 
-class TransformAxisSizeError(ValueError):
+class TransformAxisSizeError(FlaxError, ValueError):
     """``nn.vmap``/``nn.scan`` could not decide the mapped axis size (or length).
 
     Failing code: ``nn.vmap(Dense, in_axes=None, ...)`` with no size. Fix: pass
@@ -352,7 +399,7 @@ class TransformAxisSizeError(ValueError):
         )
 
 
-class ScanAxesError(ValueError):
+class ScanAxesError(FlaxError, ValueError):
     """``nn.scan``'s ``in_axes`` is not an int, ``nn.broadcast`` or one entry per argument."""
 
     def __init__(self, in_axes: Any, n_args: int):
@@ -362,7 +409,7 @@ class ScanAxesError(ValueError):
         )
 
 
-class TransformedMethodReturnValueError(TypeError):
+class TransformedMethodReturnValueError(FlaxError, TypeError):
     """A transformed method returned a Module, which cannot leave a transform."""
 
     def __init__(self, method: str):
@@ -372,7 +419,7 @@ class TransformedMethodReturnValueError(TypeError):
         )
 
 
-class TransformMethodsError(TypeError):
+class TransformMethodsError(FlaxError, TypeError):
     """``methods=`` of a lifted transform is not None, a list/tuple, or a dict."""
 
     def __init__(self, methods: Any):
@@ -382,17 +429,19 @@ class TransformMethodsError(TypeError):
         )
 
 
-class TransformTargetError(TypeError):
-    """A lifted transform was given something that is neither a Module class nor a function."""
+class TransformTargetError(FlaxError, TypeError):
+    """A lifted transform was given something that is neither a Module class nor a function
+    (e.g. a Module instance: ``nn.vmap(nn.Dense(3))``; fix: ``nn.vmap(nn.Dense)(3)``)."""
 
     def __init__(self, what: str, target: Any):
         super().__init__(
             f"nn.{what} takes a Module class or a function whose first argument is a module, "
-            f"got {type(target).__name__}: {target!r:.80}."
+            f"got {type(target).__name__}: {target!r:.80}. Transform the class and construct "
+            f"it afterwards: nn.{what}(MyModule, ...)(features...)."
         )
 
 
-class MultiScopeTransformError(NotImplementedError):
+class MultiScopeTransformError(FlaxError, NotImplementedError):
     """``nn.vjp``/``nn.jvp``/``nn.custom_vjp`` got a module holding modules bound elsewhere."""
 
     def __init__(self, what: str, classes: Any):
@@ -403,7 +452,7 @@ class MultiScopeTransformError(NotImplementedError):
         )
 
 
-class InstanceNormAxesError(ValueError):
+class InstanceNormAxesError(FlaxError, ValueError):
     """``InstanceNorm``'s ``feature_axes`` include the leading (batch) axis."""
 
     def __init__(self, feature_axes: Any):
@@ -413,7 +462,7 @@ class InstanceNormAxesError(ValueError):
         )
 
 
-class SpectralNormRankError(ValueError):
+class SpectralNormRankError(FlaxError, ValueError):
     """``SpectralNorm(error_on_non_matrix=True)`` met a weight of rank > 2."""
 
     def __init__(self, shape: Any):
@@ -424,7 +473,7 @@ class SpectralNormRankError(ValueError):
         )
 
 
-class BatchApplyRankError(ValueError):
+class BatchApplyRankError(FlaxError, ValueError):
     """``BatchApply`` found no input with at least ``num_dims`` dimensions to merge."""
 
     def __init__(self, num_dims: int, shapes: Any):
@@ -434,7 +483,7 @@ class BatchApplyRankError(ValueError):
         )
 
 
-class PartitioningUnspecifiedError(ValueError):
+class PartitioningUnspecifiedError(FlaxError, ValueError):
     """A lifted transform added or removed an axis of a ``Partitioned`` value without a name.
 
     Failing code: ``nn.scan(body, variable_axes={"params": 0}, ...)`` over boxed params.
@@ -449,7 +498,7 @@ class PartitioningUnspecifiedError(ValueError):
         )
 
 
-class PartitionAxisMismatchError(ValueError):
+class PartitionAxisMismatchError(FlaxError, ValueError):
     """``remove_axis`` was asked to drop an axis whose name is not the one at that position."""
 
     def __init__(self, names: Any, index: int, name: Any):
@@ -460,7 +509,7 @@ class PartitionAxisMismatchError(ValueError):
         )
 
 
-class RepeatedLogicalAxisError(ValueError):
+class RepeatedLogicalAxisError(FlaxError, ValueError):
     """A logical axis name appears twice in one array's names (``('embed', 'embed')``)."""
 
     def __init__(self, names: Any, repeated: Any):
@@ -470,7 +519,7 @@ class RepeatedLogicalAxisError(ValueError):
         )
 
 
-class LogicalAxisRulesError(ValueError):
+class LogicalAxisRulesError(FlaxError, ValueError):
     """Logical axis rules are not a sequence of ``(logical_name, mesh_axes)`` pairs."""
 
     def __init__(self, rules: Any):
@@ -481,7 +530,7 @@ class LogicalAxisRulesError(ValueError):
         )
 
 
-class UnmatchedLogicalAxisError(ValueError):
+class UnmatchedLogicalAxisError(FlaxError, ValueError):
     """``with_logical_constraint(..., fallback=RulesFallback.RAISE_ERROR)`` found no rule."""
 
     def __init__(self, names: Any):
@@ -491,7 +540,7 @@ class UnmatchedLogicalAxisError(ValueError):
         )
 
 
-class ConvLocalFeatureGroupError(NotImplementedError):
+class ConvLocalFeatureGroupError(FlaxError, NotImplementedError):
     """``nn.ConvLocal`` with ``feature_group_count != 1`` (unshared kernels have no groups)."""
 
     def __init__(self, count: int):
@@ -502,7 +551,7 @@ class ConvLocalFeatureGroupError(NotImplementedError):
         )
 
 
-class DecodeCacheShapeError(ValueError):
+class DecodeCacheShapeError(FlaxError, ValueError):
     """An attention layer with ``decode=True`` got a query that is not one step of its cache.
 
     Failing code: ``layer.apply(variables, x[:, :2], mutable=["cache"])`` (two tokens at once).
@@ -514,4 +563,62 @@ class DecodeCacheShapeError(ValueError):
             f"Autoregressive cache shape error, expected query shape {expected} instead got "
             f"{got}. With decode=True feed one token per call (query length 1) and the batch "
             "shape used at init."
+        )
+
+
+class CollectionFilterError(InvalidFilterError, TypeError):
+    """A collection filter (``mutable=``, ``DenyList``...) of an unsupported type.
+
+    Failing code: ``model.apply(variables, x, mutable=1)``.
+    Fix: ``mutable=["batch_stats"]`` (or ``True``, ``False``, a name, ``nn.DenyList(...)``).
+    """
+
+    def __init__(self, filter_like: Any):
+        super().__init__(
+            f"Invalid collection filter {filter_like!r} ({type(filter_like).__name__}): use "
+            "True, False, a collection name, a list of names or nn.DenyList(names)."
+        )
+
+
+class ReservedFieldError(ReservedModuleAttributeError, TypeError):
+    """A Module subclass declares a field named ``parent`` or ``name`` (set by the system).
+
+    Failing code::
+
+        class Block(nn.Module):
+            name: str = "block"
+
+    Fix: rename the field (``label: str``); pass ``name=`` at construction to name a module.
+    """
+
+    def __init__(self, cls_name: str, fields: Any):
+        super().__init__(
+            f"{cls_name} declares the reserved field(s) {_names(fields)}: 'parent' and 'name' "
+            "are set by the module system. Rename the field; pass name=... when constructing "
+            "the module to choose its name."
+        )
+
+
+class ModuleClassCallError(InvalidInstanceModuleError, TypeError):
+    """``init``/``apply``/``bind`` was called on the Module class instead of an instance.
+
+    Failing code: ``nn.Dense.init(key, x)``. Fix: ``nn.Dense(features=3).init(key, x)``.
+    """
+
+    def __init__(self, method: str, got: Any):
+        super().__init__(
+            f"Module.{method} was called on the class, not on an instance (its first argument "
+            f"is a {type(got).__name__}). Construct the module first: "
+            f"MyModule(...).{method}(...)."
+        )
+
+
+class PropertyAttributeError(DescriptorAttributeError, AttributeError):
+    """A property of a module raised ``AttributeError``, so Python reported the property
+    itself as missing. The message names the attribute the property failed to read."""
+
+    def __init__(self, cls_name: str, prop: str, cause: BaseException):
+        super().__init__(
+            f"The property {cls_name}.{prop} raised AttributeError: {cause}. The property "
+            "itself exists; fix the attribute it reads (a field or setup attribute missing?)."
         )

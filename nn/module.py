@@ -291,6 +291,9 @@ class Module:
     def __init_subclass__(cls, kw_only: bool = False, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         annotations = dict(cls.__dict__.get("__annotations__", {}))
+        reserved = [f for f in ("parent", "name") if f in annotations]
+        if reserved:
+            raise errors.ReservedFieldError(cls.__name__, reserved)
         annotations["parent"] = Any
         annotations["name"] = "str | None"
         cls.__annotations__ = annotations
@@ -520,6 +523,13 @@ class Module:
         reason = self.__dict__.get("_unbound_setup_failure")
         if reason is not None:
             raise errors.UnboundSetupAttributeError(type(self).__name__, name, reason)
+        prop = inspect.getattr_static(type(self), name, None)
+        if isinstance(prop, property) and prop.fget is not None:
+            # The property exists: Python came here because its getter raised AttributeError.
+            try:
+                prop.fget(self)
+            except AttributeError as cause:
+                raise errors.PropertyAttributeError(type(self).__name__, name, cause) from cause
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __dir__(self) -> list[str]:
@@ -597,6 +607,7 @@ class Module:
         Returns:
           The bound module.
         """
+        _require_instance(self, "bind")
         scope = scope_lib.bind(variables, rngs=rngs, mutable=mutable)
         return self.clone(parent=scope, _deep_clone=True)
 
@@ -779,6 +790,7 @@ class Module:
         Returns:
           The method's output, or ``(output, mutated_variables)`` when ``mutable`` is set.
         """
+        _require_instance(self, "apply")
         return apply(
             self._method_fn(method),
             self,
@@ -796,6 +808,7 @@ class Module:
         **kwargs: Any,
     ) -> tuple[Any, dict]:
         """Like :meth:`init`, but returns ``(output, variables)``."""
+        _require_instance(self, "init_with_output")
         return init_with_output(
             self._method_fn(method),
             self,
@@ -825,6 +838,7 @@ class Module:
         Returns:
           The variable dict, e.g. ``{'params': {'Dense_0': {'kernel': ..., 'bias': ...}}}``.
         """
+        _require_instance(self, "init")
         _, variables = self.init_with_output(
             rngs,
             *args,
@@ -882,6 +896,11 @@ def _scope_fn(fn: Callable, module: Module, capture_intermediates: Any) -> Calla
             _context.capture_stack.pop()
 
     return scope_fn
+
+
+def _require_instance(obj: Any, method: str) -> None:
+    if not isinstance(obj, Module):
+        raise errors.ModuleClassCallError(method, obj)
 
 
 def _capture_filter(capture_intermediates: Any, mutable: CollectionFilter) -> tuple[Any, Any]:

@@ -57,7 +57,10 @@ def in_filter(filter_like: CollectionFilter, col: str) -> bool:
         return col == filter_like
     if isinstance(filter_like, DenyList):
         return col not in filter_like.deny
-    return col in set(filter_like)
+    try:
+        return col in set(filter_like)
+    except TypeError:
+        raise errors.CollectionFilterError(filter_like) from None
 
 
 def union_filters(a: CollectionFilter, b: CollectionFilter) -> CollectionFilter:

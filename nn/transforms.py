@@ -668,7 +668,7 @@ def _transform(
             for m, kw in per_method.items()
         }
         return type(name.capitalize() + target.__name__, (target,), namespace)
-    if not callable(target):
+    if not callable(target) or isinstance(target, Module):
         raise errors.TransformTargetError(name, target)
     return _lift_method(functools.partial(lift_factory, **trafo_kwargs), target, None, fingerprint)
 

@@ -3,7 +3,8 @@
 One class per failure, each subclassing the built-in exception a caller would catch for it (a
 file that cannot be read is a `ValueError`, a missing step a `FileNotFoundError`). The message
 names the file or key path, what was expected and what was found, and the fix; the same facts are
-kept as attributes for programs.
+kept as attributes for programs. Where Flax raises a `flax.errors` class for the same failure,
+ours derives from it too (`CheckpointExistsError` is an `InvalidCheckpointError`).
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from nn.flax_errors import InvalidCheckpointError
 
-class CheckpointExistsError(FileExistsError):
+
+class CheckpointExistsError(InvalidCheckpointError, FileExistsError):
     """`save_checkpoint` would replace or go back behind an existing checkpoint.
 
     Fix: pass ``overwrite=True`` (which also deletes the checkpoints of later steps), or save
