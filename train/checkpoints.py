@@ -26,7 +26,11 @@ so `load_state_dict` gives Flax's state dict and a conversion to msgpack restore
 
 Writing is atomic: the archive goes to a hidden temporary file in ``ckpt_dir``, is flushed to
 disk, then renamed over the final name with `os.replace`. A crash leaves at most a temporary
-file that no function here looks at; a visible checkpoint is always complete.
+file that no function here reads; a visible checkpoint is always complete. The next
+`save_checkpoint` or `restore_checkpoint` in that directory deletes such leftovers: temporaries
+whose writer process (its pid is in the name) no longer exists on this machine, or that were
+last written more than an hour ago. ``step`` must be an integer >= 0 and ``keep`` one >= 1; the
+checkpoint just written is never pruned.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 import uuid
 import zipfile
 from pathlib import Path
@@ -44,6 +49,7 @@ import numpy as np
 from core import dtypes, tree_util
 from train import serialization
 from train.errors import (
+    CheckpointArgumentError,
     CheckpointExistsError,
     CheckpointMismatchError,
     CheckpointNotFoundError,
@@ -94,6 +100,49 @@ def _leaf_to_array(path: str, leaf: Any) -> tuple[np.ndarray, str]:
 
 def _checkpoint_path(ckpt_dir: Path, step: int, prefix: str) -> Path:
     return ckpt_dir / f"{prefix}{step}"
+
+
+def _integer(name: str, value: Any, low: int) -> int:
+    """`value` as an int if it is an integer (Python, numpy, or a 0-d integer array) >= `low`."""
+    array = np.asarray(value) if hasattr(value, "__array__") else None
+    if array is not None and array.ndim == 0 and dtypes.kind(array.dtype) in "iu":
+        value = int(array)
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise CheckpointArgumentError(name, value, f"an integer >= {low}")
+    if value < low:
+        raise CheckpointArgumentError(name, value, f"an integer >= {low}")
+    return int(value)
+
+
+_TMP_NAME = re.compile(r"\.(?P<name>.+)\.tmp-(?P<pid>\d+)-[0-9a-f]{8}")
+_STALE_SECONDS = 3600.0
+
+
+def _writer_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists, owned by another user
+        return True
+    return True
+
+
+def _remove_stale_temporaries(ckpt_dir: Path, prefix: str) -> None:
+    """Deletes the temporary files of saves that were killed (see the module docstring)."""
+    if not ckpt_dir.is_dir():
+        return
+    now = time.time()
+    for entry in ckpt_dir.iterdir():
+        match = _TMP_NAME.fullmatch(entry.name)
+        if not match or not match["name"].startswith(prefix):
+            continue
+        try:
+            old = now - entry.stat().st_mtime > _STALE_SECONDS
+        except FileNotFoundError:  # its save just finished
+            continue
+        if old or not _writer_alive(int(match["pid"])):
+            entry.unlink(missing_ok=True)
 
 
 def available_steps(ckpt_dir: str | os.PathLike, prefix: str = "checkpoint_") -> list[int]:
@@ -217,9 +266,10 @@ def save_checkpoint(
         ckpt_dir: directory for the checkpoint files; created if needed.
         target: a pytree of arrays and Python numbers, e.g. a `TrainState` (its static fields,
             ``apply_fn`` and ``tx``, are not saved: they come from the target at restore).
-        step: the training step (an int or an integer scalar array).
+        step: the training step: an integer >= 0 (a Python or numpy int, or an integer
+            scalar array).
         prefix: the file name prefix.
-        keep: how many of the most recent checkpoints to keep.
+        keep: how many of the most recent checkpoints to keep (an integer >= 1).
         overwrite: allow saving a step that is not newer than every existing one; the file of
             the same step and those of later steps are then deleted.
         keep_every_n_steps: also keep, beyond ``keep``, every checkpoint whose step is a
@@ -234,13 +284,19 @@ def save_checkpoint(
     Raises:
         CheckpointExistsError: a checkpoint of this or a later step exists and ``overwrite`` is
             False.
+        CheckpointArgumentError: ``step``, ``keep`` or ``keep_every_n_steps`` is not an
+            integer in its range.
         UnsupportedLeafError: a leaf is not a number or numeric array.
         MsgpackEncodeError: with ``format="msgpack"``, a leaf has no msgpack encoding.
         ValueError: ``format`` is not one of `FORMATS`.
     """
     ckpt_dir = Path(ckpt_dir)
-    step = int(step)
+    step = _integer("step", step, 0)
+    keep = _integer("keep", keep, 1)
+    if keep_every_n_steps is not None:
+        keep_every_n_steps = _integer("keep_every_n_steps", keep_every_n_steps, 1)
     path = _checkpoint_path(ckpt_dir, step, prefix)
+    _remove_stale_temporaries(ckpt_dir, prefix)
     steps = available_steps(ckpt_dir, prefix)
     if steps and steps[-1] >= step and not overwrite:
         raise CheckpointExistsError(path, step, steps[-1])
@@ -256,7 +312,7 @@ def save_checkpoint(
     steps = [s for s in steps if s < step] + [step]
     excess = steps[: max(len(steps) - keep, 0)]
     for s in excess:
-        if keep_every_n_steps and s % keep_every_n_steps == 0:
+        if s == step or (keep_every_n_steps and s % keep_every_n_steps == 0):
             continue
         _checkpoint_path(ckpt_dir, s, prefix).unlink(missing_ok=True)
     return str(path)
@@ -472,6 +528,7 @@ def restore_checkpoint(
 
     Raises:
         CheckpointNotFoundError: ``step`` was given and has no checkpoint file.
+        CheckpointArgumentError: ``step`` is not None or an integer >= 0.
         CheckpointMismatchError: the stored tree differs from ``target`` (the message lists
             the missing, extra and changed leaves by key path).
         CorruptCheckpointError: the file is truncated, damaged or not a checkpoint.
@@ -479,12 +536,15 @@ def restore_checkpoint(
         OrbaxCheckpointError: the checkpoint is an Orbax directory (Flax's default writer).
     """
     ckpt_dir = Path(ckpt_dir)
+    if step is not None:
+        step = _integer("step", step, 0)
     if _is_orbax(ckpt_dir):
         raise OrbaxCheckpointError(ckpt_dir)
+    _remove_stale_temporaries(ckpt_dir, prefix)
     if ckpt_dir.is_file():
         path = ckpt_dir
     elif step is not None:
-        path = _checkpoint_path(ckpt_dir, int(step), prefix)
+        path = _checkpoint_path(ckpt_dir, step, prefix)
         if _is_orbax(path):
             raise OrbaxCheckpointError(path)
         if not path.is_file():

@@ -33,6 +33,20 @@ class CheckpointExistsError(InvalidCheckpointError, FileExistsError):
         )
 
 
+class CheckpointArgumentError(ValueError):
+    """`save_checkpoint`/`restore_checkpoint` got a ``step``, ``keep`` or
+    ``keep_every_n_steps`` that is not an integer in its range (``step=1.7`` would be saved as
+    step 1, ``step=-1`` as a file no restore finds, ``keep=0`` would delete the new file)."""
+
+    def __init__(self, name: str, value: object, expected: str):
+        self.name = name
+        self.value = value
+        super().__init__(
+            f"{name}={value!r} ({type(value).__name__}): {name} must be {expected}. Pass an "
+            f"integer, e.g. {name}=int(...) of a whole-number value."
+        )
+
+
 class CheckpointNotFoundError(FileNotFoundError, ValueError):
     """`restore_checkpoint(..., step=s)` asked for a step that has no checkpoint file.
 
