@@ -45,7 +45,6 @@ from core.api_extras import (
     ensure_compile_time_eval,
     float0,
     linear_transpose,
-    local_devices,
     named_call,
     named_scope,
     print_environment_info,
@@ -71,8 +70,12 @@ from core.devices import (
     device_count,
     device_get,
     device_put,
+    device_put_replicated,
+    device_put_sharded,
     devices,
     local_device_count,
+    local_devices,
+    process_count,
     process_index,
 )
 from core.jit.api import clear_caches, compile_count, jit
@@ -82,7 +85,6 @@ from core.pmap import (
     host_id,
     live_arrays,
     pmap,
-    process_count,
 )
 
 __all__ = [
@@ -110,6 +112,8 @@ __all__ = [
     "device_count",
     "device_get",
     "device_put",
+    "device_put_replicated",
+    "device_put_sharded",
     "devices",
     "disable_jit",
     "dtypes",

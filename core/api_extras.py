@@ -1,7 +1,7 @@
 """Less common top-level `jax` functions: transformations built on the core machinery
 (`linear_transpose`, `custom_gradient`, `closure_convert`, `ensure_compile_time_eval`) and
 compatibility helpers for a one-CPU-device library (`named_call`, `named_scope`, `typeof`,
-`local_devices`, `default_device`, `checking_leaks`, `print_environment_info`, `float0`).
+`default_device`, `checking_leaks`, `print_environment_info`, `float0`).
 
 * `linear_transpose` stages the function to a jaxpr on abstract values and runs the same
   `backward_pass` as `grad` on it, so no primal values are needed.
@@ -25,7 +25,7 @@ import numpy as np
 from core import dtypes, tree_util
 from core.avals import ShapedArray
 from core.custom_derivatives import custom_vjp
-from core.devices import devices
+from core.devices import device_count, devices, local_device_count, process_count
 from core.dtypes import float0 as float0  # re-exported as core.float0
 from core.interpreters.jvp import Zero, instantiate
 from core.interpreters.partial_eval import trace_to_jaxpr
@@ -192,16 +192,10 @@ def typeof(x: Any) -> ShapedArray:
     return get_aval(x)
 
 
-def local_devices(
-    process_index: int | None = None, backend: str | None = None, host_id: int | None = None
-) -> list[Any]:
-    """The devices of this process: `[CpuDevice(id=0)]`."""
-    return devices(backend)
-
-
 @contextlib.contextmanager
 def default_device(device: Any) -> Iterator[None]:
-    """Context manager choosing the default device: only the CPU device (or None) exists here."""
+    """Context manager naming a default device (`jax.default_device`): checked to exist; the
+    computations outside `pmap` still run on the calling thread, results on device 0."""
     if device is not None and device not in devices() and device != "cpu":
         raise ValueError(f"default_device: unknown device {device!r}; available: {devices()}")
     yield
@@ -231,8 +225,8 @@ def print_environment_info(return_string: bool = False) -> str | None:
         f"numba:   {ver('numba')}",
         f"scipy:   {ver('scipy')}",
         f"python:  {sys.version}",
-        "device info: cpu-1, 1 local devices",
-        "process_count: 1",
+        f"device info: cpu-{device_count()}, {local_device_count()} local devices",
+        f"process_count: {process_count()}",
         f"platform: {platform.uname()}",
         f"jit backend: {config.jit_backend}, x64: {config.enable_x64}",
     ]

@@ -3,6 +3,9 @@
 An `Array` wraps a numpy array (never written to after construction) plus JAX's `weak_type`
 flag. Everything that computes goes through primitives, so arrays, tracers and every
 transformation share one code path; the operators and methods come from `ArrayBase`.
+An array placed by `device_put` or returned by `pmap` also carries its sharding (which devices
+hold it, `core/sharding.py`); the others are on the default device (the slot is left unset, so
+the many places that build arrays need not know about devices).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from core.avals import ShapedArray, interned
 class Array(ArrayBase):
     """An immutable n-dimensional array on the CPU."""
 
-    __slots__ = ("_value", "_aval")
+    __slots__ = ("_value", "_aval", "_sharding")
 
     def __init__(self, value: np.ndarray, weak_type: bool = False, aval: ShapedArray | None = None):
         # `value` is never written to: primitives return fresh arrays, and `__array__` hands out
@@ -101,11 +104,60 @@ class Array(ArrayBase):
     def copy_to_host_async(self) -> None:
         """No-op (the array already lives in host memory)."""
 
-    @property
-    def devices(self):
-        from core.devices import devices
+    @classmethod
+    def _placed(cls, value: np.ndarray, aval: ShapedArray, sharding: Any) -> Array:
+        """An array of `value` (with `aval`) placed by `sharding` (`core.devices.placed`)."""
+        arr = cls(value, aval=aval)
+        arr._sharding = sharding
+        return arr
 
-        return lambda: set(devices())
+    @property
+    def sharding(self) -> Any:
+        """Where the array is placed: a `SingleDeviceSharding` or (pmap outputs) a
+        `PmapSharding`."""
+        try:
+            return self._sharding
+        except AttributeError:
+            from core.devices import default_sharding
+
+            return default_sharding()
+
+    @property
+    def committed(self) -> bool:
+        """Whether the array was explicitly placed (`device_put` with a device, `pmap`)."""
+        return hasattr(self, "_sharding")
+
+    def devices(self) -> set:
+        """The set of devices holding the array."""
+        return self.sharding.device_set
+
+    @property
+    def device(self) -> Any:
+        """The device of a single-device array; the sharding of a sharded one (as JAX)."""
+        sharding = self.sharding
+        return sharding._device if hasattr(sharding, "_device") else sharding
+
+    @property
+    def is_fully_replicated(self) -> bool:
+        return self.sharding.is_fully_replicated
+
+    @property
+    def addressable_shards(self) -> list:
+        """The `Shard`s of this process: the whole array for a single-device one; slice `i`
+        along the sharded axis (kept with size 1) on device `i` of a pmap output."""
+        from core.sharding import Shard, SingleDeviceSharding
+
+        sharding = self.sharding
+        axis = getattr(sharding, "sharded_axis", None)
+        out = []
+        for i, d in enumerate(getattr(sharding, "devices", (self.device,))):
+            index = tuple(slice(None) for _ in range(self.ndim))
+            if axis is not None:
+                index = index[:axis] + (slice(i, i + 1),) + index[axis + 1 :]
+            value = self._value[index]
+            aval = interned(value.shape, value.dtype, self.weak_type)
+            out.append(Shard(d, index, Array._placed(value, aval, SingleDeviceSharding(d))))
+        return [s for s in out if s.device in sharding.addressable_devices]
 
     def __repr__(self) -> str:
         body = np.array2string(

@@ -47,6 +47,10 @@ _DEFAULTS: dict[str, Any] = {
     "jit_cache_max_entries": _env_number("NUMBAX_JIT_CACHE_MAX_ENTRIES", 64, int),
     "compilation_cache_max_size": _env_number("NUMBAX_CACHE_MAX_SIZE", 2 << 30, int),
     "compile_lock_timeout": _env_number("NUMBAX_COMPILE_LOCK_TIMEOUT", 300.0, float),
+    # The number of local CPU devices (-1: $NUMBAX_NUM_CPU_DEVICES, else one per usable core);
+    # read once, when the devices are first needed (`core/devices.py`), like JAX's
+    # `jax_num_cpu_devices`.
+    "num_cpu_devices": -1,
 }
 # Limits: name -> (type, smallest allowed value, what it means).
 _LIMITS = {
@@ -71,6 +75,10 @@ _MATMUL_PRECISIONS = (
 )
 
 
+# Flags that may no longer change, with the error that says why (see `Config.freeze`).
+_FROZEN: dict[str, str] = {}
+
+
 def _validate(key: str, value: Any) -> None:
     """Rejects values JAX rejects (and the modes numbax does not implement)."""
     if key in _LIMITS:
@@ -78,6 +86,11 @@ def _validate(key: str, value: Any) -> None:
         if isinstance(value, bool) or not isinstance(value, kind) or value < low:
             number = "an integer" if kind is int else "a number"
             raise ValueError(f"{key} ({what}) must be {number} >= {low}, got {value!r}.")
+    count_ok = type(value) is int and (value == -1 or value > 0)
+    if key == "num_cpu_devices" and not count_ok:
+        raise ValueError(f"num_cpu_devices must be a positive int or -1, got {value!r}.")
+    if key in _FROZEN:
+        raise RuntimeError(_FROZEN[key])
     if key == "numpy_dtype_promotion":
         if value not in ("standard", "strict"):
             raise ValueError(f"{value!r} is not a valid NumpyDtypePromotion: use 'standard'.")
@@ -151,6 +164,11 @@ class Config:
         finally:
             self._values[key] = old
             self._refresh()
+
+    def freeze(self, name: str, message: str) -> None:
+        """Makes later `update`s of flag `name` raise `RuntimeError(message)` (for flags read
+        once, such as `num_cpu_devices` when the devices are created)."""
+        _FROZEN[self._canonical(name)] = message
 
     def trace_context(self) -> tuple:
         """The flags that change what a traced program means (part of jit cache keys)."""

@@ -1,57 +1,272 @@
-"""Devices: numbax runs on one CPU device; these mirror JAX's device API for portability."""
+"""CPU devices, like JAX's CPU client: N devices per process, each with its own worker thread.
+
+A device is a worker thread (`core/device_worker.py`) plus a name: all numbax arrays live in
+host memory, and an array's `sharding` (`core/sharding.py`) says which device(s) it is placed
+on. `pmap` runs device `i`'s shard on device `i`'s thread. Everything else (eager operations,
+`jit` calls) runs on the calling thread and returns arrays on the default device, the first
+local one; `device_put(x, device)` places an array on another device (sharing its immutable
+buffer, since the memory is the same).
+
+How many: `config.update("num_cpu_devices", n)` (JAX's `jax_num_cpu_devices`) or the
+environment variable `NUMBAX_NUM_CPU_DEVICES`, else one per usable core
+(`os.sched_getaffinity`). More devices than cores are allowed (for testing; their threads then
+share the cores). The number is fixed when the devices are first needed; changing it later
+raises, as in JAX. Under `core.distributed.initialize()` every process has its local devices
+and `devices()` lists those of all processes, ordered by process (global ids).
+"""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
 
 from core import tree_util
+from core.config import config
+from core.device_worker import Worker
+from core.errors import NumbaxError
+from core.sharding import PmapSharding, Sharding, SingleDeviceSharding
+
+
+class DeviceError(NumbaxError, ValueError):
+    """An unknown device, or a device of another process where a local one is needed."""
 
 
 class CpuDevice:
-    """The single CPU device."""
+    """One CPU device: a worker thread of process `process_index` (`jax.Device`)."""
 
-    id = 0
     platform = "cpu"
     device_kind = "cpu"
-    process_index = 0
+
+    def __init__(self, id: int, process_index: int, local_hardware_id: int):
+        self.id = id
+        self.process_index = process_index
+        self.local_hardware_id = local_hardware_id
+        self._worker: Worker | None = None
+
+    @property
+    def host_id(self) -> int:
+        """Deprecated JAX alias of `process_index`."""
+        return self.process_index
+
+    @property
+    def worker(self) -> Worker:
+        """The device's worker thread (started on first use; local devices only)."""
+        if self.process_index != process_index():
+            raise DeviceError(f"{self!r} belongs to process {self.process_index}, not this one.")
+        if self._worker is None:
+            self._worker = Worker(self)
+        return self._worker
 
     def __repr__(self) -> str:
-        return "CpuDevice(id=0)"
+        return f"CpuDevice(id={self.id})"
+
+    def __str__(self) -> str:
+        return f"cpu:{self.id}"
 
 
-_CPU = CpuDevice()
+# The devices of every process, created once (see `_devices`); the topology (this process's
+# index and every process's device count) is set by `core.distributed.initialize`.
+_state: dict[str, Any] = {"devices": None, "process_index": 0, "counts": None}
+
+
+def _local_count() -> int:
+    n = config.num_cpu_devices
+    if n == -1:
+        env = os.environ.get("NUMBAX_NUM_CPU_DEVICES", "")
+        if env:
+            try:
+                n = int(env)
+            except ValueError:
+                n = 0
+            if n < 1:
+                raise DeviceError(
+                    f"NUMBAX_NUM_CPU_DEVICES={env!r} is not a positive integer; set it to the "
+                    "number of CPU devices to create, or unset it for one per core."
+                )
+        else:
+            n = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(int(n), 1)
+
+
+def _devices() -> list[CpuDevice]:
+    found = _state["devices"]
+    if found is None:
+        counts = _state["counts"] or [_local_count()]
+        found, first = [], 0
+        for proc, n in enumerate(counts):
+            found += [CpuDevice(first + j, proc, j) for j in range(n)]
+            first += n
+        _state["devices"] = found
+        config.freeze(
+            "num_cpu_devices",
+            "num_cpu_devices config should be updated before backends are initialized i.e. "
+            "before any numbax device is used (core.devices(), device_put, pmap). Set it "
+            "right after `import core`, or set NUMBAX_NUM_CPU_DEVICES.",
+        )
+    return found
+
+
+def set_topology(index: int, counts: list[int]) -> None:
+    """Makes this process number `index` of `len(counts)`, process `p` having `counts[p]`
+    devices (called by `core.distributed.initialize`, before any device is used)."""
+    if _state["devices"] is not None:
+        raise DeviceError(
+            "core.distributed.initialize() must be called before any numbax device is used "
+            "(core.devices(), device_put, pmap): call it right after `import core`."
+        )
+    _state["process_index"], _state["counts"] = index, list(counts)
+
+
+def local_count_setting() -> int:
+    """The number of local devices this process will have (reads the configuration)."""
+    return _local_count()
 
 
 def devices(backend: str | None = None) -> list[CpuDevice]:
-    """The available devices: `[CpuDevice(id=0)]`."""
-    return [_CPU]
+    """All devices, of every process, ordered by process (`jax.devices`)."""
+    _check_backend(backend)
+    return list(_devices())
+
+
+def local_devices(
+    process_index: int | None = None, backend: str | None = None, host_id: int | None = None
+) -> list[CpuDevice]:
+    """The devices of process `process_index` (default: this one), like `jax.local_devices`."""
+    _check_backend(backend)
+    index = _state["process_index"] if process_index is None else process_index
+    index = index if host_id is None else host_id
+    return [d for d in _devices() if d.process_index == index]
 
 
 def device_count(backend: str | None = None) -> int:
-    return 1
+    """The number of devices of all processes."""
+    _check_backend(backend)
+    return len(_devices())
 
 
 def local_device_count(backend: str | None = None) -> int:
-    return 1
+    """The number of devices of this process."""
+    return len(local_devices(backend=backend))
 
 
 def default_backend() -> str:
     return "cpu"
 
 
-def process_index() -> int:
-    return 0
+def process_index(backend: str | None = None) -> int:
+    """This process's index among the processes of the computation (0 without MPI)."""
+    return _state["process_index"]
+
+
+def process_count(backend: str | None = None) -> int:
+    """The number of processes of the computation (1 without `core.distributed`)."""
+    counts = _state["counts"]
+    return len(counts) if counts else 1
+
+
+def _check_backend(backend: str | None) -> None:
+    if backend not in (None, "cpu"):
+        raise RuntimeError(f"Backend '{backend}' is not in the list of known backends: cpu.")
+
+
+def default_device() -> CpuDevice:
+    """The device of arrays computed outside `pmap`: this process's first device."""
+    return local_devices()[0]
+
+
+def default_sharding() -> SingleDeviceSharding:
+    sharding = _state.get("default_sharding")
+    if sharding is None:
+        sharding = _state["default_sharding"] = SingleDeviceSharding(default_device())
+    return sharding
+
+
+def as_sharding(device: Any) -> Sharding:
+    """The sharding `device_put` places a leaf with: a local device or a `Sharding`."""
+    if isinstance(device, Sharding):
+        for d in device.device_set:
+            _check_local(d)
+        return device
+    if isinstance(device, CpuDevice):
+        _check_local(device)
+        return SingleDeviceSharding(device)
+    raise DeviceError(
+        f"device_put: expected a device (an element of core.devices()) or a Sharding, got "
+        f"{device!r}."
+    )
+
+
+def _check_local(device: Any) -> None:
+    if not isinstance(device, CpuDevice) or device not in _devices():
+        raise DeviceError(f"{device!r} is not one of core.devices(): {_devices()}.")
+    if device.process_index != process_index():
+        raise DeviceError(
+            f"{device!r} belongs to process {device.process_index}; this is process "
+            f"{process_index()}: put arrays on core.local_devices() only."
+        )
+
+
+def placed(x: Any, sharding: Sharding) -> Any:
+    """`x` as an `Array` placed by `sharding` (the same buffer when `x` already is an Array)."""
+    from core.array import Array
+    from core.numpy import asarray
+
+    arr = asarray(x)
+    if isinstance(sharding, PmapSharding) and sharding.sharded_axis is not None:
+        ax = sharding.sharded_axis
+        if arr.ndim <= ax or arr.shape[ax] != sharding.num_devices:
+            raise DeviceError(
+                f"device_put: a PmapSharding over {sharding.num_devices} devices needs axis "
+                f"{ax} of that size; got an array of shape {arr.shape}."
+            )
+    return Array._placed(arr._value, arr._aval, sharding)
 
 
 def device_put(
     x: Any, device: Any = None, *, src: Any = None, donate: bool = False, may_alias: Any = None
 ) -> Any:
-    """Turns every leaf of `x` into an `Array` (there is only one device to put it on)."""
+    """Places every leaf of `x` on `device` as an `Array` (`jax.device_put`).
+
+    Args:
+      x: a pytree of arrays or scalars.
+      device: a local `CpuDevice`, a `Sharding`, or None (the default device, uncommitted).
+      src, donate, may_alias: accepted for compatibility (the buffer is never copied: arrays
+        are immutable and every device shares the host memory).
+
+    Returns:
+      The pytree of `Array`s.
+    """
     from core.numpy import asarray
 
-    return tree_util.tree_map(asarray, x)
+    if device is None:
+        return tree_util.tree_map(asarray, x)
+    sharding = as_sharding(device)
+    return tree_util.tree_map(lambda leaf: placed(leaf, sharding), x)
+
+
+def device_put_replicated(x: Any, devices: list[CpuDevice]) -> Any:
+    """Stacks `len(devices)` copies of every leaf of `x`, slice `i` on `devices[i]` (the
+    input layout of `pmap` for replicated state; `jax.device_put_replicated`)."""
+    sharding = PmapSharding(devices)
+    return tree_util.tree_map(
+        lambda leaf: placed(np.stack([np.asarray(leaf)] * len(devices)), sharding), x
+    )
+
+
+def device_put_sharded(shards: list[Any], devices: list[CpuDevice]) -> Any:
+    """Stacks the pytrees `shards` leaf by leaf, slice `i` on `devices[i]`
+    (`jax.device_put_sharded`)."""
+    if len(shards) != len(devices):
+        raise DeviceError(
+            f"device_put_sharded: {len(shards)} shards for {len(devices)} devices; give one "
+            "shard per device."
+        )
+    sharding = PmapSharding(devices)
+    return tree_util.tree_map(
+        lambda *leaves: placed(np.stack([np.asarray(v) for v in leaves]), sharding), *shards
+    )
 
 
 def device_get(x: Any) -> Any:
@@ -64,5 +279,6 @@ def device_get(x: Any) -> Any:
 
 
 def block_until_ready(x: Any) -> Any:
-    """Returns `x`: CPU computations are synchronous."""
+    """Returns `x`: computations finish before their results are returned (pmap waits for
+    every device)."""
     return x

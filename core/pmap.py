@@ -1,26 +1,50 @@
-"""`pmap` and the multi-process queries of JAX, for numbax's one CPU device in one process.
+"""`pmap`: one program per device, the devices running at once (JAX's multi-controller model).
 
-`pmap(f)` maps `f` over an axis of its inputs with one device per element. numbax has one
-device, so a mapped axis of size 1 runs as `jit(vmap(f, axis_name=...))` (collectives such as
-`lax.psum(x, axis_name)` work as under vmap) and a larger one raises `PmapDeviceCountError`,
-as JAX does when there are fewer devices than elements. `process_count`, `host_count`,
-`host_id`, `effects_barrier` and `live_arrays` answer for the single process.
+`pmap(f, axis_name="i")(xs)` traces `f` once on the per-device shapes (with "i" bound to the
+mapped axis, so collectives such as `lax.psum(x, "i")` stay in the program), compiles it with
+`jit`'s back end, cuts every mapped argument into one slice per device and runs each slice on
+its device's worker thread (`core/devices.py`); the kernels release the GIL, so the devices
+compute in parallel, and the collectives meet through a communicator
+(`core/parallel/communicator.py`). The per-device results are stacked along `out_axes` into one
+`Array` placed with a `PmapSharding`, which reads back like JAX's (`np.asarray` is the stacked
+result). Under `core.distributed` each process maps over its local devices and the collectives
+reduce over the devices of all processes; each process's result holds its own slices.
+
+Called on tracers (inside `grad`, `jit`, `vmap` of an enclosing function), `pmap(f)` is
+`vmap(f, axis_name=...)` on the enclosing trace: the same values (also for the collectives)
+on the calling thread, differentiable and batchable like any traced code. Inside the mapped
+function use `grad` as usual: its gradients are per device, and `lax.pmean(grads, "i")`
+averages them over the devices.
+
+`process_count`, `host_count`, `host_id`, `effects_barrier` and `live_arrays` answer the
+multi-process queries of JAX.
 """
 
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from core import tree_util
-from core.api import _broadcast_prefix, vmap
-from core.devices import device_count, process_index
+from core.api import _as_value, _broadcast_prefix, vmap
+from core.array import Array
+from core.avals import ShapedArray, interned
+from core.config import config
+from core.devices import local_devices, process_count, process_index
 from core.errors import NumbaxError
-from core.jit.api import jit
-from core.trace import get_aval
+from core.interpreters.partial_eval import trace_to_closed_jaxpr
+from core.jit.api import _concrete_inputs, executable, jit
+from core.parallel import axis_env
+from core.parallel.communicator import ThreadCommunicator
+from core.sharding import PmapSharding
+from core.trace import EvalTrace, current_trace, get_aval
 
 __all__ = [
+    "PmapArgumentError",
     "PmapDeviceCountError",
     "effects_barrier",
     "host_count",
@@ -58,21 +82,18 @@ def pmap(
     donate_argnums: int | Sequence[int] = (),
     global_arg_shapes: Any = None,
 ) -> Callable:
-    """Maps `fun` over an axis of its inputs, one device per element, like `jax.pmap`.
-
-    On numbax's single CPU device the mapped axis must have size 1 (at most the number of
-    devices); the function then runs as `jit(vmap(fun, axis_name=axis_name))`, so the results
-    carry the mapped axis of size 1 and collectives over `axis_name` work. For more elements,
-    use `vmap` (or `jit(vmap(...))`) directly.
+    """Maps `fun` over an axis of its inputs, one device per element, in parallel (`jax.pmap`).
 
     Args:
       fun: the function to map (arrays and pytrees of arrays in and out).
       axis_name: a name for the mapped axis, for collectives (`lax.psum(x, axis_name)`...).
       in_axes: int, None, or a pytree prefix of the positional arguments (static ones
         included) giving the mapped axis of each; keyword arguments are mapped over axis 0.
-      out_axes: the same for the outputs.
+      out_axes: the same for the outputs (None: the output is the same on every device and
+        is returned once).
       static_broadcasted_argnums: positions of hashable compile-time constant arguments.
-      devices: the devices to map over (default: all, i.e. the one CPU device).
+      devices: the local devices to map over, one per element (default: the first local
+        devices, `core.local_devices()`).
       backend: accepted for compatibility ("cpu").
       axis_size: the expected size of the mapped axis (checked).
       donate_argnums: accepted for compatibility (buffers are never reused here).
@@ -90,96 +111,258 @@ def pmap(
         raise PmapArgumentError("'devices' argument to pmap must be non-empty, or None.")
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)
-    statics = _as_tuple(static_broadcasted_argnums)
-    n_devices = len(devices) if devices is not None else device_count()
-    name = getattr(fun, "__name__", "fun")
+    return _Pmapped(
+        fun, axis_name, in_axes, out_axes, _as_tuple(static_broadcasted_argnums), devices, axis_size
+    )
 
-    def dynamic_in_axes(nargs: int) -> Any:
+
+class _Entry:
+    """One traced and compiled per-device program."""
+
+    __slots__ = ("consts", "exe", "out_avals", "out_axes", "out_tree")
+
+    def __init__(self, exe, consts, out_avals, out_tree, out_axes):
+        self.exe, self.consts, self.out_avals = exe, consts, out_avals
+        self.out_tree, self.out_axes = out_tree, out_axes
+
+
+class _Pmapped:
+    """What `pmap(fun, ...)` returns."""
+
+    def __init__(self, fun, axis_name, in_axes, out_axes, statics, devices, axis_size):
+        functools.update_wrapper(self, fun)
+        self._fun, self._axis_name = fun, axis_name
+        self._in_axes, self._out_axes, self._statics = in_axes, out_axes, statics
+        self._devices = None if devices is None else list(devices)
+        self._axis_size = axis_size
+        self._name = getattr(fun, "__name__", "fun")
+        self._entries: dict = {}
+        self._lock = threading.Lock()
+        self._traced_version = jit(
+            lambda statics, dyn, kw: self._vmapped(statics, dyn, kw), static_argnums=(0,)
+        )
+
+    def __get__(self, obj, objtype=None):
+        return self if obj is None else functools.partial(self, obj)
+
+    def _dynamic_in_axes(self, nargs: int) -> Any:
         """`in_axes` without the entries of the static arguments."""
-        if not isinstance(in_axes, tuple):
-            return in_axes
-        return tuple(in_axes[i] for i in range(nargs) if i not in statics)
+        if not isinstance(self._in_axes, tuple):
+            return self._in_axes
+        return tuple(self._in_axes[i] for i in range(nargs) if i not in self._statics)
 
-    def mapped_flat(static_items: tuple, dyn_args: tuple, kwargs: dict) -> Any:
+    def _call_fun(self, static_items: tuple, dyn_args: tuple, kwargs: dict) -> Any:
         fixed = dict(static_items)
+        it = iter(dyn_args)
         n = len(dyn_args) + len(fixed)
+        return self._fun(*[fixed[i] if i in fixed else next(it) for i in range(n)], **kwargs)
 
-        def call(dyn: tuple, kw: dict) -> Any:
-            it = iter(dyn)
-            return fun(*[fixed[i] if i in fixed else next(it) for i in range(n)], **kw)
-
-        axes = (dynamic_in_axes(n), 0)
-        return vmap(call, in_axes=axes, out_axes=out_axes, axis_name=axis_name)(dyn_args, kwargs)
-
-    compiled = jit(mapped_flat, static_argnums=(0,))
-
-    @functools.wraps(fun)
-    def mapped(*args: Any, **kwargs: Any) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        statics = self._statics
         if statics and max(statics) >= len(args):
             raise PmapArgumentError(
                 f"pmapped function has static_broadcasted_argnums={statics} but was called with "
                 f"only {len(args)} positional argument{'s' if len(args) != 1 else ''}. All "
                 "static broadcasted arguments must be passed positionally."
             )
-        static_items = tuple((i, args[i]) for i in statics)
-        dyn_args = tuple(a for i, a in enumerate(args) if i not in statics)
-        if isinstance(in_axes, tuple) and len(in_axes) != len(args):
+        if isinstance(self._in_axes, tuple) and len(self._in_axes) != len(args):
             raise PmapArgumentError(
                 f"pmap in_axes must be an int, None, or a tuple with one entry per positional "
-                f"argument; got len(in_axes)={len(in_axes)} for {len(args)} arguments."
+                f"argument; got len(in_axes)={len(self._in_axes)} for {len(args)} arguments."
             )
-        size = _mapped_size(dyn_args, kwargs, dynamic_in_axes(len(args)))
-        if axis_size is not None and axis_size != size:
+        static_items = tuple((i, args[i]) for i in statics)
+        dyn_args = tuple(a for i, a in enumerate(args) if i not in statics)
+        leaves, in_tree = tree_util.tree_flatten((dyn_args, kwargs))
+        axes = _broadcast_prefix(self._dynamic_in_axes(len(args)), dyn_args, "in_axes")
+        axes += [0] * (len(leaves) - len(axes))
+        size, axes = _mapped_size(leaves, axes)
+        if self._axis_size is not None and self._axis_size != size:
             raise PmapArgumentError(
-                f"Specified axis_size {axis_size} doesn't match received axis_size {size}."
+                f"Specified axis_size {self._axis_size} doesn't match received axis_size {size}."
             )
-        if size > n_devices:
+        devices = self._check_devices(size)
+        traced = type(current_trace()) is not EvalTrace
+        avals, vals = (None, None) if traced else _concrete_inputs(leaves)
+        if avals is None:
+            return self._traced_version(static_items, dyn_args, kwargs)
+        return self._run(static_items, in_tree, avals, vals, axes, devices)
+
+    def _check_devices(self, size: int) -> list:
+        devices = self._devices if self._devices is not None else local_devices()
+        if size > len(devices):
             raise PmapDeviceCountError(
-                f"pmap of {name} got a mapped axis of size {size}, so compiling it requires "
-                f"{size} replicas, but only {n_devices} XLA devices are available (numbax runs "
-                f"on {device_count()} CPU device). Map over at most {n_devices} element(s), "
-                "or use vmap (or jit(vmap(f, axis_name=...))) for the whole axis."
+                f"pmap of {self._name}: compiling a computation that requires {size} logical "
+                f"devices, but only {len(devices)} CPU devices are available "
+                f"(num_replicas={size}). Map over at most {len(devices)} elements per call, "
+                "or create more devices before their first use with "
+                "core.config.update('num_cpu_devices', n) or NUMBAX_NUM_CPU_DEVICES=n."
             )
-        return compiled(static_items, dyn_args, kwargs)
+        if self._devices is not None and size != len(devices):
+            raise PmapDeviceCountError(
+                f"pmap of {self._name} got devices={devices} but a mapped axis of size {size}: "
+                "give one device per element."
+            )
+        return devices[:size]
 
-    return mapped
+    def _vmapped(self, static_items: tuple, dyn_args: tuple, kwargs: dict) -> Any:
+        """The mapped function as `vmap` (how `pmap` runs on tracers)."""
+        axes = (self._dynamic_in_axes(len(dyn_args) + len(static_items)), 0)
+        return vmap(
+            lambda dyn, kw: self._call_fun(static_items, dyn, kw),
+            in_axes=axes,
+            out_axes=self._out_axes,
+            axis_name=self._axis_name,
+        )(dyn_args, kwargs)
+
+    def _run(self, static_items, in_tree, avals, vals, axes, devices) -> Any:
+        size = len(devices)
+        global_size = size * process_count()
+        backend = config.jit_backend
+        key = (in_tree, tuple(map(id, avals)), tuple(axes), static_items, size, global_size)
+        key += (config.trace_context(), config._jit_enabled, backend)
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None:
+                shard_avals = [_shard_aval(a, ax) for a, ax in zip(avals, axes)]
+                entry = self._trace(static_items, in_tree, shard_avals, global_size, backend)
+                self._entries[key] = (entry, avals)  # the avals stay alive: the key holds their ids
+            else:
+                entry = entry[0]
+        communicator = ThreadCommunicator(
+            size, _process_group(), process_index() * size, global_size
+        )
+        futures = []
+        for i, device in enumerate(devices):
+            shard = [v if ax is None else _slice(v, ax, i) for v, ax in zip(vals, axes)]
+            futures.append(
+                device.worker.submit(
+                    _run_shard, self._axis_name, communicator, i, entry.exe, entry.consts + shard
+                )
+            )
+        results = _wait(futures)
+        outs = [
+            _gather_output(k, aval, ax, results, devices)
+            for k, (aval, ax) in enumerate(zip(entry.out_avals, entry.out_axes))
+        ]
+        return tree_util.tree_unflatten(entry.out_tree, outs)
+
+    def _trace(self, static_items, in_tree, shard_avals, global_size, backend) -> _Entry:
+        store: list = []
+
+        def flat_fun(*shard_leaves):
+            dyn_args, kwargs = tree_util.tree_unflatten(in_tree, shard_leaves)
+            out = self._call_fun(static_items, dyn_args, kwargs)
+            out_flat, out_tree = tree_util.tree_flatten(out)
+            store.append(out_tree)
+            return [_as_value(o) for o in out_flat]
+
+        with axis_env.tracing(self._axis_name, global_size):
+            jaxpr, consts = trace_to_closed_jaxpr(flat_fun, shard_avals)
+            # Under disable_jit every device runs the program op by op.
+            exe = executable(jaxpr, backend if config._jit_enabled else "python")
+        out_tree = store[0]
+        dummy = tree_util.tree_unflatten(out_tree, [0] * out_tree.num_leaves)
+        out_axes = _broadcast_prefix(self._out_axes, dummy, "out_axes")
+        const_vals = [np.ascontiguousarray(np.asarray(c)) for c in consts]
+        return _Entry(exe, const_vals, jaxpr.out_avals, out_tree, out_axes)
 
 
-def _mapped_size(dyn_args: tuple, kwargs: dict, dyn_in_axes: Any) -> int:
-    """The size of the first mapped input axis (vmap checks the others agree)."""
-    axes = _broadcast_prefix(dyn_in_axes, dyn_args, "in_axes")
-    leaves = tree_util.tree_leaves(dyn_args)
-    kw_leaves = tree_util.tree_leaves(kwargs)
-    for x, ax in zip(leaves + kw_leaves, axes + [0] * len(kw_leaves)):
+def _shard_aval(aval: ShapedArray, axis: int | None) -> ShapedArray:
+    if axis is None:
+        return aval
+    shape = aval.shape[:axis] + aval.shape[axis + 1 :]
+    return ShapedArray(shape, aval.dtype, aval.weak_type)
+
+
+def _slice(value: np.ndarray, axis: int, i: int) -> np.ndarray:
+    return value[i] if axis == 0 else np.take(value, i, axis)
+
+
+def _process_group() -> Any:
+    """The MPI group of `core.distributed`, or None in a single process."""
+    if process_count() == 1:
+        return None
+    from core import distributed
+
+    return distributed.process_group()
+
+
+def _run_shard(axis_name, communicator, rank, exe, args) -> list[np.ndarray]:
+    """Runs on device `rank`'s thread: the compiled program on its slice."""
+    try:
+        with axis_env.running(axis_name, communicator, rank):
+            return exe(*args)
+    except BaseException:
+        communicator.abort()  # the other devices would wait for this one forever
+        raise
+
+
+def _wait(futures: list) -> list:
+    """Every device's results; the first real error if a device failed (the others then see
+    a broken barrier)."""
+    results, error, broken = [], None, None
+    for f in futures:
+        try:
+            results.append(f.result())
+        except threading.BrokenBarrierError as err:
+            broken = broken or err
+        except BaseException as err:
+            error = error or err
+    if error is not None or broken is not None:
+        raise error if error is not None else broken
+    return results
+
+
+def _gather_output(k: int, aval, axis, results: list, devices: list) -> Array:
+    if axis is None:
+        value = np.asarray(results[0][k], aval.dtype)
+    else:
+        axis = axis % (len(aval.shape) + 1)
+        value = np.stack([np.asarray(r[k], aval.dtype) for r in results], axis)
+    return Array._placed(
+        value, interned(value.shape, value.dtype, aval.weak_type), PmapSharding(devices, axis)
+    )
+
+
+def _mapped_size(leaves: list, axes: list) -> tuple[int, list]:
+    """The size of the mapped axis (checked equal for every mapped leaf), and the axes made
+    non-negative."""
+    size, norm = None, []
+    for x, ax in zip(leaves, axes):
         if ax is None:
+            norm.append(None)
             continue
-        shape = get_aval(x).shape
+        shape = get_aval(x).shape if not isinstance(x, (int, float, complex, bool)) else ()
         if not -len(shape) <= ax < len(shape):
             raise PmapArgumentError(
                 f"pmap in_axes entry {ax} is out of bounds for an argument of shape {shape}."
             )
-        return shape[ax]
-    raise PmapArgumentError("pmap requires at least one argument with a mapped axis.")
-
-
-def process_count(backend: str | None = None) -> int:
-    """The number of processes of the computation: 1."""
-    return 1
+        ax %= len(shape)
+        if size is not None and shape[ax] != size:
+            raise PmapArgumentError(
+                f"pmap got inconsistent sizes for the mapped axis: {size} and {shape[ax]} (an "
+                f"argument of shape {shape}, axis {ax}); every mapped axis must have one size."
+            )
+        size = shape[ax]
+        norm.append(ax)
+    if size is None:
+        raise PmapArgumentError("pmap requires at least one argument with a mapped axis.")
+    return size, norm
 
 
 def host_count(backend: str | None = None) -> int:
-    """Deprecated JAX alias of `process_count`: 1."""
+    """Deprecated JAX alias of `process_count`."""
     return process_count(backend)
 
 
 def host_id(backend: str | None = None) -> int:
-    """Deprecated JAX alias of `process_index`: 0."""
+    """Deprecated JAX alias of `process_index`."""
     return process_index()
 
 
 def effects_barrier() -> None:
-    """Waits for pending side effects (callbacks, prints): none can be pending, since numbax
-    runs every computation and callback synchronously."""
+    """Waits for pending side effects (callbacks, prints): none can be pending, since every
+    computation (pmap's devices included) finishes before its results are returned."""
 
 
 def live_arrays(platform: str | None = None) -> list:

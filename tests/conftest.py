@@ -3,7 +3,8 @@
 The numba compile caches are pointed at one directory per checkout, shared by all test
 processes (pytest-xdist workers included), before anything imports numba or `core`: numba reads
 NUMBA_CACHE_DIR when it is imported, and `core.jit` reads NUMBAX_CACHE_DIR for its generated
-sources. Values already set in the environment win. Tests marked ``slow`` run only with
+sources. The tests see eight CPU devices (NUMBAX_NUM_CPU_DEVICES). Values already set in the
+environment win. Tests marked ``slow`` run only with
 ``--runslow``.
 """
 
@@ -19,6 +20,9 @@ os.environ.setdefault("NUMBA_CACHE_DIR", str(_CACHE_ROOT / "numba"))
 # make small matmuls 100x slower; one BLAS thread per worker keeps the suite fast.
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
+# Eight CPU devices whatever the core count, as JAX's own tests force eight host devices: pmap
+# tests map over up to 8 (device threads start only when a pmap uses them).
+os.environ.setdefault("NUMBAX_NUM_CPU_DEVICES", "8")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

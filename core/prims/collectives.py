@@ -4,8 +4,11 @@ A name is bound by `vmap(f, axis_name="i")`: inside, `psum(x, "i")` sums `x` ove
 axis and gives every batch element the result. The primitives are marked `collective`, so the
 `BatchTrace` of that name hands them to their batch rule with `axis_trace=` set (see
 `core/interpreters/batching.py`); there the collective becomes an ordinary reduction over the
-batch axis. A batch trace of another name treats them as elementwise. Outside any `vmap` that
-binds the name, the eager impl raises `UnboundAxisNameError`.
+batch axis. A batch trace of another name treats them as elementwise. A name bound by `pmap`
+stays in the traced program: on each device the collective exchanges values with the other
+devices (`core/parallel/collective_ops.py`; eagerly, or from compiled code through a host
+call). Outside any `vmap` or `pmap` that binds the name, the impl raises
+`UnboundAxisNameError`.
 
 Differentiation follows the per-element semantics: psum is linear and its own transpose (the
 cotangent of x_j sums the cotangents of every output), the transpose of all_gather sums the
@@ -29,8 +32,8 @@ from core.avals import ShapedArray
 from core.errors import ShapeError, UnboundAxisNameError
 from core.interpreters import batching
 from core.interpreters.jvp import Zero, deflinear
-from core.jit.errors import LoweringError
 from core.jit.lowering import Kernel
+from core.parallel import axis_env, collective_ops
 from core.primitive import Primitive
 from core.prims import elementwise as ew
 from core.prims import gather as gt
@@ -44,18 +47,20 @@ def _names(axis_name: Any) -> tuple:
     return tuple(axis_name) if isinstance(axis_name, (tuple, list)) else (axis_name,)
 
 
-def _unbound(*args: Any, axis_name: Any, **params: Any) -> Any:
-    raise UnboundAxisNameError(axis_name)
-
-
 def _rest(names: tuple, trace: Any) -> tuple:
     return tuple(n for n in names if n != trace.axis_name)
+
+
+def _lowering(ctx, eqn):
+    # A host call when a pmap binds the axis (a vmap batches collectives away before this).
+    return collective_ops.lowering(ctx, eqn)
 
 
 def _collective(name: str) -> Primitive:
     prim = Primitive(name)
     prim.collective = True
-    prim.def_impl(_unbound)
+    prim.def_impl(collective_ops.eager(name))
+    prim.def_lowering(Kernel(_lowering))
     return prim
 
 
@@ -87,15 +92,6 @@ deflinear(psum_p)
 psum_p.def_transpose(lambda ct, x, *, axis_name: [psum_p.bind(ct, axis_name=axis_name)])
 
 
-def _collective_lowering(ctx, eqn):
-    raise LoweringError(
-        f"the collective {eqn.prim.name!r} outside a `vmap` that binds its axis_name (inside "
-        "`vmap(..., axis_name=...)` it is batched away before compilation)"
-    )
-
-
-psum_p.def_lowering(Kernel(_collective_lowering))
-
 pmax_p = _reducer("pmax", rd.reduce_max, False)
 pmin_p = _reducer("pmin", rd.reduce_min, False)
 
@@ -113,9 +109,7 @@ def _pext_jvp(prim):
 
 
 _pext_jvp(pmax_p)
-pmax_p.def_lowering(Kernel(_collective_lowering))
 _pext_jvp(pmin_p)
-pmin_p.def_lowering(Kernel(_collective_lowering))
 
 # ---------------------------------------------------------------------------------------------
 # all_gather: every element receives the stack (or concatenation, `tiled`) of all of them
@@ -174,7 +168,6 @@ all_gather_p.def_abstract_eval(_all_gather_abstract_eval)
 all_gather_p.def_batch(_all_gather_batch)
 deflinear(all_gather_p)
 all_gather_p.def_transpose(_all_gather_transpose)
-all_gather_p.def_lowering(Kernel(_collective_lowering))
 
 # ---------------------------------------------------------------------------------------------
 # axis_index: the position of the current element along the named axis
@@ -206,7 +199,6 @@ def _axis_index_jvp(primals, tangents, *, axis_name):
 
 
 axis_index_p.def_jvp(_axis_index_jvp)
-axis_index_p.def_lowering(Kernel(_collective_lowering))
 
 # ---------------------------------------------------------------------------------------------
 # The lax-style wrappers (pytrees in, pytrees out)
@@ -219,9 +211,13 @@ def axis_size(axis_name: Any) -> int:
         trace = current_trace()
         while trace is not None and getattr(trace, "axis_name", None) != name:
             trace = trace.parent
-        if trace is None:
+        if trace is not None:
+            size *= trace.axis_size
+            continue
+        pmapped = axis_env.size(name)
+        if pmapped is None:
             raise UnboundAxisNameError(name)
-        size *= trace.axis_size
+        size *= pmapped
     return size
 
 

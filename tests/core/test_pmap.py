@@ -1,6 +1,10 @@
-"""core.pmap on one CPU device: a mapped axis of size 1 runs as jit(vmap(f)) with collectives over
-axis_name; larger axes raise PmapDeviceCountError (a ValueError naming the device count);
-in_axes/out_axes/static_broadcasted_argnums/axis_size/kwargs; the single-process queries."""
+"""core.pmap over the 8 CPU devices of the tests (tests/conftest.py): JAX's tutorial examples with
+JAX's printed values, every collective across devices against the vmap reference, gradients
+(psum'ed inside, and of an enclosing function), one worker thread per device running at once,
+sharded outputs, in_axes/out_axes/static args/kwargs, errors like JAX's, no hang when a device
+fails, and the eager (disable_jit) and numpy back-end paths."""
+
+import threading
 
 import numpy as np
 import pytest
@@ -9,50 +13,183 @@ import core
 import core.numpy as jnp
 from core import lax
 from core.pmap import PmapArgumentError, PmapDeviceCountError
+from core.sharding import PmapSharding
+
+# jax.pmap(normalize, axis_name="i")(np.arange(8.)) with 8 CPU devices (JAX 0.10.2): the values
+# as Python floats, and as printed.
+JAX_NORMALIZE = np.float32(
+    [0.0, 0.0357142873108387, 0.0714285746216774, 0.1071428582072258]
+    + [0.1428571492433548, 0.1785714328289032, 0.2142857164144516, 0.25]
+)
+JAX_NORMALIZE_PRINTED = (
+    "[0.         0.03571429 0.07142857 0.10714286 0.14285715 0.17857143\n 0.21428572 0.25      ]"
+)
 
 
-def test_psum_over_axis_name():
-    f = core.pmap(lambda x: lax.psum(x, "i") + lax.axis_index("i"), axis_name="i")
-    out = f(jnp.arange(3.0).reshape(1, 3))
-    assert out.shape == (1, 3)
-    np.testing.assert_array_equal(np.asarray(out), [[0.0, 1.0, 2.0]])
+def test_tutorial_square():
+    out = core.pmap(lambda x: x**2)(np.arange(4))
+    assert out.dtype == np.int32 and str(out) == "[0 1 4 9]"  # as JAX prints it
+    assert out.sharding == PmapSharding(core.devices()[:4], 0)
+    assert out.devices() == set(core.devices()[:4])
 
 
-@pytest.mark.parametrize("size", [2, 8])
-def test_more_elements_than_devices_raise(size):
-    with pytest.raises(PmapDeviceCountError, match=f"requires {size} replicas.*only 1 XLA"):
-        core.pmap(lambda x: x * 2)(jnp.ones((size, 3)))
-    assert issubclass(PmapDeviceCountError, ValueError)
+def test_tutorial_normalize_over_8_devices():
+    normalize = lambda x: x / lax.psum(x, "i")
+    out = core.pmap(normalize, axis_name="i")(np.arange(8.0))
+    np.testing.assert_array_equal(np.asarray(out), JAX_NORMALIZE)
+    assert str(out) == JAX_NORMALIZE_PRINTED
+
+
+def _all_collectives(x):
+    perm = [(j, (j + 1) % 4) for j in range(4)]
+    return (
+        lax.psum(x, "i"),
+        lax.pmean(x, "i"),
+        lax.pmax(x, "i"),
+        lax.pmin(x, "i"),
+        lax.all_gather(x, "i"),
+        lax.all_gather(x, "i", axis=1, tiled=True),
+        lax.axis_index("i"),
+        lax.ppermute(x, "i", perm),
+        lax.psum_scatter(jnp.arange(4.0) * x[0], "i"),
+        lax.psum(x.astype(jnp.int32), "i"),
+    )
+
+
+@pytest.mark.parametrize("disable_jit", [False, True])
+def test_collectives_across_devices_equal_named_vmap(disable_jit):
+    x = np.arange(8.0, dtype=np.float32).reshape(4, 2)
+    expected = core.vmap(_all_collectives, axis_name="i")(x)
+    with core.disable_jit(disable_jit):
+        got = core.pmap(_all_collectives, axis_name="i")(x)
+    for g, e in zip(got, expected, strict=True):
+        assert g.dtype == e.dtype and g.shape == e.shape
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(e))
+    np.testing.assert_array_equal(np.asarray(got[0]), [[12.0, 16.0]] * 4)
+    np.testing.assert_array_equal(np.asarray(got[7]), [[6, 7], [0, 1], [2, 3], [4, 5]])
+
+
+def test_numpy_backend_runs_the_same_program():
+    x = np.arange(8.0, dtype=np.float32).reshape(4, 2)
+    with core.config.override("jit_backend", "python"):
+        got = core.pmap(_all_collectives, axis_name="i")(x)
+    for g, e in zip(got, core.vmap(_all_collectives, axis_name="i")(x), strict=True):
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(e))
+
+
+def _loss(w, x, y):
+    return jnp.mean((jnp.tanh(x @ w) - y) ** 2)
+
+
+def test_psummed_gradients_equal_the_global_batch_gradient():
+    rng = np.random.default_rng(0)
+    w = rng.normal(size=(3, 2)).astype(np.float32)
+    x = rng.normal(size=(8, 3)).astype(np.float32)
+    y = rng.normal(size=(8, 2)).astype(np.float32)
+
+    def step(w, x, y):
+        return lax.pmean(core.grad(_loss)(w, x, y), "batch")
+
+    shard = lambda a: a.reshape(4, 2, *a.shape[1:])
+    grads = core.pmap(step, axis_name="batch", in_axes=(None, 0, 0))(w, shard(x), shard(y))
+    expected = core.grad(_loss)(w, x, y)
+    for g in np.asarray(grads):
+        np.testing.assert_allclose(g, expected, rtol=1e-5, atol=1e-7)
+
+
+def test_grad_of_an_enclosing_function_runs_pmap_as_vmap():
+    x = np.arange(6.0, dtype=np.float32).reshape(3, 2)
+    per_device = lambda w, x: jnp.sum(jnp.sin(w * x)) + lax.psum(w[0], "i")
+    f = core.pmap(per_device, "i", in_axes=(None, 0))
+    g = core.grad(lambda w: f(w, x).sum())(jnp.ones(2))
+    expected = (x * np.cos(x)).sum(0) + np.array([9.0, 0.0])  # psum of w[0] counted by 3 devices
+    np.testing.assert_allclose(np.asarray(g), expected, rtol=1e-6)
+    jitted = core.jit(f)(jnp.ones(2), x)
+    np.testing.assert_allclose(np.asarray(jitted), np.asarray(f(jnp.ones(2), x)))
+    assert core.vmap(core.pmap(jnp.sin))(jnp.zeros((3, 2, 2))).shape == (3, 2, 2)
+
+
+def test_each_device_runs_on_its_own_thread_at_the_same_time():
+    meeting = threading.Barrier(4, timeout=60)  # passes only if the 4 devices run concurrently
+    threads = {}
+
+    def record(i):
+        meeting.wait()
+        threads[int(i)] = (threading.current_thread().name, core.devices()[int(i)])
+        return np.int32(i)
+
+    def f(x):
+        return core.pure_callback(record, jax_like_int32, lax.axis_index("i"))
+
+    jax_like_int32 = core.ShapeDtypeStruct((), np.int32)
+    out = core.pmap(f, axis_name="i")(np.zeros(4))
+    np.testing.assert_array_equal(np.asarray(out), [0, 1, 2, 3])
+    assert {i: name for i, (name, _) in threads.items()} == {i: f"numbax-cpu:{i}" for i in range(4)}
+
+
+def test_a_failing_device_raises_its_error_and_nobody_hangs():
+    def fail_on_2(i):
+        if int(i) == 2:
+            raise RuntimeError("device 2 failed")
+        return np.asarray(i, np.int32)
+
+    def f(x):
+        i = core.pure_callback(fail_on_2, core.ShapeDtypeStruct((), np.int32), lax.axis_index("i"))
+        return lax.psum(x + i, "i")  # the other devices wait here for device 2
+
+    with pytest.raises(RuntimeError, match="device 2 failed"):
+        core.pmap(f, axis_name="i")(np.zeros(4, np.float32))
+    np.testing.assert_array_equal(
+        np.asarray(core.pmap(lambda x: lax.psum(x, "i"), "i")(np.ones(4))), [4.0] * 4
+    )
 
 
 @pytest.mark.parametrize(
     "kwargs,args,expected",
     [
-        ({"in_axes": (0, None)}, (np.ones((1, 3), np.float32), 2.0), [[2.0, 2.0, 2.0]]),
+        ({"in_axes": (0, None)}, (np.ones((2, 3), np.float32), 2.0), [[2.0] * 3] * 2),
         (
             {"in_axes": (1, None), "out_axes": 1},
-            (np.full((3, 1), 3.0, np.float32), 1.0),
-            [[3.0]] * 3,
+            (np.full((3, 2), 3.0, np.float32), 1.0),
+            [[3.0, 3.0]] * 3,
         ),
-        ({"static_broadcasted_argnums": 1}, (np.ones((1, 3), np.float32), 4), [[4.0] * 3]),
-        ({"axis_size": 1}, (np.ones((1, 2), np.float32), np.ones((1, 2), np.float32)), [[1, 1]]),
+        ({"static_broadcasted_argnums": 1}, (np.ones((2, 3), np.float32), 4), [[4.0] * 3] * 2),
+        ({"axis_size": 2}, (np.ones((2, 2)), np.ones((2, 2))), [[1, 1]] * 2),
+        ({"devices": core.devices()[5:7]}, (np.ones((2, 1)), np.ones((2, 1))), [[1.0], [1.0]]),
     ],
 )
-def test_axes_and_statics(kwargs, args, expected):
+def test_axes_statics_and_devices(kwargs, args, expected):
     out = core.pmap(lambda x, y: x * y, **kwargs)(*args)
     np.testing.assert_array_equal(np.asarray(out), expected)
+    assert out.devices() == set(kwargs.get("devices", core.devices()[:2]))
 
 
-def test_pytrees_kwargs_and_static_with_pytree_in_axes():
+def test_pytrees_kwargs_unmapped_outputs_and_chaining():
     f = core.pmap(
-        lambda x, n, y: {"out": x * n + y["a"]},
+        lambda x, n, y: {"out": x * n + y["a"], "total": lax.psum(x, "i")},
+        axis_name="i",
         in_axes=(0, None, {"a": None}),
+        out_axes={"out": 0, "total": None},
         static_broadcasted_argnums=1,
     )
-    out = f(jnp.ones((1, 2)), 3, {"a": 1.0})
-    np.testing.assert_array_equal(np.asarray(out["out"]), [[4.0, 4.0]])
+    out = f(jnp.ones((3, 2)), 3, {"a": 1.0})
+    np.testing.assert_array_equal(np.asarray(out["out"]), [[4.0, 4.0]] * 3)
+    np.testing.assert_array_equal(np.asarray(out["total"]), [3.0, 3.0])
+    assert out["total"].sharding.is_fully_replicated
     g = core.pmap(lambda x, y: x - y)
-    np.testing.assert_array_equal(np.asarray(g(jnp.ones((1, 2)), y=jnp.ones((1, 2)))), [[0, 0]])
+    chained = g(out["out"], y=jnp.ones((3, 2)))  # a pmap output goes back in
+    np.testing.assert_array_equal(np.asarray(chained), [[3.0, 3.0]] * 3)
+    before = core.compile_count()
+    g(out["out"], y=jnp.ones((3, 2)))
+    assert core.compile_count() == before
+
+
+def test_more_elements_than_devices_raise():
+    with pytest.raises(PmapDeviceCountError, match="requires 9 logical devices.*only 8 CPU"):
+        core.pmap(lambda x: x * 2)(jnp.ones((9, 3)))
+    with pytest.raises(PmapDeviceCountError, match="one device per element"):
+        core.pmap(lambda x: x, devices=core.devices()[:3])(jnp.ones((2, 3)))
+    assert issubclass(PmapDeviceCountError, ValueError)
 
 
 @pytest.mark.parametrize(
@@ -63,6 +200,7 @@ def test_pytrees_kwargs_and_static_with_pytree_in_axes():
         ({"static_broadcasted_argnums": 1}, (np.ones((1, 3)),), "static_broadcasted_argnums"),
         ({"in_axes": (0, 0)}, (np.ones((1, 3)),), "one entry per positional argument"),
         ({"in_axes": 2}, (np.ones((1, 3)),), "out of bounds"),
+        ({}, (np.ones((2, 3)), np.ones((3, 3))), "inconsistent sizes"),
     ],
 )
 def test_argument_errors(kwargs, args, match):
@@ -73,14 +211,6 @@ def test_argument_errors(kwargs, args, match):
 def test_empty_devices_rejected():
     with pytest.raises(ValueError, match="non-empty"):
         core.pmap(lambda x: x, devices=[])
-
-
-def test_composes_with_grad_jit_vmap():
-    f = core.pmap(jnp.sin)
-    g = core.grad(lambda x: f(x).sum())(jnp.zeros((1, 2)))
-    np.testing.assert_allclose(np.asarray(g), [[1.0, 1.0]])
-    np.testing.assert_allclose(np.asarray(core.jit(f)(jnp.zeros((1, 2)))), [[0.0, 0.0]])
-    assert core.vmap(f)(jnp.zeros((3, 1, 2))).shape == (3, 1, 2)
 
 
 def test_single_process_queries():

@@ -1,0 +1,7 @@
+"""Running one program on several devices at once: the machinery under `pmap`.
+
+`axis_env` names the axes `pmap` binds (while a program is traced and compiled, and in each
+device thread while it runs), `communicator` lets the device threads (and, over MPI, the
+processes) exchange values, and `collective_ops` is what a collective (`psum`, `all_gather`,
+`axis_index`...) does on a device: eagerly, and from compiled code through a host call.
+"""

@@ -1,0 +1,72 @@
+"""The axis names `pmap` binds: sizes while tracing, the device's place while running.
+
+Tracing and compiling happen on the caller's thread under `tracing(name, size)`, so that
+`lax.axis_size` (which `pmean` and `all_gather` read) knows the size of a pmapped axis and the
+lowering of a collective knows it may call the host. Each device thread runs its shard under
+`running(name, communicator, rank)`, which the collectives read to reach the other devices.
+Both are thread-local: several threads may trace or run pmaps at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+_local = threading.local()
+
+
+def _frames(kind: str) -> list:
+    frames = getattr(_local, kind, None)
+    if frames is None:
+        frames = []
+        setattr(_local, kind, frames)
+    return frames
+
+
+@contextlib.contextmanager
+def tracing(axis_name: Any, size: int) -> Iterator[None]:
+    """Binds `axis_name` to a pmapped axis of `size` devices (all processes) in this thread."""
+    frames = _frames("traced")
+    frames.append((axis_name, size))
+    try:
+        yield
+    finally:
+        frames.pop()
+
+
+def traced_size(axis_name: Any) -> int | None:
+    """The size of the pmapped axis `axis_name` being traced in this thread, or None."""
+    for name, size in reversed(_frames("traced")):
+        if name == axis_name:
+            return size
+    return None
+
+
+def size(axis_name: Any) -> int | None:
+    """The size of the pmapped axis `axis_name` traced or running in this thread, or None."""
+    traced = traced_size(axis_name)
+    if traced is not None:
+        return traced
+    found = place(axis_name)
+    return None if found is None else found[0].global_size
+
+
+@contextlib.contextmanager
+def running(axis_name: Any, communicator: Any, rank: int) -> Iterator[None]:
+    """Runs the block as device `rank` of the pmapped axis `axis_name`."""
+    frames = _frames("running")
+    frames.append((axis_name, communicator, rank))
+    try:
+        yield
+    finally:
+        frames.pop()
+
+
+def place(axis_name: Any) -> tuple[Any, int] | None:
+    """(communicator, rank) of this thread on the running pmapped axis `axis_name`, or None."""
+    for name, communicator, rank in reversed(_frames("running")):
+        if name == axis_name:
+            return communicator, rank
+    return None

@@ -1,0 +1,109 @@
+"""core.devices: the CPU device list (8 devices in the tests, tests/conftest.py; the default and the
+two ways to configure it checked in fresh processes), device_put and what arrays know of their
+devices (JAX's attribute names and reprs), and the worker threads."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core.device_worker import current_device
+from core.devices import DeviceError
+from core.sharding import PmapSharding, SingleDeviceSharding
+
+_ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_eight_devices_like_jax_num_cpu_devices_8():
+    devs = core.devices()
+    assert repr(devs) == "[" + ", ".join(f"CpuDevice(id={i})" for i in range(8)) + "]"
+    assert core.device_count() == core.local_device_count() == 8
+    assert core.local_devices() == devs == core.devices("cpu")
+    d = devs[3]
+    assert (str(d), d.id, d.process_index) == ("cpu:3", 3, 0)
+    assert d.platform == d.device_kind == "cpu"
+    with pytest.raises(RuntimeError, match="known backends"):
+        core.devices("gpu")
+
+
+def test_count_is_fixed_after_first_use():
+    core.devices()
+    with pytest.raises(RuntimeError, match="before backends are initialized"):
+        core.config.update("num_cpu_devices", 4)
+
+
+def _count_in_fresh_process(env: dict, code: str = "") -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "NUMBAX_NUM_CPU_DEVICES"} | env
+    return subprocess.run(
+        [sys.executable, "-c", f"import core\n{code}\nprint(core.device_count())"],
+        env=env,
+        cwd=_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize(
+    "env,code,expected",
+    [
+        ({}, "", str(len(os.sched_getaffinity(0)))),  # one per usable core
+        ({"NUMBAX_NUM_CPU_DEVICES": "5"}, "", "5"),
+        ({"NUMBAX_NUM_CPU_DEVICES": "5"}, "core.config.update('jax_num_cpu_devices', 3)", "3"),
+    ],
+)
+def test_default_and_configured_counts(env, code, expected):
+    run = _count_in_fresh_process(env, code)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == [expected]
+
+
+def test_bad_settings_raise():
+    run = _count_in_fresh_process({"NUMBAX_NUM_CPU_DEVICES": "many"})
+    assert run.returncode != 0 and "NUMBAX_NUM_CPU_DEVICES='many' is not a positive" in run.stderr
+    with pytest.raises(ValueError, match="positive int or -1"):
+        core.config.update("num_cpu_devices", 0)
+
+
+def test_device_put_places_arrays():
+    x = jnp.arange(3.0)
+    assert x.device is core.devices()[0] and not x.committed
+    assert x.sharding == SingleDeviceSharding(core.devices()[0])
+    y = core.device_put(x, core.devices()[2])
+    assert y.device is core.devices()[2] and y.devices() == {core.devices()[2]} and y.committed
+    assert repr(y.sharding) == "SingleDeviceSharding(device=CpuDevice(id=2), memory_kind=device)"
+    np.testing.assert_array_equal(np.asarray(y), [0.0, 1.0, 2.0])
+    tree = core.device_put({"a": np.ones(2), "b": 1.0}, core.devices()[1])
+    assert {v.device for v in tree.values()} == {core.devices()[1]}
+    assert core.device_put(np.ones(2)).device is core.devices()[0]
+    with pytest.raises(DeviceError, match="expected a device"):
+        core.device_put(x, "cpu:1")
+
+
+def test_replicated_and_sharded_placement():
+    devs = core.devices()[:2]
+    r = core.device_put_replicated({"w": jnp.arange(3.0)}, devs)["w"]
+    assert r.shape == (2, 3) and r.sharding == PmapSharding(devs, 0)
+    np.testing.assert_array_equal(np.asarray(r), [[0, 1, 2]] * 2)
+    s = core.device_put_sharded([np.zeros(2), np.ones(2)], devs)
+    shards = s.addressable_shards
+    assert [sh.device for sh in shards] == devs
+    np.testing.assert_array_equal(np.asarray(shards[1].data), [[1.0, 1.0]])
+    assert shards[1].data.device is devs[1]
+    with pytest.raises(DeviceError, match="one shard per device"):
+        core.device_put_sharded([np.zeros(2)], devs)
+    with pytest.raises(DeviceError, match="needs axis 0 of that size"):
+        core.device_put(np.ones(3), PmapSharding(devs))
+
+
+def test_workers_know_their_device():
+    assert current_device() is None
+    d = core.devices()[4]
+    assert d.worker.submit(current_device).result(timeout=60) is d
+    with pytest.raises(ZeroDivisionError):
+        d.worker.submit(lambda: 1 / 0).result(timeout=60)
