@@ -101,12 +101,14 @@ def checked(fn: Callable, kinds: str, name: str | None = None) -> Callable:
     @functools.wraps(fn)
     def op(*args: Any) -> Any:
         args = [_canonical_scalar(a) for a in args]
+        impl = fn
         if name == "pow" and len(args) == 2:
             x, y = (get_aval(a).dtype for a in args)
             if dtypes.kind(x) in "fc" and dtypes.kind(y) in "iu":  # an integer exponent
                 args[1] = shapes.convert_element_type(args[1], x, get_aval(args[1]).weak_type)
+                impl = ew.pow_integer_exponent
         _check_dtypes(name, args, kinds)
-        return fn(*broadcast_operands(name, args))
+        return impl(*broadcast_operands(name, args))
 
     return op
 

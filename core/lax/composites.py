@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes, tree_util
+from core.custom_derivatives import custom_jvp
 from core.interpreters.partial_eval import trace_to_jaxpr
 from core.prims import elementwise as ew
 from core.prims import gather as gt
@@ -41,7 +42,29 @@ def clamp(min: Any, x: Any, max: Any) -> Any:  # noqa: A002
             return ew.full_like(x, b)
         return shapes.broadcast_in_dim(b, shape, ()) if get_aval(b).shape != shape else b
 
-    return ew.min(ew.max(x, like(min)), like(max))
+    lo, hi = like(min), like(max)
+    if dtypes.kind(get_aval(x).dtype) not in "fc":
+        return _clamp_value(lo, x, hi)
+    return _clamp(lo, x, hi)
+
+
+def _clamp_value(lo: Any, x: Any, hi: Any) -> Any:
+    return ew.min(ew.max(x, lo), hi)
+
+
+_clamp = custom_jvp(_clamp_value)
+
+
+@_clamp.defjvp
+def _clamp_jvp(primals, tangents):
+    # JAX's clamp rule: the tangent of whichever operand is strictly the result; exactly at a
+    # bound nobody's (so d/dx is 0 there, unlike min(max(x, lo), hi)'s 1/2).
+    (lo, x, hi), (t_lo, t_x, t_hi) = primals, tangents
+    zero = ew.full_like(t_x, 0)
+    from_lo = ew.select(ew.bitwise_and(ew.gt(lo, x), ew.lt(lo, hi)), t_lo, zero)
+    from_x = ew.select(ew.bitwise_and(ew.gt(x, lo), ew.lt(x, hi)), t_x, zero)
+    from_hi = ew.select(ew.lt(hi, x), t_hi, zero)
+    return _clamp_value(lo, x, hi), ew.add(ew.add(from_lo, from_x), from_hi)
 
 
 def square(x: Any) -> Any:

@@ -36,6 +36,9 @@ from core.trace import Tracer, get_aval
 # Index normalization
 
 
+_PROMISE = "promise_in_bounds"  # JAX's default gather mode: clamps, drops OOB cotangents
+
+
 def _is_int_scalar(e: Any) -> bool:
     return isinstance(e, (int, np.integer)) and not isinstance(e, (bool, np.bool_))
 
@@ -220,7 +223,7 @@ def getitem(x: Any, idx: Any, mode: str | None = None, fill_value: Any = None) -
         entries = [("arr", e[1]) if e[0] == "dyn" else e for e in entries]
     x, entries = _apply_slices(x, entries)
     if any(e[0] == "arr" for e in entries):
-        gmode = "fill" if mode in ("fill", "drop") else "clip"
+        gmode = "fill" if mode in ("fill", "drop") else "clip" if mode == "clip" else _PROMISE
         return _gather_arrays(x, entries, gmode, fill_value)
     cur = get_aval(x).shape
     keep = [n for e, n in zip(entries, cur) if e[0] == "full"]
@@ -362,11 +365,14 @@ class AtIndexer:
 
 def _gather_mode(mode: str | None, default: str) -> str:
     mode = default if mode is None else mode
-    if mode == "promise_in_bounds":
-        return "clip"
-    if mode not in ("clip", "fill", "wrap", "drop"):
+    if mode not in ("clip", "fill", "wrap", "drop", _PROMISE):
         raise ValueError(f"Invalid mode {mode!r}: expected 'clip', 'fill', 'wrap' or None")
     return "fill" if mode == "drop" else mode
+
+
+def _prim_mode(mode: str) -> str:
+    """The gather primitive's mode for a `_gather_mode` (wrapped indices are in bounds)."""
+    return mode if mode in ("fill", _PROMISE) else "clip"
 
 
 def _prep_indices(indices: Any, n: int, mode: str) -> Any:
@@ -405,9 +411,7 @@ def take(
     mode = _gather_mode(mode, "fill")
     idx = _prep_indices(indices, shape[axis], mode)
     ishape = get_aval(idx).shape
-    out = gp.gather(
-        a, sh.reshape(idx, (*ishape, 1)), (axis,), "fill" if mode == "fill" else "clip", fill_value
-    )
+    out = gp.gather(a, sh.reshape(idx, (*ishape, 1)), (axis,), _prim_mode(mode), fill_value)
     nb = len(ishape)
     perm = (*range(nb, nb + axis), *range(nb), *range(nb + axis, len(shape) - 1 + nb))
     return sh.transpose(out, perm)
@@ -439,9 +443,7 @@ def take_along_axis(
     dt = _index_dtype()
     cols = [idx if d == axis else sh.iota(dt, out_shape, d) for d in range(len(out_shape))]
     full = ix.concatenate([sh.reshape(c, (*out_shape, 1)) for c in cols], len(out_shape))
-    return gp.gather(
-        arr, full, tuple(range(len(out_shape))), "fill" if mode == "fill" else "clip", fill_value
-    )
+    return gp.gather(arr, full, tuple(range(len(out_shape))), _prim_mode(mode), fill_value)
 
 
 # ---------------------------------------------------------------------------------------------

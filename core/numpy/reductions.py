@@ -497,11 +497,9 @@ def quantile(
         res = v_hi
     elif method == "midpoint":
         res = ew.mul(ew.add(v_lo, v_hi), ew.full_like(v_lo, 0.5))
-    elif method == "nearest":
-        from core.numpy.ufuncs import round as _round
-
-        near = sh.convert_element_type(_round(pos), idx_dt)
-        res = take(s, near, axis=ax, mode="clip")
+    elif method == "nearest":  # as JAX: a fraction of exactly 1/2 takes the lower neighbour
+        upper = ew.gt(ew.sub(pos, lo), ew.full_like(pos, 0.5))
+        res = take(s, ew.select_n(upper, lo_i, hi_i), axis=ax, mode="clip")
     else:
         raise ValueError(f"method={method!r} is not one of linear/lower/higher/midpoint/nearest")
     if qnd:  # numpy puts the q dimensions first

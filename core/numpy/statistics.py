@@ -857,8 +857,8 @@ def nanquantile(
         res = pick(hi)
     elif method == "midpoint":
         res = uf.multiply(uf.add(pick(lo), pick(hi)), 0.5)
-    else:
-        res = pick(uf.round(pos))
+    else:  # JAX's "nearest": a fraction of exactly 1/2 takes the lower neighbour
+        res = pick(where(uf.less_equal(uf.subtract(pos, lo), 0.5), lo, hi))
     res = where(uf.equal(count, 0), np.nan, res)
     if keepdims:
         kept = tuple(1 if i in axes else d for i, d in enumerate(shape0))

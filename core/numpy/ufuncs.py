@@ -108,7 +108,7 @@ def abs(x: Any, /) -> Any:  # noqa: A001
     if kind in "bu":
         return x
     if kind == "c":
-        return hypot(real(x), imag(x))
+        return _scaled_norm(real(x), imag(x), zero_slope=True)
     return ew.abs(x)
 
 
@@ -156,7 +156,7 @@ def power(x: Any, y: Any, /) -> Any:
         and dtypes.kind(get_aval(ensure_array(y)).dtype) in "iu"
     ):
         x, y = promote_args("power", x, y)
-        return ew.pow(x, y)
+        return ew.pow_integer_exponent(x, y)
     x, y = promote_args_numeric("power", x, y)
     if dtypes.kind(get_aval(x).dtype) in "iu":
         return _int_power(x, y)
@@ -266,14 +266,63 @@ def isinf(x: Any, /) -> Any:
     return ew.eq(ew.abs(x), ew.full_like(x, np.inf))
 
 
+def _log_add(base: str):
+    """`log_b(b**x1 + b**x2)` for b = e or 2, as JAX's: a `custom_jvp` whose tangent is
+    `t1 * b**(x1 - out) + t2 * b**(x2 - out)`, so equal operands share the derivative (1/2
+    each) instead of one branch taking it all; infinities of the same sign give that infinity."""
+    from core.custom_derivatives import custom_jvp
+
+    power = ew.exp if base == "e" else ew.exp2
+    scale = 1.0 if base == "e" else 1 / np.log(2)
+    period = np.pi * scale
+
+    def scaled_log1p(z):
+        return ew.log1p(z) if base == "e" else ew.mul(ew.full_like(z, scale), ew.log1p(z))
+
+    @custom_jvp
+    def fn(x1, x2):
+        amax = ew.max(x1, x2)
+        if dtypes.kind(get_aval(x1).dtype) == "c":
+            two = ew.full_like(amax, 2)
+            out = ew.add(amax, scaled_log1p(power(ew.sub(ew.add(x1, x2), ew.mul(amax, two)))))
+            half = ew.full_like(imag(out), period)
+            turns = ew.rem(ew.add(imag(out), half), ew.add(half, half))
+            turns = ew.select_n(
+                ew.lt(turns, ew.full_like(turns, 0)), turns, ew.add(turns, ew.add(half, half))
+            )
+            return ew.complex_p.bind(real(out), ew.sub(turns, half))
+        delta = ew.sub(x1, x2)
+        out = ew.add(amax, scaled_log1p(power(ew.neg(ew.abs(delta)))))
+        return ew.select_n(ew.ne(delta, delta), out, ew.add(x1, x2))  # nan: same-sign infs
+
+    def finite(x):
+        re = real(x)
+        return ew.select_n(ew.eq(re, ew.full_like(re, np.inf)), x, ew.full_like(x, 0))
+
+    @fn.defjvp
+    def fn_jvp(primals, tangents):
+        (x1, x2), (t1, t2) = primals, tangents
+        out = fn(x1, x2)
+        d1 = ew.mul(t1, power(ew.sub(finite(x1), finite(out))))
+        return out, ew.add(d1, ew.mul(t2, power(ew.sub(finite(x2), finite(out)))))
+
+    return fn
+
+
+_logaddexp, _logaddexp2 = _log_add("e"), _log_add("2")
+
+
 def logaddexp(x: Any, y: Any, /) -> Any:
-    """log(exp(x) + exp(y)), computed stably."""
-    x, y = promote_args_inexact("logaddexp", x, y)
-    amax = ew.max(x, y)
-    delta = ew.sub(x, y)
-    safe = ew.select_n(ew.ne(delta, delta), ew.neg(ew.abs(delta)), ew.full_like(delta, np.nan))
-    out = ew.add(amax, ew.log1p(ew.exp(safe)))
-    return ew.select_n(ew.eq(x, y), out, ew.add(x, ew.full_like(x, np.log(2))))
+    """`log(exp(x) + exp(y))`, computed stably, with JAX's derivative (1/2 each where x == y).
+
+    Args:
+      x: an array or scalar.
+      y: an array or scalar, broadcasting with `x`.
+
+    Returns:
+      The elementwise result, of the inexact promoted dtype.
+    """
+    return _logaddexp(*promote_args_inexact("logaddexp", x, y))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -346,13 +395,23 @@ def heaviside(x1: Any, x2: Any, /) -> Any:
 def hypot(x1: Any, x2: Any, /) -> Any:
     """`sqrt(x1**2 + x2**2)`, scaled to avoid overflow."""
     x1, x2 = promote_args_inexact("hypot", x1, x2)
+    return _scaled_norm(x1, x2, zero_slope=False)
+
+
+def _scaled_norm(x1: Any, x2: Any, zero_slope: bool) -> Any:
+    """`sqrt(x1**2 + x2**2)` as JAX's hypot: `big * sqrt(1 + (small/big)**2)`, inf if either is.
+
+    At (0, 0) the value is `big` itself, so the gradient is JAX's hypot one (1/2 to each
+    operand); `zero_slope` makes it 0 instead, the gradient of the complex modulus at 0."""
     a, b = ew.abs(x1), ew.abs(x2)
     big, small = ew.max(a, b), ew.min(a, b)
     zero = ew.eq(big, ew.full_like(big, 0))
     safe = ew.select_n(zero, big, ew.full_like(big, 1))
     ratio = ew.div(small, safe)
     out = ew.mul(big, ew.sqrt(ew.add(ew.full_like(ratio, 1), ew.mul(ratio, ratio))))
-    return ew.select_n(zero, out, ew.full_like(out, 0))
+    out = ew.select_n(zero, out, ew.full_like(out, 0) if zero_slope else big)
+    inf = ew.full_like(out, np.inf)
+    return ew.select_n(ew.bitwise_or(ew.eq(a, inf), ew.eq(b, inf)), out, inf)
 
 
 def log2(x: Any, /) -> Any:
@@ -379,11 +438,16 @@ radians, degrees = deg2rad, rad2deg
 
 
 def logaddexp2(x1: Any, x2: Any, /) -> Any:
-    """`log2(2**x1 + 2**x2)`, computed stably."""
-    x1, x2 = promote_args_inexact("logaddexp2", x1, x2)
-    ln2 = np.log(2)
-    out = logaddexp(ew.mul(x1, ew.full_like(x1, ln2)), ew.mul(x2, ew.full_like(x2, ln2)))
-    return ew.div(out, ew.full_like(out, ln2))
+    """`log2(2**x1 + 2**x2)`, computed stably, with JAX's derivative (1/2 each where equal).
+
+    Args:
+      x1: an array or scalar.
+      x2: an array or scalar, broadcasting with `x1`.
+
+    Returns:
+      The elementwise result, of the inexact promoted dtype.
+    """
+    return _logaddexp2(*promote_args_inexact("logaddexp2", x1, x2))
 
 
 def sinc(x: Any, /) -> Any:
@@ -397,13 +461,13 @@ def sinc(x: Any, /) -> Any:
 def fmax(x1: Any, x2: Any, /) -> Any:
     """Elementwise maximum that ignores NaNs."""
     x1, x2 = promote_args("fmax", x1, x2)
-    return ew.select_n(isnan(x2), ew.select_n(isnan(x1), ew.max(x1, x2), x2), x1)
+    return ew.select_n(ew.bitwise_or(ew.gt(x1, x2), isnan(x2)), x2, x1)  # as JAX (ties: x2)
 
 
 def fmin(x1: Any, x2: Any, /) -> Any:
     """Elementwise minimum that ignores NaNs."""
     x1, x2 = promote_args("fmin", x1, x2)
-    return ew.select_n(isnan(x2), ew.select_n(isnan(x1), ew.min(x1, x2), x2), x1)
+    return ew.select_n(ew.bitwise_or(ew.lt(x1, x2), isnan(x2)), x2, x1)  # as JAX (ties: x2)
 
 
 def isposinf(x: Any, /) -> Any:

@@ -247,10 +247,9 @@ pow_p = binop("pow", _pow_impl, _F)
 
 
 def _pow_jvp_x(g, x, y):
-    # d/dx x**y = y * x**(y-1), with the y == 0 case exact (0**0 has derivative 0 in JAX).
-    one = full_like(y, 1)
-    safe = select_n(eq(y, full_like(y, 0)), sub(y, one), one)
-    return mul(g, select_n(eq(y, full_like(y, 0)), mul(y, pow(x, safe)), full_like(x, 0)))
+    # d/dx x**y = y * x**(y-1), JAX's rule for an inexact exponent (nan at 0**0); integer
+    # exponents go through `pow_integer_exponent`, whose y == 0 case is exact as in JAX.
+    return mul(g, mul(y, pow(x, sub(y, full_like(y, 1)))))
 
 
 def _pow_jvp_y(g, x, y):
@@ -357,7 +356,15 @@ defjvp_zero(is_finite_p)
 is_finite_p.def_lowering(Scalar(lambda ctx, x: f"np.isfinite({x})"))
 
 abs_p = unop("abs", np.abs, _NUM)
-defjvp(abs_p, lambda g, x: mul(g, sign(x)))
+
+
+def _abs_jvp(g, x):
+    if dtypes.kind(get_aval(x).dtype) == "c":
+        return mul(g, sign(x))
+    return select_n(ge(x, full_like(x, 0)), neg(g), g)  # JAX: slope +1 at 0 and -0.0
+
+
+defjvp(abs_p, _abs_jvp)
 abs_p.def_lowering(Scalar(lambda ctx, x: f"np.abs({x})"))
 
 # ---------------------------------------------------------------------------------------------
@@ -481,7 +488,8 @@ def _lgamma_impl(x):
 def _digamma_impl(x):
     from scipy import special
 
-    return special.digamma(x).astype(x.dtype)
+    poles = (x <= 0) & (np.floor(x) == x)  # nan at 0 and the negative integers, as JAX
+    return np.where(poles, np.nan, special.digamma(x)).astype(x.dtype)
 
 
 erf_p = unop("erf", _erf_impl, "f")
@@ -889,6 +897,12 @@ def round(x: Any, rounding_method: int = RoundingMethod.AWAY_FROM_ZERO) -> Any:
 def integer_pow(x: Any, y: int) -> Any:
     """`x ** y` for a static Python integer `y`."""
     return integer_pow_p.bind(x, y=int(y))
+
+
+def pow_integer_exponent(x: Any, y: Any) -> Any:
+    """`x ** y` for an integer-valued exponent already cast to `x`'s dtype: the value of
+    `pow`, with JAX's integer-exponent derivative (exactly 0 where `y == 0`, even at x = 0)."""
+    return select_n(eq(y, full_like(y, 0)), pow(x, y), full_like(x, 1))
 
 
 def select_n(which: Any, *cases: Any) -> Any:

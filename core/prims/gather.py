@@ -10,9 +10,12 @@ dimension is taken whole. So
                                       `kind`: set, add, mul, min or max)
 
 Out-of-bounds indices are clamped (`mode="clip"`), or give `fill_value` (`gather`,
-`mode="fill"`) or are dropped (`scatter`, `mode="drop"`). Negative indices are NOT wrapped here:
-`core.numpy` wraps them before binding. Batching adds the batch axis as one more indexed axis
-(an iota index column), so every rule stays one primitive. The gather transpose is a scatter-add.
+`mode="fill"`) or are dropped (`scatter`, `mode="drop"`). A gather with
+`mode="promise_in_bounds"` (JAX's default for `x[idx]`) clamps like "clip", but its transpose
+drops out-of-bounds cotangents as XLA's does, so gradients equal JAX's there too. Negative
+indices are NOT wrapped here: `core.numpy` wraps them before binding. Batching adds the batch
+axis as one more indexed axis (an iota index column), so every rule stays one primitive. The
+gather transpose is a scatter-add.
 """
 
 from __future__ import annotations
@@ -120,7 +123,7 @@ def _gather_jvp(primals, tangents, **params):
 def _gather_transpose(ct, x, idx, *, axes, mode, fill_value):
     aval = x.aval
     zeros = sh.full(aval.shape, 0, aval.dtype, aval.weak_type)
-    smode = "drop" if mode == "fill" else "clip"
+    smode = "clip" if mode == "clip" else "drop"
     return [scatter_p.bind(zeros, idx, instantiate(ct), axes=axes, mode=smode, kind="add"), None]
 
 
@@ -260,14 +263,15 @@ def gather(
       x: the operand.
       indices: integer array of shape `(*batch, len(axes))`, already non-negative.
       axes: the operand dimensions being indexed.
-      mode: "clip" clamps out-of-bounds indices, "fill" returns `fill_value` for them.
+      mode: "clip" clamps out-of-bounds indices, "fill" returns `fill_value` for them,
+        "promise_in_bounds" clamps them and drops their cotangents (as JAX's default).
       fill_value: used by "fill"; defaults to NaN / the dtype's extreme integer.
 
     Returns:
       An array of shape `(*batch, *other dims of x)`.
     """
-    if mode not in ("clip", "fill"):
-        raise ValueError(f"gather mode must be 'clip' or 'fill', got {mode!r}")
+    if mode not in ("clip", "fill", "promise_in_bounds"):
+        raise ValueError(f"gather mode must be 'clip', 'fill' or 'promise_in_bounds', got {mode!r}")
     if mode == "fill":
         dt = get_aval(x).dtype
         fv = default_fill_value(dt) if fill_value is None else fill_value
@@ -320,10 +324,12 @@ def _scatter_jvp(primals, tangents, *, axes, mode, kind):
     out = scatter_p.bind(x, idx, upd, kind=kind, **kw)
     if type(tx) is Zero and type(tu) is Zero:
         return out, Zero(get_aval(out))
+    gmode = "fill" if mode == "drop" else "clip"
+    if kind == "set" and type(tu) is not Zero:
+        return out, _scatter_set_tangent(x, idx, instantiate(tx), tu, axes, mode, gmode)
     tx, tu = instantiate(tx), instantiate(tu)
     if kind in ("add", "set"):  # linear in (operand, updates) jointly
         return out, scatter_p.bind(tx, idx, tu, kind=kind, **kw)
-    gmode = "fill" if mode == "drop" else "clip"
     if kind == "mul":
         # d(x * prod u) = dx * prod u + out * sum(du / u)
         t = scatter_p.bind(tx, idx, upd, kind="mul", **kw)
@@ -347,6 +353,24 @@ def _scatter_jvp(primals, tangents, *, axes, mode, kind):
     count = ew.add(hits, ew.select_n(from_x, ew.full_like(x, 0), ew.full_like(x, 1)))
     count = ew.max(count, ew.full_like(count, 1))
     return out, ew.div(ew.add(t_x, t_upd), count)
+
+
+def _scatter_set_tangent(x, idx, tx, tu, axes, mode, gmode):
+    """JAX's tangent of a scatter-set whose indices may repeat: only the update that landed
+    carries its tangent (found by scattering update ids and gathering them back), and the
+    operand's tangent survives where nothing was written; then one scatter-add."""
+    batch = get_aval(idx).shape[:-1]
+    ushape = get_aval(tu).shape
+    n = int(np.prod(batch, dtype=np.int64))
+    ids = sh.reshape(ew.add(sh.iota(dtypes.int32, (n,), 0), sh.full((n,), 1, dtypes.int32)), batch)
+    ids = sh.broadcast_in_dim(ids, ushape, tuple(range(len(batch))))
+    kw = dict(axes=axes, mode=mode)
+    nothing = sh.full(get_aval(x).shape, 0, dtypes.int32)
+    landed_ids = scatter_p.bind(nothing, idx, ids, kind="set", **kw)
+    landed = ew.eq(ids, gather(landed_ids, idx, axes, gmode, 0))
+    untouched = ew.eq(landed_ids, ew.full_like(landed_ids, 0))
+    t_x = ew.select(untouched, tx, ew.full_like(tx, 0))
+    return scatter_p.bind(t_x, idx, ew.select(landed, tu, ew.full_like(tu, 0)), kind="add", **kw)
 
 
 def _scatter_transpose(ct, x, idx, upd, *, axes, mode, kind):

@@ -57,7 +57,8 @@ def _reduction(name: str, np_fn, kinds: str, out_bool: bool = False) -> Primitiv
             return np.full(_reduced_shape(name, x, axes), _identity(np_fn, x.dtype), x.dtype)
         if x.dtype == dtypes.bfloat16:  # like XLA on CPU: accumulate in float32, round once
             return np.asarray(np_fn(x.astype(np.float32), axis=axes), dtype=x.dtype)
-        out = np_fn(x, axis=axes)
+        with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, as in JAX
+            out = np_fn(x, axis=axes)
         return np.asarray(out, dtype=x.dtype)
 
     def abstract_eval(x, *, axes):

@@ -3,8 +3,9 @@
 `sort` sorts several same-shaped operands together by the first `num_keys` of them (argsort is
 `sort(x, iota)`); NaNs go last, as in numpy and JAX. `top_k` returns the k largest values of the
 last axis and their int32 indices, ties in index order. `cumsum`/`cumprod`/`cummax`/`cummin` scan
-along one axis, optionally in reverse. Derivatives go through the permutation (sort, top_k, the
-running argmax of cummax/cummin) gathered with `take_along_axis`; `cumsum` is linear.
+along one axis, optionally in reverse. Derivatives of sort and top_k go through the permutation
+gathered with `take_along_axis`; `cumsum` is linear; cumprod/cummax/cummin differentiate JAX's
+way, as the jvp of the parallel prefix scan (`lax.associative_scan`) of their operation.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from core import dtypes
 from core.avals import ShapedArray
 from core.errors import ShapeError
 from core.interpreters import batching
-from core.interpreters.jvp import Zero, deflinear
+from core.interpreters.jvp import Zero, deflinear, instantiate
 from core.jit.loops import combine
 from core.jit.lowering import Kernel, alloc, cast, reshape
 from core.primitive import Primitive
@@ -297,38 +298,24 @@ cummax_p = _cumulative("cummax", np.maximum)
 cummin_p = _cumulative("cummin", np.minimum)
 
 
-def _cumprod_jvp(primals, tangents, *, axis, reverse):
-    # d cumprod_i = cumprod_i * sum_{j<=i} t_j / x_j (exact away from zeros of x).
-    (x,), (t,) = primals, tangents
-    out = cumprod_p.bind(x, axis=axis, reverse=reverse)
-    return out, ew.mul(out, cumsum_p.bind(ew.div(t, x), axis=axis, reverse=reverse))
-
-
-cumprod_p.def_jvp(_cumprod_jvp)
-
-
-def _cumext_jvp(prim):
+def _cumulative_jvp(op):
     def rule(primals, tangents, *, axis, reverse):
-        # The tangent of a running max is the tangent at the running argmax: the nearest
-        # position (looking back along the scan) whose value equals the running extremum.
-        (x,), (t,) = primals, tangents
-        out = prim.bind(x, axis=axis, reverse=reverse)
-        shape = get_aval(x).shape
-        pos = sh.iota(dtypes.int32, shape, axis)
-        at = ew.eq(x, out)
-        if reverse:
-            marked = ew.select_n(at, ew.full_like(pos, shape[axis]), pos)
-            idx = cummin_p.bind(marked, axis=axis, reverse=True)
-        else:
-            marked = ew.select_n(at, ew.full_like(pos, -1), pos)
-            idx = cummax_p.bind(marked, axis=axis, reverse=False)
-        return out, take_along_axis(t, idx, axis)
+        # As JAX: the jvp of the parallel prefix scan of `combine`, so ties split the tangent
+        # the way nested max/min do and zeros of a product are exact (no division).
+        from core.api import jvp
+        from core.lax.composites import associative_scan
 
-    prim.def_jvp(rule)
+        def scan(x):
+            return associative_scan(op, x, reverse=reverse, axis=axis)
+
+        return jvp(scan, primals, (instantiate(tangents[0]),))
+
+    return rule
 
 
-_cumext_jvp(cummax_p)
-_cumext_jvp(cummin_p)
+cumprod_p.def_jvp(_cumulative_jvp(ew.mul))
+cummax_p.def_jvp(_cumulative_jvp(ew.max))
+cummin_p.def_jvp(_cumulative_jvp(ew.min))
 
 
 def _wrap(prim: Primitive):
