@@ -79,6 +79,7 @@ from core.devices import (
     process_index,
 )
 from core.jit.api import clear_caches, compile_count, jit
+from core.packages import check_numbax_packages as _check_numbax_packages
 from core.pmap import (
     effects_barrier,
     host_count,
@@ -164,3 +165,6 @@ __all__ = [
     "vjp",
     "vmap",
 ]
+
+# Last: warn when `train`, `datasets`, ... resolve to someone else's module (core/packages.py).
+_check_numbax_packages()

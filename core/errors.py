@@ -161,3 +161,16 @@ class VmapInAxesTypeError(NumbaxError, TypeError):
 
 class VjpCotangentError(NumbaxError, ValueError):
     """The function returned by `vjp` got a cotangent unlike the differentiated output."""
+
+
+class PackageShadowedError(NumbaxError, ImportError):
+    """A numbax top-level name (``train``, ``datasets``, ...) resolves to another module.
+
+    Raised by ``core.packages.check_numbax_packages(strict=True)`` (the examples call it); the
+    message names the module that shadows numbax's package and what to do.
+    """
+
+
+class PackageShadowingWarning(UserWarning):
+    """Warned when ``import core`` finds a numbax top-level name shadowed (see
+    `PackageShadowedError`); ``import train`` / ``import datasets`` would get the other module."""

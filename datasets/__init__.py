@@ -9,7 +9,13 @@
 Files are found in a local directory or downloaded (see `datasets.download`); `datasets.idx`
 reads and writes the raw IDX format. This package needs only numpy; `batches` imports
 `core.random` when it first shuffles.
+
+Importing it warns `PackageNameCollisionWarning` when HuggingFace's ``datasets`` distribution
+is installed in the same environment (both install a top-level ``datasets`` package).
 """
+
+import importlib.metadata as _metadata
+import warnings as _warnings
 
 from datasets import errors, fashion_mnist, idx, mnist
 from datasets.batching import Batches, batches, to_float
@@ -40,3 +46,22 @@ __all__ = [
     "to_float",
     "write_idx",
 ]
+
+
+def _warn_if_huggingface_datasets() -> None:
+    try:
+        other = _metadata.distribution("datasets")
+    except _metadata.PackageNotFoundError:
+        return
+    _warnings.warn(
+        errors.PackageNameCollisionWarning(
+            f"HuggingFace's `datasets` {other.version} is installed in this environment; it and "
+            "numbax both install a top-level `datasets` package, so one replaces the other's "
+            f"files ({__file__} is imported now). Install numbax and HuggingFace datasets in "
+            "separate virtual environments (see the README section 'Package names')."
+        ),
+        stacklevel=2,
+    )
+
+
+_warn_if_huggingface_datasets()

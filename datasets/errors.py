@@ -136,3 +136,8 @@ class ImageDtypeError(TypeError):
             f"to_float expects uint8 images (0..255), got dtype {dtype}; images that are "
             "already floating point need no conversion."
         )
+
+
+class PackageNameCollisionWarning(UserWarning):
+    """HuggingFace's ``datasets`` is installed next to numbax, which also installs a top-level
+    ``datasets`` package: one of the two replaces the other. Use separate environments."""

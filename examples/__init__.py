@@ -5,4 +5,13 @@
 * ``python -m examples.lstm_lm.train``: a character LSTM language model over `nn.RNN`.
 * ``python -m examples.stax_mnist.classifier``: JAX's own `mnist_classifier.py` (stax +
   optimizers), ported by changing its imports.
+
+They ship in the numbax distribution, so they also run after ``pip install numbax`` from any
+directory. Importing this package first checks that ``train``, ``datasets``, ... are numbax's
+packages (`core.packages`) and stops with `PackageShadowedError` naming the module that takes
+the name (a ``train.py`` of yours, HuggingFace's ``datasets``).
 """
+
+from core.packages import check_numbax_packages
+
+check_numbax_packages(strict=True)

@@ -7,13 +7,17 @@ The program is the Flax MNIST example with numbax imports (``core`` for ``jax``,
 2. ``model.init`` the parameters and wrap them with the optimizer in a `TrainState`;
 3. every epoch, shuffle with a key folded with the epoch number, run the jitted
    ``train_step(state, batch)`` over the batches (a tqdm bar shows the running loss and the
-   steps per second), evaluate on the test set with the jitted ``eval_step``, log to
-   TensorBoard and save a checkpoint.
+   steps per second; TensorBoard gets the loss, accuracy, learning rate and steps per second
+   every ``--log-every`` steps), evaluate on the test set with the jitted ``eval_step`` and save
+   a checkpoint.
 
-The running loss and accuracy are `train.metrics` pytrees kept in the state, so they are
-updated inside the compiled step. Checkpoints are numbered by epoch; ``--resume`` restores the
-latest one and continues with the next epoch, drawing the same batches an uninterrupted run
-would, so it ends with the same parameters.
+Each run has its own directory ``{logdir}/{name}`` (`examples.mnist.runs`) with the event
+files, ``config.json`` and the checkpoints, numbered by global step. The running loss and
+accuracy are `train.metrics` pytrees kept in the state, so they are updated inside the compiled
+step and saved with it. ``--resume`` restores the latest checkpoint of the latest (or named)
+run with that run's settings and continues at the next step, drawing the batches an
+uninterrupted run would, so it ends with the same parameters. Ctrl-C finishes the step, saves
+a checkpoint and says how to resume (`examples.mnist.interrupt`).
 
 ``train_and_evaluate(Config(...))`` runs the same program from Python and returns the results.
 """
@@ -22,10 +26,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import os
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 # The matrices of this program are small (32 x 784 at most); a multithreaded BLAS only adds
@@ -41,7 +47,16 @@ import datasets
 import optim
 import train
 from core import random, tree_util
+from examples.mnist import runs
+from examples.mnist.errors import (
+    DataDirNotFoundError,
+    ExampleError,
+    ResumeMismatchError,
+    RunExistsError,
+)
+from examples.mnist.interrupt import StopOnInterrupt
 from examples.mnist.models import get_model
+from examples.mnist.progress import StepLogger, first_call
 from train import checkpoints
 from train.metrics import Accuracy, Average, Collection
 from train.tensorboard import SummaryWriter
@@ -54,6 +69,21 @@ MODEL_DEFAULTS = {
     # SGD with momentum 0.9 and a constant learning rate, the Flax MNIST example
     "cnn": {"batch_size": 128, "lr": 0.1, "schedule": "constant"},
 }
+# Defaults of the other settings that define a run (None in `Config` means "not given").
+RUN_DEFAULTS = {"epochs": 3, "model": "mlp", "style": "compact", "seed": 0, "dataset": "mnist"}
+# The settings that decide the model, the batches and the learning-rate schedule: a resumed
+# run keeps the ones it was started with.
+RUN_SETTINGS = (
+    "epochs",
+    "batch_size",
+    "lr",
+    "schedule",
+    "model",
+    "style",
+    "seed",
+    "dataset",
+    "limit_train",
+)
 
 
 @dataclasses.dataclass
@@ -61,51 +91,60 @@ class Config:
     """Everything that defines a run (the command-line flags).
 
     Attributes:
-        epochs: passes over the training set.
+        epochs: passes over the training set; None for 3.
         batch_size: examples per step; None for the model's default (32 MLP, 128 CNN).
         lr: (peak) learning rate; None for the model's default (Adam 1e-3 MLP, SGD 0.1 CNN).
         schedule: ``"cosine"`` (decay from ``lr`` to 0 over all the steps of the run) or
             ``"constant"``; None for the model's default (cosine MLP, constant CNN).
-        model: ``"mlp"`` or ``"cnn"``.
-        style: ``"compact"`` or ``"setup"`` (how the model is written; same function).
-        seed: seeds the parameters and the shuffling.
-        dataset: ``"mnist"`` or ``"fashion_mnist"``.
+        model: ``"mlp"`` or ``"cnn"``; None for ``"mlp"``.
+        style: ``"compact"`` or ``"setup"`` (how the model is written; same function); None
+            for ``"compact"``.
+        seed: seeds the parameters and the shuffling; None for 0.
+        dataset: ``"mnist"`` or ``"fashion_mnist"``; None for ``"mnist"``.
         data_dir: where the dataset files are (see `datasets`); None searches the defaults.
-        logdir: TensorBoard run directory.
-        checkpoint_dir: checkpoint directory; None for ``{logdir}/checkpoints``.
-        resume: continue from the latest checkpoint instead of starting over.
+        logdir: the directory of all runs; each run writes to ``{logdir}/{name}``.
+        name: the run's name; None for the start time (``20261125-140102``).
+        checkpoint_dir: checkpoint directory; None for ``{logdir}/{name}/checkpoints``.
+        resume: continue the run called ``name`` (None: the latest run in ``logdir``) from its
+            latest checkpoint, with its settings; the settings above left None take the run's
+            values and any other value must equal the run's.
+        log_every: optimizer steps between TensorBoard points of the training curves.
         limit_train: use only the first N training examples (smoke tests).
         limit_test: use only the first N test examples.
         progress: show the tqdm bar.
         eval_batch_size: examples per evaluation step.
     """
 
-    epochs: int = 3
+    epochs: int | None = None
     batch_size: int | None = None
     lr: float | None = None
     schedule: str | None = None
-    model: str = "mlp"
-    style: str = "compact"
-    seed: int = 0
-    dataset: str = "mnist"
+    model: str | None = None
+    style: str | None = None
+    seed: int | None = None
+    dataset: str | None = None
     data_dir: str | None = None
     logdir: str = "runs/mnist"
+    name: str | None = None
     checkpoint_dir: str | None = None
     resume: bool = False
+    log_every: int = 50
     limit_train: int | None = None
     limit_test: int | None = None
     progress: bool = True
     eval_batch_size: int = 1000
 
     def resolved(self) -> Config:
-        """A copy with the per-model defaults and the checkpoint directory filled in."""
-        defaults = MODEL_DEFAULTS[self.model]
+        """A copy with the defaults of the run settings (per model where they differ)."""
+        given = {k: getattr(self, k) for k in RUN_DEFAULTS}
+        filled = {k: RUN_DEFAULTS[k] if v is None else v for k, v in given.items()}
+        defaults = MODEL_DEFAULTS[filled["model"]]
         return dataclasses.replace(
             self,
+            **filled,
             batch_size=self.batch_size or defaults["batch_size"],
             lr=self.lr if self.lr is not None else defaults["lr"],
             schedule=self.schedule or defaults["schedule"],
-            checkpoint_dir=self.checkpoint_dir or os.path.join(self.logdir, "checkpoints"),
         )
 
     @property
@@ -113,6 +152,11 @@ class Config:
         """A description of the optimizer the model uses."""
         lr = f"{self.lr}" if self.schedule == "constant" else f"cosine_decay({self.lr})"
         return f"adam({lr})" if self.model == "mlp" else f"sgd({lr}, momentum=0.9)"
+
+    def resume_command(self) -> str:
+        """The command line that continues this run."""
+        logdir = "" if self.logdir == "runs/mnist" else f" --logdir {self.logdir}"
+        return f"python -m examples.mnist.train --resume --name {self.name}{logdir}"
 
 
 class Metrics(Collection):
@@ -199,13 +243,23 @@ def evaluate(state: TrainState, data: dict[str, np.ndarray], batch_size: int) ->
     """Loss and accuracy on all of ``data`` (the last batch may be smaller)."""
     metrics = Metrics.empty()
     size = min(batch_size, len(data["label"]))
-    for batch in datasets.batches(data, size, shuffle=False, drop_remainder=False):
-        metrics = metrics.merge(eval_step(state, batch))
+    for i, batch in enumerate(datasets.batches(data, size, shuffle=False, drop_remainder=False)):
+        if i == 0:
+            out = first_call(eval_step, state, batch, label="eval_step", write=tqdm.write)
+        else:
+            out = eval_step(state, batch)
+        metrics = metrics.merge(out)
     return {name: float(value) for name, value in metrics.compute().items()}
 
 
 def load_data(config: Config) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """Train and test splits as ``{"image": float32[N, 28, 28, 1], "label": int32[N]}``."""
+    """Train and test splits as ``{"image": float32[N, 28, 28, 1], "label": int32[N]}``.
+
+    Raises:
+        DataDirNotFoundError: ``config.data_dir`` is given but is not a directory.
+    """
+    if config.data_dir is not None and not Path(config.data_dir).expanduser().is_dir():
+        raise DataDirNotFoundError(config.data_dir)
     loader = {"mnist": datasets.mnist, "fashion_mnist": datasets.fashion_mnist}[config.dataset]
     splits = loader.load(config.data_dir)
 
@@ -230,43 +284,145 @@ def _config_markdown(config: Config, num_params: int) -> str:
     return "\n".join(["| setting | value |", "|---|---|", *rows])
 
 
-def _train_epoch(state: TrainState, data, config: Config, key: Any, epoch: int):
-    state = state.replace(metrics=Metrics.empty())
+def prepare_run(config: Config) -> tuple[Config, Path]:
+    """The run's directory and its complete settings.
+
+    A new run gets a new directory and writes its resolved settings to ``config.json``; a
+    resumed run takes the settings from its ``config.json``.
+
+    Args:
+        config: the settings given.
+
+    Returns:
+        ``(config, run_dir)`` with every run setting, ``name`` and ``checkpoint_dir`` filled.
+
+    Raises:
+        RunExistsError: a new run would write into an existing run's files.
+        RunNotFoundError: ``resume`` found no run.
+        ResumeMismatchError: ``resume`` with settings that differ from the run's.
+    """
+    if config.resume:
+        run_dir = runs.find_run(config.logdir, config.name)
+        saved = runs.read_config(run_dir)
+        differences = {
+            k: (saved[k], getattr(config, k))
+            for k in RUN_SETTINGS
+            if getattr(config, k) is not None and getattr(config, k) != saved[k]
+        }
+        if differences:
+            raise ResumeMismatchError(run_dir, differences)
+        checkpoint_dir = config.checkpoint_dir or saved["checkpoint_dir"]
+        config = dataclasses.replace(
+            config,
+            **{k: saved[k] for k in RUN_SETTINGS},
+            name=run_dir.name,
+            checkpoint_dir=checkpoint_dir,
+        )
+        return config, run_dir
+    config = config.resolved()
+    if config.checkpoint_dir and checkpoints.available_steps(config.checkpoint_dir):
+        raise RunExistsError(config.checkpoint_dir, config.name or Path(config.checkpoint_dir).name)
+    run_dir = runs.new_run_dir(config.logdir, config.name)
+    config = dataclasses.replace(
+        config,
+        name=run_dir.name,
+        checkpoint_dir=config.checkpoint_dir or str(run_dir / "checkpoints"),
+    )
+    runs.write_config(run_dir, dataclasses.asdict(config))
+    return config, run_dir
+
+
+def _train_epoch(
+    state: TrainState,
+    data: dict[str, np.ndarray],
+    config: Config,
+    key: Any,
+    epoch: int,
+    skip: int,
+    logger: StepLogger,
+    stop: StopOnInterrupt,
+) -> tuple[TrainState, float, int, bool]:
+    """Trains one epoch from its batch ``skip`` on; returns the state, the time, the steps
+    run and whether Ctrl-C stopped it (the state is then the last complete step's)."""
+    if skip == 0:
+        state = state.replace(metrics=Metrics.empty())
+    logger.start_window(state.metrics)
     epoch_batches = datasets.batches(data, config.batch_size, key=key, epoch=epoch)
     bar = tqdm(
         total=len(epoch_batches),
+        initial=skip,
         desc=f"epoch {epoch}/{config.epochs}",
         unit="step",
         disable=not config.progress,
         leave=False,
         dynamic_ncols=True,
     )
+    step, done, interrupted = int(state.step), 0, False
     start = time.perf_counter()
-    for i, batch in enumerate(epoch_batches):
-        state = train_step(state, batch)
+    for batch in itertools.islice(epoch_batches, skip, None):
+        try:
+            if done == 0:
+                new_state = first_call(
+                    train_step, state, batch, label="train_step", write=bar.write
+                )
+            else:
+                new_state = train_step(state, batch)
+        except KeyboardInterrupt:  # a second Ctrl-C: abandon this step
+            interrupted = True
+            break
+        state, step, done = new_state, step + 1, done + 1
+        logger.after_step(state.metrics, step)
         if config.progress:
             bar.update(1)
-            if i % 100 == 0:
+            if done % 100 == 0:
                 bar.set_postfix(loss=f"{float(state.metrics.loss.compute()):.4f}", refresh=False)
+        if stop.requested:
+            interrupted = True
+            break
     epoch_time = time.perf_counter() - start
     bar.close()
-    return state, epoch_time, len(epoch_batches)
+    return state, epoch_time, done, interrupted
+
+
+def _save_interrupted(config: Config, state: TrainState, steps_per_epoch: int) -> None:
+    step = int(state.step)
+    latest = checkpoints.available_steps(config.checkpoint_dir)
+    if step > (latest[-1] if latest else 0):
+        path = checkpoints.save_checkpoint(config.checkpoint_dir, state, step=step, keep=3)
+    else:
+        path = checkpoints.latest_checkpoint(config.checkpoint_dir) or "(none: no step done)"
+    epoch, batch = divmod(step, steps_per_epoch)
+    where = (
+        f"epoch {epoch + 1}, batch {batch}/{steps_per_epoch}" if batch else f"end of epoch {epoch}"
+    )
+    print(f"\ninterrupted at step {step} ({where}); checkpoint: {path}")
+    print(f"resume with: {config.resume_command()}")
 
 
 def train_and_evaluate(config: Config) -> dict[str, Any]:
     """Trains and evaluates as the command line does; returns the final results.
 
     Args:
-        config: the run's settings; unset per-model defaults are filled in.
+        config: the run's settings; unset ones are filled in (from the resumed run's
+            ``config.json`` with ``resume``).
 
     Returns:
         A dict with ``test_accuracy``, ``test_loss``, ``epoch_times`` (seconds, one per epoch
-        run by this call), ``wall_time``, ``num_params``, ``start_epoch`` (0, or the epoch
-        resumed from), the final ``state``, and ``train_accuracy``/``train_loss`` of the last
+        run by this call), ``wall_time``, ``num_params``, ``start_step`` and ``start_epoch``
+        (0, or where a resumed run continued), ``run_dir``, ``checkpoint``, the complete
+        ``config``, the final ``state``, and ``train_accuracy``/``train_loss`` of the last
         epoch when this call ran one.
+
+    Raises:
+        ExampleError: a setting to fix (missing data directory, run exists or not found,
+            settings that differ from the resumed run's).
+        KeyboardInterrupt: Ctrl-C; the state of the last complete step was saved first and
+            the command to resume printed.
     """
     wall_start = time.perf_counter()
-    config = config.resolved()
+    if config.data_dir is not None and not Path(config.data_dir).expanduser().is_dir():
+        raise DataDirNotFoundError(config.data_dir)  # before a run directory is made
+    config, run_dir = prepare_run(config)
     train_data, test_data = load_data(config)
     key = random.key(config.seed)
     init_key, shuffle_key = random.split(key)
@@ -275,76 +431,84 @@ def train_and_evaluate(config: Config) -> dict[str, Any]:
     learning_rate = learning_rate_fn(config, steps_per_epoch)
     num_params = count_params(state.params)
 
-    start_epoch = 0
+    start_step = 0
     if config.resume:
-        steps = checkpoints.available_steps(config.checkpoint_dir)
-        if steps:
+        latest = checkpoints.latest_checkpoint(config.checkpoint_dir)
+        if latest is not None:
             state = checkpoints.restore_checkpoint(config.checkpoint_dir, state)
-            start_epoch = steps[-1]
-            print(f"resumed from {checkpoints.latest_checkpoint(config.checkpoint_dir)}")
-        else:
-            print(f"--resume: no checkpoint in {config.checkpoint_dir}; starting from scratch")
+            start_step = int(state.step)
+        print(f"resuming run {config.name} at step {start_step} ({latest or 'no checkpoint yet'})")
+    else:
+        print(f"run {config.name}: logs and checkpoints in {run_dir}")
     print(
         f"{config.dataset}: {len(train_data['label'])} train / {len(test_data['label'])} test "
         f"examples; model {config.model} ({config.style}), {num_params:,} parameters; "
         f"{config.optimizer}, batch {config.batch_size}"
     )
 
-    results: dict[str, Any] = {"epoch_times": [], "start_epoch": start_epoch}
-    with SummaryWriter(config.logdir) as writer:
-        writer.text("config", _config_markdown(config, num_params), step=start_epoch)
-        for epoch in range(start_epoch + 1, config.epochs + 1):
-            state, epoch_time, steps = _train_epoch(state, train_data, config, shuffle_key, epoch)
-            train_metrics = {k: float(v) for k, v in state.metrics.compute().items()}
-            test_metrics = evaluate(state, test_data, config.eval_batch_size)
-            writer.scalars(
-                epoch,
-                {
-                    "train/loss": train_metrics["loss"],
-                    "train/accuracy": train_metrics["accuracy"],
-                    "test/loss": test_metrics["loss"],
-                    "test/accuracy": test_metrics["accuracy"],
-                    "learning_rate": float(learning_rate(int(state.step) - 1)),  # last step's
-                    "steps_per_sec": steps / epoch_time,
-                    "epoch_time": epoch_time,
-                },
+    start_epoch = start_step // steps_per_epoch
+    results: dict[str, Any] = {
+        "epoch_times": [],
+        "start_step": start_step,
+        "start_epoch": start_epoch,
+        "run_dir": str(run_dir),
+        "config": config,
+    }
+    with SummaryWriter(run_dir) as writer, StopOnInterrupt(tqdm.write) as stop:
+        if start_step == 0:  # once per run, not again when it is resumed
+            writer.text("config", _config_markdown(config, num_params), step=0)
+            writer.hparams(
+                {k: getattr(config, k) for k in RUN_SETTINGS if k != "limit_train"}
+                | {"optimizer": config.optimizer},
+                metrics=["test/accuracy", "test/loss", "train/loss"],
             )
-            writer.param_histograms(state.params, epoch)
-            checkpoints.save_checkpoint(
-                config.checkpoint_dir, state, step=epoch, keep=3, overwrite=not config.resume
-            )
-            results["epoch_times"].append(epoch_time)
-            print(
-                f"epoch {epoch}: train loss {train_metrics['loss']:.4f} "
-                f"acc {train_metrics['accuracy']:.4f}, test loss {test_metrics['loss']:.4f} "
-                f"acc {test_metrics['accuracy']:.4f}, {epoch_time:.2f}s "
-                f"({steps / epoch_time:.0f} steps/s)"
-            )
-            results.update({f"train_{k}": v for k, v in train_metrics.items()})
+        logger = StepLogger(writer, config.log_every, learning_rate)
+        try:
+            for epoch in range(start_epoch + 1, config.epochs + 1):
+                skip = start_step - (epoch - 1) * steps_per_epoch if epoch == start_epoch + 1 else 0
+                state, epoch_time, steps, interrupted = _train_epoch(
+                    state, train_data, config, shuffle_key, epoch, skip, logger, stop
+                )
+                if interrupted:
+                    raise KeyboardInterrupt
+                step = int(state.step)
+                train_metrics = {k: float(v) for k, v in state.metrics.compute().items()}
+                test_metrics = evaluate(state, test_data, config.eval_batch_size)
+                writer.scalars(
+                    step,
+                    {
+                        "test/loss": test_metrics["loss"],
+                        "test/accuracy": test_metrics["accuracy"],
+                        "epoch": epoch,
+                        "epoch_time": epoch_time,
+                    },
+                )
+                writer.param_histograms(state.params, step)
+                checkpoints.save_checkpoint(config.checkpoint_dir, state, step=step, keep=3)
+                results["epoch_times"].append(epoch_time)
+                print(
+                    f"epoch {epoch}: train loss {train_metrics['loss']:.4f} "
+                    f"acc {train_metrics['accuracy']:.4f}, test loss {test_metrics['loss']:.4f} "
+                    f"acc {test_metrics['accuracy']:.4f}, {epoch_time:.2f}s "
+                    f"({steps / epoch_time:.0f} steps/s)"
+                )
+                results.update({f"train_{k}": v for k, v in train_metrics.items()})
+        except KeyboardInterrupt:
+            _save_interrupted(config, state, steps_per_epoch)
+            raise
         if not results["epoch_times"]:  # resumed a finished run: just evaluate
             test_metrics = evaluate(state, test_data, config.eval_batch_size)
-        writer.hparams(
-            {
-                "model": config.model,
-                "style": config.style,
-                "optimizer": config.optimizer,
-                "batch_size": config.batch_size,
-                "lr": config.lr,
-                "schedule": config.schedule,
-                "epochs": config.epochs,
-                "seed": config.seed,
-                "dataset": config.dataset,
-            },
-            metrics=["test/accuracy", "test/loss", "train/loss"],
-        )
     results.update({f"test_{k}": v for k, v in test_metrics.items()})
     results.update(num_params=num_params, state=state)
+    results["checkpoint"] = checkpoints.latest_checkpoint(config.checkpoint_dir)
     results["wall_time"] = time.perf_counter() - wall_start
     print(
         f"final test accuracy {results['test_accuracy']:.4f} "
         f"({100 * results['test_accuracy']:.2f}%) after {config.epochs} epochs; "
         f"wall time {results['wall_time']:.1f}s"
     )
+    print(f"logs:       {run_dir}  (view: tensorboard --logdir {config.logdir})")
+    print(f"checkpoint: {results['checkpoint']}  (continue: {config.resume_command()})")
     return results
 
 
@@ -357,6 +521,13 @@ class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
         return super()._get_help_string(action)
 
 
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive integer")
+    return value
+
+
 def parse_args(argv: Sequence[str] | None = None) -> Config:
     """The `Config` described by command-line arguments."""
     parser = argparse.ArgumentParser(
@@ -364,9 +535,17 @@ def parse_args(argv: Sequence[str] | None = None) -> Config:
         description="Train an MLP or CNN on MNIST with numbax, logging to TensorBoard.",
         formatter_class=_HelpFormatter,
     )
-    parser.add_argument("--epochs", type=int, default=3, help="passes over the training set")
     parser.add_argument(
-        "--batch-size", type=int, default=None, help="examples per step (default: 32 mlp, 128 cnn)"
+        "--epochs",
+        type=_positive_int,
+        default=None,
+        help="passes over the training set (default: 3)",
+    )
+    parser.add_argument(
+        "--batch-size",
+        type=_positive_int,
+        default=None,
+        help="examples per step (default: 32 mlp, 128 cnn)",
     )
     parser.add_argument(
         "--lr",
@@ -381,22 +560,50 @@ def parse_args(argv: Sequence[str] | None = None) -> Config:
         help="learning rate over the run: cosine decay to 0 or constant "
         "(default: cosine for mlp, constant for cnn)",
     )
-    parser.add_argument("--model", choices=["mlp", "cnn"], default="mlp", help="the network")
     parser.add_argument(
-        "--style", choices=["compact", "setup"], default="compact", help="how the model is written"
+        "--model", choices=["mlp", "cnn"], default=None, help="the network (default: mlp)"
     )
-    parser.add_argument("--seed", type=int, default=0, help="seeds initialization and shuffling")
     parser.add_argument(
-        "--dataset", choices=["mnist", "fashion_mnist"], default="mnist", help="what to train on"
+        "--style",
+        choices=["compact", "setup"],
+        default=None,
+        help="how the model is written (default: compact)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, help="seeds initialization and shuffling (default: 0)"
+    )
+    parser.add_argument(
+        "--dataset",
+        choices=["mnist", "fashion_mnist"],
+        default=None,
+        help="what to train on (default: mnist)",
     )
     parser.add_argument(
         "--data-dir", default=None, help="directory with the dataset files (default: search)"
     )
-    parser.add_argument("--logdir", default="runs/mnist", help="TensorBoard run directory")
     parser.add_argument(
-        "--checkpoint-dir", default=None, help="checkpoint directory (default: LOGDIR/checkpoints)"
+        "--logdir", default="runs/mnist", help="directory of all runs; a run writes to LOGDIR/NAME"
     )
-    parser.add_argument("--resume", action="store_true", help="continue from the latest checkpoint")
+    parser.add_argument(
+        "--name", default=None, help="the run's name (default: the start time, 20261125-140102)"
+    )
+    parser.add_argument(
+        "--checkpoint-dir",
+        default=None,
+        help="checkpoint directory (default: LOGDIR/NAME/checkpoints)",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run --name (default: the latest run in LOGDIR) from its latest "
+        "checkpoint, with its settings",
+    )
+    parser.add_argument(
+        "--log-every",
+        type=_positive_int,
+        default=50,
+        help="steps between points of the training curves",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--limit-train", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--limit-test", type=int, default=None, help=argparse.SUPPRESS)
@@ -412,8 +619,10 @@ def parse_args(argv: Sequence[str] | None = None) -> Config:
         dataset=args.dataset,
         data_dir=args.data_dir,
         logdir=args.logdir,
+        name=args.name,
         checkpoint_dir=args.checkpoint_dir,
         resume=args.resume,
+        log_every=args.log_every,
         limit_train=args.limit_train,
         limit_test=args.limit_test,
         progress=not args.no_progress,
@@ -421,8 +630,20 @@ def parse_args(argv: Sequence[str] | None = None) -> Config:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command-line entry point."""
-    train_and_evaluate(parse_args(argv))
+    """Command-line entry point.
+
+    Returns:
+        0; 2 after a setting error (printed without a traceback, as argparse does); 130 after
+        Ctrl-C (the shell's code for SIGINT), the checkpoint saved.
+    """
+    config = parse_args(argv)
+    try:
+        train_and_evaluate(config)
+    except ExampleError as e:
+        print(f"python -m examples.mnist.train: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
     return 0
 
 

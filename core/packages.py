@@ -1,0 +1,90 @@
+"""Detects other modules that take numbax's top-level names (``train``, ``datasets``, ...).
+
+numbax installs five top-level packages: ``core``, ``nn``, ``optim``, ``train`` and
+``datasets``. Two collisions are common: HuggingFace's ``datasets`` package (same name, so in
+one environment one of the two replaces the other), and a user's own ``train.py`` (or
+``datasets.py``) next to their script, which Python imports instead of numbax's package. Both
+give confusing errors far from the cause, so ``import core`` checks where each name resolves
+(with `importlib.util.find_spec`, which imports nothing) and warns with the fix; the examples
+call the check in strict mode and stop. See the README section "Package names".
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import warnings
+from pathlib import Path
+
+from core.errors import PackageShadowedError, PackageShadowingWarning
+
+__all__ = ["PACKAGES", "check_numbax_packages", "shadowed_packages"]
+
+# A file only numbax's version of each package has (another numbax checkout is fine).
+PACKAGES = {
+    "core": "api.py",
+    "nn": "module.py",
+    "optim": "aliases.py",
+    "train": "train_state.py",
+    "datasets": "mnist.py",
+}
+
+_FIXES = {
+    "datasets": (
+        "If it is HuggingFace's `datasets`, use separate virtual environments for numbax and "
+        "HuggingFace (both install a top-level `datasets` package, so one replaces the "
+        "other); if it is a file or folder of yours, rename it."
+    ),
+}
+_DEFAULT_FIX = (
+    "Rename that file or folder (e.g. train.py -> train_mnist.py; a script is importable under "
+    "its file name), or run from another directory."
+)
+
+
+def _origin(name: str) -> str | None:
+    module = sys.modules.get(name)
+    if module is not None:
+        return getattr(module, "__file__", None)
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    return None if spec is None else spec.origin
+
+
+def shadowed_packages() -> dict[str, str]:
+    """The numbax names that resolve to something else, with a message for each.
+
+    Returns:
+        ``{name: message}``; empty when every name is numbax's (or not importable at all).
+    """
+    problems = {}
+    for name, marker in PACKAGES.items():
+        origin = _origin(name)
+        if origin in (None, "built-in", "frozen"):
+            continue
+        path = Path(origin)
+        if path.name == "__init__.py" and (path.parent / marker).is_file():
+            continue
+        fix = _FIXES.get(name, _DEFAULT_FIX)
+        problems[name] = f"`import {name}` gives {origin}, not numbax's `{name}` package. {fix}"
+    return problems
+
+
+def check_numbax_packages(strict: bool = False) -> None:
+    """Warns (or raises) when a numbax top-level name is taken by another module.
+
+    Args:
+        strict: raise `PackageShadowedError` instead of warning `PackageShadowingWarning`.
+
+    Raises:
+        PackageShadowedError: with ``strict``, when a name is shadowed.
+    """
+    problems = shadowed_packages()
+    if not problems:
+        return
+    message = " ".join(problems.values())
+    if strict:
+        raise PackageShadowedError(message)
+    warnings.warn(PackageShadowingWarning(message), stacklevel=3)

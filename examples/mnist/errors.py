@@ -1,0 +1,71 @@
+"""Errors of the MNIST example's command line: each names the problem and the flag that fixes it.
+
+The command line prints them as ``error: ...`` and exits with status 2 (as argparse does for a
+bad flag); from Python they are ordinary exceptions, all `ExampleError`s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+
+class ExampleError(Exception):
+    """Base class of the errors a user fixes by changing the command line."""
+
+
+class DataDirNotFoundError(ExampleError, FileNotFoundError):
+    """``--data-dir`` names a directory that does not exist."""
+
+    def __init__(self, data_dir: str | Path):
+        self.data_dir = Path(data_dir)
+        super().__init__(
+            f"--data-dir {data_dir}: no such directory. Give the directory holding the dataset "
+            "files (or its parent), or omit --data-dir to use the copy shipped with numbax."
+        )
+
+
+class RunExistsError(ExampleError, FileExistsError):
+    """A new run would write into the directory of an existing run."""
+
+    def __init__(self, run_dir: str | Path, name: str):
+        self.run_dir = Path(run_dir)
+        super().__init__(
+            f"run {name!r} already exists ({run_dir}). Continue it with --resume --name {name}, "
+            "or start a new run under another --name (or without --name for a timestamped one)."
+        )
+
+
+class RunNotFoundError(ExampleError, FileNotFoundError):
+    """``--resume`` found no run to continue."""
+
+    def __init__(self, logdir: str | Path, name: str | None, available: Sequence[str]):
+        self.logdir = Path(logdir)
+        runs = ", ".join(available) or "none"
+        what = f"no run {name!r}" if name else "no run"
+        super().__init__(
+            f"--resume: {what} in {logdir} (runs there: {runs}). Pass --name with one of those "
+            "runs, point --logdir at the right directory, or drop --resume to start a new run."
+        )
+
+
+class ResumeMismatchError(ExampleError, ValueError):
+    """``--resume`` was given settings that differ from the ones the run was started with.
+
+    The learning-rate schedule, the batches and the model follow from these settings, so a
+    resumed run with other values would silently train a different schedule.
+    """
+
+    def __init__(self, run_dir: str | Path, differences: Mapping[str, tuple[object, object]]):
+        self.run_dir = Path(run_dir)
+        self.differences = dict(differences)
+        lines = [f"--resume: these settings differ from the run in {run_dir}:"]
+        lines += [
+            f"  {k}: the run has {saved!r}, given {given!r}"
+            for k, (saved, given) in self.differences.items()
+        ]
+        lines.append(
+            "Omit them to continue with the run's settings, or start a new run (drop --resume, "
+            "or use another --name) to train with the new ones."
+        )
+        super().__init__("\n".join(lines))
