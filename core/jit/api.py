@@ -7,7 +7,10 @@ every rule (jvp, transpose, batching, partial evaluation), `grad(jit(f))`, `jit(
 numba function (`core/jit/lowering`) or, with `backend="python"`, runs it with numpy.
 
 The trace cache lives in a `WeakKeyDictionary` keyed on the user's function and is keyed on
-(input tree, abstract values incl. weak types, static arguments, trace-relevant config).
+(input tree, abstract values incl. weak types, static arguments, trace-relevant config). It keeps
+the `config.jit_cache_max_entries` most recently used signatures per function (LRU); everything
+compiled for a function (jaxprs, kernels, generated modules) is released with its last
+reference, when the function is garbage-collected or its entry evicted.
 Static arguments must be hashable. `config.log_compiles` logs every trace+compile and
 `config.explain_cache_misses` says which argument changed; `compile_count()` counts them.
 On a cache hit with concrete inputs (Arrays, numpy arrays, Python scalars), `__call__` skips
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import itertools
 import logging
 import os
 import sys
@@ -388,8 +392,11 @@ def _to_input(x: Any, aval: ShapedArray) -> Any:
     return Array(np.asarray(x, dtype=aval.dtype), aval.weak_type)
 
 
+_ticks = itertools.count()  # the clock of `_Entry.used`
+
+
 class _Entry:
-    __slots__ = ("jaxpr", "consts", "out_tree", "exe", "const_vals")
+    __slots__ = ("jaxpr", "consts", "out_tree", "exe", "const_vals", "used")
 
     def __init__(self, jaxpr, consts, out_tree):
         self.jaxpr = jaxpr
@@ -397,6 +404,7 @@ class _Entry:
         self.out_tree = out_tree
         self.exe = None
         self.const_vals = None
+        self.used = 0  # when last called (`_ticks`): the least recently used is evicted
 
 
 class Jitted:
@@ -437,7 +445,8 @@ class Jitted:
         # (structure node, leaf signatures, trace context) -> (entry, kernel).
         self._fast: dict = {}
         # Before even that: generated guards that check a known input structure and pick the
-        # leaves without flattening: [(guard, kernel, build)], see `_make_guard`.
+        # leaves without flattening: [(guard, kernel, build, touch)], see `_make_guard`. Both
+        # hold the trace cache entry, to mark it used (`entry.used`, the LRU order).
         self._guards: list = []
         self._guarded: set = set()  # fast-cache keys a guard was tried for
         self._fast_ok = not self._static_argnums and not self._static_argnames
@@ -478,9 +487,10 @@ class Jitted:
         concrete = type(current_trace()) is EvalTrace
         cached = not kwargs and concrete and config._jit_enabled  # may a cache hit skip tracing
         if self._guards and cached:
-            for guard, kernel, build in self._guards:
+            for guard, kernel, build, entry in self._guards:
                 vals = guard(args)
                 if vals is not None:
+                    entry.used = next(_ticks)
                     try:
                         return build(kernel(*vals))
                     except TypeError:
@@ -498,6 +508,7 @@ class Jitted:
                 fast_key = (len(args), node, ids, config._ctx, self._backend)
                 hit = self._fast.get(fast_key)
                 if hit is not None:
+                    hit[3].used = next(_ticks)
                     if fast_key not in self._guarded:
                         self._add_guard(fast_key, hit, leaves)
                     try:
@@ -524,11 +535,16 @@ class Jitted:
         entry = cache.get(key)
         if entry is None:
             entry = self._trace(args, kwargs, static, leaves, in_tree, key, cache)
+        entry.used = next(_ticks)
+        if len(cache) > config.jit_cache_max_entries:
+            self._evict(cache)
         backend = self._backend or config.jit_backend
         if concrete:
             avals, vals = _concrete_inputs(leaves)
             if avals is not None:
-                hit = self._prepare(entry, backend, avals)
+                hit = (*self._prepare(entry, backend, avals), entry)
+                if len(self._fast) >= config.jit_cache_max_entries:
+                    self._drop_fast()
                 if fast_key is not None:
                     self._fast[fast_key] = hit
                     self._add_guard(fast_key, hit, leaves)
@@ -552,7 +568,7 @@ class Jitted:
         self._guarded.add(fast_key)
         guard = _make_guard(fast_key[0], fast_key[1], leaves, hit[2])
         if guard is not None:  # most recent first, a few structures at most
-            self._guards = [(guard, hit[0], hit[1]), *self._guards[:3]]
+            self._guards = [(guard, hit[0], hit[1], hit[3]), *self._guards[:3]]
 
     @staticmethod
     def _prepare(entry: _Entry, backend: str, in_avals: list[ShapedArray]) -> tuple:
@@ -624,11 +640,21 @@ class Jitted:
 
         return make_jaxpr(self._fun)(*args, **kwargs)
 
-    def clear_cache(self) -> None:
-        self._cache().clear()
+    def _evict(self, cache: dict) -> None:
+        """Drops the least recently used signatures beyond `config.jit_cache_max_entries`
+        (their jaxprs, compiled kernels and generated modules go with them)."""
+        while len(cache) > config.jit_cache_max_entries:
+            del cache[min(cache, key=lambda k: cache[k].used)]
+        self._drop_fast()  # the fast paths hold kernels of evicted entries too
+
+    def _drop_fast(self) -> None:
         self._fast.clear()
         self._guards = []
         self._guarded.clear()
+
+    def clear_cache(self) -> None:
+        self._cache().clear()
+        self._drop_fast()
 
 
 def _validate_static(sig: inspect.Signature, argnums: tuple, argnames: tuple) -> None:
