@@ -24,7 +24,6 @@ import numpy as np
 from core import dtypes, tree_util
 from core.avals import ShapedArray
 from core.interpreters import batching
-from core.jit.lowering import Kernel, host_call
 from core.primitive import Primitive
 from core.trace import get_aval
 
@@ -144,14 +143,6 @@ pure_callback_p.def_batch(_batch)
 pure_callback_p.def_weak_type_rule(lambda weak, **params: [False] * len(params["result_avals"]))
 
 
-def _lowering(ctx, eqn):
-    callback, result_avals = eqn.params["callback"], eqn.params["result_avals"]
-    return host_call(ctx, callback, lambda arrays: callback(arrays, result_avals))
-
-
-pure_callback_p.def_lowering(Kernel(_lowering))
-
-
 def _as_aval(x: Any) -> ShapedArray:
     shape, dtype = getattr(x, "shape", None), getattr(x, "dtype", None)
     if shape is None or dtype is None:
@@ -247,7 +238,6 @@ io_callback_p.def_abstract_eval(lambda *avals, result_avals, **params: list(resu
 io_callback_p.def_jvp(_jvp_error("io_callback"))
 io_callback_p.def_batch(_io_batch)
 io_callback_p.def_weak_type_rule(lambda weak, **params: [False] * len(params["result_avals"]))
-io_callback_p.def_lowering(Kernel(_lowering))
 
 
 def io_callback(

@@ -17,7 +17,6 @@ import numpy as np
 
 from core import tree_util
 from core.array import Array
-from core.jit.lowering import Kernel, host_call
 from core.primitive import Primitive
 from core.trace import Tracer, get_aval
 
@@ -68,14 +67,6 @@ debug_callback_p.def_impl(_impl)
 debug_callback_p.def_abstract_eval(lambda *avals, callback: [])
 debug_callback_p.def_jvp(_jvp)
 debug_callback_p.def_batch(_batch)
-
-
-def _lowering(ctx, eqn):
-    callback = eqn.params["callback"]
-    return host_call(ctx, callback, lambda arrays: callback(arrays) or [])
-
-
-debug_callback_p.def_lowering(Kernel(_lowering))
 
 
 def callback(

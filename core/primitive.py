@@ -11,10 +11,11 @@ A `Primitive` is a name plus one slot per transformation. The definition of each
     transpose       (cotangent, *args, **params) -> one cotangent (or None) per arg; the linear
                     args arrive as `UndefinedPrimal(aval)` (only linear primitives have one)
     batch           (args, batch_dims, **params) -> (out, out_batch_dim); a dim is an int or None
-    lowering        the numba code generator for `jit`: one of the rule kinds of
-                    `core/jit/lowering.py` (a scalar expression, an index map, a fused
-                    reduction, or a kernel that emits statements)
     partial_eval    higher-order primitives only: split known from unknown work
+
+Back ends are not slots: the numba lowering rules are registered in the back end
+(`core/backends/numba/registry.py`, `register_lowering(prim, rule)`, as JAX's
+`mlir.register_lowering`), and the numpy back end runs `impl`.
 
 `prim.bind(*args, **params)` is the single entry point: it hands the primitive to the current
 interpreter (see `core/trace.py`). Array operands are positional; parameters are keywords with
@@ -45,7 +46,6 @@ class Primitive:
         self.jvp: Callable | None = None
         self.transpose: Callable | None = None
         self.batch: Callable | None = None
-        self.lowering: Any = None
         self.partial_eval: Callable | None = None
         self.weak_type_rule: Callable | None = None
         _REGISTRY[name] = self
@@ -72,10 +72,6 @@ class Primitive:
 
     def def_batch(self, f: Callable) -> Callable:
         self.batch = f
-        return f
-
-    def def_lowering(self, f: Any) -> Any:
-        self.lowering = f
         return f
 
     def def_partial_eval(self, f: Callable) -> Callable:

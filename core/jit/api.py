@@ -4,7 +4,8 @@
 and binds the higher-order primitive `jit_call` with it. Because `jit_call` is a primitive with
 every rule (jvp, transpose, batching, partial evaluation), `grad(jit(f))`, `jit(grad(f))`,
 `vmap(jit(f))` and nested jits all compose. Its eager `impl` compiles the jaxpr once into one
-numba function (`core/jit/lowering`) or, with `backend="python"`, runs it with numpy.
+numba function (the numba back end, `core/backends/numba/`, through `core/jit/codegen.py`) or,
+with `backend="python"`, runs it with numpy (`core/backends/numpy/`).
 
 The trace cache lives in a `WeakKeyDictionary` keyed on the user's function and is keyed on
 (input tree, abstract values incl. weak types, static arguments, trace-relevant config). It keeps
@@ -38,6 +39,8 @@ import numpy as np
 from core import dtypes, ir, tree_util
 from core.array import Array
 from core.avals import ShapedArray, interned
+from core.backends import numba as numba_backend
+from core.backends import numpy as numpy_backend
 from core.config import checked_kernel, config
 from core.errors import NumbaxError
 from core.interpreters import batching
@@ -46,7 +49,7 @@ from core.interpreters.partial_eval import trace_to_closed_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
 from core.jit.errors import NumpyFallbackWarning, UnsupportedDTypeError
 from core.primitive import Primitive
-from core.prims.control_flow import common as _derived_jaxprs  # memo, run_numpy
+from core.prims.control_flow import common as _derived_jaxprs  # memo
 from core.prims.control_flow.common import partial_eval_jaxpr  # splits control flow bodies too
 from core.trace import EvalTrace, Tracer, current_trace, get_aval, set_current_trace
 from core.tree_util import _flatten as _flatten_node
@@ -104,13 +107,11 @@ def executable(jaxpr: ir.Jaxpr, backend: str) -> Callable[..., list[np.ndarray]]
 
 def _compile(jaxpr: ir.Jaxpr, backend: str) -> Callable[..., list[np.ndarray]]:
     if backend == "python":
-        return functools.partial(_derived_jaxprs.run_numpy, jaxpr)
+        return numpy_backend.compile_jaxpr(jaxpr)
     if backend != "numba":
         raise ValueError(f"unknown jit backend {backend!r}; use 'numba' or 'python'")
-    from core.jit.codegen import compile_jaxpr
-
     try:
-        return compile_jaxpr(jaxpr)
+        return numba_backend.compile_jaxpr(jaxpr)
     except UnsupportedDTypeError as err:
         warnings.warn(
             f"numba cannot compile arrays of dtype {', '.join(err.dtypes)}: this jitted "
@@ -119,7 +120,7 @@ def _compile(jaxpr: ir.Jaxpr, backend: str) -> Callable[..., list[np.ndarray]]:
             NumpyFallbackWarning,
             stacklevel=_user_stacklevel(),
         )
-        return functools.partial(_derived_jaxprs.run_numpy, jaxpr)
+        return numpy_backend.compile_jaxpr(jaxpr)
 
 
 def _user_stacklevel() -> int:

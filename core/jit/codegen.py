@@ -7,9 +7,10 @@
         ...
         return (<outvars>,)
 
-Fused groups become loop nests (`core/jit/loops.py`); each primitive's lowering rule, defined
-beside the primitive in `core/prims/` (kinds in `core/jit/lowering.py`), gives a scalar
-expression, an index map or a kernel. The source is compiled by `core/jit/disk_cache.py` with one
+Fused groups become loop nests (`core/jit/loops.py`); each primitive's lowering rule, registered
+in the numba back end (`core/backends/numba/`: kinds in `registry.py`, rules in `rules/`), gives
+a scalar expression, an index map or a kernel, which emits statements through the narrow
+`KernelCtx` (`context.py`). The source is compiled by `core/jit/disk_cache.py` with one
 explicit signature, `error_model="numpy"` (inf/nan instead of exceptions, as XLA) and
 `fastmath={"contract", "arcp"}`: FMA, and division by a loop-invariant divisor as a
 multiplication by its reciprocal computed once (Adam's bias corrections: a train step of the
@@ -28,13 +29,9 @@ import numpy as np
 from numba import types as nt
 from numba.np.numpy_support import from_dtype
 
-from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var
-from core.jit import disk_cache, fusion, malloc, simplify
-from core.jit.buffers import Buffers
-from core.jit.errors import UnsupportedDTypeError
-from core.jit.loops import LoopNest, Value
-from core.jit.lowering import (
-    ScalarCtx,
+from core.backends.numba.context import KernelCtx, ScalarCtx
+from core.backends.numba.registry import lowering_rule
+from core.backends.numba.source import (
     alloc,
     cast,
     const,
@@ -42,6 +39,11 @@ from core.jit.lowering import (
     reshape,
     result,
 )
+from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var
+from core.jit import disk_cache, fusion, malloc, simplify
+from core.jit.buffers import Buffers
+from core.jit.errors import UnsupportedDTypeError
+from core.jit.loops import LoopNest, Value
 
 OPTIONS = dict(error_model="numpy", fastmath={"contract", "arcp"}, nogil=True)
 # OpenMP threads of `prange` loops spin for a while after each loop by default, which starves
@@ -92,49 +94,6 @@ class Emitter:
             yield
         finally:
             self.depth -= 1
-
-
-class KernelCtx:
-    """What a `Kernel` rule sees: its equation, its inputs as arrays/scalars, and the emitter."""
-
-    def __init__(self, gen: Generator, eqn: Eqn):
-        self.gen = gen
-        self.eqn = eqn
-        self.em = gen.em
-        self.in_avals = [x.aval for x in eqn.inputs]
-        self.out_avals = [v.aval for v in eqn.outputs]
-
-    def array(self, i: int) -> str:
-        """Input `i` as a C-contiguous array (copied into one if it is a view)."""
-        return self.gen.materialize(self.gen.read(self.eqn.inputs[i]))
-
-    def array_layout(self, i: int) -> tuple[str, list[int]]:
-        """Input `i` as `(name, axes)`: a C-contiguous array whose axis j is input axis axes[j].
-
-        A transposed view of an array is returned as that array (no copy).
-        """
-        value = self.gen.read(self.eqn.inputs[i])
-        perm = value.permutation()
-        if perm is not None:
-            return value.expr, perm
-        return self.gen.materialize(value), list(range(len(value.shape)))
-
-    def fresh_array(self, i: int) -> str:
-        """Input `i` as a new C-contiguous array that the rule may write into."""
-        return self.gen.fresh(self.gen.read(self.eqn.inputs[i]))
-
-    def scalar(self, i: int) -> str:
-        """0-d input `i` as a scalar expression."""
-        return self.gen.scalar(self.gen.read(self.eqn.inputs[i]))
-
-    def line(self, text: str) -> None:
-        self.em.line(text)
-
-    def assign(self, prefix: str, expr: str) -> str:
-        return self.em.assign(prefix, expr)
-
-    def block(self, header: str):
-        return self.em.block(header)
 
 
 class _Env(dict):
@@ -236,7 +195,7 @@ class Generator:
 
     def _scalar_exprs(self, eqn: Eqn, args: list[str]) -> list[str]:
         """The expressions of a `Scalar` rule's outputs, in the outputs' dtypes."""
-        rule = eqn.prim.lowering
+        rule = lowering_rule(eqn.prim)
         ctx = ScalarCtx(
             [x.aval.dtype for x in eqn.inputs],
             eqn.outputs[0].aval.dtype,
@@ -257,11 +216,11 @@ class Generator:
         out = eqn.outputs[0].aval
         if not eqn.inputs:  # iota: a virtual vector read through a broadcast
             n = out.shape[eqn.params["dimension"]]
-            imap = eqn.prim.lowering.fn(None, out.shape, **eqn.params)
+            imap = lowering_rule(eqn.prim).fn(None, out.shape, **eqn.params)
             self.env[eqn.outputs[0]] = Value("iota", "", (n,), imap, out.shape, out.dtype)
             return
         value = self.read(eqn.inputs[0])
-        imap = eqn.prim.lowering.fn(eqn.inputs[0].aval.shape, out.shape, **eqn.params)
+        imap = lowering_rule(eqn.prim).fn(eqn.inputs[0].aval.shape, out.shape, **eqn.params)
         if imap is None:  # a reshape that is not index arithmetic: reshape the stored array
             name = self.materialize(value)
             shape = out.shape
@@ -271,7 +230,7 @@ class Generator:
 
     def _emit_kernel(self, unit: fusion.Unit) -> None:
         (eqn,) = unit.eqns
-        outs = eqn.prim.lowering.fn(KernelCtx(self, eqn), eqn)
+        outs = lowering_rule(eqn.prim).fn(KernelCtx(self, eqn), eqn)
         if any(v.aval.shape and e not in self.em.allocated for v, e in zip(eqn.outputs, outs)):
             # an output that is not a new array may be a view of any input: keep them all
             inputs = [self.read(x) for x in eqn.inputs]
@@ -297,7 +256,7 @@ class Generator:
             stores[v] = nest.store(v.aval.dtype, into)
         reductions = {
             e.outputs[0]: nest.reduce(
-                e.prim.lowering.kind, e.outputs[0].aval.dtype, e.params["axes"]
+                lowering_rule(e.prim).kind, e.outputs[0].aval.dtype, e.params["axes"]
             )
             for e in unit.eqns
             if fusion.classify(e) == "reduce"

@@ -1,6 +1,6 @@
 """Fusion planning: which equations of a jaxpr share one loop nest, and in what order units run.
 
-Equations are classified by their lowering rule (see `core/jit/lowering.py`):
+Equations are classified by their lowering rule (see `core/backends/numba/registry.py`):
 
   ELEMENTWISE  a `Scalar` rule on a non-scalar output: a member of a loop group
   SCALAR       a `Scalar` rule on a 0-d output: one statement, no loop
@@ -21,9 +21,9 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 
+from core.backends.numba.registry import Reduce, Scalar, View, lowering_rule
 from core.ir import Eqn, Var
 from core.jit.errors import LoweringError
-from core.jit.lowering import Reduce, Scalar, View
 
 ELEMENTWISE, SCALAR, REDUCE, VIEW, KERNEL = "elementwise", "scalar", "reduce", "view", "kernel"
 
@@ -39,7 +39,7 @@ class Unit:
 
 
 def classify(eqn: Eqn) -> str:
-    rule = eqn.prim.lowering
+    rule = lowering_rule(eqn.prim)
     if rule is None:
         raise LoweringError(f"primitive {eqn.prim.name!r} (it has no numba lowering rule)")
     if isinstance(rule, Scalar):

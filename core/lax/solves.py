@@ -21,6 +21,7 @@ from core import ir, tree_util
 from core.api import jvp as _jvp
 from core.api import linearize
 from core.api_extras import linear_transpose
+from core.backends.numpy import run_jaxpr
 from core.custom_derivatives import custom_jvp
 from core.interpreters.batching import bdim_at_front
 from core.interpreters.jvp import Zero, instantiate, zeros_like_aval
@@ -30,7 +31,6 @@ from core.prims import elementwise as ew
 from core.prims.control_flow.common import (
     axis_name_of,
     batch_jaxpr,
-    run_numpy,
     split_list,
     stage,
 )
@@ -171,7 +171,7 @@ def _split(args, const_lengths):
 
 def _linear_solve_impl(*args, const_lengths, jaxprs, call_jaxpr):
     consts, b = _split(args, const_lengths)
-    return run_numpy(jaxprs.solve, *consts.solve, *b)
+    return run_jaxpr(jaxprs.solve, *consts.solve, *b)
 
 
 def _linear_solve_abstract_eval(*avals, const_lengths, jaxprs, call_jaxpr):

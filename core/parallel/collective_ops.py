@@ -3,8 +3,9 @@ the communicator (`communicator.py`) and reduce it.
 
 The collective primitives of `core/prims/collectives.py` come here when their axis is a
 pmapped one: their eager impl calls `eager(name)` (under `disable_jit` or the numpy back end)
-and their numba lowering is `lowering`, a host call into the same `run`. A name that no
-running pmap binds raises `UnboundAxisNameError`, as before.
+and their numba lowering (`core/backends/numba/rules/collectives.py`) a host call into the
+same `run` through `host_collective`. A name that no running pmap binds raises
+`UnboundAxisNameError`, as before.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from typing import Any
 import numpy as np
 
 from core.errors import UnboundAxisNameError
-from core.jit.errors import LoweringError
 from core.parallel import axis_env
 
 
@@ -86,20 +86,11 @@ class _HostCollective:
 _OWNERS: dict[tuple, _HostCollective] = {}
 
 
-def lowering(ctx: Any, eqn: Any) -> list[str]:
-    """The numba lowering of a collective: a host call when its axis is a pmapped one."""
-    from core.jit.lowering import host_call
-
-    name, params = eqn.prim.name, dict(eqn.params)
-    names = params["axis_name"]
-    names = tuple(names) if isinstance(names, (tuple, list)) else (names,)
-    if len(names) != 1 or axis_env.traced_size(names[0]) is None:
-        raise LoweringError(
-            f"the collective {name!r} over {params['axis_name']!r} outside a `vmap` or `pmap` "
-            "that binds its axis_name"
-        )
+def host_collective(name: str, params: dict) -> _HostCollective:
+    """The host function object of collective `name` with `params` (one per parameter set, so
+    its identity names it in generated code), for the numba lowering's host call."""
     key = (name, tuple(sorted(params.items())))
     owner = _OWNERS.get(key)
     if owner is None:
         owner = _OWNERS[key] = _HostCollective(name, params)
-    return host_call(ctx, owner, owner.fun)
+    return owner

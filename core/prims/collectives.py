@@ -32,7 +32,6 @@ from core.avals import ShapedArray
 from core.errors import ShapeError, UnboundAxisNameError
 from core.interpreters import batching
 from core.interpreters.jvp import Zero, deflinear
-from core.jit.lowering import Kernel
 from core.parallel import axis_env, collective_ops
 from core.primitive import Primitive
 from core.prims import elementwise as ew
@@ -51,16 +50,10 @@ def _rest(names: tuple, trace: Any) -> tuple:
     return tuple(n for n in names if n != trace.axis_name)
 
 
-def _lowering(ctx, eqn):
-    # A host call when a pmap binds the axis (a vmap batches collectives away before this).
-    return collective_ops.lowering(ctx, eqn)
-
-
 def _collective(name: str) -> Primitive:
     prim = Primitive(name)
     prim.collective = True
     prim.def_impl(collective_ops.eager(name))
-    prim.def_lowering(Kernel(_lowering))
     return prim
 
 

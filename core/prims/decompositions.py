@@ -16,8 +16,6 @@ from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import Zero
-from core.jit.errors import LoweringError
-from core.jit.lowering import Kernel, const, np_type, reshape
 from core.primitive import Primitive
 from core.trace import get_aval
 
@@ -78,105 +76,6 @@ _front_batcher(inv_p)
 
 
 # ---------------------------------------------------------------------------------------------
-# Numba lowering
-#
-# Numba lowering of the matrix decompositions: inv, slogdet, cholesky, qr, eigh, svd.
-#
-# Each is a `Kernel` looping over the batch (the operand viewed as `(batch, m, n)`) and calling
-# numba's `np.linalg` routine (LAPACK through scipy) on one matrix at a time. numba supports fewer
-# options than numpy, which the rules work around:
-#
-#   eigh(lower=False)   numba always reads the lower triangle: the upper one of `a` is the lower
-#                       one of `a^H`, so `a^H` is decomposed instead.
-#   svd(compute_uv=False)  the singular values of the full decomposition.
-#   qr(full_matrices=True), m > n   numba only has the reduced mode: for real dtypes the kernel
-#                       runs LAPACK's own Householder algorithm (geqr2 + org2r) inline, so Q's
-#                       extra columns are numpy's; complex operands raise `LoweringError`.
-#
-# Where numba's LAPACK wrappers raise (singular matrix for `inv`, NaN or inf inputs, no
-# convergence) the result is NaN, as in JAX (the numpy backend raises `LinAlgError` for a singular
-# `inv`); `cholesky` of a batch holding a matrix that is not positive definite is all NaN, like
-# the numpy impl. Matrices with a zero dimension have data-independent results, emitted as
-# constants.
-
-
-def _batched_lowering(ctx, i: int = 0) -> tuple[str, int]:
-    """Operand i as a C-contiguous `(batch, m, n)` array, and the batch size."""
-    *lead, m, n = ctx.in_avals[i].shape
-    batch = int(np.prod(lead, dtype=np.int64))
-    return ctx.assign("mat", reshape(ctx.array(i), (batch, m, n))), batch
-
-
-def _empty_outputs_lowering(ctx, eqn) -> list[str] | None:
-    """For matrices with a zero dimension: the constant results (None if there are none)."""
-    aval = ctx.in_avals[0]
-    if aval.shape[-1] and aval.shape[-2]:
-        return None
-    outs = eqn.prim.impl(np.zeros(aval.shape, aval.dtype), **eqn.params)
-    outs = outs if eqn.prim.multiple_results else [outs]
-    exprs = []
-    for out, want in zip(outs, ctx.out_avals):
-        out = np.asarray(out, want.dtype)
-        flat = out.reshape(-1)
-        if flat.size and not (flat == flat[0]).all():
-            raise LoweringError(f"{eqn.prim.name} of an empty {aval.shape} matrix")
-        fill = const(flat[0].item() if flat.size else 0, want.dtype)
-        if want.shape == ():
-            exprs.append(fill)
-        else:
-            exprs.append(ctx.assign("e", f"np.full({want.shape}, {fill}, {np_type(want.dtype)})"))
-    return exprs
-
-
-def _per_matrix_lowering(ctx, batch: int, call, targets: list[str]) -> None:
-    """`for b: <targets>[b] = <call(b)>` (a tuple), NaN where numba's LAPACK wrapper raises."""
-    b = ctx.em.new_name("bt")
-    results = [ctx.em.new_name("res") for _ in targets]
-    with ctx.block(f"for {b} in range({batch}):"):
-        with ctx.block("try:"):
-            ctx.line(f"{', '.join(results)}, = {call(b)}")
-            for t, r in zip(targets, results):
-                ctx.line(f"{t}[{b}] = {r}")
-        with ctx.block("except Exception:"):
-            for t in targets:
-                ctx.line(f"{t}[{b}] = np.nan")
-
-
-def _outputs_lowering(ctx, batch: int) -> list[str]:
-    """One new `(batch, ...)` array per output (the output with its batch axes flattened)."""
-    lead = ctx.in_avals[0].ndim - 2
-    return [
-        ctx.assign("o", f"np.empty({(batch, *o.shape[lead:])}, {np_type(o.dtype)})")
-        for o in ctx.out_avals
-    ]
-
-
-def _finish_lowering(ctx, names: list[str]) -> list[str]:
-    """The `(batch, ...)` results reshaped to the output shapes (scalars for 0-d outputs)."""
-    return [
-        f"{name}[0]" if aval.shape == () else ctx.assign("o", reshape(name, aval.shape))
-        for name, aval in zip(names, ctx.out_avals)
-    ]
-
-
-def _lapack_lowering(call: str):
-    """A rule calling `np.linalg.<call>` on each matrix; `{a}` is the matrix, results in order."""
-
-    def rule(ctx, eqn):
-        empty = _empty_outputs_lowering(ctx, eqn)
-        if empty is not None:
-            return empty
-        a, batch = _batched_lowering(ctx)
-        outs = _outputs_lowering(ctx, batch)
-        _per_matrix_lowering(ctx, batch, lambda b: call.format(a=f"{a}[{b}]", **eqn.params), outs)
-        return _finish_lowering(ctx, outs)
-
-    return rule
-
-
-inv_p.def_lowering(Kernel(_lapack_lowering("(np.linalg.inv({a}),)")))
-
-# ---------------------------------------------------------------------------------------------
 # slogdet: (sign, log|det|)
 
 slogdet_p = Primitive("slogdet", multiple_results=True)
@@ -205,7 +104,6 @@ slogdet_p.def_impl(_slogdet_impl)
 slogdet_p.def_abstract_eval(_slogdet_abstract_eval)
 slogdet_p.def_jvp(_slogdet_jvp)
 _front_batcher(slogdet_p)
-slogdet_p.def_lowering(Kernel(_lapack_lowering("np.linalg.slogdet({a})")))
 
 # ---------------------------------------------------------------------------------------------
 # cholesky (lower)
@@ -244,22 +142,6 @@ cholesky_p.def_abstract_eval(_cholesky_abstract_eval)
 cholesky_p.def_jvp(_cholesky_jvp)
 _front_batcher(cholesky_p)
 
-
-def _cholesky_lowering(ctx, eqn):
-    empty = _empty_outputs_lowering(ctx, eqn)
-    if empty is not None:
-        return empty
-    a, batch = _batched_lowering(ctx)
-    (o,) = _outputs_lowering(ctx, batch)
-    b = ctx.em.new_name("bt")
-    with ctx.block("try:"), ctx.block(f"for {b} in range({batch}):"):
-        ctx.line(f"{o}[{b}] = np.linalg.cholesky({a}[{b}])")
-    with ctx.block("except Exception:"):  # one failure makes the whole batch NaN, like numpy
-        ctx.line(f"{o}[:] = np.nan")
-    return _finish_lowering(ctx, [o])
-
-
-cholesky_p.def_lowering(Kernel(_cholesky_lowering))
 
 # ---------------------------------------------------------------------------------------------
 # qr
@@ -302,82 +184,6 @@ qr_p.def_jvp(_qr_jvp)
 _front_batcher(qr_p)
 
 
-def _qr_lowering(ctx, eqn):
-    *_, m, n = ctx.in_avals[0].shape
-    if not eqn.params["full_matrices"] or m <= n:  # the shapes of numba's reduced mode
-        return _lapack_lowering("np.linalg.qr({a})")(ctx, eqn)
-    if ctx.in_avals[0].dtype.kind == "c":
-        raise LoweringError(
-            "qr(full_matrices=True) of complex matrices with more rows than columns"
-        )
-    empty = _empty_outputs_lowering(ctx, eqn)
-    if empty is not None:
-        return empty
-    a, batch = _batched_lowering(ctx)
-    q, r = _outputs_lowering(ctx, batch)
-    b = ctx.em.new_name("bt")
-    with ctx.block(f"for {b} in range({batch}):"):
-        _householder_qr_lowering(
-            ctx, f"{a}[{b}]", f"{q}[{b}]", f"{r}[{b}]", m, n, ctx.in_avals[0].dtype
-        )
-    return _finish_lowering(ctx, [q, r])
-
-
-_HOUSEHOLDER = """\
-{r}[:, :] = {a}
-{q}[:, :] = 0
-for {j} in range({m}):
-    {q}[{j}, {j}] = 1
-{taus} = np.zeros({n}, {dt})
-for {j} in range({n}):
-    {alpha} = {r}[{j}, {j}]
-    {acc} = {dt}(0)
-    for {i} in range({j} + 1, {m}):
-        {acc} += {r}[{i}, {j}] * {r}[{i}, {j}]
-    if {acc} == 0:
-        continue
-    {beta} = -np.copysign(np.hypot({alpha}, np.sqrt({acc})), {alpha})
-    {taus}[{j}] = ({beta} - {alpha}) / {beta}
-    {acc} = 1 / ({alpha} - {beta})
-    for {i} in range({j} + 1, {m}):
-        {r}[{i}, {j}] *= {acc}
-    {r}[{j}, {j}] = 1
-    for {c} in range({j} + 1, {n}):
-        {acc} = {dt}(0)
-        for {i} in range({j}, {m}):
-            {acc} += {r}[{i}, {j}] * {r}[{i}, {c}]
-        {acc} *= {taus}[{j}]
-        for {i} in range({j}, {m}):
-            {r}[{i}, {c}] -= {r}[{i}, {j}] * {acc}
-    {r}[{j}, {j}] = {beta}
-for {j} in range({n} - 1, -1, -1):
-    if {taus}[{j}] == 0:
-        continue
-    {beta} = {r}[{j}, {j}]
-    {r}[{j}, {j}] = 1
-    for {c} in range({j}, {m}):
-        {acc} = {dt}(0)
-        for {i} in range({j}, {m}):
-            {acc} += {r}[{i}, {j}] * {q}[{i}, {c}]
-        {acc} *= {taus}[{j}]
-        for {i} in range({j}, {m}):
-            {q}[{i}, {c}] -= {r}[{i}, {j}] * {acc}
-    {r}[{j}, {j}] = {beta}
-for {j} in range({n}):
-    for {i} in range({j} + 1, {m}):
-        {r}[{i}, {j}] = 0
-"""
-
-
-def _householder_qr_lowering(ctx, a, q, r, m, n, dtype) -> None:
-    names = {k: ctx.em.new_name(f"h{k}") for k in ("i", "j", "c", "taus", "alpha", "acc", "beta")}
-    code = _HOUSEHOLDER.format(a=a, q=q, r=r, m=m, n=n, dt=np_type(dtype), **names)
-    for line in code.splitlines():
-        ctx.line(line)
-
-
-qr_p.def_lowering(Kernel(_qr_lowering))
-
 # ---------------------------------------------------------------------------------------------
 # eigh (symmetric eigen-decomposition; eigenvalues ascending)
 
@@ -418,20 +224,6 @@ eigh_p.def_abstract_eval(_eigh_abstract_eval)
 eigh_p.def_jvp(_eigh_jvp)
 _front_batcher(eigh_p)
 
-
-def _eigh_lowering(ctx, eqn):
-    """numba reads the lower triangle; the upper one of `a` is the lower one of `a^H`."""
-    flip = "" if eqn.params["lower"] else ".T.conj()" if ctx.in_avals[0].dtype.kind == "c" else ".T"
-    empty = _empty_outputs_lowering(ctx, eqn)
-    if empty is not None:
-        return empty
-    a, batch = _batched_lowering(ctx)
-    v, w = _outputs_lowering(ctx, batch)
-    _per_matrix_lowering(ctx, batch, lambda b: f"np.linalg.eigh({a}[{b}]{flip})", [w, v])
-    return _finish_lowering(ctx, [v, w])
-
-
-eigh_p.def_lowering(Kernel(_eigh_lowering))
 
 # ---------------------------------------------------------------------------------------------
 # svd
@@ -496,15 +288,6 @@ svd_p.def_impl(_svd_impl)
 svd_p.def_abstract_eval(_svd_abstract_eval)
 svd_p.def_jvp(_svd_jvp)
 _front_batcher(svd_p)
-
-
-def _svd_lowering(ctx, eqn):
-    if eqn.params["compute_uv"]:
-        return _lapack_lowering("np.linalg.svd({a}, {full_matrices})")(ctx, eqn)
-    return _lapack_lowering("(np.linalg.svd({a}, False)[1],)")(ctx, eqn)
-
-
-svd_p.def_lowering(Kernel(_svd_lowering))
 
 
 def inv(a: Any) -> Any:

@@ -18,7 +18,6 @@ import numpy as np
 
 from core.avals import ShapedArray
 from core.interpreters.jvp import Zero
-from core.jit.lowering import Kernel, host_call
 from core.primitive import Primitive
 from core.prims.decompositions import _check_matrix, _front_batcher, _mm
 from core.trace import get_aval
@@ -85,31 +84,10 @@ def _eig_jvp(primals, tangents, *, compute_left_eigenvectors, compute_right_eige
     return [w], [dw]
 
 
-def _eig_lowering(ctx, eqn):
-    host = _host_impl(**eqn.params)
-    return host_call(ctx, host, host)
-
-
-_HOSTS: dict[tuple, Any] = {}
-
-
-def _host_impl(**params):
-    """One host function per parameter set (its identity names it in generated code)."""
-    key = tuple(sorted(params.items()))
-    if key not in _HOSTS:
-
-        def eig_host(arrays):
-            return _eig_impl(*arrays, **params)
-
-        _HOSTS[key] = eig_host
-    return _HOSTS[key]
-
-
 eig_p.def_impl(_eig_impl)
 eig_p.def_abstract_eval(_eig_abstract_eval)
 eig_p.def_jvp(_eig_jvp)
 _front_batcher(eig_p)
-eig_p.def_lowering(Kernel(_eig_lowering))
 
 
 def eig(

@@ -1,9 +1,9 @@
 """Elementwise primitives: every operand has the same shape and dtype (broadcasting and type
 promotion happen above, in `core.numpy`), so each rule is shape-exact.
 
-Each primitive is declared by `unop`/`binop` (impl and abstract eval) and gets its jvp, transpose,
-batching and numba lowering rules right below it. The lowering of this family is a scalar
-expression per primitive (`core.jit.lowering.Scalar`), so elementwise chains fuse into one loop.
+Each primitive is declared by `unop`/`binop` (impl and abstract eval) and gets its jvp, transpose
+and batching rules right below it. Its numba lowering, a scalar expression per primitive so that
+elementwise chains fuse into one loop, is in `core/backends/numba/rules/elementwise.py`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import Zero, defjvp, defjvp2, defjvp_zero, instantiate
-from core.jit.lowering import Scalar, ScalarCtx
 from core.primitive import Primitive
 from core.trace import get_aval
 
@@ -101,49 +100,6 @@ _NUM = "iufc"
 _INT = "iub"
 
 
-# Numba lowering: each elementwise primitive is one scalar expression of the generated code
-# (`core.jit.lowering.Scalar`): float32 transcendentals call `core.jit.vecmath` (`vm.`) so fused
-# loops vectorize, other dtypes numpy's libm functions; integer division, remainder and bit
-# counting call `core.jit.runtime` (`rt.`). The code generator casts every result to the output
-# dtype, so rules need not undo numba's integer widening.
-
-_F32 = np.dtype(np.float32)
-
-
-def _is_float(ctx: ScalarCtx) -> bool:
-    return ctx.dtype.kind in "fc"
-
-
-def _infix(op: str):
-    return lambda ctx, a, b: f"({a} {op} {b})"
-
-
-def _transcendental(vm_name: str, np_name: str):
-    """float32 -> the vectorizable `vm.<name>_f32`; other dtypes -> `np.<np_name>`."""
-
-    def rule(ctx, x):
-        if ctx.dtype == _F32:
-            return f"vm.{vm_name}_f32({x})"
-        return f"np.{np_name}({x})"
-
-    return rule
-
-
-def _extremum(vm_name: str, op: str):
-    def rule(ctx, a, b):
-        if ctx.dtype.kind == "f":
-            return f"vm.{vm_name}({a}, {b})"
-        if ctx.dtype == np.bool_:
-            return f"({a} {'|' if op == '>' else '&'} {b})"
-        return f"({a} if {a} {op} {b} else {b})"
-
-    return rule
-
-
-def _bits(ctx) -> int:
-    return ctx.dtype.itemsize * 8
-
-
 def _errstate(fn):
     """`fn` without numpy's floating-point warnings (JAX returns inf/nan silently)."""
 
@@ -161,13 +117,11 @@ add_p = binop("add", _errstate(np.add), _NUM)
 defjvp(add_p, lambda g, x, y: g, lambda g, x, y: g)
 add_p.def_transpose(lambda ct, x, y: [ct, ct])
 add_p.linear = True
-add_p.def_lowering(Scalar(_infix("+")))
 
 sub_p = binop("sub", _errstate(np.subtract), _NUM)
 defjvp(sub_p, lambda g, x, y: g, lambda g, x, y: neg(g))
 sub_p.def_transpose(lambda ct, x, y: [ct, neg(ct)])
 sub_p.linear = True
-sub_p.def_lowering(Scalar(_infix("-")))
 
 mul_p = binop("mul", _errstate(np.multiply), _NUM + "b")
 defjvp(mul_p, lambda g, x, y: mul(g, y), lambda g, x, y: mul(x, g))
@@ -183,9 +137,6 @@ def _mul_transpose(ct, x, y):
 
 mul_p.def_transpose(_mul_transpose)
 mul_p.linear = True  # in each operand separately
-mul_p.def_lowering(
-    Scalar(lambda ctx, a, b: f"({a} & {b})" if ctx.dtype == np.bool_ else f"({a} * {b})")
-)
 
 
 def _div_impl(x, y):
@@ -209,15 +160,6 @@ div_p.def_transpose(_div_transpose)
 div_p.linear = True  # in the numerator
 
 
-def _div_lowering(ctx, a, b):
-    if _is_float(ctx):
-        return f"({a} / {b})"
-    return f"rt.{'idiv' if ctx.dtype.kind == 'i' else 'udiv'}({a}, {b})"
-
-
-div_p.def_lowering(Scalar(_div_lowering))
-
-
 def _rem_impl(x, y):
     with np.errstate(divide="ignore", invalid="ignore"):
         if x.dtype.kind in "iu":
@@ -229,13 +171,6 @@ def _rem_impl(x, y):
 
 rem_p = binop("rem", _rem_impl, _NUM)
 defjvp(rem_p, lambda g, x, y: g, lambda g, x, y: mul(neg(g), round(div(sub(x, rem(x, y)), y))))
-
-
-def _rem_lowering(ctx, a, b):
-    return f"np.fmod({a}, {b})" if _is_float(ctx) else f"rt.irem({a}, {b})"
-
-
-rem_p.def_lowering(Scalar(_rem_lowering))
 
 
 def _pow_impl(x, y):
@@ -259,7 +194,6 @@ def _pow_jvp_y(g, x, y):
 
 
 defjvp(pow_p, _pow_jvp_x, _pow_jvp_y)
-pow_p.def_lowering(Scalar(lambda ctx, a, b: f"({a} ** {b})"))
 
 max_p = binop("max", np.maximum, _NUM + "b")
 min_p = binop("min", np.minimum, _NUM + "b")
@@ -284,15 +218,12 @@ def _balanced(strict, tie, like):
 
 
 defjvp(max_p, *_minmax_jvp(lambda a, b: gt(a, b)))
-max_p.def_lowering(Scalar(_extremum("maximum", ">")))
 defjvp(min_p, *_minmax_jvp(lambda a, b: lt(a, b)))
-min_p.def_lowering(Scalar(_extremum("minimum", "<")))
 
 neg_p = unop("neg", np.negative, _NUM)
 defjvp(neg_p, lambda g, x: neg(g))
 neg_p.def_transpose(lambda ct, x: [neg(ct)])
 neg_p.linear = True
-neg_p.def_lowering(Scalar(lambda ctx, x: f"(-{x})"))
 
 
 def _sign_impl(x):
@@ -307,21 +238,10 @@ sign_p = unop("sign", _sign_impl, _NUM)
 defjvp_zero(sign_p)
 
 
-def _sign_lowering(ctx, x):
-    one, zero = ctx.const(1), ctx.const(0)
-    if ctx.dtype.kind == "u":
-        return f"({one} if {x} > {zero} else {zero})"
-    return f"({one} if {x} > {zero} else ({ctx.const(-1)} if {x} < {zero} else {x}))"
-
-
-sign_p.def_lowering(Scalar(_sign_lowering))
-
 floor_p = unop("floor", np.floor, _F)
 defjvp_zero(floor_p)
-floor_p.def_lowering(Scalar(lambda ctx, x: f"np.floor({x})"))
 ceil_p = unop("ceil", np.ceil, _F)
 defjvp_zero(ceil_p)
-ceil_p.def_lowering(Scalar(lambda ctx, x: f"np.ceil({x})"))
 
 
 def _round_impl(x, rounding_method=0):
@@ -337,23 +257,11 @@ batching.broadcast_batcher(round_p)
 defjvp_zero(round_p)
 
 
-def _round_lowering(ctx, x, rounding_method=0):
-    if rounding_method != 0:
-        return f"np.rint({x})"
-    t = ctx.tmp(f"np.trunc({x})")
-    half, one = ctx.const(0.5), ctx.const(1)
-    return f"({t} + np.copysign({one}, {x}) if np.abs({x} - {t}) >= {half} else {t})"
-
-
-round_p.def_lowering(Scalar(_round_lowering))
-
 stop_gradient_p = unop("stop_gradient", lambda x: x)
 defjvp_zero(stop_gradient_p)
-stop_gradient_p.def_lowering(Scalar(lambda ctx, x: x))
 
 is_finite_p = unop("is_finite", np.isfinite, _F, out_dtype=dtypes.bool_)
 defjvp_zero(is_finite_p)
-is_finite_p.def_lowering(Scalar(lambda ctx, x: f"np.isfinite({x})"))
 
 abs_p = unop("abs", np.abs, _NUM)
 
@@ -365,7 +273,6 @@ def _abs_jvp(g, x):
 
 
 defjvp(abs_p, _abs_jvp)
-abs_p.def_lowering(Scalar(lambda ctx, x: f"np.abs({x})"))
 
 # ---------------------------------------------------------------------------------------------
 # Transcendental
@@ -373,22 +280,16 @@ abs_p.def_lowering(Scalar(lambda ctx, x: f"np.abs({x})"))
 
 exp_p = unop("exp", _errstate(np.exp), _F)
 defjvp2(exp_p, lambda g, ans, x: mul(g, ans))
-exp_p.def_lowering(Scalar(_transcendental("exp", "exp")))
 exp2_p = unop("exp2", _errstate(np.exp2), _F)
 defjvp2(exp2_p, lambda g, ans, x: mul(g, mul(ans, full_like(ans, np.log(2)))))
-exp2_p.def_lowering(Scalar(_transcendental("exp2", "exp2")))
 log_p = unop("log", _errstate(np.log), _F)
 defjvp(log_p, lambda g, x: div(g, x))
-log_p.def_lowering(Scalar(_transcendental("log", "log")))
 log1p_p = unop("log1p", _errstate(np.log1p), _F)
 defjvp(log1p_p, lambda g, x: div(g, add(x, full_like(x, 1))))
-log1p_p.def_lowering(Scalar(_transcendental("log1p", "log1p")))
 expm1_p = unop("expm1", _errstate(np.expm1), _F)
 defjvp2(expm1_p, lambda g, ans, x: mul(g, add(ans, full_like(ans, 1))))
-expm1_p.def_lowering(Scalar(_transcendental("expm1", "expm1")))
 sqrt_p = unop("sqrt", _errstate(np.sqrt), _F)
 defjvp2(sqrt_p, lambda g, ans, x: div(g, mul(full_like(ans, 2), ans)))
-sqrt_p.def_lowering(Scalar(lambda ctx, x: f"np.sqrt({x})"))
 
 
 def _rsqrt_impl(x):
@@ -398,13 +299,10 @@ def _rsqrt_impl(x):
 
 rsqrt_p = unop("rsqrt", _rsqrt_impl, _F)
 defjvp2(rsqrt_p, lambda g, ans, x: mul(g, mul(full_like(x, -0.5), div(ans, x))))
-rsqrt_p.def_lowering(Scalar(lambda ctx, x: f"({ctx.const(1)} / np.sqrt({x}))"))
 cbrt_p = unop("cbrt", np.cbrt, "f")
 defjvp2(cbrt_p, lambda g, ans, x: div(g, mul(full_like(ans, 3), mul(ans, ans))))
-cbrt_p.def_lowering(Scalar(lambda ctx, x: f"np.cbrt({x})"))
 tanh_p = unop("tanh", np.tanh, _F)
 defjvp2(tanh_p, lambda g, ans, x: mul(g, sub(full_like(ans, 1), mul(ans, ans))))
-tanh_p.def_lowering(Scalar(_transcendental("tanh", "tanh")))
 
 
 def _logistic_impl(x):
@@ -416,54 +314,34 @@ logistic_p = unop("logistic", _logistic_impl, _F)
 defjvp2(logistic_p, lambda g, ans, x: mul(g, mul(ans, sub(full_like(ans, 1), ans))))
 
 
-def _logistic_lowering(ctx, x):
-    if ctx.dtype == _F32:
-        return f"vm.logistic_f32({x})"
-    one = ctx.const(1)
-    return f"({one} / ({one} + np.exp(-{x})))"
-
-
-logistic_p.def_lowering(Scalar(_logistic_lowering))
 sin_p = unop("sin", np.sin, _F)
 defjvp(sin_p, lambda g, x: mul(g, cos(x)))
-sin_p.def_lowering(Scalar(_transcendental("sin", "sin")))
 cos_p = unop("cos", np.cos, _F)
 defjvp(cos_p, lambda g, x: neg(mul(g, sin(x))))
-cos_p.def_lowering(Scalar(_transcendental("cos", "cos")))
 tan_p = unop("tan", np.tan, _F)
 defjvp2(tan_p, lambda g, ans, x: mul(g, add(full_like(ans, 1), mul(ans, ans))))
-tan_p.def_lowering(Scalar(_transcendental("tan", "tan")))
 asin_p = unop("asin", _errstate(np.arcsin), _F)
 defjvp(asin_p, lambda g, x: mul(g, rsqrt(sub(full_like(x, 1), mul(x, x)))))
-asin_p.def_lowering(Scalar(lambda ctx, x: f"np.arcsin({x})"))
 acos_p = unop("acos", _errstate(np.arccos), _F)
 defjvp(acos_p, lambda g, x: neg(mul(g, rsqrt(sub(full_like(x, 1), mul(x, x))))))
-acos_p.def_lowering(Scalar(lambda ctx, x: f"np.arccos({x})"))
 atan_p = unop("atan", np.arctan, _F)
 defjvp(atan_p, lambda g, x: div(g, add(full_like(x, 1), mul(x, x))))
-atan_p.def_lowering(Scalar(lambda ctx, x: f"np.arctan({x})"))
 sinh_p = unop("sinh", _errstate(np.sinh), _F)
 defjvp(sinh_p, lambda g, x: mul(g, cosh(x)))
-sinh_p.def_lowering(Scalar(lambda ctx, x: f"np.sinh({x})"))
 cosh_p = unop("cosh", _errstate(np.cosh), _F)
 defjvp(cosh_p, lambda g, x: mul(g, sinh(x)))
-cosh_p.def_lowering(Scalar(lambda ctx, x: f"np.cosh({x})"))
 asinh_p = unop("asinh", np.arcsinh, _F)
 defjvp(asinh_p, lambda g, x: mul(g, rsqrt(add(mul(x, x), full_like(x, 1)))))
-asinh_p.def_lowering(Scalar(lambda ctx, x: f"np.arcsinh({x})"))
 acosh_p = unop("acosh", _errstate(np.arccosh), _F)
 defjvp(acosh_p, lambda g, x: mul(g, rsqrt(sub(mul(x, x), full_like(x, 1)))))
-acosh_p.def_lowering(Scalar(lambda ctx, x: f"np.arccosh({x})"))
 atanh_p = unop("atanh", _errstate(np.arctanh), _F)
 defjvp(atanh_p, lambda g, x: div(g, sub(full_like(x, 1), mul(x, x))))
-atanh_p.def_lowering(Scalar(lambda ctx, x: f"np.arctanh({x})"))
 atan2_p = binop("atan2", np.arctan2, "f")
 defjvp(
     atan2_p,
     lambda g, x, y: mul(g, div(y, add(mul(x, x), mul(y, y)))),
     lambda g, x, y: mul(g, div(neg(x), add(mul(x, x), mul(y, y)))),
 )
-atan2_p.def_lowering(Scalar(lambda ctx, a, b: f"np.arctan2({a}, {b})"))
 
 
 def _erf_impl(x):
@@ -496,23 +374,11 @@ erf_p = unop("erf", _erf_impl, "f")
 defjvp(erf_p, lambda g, x: mul(g, mul(full_like(x, 2 / np.sqrt(np.pi)), exp(neg(mul(x, x))))))
 
 
-def _erf_lowering(ctx, x):
-    return f"vm.erf_f32({x})" if ctx.dtype == _F32 else f"math.erf({x})"
-
-
-erf_p.def_lowering(Scalar(_erf_lowering))
 erf_inv_p = unop("erf_inv", _erf_inv_impl, "f")
 defjvp2(
     erf_inv_p,
     lambda g, ans, x: mul(g, mul(full_like(x, np.sqrt(np.pi) / 2), exp(mul(ans, ans)))),
 )
-
-
-def _erf_inv_lowering(ctx, x):
-    return f"vm.erf_inv_f32({x})" if ctx.dtype == _F32 else f"rt.erf_inv_f64({x})"
-
-
-erf_inv_p.def_lowering(Scalar(_erf_inv_lowering))
 
 
 def _polygamma_impl(m, x):
@@ -526,12 +392,9 @@ lgamma_p = unop("lgamma", _lgamma_impl, "f")
 digamma_p = unop("digamma", _digamma_impl, "f")
 polygamma_p = binop("polygamma", _polygamma_impl, "f")
 defjvp(lgamma_p, lambda g, x: mul(g, digamma(x)))
-lgamma_p.def_lowering(Scalar(lambda ctx, x: f"math.lgamma({x})", exact=False))
 defjvp(digamma_p, lambda g, x: mul(g, polygamma(full_like(x, 1), x)))
-digamma_p.def_lowering(Scalar(lambda ctx, x: f"rt.digamma({x})", exact=False))
 # The order m is an integer-valued array: no derivative with respect to it (as in JAX).
 defjvp(polygamma_p, None, lambda g, m, x: mul(g, polygamma(add(m, full_like(m, 1)), x)))
-polygamma_p.def_lowering(Scalar(lambda ctx, m, x: f"rt.polygamma({m}, {x})", exact=False))
 
 
 def _integer_pow_impl(x, *, y):
@@ -553,21 +416,6 @@ def _integer_pow_jvp(g, x, *, y):
 
 defjvp(integer_pow_p, _integer_pow_jvp)
 
-
-def _integer_pow_lowering(ctx, x, *, y):
-    """x**y by repeated squaring (what XLA emits), 1/x**-y for negative y."""
-    n, acc, base = abs(y), None, x
-    while n:
-        if n & 1:
-            acc = base if acc is None else ctx.tmp(f"{acc} * {base}")
-        n >>= 1
-        if n:
-            base = ctx.tmp(f"{base} * {base}")
-    acc = ctx.const(1) if acc is None else acc
-    return f"({ctx.const(1)} / {acc})" if y < 0 else acc
-
-
-integer_pow_p.def_lowering(Scalar(_integer_pow_lowering))
 
 # ---------------------------------------------------------------------------------------------
 # Comparison, logic and bits (no derivatives)
@@ -633,51 +481,8 @@ for _p in (
     population_count_p,
 ):
     defjvp_zero(_p)
-eq_p.def_lowering(Scalar(_infix("==")))
-ne_p.def_lowering(Scalar(_infix("!=")))
-lt_p.def_lowering(Scalar(_infix("<")))
-le_p.def_lowering(Scalar(_infix("<=")))
-gt_p.def_lowering(Scalar(_infix(">")))
-ge_p.def_lowering(Scalar(_infix(">=")))
-and_p.def_lowering(Scalar(_infix("&")))
-or_p.def_lowering(Scalar(_infix("|")))
-xor_p.def_lowering(Scalar(_infix("^")))
 
 
-def _not_lowering(ctx, x):
-    return f"(not {x})" if ctx.dtype == np.bool_ else f"(~{x})"
-
-
-not_p.def_lowering(Scalar(_not_lowering))
-
-
-def _shift_left_lowering(ctx, a, b):
-    return f"(({a} << {b}) if ({b} >= 0) & ({b} < {_bits(ctx)}) else {ctx.const(0)})"
-
-
-shift_left_p.def_lowering(Scalar(_shift_left_lowering))
-
-
-def _shift_right_logical_lowering(ctx, a, b):
-    u = f"np.uint{_bits(ctx)}"
-    shifted = f"({a} >> {b})" if ctx.dtype.kind == "u" else f"({u}({a}) >> {u}({b}))"
-    return f"({shifted} if ({b} >= 0) & ({b} < {_bits(ctx)}) else {ctx.const(0)})"
-
-
-shift_right_logical_p.def_lowering(Scalar(_shift_right_logical_lowering))
-
-
-def _shift_right_arithmetic_lowering(ctx, a, b):
-    s = f"np.int{_bits(ctx)}"
-    last = _bits(ctx) - 1
-    amount = f"({last} if ({b} < 0) | ({b} > {last}) else {b})"
-    return f"({a} >> {amount})" if ctx.dtype.kind == "i" else f"({s}({a}) >> {amount})"
-
-
-shift_right_arithmetic_p.def_lowering(Scalar(_shift_right_arithmetic_lowering))
-population_count_p.def_lowering(
-    Scalar(lambda ctx, x: f"rt.popcount(np.uint64({x}) & np.uint64({(1 << _bits(ctx)) - 1}))")
-)
 del _p
 
 # ---------------------------------------------------------------------------------------------
@@ -754,17 +559,6 @@ select_n_p.def_weak_type_rule(lambda weak: all(weak[1:]))
 batching.broadcast_batcher(select_n_p)
 
 
-def _select_n_lowering(ctx, which, *cases):
-    if ctx.in_dtypes[0] == np.bool_:
-        return f"rt.where({which}, {cases[1]}, {cases[0]})" if len(cases) == 2 else cases[0]
-    expr = cases[-1]
-    for i in range(len(cases) - 2, -1, -1):
-        expr = f"rt.where({which} <= {i}, {cases[i]}, {expr})"
-    return expr
-
-
-select_n_p.def_lowering(Scalar(_select_n_lowering))
-
 # ---------------------------------------------------------------------------------------------
 # Complex parts: real/imag take a complex array apart, complex builds one (no arithmetic, so
 # infinities and NaNs stay in their own part, as in XLA)
@@ -796,12 +590,10 @@ def _part(name: str, np_fn) -> Primitive:
 real_p = _part("real", np.real)
 defjvp(real_p, lambda g, x: real_p.bind(g))
 real_p.def_transpose(lambda ct, x: [complex_p.bind(ct, full_like(ct, 0))])
-real_p.def_lowering(Scalar(lambda ctx, x: f"{x}.real"))
 
 imag_p = _part("imag", np.imag)
 defjvp(imag_p, lambda g, x: imag_p.bind(g))
 imag_p.def_transpose(lambda ct, x: [complex_p.bind(full_like(ct, 0), neg(ct))])
-imag_p.def_lowering(Scalar(lambda ctx, x: f"{x}.imag"))
 
 complex_p = Primitive("complex")
 
@@ -838,7 +630,6 @@ defjvp(
     lambda g, x, y: complex_p.bind(g, full_like(g, 0)),
     lambda g, x, y: complex_p.bind(full_like(g, 0), g),
 )
-complex_p.def_lowering(Scalar(lambda ctx, a, b: f"complex({a}, {b})"))
 
 # ---------------------------------------------------------------------------------------------
 # The lax-style wrappers (Python scalars become arrays of the other operand's dtype)

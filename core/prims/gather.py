@@ -29,8 +29,6 @@ from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import Zero, instantiate
-from core.jit.loops import combine, copy_into
-from core.jit.lowering import Kernel, alloc, cast, const
 from core.primitive import Primitive
 from core.prims import elementwise as ew
 from core.prims import shapes as sh
@@ -153,105 +151,6 @@ gather_p.def_transpose(_gather_transpose)
 gather_p.linear = True
 gather_p.def_batch(_gather_batch)
 gather_p.def_weak_type_rule(lambda weak, **params: weak[0])
-
-
-# ---------------------------------------------------------------------------------------------
-# Numba lowering
-#
-# Numba lowering of dynamic indexing: gather, scatter, dynamic_slice, dynamic_update_slice.
-#
-# Gather and scatter walk the index rows (`indices` viewed as `(rows, k)`) and, per row, compute
-# the flat offset of the indexed operand axes from the operand's C strides; the remaining axes
-# are copied (or combined) by loops over those strides, a single contiguous loop when they trail.
-# Out-of-bounds rows are clamped, filled, or dropped as the `mode` parameter says.
-
-
-def _strides_lowering(shape) -> list[int]:
-    out, acc = [], 1
-    for n in reversed(shape):
-        out.append(acc)
-        acc *= n
-    return out[::-1]
-
-
-def _row_offset_lowering(ctx, idx: str, axes, shape, strides, mode: str) -> tuple[str, str | None]:
-    """Emits the flat offset of row `b` of the index array `idx` (rows of `len(axes)` indices);
-    returns (offset, in-bounds flag or None)."""
-    off = ctx.assign("off", "0")
-    ok = ctx.assign("ok", "True") if mode in ("fill", "drop") else None
-    for j, a in enumerate(axes):
-        c = ctx.assign("c", f"np.int64(rt.ld({idx}, b * {len(axes)} + {j}))")
-        if ok is None:
-            ctx.line(f"{c} = min(max({c}, 0), {shape[a] - 1})")
-        else:
-            ctx.line(f"{ok} = {ok} & ({c} >= 0) & ({c} < {shape[a]})")
-        ctx.line(f"{off} += {c} * {strides[a]}")
-    return off, ok
-
-
-def _rest_loops_lowering(ctx, shape, strides, rest, body) -> None:
-    """Loops over the non-indexed axes; `body(src_offset_expr, dst_flat_expr)`."""
-    if not rest:
-        body("0", "0")
-        return
-    trailing = rest == list(range(len(shape) - len(rest), len(shape)))
-    if trailing:
-        n = int(np.prod([shape[d] for d in rest], dtype=np.int64))
-        with ctx.block(f"for r in range({n}):"):
-            body("r", "r")
-        return
-    sizes = [shape[d] for d in rest]
-    flat = " + ".join(
-        f"r{i} * {int(np.prod(sizes[i + 1 :], dtype=np.int64))}" for i in range(len(rest))
-    )
-    src = " + ".join(f"r{i} * {strides[d]}" for i, d in enumerate(rest))
-
-    def nest(i):
-        if i == len(rest):
-            body(src, flat)
-            return
-        with ctx.block(f"for r{i} in range({sizes[i]}):"):
-            nest(i + 1)
-
-    nest(0)
-
-
-def _gather_lowering(ctx, eqn):
-    axes, mode, fill = eqn.params["axes"], eqn.params["mode"], eqn.params["fill_value"]
-    xa, ia = ctx.in_avals
-    out = ctx.out_avals[0]
-    rest = [d for d in range(xa.ndim) if d not in axes]
-    rows = int(np.prod(ia.shape[:-1], dtype=np.int64))
-    width = int(np.prod([xa.shape[d] for d in rest], dtype=np.int64))
-    fill_c = const(fill if mode == "fill" else 0, out.dtype)
-    if xa.size == 0 or out.size == 0:
-        return [ctx.assign("o", alloc(out.shape, out.dtype, fill_c))]
-    x, idx = ctx.array(0), ctx.array(1)
-    o = ctx.assign("o", alloc(out.shape, out.dtype))  # rows of `width` elements
-    strides = _strides_lowering(xa.shape)
-    with ctx.block(f"for b in range({rows}):"):
-        off, ok = _row_offset_lowering(ctx, idx, axes, xa.shape, strides, mode)
-        if ok is not None:
-            with ctx.block(f"if not {ok}:"):
-                if width == 1:
-                    ctx.line(f"rt.st({o}, b, {fill_c})")
-                else:
-                    with ctx.block(f"for r in range({width}):"):
-                        ctx.line(f"rt.st({o}, b * {width} + r, {fill_c})")
-                ctx.line("continue")
-        _rest_loops_lowering(
-            ctx,
-            xa.shape,
-            strides,
-            rest,
-            lambda src, dst: ctx.line(
-                f"rt.st({o}, b * {width} + {dst}, rt.ld({x}, {off} + {src}))"
-            ),
-        )
-    return [f"rt.ld({o}, 0)" if out.shape == () else o]
-
-
-gather_p.def_lowering(Kernel(_gather_lowering))
 
 
 def gather(
@@ -426,39 +325,6 @@ scatter_p.linear = True
 scatter_p.def_batch(_scatter_batch)
 scatter_p.def_weak_type_rule(lambda weak, **params: weak[0])
 
-_COMBINE = {"add": "sum", "mul": "prod", "min": "min", "max": "max"}
-
-
-def _scatter_lowering(ctx, eqn):
-    axes, mode, kind = eqn.params["axes"], eqn.params["mode"], eqn.params["kind"]
-    xa, ia, ua = ctx.in_avals
-    rest = [d for d in range(xa.ndim) if d not in axes]
-    rows = int(np.prod(ia.shape[:-1], dtype=np.int64))
-    width = int(np.prod([xa.shape[d] for d in rest], dtype=np.int64))
-    o = ctx.fresh_array(0)
-    if xa.size and ua.size:
-        idx, upd = ctx.array(1), ctx.array(2)  # rows of indices, rows of `width` updates
-        strides = _strides_lowering(xa.shape)
-
-        def body(src, dst):
-            new = f"rt.ld({upd}, b * {width} + {dst})"
-            if kind != "set":
-                new = combine(_COMBINE[kind], xa.dtype, f"rt.ld({o}, {off} + {src})", new)
-            new = cast(new, xa.dtype) if xa.dtype.kind in "iu" else new
-            ctx.line(f"rt.st({o}, {off} + {src}, {new})")
-
-        with ctx.block(f"for b in range({rows}):"):
-            off, ok = _row_offset_lowering(ctx, idx, axes, xa.shape, strides, mode)
-            if ok is not None:
-                with ctx.block(f"if {ok}:"):
-                    _rest_loops_lowering(ctx, xa.shape, strides, rest, body)
-            else:
-                _rest_loops_lowering(ctx, xa.shape, strides, rest, body)
-    return [o]
-
-
-scatter_p.def_lowering(Kernel(_scatter_lowering))
-
 
 def scatter(
     x: Any, indices: Any, updates: Any, axes: tuple[int, ...], kind: str = "set", mode: str = "drop"
@@ -566,27 +432,6 @@ dynamic_slice_p.def_batch(_ds_batch)
 dynamic_slice_p.def_weak_type_rule(lambda weak, **params: weak[0])
 
 
-def _starts_lowering(ctx, first: int, shape, sizes) -> list[str]:
-    """Start indices clamped so the window fits, as lax does."""
-    return [
-        ctx.assign("st", f"min(max(np.int64({ctx.scalar(first + d)}), 0), {n - s})")
-        for d, (n, s) in enumerate(zip(shape, sizes))
-    ]
-
-
-def _dynamic_slice_lowering(ctx, eqn):
-    xa, out = ctx.in_avals[0], ctx.out_avals[0]
-    sizes = eqn.params["slice_sizes"]
-    if not xa.shape:
-        return [ctx.scalar(0)]
-    starts = _starts_lowering(ctx, 1, xa.shape, sizes)
-    o = ctx.assign("o", alloc(out.shape, out.dtype))
-    copy_into(ctx.em, o, out.shape, ctx.array(0), xa.shape, counts=sizes, src_starts=starts)
-    return [o]
-
-
-dynamic_slice_p.def_lowering(Kernel(_dynamic_slice_lowering))
-
 dynamic_update_slice_p = Primitive("dynamic_update_slice")
 
 
@@ -659,19 +504,6 @@ dynamic_update_slice_p.def_transpose(_dus_transpose)
 dynamic_update_slice_p.linear = True
 dynamic_update_slice_p.def_batch(_dus_batch)
 dynamic_update_slice_p.def_weak_type_rule(lambda weak: weak[0])
-
-
-def _dynamic_update_slice_lowering(ctx, eqn):
-    xa, ua = ctx.in_avals[:2]
-    if not xa.shape:
-        return [ctx.scalar(1)]
-    o = ctx.fresh_array(0)
-    starts = _starts_lowering(ctx, 2, xa.shape, ua.shape)
-    copy_into(ctx.em, o, xa.shape, ctx.array(1), ua.shape, dst_starts=starts)
-    return [o]
-
-
-dynamic_update_slice_p.def_lowering(Kernel(_dynamic_update_slice_lowering))
 
 
 def _scalar_starts(start_indices: Any, shape: tuple[int, ...]) -> list[Any]:

@@ -14,8 +14,6 @@ from core.avals import ShapedArray
 from core.errors import ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import Zero, deflinear, instantiate
-from core.jit.loops import LoopNest, copy_into
-from core.jit.lowering import Kernel, View, alloc
 from core.primitive import Primitive
 from core.trace import get_aval
 
@@ -77,13 +75,6 @@ slice_p.def_abstract_eval(_slice_abstract_eval)
 deflinear(slice_p)
 slice_p.def_transpose(_slice_transpose)
 slice_p.def_batch(_slice_batch)
-
-
-def _slice_lowering(in_shape, out_shape, *, start_indices, limit_indices, strides):
-    return tuple((s, ((k, st),)) for k, (s, st) in enumerate(zip(start_indices, strides)))
-
-
-slice_p.def_lowering(View(_slice_lowering))
 
 
 def slice(x: Any, start_indices, limit_indices, strides=None) -> Any:  # noqa: A001
@@ -221,40 +212,6 @@ pad_p.linear = True
 pad_p.def_batch(_pad_batch)
 
 
-def _pad_lowering(ctx, eqn):
-    """Fill with the padding value, then copy the operand into a strided block."""
-    cfg = eqn.params["padding_config"]
-    xa, out = ctx.in_avals[0], ctx.out_avals[0]
-    o = ctx.assign("p", alloc(out.shape, out.dtype, ctx.scalar(1)))
-    counts, src_starts, dst_starts, steps = [], [], [], []
-    for n, (lo, _, it), size in zip(xa.shape, cfg, out.shape):
-        step = it + 1
-        first = 0 if lo >= 0 else (-lo + step - 1) // step  # operand range that lands inside
-        last = min(n, (size - 1 - lo) // step + 1) if size - 1 - lo >= 0 else 0
-        if last <= first:
-            return [o]
-        counts.append(last - first)
-        src_starts.append(first)
-        dst_starts.append(lo + first * step)
-        steps.append(step)
-    if xa.shape:
-        copy_into(
-            ctx.em,
-            o,
-            out.shape,
-            ctx.array(0),
-            xa.shape,
-            counts=counts,
-            dst_starts=dst_starts,
-            dst_steps=steps,
-            src_starts=src_starts,
-        )
-    return [o]
-
-
-pad_p.def_lowering(Kernel(_pad_lowering))
-
-
 def pad(x: Any, padding_value: Any, padding_config) -> Any:
     """`lax.pad`: `padding_config` is one `(low, high, interior)` per dimension."""
     cfg = tuple((int(lo), int(hi), int(it)) for lo, hi, it in padding_config)
@@ -310,28 +267,6 @@ concatenate_p.def_abstract_eval(_concat_abstract_eval)
 deflinear(concatenate_p)
 concatenate_p.def_transpose(_concat_transpose)
 concatenate_p.def_batch(_concat_batch)
-
-
-def _concatenate_lowering(ctx, eqn):
-    """One loop nest per operand, reading it through its index map (a broadcast or iota
-    operand is never materialized) and storing into its block of the output."""
-    dim = eqn.params["dimension"]
-    out = ctx.out_avals[0]
-    o = ctx.assign("c", alloc(out.shape, out.dtype))
-    start = 0
-    for x, aval in zip(eqn.inputs, ctx.in_avals):
-        if aval.size:
-            starts = [0] * out.ndim
-            starts[dim] = start
-            nest = LoopNest(ctx.em, aval.shape, ctx.gen.parallel)
-            src = nest.load(ctx.gen.read(x))
-            dst = nest.store(out.dtype, into=(o, out.shape, starts))
-            nest.emit(lambda n, src=src, dst=dst: n.write(dst, n.read(src)))
-        start += aval.shape[dim]
-    return [o]
-
-
-concatenate_p.def_lowering(Kernel(_concatenate_lowering))
 
 
 def concatenate(operands, dimension: int) -> Any:

@@ -8,9 +8,9 @@ random functions compose with jit, vmap and grad like any other code.
 `bitcast_convert_type` reinterprets the bits of an array as another dtype of the same width
 (uniform floats are built from mantissa bits).
 
-Lowering slots: the numba code generator (core/jit/) registers `def_lowering` for each primitive
-here. `threefry2x32` is elementwise: one scalar kernel (the loop of `_threefry_impl` on uint32
-scalars) inside a fused loop; `bitcast_convert_type` is a view (a scalar bitcast in a loop).
+Numba lowering (`core/backends/numba/rules/random_bits.py`): `threefry2x32` is elementwise: one
+scalar kernel (the loop of `_threefry_impl` on uint32 scalars) inside a fused loop;
+`bitcast_convert_type` is a view (a scalar bitcast in a loop).
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import defjvp_zero
-from core.jit.lowering import Scalar, const
 from core.primitive import Primitive
 from core.trace import get_aval
 
@@ -86,14 +85,6 @@ threefry2x32_p.def_batch(_threefry_batch)
 defjvp_zero(threefry2x32_p)
 
 
-def _threefry_lowering(ctx, k0, k1, x0, x1):
-    y = ctx.tmp(f"rt.threefry2x32({k0}, {k1}, {x0}, {x1})")
-    return [f"{y}[0]", f"{y}[1]"]
-
-
-threefry2x32_p.def_lowering(Scalar(_threefry_lowering))
-
-
 def threefry2x32(k0: Any, k1: Any, x0: Any, x1: Any) -> list[Any]:
     """The Threefry-2x32 hash of counters `(x0, x1)` under key `(k0, k1)` (uint32, one shape)."""
     _threefry_abstract_eval(*map(get_aval, (k0, k1, x0, x1)))  # eager binds check too
@@ -120,18 +111,6 @@ bitcast_convert_type_p.def_abstract_eval(_bitcast_abstract_eval)
 bitcast_convert_type_p.def_weak_type_rule(lambda weak, **params: False)
 batching.broadcast_batcher(bitcast_convert_type_p)
 defjvp_zero(bitcast_convert_type_p)
-
-
-def _bitcast_lowering(ctx, x, *, new_dtype):
-    dst = np.dtype(new_dtype)
-    if ctx.dtype == np.bool_ or dst == np.bool_:
-        return (
-            f"({x} != 0)" if dst == np.bool_ else f"({const(1, dst)} if {x} else {const(0, dst)})"
-        )
-    return f"rt.bitcast({x}, {const(0, dst)})"
-
-
-bitcast_convert_type_p.def_lowering(Scalar(_bitcast_lowering))
 
 
 def bitcast_convert_type(x: Any, new_dtype: Any) -> Any:

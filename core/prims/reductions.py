@@ -14,8 +14,6 @@ from core import dtypes
 from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
 from core.interpreters.jvp import Zero, defjvp_zero, deflinear
-from core.jit import lowering as lo
-from core.jit.lowering import Kernel, Reduce, alloc, const
 from core.primitive import Primitive
 from core.prims import elementwise as ew
 from core.prims.shapes import broadcast_in_dim, convert_element_type, reshape, transpose
@@ -180,36 +178,7 @@ def _argext(name: str, np_fn) -> Primitive:
 argmax_p = _argext("argmax", np.argmax)  # numpy and XLA both return the first NaN, if any
 
 
-def _argext_lowering(op: str):
-    def rule(ctx, eqn):
-        (axis,) = eqn.params["axes"]
-        xa, out = ctx.in_avals[0], ctx.out_avals[0]
-        n = xa.shape[axis]
-        outer = int(np.prod(xa.shape[:axis], dtype=np.int64))
-        inner = int(np.prod(xa.shape[axis + 1 :], dtype=np.int64))
-        x = ctx.assign("x", lo.reshape(ctx.array(0), (outer, n, inner)))
-        o = ctx.assign("o", alloc((outer, inner), out.dtype, const(0, out.dtype)))
-        nan = xa.dtype.kind in "fc"
-        with ctx.block(f"for i in range({outer}):"), ctx.block(f"for j in range({inner}):"):
-            best = ctx.assign("best", f"{x}[i, 0, j]")
-            with ctx.block(f"for p in range(1, {n}):"):
-                v = ctx.assign("v", f"{x}[i, p, j]")
-                cond = f"{v} {op} {best}"
-                if nan:
-                    cond = f"({cond}) | (({v} != {v}) & ({best} == {best}))"
-                with ctx.block(f"if {cond}:"):
-                    ctx.line(f"{best} = {v}")
-                    ctx.line(f"{o}[i, j] = p")
-        if out.shape == ():
-            return [f"{o}[0, 0]"]
-        return [ctx.assign("o", lo.reshape(o, out.shape))]
-
-    return rule
-
-
-argmax_p.def_lowering(Kernel(_argext_lowering(">")))
 argmin_p = _argext("argmin", np.argmin)
-argmin_p.def_lowering(Kernel(_argext_lowering("<")))
 
 
 def _wrap(prim):
@@ -227,17 +196,11 @@ def _wrap(prim):
 
 
 reduce_sum = _wrap(reduce_sum_p)
-reduce_sum_p.def_lowering(Reduce("sum"))
 reduce_max = _wrap(reduce_max_p)
-reduce_max_p.def_lowering(Reduce("max"))
 reduce_min = _wrap(reduce_min_p)
-reduce_min_p.def_lowering(Reduce("min"))
 reduce_prod = _wrap(reduce_prod_p)
-reduce_prod_p.def_lowering(Reduce("prod"))
 reduce_and = _wrap(reduce_and_p)
-reduce_and_p.def_lowering(Reduce("and"))
 reduce_or = _wrap(reduce_or_p)
-reduce_or_p.def_lowering(Reduce("or"))
 
 
 def _index_dtype(index_dtype: Any) -> np.dtype:

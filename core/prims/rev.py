@@ -14,7 +14,6 @@ from core.avals import ShapedArray
 from core.dtypes import dtype_and_weak
 from core.errors import ShapeError
 from core.interpreters.jvp import deflinear
-from core.jit.lowering import View
 from core.primitive import Primitive
 from core.prims.shapes import full
 from core.trace import get_aval
@@ -38,15 +37,6 @@ rev_p.def_abstract_eval(_rev_abstract_eval)
 deflinear(rev_p)
 rev_p.def_transpose(lambda ct, x, *, dimensions: [rev(ct, dimensions)])
 rev_p.def_batch(_rev_batch)
-
-
-def _rev_lowering(in_shape, out_shape, *, dimensions):
-    return tuple(
-        (n - 1, ((k, -1),)) if k in dimensions else (0, ((k, 1),)) for k, n in enumerate(in_shape)
-    )
-
-
-rev_p.def_lowering(View(_rev_lowering))
 
 
 def rev(x: Any, dimensions: Any) -> Any:

@@ -19,7 +19,6 @@ from core.avals import ShapedArray
 from core.errors import ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import Zero, defjvp_zero, deflinear
-from core.jit.lowering import Scalar, View, const
 from core.primitive import Primitive
 from core.trace import Tracer, get_aval
 
@@ -79,16 +78,6 @@ broadcast_in_dim_p.def_transpose(_bid_transpose)
 broadcast_in_dim_p.def_batch(_bid_batch)
 
 
-def _broadcast_in_dim_lowering(in_shape, out_shape, *, shape, broadcast_dimensions):
-    return tuple(
-        (0, ()) if in_shape[k] == 1 and shape[d] != 1 else (0, ((d, 1),))
-        for k, d in enumerate(broadcast_dimensions)
-    )
-
-
-broadcast_in_dim_p.def_lowering(View(_broadcast_in_dim_lowering))
-
-
 def broadcast_in_dim(x: Any, shape: tuple[int, ...], broadcast_dimensions: tuple[int, ...]) -> Any:
     """Broadcasts `x` to `shape`; operand dimension i becomes `broadcast_dimensions[i]`."""
     shape, bdims = tuple(int(s) for s in shape), tuple(int(d) for d in broadcast_dimensions)
@@ -122,19 +111,6 @@ reshape_p.def_abstract_eval(_reshape_abstract_eval)
 deflinear(reshape_p)
 reshape_p.def_transpose(lambda ct, x, *, new_sizes: [reshape(ct, x.aval.shape)])
 reshape_p.def_batch(_reshape_batch)
-
-
-def _reshape_lowering(in_shape, out_shape, *, new_sizes):
-    """Index arithmetic when only size-1 axes change; None otherwise."""
-    big_in = [k for k, n in enumerate(in_shape) if n != 1]
-    big_out = [d for d, n in enumerate(out_shape) if n != 1]
-    if [in_shape[k] for k in big_in] != [out_shape[d] for d in big_out]:
-        return None
-    to_out = dict(zip(big_in, big_out))
-    return tuple((0, ((to_out[k], 1),)) if k in to_out else (0, ()) for k in range(len(in_shape)))
-
-
-reshape_p.def_lowering(View(_reshape_lowering))
 
 
 def reshape(x: Any, new_sizes: tuple[int, ...]) -> Any:
@@ -175,13 +151,6 @@ transpose_p.def_abstract_eval(_transpose_abstract_eval)
 deflinear(transpose_p)
 transpose_p.def_transpose(_transpose_transpose)
 transpose_p.def_batch(_transpose_batch)
-
-
-def _transpose_lowering(in_shape, out_shape, *, permutation):
-    return tuple((0, ((permutation.index(k), 1),)) for k in range(len(in_shape)))
-
-
-transpose_p.def_lowering(View(_transpose_lowering))
 
 
 def transpose(x: Any, permutation: tuple[int, ...]) -> Any:
@@ -250,29 +219,6 @@ convert_element_type_p.def_batch(_convert_batch)
 convert_element_type_p.def_weak_type_rule(lambda weak, *, new_dtype, weak_type: weak_type)
 
 
-def _convert_lowering(ctx, x, *, new_dtype, weak_type):
-    src, dst = ctx.dtype, np.dtype(new_dtype)
-    if src == dst:
-        return x
-    if dst == np.bool_:
-        return f"({x} != {ctx.const(0)})"
-    if src == np.bool_:
-        return f"rt.where({x}, {const(1, dst)}, {const(0, dst)})"
-    if src.kind == "c" and dst.kind != "c":
-        return f"{x}.real"
-    if src.kind == "f" and dst.kind in "iu":  # saturate, NaN -> 0 (like the numpy impl)
-        info = np.iinfo(dst)
-        lo, hi = const(float(info.min), src), const(float(info.max) + 1, src)
-        return (
-            f"({const(info.min, dst)} if {x} <= {lo} else ({const(info.max, dst)} if {x} >= {hi} "
-            f"else ({const(0, dst)} if {x} != {x} else {x})))"
-        )
-    return x
-
-
-convert_element_type_p.def_lowering(Scalar(_convert_lowering, exact=False))
-
-
 def convert_element_type(x: Any, new_dtype: Any, weak_type: bool = False) -> Any:
     """Casts `x` to `new_dtype` (float to int truncates towards zero and saturates)."""
     new_dtype = dtypes.canonicalize_dtype(new_dtype)
@@ -310,13 +256,6 @@ iota_p.def_impl(_iota_impl)
 iota_p.def_abstract_eval(lambda *, dtype, shape, dimension: ShapedArray(shape, dtype))
 defjvp_zero(iota_p)
 iota_p.def_weak_type_rule(lambda weak, **params: False)
-
-
-def _iota_lowering(in_shape, out_shape, *, dtype, shape, dimension):
-    return ((0, ((dimension, 1),)),)
-
-
-iota_p.def_lowering(View(_iota_lowering))
 
 
 def iota(dtype: Any, shape: tuple[int, ...] | int, dimension: int = 0) -> Any:

@@ -19,8 +19,6 @@ from core.avals import ShapedArray
 from core.errors import ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import Zero, deflinear, instantiate
-from core.jit.loops import combine
-from core.jit.lowering import Kernel, alloc, cast, reshape
 from core.primitive import Primitive
 from core.prims import elementwise as ew
 from core.prims import shapes as sh
@@ -97,67 +95,6 @@ sort_p.def_batch(_sort_batch)
 sort_p.def_weak_type_rule(lambda weak, **params: list(weak))
 
 
-# ---------------------------------------------------------------------------------------------
-# Numba lowering
-#
-# Numba lowering of sort, top_k and the cumulative reductions (cumsum, cumprod, cummax,
-# cummin): explicit loops over the operand viewed as (outer, n, inner) with the working axis in
-# the middle, so the inner loop runs over contiguous memory.
-#
-# Multi-key sorts are stable argsorts applied from the last key to the first (a least-significant
-# key first radix order), which numba's mergesort supports; NaNs sort last, as in numpy.
-
-
-def _moved_lowering(ctx, i, axis, ndim) -> str:
-    """Operand i with `axis` moved last, as a C-contiguous (rows, n) array."""
-    aval = ctx.in_avals[i]
-    rows, n = aval.size // max(aval.shape[axis], 1), aval.shape[axis]
-    arr = ctx.array(i)
-    if axis != ndim - 1:
-        perm = tuple(d for d in range(ndim) if d != axis) + (axis,)
-        arr = f"rt.contiguous({arr}.transpose({perm}))"
-    if aval.dtype == np.bool_:
-        arr = f"{arr}.astype(np.uint8)"
-    return ctx.assign("m", reshape(arr, (rows, n)))
-
-
-def _moved_back_lowering(ctx, name, shape, axis) -> str:
-    ndim = len(shape)
-    moved = tuple(shape[d] for d in range(ndim) if d != axis) + (shape[axis],)
-    arr = reshape(name, moved)
-    if axis != ndim - 1:
-        inverse = tuple(int(i) for i in np.argsort([*(d for d in range(ndim) if d != axis), axis]))
-        arr = f"rt.contiguous({arr}.transpose({inverse}))"
-    return ctx.assign("o", arr)
-
-
-def _sort_lowering(ctx, eqn):
-    dim, num_keys = eqn.params["dimension"], eqn.params["num_keys"]
-    avals = ctx.in_avals
-    shape = avals[0].shape
-    if not shape or shape[dim] == 0:
-        return [ctx.array(i) if shape else ctx.scalar(i) for i in range(len(avals))]
-    ops = [_moved_lowering(ctx, i, dim, len(shape)) for i in range(len(avals))]
-    rows, n = avals[0].size // shape[dim], shape[dim]
-    outs = [ctx.assign("s", alloc((rows, n), a.dtype)) for a in avals]
-    with ctx.block(f"for r in range({rows}):"):
-        perm = ctx.assign("perm", f"np.arange({n})")
-        for key in reversed(ops[:num_keys]):
-            ctx.line(f"{perm} = {perm}[np.argsort({key}[r][{perm}], kind='mergesort')]")
-        with ctx.block(f"for j in range({n}):"):
-            for src, dst, aval in zip(ops, outs, avals):
-                val = f"{src}[r, {perm}[j]]"
-                ctx.line(
-                    f"{dst}[r, j] = {val} != 0"
-                    if aval.dtype == np.bool_
-                    else f"{dst}[r, j] = {val}"
-                )
-    return [_moved_back_lowering(ctx, o, shape, dim) for o in outs]
-
-
-sort_p.def_lowering(Kernel(_sort_lowering))
-
-
 def sort(operand: Any, dimension: int = -1, is_stable: bool = True, num_keys: int = 1) -> Any:
     """`lax.sort`: sorts one array, or a sequence of arrays by the first `num_keys` of them."""
     multiple = isinstance(operand, (list, tuple))
@@ -217,29 +154,6 @@ top_k_p.def_abstract_eval(_top_k_abstract_eval)
 top_k_p.def_jvp(_top_k_jvp)
 top_k_p.def_batch(_top_k_batch)
 top_k_p.def_weak_type_rule(lambda weak, **params: [weak[0], False])
-
-
-def _top_k_lowering(ctx, eqn):
-    k = eqn.params["k"]
-    xa = ctx.in_avals[0]
-    n = xa.shape[-1]
-    rows = xa.size // max(n, 1)
-    x = ctx.assign("x", reshape(ctx.array(0), (rows, n)))
-    vals = ctx.assign("v", alloc((rows, k), xa.dtype))
-    idx = ctx.assign("i", alloc((rows, k), np.int32))
-    if k:
-        with ctx.block(f"for r in range({rows}):"):
-            # descending, ties in index order: a stable ascending sort of the reversed row
-            p = ctx.assign("p", f"np.argsort({x}[r][::-1], kind='mergesort')[::-1][:{k}]")
-            with ctx.block(f"for j in range({k}):"):
-                q = ctx.assign("q", f"{n - 1} - {p}[j]")
-                ctx.line(f"{idx}[r, j] = {q}")
-                ctx.line(f"{vals}[r, j] = {x}[r, {q}]")
-    shape = (*xa.shape[:-1], k)
-    return [ctx.assign("v", reshape(vals, shape)), ctx.assign("i", reshape(idx, shape))]
-
-
-top_k_p.def_lowering(Kernel(_top_k_lowering))
 
 
 def top_k(operand: Any, k: int, *, axis: int = -1) -> tuple[Any, Any]:
@@ -330,40 +244,7 @@ def _wrap(prim: Primitive):
 
 cumsum = _wrap(cumsum_p)
 
-_KIND = {"cumsum": "sum", "cumprod": "prod", "cummax": "max", "cummin": "min"}
 
-
-def _split_lowering(shape, axis) -> tuple[int, int, int]:
-    outer = int(np.prod(shape[:axis], dtype=np.int64))
-    inner = int(np.prod(shape[axis + 1 :], dtype=np.int64))
-    return outer, shape[axis], inner
-
-
-def _cumulative_lowering(ctx, eqn):
-    axis, reverse = eqn.params["axis"], eqn.params["reverse"]
-    xa = ctx.in_avals[0]
-    outer, n, inner = _split_lowering(xa.shape, axis)
-    x = ctx.assign("x", reshape(ctx.array(0), (outer, n, inner)))
-    o = ctx.assign("o", alloc((outer, n, inner), xa.dtype))
-    if n:
-        first, step = (n - 1, -1) if reverse else (0, 1)
-        kind = _KIND[eqn.prim.name]
-        with ctx.block(f"for i in range({outer}):"):
-            with ctx.block(f"for j in range({inner}):"):
-                ctx.line(f"{o}[i, {first}, j] = {x}[i, {first}, j]")
-            with ctx.block(f"for q in range(1, {n}):"):
-                p = ctx.assign("p", f"{first} + {step} * q")
-                with ctx.block(f"for j in range({inner}):"):
-                    new = combine(kind, xa.dtype, f"{o}[i, {p} - {step}, j]", f"{x}[i, {p}, j]")
-                    new = cast(new, xa.dtype) if xa.dtype.kind in "iub" else new
-                    ctx.line(f"{o}[i, {p}, j] = {new}")
-    return [ctx.assign("o", reshape(o, xa.shape))]
-
-
-cumsum_p.def_lowering(Kernel(_cumulative_lowering))
 cumprod = _wrap(cumprod_p)
-cumprod_p.def_lowering(Kernel(_cumulative_lowering))
 cummax = _wrap(cummax_p)
-cummax_p.def_lowering(Kernel(_cumulative_lowering))
 cummin = _wrap(cummin_p)
-cummin_p.def_lowering(Kernel(_cumulative_lowering))

@@ -31,8 +31,6 @@ from core.avals import ShapedArray
 from core.errors import ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import Zero, deflinear
-from core.jit import loops
-from core.jit.lowering import Kernel, alloc, cast, const, flat_offset
 from core.primitive import Primitive
 from core.trace import get_aval
 
@@ -169,94 +167,7 @@ reduce_window_sum_p = _reducer("reduce_window_sum", "sum", np.sum)
 reduce_window_max_p = _reducer("reduce_window_max", "max", np.max)
 
 
-# ---------------------------------------------------------------------------------------------
-# Numba lowering of the windowed reductions and of the selections of max/min pooling (any
-# rank): loops over the output windows, every size a constant.
-
-
-def _window_walk_lowering(ctx, x_shape, out_shape, p, before, tap, after) -> None:
-    """Emits a loop over every output element (flat index `before(o)`/`after(o)`) and, inside,
-    over its window's taps that fall on the operand (`tap(flat operand index)`). Padding and
-    base dilation are skipped in the index arithmetic; checks are emitted only where a tap can
-    fall outside."""
-    dims, strides, pads = p["window_dimensions"], p["window_strides"], p["padding"]
-    bdil, wdil = p["base_dilation"], p["window_dilation"]
-    o_idx = [ctx.em.new_name("wo") for _ in out_shape]
-    opened = 0
-    for name, n in zip(o_idx, out_shape):
-        ctx.em.line(f"for {name} in range({n}):")
-        ctx.em.depth += 1
-        opened += 1
-    oflat = ctx.assign("of", flat_offset(o_idx, out_shape))
-    before(oflat)
-    inner = ctx.em.depth
-    src, checks = [], []
-    for d, size in enumerate(x_shape):
-        pos = f"{o_idx[d]} * {strides[d]} - {pads[d][0]}"
-        if dims[d] > 1:
-            k = ctx.em.new_name("wk")
-            ctx.em.line(f"for {k} in range({dims[d]}):")
-            ctx.em.depth += 1
-            pos += f" + {k} * {wdil[d]}"
-        pos = ctx.assign("wp", pos)
-        lowest = -pads[d][0]
-        highest = (out_shape[d] - 1) * strides[d] + (dims[d] - 1) * wdil[d] - pads[d][0]
-        if bdil[d] > 1:
-            checks.append(f"{pos} % {bdil[d]} == 0")
-            pos = f"{pos} // {bdil[d]}"
-        if lowest < 0:
-            checks.append(f"{pos} >= 0")
-        if highest > (size - 1) * bdil[d]:
-            checks.append(f"{pos} < {size}")
-        src.append(pos)
-    if checks:
-        ctx.em.line(f"if {' and '.join(f'({c})' for c in checks)}:")
-        ctx.em.depth += 1
-    tap(ctx.assign("wx", flat_offset(src, x_shape)))
-    ctx.em.depth = inner
-    after(oflat)
-    ctx.em.depth -= opened
-
-
-def _flat_input_lowering(ctx, i: int) -> str:
-    return ctx.assign("wf", f"{ctx.array(i)}.reshape({max(ctx.in_avals[i].size, 1)})")
-
-
-def _reduce_window_lowering(kind: str):
-    def rule(ctx, eqn):
-        xa, oa = ctx.in_avals[0], ctx.out_avals[0]
-        ident = loops.identity(kind, xa.dtype)
-        out = ctx.assign("o", alloc((max(oa.size, 1),), oa.dtype))
-        if xa.size and oa.size:
-            x = _flat_input_lowering(ctx, 0)
-            acc = ctx.em.new_name("wa")
-            _window_walk_lowering(
-                ctx,
-                xa.shape,
-                oa.shape,
-                eqn.params,
-                lambda o: ctx.line(f"{acc} = {ident}"),
-                lambda i: ctx.line(
-                    f"{acc} = {_combine_lowering(kind, xa.dtype, acc, f'{x}[{i}]')}"
-                ),
-                lambda o: ctx.line(f"{out}[{o}] = {acc}"),
-            )
-        elif oa.size:
-            ctx.line(f"{out}[:] = {ident}")
-        return [f"{out}[0]" if oa.shape == () else ctx.assign("o", f"{out}.reshape({oa.shape})")]
-
-    return rule
-
-
-def _combine_lowering(kind: str, dtype, acc: str, x: str) -> str:
-    if kind == "sum":
-        return f"{acc} + {x}" if np.dtype(dtype).kind in "fc" else cast(f"{acc} + {x}", dtype)
-    return loops.combine(kind, dtype, acc, x)
-
-
-reduce_window_max_p.def_lowering(Kernel(_reduce_window_lowering("max")))
 reduce_window_min_p = _reducer("reduce_window_min", "min", np.min)
-reduce_window_min_p.def_lowering(Kernel(_reduce_window_lowering("min")))
 deflinear(reduce_window_sum_p)
 
 
@@ -326,7 +237,6 @@ def _tiled_sum_transpose(ct, in_shape, window_dimensions, padding):
 
 
 reduce_window_sum_p.def_transpose(_reduce_window_sum_transpose)
-reduce_window_sum_p.def_lowering(Kernel(_reduce_window_lowering("sum")))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -417,48 +327,7 @@ select_and_scatter_add_p.def_transpose(
 )
 
 
-def _selection_lowering(scatter: bool):
-    """select_and_scatter_add (`scatter`) or select_and_gather_add: find each window's first
-    maximal/minimal tap of the operand `x` (input 1), then move the values of input 0."""
-
-    def rule(ctx, eqn):
-        va, xa = ctx.in_avals
-        oa = ctx.out_avals[0]
-        kind = eqn.params["select_prim"]
-        params = {k: v for k, v in eqn.params.items() if k != "select_prim"}
-        out_shape = va.shape if scatter else oa.shape
-        out = ctx.assign("o", alloc((max(oa.size, 1),), oa.dtype, const(0, oa.dtype)))
-        if xa.size and va.size and oa.size:
-            v, x = _flat_input_lowering(ctx, 0), _flat_input_lowering(ctx, 1)
-            best, sel = ctx.em.new_name("wb"), ctx.em.new_name("ws")
-            better = ">" if kind == "max" else "<"
-
-            def before(o):
-                ctx.line(f"{best} = {loops.identity(kind, xa.dtype)}")
-                ctx.line(f"{sel} = -1")
-
-            def tap(i):
-                with ctx.block(f"if {sel} < 0 or {x}[{i}] {better} {best}:"):
-                    ctx.line(f"{best} = {x}[{i}]")
-                    ctx.line(f"{sel} = {i}")
-
-            def after(o):
-                with ctx.block(f"if {sel} >= 0:"):
-                    if scatter:
-                        total = _combine_lowering("sum", oa.dtype, f"{out}[{sel}]", f"{v}[{o}]")
-                        ctx.line(f"{out}[{sel}] = {total}")
-                    else:
-                        ctx.line(f"{out}[{o}] = {v}[{sel}]")
-
-            _window_walk_lowering(ctx, xa.shape, out_shape, params, before, tap, after)
-        return [f"{out}[0]" if oa.shape == () else ctx.assign("o", f"{out}.reshape({oa.shape})")]
-
-    return rule
-
-
-select_and_gather_add_p.def_lowering(Kernel(_selection_lowering(scatter=False)))
 select_and_scatter_add_p.linear = True
-select_and_scatter_add_p.def_lowering(Kernel(_selection_lowering(scatter=True)))
 
 
 def _chooser_jvp(prim, select):

@@ -19,17 +19,12 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-
 from core import ir
-from core.array import Array
 from core.avals import ShapedArray
 from core.interpreters.batching import BatchTrace, BatchTracer, moveaxis
 from core.interpreters.jvp import JVPTrace, JVPTracer, Zero, instantiate
 from core.interpreters.partial_eval import JaxprTrace, dce_jaxpr, trace_to_closed_jaxpr
-from core.jit.loops import Value
-from core.jit.lowering import cast
-from core.trace import EvalTrace, current_trace, set_current_trace
+from core.trace import current_trace, set_current_trace
 
 _derived: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -52,16 +47,6 @@ def clear_memo() -> None:
 def stage(fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray]):
     """Stages a flat function to `(jaxpr, consts)`; the consts are the jaxpr's leading inputs."""
     return trace_to_closed_jaxpr(fun, list(in_avals))
-
-
-def run_numpy(jaxpr: ir.Jaxpr, *args: np.ndarray) -> list[np.ndarray]:
-    """Evaluates a constvar-free jaxpr on numpy arrays with the eager interpreter."""
-    with set_current_trace(EvalTrace()):
-        vals = [Array(np.asarray(a), av.weak_type) for a, av in zip(args, jaxpr.in_avals)]
-        outs = ir.eval_jaxpr(jaxpr, [], *vals)
-    return [
-        np.asarray(getattr(o, "_value", o), dtype=av.dtype) for o, av in zip(outs, jaxpr.out_avals)
-    ]
 
 
 def reorder(jaxpr: ir.Jaxpr, in_order: Sequence[int], out_order: Sequence[int]) -> ir.Jaxpr:
@@ -269,43 +254,3 @@ def split_list(xs: Sequence[Any], sizes: Sequence[int]) -> list[list[Any]]:
 
 def axis_name_of(axis_trace: Any) -> Any:
     return None if axis_trace is None else axis_trace.axis_name
-
-
-# ---------------------------------------------------------------------------------------------
-# Numba lowering helpers. `cond`, `scan` and `while` lower to native `if`/`for`/`while`
-# statements whose bodies are the held jaxprs, generated inline by the same code generator (so a
-# body fuses and calls BLAS like top-level code, and a 1000-step scan is one loop, never
-# unrolled). Loop-carried values keep one numba type across iterations: 0-d carries are scalars
-# re-cast to their dtype at every rebinding, others C-contiguous arrays re-bound to the body's
-# (fresh or passed-through) results, all at once so carries that swap places stay correct. numba
-# unifies a read-only argument with a fresh array into one read-only array type, which is all
-# the bodies need (kernels never write into their inputs).
-
-
-def loop_variables(ctx, vals: list[Value]) -> list[str]:
-    """Values as loop variables: scalar expressions or C-contiguous array names."""
-    return [ctx.gen.scalar(v) if v.shape == () else ctx.gen.materialize(v) for v in vals]
-
-
-def as_values(names: list[str], avals) -> list[Value]:
-    """Loop variables named `names` as the code generator's values of `avals`."""
-    return [
-        Value.scalar(n, a.dtype) if a.shape == () else Value.array(n, a.shape, a.dtype)
-        for n, a in zip(names, avals)
-    ]
-
-
-def rebind(ctx, targets: list[str], vals: list[Value], avals) -> None:
-    """`t1, t2, ... = v1, v2, ...` with scalars cast to their dtype (one statement, so swapped
-    carries read the old values)."""
-    if not targets:
-        return
-    exprs = [
-        cast(e, a.dtype) if a.shape == () else e for e, a in zip(loop_variables(ctx, vals), avals)
-    ]
-    ctx.line(f"{', '.join(targets)}, = {', '.join(exprs)},")
-
-
-def new_names(ctx, prefix: str, n: int) -> list[str]:
-    """`n` fresh names of the generated code."""
-    return [ctx.em.new_name(prefix) for _ in range(n)]

@@ -21,11 +21,11 @@ from typing import Any
 import numpy as np
 
 from core import dtypes, ir, tree_util
+from core.backends.numpy import run_jaxpr
 from core.config import config
 from core.interpreters import batching
 from core.interpreters.jvp import Zero, instantiate
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
-from core.jit.lowering import Kernel
 from core.primitive import Primitive
 from core.prims.control_flow.common import (
     axis_name_of,
@@ -33,10 +33,7 @@ from core.prims.control_flow.common import (
     join_consts,
     jvp_jaxpr,
     memo,
-    new_names,
     pe_jaxpr,
-    rebind,
-    run_numpy,
     stage,
 )
 from core.prims.control_flow.errors import BranchTypeError, PredicateTypeError
@@ -52,7 +49,7 @@ def _ids(branches) -> tuple[int, ...]:
 
 def _cond_impl(index, *ops, branches):
     i = int(np.clip(index, 0, len(branches) - 1))
-    return run_numpy(branches[i], *ops)
+    return run_jaxpr(branches[i], *ops)
 
 
 def _cond_abstract_eval(index, *avals, branches):
@@ -214,32 +211,6 @@ cond_p.def_jvp(_cond_jvp)
 cond_p.def_partial_eval(_cond_partial_eval)
 cond_p.def_transpose(_cond_transpose)
 cond_p.def_batch(_cond_batch)
-
-
-def _cond_lowering(ctx, eqn):
-    branches = eqn.params["branches"]
-    ops = [ctx.gen.read(x) for x in eqn.inputs[1:]]
-    avals = ctx.out_avals
-    outs = new_names(ctx, "b", len(avals))
-    if len(branches) == 1:
-        rebind(ctx, outs, ctx.gen.emit_jaxpr(branches[0], ops), avals)
-        return outs
-    index = ctx.assign("k", ctx.scalar(0))
-    for i, branch in enumerate(branches):
-        if i == 0:
-            header = f"if {index} <= 0:"
-        elif i < len(branches) - 1:
-            header = f"elif {index} == {i}:"
-        else:
-            header = "else:"
-        with ctx.block(header):
-            rebind(ctx, outs, ctx.gen.emit_jaxpr(branch, ops), avals)
-            if not outs:
-                ctx.line("pass")
-    return outs
-
-
-cond_p.def_lowering(Kernel(_cond_lowering))
 
 
 # ---------------------------------------------------------------------------------------------

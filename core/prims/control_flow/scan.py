@@ -36,18 +36,13 @@ from core.interpreters import batching
 from core.interpreters.jvp import Zero, instantiate, zeros_like_aval
 from core.interpreters.partial_eval import dce_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
-from core.jit.loops import Value, copy_into
-from core.jit.lowering import Kernel, alloc, reshape
 from core.primitive import Primitive
 from core.prims.control_flow.common import (
-    as_values,
     axis_name_of,
     batch_jaxpr,
     jvp_jaxpr,
     memo,
-    new_names,
     pe_jaxpr,
-    rebind,
     reorder,
     split_list,
     stage,
@@ -377,42 +372,6 @@ scan_p.def_jvp(_scan_jvp)
 scan_p.def_partial_eval(_scan_partial_eval)
 scan_p.def_transpose(_scan_transpose)
 scan_p.def_batch(_scan_batch)
-
-
-def _scan_lowering(ctx, eqn):
-    p = eqn.params
-    jaxpr, nc, ncar, length = p["jaxpr"], p["num_consts"], p["num_carry"], p["length"]
-    ins = [ctx.gen.read(x) for x in eqn.inputs]
-    consts, init = ins[:nc], ins[nc : nc + ncar]
-    xs = [ctx.gen.materialize(v) for v in ins[nc + ncar :]]
-    carry_avals, y_avals = ctx.out_avals[:ncar], jaxpr.out_avals[ncar:]
-    carry = new_names(ctx, "c", ncar)
-    rebind(ctx, carry, init, carry_avals)
-    ys = [ctx.assign("ys", alloc((length, a.size), a.dtype)) for a in y_avals]
-    i = ctx.em.new_name("it")
-    loop = f"range({length} - 1, -1, -1)" if p["reverse"] else f"range({length})"
-    with ctx.block(f"for {i} in {loop}:"):
-        x_vals = []
-        for x, a in zip(xs, jaxpr.in_avals[nc + ncar :]):
-            x_vals.append(
-                Value.scalar(ctx.assign("x", f"{x}[{i}]"), a.dtype)
-                if a.shape == ()
-                else Value.array(ctx.assign("x", f"{x}[{i}]"), a.shape, a.dtype)
-            )
-        outs = ctx.gen.emit_jaxpr(jaxpr, [*consts, *as_values(carry, carry_avals), *x_vals])
-        for k, (y, v, a) in enumerate(zip(ys, outs[ncar:], y_avals)):
-            if any(v is x for x in x_vals):  # a slice passed through: ys is that xs
-                ys[k] = xs[next(j for j, x in enumerate(x_vals) if v is x)]
-            elif a.shape == ():
-                ctx.line(f"{y}[{i}, 0] = {ctx.gen.scalar(v)}")
-            elif a.size:
-                row = ctx.gen.materialize(v)
-                copy_into(ctx.em, y, (length, a.size), row, (1, a.size), dst_starts=[i, 0])
-        rebind(ctx, carry, outs[:ncar], carry_avals)
-    return carry + [ctx.assign("ys", reshape(y, (length, *a.shape))) for y, a in zip(ys, y_avals)]
-
-
-scan_p.def_lowering(Kernel(_scan_lowering))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -23,23 +23,19 @@ from collections.abc import Callable
 from typing import Any
 
 from core import ir, tree_util
+from core.backends.numpy import run_jaxpr
 from core.interpreters import batching
 from core.interpreters.jvp import Zero, instantiate
-from core.jit.lowering import Kernel
 from core.primitive import Primitive
 from core.prims.control_flow.common import (
     append_unused_inputs,
-    as_values,
     axis_name_of,
     batch_jaxpr,
     drop_outputs,
     jvp_jaxpr,
     memo,
-    new_names,
     pe_jaxpr,
-    rebind,
     reorder,
-    run_numpy,
     split_list,
     stage,
 )
@@ -51,8 +47,8 @@ while_p = Primitive("while", multiple_results=True, higher_order=True)
 
 def _while_impl(*args, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
     cc, bc, carry = split_list(args, [cond_nconsts, body_nconsts])
-    while bool(run_numpy(cond_jaxpr, *cc, *carry)[0]):
-        carry = run_numpy(body_jaxpr, *bc, *carry)
+    while bool(run_jaxpr(cond_jaxpr, *cc, *carry)[0]):
+        carry = run_jaxpr(body_jaxpr, *bc, *carry)
     return list(carry)
 
 
@@ -259,26 +255,6 @@ while_p.def_jvp(_while_jvp)
 while_p.def_partial_eval(_while_partial_eval)
 while_p.def_transpose(_while_transpose)
 while_p.def_batch(_while_batch)
-
-
-def _while_lowering(ctx, eqn):
-    p = eqn.params
-    ncc, nbc = p["cond_nconsts"], p["body_nconsts"]
-    ins = [ctx.gen.read(x) for x in eqn.inputs]
-    cc, bc, init = ins[:ncc], ins[ncc : ncc + nbc], ins[ncc + nbc :]
-    avals = ctx.out_avals
-    carry = new_names(ctx, "c", len(avals))
-    rebind(ctx, carry, init, avals)
-    with ctx.block("while True:"):
-        (pred,) = ctx.gen.emit_jaxpr(p["cond_jaxpr"], [*cc, *as_values(carry, avals)])
-        with ctx.block(f"if not {ctx.gen.scalar(pred)}:"):
-            ctx.line("break")
-        outs = ctx.gen.emit_jaxpr(p["body_jaxpr"], [*bc, *as_values(carry, avals)])
-        rebind(ctx, carry, outs, avals)
-    return carry
-
-
-while_p.def_lowering(Kernel(_while_lowering))
 
 
 def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:

@@ -5,6 +5,13 @@ import pytest
 
 from core import ir
 from core.api import make_jaxpr
+from core.backends.numba.registry import (
+    Reduce,
+    Scalar,
+    lowering_rule,
+    lowering_rules,
+    register_lowering,
+)
 from core.jit.codegen import compile_jaxpr
 from core.primitive import all_primitives
 from core.prims import elementwise as ew
@@ -265,41 +272,45 @@ def test_primitive_matches_numpy_backend(fn, args, kw):
     check(fn, args, kw)
 
 
-# Control flow (and custom_lin, which linearization removes) is lowered by its own module;
-# collectives never reach the compiler (vmap with an axis_name batches them away first).
-NOT_HERE = {
+# Primitives that never reach the compiler: `core/jit/simplify.py` inlines them (nested jits,
+# custom derivatives, linear solves) and linearization removes custom_lin.
+NEVER_COMPILED = {
     "jit_call",
-    "cond",
-    "scan",
-    "while",
     "custom_jvp_call",
     "custom_vjp_call",
     "custom_lin",
-    "linear_solve",  # inlined by core/jit/simplify.py, like the custom_*_call primitives
-    "psum",
-    "pmax",
-    "pmin",
-    "all_gather",
-    "axis_index",
+    "linear_solve",
 }
-# Modules whose primitives' lowerings this file's CASES cover (the others have their own files).
-MINE = (
-    "core.prims.elementwise",
-    "core.prims.shapes",
-    "core.prims.random_bits",
-    "core.prims.indexing",
-    "core.prims.rev",
-    "core.prims.reductions",
-    "core.prims.linalg",
-    "core.prims.collectives",
-    "core.prims.gather",
-    "core.prims.sorting",
+# Lowered and tested by their own files (control flow), or never lowered: collectives reach the
+# compiler only outside vmap, where their rule raises a clear error.
+NOT_HERE = NEVER_COMPILED | {"cond", "scan", "while"}
+NOT_HERE |= {"psum", "pmax", "pmin", "all_gather", "axis_index"}
+# Rule modules whose primitives this file's CASES cover (the others have their own files).
+MINE = tuple(
+    f"core.backends.numba.rules.{family}"
+    for family in (
+        "elementwise",
+        "shapes",
+        "random_bits",
+        "indexing",
+        "rev",
+        "reductions",
+        "linalg",
+        "collectives",
+        "gather",
+        "sorting",
+    )
 )
 
 
-def test_every_primitive_has_a_lowering():
-    unlowered = [n for n, p in all_primitives().items() if p.lowering is None and n not in NOT_HERE]
+def test_every_primitive_jit_supports_has_a_registered_rule():
+    rules = lowering_rules()
+    prims = all_primitives()
+    unlowered = sorted(n for n, p in prims.items() if p not in rules and n not in NEVER_COMPILED)
     assert not unlowered, f"primitives without a numba lowering: {unlowered}"
+    inlined = sorted(n for n in NEVER_COMPILED if prims[n] in rules)
+    assert not inlined, f"inlined primitives should not have a rule: {inlined}"
+    assert all(not hasattr(p, "lowering") for p in prims.values())  # no back end in the prims
 
 
 def test_every_primitive_lowered_here_has_a_case():
@@ -316,12 +327,18 @@ def test_every_primitive_lowered_here_has_a_case():
     }
     tested = {aliases.get(t, t) for t in tested}
     mine = {
-        n
-        for n, p in all_primitives().items()
-        if getattr(getattr(p.lowering, "fn", None), "__module__", None) in MINE
+        p.name
+        for p, rule in lowering_rules().items()
+        if isinstance(rule, Reduce) or getattr(rule.fn, "__module__", None) in MINE
     }
     missing = mine - tested - NOT_HERE
     assert not missing, f"primitives without a lowering test case: {sorted(missing)}"
+
+
+def test_register_lowering_takes_only_rule_kinds():
+    with pytest.raises(TypeError, match="Scalar, View, Reduce or Kernel"):
+        register_lowering(ew.add_p, lambda ctx, a, b: f"({a} + {b})")
+    assert isinstance(lowering_rule(ew.add_p), Scalar)
 
 
 def test_fusion_chain_broadcast_and_reduction():
@@ -445,17 +462,41 @@ def test_array_blocks_are_copied_with_loops(fn, args):
     check(fn, args, {})
 
 
-def test_lowering_rules_live_beside_their_primitives():
-    """Each rule is defined in the module that declares its primitive (the rule
-    kinds and helpers come from `core.jit.lowering`), and `import core` does not start numba."""
+def test_rules_live_in_the_numba_backend_mirroring_the_prims():
+    """Each rule is defined in `core.backends.numba.rules.<family>`, where `<family>` is the
+    module declaring its primitive (`core.prims.<family>`, or `core.<family>` for callbacks and
+    debug), and `import core` imports neither numba nor the rules."""
     import subprocess
     import sys
 
-    for name, prim in all_primitives().items():
-        fn = getattr(prim.lowering, "fn", None)
-        if fn is not None:
-            module = sys.modules[fn.__module__]
-            assert any(v is prim for v in vars(module).values()), (name, fn.__module__)
-    code = "import sys, core, core.numpy; print('numba' in sys.modules)"
+    for prim, rule in lowering_rules().items():
+        fn = getattr(rule, "fn", None)
+        if fn is None:
+            continue
+        family = fn.__module__.removeprefix("core.backends.numba.rules.")
+        assert family != fn.__module__, (prim.name, fn.__module__)
+        declaring = sys.modules.get(f"core.prims.{family}") or sys.modules[f"core.{family}"]
+        assert any(v is prim for v in vars(declaring).values()), (prim.name, fn.__module__)
+    code = (
+        "import sys, core, core.numpy, nn, optim\n"
+        "print([m for m in sys.modules if m == 'numba' or m.startswith('core.backends.numba.')])"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    assert out.stdout.strip() == "[]"
+
+
+def test_rules_use_only_the_kernel_building_context():
+    """Rules reach the generator only through `KernelCtx`: they import nothing of `core.jit`
+    but its errors, and touch no private member of a context."""
+    import ast
+    from pathlib import Path
+
+    import core.backends.numba.rules as rules
+
+    for path in Path(rules.__file__).parent.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module.startswith("core.jit"):
+                assert node.module == "core.jit.errors", (path.name, node.module)
+            if isinstance(node, ast.Attribute) and getattr(node.value, "id", None) == "ctx":
+                assert not node.attr.startswith("_"), (path.name, node.attr)

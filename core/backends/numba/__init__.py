@@ -1,0 +1,28 @@
+"""The numba back end of `jit`: lowering rules, their registry and their kernel-building context.
+
+    registry.py    the rule kinds (`Scalar`, `View`, `Reduce`, `Kernel`), `register_lowering`
+                   and `lowering_rule`, the table the code generator reads
+    context.py     what a rule sees: `ScalarCtx` (dtypes, temporaries, typed constants) and
+                   `KernelCtx` (its equation's operands; emit, allocate, open loops, copy blocks,
+                   generate a sub-jaxpr inline, call back into Python)
+    source.py      source-text helpers: typed constants, casts, allocations, reshapes, offsets
+    rules/         the rules, one module per primitive family, mirroring `core/prims/`
+
+The code generator and the compiler (`core/jit/codegen.py`, `loops.py`, `fusion.py`,
+`disk_cache.py`) read this table. Nothing here imports numba; the rules are imported on the first
+`lowering_rule` lookup, i.e. at the first compile, so `import core` stays numba-free.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+
+def compile_jaxpr(jaxpr) -> Callable[..., list[np.ndarray]]:
+    """The numba back end's executable of `jaxpr` (see `core.jit.codegen.compile_jaxpr`); the
+    first call imports numba."""
+    from core.jit.codegen import compile_jaxpr as compile_
+
+    return compile_(jaxpr)

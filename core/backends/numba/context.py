@@ -1,0 +1,195 @@
+"""What a numba lowering rule may do: the narrow contexts the code generator hands to rules.
+
+A `Scalar` rule gets a `ScalarCtx` (dtypes, temporaries, typed constants). A `Kernel` rule gets a
+`KernelCtx`: its equation's operands (as arrays, scalars or opaque values), statement emission
+(lines, assignments, blocks, loops opened and closed by hand), fresh names, block copies, the
+reduction vocabulary, inline generation of a sub-jaxpr (control flow) and calls back into
+Python. Rules see nothing else of the generator (`core/jit/codegen.py`), so it can change how
+it emits and schedules code without touching the rules.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from core.backends.numba.source import const
+from core.jit import loops
+from core.jit.loops import Value
+
+if TYPE_CHECKING:
+    from core.ir import Eqn, Jaxpr
+    from core.jit.codegen import Generator
+
+
+class ScalarCtx:
+    """What a `Scalar` rule knows: operand and result dtypes, and a way to name temporaries."""
+
+    def __init__(self, in_dtypes, out_dtype, tmp: Callable[[str], str]):
+        self.in_dtypes = list(in_dtypes)
+        self.out_dtype = np.dtype(out_dtype)
+        self.tmp = tmp
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The first operand's dtype (elementwise operands share it)."""
+        return self.in_dtypes[0] if self.in_dtypes else self.out_dtype
+
+    def const(self, value, dtype=None) -> str:
+        """`value` as a typed constant of `dtype` (default: the first operand's dtype)."""
+        return const(value, self.dtype if dtype is None else dtype)
+
+
+class KernelCtx:
+    """What a `Kernel` rule sees: its equation's operands and a way to emit statements.
+
+    Operands are read as C-contiguous arrays (`array`, `fresh_array`, `array_layout`), scalar
+    expressions (`scalar`), or opaque `Value`s (`operand`) that `emit_jaxpr`, `as_array` and
+    `as_scalar` take. Every method that returns a str returns source text of the kernel.
+    """
+
+    def __init__(self, gen: Generator, eqn: Eqn):
+        self._gen = gen
+        self._em = gen.em
+        self.eqn = eqn
+        self.in_avals = [x.aval for x in eqn.inputs]
+        self.out_avals = [v.aval for v in eqn.outputs]
+
+    # -- operands
+
+    def operand(self, i: int) -> Value:
+        """Input `i` as the generator's value (a view or expression until it is read)."""
+        return self._gen.read(self.eqn.inputs[i])
+
+    def array(self, i: int) -> str:
+        """Input `i` as a C-contiguous array (copied into one if it is a view)."""
+        return self.as_array(self.operand(i))
+
+    def array_layout(self, i: int) -> tuple[str, list[int]]:
+        """Input `i` as `(name, axes)`: a C-contiguous array whose axis j is input axis axes[j].
+
+        A transposed view of an array is returned as that array (no copy).
+        """
+        value = self.operand(i)
+        perm = value.permutation()
+        if perm is not None:
+            return value.expr, perm
+        return self.as_array(value), list(range(len(value.shape)))
+
+    def fresh_array(self, i: int) -> str:
+        """Input `i` as a new C-contiguous array that the rule may write into."""
+        return self._gen.fresh(self.operand(i))
+
+    def scalar(self, i: int) -> str:
+        """0-d input `i` as a scalar expression."""
+        return self.as_scalar(self.operand(i))
+
+    def as_array(self, value: Value) -> str:
+        """`value` as a C-contiguous array (a copy loop unless it already is one)."""
+        return self._gen.materialize(value)
+
+    def as_scalar(self, value: Value) -> str:
+        """A 0-d (or size-1) `value` as a scalar expression."""
+        return self._gen.scalar(value)
+
+    @staticmethod
+    def named(name: str, aval: Any) -> Value:
+        """The value of `aval` held in the kernel variable `name` (an array, or a scalar if 0-d)."""
+        if aval.shape == ():
+            return Value.scalar(name, aval.dtype)
+        return Value.array(name, aval.shape, aval.dtype)
+
+    def emit_jaxpr(self, jaxpr: Jaxpr, args: Sequence[Value]) -> list[Value]:
+        """Generates `jaxpr` inline on `args` (constvars first); returns its outputs' values."""
+        return self._gen.emit_jaxpr(jaxpr, args)
+
+    # -- statements
+
+    def new_name(self, prefix: str) -> str:
+        """A fresh variable name starting with `prefix`."""
+        return self._em.new_name(prefix)
+
+    def line(self, text: str) -> None:
+        """Emits one statement at the current indentation."""
+        self._em.line(text)
+
+    def assign(self, prefix: str, expr: str) -> str:
+        """Emits `name = expr` with a fresh name; returns the name."""
+        return self._em.assign(prefix, expr)
+
+    def block(self, header: str) -> contextlib.AbstractContextManager[None]:
+        """A `with` block: emits `header` and indents the statements emitted inside."""
+        return self._em.block(header)
+
+    def open(self, header: str) -> None:
+        """Emits `header` and indents what follows until `close` (loops of computed depth)."""
+        self._em.line(header)
+        self._em.depth += 1
+
+    def close(self, levels: int = 1) -> None:
+        """Ends the innermost `levels` blocks opened with `open`."""
+        self._em.depth -= levels
+
+    @property
+    def depth(self) -> int:
+        """The current indentation level (to `close(ctx.depth - saved)` back to a saved one)."""
+        return self._em.depth
+
+    # -- array building blocks
+
+    def copy_into(self, dst: str, dst_shape, src: str, src_shape, **where) -> None:
+        """Emits loops copying array `src` into array `dst` (`core.jit.loops.copy_into`: keyword
+        `counts`, `dst_starts`, `dst_steps`, `src_starts`)."""
+        loops.copy_into(self._em, dst, dst_shape, src, src_shape, **where)
+
+    def store_value(self, value: Value, dst: str, dst_shape, dtype, starts) -> None:
+        """Emits a loop nest storing `value` (read through its index map, never materialized)
+        into the block of array `dst` (of `dst_shape` and `dtype`) that starts at `starts`."""
+        nest = loops.LoopNest(self._em, value.shape, self._gen.parallel)
+        src = nest.load(value)
+        out = nest.store(dtype, into=(dst, dst_shape, starts))
+        nest.emit(lambda n: n.write(out, n.read(src)))
+
+    # -- Python
+
+    def host_call(self, owner: object, fun: Callable) -> list[str]:
+        """Emits a call of the Python function `fun` from the kernel (a numba `objmode` block
+        through `core.jit.host_calls`); returns the names of the outputs.
+
+        Args:
+          owner: the object `fun` stands for (the equation's callback parameter), which names it.
+          fun: takes the list of input arrays, returns the list of output arrays.
+
+        Returns:
+          One name per output of the equation.
+        """
+        from core.jit import host_calls
+
+        key = host_calls.register(owner, fun, self.in_avals, self.out_avals)
+        args = [
+            self.scalar(i) if not aval.shape else self.array(i)
+            for i, aval in enumerate(self.in_avals)
+        ]
+        call = f"hc.call({key!r}, {', '.join(args)})"
+        if not self.out_avals:
+            with self.block("with objmode():"):
+                self.line(call)
+            return []
+        # One tuple leaves the block and its items are read after it: numba rejects annotations
+        # of variables unused after the block, and outputs of callbacks may well be unused.
+        types_ = ", ".join(_numba_type(a) for a in self.out_avals)
+        result = self.new_name("h")
+        with self.block(f'with objmode({result}="Tuple(({types_},))"):'):
+            self.line(f"{result} = {call}")
+        return [self.assign("h", f"{result}[{i}]") for i in range(len(self.out_avals))]
+
+
+def _numba_type(aval) -> str:
+    """The numba type of a kernel value of `aval`, as `objmode` takes it (a string)."""
+    name = "boolean" if aval.dtype == np.bool_ else np.dtype(aval.dtype).name
+    if not aval.shape:
+        return name
+    return f"{name}[{', '.join([':'] * (len(aval.shape) - 1) + ['::1'])}]"

@@ -1,0 +1,25 @@
+"""The numba lowering rules of every primitive, one module per family as in `core/prims/`.
+
+Importing this package registers them all (`core.backends.numba.registry.lowering_rule` does it
+on its first call).
+"""
+
+from core.backends.numba.rules import (  # noqa: F401
+    callbacks,
+    collectives,
+    control_flow,
+    conv,
+    debug,
+    decompositions,
+    eig,
+    elementwise,
+    gather,
+    indexing,
+    linalg,
+    random_bits,
+    reductions,
+    rev,
+    shapes,
+    sorting,
+    windows,
+)

@@ -1,0 +1,292 @@
+"""Numba lowering of the elementwise primitives (`core/prims/elementwise.py`).
+
+Each elementwise primitive is one scalar expression of the generated code (a `Scalar` rule): float32
+transcendentals call `core.jit.vecmath` (`vm.`) so fused loops vectorize, other dtypes numpy's libm
+functions; integer division, remainder and bit counting call `core.jit.runtime` (`rt.`). The code
+generator casts every result to the output dtype, so rules need not undo numba's integer widening.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.backends.numba.context import ScalarCtx
+from core.backends.numba.registry import Scalar, register_lowering
+from core.prims.elementwise import (
+    abs_p,
+    acos_p,
+    acosh_p,
+    add_p,
+    and_p,
+    asin_p,
+    asinh_p,
+    atan2_p,
+    atan_p,
+    atanh_p,
+    cbrt_p,
+    ceil_p,
+    complex_p,
+    cos_p,
+    cosh_p,
+    digamma_p,
+    div_p,
+    eq_p,
+    erf_inv_p,
+    erf_p,
+    exp2_p,
+    exp_p,
+    expm1_p,
+    floor_p,
+    ge_p,
+    gt_p,
+    imag_p,
+    integer_pow_p,
+    is_finite_p,
+    le_p,
+    lgamma_p,
+    log1p_p,
+    log_p,
+    logistic_p,
+    lt_p,
+    max_p,
+    min_p,
+    mul_p,
+    ne_p,
+    neg_p,
+    not_p,
+    or_p,
+    polygamma_p,
+    population_count_p,
+    pow_p,
+    real_p,
+    rem_p,
+    round_p,
+    rsqrt_p,
+    select_n_p,
+    shift_left_p,
+    shift_right_arithmetic_p,
+    shift_right_logical_p,
+    sign_p,
+    sin_p,
+    sinh_p,
+    sqrt_p,
+    stop_gradient_p,
+    sub_p,
+    tan_p,
+    tanh_p,
+    xor_p,
+)
+
+_F32 = np.dtype(np.float32)
+
+
+def _is_float(ctx: ScalarCtx) -> bool:
+    return ctx.dtype.kind in "fc"
+
+
+def _infix(op: str):
+    return lambda ctx, a, b: f"({a} {op} {b})"
+
+
+def _transcendental(vm_name: str, np_name: str):
+    """float32 -> the vectorizable `vm.<name>_f32`; other dtypes -> `np.<np_name>`."""
+
+    def rule(ctx, x):
+        if ctx.dtype == _F32:
+            return f"vm.{vm_name}_f32({x})"
+        return f"np.{np_name}({x})"
+
+    return rule
+
+
+def _extremum(vm_name: str, op: str):
+    def rule(ctx, a, b):
+        if ctx.dtype.kind == "f":
+            return f"vm.{vm_name}({a}, {b})"
+        if ctx.dtype == np.bool_:
+            return f"({a} {'|' if op == '>' else '&'} {b})"
+        return f"({a} if {a} {op} {b} else {b})"
+
+    return rule
+
+
+def _bits(ctx) -> int:
+    return ctx.dtype.itemsize * 8
+
+
+register_lowering(add_p, Scalar(_infix("+")))
+register_lowering(sub_p, Scalar(_infix("-")))
+register_lowering(
+    mul_p, Scalar(lambda ctx, a, b: f"({a} & {b})" if ctx.dtype == np.bool_ else f"({a} * {b})")
+)
+
+
+def _div_lowering(ctx, a, b):
+    if _is_float(ctx):
+        return f"({a} / {b})"
+    return f"rt.{'idiv' if ctx.dtype.kind == 'i' else 'udiv'}({a}, {b})"
+
+
+register_lowering(div_p, Scalar(_div_lowering))
+
+
+def _rem_lowering(ctx, a, b):
+    return f"np.fmod({a}, {b})" if _is_float(ctx) else f"rt.irem({a}, {b})"
+
+
+register_lowering(rem_p, Scalar(_rem_lowering))
+register_lowering(pow_p, Scalar(lambda ctx, a, b: f"({a} ** {b})"))
+register_lowering(max_p, Scalar(_extremum("maximum", ">")))
+register_lowering(min_p, Scalar(_extremum("minimum", "<")))
+register_lowering(neg_p, Scalar(lambda ctx, x: f"(-{x})"))
+
+
+def _sign_lowering(ctx, x):
+    one, zero = ctx.const(1), ctx.const(0)
+    if ctx.dtype.kind == "u":
+        return f"({one} if {x} > {zero} else {zero})"
+    return f"({one} if {x} > {zero} else ({ctx.const(-1)} if {x} < {zero} else {x}))"
+
+
+register_lowering(sign_p, Scalar(_sign_lowering))
+register_lowering(floor_p, Scalar(lambda ctx, x: f"np.floor({x})"))
+register_lowering(ceil_p, Scalar(lambda ctx, x: f"np.ceil({x})"))
+
+
+def _round_lowering(ctx, x, rounding_method=0):
+    if rounding_method != 0:
+        return f"np.rint({x})"
+    t = ctx.tmp(f"np.trunc({x})")
+    half, one = ctx.const(0.5), ctx.const(1)
+    return f"({t} + np.copysign({one}, {x}) if np.abs({x} - {t}) >= {half} else {t})"
+
+
+register_lowering(round_p, Scalar(_round_lowering))
+register_lowering(stop_gradient_p, Scalar(lambda ctx, x: x))
+register_lowering(is_finite_p, Scalar(lambda ctx, x: f"np.isfinite({x})"))
+register_lowering(abs_p, Scalar(lambda ctx, x: f"np.abs({x})"))
+register_lowering(exp_p, Scalar(_transcendental("exp", "exp")))
+register_lowering(exp2_p, Scalar(_transcendental("exp2", "exp2")))
+register_lowering(log_p, Scalar(_transcendental("log", "log")))
+register_lowering(log1p_p, Scalar(_transcendental("log1p", "log1p")))
+register_lowering(expm1_p, Scalar(_transcendental("expm1", "expm1")))
+register_lowering(sqrt_p, Scalar(lambda ctx, x: f"np.sqrt({x})"))
+register_lowering(rsqrt_p, Scalar(lambda ctx, x: f"({ctx.const(1)} / np.sqrt({x}))"))
+register_lowering(cbrt_p, Scalar(lambda ctx, x: f"np.cbrt({x})"))
+register_lowering(tanh_p, Scalar(_transcendental("tanh", "tanh")))
+
+
+def _logistic_lowering(ctx, x):
+    if ctx.dtype == _F32:
+        return f"vm.logistic_f32({x})"
+    one = ctx.const(1)
+    return f"({one} / ({one} + np.exp(-{x})))"
+
+
+register_lowering(logistic_p, Scalar(_logistic_lowering))
+register_lowering(sin_p, Scalar(_transcendental("sin", "sin")))
+register_lowering(cos_p, Scalar(_transcendental("cos", "cos")))
+register_lowering(tan_p, Scalar(_transcendental("tan", "tan")))
+register_lowering(asin_p, Scalar(lambda ctx, x: f"np.arcsin({x})"))
+register_lowering(acos_p, Scalar(lambda ctx, x: f"np.arccos({x})"))
+register_lowering(atan_p, Scalar(lambda ctx, x: f"np.arctan({x})"))
+register_lowering(sinh_p, Scalar(lambda ctx, x: f"np.sinh({x})"))
+register_lowering(cosh_p, Scalar(lambda ctx, x: f"np.cosh({x})"))
+register_lowering(asinh_p, Scalar(lambda ctx, x: f"np.arcsinh({x})"))
+register_lowering(acosh_p, Scalar(lambda ctx, x: f"np.arccosh({x})"))
+register_lowering(atanh_p, Scalar(lambda ctx, x: f"np.arctanh({x})"))
+register_lowering(atan2_p, Scalar(lambda ctx, a, b: f"np.arctan2({a}, {b})"))
+
+
+def _erf_lowering(ctx, x):
+    return f"vm.erf_f32({x})" if ctx.dtype == _F32 else f"math.erf({x})"
+
+
+register_lowering(erf_p, Scalar(_erf_lowering))
+
+
+def _erf_inv_lowering(ctx, x):
+    return f"vm.erf_inv_f32({x})" if ctx.dtype == _F32 else f"rt.erf_inv_f64({x})"
+
+
+register_lowering(erf_inv_p, Scalar(_erf_inv_lowering))
+register_lowering(lgamma_p, Scalar(lambda ctx, x: f"math.lgamma({x})", exact=False))
+register_lowering(digamma_p, Scalar(lambda ctx, x: f"rt.digamma({x})", exact=False))
+register_lowering(polygamma_p, Scalar(lambda ctx, m, x: f"rt.polygamma({m}, {x})", exact=False))
+
+
+def _integer_pow_lowering(ctx, x, *, y):
+    """x**y by repeated squaring (what XLA emits), 1/x**-y for negative y."""
+    n, acc, base = abs(y), None, x
+    while n:
+        if n & 1:
+            acc = base if acc is None else ctx.tmp(f"{acc} * {base}")
+        n >>= 1
+        if n:
+            base = ctx.tmp(f"{base} * {base}")
+    acc = ctx.const(1) if acc is None else acc
+    return f"({ctx.const(1)} / {acc})" if y < 0 else acc
+
+
+register_lowering(integer_pow_p, Scalar(_integer_pow_lowering))
+register_lowering(eq_p, Scalar(_infix("==")))
+register_lowering(ne_p, Scalar(_infix("!=")))
+register_lowering(lt_p, Scalar(_infix("<")))
+register_lowering(le_p, Scalar(_infix("<=")))
+register_lowering(gt_p, Scalar(_infix(">")))
+register_lowering(ge_p, Scalar(_infix(">=")))
+register_lowering(and_p, Scalar(_infix("&")))
+register_lowering(or_p, Scalar(_infix("|")))
+register_lowering(xor_p, Scalar(_infix("^")))
+
+
+def _not_lowering(ctx, x):
+    return f"(not {x})" if ctx.dtype == np.bool_ else f"(~{x})"
+
+
+register_lowering(not_p, Scalar(_not_lowering))
+
+
+def _shift_left_lowering(ctx, a, b):
+    return f"(({a} << {b}) if ({b} >= 0) & ({b} < {_bits(ctx)}) else {ctx.const(0)})"
+
+
+register_lowering(shift_left_p, Scalar(_shift_left_lowering))
+
+
+def _shift_right_logical_lowering(ctx, a, b):
+    u = f"np.uint{_bits(ctx)}"
+    shifted = f"({a} >> {b})" if ctx.dtype.kind == "u" else f"({u}({a}) >> {u}({b}))"
+    return f"({shifted} if ({b} >= 0) & ({b} < {_bits(ctx)}) else {ctx.const(0)})"
+
+
+register_lowering(shift_right_logical_p, Scalar(_shift_right_logical_lowering))
+
+
+def _shift_right_arithmetic_lowering(ctx, a, b):
+    s = f"np.int{_bits(ctx)}"
+    last = _bits(ctx) - 1
+    amount = f"({last} if ({b} < 0) | ({b} > {last}) else {b})"
+    return f"({a} >> {amount})" if ctx.dtype.kind == "i" else f"({s}({a}) >> {amount})"
+
+
+register_lowering(shift_right_arithmetic_p, Scalar(_shift_right_arithmetic_lowering))
+register_lowering(
+    population_count_p,
+    Scalar(lambda ctx, x: f"rt.popcount(np.uint64({x}) & np.uint64({(1 << _bits(ctx)) - 1}))"),
+)
+
+
+def _select_n_lowering(ctx, which, *cases):
+    if ctx.in_dtypes[0] == np.bool_:
+        return f"rt.where({which}, {cases[1]}, {cases[0]})" if len(cases) == 2 else cases[0]
+    expr = cases[-1]
+    for i in range(len(cases) - 2, -1, -1):
+        expr = f"rt.where({which} <= {i}, {cases[i]}, {expr})"
+    return expr
+
+
+register_lowering(select_n_p, Scalar(_select_n_lowering))
+register_lowering(real_p, Scalar(lambda ctx, x: f"{x}.real"))
+register_lowering(imag_p, Scalar(lambda ctx, x: f"{x}.imag"))
+register_lowering(complex_p, Scalar(lambda ctx, a, b: f"complex({a}, {b})"))

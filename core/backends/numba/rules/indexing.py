@@ -1,0 +1,66 @@
+"""Numba lowering rules of `core.prims.indexing`."""
+
+from __future__ import annotations
+
+from core.backends.numba.registry import Kernel, View, register_lowering
+from core.backends.numba.source import alloc
+from core.prims.indexing import concatenate_p, pad_p, slice_p
+
+
+def _slice_lowering(in_shape, out_shape, *, start_indices, limit_indices, strides):
+    return tuple((s, ((k, st),)) for k, (s, st) in enumerate(zip(start_indices, strides)))
+
+
+register_lowering(slice_p, View(_slice_lowering))
+
+
+def _pad_lowering(ctx, eqn):
+    """Fill with the padding value, then copy the operand into a strided block."""
+    cfg = eqn.params["padding_config"]
+    xa, out = ctx.in_avals[0], ctx.out_avals[0]
+    o = ctx.assign("p", alloc(out.shape, out.dtype, ctx.scalar(1)))
+    counts, src_starts, dst_starts, steps = [], [], [], []
+    for n, (lo, _, it), size in zip(xa.shape, cfg, out.shape):
+        step = it + 1
+        first = 0 if lo >= 0 else (-lo + step - 1) // step  # operand range that lands inside
+        last = min(n, (size - 1 - lo) // step + 1) if size - 1 - lo >= 0 else 0
+        if last <= first:
+            return [o]
+        counts.append(last - first)
+        src_starts.append(first)
+        dst_starts.append(lo + first * step)
+        steps.append(step)
+    if xa.shape:
+        ctx.copy_into(
+            o,
+            out.shape,
+            ctx.array(0),
+            xa.shape,
+            counts=counts,
+            dst_starts=dst_starts,
+            dst_steps=steps,
+            src_starts=src_starts,
+        )
+    return [o]
+
+
+register_lowering(pad_p, Kernel(_pad_lowering))
+
+
+def _concatenate_lowering(ctx, eqn):
+    """One loop nest per operand, reading it through its index map (a broadcast or iota
+    operand is never materialized) and storing into its block of the output."""
+    dim = eqn.params["dimension"]
+    out = ctx.out_avals[0]
+    o = ctx.assign("c", alloc(out.shape, out.dtype))
+    start = 0
+    for i, aval in enumerate(ctx.in_avals):
+        if aval.size:
+            starts = [0] * out.ndim
+            starts[dim] = start
+            ctx.store_value(ctx.operand(i), o, out.shape, out.dtype, starts)
+        start += aval.shape[dim]
+    return [o]
+
+
+register_lowering(concatenate_p, Kernel(_concatenate_lowering))

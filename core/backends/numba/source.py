@@ -1,0 +1,136 @@
+"""Source-text helpers of the numba back end: the vocabulary rules and the code generator share.
+
+Each returns a piece of the generated module's source (an expression) and emits nothing:
+typed constants (`const`, frozen into the machine code), casts, allocations by the runtime's
+intrinsics (`alloc`, `reshape`), flat offsets. Rules emit statements through their
+`KernelCtx` (`core/backends/numba/context.py`).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+
+def np_type(dtype: np.dtype) -> str:
+    """The numpy scalar type of `dtype` as an expression of the generated module."""
+    dtype = np.dtype(dtype)
+    return "np.bool_" if dtype == np.bool_ else f"np.{dtype.name}"
+
+
+def const(value, dtype: np.dtype) -> str:
+    """A constant of `dtype` (typed, so float32 loops stay float32) as source text.
+
+    Numbers become module globals named by dtype and bits (`c_f4_3f000000`), which numba
+    freezes into the machine code; `constant_definitions` writes their definitions.
+    """
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return "True" if bool(value) else "False"
+    bits = np.asarray(value).astype(dtype).reshape(1).view(f"u{dtype.itemsize}")[0]
+    return f"c_{dtype.str[1:]}_{int(bits):x}"
+
+
+_CONST = re.compile(r"\bc_([a-z]\d+)_([0-9a-f]+)\b")
+
+
+def constant_definitions(source: str) -> list[str]:
+    """`name = np.<type>(<value>)` for every constant `const` named in `source`."""
+    lines = []
+    for name in sorted({m.group(0) for m in _CONST.finditer(source)}):
+        _, code, bits = name.split("_")
+        dtype = np.dtype(code)
+        value = np.asarray(int(bits, 16), f"u{dtype.itemsize}").view(dtype).item()
+        if dtype.kind == "f":
+            text = _float_text(value)
+        elif dtype.kind == "c":
+            text = f"complex({_float_text(value.real)}, {_float_text(value.imag)})"
+        else:
+            text = repr(value)
+        lines.append(f"{name} = {np_type(dtype)}({text})")
+    return lines
+
+
+def _float_text(value: float) -> str:
+    if np.isfinite(value):
+        return repr(value)
+    return "np.nan" if np.isnan(value) else ("-np.inf" if value < 0 else "np.inf")
+
+
+def alloc(shape, dtype: np.dtype, fill: str | None = None) -> str:
+    """A new C-contiguous array of `shape` (filled with the expression `fill`, if given), made
+    by the `rt.empty`/`rt.full` intrinsics (numba's `np.empty` compiles a helper per signature).
+    """
+    dims = _shape(shape)
+    t = np_type(dtype)
+    return f"rt.empty({dims}, {t})" if fill is None else f"rt.full({dims}, {fill}, {t})"
+
+
+def reshape(expr: str, shape) -> str:
+    """C-contiguous array `expr` seen with `shape` (same size), by the `rt.reshape` intrinsic."""
+    return f"rt.reshape({expr}, {_shape(shape)})"
+
+
+def flat_offset(index: list[str], shape) -> str:
+    """The row-major flat offset of the element at `index` (expressions) of an array of `shape`."""
+    expr = "0"
+    for i, n in zip(index, shape):
+        expr = f"({expr}) * {n} + {i}"
+    return expr
+
+
+def _shape(shape) -> str:
+    return repr(tuple(int(n) for n in shape))
+
+
+def cast(expr: str, dtype: np.dtype) -> str:
+    """`expr` converted to `dtype` (numba widens small ints to 64 bits in arithmetic)."""
+    return f"{np_type(dtype)}({expr})"
+
+
+def result(expr: str, dtype: np.dtype, exact: bool = True) -> str:
+    """`expr`, cast to `dtype` unless numba already computes it in that type."""
+    dtype = np.dtype(dtype)
+    if exact and (dtype.kind in "fcb" or dtype.itemsize == 8):
+        return expr
+    return cast(expr, dtype)
+
+
+_IDENTITY = {
+    "sum": 0,
+    "prod": 1,
+    "and": True,
+    "or": False,
+}
+
+
+def identity(kind: str, dtype: np.dtype) -> str:
+    """The identity of the reduction `kind` (sum, prod, max, min, and, or) as a constant."""
+    dtype = np.dtype(dtype)
+    if kind in _IDENTITY:
+        return const(_IDENTITY[kind], dtype)
+    low = kind == "max"
+    if dtype == np.bool_:
+        return const(not low, dtype)
+    if dtype.kind == "f":
+        return const(-np.inf if low else np.inf, dtype)
+    info = np.iinfo(dtype)
+    return const(info.min if low else info.max, dtype)
+
+
+def combine(kind: str, dtype: np.dtype, acc: str, x: str) -> str:
+    """The expression folding `x` into the accumulator `acc` by the reduction `kind`."""
+    dtype = np.dtype(dtype)
+    fl = dtype.kind == "f"
+    if kind == "sum":
+        return f"vm.radd({acc}, {x})" if fl else cast(f"{acc} + {x}", dtype)
+    if kind == "prod":
+        return f"vm.rmul({acc}, {x})" if fl else cast(f"{acc} * {x}", dtype)
+    if kind == "and" or (dtype == np.bool_ and kind == "min"):
+        return f"({acc} & {x})"
+    if kind == "or" or (dtype == np.bool_ and kind == "max"):
+        return f"({acc} | {x})"
+    if fl:
+        return f"vm.{'maximum' if kind == 'max' else 'minimum'}({acc}, {x})"
+    return f"({x} if {x} {'>' if kind == 'max' else '<'} {acc} else {acc})"
