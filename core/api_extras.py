@@ -15,6 +15,7 @@ compatibility helpers for a one-CPU-device library (`named_call`, `named_scope`,
 from __future__ import annotations
 
 import contextlib
+import functools
 import platform
 import sys
 from collections.abc import Callable, Iterator
@@ -22,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from core import dtypes, tree_util
+from core import dtypes, source_info, tree_util
 from core.avals import ShapedArray
 from core.custom_derivatives import custom_vjp
 from core.devices import device_count, devices, local_device_count, process_count
@@ -175,16 +176,39 @@ def ensure_compile_time_eval() -> Iterator[None]:
 
 
 def named_call(fun: Callable, *, name: str | None = None) -> Callable:
-    """Returns `fun` (names only label XLA computations in JAX; there is nothing to label here)."""
-    return fun
+    """`fun` with its operations traced under the name scope `name` (default: its `__name__`).
+
+    Args:
+      fun: the function.
+      name: the scope's name.
+
+    Returns:
+      The wrapped function.
+    """
+    scope_name = name if name is not None else getattr(fun, "__name__", "named_call")
+
+    @functools.wraps(fun)
+    def named(*args: Any, **kwargs: Any) -> Any:
+        with source_info.scope(scope_name):
+            return fun(*args, **kwargs)
+
+    return named
 
 
 @contextlib.contextmanager
 def named_scope(name: str) -> Iterator[None]:
-    """A no-op context manager (JAX uses the name in profiler and HLO metadata)."""
+    """Adds `name` to the name stack of the operations traced in the block.
+
+    The profiler labels equations and kernels with the stack (`"outer/inner/dot_general"`),
+    as JAX's profiler and HLO metadata do.
+
+    Args:
+      name: the scope's name.
+    """
     if not isinstance(name, str):
         raise TypeError(f"named_scope name must be a string, got {name!r}")
-    yield
+    with source_info.scope(name):
+        yield
 
 
 def typeof(x: Any) -> ShapedArray:

@@ -174,3 +174,7 @@ class PackageShadowedError(NumbaxError, ImportError):
 class PackageShadowingWarning(UserWarning):
     """Warned when ``import core`` finds a numbax top-level name shadowed (see
     `PackageShadowedError`); ``import train`` / ``import datasets`` would get the other module."""
+
+
+class ProfilerError(NumbaxError, RuntimeError):
+    """`core.profiler` used out of order (a second `start_trace`, `stop_trace` without one)."""

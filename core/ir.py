@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from core import source_info
 from core.avals import ShapedArray
 
 
@@ -60,15 +61,19 @@ Atom = Var | Literal
 
 
 class Eqn:
-    """One equation: `outputs = prim[params](*inputs)`."""
+    """One equation: `outputs = prim[params](*inputs)`, with where it was traced from
+    (`core.source_info.SourceInfo`, None for equations built by hand)."""
 
-    __slots__ = ("prim", "inputs", "params", "outputs")
+    __slots__ = ("prim", "inputs", "params", "outputs", "source_info")
 
-    def __init__(self, prim, inputs: list[Atom], params: dict, outputs: list[Var]):
+    def __init__(
+        self, prim, inputs: list[Atom], params: dict, outputs: list[Var], source_info=None
+    ):
         self.prim = prim
         self.inputs = inputs
         self.params = params
         self.outputs = outputs
+        self.source_info = source_info
 
     def __repr__(self) -> str:
         return pp_eqn(self, _Namer())
@@ -197,8 +202,13 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:
         raise TypeError(f"jaxpr takes {len(jaxpr.invars)} arguments, got {len(args)}")
     env.update(zip(jaxpr.constvars, consts, strict=True))
     env.update(zip(jaxpr.invars, args, strict=True))
+    outer = source_info._override[0]
     for eqn in jaxpr.eqns:
-        out = eqn.prim.bind(*[read(x) for x in eqn.inputs], **eqn.params)
+        source_info._override[0] = eqn.source_info or outer
+        try:
+            out = eqn.prim.bind(*[read(x) for x in eqn.inputs], **eqn.params)
+        finally:
+            source_info._override[0] = outer
         if eqn.prim.multiple_results:
             env.update(zip(eqn.outputs, out, strict=True))
         else:

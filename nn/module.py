@@ -30,6 +30,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
+from core import source_info
 from nn import errors
 from nn import scope as scope_lib
 from nn.scope import CollectionFilter, DenyList, Scope
@@ -56,6 +57,7 @@ class _Context(threading.local):
 
 
 _context = _Context()
+_use_named_call = True  # Flax's config.flax_profile default
 
 
 class _State:
@@ -483,6 +485,9 @@ class Module:
         recorder = None if is_setup else _context.call_recorder
         call_index = recorder.enter() if recorder is not None else None
         _context.module_stack.append(self)
+        named = _use_named_call
+        if named:
+            source_info._stack.append(_profiling_name(self, fun.__name__))
         try:
             if _context.interceptors:
                 y = _run_interceptors(fun, self, *args, **kwargs)
@@ -496,6 +501,8 @@ class Module:
                 recorder.exit(call_index, self, fun.__name__, args, kwargs, y)
             return y
         finally:
+            if named:
+                source_info._stack.pop()
             _context.module_stack.pop()
             if is_compact:
                 object.__setattr__(self, "scope", self.scope.rewound())
@@ -855,6 +862,8 @@ class Module:
         *args: Any,
         depth: int | None = None,
         show_repeated: bool = False,
+        compute_flops: bool = False,
+        compute_vjp_flops: bool = False,
         **kwargs: Any,
     ) -> str:
         """A plain-text table of every module call: path, class, inputs, outputs, parameters.
@@ -866,6 +875,8 @@ class Module:
           *args: example inputs.
           depth: show only modules at most this deep (``None``: all).
           show_repeated: list every call of a module, not only the first.
+          compute_flops: add a ``flops`` column (each call's forward FLOPs, as Flax).
+          compute_vjp_flops: add a ``vjp_flops`` column (each call's VJP FLOPs, as Flax).
           **kwargs: passed on to :meth:`init`.
 
         Returns:
@@ -873,7 +884,16 @@ class Module:
         """
         from nn.summary import tabulate
 
-        return tabulate(self, rngs, *args, depth=depth, show_repeated=show_repeated, **kwargs)
+        return tabulate(
+            self,
+            rngs,
+            *args,
+            depth=depth,
+            show_repeated=show_repeated,
+            compute_flops=compute_flops,
+            compute_vjp_flops=compute_vjp_flops,
+            **kwargs,
+        )
 
 
 class _CompactNameScope(Module):
@@ -950,15 +970,34 @@ def init(
 
 
 def enable_named_call() -> None:
-    """Accepted for Flax compatibility: names in profiles do not apply here (a no-op)."""
+    """Module method calls push the module's name on the name stack (the default, as Flax's
+    ``flax_profile``): profiles label operations ``MLP/Dense_0/dot_general``."""
+    global _use_named_call
+    _use_named_call = True
 
 
 def disable_named_call() -> None:
-    """Accepted for Flax compatibility (a no-op)."""
+    """Module method calls leave the name stack alone (see ``enable_named_call``)."""
+    global _use_named_call
+    _use_named_call = False
 
 
 @contextlib.contextmanager
 def override_named_call(enable: bool = True) -> Iterator[None]:
-    """Accepted for Flax compatibility: a context manager that changes nothing."""
-    del enable
-    yield
+    """Enables (or disables) named scopes for module calls inside the block.
+
+    Args:
+      enable: whether module calls push their names.
+    """
+    global _use_named_call
+    previous, _use_named_call = _use_named_call, enable
+    try:
+        yield
+    finally:
+        _use_named_call = previous
+
+
+def _profiling_name(module: Module, method: str) -> str:
+    """The name stack entry of a module method call: ``Dense_0`` or ``Dense_0.encode``."""
+    name = module.name or type(module).__name__
+    return name if method == "__call__" else f"{name}.{method}"

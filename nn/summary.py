@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 import core
+from core.profiler.cost import jaxpr_flops
 from nn import module as module_lib
 from nn.traverse_util import flatten_dict
 
@@ -49,10 +50,13 @@ def _format_count(size: int, nbytes: int) -> str:
 
 
 class _CallRecorder:
-    """Collects ``(path, class, method, inputs, outputs)`` in call order (entry order)."""
+    """Collects ``(path, class, method, inputs, outputs)`` in call order (entry order), and with
+    ``keep_calls`` an unbound copy of each call (module, method, arguments) to count FLOPs."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep_calls: bool = False) -> None:
         self.rows: dict[int, tuple] = {}
+        self.calls: dict[int, tuple] = {}
+        self._keep_calls = keep_calls
         self._next = 0
 
     def enter(self) -> int:
@@ -70,6 +74,47 @@ class _CallRecorder:
             _describe(inputs),
             _describe(y),
         )
+        if self._keep_calls:
+            abstract = core.tree_util.tree_map(_abstract, (args, kwargs))
+            self.calls[index] = (module.clone(parent=None, _deep_clone=True), method, abstract)
+
+
+def _abstract(x: Any) -> Any:
+    """A ``ShapeDtypeStruct`` for an array (or tracer), anything else as is."""
+    if hasattr(x, "shape") and hasattr(x, "dtype"):
+        return core.ShapeDtypeStruct(tuple(x.shape), x.dtype)
+    return x
+
+
+def _call_flops(call: tuple, rngs: Any, vjp: bool) -> int:
+    """FLOPs of running one recorded call (``vjp``: of its VJP, forward pass included), as
+    Flax counts them: ``apply`` with every collection mutable, array arguments dynamic."""
+    module, method, (args, kwargs) = call
+    leaves, treedef = core.tree_util.tree_flatten((args, kwargs))
+    dynamic = [i for i, x in enumerate(leaves) if isinstance(x, core.ShapeDtypeStruct)]
+
+    def inputs(values: list) -> tuple:
+        full = list(leaves)
+        for i, v in zip(dynamic, values):
+            full[i] = v
+        return core.tree_util.tree_unflatten(treedef, full)
+
+    def init(values: list) -> Any:
+        a, k = inputs(values)
+        return module.init(rngs, *a, method=method, **k)
+
+    def apply(variables: Any, values: list) -> Any:
+        a, k = inputs(values)
+        return module.apply(variables, *a, rngs=rngs, method=method, mutable=True, **k)
+
+    def apply_vjp(variables: Any, values: list) -> Any:
+        out, pullback = core.vjp(apply, variables, values)
+        return pullback(out)
+
+    values = [leaves[i] for i in dynamic]
+    variables = core.eval_shape(init, values)
+    jaxpr = core.make_jaxpr(apply_vjp if vjp else apply)(variables, values)
+    return jaxpr_flops(jaxpr.jaxpr)
 
 
 def _module_leaves(tree: Mapping, path: tuple[str, ...], subtree: bool) -> list[Any]:
@@ -104,6 +149,8 @@ def tabulate(
     *args: Any,
     depth: int | None = None,
     show_repeated: bool = False,
+    compute_flops: bool = False,
+    compute_vjp_flops: bool = False,
     **kwargs: Any,
 ) -> str:
     """A plain-text table of the module calls made by ``module.init(rngs, *args, **kwargs)``.
@@ -115,12 +162,16 @@ def tabulate(
       depth: show only calls at most this many levels below the root; rows at that depth
         count the variables of their whole subtree.
       show_repeated: show every call of a module method, not only the first.
+      compute_flops: add a ``flops`` column: the FLOPs of each call's forward pass, counted as
+        XLA's cost analysis counts them (``core.profiler.cost``; Flax's column).
+      compute_vjp_flops: add a ``vjp_flops`` column: the FLOPs of each call's VJP (forward
+        pass included), about 3x the forward pass.
       **kwargs: keyword arguments for ``init``.
 
     Returns:
       The table: one row per module call with its own variables per collection, then totals.
     """
-    recorder = _CallRecorder()
+    recorder = _CallRecorder(keep_calls=compute_flops or compute_vjp_flops)
     previous = module_lib._context.call_recorder
     module_lib._context.call_recorder = recorder
     try:
@@ -129,7 +180,11 @@ def tabulate(
     finally:
         module_lib._context.call_recorder = previous
     collections = sorted(variables)
-    header = ["path", "module", "inputs", "outputs", *collections]
+    flop_columns = [
+        c for c, on in (("flops", compute_flops), ("vjp_flops", compute_vjp_flops)) if on
+    ]
+    header = ["path", "module", "inputs", "outputs", *flop_columns, *collections]
+    call_rngs = rngs if isinstance(rngs, Mapping) else {"params": rngs}
     rows, seen, seen_calls = [], set(), set()
     for index in sorted(recorder.rows):
         path, cls, method, inputs, outputs = recorder.rows[index]
@@ -140,6 +195,9 @@ def tabulate(
         seen_calls.add((path, method))
         name = "/".join(path) + ("" if method == "__call__" else f" ({method})")
         cells = [name, cls, inputs, outputs]
+        for column in flop_columns:
+            call = recorder.calls[index]
+            cells.append(str(_call_flops(call, call_rngs, vjp=column == "vjp_flops")))
         for col in collections:
             folded = depth is not None and len(path) == depth
             size, nbytes = _count(_module_leaves(variables[col], path, subtree=folded))
@@ -148,7 +206,8 @@ def tabulate(
         rows.append(cells)
     # Totals come from the whole tree, so modules hidden by ``depth`` still count.
     totals = [_format_count(*_count(core.tree_util.tree_leaves(variables[c]))) for c in collections]
-    summary = _table(header, rows, ["", "", "", "Total", *totals])
+    footer = ["", "", "", *[""] * len(flop_columns), "Total", *totals][-len(header) :]
+    summary = _table(header, rows, footer)
     size, nbytes = _count(core.tree_util.tree_leaves(variables))
     return f"{summary}\nTotal parameters: {size:,} ({_human_bytes(nbytes)})"
 

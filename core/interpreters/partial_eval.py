@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from core import ir
+from core import ir, source_info
 from core.avals import ShapedArray
 from core.interpreters import check_live, finish
 from core.trace import Trace, Tracer, get_aval, set_current_trace
@@ -116,12 +116,13 @@ class JaxprTrace(Trace):
         """Records `prim(*args)` and returns tracers for its outputs."""
         in_atoms = [self.atom(a) for a in args]
         out = prim.abstract_eval(*[a.aval for a in in_atoms], **params)
+        info = source_info.current()
         if prim.multiple_results:
             outs = [self.new_arg(a) for a in out]
-            self.eqns.append(ir.Eqn(prim, in_atoms, params, [t.var for t in outs]))
+            self.eqns.append(ir.Eqn(prim, in_atoms, params, [t.var for t in outs], info))
             return outs
         tracer = self.new_arg(out)
-        self.eqns.append(ir.Eqn(prim, in_atoms, params, [tracer.var]))
+        self.eqns.append(ir.Eqn(prim, in_atoms, params, [tracer.var], info))
         return tracer
 
     def to_jaxpr(self, in_tracers: Sequence[JaxprTracer], outs: Sequence[Any]):
@@ -218,6 +219,7 @@ def partial_eval_jaxpr(jaxpr: ir.Jaxpr, unknowns: Sequence[bool]):
             [rename.get(x, x) if isinstance(x, ir.Var) else x for x in e.inputs],
             e.params,
             e.outputs,
+            e.source_info,
         )
         for e in unknown_eqns
     ]

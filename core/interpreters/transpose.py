@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core import ir
+from core import ir, source_info
 from core.avals import ShapedArray
 from core.interpreters.jvp import Zero, add_tangents
 
@@ -60,7 +60,8 @@ def backward_pass(
             linear.update(eqn.outputs)
             linear_eqns.append(eqn)
         else:
-            out = eqn.prim.bind(*[read_primal(x) for x in eqn.inputs], **eqn.params)
+            with source_info.use(eqn.source_info):
+                out = eqn.prim.bind(*[read_primal(x) for x in eqn.inputs], **eqn.params)
             outs = out if eqn.prim.multiple_results else [out]
             primal_env.update(zip(eqn.outputs, outs, strict=True))
 
@@ -85,7 +86,8 @@ def backward_pass(
                 "implemented: it is applied to a value that depends linearly on the input."
             )
         ct_arg = cts if eqn.prim.multiple_results else cts[0]
-        cts_in = eqn.prim.transpose(ct_arg, *[read_primal(x) for x in eqn.inputs], **eqn.params)
+        with source_info.use(source_info.transposed(eqn.source_info)):
+            cts_in = eqn.prim.transpose(ct_arg, *[read_primal(x) for x in eqn.inputs], **eqn.params)
         for x, ct in zip(eqn.inputs, cts_in, strict=True):
             write_ct(x, ct)
     return [read_ct(v) if is_undefined(a) else None for v, a in zip(jaxpr.invars, args)]

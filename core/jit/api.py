@@ -51,6 +51,7 @@ from core.jit.errors import NumpyFallbackWarning, UnsupportedDTypeError
 from core.primitive import Primitive
 from core.prims.control_flow import common as _derived_jaxprs  # memo
 from core.prims.control_flow.common import partial_eval_jaxpr  # splits control flow bodies too
+from core.profiler import hooks as _profiler
 from core.trace import EvalTrace, Tracer, current_trace, get_aval, set_current_trace
 from core.tree_util import _flatten as _flatten_node
 
@@ -484,6 +485,10 @@ class Jitted:
         return tuple(static), dyn_args, dyn_kwargs
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if _profiler.ACTIVE and not _profiler.IN_JIT:  # a trace is being recorded
+            from core.profiler.execution import call_jitted
+
+            return call_jitted(self, args, kwargs)
         fast_key = None
         concrete = type(current_trace()) is EvalTrace
         cached = not kwargs and concrete and config._jit_enabled  # may a cache hit skip tracing
@@ -518,27 +523,7 @@ class Jitted:
                         return self._run(hit, vals)
         if not config._jit_enabled:
             return self._fun(*args, **kwargs)
-        static, dyn_args, dyn_kwargs = self._split(args, kwargs)
-        leaves, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
-        leaf_keys = tuple(map(_leaf_key, leaves))
-        try:
-            key = (in_tree, leaf_keys, static, config.trace_context(), self._backend)
-            hash(key)
-        except TypeError as e:
-            bad = [(k, v) for k, v in static if not _hashable(v)]
-            raise StaticArgumentError(
-                f"Non-hashable static arguments are not supported: {bad!r} of "
-                f"{self._fun.__name__ if hasattr(self._fun, '__name__') else self._fun}. Make "
-                "them hashable (tuples instead of lists, frozen dataclasses) or pass them as "
-                "dynamic array arguments."
-            ) from e
-        cache = self._cache()
-        entry = cache.get(key)
-        if entry is None:
-            entry = self._trace(args, kwargs, static, leaves, in_tree, key, cache)
-        entry.used = next(_ticks)
-        if len(cache) > config.jit_cache_max_entries:
-            self._evict(cache)
+        entry, leaves = self._entry(args, kwargs)
         backend = self._backend or config.jit_backend
         if concrete:
             avals, vals = _concrete_inputs(leaves)
@@ -560,6 +545,31 @@ class Jitted:
             backend=backend,
         )
         return tree_util.tree_unflatten(entry.out_tree, outs)
+
+    def _entry(self, args: tuple, kwargs: dict) -> tuple[_Entry, list]:
+        """The cache entry for these arguments (tracing on a miss) and the flat dynamic leaves."""
+        static, dyn_args, dyn_kwargs = self._split(args, kwargs)
+        leaves, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
+        leaf_keys = tuple(map(_leaf_key, leaves))
+        try:
+            key = (in_tree, leaf_keys, static, config.trace_context(), self._backend)
+            hash(key)
+        except TypeError as e:
+            bad = [(k, v) for k, v in static if not _hashable(v)]
+            raise StaticArgumentError(
+                f"Non-hashable static arguments are not supported: {bad!r} of "
+                f"{self._fun.__name__ if hasattr(self._fun, '__name__') else self._fun}. Make "
+                "them hashable (tuples instead of lists, frozen dataclasses) or pass them as "
+                "dynamic array arguments."
+            ) from e
+        cache = self._cache()
+        entry = cache.get(key)
+        if entry is None:
+            entry = self._trace(args, kwargs, static, leaves, in_tree, key, cache)
+        entry.used = next(_ticks)
+        if len(cache) > config.jit_cache_max_entries:
+            self._evict(cache)
+        return entry, leaves
 
     def _add_guard(self, fast_key: tuple, hit: tuple, leaves: list) -> None:
         """Tries once per fast-cache key to make a guard for it (see `_make_guard`), when every

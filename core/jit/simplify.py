@@ -34,7 +34,11 @@ def inline_calls(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
     for eqn in eqns:
         ins = [sub(x) for x in eqn.inputs]
         if eqn.prim.name not in _CALLS:
-            out.append(Eqn(eqn.prim, ins, eqn.params, eqn.outputs) if ins != eqn.inputs else eqn)
+            out.append(
+                Eqn(eqn.prim, ins, eqn.params, eqn.outputs, eqn.source_info)
+                if ins != eqn.inputs
+                else eqn
+            )
             continue
         inner = eqn.params[_CALLS[eqn.prim.name]]
         inner = inner.jaxpr if isinstance(inner, ClosedJaxpr) else inner
@@ -48,6 +52,7 @@ def inline_calls(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
                     [local.get(x, x) if isinstance(x, Var) else x for x in e.inputs],
                     e.params,
                     outs,
+                    e.source_info,
                 )
             )
             local.update(zip(e.outputs, outs))
@@ -76,7 +81,7 @@ def common_subexpressions(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], li
             continue
         if key is not None:
             seen[key] = e.outputs
-        out.append(Eqn(e.prim, ins, e.params, e.outputs) if ins != e.inputs else e)
+        out.append(Eqn(e.prim, ins, e.params, e.outputs, e.source_info) if ins != e.inputs else e)
     return out, [rename.get(v, v) if isinstance(v, Var) else v for v in outvars]
 
 
@@ -102,7 +107,7 @@ def swap_transposed_dots(eqns, outvars):
             perm = (*range(nx, nx + ny), *range(nx))
             if not xb and nx and ny and e.params["permutation"] == perm:
                 params = dict(d.params, dimension_numbers=((yc, xc), ((), ())))
-                out.append(type(e)(d.prim, [y, x], params, e.outputs))
+                out.append(type(e)(d.prim, [y, x], params, e.outputs, d.source_info))
                 continue
         out.append(e)
     used = {x for e in out for x in e.inputs} | set(outvars)

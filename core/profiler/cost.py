@@ -1,0 +1,224 @@
+"""What one equation costs: FLOPs, transcendental operations and bytes, as XLA counts them.
+
+The rules follow XLA's `HloCostAnalysis` on the unoptimized program (what `jax.jit(f).lower(
+*args).cost_analysis()` reports, checked against it in the tests): an elementwise operation is
+one FLOP per output element, except transcendental functions (exp, log, tanh, sqrt, ...) which
+count as transcendentals instead; `integer_pow` is its multiplications (x**3: 2 per element);
+a reduction `in - out` FLOPs; `dot_general` 2 FLOPs per multiply-add; a convolution 2 FLOPs per
+multiply-add over the taps that fall inside the (unpadded) input; `reduce_window` and the
+cumulative reductions `window - 1` per output element; layout operations (reshape, transpose,
+broadcast, slice, pad, gather, ...) none. Operations without a rule (sorts, decompositions,
+callbacks, control flow) report `flops=None`: "not known", not zero.
+
+Bytes are the sizes of the distinct operands read and results written (XLA's "bytes accessed"
+before fusion; inside a fused loop the compiled program touches less memory).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from core.ir import Eqn, Jaxpr, Literal
+
+_TRANSCENDENTAL = frozenset(
+    [
+        "exp",
+        "exp2",
+        "expm1",
+        "log",
+        "log1p",
+        "tanh",
+        "sin",
+        "cos",
+        "tan",
+        "asin",
+        "acos",
+        "atan",
+        "atan2",
+        "sinh",
+        "cosh",
+        "asinh",
+        "acosh",
+        "atanh",
+        "sqrt",
+        "rsqrt",
+        "cbrt",
+        "pow",
+        "erf",
+        "erf_inv",
+        "lgamma",
+        "digamma",
+        "polygamma",
+    ]
+)
+_FREE = frozenset(
+    [
+        "broadcast_in_dim",
+        "reshape",
+        "transpose",
+        "rev",
+        "slice",
+        "iota",
+        "pad",
+        "concatenate",
+        "gather",
+        "dynamic_slice",
+        "dynamic_update_slice",
+        "stop_gradient",
+        "axis_index",
+    ]
+)
+_REDUCTIONS = frozenset(
+    [
+        "reduce_sum",
+        "reduce_max",
+        "reduce_min",
+        "reduce_prod",
+        "reduce_and",
+        "reduce_or",
+        "argmax",
+        "argmin",
+    ]
+)
+_CUMULATIVE = frozenset(["cumsum", "cumprod", "cummax", "cummin"])
+_WINDOWED = frozenset(["reduce_window_sum", "reduce_window_max", "reduce_window_min"])
+_LOGISTIC = (3, 1)  # 1 / (1 + exp(-x)): neg, add, div and one exp per element
+
+
+class Cost(NamedTuple):
+    """The cost of one equation (`flops`/`transcendentals` None when not known)."""
+
+    flops: int | None
+    transcendentals: int | None
+    bytes_read: int
+    bytes_written: int
+
+
+def _size(aval) -> int:
+    return math.prod(aval.shape)
+
+
+def _nbytes(aval) -> int:
+    return _size(aval) * np.dtype(aval.dtype).itemsize
+
+
+def _pow_multiplies(y: int) -> int:
+    """Multiplications of exponentiation by squaring (XLA's integer_pow), plus a division for
+    negative exponents."""
+    n = abs(int(y))
+    if n <= 1:
+        return 0 if y >= 0 else 1
+    return n.bit_length() - 1 + bin(n).count("1") - 1 + (1 if y < 0 else 0)
+
+
+def _conv_taps(eqn: Eqn) -> int:
+    """Sum over output positions of the kernel taps reading real (not padding) input."""
+    lhs, rhs = eqn.inputs[0].aval.shape, eqn.inputs[1].aval.shape
+    dn = eqn.params["dimension_numbers"]
+    out = eqn.outputs[0].aval.shape
+    total = 1
+    for i, (lo, _) in enumerate(eqn.params["padding"]):
+        n_in = lhs[dn.lhs_spec[2 + i]]
+        k = rhs[dn.rhs_spec[2 + i]]
+        n_out = out[dn.out_spec[2 + i]]
+        stride = eqn.params["window_strides"][i]
+        ld, rd = eqn.params["lhs_dilation"][i], eqn.params["rhs_dilation"][i]
+        dilated_in = (n_in - 1) * ld + 1
+        count = 0
+        for o in range(n_out):
+            for t in range(k):
+                pos = o * stride + t * rd - lo
+                count += 0 <= pos < dilated_in and pos % ld == 0
+        total *= count
+    return total
+
+
+def _flops(eqn: Eqn) -> tuple[int | None, int | None]:
+    name = eqn.prim.name
+    out = eqn.outputs[0].aval if eqn.outputs else None
+    if name in _FREE:
+        return 0, 0
+    if name in _TRANSCENDENTAL:
+        return 0, _size(out)
+    if name == "logistic":
+        return _LOGISTIC[0] * _size(out), _LOGISTIC[1] * _size(out)
+    if name == "integer_pow":
+        return _pow_multiplies(eqn.params["y"]) * _size(out), 0
+    if name in _REDUCTIONS:
+        return _size(eqn.inputs[0].aval) - _size(out), 0
+    if name in _CUMULATIVE:
+        return _size(out) * (out.shape[eqn.params["axis"]] - 1), 0
+    if name in _WINDOWED:
+        return _size(out) * (math.prod(eqn.params["window_dimensions"]) - 1), 0
+    if name == "dot_general":
+        (lc, _), _ = eqn.params["dimension_numbers"]
+        lhs = eqn.inputs[0].aval.shape
+        return 2 * _size(out) * math.prod(lhs[d] for d in lc), 0
+    if name == "conv_general_dilated":
+        dn = eqn.params["dimension_numbers"]
+        rhs = eqn.inputs[1].aval.shape
+        batch = out.shape[dn.out_spec[0]] // eqn.params["batch_group_count"]
+        out_features = rhs[dn.rhs_spec[0]]
+        in_features = rhs[dn.rhs_spec[1]]  # already per feature group
+        return 2 * batch * out_features * in_features * _conv_taps(eqn), 0
+    if name == "scatter":
+        combines = eqn.params.get("kind") not in (None, "set")  # add/mul/min/max: one per update
+        return (_size(eqn.inputs[2].aval) if combines else 0), 0
+    lowering = type(eqn.prim.lowering).__name__
+    if lowering == "Scalar" and name != "threefry2x32":
+        return _size(out), 0
+    return None, None
+
+
+def equation_cost(eqn: Eqn) -> Cost:
+    """The FLOPs, transcendentals and bytes of one equation (see the module docstring).
+
+    Args:
+      eqn: a jaxpr equation.
+
+    Returns:
+      Its `Cost`.
+    """
+    flops, transcendentals = _flops(eqn)
+    seen: set = set()
+    read = 0
+    for x in eqn.inputs:
+        if isinstance(x, Literal):
+            read += np.dtype(x.aval.dtype).itemsize
+        elif x not in seen:
+            seen.add(x)
+            read += _nbytes(x.aval)
+    written = sum(_nbytes(v.aval) for v in eqn.outputs)
+    return Cost(flops, transcendentals, read, written)
+
+
+_CALL_PARAMS = {
+    "jit_call": "jaxpr",
+    "custom_jvp_call": "call_jaxpr",
+    "custom_vjp_call": "call_jaxpr",
+}
+
+
+def jaxpr_flops(jaxpr: Jaxpr) -> int:
+    """The FLOPs of a whole jaxpr (calls counted through; unknown equations count 0), as
+    `jax.jit(f).lower(...).cost_analysis()['flops']`.
+
+    Args:
+      jaxpr: the program.
+
+    Returns:
+      The FLOP count.
+    """
+    total = 0
+    for eqn in jaxpr.eqns:
+        inner = _CALL_PARAMS.get(eqn.prim.name)
+        if inner is not None:
+            sub = eqn.params[inner]
+            total += jaxpr_flops(getattr(sub, "jaxpr", sub))
+            continue
+        flops = _flops(eqn)[0]
+        total += flops or 0
+    return total

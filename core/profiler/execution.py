@@ -1,0 +1,145 @@
+"""Jitted calls while a trace is recorded: one event per call and one per equation inside it.
+
+`Jitted.__call__` hands its call here when `hooks.ACTIVE`. The call is recorded as
+`jit_<name>`; inside it, the program runs equation by equation through each primitive's eager
+implementation (the numpy back end, with calls to other jitted functions and custom-derivative
+calls opened up), and each equation is recorded with its duration, its `core.source_info` (the
+user's source line and the `named_scope`/module path, e.g. `MLP/Dense_0/dot_general`) and its
+cost (`core.profiler.cost`: FLOPs, transcendentals, bytes read and written).
+
+So while tracing, a jitted function runs as its equations, not as one fused native kernel:
+durations show where the operations' time goes relative to each other, not the fused loops'
+exact times, and the traced steps run slower than untraced ones. Calls made under a
+transformation (inside another `jit`, `grad`, `vmap`) are not recorded on their own: they are
+part of the enclosing program.
+"""
+
+from __future__ import annotations
+
+import time
+import weakref
+from typing import Any
+
+import numpy as np
+
+from core import tree_util
+from core.array import Array
+from core.config import config
+from core.ir import Eqn, Jaxpr, Literal
+from core.profiler import hooks
+from core.profiler.cost import equation_cost
+from core.trace import EvalTrace, current_trace
+
+_CALLS = {"jit_call": "jaxpr", "custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr"}
+_labels: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def equation_label(eqn: Eqn) -> tuple[str, dict[str, Any]]:
+    """The event name (`scope/primitive`) and arguments (source, scope, cost) of an equation.
+
+    Args:
+      eqn: a jaxpr equation.
+
+    Returns:
+      `(name, args)`.
+    """
+    info = eqn.source_info
+    scope = info.name_stack if info is not None else ""
+    name = f"{scope}/{eqn.prim.name}" if scope else eqn.prim.name
+    cost = equation_cost(eqn)
+    args: dict[str, Any] = {"primitive": eqn.prim.name}
+    if info is not None:
+        args["source"] = info.location()
+        args["scope"] = scope
+    args["shape"] = " ".join(v.aval.str_short() for v in eqn.outputs)
+    if cost.flops is not None:
+        args["flops"] = cost.flops
+    if cost.transcendentals:
+        args["transcendentals"] = cost.transcendentals
+    args["bytes_read"] = cost.bytes_read
+    args["bytes_written"] = cost.bytes_written
+    return name, args
+
+
+def _labelled(jaxpr: Jaxpr) -> list[tuple[str, dict[str, Any]]]:
+    labels = _labels.get(jaxpr)
+    if labels is None:
+        labels = _labels[jaxpr] = [equation_label(e) for e in jaxpr.eqns]
+    return labels
+
+
+def run_equations(jaxpr: Jaxpr, args: list[np.ndarray]) -> list[np.ndarray]:
+    """Runs a constvar-free jaxpr equation by equation, recording one event per equation.
+
+    Args:
+      jaxpr: the program.
+      args: numpy values of its inputs.
+
+    Returns:
+      The numpy values of its outputs.
+    """
+    env: dict = dict(zip(jaxpr.invars, args, strict=True))
+
+    def read(x):
+        return np.asarray(x.val, x.aval.dtype) if isinstance(x, Literal) else env[x]
+
+    clock, record = time.perf_counter_ns, hooks.record
+    for eqn, (name, label_args) in zip(jaxpr.eqns, _labelled(jaxpr)):
+        ins = [read(x) for x in eqn.inputs]
+        inner = _CALLS.get(eqn.prim.name)
+        if inner is not None:
+            sub = eqn.params[inner]
+            outs = run_equations(getattr(sub, "jaxpr", sub), ins)
+        else:
+            start = clock()
+            out = eqn.prim.impl(*ins, **eqn.params)
+            record(name, start, clock() - start, label_args)
+            outs = out if eqn.prim.multiple_results else [out]
+        for v, o in zip(eqn.outputs, outs, strict=True):
+            env[v] = np.asarray(o)
+    return [read(x) for x in jaxpr.outvars]
+
+
+def call_jitted(jitted: Any, args: tuple, kwargs: dict) -> Any:
+    """Runs a `Jitted` call while a trace is recorded (see the module docstring).
+
+    Args:
+      jitted: the `core.jit.api.Jitted` called.
+      args: its positional arguments.
+      kwargs: its keyword arguments.
+
+    Returns:
+      What the call returns.
+    """
+    from core.jit.api import _concrete_inputs
+
+    if type(current_trace()) is not EvalTrace or not config._jit_enabled:
+        hooks.IN_JIT = True
+        try:
+            return jitted(*args, **kwargs)
+        finally:
+            hooks.IN_JIT = False
+    name = getattr(jitted, "__name__", "fun")
+    hooks.IN_JIT = True
+    start = time.perf_counter_ns()
+    try:
+        entry, leaves = jitted._entry(args, kwargs)
+        avals, vals = _concrete_inputs(leaves)
+        if avals is None:
+            return jitted(*args, **kwargs)
+        consts = [np.asarray(c) for c in entry.consts]
+        outs = run_equations(entry.jaxpr, [*consts, *vals])
+        arrays = [
+            Array(o.astype(a.dtype, copy=False), a.weak_type)
+            for o, a in zip(outs, entry.jaxpr.out_avals)
+        ]
+        return tree_util.tree_unflatten(entry.out_tree, arrays)
+    finally:
+        hooks.IN_JIT = False
+        if hooks.ACTIVE:
+            hooks.record(
+                f"jit_{name}",
+                start,
+                time.perf_counter_ns() - start,
+                {"mode": "equation by equation (eager)"},
+            )

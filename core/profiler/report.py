@@ -1,0 +1,275 @@
+"""`memory_report(jitted_fn, *args)`: what a compiled program holds at its peak, and why.
+
+The report follows what the numba back end does with the program: the same rewrites
+(`core.jit.simplify`: inlined calls, merged duplicates, dead code) and fusion plan
+(`core.jit.fusion.plan`), so values that live only inside a fused loop take no memory; views
+(reshape, transpose, broadcast, slice, ...) share their operand's buffer; and an elementwise
+loop writes its result into the buffer of a same-sized input that dies there
+(`core.jit.buffers`), so that result costs nothing new. Walking the units in execution order, a
+buffer is live from the unit that makes it to the last unit reading it (any of its views);
+program outputs stay live to the end; arguments are held by the caller for the whole call.
+The peak is the largest total of arguments and live buffers during one unit.
+
+`MemoryReport` prints as a table (one row per unit: what it allocates, what is live) followed
+by the buffers live at the peak, each with the equation that made it (source line and name
+stack) and the reason it is still alive (an argument, a program output, or the later equation
+that reads it). `save_profile(path)` writes the live-at-peak buffers as a pprof profile whose
+stacks are `primitive <- module path <- jit_<name>`.
+
+Sizes are the arrays' bytes; allocator overhead and scratch memory inside kernels (BLAS
+workspaces, a convolution's patches) are not counted.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from core.ir import Eqn, Var
+from core.profiler.files import write_atomic
+from core.profiler.pprof import ProfileBuilder
+
+_VIEWS = frozenset(["broadcast_in_dim", "reshape", "transpose", "rev", "slice"])
+
+
+def _nbytes(v: Var) -> int:
+    return math.prod(v.aval.shape) * np.dtype(v.aval.dtype).itemsize
+
+
+def _human(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if abs(n) < 1024 or unit == "GB":
+            return f"{n} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    raise AssertionError("unreachable")
+
+
+def _describe(eqn: Eqn | None) -> str:
+    if eqn is None:
+        return "argument"
+    info = eqn.source_info
+    if info is None:
+        return eqn.prim.name
+    name = f"{info.name_stack}/{eqn.prim.name}" if info.name_stack else eqn.prim.name
+    return f"{name} ({info.file.rsplit('/', 1)[-1]}:{info.line})"
+
+
+@dataclass(frozen=True)
+class LiveBuffer:
+    """A buffer live at the peak."""
+
+    var: Var
+    nbytes: int
+    made_by: Eqn | None  # None: an argument of the program
+    reason: str  # "argument", "program output" or "read by <equation>"
+
+
+@dataclass(frozen=True)
+class UnitRow:
+    """One unit of the compiled program (a fused loop or a single kernel)."""
+
+    index: int
+    eqns: tuple[Eqn, ...]
+    allocated: int  # new bytes this unit allocates
+    live: int  # bytes live while it runs (arguments included)
+
+
+@dataclass(frozen=True)
+class MemoryReport:
+    """The memory of one compiled program for given argument shapes (see the module docstring).
+
+    Attributes:
+      name: the function's name.
+      argument_bytes: the bytes of the arguments (and closed-over constants).
+      peak_bytes: the largest live total, arguments included.
+      peak_unit: the index in `units` where it is reached.
+      units: one row per unit, in execution order.
+      live_at_peak: the buffers live at the peak, largest first.
+    """
+
+    name: str
+    argument_bytes: int
+    peak_bytes: int
+    peak_unit: int
+    units: tuple[UnitRow, ...]
+    live_at_peak: tuple[LiveBuffer, ...]
+
+    def table(self) -> str:
+        """The report as text: one row per unit, then the buffers live at the peak."""
+        lines = [
+            f"jit_{self.name}: peak {_human(self.peak_bytes)} "
+            f"(arguments {_human(self.argument_bytes)}) at unit {self.peak_unit}",
+            f"{'unit':>4}  {'allocates':>10}  {'live':>10}  equations",
+        ]
+        for row in self.units:
+            mark = " <- peak" if row.index == self.peak_unit else ""
+            names = ", ".join(_describe(e) for e in row.eqns[:3])
+            more = f" (+{len(row.eqns) - 3} fused)" if len(row.eqns) > 3 else ""
+            lines.append(
+                f"{row.index:>4}  {_human(row.allocated):>10}  {_human(row.live):>10}  "
+                f"{names}{more}{mark}"
+            )
+        lines.append(f"live at the peak (unit {self.peak_unit}):")
+        lines.append(f"{'bytes':>10}  {'value':<16}  {'made by':<48}  why")
+        for b in self.live_at_peak:
+            lines.append(
+                f"{_human(b.nbytes):>10}  {b.var.aval.str_short():<16}  "
+                f"{_describe(b.made_by):<48}  {b.reason}"
+            )
+        return "\n".join(lines)
+
+    __str__ = table
+
+    def profile(self) -> bytes:
+        """The buffers live at the peak as a gzipped pprof profile (`allocations`, `space`)."""
+        builder = ProfileBuilder([("allocations", "count"), ("space", "bytes")], "space")
+        root = (f"jit_{self.name}", "", 0)
+        for b in self.live_at_peak:
+            eqn = b.made_by
+            if eqn is None:
+                stack = [("argument", "", 0), root]
+            else:
+                info = eqn.source_info
+                file, line = (info.file, info.line) if info else ("", 0)
+                scopes = info.name_stack.split("/") if info and info.name_stack else []
+                stack = [(eqn.prim.name, file, line)]
+                stack += [(s, "", 0) for s in reversed(scopes)] + [root]
+            labels = {"kind": "buffer", "shape": b.var.aval.str_short(), "why": b.reason}
+            builder.add(stack, [1, b.nbytes], labels)
+        return builder.build()
+
+    def save_profile(self, path: Any) -> None:
+        """Writes `profile()` to `path` (atomically).
+
+        Args:
+          path: the file to write (read it with `pprof -top path`).
+        """
+        write_atomic(path, self.profile())
+
+
+def _units(eqns: list[Eqn], outvars: list) -> list[tuple[list[Eqn], set[Var], set[Var]]]:
+    """The compiled program's units: (equations, values materialized, those of them written
+    by an elementwise loop, which may take over a dying input's buffer)."""
+    from core.jit.errors import LoweringError
+    from core.jit.fusion import ELEMENTWISE, REDUCE, classify, plan
+
+    try:
+        units = plan(eqns, outvars)
+    except LoweringError:  # runs on the numpy back end: every value is an array
+        return [([e], set(e.outputs), set()) for e in eqns]
+    out = []
+    for u in units:
+        if u.kind == ELEMENTWISE:
+            sinks = {v for e in u.eqns if classify(e) == REDUCE for v in e.outputs}
+            out.append((u.eqns, set(u.stored) | sinks, set(u.stored)))
+        elif u.eqns[0].prim.name in _VIEWS:
+            out.append((u.eqns, set(), set()))
+        else:
+            out.append((u.eqns, set(u.eqns[0].outputs), set()))
+    return out
+
+
+def analyze(name: str, jaxpr: Any) -> MemoryReport:
+    """The `MemoryReport` of a constvar-free jaxpr as the numba back end would run it.
+
+    Args:
+      name: the program's name.
+      jaxpr: the `Jaxpr`.
+
+    Returns:
+      The report.
+    """
+    from core.jit.simplify import simplify
+
+    eqns, outvars = simplify(jaxpr.eqns, jaxpr.outvars)
+    units = _units(eqns, outvars)
+    root: dict[Var, Var] = {}  # a view -> the value whose buffer it reads
+    made_by: dict[Var, Eqn] = {}
+    last_use: dict[Var, int] = {}  # buffer -> the last unit reading it
+    for i, (ueqns, _, _) in enumerate(units):
+        for e in ueqns:
+            for x in e.inputs:
+                if isinstance(x, Var):
+                    last_use[root.get(x, x)] = i
+            for v in e.outputs:
+                made_by[v] = e
+                if e.prim.name in _VIEWS and isinstance(e.inputs[0], Var):
+                    root[v] = root.get(e.inputs[0], e.inputs[0])
+    outputs = {root.get(v, v) for v in outvars if isinstance(v, Var)}
+    arguments = list(jaxpr.invars)
+    argument_bytes = sum(_nbytes(v) for v in arguments)
+
+    def dead_after(r: Var, i: int) -> bool:
+        return r not in outputs and last_use.get(r, -1) <= i
+
+    live: dict[Var, int] = {}  # buffer -> bytes
+    rows, peak_unit, peak, peak_live = [], 0, argument_bytes, {}
+    for i, (ueqns, made, loop_outputs) in enumerate(units):
+        reads = {root.get(x, x) for e in ueqns for x in e.inputs if isinstance(x, Var)}
+        dying = [r for r in reads if r in live and dead_after(r, i)]
+        allocated = 0
+        for v in sorted(made, key=lambda v: v.count):
+            same = [d for d in dying if d.aval.shape == v.aval.shape and _nbytes(d) == _nbytes(v)]
+            if v in loop_outputs and same:  # the loop writes into a dying input's buffer
+                dying.remove(same[0])
+                del live[same[0]]
+            else:
+                allocated += _nbytes(v)
+            live[v] = _nbytes(v)
+        total = argument_bytes + sum(live.values())
+        rows.append(UnitRow(i, tuple(ueqns), allocated, total))
+        if total > peak:
+            peak_unit, peak, peak_live = i, total, dict(live)
+        for r in [r for r in live if dead_after(r, i)]:
+            del live[r]
+    readers = _next_readers(units, root, peak_unit)
+    buffers = [
+        LiveBuffer(
+            v,
+            n,
+            made_by.get(v),
+            "program output" if v in outputs else f"read by {_describe(readers.get(v))}",
+        )
+        for v, n in peak_live.items()
+    ]
+    buffers += [LiveBuffer(v, _nbytes(v), None, "argument (held by the caller)") for v in arguments]
+    buffers.sort(key=lambda b: -b.nbytes)
+    return MemoryReport(
+        name, argument_bytes, peak, peak_unit, tuple(rows), tuple(b for b in buffers if b.nbytes)
+    )
+
+
+def _next_readers(units: list, root: dict, after: int) -> dict[Var, Eqn]:
+    """For each buffer, the first equation from unit `after` on that reads it (or a view of it)."""
+    found: dict[Var, Eqn] = {}
+    for ueqns, _, _ in units[after:]:
+        for e in ueqns:
+            for x in e.inputs:
+                if isinstance(x, Var):
+                    found.setdefault(root.get(x, x), e)
+    return found
+
+
+def memory_report(fun: Callable, *args: Any, **kwargs: Any) -> MemoryReport:
+    """What `jit(fun)` holds in memory when called on `args`, equation by equation.
+
+    Nothing runs: the program is traced (or taken from `fun`'s jit cache) and analyzed as the
+    numba back end compiles it (see the module docstring).
+
+    Args:
+      fun: a jitted function (`core.jit(f)`) or a plain function (jitted here).
+      *args: example arguments (arrays or `ShapeDtypeStruct`-like values).
+      **kwargs: keyword arguments.
+
+    Returns:
+      A `MemoryReport`; `print(report)` shows the table.
+    """
+    from core.jit.api import Jitted, jit
+
+    jitted = fun if isinstance(fun, Jitted) else jit(fun)
+    entry, _ = jitted._entry(args, kwargs)
+    return analyze(getattr(jitted, "__name__", "fun"), entry.jaxpr)

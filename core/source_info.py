@@ -1,0 +1,91 @@
+"""Where each staged equation comes from: the user's source line and the name stack.
+
+Every equation a `JaxprTrace` records gets a `SourceInfo`: the name stack (the `named_scope`s
+and Flax-style module names open when it was traced, `"MLP/Dense_0"`) and the first Python
+frame outside the `core` package (so `nn`, `optim` and user code count as "user", as the frames
+of Flax and Optax do for JAX). The profiler labels kernels and equations with it.
+
+Equations re-bound from an existing jaxpr (`eval_jaxpr`, the backward pass) keep the source of
+the equation they come from: `use(info)` sets it for everything staged meanwhile, and the
+backward pass wraps the stack's first name as `transpose(...)`, as JAX does. Name stacks are
+absolute (the scopes open when the jaxpr was traced), so a jitted function traced once and
+called from two scopes keeps the scopes of its first trace.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Iterator
+from typing import NamedTuple
+
+_CORE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+class SourceInfo(NamedTuple):
+    """The origin of one equation."""
+
+    name_stack: str  # "MLP/Dense_0" ("" outside any scope)
+    file: str
+    line: int
+    function: str
+
+    def location(self) -> str:
+        """`file:line (function)`, as JAX's `source_info_util.summarize`."""
+        return f"{self.file}:{self.line} ({self.function})"
+
+
+_stack: list[str] = []  # names pushed by named_scope / module calls
+_override: list[SourceInfo | None] = [None]  # set while re-binding an existing equation
+
+
+def current() -> SourceInfo | None:
+    """The source of an equation staged now (the override, else the name stack + user frame)."""
+    info = _override[0]
+    if info is not None:
+        return info
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_CORE_DIR):
+        frame = frame.f_back
+    if frame is None:
+        return SourceInfo("/".join(_stack), "<unknown>", 0, "<unknown>")
+    code = frame.f_code
+    return SourceInfo("/".join(_stack), code.co_filename, frame.f_lineno, code.co_qualname)
+
+
+@contextlib.contextmanager
+def scope(name: str) -> Iterator[None]:
+    """Pushes `name` on the name stack for the duration of the block."""
+    _stack.append(name)
+    try:
+        yield
+    finally:
+        _stack.pop()
+
+
+def name_stack() -> str:
+    """The current name stack, `"outer/inner"`."""
+    return "/".join(_stack)
+
+
+@contextlib.contextmanager
+def use(info: SourceInfo | None) -> Iterator[None]:
+    """Equations staged in the block take `info` as their source (None: leave as is)."""
+    if info is None:
+        yield
+        return
+    previous = _override[0]
+    _override[0] = info
+    try:
+        yield
+    finally:
+        _override[0] = previous
+
+
+def transposed(info: SourceInfo | None) -> SourceInfo | None:
+    """The source of the transpose of an equation: `transpose(MLP)/Dense_0` like JAX."""
+    if info is None:
+        return None
+    head, sep, tail = info.name_stack.partition("/")
+    return info._replace(name_stack=f"transpose({head}){sep}{tail}")

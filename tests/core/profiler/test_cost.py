@@ -1,0 +1,92 @@
+"""FLOP counts against XLA's: `jax.jit(f).lower(*args).cost_analysis()` values recorded with JAX
+0.8 (the reference interpreter), for the same functions and shapes."""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core import lax
+from core.profiler.cost import equation_cost, jaxpr_flops
+
+V = jnp.ones((4, 128))
+IMG = jnp.ones((2, 8, 8, 3))
+KER = jnp.ones((3, 3, 3, 16))
+
+
+def _conv(padding):
+    return lambda a, b: lax.conv_general_dilated(
+        a, b, (1, 1), padding, dimension_numbers=("NHWC", "HWIO", "NHWC")
+    )
+
+
+# (name, function, args, XLA flops, XLA transcendentals)
+CASES = [
+    ("dot", lambda x, w: x @ w, (jnp.ones((4, 784)), jnp.ones((784, 128))), 802816, 0),
+    ("add", lambda a, b: a + b, (V, V), 512, 0),
+    ("add_broadcast", lambda a, b: a + b, (V, jnp.ones(128)), 512, 0),
+    ("mul", lambda a, b: a * b, (V, V), 512, 0),
+    ("div", lambda a, b: a / b, (V, V), 512, 0),
+    ("neg", lambda a: -a, (V,), 512, 0),
+    ("maximum", lambda a: jnp.maximum(a, 0.0), (V,), 512, 0),
+    ("exp", jnp.exp, (V,), 0, 512),
+    ("tanh", jnp.tanh, (V,), 0, 512),
+    ("sqrt", jnp.sqrt, (V,), 0, 512),
+    ("log", jnp.log, (V,), 0, 512),
+    ("rsqrt", lax.rsqrt, (V,), 0, 512),
+    ("sigmoid", core.nn.sigmoid, (V,), 1536, 512),
+    ("sum", jnp.sum, (V,), 511, 0),
+    ("sum0", lambda a: a.sum(0), (V,), 384, 0),
+    ("max1", lambda a: a.max(1), (V,), 508, 0),
+    ("where", lambda a: jnp.where(a > 0, a, 1.0), (V,), 1024, 0),
+    ("convert", lambda a: a.astype(jnp.int32), (V,), 512, 0),
+    ("square", lambda a: a**2, (V,), 512, 0),
+    ("cube", lambda a: lax.integer_pow(a, 3), (V,), 1024, 0),
+    ("transpose", lambda a: a.T, (V,), 0, 0),
+    (
+        "batched_dot",
+        lambda a, b: jnp.einsum("bij,bjk->bik", a, b),
+        (jnp.ones((3, 4, 5)), jnp.ones((3, 5, 6))),
+        720,
+        0,
+    ),  # fmt: skip
+    ("conv_same", _conv("SAME"), (IMG, KER), 92928, 0),
+    ("conv_valid", _conv("VALID"), (IMG, KER), 62208, 0),
+    ("cumsum", lambda a: jnp.cumsum(a, 1), (V,), 65024, 0),
+    (
+        "avg_pool",
+        lambda a: lax.reduce_window(a, 0.0, lax.add, (1, 2, 2, 1), (1, 2, 2, 1), "VALID"),
+        (IMG,),
+        288,
+        0,
+    ),  # fmt: skip
+    (
+        "dense_vjp",
+        lambda w, x: core.vjp(lambda w, x: x @ w, w, x)[1](jnp.ones((4, 128))),
+        (jnp.ones((784, 128)), jnp.ones((4, 784))),
+        1605632,
+        0,
+    ),  # fmt: skip
+]
+
+
+@pytest.mark.parametrize("name,fun,args,flops,transcendentals", CASES, ids=[c[0] for c in CASES])
+def test_flops_match_xla_cost_analysis(name, fun, args, flops, transcendentals):
+    jaxpr = core.make_jaxpr(fun)(*args).jaxpr
+    assert jaxpr_flops(jaxpr) == flops
+    assert sum(equation_cost(e).transcendentals or 0 for e in jaxpr.eqns) == transcendentals
+
+
+def test_bytes_read_and_written():
+    jaxpr = core.make_jaxpr(lambda a, b: a @ b)(jnp.ones((4, 8)), jnp.ones((8, 2))).jaxpr
+    cost = equation_cost(jaxpr.eqns[0])
+    assert (cost.bytes_read, cost.bytes_written) == (4 * 8 * 4 + 8 * 2 * 4, 4 * 2 * 4)
+    # An operand read twice is read once.
+    sq = core.make_jaxpr(lambda a: a * a)(jnp.ones(10, jnp.float32)).jaxpr.eqns[0]
+    assert equation_cost(sq).bytes_read == 40
+
+
+def test_unknown_costs_are_none_not_zero():
+    jaxpr = core.make_jaxpr(jnp.sort)(jnp.ones(5)).jaxpr
+    assert equation_cost(jaxpr.eqns[-1]).flops is None
+    np.testing.assert_equal(jaxpr_flops(jaxpr), 0)
