@@ -167,10 +167,20 @@ def _flops(eqn: Eqn) -> tuple[int | None, int | None]:
     if name == "scatter":
         combines = eqn.params.get("kind") not in (None, "set")  # add/mul/min/max: one per update
         return (_size(eqn.inputs[2].aval) if combines else 0), 0
-    lowering = type(eqn.prim.lowering).__name__
-    if lowering == "Scalar" and name != "threefry2x32":
+    if name != "threefry2x32" and _is_elementwise(eqn):
         return _size(out), 0
     return None, None
+
+
+def _is_elementwise(eqn: Eqn) -> bool:
+    """Whether the compiled back end runs `eqn` as a scalar expression per element."""
+    from core.jit.errors import LoweringError
+    from core.jit.fusion import ELEMENTWISE, SCALAR, classify
+
+    try:
+        return classify(eqn) in (ELEMENTWISE, SCALAR)
+    except LoweringError:
+        return False
 
 
 def equation_cost(eqn: Eqn) -> Cost:
