@@ -17,7 +17,7 @@ import numpy as np
 import core
 import core.numpy as jnp
 from core import lax
-from nn import errors, initializers
+from nn import errors, initializers, meta
 from nn.dtypes import promote_dtype
 from nn.module import Module, compact, merge_param
 
@@ -34,6 +34,14 @@ def _as_tuple(x: int | Sequence[int]) -> tuple[int, ...]:
 
 def _normalize_axes(axes: tuple[int, ...], ndim: int) -> tuple[int, ...]:
     return tuple(ax if ax >= 0 else ndim + ax for ax in axes)
+
+
+def _reshape_boxed(value: Any, shape: tuple[int, ...]) -> Any:
+    """``value`` reshaped; a boxed one (``nn.with_partitioning`` / ``with_logical_partitioning``
+    initializers) keeps its box and axis names, as in Flax."""
+    if isinstance(value, meta.AxisMetadata):
+        return meta.replace_boxed(value, jnp.reshape(value.unbox(), shape))
+    return jnp.reshape(value, shape)
 
 
 class DenseGeneral(Module):
@@ -88,11 +96,11 @@ class DenseGeneral(Module):
                 int(np.prod(shape[: n_batch + n_axis])),
                 int(np.prod(shape[-n_features:])),
             )
-            return jnp.reshape(self.kernel_init(rng, flat, dtype), shape)
+            return _reshape_boxed(self.kernel_init(rng, flat, dtype), shape)
 
         def bias_init_wrap(rng, shape, dtype=jnp.float32):
             flat = (int(np.prod(shape[:n_batch]) * np.prod(shape[-n_features:])),)
-            return jnp.reshape(self.bias_init(rng, flat, dtype), shape)
+            return _reshape_boxed(self.bias_init(rng, flat, dtype), shape)
 
         batch_shape = tuple(inputs.shape[ax] for ax in batch_dims)
         kernel_shape = tuple(inputs.shape[ax] for ax in axis) + features

@@ -9,18 +9,20 @@ them, which is what Flax's ``nn.scan`` with ``variable_broadcast='params'`` amou
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 import core.numpy as jnp
-from core import lax, random, tree_util
+from core import random, tree_util
 from nn import initializers
 from nn.activation import sigmoid, tanh
 from nn.dtypes import promote_dtype
+from nn.frozen_dict import FrozenDict
 from nn.linear import Conv, Dense, default_kernel_init
 from nn.module import Module, compact, nowrap
+from nn.transforms import scan
 
 Array = Any
 Carry = Any
@@ -448,6 +450,11 @@ def flip_sequences(
 class RNN(Module):
     """Runs ``cell`` over the time axis of ``(*batch, time, *features)`` inputs.
 
+    As in Flax, the cell runs under the lifted ``nn.scan``, configured by the scan fields
+    below (the defaults share the cell's parameters across steps and give each step the same
+    ``'params'`` key); the outputs may be any pytree (a cell returning a tuple gives a tuple of
+    stacked sequences).
+
     Attributes:
       cell: the recurrent cell (its parameters appear under ``'cell'``).
       time_major: inputs are ``(time, *batch, *features)``.
@@ -455,6 +462,10 @@ class RNN(Module):
       reverse: process the sequence backwards (outputs stay reversed unless ``keep_order``).
       keep_order: with ``reverse``, flip the outputs back to input order.
       unroll: scan steps per loop iteration.
+      variable_axes: ``nn.scan``'s collections with one set of variables per step.
+      variable_broadcast: ``nn.scan``'s collections shared by every step (``'params'``).
+      variable_carry: ``nn.scan``'s collections carried from step to step.
+      split_rngs: ``nn.scan``'s ``{stream: bool}``: a different key per step or the same one.
 
     Example::
 
@@ -470,6 +481,10 @@ class RNN(Module):
     reverse: bool = False
     keep_order: bool = False
     unroll: int = 1
+    variable_axes: Mapping[Any, int] = FrozenDict()
+    variable_broadcast: Any = "params"
+    variable_carry: Any = False
+    split_rngs: Mapping[Any, bool] = FrozenDict({"params": False})
 
     def __call__(
         self,
@@ -513,24 +528,31 @@ class RNN(Module):
             initial_carry = self.cell.initialize_carry(
                 random.key(0) if init_key is None else init_key, input_shape
             )
-        xs = jnp.moveaxis(inputs, time_axis, 0)
-        if self.is_initializing():
-            self.cell(initial_carry, xs[0])  # create the parameters outside the scan
         slice_carry = seq_lengths is not None and return_carry
 
-        def step(carry: Carry, x: Array) -> tuple[Carry, Any]:
-            carry, y = self.cell(carry, x)
+        def step(cell: RNNCellBase, carry: Carry, x: Array) -> tuple[Carry, Any]:
+            carry, y = cell(carry, x)
             return carry, ((carry, y) if slice_carry else y)
 
-        carry, ys = lax.scan(step, initial_carry, xs, unroll=self.unroll)
+        scan_cell = scan(
+            step,
+            in_axes=time_axis,
+            out_axes=(0, time_axis) if slice_carry else time_axis,
+            unroll=self.unroll,
+            variable_axes=self.variable_axes,
+            variable_broadcast=self.variable_broadcast,
+            variable_carry=self.variable_carry,
+            split_rngs=self.split_rngs,
+        )
+        carry, outputs = scan_cell(self.cell, initial_carry, inputs)
         if slice_carry:
-            carries, ys = ys
-            last = seq_lengths - 1
-            batch = np.arange(xs.shape[1])
+            carries, outputs = outputs
+            last, batch = seq_lengths - 1, np.arange(inputs.shape[1 if time_major else 0])
             carry = tree_util.tree_map(lambda c: c[last, batch], carries)
-        outputs = jnp.moveaxis(ys, 0, time_axis)
         if reverse and keep_order:
-            outputs = flip_sequences(outputs, seq_lengths, n_batch, time_major)
+            outputs = tree_util.tree_map(
+                lambda y: flip_sequences(y, seq_lengths, n_batch, time_major), outputs
+            )
         return (carry, outputs) if return_carry else outputs
 
 

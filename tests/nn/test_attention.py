@@ -243,3 +243,26 @@ def test_decode_under_jit_compiles_once():
     np.testing.assert_allclose(got, FLAX_DECODE_OUT, rtol=1e-5, atol=1e-6)
     assert int(cache["cache_index"]) == 3
     assert step._cache_size() == 1
+
+
+@pytest.mark.parametrize("wrap", [nn.with_logical_partitioning, nn.with_partitioning])
+@pytest.mark.parametrize("names", [("embed", "heads"), ("embed", "heads", "kv")])
+def test_kernel_init_with_partitioning_boxes_like_flax(wrap, names):
+    # Flax 0.12.8 known answers: the boxed 2-D init is reshaped inside its box, names kept.
+    m = nn.MultiHeadDotProductAttention(
+        num_heads=2, qkv_features=4, kernel_init=wrap(nn.initializers.xavier_uniform(), names)
+    )
+    x = jnp.asarray(np.linspace(-1, 1, 24).reshape(2, 3, 4).astype(np.float32))
+    v = m.init(random.PRNGKey(0), x)
+    q = v["params"]["query"]["kernel"]
+    assert isinstance(q, nn.meta.AxisMetadata) and tuple(q.names) == names
+    assert q.value.shape == (4, 2, 2)
+    assert tuple(v["params"]["out"]["kernel"].names) == names
+    np.testing.assert_allclose(
+        np.ravel(q.value)[:3], [0.5451542139053345, -0.2918614149093628, 0.32155025005340576], 1e-6
+    )
+    y = m.apply(v, x)
+    np.testing.assert_allclose(
+        np.ravel(y)[:3], [-0.21872638165950775, -0.5808086395263672, 0.3607766926288605], 1e-5
+    )
+    assert tuple(nn.get_partition_spec(v)["params"]["query"]["kernel"]) == names

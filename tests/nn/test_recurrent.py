@@ -241,3 +241,109 @@ def test_conv_lstm_cell_matches_flax():
         rtol=1e-4,
         atol=1e-6,
     )
+
+
+# Known answers from Flax 0.12.8 (flax.linen.RNN) for the same cells, keys and inputs.
+
+
+class _TupleCell(nn.RNNCellBase):
+    features: int = 3
+
+    @nn.compact
+    def __call__(self, carry, x):
+        h = nn.tanh(nn.Dense(self.features)(x) + nn.Dense(self.features, name="hh")(carry))
+        return h, (h, 2 * h)
+
+    def initialize_carry(self, rng, input_shape):
+        return jnp.zeros(input_shape[:-1] + (self.features,))
+
+
+class _DropoutCell(nn.RNNCellBase):
+    features: int = 3
+
+    @nn.compact
+    def __call__(self, carry, x):
+        h = nn.tanh(nn.Dense(self.features)(x) + carry)
+        h = nn.Dropout(0.5, deterministic=False)(h)
+        self.sow("intermediates", "h", h)
+        return h, h
+
+    def initialize_carry(self, rng, input_shape):
+        return jnp.zeros(input_shape[:-1] + (self.features,))
+
+
+SEQ = np.linspace(-1, 1, 16).reshape(2, 4, 2).astype(np.float32)
+
+
+def test_rnn_over_a_cell_with_tuple_outputs_returns_the_tuple_like_flax():
+    rnn = nn.RNN(_TupleCell())
+    v = rnn.init(random.PRNGKey(0), SEQ)
+    y = rnn.apply(v, SEQ)
+    assert isinstance(y, tuple) and len(y) == 2
+    want = [
+        [-0.17132994532585144, -0.06582480669021606, -0.046448033303022385],
+        [-0.12678690254688263, -0.3560674786567688, 0.13057218492031097],
+        [-0.5914356708526611, -0.7060809135437012, -0.051102690398693085],
+        [-0.5031582117080688, -0.8850738406181335, 0.23911789059638977],
+    ]
+    np.testing.assert_allclose(y[0][1], want, atol=1e-6)
+    np.testing.assert_allclose(y[1], 2 * np.asarray(y[0]), atol=1e-6)
+    rev = nn.RNN(_TupleCell(), return_carry=True, reverse=True, keep_order=True)
+    carry, (h, _) = rev.apply(v, SEQ, seq_lengths=jnp.array([2, 4]))
+    want_carry = [
+        [0.6788384318351746, 0.8844856023788452, -0.0021448100451380014],
+        [-0.48731741309165955, -0.6437989473342896, -0.10205568373203278],
+    ]
+    np.testing.assert_allclose(carry, want_carry, atol=1e-6)
+    np.testing.assert_allclose(
+        h[0, 1], [0.09492746740579605, 0.5605940222740173, -0.2345747500658], 1e-5
+    )
+
+
+def test_rnn_split_rngs_and_variable_axes_like_flax():
+    rnn = nn.RNN(
+        _DropoutCell(),
+        split_rngs={"params": False, "dropout": True},
+        variable_axes={"intermediates": 1},
+    )
+    v = rnn.init({"params": random.PRNGKey(1), "dropout": random.PRNGKey(2)}, SEQ)
+    y, state = rnn.apply(v, SEQ, rngs={"dropout": random.PRNGKey(3)}, mutable=["intermediates"])
+    want = [
+        [0.0, 0.0, 0.0],
+        [0.0, 0.3075915277004242, -0.2653668522834778],
+        [0.0, 0.7223430275917053, -0.6218093633651733],
+        [0.29371514916419983, 1.2195953130722046, 0.0],
+    ]
+    np.testing.assert_allclose(y[0], want, atol=1e-6)  # a new dropout mask at every step
+    assert state["intermediates"]["cell"]["h"][0].shape == (2, 4, 3)  # stacked along axis 1
+    same_mask = nn.RNN(_DropoutCell(), split_rngs={"params": False, "dropout": False})
+    y = same_mask.apply(v, SEQ, rngs={"dropout": random.PRNGKey(3)})
+    np.testing.assert_allclose(
+        y[0, :, 0],
+        [1.0054943561553955, 1.7806344032287598, 1.936509370803833, 1.9390640258789062],
+        1e-6,
+    )
+
+
+def test_rnn_per_step_parameters_with_variable_axes_like_flax():
+    rnn = nn.RNN(
+        _TupleCell(),
+        variable_axes={"params": 0},
+        variable_broadcast=False,
+        split_rngs={"params": True},
+    )
+    v = rnn.init(random.PRNGKey(4), SEQ)
+    shapes = tree_util.tree_map(jnp.shape, v["params"]["cell"])
+    assert shapes == {
+        "Dense_0": {"bias": (4, 3), "kernel": (4, 2, 3)},
+        "hh": {"bias": (4, 3), "kernel": (4, 3, 3)},
+    }
+    np.testing.assert_allclose(
+        v["params"]["cell"]["Dense_0"]["kernel"][:, 0, 0],
+        [0.4903261065483093, -0.17307335138320923, 0.3232240080833435, -0.3097929358482361],
+        atol=1e-6,
+    )
+    y = rnn.apply(v, SEQ)[0]
+    np.testing.assert_allclose(
+        y[1, 3], [-0.92684006690979, 0.1443644016981125, 0.5886472463607788], 1e-5
+    )
