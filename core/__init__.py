@@ -87,9 +87,12 @@ from core.pmap import (
     live_arrays,
     pmap,
 )
+from core.sharding import PartitionSpec as P
+from core.sharding import make_mesh, set_mesh
 
 __all__ = [
     "Array",
+    "P",
     "ShapeDtypeStruct",
     "ShapedArray",
     "block_until_ready",
@@ -140,6 +143,7 @@ __all__ = [
     "local_device_count",
     "local_devices",
     "make_jaxpr",
+    "make_mesh",
     "named_call",
     "named_scope",
     "nn",
@@ -154,6 +158,7 @@ __all__ = [
     "random",
     "remat",
     "scipy",
+    "set_mesh",
     "stop_gradient",
     "sharding",
     "struct",

@@ -144,16 +144,23 @@ class Array(ArrayBase):
     @property
     def addressable_shards(self) -> list:
         """The `Shard`s of this process: the whole array for a single-device one; slice `i`
-        along the sharded axis (kept with size 1) on device `i` of a pmap output."""
+        along the sharded axis (kept with size 1) on device `i` of a pmap output; the pieces
+        of `devices_indices_map` for a `NamedSharding`."""
         from core.sharding import Shard, SingleDeviceSharding
 
         sharding = self.sharding
-        axis = getattr(sharding, "sharded_axis", None)
+        if hasattr(sharding, "devices_indices_map"):  # NamedSharding
+            pieces = list(sharding.devices_indices_map(self.shape).items())
+        else:
+            axis = getattr(sharding, "sharded_axis", None)
+            pieces = []
+            for i, d in enumerate(getattr(sharding, "devices", (self.device,))):
+                index = tuple(slice(None) for _ in range(self.ndim))
+                if axis is not None:
+                    index = index[:axis] + (slice(i, i + 1),) + index[axis + 1 :]
+                pieces.append((d, index))
         out = []
-        for i, d in enumerate(getattr(sharding, "devices", (self.device,))):
-            index = tuple(slice(None) for _ in range(self.ndim))
-            if axis is not None:
-                index = index[:axis] + (slice(i, i + 1),) + index[axis + 1 :]
+        for d, index in pieces:
             value = self._value[index]
             aval = interned(value.shape, value.dtype, self.weak_type)
             out.append(Shard(d, index, Array._placed(value, aval, SingleDeviceSharding(d))))

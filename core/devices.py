@@ -231,19 +231,22 @@ def device_put(
 
     Args:
       x: a pytree of arrays or scalars.
-      device: a local `CpuDevice`, a `Sharding`, or None (the default device, uncommitted).
+      device: a local `CpuDevice`, a `Sharding` (e.g. `NamedSharding(mesh, spec)`, checked
+        against the arrays as in JAX), a bare `PartitionSpec` (over the mesh set by
+        `core.set_mesh`), a tree of those matching (a prefix of) `x`, or None (the default
+        device, uncommitted).
       src, donate, may_alias: accepted for compatibility (the buffer is never copied: arrays
         are immutable and every device shares the host memory).
 
     Returns:
       The pytree of `Array`s.
     """
+    from core.named_sharding import place
     from core.numpy import asarray
 
     if device is None:
         return tree_util.tree_map(asarray, x)
-    sharding = as_sharding(device)
-    return tree_util.tree_map(lambda leaf: placed(leaf, sharding), x)
+    return place(x, device, "device_put")
 
 
 def device_put_replicated(x: Any, devices: list[CpuDevice]) -> Any:

@@ -6,6 +6,8 @@ Each class subclasses the matching built-in exception (`TypeError`, `ValueError`
 
 from __future__ import annotations
 
+from typing import Any
+
 _STAGED = (
     "This happens when a value that depends on the function's arguments is used where Python "
     "needs a concrete value, inside `jit`, `vmap` or another transformation that traces the "
@@ -178,3 +180,45 @@ class PackageShadowingWarning(UserWarning):
 
 class ProfilerError(NumbaxError, RuntimeError):
     """`core.profiler` used out of order (a second `start_trace`, `stop_trace` without one)."""
+
+
+# Meshes and named shardings (`core/mesh.py`, `core/named_sharding.py`).
+
+
+class MeshShapeError(NumbaxError, ValueError):
+    """A mesh whose devices do not fit its shape or axis names."""
+
+
+class MeshAxisNotFoundError(NumbaxError, ValueError):
+    """A `PartitionSpec` names an axis the mesh does not have."""
+
+    def __init__(self, name: Any, spec: Any, axis_names: tuple) -> None:
+        super().__init__(
+            f"Resource axis: {name} of {spec} is not found in mesh: {axis_names}. Use one of "
+            "the mesh's axis names (or None to replicate that array axis)."
+        )
+
+
+class DuplicateSpecError(NumbaxError, ValueError):
+    """A `PartitionSpec` maps one mesh axis to two array axes."""
+
+    def __init__(self, spec: Any, names: list) -> None:
+        super().__init__(
+            "A single NamedSharding spec specification can map every mesh axis to at most one "
+            f"positional dimension, but {spec} has duplicate entries for {names}."
+        )
+
+
+class ShardingShapeError(NumbaxError, ValueError):
+    """An array that the sharding cannot split (too few axes, or sizes not divisible)."""
+
+
+class NoMeshError(NumbaxError, ValueError):
+    """A bare `PartitionSpec` was given where a mesh is needed, and no mesh is set."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__(
+            f"{where} got a PartitionSpec but no mesh is set: set one with "
+            "`core.set_mesh(mesh)` (or `with core.sharding.use_mesh(mesh):`), or pass "
+            "`NamedSharding(mesh, spec)` instead."
+        )

@@ -6,7 +6,10 @@ computed outside `pmap`, on the default device) or a `PmapSharding` (the outputs
 slice `i` along the sharded axis belongs to device `i`). ``PartitionSpec`` exists so that code
 which annotates arrays with mesh axes (Flax's ``nn.with_partitioning``,
 ``nn.get_partition_spec``, logical axis rules) runs unchanged and returns the same specs as
-JAX; meshes and ``NamedSharding`` are not provided, so `jit` shards nothing.
+JAX. Device meshes and the current mesh (`Mesh`, `AxisType`, `set_mesh`, `use_mesh`,
+`get_mesh`, `make_mesh`: `core/mesh.py`) and `NamedSharding` with `reshard` /
+`with_sharding_constraint` (`core/named_sharding.py`) are re-exported here: a `NamedSharding`
+is checked against the arrays it places and recorded on them, but `jit` shards nothing.
 """
 
 from __future__ import annotations
@@ -14,7 +17,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["PartitionSpec", "PmapSharding", "Shard", "Sharding", "SingleDeviceSharding"]
+__all__ = [
+    "AbstractMesh",
+    "AxisType",
+    "Mesh",
+    "NamedSharding",
+    "PartitionSpec",
+    "PmapSharding",
+    "Shard",
+    "Sharding",
+    "SingleDeviceSharding",
+    "get_abstract_mesh",
+    "get_mesh",
+    "make_mesh",
+    "reshard",
+    "set_mesh",
+    "use_mesh",
+    "with_sharding_constraint",
+]
 
 
 class Shard:
@@ -133,3 +153,17 @@ class PartitionSpec(tuple):
 
     def __reduce__(self) -> tuple:
         return (PartitionSpec, tuple(self))
+
+
+# The mesh and named-sharding API lives in its own modules (which import the classes above).
+from core.mesh import (  # noqa: E402
+    AbstractMesh,
+    AxisType,
+    Mesh,
+    get_abstract_mesh,
+    get_mesh,
+    make_mesh,
+    set_mesh,
+    use_mesh,
+)
+from core.named_sharding import NamedSharding, reshard, with_sharding_constraint  # noqa: E402

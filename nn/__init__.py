@@ -35,7 +35,7 @@ The training recipe with BatchNorm and Dropout (``tests/nn/test_train_step.py`` 
     logits = model.apply({"params": params, "batch_stats": batch_stats}, x, train=False)
 """
 
-from nn import activation, errors, initializers, meta, traverse_util
+from nn import activation, errors, initializers, meta, partitioning, spmd, traverse_util
 from nn.activation import *  # noqa: F403  (PReLU and the activations: see its __all__)
 from nn.attention import (
     MultiHeadAttention,
@@ -59,6 +59,7 @@ from nn.meta import (
     RulesFallback,
     get_logical_axis_rules,
     get_partition_spec,
+    get_sharding,
     logical_axis_rules,
     logical_to_mesh,
     logical_to_mesh_axes,
@@ -106,6 +107,7 @@ from nn.recurrent import (
     SimpleCell,
 )
 from nn.scope import DenyList, Scope
+from nn.spmd import logical_to_mesh_sharding
 from nn.stochastic import Dropout
 from nn.summary import parameter_overview, tabulate
 from nn.transforms import (
@@ -174,10 +176,14 @@ __all__ = [
     "freeze",
     "get_logical_axis_rules",
     "get_partition_spec",
+    "get_sharding",
     "logical_axis_rules",
     "logical_to_mesh",
     "logical_to_mesh_axes",
+    "logical_to_mesh_sharding",
     "meta",
+    "partitioning",
+    "spmd",
     "ones",
     "ones_init",
     "override_named_call",

@@ -622,3 +622,25 @@ class PropertyAttributeError(DescriptorAttributeError, AttributeError):
             f"The property {cls_name}.{prop} raised AttributeError: {cause}. The property "
             "itself exists; fix the attribute it reads (a field or setup attribute missing?)."
         )
+
+
+class AxisNamesMismatchError(FlaxError, ValueError):
+    """``param_with_axes``/``variable_with_axes`` recorded different axis names for one
+    variable (e.g. a shared module called with two annotations)."""
+
+    def __init__(self, old: Any, new: Any):
+        super().__init__(
+            f"If axis names are sown twice, expected them to match. Got {old} and {new}: "
+            "declare each variable with one set of logical axis names."
+        )
+
+
+class AxesOutsideModuleError(FlaxError, ValueError):
+    """``param_with_axes``/``variable_with_axes`` ran outside a module method without
+    ``module=``."""
+
+    def __init__(self, what: str):
+        super().__init__(
+            f"nn.partitioning.{what} must run inside a module method (setup or @nn.compact), "
+            "or be given the module: module=self."
+        )

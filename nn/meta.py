@@ -8,9 +8,11 @@ initializer is wrapped with :func:`with_partitioning`; ``Module.param`` (and
 ``Variable.value``) hand the unboxed value to layer code, so layers never see boxes and
 ``apply`` accepts boxed and unboxed variables alike.
 
-numbax runs on one CPU device: there is no mesh, so unboxing never applies a sharding
-constraint and ``get_sharding``/``logical_to_mesh_sharding`` are not provided. Specs are still
-computed exactly as Flax does (:func:`get_partition_spec`, :func:`logical_to_mesh_axes`).
+Specs are computed exactly as Flax does (:func:`get_partition_spec`,
+:func:`logical_to_mesh_axes`). As in Flax, unboxing applies a sharding constraint when a mesh is
+set (``core.set_mesh``) or given to the box, and so does :func:`with_logical_constraint`; numbax
+computes on one CPU device, so a constraint checks the array against its ``NamedSharding`` and
+changes no values (``core.sharding``).
 Lifted transforms may call :func:`add_axis`/:func:`remove_axis` to keep the names in step
 with a mapped axis (``metadata_params={PARTITION_NAME: 'layers'}``).
 """
@@ -27,7 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from core import struct, tree_util
-from core.sharding import PartitionSpec
+from core.sharding import Mesh, NamedSharding, PartitionSpec, get_mesh, with_sharding_constraint
 from nn import errors
 
 PARTITION_NAME = "partition_name"
@@ -116,7 +118,7 @@ class Partitioned(struct.PyTreeNode, AxisMetadata):
     Attributes:
       value: the boxed value (the pytree child).
       names: one mesh axis name (or ``None``, or a tuple of names) per axis of ``value``.
-      mesh: accepted for Flax compatibility (there is one device, no mesh).
+      mesh: the mesh the unboxed value is constrained to (default: the current mesh).
 
     Example::
 
@@ -136,9 +138,16 @@ class Partitioned(struct.PyTreeNode, AxisMetadata):
         object.__setattr__(self, "names", tuple(self.names))
 
     def unbox(self, apply_constraint: bool = True) -> Any:
-        """Returns the value (``apply_constraint`` has no effect on one device)."""
-        del apply_constraint
-        return self.value
+        """Returns the value, constrained to :meth:`get_sharding` when a mesh is set or given
+        (and ``apply_constraint``)."""
+        mesh = _constraint_mesh(self.mesh, apply_constraint)
+        if mesh is None:
+            return self.value
+        return with_sharding_constraint(self.value, self.get_sharding(mesh))
+
+    def get_sharding(self, mesh: Mesh) -> NamedSharding:
+        """The ``NamedSharding`` of the value over ``mesh``."""
+        return NamedSharding(mesh, self.get_partition_spec())
 
     def replace_boxed(self, val: Any) -> Partitioned:
         return self.replace(value=val)
@@ -203,6 +212,36 @@ def _leaf_partition_spec(x: Any) -> PartitionSpec | None:
     if hasattr(x, "shape"):
         return PartitionSpec()
     return None
+
+
+def _constraint_mesh(mesh: Mesh | None, apply_constraint: bool = True) -> Mesh | None:
+    """The mesh a sharding constraint applies to: ``mesh``, else the current one, else None."""
+    if not apply_constraint:
+        return None
+    if mesh is None:
+        mesh = get_mesh()
+    return None if mesh.empty else mesh
+
+
+def get_sharding(tree: Any, mesh: Mesh) -> Any:
+    """The tree of ``NamedSharding``s over ``mesh`` of ``tree``'s boxes and arrays
+    (``nn.get_sharding``); leaves that are neither become ``None``.
+
+    Example::
+
+        >>> mesh = core.sharding.Mesh(core.devices(), ("model",))
+        >>> p = nn.Partitioned(jnp.ones((2, 3)), (None, "model"))
+        >>> nn.get_sharding({"w": p}, mesh)["w"].spec
+        PartitionSpec(None, 'model')
+    """
+
+    def leaf(x: Any) -> NamedSharding | None:
+        if hasattr(x, "get_sharding"):
+            return x.get_sharding(mesh)
+        spec = _leaf_partition_spec(x)
+        return None if spec is None else NamedSharding(mesh, spec)
+
+    return tree_util.tree_map(leaf, tree, is_leaf=is_axis_metadata)
 
 
 def get_partition_spec(tree: Any) -> Any:
@@ -355,38 +394,44 @@ def with_logical_constraint(
     mesh: Any = None,
     fallback: RulesFallback = RulesFallback.AXIS_IS_UNSHARDED,
 ) -> Any:
-    """A sharding constraint in logical axis names: on one device it returns ``x`` unchanged.
+    """A sharding constraint in logical axis names (``nn.with_logical_constraint``).
 
-    The names are still checked against the rules as Flax does (repeated names raise, and so
-    do unmatched ones with ``fallback=RulesFallback.RAISE_ERROR``).
+    The names are mapped to mesh axes by the rules as Flax does (repeated names raise, and so
+    do unmatched ones with ``fallback=RulesFallback.RAISE_ERROR``); when a mesh is given or
+    set, every leaf is constrained to the resulting ``NamedSharding`` (checked, values
+    unchanged on one device). Without rules it returns ``x``, as in Flax.
 
     Args:
       x: an array or pytree of arrays.
       logical_axis_resources: logical names per axis (a tuple, or a tree of them like ``x``).
       rules: the rules (default: the current ones).
-      mesh: accepted for Flax compatibility.
+      mesh: the mesh (default: the current one, see ``core.set_mesh``).
       fallback: what to do with axes no rule matches.
 
     Returns:
-      ``x``.
+      ``x``, constrained.
     """
-    del mesh
     if rules is None:
         rules = get_logical_axis_rules()
     if not rules or logical_axis_resources is None:
         return x
+    target = _constraint_mesh(mesh)
 
-    def check(names: Any, leaf: Any) -> Any:
+    def constrain(names: Any, leaf: Any) -> Any:
         assigned = _assign_mesh_axes(names, rules)
-        if (
-            fallback is RulesFallback.RAISE_ERROR
-            and assigned is not None
-            and any(a is _unassigned_axis for a in assigned)
-        ):
-            raise errors.UnmatchedLogicalAxisError(names)
-        return leaf
+        if assigned is None:
+            return leaf
+        if any(a is _unassigned_axis for a in assigned):
+            if fallback is RulesFallback.RAISE_ERROR:
+                raise errors.UnmatchedLogicalAxisError(names)
+            if fallback is RulesFallback.NO_CONSTRAINT:
+                return leaf
+        if target is None:
+            return leaf
+        spec = PartitionSpec(*(None if a is _unassigned_axis else a for a in assigned))
+        return with_sharding_constraint(leaf, NamedSharding(target, spec))
 
-    return tree_util.tree_map(check, logical_axis_resources, x, is_leaf=_is_logical_spec)
+    return tree_util.tree_map(constrain, logical_axis_resources, x, is_leaf=_is_logical_spec)
 
 
 class LogicallyPartitioned(Partitioned):
@@ -406,6 +451,13 @@ class LogicallyPartitioned(Partitioned):
         if self.rules is not None:
             # Rules join the treedef too: make them hashable.
             object.__setattr__(self, "rules", tuple(tuple(rule) for rule in self.rules))
+
+    def unbox(self, apply_constraint: bool = True) -> Any:
+        """Returns the value, constrained by :func:`with_logical_constraint` with this box's
+        rules when a mesh is set or given (and ``apply_constraint``)."""
+        if _constraint_mesh(self.mesh, apply_constraint) is None:
+            return self.value
+        return with_logical_constraint(self.value, self.names, rules=self.rules, mesh=self.mesh)
 
 
 def with_logical_partitioning(

@@ -81,7 +81,6 @@ from core.lax.composites import (
     stack,
     tile,
     unstack,
-    with_sharding_constraint,
     zeros_like_array,
 )
 from core.lax.gather_api import (
@@ -118,6 +117,7 @@ from core.lax.special import (
     random_gamma_grad,
     zeta,
 )
+from core.named_sharding import with_sharding_constraint
 from core.primitive import all_primitives
 from core.prims.collectives import (
     all_gather,

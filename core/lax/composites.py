@@ -767,13 +767,6 @@ def unstack(x: Any, axis: int = 0) -> tuple[Any, ...]:
     return tuple(index_in_dim(x, i, axis, False) for i in range(get_aval(x).shape[axis]))
 
 
-def with_sharding_constraint(x: Any, shardings: Any) -> Any:
-    """`lax.with_sharding_constraint`: `x` itself (one CPU device: there is nothing to lay
-    out)."""
-    del shardings
-    return x
-
-
 def approx_max_k(
     operand: Any,
     k: int,

@@ -45,3 +45,12 @@ def test_wrong_number_of_pads_is_a_type_error():
     assert np.array_equal(
         lax.conv_shape_tuple((1, 1, 4, 4), (1, 1, 2, 2), (1, 1), "VALID"), (1, 1, 3, 3)
     )
+
+
+def test_docstring_examples():
+    import doctest
+
+    from core.lax import shape_helpers
+
+    result = doctest.testmod(shape_helpers, extraglobs={"lax": lax})
+    assert result.attempted == 3 and result.failed == 0

@@ -1,0 +1,252 @@
+"""Device meshes (`jax.sharding.Mesh`) and the current-mesh context (`jax.set_mesh`).
+
+A `Mesh` is an n-d numpy array of devices (`core.devices()`, `core/devices.py`) with one name
+per axis; `core.sharding` re-exports everything here. The current mesh
+is per thread; `set_mesh` sets it (and restores the previous one when used as a context
+manager), `use_mesh` is the context-manager-only spelling, `get_mesh`/`get_abstract_mesh` read
+it.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import enum
+import threading
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from core.errors import MeshShapeError
+
+
+class AxisType(enum.Enum):
+    """How a mesh axis is partitioned (`jax.sharding.AxisType`); numbax treats all alike."""
+
+    Auto = enum.auto()
+    Explicit = enum.auto()
+    Manual = enum.auto()
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+class AbstractMesh:
+    """A mesh's shape, axis names and types without devices (`jax.sharding.AbstractMesh`)."""
+
+    def __init__(
+        self,
+        axis_sizes: Sequence[int],
+        axis_names: Sequence[str],
+        axis_types: Sequence[AxisType] | None = None,
+    ) -> None:
+        self.axis_sizes = tuple(int(s) for s in axis_sizes)
+        self.axis_names = tuple(axis_names)
+        self.axis_types = (
+            (AxisType.Auto,) * len(self.axis_names) if axis_types is None else tuple(axis_types)
+        )
+
+    @property
+    def shape(self) -> collections.OrderedDict:
+        return collections.OrderedDict(zip(self.axis_names, self.axis_sizes))
+
+    @property
+    def shape_tuple(self) -> tuple:
+        return tuple(zip(self.axis_names, self.axis_sizes))
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.axis_sizes))
+
+    @property
+    def empty(self) -> bool:
+        return not self.axis_names
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AbstractMesh) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def _key(self) -> tuple:
+        return (self.axis_sizes, self.axis_names, self.axis_types)
+
+    def __repr__(self) -> str:
+        if self.empty:
+            return "AbstractMesh((), axis_types=())"
+        axes = ", ".join(f"{n!r}: {s}" for n, s in zip(self.axis_names, self.axis_sizes))
+        return f"AbstractMesh({axes}, axis_types={self.axis_types!r}, platform=cpu)"
+
+
+class Mesh(AbstractMesh):
+    """Devices laid out in an n-d array with named axes (`jax.sharding.Mesh`).
+
+    Args:
+      devices: an n-d array (or nested sequence) of devices, e.g. from
+        `core.experimental.mesh_utils.create_device_mesh`.
+      axis_names: one name per axis of `devices` (a single string for a 1-d mesh).
+      axis_types: one `AxisType` per axis (default: all `AxisType.Auto`).
+
+    Example::
+
+        >>> devices = core.experimental.mesh_utils.create_device_mesh((2, 1), core.devices()[:2])
+        >>> Mesh(devices, ("data", "model")).shape
+        OrderedDict([('data', 2), ('model', 1)])
+    """
+
+    def __init__(
+        self,
+        devices: Any,
+        axis_names: str | Sequence[str],
+        axis_types: Sequence[AxisType] | None = None,
+    ) -> None:
+        if isinstance(axis_names, str):
+            axis_names = (axis_names,)
+        arr = np.empty(np.shape(devices), dtype=object)
+        arr[...] = devices if isinstance(devices, np.ndarray) else _nested_list(devices)
+        if arr.ndim != len(axis_names):
+            raise MeshShapeError(
+                "Mesh requires the ndim of its first argument (`devices`) to equal the length "
+                f"of its second argument (`axis_names`), but got devices.ndim == {arr.ndim} "
+                f"and len(axis_names) == {len(axis_names)}."
+            )
+        if len(set(axis_names)) != len(axis_names):
+            raise MeshShapeError(f"Mesh axis names must be distinct, got {tuple(axis_names)}.")
+        super().__init__(arr.shape, axis_names, axis_types)
+        self.devices = arr
+
+    @property
+    def device_ids(self) -> np.ndarray:
+        """The ids of the devices, laid out like `devices`."""
+        return np.vectorize(lambda d: d.id, otypes=[int])(self.devices)
+
+    @property
+    def local_devices(self) -> list:
+        return list(self.devices.flat)
+
+    @property
+    def local_mesh(self) -> Mesh:
+        return self
+
+    @property
+    def is_multi_process(self) -> bool:
+        return False
+
+    @property
+    def abstract_mesh(self) -> AbstractMesh:
+        return AbstractMesh(self.axis_sizes, self.axis_names, self.axis_types)
+
+    @property
+    def are_all_axes_auto(self) -> bool:
+        return all(t is AxisType.Auto for t in self.axis_types)
+
+    @property
+    def are_all_axes_explicit(self) -> bool:
+        return all(t is AxisType.Explicit for t in self.axis_types)
+
+    def _key(self) -> tuple:
+        return (tuple(self.device_ids.flat), *super()._key())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mesh) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __enter__(self) -> Mesh:
+        _context.stack.append(_context.mesh)
+        _context.mesh = self
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        _context.mesh = _context.stack.pop()
+
+    def __repr__(self) -> str:
+        if self.empty:
+            return "Mesh()"
+        return (
+            f"Mesh(axis_sizes={self.axis_sizes}, axis_names={self.axis_names}, "
+            f"axis_types={self.axis_types!r})"
+        )
+
+
+def _nested_list(devices: Any) -> Any:
+    if isinstance(devices, (list, tuple)):
+        return [_nested_list(d) for d in devices]
+    return devices
+
+
+def make_mesh(
+    axis_shapes: Sequence[int],
+    axis_names: Sequence[str],
+    axis_types: Sequence[AxisType] | None = None,
+    *,
+    devices: Sequence[Any] | None = None,
+) -> Mesh:
+    """A mesh of shape `axis_shapes` over the devices (`jax.make_mesh`).
+
+    Args:
+      axis_shapes: the size of every mesh axis; their product must be the device count.
+      axis_names: one name per axis.
+      axis_types: one `AxisType` per axis (default: all `AxisType.Explicit`, as in JAX).
+      devices: the devices to use (default: `core.devices()`).
+
+    Returns:
+      The `Mesh`.
+    """
+    from core.experimental.mesh_utils import create_device_mesh
+
+    if axis_types is None:
+        axis_types = (AxisType.Explicit,) * len(axis_names)
+    return Mesh(create_device_mesh(axis_shapes, devices), axis_names, axis_types)
+
+
+class _MeshContext(threading.local):
+    def __init__(self) -> None:
+        self.mesh: Mesh | None = None
+        self.stack: list[Mesh | None] = []
+
+
+_context = _MeshContext()
+_EMPTY = Mesh(np.empty((), dtype=object), ())
+
+
+def get_mesh() -> Mesh:
+    """The current mesh (`jax.sharding.get_mesh`); an empty `Mesh()` when none is set."""
+    return _context.mesh if _context.mesh is not None else _EMPTY
+
+
+def get_abstract_mesh() -> AbstractMesh:
+    """The current mesh without devices (`jax.sharding.get_abstract_mesh`)."""
+    return get_mesh().abstract_mesh
+
+
+class set_mesh:  # noqa: N801  (JAX's name: a function-like context manager)
+    """Sets the current mesh (`jax.set_mesh`); as a context manager, restores the previous one.
+
+    Example::
+
+        core.set_mesh(mesh)            # from now on
+        with core.set_mesh(mesh):      # inside the block only
+            y = core.device_put(x, core.sharding.PartitionSpec("data"))
+    """
+
+    def __init__(self, mesh: Mesh) -> None:
+        if not isinstance(mesh, Mesh):
+            raise TypeError(f"set_mesh expects a core.sharding.Mesh, got {type(mesh).__name__}.")
+        self._previous = _context.mesh
+        _context.mesh = mesh
+
+    def __enter__(self) -> Mesh:
+        return _context.mesh
+
+    def __exit__(self, *exc: Any) -> None:
+        _context.mesh = self._previous
+
+
+@contextlib.contextmanager
+def use_mesh(mesh: Mesh) -> Iterator[Mesh]:
+    """Context manager setting the current mesh inside a block (`jax.sharding.use_mesh`)."""
+    with set_mesh(mesh):
+        yield mesh

@@ -1,0 +1,208 @@
+"""`NamedSharding` (`jax.sharding.NamedSharding`) and placing arrays by shardings.
+
+`NamedSharding(mesh, spec)` splits array axis `i` over the mesh axes named by `spec[i]`
+(`core/mesh.py`); its `shard_shape` and `devices_indices_map` follow JAX's layout for any mesh
+of `core.devices()`. numbax arrays live in host memory and computations run on the default
+device, so placing an array (`device_put`, `lax.with_sharding_constraint`, `reshard`) checks
+the sharding against it exactly as JAX does (unknown mesh axes, an axis used twice, too few
+array axes, sizes not divisible), then records it on the array (`x.sharding`,
+`x.addressable_shards`) without copying. Operations return arrays on the default device (JAX
+propagates shardings through operations); under `jit`, `grad` and `vmap` the constraints are
+checked on the traced shapes and return their input. `core.sharding` re-exports these names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from core import tree_util
+from core.errors import DuplicateSpecError, MeshAxisNotFoundError, NoMeshError, ShardingShapeError
+from core.mesh import Mesh, get_mesh
+from core.sharding import PartitionSpec, Sharding
+
+
+def _entry_axes(entry: Any) -> tuple:
+    """The mesh axis names of one `PartitionSpec` entry."""
+    if entry is None or entry is PartitionSpec.UNCONSTRAINED:
+        return ()
+    return tuple(entry) if isinstance(entry, (tuple, list)) else (entry,)
+
+
+class NamedSharding(Sharding):
+    """An array split over a mesh by a `PartitionSpec` (`jax.sharding.NamedSharding`).
+
+    Args:
+      mesh: the device mesh.
+      spec: one entry per leading array axis: `None`, a mesh axis name or a tuple of names.
+      memory_kind: accepted for compatibility ('device').
+
+    Example::
+
+        >>> mesh = core.sharding.Mesh(core.devices()[:2], ("data",))
+        >>> s = NamedSharding(mesh, PartitionSpec("data"))
+        >>> s.shard_shape((8, 3)), s.is_fully_replicated
+        ((4, 3), False)
+    """
+
+    def __init__(self, mesh: Mesh, spec: PartitionSpec, *, memory_kind: str | None = None) -> None:
+        if not isinstance(mesh, Mesh):
+            raise TypeError(f"NamedSharding expects a Mesh, got {type(mesh).__name__}.")
+        if not isinstance(spec, PartitionSpec):
+            spec = PartitionSpec(*spec) if isinstance(spec, (tuple, list)) else PartitionSpec()
+        used: list = []
+        for entry in spec:
+            for name in _entry_axes(entry):
+                if name not in mesh.axis_names:
+                    raise MeshAxisNotFoundError(name, spec, mesh.axis_names)
+                used.append(name)
+        repeated = sorted({n for n in used if used.count(n) > 1})
+        if repeated:
+            raise DuplicateSpecError(spec, repeated)
+        self.mesh = mesh
+        self.spec = spec
+        self._devices = tuple(mesh.devices.flat)
+
+    def _splits(self) -> list[int]:
+        """How many pieces each array axis named by the spec is cut into."""
+        sizes = self.mesh.shape
+        return [int(np.prod([sizes[n] for n in _entry_axes(e)])) for e in self.spec]
+
+    @property
+    def is_fully_replicated(self) -> bool:
+        return all(n == 1 for n in self._splits())
+
+    def with_spec(self, spec: PartitionSpec) -> NamedSharding:
+        """This sharding's mesh with another spec."""
+        return NamedSharding(self.mesh, spec)
+
+    def check_shape(self, shape: Sequence[int], where: str = "device_put") -> None:
+        """Raises `ShardingShapeError` unless an array of `shape` can be split this way."""
+        if len(self.spec) > len(shape):
+            raise ShardingShapeError(
+                f"One of {where} args is incompatible with its sharding annotation {self!r}: "
+                f"it is only valid for values of rank at least {len(self.spec)}, but got a "
+                f"value of shape {tuple(shape)}."
+            )
+        for axis, (dim, n) in enumerate(zip(shape, self._splits())):
+            if dim % n:
+                raise ShardingShapeError(
+                    f"One of {where} args is incompatible with its sharding annotation "
+                    f"{self!r}: axis {axis} of shape {tuple(shape)} has size {dim}, which the "
+                    f"{n} devices of mesh axes {self.spec[axis]} cannot split evenly."
+                )
+
+    def shard_shape(self, global_shape: Sequence[int]) -> tuple[int, ...]:
+        self.check_shape(global_shape, "shard_shape")
+        splits = self._splits() + [1] * (len(global_shape) - len(self.spec))
+        return tuple(d // n for d, n in zip(global_shape, splits))
+
+    def devices_indices_map(self, global_shape: Sequence[int]) -> dict:
+        shard = self.shard_shape(global_shape)
+        names = self.mesh.axis_names
+        out = {}
+        for coords in np.ndindex(*self.mesh.axis_sizes):
+            position = dict(zip(names, coords))
+            index = []
+            for axis, size in enumerate(shard):
+                entry = self.spec[axis] if axis < len(self.spec) else None
+                piece = 0
+                for name in _entry_axes(entry):  # row-major over the entry's mesh axes
+                    piece = piece * self.mesh.shape[name] + position[name]
+                whole = size == global_shape[axis]
+                index.append(slice(None) if whole else slice(piece * size, (piece + 1) * size))
+            out[self.mesh.devices[coords]] = tuple(index)
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, NamedSharding)
+            and other.mesh == self.mesh
+            and tuple(other.spec) == tuple(self.spec)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.mesh, tuple(self.spec)))
+
+    def __repr__(self) -> str:
+        axes = ", ".join(f"{n!r}: {s}" for n, s in zip(self.mesh.axis_names, self.mesh.axis_sizes))
+        mesh = f"Mesh({axes}, axis_types={self.mesh.axis_types!r})"
+        return f"NamedSharding(mesh={mesh}, spec={self.spec!r}, memory_kind=device)"
+
+
+def _resolve(sharding: Any, where: str) -> Sharding | None:
+    """A `Sharding` from a sharding, a device, or a bare `PartitionSpec` (over the current
+    mesh); None stays None (no constraint)."""
+    if sharding is None:
+        return None
+    if isinstance(sharding, PartitionSpec):
+        mesh = get_mesh()
+        if mesh.empty:
+            raise NoMeshError(where)
+        return NamedSharding(mesh, sharding)
+    from core.devices import as_sharding
+
+    return as_sharding(sharding)
+
+
+def _is_spec_leaf(x: Any) -> bool:
+    return x is None or isinstance(x, (Sharding, PartitionSpec)) or hasattr(x, "platform")
+
+
+def place(x: Any, shardings: Any, where: str) -> Any:
+    """Every leaf of `x` as an `Array` checked against, and placed by, its sharding; traced
+    leaves are checked and returned as they are.
+
+    Args:
+      x: a pytree of arrays or scalars.
+      shardings: one sharding (or device, or `PartitionSpec`) for every leaf, or a tree of
+        them shaped like (a prefix of) `x`.
+      where: the API name, for error messages.
+
+    Returns:
+      The placed pytree.
+    """
+    from core.array import Array
+    from core.devices import placed
+    from core.numpy import asarray
+
+    def one(sharding: Any, subtree: Any) -> Any:
+        resolved = _resolve(sharding, where)
+
+        def leaf(v: Any) -> Any:
+            arr = asarray(v)
+            if resolved is None:
+                return arr
+            if isinstance(resolved, NamedSharding):
+                resolved.check_shape(arr.shape, where)
+            return placed(arr, resolved) if isinstance(arr, Array) else arr
+
+        return tree_util.tree_map(leaf, subtree)
+
+    if isinstance(shardings, (Mapping, list, tuple)) and not _is_spec_leaf(shardings):
+        return tree_util.tree_map(one, shardings, x, is_leaf=_is_spec_leaf)
+    return one(shardings, x)  # a bad value raises core.devices.DeviceError, naming the fix
+
+
+def with_sharding_constraint(x: Any, shardings: Any) -> Any:
+    """`x` constrained to `shardings` (`jax.lax.with_sharding_constraint`).
+
+    Checks every leaf against its sharding (a `Sharding`, or a `PartitionSpec` over the current
+    mesh) and records it on concrete arrays; values are unchanged. Works under `jit`, `grad`
+    and `vmap`.
+
+    Args:
+      x: an array or pytree of arrays.
+      shardings: one sharding, or a tree of them matching (a prefix of) `x`.
+
+    Returns:
+      `x`, placed.
+    """
+    return place(x, shardings, "with_sharding_constraint")
+
+
+def reshard(x: Any, out_shardings: Any) -> Any:
+    """`x` placed by `out_shardings` (`jax.sharding.reshard`); see `with_sharding_constraint`."""
+    return place(x, out_shardings, "reshard")

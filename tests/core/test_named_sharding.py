@@ -1,0 +1,182 @@
+"""`core.sharding`'s meshes (`core/mesh.py`) and `NamedSharding` (`core/named_sharding.py`):
+the current mesh, `device_put`/`x.sharding` and `lax.with_sharding_constraint`, against JAX
+0.10.2's results (recorded; the multi-device layouts with
+`--xla_force_host_platform_device_count=4`). The test session has 8 CPU devices
+(`tests/conftest.py`)."""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core import lax
+from core.errors import (
+    DuplicateSpecError,
+    MeshAxisNotFoundError,
+    MeshShapeError,
+    NoMeshError,
+    ShardingShapeError,
+)
+from core.experimental import mesh_utils
+from core.sharding import (
+    AxisType,
+    Mesh,
+    NamedSharding,
+    PartitionSpec,
+    SingleDeviceSharding,
+    get_abstract_mesh,
+    get_mesh,
+    set_mesh,
+    use_mesh,
+)
+
+P = PartitionSpec
+
+
+# (mesh shape, axis names, spec, global shape) -> (shard shape, {device id: [(start, stop)]},
+# fully replicated), printed by JAX with 4 CPU devices.
+MULTI_DEVICE = [
+    (((2, 2), ("x", "y"), (("x", "y"), None), (8, 3)),
+     ((2, 3), {0: [(0, 2), (None, None)], 1: [(2, 4), (None, None)],
+               2: [(4, 6), (None, None)], 3: [(6, 8), (None, None)]}, False)),
+    (((2, 2), ("x", "y"), ("y",), (4,)),
+     ((2,), {0: [(0, 2)], 1: [(2, 4)], 2: [(0, 2)], 3: [(2, 4)]}, False)),
+    (((4,), ("d",), (None, "d"), (3, 8)),
+     ((3, 2), {0: [(None, None), (0, 2)], 1: [(None, None), (2, 4)],
+               2: [(None, None), (4, 6)], 3: [(None, None), (6, 8)]}, False)),
+    (((2, 2), ("x", "y"), ("y", "x"), (2, 6)),
+     ((1, 3), {0: [(0, 1), (0, 3)], 1: [(1, 2), (0, 3)], 2: [(0, 1), (3, 6)],
+               3: [(1, 2), (3, 6)]}, False)),
+    (((1, 4), ("a", "b"), ("a",), (5, 2)),
+     ((5, 2), {i: [(None, None), (None, None)] for i in range(4)}, True)),
+]  # fmt: skip
+
+
+@pytest.fixture
+def mesh():
+    return Mesh(mesh_utils.create_device_mesh((1,), core.devices()[:1]), ("data",))
+
+
+def test_mesh_attributes_match_jax(mesh):
+    assert repr(mesh) == "Mesh(axis_sizes=(1,), axis_names=('data',), axis_types=(Auto,))"
+    assert list(mesh.shape.items()) == [("data", 1)]
+    assert (mesh.axis_names, mesh.size, mesh.axis_sizes, mesh.empty) == (("data",), 1, (1,), False)
+    assert mesh.shape_tuple == (("data", 1),)
+    one = core.devices()[:1]
+    assert mesh.device_ids.tolist() == [0] and mesh.devices.tolist() == one
+    assert mesh == Mesh(one, "data") and hash(mesh) == hash(Mesh(one, "data"))
+    made = core.make_mesh((2, 4), ("x", "y"))
+    assert made.axis_types == (AxisType.Explicit,) * 2
+    assert made.device_ids.tolist() == [[0, 1, 2, 3], [4, 5, 6, 7]]
+    assert repr(mesh.abstract_mesh).startswith("AbstractMesh('data': 1, axis_types=(Auto,)")
+
+
+@pytest.mark.parametrize("index", range(len(MULTI_DEVICE)))
+def test_sharding_arithmetic_on_four_devices_matches_jax(index):
+    (shape, names, spec, global_shape), (shard, indices, replicated) = MULTI_DEVICE[index]
+    devices = core.devices()[:4]
+    sharding = NamedSharding(Mesh(mesh_utils.create_device_mesh(shape, devices), names), P(*spec))
+    assert sharding.shard_shape(global_shape) == shard
+    got = {
+        d.id: [(s.start, s.stop) for s in idx]
+        for d, idx in sharding.devices_indices_map(global_shape).items()
+    }
+    assert got == indices
+    assert sharding.is_fully_replicated == replicated
+    assert sharding.num_devices == 4
+
+
+def test_device_put_records_the_sharding(mesh):
+    s = NamedSharding(mesh, P("data"))
+    assert (s.spec, s.mesh, s.is_fully_replicated, s.memory_kind) == (
+        P("data"),
+        mesh,
+        True,
+        "device",
+    )
+    assert s.device_set == {core.devices()[0]} and s.shard_shape((4, 3)) == (4, 3)
+    x = core.device_put(jnp.arange(6.0).reshape(3, 2), s)
+    assert x.sharding == s and x.is_fully_replicated
+    np.testing.assert_array_equal(x, np.arange(6.0).reshape(3, 2))
+    (shard,) = x.addressable_shards
+    assert shard.device == core.devices()[0] and shard.index == (slice(None), slice(None))
+    np.testing.assert_array_equal(shard.data, x)
+    plain = jnp.ones(3)
+    assert plain.sharding == SingleDeviceSharding(core.devices()[0])
+    assert core.device_put(plain, core.devices()[0]).sharding == plain.sharding
+    assert (x + 1).sharding == plain.sharding  # operations do not propagate shardings
+
+
+def test_device_put_on_four_devices_splits_like_jax():
+    mesh = core.make_mesh((2, 2), ("x", "y"), devices=core.devices()[:4])
+    x = core.device_put(jnp.arange(24.0).reshape(8, 3), NamedSharding(mesh, P("x")))
+    assert not x.is_fully_replicated and len(x.addressable_shards) == 4
+    for shard in x.addressable_shards:
+        np.testing.assert_array_equal(shard.data, np.arange(24.0).reshape(8, 3)[shard.index])
+        assert shard.data.shape == (4, 3)
+    assert [s.device.id for s in x.addressable_shards] == [0, 1, 2, 3]
+    assert x.addressable_shards[2].index == (slice(4, 8), slice(None))
+    np.testing.assert_array_equal(x * 2, np.arange(24.0).reshape(8, 3) * 2)
+    with pytest.raises(ShardingShapeError, match="cannot split evenly"):
+        core.device_put(jnp.ones((3, 2)), NamedSharding(mesh, P("x")))
+
+
+def test_device_put_with_a_tree_of_shardings(mesh):
+    tree = {"a": jnp.ones(2), "b": (jnp.ones(3), jnp.ones((1, 2)))}
+    shardings = {"a": NamedSharding(mesh, P("data")), "b": NamedSharding(mesh, P())}
+    out = core.device_put(tree, shardings)
+    assert out["a"].sharding.spec == P("data")
+    assert out["b"][1].sharding.spec == P()
+
+
+def test_current_mesh_and_bare_partition_specs(mesh):
+    assert get_mesh().empty and get_abstract_mesh().empty
+    with pytest.raises(NoMeshError, match="set_mesh"):
+        core.device_put(jnp.ones(2), P("data"))
+    with pytest.raises(ValueError):  # JAX's class
+        core.device_put(jnp.ones(2), P("data"))
+    with set_mesh(mesh):
+        assert get_mesh() is mesh
+        assert core.device_put(jnp.ones(2), P("data")).sharding == NamedSharding(mesh, P("data"))
+    assert get_mesh().empty
+    with use_mesh(mesh):
+        assert get_abstract_mesh() == mesh.abstract_mesh
+    with mesh:
+        assert get_mesh() is mesh
+    assert get_mesh().empty
+
+
+def test_with_sharding_constraint_under_transformations(mesh):
+    s = NamedSharding(mesh, P("data"))
+
+    def f(a):
+        return lax.with_sharding_constraint(a * 2, s)
+
+    x = jnp.arange(4.0)
+    np.testing.assert_array_equal(f(x), 2 * np.arange(4.0))
+    assert f(x).sharding == s
+    np.testing.assert_array_equal(core.jit(f)(x), 2 * np.arange(4.0))
+    np.testing.assert_array_equal(core.grad(lambda a: f(a).sum())(x), [2.0] * 4)
+    np.testing.assert_array_equal(core.vmap(f)(jnp.ones((3, 4))), np.full((3, 4), 2.0))
+    with set_mesh(mesh):
+        np.testing.assert_array_equal(
+            core.jit(lambda a: lax.with_sharding_constraint(a, P("data")))(x), x
+        )
+    with pytest.raises(ShardingShapeError, match="rank at least 2"):
+        core.jit(lambda a: lax.with_sharding_constraint(a, NamedSharding(mesh, P(None, "data"))))(x)
+
+
+def test_errors_match_jaxs(mesh):
+    with pytest.raises(MeshAxisNotFoundError, match="Resource axis: model"):
+        NamedSharding(mesh, P("model"))
+    with pytest.raises(DuplicateSpecError, match="duplicate entries"):
+        NamedSharding(core.make_mesh((2, 4), ("x", "y")), P(("x", "y"), "x"))
+    with pytest.raises(MeshShapeError, match="must equal the product of mesh_shape"):
+        mesh_utils.create_device_mesh((2,))
+    with pytest.raises(MeshShapeError, match="ndim"):
+        Mesh(core.devices()[:1], ("a", "b"))
+    with pytest.raises(ShardingShapeError, match="rank at least 1"):
+        core.device_put(jnp.ones(()), NamedSharding(mesh, P("data")))
+    four = Mesh(mesh_utils.create_device_mesh((4,), core.devices()[:4]), ("d",))
+    with pytest.raises(ShardingShapeError, match="cannot split evenly"):
+        NamedSharding(four, P("d")).shard_shape((6,))
