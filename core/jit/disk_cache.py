@@ -39,12 +39,13 @@ import numba
 from numba.core.caching import _CacheLocator
 
 from core.config import config
-from core.jit import cache_files, numba_cache
+from core.jit import cache_files, fork_safety, numba_cache
 from core.jit.cache_files import cache_dir
 from core.jit.errors import JitCacheWarning
 
 __all__ = ["cache_dir", "clear", "compile_source", "enforce_size_limit", "load_module"]
 
+fork_safety.configure()  # before any parallel kernel starts numba's thread pool
 _VERSION = "0.1.0"
 _PREFIX = "numbax_jit_"
 _DISPATCHERS: weakref.WeakValueDictionary = weakref.WeakValueDictionary()

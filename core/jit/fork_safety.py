@@ -1,0 +1,64 @@
+"""Chooses numba's threading layer so that parallel kernels survive `fork()` and threads.
+
+numba's default on Linux is GNU OpenMP, whose thread pool is unusable in a child forked after a
+parallel kernel ran: the child is terminated at its first parallel kernel ("fork() called from
+a process already using GNU OpenMP"), which breaks multiprocessing data loaders and servers
+that fork workers. numba's `workqueue` layer survives fork but aborts when two threads launch
+kernels at once. TBB is safe for both, so numbax selects it: the `tbb` package (a dependency
+on x86-64) ships `libtbb.so.12`, which numba looks up by name only, so it is loaded here by
+path first. `configure()` runs when the back end loads, before numba starts any thread pool.
+
+A `NUMBA_THREADING_LAYER` set by the user is respected. Without TBB (no wheel for the
+platform) numba's default stays, and a child forked after a parallel kernel must not run
+parallel kernels itself; `threading_layer()` says which layer is in use.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib.metadata
+import os
+import sys
+
+import numba
+from numba.np.ufunc import parallel
+
+_LIBTBB = {"linux": "libtbb.so.12", "darwin": "libtbb.12.dylib", "win32": "tbb12.dll"}
+
+
+def _load_tbb() -> bool:
+    """Loads the `tbb` package's library by path, so numba's lookup by name finds it."""
+    name = _LIBTBB.get(sys.platform)
+    try:
+        files = importlib.metadata.distribution("tbb").files or []
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    for f in files:
+        if name and str(f).endswith(name):
+            try:
+                ctypes.CDLL(str(f.locate()), mode=getattr(ctypes, "RTLD_GLOBAL", 0))
+                return True
+            except OSError:
+                return False
+    return False
+
+
+def configure() -> str:
+    """Selects TBB as numba's threading layer unless the user chose one or numba has already
+    started its threads.
+
+    Returns:
+      The layer requested: "tbb", or numba's setting left as it was.
+    """
+    chosen = numba.config.THREADING_LAYER
+    if os.environ.get("NUMBA_THREADING_LAYER") or parallel._is_initialized:
+        return chosen
+    if _load_tbb():
+        numba.config.THREADING_LAYER = "tbb"
+    return numba.config.THREADING_LAYER
+
+
+def threading_layer() -> str:
+    """The threading layer numba uses (starting its threads if they are not running yet)."""
+    parallel._launch_threads()
+    return numba.threading_layer()

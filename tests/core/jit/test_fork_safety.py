@@ -1,0 +1,66 @@
+"""Parallel kernels survive fork() (the child computes, also with new compiles) and threads."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+
+SCRIPT = """
+import os, threading
+import numpy as np
+import core.numpy as jnp
+from core.jit.api import jit
+from core.jit import api, fork_safety
+
+f = jit(lambda x: jnp.tanh(x) * 2.0 + 1.0)
+x = np.linspace(-3, 3, 1 << 18).astype(np.float32)  # large enough for threaded loops
+want = np.tanh(x) * 2 + 1
+np.testing.assert_allclose(np.asarray(f(x)), want, rtol=1e-5, atol=1e-6)
+(entry,) = api._trace_caches[f._fun].values()
+assert "prange(" in entry.exe.source  # the kernel runs on numba's thread pool
+print(fork_safety.threading_layer(), flush=True)
+
+pid = os.fork()
+if pid == 0:  # the child: the parent's kernel, then a new shape (a new parallel kernel)
+    try:
+        np.testing.assert_allclose(np.asarray(f(x)), want, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(np.asarray(f(x[:200000])), want[:200000], rtol=1e-5, atol=1e-6)
+    except BaseException as err:
+        print("child failed:", err, flush=True)
+        os._exit(1)
+    os._exit(0)
+_, status = os.waitpid(pid, 0)
+print("child status", status, flush=True)
+
+errors = []
+def work():
+    try:
+        for _ in range(5):
+            np.testing.assert_allclose(np.asarray(f(x)), want, rtol=1e-5, atol=1e-6)
+    except BaseException as err:
+        errors.append(err)
+threads = [threading.Thread(target=work) for _ in range(3)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print("thread errors", len(errors), flush=True)
+"""
+
+
+def test_fork_after_parallel_kernel_then_compute_in_child_and_threads():
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_THREADING_LAYER"}
+    env["PYTHONPATH"] = str(ROOT)
+    out = subprocess.run(
+        [sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    layer, child, threads = out.stdout.split("\n")[:3]
+    assert child == "child status 0", out.stdout + out.stderr[-2000:]
+    assert threads == "thread errors 0"
+    if layer != "tbb":
+        pytest.fail(f"threading layer {layer}: install the tbb package (a dependency)")
