@@ -10,7 +10,10 @@
   Flax's msgpack files (`train.serialization`, ``flax.serialization``), and `train.convert`
   converts files between the two formats.
 * `train.metrics` has running averages that are pytrees, so they merge inside `core.jit`.
-* `train.tensorboard` writes TensorBoard event files through tensorboardX.
+* `train.tensorboard` writes TensorBoard event files through tensorboardX's protocol buffers
+  (``flax.metrics.tensorboard``).
+* Flax's smaller modules under the same names: `train.common_utils`, `train.jax_utils`
+  (``flax.jax_utils``), `train.dynamic_scale`, `train.early_stopping`.
 """
 
 from train import checkpoints, errors, metrics, recipes, serialization

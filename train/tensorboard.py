@@ -1,12 +1,15 @@
 """TensorBoard logging: a small `SummaryWriter` on tensorboardX, and an event-file reader.
 
-The writer mirrors ``flax.metrics.tensorboard.SummaryWriter`` (``scalar``, ``text``,
-``histogram``, ``hparams``, ``flush``, ``close``) and adds ``scalars`` for a dict of values and
-``param_histograms`` for a parameter tree, tagged by key path (``params/Dense_0/kernel``).
-Values may be `core` arrays, numpy arrays or Python numbers. Summaries are built with
-tensorboardX and written synchronously. Hyperparameters are written into the run itself (not
-a sub-run as tensorboardX's ``add_hparams`` does), so the HParams tab shows each run once,
-next to its own scalars.
+The writer mirrors ``flax.metrics.tensorboard.SummaryWriter`` (``scalar``, ``image``,
+``audio``, ``histogram``, ``text``, ``write``, ``hparams``, ``flush``, ``close``, same
+arguments) and adds ``scalars`` for a dict of values and ``param_histograms`` for a parameter
+tree, tagged by key path (``params/Dense_0/kernel``). Values may be `core` arrays, numpy arrays
+or Python numbers. Summaries are built with tensorboardX's protocol buffers (images and audio
+encoded by `train.tensorboard_media`, without PIL or soundfile) and written synchronously.
+Images are written as TensorFlow 2 writes them (one tag, up to ``max_outputs`` PNGs), audio as
+WAV clips in TensorFlow 2's audio-plugin layout. Hyperparameters are written into the run
+itself (not a sub-run as tensorboardX's ``add_hparams`` does), so the HParams tab shows each
+run once, next to its own scalars.
 
 `read_events` parses the event files back (TFRecord framing, CRC-checked) without TensorBoard
 or TensorFlow installed; tests and scripts use it to check what was logged.
@@ -25,13 +28,17 @@ from typing import Any
 import numpy as np
 from tensorboardX import summary as _summary
 from tensorboardX.event_file_writer import EventsWriter
+from tensorboardX.proto import types_pb2
 from tensorboardX.proto.event_pb2 import Event
-from tensorboardX.proto.summary_pb2 import Summary
+from tensorboardX.proto.summary_pb2 import Summary, SummaryMetadata
+from tensorboardX.proto.tensor_pb2 import TensorProto
+from tensorboardX.proto.tensor_shape_pb2 import TensorShapeProto
 from tensorboardX.record_writer import masked_crc32c
 
 from core import tree_util
+from train import tensorboard_media
 
-__all__ = ["SummaryWriter", "read_events", "read_scalars"]
+__all__ = ["SummaryWriter", "flatten_hparams", "read_events", "read_scalars"]
 
 
 class SummaryWriter:
@@ -62,6 +69,7 @@ class SummaryWriter:
         suffix = f".{os.getpid()}.{next(_file_counter)}"
         self._events = EventsWriter(os.path.join(self.log_dir, "events"), suffix)
         self._auto_flush = auto_flush
+        self._closed = False
 
     def _write(self, summaries: Sequence[Summary], step: int) -> None:
         for summary in summaries:
@@ -89,26 +97,90 @@ class SummaryWriter:
         summaries = [_summary.scalar(tag, float(np.asarray(v))) for tag, v in values.items()]
         self._write(summaries, step)
 
-    def text(self, tag: str, text: str, step: int = 0) -> None:
+    def text(self, tag: str, textdata: str | bytes, step: int = 0) -> None:
         """Logs Markdown text (shown in the Text tab under ``tag``).
 
         Args:
             tag: the text's name.
-            text: Markdown.
+            textdata: Markdown, ``str`` or UTF-8 ``bytes``.
             step: the step it belongs to.
-        """
-        self._write([_summary.text(tag, text)], step)
 
-    def histogram(self, tag: str, values: Any, step: int, bins: int | str = 30) -> None:
+        Raises:
+            ValueError: ``textdata`` is not ``str`` or ``bytes`` (as Flax).
+        """
+        if not isinstance(textdata, (str, bytes)):
+            raise ValueError("`textdata` should be of the type `str` or `bytes`.")
+        if isinstance(textdata, bytes):
+            textdata = textdata.decode("utf-8")
+        self._write([_summary.text(tag, textdata)], step)
+
+    def histogram(self, tag: str, values: Any, step: int, bins: int | str | None = None) -> None:
         """Logs the distribution of an array's values.
 
         Args:
             tag: the histogram's name.
             values: an array (flattened).
             step: the x coordinate.
-            bins: the number of buckets, or a `numpy.histogram` binning rule name.
+            bins: the number of buckets, or a `numpy.histogram` binning rule name; None for
+                30 (TensorFlow's default).
         """
-        self._write([_histogram(tag, values, bins)], step)
+        self._write([_histogram(tag, values, 30 if bins is None else bins)], step)
+
+    def image(self, tag: str, image: Any, step: int, max_outputs: int = 3) -> None:
+        """Logs images (the Images tab), as ``flax.metrics.tensorboard``.
+
+        Args:
+            tag: the images' name.
+            image: ``[H, W]``, ``[H, W, 1|3]``, ``[K, H, W]`` or ``[K, H, W, 1|3]``; uint8,
+                or floats in ``[0, 1]`` (converted as TensorFlow does); grey becomes RGB.
+            step: the x coordinate.
+            max_outputs: at most this many of the K images are written.
+        """
+        images = tensorboard_media.image_batch(image)[:max_outputs]
+        height, width = images.shape[1:3]
+        blobs = [str(width).encode(), str(height).encode()]
+        blobs += [tensorboard_media.encode_png(im) for im in images]
+        self._write([_blob_summary(tag, blobs, [len(blobs)], "images", b"")], step)
+
+    def audio(
+        self,
+        tag: str,
+        audiodata: Any,
+        step: int,
+        sample_rate: int = 44100,
+        max_outputs: int = 3,
+    ) -> None:
+        """Logs sound clips as WAV (the Audio tab), as ``flax.metrics.tensorboard``.
+
+        Args:
+            tag: the clips' name.
+            audiodata: ``[clips, frames, channels]``, clipped to ``[-1, 1]``.
+            step: the x coordinate.
+            sample_rate: samples per second.
+            max_outputs: at most this many clips are written.
+        """
+        clips = tensorboard_media.audio_batch(audiodata)[:max_outputs]
+        blobs = []
+        for clip in clips:
+            blobs += [tensorboard_media.encode_wav(clip, sample_rate), b""]  # (clip, label)
+        # the audio plugin's AudioPluginData(encoding=WAV), serialized
+        self._write([_blob_summary(tag, blobs, [len(clips), 2], "audio", b"\x10\x0b")], step)
+
+    def write(self, tag: str, tensor: Any, step: int, metadata: Any = None) -> None:
+        """Logs any tensor, for a custom plugin (as Flax's ``write``).
+
+        Args:
+            tag: the summary's name.
+            tensor: an array (numbers or bytes/strings).
+            step: the x coordinate.
+            metadata: a ``SummaryMetadata`` proto or its serialized bytes; None for none.
+        """
+        if isinstance(metadata, bytes):
+            metadata = SummaryMetadata.FromString(metadata)
+        value = Summary.Value(tag=tag, tensor=_tensor_proto(np.asarray(tensor)))
+        if metadata is not None:
+            value.metadata.CopyFrom(metadata)
+        self._write([Summary(value=[value])], step)
 
     def param_histograms(
         self, params: Any, step: int, prefix: str = "params", bins: int | str = 30
@@ -131,22 +203,22 @@ class SummaryWriter:
         """Logs the run's hyperparameters for the HParams tab.
 
         Args:
-            hparams: name to value (bool, int, float or str; other values are logged as str).
+            hparams: name to value; nested dicts are flattened to ``"outer.inner"`` names and
+                values other than bool, int, float and str are logged as str (as Flax).
             metrics: tags of scalars logged in this run (e.g. ``"test/accuracy"``) that the
                 HParams tab shows next to the hyperparameters.
         """
-        clean = {
-            k: v if isinstance(v, (bool, int, float, str)) else str(v) for k, v in hparams.items()
-        }
-        self._write(_summary.hparams(clean, dict.fromkeys(metrics, 0.0)), 0)
+        self._write(_summary.hparams(flatten_hparams(hparams), dict.fromkeys(metrics, 0.0)), 0)
 
     def flush(self) -> None:
         """Writes everything buffered to disk."""
         self._events.flush()
 
     def close(self) -> None:
-        """Flushes and closes the event file."""
-        self._events.close()
+        """Flushes and closes the event file (again: nothing)."""
+        if not self._closed:
+            self._events.close()
+            self._closed = True
 
     def __enter__(self) -> SummaryWriter:
         return self
@@ -156,6 +228,66 @@ class SummaryWriter:
 
 
 _file_counter = itertools.count()
+
+
+def flatten_hparams(hparams: Mapping[str, Any], prefix: str = "", sep: str = ".") -> dict:
+    """Nested hyperparameters as one flat dict, as ``flax.metrics.tensorboard._flatten_dict``.
+
+    Args:
+        hparams: a (nested) mapping of names to values.
+        prefix: prepended to every name.
+        sep: between the names of nested levels.
+
+    Returns:
+        ``{"a.b": value, ...}``; values not bool/int/float/str (numpy scalars included) as str.
+    """
+    valid = (bool, int, float, str, np.bool_, np.integer, np.floating, np.character)
+    flat: dict[str, Any] = {}
+    for key, value in hparams.items():
+        name = f"{prefix}{sep}{key}" if prefix else key
+        if isinstance(value, Mapping):
+            flat.update(flatten_hparams(value, name, sep))
+        else:
+            flat[name] = value if isinstance(value, valid) else str(value)
+    return flat
+
+
+_DTYPES = {
+    "float16": types_pb2.DT_HALF,
+    "float32": types_pb2.DT_FLOAT,
+    "float64": types_pb2.DT_DOUBLE,
+    "int8": types_pb2.DT_INT8,
+    "int16": types_pb2.DT_INT16,
+    "int32": types_pb2.DT_INT32,
+    "int64": types_pb2.DT_INT64,
+    "uint8": types_pb2.DT_UINT8,
+    "uint16": types_pb2.DT_UINT16,
+    "bool": types_pb2.DT_BOOL,
+}
+
+
+def _tensor_proto(array: np.ndarray) -> TensorProto:
+    shape = TensorShapeProto(dim=[TensorShapeProto.Dim(size=n) for n in array.shape])
+    if array.dtype.kind in "SUO":
+        values = [v.encode() if isinstance(v, str) else bytes(v) for v in array.reshape(-1)]
+        return TensorProto(dtype=types_pb2.DT_STRING, tensor_shape=shape, string_val=values)
+    if array.dtype.name not in _DTYPES:
+        raise ValueError(
+            f"write: no TensorBoard dtype for {array.dtype}; use one of {list(_DTYPES)}"
+        )
+    content = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<")).tobytes()
+    return TensorProto(dtype=_DTYPES[array.dtype.name], tensor_shape=shape, tensor_content=content)
+
+
+def _blob_summary(tag: str, blobs: list, shape: list, plugin: str, content: bytes) -> Summary:
+    tensor = TensorProto(
+        dtype=types_pb2.DT_STRING,
+        tensor_shape=TensorShapeProto(dim=[TensorShapeProto.Dim(size=n) for n in shape]),
+        string_val=blobs,
+    )
+    metadata = SummaryMetadata(plugin_data=SummaryMetadata.PluginData(plugin_name=plugin))
+    metadata.plugin_data.content = content
+    return Summary(value=[Summary.Value(tag=tag, metadata=metadata, tensor=tensor)])
 
 
 def _histogram(tag: str, values: Any, bins: int | str) -> Summary:

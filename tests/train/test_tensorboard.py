@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import core.numpy as jnp
-from train.tensorboard import SummaryWriter, read_events, read_scalars
+from train.tensorboard import SummaryWriter, flatten_hparams, read_events, read_scalars
 
 
 def _by_kind(log_dir):
@@ -58,3 +58,71 @@ def test_reader_rejects_corrupt_file(tmp_path):
     path.write_bytes(bytes(data))
     with pytest.raises(ValueError, match="CRC"):
         read_events(tmp_path)
+
+
+def _png_pixels(png):
+    """Decodes the unfiltered 8-bit RGB PNG `encode_png` writes (IHDR, one IDAT, IEND)."""
+    import struct
+    import zlib
+
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", png[16:24])
+    (length,) = struct.unpack(">I", png[33:37])
+    assert png[37:41] == b"IDAT"
+    rows = np.frombuffer(zlib.decompress(png[41 : 41 + length]), np.uint8).reshape(height, -1)
+    assert (rows[:, 0] == 0).all()  # filter type "none"
+    return rows[:, 1:].reshape(height, width, 3)
+
+
+def test_images_as_flax_and_tensorflow_write_them(tmp_path):
+    grey = np.linspace(0, 1, 2 * 4 * 5).reshape(2, 4, 5)  # [K, H, W] floats
+    with SummaryWriter(tmp_path) as writer:
+        writer.image("digits", grey, step=7)
+        writer.image("one", np.full((3, 2, 3), 200, np.uint8), step=8, max_outputs=1)
+    kinds = _by_kind(tmp_path)["tensor"]
+    step, value = kinds["digits"]
+    assert step == 7 and value.metadata.plugin_data.plugin_name == "images"
+    blobs = value.tensor.string_val
+    assert blobs[:2] == [b"5", b"4"] and len(blobs) == 4  # width, height, 2 PNGs
+    pixels = _png_pixels(blobs[2])
+    # TensorFlow's convert_image_dtype(saturate=True): trunc(x * 255.5), grey repeated to RGB;
+    # these values were read back from the PNG by TensorBoard 2.21 + PIL
+    assert pixels[0, :, 0].tolist() == [0, 6, 13, 19, 26]
+    assert (pixels[..., 0] == pixels[..., 2]).all() and _png_pixels(blobs[3])[-1, -1, 1] == 255
+    assert _png_pixels(kinds["one"][1].tensor.string_val[2]).tolist() == [[[200] * 3] * 2] * 3
+    with pytest.raises(ValueError, match="give \\[H, W\\]"), SummaryWriter(tmp_path) as w:
+        w.image("bad", np.zeros((2, 2, 2, 2)), step=0)
+
+
+def test_audio_write_text_and_flat_hparams(tmp_path):
+    import io
+    import wave
+
+    clip = np.sin(np.linspace(0, 20, 400)).reshape(1, 400, 1) * 2  # clipped to [-1, 1]
+    with SummaryWriter(tmp_path) as writer:
+        writer.audio("tone", clip, step=1, sample_rate=8000)
+        writer.write("raw", np.arange(6, dtype=np.int32).reshape(2, 3), step=2)
+        writer.text("notes", b"**bytes** too", step=3)
+        writer.hparams({"opt": {"lr": 0.1, "name": "adam"}, "layers": [1, 2], "n": np.int64(3)})
+        with pytest.raises(ValueError, match="`textdata` should be"):
+            writer.text("bad", 3, step=0)
+    kinds = _by_kind(tmp_path)["tensor"]
+    audio = kinds["tone"][1]
+    assert audio.metadata.plugin_data.plugin_name == "audio"
+    assert audio.metadata.plugin_data.content == b"\x10\x0b"  # AudioPluginData(encoding=WAV)
+    with wave.open(io.BytesIO(audio.tensor.string_val[0])) as w:
+        assert (w.getframerate(), w.getnchannels(), w.getnframes()) == (8000, 1, 400)
+        pcm = np.frombuffer(w.readframes(400), "<i2")
+    assert pcm.max() == 32767 and pcm.min() == -32767
+    raw = kinds["raw"][1].tensor
+    assert np.frombuffer(raw.tensor_content, "<i4").tolist() == list(range(6))
+    hp = {v.tag for e in read_events(tmp_path) for v in e.summary.value}
+    assert "_hparams_/session_start_info" in hp
+
+
+def test_flatten_hparams_matches_flax():
+    # flax.metrics.tensorboard._flatten_dict on the same input (Flax 0.12.8)
+    got = flatten_hparams(
+        {"opt": {"lr": 0.1, "sub": {"b": True}}, "layers": [1, 2], "f": np.float32(2)}
+    )
+    assert got == {"opt.lr": 0.1, "opt.sub.b": True, "layers": "[1, 2]", "f": np.float32(2)}
