@@ -8,6 +8,7 @@ from core import grad, jit, vmap, random, lax
 import core.numpy as numpy
 from core import (
     debug,
+    distributed,
     dtypes,
     experimental,
     image,
@@ -109,6 +110,7 @@ __all__ = [
     "debug",
     "debug_infs",
     "debug_nans",
+    "distributed",
     "default_matmul_precision",
     "experimental",
     "default_backend",

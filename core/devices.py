@@ -108,14 +108,15 @@ def _devices() -> list[CpuDevice]:
     return found
 
 
+def in_use() -> bool:
+    """Whether the devices exist already (their number can no longer change)."""
+    return _state["devices"] is not None
+
+
 def set_topology(index: int, counts: list[int]) -> None:
     """Makes this process number `index` of `len(counts)`, process `p` having `counts[p]`
     devices (called by `core.distributed.initialize`, before any device is used)."""
-    if _state["devices"] is not None:
-        raise DeviceError(
-            "core.distributed.initialize() must be called before any numbax device is used "
-            "(core.devices(), device_put, pmap): call it right after `import core`."
-        )
+    assert not in_use(), "the devices exist already"
     _state["process_index"], _state["counts"] = index, list(counts)
 
 

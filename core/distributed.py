@@ -1,0 +1,117 @@
+"""`core.distributed`: many processes (on one or many hosts) over MPI, JAX's multi-controller model.
+
+Every process runs the same program. `initialize()` (right after `import core`) joins the MPI
+job that `mpiexec -n N python ...` started: the processes exchange their local device counts,
+so `core.devices()` lists the devices of all of them (process 0's first), `process_index()` and
+`process_count()` say where this one stands, and `pmap` maps over the local devices while its
+collectives (`psum`, `all_gather`, `axis_index`...) span the devices of every process: the first
+device thread of each process exchanges its process's values with the others
+(`core/parallel/communicator.py`). `core.experimental.multihost_utils` moves values between
+processes outside `pmap`.
+
+MPI comes from the optional extra `pip install numbax[distributed]` (mpi4py with the MPICH
+wheel, which also installs `mpiexec`). Values cross processes pickled through mpi4py's
+object interface: simple and dtype-exact; the cost is a copy per exchange.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core import devices
+from core.errors import NumbaxError
+
+__all__ = ["initialize", "is_initialized", "process_group", "shutdown"]
+
+
+class DistributedError(NumbaxError, RuntimeError):
+    """`core.distributed` used wrongly: MPI missing, initialized twice or too late."""
+
+
+_state: dict[str, Any] = {"comm": None}
+
+
+def _mpi() -> Any:
+    try:
+        from mpi4py import MPI
+    except ImportError as err:
+        raise DistributedError(
+            "core.distributed needs MPI: pip install 'numbax[distributed]' (mpi4py and the "
+            "MPICH wheel), then start the processes with `mpiexec -n N python ...`."
+        ) from err
+    return MPI
+
+
+def initialize(
+    coordinator_address: str | None = None,
+    num_processes: int | None = None,
+    process_id: int | None = None,
+    local_device_ids: Any = None,
+    **unused: Any,
+) -> None:
+    """Joins the MPI job this process belongs to (`jax.distributed.initialize`).
+
+    Call it once, right after `import core` and before any device is used. Under `mpiexec`,
+    every argument may be left out (MPI knows the processes); a single process started without
+    `mpiexec` becomes a job of one.
+
+    Args:
+      coordinator_address: accepted for compatibility (MPI finds the other processes).
+      num_processes: if given, checked against the number of MPI processes.
+      process_id: if given, checked against this process's MPI rank.
+      local_device_ids: accepted for compatibility (the local device count comes from
+        `num_cpu_devices` / NUMBAX_NUM_CPU_DEVICES, the same in every process).
+
+    Raises:
+      DistributedError: when mpi4py is missing, when called twice or after a device was used,
+        or when `num_processes`/`process_id` disagree with MPI.
+    """
+    del coordinator_address, local_device_ids, unused
+    if _state["comm"] is not None:
+        raise DistributedError("core.distributed.initialize should only be called once.")
+    if devices.in_use():
+        raise DistributedError(
+            "core.distributed.initialize() must be called before any numbax device is used "
+            "(core.devices(), device_put, pmap): call it right after `import core`."
+        )
+    comm = _mpi().COMM_WORLD
+    rank, size = comm.Get_rank(), comm.Get_size()
+    if num_processes is not None and num_processes != size:
+        raise DistributedError(
+            f"initialize(num_processes={num_processes}) but MPI started {size} processes: "
+            f"run `mpiexec -n {num_processes} ...` or drop the argument."
+        )
+    if process_id is not None and process_id != rank:
+        raise DistributedError(
+            f"initialize(process_id={process_id}) but this is MPI rank {rank}: drop the "
+            "argument (MPI numbers the processes)."
+        )
+    devices.set_topology(rank, comm.allgather(devices.local_count_setting()))
+    _state["comm"] = comm
+
+
+def is_initialized() -> bool:
+    """Whether `initialize` has run in this process."""
+    return _state["comm"] is not None
+
+
+def shutdown() -> None:
+    """Waits for every process to get here (MPI itself finalizes at exit)."""
+    comm = _state["comm"]
+    if comm is not None:
+        comm.Barrier()
+
+
+def process_group() -> Any:
+    """The MPI communicator of all processes (`allgather`, `bcast`, `Barrier`...).
+
+    Raises:
+      DistributedError: before `initialize`.
+    """
+    comm = _state["comm"]
+    if comm is None:
+        raise DistributedError(
+            "core.distributed.initialize() has not been called: call it right after "
+            "`import core` in every process of the `mpiexec` job."
+        )
+    return comm

@@ -1,0 +1,102 @@
+"""core.distributed over MPI: `mpiexec -n 2` runs tests/core/mpi_program.py with 2 devices per
+process; the 4 global devices' pmap collectives, gradients and multihost_utils must give what
+one process with 4 devices gives (computed here). Skipped only when the `distributed` extra
+(mpi4py + the MPICH wheel's mpiexec) is not installed. Single-process behaviour is checked too."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core import lax
+from core.distributed import DistributedError
+from core.experimental import multihost_utils
+
+_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _mpiexec() -> str:
+    pytest.importorskip("mpi4py", reason="the numbax[distributed] extra is not installed")
+    found = shutil.which(
+        "mpiexec", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+    )
+    if found is None:
+        pytest.skip("mpiexec not found (pip install 'numbax[distributed]' installs it)")
+    return found
+
+
+@pytest.fixture(scope="module")
+def results() -> list[dict]:
+    env = dict(os.environ, NUMBAX_NUM_CPU_DEVICES="2", PYTHONPATH=str(_ROOT))
+    run = subprocess.run(
+        [_mpiexec(), "-n", "2", sys.executable, str(_ROOT / "tests/core/mpi_program.py")],
+        env=env,
+        cwd=_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    lines = [json.loads(line[7:]) for line in run.stdout.splitlines() if line.startswith("RESULT ")]
+    return sorted(lines, key=lambda r: r["process"][0])
+
+
+def test_processes_and_global_devices(results):
+    assert [r["process"] for r in results] == [[0, 2, 2, 0], [1, 2, 2, 1]]
+    for r in results:
+        assert r["devices"] == [f"CpuDevice(id={i})" for i in range(4)]
+        assert r["owners"] == [0, 0, 1, 1] and r["counts"] == [4, 2]
+    assert [r["local"] for r in results] == [[0, 1], [2, 3]]
+
+
+def test_collectives_span_the_processes(results):
+    x = np.arange(4.0, dtype=np.float32)
+    one_process = core.pmap(
+        lambda x: (
+            x / lax.psum(x, "i"),
+            lax.axis_index("i"),
+            lax.all_gather(x, "i"),
+            lax.pmax(x, "i"),
+            lax.ppermute(x, "i", [(0, 3), (3, 0), (1, 2), (2, 1)]),
+        ),
+        axis_name="i",
+    )(x)
+    names = ["normalize", "axis_index", "all_gather", "pmax", "ppermute"]
+    for name, expected in zip(names, one_process):
+        got = results[0][name] + results[1][name]  # each process holds its devices' slices
+        np.testing.assert_array_equal(np.asarray(got, expected.dtype), np.asarray(expected))
+
+
+def test_pmeaned_gradients_are_the_global_batch_gradient(results):
+    loss = lambda w, x: jnp.sum(jnp.tanh(x * w) ** 2)
+    expected = core.grad(loss)(jnp.float32(0.5), jnp.arange(4.0)) / 4
+    for r in results:
+        np.testing.assert_allclose(r["pmean_grad"], [float(expected)] * 2, rtol=1e-6)
+
+
+def test_multihost_utils(results):
+    for r in results:
+        assert r["allgather"] == [0.0, 1.0] and r["allgather_tiled"] == [0.0, 1.0, 2.0, 3.0]
+        assert r["broadcast"] == [0, 1, 2] and r["broadcast_from_1"] == 10
+
+
+def test_single_process_without_initialize():
+    assert not core.distributed.is_initialized()
+    with pytest.raises(DistributedError, match="initialize\\(\\) has not been called"):
+        core.distributed.process_group()
+    tree = {"a": np.arange(2.0)}
+    np.testing.assert_array_equal(multihost_utils.process_allgather(tree)["a"], [[0.0, 1.0]])
+    np.testing.assert_array_equal(multihost_utils.broadcast_one_to_all(tree)["a"], [0.0, 1.0])
+    multihost_utils.sync_global_devices("single")
+    multihost_utils.assert_equal(tree)
+    with pytest.raises(multihost_utils.MultihostError, match="exactly one process"):
+        multihost_utils.broadcast_one_to_all(tree, is_source=False)
+    with pytest.raises(DistributedError, match="before any numbax device is used"):
+        core.distributed.initialize()  # the devices of this test process already exist
