@@ -1,9 +1,10 @@
 """Data-parallel training with `pmap` on replicated state (Flax's recipe): a TrainState and
-BatchNorm statistics replicated over 4 devices, each device taking a quarter of the batch,
-gradients `pmean`'ed and BatchNorm statistics synchronised through `axis_name`, give the same
-parameters, optimizer state, statistics and loss as one device taking the whole batch. The layer
-before BatchNorm has no bias: its gradient would be zero, and Adam turns the rounding noise of a
-zero gradient into full-size steps that differ between the two runs."""
+BatchNorm statistics replicated over 4 devices (`train.jax_utils.replicate`), each device taking
+a quarter of the batch, gradients `pmean`'ed and BatchNorm statistics synchronised through
+`axis_name`, give the same parameters, optimizer state, statistics and loss as one device taking
+the whole batch; `unreplicate` brings the state back to one device. The layer before BatchNorm
+has no bias: its gradient would be zero, and Adam turns the rounding noise of a zero gradient
+into full-size steps that differ between the two runs."""
 
 import numpy as np
 
@@ -12,7 +13,7 @@ import core.numpy as jnp
 import nn
 import optim
 from core import lax
-from train import TrainState
+from train import TrainState, jax_utils
 
 N_DEVICES = 4
 
@@ -61,7 +62,7 @@ def test_pmapped_step_equals_one_device_on_the_global_batch():
 
     devices = core.local_devices()[:N_DEVICES]
     state = TrainState.create(apply_fn=MLP(axis_name="batch").apply, params=params, tx=tx)
-    state, stats = core.device_put_replicated((state, stats), devices)
+    state, stats = jax_utils.replicate((state, stats), devices)
     parallel = core.pmap(_train_step("batch"), axis_name="batch")
     shard = lambda a: a.reshape(N_DEVICES, a.shape[0] // N_DEVICES, *a.shape[1:])
 
@@ -79,3 +80,9 @@ def test_pmapped_step_equals_one_device_on_the_global_batch():
     for got, want in zip(core.tree.leaves(replicated), core.tree.leaves(expected), strict=True):
         for one_device in np.asarray(got):
             np.testing.assert_allclose(one_device, np.asarray(want), rtol=2e-5, atol=1e-6)
+    # Back on one device, the state goes on training there (jax_utils.unreplicate).
+    state = jax_utils.unreplicate(state).replace(apply_fn=single_state.apply_fn)
+    assert int(state.step) == 2
+    _, _, loss = single(state, jax_utils.unreplicate(stats), images[0], labels[0])
+    _, _, expected_loss = single(single_state, single_stats, images[0], labels[0])
+    np.testing.assert_allclose(float(loss), float(expected_loss), rtol=1e-5)
