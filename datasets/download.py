@@ -14,6 +14,11 @@ are downloaded, mirror after mirror, into ``data_dir/<name>`` if ``data_dir`` wa
 ``$NUMBAX_DATA_DIR/<name>`` if set, else the user cache. A download streams into a temporary file
 next to its destination, is hashed on the way, and is renamed into place (``os.replace``) only
 when its sha256 matches, so a failure never leaves a half-written file behind.
+
+A download is bounded: it may not exceed the file's published size (else its announced
+``Content-Length``, at most `MAX_DOWNLOAD_BYTES`), must finish within `DEADLINE_SECONDS` (each read
+also times out after `TIMEOUT_SECONDS`), and follows redirects only to the same host, never
+from https to http. Mirrors are https where they serve it.
 """
 
 from __future__ import annotations
@@ -23,17 +28,27 @@ import hashlib
 import http.client
 import os
 import tempfile
+import time
+import urllib.parse
 import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from datasets.errors import ChecksumMismatchError, DatasetNotFoundError
+from datasets.errors import (
+    ChecksumMismatchError,
+    DatasetNotFoundError,
+    DownloadDeadlineError,
+    DownloadTooLargeError,
+    RedirectRefusedError,
+)
 
 ENV_VAR = "NUMBAX_DATA_DIR"
 SHIPPED_DIR = Path(__file__).resolve().parent / "data"
-TIMEOUT_SECONDS = 30.0
+TIMEOUT_SECONDS = 30.0  # one connection attempt or read
+DEADLINE_SECONDS = 600.0  # one whole file
+MAX_DOWNLOAD_BYTES = 1 << 30  # when neither the spec nor the server gives the size
 _CHUNK = 1 << 20
 
 
@@ -46,11 +61,13 @@ class FileSpec:
         sha256: sha256 of the published file.
         raw_sha256: sha256 of its decompressed content, so that an uncompressed copy under the
             same name without ``.gz`` is accepted too.
+        size: the published file's size in bytes (a download is cut off beyond it), if known.
     """
 
     filename: str
     sha256: str
     raw_sha256: str
+    size: int | None = None
 
     @property
     def raw_filename(self) -> str:
@@ -158,44 +175,77 @@ def find(spec: DatasetSpec, data_dir: str | os.PathLike | None = None) -> dict[s
     return None
 
 
+class _SameHostRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows a redirect only to the same host, and never from https to http."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # urllib's signature
+        old, new = urllib.parse.urlsplit(req.full_url), urllib.parse.urlsplit(newurl)
+        if new.hostname != old.hostname or (old.scheme == "https" and new.scheme != "https"):
+            raise RedirectRefusedError(req.full_url, newurl)
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
 def _open_url(url: str) -> BinaryIO:
     """Opens ``url`` for reading (the one place that touches the network)."""
     request = urllib.request.Request(url, headers={"User-Agent": "numbax-datasets"})
-    return urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS)
+    opener = urllib.request.build_opener(_SameHostRedirects)
+    return opener.open(request, timeout=TIMEOUT_SECONDS)
 
 
-def download_file(url: str, dest: str | os.PathLike, sha256: str) -> Path:
+def _limit(url: str, response: BinaryIO, size: int | None) -> int:
+    """The most bytes to accept from ``response``; refuses an announced size over it."""
+    announced = getattr(response, "headers", {}).get("Content-Length")
+    announced = int(announced) if announced and announced.isdigit() else None
+    limit = size if size is not None else min(announced or MAX_DOWNLOAD_BYTES, MAX_DOWNLOAD_BYTES)
+    if announced is not None and announced > limit:
+        raise DownloadTooLargeError(url, limit, announced)
+    return limit
+
+
+def download_file(url: str, dest: str | os.PathLike, sha256: str, size: int | None = None) -> Path:
     """Downloads ``url`` to ``dest`` atomically, with a progress bar and a sha256 check.
 
     Args:
         url: the address to fetch.
         dest: the final path; its directory is created if needed.
         sha256: the expected hex sha256 of the content.
+        size: the expected size in bytes, if known: a larger download is cut off.
 
     Returns:
         ``dest`` as a Path, holding exactly the verified content.
 
     Raises:
         ChecksumMismatchError: the content does not hash to ``sha256`` (nothing is written).
+        DownloadTooLargeError: more bytes than ``size`` (or the announced length) arrive.
+        DownloadDeadlineError: the download takes longer than `DEADLINE_SECONDS`.
+        RedirectRefusedError: the server redirects to another host (or to plain http).
         OSError: the download failed (e.g. ``urllib.error.URLError``); nothing is written.
     """
     from tqdm import tqdm  # only needed when downloading
 
     dest = Path(dest)
+    deadline = time.monotonic() + DEADLINE_SECONDS
     dest.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".part")
     try:
         h = hashlib.sha256()
         with os.fdopen(fd, "wb") as out, contextlib.closing(_open_url(url)) as response:
-            total = getattr(response, "headers", {}).get("Content-Length")
+            limit = _limit(url, response, size)
+            read = getattr(response, "read1", response.read)  # what has arrived, not 1 MiB
+            received = 0
             with tqdm(
-                total=int(total) if total else None,
+                total=limit if limit != MAX_DOWNLOAD_BYTES else None,
                 unit="B",
                 unit_scale=True,
                 unit_divisor=1024,
                 desc=dest.name,
             ) as bar:
-                while chunk := response.read(_CHUNK):
+                while chunk := read(_CHUNK):
+                    received += len(chunk)
+                    if received > limit:
+                        raise DownloadTooLargeError(url, limit, received)
+                    if time.monotonic() > deadline:
+                        raise DownloadDeadlineError(url, DEADLINE_SECONDS, received)
                     out.write(chunk)
                     h.update(chunk)
                     bar.update(len(chunk))
@@ -246,7 +296,7 @@ def fetch(
         for mirror in spec.mirrors:
             url = mirror + f.filename
             try:
-                paths[role] = download_file(url, dest, f.sha256)
+                paths[role] = download_file(url, dest, f.sha256, f.size)
                 break
             except (OSError, http.client.HTTPException, ChecksumMismatchError) as e:
                 attempts.append((url, f"{type(e).__name__}: {e}"))

@@ -64,6 +64,45 @@ class ChecksumMismatchError(ValueError):
         )
 
 
+class DownloadTooLargeError(OSError):
+    """A download is larger than the file's published size (or its announced length)."""
+
+    def __init__(self, url: str, limit: int, got: int):
+        self.url = url
+        self.limit = limit
+        self.got = got
+        super().__init__(
+            f"{url} sends more than the expected {limit} bytes (at least {got}); the download "
+            "was stopped and nothing was written. The mirror serves another file: try another "
+            "mirror, or put the published file into the data directory by hand."
+        )
+
+
+class DownloadDeadlineError(TimeoutError):
+    """A download did not finish within `download.DEADLINE_SECONDS`."""
+
+    def __init__(self, url: str, seconds: float, got: int):
+        self.url = url
+        super().__init__(
+            f"downloading {url} took longer than {seconds:g} s ({got} bytes received); stopped, "
+            "nothing was written. Retry on a faster connection, raise "
+            "datasets.download.DEADLINE_SECONDS, or put the file into the data directory."
+        )
+
+
+class RedirectRefusedError(OSError):
+    """A mirror redirected to another host (or from https to http), which is not followed."""
+
+    def __init__(self, url: str, target: str):
+        self.url = url
+        self.target = target
+        super().__init__(
+            f"{url} redirects to {target}, another host or plain http; such redirects are not "
+            "followed. Download the file yourself if you trust that address and put it into "
+            "the data directory (its sha256 is still checked)."
+        )
+
+
 class CorruptFileError(ValueError):
     """A file is not a well-formed IDX file (bad magic number, truncated, bad gzip stream...)."""
 

@@ -41,24 +41,31 @@ SPEC = DatasetSpec(
             "train-images-idx3-ubyte.gz",
             "3aede38d61863908ad78613f6a32ed271626dd12800ba2636569512369268a84",
             "c59f468a2f672dc815687fe0f83887768d799fd8a3f3276145d20f83aa44d888",
+            size=26421880,
         ),
         "train_labels": FileSpec(
             "train-labels-idx1-ubyte.gz",
             "a04f17134ac03560a47e3764e11b92fc97de4d1bfaf8ba1a3aa29af54cc90845",
             "bad3541b69d912435c50bb6ba87bec294ff4f6a2e1246121d8633921760443d9",
+            size=29515,
         ),
         "test_images": FileSpec(
             "t10k-images-idx3-ubyte.gz",
             "346e55b948d973a97e58d2351dde16a484bd415d4595297633bb08f03db6a073",
             "5b4141f0afbad91edebe8549f8fcffe087ea10ca49f1dbef5c9a5cd8815ce37b",
+            size=4422102,
         ),
         "test_labels": FileSpec(
             "t10k-labels-idx1-ubyte.gz",
             "67da17c76eaffca5446c3361aaab5c3cd6d1c2608764d35dfb1850b086bf8dd5",
             "0402a96d92fd2663957122ceb108a494c5af83dab82d92729df917d7dec38c34",
+            size=5148,
         ),
     },
-    mirrors=("http://fashion-mnist.s3-website.eu-central-1.amazonaws.com/",),
+    mirrors=(
+        "https://storage.googleapis.com/tensorflow/tf-keras-datasets/",  # Keras' copy
+        "http://fashion-mnist.s3-website.eu-central-1.amazonaws.com/",  # no https there
+    ),
 )
 
 

@@ -10,16 +10,21 @@ An IDX file is a big-endian header followed by the raw values in row-major order
 
 So MNIST's images start with the magic number 2051 (0x00000803: uint8, 3 dims) and its labels
 with 2049 (0x00000801: uint8, 1 dim). Files may be gzipped; that is detected from the content,
-not the file name. The values are read straight into a preallocated array, and any shortfall
-or excess is reported as a `CorruptFileError` naming the file.
+not the file name. The sizes in the header are checked against the file's length before
+anything is allocated (a plain file must hold exactly the header and the values; a gzipped one
+must agree with the uncompressed length in its trailer and deflate's largest ratio), so a
+damaged header cannot ask for terabytes. The values are read straight into a preallocated
+array, and any shortfall or excess is reported as a `CorruptFileError` naming the file.
 """
 
 from __future__ import annotations
 
 import gzip
+import math
 import os
 import struct
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
@@ -38,6 +43,7 @@ IDX_DTYPES: dict[int, np.dtype] = {
 }
 
 _GZIP_MAGIC = b"\x1f\x8b"
+_DEFLATE_MAX_RATIO = 1032  # deflate never compresses better than this (RFC 1951 limits)
 _ERRORS = (EOFError, OSError, zlib.error)
 
 
@@ -57,13 +63,25 @@ def read_idx(path: str | os.PathLike) -> np.ndarray:
     """
     path = Path(path)
     with open(path, "rb") as raw:
+        length = os.fstat(raw.fileno()).st_size
         gzipped = raw.read(2) == _GZIP_MAGIC
-        raw.seek(0)
         if not gzipped:
-            return _read_stream(raw, path)
+            raw.seek(0)
+            return _read_stream(raw, path, lambda total: total == length, f"{length} bytes")
+        raw.seek(max(length - 4, 0))
+        (isize,) = struct.unpack("<I", raw.read(4).rjust(4, b"\0"))  # length mod 2**32
+        raw.seek(0)
+
+        def fits(total: int) -> bool:
+            return total % (1 << 32) == isize and total <= length * _DEFLATE_MAX_RATIO
+
+        found = (
+            f"{isize} bytes (mod 2**32) uncompressed per its trailer, {length} compressed "
+            "(a damaged header or a truncated gzip stream)"
+        )
         try:
             with gzip.GzipFile(fileobj=raw) as stream:
-                return _read_stream(stream, path)
+                return _read_stream(stream, path, fits, found)
         except CorruptFileError:
             raise
         except _ERRORS as e:
@@ -77,7 +95,11 @@ def _read_exact(stream: BinaryIO, n: int, path: Path, what: str) -> bytes:
     return data
 
 
-def _read_stream(stream: BinaryIO, path: Path) -> np.ndarray:
+def _read_stream(
+    stream: BinaryIO, path: Path, fits: Callable[[int], bool], length: str
+) -> np.ndarray:
+    """Reads the header, checks with `fits` that the file can hold the (header + values) bytes
+    it announces (`length` describes the file), then reads the values."""
     zero, code, ndim = struct.unpack(">HBB", _read_exact(stream, 4, path, "magic number"))
     if zero != 0 or code not in IDX_DTYPES:
         magic = (zero << 16) | (code << 8) | ndim
@@ -91,6 +113,14 @@ def _read_stream(stream: BinaryIO, path: Path) -> np.ndarray:
         )
     shape = struct.unpack(f">{ndim}I", _read_exact(stream, 4 * ndim, path, "dimensions"))
     file_dtype = IDX_DTYPES[code]
+    total = 4 + 4 * ndim + math.prod(shape) * file_dtype.itemsize
+    if not fits(total):
+        raise CorruptFileError(
+            path,
+            f"header sizes {shape} of {file_dtype.name}",
+            f"a file of {total} bytes",
+            length,
+        )
     out = np.empty(shape, dtype=file_dtype)
     view = memoryview(out.reshape(-1).view(np.uint8))
     filled = 0

@@ -27,21 +27,25 @@ SPEC = DatasetSpec(
             "train-images-idx3-ubyte.gz",
             "440fcabf73cc546fa21475e81ea370265605f56be210a4024d2ca8f203523609",
             "ba891046e6505d7aadcbbe25680a0738ad16aec93bde7f9b65e87a2fc25776db",
+            size=9912422,
         ),
         "train_labels": FileSpec(
             "train-labels-idx1-ubyte.gz",
             "3552534a0a558bbed6aed32b30c495cca23d567ec52cac8be1a0730e8010255c",
             "65a50cbbf4e906d70832878ad85ccda5333a97f0f4c3dd2ef09a8a9eef7101c5",
+            size=28881,
         ),
         "test_images": FileSpec(
             "t10k-images-idx3-ubyte.gz",
             "8d422c7b0a1c1c79245a5bcf07fe86e33eeafee792b84584aec276f5a2dbc4e6",
             "0fa7898d509279e482958e8ce81c8e77db3f2f8254e26661ceb7762c4d494ce7",
+            size=1648877,
         ),
         "test_labels": FileSpec(
             "t10k-labels-idx1-ubyte.gz",
             "f7ae60f92e00ec6debd23a6088c31dbd2371eca3ffa0defaefb259924204aec6",
             "ff7bcfd416de33731a308c3f266cc351222c34898ecbeaf847f06e48f7ec33f2",
+            size=4542,
         ),
     },
     mirrors=(

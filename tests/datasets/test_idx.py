@@ -65,8 +65,8 @@ def test_all_idx_types_round_trip(tmp_path, dtype, code, values, suffix):
         (struct.pack(">ii", 0x00000701, 3) + bytes(3), "magic number", "1793 (0x00000701)"),
         (b"\x00\x00", "truncated magic number", "2 bytes"),
         (struct.pack(">ii", 2051, 2), "truncated dimensions", "4 bytes"),
-        (struct.pack(">ii", 2049, 5) + bytes(3), "truncated data for shape (5,)", "3 bytes"),
-        (struct.pack(">ii", 2049, 2) + bytes(3), "trailing data after shape (2,)", "at least 1"),
+        (struct.pack(">ii", 2049, 5) + bytes(3), "header sizes (5,) of uint8", "11 bytes"),
+        (struct.pack(">ii", 2049, 2) + bytes(3), "header sizes (2,) of uint8", "11 bytes"),
     ],
     ids=["magic", "type-code", "short-header", "short-dims", "truncated", "trailing"],
 )
@@ -79,6 +79,17 @@ def test_corrupt_files_name_file_expected_and_found(tmp_path, data, what, found,
     message = str(info.value)
     assert str(path) in message and what in message and f"found {found}" in message
     assert info.value.path == path and isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_header_sizes_beyond_the_file_are_refused_before_allocating(tmp_path, compress):
+    data = struct.pack(">iiii", 2051, 1 << 30, 1 << 30, 1 << 30) + bytes(64)  # 1 EiB claimed
+    path = tmp_path / "huge-idx3-ubyte"
+    path.write_bytes(gzip.compress(data) if compress else data)
+    with pytest.raises(
+        CorruptFileError, match=r"header sizes \(1073741824, 1073741824, 1073741824\)"
+    ):
+        read_idx(path)
 
 
 @pytest.mark.parametrize("cut", [1, 8, 20])
