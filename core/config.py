@@ -174,6 +174,21 @@ class Config:
         """The flags that change what a traced program means (part of jit cache keys)."""
         return self._ctx
 
+    def config_with_absl(self) -> None:
+        """Makes `--jax_<name>=value` command-line flags set options (like JAX's): absl flags
+        when absl is installed (applied by `absl.app.run`), else `sys.argv` read now
+        (`core/config_flags.py`)."""
+        from core import config_flags
+
+        if not config_flags.define_absl_flags(self):
+            config_flags.parse_flags(self)
+
+    def parse_flags_with_absl(self) -> None:
+        """Applies the `--jax_<name>=value` flags of `sys.argv` now (like JAX's)."""
+        from core import config_flags
+
+        config_flags.parse_flags(self)
+
 
 config = Config()
 

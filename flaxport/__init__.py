@@ -1,0 +1,71 @@
+"""``flaxport``: the ``flax`` package's layout over numbax, so ``import flax`` ports as
+``import flaxport as flax``.
+
+Each Flax module name is an alias of the numbax module that implements it (the same module
+object, registered in ``sys.modules`` so every import spelling works:
+``from flaxport.training.train_state import TrainState``, ``import flaxport.linen as nn``):
+
+==================================  ==============================
+Flax                                numbax
+==================================  ==============================
+``flax.linen``                      ``nn``
+``flax.linen.initializers``         ``nn.initializers``
+``flax.linen.partitioning``         ``nn.partitioning``
+``flax.linen.spmd``                 ``nn.spmd``
+``flax.core`` (``FrozenDict``...)   ``nn.core``
+``flax.core.frozen_dict``           ``nn.frozen_dict``
+``flax.core.meta``                  ``nn.meta``
+``flax.core.scope``                 ``nn.scope``
+``flax.struct``                     ``core.struct``
+``flax.serialization``              ``train.serialization``
+``flax.traverse_util``              ``nn.traverse_util``
+``flax.errors``                     ``nn.errors``
+``flax.training``                   ``train``
+``flax.training.train_state``       ``train.train_state``
+``flax.training.checkpoints``       ``train.checkpoints``
+``flax.training.orbax_utils``       not provided (Orbax is not supported)
+``flax.nnx``                        not provided (Flax NNX is not supported)
+==================================  ==============================
+
+This package sits above ``nn`` and ``train`` (it imports both); nothing in numbax imports it.
+"""
+
+import importlib
+import sys
+
+ALIASES = {
+    "linen": "nn",
+    "linen.initializers": "nn.initializers",
+    "linen.partitioning": "nn.partitioning",
+    "linen.spmd": "nn.spmd",
+    "core": "nn.core",
+    "core.frozen_dict": "nn.frozen_dict",
+    "core.meta": "nn.meta",
+    "core.scope": "nn.scope",
+    "struct": "core.struct",
+    "serialization": "train.serialization",
+    "traverse_util": "nn.traverse_util",
+    "errors": "nn.errors",
+    "training": "train",
+    "training.train_state": "train.train_state",
+    "training.checkpoints": "train.checkpoints",
+}
+"""Flax module path (under ``flax.``) -> the numbax module it is."""
+
+for _name, _target in ALIASES.items():
+    _module = importlib.import_module(_target)
+    sys.modules[f"{__name__}.{_name}"] = _module
+    _parent, _, _leaf = _name.rpartition(".")
+    setattr(
+        sys.modules[f"{__name__}.{_parent}"] if _parent else sys.modules[__name__], _leaf, _module
+    )
+
+linen = sys.modules[f"{__name__}.linen"]
+core = sys.modules[f"{__name__}.core"]
+struct = sys.modules[f"{__name__}.struct"]
+serialization = sys.modules[f"{__name__}.serialization"]
+traverse_util = sys.modules[f"{__name__}.traverse_util"]
+errors = sys.modules[f"{__name__}.errors"]
+training = sys.modules[f"{__name__}.training"]
+
+__all__ = ["core", "errors", "linen", "serialization", "struct", "training", "traverse_util"]

@@ -1,0 +1,154 @@
+"""``flaxport``: Flax's module layout over numbax. A Flax program (``FLAX_PROGRAM``) ported by
+rewriting only its imports (``rewrite_imports``: flax -> flaxport, jax -> core, optax -> optim)
+gives the numbers Flax 0.12.8 + JAX 0.10.2 + Optax 0.2.8 gave for it (recorded below),
+including byte-identical ``flax.serialization.to_bytes`` output for a fixed tree (parameters
+are compared as values: initializers and a training step may differ from JAX in the last bit)."""
+
+import importlib
+import re
+import sys
+import types
+
+import numpy as np
+import pytest
+
+import flaxport
+
+FLAX_PROGRAM = """
+import hashlib
+
+import flax
+import jax
+import jax.numpy as jnp
+import optax
+from flax import linen as nn
+from flax.core import FrozenDict, freeze, unfreeze
+from flax.training import train_state
+
+
+@flax.struct.dataclass
+class Stats:
+    loss: jax.Array
+    count: int = flax.struct.field(pytree_node=False, default=0)
+
+
+class MLP(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        x = nn.relu(nn.Dense(4)(x))
+        return nn.Dense(2)(x)
+
+
+def run():
+    model = MLP()
+    x = jnp.linspace(-1.0, 1.0, 6).reshape(2, 3)
+    variables = model.init(jax.random.PRNGKey(0), x)
+    frozen = freeze(variables)
+    assert isinstance(frozen, FrozenDict)
+    state = train_state.TrainState.create(
+        apply_fn=model.apply, params=unfreeze(frozen)["params"], tx=optax.sgd(0.1)
+    )
+
+    def loss_fn(params):
+        return jnp.sum(state.apply_fn({"params": params}, x) ** 2)
+
+    loss, grads = jax.value_and_grad(loss_fn)(state.params)
+    state = state.apply_gradients(grads=grads)
+    stats = Stats(loss=loss, count=1).replace(count=2)
+    fixed = {"w": jnp.arange(6.0).reshape(2, 3), "b": (jnp.int32(3), [jnp.ones(2, jnp.int8)])}
+    fixed_bytes = flax.serialization.to_bytes(fixed)
+    data = flax.serialization.to_bytes(state.params)
+    restored = flax.serialization.from_bytes(state.params, data)
+    flat = flax.traverse_util.flatten_dict(restored, sep="/")
+    return {
+        "loss": float(stats.loss),
+        "count": stats.count,
+        "step": int(state.step),
+        "fixed_bytes_sha256": hashlib.sha256(fixed_bytes).hexdigest(),
+        "flat": {k: jnp.asarray(v).tolist() for k, v in sorted(flat.items())},
+        "state_dict_keys": sorted(flax.serialization.to_state_dict(state.params)),
+    }
+"""
+
+# What FLAX_PROGRAM's run() returned under Flax (printed once with /opt/ref/bin/python).
+EXPECTED = {
+    "fixed_bytes_sha256": "cbe09ecc70cfc0a2e56b9e771aa3d41b7f00b79015433f86cc0dee3d191b30a9",
+    "count": 2,
+    "flat": {
+        "Dense_0/bias": [0.008417809382081032, -0.03890210762619972, -0.018593428656458855,
+                         -0.03471217676997185],
+        "Dense_0/kernel": [[-0.9432414770126343, 0.4278600215911865, -0.7768509387969971,
+                            -0.5158409476280212],
+                           [0.5446028113365173, 0.7177581787109375, 0.6139414310455322,
+                            -0.06465477496385574],
+                           [0.2612609267234802, 0.4099026322364807, -1.0467287302017212,
+                            0.4415251910686493]],
+        "Dense_1/bias": [0.028453325852751732, 0.05227431282401085],
+        "Dense_1/kernel": [[0.013111025094985962, 0.16979646682739258],
+                           [0.1143471747636795, -0.3243808150291443],
+                           [0.32449615001678467, 0.4075661897659302],
+                           [-0.5471075773239136, -0.3419087529182434]],
+    },
+    "loss": 0.3063199520111084,
+    "state_dict_keys": ["Dense_0", "Dense_1"],
+    "step": 1,
+}  # fmt: skip
+
+
+def rewrite_imports(source: str) -> str:
+    """The mechanical port: rename the packages in import statements only."""
+    names = {"flax": "flaxport", "jax": "core", "optax": "optim"}
+
+    def port(line: str) -> str:
+        if not re.match(r"\s*(import|from)\s", line):
+            return line
+        line = re.sub(r"\b(flax|jax|optax)\b(?=[.\s]|$)", lambda m: names[m.group(1)], line)
+        # `import flaxport` must still be reachable as `flax` in the program's body.
+        return re.sub(r"^(\s*)import (flaxport|core|optim)$", r"\1import \2 as \g<2>", line)
+
+    ported = "\n".join(port(line) for line in source.splitlines())
+    return (
+        ported.replace("import flaxport as flaxport", "import flaxport as flax")
+        .replace("import core as core", "import core as jax")
+        .replace("import optim as optim", "import optim as optax")
+    )
+
+
+def test_ported_flax_program_gives_flaxs_numbers():
+    module = types.ModuleType("ported_flax_program")
+    sys.modules[module.__name__] = module  # dataclasses look their module up
+    try:
+        exec(compile(rewrite_imports(FLAX_PROGRAM), module.__name__, "exec"), module.__dict__)
+        got = module.run()
+    finally:
+        del sys.modules[module.__name__]
+    assert got["fixed_bytes_sha256"] == EXPECTED["fixed_bytes_sha256"]
+    assert (got["count"], got["step"], got["state_dict_keys"]) == (2, 1, ["Dense_0", "Dense_1"])
+    np.testing.assert_allclose(got["loss"], EXPECTED["loss"], rtol=1e-6)
+    assert sorted(got["flat"]) == sorted(EXPECTED["flat"])
+    for key, want in EXPECTED["flat"].items():
+        np.testing.assert_allclose(got["flat"][key], want, rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("name", sorted(flaxport.ALIASES))
+def test_every_alias_is_the_numbax_module(name):
+    target = importlib.import_module(flaxport.ALIASES[name])
+    assert importlib.import_module(f"flaxport.{name}") is target
+    assert sys.modules[f"flaxport.{name}"] is target
+    obj = flaxport
+    for part in name.split("."):
+        obj = getattr(obj, part)
+    assert obj is target
+
+
+def test_import_spellings():
+    from flaxport.core import FrozenDict, freeze
+    from flaxport.training.train_state import TrainState
+
+    import nn
+    import train
+
+    assert TrainState is train.TrainState
+    assert isinstance(freeze({"a": 1}), FrozenDict) and FrozenDict is nn.FrozenDict
+    assert flaxport.linen.Dense is nn.Dense
+    assert flaxport.struct.dataclass is __import__("core").struct.dataclass
