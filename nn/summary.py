@@ -190,6 +190,8 @@ def tabulate(
         path, cls, method, inputs, outputs = recorder.rows[index]
         if depth is not None and len(path) > depth:
             continue
+        if method.startswith("_") and method != "__call__":  # a module's private helper
+            continue
         if not show_repeated and (path, method) in seen_calls:
             continue
         seen_calls.add((path, method))

@@ -14,6 +14,7 @@
 from core.profiler.memory import device_memory_profile, save_device_memory_profile
 from core.profiler.report import MemoryReport, memory_report
 from core.profiler.session import (
+    ProfileOptions,
     StepTraceAnnotation,
     TraceAnnotation,
     annotate_function,
@@ -24,6 +25,7 @@ from core.profiler.session import (
 
 __all__ = [
     "MemoryReport",
+    "ProfileOptions",
     "StepTraceAnnotation",
     "TraceAnnotation",
     "annotate_function",

@@ -9,7 +9,9 @@ cost (`core.profiler.cost`: FLOPs, transcendentals, bytes read and written).
 
 So while tracing, a jitted function runs as its equations, not as one fused native kernel:
 durations show where the operations' time goes relative to each other, not the fused loops'
-exact times, and the traced steps run slower than untraced ones. Calls made under a
+exact times, and the traced steps run slower than untraced ones. With
+`ProfileOptions(host_tracer_level=1)` the calls run compiled as usual and only the calls are
+recorded (a few hundred nanoseconds each). Calls made under a
 transformation (inside another `jit`, `grad`, `vmap`) are not recorded on their own: they are
 part of the enclosing program.
 """
@@ -113,15 +115,17 @@ def call_jitted(jitted: Any, args: tuple, kwargs: dict) -> Any:
     """
     from core.jit.api import _concrete_inputs
 
-    if type(current_trace()) is not EvalTrace or not config._jit_enabled:
-        hooks.IN_JIT = True
+    eager = type(current_trace()) is EvalTrace and config._jit_enabled
+    name = getattr(jitted, "__name__", "fun")
+    hooks.IN_JIT = True
+    start = time.perf_counter_ns()
+    if not eager or not hooks.DETAIL:
         try:
             return jitted(*args, **kwargs)
         finally:
             hooks.IN_JIT = False
-    name = getattr(jitted, "__name__", "fun")
-    hooks.IN_JIT = True
-    start = time.perf_counter_ns()
+            if eager and hooks.ACTIVE:
+                hooks.record(f"jit_{name}", start, time.perf_counter_ns() - start)
     try:
         entry, leaves = jitted._entry(args, kwargs)
         avals, vals = _concrete_inputs(leaves)

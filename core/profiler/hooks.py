@@ -15,6 +15,7 @@ import threading
 from typing import Any
 
 ACTIVE = False  # a trace is being recorded
+DETAIL = True  # record the kernels/equations inside jitted calls (host_tracer_level >= 2)
 IN_JIT = False  # inside a profiled jitted call (nested jitted calls are its equations)
 
 # (name, start_ns, dur_ns, args or None, thread id), in the order the events ended.

@@ -15,6 +15,7 @@ Each file is written to a temporary name and renamed, so a crash leaves no half-
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime
 import functools
 import gzip
@@ -28,6 +29,21 @@ from typing import Any
 from core.errors import ProfilerError
 from core.profiler import chrome, hooks, xplane
 from core.profiler.files import write_atomic
+
+
+@dataclasses.dataclass
+class ProfileOptions:
+    """What a trace records (`jax.profiler.ProfileOptions`'s fields that apply here).
+
+    Attributes:
+      host_tracer_level: 1 records jitted calls (run compiled, as without a trace) and
+        annotations; 2 (the default) and 3 also record every kernel or equation inside the
+        jitted calls (see `core.profiler.execution`).
+      python_tracer_level: accepted; Python function calls are not traced.
+    """
+
+    host_tracer_level: int = 2
+    python_tracer_level: int = 0
 
 
 class _Session:
@@ -56,13 +72,14 @@ def start_trace(
         (JAX serves it from a local web server; here the file is always written).
       create_perfetto_trace: accepted for JAX compatibility: `perfetto_trace.json.gz` is
         always written.
-      profiler_options: accepted for JAX compatibility (`jax.profiler.ProfileOptions`);
-        ignored.
+      profiler_options: a `ProfileOptions` (default: `host_tracer_level=2`, kernels and
+        equations inside jitted calls included).
 
     Raises:
       ProfilerError: a trace is already running.
     """
-    del create_perfetto_trace, profiler_options
+    del create_perfetto_trace
+    options = profiler_options if profiler_options is not None else ProfileOptions()
     if hooks.ACTIVE:
         raise ProfilerError(
             "Profile has already been started. Only one profile may be run at a time: call "
@@ -74,6 +91,7 @@ def start_trace(
     hooks.events.clear()
     _session.epoch_ns = time.time_ns()
     _session.start_ns = time.perf_counter_ns()
+    hooks.DETAIL = options.host_tracer_level >= 2
     hooks.ACTIVE = True
 
 

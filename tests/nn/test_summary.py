@@ -58,3 +58,65 @@ def test_parameter_overview_like_clu():
     assert row == ["dense/kernel", "(2, 3)", "6", "2.5", "1.71"]
     assert lines[-1] == "Total: 9"
     assert "Mean" not in nn.parameter_overview(params, include_stats=False)
+
+
+class MLP(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        x = nn.relu(nn.Dense(128)(x))
+        return nn.Dense(10)(x)
+
+
+class CNN(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        x = nn.Conv(8, (3, 3))(x)
+        x = nn.avg_pool(nn.relu(x), (2, 2), (2, 2))
+        return nn.Dense(10)(x.reshape((x.shape[0], -1)))
+
+
+class TanhBlock(nn.Module):
+    @nn.compact
+    def __call__(self, x, train: bool = False):
+        x = nn.Dense(4)(x)
+        x = nn.BatchNorm(use_running_average=not train)(x)
+        return nn.Dense(2)(nn.tanh(x))
+
+
+def _flop_cells(table):
+    """{path: (flops, vjp_flops)} from a table with both columns."""
+    lines = table.splitlines()
+    header = [c.strip() for c in lines[1].strip("|").split("|")]
+    i, j = header.index("flops"), header.index("vjp_flops")
+    assert header[4:6] == ["flops", "vjp_flops"]  # after outputs, before the collections, as Flax
+    cells = {}
+    for line in lines[3:]:
+        row = [c.strip() for c in line.strip("|").split("|")]
+        if line.startswith("|") and row[j].isdigit():
+            cells[row[0]] = (int(row[i]), int(row[j]))
+    return cells
+
+
+# Flax 0.12's `tabulate(..., compute_flops=True, compute_vjp_flops=True)` on the same models
+# (XLA's cost analysis). Rows marked (*) differ where numbax's jaxpr differs from JAX's: relu is
+# a compare and a select here (2 FLOPs per element, a max in JAX), avg_pool's gradient and
+# BatchNorm's VJP are formulated differently.
+def test_tabulate_flops_match_flax():
+    flags = dict(compute_flops=True, compute_vjp_flops=True)
+    mlp = _flop_cells(MLP().tabulate(random.key(0), jnp.ones((4, 784)), **flags))
+    assert mlp["Dense_0"] == (803328, 2509824) and mlp["Dense_1"] == (10280, 32080)
+    assert mlp[""][1] == 2543440 and mlp[""][0] == 814120 + 512  # (*) relu
+    cnn = _flop_cells(CNN().tabulate(random.key(0), jnp.ones((2, 8, 8, 1)), **flags))
+    assert cnn["Conv_0"] == (16512, 48584) and cnn["Dense_0"] == (5140, 16680)
+    assert cnn[""][0] == 23700 + 1024  # (*) relu
+    block = _flop_cells(TanhBlock().tabulate(random.key(0), jnp.ones((3, 5)), train=True, **flags))
+    assert block[""] == (302, 940)
+    assert block["Dense_0"] == (132, 404) and block["Dense_1"] == (54, 164)
+    assert block["BatchNorm_0"][0] == 116  # (*) its VJP: 336 here, 324 in Flax
+
+
+def test_tabulate_one_flops_column():
+    table = MLP().tabulate(random.key(0), jnp.ones((1, 784)), compute_flops=True)
+    header = [c.strip() for c in table.splitlines()[1].strip("|").split("|")]
+    assert header == ["path", "module", "inputs", "outputs", "flops", "params"]
+    assert "| Total " in table.splitlines()[-3]

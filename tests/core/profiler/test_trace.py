@@ -156,3 +156,12 @@ def test_jit_under_a_transformation_while_tracing(tmp_path):
     np.testing.assert_allclose(y, np.sin(x) * x, rtol=1e-6)
     names = [e["name"] for e in _events(_run_dir(str(tmp_path)))]
     assert names.count("jit_<lambda>") == 1 and "sin" in names
+
+
+def test_host_tracer_level_1_records_compiled_calls_only(tmp_path):
+    expected = step(PARAMS, X)
+    with profiler.trace(tmp_path, profiler_options=profiler.ProfileOptions(host_tracer_level=1)):
+        got = step(PARAMS, X)
+    for a, b in zip(core.tree.leaves(expected), core.tree.leaves(got)):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))  # the same compiled code
+    assert [e["name"] for e in _events(_run_dir(str(tmp_path)))] == ["jit_step"]
