@@ -23,6 +23,11 @@ Flax                                numbax
 ``flax.training``                   ``train``
 ``flax.training.train_state``       ``train.train_state``
 ``flax.training.checkpoints``       ``train.checkpoints``
+``flax.training.common_utils``      ``train.common_utils``
+``flax.training.dynamic_scale``     ``train.dynamic_scale``
+``flax.training.early_stopping``    ``train.early_stopping``
+``flax.jax_utils``                  ``train.jax_utils``
+``flax.metrics.tensorboard``        ``train.tensorboard``
 ``flax.training.orbax_utils``       not provided (Orbax is not supported)
 ``flax.nnx``                        not provided (Flax NNX is not supported)
 ==================================  ==============================
@@ -32,6 +37,7 @@ This package sits above ``nn`` and ``train`` (it imports both); nothing in numba
 
 import importlib
 import sys
+import types
 
 ALIASES = {
     "linen": "nn",
@@ -49,8 +55,16 @@ ALIASES = {
     "training": "train",
     "training.train_state": "train.train_state",
     "training.checkpoints": "train.checkpoints",
+    "training.common_utils": "train.common_utils",
+    "training.dynamic_scale": "train.dynamic_scale",
+    "training.early_stopping": "train.early_stopping",
+    "jax_utils": "train.jax_utils",
+    "metrics.tensorboard": "train.tensorboard",
 }
 """Flax module path (under ``flax.``) -> the numbax module it is."""
+
+# `flax.metrics` holds only `tensorboard`: numbax has no module for it, so it is a namespace.
+metrics = sys.modules[f"{__name__}.metrics"] = types.ModuleType(f"{__name__}.metrics")
 
 for _name, _target in ALIASES.items():
     _module = importlib.import_module(_target)
@@ -67,5 +81,16 @@ serialization = sys.modules[f"{__name__}.serialization"]
 traverse_util = sys.modules[f"{__name__}.traverse_util"]
 errors = sys.modules[f"{__name__}.errors"]
 training = sys.modules[f"{__name__}.training"]
+jax_utils = sys.modules[f"{__name__}.jax_utils"]
 
-__all__ = ["core", "errors", "linen", "serialization", "struct", "training", "traverse_util"]
+__all__ = [
+    "core",
+    "errors",
+    "jax_utils",
+    "linen",
+    "metrics",
+    "serialization",
+    "struct",
+    "training",
+    "traverse_util",
+]
