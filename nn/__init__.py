@@ -35,7 +35,7 @@ The training recipe with BatchNorm and Dropout (``tests/nn/test_train_step.py`` 
     logits = model.apply({"params": params, "batch_stats": batch_stats}, x, train=False)
 """
 
-from nn import activation, errors, initializers, meta, partitioning, spmd, traverse_util
+from nn import activation, core, errors, initializers, meta, partitioning, spmd, traverse_util
 from nn.activation import *  # noqa: F403  (PReLU and the activations: see its __all__)
 from nn.attention import (
     MultiHeadAttention,
@@ -216,6 +216,7 @@ __all__ = [
     "combine_masks",
     "compact",
     "compact_name_scope",
+    "core",
     "dot_product_attention",
     "dot_product_attention_weights",
     "errors",
