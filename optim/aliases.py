@@ -73,6 +73,17 @@ def sgd(
     """Stochastic gradient descent, optionally with (Nesterov) momentum (no dampening).
 
     `sgd(lr, momentum=0.9)` equals `torch.optim.SGD(lr=lr, momentum=0.9)`.
+
+    Args:
+      learning_rate: the step size: a float, or a schedule (a function of the update count)
+        returning it.
+      momentum: decay rate of the momentum (``trace``); None for plain SGD.
+      nesterov: use Nesterov momentum.
+      accumulator_dtype: dtype of the momentum buffer; None uses the dtype of the params.
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
     """
     momentum_tx = (
         trace(decay=momentum, nesterov=nesterov, accumulator_dtype=accumulator_dtype)
@@ -92,7 +103,23 @@ def adam(
     *,
     nesterov: bool = False,
 ) -> Tx:
-    """Adam (Kingma & Ba, 2014): `chain(scale_by_adam(...), scale_by_learning_rate(lr))`."""
+    """Adam (Kingma & Ba, 2014): `chain(scale_by_adam(...), scale_by_learning_rate(lr))`.
+
+    Args:
+      learning_rate: the step size: a float, or a schedule (a function of the update count)
+        returning it.
+      b1: decay rate of the exponential moving average of the gradients (first moment).
+      b2: decay rate of the exponential moving average of the squared gradients (second moment).
+      eps: added to the denominator outside the square root, for numerical stability.
+      eps_root: added to the second moment inside the square root (keeps the gradient of the update
+        finite when differentiating through the optimizer).
+      mu_dtype: dtype of the first-moment accumulator; None uses the dtype of the gradients.
+      nesterov: use the Nesterov form of the momentum (as NAdam does).
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
+    """
     return chain(
         scale_by_adam(
             b1=b1, b2=b2, eps=eps, eps_root=eps_root, mu_dtype=mu_dtype, nesterov=nesterov
@@ -116,6 +143,25 @@ def adamw(
     """AdamW (Loshchilov & Hutter, 2019): decoupled decay, multiplied by the learning rate.
 
     Trap: the default `weight_decay` is 1e-4 (PyTorch's AdamW: 1e-2).
+
+    Args:
+      learning_rate: the step size: a float, or a schedule (a function of the update count)
+        returning it.
+      b1: decay rate of the exponential moving average of the gradients (first moment).
+      b2: decay rate of the exponential moving average of the squared gradients (second moment).
+      eps: added to the denominator outside the square root, for numerical stability.
+      eps_root: added to the second moment inside the square root (keeps the gradient of the update
+        finite when differentiating through the optimizer).
+      mu_dtype: dtype of the first-moment accumulator; None uses the dtype of the gradients.
+      weight_decay: rate of the decoupled weight decay (`p * weight_decay` is added to the update
+        before the learning rate scales it); a float or a schedule.
+      mask: where the weight decay applies: a pytree of bools with the structure of the params, or a
+        function of the params returning one; None for every leaf.
+      nesterov: use the Nesterov form of the momentum (as NAdam does).
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
     """
     return chain(
         scale_by_adam(
@@ -133,7 +179,19 @@ nadamw.__doc__ = "NAdamW: `adamw(..., nesterov=True)`."
 
 
 def adamax(learning_rate: ScalarOrSchedule, b1: Any = 0.9, b2: Any = 0.999, eps: Any = 1e-8) -> Tx:
-    """Adamax, the infinity-norm variant of Adam (Kingma & Ba, 2014, section 7)."""
+    """Adamax, the infinity-norm variant of Adam (Kingma & Ba, 2014, section 7).
+
+    Args:
+      learning_rate: the step size: a float, or a schedule (a function of the update count)
+        returning it.
+      b1: decay rate of the exponential moving average of the gradients (first moment).
+      b2: decay rate of the exponential moving average of the squared gradients (second moment).
+      eps: added to the infinity norm in the denominator.
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
+    """
     return chain(scale_by_adamax(b1=b1, b2=b2, eps=eps), scale_by_learning_rate(learning_rate))
 
 
@@ -145,7 +203,23 @@ def adamaxw(
     weight_decay: ScalarOrSchedule = 1e-4,
     mask: Any = None,
 ) -> Tx:
-    """Adamax with decoupled weight decay."""
+    """Adamax with decoupled weight decay.
+
+    Args:
+      learning_rate: the step size: a float, or a schedule (a function of the update count)
+        returning it.
+      b1: decay rate of the exponential moving average of the gradients (first moment).
+      b2: decay rate of the exponential moving average of the squared gradients (second moment).
+      eps: added to the infinity norm in the denominator.
+      weight_decay: rate of the decoupled weight decay (`p * weight_decay` is added to the update
+        before the learning rate scales it); a float or a schedule.
+      mask: where the weight decay applies: a pytree of bools with the structure of the params, or a
+        function of the params returning one; None for every leaf.
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
+    """
     return chain(
         scale_by_adamax(b1=b1, b2=b2, eps=eps),
         add_decayed_weights(weight_decay, mask),
@@ -163,7 +237,24 @@ def amsgrad(
     bias_correction_mu: bool = True,
     bias_correction_nu: bool = True,
 ) -> Tx:
-    """AMSGrad (Reddi et al., 2018): Adam with a non-decreasing second moment."""
+    """AMSGrad (Reddi et al., 2018): Adam with a non-decreasing second moment.
+
+    Args:
+      learning_rate: the step size: a float, or a schedule (a function of the update count)
+        returning it.
+      b1: decay rate of the exponential moving average of the gradients (first moment).
+      b2: decay rate of the exponential moving average of the squared gradients (second moment).
+      eps: added to the denominator outside the square root, for numerical stability.
+      eps_root: added to the second moment inside the square root (keeps the gradient of the update
+        finite when differentiating through the optimizer).
+      mu_dtype: dtype of the first-moment accumulator; None uses the dtype of the gradients.
+      bias_correction_mu: divide the first moment by ``1 - b1**t``.
+      bias_correction_nu: divide the second moment by ``1 - b2**t``.
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
+    """
     return chain(
         scale_by_amsgrad(b1, b2, eps, eps_root, mu_dtype, bias_correction_mu, bias_correction_nu),
         scale_by_learning_rate(learning_rate),
@@ -180,7 +271,24 @@ def radam(
     *,
     nesterov: bool = False,
 ) -> Tx:
-    """Rectified Adam (Liu et al., 2020)."""
+    """Rectified Adam (Liu et al., 2020).
+
+    Args:
+      learning_rate: the step size: a float, or a schedule (a function of the update count)
+        returning it.
+      b1: decay rate of the exponential moving average of the gradients (first moment).
+      b2: decay rate of the exponential moving average of the squared gradients (second moment).
+      eps: added to the denominator outside the square root, for numerical stability.
+      eps_root: added to the second moment inside the square root (keeps the gradient of the update
+        finite when differentiating through the optimizer).
+      threshold: the rectification threshold on the length of the approximated moving average
+        (``rho_t``); below it the step is plain momentum SGD.
+      nesterov: use the Nesterov form of the momentum (as NAdam does).
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
+    """
     return chain(
         scale_by_radam(b1, b2, eps, eps_root, threshold, nesterov=nesterov),
         scale_by_learning_rate(learning_rate),
@@ -202,6 +310,22 @@ def rmsprop(
 
     Trap: `g / sqrt(nu + eps)` with decay 0.9; PyTorch uses `g / (sqrt(v) + eps)` and 0.99.
     `rmsprop(lr, decay=0.99, eps_in_sqrt=False)` matches `torch.optim.RMSprop(lr=lr)`.
+
+    Args:
+      learning_rate: the step size: a float, or a schedule (a function of the update count)
+        returning it.
+      decay: decay rate of the moving average of the squared gradients.
+      eps: added to the moving average (inside the square root when ``eps_in_sqrt``).
+      initial_scale: initial value of the moving averages.
+      eps_in_sqrt: add ``eps`` inside the square root (Optax) rather than after it (PyTorch).
+      centered: divide by the standard deviation (subtract the squared mean of the gradients).
+      momentum: decay rate of the momentum applied after the learning rate; None for none.
+      nesterov: use Nesterov momentum.
+      bias_correction: correct the moving averages for their zero initialization.
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
     """
     rescale = scale_by_stddev if centered else scale_by_rms
     return chain(
@@ -214,7 +338,19 @@ def rmsprop(
 def adagrad(
     learning_rate: ScalarOrSchedule, initial_accumulator_value: Any = 0.1, eps: Any = 1e-7
 ) -> Tx:
-    """Adagrad (Duchi et al., 2011). Trap: accumulator starts at 0.1 (PyTorch: 0)."""
+    """Adagrad (Duchi et al., 2011). Trap: accumulator starts at 0.1 (PyTorch: 0).
+
+    Args:
+      learning_rate: the step size: a float, or a schedule (a function of the update count)
+        returning it.
+      initial_accumulator_value: initial value of the sum of squared gradients (0.1; PyTorch uses
+        0).
+      eps: added to the sum inside the square root.
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
+    """
     return chain(
         scale_by_rss(initial_accumulator_value=initial_accumulator_value, eps=eps),
         scale_by_learning_rate(learning_rate),
@@ -228,7 +364,20 @@ def adadelta(
     weight_decay: ScalarOrSchedule = 0.0,
     weight_decay_mask: Any = None,
 ) -> Tx:
-    """Adadelta (Zeiler, 2012); without a learning rate the step is the raw Adadelta step."""
+    """Adadelta (Zeiler, 2012); without a learning rate the step is the raw Adadelta step.
+
+    Args:
+      learning_rate: a float or schedule multiplying the Adadelta step; None for the raw step.
+      rho: decay rate of the moving averages of the squared gradients and updates.
+      eps: added inside both square roots.
+      weight_decay: rate of the weight decay added to the gradients before the Adadelta step.
+      weight_decay_mask: where the weight decay applies: a pytree of bools with the structure of the
+        params, or a function of the params returning one; None for every leaf.
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
+    """
     return chain(
         add_decayed_weights(weight_decay, mask=weight_decay_mask),
         scale_by_adadelta(rho=rho, eps=eps),
@@ -248,6 +397,19 @@ def adabelief(
     """AdaBelief (Zhuang et al., 2020): Adam with the variance of the gradient around its EMA.
 
     Optax 0.2.8 has no weight decay here: chain `add_decayed_weights` before it for that.
+
+    Args:
+      learning_rate: the step size: a float, or a schedule (a function of the update count)
+        returning it.
+      b1: decay rate of the exponential moving average of the gradients (first moment).
+      b2: decay rate of the exponential moving average of the squared gradients (second moment).
+      eps: added to the denominator outside the square root.
+      eps_root: added to the variance estimate (inside the square root).
+      nesterov: use the Nesterov form of the momentum (as NAdam does).
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
     """
     return chain(
         scale_by_belief(b1=b1, b2=b2, eps=eps, eps_root=eps_root, nesterov=nesterov),
@@ -264,7 +426,24 @@ def lamb(
     weight_decay: ScalarOrSchedule = 0.0,
     mask: Any = None,
 ) -> Tx:
-    """LAMB (You et al., 2020): Adam plus decay, rescaled per leaf by the trust ratio."""
+    """LAMB (You et al., 2020): Adam plus decay, rescaled per leaf by the trust ratio.
+
+    Args:
+      learning_rate: the step size: a float, or a schedule (a function of the update count)
+        returning it.
+      b1: decay rate of the exponential moving average of the gradients (first moment).
+      b2: decay rate of the exponential moving average of the squared gradients (second moment).
+      eps: added to the denominator outside the square root, for numerical stability.
+      eps_root: added to the second moment inside the square root (keeps the gradient of the update
+        finite when differentiating through the optimizer).
+      weight_decay: rate of the weight decay added before the trust-ratio rescaling.
+      mask: where the weight decay applies: a pytree of bools with the structure of the params, or a
+        function of the params returning one; None for every leaf.
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
+    """
     return chain(
         scale_by_adam(b1=b1, b2=b2, eps=eps, eps_root=eps_root),
         add_decayed_weights(weight_decay=weight_decay, mask=mask),
@@ -283,7 +462,25 @@ def lars(
     momentum: Any = 0.9,
     nesterov: bool = False,
 ) -> Tx:
-    """LARS (You et al., 2017): decay, layer-wise trust ratio, then momentum after the lr."""
+    """LARS (You et al., 2017): decay, layer-wise trust ratio, then momentum after the lr.
+
+    Args:
+      learning_rate: the step size: a float, or a schedule (a function of the update count)
+        returning it.
+      weight_decay: rate of the weight decay added to the gradients.
+      weight_decay_mask: where the weight decay applies (a pytree of bools or a function of the
+        params); True for every leaf.
+      trust_coefficient: multiplies the trust ratio ``||p|| / ||g||``.
+      eps: added to the denominator of the trust ratio.
+      trust_ratio_mask: where the trust ratio applies (a pytree of bools or a function of the
+        params); True for every leaf.
+      momentum: decay rate of the momentum applied after the learning rate.
+      nesterov: use Nesterov momentum.
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
+    """
     return chain(
         add_decayed_weights(weight_decay, mask=weight_decay_mask),
         masked(
@@ -302,7 +499,22 @@ def lion(
     weight_decay: ScalarOrSchedule = 1e-3,
     mask: Any = None,
 ) -> Tx:
-    """Lion (Chen et al., 2023): sign of an interpolated momentum, plus decoupled decay."""
+    """Lion (Chen et al., 2023): sign of an interpolated momentum, plus decoupled decay.
+
+    Args:
+      learning_rate: the step size: a float, or a schedule (a function of the update count)
+        returning it.
+      b1: interpolation rate between the momentum and the gradient for the sign taken.
+      b2: decay rate of the momentum.
+      mu_dtype: dtype of the first-moment accumulator; None uses the dtype of the gradients.
+      weight_decay: rate of the decoupled weight decay (Lion uses larger values than AdamW).
+      mask: where the weight decay applies: a pytree of bools with the structure of the params, or a
+        function of the params returning one; None for every leaf.
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
+    """
     return chain(
         scale_by_lion(b1=b1, b2=b2, mu_dtype=mu_dtype),
         add_decayed_weights(weight_decay, mask),
@@ -325,7 +537,28 @@ def adafactor(
     weight_decay_mask: Any = None,
 ) -> Tx:
     """Adafactor (Shazeer & Stern, 2018): factored second moments, update clipping, and steps
-    relative to the parameter scale."""
+    relative to the parameter scale.
+
+    Args:
+      learning_rate: a float or schedule; None for the relative step size ``min(1e-2, 1/sqrt(t))``.
+      min_dim_size_to_factor: factor the second moment of a leaf only when both of its last two
+        dimensions are at least this large.
+      decay_rate: exponent of the second-moment decay schedule ``1 - t**(-decay_rate)``.
+      decay_offset: offset of the step in that schedule (for fine-tuning).
+      multiply_by_parameter_scale: scale the step by the root mean square of each parameter.
+      clipping_threshold: clip each update to this root mean square (None for no clipping).
+      momentum: decay rate of an optional first moment; None for none.
+      dtype_momentum: dtype of the first moment.
+      weight_decay_rate: rate of the weight decay; None for none.
+      eps: regularization constant added to the squared gradients.
+      factored: factor the second moment of large matrices (row and column statistics).
+      weight_decay_mask: where the weight decay applies: a pytree of bools with the structure of the
+        params, or a function of the params returning one; None for every leaf.
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
+    """
     txs = [scale_by_factored_rms(factored, decay_rate, decay_offset, min_dim_size_to_factor, eps)]
     if clipping_threshold is not None:
         txs.append(clip_by_block_rms(clipping_threshold))
@@ -349,7 +582,20 @@ def noisy_sgd(
     *,
     seed: int | None = None,
 ) -> Tx:
-    """SGD with annealed Gaussian gradient noise (Neelakantan et al., 2015)."""
+    """SGD with annealed Gaussian gradient noise (Neelakantan et al., 2015).
+
+    Args:
+      learning_rate: the step size: a float, or a schedule (a function of the update count)
+        returning it.
+      eta: initial variance of the Gaussian noise added to the gradients.
+      gamma: decay exponent of the variance: ``eta / (1 + t)**gamma``.
+      key: PRNG key of the noise; None uses ``seed``.
+      seed: seed of the noise when ``key`` is None (Optax's older argument).
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
+    """
     return chain(add_noise(eta, gamma, key, seed=seed), scale_by_learning_rate(learning_rate))
 
 
@@ -361,7 +607,22 @@ def novograd(
     eps_root: Any = 0.0,
     weight_decay: Any = 0.0,
 ) -> Tx:
-    """NovoGrad (Ginsburg et al., 2019): layer-wise normalised moments."""
+    """NovoGrad (Ginsburg et al., 2019): layer-wise normalised moments.
+
+    Args:
+      learning_rate: the step size: a float, or a schedule (a function of the update count)
+        returning it.
+      b1: decay rate of the first moment.
+      b2: decay rate of the layer-wise second moment of ``||g||**2``.
+      eps: added to the denominator outside the square root, for numerical stability.
+      eps_root: added to the second moment inside the square root (keeps the gradient of the update
+        finite when differentiating through the optimizer).
+      weight_decay: rate of the weight decay added to the normalized gradients.
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
+    """
     return chain(
         scale_by_novograd(b1=b1, b2=b2, eps=eps, eps_root=eps_root, weight_decay=weight_decay),
         scale_by_learning_rate(learning_rate),
@@ -369,7 +630,19 @@ def novograd(
 
 
 def yogi(learning_rate: ScalarOrSchedule, b1: Any = 0.9, b2: Any = 0.999, eps: Any = 1e-3) -> Tx:
-    """Yogi (Zaheer et al., 2018): additive second-moment updates."""
+    """Yogi (Zaheer et al., 2018): additive second-moment updates.
+
+    Args:
+      learning_rate: the step size: a float, or a schedule (a function of the update count)
+        returning it.
+      b1: decay rate of the exponential moving average of the gradients (first moment).
+      b2: decay rate of the exponential moving average of the squared gradients (second moment).
+      eps: added to the denominator outside the square root.
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
+    """
     return chain(scale_by_yogi(b1=b1, b2=b2, eps=eps), scale_by_learning_rate(learning_rate))
 
 
@@ -382,7 +655,17 @@ def _of_learning_rate(fn: Any, learning_rate: ScalarOrSchedule) -> ScalarOrSched
 
 def fromage(learning_rate: ScalarOrSchedule, min_norm: Any = 1e-6) -> Tx:
     """Fromage (Bernstein et al., 2020): relative steps `lr * ||p|| / ||g||`, shrunk by
-    `1 / sqrt(1 + lr**2)`."""
+    `1 / sqrt(1 + lr**2)`.
+
+    Args:
+      learning_rate: the step size: a float, or a schedule (a function of the update count)
+        returning it.
+      min_norm: the smallest norm used for parameters and gradients (avoids dividing by zero).
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
+    """
 
     def mult(lr):
         return 1 / (1 + lr**2) ** 0.5
@@ -395,17 +678,46 @@ def fromage(learning_rate: ScalarOrSchedule, min_norm: Any = 1e-6) -> Tx:
 
 
 def sm3(learning_rate: Any, momentum: Any = 0.9) -> Tx:
-    """SM3 (Anil et al., 2019): memory-efficient adaptive steps."""
+    """SM3 (Anil et al., 2019): memory-efficient adaptive steps.
+
+    Args:
+      learning_rate: the step size (a float).
+      momentum: decay rate of the momentum.
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
+    """
     return chain(scale_by_sm3(momentum), scale(-learning_rate))
 
 
 def sign_sgd(learning_rate: ScalarOrSchedule) -> Tx:
-    """signSGD (Bernstein et al., 2018): steps of the gradient's sign."""
+    """signSGD (Bernstein et al., 2018): steps of the gradient's sign.
+
+    Args:
+      learning_rate: the step size: a float, or a schedule (a function of the update count)
+        returning it.
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
+    """
     return chain(scale_by_sign(), scale_by_learning_rate(learning_rate))
 
 
 def signum(learning_rate: ScalarOrSchedule, beta: Any = 0.9, accumulator_dtype: Any = None) -> Tx:
-    """Signum: signSGD on an exponential moving average of the gradients."""
+    """Signum: signSGD on an exponential moving average of the gradients.
+
+    Args:
+      learning_rate: the step size: a float, or a schedule (a function of the update count)
+        returning it.
+      beta: decay rate of the moving average of the gradients whose sign is taken.
+      accumulator_dtype: dtype of the moving average; None uses the dtype of the params.
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
+    """
     return chain(
         ema(beta, debias=False, accumulator_dtype=accumulator_dtype),
         scale_by_sign(),
@@ -427,6 +739,23 @@ def adan(
 
     Note that the alias's `eps_root` default (1e-8) differs from `scale_by_adan`'s (0), as in
     Optax.
+
+    Args:
+      learning_rate: the step size: a float, or a schedule (a function of the update count)
+        returning it.
+      b1: decay rate of the moving average of the gradients.
+      b2: decay rate of the moving average of the gradient differences.
+      b3: decay rate of the moving average of the squared Nesterov-corrected gradients.
+      eps: added to the denominator outside the square root.
+      eps_root: added inside the square root.
+      weight_decay: rate of the decoupled weight decay (`p * weight_decay` is added to the update
+        before the learning rate scales it); a float or a schedule.
+      mask: where the weight decay applies: a pytree of bools with the structure of the params, or a
+        function of the params returning one; None for every leaf.
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
     """
     return chain(
         scale_by_adan(b1=b1, b2=b2, b3=b3, eps=eps, eps_root=eps_root),
@@ -445,6 +774,17 @@ def rprop(
     """Rprop (Riedmiller & Braun, 1993): per-entry step sizes adapted to gradient sign changes.
 
     `learning_rate` is the initial step size. Meant for full-batch optimisation.
+
+    Args:
+      learning_rate: the initial step size of every entry.
+      eta_minus: factor applied to the step size when the gradient changes sign.
+      eta_plus: factor applied to the step size when the gradient keeps its sign.
+      min_step_size: the smallest step size.
+      max_step_size: the largest step size.
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
     """
     return chain(
         scale_by_rprop(
@@ -468,6 +808,17 @@ def polyak_sgd(
     """SGD with the Polyak step size `scaling * min((f - f_min) / (||g||**2 + eps), max_lr)`.
 
     `update` needs the loss: `tx.update(grads, state, params, value=loss)`.
+
+    Args:
+      max_learning_rate: upper bound of the Polyak step size.
+      scaling: factor (or schedule) multiplying the step size.
+      f_min: a lower bound of the objective (0 for non-negative losses).
+      eps: added to ``||g||**2`` in the denominator.
+      variant: ``'sps'`` (the step above) or ``'sps+'`` (the step clipped at 0).
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
     """
     return chain(
         sgd(learning_rate=scaling),
@@ -478,7 +829,18 @@ def polyak_sgd(
 def optimistic_gradient_descent(
     learning_rate: ScalarOrSchedule, alpha: Any = 1.0, beta: Any = 1.0
 ) -> Tx:
-    """Optimistic gradient descent: steps along `(alpha + beta) * g_t - beta * g_{t-1}`."""
+    """Optimistic gradient descent: steps along `(alpha + beta) * g_t - beta * g_{t-1}`.
+
+    Args:
+      learning_rate: the step size: a float, or a schedule (a function of the update count)
+        returning it.
+      alpha: weight of the current gradient.
+      beta: weight of the difference to the previous gradient.
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
+    """
     return chain(
         scale_by_optimistic_gradient(alpha=alpha, beta=beta),
         scale_by_learning_rate(learning_rate),
@@ -500,6 +862,21 @@ def optimistic_adam(
 
     Raises:
       OptimizerArgumentError: if `learning_rate` is a schedule (use `optimistic_adam_v2`).
+
+    Args:
+      learning_rate: the step size (a float; schedules are refused).
+      optimism: weight of the optimistic correction; None uses ``learning_rate``.
+      b1: decay rate of the exponential moving average of the gradients (first moment).
+      b2: decay rate of the exponential moving average of the squared gradients (second moment).
+      eps: added to the denominator outside the square root, for numerical stability.
+      eps_root: added to the second moment inside the square root (keeps the gradient of the update
+        finite when differentiating through the optimizer).
+      mu_dtype: dtype of the first-moment accumulator; None uses the dtype of the gradients.
+      nesterov: use the Nesterov form of the momentum (as NAdam does).
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
     """
     warnings.warn(
         "`optimistic_adam` is deprecated, please use `optimistic_adam_v2` instead.",
@@ -536,7 +913,25 @@ def optimistic_adam_v2(
     mu_dtype: Any = None,
     nesterov: bool = True,
 ) -> Tx:
-    """Optimistic Adam: the optimistic gradient of Adam's direction, then the learning rate."""
+    """Optimistic Adam: the optimistic gradient of Adam's direction, then the learning rate.
+
+    Args:
+      learning_rate: the step size: a float, or a schedule (a function of the update count)
+        returning it.
+      alpha: weight of the current Adam direction.
+      beta: weight of the difference to the previous Adam direction.
+      b1: decay rate of the exponential moving average of the gradients (first moment).
+      b2: decay rate of the exponential moving average of the squared gradients (second moment).
+      eps: added to the denominator outside the square root, for numerical stability.
+      eps_root: added to the second moment inside the square root (keeps the gradient of the update
+        finite when differentiating through the optimizer).
+      mu_dtype: dtype of the first-moment accumulator; None uses the dtype of the gradients.
+      nesterov: use the Nesterov form of the momentum (as NAdam does).
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`.
+    """
     return chain(
         scale_by_adam(
             b1=b1, b2=b2, eps=eps, eps_root=eps_root, mu_dtype=mu_dtype, nesterov=nesterov
@@ -566,6 +961,11 @@ def lbfgs(
       memory_size: number of stored (parameter, gradient) differences.
       scale_init_precond: see `scale_by_lbfgs`.
       linesearch: a line search transformation, or `None` for none.
+
+    Returns:
+      A `GradientTransformationExtraArgs` (``init``, ``update``): the updates it returns are added
+      to the params with `optim.apply_updates`. Its ``update`` needs ``value``, ``grad`` and
+      ``value_fn`` (see above).
     """
     base_scaling = scale(-1.0) if learning_rate is None else scale_by_learning_rate(learning_rate)
     if linesearch is None:

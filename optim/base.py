@@ -79,13 +79,24 @@ class EmptyState(NamedTuple):
 
 
 def init_empty_state(params: Params) -> EmptyState:
-    """The `init` of stateless transformations."""
+    """The `init` of stateless transformations.
+
+    Args:
+      params: the params (unused).
+
+    Returns:
+      ``EmptyState()``.
+    """
     del params
     return EmptyState()
 
 
 def identity() -> GradientTransformation:
-    """Returns the transformation that leaves updates unchanged."""
+    """Returns the transformation that leaves updates unchanged.
+
+    Returns:
+      A stateless `GradientTransformation` (its state is ``EmptyState()``).
+    """
 
     def update_fn(updates, state, params=None):
         del params
@@ -95,7 +106,11 @@ def identity() -> GradientTransformation:
 
 
 def set_to_zero() -> GradientTransformation:
-    """Returns the transformation that replaces every update by zeros (used to freeze)."""
+    """Returns the transformation that replaces every update by zeros (used to freeze).
+
+    Returns:
+      A stateless `GradientTransformation` (its state is ``EmptyState()``).
+    """
 
     def update_fn(updates, state, params=None):
         del params
@@ -141,7 +156,14 @@ def stateless_with_tree_map(f: Callable[[Any, Any], Any]) -> GradientTransformat
 
 
 def with_extra_args_support(tx: GradientTransformation) -> GradientTransformationExtraArgs:
-    """Wraps `tx` so that its `update` accepts and ignores `**extra_args`."""
+    """Wraps `tx` so that its `update` accepts and ignores `**extra_args`.
+
+    Args:
+      tx: a `GradientTransformation`.
+
+    Returns:
+      A `GradientTransformationExtraArgs`; ``tx`` itself when it already is one.
+    """
     if isinstance(tx, GradientTransformationExtraArgs):
         return tx
 

@@ -137,14 +137,31 @@ multi_transform = partition
 
 
 def freeze(mask: Any) -> GradientTransformationExtraArgs:
-    """Sets the updates of the leaves where `mask` is True to zero (frozen parameters)."""
+    """Sets the updates of the leaves where `mask` is True to zero (frozen parameters).
+
+    Args:
+      mask: a pytree of bools with the params' structure (or a function of the params returning
+        one): True where the params stay fixed.
+
+    Returns:
+      A `GradientTransformationExtraArgs`.
+    """
     return masked(set_to_zero(), mask)
 
 
 def selective_transform(
     optimizer: GradientTransformation, *, freeze_mask: Any
 ) -> GradientTransformationExtraArgs:
-    """Applies `optimizer` to the leaves where `freeze_mask` is False and freezes the others."""
+    """Applies `optimizer` to the leaves where `freeze_mask` is False and freezes the others.
+
+    Args:
+      optimizer: the transformation for the trainable leaves.
+      freeze_mask: a pytree of bools (or a function of the params returning one): True where the
+        params stay fixed.
+
+    Returns:
+      A `GradientTransformationExtraArgs`.
+    """
 
     def label_fn(params):
         del params

@@ -604,6 +604,12 @@ def value_and_grad_from_state(
 
     Raises:
       StateValueNotFoundError: if the state holds no `value` or no `grad` (a `ValueError`).
+
+    Args:
+      value_fn: the objective, ``value_fn(params, *args, **kwargs) -> scalar``.
+
+    Returns:
+      A function ``(params, *args, state=opt_state, **kwargs) -> (value, grad)``.
     """
 
     def _value_and_grad(params, *fn_args, state, **fn_kwargs):

@@ -71,7 +71,15 @@ def safe_norm(x: Any, min_norm: Any, ord: Any = None, axis: Any = None, keepdims
 
 
 def safe_root_mean_squares(x: Any, min_rms: Any) -> Any:
-    """Returns `max(sqrt(mean(|x|**2)), min_rms)` with finite gradients at small `x`."""
+    """Returns `max(sqrt(mean(|x|**2)), min_rms)` with finite gradients at small `x`.
+
+    Args:
+      x: an array.
+      min_rms: the lower bound.
+
+    Returns:
+      ``max(sqrt(mean(|x|**2)), min_rms)``.
+    """
     rms = jnp.sqrt(jnp.mean(abs_sq(x)))
     x = jnp.where(rms <= min_rms, jnp.ones_like(x), x)
     return jnp.where(rms <= min_rms, min_rms, jnp.sqrt(jnp.mean(abs_sq(x))))

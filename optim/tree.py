@@ -270,7 +270,17 @@ def tree_dtype(tree: Any, mixed_dtype_handler: str | None = None) -> Any:
 
 
 def tree_update_moment(updates: Any, moments: Any, decay: Any, order: int) -> Any:
-    """Returns the EMA `(1 - decay) * g**order + decay * m` (skipping `None` leaves)."""
+    """Returns the EMA `(1 - decay) * g**order + decay * m` (skipping `None` leaves).
+
+    Args:
+      updates: the gradients (a pytree).
+      moments: the previous moment.
+      decay: its decay rate.
+      order: the power of the gradients (1: mean, 2: uncentered variance).
+
+    Returns:
+      The new moment.
+    """
     return tree_util.tree_map(
         lambda g, t: None if g is None else (1 - decay) * (g**order) + decay * t,
         updates,
@@ -280,7 +290,17 @@ def tree_update_moment(updates: Any, moments: Any, decay: Any, order: int) -> An
 
 
 def tree_update_moment_per_elem_norm(updates: Any, moments: Any, decay: Any, order: int) -> Any:
-    """Like `update_moment` with `|g|**order`, so the moment stays real for complex `g`."""
+    """Like `update_moment` with `|g|**order`, so the moment stays real for complex `g`.
+
+    Args:
+      updates: the gradients (a pytree).
+      moments: the previous moment.
+      decay: its decay rate.
+      order: the power of ``|g|``.
+
+    Returns:
+      The new moment.
+    """
 
     def orderth_norm(g):
         if not is_complex(g):
@@ -297,7 +317,17 @@ def tree_update_moment_per_elem_norm(updates: Any, moments: Any, decay: Any, ord
 
 
 def tree_update_infinity_moment(updates: Any, moments: Any, decay: Any, eps: Any) -> Any:
-    """Returns the infinity-norm moment `max(|g| + eps, decay * m)` (Adamax)."""
+    """Returns the infinity-norm moment `max(|g| + eps, decay * m)` (Adamax).
+
+    Args:
+      updates: the gradients (a pytree).
+      moments: the previous moment.
+      decay: its decay rate.
+      eps: added to ``|g|``.
+
+    Returns:
+      The new moment.
+    """
     return tree_util.tree_map(
         lambda g, t: None if g is None else jnp.maximum(jnp.abs(g) + eps, decay * t),
         updates,
@@ -307,7 +337,16 @@ def tree_update_infinity_moment(updates: Any, moments: Any, decay: Any, eps: Any
 
 
 def tree_bias_correction(moment: Any, decay: Any, count: Any) -> Any:
-    """Returns `m / (1 - decay**count)` leafwise (the Adam bias correction at step `count`)."""
+    """Returns `m / (1 - decay**count)` leafwise (the Adam bias correction at step `count`).
+
+    Args:
+      moment: the moment (a pytree).
+      decay: its decay rate.
+      count: the step count (from 1).
+
+    Returns:
+      The corrected pytree.
+    """
     correction = 1 - jnp.asarray(decay) ** count
     return tree_util.tree_map(lambda t: t / correction.astype(t.dtype), moment)
 

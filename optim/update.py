@@ -38,7 +38,16 @@ def apply_updates(params: Params, updates: Updates) -> Params:
 
 
 def incremental_update(new_tensors: Params, old_tensors: Params, step_size: Any) -> Params:
-    """Returns the Polyak average `step_size * new + (1 - step_size) * old` (target networks)."""
+    """Returns the Polyak average `step_size * new + (1 - step_size) * old` (target networks).
+
+    Args:
+      new_tensors: the latest values (e.g. the online network's params).
+      old_tensors: the running values (e.g. the target network's params).
+      step_size: the weight of ``new_tensors`` (a scalar in [0, 1]).
+
+    Returns:
+      The pytree of averages.
+    """
     return tree_util.tree_map(
         lambda new, old: None if new is None else step_size * new + (1.0 - step_size) * old,
         new_tensors,
@@ -50,10 +59,27 @@ def incremental_update(new_tensors: Params, old_tensors: Params, step_size: Any)
 def periodic_update(
     new_tensors: Params, old_tensors: Params, steps: Any, update_period: Any
 ) -> Params:
-    """Returns `new_tensors` when `steps % update_period == 0`, else `old_tensors`."""
+    """Returns `new_tensors` when `steps % update_period == 0`, else `old_tensors`.
+
+    Args:
+      new_tensors: the latest values.
+      old_tensors: the values kept between updates.
+      steps: the current step count.
+      update_period: copy ``new_tensors`` every this many steps.
+
+    Returns:
+      ``new_tensors`` or ``old_tensors``.
+    """
     return tree.where(jnp.mod(steps, update_period) == 0, new_tensors, old_tensors)
 
 
 def global_norm(updates: Updates) -> Any:
-    """Returns the Euclidean norm of all leaves seen as one vector (`optim.tree.norm`)."""
+    """Returns the Euclidean norm of all leaves seen as one vector (`optim.tree.norm`).
+
+    Args:
+      updates: a pytree of arrays.
+
+    Returns:
+      A scalar: ``sqrt(sum of squares of every entry)``.
+    """
     return tree.norm(updates)

@@ -85,5 +85,13 @@ class MultiNormalDiagFromLogScale:
 
 
 def multi_normal(loc: Any, log_scale: Any) -> MultiNormalDiagFromLogScale:
-    """Returns `MultiNormalDiagFromLogScale(loc, log_scale)`."""
+    """Returns `MultiNormalDiagFromLogScale(loc, log_scale)`.
+
+    Args:
+      loc: the mean.
+      log_scale: the log of the standard deviation, per entry.
+
+    Returns:
+      A `MultiNormalDiagFromLogScale` with ``sample`` and ``log_prob``.
+    """
     return MultiNormalDiagFromLogScale(loc=loc, log_scale=log_scale)

@@ -50,7 +50,15 @@ def softmax_cross_entropy(logits: Any, labels: Any, axis: Any = -1, where: Any =
 
 def safe_softmax_cross_entropy(logits: Any, labels: Any) -> Any:
     """`softmax_cross_entropy` that stays finite (value and gradient) with `-inf` logits whose
-    label is 0, e.g. logits masked out by setting them to `-inf`."""
+    label is 0, e.g. logits masked out by setting them to `-inf`.
+
+    Args:
+      logits: unnormalized log-probabilities, possibly ``-inf``.
+      labels: probabilities over the last axis.
+
+    Returns:
+      The loss over the last axis.
+    """
     check_floating("safe_softmax_cross_entropy", "logits", logits)
     # A -inf logit contributes exp(-inf) = 0 to the normaliser; the most negative finite number
     # contributes 0 as well, so the value is unchanged but nothing becomes inf * 0 = nan.
@@ -103,14 +111,30 @@ def softmax_cross_entropy_with_integer_labels(
 
 
 def sigmoid_binary_cross_entropy(logits: Any, labels: Any) -> Any:
-    """Returns `-labels log sigmoid(logits) - (1 - labels) log sigmoid(-logits)` elementwise."""
+    """Returns `-labels log sigmoid(logits) - (1 - labels) log sigmoid(-logits)` elementwise.
+
+    Args:
+      logits: the logits of the positive class.
+      labels: the targets in [0, 1], broadcastable to ``logits``.
+
+    Returns:
+      The loss per example (no reduction). (elementwise)
+    """
     check_floating("sigmoid_binary_cross_entropy", "logits", logits)
     labels = jnp.asarray(labels).astype(jnp.result_type(logits))
     return -labels * core.nn.log_sigmoid(logits) - (1.0 - labels) * core.nn.log_sigmoid(-logits)
 
 
 def hinge_loss(predictor_outputs: Any, targets: Any) -> Any:
-    """Returns `max(0, 1 - outputs * targets)` for targets in {-1, 1}."""
+    """Returns `max(0, 1 - outputs * targets)` for targets in {-1, 1}.
+
+    Args:
+      predictor_outputs: the scores.
+      targets: the labels, -1 or 1.
+
+    Returns:
+      The loss per example (no reduction). (elementwise)
+    """
     return jnp.maximum(0, 1 - predictor_outputs * targets)
 
 
@@ -203,6 +227,9 @@ def kl_divergence(log_predictions: Any, targets: Any, axis: Any = -1, where: Any
       targets: probabilities of the target distribution.
       axis: the distribution axis.
       where: optional boolean mask.
+
+    Returns:
+      The divergence along ``axis``.
     """
     check_floating("kl_divergence", "log_predictions", log_predictions)
     check_floating("kl_divergence", "targets", targets)
@@ -212,7 +239,17 @@ def kl_divergence(log_predictions: Any, targets: Any, axis: Any = -1, where: Any
 
 
 def smooth_labels(labels: Any, alpha: Any, *, axis: Any = -1, where: Any = None) -> Any:
-    """Returns `(1 - alpha) * labels + alpha / num_categories` (label smoothing)."""
+    """Returns `(1 - alpha) * labels + alpha / num_categories` (label smoothing).
+
+    Args:
+      labels: one-hot (or probability) labels.
+      alpha: the smoothing weight.
+      axis: the class axis.
+      where: a mask of the classes counted; None for all.
+
+    Returns:
+      The smoothed labels.
+    """
     check_floating("smooth_labels", "labels", labels)
     if where is None:
         if axis is None:
@@ -246,13 +283,26 @@ def generalized_kl_divergence(
       targets: the (unnormalised) target distribution.
       axis: the distribution axis.
       where: optional boolean mask.
+
+    Returns:
+      The divergence along ``axis``.
     """
     x = kl_divergence(log_predictions, targets, axis=axis, where=where)
     return x + _sum(jnp.exp(log_predictions) - targets, axis, where)
 
 
 def convex_kl_divergence(log_predictions: Any, targets: Any, axis: Any = -1, where: Any = None):
-    """Deprecated name of `generalized_kl_divergence` (warns, as in Optax)."""
+    """Deprecated name of `generalized_kl_divergence` (warns, as in Optax).
+
+    Args:
+      log_predictions: log-probabilities of the predictions.
+      targets: the target values.
+      axis: the class axis.
+      where: a mask of the entries to use; None for all.
+
+    Returns:
+      The divergence along ``axis``.
+    """
     warnings.warn(
         "convex_kl_divergence is deprecated, use generalized_kl_divergence instead.",
         DeprecationWarning,

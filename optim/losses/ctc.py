@@ -120,7 +120,19 @@ def ctc_loss(
     blank_id: int = 0,
     log_epsilon: Any = -1e5,
 ) -> Any:
-    """Returns the CTC loss per sequence, `[B]`; see `ctc_loss_with_forward_probs`."""
+    """Returns the CTC loss per sequence, `[B]`; see `ctc_loss_with_forward_probs`.
+
+    Args:
+      logits: ``[B, T, K]`` logits, class ``blank_id`` the blank.
+      logit_paddings: ``[B, T]``, 1.0 at padded time steps.
+      labels: ``[B, N]`` integer labels.
+      label_paddings: ``[B, N]``, 1.0 at padded label positions.
+      blank_id: the class of the blank.
+      log_epsilon: the log-probability used for impossible transitions.
+
+    Returns:
+      The loss per sequence, ``[B]``.
+    """
     per_seq_loss, _, _ = ctc_loss_with_forward_probs(
         logits, logit_paddings, labels, label_paddings, blank_id=blank_id, log_epsilon=log_epsilon
     )

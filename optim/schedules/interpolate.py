@@ -28,6 +28,9 @@ def piecewise_interpolate_schedule(
       init_value: the value at step 0.
       boundaries_and_scales: `{step: scale}`; the value reached at `step` is `init_value`
         times the product of the scales up to it.
+
+    Returns:
+      A schedule: a function of the step count returning the value.
     """
     interpolate = {"linear": _linear, "cosine": _cosine}.get(interpolate_type)
     if interpolate is None:
@@ -63,7 +66,19 @@ def linear_onecycle_schedule(
     div_factor: float = 25.0,
     final_div_factor: float = 1e4,
 ) -> Schedule:
-    """One-cycle (Smith, 2018) with linear pieces: up to `peak_value`, down, then annihilation."""
+    """One-cycle (Smith, 2018) with linear pieces: up to `peak_value`, down, then annihilation.
+
+    Args:
+      transition_steps: the length of the cycle.
+      peak_value: the largest value.
+      pct_start: the fraction of the cycle spent going up.
+      pct_final: the fraction of the cycle at which the annihilation phase starts.
+      div_factor: the start value is ``peak_value / div_factor``.
+      final_div_factor: the end value is ``peak_value / (div_factor * final_div_factor)``.
+
+    Returns:
+      A schedule: a function of the step count returning the value.
+    """
     if transition_steps <= 0:
         raise ScheduleArgumentError(
             f"linear_onecycle_schedule needs transition_steps > 0, got {transition_steps}."
@@ -86,7 +101,18 @@ def cosine_onecycle_schedule(
     div_factor: float = 25.0,
     final_div_factor: float = 1e4,
 ) -> Schedule:
-    """One-cycle with cosine pieces (fastai's default): up to `peak_value`, then down."""
+    """One-cycle with cosine pieces (fastai's default): up to `peak_value`, then down.
+
+    Args:
+      transition_steps: the length of the cycle.
+      peak_value: the largest value.
+      pct_start: the fraction of the cycle spent going up.
+      div_factor: the start value is ``peak_value / div_factor``.
+      final_div_factor: the end value is ``peak_value / (div_factor * final_div_factor)``.
+
+    Returns:
+      A schedule: a function of the step count returning the value.
+    """
     if transition_steps <= 0:
         raise ScheduleArgumentError(
             f"cosine_onecycle_schedule needs transition_steps > 0, got {transition_steps}."

@@ -13,6 +13,13 @@ def join_schedules(schedules: Sequence[Schedule], boundaries: Sequence[int]) -> 
 
     `out = s0(step)`; for each boundary `b` and next schedule `s`:
     `out = where(step < b, out, s(step - b))`.
+
+    Args:
+      schedules: the schedules, in order.
+      boundaries: the steps at which the next schedule takes over (one fewer than ``schedules``).
+
+    Returns:
+      A schedule: a function of the step count returning the value.
     """
 
     def schedule(step):

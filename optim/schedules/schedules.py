@@ -17,7 +17,14 @@ from optim.schedules.join import join_schedules
 
 
 def constant_schedule(value: Any) -> Schedule:
-    """Returns the schedule that is always `value`."""
+    """Returns the schedule that is always `value`.
+
+    Args:
+      value: the value at every step.
+
+    Returns:
+      A schedule: a function of the step count returning the value.
+    """
     return lambda count: value
 
 
@@ -30,6 +37,16 @@ def polynomial_schedule(
     `value = (init - end) * (1 - c / transition_steps)**power + end`.
     A non-positive `transition_steps` gives the constant `init_value`; a negative
     `transition_begin` is treated as 0 (both as in Optax).
+
+    Args:
+      init_value: the value before ``transition_begin``.
+      end_value: the value after the transition.
+      power: the exponent of the decay.
+      transition_steps: the number of steps of the transition.
+      transition_begin: the step the transition starts at.
+
+    Returns:
+      A schedule: a function of the step count returning the value.
     """
     if transition_steps <= 0:
         return lambda count: init_value
@@ -46,7 +63,17 @@ def polynomial_schedule(
 def linear_schedule(
     init_value: Any, end_value: Any, transition_steps: int, transition_begin: int = 0
 ) -> Schedule:
-    """Linear interpolation from `init_value` to `end_value` (`polynomial_schedule`, power 1)."""
+    """Linear interpolation from `init_value` to `end_value` (`polynomial_schedule`, power 1).
+
+    Args:
+      init_value: the value before ``transition_begin``.
+      end_value: the value after the transition.
+      transition_steps: the number of steps of the transition.
+      transition_begin: the step the transition starts at.
+
+    Returns:
+      A schedule: a function of the step count returning the value.
+    """
     return polynomial_schedule(init_value, end_value, 1, transition_steps, transition_begin)
 
 
@@ -57,6 +84,14 @@ def piecewise_constant_schedule(
 
     Raises:
       ScheduleArgumentError: if a scale is negative.
+
+    Args:
+      init_value: the value at step 0.
+      boundaries_and_scales: a dict from step to the factor applied from that step on; None for
+        none.
+
+    Returns:
+      A schedule: a function of the step count returning the value.
     """
     if boundaries_and_scales is not None and any(s < 0.0 for s in boundaries_and_scales.values()):
         raise ScheduleArgumentError(
@@ -90,6 +125,9 @@ def exponential_decay(
       transition_begin: steps of constant `init_value` first.
       staircase: use an integer exponent (step-wise decay).
       end_value: lower bound (upper bound when `decay_rate > 1`).
+
+    Returns:
+      A schedule: a function of the step count returning the value.
     """
     if transition_steps <= 0 or decay_rate == 0:
         return lambda count: init_value
@@ -117,6 +155,15 @@ def cosine_decay_schedule(
 
     Raises:
       ScheduleArgumentError: if `decay_steps <= 0`.
+
+    Args:
+      init_value: the value at step 0.
+      decay_steps: the number of steps of the decay (positive).
+      alpha: the final value as a fraction of ``init_value``.
+      exponent: power applied to the cosine factor.
+
+    Returns:
+      A schedule: a function of the step count returning the value.
     """
     if not decay_steps > 0:
         raise ScheduleArgumentError(
@@ -132,7 +179,16 @@ def cosine_decay_schedule(
 
 
 def warmup_constant_schedule(init_value: Any, peak_value: Any, warmup_steps: int) -> Schedule:
-    """Linear warmup from `init_value` to `peak_value`, then constant."""
+    """Linear warmup from `init_value` to `peak_value`, then constant.
+
+    Args:
+      init_value: the value at step 0.
+      peak_value: the value after the warmup.
+      warmup_steps: the length of the warmup.
+
+    Returns:
+      A schedule: a function of the step count returning the value.
+    """
     return linear_schedule(init_value, peak_value, warmup_steps)
 
 
@@ -148,6 +204,17 @@ def warmup_cosine_decay_schedule(
 
     Trap: `decay_steps` is the *total* length including the warmup; the cosine part lasts
     `decay_steps - warmup_steps` steps.
+
+    Args:
+      init_value: the value at step 0.
+      peak_value: the value at the end of the warmup.
+      warmup_steps: the length of the linear warmup.
+      decay_steps: the total length of warmup and decay.
+      end_value: the value at the end of the decay.
+      exponent: power applied to the cosine factor.
+
+    Returns:
+      A schedule: a function of the step count returning the value.
     """
     alpha = 0.0 if peak_value == 0.0 else end_value / peak_value
     return join_schedules(
@@ -169,7 +236,21 @@ def warmup_exponential_decay_schedule(
     staircase: bool = False,
     end_value: Any = None,
 ) -> Schedule:
-    """Linear warmup to `peak_value`, then `exponential_decay` (counted from the warmup's end)."""
+    """Linear warmup to `peak_value`, then `exponential_decay` (counted from the warmup's end).
+
+    Args:
+      init_value: the value at step 0.
+      peak_value: the value at the end of the warmup.
+      warmup_steps: the length of the linear warmup.
+      transition_steps: steps per factor of ``decay_rate``.
+      decay_rate: the factor of the exponential decay.
+      transition_begin: steps after the warmup before the decay starts.
+      staircase: decay in whole steps of ``transition_steps``.
+      end_value: a bound on the value (lower when decaying); None for none.
+
+    Returns:
+      A schedule: a function of the step count returning the value.
+    """
     return join_schedules(
         [
             linear_schedule(init_value, peak_value, warmup_steps),
@@ -182,7 +263,14 @@ def warmup_exponential_decay_schedule(
 
 
 def sgdr_schedule(cosine_kwargs: list[dict[str, Any]]) -> Schedule:
-    """Warm restarts: consecutive `warmup_cosine_decay_schedule(**kwargs)` cycles."""
+    """Warm restarts: consecutive `warmup_cosine_decay_schedule(**kwargs)` cycles.
+
+    Args:
+      cosine_kwargs: one dict of `warmup_cosine_decay_schedule` arguments per cycle.
+
+    Returns:
+      A schedule: a function of the step count returning the value.
+    """
     boundaries, schedules, step = [], [], 0
     for kwargs in cosine_kwargs:
         schedules.append(warmup_cosine_decay_schedule(**kwargs))

@@ -125,7 +125,14 @@ def ema(decay: Any, debias: bool = True, accumulator_dtype: Any = None) -> Gradi
 
 
 def apply_every(k: int = 1) -> GradientTransformation:
-    """Sums gradients over `k` calls and emits the sum every k-th call (zeros otherwise)."""
+    """Sums gradients over `k` calls and emits the sum every k-th call (zeros otherwise).
+
+    Args:
+      k: the number of calls over which gradients are summed.
+
+    Returns:
+      A `GradientTransformation` with state ``ApplyEvery(count, grad_acc)``.
+    """
 
     def init_fn(params):
         return ApplyEvery(count=jnp.zeros([], jnp.int32), grad_acc=tree.zeros_like(params))
@@ -145,7 +152,17 @@ def apply_every(k: int = 1) -> GradientTransformation:
 
 
 def skip_not_finite(updates: Updates, gradient_step: Any, params: Params | None) -> tuple[Any, Any]:
-    """A `should_skip_update_fn` for `MultiSteps`: skip when any update is inf or nan."""
+    """A `should_skip_update_fn` for `MultiSteps`: skip when any update is inf or nan.
+
+    Args:
+      updates: the updates of this step (a pytree).
+      gradient_step: the number of gradient steps accumulated so far (``MultiSteps``'s counter).
+      params: the params (unused; part of the ``should_skip_update_fn`` signature).
+
+    Returns:
+      ``(should_skip, {'should_skip': ..., 'num_not_finite': ...})``: a bool scalar and the count of
+      non-finite entries.
+    """
     del gradient_step, params
     counts = [jnp.sum(jnp.logical_not(jnp.isfinite(g))) for g in tree_util.tree_leaves(updates)]
     num_not_finite = sum(counts[1:], counts[0]) if counts else jnp.asarray(0)
@@ -156,7 +173,19 @@ def skip_not_finite(updates: Updates, gradient_step: Any, params: Params | None)
 def skip_large_updates(
     updates: Updates, gradient_step: Any, params: Params | None, max_squared_norm: Any
 ) -> tuple[Any, Any]:
-    """A `should_skip_update_fn` (bind `max_squared_norm` with `functools.partial`)."""
+    """A `should_skip_update_fn` (bind `max_squared_norm` with `functools.partial`).
+
+    Args:
+      updates: the updates of this step (a pytree).
+      gradient_step: the number of gradient steps accumulated so far (``MultiSteps``'s counter).
+      params: the params (unused; part of the ``should_skip_update_fn`` signature).
+      max_squared_norm: skip when the squared global norm of ``updates`` exceeds this (or is not
+        finite).
+
+    Returns:
+      ``(should_skip, {'should_skip': ..., 'norm_squared': ...})``: a bool scalar, and the
+      squared norm for logging.
+    """
     del gradient_step, params
     norm_sq = tree.norm(updates, squared=True)
     should_skip = jnp.logical_not(norm_sq < max_squared_norm)

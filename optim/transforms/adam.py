@@ -160,6 +160,16 @@ def scale_by_amsgrad(
 ) -> GradientTransformation:
     """Adam with the running maximum of the (bias-corrected) second moment (Reddi et al., 2018).
 
+    Args:
+      b1: decay rate of the exponential moving average of the gradients (first moment).
+      b2: decay rate of the exponential moving average of the squared gradients (second moment).
+      eps: added to the denominator outside the square root, for numerical stability.
+      eps_root: added to the second moment inside the square root (keeps the gradient of the update
+        finite when differentiating through the optimizer).
+      mu_dtype: dtype of the first-moment accumulator; None uses the dtype of the gradients.
+      bias_correction_mu: divide the first moment by ``1 - b1**t``.
+      bias_correction_nu: divide the second moment by ``1 - b2**t``.
+
     Returns:
       A `GradientTransformation` with state `ScaleByAmsgradState(count, mu, nu, nu_max)`.
     """
@@ -180,6 +190,11 @@ def scale_by_amsgrad(
 
 def scale_by_adamax(b1: Any = 0.9, b2: Any = 0.999, eps: Any = 1e-8) -> GradientTransformation:
     """Adamax: the infinity-norm variant of Adam, `u = mu_hat / max(|g| + eps, b2 * nu)`.
+
+    Args:
+      b1: decay rate of the exponential moving average of the gradients (first moment).
+      b2: decay rate of the exponential moving average of the squared gradients (second moment).
+      eps: added to ``|g|`` in the infinity-norm moment.
 
     Returns:
       A `GradientTransformation` with state `ScaleByAdamState(count, mu, nu)`.
@@ -211,6 +226,16 @@ def scale_by_radam(
     With `rho_inf = 2/(1-b2) - 1` and `rho_t = rho_inf - 2 t b2**t / (1 - b2**t)`: if
     `rho_t >= threshold` the Adam direction times
     `r_t = sqrt((rho_t-4)(rho_t-2) rho_inf / ((rho_inf-4)(rho_inf-2) rho_t))`, else `mu_hat`.
+
+    Args:
+      b1: decay rate of the exponential moving average of the gradients (first moment).
+      b2: decay rate of the exponential moving average of the squared gradients (second moment).
+      eps: added to the denominator outside the square root, for numerical stability.
+      eps_root: added to the second moment inside the square root (keeps the gradient of the update
+        finite when differentiating through the optimizer).
+      threshold: the rectification threshold on ``rho_t``; below it the update is the bias-corrected
+        first moment.
+      nesterov: use the Nesterov form of the momentum (as NAdam does).
 
     Returns:
       A `GradientTransformation` with state `ScaleByAdamState(count, mu, nu)`.
@@ -250,6 +275,13 @@ def scale_by_belief(
 ) -> GradientTransformation:
     """AdaBelief (Zhuang et al., 2020): the second moment tracks `(g - mu)**2 + eps_root`.
 
+    Args:
+      b1: decay rate of the exponential moving average of the gradients (first moment).
+      b2: decay rate of the exponential moving average of the squared gradients (second moment).
+      eps: added to the denominator outside the square root.
+      eps_root: added to the variance estimate (inside the square root).
+      nesterov: use the Nesterov form of the momentum (as NAdam does).
+
     Returns:
       A `GradientTransformation` with state `ScaleByBeliefState(count, mu, nu)`.
     """
@@ -276,6 +308,14 @@ def scale_by_yogi(
     initial_accumulator_value: Any = 1e-6,
 ) -> GradientTransformation:
     """Yogi (Zaheer et al., 2018): `nu -= (1-b2) * sign(nu - g**2) * g**2`.
+
+    Args:
+      b1: decay rate of the exponential moving average of the gradients (first moment).
+      b2: decay rate of the exponential moving average of the squared gradients (second moment).
+      eps: added to the denominator outside the square root.
+      eps_root: added to the second moment inside the square root (keeps the gradient of the update
+        finite when differentiating through the optimizer).
+      initial_accumulator_value: initial value of both moments.
 
     Returns:
       A `GradientTransformation` with state `ScaleByAdamState(count, mu, nu)`.
@@ -361,6 +401,15 @@ def scale_by_novograd(
 
     First step: `nu = ||g||**2`, `mu = g/(sqrt(nu+eps_root)+eps) + wd*p`; later
     `nu = b2 nu + (1-b2) ||g||**2`, `mu = b1 mu + g/(sqrt(nu+eps_root)+eps) + wd*p`.
+
+    Args:
+      b1: decay rate of the first moment.
+      b2: decay rate of the layer-wise second moment of ``||g||**2``.
+      eps: added to the denominator outside the square root, for numerical stability.
+      eps_root: added to the second moment inside the square root (keeps the gradient of the update
+        finite when differentiating through the optimizer).
+      weight_decay: rate of the weight decay added to the normalized gradients.
+      mu_dtype: dtype of the first-moment accumulator; None uses the dtype of the gradients.
 
     Returns:
       A `GradientTransformation` with state `ScaleByNovogradState(count, mu, nu)`; needs `params`.

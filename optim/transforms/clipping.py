@@ -24,7 +24,14 @@ ClipByGlobalNormState = EmptyState
 
 
 def clip(max_delta: Any) -> GradientTransformation:
-    """Clips every update entry to `[-max_delta, max_delta]`."""
+    """Clips every update entry to `[-max_delta, max_delta]`.
+
+    Args:
+      max_delta: the largest absolute value of an update entry.
+
+    Returns:
+      A stateless `GradientTransformation` (its state is ``EmptyState()``).
+    """
 
     def update_fn(updates, state, params=None):
         del params
@@ -56,7 +63,14 @@ def clip_by_global_norm(max_norm: Any) -> GradientTransformation:
 
 
 def clip_by_block_rms(threshold: Any) -> GradientTransformation:
-    """Divides each leaf by `max(1, rms(leaf) / threshold)` (Adafactor's update clipping)."""
+    """Divides each leaf by `max(1, rms(leaf) / threshold)` (Adafactor's update clipping).
+
+    Args:
+      threshold: the largest root mean square of a leaf.
+
+    Returns:
+      A stateless `GradientTransformation` (its state is ``EmptyState()``).
+    """
 
     def clip_leaf(u):
         return u / jnp.maximum(1.0, jnp.sqrt(jnp.mean(abs_sq(u))) / threshold)

@@ -69,6 +69,10 @@ class ScaleBySM3State(NamedTuple):
 def scale_by_rss(initial_accumulator_value: Any = 0.1, eps: Any = 1e-7) -> GradientTransformation:
     """Adagrad: `s += g**2`, `u = g / sqrt(s + eps)` (0 where `s == 0`).
 
+    Args:
+      initial_accumulator_value: initial value of the accumulator of squared gradients.
+      eps: added to the sum of squares inside the square root.
+
     Returns:
       A `GradientTransformation` with state `ScaleByRssState(sum_of_squares)`.
     """
@@ -157,6 +161,13 @@ def scale_by_stddev(
 ) -> GradientTransformation:
     """Centred RMSProp: `u = g / sqrt(nu - mu**2 + eps)` with EMAs `mu` of g and `nu` of g**2.
 
+    Args:
+      decay: decay rate of the moving averages of the gradients and squared gradients.
+      eps: added to the variance (inside the square root when ``eps_in_sqrt``).
+      initial_scale: initial value of the moving average of the squared gradients.
+      eps_in_sqrt: add ``eps`` inside the square root (Optax) rather than after it.
+      bias_correction: correct the moving averages for their zero initialization.
+
     Returns:
       A `GradientTransformation` with state `ScaleByRStdDevState(mu, nu)`.
     """
@@ -187,6 +198,10 @@ def scale_by_stddev(
 def scale_by_adadelta(rho: Any = 0.9, eps: Any = 1e-6) -> GradientTransformation:
     """Adadelta (Zeiler, 2012): `u = sqrt(E[x**2] + eps) / sqrt(E[g**2] + eps) * g`.
 
+    Args:
+      rho: decay rate of the moving averages of the squared gradients and updates.
+      eps: added inside both square roots.
+
     Returns:
       A `GradientTransformation` with state `ScaleByAdaDeltaState(e_g, e_x)`.
     """
@@ -211,6 +226,11 @@ def scale_by_adadelta(rho: Any = 0.9, eps: Any = 1e-6) -> GradientTransformation
 
 def scale_by_sm3(b1: Any = 0.9, b2: Any = 1.0, eps: Any = 1e-8) -> GradientTransformation:
     """SM3 (Anil et al., 2019): memory-efficient Adagrad with one accumulator per axis.
+
+    Args:
+      b1: decay rate of the momentum.
+      b2: decay rate of the accumulators (1.0 accumulates, as Adagrad).
+      eps: added to the denominator.
 
     Returns:
       A `GradientTransformation` with state `ScaleBySM3State(mu, nu)`; real params only.

@@ -102,7 +102,11 @@ def scale_by_learning_rate(
 
 
 def scale_by_sign() -> GradientTransformation:
-    """Replaces every update by its sign (signSGD)."""
+    """Replaces every update by its sign (signSGD).
+
+    Returns:
+      A stateless `GradientTransformation` (its state is ``EmptyState()``).
+    """
 
     def update_fn(updates, state, params=None):
         del params
@@ -144,7 +148,15 @@ def scale_by_trust_ratio(
 
 
 def scale_by_param_block_norm(min_scale: Any = 1e-3) -> GradientTransformation:
-    """Scales each leaf by `max(||param||, min_scale)`."""
+    """Scales each leaf by `max(||param||, min_scale)`.
+
+    Args:
+      min_scale: the smallest factor (for leaves with a small norm).
+
+    Returns:
+      A stateless `GradientTransformation` (its state is ``EmptyState()``). Its ``update`` needs
+      ``params``.
+    """
 
     def update_fn(updates, state, params=None):
         if params is None:
@@ -155,7 +167,15 @@ def scale_by_param_block_norm(min_scale: Any = 1e-3) -> GradientTransformation:
 
 
 def scale_by_param_block_rms(min_scale: Any = 1e-3) -> GradientTransformation:
-    """Scales each leaf by `max(rms(param), min_scale)` (Adafactor's parameter scale)."""
+    """Scales each leaf by `max(rms(param), min_scale)` (Adafactor's parameter scale).
+
+    Args:
+      min_scale: the smallest factor (for leaves with a small root mean square).
+
+    Returns:
+      A stateless `GradientTransformation` (its state is ``EmptyState()``). Its ``update`` needs
+      ``params``.
+    """
 
     def update_fn(updates, state, params=None):
         if params is None:
@@ -169,7 +189,11 @@ def scale_by_param_block_rms(min_scale: Any = 1e-3) -> GradientTransformation:
 
 
 def centralize() -> GradientTransformation:
-    """Subtracts from each leaf of rank >= 2 its mean over all axes but the first."""
+    """Subtracts from each leaf of rank >= 2 its mean over all axes but the first.
+
+    Returns:
+      A stateless `GradientTransformation` (its state is ``EmptyState()``).
+    """
 
     def subtract_mean(g):
         if g.ndim > 1:
