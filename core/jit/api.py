@@ -141,7 +141,23 @@ def _contiguous(v: np.ndarray, aval: ShapedArray) -> np.ndarray:
 
 def _jit_call_impl(*args, jaxpr, name, backend):
     exe = executable(jaxpr, backend)
-    return exe(*[_contiguous(np.asarray(a), av) for a, av in zip(args, jaxpr.in_avals)])
+    try:
+        return exe(*[_contiguous(np.asarray(a), av) for a, av in zip(args, jaxpr.in_avals)])
+    except SystemError as err:
+        _reraise_signal(err)
+        raise
+
+
+def _reraise_signal(err: SystemError) -> None:
+    """Raises the exception of a signal handler that ran while a compiled kernel did.
+
+    numba's dispatcher reports an exception that became pending during a native call (Ctrl-C's
+    `KeyboardInterrupt`, or what a SIGALRM handler raises) as "SystemError: ... returned a
+    result with an exception set", caused by it; callers get the exception itself.
+    """
+    cause = err.__cause__
+    if cause is not None and "returned a result with an exception set" in str(err):
+        raise cause from None
 
 
 def _jit_call_abstract_eval(*avals, jaxpr, name, backend):
@@ -499,6 +515,9 @@ class Jitted:
                     entry.used = next(_ticks)
                     try:
                         return build(kernel(*vals))
+                    except SystemError as err:
+                        _reraise_signal(err)
+                        raise
                     except TypeError:
                         return self._run((kernel, build), vals)
         if self._fast_ok and cached:
@@ -519,6 +538,9 @@ class Jitted:
                         self._add_guard(fast_key, hit, leaves)
                     try:
                         return hit[1](hit[0](*vals))
+                    except SystemError as err:
+                        _reraise_signal(err)
+                        raise
                     except TypeError:
                         return self._run(hit, vals)
         if not config._jit_enabled:
@@ -612,10 +634,14 @@ class Jitted:
         """Calls the kernel on the leaves' values and builds the output tree of Arrays."""
         kernel, build = hit[:2]
         try:
-            return build(kernel(*vals))
-        except TypeError:  # compiled for C-contiguous arrays: copy views into ones
-            vals = [v if v.flags.c_contiguous else np.ascontiguousarray(v) for v in vals]
-            return build(kernel(*vals))
+            try:
+                return build(kernel(*vals))
+            except TypeError:  # compiled for C-contiguous arrays: copy views into ones
+                vals = [v if v.flags.c_contiguous else np.ascontiguousarray(v) for v in vals]
+                return build(kernel(*vals))
+        except SystemError as err:
+            _reraise_signal(err)
+            raise
 
     def _trace(self, args, kwargs, static, leaves, in_tree, key, cache) -> _Entry:
         if config.explain_cache_misses and cache:
