@@ -56,6 +56,7 @@ from examples.mnist.errors import (
 )
 from examples.mnist.interrupt import StopOnInterrupt
 from examples.mnist.models import get_model
+from examples.mnist.profiling import ProfileWindow
 from examples.mnist.progress import StepLogger, first_call
 from train import checkpoints
 from train.metrics import Accuracy, Average, Collection
@@ -113,6 +114,8 @@ class Config:
         limit_test: use only the first N test examples.
         progress: show the tqdm bar.
         eval_batch_size: examples per evaluation step.
+        profile: trace this many steps of the second epoch for TensorBoard's Profile tab and
+            save a memory profile (`examples.mnist.profiling`); 0 for none.
     """
 
     epochs: int | None = None
@@ -133,6 +136,7 @@ class Config:
     limit_test: int | None = None
     progress: bool = True
     eval_batch_size: int = 1000
+    profile: int = 0
 
     def resolved(self) -> Config:
         """A copy with the defaults of the run settings (per model where they differ)."""
@@ -341,6 +345,7 @@ def _train_epoch(
     skip: int,
     logger: StepLogger,
     stop: StopOnInterrupt,
+    window: ProfileWindow,
 ) -> tuple[TrainState, float, int, bool]:
     """Trains one epoch from its batch ``skip`` on; returns the state, the time, the steps
     run and whether Ctrl-C stopped it (the state is then the last complete step's)."""
@@ -361,12 +366,13 @@ def _train_epoch(
     start = time.perf_counter()
     for batch in itertools.islice(epoch_batches, skip, None):
         try:
-            if done == 0:
-                new_state = first_call(
-                    train_step, state, batch, label="train_step", write=bar.write
-                )
-            else:
-                new_state = train_step(state, batch)
+            with window.around(epoch, skip + done, step + 1):
+                if done == 0:
+                    new_state = first_call(
+                        train_step, state, batch, label="train_step", write=bar.write
+                    )
+                else:
+                    new_state = train_step(state, batch)
         except KeyboardInterrupt:  # a second Ctrl-C: abandon this step
             interrupted = True
             break
@@ -463,12 +469,14 @@ def train_and_evaluate(config: Config) -> dict[str, Any]:
                 metrics=["test/accuracy", "test/loss", "train/loss"],
             )
         logger = StepLogger(writer, config.log_every, learning_rate)
+        window = ProfileWindow(run_dir, config.profile, config.epochs, steps_per_epoch, tqdm.write)
         try:
             for epoch in range(start_epoch + 1, config.epochs + 1):
                 skip = start_step - (epoch - 1) * steps_per_epoch if epoch == start_epoch + 1 else 0
                 state, epoch_time, steps, interrupted = _train_epoch(
-                    state, train_data, config, shuffle_key, epoch, skip, logger, stop
+                    state, train_data, config, shuffle_key, epoch, skip, logger, stop, window
                 )
+                window.close()  # an epoch that stopped inside the window
                 if interrupted:
                     raise KeyboardInterrupt
                 step = int(state.step)
@@ -604,6 +612,16 @@ def parse_args(argv: Sequence[str] | None = None) -> Config:
         default=50,
         help="steps between points of the training curves",
     )
+    parser.add_argument(
+        "--profile",
+        type=_positive_int,
+        nargs="?",
+        const=5,
+        default=0,
+        metavar="STEPS",
+        help="trace STEPS steps (5 if not given) of the second epoch for TensorBoard's Profile "
+        "tab (they run equation by equation, slower) and save a pprof memory profile",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--limit-train", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--limit-test", type=int, default=None, help=argparse.SUPPRESS)
@@ -626,6 +644,7 @@ def parse_args(argv: Sequence[str] | None = None) -> Config:
         limit_train=args.limit_train,
         limit_test=args.limit_test,
         progress=not args.no_progress,
+        profile=args.profile,
     )
 
 

@@ -2,6 +2,7 @@
 directories, --resume, Ctrl-C and the command line."""
 
 import dataclasses
+import gzip
 import json
 import signal
 import subprocess
@@ -21,6 +22,7 @@ from examples.mnist.errors import (
     RunNotFoundError,
 )
 from examples.mnist.models import get_model
+from tests.core.profiler.protos import parse_pprof
 from train.checkpoints import available_steps
 from train.tensorboard import read_events, read_scalars
 
@@ -263,3 +265,33 @@ def test_ctrl_c_on_the_command_line(tmp_path):
     assert "resume with: python -m examples.mnist.train --resume --name" in out
     run_dir = next(tmp_path.glob("*"))
     assert available_steps(run_dir / "checkpoints")
+
+
+def test_profile_traces_steps_of_the_second_epoch(tmp_path, capsys):
+    results = example.train_and_evaluate(
+        _config(tmp_path, "prof", epochs=2, limit_train=512, profile=3)
+    )
+    run = tmp_path / "prof"
+    (trace_dir,) = (run / "plugins" / "profile").iterdir()
+    assert list(trace_dir.glob("*.xplane.pb"))
+    trace = json.loads(gzip.decompress((trace_dir / "perfetto_trace.json.gz").read_bytes()))
+    events = [e for e in trace["traceEvents"] if e["ph"] == "X"]
+    steps_per_epoch = 512 // 32
+    first = steps_per_epoch + 10 + 1  # epoch 2, 10 steps in (global steps count from 1)
+    assert [e["args"]["step_num"] for e in events if e["name"] == "train"] == [
+        first,
+        first + 1,
+        first + 2,
+    ]
+    assert [e["name"] for e in events].count("jit_train_step") == 3
+    names = {e["name"] for e in events}
+    assert {"MLP/Dense_0/dot_general", "transpose(MLP)/Dense_2/dot_general"} <= names
+    profile = parse_pprof((run / "memory.prof").read_bytes())
+    assert sum(s.value[1] for s in profile.sample) > 4 * results["num_params"]
+    assert "profiled 3 steps of epoch 2" in capsys.readouterr().out
+
+
+def test_profile_flag():
+    assert example.parse_args([]).profile == 0
+    assert example.parse_args(["--profile"]).profile == 5
+    assert example.parse_args(["--profile", "2"]).profile == 2
