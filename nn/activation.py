@@ -54,6 +54,14 @@ class PReLU(Module):
 
     @compact
     def __call__(self, inputs: Any) -> Any:
+        """``x`` where ``x >= 0``, ``negative_slope * x`` elsewhere (the slope is learned).
+
+        Args:
+          inputs: the input array.
+
+        Returns:
+          An array like ``inputs``.
+        """
         slope = self.param(
             "negative_slope", lambda _: jnp.asarray(self.negative_slope_init, self.param_dtype)
         )

@@ -33,6 +33,15 @@ class Sequential(Module):
 
     @compact
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Calls the layers in order, each on the previous one's output.
+
+        Args:
+          *args: positional arguments of the first layer.
+          **kwargs: keyword arguments of the first layer.
+
+        Returns:
+          The last layer's output.
+        """
         if not self.layers:
             raise ValueError(f"Sequential {self.name} has no layers.")
         outputs = self.layers[0](*args, **kwargs)

@@ -83,6 +83,14 @@ class DenseGeneral(Module):
 
     @compact
     def __call__(self, inputs: Array) -> Array:
+        """Contracts ``inputs`` over ``axis`` with the kernel.
+
+        Args:
+          inputs: the input array.
+
+        Returns:
+          The output: ``inputs``' other axes followed by ``features``.
+        """
         features = _as_tuple(self.features)
         ndim = inputs.ndim
         batch_dims = _normalize_axes(_as_tuple(self.batch_dims), ndim)
@@ -162,6 +170,14 @@ class Dense(Module):
 
     @compact
     def __call__(self, inputs: Array) -> Array:
+        """Applies ``inputs @ kernel + bias`` over the last axis.
+
+        Args:
+          inputs: the input array; its last axis has the input features.
+
+        Returns:
+          An array of shape ``inputs.shape[:-1] + (features,)``.
+        """
         kernel = self.param(
             "kernel", self.kernel_init, (jnp.shape(inputs)[-1], self.features), self.param_dtype
         )
@@ -213,6 +229,16 @@ class Einsum(Module):
 
     @compact
     def __call__(self, inputs: Array, einsum_str: str | None = None) -> Array:
+        """Contracts ``inputs`` with the kernel by ``einsum_str`` and adds the bias.
+
+        Args:
+          inputs: the first operand of the einsum.
+          einsum_str: the einsum expression ``'inputs,kernel->out'``; None uses the attribute (one
+            of the two must be given).
+
+        Returns:
+          The result of the einsum (plus bias).
+        """
         einsum_str = merge_param("einsum_str", self.einsum_str, einsum_str).replace(" ", "")
         if "->" not in einsum_str or einsum_str.count(",") != 1:
             raise ValueError(
@@ -301,26 +327,8 @@ _PAD_MODES = {"CIRCULAR": "wrap", "REFLECT": "reflect"}
 
 
 class _Conv(Module):
-    """The convolution shared by ``Conv`` (one kernel) and ``ConvLocal`` (one per position).
-
-    Attributes:
-      features: the number of output channels.
-      kernel_size: the window shape (an int means a 1-D window).
-      strides: the window strides (int or per-axis).
-      padding: ``'SAME'``, ``'VALID'``, ``'CIRCULAR'``, ``'REFLECT'``, ``'CAUSAL'`` (1-D), an
-        int, or per-axis ints or ``(low, high)`` pairs.
-      input_dilation: the input (``lhs``) dilation.
-      kernel_dilation: the kernel (``rhs``, atrous) dilation.
-      feature_group_count: splits input channels into groups (depthwise when equal to them).
-      use_bias: whether to add a bias.
-      mask: multiplied into the kernel (same shape).
-      dtype: the computation dtype.
-      param_dtype: the parameter dtype.
-      precision: passed to the convolution.
-      kernel_init: initializer of the kernel.
-      bias_init: initializer of the bias.
-      promote_dtype: ``(*arrays, dtype=, inexact=) -> list`` casting the inputs and
-        parameters to the computation dtype (default ``nn.dtypes.promote_dtype``).
+    """The convolution shared by ``Conv`` (one kernel) and ``ConvLocal`` (one per position);
+    the attributes are listed in ``Conv``.
     """
 
     features: int
@@ -349,6 +357,13 @@ class _Conv(Module):
         """Convolves channels-last ``inputs`` of shape ``(*batch, *spatial, features)``.
 
         Any number of batch axes (also none) is accepted; they are merged for the convolution.
+
+        Args:
+          inputs: ``(*batch, *spatial, in_features)``; without batch axes a batch of one is assumed
+            and removed again.
+
+        Returns:
+          ``(*batch, *out_spatial, features)``.
         """
         kernel_size = _as_tuple(self.kernel_size)
         n = len(kernel_size)
@@ -436,8 +451,26 @@ class _Conv(Module):
 class Conv(_Conv):
     """An N-d convolution over channels-last inputs (``lax.conv_general_dilated``).
 
-    Attributes are those of ``_Conv``; the kernel is ``(*kernel_size, in // groups, features)``
-    and the bias ``(features,)``.
+    The kernel is ``(*kernel_size, in // groups, features)`` and the bias ``(features,)``.
+
+    Attributes:
+      features: the number of output channels.
+      kernel_size: the window shape (an int means a 1-D window).
+      strides: the window strides (int or per-axis).
+      padding: ``'SAME'``, ``'VALID'``, ``'CIRCULAR'``, ``'REFLECT'``, ``'CAUSAL'`` (1-D), an
+        int, or per-axis ints or ``(low, high)`` pairs.
+      input_dilation: the input (``lhs``) dilation.
+      kernel_dilation: the kernel (``rhs``, atrous) dilation.
+      feature_group_count: splits input channels into groups (depthwise when equal to them).
+      use_bias: whether to add a bias.
+      mask: multiplied into the kernel (same shape).
+      dtype: the computation dtype.
+      param_dtype: the parameter dtype.
+      precision: passed to the convolution.
+      kernel_init: initializer of the kernel.
+      bias_init: initializer of the bias.
+      promote_dtype: ``(*arrays, dtype=, inexact=) -> list`` casting the inputs and
+        parameters to the computation dtype (default ``nn.dtypes.promote_dtype``).
 
     Example::
 
@@ -517,6 +550,14 @@ class ConvTranspose(Module):
 
     @compact
     def __call__(self, inputs: Array) -> Array:
+        """Applies the transposed convolution to channels-last ``inputs``.
+
+        Args:
+          inputs: ``(*batch, *spatial, in_features)``.
+
+        Returns:
+          ``(*batch, *out_spatial, features)``.
+        """
         kernel_size = _as_tuple(self.kernel_size)
         n = len(kernel_size)
         inputs, batch_shape = _flatten_batch(inputs, n)
@@ -594,7 +635,14 @@ class Embed(Module):
         )
 
     def __call__(self, inputs: Array) -> Array:
-        """Looks up the rows ``inputs`` (integers; output shape ``inputs.shape + (features,)``)."""
+        """Looks up the rows ``inputs`` (integers; output shape ``inputs.shape + (features,)``).
+
+        Args:
+          inputs: an integer array of indices into the table.
+
+        Returns:
+          The embedding vectors, ``inputs.shape + (features,)``.
+        """
         if not jnp.issubdtype(inputs.dtype, jnp.integer):
             raise ValueError(f"Embed inputs must be integers, got {inputs.dtype}.")
         (embedding,) = self.promote_dtype(self.embedding, dtype=self.dtype, inexact=False)

@@ -193,7 +193,19 @@ class BatchNorm(Module):
     def __call__(
         self, x: Array, use_running_average: bool | None = None, *, mask: Array | None = None
     ) -> Array:
-        """Normalizes ``x``; ``use_running_average`` given here overrides the field."""
+        """Normalizes ``x``; ``use_running_average`` given here overrides the field.
+
+        Args:
+          x: the input, features on ``axis``.
+          use_running_average: normalize with the stored averages (inference) instead of the batch
+            statistics; None uses the attribute.
+          mask: a bool array broadcastable to ``x``: only the True entries enter the statistics;
+            None for all.
+
+        Returns:
+          The normalized, scaled and shifted ``x`` (same shape); in training the ``batch_stats``
+          collection is updated.
+        """
         if use_running_average is None:
             use_running_average = self.use_running_average
         if use_running_average is None:
@@ -261,6 +273,16 @@ class LayerNorm(Module):
 
     @compact
     def __call__(self, x: Array, *, mask: Array | None = None) -> Array:
+        """Normalizes ``x`` over the feature axes of each example.
+
+        Args:
+          x: the input; the statistics are taken over the axes the attributes select.
+          mask: a bool array broadcastable to ``x``: only the True entries enter the statistics;
+            None for all.
+
+        Returns:
+          The normalized, scaled and shifted ``x`` (same shape).
+        """
         mean, var = _module_stats(self, x, self.reduction_axes, mask)
         return _normalize(self, x, mean, var, self.reduction_axes, self.feature_axes)
 
@@ -303,6 +325,16 @@ class RMSNorm(Module):
 
     @compact
     def __call__(self, x: Array, *, mask: Array | None = None) -> Array:
+        """Divides ``x`` by its root mean square over the feature axes.
+
+        Args:
+          x: the input; the statistics are taken over the axes the attributes select.
+          mask: a bool array broadcastable to ``x``: only the True entries enter the statistics;
+            None for all.
+
+        Returns:
+          The normalized and scaled ``x`` (same shape).
+        """
         mean, var = _module_stats(self, x, self.reduction_axes, mask, use_mean=False)
         return _normalize(
             self, x, mean, var, self.reduction_axes, self.feature_axes, use_bias=False
@@ -353,6 +385,16 @@ class GroupNorm(Module):
 
     @compact
     def __call__(self, x: Array, *, mask: Array | None = None) -> Array:
+        """Normalizes ``x`` over groups of channels and the spatial axes.
+
+        Args:
+          x: the input; the statistics are taken over the axes the attributes select.
+          mask: a bool array broadcastable to ``x``: only the True entries enter the statistics;
+            None for all.
+
+        Returns:
+          The normalized, scaled and shifted ``x`` (same shape).
+        """
         if self.reduction_axes is not None:
             reduction_axes = self.reduction_axes
         else:
@@ -430,6 +472,16 @@ class InstanceNorm(Module):
 
     @compact
     def __call__(self, x: Array, *, mask: Array | None = None) -> Array:
+        """Normalizes ``x`` per example and channel over the spatial axes.
+
+        Args:
+          x: the input; the statistics are taken over the axes the attributes select.
+          mask: a bool array broadcastable to ``x``: only the True entries enter the statistics;
+            None for all.
+
+        Returns:
+          The normalized, scaled and shifted ``x`` (same shape).
+        """
         feature_axes = _canonicalize_axes(x.ndim, self.feature_axes)
         if 0 in feature_axes:
             raise errors.InstanceNormAxesError(self.feature_axes)
@@ -488,6 +540,15 @@ class WeightNorm(Module):
 
     @compact
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Calls the wrapped layer with its weights normalized.
+
+        Args:
+          *args: positional arguments of the wrapped layer.
+          **kwargs: keyword arguments of the wrapped layer.
+
+        Returns:
+          The wrapped layer's output.
+        """
         return map_variables(
             lambda layer: layer(*args, **kwargs),
             trans_in_fn=lambda vs: tree_util.tree_map_with_path(self._l2_normalize, vs),
@@ -552,6 +613,17 @@ class SpectralNorm(Module):
 
     @compact
     def __call__(self, *args: Any, update_stats: bool, **kwargs: Any) -> Any:
+        """Calls the wrapped layer with its weights divided by their largest singular value.
+
+        Args:
+          update_stats: run the power iteration and store its vectors (True in training, False in
+            evaluation).
+          *args: positional arguments of the wrapped layer.
+          **kwargs: keyword arguments of the wrapped layer.
+
+        Returns:
+          The wrapped layer's output.
+        """
         normalize = functools.partial(self._spectral_normalize, update_stats=update_stats)
         return map_variables(
             lambda layer: layer(*args, **kwargs),

@@ -132,6 +132,15 @@ class LSTMCell(_GatedCell, _MemoryCarryCell):
 
     @compact
     def __call__(self, carry: tuple[Array, Array], inputs: Array) -> tuple[Carry, Array]:
+        """One LSTM step.
+
+        Args:
+          carry: ``(c, h)``, the carry from `initialize_carry` or the previous step.
+          inputs: ``(*batch, features)``.
+
+        Returns:
+          ``((new_c, new_h), new_h)``.
+        """
         c, h = carry
         hidden = h.shape[-1]
 
@@ -178,6 +187,15 @@ class OptimizedLSTMCell(LSTMCell):
 
     @compact
     def __call__(self, carry: tuple[Array, Array], inputs: Array) -> tuple[Carry, Array]:
+        """One LSTM step with the four gates in one matmul per input.
+
+        Args:
+          carry: ``(c, h)``, the carry from `initialize_carry` or the previous step.
+          inputs: ``(*batch, features)``.
+
+        Returns:
+          ``((new_c, new_h), new_h)``.
+        """
         c, h = carry
         hidden = h.shape[-1]
         gates = "ifgo"
@@ -242,6 +260,15 @@ class GRUCell(_GatedCell, _HiddenCarryCell):
 
     @compact
     def __call__(self, carry: Array, inputs: Array) -> tuple[Array, Array]:
+        """One GRU step.
+
+        Args:
+          carry: ``h``, the carry from `initialize_carry` or the previous step.
+          inputs: ``(*batch, features)``.
+
+        Returns:
+          ``(new_h, new_h)``.
+        """
         h = carry
         hidden = h.shape[-1]
 
@@ -292,6 +319,15 @@ class SimpleCell(_HiddenCarryCell):
 
     @compact
     def __call__(self, carry: Array, inputs: Array) -> tuple[Array, Array]:
+        """One Elman RNN step, ``h = activation(W_i x + W_h h + b)``.
+
+        Args:
+          carry: ``h``, the carry from `initialize_carry` or the previous step.
+          inputs: ``(*batch, features)``.
+
+        Returns:
+          ``(new_h, new_h)``.
+        """
         hidden = carry.shape[-1]
         new_carry = self._dense(hidden, "i", use_bias=True, recurrent=False)(inputs) + self._dense(
             hidden, "h", use_bias=False, recurrent=True
@@ -345,6 +381,15 @@ class MGUCell(_HiddenCarryCell):
 
     @compact
     def __call__(self, carry: Array, inputs: Array) -> tuple[Array, Array]:
+        """One minimal-gated-unit step.
+
+        Args:
+          carry: ``h``, the carry from `initialize_carry` or the previous step.
+          inputs: ``(*batch, features)``.
+
+        Returns:
+          ``(new_h, new_h)``.
+        """
         h = carry
         hidden = h.shape[-1]
         f = self.gate_fn(
@@ -398,6 +443,15 @@ class ConvLSTMCell(_MemoryCarryCell):
 
     @compact
     def __call__(self, carry: tuple[Array, Array], inputs: Array) -> tuple[Carry, Array]:
+        """One convolutional LSTM step.
+
+        Args:
+          carry: ``(c, h)``, the carry from `initialize_carry` or the previous step.
+          inputs: ``(*batch, *spatial, features)``.
+
+        Returns:
+          ``((new_c, new_h), new_h)``.
+        """
         c, h = carry
 
         def conv(name: str) -> Conv:
@@ -594,7 +648,20 @@ class Bidirectional(Module):
         return_carry: bool | None = None,
         time_major: bool | None = None,
     ) -> Any:
-        """Runs both directions; arguments as for :class:`RNN`."""
+        """Runs both directions; arguments as for :class:`RNN`.
+
+        Args:
+          inputs: ``(*batch, time, features)`` (time first with ``time_major``).
+          initial_carry: ``(forward_carry, backward_carry)``; None initializes both.
+          init_key: PRNG key for initializing the carries.
+          seq_lengths: ``(*batch,)`` valid lengths (padding at the end).
+          return_carry: also return the final carries; None uses the attribute.
+          time_major: time is the first axis; None uses the attribute.
+
+        Returns:
+          The merged outputs of both directions (``merge_fn``), and with ``return_carry`` the pair
+          of final carries first.
+        """
         time_major = self.time_major if time_major is None else time_major
         return_carry = self.return_carry if return_carry is None else return_carry
         key_f = key_b = None

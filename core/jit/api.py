@@ -770,15 +770,43 @@ def jit(
 ) -> Any:
     """Compiles `fun` into one native function per input signature.
 
+    The first call with a new signature (shapes, dtypes, static values, tree structure)
+    traces `fun` into a jaxpr and compiles it with numba; later calls with that signature run
+    the compiled code. Compiled code is also cached on disk, so a new process skips the numba
+    compilation of programs it has seen (see the README's "Running the tests").
+
+    Example::
+
+        >>> import core, core.numpy as jnp
+        >>> @core.jit
+        ... def selu(x, alpha=1.67, lmbda=1.05):
+        ...     return lmbda * jnp.where(x > 0, x, alpha * jnp.exp(x) - alpha)
+        >>> selu(jnp.arange(3.0))
+        Array([0.  , 1.05, 2.1 ], dtype=float32)
+        >>> from functools import partial
+        >>> @partial(core.jit, static_argnames="n")
+        ... def power(x, n):
+        ...     for _ in range(n - 1):  # a Python loop over a static value: unrolled
+        ...         x = x * x
+        ...     return x
+        >>> power(jnp.float32(2.0), n=3)
+        Array(16., dtype=float32)
+
     Args:
       fun: the function to compile (arrays and pytrees of arrays in and out).
-      static_argnums: positions of arguments that are compile-time constants (hashable).
+      static_argnums: positions of arguments that are compile-time constants (hashable);
+        each new value compiles again.
       static_argnames: names of such arguments.
       donate_argnums: accepted for compatibility (buffers are never reused here).
+      donate_argnames: accepted for compatibility, as ``donate_argnums``.
+      keep_unused: accepted for compatibility (unused arguments are always kept).
+      device: accepted for compatibility (ignored; see `core.device_put` and `core.pmap`).
       backend: "numba" (default, `config.jit_backend`) or "python" (numpy, for debugging).
+      inline: accepted for compatibility (ignored).
+      **unused: other `jax.jit` keywords, accepted and ignored.
 
     Returns:
-      A `Jitted` callable; also usable as a decorator factory `@jit(static_argnames=...)`.
+      A `Jitted` callable; ``jit(static_argnames=...)`` without ``fun`` returns a decorator.
     """
 
     def norm(x, typ):
