@@ -9,30 +9,43 @@
 * Memory: `device_memory_profile()`/`save_device_memory_profile(path)` give the live arrays as
   a gzipped pprof profile (`memory`, `pprof`); `memory_report(jitted_fn, *args)` tells what a
   compiled program holds at its peak and why (`report`).
+
+`core.jit` imports only `hooks` (the flag it checks per call); the rest loads on first use.
 """
 
-from core.profiler.memory import device_memory_profile, save_device_memory_profile
-from core.profiler.report import MemoryReport, memory_report
-from core.profiler.session import (
-    ProfileOptions,
-    StepTraceAnnotation,
-    TraceAnnotation,
-    annotate_function,
-    start_trace,
-    stop_trace,
-    trace,
-)
+import importlib
+from typing import Any
 
-__all__ = [
-    "MemoryReport",
-    "ProfileOptions",
-    "StepTraceAnnotation",
-    "TraceAnnotation",
-    "annotate_function",
-    "device_memory_profile",
-    "memory_report",
-    "save_device_memory_profile",
-    "start_trace",
-    "stop_trace",
-    "trace",
-]
+_EXPORTS = {
+    "MemoryReport": "report",
+    "memory_report": "report",
+    "device_memory_profile": "memory",
+    "save_device_memory_profile": "memory",
+    "ProfileOptions": "session",
+    "StepTraceAnnotation": "session",
+    "TraceAnnotation": "session",
+    "annotate_function": "session",
+    "start_trace": "session",
+    "stop_trace": "session",
+    "trace": "session",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        try:
+            return importlib.import_module(f"{__name__}.{name}")  # a submodule
+        except ModuleNotFoundError as e:
+            if e.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module 'core.profiler' has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])

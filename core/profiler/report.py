@@ -99,13 +99,16 @@ class MemoryReport:
     live_at_peak: tuple[LiveBuffer, ...]
 
     def table(self) -> str:
-        """The report as text: one row per unit, then the buffers live at the peak."""
+        """The report as text: one row per unit (views left out), then the buffers live at the
+        peak."""
         lines = [
             f"jit_{self.name}: peak {_human(self.peak_bytes)} "
             f"(arguments {_human(self.argument_bytes)}) at unit {self.peak_unit}",
             f"{'unit':>4}  {'allocates':>10}  {'live':>10}  equations",
         ]
         for row in self.units:
+            if not row.allocated and all(e.prim.name in _VIEWS for e in row.eqns):
+                continue  # a view: no code, no memory
             mark = " <- peak" if row.index == self.peak_unit else ""
             names = ", ".join(_describe(e) for e in row.eqns[:3])
             more = f" (+{len(row.eqns) - 3} fused)" if len(row.eqns) > 3 else ""
