@@ -88,6 +88,7 @@ from core.pmap import (
     live_arrays,
     pmap,
 )
+from core.shard_map import shard_map
 from core.sharding import PartitionSpec as P
 from core.sharding import make_mesh, set_mesh
 
@@ -161,6 +162,7 @@ __all__ = [
     "remat",
     "scipy",
     "set_mesh",
+    "shard_map",
     "stop_gradient",
     "sharding",
     "struct",

@@ -222,3 +222,11 @@ class NoMeshError(NumbaxError, ValueError):
             "`core.set_mesh(mesh)` (or `with core.sharding.use_mesh(mesh):`), or pass "
             "`NamedSharding(mesh, spec)` instead."
         )
+
+
+class ShardMapSpecError(NumbaxError, ValueError):
+    """`shard_map` in_specs/out_specs that do not fit the mesh or the arguments."""
+
+
+class ShardMapOutSpecError(ShardMapSpecError):
+    """A `shard_map` output varies along a mesh axis its out_specs entry leaves out."""

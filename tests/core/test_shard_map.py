@@ -1,0 +1,113 @@
+"""`core.shard_map` (and `core.experimental.shard_map.shard_map`) against JAX 0.10.2's results
+(recorded with `--xla_force_host_platform_device_count=4`, meshes with `AxisType.Auto`); the
+test session has 8 CPU devices (`tests/conftest.py`)."""
+
+import doctest
+import sys
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core import lax
+from core.errors import ShardMapOutSpecError, ShardMapSpecError
+from core.sharding import NamedSharding, PartitionSpec
+
+P = PartitionSpec
+
+
+@pytest.fixture
+def mesh():
+    return core.make_mesh((2, 2), ("x", "y"), devices=core.devices()[:4])
+
+
+def test_blocks_axis_index_and_psum_match_jax(mesh):
+    f = core.shard_map(
+        lambda a: a * lax.axis_index("x") + lax.psum(a.sum(), "y"),
+        mesh=mesh,
+        in_specs=P("x", "y"),
+        out_specs=P("x", "y"),
+    )
+    want = np.array([[120.0] * 4] * 4 + [[392, 393, 394, 395], [396, 397, 398, 399],
+                     [400, 401, 402, 403], [404, 405, 406, 407]])  # fmt: skip
+    np.testing.assert_array_equal(f(jnp.arange(32.0).reshape(8, 4)), want)
+    np.testing.assert_array_equal(core.jit(f)(jnp.arange(32.0).reshape(8, 4)), want)
+
+
+def test_psum_over_two_axes_and_its_gradient(mesh):
+    g = core.shard_map(lambda a: lax.psum(a, ("x", "y")), mesh=mesh, in_specs=P(("x", "y")),
+                       out_specs=P())  # fmt: skip
+    np.testing.assert_array_equal(g(jnp.arange(8.0)), [12.0, 16.0])
+    np.testing.assert_array_equal(core.jit(core.grad(lambda a: g(a).sum()))(jnp.arange(8.0)),
+                                  np.ones(8))  # fmt: skip
+
+
+def test_several_inputs_and_outputs(mesh):
+    h = core.shard_map(
+        lambda a, b: (a @ b, jnp.array(lax.all_gather(a, "x", tiled=True).shape)),
+        mesh=mesh,
+        in_specs=(P("x", None), P(None, "y")),
+        out_specs=(P("x", "y"), P()),
+    )
+    prod, gathered_shape = h(jnp.ones((4, 3)), jnp.ones((3, 6)))
+    np.testing.assert_array_equal(prod, np.full((4, 6), 3.0))
+    np.testing.assert_array_equal(gathered_shape, [4, 3])
+    k = core.shard_map(lambda a: a.sum(keepdims=True), mesh=mesh, in_specs=P("x"),
+                       out_specs=P("x"))  # fmt: skip
+    np.testing.assert_array_equal(k(jnp.arange(8.0)), [6.0, 22.0])
+
+
+def test_replication_check_and_its_opt_out(mesh):
+    with pytest.raises(ShardMapOutSpecError, match="leave out a mesh axis"):
+        core.shard_map(lambda a: a.sum(), mesh=mesh, in_specs=P("x"), out_specs=P())(jnp.ones(4))
+    unchecked = core.shard_map(lambda a: a.sum(), mesh=mesh, in_specs=P("x"), out_specs=P(),
+                               check_vma=False)  # fmt: skip
+    assert float(unchecked(jnp.arange(4.0))) == 1.0  # JAX: block 0's value
+    with pytest.raises(ShardMapSpecError, match="not evenly divisible"):
+        core.shard_map(lambda a: a, mesh=mesh, in_specs=P("x"), out_specs=P("x"))(jnp.ones(3))
+    with pytest.raises(ValueError):  # JAX's class
+        core.shard_map(lambda a: a, mesh=mesh, in_specs=P("z"), out_specs=P())(jnp.ones(4))
+
+
+def test_data_parallel_step_equals_the_unsharded_one(mesh):
+    w = jnp.linspace(-1.0, 1.0, 6).reshape(3, 2)
+    x = jnp.linspace(-2.0, 2.0, 24).reshape(8, 3)
+
+    def loss(w, x):
+        return jnp.mean(jnp.tanh(x @ w) ** 2)
+
+    @core.jit
+    def sharded_grad(w, x):
+        per_block = core.shard_map(
+            lambda w, xb: lax.pmean(core.grad(loss)(w, xb), ("x", "y")),
+            mesh=mesh,
+            in_specs=(P(), P(("x", "y"))),
+            out_specs=P(),
+        )
+        return per_block(w, x)
+
+    np.testing.assert_allclose(sharded_grad(w, x), core.grad(loss)(w, x), rtol=1e-6)
+
+
+def test_current_mesh_inferred_specs_and_decorator(mesh):
+    x = core.device_put(jnp.arange(8.0), NamedSharding(mesh, P("x")))
+    with core.set_mesh(mesh):
+
+        @core.shard_map(out_specs=P("x"))
+        def double(a):
+            return a * 2
+
+        np.testing.assert_array_equal(double(x), np.arange(8.0) * 2)
+    with pytest.raises(ShardMapSpecError, match="needs a mesh"):
+        double(x)
+    from core.experimental.shard_map import shard_map as old_shard_map
+
+    old = old_shard_map(lambda a: lax.psum(a, "y"), mesh, P("x"), P("x"))
+    np.testing.assert_array_equal(old(jnp.arange(4.0)), np.arange(4.0) * 2)
+
+
+def test_docstring_example():
+    globs = {"core": core, "jnp": jnp, "lax": lax, "P": P, "shard_map": core.shard_map}
+    result = doctest.testmod(sys.modules["core.shard_map"], extraglobs=globs)
+    assert result.attempted > 0 and result.failed == 0
