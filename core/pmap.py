@@ -231,14 +231,12 @@ class _Pmapped:
         communicator = ThreadCommunicator(
             size, _process_group(), process_index() * size, global_size
         )
-        futures = []
-        for i, device in enumerate(devices):
-            shard = [v if ax is None else _slice(v, ax, i) for v, ax in zip(vals, axes)]
-            futures.append(
-                device.worker.submit(
-                    _run_shard, self._axis_name, communicator, i, entry.exe, entry.consts + shard
-                )
-            )
+        args = [
+            entry.consts + [v if ax is None else _slice(v, ax, i) for v, ax in zip(vals, axes)]
+            for i in range(size)
+        ]
+        run = functools.partial(_run_shard, self._axis_name, communicator)
+        futures = [d.worker.submit(run, i, entry.exe, args[i]) for i, d in enumerate(devices)]
         results = _wait(futures)
         outs = [
             _gather_output(k, aval, ax, results, devices)

@@ -218,3 +218,30 @@ def test_single_process_queries():
     assert core.host_count() == 1 and core.host_id() == 0
     assert core.effects_barrier() is None
     assert core.live_arrays() == []
+
+
+def test_pytree_reductions_travel_in_one_exchange_per_dtype(monkeypatch):
+    from core.parallel import collective_ops
+
+    calls = []
+    run = collective_ops.run
+    monkeypatch.setattr(
+        collective_ops,
+        "run",
+        lambda name, params, arrays: calls.append(name) or run(name, params, arrays),
+    )
+    tree = {
+        "a": np.arange(24.0, dtype=np.float32).reshape(4, 2, 3),
+        "b": np.arange(4, dtype=np.int32),
+        "c": np.ones((4, 5), np.float32),
+    }
+
+    def f(t):
+        return lax.psum(t, "i"), lax.pmean(t, "i"), lax.pmax(t, "i"), lax.pmin(t, "i")
+
+    got = core.pmap(f, axis_name="i")(tree)
+    assert sorted(set(calls)) == ["pmax", "pmin", "psum"] and len(calls) == 4 * 7  # 4 devices
+    expected = core.vmap(f, axis_name="i")(tree)
+    for g, e in zip(core.tree.leaves(got), core.tree.leaves(expected), strict=True):
+        assert g.dtype == e.dtype and g.weak_type == e.weak_type
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(e))
