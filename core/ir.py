@@ -202,13 +202,14 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:
         raise TypeError(f"jaxpr takes {len(jaxpr.invars)} arguments, got {len(args)}")
     env.update(zip(jaxpr.constvars, consts, strict=True))
     env.update(zip(jaxpr.invars, args, strict=True))
-    outer = source_info._override[0]
+    state = source_info.state
+    outer = state.override
     for eqn in jaxpr.eqns:
-        source_info._override[0] = eqn.source_info or outer
+        state.override = eqn.source_info or outer
         try:
             out = eqn.prim.bind(*[read(x) for x in eqn.inputs], **eqn.params)
         finally:
-            source_info._override[0] = outer
+            state.override = outer
         if eqn.prim.multiple_results:
             env.update(zip(eqn.outputs, out, strict=True))
         else:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import threading
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -36,37 +37,48 @@ class SourceInfo(NamedTuple):
         return f"{self.file}:{self.line} ({self.function})"
 
 
-_stack: list[str] = []  # names pushed by named_scope / module calls
-_override: list[SourceInfo | None] = [None]  # set while re-binding an existing equation
+class _State(threading.local):
+    """Per thread, as JAX's: the names pushed by named_scope / module calls, and the source
+    set while an existing equation is re-bound."""
+
+    def __init__(self) -> None:
+        self.stack: list[str] = []
+        self.override: SourceInfo | None = None
+
+
+state = _State()
 
 
 def current() -> SourceInfo | None:
     """The source of an equation staged now (the override, else the name stack + user frame)."""
-    info = _override[0]
+    info = state.override
     if info is not None:
         return info
+    stack = "/".join(state.stack)
     frame = sys._getframe(1)
     while frame is not None and frame.f_code.co_filename.startswith(_CORE_DIR):
         frame = frame.f_back
     if frame is None:
-        return SourceInfo("/".join(_stack), "<unknown>", 0, "<unknown>")
+        return SourceInfo(stack, "<unknown>", 0, "<unknown>")
     code = frame.f_code
-    return SourceInfo("/".join(_stack), code.co_filename, frame.f_lineno, code.co_qualname)
+    function = getattr(code, "co_qualname", code.co_name)  # co_qualname: Python 3.11+
+    return SourceInfo(stack, code.co_filename, frame.f_lineno, function)
 
 
 @contextlib.contextmanager
 def scope(name: str) -> Iterator[None]:
     """Pushes `name` on the name stack for the duration of the block."""
-    _stack.append(name)
+    stack = state.stack
+    stack.append(name)
     try:
         yield
     finally:
-        _stack.pop()
+        stack.pop()
 
 
 def name_stack() -> str:
     """The current name stack, `"outer/inner"`."""
-    return "/".join(_stack)
+    return "/".join(state.stack)
 
 
 @contextlib.contextmanager
@@ -75,12 +87,12 @@ def use(info: SourceInfo | None) -> Iterator[None]:
     if info is None:
         yield
         return
-    previous = _override[0]
-    _override[0] = info
+    previous = state.override
+    state.override = info
     try:
         yield
     finally:
-        _override[0] = previous
+        state.override = previous
 
 
 def transposed(info: SourceInfo | None) -> SourceInfo | None:

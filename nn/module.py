@@ -485,9 +485,9 @@ class Module:
         recorder = None if is_setup else _context.call_recorder
         call_index = recorder.enter() if recorder is not None else None
         _context.module_stack.append(self)
-        named = _use_named_call
-        if named:
-            source_info._stack.append(_profiling_name(self, fun.__name__))
+        names = source_info.state.stack if _use_named_call else None
+        if names is not None:
+            names.append(_profiling_name(self, fun.__name__))
         try:
             if _context.interceptors:
                 y = _run_interceptors(fun, self, *args, **kwargs)
@@ -501,8 +501,8 @@ class Module:
                 recorder.exit(call_index, self, fun.__name__, args, kwargs, y)
             return y
         finally:
-            if named:
-                source_info._stack.pop()
+            if names is not None:
+                names.pop()
             _context.module_stack.pop()
             if is_compact:
                 object.__setattr__(self, "scope", self.scope.rewound())

@@ -117,3 +117,19 @@ def test_method_names_suffix_the_module_name():
     params = model.init(core.random.key(0), jnp.ones((1, 3)), method="encode")
     eqns = _eqns(lambda p, x: model.apply(p, x, method="encode"), params, jnp.ones((1, 3)))
     assert eqns[0].source_info.name_stack == "Encoder.encode/proj"
+
+
+def test_name_stacks_are_per_thread():
+    import threading
+
+    seen = []
+
+    def other():
+        seen.append(_eqns(jnp.sin, 1.0)[0].source_info.name_stack)
+
+    with core.named_scope("main_thread"):
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+        assert _eqns(jnp.sin, 1.0)[0].source_info.name_stack == "main_thread"
+    assert seen == [""]
