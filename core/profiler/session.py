@@ -77,6 +77,7 @@ def start_trace(
 
     Raises:
       ProfilerError: a trace is already running.
+      OSError: `log_dir` cannot be created (e.g. it is a file).
     """
     del create_perfetto_trace
     options = profiler_options if profiler_options is not None else ProfileOptions()
@@ -85,6 +86,7 @@ def start_trace(
             "Profile has already been started. Only one profile may be run at a time: call "
             "core.profiler.stop_trace() first."
         )
+    os.makedirs(log_dir, exist_ok=True)  # fails now, not after the traced work, if it cannot
     _session.log_dir = os.fspath(log_dir)
     _session.perfetto_link = create_perfetto_link
     _session.thread_names = {}

@@ -165,3 +165,11 @@ def test_host_tracer_level_1_records_compiled_calls_only(tmp_path):
     for a, b in zip(core.tree.leaves(expected), core.tree.leaves(got)):
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))  # the same compiled code
     assert [e["name"] for e in _events(_run_dir(str(tmp_path)))] == ["jit_step"]
+
+
+def test_a_log_dir_that_cannot_be_made_fails_at_start(tmp_path):
+    path = tmp_path / "file"
+    path.write_text("")
+    with pytest.raises(FileExistsError):
+        profiler.start_trace(path)
+    assert not hooks.ACTIVE
