@@ -19,7 +19,33 @@ class NumbaxError(Exception):
     """Base class of numbax's own errors."""
 
 
-class ConcretizationTypeError(NumbaxError, TypeError):
+# `jax.errors`' names: JAX's base classes, and the errors numbax cannot raise (kept so ported
+# `except` clauses resolve). `JaxprTypeError` is `core.ir`'s (see `__getattr__` below).
+
+
+class JAXTypeError(NumbaxError, TypeError):
+    """Base of the type errors JAX names (`jax.errors.JAXTypeError`)."""
+
+
+class JAXIndexError(NumbaxError, IndexError):
+    """Base of the index errors JAX names (`jax.errors.JAXIndexError`)."""
+
+
+class JaxRuntimeError(NumbaxError, RuntimeError):
+    """JAX: an error of the XLA runtime. Never raised (numbax has no XLA runtime)."""
+
+
+class KeyReuseError(JAXTypeError):
+    """JAX: a PRNG key used twice under the key-reuse checker. Never raised (numbax has no
+    key-reuse checker)."""
+
+
+class InconclusiveDimensionOperation(NumbaxError):
+    """JAX: a shape-polymorphic dimension comparison without an answer. Never raised (numbax
+    has no symbolic shapes)."""
+
+
+class ConcretizationTypeError(JAXTypeError):
     """A traced value was used where a concrete value is required."""
 
     def __init__(self, what: str, detail: str = ""):
@@ -53,7 +79,7 @@ class TracerIntegerConversionError(ConcretizationTypeError):
         )
 
 
-class TracerArrayConversionError(NumbaxError, TypeError):
+class TracerArrayConversionError(JAXTypeError):
     """`np.asarray(x)` on a traced value."""
 
     def __init__(self, aval: object):
@@ -64,7 +90,7 @@ class TracerArrayConversionError(NumbaxError, TypeError):
         )
 
 
-class UnexpectedTracerError(NumbaxError, RuntimeError):
+class UnexpectedTracerError(JAXTypeError, RuntimeError):
     """A tracer escaped the transformation that created it (stored in a global, returned...)."""
 
     def __init__(self, aval: object, transformation: str = "jit, grad, vmap..."):
@@ -108,7 +134,7 @@ class RandomArgumentError(NumbaxError, ValueError):
     """A `core.random` argument out of its domain (dtype kind, sample count, probabilities)."""
 
 
-class NonConcreteBooleanIndexError(NumbaxError, IndexError):
+class NonConcreteBooleanIndexError(JAXIndexError):
     """Boolean-mask indexing (or nonzero/unique without `size=`) on a traced value."""
 
     def __init__(self, aval: object, what: str = "Array boolean indices must be concrete"):
@@ -230,3 +256,12 @@ class ShardMapSpecError(NumbaxError, ValueError):
 
 class ShardMapOutSpecError(ShardMapSpecError):
     """A `shard_map` output varies along a mesh axis its out_specs entry leaves out."""
+
+
+def __getattr__(name: str) -> type:
+    # `jax.errors.JaxprTypeError` lives with the IR it checks (`core/ir.py`).
+    if name == "JaxprTypeError":
+        from core.ir import JaxprTypeError
+
+        return JaxprTypeError
+    raise AttributeError(f"module 'core.errors' has no attribute {name!r}")
