@@ -256,14 +256,18 @@ def evaluate(state: TrainState, data: dict[str, np.ndarray], batch_size: int) ->
     return {name: float(value) for name, value in metrics.compute().items()}
 
 
+def _check_data_dir(config: Config) -> None:
+    if config.data_dir is not None and not Path(config.data_dir).expanduser().is_dir():
+        raise DataDirNotFoundError(config.data_dir)
+
+
 def load_data(config: Config) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     """Train and test splits as ``{"image": float32[N, 28, 28, 1], "label": int32[N]}``.
 
     Raises:
         DataDirNotFoundError: ``config.data_dir`` is given but is not a directory.
     """
-    if config.data_dir is not None and not Path(config.data_dir).expanduser().is_dir():
-        raise DataDirNotFoundError(config.data_dir)
+    _check_data_dir(config)
     loader = {"mnist": datasets.mnist, "fashion_mnist": datasets.fashion_mnist}[config.dataset]
     splits = loader.load(config.data_dir)
 
@@ -398,9 +402,12 @@ def _save_interrupted(config: Config, state: TrainState, steps_per_epoch: int) -
     else:
         path = checkpoints.latest_checkpoint(config.checkpoint_dir) or "(none: no step done)"
     epoch, batch = divmod(step, steps_per_epoch)
-    where = (
-        f"epoch {epoch + 1}, batch {batch}/{steps_per_epoch}" if batch else f"end of epoch {epoch}"
-    )
+    if step == 0:
+        where = "before the first step"
+    elif batch:
+        where = f"epoch {epoch + 1}, batch {batch}/{steps_per_epoch}"
+    else:
+        where = f"end of epoch {epoch}"
     print(f"\ninterrupted at step {step} ({where}); checkpoint: {path}")
     print(f"resume with: {config.resume_command()}")
 
@@ -426,8 +433,7 @@ def train_and_evaluate(config: Config) -> dict[str, Any]:
             the command to resume printed.
     """
     wall_start = time.perf_counter()
-    if config.data_dir is not None and not Path(config.data_dir).expanduser().is_dir():
-        raise DataDirNotFoundError(config.data_dir)  # before a run directory is made
+    _check_data_dir(config)  # before a run directory is made
     config, run_dir = prepare_run(config)
     train_data, test_data = load_data(config)
     key = random.key(config.seed)
