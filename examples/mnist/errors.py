@@ -36,6 +36,29 @@ class RunExistsError(ExampleError, FileExistsError):
         )
 
 
+class CheckpointDirInUseError(ExampleError, FileExistsError):
+    """``--checkpoint-dir`` of a new run already holds checkpoints (of another run)."""
+
+    def __init__(self, checkpoint_dir: str | Path, steps: Sequence[int]):
+        self.checkpoint_dir = Path(checkpoint_dir)
+        super().__init__(
+            f"--checkpoint-dir {checkpoint_dir} already holds checkpoints (steps "
+            f"{', '.join(map(str, steps))}) of another run. Give an empty directory, or omit "
+            "--checkpoint-dir (each run then keeps its checkpoints in LOGDIR/NAME/checkpoints), "
+            "or continue that run with --resume."
+        )
+
+
+class RunNameError(ExampleError, ValueError):
+    """``--name`` is not a plain directory name."""
+
+    def __init__(self, name: str):
+        super().__init__(
+            f"--name {name!r}: a run name is one directory name inside LOGDIR (no '/', not '.' "
+            "or '..'); use --logdir to put runs elsewhere."
+        )
+
+
 class RunNotFoundError(ExampleError, FileNotFoundError):
     """``--resume`` found no run to continue."""
 

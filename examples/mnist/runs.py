@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from examples.mnist.errors import RunExistsError, RunNotFoundError
+from examples.mnist.errors import RunExistsError, RunNameError, RunNotFoundError
 from train import checkpoints
 
 CONFIG_FILE = "config.json"
@@ -55,12 +55,19 @@ def _last_written(run_dir: Path) -> float:
     return max(times)
 
 
+def _check_name(name: str | None) -> None:
+    if name is not None and (name in ("", ".", "..") or Path(name).name != name):
+        raise RunNameError(name)
+
+
 def find_run(logdir: str | os.PathLike, name: str | None) -> Path:
     """The run ``--resume`` continues: ``logdir/name``, or the most recently written run.
 
     Raises:
         RunNotFoundError: there is no such run (the message lists the runs there).
+        RunNameError: ``name`` is not a plain directory name.
     """
+    _check_name(name)
     root, runs = Path(logdir), list_runs(logdir)
     if name is not None:
         if name not in runs:
@@ -80,7 +87,9 @@ def new_run_dir(logdir: str | os.PathLike, name: str | None) -> Path:
 
     Raises:
         RunExistsError: ``name`` is already a non-empty directory in ``logdir``.
+        RunNameError: ``name`` is not a plain directory name.
     """
+    _check_name(name)
     root = Path(logdir)
     root.mkdir(parents=True, exist_ok=True)
     if name is not None:

@@ -49,10 +49,10 @@ import train
 from core import random, tree_util
 from examples.mnist import runs
 from examples.mnist.errors import (
+    CheckpointDirInUseError,
     DataDirNotFoundError,
     ExampleError,
     ResumeMismatchError,
-    RunExistsError,
 )
 from examples.mnist.interrupt import StopOnInterrupt
 from examples.mnist.models import get_model
@@ -305,7 +305,8 @@ def prepare_run(config: Config) -> tuple[Config, Path]:
         ``(config, run_dir)`` with every run setting, ``name`` and ``checkpoint_dir`` filled.
 
     Raises:
-        RunExistsError: a new run would write into an existing run's files.
+        RunExistsError: a new run would write into an existing run's directory.
+        CheckpointDirInUseError: a new run's ``checkpoint_dir`` holds checkpoints.
         RunNotFoundError: ``resume`` found no run.
         ResumeMismatchError: ``resume`` with settings that differ from the run's.
     """
@@ -328,8 +329,9 @@ def prepare_run(config: Config) -> tuple[Config, Path]:
         )
         return config, run_dir
     config = config.resolved()
-    if config.checkpoint_dir and checkpoints.available_steps(config.checkpoint_dir):
-        raise RunExistsError(config.checkpoint_dir, config.name or Path(config.checkpoint_dir).name)
+    taken = checkpoints.available_steps(config.checkpoint_dir) if config.checkpoint_dir else []
+    if taken:
+        raise CheckpointDirInUseError(config.checkpoint_dir, taken)
     run_dir = runs.new_run_dir(config.logdir, config.name)
     config = dataclasses.replace(
         config,

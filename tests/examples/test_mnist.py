@@ -16,13 +16,16 @@ import pytest
 from core import random, tree_util
 from examples.mnist import train as example
 from examples.mnist.errors import (
+    CheckpointDirInUseError,
     DataDirNotFoundError,
     ResumeMismatchError,
     RunExistsError,
+    RunNameError,
     RunNotFoundError,
 )
 from examples.mnist.models import get_model
 from tests.core.profiler.protos import parse_pprof
+from train import checkpoints
 from train.checkpoints import available_steps
 from train.tensorboard import read_events, read_scalars
 
@@ -136,6 +139,13 @@ def test_every_run_gets_its_own_directory(tmp_path):
     example.prepare_run(_config(tmp_path, "named"))
     with pytest.raises(RunExistsError, match="--resume --name named"):
         example.prepare_run(_config(tmp_path, "named"))
+    for bad in ("../elsewhere", "a/b", ".."):
+        with pytest.raises(RunNameError, match="one directory name"):
+            example.prepare_run(_config(tmp_path, bad))
+    shared = tmp_path / "shared_checkpoints"
+    checkpoints.save_checkpoint(shared, {"w": np.zeros(2)}, step=8)
+    with pytest.raises(CheckpointDirInUseError, match="holds checkpoints \\(steps 8\\)"):
+        example.prepare_run(_config(tmp_path, checkpoint_dir=str(shared)))
 
 
 def _interrupt_at(monkeypatch, at_step, how):
