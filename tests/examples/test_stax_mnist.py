@@ -1,11 +1,14 @@
-"""JAX's `mnist_classifier.py` (stax + optimizers) ported by changing its imports gives JAX's
-numbers: 2 epochs of 5 steps on the first 640 MNIST images. The constants were printed by
-`make_stax_mnist_answers.py`, which runs the same file with JAX's imports put back."""
+"""JAX's `mnist_classifier.py` and `mnist_vae.py` (stax + optimizers) ported by changing their
+imports give JAX's numbers: the classifier for 2 epochs of 5 steps on the first 640 MNIST
+images, the VAE (`lax.fori_loop` over the optimizer state under `jit`, `random.bernoulli`
+binarization) for one epoch on 64. The constants were printed by `make_stax_mnist_answers.py`,
+which runs the same files with JAX's imports put back."""
 
 import numpy as np
+import pytest
 
 import core
-from examples.stax_mnist import classifier, data
+from examples.stax_mnist import classifier, data, vae
 
 TRAIN_ACC = 0.125
 TEST_ACC = 0.14800000190734863
@@ -17,6 +20,8 @@ PARAM_SUMS = [
     14.548979463911337,
     -0.005119749112054706,
 ]
+VAE_ELBOS = [-543.6778564453125]
+VAE_IMAGE_MEAN = 0.6897321343421936
 FIRST_BIAS = [
     -0.013347258791327477,
     -0.003497431753203273,
@@ -42,3 +47,13 @@ def test_ported_example_matches_jax():
     before = float(classifier.loss(init_params, (images, labels)))
     after = float(classifier.loss(params, (images, labels)))
     assert after < before - 0.05
+
+
+@pytest.mark.slow  # ~15 s of compiling; the classifier above already proves the port
+def test_ported_vae_matches_jax():
+    lines = []
+    elbos, images = vae.main(num_epochs=1, num_train=64, num_test=100, nrow=2, ncol=2,
+                             log=lines.append)  # fmt: skip
+    np.testing.assert_allclose(elbos, VAE_ELBOS, rtol=1e-5)
+    assert np.shape(images) == (56, 56) and len(lines) == 1
+    np.testing.assert_allclose(float(np.mean(images)), VAE_IMAGE_MEAN, atol=1e-3)
