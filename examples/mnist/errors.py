@@ -92,3 +92,7 @@ class ResumeMismatchError(ExampleError, ValueError):
             "or use another --name) to train with the new ones."
         )
         super().__init__("\n".join(lines))
+
+
+class ParallelSettingError(ExampleError, ValueError):
+    """``--devices`` or ``--batch-size`` do not fit the devices and processes."""

@@ -19,6 +19,11 @@ run with that run's settings and continues at the next step, drawing the batches
 uninterrupted run would, so it ends with the same parameters. Ctrl-C finishes the step, saves
 a checkpoint and says how to resume (`examples.mnist.interrupt`).
 
+``--devices N`` splits every batch over N CPU devices (`core.pmap`, gradients averaged), and
+``mpiexec -n P python -m examples.mnist.train ...`` over P processes as well
+(`examples.mnist.parallel`): the same batches and, to float rounding, the same results as one
+device; only process 0 writes logs and checkpoints.
+
 ``train_and_evaluate(Config(...))`` runs the same program from Python and returns the results.
 """
 
@@ -46,8 +51,8 @@ import core
 import datasets
 import optim
 import train
-from core import random, tree_util
-from examples.mnist import runs
+from core import lax, random, tree_util
+from examples.mnist import parallel, runs
 from examples.mnist.errors import (
     CheckpointDirInUseError,
     DataDirNotFoundError,
@@ -58,7 +63,7 @@ from examples.mnist.interrupt import StopOnInterrupt
 from examples.mnist.models import get_model
 from examples.mnist.profiling import ProfileWindow
 from examples.mnist.progress import StepLogger, first_call
-from train import checkpoints
+from train import checkpoints, jax_utils
 from train.metrics import Accuracy, Average, Collection
 from train.tensorboard import SummaryWriter
 
@@ -116,6 +121,7 @@ class Config:
         eval_batch_size: examples per evaluation step.
         profile: trace this many steps of the second epoch for TensorBoard's Profile tab and
             save a memory profile (`examples.mnist.profiling`); 0 for none.
+        devices: CPU devices per process that share each batch (`examples.mnist.parallel`).
     """
 
     epochs: int | None = None
@@ -137,6 +143,7 @@ class Config:
     progress: bool = True
     eval_batch_size: int = 1000
     profile: int = 0
+    devices: int = 1
 
     def resolved(self) -> Config:
         """A copy with the defaults of the run settings (per model where they differ)."""
@@ -225,15 +232,22 @@ def _loss_and_logits(params, state, batch):
     return losses.mean(), (losses, logits)
 
 
-@core.jit
-def train_step(state: TrainState, batch: dict[str, Any]) -> TrainState:
-    """One optimizer step on ``batch``; also adds the batch to ``state.metrics``."""
+def _step(state: TrainState, batch: dict[str, Any], axis_name: str | None = None) -> TrainState:
     grad_fn = core.value_and_grad(_loss_and_logits, has_aux=True)
     (_, (losses, logits)), grads = grad_fn(state.params, state, batch)
     batch_metrics = Metrics.single_from_model_output(
         loss=losses, logits=logits, labels=batch["label"]
     )
+    if axis_name is not None:  # data-parallel: the global batch's gradients and metrics
+        grads = lax.pmean(grads, axis_name)
+        batch_metrics = lax.psum(batch_metrics, axis_name)
     return state.apply_gradients(grads=grads, metrics=state.metrics.merge(batch_metrics))
+
+
+@core.jit
+def train_step(state: TrainState, batch: dict[str, Any]) -> TrainState:
+    """One optimizer step on ``batch``; also adds the batch to ``state.metrics``."""
+    return _step(state, batch)
 
 
 @core.jit
@@ -352,9 +366,11 @@ def _train_epoch(
     logger: StepLogger,
     stop: StopOnInterrupt,
     window: ProfileWindow,
+    data_parallel: parallel.DataParallel | None = None,
 ) -> tuple[TrainState, float, int, bool]:
     """Trains one epoch from its batch ``skip`` on; returns the state, the time, the steps
-    run and whether Ctrl-C stopped it (the state is then the last complete step's)."""
+    run and whether Ctrl-C stopped it (the state is then the last complete step's). With
+    ``data_parallel`` the steps run replicated on its devices."""
     if skip == 0:
         state = state.replace(metrics=Metrics.empty())
     logger.start_window(state.metrics)
@@ -369,30 +385,38 @@ def _train_epoch(
         dynamic_ncols=True,
     )
     step, done, interrupted = int(state.step), 0, False
+    step_fn, feed, metrics_of = train_step, lambda b: b, lambda s: s.metrics
+    if data_parallel is not None:
+        state = data_parallel.replicate(state)
+        step_fn, feed = data_parallel.step, data_parallel.shard
+        metrics_of = lambda s: jax_utils.unreplicate(s.metrics)  # noqa: E731
     start = time.perf_counter()
     for batch in itertools.islice(epoch_batches, skip, None):
         try:
             with window.around(epoch, skip + done, step + 1):
                 if done == 0:
                     new_state = first_call(
-                        train_step, state, batch, label="train_step", write=bar.write
+                        step_fn, state, feed(batch), label="train_step", write=bar.write
                     )
                 else:
-                    new_state = train_step(state, batch)
+                    new_state = step_fn(state, feed(batch))
         except KeyboardInterrupt:  # a second Ctrl-C: abandon this step
             interrupted = True
             break
         state, step, done = new_state, step + 1, done + 1
-        logger.after_step(state.metrics, step)
+        metrics = metrics_of(state)
+        logger.after_step(metrics, step)
         if config.progress:
             bar.update(1)
             if done % 100 == 0:
-                bar.set_postfix(loss=f"{float(state.metrics.loss.compute()):.4f}", refresh=False)
+                bar.set_postfix(loss=f"{float(metrics.loss.compute()):.4f}", refresh=False)
         if stop.requested:
             interrupted = True
             break
     epoch_time = time.perf_counter() - start
     bar.close()
+    if data_parallel is not None:
+        state = jax_utils.unreplicate(state)
     return state, epoch_time, done, interrupted
 
 
@@ -435,8 +459,15 @@ def train_and_evaluate(config: Config) -> dict[str, Any]:
             the command to resume printed.
     """
     wall_start = time.perf_counter()
+    parallel.start_processes()  # under mpiexec: join the other processes, before any device use
     _check_data_dir(config)  # before a run directory is made
-    config, run_dir = prepare_run(config)
+    if not config.resume:
+        parallel.check(config.devices, config.resolved().batch_size)
+    writes = parallel.is_writer()
+    say = print if writes else lambda *args, **kwargs: None
+    config, run_dir = parallel.on_writer(lambda: prepare_run(config))
+    if not writes:
+        config = dataclasses.replace(config, progress=False, profile=0)
     train_data, test_data = load_data(config)
     key = random.key(config.seed)
     init_key, shuffle_key = random.split(key)
@@ -444,6 +475,9 @@ def train_and_evaluate(config: Config) -> dict[str, Any]:
     state = create_train_state(config, init_key, train_data["image"].shape[1:], steps_per_epoch)
     learning_rate = learning_rate_fn(config, steps_per_epoch)
     num_params = count_params(state.params)
+    data_parallel = None
+    if config.devices > 1 or core.process_count() > 1:
+        data_parallel = parallel.DataParallel(config.devices, config.batch_size, _step)
 
     start_step = 0
     if config.resume:
@@ -451,13 +485,18 @@ def train_and_evaluate(config: Config) -> dict[str, Any]:
         if latest is not None:
             state = checkpoints.restore_checkpoint(config.checkpoint_dir, state)
             start_step = int(state.step)
-        print(f"resuming run {config.name} at step {start_step} ({latest or 'no checkpoint yet'})")
+        say(f"resuming run {config.name} at step {start_step} ({latest or 'no checkpoint yet'})")
     else:
-        print(f"run {config.name}: logs and checkpoints in {run_dir}")
-    print(
+        say(f"run {config.name}: logs and checkpoints in {run_dir}")
+    say(
         f"{config.dataset}: {len(train_data['label'])} train / {len(test_data['label'])} test "
         f"examples; model {config.model} ({config.style}), {num_params:,} parameters; "
         f"{config.optimizer}, batch {config.batch_size}"
+        + (
+            f" over {len(data_parallel.devices) * core.process_count()} devices"
+            if data_parallel
+            else ""
+        )
     )
 
     start_epoch = start_step // steps_per_epoch
@@ -468,7 +507,8 @@ def train_and_evaluate(config: Config) -> dict[str, Any]:
         "run_dir": str(run_dir),
         "config": config,
     }
-    with SummaryWriter(run_dir) as writer, StopOnInterrupt(tqdm.write) as stop:
+    log = SummaryWriter(run_dir) if writes else parallel.NullWriter()
+    with log as writer, StopOnInterrupt(tqdm.write) as stop:
         if start_step == 0:  # once per run, not again when it is resumed
             writer.text("config", _config_markdown(config, num_params), step=0)
             writer.hparams(
@@ -482,7 +522,16 @@ def train_and_evaluate(config: Config) -> dict[str, Any]:
             for epoch in range(start_epoch + 1, config.epochs + 1):
                 skip = start_step - (epoch - 1) * steps_per_epoch if epoch == start_epoch + 1 else 0
                 state, epoch_time, steps, interrupted = _train_epoch(
-                    state, train_data, config, shuffle_key, epoch, skip, logger, stop, window
+                    state,
+                    train_data,
+                    config,
+                    shuffle_key,
+                    epoch,
+                    skip,
+                    logger,
+                    stop,
+                    window,
+                    data_parallel,
                 )
                 window.close()  # an epoch that stopped inside the window
                 if interrupted:
@@ -500,9 +549,10 @@ def train_and_evaluate(config: Config) -> dict[str, Any]:
                     },
                 )
                 writer.param_histograms(state.params, step)
-                checkpoints.save_checkpoint(config.checkpoint_dir, state, step=step, keep=3)
+                if writes:
+                    checkpoints.save_checkpoint(config.checkpoint_dir, state, step=step, keep=3)
                 results["epoch_times"].append(epoch_time)
-                print(
+                say(
                     f"epoch {epoch}: train loss {train_metrics['loss']:.4f} "
                     f"acc {train_metrics['accuracy']:.4f}, test loss {test_metrics['loss']:.4f} "
                     f"acc {test_metrics['accuracy']:.4f}, {epoch_time:.2f}s "
@@ -510,7 +560,8 @@ def train_and_evaluate(config: Config) -> dict[str, Any]:
                 )
                 results.update({f"train_{k}": v for k, v in train_metrics.items()})
         except KeyboardInterrupt:
-            _save_interrupted(config, state, steps_per_epoch)
+            if writes:
+                _save_interrupted(config, state, steps_per_epoch)
             raise
         if not results["epoch_times"]:  # resumed a finished run: just evaluate
             test_metrics = evaluate(state, test_data, config.eval_batch_size)
@@ -518,13 +569,13 @@ def train_and_evaluate(config: Config) -> dict[str, Any]:
     results.update(num_params=num_params, state=state)
     results["checkpoint"] = checkpoints.latest_checkpoint(config.checkpoint_dir)
     results["wall_time"] = time.perf_counter() - wall_start
-    print(
+    say(
         f"final test accuracy {results['test_accuracy']:.4f} "
         f"({100 * results['test_accuracy']:.2f}%) after {config.epochs} epochs; "
         f"wall time {results['wall_time']:.1f}s"
     )
-    print(f"logs:       {run_dir}  (view: tensorboard --logdir {config.logdir})")
-    print(f"checkpoint: {results['checkpoint']}  (continue: {config.resume_command()})")
+    say(f"logs:       {run_dir}  (view: tensorboard --logdir {config.logdir})")
+    say(f"checkpoint: {results['checkpoint']}  (continue: {config.resume_command()})")
     return results
 
 
@@ -630,6 +681,13 @@ def parse_args(argv: Sequence[str] | None = None) -> Config:
         help="trace STEPS steps (5 if not given) of the second epoch for TensorBoard's Profile "
         "tab (they run equation by equation, slower) and save a pprof memory profile",
     )
+    parser.add_argument(
+        "--devices",
+        type=_positive_int,
+        default=1,
+        help="CPU devices (per process, under mpiexec) that share every batch; more than the "
+        "cores needs NUMBAX_NUM_CPU_DEVICES",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--limit-train", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--limit-test", type=int, default=None, help=argparse.SUPPRESS)
@@ -653,6 +711,7 @@ def parse_args(argv: Sequence[str] | None = None) -> Config:
         limit_test=args.limit_test,
         progress=not args.no_progress,
         profile=args.profile,
+        devices=args.devices,
     )
 
 
