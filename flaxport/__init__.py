@@ -32,6 +32,8 @@ Flax                                numbax
 ``flax.nnx``                        not provided (Flax NNX is not supported)
 ==================================  ==============================
 
+``python -m flaxport.port program.py`` does the whole mechanical port of a program's imports
+(``jax`` -> ``core``, ``flax`` -> ``flaxport``, ``optax`` -> ``optim``; ``flaxport/port.py``).
 This package sits above ``nn`` and ``train`` (it imports both); nothing in numbax imports it.
 """
 
