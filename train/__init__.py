@@ -7,8 +7,9 @@
   `train.recipes` extends it for BatchNorm statistics and dropout keys.
 * `train.checkpoints` saves pytrees as versioned ``.npz`` files (no pickle), atomically, and
   restores them into a target tree, reporting mismatches by key path; it also reads and writes
-  Flax's msgpack files (`train.serialization`, ``flax.serialization``), and `train.convert`
-  converts files between the two formats.
+  Flax's msgpack files (`train.serialization`, ``flax.serialization``), reads Orbax
+  directories with the optional tensorstore (`train.orbax`), and `train.convert` converts
+  files between the formats.
 * `train.metrics` has running averages that are pytrees, so they merge inside `core.jit`.
 * `train.tensorboard` writes TensorBoard event files through tensorboardX's protocol buffers
   (``flax.metrics.tensorboard``).

@@ -20,7 +20,8 @@ matched to a target tree by key path, never by position, so a mismatch is report
 ``save_checkpoint(..., format="msgpack")`` writes Flax's format instead: the bytes of
 ``flax.serialization.to_bytes(target)`` (see `train.serialization`), which Flax's
 ``restore_checkpoint`` reads. `restore_checkpoint` and `load_state_dict` read both formats (told
-apart by their first bytes); an Orbax checkpoint directory raises `OrbaxCheckpointError`.
+apart by their first bytes), and Orbax checkpoint directories (Flax's default writer) when the
+optional ``tensorstore`` is installed (`train.orbax`; else `OrbaxCheckpointError` says how).
 The header's ``empty`` lists the key paths of empty containers (an optimizer's ``EmptyState``),
 so `load_state_dict` gives Flax's state dict and a conversion to msgpack restores in Flax.
 
@@ -47,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes, tree_util
-from train import serialization
+from train import orbax, serialization
 from train.errors import (
     CheckpointArgumentError,
     CheckpointExistsError,
@@ -56,7 +57,6 @@ from train.errors import (
     CheckpointVersionError,
     CorruptCheckpointError,
     MsgpackDecodeError,
-    OrbaxCheckpointError,
     UnsupportedLeafError,
 )
 
@@ -76,8 +76,6 @@ FORMAT_VERSION = 1
 _HEADER = "__header__"
 _SCALAR_KINDS = {bool: "bool", int: "int", float: "float", complex: "complex"}
 FORMATS = ("npz", "msgpack")
-# Files and folders an Orbax checkpoint directory has (current OCDBT and older layouts).
-_ORBAX_MARKERS = ("_CHECKPOINT_METADATA", "_METADATA", "manifest.ocdbt", "commit_success.txt")
 
 
 def _simple_key(k: Any) -> str:
@@ -350,8 +348,25 @@ def detect_format(path: str | os.PathLike) -> str:
     return "msgpack" if is_map else "npz"
 
 
-def _is_orbax(path: Path) -> bool:
-    return path.is_dir() and any((path / marker).exists() for marker in _ORBAX_MARKERS)
+def _stored_state(path: Path) -> dict | None:
+    """The state dict of an Orbax directory or a msgpack file; None for an ``.npz`` file."""
+    if orbax.is_orbax_checkpoint(path):
+        return orbax.read_state_dict(path)
+    if detect_format(path) == "msgpack":
+        return _read_msgpack(path)
+    return None
+
+
+def _latest_any(ckpt_dir: Path, prefix: str) -> Path | None:
+    """The checkpoint of the highest step: a file, or an Orbax directory ``{prefix}{step}``."""
+    found = {s: _checkpoint_path(ckpt_dir, s, prefix) for s in available_steps(ckpt_dir, prefix)}
+    if ckpt_dir.is_dir():
+        pattern = re.compile(re.escape(prefix) + r"(\d+)")
+        for entry in ckpt_dir.iterdir():
+            match = pattern.fullmatch(entry.name)
+            if match and orbax.is_orbax_checkpoint(entry):
+                found.setdefault(int(match.group(1)), entry)
+    return found[max(found)] if found else None
 
 
 def _read_msgpack(path: Path) -> Any:
@@ -447,22 +462,20 @@ def load_state_dict(path: str | os.PathLike) -> tuple[int | None, dict]:
     ``flax.serialization.to_state_dict`` gives for the same object.
 
     Args:
-        path: a numbax ``.npz`` or Flax msgpack checkpoint file.
+        path: a numbax ``.npz`` or Flax msgpack checkpoint file, or an Orbax directory.
 
     Returns:
-        ``(step, state_dict)``; for a msgpack file the step is its ``step`` entry, else the
+        ``(step, state_dict)``; for msgpack and Orbax the step is the ``step`` entry, else the
         number ending the file name, else None.
 
     Raises:
         CorruptCheckpointError: the file is truncated, damaged or not a checkpoint.
         CheckpointVersionError: the file was written by a newer format version.
-        OrbaxCheckpointError: ``path`` is an Orbax checkpoint directory.
+        OrbaxCheckpointError: ``path`` is an Orbax directory and tensorstore is not installed.
     """
     path = Path(path)
-    if _is_orbax(path):
-        raise OrbaxCheckpointError(path)
-    if detect_format(path) == "msgpack":
-        state = _read_msgpack(path)
+    state = _stored_state(path)
+    if state is not None:
         return _step_of(path, state), state
     header, arrays = _read(path)
     return header["step"], _nest(header, arrays)
@@ -533,37 +546,30 @@ def restore_checkpoint(
             the missing, extra and changed leaves by key path).
         CorruptCheckpointError: the file is truncated, damaged or not a checkpoint.
         CheckpointVersionError: the file was written by a newer format version.
-        OrbaxCheckpointError: the checkpoint is an Orbax directory (Flax's default writer).
+        OrbaxCheckpointError: the checkpoint is an Orbax directory (Flax's default writer)
+            and tensorstore is not installed.
     """
     ckpt_dir = Path(ckpt_dir)
     if step is not None:
         step = _integer("step", step, 0)
-    if _is_orbax(ckpt_dir):
-        raise OrbaxCheckpointError(ckpt_dir)
     _remove_stale_temporaries(ckpt_dir, prefix)
-    if ckpt_dir.is_file():
+    if ckpt_dir.is_file() or orbax.is_orbax_checkpoint(ckpt_dir):
         path = ckpt_dir
     elif step is not None:
         path = _checkpoint_path(ckpt_dir, step, prefix)
-        if _is_orbax(path):
-            raise OrbaxCheckpointError(path)
-        if not path.is_file():
+        if not (path.is_file() or orbax.is_orbax_checkpoint(path)):
             raise CheckpointNotFoundError(path, available_steps(ckpt_dir, prefix))
     else:
-        latest = latest_checkpoint(ckpt_dir, prefix)
-        if latest is None:
-            orbax = sorted(ckpt_dir.glob(f"{prefix}*")) if ckpt_dir.is_dir() else []
-            if any(_is_orbax(p) for p in orbax):
-                raise OrbaxCheckpointError(next(p for p in orbax if _is_orbax(p)))
+        path = _latest_any(ckpt_dir, prefix)
+        if path is None:
             return target
-        path = Path(latest)
-    if detect_format(path) == "msgpack":
-        state = _read_msgpack(path)
-        if target is None:
-            return state
-        header, arrays = _state_as_leaves(path, state)
-    else:
+    state = _stored_state(path)
+    if state is None:
         header, arrays = _read(path)
         if target is None:
             return _nest(header, arrays)
+    else:
+        if target is None:
+            return state
+        header, arrays = _state_as_leaves(path, state)
     return _restore_into(path, target, header, arrays)

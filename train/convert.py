@@ -7,7 +7,9 @@ The file is read without a target (`train.checkpoints.load_state_dict`, Flax's s
 form) and written in the other format, so a numbax checkpoint restores in Flax with
 ``flax.serialization.from_bytes(state, data)`` / ``flax.training.checkpoints
 .restore_checkpoint`` and a Flax one in numbax with `train.checkpoints.restore_checkpoint`.
-Orbax directories are not read (see `train.errors.OrbaxCheckpointError` for the way out).
+An Orbax checkpoint directory is read too when the optional ``tensorstore`` is installed
+(`train.orbax`), so ``python -m train.convert checkpoint_10/ checkpoint_10.msgpack`` turns
+Flax's default checkpoints into files that need neither Orbax nor TensorStore.
 """
 
 from __future__ import annotations
@@ -29,22 +31,23 @@ def convert_checkpoint(
     """Writes the checkpoint file ``src`` to ``dst`` in the other (or the given) format.
 
     Args:
-        src: a numbax ``.npz`` or Flax msgpack checkpoint file.
+        src: a numbax ``.npz`` or Flax msgpack checkpoint file, or an Orbax directory.
         dst: the file to write (atomically; its directory is created).
-        to: ``"msgpack"`` or ``"npz"``; None for the format ``src`` is not in.
+        to: ``"msgpack"`` or ``"npz"``; None for the format ``src`` is not in (msgpack for
+            an Orbax directory).
 
     Returns:
         The format written.
 
     Raises:
         CorruptCheckpointError: ``src`` is not a readable checkpoint.
-        OrbaxCheckpointError: ``src`` is an Orbax directory.
+        OrbaxCheckpointError: ``src`` is an Orbax directory and tensorstore is missing.
         ValueError: ``to`` is not a known format.
     """
     src, dst = Path(src), Path(dst)
     step, state = checkpoints.load_state_dict(src)
     if to is None:
-        to = "npz" if checkpoints.detect_format(src) == "msgpack" else "msgpack"
+        to = "npz" if src.is_file() and checkpoints.detect_format(src) == "msgpack" else "msgpack"
     content = checkpoints.encode_checkpoint(state, step or 0, to)
     dst.parent.mkdir(parents=True, exist_ok=True)
     checkpoints._write_atomic(dst, content)

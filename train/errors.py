@@ -209,24 +209,22 @@ class StateDictMismatchError(ValueError):
 
 
 class OrbaxCheckpointError(ValueError):
-    """The checkpoint is an Orbax checkpoint directory, which numbax cannot read.
+    """An Orbax checkpoint directory, and the optional ``tensorstore`` to read it is missing.
 
-    Flax 0.7+ writes Orbax directories by default. Fix: in an environment with Flax, restore it
-    and write Flax's msgpack format, which numbax reads::
+    Flax 0.7+ writes Orbax directories by default. Fix: ``pip install numbax[orbax]``
+    (`train.orbax` then reads them), or, where Flax is installed, restore it and write Flax's
+    msgpack format, which numbax always reads::
 
         state = flax.training.checkpoints.restore_checkpoint(ckpt_dir, target=None)
         open("checkpoint.msgpack", "wb").write(flax.serialization.to_bytes(state))
-
-    or save with ``flax.config.update("flax_use_orbax_checkpointing", False)``.
     """
 
     def __init__(self, path: Path | str):
         self.path = Path(path)
         super().__init__(
-            f"{self.path} is an Orbax checkpoint directory; numbax reads numbax .npz and Flax "
-            "msgpack checkpoint files, not Orbax (tensorstore) directories. Convert it where Flax "
-            "is installed: state = flax.training.checkpoints.restore_checkpoint(dir, target=None); "
-            "open('checkpoint.msgpack', 'wb').write(flax.serialization.to_bytes(state)) - or save "
-            "with flax.config.update('flax_use_orbax_checkpointing', False). Then "
+            f"{self.path} is an Orbax checkpoint directory; reading it needs the optional "
+            "tensorstore package: pip install 'numbax[orbax]'. Or convert it where Flax is "
+            "installed: state = flax.training.checkpoints.restore_checkpoint(dir, target=None); "
+            "open('checkpoint.msgpack', 'wb').write(flax.serialization.to_bytes(state)) - then "
             "restore_checkpoint('checkpoint.msgpack', target) reads it."
         )

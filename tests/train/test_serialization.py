@@ -15,7 +15,7 @@ import core
 import nn
 import optim
 from core import dtypes
-from train import TrainState, checkpoints, serialization
+from train import TrainState, checkpoints, orbax, serialization
 from train.convert import convert_checkpoint, main
 from train.errors import (
     CheckpointMismatchError,
@@ -148,13 +148,25 @@ def test_restore_checkpoint_reads_flax_legacy_files_and_writes_them(tmp_path):
         checkpoints.restore_checkpoint(tmp_path, target)
 
 
-def test_orbax_directories_are_refused_with_the_way_out(tmp_path):
+def test_orbax_directories_read_through_tensorstore(tmp_path):
+    pytest.importorskip("tensorstore")
     for where in (FIXTURES / "orbax", FIXTURES / "orbax" / "checkpoint_2"):
-        with pytest.raises(OrbaxCheckpointError, match="flax_use_orbax_checkpointing"):
+        assert_is_flax_state(checkpoints.restore_checkpoint(where, fresh_state()))
+    state = checkpoints.restore_checkpoint(FIXTURES / "orbax", fresh_state(), step=2)
+    assert type(state.step) is int and state.step == 2
+    step, sd = checkpoints.load_state_dict(FIXTURES / "orbax" / "checkpoint_2")
+    assert step == 2 and sd["opt_state"]["1"] == {}  # Orbax's None for the EmptyState
+    # to Flax's msgpack: the bytes Flax writes for the same state
+    convert_checkpoint(FIXTURES / "orbax" / "checkpoint_2", tmp_path / "c.msgpack", to="msgpack")
+    assert (tmp_path / "c.msgpack").read_bytes() == FLAX_STATE
+
+
+def test_orbax_without_tensorstore_says_what_to_do(monkeypatch):
+    monkeypatch.setattr(orbax, "available", lambda: False)
+    for where in (FIXTURES / "orbax", FIXTURES / "orbax" / "checkpoint_2"):
+        with pytest.raises(OrbaxCheckpointError, match=r"pip install 'numbax\[orbax\]'"):
             checkpoints.restore_checkpoint(where, fresh_state())
-    with pytest.raises(OrbaxCheckpointError):
-        checkpoints.restore_checkpoint(FIXTURES / "orbax", fresh_state(), step=2)
-    with pytest.raises(OrbaxCheckpointError):
+    with pytest.raises(OrbaxCheckpointError, match="flax.serialization.to_bytes"):
         checkpoints.load_state_dict(FIXTURES / "orbax" / "checkpoint_2")
 
 
