@@ -766,6 +766,8 @@ def jit(
     device: Any = None,
     backend: str | None = None,
     inline: bool = False,
+    in_shardings: Any = None,
+    out_shardings: Any = None,
     **unused: Any,
 ) -> Any:
     """Compiles `fun` into one native function per input signature.
@@ -803,6 +805,9 @@ def jit(
       device: accepted for compatibility (ignored; see `core.device_put` and `core.pmap`).
       backend: "numba" (default, `config.jit_backend`) or "python" (numpy, for debugging).
       inline: accepted for compatibility (ignored).
+      in_shardings: shardings the positional (non-static) arguments are placed by: one, or a
+        tree prefix of them (`core.jit.sharded`; checked as in JAX, no data moves).
+      out_shardings: shardings the outputs are placed by (recorded as `y.sharding`).
       **unused: other `jax.jit` keywords, accepted and ignored.
 
     Returns:
@@ -817,13 +822,18 @@ def jit(
     def wrap(f: Callable) -> Jitted:
         if backend not in (None, "numba", "python", "cpu"):
             raise ValueError(f"unknown jit backend {backend!r}; use 'numba' or 'python'")
-        return Jitted(
+        args = (
             f,
             norm(static_argnums, int),
             norm(static_argnames, str),
             norm(donate_argnums, int),
             None if backend == "cpu" else backend,
         )
+        if in_shardings is None and out_shardings is None:
+            return Jitted(*args)
+        from core.jit.sharded import ShardedJitted
+
+        return ShardedJitted(*args, in_shardings=in_shardings, out_shardings=out_shardings)
 
     return wrap if fun is None else wrap(fun)
 

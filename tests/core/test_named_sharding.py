@@ -180,3 +180,19 @@ def test_errors_match_jaxs(mesh):
     four = Mesh(mesh_utils.create_device_mesh((4,), core.devices()[:4]), ("d",))
     with pytest.raises(ShardingShapeError, match="cannot split evenly"):
         NamedSharding(four, P("d")).shard_shape((6,))
+
+
+def test_jit_in_and_out_shardings():
+    mesh = core.make_mesh((4,), ("d",), devices=core.devices()[:4])
+    split, whole = NamedSharding(mesh, P("d")), NamedSharding(mesh, P())
+    f = core.jit(lambda x, y: (x * 2, y.sum()), in_shardings=(split, whole),
+                 out_shardings=(split, whole))  # fmt: skip
+    a, b = f(jnp.arange(8.0), jnp.ones(3))
+    np.testing.assert_array_equal(a, np.arange(8.0) * 2)
+    assert (a.sharding, b.sharding) == (split, whole) and len(a.addressable_shards) == 4
+    with pytest.raises(ShardingShapeError, match="jit in_shardings"):
+        f(jnp.ones(6), jnp.ones(3))
+    g = core.jit(lambda x, n: x * n, static_argnums=1, in_shardings=split)
+    np.testing.assert_array_equal(g(jnp.ones(4), 3), [3.0] * 4)
+    np.testing.assert_array_equal(core.jit(core.grad(lambda x: f(x, x)[0].sum()))(jnp.ones(8)),
+                                  [2.0] * 8)  # fmt: skip
