@@ -882,9 +882,9 @@ class Module:
         Returns:
           The table as a string, ending with the parameter total.
         """
-        from nn.summary import tabulate
+        from nn.summary import table
 
-        return tabulate(
+        return table(
             self,
             rngs,
             *args,

@@ -1,4 +1,4 @@
-"""Model summaries: ``Module.tabulate`` and ``parameter_overview`` (like ``clu``'s).
+"""Model summaries: ``Module.tabulate``/``nn.tabulate`` and ``parameter_overview`` (like ``clu``'s).
 
 ``tabulate`` runs ``init`` under ``core.eval_shape`` (shapes only, nothing computed or
 compiled) while a recorder notes every module method call: path, class, input and output
@@ -8,7 +8,7 @@ shapes. Each row counts only the variables the module owns directly (its whole s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -144,6 +144,49 @@ def _table(header: list[str], rows: list[list[str]], footer: list[str] | None = 
 
 
 def tabulate(
+    module: Any,
+    rngs: Any,
+    depth: int | None = None,
+    show_repeated: bool = False,
+    compute_flops: bool = False,
+    compute_vjp_flops: bool = False,
+    **kwargs: Any,
+) -> Callable[..., str]:
+    """Flax's ``nn.tabulate``: a function of the example inputs returning the summary table.
+
+    ``nn.tabulate(model, key, compute_flops=True)(x)`` is ``model.tabulate(key, x,
+    compute_flops=True)``.
+
+    Args:
+      module: the (unbound) model.
+      rngs: a key or ``{stream: key}``.
+      depth: as for `table`.
+      show_repeated: as for `table`.
+      compute_flops: as for `table`.
+      compute_vjp_flops: as for `table`.
+      **kwargs: keyword arguments for ``init``, given with every call.
+
+    Returns:
+      ``f(*args, **more_kwargs) -> str``.
+    """
+
+    def tabulate_fn(*args: Any, **more: Any) -> str:
+        return table(
+            module,
+            rngs,
+            *args,
+            depth=depth,
+            show_repeated=show_repeated,
+            compute_flops=compute_flops,
+            compute_vjp_flops=compute_vjp_flops,
+            **kwargs,
+            **more,
+        )
+
+    return tabulate_fn
+
+
+def table(
     module: Any,
     rngs: Any,
     *args: Any,

@@ -120,3 +120,10 @@ def test_tabulate_one_flops_column():
     header = [c.strip() for c in table.splitlines()[1].strip("|").split("|")]
     assert header == ["path", "module", "inputs", "outputs", "flops", "params"]
     assert "| Total " in table.splitlines()[-3]
+
+
+def test_module_level_tabulate_is_flax_s_function_of_the_inputs():
+    tabulate_fn = nn.tabulate(MLP(), random.key(0), compute_flops=True)
+    assert tabulate_fn(jnp.ones((4, 784))) == MLP().tabulate(
+        random.key(0), jnp.ones((4, 784)), compute_flops=True
+    )
