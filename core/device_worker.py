@@ -3,14 +3,17 @@
 Each local device owns one daemon thread, started on first use. `pmap` submits the program of
 each device's shard to that device's worker, so the shards run at once: the compiled kernels
 release the GIL (numba `nogil=True`) and take it back only for host calls such as collectives.
-Code running on a worker can ask `current_device()` which device it serves. After `fork` the
-child has no threads: workers start again on first use there.
+Code running on a worker can ask `current_device()` which device it serves. A worker's
+parallel loops (numba's `prange`, whose thread count is per calling thread) use its share of
+the cores, so N devices busy at once do not start N full teams of loop threads. After `fork`
+the child has no threads: workers start again on first use there.
 """
 
 from __future__ import annotations
 
 import os
 import queue
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -27,8 +30,14 @@ def current_device() -> Any:
 class Worker:
     """A thread that runs submitted functions one at a time, for one device."""
 
-    def __init__(self, device: Any):
+    def __init__(self, device: Any, loop_threads: int = 1):
+        """
+        Args:
+          device: the device this worker serves.
+          loop_threads: how many threads the parallel loops of its kernels may use.
+        """
         self.device = device
+        self.loop_threads = loop_threads
         self._lock = threading.Lock()
         self._queue: queue.SimpleQueue | None = None
         _WORKERS.append(self)
@@ -58,8 +67,11 @@ class Worker:
 
     def _run(self, q: queue.SimpleQueue) -> None:
         _local.device = self.device
+        limited = False
         while True:
             future, fn, args = q.get()
+            if not limited:
+                limited = self._limit_loop_threads()
             if not future.set_running_or_notify_cancel():
                 continue
             try:
@@ -67,6 +79,14 @@ class Worker:
             except BaseException as err:  # handed to the waiting caller
                 future.set_exception(err)
             del future, fn, args  # drop the references before waiting for the next task
+
+    def _limit_loop_threads(self) -> bool:
+        """Caps this thread's parallel-loop threads once numba is loaded (True when done)."""
+        numba = sys.modules.get("numba")
+        if numba is None:
+            return False
+        numba.set_num_threads(max(1, min(self.loop_threads, numba.config.NUMBA_NUM_THREADS)))
+        return True
 
     def _forget_thread(self) -> None:
         self._lock = threading.Lock()

@@ -56,7 +56,8 @@ class CpuDevice:
         if self.process_index != process_index():
             raise DeviceError(f"{self!r} belongs to process {self.process_index}, not this one.")
         if self._worker is None:
-            self._worker = Worker(self)
+            cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+            self._worker = Worker(self, max(1, cores // len(local_devices())))
         return self._worker
 
     def __repr__(self) -> str:

@@ -34,6 +34,7 @@ from core.api import _as_value, _broadcast_prefix, vmap
 from core.array import Array
 from core.avals import ShapedArray, interned
 from core.config import config
+from core.device_worker import current_device
 from core.devices import local_devices, process_count, process_index
 from core.errors import NumbaxError
 from core.interpreters.partial_eval import trace_to_closed_jaxpr
@@ -181,7 +182,9 @@ class _Pmapped:
                 f"Specified axis_size {self._axis_size} doesn't match received axis_size {size}."
             )
         devices = self._check_devices(size)
-        traced = type(current_trace()) is not EvalTrace
+        # On tracers, and inside a device thread (a pmap within a pmapped function run op by
+        # op: the devices are busy with the outer one), the mapped function runs as vmap.
+        traced = type(current_trace()) is not EvalTrace or current_device() is not None
         avals, vals = (None, None) if traced else _concrete_inputs(leaves)
         if avals is None:
             return self._traced_version(static_items, dyn_args, kwargs)
@@ -236,7 +239,8 @@ class _Pmapped:
             for i in range(size)
         ]
         run = functools.partial(_run_shard, self._axis_name, communicator)
-        futures = [d.worker.submit(run, i, entry.exe, args[i]) for i, d in enumerate(devices)]
+        with _SUBMIT_LOCK:  # every device queue sees concurrent pmap calls in one order
+            futures = [d.worker.submit(run, i, entry.exe, args[i]) for i, d in enumerate(devices)]
         results = _wait(futures)
         outs = [
             _gather_output(k, aval, ax, results, devices)
@@ -283,6 +287,11 @@ def _process_group() -> Any:
     from core import distributed
 
     return distributed.process_group()
+
+
+# Two threads calling pmaps at once must queue their shards in the same order on every device,
+# or device 0 could wait in a collective of the first call while device 1 waits in the second's.
+_SUBMIT_LOCK = threading.Lock()
 
 
 def _run_shard(axis_name, communicator, rank, exe, args) -> list[np.ndarray]:

@@ -107,3 +107,11 @@ def test_workers_know_their_device():
     assert d.worker.submit(current_device).result(timeout=60) is d
     with pytest.raises(ZeroDivisionError):
         d.worker.submit(lambda: 1 / 0).result(timeout=60)
+
+
+def test_workers_share_the_cores_for_parallel_loops():
+    import numba
+
+    per_device = max(1, len(os.sched_getaffinity(0)) // core.local_device_count())
+    d = core.devices()[6]
+    assert d.worker.submit(numba.get_num_threads).result(timeout=60) == per_device

@@ -100,3 +100,12 @@ def test_single_process_without_initialize():
         multihost_utils.broadcast_one_to_all(tree, is_source=False)
     with pytest.raises(DistributedError, match="before any numbax device is used"):
         core.distributed.initialize()  # the devices of this test process already exist
+
+
+def test_missing_mpi_names_the_extra():
+    code = "import sys; sys.modules['mpi4py'] = None\nimport core\ncore.distributed.initialize()"
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=_ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode != 0
+    assert "DistributedError" in run.stderr and "pip install 'numbax[distributed]'" in run.stderr

@@ -245,3 +245,26 @@ def test_pytree_reductions_travel_in_one_exchange_per_dtype(monkeypatch):
     for g, e in zip(core.tree.leaves(got), core.tree.leaves(expected), strict=True):
         assert g.dtype == e.dtype and g.weak_type == e.weak_type
         np.testing.assert_array_equal(np.asarray(g), np.asarray(e))
+
+
+def test_concurrent_callers_and_nested_pmaps_do_not_deadlock():
+    f = core.pmap(lambda x: lax.psum(x, "i"), axis_name="i")
+    g = core.pmap(lambda x: lax.pmax(x, "i"), axis_name="i", devices=core.devices()[:4][::-1])
+    results = {}
+
+    def call(name, fn, n):
+        for _ in range(n):
+            results[name] = np.asarray(fn(np.arange(4.0)))
+
+    threads = [threading.Thread(target=call, args=(k, fn, 20)) for k, fn in (("f", f), ("g", g))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert not any(t.is_alive() for t in threads)
+    np.testing.assert_array_equal(results["f"], [6.0] * 4)
+    np.testing.assert_array_equal(results["g"], [3.0] * 4)
+    inner = core.pmap(lambda y: lax.psum(y, "j"), axis_name="j")
+    with core.disable_jit():  # the inner pmap runs eagerly inside a device thread: as vmap
+        out = core.pmap(lambda x: inner(x) + lax.axis_index("i"), axis_name="i")(np.ones((2, 3)))
+    np.testing.assert_array_equal(np.asarray(out), [[3.0] * 3, [4.0] * 3])
