@@ -3,8 +3,8 @@
 * ``python -m examples.mnist.train``: MNIST MLP/CNN with TensorBoard and checkpoints.
 * ``python -m examples.linear_regression.train``: the first JAX program, jitted.
 * ``python -m examples.lstm_lm.train``: a character LSTM language model over `nn.RNN`.
-* ``python -m examples.stax_mnist.classifier`` / ``.vae``: JAX's own `mnist_classifier.py` and
-  `mnist_vae.py` (stax + optimizers), ported by changing their imports.
+* ``python -m examples.stax_mnist.classifier`` / ``.vae``: the programs of JAX's
+  `mnist_classifier.py` and `mnist_vae.py` on `core.example_libraries` (stax + optimizers).
 
 They ship in the numbax distribution, so they also run after ``pip install numbax`` from any
 directory. Importing this package first checks that ``train``, ``datasets``, ... are numbax's

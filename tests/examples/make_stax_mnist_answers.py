@@ -1,5 +1,5 @@
 """Prints the numbers `test_stax_mnist.py` expects, from JAX: runs the text of
-`examples/stax_mnist/classifier.py` and `vae.py` with JAX's imports put back, under
+`examples/stax_mnist/classifier.py` and `vae.py` with their imports turned back into JAX's, under
 `/opt/ref/bin/python` from the repository root (JAX is never a dependency; the test holds the
 printed constants)."""
 
@@ -16,12 +16,10 @@ REWRITES = {
         """import core.numpy as jnp
 from core import grad, jit, random
 from core.example_libraries import optimizers, stax
-from core.example_libraries.stax import Dense, LogSoftmax, Relu
 """,
         """import jax.numpy as jnp
 from jax import grad, jit, random
 from jax.example_libraries import optimizers, stax
-from jax.example_libraries.stax import Dense, LogSoftmax, Relu
 """,
     ),
     "vae.py": (
@@ -29,13 +27,11 @@ from jax.example_libraries.stax import Dense, LogSoftmax, Relu
 import core.numpy as jnp
 from core import grad, jit, lax, random
 from core.example_libraries import optimizers, stax
-from core.example_libraries.stax import Dense, FanOut, Relu, Softplus
 """,
         """import jax
 import jax.numpy as jnp
 from jax import grad, jit, lax, random
 from jax.example_libraries import optimizers, stax
-from jax.example_libraries.stax import Dense, FanOut, Relu, Softplus
 """,
     ),
 }
@@ -63,6 +59,6 @@ if __name__ == "__main__":
     print("FIRST_BIAS =", np.asarray(params[0][1][:4]).tolist())
 
     vae = load_with_jax("vae.py")
-    elbos, images = vae["main"](num_epochs=1, num_train=64, num_test=100, nrow=2, ncol=2)
+    elbos, images = vae["main"](num_epochs=1, num_train=64, num_test=100, rows=2, cols=2)
     print("VAE_ELBOS =", elbos)
     print("VAE_IMAGE_MEAN =", float(np.mean(images)))

@@ -1,8 +1,9 @@
-"""JAX's `mnist_classifier.py` and `mnist_vae.py` (stax + optimizers) ported by changing their
-imports give JAX's numbers: the classifier for 2 epochs of 5 steps on the first 640 MNIST
-images, the VAE (`lax.fori_loop` over the optimizer state under `jit`, `random.bernoulli`
-binarization) for one epoch on 64. The constants were printed by `make_stax_mnist_answers.py`,
-which runs the same files with JAX's imports put back."""
+"""The programs of JAX's `mnist_classifier.py` and `mnist_vae.py` (stax + optimizers), written
+against JAX's API with the imports renamed (`examples/stax_mnist`), give JAX's numbers: the
+classifier for 2 epochs of 5 steps on the first 640 MNIST images, the VAE (`lax.fori_loop` over
+the optimizer state under `jit`, `random.bernoulli` binarization) for one epoch on 64. The
+constants were printed by `make_stax_mnist_answers.py`, which runs the same files with their
+imports turned back into JAX's."""
 
 import numpy as np
 import pytest
@@ -43,16 +44,16 @@ def test_ported_example_matches_jax():
     np.testing.assert_allclose(params[0][1][:4], FIRST_BIAS, rtol=1e-4, atol=1e-7)
 
     images, labels, _, _ = data.mnist(640, 0)
-    _, init_params = classifier.init_random_params(core.random.key(0), (-1, 784))
-    before = float(classifier.loss(init_params, (images, labels)))
-    after = float(classifier.loss(params, (images, labels)))
+    _, init_params = classifier.net_init(core.random.key(0), (-1, 784))
+    before = float(classifier.cross_entropy(init_params, (images, labels)))
+    after = float(classifier.cross_entropy(params, (images, labels)))
     assert after < before - 0.05
 
 
 @pytest.mark.slow  # ~15 s of compiling; the classifier above already proves the port
 def test_ported_vae_matches_jax():
     lines = []
-    elbos, images = vae.main(num_epochs=1, num_train=64, num_test=100, nrow=2, ncol=2,
+    elbos, images = vae.main(num_epochs=1, num_train=64, num_test=100, rows=2, cols=2,
                              log=lines.append)  # fmt: skip
     np.testing.assert_allclose(elbos, VAE_ELBOS, rtol=1e-5)
     assert np.shape(images) == (56, 56) and len(lines) == 1

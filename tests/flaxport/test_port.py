@@ -1,5 +1,5 @@
-"""`flaxport.port`, the mechanical import rewrite: the rules, JAX's own examples (their ported
-text is exactly `examples/stax_mnist/*.py`'s import block), and the command line."""
+"""`flaxport.port`, the mechanical import rewrite: the rules, the stax examples (their JAX
+version ports to exactly `examples/stax_mnist/*.py`), and the command line."""
 
 from pathlib import Path
 
@@ -39,7 +39,7 @@ def test_missing_modules_are_reported():
     assert missing == ["flax.nnx", "optax.contrib", "jax.nope"]
 
 
-def test_jax_examples_port_to_ours():
+def test_stax_examples_port_to_ours():
     for name, (ported, original) in REWRITES.items():
         ours = (ROOT / "examples" / "stax_mnist" / name).read_text()
         got, missing = port_source(ours.replace(ported, original))
