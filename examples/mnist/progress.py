@@ -9,7 +9,8 @@ the difference of two snapshots. Steps per second leave out the first step of th
 which compiles.
 
 `first_call` runs a function and, if it has not returned after a few seconds, prints that it
-is compiling, then how long it took.
+is compiling, then how long it took; it stays quiet when `core.jit` reports compiles itself
+(the ``jit_progress`` option of `core.config`, where it exists).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+import core
 from core import tree_util
 
 COMPILE_NOTICE_AFTER = 2.0  # seconds before the "compiling" line appears
@@ -38,6 +40,8 @@ def first_call(fn: Callable[..., Any], *args: Any, label: str, write: Callable[[
     Returns:
         ``fn(*args)``.
     """
+    if _core_reports_compiles():
+        return fn(*args)
     start = time.perf_counter()
     timer = threading.Timer(
         COMPILE_NOTICE_AFTER,
@@ -53,6 +57,13 @@ def first_call(fn: Callable[..., Any], *args: Any, label: str, write: Callable[[
         elapsed = time.perf_counter() - start
         if elapsed > COMPILE_NOTICE_AFTER:
             write(f"compiled {label} in {elapsed:.1f}s")
+
+
+def _core_reports_compiles() -> bool:
+    try:
+        return bool(core.config.jit_progress)
+    except AttributeError:  # a core.jit that does not print compile progress
+        return False
 
 
 class StepLogger:

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from core import random, tree_util
+from examples.mnist import progress
 from examples.mnist import train as example
 from examples.mnist.errors import (
     CheckpointDirInUseError,
@@ -305,3 +306,22 @@ def test_profile_flag():
     assert example.parse_args([]).profile == 0
     assert example.parse_args(["--profile"]).profile == 5
     assert example.parse_args(["--profile", "2"]).profile == 2
+
+
+def test_compile_notice_only_when_slow(monkeypatch):
+    monkeypatch.setattr(progress, "COMPILE_NOTICE_AFTER", 0.05)
+    lines = []
+
+    def slow(x):
+        time.sleep(0.3)
+        return x
+
+    assert progress.first_call(slow, 3, label="f", write=lines.append) == 3
+    assert lines[0].startswith("compiling f with numba") and lines[1].startswith("compiled f in")
+    lines.clear()
+    assert progress.first_call(lambda: 1, label="g", write=lines.append) == 1
+    time.sleep(0.1)
+    assert lines == []  # fast calls say nothing
+    monkeypatch.setattr(progress, "_core_reports_compiles", lambda: True)
+    progress.first_call(slow, 1, label="h", write=lines.append)
+    assert lines == []  # core.jit prints its own line
