@@ -20,7 +20,7 @@ from core.array import Array
 from core.primitive import Primitive
 from core.trace import Tracer, get_aval
 
-__all__ = ["callback", "print"]
+__all__ = ["callback", "print", "visualize_array_sharding", "visualize_sharding"]
 
 _builtin_print = print
 
@@ -118,3 +118,6 @@ def print(fmt: str, *args: Any, ordered: bool = False, **kwargs: Any) -> None:  
         _builtin_print(fmt.format(*a, **k))
 
     callback(_format, *args, ordered=ordered, **kwargs)
+
+
+from core.sharding_visual import visualize_array_sharding, visualize_sharding  # noqa: E402

@@ -196,3 +196,19 @@ def test_jit_in_and_out_shardings():
     np.testing.assert_array_equal(g(jnp.ones(4), 3), [3.0] * 4)
     np.testing.assert_array_equal(core.jit(core.grad(lambda x: f(x, x)[0].sum()))(jnp.ones(8)),
                                   [2.0] * 8)  # fmt: skip
+
+
+def test_visualize_array_sharding_draws_jaxs_blocks(capsys):
+    mesh = Mesh(mesh_utils.create_device_mesh((2, 4), core.devices()), ("data", "model"))
+    rows = core.device_put(jnp.ones((8, 16)), NamedSharding(mesh, P("data", None)))
+    core.debug.visualize_array_sharding(rows)
+    grid = core.device_put(jnp.ones(8), NamedSharding(mesh, P("model")))
+    core.debug.visualize_array_sharding(grid)
+    out = capsys.readouterr().out.splitlines()
+    # JAX labels the same blocks: CPU 0,1,2,3 over CPU 4,5,6,7; then CPU 0,4 | 1,5 | 2,6 | 3,7.
+    assert out[1] == "│ CPU 0,1,2,3 │" and out[3] == "│ CPU 4,5,6,7 │"
+    assert out[6] == "│ CPU 0,4 │ CPU 1,5 │ CPU 2,6 │ CPU 3,7 │"
+    with pytest.raises(ValueError, match="1- and 2-D"):
+        core.debug.visualize_array_sharding(jnp.ones((2, 2, 2)))
+    with pytest.raises(TypeError, match="PartitionSpec\\(\\) for a replicated array"):
+        NamedSharding(mesh, None)
