@@ -238,15 +238,12 @@ class _Pmapped:
             entry.consts + [v if ax is None else _slice(v, ax, i) for v, ax in zip(vals, axes)]
             for i in range(size)
         ]
-        run = functools.partial(_run_shard, self._axis_name, communicator)
+        outputs = _Outputs(entry, size)
+        run = functools.partial(_run_shard, self._axis_name, communicator, outputs.store)
         with _SUBMIT_LOCK:  # every device queue sees concurrent pmap calls in one order
             futures = [d.worker.submit(run, i, entry.exe, args[i]) for i, d in enumerate(devices)]
-        results = _wait(futures)
-        outs = [
-            _gather_output(k, aval, ax, results, devices)
-            for k, (aval, ax) in enumerate(zip(entry.out_avals, entry.out_axes))
-        ]
-        return tree_util.tree_unflatten(entry.out_tree, outs)
+        _wait(futures)
+        return tree_util.tree_unflatten(entry.out_tree, outputs.arrays(devices))
 
     def _trace(self, static_items, in_tree, shard_avals, global_size, backend) -> _Entry:
         store: list = []
@@ -294,41 +291,65 @@ def _process_group() -> Any:
 _SUBMIT_LOCK = threading.Lock()
 
 
-def _run_shard(axis_name, communicator, rank, exe, args) -> list[np.ndarray]:
-    """Runs on device `rank`'s thread: the compiled program on its slice."""
+class _Outputs:
+    """The stacked outputs of one call, which every device thread fills with its slices (the
+    copies then run in parallel too); an `out_axes=None` output is device 0's."""
+
+    def __init__(self, entry: _Entry, size: int):
+        self.avals, self.axes = entry.out_avals, entry.out_axes
+        self.values: list = []
+        for aval, axis in zip(self.avals, self.axes):
+            if axis is None:
+                self.values.append(None)
+            else:
+                shape = list(aval.shape)
+                shape.insert(axis % (len(shape) + 1), size)
+                self.values.append(np.empty(shape, aval.dtype))
+
+    def store(self, rank: int, outs: list) -> None:
+        for k, (out, axis) in enumerate(zip(outs, self.axes)):
+            if axis is None:
+                if rank == 0:
+                    self.values[k] = np.asarray(out, self.avals[k].dtype)
+            else:
+                buf = self.values[k]
+                index = (slice(None),) * (axis % buf.ndim) + (rank,)
+                buf[index] = out
+
+    def arrays(self, devices: list) -> list[Array]:
+        return [
+            Array._placed(
+                v,
+                interned(v.shape, v.dtype, aval.weak_type),
+                PmapSharding(devices, None if axis is None else axis % v.ndim),
+            )
+            for v, aval, axis in zip(self.values, self.avals, self.axes)
+        ]
+
+
+def _run_shard(axis_name, communicator, store, rank, exe, args) -> None:
+    """Runs on device `rank`'s thread: the compiled program on its slice; stores its outputs."""
     try:
         with axis_env.running(axis_name, communicator, rank):
-            return exe(*args)
+            store(rank, exe(*args))
     except BaseException:
         communicator.abort()  # the other devices would wait for this one forever
         raise
 
 
-def _wait(futures: list) -> list:
-    """Every device's results; the first real error if a device failed (the others then see
-    a broken barrier)."""
-    results, error, broken = [], None, None
+def _wait(futures: list) -> None:
+    """Waits for every device; raises the first real error if a device failed (the others then
+    see a broken barrier)."""
+    error, broken = None, None
     for f in futures:
         try:
-            results.append(f.result())
+            f.result()
         except threading.BrokenBarrierError as err:
             broken = broken or err
         except BaseException as err:
             error = error or err
     if error is not None or broken is not None:
         raise error if error is not None else broken
-    return results
-
-
-def _gather_output(k: int, aval, axis, results: list, devices: list) -> Array:
-    if axis is None:
-        value = np.asarray(results[0][k], aval.dtype)
-    else:
-        axis = axis % (len(aval.shape) + 1)
-        value = np.stack([np.asarray(r[k], aval.dtype) for r in results], axis)
-    return Array._placed(
-        value, interned(value.shape, value.dtype, aval.weak_type), PmapSharding(devices, axis)
-    )
 
 
 def _mapped_size(leaves: list, axes: list) -> tuple[int, list]:
