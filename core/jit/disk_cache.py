@@ -82,7 +82,8 @@ def _write_source(path: Path, source: str) -> None:
     except OSError:  # a symlink or an unreadable file: replaced below
         old = b""
     if old == data:
-        os.utime(path)  # the size limit evicts the least recently used programs
+        with contextlib.suppress(OSError):  # a read-only cache is still usable
+            os.utime(path)  # the size limit evicts the least recently used programs
         return
     cache_files.write_atomic(path, data)
     if old is not None:

@@ -197,7 +197,15 @@ def cached_njit(*signatures: Any, **options: Any) -> Any:
 
     def wrap(fn: Any) -> Any:
         disp = numba.njit(**options)(fn)
-        disp._cache = VerifiedCache(fn)
+        try:
+            disp._cache = VerifiedCache(fn)
+        except OSError as err:  # no source file to key the cache on: compile in memory
+            warnings.warn(
+                f"numbax cannot cache {fn.__qualname__} on disk ({err}); it is compiled in "
+                "every process.",
+                JitCacheWarning,
+                stacklevel=2,
+            )
         if signatures:
             for sig in signatures:
                 disp.compile(sig)
