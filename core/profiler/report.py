@@ -30,6 +30,10 @@ from typing import Any
 import numpy as np
 
 from core.ir import Eqn, Var
+from core.jit.api import Jitted, jit
+from core.jit.errors import LoweringError
+from core.jit.fusion import ELEMENTWISE, REDUCE, classify, plan
+from core.jit.simplify import simplify
 from core.profiler.files import write_atomic
 from core.profiler.pprof import ProfileBuilder
 
@@ -157,9 +161,6 @@ class MemoryReport:
 def _units(eqns: list[Eqn], outvars: list) -> list[tuple[list[Eqn], set[Var], set[Var]]]:
     """The compiled program's units: (equations, values materialized, those of them written
     by an elementwise loop, which may take over a dying input's buffer)."""
-    from core.jit.errors import LoweringError
-    from core.jit.fusion import ELEMENTWISE, REDUCE, classify, plan
-
     try:
         units = plan(eqns, outvars)
     except LoweringError:  # runs on the numpy back end: every value is an array
@@ -186,8 +187,6 @@ def analyze(name: str, jaxpr: Any) -> MemoryReport:
     Returns:
       The report.
     """
-    from core.jit.simplify import simplify
-
     eqns, outvars = simplify(jaxpr.eqns, jaxpr.outvars)
     units = _units(eqns, outvars)
     root: dict[Var, Var] = {}  # a view -> the value whose buffer it reads
@@ -271,8 +270,6 @@ def memory_report(fun: Callable, *args: Any, **kwargs: Any) -> MemoryReport:
     Returns:
       A `MemoryReport`; `print(report)` shows the table.
     """
-    from core.jit.api import Jitted, jit
-
     jitted = fun if isinstance(fun, Jitted) else jit(fun)
     entry, _ = jitted._entry(args, kwargs)
     return analyze(getattr(jitted, "__name__", "fun"), entry.jaxpr)
