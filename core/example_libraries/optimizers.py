@@ -27,6 +27,7 @@ import core.numpy as jnp
 from core import tree_util
 from core.example_libraries.errors import OptimizerTreeError, ScheduleError, StepSizeTypeError
 
+Array = Any
 Params = Any
 State = Any
 Updates = Any

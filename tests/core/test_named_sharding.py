@@ -212,3 +212,14 @@ def test_visualize_array_sharding_draws_jaxs_blocks(capsys):
         core.debug.visualize_array_sharding(jnp.ones((2, 2, 2)))
     with pytest.raises(TypeError, match="PartitionSpec\\(\\) for a replicated array"):
         NamedSharding(mesh, None)
+
+
+def test_pjit_is_jit_with_shardings():
+    from core.experimental.pjit import pjit
+
+    mesh = core.make_mesh((2,), ("d",), devices=core.devices()[:2])
+    split = NamedSharding(mesh, P("d"))
+    f = pjit(lambda x: x + 1, in_shardings=split, out_shardings=split)
+    y = f(jnp.zeros(4))
+    np.testing.assert_array_equal(y, np.ones(4))
+    assert y.sharding == split
