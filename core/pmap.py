@@ -6,9 +6,10 @@ mapped axis, so collectives such as `lax.psum(x, "i")` stay in the program), com
 its device's worker thread (`core/devices.py`); the kernels release the GIL, so the devices
 compute in parallel, and the collectives meet through a communicator
 (`core/parallel/communicator.py`). The per-device results are stacked along `out_axes` into one
-`Array` placed with a `PmapSharding`, which reads back like JAX's (`np.asarray` is the stacked
-result). Under `core.distributed` each process maps over its local devices and the collectives
-reduce over the devices of all processes; each process's result holds its own slices.
+`Array` placed as JAX 0.10 places them (`core.sharding.pmap_sharding`), which reads back like
+JAX's (`np.asarray` is the stacked result). Under `core.distributed` each process maps over
+its local devices and the collectives reduce over the devices of all processes; each
+process's result holds its own slices (its mesh is of its local devices).
 
 Called on tracers (inside `grad`, `jit`, `vmap` of an enclosing function), `pmap(f)` is
 `vmap(f, axis_name=...)` on the enclosing trace: the same values (also for the collectives)
@@ -41,7 +42,7 @@ from core.interpreters.partial_eval import trace_to_closed_jaxpr
 from core.jit.api import _concrete_inputs, executable, jit
 from core.parallel import axis_env
 from core.parallel.communicator import ThreadCommunicator
-from core.sharding import PmapSharding
+from core.sharding import pmap_sharding
 from core.trace import EvalTrace, current_trace, get_aval
 
 __all__ = [
@@ -321,7 +322,7 @@ class _Outputs:
             Array._placed(
                 v,
                 interned(v.shape, v.dtype, aval.weak_type),
-                PmapSharding(devices, None if axis is None else axis % v.ndim),
+                pmap_sharding(devices, None if axis is None else axis % v.ndim),
             )
             for v, aval, axis in zip(self.values, self.avals, self.axes)
         ]

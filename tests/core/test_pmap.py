@@ -13,7 +13,7 @@ import core
 import core.numpy as jnp
 from core import lax
 from core.pmap import PmapArgumentError, PmapDeviceCountError
-from core.sharding import PmapSharding
+from core.sharding import NamedSharding, pmap_sharding
 
 # jax.pmap(normalize, axis_name="i")(np.arange(8.)) with 8 CPU devices (JAX 0.10.2): the values
 # as Python floats, and as printed.
@@ -29,8 +29,15 @@ JAX_NORMALIZE_PRINTED = (
 def test_tutorial_square():
     out = core.pmap(lambda x: x**2)(np.arange(4))
     assert out.dtype == np.int32 and str(out) == "[0 1 4 9]"  # as JAX prints it
-    assert out.sharding == PmapSharding(core.devices()[:4], 0)
+    assert out.sharding == pmap_sharding(core.devices()[:4], 0)
     assert out.devices() == set(core.devices()[:4])
+    assert isinstance(out.sharding, NamedSharding) and repr(out.sharding) == (  # as JAX 0.10
+        "NamedSharding(mesh=Mesh('_internal_pmap_axis_name': 4, axis_types=(Auto,)), "
+        "spec=PartitionSpec('_internal_pmap_axis_name'), memory_kind=device)"
+    )
+    shards = out.addressable_shards
+    assert [s.device for s in shards] == core.devices()[:4]
+    np.testing.assert_array_equal(np.asarray(shards[3].data), [9])
 
 
 def test_tutorial_normalize_over_8_devices():
