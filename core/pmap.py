@@ -39,7 +39,7 @@ from core.device_worker import current_device
 from core.devices import local_devices, process_count, process_index
 from core.errors import NumbaxError
 from core.interpreters.partial_eval import trace_to_closed_jaxpr
-from core.jit.api import _concrete_inputs, executable, jit
+from core.jit.api import StaticArgumentError, _concrete_inputs, executable, jit
 from core.parallel import axis_env
 from core.parallel.communicator import ThreadCommunicator
 from core.sharding import pmap_sharding
@@ -224,14 +224,25 @@ class _Pmapped:
         backend = config.jit_backend
         key = (in_tree, tuple(map(id, avals)), tuple(axes), static_items, size, global_size)
         key += (config.trace_context(), config._jit_enabled, backend)
+        try:
+            hash(key)
+        except TypeError as err:
+            raise StaticArgumentError(
+                f"Non-hashable static arguments are not supported: {static_items!r} of "
+                f"{self._name}. Make them hashable (tuples instead of lists, frozen "
+                "dataclasses) or pass them as array arguments."
+            ) from err
         with self._lock:
-            entry = self._entries.get(key)
-            if entry is None:
+            found = self._entries.pop(key, None)
+            if found is None:
                 shard_avals = [_shard_aval(a, ax) for a, ax in zip(avals, axes)]
                 entry = self._trace(static_items, in_tree, shard_avals, global_size, backend)
-                self._entries[key] = (entry, avals)  # the avals stay alive: the key holds their ids
-            else:
-                entry = entry[0]
+                found = (entry, avals)  # the avals stay alive: the key holds their ids
+            # Most recently used last; at most config.jit_cache_max_entries signatures, as jit.
+            self._entries[key] = found
+            while len(self._entries) > config.jit_cache_max_entries:
+                del self._entries[next(iter(self._entries))]
+            entry = found[0]
         communicator = ThreadCommunicator(
             size, _process_group(), process_index() * size, global_size
         )

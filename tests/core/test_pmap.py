@@ -275,3 +275,15 @@ def test_concurrent_callers_and_nested_pmaps_do_not_deadlock():
     with core.disable_jit():  # the inner pmap runs eagerly inside a device thread: as vmap
         out = core.pmap(lambda x: inner(x) + lax.axis_index("i"), axis_name="i")(np.ones((2, 3)))
     np.testing.assert_array_equal(np.asarray(out), [[3.0] * 3, [4.0] * 3])
+
+
+def test_unhashable_static_arguments_and_bounded_cache():
+    from core.jit.api import StaticArgumentError
+
+    f = core.pmap(lambda x, n: x * len(n), static_broadcasted_argnums=1)
+    with pytest.raises(StaticArgumentError, match="Non-hashable static arguments"):
+        f(np.ones((2, 1)), [1, 2])
+    with core.config.override("jit_cache_max_entries", 2):
+        for n in range(4):
+            np.testing.assert_array_equal(np.asarray(f(np.ones((2, 1)), (0,) * n)), [[n]] * 2)
+        assert len(f._entries) == 2
