@@ -22,6 +22,7 @@ import numpy as np
 
 from core import source_info
 from core.avals import ShapedArray
+from core.errors import JaxprTypeError
 
 
 class Var:
@@ -142,10 +143,6 @@ class ClosedJaxpr:
 
 # ---------------------------------------------------------------------------------------------
 # Type checking
-
-
-class JaxprTypeError(TypeError):
-    """A malformed jaxpr (an internal error: please report it with the printed jaxpr)."""
 
 
 def _same_type(a: ShapedArray, b: ShapedArray) -> bool:

@@ -25,9 +25,11 @@ from typing import Any
 import numpy as np
 
 from core import dtypes, errors
+from core.array import Array
 from core.array_base import ArrayBase
 from core.avals import ShapedArray
-from core.config import check_primitive_outputs, config
+from core.config import config
+from core.debug_nans import check_primitive_outputs
 
 
 class Trace:
@@ -123,8 +125,6 @@ class EvalTrace(Trace):
     """The bottom interpreter: runs each primitive's numpy `impl` on concrete values."""
 
     def process_primitive(self, prim, args: tuple, params: dict) -> Any:
-        from core.array import Array
-
         # Abstract evaluation first (about a microsecond): it rejects shapes and dtypes that
         # JAX rejects, which numpy would otherwise broadcast, clamp or compute anyway.
         prim.abstract_eval(*[get_aval(a) for a in args], **params)

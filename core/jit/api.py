@@ -41,7 +41,8 @@ from core.array import Array
 from core.avals import ShapedArray, interned
 from core.backends import numba as numba_backend
 from core.backends import numpy as numpy_backend
-from core.config import checked_kernel, config
+from core.config import config
+from core.debug_nans import checked_kernel
 from core.errors import NumbaxError
 from core.interpreters import batching
 from core.interpreters.jvp import JVPTrace, JVPTracer, Zero, instantiate
