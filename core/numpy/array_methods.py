@@ -109,7 +109,7 @@ def install() -> None:
     ArrayBase.reshape = _reshape
     ArrayBase.transpose = _transpose
     ArrayBase.astype = _astype
-    ArrayBase.ravel = lambda self, order="C": shapes.ravel(self)
+    ArrayBase.ravel = lambda self, order="C": shapes.ravel(self, order)
     ArrayBase.flatten = ArrayBase.ravel
     ArrayBase.squeeze = lambda self, axis=None: shapes.squeeze(self, axis)
     ArrayBase.swapaxes = lambda self, a, b: shapes.swapaxes(self, a, b)

@@ -46,15 +46,26 @@ def array(
         if hasattr(object, "__jax_array__"):
             object = object.__jax_array__()
             return array(object, dtype=dtype, ndmin=ndmin)
+        weak = dt is None and type(object) in (int, float, complex)
+        if type(object) is int:  # JAX refuses Python ints its integer dtype cannot hold
+            target = dtypes.python_scalar_dtype(object) if dt is None else dt
+            if target.kind in "iu" and not _fits(object, target):
+                if dt is None:
+                    raise OverflowError(f"Python int {object} too large to convert to {target}")
+                raise OverflowError(f"Python integer {object} out of bounds for {target}")
         val = np.array(object)
         if val.dtype == object_dtype:
+            if _has_python_int(object):
+                raise OverflowError(f"Python int in {object!r} too large to convert to int64")
             raise TypeError(f"Cannot make an array from {object!r}: not a numeric sequence.")
-        weak = dt is None and type(object) in (int, float, complex)
         if dt is None:
             dt = (
                 dtypes.python_scalar_dtype(object) if weak else dtypes.canonicalize_dtype(val.dtype)
             )
-        out = Array(np.array(val, dtype=dt), weak)
+        # Python ints (also inside lists) convert from the objects, so numpy's OverflowError
+        # reports the out-of-range ones, as JAX does; numpy arrays wrap, as in JAX.
+        source = object if _has_python_int(object) and dt.kind in "iu" else val
+        out = Array(np.array(source, dtype=dt), weak)
     if ndmin > get_aval(out).ndim:
         shape = (1,) * (ndmin - get_aval(out).ndim) + get_aval(out).shape
         out = sh.reshape(out, shape)
@@ -62,6 +73,17 @@ def array(
 
 
 object_dtype = np.dtype(object)
+
+
+def _fits(value: int, dtype: np.dtype) -> bool:
+    info = np.iinfo(dtype)
+    return int(info.min) <= value <= int(info.max)
+
+
+def _has_python_int(x: Any) -> bool:
+    if isinstance(x, (list, tuple)):
+        return any(_has_python_int(e) for e in x)
+    return type(x) is int
 
 
 def _has_array(x: Any) -> bool:

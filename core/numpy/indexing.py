@@ -5,9 +5,12 @@ Without integer arrays, static slices and ints become one `slice` (plus `rev` fo
 steps) and a reshape; a traced scalar becomes a `dynamic_slice`. With integer arrays (Python ints
 count as 0-d arrays then, as in numpy), slices are applied first and the array indices become
 one `gather`, whose batch dims are moved where numpy puts them (in place when the array indices
-are adjacent, else in front). Negative indices wrap; out-of-bounds array indices are clamped
-(`mode="fill"` gives `fill_value` instead). Concrete boolean masks become integer arrays; traced
-masks raise `NonConcreteBooleanIndexError`.
+are adjacent, else in front). Negative indices wrap; out-of-bounds indices, static ints
+included, are clamped as in JAX (`mode="fill"` gives `fill_value` instead), and their cotangents
+are dropped. Concrete boolean masks (of the indexed shape) become integer arrays; traced masks
+raise `NonConcreteBooleanIndexError`; Python bools add an axis of length 1 or 0 (numpy's rule).
+A Python list as the whole index is a TypeError, as in JAX: `x[jnp.array(seq)]` or
+`x[tuple(seq)]` say which is meant.
 
 `.at[idx].set/add/...` index an iota of flat positions with the same machinery (out-of-bounds
 positions become -1, so the update is dropped) and scatter into the flattened array: one code
@@ -37,6 +40,7 @@ from core.trace import Tracer, get_aval
 
 
 _PROMISE = "promise_in_bounds"  # JAX's default gather mode: clamps, drops OOB cotangents
+_EMPTY_NEW_AXIS = ("empty new axis",)  # the axis `x[False]` adds
 
 
 def _is_int_scalar(e: Any) -> bool:
@@ -46,19 +50,32 @@ def _is_int_scalar(e: Any) -> bool:
 def _expand(shape: tuple[int, ...], idx: Any) -> tuple[tuple[int, ...], list[Any]]:
     """Aligns the index with the dimensions: returns the shape with None axes inserted and one
     entry per dimension: ("slice", slice) | ("int", i) | ("dyn", tracer) | ("arr", array)."""
+    if isinstance(idx, list):
+        raise TypeError(
+            "Using a non-tuple sequence for multidimensional indexing is not allowed; use "
+            "`arr[array(seq)]` instead of `arr[seq]` (or `arr[tuple(seq)]` to index several "
+            "dimensions), as in JAX."
+        )
     if not isinstance(idx, tuple):
         idx = (idx,)
     items: list[Any] = []
-    for e in idx:
+    masks: dict[int, tuple[int, tuple[int, ...]]] = {}  # item -> (index position, mask shape)
+    for pos, e in enumerate(idx):
+        if isinstance(e, np.ndarray | Array) and e.dtype == np.bool_ and e.ndim:
+            masks[len(items)] = (pos, e.shape)
         if e is None or e is Ellipsis or isinstance(e, slice):
             items.append(e)
         elif _is_int_scalar(e):
             items.append(("int", int(e)))
-        elif isinstance(e, (bool, np.bool_)):
-            raise IndexError("Python bool indices are not supported; use a boolean array mask.")
+        elif isinstance(e, (bool, np.bool_)):  # numpy's rule: a new axis of length 1 or 0
+            items.append(None if e else _EMPTY_NEW_AXIS)
         else:
             items.extend(_array_entries(e))
-    consumed = sum(1 for e in items if e is not None and e is not Ellipsis)
+
+    def is_new_axis(e: Any) -> bool:
+        return e is None or e is _EMPTY_NEW_AXIS
+
+    consumed = sum(1 for e in items if not is_new_axis(e) and e is not Ellipsis)
     if sum(1 for e in items if e is Ellipsis) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
     if consumed > len(shape):
@@ -67,15 +84,21 @@ def _expand(shape: tuple[int, ...], idx: Any) -> tuple[tuple[int, ...], list[Any
             f"{consumed} were indexed"
         )
     out_shape, entries, dim = [], [], 0
-    for e in items:
+    for i, e in enumerate(items):
+        if i in masks and shape[dim : dim + len(masks[i][1])] != masks[i][1]:
+            pos, got = masks[i]
+            raise IndexError(
+                f"boolean index did not match shape of indexed array in index {pos}: got "
+                f"{got}, expected {list(shape[dim : dim + len(got)])}"
+            )
         if e is Ellipsis:
             for _ in range(len(shape) - consumed):
                 out_shape.append(shape[dim])
                 entries.append(("slice", slice(None)))
                 dim += 1
-        elif e is None:
+        elif is_new_axis(e):
             out_shape.append(1)
-            entries.append(("slice", slice(None)))
+            entries.append(("slice", slice(None) if e is None else slice(0, 0)))
         else:
             out_shape.append(shape[dim])
             entries.append(("slice", e) if isinstance(e, slice) else e)
@@ -143,9 +166,9 @@ def _apply_slices(x: Any, entries: list[Any]) -> tuple[Any, list[Any]]:
             step.append(st)
             out_entries.append(("full",))
         elif e[0] == "int" and not has_arr:
-            i = e[1] + n if e[1] < 0 else e[1]
-            if not 0 <= i < n:
-                raise IndexError(f"index {e[1]} is out of bounds for axis {d} with size {n}")
+            if n == 0:
+                raise IndexError(f"index {e[1]} is out of bounds for axis {d} with size 0")
+            i = min(max(e[1] + n if e[1] < 0 else e[1], 0), n - 1)  # JAX clamps static ints
             start.append(i)
             limit.append(i + 1)
             step.append(1)
@@ -220,6 +243,10 @@ def getitem(x: Any, idx: Any, mode: str | None = None, fill_value: Any = None) -
     if new_shape != aval.shape:
         x = sh.reshape(x, new_shape)
     if mode in ("fill", "drop"):  # out-of-bounds scalars must fill too: gather, not clamp
+        entries = [
+            ("arr", np.asarray(e[1])) if e[0] == "int" and n and not -n <= e[1] < n else e
+            for e, n in zip(entries, new_shape)
+        ]
         entries = [("arr", e[1]) if e[0] == "dyn" else e for e in entries]
     x, entries = _apply_slices(x, entries)
     if any(e[0] == "arr" for e in entries):

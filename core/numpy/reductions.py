@@ -79,7 +79,7 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False):
             aval.size == 0
             and identity is None
             and initial is None
-            and any(aval.shape[i] == 0 for i in axes)
+            and 0 in [aval.shape[i] for i in axes]  # (`any` is jnp.any in this module)
         ):
             raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
         res = prim_fn(a, axes)
@@ -226,13 +226,13 @@ def _arg(prim_fn, name):
     def fn(a: Any, axis: Any = None, out: Any = None, keepdims: bool | None = None) -> Any:
         a = ensure_array(a)
         aval = get_aval(a)
+        if aval.size == 0 and (axis is None or aval.shape[reduction_axes(axis, aval.ndim)[0]] == 0):
+            raise ValueError(f"attempt to get {name} of an empty sequence")  # jit too, as JAX
         if axis is None:
             flat = sh.reshape(a, (aval.size,))
             res = prim_fn(flat, 0, dtypes.default_int())
             return sh.reshape(res, (1,) * aval.ndim) if keepdims else res
         ax = reduction_axes(axis, aval.ndim)[0]
-        if aval.shape[ax] == 0:
-            raise ValueError(f"attempt to get {name} of an empty sequence")
         res = prim_fn(a, ax, dtypes.default_int())
         return _keepdims(res, aval.shape, (ax,)) if keepdims else res
 

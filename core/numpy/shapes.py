@@ -30,18 +30,37 @@ def _resolve_shape(shape: Any, size: int, old: tuple[int, ...]) -> tuple[int, ..
 
 
 def reshape(a: Any, shape: Any = None, order: str = "C", *, newshape: Any = None) -> Any:
-    """Gives `a` a new shape (one dimension may be -1); only C order is supported."""
-    if order != "C":
-        raise NotImplementedError("jnp.reshape supports only order='C'")
+    """Gives `a` a new shape (one dimension may be -1).
+
+    Args:
+      a: the array.
+      shape: the new shape (an int or a tuple of ints).
+      order: "C" reads and writes the elements in row-major order, "F" in column-major order
+        (as JAX, `order="A"` raises NotImplementedError).
+      newshape: the deprecated numpy name of `shape`.
+
+    Returns:
+      The reshaped array.
+    """
     a = ensure_array(a)
     aval = get_aval(a)
-    shape = newshape if shape is None else shape
-    return sh.reshape(a, _resolve_shape(shape, aval.size, aval.shape))
+    shape = _resolve_shape(newshape if shape is None else shape, aval.size, aval.shape)
+    if order == "C":
+        return sh.reshape(a, shape)
+    if order == "F":  # column-major: reverse the axes, reshape to the reversed shape, reverse
+        flipped = sh.reshape(sh.transpose(a, tuple(range(aval.ndim))[::-1]), shape[::-1])
+        return sh.transpose(flipped, tuple(range(len(shape)))[::-1])
+    if order == "A":
+        raise NotImplementedError("np.reshape order=A is not implemented.")
+    raise ValueError(f"Unexpected value for 'order' argument: {order}.")
 
 
 def ravel(a: Any, order: str = "C") -> Any:
+    """The elements of `a` in one dimension, read in `order` ("C" or "F", as `reshape`)."""
+    if order == "K":
+        raise NotImplementedError("Ravel not implemented for order='K'.")
     a = ensure_array(a)
-    return sh.reshape(a, (get_aval(a).size,))
+    return reshape(a, (get_aval(a).size,), order)
 
 
 def transpose(a: Any, axes: Any = None) -> Any:
