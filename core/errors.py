@@ -261,3 +261,14 @@ class ShardMapOutSpecError(ShardMapSpecError):
 class JaxprTypeError(TypeError):
     """A malformed jaxpr (an internal error: please report it with the printed jaxpr); raised
     by `core.ir.typecheck`, as `jax.errors.JaxprTypeError`."""
+
+
+class AxisIndexGroupsError(NumbaxError, NotImplementedError):
+    """A collective given `axis_index_groups` (reductions within groups of the axis)."""
+
+    def __init__(self, name: str):
+        super().__init__(
+            f"lax.{name}: axis_index_groups is not implemented in numbax; reduce over the whole "
+            "axis, or pick each group's elements with lax.axis_index and jnp.where before "
+            "the collective."
+        )

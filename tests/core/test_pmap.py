@@ -287,3 +287,11 @@ def test_unhashable_static_arguments_and_bounded_cache():
         for n in range(4):
             np.testing.assert_array_equal(np.asarray(f(np.ones((2, 1)), (0,) * n)), [[n]] * 2)
         assert len(f._entries) == 2
+
+
+def test_axis_index_groups_are_refused_not_ignored():
+    from core.errors import AxisIndexGroupsError
+
+    f = core.pmap(lambda x: lax.psum(x, "i", axis_index_groups=[[0, 1], [2, 3]]), "i")
+    with pytest.raises(AxisIndexGroupsError, match="lax.psum: axis_index_groups"):
+        f(np.ones(4))
