@@ -28,7 +28,6 @@ import sys
 import threading
 import time
 import types
-import warnings
 import weakref
 from collections import Counter
 from collections.abc import Iterator
@@ -41,7 +40,6 @@ from numba.core.caching import _CacheLocator
 from core.config import config
 from core.jit import cache_files, fork_safety, numba_cache
 from core.jit.cache_files import cache_dir
-from core.jit.errors import JitCacheWarning
 
 __all__ = ["cache_dir", "clear", "compile_source", "enforce_size_limit", "load_module"]
 
@@ -87,11 +85,9 @@ def _write_source(path: Path, source: str) -> None:
         return
     cache_files.write_atomic(path, data)
     if old is not None:
-        warnings.warn(
+        cache_files.warn(
             f"numbax's compile cache file {path} was damaged (its content differs from the "
-            "program it is named after); it was rewritten.",
-            JitCacheWarning,
-            stacklevel=4,
+            "program it is named after); it was rewritten."
         )
 
 
@@ -117,12 +113,10 @@ def load_module(source: str) -> tuple[types.ModuleType, bool]:
             _write_source(path, source)
         except OSError as err:  # unwritable or unsafe directory, ...
             file_backed = False
-            warnings.warn(
+            cache_files.warn(
                 f"numbax cannot use the compile cache file {path} ({err}); compiling in memory "
                 "instead, so the next process compiles again. Point the NUMBAX_CACHE_DIR "
-                "environment variable at a private writable directory to fix this.",
-                JitCacheWarning,
-                stacklevel=3,
+                "environment variable at a private writable directory to fix this."
             )
     mod = types.ModuleType(name)
     if file_backed:
@@ -242,13 +236,11 @@ def _acquire(fcntl: Any, fd: int, path: Path) -> bool:
         return True
     if _abandoned.get(str(path)) != holder:
         _abandoned[str(path)] = holder
-        warnings.warn(
+        cache_files.warn(
             f"numbax waited {config.compile_lock_timeout:g} s for the compile lock {path}, held "
             f"by process {holder if holder else '(unknown)'}; compiling without it. If that "
             "process is stopped or hung, end it; a longer wait is "
-            "config.update('compile_lock_timeout', seconds).",
-            JitCacheWarning,
-            stacklevel=5,
+            "config.update('compile_lock_timeout', seconds)."
         )
     return False
 

@@ -123,3 +123,12 @@ def test_function_without_a_source_file_compiles_uncached_with_a_warning(cache_r
         disp = numba_cache.cached_njit(numba.int64(numba.int64))(namespace["double"])
     assert disp(21) == 42
     assert not cache_root.exists()
+
+
+def test_warning_points_at_the_callers_line(cache_root):
+    _fresh()
+    (data,) = _files(cache_root, ".nbxc")
+    data.write_bytes(b"garbage")
+    with pytest.warns(JitCacheWarning) as caught:
+        numba_cache.cached_njit(SIG)(rt.idiv.py_func)
+    assert caught[0].filename == __file__
