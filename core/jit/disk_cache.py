@@ -329,15 +329,15 @@ def enforce_size_limit(max_size: int | None = None) -> int:
 
 
 def clear() -> None:
-    """Deletes every file of the disk cache: generated sources and numba's verified index and
-    machine code files of numbax functions (other files in the directories are left alone).
+    """Deletes every file of the disk cache: generated sources and numba's index and machine
+    code files of numbax functions (other files in the directories are left alone).
     Programs already loaded keep running; later processes compile again."""
     with _compile_lock():
         for e in _files():
             name = e.name
             if (
                 name.startswith(_PREFIX)
-                or name.endswith((".nbxi", ".nbxc"))
+                or name.endswith((".nbxi", ".nbxc", ".nbi", ".nbc"))  # .nbi/.nbc: legacy
                 or (cache_files.is_temporary(name))
             ):
                 cache_files.remove(Path(e.path))

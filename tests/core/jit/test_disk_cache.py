@@ -224,6 +224,9 @@ def test_clear_deletes_the_disk_cache(tmp_path, monkeypatch):
     f = compile_jaxpr(jaxpr)
     name = disk_cache.module_name(f.source)
     assert len(_group_files(name)) == 3  # source, index, machine code
+    legacy = tmp_path / "__pycache__" / f"{name}.kernel-10.py311.nbi"  # an older numbax's
+    legacy.parent.mkdir()
+    legacy.write_bytes(b"old")
     clear_cache()
     assert _group_files(name) == []
     np.testing.assert_allclose(f(x)[0], x + np.float32(4.5))  # loaded code keeps running
