@@ -149,7 +149,7 @@ class Array(ArrayBase):
         from core.sharding import Shard, SingleDeviceSharding
 
         sharding = self.sharding
-        if hasattr(sharding, "devices_indices_map"):  # NamedSharding
+        if hasattr(sharding, "devices_indices_map"):  # NamedSharding, SingleDeviceSharding
             pieces = list(sharding.devices_indices_map(self.shape).items())
         else:
             pieces = [(self.device, tuple(slice(None) for _ in range(self.ndim)))]

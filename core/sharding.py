@@ -89,6 +89,14 @@ class SingleDeviceSharding(Sharding):
     def is_fully_replicated(self) -> bool:
         return True
 
+    def shard_shape(self, global_shape: Sequence[int]) -> tuple[int, ...]:
+        """The shape of the one shard: the whole array's."""
+        return tuple(global_shape)
+
+    def devices_indices_map(self, global_shape: Sequence[int]) -> dict:
+        """The device holding the whole array -> its index (all `slice(None)`)."""
+        return {self._device: (slice(None),) * len(global_shape)}
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SingleDeviceSharding) and other._device is self._device
 

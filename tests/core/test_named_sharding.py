@@ -103,6 +103,8 @@ def test_device_put_records_the_sharding(mesh):
     np.testing.assert_array_equal(shard.data, x)
     plain = jnp.ones(3)
     assert plain.sharding == SingleDeviceSharding(core.devices()[0])
+    assert plain.sharding.shard_shape((3,)) == (3,)
+    assert plain.sharding.devices_indices_map((3,)) == {core.devices()[0]: (slice(None),)}
     assert core.device_put(plain, core.devices()[0]).sharding == plain.sharding
     assert (x + 1).sharding == plain.sharding  # operations do not propagate shardings
 
