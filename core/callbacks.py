@@ -172,7 +172,7 @@ def pure_callback(
       result_shape_dtypes: pytree of objects with `.shape` and `.dtype`
         (`core.ShapeDtypeStruct`, or example arrays) describing the results.
       *args: pytrees of arrays passed to the callback.
-      sharding: accepted for compatibility (one CPU device).
+      sharding: accepted for compatibility (the callback runs on the calling device).
       vmap_method: how `vmap` calls the callback: "sequential" (once per batch element),
         "expand_dims" (once; unbatched arguments get a leading size-1 axis), "broadcast_all"
         (once; every argument broadcast to the batch size) or "legacy_vectorized" (once;
@@ -258,7 +258,7 @@ def io_callback(
         leaves of `args`; returns numpy arrays matching `result_shape_dtypes` (None for none).
       result_shape_dtypes: pytree of objects with `.shape` and `.dtype`, or None.
       *args: pytrees of arrays passed to the callback.
-      sharding: accepted for compatibility (one CPU device).
+      sharding: accepted for compatibility (the callback runs on the calling device).
       ordered: keep the calls in program order (always true here); forbids `vmap`, as in JAX.
       **kwargs: static keyword arguments passed to the callback.
 
