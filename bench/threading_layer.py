@@ -27,6 +27,7 @@ from core.jit.api import jit
 from core.jit import fork_safety
 sys.path.insert(0, sys.argv[1])
 from bench._common import median_time
+from bench.mlp_step import numbax_runner
 
 selu = jit(lambda x: cnn.selu(x) * 2.0)
 tanh = jit(lambda x: jnp.tanh(x) * 0.5 + 1.0)
@@ -36,6 +37,7 @@ print(json.dumps({
     "layer": fork_safety.threading_layer(),
     "selu 1e6": median_time(lambda: selu(x)),
     "tanh 2^18": median_time(lambda: tanh(y)),
+    "mlp step, batch 128": median_time(numbax_runner(128)),
 }))
 """
 
