@@ -112,8 +112,10 @@ def _compile(jaxpr: ir.Jaxpr, backend: str) -> Callable[..., list[np.ndarray]]:
         return numpy_backend.compile_jaxpr(jaxpr)
     if backend != "numba":
         raise ValueError(f"unknown jit backend {backend!r}; use 'numba' or 'python'")
+    from core.jit import fork_safety
+
     try:
-        return numba_backend.compile_jaxpr(jaxpr)
+        return fork_safety.serialized(numba_backend.compile_jaxpr(jaxpr))
     except UnsupportedDTypeError as err:
         warnings.warn(
             f"numba cannot compile arrays of dtype {', '.join(err.dtypes)}: this jitted "
