@@ -68,24 +68,25 @@ _LAUNCH_LOCK = threading.RLock()
 
 
 def serialized(call: Callable[..., Any]) -> Callable[..., Any]:
-    """`call` (a compiled program with `.kernel` and `.source`), made to hold a process-wide
-    lock while it runs if it launches threaded loops on the `workqueue` layer, which aborts the
-    process when two threads use it at once; else `call` itself."""
-    if numba.config.THREADING_LAYER != "workqueue" or "prange(" not in call.source:
+    """`call` (a compiled program, with its `.source` and its entry `.kernel` if it has them),
+    made to hold a process-wide lock while it runs if it may launch threaded loops on the
+    `workqueue` layer, which aborts the process when two threads use it at once; else `call`."""
+    source = getattr(call, "source", None)
+    if numba.config.THREADING_LAYER != "workqueue" or (source and "prange(" not in source):
         return call
-    kernel = call.kernel
 
-    def locked_kernel(*args: Any) -> Any:
-        with _LAUNCH_LOCK:
-            return kernel(*args)
+    def locked(fn: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any) -> Any:
+            with _LAUNCH_LOCK:
+                return fn(*args)
 
-    def locked_call(*args: Any) -> Any:
-        with _LAUNCH_LOCK:
-            return call(*args)
+        return run
 
-    locked_call.kernel = locked_kernel
-    locked_call.source = call.source
-    return locked_call
+    wrapped = locked(call)
+    wrapped.__dict__.update(getattr(call, "__dict__", {}))  # .source, .kernel, ...
+    if hasattr(call, "kernel"):
+        wrapped.kernel = locked(call.kernel)
+    return wrapped
 
 
 def threading_layer() -> str:
