@@ -246,10 +246,8 @@ class _Pmapped:
         communicator = ThreadCommunicator(
             size, _process_group(), process_index() * size, global_size
         )
-        args = [
-            entry.consts + [v if ax is None else _slice(v, ax, i) for v, ax in zip(vals, axes)]
-            for i in range(size)
-        ]
+        vals = [_read_only(v) for v in vals]
+        args = [entry.consts + [_slice(v, ax, i) for v, ax in zip(vals, axes)] for i in range(size)]
         outputs = _Outputs(entry, size)
         run = functools.partial(_run_shard, self._axis_name, communicator, outputs.store)
         with _SUBMIT_LOCK:  # every device queue sees concurrent pmap calls in one order
@@ -274,7 +272,7 @@ class _Pmapped:
         out_tree = store[0]
         dummy = tree_util.tree_unflatten(out_tree, [0] * out_tree.num_leaves)
         out_axes = _broadcast_prefix(self._out_axes, dummy, "out_axes")
-        const_vals = [np.ascontiguousarray(np.asarray(c)) for c in consts]
+        const_vals = [_read_only(np.ascontiguousarray(np.asarray(c))) for c in consts]
         return _Entry(exe, const_vals, jaxpr.out_avals, out_tree, out_axes)
 
 
@@ -285,8 +283,22 @@ def _shard_aval(aval: ShapedArray, axis: int | None) -> ShapedArray:
     return ShapedArray(shape, aval.dtype, aval.weak_type)
 
 
-def _slice(value: np.ndarray, axis: int, i: int) -> np.ndarray:
-    return value[i] if axis == 0 else np.take(value, i, axis)
+def _read_only(value: np.ndarray) -> np.ndarray:
+    """A read-only view of `value`: compiled kernels take read-only arrays, and a writable one
+    costs a slow conversion on every call (half of a small train step's time)."""
+    if not value.flags.writeable:
+        return value
+    view = value.view()
+    view.flags.writeable = False
+    return view
+
+
+def _slice(value: np.ndarray, axis: int | None, i: int) -> np.ndarray:
+    if axis is None:
+        return value
+    # `value[i, ...]` keeps 0-d slices arrays (`value[i]` would be a numpy scalar, which the
+    # kernel's signature rejects: every call would fall back to converting its arguments).
+    return value[i, ...] if axis == 0 else _read_only(np.take(value, i, axis))
 
 
 def _process_group() -> Any:
@@ -329,6 +341,9 @@ class _Outputs:
                 buf[index] = out
 
     def arrays(self, devices: list) -> list[Array]:
+        for v in self.values:  # immutable from now on (and read-only views are fast inputs)
+            if isinstance(v, np.ndarray):
+                v.flags.writeable = False
         return [
             Array._placed(
                 v,
