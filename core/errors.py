@@ -258,7 +258,7 @@ class ShardMapOutSpecError(ShardMapSpecError):
     """A `shard_map` output varies along a mesh axis its out_specs entry leaves out."""
 
 
-class JaxprTypeError(TypeError):
+class JaxprTypeError(NumbaxError, TypeError):
     """A malformed jaxpr (an internal error: please report it with the printed jaxpr); raised
     by `core.ir.typecheck`, as `jax.errors.JaxprTypeError`."""
 

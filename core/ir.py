@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from core import source_info
+from core.array import Array
 from core.avals import ShapedArray
 from core.errors import JaxprTypeError
 
@@ -53,8 +54,6 @@ class Literal:
 
     def as_array(self) -> Any:
         """The literal as an `Array` of its abstract value's dtype and weak type."""
-        from core.array import Array
-
         return Array(np.asarray(self.val, dtype=self.aval.dtype), self.aval.weak_type)
 
 

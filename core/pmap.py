@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from core import tree_util
-from core.api import _as_value, _broadcast_prefix, vmap
+from core.api import _broadcast_prefix, vmap
 from core.array import Array
 from core.avals import ShapedArray, interned
 from core.config import config
@@ -43,7 +43,7 @@ from core.jit.api import StaticArgumentError, _concrete_inputs, executable, jit
 from core.parallel import axis_env
 from core.parallel.communicator import ThreadCommunicator
 from core.sharding import pmap_sharding
-from core.trace import EvalTrace, current_trace, get_aval
+from core.trace import EvalTrace, as_value, current_trace, get_aval
 
 __all__ = [
     "PmapArgumentError",
@@ -263,7 +263,7 @@ class _Pmapped:
             out = self._call_fun(static_items, dyn_args, kwargs)
             out_flat, out_tree = tree_util.tree_flatten(out)
             store.append(out_tree)
-            return [_as_value(o) for o in out_flat]
+            return [as_value(o) for o in out_flat]
 
         with axis_env.tracing(self._axis_name, global_size):
             jaxpr, consts = trace_to_closed_jaxpr(flat_fun, shard_avals)

@@ -28,6 +28,10 @@ from core import dtypes
 from core.array import Array
 from core.errors import PRNGKeyError, RandomArgumentError, ShapeError
 from core.numpy._util import broadcast_shapes, broadcast_to, canonicalize_axis, ensure_array
+from core.numpy.linalg_ops import matmul
+from core.numpy.reductions import argmax
+from core.numpy.ufuncs import greater
+from core.numpy.where import clip
 from core.prims import elementwise as ew
 from core.prims import indexing as ix
 from core.prims import reductions as red
@@ -486,8 +490,6 @@ def multivariate_normal(
     Returns:
       An array of shape `shape + (n,)`.
     """
-    from core.numpy.linalg_ops import matmul
-
     key = _check_key("multivariate_normal", key)
     mean = ensure_array(mean)
     dt = get_aval(mean).dtype
@@ -583,8 +585,6 @@ def randint(key: Any, shape: Sequence[int], minval: Any, maxval: Any, dtype: Any
     Returns:
       An array of `shape` and `dtype`.
     """
-    from core.numpy.where import clip
-
     key = _check_key("randint", key)
     dtype = dtypes.default_int() if dtype is None else dtypes.canonicalize_dtype(dtype)
     if dtype.kind not in "iu":
@@ -607,8 +607,6 @@ def _as_int(x: Any, dtype: np.dtype) -> Any:
 
 def _clip_convert(x: Any, dtype: np.dtype) -> Any:
     """Converts an integer array to `dtype`, saturating instead of wrapping."""
-    from core.numpy.where import clip
-
     src = np.iinfo(get_aval(x).dtype)
     dst = np.iinfo(dtype)
     lo, hi = max(int(src.min), int(dst.min)), min(int(src.max), int(dst.max))
@@ -616,8 +614,6 @@ def _clip_convert(x: Any, dtype: np.dtype) -> Any:
 
 
 def _randint(key: Any, shape: tuple[int, ...], minval: Any, maxval: Any, dtype: np.dtype) -> Any:
-    from core.numpy.ufuncs import greater
-
     minval, maxval = ensure_array(minval), ensure_array(maxval)
     for bound in (minval, maxval):
         if broadcast_shapes(shape, get_aval(bound).shape) != shape:
@@ -664,8 +660,6 @@ def categorical(key: Any, logits: Any, axis: int = -1, shape: Sequence[int] | No
     Returns:
       int32 indices of `shape`.
     """
-    from core.numpy.reductions import argmax
-
     key = _check_key("categorical", key)
     logits = ensure_array(logits)
     lshape = get_aval(logits).shape

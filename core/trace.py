@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes, errors
-from core.array import Array
+from core.array import Array, asarray_concrete
 from core.array_base import ArrayBase
 from core.avals import ShapedArray
 from core.config import config
@@ -119,6 +119,12 @@ def to_numpy(x: Any, aval: ShapedArray | None = None) -> np.ndarray:
     if aval is None:
         aval = get_aval(x)
     return np.asarray(x, dtype=aval.dtype)
+
+
+def as_value(x: Any) -> Any:
+    """Arrays and tracers pass through; anything else (Python or numpy scalars and arrays)
+    becomes a concrete `Array` with its canonical dtype."""
+    return x if isinstance(x, (Array, Tracer)) else asarray_concrete(x)
 
 
 class EvalTrace(Trace):

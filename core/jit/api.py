@@ -53,7 +53,7 @@ from core.primitive import Primitive
 from core.prims.control_flow import common as _derived_jaxprs  # memo
 from core.prims.control_flow.common import partial_eval_jaxpr  # splits control flow bodies too
 from core.profiler import hooks as _profiler
-from core.trace import EvalTrace, Tracer, current_trace, get_aval, set_current_trace
+from core.trace import EvalTrace, Tracer, as_value, current_trace, get_aval, set_current_trace
 from core.tree_util import _flatten as _flatten_node
 
 logger = logging.getLogger("core.jit")
@@ -665,9 +665,7 @@ class Jitted:
             out = self._fun(*full, **dyn_kwargs, **static_kw)
             out_flat, out_tree = tree_util.tree_flatten(out)
             store.append(out_tree)
-            from core.api import _as_value
-
-            return [_as_value(o) for o in out_flat]
+            return [as_value(o) for o in out_flat]
 
         avals = [ShapedArray(*k) for k in key[1]]
         jaxpr, consts = trace_to_closed_jaxpr(flat_fun, avals)

@@ -27,12 +27,19 @@ import numpy as np
 from core import dtypes
 from core.array import Array
 from core.errors import NonConcreteBooleanIndexError
+from core.numpy import ufuncs
 from core.numpy._util import broadcast_to, canonicalize_axis, ensure_array
+from core.numpy.creation import ones_like
+from core.numpy.reductions import sum as _sum
+from core.numpy.shapes import atleast_1d, stack
+from core.numpy.ufuncs import less, less_equal, remainder
 from core.prims import elementwise as ew
 from core.prims import gather as gp
 from core.prims import indexing as ix
 from core.prims import shapes as sh
+from core.prims.reductions import reduce_sum
 from core.prims.rev import rev
+from core.prims.sorting import cumsum, sort
 from core.trace import Tracer, get_aval
 
 # ---------------------------------------------------------------------------------------------
@@ -308,9 +315,6 @@ def _update_method(
         unique_indices: bool = False,
         mode: str | None = None,
     ) -> Any:
-        from core.numpy import ufuncs
-        from core.numpy.creation import ones_like
-
         if prepare is not None:
             values = getattr(ufuncs, prepare)(ensure_array(values))
         if combine is None:
@@ -408,8 +412,6 @@ def _prep_indices(indices: Any, n: int, mode: str) -> Any:
         raise TypeError(f"take indices must be integers, got {get_aval(idx).dtype}")
     idx = sh.convert_element_type(idx, _index_dtype())
     if mode == "wrap":
-        from core.numpy.ufuncs import remainder
-
         return remainder(idx, n)
     return _wrap_negative(idx, n)
 
@@ -479,8 +481,6 @@ def take_along_axis(
 
 def _compact(mask_flat: Any, values: Any, size: int, fill: Any) -> Any:
     """The entries of `values` where `mask_flat`, in order, padded/truncated to `size`."""
-    from core.prims.sorting import cumsum
-
     m = sh.convert_element_type(mask_flat, _index_dtype())
     pos = ew.sub(cumsum(m, 0), ew.full_like(m, 1))
     pos = ew.select_n(sh.convert_element_type(m, dtypes.bool_), ew.full_like(pos, size), pos)
@@ -520,8 +520,6 @@ def nonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> tuple
 
 def argwhere(a: Any, *, size: int | None = None, fill_value: Any = None) -> Any:
     """Indices of the non-zero elements as an array of shape (count, ndim)."""
-    from core.numpy.shapes import atleast_1d, stack
-
     a = ensure_array(a)
     if get_aval(a).ndim == 0:
         return stack(nonzero(atleast_1d(a), size=size, fill_value=fill_value), 1)[:, :0]
@@ -557,8 +555,6 @@ def unique(
             raise NonConcreteBooleanIndexError(
                 get_aval(ar), "jnp.unique of a traced array needs a static size= and no return_*"
             )
-        from core.prims.reductions import reduce_sum
-        from core.prims.sorting import sort
 
         n = get_aval(ar).size
         s = sort(sh.reshape(ar, (n,)), 0)
@@ -617,9 +613,6 @@ def searchsorted(
     a: Any, v: Any, side: str = "left", sorter: Any = None, *, method: str = "scan"
 ) -> Any:
     """Insertion points of `v` into the sorted 1-D `a` (int32), like `numpy.searchsorted`."""
-    from core.numpy.reductions import sum as _sum
-    from core.numpy.ufuncs import less, less_equal
-
     a = ensure_array(a)
     if get_aval(a).ndim != 1:
         raise ValueError(f"a should be 1-dimensional, got shape {get_aval(a).shape}")

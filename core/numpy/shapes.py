@@ -6,11 +6,19 @@ from typing import Any
 
 import numpy as np
 
-from core.errors import ShapeError
-from core.numpy._util import broadcast_to, canonicalize_axis, ensure_array, promote_dtypes
+from core.errors import ConcretizationTypeError, ShapeError
+from core.numpy._util import (
+    broadcast_shapes,
+    broadcast_to,
+    canonicalize_axis,
+    ensure_array,
+    promote_dtypes,
+)
+from core.numpy.ufuncs import remainder, subtract
 from core.prims import indexing as ix
 from core.prims import shapes as sh
-from core.trace import get_aval
+from core.prims.rev import rev
+from core.trace import Tracer, get_aval
 
 
 def _resolve_shape(shape: Any, size: int, old: tuple[int, ...]) -> tuple[int, ...]:
@@ -175,8 +183,6 @@ def stack(arrays: Any, axis: int = 0, out: Any = None, dtype: Any = None) -> Any
 
 
 def broadcast_arrays(*args: Any) -> list[Any]:
-    from core.numpy._util import broadcast_shapes
-
     arrs = [ensure_array(a) for a in args]
     shape = broadcast_shapes(*(get_aval(a).shape for a in arrs))
     return [broadcast_to(a, shape) for a in arrs]
@@ -338,7 +344,6 @@ def repeat(
     `repeats` may be an int or a per-element array; a traced array needs a static
     `total_repeat_length`."""
     from core.numpy.indexing import take
-    from core.trace import Tracer
 
     a = ensure_array(a)
     if axis is None:
@@ -368,8 +373,6 @@ def repeat(
             )
         return take(a, idx.astype(np.int32), axis=ax, mode="clip")
     if total_repeat_length is None:
-        from core.errors import ConcretizationTypeError
-
         raise ConcretizationTypeError(
             "jnp.repeat with traced repeats", "Pass a static total_repeat_length=."
         )
@@ -383,8 +386,6 @@ def repeat(
 
 def flip(m: Any, axis: Any = None) -> Any:
     """Reverses the order of elements along `axis` (all axes when None)."""
-    from core.prims.rev import rev
-
     m = ensure_array(m)
     nd = get_aval(m).ndim
     axes = range(nd) if axis is None else [canonicalize_axis(a, nd) for a in np.atleast_1d(axis)]
@@ -416,7 +417,6 @@ def rot90(m: Any, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
 def roll(a: Any, shift: Any, axis: Any = None) -> Any:
     """Shifts elements cyclically by `shift` along `axis` (the flattened array when None)."""
     from core.numpy.indexing import take
-    from core.trace import Tracer
 
     a = ensure_array(a)
     if axis is None:
@@ -433,8 +433,6 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Any:
         if n == 0:
             continue
         if isinstance(s, Tracer):
-            from core.numpy.ufuncs import remainder, subtract
-
             idx = remainder(subtract(sh.iota(np.int32, n), s), n)
             a = take(a, idx, axis=ax, mode="clip")
             continue
