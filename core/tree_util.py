@@ -24,8 +24,6 @@ from itertools import islice
 from keyword import iskeyword
 from typing import Any, NamedTuple
 
-from core.errors import NumbaxError
-
 __all__ = [
     "DictKey",
     "FlattenedIndexKey",
@@ -67,19 +65,19 @@ __all__ = [
 # Errors (ValueError/TypeError subclasses, so code written against JAX keeps working)
 
 
-class PyTreeStructureError(NumbaxError, ValueError):
+class PyTreeStructureError(ValueError):
     """A pytree does not have the structure (or prefix structure) that was required."""
 
 
-class PyTreeKeySortError(NumbaxError, ValueError):
+class PyTreeKeySortError(ValueError):
     """A dict in a pytree has keys that cannot be sorted (e.g. mixed ``str`` and ``int``)."""
 
 
-class PyTreeLeafCountError(NumbaxError, ValueError):
+class PyTreeLeafCountError(ValueError):
     """`PyTreeDef.unflatten` got a number of leaves different from ``num_leaves``."""
 
 
-class PyTreeRegistrationError(NumbaxError, ValueError):
+class PyTreeRegistrationError(ValueError):
     """A type was registered as a pytree node twice."""
 
 

@@ -3,9 +3,7 @@
 One class per failure, each subclassing the built-in exception a caller would catch for it
 (a missing dataset is a `FileNotFoundError`, a bad file a `ValueError`). The message names the
 file, what was expected and what was found, and says how to fix it; the same facts are kept as
-attributes for programs. Every class derives from the package root `DatasetError`; unlike the
-other packages' roots it is not a `core.errors.NumbaxError`, because `datasets` needs only numpy
-(importing `core.errors` would import the whole core).
+attributes for programs.
 """
 
 from __future__ import annotations
@@ -14,11 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 
-class DatasetError(Exception):
-    """Root of `datasets`' errors: ``except datasets.errors.DatasetError`` catches every one."""
-
-
-class DatasetNotFoundError(DatasetError, FileNotFoundError):
+class DatasetNotFoundError(FileNotFoundError):
     """The dataset's files are in none of the searched directories and could not be downloaded."""
 
     def __init__(
@@ -54,7 +48,7 @@ class DatasetNotFoundError(DatasetError, FileNotFoundError):
         super().__init__("\n".join(lines))
 
 
-class ChecksumMismatchError(DatasetError, ValueError):
+class ChecksumMismatchError(ValueError):
     """A dataset file's sha256 differs from the published one (corrupt, truncated or replaced)."""
 
     def __init__(self, path: Path | str, expected: str, got: str, source: str | None = None):
@@ -70,7 +64,7 @@ class ChecksumMismatchError(DatasetError, ValueError):
         )
 
 
-class DownloadTooLargeError(DatasetError, OSError):
+class DownloadTooLargeError(OSError):
     """A download is larger than the file's published size (or its announced length)."""
 
     def __init__(self, url: str, limit: int, got: int):
@@ -84,7 +78,7 @@ class DownloadTooLargeError(DatasetError, OSError):
         )
 
 
-class DownloadDeadlineError(DatasetError, TimeoutError):
+class DownloadDeadlineError(TimeoutError):
     """A download did not finish within `download.DEADLINE_SECONDS`."""
 
     def __init__(self, url: str, seconds: float, got: int):
@@ -96,7 +90,7 @@ class DownloadDeadlineError(DatasetError, TimeoutError):
         )
 
 
-class RedirectRefusedError(DatasetError, OSError):
+class RedirectRefusedError(OSError):
     """A mirror redirected to another host (or from https to http), which is not followed."""
 
     def __init__(self, url: str, target: str):
@@ -109,7 +103,7 @@ class RedirectRefusedError(DatasetError, OSError):
         )
 
 
-class CorruptFileError(DatasetError, ValueError):
+class CorruptFileError(ValueError):
     """A file is not a well-formed IDX file (bad magic number, truncated, bad gzip stream...)."""
 
     def __init__(self, path: Path | str, what: str, expected: str, found: str):
@@ -124,7 +118,7 @@ class CorruptFileError(DatasetError, ValueError):
         )
 
 
-class IDXDtypeError(DatasetError, TypeError):
+class IDXDtypeError(TypeError):
     """`write_idx()` was given an array whose dtype has no IDX type code."""
 
     def __init__(self, dtype: object, supported: Sequence[str]):
@@ -133,7 +127,7 @@ class IDXDtypeError(DatasetError, TypeError):
         )
 
 
-class UnknownSplitError(DatasetError, ValueError):
+class UnknownSplitError(ValueError):
     """`load(split=...)` was given a split name the dataset does not have."""
 
     def __init__(self, name: str, split: object, splits: Sequence[str]):
@@ -144,14 +138,14 @@ class UnknownSplitError(DatasetError, ValueError):
         )
 
 
-class BatchSizeError(DatasetError, ValueError):
+class BatchSizeError(ValueError):
     """`batches()` was given a batch size that is not a positive integer."""
 
     def __init__(self, batch_size: object):
         super().__init__(f"batch_size must be a positive int, got {batch_size!r}.")
 
 
-class LengthMismatchError(DatasetError, ValueError):
+class LengthMismatchError(ValueError):
     """The arrays given to `batches()` do not share their leading dimension."""
 
     def __init__(self, lengths: dict[str, int]):
@@ -162,7 +156,7 @@ class LengthMismatchError(DatasetError, ValueError):
         )
 
 
-class MissingShuffleKeyError(DatasetError, TypeError):
+class MissingShuffleKeyError(TypeError):
     """`batches(shuffle=True)` was called without a PRNG key."""
 
     def __init__(self) -> None:
@@ -173,7 +167,7 @@ class MissingShuffleKeyError(DatasetError, TypeError):
         )
 
 
-class ImageDtypeError(DatasetError, TypeError):
+class ImageDtypeError(TypeError):
     """`to_float()` was given images that are not uint8."""
 
     def __init__(self, dtype: object):

@@ -41,12 +41,9 @@ InvalidCheckpointError                     train.errors.CheckpointExistsError
 
 from __future__ import annotations
 
-from core.errors import NumbaxError
 
-
-class FlaxError(NumbaxError):
-    """Root of ``nn``'s errors, every module-system error (``flax.errors.FlaxError``); a
-    ``core.errors.NumbaxError``, like every numbax error."""
+class FlaxError(Exception):
+    """Base class of every module-system error (``flax.errors.FlaxError``)."""
 
 
 # Raised by numbax (through the subclasses named in the module docstring).

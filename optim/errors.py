@@ -1,25 +1,19 @@
 """Error classes of `optim`: one per failure, each naming the values involved and the fix.
 
-Every class derives from the package root `OptimError` (a `core.errors.NumbaxError`) and
-subclasses the matching built-in (`ValueError`, `TypeError`, `KeyError`), so plain
+Every class subclasses the matching built-in (`ValueError`, `TypeError`, `KeyError`), so plain
 `except ValueError:` clauses written for Optax keep working, and every message ends with a pointer
 to the class name in `optim/README.md`.
 """
 
 from __future__ import annotations
 
-from core.errors import NumbaxError
 
-
-class OptimError(NumbaxError):
-    """Root of `optim`'s errors (`except optim.errors.OptimError` catches every one of them);
-    a `core.errors.NumbaxError`, like every numbax error."""
-
+class _OptimErrorMixin:
     def __init__(self, message: str) -> None:
         super().__init__(f"{message}\nSee optim/README.md#{type(self).__name__}")
 
 
-class MissingParamsError(OptimError, ValueError):
+class MissingParamsError(_OptimErrorMixin, ValueError):
     """A transformation that needs the parameters was called as `update(updates, state)`.
 
     Fix: `tx.update(grads, opt_state, params)`.
@@ -32,74 +26,74 @@ class MissingParamsError(OptimError, ValueError):
         )
 
 
-class StateMismatchError(OptimError, ValueError):
+class StateMismatchError(_OptimErrorMixin, ValueError):
     """`update` received a state that was not produced by this transformation's `init`."""
 
 
-class DuplicateNameError(OptimError, ValueError):
+class DuplicateNameError(_OptimErrorMixin, ValueError):
     """`named_chain` got the same name twice."""
 
 
-class UnknownLabelError(OptimError, ValueError):
+class UnknownLabelError(_OptimErrorMixin, ValueError):
     """`partition`/`multi_transform` found a parameter label with no transformation."""
 
 
-class StaticArgsError(OptimError, ValueError):
+class StaticArgsError(_OptimErrorMixin, ValueError):
     """`inject_hyperparams(..., static_args=...)` named arguments the factory does not take."""
 
 
-class ScheduleArgumentError(OptimError, ValueError):
+class ScheduleArgumentError(_OptimErrorMixin, ValueError):
     """A schedule was built with arguments outside its domain (e.g. `decay_steps <= 0`)."""
 
 
-class SkipFunctionOutputError(OptimError, TypeError):
+class SkipFunctionOutputError(_OptimErrorMixin, TypeError):
     """A `MultiSteps` `should_skip_update_fn` returned something other than a boolean scalar."""
 
 
-class ComplexParamsError(OptimError, TypeError):
+class ComplexParamsError(_OptimErrorMixin, TypeError):
     """A transformation that only supports real parameters received complex ones."""
 
 
-class TreeKeyError(OptimError, KeyError):
+class TreeKeyError(_OptimErrorMixin, KeyError):
     """`optim.tree.get`/`optim.tree.set` found no value (or several values) for a key."""
 
     def __str__(self) -> str:
         return str(self.args[0])
 
 
-class TreeDtypeError(OptimError, ValueError):
+class TreeDtypeError(_OptimErrorMixin, ValueError):
     """`optim.tree.dtype` found leaves of different dtypes and no rule to combine them."""
 
 
-class NormOrderError(OptimError, ValueError):
+class NormOrderError(_OptimErrorMixin, ValueError):
     """`optim.tree.norm` was asked for an unsupported `ord`."""
 
 
-class LossInputError(OptimError, TypeError):
+class LossInputError(_OptimErrorMixin, TypeError):
     """A loss received inputs of the wrong dtype or shape (e.g. float labels where ints go)."""
 
 
-class OptimizerArgumentError(OptimError, ValueError):
+class OptimizerArgumentError(_OptimErrorMixin, ValueError):
     """A transformation was built with an argument outside its domain (e.g. `sync_period < 1`,
     `memory_size < 1`, an unknown `variant` or line-search strategy)."""
 
 
-class LookaheadParamsError(OptimError, TypeError):
+class LookaheadParamsError(_OptimErrorMixin, TypeError):
     """`lookahead`'s `update` needs `params=LookaheadParams(fast=..., slow=...)`."""
 
 
-class UnusedExtraArgsError(OptimError, TypeError):
+class UnusedExtraArgsError(_OptimErrorMixin, TypeError):
     """A line search got keyword arguments that its `value_fn` does not accept."""
 
 
-class StateValueNotFoundError(OptimError, ValueError):
+class StateValueNotFoundError(_OptimErrorMixin, ValueError):
     """`value_and_grad_from_state` found no `value`/`grad` in the optimizer state."""
 
 
-class BatchAxisError(OptimError, ValueError):
+class BatchAxisError(_OptimErrorMixin, ValueError):
     """Per-example or microbatched inputs disagree on their batch axis (or it does not divide
     into microbatches); also the batch checks of `ntxent` and `ctc_loss`."""
 
 
-class AccumulatorError(OptimError, ValueError):
+class AccumulatorError(_OptimErrorMixin, ValueError):
     """A microbatching accumulator cannot handle the values (e.g. MEAN on integers)."""

@@ -4,8 +4,7 @@ One class per failure, each subclassing the built-in exception a caller would ca
 file that cannot be read is a `ValueError`, a missing step a `FileNotFoundError`). The message
 names the file or key path, what was expected and what was found, and the fix; the same facts are
 kept as attributes for programs. Where Flax raises a `flax.errors` class for the same failure,
-ours derives from it too (`CheckpointExistsError` is an `InvalidCheckpointError`). Every class
-derives from the package root `TrainError`, a `core.errors.NumbaxError`.
+ours derives from it too (`CheckpointExistsError` is an `InvalidCheckpointError`).
 """
 
 from __future__ import annotations
@@ -13,15 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from core.errors import NumbaxError
 from nn.flax_errors import InvalidCheckpointError
 
 
-class TrainError(NumbaxError):
-    """Root of `train`'s errors: ``except train.errors.TrainError`` catches every one of them."""
-
-
-class CheckpointExistsError(TrainError, InvalidCheckpointError, FileExistsError):
+class CheckpointExistsError(InvalidCheckpointError, FileExistsError):
     """`save_checkpoint` would replace or go back behind an existing checkpoint.
 
     Fix: pass ``overwrite=True`` (which also deletes the checkpoints of later steps), or save
@@ -39,7 +33,7 @@ class CheckpointExistsError(TrainError, InvalidCheckpointError, FileExistsError)
         )
 
 
-class CheckpointArgumentError(TrainError, ValueError):
+class CheckpointArgumentError(ValueError):
     """`save_checkpoint`/`restore_checkpoint` got a ``step``, ``keep`` or
     ``keep_every_n_steps`` that is not an integer in its range (``step=1.7`` would be saved as
     step 1, ``step=-1`` as a file no restore finds, ``keep=0`` would delete the new file)."""
@@ -53,7 +47,7 @@ class CheckpointArgumentError(TrainError, ValueError):
         )
 
 
-class CheckpointNotFoundError(TrainError, FileNotFoundError, ValueError):
+class CheckpointNotFoundError(FileNotFoundError, ValueError):
     """`restore_checkpoint(..., step=s)` asked for a step that has no checkpoint file.
 
     Also a `ValueError`, which is what Flax raises here.
@@ -69,7 +63,7 @@ class CheckpointNotFoundError(TrainError, FileNotFoundError, ValueError):
         )
 
 
-class CorruptCheckpointError(TrainError, ValueError):
+class CorruptCheckpointError(ValueError):
     """A checkpoint file cannot be read: truncated, not a numbax checkpoint, or damaged.
 
     Files are written atomically, so this means the file was changed or copied partially after
@@ -86,7 +80,7 @@ class CorruptCheckpointError(TrainError, ValueError):
         )
 
 
-class CheckpointVersionError(TrainError, ValueError):
+class CheckpointVersionError(ValueError):
     """A checkpoint was written by a newer, unknown version of the format."""
 
     def __init__(self, path: Path | str, version: object, supported: int):
@@ -98,7 +92,7 @@ class CheckpointVersionError(TrainError, ValueError):
         )
 
 
-class CheckpointMismatchError(TrainError, ValueError):
+class CheckpointMismatchError(ValueError):
     """The stored tree differs from the ``target`` tree given to `restore_checkpoint`.
 
     The message lists, by key path, the leaves only in the target (missing from the file), the
@@ -135,7 +129,7 @@ class CheckpointMismatchError(TrainError, ValueError):
         super().__init__("\n".join(lines))
 
 
-class UnsupportedLeafError(TrainError, TypeError):
+class UnsupportedLeafError(TypeError):
     """A leaf of the tree given to `save_checkpoint` is not a number or an array of numbers."""
 
     def __init__(self, path: str, leaf: object):
@@ -147,7 +141,7 @@ class UnsupportedLeafError(TrainError, TypeError):
         )
 
 
-class MetricNameError(TrainError, KeyError):
+class MetricNameError(KeyError):
     """A metric built with ``from_output(name)`` did not receive ``name`` as a keyword."""
 
     def __init__(self, metric: str, name: str, given: Sequence[str]):
@@ -163,7 +157,7 @@ class MetricNameError(TrainError, KeyError):
         return str(self.args[0])
 
 
-class MetricMergeError(TrainError, TypeError):
+class MetricMergeError(TypeError):
     """Two metrics of different types, or collections with different fields, were merged."""
 
     def __init__(self, left: object, right: object):
@@ -173,7 +167,7 @@ class MetricMergeError(TrainError, TypeError):
         )
 
 
-class MsgpackEncodeError(TrainError, TypeError):
+class MsgpackEncodeError(TypeError):
     """A value cannot be written as MessagePack (see `train.msgpack`)."""
 
     def __init__(self, value: object, reason: str):
@@ -185,7 +179,7 @@ class MsgpackEncodeError(TrainError, TypeError):
         )
 
 
-class MsgpackDecodeError(TrainError, ValueError):
+class MsgpackDecodeError(ValueError):
     """Bytes given to `train.msgpack.unpackb` / `msgpack_restore` are not valid MessagePack."""
 
     def __init__(self, reason: str):
@@ -197,7 +191,7 @@ class MsgpackDecodeError(TrainError, ValueError):
         )
 
 
-class StateDictMismatchError(TrainError, ValueError):
+class StateDictMismatchError(ValueError):
     """A state dict does not have the structure of the target given to `from_state_dict`.
 
     A `ValueError`, as Flax raises. Fix: build the target as the saved object was built (same
@@ -214,7 +208,7 @@ class StateDictMismatchError(TrainError, ValueError):
         )
 
 
-class OrbaxCheckpointError(TrainError, ValueError):
+class OrbaxCheckpointError(ValueError):
     """An Orbax checkpoint directory, and the optional ``tensorstore`` to read it is missing.
 
     Flax 0.7+ writes Orbax directories by default. Fix: ``pip install numbax[orbax]``

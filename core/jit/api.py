@@ -41,8 +41,7 @@ from core.array import Array
 from core.avals import ShapedArray, interned
 from core.backends import numba as numba_backend
 from core.backends import numpy as numpy_backend
-from core.config import config
-from core.debug_nans import checked_kernel
+from core.config import checked_kernel, config
 from core.errors import NumbaxError
 from core.interpreters import batching
 from core.interpreters.jvp import JVPTrace, JVPTracer, Zero, instantiate
@@ -53,7 +52,7 @@ from core.primitive import Primitive
 from core.prims.control_flow import common as _derived_jaxprs  # memo
 from core.prims.control_flow.common import partial_eval_jaxpr  # splits control flow bodies too
 from core.profiler import hooks as _profiler
-from core.trace import EvalTrace, Tracer, as_value, current_trace, get_aval, set_current_trace
+from core.trace import EvalTrace, Tracer, current_trace, get_aval, set_current_trace
 from core.tree_util import _flatten as _flatten_node
 
 logger = logging.getLogger("core.jit")
@@ -88,8 +87,9 @@ jit_call_p = Primitive("jit_call", multiple_results=True, higher_order=True)
 _executables: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def executable(jaxpr: ir.Jaxpr, backend: str) -> Callable[..., list[np.ndarray]]:
-    """The compiled callable of a constvar-free jaxpr: numpy arrays in, numpy arrays out."""
+def executable(jaxpr: ir.Jaxpr, backend: str, name: str = "fun") -> Callable[..., list[np.ndarray]]:
+    """The compiled callable of a constvar-free jaxpr: numpy arrays in, numpy arrays out
+    (`name` names the program in messages)."""
     per = _executables.get(jaxpr)
     if per is None:
         per = _executables[jaxpr] = {}
@@ -103,19 +103,17 @@ def executable(jaxpr: ir.Jaxpr, backend: str) -> Callable[..., list[np.ndarray]]
                 len(jaxpr.eqns),
                 backend,
             )
-        exe = per[backend] = _compile(jaxpr, backend)
+        exe = per[backend] = _compile(jaxpr, backend, name)
     return exe
 
 
-def _compile(jaxpr: ir.Jaxpr, backend: str) -> Callable[..., list[np.ndarray]]:
+def _compile(jaxpr: ir.Jaxpr, backend: str, name: str) -> Callable[..., list[np.ndarray]]:
     if backend == "python":
         return numpy_backend.compile_jaxpr(jaxpr)
     if backend != "numba":
         raise ValueError(f"unknown jit backend {backend!r}; use 'numba' or 'python'")
-    from core.jit import fork_safety
-
     try:
-        return fork_safety.serialized(numba_backend.compile_jaxpr(jaxpr))
+        return numba_backend.compile_jaxpr(jaxpr, name)
     except UnsupportedDTypeError as err:
         warnings.warn(
             f"numba cannot compile arrays of dtype {', '.join(err.dtypes)}: this jitted "
@@ -143,7 +141,7 @@ def _contiguous(v: np.ndarray, aval: ShapedArray) -> np.ndarray:
 
 
 def _jit_call_impl(*args, jaxpr, name, backend):
-    exe = executable(jaxpr, backend)
+    exe = executable(jaxpr, backend, name)
     try:
         return exe(*[_contiguous(np.asarray(a), av) for a, av in zip(args, jaxpr.in_avals)])
     except SystemError as err:
@@ -553,7 +551,7 @@ class Jitted:
         if concrete:
             avals, vals = _concrete_inputs(leaves)
             if avals is not None:
-                hit = (*self._prepare(entry, backend, avals), entry)
+                hit = (*self._prepare(entry, backend, avals, self._name()), entry)
                 if len(self._fast) >= config.jit_cache_max_entries:
                     self._drop_fast()
                 if fast_key is not None:
@@ -606,13 +604,16 @@ class Jitted:
         if guard is not None:  # most recent first, a few structures at most
             self._guards = [(guard, hit[0], hit[1], hit[3]), *self._guards[:3]]
 
+    def _name(self) -> str:
+        return getattr(self._fun, "__name__", "fun")
+
     @staticmethod
-    def _prepare(entry: _Entry, backend: str, in_avals: list[ShapedArray]) -> tuple:
+    def _prepare(entry: _Entry, backend: str, in_avals: list[ShapedArray], name: str) -> tuple:
         """Compiles `entry` and returns what `_run` needs: (kernel with the consts bound, output
         builder, `in_avals`). `in_avals` are kept alive by the result: the fast cache keys on
         their ids."""
         if entry.exe is None:
-            entry.exe = executable(entry.jaxpr, backend)
+            entry.exe = executable(entry.jaxpr, backend, name)
             entry.const_vals = [
                 _contiguous(np.asarray(c), v.aval) for c, v in zip(entry.consts, entry.jaxpr.invars)
             ]
@@ -621,9 +622,9 @@ class Jitted:
             kernel = entry.exe
             head, exprs = "", [f"r[{k}]" for k in range(len(entry.jaxpr.outvars))]
         else:
-            from core.jit.codegen import unpack_exprs, unpack_results
+            from core.jit.codegen import unpack_results
 
-            n, exprs = unpack_exprs(entry.jaxpr)
+            n, exprs = entry.exe.layout
             head = unpack_results(n)
         if entry.const_vals:
             kernel = functools.partial(kernel, *entry.const_vals)
@@ -665,7 +666,9 @@ class Jitted:
             out = self._fun(*full, **dyn_kwargs, **static_kw)
             out_flat, out_tree = tree_util.tree_flatten(out)
             store.append(out_tree)
-            return [as_value(o) for o in out_flat]
+            from core.api import _as_value
+
+            return [_as_value(o) for o in out_flat]
 
         avals = [ShapedArray(*k) for k in key[1]]
         jaxpr, consts = trace_to_closed_jaxpr(flat_fun, avals)

@@ -24,10 +24,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import sys
 import threading
 import time
 import types
+import warnings
 import weakref
 from collections import Counter
 from collections.abc import Iterator
@@ -36,10 +38,12 @@ from typing import Any
 
 import numba
 from numba.core.caching import _CacheLocator
+from numba.core.dispatcher import Dispatcher
 
 from core.config import config
 from core.jit import cache_files, fork_safety, numba_cache
 from core.jit.cache_files import cache_dir
+from core.jit.errors import JitCacheWarning
 
 __all__ = ["cache_dir", "clear", "compile_source", "enforce_size_limit", "load_module"]
 
@@ -80,14 +84,15 @@ def _write_source(path: Path, source: str) -> None:
     except OSError:  # a symlink or an unreadable file: replaced below
         old = b""
     if old == data:
-        with contextlib.suppress(OSError):  # a read-only cache is still usable
-            os.utime(path)  # the size limit evicts the least recently used programs
+        os.utime(path)  # the size limit evicts the least recently used programs
         return
     cache_files.write_atomic(path, data)
     if old is not None:
-        cache_files.warn(
+        warnings.warn(
             f"numbax's compile cache file {path} was damaged (its content differs from the "
-            "program it is named after); it was rewritten."
+            "program it is named after); it was rewritten.",
+            JitCacheWarning,
+            stacklevel=4,
         )
 
 
@@ -113,10 +118,12 @@ def load_module(source: str) -> tuple[types.ModuleType, bool]:
             _write_source(path, source)
         except OSError as err:  # unwritable or unsafe directory, ...
             file_backed = False
-            cache_files.warn(
+            warnings.warn(
                 f"numbax cannot use the compile cache file {path} ({err}); compiling in memory "
                 "instead, so the next process compiles again. Point the NUMBAX_CACHE_DIR "
-                "environment variable at a private writable directory to fix this."
+                "environment variable at a private writable directory to fix this.",
+                JitCacheWarning,
+                stacklevel=3,
             )
     mod = types.ModuleType(name)
     if file_backed:
@@ -143,7 +150,7 @@ def compile_source(source: str, entry: str, signature: tuple, **options: Any) ->
     disp = _DISPATCHERS.get(key)
     if disp is not None:
         return disp
-    with _compile_lock():
+    with _compile_lock(None if _calls_shared_helpers(source) else module_name(source)):
         mod, file_backed = load_module(source)
         fn = getattr(mod, entry)
         if file_backed:
@@ -174,12 +181,42 @@ _thread_lock = threading.RLock()
 _abandoned: dict[str, int] = {}  # lock path -> holder pid this process stopped waiting for
 
 
+def is_cached(source: str, entry: str) -> bool:
+    """Whether the disk cache holds machine code of function `entry` of `source` (its verified
+    index exists; a damaged entry is found out, and rebuilt, only when it is loaded)."""
+    try:
+        mod, file_backed = load_module(source)
+        cache = numba_cache.VerifiedCache(getattr(mod, entry))
+        return file_backed and os.path.exists(cache._cache_file._index_path)
+    except Exception:  # numba's internals moved: count it as not cached
+        return False
+
+
+_HELPER_CALL = re.compile(r"\b(rt|vm|hc)\.(\w+)\(")
+
+
+def _calls_shared_helpers(source: str) -> bool:
+    """Whether `source` calls a cached numba function of the runtime modules, whose cache index
+    every kernel calling it shares (see `_compile_lock`)."""
+    from core.jit import host_calls, runtime, vecmath
+
+    mods = {"rt": runtime, "vm": vecmath, "hc": host_calls}
+    return any(
+        isinstance(getattr(mods[m], name, None), Dispatcher)
+        for m, name in set(_HELPER_CALL.findall(source))
+    )
+
+
 @contextlib.contextmanager
-def _compile_lock() -> Iterator[None]:
-    """Serializes compiles between threads and between processes sharing the cache directory.
+def _compile_lock(module: str | None = None) -> Iterator[None]:
+    """Serializes compiles between threads and between processes sharing the cache directory:
+    of generated module `module` only, or of everything (None).
 
     numba's cache index is read, extended and rewritten, so two processes that compile
-    different signatures of one cached helper would otherwise race. Re-entrant per thread.
+    different signatures of one cached helper would otherwise race: a kernel that calls such a
+    helper (and `clear`) takes the directory's lock exclusively. Other kernels share it and take
+    the lock of their module (one of 256 stripes, a bounded number of lock files), so processes
+    compiling different kernels run in parallel (`core/jit/workers.py`). Re-entrant per thread.
     """
     with _thread_lock:
         depth = getattr(_lock_state, "depth", 0)
@@ -188,25 +225,29 @@ def _compile_lock() -> Iterator[None]:
             if depth:
                 yield
                 return
-            with _file_lock():
+            with contextlib.ExitStack() as stack:
+                stack.enter_context(_file_lock(cache_dir(), ".compile.lock", module is not None))
+                if module is not None:
+                    stack.enter_context(_file_lock(cache_dir() / "locks", f"{module[-2:]}.lock"))
                 yield
         finally:
             _lock_state.depth = depth
 
 
 @contextlib.contextmanager
-def _file_lock() -> Iterator[None]:
+def _file_lock(directory: Path, name: str, shared: bool = False) -> Iterator[None]:
     try:
         import fcntl
 
-        path = cache_files.secure_dir(cache_dir()) / ".compile.lock"
+        cache_files.secure_dir(cache_dir())
+        path = cache_files.secure_dir(directory) / name
         flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
         fd = os.open(path, flags, 0o600)
     except (ImportError, OSError):  # no flock, or no usable directory: nothing to share
         yield
         return
     try:
-        held = _acquire(fcntl, fd, path)
+        held = _acquire(fcntl, fd, path, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
         try:
             yield
         finally:
@@ -216,14 +257,15 @@ def _file_lock() -> Iterator[None]:
         os.close(fd)
 
 
-def _acquire(fcntl: Any, fd: int, path: Path) -> bool:
-    """Takes the lock on `fd` within `config.compile_lock_timeout` seconds (else warns, naming
-    the holder, and returns False). The holder's pid is written into the lock file."""
+def _acquire(fcntl: Any, fd: int, path: Path, mode: int) -> bool:
+    """Takes the lock on `fd` (`mode`: shared or exclusive) within `config.compile_lock_timeout`
+    seconds (else warns, naming the holder, and returns False). The holder's pid is written into
+    the lock file."""
     deadline = time.monotonic() + config.compile_lock_timeout
     pause = 0.005
     while True:
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, mode | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = _holder(fd)
             if time.monotonic() >= deadline or _abandoned.get(str(path)) == holder:
@@ -236,11 +278,13 @@ def _acquire(fcntl: Any, fd: int, path: Path) -> bool:
         return True
     if _abandoned.get(str(path)) != holder:
         _abandoned[str(path)] = holder
-        cache_files.warn(
+        warnings.warn(
             f"numbax waited {config.compile_lock_timeout:g} s for the compile lock {path}, held "
             f"by process {holder if holder else '(unknown)'}; compiling without it. If that "
             "process is stopped or hung, end it; a longer wait is "
-            "config.update('compile_lock_timeout', seconds)."
+            "config.update('compile_lock_timeout', seconds).",
+            JitCacheWarning,
+            stacklevel=5,
         )
     return False
 
@@ -329,15 +373,15 @@ def enforce_size_limit(max_size: int | None = None) -> int:
 
 
 def clear() -> None:
-    """Deletes every file of the disk cache: generated sources and numba's index and machine
-    code files of numbax functions (other files in the directories are left alone).
+    """Deletes every file of the disk cache: generated sources and numba's verified index and
+    machine code files of numbax functions (other files in the directories are left alone).
     Programs already loaded keep running; later processes compile again."""
     with _compile_lock():
         for e in _files():
             name = e.name
             if (
                 name.startswith(_PREFIX)
-                or name.endswith((".nbxi", ".nbxc", ".nbi", ".nbc"))  # .nbi/.nbc: legacy
+                or name.endswith((".nbxi", ".nbxc"))
                 or (cache_files.is_temporary(name))
             ):
                 cache_files.remove(Path(e.path))

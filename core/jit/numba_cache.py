@@ -21,6 +21,7 @@ import itertools
 import os
 import pickle
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ from numba.core.caching import (
 )
 
 from core.jit import cache_files
-from core.jit.errors import CacheIntegrityError
+from core.jit.errors import CacheIntegrityError, JitCacheWarning
 
 # Directories that hold numbax's numba cache files (for `disk_cache.clear`/size limits).
 CACHE_PATHS: set[Path] = set()
@@ -148,7 +149,11 @@ class VerifiedCache(FunctionCache):
         return self._usable
 
     def _warn(self, what: str) -> None:
-        cache_files.warn(f"numbax's compile cache for {self._py_func.__qualname__}: {what}.")
+        warnings.warn(
+            f"numbax's compile cache for {self._py_func.__qualname__}: {what}.",
+            JitCacheWarning,
+            stacklevel=2,
+        )
 
     def load_overload(self, sig: Any, target_context: Any) -> Any:
         if not self._check_dir():
@@ -192,13 +197,7 @@ def cached_njit(*signatures: Any, **options: Any) -> Any:
 
     def wrap(fn: Any) -> Any:
         disp = numba.njit(**options)(fn)
-        try:
-            disp._cache = VerifiedCache(fn)
-        except OSError as err:  # no source file to key the cache on: compile in memory
-            cache_files.warn(
-                f"numbax cannot cache {fn.__qualname__} on disk ({err}); it is compiled in "
-                "every process."
-            )
+        disp._cache = VerifiedCache(fn)
         if signatures:
             for sig in signatures:
                 disp.compile(sig)

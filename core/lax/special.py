@@ -29,9 +29,6 @@ from typing import Any
 import numpy as np
 
 from core.custom_derivatives import custom_jvp
-from core.errors import NumbaxError
-from core.interpreters.jvp import Zero
-from core.numpy._util import promote_args_inexact
 from core.prims import elementwise as ew
 from core.prims import reductions as red
 from core.prims import shapes
@@ -42,6 +39,7 @@ from core.trace import get_aval
 def _args(name: str, *xs: Any) -> list[Any]:
     """Float arrays of one dtype and one shape (the broadcasting, promoting front door)."""
     import core.numpy as jnp
+    from core.numpy._util import promote_args_inexact
 
     xs = promote_args_inexact(name, *xs)
     return list(jnp.broadcast_arrays(*xs)) if len(xs) > 1 else xs
@@ -254,7 +252,7 @@ def _igamma_deriv(a: Any, x: Any, sample: bool) -> Any:
     return ew.select(ew.bitwise_or(domain, is_nan), _c(x, np.nan), out)
 
 
-class IgammaGradientError(NumbaxError, ValueError):
+class IgammaGradientError(ValueError):
     """`igamma_grad_a` and `random_gamma_grad` have no derivatives of their own (as in JAX)."""
 
 
@@ -285,6 +283,8 @@ _random_gamma_grad.defjvp(_no_derivative("random_gamma_grad"))
 def _igamma_tangent(a: Any, x: Any, ta: Any, tx: Any) -> Any:
     """dP = dP/da * ta + dP/dx * tx, skipping symbolic-zero tangents (so that second
     derivatives in x alone never reach the underivable igamma_grad_a)."""
+    from core.interpreters.jvp import Zero
+
     terms = []
     if type(ta) is not Zero:
         terms.append(ew.mul(ta, _igamma_grad_a(a, x)))
@@ -465,7 +465,7 @@ def _betainc_value(a: Any, b: Any, x: Any) -> Any:
     return ew.select(is_nan, _c(x, np.nan), result)
 
 
-class BetaincGradientError(NumbaxError, ValueError):
+class BetaincGradientError(ValueError):
     """`betainc` has no derivative with respect to `a` or `b` (as in JAX)."""
 
 
@@ -476,6 +476,8 @@ def _betainc(a: Any, b: Any, x: Any) -> Any:
 
 @_betainc.defjvp
 def _betainc_jvp(primals, tangents):
+    from core.interpreters.jvp import Zero
+
     a, b, x = primals
     ta, tb, tx = tangents
     if not all(type(t) is Zero for t in (ta, tb)):
@@ -579,7 +581,7 @@ def zeta(x: Any, q: Any) -> Any:
     return _zeta(x, q)
 
 
-class ZetaGradientError(NumbaxError, ValueError):
+class ZetaGradientError(ValueError):
     """`zeta` has no derivative with respect to its first argument."""
 
 
@@ -590,6 +592,8 @@ def _zeta(x: Any, q: Any) -> Any:
 
 @_zeta.defjvp
 def _zeta_jvp(primals, tangents):
+    from core.interpreters.jvp import Zero
+
     x, q = primals
     tx, tq = tangents
     if type(tx) is not Zero:

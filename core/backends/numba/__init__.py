@@ -20,9 +20,9 @@ from collections.abc import Callable
 import numpy as np
 
 
-def compile_jaxpr(jaxpr) -> Callable[..., list[np.ndarray]]:
-    """The numba back end's executable of `jaxpr` (see `core.jit.codegen.compile_jaxpr`); the
-    first call imports numba."""
-    from core.jit.codegen import compile_jaxpr as compile_
+def compile_jaxpr(jaxpr, name: str = "fun") -> Callable[..., list[np.ndarray]]:
+    """The numba back end's executable of `jaxpr`: one function or a sequence of kernels (see
+    `core.jit.program`), `name` naming it in messages; the first call imports numba."""
+    from core.jit import program
 
-    return compile_(jaxpr)
+    return program.compile_program(program.split(jaxpr), name)

@@ -1,0 +1,240 @@
+"""A program as a sequence of compiled kernels, run by a generated Python driver.
+
+`compile_program(split(jaxpr), name)` compiles the kernels of a program (`split` keeps small
+programs whole, `core/jit/partition.py` cuts large ones): every distinct kernel once, keyed by its
+source and argument types (the disk cache names a module by the hash of its source), so repeated
+layers, and kernels another program compiled in this process or any earlier one, cost nothing
+or a load from disk. New kernels are compiled by this process and, when there are several, by
+worker processes at the same time (`core/jit/workers.py`): this process takes them from the
+front of the list, the workers from the back, and it loads what they built from the disk cache.
+
+The driver is straight-line Python: `r3_0, r3_1, = k3(a0, x7)` per kernel, then the outputs.
+A numba call costs about 1 us plus 0.3 us per array, so a program of few kernels runs faster as
+one function; `jit_kernels="auto"` splits programs with more than `SPLIT_MIN` kernels only (the
+MNIST MLP train step stays one function, see the README).
+
+A first call that compiles for more than about a second prints one line on stderr
+("numbax: compiling step: 201 kernels, 115 distinct, 115 new ... 171.4 s"), unless
+`config.jit_progress` is False; `config.log_compiles` logs every kernel with its compile time.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+import time
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.config import config
+from core.ir import Jaxpr, Literal, Var
+from core.jit import codegen, disk_cache, partition, workers
+
+logger = logging.getLogger("core.jit")
+
+# Programs with at most this many kernels compile as one function (`jit_kernels="auto"`): numba
+# spends about 0.1 s on any function, so the MNIST MLP (27 kernels) and CNN (40) train steps
+# compile as fast as one function (CNN: 14.4 s of CPU against 16.4 s as kernels) and run
+# without the driver's calls, while a ResNet-10 step (201 kernels, 115 distinct) takes 49 s of
+# CPU as kernels against minutes as one function.
+SPLIT_MIN = 40
+
+
+def _estimate(source: str) -> float:
+    """About how many seconds numba takes for a kernel (a fixed cost, then about linear in
+    its lines while it is small)."""
+    return 0.1 + 0.005 * source.count("\n")
+
+
+# (kernel source, argument types) -> numba dispatcher, while some program uses it.
+_compiled: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+_stats = {"kernels": 0, "compiled": 0, "loaded": 0}
+
+
+def stats() -> dict[str, int]:
+    """Counters of this process: `kernels` (kernels of compiled programs, repeats included),
+    `compiled` (distinct kernels numba compiled here) and `loaded` (loaded from the disk cache).
+    """
+    return dict(_stats)
+
+
+@dataclass
+class KernelInfo:
+    """One kernel of a program: its source, how it was obtained ("memory": compiled earlier in
+    this process or earlier in this program; "disk"; "compiled"; "worker": compiled by a worker
+    process and loaded), the seconds that took, and the numba dispatcher."""
+
+    source: str
+    status: str = "memory"
+    seconds: float = 0.0
+    dispatcher: Callable | None = None
+
+
+def split(jaxpr: Jaxpr) -> partition.Program:
+    """The kernels of `jaxpr`: one kernel, the whole program, if `config.jit_kernels` is "one",
+    if it is "auto" and the program has at most `SPLIT_MIN` kernels, or if it has none."""
+    mode = config.jit_kernels
+    program = None if mode == "one" else partition.partition(jaxpr)
+    small = program is not None and len(program.kernels) <= (SPLIT_MIN if mode == "auto" else 0)
+    if program is None or small:
+        inputs = [*jaxpr.constvars, *jaxpr.invars]
+        return partition.Program(
+            inputs, [Jaxpr([], inputs, jaxpr.eqns, jaxpr.outvars)], jaxpr.outvars
+        )
+    return program
+
+
+def compile_program(program: partition.Program, name: str) -> Callable[..., list[np.ndarray]]:
+    """Compiles the kernels of `program` and returns its driver.
+
+    Args:
+      program: a partitioned program (`split`).
+      name: the program's name in messages.
+
+    Returns:
+      `f(*consts, *args) -> list of numpy arrays` like `codegen.compile_jaxpr`, with `kernel`
+      (the one function, or the driver returning a tuple of the outputs), `source` (of that
+      function or of the driver), `layout` and `kernels` (`KernelInfo`s).
+    """
+    keys = [(codegen.generate(k), tuple(codegen.in_types(k))) for k in program.kernels]
+    infos = _compile_all(program, keys, name)
+    (kj, *rest) = program.kernels
+    if not rest and kj.invars == program.inputs and kj.outvars == program.outputs:
+        driver, layout = infos[0].dispatcher, codegen.unpack_exprs(kj)  # one function
+        source = keys[0][0]
+    else:
+        driver, source = _driver(program, [info.dispatcher for info in infos])
+        layout = (len(program.outputs), [f"r{i}" for i in range(len(program.outputs))])
+    unpack = codegen.unpacker(*layout)
+
+    def call(*args):
+        try:
+            return unpack(driver(*args))
+        except TypeError:
+            args = [np.ascontiguousarray(a, v.aval.dtype) for a, v in zip(args, program.inputs)]
+            return unpack(driver(*args))
+
+    call.kernel = driver
+    call.source = source
+    call.layout = layout
+    call.kernels = infos
+    return call
+
+
+def _compile_all(program: partition.Program, keys: list[tuple], name: str) -> list[KernelInfo]:
+    """Compiles or loads every kernel of `program` that this process does not hold yet.
+
+    A kernel's key is its source and argument types (a source that reads its arguments as flat
+    arrays may serve arrays of several ranks)."""
+    start = time.perf_counter()
+    first = {}  # distinct keys in program order -> kernel jaxpr
+    for key, kj in zip(keys, program.kernels):
+        first.setdefault(key, kj)
+    infos = {key: KernelInfo(key[0], dispatcher=_compiled.get(key)) for key in first}
+    new = [key for key in first if key not in _compiled]
+    build = [key for key in new if not disk_cache.is_cached(key[0], "kernel")]
+    _stats["kernels"] += len(keys)
+    announce = config.jit_progress and sum(_estimate(key[0]) for key in build) > 1.0
+    if announce:
+        print(
+            f"numbax: compiling {name}: {_plural(len(keys), 'kernel')}, "
+            f"{len(first)} distinct, {len(build)} new ...",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
+    size = config.jit_compile_workers
+    size = workers.default_workers() if size == -1 else size
+    if len(build) > 1:
+        workers.start(size)  # they start up while this process loads cached kernels
+    for key in new:
+        if key not in build:
+            _load(key, first[key], infos[key], "disk")
+    cache = str(disk_cache.cache_dir())
+    by_worker = workers.compile_in_parallel(
+        build,
+        lambda key: (key[0], list(key[1]), cache),
+        lambda key: _load(key, first[key], infos[key], "compiled"),
+        size,
+    )
+    for key, seconds in by_worker.items():
+        _load(key, first[key], infos[key], "worker")
+        infos[key].seconds += seconds
+    seconds = time.perf_counter() - start
+    if announce:
+        print(f" {seconds:.1f} s", file=sys.stderr, flush=True)
+    if config.log_compiles:
+        for k, info in enumerate(infos.values()):
+            logger.warning(
+                "kernel %d of %s (%s, %d lines): %s, %.3f s",
+                k,
+                name,
+                disk_cache.module_name(info.source),
+                info.source.count("\n"),
+                info.status,
+                info.seconds,
+            )
+    return [infos[key] for key in keys]
+
+
+def _load(key: tuple, kj: Jaxpr, info: KernelInfo, status: str) -> None:
+    """Compiles (or loads from the disk cache) kernel `key` of jaxpr `kj` into `_compiled`."""
+    src = key[0]
+    start = time.perf_counter()
+    try:
+        disp = codegen.compile_source(src, kj)
+    except Exception:
+        if "prange(" not in src:
+            raise
+        disp = codegen.compile_source(codegen.generate(kj, parallel=False), kj)
+    if status in ("compiled", "worker") and disp.stats.cache_hits:
+        status = "worker" if status == "worker" else "disk"
+    elif status in ("disk", "worker") and not disp.stats.cache_hits:
+        status = "compiled"  # the cache entry was unusable
+    _stats["compiled" if status == "compiled" else "loaded"] += 1
+    _compiled[key] = info.dispatcher = disp
+    info.status, info.seconds = status, time.perf_counter() - start
+
+
+def _driver(program: partition.Program, kernels: list[Callable]) -> tuple[Callable, str]:
+    """The generated Python function that runs `program`'s kernels in order (see the module
+    docstring), and its source."""
+    namespace: dict = {}
+    names: dict[Var, str] = {}
+    params = [f"a{i}" for i in range(len(program.inputs))]
+    names.update(zip(program.inputs, params))
+    lines = []
+    for k, (kj, fn) in enumerate(zip(program.kernels, kernels)):
+        namespace[f"k{k}"] = fn
+        n, exprs = codegen.unpack_exprs(kj)
+        results = "".join(f"r{k}_{i}, " for i in range(n))
+        call = f"k{k}({', '.join(names[v] for v in kj.invars)})"
+        lines.append(f"{results}= {call}" if n else call)
+        for v, expr in zip(kj.outvars, exprs, strict=True):
+            names[v] = re.sub(r"\br(\d+)", rf"r{k}_\1", expr)
+            if "[" in expr:  # a row of a packed buffer: take the view once
+                alias = f"x{k}_{len(lines)}"
+                lines.append(f"{alias} = {names[v]}")
+                names[v] = alias
+    outs = []
+    for j, v in enumerate(program.outputs):
+        if isinstance(v, Literal):
+            namespace[f"c{j}"] = np.asarray(v.val, v.aval.dtype)
+            outs.append(f"c{j}.copy()")
+        elif v in program.inputs:  # an output never aliases a caller's array
+            outs.append(f"{names[v]}.copy()")
+        else:
+            outs.append(names[v])
+    body = "".join(f"    {line}\n" for line in lines)
+    results = "".join(o + ", " for o in outs)
+    source = f"def run({', '.join(params)}):\n{body}    return ({results})\n"
+    exec(source, namespace)
+    return namespace["run"], source
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

@@ -1,0 +1,170 @@
+"""Compiling kernels in worker processes, into the shared disk cache.
+
+numba compiles under one process-wide lock, so threads cannot compile two kernels at once. When a
+program has several kernels that no cache holds, `compile_in_parallel` lets worker processes
+compile some of them while the main process compiles the others: the main process takes kernels
+from the front of the list, the workers from the back. A worker compiles with
+`disk_cache.compile_source`, which writes numba's cache atomically under a lock per kernel, and
+the main process then loads the machine code from the cache. A worker's result is only a hint:
+if it failed or wrote elsewhere, the main process compiles the kernel itself.
+
+Workers are `python -m core.jit.workers` processes, started on first use and kept for the life
+of the process (a fresh interpreter imports numba and the runtime once, about a second, which
+overlaps the main process's own compiles). They are not `multiprocessing` workers: those re-run
+the user's main script in every worker unless it is guarded by `if __name__ == "__main__"`.
+Each speaks pickled `(source, in_types, cache_dir)` requests and `(ok, seconds)` replies over its
+stdin and stdout; a thread per worker feeds it. `config.jit_compile_workers` sets how many
+(default -1: the number of cores minus one, the main process compiling too); 0 turns them off.
+"""
+
+from __future__ import annotations
+
+import atexit
+import collections
+import os
+import pickle
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+_ROOT = str(Path(__file__).resolve().parents[2])  # the directory holding the `core` package
+
+
+def default_workers() -> int:
+    """Cores minus one (the main process compiles too), at least 0."""
+    return max(0, (os.cpu_count() or 1) - 1)
+
+
+class _Worker:
+    """One worker process and the pipe protocol to it."""
+
+    def __init__(self) -> None:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [_ROOT, env.get("PYTHONPATH")]))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "core.jit.workers"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+        )
+
+    def compile(self, request: tuple) -> tuple[bool, float]:
+        pickle.dump(request, self.proc.stdin)
+        self.proc.stdin.flush()
+        return pickle.load(self.proc.stdout)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.stdin.close()
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+_workers: list[_Worker] = []
+_lock = threading.Lock()
+
+
+def start(size: int) -> list[_Worker]:
+    """Starts workers until `size` run (without waiting for them); returns those `size`."""
+    with _lock:
+        _workers[:] = [w for w in _workers if w.proc.poll() is None]
+        while len(_workers) < size:
+            try:
+                _workers.append(_Worker())
+            except OSError:  # no interpreter to start (an embedded Python): no workers
+                break
+        return _workers[:size]
+
+
+@atexit.register
+def shutdown() -> None:
+    """Stops the workers (at exit)."""
+    with _lock:
+        for w in _workers:
+            w.close()
+        _workers.clear()
+
+
+def compile_in_parallel(
+    items: list,
+    request: Callable[[object], tuple],
+    compile_here: Callable[[object], None],
+    size: int,
+) -> dict:
+    """Compiles every item: `compile_here(item)` in this process from the front of `items`,
+    `request(item)` sent to up to `size` workers from the back.
+
+    Returns:
+      {item: seconds} for the items a worker compiled (to be loaded from the disk cache).
+    """
+    todo = collections.deque(items)
+    done: dict = {}
+    guard = threading.Lock()
+
+    def feed(worker: _Worker) -> None:
+        while True:
+            with guard:
+                if not todo:
+                    return
+                item = todo.pop()
+            try:
+                ok, seconds = worker.compile(request(item))
+            except Exception:  # a dead worker: the main process compiles what is left
+                ok = False
+            if ok:
+                done[item] = seconds
+            else:
+                with guard:
+                    todo.append(item)
+                return
+
+    threads = []
+    if size > 0 and len(items) > 1:
+        threads = [threading.Thread(target=feed, args=(w,), daemon=True) for w in start(size)]
+        for t in threads:
+            t.start()
+    while True:
+        with guard:
+            if not todo:
+                break
+            item = todo.popleft()
+        compile_here(item)
+    for t in threads:
+        t.join()
+    with guard:  # items a worker gave back after the main loop ended
+        rest = list(todo)
+    for item in rest:
+        compile_here(item)
+    return done
+
+
+def _serve() -> None:
+    """The worker's loop: compile each request into the disk cache, reply (ok, seconds)."""
+    from core.jit import codegen, disk_cache
+
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # anything printed must not corrupt the replies
+    while True:
+        try:
+            source, in_types, cache = pickle.load(stdin)
+        except EOFError:
+            return
+        os.environ["NUMBAX_CACHE_DIR"] = cache
+        start = time.perf_counter()
+        try:
+            sig = codegen.signature(in_types)
+            disk_cache.compile_source(source, "kernel", sig, **codegen.kernel_options(source))
+            ok = True
+        except Exception:
+            ok = False
+        pickle.dump((ok, time.perf_counter() - start), stdout)
+        stdout.flush()
+
+
+if __name__ == "__main__":
+    _serve()

@@ -1,0 +1,164 @@
+"""Programs run as kernels: results equal the numpy back end, kernels are shared by content within
+a program, across programs and through the disk cache, progress is reported and can be switched
+off, corrupt cache entries are rebuilt."""
+
+import logging
+import sys
+import uuid
+import warnings
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core.config import config
+from core.jit import cache_files, disk_cache, program
+from core.jit.errors import JitCacheWarning
+
+
+@pytest.fixture
+def many():
+    with config.override("jit_kernels", "many"), config.override("jit_compile_workers", 0):
+        yield
+
+
+def _layer(x, w, b, c):
+    return jnp.tanh(x @ w + b) * c
+
+
+def _fresh() -> float:
+    """A constant no earlier kernel contains, so that the kernels using it are new."""
+    return float(uuid.uuid4().int % 1000003) + 0.5
+
+
+def _params(n=3):
+    rng = np.random.default_rng(0)
+    ws = [rng.standard_normal((8, 8)).astype(np.float32) * 0.3 for _ in range(n)]
+    bs = [rng.standard_normal(8).astype(np.float32) for _ in range(n)]
+    return ws, bs, rng.standard_normal((4, 8)).astype(np.float32)
+
+
+def _net(c):
+    def net(ws, bs, x):
+        for w, b in zip(ws, bs):
+            x = _layer(x, w, b, c)
+        return jnp.sum(x * x)
+
+    return net
+
+
+def test_kernels_give_the_numpy_backends_results_and_gradients(many):
+    ws, bs, x = _params()
+    f = core.value_and_grad(_net(0.5), argnums=(0, 1))
+    got = core.tree_util.tree_leaves(core.jit(f)(ws, bs, x))
+    want = core.tree_util.tree_leaves(core.jit(f, backend="python")(ws, bs, x))
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=2e-5, atol=1e-6)
+
+
+def test_repeated_layers_compile_once_and_other_programs_reuse_them(many):
+    c = _fresh()
+    ws, bs, x = _params()
+    jaxpr = core.make_jaxpr(_net(c))(ws, bs, x).jaxpr
+    exe = program.compile_program(program.split(jaxpr), "net")
+    sources = [k.source for k in exe.kernels]
+    assert len(sources) > len(set(sources))  # the three layers share their kernels
+    assert sum(k.status == "compiled" for k in exe.kernels) == len(set(sources))
+
+    def two_layers_then_mean(ws, bs, x):  # another program of the same layers
+        for w, b in zip(ws[:2], bs[:2]):
+            x = _layer(x, w, b, c)
+        return jnp.mean(x)
+
+    before = program.stats()
+    other = core.make_jaxpr(two_layers_then_mean)(ws, bs, x).jaxpr
+    exe2 = program.compile_program(program.split(other), "two")
+    shared = [k for k in exe2.kernels if k.source in sources]
+    assert shared and all(k.status == "memory" for k in shared)
+    after = program.stats()
+    work = {k.source: k.status for k in exe2.kernels if k.status != "memory"}
+    assert sum(after.values()) - sum(before.values()) == len(exe2.kernels) + len(work)
+    np.testing.assert_allclose(
+        exe2(*[np.asarray(a) for a in core.tree_util.tree_leaves((ws, bs, x))])[0],
+        np.asarray(core.jit(two_layers_then_mean, backend="python")(ws, bs, x)),
+        rtol=1e-5,
+    )
+
+
+def test_small_programs_stay_one_function():
+    ws, bs, x = _params(1)
+    jaxpr = core.make_jaxpr(_net(0.5))(ws, bs, x).jaxpr
+    with config.override("jit_kernels", "auto"):
+        assert len(program.split(jaxpr).kernels) == 1
+    with config.override("jit_kernels", "many"):
+        assert len(program.split(jaxpr).kernels) > 1
+
+
+def test_a_long_compile_prints_one_line_unless_switched_off(many, capfd, monkeypatch):
+    monkeypatch.setattr(program, "_estimate", lambda source: 2.0)
+    ws, bs, x = _params(2)
+    core.jit(_net(_fresh()))(ws, bs, x)
+    err = capfd.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("numbax: compiling net: ")
+    assert " new ... " in err and err.rstrip().endswith(" s")
+    with config.override("jit_progress", False):
+        core.jit(_net(_fresh()))(ws, bs, x)
+    assert capfd.readouterr().err == ""
+
+
+def test_log_compiles_lists_every_kernel_with_its_time(many, caplog):
+    ws, bs, x = _params(2)
+    f = core.jit(_net(_fresh()))
+    with config.override("log_compiles", True), caplog.at_level(logging.WARNING, "core.jit"):
+        f(ws, bs, x)
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("kernel ")]
+    assert lines and all(" of net (numbax_jit_" in m and m.endswith(" s") for m in lines)
+    assert any(": compiled, " in m for m in lines)
+
+
+def test_corrupt_kernel_cache_entry_is_rebuilt(many, tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBAX_CACHE_DIR", str(tmp_path))
+    ws, bs, x = _params(1)
+    jaxpr = core.make_jaxpr(_net(_fresh()))(ws, bs, x).jaxpr
+    exe = program.compile_program(program.split(jaxpr), "net")
+    args = [np.asarray(a) for a in core.tree_util.tree_leaves((ws, bs, x))]
+    want = exe(*args)
+    k, source = next((k, i.source) for k, i in enumerate(exe.kernels) if i.status == "compiled")
+    name = disk_cache.module_name(source)
+    roots = [tmp_path, cache_files.numba_cache_dir()]
+    entries = [p for root in roots for p in root.rglob(f"{name}*.nbxc")]
+    assert entries
+    for path in entries:
+        path.write_bytes(b"not a cache entry")
+    # a new process would find only the files: forget what this one holds
+    for key in [key for key in program._compiled if key[0] == source]:
+        del program._compiled[key]
+    for key in [k for k in disk_cache._DISPATCHERS if k[0] == source]:
+        del disk_cache._DISPATCHERS[key]
+    sys.modules.pop(name)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        again = program.compile_program(program.split(jaxpr), "net")
+    assert any(issubclass(w.category, JitCacheWarning) for w in caught)
+    assert again.kernels[k].status == "compiled"
+    np.testing.assert_array_equal(again(*args)[0], want[0])
+
+
+def test_config_rejects_bad_kernel_settings():
+    with pytest.raises(ValueError, match="jit_kernels"):
+        config.update("jit_kernels", "some")
+    with pytest.raises(ValueError, match="jit_compile_workers"):
+        config.update("jit_compile_workers", -2)
+
+
+def test_outputs_that_are_inputs_constants_or_views_as_kernels(many):
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    out = core.jit(lambda a, b: (b, a, 2.0))(x, x + 1)
+    np.testing.assert_array_equal(np.asarray(out[0]), x + 1)
+    np.testing.assert_array_equal(np.asarray(out[1]), x)
+    assert float(out[2]) == 2.0
+    views = core.jit(lambda a: (a.T, jnp.broadcast_to(a[0], (4, 3)), jnp.exp(a) + 1))(x)
+    np.testing.assert_array_equal(np.asarray(views[0]), x.T)
+    np.testing.assert_array_equal(np.asarray(views[1]), np.broadcast_to(x[0], (4, 3)))
+    np.testing.assert_allclose(np.asarray(views[2]), np.exp(x) + 1, rtol=1e-6)
