@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes, ir, tree_util
-from core.array import Array, asarray_concrete
+from core.array import Array
 from core.avals import ShapedArray, ShapeDtypeStruct
 from core.errors import (
     GradTypeError,
@@ -41,18 +41,15 @@ from core.interpreters.jvp import (
 )
 from core.interpreters.partial_eval import JaxprTrace, trace_to_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass
-from core.trace import Tracer, current_trace, get_aval, set_current_trace
-
-
-def _as_value(x: Any) -> Any:
-    if isinstance(x, (Array, Tracer)):
-        return x
-    return asarray_concrete(x)
+from core.prims.elementwise import stop_gradient_p
+from core.prims.indexing import slice_in_dim
+from core.prims.shapes import full, reshape
+from core.trace import Tracer, as_value, current_trace, get_aval, set_current_trace
 
 
 def _flatten_args(args: Any) -> tuple[list[Any], Any]:
     leaves, tree = tree_util.tree_flatten(args)
-    return [_as_value(x) for x in leaves], tree
+    return [as_value(x) for x in leaves], tree
 
 
 # ---------------------------------------------------------------------------------------------
@@ -72,7 +69,7 @@ def _dtype_shape(x: Any) -> tuple[np.dtype, tuple[int, ...]]:
     """Dtype and shape of a tangent, float0 numpy arrays included (they have no aval)."""
     if isinstance(x, np.ndarray) and x.dtype == dtypes.float0:
         return x.dtype, x.shape
-    aval = get_aval(_as_value(x))
+    aval = get_aval(as_value(x))
     return aval.dtype, aval.shape
 
 
@@ -104,7 +101,7 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
         )
     t_flat = []
     for p, t in zip(p_leaves, t_leaves):
-        pa = get_aval(_as_value(p))
+        pa = get_aval(as_value(p))
         t_dtype, t_shape = _dtype_shape(t)
         want = pa.dtype if _is_float(pa) else dtypes.float0
         if t_dtype != want:
@@ -119,8 +116,8 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
                 f"jvp called with a tangent of shape {t_shape} for a primal of shape "
                 f"{pa.shape}; tangents must have the primals' shapes"
             )
-        t_flat.append(_as_value(t) if _is_float(pa) else Zero(tangent_aval(pa)))
-    out = _jvp(fun, [_as_value(p) for p in p_leaves], p_tree, t_flat, has_aux)
+        t_flat.append(as_value(t) if _is_float(pa) else Zero(tangent_aval(pa)))
+    out = _jvp(fun, [as_value(p) for p in p_leaves], p_tree, t_flat, has_aux)
     primals_out, tangents_out = out[0], out[1]
     tangents_out = tree_util.tree_map(
         lambda p, t: t if _is_float(get_aval(p)) else _float0_zeros(get_aval(p)),
@@ -243,7 +240,7 @@ def linearize(fun: Callable, *primals: Any, has_aux: bool = False):
                     f"original primal values: got a tangent {t_dtype.name}{list(t_shape)} for "
                     f"a primal {aval.str_short()}; expected {want.name}{list(aval.shape)}."
                 )
-            t_flat.append(_as_value(t) if _is_float(aval) else zeros_like_aval(aval))
+            t_flat.append(as_value(t) if _is_float(aval) else zeros_like_aval(aval))
         outs = ir.eval_jaxpr(jaxpr, consts, *t_flat)
         outs = [
             t if _is_float(get_aval(o)) else _float0_zeros(get_aval(o)) for o, t in zip(out, outs)
@@ -304,7 +301,7 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False, reduce_axes: Sequen
                     f"{list(c_shape)}, but expected {want}{list(aval.shape)} because the "
                     f"corresponding output of the differentiated function is {aval.str_short()}."
                 )
-            ct_flat.append(_as_value(c) if _is_float(aval) else Zero(tangent_aval(aval)))
+            ct_flat.append(as_value(c) if _is_float(aval) else Zero(tangent_aval(aval)))
         args = [UndefinedPrimal(a) for a in in_avals]
         cts_in = backward_pass(jaxpr, consts, args, ct_flat)
         cts_in = [
@@ -430,7 +427,7 @@ def value_and_grad(
         dyn = [args[i] for i in idx]
         f_partial = _dyn_fun(functools.partial(fun, **kwargs), args, idx)
         for leaf in tree_util.tree_leaves(dyn):
-            _check_grad_input(_as_value(leaf), allow_int, holomorphic)
+            _check_grad_input(as_value(leaf), allow_int, holomorphic)
         res = vjp(f_partial, *dyn, has_aux=has_aux)
         out, vjp_fn = res[0], res[1]
         _check_scalar_output(out, holomorphic)
@@ -442,8 +439,6 @@ def value_and_grad(
 
 
 def _ones_like(x: Any) -> Any:
-    from core.prims.shapes import full
-
     aval = get_aval(x)
     return full(aval.shape, 1, aval.dtype, aval.weak_type)
 
@@ -608,7 +603,7 @@ def vmap(
             tree_util.tree_leaves(kwargs)
         )
         # Unmapped leaves are passed through as they are (Python scalars stay Python scalars).
-        args_flat = [x if ax is None else _as_value(x) for x, ax in zip(leaves, axes)]
+        args_flat = [x if ax is None else as_value(x) for x, ax in zip(leaves, axes)]
         size, norm_axes = _mapped_size(args_flat, axes, axis_size, in_tree)
         trace = batching.BatchTrace(current_trace(), size, axis_name)
         tracers = [
@@ -626,7 +621,7 @@ def vmap(
                 if ax is None and not isinstance(o, Tracer):
                     results.append(o)  # unbatched non-array output, returned as it is
                     continue
-                val, dim = trace.to_val_dim(_as_value(o))
+                val, dim = trace.to_val_dim(as_value(o))
                 if ax is None:
                     if dim is not None:
                         raise VmapAxesError(
@@ -655,8 +650,6 @@ def vmap(
 def _std_basis(flat: list[Any]) -> Any:
     """One-hot basis of the flattened leaves: leaf `i` gets `(total, *shape_i)`, same dtype and
     weak type."""
-    from core.prims.shapes import reshape
-
     sizes = [get_aval(x).size for x in flat]
     total = sum(sizes)
     eye = np.eye(total)
@@ -672,9 +665,6 @@ def _std_basis(flat: list[Any]) -> Any:
 
 def _split_axis(x: Any, axis: int, in_flat: list[Any], in_tree: Any, lead: tuple) -> Any:
     """Splits basis axis `axis` of a Jacobian block into one piece per input leaf."""
-    from core.prims.indexing import slice_in_dim
-    from core.prims.shapes import reshape
-
     pieces, start = [], 0
     for leaf in in_flat:
         aval = get_aval(leaf)
@@ -712,7 +702,7 @@ def _jacobian(
         idx = _dyn_indices(argnums, nums, len(args))
         dyn = tuple(args[i] for i in idx)
         for leaf in tree_util.tree_leaves(dyn):
-            check_input(_as_value(leaf))
+            check_input(as_value(leaf))
         res = build(_dyn_fun(functools.partial(fun, **kwargs), args, idx), dyn, multiple)
         return res if has_aux else res[0]
 
@@ -761,7 +751,7 @@ def jacfwd(
         y, jac_t = res[0], res[1]
         if holomorphic:
             for leaf in tree_util.tree_leaves(y):
-                _check_output_dtype(get_aval(_as_value(leaf)), True, "jacfwd")
+                _check_output_dtype(get_aval(as_value(leaf)), True, "jacfwd")
 
         def split(j, yo):
             parts = _split_axis(j, get_aval(j).ndim - 1, d_flat, d_tree, get_aval(yo).shape)
@@ -799,11 +789,11 @@ def jacrev(
         res = vjp(f_dyn, *dyn, has_aux=has_aux)
         y, pullback = res[0], res[1]
         y_flat, y_tree = tree_util.tree_flatten(y)
-        y_flat = [_as_value(v) for v in y_flat]
+        y_flat = [as_value(v) for v in y_flat]
         for leaf in y_flat:
             _check_output_dtype(get_aval(leaf), holomorphic, "jacrev")
         basis, _ = _std_basis(y_flat)
-        d_avals = [get_aval(_as_value(x)) for x in tree_util.tree_leaves(dyn)]
+        d_avals = [get_aval(as_value(x)) for x in tree_util.tree_leaves(dyn)]
 
         def pull(*b):
             cts = tree_util.tree_leaves(pullback(tree_util.tree_unflatten(y_tree, b)))
@@ -861,7 +851,7 @@ def _abstract(x: Any) -> ShapedArray:
         return ShapedArray(
             tuple(x.shape), dtypes.canonicalize_dtype(x.dtype), getattr(x, "weak_type", False)
         )
-    return get_aval(_as_value(x))
+    return get_aval(as_value(x))
 
 
 def _staged(fun: Callable, args: tuple, kwargs: dict) -> tuple[Any, list, Any]:
@@ -874,7 +864,7 @@ def _staged(fun: Callable, args: tuple, kwargs: dict) -> tuple[Any, list, Any]:
         a, kw = tree_util.tree_unflatten(in_tree, leaves)
         out_flat, out_tree = tree_util.tree_flatten(fun(*a, **kw))
         store.append(out_tree)
-        return [_as_value(o) for o in out_flat]
+        return [as_value(o) for o in out_flat]
 
     jaxpr, consts = trace_to_jaxpr(flat_fun, [_abstract(x) for x in flat])
     return jaxpr, consts, store[0]
@@ -935,10 +925,9 @@ def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
 
 def stop_gradient(x: Any) -> Any:
     """Identity whose derivative is zero (applies to every leaf of a pytree)."""
-    from core.prims.elementwise import stop_gradient_p
 
     def stop(leaf):
-        leaf = _as_value(leaf)
+        leaf = as_value(leaf)
         if dtypes.kind(get_aval(leaf).dtype) not in "fc":
             return leaf
         return stop_gradient_p.bind(leaf)

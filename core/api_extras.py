@@ -23,15 +23,24 @@ from typing import Any
 
 import numpy as np
 
-from core import dtypes, source_info, tree_util
+from core import dtypes, ir, source_info, tree_util
 from core.avals import ShapedArray
+from core.config import config
 from core.custom_derivatives import custom_vjp
 from core.devices import device_count, devices, local_device_count, process_count
 from core.dtypes import float0 as float0  # re-exported as core.float0
 from core.interpreters.jvp import Zero, instantiate
 from core.interpreters.partial_eval import trace_to_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass
-from core.trace import Trace, Tracer, eval_trace, get_aval, set_current_trace
+from core.trace import (
+    Trace,
+    Tracer,
+    as_value,
+    current_trace,
+    eval_trace,
+    get_aval,
+    set_current_trace,
+)
 
 
 def _aval_of(x: Any) -> ShapedArray:
@@ -87,10 +96,8 @@ def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Any = ()) -> Cal
                     f"linear_transpose: cotangent {get_aval(c).str_short()} does not match the "
                     f"output {v.aval.str_short()}"
                 )
-        from core.api import _as_value
-
         args = [UndefinedPrimal(a) for a in in_avals]
-        cts = backward_pass(jaxpr, consts, args, [_as_value(c) for c in ct_flat])
+        cts = backward_pass(jaxpr, consts, args, [as_value(c) for c in ct_flat])
         cts = [instantiate(c) if type(c) is Zero else c for c in cts]
         return tuple(tree_util.tree_unflatten(in_tree, cts))
 
@@ -137,8 +144,6 @@ def closure_convert(fun: Callable, *example_args: Any) -> tuple[Callable, list[A
     n_args = len(in_avals)
 
     def converted(*args: Any) -> Any:
-        from core import ir
-
         call_args, call_consts = args[: len(example_args)], args[len(example_args) :]
         arg_flat, tree = tree_util.tree_flatten(tuple(call_args))
         if tree != in_tree or len(arg_flat) != n_args:
@@ -169,8 +174,6 @@ def ensure_compile_time_eval() -> Iterator[None]:
 
     Operations involving traced values are traced as usual.
     """
-    from core.trace import current_trace
-
     with set_current_trace(_CompileTimeEvalTrace(current_trace())):
         yield
 
@@ -234,8 +237,6 @@ def checking_leaks() -> Iterator[None]:
 def print_environment_info(return_string: bool = False) -> str | None:
     """Prints (or returns) the versions of numbax's dependencies and the platform."""
     from importlib.metadata import PackageNotFoundError, version
-
-    from core.config import config
 
     def ver(name: str) -> str:
         try:

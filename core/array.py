@@ -113,8 +113,8 @@ class Array(ArrayBase):
 
     @property
     def sharding(self) -> Any:
-        """Where the array is placed: a `SingleDeviceSharding` or (pmap outputs) a
-        `PmapSharding`."""
+        """Where the array is placed: a `SingleDeviceSharding`, or a `NamedSharding` (meshes,
+        and pmap outputs: `core.sharding.pmap_sharding`)."""
         try:
             return self._sharding
         except AttributeError:
@@ -143,22 +143,16 @@ class Array(ArrayBase):
 
     @property
     def addressable_shards(self) -> list:
-        """The `Shard`s of this process: the whole array for a single-device one; slice `i`
-        along the sharded axis (kept with size 1) on device `i` of a pmap output; the pieces
-        of `devices_indices_map` for a `NamedSharding`."""
+        """The `Shard`s of this process: the whole array for a single-device one, the pieces
+        of `devices_indices_map` for a `NamedSharding` (a pmap output: slice `i` along the
+        mapped axis, kept with size 1, on device `i`)."""
         from core.sharding import Shard, SingleDeviceSharding
 
         sharding = self.sharding
-        if hasattr(sharding, "devices_indices_map"):  # NamedSharding
+        if hasattr(sharding, "devices_indices_map"):  # NamedSharding, SingleDeviceSharding
             pieces = list(sharding.devices_indices_map(self.shape).items())
         else:
-            axis = getattr(sharding, "sharded_axis", None)
-            pieces = []
-            for i, d in enumerate(getattr(sharding, "devices", (self.device,))):
-                index = tuple(slice(None) for _ in range(self.ndim))
-                if axis is not None:
-                    index = index[:axis] + (slice(i, i + 1),) + index[axis + 1 :]
-                pieces.append((d, index))
+            pieces = [(self.device, tuple(slice(None) for _ in range(self.ndim)))]
         out = []
         for d, index in pieces:
             value = self._value[index]

@@ -23,20 +23,22 @@ import numpy as np
 
 from core import dtypes, tree_util
 from core.avals import ShapedArray
+from core.errors import NumbaxError
 from core.interpreters import batching
+from core.lax.composites import index_in_dim, stack
 from core.primitive import Primitive
-from core.trace import get_aval
+from core.trace import as_value, get_aval
 
 
-class CallbackResultError(ValueError):
+class CallbackResultError(NumbaxError, ValueError):
     """A callback returned values of other shapes (or structure) than it declared."""
 
 
-class CallbackDifferentiationError(TypeError):
+class CallbackDifferentiationError(NumbaxError, TypeError):
     """A `pure_callback` was differentiated; it has no derivative rule."""
 
 
-class CallbackBatchingError(NotImplementedError):
+class CallbackBatchingError(NumbaxError, NotImplementedError):
     """A `pure_callback` was vmapped without a `vmap_method`."""
 
 
@@ -93,8 +95,6 @@ def _jvp_error(name: str):
 
 def _sequential(prim: Primitive, args, dims, size: int, params: dict):
     """The batching of a callback that calls it once per batch element, in order."""
-    from core.lax.composites import index_in_dim, stack
-
     rows = []
     for i in range(size):
         sliced = [a if d is None else index_in_dim(a, i, d, False) for a, d in zip(args, dims)]
@@ -172,7 +172,7 @@ def pure_callback(
       result_shape_dtypes: pytree of objects with `.shape` and `.dtype`
         (`core.ShapeDtypeStruct`, or example arrays) describing the results.
       *args: pytrees of arrays passed to the callback.
-      sharding: accepted for compatibility (one CPU device).
+      sharding: accepted for compatibility (the callback runs on the calling device).
       vmap_method: how `vmap` calls the callback: "sequential" (once per batch element),
         "expand_dims" (once; unbatched arguments get a leading size-1 axis), "broadcast_all"
         (once; every argument broadcast to the batch size) or "legacy_vectorized" (once;
@@ -198,12 +198,10 @@ def _bind(
     **params,
 ) -> Any:
     """Binds a callback primitive on the flattened `args`; returns the results' pytree."""
-    from core.api import _as_value
-
     flat, in_tree = tree_util.tree_flatten(args)
     res_leaves, out_tree = tree_util.tree_flatten(result_shape_dtypes)
     outs = prim.bind(
-        *[_as_value(x) for x in flat],
+        *[as_value(x) for x in flat],
         callback=_Callback(callback, in_tree, out_tree, kwargs),
         result_avals=tuple(_as_aval(r) for r in res_leaves),
         **params,
@@ -258,7 +256,7 @@ def io_callback(
         leaves of `args`; returns numpy arrays matching `result_shape_dtypes` (None for none).
       result_shape_dtypes: pytree of objects with `.shape` and `.dtype`, or None.
       *args: pytrees of arrays passed to the callback.
-      sharding: accepted for compatibility (one CPU device).
+      sharding: accepted for compatibility (the callback runs on the calling device).
       ordered: keep the calls in program order (always true here); forbids `vmap`, as in JAX.
       **kwargs: static keyword arguments passed to the callback.
 

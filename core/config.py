@@ -8,18 +8,19 @@ prefix.
 `debug_nans` / `debug_infs` make every eager primitive and every jitted call check its outputs
 and raise `FloatingPointError("invalid value (nan) encountered in <primitive>")`, as in JAX. The
 interpreters read one snapshot attribute, `config._check_floats`, so the checks cost nothing
-when both flags are off; a jitted call with a bad output is re-run op by op to name the
-primitive that produced it.
+when both flags are off; the checks themselves live above the IR (`core/debug_nans.py`).
+
+This module is the bottom layer of the core: it imports nothing from `core` at module level.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
-import numpy as np
+from core import config_flags
 
 
 def _env_number(name: str, default: float, kind: type) -> Any:
@@ -187,15 +188,11 @@ class Config:
         """Makes `--jax_<name>=value` command-line flags set options (like JAX's): absl flags
         when absl is installed (applied by `absl.app.run`), else `sys.argv` read now
         (`core/config_flags.py`)."""
-        from core import config_flags
-
         if not config_flags.define_absl_flags(self):
             config_flags.parse_flags(self)
 
     def parse_flags_with_absl(self) -> None:
         """Applies the `--jax_<name>=value` flags of `sys.argv` now (like JAX's)."""
-        from core import config_flags
-
         config_flags.parse_flags(self)
 
 
@@ -236,64 +233,3 @@ def numpy_dtype_promotion(promotion: str) -> contextlib.AbstractContextManager:
     Only "standard" (JAX's lattice, the default) is implemented; "strict" raises
     `NotImplementedError`."""
     return config.override("numpy_dtype_promotion", promotion)
-
-
-# ---------------------------------------------------------------------------------------------
-# debug_nans / debug_infs checks (called only when `config._check_floats` is set)
-
-
-def _special_value(values: Sequence[Any]) -> str | None:
-    """ "nan" or "inf" when some value holds one that an enabled debug flag catches."""
-    for v in values:
-        v = np.asarray(v)
-        if v.dtype.kind not in "fc":
-            continue
-        if config.debug_nans and np.isnan(v).any():
-            return "nan"
-        if config.debug_infs and np.isinf(v).any():
-            return "inf"
-    return None
-
-
-def _rerun_error(kind: str, name: str) -> FloatingPointError:
-    return FloatingPointError(
-        f"invalid value ({kind}) encountered in {name}. Because debug_nans/debug_infs is set, "
-        "the function was re-run op by op (as without `jit`), but no operation produced the "
-        "invalid value: it comes from a nan/inf input or constant passed through."
-    )
-
-
-def check_primitive_outputs(prim: Any, args: Sequence[Any], out: Any, params: dict) -> None:
-    """Raises `FloatingPointError` when an eager primitive's output has a nan (inf) and
-    `debug_nans` (`debug_infs`) is on. A `jit_call` is re-run op by op to name the primitive."""
-    kind = _special_value(out if prim.multiple_results else [out])
-    if kind is None:
-        return
-    if prim.name == "jit_call":
-        from core import ir
-
-        ir.eval_jaxpr(params["jaxpr"], [], *args)
-        raise _rerun_error(kind, f"jit({params['name']})")
-    raise FloatingPointError(f"invalid value ({kind}) encountered in {prim.name}")
-
-
-def checked_kernel(
-    kernel: Callable, build: Callable, jaxpr: Any, const_vals: Sequence[Any]
-) -> tuple[Callable, Callable]:
-    """A compiled jit kernel and output builder that check the outputs for nan/inf (see
-    `check_primitive_outputs`); `build(kernel(*vals))` works as with the originals."""
-    from core import ir, tree_util
-
-    def run(*vals: Any) -> tuple:
-        return vals, kernel(*vals)
-
-    def check(res: tuple) -> Any:
-        vals, raw = res
-        out = build(raw)
-        kind = _special_value(tree_util.tree_leaves(out))
-        if kind is not None:
-            ir.eval_jaxpr(jaxpr, [], *const_vals, *vals)
-            raise _rerun_error(kind, "a jit-compiled function")
-        return out
-
-    return run, check

@@ -25,18 +25,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from core import errors, ir, tree_util
-from core.array import Array, asarray_concrete
+from core.api import _jvp
+from core.array import Array
 from core.interpreters import batching
 from core.interpreters.jvp import Zero, instantiate, zeros_like_aval
 from core.primitive import Primitive
-from core.trace import EvalTrace, Tracer, current_trace, get_aval, to_numpy
+from core.trace import EvalTrace, Tracer, as_value, current_trace, get_aval, to_numpy
 
 # ---------------------------------------------------------------------------------------------
 # Flattening helpers
-
-
-def _as_value(x: Any) -> Any:
-    return x if isinstance(x, (Array, Tracer)) else asarray_concrete(x)
 
 
 def _resolve_args(fun: Callable, args: tuple, kwargs: dict) -> tuple:
@@ -66,7 +63,7 @@ class _Split:
         self.nondiff = [args[n] for n in nums]
         self.diff_idx = [i for i in range(len(args)) if i not in nums]
         flat, self.in_tree = tree_util.tree_flatten([args[i] for i in self.diff_idx])
-        self.flat = [_as_value(x) for x in flat]
+        self.flat = [as_value(x) for x in flat]
         self.in_avals = [get_aval(x) for x in self.flat]
         self.out_tree: Any = None
 
@@ -88,7 +85,7 @@ class _Split:
                 f"{what} must have the structure of the function's output {self.out_tree}, "
                 f"got {tree}"
             )
-        return [_as_value(x) for x in leaves]
+        return [as_value(x) for x in leaves]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -253,7 +250,7 @@ class custom_vjp:  # noqa: N801  (JAX's name)
             outs = split.flatten_out(res[0], f"primal output of the fwd rule of {name}")
             res_leaves, tree = tree_util.tree_flatten(res[1])
             res_tree[:] = [tree]
-            return outs, [_as_value(r) for r in res_leaves]
+            return outs, [as_value(r) for r in res_leaves]
 
         def bwd_flat(res, cts):
             cts = [zeros_like_aval(c.aval) if type(c) is Zero else c for c in cts]
@@ -294,7 +291,7 @@ def _flatten_cotangents(cts_in: Any, split: _Split, name: str) -> list[Any]:
         if ct is None or type(ct) is Zero:
             out.append(zeros_like_aval(aval))
         else:
-            ct = _as_value(ct)
+            ct = as_value(ct)
             if get_aval(ct).shape != aval.shape:
                 raise errors.CustomDerivativeError(
                     f"the bwd rule of {name} returned a cotangent of shape {get_aval(ct).shape} "
@@ -353,7 +350,6 @@ def _closure_jvp(call_jaxpr: ir.Jaxpr, primals: Any, tangents: Any, num_consts: 
     """
     if all(type(t) is Zero for t in tangents[:num_consts]):
         return None
-    from core.api import _jvp
 
     return _jvp(
         lambda *xs: _eval_call(call_jaxpr, xs),

@@ -17,10 +17,11 @@ import numpy as np
 
 from core import tree_util
 from core.array import Array
+from core.lax.composites import index_in_dim
 from core.primitive import Primitive
-from core.trace import Tracer, get_aval
+from core.trace import Tracer, as_value, get_aval
 
-__all__ = ["callback", "print"]
+__all__ = ["callback", "print", "visualize_array_sharding", "visualize_sharding"]
 
 _builtin_print = print
 
@@ -54,8 +55,6 @@ def _jvp(primals, tangents, *, callback):
 
 
 def _batch(args, dims, *, callback):
-    from core.lax.composites import index_in_dim
-
     size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
     for i in range(size):
         sliced = [a if d is None else index_in_dim(a, i, d, False) for a, d in zip(args, dims)]
@@ -88,8 +87,6 @@ def callback(
       partitioned: accepted for compatibility.
       **kwargs: more pytrees passed by keyword.
     """
-    from core.api import _as_value
-
     flat, tree = tree_util.tree_flatten((args, kwargs))
     dynamic = [_is_array(x) for x in flat]
 
@@ -100,7 +97,7 @@ def callback(
         a, k = tree_util.tree_unflatten(tree, full)
         callback(*a, **k)
 
-    arrays = [_as_value(x) for x, d in zip(flat, dynamic) if d]
+    arrays = [as_value(x) for x, d in zip(flat, dynamic) if d]
     debug_callback_p.bind(*arrays, callback=_DebugCallback(call))
 
 
@@ -118,3 +115,6 @@ def print(fmt: str, *args: Any, ordered: bool = False, **kwargs: Any) -> None:  
         _builtin_print(fmt.format(*a, **k))
 
     callback(_format, *args, ordered=ordered, **kwargs)
+
+
+from core.sharding_visual import visualize_array_sharding, visualize_sharding  # noqa: E402

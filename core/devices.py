@@ -26,7 +26,7 @@ from core import tree_util
 from core.config import config
 from core.device_worker import Worker
 from core.errors import NumbaxError
-from core.sharding import PmapSharding, Sharding, SingleDeviceSharding
+from core.sharding import Sharding, SingleDeviceSharding, pmap_sharding
 
 
 class DeviceError(NumbaxError, ValueError):
@@ -216,13 +216,6 @@ def placed(x: Any, sharding: Sharding) -> Any:
     from core.numpy import asarray
 
     arr = asarray(x)
-    if isinstance(sharding, PmapSharding) and sharding.sharded_axis is not None:
-        ax = sharding.sharded_axis
-        if arr.ndim <= ax or arr.shape[ax] != sharding.num_devices:
-            raise DeviceError(
-                f"device_put: a PmapSharding over {sharding.num_devices} devices needs axis "
-                f"{ax} of that size; got an array of shape {arr.shape}."
-            )
     return Array._placed(arr._value, arr._aval, sharding)
 
 
@@ -254,7 +247,7 @@ def device_put(
 def device_put_replicated(x: Any, devices: list[CpuDevice]) -> Any:
     """Stacks `len(devices)` copies of every leaf of `x`, slice `i` on `devices[i]` (the
     input layout of `pmap` for replicated state; `jax.device_put_replicated`)."""
-    sharding = PmapSharding(devices)
+    sharding = pmap_sharding(devices)
     return tree_util.tree_map(
         lambda leaf: placed(np.stack([np.asarray(leaf)] * len(devices)), sharding), x
     )
@@ -268,7 +261,7 @@ def device_put_sharded(shards: list[Any], devices: list[CpuDevice]) -> Any:
             f"device_put_sharded: {len(shards)} shards for {len(devices)} devices; give one "
             "shard per device."
         )
-    sharding = PmapSharding(devices)
+    sharding = pmap_sharding(devices)
     return tree_util.tree_map(
         lambda *leaves: placed(np.stack([np.asarray(v) for v in leaves]), sharding), *shards
     )

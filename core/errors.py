@@ -20,7 +20,7 @@ class NumbaxError(Exception):
 
 
 # `jax.errors`' names: JAX's base classes, and the errors numbax cannot raise (kept so ported
-# `except` clauses resolve). `JaxprTypeError` is `core.ir`'s (see `__getattr__` below).
+# `except` clauses resolve).
 
 
 class JAXTypeError(NumbaxError, TypeError):
@@ -258,10 +258,17 @@ class ShardMapOutSpecError(ShardMapSpecError):
     """A `shard_map` output varies along a mesh axis its out_specs entry leaves out."""
 
 
-def __getattr__(name: str) -> type:
-    # `jax.errors.JaxprTypeError` lives with the IR it checks (`core/ir.py`).
-    if name == "JaxprTypeError":
-        from core.ir import JaxprTypeError
+class JaxprTypeError(NumbaxError, TypeError):
+    """A malformed jaxpr (an internal error: please report it with the printed jaxpr); raised
+    by `core.ir.typecheck`, as `jax.errors.JaxprTypeError`."""
 
-        return JaxprTypeError
-    raise AttributeError(f"module 'core.errors' has no attribute {name!r}")
+
+class AxisIndexGroupsError(NumbaxError, NotImplementedError):
+    """A collective given `axis_index_groups` (reductions within groups of the axis)."""
+
+    def __init__(self, name: str):
+        super().__init__(
+            f"lax.{name}: axis_index_groups is not implemented in numbax; reduce over the whole "
+            "axis, or pick each group's elements with lax.axis_index and jnp.where before "
+            "the collective."
+        )

@@ -18,16 +18,18 @@ from typing import Any
 
 import numpy as np
 
+from core.dtypes import dtype_and_weak, result_type
+from core.errors import NumbaxError
 from core.tree_util import PyTreeDef, tree_flatten
 
 __all__ = ["ravel_pytree"]
 
 
-class UnravelDtypeError(TypeError):
+class UnravelDtypeError(NumbaxError, TypeError):
     """The unravel function of a mixed-dtype pytree got a vector of another dtype."""
 
 
-class UnravelSizeError(ValueError):
+class UnravelSizeError(NumbaxError, ValueError):
     """The unravel function got a vector whose length is not the number of raveled elements."""
 
 
@@ -66,14 +68,10 @@ def _reshape_cast(chunk: Any, shape: tuple[int, ...], dtype: np.dtype | None) ->
 
 
 def _leaf_dtype(x: Any) -> np.dtype:
-    from core.dtypes import dtype_and_weak  # deferred: import nothing but tree_util at import time
-
     return dtype_and_weak(x)[0]
 
 
 def _result_type(dts: tuple[np.dtype, ...]) -> np.dtype:
-    from core.dtypes import result_type
-
     return result_type(*dts)
 
 

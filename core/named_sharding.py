@@ -13,7 +13,7 @@ checked on the traced shapes and return their input. `core.sharding` re-exports 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -51,7 +51,12 @@ class NamedSharding(Sharding):
         if not isinstance(mesh, Mesh):
             raise TypeError(f"NamedSharding expects a Mesh, got {type(mesh).__name__}.")
         if not isinstance(spec, PartitionSpec):
-            spec = PartitionSpec(*spec) if isinstance(spec, (tuple, list)) else PartitionSpec()
+            if not isinstance(spec, (tuple, list)):
+                raise TypeError(
+                    f"NamedSharding expects a PartitionSpec, got {spec!r}: use PartitionSpec() "
+                    "for a replicated array."
+                )
+            spec = PartitionSpec(*spec)
         used: list = []
         for entry in spec:
             for name in _entry_axes(entry):
@@ -181,7 +186,7 @@ def place(x: Any, shardings: Any, where: str) -> Any:
 
         return tree_util.tree_map(leaf, subtree)
 
-    if isinstance(shardings, (Mapping, list, tuple)) and not _is_spec_leaf(shardings):
+    if not _is_spec_leaf(shardings) and tree_util.is_tree_node(type(shardings)):
         return tree_util.tree_map(one, shardings, x, is_leaf=_is_spec_leaf)
     return one(shardings, x)  # a bad value raises core.devices.DeviceError, naming the fix
 

@@ -6,9 +6,10 @@ mapped axis, so collectives such as `lax.psum(x, "i")` stay in the program), com
 its device's worker thread (`core/devices.py`); the kernels release the GIL, so the devices
 compute in parallel, and the collectives meet through a communicator
 (`core/parallel/communicator.py`). The per-device results are stacked along `out_axes` into one
-`Array` placed with a `PmapSharding`, which reads back like JAX's (`np.asarray` is the stacked
-result). Under `core.distributed` each process maps over its local devices and the collectives
-reduce over the devices of all processes; each process's result holds its own slices.
+`Array` placed as JAX 0.10 places them (`core.sharding.pmap_sharding`), which reads back like
+JAX's (`np.asarray` is the stacked result). Under `core.distributed` each process maps over
+its local devices and the collectives reduce over the devices of all processes; each
+process's result holds its own slices (its mesh is of its local devices).
 
 Called on tracers (inside `grad`, `jit`, `vmap` of an enclosing function), `pmap(f)` is
 `vmap(f, axis_name=...)` on the enclosing trace: the same values (also for the collectives)
@@ -30,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from core import tree_util
-from core.api import _as_value, _broadcast_prefix, vmap
+from core.api import _broadcast_prefix, vmap
 from core.array import Array
 from core.avals import ShapedArray, interned
 from core.config import config
@@ -38,11 +39,11 @@ from core.device_worker import current_device
 from core.devices import local_devices, process_count, process_index
 from core.errors import NumbaxError
 from core.interpreters.partial_eval import trace_to_closed_jaxpr
-from core.jit.api import _concrete_inputs, executable, jit
+from core.jit.api import StaticArgumentError, _concrete_inputs, executable, jit
 from core.parallel import axis_env
 from core.parallel.communicator import ThreadCommunicator
-from core.sharding import PmapSharding
-from core.trace import EvalTrace, current_trace, get_aval
+from core.sharding import pmap_sharding
+from core.trace import EvalTrace, as_value, current_trace, get_aval
 
 __all__ = [
     "PmapArgumentError",
@@ -223,30 +224,36 @@ class _Pmapped:
         backend = config.jit_backend
         key = (in_tree, tuple(map(id, avals)), tuple(axes), static_items, size, global_size)
         key += (config.trace_context(), config._jit_enabled, backend)
+        try:
+            hash(key)
+        except TypeError as err:
+            raise StaticArgumentError(
+                f"Non-hashable static arguments are not supported: {static_items!r} of "
+                f"{self._name}. Make them hashable (tuples instead of lists, frozen "
+                "dataclasses) or pass them as array arguments."
+            ) from err
         with self._lock:
-            entry = self._entries.get(key)
-            if entry is None:
+            found = self._entries.pop(key, None)
+            if found is None:
                 shard_avals = [_shard_aval(a, ax) for a, ax in zip(avals, axes)]
                 entry = self._trace(static_items, in_tree, shard_avals, global_size, backend)
-                self._entries[key] = (entry, avals)  # the avals stay alive: the key holds their ids
-            else:
-                entry = entry[0]
+                found = (entry, avals)  # the avals stay alive: the key holds their ids
+            # Most recently used last; at most config.jit_cache_max_entries signatures, as jit.
+            self._entries[key] = found
+            while len(self._entries) > config.jit_cache_max_entries:
+                del self._entries[next(iter(self._entries))]
+            entry = found[0]
         communicator = ThreadCommunicator(
             size, _process_group(), process_index() * size, global_size
         )
-        args = [
-            entry.consts + [v if ax is None else _slice(v, ax, i) for v, ax in zip(vals, axes)]
-            for i in range(size)
-        ]
-        run = functools.partial(_run_shard, self._axis_name, communicator)
+        vals = [_read_only(v) for v in vals]
+        args = [entry.consts + [_slice(v, ax, i) for v, ax in zip(vals, axes)] for i in range(size)]
+        outputs = _Outputs(entry, size)
+        run = functools.partial(_run_shard, self._axis_name, communicator, outputs.store)
         with _SUBMIT_LOCK:  # every device queue sees concurrent pmap calls in one order
             futures = [d.worker.submit(run, i, entry.exe, args[i]) for i, d in enumerate(devices)]
-        results = _wait(futures)
-        outs = [
-            _gather_output(k, aval, ax, results, devices)
-            for k, (aval, ax) in enumerate(zip(entry.out_avals, entry.out_axes))
-        ]
-        return tree_util.tree_unflatten(entry.out_tree, outs)
+        _wait(futures)
+        return tree_util.tree_unflatten(entry.out_tree, outputs.arrays(devices))
 
     def _trace(self, static_items, in_tree, shard_avals, global_size, backend) -> _Entry:
         store: list = []
@@ -256,7 +263,7 @@ class _Pmapped:
             out = self._call_fun(static_items, dyn_args, kwargs)
             out_flat, out_tree = tree_util.tree_flatten(out)
             store.append(out_tree)
-            return [_as_value(o) for o in out_flat]
+            return [as_value(o) for o in out_flat]
 
         with axis_env.tracing(self._axis_name, global_size):
             jaxpr, consts = trace_to_closed_jaxpr(flat_fun, shard_avals)
@@ -265,7 +272,7 @@ class _Pmapped:
         out_tree = store[0]
         dummy = tree_util.tree_unflatten(out_tree, [0] * out_tree.num_leaves)
         out_axes = _broadcast_prefix(self._out_axes, dummy, "out_axes")
-        const_vals = [np.ascontiguousarray(np.asarray(c)) for c in consts]
+        const_vals = [_read_only(np.ascontiguousarray(np.asarray(c))) for c in consts]
         return _Entry(exe, const_vals, jaxpr.out_avals, out_tree, out_axes)
 
 
@@ -276,8 +283,22 @@ def _shard_aval(aval: ShapedArray, axis: int | None) -> ShapedArray:
     return ShapedArray(shape, aval.dtype, aval.weak_type)
 
 
-def _slice(value: np.ndarray, axis: int, i: int) -> np.ndarray:
-    return value[i] if axis == 0 else np.take(value, i, axis)
+def _read_only(value: np.ndarray) -> np.ndarray:
+    """A read-only view of `value`: compiled kernels take read-only arrays, and a writable one
+    costs a slow conversion on every call (half of a small train step's time)."""
+    if not value.flags.writeable:
+        return value
+    view = value.view()
+    view.flags.writeable = False
+    return view
+
+
+def _slice(value: np.ndarray, axis: int | None, i: int) -> np.ndarray:
+    if axis is None:
+        return value
+    # `value[i, ...]` keeps 0-d slices arrays (`value[i]` would be a numpy scalar, which the
+    # kernel's signature rejects: every call would fall back to converting its arguments).
+    return value[i, ...] if axis == 0 else _read_only(np.take(value, i, axis))
 
 
 def _process_group() -> Any:
@@ -294,41 +315,68 @@ def _process_group() -> Any:
 _SUBMIT_LOCK = threading.Lock()
 
 
-def _run_shard(axis_name, communicator, rank, exe, args) -> list[np.ndarray]:
-    """Runs on device `rank`'s thread: the compiled program on its slice."""
+class _Outputs:
+    """The stacked outputs of one call, which every device thread fills with its slices (the
+    copies then run in parallel too); an `out_axes=None` output is device 0's."""
+
+    def __init__(self, entry: _Entry, size: int):
+        self.avals, self.axes = entry.out_avals, entry.out_axes
+        self.values: list = []
+        for aval, axis in zip(self.avals, self.axes):
+            if axis is None:
+                self.values.append(None)
+            else:
+                shape = list(aval.shape)
+                shape.insert(axis % (len(shape) + 1), size)
+                self.values.append(np.empty(shape, aval.dtype))
+
+    def store(self, rank: int, outs: list) -> None:
+        for k, (out, axis) in enumerate(zip(outs, self.axes)):
+            if axis is None:
+                if rank == 0:
+                    self.values[k] = np.asarray(out, self.avals[k].dtype)
+            else:
+                buf = self.values[k]
+                index = (slice(None),) * (axis % buf.ndim) + (rank,)
+                buf[index] = out
+
+    def arrays(self, devices: list) -> list[Array]:
+        for v in self.values:  # immutable from now on (and read-only views are fast inputs)
+            if isinstance(v, np.ndarray):
+                v.flags.writeable = False
+        return [
+            Array._placed(
+                v,
+                interned(v.shape, v.dtype, aval.weak_type),
+                pmap_sharding(devices, None if axis is None else axis % v.ndim),
+            )
+            for v, aval, axis in zip(self.values, self.avals, self.axes)
+        ]
+
+
+def _run_shard(axis_name, communicator, store, rank, exe, args) -> None:
+    """Runs on device `rank`'s thread: the compiled program on its slice; stores its outputs."""
     try:
         with axis_env.running(axis_name, communicator, rank):
-            return exe(*args)
+            store(rank, exe(*args))
     except BaseException:
         communicator.abort()  # the other devices would wait for this one forever
         raise
 
 
-def _wait(futures: list) -> list:
-    """Every device's results; the first real error if a device failed (the others then see
-    a broken barrier)."""
-    results, error, broken = [], None, None
+def _wait(futures: list) -> None:
+    """Waits for every device; raises the first real error if a device failed (the others then
+    see a broken barrier)."""
+    error, broken = None, None
     for f in futures:
         try:
-            results.append(f.result())
+            f.result()
         except threading.BrokenBarrierError as err:
             broken = broken or err
         except BaseException as err:
             error = error or err
     if error is not None or broken is not None:
         raise error if error is not None else broken
-    return results
-
-
-def _gather_output(k: int, aval, axis, results: list, devices: list) -> Array:
-    if axis is None:
-        value = np.asarray(results[0][k], aval.dtype)
-    else:
-        axis = axis % (len(aval.shape) + 1)
-        value = np.stack([np.asarray(r[k], aval.dtype) for r in results], axis)
-    return Array._placed(
-        value, interned(value.shape, value.dtype, aval.weak_type), PmapSharding(devices, axis)
-    )
 
 
 def _mapped_size(leaves: list, axes: list) -> tuple[int, list]:

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
+from core.api import vmap
 from core.custom_derivatives import custom_jvp
 from core.errors import RandomArgumentError
 from core.numpy._util import broadcast_shapes, broadcast_to, ensure_array
@@ -433,8 +434,6 @@ def _random_gamma_jvp(log_space: bool, primals: Any, tangents: Any) -> Any:
 
 @_quiet
 def _gamma_impl(key: Any, a: Any, log_space: bool) -> Any:
-    from core.api import vmap
-
     shape = get_aval(a).shape
     size = math.prod(shape)
     if size == 0:

@@ -2,8 +2,10 @@
 
 Every numbax array lives in host memory; its sharding says which CPU device(s) it is placed
 on (`core/devices.py`): a `SingleDeviceSharding` (`device_put(x, device)`, and everything
-computed outside `pmap`, on the default device) or a `PmapSharding` (the outputs of `pmap`:
-slice `i` along the sharded axis belongs to device `i`). ``PartitionSpec`` exists so that code
+computed outside `pmap`, on the default device) or, for the outputs of `pmap`, a
+`NamedSharding` over a one-axis mesh of the mapped devices named `_internal_pmap_axis_name`
+(`pmap_sharding`), as JAX 0.10 reports them: slice `i` along the mapped axis belongs to device
+`i`. ``PartitionSpec`` exists so that code
 which annotates arrays with mesh axes (Flax's ``nn.with_partitioning``,
 ``nn.get_partition_spec``, logical axis rules) runs unchanged and returns the same specs as
 JAX. Device meshes and the current mesh (`Mesh`, `AxisType`, `set_mesh`, `use_mesh`,
@@ -14,8 +16,11 @@ is checked against the arrays it places and recorded on them, but `jit` shards n
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
+
+import numpy as np
 
 __all__ = [
     "AbstractMesh",
@@ -23,11 +28,11 @@ __all__ = [
     "Mesh",
     "NamedSharding",
     "PartitionSpec",
-    "PmapSharding",
     "Shard",
     "Sharding",
     "SingleDeviceSharding",
     "get_abstract_mesh",
+    "pmap_sharding",
     "get_mesh",
     "make_mesh",
     "reshard",
@@ -84,6 +89,14 @@ class SingleDeviceSharding(Sharding):
     def is_fully_replicated(self) -> bool:
         return True
 
+    def shard_shape(self, global_shape: Sequence[int]) -> tuple[int, ...]:
+        """The shape of the one shard: the whole array's."""
+        return tuple(global_shape)
+
+    def devices_indices_map(self, global_shape: Sequence[int]) -> dict:
+        """The device holding the whole array -> its index (all `slice(None)`)."""
+        return {self._device: (slice(None),) * len(global_shape)}
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SingleDeviceSharding) and other._device is self._device
 
@@ -92,38 +105,6 @@ class SingleDeviceSharding(Sharding):
 
     def __repr__(self) -> str:
         return f"SingleDeviceSharding(device={self._device!r}, memory_kind=device)"
-
-
-class PmapSharding(Sharding):
-    """One slice per device along `sharded_axis`: what `pmap` returns (the sharding of
-    JAX's classic pmap; JAX 0.10 reports the same layout as a `NamedSharding` over an internal
-    one-axis mesh). `sharded_axis=None` means replicated on every device (`out_axes=None`)."""
-
-    def __init__(self, devices: Sequence[Any], sharded_axis: int | None = 0):
-        self._devices = tuple(devices)
-        self.sharded_axis = sharded_axis
-
-    @property
-    def devices(self) -> tuple:
-        """The devices, in the order of the slices."""
-        return self._devices
-
-    @property
-    def is_fully_replicated(self) -> bool:
-        return self.sharded_axis is None or len(self._devices) == 1
-
-    def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, PmapSharding)
-            and other._devices == self._devices
-            and other.sharded_axis == self.sharded_axis
-        )
-
-    def __hash__(self) -> int:
-        return hash(("pmap", self._devices, self.sharded_axis))
-
-    def __repr__(self) -> str:
-        return f"PmapSharding(devices={list(self._devices)}, sharded_axis={self.sharded_axis})"
 
 
 class _Unconstrained:
@@ -167,3 +148,19 @@ from core.mesh import (  # noqa: E402
     use_mesh,
 )
 from core.named_sharding import NamedSharding, reshard, with_sharding_constraint  # noqa: E402
+
+PMAP_AXIS = "_internal_pmap_axis_name"
+
+
+@functools.lru_cache(maxsize=256)
+def _pmap_sharding(devices: tuple, axis: int | None) -> NamedSharding:
+    mesh = Mesh(np.array(devices, dtype=object), (PMAP_AXIS,))
+    spec = PartitionSpec() if axis is None else PartitionSpec(*([None] * axis), PMAP_AXIS)
+    return NamedSharding(mesh, spec)
+
+
+def pmap_sharding(devices: Sequence[Any], axis: int | None = 0) -> NamedSharding:
+    """How `pmap` places an output over `devices`: slice `i` along `axis` on `devices[i]`
+    (`axis=None`: the whole array on every device), JAX 0.10's `NamedSharding` over the mesh
+    `Mesh(devices, ("_internal_pmap_axis_name",))`."""
+    return _pmap_sharding(tuple(devices), axis)

@@ -25,9 +25,11 @@ from typing import Any
 import numpy as np
 
 from core import dtypes, errors
+from core.array import Array, asarray_concrete
 from core.array_base import ArrayBase
 from core.avals import ShapedArray
-from core.config import check_primitive_outputs, config
+from core.config import config
+from core.debug_nans import check_primitive_outputs
 
 
 class Trace:
@@ -119,12 +121,16 @@ def to_numpy(x: Any, aval: ShapedArray | None = None) -> np.ndarray:
     return np.asarray(x, dtype=aval.dtype)
 
 
+def as_value(x: Any) -> Any:
+    """Arrays and tracers pass through; anything else (Python or numpy scalars and arrays)
+    becomes a concrete `Array` with its canonical dtype."""
+    return x if isinstance(x, (Array, Tracer)) else asarray_concrete(x)
+
+
 class EvalTrace(Trace):
     """The bottom interpreter: runs each primitive's numpy `impl` on concrete values."""
 
     def process_primitive(self, prim, args: tuple, params: dict) -> Any:
-        from core.array import Array
-
         # Abstract evaluation first (about a microsecond): it rejects shapes and dtypes that
         # JAX rejects, which numpy would otherwise broadcast, clamp or compute anyway.
         prim.abstract_eval(*[get_aval(a) for a in args], **params)

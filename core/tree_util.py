@@ -24,6 +24,8 @@ from itertools import islice
 from keyword import iskeyword
 from typing import Any, NamedTuple
 
+from core.errors import NumbaxError
+
 __all__ = [
     "DictKey",
     "FlattenedIndexKey",
@@ -65,19 +67,19 @@ __all__ = [
 # Errors (ValueError/TypeError subclasses, so code written against JAX keeps working)
 
 
-class PyTreeStructureError(ValueError):
+class PyTreeStructureError(NumbaxError, ValueError):
     """A pytree does not have the structure (or prefix structure) that was required."""
 
 
-class PyTreeKeySortError(ValueError):
+class PyTreeKeySortError(NumbaxError, ValueError):
     """A dict in a pytree has keys that cannot be sorted (e.g. mixed ``str`` and ``int``)."""
 
 
-class PyTreeLeafCountError(ValueError):
+class PyTreeLeafCountError(NumbaxError, ValueError):
     """`PyTreeDef.unflatten` got a number of leaves different from ``num_leaves``."""
 
 
-class PyTreeRegistrationError(ValueError):
+class PyTreeRegistrationError(NumbaxError, ValueError):
     """A type was registered as a pytree node twice."""
 
 

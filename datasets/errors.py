@@ -3,7 +3,9 @@
 One class per failure, each subclassing the built-in exception a caller would catch for it
 (a missing dataset is a `FileNotFoundError`, a bad file a `ValueError`). The message names the
 file, what was expected and what was found, and says how to fix it; the same facts are kept as
-attributes for programs.
+attributes for programs. Every class derives from the package root `DatasetError`; unlike the
+other packages' roots it is not a `core.errors.NumbaxError`, because `datasets` needs only numpy
+(importing `core.errors` would import the whole core).
 """
 
 from __future__ import annotations
@@ -12,7 +14,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 
-class DatasetNotFoundError(FileNotFoundError):
+class DatasetError(Exception):
+    """Root of `datasets`' errors: ``except datasets.errors.DatasetError`` catches every one."""
+
+
+class DatasetNotFoundError(DatasetError, FileNotFoundError):
     """The dataset's files are in none of the searched directories and could not be downloaded."""
 
     def __init__(
@@ -48,7 +54,7 @@ class DatasetNotFoundError(FileNotFoundError):
         super().__init__("\n".join(lines))
 
 
-class ChecksumMismatchError(ValueError):
+class ChecksumMismatchError(DatasetError, ValueError):
     """A dataset file's sha256 differs from the published one (corrupt, truncated or replaced)."""
 
     def __init__(self, path: Path | str, expected: str, got: str, source: str | None = None):
@@ -64,7 +70,7 @@ class ChecksumMismatchError(ValueError):
         )
 
 
-class DownloadTooLargeError(OSError):
+class DownloadTooLargeError(DatasetError, OSError):
     """A download is larger than the file's published size (or its announced length)."""
 
     def __init__(self, url: str, limit: int, got: int):
@@ -78,7 +84,7 @@ class DownloadTooLargeError(OSError):
         )
 
 
-class DownloadDeadlineError(TimeoutError):
+class DownloadDeadlineError(DatasetError, TimeoutError):
     """A download did not finish within `download.DEADLINE_SECONDS`."""
 
     def __init__(self, url: str, seconds: float, got: int):
@@ -90,7 +96,7 @@ class DownloadDeadlineError(TimeoutError):
         )
 
 
-class RedirectRefusedError(OSError):
+class RedirectRefusedError(DatasetError, OSError):
     """A mirror redirected to another host (or from https to http), which is not followed."""
 
     def __init__(self, url: str, target: str):
@@ -103,7 +109,7 @@ class RedirectRefusedError(OSError):
         )
 
 
-class CorruptFileError(ValueError):
+class CorruptFileError(DatasetError, ValueError):
     """A file is not a well-formed IDX file (bad magic number, truncated, bad gzip stream...)."""
 
     def __init__(self, path: Path | str, what: str, expected: str, found: str):
@@ -118,7 +124,7 @@ class CorruptFileError(ValueError):
         )
 
 
-class IDXDtypeError(TypeError):
+class IDXDtypeError(DatasetError, TypeError):
     """`write_idx()` was given an array whose dtype has no IDX type code."""
 
     def __init__(self, dtype: object, supported: Sequence[str]):
@@ -127,7 +133,7 @@ class IDXDtypeError(TypeError):
         )
 
 
-class UnknownSplitError(ValueError):
+class UnknownSplitError(DatasetError, ValueError):
     """`load(split=...)` was given a split name the dataset does not have."""
 
     def __init__(self, name: str, split: object, splits: Sequence[str]):
@@ -138,14 +144,14 @@ class UnknownSplitError(ValueError):
         )
 
 
-class BatchSizeError(ValueError):
+class BatchSizeError(DatasetError, ValueError):
     """`batches()` was given a batch size that is not a positive integer."""
 
     def __init__(self, batch_size: object):
         super().__init__(f"batch_size must be a positive int, got {batch_size!r}.")
 
 
-class LengthMismatchError(ValueError):
+class LengthMismatchError(DatasetError, ValueError):
     """The arrays given to `batches()` do not share their leading dimension."""
 
     def __init__(self, lengths: dict[str, int]):
@@ -156,7 +162,7 @@ class LengthMismatchError(ValueError):
         )
 
 
-class MissingShuffleKeyError(TypeError):
+class MissingShuffleKeyError(DatasetError, TypeError):
     """`batches(shuffle=True)` was called without a PRNG key."""
 
     def __init__(self) -> None:
@@ -167,7 +173,7 @@ class MissingShuffleKeyError(TypeError):
         )
 
 
-class ImageDtypeError(TypeError):
+class ImageDtypeError(DatasetError, TypeError):
     """`to_float()` was given images that are not uint8."""
 
     def __init__(self, dtype: object):

@@ -28,6 +28,7 @@ Flax                                numbax
 ``flax.training.early_stopping``    ``train.early_stopping``
 ``flax.jax_utils``                  ``train.jax_utils``
 ``flax.metrics.tensorboard``        ``train.tensorboard``
+``flax.config``                     ``flaxport.config`` (``flaxport/configurations.py``)
 ``flax.training.orbax_utils``       not provided (Orbax is not supported)
 ``flax.nnx``                        not provided (Flax NNX is not supported)
 ==================================  ==============================
@@ -40,6 +41,8 @@ This package sits above ``nn`` and ``train`` (it imports both); nothing in numba
 import importlib
 import sys
 import types
+
+from flaxport.configurations import config
 
 ALIASES = {
     "linen": "nn",
@@ -86,6 +89,7 @@ training = sys.modules[f"{__name__}.training"]
 jax_utils = sys.modules[f"{__name__}.jax_utils"]
 
 __all__ = [
+    "config",
     "core",
     "errors",
     "jax_utils",

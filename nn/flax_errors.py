@@ -41,9 +41,12 @@ InvalidCheckpointError                     train.errors.CheckpointExistsError
 
 from __future__ import annotations
 
+from core.errors import NumbaxError
 
-class FlaxError(Exception):
-    """Base class of every module-system error (``flax.errors.FlaxError``)."""
+
+class FlaxError(NumbaxError):
+    """Root of ``nn``'s errors, every module-system error (``flax.errors.FlaxError``); a
+    ``core.errors.NumbaxError``, like every numbax error."""
 
 
 # Raised by numbax (through the subclasses named in the module docstring).

@@ -67,7 +67,8 @@ def _compute_stats(
     def distributed_mean(*xs: Array) -> list[Array]:
         mus = [_mean(v, axes, mask) for v in xs]
         if axis_name is not None:
-            mus = [lax.pmean(mu, axis_name, axis_index_groups=axis_index_groups) for mu in mus]
+            # One call for both moments: over a pmapped axis they travel in one exchange.
+            mus = lax.pmean(mus, axis_name, axis_index_groups=axis_index_groups)
         return mus
 
     if not use_mean:

@@ -1,19 +1,25 @@
 """Error classes of `optim`: one per failure, each naming the values involved and the fix.
 
-Every class subclasses the matching built-in (`ValueError`, `TypeError`, `KeyError`), so plain
+Every class derives from the package root `OptimError` (a `core.errors.NumbaxError`) and
+subclasses the matching built-in (`ValueError`, `TypeError`, `KeyError`), so plain
 `except ValueError:` clauses written for Optax keep working, and every message ends with a pointer
 to the class name in `optim/README.md`.
 """
 
 from __future__ import annotations
 
+from core.errors import NumbaxError
 
-class _OptimErrorMixin:
+
+class OptimError(NumbaxError):
+    """Root of `optim`'s errors (`except optim.errors.OptimError` catches every one of them);
+    a `core.errors.NumbaxError`, like every numbax error."""
+
     def __init__(self, message: str) -> None:
         super().__init__(f"{message}\nSee optim/README.md#{type(self).__name__}")
 
 
-class MissingParamsError(_OptimErrorMixin, ValueError):
+class MissingParamsError(OptimError, ValueError):
     """A transformation that needs the parameters was called as `update(updates, state)`.
 
     Fix: `tx.update(grads, opt_state, params)`.
@@ -26,74 +32,74 @@ class MissingParamsError(_OptimErrorMixin, ValueError):
         )
 
 
-class StateMismatchError(_OptimErrorMixin, ValueError):
+class StateMismatchError(OptimError, ValueError):
     """`update` received a state that was not produced by this transformation's `init`."""
 
 
-class DuplicateNameError(_OptimErrorMixin, ValueError):
+class DuplicateNameError(OptimError, ValueError):
     """`named_chain` got the same name twice."""
 
 
-class UnknownLabelError(_OptimErrorMixin, ValueError):
+class UnknownLabelError(OptimError, ValueError):
     """`partition`/`multi_transform` found a parameter label with no transformation."""
 
 
-class StaticArgsError(_OptimErrorMixin, ValueError):
+class StaticArgsError(OptimError, ValueError):
     """`inject_hyperparams(..., static_args=...)` named arguments the factory does not take."""
 
 
-class ScheduleArgumentError(_OptimErrorMixin, ValueError):
+class ScheduleArgumentError(OptimError, ValueError):
     """A schedule was built with arguments outside its domain (e.g. `decay_steps <= 0`)."""
 
 
-class SkipFunctionOutputError(_OptimErrorMixin, TypeError):
+class SkipFunctionOutputError(OptimError, TypeError):
     """A `MultiSteps` `should_skip_update_fn` returned something other than a boolean scalar."""
 
 
-class ComplexParamsError(_OptimErrorMixin, TypeError):
+class ComplexParamsError(OptimError, TypeError):
     """A transformation that only supports real parameters received complex ones."""
 
 
-class TreeKeyError(_OptimErrorMixin, KeyError):
+class TreeKeyError(OptimError, KeyError):
     """`optim.tree.get`/`optim.tree.set` found no value (or several values) for a key."""
 
     def __str__(self) -> str:
         return str(self.args[0])
 
 
-class TreeDtypeError(_OptimErrorMixin, ValueError):
+class TreeDtypeError(OptimError, ValueError):
     """`optim.tree.dtype` found leaves of different dtypes and no rule to combine them."""
 
 
-class NormOrderError(_OptimErrorMixin, ValueError):
+class NormOrderError(OptimError, ValueError):
     """`optim.tree.norm` was asked for an unsupported `ord`."""
 
 
-class LossInputError(_OptimErrorMixin, TypeError):
+class LossInputError(OptimError, TypeError):
     """A loss received inputs of the wrong dtype or shape (e.g. float labels where ints go)."""
 
 
-class OptimizerArgumentError(_OptimErrorMixin, ValueError):
+class OptimizerArgumentError(OptimError, ValueError):
     """A transformation was built with an argument outside its domain (e.g. `sync_period < 1`,
     `memory_size < 1`, an unknown `variant` or line-search strategy)."""
 
 
-class LookaheadParamsError(_OptimErrorMixin, TypeError):
+class LookaheadParamsError(OptimError, TypeError):
     """`lookahead`'s `update` needs `params=LookaheadParams(fast=..., slow=...)`."""
 
 
-class UnusedExtraArgsError(_OptimErrorMixin, TypeError):
+class UnusedExtraArgsError(OptimError, TypeError):
     """A line search got keyword arguments that its `value_fn` does not accept."""
 
 
-class StateValueNotFoundError(_OptimErrorMixin, ValueError):
+class StateValueNotFoundError(OptimError, ValueError):
     """`value_and_grad_from_state` found no `value`/`grad` in the optimizer state."""
 
 
-class BatchAxisError(_OptimErrorMixin, ValueError):
+class BatchAxisError(OptimError, ValueError):
     """Per-example or microbatched inputs disagree on their batch axis (or it does not divide
     into microbatches); also the batch checks of `ntxent` and `ctc_loss`."""
 
 
-class AccumulatorError(_OptimErrorMixin, ValueError):
+class AccumulatorError(OptimError, ValueError):
     """A microbatching accumulator cannot handle the values (e.g. MEAN on integers)."""

@@ -4,7 +4,8 @@ One class per failure, each subclassing the built-in exception a caller would ca
 file that cannot be read is a `ValueError`, a missing step a `FileNotFoundError`). The message
 names the file or key path, what was expected and what was found, and the fix; the same facts are
 kept as attributes for programs. Where Flax raises a `flax.errors` class for the same failure,
-ours derives from it too (`CheckpointExistsError` is an `InvalidCheckpointError`).
+ours derives from it too (`CheckpointExistsError` is an `InvalidCheckpointError`). Every class
+derives from the package root `TrainError`, a `core.errors.NumbaxError`.
 """
 
 from __future__ import annotations
@@ -12,10 +13,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from core.errors import NumbaxError
 from nn.flax_errors import InvalidCheckpointError
 
 
-class CheckpointExistsError(InvalidCheckpointError, FileExistsError):
+class TrainError(NumbaxError):
+    """Root of `train`'s errors: ``except train.errors.TrainError`` catches every one of them."""
+
+
+class CheckpointExistsError(TrainError, InvalidCheckpointError, FileExistsError):
     """`save_checkpoint` would replace or go back behind an existing checkpoint.
 
     Fix: pass ``overwrite=True`` (which also deletes the checkpoints of later steps), or save
@@ -33,7 +39,7 @@ class CheckpointExistsError(InvalidCheckpointError, FileExistsError):
         )
 
 
-class CheckpointArgumentError(ValueError):
+class CheckpointArgumentError(TrainError, ValueError):
     """`save_checkpoint`/`restore_checkpoint` got a ``step``, ``keep`` or
     ``keep_every_n_steps`` that is not an integer in its range (``step=1.7`` would be saved as
     step 1, ``step=-1`` as a file no restore finds, ``keep=0`` would delete the new file)."""
@@ -47,7 +53,7 @@ class CheckpointArgumentError(ValueError):
         )
 
 
-class CheckpointNotFoundError(FileNotFoundError, ValueError):
+class CheckpointNotFoundError(TrainError, FileNotFoundError, ValueError):
     """`restore_checkpoint(..., step=s)` asked for a step that has no checkpoint file.
 
     Also a `ValueError`, which is what Flax raises here.
@@ -63,7 +69,7 @@ class CheckpointNotFoundError(FileNotFoundError, ValueError):
         )
 
 
-class CorruptCheckpointError(ValueError):
+class CorruptCheckpointError(TrainError, ValueError):
     """A checkpoint file cannot be read: truncated, not a numbax checkpoint, or damaged.
 
     Files are written atomically, so this means the file was changed or copied partially after
@@ -80,7 +86,7 @@ class CorruptCheckpointError(ValueError):
         )
 
 
-class CheckpointVersionError(ValueError):
+class CheckpointVersionError(TrainError, ValueError):
     """A checkpoint was written by a newer, unknown version of the format."""
 
     def __init__(self, path: Path | str, version: object, supported: int):
@@ -92,7 +98,7 @@ class CheckpointVersionError(ValueError):
         )
 
 
-class CheckpointMismatchError(ValueError):
+class CheckpointMismatchError(TrainError, ValueError):
     """The stored tree differs from the ``target`` tree given to `restore_checkpoint`.
 
     The message lists, by key path, the leaves only in the target (missing from the file), the
@@ -129,7 +135,7 @@ class CheckpointMismatchError(ValueError):
         super().__init__("\n".join(lines))
 
 
-class UnsupportedLeafError(TypeError):
+class UnsupportedLeafError(TrainError, TypeError):
     """A leaf of the tree given to `save_checkpoint` is not a number or an array of numbers."""
 
     def __init__(self, path: str, leaf: object):
@@ -141,7 +147,7 @@ class UnsupportedLeafError(TypeError):
         )
 
 
-class MetricNameError(KeyError):
+class MetricNameError(TrainError, KeyError):
     """A metric built with ``from_output(name)`` did not receive ``name`` as a keyword."""
 
     def __init__(self, metric: str, name: str, given: Sequence[str]):
@@ -157,7 +163,7 @@ class MetricNameError(KeyError):
         return str(self.args[0])
 
 
-class MetricMergeError(TypeError):
+class MetricMergeError(TrainError, TypeError):
     """Two metrics of different types, or collections with different fields, were merged."""
 
     def __init__(self, left: object, right: object):
@@ -167,7 +173,7 @@ class MetricMergeError(TypeError):
         )
 
 
-class MsgpackEncodeError(TypeError):
+class MsgpackEncodeError(TrainError, TypeError):
     """A value cannot be written as MessagePack (see `train.msgpack`)."""
 
     def __init__(self, value: object, reason: str):
@@ -179,7 +185,7 @@ class MsgpackEncodeError(TypeError):
         )
 
 
-class MsgpackDecodeError(ValueError):
+class MsgpackDecodeError(TrainError, ValueError):
     """Bytes given to `train.msgpack.unpackb` / `msgpack_restore` are not valid MessagePack."""
 
     def __init__(self, reason: str):
@@ -191,7 +197,7 @@ class MsgpackDecodeError(ValueError):
         )
 
 
-class StateDictMismatchError(ValueError):
+class StateDictMismatchError(TrainError, ValueError):
     """A state dict does not have the structure of the target given to `from_state_dict`.
 
     A `ValueError`, as Flax raises. Fix: build the target as the saved object was built (same
@@ -208,7 +214,7 @@ class StateDictMismatchError(ValueError):
         )
 
 
-class OrbaxCheckpointError(ValueError):
+class OrbaxCheckpointError(TrainError, ValueError):
     """An Orbax checkpoint directory, and the optional ``tensorstore`` to read it is missing.
 
     Flax 0.7+ writes Orbax directories by default. Fix: ``pip install numbax[orbax]``

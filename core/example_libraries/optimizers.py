@@ -27,6 +27,7 @@ import core.numpy as jnp
 from core import tree_util
 from core.example_libraries.errors import OptimizerTreeError, ScheduleError, StepSizeTypeError
 
+Array = Any
 Params = Any
 State = Any
 Updates = Any
@@ -133,7 +134,14 @@ def _init_with_zeros(count: int) -> Callable[[Any], tuple]:
 
 @optimizer
 def sgd(step_size: float | Schedule) -> Optimizer:
-    """Stochastic gradient descent: `x - step_size(i) * g`; the state is the params."""
+    """Stochastic gradient descent: `x - step_size(i) * g`; the state is the params.
+
+    Args:
+      step_size: a positive scalar or a schedule (step -> scalar).
+
+    Returns:
+      The `Optimizer` triple.
+    """
     step_size = make_schedule(step_size)
 
     def init(x0):
@@ -162,19 +170,43 @@ def _momentum(step_size: float | Schedule, mass: float, nesterov: bool) -> tuple
 
 @optimizer
 def momentum(step_size: float | Schedule, mass: float) -> tuple:
-    """SGD with momentum: `v = mass * v + g; x -= step_size(i) * v`; state `(x, v)`."""
+    """SGD with momentum: `v = mass * v + g; x -= step_size(i) * v`; state `(x, v)`.
+
+    Args:
+      step_size: a positive scalar or a schedule.
+      mass: the momentum coefficient.
+
+    Returns:
+      The `Optimizer` triple.
+    """
     return _momentum(step_size, mass, nesterov=False)
 
 
 @optimizer
 def nesterov(step_size: float | Schedule, mass: float) -> tuple:
-    """SGD with Nesterov momentum: `v = mass * v + g; x -= step_size(i) * (mass * v + g)`."""
+    """SGD with Nesterov momentum: `v = mass * v + g; x -= step_size(i) * (mass * v + g)`.
+
+    Args:
+      step_size: a positive scalar or a schedule.
+      mass: the momentum coefficient.
+
+    Returns:
+      The `Optimizer` triple.
+    """
     return _momentum(step_size, mass, nesterov=True)
 
 
 @optimizer
 def adagrad(step_size: float | Schedule, momentum: float = 0.9) -> tuple:
-    """Adagrad (Duchi et al. 2011) with momentum on the scaled gradient; state `(x, g_sq, m)`."""
+    """Adagrad (Duchi et al. 2011) with momentum on the scaled gradient; state `(x, g_sq, m)`.
+
+    Args:
+      step_size: a positive scalar or a schedule.
+      momentum: the momentum of the scaled gradient.
+
+    Returns:
+      The `Optimizer` triple.
+    """
     step_size = make_schedule(step_size)
 
     def update(i, g, state):
@@ -189,7 +221,16 @@ def adagrad(step_size: float | Schedule, momentum: float = 0.9) -> tuple:
 
 @optimizer
 def rmsprop(step_size: float | Schedule, gamma: float = 0.9, eps: float = 1e-8) -> tuple:
-    """RMSProp: `x -= step_size(i) * g / sqrt(avg_sq_grad + eps)`; state `(x, avg_sq_grad)`."""
+    """RMSProp: `x -= step_size(i) * g / sqrt(avg_sq_grad + eps)`; state `(x, avg_sq_grad)`.
+
+    Args:
+      step_size: a positive scalar or a schedule.
+      gamma: the decay of the squared-gradient average.
+      eps: added inside the square root.
+
+    Returns:
+      The `Optimizer` triple.
+    """
     step_size = make_schedule(step_size)
 
     def update(i, g, state):
@@ -204,7 +245,17 @@ def rmsprop(step_size: float | Schedule, gamma: float = 0.9, eps: float = 1e-8) 
 def rmsprop_momentum(
     step_size: float | Schedule, gamma: float = 0.9, eps: float = 1e-8, momentum: float = 0.9
 ) -> tuple:
-    """RMSProp with momentum on the scaled step; state `(x, avg_sq_grad, mom)`."""
+    """RMSProp with momentum on the scaled step; state `(x, avg_sq_grad, mom)`.
+
+    Args:
+      step_size: a positive scalar or a schedule.
+      gamma: the decay of the squared-gradient average.
+      eps: added inside the square root.
+      momentum: the momentum of the scaled step.
+
+    Returns:
+      The `Optimizer` triple.
+    """
     step_size = make_schedule(step_size)
 
     def update(i, g, state):
@@ -220,7 +271,17 @@ def rmsprop_momentum(
 def adam(
     step_size: float | Schedule, b1: float = 0.9, b2: float = 0.999, eps: float = 1e-8
 ) -> tuple:
-    """Adam with bias correction `1 - b ** (i + 1)`; state `(x, m, v)`."""
+    """Adam with bias correction `1 - b ** (i + 1)`; state `(x, m, v)`.
+
+    Args:
+      step_size: a positive scalar or a schedule.
+      b1: the decay of the first moment.
+      b2: the decay of the second moment.
+      eps: added to the root of the second moment.
+
+    Returns:
+      The `Optimizer` triple.
+    """
     step_size = make_schedule(step_size)
 
     def update(i, g, state):
@@ -238,7 +299,17 @@ def adam(
 def adamax(
     step_size: float | Schedule, b1: float = 0.9, b2: float = 0.999, eps: float = 1e-8
 ) -> tuple:
-    """AdaMax (Adam with the infinity norm); state `(x, m, u)`."""
+    """AdaMax (Adam with the infinity norm); state `(x, m, u)`.
+
+    Args:
+      step_size: a positive scalar or a schedule.
+      b1: the decay of the first moment.
+      b2: the decay of the infinity norm.
+      eps: added to the norm.
+
+    Returns:
+      The `Optimizer` triple.
+    """
     step_size = make_schedule(step_size)
 
     def update(i, g, state):
@@ -253,7 +324,16 @@ def adamax(
 
 @optimizer
 def sm3(step_size: float | Schedule, momentum: float = 0.9) -> tuple:
-    """SM3 (Anil et al. 2019): one accumulator vector per axis; state `(x, m, vs, x_shape)`."""
+    """SM3 (Anil et al. 2019): one accumulator vector per axis; state `(x, m, vs, x_shape)`.
+
+    Args:
+      step_size: a positive scalar or a schedule.
+      momentum: the momentum of the scaled gradient.
+
+    Returns:
+      The `Optimizer` triple (its state holds the shape as ints: keep the update outside
+      `jit`, as in JAX).
+    """
     step_size = make_schedule(step_size)
 
     def along(ndim: int, v: Any, axis: int) -> Any:
@@ -287,7 +367,14 @@ def sm3(step_size: float | Schedule, momentum: float = 0.9) -> tuple:
 
 
 def constant(step_size: float) -> Schedule:
-    """The schedule returning `step_size` at every step."""
+    """The schedule returning `step_size` at every step.
+
+    Args:
+      step_size: the value.
+
+    Returns:
+      The schedule (step -> value).
+    """
 
     def schedule(i):
         return step_size
@@ -296,7 +383,16 @@ def constant(step_size: float) -> Schedule:
 
 
 def exponential_decay(step_size: float, decay_steps: float, decay_rate: float) -> Schedule:
-    """`step_size * decay_rate ** (i / decay_steps)`."""
+    """The schedule `step_size * decay_rate ** (i / decay_steps)`.
+
+    Args:
+      step_size: the value at step 0.
+      decay_steps: the steps over which the value is multiplied by `decay_rate`.
+      decay_rate: the factor.
+
+    Returns:
+      The schedule.
+    """
 
     def schedule(i):
         return step_size * decay_rate ** (i / decay_steps)
@@ -307,8 +403,17 @@ def exponential_decay(step_size: float, decay_steps: float, decay_rate: float) -
 def inverse_time_decay(
     step_size: float, decay_steps: float, decay_rate: float, staircase: bool = False
 ) -> Schedule:
-    """`step_size / (1 + decay_rate * i / decay_steps)` (with `floor` of the ratio if
-    `staircase`)."""
+    """The schedule `step_size / (1 + decay_rate * i / decay_steps)`.
+
+    Args:
+      step_size: the value at step 0.
+      decay_steps: the step scale.
+      decay_rate: the decay per `decay_steps`.
+      staircase: take the floor of `i / decay_steps`.
+
+    Returns:
+      The schedule.
+    """
 
     def schedule(i):
         ratio = jnp.floor(i / decay_steps) if staircase else i / decay_steps
@@ -320,8 +425,18 @@ def inverse_time_decay(
 def polynomial_decay(
     step_size: float, decay_steps: float, final_step_size: float, power: float = 1.0
 ) -> Schedule:
-    """From `step_size` to `final_step_size` over `decay_steps` as `(1 - i / decay_steps) **
-    power`, then constant."""
+    """From `step_size` to `final_step_size` over `decay_steps` as
+    `(1 - i / decay_steps) ** power`, then constant.
+
+    Args:
+      step_size: the value at step 0.
+      decay_steps: the steps to reach `final_step_size`.
+      final_step_size: the value from `decay_steps` on.
+      power: the polynomial's power.
+
+    Returns:
+      The schedule.
+    """
 
     def schedule(step_num):
         step_num = jnp.minimum(step_num, decay_steps)
@@ -355,7 +470,14 @@ def piecewise_constant(boundaries: Any, values: Any) -> Schedule:
 
 
 def make_schedule(scalar_or_schedule: float | Schedule) -> Schedule:
-    """A schedule from a callable (returned as is) or a scalar (:func:`constant`)."""
+    """A schedule from a callable (returned as is) or a scalar (:func:`constant`).
+
+    Args:
+      scalar_or_schedule: a scalar or a schedule.
+
+    Returns:
+      The schedule.
+    """
     if callable(scalar_or_schedule):
         return scalar_or_schedule
     if jnp.ndim(scalar_or_schedule) == 0:
@@ -368,13 +490,28 @@ def make_schedule(scalar_or_schedule: float | Schedule) -> Schedule:
 
 
 def l2_norm(tree: Any) -> Any:
-    """The l2 norm of all the leaves of a pytree of arrays together."""
+    """The l2 norm of all the leaves of a pytree of arrays together.
+
+    Args:
+      tree: a pytree of arrays.
+
+    Returns:
+      The norm, a scalar.
+    """
     leaves = tree_util.tree_leaves(tree)
     return jnp.sqrt(sum(jnp.vdot(x, x) for x in leaves))
 
 
 def clip_grads(grad_tree: Any, max_norm: float) -> Any:
-    """Scales a pytree of gradients so its :func:`l2_norm` is at most `max_norm`."""
+    """Scales a pytree of gradients so its :func:`l2_norm` is at most `max_norm`.
+
+    Args:
+      grad_tree: a pytree of gradients.
+      max_norm: the largest norm allowed.
+
+    Returns:
+      The clipped pytree.
+    """
     norm = l2_norm(grad_tree)
     return tree_util.tree_map(
         lambda g: jnp.where(norm < max_norm, g, g * (max_norm / norm)), grad_tree

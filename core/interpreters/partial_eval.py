@@ -23,7 +23,7 @@ import numpy as np
 from core import ir, source_info
 from core.avals import ShapedArray
 from core.interpreters import check_live, finish
-from core.trace import Trace, Tracer, get_aval, set_current_trace
+from core.trace import Trace, Tracer, current_trace, get_aval, set_current_trace
 
 
 class JaxprTracer(Tracer):
@@ -153,8 +153,6 @@ def trace_to_jaxpr(
     fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray]
 ) -> tuple[ir.Jaxpr, list[Any]]:
     """Stages a flat function (list of arrays -> list of arrays) to (jaxpr, consts)."""
-    from core.trace import current_trace
-
     trace = JaxprTrace(current_trace(), stage_all=True)
     in_tracers = [trace.new_arg(a) for a in in_avals]
     with set_current_trace(trace):

@@ -41,7 +41,8 @@ from core.array import Array
 from core.avals import ShapedArray, interned
 from core.backends import numba as numba_backend
 from core.backends import numpy as numpy_backend
-from core.config import checked_kernel, config
+from core.config import config
+from core.debug_nans import checked_kernel
 from core.errors import NumbaxError
 from core.interpreters import batching
 from core.interpreters.jvp import JVPTrace, JVPTracer, Zero, instantiate
@@ -52,7 +53,7 @@ from core.primitive import Primitive
 from core.prims.control_flow import common as _derived_jaxprs  # memo
 from core.prims.control_flow.common import partial_eval_jaxpr  # splits control flow bodies too
 from core.profiler import hooks as _profiler
-from core.trace import EvalTrace, Tracer, current_trace, get_aval, set_current_trace
+from core.trace import EvalTrace, Tracer, as_value, current_trace, get_aval, set_current_trace
 from core.tree_util import _flatten as _flatten_node
 
 logger = logging.getLogger("core.jit")
@@ -112,8 +113,10 @@ def _compile(jaxpr: ir.Jaxpr, backend: str, name: str) -> Callable[..., list[np.
         return numpy_backend.compile_jaxpr(jaxpr)
     if backend != "numba":
         raise ValueError(f"unknown jit backend {backend!r}; use 'numba' or 'python'")
+    from core.jit import fork_safety
+
     try:
-        return numba_backend.compile_jaxpr(jaxpr, name)
+        return fork_safety.serialized(numba_backend.compile_jaxpr(jaxpr, name))
     except UnsupportedDTypeError as err:
         warnings.warn(
             f"numba cannot compile arrays of dtype {', '.join(err.dtypes)}: this jitted "
@@ -666,9 +669,7 @@ class Jitted:
             out = self._fun(*full, **dyn_kwargs, **static_kw)
             out_flat, out_tree = tree_util.tree_flatten(out)
             store.append(out_tree)
-            from core.api import _as_value
-
-            return [_as_value(o) for o in out_flat]
+            return [as_value(o) for o in out_flat]
 
         avals = [ShapedArray(*k) for k in key[1]]
         jaxpr, consts = trace_to_closed_jaxpr(flat_fun, avals)

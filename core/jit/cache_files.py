@@ -15,9 +15,11 @@ import hashlib
 import os
 import secrets
 import stat
+import sys
+import warnings
 from pathlib import Path
 
-from core.jit.errors import CacheIntegrityError, UnsafeCacheDirError
+from core.jit.errors import CacheIntegrityError, JitCacheWarning, UnsafeCacheDirError
 
 MAGIC = b"numbax-cache-1\n"
 _DIGEST = hashlib.sha256().digest_size
@@ -139,6 +141,18 @@ def read_verified(path: Path, expected: bytes | None = None) -> bytes:
     if digest(payload) != stored or (expected is not None and stored != expected):
         raise CacheIntegrityError(path, "its content hash does not match the one recorded")
     return payload
+
+
+def warn(message: str) -> None:
+    """Issues a `JitCacheWarning` attributed to the first caller outside `core` and numba
+    (usually the user's jitted call), however deep in the compiler the problem was found."""
+    import numba
+
+    skip = (str(Path(__file__).resolve().parents[1]), str(Path(numba.__file__).parent))
+    frame, level = sys._getframe(1), 2
+    while frame is not None and frame.f_code.co_filename.startswith(skip):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, JitCacheWarning, stacklevel=level)
 
 
 def remove(path: Path) -> None:

@@ -29,7 +29,6 @@ import sys
 import threading
 import time
 import types
-import warnings
 import weakref
 from collections import Counter
 from collections.abc import Iterator
@@ -43,7 +42,6 @@ from numba.core.dispatcher import Dispatcher
 from core.config import config
 from core.jit import cache_files, fork_safety, numba_cache
 from core.jit.cache_files import cache_dir
-from core.jit.errors import JitCacheWarning
 
 __all__ = ["cache_dir", "clear", "compile_source", "enforce_size_limit", "load_module"]
 
@@ -84,15 +82,14 @@ def _write_source(path: Path, source: str) -> None:
     except OSError:  # a symlink or an unreadable file: replaced below
         old = b""
     if old == data:
-        os.utime(path)  # the size limit evicts the least recently used programs
+        with contextlib.suppress(OSError):  # a read-only cache is still usable
+            os.utime(path)  # the size limit evicts the least recently used programs
         return
     cache_files.write_atomic(path, data)
     if old is not None:
-        warnings.warn(
+        cache_files.warn(
             f"numbax's compile cache file {path} was damaged (its content differs from the "
-            "program it is named after); it was rewritten.",
-            JitCacheWarning,
-            stacklevel=4,
+            "program it is named after); it was rewritten."
         )
 
 
@@ -118,12 +115,10 @@ def load_module(source: str) -> tuple[types.ModuleType, bool]:
             _write_source(path, source)
         except OSError as err:  # unwritable or unsafe directory, ...
             file_backed = False
-            warnings.warn(
+            cache_files.warn(
                 f"numbax cannot use the compile cache file {path} ({err}); compiling in memory "
                 "instead, so the next process compiles again. Point the NUMBAX_CACHE_DIR "
-                "environment variable at a private writable directory to fix this.",
-                JitCacheWarning,
-                stacklevel=3,
+                "environment variable at a private writable directory to fix this."
             )
     mod = types.ModuleType(name)
     if file_backed:
@@ -278,13 +273,11 @@ def _acquire(fcntl: Any, fd: int, path: Path, mode: int) -> bool:
         return True
     if _abandoned.get(str(path)) != holder:
         _abandoned[str(path)] = holder
-        warnings.warn(
+        cache_files.warn(
             f"numbax waited {config.compile_lock_timeout:g} s for the compile lock {path}, held "
             f"by process {holder if holder else '(unknown)'}; compiling without it. If that "
             "process is stopped or hung, end it; a longer wait is "
-            "config.update('compile_lock_timeout', seconds).",
-            JitCacheWarning,
-            stacklevel=5,
+            "config.update('compile_lock_timeout', seconds)."
         )
     return False
 
@@ -373,15 +366,15 @@ def enforce_size_limit(max_size: int | None = None) -> int:
 
 
 def clear() -> None:
-    """Deletes every file of the disk cache: generated sources and numba's verified index and
-    machine code files of numbax functions (other files in the directories are left alone).
+    """Deletes every file of the disk cache: generated sources and numba's index and machine
+    code files of numbax functions (other files in the directories are left alone).
     Programs already loaded keep running; later processes compile again."""
     with _compile_lock():
         for e in _files():
             name = e.name
             if (
                 name.startswith(_PREFIX)
-                or name.endswith((".nbxi", ".nbxc"))
+                or name.endswith((".nbxi", ".nbxc", ".nbi", ".nbc"))  # .nbi/.nbc: legacy
                 or (cache_files.is_temporary(name))
             ):
                 cache_files.remove(Path(e.path))

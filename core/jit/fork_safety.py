@@ -8,9 +8,10 @@ kernels at once. TBB is safe for both, so numbax selects it: the `tbb` package (
 on x86-64) ships `libtbb.so.12`, which numba looks up by name only, so it is loaded here by
 path first. `configure()` runs when the back end loads, before numba starts any thread pool.
 
-A `NUMBA_THREADING_LAYER` set by the user is respected. Without TBB (no wheel for the
-platform) numba's default stays, and a child forked after a parallel kernel must not run
-parallel kernels itself; `threading_layer()` says which layer is in use.
+Without TBB (no wheel for the platform) on Linux, numbax selects `workqueue` and `serialized`
+makes the calls of parallel kernels take one process-wide lock, so threads never launch two at
+once (they queue instead of aborting the process). A `NUMBA_THREADING_LAYER` set by the user is
+respected (with the lock if it is `workqueue`). `threading_layer()` says which layer is in use.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ import ctypes
 import importlib.metadata
 import os
 import sys
+import threading
+from collections.abc import Callable
+from typing import Any
 
 import numba
 from numba.np.ufunc import parallel
@@ -55,7 +59,34 @@ def configure() -> str:
         return chosen
     if _load_tbb():
         numba.config.THREADING_LAYER = "tbb"
+    elif sys.platform.startswith("linux"):  # GNU OpenMP is numba's default there
+        numba.config.THREADING_LAYER = "workqueue"
     return numba.config.THREADING_LAYER
+
+
+_LAUNCH_LOCK = threading.RLock()
+
+
+def serialized(call: Callable[..., Any]) -> Callable[..., Any]:
+    """`call` (a compiled program, with its `.source` and its entry `.kernel` if it has them),
+    made to hold a process-wide lock while it runs if it may launch threaded loops on the
+    `workqueue` layer, which aborts the process when two threads use it at once; else `call`."""
+    source = getattr(call, "source", None)
+    if numba.config.THREADING_LAYER != "workqueue" or (source and "prange(" not in source):
+        return call
+
+    def locked(fn: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any) -> Any:
+            with _LAUNCH_LOCK:
+                return fn(*args)
+
+        return run
+
+    wrapped = locked(call)
+    wrapped.__dict__.update(getattr(call, "__dict__", {}))  # .source, .kernel, ...
+    if hasattr(call, "kernel"):
+        wrapped.kernel = locked(call.kernel)
+    return wrapped
 
 
 def threading_layer() -> str:

@@ -21,7 +21,6 @@ import itertools
 import os
 import pickle
 import sys
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +33,7 @@ from numba.core.caching import (
 )
 
 from core.jit import cache_files
-from core.jit.errors import CacheIntegrityError, JitCacheWarning
+from core.jit.errors import CacheIntegrityError
 
 # Directories that hold numbax's numba cache files (for `disk_cache.clear`/size limits).
 CACHE_PATHS: set[Path] = set()
@@ -149,11 +148,7 @@ class VerifiedCache(FunctionCache):
         return self._usable
 
     def _warn(self, what: str) -> None:
-        warnings.warn(
-            f"numbax's compile cache for {self._py_func.__qualname__}: {what}.",
-            JitCacheWarning,
-            stacklevel=2,
-        )
+        cache_files.warn(f"numbax's compile cache for {self._py_func.__qualname__}: {what}.")
 
     def load_overload(self, sig: Any, target_context: Any) -> Any:
         if not self._check_dir():
@@ -197,7 +192,13 @@ def cached_njit(*signatures: Any, **options: Any) -> Any:
 
     def wrap(fn: Any) -> Any:
         disp = numba.njit(**options)(fn)
-        disp._cache = VerifiedCache(fn)
+        try:
+            disp._cache = VerifiedCache(fn)
+        except OSError as err:  # no source file to key the cache on: compile in memory
+            cache_files.warn(
+                f"numbax cannot cache {fn.__qualname__} on disk ({err}); it is compiled in "
+                "every process."
+            )
         if signatures:
             for sig in signatures:
                 disp.compile(sig)

@@ -18,12 +18,15 @@ from typing import Any
 import numpy as np
 
 from core import dtypes, tree_util
+from core.api import vmap
 from core.custom_derivatives import custom_jvp
 from core.interpreters.partial_eval import trace_to_jaxpr
+from core.numpy._util import broadcast_shapes as numpy_broadcast_shapes
 from core.prims import elementwise as ew
 from core.prims import gather as gt
 from core.prims import reductions as red
 from core.prims import shapes
+from core.prims.control_flow import scan
 from core.prims.conv import conv_dimension_numbers, conv_general_dilated
 from core.prims.indexing import concatenate, pad, slice_in_dim
 from core.prims.linalg import dot_general
@@ -755,8 +758,6 @@ def dtype(x: Any) -> np.dtype:
 def broadcast_shapes(*shapes_: Sequence[int]) -> tuple[int, ...]:
     """`lax.broadcast_shapes`: the numpy-style broadcast of static shapes (ValueError if they
     do not broadcast)."""
-    from core.numpy._util import broadcast_shapes as numpy_broadcast_shapes
-
     return numpy_broadcast_shapes(*(tuple(int(d) for d in s) for s in shapes_))
 
 
@@ -794,3 +795,35 @@ def approx_min_k(
     del recall_target, reduction_input_size_override, aggregate_to_topk
     vals, idx = top_k(ew.neg(operand), k, axis=reduction_dimension)
     return [ew.neg(vals), idx]
+
+
+def map(f: Callable, xs: Any, *, batch_size: int | None = None) -> Any:  # noqa: A001
+    """`lax.map`: `f` applied to each slice of `xs` along axis 0, as a scan.
+
+    Args:
+      f: function of one slice (a pytree).
+      xs: a pytree of arrays with a common leading size.
+      batch_size: when given, slices are processed `batch_size` at a time with `vmap`.
+
+    Returns:
+      The stacked outputs.
+    """
+    if batch_size is None:
+        return scan(lambda c, x: (c, f(x)), (), xs)[1]
+    leaves = tree_util.tree_leaves(xs)
+    n = get_aval(leaves[0]).shape[0]
+    nb, rem = divmod(n, batch_size)
+    main = tree_util.tree_map(
+        lambda x: shapes.reshape(
+            slice_in_dim(x, 0, nb * batch_size), (nb, batch_size, *get_aval(x).shape[1:])
+        ),
+        xs,
+    )
+    ys = scan(lambda c, x: (c, vmap(f)(x)), (), main)[1]
+    ys = tree_util.tree_map(
+        lambda y: shapes.reshape(y, (nb * batch_size, *get_aval(y).shape[2:])), ys
+    )
+    if rem:
+        tail = vmap(f)(tree_util.tree_map(lambda x: slice_in_dim(x, nb * batch_size, n), xs))
+        ys = tree_util.tree_map(lambda a, b: concatenate([a, b], 0), ys, tail)
+    return ys

@@ -29,6 +29,9 @@ from typing import Any
 import numpy as np
 
 from core.custom_derivatives import custom_jvp
+from core.errors import NumbaxError
+from core.interpreters.jvp import Zero
+from core.numpy._util import promote_args_inexact
 from core.prims import elementwise as ew
 from core.prims import reductions as red
 from core.prims import shapes
@@ -39,7 +42,6 @@ from core.trace import get_aval
 def _args(name: str, *xs: Any) -> list[Any]:
     """Float arrays of one dtype and one shape (the broadcasting, promoting front door)."""
     import core.numpy as jnp
-    from core.numpy._util import promote_args_inexact
 
     xs = promote_args_inexact(name, *xs)
     return list(jnp.broadcast_arrays(*xs)) if len(xs) > 1 else xs
@@ -252,7 +254,7 @@ def _igamma_deriv(a: Any, x: Any, sample: bool) -> Any:
     return ew.select(ew.bitwise_or(domain, is_nan), _c(x, np.nan), out)
 
 
-class IgammaGradientError(ValueError):
+class IgammaGradientError(NumbaxError, ValueError):
     """`igamma_grad_a` and `random_gamma_grad` have no derivatives of their own (as in JAX)."""
 
 
@@ -283,8 +285,6 @@ _random_gamma_grad.defjvp(_no_derivative("random_gamma_grad"))
 def _igamma_tangent(a: Any, x: Any, ta: Any, tx: Any) -> Any:
     """dP = dP/da * ta + dP/dx * tx, skipping symbolic-zero tangents (so that second
     derivatives in x alone never reach the underivable igamma_grad_a)."""
-    from core.interpreters.jvp import Zero
-
     terms = []
     if type(ta) is not Zero:
         terms.append(ew.mul(ta, _igamma_grad_a(a, x)))
@@ -465,7 +465,7 @@ def _betainc_value(a: Any, b: Any, x: Any) -> Any:
     return ew.select(is_nan, _c(x, np.nan), result)
 
 
-class BetaincGradientError(ValueError):
+class BetaincGradientError(NumbaxError, ValueError):
     """`betainc` has no derivative with respect to `a` or `b` (as in JAX)."""
 
 
@@ -476,8 +476,6 @@ def _betainc(a: Any, b: Any, x: Any) -> Any:
 
 @_betainc.defjvp
 def _betainc_jvp(primals, tangents):
-    from core.interpreters.jvp import Zero
-
     a, b, x = primals
     ta, tb, tx = tangents
     if not all(type(t) is Zero for t in (ta, tb)):
@@ -581,7 +579,7 @@ def zeta(x: Any, q: Any) -> Any:
     return _zeta(x, q)
 
 
-class ZetaGradientError(ValueError):
+class ZetaGradientError(NumbaxError, ValueError):
     """`zeta` has no derivative with respect to its first argument."""
 
 
@@ -592,8 +590,6 @@ def _zeta(x: Any, q: Any) -> Any:
 
 @_zeta.defjvp
 def _zeta_jvp(primals, tangents):
-    from core.interpreters.jvp import Zero
-
     x, q = primals
     tx, tq = tangents
     if type(tx) is not Zero:

@@ -10,11 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from core import dtypes
+from core.lax import while_loop
 from core.numpy._util import promote_args, promote_args_inexact
 from core.numpy.creation import asarray
 from core.numpy.reductions import any as _any
 from core.numpy.ufuncs import abs as _abs
-from core.numpy.ufuncs import degrees, power
+from core.numpy.ufuncs import degrees, imag, power, real
 from core.numpy.where import where
 from core.prims import elementwise as ew
 from core.prims import shapes as sh
@@ -48,8 +49,6 @@ def gcd(x1: Any, x2: Any, /) -> Any:
     Returns:
       The gcds, of the promoted integer dtype (`gcd(0, 0) == 0`).
     """
-    from core.lax import while_loop  # a higher layer: imported on use
-
     x1, x2 = _integer_args("gcd", x1, x2)
     out, _ = while_loop(lambda xs: _any(xs[1] != 0), _gcd_body, (_abs(x1), _abs(x2)))
     return out
@@ -98,8 +97,6 @@ def angle(z: Any, deg: bool = False) -> Any:
       A float array: real and imaginary parts' dtype for complex/float arrays, the default
       float for integers and 0-d floats (as in JAX).
     """
-    from core.numpy.ufuncs import imag, real
-
     z = asarray(z)
     zdt = get_aval(z).dtype
     re, im = real(z), imag(z)

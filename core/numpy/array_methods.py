@@ -8,8 +8,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from core import dtypes
 from core.array_base import ArrayBase
-from core.numpy import linalg_ops, reductions, shapes, ufuncs, where
+from core.numpy import indexing, linalg_ops, reductions, shapes, sorting, ufuncs, where
+from core.numpy import linalg_ops as lo
+from core.numpy._util import promote_args
+from core.numpy.indexing import AtIndexer, getitem
+from core.numpy.selection import choose, compress
+from core.prims import elementwise as ew
+from core.prims import shapes as sh
 
 
 def _swap(fn):
@@ -33,21 +40,14 @@ def _transpose(self, *axes):
 
 
 def _astype(self, dtype, copy=False, device=None):
-    from core import dtypes
-    from core.prims import shapes as sh
-
     return sh.convert_element_type(self, dtypes.canonicalize_dtype(dtype))
 
 
 def _getitem(self, idx):
-    from core.numpy.indexing import getitem
-
     return getitem(self, idx)
 
 
 def _at(self):
-    from core.numpy.indexing import AtIndexer
-
     return AtIndexer(self)
 
 
@@ -71,16 +71,10 @@ def _divmod(a, b):
 
 
 def _lshift(a, b):
-    from core.numpy._util import promote_args
-    from core.prims import elementwise as ew
-
     return ew.shift_left(*promote_args("left_shift", a, b))
 
 
 def _rshift(a, b):
-    from core.numpy._util import promote_args
-    from core.prims import elementwise as ew
-
     x, y = promote_args("right_shift", a, b)
     if x.dtype.kind == "u":
         return ew.shift_right_logical(x, y)
@@ -109,7 +103,7 @@ def install() -> None:
     ArrayBase.reshape = _reshape
     ArrayBase.transpose = _transpose
     ArrayBase.astype = _astype
-    ArrayBase.ravel = lambda self, order="C": shapes.ravel(self)
+    ArrayBase.ravel = lambda self, order="C": shapes.ravel(self, order)
     ArrayBase.flatten = ArrayBase.ravel
     ArrayBase.squeeze = lambda self, axis=None: shapes.squeeze(self, axis)
     ArrayBase.swapaxes = lambda self, a, b: shapes.swapaxes(self, a, b)
@@ -134,9 +128,6 @@ def install() -> None:
 
 
 def _install_more() -> None:
-    from core.numpy import indexing, sorting
-    from core.numpy import linalg_ops as lo
-
     ArrayBase.cumsum = reductions.cumsum
     ArrayBase.cumprod = reductions.cumprod
     ArrayBase.ptp = reductions.ptp
@@ -172,14 +163,10 @@ def _install_more() -> None:
 
 
 def _compress(self, condition, axis=None, *, size=None, fill_value=0, out=None):
-    from core.numpy.selection import compress
-
     return compress(condition, self, axis, size=size, fill_value=fill_value, out=out)
 
 
 def _choose(self, choices, out=None, mode="raise"):
-    from core.numpy.selection import choose
-
     return choose(self, choices, out, mode)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
+from core.lax.composites import nextafter as lax_nextafter
 from core.numpy._util import (
     canonicalize_axis,
     ensure_array,
@@ -219,8 +220,6 @@ def ldexp(x1: Any, x2: Any, /) -> Any:
 
 
 def _nextafter(x1: Any, x2: Any) -> Any:
-    from core.lax.composites import nextafter as lax_nextafter  # a higher layer: on use
-
     return lax_nextafter(x1, x2)
 
 

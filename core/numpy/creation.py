@@ -8,7 +8,13 @@ import numpy as np
 
 from core import dtypes
 from core.array import Array
-from core.numpy._util import ensure_array, np_dtype
+from core.numpy import ufuncs as uf
+from core.numpy._util import broadcast_to, ensure_array, np_dtype
+from core.numpy.linalg_ops import diagonal
+from core.numpy.shapes import ravel, stack
+from core.numpy.ufuncs import add, floor_divide, multiply, power, remainder
+from core.numpy.where import clip, where
+from core.prims import indexing as ix
 from core.prims import shapes as sh
 from core.trace import Tracer, get_aval
 
@@ -36,8 +42,6 @@ def array(
     if isinstance(object, (Array, Tracer)):
         out = object if dt is None else sh.convert_element_type(object, dt)
     elif isinstance(object, (list, tuple)) and _has_array(object):
-        from core.numpy.shapes import stack
-
         parts = [array(o) for o in object]
         out = stack(parts) if parts else Array(np.zeros((0,), dtypes.default_float()))
         if dt is not None:
@@ -46,15 +50,26 @@ def array(
         if hasattr(object, "__jax_array__"):
             object = object.__jax_array__()
             return array(object, dtype=dtype, ndmin=ndmin)
+        weak = dt is None and type(object) in (int, float, complex)
+        if type(object) is int:  # JAX refuses Python ints its integer dtype cannot hold
+            target = dtypes.python_scalar_dtype(object) if dt is None else dt
+            if target.kind in "iu" and not _fits(object, target):
+                if dt is None:
+                    raise OverflowError(f"Python int {object} too large to convert to {target}")
+                raise OverflowError(f"Python integer {object} out of bounds for {target}")
         val = np.array(object)
         if val.dtype == object_dtype:
+            if _has_python_int(object):
+                raise OverflowError(f"Python int in {object!r} too large to convert to int64")
             raise TypeError(f"Cannot make an array from {object!r}: not a numeric sequence.")
-        weak = dt is None and type(object) in (int, float, complex)
         if dt is None:
             dt = (
                 dtypes.python_scalar_dtype(object) if weak else dtypes.canonicalize_dtype(val.dtype)
             )
-        out = Array(np.array(val, dtype=dt), weak)
+        # Python ints (also inside lists) convert from the objects, so numpy's OverflowError
+        # reports the out-of-range ones, as JAX does; numpy arrays wrap, as in JAX.
+        source = object if _has_python_int(object) and dt.kind in "iu" else val
+        out = Array(np.array(source, dtype=dt), weak)
     if ndmin > get_aval(out).ndim:
         shape = (1,) * (ndmin - get_aval(out).ndim) + get_aval(out).shape
         out = sh.reshape(out, shape)
@@ -62,6 +77,17 @@ def array(
 
 
 object_dtype = np.dtype(object)
+
+
+def _fits(value: int, dtype: np.dtype) -> bool:
+    info = np.iinfo(dtype)
+    return int(info.min) <= value <= int(info.max)
+
+
+def _has_python_int(x: Any) -> bool:
+    if isinstance(x, (list, tuple)):
+        return any(_has_python_int(e) for e in x)
+    return type(x) is int
 
 
 def _has_array(x: Any) -> bool:
@@ -105,8 +131,6 @@ def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
         dt, weak = dtypes.canonicalize_dtype(dtype), False
     fv = ensure_array(fill_value)
     if get_aval(fv).ndim:
-        from core.numpy._util import broadcast_to
-
         return broadcast_to(sh.convert_element_type(fv, dt), _shape(shape))
     return sh.full(_shape(shape), fill_value if not isinstance(fill_value, Array) else fv, dt, weak)
 
@@ -177,8 +201,6 @@ def linspace(
     """`num` evenly spaced samples from start to stop."""
     dt = np_dtype(dtype) or dtypes.default_float()
     if isinstance(start, Tracer) or isinstance(stop, Tracer):
-        from core.numpy import ufuncs as uf
-
         div = (num - 1) if endpoint else num
         steps = sh.convert_element_type(sh.iota(dtypes.default_int(), num), dt)
         delta = uf.divide(uf.subtract(stop, start), max(div, 1))
@@ -225,8 +247,6 @@ def copy(a: Any, order: str | None = None) -> Any:
 
 def _triangle(name: str, m: Any, k: int, lower: bool) -> Any:
     """`m` with the entries outside its lower (or upper) triangle from diagonal `k` zeroed."""
-    from core.numpy.where import where
-
     m = ensure_array(m)
     shape = get_aval(m).shape
     if len(shape) < 2:
@@ -248,9 +268,6 @@ def triu(m: Any, k: int = 0) -> Any:
 
 def diag(v: Any, k: int = 0) -> Any:
     """The k-th diagonal of a 2-D array, or a 2-D array with the 1-D `v` on its k-th diagonal."""
-    from core.numpy.linalg_ops import diagonal
-    from core.numpy.where import where
-
     v = ensure_array(v)
     shape = get_aval(v).shape
     if len(shape) == 2:
@@ -264,23 +281,17 @@ def diag(v: Any, k: int = 0) -> Any:
 
 
 def _pad_last(x: Any, lo: int, hi: int) -> Any:
-    from core.prims import indexing as ix
-
     nd = get_aval(x).ndim
     zero = sh.full((), 0, get_aval(x).dtype)
     return ix.pad(x, zero, [(0, 0, 0)] * (nd - 1) + [(lo, hi, 0)])
 
 
 def diagflat(v: Any, k: int = 0) -> Any:
-    from core.numpy.shapes import ravel
-
     return diag(ravel(v), k)
 
 
 def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False, indexing: str = "xy") -> list:
     """Coordinate matrices from 1-D coordinate vectors ("xy" or "ij" indexing)."""
-    from core.numpy.shapes import ravel
-
     if indexing not in ("xy", "ij"):
         raise ValueError(f"Valid values for indexing are 'xy' and 'ij', got {indexing!r}")
     args = [ravel(ensure_array(x)) for x in xi]
@@ -312,8 +323,6 @@ def logspace(
     axis: int = 0,
 ) -> Any:
     """`base ** linspace(start, stop)`."""
-    from core.numpy.ufuncs import power
-
     dt = np_dtype(dtype) or dtypes.default_float()
     lin = linspace(start, stop, num, endpoint=endpoint, dtype=dt, axis=axis)
     return sh.convert_element_type(power(sh.convert_element_type(base, dt), lin), dt)
@@ -341,7 +350,6 @@ def indices(dimensions: Any, dtype: Any = None, sparse: bool = False) -> Any:
             sh.reshape(sh.iota(dt, d), tuple(d if j == i else 1 for j in range(len(dims))))
             for i, d in enumerate(dims)
         )
-    from core.numpy.shapes import stack
 
     return stack(grids) if grids else Array(np.zeros((0,), dt))
 
@@ -374,9 +382,6 @@ def diag_indices(n: int, ndim: int = 2) -> tuple[Any, ...]:
 
 def unravel_index(indices: Any, shape: Any) -> tuple[Any, ...]:
     """Converts flat indices into a tuple of coordinate arrays (out-of-range ones clipped)."""
-    from core.numpy.ufuncs import floor_divide, remainder
-    from core.numpy.where import clip
-
     idx = ensure_array(indices)
     shape = tuple(int(d) for d in shape)
     size = int(np.prod(shape, dtype=np.int64))
@@ -391,9 +396,6 @@ def unravel_index(indices: Any, shape: Any) -> tuple[Any, ...]:
 
 def ravel_multi_index(multi_index: Any, dims: Any, mode: str = "raise", order: str = "C") -> Any:
     """Flat indices from a tuple of coordinate arrays (modes "clip" and "wrap")."""
-    from core.numpy.ufuncs import add, multiply, remainder
-    from core.numpy.where import clip
-
     dims = tuple(int(d) for d in dims)
     out: Any = 0
     for i, (c, d) in enumerate(zip(multi_index, dims)):

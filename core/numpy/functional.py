@@ -15,6 +15,8 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
+from core.api import vmap
+from core.lax import switch
 from core.numpy._util import broadcast_shapes, canonicalize_axis, ensure_array
 from core.numpy.creation import _shape, arange, array, asarray, zeros_like
 from core.numpy.reductions import argmax, cumsum
@@ -100,8 +102,6 @@ def vectorize(
       The vectorized function. Keyword arguments that are not excluded are passed through
       unmapped too (JAX 0.10.2 silently drops them instead).
     """
-    from core.api import vmap  # a higher layer: imported on use
-
     if any(not isinstance(e, (str, int)) for e in excluded):
         raise TypeError(
             "jax.numpy.vectorize can only exclude integer or string arguments, but "
@@ -201,8 +201,6 @@ def apply_along_axis(func1d: Callable, axis: int, arr: Any, *args: Any, **kwargs
     Returns:
       An array whose `axis` is replaced by the dimensions of `func1d`'s output.
     """
-    from core.api import vmap
-
     arr = ensure_array(arr)
     nd = get_aval(arr).ndim
     axis = canonicalize_axis(axis, nd)
@@ -261,8 +259,6 @@ def fromfunction(
     Returns:
       The array of values.
     """
-    from core.api import vmap
-
     shape = _shape(shape)
     for i in range(len(shape)):
         in_axes = [0 if i == j else None for j in range(len(shape))]
@@ -284,8 +280,6 @@ def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any, **kw: 
     Returns:
       An array of `x`'s shape and dtype.
     """
-    from core.lax import switch
-
     x = ensure_array(x)
     nc, nf = len(condlist), len(funclist)
     if nf == nc + 1:

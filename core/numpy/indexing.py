@@ -5,9 +5,12 @@ Without integer arrays, static slices and ints become one `slice` (plus `rev` fo
 steps) and a reshape; a traced scalar becomes a `dynamic_slice`. With integer arrays (Python ints
 count as 0-d arrays then, as in numpy), slices are applied first and the array indices become
 one `gather`, whose batch dims are moved where numpy puts them (in place when the array indices
-are adjacent, else in front). Negative indices wrap; out-of-bounds array indices are clamped
-(`mode="fill"` gives `fill_value` instead). Concrete boolean masks become integer arrays; traced
-masks raise `NonConcreteBooleanIndexError`.
+are adjacent, else in front). Negative indices wrap; out-of-bounds indices, static ints
+included, are clamped as in JAX (`mode="fill"` gives `fill_value` instead), and their cotangents
+are dropped. Concrete boolean masks (of the indexed shape) become integer arrays; traced masks
+raise `NonConcreteBooleanIndexError`; Python bools add an axis of length 1 or 0 (numpy's rule).
+A Python list as the whole index is a TypeError, as in JAX: `x[jnp.array(seq)]` or
+`x[tuple(seq)]` say which is meant.
 
 `.at[idx].set/add/...` index an iota of flat positions with the same machinery (out-of-bounds
 positions become -1, so the update is dropped) and scatter into the flattened array: one code
@@ -24,12 +27,19 @@ import numpy as np
 from core import dtypes
 from core.array import Array
 from core.errors import NonConcreteBooleanIndexError
+from core.numpy import ufuncs
 from core.numpy._util import broadcast_to, canonicalize_axis, ensure_array
+from core.numpy.creation import ones_like
+from core.numpy.reductions import sum as _sum
+from core.numpy.shapes import atleast_1d, stack
+from core.numpy.ufuncs import less, less_equal, remainder
 from core.prims import elementwise as ew
 from core.prims import gather as gp
 from core.prims import indexing as ix
 from core.prims import shapes as sh
+from core.prims.reductions import reduce_sum
 from core.prims.rev import rev
+from core.prims.sorting import cumsum, sort
 from core.trace import Tracer, get_aval
 
 # ---------------------------------------------------------------------------------------------
@@ -37,6 +47,7 @@ from core.trace import Tracer, get_aval
 
 
 _PROMISE = "promise_in_bounds"  # JAX's default gather mode: clamps, drops OOB cotangents
+_EMPTY_NEW_AXIS = ("empty new axis",)  # the axis `x[False]` adds
 
 
 def _is_int_scalar(e: Any) -> bool:
@@ -46,19 +57,32 @@ def _is_int_scalar(e: Any) -> bool:
 def _expand(shape: tuple[int, ...], idx: Any) -> tuple[tuple[int, ...], list[Any]]:
     """Aligns the index with the dimensions: returns the shape with None axes inserted and one
     entry per dimension: ("slice", slice) | ("int", i) | ("dyn", tracer) | ("arr", array)."""
+    if isinstance(idx, list):
+        raise TypeError(
+            "Using a non-tuple sequence for multidimensional indexing is not allowed; use "
+            "`arr[array(seq)]` instead of `arr[seq]` (or `arr[tuple(seq)]` to index several "
+            "dimensions), as in JAX."
+        )
     if not isinstance(idx, tuple):
         idx = (idx,)
     items: list[Any] = []
-    for e in idx:
+    masks: dict[int, tuple[int, tuple[int, ...]]] = {}  # item -> (index position, mask shape)
+    for pos, e in enumerate(idx):
+        if isinstance(e, np.ndarray | Array) and e.dtype == np.bool_ and e.ndim:
+            masks[len(items)] = (pos, e.shape)
         if e is None or e is Ellipsis or isinstance(e, slice):
             items.append(e)
         elif _is_int_scalar(e):
             items.append(("int", int(e)))
-        elif isinstance(e, (bool, np.bool_)):
-            raise IndexError("Python bool indices are not supported; use a boolean array mask.")
+        elif isinstance(e, (bool, np.bool_)):  # numpy's rule: a new axis of length 1 or 0
+            items.append(None if e else _EMPTY_NEW_AXIS)
         else:
             items.extend(_array_entries(e))
-    consumed = sum(1 for e in items if e is not None and e is not Ellipsis)
+
+    def is_new_axis(e: Any) -> bool:
+        return e is None or e is _EMPTY_NEW_AXIS
+
+    consumed = sum(1 for e in items if not is_new_axis(e) and e is not Ellipsis)
     if sum(1 for e in items if e is Ellipsis) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
     if consumed > len(shape):
@@ -67,15 +91,21 @@ def _expand(shape: tuple[int, ...], idx: Any) -> tuple[tuple[int, ...], list[Any
             f"{consumed} were indexed"
         )
     out_shape, entries, dim = [], [], 0
-    for e in items:
+    for i, e in enumerate(items):
+        if i in masks and shape[dim : dim + len(masks[i][1])] != masks[i][1]:
+            pos, got = masks[i]
+            raise IndexError(
+                f"boolean index did not match shape of indexed array in index {pos}: got "
+                f"{got}, expected {list(shape[dim : dim + len(got)])}"
+            )
         if e is Ellipsis:
             for _ in range(len(shape) - consumed):
                 out_shape.append(shape[dim])
                 entries.append(("slice", slice(None)))
                 dim += 1
-        elif e is None:
+        elif is_new_axis(e):
             out_shape.append(1)
-            entries.append(("slice", slice(None)))
+            entries.append(("slice", slice(None) if e is None else slice(0, 0)))
         else:
             out_shape.append(shape[dim])
             entries.append(("slice", e) if isinstance(e, slice) else e)
@@ -143,9 +173,9 @@ def _apply_slices(x: Any, entries: list[Any]) -> tuple[Any, list[Any]]:
             step.append(st)
             out_entries.append(("full",))
         elif e[0] == "int" and not has_arr:
-            i = e[1] + n if e[1] < 0 else e[1]
-            if not 0 <= i < n:
-                raise IndexError(f"index {e[1]} is out of bounds for axis {d} with size {n}")
+            if n == 0:
+                raise IndexError(f"index {e[1]} is out of bounds for axis {d} with size 0")
+            i = min(max(e[1] + n if e[1] < 0 else e[1], 0), n - 1)  # JAX clamps static ints
             start.append(i)
             limit.append(i + 1)
             step.append(1)
@@ -220,6 +250,10 @@ def getitem(x: Any, idx: Any, mode: str | None = None, fill_value: Any = None) -
     if new_shape != aval.shape:
         x = sh.reshape(x, new_shape)
     if mode in ("fill", "drop"):  # out-of-bounds scalars must fill too: gather, not clamp
+        entries = [
+            ("arr", np.asarray(e[1])) if e[0] == "int" and n and not -n <= e[1] < n else e
+            for e, n in zip(entries, new_shape)
+        ]
         entries = [("arr", e[1]) if e[0] == "dyn" else e for e in entries]
     x, entries = _apply_slices(x, entries)
     if any(e[0] == "arr" for e in entries):
@@ -281,9 +315,6 @@ def _update_method(
         unique_indices: bool = False,
         mode: str | None = None,
     ) -> Any:
-        from core.numpy import ufuncs
-        from core.numpy.creation import ones_like
-
         if prepare is not None:
             values = getattr(ufuncs, prepare)(ensure_array(values))
         if combine is None:
@@ -381,8 +412,6 @@ def _prep_indices(indices: Any, n: int, mode: str) -> Any:
         raise TypeError(f"take indices must be integers, got {get_aval(idx).dtype}")
     idx = sh.convert_element_type(idx, _index_dtype())
     if mode == "wrap":
-        from core.numpy.ufuncs import remainder
-
         return remainder(idx, n)
     return _wrap_negative(idx, n)
 
@@ -452,8 +481,6 @@ def take_along_axis(
 
 def _compact(mask_flat: Any, values: Any, size: int, fill: Any) -> Any:
     """The entries of `values` where `mask_flat`, in order, padded/truncated to `size`."""
-    from core.prims.sorting import cumsum
-
     m = sh.convert_element_type(mask_flat, _index_dtype())
     pos = ew.sub(cumsum(m, 0), ew.full_like(m, 1))
     pos = ew.select_n(sh.convert_element_type(m, dtypes.bool_), ew.full_like(pos, size), pos)
@@ -493,8 +520,6 @@ def nonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> tuple
 
 def argwhere(a: Any, *, size: int | None = None, fill_value: Any = None) -> Any:
     """Indices of the non-zero elements as an array of shape (count, ndim)."""
-    from core.numpy.shapes import atleast_1d, stack
-
     a = ensure_array(a)
     if get_aval(a).ndim == 0:
         return stack(nonzero(atleast_1d(a), size=size, fill_value=fill_value), 1)[:, :0]
@@ -530,8 +555,6 @@ def unique(
             raise NonConcreteBooleanIndexError(
                 get_aval(ar), "jnp.unique of a traced array needs a static size= and no return_*"
             )
-        from core.prims.reductions import reduce_sum
-        from core.prims.sorting import sort
 
         n = get_aval(ar).size
         s = sort(sh.reshape(ar, (n,)), 0)
@@ -590,9 +613,6 @@ def searchsorted(
     a: Any, v: Any, side: str = "left", sorter: Any = None, *, method: str = "scan"
 ) -> Any:
     """Insertion points of `v` into the sorted 1-D `a` (int32), like `numpy.searchsorted`."""
-    from core.numpy.reductions import sum as _sum
-    from core.numpy.ufuncs import less, less_equal
-
     a = ensure_array(a)
     if get_aval(a).ndim != 1:
         raise ValueError(f"a should be 1-dimensional, got shape {get_aval(a).shape}")

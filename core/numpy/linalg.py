@@ -7,9 +7,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from core.numpy import reductions as r
+from core.numpy import ufuncs as uf
 from core.numpy._util import canonicalize_axis, ensure_array, promote_dtypes_inexact
-from core.numpy.linalg_ops import diagonal, matmul, outer, trace, vecdot  # noqa: F401
-from core.numpy.shapes import matrix_transpose
+from core.numpy.creation import eye
+from core.numpy.linalg_ops import diagonal, matmul, matvec, outer, trace, vecdot  # noqa: F401
+from core.numpy.shapes import broadcast_to, expand_dims, matrix_transpose, moveaxis
+from core.numpy.ufuncs import add, exp, multiply
 from core.prims import decompositions as dec
 from core.prims import eig as eig_prim
 from core.trace import get_aval
@@ -48,9 +52,6 @@ def _inexact(a: Any) -> Any:
 
 def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:
     """The vector `ord`-norm over `axis` (all axes when None)."""
-    from core.numpy import reductions as r
-    from core.numpy import ufuncs as uf
-
     x = _inexact(x)
     if axis is None:
         shape = get_aval(x).shape
@@ -79,9 +80,6 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
 
 def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Any:
     """Vector or matrix norm, like `numpy.linalg.norm`."""
-    from core.numpy import reductions as r
-    from core.numpy import ufuncs as uf
-
     x = _inexact(x)
     nd = get_aval(x).ndim
     if axis is None:
@@ -108,13 +106,9 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
         fn = r.max if ord == np.inf else r.min
         out = fn(row, axis=(r0, c0), keepdims=True)
     elif ord in (2, -2, "nuc"):
-        from core.numpy.shapes import moveaxis
-
         s = dec.svd(moveaxis(x, (r0, c0), (-2, -1)), compute_uv=False)
         out = {2: r.max, -2: r.min, "nuc": r.sum}[ord](s, axis=-1)
         if keepdims:
-            from core.numpy.shapes import expand_dims
-
             out = expand_dims(out, sorted(axes))
         return out
     else:
@@ -136,8 +130,6 @@ def slogdet(a: Any) -> tuple[Any, Any]:
 
 def det(a: Any) -> Any:
     """The determinant of square matrices."""
-    from core.numpy.ufuncs import exp, multiply
-
     sign, logabs = slogdet(a)
     return multiply(sign, exp(logabs))
 
@@ -169,8 +161,6 @@ def svdvals(x: Any, /) -> Any:
 
 def eigh(a: Any, UPLO: str | None = None, symmetrize_input: bool = True) -> tuple[Any, Any]:
     """Eigenvalues (ascending) and eigenvectors of symmetric matrices: `(w, v)`."""
-    from core.numpy.ufuncs import add, multiply
-
     a = _inexact(a)
     if symmetrize_input:
         a = multiply(add(a, matrix_transpose(a)), 0.5)
@@ -213,8 +203,6 @@ def solve(a: Any, b: Any) -> Any:
     """Solves `a @ x = b` (`b` a vector or a stack of matrices)."""
     a, b = promote_dtypes_inexact(a, b)
     if get_aval(b).ndim == 1:
-        from core.numpy.linalg_ops import matvec
-
         return matvec(dec.inv(a), b)
     return matmul(dec.inv(a), b)
 
@@ -235,8 +223,6 @@ def matrix_power(a: Any, n: int) -> Any:
     if n < 0:
         a, n = inv(a), -n
     m = get_aval(a).shape[-1]
-    from core.numpy.creation import eye
-    from core.numpy.shapes import broadcast_to
 
     result = broadcast_to(eye(m, dtype=get_aval(a).dtype), get_aval(a).shape)
     base = a

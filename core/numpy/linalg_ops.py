@@ -5,16 +5,23 @@ from __future__ import annotations
 from typing import Any
 
 from core.errors import ShapeError
-from core.numpy._util import canonicalize_axis, ensure_array, promote_dtypes
-from core.numpy.shapes import expand_dims, reshape, squeeze
+from core.numpy._util import (
+    broadcast_shapes,
+    broadcast_to,
+    canonicalize_axis,
+    ensure_array,
+    promote_dtypes,
+)
+from core.numpy.reductions import sum as _sum
+from core.numpy.shapes import expand_dims, moveaxis, reshape, squeeze, stack
+from core.numpy.ufuncs import multiply, subtract
 from core.prims import linalg as la
+from core.prims.shapes import convert_element_type, transpose
 from core.trace import get_aval
 
 
 def matmul(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
     """Matrix product with numpy's broadcasting of leading (batch) dimensions."""
-    from core.numpy._util import broadcast_shapes, broadcast_to
-
     a, b = promote_dtypes(a, b)
     a_nd, b_nd = get_aval(a).ndim, get_aval(b).ndim
     if a_nd == 0 or b_nd == 0:
@@ -56,8 +63,6 @@ def dot(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = 
     a, b = promote_dtypes(a, b)
     a_nd, b_nd = get_aval(a).ndim, get_aval(b).ndim
     if a_nd == 0 or b_nd == 0:
-        from core.numpy.ufuncs import multiply
-
         return multiply(a, b)
     contract_b = 0 if b_nd == 1 else b_nd - 2
     _check_contract("dot", a, b, a_nd - 1, contract_b)
@@ -86,8 +91,6 @@ def inner(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any 
     a, b = promote_dtypes(a, b)
     a_nd, b_nd = get_aval(a).ndim, get_aval(b).ndim
     if a_nd == 0 or b_nd == 0:
-        from core.numpy.ufuncs import multiply
-
         return multiply(a, b)
     _check_contract("inner", a, b, a_nd - 1, b_nd - 1)
     return la.dot_general(
@@ -96,8 +99,6 @@ def inner(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any 
 
 
 def outer(a: Any, b: Any, out: Any = None) -> Any:
-    from core.numpy.ufuncs import multiply
-
     a, b = reshape(a, (-1,)), reshape(b, (-1,))
     return multiply(expand_dims(a, 1), expand_dims(b, 0))
 
@@ -124,7 +125,6 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
     import numpy as np
 
     from core.numpy.indexing import getitem
-    from core.numpy.shapes import moveaxis
 
     a = ensure_array(a)
     nd = get_aval(a).ndim
@@ -144,15 +144,11 @@ def trace(
     a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None, out: Any = None
 ) -> Any:
     """The sum along a diagonal."""
-    from core.numpy.reductions import sum as _sum
-
     return _sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
 
 
 def kron(a: Any, b: Any) -> Any:
     """The Kronecker product."""
-    from core.numpy.ufuncs import multiply
-
     a, b = promote_dtypes(a, b)
     na, nb = get_aval(a).ndim, get_aval(b).ndim
     nd = max(na, nb)
@@ -174,9 +170,6 @@ def vecdot(
     preferred_element_type: Any = None,
 ) -> Any:
     """Dot products of vectors along `axis` (broadcasting the others)."""
-    from core.numpy.reductions import sum as _sum
-    from core.numpy.ufuncs import multiply
-
     return _sum(multiply(x1, x2), axis=axis)
 
 
@@ -194,9 +187,6 @@ def cross(
     a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: int | None = None
 ) -> Any:
     """Cross product of 3-vectors (2-vectors are padded with a zero z component)."""
-    from core.numpy.shapes import moveaxis, stack
-    from core.numpy.ufuncs import multiply, subtract
-
     if axis is not None:
         axisa = axisb = axisc = axis
     a, b = promote_dtypes(a, b)
@@ -267,8 +257,6 @@ def _parse_einsum(subscripts: str, shapes: list[tuple[int, ...]]) -> tuple[list[
 
 def _einsum_single(x: Any, s: str, keep: set[str]) -> tuple[Any, str]:
     """Takes diagonals of repeated labels and sums out labels not in `keep`."""
-    from core.numpy.reductions import sum as _sum
-
     while len(set(s)) != len(s):
         c = next(c for c in s if s.count(c) > 1)
         i = s.index(c)
@@ -292,9 +280,6 @@ def einsum(
 ) -> Any:
     """Einstein summation (`"ij,jk->ik"`, with `...` broadcasting), contracted pairwise from
     left to right with `dot_general`."""
-    from core.numpy._util import broadcast_to
-    from core.prims.shapes import transpose
-
     ops = promote_dtypes(*operands)
     shapes = [get_aval(o).shape for o in ops]
     ins, out_s = _parse_einsum(subscripts, shapes)
@@ -337,7 +322,5 @@ def einsum(
         )
     x, xs = _einsum_single(x, xs, set(out_s))
     if len(ops) == 1 and preferred_element_type is not None:
-        from core.prims.shapes import convert_element_type
-
         x = convert_element_type(x, preferred_element_type)
     return transpose(x, tuple(xs.index(c) for c in out_s))

@@ -9,11 +9,16 @@ import numpy as np
 
 from core import dtypes
 from core.array import Array
+from core.errors import ConcretizationTypeError
 from core.numpy._util import ensure_array
 from core.numpy.reductions import all as _all
 from core.numpy.reductions import any as _any
-from core.numpy.ufuncs import equal, imag, isclose, isnan, logical_and, logical_or
+from core.numpy.reductions import max as _max
+from core.numpy.scalar_types import ScalarType
+from core.numpy.ufuncs import equal, imag, isclose, isnan, logical_and, logical_not, logical_or
+from core.numpy.where import where
 from core.prims import elementwise as ew
+from core.prims import gather as gp
 from core.prims import shapes as sh
 from core.trace import Tracer, get_aval
 
@@ -52,16 +57,12 @@ def isin(
     e_ex = sh.reshape(e, (*get_aval(e).shape, 1))
     out = _any(equal(e_ex, t), axis=-1)
     if invert:
-        from core.numpy.ufuncs import logical_not
-
         out = logical_not(out)
     return out
 
 
 def select(condlist: Any, choicelist: Any, default: Any = 0) -> Any:
     """The choice of the first true condition, elementwise (`default` where none is)."""
-    from core.numpy.where import where
-
     if len(condlist) != len(choicelist):
         raise ValueError(
             f"condlist and choicelist must have the same length, got {len(condlist)} and "
@@ -140,16 +141,11 @@ def isreal(x: Any) -> Any:
 
 def bincount(x: Any, weights: Any = None, minlength: int = 0, *, length: int | None = None) -> Any:
     """Counts of each non-negative integer in `x` (a traced `x` needs a static `length`)."""
-    from core.numpy.reductions import max as _max
-    from core.prims import gather as gp
-
     x = ensure_array(x)
     if get_aval(x).dtype.kind not in "iub":
         raise TypeError(f"bincount needs integer input, got {get_aval(x).dtype}")
     if length is None:
         if isinstance(x, Tracer):
-            from core.errors import ConcretizationTypeError
-
             raise ConcretizationTypeError(
                 "jnp.bincount of a traced array", "Pass a static length=."
             )
@@ -165,8 +161,6 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, *, length: int | N
 
 
 def _unwrap_dtype(x: Any) -> Any:
-    from core.numpy.scalar_types import ScalarType
-
     return x.dtype if isinstance(x, ScalarType) else x
 
 

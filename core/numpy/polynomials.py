@@ -17,12 +17,16 @@ import numpy as np
 from core import dtypes
 from core.errors import ConcretizationTypeError
 from core.numpy import creation as cr
+from core.numpy import linalg
 from core.numpy import reductions as rd
 from core.numpy import shapes as shp
 from core.numpy import ufuncs as uf
 from core.numpy._util import ensure_array, promote_dtypes, promote_dtypes_inexact
+from core.numpy.linalg import eigvals
+from core.numpy.linalg_ops import dot, outer
 from core.numpy.statistics import convolve
 from core.numpy.where import where
+from core.prims.sorting import sort_key_val
 from core.trace import Tracer, get_aval
 
 
@@ -240,8 +244,6 @@ def poly(seq_of_zeros: Any) -> Any:
     z = shp.atleast_1d(z)
     shape = get_aval(z).shape
     if len(shape) == 2 and shape[0] == shape[1] and shape[0] != 0:
-        from core.numpy.linalg import eigvals
-
         return poly(eigvals(z))
     if len(shape) != 1:
         raise ValueError(f"input must be 1d or non-empty square 2d array; got shape {shape}")
@@ -256,8 +258,6 @@ def poly(seq_of_zeros: Any) -> Any:
 
 def _companion_roots(p: Any) -> Any:
     """The eigenvalues of the companion matrix of `p` (no leading zero): its roots."""
-    from core.numpy.linalg import eigvals
-
     n = get_aval(p).shape[0]
     if n < 2:
         return cr.zeros((0,), _complex_dtype(get_aval(p).dtype))
@@ -277,8 +277,6 @@ def roots(p: Any, *, strip_zeros: bool = True) -> Any:
     Returns:
         The complex roots.
     """
-    from core.prims.sorting import sort_key_val
-
     (p,) = promote_dtypes_inexact(p)
     p = shp.atleast_1d(p)
     if get_aval(p).ndim != 1:
@@ -326,9 +324,6 @@ def polyfit(
     Returns:
         The `deg + 1` coefficients (highest power first), or the tuples described above.
     """
-    from core.numpy import linalg
-    from core.numpy.linalg_ops import dot, outer
-
     x, y = ensure_array(x), ensure_array(y)
     deg = operator.index(deg)
     order = deg + 1

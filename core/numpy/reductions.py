@@ -12,10 +12,33 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
-from core.numpy._util import broadcast_to, ensure_array, np_dtype, reduction_axes
+from core.numpy._util import (
+    broadcast_to,
+    ensure_array,
+    np_dtype,
+    promote_dtypes_inexact,
+    reduction_axes,
+)
+from core.numpy.shapes import concatenate
+from core.numpy.ufuncs import (
+    add,
+    conjugate,
+    divide,
+    isnan,
+    logical_and,
+    logical_not,
+    maximum,
+    minimum,
+    multiply,
+    real,
+    subtract,
+)
+from core.numpy.where import where as _where
 from core.prims import elementwise as ew
 from core.prims import reductions as red
 from core.prims import shapes as sh
+from core.prims import sorting
+from core.prims.sorting import sort
 from core.trace import get_aval
 
 
@@ -72,20 +95,17 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False):
                 fill = initial
             else:
                 fill = identity(get_aval(a).dtype)
-            from core.numpy.where import where as _where
 
             a = _where(broadcast_to(where, aval.shape), a, fill)
         if (
             aval.size == 0
             and identity is None
             and initial is None
-            and any(aval.shape[i] == 0 for i in axes)
+            and 0 in [aval.shape[i] for i in axes]  # (`any` is jnp.any in this module)
         ):
             raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
         res = prim_fn(a, axes)
         if initial is not None:
-            from core.numpy.ufuncs import add, maximum, minimum, multiply
-
             comb = {"sum": add, "prod": multiply, "max": maximum, "min": minimum}[name]
             res = sh.convert_element_type(
                 comb(res, initial), get_aval(res).dtype, get_aval(res).weak_type
@@ -128,8 +148,6 @@ def _bool_reduce(prim_fn, name):
         aval = get_aval(a)
         axes = reduction_axes(axis, aval.ndim)
         if where is not None:
-            from core.numpy.where import where as _where
-
             a = _where(broadcast_to(where, aval.shape), a, name == "all")
         res = prim_fn(a, axes)
         return _keepdims(res, aval.shape, axes) if keepdims else res
@@ -199,8 +217,6 @@ def var(
 ) -> Any:
     """Variance, `mean(|x - mean(x)|^2)` with `ddof` degrees of freedom removed (real for
     complex `a`, as in JAX)."""
-    from core.numpy.ufuncs import conjugate, real, subtract
-
     if correction is not None:
         ddof = correction
     a, shape, axes, dt = _inexact_operand(a, axis, dtype)
@@ -226,13 +242,13 @@ def _arg(prim_fn, name):
     def fn(a: Any, axis: Any = None, out: Any = None, keepdims: bool | None = None) -> Any:
         a = ensure_array(a)
         aval = get_aval(a)
+        if aval.size == 0 and (axis is None or aval.shape[reduction_axes(axis, aval.ndim)[0]] == 0):
+            raise ValueError(f"attempt to get {name} of an empty sequence")  # jit too, as JAX
         if axis is None:
             flat = sh.reshape(a, (aval.size,))
             res = prim_fn(flat, 0, dtypes.default_int())
             return sh.reshape(res, (1,) * aval.ndim) if keepdims else res
         ax = reduction_axes(axis, aval.ndim)[0]
-        if aval.shape[ax] == 0:
-            raise ValueError(f"attempt to get {name} of an empty sequence")
         res = prim_fn(a, ax, dtypes.default_int())
         return _keepdims(res, aval.shape, (ax,)) if keepdims else res
 
@@ -267,8 +283,6 @@ def _cumulative(prim_fn, name: str):
 
 
 def _prims():
-    from core.prims import sorting
-
     return sorting
 
 
@@ -282,8 +296,6 @@ def cumulative_sum(
     """Array-API cumulative sum (optionally starting with a 0)."""
     out = cumsum(x, axis, dtype)
     if include_initial:
-        from core.numpy.shapes import concatenate
-
         shape = get_aval(out).shape
         ax = reduction_axes(0 if axis is None else axis, len(shape))[0]
         zero = sh.full(
@@ -311,22 +323,16 @@ def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> An
 
 
 def _nan_mask(a: Any) -> Any:
-    from core.numpy.ufuncs import isnan
-
     return isnan(a)
 
 
 def _not_nan(a: Any, where: Any) -> Any:
     """The mask of non-NaN entries of `a`, and-ed with `where` when given."""
-    from core.numpy.ufuncs import logical_and, logical_not
-
     valid = logical_not(_nan_mask(a))
     return valid if where is None else logical_and(valid, where)
 
 
 def _nan_filled(a: Any, fill: Any) -> Any:
-    from core.numpy.where import where as _where
-
     a = ensure_array(a)
     if dtypes.kind(get_aval(a).dtype) not in "fc":
         return a
@@ -369,7 +375,6 @@ def _nan_extremum(fn, fill):
         res = fn(_nan_filled(a, fill), axis, keepdims=keepdims, initial=initial, where=where)
         if dtypes.kind(get_aval(a).dtype) not in "fc":
             return res
-        from core.numpy.where import where as _where
 
         all_nan = all(_nan_mask(a), axis=axis, keepdims=keepdims)
         return _where(all_nan, ew.full_like(res, np.nan), res)
@@ -424,8 +429,6 @@ def average(
     a: Any, axis: Any = None, weights: Any = None, returned: bool = False, keepdims: bool = False
 ) -> Any:
     """Weighted mean along `axis` (`returned=True` also gives the sum of the weights)."""
-    from core.numpy._util import promote_dtypes_inexact
-
     if weights is None:
         avg = mean(a, axis, keepdims=keepdims)
         if not returned:
@@ -459,9 +462,7 @@ def quantile(
 ) -> Any:
     """The `q`-th quantiles (0 <= q <= 1) along `axis`, interpolated linearly between order
     statistics (also "lower", "higher", "nearest", "midpoint")."""
-    from core.numpy._util import promote_dtypes_inexact
     from core.numpy.indexing import take
-    from core.prims.sorting import sort
 
     a = ensure_array(a)
     if axis is None:
@@ -517,8 +518,6 @@ def quantile(
 @_takes_args_of(quantile)
 def percentile(a: Any, q: Any, *args: Any, **kwargs: Any) -> Any:
     """`quantile` with `q` in percent (the other arguments are `quantile`'s)."""
-    from core.numpy.ufuncs import divide
-
     return quantile(a, divide(q, 100), *args, **kwargs)
 
 

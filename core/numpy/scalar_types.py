@@ -14,6 +14,8 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from core.numpy.creation import asarray
+
 
 class ScalarType:
     """A numpy dtype that can be called to make an array of that dtype."""
@@ -23,8 +25,6 @@ class ScalarType:
         self.__name__ = name or self.dtype.name
 
     def __call__(self, x: Any) -> Any:
-        from core.numpy.creation import asarray
-
         return asarray(x, dtype=self.dtype)
 
     def __eq__(self, other: object) -> bool:

@@ -6,11 +6,19 @@ from typing import Any
 
 import numpy as np
 
-from core.errors import ShapeError
-from core.numpy._util import broadcast_to, canonicalize_axis, ensure_array, promote_dtypes
+from core.errors import ConcretizationTypeError, ShapeError
+from core.numpy._util import (
+    broadcast_shapes,
+    broadcast_to,
+    canonicalize_axis,
+    ensure_array,
+    promote_dtypes,
+)
+from core.numpy.ufuncs import remainder, subtract
 from core.prims import indexing as ix
 from core.prims import shapes as sh
-from core.trace import get_aval
+from core.prims.rev import rev
+from core.trace import Tracer, get_aval
 
 
 def _resolve_shape(shape: Any, size: int, old: tuple[int, ...]) -> tuple[int, ...]:
@@ -30,18 +38,37 @@ def _resolve_shape(shape: Any, size: int, old: tuple[int, ...]) -> tuple[int, ..
 
 
 def reshape(a: Any, shape: Any = None, order: str = "C", *, newshape: Any = None) -> Any:
-    """Gives `a` a new shape (one dimension may be -1); only C order is supported."""
-    if order != "C":
-        raise NotImplementedError("jnp.reshape supports only order='C'")
+    """Gives `a` a new shape (one dimension may be -1).
+
+    Args:
+      a: the array.
+      shape: the new shape (an int or a tuple of ints).
+      order: "C" reads and writes the elements in row-major order, "F" in column-major order
+        (as JAX, `order="A"` raises NotImplementedError).
+      newshape: the deprecated numpy name of `shape`.
+
+    Returns:
+      The reshaped array.
+    """
     a = ensure_array(a)
     aval = get_aval(a)
-    shape = newshape if shape is None else shape
-    return sh.reshape(a, _resolve_shape(shape, aval.size, aval.shape))
+    shape = _resolve_shape(newshape if shape is None else shape, aval.size, aval.shape)
+    if order == "C":
+        return sh.reshape(a, shape)
+    if order == "F":  # column-major: reverse the axes, reshape to the reversed shape, reverse
+        flipped = sh.reshape(sh.transpose(a, tuple(range(aval.ndim))[::-1]), shape[::-1])
+        return sh.transpose(flipped, tuple(range(len(shape)))[::-1])
+    if order == "A":
+        raise NotImplementedError("np.reshape order=A is not implemented.")
+    raise ValueError(f"Unexpected value for 'order' argument: {order}.")
 
 
 def ravel(a: Any, order: str = "C") -> Any:
+    """The elements of `a` in one dimension, read in `order` ("C" or "F", as `reshape`)."""
+    if order == "K":
+        raise NotImplementedError("Ravel not implemented for order='K'.")
     a = ensure_array(a)
-    return sh.reshape(a, (get_aval(a).size,))
+    return reshape(a, (get_aval(a).size,), order)
 
 
 def transpose(a: Any, axes: Any = None) -> Any:
@@ -156,8 +183,6 @@ def stack(arrays: Any, axis: int = 0, out: Any = None, dtype: Any = None) -> Any
 
 
 def broadcast_arrays(*args: Any) -> list[Any]:
-    from core.numpy._util import broadcast_shapes
-
     arrs = [ensure_array(a) for a in args]
     shape = broadcast_shapes(*(get_aval(a).shape for a in arrs))
     return [broadcast_to(a, shape) for a in arrs]
@@ -319,7 +344,6 @@ def repeat(
     `repeats` may be an int or a per-element array; a traced array needs a static
     `total_repeat_length`."""
     from core.numpy.indexing import take
-    from core.trace import Tracer
 
     a = ensure_array(a)
     if axis is None:
@@ -349,8 +373,6 @@ def repeat(
             )
         return take(a, idx.astype(np.int32), axis=ax, mode="clip")
     if total_repeat_length is None:
-        from core.errors import ConcretizationTypeError
-
         raise ConcretizationTypeError(
             "jnp.repeat with traced repeats", "Pass a static total_repeat_length=."
         )
@@ -364,8 +386,6 @@ def repeat(
 
 def flip(m: Any, axis: Any = None) -> Any:
     """Reverses the order of elements along `axis` (all axes when None)."""
-    from core.prims.rev import rev
-
     m = ensure_array(m)
     nd = get_aval(m).ndim
     axes = range(nd) if axis is None else [canonicalize_axis(a, nd) for a in np.atleast_1d(axis)]
@@ -397,7 +417,6 @@ def rot90(m: Any, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
 def roll(a: Any, shift: Any, axis: Any = None) -> Any:
     """Shifts elements cyclically by `shift` along `axis` (the flattened array when None)."""
     from core.numpy.indexing import take
-    from core.trace import Tracer
 
     a = ensure_array(a)
     if axis is None:
@@ -414,8 +433,6 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Any:
         if n == 0:
             continue
         if isinstance(s, Tracer):
-            from core.numpy.ufuncs import remainder, subtract
-
             idx = remainder(subtract(sh.iota(np.int32, n), s), n)
             a = take(a, idx, axis=ax, mode="clip")
             continue

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
+from core.lax import conv_general_dilated
 from core.numpy import creation as cr
 from core.numpy import reductions as rd
 from core.numpy import shapes as shp
@@ -29,7 +30,11 @@ from core.numpy._util import (
     promote_dtypes_inexact,
     reduction_axes,
 )
+from core.numpy.creation import ravel_multi_index
 from core.numpy.indexing import searchsorted, take_along_axis
+from core.numpy.linalg_ops import diagonal, dot
+from core.numpy.logic import bincount
+from core.numpy.sorting import argsort, sort
 from core.numpy.where import clip, where
 from core.trace import get_aval
 
@@ -256,8 +261,6 @@ def cov(
     Returns:
         The (variables, variables) covariance matrix, or a scalar for one variable.
     """
-    from core.numpy.linalg_ops import dot
-
     m = ensure_array(m)
     if len(_shape(m)) > 2:
         raise ValueError(f"m has more than 2 dimensions: shape {_shape(m)}")
@@ -336,7 +339,6 @@ def corrcoef(x: Any, y: Any = None, rowvar: bool = True, dtype: Any = None) -> A
     c = cov(x, y, rowvar, dtype=dtype)
     if len(_shape(c)) == 0:
         return uf.divide(c, c)
-    from core.numpy.linalg_ops import diagonal
 
     std = uf.sqrt(diagonal(c))
     c = uf.divide(uf.divide(c, std[:, None]), std[None, :])
@@ -440,9 +442,6 @@ def histogramdd(
         `(hist, edges)`: the counts of shape `(nbins_0, ..., nbins_{D-1})` (int32 without
         weights or density, as in JAX) and the list of D edge arrays.
     """
-    from core.numpy.creation import ravel_multi_index
-    from core.numpy.logic import bincount
-
     if weights is None:
         (sample,) = promote_dtypes_inexact(sample)
     else:
@@ -582,7 +581,6 @@ def interp(
     if period is not None:
         if np.ndim(period) != 0:
             raise ValueError(f"period must be a scalar; got {period}")
-        from core.numpy.sorting import argsort
 
         period = uf.abs(period)
         x_arr = uf.remainder(x_arr, period)
@@ -617,8 +615,6 @@ def interp(
 
 
 def _conv(a: Any, v: Any, mode: str, op: str, preferred_element_type: Any) -> Any:
-    from core.lax import conv_general_dilated
-
     a, v = ensure_array(a), ensure_array(v)
     if len(_shape(a)) != 1 or len(_shape(v)) != 1:
         raise ValueError(
@@ -827,7 +823,6 @@ def nanquantile(
     batch = tuple(shape0[i] for i in keep)
     n = int(np.prod([shape0[i] for i in axes], dtype=np.int64))
     flat = shp.reshape(moved, (*batch, n))
-    from core.numpy.sorting import sort
 
     s = sort(flat, axis=-1)  # NaNs sort last
     dt = _dtype(s)

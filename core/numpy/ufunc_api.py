@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from core.api import eval_shape, vmap
+from core.lax import fori_loop, scan
 from core.numpy._util import broadcast_to, canonicalize_axis, ensure_array
 from core.numpy.creation import asarray, full
 from core.numpy.functional import vectorize
@@ -95,8 +97,6 @@ class ufunc:  # noqa: N801  (numpy's and JAX's name)
             )
 
     def _result_dtype(self, *args: Any) -> np.dtype:
-        from core.api import eval_shape  # a higher layer: imported on use
-
         ones = [full((), 1, get_aval(a).dtype) for a in args]
         return np.dtype(eval_shape(self._func, *ones).dtype)
 
@@ -124,8 +124,6 @@ class ufunc:  # noqa: N801  (numpy's and JAX's name)
         Returns:
           The reduced array.
         """
-        from core.lax import fori_loop  # a higher layer: imported on use
-
         self._check_binary("reduce")
         if out is not None:
             raise NotImplementedError(f"out argument of {self.__name__}.reduce()")
@@ -188,8 +186,6 @@ class ufunc:  # noqa: N801  (numpy's and JAX's name)
         Returns:
           An array of `a`'s shape.
         """
-        from core.lax import scan
-
         self._check_binary("accumulate")
         if out is not None:
             raise NotImplementedError(f"out argument of {self.__name__}.accumulate()")
@@ -222,8 +218,6 @@ class ufunc:  # noqa: N801  (numpy's and JAX's name)
         Returns:
           The updated copy.
         """
-        from core.lax import scan
-
         if inplace:
             raise NotImplementedError(_AT_INPLACE)
         args = () if b is None else (ensure_array(b),)
@@ -270,8 +264,6 @@ class ufunc:  # noqa: N801  (numpy's and JAX's name)
         Returns:
           An array with `len(indices)` entries along `axis`.
         """
-        from core.lax import fori_loop
-
         self._check_binary("reduceat")
         if out is not None:
             raise NotImplementedError(f"out argument of {self.__name__}.reduceat()")
@@ -315,8 +307,6 @@ class ufunc:  # noqa: N801  (numpy's and JAX's name)
         Returns:
           An array of shape `A.shape + B.shape`.
         """
-        from core.api import vmap
-
         self._check_binary("outer")
         A, B = ensure_array(A), ensure_array(B)
         out = vmap(vmap(self, (None, 0)), (0, None))(ravel(A), ravel(B))

@@ -12,14 +12,17 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
+from core.custom_derivatives import custom_jvp
 from core.numpy._util import (
     ensure_array,
     promote_args,
     promote_args_inexact,
     promote_args_numeric,
 )
+from core.numpy.where import where
 from core.prims import elementwise as ew
 from core.prims import shapes as sh
+from core.prims.windows import register_monoid
 from core.trace import get_aval
 
 
@@ -63,6 +66,10 @@ multiply = _logical_on_bool("multiply", ew.mul, ew.bitwise_and)
 true_divide = divide = _binary("divide", ew.div, inexact=True)
 maximum = _binary("maximum", ew.max)
 minimum = _binary("minimum", ew.min)
+# lax.reduce_window runs these as its sum/max/min primitives
+register_monoid(add, "sum")
+register_monoid(maximum, "max")
+register_monoid(minimum, "min")
 arctan2 = atan2 = _binary("arctan2", ew.atan2, inexact=True)
 equal = _binary("equal", ew.eq)
 not_equal = _binary("not_equal", ew.ne)
@@ -166,8 +173,6 @@ def power(x: Any, y: Any, /) -> Any:
 def _int_power(x, y):
     """JAX's integer power: square-and-multiply over the exponent's low 6 bits (any larger
     exponent overflows for |x| > 1; negative exponents use their two's-complement bits)."""
-    from core.numpy.where import where
-
     one, zero = ew.full_like(y, 1), ew.full_like(y, 0)
     acc = where(ew.bitwise_and(ew.eq(x, ew.full_like(x, 0)), ew.ne(y, zero)), 0, 1)
     acc = sh.convert_element_type(acc, get_aval(x).dtype)
@@ -270,8 +275,6 @@ def _log_add(base: str):
     """`log_b(b**x1 + b**x2)` for b = e or 2, as JAX's: a `custom_jvp` whose tangent is
     `t1 * b**(x1 - out) + t2 * b**(x2 - out)`, so equal operands share the derivative (1/2
     each) instead of one branch taking it all; infinities of the same sign give that infinity."""
-    from core.custom_derivatives import custom_jvp
-
     power = ew.exp if base == "e" else ew.exp2
     scale = 1.0 if base == "e" else 1 / np.log(2)
     period = np.pi * scale

@@ -29,7 +29,7 @@ import numpy as np
 
 from core import dtypes, tree_util
 from core.avals import ShapedArray
-from core.errors import ShapeError, UnboundAxisNameError
+from core.errors import AxisIndexGroupsError, ShapeError, UnboundAxisNameError
 from core.interpreters import batching
 from core.interpreters.jvp import Zero, deflinear
 from core.parallel import axis_env, collective_ops
@@ -264,15 +264,20 @@ def _leafwise(prim: Primitive, x: Any, axis_name: Any) -> Any:
     return tree_util.tree_unflatten(tree, out)
 
 
+def _no_groups(axis_index_groups: Any, name: str) -> None:
+    if axis_index_groups is not None:
+        raise AxisIndexGroupsError(name)
+
+
 def psum(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
     """Sums `x` (a pytree) over the named vmap or pmap axis; every element gets the total."""
-    del axis_index_groups
+    _no_groups(axis_index_groups, "psum")
     return _leafwise(psum_p, x, axis_name)
 
 
 def pmean(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
     """Averages `x` (a pytree) over the named vmap or pmap axis."""
-    del axis_index_groups
+    _no_groups(axis_index_groups, "pmean")
     n = axis_size(axis_name)
 
     def floating(v):
@@ -287,13 +292,13 @@ def pmean(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
 
 def pmax(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
     """Maximum of `x` (a pytree) over the named vmap or pmap axis."""
-    del axis_index_groups
+    _no_groups(axis_index_groups, "pmax")
     return _leafwise(pmax_p, x, axis_name)
 
 
 def pmin(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
     """Minimum of `x` (a pytree) over the named vmap or pmap axis."""
-    del axis_index_groups
+    _no_groups(axis_index_groups, "pmin")
     return _leafwise(pmin_p, x, axis_name)
 
 
@@ -304,7 +309,7 @@ def all_gather(
 
     With `tiled=True` the pieces are concatenated along the existing `axis` instead.
     """
-    del axis_index_groups
+    _no_groups(axis_index_groups, "all_gather")
     size = axis_size(axis_name)
 
     def gather(v):
@@ -422,7 +427,7 @@ def all_to_all(
         axis_name: the name (or tuple of names) of the vmap axis.
         split_axis: the axis of `x` cut into one chunk per element of the named axis.
         concat_axis: where the received chunks go, ordered by sender.
-        axis_index_groups: unsupported, must be None.
+        axis_index_groups: not implemented: None, or `AxisIndexGroupsError`.
         tiled: False: `x.shape[split_axis]` is the axis size, the split axis is removed and
             the senders stack along a new axis at `concat_axis`. True: the chunks are
             concatenated along the existing `concat_axis` (the rank is kept).
@@ -430,7 +435,7 @@ def all_to_all(
     Returns:
         The received chunks, shaped as described for `tiled`.
     """
-    del axis_index_groups
+    _no_groups(axis_index_groups, "all_to_all")
     size = axis_size(axis_name)
 
     def one(v):
@@ -476,14 +481,14 @@ def psum_scatter(
         x: the per-element value.
         axis_name: the name (or tuple of names) of the vmap axis.
         scatter_dimension: the axis of the sum that is scattered over the named axis.
-        axis_index_groups: unsupported, must be None.
+        axis_index_groups: not implemented: None, or `AxisIndexGroupsError`.
         tiled: False: that axis has the named axis' size and is removed. True: its size is a
             multiple of the axis size and it is kept, divided by the axis size.
 
     Returns:
         This element's part of the sum.
     """
-    del axis_index_groups
+    _no_groups(axis_index_groups, "psum_scatter")
     size = axis_size(axis_name)
 
     def one(v):

@@ -34,6 +34,7 @@ from core import dtypes
 from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
 from core.interpreters.jvp import Zero, add_tangents
+from core.interpreters.transpose import is_undefined
 from core.primitive import Primitive
 from core.prims.rev import rev
 from core.prims.shapes import convert_element_type, reshape, transpose
@@ -390,8 +391,6 @@ def _bind(lhs, rhs, strides, padding, lhs_dilation, rhs_dilation, dn, fgc, bgc, 
 
 
 def _conv_transpose_rule(ct, lhs, rhs, **params):
-    from core.interpreters.transpose import is_undefined
-
     if is_undefined(lhs):
         return [_conv_transpose_lhs(ct, rhs, lhs.aval, **params), None]
     return [None, _conv_transpose_rhs(ct, lhs, rhs.aval, **params)]

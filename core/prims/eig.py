@@ -17,13 +17,15 @@ from typing import Any
 import numpy as np
 
 from core.avals import ShapedArray
+from core.errors import NumbaxError
 from core.interpreters.jvp import Zero
 from core.primitive import Primitive
 from core.prims.decompositions import _check_matrix, _front_batcher, _mm
+from core.prims.shapes import convert_element_type
 from core.trace import get_aval
 
 
-class EigenvectorDerivativeError(NotImplementedError):
+class EigenvectorDerivativeError(NumbaxError, NotImplementedError):
     """A derivative of the eigenvectors of `eig` was asked for."""
 
 
@@ -66,7 +68,6 @@ def _eig_abstract_eval(x, *, compute_left_eigenvectors, compute_right_eigenvecto
 def _eig_jvp(primals, tangents, *, compute_left_eigenvectors, compute_right_eigenvectors):
     from core.numpy.linalg import solve
     from core.numpy.linalg_ops import diagonal
-    from core.prims.shapes import convert_element_type
 
     (x,), (t,) = primals, tangents
     if compute_left_eigenvectors or compute_right_eigenvectors:

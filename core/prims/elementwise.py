@@ -18,7 +18,9 @@ from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import Zero, defjvp, defjvp2, defjvp_zero, instantiate
+from core.interpreters.transpose import is_undefined
 from core.primitive import Primitive
+from core.prims.shapes import broadcast_in_dim, full
 from core.trace import get_aval
 
 # ---------------------------------------------------------------------------------------------
@@ -128,8 +130,6 @@ defjvp(mul_p, lambda g, x, y: mul(g, y), lambda g, x, y: mul(x, g))
 
 
 def _mul_transpose(ct, x, y):
-    from core.interpreters.transpose import is_undefined
-
     if is_undefined(x):
         return [mul(ct, y), None]
     return [None, mul(x, ct)]
@@ -536,8 +536,6 @@ def _select_n_jvp(primals, tangents):
 
 
 def _select_n_transpose(ct, which, *cases):
-    from core.interpreters.transpose import is_undefined
-
     zeros = full_like(ct, 0)
     outs = [None]
     for i, c in enumerate(cases):
@@ -612,8 +610,6 @@ def _complex_abstract_eval(x, y):
 
 
 def _complex_transpose(ct, x, y):
-    from core.interpreters.transpose import is_undefined
-
     return [
         real_p.bind(ct) if is_undefined(x) else None,
         neg(imag_p.bind(ct)) if is_undefined(y) else None,
@@ -704,8 +700,6 @@ def select_n(which: Any, *cases: Any) -> Any:
     cases = _operands(*cases)
     shape = get_aval(cases[0]).shape
     if shape and not get_aval(which).shape:
-        from core.prims.shapes import broadcast_in_dim
-
         which = broadcast_in_dim(which, shape, ())
     return select_n_p.bind(which, *cases)
 
@@ -718,8 +712,6 @@ def select(pred: Any, on_true: Any, on_false: Any) -> Any:
 def full_like(x: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> Any:
     """`lax.full_like`: `fill_value` in the shape and dtype of `x` (or the given ones); the
     result is weakly typed when `x` is and no `dtype` is given."""
-    from core.prims.shapes import full
-
     aval = get_aval(x)
     shape = aval.shape if shape is None else tuple(shape)
     if dtype is None:

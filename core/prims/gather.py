@@ -25,13 +25,17 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
+from core.array import Array
 from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import Zero, instantiate
+from core.interpreters.transpose import is_undefined
 from core.primitive import Primitive
 from core.prims import elementwise as ew
 from core.prims import shapes as sh
+from core.prims.indexing import concatenate
+from core.prims.indexing import slice as static_slice
 from core.trace import get_aval
 
 # ---------------------------------------------------------------------------------------------
@@ -81,7 +85,6 @@ def _with_batch_column(idx: Any, size: int) -> Any:
     """Prepends an iota column (the batch position) to indices batched along axis 0."""
     aval = get_aval(idx)
     col = sh.iota(aval.dtype, (*aval.shape[:-1], 1), 0)
-    from core.prims.indexing import concatenate
 
     return concatenate([col, idx], aval.ndim - 1)
 
@@ -273,8 +276,6 @@ def _scatter_set_tangent(x, idx, tx, tu, axes, mode, gmode):
 
 
 def _scatter_transpose(ct, x, idx, upd, *, axes, mode, kind):
-    from core.interpreters.transpose import is_undefined
-
     if kind == "mul" and is_undefined(x) and not is_undefined(upd):
         # Linear in the operand for known updates (the jvp's `dx * prod u`): self-adjoint.
         return [
@@ -404,7 +405,6 @@ def _grid_indices(starts: list[Any], shape: tuple[int, ...], sizes: tuple[int, .
         s = ew.max(ew.min(s, ew.full_like(s, dim - n)), ew.full_like(s, 0))
         grid = sh.iota(dtypes.int32, (size, *sizes, 1), d + 1)
         cols.append(ew.add(grid, sh.broadcast_in_dim(s, (size, *sizes, 1), (0,))))
-    from core.prims.indexing import concatenate
 
     return concatenate(cols, len(sizes) + 1)
 
@@ -469,8 +469,6 @@ def _dus_jvp(primals, tangents):
 
 
 def _dus_transpose(ct, x, upd, *starts):
-    from core.interpreters.transpose import is_undefined
-
     ct = instantiate(ct)
     u_aval = upd.aval if is_undefined(upd) else get_aval(upd)
     ct_x = ct_u = None
@@ -509,8 +507,6 @@ dynamic_update_slice_p.def_weak_type_rule(lambda weak: weak[0])
 def _scalar_starts(start_indices: Any, shape: tuple[int, ...]) -> list[Any]:
     """One scalar int array per axis; negative starts count from the end (as in JAX), then the
     primitive clamps them so the slice fits."""
-    from core.array import Array
-
     if isinstance(start_indices, (list, tuple)):
         starts = list(start_indices)
     else:
@@ -527,8 +523,6 @@ def _scalar_starts(start_indices: Any, shape: tuple[int, ...]) -> list[Any]:
 
 
 def slice_index(x: Any, i: int) -> Any:
-    from core.prims.indexing import slice as static_slice
-
     return static_slice(x, (i,), (i + 1,))
 
 

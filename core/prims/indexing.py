@@ -14,7 +14,11 @@ from core.avals import ShapedArray
 from core.errors import ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import Zero, deflinear, instantiate
+from core.interpreters.transpose import is_undefined
 from core.primitive import Primitive
+from core.prims.elementwise import select_n, sub
+from core.prims.reductions import reduce_sum
+from core.prims.shapes import broadcast_in_dim, full
 from core.trace import get_aval
 
 # ---------------------------------------------------------------------------------------------
@@ -49,8 +53,6 @@ def _slice_abstract_eval(x, *, start_indices, limit_indices, strides):
 
 
 def _slice_transpose(ct, x, *, start_indices, limit_indices, strides):
-    from core.prims.shapes import full
-
     shape, dtype = x.aval.shape, x.aval.dtype
     if any(n == 0 for n in get_aval(ct).shape):
         return [full(shape, 0, dtype)]
@@ -145,9 +147,6 @@ def _pad_abstract_eval(x, padding_value, *, padding_config):
 
 
 def _pad_transpose(ct, x, padding_value, *, padding_config):
-    from core.interpreters.transpose import is_undefined
-    from core.prims.reductions import reduce_sum
-
     out = []
     if is_undefined(x):
         lo_cropped = pad(ct, _zero_scalar(ct), tuple((-lo, -hi, 0) for lo, hi, _ in padding_config))
@@ -163,7 +162,6 @@ def _pad_transpose(ct, x, padding_value, *, padding_config):
     if is_undefined(padding_value):
         total = reduce_sum(ct, tuple(range(get_aval(ct).ndim)))
         inner = reduce_sum(out[0], tuple(range(get_aval(ct).ndim))) if out[0] is not None else None
-        from core.prims.elementwise import sub
 
         out.append(sub(total, inner) if inner is not None else total)
     else:
@@ -172,8 +170,6 @@ def _pad_transpose(ct, x, padding_value, *, padding_config):
 
 
 def _zero_scalar(x):
-    from core.prims.shapes import full
-
     return full((), 0, get_aval(x).dtype)
 
 
@@ -192,8 +188,6 @@ def _pad_batch(args, dims, *, padding_config):
         cfg.insert(dx, (0, 0, 0))
         return pad(x, v, tuple(cfg)), dx
     # A batched padding value: pad with zeros, then select the value where the padding went.
-    from core.prims.elementwise import select_n
-    from core.prims.shapes import broadcast_in_dim, full
 
     size = get_aval(v).shape[dv]
     x = batching.moveaxis(x, dx, 0, size)
@@ -216,8 +210,6 @@ def pad(x: Any, padding_value: Any, padding_config) -> Any:
     """`lax.pad`: `padding_config` is one `(low, high, interior)` per dimension."""
     cfg = tuple((int(lo), int(hi), int(it)) for lo, hi, it in padding_config)
     if isinstance(padding_value, (int, float, bool)):
-        from core.prims.shapes import full
-
         padding_value = full((), padding_value, get_aval(x).dtype)
     return pad_p.bind(x, padding_value, padding_config=cfg)
 
@@ -246,8 +238,6 @@ def _concat_abstract_eval(*xs, dimension):
 
 
 def _concat_transpose(ct, *xs, dimension):
-    from core.interpreters.transpose import is_undefined
-
     out, start = [], 0
     for x in xs:
         n = (x.aval if is_undefined(x) else get_aval(x)).shape[dimension]

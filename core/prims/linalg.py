@@ -18,6 +18,7 @@ from core.avals import ShapedArray
 from core.errors import ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import Zero, add_tangents
+from core.interpreters.transpose import is_undefined
 from core.primitive import Primitive
 from core.prims.shapes import convert_element_type, transpose
 from core.trace import get_aval
@@ -101,8 +102,6 @@ def _transpose_lhs(g, y, x_aval, dimension_numbers, swap_ans=False):
 
 
 def _dot_transpose(ct, x, y, *, dimension_numbers, preferred_element_type):
-    from core.interpreters.transpose import is_undefined
-
     if is_undefined(x):
         return [_transpose_lhs(ct, y, x.aval, dimension_numbers), None]
     (xc, yc), (xb, yb) = dimension_numbers
@@ -151,8 +150,6 @@ def dot_general(
 
     Operands of different dtypes are first promoted to a common one (as JAX does).
     """
-    from core.prims.shapes import convert_element_type
-
     lhs_dt, rhs_dt = get_aval(lhs).dtype, get_aval(rhs).dtype
     if lhs_dt != rhs_dt:
         common = dtypes.promote_types(lhs_dt, rhs_dt)

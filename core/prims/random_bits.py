@@ -25,6 +25,9 @@ from core.errors import DTypeError, ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import defjvp_zero
 from core.primitive import Primitive
+from core.prims import elementwise as ew
+from core.prims import shapes
+from core.prims.indexing import concatenate, slice_in_dim
 from core.trace import get_aval
 
 # ---------------------------------------------------------------------------------------------
@@ -133,10 +136,6 @@ def bitcast_convert_type(x: Any, new_dtype: Any) -> Any:
 
 def _bitcast_resize(x: Any, aval: ShapedArray, new_dtype: np.dtype) -> Any:
     """Different widths: through unsigned words, split by shifts or joined by shifts and ors."""
-    from core.prims import elementwise as ew
-    from core.prims import shapes
-    from core.prims.indexing import concatenate, slice_in_dim
-
     if np.bool_ in (aval.dtype, new_dtype):
         raise DTypeError(f"bitcast_convert_type cannot reinterpret {aval.dtype} as {new_dtype}")
     old, new = aval.dtype.itemsize, new_dtype.itemsize

@@ -151,20 +151,25 @@ reduce_prod_p.def_jvp(_reduce_prod_jvp)
 def _argext(name: str, np_fn) -> Primitive:
     prim = Primitive(name)
 
-    def check(dtype: np.dtype) -> None:
-        if dtype.kind == "c":  # complex numbers have no order (JAX raises too)
+    def check(x: Any, axes: tuple[int, ...]) -> None:
+        if x.dtype.kind == "c":  # complex numbers have no order (JAX raises too)
             raise DTypeError(
-                f"{name} does not accept dtype {dtype}: complex numbers are not ordered; "
+                f"{name} does not accept dtype {x.dtype}: complex numbers are not ordered; "
                 f"take {name} of `jnp.abs(x)`, `x.real` or `x.imag` instead."
+            )
+        if x.shape[axes[0]] == 0:  # under jit too, as JAX (no identity to return)
+            raise ValueError(
+                "argmin and argmax require non-empty reduced dimension. "
+                f"operand.shape={x.shape} axis={axes[0]}"
             )
 
     def impl(x, *, axes, index_dtype):
-        check(x.dtype)
+        check(x, axes)
         (axis,) = axes
         return np.asarray(np_fn(x, axis=axis), dtype=index_dtype)
 
     def abstract_eval(x, *, axes, index_dtype):
-        check(x.dtype)
+        check(x, axes)
         return ShapedArray(_reduced_shape(name, x, axes), index_dtype)
 
     prim.def_impl(impl)

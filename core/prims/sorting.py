@@ -23,6 +23,7 @@ from core.primitive import Primitive
 from core.prims import elementwise as ew
 from core.prims import shapes as sh
 from core.prims.gather import gather
+from core.prims.indexing import concatenate
 from core.trace import get_aval
 
 
@@ -31,7 +32,6 @@ def take_along_axis(x: Any, idx: Any, axis: int) -> Any:
     aval = get_aval(idx)
     cols = [idx if d == axis else sh.iota(aval.dtype, aval.shape, d) for d in range(aval.ndim)]
     full = [sh.reshape(c, (*aval.shape, 1)) for c in cols]
-    from core.prims.indexing import concatenate
 
     indices = concatenate(full, aval.ndim)
     return gather(x, indices, tuple(range(aval.ndim)), "clip")

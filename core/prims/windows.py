@@ -21,6 +21,7 @@ adding a window dimension of size 1 for the vmapped axis. The numpy impls use st
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -32,6 +33,11 @@ from core.errors import ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import Zero, deflinear
 from core.primitive import Primitive
+from core.prims import elementwise as ew
+from core.prims.conv import padtype_to_pads
+from core.prims.indexing import pad
+from core.prims.indexing import slice as static_slice
+from core.prims.shapes import broadcast_in_dim, convert_element_type, full, reshape
 from core.trace import get_aval
 
 _WINDOW_PARAMS = (
@@ -185,9 +191,6 @@ def _vjp_padding(
 def _reduce_window_sum_transpose(
     ct, x, *, window_dimensions, window_strides, padding, base_dilation, window_dilation
 ):
-    from core.prims.indexing import pad
-    from core.prims.shapes import full
-
     in_shape = x.aval.shape
     if window_strides == window_dimensions and all(
         d == 1 for d in (*base_dilation, *window_dilation)
@@ -220,9 +223,6 @@ def _tiled_sum_transpose(ct, in_shape, window_dimensions, padding):
     """The transpose when the windows tile the (padded) operand: every element gets the
     cotangent of the one window holding it, an upsampling (broadcast, merge axes) then a pad
     or crop back to the operand's extent; no zero-dilated array, no overlapping sums."""
-    from core.prims.indexing import pad
-    from core.prims.shapes import broadcast_in_dim, full, reshape
-
     shape = get_aval(ct).shape
     wide = tuple(x for n, w in zip(shape, window_dimensions) for x in (n, w))
     up = broadcast_in_dim(ct, wide, tuple(range(0, len(wide), 2)))
@@ -358,8 +358,6 @@ def _norm_params(
     bd = (1,) * n if base_dilation is None else tuple(int(d) for d in base_dilation)
     wdl = (1,) * n if window_dilation is None else tuple(int(d) for d in window_dilation)
     if isinstance(padding, str):
-        from core.prims.conv import padtype_to_pads
-
         pads = padtype_to_pads(shape, _dilate(wd, wdl), ws, padding)
     else:
         pads = tuple((int(lo), int(hi)) for lo, hi in padding)
@@ -397,18 +395,22 @@ reduce_window_max = _window_fn(reduce_window_max_p)
 reduce_window_min = _window_fn(reduce_window_min_p)
 
 
-def _monoid(computation: Callable) -> str | None:
-    from core import numpy as jnp
-    from core.lax import checked as lax
-    from core.prims import elementwise as ew
+# The binary functions `reduce_window` runs as its sum/max/min primitives. The layers above
+# register their own names for them (`core.numpy`'s add/maximum/minimum); wrappers made with
+# `functools.wraps` (the `core.lax` ones) are unwrapped first.
+_MONOIDS: list[tuple[Callable, str]] = [(ew.add, "sum"), (ew.max, "max"), (ew.min, "min")]
 
-    table = {
-        "sum": (ew.add, jnp.add, lax.add),
-        "max": (ew.max, jnp.maximum, lax.max),
-        "min": (ew.min, jnp.minimum, lax.min),
-    }
-    for kind, fns in table.items():
-        if any(computation is f for f in fns):
+
+def register_monoid(computation: Callable, kind: str) -> None:
+    """Makes `reduce_window(..., computation, ...)` use the `kind` ('sum', 'max' or 'min')
+    reduction primitive."""
+    _MONOIDS.append((computation, kind))
+
+
+def _monoid(computation: Callable) -> str | None:
+    base = inspect.unwrap(computation)
+    for fn, kind in _MONOIDS:
+        if computation is fn or base is fn:
             return kind
     return None
 
@@ -440,9 +442,6 @@ def reduce_window(
     Returns:
       The reduced windows.
     """
-    from core.prims import elementwise as ew
-    from core.prims.shapes import convert_element_type
-
     kind = _monoid(computation)
     aval = get_aval(operand)
     params = _norm_params(
@@ -474,11 +473,6 @@ def _generic_reduce_window(operand: Any, init_value: Any, computation: Callable,
     padding and dilation holes out, as in XLA."""
     import itertools
 
-    from core.prims import elementwise as ew
-    from core.prims.indexing import pad
-    from core.prims.indexing import slice as static_slice
-    from core.prims.shapes import broadcast_in_dim, convert_element_type, full
-
     aval = get_aval(operand)
     init = convert_element_type(init_value, aval.dtype, aval.weak_type)
     cfg = tuple((lo, hi, d - 1) for (lo, hi), d in zip(params["padding"], params["base_dilation"]))
@@ -498,6 +492,4 @@ def _generic_reduce_window(operand: Any, init_value: Any, computation: Callable,
 
 
 def _broadcast(scalar: Any, like: Any) -> Any:
-    from core.prims.shapes import broadcast_in_dim
-
     return broadcast_in_dim(scalar, get_aval(like).shape, ())

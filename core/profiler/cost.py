@@ -22,6 +22,8 @@ from typing import NamedTuple
 import numpy as np
 
 from core.ir import Eqn, Jaxpr, Literal
+from core.jit.errors import LoweringError
+from core.jit.fusion import ELEMENTWISE, SCALAR, classify
 
 _TRANSCENDENTAL = frozenset(
     [
@@ -174,9 +176,6 @@ def _flops(eqn: Eqn) -> tuple[int | None, int | None]:
 
 def _is_elementwise(eqn: Eqn) -> bool:
     """Whether the compiled back end runs `eqn` as a scalar expression per element."""
-    from core.jit.errors import LoweringError
-    from core.jit.fusion import ELEMENTWISE, SCALAR, classify
-
     try:
         return classify(eqn) in (ELEMENTWISE, SCALAR)
     except LoweringError:

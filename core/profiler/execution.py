@@ -28,6 +28,7 @@ from core import tree_util
 from core.array import Array
 from core.config import config
 from core.ir import Eqn, Jaxpr, Literal
+from core.jit.api import _concrete_inputs
 from core.profiler import hooks
 from core.profiler.cost import equation_cost
 from core.trace import EvalTrace, current_trace
@@ -113,8 +114,6 @@ def call_jitted(jitted: Any, args: tuple, kwargs: dict) -> Any:
     Returns:
       What the call returns.
     """
-    from core.jit.api import _concrete_inputs
-
     eager = type(current_trace()) is EvalTrace and config._jit_enabled
     name = getattr(jitted, "__name__", "fun")
     hooks.IN_JIT = True

@@ -14,7 +14,7 @@ import core
 import core.numpy as jnp
 from core.device_worker import current_device
 from core.devices import DeviceError
-from core.sharding import PmapSharding, SingleDeviceSharding
+from core.sharding import SingleDeviceSharding, pmap_sharding
 
 _ROOT = Path(__file__).resolve().parents[2]
 
@@ -88,7 +88,7 @@ def test_device_put_places_arrays():
 def test_replicated_and_sharded_placement():
     devs = core.devices()[:2]
     r = core.device_put_replicated({"w": jnp.arange(3.0)}, devs)["w"]
-    assert r.shape == (2, 3) and r.sharding == PmapSharding(devs, 0)
+    assert r.shape == (2, 3) and r.sharding == pmap_sharding(devs, 0)
     np.testing.assert_array_equal(np.asarray(r), [[0, 1, 2]] * 2)
     s = core.device_put_sharded([np.zeros(2), np.ones(2)], devs)
     shards = s.addressable_shards
@@ -97,8 +97,8 @@ def test_replicated_and_sharded_placement():
     assert shards[1].data.device is devs[1]
     with pytest.raises(DeviceError, match="one shard per device"):
         core.device_put_sharded([np.zeros(2)], devs)
-    with pytest.raises(DeviceError, match="needs axis 0 of that size"):
-        core.device_put(np.ones(3), PmapSharding(devs))
+    with pytest.raises(ValueError, match="cannot split evenly"):
+        core.device_put(np.ones(3), pmap_sharding(devs))
 
 
 def test_workers_know_their_device():

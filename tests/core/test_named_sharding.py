@@ -103,6 +103,8 @@ def test_device_put_records_the_sharding(mesh):
     np.testing.assert_array_equal(shard.data, x)
     plain = jnp.ones(3)
     assert plain.sharding == SingleDeviceSharding(core.devices()[0])
+    assert plain.sharding.shard_shape((3,)) == (3,)
+    assert plain.sharding.devices_indices_map((3,)) == {core.devices()[0]: (slice(None),)}
     assert core.device_put(plain, core.devices()[0]).sharding == plain.sharding
     assert (x + 1).sharding == plain.sharding  # operations do not propagate shardings
 
@@ -196,3 +198,30 @@ def test_jit_in_and_out_shardings():
     np.testing.assert_array_equal(g(jnp.ones(4), 3), [3.0] * 4)
     np.testing.assert_array_equal(core.jit(core.grad(lambda x: f(x, x)[0].sum()))(jnp.ones(8)),
                                   [2.0] * 8)  # fmt: skip
+
+
+def test_visualize_array_sharding_draws_jaxs_blocks(capsys):
+    mesh = Mesh(mesh_utils.create_device_mesh((2, 4), core.devices()), ("data", "model"))
+    rows = core.device_put(jnp.ones((8, 16)), NamedSharding(mesh, P("data", None)))
+    core.debug.visualize_array_sharding(rows)
+    grid = core.device_put(jnp.ones(8), NamedSharding(mesh, P("model")))
+    core.debug.visualize_array_sharding(grid)
+    out = capsys.readouterr().out.splitlines()
+    # JAX labels the same blocks: CPU 0,1,2,3 over CPU 4,5,6,7; then CPU 0,4 | 1,5 | 2,6 | 3,7.
+    assert out[1] == "│ CPU 0,1,2,3 │" and out[3] == "│ CPU 4,5,6,7 │"
+    assert out[6] == "│ CPU 0,4 │ CPU 1,5 │ CPU 2,6 │ CPU 3,7 │"
+    with pytest.raises(ValueError, match="1- and 2-D"):
+        core.debug.visualize_array_sharding(jnp.ones((2, 2, 2)))
+    with pytest.raises(TypeError, match="PartitionSpec\\(\\) for a replicated array"):
+        NamedSharding(mesh, None)
+
+
+def test_pjit_is_jit_with_shardings():
+    from core.experimental.pjit import pjit
+
+    mesh = core.make_mesh((2,), ("d",), devices=core.devices()[:2])
+    split = NamedSharding(mesh, P("d"))
+    f = pjit(lambda x: x + 1, in_shardings=split, out_shardings=split)
+    y = f(jnp.zeros(4))
+    np.testing.assert_array_equal(y, np.ones(4))
+    assert y.sharding == split

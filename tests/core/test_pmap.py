@@ -13,7 +13,7 @@ import core
 import core.numpy as jnp
 from core import lax
 from core.pmap import PmapArgumentError, PmapDeviceCountError
-from core.sharding import PmapSharding
+from core.sharding import NamedSharding, pmap_sharding
 
 # jax.pmap(normalize, axis_name="i")(np.arange(8.)) with 8 CPU devices (JAX 0.10.2): the values
 # as Python floats, and as printed.
@@ -29,8 +29,15 @@ JAX_NORMALIZE_PRINTED = (
 def test_tutorial_square():
     out = core.pmap(lambda x: x**2)(np.arange(4))
     assert out.dtype == np.int32 and str(out) == "[0 1 4 9]"  # as JAX prints it
-    assert out.sharding == PmapSharding(core.devices()[:4], 0)
+    assert out.sharding == pmap_sharding(core.devices()[:4], 0)
     assert out.devices() == set(core.devices()[:4])
+    assert isinstance(out.sharding, NamedSharding) and repr(out.sharding) == (  # as JAX 0.10
+        "NamedSharding(mesh=Mesh('_internal_pmap_axis_name': 4, axis_types=(Auto,)), "
+        "spec=PartitionSpec('_internal_pmap_axis_name'), memory_kind=device)"
+    )
+    shards = out.addressable_shards
+    assert [s.device for s in shards] == core.devices()[:4]
+    np.testing.assert_array_equal(np.asarray(shards[3].data), [9])
 
 
 def test_tutorial_normalize_over_8_devices():
@@ -268,3 +275,23 @@ def test_concurrent_callers_and_nested_pmaps_do_not_deadlock():
     with core.disable_jit():  # the inner pmap runs eagerly inside a device thread: as vmap
         out = core.pmap(lambda x: inner(x) + lax.axis_index("i"), axis_name="i")(np.ones((2, 3)))
     np.testing.assert_array_equal(np.asarray(out), [[3.0] * 3, [4.0] * 3])
+
+
+def test_unhashable_static_arguments_and_bounded_cache():
+    from core.jit.api import StaticArgumentError
+
+    f = core.pmap(lambda x, n: x * len(n), static_broadcasted_argnums=1)
+    with pytest.raises(StaticArgumentError, match="Non-hashable static arguments"):
+        f(np.ones((2, 1)), [1, 2])
+    with core.config.override("jit_cache_max_entries", 2):
+        for n in range(4):
+            np.testing.assert_array_equal(np.asarray(f(np.ones((2, 1)), (0,) * n)), [[n]] * 2)
+        assert len(f._entries) == 2
+
+
+def test_axis_index_groups_are_refused_not_ignored():
+    from core.errors import AxisIndexGroupsError
+
+    f = core.pmap(lambda x: lax.psum(x, "i", axis_index_groups=[[0, 1], [2, 3]]), "i")
+    with pytest.raises(AxisIndexGroupsError, match="lax.psum: axis_index_groups"):
+        f(np.ones(4))

@@ -485,3 +485,29 @@ def test_jit_python_backend_matches_eager():
         staged = core.jit(f)(K0)
     for got, want in zip(staged, f(K0)):
         np.testing.assert_array_equal(_np(got), _np(want))
+
+
+# JAX 0.10.2's bits: XLA's CPU back end computes `floats * (maxval - minval) + minval` with one
+# rounding (an FMA), which the sampler reproduces exactly, eagerly and under jit.
+UNIFORM_AFFINE_BITS = [
+    ((-3.7, 2.2), [1049486348, 1073952544, 3220497533, 3213513361, 1058847529, 1018704282]),
+    ((2.5, 1000.0), [1143519718, 1148431243, 1134054161, 1138666656, 1144447949, 1142814348]),
+    ((-1e10, 3.0), [3477225967, 3446805119, 3486500049, 3483743897, 3475007347, 3478911917]),
+]
+
+
+@pytest.mark.parametrize("bounds, bits", UNIFORM_AFFINE_BITS)
+@pytest.mark.parametrize("jitted", [False, True])
+def test_uniform_with_bounds_is_bit_exact_with_jax(bounds, bits, jitted):
+    def draw(key):
+        return random.uniform(key, (8,), minval=bounds[0], maxval=bounds[1])
+
+    got = (core.jit(draw) if jitted else draw)(random.PRNGKey(7))
+    np.testing.assert_array_equal(np.asarray(got).view(np.uint32)[:6], bits)
+
+
+def test_uniform_float64_with_bounds_is_bit_exact_with_jax():
+    with core.enable_x64():
+        got = random.uniform(random.PRNGKey(7), (4,), jnp.float64, minval=-3.7, maxval=2.2)
+    want = [4608444466919045096, 13838282780666138328, 13835897054969947074, 13838030712352928996]
+    np.testing.assert_array_equal(np.asarray(got).view(np.uint64), want)

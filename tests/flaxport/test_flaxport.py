@@ -135,3 +135,23 @@ def test_import_spellings():
     assert isinstance(freeze({"a": 1}), FrozenDict) and FrozenDict is nn.FrozenDict
     assert flaxport.linen.Dense is nn.Dense
     assert flaxport.struct.dataclass is __import__("core").struct.dataclass
+
+
+def test_flax_config_flags():
+    import pytest
+
+    config = flaxport.config
+    assert config.flax_use_orbax_checkpointing is True  # Flax's default
+    config.update("flax_use_orbax_checkpointing", False)
+    try:
+        assert config.flax_use_orbax_checkpointing is False
+        with config.temp_flip_flag("profile", False):
+            assert config.flax_profile is False
+        assert config.flax_profile is True
+    finally:
+        config.update("flax_use_orbax_checkpointing", True)
+    with pytest.raises(LookupError, match="Unrecognized config option"):
+        config.update("flax_no_such_flag", 1)
+    with pytest.raises(NotImplementedError, match="flax_return_frozendict"):
+        config.update("flax_return_frozendict", True)
+    config.update("flax_return_frozendict", False)

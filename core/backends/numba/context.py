@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from core.backends.numba.source import const
-from core.jit import loops
+from core.jit import host_calls, loops
 from core.jit.loops import Value
 
 if TYPE_CHECKING:
@@ -166,8 +166,6 @@ class KernelCtx:
         Returns:
           One name per output of the equation.
         """
-        from core.jit import host_calls
-
         key = host_calls.register(owner, fun, self.in_avals, self.out_avals)
         args = [
             self.scalar(i) if not aval.shape else self.array(i)

@@ -1,5 +1,5 @@
 """Control flow as higher-order primitives holding jaxprs: cond/switch, scan (fori_loop with
-static bounds, map) and while_loop (fori_loop with traced bounds)."""
+static bounds) and while_loop (fori_loop with traced bounds)."""
 
 from core.prims.control_flow.cond import cond, cond_p, switch
 from core.prims.control_flow.errors import (
@@ -9,7 +9,7 @@ from core.prims.control_flow.errors import (
     ScanLengthError,
     WhileLoopReverseModeError,
 )
-from core.prims.control_flow.scan import fori_loop, map, scan, scan_p
+from core.prims.control_flow.scan import fori_loop, scan, scan_p
 from core.prims.control_flow.while_loop import while_loop, while_p
 
 __all__ = [
@@ -21,7 +21,6 @@ __all__ = [
     "cond",
     "cond_p",
     "fori_loop",
-    "map",
     "scan",
     "scan_p",
     "switch",

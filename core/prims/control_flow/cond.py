@@ -24,9 +24,10 @@ from core import dtypes, ir, tree_util
 from core.backends.numpy import run_jaxpr
 from core.config import config
 from core.interpreters import batching
-from core.interpreters.jvp import Zero, instantiate
+from core.interpreters.jvp import Zero, instantiate, zeros_like_aval
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
 from core.primitive import Primitive
+from core.prims import elementwise as ew
 from core.prims.control_flow.common import (
     axis_name_of,
     batch_jaxpr,
@@ -37,7 +38,9 @@ from core.prims.control_flow.common import (
     stage,
 )
 from core.prims.control_flow.errors import BranchTypeError, PredicateTypeError
-from core.trace import Tracer, get_aval, set_current_trace
+from core.prims.elementwise import full_like, ne, select_n
+from core.prims.shapes import broadcast_in_dim, convert_element_type
+from core.trace import Tracer, as_value, get_aval, set_current_trace
 
 cond_p = Primitive("cond", multiple_results=True, higher_order=True)
 
@@ -87,7 +90,6 @@ def _cond_jvp(primals, tangents, *, branches):
 
 def _known_branch_with_all_res(jk: ir.Jaxpr, nk: int, mine: int, res_avals: list[list]):
     """Wraps a known branch so it returns every branch's residuals (zeros for the others')."""
-    from core.interpreters.jvp import zeros_like_aval
 
     def f(*args):
         outs = ir.eval_jaxpr(jk, [], *args)
@@ -171,9 +173,6 @@ def _cond_transpose(cts, index, *ops, branches):
 
 
 def _cond_batch(args, dims, *, branches, axis_trace=None):
-    from core.prims.elementwise import select_n
-    from core.prims.shapes import broadcast_in_dim
-
     index, *ops = args
     idim, *odims = dims
     size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
@@ -218,10 +217,8 @@ cond_p.def_batch(_cond_batch)
 
 
 def _trace_branches(funs: Sequence[Callable], operands: tuple, what: str):
-    from core.api import _as_value
-
     leaves, in_tree = tree_util.tree_flatten(operands)
-    leaves = [_as_value(x) for x in leaves]
+    leaves = [as_value(x) for x in leaves]
     avals = [get_aval(x) for x in leaves]
     traced, out_trees = [], []
     for fun in funs:
@@ -231,7 +228,7 @@ def _trace_branches(funs: Sequence[Callable], operands: tuple, what: str):
             out = fun(*tree_util.tree_unflatten(in_tree, xs))
             out_flat, out_tree = tree_util.tree_flatten(out)
             store.append(out_tree)
-            return [_as_value(o) for o in out_flat]
+            return [as_value(o) for o in out_flat]
 
         traced.append(stage(flat, avals))
         out_trees.append(store[0])
@@ -253,8 +250,6 @@ def _trace_branches(funs: Sequence[Callable], operands: tuple, what: str):
 
 def _unify_weak(jaxprs: list[ir.Jaxpr]) -> list[ir.Jaxpr]:
     """Outputs weak in some branches and strong in others become strong in all (as JAX)."""
-    from core.prims.shapes import convert_element_type
-
     strong = [
         not all(j.out_avals[i].weak_type for j in jaxprs) for i in range(len(jaxprs[0].outvars))
     ]
@@ -328,9 +323,6 @@ def cond(pred: Any, true_fun: Callable, false_fun: Callable, *operands: Any) -> 
     Returns:
       The output of the selected branch.
     """
-    from core.prims.elementwise import full_like, ne
-    from core.prims.shapes import convert_element_type
-
     aval = _predicate_aval(pred)
     if config.disable_jit:
         val = _concrete(pred)
@@ -353,9 +345,6 @@ def switch(index: Any, branches: Sequence[Callable], *operands: Any) -> Any:
     Returns:
       The output of the selected branch.
     """
-    from core.prims import elementwise as ew
-    from core.prims.shapes import convert_element_type
-
     branches = list(branches)
     if not branches:
         raise ValueError("switch needs at least one branch")

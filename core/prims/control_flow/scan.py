@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from core import ir, tree_util
+from core import dtypes, ir, tree_util
 from core.array import Array
 from core.interpreters import batching
 from core.interpreters.jvp import Zero, instantiate, zeros_like_aval
@@ -48,7 +48,10 @@ from core.prims.control_flow.common import (
     stage,
 )
 from core.prims.control_flow.errors import CarryTypeError, ScanLengthError
-from core.trace import EvalTrace, Tracer, get_aval, set_current_trace
+from core.prims.control_flow.while_loop import while_loop
+from core.prims.elementwise import add
+from core.prims.shapes import convert_element_type
+from core.trace import EvalTrace, Tracer, as_value, get_aval, set_current_trace
 
 scan_p = Primitive("scan", multiple_results=True, higher_order=True)
 
@@ -261,8 +264,6 @@ def _plan_scan_pe(jaxpr: ir.Jaxpr, uk_in: tuple, nc: int, ncar: int):
 
 
 def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, unroll):
-    from core.prims.elementwise import add
-
     consts, init, xs = split_list(args, [num_consts, num_carry])
     # The carry is linear even where its initial value is a known (zero) tangent.
     c_undef = tuple(is_undefined(c) for c in consts)
@@ -380,8 +381,6 @@ scan_p.def_batch(_scan_batch)
 
 def _trace_body(f: Callable, init_flat: list, init_tree: Any, x_avals: list, x_tree: Any):
     """Stages `f(carry, x) -> (carry, y)`; returns (jaxpr, consts, y_tree, carry avals)."""
-    from core.api import _as_value
-
     carry_avals = [get_aval(c) for c in init_flat]
     for _ in range(2):
         store: list = []
@@ -398,7 +397,7 @@ def _trace_body(f: Callable, init_flat: list, init_tree: Any, x_avals: list, x_t
             c_flat, c_tree = tree_util.tree_flatten(out[0])
             y_flat, y_tree = tree_util.tree_flatten(out[1])
             store.append((c_tree, y_tree))
-            return [_as_value(o) for o in c_flat] + [_as_value(o) for o in y_flat]
+            return [as_value(o) for o in c_flat] + [as_value(o) for o in y_flat]
 
         jaxpr, consts = stage(flat, carry_avals + x_avals)
         c_tree, y_tree = store[0]
@@ -445,11 +444,8 @@ def scan(
     Returns:
       `(final carry, stacked ys)`.
     """
-    from core.api import _as_value
-    from core.prims.shapes import convert_element_type
-
     xs_flat, xs_tree = tree_util.tree_flatten(xs)
-    xs_flat = [_as_value(x) for x in xs_flat]
+    xs_flat = [as_value(x) for x in xs_flat]
     lengths = {get_aval(x).shape[0] if get_aval(x).ndim else None for x in xs_flat}
     if None in lengths:
         raise ScanLengthError("scan got a scalar in xs; every xs leaf needs a leading axis")
@@ -465,7 +461,7 @@ def scan(
         raise ScanLengthError("scan got no xs and no length; pass length=... when xs is None")
     n = lengths.pop()
     init_flat, init_tree = tree_util.tree_flatten(init)
-    init_flat = [_as_value(c) for c in init_flat]
+    init_flat = [as_value(c) for c in init_flat]
     x_avals = [get_aval(x).update(shape=get_aval(x).shape[1:]) for x in xs_flat]
     jaxpr, consts, y_tree, carry_avals = _trace_body(f, init_flat, init_tree, x_avals, xs_tree)
     init_flat = [
@@ -509,10 +505,6 @@ def fori_loop(
     Returns:
       The final value.
     """
-    from core import dtypes
-    from core.prims.control_flow.while_loop import while_loop
-    from core.prims.shapes import convert_element_type
-
     dt = dtypes.result_type(lower, upper)
     if dt.kind not in "iu":
         raise TypeError(f"fori_loop bounds must be integers, got dtype {dt}")
@@ -540,33 +532,3 @@ def fori_loop(
 
     _, _, out = while_loop(lambda c: c[0] < c[1], body, (lower, upper, init_val))
     return out
-
-
-def map(f: Callable, xs: Any, *, batch_size: int | None = None) -> Any:  # noqa: A001
-    """`lax.map`: `f` applied to each slice of `xs` along axis 0, as a scan.
-
-    Args:
-      f: function of one slice (a pytree).
-      xs: a pytree of arrays with a common leading size.
-      batch_size: when given, slices are processed `batch_size` at a time with `vmap`.
-
-    Returns:
-      The stacked outputs.
-    """
-    if batch_size is None:
-        return scan(lambda c, x: (c, f(x)), (), xs)[1]
-    from core import numpy as jnp
-    from core.api import vmap
-
-    leaves = tree_util.tree_leaves(xs)
-    n = get_aval(leaves[0]).shape[0]
-    nb, rem = divmod(n, batch_size)
-    main = tree_util.tree_map(
-        lambda x: jnp.reshape(x[: nb * batch_size], (nb, batch_size, *get_aval(x).shape[1:])), xs
-    )
-    ys = scan(lambda c, x: (c, vmap(f)(x)), (), main)[1]
-    ys = tree_util.tree_map(lambda y: jnp.reshape(y, (nb * batch_size, *get_aval(y).shape[2:])), ys)
-    if rem:
-        tail = vmap(f)(tree_util.tree_map(lambda x: x[nb * batch_size :], xs))
-        ys = tree_util.tree_map(lambda a, b: jnp.concatenate([a, b]), ys, tail)
-    return ys

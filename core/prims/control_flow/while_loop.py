@@ -40,7 +40,10 @@ from core.prims.control_flow.common import (
     stage,
 )
 from core.prims.control_flow.errors import CarryTypeError, WhileLoopReverseModeError
-from core.trace import get_aval, set_current_trace
+from core.prims.elementwise import select_n
+from core.prims.reductions import reduce_or
+from core.prims.shapes import broadcast_in_dim, convert_element_type
+from core.trace import as_value, get_aval, set_current_trace
 
 while_p = Primitive("while", multiple_results=True, higher_order=True)
 
@@ -167,10 +170,6 @@ def _while_transpose(cts, *args, **params):
 def _while_batch(
     args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts, axis_trace=None
 ):
-    from core.prims.elementwise import select_n
-    from core.prims.reductions import reduce_or
-    from core.prims.shapes import broadcast_in_dim
-
     size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
     name = axis_name_of(axis_trace)
     b = [d is not None for d in dims]
@@ -271,11 +270,8 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
     Returns:
       The final value.
     """
-    from core.api import _as_value
-    from core.prims.shapes import convert_element_type
-
     init_flat, tree = tree_util.tree_flatten(init_val)
-    init_flat = [_as_value(x) for x in init_flat]
+    init_flat = [as_value(x) for x in init_flat]
     avals = [get_aval(x) for x in init_flat]
     for _ in range(2):
         store: list = []
@@ -284,7 +280,7 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
             out = body_fun(tree_util.tree_unflatten(tree, xs))
             flat, t = tree_util.tree_flatten(out)
             store.append(t)
-            return [_as_value(o) for o in flat]
+            return [as_value(o) for o in flat]
 
         bj, bconsts = stage(body_flat, avals)
         out_avals = bj.out_avals
@@ -310,12 +306,12 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
 
     def cond_flat(*xs):
         pred = cond_fun(tree_util.tree_unflatten(tree, xs))
-        aval = get_aval(_as_value(pred))
+        aval = get_aval(as_value(pred))
         if aval.shape != () or aval.dtype.kind != "b":
             raise TypeError(
                 f"while_loop cond_fun must return a boolean scalar, got {aval.str_short()}"
             )
-        return [_as_value(pred)]
+        return [as_value(pred)]
 
     cj, cconsts = stage(cond_flat, avals)
     outs = while_p.bind(

@@ -41,30 +41,45 @@ CHILD = textwrap.dedent(
 )
 
 
-def _child(tmp_path: Path) -> tuple[int, int, int]:
+def _start_child(tmp_path: Path) -> subprocess.Popen:
     env = dict(
         os.environ,
         NUMBAX_CACHE_DIR=str(tmp_path / "src"),
         NUMBA_CACHE_DIR=str(tmp_path / "numba"),
         PYTHONPATH=str(ROOT),
     )
-    out = subprocess.run(
+    return subprocess.Popen(
         [sys.executable, "-c", CHILD],
         env=env,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
         cwd=ROOT,
-        timeout=300,
     )
-    assert out.returncode == 0, out.stderr
-    hits, misses, warned = map(int, out.stdout.split())
+
+
+def _result(child: subprocess.Popen) -> tuple[int, int, int]:
+    """The child's (cache hits, misses, cache warnings) of the kernel it compiled."""
+    out, err = child.communicate(timeout=300)
+    assert child.returncode == 0, err
+    hits, misses, warned = map(int, out.split())
     return hits, misses, warned
+
+
+def _child(tmp_path: Path) -> tuple[int, int, int]:
+    return _result(_start_child(tmp_path))
 
 
 def test_second_process_loads_machine_code(tmp_path):
     assert _child(tmp_path) == (0, 1, 0)
     assert _child(tmp_path) == (1, 0, 0)
     assert len(list((tmp_path / "src").glob("numbax_jit_*.py"))) == 1
+
+
+def test_concurrent_processes_compile_once_and_share_the_cache(tmp_path):
+    children = [_start_child(tmp_path) for _ in range(2)]
+    assert sorted(_result(c) for c in children) == [(0, 1, 0), (1, 0, 0)]  # the lock
+    assert _child(tmp_path) == (1, 0, 0)
 
 
 def test_flipped_bit_in_cached_machine_code_warns_once_and_is_rebuilt(tmp_path):
@@ -177,6 +192,7 @@ def _group_files(name: str) -> list[Path]:
 
 def test_size_limit_evicts_least_recently_used_programs(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBAX_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(numba_cache, "CACHE_PATHS", set())  # only this test's files count
     names = []
     for k, tag in enumerate((1.5, 2.5, 3.5)):
         f = compile_jaxpr(_unique_jaxpr(tag)[0])
@@ -208,6 +224,9 @@ def test_clear_deletes_the_disk_cache(tmp_path, monkeypatch):
     f = compile_jaxpr(jaxpr)
     name = disk_cache.module_name(f.source)
     assert len(_group_files(name)) == 3  # source, index, machine code
+    legacy = tmp_path / "__pycache__" / f"{name}.kernel-10.py311.nbi"  # an older numbax's
+    legacy.parent.mkdir()
+    legacy.write_bytes(b"old")
     clear_cache()
     assert _group_files(name) == []
     np.testing.assert_allclose(f(x)[0], x + np.float32(4.5))  # loaded code keeps running

@@ -1,5 +1,6 @@
 """Parallel kernels survive fork() (the child computes, also with new compiles) and threads."""
 
+import importlib.metadata
 import os
 import subprocess
 import sys
@@ -10,7 +11,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[3]
 
 SCRIPT = """
-import os, threading
+import os, sys, threading
+if sys.argv[1] == "no-tbb":  # a platform without a tbb wheel
+    from core.jit import fork_safety as _fork_safety
+    _fork_safety._load_tbb = lambda: False
 import numpy as np
 import core.numpy as jnp
 from core.jit.api import jit
@@ -52,15 +56,31 @@ print("thread errors", len(errors), flush=True)
 """
 
 
-def test_fork_after_parallel_kernel_then_compute_in_child_and_threads():
+def _has_tbb() -> bool:
+    try:
+        importlib.metadata.distribution("tbb")
+        return True
+    except importlib.metadata.PackageNotFoundError:
+        return False
+
+
+@pytest.mark.parametrize("platform", ["tbb", "no-tbb"])
+def test_fork_after_parallel_kernel_then_compute_in_child_and_threads(platform):
+    if platform == "tbb" and not _has_tbb():
+        pytest.skip("no tbb wheel for this platform (see README)")
+    if platform == "no-tbb" and not sys.platform.startswith("linux"):
+        pytest.skip("the workqueue fallback replaces GNU OpenMP, numba's default on Linux")
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_THREADING_LAYER"}
     env["PYTHONPATH"] = str(ROOT)
     out = subprocess.run(
-        [sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, timeout=600
+        [sys.executable, "-c", SCRIPT, platform],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert out.returncode == 0, out.stderr[-3000:]
     layer, child, threads = out.stdout.split("\n")[:3]
+    assert layer == ("tbb" if platform == "tbb" else "workqueue")
     assert child == "child status 0", out.stdout + out.stderr[-2000:]
     assert threads == "thread errors 0"
-    if layer != "tbb":
-        pytest.fail(f"threading layer {layer}: install the tbb package (a dependency)")

@@ -114,3 +114,21 @@ def test_unsafe_directory_is_refused_with_one_warning(cache_root):
     hits, misses, warned, value = _fresh()
     assert (hits, misses, value) == (0, 1, -3)
     assert len(warned) == 1 and "refuses" in warned[0] and "chmod 700" in warned[0]
+
+
+def test_function_without_a_source_file_compiles_uncached_with_a_warning(cache_root):
+    namespace: dict = {}
+    exec(compile("def double(x):\n    return 2 * x\n", "<generated>", "exec"), namespace)
+    with pytest.warns(JitCacheWarning, match="cannot cache double on disk"):
+        disp = numba_cache.cached_njit(numba.int64(numba.int64))(namespace["double"])
+    assert disp(21) == 42
+    assert not cache_root.exists()
+
+
+def test_warning_points_at_the_callers_line(cache_root):
+    _fresh()
+    (data,) = _files(cache_root, ".nbxc")
+    data.write_bytes(b"garbage")
+    with pytest.warns(JitCacheWarning) as caught:
+        numba_cache.cached_njit(SIG)(rt.idiv.py_func)
+    assert caught[0].filename == __file__

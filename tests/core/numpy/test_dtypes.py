@@ -3,6 +3,7 @@ jax_dtypes.json: unary/binary ufuncs, reductions, and weak Python scalars)."""
 
 import json
 import pathlib
+import re
 
 import numpy as np
 import pytest
@@ -148,3 +149,41 @@ def test_dtype_helpers():
     assert jnp.can_cast(jnp.int8, jnp.int32) and not jnp.can_cast(jnp.float32, jnp.int32)
     assert jnp.isdtype(jnp.float32, "real floating") and not jnp.isdtype(jnp.int8, "bool")
     assert jnp.isscalar(3.0) and jnp.isscalar(jnp.array(1)) and not jnp.isscalar(jnp.ones(2))
+
+
+# JAX 0.10.2: Python ints that the target integer dtype cannot hold raise OverflowError (numpy
+# integer arrays wrap silently, as in JAX).
+_TOO_LARGE = "Python int {} too large to convert to {}"
+_OUT_OF_BOUNDS = "Python integer {} out of bounds for {}"
+
+
+@pytest.mark.parametrize(
+    "make, x64, message",
+    [
+        (lambda: jnp.array(2**40), False, _TOO_LARGE.format(2**40, "int32")),
+        (lambda: jnp.asarray(2**31), False, _TOO_LARGE.format(2**31, "int32")),
+        (lambda: jnp.array(-(2**31) - 1), False, _TOO_LARGE.format(-(2**31) - 1, "int32")),
+        (lambda: jnp.array([1, 2**40]), False, _OUT_OF_BOUNDS.format(2**40, "int32")),
+        (lambda: jnp.array((2**40,)), False, _OUT_OF_BOUNDS.format(2**40, "int32")),
+        (lambda: jnp.array(2**40, dtype=jnp.int32), False, _OUT_OF_BOUNDS.format(2**40, "int32")),
+        (lambda: jnp.array(300, dtype=jnp.uint8), False, _OUT_OF_BOUNDS.format(300, "uint8")),
+        (lambda: jnp.array(-1, dtype=jnp.uint32), True, _OUT_OF_BOUNDS.format(-1, "uint32")),
+        (lambda: jnp.int32(2**40), True, _OUT_OF_BOUNDS.format(2**40, "int32")),
+        (lambda: jnp.array(2**63), True, _TOO_LARGE.format(2**63, "int64")),
+        (lambda: jnp.array(2**64), True, "too large to convert"),
+        (lambda: jnp.array(-(2**63) - 1), True, "too large to convert"),
+        (lambda: jnp.ones(3, jnp.int32) + 2**40, False, "out of bounds for int32"),
+    ],
+)
+def test_out_of_range_python_ints_overflow_like_jax(make, x64, message):
+    with core.enable_x64(x64), pytest.raises(OverflowError, match=re.escape(message)):
+        make()
+
+
+def test_in_range_python_ints_and_numpy_ints_convert_like_jax():
+    assert int(jnp.array(2**31 - 1)) == 2**31 - 1 and int(jnp.array(-(2**31))) == -(2**31)
+    assert float(jnp.array(2**40, dtype=jnp.float32)) == 2.0**40
+    np.testing.assert_array_equal(jnp.array(np.array([2**40])), [0])  # numpy ints wrap
+    with core.enable_x64():
+        assert int(jnp.array(2**40)) == 2**40 and jnp.array(2**40).dtype == np.int64
+        assert int(jnp.array(2**64 - 1, dtype=jnp.uint64)) == 2**64 - 1

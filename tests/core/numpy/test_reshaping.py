@@ -62,3 +62,35 @@ def test_under_jit_and_grad():
     )
     g = core.grad(lambda x: jnp.resize(x, 5).sum())(jnp.arange(2.0))
     np.testing.assert_array_equal(np.asarray(g), [3.0, 2.0])
+
+
+def test_reshape_and_ravel_in_fortran_order_like_jax():
+    z = np.arange(24).reshape(2, 3, 4)
+    for shape in [(4, 6), (24,), (2, 2, 6), (-1, 3)]:
+        np.testing.assert_array_equal(
+            jnp.reshape(z, shape, order="F"), np.reshape(z, shape, order="F")
+        )
+    x = jnp.arange(6).reshape(2, 3)
+    want = [[0, 4], [3, 2], [1, 5]]  # JAX 0.10.2
+    np.testing.assert_array_equal(x.reshape((3, 2), order="F"), want)
+    np.testing.assert_array_equal(x.reshape(3, 2, order="F"), want)
+    for flat in (jnp.ravel(x, order="F"), x.ravel(order="F"), x.flatten(order="F")):
+        np.testing.assert_array_equal(flat, [0, 3, 1, 4, 2, 5])
+    g = core.grad(
+        lambda a: (jnp.reshape(a, (3, 2), order="F") * jnp.arange(6.0).reshape(3, 2)).sum()
+    )
+    np.testing.assert_array_equal(g(jnp.ones((2, 3))), [[0, 4, 3], [2, 1, 5]])
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda x: jnp.reshape(x, (3, 2), order="A"), NotImplementedError, "order=A"),
+        (lambda x: jnp.reshape(x, (3, 2), order="K"), ValueError, "'order' argument: K"),
+        (lambda x: jnp.ravel(x, order="K"), NotImplementedError, "order='K'"),
+        (lambda x: x.flatten(order="X"), ValueError, "'order' argument: X"),
+    ],
+)
+def test_reshape_orders_jax_refuses(call, error, match):
+    with pytest.raises(error, match=match):
+        call(jnp.arange(6).reshape(2, 3))

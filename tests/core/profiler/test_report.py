@@ -1,10 +1,15 @@
 """memory_report: liveness over the compiled program's units, fusion and buffer reuse, worked
 out by hand for small programs."""
 
+import math
+import re
+
 import numpy as np
 
 import core
 import core.numpy as jnp
+import nn
+import optim
 from core import profiler
 from tests.core.profiler.protos import parse_pprof
 
@@ -58,3 +63,46 @@ def test_profile_of_the_peak(tmp_path):
     assert (("max", "hidden", "jit_mlp"), 1024) in samples  # h, written in place by the relu
     assert sorted(n for stack, n in samples if stack[0] == "argument") == [512, 512, 2048]
     assert sum(n for _, n in samples) == report.peak_bytes
+
+
+def _generated_allocations(jitted, *args) -> int:
+    """Bytes of the arrays the generated numba code allocates (`rt.empty`/`rt.full` lines)."""
+    from core.jit.api import executable
+
+    jitted(*args)
+    entry, _ = jitted._entry(args, {})
+    source = executable(entry.jaxpr, "numba").source
+    total = 0
+    for m in re.finditer(r"rt\.(?:empty|full)\(\(([^)]*)\),[^\n]*?np\.(\w+)\)", source):
+        shape = [int(d) for d in m.group(1).split(",") if d.strip()]
+        total += math.prod(shape) * np.dtype(m.group(2)).itemsize
+    return total
+
+
+def test_allocations_match_the_generated_code_of_an_adam_step():
+    model = _Dense2()
+    x, y = jnp.ones((8, 20)), jnp.zeros((8,), jnp.int32)
+    params = model.init(core.random.key(0), x)["params"]
+    tx = optim.adam(1e-3)
+
+    @core.jit
+    def step(params, opt_state, x, y):
+        def loss(p):
+            logits = model.apply({"params": p}, x)
+            return optim.softmax_cross_entropy_with_integer_labels(logits, y).mean()
+
+        value, grads = core.value_and_grad(loss)(params)
+        updates, opt_state = tx.update(grads, opt_state, params)
+        return optim.apply_updates(params, updates), opt_state, value
+
+    args = (params, tx.init(params), x, y)
+    report = profiler.memory_report(step, *args)
+    # byte for byte: packed small outputs, relu masks kept for the backward pass, reductions,
+    # in-place elementwise loops
+    assert sum(row.allocated for row in report.units) == _generated_allocations(step, *args)
+
+
+class _Dense2(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(10)(nn.relu(nn.Dense(32)(x)))

@@ -1,0 +1,89 @@
+"""``flax.config`` (``flax.configurations``): Flax's feature flags, for programs that set them.
+
+Old Flax programs start with ``flax.config.update("flax_use_orbax_checkpointing", False)`` and
+similar. Every Flax 0.12 flag exists here with Flax's default. numbax behaves as Flax does with
+the defaults; flags that only tune Flax's machinery (traceback filtering, profiling names,
+Orbax checkpointing, the C++ helpers, reprs) and NNX-only flags take any value without effect,
+and the flags that would change what a program computes or names (``flax_return_frozendict``,
+``flax_preserve_adopted_names``, ``flax_fix_rng_separator``, ``flax_pytree_module``) accept only
+their default (other values raise ``NotImplementedError``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+# Flax 0.12.8's flags and defaults.
+DEFAULTS: dict[str, Any] = {
+    "flax_filter_frames": True,
+    "flax_profile": True,
+    "flax_use_orbax_checkpointing": True,
+    "flax_preserve_adopted_names": False,
+    "flax_return_frozendict": False,
+    "flax_fix_rng_separator": False,
+    "flax_use_flaxlib": False,
+    "flax_array_ref": False,
+    "flax_pytree_module": True,
+    "flax_max_repr_depth": None,
+    "flax_always_shard_variable": True,
+    "flax_hijax_variable": False,
+    "nnx_graph_mode": True,
+    "nnx_graph_updates": True,
+}
+# Flags whose other values would change results; numbax implements only the default.
+_SEMANTIC = (
+    "flax_preserve_adopted_names",
+    "flax_return_frozendict",
+    "flax_fix_rng_separator",
+    "flax_pytree_module",
+)
+
+
+class Config:
+    """The flag store: read flags as attributes, change them with `update`."""
+
+    def __init__(self) -> None:
+        object.__setattr__(self, "_values", dict(DEFAULTS))
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._values[name]
+        except KeyError:
+            raise LookupError(f"Unrecognized config option: {name}") from None
+
+    def update(self, name: Any, value: Any, /) -> None:
+        """Sets flag `name` (a name, or an object with a `.name`) to `value`.
+
+        Raises:
+          LookupError: for a name Flax does not have.
+          NotImplementedError: for a non-default value of a flag that changes results.
+        """
+        name = getattr(name, "name", name)
+        if name not in self._values:
+            raise LookupError(f"Unrecognized config option: {name}")
+        if name in _SEMANTIC and value != DEFAULTS[name]:
+            raise NotImplementedError(
+                f"flax.config {name}={value!r} is not implemented: numbax behaves as Flax does "
+                f"with the default ({DEFAULTS[name]!r}). Remove the update to run the program."
+            )
+        self._values[name] = value
+
+    @contextlib.contextmanager
+    def temp_flip_flag(self, var_name: str, var_value: bool) -> Iterator[None]:
+        """Sets ``flax_<var_name>`` inside a ``with`` block."""
+        name = f"flax_{var_name}"
+        old = getattr(self, name)
+        self.update(name, var_value)
+        try:
+            yield
+        finally:
+            self.update(name, old)
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"\n  {k}={v!r}" for k, v in self._values.items())
+        return f"Config({body}\n)"
+
+
+config = Config()

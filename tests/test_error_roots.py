@@ -1,0 +1,72 @@
+"""Every package has one error root: `core.errors.NumbaxError` for core, and under it
+`nn.errors.FlaxError`, `optim.errors.OptimError` and `train.errors.TrainError`;
+`datasets.errors.DatasetError` stands alone because `datasets` needs only numpy. Every
+exception class a package's modules define derives from its root (private mixins aside)."""
+
+import importlib
+import inspect
+import pkgutil
+
+import pytest
+
+from core.errors import NumbaxError
+
+ROOTS = {
+    "core": "core.errors.NumbaxError",
+    "nn": "nn.errors.FlaxError",
+    "optim": "optim.errors.OptimError",
+    "train": "train.errors.TrainError",
+    "datasets": "datasets.errors.DatasetError",
+}
+# Modules that need an optional dependency or start worker processes when imported.
+_SKIP = ("core.distributed", "core.parallel.communicator", "train.orbax")
+
+
+def _root(path: str) -> type:
+    module, name = path.rsplit(".", 1)
+    return getattr(importlib.import_module(module), name)
+
+
+def _exception_classes(package: str):
+    pkg = importlib.import_module(package)
+    names = [package] + [m.name for m in pkgutil.walk_packages(pkg.__path__, package + ".")]
+    for name in names:
+        if name.startswith(_SKIP) or ".__main__" in name:
+            continue
+        module = importlib.import_module(name)
+        for attr, obj in vars(module).items():
+            if (
+                inspect.isclass(obj)
+                and issubclass(obj, Exception)
+                and not issubclass(obj, Warning)
+                and obj.__module__ == module.__name__
+                and not attr.startswith("_")
+            ):
+                yield obj
+
+
+@pytest.mark.parametrize("package", sorted(ROOTS))
+def test_every_error_derives_from_the_package_root(package):
+    root = _root(ROOTS[package])
+    stray = sorted(
+        f"{c.__module__}.{c.__qualname__}"
+        for c in _exception_classes(package)
+        if not issubclass(c, root)
+    )
+    assert not stray, f"errors outside {ROOTS[package]}: {stray}"
+
+
+@pytest.mark.parametrize("package", ["nn", "optim", "train"])
+def test_package_roots_are_numbax_errors(package):
+    assert issubclass(_root(ROOTS[package]), NumbaxError)
+
+
+def test_builtin_bases_kept():
+    from nn.errors import ImmutableCollectionError
+    from optim.errors import TreeKeyError
+    from train.errors import CheckpointExistsError, CheckpointNotFoundError
+
+    assert issubclass(ImmutableCollectionError, ValueError)
+    assert issubclass(TreeKeyError, KeyError)
+    assert issubclass(CheckpointExistsError, FileExistsError)
+    assert issubclass(CheckpointNotFoundError, (FileNotFoundError, ValueError))
