@@ -122,8 +122,3 @@ class ShapeDtypeStruct:
     def __repr__(self) -> str:
         weak = ", weak_type=True" if self.weak_type else ""
         return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
-
-
-def scalar_aval(x: Any) -> ShapedArray:
-    dt, weak = dtypes.dtype_and_weak(x)
-    return ShapedArray((), dt, weak)

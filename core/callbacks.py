@@ -212,8 +212,7 @@ def _bind(
 # ---------------------------------------------------------------------------------------------
 # io_callback: the effectful variant
 
-io_callback_p = Primitive("io_callback", multiple_results=True)
-io_callback_p.effectful = True
+io_callback_p = Primitive("io_callback", multiple_results=True, effectful=True)
 
 
 def _io_batch(args, dims, *, callback, result_avals, ordered):

@@ -427,7 +427,7 @@ custom_vjp_call_p.def_batch(_custom_vjp_call_batch)
 # custom_lin: the linear map `tangents -> J tangents` of a custom_vjp function, known only
 # through its transpose `bwd`. Inputs are (residuals..., tangents...).
 
-custom_lin_p = Primitive("custom_lin", multiple_results=True)
+custom_lin_p = Primitive("custom_lin", multiple_results=True, linear=True)  # in the tangents
 
 
 def _forward_mode_error(*args: Any, **params: Any) -> Any:
@@ -444,7 +444,6 @@ custom_lin_p.def_abstract_eval(lambda *avals, num_res, bwd, out_avals: list(out_
 custom_lin_p.def_jvp(_forward_mode_error)
 custom_lin_p.def_batch(_forward_mode_error)
 custom_lin_p.def_transpose(_custom_lin_transpose)
-custom_lin_p.linear = True  # in the tangents
 
 
 __all__ = ["custom_jvp", "custom_vjp"]

@@ -40,8 +40,7 @@ def _is_array(x: Any) -> bool:
     return isinstance(x, (Array, Tracer, np.ndarray, np.generic, bool, int, float, complex))
 
 
-debug_callback_p = Primitive("debug_callback", multiple_results=True)
-debug_callback_p.effectful = True
+debug_callback_p = Primitive("debug_callback", multiple_results=True, effectful=True)
 
 
 def _impl(*args, callback):

@@ -35,12 +35,35 @@ _REGISTRY: dict[str, Primitive] = {}
 class Primitive:
     """An operation with one rule per transformation. See the module docstring."""
 
-    def __init__(self, name: str, multiple_results: bool = False, higher_order: bool = False):
+    def __init__(
+        self,
+        name: str,
+        multiple_results: bool = False,
+        higher_order: bool = False,
+        *,
+        linear: bool = False,
+        collective: bool = False,
+        effectful: bool = False,
+    ):
+        """Declares a primitive; its facts are fields, read by the interpreters and `jit`.
+
+        Args:
+          name: the name jaxprs print (unique).
+          multiple_results: `bind` returns a list.
+          higher_order: its params hold jaxprs (control flow, `jit_call`, custom rules).
+          linear: linear in (some of) its operands, so it has a `transpose` rule.
+          collective: communicates along a named axis (`psum`, `axis_index`, ...): the batching
+            interpreter passes it its own trace.
+          effectful: has a side effect (callbacks): dead-code elimination keeps it.
+        """
         if name in _REGISTRY:
             raise ValueError(f"primitive {name!r} is defined twice")
         self.name = name
         self.multiple_results = multiple_results
         self.higher_order = higher_order
+        self.linear = linear
+        self.collective = collective
+        self.effectful = effectful
         self.impl: Callable | None = None
         self.abstract_eval: Callable | None = None
         self.jvp: Callable | None = None

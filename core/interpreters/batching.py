@@ -55,7 +55,7 @@ class BatchTrace(Trace):
 
     def process_primitive(self, prim, args: tuple, params: dict) -> Any:
         vals, dims = zip(*map(self.to_val_dim, args)) if args else ((), ())
-        collective = getattr(prim, "collective", False)
+        collective = prim.collective
         if collective and params.get("axis_name") is not None:
             names = params["axis_name"]
             names = names if isinstance(names, tuple) else (names,)

@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from core import dtypes
 from core.avals import ShapedArray
 from core.interpreters import check_live
 from core.trace import Trace, Tracer, get_aval, set_current_trace
@@ -47,10 +46,6 @@ def zeros_like_aval(aval: ShapedArray) -> Any:
 def instantiate(t: Any) -> Any:
     """Materialises a symbolic `Zero` (anything else passes through)."""
     return zeros_like_aval(t.aval) if type(t) is Zero else t
-
-
-def is_float_aval(aval: ShapedArray) -> bool:
-    return dtypes.kind(aval.dtype) in "fc"
 
 
 class JVPTracer(Tracer):

@@ -141,7 +141,7 @@ def dce_jaxpr(jaxpr: ir.Jaxpr) -> ir.Jaxpr:
     live = {v for v in jaxpr.outvars if isinstance(v, ir.Var)}
     kept = []
     for eqn in reversed(jaxpr.eqns):
-        if any(v in live for v in eqn.outputs) or getattr(eqn.prim, "effectful", False):
+        if any(v in live for v in eqn.outputs) or eqn.prim.effectful:
             kept.append(eqn)
             live.update(x for x in eqn.inputs if isinstance(x, ir.Var))
     if len(kept) == len(jaxpr.eqns):
@@ -175,54 +175,3 @@ def trace_to_closed_jaxpr(
     """Like `trace_to_jaxpr`, with the consts as leading inputs of a constvar-free jaxpr."""
     jaxpr, consts = trace_to_jaxpr(fun, in_avals)
     return close_over_consts(jaxpr), consts
-
-
-# ---------------------------------------------------------------------------------------------
-# Partial evaluation of a jaxpr (for higher-order primitives under linearize)
-
-
-def partial_eval_jaxpr(jaxpr: ir.Jaxpr, unknowns: Sequence[bool]):
-    """Splits a constvar-free jaxpr into a known part and an unknown part.
-
-    Returns (jaxpr_known, jaxpr_unknown, out_unknowns, num_res): `jaxpr_known` takes the known
-    inputs and returns the known outputs followed by `num_res` residuals; `jaxpr_unknown` takes
-    the residuals followed by the unknown inputs and returns the unknown outputs.
-    """
-    assert not jaxpr.constvars
-    unknown_vars: set[ir.Var] = {v for v, u in zip(jaxpr.invars, unknowns) if u}
-    known_eqns, unknown_eqns = [], []
-    for eqn in jaxpr.eqns:
-        if any(isinstance(x, ir.Var) and x in unknown_vars for x in eqn.inputs):
-            unknown_eqns.append(eqn)
-            unknown_vars.update(eqn.outputs)
-        else:
-            known_eqns.append(eqn)
-    out_unknowns = [isinstance(v, ir.Var) and v in unknown_vars for v in jaxpr.outvars]
-    # Residuals: known variables read by unknown equations or returned as unknown outputs.
-    unknown_invars = [v for v, u in zip(jaxpr.invars, unknowns) if u]
-    residuals: dict[ir.Var, None] = {}
-    for eqn in unknown_eqns:
-        for x in eqn.inputs:
-            if isinstance(x, ir.Var) and x not in unknown_vars:
-                residuals[x] = None
-    res_vars = list(residuals)
-    known_outs = [v for v, u in zip(jaxpr.outvars, out_unknowns) if not u]
-    known_invars = [v for v, u in zip(jaxpr.invars, unknowns) if not u]
-    jaxpr_known = dce_jaxpr(ir.Jaxpr([], known_invars, known_eqns, known_outs + res_vars))
-    new_res = [ir.Var(v.aval) for v in res_vars]
-    rename = dict(zip(res_vars, new_res))
-    unknown_eqns = [
-        ir.Eqn(
-            e.prim,
-            [rename.get(x, x) if isinstance(x, ir.Var) else x for x in e.inputs],
-            e.params,
-            e.outputs,
-            e.source_info,
-        )
-        for e in unknown_eqns
-    ]
-    unknown_outs = [v for v, u in zip(jaxpr.outvars, out_unknowns) if u]
-    jaxpr_unknown = dce_jaxpr(ir.Jaxpr([], new_res + unknown_invars, unknown_eqns, unknown_outs))
-    ir.typecheck(jaxpr_known)
-    ir.typecheck(jaxpr_unknown)
-    return jaxpr_known, jaxpr_unknown, out_unknowns, len(res_vars)

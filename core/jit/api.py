@@ -45,13 +45,16 @@ from core.config import config
 from core.debug_nans import checked_kernel
 from core.errors import NumbaxError
 from core.interpreters import batching
-from core.interpreters.jvp import JVPTrace, JVPTracer, Zero, instantiate
+from core.interpreters.jvp import Zero, instantiate
 from core.interpreters.partial_eval import trace_to_closed_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
 from core.jit.errors import NumpyFallbackWarning, UnsupportedDTypeError
 from core.primitive import Primitive
 from core.prims.control_flow import common as _derived_jaxprs  # memo
-from core.prims.control_flow.common import partial_eval_jaxpr  # splits control flow bodies too
+from core.prims.control_flow.common import (  # they split control-flow bodies too
+    jvp_jaxpr,
+    partial_eval_jaxpr,
+)
 from core.profiler import hooks as _profiler
 from core.trace import EvalTrace, Tracer, as_value, current_trace, get_aval, set_current_trace
 from core.tree_util import _flatten as _flatten_node
@@ -175,33 +178,9 @@ def _jit_call_weak(weak, *, jaxpr, name, backend):
     return [a.weak_type for a in jaxpr.out_avals]
 
 
-def jvp_jaxpr(jaxpr: ir.Jaxpr, nonzero: tuple[bool, ...]) -> tuple[ir.Jaxpr, list[Any]]:
-    """The jaxpr of (primals, nonzero tangents) -> (primal outs, tangent outs)."""
-
-    def make():
-        n = len(jaxpr.invars)
-
-        def f(*args):
-            primals, tangents = args[:n], iter(args[n:])
-            trace = JVPTrace(current_trace())
-            ins = [
-                JVPTracer(trace, p, next(tangents)) if nz else p for p, nz in zip(primals, nonzero)
-            ]
-            with set_current_trace(trace):
-                outs = ir.eval_jaxpr(jaxpr, [], *ins)
-            pairs = [trace.to_primal_tangent(o) for o in outs]
-            with set_current_trace(trace.parent):
-                return [p for p, _ in pairs] + [instantiate(t) for _, t in pairs]
-
-        avals = jaxpr.in_avals + [a for a, nz in zip(jaxpr.in_avals, nonzero) if nz]
-        return trace_to_closed_jaxpr(f, avals)
-
-    return _derived_jaxprs.memo(jaxpr, ("jvp", nonzero), make)
-
-
 def _jit_call_jvp(primals, tangents, *, jaxpr, name, backend):
     nonzero = tuple(type(t) is not Zero for t in tangents)
-    new, consts = jvp_jaxpr(jaxpr, nonzero)
+    new, consts, _ = jvp_jaxpr(jaxpr, nonzero, (True,) * len(jaxpr.outvars))
     nz_tangents = [t for t in tangents if type(t) is not Zero]
     outs = jit_call_p.bind(
         *consts, *primals, *nz_tangents, jaxpr=new, name=f"jvp({name})", backend=backend

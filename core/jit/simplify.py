@@ -71,7 +71,7 @@ def common_subexpressions(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], li
     for e in eqns:
         ins = [rename.get(x, x) if isinstance(x, Var) else x for x in e.inputs]
         key = None
-        if not e.prim.higher_order and not getattr(e.prim, "effectful", False):
+        if not e.prim.higher_order and not e.prim.effectful:
             atoms = tuple(
                 ("v", id(x)) if isinstance(x, Var) else ("l", repr(x.val), str(x.aval)) for x in ins
             )
@@ -120,7 +120,7 @@ def dead_code_elimination(eqns: list[Eqn], outvars: list) -> list[Eqn]:
     live = {v for v in outvars if isinstance(v, Var)}
     kept = []
     for eqn in reversed(eqns):
-        if any(v in live for v in eqn.outputs) or getattr(eqn.prim, "effectful", False):
+        if any(v in live for v in eqn.outputs) or eqn.prim.effectful:
             kept.append(eqn)
             live.update(x for x in eqn.inputs if isinstance(x, Var))
     return kept[::-1]

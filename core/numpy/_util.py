@@ -14,10 +14,6 @@ from core.prims import shapes as sh
 from core.trace import Tracer, get_aval
 
 
-def is_array(x: Any) -> bool:
-    return isinstance(x, (Array, Tracer))
-
-
 def ensure_array(x: Any) -> Any:
     """Arrays and tracers pass through; anything else becomes a concrete Array."""
     if isinstance(x, (Array, Tracer)):

@@ -117,22 +117,6 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False):
     return fn
 
 
-def _max_identity(dt):
-    return (
-        -np.inf
-        if dtypes.kind(dt) == "f"
-        else (np.iinfo(dt).min if dtypes.kind(dt) in "iu" else False)
-    )
-
-
-def _min_identity(dt):
-    return (
-        np.inf
-        if dtypes.kind(dt) == "f"
-        else (np.iinfo(dt).max if dtypes.kind(dt) in "iu" else True)
-    )
-
-
 sum = _reduce(red.reduce_sum, lambda dt: 0, "sum", upcast=True)  # noqa: A001
 prod = _reduce(red.reduce_prod, lambda dt: 1, "prod", upcast=True)
 max = _reduce(red.reduce_max, None, "max")  # noqa: A001

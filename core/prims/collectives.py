@@ -51,8 +51,7 @@ def _rest(names: tuple, trace: Any) -> tuple:
 
 
 def _collective(name: str) -> Primitive:
-    prim = Primitive(name)
-    prim.collective = True
+    prim = Primitive(name, collective=True)
     prim.def_impl(collective_ops.eager(name))
     return prim
 

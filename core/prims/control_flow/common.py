@@ -164,9 +164,10 @@ def batch_jaxpr(
 def partial_eval_jaxpr(jaxpr: ir.Jaxpr, unknowns: Sequence[bool]):
     """Splits a constvar-free jaxpr into known and unknown parts by re-tracing it.
 
-    Same contract as `core.interpreters.partial_eval.partial_eval_jaxpr` (returns
-    `(jaxpr_known, jaxpr_unknown, out_unknowns, num_res)`), but the equations are re-bound under
-    a partial-evaluation trace instead of being classified whole, so higher-order primitives
+    Returns `(jaxpr_known, jaxpr_unknown, out_unknowns, num_res)`: `jaxpr_known` takes the known
+    inputs and returns the known outputs followed by `num_res` residuals; `jaxpr_unknown` takes
+    the residuals followed by the unknown inputs and returns the unknown outputs. The equations
+    are re-bound under a partial-evaluation trace, so higher-order primitives
     (cond, scan, while, jit_call) split their own bodies with their `partial_eval` rules: a
     scan inside a scan, or a cond inside a jitted function, stays reverse-differentiable.
     """
