@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 import core.numpy as jnp
-from core import random, tree_util
+from core import lax, random, tree_util
 from core.tree_util import DictKey, SequenceKey
 from optim.errors import NormOrderError, TreeDtypeError, TreeKeyError
 from optim.numerics import abs_sq, is_complex
@@ -347,7 +347,9 @@ def tree_bias_correction(moment: Any, decay: Any, count: Any) -> Any:
     Returns:
       The corrected pytree.
     """
-    correction = 1 - jnp.asarray(decay) ** count
+    # `lax.pow`, not `**`: Optax jits this function, so JAX raises to a traced count with
+    # XLA's pow, whose rounding differs from the repeated squaring of a concrete `x ** n`.
+    correction = 1 - lax.pow(jnp.asarray(decay), jnp.asarray(count))
     return tree_util.tree_map(lambda t: t / correction.astype(t.dtype), moment)
 
 

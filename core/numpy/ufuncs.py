@@ -7,6 +7,7 @@ for inexact values (exp, sin, ...) first promote integers to the default float, 
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -23,7 +24,7 @@ from core.numpy.where import where
 from core.prims import elementwise as ew
 from core.prims import shapes as sh
 from core.prims.windows import register_monoid
-from core.trace import get_aval
+from core.trace import Tracer, get_aval
 
 
 def _binary(name: str, fn, inexact: bool = False):
@@ -152,12 +153,15 @@ def ceil(x: Any, /) -> Any:
 
 
 def power(x: Any, y: Any, /) -> Any:
-    """`x ** y`; a concrete integer exponent uses repeated multiplication (exact, like JAX)."""
-    if isinstance(y, (int, np.integer)) and not isinstance(y, bool):
+    """`x ** y`; a concrete integer exponent (a Python int or a concrete integer scalar array,
+    as JAX's `operator.index` test) uses repeated multiplication, like JAX."""
+    n = _concrete_index(y)
+    if n is not None:
         x = ensure_array(x)
-        if dtypes.kind(get_aval(x).dtype) in "iu" and y < 0:
+        if dtypes.kind(get_aval(x).dtype) in "iu" and n < 0:
             raise ValueError("Integers cannot be raised to negative integer powers.")
-        return ew.integer_pow(x, int(y))
+        (x,) = promote_args_numeric("power", x)
+        return ew.integer_pow(x, n)
     if (
         dtypes.kind(get_aval(ensure_array(x)).dtype) in "fc"
         and dtypes.kind(get_aval(ensure_array(y)).dtype) in "iu"
@@ -168,6 +172,15 @@ def power(x: Any, y: Any, /) -> Any:
     if dtypes.kind(get_aval(x).dtype) in "iu":
         return _int_power(x, y)
     return ew.pow(x, y)
+
+
+def _concrete_index(y: Any) -> int | None:
+    if isinstance(y, Tracer):
+        return None
+    try:
+        return operator.index(y)
+    except TypeError:
+        return None
 
 
 def _int_power(x, y):

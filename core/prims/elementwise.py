@@ -175,6 +175,8 @@ defjvp(rem_p, lambda g, x, y: g, lambda g, x, y: mul(neg(g), round(div(sub(x, re
 
 def _pow_impl(x, y):
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        if x.dtype == np.float32:  # as XLA on the CPU: float32 pow computed in double precision
+            return np.power(x.astype(np.float64), y.astype(np.float64)).astype(np.float32)
         return np.power(x, y)
 
 
@@ -398,8 +400,18 @@ defjvp(polygamma_p, None, lambda g, m, x: mul(g, polygamma(add(m, full_like(m, 1
 
 
 def _integer_pow_impl(x, *, y):
+    # Repeated squaring, rounding each product as XLA (and the numba lowering) do.
     with np.errstate(all="ignore"):
-        return np.asarray(np.power(x, y) if y >= 0 else np.asarray(1, x.dtype) / x ** (-y), x.dtype)
+        n, acc, base = abs(y), None, x
+        while n:
+            if n & 1:
+                acc = base if acc is None else np.multiply(acc, base, dtype=x.dtype)
+            n >>= 1
+            if n:
+                base = np.multiply(base, base, dtype=x.dtype)
+        one = np.ones_like(x)
+        acc = one if acc is None else acc
+        return np.asarray(np.divide(one, acc, dtype=x.dtype) if y < 0 else acc, x.dtype)
 
 
 integer_pow_p = Primitive("integer_pow")

@@ -79,7 +79,8 @@ def softmax_cross_entropy_with_integer_labels(
       where: optional boolean mask of the classes to include.
 
     Returns:
-      The loss per example (0 where `where` masks every class).
+      The loss per example (0 where `where` masks every class; NaN for a label outside
+      `[-num_classes, num_classes)`, as in Optax).
     """
     check_floating("softmax_cross_entropy_with_integer_labels", "logits", logits)
     check_integer("softmax_cross_entropy_with_integer_labels", "labels", labels)
@@ -96,10 +97,14 @@ def softmax_cross_entropy_with_integer_labels(
             where = jnp.reshape(jnp.transpose(where, perm), new_shape)
         axis = len(batch_axes)
     axis = axis % jnp.ndim(logits)
-    classes = jnp.arange(logits.shape[axis])
-    classes = jnp.reshape(classes, [-1 if a == axis else 1 for a in range(jnp.ndim(logits))])
+    n = logits.shape[axis]
+    classes = jnp.reshape(jnp.arange(n), [-1 if a == axis else 1 for a in range(jnp.ndim(logits))])
+    # Optax gathers the label's logit with take_along_axis: negative labels count from the
+    # end and out-of-range ones read NaN (so the loss is NaN there, the gradient the softmax).
+    labels = jnp.where(labels < 0, labels + n, labels)
     one_hot = jnp.expand_dims(labels, axis) == classes
     label_logits = jnp.sum(jnp.where(one_hot, logits, 0.0), axis=axis)
+    label_logits = jnp.where((labels >= 0) & (labels < n), label_logits, jnp.nan)
     if where is None:
         log_normalizers = core.nn.logsumexp(logits, axis=axis)
     else:

@@ -176,3 +176,23 @@ def test_ctc_and_ntxent_shape_errors():
 def test_ctc_loss_under_jit():
     f = core.jit(lambda x: optim.ctc_loss(x, j(CTC_LOGIT_PAD), j(CTC_LABELS), j(CTC_LABEL_PAD)))
     np.testing.assert_allclose(np.asarray(f(j(CTC_LOGITS))), [1.57104278, 3.15658975], rtol=1e-5)
+
+
+@pytest.mark.parametrize("jitted", [False, True])
+def test_integer_labels_out_of_range_give_nan_like_optax(jitted):
+    # Optax 0.2.8: labels count from the end when negative; outside [-n, n) the loss is NaN
+    # and the gradient is the softmax (the label's term drops out).
+    logits = jnp.array([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0], [1.0, 1.0, 1.0]])
+    labels = jnp.array([5, 2, -4])
+    loss = optim.softmax_cross_entropy_with_integer_labels
+    got = (core.jit(loss) if jitted else loss)(logits, labels)
+    np.testing.assert_allclose(got, [np.nan, 0.24131131, np.nan], rtol=1e-6)
+    wrapped = loss(logits, jnp.array([0, 3, -1]))
+    np.testing.assert_allclose(wrapped, [2.407606, np.nan, 1.0986123], rtol=1e-6)
+    g = core.grad(lambda lg: loss(lg, labels).sum())(logits)
+    want = [
+        [0.09003057, 0.24472848, 0.66524094],
+        [0.17529039, 0.03911257, -0.21440297],
+        [0.33333334, 0.33333334, 0.33333334],
+    ]
+    np.testing.assert_allclose(g, want, rtol=1e-6)

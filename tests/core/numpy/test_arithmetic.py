@@ -172,3 +172,18 @@ def test_where_on_large_arrays_keeps_every_bit(dtype):
     assert got.dtype == want.dtype
     u = f"u{want.dtype.itemsize}"
     np.testing.assert_array_equal(got.view(u), want.view(u))
+
+
+def test_power_rounds_like_jax():
+    # JAX 0.10.2's bits. A concrete integer exponent (also a 0-d integer array) is repeated
+    # squaring; a traced or array exponent is XLA's pow, computed in double precision.
+    bits = lambda a: np.asarray(a).view(np.uint32).tolist()  # noqa: E731
+    three = jnp.asarray(3, jnp.int32)
+    assert bits(0.999**three) == 1065302936 and bits(jnp.power(0.999, 6)) == 1065252806
+    assert bits(jnp.float32(1.1) ** 7) == 1073311634
+    assert bits(core.jit(lambda c: 0.999**c)(three)) == 1065302935
+    ts = jnp.array([3, 6, 7, 872, 1500])
+    assert bits(0.999**ts) == [1065302935, 1065252805, 1065236129, 1054211024, 1046761851]
+    x, y = jnp.array([0.3, 1.7, 2.5, 0.999]), jnp.array([2.2, -1.3, 7.1, 1234.5])
+    want = [1032904776, 1056992592, 1143421661, 1049945194]
+    assert bits(x**y) == want and bits(core.jit(lambda a, b: a**b)(x, y)) == want

@@ -135,7 +135,15 @@ def _rem_lowering(ctx, a, b):
 
 
 register_lowering(rem_p, Scalar(_rem_lowering))
-register_lowering(pow_p, Scalar(lambda ctx, a, b: f"({a} ** {b})"))
+
+
+def _pow_lowering(ctx, a, b):
+    if ctx.dtype == _F32:  # in double precision, as XLA's CPU pow and the numpy impl
+        return f"np.float32(np.float64({a}) ** np.float64({b}))"
+    return f"({a} ** {b})"
+
+
+register_lowering(pow_p, Scalar(_pow_lowering))
 register_lowering(max_p, Scalar(_extremum("maximum", ">")))
 register_lowering(min_p, Scalar(_extremum("minimum", "<")))
 register_lowering(neg_p, Scalar(lambda ctx, x: f"(-{x})"))
