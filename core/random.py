@@ -24,11 +24,11 @@ from typing import Any
 
 import numpy as np
 
+import core.numpy as jnp
 from core import dtypes
 from core.array import Array
 from core.errors import PRNGKeyError, RandomArgumentError, ShapeError
 from core.numpy._util import broadcast_shapes, broadcast_to, canonicalize_axis, ensure_array
-from core.numpy.linalg_ops import matmul
 from core.numpy.reductions import argmax
 from core.numpy.ufuncs import greater
 from core.numpy.where import clip
@@ -476,46 +476,59 @@ def logistic(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
 
 
 def multivariate_normal(
-    key: Any, mean: Any, cov: Any, shape: Sequence[int] | None = None, dtype: Any = None
+    key: Any,
+    mean: Any,
+    cov: Any,
+    shape: Sequence[int] | None = None,
+    dtype: Any = None,
+    method: str = "cholesky",
 ) -> Any:
-    """Multivariate normal samples `mean + L @ z` with `L = cholesky(cov)` (eager `cov` only).
+    """Multivariate normal samples `mean + factor @ z`, with `factor @ factor.T = cov`.
 
     Args:
       key: a PRNG key.
       mean: mean vectors, shape `(..., n)`.
-      cov: positive-definite covariances, shape `(..., n, n)`, concrete.
+      cov: positive-definite covariances, shape `(..., n, n)` (may be traced).
       shape: the batch shape (default: the broadcast of the batch shapes of mean and cov).
       dtype: a float dtype (default: mean's, promoted to float).
+      method: the factorization of `cov`: "cholesky" (default), "eigh" or "svd", as JAX.
 
     Returns:
       An array of shape `shape + (n,)`.
     """
     key = _check_key("multivariate_normal", key)
+    if method not in ("svd", "eigh", "cholesky"):
+        raise ValueError("method must be one of {'svd', 'eigh', 'cholesky'}")
     mean = ensure_array(mean)
     dt = get_aval(mean).dtype
     dtype = _dtype_arg(
         "multivariate_normal", dt if dtypes.kind(dt) == "f" and dtype is None else dtype
     )
     mean = sh.convert_element_type(mean, dtype)
-    cov_np = np.asarray(cov, dtype=dtype)
-    n = get_aval(mean).shape[-1] if get_aval(mean).ndim else None
-    if n is None or cov_np.ndim < 2 or cov_np.shape[-2:] != (n, n):
+    cov = sh.convert_element_type(ensure_array(cov), dtype)
+    mshape, cshape = get_aval(mean).shape, get_aval(cov).shape
+    if not mshape or len(cshape) < 2 or cshape[-2:] != (mshape[-1], mshape[-1]):
         raise ShapeError(
             f"multivariate_normal requires mean.shape == (..., n) and cov.shape == (..., n, n), "
-            f"got {get_aval(mean).shape} and {cov_np.shape}"
+            f"got {mshape} and {cshape}"
         )
-    bshape = broadcast_shapes(get_aval(mean).shape[:-1], cov_np.shape[:-2])
-    shape = bshape if shape is None else _shape(shape)
-    factor = Array(np.linalg.cholesky(cov_np).astype(dtype))
-    z = _normal(key, (*shape, n), dtype)
-    prod = sh.reshape(matmul(factor, sh.reshape(z, (*shape, n, 1))), (*shape, n))
-    return ew.add(broadcast_to(mean, (*shape, n)), prod)
+    shape = broadcast_shapes(mshape[:-1], cshape[:-2]) if shape is None else _shape(shape)
+    if method == "svd":
+        u, s, _ = jnp.linalg.svd(cov)
+        factor = u * jnp.sqrt(s[..., None, :])
+    elif method == "eigh":
+        w, v = jnp.linalg.eigh(cov)
+        factor = v * jnp.sqrt(w[..., None, :])
+    else:
+        factor = jnp.linalg.cholesky(cov)
+    z = _normal(key, (*shape, mshape[-1]), dtype)
+    return mean + jnp.einsum("...ij,...j->...i", factor, z)
 
 
 def orthogonal(
     key: Any, n: int, shape: Sequence[int] = (), dtype: Any = None, m: int | None = None
 ) -> Any:
-    """A random orthogonal `n x m` matrix (Haar measure), by QR of a normal matrix (eager).
+    """A random orthogonal `n x m` matrix (Haar measure), by QR of a normal matrix.
 
     Args:
       key: a PRNG key.
@@ -530,11 +543,9 @@ def orthogonal(
     key, shape, dtype = _setup("orthogonal", key, shape, dtype)
     m = n if m is None else int(m)
     n = int(n)
-    z = np.asarray(_normal(key, (*shape, max(n, m), min(n, m)), dtype))
-    q, r = np.linalg.qr(z)
-    d = np.diagonal(r, axis1=-2, axis2=-1)
-    x = (q * np.sign(d)[..., None, :]).astype(dtype)
-    return Array(np.swapaxes(x, -1, -2).copy() if n < m else x)
+    q, r = jnp.linalg.qr(_normal(key, (*shape, max(n, m), min(n, m)), dtype))
+    x = q * jnp.expand_dims(jnp.sign(jnp.diagonal(r, 0, -2, -1)), -2)
+    return jnp.swapaxes(x, -1, -2) if n < m else x
 
 
 # ---------------------------------------------------------------------------------------------

@@ -522,3 +522,33 @@ def test_x64_mode():
         n = random.binomial(k, 20.0, 0.3, (2,))
         assert n.dtype == np.float64 and _np(n).tolist() == [7.0, 3.0]
         assert _np(random.geometric(k, 0.3, (3,))).tolist() == [3, 5, 1]
+
+
+# JAX 0.10.2 under jax.jit: factorizations of a traced covariance and a traced orthogonal draw.
+MVN_JAX = {
+    "cholesky": [[-1.045316219329834, -0.8024512529373169], [1.5409455299377441, 0.0069923401]],
+    "eigh": [[-1.5108275413513184, -1.2584515810012817], [-1.643324851989746, -3.1122186183929]],
+    "svd": [[2.6181628704071045, -0.022258996963500977], [-0.035753488540649414, -0.3287889957]],
+}
+
+
+@pytest.mark.parametrize("method", sorted(MVN_JAX))
+def test_multivariate_normal_methods_under_jit_like_jax(method):
+    mean, cov = jnp.array([1.0, -2.0]), jnp.array([[2.0, 0.3], [0.3, 1.0]])
+    draw = core.jit(
+        lambda c: random.multivariate_normal(random.PRNGKey(3), mean, c, (2,), method=method)
+    )
+    np.testing.assert_allclose(draw(cov), MVN_JAX[method], rtol=2e-5, atol=2e-6)
+
+
+def test_orthogonal_under_jit_like_jax():
+    q = core.jit(lambda k: random.orthogonal(k, 3))(random.PRNGKey(3))
+    want = [
+        [-0.527179479598999, 0.7591920495033264, -0.38171905279159546],
+        [0.7183464765548706, 0.15819141268730164, -0.6774613261222839],
+        [-0.45393848419189453, -0.6313502192497253, -0.6287581324577332],
+    ]
+    np.testing.assert_allclose(q, want, rtol=1e-5, atol=1e-6)
+    wide = random.orthogonal(random.PRNGKey(3), 2, m=3)
+    np.testing.assert_allclose(wide @ wide.T, np.eye(2), atol=1e-6)
+    np.testing.assert_allclose(wide[0], [-0.8998209238, 0.2379847764, -0.3656303286], rtol=1e-5)
