@@ -10,18 +10,22 @@ device thread of each process exchanges its process's values with the others
 processes outside `pmap`.
 
 MPI comes from the optional extra `pip install numbax[distributed]` (mpi4py with the MPICH
-wheel, which also installs `mpiexec`). Values cross processes pickled through mpi4py's
-object interface: simple and dtype-exact; the cost is a copy per exchange.
+wheel, which also installs `mpiexec`). The arrays of pmap's collectives cross processes through
+MPI's buffer interface (`MPI_Allgather`, no pickling: every process runs the same program, so
+the shapes and dtypes agree); booleans, float16, bfloat16 and the values of `multihost_utils` go
+through mpi4py's pickling interface.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from core import devices
 from core.errors import NumbaxError
 
-__all__ = ["initialize", "is_initialized", "process_group", "shutdown"]
+__all__ = ["device_exchange", "initialize", "is_initialized", "process_group", "shutdown"]
 
 
 class DistributedError(NumbaxError, RuntimeError):
@@ -115,3 +119,33 @@ def process_group() -> Any:
             "`import core` in every process of the `mpiexec` job."
         )
     return comm
+
+
+# numpy typecodes of the dtypes MPI sends as buffers: the integers, float32/64, complex64/128.
+_MPI_TYPECODES = "bBhHiIlLqQfdFD"
+
+
+class _ArrayExchange:
+    """How pmap's communicator exchanges one process's device values with the other processes
+    (`core/parallel/communicator.py`): stacked into one buffer, all-gathered by MPI."""
+
+    def __init__(self, comm: Any):
+        self._comm = comm
+
+    def allgather(self, values: list) -> list[list]:
+        """This process's list of arrays in, every process's list out (in process order)."""
+        local = np.ascontiguousarray(np.stack([np.asarray(v) for v in values]))
+        if local.dtype.char not in _MPI_TYPECODES:  # bool, float16, bfloat16: pickled
+            return self._comm.allgather(values)
+        out = np.empty((self._comm.Get_size(), *local.shape), local.dtype)
+        self._comm.Allgather(local, out)
+        return [list(values) for values in out]
+
+
+def device_exchange() -> _ArrayExchange:
+    """What the device threads of `pmap` use to reach the other processes.
+
+    Raises:
+      DistributedError: before `initialize`.
+    """
+    return _ArrayExchange(process_group())

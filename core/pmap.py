@@ -307,7 +307,7 @@ def _process_group() -> Any:
         return None
     from core import distributed
 
-    return distributed.process_group()
+    return distributed.device_exchange()
 
 
 # Two threads calling pmaps at once must queue their shards in the same order on every device,

@@ -50,5 +50,10 @@ out["allgather"] = multihost_utils.process_allgather({"p": np.float32(p)})["p"].
 out["allgather_tiled"] = multihost_utils.process_allgather(x, tiled=True).tolist()
 out["broadcast"] = np.asarray(multihost_utils.broadcast_one_to_all(np.arange(3) + p)).tolist()
 out["broadcast_from_1"] = int(multihost_utils.broadcast_one_to_all(p * 10, is_source=p == 1))
+exchange = core.distributed.device_exchange()
+local = [np.full(2, 10 * p + i, np.float32) for i in range(2)]
+out["exchange_f32"] = [[v.tolist() for v in values] for values in exchange.allgather(local)]
+bf16 = [np.asarray(v, core.numpy.bfloat16) for v in local]  # no MPI datatype: pickled
+out["exchange_bf16"] = [[float(v[0]) for v in values] for values in exchange.allgather(bf16)]
 multihost_utils.sync_global_devices("end")
 print("RESULT " + json.dumps(out), flush=True)

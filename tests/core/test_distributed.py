@@ -81,6 +81,12 @@ def test_pmeaned_gradients_are_the_global_batch_gradient(results):
         np.testing.assert_allclose(r["pmean_grad"], [float(expected)] * 2, rtol=1e-6)
 
 
+def test_device_exchange_by_buffers_and_by_pickles(results):
+    for r in results:
+        assert r["exchange_f32"] == [[[0.0, 0.0], [1.0, 1.0]], [[10.0, 10.0], [11.0, 11.0]]]
+        assert r["exchange_bf16"] == [[0.0, 1.0], [10.0, 11.0]]
+
+
 def test_multihost_utils(results):
     for r in results:
         assert r["allgather"] == [0.0, 1.0] and r["allgather_tiled"] == [0.0, 1.0, 2.0, 3.0]
