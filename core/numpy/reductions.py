@@ -468,8 +468,9 @@ def quantile(
     hi = ew.ceil(pos)
     idx_dt = dtypes.default_int()
     lo_i, hi_i = (sh.convert_element_type(v, idx_dt) for v in (lo, hi))
-    v_lo = take(s, lo_i, axis=ax, mode="clip")
-    v_hi = take(s, hi_i, axis=ax, mode="clip")
+    mode = "clip" if n else "fill"  # an empty axis reads NaN (numpy's answer, quietly)
+    v_lo = take(s, lo_i, axis=ax, mode=mode)
+    v_hi = take(s, hi_i, axis=ax, mode=mode)
     qnd = get_aval(q).ndim
     if method == "linear":
         frac = ew.sub(pos, lo)
@@ -484,7 +485,7 @@ def quantile(
         res = ew.mul(ew.add(v_lo, v_hi), ew.full_like(v_lo, 0.5))
     elif method == "nearest":  # as JAX: a fraction of exactly 1/2 takes the lower neighbour
         upper = ew.gt(ew.sub(pos, lo), ew.full_like(pos, 0.5))
-        res = take(s, ew.select_n(upper, lo_i, hi_i), axis=ax, mode="clip")
+        res = take(s, ew.select_n(upper, lo_i, hi_i), axis=ax, mode=mode)
     else:
         raise ValueError(f"method={method!r} is not one of linear/lower/higher/midpoint/nearest")
     if qnd:  # numpy puts the q dimensions first

@@ -40,3 +40,11 @@ def test_reductions_with_identity_or_initial_accept_empty():
     np.testing.assert_array_equal(jnp.max(e, axis=0), np.zeros((0,)))
     assert float(core.jit(jnp.sum)(e)) == 0.0 and float(jnp.prod(e)) == 1.0
     assert np.isnan(jnp.mean(e))
+
+
+def test_quantiles_of_an_empty_axis_are_nan():
+    # numpy's answer (JAX raises an internal gather error instead)
+    e = np.zeros((0,), np.float32)
+    assert np.isnan(jnp.median(e)) and np.isnan(core.jit(jnp.median)(e))
+    assert np.isnan(jnp.quantile(e, 0.5, method="nearest"))
+    assert np.isnan(jnp.percentile(np.zeros((2, 0), np.float32), 50.0, axis=1)).all()
