@@ -19,6 +19,8 @@ the tracing machinery altogether: flatten, key on the tree and the identities of
 interned avals, call the compiled kernel, and build the output tree of Arrays with generated
 straight-line code (small outputs come back packed in one buffer per dtype and shape; see
 `core.jit.codegen.output_layout`).
+`jit(f).trace(x)`, `.lower()` and `.compile()` expose the stages one at a time
+(`core/jit/stages.py`, as `jax.stages`).
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from core.interpreters.jvp import Zero, instantiate
 from core.interpreters.partial_eval import trace_to_closed_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
 from core.jit.errors import NumpyFallbackWarning, UnsupportedDTypeError
+from core.jit.stages import Lowered, Traced
 from core.primitive import Primitive
 from core.prims.control_flow import common as _derived_jaxprs  # memo
 from core.prims.control_flow.common import (  # they split control-flow bodies too
@@ -655,11 +658,50 @@ class Jitted:
         entry = cache[key] = _Entry(jaxpr, consts, store[0])
         return entry
 
-    def lower(self, *args: Any, **kwargs: Any) -> ir.ClosedJaxpr:
-        """The staged program for these arguments (like `jax.jit(f).trace(...).jaxpr`)."""
-        from core.api import make_jaxpr
+    def trace(self, *args: Any, **kwargs: Any) -> Traced:
+        """Stages `fun` for these arguments, as `jax.jit(f).trace` (see `core/jit/stages.py`).
 
-        return make_jaxpr(self._fun)(*args, **kwargs)
+        Args:
+          *args, **kwargs: arguments as for a call (arrays or their abstract values' shapes
+            and dtypes are what counts; static arguments by value).
+
+        Returns:
+          A `Traced`: `.jaxpr` is the staged program, `.lower()` the next stage.
+        """
+        entry, _ = self._entry(args, kwargs)
+        static, dyn_args, dyn_kwargs = self._split(args, kwargs)
+        in_tree = tree_util.tree_structure((dyn_args, dyn_kwargs))
+        in_avals = [v.aval for v in entry.jaxpr.invars[len(entry.consts) :]]
+        return Traced(self, entry, in_tree, in_avals, static)
+
+    def lower(self, *args: Any, **kwargs: Any) -> Lowered:
+        """`self.trace(*args, **kwargs).lower()`: the generated program, as `jax.jit(f).lower`."""
+        return self.trace(*args, **kwargs).lower()
+
+    def _call_compiled(self, traced: Traced, hit: tuple, args: tuple, kwargs: dict) -> Any:
+        """Runs a `Compiled` of this function on arguments of the signature it was traced for."""
+        static, dyn_args, dyn_kwargs = self._split(args, kwargs)
+        leaves, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
+        avals, vals = _concrete_inputs(leaves)
+        if avals is None:
+            raise TypeError(
+                "a Compiled function takes concrete arrays; inside a transformation call the "
+                "jit-compiled function itself"
+            )
+        want = [(a.shape, a.dtype) for a in traced.in_avals]
+        if (
+            in_tree != traced._in_tree
+            or static != traced._static
+            or want != [(a.shape, a.dtype) for a in avals]
+        ):
+            raise TypeError(
+                "Argument types differ from the types for which this computation was compiled: "
+                f"compiled for {[a.str_short() for a in traced.in_avals]}, called with "
+                f"{[a.str_short() for a in avals]} (or another tree or static values). Trace "
+                "and compile again for these arguments, or call the jit-compiled function, "
+                "which does so itself."
+            )
+        return self._run(hit, vals)
 
     def _evict(self, cache: dict) -> None:
         """Drops the least recently used signatures beyond `config.jit_cache_max_entries`
@@ -752,7 +794,8 @@ def jit(
     inline: bool = False,
     in_shardings: Any = None,
     out_shardings: Any = None,
-    **unused: Any,
+    abstracted_axes: Any = None,
+    compiler_options: dict[str, Any] | None = None,
 ) -> Any:
     """Compiles `fun` into one native function per input signature.
 
@@ -792,7 +835,10 @@ def jit(
       in_shardings: shardings the positional (non-static) arguments are placed by: one, or a
         tree prefix of them (`core.jit.sharded`; checked as in JAX, no data moves).
       out_shardings: shardings the outputs are placed by (recorded as `y.sharding`).
-      **unused: other `jax.jit` keywords, accepted and ignored.
+      abstracted_axes: accepted for compatibility (shapes are always concrete here).
+      compiler_options: accepted for compatibility (XLA's options; numba has none of them).
+
+    Any other keyword raises `TypeError`, as in JAX.
 
     Returns:
       A `Jitted` callable; ``jit(static_argnames=...)`` without ``fun`` returns a decorator.

@@ -88,6 +88,11 @@ def split(jaxpr: Jaxpr) -> partition.Program:
     return program
 
 
+def source(program: partition.Program) -> str:
+    """The source of every distinct kernel of `program`, as `compile_program` compiles them."""
+    return "\n".join(dict.fromkeys(codegen.generate(k) for k in program.kernels))
+
+
 def compile_program(program: partition.Program, name: str) -> Callable[..., list[np.ndarray]]:
     """Compiles the kernels of `program` and returns its driver.
 

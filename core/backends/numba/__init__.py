@@ -16,13 +16,27 @@ The code generator and the compiler (`core/jit/codegen.py`, `loops.py`, `fusion.
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
 
 import numpy as np
+
+
+def _program() -> ModuleType:
+    """`core.jit.program`, imported on first use (it imports numba)."""
+    from core.jit import program
+
+    return program
 
 
 def compile_jaxpr(jaxpr, name: str = "fun") -> Callable[..., list[np.ndarray]]:
     """The numba back end's executable of `jaxpr`: one function or a sequence of kernels (see
     `core.jit.program`), `name` naming it in messages; the first call imports numba."""
-    from core.jit import program
-
+    program = _program()
     return program.compile_program(program.split(jaxpr), name)
+
+
+def generated_source(jaxpr) -> str:
+    """The Python source `compile_jaxpr` compiles for `jaxpr`: the one function, or every
+    distinct kernel of a program split into kernels (without the driver that calls them)."""
+    program = _program()
+    return program.source(program.split(jaxpr))

@@ -1,0 +1,77 @@
+"""jit in explicit stages (core/jit/stages.py), as `jax.stages`: trace -> lower -> compile."""
+
+from functools import partial
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core.jit import api as jit_api
+
+
+def f(x, y):
+    return {"out": jnp.sin(x) * y + 1.0}
+
+
+def test_trace_gives_the_jaxpr_make_jaxpr_prints():
+    x = jnp.arange(3.0)
+    traced = core.jit(f).trace(x, 2.0)
+    assert str(traced.jaxpr) == str(core.make_jaxpr(f)(x, 2.0))
+    assert [a.str_short() for a in traced.in_avals] == ["f32[3]", "f32[]"]
+    out = traced.out_info["out"]
+    assert (out.shape, out.dtype) == ((3,), np.float32)
+
+
+def test_lower_as_text_is_the_generated_source_and_compile_runs_it():
+    x = jnp.arange(3.0, dtype=jnp.float32)
+    lowered = core.jit(f).lower(x, 2.0)
+    text = lowered.as_text()
+    assert "def kernel(" in text and "sin" in text
+    compiled = lowered.compile()
+    assert compiled.as_text() == text
+    got = compiled(x, 2.0)["out"]
+    np.testing.assert_allclose(got, np.sin(np.arange(3.0, dtype=np.float32)) * 2 + 1, rtol=1e-6)
+
+
+def test_compiled_shares_jits_caches():
+    def g(x):
+        return x * 3.0 + 1.0
+
+    jitted = core.jit(g)
+    compiled = jitted.trace(jnp.ones(5)).lower().compile()
+    before = jit_api.compile_count(), jit_api.trace_count()
+    np.testing.assert_array_equal(jitted(jnp.ones(5)), np.full(5, 4.0, np.float32))
+    np.testing.assert_array_equal(compiled(jnp.ones(5)), np.full(5, 4.0, np.float32))
+    assert (jit_api.compile_count(), jit_api.trace_count()) == before
+
+
+def test_compiled_rejects_another_signature():
+    compiled = core.jit(f).lower(jnp.arange(3.0), 2.0).compile()
+    with pytest.raises(TypeError, match="Argument types differ"):
+        compiled(jnp.arange(4.0), 2.0)
+    with pytest.raises(TypeError, match="Argument types differ"):
+        compiled(jnp.arange(3, dtype=jnp.int32), 2.0)
+
+
+def test_static_arguments_and_python_backend():
+    @partial(core.jit, static_argnums=1, backend="python")
+    def power(x, n):
+        for _ in range(n - 1):
+            x = x * x
+        return x
+
+    lowered = power.lower(jnp.float32(2.0), 3)
+    assert lowered.backend == "python"
+    assert lowered.as_text() == str(power.trace(jnp.float32(2.0), 3)._entry.jaxpr)
+    compiled = lowered.compile()
+    assert float(compiled(jnp.float32(3.0), 3)) == 81.0
+    with pytest.raises(TypeError, match="Argument types differ"):
+        compiled(jnp.float32(3.0), 2)
+
+
+def test_jit_rejects_unknown_keywords_as_jax():
+    with pytest.raises(TypeError, match="unexpected keyword argument 'static_argnum'"):
+        core.jit(f, static_argnum=0)
+    # JAX's other keywords are accepted.
+    core.jit(f, abstracted_axes=None, compiler_options={}, inline=True, keep_unused=True)
