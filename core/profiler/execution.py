@@ -1,19 +1,17 @@
-"""Jitted calls while a trace is recorded: one event per call and one per equation inside it.
+"""Jitted calls while a trace is recorded: one event per call, and one per kernel or equation.
 
 `Jitted.__call__` hands its call here when `hooks.ACTIVE`. The call is recorded as
-`jit_<name>`; inside it, the program runs equation by equation through each primitive's eager
-implementation (the numpy back end, with calls to other jitted functions and custom-derivative
-calls opened up), and each equation is recorded with its duration, its `core.source_info` (the
-user's source line and the `named_scope`/module path, e.g. `MLP/Dense_0/dot_general`) and its
-cost (`core.profiler.cost`: FLOPs, transcendentals, bytes read and written).
+`jit_<name>`; inside it, with the numba back end, the program's profiling build runs: the
+compiled kernels, one per fusion unit, each timed and labelled (`core.profiler.kernels`). The
+numpy back end (`backend="python"`) and programs numba cannot compile run equation by equation
+through each primitive's eager implementation (calls to other jitted functions and
+custom-derivative calls opened up), each equation recorded with its duration, its
+`core.source_info` (the user's source line and the `named_scope`/module path, e.g.
+`MLP/Dense_0/dot_general`) and its cost (`core.profiler.cost`: FLOPs, transcendentals, bytes).
 
-So while tracing, a jitted function runs as its equations, not as one fused native kernel:
-durations show where the operations' time goes relative to each other, not the fused loops'
-exact times, and the traced steps run slower than untraced ones. With
-`ProfileOptions(host_tracer_level=1)` the calls run compiled as usual and only the calls are
-recorded (a few hundred nanoseconds each). Calls made under a
-transformation (inside another `jit`, `grad`, `vmap`) are not recorded on their own: they are
-part of the enclosing program.
+With `ProfileOptions(host_tracer_level=1)` the calls run as usual (one fused function for most
+programs) and only the calls are recorded. Calls made under a transformation (inside another
+`jit`, `grad`, `vmap`) are not recorded on their own: they are part of the enclosing program.
 """
 
 from __future__ import annotations
@@ -29,7 +27,7 @@ from core.array import Array
 from core.config import config
 from core.ir import Eqn, Jaxpr, Literal
 from core.jit.api import _concrete_inputs
-from core.profiler import hooks
+from core.profiler import hooks, kernels
 from core.profiler.cost import equation_cost
 from core.trace import EvalTrace, current_trace
 
@@ -131,7 +129,14 @@ def call_jitted(jitted: Any, args: tuple, kwargs: dict) -> Any:
         if avals is None:
             return jitted(*args, **kwargs)
         consts = [np.asarray(c) for c in entry.consts]
-        outs = run_equations(entry.jaxpr, [*consts, *vals])
+        compiled = None
+        if (jitted._backend or config.jit_backend) == "numba":
+            compiled = kernels.build(entry.jaxpr, name)
+            start = time.perf_counter_ns()  # the first call's compile is an event of its own
+        if compiled is not None:
+            outs = compiled(*consts, *vals)
+        else:
+            outs = run_equations(entry.jaxpr, [*consts, *vals])
         arrays = [
             Array(o.astype(a.dtype, copy=False), a.weak_type)
             for o, a in zip(outs, entry.jaxpr.out_avals)

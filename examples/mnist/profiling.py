@@ -4,8 +4,8 @@ The window is ``steps`` consecutive steps of the second epoch (the first when th
 starting a few steps in, so compilation and the first epoch's warm-up are not in it. The trace
 goes to the run's directory (``{run}/plugins/profile/<time>/``), which TensorBoard shows as the
 run's profile next to its curves; each step is a ``StepTraceAnnotation`` holding the jitted
-``train_step`` and its equations (source lines, module paths, FLOPs). When the window closes,
-the live arrays are saved as a pprof memory profile (``{run}/memory.prof``).
+``train_step`` and its kernels (fused equations, source lines, module paths, FLOPs). When the
+window closes, the live arrays are saved as a pprof memory profile (``{run}/memory.prof``).
 """
 
 from __future__ import annotations

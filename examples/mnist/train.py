@@ -679,7 +679,7 @@ def parse_args(argv: Sequence[str] | None = None) -> Config:
         default=0,
         metavar="STEPS",
         help="trace STEPS steps (5 if not given) of the second epoch for TensorBoard's Profile "
-        "tab (they run equation by equation, slower) and save a pprof memory profile",
+        "tab (kernel by kernel) and save a pprof memory profile",
     )
     parser.add_argument(
         "--devices",

@@ -86,7 +86,11 @@ def test_each_jitted_call_holds_its_labelled_equations(traced):
     assert dot["ts"] + dot["dur"] <= call["ts"] + call["dur"] + 1e-3
     names = {e["name"] for e in inside}
     assert "transpose(MLP)/Dense_0/dot_general" in names  # the backward pass
-    assert any(e["args"].get("source", "").startswith(__file__) for e in inside)
+    assert any(__file__ in e["args"].get("source", "") for e in inside)
+    # fused kernels list their equations; their FLOPs are the sum of those
+    relu = next(e for e in inside if e["name"].startswith("MLP/select_n"))
+    assert relu["args"]["equations"].split()[-3:] == ["broadcast_in_dim", "le", "select_n"]
+    assert relu["args"]["flops"] == 4 * 8 * 3  # the bias add, the compare, the select
 
 
 def test_xspace_has_the_same_events(traced):
@@ -154,8 +158,28 @@ def test_jit_under_a_transformation_while_tracing(tmp_path):
     x = np.arange(3.0, dtype=np.float32)
     np.testing.assert_allclose(g, np.cos(x) * x + np.sin(x), rtol=1e-6)
     np.testing.assert_allclose(y, np.sin(x) * x, rtol=1e-6)
-    names = [e["name"] for e in _events(_run_dir(str(tmp_path)))]
-    assert names.count("jit_<lambda>") == 1 and "sin" in names
+    events = _events(_run_dir(str(tmp_path)))
+    assert [e["name"] for e in events].count("jit_<lambda>") == 1
+    assert any("sin" in e["args"].get("equations", "") for e in events)
+
+
+def test_kernels_are_compiled_once_and_eager_backend_runs_equations(tmp_path):
+    f = core.jit(lambda x: jnp.exp(x) + 1.0)
+    g = core.jit(lambda x: jnp.exp(x) + 1.0, backend="python")
+    x = jnp.arange(4.0)
+    with profiler.trace(tmp_path / "a"):
+        f(x)
+        f(x)
+        np.testing.assert_allclose(g(x), np.exp(np.arange(4.0)) + 1, rtol=1e-6)
+    names = [e["name"] for e in _events(_run_dir(str(tmp_path / "a")))]
+    assert names.count("compile jit_<lambda> (profiling build)") == 1
+    assert names.count("add (+1)") == 2  # one kernel: exp fused into the add's loop
+    assert "exp" in names and "add" in names  # the python back end: one event per equation
+    with profiler.trace(tmp_path / "b"):
+        f(x)
+    assert "compile jit_<lambda> (profiling build)" not in [
+        e["name"] for e in _events(_run_dir(str(tmp_path / "b")))
+    ]
 
 
 def test_host_tracer_level_1_records_compiled_calls_only(tmp_path):
