@@ -137,7 +137,7 @@ class _Pmapped:
         self._in_axes, self._out_axes, self._statics = in_axes, out_axes, statics
         self._devices = None if devices is None else list(devices)
         self._axis_size = axis_size
-        self._name = getattr(fun, "__name__", "fun")
+        self._fun_name = getattr(fun, "__name__", "fun")
         self._entries: dict = {}
         self._lock = threading.Lock()
         self._traced_version = jit(
@@ -195,7 +195,7 @@ class _Pmapped:
         devices = self._devices if self._devices is not None else local_devices()
         if size > len(devices):
             raise PmapDeviceCountError(
-                f"pmap of {self._name}: compiling a computation that requires {size} logical "
+                f"pmap of {self._fun_name}: compiling a computation that requires {size} logical "
                 f"devices, but only {len(devices)} CPU devices are available "
                 f"(num_replicas={size}). Map over at most {len(devices)} elements per call, "
                 "or create more devices before their first use with "
@@ -203,7 +203,7 @@ class _Pmapped:
             )
         if self._devices is not None and size != len(devices):
             raise PmapDeviceCountError(
-                f"pmap of {self._name} got devices={devices} but a mapped axis of size {size}: "
+                f"pmap of {self._fun_name} got devices={devices} but a mapped axis of size {size}: "
                 "give one device per element."
             )
         return devices[:size]
@@ -229,7 +229,7 @@ class _Pmapped:
         except TypeError as err:
             raise StaticArgumentError(
                 f"Non-hashable static arguments are not supported: {static_items!r} of "
-                f"{self._name}. Make them hashable (tuples instead of lists, frozen "
+                f"{self._fun_name}. Make them hashable (tuples instead of lists, frozen "
                 "dataclasses) or pass them as array arguments."
             ) from err
         with self._lock:
