@@ -310,6 +310,7 @@ def test_profile_flag():
 
 def test_compile_notice_only_when_slow(monkeypatch):
     monkeypatch.setattr(progress, "COMPILE_NOTICE_AFTER", 0.05)
+    monkeypatch.setattr(progress, "_core_reports_compiles", lambda: False)  # jit_progress off
     lines = []
 
     def slow(x):
