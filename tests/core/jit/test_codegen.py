@@ -480,7 +480,8 @@ def test_rules_live_in_the_numba_backend_mirroring_the_prims():
         assert any(v is prim for v in vars(declaring).values()), (prim.name, fn.__module__)
     code = (
         "import sys, core, core.numpy, nn, optim\n"
-        "print([m for m in sys.modules if m == 'numba' or m.startswith('core.backends.numba.rules')])"
+        "print([m for m in sys.modules\n"
+        "       if m == 'numba' or m.startswith('core.backends.numba.rules')])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
