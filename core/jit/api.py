@@ -3,9 +3,10 @@
 `jit(f)` traces `f` on abstract values (shapes, dtypes, weak types) into a constvar-free jaxpr
 and binds the higher-order primitive `jit_call` with it. Because `jit_call` is a primitive with
 every rule (jvp, transpose, batching, partial evaluation), `grad(jit(f))`, `jit(grad(f))`,
-`vmap(jit(f))` and nested jits all compose. Its eager `impl` compiles the jaxpr once into one
-numba function (the numba back end, `core/backends/numba/`, through `core/jit/codegen.py`) or,
-with `backend="python"`, runs it with numpy (`core/backends/numpy/`).
+`vmap(jit(f))` and nested jits all compose. Its eager `impl` compiles the jaxpr once with numba
+(the numba back end, `core/backends/numba/`: one function, or for a large program a sequence of
+shared kernels, `core/jit/program.py`) or, with `backend="python"`, runs it with numpy
+(`core/backends/numpy/`).
 
 The trace cache lives in a `WeakKeyDictionary` keyed on the user's function and is keyed on
 (input tree, abstract values incl. weak types, static arguments, trace-relevant config). It keeps

@@ -15,7 +15,8 @@ explicit signature, `error_model="numpy"` (inf/nan instead of exceptions, as XLA
 `fastmath={"contract", "arcp"}`: FMA, and division by a loop-invariant divisor as a
 multiplication by its reciprocal computed once (Adam's bias corrections: a train step of the
 MNIST MLP 283 -> 262 us; within 2 ulp of the division). Set `NUMBAX_DUMP_JIT=1` to print each
-generated source.
+generated source. A whole program is one such jaxpr, or, when it is large, each of its kernels
+(`core/jit/partition.py`, compiled and run by `core/jit/program.py`).
 """
 
 from __future__ import annotations
