@@ -233,11 +233,7 @@ def _scatter_jvp(primals, tangents, *, axes, mode, kind):
     if kind in ("add", "set"):  # linear in (operand, updates) jointly
         return out, scatter_p.bind(tx, idx, tu, kind=kind, **kw)
     if kind == "mul":
-        # d(x * prod u) = dx * prod u + out * sum(du / u)
-        t = scatter_p.bind(tx, idx, upd, kind="mul", **kw)
-        zeros = ew.full_like(x, 0)
-        rel = scatter_p.bind(zeros, idx, ew.div(tu, upd), kind="add", **kw)
-        return out, ew.add(t, ew.mul(out, rel))
+        return out, _scatter_mul_tangent(x, idx, upd, tx, tu, kw, gmode)
     # min / max: the tangent follows whichever value won (ties credit every winner).
     from_x = ew.eq(out, x)
     won = ew.eq(upd, gather(out, idx, axes, gmode, 0))
@@ -255,6 +251,33 @@ def _scatter_jvp(primals, tangents, *, axes, mode, kind):
     count = ew.add(hits, ew.select_n(from_x, ew.full_like(x, 0), ew.full_like(x, 1)))
     count = ew.max(count, ew.full_like(count, 1))
     return out, ew.div(ew.add(t_x, t_upd), count)
+
+
+def _scatter_mul_tangent(x, idx, upd, tx, tu, kw, gmode):
+    """d(x * prod u) = dx * prod u + x * sum_j du_j * prod_{k != j} u_k, where the product of
+    the other updates is found without dividing by a zero `u_j` (exact with repeated indices
+    and zero updates; JAX only differentiates unique indices)."""
+    axes = kw["axes"]
+    zero_u = ew.eq(upd, ew.full_like(upd, 0))
+    one_u, zero_like_u = ew.full_like(upd, 1), ew.full_like(upd, 0)
+    nonzero_prod = scatter_p.bind(
+        ew.full_like(x, 1), idx, ew.select(zero_u, one_u, upd), kind="mul", **kw
+    )
+    zero_count = scatter_p.bind(
+        ew.full_like(x, 0), idx, ew.select(zero_u, one_u, zero_like_u), kind="add", **kw
+    )
+    prod_at, zeros_at = (
+        gather(nonzero_prod, idx, axes, gmode, 1),
+        gather(zero_count, idx, axes, gmode, 0),
+    )
+    others_if_zero = ew.select(ew.eq(zeros_at, one_u), prod_at, zero_like_u)
+    others_if_not = ew.select(
+        ew.eq(zeros_at, zero_like_u), ew.div(prod_at, ew.select(zero_u, one_u, upd)), zero_like_u
+    )
+    others = ew.select(zero_u, others_if_zero, others_if_not)
+    d_upd = ew.mul(ew.mul(tu, gather(x, idx, axes, gmode, 0)), others)
+    t = scatter_p.bind(tx, idx, upd, kind="mul", **kw)
+    return ew.add(t, scatter_p.bind(ew.full_like(x, 0), idx, d_upd, kind="add", **kw))
 
 
 def _scatter_set_tangent(x, idx, tx, tu, axes, mode, gmode):

@@ -528,3 +528,28 @@ def test_jitted_gradient_matches_jax(name):
 
 def test_every_case_has_a_known_answer():
     assert sorted(c[0] for c in CASES) == sorted(WANT)
+
+
+def test_scatter_multiply_gradient_is_exact_at_zero_updates():
+    # Unique indices: JAX 0.10.2's answer (unique_indices=True). Repeated indices (JAX refuses
+    # them): d/du_j = x * the product of the other updates to the same element, no division.
+    x = jnp.array([1.0, 2.0, 3.0])
+
+    def unique(x, y):
+        return (x.at[jnp.array([0, 2])].multiply(y) * jnp.array([1.0, 2.0, 3.0])).sum()
+
+    gx, gy = core.grad(unique, argnums=(0, 1))(x, jnp.array([0.0, 4.0]))
+    np.testing.assert_array_equal(gx, [0.0, 2.0, 12.0])
+    np.testing.assert_array_equal(gy, [1.0, 9.0])
+
+    def repeated(x, y):
+        return x.at[jnp.array([0, 0, 1])].multiply(y).sum()
+
+    for y, want_x, want_y in [
+        ([0.0, 2.0, 0.0], [0.0, 0.0, 1.0], [2.0, 0.0, 2.0]),
+        ([3.0, 2.0, 5.0], [6.0, 5.0, 1.0], [2.0, 3.0, 2.0]),
+        ([0.0, 0.0, 4.0], [0.0, 4.0, 1.0], [0.0, 0.0, 2.0]),
+    ]:
+        gx, gy = core.jit(core.grad(repeated, argnums=(0, 1)))(x, jnp.array(y))
+        np.testing.assert_array_equal(gx, want_x)
+        np.testing.assert_array_equal(gy, want_y)
