@@ -384,19 +384,23 @@ def child(fw: str, model: str, full: bool) -> None:
 
 
 def measure(python: str, fw: str, model: str, full: bool, env: dict, timeout: float) -> dict:
-    """Runs `child` in a new `python` process: its last report, with `"timeout": true` if it ran
-    out of time (the measurements it had not reached are missing) or `"error"` if it failed."""
+    """Runs `child` in a new `python` process: its last report, with `"timeout": true` and the
+    peak RSS it had reached (`killed_rss_mb`) if it ran out of time (the measurements it had
+    not reached are missing), or `"error"` if it failed."""
     cmd = [python, os.path.abspath(__file__), "--child", fw, "--models", model]
     if full:
         cmd.append("--full")
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    extra: dict = {}
     try:
-        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
-        out, extra = proc.stdout, {}
+        out, err = proc.communicate(timeout=timeout)
         if proc.returncode:
-            extra = {"error": (proc.stderr.strip().splitlines() or ["no output"])[-1][:200]}
-    except subprocess.TimeoutExpired as e:
-        out, extra = e.stdout or "", {"timeout": True}
-        out = out.decode() if isinstance(out, bytes) else out
+            extra = {"error": (err.strip().splitlines() or ["no output"])[-1][:200]}
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, _, usage = os.wait4(proc.pid, 0)  # reaped here, to read its peak memory
+        extra = {"timeout": True, "killed_rss_mb": usage.ru_maxrss / 1024}
+        out, _ = proc.communicate()
     reports = [json.loads(line[5:]) for line in out.splitlines() if line.startswith("JSON ")]
     return {**(reports[-1] if reports else {}), **extra}
 
@@ -436,6 +440,8 @@ def _cell(r: dict | None, key: str, fmt: Callable = fmt_time) -> str:
         return "-"
     if key in r:
         return fmt(r[key])
+    if key == "peak_rss_mb" and "killed_rss_mb" in r:
+        return f">= {fmt(r['killed_rss_mb'])}"
     return "timeout" if r.get("timeout") else "error" if "error" in r else "-"
 
 
