@@ -140,7 +140,6 @@ pure_callback_p.def_impl(_impl)
 pure_callback_p.def_abstract_eval(_abstract_eval)
 pure_callback_p.def_jvp(_jvp_error("pure_callback"))
 pure_callback_p.def_batch(_batch)
-pure_callback_p.def_weak_type_rule(lambda weak, **params: [False] * len(params["result_avals"]))
 
 
 def _as_aval(x: Any) -> ShapedArray:
@@ -234,7 +233,6 @@ io_callback_p.def_impl(
 io_callback_p.def_abstract_eval(lambda *avals, result_avals, **params: list(result_avals))
 io_callback_p.def_jvp(_jvp_error("io_callback"))
 io_callback_p.def_batch(_io_batch)
-io_callback_p.def_weak_type_rule(lambda weak, **params: [False] * len(params["result_avals"]))
 
 
 def io_callback(

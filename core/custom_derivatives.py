@@ -329,16 +329,11 @@ def _impl_call(*args: Any, call_jaxpr: ir.Jaxpr, **params: Any) -> list[Any]:
     return [to_numpy(o) for o in outs]
 
 
-def _out_weak(weak: Any, *, call_jaxpr: ir.Jaxpr, **params: Any) -> list[bool]:
-    return [a.weak_type for a in call_jaxpr.out_avals]
-
-
 def _call_primitive(name: str) -> Primitive:
     """A custom-rule call primitive: evaluates `call_jaxpr` and has its output avals."""
     prim = Primitive(name, multiple_results=True, higher_order=True)
     prim.def_impl(_impl_call)
     prim.def_abstract_eval(lambda *avals, call_jaxpr, **params: call_jaxpr.out_avals)
-    prim.def_weak_type_rule(_out_weak)
     return prim
 
 

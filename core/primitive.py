@@ -5,7 +5,8 @@ A `Primitive` is a name plus one slot per transformation. The definition of each
 
     impl            numpy arrays in -> numpy array(s) out (the eager interpreter and the
                     reference backend of `jit`)
-    abstract_eval   ShapedArrays in -> ShapedArray(s) out (staging, typechecking)
+    abstract_eval   ShapedArrays in -> ShapedArray(s) out (staging, typechecking, and the
+                    weak types of eager results too: one rule for both)
     jvp             (primals, tangents, **params) -> (primal_out, tangent_out); tangents may be
                     the symbolic `Zero`
     transpose       (cotangent, *args, **params) -> one cotangent (or None) per arg; the linear
@@ -44,6 +45,7 @@ class Primitive:
         linear: bool = False,
         collective: bool = False,
         effectful: bool = False,
+        dtype_kinds: str | None = None,
     ):
         """Declares a primitive; its facts are fields, read by the interpreters and `jit`.
 
@@ -55,6 +57,9 @@ class Primitive:
           collective: communicates along a named axis (`psum`, `axis_index`, ...): the batching
             interpreter passes it its own trace.
           effectful: has a side effect (callbacks): dead-code elimination keeps it.
+          dtype_kinds: the dtype kinds (`np.dtype.kind` letters, "iufcb") its operands may
+            have, where it restricts them: its abstract eval rejects the others, and
+            `core.lax`'s checked wrappers read them (`core/lax/checked.py`).
         """
         if name in _REGISTRY:
             raise ValueError(f"primitive {name!r} is defined twice")
@@ -64,13 +69,13 @@ class Primitive:
         self.linear = linear
         self.collective = collective
         self.effectful = effectful
+        self.dtype_kinds = dtype_kinds
         self.impl: Callable | None = None
         self.abstract_eval: Callable | None = None
         self.jvp: Callable | None = None
         self.transpose: Callable | None = None
         self.batch: Callable | None = None
         self.partial_eval: Callable | None = None
-        self.weak_type_rule: Callable | None = None
         _REGISTRY[name] = self
 
     def bind(self, *args: Any, **params: Any) -> Any:
@@ -99,14 +104,6 @@ class Primitive:
 
     def def_partial_eval(self, f: Callable) -> Callable:
         self.partial_eval = f
-        return f
-
-    def def_weak_type_rule(self, f: Callable) -> Callable:
-        """Eager weak-type rule: (weak flags of inputs, **params) -> weak flag(s) of outputs.
-
-        Without one, an output is weak exactly when all inputs are weak (and there is one).
-        """
-        self.weak_type_rule = f
         return f
 
     def __repr__(self) -> str:

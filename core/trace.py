@@ -133,18 +133,14 @@ class EvalTrace(Trace):
     def process_primitive(self, prim, args: tuple, params: dict) -> Any:
         # Abstract evaluation first (about a microsecond): it rejects shapes and dtypes that
         # JAX rejects, which numpy would otherwise broadcast, clamp or compute anyway.
-        prim.abstract_eval(*[get_aval(a) for a in args], **params)
+        # It also gives the results' weak types, as it does for staged programs.
+        out_aval = prim.abstract_eval(*[get_aval(a) for a in args], **params)
         out = prim.impl(*[to_numpy(a) for a in args], **params)
         if config._check_floats:  # debug_nans / debug_infs
             check_primitive_outputs(prim, args, out, params)
-        if prim.weak_type_rule is not None:
-            weak = prim.weak_type_rule([dtypes.is_weakly_typed(a) for a in args], **params)
-        else:
-            weak = bool(args) and all(map(dtypes.is_weakly_typed, args))
         if prim.multiple_results:
-            weaks = weak if isinstance(weak, (list, tuple)) else [weak] * len(out)
-            return [Array(np.asarray(o), w) for o, w in zip(out, weaks, strict=True)]
-        return Array(np.asarray(out), weak)
+            return [Array(np.asarray(o), a.weak_type) for o, a in zip(out, out_aval, strict=True)]
+        return Array(np.asarray(out), out_aval.weak_type)
 
 
 eval_trace = EvalTrace()

@@ -178,10 +178,6 @@ def _jit_call_abstract_eval(*avals, jaxpr, name, backend):
     return jaxpr.out_avals
 
 
-def _jit_call_weak(weak, *, jaxpr, name, backend):
-    return [a.weak_type for a in jaxpr.out_avals]
-
-
 def _jit_call_jvp(primals, tangents, *, jaxpr, name, backend):
     nonzero = tuple(type(t) is not Zero for t in tangents)
     new, consts, _ = jvp_jaxpr(jaxpr, nonzero, (True,) * len(jaxpr.outvars))
@@ -267,7 +263,6 @@ def _jit_call_partial_eval(trace, args, params):
 
 jit_call_p.def_impl(_jit_call_impl)
 jit_call_p.def_abstract_eval(_jit_call_abstract_eval)
-jit_call_p.def_weak_type_rule(_jit_call_weak)
 jit_call_p.def_jvp(_jit_call_jvp)
 jit_call_p.def_transpose(_jit_call_transpose)
 jit_call_p.def_batch(_jit_call_batch)

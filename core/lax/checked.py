@@ -94,9 +94,22 @@ def broadcast_operands(name: str, args: list[Any]) -> list[Any]:
     return out
 
 
-def checked(fn: Callable, kinds: str, name: str | None = None) -> Callable:
-    """`fn` (an elementwise wrapper) behind JAX's operand checks (see the module docstring)."""
+def checked(fn: Callable, kinds: str | None = None, name: str | None = None) -> Callable:
+    """`fn` (an elementwise wrapper) behind JAX's operand checks (see the module docstring).
+
+    Args:
+      fn: the wrapper of `core.prims.elementwise` (or a composite of primitives).
+      kinds: the dtype kinds JAX accepts; by default those its primitive declares
+        (`Primitive.dtype_kinds`). Given only where `jax.lax` is stricter than the primitive,
+        which numbax's own rules also use (`mul` of bool masks, `abs` of unsigned integers...),
+        and for composites.
+      name: the name in messages (default `fn.__name__`).
+
+    Returns:
+      The checked function.
+    """
     name = name or fn.__name__
+    kinds = kinds or fn.primitive.dtype_kinds
 
     @functools.wraps(fn)
     def op(*args: Any) -> Any:
@@ -114,27 +127,28 @@ def checked(fn: Callable, kinds: str, name: str | None = None) -> Callable:
 
 
 _NUM = "iufc"
-add = checked(ew.add, _NUM)
-sub = checked(ew.sub, _NUM)
-mul = checked(ew.mul, _NUM)
-div = checked(ew.div, _NUM)
-rem = checked(ew.rem, "iuf")
-pow = checked(ew.pow, "fc")  # noqa: A001
-max = checked(ew.max, "iufcb")  # noqa: A001
-min = checked(ew.min, "iufcb")  # noqa: A001
-atan2 = checked(ew.atan2, "f")
+add = checked(ew.add)
+sub = checked(ew.sub)
+mul = checked(ew.mul, _NUM)  # the primitive also multiplies bool masks
+div = checked(ew.div)
+rem = checked(ew.rem, "iuf")  # the primitive also takes complex operands
+pow = checked(ew.pow)  # noqa: A001
+max = checked(ew.max)  # noqa: A001
+min = checked(ew.min)  # noqa: A001
+atan2 = checked(ew.atan2)
+# The comparison primitives take every kind; JAX orders no complex numbers.
 eq = checked(ew.eq, "iufcb")
 ne = checked(ew.ne, "iufcb")
 lt = checked(ew.lt, "iufb")
 le = checked(ew.le, "iufb")
 gt = checked(ew.gt, "iufb")
 ge = checked(ew.ge, "iufb")
-bitwise_and = checked(ew.bitwise_and, "iub")
-bitwise_or = checked(ew.bitwise_or, "iub")
-bitwise_xor = checked(ew.bitwise_xor, "iub")
-shift_left = checked(ew.shift_left, "iu")
-shift_right_logical = checked(ew.shift_right_logical, "iu")
-shift_right_arithmetic = checked(ew.shift_right_arithmetic, "iu")
+bitwise_and = checked(ew.bitwise_and)
+bitwise_or = checked(ew.bitwise_or)
+bitwise_xor = checked(ew.bitwise_xor)
+shift_left = checked(ew.shift_left)
+shift_right_logical = checked(ew.shift_right_logical)
+shift_right_arithmetic = checked(ew.shift_right_arithmetic)
 nextafter = checked(composites.nextafter, "f")
 mulhi = checked(composites.mulhi, "iu")
 complex = checked(composites.complex, "f")  # noqa: A001
@@ -148,4 +162,4 @@ def _abs(x: Any) -> Any:
 
 
 abs = checked(_abs, "ifc", "abs")  # noqa: A001
-is_finite = checked(ew.is_finite, "f")
+is_finite = checked(ew.is_finite, "f")  # the primitive also takes complex operands

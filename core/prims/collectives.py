@@ -166,7 +166,6 @@ all_gather_p.def_transpose(_all_gather_transpose)
 
 axis_index_p = _collective("axis_index")
 axis_index_p.def_abstract_eval(lambda *, axis_name: ShapedArray((), dtypes.int32))
-axis_index_p.def_weak_type_rule(lambda weak, **params: False)
 
 
 def _axis_index_batch(args, dims, *, axis_name, axis_trace=None):

@@ -9,6 +9,7 @@ elementwise chains fuse into one loop, is in `core/backends/numba/rules/elementw
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -61,7 +62,7 @@ def reject_dtype(name: str, dtype: np.dtype, kinds: str) -> None:
 
 
 def _nary(name: str, np_fn, nargs: int, out_dtype=None, kinds: str | None = None) -> Primitive:
-    prim = Primitive(name)
+    prim = Primitive(name, dtype_kinds=kinds)
     prim.np_fn = np_fn
     prim.nargs = nargs
 
@@ -84,8 +85,6 @@ def _nary(name: str, np_fn, nargs: int, out_dtype=None, kinds: str | None = None
     prim.def_impl(impl)
     prim.def_abstract_eval(abstract_eval)
     batching.broadcast_batcher(prim)
-    if out_dtype is not None:
-        prim.def_weak_type_rule(lambda weak: False)
     return prim
 
 
@@ -565,7 +564,6 @@ select_n_p.def_abstract_eval(_select_n_abstract_eval)
 select_n_p.def_jvp(_select_n_jvp)
 select_n_p.def_transpose(_select_n_transpose)
 select_n_p.linear = True  # in the cases
-select_n_p.def_weak_type_rule(lambda weak: all(weak[1:]))
 batching.broadcast_batcher(select_n_p)
 
 
@@ -640,7 +638,8 @@ defjvp(
 )
 
 # ---------------------------------------------------------------------------------------------
-# The lax-style wrappers (Python scalars become arrays of the other operand's dtype)
+# The lax-style wrappers: operands of one shape and dtype, except that a Python scalar becomes
+# an array of the other operand's dtype.
 
 
 _SCALARS = (int, float, bool, complex)
@@ -655,30 +654,350 @@ def _operands(*args: Any) -> Any:
     return [full_like(ref, a) if isinstance(a, (int, float, bool, complex)) else a for a in args]
 
 
-def _wrap(prim: Primitive):
-    def fn(*args: Any, **params: Any) -> Any:
-        return prim.bind(*_operands(*args), **params)
+def _binds(prim: Primitive) -> Callable[[Callable], Callable]:
+    """Marks a wrapper as binding `prim`: `core.lax.checked` reads the primitive's facts
+    (its `dtype_kinds`) through `fn.primitive`."""
 
-    fn.__name__ = prim.name
-    fn.__doc__ = f"Elementwise `{prim.name}` (operands of one shape and dtype)."
-    return fn
+    def mark(fn: Callable) -> Callable:
+        fn.primitive = prim
+        return fn
+
+    return mark
 
 
-add, sub, mul, div, rem, pow = map(_wrap, (add_p, sub_p, mul_p, div_p, rem_p, pow_p))
-max, min, neg, sign, floor, ceil = map(_wrap, (max_p, min_p, neg_p, sign_p, floor_p, ceil_p))
-is_finite, abs, exp, exp2, log = map(_wrap, (is_finite_p, abs_p, exp_p, exp2_p, log_p))
-log1p, expm1, sqrt, rsqrt, cbrt = map(_wrap, (log1p_p, expm1_p, sqrt_p, rsqrt_p, cbrt_p))
-tanh, logistic, sin, cos, tan = map(_wrap, (tanh_p, logistic_p, sin_p, cos_p, tan_p))
-asin, acos, atan, atan2 = map(_wrap, (asin_p, acos_p, atan_p, atan2_p))
-sinh, cosh, asinh, acosh, atanh = map(_wrap, (sinh_p, cosh_p, asinh_p, acosh_p, atanh_p))
-erf, erf_inv, lgamma, digamma = map(_wrap, (erf_p, erf_inv_p, lgamma_p, digamma_p))
-polygamma = _wrap(polygamma_p)
-eq, ne, lt, le, gt, ge = map(_wrap, (eq_p, ne_p, lt_p, le_p, gt_p, ge_p))
-bitwise_and, bitwise_or, bitwise_xor, bitwise_not = map(_wrap, (and_p, or_p, xor_p, not_p))
-shift_left, shift_right_logical = map(_wrap, (shift_left_p, shift_right_logical_p))
-shift_right_arithmetic = _wrap(shift_right_arithmetic_p)
-population_count = _wrap(population_count_p)
-stop_gradient_prim = _wrap(stop_gradient_p)
+@_binds(add_p)
+def add(x: Any, y: Any) -> Any:
+    """Elementwise `x + y`."""
+    return add_p.bind(*_operands(x, y))
+
+
+@_binds(sub_p)
+def sub(x: Any, y: Any) -> Any:
+    """Elementwise `x - y`."""
+    return sub_p.bind(*_operands(x, y))
+
+
+@_binds(mul_p)
+def mul(x: Any, y: Any) -> Any:
+    """Elementwise `x * y`."""
+    return mul_p.bind(*_operands(x, y))
+
+
+@_binds(div_p)
+def div(x: Any, y: Any) -> Any:
+    """Elementwise `x / y` (integers: rounded toward zero, as C)."""
+    return div_p.bind(*_operands(x, y))
+
+
+@_binds(rem_p)
+def rem(x: Any, y: Any) -> Any:
+    """Elementwise remainder of `x / y`, with the sign of `x` (C's fmod)."""
+    return rem_p.bind(*_operands(x, y))
+
+
+@_binds(pow_p)
+def pow(x: Any, y: Any) -> Any:  # noqa: A001
+    """Elementwise `x ** y`."""
+    return pow_p.bind(*_operands(x, y))
+
+
+@_binds(max_p)
+def max(x: Any, y: Any) -> Any:  # noqa: A001
+    """Elementwise the larger of `x` and `y` (NaN if either is)."""
+    return max_p.bind(*_operands(x, y))
+
+
+@_binds(min_p)
+def min(x: Any, y: Any) -> Any:  # noqa: A001
+    """Elementwise the smaller of `x` and `y` (NaN if either is)."""
+    return min_p.bind(*_operands(x, y))
+
+
+@_binds(atan2_p)
+def atan2(x: Any, y: Any) -> Any:
+    """Elementwise `arctan(x / y)` in the quadrant of the point `(y, x)`."""
+    return atan2_p.bind(*_operands(x, y))
+
+
+@_binds(eq_p)
+def eq(x: Any, y: Any) -> Any:
+    """Elementwise `x == y`."""
+    return eq_p.bind(*_operands(x, y))
+
+
+@_binds(ne_p)
+def ne(x: Any, y: Any) -> Any:
+    """Elementwise `x != y`."""
+    return ne_p.bind(*_operands(x, y))
+
+
+@_binds(lt_p)
+def lt(x: Any, y: Any) -> Any:
+    """Elementwise `x < y`."""
+    return lt_p.bind(*_operands(x, y))
+
+
+@_binds(le_p)
+def le(x: Any, y: Any) -> Any:
+    """Elementwise `x <= y`."""
+    return le_p.bind(*_operands(x, y))
+
+
+@_binds(gt_p)
+def gt(x: Any, y: Any) -> Any:
+    """Elementwise `x > y`."""
+    return gt_p.bind(*_operands(x, y))
+
+
+@_binds(ge_p)
+def ge(x: Any, y: Any) -> Any:
+    """Elementwise `x >= y`."""
+    return ge_p.bind(*_operands(x, y))
+
+
+@_binds(and_p)
+def bitwise_and(x: Any, y: Any) -> Any:
+    """Elementwise `x & y` (logical and of bools)."""
+    return and_p.bind(*_operands(x, y))
+
+
+@_binds(or_p)
+def bitwise_or(x: Any, y: Any) -> Any:
+    """Elementwise `x | y` (logical or of bools)."""
+    return or_p.bind(*_operands(x, y))
+
+
+@_binds(xor_p)
+def bitwise_xor(x: Any, y: Any) -> Any:
+    """Elementwise `x ^ y` (logical xor of bools)."""
+    return xor_p.bind(*_operands(x, y))
+
+
+@_binds(shift_left_p)
+def shift_left(x: Any, y: Any) -> Any:
+    """Elementwise `x << y` (0 for shifts past the width)."""
+    return shift_left_p.bind(*_operands(x, y))
+
+
+@_binds(shift_right_logical_p)
+def shift_right_logical(x: Any, y: Any) -> Any:
+    """Elementwise `x >> y` filling with zeros (0 for shifts past the width)."""
+    return shift_right_logical_p.bind(*_operands(x, y))
+
+
+@_binds(shift_right_arithmetic_p)
+def shift_right_arithmetic(x: Any, y: Any) -> Any:
+    """Elementwise `x >> y` filling with the sign bit."""
+    return shift_right_arithmetic_p.bind(*_operands(x, y))
+
+
+@_binds(neg_p)
+def neg(x: Any) -> Any:
+    """Elementwise `-x`."""
+    return neg_p.bind(x)
+
+
+@_binds(sign_p)
+def sign(x: Any) -> Any:
+    """Elementwise the sign of `x`: -1, 0 or 1 (`x / |x|` for complex)."""
+    return sign_p.bind(x)
+
+
+@_binds(floor_p)
+def floor(x: Any) -> Any:
+    """Elementwise `x` rounded down."""
+    return floor_p.bind(x)
+
+
+@_binds(ceil_p)
+def ceil(x: Any) -> Any:
+    """Elementwise `x` rounded up."""
+    return ceil_p.bind(x)
+
+
+@_binds(is_finite_p)
+def is_finite(x: Any) -> Any:
+    """Elementwise whether `x` is neither infinite nor NaN."""
+    return is_finite_p.bind(x)
+
+
+@_binds(abs_p)
+def abs(x: Any) -> Any:  # noqa: A001
+    """Elementwise `|x|` (of a complex `x`: complex, see `core.lax.abs`)."""
+    return abs_p.bind(x)
+
+
+@_binds(exp_p)
+def exp(x: Any) -> Any:
+    """Elementwise `e ** x`."""
+    return exp_p.bind(x)
+
+
+@_binds(exp2_p)
+def exp2(x: Any) -> Any:
+    """Elementwise `2 ** x`."""
+    return exp2_p.bind(x)
+
+
+@_binds(log_p)
+def log(x: Any) -> Any:
+    """Elementwise the natural logarithm."""
+    return log_p.bind(x)
+
+
+@_binds(log1p_p)
+def log1p(x: Any) -> Any:
+    """Elementwise `log(1 + x)`, exact for small `x`."""
+    return log1p_p.bind(x)
+
+
+@_binds(expm1_p)
+def expm1(x: Any) -> Any:
+    """Elementwise `exp(x) - 1`, exact for small `x`."""
+    return expm1_p.bind(x)
+
+
+@_binds(sqrt_p)
+def sqrt(x: Any) -> Any:
+    """Elementwise the square root."""
+    return sqrt_p.bind(x)
+
+
+@_binds(rsqrt_p)
+def rsqrt(x: Any) -> Any:
+    """Elementwise `1 / sqrt(x)`."""
+    return rsqrt_p.bind(x)
+
+
+@_binds(cbrt_p)
+def cbrt(x: Any) -> Any:
+    """Elementwise the cube root."""
+    return cbrt_p.bind(x)
+
+
+@_binds(tanh_p)
+def tanh(x: Any) -> Any:
+    """Elementwise the hyperbolic tangent."""
+    return tanh_p.bind(x)
+
+
+@_binds(logistic_p)
+def logistic(x: Any) -> Any:
+    """Elementwise the sigmoid `1 / (1 + exp(-x))`."""
+    return logistic_p.bind(x)
+
+
+@_binds(sin_p)
+def sin(x: Any) -> Any:
+    """Elementwise the sine."""
+    return sin_p.bind(x)
+
+
+@_binds(cos_p)
+def cos(x: Any) -> Any:
+    """Elementwise the cosine."""
+    return cos_p.bind(x)
+
+
+@_binds(tan_p)
+def tan(x: Any) -> Any:
+    """Elementwise the tangent."""
+    return tan_p.bind(x)
+
+
+@_binds(asin_p)
+def asin(x: Any) -> Any:
+    """Elementwise the inverse sine."""
+    return asin_p.bind(x)
+
+
+@_binds(acos_p)
+def acos(x: Any) -> Any:
+    """Elementwise the inverse cosine."""
+    return acos_p.bind(x)
+
+
+@_binds(atan_p)
+def atan(x: Any) -> Any:
+    """Elementwise the inverse tangent."""
+    return atan_p.bind(x)
+
+
+@_binds(sinh_p)
+def sinh(x: Any) -> Any:
+    """Elementwise the hyperbolic sine."""
+    return sinh_p.bind(x)
+
+
+@_binds(cosh_p)
+def cosh(x: Any) -> Any:
+    """Elementwise the hyperbolic cosine."""
+    return cosh_p.bind(x)
+
+
+@_binds(asinh_p)
+def asinh(x: Any) -> Any:
+    """Elementwise the inverse hyperbolic sine."""
+    return asinh_p.bind(x)
+
+
+@_binds(acosh_p)
+def acosh(x: Any) -> Any:
+    """Elementwise the inverse hyperbolic cosine."""
+    return acosh_p.bind(x)
+
+
+@_binds(atanh_p)
+def atanh(x: Any) -> Any:
+    """Elementwise the inverse hyperbolic tangent."""
+    return atanh_p.bind(x)
+
+
+@_binds(erf_p)
+def erf(x: Any) -> Any:
+    """Elementwise the error function."""
+    return erf_p.bind(x)
+
+
+@_binds(erf_inv_p)
+def erf_inv(x: Any) -> Any:
+    """Elementwise the inverse error function."""
+    return erf_inv_p.bind(x)
+
+
+@_binds(lgamma_p)
+def lgamma(x: Any) -> Any:
+    """Elementwise `log |Gamma(x)|`."""
+    return lgamma_p.bind(x)
+
+
+@_binds(digamma_p)
+def digamma(x: Any) -> Any:
+    """Elementwise the digamma function `d/dx lgamma(x)`."""
+    return digamma_p.bind(x)
+
+
+@_binds(not_p)
+def bitwise_not(x: Any) -> Any:
+    """Elementwise `~x` (logical not of bools)."""
+    return not_p.bind(x)
+
+
+@_binds(population_count_p)
+def population_count(x: Any) -> Any:
+    """Elementwise the number of set bits."""
+    return population_count_p.bind(x)
+
+
+@_binds(polygamma_p)
+def polygamma(m: Any, x: Any) -> Any:
+    """Elementwise polygamma function of order `m`: the `m`-th derivative of digamma."""
+    return polygamma_p.bind(*_operands(m, x))
+
+
+def stop_gradient_prim(x: Any) -> Any:
+    """`x`, through which no derivative flows (the primitive of `core.lax.stop_gradient`)."""
+    return stop_gradient_p.bind(x)
 
 
 class RoundingMethod(enum.IntEnum):

@@ -153,7 +153,6 @@ gather_p.def_jvp(_gather_jvp)
 gather_p.def_transpose(_gather_transpose)
 gather_p.linear = True
 gather_p.def_batch(_gather_batch)
-gather_p.def_weak_type_rule(lambda weak, **params: weak[0])
 
 
 def gather(
@@ -347,7 +346,6 @@ scatter_p.def_jvp(_scatter_jvp)
 scatter_p.def_transpose(_scatter_transpose)
 scatter_p.linear = True
 scatter_p.def_batch(_scatter_batch)
-scatter_p.def_weak_type_rule(lambda weak, **params: weak[0])
 
 
 def scatter(
@@ -452,7 +450,6 @@ dynamic_slice_p.def_jvp(_ds_jvp)
 dynamic_slice_p.def_transpose(_ds_transpose)
 dynamic_slice_p.linear = True
 dynamic_slice_p.def_batch(_ds_batch)
-dynamic_slice_p.def_weak_type_rule(lambda weak, **params: weak[0])
 
 
 dynamic_update_slice_p = Primitive("dynamic_update_slice")
@@ -524,7 +521,6 @@ dynamic_update_slice_p.def_jvp(_dus_jvp)
 dynamic_update_slice_p.def_transpose(_dus_transpose)
 dynamic_update_slice_p.linear = True
 dynamic_update_slice_p.def_batch(_dus_batch)
-dynamic_update_slice_p.def_weak_type_rule(lambda weak: weak[0])
 
 
 def _scalar_starts(start_indices: Any, shape: tuple[int, ...]) -> list[Any]:

@@ -83,7 +83,6 @@ def _threefry_batch(args, dims):
 
 threefry2x32_p.def_impl(_threefry_impl)
 threefry2x32_p.def_abstract_eval(_threefry_abstract_eval)
-threefry2x32_p.def_weak_type_rule(lambda weak: [False, False])
 threefry2x32_p.def_batch(_threefry_batch)
 defjvp_zero(threefry2x32_p)
 
@@ -111,7 +110,6 @@ def _bitcast_abstract_eval(x, *, new_dtype):
 
 bitcast_convert_type_p.def_impl(lambda x, *, new_dtype: x.view(new_dtype))
 bitcast_convert_type_p.def_abstract_eval(_bitcast_abstract_eval)
-bitcast_convert_type_p.def_weak_type_rule(lambda weak, **params: False)
 batching.broadcast_batcher(bitcast_convert_type_p)
 defjvp_zero(bitcast_convert_type_p)
 

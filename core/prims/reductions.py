@@ -174,7 +174,6 @@ def _argext(name: str, np_fn) -> Primitive:
 
     prim.def_impl(impl)
     prim.def_abstract_eval(abstract_eval)
-    prim.def_weak_type_rule(lambda weak, **params: False)
     defjvp_zero(prim)
     _batch_axes_rule(prim)
     return prim

@@ -216,7 +216,6 @@ convert_element_type_p.def_jvp(_convert_jvp)
 convert_element_type_p.def_transpose(_convert_transpose)
 convert_element_type_p.linear = True  # between inexact dtypes
 convert_element_type_p.def_batch(_convert_batch)
-convert_element_type_p.def_weak_type_rule(lambda weak, *, new_dtype, weak_type: weak_type)
 
 
 def convert_element_type(x: Any, new_dtype: Any, weak_type: bool = False) -> Any:
@@ -255,7 +254,6 @@ def _iota_impl(*, dtype, shape, dimension):
 iota_p.def_impl(_iota_impl)
 iota_p.def_abstract_eval(lambda *, dtype, shape, dimension: ShapedArray(shape, dtype))
 defjvp_zero(iota_p)
-iota_p.def_weak_type_rule(lambda weak, **params: False)
 
 
 def iota(dtype: Any, shape: tuple[int, ...] | int, dimension: int = 0) -> Any:

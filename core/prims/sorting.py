@@ -92,7 +92,6 @@ sort_p.def_impl(_sort_impl)
 sort_p.def_abstract_eval(_sort_abstract_eval)
 sort_p.def_jvp(_sort_jvp)
 sort_p.def_batch(_sort_batch)
-sort_p.def_weak_type_rule(lambda weak, **params: list(weak))
 
 
 def sort(operand: Any, dimension: int = -1, is_stable: bool = True, num_keys: int = 1) -> Any:
@@ -153,7 +152,6 @@ top_k_p.def_impl(_top_k_impl)
 top_k_p.def_abstract_eval(_top_k_abstract_eval)
 top_k_p.def_jvp(_top_k_jvp)
 top_k_p.def_batch(_top_k_batch)
-top_k_p.def_weak_type_rule(lambda weak, **params: [weak[0], False])
 
 
 def top_k(operand: Any, k: int, *, axis: int = -1) -> tuple[Any, Any]:

@@ -64,12 +64,10 @@ def _cond_abstract_eval(index, *avals, branches):
                 f"cond branch expects {[a.str_short() for a in b.in_avals]}, got "
                 f"{[a.str_short() for a in avals]}"
             )
-    return branches[0].out_avals
-
-
-def _cond_weak(weak, *, branches):
+    # An output is weakly typed only when it is in every branch.
     return [
-        all(b.out_avals[i].weak_type for b in branches) for i in range(len(branches[0].outvars))
+        a if all(b.out_avals[i].weak_type for b in branches) else a.strip_weak_type()
+        for i, a in enumerate(branches[0].out_avals)
     ]
 
 
@@ -205,7 +203,6 @@ def _cond_batch(args, dims, *, branches, axis_trace=None):
 
 cond_p.def_impl(_cond_impl)
 cond_p.def_abstract_eval(_cond_abstract_eval)
-cond_p.def_weak_type_rule(_cond_weak)
 cond_p.def_jvp(_cond_jvp)
 cond_p.def_partial_eval(_cond_partial_eval)
 cond_p.def_transpose(_cond_transpose)

@@ -93,10 +93,6 @@ def _scan_abstract_eval(*avals, jaxpr, num_consts, num_carry, length, reverse, u
     return outs[:num_carry] + [a.update(shape=(length, *a.shape)) for a in outs[num_carry:]]
 
 
-def _scan_weak(weak, *, jaxpr, num_consts, num_carry, **params):
-    return [a.weak_type for a in jaxpr.out_avals]
-
-
 def _params(jaxpr, num_consts, num_carry, length, reverse, unroll) -> dict:
     return dict(
         jaxpr=jaxpr,
@@ -368,7 +364,6 @@ def _scan_batch(
 
 scan_p.def_impl(_scan_impl)
 scan_p.def_abstract_eval(_scan_abstract_eval)
-scan_p.def_weak_type_rule(_scan_weak)
 scan_p.def_jvp(_scan_jvp)
 scan_p.def_partial_eval(_scan_partial_eval)
 scan_p.def_transpose(_scan_transpose)

@@ -69,10 +69,6 @@ def _while_abstract_eval(*avals, cond_jaxpr, body_jaxpr, cond_nconsts, body_ncon
     return body_jaxpr.out_avals
 
 
-def _while_weak(weak, *, body_jaxpr, **params):
-    return [a.weak_type for a in body_jaxpr.out_avals]
-
-
 def _while_jvp(primals, tangents, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
     nz = [type(t) is not Zero for t in tangents]
     _, nz_bc, nz_carry = split_list(nz, [cond_nconsts, body_nconsts])
@@ -249,7 +245,6 @@ def _while_batch(
 
 while_p.def_impl(_while_impl)
 while_p.def_abstract_eval(_while_abstract_eval)
-while_p.def_weak_type_rule(_while_weak)
 while_p.def_jvp(_while_jvp)
 while_p.def_partial_eval(_while_partial_eval)
 while_p.def_transpose(_while_transpose)
