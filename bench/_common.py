@@ -188,3 +188,34 @@ def quartiles(xs: list[float]) -> tuple[float, float, float]:
     """(25th, 50th, 75th) percentiles."""
     q = statistics.quantiles(xs, n=4, method="inclusive")
     return q[0], q[1], q[2]
+
+
+def mnist_models(nn: Any) -> dict[str, type]:
+    """The two MNIST models of the benchmarks, written against a Flax-style layer library.
+
+    Args:
+      nn: the layer library: numbax's `nn` or `flax.linen` (the same source serves both).
+
+    Returns:
+      ``{"mlp": MLP, "cnn": CNN}``, module classes: the MLP 784-128-128-10 (ReLU) and the Flax
+      MNIST example's CNN (Conv 32 3x3, relu, avg_pool 2x2, Conv 64 3x3, relu, avg_pool 2x2,
+      Dense 256, relu, Dense 10).
+    """
+
+    class MLP(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            x = x.reshape((x.shape[0], -1))
+            x = nn.relu(nn.Dense(128)(x))
+            x = nn.relu(nn.Dense(128)(x))
+            return nn.Dense(10)(x)
+
+    class CNN(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            x = nn.avg_pool(nn.relu(nn.Conv(32, (3, 3))(x)), (2, 2), (2, 2))
+            x = nn.avg_pool(nn.relu(nn.Conv(64, (3, 3))(x)), (2, 2), (2, 2))
+            x = nn.relu(nn.Dense(256)(x.reshape((x.shape[0], -1))))
+            return nn.Dense(10)(x)
+
+    return {"mlp": MLP, "cnn": CNN}

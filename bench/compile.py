@@ -42,6 +42,7 @@ sys.path.insert(0, ROOT)
 from bench._common import (  # noqa: E402
     fmt_time,
     median_time,
+    mnist_models,
     print_json,
     print_table,
     reference_python,
@@ -71,14 +72,14 @@ def framework(name: str) -> types.SimpleNamespace:
 # new model instance and a new jitted function, as a user's second model would be.
 
 
-def _classifier_step(F, model, tx, train_kwargs=None):
+def _classifier_step(F, model, tx):
     """The usual supervised train step of a Flax classifier (integer labels)."""
     jax, optax = F.jax, F.optax
 
     @jax.jit
     def train_step(params, opt_state, x, y):
         def loss_fn(params):
-            logits = model.apply({"params": params}, x, **(train_kwargs or {}))
+            logits = model.apply({"params": params}, x)
             return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean()
 
         loss, grads = jax.value_and_grad(loss_fn)(params)
@@ -86,6 +87,12 @@ def _classifier_step(F, model, tx, train_kwargs=None):
         return optax.apply_updates(params, updates), opt_state, loss
 
     return train_step
+
+
+def _classifier_case(F, model, tx, x, y):
+    """`(step, state, batch_args)` of `_classifier_step` for a new `model` on the batch (x, y)."""
+    params = model.init(F.jax.random.PRNGKey(0), x)["params"]
+    return _classifier_step(F, model, tx), (params, tx.init(params)), (x, y)
 
 
 def _images(batch: int, shape: tuple, classes: int = 10):
@@ -96,53 +103,31 @@ def _images(batch: int, shape: tuple, classes: int = 10):
 
 def build_mlp(F):
     """The MNIST MLP (784-128-128-10, ReLU), Adam 1e-3, batch 128."""
-    nn = F.nn
-
-    class MLP(nn.Module):
-        @nn.compact
-        def __call__(self, x):
-            x = x.reshape((x.shape[0], -1))
-            x = nn.relu(nn.Dense(128)(x))
-            x = nn.relu(nn.Dense(128)(x))
-            return nn.Dense(10)(x)
 
     def make(batch):
-        model, tx = MLP(), F.optax.adam(1e-3)
-        x, y = _images(batch, (28, 28, 1))
-        params = model.init(F.jax.random.PRNGKey(0), x)["params"]
-        return _classifier_step(F, model, tx), (params, tx.init(params)), (x, y)
+        model, tx = mnist_models(F.nn)["mlp"](), F.optax.adam(1e-3)
+        return _classifier_case(F, model, tx, *_images(batch, (28, 28, 1)))
 
     return make
 
 
 def build_cnn(F):
     """The Flax MNIST example CNN (examples/mnist), SGD momentum 0.9, batch 128."""
-    nn = F.nn
-
-    class CNN(nn.Module):
-        @nn.compact
-        def __call__(self, x):
-            x = nn.Conv(features=32, kernel_size=(3, 3))(x)
-            x = nn.relu(x)
-            x = nn.avg_pool(x, window_shape=(2, 2), strides=(2, 2))
-            x = nn.Conv(features=64, kernel_size=(3, 3))(x)
-            x = nn.relu(x)
-            x = nn.avg_pool(x, window_shape=(2, 2), strides=(2, 2))
-            x = x.reshape((x.shape[0], -1))
-            x = nn.Dense(features=256)(x)
-            x = nn.relu(x)
-            return nn.Dense(features=10)(x)
 
     def make(batch):
-        model, tx = CNN(), F.optax.sgd(0.1, momentum=0.9)
-        x, y = _images(batch, (28, 28, 1))
-        params = model.init(F.jax.random.PRNGKey(0), x)["params"]
-        return _classifier_step(F, model, tx), (params, tx.init(params)), (x, y)
+        model, tx = mnist_models(F.nn)["cnn"](), F.optax.sgd(0.1, momentum=0.9)
+        return _classifier_case(F, model, tx, *_images(batch, (28, 28, 1)))
 
     return make
 
 
 VOCAB, SEQ = 256, 64
+
+
+def _tokens(batch: int):
+    """Random next-token data: inputs `[batch, SEQ]` and their targets (shifted by one)."""
+    tokens = np.random.default_rng(0).integers(0, VOCAB, (batch, SEQ + 1)).astype(np.int32)
+    return tokens[:, :-1], tokens[:, 1:]
 
 
 def build_transformer(F):
@@ -171,11 +156,7 @@ def build_transformer(F):
 
     def make(batch):
         model, tx = LM(), F.optax.adamw(3e-4, weight_decay=0.01)
-        rng = np.random.default_rng(0)
-        tokens = rng.integers(0, VOCAB, (batch, SEQ + 1)).astype(np.int32)
-        x, y = tokens[:, :-1], tokens[:, 1:]
-        params = model.init(F.jax.random.PRNGKey(0), x)["params"]
-        return _classifier_step(F, model, tx), (params, tx.init(params)), (x, y)
+        return _classifier_case(F, model, tx, *_tokens(batch))
 
     return make
 
@@ -266,11 +247,7 @@ def build_lstm(F):
 
     def make(batch):
         model, tx = LSTMLM(), F.optax.adam(1e-3)
-        rng = np.random.default_rng(0)
-        tokens = rng.integers(0, VOCAB, (batch, SEQ + 1)).astype(np.int32)
-        x, y = tokens[:, :-1], tokens[:, 1:]
-        params = model.init(F.jax.random.PRNGKey(0), x)["params"]
-        return _classifier_step(F, model, tx), (params, tx.init(params)), (x, y)
+        return _classifier_case(F, model, tx, *_tokens(batch))
 
     return make
 

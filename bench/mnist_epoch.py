@@ -32,7 +32,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from bench._common import print_json, print_table, run_reference  # noqa: E402
+from bench._common import mnist_models, print_json, print_table, run_reference  # noqa: E402
 
 FRAMEWORKS = ("numbax", "jax", "numpy")
 
@@ -86,20 +86,12 @@ def run_jax(train, test, epochs: int, batch_size: int) -> dict:
     from flax import linen as nn
     from flax.training import train_state
 
-    class MLP(nn.Module):
-        @nn.compact
-        def __call__(self, x):
-            x = x.reshape((x.shape[0], -1))
-            x = nn.relu(nn.Dense(128)(x))
-            x = nn.relu(nn.Dense(128)(x))
-            return nn.Dense(10)(x)
-
     class TrainState(train_state.TrainState):
         loss_sum: jax.Array
         correct: jax.Array
         count: jax.Array
 
-    model = MLP()
+    model = mnist_models(nn)["mlp"]()
     params = model.init(jax.random.key(0), jnp.ones((1, 28, 28, 1)))["params"]
     zero = jnp.zeros((), jnp.float32)
     state = TrainState.create(

@@ -28,29 +28,13 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 
-from bench._common import fmt_time, print_json, print_table  # noqa: E402
+from bench._common import fmt_time, mnist_models, print_json, print_table  # noqa: E402
 
 
 def _models():
     import nn
 
-    class CNN(nn.Module):
-        @nn.compact
-        def __call__(self, x):
-            x = nn.avg_pool(nn.relu(nn.Conv(32, (3, 3))(x)), (2, 2), (2, 2))
-            x = nn.avg_pool(nn.relu(nn.Conv(64, (3, 3))(x)), (2, 2), (2, 2))
-            x = nn.relu(nn.Dense(256)(x.reshape((x.shape[0], -1))))
-            return nn.Dense(10)(x)
-
-    class MLP(nn.Module):
-        @nn.compact
-        def __call__(self, x):
-            x = x.reshape((x.shape[0], -1))
-            x = nn.relu(nn.Dense(128)(x))
-            x = nn.relu(nn.Dense(128)(x))
-            return nn.Dense(10)(x)
-
-    return {"cnn": CNN(), "mlp": MLP()}
+    return {name: cls() for name, cls in mnist_models(nn).items()}
 
 
 def _step(axis_name):
