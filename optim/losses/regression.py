@@ -93,13 +93,11 @@ def cosine_similarity(
     check_floating("cosine_similarity", "predictions", predictions)
     check_floating("cosine_similarity", "targets", targets)
     kw = {} if where is None else {"where": where}
-    a_norm = jnp.sqrt(
-        jnp.clip(jnp.sum(jnp.square(predictions), axis=axis, keepdims=True, **kw), epsilon)
-    )
-    b_norm = jnp.sqrt(
-        jnp.clip(jnp.sum(jnp.square(targets), axis=axis, keepdims=True, **kw), epsilon)
-    )
-    return jnp.sum((predictions / a_norm) * (targets / b_norm), axis=axis, **kw)
+
+    def norm(v):
+        return jnp.sqrt(jnp.clip(jnp.sum(jnp.square(v), axis=axis, keepdims=True, **kw), epsilon))
+
+    return jnp.sum((predictions / norm(predictions)) * (targets / norm(targets)), axis=axis, **kw)
 
 
 def cosine_distance(

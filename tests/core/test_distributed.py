@@ -15,9 +15,9 @@ import pytest
 
 import core
 import core.numpy as jnp
-from core import lax
 from core.distributed import DistributedError
 from core.experimental import multihost_utils
+from tests.core import mpi_program
 
 _ROOT = Path(__file__).resolve().parents[2]
 
@@ -58,16 +58,7 @@ def test_processes_and_global_devices(results):
 
 def test_collectives_span_the_processes(results):
     x = np.arange(4.0, dtype=np.float32)
-    one_process = core.pmap(
-        lambda x: (
-            x / lax.psum(x, "i"),
-            lax.axis_index("i"),
-            lax.all_gather(x, "i"),
-            lax.pmax(x, "i"),
-            lax.ppermute(x, "i", [(0, 3), (3, 0), (1, 2), (2, 1)]),
-        ),
-        axis_name="i",
-    )(x)
+    one_process = core.pmap(mpi_program.collectives, axis_name="i")(x)
     names = ["normalize", "axis_index", "all_gather", "pmax", "ppermute"]
     for name, expected in zip(names, one_process):
         got = results[0][name] + results[1][name]  # each process holds its devices' slices
@@ -75,8 +66,7 @@ def test_collectives_span_the_processes(results):
 
 
 def test_pmeaned_gradients_are_the_global_batch_gradient(results):
-    loss = lambda w, x: jnp.sum(jnp.tanh(x * w) ** 2)
-    expected = core.grad(loss)(jnp.float32(0.5), jnp.arange(4.0)) / 4
+    expected = core.grad(mpi_program.loss)(jnp.float32(0.5), jnp.arange(4.0)) / 4
     for r in results:
         np.testing.assert_allclose(r["pmean_grad"], [float(expected)] * 2, rtol=1e-6)
 
