@@ -52,7 +52,14 @@ MODELS = ("mlp", "cnn", "transformer", "resnet10", "lstm", "dpsgd")
 
 
 def framework(name: str) -> types.SimpleNamespace:
-    """The modules a Flax user imports, from numbax or from JAX."""
+    """The modules a Flax user imports, from numbax or from JAX.
+
+    Args:
+      name: "numbax", or anything else for JAX (which must be importable).
+
+    Returns:
+      A namespace with the attributes ``jax``, ``jnp``, ``nn`` and ``optax``.
+    """
     if name == "numbax":
         import core as jax
         import core.numpy as jnp
@@ -101,7 +108,7 @@ def _images(batch: int, shape: tuple, classes: int = 10):
     return x, rng.integers(0, classes, batch).astype(np.int32)
 
 
-def build_mlp(F):
+def build_mlp(F: types.SimpleNamespace) -> Callable[[int], tuple]:
     """The MNIST MLP (784-128-128-10, ReLU), Adam 1e-3, batch 128."""
 
     def make(batch):
@@ -111,7 +118,7 @@ def build_mlp(F):
     return make
 
 
-def build_cnn(F):
+def build_cnn(F: types.SimpleNamespace) -> Callable[[int], tuple]:
     """The Flax MNIST example CNN (examples/mnist), SGD momentum 0.9, batch 128."""
 
     def make(batch):
@@ -130,7 +137,7 @@ def _tokens(batch: int):
     return tokens[:, :-1], tokens[:, 1:]
 
 
-def build_transformer(F):
+def build_transformer(F: types.SimpleNamespace) -> Callable[[int], tuple]:
     """A 2-layer pre-LN transformer LM: d=128, 4 heads, seq 64, batch 16, AdamW."""
     nn = F.nn
     d, heads = 128, 4
@@ -161,7 +168,7 @@ def build_transformer(F):
     return make
 
 
-def build_resnet10(F):
+def build_resnet10(F: types.SimpleNamespace) -> Callable[[int], tuple]:
     """ResNet-10 (Flax's ImageNet ResNet code, stage sizes 1-1-1-1) with BatchNorm on
     32x32x3 images, batch 32, SGD momentum 0.9."""
     nn, jnp, jax, optax = F.nn, F.jnp, F.jax, F.optax
@@ -234,7 +241,7 @@ def build_resnet10(F):
     return make
 
 
-def build_lstm(F):
+def build_lstm(F: types.SimpleNamespace) -> Callable[[int], tuple]:
     """An LSTM LM: Embed 64, `nn.RNN(nn.LSTMCell(256))` over 64 steps, batch 16, Adam."""
     nn = F.nn
 
@@ -252,7 +259,7 @@ def build_lstm(F):
     return make
 
 
-def build_dpsgd(F):
+def build_dpsgd(F: types.SimpleNamespace) -> Callable[[int], tuple]:
     """Differentially private SGD (JAX's differentially_private_sgd example): per-example
     gradients of its small CNN under `vmap(grad)`, clipped to norm 1, summed, Gaussian noise,
     SGD; MNIST-shaped input, batch 32."""
@@ -324,8 +331,13 @@ def _peak_rss_mb() -> float:
 
 def child(fw: str, model: str, full: bool) -> None:
     """One process's measurements (see the module docstring), printed as a JSON line after each
-    one (so a process killed by the timeout still reports the earlier ones); `full` adds the
-    second batch size and the steady-state step time."""
+    one (so a process killed by the timeout still reports the earlier ones).
+
+    Args:
+      fw: the framework, as for `framework`.
+      model: one of `MODELS`.
+      full: also measure the second batch size and the steady-state step time.
+    """
     F = framework(fw)
     res: dict = {}
 
@@ -363,7 +375,19 @@ def child(fw: str, model: str, full: bool) -> None:
 def measure(python: str, fw: str, model: str, full: bool, env: dict, timeout: float) -> dict:
     """Runs `child` in a new `python` process: its last report, with `"timeout": true` and the
     peak RSS it had reached (`killed_rss_mb`) if it ran out of time (the measurements it had
-    not reached are missing), or `"error"` if it failed."""
+    not reached are missing), or `"error"` if it failed.
+
+    Args:
+      python: the interpreter to run.
+      fw: the framework, as for `framework`.
+      model: one of `MODELS`.
+      full: as for `child`.
+      env: the environment of the process.
+      timeout: seconds after which the process is killed.
+
+    Returns:
+      The measurements, as `child` reported them (plus ``timeout``/``killed_rss_mb``/``error``).
+    """
     cmd = [python, os.path.abspath(__file__), "--child", fw, "--models", model]
     if full:
         cmd.append("--full")
@@ -385,7 +409,14 @@ def measure(python: str, fw: str, model: str, full: bool, env: dict, timeout: fl
 def thread_env(threads: int | None) -> dict:
     """Environment variables limiting BLAS, numba and XLA to `threads` threads (none if None):
     on a loaded machine, idle worker threads spinning for their share of the cores can slow a
-    step by 100x in either framework."""
+    step by 100x in either framework.
+
+    Args:
+      threads: the number of threads, or None for no limit.
+
+    Returns:
+      The variables to add to the environment.
+    """
     if threads is None:
         return {}
     env = {v: str(threads) for v in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
@@ -397,7 +428,18 @@ def thread_env(threads: int | None) -> dict:
 
 
 def run_model(model: str, timeout: float, with_jax: bool, threads: int | None) -> dict:
-    """numbax cold and warm on a fresh cache directory, then JAX cold, for one model."""
+    """numbax cold and warm on a fresh cache directory, then JAX cold, for one model.
+
+    Args:
+      model: one of `MODELS`.
+      timeout: seconds each process may take.
+      with_jax: also run JAX (when the reference interpreter exists).
+      threads: as for `thread_env`.
+
+    Returns:
+      ``{"numbax_cold": ..., "numbax_warm": ..., "jax_cold": ...}``, each a `measure` result
+      (the ones that did not run are missing).
+    """
     res = {}
     base = dict(os.environ, **thread_env(threads))
     with tempfile.TemporaryDirectory() as d:
@@ -429,6 +471,11 @@ def _ratio(a: dict | None, b: dict | None, key: str) -> str:
 
 
 def report(results: dict) -> None:
+    """Prints the table and the JSON line.
+
+    Args:
+      results: ``{model: run_model(model, ...)}``.
+    """
     rows = []
     mb = lambda v: f"{v:.0f} MB"  # noqa: E731
     for model, r in results.items():

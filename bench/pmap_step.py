@@ -56,6 +56,19 @@ def _step(axis_name):
 
 
 def measure(model_name: str, n_devices: int, batch: int, rounds: int) -> dict:
+    """Times one train step of `model_name` jitted on one device against pmapped over
+    `n_devices` (the same global batch, split), in interleaved rounds.
+
+    Args:
+      model_name: "cnn" or "mlp".
+      n_devices: how many CPU devices the pmapped step runs on (they must divide `batch`).
+      batch: the global batch size.
+      rounds: how many timed rounds of both steps.
+
+    Returns:
+      The JSON results: median wall and CPU seconds per step of both, their throughput ratio
+      (median and quartiles), the first calls' seconds, the load average and the core count.
+    """
     import core
 
     core.config.update("num_cpu_devices", max(n_devices, 1))
