@@ -33,24 +33,7 @@ else:
     import core as jax, nn, optim as optax
     from core.config import config
     config.update("jit_progress", False)
-
-
-class MLP(nn.Module):
-    @nn.compact
-    def __call__(self, x):
-        x = x.reshape((x.shape[0], -1))
-        for w in (128, 128):
-            x = nn.relu(nn.Dense(w)(x))
-        return nn.Dense(10)(x)
-
-
-class CNN(nn.Module):
-    @nn.compact
-    def __call__(self, x):
-        x = nn.avg_pool(nn.relu(nn.Conv(32, (3, 3))(x)), (2, 2), (2, 2))
-        x = nn.avg_pool(nn.relu(nn.Conv(64, (3, 3))(x)), (2, 2), (2, 2))
-        x = nn.relu(nn.Dense(256)(x.reshape((x.shape[0], -1))))
-        return nn.Dense(10)(x)
+from bench._common import mnist_models
 
 
 class Block(nn.Module):
@@ -80,7 +63,7 @@ rng = np.random.default_rng(0)
 shape = (32, 32, 3) if model == "resnet" else (28, 28, 1)
 x = rng.random((batch, *shape), dtype=np.float32)
 y = rng.integers(0, 10, batch).astype(np.int32)
-m = {"mlp": MLP, "cnn": CNN, "resnet": ResNet10}[model]()
+m = {**mnist_models(nn), "resnet": ResNet10}[model]()
 tx = optax.sgd(0.1, momentum=0.9) if model == "resnet" else optax.adam(1e-3)
 variables = m.init(jax.random.PRNGKey(0), x)
 params, state = variables["params"], {k: v for k, v in variables.items() if k != "params"}
