@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes, ir, tree_util
+from core.ad_util import Zero, instantiate, zeros_like_aval
 from core.array import Array
 from core.avals import ShapedArray, ShapeDtypeStruct
 from core.errors import (
@@ -31,14 +32,7 @@ from core.errors import (
     VmapSizeError,
 )
 from core.interpreters import batching, finish
-from core.interpreters.jvp import (
-    JVPTrace,
-    JVPTracer,
-    Zero,
-    instantiate,
-    tangent_aval,
-    zeros_like_aval,
-)
+from core.interpreters.jvp import JVPTrace, JVPTracer, tangent_aval
 from core.interpreters.partial_eval import JaxprTrace, trace_to_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass
 from core.prims.elementwise import stop_gradient_p

@@ -24,12 +24,12 @@ from typing import Any
 import numpy as np
 
 from core import dtypes, ir, source_info, tree_util
+from core.ad_util import Zero, instantiate
 from core.avals import ShapedArray
 from core.config import config
 from core.custom_derivatives import custom_vjp
 from core.devices import device_count, devices, local_device_count, process_count
 from core.dtypes import float0 as float0  # re-exported as core.float0
-from core.interpreters.jvp import Zero, instantiate
 from core.interpreters.partial_eval import trace_to_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass
 from core.trace import (

@@ -25,10 +25,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from core import errors, ir, tree_util
+from core.ad_util import Zero, instantiate, zeros_like_aval
 from core.api import _jvp
 from core.array import Array
 from core.interpreters import batching
-from core.interpreters.jvp import Zero, instantiate, zeros_like_aval
 from core.primitive import Primitive
 from core.trace import EvalTrace, Tracer, as_value, current_trace, get_aval, to_numpy
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from core.ad_util import Zero, ops
 from core.avals import ShapedArray
 from core.interpreters import check_live
-from core.interpreters.jvp import Zero
 from core.trace import Trace, Tracer, current_trace, get_aval, set_current_trace
 
 not_mapped = None
@@ -160,8 +160,6 @@ def batch_custom_vjp(fun, fwd, bwd, dims, size, axis_name):
     Outputs and residuals come out batched at axis 0; the batched `bwd` returns each input's
     cotangent batched like that input (summed over the batch for unbatched inputs).
     """
-    from core.prims.reductions import reduce_sum
-
     fun_b = _batched_call(fun, dims, size, axis_name)
 
     def fwd_b(*vals):
@@ -183,7 +181,7 @@ def batch_custom_vjp(fun, fwd, bwd, dims, size, axis_name):
                 out.append(ct if d is None else Zero(_batched_aval(ct.aval, d, size)))
                 continue
             ct = _unbox_front(trace, ct, size)
-            out.append(reduce_sum(ct, (0,)) if d is None else moveaxis(ct, 0, d, size))
+            out.append(ops.reduce_sum(ct, (0,)) if d is None else moveaxis(ct, 0, d, size))
         return out
 
     return fun_b, fwd_b, bwd_b
@@ -195,19 +193,17 @@ def batch_custom_vjp(fun, fwd, bwd, dims, size, axis_name):
 
 def moveaxis(x: Any, src: int | None, dst: int, size: int) -> Any:
     """Moves batch axis `src` of `x` to `dst`; an unbatched `x` is broadcast along a new axis."""
-    from core.prims.shapes import broadcast_in_dim, transpose
-
     aval = get_aval(x)
     if src is None:
         shape = list(aval.shape)
         shape.insert(dst, size)
         dims = tuple(i for i in range(len(shape)) if i != dst)
-        return broadcast_in_dim(x, tuple(shape), dims)
+        return ops.broadcast_in_dim(x, tuple(shape), dims)
     if src == dst:
         return x
     perm = [i for i in range(aval.ndim) if i != src]
     perm.insert(dst, src)
-    return transpose(x, tuple(perm))
+    return ops.transpose(x, tuple(perm))
 
 
 def bdim_at_front(x: Any, dim: int | None, size: int) -> Any:

@@ -6,8 +6,9 @@ when every tangent is zero, and otherwise runs the primitive's jvp rule under th
 Rules are written with ordinary primitives, so they are traceable, differentiable and batchable
 themselves: that is what makes higher-order derivatives and `jit(grad(f))` work.
 
-Helpers at the bottom build rules for whole families: `defjvp` (one function per argument,
-summing the non-zero contributions), `defjvp_zero` (piecewise-constant ops), `deflinear`.
+Symbolic zeros and tangent addition are `core.ad_util`'s. Helpers at the bottom build rules
+for whole families: `defjvp` (one function per argument, summing the non-zero contributions),
+`defjvp_zero` (piecewise-constant ops), `deflinear`.
 """
 
 from __future__ import annotations
@@ -15,37 +16,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from core.ad_util import Zero, add_any, instantiate
 from core.avals import ShapedArray
 from core.interpreters import check_live
 from core.trace import Trace, Tracer, get_aval, set_current_trace
 
 
-class Zero:
-    """A symbolic zero tangent or cotangent of a given abstract value."""
-
-    __slots__ = ("aval",)
-
-    def __init__(self, aval: ShapedArray):
-        self.aval = aval
-
-    def __repr__(self) -> str:
-        return f"Zero({self.aval.str_short()})"
-
-
 def tangent_aval(aval: ShapedArray) -> ShapedArray:
     """Tangents of floats are floats of the same dtype; integer/bool values have zero tangents."""
     return ShapedArray(aval.shape, aval.dtype, aval.weak_type)
-
-
-def zeros_like_aval(aval: ShapedArray) -> Any:
-    from core.prims.shapes import full
-
-    return full(aval.shape, 0, aval.dtype, aval.weak_type)
-
-
-def instantiate(t: Any) -> Any:
-    """Materialises a symbolic `Zero` (anything else passes through)."""
-    return zeros_like_aval(t.aval) if type(t) is Zero else t
 
 
 class JVPTracer(Tracer):
@@ -119,16 +98,6 @@ class JVPTrace(Trace):
 # Rule builders
 
 
-def add_tangents(a: Any, b: Any) -> Any:
-    if type(a) is Zero:
-        return b
-    if type(b) is Zero:
-        return a
-    from core.prims.elementwise import add
-
-    return add(a, b)
-
-
 def defjvp(prim, *fns: Callable | None) -> None:
     """Rule from per-argument functions `fn(tangent_i, *primals, **params) -> contribution`."""
 
@@ -137,7 +106,7 @@ def defjvp(prim, *fns: Callable | None) -> None:
         total: Any = Zero(tangent_aval(get_aval(out)))
         for fn, t in zip(fns, tangents):
             if fn is not None and type(t) is not Zero:
-                total = add_tangents(total, fn(t, *primals, **params))
+                total = add_any(total, fn(t, *primals, **params))
         return out, total
 
     prim.def_jvp(rule)
@@ -151,7 +120,7 @@ def defjvp2(prim, *fns: Callable | None) -> None:
         total: Any = Zero(tangent_aval(get_aval(out)))
         for fn, t in zip(fns, tangents):
             if fn is not None and type(t) is not Zero:
-                total = add_tangents(total, fn(t, out, *primals, **params))
+                total = add_any(total, fn(t, out, *primals, **params))
         return out, total
 
     prim.def_jvp(rule)

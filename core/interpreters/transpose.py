@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from core import ir, source_info
+from core.ad_util import Zero, add_any
 from core.avals import ShapedArray
-from core.interpreters.jvp import Zero, add_tangents
 
 
 class UndefinedPrimal:
@@ -69,7 +69,7 @@ def backward_pass(
 
     def write_ct(v: ir.Atom, ct: Any) -> None:
         if isinstance(v, ir.Var) and v in linear and ct is not None and type(ct) is not Zero:
-            ct_env[v] = add_tangents(ct_env[v], ct) if v in ct_env else ct
+            ct_env[v] = add_any(ct_env[v], ct) if v in ct_env else ct
 
     def read_ct(v: ir.Var) -> Any:
         return ct_env.pop(v, Zero(v.aval))

@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes, ir, tree_util
+from core.ad_util import Zero, instantiate
 from core.array import Array
 from core.avals import ShapedArray, interned
 from core.backends import numba as numba_backend
@@ -48,7 +49,6 @@ from core.config import config
 from core.debug_nans import checked_kernel
 from core.errors import NumbaxError
 from core.interpreters import batching
-from core.interpreters.jvp import Zero, instantiate
 from core.interpreters.partial_eval import trace_to_closed_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
 from core.jit.errors import NumpyFallbackWarning, UnsupportedDTypeError

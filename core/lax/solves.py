@@ -18,13 +18,13 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from core import ir, tree_util
+from core.ad_util import Zero, instantiate, zeros_like_aval
 from core.api import jvp as _jvp
 from core.api import linearize
 from core.api_extras import linear_transpose
 from core.backends.numpy import run_jaxpr
 from core.custom_derivatives import custom_jvp
 from core.interpreters.batching import bdim_at_front
-from core.interpreters.jvp import Zero, instantiate, zeros_like_aval
 from core.interpreters.transpose import is_undefined
 from core.primitive import Primitive
 from core.prims import elementwise as ew

@@ -28,9 +28,9 @@ from typing import Any
 
 import numpy as np
 
+from core.ad_util import Zero
 from core.custom_derivatives import custom_jvp
 from core.errors import NumbaxError
-from core.interpreters.jvp import Zero
 from core.numpy._util import promote_args_inexact
 from core.prims import elementwise as ew
 from core.prims import reductions as red

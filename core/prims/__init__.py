@@ -1,5 +1,7 @@
-"""The primitive set, one module per family; importing this package defines them all."""
+"""The primitive set, one module per family; importing this package defines them all, and
+gives the interpreters the few primitives they use (`core.ad_util.register_ops`)."""
 
+from core import ad_util
 from core.prims import (  # noqa: F401
     collectives,
     control_flow,
@@ -14,4 +16,12 @@ from core.prims import (  # noqa: F401
     shapes,
     sorting,
     windows,
+)
+
+ad_util.register_ops(
+    add=elementwise.add,
+    full=shapes.full,
+    broadcast_in_dim=shapes.broadcast_in_dim,
+    transpose=shapes.transpose,
+    reduce_sum=reductions.reduce_sum,
 )

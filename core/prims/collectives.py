@@ -28,10 +28,11 @@ from typing import Any
 import numpy as np
 
 from core import dtypes, tree_util
+from core.ad_util import Zero
 from core.avals import ShapedArray
 from core.errors import AxisIndexGroupsError, ShapeError, UnboundAxisNameError
 from core.interpreters import batching
-from core.interpreters.jvp import Zero, deflinear
+from core.interpreters.jvp import deflinear
 from core.parallel import axis_env, collective_ops
 from core.primitive import Primitive
 from core.prims import elementwise as ew

@@ -31,9 +31,9 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from core import dtypes
+from core.ad_util import Zero, add_any
 from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
-from core.interpreters.jvp import Zero, add_tangents
 from core.interpreters.transpose import is_undefined
 from core.primitive import Primitive
 from core.prims.rev import rev
@@ -226,9 +226,9 @@ def _conv_jvp(primals, tangents, **params):
     out = conv_general_dilated_p.bind(x, w, **params)
     t: Any = Zero(get_aval(out))
     if type(tx) is not Zero:
-        t = add_tangents(t, conv_general_dilated_p.bind(tx, w, **params))
+        t = add_any(t, conv_general_dilated_p.bind(tx, w, **params))
     if type(tw) is not Zero:
-        t = add_tangents(t, conv_general_dilated_p.bind(x, tw, **params))
+        t = add_any(t, conv_general_dilated_p.bind(x, tw, **params))
     return out, t
 
 

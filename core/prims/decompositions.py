@@ -12,10 +12,10 @@ from typing import Any
 
 import numpy as np
 
+from core.ad_util import Zero
 from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
 from core.interpreters import batching
-from core.interpreters.jvp import Zero
 from core.primitive import Primitive
 from core.trace import get_aval
 

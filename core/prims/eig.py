@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from core.ad_util import Zero
 from core.avals import ShapedArray
 from core.errors import NumbaxError
-from core.interpreters.jvp import Zero
 from core.primitive import Primitive
 from core.prims.decompositions import _check_matrix, _front_batcher, _mm
 from core.prims.shapes import convert_element_type

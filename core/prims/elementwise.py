@@ -15,10 +15,11 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
+from core.ad_util import Zero, instantiate
 from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
 from core.interpreters import batching
-from core.interpreters.jvp import Zero, defjvp, defjvp2, defjvp_zero, instantiate
+from core.interpreters.jvp import defjvp, defjvp2, defjvp_zero
 from core.interpreters.transpose import is_undefined
 from core.primitive import Primitive
 from core.prims.shapes import broadcast_in_dim, full

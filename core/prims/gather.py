@@ -25,11 +25,11 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
+from core.ad_util import Zero, instantiate
 from core.array import Array
 from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
 from core.interpreters import batching
-from core.interpreters.jvp import Zero, instantiate
 from core.interpreters.transpose import is_undefined
 from core.primitive import Primitive
 from core.prims import elementwise as ew

@@ -10,10 +10,11 @@ from typing import Any
 
 import numpy as np
 
+from core.ad_util import Zero, instantiate
 from core.avals import ShapedArray
 from core.errors import ShapeError
 from core.interpreters import batching
-from core.interpreters.jvp import Zero, deflinear, instantiate
+from core.interpreters.jvp import deflinear
 from core.interpreters.transpose import is_undefined
 from core.primitive import Primitive
 from core.prims.elementwise import select_n, sub

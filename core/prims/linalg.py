@@ -14,10 +14,10 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
+from core.ad_util import Zero, add_any
 from core.avals import ShapedArray
 from core.errors import ShapeError
 from core.interpreters import batching
-from core.interpreters.jvp import Zero, add_tangents
 from core.interpreters.transpose import is_undefined
 from core.primitive import Primitive
 from core.prims.shapes import convert_element_type, transpose
@@ -71,9 +71,9 @@ def _dot_jvp(primals, tangents, *, dimension_numbers, preferred_element_type):
     out = dot_general_p.bind(x, y, **kw)
     t: Any = Zero(get_aval(out))
     if type(tx) is not Zero:
-        t = add_tangents(t, dot_general_p.bind(tx, y, **kw))
+        t = add_any(t, dot_general_p.bind(tx, y, **kw))
     if type(ty) is not Zero:
-        t = add_tangents(t, dot_general_p.bind(x, ty, **kw))
+        t = add_any(t, dot_general_p.bind(x, ty, **kw))
     return out, t
 
 

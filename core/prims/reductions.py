@@ -11,9 +11,10 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
+from core.ad_util import Zero
 from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
-from core.interpreters.jvp import Zero, defjvp_zero, deflinear
+from core.interpreters.jvp import defjvp_zero, deflinear
 from core.primitive import Primitive
 from core.prims import elementwise as ew
 from core.prims.shapes import broadcast_in_dim, convert_element_type, reshape, transpose

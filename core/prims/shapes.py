@@ -14,11 +14,12 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
+from core.ad_util import Zero
 from core.array import Array
 from core.avals import ShapedArray
 from core.errors import ShapeError
 from core.interpreters import batching
-from core.interpreters.jvp import Zero, defjvp_zero, deflinear
+from core.interpreters.jvp import defjvp_zero, deflinear
 from core.primitive import Primitive
 from core.trace import Tracer, get_aval
 

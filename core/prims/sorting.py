@@ -15,10 +15,11 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
+from core.ad_util import Zero, instantiate
 from core.avals import ShapedArray
 from core.errors import ShapeError
 from core.interpreters import batching
-from core.interpreters.jvp import Zero, deflinear, instantiate
+from core.interpreters.jvp import deflinear
 from core.primitive import Primitive
 from core.prims import elementwise as ew
 from core.prims import shapes as sh

@@ -28,10 +28,11 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from core.ad_util import Zero
 from core.avals import ShapedArray
 from core.errors import ShapeError
 from core.interpreters import batching
-from core.interpreters.jvp import Zero, deflinear
+from core.interpreters.jvp import deflinear
 from core.primitive import Primitive
 from core.prims import elementwise as ew
 from core.prims.conv import padtype_to_pads

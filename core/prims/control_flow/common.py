@@ -20,9 +20,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from core import ir
+from core.ad_util import Zero, instantiate
 from core.avals import ShapedArray
 from core.interpreters.batching import BatchTrace, BatchTracer, moveaxis
-from core.interpreters.jvp import JVPTrace, JVPTracer, Zero, instantiate
+from core.interpreters.jvp import JVPTrace, JVPTracer
 from core.interpreters.partial_eval import JaxprTrace, dce_jaxpr, trace_to_closed_jaxpr
 from core.trace import current_trace, set_current_trace
 

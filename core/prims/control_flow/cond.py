@@ -21,10 +21,10 @@ from typing import Any
 import numpy as np
 
 from core import dtypes, ir, tree_util
+from core.ad_util import Zero, instantiate, zeros_like_aval
 from core.backends.numpy import run_jaxpr
 from core.config import config
 from core.interpreters import batching
-from core.interpreters.jvp import Zero, instantiate, zeros_like_aval
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
 from core.primitive import Primitive
 from core.prims import elementwise as ew

@@ -31,9 +31,9 @@ from typing import Any
 import numpy as np
 
 from core import dtypes, ir, tree_util
+from core.ad_util import Zero, instantiate, zeros_like_aval
 from core.array import Array
 from core.interpreters import batching
-from core.interpreters.jvp import Zero, instantiate, zeros_like_aval
 from core.interpreters.partial_eval import dce_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
 from core.primitive import Primitive

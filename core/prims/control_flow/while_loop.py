@@ -23,9 +23,9 @@ from collections.abc import Callable
 from typing import Any
 
 from core import ir, tree_util
+from core.ad_util import Zero, instantiate
 from core.backends.numpy import run_jaxpr
 from core.interpreters import batching
-from core.interpreters.jvp import Zero, instantiate
 from core.primitive import Primitive
 from core.prims.control_flow.common import (
     append_unused_inputs,
