@@ -78,6 +78,15 @@ def _matmul_lowering(ctx, a: str, b: str, out: str, dtype, shape: tuple[int, int
                 ctx.line(f"{out}[{i}, {j}] += {av} * {b}[{q}, {j}]")
 
 
+def _tap_lowering(ctx, ok: str, pos: str, ld: int, size: int) -> tuple[str, str]:
+    """Extends the condition `ok` by "position `pos` of the lhs-dilated (factor `ld`) input of
+    `size` elements holds an input element", and returns it with that element's index."""
+    if ld > 1:
+        ok = ctx.assign("ok", f"{ok} and {pos} >= 0 and {pos} % {ld} == 0 and {pos} < {size * ld}")
+        return ok, f"{pos} // {ld}"
+    return ctx.assign("ok", f"{ok} and {pos} >= 0 and {pos} < {size}"), pos
+
+
 def _im2col_lowering(ctx, x, patches, nb, first, rows, cols, lo, ld, size, chan, dtype) -> None:
     """Fills `patches[(b, a..), (t.., c)] = x[first + b, pos.., chan[0] + c]` for b < nb, where
     pos_d = a_d * rows[d][1] + t_d * cols[d][1] - lo[d] on the lhs-dilated axis (0 off the
@@ -101,15 +110,8 @@ def _im2col_lowering(ctx, x, patches, nb, first, rows, cols, lo, ld, size, chan,
             ctx.open(f"for {t[d]} in range({n}):")
             depth += 1
             pos = ctx.assign("pp", f"{a[d]} * {rows[d][1]} + {t[d]} * {m} - {lo[d]}")
-            if ld[d] > 1:
-                ok = ctx.assign(
-                    "ok",
-                    f"{ok} and {pos} >= 0 and {pos} % {ld[d]} == 0 and {pos} < {size[d] * ld[d]}",
-                )
-                src.append(f"{pos} // {ld[d]}")
-            else:
-                ok = ctx.assign("ok", f"{ok} and {pos} >= 0 and {pos} < {size[d]}")
-                src.append(pos)
+            ok, index = _tap_lowering(ctx, ok, pos, ld[d], size[d])
+            src.append(index)
         col = "0"
         for d, (n, _) in enumerate(cols):
             col = f"({col}) * {n} + {t[d]}"
@@ -263,16 +265,8 @@ def _output_side_lowering(ctx, x, w, oa, n, c, o, size, ks, qs, lo, ld, rd, ws) 
             for d in range(len(qs)):
                 ctx.open(f"for {k[d]} in range({ks[d]}):")
                 pos = ctx.assign("gp", f"{q[d]} * {ws[d]} + {k[d]} * {rd[d]} - {lo[d]}")
-                if ld[d] > 1:
-                    ok = ctx.assign(
-                        "ok",
-                        f"{ok} and {pos} >= 0 and {pos} % {ld[d]} == 0 "
-                        f"and {pos} < {size[d] * ld[d]}",
-                    )
-                    src.append(f"{pos} // {ld[d]}")
-                else:
-                    ok = ctx.assign("ok", f"{ok} and {pos} >= 0 and {pos} < {size[d]}")
-                    src.append(pos)
+                ok, index = _tap_lowering(ctx, ok, pos, ld[d], size[d])
+                src.append(index)
             srow = ctx.assign("srow", flat_offset([b, *src], [n, *size]))
             col = ctx.assign("col", f"({flat_offset(k, ks)}) * {o}")
             with ctx.block(f"if {ok}:"), ctx.block(f"for {j} in range({o}):"):
