@@ -26,14 +26,27 @@ def _frames(kind: str) -> list:
 
 
 @contextlib.contextmanager
-def tracing(axis_name: Any, size: int) -> Iterator[None]:
-    """Binds `axis_name` to a pmapped axis of `size` devices (all processes) in this thread."""
-    frames = _frames("traced")
-    frames.append((axis_name, size))
+def _pushed(kind: str, frame: tuple) -> Iterator[None]:
+    """`frame` on top of this thread's `kind` stack for the duration of the block."""
+    frames = _frames(kind)
+    frames.append(frame)
     try:
         yield
     finally:
         frames.pop()
+
+
+def tracing(axis_name: Any, size: int) -> contextlib.AbstractContextManager[None]:
+    """Binds `axis_name` to a pmapped axis of `size` devices (all processes) in this thread.
+
+    Args:
+      axis_name: the name `pmap` was given.
+      size: the number of devices of the axis (all processes).
+
+    Returns:
+      A context manager: the binding holds inside its block.
+    """
+    return _pushed("traced", (axis_name, size))
 
 
 def traced_size(axis_name: Any) -> int | None:
@@ -53,15 +66,20 @@ def size(axis_name: Any) -> int | None:
     return None if found is None else found[0].global_size
 
 
-@contextlib.contextmanager
-def running(axis_name: Any, communicator: Any, rank: int) -> Iterator[None]:
-    """Runs the block as device `rank` of the pmapped axis `axis_name`."""
-    frames = _frames("running")
-    frames.append((axis_name, communicator, rank))
-    try:
-        yield
-    finally:
-        frames.pop()
+def running(
+    axis_name: Any, communicator: Any, rank: int
+) -> contextlib.AbstractContextManager[None]:
+    """Runs the block as device `rank` of the pmapped axis `axis_name`.
+
+    Args:
+      axis_name: the name `pmap` was given.
+      communicator: what the collectives use to reach the axis' other devices.
+      rank: this device's index on the axis.
+
+    Returns:
+      A context manager: the collectives see this place inside its block.
+    """
+    return _pushed("running", (axis_name, communicator, rank))
 
 
 def place(axis_name: Any) -> tuple[Any, int] | None:
