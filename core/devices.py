@@ -27,6 +27,7 @@ from core.config import config
 from core.device_worker import Worker
 from core.errors import NumbaxError
 from core.sharding import Sharding, SingleDeviceSharding, pmap_sharding
+from core.trace import as_value
 
 
 class DeviceError(NumbaxError, ValueError):
@@ -213,9 +214,8 @@ def _check_local(device: Any) -> None:
 def placed(x: Any, sharding: Sharding) -> Any:
     """`x` as an `Array` placed by `sharding` (the same buffer when `x` already is an Array)."""
     from core.array import Array
-    from core.numpy import asarray
 
-    arr = asarray(x)
+    arr = as_value(x)
     return Array._placed(arr._value, arr._aval, sharding)
 
 
@@ -237,10 +237,9 @@ def device_put(
       The pytree of `Array`s.
     """
     from core.named_sharding import place
-    from core.numpy import asarray
 
     if device is None:
-        return tree_util.tree_map(asarray, x)
+        return tree_util.tree_map(as_value, x)
     return place(x, device, "device_put")
 
 

@@ -22,6 +22,7 @@ from core import tree_util
 from core.errors import DuplicateSpecError, MeshAxisNotFoundError, NoMeshError, ShardingShapeError
 from core.mesh import Mesh, get_mesh
 from core.sharding import PartitionSpec, Sharding
+from core.trace import as_value
 
 
 def _entry_axes(entry: Any) -> tuple:
@@ -171,13 +172,12 @@ def place(x: Any, shardings: Any, where: str) -> Any:
     """
     from core.array import Array
     from core.devices import placed
-    from core.numpy import asarray
 
     def one(sharding: Any, subtree: Any) -> Any:
         resolved = _resolve(sharding, where)
 
         def leaf(v: Any) -> Any:
-            arr = asarray(v)
+            arr = as_value(v)
             if resolved is None:
                 return arr
             if isinstance(resolved, NamedSharding):
