@@ -22,7 +22,15 @@ class OptimError(NumbaxError):
 class MissingParamsError(OptimError, ValueError):
     """A transformation that needs the parameters was called as `update(updates, state)`.
 
-    Fix: `tx.update(grads, opt_state, params)`.
+    Failing code::
+
+        tx = optim.add_decayed_weights(1e-4)
+        updates, state = tx.update(grads, tx.init(params))
+
+    Fix::
+
+        tx = optim.add_decayed_weights(1e-4)
+        updates, state = tx.update(grads, tx.init(params), params)
     """
 
     def __init__(self, name: str) -> None:
@@ -37,19 +45,57 @@ class StateMismatchError(OptimError, ValueError):
 
 
 class DuplicateNameError(OptimError, ValueError):
-    """`named_chain` got the same name twice."""
+    """`named_chain` got the same name twice.
+
+    Failing code::
+
+        optim.named_chain(("clip", optim.clip(1.0)), ("clip", optim.sgd(0.1)))
+
+    Fix::
+
+        optim.named_chain(("clip", optim.clip(1.0)), ("sgd", optim.sgd(0.1)))
+    """
 
 
 class UnknownLabelError(OptimError, ValueError):
-    """`partition`/`multi_transform` found a parameter label with no transformation."""
+    """`partition`/`multi_transform` found a parameter label with no transformation.
+
+    Failing code::
+
+        optim.multi_transform({"a": optim.sgd(0.1)}, {"w": "frozen"}).init(params)
+
+    Fix::
+
+        optim.multi_transform(
+            {"a": optim.sgd(0.1), "frozen": optim.set_to_zero()}, {"w": "frozen"}
+        ).init(params)
+    """
 
 
 class StaticArgsError(OptimError, ValueError):
-    """`inject_hyperparams(..., static_args=...)` named arguments the factory does not take."""
+    """`inject_hyperparams(..., static_args=...)` named arguments the factory does not take.
+
+    Failing code::
+
+        optim.inject_hyperparams(optim.sgd, static_args=("momentun",))(learning_rate=0.1)
+
+    Fix::
+
+        optim.inject_hyperparams(optim.sgd, static_args=("nesterov",))(learning_rate=0.1)
+    """
 
 
 class ScheduleArgumentError(OptimError, ValueError):
-    """A schedule was built with arguments outside its domain (e.g. `decay_steps <= 0`)."""
+    """A schedule was built with arguments outside its domain (e.g. `decay_steps <= 0`).
+
+    Failing code::
+
+        optim.cosine_decay_schedule(1e-3, decay_steps=0)
+
+    Fix::
+
+        optim.cosine_decay_schedule(1e-3, decay_steps=1000)
+    """
 
 
 class SkipFunctionOutputError(OptimError, TypeError):
@@ -72,7 +118,16 @@ class TreeDtypeError(OptimError, ValueError):
 
 
 class NormOrderError(OptimError, ValueError):
-    """`optim.tree.norm` was asked for an unsupported `ord`."""
+    """`optim.tree.norm` was asked for an unsupported `ord`.
+
+    Failing code::
+
+        optim.tree.norm(params, ord=3)
+
+    Fix::
+
+        optim.tree.norm(params, ord=2)  # or None, 1, "inf"
+    """
 
 
 class LossInputError(OptimError, TypeError):
