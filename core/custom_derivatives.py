@@ -28,7 +28,7 @@ from core import errors, ir, tree_util
 from core.ad_util import Zero, instantiate, zeros_like_aval
 from core.api import _jvp
 from core.array import Array
-from core.interpreters import batching
+from core.interpreters import batching, register_custom_rules
 from core.primitive import Primitive
 from core.trace import EvalTrace, Tracer, as_value, current_trace, get_aval, to_numpy
 
@@ -440,5 +440,11 @@ custom_lin_p.def_jvp(_forward_mode_error)
 custom_lin_p.def_batch(_forward_mode_error)
 custom_lin_p.def_transpose(_custom_lin_transpose)
 
+
+register_custom_rules(
+    custom_jvp_call=custom_jvp_call_p,
+    custom_vjp_call=custom_vjp_call_p,
+    custom_vjp_call_jvp=custom_vjp_call_jvp,
+)
 
 __all__ = ["custom_jvp", "custom_vjp"]

@@ -18,7 +18,7 @@ from typing import Any
 
 from core.ad_util import Zero, add_any, instantiate
 from core.avals import ShapedArray
-from core.interpreters import check_live
+from core.interpreters import check_live, custom_rules
 from core.trace import Trace, Tracer, get_aval, set_current_trace
 
 
@@ -84,13 +84,11 @@ class JVPTrace(Trace):
         return [self.box(p, t) for p, t in zip(primal_out, tangent_out, strict=True)]
 
     def process_custom_vjp(self, fun, fwd, bwd, args: tuple) -> Any:
-        from core.custom_derivatives import custom_vjp_call_jvp
-
         primals, tangents = zip(*map(self.to_primal_tangent, args)) if args else ((), ())
         if all(type(t) is Zero for t in tangents):
             return self.parent.process_custom_vjp(fun, fwd, bwd, primals)
         with set_current_trace(self.parent):
-            primal_out, tangent_out = custom_vjp_call_jvp(fwd, bwd, primals, tangents)
+            primal_out, tangent_out = custom_rules.custom_vjp_call_jvp(fwd, bwd, primals, tangents)
         return [self.box(p, t) for p, t in zip(primal_out, tangent_out, strict=True)]
 
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from core import ir, source_info
 from core.avals import ShapedArray
-from core.interpreters import check_live, finish
+from core.interpreters import check_live, custom_rules, finish
 from core.trace import Trace, Tracer, current_trace, get_aval, set_current_trace
 
 
@@ -84,13 +84,11 @@ class JaxprTrace(Trace):
 
     def process_custom_jvp(self, fun, jvp, args: tuple, symbolic_zeros: bool) -> Any:
         if self.stage_all:
-            from core.custom_derivatives import custom_jvp_call_p
-
             jaxpr, consts = self._trace_inner(fun, args)
             params = dict(
                 call_jaxpr=jaxpr, jvp=jvp, num_consts=len(consts), symbolic_zeros=symbolic_zeros
             )
-            return self.stage(custom_jvp_call_p, [*consts, *args], params)
+            return self.stage(custom_rules.custom_jvp_call, [*consts, *args], params)
         if not any(self.is_own(a) for a in args):
             return self.parent.process_custom_jvp(fun, jvp, args, symbolic_zeros)
         with set_current_trace(self):
@@ -98,11 +96,9 @@ class JaxprTrace(Trace):
 
     def process_custom_vjp(self, fun, fwd, bwd, args: tuple) -> Any:
         if self.stage_all:
-            from core.custom_derivatives import custom_vjp_call_p
-
             jaxpr, consts = self._trace_inner(fun, args)
             params = dict(call_jaxpr=jaxpr, fwd=fwd, bwd=bwd, num_consts=len(consts))
-            return self.stage(custom_vjp_call_p, [*consts, *args], params)
+            return self.stage(custom_rules.custom_vjp_call, [*consts, *args], params)
         if not any(self.is_own(a) for a in args):
             return self.parent.process_custom_vjp(fun, fwd, bwd, args)
         with set_current_trace(self):
