@@ -9,6 +9,8 @@ environment win. Tests marked ``slow`` run only with
 """
 
 import os
+import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -38,3 +40,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def mpiexec() -> str:
+    """The `mpiexec` of the `distributed` extra (next to this interpreter, else on PATH); skips
+    the test when the extra is not installed."""
+    pytest.importorskip("mpi4py", reason="the numbax[distributed] extra is not installed")
+    found = shutil.which(
+        "mpiexec", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+    )
+    if found is None:
+        pytest.skip("mpiexec not found (pip install 'numbax[distributed]' installs it)")
+    return found

@@ -1,8 +1,11 @@
 """The program `tests/core/test_distributed.py` runs under `mpiexec -n 2` (2 devices per process):
-it prints one line `RESULT <json>` per process with what each part of core.distributed gave.
+each process writes what each part of core.distributed gave to `<directory>/<process>.json`
+(a file each: mpiexec may interleave long stdout lines of the two processes).
 The test imports `collectives` and `loss` to compute the same with one process of 4 devices."""
 
 import json
+import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -57,7 +60,7 @@ def main() -> None:
     bf16 = [np.asarray(v, core.numpy.bfloat16) for v in local]  # no MPI datatype: pickled
     out["exchange_bf16"] = [[float(v[0]) for v in values] for values in exchange.allgather(bf16)]
     multihost_utils.sync_global_devices("end")
-    print("RESULT " + json.dumps(out), flush=True)
+    Path(sys.argv[1], f"{p}.json").write_text(json.dumps(out))
 
 
 if __name__ == "__main__":

@@ -5,7 +5,6 @@ one process with 4 devices gives (computed here). Skipped only when the `distrib
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -22,21 +21,12 @@ from tests.core import mpi_program
 _ROOT = Path(__file__).resolve().parents[2]
 
 
-def _mpiexec() -> str:
-    pytest.importorskip("mpi4py", reason="the numbax[distributed] extra is not installed")
-    found = shutil.which(
-        "mpiexec", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
-    )
-    if found is None:
-        pytest.skip("mpiexec not found (pip install 'numbax[distributed]' installs it)")
-    return found
-
-
 @pytest.fixture(scope="module")
-def results() -> list[dict]:
+def results(mpiexec: str, tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
+    out = tmp_path_factory.mktemp("mpi")
     env = dict(os.environ, NUMBAX_NUM_CPU_DEVICES="2", PYTHONPATH=str(_ROOT))
     run = subprocess.run(
-        [_mpiexec(), "-n", "2", sys.executable, str(_ROOT / "tests/core/mpi_program.py")],
+        [mpiexec, "-n", "2", sys.executable, str(_ROOT / "tests/core/mpi_program.py"), str(out)],
         env=env,
         cwd=_ROOT,
         capture_output=True,
@@ -44,8 +34,7 @@ def results() -> list[dict]:
         timeout=600,
     )
     assert run.returncode == 0, run.stderr[-3000:]
-    lines = [json.loads(line[7:]) for line in run.stdout.splitlines() if line.startswith("RESULT ")]
-    return sorted(lines, key=lambda r: r["process"][0])
+    return [json.loads((out / f"{p}.json").read_text()) for p in range(2)]
 
 
 def test_processes_and_global_devices(results):

@@ -4,7 +4,6 @@ device and end with the same parameters and metrics (float tolerance); only proc
 run directory and checkpoints; settings that do not fit are one-line errors."""
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -57,12 +56,7 @@ def test_settings_that_do_not_fit(tmp_path):
     assert not (tmp_path / "odd").exists() and not (tmp_path / "many").exists()
 
 
-def test_two_processes_under_mpiexec(tmp_path, one_device):
-    pytest.importorskip("mpi4py", reason="the numbax[distributed] extra is not installed")
-    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
-    mpiexec = shutil.which("mpiexec", path=path)
-    if mpiexec is None:
-        pytest.skip("mpiexec not found (pip install 'numbax[distributed]' installs it)")
+def test_two_processes_under_mpiexec(tmp_path, one_device, mpiexec):
     args = ["--epochs", "1", "--limit-train", "1024", "--limit-test", "500", "--no-progress"]
     run = subprocess.run(
         [mpiexec, "-n", "2", sys.executable, "-m", "examples.mnist.train", *args]
