@@ -14,7 +14,7 @@ one function; `jit_kernels="auto"` splits programs with more than `SPLIT_MIN` ke
 MNIST MLP train step stays one function, see the README).
 
 A first call that compiles for more than about a second prints one line on stderr
-("numbax: compiling step: 201 kernels, 115 distinct, 115 new ... 61.3 s"), unless
+("numbax: compiling step: 201 kernels, 115 distinct, 115 new ... 118.7 s"), unless
 `config.jit_progress` is False; `config.log_compiles` logs every kernel with its compile time.
 """
 
