@@ -50,11 +50,13 @@ class _Worker:
             stdout=subprocess.PIPE,
             env=env,
         )
+        self.lock = threading.Lock()  # one request at a time (programs compiled by threads)
 
     def compile(self, request: tuple) -> tuple[bool, float]:
-        pickle.dump(request, self.proc.stdin)
-        self.proc.stdin.flush()
-        return pickle.load(self.proc.stdout)
+        with self.lock:
+            pickle.dump(request, self.proc.stdin)
+            self.proc.stdin.flush()
+            return pickle.load(self.proc.stdout)
 
     def close(self) -> None:
         if self.proc.poll() is None:

@@ -1,6 +1,7 @@
 """Worker processes compile kernels into the shared disk cache while this process compiles others;
 a program whose kernels they built gives the same results."""
 
+import threading
 import time
 import uuid
 
@@ -59,3 +60,29 @@ def test_a_program_compiled_with_workers_matches_numpy(tmp_path, monkeypatch):
     for g, e in zip(got, want):
         np.testing.assert_allclose(np.asarray(g), np.asarray(e), rtol=1e-5, atol=1e-6)
     assert program.stats()["kernels"] > 0
+
+
+def test_programs_compiled_by_two_threads_share_the_workers(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBAX_CACHE_DIR", str(tmp_path))
+    base = float(uuid.uuid4().int % 100003)
+    x = np.linspace(-1, 1, 6, dtype=np.float32)
+    results = {}
+
+    def run(k):
+        c = base + k / 4
+
+        def f(a):
+            return jnp.sum(jnp.tanh(a * c)), jnp.exp(-a) * c
+
+        results[k] = core.jit(f)(x)
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in (1, 2)]
+    with config.override("jit_kernels", "many"), config.override("jit_compile_workers", 1):
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    for k in (1, 2):
+        c = np.float32(base + k / 4)
+        np.testing.assert_allclose(np.asarray(results[k][0]), np.sum(np.tanh(x * c)), rtol=1e-5)
+        np.testing.assert_allclose(np.asarray(results[k][1]), np.exp(-x) * c, rtol=1e-6)
