@@ -13,13 +13,13 @@ for whole families: `defjvp` (one function per argument, summing the non-zero co
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from core.ad_util import Zero, add_any, instantiate
 from core.avals import ShapedArray
-from core.interpreters import check_live, custom_rules
-from core.trace import Trace, Tracer, get_aval, set_current_trace
+from core.interpreters import check_live, custom_rules, finish
+from core.trace import Trace, Tracer, current_trace, get_aval, set_current_trace
 
 
 def tangent_aval(aval: ShapedArray) -> ShapedArray:
@@ -90,6 +90,23 @@ class JVPTrace(Trace):
         with set_current_trace(self.parent):
             primal_out, tangent_out = custom_rules.custom_vjp_call_jvp(fwd, bwd, primals, tangents)
         return [self.box(p, t) for p, t in zip(primal_out, tangent_out, strict=True)]
+
+
+def jvp_flat(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple:
+    """The JVP of `fun` (arrays in, a list of arrays out) at `primals` along `tangents`, for
+    rules written as the derivative of a composite (`core.api.jvp` adds pytrees and checks).
+
+    Returns:
+      `(primal outputs, tangent outputs)`, lists; zero tangents come out as zero arrays.
+    """
+    trace = JVPTrace(current_trace())
+    with set_current_trace(trace):
+        outs = fun(*[trace.box(p, t) for p, t in zip(primals, tangents, strict=True)])
+    pairs = [trace.to_primal_tangent(o) for o in outs]
+    with set_current_trace(trace.parent):
+        result = [p for p, _ in pairs], [instantiate(t) for _, t in pairs]
+    finish(trace)
+    return result
 
 
 # ---------------------------------------------------------------------------------------------

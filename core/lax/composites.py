@@ -4,7 +4,8 @@ Everything here differentiates, batches and compiles through the primitives it i
 `reduce` recognises the monoids of the reduction primitives (add, mul, max, min, and, or with
 their identities) by tracing the computation on scalars; any other computation is reduced by
 pairwise halving, which is right for the associative, commutative computations `lax.reduce`
-requires. `associative_scan` is JAX's odd/even parallel prefix algorithm.
+requires. `associative_scan` (JAX's odd/even parallel prefix algorithm) is
+`core/prims/associative_scan.py`'s, so the cumulative primitives' rules can use it.
 
 `empty` returns zeros. The general gather/scatter API (dimension numbers) is
 `core/lax/gather_api.py`.
@@ -26,12 +27,12 @@ from core.prims import elementwise as ew
 from core.prims import gather as gt
 from core.prims import reductions as red
 from core.prims import shapes
+from core.prims.associative_scan import associative_scan
 from core.prims.control_flow import scan
 from core.prims.conv import conv_dimension_numbers, conv_general_dilated
-from core.prims.indexing import concatenate, pad, slice_in_dim
+from core.prims.indexing import concatenate, slice_in_dim
 from core.prims.linalg import dot_general
 from core.prims.random_bits import bitcast_convert_type
-from core.prims.rev import rev
 from core.prims.sorting import top_k
 from core.trace import get_aval
 
@@ -643,89 +644,6 @@ def reduce_or(operand: Any, axes: Sequence[int]) -> Any:
     if get_aval(operand).dtype == np.bool_:
         return red.reduce_or(operand, axes)
     return _bitwise_reduction("reduce_or", operand, axes, 0, ew.bitwise_or)
-
-
-def _interleave(a: Any, b: Any, axis: int) -> Any:
-    """`[a0, b0, a1, b1, ...]` along `axis` (a has as many or one more elements than b)."""
-    na, nb = get_aval(a).shape[axis], get_aval(b).shape[axis]
-    if na == nb + 1:
-        b = pad(b, ew.full_like(shapes.full((), 0, get_aval(b).dtype), 0), _pad_axis(b, axis))
-    shape = get_aval(a).shape
-    pair = concatenate([expand_dims(a, (axis + 1,)), expand_dims(b, (axis + 1,))], axis + 1)
-    merged = list(shape)
-    merged[axis] = 2 * shape[axis]
-    out = shapes.reshape(pair, tuple(merged))
-    return slice_in_dim(out, 0, na + nb, 1, axis) if na != nb else out
-
-
-def _pad_axis(x: Any, axis: int) -> list[tuple[int, int, int]]:
-    cfg = [(0, 0, 0)] * get_aval(x).ndim
-    cfg[axis] = (0, 1, 0)
-    return cfg
-
-
-def associative_scan(fn: Callable, elems: Any, reverse: bool = False, axis: int = 0) -> Any:
-    """`lax.associative_scan`: all prefix combinations `fn(...fn(fn(e0, e1), e2)..., ek)`.
-
-    Uses the parallel odd/even algorithm (O(log n) applications of `fn` on whole arrays), so
-    `fn` must be associative and work elementwise on arrays (and pytrees) sliced along `axis`.
-
-    Args:
-      fn: the associative combination, on pytrees of the structure of `elems`.
-      elems: an array or pytree of arrays sharing the size of `axis`.
-      reverse: scan from the end.
-      axis: the scanned axis.
-
-    Returns:
-      The pytree of prefix results, shaped like `elems`.
-    """
-    flat, tree = tree_util.tree_flatten(elems)
-    if not flat:
-        return elems
-    ndim = get_aval(flat[0]).ndim
-    axis = axis % ndim
-    n = get_aval(flat[0]).shape[axis]
-    for x in flat:
-        if get_aval(x).shape[axis] != n:
-            raise ValueError(
-                "associative_scan: every array needs the same size along axis "
-                f"{axis}, got {[get_aval(y).shape for y in flat]}"
-            )
-    if reverse:
-        flat = [rev(x, (axis,)) for x in flat]
-
-    def combine(a, b):
-        out = fn(tree_util.tree_unflatten(tree, a), tree_util.tree_unflatten(tree, b))
-        out_flat, out_tree = tree_util.tree_flatten(out)
-        if out_tree != tree:
-            raise TypeError(
-                f"associative_scan: fn must return the structure of elems {tree}, got {out_tree}"
-            )
-        return out_flat
-
-    def sl(x, start, stop, stride=1):
-        return slice_in_dim(x, start, stop, stride, axis)
-
-    def scan(xs):
-        k = get_aval(xs[0]).shape[axis]
-        if k < 2:
-            return xs
-        reduced = combine([sl(x, 0, k - 1, 2) for x in xs], [sl(x, 1, k, 2) for x in xs])
-        odd = scan(reduced)
-        if k == 2:  # no even-position element after the first (avoids empty slices)
-            even = [sl(x, 0, 1) for x in xs]
-        else:
-            if k % 2 == 0:
-                even = combine([sl(o, 0, k // 2 - 1) for o in odd], [sl(x, 2, k, 2) for x in xs])
-            else:
-                even = combine(odd, [sl(x, 2, k, 2) for x in xs])
-            even = [concatenate([sl(x, 0, 1), e], axis) for x, e in zip(xs, even)]
-        return [_interleave(e, o, axis) for e, o in zip(even, odd)]
-
-    out = scan(list(flat))
-    if reverse:
-        out = [rev(x, (axis,)) for x in out]
-    return tree_util.tree_unflatten(tree, out)
 
 
 def cumlogsumexp(operand: Any, axis: int = 0, reverse: bool = False) -> Any:

@@ -19,10 +19,11 @@ from core.ad_util import Zero, instantiate
 from core.avals import ShapedArray
 from core.errors import ShapeError
 from core.interpreters import batching
-from core.interpreters.jvp import deflinear
+from core.interpreters.jvp import deflinear, jvp_flat
 from core.primitive import Primitive
 from core.prims import elementwise as ew
 from core.prims import shapes as sh
+from core.prims.associative_scan import associative_scan
 from core.prims.gather import gather
 from core.prims.indexing import concatenate
 from core.trace import get_aval
@@ -215,13 +216,11 @@ def _cumulative_jvp(op):
     def rule(primals, tangents, *, axis, reverse):
         # As JAX: the jvp of the parallel prefix scan of `combine`, so ties split the tangent
         # the way nested max/min do and zeros of a product are exact (no division).
-        from core.api import jvp
-        from core.lax.composites import associative_scan
-
         def scan(x):
-            return associative_scan(op, x, reverse=reverse, axis=axis)
+            return [associative_scan(op, x, reverse=reverse, axis=axis)]
 
-        return jvp(scan, primals, (instantiate(tangents[0]),))
+        (out,), (tangent,) = jvp_flat(scan, primals, [instantiate(tangents[0])])
+        return out, tangent
 
     return rule
 
