@@ -10,6 +10,7 @@ the many places that build arrays need not know about devices).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -17,6 +18,26 @@ import numpy as np
 from core import dtypes, errors
 from core.array_base import ArrayBase
 from core.avals import ShapedArray, interned
+
+
+class _Placement:
+    """Where arrays live is decided above the IR (`core/devices.py`, `core/sharding.py`), which
+    registers these two functions here when it is imported (`register_placement`)."""
+
+    default_sharding: Callable[[], Any]
+    addressable_shards: Callable[[Array], list]
+
+
+placement = _Placement()
+
+
+def register_placement(**fns: Callable) -> None:
+    """Supplies the functions of `_Placement` (called by `core/devices.py`)."""
+    unknown = set(fns) - set(_Placement.__annotations__)
+    if unknown:
+        raise TypeError(f"register_placement: unknown functions {sorted(unknown)}")
+    for name, fn in fns.items():
+        setattr(placement, name, fn)
 
 
 class Array(ArrayBase):
@@ -118,9 +139,7 @@ class Array(ArrayBase):
         try:
             return self._sharding
         except AttributeError:
-            from core.devices import default_sharding
-
-            return default_sharding()
+            return placement.default_sharding()
 
     @property
     def committed(self) -> bool:
@@ -146,19 +165,7 @@ class Array(ArrayBase):
         """The `Shard`s of this process: the whole array for a single-device one, the pieces
         of `devices_indices_map` for a `NamedSharding` (a pmap output: slice `i` along the
         mapped axis, kept with size 1, on device `i`)."""
-        from core.sharding import Shard, SingleDeviceSharding
-
-        sharding = self.sharding
-        if hasattr(sharding, "devices_indices_map"):  # NamedSharding, SingleDeviceSharding
-            pieces = list(sharding.devices_indices_map(self.shape).items())
-        else:
-            pieces = [(self.device, tuple(slice(None) for _ in range(self.ndim)))]
-        out = []
-        for d, index in pieces:
-            value = self._value[index]
-            aval = interned(value.shape, value.dtype, self.weak_type)
-            out.append(Shard(d, index, Array._placed(value, aval, SingleDeviceSharding(d))))
-        return [s for s in out if s.device in sharding.addressable_devices]
+        return placement.addressable_shards(self)
 
     def __repr__(self) -> str:
         body = np.array2string(

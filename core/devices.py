@@ -23,10 +23,11 @@ from typing import Any
 import numpy as np
 
 from core import tree_util
+from core.array import register_placement
 from core.config import config
 from core.device_worker import Worker
 from core.errors import NumbaxError
-from core.sharding import Sharding, SingleDeviceSharding, pmap_sharding
+from core.sharding import Sharding, SingleDeviceSharding, addressable_shards, pmap_sharding
 from core.trace import as_value
 
 
@@ -279,3 +280,6 @@ def block_until_ready(x: Any) -> Any:
     """Returns `x`: computations finish before their results are returned (pmap waits for
     every device)."""
     return x
+
+
+register_placement(default_sharding=default_sharding, addressable_shards=addressable_shards)

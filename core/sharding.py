@@ -22,6 +22,9 @@ from typing import Any
 
 import numpy as np
 
+from core.array import Array
+from core.avals import interned
+
 __all__ = [
     "AbstractMesh",
     "AxisType",
@@ -137,6 +140,23 @@ class PartitionSpec(tuple):
 
 
 # The mesh and named-sharding API lives in its own modules (which import the classes above).
+
+
+def addressable_shards(arr: Array) -> list:
+    """`arr.addressable_shards`: the `Shard`s of this process (see `core.array.Array`)."""
+    sharding = arr.sharding
+    if hasattr(sharding, "devices_indices_map"):  # NamedSharding, SingleDeviceSharding
+        pieces = list(sharding.devices_indices_map(arr.shape).items())
+    else:
+        pieces = [(arr.device, tuple(slice(None) for _ in range(arr.ndim)))]
+    out = []
+    for d, index in pieces:
+        value = arr._value[index]
+        aval = interned(value.shape, value.dtype, arr.weak_type)
+        out.append(Shard(d, index, Array._placed(value, aval, SingleDeviceSharding(d))))
+    return [s for s in out if s.device in sharding.addressable_devices]
+
+
 from core.mesh import (  # noqa: E402
     AbstractMesh,
     AxisType,
