@@ -40,7 +40,7 @@ from core.prims import gather as gt
 from core.prims import indexing as ix
 from core.prims import reductions as rd
 from core.prims import shapes as sh
-from core.trace import current_trace, get_aval
+from core.trace import as_value, current_trace, get_aval
 
 
 def _names(axis_name: Any) -> tuple:
@@ -217,12 +217,6 @@ def _param(axis_name: Any) -> Any:
     return tuple(axis_name) if isinstance(axis_name, list) else axis_name
 
 
-def _as_array(x: Any) -> Any:
-    from core.numpy._util import ensure_array
-
-    return ensure_array(x)
-
-
 def _pmapped(axis_name: Any) -> bool:
     """Whether `axis_name` is one name bound by the pmap being traced (not by a vmap)."""
     if isinstance(axis_name, tuple):
@@ -243,7 +237,7 @@ def _leafwise(prim: Primitive, x: Any, axis_name: Any) -> Any:
     back (a train step's gradients then cost one exchange instead of one per parameter).
     """
     leaves, tree = tree_util.tree_flatten(x)
-    leaves = [_as_array(v) for v in leaves]
+    leaves = [as_value(v) for v in leaves]
     name = _param(axis_name)
     if len(leaves) < 2 or not _pmapped(name):
         return tree_util.tree_unflatten(tree, [prim.bind(v, axis_name=name) for v in leaves])
@@ -280,7 +274,7 @@ def pmean(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
     n = axis_size(axis_name)
 
     def floating(v):
-        v = _as_array(v)
+        v = as_value(v)
         if get_aval(v).dtype.kind not in "fc":
             v = sh.convert_element_type(v, dtypes.default_float())
         return v
@@ -312,7 +306,7 @@ def all_gather(
     size = axis_size(axis_name)
 
     def gather(v):
-        v = _as_array(v)
+        v = as_value(v)
         ax = int(axis) % (get_aval(v).ndim + (0 if tiled else 1))
         return all_gather_p.bind(
             v, axis_name=_param(axis_name), axis=ax, tiled=bool(tiled), axis_size=size
@@ -356,7 +350,7 @@ def _gather(v: Any, axis_name: Any, size: int) -> Any:
 def _permute_one(v: Any, axis_name: Any, sources: np.ndarray) -> Any:
     # sources[dst] is the element whose `v` lands at `dst`, or -1 for none (the result is zero).
     gathered = _gather(v, axis_name, len(sources))
-    src = _squeeze(_own_slice(_as_array(sources.astype(np.int32)), axis_name, 0, 1), 0)
+    src = _squeeze(_own_slice(as_value(sources.astype(np.int32)), axis_name, 0, 1), 0)
     zero = sh.full((), 0, dtypes.int32)
     piece = _squeeze(gt.dynamic_slice_in_dim(gathered, ew.max(src, zero), 1, 0), 0)
     valid = sh.broadcast_in_dim(ew.ge(src, zero), get_aval(piece).shape, ())
@@ -384,7 +378,7 @@ def ppermute(x: Any, axis_name: Any, perm: Any) -> Any:
                 f"[0, {size}) for the axis {axis_name!r}, no source or destination twice"
             )
         sources[dst] = src
-    return tree_util.tree_map(lambda v: _permute_one(_as_array(v), axis_name, sources), x)
+    return tree_util.tree_map(lambda v: _permute_one(as_value(v), axis_name, sources), x)
 
 
 def pshuffle(x: Any, axis_name: Any, perm: Any) -> Any:
@@ -404,7 +398,7 @@ def pbroadcast(x: Any, axis_name: Any, source: int) -> Any:
         )
 
     def one(v):
-        gathered = _gather(_as_array(v), axis_name, size)
+        gathered = _gather(as_value(v), axis_name, size)
         return _squeeze(ix.slice_in_dim(gathered, source, source + 1), 0)
 
     return tree_util.tree_map(one, x)
@@ -438,7 +432,7 @@ def all_to_all(
     size = axis_size(axis_name)
 
     def one(v):
-        v = _as_array(v)
+        v = as_value(v)
         shape = get_aval(v).shape
         split, concat = split_axis % len(shape), concat_axis % len(shape)
         if shape[split] % size if tiled else shape[split] != size:
@@ -491,7 +485,7 @@ def psum_scatter(
     size = axis_size(axis_name)
 
     def one(v):
-        v = _as_array(v)
+        v = as_value(v)
         shape = get_aval(v).shape
         dim = scatter_dimension % len(shape)
         if shape[dim] % size if tiled else shape[dim] != size:
