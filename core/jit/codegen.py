@@ -176,13 +176,17 @@ class Generator:
         return self.materialize(value)
 
     def emit_jaxpr(
-        self, jaxpr: Jaxpr, args: Sequence[Value], out_slots: Sequence | None = None
+        self,
+        jaxpr: Jaxpr,
+        args: Sequence[Value],
+        out_slots: Sequence | None = None,
+        after_unit: Callable[[fusion.Unit], None] | None = None,
     ) -> list[Value]:
         """Emits `jaxpr` (constvars first) on `args`; returns the values of its outputs.
 
         `out_slots[k]`, if given and not None, is `(buffer, buffer_shape, starts)`: a loop that
         computes output k stores it into that block of the buffer (`Value.block`) instead of a
-        new array.
+        new array. `after_unit`, if given, is called after each fusion unit is emitted.
         """
         self.env.update(zip([*jaxpr.constvars, *jaxpr.invars], args, strict=True))
         eqns, outvars = simplify.simplify(jaxpr.eqns, jaxpr.outvars)
@@ -195,6 +199,8 @@ class Generator:
             for i, unit in enumerate(units):
                 self.buffers.enter_unit(i)
                 getattr(self, f"_emit_{unit.kind}")(unit)
+                if after_unit is not None:
+                    after_unit(unit)
         return [self.read(v) for v in outvars]
 
     def _scalar_exprs(self, eqn: Eqn, args: list[str]) -> list[str]:
@@ -364,8 +370,11 @@ def _pack_buffers(em: Emitter, jaxpr: Jaxpr) -> tuple[list[str], list]:
     return bufs, slots
 
 
-def _emit_outputs(gen: Generator, jaxpr: Jaxpr, values: list[Value], bufs: list[str]) -> None:
-    """Fills the packed buffers `bufs` (rows that loops did not store) and returns."""
+def _emit_outputs(
+    gen: Generator, jaxpr: Jaxpr, values: list[Value], bufs: list[str], last: str = ""
+) -> None:
+    """Fills the packed buffers `bufs` (rows that loops did not store), emits the statement
+    `last` if any, and returns."""
     em = gen.em
     packs, singles = output_layout(jaxpr.outvars)
     results = []
@@ -395,6 +404,8 @@ def _emit_outputs(gen: Generator, jaxpr: Jaxpr, values: list[Value], bufs: list[
             if name in gen.input_views:  # an output never aliases a caller's numpy array
                 name = em.assign("v", f"rt.copy({name})")
             results.append(name)
+    if last:
+        em.line(last)
     em.line(f"return ({''.join(r + ', ' for r in results)})")
 
 
@@ -417,11 +428,14 @@ def _dtypes(jaxpr: Jaxpr) -> set[np.dtype]:
     return found
 
 
-def generate(jaxpr: Jaxpr, parallel: bool = True) -> str:
+def generate(jaxpr: Jaxpr, parallel: bool = True, stamps: bool = False) -> str:
     """The source of the module defining `kernel(*constvars, *invars) -> tuple`.
 
     With `parallel`, large loops of kernels without BLAS calls may use threads (`prange`).
-    The kernel returns its outputs as `output_layout` says.
+    The kernel returns its outputs as `output_layout` says. With `stamps` (the profiler's
+    build, `core/profiler/stamps.py`) it takes one more argument, `ts`, a writable int64
+    array, and stores the cycle counter into it: `ts[0]` on entry, `ts[j]` after the j-th
+    fusion unit that is not a view or scalar statement, and `ts[-1]` before returning.
     """
     unsupported = sorted(
         {str(d) for d in _dtypes(jaxpr) if d.kind not in _SUPPORTED_KINDS or d == np.float16}
@@ -440,8 +454,20 @@ def generate(jaxpr: Jaxpr, parallel: bool = True) -> str:
     gen.input_views.update(params)
     bufs, slots = _pack_buffers(em, jaxpr)
     gen.buffers.pin(bufs)
-    _emit_outputs(gen, jaxpr, gen.emit_jaxpr(jaxpr, args, slots), bufs)
-    body = f"def kernel({', '.join(params)}):\n" + "\n".join(em.lines) + "\n"
+    stamp, last = None, ""
+    if stamps:
+        em.lines.insert(0, "    rt.st(ts, 0, rt.cycles())")
+        done = [0]
+
+        def stamp(unit: fusion.Unit) -> None:
+            if unit.kind not in (fusion.VIEW, fusion.SCALAR):
+                done[0] += 1
+                em.line(f"rt.st(ts, {done[0]}, rt.cycles())")
+
+        last = "rt.st(ts, len(ts) - 1, rt.cycles())"
+    _emit_outputs(gen, jaxpr, gen.emit_jaxpr(jaxpr, args, slots, stamp), bufs, last)
+    names = [*params, "ts"] if stamps else params
+    body = f"def kernel({', '.join(names)}):\n" + "\n".join(em.lines) + "\n"
     consts = "\n".join(constant_definitions(body))
     return _HEADER + (consts + "\n\n\n" if consts else "") + body
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.core.errors import TypingError
@@ -192,6 +193,20 @@ def _item_pointer(context, builder, a, array, i, index):
     """The address of `array.flat[index]` (`index` of numba type `i`)."""
     data = builder.extract_value(array, context.data_model_manager[a].get_field_position("data"))
     return builder.gep(data, [context.cast(builder, index, i, types.intp)], inbounds=True)
+
+
+@intrinsic
+def cycles(typingctx):
+    """The CPU's cycle counter (`llvm.readcyclecounter`: `rdtsc` on x86-64, about 10 ns), for
+    the profiler's timestamps inside generated code (`core/profiler/stamps.py`)."""
+
+    def codegen(context, builder, signature, args):
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.IntType(64), []), "llvm.readcyclecounter"
+        )
+        return builder.call(fn, [])
+
+    return types.int64(), codegen
 
 
 @intrinsic

@@ -101,6 +101,18 @@ def run_equations(jaxpr: Jaxpr, args: list[np.ndarray]) -> list[np.ndarray]:
     return [read(x) for x in jaxpr.outvars]
 
 
+def _guarded(jitted: Any, args: tuple, kwargs: dict) -> tuple | None:
+    """`(output builder, cache entry, leaf values)` of the guard of `jitted`'s fast path that
+    matches `args` (made by earlier untraced calls, see `Jitted._add_guard`), or None."""
+    if kwargs or config._check_floats:  # checked kernels have builders of their own
+        return None
+    for guard, _, build, entry in jitted._guards:
+        vals = guard(args)
+        if vals is not None:
+            return build, entry, vals
+    return None
+
+
 def call_jitted(jitted: Any, args: tuple, kwargs: dict) -> Any:
     """Runs a `Jitted` call while a trace is recorded (see the module docstring).
 
@@ -124,17 +136,25 @@ def call_jitted(jitted: Any, args: tuple, kwargs: dict) -> Any:
             if eager and hooks.ACTIVE:
                 hooks.record(f"jit_{name}", start, time.perf_counter_ns() - start)
     try:
+        numba_backend = (jitted._backend or config.jit_backend) == "numba"
+        guarded = _guarded(jitted, args, kwargs) if numba_backend else None
+        if guarded is not None:  # jit's own output builder and consts, no tracing or flattening
+            build, entry, vals = guarded
+            compiled = kernels.build(entry.jaxpr, name)
+            start = time.perf_counter_ns()  # the first call's compile is an event of its own
+            if compiled is not None and compiled.layout == entry.exe.layout:
+                return build(compiled(*entry.const_vals, *vals))
         entry, leaves = jitted._entry(args, kwargs)
         avals, vals = _concrete_inputs(leaves)
         if avals is None:
             return jitted(*args, **kwargs)
         consts = [np.asarray(c) for c in entry.consts]
         compiled = None
-        if (jitted._backend or config.jit_backend) == "numba":
+        if numba_backend:
             compiled = kernels.build(entry.jaxpr, name)
-            start = time.perf_counter_ns()  # the first call's compile is an event of its own
+            start = time.perf_counter_ns()
         if compiled is not None:
-            outs = compiled(*consts, *vals)
+            outs = compiled.unpack(compiled(*consts, *vals))
         else:
             outs = run_equations(entry.jaxpr, [*consts, *vals])
         arrays = [

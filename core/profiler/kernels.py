@@ -11,6 +11,10 @@ lines, FLOPs and transcendentals, and the bytes the kernel reads and writes (its
 output arrays). The values are those of the compiled program; the time is that of the kernels
 plus about a microsecond per kernel call of driver overhead.
 
+A program that jit compiles as one function (`core.jit.program.split`: at most `SPLIT_MIN`
+kernels) stays one function where the CPU's cycle counter is invariant: its units are timed by
+timestamps the generated code stores (`core.profiler.stamps`), with the same events and labels.
+
 Programs the numba back end cannot compile (float16 and bfloat16 values) are run equation by
 equation instead (`core.profiler.execution`).
 """
@@ -27,7 +31,7 @@ import numpy as np
 from core.ir import Eqn, Jaxpr
 from core.jit import codegen, partition, program
 from core.jit.errors import LoweringError, UnsupportedDTypeError
-from core.profiler import hooks
+from core.profiler import hooks, stamps
 from core.profiler.cost import equation_cost
 
 _builds: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -107,7 +111,7 @@ def _timed(fn: Callable, name: str, args: dict[str, Any]) -> Callable:
     return run
 
 
-def build(jaxpr: Jaxpr, name: str) -> Callable[..., list[np.ndarray]] | None:
+def build(jaxpr: Jaxpr, name: str) -> Callable[..., tuple] | None:
     """The profiling build of a constvar-free jaxpr (see the module docstring), compiled on
     first use and kept while the jaxpr lives; None if the numba back end cannot compile it.
 
@@ -116,14 +120,22 @@ def build(jaxpr: Jaxpr, name: str) -> Callable[..., list[np.ndarray]] | None:
       name: the program's name in messages.
 
     Returns:
-      `f(*consts, *args) -> list of numpy arrays` recording one event per kernel, or None.
+      `f(*consts, *args) -> tuple` recording one event per kernel. The results are laid out as
+      its `layout` attribute says (as `core.jit.program.compile_program`'s `layout`: the same
+      as jit's build of the program unless that is one function and the counter is not
+      invariant); its `unpack` attribute turns them into the list of output arrays.
     """
     if jaxpr in _builds:
         return _builds[jaxpr]
     start = time.perf_counter_ns()
     try:
         parts = partition.partition(jaxpr)
-        compiled = program.compile_program(parts, f"{name} (profiling build)")
+        labels = [kernel_label(k) for k in parts.kernels]
+        run = None
+        if len(program.split(jaxpr).kernels) == 1:  # jit compiles it as one function
+            run = stamps.build(jaxpr, parts, labels)
+        if run is None:
+            run = _kernel_by_kernel(parts, labels, name)
     except (LoweringError, UnsupportedDTypeError):
         _builds[jaxpr] = None
         return None
@@ -134,20 +146,24 @@ def build(jaxpr: Jaxpr, name: str) -> Callable[..., list[np.ndarray]] | None:
             time.perf_counter_ns() - start,
             {"kernels": len(parts.kernels)},
         )
-    wrapped = [
-        _timed(info.dispatcher, *kernel_label(k))
-        for info, k in zip(compiled.kernels, parts.kernels)
-    ]
+    run.unpack = codegen.unpacker(*run.layout)
+    _builds[jaxpr] = run
+    return run
+
+
+def _kernel_by_kernel(parts: partition.Program, labels: list, name: str) -> Callable:
+    """The per-kernel profiling build: the kernels of `parts`, each call timed."""
+    compiled = program.compile_program(parts, f"{name} (profiling build)")
+    wrapped = [_timed(info.dispatcher, *label) for info, label in zip(compiled.kernels, labels)]
     driver = program._driver(parts, wrapped)
-    unpack = codegen.unpacker(len(parts.outputs), [f"r{i}" for i in range(len(parts.outputs))])
     dtypes = [v.aval.dtype for v in parts.inputs]
 
-    def run(*args: Any) -> list[np.ndarray]:
+    def run(*args: Any) -> tuple:
         try:
-            return unpack(driver(*args))
+            return driver(*args)
         except TypeError:  # kernels take C-contiguous arrays of their dtypes
             args = [np.ascontiguousarray(a, dt) for a, dt in zip(args, dtypes)]
-            return unpack(driver(*args))
+            return driver(*args)
 
-    _builds[jaxpr] = run
+    run.layout = (len(parts.outputs), [f"r{i}" for i in range(len(parts.outputs))])
     return run

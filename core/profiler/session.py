@@ -90,7 +90,7 @@ def start_trace(
     _session.log_dir = os.fspath(log_dir)
     _session.perfetto_link = create_perfetto_link
     _session.thread_names = {}
-    hooks.events.clear()
+    hooks.take_events()
     _session.epoch_ns = time.time_ns()
     _session.start_ns = time.perf_counter_ns()
     hooks.DETAIL = options.host_tracer_level >= 2
@@ -106,8 +106,7 @@ def stop_trace() -> None:
     if not hooks.ACTIVE:
         raise ProfilerError("No profile started: call core.profiler.start_trace(log_dir) first.")
     hooks.ACTIVE = False
-    events = list(hooks.events)
-    hooks.events.clear()
+    events = hooks.take_events()
     names = {t.ident: t.name for t in threading.enumerate()}
     threads = {}
     for *_, tid in events:
