@@ -5,9 +5,9 @@
   the same check) and shown as a share of the step.
 * on, level 1 (`ProfileOptions(host_tracer_level=1)`): a trace records each jitted call; the
   step runs compiled as usual.
-* on, level 2 (the default): a trace also records every kernel inside the call: the program's
-  profiling build, one compiled kernel per fusion unit, each call timed
-  (`core.profiler.kernels`; built before the samples).
+* on, level 2 (the default): a trace also records every fusion unit inside the call: the
+  program's profiling build, here the one function jit compiles with a cycle-counter stamp
+  after each unit (`core.profiler.stamps`; built before the samples).
 
 Samples of the three modes are interleaved round by round; the table shows the fastest sample
 of each (on a shared machine noise only adds time, and the overhead is a fixed cost) and the
@@ -82,13 +82,13 @@ def main() -> None:
             fmt_time(r["off_s"]),
             f"{check * 1e9:.0f} ns ({check / r['off_s']:.4%})",
             f"{fmt_time(r['level1_s'])} ({r['level1_ratio'] - 1:+.1%})",
-            f"{fmt_time(r['level2_s'])} ({r['level2_ratio'] - 1:+.0%})",
+            f"{fmt_time(r['level2_s'])} ({r['level2_ratio'] - 1:+.1%})",
         ]
         for r in results
     ]
     print_table(
         "MLP train step with the profiler (fastest of interleaved samples)",
-        ["batch", "off", "off: the hook's check", "on, level 1 (calls)", "on, level 2 (kernels)"],
+        ["batch", "off", "off: the hook's check", "on, level 1 (calls)", "on, level 2 (units)"],
         rows,
     )
     print_json("profiler_overhead", {"check_s": check, "steps": results})
