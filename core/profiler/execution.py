@@ -1,8 +1,11 @@
 """Jitted calls while a trace is recorded: one event per call, and one per kernel or equation.
 
 `Jitted.__call__` hands its call here when `hooks.ACTIVE`. The call is recorded as
-`jit_<name>`; inside it, with the numba back end, the program's profiling build runs: the
-compiled kernels, one per fusion unit, each timed and labelled (`core.profiler.kernels`). The
+`jit_<name>`; inside it, with the numba back end, the program's profiling build runs, one
+event per fusion unit, labelled (`core.profiler.kernels`, `core.profiler.stamps`). A call that
+one of the function's fast-path guards recognizes (it ran untraced with such arguments before)
+runs it on jit's prepared consts and builds the outputs with jit's output builder; others look
+the program up in jit's cache. The
 numpy back end (`backend="python"`) and programs numba cannot compile run equation by equation
 through each primitive's eager implementation (calls to other jitted functions and
 custom-derivative calls opened up), each equation recorded with its duration, its
