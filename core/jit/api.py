@@ -15,11 +15,9 @@ compiled for a function (jaxprs, kernels, generated modules) is released with it
 reference, when the function is garbage-collected or its entry evicted.
 Static arguments must be hashable. `config.log_compiles` logs every trace+compile and
 `config.explain_cache_misses` says which argument changed; `compile_count()` counts them.
-On a cache hit with concrete inputs (Arrays, numpy arrays, Python scalars), `__call__` skips
-the tracing machinery altogether: flatten, key on the tree and the identities of the leaves'
-interned avals, call the compiled kernel, and build the output tree of Arrays with generated
-straight-line code (small outputs come back packed in one buffer per dtype and shape; see
-`core.jit.codegen.output_layout`).
+On a cache hit with concrete inputs (Arrays, numpy arrays, Python scalars), a call skips
+the tracing machinery altogether (`core/jit/call_path.py`: generated guards, the kernel call,
+generated output builders); only misses reach `Jitted._miss` here.
 `jit(f).trace(x)`, `.lower()` and `.compile()` expose the stages one at a time
 (`core/jit/stages.py`, as `jax.stages`).
 """
@@ -28,7 +26,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import itertools
 import logging
 import os
 import sys
@@ -39,10 +36,10 @@ from typing import Any
 
 import numpy as np
 
-from core import dtypes, ir, tree_util
+from core import ir, tree_util
 from core.ad_util import Zero, instantiate
 from core.array import Array
-from core.avals import ShapedArray, interned
+from core.avals import ShapedArray
 from core.backends import numba as numba_backend
 from core.backends import numpy as numpy_backend
 from core.config import config
@@ -51,6 +48,9 @@ from core.errors import NumbaxError
 from core.interpreters import batching
 from core.interpreters.partial_eval import trace_to_closed_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
+from core.jit import call_path
+from core.jit.call_path import concrete_inputs as _concrete_inputs  # pmap, profiler use it
+from core.jit.call_path import leaf_key, reraise_signal, ticks
 from core.jit.errors import NumpyFallbackWarning, UnsupportedDTypeError
 from core.jit.stages import Lowered, Traced
 from core.primitive import Primitive
@@ -59,19 +59,13 @@ from core.prims.control_flow.common import (  # they split control-flow bodies t
     jvp_jaxpr,
     partial_eval_jaxpr,
 )
-from core.profiler import hooks as _profiler
-from core.trace import EvalTrace, Tracer, as_value, current_trace, get_aval, set_current_trace
-from core.tree_util import _flatten as _flatten_node
+from core.trace import Tracer, as_value, get_aval, set_current_trace
 
 logger = logging.getLogger("core.jit")
 
 
 class StaticArgumentError(NumbaxError, ValueError):
     """A static argument that cannot be hashed (so it cannot be part of a cache key)."""
-
-
-class JitArgumentError(NumbaxError, TypeError):
-    """A non-array positional argument that is not marked static."""
 
 
 _stats = {"compiles": 0, "traces": 0}
@@ -155,20 +149,8 @@ def _jit_call_impl(*args, jaxpr, name, backend):
     try:
         return exe(*[_contiguous(np.asarray(a), av) for a, av in zip(args, jaxpr.in_avals)])
     except SystemError as err:
-        _reraise_signal(err)
+        reraise_signal(err)
         raise
-
-
-def _reraise_signal(err: SystemError) -> None:
-    """Raises the exception of a signal handler that ran while a compiled kernel did.
-
-    numba's dispatcher reports an exception that became pending during a native call (Ctrl-C's
-    `KeyboardInterrupt`, or what a SIGALRM handler raises) as "SystemError: ... returned a
-    result with an exception set", caused by it; callers get the exception itself.
-    """
-    cause = err.__cause__
-    if cause is not None and "returned a result with an exception set" in str(err):
-        raise cause from None
 
 
 def _jit_call_abstract_eval(*avals, jaxpr, name, backend):
@@ -275,124 +257,10 @@ jit_call_p.def_partial_eval(_jit_call_partial_eval)
 _trace_caches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _leaf_key(x: Any) -> Any:
-    """The part of the cache key one dynamic leaf contributes."""
-    if isinstance(x, (Array, Tracer)):
-        a = x.aval
-        return (a.shape, a.dtype, a.weak_type)
-    t = type(x)
-    if t in (int, float, complex):
-        return ((), dtypes.python_scalar_dtype(x), True)
-    if t is bool:
-        return ((), dtypes.bool_, False)
-    if isinstance(x, (np.ndarray, np.generic)):
-        return (x.shape, dtypes.canonicalize_dtype(x.dtype), False)
-    raise JitArgumentError(
-        f"Argument {x!r} of type {t.__name__} is not a valid array type for a jitted function. "
-        "Mark it static with `jit(f, static_argnums=...)` / `static_argnames=...` if it is a "
-        "configuration value, or pass an array."
-    )
-
-
-def _output_builder(entry: _Entry, head: str, exprs: list[str]) -> Callable:
-    """A generated function from a kernel's results to the output tree of `Array`s (with
-    their interned avals): straight-line code, no loop over the outputs or the tree.
-
-    Args:
-      entry: the cache entry (its jaxpr's output avals and its output tree).
-      head: the statements that name the kernel's results (the result is `r`).
-      exprs: the numpy value of each output, in terms of those names.
-    """
-    namespace: dict = {"A": Array, "new": object.__new__}
-    lines = []
-    for k, (expr, a) in enumerate(zip(exprs, entry.jaxpr.out_avals, strict=True)):
-        namespace[f"v{k}"] = interned(a.shape, a.dtype, a.weak_type)
-        # Array(...) without the call of __init__: a quarter cheaper, 20 outputs save 0.7 us
-        lines.append(f"a{k} = new(A); a{k}._value = {expr}; a{k}._aval = v{k}")
-    body = entry.out_tree.builder_source([f"a{k}" for k in range(len(exprs))], namespace)
-    code = "".join(f"    {line}\n" for line in lines)
-    exec(f"def build(r):\n    {head}\n{code}    return {body}\n", namespace)
-    return namespace["build"]
-
-
-_SCALAR_TYPES = (int, float, complex, bool)
-# (shape, numpy dtype, x64 flag) of a numpy argument -> its aval (canonical dtype, not weak).
-_numpy_avals: dict[tuple, ShapedArray] = {}
-
-
-def _concrete_inputs(leaves: list) -> tuple[list | None, list | None]:
-    """The interned avals and the numpy values of concrete leaves (Arrays, numpy arrays and
-    Python scalars, converted to their canonical dtypes), or (None, None) if some leaf is not
-    concrete (a tracer)."""
-    avals, vals = [], []
-    for x in leaves:
-        t = type(x)
-        if t is Array:
-            aval = x._aval
-            v = x._value
-        elif t is np.ndarray:
-            k = (x.shape, x.dtype, config.enable_x64)
-            aval = _numpy_avals.get(k)
-            if aval is None:
-                aval = _numpy_avals[k] = interned(*_leaf_key(x))
-            v = x if x.dtype is aval.dtype else np.asarray(x, aval.dtype)
-        elif isinstance(x, np.generic) or t in _SCALAR_TYPES:
-            aval = interned(*_leaf_key(x))
-            v = np.asarray(x, aval.dtype)
-        else:
-            return None, None
-        avals.append(aval)
-        vals.append(v)
-    return avals, vals
-
-
-def _make_guard(nargs: int, node: Any, leaves: list, avals: list) -> Callable | None:
-    """A generated function `guard(args)` returning the kernel's input values when `args` has
-    this structure (`node`) and these leaf types and avals, else None; or None when the
-    structure cannot be checked that way (see `tree_util.guard_source`; Python scalar leaves).
-
-    It is what flattening + keying would decide, at a fraction of the cost: a train state of
-    27 leaves in 21 nodes takes 14 us to flatten, its guard about 3 us.
-    """
-    ns: dict = {"A": Array, "NDA": np.ndarray, "config": config, "CTX": config._ctx}
-    lines = [f"if len(args) != {nargs} or config._ctx != CTX: return None"]
-    root = "args[0]" if nargs == 1 else "args"
-    exprs = tree_util.guard_source(tree_util.PyTreeDef(node), root, ns, lines)
-    if exprs is None:
-        return None
-    vals = []
-    for k, (expr, x, aval) in enumerate(zip(exprs, leaves, avals, strict=True)):
-        lines.append(f"l{k} = {expr}")
-        if type(x) is Array:
-            ns[f"v{k}"] = aval
-            lines.append(f"if type(l{k}) is not A or l{k}._aval is not v{k}: return None")
-            vals.append(f"l{k}._value")
-        elif x.dtype == aval.dtype:  # a numpy array
-            ns[f"d{k}"] = aval.dtype
-            lines.append(
-                f"if type(l{k}) is not NDA or l{k}.dtype != d{k} or l{k}.shape != {aval.shape}: "
-                "return None"
-            )
-            vals.append(f"l{k}")
-        else:
-            return None
-    lines.append(f"return [{', '.join(vals)}]")
-    body = "".join(f"        {line}\n" for line in lines)
-    source = (
-        f"def guard(args):\n    try:\n{body}"
-        "    except (LookupError, AttributeError, TypeError):\n        return None\n"
-    )
-    exec(source, ns)
-    return ns["guard"]
-
-
 def _to_input(x: Any, aval: ShapedArray) -> Any:
     if isinstance(x, (Array, Tracer)):
         return x
     return Array(np.asarray(x, dtype=aval.dtype), aval.weak_type)
-
-
-_ticks = itertools.count()  # the clock of `_Entry.used`
 
 
 class _Entry:
@@ -404,7 +272,7 @@ class _Entry:
         self.out_tree = out_tree
         self.exe = None
         self.const_vals = None
-        self.used = 0  # when last called (`_ticks`): the least recently used is evicted
+        self.used = 0  # when last called (`call_path.ticks`): the least recently used is evicted
 
 
 class Jitted:
@@ -482,49 +350,17 @@ class Jitted:
                 dyn_kwargs[k] = v
         return tuple(static), dyn_args, dyn_kwargs
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if _profiler.ACTIVE and not _profiler.IN_JIT:  # a trace is being recorded
-            from core.profiler.execution import call_jitted
+    __call__ = call_path.call
 
-            return call_jitted(self, args, kwargs)
-        fast_key = None
-        concrete = type(current_trace()) is EvalTrace
-        cached = not kwargs and concrete and config._jit_enabled  # may a cache hit skip tracing
-        if self._guards and cached:
-            for guard, kernel, build, entry in self._guards:
-                vals = guard(args)
-                if vals is not None:
-                    entry.used = next(_ticks)
-                    try:
-                        return build(kernel(*vals))
-                    except SystemError as err:
-                        _reraise_signal(err)
-                        raise
-                    except TypeError:
-                        return self._run((kernel, build), vals)
-        if self._fast_ok and cached:
-            leaves: list = []
-            node = _flatten_node(args[0] if len(args) == 1 else args, leaves)
-            try:  # the common case: every leaf is an Array
-                ids = tuple([id(x._aval) for x in leaves])
-                vals = [x._value for x in leaves]
-            except AttributeError:
-                avals, vals = _concrete_inputs(leaves)
-                ids = None if avals is None else tuple(map(id, avals))
-            if ids is not None:
-                fast_key = (len(args), node, ids, config._ctx, self._backend)
-                hit = self._fast.get(fast_key)
-                if hit is not None:
-                    hit[3].used = next(_ticks)
-                    if fast_key not in self._guarded:
-                        self._add_guard(fast_key, hit, leaves)
-                    try:
-                        return hit[1](hit[0](*vals))
-                    except SystemError as err:
-                        _reraise_signal(err)
-                        raise
-                    except TypeError:
-                        return self._run(hit, vals)
+    def _profiled(self, args: tuple, kwargs: dict) -> Any:
+        """A call while the profiler records a trace (`core.profiler.execution`)."""
+        from core.profiler.execution import call_jitted
+
+        return call_jitted(self, args, kwargs)
+
+    def _miss(self, args: tuple, kwargs: dict, fast_key: tuple | None, concrete: bool) -> Any:
+        """A call the fast path (`core.jit.call_path.call`) could not serve: trace and compile
+        on a cache miss, a call with tracers or keyword arguments, or `disable_jit`."""
         if not config._jit_enabled:
             return self._fun(*args, **kwargs)
         entry, leaves = self._entry(args, kwargs)
@@ -538,7 +374,7 @@ class Jitted:
                 if fast_key is not None:
                     self._fast[fast_key] = hit
                     self._add_guard(fast_key, hit, leaves)
-                return self._run(hit, vals)
+                return call_path.run(hit, vals)
         invars = entry.jaxpr.invars[len(entry.consts) :]
         flat = [_to_input(x, v.aval) for x, v in zip(leaves, invars)]
         outs = jit_call_p.bind(
@@ -554,9 +390,9 @@ class Jitted:
         """The cache entry for these arguments (tracing on a miss) and the flat dynamic leaves."""
         static, dyn_args, dyn_kwargs = self._split(args, kwargs)
         leaves, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
-        leaf_keys = tuple(map(_leaf_key, leaves))
+        leaf_keys = tuple(map(leaf_key, leaves))
+        key = (in_tree, leaf_keys, static, config.trace_context(), self._backend)
         try:
-            key = (in_tree, leaf_keys, static, config.trace_context(), self._backend)
             hash(key)
         except TypeError as e:
             bad = [(k, v) for k, v in static if not _hashable(v)]
@@ -570,7 +406,7 @@ class Jitted:
         entry = cache.get(key)
         if entry is None:
             entry = self._trace(args, kwargs, static, leaves, in_tree, key, cache)
-        entry.used = next(_ticks)
+        entry.used = next(ticks)
         if len(cache) > config.jit_cache_max_entries:
             self._evict(cache)
         return entry, leaves
@@ -581,7 +417,7 @@ class Jitted:
         if not all(type(x) is Array or type(x) is np.ndarray for x in leaves):
             return
         self._guarded.add(fast_key)
-        guard = _make_guard(fast_key[0], fast_key[1], leaves, hit[2])
+        guard = call_path.make_guard(fast_key[0], fast_key[1], leaves, hit[2])
         if guard is not None:  # most recent first, a few structures at most
             self._guards = [(guard, hit[0], hit[1], hit[3]), *self._guards[:3]]
 
@@ -609,24 +445,10 @@ class Jitted:
             head = unpack_results(n)
         if entry.const_vals:
             kernel = functools.partial(kernel, *entry.const_vals)
-        build = _output_builder(entry, head, exprs)
+        build = call_path.output_builder(entry.jaxpr.out_avals, entry.out_tree, head, exprs)
         if config._check_floats:  # debug_nans / debug_infs (part of the cache keys)
             kernel, build = checked_kernel(kernel, build, entry.jaxpr, entry.const_vals)
         return kernel, build, in_avals
-
-    @staticmethod
-    def _run(hit: tuple, vals: list) -> Any:
-        """Calls the kernel on the leaves' values and builds the output tree of Arrays."""
-        kernel, build = hit[:2]
-        try:
-            try:
-                return build(kernel(*vals))
-            except TypeError:  # compiled for C-contiguous arrays: copy views into ones
-                vals = [v if v.flags.c_contiguous else np.ascontiguousarray(v) for v in vals]
-                return build(kernel(*vals))
-        except SystemError as err:
-            _reraise_signal(err)
-            raise
 
     def _trace(self, args, kwargs, static, leaves, in_tree, key, cache) -> _Entry:
         if config.explain_cache_misses and cache:
@@ -697,7 +519,7 @@ class Jitted:
                 "and compile again for these arguments, or call the jit-compiled function, "
                 "which does so itself."
             )
-        return self._run(hit, vals)
+        return call_path.run(hit, vals)
 
     def _evict(self, cache: dict) -> None:
         """Drops the least recently used signatures beyond `config.jit_cache_max_entries`

@@ -49,3 +49,7 @@ class CacheIntegrityError(NumbaxError, OSError):
     def __init__(self, path, why: str):
         self.path = path
         super().__init__(f"compile cache file {path} is damaged: {why}")
+
+
+class JitArgumentError(NumbaxError, TypeError):
+    """A non-array positional argument that is not marked static."""

@@ -117,12 +117,11 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
         layout = (len(program.outputs), [f"r{i}" for i in range(len(program.outputs))])
     unpack = codegen.unpacker(*layout)
 
+    dtypes = [v.aval.dtype for v in program.inputs]
+
     def call(*args):
-        try:
-            return unpack(driver(*args))
-        except TypeError:
-            args = [np.ascontiguousarray(a, v.aval.dtype) for a, v in zip(args, program.inputs)]
-            return unpack(driver(*args))
+        # the kernels take C-contiguous arrays of the avals' dtypes (no copy if they are)
+        return unpack(driver(*[np.asarray(a, d, order="C") for a, d in zip(args, dtypes)]))
 
     call.kernel = driver
     call.source = source

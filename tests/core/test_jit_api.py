@@ -11,7 +11,8 @@ import pytest
 
 import core
 import core.numpy as jnp
-from core.jit.api import JitArgumentError, StaticArgumentError, trace_count
+from core.jit.api import StaticArgumentError, trace_count
+from core.jit.errors import JitArgumentError
 
 
 def pyjit(f, **kw):
