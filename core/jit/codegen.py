@@ -518,7 +518,7 @@ def compile_jaxpr(jaxpr: Jaxpr | ClosedJaxpr) -> Callable[..., list[np.ndarray]]
 
     Returns:
       `f(*consts, *args) -> list of numpy arrays`, one argument per constvar then invar
-      (numpy arrays or scalars; C-contiguous arrays of the avals' dtypes take the fast path).
+      (numpy arrays or scalars, converted to C-contiguous arrays of the avals' dtypes).
       Its `kernel` attribute returns the raw results, which `layout` describes (`unpack_exprs`).
     """
     jaxpr = jaxpr.jaxpr if isinstance(jaxpr, ClosedJaxpr) else jaxpr
@@ -527,15 +527,10 @@ def compile_jaxpr(jaxpr: Jaxpr | ClosedJaxpr) -> Callable[..., list[np.ndarray]]
     unpack = unpacker(*unpack_exprs(jaxpr))
 
     def call(*args):
-        try:
-            return unpack(kernel(*args))
-        except TypeError as err:
-            if len(args) != len(in_dtypes):
-                raise TypeError(
-                    f"compiled function takes {len(in_dtypes)} arrays, got {len(args)}"
-                ) from err
-            args = [np.asarray(a, dtype=dt, order="C") for a, dt in zip(args, in_dtypes)]
-            return unpack(kernel(*args))
+        if len(args) != len(in_dtypes):
+            raise TypeError(f"compiled function takes {len(in_dtypes)} arrays, got {len(args)}")
+        # the kernel takes C-contiguous arrays of the avals' dtypes (no copy if they are)
+        return unpack(kernel(*[np.asarray(a, dt, order="C") for a, dt in zip(args, in_dtypes)]))
 
     call.source = source
     call.kernel = kernel
