@@ -529,13 +529,20 @@ def compile_jaxpr(jaxpr: Jaxpr | ClosedJaxpr) -> Callable[..., list[np.ndarray]]
     def call(*args):
         if len(args) != len(in_dtypes):
             raise TypeError(f"compiled function takes {len(in_dtypes)} arrays, got {len(args)}")
-        # the kernel takes C-contiguous arrays of the avals' dtypes (no copy if they are)
-        return unpack(kernel(*[np.asarray(a, dt, order="C") for a, dt in zip(args, in_dtypes)]))
+        return unpack(kernel(*kernel_args(args, in_dtypes)))
 
     call.source = source
     call.kernel = kernel
     call.layout = unpack_exprs(jaxpr)
     return call
+
+
+def kernel_args(args: Sequence, dtypes: Sequence[np.dtype]) -> list[np.ndarray]:
+    """`args` as kernels take them: C-contiguous arrays of `dtypes` (no copy for those that
+    already are; 0-d values stay 0-d). Converting up front, rather than retrying a call that
+    raised TypeError, never mistakes a kernel's own TypeError (a host callback's) for a layout
+    mismatch and never runs a kernel twice."""
+    return [np.asarray(a, dt, order="C") for a, dt in zip(args, dtypes)]
 
 
 def unpacker(n: int, exprs: list[str]) -> Callable[[tuple], list[np.ndarray]]:

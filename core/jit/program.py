@@ -120,8 +120,7 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
     dtypes = [v.aval.dtype for v in program.inputs]
 
     def call(*args):
-        # the kernels take C-contiguous arrays of the avals' dtypes (no copy if they are)
-        return unpack(driver(*[np.asarray(a, d, order="C") for a, d in zip(args, dtypes)]))
+        return unpack(driver(*codegen.kernel_args(args, dtypes)))
 
     call.kernel = driver
     call.source = source

@@ -159,11 +159,7 @@ def _kernel_by_kernel(parts: partition.Program, labels: list, name: str) -> Call
     dtypes = [v.aval.dtype for v in parts.inputs]
 
     def run(*args: Any) -> tuple:
-        try:
-            return driver(*args)
-        except TypeError:  # kernels take C-contiguous arrays of their dtypes
-            args = [np.ascontiguousarray(a, dt) for a, dt in zip(args, dtypes)]
-            return driver(*args)
+        return driver(*codegen.kernel_args(args, dtypes))
 
     run.layout = (len(parts.outputs), [f"r{i}" for i in range(len(parts.outputs))])
     return run

@@ -120,13 +120,9 @@ def build(jaxpr: Jaxpr, parts: partition.Program, labels: list) -> Callable | No
 
     def run(*args: Any) -> tuple:
         ts = np.empty(units + 2, np.int64)
+        args = codegen.kernel_args(args, dtypes)
         start = clock()
-        try:
-            raw = kernel(*args, ts)
-        except TypeError:  # the kernel takes C-contiguous arrays of its dtypes
-            args = [np.ascontiguousarray(a, dt) for a, dt in zip(args, dtypes)]
-            start = clock()
-            raw = kernel(*args, ts)
+        raw = kernel(*args, ts)
         hooks.record_later(expand, start, ts, threading.get_ident())
         return raw
 

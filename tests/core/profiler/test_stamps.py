@@ -121,3 +121,26 @@ def test_a_first_call_under_the_trace_is_timed_unit_by_unit(tmp_path):
     ((call, inside),) = _calls(_events(tmp_path), "jit_<lambda>")
     assert [e["name"] for e in inside] == _units(f, x) and len(inside) == 2
     assert sum(e["dur"] for e in inside) <= call["dur"]
+
+
+@pytest.mark.parametrize("kernels_mode", ["auto", "many"])  # stamped one function; per kernel
+def test_profiling_builds_take_views_and_run_a_raising_kernel_once(tmp_path, kernels_mode):
+    calls = []
+
+    def callback(x):
+        calls.append(x.flags.c_contiguous)
+        if x[0, 0] < 0:
+            raise TypeError("the callback's own TypeError")
+        return x
+
+    f = core.jit(
+        lambda x: core.pure_callback(callback, core.ShapeDtypeStruct(x.shape, x.dtype), x) * 2
+    )
+    x = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+    with config.override("jit_kernels", kernels_mode), profiler.trace(tmp_path):
+        for arg in (x, x.T, x[:, ::2]):  # C-contiguous, transposed, strided
+            np.testing.assert_array_equal(f(arg), np.asarray(arg) * 2)
+        n = len(calls)
+        with pytest.raises(TypeError, match="the callback's own TypeError"):
+            f(-(x.T + 1))
+    assert len(calls) == n + 1 and all(calls)  # ran once, always on C-contiguous arrays
