@@ -52,8 +52,18 @@ def chain(*args: GradientTransformation) -> GradientTransformationExtraArgs:
                 "entries. Make sure the state comes from this optimizer's `init`."
             )
         new_state = []
-        for s, t in zip(state, transforms):
-            updates, new_s = t.update(updates, s, params, **extra_args)
+        for i, (s, t) in enumerate(zip(state, transforms)):
+            try:
+                updates, new_s = t.update(updates, s, params, **extra_args)
+            except AttributeError as err:
+                if getattr(err, "obj", None) is not s:
+                    raise
+                raise StateMismatchError(
+                    f"transformation {i} of the chain got a state of type {type(s).__name__} "
+                    f"without the field {err.name!r} it reads: the state was made by another "
+                    "optimizer's `init`. Call `init` of this optimizer (or restore a "
+                    "checkpoint saved with it) to get its state."
+                ) from err
             new_state.append(new_s)
         return updates, tuple(new_state)
 

@@ -81,6 +81,9 @@ def test_safe_norm_clamps_from_below():
          errors.MissingParamsError),
         (lambda: optim.chain(optim.scale(1.0)).update({"a": jnp.ones(1)}, ()),
          errors.StateMismatchError),
+        (lambda: optim.adam(1e-3).update(
+            {"a": jnp.ones(1)}, optim.sgd(0.1, momentum=0.9).init({"a": jnp.ones(1)})),
+         errors.StateMismatchError),
         (lambda: optim.named_chain(("a", optim.scale(1.0)), ("a", optim.scale(2.0))),
          errors.DuplicateNameError),
         (lambda: optim.partition({"x": optim.sgd(1.0)}, {"a": "y"}).init({"a": jnp.ones(1)}),
