@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from core import tree_util
-from core.array import register_placement
+from core.array import Array, register_placement
 from core.config import config
 from core.device_worker import Worker
 from core.errors import NumbaxError
@@ -214,8 +214,6 @@ def _check_local(device: Any) -> None:
 
 def placed(x: Any, sharding: Sharding) -> Any:
     """`x` as an `Array` placed by `sharding` (the same buffer when `x` already is an Array)."""
-    from core.array import Array
-
     arr = as_value(x)
     return Array._placed(arr._value, arr._aval, sharding)
 

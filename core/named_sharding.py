@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from core import tree_util
+from core.array import Array
 from core.errors import DuplicateSpecError, MeshAxisNotFoundError, NoMeshError, ShardingShapeError
 from core.mesh import Mesh, get_mesh
 from core.sharding import PartitionSpec, Sharding
@@ -170,7 +171,6 @@ def place(x: Any, shardings: Any, where: str) -> Any:
     Returns:
       The placed pytree.
     """
-    from core.array import Array
     from core.devices import placed
 
     def one(sharding: Any, subtree: Any) -> Any:

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from core import tree_util
+from core import distributed, tree_util
 from core.api import _broadcast_prefix, vmap
 from core.array import Array
 from core.avals import ShapedArray, interned
@@ -305,8 +305,6 @@ def _process_group() -> Any:
     """The MPI group of `core.distributed`, or None in a single process."""
     if process_count() == 1:
         return None
-    from core import distributed
-
     return distributed.device_exchange()
 
 

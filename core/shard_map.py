@@ -18,7 +18,9 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from core import numpy as jnp
 from core import tree_util
+from core.api import vmap
 from core.errors import ShardMapOutSpecError, ShardMapSpecError, VmapAxesError
 from core.mesh import Mesh, get_mesh
 from core.sharding import PartitionSpec
@@ -64,8 +66,6 @@ def _check_spec(spec: PartitionSpec, mesh: Mesh, what: str) -> None:
 
 def _split(x: Any, spec: PartitionSpec, mesh: Mesh, index: int) -> tuple[Any, list[str]]:
     """`x` reshaped so every mesh axis its spec names is a leading axis, in mesh order."""
-    from core import numpy as jnp
-
     x = jnp.asarray(x)
     if len(spec) > x.ndim:
         raise ShardMapSpecError(
@@ -97,8 +97,6 @@ def _join(y: Any, spec: PartitionSpec, mesh: Mesh, check_vma: bool) -> Any:
 
     The output has a leading axis for every mesh axis its spec names (and, without
     `check_vma`, for the others too: of those, block 0 is kept)."""
-    from core import numpy as jnp
-
     named = {n for e in spec for n in _entry_axes(e)}
     leading = [n for n in mesh.axis_names if n in named or not check_vma]
     y = y[tuple(slice(None) if n in named else 0 for n in leading)]
@@ -161,8 +159,6 @@ def shard_map(
 
     @functools.wraps(f)
     def mapped(*args: Any) -> Any:
-        from core.api import vmap
-
         m = get_mesh() if mesh is None else mesh
         if m.empty:
             raise ShardMapSpecError(

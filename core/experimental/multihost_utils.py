@@ -15,6 +15,7 @@ from core import tree_util
 from core.devices import process_count, process_index
 from core.distributed import process_group
 from core.errors import NumbaxError
+from core.numpy import asarray
 
 __all__ = ["assert_equal", "broadcast_one_to_all", "process_allgather", "sync_global_devices"]
 
@@ -62,8 +63,6 @@ def broadcast_one_to_all(in_tree: Any, is_source: bool | None = None) -> Any:
     Raises:
       MultihostError: when not exactly one process is the source.
     """
-    from core.numpy import asarray
-
     source = process_index() == 0 if is_source is None else bool(is_source)
     flags = _allgather(source)
     if sum(flags) != 1:

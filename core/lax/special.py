@@ -32,6 +32,7 @@ from core.ad_util import Zero
 from core.custom_derivatives import custom_jvp
 from core.errors import NumbaxError
 from core.numpy._util import promote_args_inexact
+from core.numpy.shapes import broadcast_arrays
 from core.prims import elementwise as ew
 from core.prims import reductions as red
 from core.prims import shapes
@@ -41,10 +42,8 @@ from core.trace import get_aval
 
 def _args(name: str, *xs: Any) -> list[Any]:
     """Float arrays of one dtype and one shape (the broadcasting, promoting front door)."""
-    import core.numpy as jnp
-
     xs = promote_args_inexact(name, *xs)
-    return list(jnp.broadcast_arrays(*xs)) if len(xs) > 1 else xs
+    return list(broadcast_arrays(*xs)) if len(xs) > 1 else xs
 
 
 def _quiet(fn):

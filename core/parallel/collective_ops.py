@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from core.array import Array
 from core.errors import UnboundAxisNameError
 from core.parallel import axis_env
 
@@ -60,8 +61,6 @@ def eager(name: str):
     """The eager impl of collective `name`: runs it when a pmap binds its axis here."""
 
     def impl(*args: Any, **params: Any) -> Any:
-        from core.array import Array
-
         _place(params["axis_name"])  # raise before converting anything
         arrays = [np.asarray(a) for a in args]
         (out,) = run(name, params, arrays)

@@ -4,6 +4,8 @@ Each impl is numpy's `linalg` routine (batched over leading axes), so batching j
 batch axis to the front. JVPs follow the standard formulas (as in JAX's `linalg.py`) for
 cholesky, qr, eigh, inv and slogdet; `svd` has no derivative yet. numba supports the same
 `np.linalg` calls, which is how these lower under `jit`.
+The rules are written on primitives (`dot_general`, `select_n`, ...; the small matrix helpers
+below), never on `core.numpy`, which sits above this layer (core/README.md).
 """
 
 from __future__ import annotations
@@ -13,10 +15,16 @@ from typing import Any
 import numpy as np
 
 from core.ad_util import Zero
+from core.array import Array
 from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
 from core.interpreters import batching
 from core.primitive import Primitive
+from core.prims import indexing
+from core.prims.elementwise import add, div, full_like, mul, neg, select_n, sub
+from core.prims.linalg import dot_general
+from core.prims.reductions import reduce_sum
+from core.prims.shapes import broadcast_in_dim, reshape, transpose, zeros_like
 from core.trace import get_aval
 
 
@@ -39,15 +47,60 @@ def _front_batcher(prim: Primitive) -> None:
 
 
 def _mT(x):
-    from core.numpy.shapes import matrix_transpose
-
-    return matrix_transpose(x)
+    """The matrix transpose of the last two axes."""
+    nd = get_aval(x).ndim
+    return transpose(x, (*range(nd - 2), nd - 1, nd - 2))
 
 
 def _mm(a, b):
-    from core.numpy.linalg_ops import matmul
+    """`a @ b` for stacks of matrices with the same batch shape (one `dot_general`)."""
+    nb = get_aval(a).ndim - 2
+    batch = tuple(range(nb))
+    return dot_general(a, b, (((nb + 1,), (nb,)), (batch, batch)))
 
-    return matmul(a, b)
+
+def _diagonal(x):
+    """The main diagonals of a stack of square matrices: every (n+1)-th element of each
+    flattened matrix (exact picks, as a gather would make)."""
+    *b, n, _ = get_aval(x).shape
+    flat = reshape(x, (*b, n * n))
+    nd = len(b) + 1
+    return indexing.slice(flat, (0,) * nd, (*b, n * n), (*[1] * len(b), n + 1))
+
+
+def _trace(x):
+    """The sums of the main diagonals of a stack of square matrices."""
+    d = _diagonal(x)
+    return reduce_sum(d, (get_aval(d).ndim - 1,))
+
+
+def _matrix_const(value: np.ndarray, x) -> Any:
+    """The (n, m) numpy array `value` broadcast to `x`'s shape: a mask stays bool, numbers
+    take `x`'s dtype."""
+    shape = get_aval(x).shape
+    nd = len(shape)
+    if value.dtype != np.bool_:
+        value = value.astype(get_aval(x).dtype)
+    return broadcast_in_dim(Array(value), shape, (nd - 2, nd - 1))
+
+
+def _tril(x, k: int = 0):
+    """`x` with the entries above diagonal `k` of its last two axes zeroed."""
+    n, m = get_aval(x).shape[-2:]
+    mask = _matrix_const(np.tri(n, m, k, dtype=bool), x)
+    return select_n(mask, zeros_like(x), x)
+
+
+def _rows(v, shape):
+    """The vectors `v` (`(*b, k)`) as the rows of `shape` (`(*b, m, k)`): `v[..., None, :]`."""
+    nb = len(shape) - 2
+    return broadcast_in_dim(v, shape, (*range(nb), nb + 1))
+
+
+def _cols(v, shape):
+    """The vectors `v` (`(*b, k)`) as the columns of `shape` (`(*b, k, k)`): `v[..., :, None]`."""
+    nb = len(shape) - 2
+    return broadcast_in_dim(v, shape, (*range(nb), nb))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -65,9 +118,7 @@ def _inv_abstract_eval(x):
 def _inv_jvp(primals, tangents):
     (x,), (t,) = primals, tangents
     out = inv_p.bind(x)
-    from core.numpy.ufuncs import negative
-
-    return out, negative(_mm(_mm(out, t), out))
+    return out, neg(_mm(_mm(out, t), out))
 
 
 inv_p.def_abstract_eval(_inv_abstract_eval)
@@ -94,9 +145,7 @@ def _slogdet_abstract_eval(x):
 def _slogdet_jvp(primals, tangents):
     (x,), (t,) = primals, tangents
     sign, logabs = slogdet_p.bind(x)
-    from core.numpy.linalg_ops import trace
-
-    dlog = trace(_mm(inv_p.bind(x), t), axis1=-2, axis2=-1)
+    dlog = _trace(_mm(inv_p.bind(x), t))
     return [sign, logabs], [Zero(get_aval(sign)), dlog]
 
 
@@ -125,15 +174,12 @@ def _cholesky_abstract_eval(x):
 
 def _cholesky_jvp(primals, tangents):
     # dL = L * Phi(L^-1 dA L^-T), Phi = lower triangle with the diagonal halved.
-    from core.numpy.creation import eye, tril
-    from core.numpy.ufuncs import multiply
-
     (x,), (t,) = primals, tangents
     L = cholesky_p.bind(x)
     Linv = inv_p.bind(L)
     inner = _mm(_mm(Linv, t), _mT(Linv))
     n = get_aval(x).shape[-1]
-    phi = multiply(tril(inner), 1 - 0.5 * eye(n, dtype=get_aval(x).dtype))
+    phi = mul(_tril(inner), _matrix_const(1 - 0.5 * np.eye(n), inner))
     return L, _mm(L, phi)
 
 
@@ -162,8 +208,6 @@ def _qr_abstract_eval(x, *, full_matrices):
 
 
 def _qr_jvp(primals, tangents, *, full_matrices):
-    from core.numpy.creation import tril
-
     (x,), (t,) = primals, tangents
     q, r = qr_p.bind(x, full_matrices=full_matrices)
     *_, m, n = get_aval(x).shape
@@ -171,10 +215,10 @@ def _qr_jvp(primals, tangents, *, full_matrices):
         raise NotImplementedError("qr derivatives need m >= n and full_matrices=False")
     dx_rinv = _mm(t, inv_p.bind(r))
     qt_dx_rinv = _mm(_mT(q), dx_rinv)
-    lower = tril(qt_dx_rinv, -1)
-    do = lower - _mT(lower)
-    dq = _mm(q, do - qt_dx_rinv) + dx_rinv
-    dr = _mm(qt_dx_rinv - do, r)
+    lower = _tril(qt_dx_rinv, -1)
+    do = sub(lower, _mT(lower))
+    dq = add(_mm(q, sub(do, qt_dx_rinv)), dx_rinv)
+    dr = _mm(sub(qt_dx_rinv, do), r)
     return [q, r], [dq, dr]
 
 
@@ -201,21 +245,16 @@ def _eigh_abstract_eval(x, *, lower):
 
 
 def _eigh_jvp(primals, tangents, *, lower):
-    from core.numpy.creation import eye
-    from core.numpy.linalg_ops import diagonal
-    from core.numpy.ufuncs import divide, multiply, subtract
-    from core.numpy.where import where
-
     (x,), (t,) = primals, tangents
     v, w = eigh_p.bind(x, lower=lower)
     vt_dx_v = _mm(_mT(v), _mm(t, v))
-    dw = diagonal(vt_dx_v, axis1=-2, axis2=-1)
-    n = get_aval(x).shape[-1]
-    gap = subtract(w[..., None, :], w[..., :, None])
-    off = eye(n, dtype=bool) == False  # noqa: E712
-    safe = where(off, gap, 1)
-    f = where(off, divide(1, safe), 0)
-    dv = _mm(v, multiply(f, vt_dx_v))
+    dw = _diagonal(vt_dx_v)
+    shape = get_aval(x).shape
+    gap = sub(_rows(w, shape), _cols(w, shape))  # w_j - w_i
+    off = _matrix_const(~np.eye(shape[-1], dtype=bool), gap)
+    safe = select_n(off, full_like(gap, 1), gap)
+    f = select_n(off, zeros_like(gap), div(full_like(safe, 1), safe))
+    dv = _mm(v, mul(f, vt_dx_v))
     return [v, w], [dv, dw]
 
 
@@ -251,9 +290,6 @@ def _svd_abstract_eval(x, *, full_matrices, compute_uv):
 
 def _svd_jvp(primals, tangents, *, full_matrices, compute_uv):
     # JAX's rule: dS = U^T dA V; ds = diag(dS); dU, dV from the off-diagonal part of dS.
-    from core.numpy.creation import eye
-    from core.numpy.linalg_ops import diagonal
-
     (a,), (da,) = primals, tangents
     *_, m, n = get_aval(a).shape
     if compute_uv and full_matrices and m != n:
@@ -264,23 +300,22 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv):
     u, s, vt = svd_p.bind(a, full_matrices=False, compute_uv=True)
     v = _mT(vt)
     ds_mat = _mm(_mT(u), _mm(da, v))
-    ds = diagonal(ds_mat, axis1=-2, axis2=-1)
+    ds = _diagonal(ds_mat)
     if not compute_uv:
         return [s], [ds]
-    s_row = s[..., None, :]
-    s_col = _mT(s_row)
-    k = min(m, n)
-    ident = eye(k, dtype=get_aval(a).dtype)
-    f = 1 / ((s_row + s_col) * (s_row - s_col) + ident) - ident
-    dss, sds = s_row * ds_mat, s_col * ds_mat
-    du = _mm(u, f * (dss + _mT(dss)))
-    dv = _mm(v, f * (sds + _mT(sds)))
+    kk = get_aval(ds_mat).shape
+    s_row, s_col = _rows(s, kk), _cols(s, kk)
+    ident = _matrix_const(np.eye(kk[-1]), ds_mat)
+    f = sub(div(full_like(ident, 1), add(mul(add(s_row, s_col), sub(s_row, s_col)), ident)), ident)
+    dss, sds = mul(s_row, ds_mat), mul(s_col, ds_mat)
+    du = _mm(u, mul(f, add(dss, _mT(dss))))
+    dv = _mm(v, mul(f, add(sds, _mT(sds))))
     if m > n:
         dav = _mm(da, v)
-        du = du + (dav - _mm(u, _mm(_mT(u), dav))) / s_row
+        du = add(du, div(sub(dav, _mm(u, _mm(_mT(u), dav))), _rows(s, get_aval(dav).shape)))
     if n > m:
         dau = _mm(_mT(da), u)
-        dv = dv + (dau - _mm(v, _mm(vt, dau))) / s_row
+        dv = add(dv, div(sub(dau, _mm(v, _mm(vt, dau))), _rows(s, get_aval(dau).shape)))
     return [u, s, vt], [du, ds, _mT(dv)]
 
 

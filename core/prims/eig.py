@@ -20,7 +20,7 @@ from core.ad_util import Zero
 from core.avals import ShapedArray
 from core.errors import NumbaxError
 from core.primitive import Primitive
-from core.prims.decompositions import _check_matrix, _front_batcher, _mm
+from core.prims.decompositions import _check_matrix, _diagonal, _front_batcher, _mm, inv_p
 from core.prims.shapes import convert_element_type
 from core.trace import get_aval
 
@@ -66,9 +66,6 @@ def _eig_abstract_eval(x, *, compute_left_eigenvectors, compute_right_eigenvecto
 
 
 def _eig_jvp(primals, tangents, *, compute_left_eigenvectors, compute_right_eigenvectors):
-    from core.numpy.linalg import solve
-    from core.numpy.linalg_ops import diagonal
-
     (x,), (t,) = primals, tangents
     if compute_left_eigenvectors or compute_right_eigenvectors:
         raise EigenvectorDerivativeError(
@@ -81,7 +78,7 @@ def _eig_jvp(primals, tangents, *, compute_left_eigenvectors, compute_right_eige
     if type(t) is Zero:
         return [w], [Zero(get_aval(w))]
     dt = convert_element_type(t, get_aval(w).dtype)
-    dw = diagonal(solve(vr, _mm(dt, vr)), axis1=-2, axis2=-1)
+    dw = _diagonal(_mm(inv_p.bind(vr), _mm(dt, vr)))  # diag(solve(vr, dt vr))
     return [w], [dw]
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from core.ad_util import Zero, instantiate
+from core.ad_util import Zero, instantiate, ops
 from core.avals import ShapedArray
 from core.errors import ShapeError
 from core.interpreters import batching
@@ -18,7 +18,6 @@ from core.interpreters.jvp import deflinear
 from core.interpreters.transpose import is_undefined
 from core.primitive import Primitive
 from core.prims.elementwise import select_n, sub
-from core.prims.reductions import reduce_sum
 from core.prims.shapes import broadcast_in_dim, full
 from core.trace import get_aval
 
@@ -161,8 +160,10 @@ def _pad_transpose(ct, x, padding_value, *, padding_config):
     else:
         out.append(None)
     if is_undefined(padding_value):
-        total = reduce_sum(ct, tuple(range(get_aval(ct).ndim)))
-        inner = reduce_sum(out[0], tuple(range(get_aval(ct).ndim))) if out[0] is not None else None
+        # `ad_util.ops.reduce_sum`: the reductions import this module (reduce_prod's jvp)
+        axes = tuple(range(get_aval(ct).ndim))
+        total = ops.reduce_sum(ct, axes)
+        inner = ops.reduce_sum(out[0], axes) if out[0] is not None else None
 
         out.append(sub(total, inner) if inner is not None else total)
     else:

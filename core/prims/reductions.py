@@ -17,6 +17,7 @@ from core.errors import DTypeError, ShapeError
 from core.interpreters.jvp import defjvp_zero, deflinear
 from core.primitive import Primitive
 from core.prims import elementwise as ew
+from core.prims.indexing import pad, slice_in_dim
 from core.prims.shapes import broadcast_in_dim, convert_element_type, reshape, transpose
 from core.trace import get_aval
 
@@ -131,8 +132,6 @@ def _reduce_prod_jvp(primals, tangents, *, axes):
 
 def _prod_tree_jvp(x, t):
     """(prod, its tangent) over axis 0 of `x` by recursive halving."""
-    from core.prims.indexing import pad, slice_in_dim
-
     n, *rest = get_aval(x).shape
     if n == 1:
         return reshape(x, tuple(rest)), reshape(t, tuple(rest))
