@@ -3,19 +3,20 @@
 `pmap(f, axis_name="i")(xs)` traces `f` once on the per-device shapes (with "i" bound to the
 mapped axis, so collectives such as `lax.psum(x, "i")` stay in the program), compiles it with
 `jit`'s back end, cuts every mapped argument into one slice per device and runs each slice on
-its device's worker thread (`core/devices.py`); the kernels release the GIL, so the devices
-compute in parallel, and the collectives meet through a communicator
+its device's worker thread (`core/parallel/dispatch.py`); the kernels release the GIL, so the
+devices compute in parallel, and the collectives meet through a communicator
 (`core/parallel/communicator.py`). The per-device results are stacked along `out_axes` into one
 `Array` placed as JAX 0.10 places them (`core.sharding.pmap_sharding`), which reads back like
 JAX's (`np.asarray` is the stacked result). Under `core.distributed` each process maps over
 its local devices and the collectives reduce over the devices of all processes; each
 process's result holds its own slices (its mesh is of its local devices).
 
-Called on tracers (inside `grad`, `jit`, `vmap` of an enclosing function), `pmap(f)` is
-`vmap(f, axis_name=...)` on the enclosing trace: the same values (also for the collectives)
-on the calling thread, differentiable and batchable like any traced code. Inside the mapped
-function use `grad` as usual: its gradients are per device, and `lax.pmean(grads, "i")`
-averages them over the devices.
+Called on tracers (inside `grad`, `jvp`, `vmap` or `jit` of an enclosing function), `pmap(f)`
+binds the `pmap` primitive with `f`'s per-device jaxpr (`core/parallel/pmap_prim.py`), whose
+rules turn the jvp, transpose or batched version into another pmap, so the derived programs
+run on the devices too. Inside the mapped function use `grad` as usual: its gradients are per
+device, and `lax.pmean(grads, "i")` averages them over the devices. A pmap called inside
+another pmap's per-device program maps as `vmap` on that device's thread.
 
 `process_count`, `host_count`, `host_id`, `effects_barrier` and `live_arrays` answer the
 multi-process queries of JAX.
@@ -30,20 +31,19 @@ from typing import Any
 
 import numpy as np
 
-from core import distributed, tree_util
-from core.api import _broadcast_prefix, vmap
+from core import tree_util
+from core.api import _broadcast_prefix
 from core.array import Array
 from core.avals import ShapedArray, interned
 from core.config import config
-from core.device_worker import current_device
 from core.devices import local_devices, process_count, process_index
 from core.errors import NumbaxError
 from core.interpreters.partial_eval import trace_to_closed_jaxpr
-from core.jit.api import StaticArgumentError, _concrete_inputs, executable, jit
-from core.parallel import axis_env
-from core.parallel.communicator import ThreadCommunicator
-from core.sharding import pmap_sharding
-from core.trace import EvalTrace, as_value, current_trace, get_aval
+from core.jit.api import StaticArgumentError, _concrete_inputs, executable
+from core.parallel import axis_env, dispatch
+from core.parallel.dispatch import read_only
+from core.parallel.pmap_prim import pmap_p, run_jaxpr
+from core.trace import Tracer, as_value, get_aval
 
 __all__ = [
     "PmapArgumentError",
@@ -119,12 +119,12 @@ def pmap(
 
 
 class _Entry:
-    """One traced and compiled per-device program."""
+    """One traced per-device program (compiled on its first concrete call)."""
 
-    __slots__ = ("consts", "exe", "out_avals", "out_axes", "out_tree")
+    __slots__ = ("consts", "exe", "jaxpr", "out_axes", "out_tree")
 
-    def __init__(self, exe, consts, out_avals, out_tree, out_axes):
-        self.exe, self.consts, self.out_avals = exe, consts, out_avals
+    def __init__(self, jaxpr, consts, out_tree, out_axes):
+        self.jaxpr, self.consts, self.exe = jaxpr, consts, None
         self.out_tree, self.out_axes = out_tree, out_axes
 
 
@@ -140,9 +140,6 @@ class _Pmapped:
         self._fun_name = getattr(fun, "__name__", "fun")
         self._entries: dict = {}
         self._lock = threading.Lock()
-        self._traced_version = jit(
-            lambda statics, dyn, kw: self._vmapped(statics, dyn, kw), static_argnums=(0,)
-        )
 
     def __get__(self, obj, objtype=None):
         return self if obj is None else functools.partial(self, obj)
@@ -183,13 +180,50 @@ class _Pmapped:
                 f"Specified axis_size {self._axis_size} doesn't match received axis_size {size}."
             )
         devices = self._check_devices(size)
-        # On tracers, and inside a device thread (a pmap within a pmapped function run op by
-        # op: the devices are busy with the outer one), the mapped function runs as vmap.
-        traced = type(current_trace()) is not EvalTrace or current_device() is not None
-        avals, vals = (None, None) if traced else _concrete_inputs(leaves)
-        if avals is None:
-            return self._traced_version(static_items, dyn_args, kwargs)
-        return self._run(static_items, in_tree, avals, vals, axes, devices)
+        avals, vals = _concrete_inputs(leaves)
+        if avals is None:  # tracers: the pmap primitive, which every transformation maps
+            avals = [_interned(get_aval(x)) for x in leaves]
+            entry = self._entry(static_items, in_tree, avals, axes, size)
+            outs = pmap_p.bind(
+                *[Array(c, v.aval.weak_type) for c, v in zip(entry.consts, entry.jaxpr.invars)],
+                *[_to_input(x, aval) for x, aval in zip(leaves, avals)],
+                **self._params(entry, axes, size, devices),
+            )
+            return tree_util.tree_unflatten(entry.out_tree, outs)
+        entry = self._entry(static_items, in_tree, avals, axes, size)
+        if axis_env.inside_shard():  # a pmap inside a pmapped function run op by op
+            params = self._params(entry, axes, size, devices)
+            outs = run_jaxpr(entry.jaxpr, entry.consts + vals, params)
+            return tree_util.tree_unflatten(entry.out_tree, outs)
+        if entry.exe is None:
+            backend = config.jit_backend if config._jit_enabled else "python"
+            with axis_env.tracing(self._axis_name, size * process_count()):
+                entry.exe = executable(entry.jaxpr, backend, self._fun_name)
+        outs = dispatch.run(
+            entry.exe,
+            entry.consts,
+            vals,
+            axes,
+            entry.jaxpr.out_avals,
+            entry.out_axes,
+            devices,
+            self._axis_name,
+        )
+        return tree_util.tree_unflatten(entry.out_tree, outs)
+
+    def _params(self, entry: _Entry, axes: list, size: int, devices: list) -> dict:
+        """The parameters of the `pmap_p` equation of a call with these inputs."""
+        return dict(
+            jaxpr=entry.jaxpr,
+            axis_name=self._axis_name,
+            axis_size=size,
+            global_axis_size=size * process_count(),
+            in_axes=(None,) * len(entry.consts) + tuple(axes),
+            out_axes=entry.out_axes,
+            devices=None if self._devices is None else tuple(devices),
+            name=self._fun_name,
+            backend=config.jit_backend,
+        )
 
     def _check_devices(self, size: int) -> list:
         devices = self._devices if self._devices is not None else local_devices()
@@ -208,22 +242,11 @@ class _Pmapped:
             )
         return devices[:size]
 
-    def _vmapped(self, static_items: tuple, dyn_args: tuple, kwargs: dict) -> Any:
-        """The mapped function as `vmap` (how `pmap` runs on tracers)."""
-        axes = (self._dynamic_in_axes(len(dyn_args) + len(static_items)), 0)
-        return vmap(
-            lambda dyn, kw: self._call_fun(static_items, dyn, kw),
-            in_axes=axes,
-            out_axes=self._out_axes,
-            axis_name=self._axis_name,
-        )(dyn_args, kwargs)
-
-    def _run(self, static_items, in_tree, avals, vals, axes, devices) -> Any:
-        size = len(devices)
+    def _entry(self, static_items, in_tree, avals, axes, size) -> _Entry:
+        """The traced program for these inputs (traced on a miss; LRU-bounded like jit's)."""
         global_size = size * process_count()
-        backend = config.jit_backend
         key = (in_tree, tuple(map(id, avals)), tuple(axes), static_items, size, global_size)
-        key += (config.trace_context(), config._jit_enabled, backend)
+        key += (config.trace_context(), config._jit_enabled, config.jit_backend)
         try:
             hash(key)
         except TypeError as err:
@@ -236,26 +259,15 @@ class _Pmapped:
             found = self._entries.pop(key, None)
             if found is None:
                 shard_avals = [_shard_aval(a, ax) for a, ax in zip(avals, axes)]
-                entry = self._trace(static_items, in_tree, shard_avals, global_size, backend)
+                entry = self._trace(static_items, in_tree, shard_avals, global_size)
                 found = (entry, avals)  # the avals stay alive: the key holds their ids
             # Most recently used last; at most config.jit_cache_max_entries signatures, as jit.
             self._entries[key] = found
             while len(self._entries) > config.jit_cache_max_entries:
                 del self._entries[next(iter(self._entries))]
-            entry = found[0]
-        communicator = ThreadCommunicator(
-            size, _process_group(), process_index() * size, global_size
-        )
-        vals = [_read_only(v) for v in vals]
-        args = [entry.consts + [_slice(v, ax, i) for v, ax in zip(vals, axes)] for i in range(size)]
-        outputs = _Outputs(entry, size)
-        run = functools.partial(_run_shard, self._axis_name, communicator, outputs.store)
-        with _SUBMIT_LOCK:  # every device queue sees concurrent pmap calls in one order
-            futures = [d.worker.submit(run, i, entry.exe, args[i]) for i, d in enumerate(devices)]
-        _wait(futures)
-        return tree_util.tree_unflatten(entry.out_tree, outputs.arrays(devices))
+            return found[0]
 
-    def _trace(self, static_items, in_tree, shard_avals, global_size, backend) -> _Entry:
+    def _trace(self, static_items, in_tree, shard_avals, global_size) -> _Entry:
         store: list = []
 
         def flat_fun(*shard_leaves):
@@ -267,13 +279,15 @@ class _Pmapped:
 
         with axis_env.tracing(self._axis_name, global_size):
             jaxpr, consts = trace_to_closed_jaxpr(flat_fun, shard_avals)
-            # Under disable_jit every device runs the program op by op.
-            exe = executable(jaxpr, backend if config._jit_enabled else "python")
         out_tree = store[0]
         dummy = tree_util.tree_unflatten(out_tree, [0] * out_tree.num_leaves)
         out_axes = _broadcast_prefix(self._out_axes, dummy, "out_axes")
-        const_vals = [_read_only(np.ascontiguousarray(np.asarray(c))) for c in consts]
-        return _Entry(exe, const_vals, jaxpr.out_avals, out_tree, out_axes)
+        out_axes = tuple(
+            None if ax is None else ax % (aval.ndim + 1)
+            for ax, aval in zip(out_axes, jaxpr.out_avals)
+        )
+        const_vals = [read_only(np.ascontiguousarray(np.asarray(c))) for c in consts]
+        return _Entry(jaxpr, const_vals, out_tree, out_axes)
 
 
 def _shard_aval(aval: ShapedArray, axis: int | None) -> ShapedArray:
@@ -283,98 +297,14 @@ def _shard_aval(aval: ShapedArray, axis: int | None) -> ShapedArray:
     return ShapedArray(shape, aval.dtype, aval.weak_type)
 
 
-def _read_only(value: np.ndarray) -> np.ndarray:
-    """A read-only view of `value`: compiled kernels take read-only arrays, and a writable one
-    costs a slow conversion on every call (half of a small train step's time)."""
-    if not value.flags.writeable:
-        return value
-    view = value.view()
-    view.flags.writeable = False
-    return view
+def _interned(aval: ShapedArray) -> ShapedArray:
+    return interned(aval.shape, aval.dtype, aval.weak_type)
 
 
-def _slice(value: np.ndarray, axis: int | None, i: int) -> np.ndarray:
-    if axis is None:
-        return value
-    # `value[i, ...]` keeps 0-d slices arrays (`value[i]` would be a numpy scalar, which the
-    # kernel's signature rejects: every call would fall back to converting its arguments).
-    return value[i, ...] if axis == 0 else _read_only(np.take(value, i, axis))
-
-
-def _process_group() -> Any:
-    """The MPI group of `core.distributed`, or None in a single process."""
-    if process_count() == 1:
-        return None
-    return distributed.device_exchange()
-
-
-# Two threads calling pmaps at once must queue their shards in the same order on every device,
-# or device 0 could wait in a collective of the first call while device 1 waits in the second's.
-_SUBMIT_LOCK = threading.Lock()
-
-
-class _Outputs:
-    """The stacked outputs of one call, which every device thread fills with its slices (the
-    copies then run in parallel too); an `out_axes=None` output is device 0's."""
-
-    def __init__(self, entry: _Entry, size: int):
-        self.avals, self.axes = entry.out_avals, entry.out_axes
-        self.values: list = []
-        for aval, axis in zip(self.avals, self.axes):
-            if axis is None:
-                self.values.append(None)
-            else:
-                shape = list(aval.shape)
-                shape.insert(axis % (len(shape) + 1), size)
-                self.values.append(np.empty(shape, aval.dtype))
-
-    def store(self, rank: int, outs: list) -> None:
-        for k, (out, axis) in enumerate(zip(outs, self.axes)):
-            if axis is None:
-                if rank == 0:
-                    self.values[k] = np.asarray(out, self.avals[k].dtype)
-            else:
-                buf = self.values[k]
-                index = (slice(None),) * (axis % buf.ndim) + (rank,)
-                buf[index] = out
-
-    def arrays(self, devices: list) -> list[Array]:
-        for v in self.values:  # immutable from now on (and read-only views are fast inputs)
-            if isinstance(v, np.ndarray):
-                v.flags.writeable = False
-        return [
-            Array._placed(
-                v,
-                interned(v.shape, v.dtype, aval.weak_type),
-                pmap_sharding(devices, None if axis is None else axis % v.ndim),
-            )
-            for v, aval, axis in zip(self.values, self.avals, self.axes)
-        ]
-
-
-def _run_shard(axis_name, communicator, store, rank, exe, args) -> None:
-    """Runs on device `rank`'s thread: the compiled program on its slice; stores its outputs."""
-    try:
-        with axis_env.running(axis_name, communicator, rank):
-            store(rank, exe(*args))
-    except BaseException:
-        communicator.abort()  # the other devices would wait for this one forever
-        raise
-
-
-def _wait(futures: list) -> None:
-    """Waits for every device; raises the first real error if a device failed (the others then
-    see a broken barrier)."""
-    error, broken = None, None
-    for f in futures:
-        try:
-            f.result()
-        except threading.BrokenBarrierError as err:
-            broken = broken or err
-        except BaseException as err:
-            error = error or err
-    if error is not None or broken is not None:
-        raise error if error is not None else broken
+def _to_input(x: Any, aval: ShapedArray) -> Any:
+    if isinstance(x, (Array, Tracer)):
+        return x
+    return Array(np.asarray(x, dtype=aval.dtype), aval.weak_type)
 
 
 def _mapped_size(leaves: list, axes: list) -> tuple[int, list]:

@@ -88,3 +88,9 @@ def place(axis_name: Any) -> tuple[Any, int] | None:
         if name == axis_name:
             return communicator, rank
     return None
+
+
+def inside_shard() -> bool:
+    """Whether this thread runs a device's program of a pmap (a nested pmap must not wait for
+    the devices, which are busy with the outer one)."""
+    return bool(_frames("running"))

@@ -104,7 +104,7 @@ def test_psummed_gradients_equal_the_global_batch_gradient():
         np.testing.assert_allclose(g, expected, rtol=1e-5, atol=1e-7)
 
 
-def test_grad_of_an_enclosing_function_runs_pmap_as_vmap():
+def test_grad_and_jit_of_an_enclosing_function():
     x = np.arange(6.0, dtype=np.float32).reshape(3, 2)
     per_device = lambda w, x: jnp.sum(jnp.sin(w * x)) + lax.psum(w[0], "i")
     f = core.pmap(per_device, "i", in_axes=(None, 0))

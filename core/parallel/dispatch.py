@@ -1,0 +1,178 @@
+"""Running one compiled per-device program on several device threads at once.
+
+`run` cuts every mapped input into one slice per device, queues the program of each slice on
+its device's worker thread (`core/device_worker.py`), waits for all of them and stacks the
+per-device outputs along their `out_axes` into `Array`s placed as JAX places pmap outputs
+(`core.sharding.pmap_sharding`). The kernels release the GIL, so the devices compute in
+parallel; their collectives meet through one `ThreadCommunicator` per call (and, under
+`core.distributed`, the other processes). Both `pmap`'s call path and the `pmap` primitive's
+impl (`core/parallel/pmap_prim.py`) come here.
+
+A caller that is itself a device worker (a jitted program running on a device's queue that
+reaches a pmap through a host call) runs its own device's slice inline instead of queueing it
+behind itself.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from core import distributed
+from core.array import Array
+from core.avals import ShapedArray, interned
+from core.device_worker import current_device
+from core.devices import process_count, process_index
+from core.parallel import axis_env
+from core.parallel.communicator import ThreadCommunicator
+from core.sharding import pmap_sharding
+
+__all__ = ["read_only", "run"]
+
+
+def read_only(value: np.ndarray) -> np.ndarray:
+    """A read-only view of `value`: compiled kernels take read-only arrays, and a writable one
+    costs a slow conversion on every call (half of a small train step's time)."""
+    if not value.flags.writeable:
+        return value
+    view = value.view()
+    view.flags.writeable = False
+    return view
+
+
+def _slice(value: np.ndarray, axis: int | None, i: int) -> np.ndarray:
+    if axis is None:
+        return value
+    # `value[i, ...]` keeps 0-d slices arrays (`value[i]` would be a numpy scalar, which the
+    # kernel's signature rejects: every call would fall back to converting its arguments).
+    return value[i, ...] if axis == 0 else read_only(np.take(value, i, axis))
+
+
+def _process_group() -> Any:
+    """The MPI group of `core.distributed`, or None in a single process."""
+    return None if process_count() == 1 else distributed.device_exchange()
+
+
+# Two threads calling pmaps at once must queue their shards in the same order on every device,
+# or device 0 could wait in a collective of the first call while device 1 waits in the second's.
+_SUBMIT_LOCK = threading.Lock()
+
+
+class _Outputs:
+    """The stacked outputs of one call, which every device thread fills with its slices (the
+    copies then run in parallel too); an `out_axes=None` output is device 0's."""
+
+    def __init__(self, avals: Sequence[ShapedArray], axes: Sequence[int | None], size: int):
+        self.avals, self.axes = avals, axes
+        self.values: list = []
+        for aval, axis in zip(avals, axes):
+            if axis is None:
+                self.values.append(None)
+            else:
+                shape = list(aval.shape)
+                shape.insert(axis, size)
+                self.values.append(np.empty(shape, aval.dtype))
+
+    def store(self, rank: int, outs: list) -> None:
+        for k, (out, axis) in enumerate(zip(outs, self.axes)):
+            if axis is None:
+                if rank == 0:
+                    self.values[k] = np.asarray(out, self.avals[k].dtype)
+            else:
+                self.values[k][(slice(None),) * axis + (rank,)] = out
+
+    def arrays(self, devices: list) -> list[Array]:
+        for v in self.values:  # immutable from now on (and read-only views are fast inputs)
+            v.flags.writeable = False
+        return [
+            Array._placed(v, interned(v.shape, v.dtype, aval.weak_type), pmap_sharding(devices, ax))
+            for v, aval, ax in zip(self.values, self.avals, self.axes)
+        ]
+
+
+def _run_shard(axis_name, communicator, store, rank, exe, args) -> None:
+    """Runs on device `rank`'s thread: the compiled program on its slice; stores its outputs."""
+    try:
+        with axis_env.running(axis_name, communicator, rank):
+            store(rank, exe(*args))
+    except BaseException:
+        communicator.abort()  # the other devices would wait for this one forever
+        raise
+
+
+def _wait(futures: list) -> None:
+    """Waits for every device; raises the first real error if a device failed (the others then
+    see a broken barrier)."""
+    error, broken = None, None
+    for f in futures:
+        try:
+            f.result()
+        except threading.BrokenBarrierError as err:
+            broken = broken or err
+        except BaseException as err:
+            error = error or err
+    if error is not None or broken is not None:
+        raise error if error is not None else broken
+
+
+class _Inline:
+    """The result of a slice run on the calling thread, waited for like a `Future`."""
+
+    def __init__(self, fn: Callable[..., Any], *args: Any):
+        self._error: BaseException | None = None
+        try:
+            fn(*args)
+        except BaseException as err:
+            self._error = err
+
+    def result(self) -> None:
+        if self._error is not None:
+            raise self._error
+
+
+def run(
+    exe: Callable[..., list],
+    consts: list[np.ndarray],
+    vals: list[np.ndarray],
+    in_axes: Sequence[int | None],
+    out_avals: Sequence[ShapedArray],
+    out_axes: Sequence[int | None],
+    devices: list,
+    axis_name: Any,
+) -> list[Array]:
+    """Runs `exe` once per device, in parallel, on the devices' slices of `vals`.
+
+    Args:
+      exe: the compiled per-device program; takes `consts` then one slice of each value.
+      consts: arguments every device gets whole (ahead of the sliced ones).
+      vals: C-contiguous numpy arrays, mapped along `in_axes` (None: every device gets it whole).
+      in_axes: the mapped axis of each value (non-negative) or None.
+      out_avals: the per-device outputs' avals.
+      out_axes: where each output stacks the devices' results (non-negative), or None: the
+        output is device 0's.
+      devices: one device per slice.
+      axis_name: the name the collectives of `exe` use for this axis.
+
+    Returns:
+      The stacked outputs, placed over `devices`.
+    """
+    size = len(devices)
+    global_size = size * process_count()
+    communicator = ThreadCommunicator(size, _process_group(), process_index() * size, global_size)
+    vals = [read_only(v) for v in vals]
+    args = [consts + [_slice(v, ax, i) for v, ax in zip(vals, in_axes)] for i in range(size)]
+    outputs = _Outputs(out_avals, out_axes, size)
+    shard = functools.partial(_run_shard, axis_name, communicator, outputs.store)
+    here = current_device()
+    with _SUBMIT_LOCK:  # every device queue sees concurrent pmap calls in one order
+        futures = [
+            None if d is here else d.worker.submit(shard, i, exe, args[i])
+            for i, d in enumerate(devices)
+        ]
+    futures = [_Inline(shard, i, exe, args[i]) if f is None else f for i, f in enumerate(futures)]
+    _wait(futures)
+    return outputs.arrays(devices)
