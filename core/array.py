@@ -22,10 +22,11 @@ from core.avals import ShapedArray, interned
 
 class _Placement:
     """Where arrays live is decided above the IR (`core/devices.py`, `core/sharding.py`), which
-    registers these two functions here when it is imported (`register_placement`)."""
+    registers these functions here when it is imported (`register_placement`)."""
 
     default_sharding: Callable[[], Any]
     addressable_shards: Callable[[Array], list]
+    global_shards: Callable[[Array], list]
 
 
 placement = _Placement()
@@ -166,6 +167,24 @@ class Array(ArrayBase):
         of `devices_indices_map` for a `NamedSharding` (a pmap output: slice `i` along the
         mapped axis, kept with size 1, on device `i`)."""
         return placement.addressable_shards(self)
+
+    @property
+    def global_shards(self) -> list:
+        """A `Shard` per device of the sharding; other processes' ones have `data=None`."""
+        return placement.global_shards(self)
+
+    def addressable_data(self, index: int) -> Array:
+        """The data of addressable shard `index` (`addressable_shards[index].data`)."""
+        return self.addressable_shards[index].data
+
+    @property
+    def is_fully_addressable(self) -> bool:
+        """Whether this process holds every shard of the array."""
+        return self.sharding.is_fully_addressable
+
+    def on_device_size_in_bytes(self) -> int:
+        """The bytes of all the array's shards (a replicated array counts every copy)."""
+        return sum(s.data.nbytes for s in self.addressable_shards)
 
     def __repr__(self) -> str:
         body = np.array2string(

@@ -27,7 +27,13 @@ from core.array import Array, register_placement
 from core.config import config
 from core.device_worker import Worker
 from core.errors import NumbaxError
-from core.sharding import Sharding, SingleDeviceSharding, addressable_shards, pmap_sharding
+from core.sharding import (
+    Sharding,
+    SingleDeviceSharding,
+    addressable_shards,
+    global_shards,
+    pmap_sharding,
+)
 from core.trace import as_value
 
 
@@ -280,4 +286,8 @@ def block_until_ready(x: Any) -> Any:
     return x
 
 
-register_placement(default_sharding=default_sharding, addressable_shards=addressable_shards)
+register_placement(
+    default_sharding=default_sharding,
+    addressable_shards=addressable_shards,
+    global_shards=global_shards,
+)

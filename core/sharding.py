@@ -52,7 +52,10 @@ class Shard:
         self.device, self.index, self.data, self.replica_id = device, index, data, replica_id
 
     def __repr__(self) -> str:
-        return f"Shard(device={self.device!r}, index={self.index}, replica_id={self.replica_id})"
+        return (
+            f"Shard(device={self.device!r}, index={self.index}, replica_id={self.replica_id}, "
+            f"data={self.data})"
+        )
 
 
 class Sharding:
@@ -71,6 +74,11 @@ class Sharding:
         from core.devices import process_index
 
         return {d for d in self._devices if d.process_index == process_index()}
+
+    @property
+    def is_fully_addressable(self) -> bool:
+        """Whether this process holds every device of the sharding."""
+        return len(self.addressable_devices) == len(self.device_set)
 
     @property
     def num_devices(self) -> int:
@@ -142,19 +150,32 @@ class PartitionSpec(tuple):
 # The mesh and named-sharding API lives in its own modules (which import the classes above).
 
 
-def addressable_shards(arr: Array) -> list:
-    """`arr.addressable_shards`: the `Shard`s of this process (see `core.array.Array`)."""
+def global_shards(arr: Array) -> list:
+    """`arr.global_shards`: one `Shard` per device of its sharding, in the sharding's device
+    order; the copies of one piece count up their `replica_id` (0, 1, ...) as in JAX, and the
+    shards of other processes' devices have `data=None`."""
     sharding = arr.sharding
     if hasattr(sharding, "devices_indices_map"):  # NamedSharding, SingleDeviceSharding
         pieces = list(sharding.devices_indices_map(arr.shape).items())
     else:
         pieces = [(arr.device, tuple(slice(None) for _ in range(arr.ndim)))]
+    local = sharding.addressable_devices
+    copies: dict[str, int] = {}
     out = []
     for d, index in pieces:
-        value = arr._value[index]
-        aval = interned(value.shape, value.dtype, arr.weak_type)
-        out.append(Shard(d, index, Array._placed(value, aval, SingleDeviceSharding(d))))
-    return [s for s in out if s.device in sharding.addressable_devices]
+        replica = copies[repr(index)] = copies.get(repr(index), -1) + 1
+        data = None
+        if d in local:
+            value = arr._value[index]
+            aval = interned(value.shape, value.dtype, arr.weak_type)
+            data = Array._placed(value, aval, SingleDeviceSharding(d))
+        out.append(Shard(d, index, data, replica))
+    return out
+
+
+def addressable_shards(arr: Array) -> list:
+    """`arr.addressable_shards`: the `Shard`s of this process (see `core.array.Array`)."""
+    return [s for s in global_shards(arr) if s.data is not None]
 
 
 from core.mesh import (  # noqa: E402

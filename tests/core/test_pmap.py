@@ -295,3 +295,23 @@ def test_axis_index_groups_are_refused_not_ignored():
     f = core.pmap(lambda x: lax.psum(x, "i", axis_index_groups=[[0, 1], [2, 3]]), "i")
     with pytest.raises(AxisIndexGroupsError, match="lax.psum: axis_index_groups"):
         f(np.ones(4))
+
+
+def test_outputs_read_back_shard_by_shard_like_jax():
+    out = core.pmap(lambda x: x * 2)(np.arange(8.0, dtype=np.float32).reshape(4, 2))
+    part = out.addressable_data(2)  # JAX 0.10.2: [[8. 10.]] on CpuDevice(id=2)
+    np.testing.assert_array_equal(np.asarray(part), [[8.0, 10.0]])
+    assert part.devices() == {core.devices()[2]}
+    assert out.is_fully_addressable and not out.is_fully_replicated
+    assert len(out.global_shards) == 4 and out.on_device_size_in_bytes() == 32
+    assert repr(out.addressable_shards[0]) == (
+        "Shard(device=CpuDevice(id=0), index=(slice(0, 1, None), slice(None, None, None)), "
+        "replica_id=0, data=[[0. 2.]])"
+    )
+    np.testing.assert_array_equal(np.asarray(out[1]), [4.0, 6.0])
+    same = core.pmap(lambda x: x, out_axes=None)(np.arange(4.0, dtype=np.float32))
+    # JAX: replica ids 0..3 over devices 0..3, index (), 16 bytes (every copy counted).
+    assert [(s.device.id, s.replica_id, s.index) for s in same.addressable_shards] == [
+        (i, i, ()) for i in range(4)
+    ]
+    assert same.on_device_size_in_bytes() == 16
