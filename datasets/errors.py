@@ -3,9 +3,9 @@
 One class per failure, each subclassing the built-in exception a caller would catch for it
 (a missing dataset is a `FileNotFoundError`, a bad file a `ValueError`). The message names the
 file, what was expected and what was found, and says how to fix it; the same facts are kept as
-attributes for programs. Every class derives from the package root `DatasetError`; unlike the
-other packages' roots it is not a `core.errors.NumbaxError`, because `datasets` needs only numpy
-(importing `core.errors` would import the whole core).
+attributes for programs. Every class derives from the package root `DatasetError`, a
+`core.errors.NumbaxError` like the other packages' roots: `import core.errors` loads no more of
+core (core/__init__.py is lazy), so `datasets` still imports only numpy and the standard library.
 """
 
 from __future__ import annotations
@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from core.errors import NumbaxError
 
-class DatasetError(Exception):
+
+class DatasetError(NumbaxError):
     """Root of `datasets`' errors: ``except datasets.errors.DatasetError`` catches every one."""
 
 

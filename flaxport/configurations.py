@@ -15,6 +15,8 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
+from nn.errors import ConfigValueNotImplementedError, UnknownConfigOptionError
+
 # Flax 0.12.8's flags and defaults.
 DEFAULTS: dict[str, Any] = {
     "flax_filter_frames": True,
@@ -51,23 +53,21 @@ class Config:
         try:
             return self._values[name]
         except KeyError:
-            raise LookupError(f"Unrecognized config option: {name}") from None
+            raise UnknownConfigOptionError(name) from None
 
     def update(self, name: Any, value: Any, /) -> None:
         """Sets flag `name` (a name, or an object with a `.name`) to `value`.
 
         Raises:
-          LookupError: for a name Flax does not have.
-          NotImplementedError: for a non-default value of a flag that changes results.
+          UnknownConfigOptionError: (a `LookupError`) for a name Flax does not have.
+          ConfigValueNotImplementedError: (a `NotImplementedError`) for a non-default value of
+            a flag that changes results.
         """
         name = getattr(name, "name", name)
         if name not in self._values:
-            raise LookupError(f"Unrecognized config option: {name}")
+            raise UnknownConfigOptionError(name)
         if name in _SEMANTIC and value != DEFAULTS[name]:
-            raise NotImplementedError(
-                f"flax.config {name}={value!r} is not implemented: numbax behaves as Flax does "
-                f"with the default ({DEFAULTS[name]!r}). Remove the update to run the program."
-            )
+            raise ConfigValueNotImplementedError(name, value, DEFAULTS[name])
         self._values[name] = value
 
     @contextlib.contextmanager

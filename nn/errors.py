@@ -644,3 +644,36 @@ class AxesOutsideModuleError(FlaxError, ValueError):
             f"nn.partitioning.{what} must run inside a module method (setup or @nn.compact), "
             "or be given the module: module=self."
         )
+
+
+class UnknownConfigOptionError(FlaxError, LookupError):
+    """``flax.config`` (``flaxport.config``) has no flag of that name.
+
+    Failing code::
+
+        flaxport.config.update("flax_use_orbax", True)  # not a Flax flag (misspelled?)
+
+    Fix: use a name of ``flaxport.configurations.DEFAULTS`` (Flax's flags), e.g.
+    ``flaxport.config.update("flax_use_orbax_checkpointing", False)``.
+    """
+
+    def __init__(self, name: str):
+        super().__init__(f"Unrecognized config option: {name}")
+
+
+class ConfigValueNotImplementedError(FlaxError, NotImplementedError):
+    """A ``flax.config`` flag that changes results was set to a value numbax does not
+    implement (numbax behaves as Flax does with the flag's default).
+
+    Failing code::
+
+        flaxport.config.update("flax_return_frozendict", True)
+
+    Fix: remove the update; the program then behaves as under Flax's default.
+    """
+
+    def __init__(self, name: str, value: Any, default: Any):
+        super().__init__(
+            f"flax.config {name}={value!r} is not implemented: numbax behaves as Flax does "
+            f"with the default ({default!r}). Remove the update to run the program."
+        )

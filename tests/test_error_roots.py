@@ -1,11 +1,15 @@
 """Every package has one error root: `core.errors.NumbaxError` for core, and under it
-`nn.errors.FlaxError`, `optim.errors.OptimError` and `train.errors.TrainError`;
-`datasets.errors.DatasetError` stands alone because `datasets` needs only numpy. Every
-exception class a package's modules define derives from its root (private mixins aside)."""
+`nn.errors.FlaxError` (also flaxport's: `flaxport.errors` is `nn.errors`, as `flax.errors`),
+`optim.errors.OptimError`, `train.errors.TrainError` and `datasets.errors.DatasetError`. Every
+exception class a package's modules define derives from its root (private mixins aside).
+`datasets` still needs only numpy: `import core.errors` loads no more of core."""
 
 import importlib
 import inspect
 import pkgutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +21,7 @@ ROOTS = {
     "optim": "optim.errors.OptimError",
     "train": "train.errors.TrainError",
     "datasets": "datasets.errors.DatasetError",
+    "flaxport": "nn.errors.FlaxError",
 }
 # Modules that need an optional dependency or start worker processes when imported.
 _SKIP = ("core.distributed", "core.parallel.communicator", "train.orbax")
@@ -56,7 +61,7 @@ def test_every_error_derives_from_the_package_root(package):
     assert not stray, f"errors outside {ROOTS[package]}: {stray}"
 
 
-@pytest.mark.parametrize("package", ["nn", "optim", "train"])
+@pytest.mark.parametrize("package", ["nn", "optim", "train", "datasets", "flaxport"])
 def test_package_roots_are_numbax_errors(package):
     assert issubclass(_root(ROOTS[package]), NumbaxError)
 
@@ -70,3 +75,18 @@ def test_builtin_bases_kept():
     assert issubclass(TreeKeyError, KeyError)
     assert issubclass(CheckpointExistsError, FileExistsError)
     assert issubclass(CheckpointNotFoundError, (FileNotFoundError, ValueError))
+
+
+def test_import_datasets_loads_no_more_of_core():
+    code = (
+        "import sys, datasets, datasets.mnist, datasets.errors\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('core', 'numba', 'scipy')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    assert out.stdout.strip() == "['core', 'core.errors', 'core.packages']"
