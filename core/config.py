@@ -52,6 +52,9 @@ _DEFAULTS: dict[str, Any] = {
     # read once, when the devices are first needed (`core/devices.py`), like JAX's
     # `jax_num_cpu_devices`.
     "num_cpu_devices": -1,
+    # The threads of compiled code (-1: $NUMBAX_NUM_THREADS, else one per usable core); read
+    # once, when the jit back end loads (`core/jit/threads.py`).
+    "num_threads": -1,
     # The numba back end (core/jit/program.py): print a line for compiles over about a second;
     # split programs into kernels ("auto": programs of many kernels, "many", "one"); worker
     # processes compiling new kernels (-1: the number of cores minus one).
@@ -95,8 +98,8 @@ def _validate(key: str, value: Any) -> None:
             number = "an integer" if kind is int else "a number"
             raise ValueError(f"{key} ({what}) must be {number} >= {low}, got {value!r}.")
     count_ok = type(value) is int and (value == -1 or value > 0)
-    if key == "num_cpu_devices" and not count_ok:
-        raise ValueError(f"num_cpu_devices must be a positive int or -1, got {value!r}.")
+    if key in ("num_cpu_devices", "num_threads") and not count_ok:
+        raise ValueError(f"{key} must be a positive int or -1, got {value!r}.")
     if key in _FROZEN:
         raise RuntimeError(_FROZEN[key])
     if key == "numpy_dtype_promotion":

@@ -27,6 +27,7 @@ from core.array import Array, register_placement
 from core.config import config
 from core.device_worker import Worker
 from core.errors import NumbaxError
+from core.jit import threads
 from core.sharding import (
     Sharding,
     SingleDeviceSharding,
@@ -64,8 +65,7 @@ class CpuDevice:
         if self.process_index != process_index():
             raise DeviceError(f"{self!r} belongs to process {self.process_index}, not this one.")
         if self._worker is None:
-            cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
-            self._worker = Worker(self, max(1, cores // len(local_devices())))
+            self._worker = Worker(self, threads.device_share(len(local_devices())))
         return self._worker
 
     def __repr__(self) -> str:
@@ -95,7 +95,7 @@ def _local_count() -> int:
                     "number of CPU devices to create, or unset it for one per core."
                 )
         else:
-            n = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+            n = threads.usable_cores()
     return max(int(n), 1)
 
 

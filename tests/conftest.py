@@ -18,10 +18,6 @@ import pytest
 _CACHE_ROOT = Path(__file__).resolve().parent.parent / ".pytest_numba_cache"
 os.environ.setdefault("NUMBAX_CACHE_DIR", str(_CACHE_ROOT / "numbax"))
 os.environ.setdefault("NUMBA_CACHE_DIR", str(_CACHE_ROOT / "numba"))
-# Two test workers each running a multi-threaded BLAS on 2 cores oversubscribe the machine and
-# make small matmuls 100x slower; one BLAS thread per worker keeps the suite fast.
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")
 # Eight CPU devices whatever the core count, as JAX's own tests force eight host devices: pmap
 # tests map over up to 8 (device threads start only when a pmap uses them).
 os.environ.setdefault("NUMBAX_NUM_CPU_DEVICES", "8")

@@ -23,6 +23,10 @@ class UnsupportedDTypeError(LoweringError):
         super().__init__(f"arrays of dtype {', '.join(dtypes)}")
 
 
+class ThreadCountError(NumbaxError, ValueError):
+    """`NUMBAX_NUM_THREADS` is not a positive integer."""
+
+
 class NumpyFallbackWarning(NumbaxError, UserWarning):
     """A jitted function runs on the numpy back end because numba cannot compile it."""
 

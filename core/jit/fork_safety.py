@@ -12,6 +12,7 @@ Without TBB (no wheel for the platform) on Linux, numbax selects `workqueue` and
 makes the calls of parallel kernels take one process-wide lock, so threads never launch two at
 once (they queue instead of aborting the process). A `NUMBA_THREADING_LAYER` set by the user is
 respected (with the lock if it is `workqueue`). `threading_layer()` says which layer is in use.
+`configure()` also sizes numba's pool by numbax's thread policy (`core/jit/threads.py`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from typing import Any
 
 import numba
 from numba.np.ufunc import parallel
+
+from core.jit import threads
 
 _LIBTBB = {"linux": "libtbb.so.12", "darwin": "libtbb.12.dylib", "win32": "tbb12.dll"}
 
@@ -48,15 +51,20 @@ def _load_tbb() -> bool:
 
 
 def configure() -> str:
-    """Selects TBB as numba's threading layer unless the user chose one or numba has already
-    started its threads.
+    """Fixes numbax's thread count (`threads.fix`) and, unless numba has already started its
+    threads, sizes numba's pool with it and selects TBB as the threading layer (unless the user
+    chose one).
 
     Returns:
       The layer requested: "tbb", or numba's setting left as it was.
     """
-    chosen = numba.config.THREADING_LAYER
-    if os.environ.get("NUMBA_THREADING_LAYER") or parallel._is_initialized:
-        return chosen
+    n = threads.fix()
+    if parallel._is_initialized:
+        return numba.config.THREADING_LAYER
+    if not os.environ.get("NUMBA_NUM_THREADS"):
+        numba.config.NUMBA_NUM_THREADS = n  # the pool's size; an explicit setting caps it
+    if os.environ.get("NUMBA_THREADING_LAYER"):
+        return numba.config.THREADING_LAYER
     if _load_tbb():
         numba.config.THREADING_LAYER = "tbb"
     elif sys.platform.startswith("linux"):  # GNU OpenMP is numba's default there
@@ -69,10 +77,12 @@ _LAUNCH_LOCK = threading.RLock()
 
 def serialized(call: Callable[..., Any]) -> Callable[..., Any]:
     """`call` (a compiled program, with its `.source` and its entry `.kernel` if it has them),
-    made to hold a process-wide lock while it runs if it may launch threaded loops on the
-    `workqueue` layer, which aborts the process when two threads use it at once; else `call`."""
+    made to hold a process-wide lock while it runs if it may launch threaded loops (`prange`,
+    large matrix products: `core/jit/gemm.py`) on the `workqueue` layer, which aborts the
+    process when two threads use it at once; else `call`."""
     source = getattr(call, "source", None)
-    if numba.config.THREADING_LAYER != "workqueue" or (source and "prange(" not in source):
+    threaded = source is None or "prange(" in source or "rt.dot(" in source
+    if numba.config.THREADING_LAYER != "workqueue" or not threaded:
         return call
 
     def locked(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -2,7 +2,7 @@
 
 Also the scalar Threefry-2x32 hash (fused into loops like any elementwise op), bit casts,
 digamma/polygamma/erf_inv for float64, which have no libm or vecmath version, and the array
-intrinsics (`empty`, `full`, `reshape`, `copy`, `ld`/`st`, `where`, `dot`) that generated code
+intrinsics (`empty`, `full`, `reshape`, `copy`, `ld`/`st`, `where`) that generated code
 uses instead of numba's array methods, which cost compile time at every call site or a separate
 compile per signature (see the comment above them).
 
@@ -21,7 +21,6 @@ from numba.core import cgutils
 from numba.core.errors import TypingError
 from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
-from numba.np import linalg
 from numba.np.arrayobj import (
     _empty_nd_impl,
     get_itemsize,
@@ -32,6 +31,7 @@ from numba.np.arrayobj import (
 )
 
 from core.jit import vecmath
+from core.jit.gemm import dot as dot  # matrix products: one BLAS call or blocks on the pool
 from core.jit.numba_cache import cached_njit
 
 _OPTS = dict(error_model="numpy", cache=True)
@@ -330,48 +330,6 @@ def where(typingctx, cond, a, b):
         return builder.select(c, x, y)
 
     return kind(cond, a, b), codegen
-
-
-_BLAS_DTYPES = (types.float32, types.float64, types.complex64, types.complex128)
-
-
-@intrinsic
-def dot(typingctx, a, b, out):
-    """`np.dot(a, b, out)` on 2-d matrices of one float or complex dtype: one BLAS gemm call.
-
-    `a` and `b` are C- or F-contiguous (a `.T` of a C-contiguous array is F), `out` is
-    C-contiguous, and the shapes agree (unchecked).
-    """
-    arrays = (a, b, out)
-    if not (
-        all(isinstance(t, types.Array) and t.ndim == 2 and t.dtype == out.dtype for t in arrays)
-        and out.dtype in _BLAS_DTYPES
-        and a.layout in "CF"
-        and b.layout in "CF"
-        and out.layout == "C"
-    ):
-        raise TypingError(f"rt.dot takes 2-d C/F-contiguous float matrices, got {arrays}")
-    linalg.ensure_blas()
-
-    def codegen(context, builder, signature, args):
-        x, y, o = (make_array(t)(context, builder, v) for t, v in zip(arrays, args))
-        m, k = cgutils.unpack_tuple(builder, x.shape)
-        n = cgutils.unpack_tuple(builder, y.shape)[1]
-        zero = context.get_constant(types.intp, 0)
-        empty = builder.or_(
-            builder.icmp_signed("==", k, zero),
-            builder.or_(builder.icmp_signed("==", m, zero), builder.icmp_signed("==", n, zero)),
-        )
-        with builder.if_else(empty, likely=False) as (then, otherwise):
-            with then:
-                cgutils.memset(builder, o.data, builder.mul(o.itemsize, o.nitems), 0)
-            with otherwise:
-                linalg.call_xxgemm(
-                    context, builder, a, (m, k), x.data, b, (k, n), y.data, out, (m, n), o.data
-                )
-        return context.get_dummy_value()
-
-    return types.none(a, b, out), codegen
 
 
 @cached_njit(**_OPTS)

@@ -32,17 +32,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import itertools
-import os
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-
-# The matrices of this program are small (32 x 784 at most); a multithreaded BLAS only adds
-# synchronization (measured over 100 ms instead of 1 ms per step on a busy 2-core machine).
-# This must happen before numpy or numba load their BLAS; an explicit setting wins.
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
 from tqdm import tqdm

@@ -1,4 +1,5 @@
-"""Parallel kernels survive fork() (the child computes, also with new compiles) and threads."""
+"""Parallel kernels and blocked matrix products survive fork() (the child computes, also with
+new compiles) and threads."""
 
 import importlib.metadata
 import os
@@ -26,6 +27,12 @@ want = np.tanh(x) * 2 + 1
 np.testing.assert_allclose(np.asarray(f(x)), want, rtol=1e-5, atol=1e-6)
 (entry,) = api._trace_caches[f._fun].values()
 assert "prange(" in entry.exe.source  # the kernel runs on numba's thread pool
+g = jit(lambda a, b: jnp.dot(a, b) + 1.0)  # a product large enough for blocks on the pool
+a = np.random.default_rng(0).standard_normal((256, 256)).astype(np.float32)
+want_g = a.astype(np.float64) @ a.T + 1
+def check_g():
+    np.testing.assert_allclose(np.asarray(g(a, a.T)), want_g, rtol=1e-4, atol=1e-3)
+check_g()
 print(fork_safety.threading_layer(), flush=True)
 
 pid = os.fork()
@@ -33,6 +40,7 @@ if pid == 0:  # the child: the parent's kernel, then a new shape (a new parallel
     try:
         np.testing.assert_allclose(np.asarray(f(x)), want, rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(np.asarray(f(x[:200000])), want[:200000], rtol=1e-5, atol=1e-6)
+        check_g()
     except BaseException as err:
         print("child failed:", err, flush=True)
         os._exit(1)
@@ -45,6 +53,7 @@ def work():
     try:
         for _ in range(5):
             np.testing.assert_allclose(np.asarray(f(x)), want, rtol=1e-5, atol=1e-6)
+            check_g()
     except BaseException as err:
         errors.append(err)
 threads = [threading.Thread(target=work) for _ in range(3)]

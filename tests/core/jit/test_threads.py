@@ -1,0 +1,123 @@
+"""numbax's thread policy (core/jit/threads.py): the count under CPU masks, the option and the
+environment variable, device shares, OpenBLAS turned to one thread, and a process-wide count
+that the configuration can no longer change once the back end has loaded."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.config import config
+from core.jit import threads
+from core.jit.errors import ThreadCountError
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture
+def policy(monkeypatch):
+    """The policy as a fresh process sees it: count not fixed yet, no env var."""
+    monkeypatch.setitem(threads._state, "threads", None)
+    monkeypatch.delenv(threads.ENV, raising=False)
+    monkeypatch.setitem(config._values, "num_threads", -1)
+    return monkeypatch
+
+
+@pytest.mark.parametrize("mask", [{0}, {0, 1}, {0, 2, 5, 7}])
+def test_default_is_the_cores_of_the_affinity_mask(policy, mask):
+    policy.setattr(os, "sched_getaffinity", lambda pid: mask, raising=False)
+    assert threads.usable_cores() == len(mask)
+    assert threads.requested_threads() == len(mask)
+    assert threads.num_threads() == len(mask)
+
+
+def test_option_beats_env_beats_cores(policy):
+    policy.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    policy.setenv(threads.ENV, "3")
+    assert threads.requested_threads() == 3
+    policy.setitem(config._values, "num_threads", 1)
+    assert threads.requested_threads() == 1
+
+
+@pytest.mark.parametrize("text", ["0", "-2", "two"])
+def test_bad_env_value_names_the_variable(policy, text):
+    policy.setenv(threads.ENV, text)
+    with pytest.raises(ThreadCountError, match="NUMBAX_NUM_THREADS"):
+        threads.requested_threads()
+
+
+@pytest.mark.parametrize("value", [0, -3, 1.5, "2"])
+def test_bad_option_value_is_rejected(value):
+    with pytest.raises(ValueError, match="num_threads must be a positive int or -1"):
+        config.update("num_threads", value)
+
+
+@pytest.mark.parametrize(
+    ("cores", "devices", "share"), [(2, 1, 2), (2, 2, 1), (2, 8, 1), (8, 2, 4)]
+)
+def test_each_device_thread_gets_its_share(policy, cores, devices, share):
+    policy.setitem(config._values, "num_threads", cores)
+    assert threads.device_share(devices) == share
+
+
+SCRIPT = """
+import ctypes, json, sys
+import numba
+import core
+import core.numpy as jnp
+from core.config import config
+from core.jit import threads
+from numba.np.ufunc import parallel
+
+if sys.argv[1] != "-":
+    config.update("num_threads", int(sys.argv[1]))
+float(core.jit(lambda x: (x * 2.0).sum())(jnp.ones(3)))  # loads the back end
+getters = {}
+for lib in threads.blas_libraries():
+    cdll = ctypes.CDLL(lib.path)
+    name = next(n for n in ("scipy_openblas_get_num_threads64_", "scipy_openblas_get_num_threads",
+                            "openblas_get_num_threads") if hasattr(cdll, n))
+    getters[lib.path] = getattr(cdll, name)()
+try:
+    config.update("num_threads", 1)
+    frozen = ""
+except RuntimeError as err:
+    frozen = str(err)
+print(json.dumps({"threads": threads.num_threads(), "pool": numba.config.NUMBA_NUM_THREADS,
+                  "layer": numba.threading_layer(), "blas": getters, "frozen": frozen}))
+"""
+
+
+def _run(arg: str, **env) -> dict:
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", threads.ENV)
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", SCRIPT, arg],
+        env={**base, "PYTHONPATH": str(ROOT), **env},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_back_end_sizes_numbas_pool_turns_openblas_to_one_thread_and_freezes_the_count():
+    res = _run("3")
+    assert res["threads"] == 3 and res["pool"] == 3
+    assert res["layer"] == "tbb"
+    # numpy's OpenBLAS (loaded with numpy) and scipy's (loaded for numba's products)
+    assert len(res["blas"]) >= 2 and set(res["blas"].values()) == {1}, res["blas"]
+    assert "num_threads is fixed at 3" in res["frozen"]
+
+
+def test_users_blas_and_thread_settings_win():
+    res = _run("-", OPENBLAS_NUM_THREADS="2", NUMBAX_NUM_THREADS="1")
+    assert res["threads"] == 1 and res["pool"] == 1
+    assert 2 in res["blas"].values()  # OpenBLAS keeps the user's two threads
