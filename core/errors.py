@@ -8,15 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from numbax.errors import NumbaxError
+
 _STAGED = (
     "This happens when a value that depends on the function's arguments is used where Python "
     "needs a concrete value, inside `jit`, `vmap` or another transformation that traces the "
     "function abstractly."
 )
-
-
-class NumbaxError(Exception):
-    """Base class of numbax's own errors."""
 
 
 # `jax.errors`' names: JAX's base classes, and the errors numbax cannot raise (kept so ported

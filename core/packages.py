@@ -1,12 +1,13 @@
 """Detects other modules that take numbax's top-level names (``train``, ``datasets``, ...).
 
-numbax installs five top-level packages: ``core``, ``nn``, ``optim``, ``train`` and
-``datasets``. Two collisions are common: HuggingFace's ``datasets`` package (same name, so in
-one environment one of the two replaces the other), and a user's own ``train.py`` (or
-``datasets.py``) next to their script, which Python imports instead of numbax's package. Both
-give confusing errors far from the cause, so ``import core`` checks where each name resolves
-(with `importlib.util.find_spec`, which imports nothing) and warns with the fix; the examples
-call the check in strict mode and stop. See the README section "Package names".
+numbax installs the top-level packages ``core``, ``nn``, ``optim``, ``train``, ``datasets``
+and ``numbax`` (checked here), ``flaxport`` and ``examples``. Two collisions are common:
+HuggingFace's ``datasets`` package (same name, so in one environment one of the two replaces the
+other), and a user's own ``train.py`` (or ``datasets.py``) next to their script, which Python
+imports instead of numbax's package. Both give confusing errors far from the cause, so ``import
+core`` checks where each name resolves (with `importlib.util.find_spec`, which imports nothing)
+and warns with the fix; the examples call the check in strict mode and stop. See the README
+section "Package names".
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ PACKAGES = {
     "optim": "aliases.py",
     "train": "train_state.py",
     "datasets": "mnist.py",
+    "numbax": "errors.py",
 }
 
 _FIXES = {

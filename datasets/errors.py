@@ -4,8 +4,8 @@ One class per failure, each subclassing the built-in exception a caller would ca
 (a missing dataset is a `FileNotFoundError`, a bad file a `ValueError`). The message names the
 file, what was expected and what was found, and says how to fix it; the same facts are kept as
 attributes for programs. Every class derives from the package root `DatasetError`, a
-`core.errors.NumbaxError` like the other packages' roots: `import core.errors` loads no more of
-core (core/__init__.py is lazy), so `datasets` still imports only numpy and the standard library.
+`NumbaxError` like the other packages' roots; that root lives in `numbax.errors`, a module that
+imports nothing, so `datasets` still imports only numpy and the standard library.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from core.errors import NumbaxError
+from numbax.errors import NumbaxError
 
 
 class DatasetError(NumbaxError):

@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from core.config import config
 from core.jit import threads
 from core.jit.errors import ThreadCountError
-
-config = threads.config  # the flag store the policy reads
 
 ROOT = Path(__file__).resolve().parents[3]
 
