@@ -7,6 +7,7 @@ named by `$NUMBAX_REF_PYTHON`, default /opt/ref/bin/python, run as a subprocess)
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -219,3 +220,65 @@ def mnist_models(nn: Any) -> dict[str, type]:
             return nn.Dense(10)(x)
 
     return {"mlp": MLP, "cnn": CNN}
+
+
+def resnet10_model(nn: Any, jnp: Any) -> type:
+    """ResNet-10 (Flax's ImageNet ResNet code, stage sizes 1-1-1-1, BatchNorm) for the benchmarks.
+
+    Args:
+      nn: the layer library: numbax's `nn` or `flax.linen`.
+      jnp: the matching `numpy` module.
+
+    Returns:
+      The module class `ResNet(stage_sizes=(1, 1, 1, 1), num_filters=64, num_classes=10,
+      axis_name=None)`, called as `model.apply(variables, x, train=True)`; with `axis_name` set,
+      BatchNorm averages its batch statistics over that pmap axis (Flax's ImageNet example).
+    """
+
+    class ResNetBlock(nn.Module):
+        filters: int
+        conv: Callable
+        norm: Callable
+        strides: tuple = (1, 1)
+
+        @nn.compact
+        def __call__(self, x):
+            residual = x
+            y = self.conv(self.filters, (3, 3), self.strides)(x)
+            y = nn.relu(self.norm()(y))
+            y = self.conv(self.filters, (3, 3))(y)
+            y = self.norm(scale_init=nn.initializers.zeros_init())(y)
+            if residual.shape != y.shape:
+                residual = self.conv(self.filters, (1, 1), self.strides, name="conv_proj")(x)
+                residual = self.norm(name="norm_proj")(residual)
+            return nn.relu(residual + y)
+
+    class ResNet(nn.Module):
+        stage_sizes: tuple = (1, 1, 1, 1)
+        num_filters: int = 64
+        num_classes: int = 10
+        axis_name: Any = None
+
+        @nn.compact
+        def __call__(self, x, train: bool = True):
+            conv = functools.partial(nn.Conv, use_bias=False)
+            norm = functools.partial(
+                nn.BatchNorm,
+                use_running_average=not train,
+                momentum=0.9,
+                epsilon=1e-5,
+                axis_name=self.axis_name,
+            )
+            x = conv(self.num_filters, (7, 7), (2, 2), padding=[(3, 3), (3, 3)], name="conv_init")(
+                x
+            )
+            x = nn.relu(norm(name="bn_init")(x))
+            x = nn.max_pool(x, (3, 3), strides=(2, 2), padding="SAME")
+            for i, size in enumerate(self.stage_sizes):
+                for j in range(size):
+                    strides = (2, 2) if i > 0 and j == 0 else (1, 1)
+                    x = ResNetBlock(self.num_filters * 2**i, conv, norm, strides)(x)
+            x = jnp.mean(x, axis=(1, 2))
+            return nn.Dense(self.num_classes)(x)
+
+    return ResNet

@@ -24,7 +24,6 @@ Models: mlp, cnn, transformer, resnet10, lstm, dpsgd.
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import os
 import resource
@@ -46,6 +45,7 @@ from bench._common import (  # noqa: E402
     print_json,
     print_table,
     reference_python,
+    resnet10_model,
 )
 
 MODELS = ("mlp", "cnn", "transformer", "resnet10", "lstm", "dpsgd")
@@ -173,46 +173,7 @@ def build_resnet10(F: types.SimpleNamespace) -> Callable[[int], tuple]:
     32x32x3 images, batch 32, SGD momentum 0.9."""
     nn, jnp, jax, optax = F.nn, F.jnp, F.jax, F.optax
 
-    class ResNetBlock(nn.Module):
-        filters: int
-        conv: Callable
-        norm: Callable
-        strides: tuple = (1, 1)
-
-        @nn.compact
-        def __call__(self, x):
-            residual = x
-            y = self.conv(self.filters, (3, 3), self.strides)(x)
-            y = nn.relu(self.norm()(y))
-            y = self.conv(self.filters, (3, 3))(y)
-            y = self.norm(scale_init=nn.initializers.zeros_init())(y)
-            if residual.shape != y.shape:
-                residual = self.conv(self.filters, (1, 1), self.strides, name="conv_proj")(x)
-                residual = self.norm(name="norm_proj")(residual)
-            return nn.relu(residual + y)
-
-    class ResNet(nn.Module):
-        stage_sizes: tuple = (1, 1, 1, 1)
-        num_filters: int = 64
-        num_classes: int = 10
-
-        @nn.compact
-        def __call__(self, x, train: bool = True):
-            conv = functools.partial(nn.Conv, use_bias=False)
-            norm = functools.partial(
-                nn.BatchNorm, use_running_average=not train, momentum=0.9, epsilon=1e-5
-            )
-            x = conv(self.num_filters, (7, 7), (2, 2), padding=[(3, 3), (3, 3)], name="conv_init")(
-                x
-            )
-            x = nn.relu(norm(name="bn_init")(x))
-            x = nn.max_pool(x, (3, 3), strides=(2, 2), padding="SAME")
-            for i, size in enumerate(self.stage_sizes):
-                for j in range(size):
-                    strides = (2, 2) if i > 0 and j == 0 else (1, 1)
-                    x = ResNetBlock(self.num_filters * 2**i, conv, norm, strides)(x)
-            x = jnp.mean(x, axis=(1, 2))
-            return nn.Dense(self.num_classes)(x)
+    ResNet = resnet10_model(nn, jnp)
 
     def make(batch):
         model, tx = ResNet(), optax.sgd(0.1, momentum=0.9)

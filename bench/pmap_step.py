@@ -1,11 +1,14 @@
 """Data-parallel train step: `pmap` over N CPU devices vs `jit` on one device, same global batch.
 
-    python bench/pmap_step.py [--devices 2] [--batch 128] [--rounds 15] [--model cnn|mlp]
+    python bench/pmap_step.py [--devices 2] [--batch B] [--rounds 15] [--model cnn|mlp|resnet10]
 
 The Flax MNIST CNN (Conv 32 3x3, relu, avg_pool, Conv 64 3x3, relu, avg_pool, Dense 256, relu,
-Dense 10; softmax cross-entropy; Adam) or the MLP 784-128-128-10, written with `nn`/`optim`/
-`train`. One device runs `jit(step)` on the global batch; N devices run `pmap(step)` on
-replicated state, each device a 1/N slice of the batch, gradients `pmean`'ed. The two are timed
+Dense 10; softmax cross-entropy; Adam; global batch 128), the MLP 784-128-128-10 (Adam, 128) or
+ResNet-10 (Flax's ImageNet ResNet, stage sizes 1-1-1-1, on 32x32x3 images; SGD momentum 0.9;
+global batch 64; with N devices its BatchNorm averages the batch statistics over them, as
+Flax's ImageNet example does), written with `nn`/`optim`/`train`. One device runs `jit(step)`
+on the global batch; N devices run `pmap(step)` on replicated state, each device a 1/N slice
+of the batch, gradients `pmean`'ed. The two are timed
 interleaved, round by round (each round times both back to back), so a noisy machine slows both
 alike; the table gives medians and the throughput ratio (examples per second, N devices over
 one). It also gives the CPU time per step (all threads of this process): on a machine whose
@@ -28,19 +31,27 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 
-from bench._common import fmt_time, mnist_models, print_json, print_table  # noqa: E402
+from bench._common import (  # noqa: E402
+    fmt_time,
+    mnist_models,
+    print_json,
+    print_table,
+    resnet10_model,
+)
 
 
-def _models():
-    import nn
-
-    return {name: cls() for name, cls in mnist_models(nn).items()}
-
-
-def _step(axis_name):
+def _classifier_case(model_name: str, batch: int, axis_name: str | None):
+    """(step, state, images, labels) of the MNIST MLP or CNN with Adam and a `TrainState`."""
     import core
+    import nn
     import optim
     from core import lax
+    from train import TrainState
+
+    model = mnist_models(nn)[model_name]()
+    images, labels = _data(batch, (28, 28, 1))
+    params = model.init(core.random.key(0), images[:1])["params"]
+    state = TrainState.create(apply_fn=model.apply, params=params, tx=optim.adam(1e-3))
 
     def step(state, images, labels):
         def loss_fn(params):
@@ -52,7 +63,59 @@ def _step(axis_name):
             grads, loss = lax.pmean((grads, loss), axis_name)
         return state.apply_gradients(grads=grads), loss
 
-    return step
+    return step, state, images, labels
+
+
+def _resnet_case(batch: int, axis_name: str | None):
+    """(step, state, images, labels) of ResNet-10 with SGD momentum 0.9 and BatchNorm."""
+    import core
+    import core.numpy as jnp
+    import nn
+    import optim
+    from core import lax
+
+    resnet = resnet10_model(nn, jnp)
+    model, tx = resnet(axis_name=axis_name), optim.sgd(0.1, momentum=0.9)
+    images, labels = _data(batch, (32, 32, 3))
+    variables = resnet().init(core.random.key(0), images[:2])  # outside pmap: no axis
+    state = (variables["params"], variables["batch_stats"], tx.init(variables["params"]))
+
+    def step(state, images, labels):
+        params, batch_stats, opt_state = state
+
+        def loss_fn(params):
+            logits, updates = model.apply(
+                {"params": params, "batch_stats": batch_stats},
+                images,
+                train=True,
+                mutable=["batch_stats"],
+            )
+            loss = optim.softmax_cross_entropy_with_integer_labels(logits, labels).mean()
+            return loss, updates["batch_stats"]
+
+        (loss, batch_stats), grads = core.value_and_grad(loss_fn, has_aux=True)(params)
+        if axis_name is not None:
+            grads, loss = lax.pmean((grads, loss), axis_name)
+        updates, opt_state = tx.update(grads, opt_state, params)
+        return (optim.apply_updates(params, updates), batch_stats, opt_state), loss
+
+    return step, state, images, labels
+
+
+def _data(batch: int, shape: tuple) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(0)
+    images = rng.normal(size=(batch, *shape)).astype(np.float32)
+    return images, rng.integers(0, 10, size=batch).astype(np.int32)
+
+
+def _case(model_name: str, batch: int, axis_name: str | None):
+    if model_name == "resnet10":
+        return _resnet_case(batch, axis_name)
+    return _classifier_case(model_name, batch, axis_name)
+
+
+BATCH = {"cnn": 128, "mlp": 128, "resnet10": 64}
+REPS = {"cnn": 5, "mlp": 50, "resnet10": 2}  # steps per timed block
 
 
 def measure(model_name: str, n_devices: int, batch: int, rounds: int) -> dict:
@@ -60,7 +123,7 @@ def measure(model_name: str, n_devices: int, batch: int, rounds: int) -> dict:
     `n_devices` (the same global batch, split), in interleaved rounds.
 
     Args:
-      model_name: "cnn" or "mlp".
+      model_name: "cnn", "mlp" or "resnet10".
       n_devices: how many CPU devices the pmapped step runs on (they must divide `batch`).
       batch: the global batch size.
       rounds: how many timed rounds of both steps.
@@ -72,21 +135,14 @@ def measure(model_name: str, n_devices: int, batch: int, rounds: int) -> dict:
     import core
 
     core.config.update("num_cpu_devices", max(n_devices, 1))
-    import optim
-    from train import TrainState, jax_utils
+    from train import jax_utils
 
-    model = _models()[model_name]
-    rng = np.random.default_rng(0)
-    images = rng.normal(size=(batch, 28, 28, 1)).astype(np.float32)
-    labels = rng.integers(0, 10, size=batch).astype(np.int32)
-    params = model.init(core.random.key(0), images[:1])["params"]
-    state = TrainState.create(apply_fn=model.apply, params=params, tx=optim.adam(1e-3))
-
-    single = core.jit(_step(None))
+    step, state, images, labels = _case(model_name, batch, None)
+    single = core.jit(step)
     devices = core.local_devices()[:n_devices]
-    parallel = core.pmap(_step("batch"), axis_name="batch")
+    parallel = core.pmap(_case(model_name, batch, "batch")[0], axis_name="batch")
     rep = jax_utils.replicate(state, devices)
-    shards = images.reshape(n_devices, batch // n_devices, 28, 28, 1)
+    shards = images.reshape(n_devices, batch // n_devices, *images.shape[1:])
     shard_labels = labels.reshape(n_devices, batch // n_devices)
 
     t0 = time.perf_counter()
@@ -97,7 +153,7 @@ def measure(model_name: str, n_devices: int, batch: int, rounds: int) -> dict:
     compile_parallel = time.perf_counter() - t0
 
     one, many, cpu_one, cpu_many = [], [], [], []
-    reps = 5 if model_name == "cnn" else 50
+    reps = REPS[model_name]
     for _ in range(rounds):
         t0, c0 = time.perf_counter(), time.process_time()
         for _ in range(reps):
@@ -131,10 +187,11 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--devices", type=int, default=2)
-    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--batch", type=int, default=None, help="default: 128, ResNet-10 64")
     parser.add_argument("--rounds", type=int, default=15)
-    parser.add_argument("--model", choices=["cnn", "mlp"], default="cnn")
+    parser.add_argument("--model", choices=sorted(BATCH), default="cnn")
     args = parser.parse_args()
+    args.batch = args.batch or BATCH[args.model]
     if args.batch % args.devices:
         parser.error("--batch must be a multiple of --devices")
     r = measure(args.model, args.devices, args.batch, args.rounds)

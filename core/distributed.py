@@ -11,13 +11,14 @@ processes outside `pmap`.
 
 MPI comes from the optional extra `pip install numbax[distributed]` (mpi4py with the MPICH
 wheel, which also installs `mpiexec`). The arrays of pmap's collectives cross processes through
-MPI's buffer interface (`MPI_Allgather`, no pickling: every process runs the same program, so
-the shapes and dtypes agree); booleans, float16, bfloat16 and the values of `multihost_utils` go
-through mpi4py's pickling interface.
+MPI's buffer interface (`MPI_Iallgather`, waited for without spinning; no pickling: every
+process runs the same program, so the shapes and dtypes agree); booleans, float16, bfloat16
+and the values of `multihost_utils` go through mpi4py's pickling interface.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
@@ -138,8 +139,27 @@ class _ArrayExchange:
         if local.dtype.char not in _MPI_TYPECODES:  # bool, float16, bfloat16: pickled
             return self._comm.allgather(values)
         out = np.empty((self._comm.Get_size(), *local.shape), local.dtype)
-        self._comm.Allgather(local, out)
+        _wait(self._comm.Iallgather(local, out))
         return [list(values) for values in out]
+
+
+# How long a process waiting for the others sleeps between checks, at most (seconds).
+_MAX_POLL_SLEEP = 2e-4
+
+
+def _wait(request: Any) -> None:
+    """Waits for the MPI `request`, sleeping between checks (from 5 us, doubling up to 0.2 ms).
+
+    MPICH's blocking calls spin while they wait: a process ahead of the others would burn its
+    core, and on a machine whose cores are shared (other programs, or more processes than
+    cores) it takes CPU time from the very processes it waits for. Each `Test` also advances
+    the exchange (MPICH makes progress inside MPI calls), so the added latency stays below the
+    longest sleep.
+    """
+    delay = 5e-6
+    while not request.Test():
+        time.sleep(delay)
+        delay = min(2 * delay, _MAX_POLL_SLEEP)
 
 
 def device_exchange() -> _ArrayExchange:
