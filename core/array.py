@@ -50,9 +50,17 @@ class Array(ArrayBase):
         # `value` is never written to: primitives return fresh arrays, and `__array__` hands out
         # read-only views (cheaper than locking every array at creation). The interned aval
         # (`core.avals.interned`; `aval` if given) carries the weak type; jit's cache-hit path
-        # keys on its identity.
+        # keys on its identity. The buffer is a C-contiguous numpy array of the aval's dtype,
+        # as compiled kernels take it, so jit's call path passes it on unchecked (a view, such
+        # as an eager transpose's, is copied here once).
+        if type(value) is not np.ndarray or not value.flags.c_contiguous:
+            value = np.asarray(value, order="C")  # 0-d stays 0-d
+        if aval is None:
+            aval = interned(value.shape, value.dtype, weak_type)
+        elif aval.dtype != value.dtype:
+            value = value.astype(aval.dtype)
         self._value = value
-        self._aval = aval if aval is not None else interned(value.shape, value.dtype, weak_type)
+        self._aval = aval
 
     @property
     def aval(self) -> ShapedArray:

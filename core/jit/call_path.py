@@ -11,14 +11,13 @@ the `jit_call` primitive. Two levels, cheapest first:
 Either way the compiled kernel is called on the leaves' numpy values and a generated output
 builder (`output_builder`) turns its results into the output tree of Arrays.
 
-Kernels are compiled for C-contiguous arrays only (`codegen.signature`). Checking every
-leaf's layout before every call would cost 40 ns a leaf (0.8 us on a 20-leaf tree, a tenth of
-the call), so the call is optimistic: numba's dispatcher refuses a non-contiguous array (a
-transposed view, a strided slice) with its "No matching definition" TypeError before the
-kernel runs, and only then, if a value is explicitly found not C-contiguous (`relayout`), is
-the call repeated on copies (`recover`). A TypeError of the kernel itself (a host callback's)
-propagates unchanged, and no kernel runs twice. Misses go to `Jitted._miss`
-(core/jit/api.py), which traces, compiles and normalizes inputs before calling.
+Kernels are compiled for C-contiguous arrays only (`codegen.signature`), and every input
+reaches them that way without a check per call on the common path: an `Array`'s buffer is
+C-contiguous and of its aval's dtype by construction (`core.array.Array`), so Array leaves pass
+as they are; numpy leaves are the only ones checked (`flags.c_contiguous`, a copy only for a
+view such as a transposed or strided one). A TypeError from a kernel call is therefore always
+the kernel's own (a host callback's) and propagates; a kernel never runs twice. Misses go to
+`Jitted._miss` (core/jit/api.py), which traces, compiles and normalizes inputs before calling.
 """
 
 from __future__ import annotations
@@ -84,32 +83,30 @@ def concrete_inputs(leaves: list) -> tuple[list | None, list | None]:
     avals, vals = [], []
     for x in leaves:
         t = type(x)
-        if t is Array:
-            aval = x._aval
-            v = x._value
-        elif t is np.ndarray:
+        if t is Array:  # C-contiguous, of its aval's dtype (`Array.__init__`)
+            avals.append(x._aval)
+            vals.append(x._value)
+            continue
+        if t is np.ndarray:
             k = (x.shape, x.dtype, config.enable_x64)
             aval = _numpy_avals.get(k)
             if aval is None:
                 aval = _numpy_avals[k] = interned(*leaf_key(x))
-            v = x if x.dtype is aval.dtype else np.asarray(x, aval.dtype)
+            v = x if x.dtype is aval.dtype and x.flags.c_contiguous else as_c(x, aval.dtype)
         elif isinstance(x, np.generic) or t in _SCALAR_TYPES:
             aval = interned(*leaf_key(x))
             v = np.asarray(x, aval.dtype)
         else:
             return None, None
         avals.append(aval)
-        vals.append(v if v.flags.c_contiguous else np.ascontiguousarray(v))
+        vals.append(v)
     return avals, vals
 
 
-def relayout(vals: list[np.ndarray]) -> list[np.ndarray] | None:
-    """C-contiguous copies of `vals` (the kernels' layout), or None if they all are already:
-    then a TypeError of the kernel call is the kernel's own (a host callback's), not numba's
-    refusal of the layout."""
-    if all(v.flags.c_contiguous for v in vals):
-        return None
-    return [v if v.flags.c_contiguous else np.ascontiguousarray(v) for v in vals]
+def as_c(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """`x` as a kernel takes it: a C-contiguous array of `dtype` (copied only if it is not
+    one already; 0-d stays 0-d, unlike `np.ascontiguousarray`)."""
+    return np.asarray(x, dtype, order="C")
 
 
 def output_builder(out_avals: list[ShapedArray], out_tree: Any, head: str, exprs: list[str]):
@@ -145,7 +142,7 @@ def make_guard(nargs: int, node: Any, leaves: list, avals: list) -> Callable | N
     It is what flattening + keying would decide, at a fraction of the cost: a train state of
     27 leaves in 21 nodes takes 14 us to flatten, its guard about 3 us.
     """
-    ns: dict = {"A": Array, "NDA": np.ndarray, "config": config, "CTX": config._ctx}
+    ns: dict = {"A": Array, "NDA": np.ndarray, "C": as_c, "config": config, "CTX": config._ctx}
     lines = [f"if len(args) != {nargs} or config._ctx != CTX: return None"]
     root = "args[0]" if nargs == 1 else "args"
     exprs = tree_util.guard_source(tree_util.PyTreeDef(node), root, ns, lines)
@@ -164,7 +161,7 @@ def make_guard(nargs: int, node: Any, leaves: list, avals: list) -> Callable | N
                 f"if type(l{k}) is not NDA or l{k}.dtype != d{k} or l{k}.shape != {aval.shape}: "
                 "return None"
             )
-            lines.append(f"x{k} = l{k}")
+            lines.append(f"x{k} = l{k} if l{k}.flags.c_contiguous else C(l{k}, d{k})")
         else:
             return None
         vals.append(f"x{k}")
@@ -178,35 +175,14 @@ def make_guard(nargs: int, node: Any, leaves: list, avals: list) -> Callable | N
     return ns["guard"]
 
 
-_NUMBA_REFUSAL = "No matching definition for argument type(s)"  # numba.core.dispatcher
-
-
 def run(hit: tuple, vals: list[np.ndarray]) -> Any:
-    """Calls the kernel of `hit` (kernel, build, ...) on arrays of its input avals' dtypes and
-    builds the output tree of Arrays (see `recover` for the errors)."""
+    """Calls the kernel of `hit` (kernel, build, ...) on C-contiguous arrays of its input avals'
+    dtypes and builds the output tree of Arrays (`reraise_signal` for a signal's exception)."""
     try:
         return hit[1](hit[0](*vals))
-    except (SystemError, TypeError) as err:
-        return recover(hit, vals, err)
-
-
-def recover(hit: tuple, vals: list[np.ndarray], err: Exception) -> Any:
-    """What a kernel call that raised `err` returns, or raises.
-
-    Kernels are compiled for C-contiguous arrays, and numba's dispatcher refuses others with a
-    TypeError ("No matching definition") before the kernel runs: only then, and only if some
-    value is not C-contiguous (checked explicitly), are the values copied and the call made
-    again. Any other TypeError is re-raised (a kernel never runs twice; the numpy back end
-    takes any layout), as is the exception a signal handler raised during the call
-    (`reraise_signal`).
-    """
-    if isinstance(err, SystemError):
+    except SystemError as err:
         reraise_signal(err)
-        raise err
-    fixed = relayout(vals) if str(err).startswith(_NUMBA_REFUSAL) else None
-    if fixed is None:
-        raise err
-    return run(hit, fixed)
+        raise
 
 
 def call(self, *args: Any, **kwargs: Any) -> Any:
@@ -223,8 +199,9 @@ def call(self, *args: Any, **kwargs: Any) -> Any:
                 entry.used = next(ticks)
                 try:  # `run`, inlined: a call costs 0.1 us
                     return build(kernel(*vals))
-                except (SystemError, TypeError) as err:
-                    return recover((kernel, build), vals, err)
+                except SystemError as err:
+                    reraise_signal(err)
+                    raise
     if self._fast_ok and cached:
         leaves: list = []
         node = _flatten_node(args[0] if len(args) == 1 else args, leaves)
@@ -243,6 +220,7 @@ def call(self, *args: Any, **kwargs: Any) -> Any:
                     self._add_guard(fast_key, hit, leaves)
                 try:
                     return hit[1](hit[0](*vals))
-                except (SystemError, TypeError) as err:
-                    return recover(hit, vals, err)
+                except SystemError as err:
+                    reraise_signal(err)
+                    raise
     return self._miss(args, kwargs, fast_key, concrete)

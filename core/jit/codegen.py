@@ -43,6 +43,7 @@ from core.backends.numba.source import (
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var
 from core.jit import disk_cache, fusion, malloc, simplify
 from core.jit.buffers import Buffers
+from core.jit.call_path import as_c
 from core.jit.errors import UnsupportedDTypeError
 from core.jit.loops import LoopNest, Value
 
@@ -542,7 +543,7 @@ def kernel_args(args: Sequence, dtypes: Sequence[np.dtype]) -> list[np.ndarray]:
     already are; 0-d values stay 0-d). Converting up front, rather than retrying a call that
     raised TypeError, never mistakes a kernel's own TypeError (a host callback's) for a layout
     mismatch and never runs a kernel twice."""
-    return [np.asarray(a, dt, order="C") for a, dt in zip(args, dtypes)]
+    return [as_c(a, dt) for a, dt in zip(args, dtypes)]
 
 
 def unpacker(n: int, exprs: list[str]) -> Callable[[tuple], list[np.ndarray]]:

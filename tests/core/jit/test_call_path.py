@@ -1,31 +1,57 @@
-"""The cache-hit call path (core/jit/call_path.py): non-contiguous inputs on every path, and a
-kernel's own TypeError reaching the caller after exactly one run."""
+"""The cache-hit call path (core/jit/call_path.py): every numbax Array's buffer is C-contiguous
+and of its aval's dtype, so Arrays pass unchecked; non-contiguous numpy inputs are converted on
+every path; a kernel's own TypeError reaches the caller after exactly one run."""
 
 import numpy as np
 import pytest
 
 import core
 import core.numpy as jnp
-from core.jit.api import compile_count
+from core.array import Array
+from core.jit.api import compile_count, trace_count
+
+BASE = np.arange(24, dtype=np.float32).reshape(4, 6)
+# Non-contiguous numpy layouts: transposed, strided, reversed, Fortran order, a 0-d view.
+VIEWS = {
+    "transposed": BASE.T,
+    "strided": BASE[:, ::2],
+    "reversed": BASE[::-1],
+    "fortran": np.asfortranarray(BASE),
+    "zero_d": BASE[1, 2, ...],
+}
 
 
-def test_transposed_and_strided_inputs_on_the_miss_guard_and_fast_paths():
-    f = core.jit(lambda t: {k: v * 2 + 1 for k, v in t.items()})
-    base = np.arange(12, dtype=np.float32).reshape(3, 4)
-    contiguous = {"a": jnp.asarray(base.T.copy()), "b": np.arange(4, dtype=np.float32)}
-    views = {"a": jnp.asarray(base).T, "b": np.arange(8, dtype=np.float32)[::2]}
-    assert not views["a"]._value.flags.c_contiguous
-    assert not views["b"].flags.c_contiguous
-    for x in (views, contiguous, views, views):  # miss; then guard hits with views and copies
-        got = f(x)
-        for k, v in x.items():
-            np.testing.assert_array_equal(got[k], np.asarray(v) * 2 + 1)
-    before = compile_count()
-    g = core.jit(lambda x, y: x @ y)  # two arguments: the fast cache keyed on avals
-    y = jnp.ones((4, 2), jnp.float32)
-    for x in (jnp.asarray(base), jnp.asarray(base.T).T, jnp.asarray(base)[:, :]):
-        np.testing.assert_allclose(g(x, y[::1]), base @ np.ones((4, 2)), rtol=1e-6)
-    assert compile_count() == before + 1  # views never compile again
+@pytest.mark.parametrize("name", sorted(VIEWS))
+def test_arrays_made_from_views_hold_c_contiguous_buffers(name):
+    view = VIEWS[name]
+    for arr in (jnp.asarray(view), Array(view), core.device_put(view)):
+        assert arr._value.flags.c_contiguous and arr._value.dtype == arr.aval.dtype
+        assert arr.shape == view.shape
+        np.testing.assert_array_equal(arr, view)
+
+
+def test_eager_and_jitted_results_are_c_contiguous():
+    x = jnp.asarray(BASE)
+    fns = [lambda a: a.T, lambda a: a[:, ::2], lambda a: a[::-1], lambda a: (a.T, a[1:, 2])]
+    for fn in fns:
+        for out in (fn(x), core.jit(fn)(x)):
+            for leaf in core.tree_util.tree_leaves(out):
+                assert leaf._value.flags.c_contiguous
+
+
+@pytest.mark.parametrize("name", sorted(VIEWS))
+def test_numpy_views_on_the_miss_guard_and_fast_paths(name):
+    view = VIEWS[name]
+    want = np.asarray(view) * 2 + 1
+    f = core.jit(lambda t: {k: v * 2 + 1 for k, v in t.items()})  # one argument: guards
+    g = core.jit(lambda x, y: x * 2 + y)  # two arguments: the fast cache keyed on avals
+    before = compile_count(), trace_count()
+    # miss, then the guard/fast cache with the view, a contiguous copy and Arrays of the view
+    for x in (view, np.array(view, order="C"), view, jnp.asarray(view), view):
+        np.testing.assert_array_equal(f({"a": x})["a"], want)
+        np.testing.assert_array_equal(g(x, 1.0), want)
+    # one trace and one compile each: views are converted, never a new signature
+    assert (compile_count(), trace_count()) == (before[0] + 2, before[1] + 2)
 
 
 @pytest.mark.parametrize("backend", ["numba", "python"])
@@ -41,7 +67,8 @@ def test_a_typeerror_of_the_kernel_propagates_after_one_run(backend):
         backend=backend,
     )
     x = jnp.arange(6.0, dtype=jnp.float32).reshape(2, 3)
-    for arg in (x, x, x.T, np.asarray(x)[:, ::2]):  # trace, guard, non-contiguous views
+    # trace, guard, a transposed Array, numpy views (strided, Fortran order)
+    for arg in (x, x, x.T, np.asarray(x)[:, ::2], np.asfortranarray(np.asarray(x))):
         n = len(calls)
         with pytest.raises(TypeError, match="the callback's own TypeError"):
             f(arg)
