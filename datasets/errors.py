@@ -17,11 +17,22 @@ from numbax.errors import NumbaxError
 
 
 class DatasetError(NumbaxError):
-    """Root of `datasets`' errors: ``except datasets.errors.DatasetError`` catches every one."""
+    """Root of `datasets`' errors: ``except datasets.errors.DatasetError`` catches every one
+    (and ``except core.errors.NumbaxError`` every numbax error)."""
 
 
 class DatasetNotFoundError(DatasetError, FileNotFoundError):
-    """The dataset's files are in none of the searched directories and could not be downloaded."""
+    """The dataset's files are in none of the searched directories and could not be downloaded.
+
+    Failing code::
+
+        mnist.load(download=False)  # no copy in any searched directory (or offline)
+
+    Fix: put the files the message lists into one of the searched directories, point
+    ``$NUMBAX_DATA_DIR`` or ``data_dir=`` at a directory holding them, or allow the download::
+
+        data = mnist.load()  # downloads into the user cache once
+    """
 
     def __init__(
         self,
@@ -57,7 +68,13 @@ class DatasetNotFoundError(DatasetError, FileNotFoundError):
 
 
 class ChecksumMismatchError(DatasetError, ValueError):
-    """A dataset file's sha256 differs from the published one (corrupt, truncated or replaced)."""
+    """A dataset file's sha256 differs from the published one (corrupt, truncated or replaced).
+
+    Failing code: ``mnist.load()`` with a damaged ``train-images-idx3-ubyte.gz`` in the data
+    directory (a partial copy, another dataset's file under that name).
+
+    Fix: delete the file and load again (it is downloaded afresh), or put the original in place.
+    """
 
     def __init__(self, path: Path | str, expected: str, got: str, source: str | None = None):
         self.path = Path(path)
@@ -73,7 +90,14 @@ class ChecksumMismatchError(DatasetError, ValueError):
 
 
 class DownloadTooLargeError(DatasetError, OSError):
-    """A download is larger than the file's published size (or its announced length)."""
+    """A download is larger than the file's published size (or its announced length).
+
+    Failing code: ``mnist.load()`` while a mirror serves another (larger) file under the
+    published name; the transfer stops and nothing is written.
+
+    Fix: retry later or from another mirror, or download the published file yourself into the
+    data directory (its sha256 is checked).
+    """
 
     def __init__(self, url: str, limit: int, got: int):
         self.url = url
@@ -87,7 +111,15 @@ class DownloadTooLargeError(DatasetError, OSError):
 
 
 class DownloadDeadlineError(DatasetError, TimeoutError):
-    """A download did not finish within `download.DEADLINE_SECONDS`."""
+    """A download did not finish within `download.DEADLINE_SECONDS`.
+
+    Failing code: ``mnist.load()`` on a connection too slow to fetch a file in 600 s.
+
+    Fix: retry on a faster connection, raise the limit, or copy the files in by hand::
+
+        datasets.download.DEADLINE_SECONDS = 3600.0
+        data = mnist.load()
+    """
 
     def __init__(self, url: str, seconds: float, got: int):
         self.url = url
@@ -99,7 +131,13 @@ class DownloadDeadlineError(DatasetError, TimeoutError):
 
 
 class RedirectRefusedError(DatasetError, OSError):
-    """A mirror redirected to another host (or from https to http), which is not followed."""
+    """A mirror redirected to another host (or from https to http), which is not followed.
+
+    Failing code: ``mnist.load()`` while a mirror answers with a redirect to another host.
+
+    Fix: if you trust the address in the message, download the file from it yourself and put
+    it into the data directory (its sha256 is still checked); otherwise retry later.
+    """
 
     def __init__(self, url: str, target: str):
         self.url = url
@@ -112,7 +150,16 @@ class RedirectRefusedError(DatasetError, OSError):
 
 
 class CorruptFileError(DatasetError, ValueError):
-    """A file is not a well-formed IDX file (bad magic number, truncated, bad gzip stream...)."""
+    """A file is not a well-formed IDX file (bad magic number, truncated, bad gzip stream...).
+
+    Failing code::
+
+        open("labels.idx", "wb").write(b"not an idx file")
+        datasets.read_idx("labels.idx")
+
+    Fix: delete the file and load the dataset again (a fresh copy is downloaded), or replace it
+    with the original file.
+    """
 
     def __init__(self, path: Path | str, what: str, expected: str, found: str):
         self.path = Path(path)
@@ -127,7 +174,16 @@ class CorruptFileError(DatasetError, ValueError):
 
 
 class IDXDtypeError(DatasetError, TypeError):
-    """`write_idx()` was given an array whose dtype has no IDX type code."""
+    """`write_idx()` was given an array whose dtype has no IDX type code.
+
+    Failing code::
+
+        datasets.write_idx("x.idx", np.zeros(3, np.int64))
+
+    Fix: convert to a dtype IDX stores (uint8, int8, int16, int32, float32, float64)::
+
+        datasets.write_idx("x.idx", np.zeros(3, np.int32))
+    """
 
     def __init__(self, dtype: object, supported: Sequence[str]):
         super().__init__(
@@ -136,7 +192,16 @@ class IDXDtypeError(DatasetError, TypeError):
 
 
 class UnknownSplitError(DatasetError, ValueError):
-    """`load(split=...)` was given a split name the dataset does not have."""
+    """`load(split=...)` was given a split name the dataset does not have.
+
+    Failing code::
+
+        mnist.load(split="validation")
+
+    Fix: use a split the dataset has (``"train"`` or ``"test"``), or ``split=None`` for all::
+
+        train = mnist.load(split="train")
+    """
 
     def __init__(self, name: str, split: object, splits: Sequence[str]):
         self.split = split
@@ -147,14 +212,28 @@ class UnknownSplitError(DatasetError, ValueError):
 
 
 class BatchSizeError(DatasetError, ValueError):
-    """`batches()` was given a batch size that is not a positive integer."""
+    """`batches()` was given a batch size that is not a positive integer.
+
+    Failing code::
+
+        datasets.batches(train, batch_size=0, key=key)
+
+    Fix: pass a positive ``int``, e.g. ``batch_size=128``.
+    """
 
     def __init__(self, batch_size: object):
         super().__init__(f"batch_size must be a positive int, got {batch_size!r}.")
 
 
 class LengthMismatchError(DatasetError, ValueError):
-    """The arrays given to `batches()` do not share their leading dimension."""
+    """The arrays given to `batches()` do not share their leading dimension.
+
+    Failing code::
+
+        datasets.batches({"image": images[:1000], "label": labels}, 32, key=key)
+
+    Fix: give every array the same number of examples along axis 0 (slice them alike).
+    """
 
     def __init__(self, lengths: dict[str, int]):
         self.lengths = dict(lengths)
@@ -165,7 +244,17 @@ class LengthMismatchError(DatasetError, ValueError):
 
 
 class MissingShuffleKeyError(DatasetError, TypeError):
-    """`batches(shuffle=True)` was called without a PRNG key."""
+    """`batches(shuffle=True)` was called without a PRNG key.
+
+    Failing code::
+
+        datasets.batches(train, 128)
+
+    Fix: pass a key (and the epoch, for a new order each epoch), or keep the stored order::
+
+        datasets.batches(train, 128, key=core.random.key(0), epoch=epoch)
+        datasets.batches(train, 128, shuffle=False)
+    """
 
     def __init__(self) -> None:
         super().__init__(
@@ -176,7 +265,14 @@ class MissingShuffleKeyError(DatasetError, TypeError):
 
 
 class ImageDtypeError(DatasetError, TypeError):
-    """`to_float()` was given images that are not uint8."""
+    """`to_float()` was given images that are not uint8.
+
+    Failing code::
+
+        datasets.to_float(datasets.to_float(images))  # already float32
+
+    Fix: call `to_float` once, on the uint8 images as loaded.
+    """
 
     def __init__(self, dtype: object):
         super().__init__(

@@ -400,7 +400,12 @@ class TransformAxisSizeError(FlaxError, ValueError):
 
 
 class ScanAxesError(FlaxError, ValueError):
-    """``nn.scan``'s ``in_axes`` is not an int, ``nn.broadcast`` or one entry per argument."""
+    """``nn.scan``'s ``in_axes`` is not an int, ``nn.broadcast`` or one entry per argument.
+
+    Failing code: ``nn.scan(Cell, variable_broadcast="params", split_rngs={"params": False},
+    in_axes=(0, 0))`` for a cell that scans one argument. Fix: ``in_axes=0`` (or a tuple
+    with one entry per scanned argument).
+    """
 
     def __init__(self, in_axes: Any, n_args: int):
         super().__init__(
@@ -410,7 +415,11 @@ class ScanAxesError(FlaxError, ValueError):
 
 
 class TransformedMethodReturnValueError(FlaxError, TypeError):
-    """A transformed method returned a Module, which cannot leave a transform."""
+    """A transformed method returned a Module, which cannot leave a transform.
+
+    Failing code: ``nn.vmap(lambda mdl, x: mdl.dense, ...)`` (the function returns the
+    submodule). Fix: return the arrays you need, ``lambda mdl, x: mdl.dense(x)``.
+    """
 
     def __init__(self, method: str):
         super().__init__(
@@ -420,7 +429,11 @@ class TransformedMethodReturnValueError(FlaxError, TypeError):
 
 
 class TransformMethodsError(FlaxError, TypeError):
-    """``methods=`` of a lifted transform is not None, a list/tuple, or a dict."""
+    """``methods=`` of a lifted transform is not None, a list/tuple, or a dict.
+
+    Failing code: ``nn.vmap(MyModule, methods="encode", ...)``. Fix: a list,
+    ``methods=["encode"]``, or a dict of per-method transform arguments.
+    """
 
     def __init__(self, methods: Any):
         super().__init__(
@@ -430,8 +443,11 @@ class TransformMethodsError(FlaxError, TypeError):
 
 
 class TransformTargetError(FlaxError, TypeError):
-    """A lifted transform was given something that is neither a Module class nor a function
-    (e.g. a Module instance: ``nn.vmap(nn.Dense(3))``; fix: ``nn.vmap(nn.Dense)(3)``)."""
+    """A lifted transform was given something that is neither a Module class nor a function.
+
+    Failing code: ``nn.vmap(nn.Dense(3), ...)`` (an instance). Fix: transform the class and
+    construct it afterwards, ``nn.vmap(nn.Dense, ...)(3)``.
+    """
 
     def __init__(self, what: str, target: Any):
         super().__init__(
@@ -442,7 +458,12 @@ class TransformTargetError(FlaxError, TypeError):
 
 
 class MultiScopeTransformError(FlaxError, NotImplementedError):
-    """``nn.vjp``/``nn.jvp``/``nn.custom_vjp`` got a module holding modules bound elsewhere."""
+    """``nn.vjp``/``nn.jvp``/``nn.custom_vjp`` got a module holding modules bound elsewhere.
+
+    Failing code: ``nn.vjp(fn, Wrapper(inner=self.dense), x)`` where ``self.dense`` belongs to
+    the calling module. Fix: create the submodules inside the module that is differentiated
+    (in its ``setup`` or compact method).
+    """
 
     def __init__(self, what: str, classes: Any):
         super().__init__(
@@ -453,7 +474,11 @@ class MultiScopeTransformError(FlaxError, NotImplementedError):
 
 
 class InstanceNormAxesError(FlaxError, ValueError):
-    """``InstanceNorm``'s ``feature_axes`` include the leading (batch) axis."""
+    """``InstanceNorm``'s ``feature_axes`` include the leading (batch) axis.
+
+    Failing code: ``nn.InstanceNorm(feature_axes=0).init(key, x)``. Fix: put the batch first
+    and name only channel axes, ``nn.InstanceNorm(feature_axes=-1)``.
+    """
 
     def __init__(self, feature_axes: Any):
         super().__init__(
@@ -463,7 +488,11 @@ class InstanceNormAxesError(FlaxError, ValueError):
 
 
 class SpectralNormRankError(FlaxError, ValueError):
-    """``SpectralNorm(error_on_non_matrix=True)`` met a weight of rank > 2."""
+    """``SpectralNorm(error_on_non_matrix=True)`` met a weight of rank > 2.
+
+    Failing code: ``nn.SpectralNorm(nn.Conv(8, (3, 3)), error_on_non_matrix=True)``. Fix:
+    ``error_on_non_matrix=False`` (the kernel is normalized flattened to (-1, last axis)).
+    """
 
     def __init__(self, shape: Any):
         super().__init__(
@@ -474,7 +503,11 @@ class SpectralNormRankError(FlaxError, ValueError):
 
 
 class BatchApplyRankError(FlaxError, ValueError):
-    """``BatchApply`` found no input with at least ``num_dims`` dimensions to merge."""
+    """``BatchApply`` found no input with at least ``num_dims`` dimensions to merge.
+
+    Failing code: ``nn.BatchApply(f, num_dims=3)(jnp.ones((4, 5)))``. Fix: lower ``num_dims``
+    to the number of leading axes to merge (here 2), or add the leading axes.
+    """
 
     def __init__(self, num_dims: int, shapes: Any):
         super().__init__(
@@ -499,7 +532,12 @@ class PartitioningUnspecifiedError(FlaxError, ValueError):
 
 
 class PartitionAxisMismatchError(FlaxError, ValueError):
-    """``remove_axis`` was asked to drop an axis whose name is not the one at that position."""
+    """``remove_axis`` was asked to drop an axis whose name is not the one at that position.
+
+    Failing code: ``nn.Partitioned(w, ("layers", "embed")).remove_axis(0,
+    {nn.PARTITION_NAME: "embed"})``. Fix: remove with the same ``metadata_params`` and axis
+    as the transform that added it (here ``"layers"``).
+    """
 
     def __init__(self, names: Any, index: int, name: Any):
         super().__init__(
@@ -510,7 +548,11 @@ class PartitionAxisMismatchError(FlaxError, ValueError):
 
 
 class RepeatedLogicalAxisError(FlaxError, ValueError):
-    """A logical axis name appears twice in one array's names (``('embed', 'embed')``)."""
+    """A logical axis name appears twice in one array's names.
+
+    Failing code: ``nn.logical_to_mesh_axes(("embed", "embed"), rules)``. Fix: give each axis
+    of an array its own logical name, e.g. ``("embed", "mlp")``.
+    """
 
     def __init__(self, names: Any, repeated: Any):
         super().__init__(
@@ -520,7 +562,11 @@ class RepeatedLogicalAxisError(FlaxError, ValueError):
 
 
 class LogicalAxisRulesError(FlaxError, ValueError):
-    """Logical axis rules are not a sequence of ``(logical_name, mesh_axes)`` pairs."""
+    """Logical axis rules are not a sequence of ``(logical_name, mesh_axes)`` pairs.
+
+    Failing code: ``nn.logical_to_mesh_axes(("batch",), {"batch": "data"})``. Fix: a tuple of
+    pairs, ``(("batch", "data"), ("embed", None))``.
+    """
 
     def __init__(self, rules: Any):
         super().__init__(
@@ -531,7 +577,12 @@ class LogicalAxisRulesError(FlaxError, ValueError):
 
 
 class UnmatchedLogicalAxisError(FlaxError, ValueError):
-    """``with_logical_constraint(..., fallback=RulesFallback.RAISE_ERROR)`` found no rule."""
+    """``with_logical_constraint(..., fallback=RulesFallback.RAISE_ERROR)`` found no rule.
+
+    Failing code: ``nn.with_logical_constraint(x, ("batch", "mlp"), rules=(("batch",
+    "data"),), fallback=nn.RulesFallback.RAISE_ERROR)``. Fix: add a rule for every named axis
+    (``("mlp", "model")``), or use another ``RulesFallback``.
+    """
 
     def __init__(self, names: Any):
         super().__init__(
@@ -541,7 +592,11 @@ class UnmatchedLogicalAxisError(FlaxError, ValueError):
 
 
 class ConvLocalFeatureGroupError(FlaxError, NotImplementedError):
-    """``nn.ConvLocal`` with ``feature_group_count != 1`` (unshared kernels have no groups)."""
+    """``nn.ConvLocal`` with ``feature_group_count != 1`` (unshared kernels have no groups).
+
+    Failing code: ``nn.ConvLocal(8, (3, 3), feature_group_count=2)``. Fix: ``nn.Conv`` for
+    grouped convolutions, or one ``ConvLocal`` per channel group.
+    """
 
     def __init__(self, count: int):
         super().__init__(
@@ -615,7 +670,11 @@ class ModuleClassCallError(InvalidInstanceModuleError, TypeError):
 
 class PropertyAttributeError(DescriptorAttributeError, AttributeError):
     """A property of a module raised ``AttributeError``, so Python reported the property
-    itself as missing. The message names the attribute the property failed to read."""
+    itself as missing. The message names the attribute the property failed to read.
+
+    Failing code: ``@property def width(self): return self.featurs * 2`` (a typo) read as
+    ``module.width``. Fix: the attribute the property reads (here ``self.features``).
+    """
 
     def __init__(self, cls_name: str, prop: str, cause: BaseException):
         super().__init__(
@@ -626,7 +685,12 @@ class PropertyAttributeError(DescriptorAttributeError, AttributeError):
 
 class AxisNamesMismatchError(FlaxError, ValueError):
     """``param_with_axes``/``variable_with_axes`` recorded different axis names for one
-    variable (e.g. a shared module called with two annotations)."""
+    variable (e.g. a shared module called with two annotations).
+
+    Failing code: one module calls ``param_with_axes("w", init, shape, axes=("embed",
+    "mlp"))`` and, on a second call, ``axes=("mlp", "embed")``. Fix: declare each variable
+    with one set of logical axis names.
+    """
 
     def __init__(self, old: Any, new: Any):
         super().__init__(
@@ -637,7 +701,11 @@ class AxisNamesMismatchError(FlaxError, ValueError):
 
 class AxesOutsideModuleError(FlaxError, ValueError):
     """``param_with_axes``/``variable_with_axes`` ran outside a module method without
-    ``module=``."""
+    ``module=``.
+
+    Failing code: ``nn.partitioning.param_with_axes("w", init, (3,), axes=("embed",))`` at top
+    level. Fix: call it in ``setup`` or an ``@nn.compact`` method, or pass ``module=self``.
+    """
 
     def __init__(self, what: str):
         super().__init__(

@@ -41,7 +41,17 @@ class MissingParamsError(OptimError, ValueError):
 
 
 class StateMismatchError(OptimError, ValueError):
-    """`update` received a state that was not produced by this transformation's `init`."""
+    """`update` received a state that was not produced by this transformation's `init`.
+
+    Failing code::
+
+        tx = optim.chain(optim.clip(1.0), optim.adam(1e-3))
+        updates, state = tx.update(grads, optim.sgd(0.1).init(params), params)
+
+    Fix::
+
+        updates, state = tx.update(grads, tx.init(params), params)
+    """
 
 
 class DuplicateNameError(OptimError, ValueError):
@@ -99,22 +109,58 @@ class ScheduleArgumentError(OptimError, ValueError):
 
 
 class SkipFunctionOutputError(OptimError, TypeError):
-    """A `MultiSteps` `should_skip_update_fn` returned something other than a boolean scalar."""
+    """A `MultiSteps` `should_skip_update_fn` returned something other than a boolean scalar.
+
+    Failing code::
+
+        skip = lambda updates, step, params: (jnp.zeros(3, bool), {})
+        optim.MultiSteps(optim.sgd(0.1), 2, should_skip_update_fn=skip)
+
+    Fix: return a scalar bool (and a dict of values to record), e.g.
+    ``lambda updates, step, params: (jnp.asarray(False), {})``, or
+    `optim.skip_not_finite`.
+    """
 
 
 class ComplexParamsError(OptimError, TypeError):
-    """A transformation that only supports real parameters received complex ones."""
+    """A transformation that only supports real parameters received complex ones.
+
+    Failing code::
+
+        optim.scale_by_sm3().init({"w": jnp.ones(3, jnp.complex64)})
+
+    Fix: optimize the real and imaginary parts as two real parameters (``jnp.real``,
+    ``jnp.imag``), or use a transformation that takes complex ones (`optim.adam`).
+    """
 
 
 class TreeKeyError(OptimError, KeyError):
-    """`optim.tree.get`/`optim.tree.set` found no value (or several values) for a key."""
+    """`optim.tree.get`/`optim.tree.set` found no value (or several values) for a key.
+
+    Failing code::
+
+        state = optim.chain(optim.scale_by_adam(), optim.scale_by_adam()).init(params)
+        optim.tree.get(state, "mu")  # two values named mu
+
+    Fix: narrow the search with ``filtering`` (a function of the path and value), or set only
+    names the tree has (``optim.tree.get_all_with_path`` lists them).
+    """
 
     def __str__(self) -> str:
         return str(self.args[0])
 
 
 class TreeDtypeError(OptimError, ValueError):
-    """`optim.tree.dtype` found leaves of different dtypes and no rule to combine them."""
+    """`optim.tree.dtype` found leaves of different dtypes and no rule to combine them.
+
+    Failing code::
+
+        optim.tree.dtype({"w": jnp.ones(2, jnp.float32), "n": jnp.ones(2, jnp.int32)})
+
+    Fix::
+
+        optim.tree.dtype(tree, mixed_dtype_handler="promote")  # or "highest", "lowest"
+    """
 
 
 class NormOrderError(OptimError, ValueError):
@@ -131,30 +177,89 @@ class NormOrderError(OptimError, ValueError):
 
 
 class LossInputError(OptimError, TypeError):
-    """A loss received inputs of the wrong dtype or shape (e.g. float labels where ints go)."""
+    """A loss received inputs of the wrong dtype or shape (e.g. float labels where ints go).
+
+    Failing code::
+
+        optim.softmax_cross_entropy_with_integer_labels(logits, jnp.array([0.0, 1.0]))
+
+    Fix: pass integer class indices, or one-hot labels to `softmax_cross_entropy`::
+
+        optim.softmax_cross_entropy_with_integer_labels(logits, jnp.array([0, 1]))
+    """
 
 
 class OptimizerArgumentError(OptimError, ValueError):
     """A transformation was built with an argument outside its domain (e.g. `sync_period < 1`,
-    `memory_size < 1`, an unknown `variant` or line-search strategy)."""
+    `memory_size < 1`, an unknown `variant` or line-search strategy).
+
+    Failing code::
+
+        optim.scale_by_lion(mode="soft")
+
+    Fix: pass a value the message lists, e.g. ``optim.scale_by_lion(mode="smooth")``.
+    """
 
 
 class LookaheadParamsError(OptimError, TypeError):
-    """`lookahead`'s `update` needs `params=LookaheadParams(fast=..., slow=...)`."""
+    """`lookahead`'s `update` needs `params=LookaheadParams(fast=..., slow=...)`.
+
+    Failing code::
+
+        tx = optim.lookahead(optim.sgd(0.1), sync_period=5, slow_step_size=0.5)
+        tx.update(grads, tx.init(params), params)
+
+    Fix: keep the parameters as fast and slow copies::
+
+        params = optim.LookaheadParams.init_synced(params)
+        updates, state = tx.update(grads, tx.init(params), params)
+    """
 
 
 class UnusedExtraArgsError(OptimError, TypeError):
-    """A line search got keyword arguments that its `value_fn` does not accept."""
+    """A line search got keyword arguments that its `value_fn` does not accept.
+
+    Failing code::
+
+        tx.update(grads, state, params, value=v, grad=g, value_fn=f, batch=b)  # f(params)
+
+    Fix: make `value_fn` take every extra keyword (``def f(params, batch)``), or do not pass
+    the ones it does not take.
+    """
 
 
 class StateValueNotFoundError(OptimError, ValueError):
-    """`value_and_grad_from_state` found no `value`/`grad` in the optimizer state."""
+    """`value_and_grad_from_state` found no `value`/`grad` in the optimizer state.
+
+    Failing code::
+
+        optim.value_and_grad_from_state(f)(params, state=optim.sgd(0.1).init(params))
+
+    Fix: use an optimizer that stores them, e.g. `optim.lbfgs()` or a line search built with
+    ``store_grad=True``.
+    """
 
 
 class BatchAxisError(OptimError, ValueError):
     """Per-example or microbatched inputs disagree on their batch axis (or it does not divide
-    into microbatches); also the batch checks of `ntxent` and `ctc_loss`."""
+    into microbatches); also the batch checks of `ntxent` and `ctc_loss`.
+
+    Failing code::
+
+        optim.microbatching.micro_vmap(f, microbatch_size=3)(jnp.ones((10, 4)))
+
+    Fix: choose a ``microbatch_size`` that divides the batch size (here 2 or 5), and give every
+    batched argument the same batch size.
+    """
 
 
 class AccumulatorError(OptimError, ValueError):
-    """A microbatching accumulator cannot handle the values (e.g. MEAN on integers)."""
+    """A microbatching accumulator cannot handle the values (e.g. MEAN on integers).
+
+    Failing code::
+
+        mean = optim.microbatching.AccumulationType.MEAN
+        optim.microbatching.microbatch(lambda x: x.sum(0), 0, 2, mean)(jnp.ones((4, 3), int))
+
+    Fix: cast the values to floating point, or accumulate with ``AccumulationType.SUM``.
+    """

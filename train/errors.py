@@ -18,14 +18,22 @@ from nn.flax_errors import InvalidCheckpointError
 
 
 class TrainError(NumbaxError):
-    """Root of `train`'s errors: ``except train.errors.TrainError`` catches every one of them."""
+    """Root of `train`'s errors: ``except train.errors.TrainError`` catches every one of them
+    (and ``except core.errors.NumbaxError`` every numbax error)."""
 
 
 class CheckpointExistsError(TrainError, InvalidCheckpointError, FileExistsError):
     """`save_checkpoint` would replace or go back behind an existing checkpoint.
 
+    Failing code::
+
+        checkpoints.save_checkpoint(ckpt_dir, state, step=10)
+        checkpoints.save_checkpoint(ckpt_dir, state, step=10)  # or step=5 after step 10
+
     Fix: pass ``overwrite=True`` (which also deletes the checkpoints of later steps), or save
-    under a new step or directory.
+    under a new step or directory::
+
+        checkpoints.save_checkpoint(ckpt_dir, state, step=10, overwrite=True)
     """
 
     def __init__(self, path: Path | str, step: int, latest: int):
@@ -42,7 +50,16 @@ class CheckpointExistsError(TrainError, InvalidCheckpointError, FileExistsError)
 class CheckpointArgumentError(TrainError, ValueError):
     """`save_checkpoint`/`restore_checkpoint` got a ``step``, ``keep`` or
     ``keep_every_n_steps`` that is not an integer in its range (``step=1.7`` would be saved as
-    step 1, ``step=-1`` as a file no restore finds, ``keep=0`` would delete the new file)."""
+    step 1, ``step=-1`` as a file no restore finds, ``keep=0`` would delete the new file).
+
+    Failing code::
+
+        checkpoints.save_checkpoint(ckpt_dir, state, step=epoch / 2, keep=0)
+
+    Fix: pass whole numbers in range: ``step >= 0``, ``keep >= 1``::
+
+        checkpoints.save_checkpoint(ckpt_dir, state, step=int(state.step), keep=3)
+    """
 
     def __init__(self, name: str, value: object, expected: str):
         self.name = name
@@ -57,6 +74,16 @@ class CheckpointNotFoundError(TrainError, FileNotFoundError, ValueError):
     """`restore_checkpoint(..., step=s)` asked for a step that has no checkpoint file.
 
     Also a `ValueError`, which is what Flax raises here.
+
+    Failing code::
+
+        checkpoints.save_checkpoint(ckpt_dir, state, step=10)
+        checkpoints.restore_checkpoint(ckpt_dir, state, step=20)
+
+    Fix: ask for a step the message lists as available (`checkpoints.available_steps`), or
+    ``step=None`` for the latest::
+
+        state = checkpoints.restore_checkpoint(ckpt_dir, state)
     """
 
     def __init__(self, path: Path | str, available: Sequence[int]):
@@ -73,8 +100,15 @@ class CorruptCheckpointError(TrainError, ValueError):
     """A checkpoint file cannot be read: truncated, not a numbax checkpoint, or damaged.
 
     Files are written atomically, so this means the file was changed or copied partially after
-    it was saved. Fix: restore an earlier step (``restore_checkpoint(..., step=...)``) or delete
-    the file.
+    it was saved.
+
+    Failing code::
+
+        path = checkpoints.save_checkpoint(ckpt_dir, state, step=1)
+        open(path, "r+b").truncate(100)  # a partial copy
+        checkpoints.restore_checkpoint(ckpt_dir, state)
+
+    Fix: restore an earlier step (``restore_checkpoint(..., step=...)``) or delete the file.
     """
 
     def __init__(self, path: Path | str, reason: str):
@@ -87,7 +121,13 @@ class CorruptCheckpointError(TrainError, ValueError):
 
 
 class CheckpointVersionError(TrainError, ValueError):
-    """A checkpoint was written by a newer, unknown version of the format."""
+    """A checkpoint was written by a newer, unknown version of the format.
+
+    Failing code: ``checkpoints.restore_checkpoint(ckpt_dir, state)`` on a directory a newer
+    numbax saved into.
+
+    Fix: upgrade numbax (``pip install -U numbax``) in the environment that restores.
+    """
 
     def __init__(self, path: Path | str, version: object, supported: int):
         self.path = Path(path)
@@ -102,9 +142,17 @@ class CheckpointMismatchError(TrainError, ValueError):
     """The stored tree differs from the ``target`` tree given to `restore_checkpoint`.
 
     The message lists, by key path, the leaves only in the target (missing from the file), the
-    leaves only in the file (extra), and the leaves whose shape or dtype changed. Fix: build the
-    target with the configuration used when saving (model sizes, optimizer), or restore with
-    ``target=None`` to get the stored tree as nested dicts and inspect it.
+    leaves only in the file (extra), and the leaves whose shape or dtype changed.
+
+    Failing code::
+
+        checkpoints.save_checkpoint(ckpt_dir, {"w": jnp.ones((3, 4))}, step=0)
+        checkpoints.restore_checkpoint(ckpt_dir, {"w": jnp.ones((3, 5)), "b": jnp.ones(5)})
+
+    Fix: build the target with the configuration used when saving (model sizes, optimizer), or
+    restore with ``target=None`` to get the stored tree as nested dicts and inspect it::
+
+        stored = checkpoints.restore_checkpoint(ckpt_dir, target=None)
     """
 
     def __init__(
@@ -136,7 +184,17 @@ class CheckpointMismatchError(TrainError, ValueError):
 
 
 class UnsupportedLeafError(TrainError, TypeError):
-    """A leaf of the tree given to `save_checkpoint` is not a number or an array of numbers."""
+    """A leaf of the tree given to `save_checkpoint` is not a number or an array of numbers.
+
+    Failing code::
+
+        checkpoints.save_checkpoint(ckpt_dir, {"w": w, "name": "mlp"}, step=0)
+
+    Fix: keep non-numeric values out of the saved tree, or mark dataclass fields static
+    (``core.struct.field(pytree_node=False)``), as `TrainState` does for ``apply_fn``::
+
+        checkpoints.save_checkpoint(ckpt_dir, {"w": w}, step=0)
+    """
 
     def __init__(self, path: str, leaf: object):
         self.path = path
@@ -148,7 +206,17 @@ class UnsupportedLeafError(TrainError, TypeError):
 
 
 class MetricNameError(TrainError, KeyError):
-    """A metric built with ``from_output(name)`` did not receive ``name`` as a keyword."""
+    """A metric built with ``from_output(name)`` did not receive ``name`` as a keyword.
+
+    Failing code::
+
+        Loss = metrics.Average.from_output("loss")
+        Loss.from_model_output(value=1.5)
+
+    Fix: pass the output under the name the metric reads::
+
+        Loss.from_model_output(loss=1.5)
+    """
 
     def __init__(self, metric: str, name: str, given: Sequence[str]):
         self.metric = metric
@@ -164,7 +232,14 @@ class MetricNameError(TrainError, KeyError):
 
 
 class MetricMergeError(TrainError, TypeError):
-    """Two metrics of different types, or collections with different fields, were merged."""
+    """Two metrics of different types, or collections with different fields, were merged.
+
+    Failing code::
+
+        metrics.Average.from_model_output(jnp.ones(3)).merge(metrics.LastValue.from_model_output(1.0))
+
+    Fix: merge metrics of one type (and `Collection`s made by the same ``Collection.create``).
+    """
 
     def __init__(self, left: object, right: object):
         super().__init__(
@@ -174,7 +249,15 @@ class MetricMergeError(TrainError, TypeError):
 
 
 class MsgpackEncodeError(TrainError, TypeError):
-    """A value cannot be written as MessagePack (see `train.msgpack`)."""
+    """A value cannot be written as MessagePack (see `train.msgpack`).
+
+    Failing code::
+
+        serialization.msgpack_serialize({"fn": print})
+
+    Fix: convert the value to dicts, lists, numbers, strings, bytes, None or numeric arrays
+    first (`serialization.to_state_dict` does that for registered types), or leave it out.
+    """
 
     def __init__(self, value: object, reason: str):
         self.value = value
@@ -186,7 +269,15 @@ class MsgpackEncodeError(TrainError, TypeError):
 
 
 class MsgpackDecodeError(TrainError, ValueError):
-    """Bytes given to `train.msgpack.unpackb` / `msgpack_restore` are not valid MessagePack."""
+    """Bytes given to `train.msgpack.unpackb` / `msgpack_restore` are not valid MessagePack.
+
+    Failing code::
+
+        serialization.msgpack_restore(b"\xc1 not msgpack")
+
+    Fix: pass the complete bytes of a Flax (msgpack) checkpoint; read numbax ``.npz``
+    checkpoints with `checkpoints.restore_checkpoint`.
+    """
 
     def __init__(self, reason: str):
         self.reason = reason
@@ -200,8 +291,14 @@ class MsgpackDecodeError(TrainError, ValueError):
 class StateDictMismatchError(TrainError, ValueError):
     """A state dict does not have the structure of the target given to `from_state_dict`.
 
-    A `ValueError`, as Flax raises. Fix: build the target as the saved object was built (same
-    model and optimizer), or restore without a target (``msgpack_restore``) and inspect it.
+    A `ValueError`, as Flax raises.
+
+    Failing code::
+
+        serialization.from_state_dict({"w": w, "b": b}, {"w": w_state})  # no "b" stored
+
+    Fix: build the target as the saved object was built (same model and optimizer), or restore
+    without a target (``msgpack_restore``) and inspect it.
     """
 
     def __init__(self, path: str, reason: str):
@@ -217,7 +314,11 @@ class StateDictMismatchError(TrainError, ValueError):
 class OrbaxCheckpointError(TrainError, ValueError):
     """An Orbax checkpoint directory, and the optional ``tensorstore`` to read it is missing.
 
-    Flax 0.7+ writes Orbax directories by default. Fix: ``pip install numbax[orbax]``
+    Flax 0.7+ writes Orbax directories by default.
+
+    Failing code: ``checkpoints.restore_checkpoint(orbax_dir, state)`` without tensorstore.
+
+    Fix: ``pip install numbax[orbax]``
     (`train.orbax` then reads them), or, where Flax is installed, restore it and write Flax's
     msgpack format, which numbax always reads::
 
