@@ -3,7 +3,8 @@
 The numba compile caches are pointed at one directory per checkout, shared by all test
 processes (pytest-xdist workers included), before anything imports numba or `core`: numba reads
 NUMBA_CACHE_DIR when it is imported, and `core.jit` reads NUMBAX_CACHE_DIR for its generated
-sources. The tests see eight CPU devices (NUMBAX_NUM_CPU_DEVICES). Values already set in the
+sources. The tests see eight CPU devices (NUMBAX_NUM_CPU_DEVICES) and two threads
+(NUMBAX_NUM_THREADS). Values already set in the
 environment win. Tests marked ``slow`` run only with
 ``--runslow``.
 """
@@ -21,6 +22,9 @@ os.environ.setdefault("NUMBA_CACHE_DIR", str(_CACHE_ROOT / "numba"))
 # Eight CPU devices whatever the core count, as JAX's own tests force eight host devices: pmap
 # tests map over up to 8 (device threads start only when a pmap uses them).
 os.environ.setdefault("NUMBAX_NUM_CPU_DEVICES", "8")
+# Two threads for compiled code whatever the core count, so that threaded loops and blocked
+# matrix products are exercised on one-core machines too (core/jit/threads.py).
+os.environ.setdefault("NUMBAX_NUM_THREADS", "2")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

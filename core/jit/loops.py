@@ -8,7 +8,7 @@ C-contiguous arrays through flat offsets (`rt.ld`/`rt.st`, linear forms in the l
 over the coalesced shape), which numba and LLVM compile several times faster than
 multi-dimensional indexing, and which need no reshaped views. A reduction whose reduced
 dimensions are the innermost ones keeps its accumulator in a register; float sums use `vm.radd`
-so they vectorize. Large loops without reductions run on two threads (`prange`) when the
+so they vectorize. Large loops without reductions run on numba's pool (`prange`) when the
 kernel makes no BLAS calls.
 """
 
@@ -22,10 +22,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.backends.numba.source import alloc, cast, combine, identity
+from core.jit import threads
 
-# Loops at least this large run on numba's thread pool (`prange`), in kernels without BLAS calls
-# only: OpenMP threads next to BLAS threads oversubscribe the cores (numba-notes.md). Measured:
-# selu on 1e6 floats 266 us on one thread, 138 us on two. NUMBAX_JIT_THREADS=0 turns it off.
+# Loops at least this large run on numba's thread pool (`prange`) when it has more than one
+# thread (core/jit/threads.py), in kernels without BLAS calls only: their products already use
+# the pool (core/jit/gemm.py), and one `prange` compiles the whole kernel with numba's parallel
+# passes (the MNIST CNN step: 17 -> 24 s of compile CPU). Measured: selu on 1e6 floats 266 us on
+# one thread, 138 us on two. NUMBAX_JIT_THREADS=0 turns it off.
 PARALLEL_SIZE = 1 << 17 if os.environ.get("NUMBAX_JIT_THREADS", "1") != "0" else 1 << 62
 
 
@@ -293,6 +296,7 @@ class LoopNest:
         """Two threads pay for large loops without reductions (see `PARALLEL_SIZE`)."""
         return (
             self.parallel
+            and threads.num_threads() > 1
             and int(np.prod(self._dims, dtype=np.int64)) >= PARALLEL_SIZE
             and not any(a.kind == "reduce" for a in self.accesses)
         )

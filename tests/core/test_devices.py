@@ -14,6 +14,7 @@ import core
 import core.numpy as jnp
 from core.device_worker import current_device
 from core.devices import DeviceError
+from core.jit import threads
 from core.sharding import SingleDeviceSharding, pmap_sharding
 
 _ROOT = Path(__file__).resolve().parents[2]
@@ -112,6 +113,6 @@ def test_workers_know_their_device():
 def test_workers_share_the_cores_for_parallel_loops():
     import numba
 
-    per_device = max(1, len(os.sched_getaffinity(0)) // core.local_device_count())
+    per_device = threads.device_share(core.local_device_count())
     d = core.devices()[6]
     assert d.worker.submit(numba.get_num_threads).result(timeout=60) == per_device

@@ -74,7 +74,10 @@ from numba.np.ufunc import parallel
 
 if sys.argv[1] != "-":
     config.update("num_threads", int(sys.argv[1]))
-float(core.jit(lambda x: (x * 2.0).sum())(jnp.ones(3)))  # loads the back end
+f = core.jit(lambda x: jnp.tanh(x) * 2.0)  # large enough for a threaded loop
+f(jnp.ones(1 << 18)).block_until_ready()
+from core.jit import api
+(entry,) = api._trace_caches[f._fun].values()
 getters = {}
 for lib in threads.blas_libraries():
     cdll = ctypes.CDLL(lib.path)
@@ -87,6 +90,7 @@ try:
 except RuntimeError as err:
     frozen = str(err)
 print(json.dumps({"threads": threads.num_threads(), "pool": numba.config.NUMBA_NUM_THREADS,
+                  "prange": "prange(" in entry.exe.source,
                   "layer": numba.threading_layer(), "blas": getters, "frozen": frozen}))
 """
 
@@ -110,7 +114,7 @@ def _run(arg: str, **env) -> dict:
 
 def test_back_end_sizes_numbas_pool_turns_openblas_to_one_thread_and_freezes_the_count():
     res = _run("3")
-    assert res["threads"] == 3 and res["pool"] == 3
+    assert res["threads"] == 3 and res["pool"] == 3 and res["prange"]
     assert res["layer"] == "tbb"
     # numpy's OpenBLAS (loaded with numpy) and scipy's (loaded for numba's products)
     assert len(res["blas"]) >= 2 and set(res["blas"].values()) == {1}, res["blas"]
@@ -120,4 +124,5 @@ def test_back_end_sizes_numbas_pool_turns_openblas_to_one_thread_and_freezes_the
 def test_users_blas_and_thread_settings_win():
     res = _run("-", OPENBLAS_NUM_THREADS="2", NUMBAX_NUM_THREADS="1")
     assert res["threads"] == 1 and res["pool"] == 1
+    assert not res["prange"]  # one thread: loops compile without numba's parallel passes
     assert 2 in res["blas"].values()  # OpenBLAS keeps the user's two threads
