@@ -44,7 +44,11 @@ class InconclusiveDimensionOperation(NumbaxError):
 
 
 class ConcretizationTypeError(JAXTypeError):
-    """A traced value was used where a concrete value is required."""
+    """A traced value was used where a concrete value is required.
+
+    Failing code: ``jit(lambda a: jnp.ones(int(a.sum())))(x)`` (a shape from traced values).
+    Fix: make the value static (``jit(f, static_argnums=...)``), or compute it outside `jit`.
+    """
 
     def __init__(self, what: str, detail: str = ""):
         super().__init__(
@@ -54,7 +58,11 @@ class ConcretizationTypeError(JAXTypeError):
 
 
 class TracerBoolConversionError(ConcretizationTypeError):
-    """`if x > 0:` (or `bool(x)`, `and`/`or`) on a traced value."""
+    """`if x > 0:` (or `bool(x)`, `and`/`or`) on a traced value.
+
+    Failing code: ``jit(lambda a: a if a.sum() > 0 else -a)(x)``. Fix:
+    ``jnp.where(a.sum() > 0, a, -a)``, or ``lax.cond(a.sum() > 0, f, g, a)`` for branches.
+    """
 
     def __init__(self, aval: object):
         super().__init__(
@@ -67,7 +75,11 @@ class TracerBoolConversionError(ConcretizationTypeError):
 
 
 class TracerIntegerConversionError(ConcretizationTypeError):
-    """`int(x)`, `range(x)` or indexing a Python list with a traced value."""
+    """`int(x)`, `range(x)` or indexing a Python list with a traced value.
+
+    Failing code: ``jit(lambda a, n: a * range(n)[0])(x, 2)``. Fix: mark ``n`` static,
+    ``jit(f, static_argnums=1)``, or index arrays instead (``lax.dynamic_slice``).
+    """
 
     def __init__(self, aval: object):
         super().__init__(
@@ -78,7 +90,11 @@ class TracerIntegerConversionError(ConcretizationTypeError):
 
 
 class TracerArrayConversionError(JAXTypeError):
-    """`np.asarray(x)` on a traced value."""
+    """`np.asarray(x)` on a traced value.
+
+    Failing code: ``jit(lambda a: np.sin(np.asarray(a)))(x)``. Fix: ``jnp.sin(a)`` (the
+    `core.numpy` function), or move the numpy code outside the transformed function.
+    """
 
     def __init__(self, aval: object):
         super().__init__(
@@ -89,7 +105,11 @@ class TracerArrayConversionError(JAXTypeError):
 
 
 class UnexpectedTracerError(JAXTypeError, RuntimeError):
-    """A tracer escaped the transformation that created it (stored in a global, returned...)."""
+    """A tracer escaped the transformation that created it (stored in a global, returned...).
+
+    Failing code: ``saved = []; jit(lambda a: saved.append(a) or a)(x); saved[0] + 1``. Fix:
+    return the value from the function (``y = jit(f)(x)``) instead of storing it aside.
+    """
 
     def __init__(self, aval: object, transformation: str = "jit, grad, vmap..."):
         super().__init__(
@@ -106,15 +126,25 @@ class ShapeError(NumbaxError, ValueError, TypeError):
     Both a ValueError and a TypeError: JAX raises TypeError for shapes that do not fit a
     primitive (shapes are part of its types: reshape, concatenate, dot_general, ...) and
     ValueError for arrays that do not broadcast, and code written for JAX catches either.
+
+    Failing code: ``jnp.ones(3) + jnp.ones(4)``. Fix: give the operands shapes that broadcast
+    (``jnp.ones(3)[:, None] + jnp.ones(4)``), or reshape/slice them to match.
     """
 
 
 class DTypeError(NumbaxError, TypeError):
-    """Operand dtypes that do not fit together."""
+    """Operand dtypes that do not fit together.
+
+    Failing code: ``lax.add(jnp.ones(3, jnp.float32), jnp.ones(3, jnp.int32))`` (`lax` does
+    not promote). Fix: convert one operand, ``y.astype(jnp.float32)``, or use ``jnp.add``.
+    """
 
 
 class ImmutableArrayError(NumbaxError, TypeError):
-    """In-place assignment to an immutable array."""
+    """In-place assignment to an immutable array.
+
+    Failing code: ``x[0] = 5.0``. Fix: ``x = x.at[0].set(5.0)`` (a new array).
+    """
 
     def __init__(self, type_name: str):
         super().__init__(
@@ -125,15 +155,26 @@ class ImmutableArrayError(NumbaxError, TypeError):
 
 
 class PRNGKeyError(NumbaxError, TypeError):
-    """A value that is not a PRNG key (uint32[..., 2]) where `core.random` needs one."""
+    """A value that is not a PRNG key (uint32[..., 2]) where `core.random` needs one.
+
+    Failing code: ``random.normal(0, (3,))``. Fix: ``random.normal(random.key(0), (3,))``.
+    """
 
 
 class RandomArgumentError(NumbaxError, ValueError):
-    """A `core.random` argument out of its domain (dtype kind, sample count, probabilities)."""
+    """A `core.random` argument out of its domain (dtype kind, sample count, probabilities).
+
+    Failing code: ``random.choice(key, 3, (5,), replace=False)``. Fix: ask for at most the
+    population size, or sample with ``replace=True``.
+    """
 
 
 class NonConcreteBooleanIndexError(JAXIndexError):
-    """Boolean-mask indexing (or nonzero/unique without `size=`) on a traced value."""
+    """Boolean-mask indexing (or nonzero/unique without `size=`) on a traced value.
+
+    Failing code: ``jit(lambda a: a[a > 0])(x)``. Fix: ``jnp.where(a > 0, a, 0)`` (same
+    shape), or a static ``size=`` for ``jnp.nonzero``/``jnp.unique``.
+    """
 
     def __init__(self, aval: object, what: str = "Array boolean indices must be concrete"):
         super().__init__(
@@ -144,7 +185,11 @@ class NonConcreteBooleanIndexError(JAXIndexError):
 
 
 class UnboundAxisNameError(NumbaxError, NameError):
-    """A collective (`psum`, `axis_index`...) names an axis no enclosing `vmap` binds."""
+    """A collective (`psum`, `axis_index`...) names an axis no enclosing `vmap` binds.
+
+    Failing code: ``lax.psum(x, "i")`` outside any mapped function. Fix:
+    ``vmap(lambda a: lax.psum(a, "i"), axis_name="i")(x)`` (or `pmap`/`shard_map`).
+    """
 
     def __init__(self, axis_name: object):
         super().__init__(
@@ -155,11 +200,20 @@ class UnboundAxisNameError(NumbaxError, NameError):
 
 
 class CustomDerivativeError(NumbaxError, TypeError):
-    """A `custom_jvp`/`custom_vjp` rule that is missing or returns the wrong structure."""
+    """A `custom_jvp`/`custom_vjp` rule that is missing or returns the wrong structure.
+
+    Failing code: ``f = custom_jvp(lambda a: a * 2); jvp(f, (1.0,), (1.0,))`` with no
+    ``f.defjvp(...)``. Fix: define the rule (``@f.defjvp``) returning ``(primal_out,
+    tangent_out)`` shaped like the function's output.
+    """
 
 
 class CustomVJPForwardModeError(NumbaxError, TypeError):
-    """Forward-mode differentiation (`jvp`, `jacfwd`, `linearize`) of a `custom_vjp` function."""
+    """Forward-mode differentiation (`jvp`, `jacfwd`, `linearize`) of a `custom_vjp` function.
+
+    Failing code: ``jvp(g, (1.0,), (1.0,))`` for a ``custom_vjp`` ``g``. Fix: ``grad``/``vjp``/
+    ``jacrev``, or define ``g`` with ``custom_jvp``.
+    """
 
     def __init__(self) -> None:
         super().__init__(
@@ -170,23 +224,43 @@ class CustomVJPForwardModeError(NumbaxError, TypeError):
 
 
 class GradTypeError(NumbaxError, TypeError):
-    """`grad` of a function with a non-scalar or non-float output, or of integer inputs."""
+    """`grad` of a function with a non-scalar or non-float output, or of integer inputs.
+
+    Failing code: ``grad(lambda a: a * 2)(jnp.ones(3))``. Fix: reduce the output to a scalar
+    (``(a * 2).sum()``), or use ``jacrev``/``vjp`` for non-scalar outputs.
+    """
 
 
 class VmapAxesError(NumbaxError, ValueError):
-    """`vmap` in_axes/out_axes that do not fit the arguments or outputs."""
+    """`vmap` in_axes/out_axes that do not fit the arguments or outputs.
+
+    Failing code: ``vmap(f, in_axes=1)(jnp.ones(3))`` (a 1-d argument has no axis 1). Fix: map
+    an axis the argument has (``in_axes=0``), or ``None`` to broadcast it.
+    """
 
 
 class VmapSizeError(VmapAxesError):
-    """`vmap` inputs whose mapped axes have different sizes (or no size at all)."""
+    """`vmap` inputs whose mapped axes have different sizes (or no size at all).
+
+    Failing code: ``vmap(lambda a, b: a + b)(jnp.ones(3), jnp.ones(4))``. Fix: give the mapped
+    axes one size, or ``in_axes=(0, None)`` to broadcast an argument.
+    """
 
 
 class VmapInAxesTypeError(NumbaxError, TypeError):
-    """`vmap` in_axes that is not an int, None, or a tuple/list with one entry per argument."""
+    """`vmap` in_axes that is not an int, None, or a tuple/list with one entry per argument.
+
+    Failing code: ``vmap(f, in_axes="0")``. Fix: ``in_axes=0`` (or ``(0, None)``: one entry
+    per positional argument).
+    """
 
 
 class VjpCotangentError(NumbaxError, ValueError):
-    """The function returned by `vjp` got a cotangent unlike the differentiated output."""
+    """The function returned by `vjp` got a cotangent unlike the differentiated output.
+
+    Failing code: ``y, f_vjp = vjp(lambda a: a * 2, jnp.ones(3)); f_vjp(jnp.ones(4))``. Fix:
+    pass a cotangent of the output's shape and dtype, ``f_vjp(jnp.ones_like(y))``.
+    """
 
 
 class PackageShadowedError(NumbaxError, ImportError):
@@ -194,6 +268,10 @@ class PackageShadowedError(NumbaxError, ImportError):
 
     Raised by ``core.packages.check_numbax_packages(strict=True)`` (the examples call it); the
     message names the module that shadows numbax's package and what to do.
+
+    Failing code: ``python -m examples.mnist.main`` run from a folder holding your own
+    ``train.py``. Fix: rename that file (``train_mnist.py``), or use separate environments
+    when HuggingFace's ``datasets`` is installed.
     """
 
 
@@ -203,18 +281,30 @@ class PackageShadowingWarning(UserWarning):
 
 
 class ProfilerError(NumbaxError, RuntimeError):
-    """`core.profiler` used out of order (a second `start_trace`, `stop_trace` without one)."""
+    """`core.profiler` used out of order (a second `start_trace`, `stop_trace` without one).
+
+    Failing code: ``core.profiler.stop_trace()`` with no trace started. Fix: pair the calls,
+    or use ``with core.profiler.trace(log_dir):``.
+    """
 
 
 # Meshes and named shardings (`core/mesh.py`, `core/named_sharding.py`).
 
 
 class MeshShapeError(NumbaxError, ValueError):
-    """A mesh whose devices do not fit its shape or axis names."""
+    """A mesh whose devices do not fit its shape or axis names.
+
+    Failing code: ``core.make_mesh((3,), ("data",))`` on 2 devices. Fix: a shape whose product
+    is the device count (``core.device_count()``), one axis name per mesh dimension.
+    """
 
 
 class MeshAxisNotFoundError(NumbaxError, ValueError):
-    """A `PartitionSpec` names an axis the mesh does not have."""
+    """A `PartitionSpec` names an axis the mesh does not have.
+
+    Failing code: ``device_put(x, NamedSharding(mesh, P("model")))`` on a mesh with only
+    ``"data"``. Fix: name one of the mesh's axes, ``P("data")``, or ``None`` to replicate.
+    """
 
     def __init__(self, name: Any, spec: Any, axis_names: tuple) -> None:
         super().__init__(
@@ -224,7 +314,11 @@ class MeshAxisNotFoundError(NumbaxError, ValueError):
 
 
 class DuplicateSpecError(NumbaxError, ValueError):
-    """A `PartitionSpec` maps one mesh axis to two array axes."""
+    """A `PartitionSpec` maps one mesh axis to two array axes.
+
+    Failing code: ``NamedSharding(mesh, P("data", "data"))``. Fix: each mesh axis at most once,
+    e.g. ``P("data", None)``.
+    """
 
     def __init__(self, spec: Any, names: list) -> None:
         super().__init__(
@@ -234,11 +328,20 @@ class DuplicateSpecError(NumbaxError, ValueError):
 
 
 class ShardingShapeError(NumbaxError, ValueError):
-    """An array that the sharding cannot split (too few axes, or sizes not divisible)."""
+    """An array that the sharding cannot split (too few axes, or sizes not divisible).
+
+    Failing code: ``device_put(jnp.ones(()), NamedSharding(mesh, P("data")))`` (a 0-d array
+    has no axis to split). Fix: a spec no longer than the array's rank, splitting axes whose
+    sizes the mesh axis sizes divide.
+    """
 
 
 class NoMeshError(NumbaxError, ValueError):
-    """A bare `PartitionSpec` was given where a mesh is needed, and no mesh is set."""
+    """A bare `PartitionSpec` was given where a mesh is needed, and no mesh is set.
+
+    Failing code: ``device_put(x, P("data"))`` with no mesh set. Fix: ``core.set_mesh(mesh)``
+    first, or ``device_put(x, NamedSharding(mesh, P("data")))``.
+    """
 
     def __init__(self, where: str) -> None:
         super().__init__(
@@ -249,11 +352,21 @@ class NoMeshError(NumbaxError, ValueError):
 
 
 class ShardMapSpecError(NumbaxError, ValueError):
-    """`shard_map` in_specs/out_specs that do not fit the mesh or the arguments."""
+    """`shard_map` in_specs/out_specs that do not fit the mesh or the arguments.
+
+    Failing code: ``shard_map(f, mesh=mesh, in_specs=(P("model"),), out_specs=P("data"))``
+    on a mesh with only ``"data"``. Fix: specs that name the mesh's axes, one per argument.
+    """
 
 
 class ShardMapOutSpecError(ShardMapSpecError):
-    """A `shard_map` output varies along a mesh axis its out_specs entry leaves out."""
+    """A `shard_map` output varies along a mesh axis its out_specs entry leaves out.
+
+    Failing code: ``shard_map(lambda a: a, mesh=mesh, in_specs=P("data"), out_specs=P())``
+    (each block differs, the output claims to be replicated). Fix: name the axis in
+    out_specs (``P("data")``), reduce over it first (``lax.psum(a, "data")``), or pass
+    ``check_vma=False``.
+    """
 
 
 class JaxprTypeError(NumbaxError, TypeError):
@@ -262,7 +375,11 @@ class JaxprTypeError(NumbaxError, TypeError):
 
 
 class AxisIndexGroupsError(NumbaxError, NotImplementedError):
-    """A collective given `axis_index_groups` (reductions within groups of the axis)."""
+    """A collective given `axis_index_groups` (reductions within groups of the axis).
+
+    Failing code: ``lax.psum(a, "i", axis_index_groups=[[0, 1]])``. Fix: reduce over the whole
+    axis, or select each group's elements with ``lax.axis_index`` and ``jnp.where`` first.
+    """
 
     def __init__(self, name: str):
         super().__init__(

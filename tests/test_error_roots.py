@@ -90,3 +90,45 @@ def test_import_datasets_loads_no_core():
         cwd=Path(__file__).resolve().parents[1],
     )
     assert out.stdout.strip() == "[]"
+
+
+# Classes exempt from the docstring rule below: package roots and bases (caught, never raised
+# alone), `jax.errors` names numbax never raises, and internal errors no user code triggers.
+_NOT_RAISED_BY_USER_CODE = {
+    "core.errors": {
+        "NumbaxError",
+        "JAXTypeError",
+        "JAXIndexError",
+        "JaxRuntimeError",
+        "KeyReuseError",
+        "InconclusiveDimensionOperation",
+        "JaxprTypeError",
+    },
+    "core.jit.errors": {"CacheIntegrityError"},
+    "optim.errors": {"OptimError"},
+    "train.errors": {"TrainError"},
+    "datasets.errors": {"DatasetError"},
+}
+
+
+_ERRORS_MODULES = ["core.errors", "core.jit.errors", "nn.errors", "optim.errors"]
+
+
+@pytest.mark.parametrize("module", [*_ERRORS_MODULES, "train.errors", "datasets.errors"])
+def test_error_docstrings_show_failing_code_and_fix(module):
+    """Every error class says, as flax.errors does, what triggers it, with a short failing
+    example and the fix."""
+    mod = importlib.import_module(module)
+    exempt = _NOT_RAISED_BY_USER_CODE.get(module, set())
+    lacking = sorted(
+        name
+        for name, obj in vars(mod).items()
+        if inspect.isclass(obj)
+        and issubclass(obj, Exception)
+        and not issubclass(obj, Warning)
+        and obj.__module__ == module
+        and not name.startswith("_")
+        and name not in exempt
+        and not ("Failing code" in (obj.__doc__ or "") and "Fix" in (obj.__doc__ or ""))
+    )
+    assert not lacking, f"{module}: docstrings without failing code and fix: {lacking}"

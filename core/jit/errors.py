@@ -6,7 +6,12 @@ from core.errors import NumbaxError
 
 
 class LoweringError(NumbaxError, NotImplementedError):
-    """A primitive (or a dtype) has no numba lowering yet."""
+    """A primitive (or a dtype) has no numba lowering yet.
+
+    Failing code: ``jit(f)(x)`` where ``f`` uses a primitive without a numba lowering rule (the
+    message names it). Fix: ``jit(f, backend="python")`` (the numpy back end runs every
+    primitive), or run ``f`` without `jit`.
+    """
 
     def __init__(self, what: str):
         super().__init__(
@@ -16,7 +21,12 @@ class LoweringError(NumbaxError, NotImplementedError):
 
 
 class UnsupportedDTypeError(LoweringError):
-    """The program holds values of a dtype numba cannot compile (float16)."""
+    """The program holds values of a dtype numba cannot compile (float16).
+
+    Failing code: ``jit(lambda a: a * 2)(jnp.ones(3, jnp.float16))`` (it falls back to numpy
+    with a `NumpyFallbackWarning`). Fix: compute in float32 (``a.astype(jnp.float32)``) and
+    convert the result back if needed.
+    """
 
     def __init__(self, dtypes: list[str]):
         self.dtypes = dtypes
@@ -24,7 +34,11 @@ class UnsupportedDTypeError(LoweringError):
 
 
 class ThreadCountError(NumbaxError, ValueError):
-    """`NUMBAX_NUM_THREADS` is not a positive integer."""
+    """`NUMBAX_NUM_THREADS` is not a positive integer.
+
+    Failing code: ``NUMBAX_NUM_THREADS=all python train.py``. Fix: a positive integer
+    (``NUMBAX_NUM_THREADS=4``), or unset it to use the CPUs the process may run on.
+    """
 
 
 class NumpyFallbackWarning(NumbaxError, UserWarning):
@@ -36,7 +50,12 @@ class JitCacheWarning(NumbaxError, UserWarning):
 
 
 class UnsafeCacheDirError(NumbaxError, PermissionError):
-    """A compile cache directory that another user could write (planted code would run)."""
+    """A compile cache directory that another user could write (planted code would run).
+
+    Failing code: ``NUMBAX_CACHE_DIR=/tmp/shared`` on a world-writable directory. Fix:
+    ``chmod 700`` the directory if it is yours, or point ``NUMBAX_CACHE_DIR`` (and
+    ``NUMBA_CACHE_DIR``) at a private one.
+    """
 
     def __init__(self, path, why: str):
         self.path = path
@@ -48,7 +67,12 @@ class UnsafeCacheDirError(NumbaxError, PermissionError):
 
 
 class CacheIntegrityError(NumbaxError, OSError):
-    """A compile cache file whose content is not what was recorded when it was written."""
+    """A compile cache file whose content is not what was recorded when it was written.
+
+    Raised when a cached kernel file was changed after numbax wrote it (a partial copy, disk
+    damage, tampering); the entry is then compiled afresh. Fix, if it recurs: delete the
+    compile cache directory (``NUMBAX_CACHE_DIR``).
+    """
 
     def __init__(self, path, why: str):
         self.path = path
@@ -56,4 +80,8 @@ class CacheIntegrityError(NumbaxError, OSError):
 
 
 class JitArgumentError(NumbaxError, TypeError):
-    """A non-array positional argument that is not marked static."""
+    """A non-array positional argument that is not marked static.
+
+    Failing code: ``jit(lambda a, s: a * len(s))(x, "abc")``. Fix: mark it static,
+    ``jit(f, static_argnums=1)``, or pass an array.
+    """
