@@ -108,13 +108,25 @@ _NOT_RAISED_BY_USER_CODE = {
     "optim.errors": {"OptimError"},
     "train.errors": {"TrainError"},
     "datasets.errors": {"DatasetError"},
+    "examples.mnist.errors": {"ExampleError"},
 }
 
 
-_ERRORS_MODULES = ["core.errors", "core.jit.errors", "nn.errors", "optim.errors"]
+_ERRORS_MODULES = [
+    "core.errors",
+    "core.jit.errors",
+    "core.prims.control_flow.errors",
+    "core.scipy.errors",
+    "core.example_libraries.errors",
+    "nn.errors",
+    "optim.errors",
+    "train.errors",
+    "datasets.errors",
+    "examples.mnist.errors",
+]
 
 
-@pytest.mark.parametrize("module", [*_ERRORS_MODULES, "train.errors", "datasets.errors"])
+@pytest.mark.parametrize("module", _ERRORS_MODULES)
 def test_error_docstrings_show_failing_code_and_fix(module):
     """Every error class says, as flax.errors does, what triggers it, with a short failing
     example and the fix."""
@@ -132,3 +144,17 @@ def test_error_docstrings_show_failing_code_and_fix(module):
         and not ("Failing code" in (obj.__doc__ or "") and "Fix" in (obj.__doc__ or ""))
     )
     assert not lacking, f"{module}: docstrings without failing code and fix: {lacking}"
+
+
+def test_the_mnist_example_errors_are_numbax_errors():
+    from examples.mnist import errors
+
+    stray = [
+        name
+        for name, obj in vars(errors).items()
+        if inspect.isclass(obj)
+        and issubclass(obj, Exception)
+        and obj.__module__ == errors.__name__
+        and not issubclass(obj, errors.ExampleError)
+    ]
+    assert issubclass(errors.ExampleError, NumbaxError) and not stray

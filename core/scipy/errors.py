@@ -8,7 +8,11 @@ from core.errors import NumbaxError
 
 
 class UnsupportedDTypeError(NumbaxError, TypeError):
-    """A function defined only for float32/float64 got another dtype."""
+    """A function defined only for float32/float64 got another dtype.
+
+    Failing code: ``scipy.special.ndtri(jnp.ones(3, jnp.float16))``. Fix:
+    ``ndtri(p.astype(jnp.float32))``.
+    """
 
     def __init__(self, name: str, dtype: Any):
         super().__init__(
@@ -18,12 +22,24 @@ class UnsupportedDTypeError(NumbaxError, TypeError):
 
 
 class SeriesOrderError(NumbaxError, ValueError):
-    """`log_ndtr`'s `series_order` is not a Python int in [0, 30]."""
+    """`log_ndtr`'s `series_order` is not a Python int in [0, 30].
+
+    Failing code: ``scipy.special.log_ndtr(x, series_order=40)``. Fix: an int in [0, 30]
+    (the default 3 is what JAX uses).
+    """
 
 
 class ModeError(NumbaxError, ValueError):
-    """An unknown `mode`/`method`/`trans`/`kind` string was passed."""
+    """An unknown `mode`/`method`/`trans`/`kind` string was passed.
+
+    Failing code: ``scipy.signal.convolve(a, b, mode="circular")``. Fix: one of the values the
+    message lists (here ``"full"``, ``"same"`` or ``"valid"``).
+    """
 
 
 class ShapeMismatchError(NumbaxError, ValueError):
-    """Arguments have shapes that the function cannot combine; the message names them."""
+    """Arguments have shapes that the function cannot combine; the message names them.
+
+    Failing code: ``scipy.stats.dirichlet.logpdf(x, jnp.ones((2, 3)))`` (``alpha`` must be
+    one-dimensional). Fix: shapes as the function's docstring describes.
+    """

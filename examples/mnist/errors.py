@@ -1,7 +1,8 @@
 """Errors of the MNIST example's command line: each names the problem and the flag that fixes it.
 
 The command line prints them as ``error: ...`` and exits with status 2 (as argparse does for a
-bad flag); from Python they are ordinary exceptions, all `ExampleError`s.
+bad flag); from Python they are ordinary exceptions, all `ExampleError`s (a
+`numbax.errors.NumbaxError`, like every numbax error).
 """
 
 from __future__ import annotations
@@ -9,13 +10,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from numbax.errors import NumbaxError
 
-class ExampleError(Exception):
+
+class ExampleError(NumbaxError):
     """Base class of the errors a user fixes by changing the command line."""
 
 
 class DataDirNotFoundError(ExampleError, FileNotFoundError):
-    """``--data-dir`` names a directory that does not exist."""
+    """``--data-dir`` names a directory that does not exist.
+
+    Failing code (a typo)::
+
+        python -m examples.mnist.train --data-dir ~/data/mnsit
+
+    Fix: the directory holding the MNIST files (or its parent), or no ``--data-dir`` for the
+    shipped copy.
+    """
 
     def __init__(self, data_dir: str | Path):
         self.data_dir = Path(data_dir)
@@ -26,7 +37,15 @@ class DataDirNotFoundError(ExampleError, FileNotFoundError):
 
 
 class RunExistsError(ExampleError, FileExistsError):
-    """A new run would write into the directory of an existing run."""
+    """A new run would write into the directory of an existing run.
+
+    Failing code (run twice)::
+
+        python -m examples.mnist.train --name baseline
+
+    Fix: ``--resume --name baseline`` to continue it, or another ``--name`` (none: a timestamped
+    one) for a new run.
+    """
 
     def __init__(self, run_dir: str | Path, name: str):
         self.run_dir = Path(run_dir)
@@ -37,7 +56,14 @@ class RunExistsError(ExampleError, FileExistsError):
 
 
 class CheckpointDirInUseError(ExampleError, FileExistsError):
-    """``--checkpoint-dir`` of a new run already holds checkpoints (of another run)."""
+    """``--checkpoint-dir`` of a new run already holds checkpoints (of another run).
+
+    Failing code (for a second new run)::
+
+        python -m examples.mnist.train --checkpoint-dir ckpt
+
+    Fix: an empty directory, no ``--checkpoint-dir`` (each run keeps its own), or ``--resume``.
+    """
 
     def __init__(self, checkpoint_dir: str | Path, steps: Sequence[int]):
         self.checkpoint_dir = Path(checkpoint_dir)
@@ -50,7 +76,15 @@ class CheckpointDirInUseError(ExampleError, FileExistsError):
 
 
 class RunNameError(ExampleError, ValueError):
-    """``--name`` is not a plain directory name."""
+    """``--name`` is not a plain directory name.
+
+    Failing code::
+
+        python -m examples.mnist.train --name ../elsewhere
+
+    Fix: one directory name (``--name elsewhere``), and ``--logdir`` to put runs in another
+    directory.
+    """
 
     def __init__(self, name: str):
         super().__init__(
@@ -60,7 +94,14 @@ class RunNameError(ExampleError, ValueError):
 
 
 class RunNotFoundError(ExampleError, FileNotFoundError):
-    """``--resume`` found no run to continue."""
+    """``--resume`` found no run to continue.
+
+    Failing code (where only run ``a`` exists)::
+
+        python -m examples.mnist.train --resume --name b
+
+    Fix: a ``--name`` the message lists, the right ``--logdir``, or no ``--resume`` (a new run).
+    """
 
     def __init__(self, logdir: str | Path, name: str | None, available: Sequence[str]):
         self.logdir = Path(logdir)
@@ -77,6 +118,12 @@ class ResumeMismatchError(ExampleError, ValueError):
 
     The learning-rate schedule, the batches and the model follow from these settings, so a
     resumed run with other values would silently train a different schedule.
+
+    Failing code (for a run started with ``--epochs 2``)::
+
+        python -m examples.mnist.train --resume --name a --epochs 3
+
+    Fix: omit the differing flags, or start a new run to use new settings.
     """
 
     def __init__(self, run_dir: str | Path, differences: Mapping[str, tuple[object, object]]):
@@ -95,4 +142,12 @@ class ResumeMismatchError(ExampleError, ValueError):
 
 
 class ParallelSettingError(ExampleError, ValueError):
-    """``--devices`` or ``--batch-size`` do not fit the devices and processes."""
+    """``--devices`` or ``--batch-size`` do not fit the devices and processes.
+
+    Failing code (32 does not split over 3 devices)::
+
+        python -m examples.mnist.train --devices 3 --batch-size 32
+
+    Fix: a batch size the device count divides (``--devices 2``, ``--devices 4``), and at most
+    as many devices as the message says the machine has.
+    """

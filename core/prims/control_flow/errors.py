@@ -6,19 +6,36 @@ from core.errors import NumbaxError
 
 
 class BranchTypeError(NumbaxError, TypeError):
-    """`cond`/`switch` branches that return different structures, shapes or dtypes."""
+    """`cond`/`switch` branches that return different structures, shapes or dtypes.
+
+    Failing code: ``lax.cond(p, lambda x: x, lambda x: x[:2], x)``. Fix: return values of one
+    structure, shape and dtype from every branch (pad, slice or ``astype`` them to agree).
+    """
 
 
 class CarryTypeError(NumbaxError, TypeError):
-    """A `scan`/`fori_loop`/`while_loop` body whose output carry differs from its input carry."""
+    """A `scan`/`fori_loop`/`while_loop` body whose output carry differs from its input carry.
+
+    Failing code: ``lax.fori_loop(0, 3, lambda i, c: c * 1.5, 1)`` (an int carry becomes a
+    float). Fix: start with the carry's final type, ``lax.fori_loop(0, 3, body, 1.0)``.
+    """
 
 
 class ScanLengthError(NumbaxError, ValueError):
-    """`scan` inputs with different leading sizes, or no way to know the length."""
+    """`scan` inputs with different leading sizes, or no way to know the length.
+
+    Failing code: ``lax.scan(f, 0.0, (jnp.ones(3), jnp.ones(4)))``. Fix: give every ``xs`` leaf
+    the same leading size, or pass ``length=n`` when ``xs`` is None.
+    """
 
 
 class WhileLoopReverseModeError(NumbaxError, ValueError):
-    """Reverse-mode differentiation (grad, vjp) through `while_loop` or a dynamic `fori_loop`."""
+    """Reverse-mode differentiation (grad, vjp) through `while_loop` or a dynamic `fori_loop`.
+
+    Failing code: ``grad(lambda x: lax.while_loop(lambda c: c < 10.0, lambda c: c * 2, x))(1.0)``.
+    Fix: ``lax.scan`` or a ``fori_loop`` with Python-int bounds; forward mode (``jvp``,
+    ``jacfwd``) works.
+    """
 
     def __init__(self) -> None:
         super().__init__(
@@ -30,4 +47,8 @@ class WhileLoopReverseModeError(NumbaxError, ValueError):
 
 
 class PredicateTypeError(NumbaxError, TypeError):
-    """A `cond` predicate that is not a boolean or real-number scalar."""
+    """A `cond` predicate that is not a boolean or real-number scalar.
+
+    Failing code: ``lax.cond(jnp.array([True, False]), f, g, x)``. Fix: a scalar predicate
+    (``jnp.all(p)``), or ``jnp.where(p, f(x), g(x))`` for an elementwise choice.
+    """
