@@ -134,13 +134,14 @@ def main() -> None:
     parser.add_argument("--models", default="mlp,cnn")
     parser.add_argument("--workers", type=int, default=-1, help="jit_compile_workers")
     parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--modes", default="one,many", help="jit_kernels modes to run")
     opts = parser.parse_args()
     ref = reference_python()
     rows, results = [], {}
     for model in opts.models.split(","):
         jax = run(ref, "jax", model, opts.batch, {}) if ref else None
         results[model] = {"jax": jax}
-        for mode in ("one", "many"):
+        for mode in opts.modes.split(","):
             with tempfile.TemporaryDirectory() as tmp:
                 env = dict(
                     NUMBAX_CACHE_DIR=tmp,

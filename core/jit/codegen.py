@@ -30,6 +30,7 @@ import numpy as np
 from numba import types as nt
 from numba.np.numpy_support import from_dtype
 
+from core.backends.numba import library
 from core.backends.numba.context import KernelCtx, ScalarCtx
 from core.backends.numba.registry import lowering_rule
 from core.backends.numba.source import (
@@ -469,7 +470,7 @@ def generate(jaxpr: Jaxpr, parallel: bool = True, stamps: bool = False) -> str:
     _emit_outputs(gen, jaxpr, gen.emit_jaxpr(jaxpr, args, slots, stamp), bufs, last)
     names = [*params, "ts"] if stamps else params
     body = f"def kernel({', '.join(names)}):\n" + "\n".join(em.lines) + "\n"
-    consts = "\n".join(constant_definitions(body))
+    consts = "\n".join(library.requirements(body) + constant_definitions(body))
     return _HEADER + (consts + "\n\n\n" if consts else "") + body
 
 

@@ -54,11 +54,16 @@ _STALE_TMP_SECONDS = 600.0
 _SWEEP_EVERY = 16  # compiles that wrote to disk between two size-limit sweeps
 
 
+# Sources whose code kernels inline or link against: this package (vecmath, runtime, ...) and the
+# back end's library functions (`core/backends/numba/library`), whose symbols kernels call.
+_LINKED_SOURCES = (Path(__file__).parent, Path(__file__).parents[1] / "backends/numba/library")
+
+
 def _fingerprint() -> str:
-    """A hash of this package's sources: kernels inline vecmath/runtime code, so a change there
-    must not load machine code cached from the old version."""
+    """A hash of the sources generated code inlines or calls: a change there must not load
+    machine code cached from the old version."""
     h = hashlib.sha256(_VERSION.encode())
-    for path in sorted(Path(__file__).parent.glob("*.py")):
+    for path in sorted(p for d in _LINKED_SOURCES for p in d.glob("*.py")):
         h.update(path.read_bytes())
     return h.hexdigest()
 
@@ -227,6 +232,12 @@ def _compile_lock(module: str | None = None) -> Iterator[None]:
                 yield
         finally:
             _lock_state.depth = depth
+
+
+def library_lock() -> contextlib.AbstractContextManager[None]:
+    """The exclusive lock under which a process compiles or loads a library function
+    (`core/backends/numba/library`): one process at a time rewrites its cache index."""
+    return _file_lock(cache_dir(), ".library.lock")
 
 
 @contextlib.contextmanager

@@ -7,6 +7,8 @@
                    generate a sub-jaxpr inline, call back into Python)
     source.py      source-text helpers: typed constants, casts, allocations, reshapes, offsets
     rules/         the rules, one module per primitive family, mirroring `core/prims/`
+    library/       hand-written algorithms compiled once per dtype (convolutions, pooling),
+                   which rules call with sizes as run-time parameters instead of emitting loops
 
 The code generator and the compiler (`core/jit/codegen.py`, `loops.py`, `fusion.py`,
 `disk_cache.py`) read this table. Nothing here imports numba; the rules are imported on the first

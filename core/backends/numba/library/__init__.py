@@ -1,0 +1,31 @@
+"""The numba back end's library: hand-written algorithms compiled once, called by kernels.
+
+Convolutions and the windowed reductions are loops whose cost is in the sizes, not in the
+code, so they are written once, generically (sizes, strides, paddings and dilations are run-time
+parameters), compiled once per dtype and cached on disk like kernels, instead of being emitted
+with every size a constant into each kernel (several seconds of LLVM time per convolution, and
+again for every new shape). A lowering rule emits one call:
+
+    lib.conv_forward__f4(x, w, out, (nsp, n, ...))
+
+which `entry.caller` lowers to a call of the compiled function's C entry point.
+
+    entry.py     compiling, caching and registering library functions; the kernels' calls
+    blocks.py    building blocks: 2-d views of flat buffers, the matrix product, fill/copy loops
+    conv.py      im2col + BLAS convolutions: forward (grouped), kernel gradient, output side
+    windows.py   reduce_window (sum/max/min) and the selections of max/min pooling
+"""
+
+from __future__ import annotations
+
+from core.backends.numba.library import conv, windows  # noqa: F401  (registers the functions)
+from core.backends.numba.library.entry import caller, require, requirements, stats
+
+__all__ = ["require", "requirements", "stats"]
+
+
+def __getattr__(attr: str):
+    """`lib.<name>__<dtype codes>`: the intrinsic calling that library function."""
+    if "__" not in attr or attr.startswith("__"):
+        raise AttributeError(attr)
+    return caller(attr)

@@ -1,0 +1,186 @@
+"""Building blocks of the library functions: 2-d views of flat buffers, the matrix product
+(BLAS for floats, a loop for integers), loops that fill and copy runs, multi-index counters.
+
+Library code fills and copies with loops or `memcpy`/`memset`, never by assigning into slices:
+that compiles numba's shape-checking and error-formatting machinery (seconds per function).
+Inner loops read and write through `rt.ld`/`rt.st` (no negative-index fix-up, so LLVM can
+vectorize them).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import types
+from numba.core import cgutils
+from numba.core.errors import TypingError
+from numba.core.imputils import impl_ret_borrowed
+from numba.extending import intrinsic, overload
+from numba.np.arrayobj import make_array, populate_array
+
+from core.jit import runtime as rt
+
+# Helpers are only called from library functions: no Python or C entry points to compile.
+jit = numba.njit(
+    error_model="numpy",
+    fastmath={"contract"},
+    nogil=True,
+    no_cpython_wrapper=True,
+    no_cfunc_wrapper=True,
+)
+# Helpers called in inner loops are inlined into their callers in numba's IR: a call passing
+# arrays costs reference counting and struct copies, more than these loops' bodies.
+inline = numba.njit(error_model="numpy", fastmath={"contract"}, nogil=True, inline="always")
+
+
+@intrinsic
+def view2d(typingctx, a, start, rows, cols):
+    """The C-contiguous `(rows, cols)` matrix stored in the flat C array `a` from element
+    `start` on (unchecked), sharing `a`'s memory."""
+    if not (isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C"):
+        raise TypingError(f"view2d takes a flat C array, got {a}")
+    view = a.copy(ndim=2)
+
+    def codegen(context, builder, signature, args):
+        src = make_array(a)(context, builder, args[0])
+        begin, m, n = (
+            context.cast(builder, v, t, types.intp) for v, t in zip(args[1:], signature.args[1:])
+        )
+        itemsize = src.itemsize
+        out = make_array(view)(context, builder)
+        populate_array(
+            out,
+            data=builder.gep(src.data, [begin]),
+            shape=[m, n],
+            strides=[builder.mul(n, itemsize), itemsize],
+            itemsize=itemsize,
+            meminfo=src.meminfo,
+            parent=src.parent,
+        )
+        return impl_ret_borrowed(context, builder, view, out._getvalue())
+
+    return view(a, start, rows, cols), codegen
+
+
+def gemm(a, b, out):
+    """`out[...] = a @ b` for 2-d matrices (`a`, `b` C- or F-contiguous, `out` C-contiguous)."""
+    raise NotImplementedError  # numba only (see the overload)
+
+
+@overload(gemm)
+def _gemm(a, b, out):
+    if isinstance(out.dtype, types.Float | types.Complex):
+        return lambda a, b, out: rt.dot(a, b, out)
+
+    def loop(a, b, out):
+        m, k = a.shape
+        n = b.shape[1]
+        for i in range(m):
+            for j in range(n):
+                out[i, j] = 0
+            for q in range(k):
+                av = a[i, q]
+                for j in range(n):
+                    out[i, j] += av * b[q, j]
+
+    return loop
+
+
+def _span(context, builder, ty, array, start, n, index_ty):
+    """(pointer to element `start`, byte count of `n` elements) of flat C array `array`."""
+    arr = make_array(ty)(context, builder, array)
+    begin = context.cast(builder, start, index_ty, types.intp)
+    count = context.cast(builder, n, index_ty, types.intp)
+    return builder.gep(arr.data, [begin]), builder.mul(count, arr.itemsize)
+
+
+@intrinsic
+def copy(typingctx, dst, at, src, start, n):
+    """`dst[at:at + n] = src[start:start + n]` for flat C arrays of one dtype (a `memcpy`;
+    unchecked, n >= 0)."""
+    if not (isinstance(dst, types.Array) and src.dtype == dst.dtype and dst.layout == "C"):
+        raise TypingError(f"copy takes flat C arrays of one dtype, got {dst}, {src}")
+
+    def codegen(context, builder, signature, args):
+        to, size = _span(context, builder, dst, args[0], args[1], args[4], signature.args[1])
+        frm, _ = _span(context, builder, src, args[2], args[3], args[4], signature.args[3])
+        cgutils.raw_memcpy(builder, to, frm, size, 1)
+        return context.get_dummy_value()
+
+    return types.none(dst, at, src, start, n), codegen
+
+
+@intrinsic
+def zero(typingctx, a, start, stop):
+    """`a[start:stop] = 0` for a flat C array (a `memset`; unchecked)."""
+
+    def codegen(context, builder, signature, args):
+        n = builder.sub(args[2], args[1])
+        ptr, size = _span(context, builder, a, args[0], args[1], n, signature.args[1])
+        cgutils.memset(builder, ptr, size, 0)
+        return context.get_dummy_value()
+
+    return types.none(a, start, stop), codegen
+
+
+@inline
+def fill(a, start, stop, value):
+    """`a[start:stop] = value`."""
+    for j in range(start, stop):
+        a[j] = value
+
+
+@jit
+def prod(a):
+    """The product of the ints in `a` (1 if empty)."""
+    n = 1
+    for v in a:
+        n *= v
+    return n
+
+
+@inline
+def advance(counter, extent, n):
+    """Steps the row-major multi-index `counter[:n]` over `extent[:n]` by one (wrapping to
+    zeros)."""
+    d = n - 1
+    while d >= 0:
+        counter[d] += 1
+        if counter[d] < extent[d]:
+            return
+        counter[d] = 0
+        d -= 1
+
+
+@jit
+def tap_table(outs, outm, taps, tapm, lo, dil, size, stride):
+    """Where each window tap reads, per axis, so loops need no division: for axis d, entry
+    `at[d] + a * taps[d] + t` is `stride[d] * s` if position p = a * outm[d] + t * tapm[d] - lo[d]
+    of the operand dilated by `dil[d]` holds its element s (p = s * dil[d], 0 <= s < size[d]),
+    else -1. Returns `(table, at)`."""
+    nd = len(size)
+    at = np.empty(nd, np.int64)
+    total = 0
+    for d in range(nd):
+        at[d] = total
+        total += outs[d] * taps[d]
+    table = np.empty(total, np.int64)
+    for d in range(nd):
+        for a in range(outs[d]):
+            for t in range(taps[d]):
+                p = a * outm[d] + t * tapm[d] - lo[d]
+                ok = p >= 0 and p % dil[d] == 0 and p // dil[d] < size[d]
+                table[at[d] + a * taps[d] + t] = stride[d] * (p // dil[d]) if ok else -1
+    return table, at
+
+
+@jit
+def strides_of(size, inner):
+    """Row-major element strides of an array of `size` (then `inner` contiguous elements);
+    returns `(strides, total)`."""
+    stride = np.empty(len(size), np.int64)
+    acc = inner
+    for d in range(len(size) - 1, -1, -1):
+        stride[d] = acc
+        acc *= size[d]
+    return stride, acc

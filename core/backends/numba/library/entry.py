@@ -1,0 +1,246 @@
+"""Library functions: numba functions compiled once per dtype, called by generated kernels.
+
+A library function is an ordinary Python function written for numba over flat C-contiguous
+arrays, an int64 parameter array (sizes, strides, paddings, ...) and scalars. It is compiled
+once per argument dtype with `numba_cache.cached_njit` (the verified, atomic disk cache) and
+never again, whatever the shapes it serves. Kernels call it through `Entry`, a numba intrinsic
+that flattens the kernel's arrays, stores a tuple of ints into a stack array and emits one call
+of an external symbol: the address of the function's C wrapper, registered with LLVM under a
+name derived from the library's sources and the signature (`llvmlite.binding.add_symbol`).
+A kernel therefore compiles no library code at all (linking the function's IR into every
+caller, as a call of a numba dispatcher does, would re-optimize it in each of them), and its
+cached machine code stays valid as long as the library's sources are unchanged (they are part
+of the disk cache's fingerprint, `core/jit/disk_cache.py`).
+
+The symbol must exist before a kernel that calls it is loaded from the disk cache, so
+generated modules declare what they call at module level (`requirements`): executing the
+module loads (or compiles) those library functions first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+from llvmlite import binding as llvm
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.core.compiler_lock import global_compiler_lock
+from numba.core.errors import TypingError
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
+from numba.np.numpy_support import from_dtype
+
+from core.jit import disk_cache
+from core.jit.numba_cache import cached_njit
+
+# Library code is compiled like kernels: inf/nan instead of exceptions, FMA contraction.
+OPTIONS = dict(error_model="numpy", fastmath={"contract"}, nogil=True)
+
+_VERSION = hashlib.sha256(
+    b"".join(p.read_bytes() for p in sorted(Path(__file__).parent.glob("*.py")))
+).hexdigest()[:16]
+_FUNCTIONS: dict[str, tuple[Callable, tuple[str, ...]]] = {}  # name -> (function, template)
+_CALLERS: dict[str, Callable] = {}  # "<name>__<codes>" -> intrinsic
+_LOADED: dict[tuple, object] = {}  # (name, signature) -> dispatcher, kept for the process
+_stats = {"compiled": 0, "loaded": 0}
+
+
+def stats() -> dict[str, int]:
+    """Counters of this process: library functions `compiled` here and `loaded` from disk."""
+    return dict(_stats)
+
+
+def register(template: str) -> Callable[[Callable], Callable]:
+    """Makes the decorated function a library function named by its `__name__`.
+
+    Args:
+      template: its argument types, space-separated: a letter ("a", "b", ...) is a flat array
+        of the call's first, second, ... dtype, "p" the int64 parameter array, "s:" + a letter
+        a scalar of that dtype. A call `lib.<name>__f4_i4(...)` gives a = float32, b = int32.
+
+    Returns:
+      The decorator (it returns the function unchanged).
+    """
+
+    def wrap(fn: Callable) -> Callable:
+        _FUNCTIONS[fn.__name__] = (fn, tuple(template.split()))
+        return fn
+
+    return wrap
+
+
+def symbol(name: str, signature: tuple) -> str:
+    """The external symbol of library function `name` compiled for `signature`."""
+    tag = hashlib.sha256(f"{_VERSION}{name}{signature}".encode()).hexdigest()[:16]
+    return f"numbax_lib_{name}_{tag}"
+
+
+def load(name: str, signature: tuple) -> None:
+    """Makes library function `name` for `signature` callable by kernels in this process:
+    loads it from the disk cache, or compiles it, and registers its symbol (once)."""
+    key = (name, signature)
+    if key in _LOADED:
+        return
+    # numba's (re-entrant) compiler lock, not a lock of our own: a thread typing a kernel holds
+    # it when it gets here, and a thread holding another lock here would need it to compile.
+    with global_compiler_lock:
+        if key in _LOADED:
+            return
+        # One process at a time writes a library function's cache index (other processes wait,
+        # then load what it wrote); kernels compile under the directory's shared lock.
+        with disk_cache.library_lock():
+            disp = cached_njit(types.none(*signature), **OPTIONS)(_FUNCTIONS[name][0])
+        cres = disp.overloads[signature]
+        _stats["loaded" if disp.stats.cache_hits else "compiled"] += 1
+        address = cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
+        llvm.add_symbol(symbol(name, signature), address)
+        _LOADED[key] = disp
+
+
+def signature_of(attr: str) -> tuple[str, tuple]:
+    """The function name and numba signature of the call name `<name>__<code>_<code>...`."""
+    name, _, codes = attr.partition("__")
+    if name not in _FUNCTIONS or not codes:
+        raise AttributeError(f"no library function {attr!r}")
+    dtypes = [from_dtype(np.dtype(c)) for c in codes.split("_")]
+    sig = []
+    for item in _FUNCTIONS[name][1]:
+        if item == "p":
+            sig.append(types.Array(types.int64, 1, "C"))
+        elif item.startswith("s:"):
+            sig.append(dtypes[ord(item[2]) - ord("a")])
+        else:
+            sig.append(types.Array(dtypes[ord(item) - ord("a")], 1, "C"))
+    return name, tuple(sig)
+
+
+def require(attr: str) -> None:
+    """Loads (or compiles) the library function of call name `attr` (see `signature_of`)."""
+    load(*signature_of(attr))
+
+
+def _flat(context, builder, ty, canon, value):
+    """The C array `value` of type `ty` seen as the 1-d array `canon` (same memory)."""
+    src = make_array(ty)(context, builder, value)
+    out = make_array(canon)(context, builder)
+    populate_array(
+        out,
+        data=src.data,
+        shape=[src.nitems],
+        strides=[src.itemsize],
+        itemsize=src.itemsize,
+        meminfo=src.meminfo,
+        parent=src.parent,
+    )
+    return out._getvalue()
+
+
+def _stack_params(context, builder, ty, value):
+    """The int tuple `value` as an int64 array on the caller's stack."""
+    n = len(ty)
+    i64 = ir.IntType(64)
+    data = cgutils.alloca_once(builder, i64, size=n)
+    for k, (t, v) in enumerate(zip(ty, cgutils.unpack_tuple(builder, value, n))):
+        item = context.cast(builder, v, t, types.int64)
+        builder.store(item, builder.gep(data, [ir.Constant(i64, k)]))
+    canon = types.Array(types.int64, 1, "C")
+    out = make_array(canon)(context, builder)
+    itemsize = context.get_constant(types.intp, 8)
+    populate_array(
+        out,
+        data=data,
+        shape=[context.get_constant(types.intp, n)],
+        strides=[itemsize],
+        itemsize=itemsize,
+        meminfo=None,
+        parent=None,
+    )
+    return out._getvalue()
+
+
+def _lowered(context, builder, ty, canon, value):
+    """Kernel argument `value` of type `ty` as the library's `canon` type."""
+    if isinstance(ty, types.Array):
+        return _flat(context, builder, ty, canon, value)
+    if isinstance(ty, types.BaseTuple):
+        return _stack_params(context, builder, ty, value)
+    return context.cast(builder, value, ty, canon)
+
+
+def _accepts(ty: types.Type, canon: types.Type) -> bool:
+    """Whether a kernel argument of type `ty` can be passed as the library's `canon`."""
+    if isinstance(ty, types.BaseTuple):
+        ints = all(isinstance(t, types.Integer) for t in ty)
+        return isinstance(canon, types.Array) and canon.dtype == types.int64 and ints
+    if isinstance(canon, types.Array):
+        return isinstance(ty, types.Array) and ty.layout == "C" and ty.dtype == canon.dtype
+    return isinstance(ty, (types.Number, types.Boolean))
+
+
+def _arity4(typer):
+    @intrinsic
+    def call(typingctx, a, b, c, d):
+        return typer(a, b, c, d)
+
+    return call
+
+
+def _arity5(typer):
+    @intrinsic
+    def call(typingctx, a, b, c, d, e):
+        return typer(a, b, c, d, e)
+
+    return call
+
+
+# numba intrinsics take a fixed number of arguments: one wrapper per arity of the templates.
+_ARITY = {4: _arity4, 5: _arity5}
+
+
+def caller(attr: str) -> Callable:
+    """The intrinsic that kernels call library function `attr` (`<name>__<codes>`) with:
+    C-contiguous arrays of any rank, a tuple of ints for the parameter array, scalars."""
+    if attr in _CALLERS:
+        return _CALLERS[attr]
+    name, sig = signature_of(attr)
+    sym = symbol(name, sig)
+
+    def typer(*args):
+        if len(args) != len(sig) or not all(map(_accepts, args, sig)):
+            raise TypingError(f"lib.{attr} takes {sig}, got {args}")
+        load(name, sig)
+
+        def codegen(context, builder, signature, values):
+            lowered = [_lowered(context, builder, *tcv) for tcv in zip(args, sig, values)]
+            fnty = ir.FunctionType(
+                context.get_value_type(types.none), [context.get_value_type(t) for t in sig]
+            )
+            builder.call(cgutils.get_or_insert_function(builder.module, fnty, sym), lowered)
+            return context.get_dummy_value()
+
+        return types.none(*args), codegen
+
+    call = _ARITY[len(sig)](typer)
+    _CALLERS[attr] = call
+    return call
+
+
+_CALL = re.compile(r"\blib\.(\w+__\w+)\(")
+
+
+def requirements(body: str) -> list[str]:
+    """Module-level statements loading every library function that `body` calls (none if it
+    calls none): generated modules run them before their kernel's machine code is loaded from
+    the disk cache, which would otherwise refer to symbols LLVM cannot resolve."""
+    calls = sorted(set(_CALL.findall(body)))
+    if not calls:
+        return []
+    return [
+        "from core.backends.numba import library as lib",
+        *(f"lib.require({attr!r})" for attr in calls),
+    ]

@@ -1,0 +1,105 @@
+"""The back end's library functions (`core/backends/numba/library`): convolutions and pooling
+of any size run one compiled function per algorithm and dtype, called by kernels whose source
+holds no loops of their own, and a new process loads both from the disk cache."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+import core
+import nn
+from core import lax
+from core.backends import numba as numba_backend
+from core.backends.numba import library
+
+_ROOT = Path(__file__).resolve().parents[4]
+_DN = ("NHWC", "HWIO", "NHWC")
+_rng = np.random.default_rng(0)
+
+
+def _conv(x, w, strides, padding):
+    return lax.conv_general_dilated(x, w, strides, padding, dimension_numbers=_DN)
+
+
+def _check(f, *args):
+    got = core.jit(f)(*args)
+    want = f(*args)  # eager: numpy
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-5, atol=1e-5)
+
+
+def test_convs_and_pools_of_other_sizes_reuse_one_compile():
+    x = _rng.standard_normal((2, 9, 7, 3), dtype=np.float32)
+    w = _rng.standard_normal((3, 3, 3, 4), dtype=np.float32)
+    _check(lambda x, w: _conv(x, w, (1, 1), "SAME"), x, w)
+    _check(lambda x: nn.max_pool(x, (2, 2), (2, 2)), x)
+    before = library.stats()
+    x2 = _rng.standard_normal((3, 12, 10, 5), dtype=np.float32)
+    w2 = _rng.standard_normal((2, 3, 5, 6), dtype=np.float32)
+    _check(lambda x, w: _conv(x, w, (2, 1), ((1, 0), (2, 1))), x2, w2)
+    _check(lambda x: nn.max_pool(x, (3, 2), (1, 2), padding="SAME"), x2)
+    assert library.stats() == before  # nothing compiled or loaded for the new sizes
+
+
+def test_kernels_call_the_library_and_emit_no_loops():
+    x = np.zeros((2, 8, 8, 3), np.float32)
+    w = np.zeros((3, 3, 3, 4), np.float32)
+
+    def f(x, w):
+        y = _conv(x, w, (1, 1), "SAME")
+        return lax.reduce_window(y, 0.0, lax.add, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+
+    source = numba_backend.generated_source(core.make_jaxpr(f)(x, w).jaxpr)
+    assert "lib.conv_forward__f4(" in source
+    assert "lib.reduce_window__f4(" in source
+    assert "lib.require('conv_forward__f4')" in source  # loaded before the kernel's code
+    assert "for " not in source
+
+
+_CHILD = """
+import json, numpy as np, core
+from core import lax
+from core.backends.numba import library
+from core.jit import program
+x = np.arange(2 * 11 * 3, dtype=np.float32).reshape(2, 11, 3) / 10
+w = np.linspace(-1, 1, 3 * 3 * 2, dtype=np.float32).reshape(3, 3, 2)
+f = core.jit(lambda x, w: lax.conv_general_dilated(
+    x, w, (2,), ((1, 2),), rhs_dilation=(2,), dimension_numbers=("NWC", "WIO", "NWC")))
+out = np.asarray(f(x, w))
+print(json.dumps(dict(lib=library.stats(), kernels=program.stats(), out=out.tolist())))
+"""
+
+
+def _child(cache: Path) -> dict:
+    env = dict(
+        os.environ,
+        NUMBAX_CACHE_DIR=str(cache / "numbax"),
+        NUMBA_CACHE_DIR=str(cache / "numba"),
+        PYTHONPATH=str(_ROOT),
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", _CHILD], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    return json.loads(run.stdout.splitlines()[-1])
+
+
+def test_a_new_process_loads_library_and_kernel_from_disk(tmp_path):
+    first = _child(tmp_path)
+    second = _child(tmp_path)
+    assert first["lib"]["compiled"] == 1
+    assert second["lib"] == {"compiled": 0, "loaded": 1}
+    assert second["kernels"]["compiled"] == 0  # the kernel's cached code found its symbol
+    want = lax.conv_general_dilated(
+        np.arange(66, dtype=np.float32).reshape(2, 11, 3) / 10,
+        np.linspace(-1, 1, 18, dtype=np.float32).reshape(3, 3, 2),
+        (2,),
+        ((1, 2),),
+        rhs_dilation=(2,),
+        dimension_numbers=("NWC", "WIO", "NWC"),
+    )
+    np.testing.assert_allclose(second["out"], np.asarray(want), rtol=1e-5)
+    np.testing.assert_allclose(first["out"], second["out"])
