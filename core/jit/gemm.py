@@ -11,6 +11,11 @@ steal each other's blocks): one pool for fused loops and products, sized by the 
 never more threads than the caller's share (`numba.get_num_threads()`, per device thread).
 Products below `PARALLEL_FLOPS` multiply-adds run as one call on the caller's thread: for
 them the hand-off costs more than the second core gives.
+
+Library code that parallelizes at a coarser grain (a convolution's batch chunks, each filled
+into the worker's own buffer and multiplied there) asks `workers(work, chunks)` how many
+threads to run under `prange` and multiplies with `gemm_block` (one BLAS call, no nested
+blocks); `rt` re-exports the three.
 """
 
 from __future__ import annotations
@@ -127,11 +132,20 @@ def _blocks(a, b, out, parts, by_rows):
 
 
 @register_jitable
-def parts(m, n, k, threads):
-    """How many blocks `dot` cuts an (m, k) @ (k, n) product into, with `threads` threads."""
-    if threads <= 1 or m * n * k < PARALLEL_FLOPS:
+def split(work, items, threads):
+    """How many of `threads` threads should share `items` independent pieces of `work`
+    multiply-adds in all: one below `PARALLEL_FLOPS`, never more than the pieces."""
+    if threads <= 1 or work < PARALLEL_FLOPS:
         return 1
-    return max(1, min(threads, max(m, n) // BAND))
+    return max(1, min(threads, items))
+
+
+@register_jitable
+def workers(work, items):
+    """`split` over the calling thread's share of numba's pool (`rt.workers`): how many threads
+    library code that runs independent chunks under `prange` (a convolution's batch chunks,
+    each filling its own buffer and multiplying it with `gemm_block`) should use."""
+    return split(work, items, parallel._iget_num_threads())
 
 
 @register_jitable
@@ -145,7 +159,7 @@ def dot(a, b, out):
     """
     m, k = a.shape
     n = b.shape[1]
-    p = parts(m, n, k, parallel._iget_num_threads())
+    p = workers(m * n * k, max(m, n) // BAND)
     if p > 1:
         _blocks(a, b, out, p, m >= n)
     else:

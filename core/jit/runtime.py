@@ -31,7 +31,12 @@ from numba.np.arrayobj import (
 )
 
 from core.jit import vecmath
-from core.jit.gemm import dot as dot  # matrix products: one BLAS call or blocks on the pool
+
+# Matrix products (one BLAS call, or bands on numba's pool), one BLAS call on a block, and the
+# thread policy for library code that runs chunks in parallel (core/jit/gemm.py).
+from core.jit.gemm import dot as dot
+from core.jit.gemm import gemm_block as gemm_block
+from core.jit.gemm import workers as workers
 from core.jit.numba_cache import cached_njit
 
 _OPTS = dict(error_model="numpy", cache=True)

@@ -9,6 +9,7 @@ import pytest
 import core
 import core.numpy as jnp
 from core.jit import gemm
+from core.jit import runtime as rt
 
 _TOL = {np.float32: 1e-4, np.float64: 1e-12, np.complex64: 1e-4, np.complex128: 1e-12}
 
@@ -72,8 +73,8 @@ def test_empty_products(m, k, n):
         (1024, 512, 128, 8, 8),
     ],
 )
-def test_parts(m, n, k, threads, want):
-    assert gemm.parts(m, n, k, threads) == want
+def test_split(m, n, k, threads, want):
+    assert gemm.split(m * n * k, max(m, n) // gemm.BAND, threads) == want
 
 
 @pytest.mark.parametrize("shape", [(256, 300, 200), (16, 256, 1024)])
@@ -91,3 +92,30 @@ def test_jitted_products_agree_on_one_and_several_threads(shape):
     for got in (several, one):
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-3)
     np.testing.assert_allclose(several, one, rtol=1e-5, atol=1e-5)
+
+
+@numba.njit(parallel=True)
+def _chunked_product(a, b, out, rows):
+    """Library code's pattern: independent chunks of rows under `prange`, as many workers as
+    `rt.workers` says, each chunk one `rt.gemm_block` call on the worker's thread."""
+    m = a.shape[0]
+    chunks = -(-m // rows)
+    nw = rt.workers(m * b.shape[0] * b.shape[1], chunks)
+    for w in numba.prange(nw):
+        for c in range(w, chunks, nw):
+            rt.gemm_block(a, b, out, c * rows, min(m, (c + 1) * rows), 0, out.shape[1])
+    return nw
+
+
+def test_library_code_runs_chunks_on_the_callers_share_of_the_pool():
+    a, b = _operands(300, 200, 100, np.float64, "CC")
+    out = np.full((300, 100), np.nan)
+    assert _chunked_product(a, b, out, 64) == 2  # 6M multiply-adds, 5 chunks, 2 threads
+    np.testing.assert_allclose(out, a @ b, rtol=1e-12, atol=1e-12)
+    numba.set_num_threads(1)
+    try:
+        out[:] = np.nan
+        assert _chunked_product(a, b, out, 64) == 1
+    finally:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    np.testing.assert_allclose(out, a @ b, rtol=1e-12, atol=1e-12)
