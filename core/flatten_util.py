@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+import core.numpy as jnp
 from core.dtypes import dtype_and_weak, result_type
 from core.errors import NumbaxError
 from core.tree_util import PyTreeDef, tree_flatten
@@ -38,22 +39,16 @@ class UnravelSizeError(NumbaxError, ValueError):
 
 
 def _ravel(x: Any, dtype: np.dtype) -> Any:
-    import core.numpy as jnp  # deferred: import nothing but tree_util at import time
-
     return jnp.ravel(jnp.asarray(x)).astype(dtype)
 
 
 def _concat(vectors: list[Any], dtype: np.dtype) -> Any:
-    import core.numpy as jnp
-
     if not vectors:
         return jnp.zeros((0,), dtype)
     return jnp.concatenate(vectors)
 
 
 def _split(flat: Any, sizes: tuple[int, ...]) -> list[Any]:
-    import core.numpy as jnp
-
     flat = jnp.asarray(flat)
     bounds = np.cumsum((0, *sizes))
     return [flat[int(lo) : int(hi)] for lo, hi in zip(bounds[:-1], bounds[1:])]

@@ -38,6 +38,7 @@ import numpy as np
 
 from core import ir, tree_util
 from core.ad_util import Zero, instantiate
+from core.api import vmap
 from core.array import Array
 from core.avals import ShapedArray
 from core.backends import numba as numba_backend
@@ -204,8 +205,6 @@ def _jit_call_batch(args, dims, *, jaxpr, name, backend, axis_trace=None):
     moved = [a if d is None else batching.moveaxis(a, d, 0, size) for a, d in zip(args, dims)]
 
     def make():
-        from core.api import vmap
-
         f = vmap(
             lambda *xs: ir.eval_jaxpr(jaxpr, [], *xs),
             in_axes=in_axes,

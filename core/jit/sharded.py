@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.jit.api import Jitted
+from core.named_sharding import place
 
 
 class ShardedJitted(Jitted):
@@ -23,8 +24,6 @@ class ShardedJitted(Jitted):
         self._out_shardings = out_shardings
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from core.named_sharding import place
-
         if self._in_shardings is not None:
             dynamic = [i for i in range(len(args)) if i not in self._static_argnums]
             placed = place(tuple(args[i] for i in dynamic), self._in_shardings, "jit in_shardings")
