@@ -31,15 +31,30 @@ from core.trace import as_value, get_aval
 
 
 class CallbackResultError(NumbaxError, ValueError):
-    """A callback returned values of other shapes (or structure) than it declared."""
+    """A callback returned values of other shapes (or structure) than it declared.
+
+    Failing code: ``pure_callback(lambda a: np.ones(4, np.float32),
+    ShapeDtypeStruct((3,), jnp.float32), x)``. Fix: declare the shapes and dtypes the
+    callback returns, or make it return what is declared.
+    """
 
 
 class CallbackDifferentiationError(NumbaxError, TypeError):
-    """A `pure_callback` was differentiated; it has no derivative rule."""
+    """A `pure_callback` was differentiated; it has no derivative rule.
+
+    Failing code: ``grad(lambda a: pure_callback(np.sin, ShapeDtypeStruct((), jnp.float32),
+    a))(1.0)``. Fix: wrap the function that calls it in ``custom_jvp``/``custom_vjp`` with a
+    derivative rule (another callback may compute it).
+    """
 
 
 class CallbackBatchingError(NumbaxError, NotImplementedError):
-    """A `pure_callback` was vmapped without a `vmap_method`."""
+    """A `pure_callback` was vmapped without a `vmap_method`.
+
+    Failing code: ``vmap(lambda a: pure_callback(np.sin, ShapeDtypeStruct((), jnp.float32),
+    a))(x)``. Fix: ``pure_callback(..., vmap_method="sequential")`` (one call per element),
+    or ``"expand_dims"``/``"broadcast_all"`` for a callback that takes the batch at once.
+    """
 
 
 _VMAP_METHODS = ("sequential", "expand_dims", "broadcast_all", "legacy_vectorized")

@@ -39,7 +39,12 @@ from core.trace import as_value
 
 
 class DeviceError(NumbaxError, ValueError):
-    """An unknown device, or a device of another process where a local one is needed."""
+    """An unknown device, or a device of another process where a local one is needed.
+
+    Failing code: ``NUMBAX_NUM_CPU_DEVICES=two python train.py``, or ``device_put(x, d)`` with
+    a device ``d`` of another process. Fix: a positive integer (``NUMBAX_NUM_CPU_DEVICES=2``),
+    and this process's devices (``core.local_devices()``).
+    """
 
 
 class CpuDevice:

@@ -30,7 +30,12 @@ __all__ = ["device_exchange", "initialize", "is_initialized", "process_group", "
 
 
 class DistributedError(NumbaxError, RuntimeError):
-    """`core.distributed` used wrongly: MPI missing, initialized twice or too late."""
+    """`core.distributed` used wrongly: MPI missing, initialized twice or too late.
+
+    Failing code: ``core.distributed.initialize()`` called a second time, or after devices were
+    used. Fix: call it once, right after ``import core``, in every process of the ``mpiexec``
+    job (``pip install 'numbax[distributed]'`` provides MPI).
+    """
 
 
 _state: dict[str, Any] = {"comm": None}

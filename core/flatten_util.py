@@ -27,11 +27,19 @@ __all__ = ["ravel_pytree"]
 
 
 class UnravelDtypeError(NumbaxError, TypeError):
-    """The unravel function of a mixed-dtype pytree got a vector of another dtype."""
+    """The unravel function of a mixed-dtype pytree got a vector of another dtype.
+
+    Failing code: ``flat, unravel = ravel_pytree({"a": jnp.ones(2), "b": jnp.ones(2, int)});
+    unravel(flat.astype(int))``. Fix: pass a vector of ``flat``'s dtype.
+    """
 
 
 class UnravelSizeError(NumbaxError, ValueError):
-    """The unravel function got a vector whose length is not the number of raveled elements."""
+    """The unravel function got a vector whose length is not the number of raveled elements.
+
+    Failing code: ``flat, unravel = ravel_pytree({"a": jnp.ones(2)}); unravel(jnp.ones(3))``.
+    Fix: pass a vector of ``flat``'s length.
+    """
 
 
 # --------------------------------------------------------------------------------------------

@@ -58,11 +58,20 @@ __all__ = [
 
 
 class PmapDeviceCountError(NumbaxError, ValueError):
-    """A pmapped axis larger than the number of devices."""
+    """A pmapped axis larger than the number of devices.
+
+    Failing code: ``pmap(f)(jnp.ones((3, 4)))`` on 2 devices. Fix: map at most
+    ``core.local_device_count()`` elements per call (reshape to ``(devices, -1, ...)``), or
+    create more CPU devices (``NUMBAX_NUM_CPU_DEVICES``).
+    """
 
 
 class PmapArgumentError(NumbaxError, ValueError):
-    """pmap arguments that do not fit its in_axes, axis_size or static_broadcasted_argnums."""
+    """pmap arguments that do not fit its in_axes, axis_size or static_broadcasted_argnums.
+
+    Failing code: ``pmap(f, in_axes=1)(jnp.ones(3))`` (a 1-d argument has no axis 1). Fix:
+    ``in_axes`` naming axes the arguments have (``None`` to broadcast one).
+    """
 
 
 def _as_tuple(x: int | Sequence[int] | None) -> tuple[int, ...]:

@@ -21,7 +21,12 @@ __all__ = ["assert_equal", "broadcast_one_to_all", "process_allgather", "sync_gl
 
 
 class MultihostError(NumbaxError, ValueError):
-    """Processes that disagree where they must agree (the source, a barrier name, values)."""
+    """Processes that disagree where they must agree (the source, a barrier name, values).
+
+    Failing code: ``sync_global_devices(f"step {i}")`` with a different ``i`` in each process,
+    or ``broadcast_one_to_all(x, is_source=True)`` in every process. Fix: the same barrier
+    names in the same order everywhere, and exactly one source process.
+    """
 
 
 def _allgather(value: Any) -> list[Any]:

@@ -66,7 +66,11 @@ logger = logging.getLogger("core.jit")
 
 
 class StaticArgumentError(NumbaxError, ValueError):
-    """A static argument that cannot be hashed (so it cannot be part of a cache key)."""
+    """A static argument that cannot be hashed (so it cannot be part of a cache key).
+
+    Failing code: ``jit(f, static_argnums=1)(x, [1, 2])``. Fix: a hashable value
+    (``(1, 2)``, a frozen dataclass), or pass it as a dynamic array argument.
+    """
 
 
 _stats = {"compiles": 0, "traces": 0}

@@ -30,7 +30,11 @@ from core.trace import get_aval
 
 class OperandShapeError(ShapeError):
     """Operand shapes of a `core.lax` elementwise operation that do not broadcast (a TypeError,
-    as JAX raises, and a ValueError, like every ShapeError)."""
+    as JAX raises, and a ValueError, like every ShapeError).
+
+    Failing code: ``lax.add(jnp.ones(3), jnp.ones(4))``. Fix: operands of one shape (`lax` does
+    not broadcast ranks), or ``jnp.add`` for numpy broadcasting.
+    """
 
 
 _SCALARS = (int, float, complex)  # before the module's own `complex` shadows the builtin

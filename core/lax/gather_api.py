@@ -33,7 +33,11 @@ from core.trace import get_aval
 
 
 class GatherScatterUnsupportedError(NumbaxError, NotImplementedError):
-    """A gather/scatter mode or dimension-number field this translation does not support."""
+    """A gather/scatter mode or dimension-number field this translation does not support.
+
+    Failing code: ``lax.gather(x, idx, dnums, slice_sizes, mode=GatherScatterMode.ONE_HOT)``.
+    Fix: ``mode="clip"``, ``"fill"`` or ``"promise_in_bounds"``, or index with ``x.at[...]``.
+    """
 
 
 class GatherDimensionNumbers(NamedTuple):

@@ -254,7 +254,11 @@ def _igamma_deriv(a: Any, x: Any, sample: bool) -> Any:
 
 
 class IgammaGradientError(NumbaxError, ValueError):
-    """`igamma_grad_a` and `random_gamma_grad` have no derivatives of their own (as in JAX)."""
+    """`igamma_grad_a` and `random_gamma_grad` have no derivatives of their own (as in JAX).
+
+    Failing code: ``grad(lambda a: lax.igamma_grad_a(a, 1.0))(2.0)``. Fix: differentiate
+    ``lax.igamma`` once (its derivative is ``igamma_grad_a``); ``stop_gradient`` the rest.
+    """
 
 
 def _no_derivative(name: str):
@@ -465,7 +469,11 @@ def _betainc_value(a: Any, b: Any, x: Any) -> Any:
 
 
 class BetaincGradientError(NumbaxError, ValueError):
-    """`betainc` has no derivative with respect to `a` or `b` (as in JAX)."""
+    """`betainc` has no derivative with respect to `a` or `b` (as in JAX).
+
+    Failing code: ``grad(lambda a: lax.betainc(a, 2.0, 0.5))(1.0)``. Fix: differentiate with
+    respect to ``x`` only; wrap ``a`` and ``b`` in ``lax.stop_gradient``.
+    """
 
 
 @custom_jvp
@@ -579,7 +587,11 @@ def zeta(x: Any, q: Any) -> Any:
 
 
 class ZetaGradientError(NumbaxError, ValueError):
-    """`zeta` has no derivative with respect to its first argument."""
+    """`zeta` has no derivative with respect to its first argument.
+
+    Failing code: ``grad(lambda s: lax.zeta(s, 1.0))(3.0)``. Fix: differentiate with respect
+    to ``q`` only; ``lax.stop_gradient`` the order.
+    """
 
 
 @custom_jvp

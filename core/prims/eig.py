@@ -26,7 +26,11 @@ from core.trace import get_aval
 
 
 class EigenvectorDerivativeError(NumbaxError, NotImplementedError):
-    """A derivative of the eigenvectors of `eig` was asked for."""
+    """A derivative of the eigenvectors of `eig` was asked for.
+
+    Failing code: ``jvp(lambda a: jnp.linalg.eig(a)[1], (m,), (t,))``. Fix: differentiate the
+    eigenvalues (``jnp.linalg.eigvals``), or use ``jnp.linalg.eigh`` for symmetric matrices.
+    """
 
 
 eig_p = Primitive("eig", multiple_results=True)
