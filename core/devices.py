@@ -240,8 +240,9 @@ def device_put(
         against the arrays as in JAX), a bare `PartitionSpec` (over the mesh set by
         `core.set_mesh`), a tree of those matching (a prefix of) `x`, or None (the default
         device, uncommitted).
-      src, donate, may_alias: accepted for compatibility (the buffer is never copied: arrays
-        are immutable and every device shares the host memory).
+      src, donate, may_alias: accepted for compatibility (an Array's buffer is never copied:
+        arrays are immutable and every device shares the host memory; a numpy view that is
+        not C-contiguous is copied once, as `Array` keeps C-contiguous buffers).
 
     Returns:
       The pytree of `Array`s.
