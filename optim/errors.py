@@ -50,6 +50,7 @@ class StateMismatchError(OptimError, ValueError):
 
     Fix::
 
+        tx = optim.chain(optim.clip(1.0), optim.adam(1e-3))
         updates, state = tx.update(grads, tx.init(params), params)
     """
 
@@ -114,11 +115,15 @@ class SkipFunctionOutputError(OptimError, TypeError):
     Failing code::
 
         skip = lambda updates, step, params: (jnp.zeros(3, bool), {})
-        optim.MultiSteps(optim.sgd(0.1), 2, should_skip_update_fn=skip)
+        tx = optim.MultiSteps(optim.sgd(0.1), 2, should_skip_update_fn=skip)
+        tx.update(grads, tx.init(params), params)
 
-    Fix: return a scalar bool (and a dict of values to record), e.g.
-    ``lambda updates, step, params: (jnp.asarray(False), {})``, or
-    `optim.skip_not_finite`.
+    Fix::
+
+        # a scalar bool, and a dict of values to record
+        skip = lambda updates, step, params: (jnp.asarray(False), {})
+        tx = optim.MultiSteps(optim.sgd(0.1), 2, should_skip_update_fn=skip)
+        tx.update(grads, tx.init(params), params)
     """
 
 
@@ -129,8 +134,10 @@ class ComplexParamsError(OptimError, TypeError):
 
         optim.scale_by_sm3().init({"w": jnp.ones(3, jnp.complex64)})
 
-    Fix: optimize the real and imaginary parts as two real parameters (``jnp.real``,
-    ``jnp.imag``), or use a transformation that takes complex ones (`optim.adam`).
+    Fix::
+
+        # a transformation that takes complex parameters (or split real and imaginary parts)
+        optim.adam(1e-3).init({"w": jnp.ones(3, jnp.complex64)})
     """
 
 
@@ -142,8 +149,11 @@ class TreeKeyError(OptimError, KeyError):
         state = optim.chain(optim.scale_by_adam(), optim.scale_by_adam()).init(params)
         optim.tree.get(state, "mu")  # two values named mu
 
-    Fix: narrow the search with ``filtering`` (a function of the path and value), or set only
-    names the tree has (``optim.tree.get_all_with_path`` lists them).
+    Fix::
+
+        # list the matches, or narrow the search with `filtering`
+        state = optim.chain(optim.scale_by_adam(), optim.scale_by_adam()).init(params)
+        optim.tree.get_all_with_path(state, "mu")  # every match, with its path
     """
 
     def __str__(self) -> str:
@@ -159,6 +169,7 @@ class TreeDtypeError(OptimError, ValueError):
 
     Fix::
 
+        tree = {"w": jnp.ones(2, jnp.float32), "n": jnp.ones(2, jnp.int32)}
         optim.tree.dtype(tree, mixed_dtype_handler="promote")  # or "highest", "lowest"
     """
 
@@ -181,10 +192,13 @@ class LossInputError(OptimError, TypeError):
 
     Failing code::
 
+        logits = jnp.zeros((2, 3))
         optim.softmax_cross_entropy_with_integer_labels(logits, jnp.array([0.0, 1.0]))
 
-    Fix: pass integer class indices, or one-hot labels to `softmax_cross_entropy`::
+    Fix::
 
+        # integer class indices; one-hot labels go to `softmax_cross_entropy`
+        logits = jnp.zeros((2, 3))
         optim.softmax_cross_entropy_with_integer_labels(logits, jnp.array([0, 1]))
     """
 
@@ -197,7 +211,10 @@ class OptimizerArgumentError(OptimError, ValueError):
 
         optim.scale_by_lion(mode="soft")
 
-    Fix: pass a value the message lists, e.g. ``optim.scale_by_lion(mode="smooth")``.
+    Fix::
+
+        # a value the message lists
+        optim.scale_by_lion(mode="smooth")
     """
 
 
@@ -209,8 +226,10 @@ class LookaheadParamsError(OptimError, TypeError):
         tx = optim.lookahead(optim.sgd(0.1), sync_period=5, slow_step_size=0.5)
         tx.update(grads, tx.init(params), params)
 
-    Fix: keep the parameters as fast and slow copies::
+    Fix::
 
+        # keep the parameters as fast and slow copies
+        tx = optim.lookahead(optim.sgd(0.1), sync_period=5, slow_step_size=0.5)
         params = optim.LookaheadParams.init_synced(params)
         updates, state = tx.update(grads, tx.init(params), params)
     """
@@ -221,10 +240,18 @@ class UnusedExtraArgsError(OptimError, TypeError):
 
     Failing code::
 
-        tx.update(grads, state, params, value=v, grad=g, value_fn=f, batch=b)  # f(params)
+        f = lambda p: jnp.sum(p["w"] ** 2)
+        tx = optim.scale_by_backtracking_linesearch(max_backtracking_steps=5)
+        state = tx.init(params)
+        tx.update(grads, state, params, value=f(params), grad=grads, value_fn=f, batch=2.0)
 
-    Fix: make `value_fn` take every extra keyword (``def f(params, batch)``), or do not pass
-    the ones it does not take.
+    Fix::
+
+        # make `value_fn` take every extra keyword
+        f = lambda p, batch: jnp.sum(p["w"] ** 2) * batch
+        tx = optim.scale_by_backtracking_linesearch(max_backtracking_steps=5)
+        state, value = tx.init(params), f(params, 2.0)
+        tx.update(grads, state, params, value=value, grad=grads, value_fn=f, batch=2.0)
     """
 
 
@@ -233,10 +260,14 @@ class StateValueNotFoundError(OptimError, ValueError):
 
     Failing code::
 
+        f = lambda p: jnp.sum(p["w"] ** 2)
         optim.value_and_grad_from_state(f)(params, state=optim.sgd(0.1).init(params))
 
-    Fix: use an optimizer that stores them, e.g. `optim.lbfgs()` or a line search built with
-    ``store_grad=True``.
+    Fix::
+
+        # an optimizer that stores them, such as `lbfgs` or a line search with store_grad=True
+        f = lambda p: jnp.sum(p["w"] ** 2)
+        value, grad = optim.value_and_grad_from_state(f)(params, state=optim.lbfgs().init(params))
     """
 
 
@@ -246,10 +277,12 @@ class BatchAxisError(OptimError, ValueError):
 
     Failing code::
 
-        optim.microbatching.micro_vmap(f, microbatch_size=3)(jnp.ones((10, 4)))
+        optim.microbatching.micro_vmap(lambda x: x, microbatch_size=3)(jnp.ones((10, 4)))
 
-    Fix: choose a ``microbatch_size`` that divides the batch size (here 2 or 5), and give every
-    batched argument the same batch size.
+    Fix::
+
+        # a microbatch size that divides the batch size
+        optim.microbatching.micro_vmap(lambda x: x, microbatch_size=2)(jnp.ones((10, 4)))
     """
 
 
@@ -261,5 +294,9 @@ class AccumulatorError(OptimError, ValueError):
         mean = optim.microbatching.AccumulationType.MEAN
         optim.microbatching.microbatch(lambda x: x.sum(0), 0, 2, mean)(jnp.ones((4, 3), int))
 
-    Fix: cast the values to floating point, or accumulate with ``AccumulationType.SUM``.
+    Fix::
+
+        # floating-point values, or AccumulationType.SUM
+        mean = optim.microbatching.AccumulationType.MEAN
+        optim.microbatching.microbatch(lambda x: x.sum(0), 0, 2, mean)(jnp.ones((4, 3)))
     """
