@@ -9,7 +9,7 @@ of rows (or of columns, when the output is wider than tall) and runs one single-
 call per block under `prange`, on numba's threading layer (TBB, whose idle workers sleep and
 steal each other's blocks): one pool for fused loops and products, sized by the thread policy,
 never more threads than the caller's share (`numba.get_num_threads()`, per device thread).
-Products below `PARALLEL_FLOPS` multiply-adds run as one call on the caller's thread: for
+Products below `PARALLEL_FLOPS` (8M) multiply-adds run as one call on the caller's thread: for
 them the hand-off costs more than the second core gives.
 
 Library code that parallelizes at a coarser grain (a convolution's batch chunks, each filled
@@ -39,10 +39,11 @@ parallel._launch_threads()
 _OPTS = dict(error_model="numpy", cache=True, nogil=True)
 _BLAS_DTYPES = (types.float32, types.float64, types.complex64, types.complex128)
 _I8 = ir.IntType(8)
-# Products of at least this many multiply-adds run as blocks on several threads, each block at
-# least BAND rows (or columns) wide, so that BLAS's micro-kernels stay efficient. Measured on
-# this machine: see bench/gemm_threads.py.
-PARALLEL_FLOPS = 1 << 22
+# Products of at least this many multiply-adds (~80 us on one core here) run as blocks on several
+# threads, each block at least BAND rows (or columns) wide, so that BLAS's micro-kernels stay
+# efficient. Below it, handing a block to another thread costs more than it saves whenever that
+# thread has to wait for a core (the LSTM's 16x256x1024 step products stay one call).
+PARALLEL_FLOPS = 1 << 23
 BAND = 32
 
 

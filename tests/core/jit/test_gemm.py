@@ -66,10 +66,11 @@ def test_empty_products(m, k, n):
     ("m", "n", "k", "threads", "want"),
     [
         (128, 128, 128, 2, 1),  # 2.1M multiply-adds: one call
-        (256, 256, 256, 2, 2),
+        (16, 1024, 256, 2, 1),  # 4.2M (an LSTM step's product): one call
+        (256, 256, 256, 2, 2),  # 16.8M
         (256, 256, 256, 1, 1),
-        (16, 1024, 256, 2, 2),  # wide: bands of columns
-        (40, 40, 4096, 4, 1),  # no band of 32 rows or columns to give a second thread
+        (32, 2048, 256, 2, 2),  # wide: bands of columns
+        (40, 40, 8192, 4, 1),  # no band of 32 rows or columns to give a second thread
         (1024, 512, 128, 8, 8),
     ],
 )
@@ -77,7 +78,7 @@ def test_split(m, n, k, threads, want):
     assert gemm.split(m * n * k, max(m, n) // gemm.BAND, threads) == want
 
 
-@pytest.mark.parametrize("shape", [(256, 300, 200), (16, 256, 1024)])
+@pytest.mark.parametrize("shape", [(256, 300, 200), (32, 256, 2048)])
 def test_jitted_products_agree_on_one_and_several_threads(shape):
     m, k, n = shape
     a, b = _operands(m, k, n, np.float32, "CC", seed=1)
@@ -108,9 +109,9 @@ def _chunked_product(a, b, out, rows):
 
 
 def test_library_code_runs_chunks_on_the_callers_share_of_the_pool():
-    a, b = _operands(300, 200, 100, np.float64, "CC")
-    out = np.full((300, 100), np.nan)
-    assert _chunked_product(a, b, out, 64) == 2  # 6M multiply-adds, 5 chunks, 2 threads
+    a, b = _operands(300, 200, 150, np.float64, "CC")
+    out = np.full((300, 150), np.nan)
+    assert _chunked_product(a, b, out, 64) == 2  # 9M multiply-adds, 5 chunks, 2 threads
     np.testing.assert_allclose(out, a @ b, rtol=1e-12, atol=1e-12)
     numba.set_num_threads(1)
     try:
