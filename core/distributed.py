@@ -18,6 +18,7 @@ and the values of `multihost_utils` go through mpi4py's pickling interface.
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import Any
 
@@ -98,6 +99,26 @@ def initialize(
         )
     devices.set_topology(rank, comm.allgather(devices.local_count_setting()))
     _state["comm"] = comm
+    if size > 1:
+        _abort_job_on_uncaught_errors(comm)
+
+
+def _abort_job_on_uncaught_errors(comm: Any) -> None:
+    """Makes an uncaught exception end the whole MPI job (as `python -m mpi4py` does).
+
+    A process that dies of an error still finalizes MPI cleanly at exit, so `mpiexec` would
+    keep the other processes running, and they would wait forever in their next exchange with
+    it. After the usual traceback, `MPI_Abort` stops every process of the job.
+    """
+    previous = sys.excepthook
+
+    def hook(kind, value, traceback):
+        previous(kind, value, traceback)
+        if not issubclass(kind, KeyboardInterrupt):  # mpiexec forwards Ctrl-C to everyone
+            sys.stderr.flush()
+            comm.Abort(1)
+
+    sys.excepthook = hook
 
 
 def is_initialized() -> bool:

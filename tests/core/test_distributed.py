@@ -94,3 +94,23 @@ def test_missing_mpi_names_the_extra():
     )
     assert run.returncode != 0
     assert "DistributedError" in run.stderr and "pip install 'numbax[distributed]'" in run.stderr
+
+
+def test_an_uncaught_error_in_one_process_ends_the_job(mpiexec, tmp_path):
+    program = tmp_path / "fail.py"
+    program.write_text(
+        "import core\n"
+        "core.distributed.initialize()\n"
+        "if core.process_index() == 0:\n"
+        "    raise RuntimeError('process 0 failed')\n"
+        "core.distributed.process_group().bcast(None, root=0)  # process 1 waits for 0\n"
+    )
+    run = subprocess.run(
+        [mpiexec, "-n", "2", sys.executable, str(program)],
+        env=dict(os.environ, PYTHONPATH=str(_ROOT)),
+        capture_output=True,
+        text=True,
+        timeout=120,  # without the abort, process 1 would wait forever
+    )
+    assert run.returncode != 0
+    assert "RuntimeError: process 0 failed" in run.stderr + run.stdout
