@@ -66,7 +66,6 @@ from core.config import (
 )
 from core.custom_derivatives import custom_jvp, custom_vjp
 from core.devices import (
-    block_until_ready,
     default_backend,
     device_count,
     device_get,
@@ -81,6 +80,7 @@ from core.devices import (
 )
 from core.jit.api import clear_caches, compile_count, jit
 from core.packages import check_numbax_packages as _check_numbax_packages
+from core.pending import block_until_ready
 from core.pmap import (
     effects_barrier,
     host_count,

@@ -6,6 +6,8 @@ transformation share one code path; the operators and methods come from `ArrayBa
 An array placed by `device_put` or returned by `pmap` also carries its sharding (which devices
 hold it, `core/sharding.py`); the others are on the default device (the slot is left unset, so
 the many places that build arrays need not know about devices).
+A jitted call dispatched asynchronously returns `PendingArray`s (`core/pending.py`): the same
+class with its value not yet computed; it becomes a plain `Array` when its kernel finishes.
 """
 
 from __future__ import annotations
@@ -28,6 +30,10 @@ class _Placement:
     addressable_shards: Callable[[Array], list]
     global_shards: Callable[[Array], list]
 
+    # Whether some array was ever committed to one device: only then does a jitted call look
+    # for its inputs' device (`core/jit/dispatch.py`).
+    committed_to_device = False
+
 
 placement = _Placement()
 
@@ -44,7 +50,7 @@ def register_placement(**fns: Callable) -> None:
 class Array(ArrayBase):
     """An immutable n-dimensional array on the CPU."""
 
-    __slots__ = ("_value", "_aval", "_sharding")
+    __slots__ = ("_value", "_aval", "_sharding", "_pending")
 
     def __init__(self, value: np.ndarray, weak_type: bool = False, aval: ShapedArray | None = None):
         # `value` is never written to: primitives return fresh arrays, and `__array__` hands out
@@ -128,8 +134,13 @@ class Array(ArrayBase):
         return self._value.tolist()
 
     def block_until_ready(self) -> Array:
-        """Returns self: CPU computations are synchronous."""
+        """Waits until the value is computed (see `core.pending`) and returns self; an array
+        whose computation raised raises that error here."""
         return self
+
+    def is_ready(self) -> bool:
+        """Whether the value is computed (reading it will not wait)."""
+        return True
 
     def copy_to_host_async(self) -> None:
         """No-op (the array already lives in host memory)."""
@@ -139,6 +150,8 @@ class Array(ArrayBase):
         """An array of `value` (with `aval`) placed by `sharding` (`core.devices.placed`)."""
         arr = cls(value, aval=aval)
         arr._sharding = sharding
+        if hasattr(sharding, "_device"):
+            placement.committed_to_device = True
         return arr
 
     @property

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
+from math import inf
 from typing import Any
 
 from core import config_flags
@@ -61,6 +62,12 @@ _DEFAULTS: dict[str, Any] = {
     "jit_progress": True,
     "jit_kernels": os.environ.get("NUMBAX_JIT_KERNELS", "auto"),
     "jit_compile_workers": _env_number("NUMBAX_JIT_WORKERS", -1, int),
+    # Asynchronous dispatch (core/jit/dispatch.py): JAX's switch (False: every jitted call runs
+    # inline, synchronously), and the estimated run time from which a call is worth the
+    # hand-off to its device's thread (0: every call).
+    "cpu_enable_async_dispatch": os.environ.get("NUMBAX_CPU_ENABLE_ASYNC_DISPATCH", "1")
+    not in ("0", "false", "False"),
+    "async_dispatch_min_us": _env_number("NUMBAX_ASYNC_DISPATCH_MIN_US", 50.0, float),
 }
 # Limits: name -> (type, smallest allowed value, what it means).
 _LIMITS = {
@@ -68,6 +75,7 @@ _LIMITS = {
     "compilation_cache_max_size": (int, -1, "bytes of disk cache (-1: no limit, 0: off)"),
     "compile_lock_timeout": ((int, float), 0, "seconds to wait for another compile"),
     "jit_compile_workers": (int, -1, "worker processes compiling kernels, -1: cores minus one"),
+    "async_dispatch_min_us": ((int, float), 0, "estimated microseconds of an async call"),
 }
 # Flags that change the meaning of a traced program, hence part of every jit cache key.
 _TRACE_FLAGS = (
@@ -137,6 +145,12 @@ class Config:
         object.__setattr__(self, "_ctx", tuple(v[k] for k in _TRACE_FLAGS))
         object.__setattr__(self, "_jit_enabled", not v["disable_jit"])
         object.__setattr__(self, "_check_floats", bool(v["debug_nans"] or v["debug_infs"]))
+        # The estimated run time from which a jitted call is dispatched asynchronously
+        # (`core/jit/dispatch.py`); never with JAX's switch off or under the nan/inf checks.
+        asynchronous = v["cpu_enable_async_dispatch"] and not self._check_floats
+        object.__setattr__(
+            self, "_async_min_us", float(v["async_dispatch_min_us"]) if asynchronous else inf
+        )
 
     @staticmethod
     def _canonical(name: str) -> str:

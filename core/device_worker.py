@@ -5,8 +5,10 @@ each device's shard to that device's worker, so the shards run at once: the comp
 release the GIL (numba `nogil=True`) and take it back only for host calls such as collectives.
 Code running on a worker can ask `current_device()` which device it serves. A worker's
 parallel loops (numba's `prange`, whose thread count is per calling thread) use its share of
-the cores, so N devices busy at once do not start N full teams of loop threads. After `fork`
-the child has no threads: workers start again on first use there.
+the cores, so N devices busy at once do not start N full teams of loop threads; a jitted call
+dispatched asynchronously (`core/jit/dispatch.py`, `enqueue`) runs with the loop threads the
+calling thread would have used. Before `fork` the workers finish their queues and end (see
+`_before_fork`); they start again on first use, in the parent and in the child.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import os
 import queue
 import sys
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
@@ -49,8 +52,13 @@ class Worker:
           A `concurrent.futures.Future` of its result (or of the exception it raised).
         """
         future: Future = Future()
-        self._ensure_started().put((future, fn, args))
+        self._ensure_started().put((future, fn, args, self.loop_threads))
         return future
+
+    def enqueue(self, fn: Callable[..., Any], args: tuple, loop_threads: int) -> None:
+        """Queues `fn(*args)` on this device's thread, with no future (`fn` reports its own
+        result and errors, see `core.pending.Task`); its parallel loops use `loop_threads`."""
+        self._ensure_started().put((None, fn, args, loop_threads))
 
     def _ensure_started(self) -> queue.SimpleQueue:
         q = self._queue
@@ -58,35 +66,54 @@ class Worker:
             with self._lock:
                 if self._queue is None:
                     q = queue.SimpleQueue()
-                    threading.Thread(
+                    self._thread = threading.Thread(
                         target=self._run, args=(q,), name=f"numbax-{self.device}", daemon=True
-                    ).start()
+                    )
+                    self._thread.start()
                     self._queue = q
                 q = self._queue
         return q
 
     def _run(self, q: queue.SimpleQueue) -> None:
         _local.device = self.device
-        limited = False
+        threads = None  # this thread's parallel-loop threads, once set
         while True:
-            future, fn, args = q.get()
-            if not limited:
-                limited = self._limit_loop_threads()
-            if not future.set_running_or_notify_cancel():
-                continue
-            try:
-                future.set_result(fn(*args))
-            except BaseException as err:  # handed to the waiting caller
-                future.set_exception(err)
+            item = q.get()
+            if item is None:  # `_stop`
+                return
+            future, fn, args, want = item
+            if want != threads:
+                threads = self._set_loop_threads(want, threads)
+            if future is None:
+                fn(*args)
+            elif future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(fn(*args))
+                except BaseException as err:  # handed to the waiting caller
+                    future.set_exception(err)
             del future, fn, args  # drop the references before waiting for the next task
 
-    def _limit_loop_threads(self) -> bool:
-        """Caps this thread's parallel-loop threads once numba is loaded (True when done)."""
+    @staticmethod
+    def _set_loop_threads(want: int, current: int | None) -> int | None:
+        """Sets this thread's parallel-loop threads to `want` once numba is loaded; returns
+        the setting now in force (None while numba is not loaded)."""
         numba = sys.modules.get("numba")
         if numba is None:
-            return False
-        numba.set_num_threads(max(1, min(self.loop_threads, numba.config.NUMBA_NUM_THREADS)))
-        return True
+            return current
+        try:
+            numba.set_num_threads(max(1, min(want, numba.config.NUMBA_NUM_THREADS)))
+        except ValueError:  # more than numba's pool accepts: keep the setting in force
+            return current
+        return want
+
+    def _stop(self) -> None:
+        """Lets the thread finish what is queued, then end (it starts again on next use)."""
+        with self._lock:
+            q, self._queue = self._queue, None
+            if q is not None:
+                q.put(None)
+                self._thread.join()
+                _wait_gone(self._thread.native_id)
 
     def _forget_thread(self) -> None:
         self._lock = threading.Lock()
@@ -96,9 +123,28 @@ class Worker:
 _WORKERS: list[Worker] = []
 
 
+def _wait_gone(native_id: int | None, timeout: float = 0.5) -> None:
+    """Waits until the OS thread `native_id` has exited: `Thread.join` returns a little
+    before, and TBB's data of the thread goes only when it is gone (Linux's /proc tells)."""
+    task = f"/proc/self/task/{native_id}"
+    deadline = time.monotonic() + timeout
+    while native_id is not None and os.path.exists(task) and time.monotonic() < deadline:
+        time.sleep(0.0005)
+
+
+def _before_fork() -> None:
+    # A thread that ran TBB-parallel kernels keeps TBB's pool from shutting down for the fork
+    # (numba then warns "Unable to join threads to shut down before fork()" and the child's
+    # parallel loops may break): the workers finish their queues and end first. Not from a
+    # worker itself (a host callback that forks), which cannot wait for itself.
+    if current_device() is None:
+        for worker in _WORKERS:
+            worker._stop()
+
+
 def _after_fork_in_child() -> None:
     for worker in _WORKERS:
         worker._forget_thread()
 
 
-os.register_at_fork(after_in_child=_after_fork_in_child)
+os.register_at_fork(before=_before_fork, after_in_child=_after_fork_in_child)

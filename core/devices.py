@@ -286,12 +286,6 @@ def device_get(x: Any) -> Any:
     return tree_util.tree_map(get, x)
 
 
-def block_until_ready(x: Any) -> Any:
-    """Returns `x`: computations finish before their results are returned (pmap waits for
-    every device)."""
-    return x
-
-
 register_placement(
     default_sharding=default_sharding,
     addressable_shards=addressable_shards,

@@ -353,8 +353,11 @@ def host_id(backend: str | None = None) -> int:
 
 
 def effects_barrier() -> None:
-    """Waits for pending side effects (callbacks, prints): none can be pending, since every
-    computation (pmap's devices included) finishes before its results are returned."""
+    """Waits for pending side effects (callbacks, prints): for the jitted calls dispatched
+    asynchronously (`core/jit/dispatch.py`); pmap finishes before it returns."""
+    from core.jit.dispatch import wait_all
+
+    wait_all()
 
 
 def live_arrays(platform: str | None = None) -> list:

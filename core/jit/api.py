@@ -49,7 +49,7 @@ from core.errors import NumbaxError
 from core.interpreters import batching
 from core.interpreters.partial_eval import trace_to_closed_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
-from core.jit import call_path
+from core.jit import call_path, dispatch
 from core.jit.call_path import concrete_inputs as _concrete_inputs  # pmap, profiler use it
 from core.jit.call_path import leaf_key, reraise_signal, ticks
 from core.jit.errors import NumpyFallbackWarning, UnsupportedDTypeError
@@ -267,7 +267,7 @@ def _to_input(x: Any, aval: ShapedArray) -> Any:
 
 
 class _Entry:
-    __slots__ = ("jaxpr", "consts", "out_tree", "exe", "const_vals", "used")
+    __slots__ = ("jaxpr", "consts", "out_tree", "exe", "const_vals", "used", "cost", "ordered")
 
     def __init__(self, jaxpr, consts, out_tree):
         self.jaxpr = jaxpr
@@ -276,6 +276,8 @@ class _Entry:
         self.exe = None
         self.const_vals = None
         self.used = 0  # when last called (`call_path.ticks`): the least recently used is evicted
+        self.cost = 0.0  # estimated microseconds of a run (`dispatch.estimate_us`), once compiled
+        self.ordered = False  # has side effects: queued behind calls in flight (`dispatch`)
 
 
 class Jitted:
@@ -377,6 +379,9 @@ class Jitted:
                 if fast_key is not None:
                     self._fast[fast_key] = hit
                     self._add_guard(fast_key, hit, leaves)
+                if dispatch.asynchronous(entry):
+                    slots = call_path.numpy_slots(leaves)
+                    return dispatch.call(self, hit[0], hit[1], vals, args, slots)
                 return call_path.run(hit, vals)
         invars = entry.jaxpr.invars[len(entry.consts) :]
         flat = [_to_input(x, v.aval) for x, v in zip(leaves, invars)]
@@ -434,6 +439,8 @@ class Jitted:
         their ids."""
         if entry.exe is None:
             entry.exe = executable(entry.jaxpr, backend, name)
+            entry.cost = dispatch.estimate_us(entry.jaxpr)
+            entry.ordered = dispatch.has_effects(entry.jaxpr)
             entry.const_vals = [
                 _contiguous(np.asarray(c), v.aval) for c, v in zip(entry.consts, entry.jaxpr.invars)
             ]

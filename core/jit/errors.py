@@ -85,3 +85,16 @@ class JitArgumentError(NumbaxError, TypeError):
     Failing code: ``jit(lambda a, s: a * len(s))(x, "abc")``. Fix: mark it static,
     ``jit(f, static_argnums=1)``, or pass an array.
     """
+
+
+class JitExecutionError(NumbaxError, RuntimeError):
+    """A jitted call dispatched asynchronously raised; this is raised where its result is read
+    (`core/pending.py`), naming the jitted function.
+
+    The instance raised also derives from the original exception's class (``except
+    ValueError`` still catches a callback's ValueError) and chains the original as
+    ``__cause__``. Failing code: ``y = jit(step)(x)`` where ``step`` holds a
+    ``pure_callback`` that raises, then ``print(y)``. Fix: the cause is the original error
+    (fix what it says); run with ``config.update("jax_cpu_enable_async_dispatch", False)`` to
+    have it raised by the call itself.
+    """

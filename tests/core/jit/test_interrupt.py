@@ -1,6 +1,8 @@
 """Ctrl-C (SIGINT) during a compiled call raises KeyboardInterrupt, not numba's SystemError.
 
-The native loop is not stopped mid-way: the interrupt is raised when the kernel returns.
+Run inline (`jax_cpu_enable_async_dispatch` off), the native loop is not stopped mid-way: the
+interrupt is raised when the kernel returns. Dispatched asynchronously (the loop's trip count is
+not known, so the call is), the interrupt is raised where the caller waits for the result.
 """
 
 import os
@@ -17,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[3]
 SCRIPT = """
 import sys
 import numpy as np
+import core
 import core.numpy as jnp
 from core import lax
 from core.jit.api import jit
@@ -25,24 +28,26 @@ from core.jit.api import jit
 def spin(x, n):
     return lax.fori_loop(0, n, lambda i, c: jnp.sin(c) * 0.5 + jnp.cos(c) * 0.5, x)
 
+core.config.update("jax_cpu_enable_async_dispatch", sys.argv[2] == "async")
 x = jnp.ones(3, np.float32)
-spin(x, 1)  # compile first
+spin(x, 1).block_until_ready()  # compile first
 print("running", flush=True)
 if sys.argv[1] == "caught":
     try:
-        spin(x, 20_000_000)
+        spin(x, 20_000_000).block_until_ready()
     except KeyboardInterrupt as err:
         print("KeyboardInterrupt", err.__cause__, flush=True)
 else:
-    spin(x, 20_000_000)
+    spin(x, 20_000_000).block_until_ready()
 """
 
 
+@pytest.mark.parametrize("dispatch", ["sync", "async"])
 @pytest.mark.parametrize("how", ["caught", "uncaught"])
-def test_sigint_during_compiled_call_is_keyboard_interrupt(how):
+def test_sigint_during_compiled_call_is_keyboard_interrupt(how, dispatch):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     child = subprocess.Popen(
-        [sys.executable, "-c", SCRIPT, how],
+        [sys.executable, "-c", SCRIPT, how, dispatch],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
