@@ -16,7 +16,10 @@ explicit signature, `error_model="numpy"` (inf/nan instead of exceptions, as XLA
 multiplication by its reciprocal computed once (Adam's bias corrections: a train step of the
 MNIST MLP 283 -> 262 us; within 2 ulp of the division). Set `NUMBAX_DUMP_JIT=1` to print each
 generated source. A whole program is one such jaxpr, or, when it is large, each of its kernels
-(`core/jit/partition.py`, compiled and run by `core/jit/program.py`).
+(`core/jit/partition.py`, compiled and run by `core/jit/program.py`). Kernels of a split program
+are shape-generic (`generate_generic`): their sizes and literals are variables read from two
+more array arguments (`core/backends/numba/generic.py`), so a kernel's source, which keys its
+compiled code, is the same at every batch size; a whole program keeps them as constants.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from numba.np.numpy_support import from_dtype
 
 from core.backends.numba import library
 from core.backends.numba.context import KernelCtx, ScalarCtx
+from core.backends.numba.generic import Params, argument_names
 from core.backends.numba.registry import lowering_rule
 from core.backends.numba.source import (
     alloc,
@@ -47,6 +51,19 @@ from core.jit.buffers import Buffers
 from core.jit.call_path import as_c
 from core.jit.errors import UnsupportedDTypeError
 from core.jit.loops import LoopNest, Value
+from core.prims import elementwise as ew
+from core.prims import shapes
+
+# Integer operands of these stay constants in kernels that take literals as arguments: LLVM turns
+# a division by a constant into a multiplication, and drops a constant shift's range check.
+_CONSTANT_OPERANDS = {
+    ew.div_p,
+    ew.rem_p,
+    ew.shift_left_p,
+    ew.shift_right_logical_p,
+    ew.shift_right_arithmetic_p,
+}
+_VIEWS_OF_LITERALS = {shapes.broadcast_in_dim_p, shapes.reshape_p}
 
 # No cfunc wrapper (kernels are never passed as first-class functions): 10% less compile time.
 OPTIONS = dict(
@@ -70,13 +87,23 @@ _SUPPORTED_KINDS = "biufc"
 
 
 class Emitter:
-    """Source lines with indentation and fresh names."""
+    """Source lines with indentation, fresh names and the kernel's sizes and constants (`Params`,
+    variables in kernel mode)."""
 
-    def __init__(self) -> None:
+    def __init__(self, generic: bool = False) -> None:
         self.lines: list[str] = []
         self.depth = 1
         self.counter = 0
         self.allocated: set[str] = set()  # names bound to new arrays (`rt.empty/full/copy`)
+        self.params = Params(generic)
+
+    def size(self, n: int) -> int:
+        """The size-derived int `n` as the source writes it (`Params.size`)."""
+        return self.params.size(n)
+
+    def shape(self, shape) -> tuple[int, ...]:
+        """Each size of `shape` through `size`."""
+        return self.params.shape(shape)
 
     def new_name(self, prefix: str) -> str:
         self.counter += 1
@@ -130,9 +157,10 @@ class Generator:
         self.input_views: set[str] = set()
         # Outputs that loops store straight into a row of a packed output buffer (`out_slots`).
         self.slots: dict[Var, tuple] = {}
+        self.constant_literals: set[int] = set()  # ids of literals kernel mode keeps constant
 
     def _reshaped(self, name: str, shape: tuple[int, ...]) -> str:
-        view = self.em.assign("v", reshape(name, shape))
+        view = self.em.assign("v", reshape(name, self.em.shape(shape)))
         self.buffers.alias(view, name)
         if name in self.input_views:
             self.input_views.add(view)
@@ -140,8 +168,16 @@ class Generator:
 
     def read(self, x) -> Value:
         if isinstance(x, Literal):
-            return Value.scalar(const(_item(x.val), x.aval.dtype), x.aval.dtype, x.aval.shape)
+            return Value.scalar(self.literal(x), x.aval.dtype, x.aval.shape)
         return self.env[x]
+
+    def literal(self, x: Literal) -> str:
+        """A literal of the jaxpr as an expression: a typed constant, or in kernel mode a
+        variable of the kernel (`Params.constant`), except the divisors of integer division and
+        the amounts of shifts (`_constant_literals`)."""
+        value, dtype = _item(x.val), x.aval.dtype
+        var = None if id(x) in self.constant_literals else self.em.params.constant(value, dtype)
+        return var or const(value, dtype)
 
     def scalar(self, value: Value) -> str:
         """A 0-d (or size-1) value as a scalar expression."""
@@ -150,7 +186,7 @@ class Generator:
         if value.kind == "iota":
             return cast(str(value.imap[0][0]), value.dtype)
         offset, stride = 0, 1
-        for (start, _), n in zip(reversed(value.imap), reversed(value.base_shape)):
+        for (start, _), n in zip(reversed(value.imap), reversed(self.em.shape(value.base_shape))):
             offset, stride = offset + start * stride, stride * n
         return self.em.assign("s", f"rt.ld({value.expr}, {offset})")
 
@@ -172,7 +208,7 @@ class Generator:
         """A new C-contiguous array holding `value` (a fill for a broadcast scalar, a copy of a
         stored array, else the array `materialize` computes)."""
         if value.kind == "scalar":
-            return self.em.assign("o", alloc(value.shape, value.dtype, value.expr))
+            return self.em.assign("o", alloc(self.em.shape(value.shape), value.dtype, value.expr))
         if value.is_plain_array or value.is_reshaped_array:
             return self.em.assign("o", f"rt.copy({self.materialize(value)})")
         return self.materialize(value)
@@ -192,6 +228,8 @@ class Generator:
         """
         self.env.update(zip([*jaxpr.constvars, *jaxpr.invars], args, strict=True))
         eqns, outvars = simplify.simplify(jaxpr.eqns, jaxpr.outvars)
+        if self.em.params.generic:
+            self.constant_literals |= _constant_literals(eqns)
         for v, slot in zip(outvars, out_slots or ()):
             if slot is not None and isinstance(v, Var) and v not in self.env:
                 self.slots.setdefault(v, slot)
@@ -232,7 +270,8 @@ class Generator:
             self.env[eqn.outputs[0]] = Value("iota", "", (n,), imap, out.shape, out.dtype)
             return
         value = self.read(eqn.inputs[0])
-        imap = lowering_rule(eqn.prim).fn(eqn.inputs[0].aval.shape, out.shape, **eqn.params)
+        in_shape = self.em.shape(eqn.inputs[0].aval.shape)  # starts may derive from sizes (rev)
+        imap = lowering_rule(eqn.prim).fn(in_shape, out.shape, **eqn.params)
         if imap is None:  # a reshape that is not index arithmetic: reshape the stored array
             name = self.materialize(value)
             shape = out.shape
@@ -281,7 +320,7 @@ class Generator:
 
             def arg(x) -> str:
                 if isinstance(x, Literal):
-                    return const(_item(x.val), x.aval.dtype)
+                    return self.literal(x)
                 return local[x] if x in local else n.read(loads[x])
 
             for eqn in unit.eqns:
@@ -315,6 +354,23 @@ class Generator:
         return None
 
 
+def _constant_literals(eqns: list[Eqn]) -> set[int]:
+    """The ids of the literals that are (broadcast or reshaped into) the divisor of an integer
+    division or remainder or the amount of a shift among `eqns`: `Generator.literal` keeps
+    them constants."""
+    producer = {v: e for e in eqns for v in e.outputs}
+    found = set()
+    for eqn in eqns:
+        if eqn.prim not in _CONSTANT_OPERANDS or eqn.outputs[0].aval.dtype.kind not in "iu":
+            continue
+        x = eqn.inputs[1]
+        while isinstance(x, Var) and x in producer and producer[x].prim in _VIEWS_OF_LITERALS:
+            x = producer[x].inputs[0]
+        if isinstance(x, Literal):
+            found.add(id(x))
+    return found
+
+
 def _order(unit: fusion.Unit) -> Callable[[Var], int]:
     pos = {v: i for i, e in enumerate(unit.eqns) for v in e.outputs}
     return lambda v: pos[v]
@@ -329,25 +385,29 @@ def _item(val):
 PACK_MAX = 1024
 
 
-def output_layout(outvars: Sequence[Var]) -> tuple[list[list[int]], list[int]]:
+def output_layout(
+    outvars: Sequence[Var], generic: bool = False
+) -> tuple[list[list[int]], list[int]]:
     """How the kernel returns its outputs: `(packs, singles)`.
 
     Each pack is a group of at least two small outputs with one dtype and shape, returned as
     one `(len(group), *shape)` array whose rows they are; the kernel returns the packs first,
-    then the `singles` (output positions) one array each.
+    then the `singles` (output positions) one array each. A shape-generic kernel (`generic`)
+    packs 0-d outputs only: what is small must not depend on the sizes.
     """
     groups: dict[tuple, list[int]] = {}
     for k, v in enumerate(outvars):
-        if v.aval.size <= PACK_MAX:
+        if v.aval.shape == () if generic else v.aval.size <= PACK_MAX:
             groups.setdefault((v.aval.dtype, v.aval.shape), []).append(k)
     packs = [g for g in groups.values() if len(g) > 1]
     packed = {k for g in packs for k in g}
     return packs, [k for k in range(len(outvars)) if k not in packed]
 
 
-def unpack_exprs(jaxpr: Jaxpr) -> tuple[int, list[str]]:
-    """`(n, exprs)`: the kernel returns `n` arrays `r0, ..., r{n-1}`; output k is `exprs[k]`."""
-    packs, singles = output_layout(jaxpr.outvars)
+def unpack_exprs(jaxpr: Jaxpr, generic: bool = False) -> tuple[int, list[str]]:
+    """`(n, exprs)`: the kernel (shape-generic if `generic`) returns `n` arrays `r0, ...,
+    r{n-1}`; output k is `exprs[k]`."""
+    packs, singles = output_layout(jaxpr.outvars, generic)
     exprs = [""] * len(jaxpr.outvars)
     for p, group in enumerate(packs):
         for i, k in enumerate(group):
@@ -360,11 +420,11 @@ def unpack_exprs(jaxpr: Jaxpr) -> tuple[int, list[str]]:
 def _pack_buffers(em: Emitter, jaxpr: Jaxpr) -> tuple[list[str], list]:
     """Allocates the packed output buffers (see `output_layout`); returns their names and the
     `out_slots` of `Generator.emit_jaxpr` for the outputs that are not 0-d."""
-    packs, _ = output_layout(jaxpr.outvars)
+    packs, _ = output_layout(jaxpr.outvars, em.params.generic)
     bufs, slots = [], [None] * len(jaxpr.outvars)
     for group in packs:
         aval = jaxpr.outvars[group[0]].aval
-        shape = (len(group), *aval.shape)
+        shape = (len(group), *em.shape(aval.shape))
         bufs.append(em.assign("p", alloc(shape, aval.dtype)))
         if aval.shape:
             for i, k in enumerate(group):
@@ -378,7 +438,7 @@ def _emit_outputs(
     """Fills the packed buffers `bufs` (rows that loops did not store), emits the statement
     `last` if any, and returns."""
     em = gen.em
-    packs, singles = output_layout(jaxpr.outvars)
+    packs, singles = output_layout(jaxpr.outvars, em.params.generic)
     results = []
     for buf, group in zip(bufs, packs):
         aval = jaxpr.outvars[group[0]].aval
@@ -386,7 +446,7 @@ def _emit_outputs(
             for i, k in enumerate(group):
                 em.line(f"rt.st({buf}, {i}, {gen.scalar(values[k])})")
         else:
-            n = aval.size
+            n = em.size(aval.size)
             for i, k in enumerate(group):
                 shape = (len(group), *aval.shape)
                 if values[k] == Value.block(
@@ -438,13 +498,39 @@ def generate(jaxpr: Jaxpr, parallel: bool = True, stamps: bool = False) -> str:
     build, `core/profiler/stamps.py`) it takes one more argument, `ts`, a writable int64
     array, and stores the cycle counter into it: `ts[0]` on entry, `ts[j]` after the j-th
     fusion unit that is not a view or scalar statement, and `ts[-1]` before returning.
+    Sizes are constants of the source (see `generate_generic` for kernels that take them).
     """
+    return _generate(jaxpr, parallel, stamps, generic=False)[0]
+
+
+def generate_generic(jaxpr: Jaxpr, parallel: bool = True) -> tuple[str, list[np.ndarray]]:
+    """The source of a shape-generic kernel of `jaxpr`, and the arrays it takes after its inputs.
+
+    As `generate`, but the kernel names no size of `jaxpr` and no float literal but 0, +-1, inf
+    and nan (`core/backends/numba/generic.py`): it reads them from up to two more arguments,
+    `sz` (int64 sizes) and `lit` (float64 constants), the returned read-only arrays, so one
+    compiled kernel serves every program whose kernel generates the same source, at any batch
+    size.
+
+    Args:
+      jaxpr: the kernel's jaxpr (constvar-free, as `core/jit/partition.py` makes them).
+      parallel: as for `generate`.
+
+    Returns:
+      `(source, arrays)`.
+    """
+    return _generate(jaxpr, parallel, False, generic=True)
+
+
+def _generate(
+    jaxpr: Jaxpr, parallel: bool, stamps: bool, generic: bool
+) -> tuple[str, list[np.ndarray]]:
     unsupported = sorted(
         {str(d) for d in _dtypes(jaxpr) if d.kind not in _SUPPORTED_KINDS or d == np.float16}
     )
     if unsupported:
         raise UnsupportedDTypeError(unsupported)
-    em = Emitter()
+    em = Emitter(generic)
     gen = Generator(em, parallel=parallel)
     params = [f"a{i}" for i in range(len(jaxpr.constvars) + len(jaxpr.invars))]
     args = []
@@ -469,9 +555,12 @@ def generate(jaxpr: Jaxpr, parallel: bool = True, stamps: bool = False) -> str:
         last = "rt.st(ts, len(ts) - 1, rt.cycles())"
     _emit_outputs(gen, jaxpr, gen.emit_jaxpr(jaxpr, args, slots, stamp), bufs, last)
     names = [*params, "ts"] if stamps else params
-    body = f"def kernel({', '.join(names)}):\n" + "\n".join(em.lines) + "\n"
+    lines, loads, arrays = em.params.finish("\n".join(em.lines))
+    names = [*names, *argument_names(arrays)]
+    body = f"def kernel({', '.join(names)}):\n" + "".join(f"    {x}\n" for x in loads) + lines
+    body += "\n"
     consts = "\n".join(library.requirements(body) + constant_definitions(body))
-    return _HEADER + (consts + "\n\n\n" if consts else "") + body
+    return _HEADER + (consts + "\n\n\n" if consts else "") + body, arrays
 
 
 def kernel_options(source: str) -> dict:
@@ -489,21 +578,23 @@ def compile_kernel(jaxpr: Jaxpr) -> tuple[Callable, str]:
         print(source)
     if "prange(" in source:
         try:
-            return compile_source(source, jaxpr), source
+            return compile_source(source, in_types(jaxpr)), source
         except Exception:
             source = generate(jaxpr, parallel=False)
-    return compile_source(source, jaxpr), source
+    return compile_source(source, in_types(jaxpr)), source
 
 
-def compile_source(source: str, jaxpr: Jaxpr) -> Callable:
-    """The numba dispatcher of a kernel `source` generated from `jaxpr`."""
-    sig = signature(in_types(jaxpr))
+def compile_source(source: str, types: Sequence[tuple[str, int]]) -> Callable:
+    """The numba dispatcher of a kernel `source` taking arrays of `types` (`in_types`)."""
+    sig = signature(types)
     return disk_cache.compile_source(source, "kernel", sig, **kernel_options(source))
 
 
-def in_types(jaxpr: Jaxpr) -> list[tuple[str, int]]:
-    """The (dtype, rank) of each argument of the kernel of `jaxpr`."""
-    return [(v.aval.dtype.str, v.aval.ndim) for v in [*jaxpr.constvars, *jaxpr.invars]]
+def in_types(jaxpr: Jaxpr, extra: Sequence[np.ndarray] = ()) -> list[tuple[str, int]]:
+    """The (dtype, rank) of each argument of the kernel of `jaxpr`, followed by those of the
+    `extra` arrays a shape-generic kernel takes (`generate_generic`)."""
+    args = [*(v.aval for v in [*jaxpr.constvars, *jaxpr.invars]), *extra]
+    return [(a.dtype.str, a.ndim) for a in args]
 
 
 def signature(types: Sequence[tuple[str, int]]) -> tuple:

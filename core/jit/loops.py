@@ -130,7 +130,7 @@ class LoopNest:
 
     def __init__(self, em, shape: tuple[int, ...], parallel: bool = False):
         self.em = em
-        self.shape = tuple(shape)
+        self.shape = em.shape(shape)  # sizes: variables of a shape-generic kernel
         self.parallel = parallel
         self.accesses: list[_Access] = []
         self._dims: list[int] = []
@@ -140,7 +140,7 @@ class LoopNest:
     def load(self, value: Value) -> _Access:
         """Reads `value` (of the loop's shape) in the body; scalars need no access."""
         imap = [[s, dict(t)] for s, t in value.imap]
-        a = _Access("load", value, list(value.base_shape), imap, value.dtype)
+        a = _Access("load", value, self._base_shape(value), imap, value.dtype)
         self.accesses.append(a)
         return a
 
@@ -152,7 +152,7 @@ class LoopNest:
         if into is not None:
             a.name, base_shape, starts = into
             a.result = Value.block(a.name, base_shape, starts, self.shape, dtype)
-            a.base_shape = list(base_shape)
+            a.base_shape = self._base_shape(a.result)
             a.imap = [[s, dict(terms)] for s, terms in a.result.imap]
         self.accesses.append(a)
         return a
@@ -166,6 +166,16 @@ class LoopNest:
         a.out_shape = tuple(self.shape[d] for d in kept)
         self.accesses.append(a)
         return a
+
+    def _base_shape(self, value: Value) -> list[int]:
+        """The sizes of the array `value` reads: an axis that walks loop dimension d whole is
+        that dimension's size (one variable for both), others get their own."""
+        out = []
+        for (start, terms), n in zip(value.imap, value.base_shape):
+            d = terms[0][0] if len(terms) == 1 and terms[0][1] == 1 else None
+            same = d is not None and start == 0 and n == self.shape[d]
+            out.append(self.shape[d] if same else self.em.size(n))
+        return out
 
     # -- coalescing ----------------------------------------------------------------------------
 

@@ -11,8 +11,9 @@ arrays it reads (program inputs or other kernels' results), its outputs the valu
 that other kernels or the program's outputs read.
 
 Each kernel is an ordinary constvar-free `Jaxpr` whose generated source depends only on what it
-computes (operations, shapes, dtypes, constants; not on variable names), so identical layers,
-and equal kernels of other programs, have identical sources and compile once.
+computes (operations, ranks, dtypes, which axes are 1; not on variable names, sizes or float
+literals, which are its arguments: `codegen.generate_generic`), so identical layers, equal
+kernels of other programs and of other batch sizes have identical sources and compile once.
 """
 
 from __future__ import annotations

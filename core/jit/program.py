@@ -8,7 +8,9 @@ or a load from disk. New kernels are compiled by this process and, when there ar
 worker processes at the same time (`core/jit/workers.py`): this process takes them from the
 front of the list, the workers from the back, and it loads what they built from the disk cache.
 
-The driver is straight-line Python: `r3_0, r3_1, = k3(a0, x7)` per kernel, then the outputs.
+The driver is straight-line Python: `r3_0, r3_1, = k3(a0, x7, p3_0)` per kernel, then the
+outputs, where `p3_0` holds the kernel's sizes (kernels of split programs are shape-generic,
+`codegen.generate_generic`: a new batch size of a known model finds all its kernels compiled).
 A numba call costs about 1 us plus 0.3 us per array, so a program of few kernels runs faster as
 one function; `jit_kernels="auto"` splits programs with more than `SPLIT_MIN` kernels only (the
 MNIST MLP train step stays one function, see the README).
@@ -52,6 +54,7 @@ def _estimate(source: str) -> float:
 
 # (kernel source, argument types) -> numba dispatcher, while some program uses it.
 _compiled: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+_twins: dict[tuple, tuple] = {}  # `_serial(key)` -> the last threaded kernel's key with that form
 _stats = {"kernels": 0, "compiled": 0, "loaded": 0}
 
 
@@ -90,7 +93,24 @@ def split(jaxpr: Jaxpr) -> partition.Program:
 
 def source(program: partition.Program) -> str:
     """The source of every distinct kernel of `program`, as `compile_program` compiles them."""
-    return "\n".join(dict.fromkeys(codegen.generate(k) for k in program.kernels))
+    generic = not _whole(program)
+    return "\n".join(dict.fromkeys(_build(k, generic)[0] for k in program.kernels))
+
+
+def _whole(program: partition.Program) -> bool:
+    """Whether `program` is one function (`split` kept it whole)."""
+    (kj, *rest) = program.kernels
+    return not rest and kj.invars == program.inputs and kj.outvars == program.outputs
+
+
+def _build(kj: Jaxpr, generic: bool, parallel: bool = True) -> tuple[str, tuple, list]:
+    """The source of kernel `kj`, its argument types and the arrays it takes after its inputs
+    (sizes and constants): a shape-generic kernel if `generic` (kernels of split programs),
+    else one whose sizes are constants."""
+    if not generic:
+        return codegen.generate(kj, parallel), tuple(codegen.in_types(kj)), []
+    src, extra = codegen.generate_generic(kj, parallel)
+    return src, tuple(codegen.in_types(kj, extra)), extra
 
 
 def compile_program(program: partition.Program, name: str) -> Callable[..., list[np.ndarray]]:
@@ -103,16 +123,19 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
     Returns:
       `f(*consts, *args) -> list of numpy arrays` like `codegen.compile_jaxpr`, with `kernel`
       (the one function, or the driver returning a tuple of the outputs), `source` (of that
-      function, or of every distinct kernel), `layout` and `kernels` (`KernelInfo`s).
+      function, or of every distinct kernel), `layout`, `kernels` (`KernelInfo`s) and `extra`
+      (per kernel, the arrays of sizes and constants it takes after its inputs).
     """
-    keys = [(codegen.generate(k), tuple(codegen.in_types(k))) for k in program.kernels]
-    infos = _compile_all(program, keys, name)
-    (kj, *rest) = program.kernels
-    if not rest and kj.invars == program.inputs and kj.outvars == program.outputs:
-        driver, layout = infos[0].dispatcher, codegen.unpack_exprs(kj)  # one function
+    whole = _whole(program)
+    built = [_build(k, not whole) for k in program.kernels]
+    keys = [(src, types) for src, types, _ in built]
+    infos = _compile_all(program, keys, name, generic=not whole)
+    if whole:
+        driver, layout = infos[0].dispatcher, codegen.unpack_exprs(program.kernels[0])
         source = keys[0][0]
     else:
-        driver = _driver(program, [info.dispatcher for info in infos])
+        dispatchers = [info.dispatcher for info in infos]
+        driver = _driver(program, dispatchers, [extra for _, _, extra in built])
         source = "\n".join(dict.fromkeys(key[0] for key in keys))
         layout = (len(program.outputs), [f"r{i}" for i in range(len(program.outputs))])
     unpack = codegen.unpacker(*layout)
@@ -126,21 +149,25 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
     call.source = source
     call.layout = layout
     call.kernels = infos
+    call.extra = [extra for _, _, extra in built]
     return call
 
 
-def _compile_all(program: partition.Program, keys: list[tuple], name: str) -> list[KernelInfo]:
+def _compile_all(
+    program: partition.Program, keys: list[tuple], name: str, generic: bool
+) -> list[KernelInfo]:
     """Compiles or loads every kernel of `program` that this process does not hold yet.
 
     A kernel's key is its source and argument types (a source that reads its arguments as flat
-    arrays may serve arrays of several ranks)."""
+    arrays may serve arrays of several ranks; a shape-generic one, any sizes)."""
     start = time.perf_counter()
-    first = {}  # distinct keys in program order -> kernel jaxpr
+    first = {}  # distinct keys in program order -> (kernel jaxpr, generic)
     for key, kj in zip(keys, program.kernels):
-        first.setdefault(key, kj)
-    infos = {key: KernelInfo(key[0], dispatcher=_compiled.get(key)) for key in first}
-    new = [key for key in first if key not in _compiled]
-    build = [key for key in new if not disk_cache.is_cached(key[0], "kernel")]
+        first.setdefault(key, (kj, generic))
+    held = {key: _held(key) for key in first}
+    infos = {key: KernelInfo(held[key][0], dispatcher=_compiled.get(held[key])) for key in first}
+    new = [key for key in first if infos[key].dispatcher is None]
+    build = [key for key in new if not disk_cache.is_cached(held[key][0], "kernel")]
     _stats["kernels"] += len(keys)
     announce = config.jit_progress and sum(_estimate(key[0]) for key in build) > 1.0
     if announce:
@@ -157,7 +184,7 @@ def _compile_all(program: partition.Program, keys: list[tuple], name: str) -> li
         workers.start(size)  # they start up while this process loads cached kernels
     for key in new:
         if key not in build:
-            _load(key, first[key], infos[key], "disk")
+            _load(held[key], first[key], infos[key], "disk")
     cache = str(disk_cache.cache_dir())
     by_worker = workers.compile_in_parallel(
         build,
@@ -185,38 +212,66 @@ def _compile_all(program: partition.Program, keys: list[tuple], name: str) -> li
     return [infos[key] for key in keys]
 
 
-def _load(key: tuple, kj: Jaxpr, info: KernelInfo, status: str) -> None:
-    """Compiles (or loads from the disk cache) kernel `key` of jaxpr `kj` into `_compiled`."""
-    src = key[0]
+def _serial(key: tuple) -> tuple:
+    """The key of the kernel `key` with every loop on one thread."""
+    return key[0].replace("prange(", "range("), key[1]
+
+
+def _held(key: tuple) -> tuple:
+    """The key of a kernel that serves `key` and that this process holds or the disk cache
+    has: `key`, or a twin that differs only in which loops run threaded (loops run threaded
+    from a size on, `core.jit.loops.PARALLEL_SIZE`: another batch size may cross it); `key`
+    if there is none. On disk, a twin is found only if it is the serial one."""
+    serial = _serial(key)
+    for held in (key, serial, _twins.get(serial)):
+        if held is not None and held in _compiled:
+            return held
+    on_disk = serial == key or disk_cache.is_cached(key[0], "kernel")
+    return serial if not on_disk and disk_cache.is_cached(serial[0], "kernel") else key
+
+
+def _load(key: tuple, kernel: tuple[Jaxpr, bool], info: KernelInfo, status: str) -> None:
+    """Compiles (or loads from the disk cache) kernel `key` of `kernel` (its jaxpr, and whether
+    it is shape-generic) into `_compiled`."""
+    src, types = key
     start = time.perf_counter()
     try:
-        disp = codegen.compile_source(src, kj)
+        disp = codegen.compile_source(src, types)
     except Exception:
         if "prange(" not in src:
             raise
-        disp = codegen.compile_source(codegen.generate(kj, parallel=False), kj)
+        disp = codegen.compile_source(_build(*kernel, parallel=False)[0], types)
     if status in ("compiled", "worker") and disp.stats.cache_hits:
         status = "worker" if status == "worker" else "disk"
     elif status in ("disk", "worker") and not disp.stats.cache_hits:
         status = "compiled"  # the cache entry was unusable
     _stats["compiled" if status == "compiled" else "loaded"] += 1
     _compiled[key] = info.dispatcher = disp
+    if "prange(" in key[0]:
+        _twins[_serial(key)] = key
     info.status, info.seconds = status, time.perf_counter() - start
 
 
-def _driver(program: partition.Program, kernels: list[Callable]) -> Callable[..., tuple]:
+def _driver(
+    program: partition.Program, kernels: list[Callable], extra: list[list[np.ndarray]]
+) -> Callable[..., tuple]:
     """The generated Python function that runs `program`'s kernels in order (see the module
-    docstring)."""
+    docstring); kernel k also takes the arrays `extra[k]` (its sizes and constants)."""
     namespace: dict = {}
     names: dict[Var, str] = {}
+    generic = not _whole(program)
     params = [f"a{i}" for i in range(len(program.inputs))]
     names.update(zip(program.inputs, params))
     lines = []
-    for k, (kj, fn) in enumerate(zip(program.kernels, kernels)):
+    for k, (kj, fn, arrays) in enumerate(zip(program.kernels, kernels, extra)):
         namespace[f"k{k}"] = fn
-        n, exprs = codegen.unpack_exprs(kj)
+        n, exprs = codegen.unpack_exprs(kj, generic)
         results = "".join(f"r{k}_{i}, " for i in range(n))
-        call = f"k{k}({', '.join(names[v] for v in kj.invars)})"
+        args = [names[v] for v in kj.invars]
+        for j, array in enumerate(arrays):
+            namespace[f"p{k}_{j}"] = array
+            args.append(f"p{k}_{j}")
+        call = f"k{k}({', '.join(args)})"
         lines.append(f"{results}= {call}" if n else call)
         for v, expr in zip(kj.outvars, exprs, strict=True):
             names[v] = re.sub(r"\br(\d+)", rf"r{k}_\1", expr)

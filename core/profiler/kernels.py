@@ -155,7 +155,7 @@ def _kernel_by_kernel(parts: partition.Program, labels: list, name: str) -> Call
     """The per-kernel profiling build: the kernels of `parts`, each call timed."""
     compiled = program.compile_program(parts, f"{name} (profiling build)")
     wrapped = [_timed(info.dispatcher, *label) for info, label in zip(compiled.kernels, labels)]
-    driver = program._driver(parts, wrapped)
+    driver = program._driver(parts, wrapped, compiled.extra)
     dtypes = [v.aval.dtype for v in parts.inputs]
 
     def run(*args: Any) -> tuple:

@@ -6,6 +6,8 @@
                    `KernelCtx` (its equation's operands; emit, allocate, open loops, copy blocks,
                    generate a sub-jaxpr inline, call back into Python)
     source.py      source-text helpers: typed constants, casts, allocations, reshapes, offsets
+    generic.py     shape-generic kernels: `Size` (an int written as a variable) and `Params`, the
+                   sizes and literals a kernel of a split program takes as arguments
     rules/         the rules, one module per primitive family, mirroring `core/prims/`
     library/       hand-written algorithms compiled once per dtype (convolutions, pooling),
                    which rules call with sizes as run-time parameters instead of emitting loops

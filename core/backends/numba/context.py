@@ -49,6 +49,14 @@ class KernelCtx:
     Operands are read as C-contiguous arrays (`array`, `fresh_array`, `array_layout`), scalar
     expressions (`scalar`), or opaque `Value`s (`operand`) that `emit_jaxpr`, `as_array` and
     `as_scalar` take. Every method that returns a str returns source text of the kernel.
+
+    Sizes: `in_avals`/`out_avals` hold the concrete shapes, which decide the code's structure
+    (ranks, which axes, whether one is 1). Every size-derived int the rule writes into the source
+    (loop bounds, shapes of allocations and reshapes, strides, offsets' multipliers, block
+    starts, chunk counts) comes from `in_shape`/`out_shape`/`size` and is computed with int
+    arithmetic (`math.prod`, not `np.prod`): a `Size` that a kernel of a split program reads
+    from its size argument, so one compiled kernel serves every batch size
+    (`core/backends/numba/generic.py`). A plain int written into the source is a constant of it.
     """
 
     def __init__(self, gen: Generator, eqn: Eqn):
@@ -57,6 +65,31 @@ class KernelCtx:
         self.eqn = eqn
         self.in_avals = [x.aval for x in eqn.inputs]
         self.out_avals = [v.aval for v in eqn.outputs]
+        self._in_shapes = [None] * len(self.in_avals)
+        self._out_shapes = [None] * len(self.out_avals)
+
+    # -- sizes
+
+    def size(self, n: int) -> int:
+        """The size-derived int `n` as the kernel's source should see it: a `Size` (a variable)
+        in a shape-generic kernel, `n` itself in one-function mode; 0 and 1 stay literals."""
+        return self._em.size(n)
+
+    def shape(self, shape) -> tuple[int, ...]:
+        """Each size of `shape` through `size`."""
+        return self._em.shape(shape)
+
+    def in_shape(self, i: int) -> tuple[int, ...]:
+        """The shape of input `i` as `size`s (the same ones on every call)."""
+        if self._in_shapes[i] is None:
+            self._in_shapes[i] = self.shape(self.in_avals[i].shape)
+        return self._in_shapes[i]
+
+    def out_shape(self, i: int) -> tuple[int, ...]:
+        """The shape of output `i` as `size`s (the same ones on every call)."""
+        if self._out_shapes[i] is None:
+            self._out_shapes[i] = self.shape(self.out_avals[i].shape)
+        return self._out_shapes[i]
 
     # -- operands
 
@@ -143,7 +176,9 @@ class KernelCtx:
     def copy_into(self, dst: str, dst_shape, src: str, src_shape, **where) -> None:
         """Emits loops copying array `src` into array `dst` (`core.jit.loops.copy_into`: keyword
         `counts`, `dst_starts`, `dst_steps`, `src_starts`)."""
-        loops.copy_into(self._em, dst, dst_shape, src, src_shape, **where)
+        if where.get("counts") is not None:
+            where["counts"] = self.shape(where["counts"])
+        loops.copy_into(self._em, dst, self.shape(dst_shape), src, self.shape(src_shape), **where)
 
     def store_value(self, value: Value, dst: str, dst_shape, dtype, starts) -> None:
         """Emits a loop nest storing `value` (read through its index map, never materialized)

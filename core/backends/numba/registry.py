@@ -18,10 +18,13 @@ and is one of four kinds:
   Reduce(kind)    `reduce_*` over `axes`: an accumulation fused into its producer's loop.
   Kernel(fn)      anything else: `fn(ctx, eqn) -> list[str]` emits statements through its
                   `KernelCtx` and returns one expression per output: a C-contiguous array of the
-                  output's shape and dtype, or a scalar for 0-d outputs.
+                  output's shape and dtype, or a scalar for 0-d outputs. Sizes it writes come
+                  from `ctx.in_shape`/`out_shape`/`size` (variables of shape-generic kernels).
 
 An `IndexMap` lists, for each operand axis, `(start, ((out_axis, coefficient), ...))`: operand
-index = start + sum(coefficient * out_index[out_axis]).
+index = start + sum(coefficient * out_index[out_axis]). A `View` rule's `in_shape` holds sizes
+(`core/backends/numba/generic.py`): a start computed from them (a reversal's `n - 1`) stays a
+variable of shape-generic kernels.
 
 The rules of numbax's primitives live in `core/backends/numba/rules/` and are imported on the
 first `lowering_rule` call (the first compile), never by `import core`.

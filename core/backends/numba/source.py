@@ -2,7 +2,8 @@
 
 Each returns a piece of the generated module's source (an expression) and emits nothing:
 typed constants (`const`, frozen into the machine code), casts, allocations by the runtime's
-intrinsics (`alloc`, `reshape`), flat offsets. Rules emit statements through their
+intrinsics (`alloc`, `reshape`), flat offsets. Shapes and sizes may be `Size`s, written as the
+variables of a shape-generic kernel (`generic.py`). Rules emit statements through their
 `KernelCtx` (`core/backends/numba/context.py`).
 """
 
@@ -11,6 +12,8 @@ from __future__ import annotations
 import re
 
 import numpy as np
+
+from core.backends.numba.generic import Size
 
 
 def np_type(dtype: np.dtype) -> str:
@@ -62,14 +65,14 @@ def alloc(shape, dtype: np.dtype, fill: str | None = None) -> str:
     """A new C-contiguous array of `shape` (filled with the expression `fill`, if given), made
     by the `rt.empty`/`rt.full` intrinsics (numba's `np.empty` compiles a helper per signature).
     """
-    dims = _shape(shape)
+    dims = shape_text(shape)
     t = np_type(dtype)
     return f"rt.empty({dims}, {t})" if fill is None else f"rt.full({dims}, {fill}, {t})"
 
 
 def reshape(expr: str, shape) -> str:
     """C-contiguous array `expr` seen with `shape` (same size), by the `rt.reshape` intrinsic."""
-    return f"rt.reshape({expr}, {_shape(shape)})"
+    return f"rt.reshape({expr}, {shape_text(shape)})"
 
 
 def flat_offset(index: list[str], shape) -> str:
@@ -80,8 +83,10 @@ def flat_offset(index: list[str], shape) -> str:
     return expr
 
 
-def _shape(shape) -> str:
-    return repr(tuple(int(n) for n in shape))
+def shape_text(shape) -> str:
+    """A shape as a tuple expression (`Size`s as their source text)."""
+    dims = [str(n) if isinstance(n, Size) else str(int(n)) for n in shape]
+    return f"({dims[0]},)" if len(dims) == 1 else f"({', '.join(dims)})"
 
 
 def cast(expr: str, dtype: np.dtype) -> str:

@@ -24,12 +24,14 @@ def many():
 
 
 def _layer(x, w, b, c):
-    return jnp.tanh(x @ w + b) * c
+    t = jnp.tanh(x @ w + b)
+    return t * 0.5 + core.lax.integer_pow(t, c)
 
 
-def _fresh() -> float:
-    """A constant no earlier kernel contains, so that the kernels using it are new."""
-    return float(uuid.uuid4().int % 1000003) + 0.5
+def _fresh() -> int:
+    """An exponent no earlier kernel raises to, so that the kernels using it are new (a float
+    literal would not make them new: kernels of split programs take those as arguments)."""
+    return 3 + uuid.uuid4().int % 1000003
 
 
 def _params(n=3):
@@ -50,7 +52,7 @@ def _net(c):
 
 def test_kernels_give_the_numpy_backends_results_and_gradients(many):
     ws, bs, x = _params()
-    f = core.value_and_grad(_net(0.5), argnums=(0, 1))
+    f = core.value_and_grad(_net(2), argnums=(0, 1))
     got = core.tree_util.tree_leaves(core.jit(f)(ws, bs, x))
     want = core.tree_util.tree_leaves(core.jit(f, backend="python")(ws, bs, x))
     for g, w in zip(got, want):
@@ -88,7 +90,7 @@ def test_repeated_layers_compile_once_and_other_programs_reuse_them(many):
 
 def test_small_programs_stay_one_function():
     ws, bs, x = _params(1)
-    jaxpr = core.make_jaxpr(_net(0.5))(ws, bs, x).jaxpr
+    jaxpr = core.make_jaxpr(_net(2))(ws, bs, x).jaxpr
     with config.override("jit_kernels", "auto"):
         assert len(program.split(jaxpr).kernels) == 1
     with config.override("jit_kernels", "many"):

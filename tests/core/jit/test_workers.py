@@ -38,7 +38,7 @@ def test_workers_compile_from_the_back_while_this_process_takes_the_front(tmp_pa
     assert sources[-1] in done and sources[0] in here
     assert set(done) | set(here) == set(sources) and not set(done) & set(here)
     src, jaxpr = kernels[-1]
-    disp = codegen.compile_source(src, jaxpr)  # loaded from what the worker wrote
+    disp = codegen.compile_source(src, codegen.in_types(jaxpr))  # loaded from what the worker wrote
     assert sum(disp.stats.cache_hits.values()) == 1
     x = np.linspace(0, 1, 5, dtype=np.float32)
     np.testing.assert_allclose(disp(x)[0], np.sin(x) * np.float32(base + 2.25) + 1, rtol=1e-6)

@@ -21,18 +21,20 @@ constants.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from core.backends.numba.registry import Kernel, register_lowering
-from core.backends.numba.source import const, np_type, reshape
+from core.backends.numba.source import const, np_type, reshape, shape_text
 from core.jit.errors import LoweringError
 from core.prims.decompositions import cholesky_p, eigh_p, inv_p, qr_p, slogdet_p, svd_p
 
 
 def _batched_lowering(ctx, i: int = 0) -> tuple[str, int]:
     """Operand i as a C-contiguous `(batch, m, n)` array, and the batch size."""
-    *lead, m, n = ctx.in_avals[i].shape
-    batch = int(np.prod(lead, dtype=np.int64))
+    *lead, m, n = ctx.in_shape(i)
+    batch = math.prod(lead)
     return ctx.assign("mat", reshape(ctx.array(i), (batch, m, n))), batch
 
 
@@ -75,16 +77,18 @@ def _outputs_lowering(ctx, batch: int) -> list[str]:
     """One new `(batch, ...)` array per output (the output with its batch axes flattened)."""
     lead = ctx.in_avals[0].ndim - 2
     return [
-        ctx.assign("o", f"np.empty({(batch, *o.shape[lead:])}, {np_type(o.dtype)})")
-        for o in ctx.out_avals
+        ctx.assign(
+            "o", f"np.empty({shape_text((batch, *ctx.out_shape(k)[lead:]))}, {np_type(o.dtype)})"
+        )
+        for k, o in enumerate(ctx.out_avals)
     ]
 
 
 def _finish_lowering(ctx, names: list[str]) -> list[str]:
     """The `(batch, ...)` results reshaped to the output shapes (scalars for 0-d outputs)."""
     return [
-        f"{name}[0]" if aval.shape == () else ctx.assign("o", reshape(name, aval.shape))
-        for name, aval in zip(names, ctx.out_avals)
+        f"{name}[0]" if aval.shape == () else ctx.assign("o", reshape(name, ctx.out_shape(k)))
+        for k, (name, aval) in enumerate(zip(names, ctx.out_avals))
     ]
 
 
@@ -125,7 +129,7 @@ register_lowering(cholesky_p, Kernel(_cholesky_lowering))
 
 
 def _qr_lowering(ctx, eqn):
-    *_, m, n = ctx.in_avals[0].shape
+    *_, m, n = ctx.in_shape(0)
     if not eqn.params["full_matrices"] or m <= n:  # the shapes of numba's reduced mode
         return _lapack_lowering("np.linalg.qr({a})")(ctx, eqn)
     if ctx.in_avals[0].dtype.kind == "c":

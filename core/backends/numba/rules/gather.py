@@ -9,7 +9,7 @@ Out-of-bounds rows are clamped, filled, or dropped as the `mode` parameter says.
 
 from __future__ import annotations
 
-import numpy as np
+import math
 
 from core.backends.numba.registry import Kernel, register_lowering
 from core.backends.numba.source import alloc, cast, combine, const
@@ -46,14 +46,12 @@ def _rest_loops_lowering(ctx, shape, strides, rest, body) -> None:
         return
     trailing = rest == list(range(len(shape) - len(rest), len(shape)))
     if trailing:
-        n = int(np.prod([shape[d] for d in rest], dtype=np.int64))
+        n = math.prod(shape[d] for d in rest)
         with ctx.block(f"for r in range({n}):"):
             body("r", "r")
         return
     sizes = [shape[d] for d in rest]
-    flat = " + ".join(
-        f"r{i} * {int(np.prod(sizes[i + 1 :], dtype=np.int64))}" for i in range(len(rest))
-    )
+    flat = " + ".join(f"r{i} * {math.prod(sizes[i + 1 :])}" for i in range(len(rest)))
     src = " + ".join(f"r{i} * {strides[d]}" for i, d in enumerate(rest))
 
     def nest(i):
@@ -68,19 +66,20 @@ def _rest_loops_lowering(ctx, shape, strides, rest, body) -> None:
 
 def _gather_lowering(ctx, eqn):
     axes, mode, fill = eqn.params["axes"], eqn.params["mode"], eqn.params["fill_value"]
-    xa, ia = ctx.in_avals
+    xa = ctx.in_avals[0]
     out = ctx.out_avals[0]
+    shape = ctx.in_shape(0)
     rest = [d for d in range(xa.ndim) if d not in axes]
-    rows = int(np.prod(ia.shape[:-1], dtype=np.int64))
-    width = int(np.prod([xa.shape[d] for d in rest], dtype=np.int64))
+    rows = math.prod(ctx.in_shape(1)[:-1])
+    width = math.prod(shape[d] for d in rest)
     fill_c = const(fill if mode == "fill" else 0, out.dtype)
     if xa.size == 0 or out.size == 0:
-        return [ctx.assign("o", alloc(out.shape, out.dtype, fill_c))]
+        return [ctx.assign("o", alloc(ctx.out_shape(0), out.dtype, fill_c))]
     x, idx = ctx.array(0), ctx.array(1)
-    o = ctx.assign("o", alloc(out.shape, out.dtype))  # rows of `width` elements
-    strides = _strides_lowering(xa.shape)
+    o = ctx.assign("o", alloc(ctx.out_shape(0), out.dtype))  # rows of `width` elements
+    strides = _strides_lowering(shape)
     with ctx.block(f"for b in range({rows}):"):
-        off, ok = _row_offset_lowering(ctx, idx, axes, xa.shape, strides, mode)
+        off, ok = _row_offset_lowering(ctx, idx, axes, shape, strides, mode)
         if ok is not None:
             with ctx.block(f"if not {ok}:"):
                 if width == 1:
@@ -91,7 +90,7 @@ def _gather_lowering(ctx, eqn):
                 ctx.line("continue")
         _rest_loops_lowering(
             ctx,
-            xa.shape,
+            shape,
             strides,
             rest,
             lambda src, dst: ctx.line(
@@ -109,14 +108,15 @@ _COMBINE = {"add": "sum", "mul": "prod", "min": "min", "max": "max"}
 
 def _scatter_lowering(ctx, eqn):
     axes, mode, kind = eqn.params["axes"], eqn.params["mode"], eqn.params["kind"]
-    xa, ia, ua = ctx.in_avals
+    xa, ua = ctx.in_avals[0], ctx.in_avals[2]
+    shape = ctx.in_shape(0)
     rest = [d for d in range(xa.ndim) if d not in axes]
-    rows = int(np.prod(ia.shape[:-1], dtype=np.int64))
-    width = int(np.prod([xa.shape[d] for d in rest], dtype=np.int64))
+    rows = math.prod(ctx.in_shape(1)[:-1])
+    width = math.prod(shape[d] for d in rest)
     o = ctx.fresh_array(0)
     if xa.size and ua.size:
         idx, upd = ctx.array(1), ctx.array(2)  # rows of indices, rows of `width` updates
-        strides = _strides_lowering(xa.shape)
+        strides = _strides_lowering(shape)
 
         def body(src, dst):
             new = f"rt.ld({upd}, b * {width} + {dst})"
@@ -126,12 +126,12 @@ def _scatter_lowering(ctx, eqn):
             ctx.line(f"rt.st({o}, {off} + {src}, {new})")
 
         with ctx.block(f"for b in range({rows}):"):
-            off, ok = _row_offset_lowering(ctx, idx, axes, xa.shape, strides, mode)
+            off, ok = _row_offset_lowering(ctx, idx, axes, shape, strides, mode)
             if ok is not None:
                 with ctx.block(f"if {ok}:"):
-                    _rest_loops_lowering(ctx, xa.shape, strides, rest, body)
+                    _rest_loops_lowering(ctx, shape, strides, rest, body)
             else:
-                _rest_loops_lowering(ctx, xa.shape, strides, rest, body)
+                _rest_loops_lowering(ctx, shape, strides, rest, body)
     return [o]
 
 
@@ -148,12 +148,12 @@ def _starts_lowering(ctx, first: int, shape, sizes) -> list[str]:
 
 def _dynamic_slice_lowering(ctx, eqn):
     xa, out = ctx.in_avals[0], ctx.out_avals[0]
-    sizes = eqn.params["slice_sizes"]
     if not xa.shape:
         return [ctx.scalar(0)]
-    starts = _starts_lowering(ctx, 1, xa.shape, sizes)
-    o = ctx.assign("o", alloc(out.shape, out.dtype))
-    ctx.copy_into(o, out.shape, ctx.array(0), xa.shape, counts=sizes, src_starts=starts)
+    sizes, shape = ctx.out_shape(0), ctx.in_shape(0)  # the slice sizes are the output's shape
+    starts = _starts_lowering(ctx, 1, shape, sizes)
+    o = ctx.assign("o", alloc(sizes, out.dtype))
+    ctx.copy_into(o, sizes, ctx.array(0), shape, counts=sizes, src_starts=starts)
     return [o]
 
 
@@ -161,12 +161,12 @@ register_lowering(dynamic_slice_p, Kernel(_dynamic_slice_lowering))
 
 
 def _dynamic_update_slice_lowering(ctx, eqn):
-    xa, ua = ctx.in_avals[:2]
-    if not xa.shape:
+    if not ctx.in_avals[0].shape:
         return [ctx.scalar(1)]
+    shape, update = ctx.in_shape(0), ctx.in_shape(1)
     o = ctx.fresh_array(0)
-    starts = _starts_lowering(ctx, 2, xa.shape, ua.shape)
-    ctx.copy_into(o, xa.shape, ctx.array(1), ua.shape, dst_starts=starts)
+    starts = _starts_lowering(ctx, 2, shape, update)
+    ctx.copy_into(o, shape, ctx.array(1), update, dst_starts=starts)
     return [o]
 
 

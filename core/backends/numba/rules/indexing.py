@@ -18,9 +18,10 @@ def _pad_lowering(ctx, eqn):
     """Fill with the padding value, then copy the operand into a strided block."""
     cfg = eqn.params["padding_config"]
     xa, out = ctx.in_avals[0], ctx.out_avals[0]
-    o = ctx.assign("p", alloc(out.shape, out.dtype, ctx.scalar(1)))
+    x_shape, out_shape = ctx.in_shape(0), ctx.out_shape(0)
+    o = ctx.assign("p", alloc(out_shape, out.dtype, ctx.scalar(1)))
     counts, src_starts, dst_starts, steps = [], [], [], []
-    for n, (lo, _, it), size in zip(xa.shape, cfg, out.shape):
+    for n, (lo, _, it), size in zip(x_shape, cfg, out_shape):
         step = it + 1
         first = 0 if lo >= 0 else (-lo + step - 1) // step  # operand range that lands inside
         last = min(n, (size - 1 - lo) // step + 1) if size - 1 - lo >= 0 else 0
@@ -33,9 +34,9 @@ def _pad_lowering(ctx, eqn):
     if xa.shape:
         ctx.copy_into(
             o,
-            out.shape,
+            out_shape,
             ctx.array(0),
-            xa.shape,
+            x_shape,
             counts=counts,
             dst_starts=dst_starts,
             dst_steps=steps,
@@ -51,15 +52,15 @@ def _concatenate_lowering(ctx, eqn):
     """One loop nest per operand, reading it through its index map (a broadcast or iota
     operand is never materialized) and storing into its block of the output."""
     dim = eqn.params["dimension"]
-    out = ctx.out_avals[0]
-    o = ctx.assign("c", alloc(out.shape, out.dtype))
+    out, out_shape = ctx.out_avals[0], ctx.out_shape(0)
+    o = ctx.assign("c", alloc(out_shape, out.dtype))
     start = 0
     for i, aval in enumerate(ctx.in_avals):
         if aval.size:
             starts = [0] * out.ndim
             starts[dim] = start
-            ctx.store_value(ctx.operand(i), o, out.shape, out.dtype, starts)
-        start += aval.shape[dim]
+            ctx.store_value(ctx.operand(i), o, out_shape, out.dtype, starts)
+        start += ctx.in_shape(i)[dim]
     return [o]
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
+import math
 
 from core import dtypes
 from core.backends.numba.registry import Kernel, register_lowering
@@ -17,11 +17,12 @@ def _dot_general_lowering(ctx, eqn):
     out = ctx.out_avals[0]
     xf = [d for d in range(xa.ndim) if d not in xc and d not in xb]
     yf = [d for d in range(ya.ndim) if d not in yc and d not in yb]
+    xs, ys = ctx.in_shape(0), ctx.in_shape(1)
     nb, m, k, n = (
-        _size_lowering(xa, xb),
-        _size_lowering(xa, xf),
-        _size_lowering(xa, xc),
-        _size_lowering(ya, yf),
+        _size_lowering(xs, xb),
+        _size_lowering(xs, xf),
+        _size_lowering(xs, xc),
+        _size_lowering(ys, yf),
     )
     dt = out.dtype
     x, x_t = _matrices_lowering(ctx, 0, list(xb), xf, list(xc), dt)
@@ -56,11 +57,11 @@ def _dot_general_lowering(ctx, eqn):
         return [f"{o}[{', '.join('0' * len(o_shape))}]"]
     if out.shape == o_shape:
         return [o]
-    return [ctx.assign("d", reshape(o, out.shape))]
+    return [ctx.assign("d", reshape(o, ctx.out_shape(0)))]
 
 
-def _size_lowering(aval, dims) -> int:
-    return int(np.prod([aval.shape[d] for d in dims], dtype=np.int64))
+def _size_lowering(shape, dims) -> int:
+    return math.prod(shape[d] for d in dims)
 
 
 def _matrices_lowering(ctx, i, batch, rows, cols, dtype):
@@ -70,12 +71,12 @@ def _matrices_lowering(ctx, i, batch, rows, cols, dtype):
     Free when the operand (or the array it is a transposed view of) stores its axes in one of
     these orders, size-1 axes aside; otherwise a transposed copy.
     """
-    aval = ctx.in_avals[i]
+    aval, shape = ctx.in_avals[i], ctx.in_shape(i)
     name, phys = ctx.array_layout(i)
     big = lambda ds: [d for d in ds if aval.shape[d] != 1]  # noqa: E731
-    b, r, c = _size_lowering(aval, batch), _size_lowering(aval, rows), _size_lowering(aval, cols)
+    b, r, c = _size_lowering(shape, batch), _size_lowering(shape, rows), _size_lowering(shape, cols)
     lead = () if b == 1 else (b,)
-    stored = tuple(aval.shape[d] for d in phys)
+    stored = tuple(shape[d] for d in phys)
     view = lambda shape: name if shape == stored else reshape(name, shape)  # noqa: E731
     if big(batch + rows + cols) == big(phys):
         expr, swapped = view((*lead, r, c)), False

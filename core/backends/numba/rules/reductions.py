@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
+import math
 
 from core.backends.numba.registry import Kernel, Reduce, register_lowering
 from core.backends.numba.source import alloc, const, reshape
@@ -21,10 +21,9 @@ from core.prims.reductions import (
 def _argext_lowering(op: str):
     def rule(ctx, eqn):
         (axis,) = eqn.params["axes"]
-        xa, out = ctx.in_avals[0], ctx.out_avals[0]
-        n = xa.shape[axis]
-        outer = int(np.prod(xa.shape[:axis], dtype=np.int64))
-        inner = int(np.prod(xa.shape[axis + 1 :], dtype=np.int64))
+        xa, out, shape = ctx.in_avals[0], ctx.out_avals[0], ctx.in_shape(0)
+        n = shape[axis]
+        outer, inner = math.prod(shape[:axis]), math.prod(shape[axis + 1 :])
         x = ctx.assign("x", reshape(ctx.array(0), (outer, n, inner)))
         o = ctx.assign("o", alloc((outer, inner), out.dtype, const(0, out.dtype)))
         nan = xa.dtype.kind in "fc"
@@ -40,7 +39,7 @@ def _argext_lowering(op: str):
                     ctx.line(f"{o}[i, j] = p")
         if out.shape == ():
             return [f"{o}[0, 0]"]
-        return [ctx.assign("o", reshape(o, out.shape))]
+        return [ctx.assign("o", reshape(o, ctx.out_shape(0)))]
 
     return rule
 

@@ -9,6 +9,8 @@ key first radix order), which numba's mergesort supports; NaNs sort last, as in 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from core.backends.numba.registry import Kernel, register_lowering
@@ -18,8 +20,9 @@ from core.prims.sorting import cummax_p, cummin_p, cumprod_p, cumsum_p, sort_p, 
 
 def _moved_lowering(ctx, i, axis, ndim) -> str:
     """Operand i with `axis` moved last, as a C-contiguous (rows, n) array."""
-    aval = ctx.in_avals[i]
-    rows, n = aval.size // max(aval.shape[axis], 1), aval.shape[axis]
+    aval, shape = ctx.in_avals[i], ctx.in_shape(i)
+    n = shape[axis]
+    rows = math.prod(shape[:axis]) * math.prod(shape[axis + 1 :])
     arr = ctx.array(i)
     if axis != ndim - 1:
         perm = tuple(d for d in range(ndim) if d != axis) + (axis,)
@@ -30,6 +33,7 @@ def _moved_lowering(ctx, i, axis, ndim) -> str:
 
 
 def _moved_back_lowering(ctx, name, shape, axis) -> str:
+    """Array `name` of `shape` with its last axis moved to `axis`, as a C-contiguous array."""
     ndim = len(shape)
     moved = tuple(shape[d] for d in range(ndim) if d != axis) + (shape[axis],)
     arr = reshape(name, moved)
@@ -42,11 +46,12 @@ def _moved_back_lowering(ctx, name, shape, axis) -> str:
 def _sort_lowering(ctx, eqn):
     dim, num_keys = eqn.params["dimension"], eqn.params["num_keys"]
     avals = ctx.in_avals
-    shape = avals[0].shape
-    if not shape or shape[dim] == 0:
-        return [ctx.array(i) if shape else ctx.scalar(i) for i in range(len(avals))]
+    if not avals[0].shape or avals[0].shape[dim] == 0:
+        return [ctx.array(i) if avals[0].shape else ctx.scalar(i) for i in range(len(avals))]
+    shape = ctx.in_shape(0)
     ops = [_moved_lowering(ctx, i, dim, len(shape)) for i in range(len(avals))]
-    rows, n = avals[0].size // shape[dim], shape[dim]
+    n = shape[dim]
+    rows = math.prod(shape[:dim]) * math.prod(shape[dim + 1 :])
     outs = [ctx.assign("s", alloc((rows, n), a.dtype)) for a in avals]
     with ctx.block(f"for r in range({rows}):"):
         perm = ctx.assign("perm", f"np.arange({n})")
@@ -68,9 +73,9 @@ register_lowering(sort_p, Kernel(_sort_lowering))
 
 def _top_k_lowering(ctx, eqn):
     k = eqn.params["k"]
-    xa = ctx.in_avals[0]
-    n = xa.shape[-1]
-    rows = xa.size // max(n, 1)
+    xa, x_shape = ctx.in_avals[0], ctx.in_shape(0)
+    n = x_shape[-1]
+    rows = math.prod(x_shape[:-1])
     x = ctx.assign("x", reshape(ctx.array(0), (rows, n)))
     vals = ctx.assign("v", alloc((rows, k), xa.dtype))
     idx = ctx.assign("i", alloc((rows, k), np.int32))
@@ -82,7 +87,7 @@ def _top_k_lowering(ctx, eqn):
                 q = ctx.assign("q", f"{n - 1} - {p}[j]")
                 ctx.line(f"{idx}[r, j] = {q}")
                 ctx.line(f"{vals}[r, j] = {x}[r, {q}]")
-    shape = (*xa.shape[:-1], k)
+    shape = (*x_shape[:-1], k)
     return [ctx.assign("v", reshape(vals, shape)), ctx.assign("i", reshape(idx, shape))]
 
 
@@ -93,15 +98,13 @@ _KIND = {"cumsum": "sum", "cumprod": "prod", "cummax": "max", "cummin": "min"}
 
 
 def _split_lowering(shape, axis) -> tuple[int, int, int]:
-    outer = int(np.prod(shape[:axis], dtype=np.int64))
-    inner = int(np.prod(shape[axis + 1 :], dtype=np.int64))
-    return outer, shape[axis], inner
+    return math.prod(shape[:axis]), shape[axis], math.prod(shape[axis + 1 :])
 
 
 def _cumulative_lowering(ctx, eqn):
     axis, reverse = eqn.params["axis"], eqn.params["reverse"]
-    xa = ctx.in_avals[0]
-    outer, n, inner = _split_lowering(xa.shape, axis)
+    xa, shape = ctx.in_avals[0], ctx.in_shape(0)
+    outer, n, inner = _split_lowering(shape, axis)
     x = ctx.assign("x", reshape(ctx.array(0), (outer, n, inner)))
     o = ctx.assign("o", alloc((outer, n, inner), xa.dtype))
     if n:
@@ -116,7 +119,7 @@ def _cumulative_lowering(ctx, eqn):
                     new = combine(kind, xa.dtype, f"{o}[i, {p} - {step}, j]", f"{x}[i, {p}, j]")
                     new = cast(new, xa.dtype) if xa.dtype.kind in "iub" else new
                     ctx.line(f"{o}[i, {p}, j] = {new}")
-    return [ctx.assign("o", reshape(o, xa.shape))]
+    return [ctx.assign("o", reshape(o, shape))]
 
 
 register_lowering(cumsum_p, Kernel(_cumulative_lowering))
