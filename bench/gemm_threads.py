@@ -59,9 +59,9 @@ def variants(a, b, out) -> dict:
         return run
 
     return {
-        "one call": lambda: gemm._blocks(a, b, out, 1, True),
-        "2 bands": lambda: gemm._blocks(a, b, out, 2, m >= n),
-        "4 bands": lambda: gemm._blocks(a, b, out, 4, m >= n),
+        "one call": lambda: gemm.blocks(a, b, out, 1, True),
+        "2 bands": lambda: gemm.blocks(a, b, out, 2, m >= n),
+        "4 bands": lambda: gemm.blocks(a, b, out, 4, m >= n),
         "OpenBLAS 2 threads": openblas(2),
     }
 

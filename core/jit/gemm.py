@@ -20,13 +20,16 @@ blocks); `rt` re-exports the three.
 
 from __future__ import annotations
 
+import functools
+
+import numpy as np
 from llvmlite import ir
 from numba import prange, types
 from numba.core import cgutils
 from numba.core.errors import TypingError
 from numba.extending import intrinsic, register_jitable
 from numba.np import linalg
-from numba.np.arrayobj import make_array
+from numba.np.arrayobj import make_array, populate_array
 from numba.np.ufunc import parallel
 
 from core.jit import fork_safety
@@ -58,14 +61,7 @@ def _gemm_fn(builder: ir.IRBuilder) -> ir.Function:
     return cgutils.get_or_insert_function(builder.module, fnty, "numba_xxgemm")
 
 
-@intrinsic
-def gemm_block(typingctx, a, b, out, r0, r1, c0, c1):
-    """`out[r0:r1, c0:c1] = a[r0:r1] @ b[:, c0:c1]`: one BLAS gemm call on the block, in place.
-
-    `a` (m, k) and `b` (k, n) are C- or F-contiguous (a `.T` of a C-contiguous array is F),
-    `out` (m, n) is C-contiguous, the shapes agree and the bounds are in range (unchecked).
-    An empty block does nothing; an empty contraction (k == 0) writes zeros.
-    """
+def _check(a, b, out) -> None:
     arrays = (a, b, out)
     if not (
         all(isinstance(t, types.Array) and t.ndim == 2 and t.dtype == out.dtype for t in arrays)
@@ -77,59 +73,124 @@ def gemm_block(typingctx, a, b, out, r0, r1, c0, c1):
         raise TypingError(f"rt.dot takes 2-d C/F-contiguous float matrices, got {arrays}")
     linalg.ensure_blas()
 
+
+def _emit_gemm(context, builder, dtype, ptrs, dims, fortran, rows, cols) -> None:
+    """Emits `out[r0:r1, c0:c1] = a[r0:r1] @ b[:, c0:c1]` (zeros when k == 0, nothing for an
+    empty block). `ptrs` are the data pointers of a (m, k), b (k, n) and the C-contiguous out;
+    `fortran` says (as i1 values) whether a and b are F-contiguous; `rows`/`cols` are the
+    (start, stop) of the block."""
+    x, y, c = ptrs
+    m, k, n = dims
+    a_f, b_f = fortran
+    (lo_r, hi_r), (lo_c, hi_c) = rows, cols
+    nrows, ncols = builder.sub(hi_r, lo_r), builder.sub(hi_c, lo_c)
+    zero = context.get_constant(types.intp, 0)
+    itemsize = context.get_constant(types.intp, context.get_abi_sizeof(c.type.pointee))
+    c_ptr = builder.gep(c, [builder.add(builder.mul(lo_r, n), lo_c)])
+    empty = builder.or_(
+        builder.icmp_signed("<=", nrows, zero), builder.icmp_signed("<=", ncols, zero)
+    )
+    with builder.if_else(builder.icmp_signed("==", k, zero)) as (no_k, some_k):
+        with no_k, cgutils.for_range(builder, builder.select(empty, zero, nrows)) as loop:
+            row = builder.gep(c_ptr, [builder.mul(loop.index, n)])
+            cgutils.memset(builder, row, builder.mul(ncols, itemsize), 0)
+        with some_k, builder.if_then(builder.not_(empty)):
+            # Row-major out = a @ b is column-major out.T = b.T @ a.T: BLAS's first operand is
+            # b, whose C layout is a column-major b.T (leading dimension n).
+            char = {v: ir.Constant(_I8, ord(v)) for v in "nt"}
+            tb = builder.select(b_f, char["t"], char["n"])
+            b_ptr = builder.gep(y, [builder.select(b_f, builder.mul(lo_c, k), lo_c)])
+            ldb = builder.select(b_f, k, n)
+            ta = builder.select(a_f, char["t"], char["n"])
+            a_ptr = builder.gep(x, [builder.select(a_f, lo_r, builder.mul(lo_r, k))])
+            lda = builder.select(a_f, m, k)
+            one, nil = (linalg.make_constant_slot(context, builder, dtype, v) for v in (1, 0))
+            void_p = cgutils.voidptr_t
+            kind = ir.Constant(_I8, ord(linalg.get_blas_kind(dtype)))
+            operands = [kind, tb, ta, ncols, nrows, k, builder.bitcast(one, void_p)]
+            operands += [builder.bitcast(b_ptr, void_p), ldb, builder.bitcast(a_ptr, void_p)]
+            operands += [lda, builder.bitcast(nil, void_p), builder.bitcast(c_ptr, void_p), n]
+            res = builder.call(_gemm_fn(builder), operands)
+            linalg.check_blas_return(context, builder, res)
+
+
+def _is_f(layout: str) -> ir.Constant:
+    return ir.Constant(ir.IntType(1), layout == "F")
+
+
+@intrinsic
+def gemm_block(typingctx, a, b, out, r0, r1, c0, c1):
+    """`out[r0:r1, c0:c1] = a[r0:r1] @ b[:, c0:c1]`: one BLAS gemm call on the block, in place.
+
+    `a` (m, k) and `b` (k, n) are C- or F-contiguous (a `.T` of a C-contiguous array is F),
+    `out` (m, n) is C-contiguous, the shapes agree and the bounds are in range (unchecked).
+    An empty block does nothing; an empty contraction (k == 0) writes zeros.
+    """
+    _check(a, b, out)
+
     def codegen(context, builder, signature, args):
-        x, y, o = (make_array(t)(context, builder, v) for t, v in zip(arrays, args))
-        lo_r, hi_r, lo_c, hi_c = args[3:]
+        x, y, o = (make_array(t)(context, builder, v) for t, v in zip((a, b, out), args))
         m, k = cgutils.unpack_tuple(builder, x.shape)
         n = cgutils.unpack_tuple(builder, y.shape)[1]
-        rows, cols = builder.sub(hi_r, lo_r), builder.sub(hi_c, lo_c)
-        zero = context.get_constant(types.intp, 0)
-        c_ptr = builder.gep(o.data, [builder.add(builder.mul(lo_r, n), lo_c)])
-        empty = builder.or_(
-            builder.icmp_signed("<=", rows, zero), builder.icmp_signed("<=", cols, zero)
+        bounds = [
+            context.cast(builder, v, t, types.intp) for v, t in zip(args[3:], signature.args[3:])
+        ]
+        _emit_gemm(
+            context,
+            builder,
+            out.dtype,
+            (x.data, y.data, o.data),
+            (m, k, n),
+            (_is_f(a.layout), _is_f(b.layout)),
+            bounds[:2],
+            bounds[2:],
         )
-        with builder.if_else(builder.icmp_signed("==", k, zero)) as (no_k, some_k):
-            with no_k, cgutils.for_range(builder, builder.select(empty, zero, rows)) as loop:
-                row = builder.gep(c_ptr, [builder.mul(loop.index, n)])
-                cgutils.memset(builder, row, builder.mul(cols, o.itemsize), 0)
-            with some_k, builder.if_then(builder.not_(empty)):
-                # Row-major out = a @ b is column-major out.T = b.T @ a.T: BLAS's first
-                # operand is b, whose C layout is a column-major b.T (leading dimension n).
-                if b.layout == "C":
-                    tb, b_ptr, ldb = "n", builder.gep(y.data, [lo_c]), n
-                else:
-                    tb, b_ptr, ldb = "t", builder.gep(y.data, [builder.mul(lo_c, k)]), k
-                if a.layout == "C":
-                    ta, a_ptr, lda = "n", builder.gep(x.data, [builder.mul(lo_r, k)]), k
-                else:
-                    ta, a_ptr, lda = "t", builder.gep(x.data, [lo_r]), m
-                dtype = out.dtype
-                one, nil = (linalg.make_constant_slot(context, builder, dtype, v) for v in (1, 0))
-                void_p = cgutils.voidptr_t
-                operands = [ir.Constant(_I8, ord(c)) for c in (linalg.get_blas_kind(dtype), tb, ta)]
-                operands += [cols, rows, k, builder.bitcast(one, void_p)]
-                operands += [builder.bitcast(b_ptr, void_p), ldb, builder.bitcast(a_ptr, void_p)]
-                operands += [lda, builder.bitcast(nil, void_p), builder.bitcast(c_ptr, void_p), n]
-                res = builder.call(_gemm_fn(builder), operands)
-                linalg.check_blas_return(context, builder, res)
         return context.get_dummy_value()
 
     return types.none(a, b, out, r0, r1, c0, c1), codegen
 
 
+@intrinsic
+def _flat_block(typingctx, a, b, out, dims, fortran, r0, r1, c0, c1):
+    """`gemm_block` on flat buffers: a (m, k) and b (k, n) stored C- or F-contiguously as
+    `fortran` = (a_f, b_f) says, out (m, n) C-contiguous, `dims` = (m, k, n)."""
+
+    def codegen(context, builder, signature, args):
+        x, y, o = (make_array(t)(context, builder, v) for t, v in zip((a, b, out), args))
+        f_a, f_b = cgutils.unpack_tuple(builder, args[4])
+        bounds = [
+            context.cast(builder, v, t, types.intp) for v, t in zip(args[5:], signature.args[5:])
+        ]
+        _emit_gemm(
+            context,
+            builder,
+            out.dtype,
+            (x.data, y.data, o.data),
+            cgutils.unpack_tuple(builder, args[3]),
+            (builder.trunc(f_a, ir.IntType(1)), builder.trunc(f_b, ir.IntType(1))),
+            bounds[:2],
+            bounds[2:],
+        )
+        return context.get_dummy_value()
+
+    return types.none(a, b, out, dims, fortran, r0, r1, c0, c1), codegen
+
+
 @cached_njit(parallel=True, **_OPTS)
-def _blocks(a, b, out, parts, by_rows):
-    """`out = a @ b` as `parts` gemm calls on numba's pool, on bands of rows or columns."""
-    m, n = out.shape
+def _blocks(a, b, out, dims, fortran, parts, by_rows):
+    """`out = a @ b` as `parts` gemm calls on numba's pool, on bands of rows or columns. The
+    matrices come as flat buffers (see `_flat_block`), so one compiled version per dtype
+    serves every layout."""
+    m, _, n = dims
     size = m if by_rows else n
     step = -(-size // parts)
     for p in prange(parts):
         lo = p * step
         hi = min(size, lo + step)
         if by_rows:
-            gemm_block(a, b, out, lo, hi, 0, n)
+            _flat_block(a, b, out, dims, fortran, lo, hi, 0, n)
         else:
-            gemm_block(a, b, out, 0, m, lo, hi)
+            _flat_block(a, b, out, dims, fortran, 0, m, lo, hi)
 
 
 @register_jitable
@@ -149,19 +210,101 @@ def workers(work, items):
     return split(work, items, parallel._iget_num_threads())
 
 
-@register_jitable
-def dot(a, b, out):
+@intrinsic
+def dot(typingctx, a, b, out):
     """`np.dot(a, b, out)` on 2-d matrices of one float or complex dtype.
 
     `a` and `b` are C- or F-contiguous, `out` is C-contiguous, and the shapes agree
-    (unchecked). A large product runs as blocks on the caller's share of numba's pool.
-    Compiled into each kernel (not a cached dispatcher of its own: a kernel calling one takes
-    the cache directory's lock exclusively, `disk_cache._compile_lock`).
+    (unchecked). A product of `PARALLEL_FLOPS` multiply-adds or more runs as bands (`split`)
+    on the caller's share of numba's pool (`_blocks`, compiled once per dtype and cached);
+    the rest is one BLAS call inlined here. An intrinsic: a kernel compiles no function of its
+    own per operand layout, and it calls no cached dispatcher by name (a kernel calling one
+    takes the cache directory's lock exclusively, `disk_cache._compile_lock`).
     """
-    m, k = a.shape
-    n = b.shape[1]
-    p = workers(m * n * k, max(m, n) // BAND)
-    if p > 1:
-        _blocks(a, b, out, p, m >= n)
-    else:
-        gemm_block(a, b, out, 0, m, 0, n)
+    _check(a, b, out)
+    flat = types.Array(out.dtype, 1, "C")
+    intp = types.intp
+    dims, fortran = types.UniTuple(intp, 3), types.UniTuple(types.int8, 2)
+    blocks = typingctx.resolve_value_type(_blocks)
+    blocks_sig = typingctx.resolve_function_type(
+        blocks, (flat, flat, flat, dims, fortran, intp, types.boolean), {}
+    )
+
+    def codegen(context, builder, signature, args):
+        arrays = [make_array(t)(context, builder, v) for t, v in zip((a, b, out), args)]
+        x, y, o = arrays
+        m, k = cgutils.unpack_tuple(builder, x.shape)
+        n = cgutils.unpack_tuple(builder, y.shape)[1]
+        const = functools.partial(context.get_constant, intp)
+        get_threads = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(cgutils.intp_t, []), "get_num_threads"
+        )
+        threads = builder.call(get_threads, [])
+        wide = builder.icmp_signed(">=", m, n)
+        bands = builder.sdiv(builder.select(wide, m, n), const(BAND))
+        parts = builder.select(builder.icmp_signed("<", threads, bands), threads, bands)
+        big = builder.icmp_signed(">=", builder.mul(builder.mul(m, n), k), const(PARALLEL_FLOPS))
+        split = builder.and_(big, builder.icmp_signed(">", parts, const(1)))
+        fortran_flags = (_is_f(a.layout), _is_f(b.layout))
+        with builder.if_else(split) as (threaded, single):
+            with threaded:
+                views = []
+                for arr, size in zip(arrays, (builder.mul(m, k), builder.mul(k, n))):
+                    views.append(_flat_view(context, builder, flat, arr, size))
+                views.append(_flat_view(context, builder, flat, o, builder.mul(m, n)))
+                flags = [builder.zext(f, ir.IntType(8)) for f in fortran_flags]
+                call_args = [
+                    *views,
+                    context.make_tuple(builder, dims, (m, k, n)),
+                    context.make_tuple(builder, fortran, flags),
+                    parts,
+                    wide,
+                ]
+                impl = context.get_function(blocks, blocks_sig)
+                impl(builder, call_args)
+            with single:
+                _emit_gemm(
+                    context,
+                    builder,
+                    out.dtype,
+                    (x.data, y.data, o.data),
+                    (m, k, n),
+                    fortran_flags,
+                    (const(0), m),
+                    (const(0), n),
+                )
+        return context.get_dummy_value()
+
+    return types.none(a, b, out), codegen
+
+
+def _flat_view(context, builder, flat, arr, size):
+    """The 1-d C array over the `size` elements of contiguous array struct `arr` (borrowed)."""
+    view = make_array(flat)(context, builder)
+    populate_array(
+        view,
+        data=arr.data,
+        shape=[size],
+        strides=[arr.itemsize],
+        itemsize=arr.itemsize,
+        meminfo=arr.meminfo,
+        parent=arr.parent,
+    )
+    return view._getvalue()
+
+
+def blocks(a: np.ndarray, b: np.ndarray, out: np.ndarray, parts: int, by_rows: bool) -> None:
+    """`out[...] = a @ b` as `parts` bands of rows (or columns) on numba's pool, from Python
+    (tests and benchmarks; kernels call `dot`).
+
+    Args:
+      a: an (m, k) C- or F-contiguous matrix of a BLAS dtype.
+      b: a (k, n) C- or F-contiguous matrix of the same dtype.
+      out: the (m, n) C-contiguous result, written in place.
+      parts: how many bands.
+      by_rows: bands of rows (else of columns).
+    """
+    dims = (a.shape[0], a.shape[1], b.shape[1])
+    fortran = tuple(np.int8(not x.flags.c_contiguous) for x in (a, b))
+    flat = [x.ravel(order="K") for x in (a, b, out)]
+    _blocks(*flat, dims, fortran, parts, by_rows)
