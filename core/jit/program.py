@@ -22,6 +22,7 @@ A first call that compiles for more than about a second prints one line on stder
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import sys
@@ -29,12 +30,13 @@ import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from core.config import config
 from core.ir import Jaxpr, Literal, Var
-from core.jit import codegen, disk_cache, partition, workers
+from core.jit import cache_files, codegen, disk_cache, partition, workers
 
 logger = logging.getLogger("core.jit")
 
@@ -221,13 +223,38 @@ def _held(key: tuple) -> tuple:
     """The key of a kernel that serves `key` and that this process holds or the disk cache
     has: `key`, or a twin that differs only in which loops run threaded (loops run threaded
     from a size on, `core.jit.loops.PARALLEL_SIZE`: another batch size may cross it); `key`
-    if there is none. On disk, a twin is found only if it is the serial one."""
+    if there is none. The disk cache finds a threaded twin through the note `_note_twin`
+    leaves under the name of its serial form."""
     serial = _serial(key)
     for held in (key, serial, _twins.get(serial)):
         if held is not None and held in _compiled:
             return held
-    on_disk = serial == key or disk_cache.is_cached(key[0], "kernel")
-    return serial if not on_disk and disk_cache.is_cached(serial[0], "kernel") else key
+    if disk_cache.is_cached(key[0], "kernel"):
+        return key
+    if serial != key:
+        return serial if disk_cache.is_cached(serial[0], "kernel") else key
+    try:
+        threaded = (cache_files.read_verified(_twin_note(serial[0])).decode(), key[1])
+    except (OSError, ValueError):  # no note, or a damaged one
+        return key
+    ok = _serial(threaded) == key and disk_cache.is_cached(threaded[0], "kernel")
+    return threaded if ok else key
+
+
+def _twin_note(serial_source: str) -> Path:
+    """Where the disk cache notes the threaded kernel whose serial form is `serial_source`: a
+    file named like that form's module, so the cache's size limit and `clear` treat it as one
+    of its files."""
+    return disk_cache.cache_dir() / f"{disk_cache.module_name(serial_source)}.twin"
+
+
+def _note_twin(key: tuple) -> None:
+    """Notes on disk that threaded kernel `key` serves its serial form (see `_held`): written
+    atomically and verified, never required (a missing or damaged note means no twin)."""
+    path = _twin_note(_serial(key)[0])
+    if not path.exists():
+        with contextlib.suppress(OSError):
+            cache_files.write_verified(path, key[0].encode())
 
 
 def _load(key: tuple, kernel: tuple[Jaxpr, bool], info: KernelInfo, status: str) -> None:
@@ -249,6 +276,7 @@ def _load(key: tuple, kernel: tuple[Jaxpr, bool], info: KernelInfo, status: str)
     _compiled[key] = info.dispatcher = disp
     if "prange(" in key[0]:
         _twins[_serial(key)] = key
+        _note_twin(key)
     info.status, info.seconds = status, time.perf_counter() - start
 
 

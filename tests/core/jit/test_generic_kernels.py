@@ -9,6 +9,8 @@ their sizes as constants and are not here.
 """
 
 import logging
+import sys
+import uuid
 
 import numpy as np
 import pytest
@@ -18,7 +20,7 @@ import core.numpy as jnp
 from core import lax
 from core.backends.numba.generic import Params, Size
 from core.config import config
-from core.jit import codegen, loops, program
+from core.jit import codegen, disk_cache, loops, program
 
 
 def _x(b, *shape):
@@ -244,3 +246,33 @@ def test_kernels_give_the_one_function_results():
         got = core.jit(f)(*args)
     for g, w in zip(got, want, strict=True):
         np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=1e-6, atol=1e-7)
+
+
+def test_a_new_process_finds_the_threaded_twin_on_disk(monkeypatch):
+    """The note a threaded kernel leaves in the disk cache lets a process that needs the serial
+    form (a smaller batch) load the threaded one instead of compiling."""
+    monkeypatch.setattr(loops, "PARALLEL_SIZE", 16)
+    k = 3 + uuid.uuid4().int % 1000003  # an exponent no earlier run raised to: new kernels
+
+    def f(x, w):
+        t = jnp.tanh(x @ w)
+        return t * 3.0 + lax.integer_pow(t * 0.5, k) - x.sum(axis=0)
+
+    w = _x(6, 6)
+    with config.override("jit_kernels", "many"), config.override("jit_compile_workers", 0):
+        core.jit(f)(_x(3, 6), w)
+        threaded = [k for k in program._compiled if "prange(" in k[0]]
+        assert threaded
+        for key in threaded:  # a new process holds nothing in memory
+            del program._compiled[key]
+            program._twins.pop(program._serial(key), None)
+            for held in [d for d in disk_cache._DISPATCHERS if d[0] == key[0]]:
+                del disk_cache._DISPATCHERS[held]
+            sys.modules.pop(disk_cache.module_name(key[0]), None)
+        before = program.stats()
+        got = core.jit(f)(_x(2, 6), w)
+        after = program.stats()
+    assert after["compiled"] == before["compiled"] and after["loaded"] > before["loaded"]
+    x = _x(2, 6)
+    t = np.tanh(x @ w)
+    np.testing.assert_allclose(np.asarray(got), t * 3.0 + (t * 0.5) ** k - x.sum(axis=0), rtol=2e-5)
