@@ -40,6 +40,7 @@ from core.devices import local_devices, process_count, process_index
 from core.errors import NumbaxError
 from core.interpreters.partial_eval import trace_to_closed_jaxpr
 from core.jit.api import StaticArgumentError, _concrete_inputs, executable
+from core.jit.dispatch import wait_all
 from core.parallel import axis_env, dispatch
 from core.parallel.dispatch import read_only
 from core.parallel.pmap_prim import pmap_p, run_jaxpr
@@ -355,8 +356,6 @@ def host_id(backend: str | None = None) -> int:
 def effects_barrier() -> None:
     """Waits for pending side effects (callbacks, prints): for the jitted calls dispatched
     asynchronously (`core/jit/dispatch.py`); pmap finishes before it returns."""
-    from core.jit.dispatch import wait_all
-
     wait_all()
 
 

@@ -40,9 +40,12 @@ from core import tree_util
 from core.array import Array, placement
 from core.config import config
 from core.device_worker import current_device
+from core.devices import default_device
 from core.ir import ClosedJaxpr, Jaxpr
 from core.jit import call_path, threads
 from core.pending import PendingArray, Task
+from core.profiler.cost import equation_cost
+from core.sharding import SingleDeviceSharding
 
 MAX_IN_FLIGHT = 32
 
@@ -91,8 +94,6 @@ def estimate_us(jaxpr: Jaxpr) -> float:
     Returns:
       The estimate, for the dispatch policy (see the module docstring).
     """
-    from core.profiler.cost import equation_cost
-
     total = 0.0
     for eqn in jaxpr.eqns:
         subs = [(k, _sub_jaxprs(v)) for k, v in eqn.params.items()]
@@ -126,16 +127,12 @@ def asynchronous(entry: Any) -> bool:
 
 
 def _default_worker() -> Any:
-    from core.devices import default_device
-
     return default_device().worker
 
 
 def _worker_for(args: tuple) -> Any:
     """The worker of the device of the first input committed to a single device, else the
     default device's."""
-    from core.sharding import SingleDeviceSharding
-
     if placement.committed_to_device:
         for leaf in tree_util.tree_leaves(args):
             sharding = getattr(leaf, "_sharding", None)
