@@ -10,10 +10,10 @@ threads busy-wait for, which collapsed steps 20-100x when another process took a
 
 How many threads: `config.update("num_threads", n)` or `NUMBAX_NUM_THREADS`, else the usable
 cores (`os.sched_getaffinity`: a container's or `taskset`'s CPU mask counts, not the machine's
-cores). The number is read once, when the jit back end loads (`fix`, called by
-`fork_safety.configure`, which sizes numba's pool with it); the option is then frozen. Each
-device worker thread gets an equal share (`device_share`), so N devices busy at once do not
-start N full teams.
+cores; a cgroup CPU quota such as `docker --cpus 2` lowers it). The number is read once, when
+the jit back end loads (`fix`, called by `fork_safety.configure`, which sizes numba's pool with
+it); the option is then frozen. Each device worker thread gets an equal share
+(`device_share`), so N devices busy at once do not start N full teams.
 
 An `OPENBLAS_NUM_THREADS` or `OMP_NUM_THREADS` set by the user is respected (OpenBLAS then
 keeps its own threads), as is `NUMBA_NUM_THREADS` (it caps numba's pool).
@@ -24,6 +24,7 @@ from __future__ import annotations
 import ctypes
 import glob
 import importlib.util
+import math
 import os
 from dataclasses import dataclass
 
@@ -41,14 +42,39 @@ _SETTERS = (
     "openblas_set_num_threads64_",
 )
 _state: dict = {"threads": None, "blas": None}
+CGROUP_V2 = "/sys/fs/cgroup/cpu.max"
+CGROUP_V1 = ("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", "/sys/fs/cgroup/cpu/cpu.cfs_period_us")
+
+
+def _read(path: str) -> str:
+    with open(path) as f:
+        return f.read()
+
+
+def quota_cores() -> int | None:
+    """The cores the process's CPU quota allows (cgroup v2 `cpu.max` or v1 CFS quota, which
+    container runtimes set for `--cpus`), rounded up; None when there is no quota."""
+    try:
+        quota, period = _read(CGROUP_V2).split()[:2]
+    except (OSError, ValueError):
+        try:
+            quota, period = (_read(path).strip() for path in CGROUP_V1)
+        except OSError:
+            return None
+    if quota in ("max", "-1") or int(period) <= 0:
+        return None
+    return max(1, math.ceil(int(quota) / int(period)))
 
 
 def usable_cores() -> int:
-    """The number of cores this process may run on (its CPU affinity mask where the platform
-    has one, else the machine's cores)."""
+    """The number of cores this process may run on: its CPU affinity mask where the platform
+    has one (else the machine's cores), lowered to its CPU quota (`quota_cores`)."""
     if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
+        cores = len(os.sched_getaffinity(0))
+    else:
+        cores = os.cpu_count() or 1
+    quota = quota_cores()
+    return max(1, min(cores, quota) if quota else cores)
 
 
 def requested_threads() -> int:

@@ -27,14 +27,46 @@ def policy(monkeypatch):
 
 
 @pytest.mark.parametrize("mask", [{0}, {0, 1}, {0, 2, 5, 7}])
-def test_default_is_the_cores_of_the_affinity_mask(policy, mask):
+def test_default_is_the_cores_of_the_affinity_mask(policy, no_quota, mask):
     policy.setattr(os, "sched_getaffinity", lambda pid: mask, raising=False)
     assert threads.usable_cores() == len(mask)
     assert threads.requested_threads() == len(mask)
     assert threads.num_threads() == len(mask)
 
 
-def test_option_beats_env_beats_cores(policy):
+@pytest.fixture
+def no_quota(policy, tmp_path):
+    policy.setattr(threads, "CGROUP_V2", str(tmp_path / "absent"))
+    policy.setattr(threads, "CGROUP_V1", (str(tmp_path / "absent"),) * 2)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("v2", "v1", "cores"),
+    [
+        ("max 100000\n", None, 8),  # no quota
+        ("150000 100000\n", None, 2),  # --cpus 1.5: rounded up
+        ("50000 100000\n", None, 1),
+        ("1600000 100000\n", None, 8),  # a quota above the mask: the mask
+        (None, ("200000", "100000"), 2),  # cgroup v1
+        (None, ("-1", "100000"), 8),
+    ],
+)
+def test_a_cpu_quota_lowers_the_cores(policy, no_quota, v2, v1, cores):
+    policy.setattr(os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
+    if v2 is not None:
+        (no_quota / "cpu.max").write_text(v2)
+        policy.setattr(threads, "CGROUP_V2", str(no_quota / "cpu.max"))
+    if v1 is not None:
+        paths = (no_quota / "quota", no_quota / "period")
+        for path, text in zip(paths, v1):
+            path.write_text(text + "\n")
+        policy.setattr(threads, "CGROUP_V1", tuple(map(str, paths)))
+    assert threads.usable_cores() == cores
+    assert threads.requested_threads() == cores
+
+
+def test_option_beats_env_beats_cores(policy, no_quota):
     policy.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
     policy.setenv(threads.ENV, "3")
     assert threads.requested_threads() == 3
