@@ -30,12 +30,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from core.jit import threads
+
 _ROOT = str(Path(__file__).resolve().parents[2])  # the directory holding the `core` package
 
 
 def default_workers() -> int:
-    """Cores minus one (the main process compiles too), at least 0."""
-    return max(0, (os.cpu_count() or 1) - 1)
+    """Usable cores (CPU mask and quota, `threads.usable_cores`) minus one (the main process
+    compiles too), at least 0."""
+    return max(0, threads.usable_cores() - 1)
 
 
 class _Worker:

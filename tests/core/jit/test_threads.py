@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from core.config import config
-from core.jit import threads
+from core.jit import threads, workers
 from core.jit.errors import ThreadCountError
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -158,3 +158,9 @@ def test_users_blas_and_thread_settings_win():
     assert res["threads"] == 1 and res["pool"] == 1
     assert not res["prange"]  # one thread: loops compile without numba's parallel passes
     assert 2 in res["blas"].values()  # OpenBLAS keeps the user's two threads
+
+
+@pytest.mark.parametrize(("cores", "want"), [(1, 0), (2, 1), (8, 7)])
+def test_compile_workers_follow_the_usable_cores(monkeypatch, cores, want):
+    monkeypatch.setattr(threads, "usable_cores", lambda: cores)
+    assert workers.default_workers() == want
