@@ -19,9 +19,9 @@ which `entry.caller` lowers to a call of the compiled function's C entry point.
 from __future__ import annotations
 
 from core.backends.numba.library import conv, windows  # noqa: F401  (registers the functions)
-from core.backends.numba.library.entry import caller, require, requirements, stats
+from core.backends.numba.library.entry import caller, precompile, require, requirements, stats
 
-__all__ = ["require", "requirements", "stats"]
+__all__ = ["precompile", "require", "requirements", "stats"]
 
 
 def __getattr__(attr: str):

@@ -63,14 +63,17 @@ def view2d(typingctx, a, start, rows, cols):
 
 
 def gemm(a, b, out):
-    """`out[...] = a @ b` for 2-d matrices (`a`, `b` C- or F-contiguous, `out` C-contiguous)."""
+    """`out[...] = a @ b` for 2-d matrices (`a`, `b` C- or F-contiguous, `out` C-contiguous):
+    one single-threaded BLAS call for floats (`rt.gemm_block`: the chunks are cache-sized, and
+    linking `rt.dot`'s threaded bands into every library function would double its compile
+    time), a loop for integers."""
     raise NotImplementedError  # numba only (see the overload)
 
 
 @overload(gemm)
 def _gemm(a, b, out):
     if isinstance(out.dtype, types.Float | types.Complex):
-        return lambda a, b, out: rt.dot(a, b, out)
+        return lambda a, b, out: rt.gemm_block(a, b, out, 0, out.shape[0], 0, out.shape[1])
 
     def loop(a, b, out):
         m, k = a.shape

@@ -119,9 +119,25 @@ def signature_of(attr: str) -> tuple[str, tuple]:
     return name, tuple(sig)
 
 
+def precompile(dtypes=("float32",)) -> None:
+    """Compiles (or loads) every library function for each of `dtypes` ahead of use, e.g.
+    while building a container image: later first calls then compile no library code.
+
+    Args:
+      dtypes: the array dtypes (every array argument of a function gets the same one).
+    """
+    for dtype in dtypes:
+        code = np.dtype(dtype).str[1:]
+        for name, (_, template) in _FUNCTIONS.items():
+            letters = {item[-1] for item in template if item != "p"}
+            require(f"{name}__{'_'.join([code] * len(letters))}")
+
+
 def require(attr: str) -> None:
-    """Loads (or compiles) the library function of call name `attr` (see `signature_of`)."""
+    """Loads (or compiles) the library function of call name `attr` (see `signature_of`) and
+    makes its intrinsic: numba must find that registered before it types a call of it."""
     load(*signature_of(attr))
+    caller(attr)
 
 
 def _flat(context, builder, ty, canon, value):

@@ -59,76 +59,102 @@ def _walk(p, at):
     return r, inner, outs, dims, table, starts
 
 
-@inline
-def _tap(o, k, dims, table, starts):
-    """The operand offset (in units of inner) of window tap `k` of output `o`, or -1 if the
-    tap falls on padding or between dilated elements."""
-    off = 0
-    for d in range(len(o)):
-        v = table[starts[d] + o[d] * dims[d] + k[d]]
-        if v < 0:
-            return -1
-        off += v
-    return off
-
-
 @register("a a p s:a")
 def reduce_window(x, out, p, init):
-    """out[o] = the `p[0]` reduction (SUM, MAX, MIN) of `init` and the taps of window o."""
+    """out[o] = the `p[0]` reduction (SUM, MAX, MIN) of `init` and the taps of window o.
+
+    Walks the windows a row of the last axis at a time: for each tap of the other axes and
+    each tap k of the last one, every output of the row adds its tap (so the per-tap
+    bookkeeping is paid once per row, not once per output)."""
     kind = p[0]
     r, inner, outs, dims, table, starts = _walk(p, 1)
+    last = r - 1
+    ol, kl = outs[last], dims[last]
     o = np.zeros(r, np.int64)
     k = np.zeros(r, np.int64)
-    for of in range(prod(outs)):
-        ob = of * inner
-        fill(out, ob, ob + inner, init)
+    for g in range(prod(outs) // ol):
+        ob = g * ol
+        fill(out, ob * inner, (ob + ol) * inner, init)
         fill(k, 0, r, 0)
-        for _ in range(prod(dims)):
-            off = _tap(o, k, dims, table, starts)
-            if off >= 0:
-                xb = off * inner
-                if kind == SUM:
-                    for c in range(inner):
-                        rt.st(out, ob + c, rt.ld(out, ob + c) + rt.ld(x, xb + c))
-                else:
-                    for c in range(inner):
-                        rt.st(out, ob + c, extremum(rt.ld(out, ob + c), rt.ld(x, xb + c), kind))
-            advance(k, dims, r)
-        advance(o, outs, r)
+        for _ in range(prod(dims) // kl):
+            ok, off = _outer_tap(o, k, dims, table, starts, last)
+            if ok:
+                for kk in range(kl):
+                    for a in range(ol):
+                        v = table[starts[last] + a * kl + kk]
+                        if v >= 0:
+                            _combine(out, (ob + a) * inner, x, (off + v) * inner, inner, kind)
+            advance(k, dims, last)
+        advance(o, outs, last)
+
+
+@inline
+def _outer_tap(o, k, dims, table, starts, last):
+    """(whether, where) tap k of output o reads the operand along the axes before `last`."""
+    ok, off = True, 0
+    for d in range(last):
+        v = table[starts[d] + o[d] * dims[d] + k[d]]
+        ok = ok and v >= 0
+        off += v
+    return ok, off
+
+
+@inline
+def _combine(out, ob, x, xb, inner, kind):
+    """out[ob + c] = out[ob + c] (+, max or min by `kind`) x[xb + c] for c < inner."""
+    if kind == SUM:
+        for c in range(inner):
+            rt.st(out, ob + c, rt.ld(out, ob + c) + rt.ld(x, xb + c))
+    else:
+        for c in range(inner):
+            rt.st(out, ob + c, extremum(rt.ld(out, ob + c), rt.ld(x, xb + c), kind))
 
 
 @register("a b a p s:b")
 def select_window(v, x, out, p, init):
     """Each window's first maximal (`p[1]` MAX) or minimal tap of the operand x, then
     out[tap] += v[window] (`p[0]` = 1, select_and_scatter_add) or out[window] = v[tap]
-    (select_and_gather_add). `out` is zeroed first; `init` is the selection's identity."""
+    (select_and_gather_add). `out` is zeroed first; `init` is the selection's identity.
+    Windows are walked a row of the last axis at a time, as in `reduce_window`."""
     scatter, kind = p[0], p[1]
     r, inner, outs, dims, table, starts = _walk(p, 2)
+    last = r - 1
+    ol, kl = outs[last], dims[last]
     fill(out, 0, len(out), 0)
-    best = np.empty(inner, x.dtype)
-    sel = np.empty(inner, np.int64)
+    best = np.empty(ol * inner, x.dtype)
+    sel = np.empty(ol * inner, np.int64)
     o = np.zeros(r, np.int64)
     k = np.zeros(r, np.int64)
-    for of in range(prod(outs)):
-        fill(best, 0, inner, init)
-        fill(sel, 0, inner, -1)
+    for g in range(prod(outs) // ol):
+        fill(best, 0, ol * inner, init)
+        fill(sel, 0, ol * inner, -1)
         fill(k, 0, r, 0)
-        for _ in range(prod(dims)):
-            off = _tap(o, k, dims, table, starts)
-            if off >= 0:
-                xb = off * inner
-                for c in range(inner):
-                    xv, bv = rt.ld(x, xb + c), rt.ld(best, c)
-                    better = xv > bv if kind == MAX else xv < bv
-                    taken = better | (rt.ld(sel, c) < 0)
-                    rt.st(best, c, rt.where(taken, xv, bv))
-                    rt.st(sel, c, rt.where(taken, xb + c, rt.ld(sel, c)))
-            advance(k, dims, r)
-        ob = of * inner
-        for c in range(inner):
-            if sel[c] >= 0:
+        for _ in range(prod(dims) // kl):
+            ok, off = _outer_tap(o, k, dims, table, starts, last)
+            if ok:
+                for kk in range(kl):
+                    for a in range(ol):
+                        t = table[starts[last] + a * kl + kk]
+                        if t >= 0:
+                            _select(best, sel, a * inner, x, (off + t) * inner, inner, kind)
+            advance(k, dims, last)
+        ob = g * ol * inner
+        for c in range(ol * inner):
+            src = sel[c]
+            if src >= 0:
                 if scatter:
-                    out[sel[c]] = out[sel[c]] + v[ob + c]
+                    out[src] = out[src] + v[ob + c]
                 else:
-                    out[ob + c] = v[sel[c]]
-        advance(o, outs, r)
+                    out[ob + c] = v[src]
+        advance(o, outs, last)
+
+
+@inline
+def _select(best, sel, at, x, xb, inner, kind):
+    """Takes tap x[xb + c] for best[at + c] where it is better (`kind`) or the first."""
+    for c in range(inner):
+        xv, bv = rt.ld(x, xb + c), rt.ld(best, at + c)
+        better = xv > bv if kind == MAX else xv < bv
+        taken = better | (rt.ld(sel, at + c) < 0)
+        rt.st(best, at + c, rt.where(taken, xv, bv))
+        rt.st(sel, at + c, rt.where(taken, xb + c, rt.ld(sel, at + c)))

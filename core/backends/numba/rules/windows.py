@@ -26,8 +26,8 @@ _KINDS = {"sum": SUM, "max": MAX, "min": MIN}
 
 
 def _walk_params(x_shape, out_shape, p) -> list[int]:
-    """The library's window-walk parameters: rank r of the leading axes, the size of the merged
-    trailing one-tap axes, then the per-axis vectors of the leading axes."""
+    """The library's window-walk parameters: rank r >= 1 of the leading axes, the size of the
+    merged trailing one-tap axes, then the per-axis vectors of the leading axes."""
     dims, strides, pads = p["window_dimensions"], p["window_strides"], p["padding"]
     bdil, wdil = p["base_dilation"], p["window_dilation"]
     r = len(x_shape)
@@ -39,6 +39,9 @@ def _walk_params(x_shape, out_shape, p) -> list[int]:
         1,
     ):
         r -= 1
+    if not x_shape:  # a scalar: one axis of one element, one tap
+        return [1, 1, 1, 1, 1, 1, 0, 1, 1]
+    r = max(r, 1)  # the library walks rows of the last leading axis
     inner = int(np.prod(x_shape[r:]))
     return [
         r,

@@ -44,6 +44,18 @@ def test_convs_and_pools_of_other_sizes_reuse_one_compile():
     assert library.stats() == before  # nothing compiled or loaded for the new sizes
 
 
+def test_windows_of_scalars_and_vectors():
+    """The library walks rows of the last leading axis: 0-d and 1-d operands still work."""
+    y = np.arange(7, dtype=np.float32)
+
+    def vector_max(y):
+        return lax.reduce_window(y, -np.inf, lax.max, (3,), (2,), ((1, 1),))
+
+    _check(lambda x: lax.reduce_window(x, -np.inf, lax.max, (), (), ()), np.float32(3.0))
+    _check(lambda y: lax.reduce_window(y, 0.0, lax.add, (3,), (2,), ((1, 1),)), y)
+    _check(core.grad(lambda y: vector_max(y).sum()), y)
+
+
 def test_kernels_call_the_library_and_emit_no_loops():
     x = np.zeros((2, 8, 8, 3), np.float32)
     w = np.zeros((3, 3, 3, 4), np.float32)
