@@ -6,7 +6,13 @@ with an empty cache directory: the first call's wall time and CPU time (this pro
 `--workers 0` nothing runs elsewhere), the kernels (total, distinct), the step time, then a
 second new process on the same cache (warm: machine code loaded from disk). JAX's cold first
 call comes from the reference interpreter in the same run. Every process uses one BLAS thread.
-Usage: `python bench/jit_kernels.py [--models mlp,cnn,resnet] [--workers N] [--batch 32]`.
+With `--library-cached`, one more cold run per mode starts from a cache that holds only the
+back end's library functions (`core.backends.numba.library.precompile()`: convolutions and
+pooling, compiled once per machine and dtype): what a new model of known layers costs. Each
+run reports the library functions it compiled or loaded, its three slowest kernels and the
+kernels that call the convolution library.
+Usage: `python bench/jit_kernels.py [--models mlp,cnn,resnet] [--modes one,many] [--workers N]
+[--batch 32] [--library-cached]`.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -102,10 +109,17 @@ for _ in range(5):
 res = dict(first=first, first_cpu=first_cpu, step=sorted(times)[2], loss=float(out[-1]))
 res["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 if fw != "jax":
+    from core.backends.numba import library
+
     entry = next(iter(step._cache().values()))
     infos = getattr(entry.exe, "kernels", [])
     res["kernels"] = len(infos)
     res["distinct"] = len({k.source for k in infos})
+    res["library"] = library.stats()
+    seconds = {k.source: k.seconds for k in infos if k.status != "memory"}
+    conv = [t for src, t in seconds.items() if "lib.conv" in src]
+    res["slowest_kernels"] = sorted(seconds.values(), reverse=True)[:3]
+    res["conv_kernels"] = [len(conv), sum(conv)]
 print("RESULT", json.dumps(res))
 """
 
@@ -129,12 +143,36 @@ def run(python: str, fw: str, model: str, batch: int, env: dict) -> dict | None:
     return None
 
 
+def precompile(env: dict) -> None:
+    """Fills the cache of `env` with the library functions (float32) and nothing else."""
+    code = "from core.backends.numba import library; library.precompile()"
+    env = dict(os.environ, PYTHONPATH=ROOT, **env)
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=3600)
+
+
+def forget_kernels(cache: str) -> None:
+    """Deletes the generated kernels of `cache` (sources and machine code), keeping the library
+    functions and runtime helpers."""
+    for name in os.listdir(cache):
+        if name.startswith("numbax_jit_"):
+            os.remove(os.path.join(cache, name))
+    numba_dir = os.path.join(cache, "numba")
+    for name in os.listdir(numba_dir):  # numba names the kernels' directory after the cache's
+        if name.startswith(os.path.basename(cache) + "_"):
+            shutil.rmtree(os.path.join(numba_dir, name))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", default="mlp,cnn")
     parser.add_argument("--workers", type=int, default=-1, help="jit_compile_workers")
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--modes", default="one,many", help="jit_kernels modes to run")
+    parser.add_argument(
+        "--library-cached",
+        action="store_true",
+        help="also a cold run on a cache holding only the precompiled library functions",
+    )
     opts = parser.parse_args()
     ref = reference_python()
     rows, results = [], {}
@@ -151,7 +189,25 @@ def main() -> None:
                 )
                 cold = run(sys.executable, "numbax", model, opts.batch, env)
                 warm = run(sys.executable, "numbax", model, opts.batch, env)
-            results[model][mode] = {"cold": cold, "warm": warm}
+                lib = None
+                if opts.library_cached:
+                    forget_kernels(tmp)
+                    precompile(env)
+                    lib = run(sys.executable, "numbax", model, opts.batch, env)
+            results[model][mode] = {"cold": cold, "warm": warm, "library_cached": lib}
+            if lib is not None:
+                rows.append(
+                    [
+                        model,
+                        f"{mode}, library cached",
+                        f"{lib['kernels']} ({lib['distinct']})",
+                        f"{fmt_time(lib['first'])} ({fmt_time(lib['first_cpu'])} cpu)",
+                        f"{lib['first'] / jax['first']:.1f}x" if jax else "-",
+                        "",
+                        fmt_time(lib["step"]),
+                        f"{lib['rss_mb']:.0f} MB",
+                    ]
+                )
             if cold is None or warm is None:
                 rows.append([model, mode, "failed", "", "", "", "", ""])
                 continue
