@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from core.config import config
@@ -106,8 +107,13 @@ from numba.np.ufunc import parallel
 
 if sys.argv[1] != "-":
     config.update("num_threads", int(sys.argv[1]))
+import numpy as np
 f = core.jit(lambda x: jnp.tanh(x) * 2.0)  # large enough for a threaded loop
-f(jnp.ones(1 << 18)).block_until_ready()
+x = np.linspace(-3, 3, 1 << 18, dtype=np.float32)
+g = core.jit(lambda a, b: jnp.tanh(a @ b))  # 256x384x128: 12.6M multiply-adds, in bands
+a = np.random.default_rng(0).standard_normal((256, 384)).astype(np.float32)
+b = np.random.default_rng(1).standard_normal((384, 128)).astype(np.float32)
+np.savez(sys.argv[2], loop=np.asarray(f(x)), product=np.asarray(g(a, b)))
 from core.jit import api
 (entry,) = api._trace_caches[f._fun].values()
 getters = {}
@@ -127,14 +133,14 @@ print(json.dumps({"threads": threads.num_threads(), "pool": numba.config.NUMBA_N
 """
 
 
-def _run(arg: str, **env) -> dict:
+def _run(arg: str, out_file, **env) -> dict:
     base = {
         k: v
         for k, v in os.environ.items()
         if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", threads.ENV)
     }
     out = subprocess.run(
-        [sys.executable, "-c", SCRIPT, arg],
+        [sys.executable, "-c", SCRIPT, arg, str(out_file)],
         env={**base, "PYTHONPATH": str(ROOT), **env},
         capture_output=True,
         text=True,
@@ -144,8 +150,8 @@ def _run(arg: str, **env) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def test_back_end_sizes_numbas_pool_turns_openblas_to_one_thread_and_freezes_the_count():
-    res = _run("3")
+def test_back_end_sizes_numbas_pool_turns_openblas_to_one_thread_and_freezes_the_count(tmp_path):
+    res = _run("3", tmp_path / "out.npz")
     assert res["threads"] == 3 and res["pool"] == 3 and res["prange"]
     assert res["layer"] == "tbb"
     # numpy's OpenBLAS (loaded with numpy) and scipy's (loaded for numba's products)
@@ -153,8 +159,8 @@ def test_back_end_sizes_numbas_pool_turns_openblas_to_one_thread_and_freezes_the
     assert "num_threads is fixed at 3" in res["frozen"]
 
 
-def test_users_blas_and_thread_settings_win():
-    res = _run("-", OPENBLAS_NUM_THREADS="2", NUMBAX_NUM_THREADS="1")
+def test_users_blas_and_thread_settings_win(tmp_path):
+    res = _run("-", tmp_path / "out.npz", OPENBLAS_NUM_THREADS="2", NUMBAX_NUM_THREADS="1")
     assert res["threads"] == 1 and res["pool"] == 1
     assert not res["prange"]  # one thread: loops compile without numba's parallel passes
     assert 2 in res["blas"].values()  # OpenBLAS keeps the user's two threads
@@ -164,3 +170,14 @@ def test_users_blas_and_thread_settings_win():
 def test_compile_workers_follow_the_usable_cores(monkeypatch, cores, want):
     monkeypatch.setattr(threads, "usable_cores", lambda: cores)
     assert workers.default_workers() == want
+
+
+def test_results_on_one_and_several_threads(tmp_path):
+    """Threaded loops give identical results; products in bands equal one call's within float
+    tolerance (each band is its own BLAS call)."""
+    several, one = (tmp_path / f"{n}.npz" for n in ("several", "one"))
+    assert _run("3", several)["prange"]
+    assert not _run("1", one)["prange"]
+    with np.load(several) as s, np.load(one) as o:
+        np.testing.assert_array_equal(s["loop"], o["loop"])
+        np.testing.assert_allclose(s["product"], o["product"], rtol=1e-6, atol=1e-6)
