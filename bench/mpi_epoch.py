@@ -20,6 +20,7 @@ BLAS runs one thread per process (OPENBLAS_NUM_THREADS=1 unless set). Needs the
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import re
 import resource
@@ -36,6 +37,7 @@ from bench._common import fmt_time, print_json, print_table  # noqa: E402
 # The test-set evaluation after each epoch is not what is timed: a small one keeps its CPU time
 # (which the CPU difference below cannot separate from training) negligible.
 EVAL_EXAMPLES = 1000
+_RUNS = itertools.count()
 _EPOCH_LINE = re.compile(r"^epoch (\d+): .*, ([0-9.]+)s \(", re.MULTILINE)
 
 
@@ -64,7 +66,7 @@ def run_example(processes: int, epochs: int, batch: int, limit: int | None, logd
     """
     cmd = [sys.executable, "-m", "examples.mnist.train", "--model", "cnn", "--no-progress"]
     cmd += ["--epochs", str(epochs), "--batch-size", str(batch), "--logdir", logdir]
-    cmd += ["--name", f"p{processes}e{epochs}", "--limit-test", str(EVAL_EXAMPLES)]
+    cmd += ["--name", f"run{next(_RUNS)}", "--limit-test", str(EVAL_EXAMPLES)]
     if limit is not None:
         cmd += ["--limit-train", str(limit)]
     if processes > 1:

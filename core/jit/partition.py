@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from core.ir import Eqn, Jaxpr, Var
 from core.jit import fusion, simplify
 
-_LIGHT = (fusion.VIEW, fusion.SCALAR)
+# Kinds of fusion units that are not kernels of their own (`core/jit/program.py` reads it too).
+LIGHT = (fusion.VIEW, fusion.SCALAR)
 
 
 @dataclass
@@ -51,7 +52,7 @@ def partition(jaxpr: Jaxpr) -> Program:
     eqns, outvars, units = heavy_units(jaxpr)
     position = {id(e): i for i, e in enumerate(eqns)}
     light_producer: dict[Var, Eqn] = {
-        v: e for u in units if u.kind in _LIGHT for e in u.eqns for v in e.outputs
+        v: e for u in units if u.kind in LIGHT for e in u.eqns for v in e.outputs
     }
 
     def with_light_producers(core: list[Eqn], roots: list) -> list[Eqn]:
@@ -68,7 +69,7 @@ def partition(jaxpr: Jaxpr) -> Program:
                 todo.extend(e.inputs)
         return sorted(extra + core, key=lambda e: position[id(e)])
 
-    cores = [u.eqns for u in units if u.kind not in _LIGHT]
+    cores = [u.eqns for u in units if u.kind not in LIGHT]
     groups = [with_light_producers(core, []) for core in cores]
     light_outs = list(
         dict.fromkeys(v for v in outvars if isinstance(v, Var) and v in light_producer)

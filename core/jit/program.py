@@ -36,7 +36,7 @@ import numpy as np
 
 from core.config import config
 from core.ir import Jaxpr, Literal, Var
-from core.jit import cache_files, codegen, disk_cache, partition, workers
+from core.jit import cache_files, codegen, disk_cache, fusion, partition, workers
 
 logger = logging.getLogger("core.jit")
 
@@ -81,16 +81,30 @@ class KernelInfo:
 
 def split(jaxpr: Jaxpr) -> partition.Program:
     """The kernels of `jaxpr`: one kernel, the whole program, if `config.jit_kernels` is "one",
-    if it is "auto" and the program has at most `SPLIT_MIN` kernels, or if it has none."""
+    if it is "auto" and the program has at most `SPLIT_MIN` kernels (not counting the ones of a
+    pmap's exchange, `_exchange_only`), or if it has none."""
     mode = config.jit_kernels
     program = None if mode == "one" else partition.partition(jaxpr)
-    small = program is not None and len(program.kernels) <= (SPLIT_MIN if mode == "auto" else 0)
+    if program is not None and mode == "auto":
+        small = sum(not _exchange_only(k) for k in program.kernels) <= SPLIT_MIN
+    else:
+        small = program is not None and not program.kernels
     if program is None or small:
         inputs = [*jaxpr.constvars, *jaxpr.invars]
         return partition.Program(
             inputs, [Jaxpr([], inputs, jaxpr.eqns, jaxpr.outvars)], jaxpr.outvars
         )
     return program
+
+
+def _exchange_only(kernel: Jaxpr) -> bool:
+    """Whether `kernel` only exchanges values between pmap's devices: a collective's host call,
+    or the concatenation that packs a pytree for one (`lax.psum` of the gradients). These
+    compile to a few lines, so a pmapped train step stays one function when the same step
+    under `jit` is one (the MNIST CNN: 42 kernels with them, 40 without; as one function its
+    per-device program takes about 15% less CPU)."""
+    cores = [e for e in kernel.eqns if fusion.classify(e) not in partition.LIGHT]
+    return bool(cores) and all(e.prim.collective or e.prim.name == "concatenate" for e in cores)
 
 
 def source(program: partition.Program) -> str:

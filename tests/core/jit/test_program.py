@@ -97,6 +97,26 @@ def test_small_programs_stay_one_function():
         assert len(program.split(jaxpr).kernels) > 1
 
 
+def test_a_pmap_exchange_does_not_tip_a_program_into_kernels(monkeypatch):
+    def step(w, x):
+        for _ in range(3):
+            x = jnp.tanh(x @ w)
+        grads = {"a": x.sum(0), "b": x.mean()}  # psum'ed as one concatenated vector
+        return core.lax.psum(grads, "i")
+
+    w = np.eye(4, dtype=np.float32)
+    outer = core.make_jaxpr(core.pmap(step, "i", in_axes=(None, 0)))(w, np.ones((2, 3, 4)))
+    (per_device,) = [e.params["jaxpr"] for e in outer.jaxpr.eqns if e.prim.name == "pmap"]
+    kernels = program.partition.partition(per_device).kernels
+    exchange = [k for k in kernels if program._exchange_only(k)]
+    assert len(exchange) == 2  # the concatenation and the psum
+    monkeypatch.setattr(program, "SPLIT_MIN", len(kernels) - 2)
+    with config.override("jit_kernels", "auto"):
+        assert len(program.split(per_device).kernels) == 1
+        monkeypatch.setattr(program, "SPLIT_MIN", len(kernels) - 3)
+        assert len(program.split(per_device).kernels) == len(kernels)
+
+
 def test_a_long_compile_prints_one_line_unless_switched_off(many, capfd, monkeypatch):
     monkeypatch.setattr(program, "_estimate", lambda source: 2.0)
     ws, bs, x = _params(2)
