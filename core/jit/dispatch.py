@@ -36,6 +36,8 @@ import collections
 import math
 from typing import Any
 
+import numpy as np
+
 from core import tree_util
 from core.array import Array, placement
 from core.config import config
@@ -229,6 +231,23 @@ def chained(jitted: Any, nargs: int, node: Any, leaves: list) -> Any:
         return NOT_CHAINED
     hit[3].used = next(call_path.ticks)
     return submit(jitted._name(), hit[0], hit[1], vals, worker)
+
+
+def chained_guarded(jitted: Any, args: tuple) -> Any:
+    """As `chained`, through the guards of `jitted` (`call_path.make_guard`: no flattening);
+    `NOT_CHAINED` when no guard matches or no input is pending."""
+    for guard, kernel, build, entry in jitted._guards:
+        items = guard.leaves(args)
+        if items is None:
+            continue
+        pending = next((x for x in items if type(x) is PendingArray), None)
+        if pending is None or current_device() is not None or config._async_min_us == math.inf:
+            return NOT_CHAINED
+        entry.used = next(call_path.ticks)
+        for k in guard.numpy_slots:  # C-contiguous copies of the caller's buffers (see `call`)
+            items[k] = np.array(items[k], order="C")
+        return submit(jitted._name(), kernel, build, items, pending._pending.worker)
+    return NOT_CHAINED
 
 
 def wait_all() -> None:

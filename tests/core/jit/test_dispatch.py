@@ -361,3 +361,15 @@ def test_threads_dispatch_and_chain_at_once(every_call_async):
     assert not failures and len(results) == 4
     for got, want in results.values():
         np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_chained_calls_copy_numpy_inputs(every_call_async):
+    f = core.jit(lambda x, b: x + b)
+    buf = np.ones(3, np.float32)
+    f(jnp.zeros(3), buf).block_until_ready()  # compiled, with a guard for (Array, ndarray)
+    with held():
+        y = f(jnp.zeros(3), buf)
+        z = f(y, buf)  # queued behind `y`, picked by the guard
+        assert type(z) is PendingArray
+        buf[:] = 100.0  # the caller reuses its buffer before either kernel ran
+    np.testing.assert_array_equal(np.asarray(z), [2.0, 2.0, 2.0])
