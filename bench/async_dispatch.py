@@ -5,11 +5,13 @@ shuffled gather from uint8 images, conversion to float, a random shift of every 
 work of a data pipeline), then calls the example's jitted `train_step`, which also adds the
 batch's loss and accuracy to metrics kept on the device; the loop reads them once, at the end
 (as JAX's examples do). Columns, per step: the batch preparation alone, the step alone (waited
-for), the loop with `jax_cpu_enable_async_dispatch` off (synchronous: the sum of the two) and
-on (asynchronous: the batch of step n+1 is prepared while step n runs on the device's
-thread, so about the larger of the two on a machine with a free core). Models: the example's
-CNN (batch 128) and MLP (batch 32, whose step is cheaper than its batching); synthetic images
-of MNIST's shape. Usage: `python bench/async_dispatch.py [--steps N] [--models cnn,mlp]`.
+for), the loop with `jax_cpu_enable_async_dispatch` off (synchronous: the sum of the two), with
+the default policy (a step estimated at 1 ms or more is queued on the device's thread, so the
+batch of step n+1 is prepared while step n runs: about the larger of the two on a machine
+with a free core; a cheaper one runs inline) and with every call queued
+(`async_dispatch_min_us=0`). Models: the example's CNN (batch 128, queued by default) and MLP
+(batch 32, 0.25 ms a step: inline by default); synthetic images of MNIST's shape. Usage:
+`python bench/async_dispatch.py [--steps N] [--models cnn,mlp]`.
 """
 
 from __future__ import annotations
@@ -26,6 +28,12 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench._common import fmt_time, print_json, print_table  # noqa: E402
 
 EXAMPLES = 8192
+
+MODES = {  # column -> (jax_cpu_enable_async_dispatch, async_dispatch_min_us)
+    "sync": (False, 1000.0),
+    "default": (True, 1000.0),
+    "all async": (True, 0.0),
+}
 
 
 def make_data(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -90,17 +98,21 @@ def measure(model: str, steps: int, rounds: int) -> dict:
         core.block_until_ready(s)
         return (time.perf_counter() - t0) / steps
 
-    samples: dict[str, list[float]] = {"prepare": [], "step": [], "sync": [], "async": []}
+    samples: dict[str, list[float]] = {k: [] for k in ("prepare", "step", *MODES)}
     losses = {}
     for _ in range(rounds):  # interleaved, so load changes hit every column alike
         samples["prepare"].append(prep_only())
         samples["step"].append(step_only())
-        for mode in ("sync", "async"):
-            with core.config.override("jax_cpu_enable_async_dispatch", mode == "async"):
+        for mode, (enabled, min_us) in MODES.items():
+            with (
+                core.config.override("jax_cpu_enable_async_dispatch", enabled),
+                core.config.override("async_dispatch_min_us", min_us),
+            ):
                 seconds, losses[mode] = _loop(step, state, images, labels, batch, steps, 3)
             samples[mode].append(seconds)
-    if not np.isclose(losses["sync"], losses["async"], rtol=1e-5):
-        raise SystemExit(f"{model}: async loss {losses['async']} != sync {losses['sync']}")
+    for mode, loss in losses.items():
+        if not np.isclose(loss, losses["sync"], rtol=1e-5):
+            raise SystemExit(f"{model}: {mode} loss {loss} != sync {losses['sync']}")
     result = {k: statistics.median(v) for k, v in samples.items()}
     result["batch"] = batch
     return result
@@ -120,14 +132,14 @@ def main() -> None:
                 f"{model} (batch {r['batch']})",
                 fmt_time(r["prepare"]),
                 fmt_time(r["step"]),
-                fmt_time(r["sync"]),
-                fmt_time(r["async"]),
-                f"{r['sync'] / r['async']:.2f}x",
+                *(fmt_time(r[mode]) for mode in MODES),
+                f"{r['sync'] / r['default']:.2f}x",
+                f"{r['sync'] / r['all async']:.2f}x",
             ]
         )
     print_table(
         "train loop with numpy batching, per step (median of interleaved rounds)",
-        ["model", "batching alone", "step alone", "sync loop", "async loop", "speed-up"],
+        ["model", "batching", "step", *MODES, "default vs sync", "all async vs sync"],
         rows,
     )
     print_json("async_dispatch", results)

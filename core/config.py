@@ -67,7 +67,7 @@ _DEFAULTS: dict[str, Any] = {
     # hand-off to its device's thread (0: every call).
     "cpu_enable_async_dispatch": os.environ.get("NUMBAX_CPU_ENABLE_ASYNC_DISPATCH", "1")
     not in ("0", "false", "False"),
-    "async_dispatch_min_us": _env_number("NUMBAX_ASYNC_DISPATCH_MIN_US", 50.0, float),
+    "async_dispatch_min_us": _env_number("NUMBAX_ASYNC_DISPATCH_MIN_US", 1000.0, float),
 }
 # Limits: name -> (type, smallest allowed value, what it means).
 _LIMITS = {

@@ -225,14 +225,14 @@ def test_debug_nans_runs_inline(every_call_async):
 def test_cheap_calls_run_inline_expensive_ones_asynchronously():
     cheap = core.jit(lambda x: x + 1)
     dear = core.jit(lambda a: jnp.tanh(a @ a) @ a)
-    x, a = jnp.ones(3), jnp.ones((256, 256)) / 256
+    x, a = jnp.ones(3), jnp.ones((512, 512)) / 512
     cheap(x), dear(a).block_until_ready()
     with held(release_after=5.0):
         assert type(cheap(x)) is core.Array  # 1.5-8 us of call: no hand-off
         y = dear(a)
         assert type(y) is PendingArray
         assert dispatch.in_flight()
-    an = np.ones((256, 256), np.float32) / 256
+    an = np.ones((512, 512), np.float32) / 512
     np.testing.assert_allclose(np.asarray(y), np.tanh(an @ an) @ an, rtol=1e-5)
 
 
@@ -240,10 +240,10 @@ def test_cost_estimate_counts_flops_bytes_and_loops():
     def jaxpr_of(f, *args):
         return core.make_jaxpr(f)(*args).jaxpr
 
-    a = jnp.ones((256, 256))
+    a = jnp.ones((512, 512))
     matmul = dispatch.estimate_us(jaxpr_of(lambda a: a @ a, a))
-    # 2 * 256^3 FLOPs at 0.015 ns, 256 KiB written at 0.01 ns/byte
-    assert matmul == pytest.approx((0.015 * 2 * 256**3 + 0.01 * 256 * 256 * 4) / 1e3)
+    # 2 * 512^3 FLOPs at 0.015 ns, 1 MiB written at 0.01 ns/byte
+    assert matmul == pytest.approx((0.015 * 2 * 512**3 + 0.01 * 512 * 512 * 4) / 1e3)
     small = dispatch.estimate_us(jaxpr_of(lambda x: x + 1, jnp.ones(3)))
     assert small < 0.1 < core.config.async_dispatch_min_us < matmul
 
@@ -324,7 +324,7 @@ def test_side_effects_keep_program_order():
     def note(tag):
         return lambda v: seen.append(tag)
 
-    a, x = jnp.ones((256, 256)) / 256, jnp.ones(2)
+    a, x = jnp.ones((512, 512)) / 512, jnp.ones(2)
     dear = core.jit(lambda a: (core.debug.callback(note("dear"), a[0, 0]), jnp.tanh(a @ a))[1])
     cheap = core.jit(lambda x: (core.debug.callback(note("cheap"), x[0]), x + 1)[1])
     dear(a).block_until_ready(), cheap(x)
