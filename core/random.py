@@ -30,8 +30,7 @@ from core.array import Array
 from core.errors import PRNGKeyError, RandomArgumentError, ShapeError
 from core.numpy._util import broadcast_shapes, broadcast_to, canonicalize_axis, ensure_array
 from core.numpy.reductions import argmax
-from core.numpy.ufuncs import greater
-from core.numpy.where import clip
+from core.numpy.ufuncs import clip, greater
 from core.prims import elementwise as ew
 from core.prims import indexing as ix
 from core.prims import reductions as red

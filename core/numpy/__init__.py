@@ -79,15 +79,7 @@ from core.numpy.index_tricks import (
     r_,
     s_,
 )
-from core.numpy.indexing import (
-    argwhere,
-    flatnonzero,
-    nonzero,
-    searchsorted,
-    take,
-    take_along_axis,
-    unique,
-)
+from core.numpy.indexing import argwhere, unique
 from core.numpy.io import (
     array_repr,
     array_str,
@@ -136,6 +128,8 @@ from core.numpy.logic import (
     result_type,
     select,
 )
+from core.numpy.lookup import searchsorted, take, take_along_axis
+from core.numpy.nonzero import flatnonzero, nonzero
 from core.numpy.polynomials import (
     poly,
     polyadd,
@@ -317,6 +311,7 @@ from core.numpy.ufuncs import (
     bitwise_xor,
     cbrt,
     ceil,
+    clip,
     conj,
     conjugate,
     copysign,
@@ -393,7 +388,7 @@ from core.numpy.ufuncs import (
     true_divide,
     trunc,
 )
-from core.numpy.where import clip, where
+from core.numpy.where import where
 from core.numpy.windows import bartlett, blackman, hamming, hanning, i0, kaiser
 
 bool = bool_  # noqa: A001

@@ -10,6 +10,7 @@ import numpy as np
 from core import dtypes
 from core.array import Array, asarray_concrete
 from core.errors import ShapeError
+from core.prims import indexing as ix
 from core.prims import shapes as sh
 from core.trace import Tracer, get_aval
 
@@ -19,10 +20,26 @@ def ensure_array(x: Any) -> Any:
     if isinstance(x, (Array, Tracer)):
         return x
     if isinstance(x, (list, tuple)) and any(isinstance(e, Tracer) for e in _iter_nested(x)):
-        from core.numpy.creation import array
-
-        return array(x)
+        return stack_leading([ensure_array(e) for e in x])
     return asarray_concrete(x)
+
+
+def stack_leading(parts: list[Any]) -> Any:
+    """Arrays of one shape promoted to one dtype and stacked along a new first axis: how a
+    (nested) list holding tracers becomes an array, here and in `jnp.array`.
+
+    Args:
+      parts: a non-empty list of arrays or tracers of one shape.
+
+    Returns:
+      The stacked array, of shape `(len(parts), *shape)`.
+    """
+    parts = promote_dtypes(*parts)
+    shapes = {get_aval(p).shape for p in parts}
+    if len(shapes) > 1:
+        raise ValueError(f"All input arrays must have the same shape, got {sorted(shapes)}")
+    shape = (1, *shapes.pop())
+    return ix.concatenate([sh.reshape(p, shape) for p in parts], 0)
 
 
 def _iter_nested(x):

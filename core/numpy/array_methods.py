@@ -10,7 +10,7 @@ import numpy as np
 
 from core import dtypes
 from core.array_base import ArrayBase
-from core.numpy import indexing, linalg_ops, reductions, shapes, sorting, ufuncs, where
+from core.numpy import linalg_ops, lookup, nonzero, reductions, shapes, sorting, ufuncs
 from core.numpy import linalg_ops as lo
 from core.numpy._util import promote_args
 from core.numpy.indexing import AtIndexer, getitem
@@ -118,7 +118,7 @@ def install() -> None:
     ArrayBase.all = reductions.all
     ArrayBase.argmax = reductions.argmax
     ArrayBase.argmin = reductions.argmin
-    ArrayBase.clip = lambda self, min=None, max=None: where.clip(self, min, max)  # noqa: A002
+    ArrayBase.clip = lambda self, min=None, max=None: ufuncs.clip(self, min, max)  # noqa: A002
     ArrayBase.dot = lambda self, b: linalg_ops.dot(self, b)
     ArrayBase.copy = lambda self: self
     ArrayBase.conj = ArrayBase.conjugate = lambda self: ufuncs.conj(self)
@@ -131,11 +131,11 @@ def _install_more() -> None:
     ArrayBase.cumsum = reductions.cumsum
     ArrayBase.cumprod = reductions.cumprod
     ArrayBase.ptp = reductions.ptp
-    ArrayBase.nonzero = lambda self, *, size=None, fill_value=None: indexing.nonzero(
+    ArrayBase.nonzero = lambda self, *, size=None, fill_value=None: nonzero.nonzero(
         self, size=size, fill_value=fill_value
     )
-    ArrayBase.take = indexing.take
-    ArrayBase.searchsorted = lambda self, v, side="left", sorter=None: indexing.searchsorted(
+    ArrayBase.take = lookup.take
+    ArrayBase.searchsorted = lambda self, v, side="left", sorter=None: lookup.searchsorted(
         self, v, side, sorter
     )
     ArrayBase.sort = lambda self, axis=-1, *, stable=True, descending=False: sorting.sort(

@@ -9,11 +9,11 @@ import numpy as np
 from core import dtypes
 from core.array import Array
 from core.numpy import ufuncs as uf
-from core.numpy._util import broadcast_to, ensure_array, np_dtype
+from core.numpy._util import broadcast_to, ensure_array, np_dtype, stack_leading
 from core.numpy.linalg_ops import diagonal
 from core.numpy.shapes import ravel, stack
-from core.numpy.ufuncs import add, floor_divide, multiply, power, remainder
-from core.numpy.where import clip, where
+from core.numpy.ufuncs import add, clip, floor_divide, multiply, power, remainder
+from core.numpy.where import where
 from core.prims import indexing as ix
 from core.prims import shapes as sh
 from core.trace import Tracer, get_aval
@@ -43,7 +43,7 @@ def array(
         out = object if dt is None else sh.convert_element_type(object, dt)
     elif isinstance(object, (list, tuple)) and _has_array(object):
         parts = [array(o) for o in object]
-        out = stack(parts) if parts else Array(np.zeros((0,), dtypes.default_float()))
+        out = stack_leading(parts) if parts else Array(np.zeros((0,), dtypes.default_float()))
         if dt is not None:
             out = sh.convert_element_type(out, dt)
     else:

@@ -21,10 +21,11 @@ from core.errors import ConcretizationTypeError
 from core.numpy._util import broadcast_shapes, broadcast_to, canonicalize_axis, ensure_array
 from core.numpy.creation import arange, array, diag_indices, full, ones, unravel_index, zeros_like
 from core.numpy.creation import indices as _index_grids
-from core.numpy.indexing import nonzero
+from core.numpy.nonzero import nonzero
 from core.numpy.shapes import concatenate, moveaxis, ravel, reshape, tile
 from core.numpy.sorting import argsort, sort
-from core.numpy.where import clip, where
+from core.numpy.ufuncs import clip
+from core.numpy.where import where
 from core.prims import shapes as sh
 from core.trace import Tracer, get_aval
 

@@ -19,7 +19,7 @@ from core import dtypes
 from core.errors import ConcretizationTypeError
 from core.numpy._util import ensure_array, promote_dtypes
 from core.numpy.creation import arange, array, diag_indices, linspace, meshgrid, ones
-from core.numpy.indexing import nonzero
+from core.numpy.nonzero import nonzero
 from core.numpy.shapes import concatenate, expand_dims, stack, transpose
 from core.prims import shapes as sh
 from core.trace import Tracer, get_aval

@@ -1,4 +1,4 @@
-"""Indexing: `x[idx]`, `x.at[idx].<op>(...)`, take, take_along_axis, nonzero, unique, ...
+"""Indexing: `x[idx]`, `x.at[idx].<op>(...)`, argwhere, unique.
 
 `x[idx]` follows numpy: the index is expanded (Ellipsis, None) into one entry per dimension.
 Without integer arrays, static slices and ints become one `slice` (plus `rev` for negative
@@ -28,25 +28,24 @@ from core import dtypes
 from core.array import Array
 from core.errors import NonConcreteBooleanIndexError
 from core.numpy import ufuncs
-from core.numpy._util import broadcast_to, canonicalize_axis, ensure_array
+from core.numpy._util import broadcast_to, ensure_array
 from core.numpy.creation import ones_like
-from core.numpy.reductions import sum as _sum
+from core.numpy.lookup import PROMISE_IN_BOUNDS, wrap_negative
+from core.numpy.nonzero import compact, nonzero
 from core.numpy.shapes import atleast_1d, stack
-from core.numpy.ufuncs import less, less_equal, remainder
 from core.prims import elementwise as ew
 from core.prims import gather as gp
 from core.prims import indexing as ix
 from core.prims import shapes as sh
 from core.prims.reductions import reduce_sum
 from core.prims.rev import rev
-from core.prims.sorting import cumsum, sort
+from core.prims.sorting import sort
 from core.trace import Tracer, get_aval
 
 # ---------------------------------------------------------------------------------------------
 # Index normalization
 
 
-_PROMISE = "promise_in_bounds"  # JAX's default gather mode: clamps, drops OOB cotangents
 _EMPTY_NEW_AXIS = ("empty new axis",)  # the axis `x[False]` adds
 
 
@@ -192,15 +191,6 @@ def _apply_slices(x: Any, entries: list[Any]) -> tuple[Any, list[Any]]:
     return x, out_entries
 
 
-def _wrap_negative(i: Any, n: int) -> Any:
-    """Wraps negative indices (numpy semantics); concrete indices are wrapped in numpy."""
-    if isinstance(i, np.ndarray):
-        return np.where(i < 0, i + n, i).astype(i.dtype) if i.dtype.kind == "i" else i
-    if get_aval(i).dtype.kind == "u":
-        return i
-    return ew.select_n(ew.lt(i, ew.full_like(i, 0)), i, ew.add(i, ew.full_like(i, n)))
-
-
 def _index_dtype() -> np.dtype:
     return dtypes.default_int()
 
@@ -218,7 +208,7 @@ def _gather_arrays(x: Any, entries: list[Any], mode: str, fill_value: Any) -> An
             v = v.astype(idx_dt)
         else:
             v = sh.convert_element_type(v, idx_dt) if get_aval(v).dtype.kind == "i" else v
-        arrays.append(_wrap_negative(v, shape[d]))
+        arrays.append(wrap_negative(v, shape[d]))
     bshape = np.broadcast_shapes(
         *(np.shape(a) if isinstance(a, np.ndarray) else get_aval(a).shape for a in arrays)
     )
@@ -257,7 +247,9 @@ def getitem(x: Any, idx: Any, mode: str | None = None, fill_value: Any = None) -
         entries = [("arr", e[1]) if e[0] == "dyn" else e for e in entries]
     x, entries = _apply_slices(x, entries)
     if any(e[0] == "arr" for e in entries):
-        gmode = "fill" if mode in ("fill", "drop") else "clip" if mode == "clip" else _PROMISE
+        gmode = (
+            "fill" if mode in ("fill", "drop") else "clip" if mode == "clip" else PROMISE_IN_BOUNDS
+        )
         return _gather_arrays(x, entries, gmode, fill_value)
     cur = get_aval(x).shape
     keep = [n for e, n in zip(entries, cur) if e[0] == "full"]
@@ -266,7 +258,7 @@ def getitem(x: Any, idx: Any, mode: str | None = None, fill_value: Any = None) -
         starts: list[Any] = [0] * len(cur)
         sizes = list(cur)
         for d, i in dyn:
-            starts[d] = _wrap_negative(i, cur[d])
+            starts[d] = wrap_negative(i, cur[d])
             sizes[d] = 1
         x = gp.dynamic_slice(x, starts, sizes)
     return sh.reshape(x, tuple(keep))
@@ -391,131 +383,7 @@ class AtIndexer:
 
 
 # ---------------------------------------------------------------------------------------------
-# take, take_along_axis
-
-
-def _gather_mode(mode: str | None, default: str) -> str:
-    mode = default if mode is None else mode
-    if mode not in ("clip", "fill", "wrap", "drop", _PROMISE):
-        raise ValueError(f"Invalid mode {mode!r}: expected 'clip', 'fill', 'wrap' or None")
-    return "fill" if mode == "drop" else mode
-
-
-def _prim_mode(mode: str) -> str:
-    """The gather primitive's mode for a `_gather_mode` (wrapped indices are in bounds)."""
-    return mode if mode in ("fill", _PROMISE) else "clip"
-
-
-def _prep_indices(indices: Any, n: int, mode: str) -> Any:
-    idx = ensure_array(indices)
-    if get_aval(idx).dtype.kind not in "iu":
-        raise TypeError(f"take indices must be integers, got {get_aval(idx).dtype}")
-    idx = sh.convert_element_type(idx, _index_dtype())
-    if mode == "wrap":
-        return remainder(idx, n)
-    return _wrap_negative(idx, n)
-
-
-def take(
-    a: Any,
-    indices: Any,
-    axis: int | None = None,
-    out: Any = None,
-    mode: str | None = None,
-    unique_indices: bool = False,
-    indices_are_sorted: bool = False,
-    fill_value: Any = None,
-) -> Any:
-    """Elements of `a` at `indices` along `axis` (the flattened array when None).
-
-    Out-of-bounds indices give `fill_value` (NaN by default, `mode="fill"`) unless
-    `mode="clip"` (clamp) or `mode="wrap"` (modulo) is asked for.
-    """
-    a = ensure_array(a)
-    if axis is None:
-        a = sh.reshape(a, (get_aval(a).size,))
-        axis = 0
-    shape = get_aval(a).shape
-    axis = canonicalize_axis(axis, len(shape))
-    mode = _gather_mode(mode, "fill")
-    idx = _prep_indices(indices, shape[axis], mode)
-    ishape = get_aval(idx).shape
-    out = gp.gather(a, sh.reshape(idx, (*ishape, 1)), (axis,), _prim_mode(mode), fill_value)
-    nb = len(ishape)
-    perm = (*range(nb, nb + axis), *range(nb), *range(nb + axis, len(shape) - 1 + nb))
-    return sh.transpose(out, perm)
-
-
-def take_along_axis(
-    arr: Any, indices: Any, axis: int | None, mode: str | None = None, fill_value: Any = None
-) -> Any:
-    """`arr` gathered at `indices` along `axis`; other dimensions broadcast against each other."""
-    arr = ensure_array(arr)
-    if axis is None:
-        arr = sh.reshape(arr, (get_aval(arr).size,))
-        axis = 0
-    idx = ensure_array(indices)
-    ashape, ishape = get_aval(arr).shape, get_aval(idx).shape
-    if len(ashape) != len(ishape):
-        raise ValueError(
-            f"indices and arr must have the same number of dimensions; got shapes {ishape} and "
-            f"{ashape}"
-        )
-    axis = canonicalize_axis(axis, len(ashape))
-    mode = _gather_mode(mode, "fill")
-    other = np.broadcast_shapes(
-        ashape[:axis] + ashape[axis + 1 :], ishape[:axis] + ishape[axis + 1 :]
-    )
-    arr = broadcast_to(arr, (*other[:axis], ashape[axis], *other[axis:]))
-    out_shape = (*other[:axis], ishape[axis], *other[axis:])
-    idx = broadcast_to(_prep_indices(idx, ashape[axis], mode), out_shape)
-    dt = _index_dtype()
-    cols = [idx if d == axis else sh.iota(dt, out_shape, d) for d in range(len(out_shape))]
-    full = ix.concatenate([sh.reshape(c, (*out_shape, 1)) for c in cols], len(out_shape))
-    return gp.gather(arr, full, tuple(range(len(out_shape))), _prim_mode(mode), fill_value)
-
-
-# ---------------------------------------------------------------------------------------------
-# nonzero, argwhere, flatnonzero, unique, searchsorted
-
-
-def _compact(mask_flat: Any, values: Any, size: int, fill: Any) -> Any:
-    """The entries of `values` where `mask_flat`, in order, padded/truncated to `size`."""
-    m = sh.convert_element_type(mask_flat, _index_dtype())
-    pos = ew.sub(cumsum(m, 0), ew.full_like(m, 1))
-    pos = ew.select_n(sh.convert_element_type(m, dtypes.bool_), ew.full_like(pos, size), pos)
-    vdt = get_aval(values).dtype
-    init = sh.full((size,), fill, vdt)
-    n = get_aval(values).shape[0]
-    return gp.scatter(init, sh.reshape(pos, (n, 1)), values, (0,), "set", "drop")
-
-
-def nonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> tuple[Any, ...]:
-    """Indices of the non-zero elements, one array per dimension.
-
-    A traced `a` needs a static `size=` (results are padded with `fill_value`, default 0)."""
-    a = ensure_array(a)
-    aval = get_aval(a)
-    if aval.ndim == 0:
-        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use jnp.atleast_1d first.")
-    if size is None:
-        if isinstance(a, Tracer):
-            raise NonConcreteBooleanIndexError(
-                aval, "jnp.nonzero needs a concrete argument or a static size="
-            )
-        return tuple(Array(i.astype(_index_dtype())) for i in np.nonzero(np.asarray(a)))
-    size = int(size)
-    flat = sh.reshape(
-        ew.ne(a, ew.full_like(a, 0)) if aval.dtype != dtypes.bool_ else a, (aval.size,)
-    )
-    lin = sh.iota(_index_dtype(), aval.size)
-    fills = fill_value if isinstance(fill_value, (tuple, list)) else [fill_value] * aval.ndim
-    out = []
-    for d in range(aval.ndim):
-        stride = int(np.prod(aval.shape[d + 1 :], dtype=np.int64))
-        coord = ew.rem(ew.div(lin, ew.full_like(lin, stride)), ew.full_like(lin, aval.shape[d]))
-        out.append(_compact(flat, coord, size, 0 if fills[d] is None else fills[d]))
-    return tuple(out)
+# argwhere, unique
 
 
 def argwhere(a: Any, *, size: int | None = None, fill_value: Any = None) -> Any:
@@ -524,12 +392,6 @@ def argwhere(a: Any, *, size: int | None = None, fill_value: Any = None) -> Any:
     if get_aval(a).ndim == 0:
         return stack(nonzero(atleast_1d(a), size=size, fill_value=fill_value), 1)[:, :0]
     return stack(nonzero(a, size=size, fill_value=fill_value), 1)
-
-
-def flatnonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> Any:
-    """Indices of the non-zero elements of the flattened array."""
-    a = ensure_array(a)
-    return nonzero(sh.reshape(a, (get_aval(a).size,)), size=size, fill_value=fill_value)[0]
 
 
 def unique(
@@ -569,7 +431,7 @@ def unique(
             0,
         )
         fill = sh.reshape(first, ()) if fill_value is None else fill_value
-        out = _compact(new, s, size, 0)
+        out = compact(new, s, size, 0)
         k = reduce_sum(sh.convert_element_type(new, _index_dtype()), (0,))
         keep = ew.lt(sh.iota(_index_dtype(), size), sh.broadcast_in_dim(k, (size,), ()))
         fill = sh.convert_element_type(ensure_array(fill), get_aval(out).dtype)
@@ -607,21 +469,3 @@ def unique(
         )
     ]
     return outs[0] if len(outs) == 1 else tuple(outs)
-
-
-def searchsorted(
-    a: Any, v: Any, side: str = "left", sorter: Any = None, *, method: str = "scan"
-) -> Any:
-    """Insertion points of `v` into the sorted 1-D `a` (int32), like `numpy.searchsorted`."""
-    a = ensure_array(a)
-    if get_aval(a).ndim != 1:
-        raise ValueError(f"a should be 1-dimensional, got shape {get_aval(a).shape}")
-    if sorter is not None:
-        a = take(a, sorter)
-    v = ensure_array(v)
-    cmp = {"left": less, "right": less_equal}.get(side)
-    if cmp is None:
-        raise ValueError(f"side must be 'left' or 'right', got {side!r}")
-    vshape = get_aval(v).shape
-    hits = cmp(a, sh.reshape(v, (*vshape, 1)))
-    return _sum(hits, axis=-1, dtype=_index_dtype())

@@ -16,6 +16,7 @@ from core.numpy.reductions import sum as _sum
 from core.numpy.shapes import expand_dims, moveaxis, reshape, squeeze, stack
 from core.numpy.ufuncs import multiply, subtract
 from core.prims import linalg as la
+from core.prims.indexing import slice_in_dim
 from core.prims.shapes import convert_element_type, transpose
 from core.trace import get_aval
 
@@ -121,23 +122,23 @@ def tensordot(
 
 
 def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
-    """The `offset` diagonal of the planes given by `axis1` and `axis2` (as the last axis)."""
-    import numpy as np
+    """The `offset` diagonal of the planes given by `axis1` and `axis2` (as the last axis).
 
-    from core.numpy.indexing import getitem
-
+    Each plane is flattened and the diagonal read with one strided slice: element `(i, i + k)`
+    of an `(n, m)` plane is at `i * (m + 1) + k` (exact picks, as a gather would make)."""
     a = ensure_array(a)
     nd = get_aval(a).ndim
     a1, a2 = canonicalize_axis(axis1, nd), canonicalize_axis(axis2, nd)
     if a1 == a2:
         raise ValueError("axis1 and axis2 must be different")
     a = moveaxis(a, (a1, a2), (-2, -1))
-    n, m = get_aval(a).shape[-2:]
-    rows = np.arange(max(0, min(n, m - offset) if offset >= 0 else min(n + offset, m)))
-    if offset < 0:
-        rows = rows - offset
-    cols = rows + offset
-    return getitem(a, (Ellipsis, rows.astype(np.int32), cols.astype(np.int32)))
+    *batch, n, m = get_aval(a).shape
+    count = max(0, min(n, m - offset) if offset >= 0 else min(n + offset, m))
+    start = offset if offset >= 0 else -offset * m
+    flat = reshape(a, (*batch, n * m))
+    if count == 0:
+        return slice_in_dim(flat, 0, 0, axis=-1)
+    return slice_in_dim(flat, start, start + (count - 1) * (m + 1) + 1, m + 1, axis=-1)
 
 
 def trace(

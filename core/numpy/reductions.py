@@ -19,6 +19,7 @@ from core.numpy._util import (
     promote_dtypes_inexact,
     reduction_axes,
 )
+from core.numpy.lookup import take
 from core.numpy.shapes import concatenate
 from core.numpy.ufuncs import (
     add,
@@ -446,8 +447,6 @@ def quantile(
 ) -> Any:
     """The `q`-th quantiles (0 <= q <= 1) along `axis`, interpolated linearly between order
     statistics (also "lower", "higher", "nearest", "midpoint")."""
-    from core.numpy.indexing import take
-
     a = ensure_array(a)
     if axis is None:
         shape0 = get_aval(a).shape

@@ -16,7 +16,8 @@ from core.numpy._util import canonicalize_axis, ensure_array, reduction_axes
 from core.numpy.creation import array, indices
 from core.numpy.shapes import broadcast_arrays, expand_dims, moveaxis, ravel, stack
 from core.numpy.sorting import argsort
-from core.numpy.where import clip, where
+from core.numpy.ufuncs import clip
+from core.numpy.where import where
 from core.prims import shapes as sh
 from core.trace import Tracer, get_aval
 

@@ -25,8 +25,9 @@ from core.numpy import reductions as rd
 from core.numpy import shapes as shp
 from core.numpy import ufuncs as uf
 from core.numpy._util import ensure_array, promote_dtypes
-from core.numpy.indexing import nonzero, searchsorted, take
 from core.numpy.logic import isin
+from core.numpy.lookup import searchsorted, take
+from core.numpy.nonzero import nonzero
 from core.numpy.sorting import argsort
 from core.numpy.where import where
 from core.trace import Tracer, get_aval

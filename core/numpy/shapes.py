@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from core import dtypes
 from core.errors import ConcretizationTypeError, ShapeError
 from core.numpy._util import (
     broadcast_shapes,
@@ -14,10 +15,12 @@ from core.numpy._util import (
     ensure_array,
     promote_dtypes,
 )
+from core.numpy.lookup import searchsorted, take
 from core.numpy.ufuncs import remainder, subtract
 from core.prims import indexing as ix
 from core.prims import shapes as sh
 from core.prims.rev import rev
+from core.prims.sorting import cumsum
 from core.trace import Tracer, get_aval
 
 
@@ -343,8 +346,6 @@ def repeat(
 
     `repeats` may be an int or a per-element array; a traced array needs a static
     `total_repeat_length`."""
-    from core.numpy.indexing import take
-
     a = ensure_array(a)
     if axis is None:
         a = ravel(a)
@@ -376,10 +377,8 @@ def repeat(
         raise ConcretizationTypeError(
             "jnp.repeat with traced repeats", "Pass a static total_repeat_length=."
         )
-    from core.numpy.indexing import searchsorted
-    from core.numpy.reductions import cumsum
-
-    ends = cumsum(broadcast_to(repeats, (n,)))
+    counts = sh.convert_element_type(broadcast_to(repeats, (n,)), dtypes.default_int())
+    ends = cumsum(counts, 0)
     idx = searchsorted(ends, sh.iota(np.int32, total_repeat_length), side="right")
     return take(a, idx, axis=ax, mode="clip")
 
@@ -416,8 +415,6 @@ def rot90(m: Any, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
 
 def roll(a: Any, shift: Any, axis: Any = None) -> Any:
     """Shifts elements cyclically by `shift` along `axis` (the flattened array when None)."""
-    from core.numpy.indexing import take
-
     a = ensure_array(a)
     if axis is None:
         shape = get_aval(a).shape
@@ -461,8 +458,6 @@ def pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> An
     """Pads an array (modes: constant, edge, reflect, symmetric, wrap, empty).
 
     `constant_values` may be a scalar or per-axis `(before, after)` values."""
-    from core.numpy.indexing import take
-
     array = ensure_array(array)
     aval = get_aval(array)
     widths = _pad_width(pad_width, aval.ndim)

@@ -31,11 +31,12 @@ from core.numpy._util import (
     reduction_axes,
 )
 from core.numpy.creation import ravel_multi_index
-from core.numpy.indexing import searchsorted, take_along_axis
 from core.numpy.linalg_ops import diagonal, dot
 from core.numpy.logic import bincount
+from core.numpy.lookup import searchsorted, take_along_axis
 from core.numpy.sorting import argsort, sort
-from core.numpy.where import clip, where
+from core.numpy.ufuncs import clip
+from core.numpy.where import where
 from core.trace import get_aval
 
 

@@ -23,7 +23,7 @@ from core.lax import fori_loop, scan
 from core.numpy._util import broadcast_to, canonicalize_axis, ensure_array
 from core.numpy.creation import asarray, full
 from core.numpy.functional import vectorize
-from core.numpy.indexing import take
+from core.numpy.lookup import take
 from core.numpy.shapes import append, expand_dims, moveaxis, ravel, reshape
 from core.numpy.where import where as _where
 from core.trace import get_aval

@@ -71,6 +71,29 @@ minimum = _binary("minimum", ew.min)
 register_monoid(add, "sum")
 register_monoid(maximum, "max")
 register_monoid(minimum, "min")
+
+
+def clip(
+    arr: Any = None,
+    /,
+    min: Any = None,
+    max: Any = None,
+    *,
+    a: Any = None,  # noqa: A002
+    a_min: Any = None,
+    a_max: Any = None,
+) -> Any:
+    """Clips values to [min, max] (either bound may be None)."""
+    x = ensure_array(arr if arr is not None else a)
+    lo = min if min is not None else a_min
+    hi = max if max is not None else a_max
+    if lo is not None:
+        x = maximum(lo, x)
+    if hi is not None:
+        x = minimum(hi, x)
+    return x
+
+
 arctan2 = atan2 = _binary("arctan2", ew.atan2, inexact=True)
 equal = _binary("equal", ew.eq)
 not_equal = _binary("not_equal", ew.ne)

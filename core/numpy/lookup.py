@@ -1,0 +1,133 @@
+"""Look-ups along one axis: `take`, `take_along_axis` (one `gather` each) and `searchsorted`.
+
+Indices are wrapped (negative ones count from the end) or reduced modulo the size
+(`mode="wrap"`); out-of-bounds ones give `fill_value` (`mode="fill"`, the default) or are
+clamped (`mode="clip"`), as in JAX. `x[idx]` (`core/numpy/indexing.py`) shares the index
+wrapping and the gather modes defined here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from core import dtypes
+from core.numpy._util import broadcast_to, canonicalize_axis, ensure_array
+from core.numpy.ufuncs import less, less_equal, remainder
+from core.prims import elementwise as ew
+from core.prims import gather as gp
+from core.prims import indexing as ix
+from core.prims import shapes as sh
+from core.prims.reductions import reduce_sum
+from core.trace import get_aval
+
+PROMISE_IN_BOUNDS = "promise_in_bounds"  # JAX's default gather mode: clamps, drops OOB cotangents
+
+
+def wrap_negative(i: Any, n: int) -> Any:
+    """Wraps negative indices (numpy semantics); concrete indices are wrapped in numpy."""
+    if isinstance(i, np.ndarray):
+        return np.where(i < 0, i + n, i).astype(i.dtype) if i.dtype.kind == "i" else i
+    if get_aval(i).dtype.kind == "u":
+        return i
+    return ew.select_n(ew.lt(i, ew.full_like(i, 0)), i, ew.add(i, ew.full_like(i, n)))
+
+
+def gather_mode(mode: str | None, default: str) -> str:
+    mode = default if mode is None else mode
+    if mode not in ("clip", "fill", "wrap", "drop", PROMISE_IN_BOUNDS):
+        raise ValueError(f"Invalid mode {mode!r}: expected 'clip', 'fill', 'wrap' or None")
+    return "fill" if mode == "drop" else mode
+
+
+def prim_mode(mode: str) -> str:
+    """The gather primitive's mode for a `gather_mode` (wrapped indices are in bounds)."""
+    return mode if mode in ("fill", PROMISE_IN_BOUNDS) else "clip"
+
+
+def _prep_indices(indices: Any, n: int, mode: str) -> Any:
+    idx = ensure_array(indices)
+    if get_aval(idx).dtype.kind not in "iu":
+        raise TypeError(f"take indices must be integers, got {get_aval(idx).dtype}")
+    idx = sh.convert_element_type(idx, dtypes.default_int())
+    if mode == "wrap":
+        return remainder(idx, n)
+    return wrap_negative(idx, n)
+
+
+def take(
+    a: Any,
+    indices: Any,
+    axis: int | None = None,
+    out: Any = None,
+    mode: str | None = None,
+    unique_indices: bool = False,
+    indices_are_sorted: bool = False,
+    fill_value: Any = None,
+) -> Any:
+    """Elements of `a` at `indices` along `axis` (the flattened array when None).
+
+    Out-of-bounds indices give `fill_value` (NaN by default, `mode="fill"`) unless
+    `mode="clip"` (clamp) or `mode="wrap"` (modulo) is asked for.
+    """
+    a = ensure_array(a)
+    if axis is None:
+        a = sh.reshape(a, (get_aval(a).size,))
+        axis = 0
+    shape = get_aval(a).shape
+    axis = canonicalize_axis(axis, len(shape))
+    mode = gather_mode(mode, "fill")
+    idx = _prep_indices(indices, shape[axis], mode)
+    ishape = get_aval(idx).shape
+    out = gp.gather(a, sh.reshape(idx, (*ishape, 1)), (axis,), prim_mode(mode), fill_value)
+    nb = len(ishape)
+    perm = (*range(nb, nb + axis), *range(nb), *range(nb + axis, len(shape) - 1 + nb))
+    return sh.transpose(out, perm)
+
+
+def take_along_axis(
+    arr: Any, indices: Any, axis: int | None, mode: str | None = None, fill_value: Any = None
+) -> Any:
+    """`arr` gathered at `indices` along `axis`; other dimensions broadcast against each other."""
+    arr = ensure_array(arr)
+    if axis is None:
+        arr = sh.reshape(arr, (get_aval(arr).size,))
+        axis = 0
+    idx = ensure_array(indices)
+    ashape, ishape = get_aval(arr).shape, get_aval(idx).shape
+    if len(ashape) != len(ishape):
+        raise ValueError(
+            f"indices and arr must have the same number of dimensions; got shapes {ishape} and "
+            f"{ashape}"
+        )
+    axis = canonicalize_axis(axis, len(ashape))
+    mode = gather_mode(mode, "fill")
+    other = np.broadcast_shapes(
+        ashape[:axis] + ashape[axis + 1 :], ishape[:axis] + ishape[axis + 1 :]
+    )
+    arr = broadcast_to(arr, (*other[:axis], ashape[axis], *other[axis:]))
+    out_shape = (*other[:axis], ishape[axis], *other[axis:])
+    idx = broadcast_to(_prep_indices(idx, ashape[axis], mode), out_shape)
+    dt = dtypes.default_int()
+    cols = [idx if d == axis else sh.iota(dt, out_shape, d) for d in range(len(out_shape))]
+    full = ix.concatenate([sh.reshape(c, (*out_shape, 1)) for c in cols], len(out_shape))
+    return gp.gather(arr, full, tuple(range(len(out_shape))), prim_mode(mode), fill_value)
+
+
+def searchsorted(
+    a: Any, v: Any, side: str = "left", sorter: Any = None, *, method: str = "scan"
+) -> Any:
+    """Insertion points of `v` into the sorted 1-D `a` (int32), like `numpy.searchsorted`."""
+    a = ensure_array(a)
+    if get_aval(a).ndim != 1:
+        raise ValueError(f"a should be 1-dimensional, got shape {get_aval(a).shape}")
+    if sorter is not None:
+        a = take(a, sorter)
+    v = ensure_array(v)
+    cmp = {"left": less, "right": less_equal}.get(side)
+    if cmp is None:
+        raise ValueError(f"side must be 'left' or 'right', got {side!r}")
+    vshape = get_aval(v).shape
+    hits = cmp(a, sh.reshape(v, (*vshape, 1)))
+    return reduce_sum(sh.convert_element_type(hits, dtypes.default_int()), (len(vshape),))
