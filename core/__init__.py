@@ -68,10 +68,6 @@ from core.custom_derivatives import custom_jvp, custom_vjp
 from core.devices import (
     default_backend,
     device_count,
-    device_get,
-    device_put,
-    device_put_replicated,
-    device_put_sharded,
     devices,
     local_device_count,
     local_devices,
@@ -81,6 +77,7 @@ from core.devices import (
 from core.jit.api import clear_caches, compile_count, jit
 from core.packages import check_numbax_packages as _check_numbax_packages
 from core.pending import block_until_ready
+from core.placement import device_get, device_put, device_put_replicated, device_put_sharded
 from core.pmap import (
     effects_barrier,
     host_count,

@@ -23,8 +23,8 @@ from core.avals import ShapedArray, interned
 
 
 class _Placement:
-    """Where arrays live is decided above the IR (`core/devices.py`, `core/sharding.py`), which
-    registers these functions here when it is imported (`register_placement`)."""
+    """Where arrays live is decided above the IR (`core/devices.py`, `core/sharding_base.py`);
+    `core/sharding_base.py` registers these functions here when imported (`register_placement`)."""
 
     default_sharding: Callable[[], Any]
     addressable_shards: Callable[[Array], list]
@@ -39,7 +39,7 @@ placement = _Placement()
 
 
 def register_placement(**fns: Callable) -> None:
-    """Supplies the functions of `_Placement` (called by `core/devices.py`)."""
+    """Supplies the functions of `_Placement` (called by `core/sharding_base.py`)."""
     unknown = set(fns) - set(_Placement.__annotations__)
     if unknown:
         raise TypeError(f"register_placement: unknown functions {sorted(unknown)}")
@@ -147,7 +147,7 @@ class Array(ArrayBase):
 
     @classmethod
     def _placed(cls, value: np.ndarray, aval: ShapedArray, sharding: Any) -> Array:
-        """An array of `value` (with `aval`) placed by `sharding` (`core.devices.placed`)."""
+        """An array of `value` (with `aval`) placed by `sharding` (`core.sharding_base.placed`)."""
         arr = cls(value, aval=aval)
         arr._sharding = sharding
         if hasattr(sharding, "_device"):

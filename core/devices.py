@@ -1,11 +1,12 @@
 """CPU devices, like JAX's CPU client: N devices per process, each with its own worker thread.
 
 A device is a worker thread (`core/device_worker.py`) plus a name: all numbax arrays live in
-host memory, and an array's `sharding` (`core/sharding.py`) says which device(s) it is placed
-on. `pmap` runs device `i`'s shard on device `i`'s thread. Everything else (eager operations,
+host memory, and an array's `sharding` (`core/sharding_base.py`) says which device(s) it is
+placed on. `pmap` runs device `i`'s shard on device `i`'s thread. Everything else (eager operations,
 `jit` calls) runs on the calling thread and returns arrays on the default device, the first
-local one; `device_put(x, device)` places an array on another device (sharing its immutable
-buffer, since the memory is the same).
+local one; `device_put(x, device)` (`core/placement.py`) places an array on another device
+(sharing its immutable buffer, since the memory is the same). This module is the bottom of the
+device and sharding API: it imports none of it.
 
 How many: `config.update("num_cpu_devices", n)` (JAX's `jax_num_cpu_devices`) or the
 environment variable `NUMBAX_NUM_CPU_DEVICES`, else one per usable core
@@ -20,22 +21,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
-import numpy as np
-
-from core import tree_util
-from core.array import Array, register_placement
 from core.config import config
 from core.device_worker import Worker
 from core.errors import NumbaxError
 from core.jit import threads
-from core.sharding import (
-    Sharding,
-    SingleDeviceSharding,
-    addressable_shards,
-    global_shards,
-    pmap_sharding,
-)
-from core.trace import as_value
 
 
 class DeviceError(NumbaxError, ValueError):
@@ -191,29 +180,8 @@ def default_device() -> CpuDevice:
     return local_devices()[0]
 
 
-def default_sharding() -> SingleDeviceSharding:
-    sharding = _state.get("default_sharding")
-    if sharding is None:
-        sharding = _state["default_sharding"] = SingleDeviceSharding(default_device())
-    return sharding
-
-
-def as_sharding(device: Any) -> Sharding:
-    """The sharding `device_put` places a leaf with: a local device or a `Sharding`."""
-    if isinstance(device, Sharding):
-        for d in device.device_set:
-            _check_local(d)
-        return device
-    if isinstance(device, CpuDevice):
-        _check_local(device)
-        return SingleDeviceSharding(device)
-    raise DeviceError(
-        f"device_put: expected a device (an element of core.devices()) or a Sharding, got "
-        f"{device!r}."
-    )
-
-
-def _check_local(device: Any) -> None:
+def check_local(device: Any) -> None:
+    """Raises `DeviceError` unless `device` is one of this process's devices."""
     if not isinstance(device, CpuDevice) or device not in _devices():
         raise DeviceError(f"{device!r} is not one of core.devices(): {_devices()}.")
     if device.process_index != process_index():
@@ -221,73 +189,3 @@ def _check_local(device: Any) -> None:
             f"{device!r} belongs to process {device.process_index}; this is process "
             f"{process_index()}: put arrays on core.local_devices() only."
         )
-
-
-def placed(x: Any, sharding: Sharding) -> Any:
-    """`x` as an `Array` placed by `sharding` (the same buffer when `x` already is an Array)."""
-    arr = as_value(x)
-    return Array._placed(arr._value, arr._aval, sharding)
-
-
-def device_put(
-    x: Any, device: Any = None, *, src: Any = None, donate: bool = False, may_alias: Any = None
-) -> Any:
-    """Places every leaf of `x` on `device` as an `Array` (`jax.device_put`).
-
-    Args:
-      x: a pytree of arrays or scalars.
-      device: a local `CpuDevice`, a `Sharding` (e.g. `NamedSharding(mesh, spec)`, checked
-        against the arrays as in JAX), a bare `PartitionSpec` (over the mesh set by
-        `core.set_mesh`), a tree of those matching (a prefix of) `x`, or None (the default
-        device, uncommitted).
-      src, donate, may_alias: accepted for compatibility (an Array's buffer is never copied:
-        arrays are immutable and every device shares the host memory; a numpy view that is
-        not C-contiguous is copied once, as `Array` keeps C-contiguous buffers).
-
-    Returns:
-      The pytree of `Array`s.
-    """
-    from core.named_sharding import place
-
-    if device is None:
-        return tree_util.tree_map(as_value, x)
-    return place(x, device, "device_put")
-
-
-def device_put_replicated(x: Any, devices: list[CpuDevice]) -> Any:
-    """Stacks `len(devices)` copies of every leaf of `x`, slice `i` on `devices[i]` (the
-    input layout of `pmap` for replicated state; `jax.device_put_replicated`)."""
-    sharding = pmap_sharding(devices)
-    return tree_util.tree_map(
-        lambda leaf: placed(np.stack([np.asarray(leaf)] * len(devices)), sharding), x
-    )
-
-
-def device_put_sharded(shards: list[Any], devices: list[CpuDevice]) -> Any:
-    """Stacks the pytrees `shards` leaf by leaf, slice `i` on `devices[i]`
-    (`jax.device_put_sharded`)."""
-    if len(shards) != len(devices):
-        raise DeviceError(
-            f"device_put_sharded: {len(shards)} shards for {len(devices)} devices; give one "
-            "shard per device."
-        )
-    sharding = pmap_sharding(devices)
-    return tree_util.tree_map(
-        lambda *leaves: placed(np.stack([np.asarray(v) for v in leaves]), sharding), *shards
-    )
-
-
-def device_get(x: Any) -> Any:
-    """Turns every array leaf of `x` into a numpy array."""
-
-    def get(leaf):
-        return np.asarray(leaf) if hasattr(leaf, "aval") or isinstance(leaf, np.ndarray) else leaf
-
-    return tree_util.tree_map(get, x)
-
-
-register_placement(
-    default_sharding=default_sharding,
-    addressable_shards=addressable_shards,
-    global_shards=global_shards,
-)

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from core.devices import devices as all_devices
 from core.errors import MeshShapeError
 
 
@@ -177,6 +178,38 @@ def _nested_list(devices: Any) -> Any:
     return devices
 
 
+def create_device_mesh(
+    mesh_shape: Sequence[int],
+    devices: Sequence[Any] | None = None,
+    *,
+    contiguous_submeshes: bool = False,
+    allow_split_physical_axes: bool = False,
+) -> np.ndarray:
+    """The devices laid out in an array of shape `mesh_shape`, for `Mesh(...)`.
+
+    CPU devices have no physical topology, so they are laid out in order (as JAX does for CPU).
+
+    Args:
+      mesh_shape: the mesh's shape; its product must be the number of devices.
+      devices: the devices (default: `core.devices()`).
+      contiguous_submeshes: accepted for compatibility (no topology on the CPU).
+      allow_split_physical_axes: accepted for compatibility.
+
+    Returns:
+      An object array of devices of shape `mesh_shape`.
+    """
+    if devices is None:
+        devices = all_devices()
+    mesh_shape = tuple(int(d) for d in mesh_shape)
+    if int(np.prod(mesh_shape)) != len(devices):
+        raise MeshShapeError(
+            f"Number of devices {len(devices)} must equal the product of mesh_shape {mesh_shape}."
+        )
+    arr = np.empty(len(devices), dtype=object)
+    arr[:] = list(devices)
+    return arr.reshape(mesh_shape)
+
+
 def make_mesh(
     axis_shapes: Sequence[int],
     axis_names: Sequence[str],
@@ -195,8 +228,6 @@ def make_mesh(
     Returns:
       The `Mesh`.
     """
-    from core.experimental.mesh_utils import create_device_mesh
-
     if axis_types is None:
         axis_types = (AxisType.Explicit,) * len(axis_names)
     return Mesh(create_device_mesh(axis_shapes, devices), axis_names, axis_types)

@@ -22,7 +22,7 @@ from core import tree_util
 from core.array import Array
 from core.errors import DuplicateSpecError, MeshAxisNotFoundError, NoMeshError, ShardingShapeError
 from core.mesh import Mesh, get_mesh
-from core.sharding import PartitionSpec, Sharding
+from core.sharding_base import PartitionSpec, Sharding, as_sharding, placed
 from core.trace import as_value
 
 
@@ -149,8 +149,6 @@ def _resolve(sharding: Any, where: str) -> Sharding | None:
         if mesh.empty:
             raise NoMeshError(where)
         return NamedSharding(mesh, sharding)
-    from core.devices import as_sharding
-
     return as_sharding(sharding)
 
 
@@ -171,7 +169,6 @@ def place(x: Any, shardings: Any, where: str) -> Any:
     Returns:
       The placed pytree.
     """
-    from core.devices import placed
 
     def one(sharding: Any, subtree: Any) -> Any:
         resolved = _resolve(sharding, where)

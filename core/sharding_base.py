@@ -1,0 +1,182 @@
+"""The sharding classes without meshes: `Sharding`, `SingleDeviceSharding`, `PartitionSpec`,
+`Shard`, and placing an array by a sharding.
+
+An array's sharding says which CPU device(s) (`core/devices.py`) it is placed on; every array
+lives in host memory. This module sits below the meshes (`core/mesh.py`) and `NamedSharding`
+(`core/named_sharding.py`), which build on these classes, and the public `core.sharding`
+re-exports all of them. Importing it tells `core.array` where arrays live
+(`core.array.register_placement`): on the default device, split into `Shard`s by their sharding.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+from core.array import Array, register_placement
+from core.avals import interned
+from core.devices import CpuDevice, DeviceError, check_local, default_device, process_index
+from core.trace import as_value
+
+
+class Shard:
+    """The part of an array held by one device (`jax.Shard`): `data[...] == array[index]`."""
+
+    def __init__(self, device: Any, index: tuple, data: Any, replica_id: int = 0):
+        self.device, self.index, self.data, self.replica_id = device, index, data, replica_id
+
+    def __repr__(self) -> str:
+        return (
+            f"Shard(device={self.device!r}, index={self.index}, replica_id={self.replica_id}, "
+            f"data={self.data})"
+        )
+
+
+class Sharding:
+    """Where an array's data is placed (base of the sharding classes, like JAX's)."""
+
+    _devices: tuple
+
+    @property
+    def device_set(self) -> set:
+        """The devices holding some of the array."""
+        return set(self._devices)
+
+    @property
+    def addressable_devices(self) -> set:
+        """The devices of this process holding some of the array."""
+        return {d for d in self._devices if d.process_index == process_index()}
+
+    @property
+    def is_fully_addressable(self) -> bool:
+        """Whether this process holds every device of the sharding."""
+        return len(self.addressable_devices) == len(self.device_set)
+
+    @property
+    def num_devices(self) -> int:
+        return len(self._devices)
+
+    @property
+    def memory_kind(self) -> str:
+        return "device"
+
+
+class SingleDeviceSharding(Sharding):
+    """The whole array on one device (``jax.sharding.SingleDeviceSharding``)."""
+
+    def __init__(self, device: Any, *, memory_kind: str | None = None):
+        self._device = device
+        self._devices = (device,)
+
+    @property
+    def is_fully_replicated(self) -> bool:
+        return True
+
+    def shard_shape(self, global_shape: Sequence[int]) -> tuple[int, ...]:
+        """The shape of the one shard: the whole array's."""
+        return tuple(global_shape)
+
+    def devices_indices_map(self, global_shape: Sequence[int]) -> dict:
+        """The device holding the whole array -> its index (all `slice(None)`)."""
+        return {self._device: (slice(None),) * len(global_shape)}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SingleDeviceSharding) and other._device is self._device
+
+    def __hash__(self) -> int:
+        return hash(("single", self._device))
+
+    def __repr__(self) -> str:
+        return f"SingleDeviceSharding(device={self._device!r}, memory_kind=device)"
+
+
+class _Unconstrained:
+    def __repr__(self) -> str:
+        return "UNCONSTRAINED"
+
+
+class PartitionSpec(tuple):
+    """How each axis of an array maps to mesh axes (``jax.sharding.PartitionSpec``).
+
+    One entry per array axis: ``None`` (replicated), a mesh axis name, or a tuple of names.
+    A tuple subclass that pytree utilities treat as a leaf, as in JAX.
+
+    Example::
+
+        >>> PartitionSpec("data", None)
+        PartitionSpec('data', None)
+    """
+
+    UNCONSTRAINED = _Unconstrained()
+
+    def __new__(cls, *partitions: Any) -> PartitionSpec:
+        return super().__new__(cls, partitions)
+
+    def __repr__(self) -> str:
+        return f"PartitionSpec({', '.join(map(repr, self))})"
+
+    def __reduce__(self) -> tuple:
+        return (PartitionSpec, tuple(self))
+
+
+def global_shards(arr: Array) -> list:
+    """`arr.global_shards`: one `Shard` per device of its sharding, in the sharding's device
+    order; the copies of one piece count up their `replica_id` (0, 1, ...) as in JAX, and the
+    shards of other processes' devices have `data=None`."""
+    sharding = arr.sharding
+    if hasattr(sharding, "devices_indices_map"):  # NamedSharding, SingleDeviceSharding
+        pieces = list(sharding.devices_indices_map(arr.shape).items())
+    else:
+        pieces = [(arr.device, tuple(slice(None) for _ in range(arr.ndim)))]
+    local = sharding.addressable_devices
+    copies: dict[str, int] = {}
+    out = []
+    for d, index in pieces:
+        replica = copies[repr(index)] = copies.get(repr(index), -1) + 1
+        data = None
+        if d in local:
+            value = arr._value[index]
+            aval = interned(value.shape, value.dtype, arr.weak_type)
+            data = Array._placed(value, aval, SingleDeviceSharding(d))
+        out.append(Shard(d, index, data, replica))
+    return out
+
+
+def addressable_shards(arr: Array) -> list:
+    """`arr.addressable_shards`: the `Shard`s of this process (see `core.array.Array`)."""
+    return [s for s in global_shards(arr) if s.data is not None]
+
+
+@functools.cache
+def default_sharding() -> SingleDeviceSharding:
+    """The sharding of arrays computed outside `pmap`: the default device."""
+    return SingleDeviceSharding(default_device())
+
+
+def as_sharding(device: Any) -> Sharding:
+    """The sharding `device_put` places a leaf with: a local device or a `Sharding`."""
+    if isinstance(device, Sharding):
+        for d in device.device_set:
+            check_local(d)
+        return device
+    if isinstance(device, CpuDevice):
+        check_local(device)
+        return SingleDeviceSharding(device)
+    raise DeviceError(
+        f"device_put: expected a device (an element of core.devices()) or a Sharding, got "
+        f"{device!r}."
+    )
+
+
+def placed(x: Any, sharding: Sharding) -> Any:
+    """`x` as an `Array` placed by `sharding` (the same buffer when `x` already is an Array)."""
+    arr = as_value(x)
+    return Array._placed(arr._value, arr._aval, sharding)
+
+
+register_placement(
+    default_sharding=default_sharding,
+    addressable_shards=addressable_shards,
+    global_shards=global_shards,
+)
