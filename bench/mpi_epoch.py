@@ -11,8 +11,9 @@ of all the processes per epoch. A first one-epoch run of each configuration comp
 the disk cache the timed runs load from); the CPU time per epoch is then (CPU of an E-epoch run
 - CPU of a one-epoch run) / (E - 1), so start-up, data loading and loading the programs cancel
 out (the test-set evaluation after each epoch stays in: it is cut to 1000 examples). The table
-gives seconds per epoch and per step, the throughput ratio (P processes over one) and the
-machine's load average; a JSON line follows.
+gives seconds per epoch and per step, the throughput ratio (P processes over one), the
+CPU-bound ratio (P x CPU of one process / CPU of P processes: the ratio P free cores would give
+if nothing but CPU time limited it) and the machine's load average; a JSON line follows.
 BLAS runs one thread per process (OPENBLAS_NUM_THREADS=1 unless set). Needs the
 `numbax[distributed]` extra (mpi4py and the MPICH wheel, which brings `mpiexec`).
 """
@@ -116,6 +117,9 @@ def measure(processes: int, epochs: int, batch: int, limit: int | None) -> dict:
             }
     out["processes"] = processes
     out["throughput_ratio"] = out["p1"]["epoch_s"] / out[f"p{processes}"]["epoch_s"]
+    # What the ratio would be if each process had a core to itself (loaded machines).
+    cpu = out["p1"]["cpu_per_epoch_s"], out[f"p{processes}"]["cpu_per_epoch_s"]
+    out["cpu_bound_ratio"] = processes * cpu[0] / cpu[1]
     out["load_average_before"] = load_before
     out["load_average_after"] = list(os.getloadavg())
     out["cores"] = len(os.sched_getaffinity(0))
@@ -151,8 +155,8 @@ def main() -> None:
     load = r["load_average_before"][0], r["load_average_after"][0]
     print_table(
         f"MNIST CNN epoch, global batch {args.batch}, {steps} steps; throughput ratio "
-        f"{r['throughput_ratio']:.2f}x (load average {load[0]:.1f} -> {load[1]:.1f} on "
-        f"{r['cores']} cores)",
+        f"{r['throughput_ratio']:.2f}x, CPU-bound {r['cpu_bound_ratio']:.2f}x (load average "
+        f"{load[0]:.1f} -> {load[1]:.1f} on {r['cores']} cores)",
         ["run", "epoch (wall)", "per step (wall)", "per step (CPU, all processes)"],
         rows,
     )

@@ -14,9 +14,10 @@ alike; the table gives medians and the throughput ratio (examples per second, N 
 one). It also gives the CPU time per step (all threads of this process): on a machine whose
 cores are taken by other programs (Linux gives each session an equal share, however many
 threads it runs) the wall-clock ratio cannot exceed 1, while the CPU time shows what the N
-devices cost in total (work split, plus the exchanges). BLAS runs one thread per device
-(`OPENBLAS_NUM_THREADS=1`, set here unless already set). Prints a table and JSON, with the
-machine's load average.
+devices cost in total (work split, plus the exchanges), and the CPU-bound ratio N x CPU of one
+device / CPU of N devices is the throughput ratio N free cores would give if nothing but CPU
+time limited it. BLAS runs one thread per device (`OPENBLAS_NUM_THREADS=1`, set here unless
+already set). Prints a table and JSON, with the machine's load average.
 """
 
 from __future__ import annotations
@@ -146,7 +147,7 @@ def measure(model_name: str, n_devices: int, batch: int, rounds: int) -> dict:
     shard_labels = labels.reshape(n_devices, batch // n_devices)
 
     t0 = time.perf_counter()
-    single(state, images, labels)
+    core.block_until_ready(single(state, images, labels))
     compile_single = time.perf_counter() - t0
     t0 = time.perf_counter()
     parallel(rep, shards, shard_labels)
@@ -158,11 +159,13 @@ def measure(model_name: str, n_devices: int, batch: int, rounds: int) -> dict:
         t0, c0 = time.perf_counter(), time.process_time()
         for _ in range(reps):
             state, _ = single(state, images, labels)
+        core.block_until_ready(state)  # jitted calls return before their kernels finish
         one.append((time.perf_counter() - t0) / reps)
         cpu_one.append((time.process_time() - c0) / reps)
         t0, c0 = time.perf_counter(), time.process_time()
         for _ in range(reps):
             rep, _ = parallel(rep, shards, shard_labels)
+        core.block_until_ready(rep)
         many.append((time.perf_counter() - t0) / reps)
         cpu_many.append((time.process_time() - c0) / reps)
     ratios = sorted(a / b for a, b in zip(one, many))
@@ -175,6 +178,8 @@ def measure(model_name: str, n_devices: int, batch: int, rounds: int) -> dict:
         "one_device_cpu_s": float(np.median(cpu_one)),
         "pmap_cpu_s": float(np.median(cpu_many)),
         "throughput_ratio": float(np.median(ratios)),
+        # What the ratio would be if each device had a core to itself (loaded machines).
+        "cpu_bound_ratio": float(n_devices * np.median(cpu_one) / np.median(cpu_many)),
         "ratio_quartiles": [float(np.percentile(ratios, 25)), float(np.percentile(ratios, 75))],
         "first_call_s": {"jit": compile_single, "pmap": compile_parallel},
         "load_average": list(os.getloadavg()),
@@ -204,6 +209,7 @@ def main() -> None:
             f"{args.devices} devices (pmap)",
             "throughput ratio (quartiles)",
             "CPU time per step: one / pmap",
+            "CPU-bound ratio",
         ],
         [
             [
@@ -211,6 +217,7 @@ def main() -> None:
                 fmt_time(r["pmap_s"]),
                 f"{r['throughput_ratio']:.2f}x ({q[0]:.2f}-{q[1]:.2f})",
                 f"{fmt_time(r['one_device_cpu_s'])} / {fmt_time(r['pmap_cpu_s'])}",
+                f"{r['cpu_bound_ratio']:.2f}x",
             ]
         ],
     )
