@@ -1,7 +1,8 @@
 """The pmap primitive (core/parallel/pmap_prim.py): grad, jvp, vmap and jit of pmapped functions
 give JAX 0.10.2's values (8 host devices, the constants below) and still run the per-device
 programs on the device threads (the collectives record which threads call them), derivatives
-pass numerical checks, and nested pmaps fall back to vmap inside a device's program."""
+pass numerical checks, nested pmaps fall back to vmap inside a device's program, and a jitted
+pmap dispatched to device 0's worker runs device 0's slice there instead of waiting for it."""
 
 import threading
 
@@ -112,4 +113,13 @@ def test_a_nested_pmap_maps_as_vmap_inside_a_device_program(collective_threads):
     outer = core.pmap(lambda x: inner(x) * (lax.axis_index("i") + 1), axis_name="i")
     out = core.jit(outer)(np.ones((2, 3), np.float32))
     np.testing.assert_array_equal(np.asarray(out), [[3.0] * 3, [6.0] * 3])
+    assert collective_threads == {"numbax-cpu:0", "numbax-cpu:1"}
+
+
+def test_a_jitted_pmap_dispatched_to_device_0_runs_its_slice_there(collective_threads):
+    # Every jitted call goes to device 0's worker; its pmap host call cannot queue device 0's
+    # slice behind itself, so it runs it inline and the other device's on its own thread.
+    with core.config.override("async_dispatch_min_us", 0):
+        out = core.jit(PF)(P, X)
+        np.testing.assert_allclose(np.asarray(out), FWD, rtol=2e-6)
     assert collective_threads == {"numbax-cpu:0", "numbax-cpu:1"}
