@@ -4,8 +4,8 @@ and the results are those of the numpy back end.
 
 `CASES` covers every kind of lowering rule that runs in kernels (fused loops with broadcasts and
 reductions, views, GEMMs, dynamic indexing, sorting, cumulative ops, control flow,
-decompositions); convolutions and pooling (`rules/conv.py`, `rules/windows.py`) still write
-their sizes as constants and are not here.
+decompositions); convolutions and pooling (`rules/conv.py`, `rules/windows.py`, which call
+library functions with their sizes) are tested in `tests/core/backends/numba/test_library.py`.
 """
 
 import logging

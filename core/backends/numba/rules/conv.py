@@ -27,6 +27,8 @@ Operands of another dtype than the result are converted first (`preferred_elemen
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from core.backends.numba.registry import Kernel, register_lowering
@@ -65,10 +67,12 @@ def _operand_lowering(ctx, name: str, i: int, dtype) -> str:
 
 
 def _call_lowering(ctx, fn: str, x: str, w: str, shape, dtype, params) -> str:
-    """Emits `out = new array of shape; lib.<fn>(x, w, out, params)`; returns `out`."""
+    """Emits `out = new array of shape; lib.<fn>(x, w, out, params)`; returns `out`. Sizes are
+    the kernel's `Size`s, written as their source text: a kernel of a split program reads them
+    from its size argument, so it serves every batch size."""
     out = ctx.assign("o", alloc(shape, dtype))
     code = np.dtype(dtype).str[1:]
-    ctx.line(f"lib.{fn}__{code}({x}, {w}, {out}, {tuple(int(v) for v in params)})")
+    ctx.line(f"lib.{fn}__{code}({x}, {w}, {out}, ({', '.join(map(str, params))},))")
     return out
 
 
@@ -86,11 +90,12 @@ def _conv_lowering(ctx, eqn):
     lroles = _roles_lowering(lhs_spec, ["N", "C", *sp])
     rroles = _roles_lowering(rhs_spec, ["O", "I", *sp])
     oroles = _roles_lowering(out_spec, ["N", "O", *sp])
-    size = [xa.shape[lhs_spec[2 + d]] for d in range(nsp)]
-    ks = [wa.shape[rhs_spec[2 + d]] for d in range(nsp)]
-    qs = [oa.shape[out_spec[2 + d]] for d in range(nsp)]
-    n, c = xa.shape[lhs_spec[0]], xa.shape[lhs_spec[1]]
-    o, i = wa.shape[rhs_spec[0]], wa.shape[rhs_spec[1]]
+    xs, wsh, osh = ctx.in_shape(0), ctx.in_shape(1), ctx.out_shape(0)  # sizes: `Size`s
+    size = [xs[lhs_spec[2 + d]] for d in range(nsp)]
+    ks = [wsh[rhs_spec[2 + d]] for d in range(nsp)]
+    qs = [osh[out_spec[2 + d]] for d in range(nsp)]
+    n, c = xs[lhs_spec[0]], xs[lhs_spec[1]]
+    o, i = wsh[rhs_spec[0]], wsh[rhs_spec[1]]
     lo = [pad[0] for pad in p["padding"]]
     ws, ld, rd = p["window_strides"], p["lhs_dilation"], p["rhs_dilation"]
     spatial = [*size, *qs, *ks, *ws, *rd, *ld, *lo]
@@ -104,13 +109,11 @@ def _conv_lowering(ctx, eqn):
         and oroles == [*sp, "N", "O"]
     ):
         x, w = _operand_lowering(ctx, x, 0, dt), _operand_lowering(ctx, w, 1, dt)
-        out = _call_lowering(
-            ctx, "conv_kernel_gradient", x, w, oa.shape, dt, [nsp, n, c, o, *spatial]
-        )
+        out = _call_lowering(ctx, "conv_kernel_gradient", x, w, osh, dt, [nsp, n, c, o, *spatial])
         return [out]
 
     x = _operand_lowering(ctx, _arrange_lowering(ctx, x, xorder, ["N", *sp, "C"]), 0, dt)
-    if fgc == bgc == 1 and int(np.prod(size)) * o < int(np.prod(qs)) * c:
+    if fgc == bgc == 1 and math.prod(map(int, size)) * o < math.prod(map(int, qs)) * c:
         w = _arrange_lowering(ctx, w, worder, ["I", *sp, "O"])
         fn, params = "conv_output_side", [nsp, n, c, o, *spatial]
     else:

@@ -4,10 +4,13 @@
 dilations as run-time parameters, so no pooling layer compiles loop code of its own.
 
 The trailing axes that every window covers with one tap (the channels of a pooling layer) are
-merged into one contiguous inner run, which the library's loops vectorize over.
+merged into one contiguous inner run, which the library's loops vectorize over. Sizes are the
+kernel's `Size`s (`KernelCtx.in_shape`), so a kernel of a split program serves every batch size.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -42,7 +45,7 @@ def _walk_params(x_shape, out_shape, p) -> list[int]:
     if not x_shape:  # a scalar: one axis of one element, one tap
         return [1, 1, 1, 1, 1, 1, 0, 1, 1]
     r = max(r, 1)  # the library walks rows of the last leading axis
-    inner = int(np.prod(x_shape[r:]))
+    inner = math.prod(x_shape[r:])
     return [
         r,
         inner,
@@ -60,6 +63,11 @@ def _code(dtype) -> str:
     return np.dtype(dtype).str[1:]
 
 
+def _params(values) -> str:
+    """The parameter tuple as source text (sizes as their `Size` text)."""
+    return f"({', '.join(map(str, values))},)"
+
+
 def _result_lowering(ctx, out: str, shape) -> str:
     return f"rt.ld({out}, 0)" if shape == () else ctx.assign("o", reshape(out, shape))
 
@@ -70,11 +78,12 @@ def _reduce_window_lowering(kind: str):
         ident = identity(kind, xa.dtype)
         if not (xa.size and oa.size):
             return [ident if oa.shape == () else ctx.assign("o", alloc(oa.shape, oa.dtype, ident))]
-        out = ctx.assign("o", alloc((oa.size,), oa.dtype))
-        params = (_KINDS[kind], *_walk_params(xa.shape, oa.shape, eqn.params))
+        xs, osh = ctx.in_shape(0), ctx.out_shape(0)
+        out = ctx.assign("o", alloc((math.prod(osh),), oa.dtype))
+        params = _params((_KINDS[kind], *_walk_params(xs, osh, eqn.params)))
         x = ctx.array(0)
         ctx.line(f"lib.reduce_window__{_code(xa.dtype)}({x}, {out}, {params}, {ident})")
-        return [_result_lowering(ctx, out, oa.shape)]
+        return [_result_lowering(ctx, out, osh)]
 
     return rule
 
@@ -96,13 +105,14 @@ def _selection_lowering(scatter: bool):
             zero = const(0, oa.dtype)
             return [zero if oa.shape == () else ctx.assign("o", alloc(oa.shape, oa.dtype, zero))]
         params = {k: v for k, v in eqn.params.items() if k != "select_prim"}
-        walk = _walk_params(xa.shape, va.shape if scatter else oa.shape, params)
-        out = ctx.assign("o", alloc((oa.size,), oa.dtype))
+        osh = ctx.out_shape(0)
+        walk = _walk_params(ctx.in_shape(1), ctx.in_shape(0) if scatter else osh, params)
+        out = ctx.assign("o", alloc((math.prod(osh),), oa.dtype))
         v, x = ctx.array(0), ctx.array(1)
         fn = f"select_window__{_code(va.dtype)}_{_code(xa.dtype)}"
-        args = f"{v}, {x}, {out}, {(int(scatter), _KINDS[kind], *walk)}"
+        args = f"{v}, {x}, {out}, {_params((int(scatter), _KINDS[kind], *walk))}"
         ctx.line(f"lib.{fn}({args}, {identity(kind, xa.dtype)})")
-        return [_result_lowering(ctx, out, oa.shape)]
+        return [_result_lowering(ctx, out, osh)]
 
     return rule
 
