@@ -78,8 +78,10 @@ def plan(eqns: list[Eqn], outvars: list) -> list[Unit]:
             and not (is_loop_value(v) and find(producer[v]) in roots)
         }
 
-    def reaches(start: int, targets: set[int]) -> bool:
-        seen, todo = set(), [start]
+    def reaches(starts, targets: set[int]) -> bool:
+        """Whether a group in `targets` is one of `starts` or a dependency of one (one walk
+        for all of them)."""
+        seen, todo = set(), list(starts)
         while todo:
             u = find(todo.pop())
             if u in targets:
@@ -91,7 +93,7 @@ def plan(eqns: list[Eqn], outvars: list) -> list[Unit]:
 
     def valid(roots: set[int], eqn: Eqn) -> bool:
         ext = external(eqn, roots).union(*(deps.get(r, set()) for r in roots))
-        return not any(find(d) in roots or reaches(d, roots) for d in ext)
+        return not reaches(ext, roots)
 
     for i, eqn in enumerate(eqns):
         kind = kinds[i]
