@@ -1,8 +1,11 @@
-"""Runs a function under `jit` with numba and with the numpy backend and compares the results."""
+"""Runs a function under `jit` with numba and with the numpy backend and compares the results;
+lists the kernels a program split into kernels compiles."""
 
 import numpy as np
 
 import core
+from core.config import config
+from core.jit import codegen, program
 
 
 def align(got, want, axis):
@@ -30,3 +33,16 @@ def compare(f, *args, vectors=None, rtol=1e-5, atol=1e-5):
         else:
             np.testing.assert_array_equal(g, w, err_msg=f"leaf {i}")
     return got
+
+
+def split_kernels(f, args) -> list[tuple[str, tuple]]:
+    """The (source, argument types) of each kernel of `f`'s program on `args`, split into
+    kernels (shape-generic: equal lists at two batch sizes mean nothing new to compile)."""
+    jaxpr = core.make_jaxpr(f)(*args).jaxpr
+    with config.override("jit_kernels", "many"):
+        split = program.split(jaxpr)
+    out = []
+    for kj in split.kernels:
+        source, extra = codegen.generate_generic(kj)
+        out.append((source, tuple(codegen.in_types(kj, extra))))
+    return out

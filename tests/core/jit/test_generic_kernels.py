@@ -20,7 +20,8 @@ import core.numpy as jnp
 from core import lax
 from core.backends.numba.generic import Params, Size
 from core.config import config
-from core.jit import codegen, disk_cache, loops, program
+from core.jit import disk_cache, loops, program
+from tests.core.jit.backends import split_kernels
 
 
 def _x(b, *shape):
@@ -113,22 +114,10 @@ CASES = {
 }
 
 
-def _kernels(f, args):
-    """The generic sources and argument types of the kernels of `f`'s program, split."""
-    jaxpr = core.make_jaxpr(f)(*args).jaxpr
-    with config.override("jit_kernels", "many"):
-        split = program.split(jaxpr)
-    out = []
-    for kj in split.kernels:
-        source, extra = codegen.generate_generic(kj)
-        out.append((source, tuple(codegen.in_types(kj, extra))))
-    return out
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_every_rule_kind_takes_its_sizes_as_arguments(name):
     f, make = CASES[name]
-    three, five = _kernels(f, make(3)), _kernels(f, make(5))
+    three, five = split_kernels(f, make(3)), split_kernels(f, make(5))
     assert three == five
     assert any("rt.ld(sz, " in source for source, _ in three)
 
@@ -137,12 +126,12 @@ def test_sizes_equal_by_chance_stay_separate_arguments():
     """A batch equal to a width (4 rows of 4) gives the kernels of any other batch size."""
     f = lambda x, w: jnp.tanh(x @ w + x.sum(axis=0)) * 0.5  # noqa: E731
     w = _x(4, 4)
-    assert _kernels(f, (_x(4, 4), w)) == _kernels(f, (_x(6, 4), w))
+    assert split_kernels(f, (_x(4, 4), w)) == split_kernels(f, (_x(6, 4), w))
 
 
 def test_float_literals_are_arguments_but_zero_and_one_stay_constants():
     f = lambda x: jnp.maximum(x * 0.125 + 1.0, 0.0) / 3.0  # noqa: E731
-    ((source, _),) = [k for k in _kernels(f, (_x(3, 4),)) if "rt.ld(lit, " in k[0]]
+    ((source, _),) = [k for k in split_kernels(f, (_x(3, 4),)) if "rt.ld(lit, " in k[0]]
     assert "rt.ld(lit, 0)" in source and "rt.ld(lit, 1)" in source
     assert "rt.ld(lit, 2)" not in source  # 1.0 and 0.0 are constants of the source
     assert "np.float32(1.0)" in source and "np.float32(0.125)" not in source
@@ -150,7 +139,7 @@ def test_float_literals_are_arguments_but_zero_and_one_stay_constants():
 
 def test_integer_divisors_and_shift_amounts_stay_constants():
     f = lambda x: (x // 7, x << 3, x + 9)  # noqa: E731
-    sources = [k[0] for k in _kernels(f, (np.arange(6, dtype=np.int32).reshape(3, 2),))]
+    sources = [k[0] for k in split_kernels(f, (np.arange(6, dtype=np.int32).reshape(3, 2),))]
     text = "".join(sources)
     assert "np.int32(7)" in text and "np.int32(3)" in text
     assert "np.int32(9)" not in text and "m_0 = np.int32(rt.ld(sz, " in text

@@ -17,7 +17,7 @@ from core import lax
 from core.backends import numba as numba_backend
 from core.backends.numba import library
 from core.config import config
-from core.jit import codegen, program
+from tests.core.jit.backends import split_kernels
 
 _ROOT = Path(__file__).resolve().parents[4]
 _DN = ("NHWC", "HWIO", "NHWC")
@@ -75,18 +75,6 @@ def test_kernels_call_the_library_and_emit_no_loops():
     assert "for " not in source
 
 
-def _kernel_sources(f, args):
-    """The generic sources and argument types of the kernels of `f`'s program, split."""
-    jaxpr = core.make_jaxpr(f)(*args).jaxpr
-    with config.override("jit_kernels", "many"):
-        split = program.split(jaxpr)
-    out = []
-    for kj in split.kernels:
-        source, extra = codegen.generate_generic(kj)
-        out.append((source, tuple(codegen.in_types(kj, extra))))
-    return out
-
-
 def test_split_programs_serve_every_batch_size_with_the_same_kernels():
     w = _rng.standard_normal((3, 3, 3, 4), dtype=np.float32)
 
@@ -98,7 +86,7 @@ def test_split_programs_serve_every_batch_size_with_the_same_kernels():
         return core.grad(loss, argnums=(0, 1))(x, w)
 
     xs = [_rng.standard_normal((b, 9, 7, 3), dtype=np.float32) for b in (3, 5)]
-    three, five = (_kernel_sources(step, (x, w)) for x in xs)
+    three, five = (split_kernels(step, (x, w)) for x in xs)
     assert three == five
     assert any("lib.conv_" in source and "rt.ld(sz, " in source for source, _ in three)
     with config.override("jit_kernels", "many"):
