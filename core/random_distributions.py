@@ -1,5 +1,5 @@
 """The rest of `jax.random`'s samplers (gamma family, Poisson, binomial, ...), re-exported by
-`core.random`.
+`core.random` and written on the helpers of `core/random_base.py`.
 
 Every sampler is JAX 0.10.2's algorithm step by step: the same key splits, the same uniform and
 normal draws, the same float32 formulas. Closed-form transforms of uniform/normal bits give
@@ -42,7 +42,7 @@ from core.prims import reductions as red
 from core.prims import shapes as sh
 from core.prims import sorting
 from core.prims.control_flow import while_loop
-from core.random import (
+from core.random_base import (
     _check_key,
     _dtype_arg,
     _normal,

@@ -1,0 +1,840 @@
+"""Keys, bits and the basic samplers of `core.random`: JAX's counter-based PRNG, bit for bit.
+
+A key is a plain `uint32[2]` array (what `jax.random.PRNGKey` returns). `key(seed)` returns the
+same raw array: there is no typed key dtype, so `key_data`/`wrap_key_data` are identities that
+check the shape. Every function is a pure function of its key, written with ordinary primitives
+around the `threefry2x32` hash (`core/prims/random_bits.py`), so it works under `jit`, `vmap`
+(e.g. over `split(key, n)`) and `grad`.
+
+Bits follow JAX's default "partitionable" Threefry mode: element `i` of an array of shape `s`
+hashes the 64-bit counter `i` as the word pair `(i >> 32, i & 0xFFFFFFFF)`, so
+`split(key, n)[i] == fold_in(key, i)`. 32-bit samples are `y0 ^ y1`, 64-bit samples `y0 << 32 | y1`.
+The samplers then use JAX's formulas (uniform from mantissa bits, normal by `erf_inv`, randint
+from two words, permutation by sorting on fresh random keys, ...), so the same key gives the same
+numbers as JAX. The other distributions (gamma family, Poisson, binomial, ...) are written on
+these helpers in `core/random_distributions.py`; `core.random` re-exports both modules.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+import core.numpy as jnp
+from core import dtypes
+from core.array import Array
+from core.errors import PRNGKeyError, RandomArgumentError, ShapeError
+from core.numpy._util import broadcast_shapes, broadcast_to, canonicalize_axis, ensure_array
+from core.numpy.reductions import argmax
+from core.numpy.ufuncs import clip, greater
+from core.prims import elementwise as ew
+from core.prims import indexing as ix
+from core.prims import reductions as red
+from core.prims import shapes as sh
+from core.prims import sorting
+from core.prims.gather import gather
+from core.prims.random_bits import bitcast_convert_type, threefry2x32
+from core.trace import get_aval
+
+__all__ = [
+    "PRNGKey",
+    "bernoulli",
+    "bits",
+    "categorical",
+    "choice",
+    "exponential",
+    "fold_in",
+    "gumbel",
+    "key",
+    "key_data",
+    "laplace",
+    "logistic",
+    "multivariate_normal",
+    "normal",
+    "orthogonal",
+    "permutation",
+    "rademacher",
+    "randint",
+    "split",
+    "truncated_normal",
+    "uniform",
+    "wrap_key_data",
+]
+
+_UINT = {8: dtypes.uint8, 16: dtypes.uint16, 32: dtypes.uint32, 64: np.dtype(np.uint64)}
+
+# ---------------------------------------------------------------------------------------------
+# Keys
+
+
+def key(seed: Any) -> Any:
+    """A PRNG key from an integer seed: `uint32[2]` `[seed >> 32, seed & 0xFFFFFFFF]`.
+
+    Unlike `jax.random.key`, the result is the raw `uint32[2]` array (no typed key dtype).
+    Python ints are read as int64, then, without x64, wrapped to int32 as JAX does
+    (`key(-1) == [0, 4294967295]`, `key(2**32 + 5) == key(5)`).
+
+    Args:
+      seed: a Python int or an integer scalar array (may be traced).
+
+    Returns:
+      The key, a `uint32[2]` array.
+    """
+    if isinstance(seed, (bool, np.bool_)) or (
+        not isinstance(seed, int) and getattr(seed, "dtype", np.dtype(float)).kind not in "iu"
+    ):
+        raise PRNGKeyError(f"PRNG key seed must be an integer, got {seed!r}.")
+    if isinstance(seed, int):
+        seed = Array(np.asarray(np.int64(seed), dtype=dtypes.canonicalize_dtype(np.int64)))
+    aval = get_aval(seed)
+    if aval.shape:
+        raise PRNGKeyError(
+            f"key accepts a scalar seed, but was given an array of shape {aval.shape}; "
+            "use vmap to make a batch of keys."
+        )
+    lo = sh.convert_element_type(seed, dtypes.uint32)
+    if aval.dtype.itemsize == 8:
+        hi = sh.convert_element_type(ew.shift_right_logical(seed, 32), dtypes.uint32)
+    else:
+        hi = sh.full((), 0, dtypes.uint32)
+    return _stack_words(hi, lo)
+
+
+PRNGKey = key
+
+
+def key_data(keys: Any) -> Any:
+    """The `uint32[..., 2]` data of a key array (keys are raw data here: returned as is)."""
+    return _check_key("key_data", keys, batched=True)
+
+
+def wrap_key_data(key_bits_array: Any) -> Any:
+    """A key array from its `uint32[..., 2]` data (the identity here, after checks)."""
+    return _check_key("wrap_key_data", key_bits_array, batched=True)
+
+
+def split(key: Any, num: int | Sequence[int] = 2) -> Any:
+    """Splits a key into `num` new keys (an int or a shape): `uint32[*num, 2]`.
+
+    `split(key, n)[i] == fold_in(key, i)`.
+    """
+    key = _check_key("split", key)
+    shape = _shape(num if isinstance(num, Sequence) else (num,))
+    return _stack_words(*_hash_counters(key, shape))
+
+
+def fold_in(key: Any, data: Any) -> Any:
+    """A new key from `key` and a 32-bit integer `data` (the hash of counter `[0, data]`)."""
+    key = _check_key("fold_in", key)
+    if isinstance(data, int):
+        data = Array(np.asarray(data, dtype=dtypes.uint32))  # raises OverflowError like JAX
+    data = sh.convert_element_type(ensure_array(data), dtypes.uint32)
+    if get_aval(data).shape:
+        raise PRNGKeyError(
+            f"fold_in accepts a scalar, but was given an array of shape {get_aval(data).shape}; "
+            "use vmap for batching."
+        )
+    k0, k1 = _key_words(key, ())
+    return _stack_words(*threefry2x32(k0, k1, sh.full((), 0, dtypes.uint32), data))
+
+
+def _check_key(name: str, key: Any, batched: bool = False) -> Any:
+    key = ensure_array(key)
+    aval = get_aval(key)
+    if aval.dtype != dtypes.uint32 or aval.ndim == 0 or aval.shape[-1] != 2:
+        raise PRNGKeyError(
+            f"{name} requires a PRNG key (a uint32 array of shape (2,), from "
+            f"core.random.key(seed)), got {aval.str_short()}."
+        )
+    if not batched and aval.shape != (2,):
+        raise PRNGKeyError(
+            f"{name} accepts a single key of shape (2,), but was given a key array of shape "
+            f"{aval.shape}; use vmap for batching (e.g. vmap(lambda k: {name}(k, ...))(keys))."
+        )
+    return key
+
+
+def _key_words(key: Any, shape: tuple[int, ...]) -> tuple[Any, Any]:
+    """The two uint32 words of a key, broadcast to `shape`."""
+    words = [sh.reshape(ix.slice(key, (i,), (i + 1,)), ()) for i in (0, 1)]
+    return tuple(sh.broadcast_in_dim(w, shape, ()) for w in words)
+
+
+def _hash_counters(key: Any, shape: tuple[int, ...]) -> list[Any]:
+    """threefry2x32 of the row-major counters 0..size-1 of `shape` (hi word, lo word)."""
+    size = math.prod(shape)
+    if size >= 2**32:
+        raise RandomArgumentError(
+            f"random arrays of 2**32 or more elements are unsupported: {shape}"
+        )
+    hi = sh.full(shape, 0, dtypes.uint32)
+    lo = sh.reshape(sh.iota(dtypes.uint32, (size,)), shape)
+    return threefry2x32(*_key_words(key, shape), hi, lo)
+
+
+def _stack_words(w0: Any, w1: Any) -> Any:
+    shape = get_aval(w0).shape
+    return ix.concatenate([sh.reshape(w, (*shape, 1)) for w in (w0, w1)], len(shape))
+
+
+def _split_keys(key: Any, num: int = 2) -> list[Any]:
+    """`split(key, num)` as a list of `num` keys."""
+    keys = split(key, num)
+    return [sh.reshape(ix.slice(keys, (i, 0), (i + 1, 2)), (2,)) for i in range(num)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Bits and argument checks
+
+
+def bits(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
+    """Uniform random bits as unsigned integers (uint32 by default; uint64 with x64).
+
+    Args:
+      key: a PRNG key.
+      shape: the result shape.
+      dtype: uint8, uint16, uint32 or uint64.
+
+    Returns:
+      An array of `shape` and `dtype`.
+    """
+    key = _check_key("bits", key)
+    dt = _dtype_arg("bits", dtype, "u")
+    return _random_bits(key, dt.itemsize * 8, _shape(shape))
+
+
+def _random_bits(key: Any, bit_width: int, shape: tuple[int, ...]) -> Any:
+    y0, y1 = _hash_counters(key, shape)
+    dt = _UINT[bit_width]
+    if bit_width == 64:
+        hi, lo = (sh.convert_element_type(y, dt) for y in (y0, y1))
+        return ew.bitwise_or(ew.shift_left(hi, 32), lo)
+    return sh.convert_element_type(ew.bitwise_xor(y0, y1), dt)
+
+
+def _shape(shape: Any) -> tuple[int, ...]:
+    if isinstance(shape, (int, np.integer)):
+        shape = (shape,)
+    try:
+        out = tuple(operator.index(d) for d in shape)
+    except TypeError:
+        raise ShapeError(f"a shape must be a sequence of ints, got {shape!r}") from None
+    if any(d < 0 for d in out):
+        raise ShapeError(f"a shape must have non-negative dimensions, got {out}")
+    return out
+
+
+def _sample_shape(shape: Any, *params: Any) -> tuple[int, ...]:
+    """`shape`, or the broadcast of the parameters' shapes when `shape` is None."""
+    if shape is None:
+        return broadcast_shapes(*(get_aval(ensure_array(p)).shape for p in params))
+    return _shape(shape)
+
+
+# The dtype kinds a sampler's `dtype` argument may take: their default and name in errors.
+_DTYPE_KINDS = {
+    "f": (dtypes.default_float, "a float"),
+    "iu": (dtypes.default_int, "an int"),
+    "u": (dtypes.default_uint, "an unsigned int"),
+}
+
+
+def _dtype_arg(name: str, dtype: Any, kind: str = "f") -> np.dtype:
+    """The `dtype` argument of sampler `name`, checked to be of `kind` (default if None)."""
+    default, what = _DTYPE_KINDS[kind]
+    dt = default() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    if dtypes.kind(dt) not in kind:
+        raise RandomArgumentError(f"dtype argument to `{name}` must be {what} dtype, got {dt}")
+    return dt
+
+
+def _setup(name: str, key: Any, shape: Any, dtype: Any, *params: Any) -> tuple[Any, ...]:
+    """The arguments of float sampler `name`: its checked key, its sample shape (`shape`, or
+    the broadcast of `params`' shapes when None), its dtype and `params` broadcast to the shape."""
+    key = _check_key(name, key)
+    dtype = _dtype_arg(name, dtype)
+    shape = _sample_shape(shape, *params) if params else _shape(shape)
+    return (key, shape, dtype, *(_param(p, dtype, shape, name) for p in params))
+
+
+def _param(x: Any, dtype: np.dtype, shape: tuple[int, ...], name: str) -> Any:
+    """A distribution parameter converted to `dtype` and broadcast to the sample shape."""
+    x = sh.convert_element_type(ensure_array(x), dtype)
+    pshape = get_aval(x).shape
+    if broadcast_shapes(shape, pshape) != shape:
+        raise ShapeError(
+            f"{name} parameter shapes must be broadcast-compatible with shape argument, and the "
+            f"result of broadcasting the shapes must equal the shape argument, but got "
+            f"parameter shape {pshape} for shape argument {shape}."
+        )
+    return broadcast_to(x, shape)
+
+
+# ---------------------------------------------------------------------------------------------
+# Continuous distributions
+
+
+def uniform(
+    key: Any, shape: Sequence[int] = (), dtype: Any = None, minval: Any = 0.0, maxval: Any = 1.0
+) -> Any:
+    """Uniform floats in `[minval, maxval)`.
+
+    Args:
+      key: a PRNG key.
+      shape: the result shape.
+      dtype: a float dtype (float32 by default, float64 with x64).
+      minval: inclusive lower bound, broadcast-compatible with `shape`.
+      maxval: exclusive upper bound, broadcast-compatible with `shape`.
+
+    Returns:
+      An array of `shape` and `dtype`.
+    """
+    return _uniform(*_setup("uniform", key, shape, dtype), minval, maxval)
+
+
+def _uniform(key: Any, shape: tuple[int, ...], dtype: np.dtype, minval: Any, maxval: Any) -> Any:
+    # Random mantissa bits under the exponent of 1.0 give a float in [1, 2); minus 1 is [0, 1).
+    minval = _param(minval, dtype, shape, "uniform")
+    maxval = _param(maxval, dtype, shape, "uniform")
+    # Like JAX, types with fewer than 8 mantissa bits (bfloat16) draw 8 random bits, not 16.
+    finfo = dtypes.finfo(dtype)
+    nbits = finfo.bits
+    rng_bits = 8 if finfo.nmant < 8 else nbits
+    uint = _UINT[nbits]
+    raw = _random_bits(key, rng_bits, shape)
+    if rng_bits != nbits:
+        raw = sh.convert_element_type(raw, uint)
+    one_bits = int(np.array(1.0, dtype).view(uint))
+    float_bits = ew.bitwise_or(ew.shift_right_logical(raw, rng_bits - finfo.nmant), one_bits)
+    floats = ew.sub(bitcast_convert_type(float_bits, dtype), 1.0)
+    if finfo.nmant < 16:  # float16/bfloat16: XLA rounds each step in the narrow type
+        return ew.max(minval, ew.add(ew.mul(floats, ew.sub(maxval, minval)), minval))
+    return ew.max(minval, _fma(floats, ew.sub(maxval, minval), minval))
+
+
+def _fma(a: Any, b: Any, c: Any) -> Any:
+    """`a * b + c` rounded once, as XLA's CPU back end computes it (it contracts the multiply
+    and add of `uniform`'s affine map into an FMA instruction): Dekker's exact product
+    `a * b = p + e` and Knuth's exact sum `p + c = s + t`, then `s + (t + e)`.
+
+    Every product here is exact by construction, so compilers contracting multiply-adds leave
+    the result unchanged; it equals the fused result except in double-rounding cases (never
+    seen on 230,000 JAX draws)."""
+    nmant = dtypes.finfo(get_aval(a).dtype).nmant
+    factor = float(2 ** ((nmant + 2) // 2) + 1)  # Veltkamp's splitter: halves of the mantissa
+
+    def split(x):
+        t = ew.mul(ew.full_like(x, factor), x)
+        hi = ew.sub(t, ew.sub(t, x))
+        return hi, ew.sub(x, hi)
+
+    p = ew.mul(a, b)
+    (ah, al), (bh, bl) = split(a), split(b)
+    e = ew.add(ew.sub(ew.mul(ah, bh), p), ew.mul(ah, bl))
+    e = ew.add(ew.add(e, ew.mul(al, bh)), ew.mul(al, bl))
+    s = ew.add(p, c)
+    bb = ew.sub(s, p)
+    t = ew.add(ew.sub(p, ew.sub(s, bb)), ew.sub(c, bb))
+    return ew.add(s, ew.add(t, e))
+
+
+def normal(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
+    """Standard normal floats: `sqrt(2) * erf_inv(u)` with `u` uniform in `(-1, 1)`.
+
+    Args:
+      key: a PRNG key.
+      shape: the result shape.
+      dtype: a float dtype (float32 by default).
+
+    Returns:
+      An array of `shape` and `dtype`.
+    """
+    return _normal(*_setup("normal", key, shape, dtype))
+
+
+def _normal(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    lo = np.nextafter(np.array(-1.0, dtype), np.array(0.0, dtype))
+    u = _uniform(key, shape, dtype, lo, 1.0)
+    return ew.mul(_erf_inv(u), float(np.sqrt(2).astype(dtype)))
+
+
+# XLA's float32 erf_inv (Giles' polynomial in w = -log1p(-x*x)), which JAX's samplers go through.
+_ERF_INV_SMALL = (
+    2.81022636e-08,
+    3.43273939e-07,
+    -3.5233877e-06,
+    -4.39150654e-06,
+    0.00021858087,
+    -0.00125372503,
+    -0.00417768164,
+    0.246640727,
+    1.50140941,
+)
+_ERF_INV_LARGE = (
+    -0.000200214257,
+    0.000100950558,
+    0.00134934322,
+    -0.00367342844,
+    0.00573950773,
+    -0.0076224613,
+    0.00943887047,
+    1.00167406,
+    2.83297682,
+)
+
+
+def _erf_inv(x: Any) -> Any:
+    """erf_inv as XLA computes it for float32 (bit-exact with JAX up to FMA contraction and
+    log1p rounding, within 2 ulp); the `erf_inv` primitive for other dtypes."""
+    if get_aval(x).dtype != dtypes.float32:
+        return ew.erf_inv(x)
+    w = ew.neg(ew.log1p(ew.neg(ew.mul(x, x))))
+    small = ew.lt(w, 5.0)
+    w = ew.select_n(small, ew.sub(ew.sqrt(w), 3.0), ew.sub(w, 2.5))
+    p = ew.select_n(small, ew.full_like(x, _ERF_INV_LARGE[0]), ew.full_like(x, _ERF_INV_SMALL[0]))
+    for lo, hi in zip(_ERF_INV_SMALL[1:], _ERF_INV_LARGE[1:]):
+        p = ew.add(ew.select_n(small, ew.full_like(x, hi), ew.full_like(x, lo)), ew.mul(p, w))
+    edge = ew.eq(ew.abs(x), 1.0)
+    return ew.select_n(edge, ew.mul(p, x), ew.mul(x, float(np.finfo(np.float32).max)))
+
+
+def truncated_normal(
+    key: Any, lower: Any, upper: Any, shape: Sequence[int] | None = None, dtype: Any = None
+) -> Any:
+    """Standard normal floats truncated to the open interval `(lower, upper)`.
+
+    Args:
+      key: a PRNG key.
+      lower: lower bound(s), broadcast-compatible with `shape`.
+      upper: upper bound(s), broadcast-compatible with `shape`.
+      shape: the result shape (default: the broadcast of the bounds' shapes).
+      dtype: a float dtype (float32 by default).
+
+    Returns:
+      An array of `shape` and `dtype`.
+    """
+    key, shape, dtype, lower, upper = _setup("truncated_normal", key, shape, dtype, lower, upper)
+    sqrt2 = float(np.sqrt(2).astype(dtype))
+    a = ew.erf(ew.div(lower, sqrt2))
+    b = ew.erf(ew.div(upper, sqrt2))
+    out = ew.mul(_erf_inv(_uniform(key, shape, dtype, a, b)), sqrt2)
+    # Keep rounding (or u == a) from landing on or outside the bounds.
+    lo = _nextafter(ew.stop_gradient_prim(lower), up=True)
+    hi = _nextafter(ew.stop_gradient_prim(upper), up=False)
+    return ew.min(ew.max(out, lo), hi)
+
+
+def _nextafter(x: Any, up: bool) -> Any:
+    """The next float after `x` towards +inf (`up`) or -inf, from its bit pattern."""
+    dt = get_aval(x).dtype
+    uint = _UINT[dt.itemsize * 8]
+    b = bitcast_convert_type(x, uint)
+    zero = ew.full_like(x, 0.0)
+    away = ew.gt(x, zero) if up else ew.lt(x, zero)  # moving away from zero: magnitude + 1
+    stepped = ew.select_n(away, ew.sub(b, 1), ew.add(b, 1))
+    tiniest = int(np.array(dtypes.finfo(dt).smallest_subnormal * (1 if up else -1), dt).view(uint))
+    stepped = ew.select_n(ew.eq(x, zero), stepped, ew.full_like(b, tiniest))
+    limit = ew.full_like(x, np.inf if up else -np.inf)
+    fixed = ew.bitwise_or(ew.eq(x, limit), ew.ne(x, x))  # +-inf towards itself, NaN
+    return ew.select_n(fixed, bitcast_convert_type(stepped, dt), x)
+
+
+def gumbel(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
+    """Standard Gumbel floats: `-log(-log(u))` with `u` uniform in `[tiny, 1)`."""
+    return _gumbel(*_setup("gumbel", key, shape, dtype))
+
+
+def _gumbel(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    u = _uniform(key, shape, dtype, float(dtypes.finfo(dtype).tiny), 1.0)
+    return ew.neg(ew.log(ew.neg(ew.log(u))))
+
+
+def exponential(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
+    """Standard exponential floats: `-log1p(-u)`."""
+    key, shape, dtype = _setup("exponential", key, shape, dtype)
+    u = _uniform(key, shape, dtype, 0.0, 1.0)
+    return ew.neg(ew.log1p(ew.neg(u)))
+
+
+def laplace(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
+    """Standard Laplace floats: `sign(u) * log1p(-|u|)` with `u` uniform in `(-1, 1)`."""
+    key, shape, dtype = _setup("laplace", key, shape, dtype)
+    u = _uniform(key, shape, dtype, -1.0 + float(dtypes.finfo(dtype).epsneg), 1.0)
+    return ew.mul(ew.sign(u), ew.log1p(ew.neg(ew.abs(u))))
+
+
+def logistic(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
+    """Standard logistic floats: `log(u) - log1p(-u)`."""
+    key, shape, dtype = _setup("logistic", key, shape, dtype)
+    u = _uniform(key, shape, dtype, float(dtypes.finfo(dtype).tiny), 1.0)
+    return ew.sub(ew.log(u), ew.log1p(ew.neg(u)))
+
+
+def multivariate_normal(
+    key: Any,
+    mean: Any,
+    cov: Any,
+    shape: Sequence[int] | None = None,
+    dtype: Any = None,
+    method: str = "cholesky",
+) -> Any:
+    """Multivariate normal samples `mean + factor @ z`, with `factor @ factor.T = cov`.
+
+    Args:
+      key: a PRNG key.
+      mean: mean vectors, shape `(..., n)`.
+      cov: positive-definite covariances, shape `(..., n, n)` (may be traced).
+      shape: the batch shape (default: the broadcast of the batch shapes of mean and cov).
+      dtype: a float dtype (default: mean's, promoted to float).
+      method: the factorization of `cov`: "cholesky" (default), "eigh" or "svd", as JAX.
+
+    Returns:
+      An array of shape `shape + (n,)`.
+    """
+    key = _check_key("multivariate_normal", key)
+    if method not in ("svd", "eigh", "cholesky"):
+        raise ValueError("method must be one of {'svd', 'eigh', 'cholesky'}")
+    mean = ensure_array(mean)
+    dt = get_aval(mean).dtype
+    dtype = _dtype_arg(
+        "multivariate_normal", dt if dtypes.kind(dt) == "f" and dtype is None else dtype
+    )
+    mean = sh.convert_element_type(mean, dtype)
+    cov = sh.convert_element_type(ensure_array(cov), dtype)
+    mshape, cshape = get_aval(mean).shape, get_aval(cov).shape
+    if not mshape or len(cshape) < 2 or cshape[-2:] != (mshape[-1], mshape[-1]):
+        raise ShapeError(
+            f"multivariate_normal requires mean.shape == (..., n) and cov.shape == (..., n, n), "
+            f"got {mshape} and {cshape}"
+        )
+    shape = broadcast_shapes(mshape[:-1], cshape[:-2]) if shape is None else _shape(shape)
+    if method == "svd":
+        u, s, _ = jnp.linalg.svd(cov)
+        factor = u * jnp.sqrt(s[..., None, :])
+    elif method == "eigh":
+        w, v = jnp.linalg.eigh(cov)
+        factor = v * jnp.sqrt(w[..., None, :])
+    else:
+        factor = jnp.linalg.cholesky(cov)
+    z = _normal(key, (*shape, mshape[-1]), dtype)
+    return mean + jnp.einsum("...ij,...j->...i", factor, z)
+
+
+def orthogonal(
+    key: Any, n: int, shape: Sequence[int] = (), dtype: Any = None, m: int | None = None
+) -> Any:
+    """A random orthogonal `n x m` matrix (Haar measure), by QR of a normal matrix.
+
+    Args:
+      key: a PRNG key.
+      n: rows.
+      shape: leading batch shape.
+      dtype: a float dtype (float32 by default).
+      m: columns (default `n`).
+
+    Returns:
+      An array of shape `shape + (n, m)`.
+    """
+    key, shape, dtype = _setup("orthogonal", key, shape, dtype)
+    m = n if m is None else int(m)
+    n = int(n)
+    q, r = jnp.linalg.qr(_normal(key, (*shape, max(n, m), min(n, m)), dtype))
+    x = q * jnp.expand_dims(jnp.sign(jnp.diagonal(r, 0, -2, -1)), -2)
+    return jnp.swapaxes(x, -1, -2) if n < m else x
+
+
+# ---------------------------------------------------------------------------------------------
+# Discrete distributions
+
+
+def bernoulli(key: Any, p: Any = 0.5, shape: Sequence[int] | None = None) -> Any:
+    """Booleans that are True with probability `p`: `uniform(key, shape, dtype(p)) < p`.
+
+    Args:
+      key: a PRNG key.
+      p: probabilities (a float or float array), broadcast-compatible with `shape`.
+      shape: the result shape (default `p`'s shape).
+
+    Returns:
+      A bool array of `shape`.
+    """
+    key = _check_key("bernoulli", key)
+    p = ensure_array(p)
+    dtype = get_aval(p).dtype
+    if dtypes.kind(dtype) != "f":
+        raise RandomArgumentError(
+            f"bernoulli probability `p` must have a floating dtype, got {dtype}."
+        )
+    shape = _sample_shape(shape, p)
+    p = _param(p, dtype, shape, "bernoulli")
+    return ew.lt(_uniform(key, shape, dtype, 0.0, 1.0), p)
+
+
+def rademacher(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
+    """-1 or +1 with equal probability (int32 by default)."""
+    key = _check_key("rademacher", key)
+    dtype = dtypes.default_int() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    b = sh.convert_element_type(bernoulli(key, 0.5, _shape(shape)), dtype)
+    return ew.sub(ew.mul(b, 2), 1)
+
+
+def randint(key: Any, shape: Sequence[int], minval: Any, maxval: Any, dtype: Any = None) -> Any:
+    """Uniform integers in `[minval, maxval)` (JAX's two-word modulus method).
+
+    Args:
+      key: a PRNG key.
+      shape: the result shape.
+      minval: inclusive lower bound(s), broadcast-compatible with `shape`.
+      maxval: exclusive upper bound(s); `maxval <= minval` gives `minval`.
+      dtype: an integer dtype (int32 by default, int64 with x64).
+
+    Returns:
+      An array of `shape` and `dtype`.
+    """
+    key = _check_key("randint", key)
+    dtype = dtypes.default_int() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    if dtype.kind not in "iu":
+        raise RandomArgumentError(f"randint only accepts integer dtypes, got {dtype}")
+    shape = _shape(shape)
+    info = np.iinfo(dtype)
+    if info.bits >= 32:
+        return _randint(key, shape, minval, maxval, dtype)
+    # Narrow types sample in int32 (less bias), then cast.
+    i32 = dtypes.int32
+    lo = clip(_as_int(minval, i32), int(info.min), int(info.max))
+    hi = clip(_as_int(maxval, i32), int(info.min), int(info.max) + 1)
+    return sh.convert_element_type(_randint(key, shape, lo, hi, i32), dtype)
+
+
+def _as_int(x: Any, dtype: np.dtype) -> Any:
+    x = ensure_array(x)
+    return sh.convert_element_type(x, dtype)
+
+
+def _clip_convert(x: Any, dtype: np.dtype) -> Any:
+    """Converts an integer array to `dtype`, saturating instead of wrapping."""
+    src = np.iinfo(get_aval(x).dtype)
+    dst = np.iinfo(dtype)
+    lo, hi = max(int(src.min), int(dst.min)), min(int(src.max), int(dst.max))
+    return sh.convert_element_type(clip(x, lo, hi), dtype)
+
+
+def _randint(key: Any, shape: tuple[int, ...], minval: Any, maxval: Any, dtype: np.dtype) -> Any:
+    minval, maxval = ensure_array(minval), ensure_array(maxval)
+    for bound in (minval, maxval):
+        if broadcast_shapes(shape, get_aval(bound).shape) != shape:
+            raise ShapeError(
+                f"randint parameter shapes must be broadcast-compatible with shape argument, but "
+                f"got parameter shape {get_aval(bound).shape} for shape argument {shape}."
+            )
+    default_int = dtypes.default_int()
+    if get_aval(minval).dtype.kind not in "iu":
+        minval = sh.convert_element_type(minval, default_int)
+    if get_aval(maxval).dtype.kind not in "iu":
+        maxval = sh.convert_element_type(maxval, default_int)
+    # maxval above the dtype's range (e.g. 256 for uint8) widens the span by one.
+    top = _clip_convert(Array(np.array(np.iinfo(dtype).max, dtype)), get_aval(maxval).dtype)
+    out_of_range = broadcast_to(greater(maxval, top), shape)
+    minval = broadcast_to(_clip_convert(minval, dtype), shape)
+    maxval = broadcast_to(_clip_convert(maxval, dtype), shape)
+
+    nbits = np.iinfo(dtype).bits
+    k1, k2 = _split_keys(key)
+    higher, lower = _random_bits(k1, nbits, shape), _random_bits(k2, nbits, shape)
+    unsigned = _UINT[nbits]
+    span = sh.convert_element_type(ew.sub(maxval, minval), unsigned)
+    empty = ew.le(maxval, minval)
+    span = ew.select_n(empty, span, ew.full_like(span, 1))
+    span = ew.select_n(ew.bitwise_and(out_of_range, ew.bitwise_not(empty)), span, ew.add(span, 1))
+    # (hi * 2**nbits + lo) % span without overflow: 2**nbits % span == (2**(nbits/2) % span)**2.
+    mult = ew.rem(ew.full_like(span, 2 ** (nbits // 2)), span)
+    mult = ew.rem(ew.mul(mult, mult), span)
+    offset = ew.add(ew.mul(ew.rem(higher, span), mult), ew.rem(lower, span))
+    offset = ew.rem(offset, span)
+    return ew.add(minval, sh.convert_element_type(offset, dtype))
+
+
+def categorical(key: Any, logits: Any, axis: int = -1, shape: Sequence[int] | None = None) -> Any:
+    """Samples category indices from unnormalized log-probabilities (Gumbel-max).
+
+    Args:
+      key: a PRNG key.
+      logits: log-probabilities (up to a constant) along `axis`.
+      axis: the category axis.
+      shape: the result shape; must end with the batch shape (logits' shape without `axis`).
+
+    Returns:
+      int32 indices of `shape`.
+    """
+    key = _check_key("categorical", key)
+    logits = ensure_array(logits)
+    lshape = get_aval(logits).shape
+    ndim = len(lshape)
+    axis = canonicalize_axis(axis, ndim)
+    batch_shape = lshape[:axis] + lshape[axis + 1 :]
+    shape = batch_shape if shape is None else _shape(shape)
+    if broadcast_shapes(shape, batch_shape) != shape:
+        raise ShapeError(
+            f"categorical shape {shape} must end with the logits' batch shape {batch_shape}"
+        )
+    prefix = shape[: len(shape) - len(batch_shape)]
+    sample_shape = (
+        *prefix,
+        *shape[len(prefix) : axis + len(prefix)],
+        lshape[axis],
+        *shape[axis + len(prefix) :],
+    )
+    dtype = get_aval(logits).dtype
+    if dtypes.kind(dtype) != "f":
+        dtype = dtypes.default_float()
+        logits = sh.convert_element_type(logits, dtype)
+    g = _gumbel(key, sample_shape, dtype)
+    dims = tuple(range(len(prefix), len(sample_shape)))
+    return argmax(
+        ew.add(g, sh.broadcast_in_dim(logits, sample_shape, dims)), axis=axis + len(prefix)
+    )
+
+
+def permutation(key: Any, x: Any, axis: int = 0, independent: bool = False) -> Any:
+    """A random permutation of `arange(x)` (int `x`) or of `x` along `axis`.
+
+    Like JAX, this sorts by fresh 32-bit random keys in `ceil(3 ln(n) / ln(2**32 - 1))` rounds
+    (not Fisher-Yates), so results match `jax.random.permutation`.
+
+    Args:
+      key: a PRNG key.
+      x: an int, or an array to shuffle.
+      axis: the axis to shuffle along.
+      independent: shuffle each slice along `axis` independently.
+
+    Returns:
+      The permuted array.
+    """
+    key = _check_key("permutation", key)
+    if _ndim(x) == 0:
+        if not isinstance(x, (int, np.integer)) and get_aval(x).dtype.kind not in "iu":
+            raise RandomArgumentError("x must be an integer or at least 1-dimensional")
+        n = int(x)
+        return _shuffle(key, sh.iota(dtypes.default_int(), (n,)), 0, True)
+    x = ensure_array(x)
+    axis = canonicalize_axis(axis, get_aval(x).ndim)
+    return _shuffle(key, x, axis, independent or get_aval(x).ndim == 1)
+
+
+def _ndim(x: Any) -> int:
+    aval = getattr(x, "aval", None)
+    return np.ndim(x) if aval is None else aval.ndim
+
+
+def _shuffle(key: Any, x: Any, axis: int, independent: bool) -> Any:
+    # Not independent: every slice gets the permutation of arange(n), by sorting on keys of
+    # shape (n,) broadcast along the other axes (the same as JAX's take of a shuffled arange).
+    shape = get_aval(x).shape
+    n = shape[axis]
+    size = math.prod(shape) if independent else n
+    rounds = int(np.ceil(3 * np.log(max(1, size)) / np.log(np.iinfo(np.uint32).max)))
+    for _ in range(rounds):
+        key, subkey = _split_keys(key)
+        if independent:
+            sort_keys = _random_bits(subkey, 32, shape)
+        else:
+            sort_keys = sh.broadcast_in_dim(_random_bits(subkey, 32, (n,)), shape, (axis,))
+        _, x = sorting.sort_key_val(sort_keys, x, axis)
+    return x
+
+
+def choice(
+    key: Any, a: Any, shape: Sequence[int] = (), replace: bool = True, p: Any = None, axis: int = 0
+) -> Any:
+    """Random samples from `arange(a)` (int `a`) or from the slices of `a` along `axis`.
+
+    Args:
+      key: a PRNG key.
+      a: an int, or an array to sample from.
+      shape: the sample shape.
+      replace: sample with replacement.
+      p: probabilities of each entry (1-D, length `a` or `a.shape[axis]`); uniform if None.
+      axis: the axis of `a` to sample along.
+
+    Returns:
+      `shape` samples (for an array `a`: `a.shape[:axis] + shape + a.shape[axis+1:]`).
+    """
+    key = _check_key("choice", key)
+    if not isinstance(shape, Sequence):
+        raise ShapeError(f"shape argument of choice must be a sequence, got {shape}")
+    shape = _shape(shape)
+    scalar = _ndim(a) == 0
+    arr = None if scalar else ensure_array(a)
+    if scalar:
+        n_inputs = int(a)
+    else:
+        axis = canonicalize_axis(axis, get_aval(arr).ndim)
+        n_inputs = get_aval(arr).shape[axis]
+    n_draws = math.prod(shape)
+    out_dtype = dtypes.default_int() if scalar else get_aval(arr).dtype
+    if n_draws == 0:
+        return sh.full(shape, 0, out_dtype)
+    if n_inputs <= 0:
+        raise RandomArgumentError("a must be greater than 0 unless no samples are taken")
+    if not replace and n_draws > n_inputs:
+        raise RandomArgumentError(
+            f"Cannot take a larger sample (size {n_draws}) than population (size {n_inputs}) "
+            "when 'replace=False'"
+        )
+    if p is None and not replace:
+        perm = permutation(key, n_inputs if scalar else arr, axis)
+        ashape = get_aval(perm).shape
+        result = ix.slice_in_dim(perm, 0, n_draws, axis=axis)
+        out_shape = shape if scalar else (*ashape[:axis], *shape, *ashape[axis + 1 :])
+        return sh.reshape(result, out_shape)
+    if p is None:
+        ind = randint(key, shape, 0, n_inputs)
+    else:
+        p = ensure_array(p)
+        if dtypes.kind(get_aval(p).dtype) != "f":
+            p = sh.convert_element_type(p, dtypes.default_float())
+        if get_aval(p).shape != (n_inputs,):
+            raise ShapeError(
+                "p must be None or a 1D vector with the same size as a.shape[axis]. "
+                f"p has shape {get_aval(p).shape} and a.shape[axis] is {n_inputs}."
+            )
+        ind = _choice_p(key, p, shape, n_draws, replace)
+    if scalar:
+        return ind
+    return _take(arr, ind, axis)
+
+
+def _choice_p(key: Any, p: Any, shape: tuple[int, ...], n_draws: int, replace: bool) -> Any:
+    dtype = get_aval(p).dtype
+    n = get_aval(p).shape[0]
+    if replace:
+        # searchsorted(cumsum(p), r): the number of cumulative sums below r.
+        cuml = sorting.cumsum(p, 0)
+        total = sh.reshape(ix.slice(cuml, (n - 1,), (n,)), ())
+        u = _uniform(key, shape, dtype, 0.0, 1.0)
+        r = ew.mul(sh.broadcast_in_dim(total, shape, ()), ew.sub(1.0, u))
+        below = ew.lt(
+            sh.broadcast_in_dim(cuml, (*shape, n), (len(shape),)),
+            sh.broadcast_in_dim(r, (*shape, n), tuple(range(len(shape)))),
+        )
+        counts = red.reduce_sum(sh.convert_element_type(below, dtypes.default_int()), (len(shape),))
+        return counts
+    # Gumbel top-k: the k largest of gumbel + log(p) are a sample without replacement.
+    g = ew.add(_gumbel(key, (n,), dtype), ew.log(p))
+    _, ind = sorting.top_k(g, n_draws)
+    return sh.reshape(sh.convert_element_type(ind, dtypes.default_int()), shape)
+
+
+def _take(arr: Any, ind: Any, axis: int) -> Any:
+    """`arr` indexed along `axis` by in-bounds `ind` (result dims of `ind` replace `axis`)."""
+    ishape = get_aval(ind).shape
+    out = gather(arr, sh.reshape(ind, (*ishape, 1)), (axis,))
+    # gather puts the index dims first; move them to `axis`.
+    k = len(ishape)
+    rest = get_aval(arr).ndim - 1
+    perm = (*range(k, k + axis), *range(k), *range(k + axis, k + rest))
+    return sh.transpose(out, perm)
