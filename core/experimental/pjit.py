@@ -1,5 +1,5 @@
 """`core.experimental.pjit` (`jax.experimental.pjit`): `pjit` is `jit` with positional
-`in_shardings`/`out_shardings` (`core.jit.sharded`), kept for older programs."""
+`in_shardings`/`out_shardings` (`core.jit.api.ShardedJitted`), kept for older programs."""
 
 from __future__ import annotations
 

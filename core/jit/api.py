@@ -50,10 +50,11 @@ from core.interpreters import batching
 from core.interpreters.partial_eval import trace_to_closed_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
 from core.jit import call_path, dispatch
-from core.jit.call_path import concrete_inputs as _concrete_inputs  # pmap, profiler use it
-from core.jit.call_path import leaf_key, reraise_signal, ticks
 from core.jit.errors import NumpyFallbackWarning, UnsupportedDTypeError
+from core.jit.kernel_call import concrete_inputs as _concrete_inputs  # pmap uses it
+from core.jit.kernel_call import leaf_key, reraise_signal, ticks
 from core.jit.stages import Lowered, Traced
+from core.named_sharding import place
 from core.primitive import Primitive
 from core.prims.control_flow import common as _derived_jaxprs  # memo
 from core.prims.control_flow.common import (  # they split control-flow bodies too
@@ -275,7 +276,7 @@ class _Entry:
         self.out_tree = out_tree
         self.exe = None
         self.const_vals = None
-        self.used = 0  # when last called (`call_path.ticks`): the least recently used is evicted
+        self.used = 0  # when last called (`kernel_call.ticks`): the least recently used is evicted
         self.cost = 0.0  # estimated microseconds of a run (`dispatch.estimate_us`), once compiled
         self.ordered = False  # has side effects: queued behind calls in flight (`dispatch`)
 
@@ -609,6 +610,33 @@ def _explain(key: tuple, old_keys: list[tuple]) -> str:
     return "; ".join(best) or "(identical key)"
 
 
+class ShardedJitted(Jitted):
+    """A `Jitted` whose dynamic positional arguments are placed by `in_shardings` (one
+    sharding, or a tree prefix of them) and whose outputs are placed by `out_shardings`.
+
+    numbax computes a jitted function on one thread, so shardings do not split the program; as
+    in JAX they are checked against the arrays (unknown mesh axes, rank, sizes not divisible)
+    and the results carry `out_shardings` (`y.sharding`). The wrapper costs one placement per
+    call and is only used when shardings are given; plain `jit` keeps its fast path."""
+
+    def __init__(self, *args: Any, in_shardings: Any, out_shardings: Any) -> None:
+        super().__init__(*args)
+        self._in_shardings = in_shardings
+        self._out_shardings = out_shardings
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self._in_shardings is not None:
+            dynamic = [i for i in range(len(args)) if i not in self._static_argnums]
+            placed = place(tuple(args[i] for i in dynamic), self._in_shardings, "jit in_shardings")
+            args = list(args)
+            for i, value in zip(dynamic, placed):
+                args[i] = value
+        out = super().__call__(*args, **kwargs)
+        if self._out_shardings is None:
+            return out
+        return place(out, self._out_shardings, "jit out_shardings")
+
+
 def jit(
     fun: Callable | None = None,
     *,
@@ -661,7 +689,7 @@ def jit(
       backend: "numba" (default, `config.jit_backend`) or "python" (numpy, for debugging).
       inline: accepted for compatibility (ignored).
       in_shardings: shardings the positional (non-static) arguments are placed by: one, or a
-        tree prefix of them (`core.jit.sharded`; checked as in JAX, no data moves).
+        tree prefix of them (`ShardedJitted`; checked as in JAX, no data moves).
       out_shardings: shardings the outputs are placed by (recorded as `y.sharding`).
       abstracted_axes: accepted for compatibility (shapes are always concrete here).
       compiler_options: accepted for compatibility (XLA's options; numba has none of them).
@@ -689,8 +717,6 @@ def jit(
         )
         if in_shardings is None and out_shardings is None:
             return Jitted(*args)
-        from core.jit.sharded import ShardedJitted
-
         return ShardedJitted(*args, in_shardings=in_shardings, out_shardings=out_shardings)
 
     return wrap if fun is None else wrap(fun)

@@ -48,8 +48,8 @@ from core.backends.numba.source import (
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var
 from core.jit import disk_cache, fusion, malloc, simplify
 from core.jit.buffers import Buffers
-from core.jit.call_path import as_c
 from core.jit.errors import UnsupportedDTypeError
+from core.jit.kernel_call import as_c
 from core.jit.loops import LoopNest, Value
 from core.prims import elementwise as ew
 from core.prims import shapes

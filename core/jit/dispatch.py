@@ -48,7 +48,7 @@ from core.config import config
 from core.device_worker import current_device
 from core.devices import default_device
 from core.ir import ClosedJaxpr, Jaxpr
-from core.jit import call_path, threads
+from core.jit import kernel_call, threads
 from core.pending import PendingArray, Task
 from core.profiler.cost import equation_cost
 from core.sharding import SingleDeviceSharding
@@ -154,7 +154,7 @@ def _run(task: Task, kernel: Any, fill: Any, outs: list, vals: list) -> None:
     another device), runs the kernel and gives the outputs their values."""
     try:
         vals = [v._value if isinstance(v, Array) else v for v in vals]
-        fill(outs, call_path.results(kernel, vals))
+        fill(outs, kernel_call.results(kernel, vals))
     except BaseException as err:  # kept by the task, raised where the outputs are read
         task.finish(err)
     else:
@@ -196,7 +196,7 @@ def call(jitted: Any, kernel: Any, build: Any, vals: list, args: tuple, numpy_sl
     the caller may write to them before the kernel runs), or run inline on a device's own
     thread."""
     if current_device() is not None:
-        return build(call_path.results(kernel, vals))
+        return build(kernel_call.results(kernel, vals))
     if numpy_slots:
         vals = list(vals)
         for k in numpy_slots:
@@ -222,7 +222,7 @@ def chained(jitted: Any, nargs: int, node: Any, leaves: list) -> Any:
             avals.append(x._aval)
             vals.append(x._value)
         else:
-            found, value = call_path.concrete_inputs([x])
+            found, value = kernel_call.concrete_inputs([x])
             if found is None:
                 return NOT_CHAINED
             avals += found
@@ -233,7 +233,7 @@ def chained(jitted: Any, nargs: int, node: Any, leaves: list) -> Any:
     hit = jitted._fast.get(key)
     if hit is None or config._check_floats:
         return NOT_CHAINED
-    hit[3].used = next(call_path.ticks)
+    hit[3].used = next(kernel_call.ticks)
     return submit(jitted._name(), hit[0], hit[1], vals, worker)
 
 
@@ -247,7 +247,7 @@ def chained_guarded(jitted: Any, args: tuple) -> Any:
         pending = next((x for x in items if type(x) is PendingArray), None)
         if pending is None or current_device() is not None or config._async_min_us == math.inf:
             return NOT_CHAINED
-        entry.used = next(call_path.ticks)
+        entry.used = next(kernel_call.ticks)
         for k in guard.numpy_slots:  # C-contiguous copies of the caller's buffers (see `call`)
             items[k] = np.array(items[k], order="C")
         return submit(jitted._name(), kernel, build, items, pending._pending.worker)

@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from core.jit import threads
+from core.jit import codegen, disk_cache, threads
 
 _ROOT = str(Path(__file__).resolve().parents[2])  # the directory holding the `core` package
 
@@ -150,8 +150,6 @@ def compile_in_parallel(
 
 def _serve() -> None:
     """The worker's loop: compile each request into the disk cache, reply (ok, seconds)."""
-    from core.jit import codegen, disk_cache
-
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # anything printed must not corrupt the replies
     while True:

@@ -29,7 +29,7 @@ from core import tree_util
 from core.array import Array
 from core.config import config
 from core.ir import Eqn, Jaxpr, Literal
-from core.jit.api import _concrete_inputs
+from core.jit.kernel_call import concrete_inputs
 from core.profiler import hooks, kernels
 from core.profiler.cost import equation_cost
 from core.trace import EvalTrace, current_trace
@@ -148,7 +148,7 @@ def call_jitted(jitted: Any, args: tuple, kwargs: dict) -> Any:
             if compiled is not None and compiled.layout == entry.exe.layout:
                 return build(compiled(*entry.const_vals, *vals))
         entry, leaves = jitted._entry(args, kwargs)
-        avals, vals = _concrete_inputs(leaves)
+        avals, vals = concrete_inputs(leaves)
         if avals is None:
             return jitted(*args, **kwargs)
         consts = [np.asarray(c) for c in entry.consts]

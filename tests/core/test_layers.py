@@ -7,6 +7,7 @@ up a layer or a new function-level import.
 - Function-level imports inside `core` (found by `tools/import_graph.py`) may only be those of
   `function_level_imports.txt`, counted per (importing module, imported module); a count below
   its allowance fails too, asking to lower it. The goal is an empty file.
+- No import cycle inside `core`, function-level imports included (`tools/import_graph.py`).
 """
 
 import shutil
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.import_graph import scan
+from tools.import_graph import cycles, scan
 
 _ROOT = Path(__file__).resolve().parents[2]
 _ALLOWLIST = Path(__file__).with_name("function_level_imports.txt")
@@ -49,6 +50,16 @@ def test_no_new_function_level_imports():
     assert not fixed, (
         f"fewer function-level imports than allowed: {fixed}. Lower (or delete) these entries "
         "of tests/core/function_level_imports.txt."
+    )
+
+
+def test_no_import_cycles():
+    modules, imports, _ = scan(_ROOT / "core")
+    found = cycles(modules, imports)
+    assert not found, (
+        f"import cycles in core (function-level imports included): {found}. Move the shared "
+        "helper down into a module both import, or split the module (core/README.md); "
+        "`python -m tools.import_graph core --cycles` lists them."
     )
 
 
