@@ -162,12 +162,12 @@ def tap_table(outs, outm, taps, tapm, lo, dil, size, stride):
     of the operand dilated by `dil[d]` holds its element s (p = s * dil[d], 0 <= s < size[d]),
     else -1. Returns `(table, at)`."""
     nd = len(size)
-    at = np.empty(nd, np.int64)
+    at = rt.empty((nd,), np.int64)
     total = 0
     for d in range(nd):
         at[d] = total
         total += outs[d] * taps[d]
-    table = np.empty(total, np.int64)
+    table = rt.empty((total,), np.int64)
     for d in range(nd):
         for a in range(outs[d]):
             for t in range(taps[d]):
@@ -181,7 +181,7 @@ def tap_table(outs, outm, taps, tapm, lo, dil, size, stride):
 def strides_of(size, inner):
     """Row-major element strides of an array of `size` (then `inner` contiguous elements);
     returns `(strides, total)`."""
-    stride = np.empty(len(size), np.int64)
+    stride = rt.empty((len(size),), np.int64)
     acc = inner
     for d in range(len(size) - 1, -1, -1):
         stride[d] = acc

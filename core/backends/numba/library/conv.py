@@ -75,8 +75,8 @@ def im2col(x, buf, nb, first, rows, rowm, cols, colm, lo, ld, size, coff, cn, ct
     run = kl * cn
     width = touter * run
     contiguous = ld[last] == 1 and colm[last] == 1 and cn == ctot
-    a = np.zeros(nsp, np.int64)
-    t = np.zeros(max(last, 1), np.int64)
+    a = rt.full((nsp,), 0, np.int64)
+    t = rt.full((max(last, 1),), 0, np.int64)
     for b in range(nb):
         xb = (first + b) * per_item + coff
         fill(a, 0, nsp, 0)
@@ -120,7 +120,7 @@ def im2col(x, buf, nb, first, rows, rowm, cols, colm, lo, ld, size, coff, cn, ct
 def _columns(x, buf, ok, off, row0, col, width, ql, kl, cn, table, at):
     """The short-run fill of `im2col`: columns col.. col + kl * cn of rows row0.. row0 + ql,
     each along the last axis (`table[at + r * kl + k]`: where tap k of row r reads)."""
-    nothing = np.zeros(1, buf.dtype)[0]
+    nothing = rt.full((1,), 0, buf.dtype)[0]
     for k in range(kl):
         for c in range(cn):
             dst = row0 * width + col + k * cn + c
@@ -145,10 +145,10 @@ def conv_forward(x, w, out, p):
     kprod, qprod = prod(ks), prod(qs)
     width, og = kprod * i, o // groups
     chunk = step(nout, qprod * (width + og))
-    buf = np.empty(chunk * qprod * width, x.dtype)
+    buf = rt.empty((chunk * qprod * width,), x.dtype)
     grouped = groups > 1
-    tmp = np.empty(chunk * qprod * og if grouped else 0, x.dtype)
-    wg = np.empty(width * og if grouped else 0, x.dtype)
+    tmp = rt.empty((chunk * qprod * og if grouped else 0,), x.dtype)
+    wg = rt.empty((width * og if grouped else 0,), x.dtype)
     for g in range(groups):
         first = g * nout if bg else 0
         coff = g * i if fg else 0
@@ -180,9 +180,9 @@ def conv_kernel_gradient(x, w, out, p):
     size, qs, ks, ws, rd, ld, lo = _spatial(p, 4, nsp)
     kprod, width = prod(ks), prod(qs) * n
     chunk = step(c, kprod * (width + o))
-    buf = np.empty(chunk * kprod * width, x.dtype)
+    buf = rt.empty((chunk * kprod * width,), x.dtype)
     acc = view2d(out, 0, width, o)
-    tmp = np.empty(width * o if chunk < c else 0, x.dtype)
+    tmp = rt.empty((width * o if chunk < c else 0,), x.dtype)
     for s in range(0, c, chunk):
         nb = min(chunk, c - s)
         im2col(x, buf, nb, s, ks, rd, qs, ws, lo, ld, size, 0, n, n)
@@ -208,12 +208,12 @@ def conv_output_side(x, w, out, p):
     sprod, kprod, qprod = prod(size), prod(ks), prod(qs)
     width = kprod * o
     chunk = step(n, sprod * (width + c) + qprod * o)
-    buf = np.empty(chunk * sprod * width, x.dtype)
+    buf = rt.empty((chunk * sprod * width,), x.dtype)
     wm = view2d(w, 0, c, width)
     stride, _ = strides_of(size, 1)
     table, at = tap_table(qs, ws, ks, rd, lo, ld, size, stride)
-    q = np.zeros(nsp, np.int64)
-    k = np.zeros(nsp, np.int64)
+    q = rt.full((nsp,), 0, np.int64)
+    k = rt.full((nsp,), 0, np.int64)
     for s in range(0, n, chunk):
         nb = min(chunk, n - s)
         gemm(view2d(x, s * sprod * c, nb * sprod, c), wm, view2d(buf, 0, nb * sprod, width))

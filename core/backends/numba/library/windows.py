@@ -70,8 +70,8 @@ def reduce_window(x, out, p, init):
     r, inner, outs, dims, table, starts = _walk(p, 1)
     last = r - 1
     ol, kl = outs[last], dims[last]
-    o = np.zeros(r, np.int64)
-    k = np.zeros(r, np.int64)
+    o = rt.full((r,), 0, np.int64)
+    k = rt.full((r,), 0, np.int64)
     for g in range(prod(outs) // ol):
         ob = g * ol
         fill(out, ob * inner, (ob + ol) * inner, init)
@@ -121,10 +121,10 @@ def select_window(v, x, out, p, init):
     last = r - 1
     ol, kl = outs[last], dims[last]
     fill(out, 0, len(out), 0)
-    best = np.empty(ol * inner, x.dtype)
-    sel = np.empty(ol * inner, np.int64)
-    o = np.zeros(r, np.int64)
-    k = np.zeros(r, np.int64)
+    best = rt.empty((ol * inner,), x.dtype)
+    sel = rt.empty((ol * inner,), np.int64)
+    o = rt.full((r,), 0, np.int64)
+    k = rt.full((r,), 0, np.int64)
     for g in range(prod(outs) // ol):
         fill(best, 0, ol * inner, init)
         fill(sel, 0, ol * inner, -1)
