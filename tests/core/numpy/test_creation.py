@@ -1,0 +1,27 @@
+"""jnp.array of lists holding tracers: the elements are promoted with JAX's rules and stacked
+(`core.numpy._util.stack_leading`); dtypes and values as JAX 0.10 gives them (recorded)."""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+
+
+@pytest.mark.parametrize(
+    "fn, arg, want",
+    [
+        (lambda t: jnp.array([t, 1.5]), np.int32(2), np.array([2.0, 1.5], np.float32)),
+        (lambda t: jnp.array([[t, 1], [2, t]]), np.int32(3), np.array([[3, 1], [2, 3]], np.int32)),
+        (lambda t: jnp.asarray([t, 2 * t, 1.0]), np.float32(2), np.array([2, 4, 1], np.float32)),
+    ],
+)
+def test_list_of_tracers(fn, arg, want):
+    got = core.jit(fn, backend="python")(arg)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+
+
+def test_list_of_tracers_of_different_shapes_raises():
+    with pytest.raises(ValueError, match="same shape"):
+        core.jit(lambda t: jnp.array([t, jnp.ones(2)]), backend="python")(np.float32(1))
