@@ -316,11 +316,14 @@ def _after_write() -> None:
 
 
 def _cache_dirs() -> list[Path]:
-    """The directories with numbax's files: generated sources and numba's files for them
-    (plus those of the cached runtime helpers)."""
-    root = cache_dir()
-    generated = _CacheLocator.get_suitable_cache_subpath(str(root / "x.py"))
-    dirs = {root, cache_files.numba_cache_dir() / generated, *numba_cache.CACHE_PATHS}
+    """The directories with numbax's files: generated sources and numba's files for them, for
+    the cached runtime helpers and for the library functions."""
+    root, numba_dir = cache_dir(), cache_files.numba_cache_dir()
+    # numba names a source directory's cache directory after it: generated modules, and the
+    # cached helpers and library functions (known here even if this process loaded none).
+    sources = [root, *_LINKED_SOURCES]
+    subdirs = [_CacheLocator.get_suitable_cache_subpath(str(d / "x.py")) for d in sources]
+    dirs = {root, *(numba_dir / sub for sub in subdirs), *numba_cache.CACHE_PATHS}
     return [d for d in dirs if d.is_dir()]
 
 

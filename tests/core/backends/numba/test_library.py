@@ -108,7 +108,15 @@ print(json.dumps(dict(lib=library.stats(), kernels=program.stats(), out=out.toli
 """
 
 
-def _child(cache: Path) -> dict:
+_CLEAR = """
+import json
+from core.jit import clear_cache
+clear_cache()
+print(json.dumps({}))
+"""
+
+
+def _child(cache: Path, code: str = _CHILD) -> dict:
     env = dict(
         os.environ,
         NUMBAX_CACHE_DIR=str(cache / "numbax"),
@@ -116,7 +124,7 @@ def _child(cache: Path) -> dict:
         PYTHONPATH=str(_ROOT),
     )
     run = subprocess.run(
-        [sys.executable, "-c", _CHILD], env=env, capture_output=True, text=True, timeout=600
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600
     )
     assert run.returncode == 0, run.stderr[-3000:]
     return json.loads(run.stdout.splitlines()[-1])
@@ -138,3 +146,7 @@ def test_a_new_process_loads_library_and_kernel_from_disk(tmp_path):
     )
     np.testing.assert_allclose(second["out"], np.asarray(want), rtol=1e-5)
     np.testing.assert_allclose(first["out"], second["out"])
+    assert list(tmp_path.glob("numba/library_*/*.nbxc"))
+    _child(tmp_path, _CLEAR)  # a process that compiled nothing clears the library's files too
+    assert not list(tmp_path.glob("numba/library_*/*.nbx*"))
+    assert _child(tmp_path)["lib"] == {"compiled": 1, "loaded": 0}
