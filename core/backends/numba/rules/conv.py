@@ -33,6 +33,7 @@ import numpy as np
 
 from core.backends.numba.registry import Kernel, register_lowering
 from core.backends.numba.source import alloc, const, np_type
+from core.jit.loops import Value
 from core.prims.conv import conv_general_dilated_p
 
 
@@ -44,19 +45,21 @@ def _roles_lowering(spec, names) -> list[str]:
     return roles
 
 
-def _arrange_lowering(ctx, name: str, have: list[str], want: list[str]) -> str:
-    """Array `name`, whose axes play the roles `have`, with its axes in role order `want`
-    (a transposed copy unless they already are)."""
+def _arrange_lowering(ctx, name: str, shape, dtype, have: list[str], want: list[str]) -> str:
+    """Array `name` of `shape`, whose axes play the roles `have`, with its axes in role order
+    `want`: a transposed copy, made by a loop nest of the kernel, unless they already are."""
     if have == want:
         return name
-    perm = tuple(have.index(r) for r in want)
-    return ctx.assign("t", f"rt.contiguous({name}.transpose({perm}))")
+    imap = tuple((0, ((want.index(role), 1),)) for role in have)
+    moved = tuple(shape[have.index(role)] for role in want)
+    return ctx.as_array(Value.array(name, shape, dtype).compose(imap, moved))
 
 
-def _layout_lowering(ctx, i: int, roles: list[str]) -> tuple[str, list[str]]:
-    """Input `i` as a C-contiguous array (a transposed view costs nothing) and its axes' roles."""
+def _layout_lowering(ctx, i: int, roles: list[str]) -> tuple[str, list[str], tuple]:
+    """Input `i` as a C-contiguous array (a transposed view costs nothing), its axes' roles and
+    its shape (`Size`s)."""
     name, axes = ctx.array_layout(i)
-    return name, [roles[a] for a in axes]
+    return name, [roles[a] for a in axes], tuple(ctx.in_shape(i)[a] for a in axes)
 
 
 def _operand_lowering(ctx, name: str, i: int, dtype) -> str:
@@ -100,8 +103,8 @@ def _conv_lowering(ctx, eqn):
     ws, ld, rd = p["window_strides"], p["lhs_dilation"], p["rhs_dilation"]
     spatial = [*size, *qs, *ks, *ws, *rd, *ld, *lo]
 
-    x, xorder = _layout_lowering(ctx, 0, lroles)
-    w, worder = _layout_lowering(ctx, 1, rroles)
+    x, xorder, xshape = _layout_lowering(ctx, 0, lroles)
+    w, worder, wshape = _layout_lowering(ctx, 1, rroles)
     if (
         fgc == bgc == 1
         and xorder == ["C", *sp, "N"]
@@ -112,18 +115,20 @@ def _conv_lowering(ctx, eqn):
         out = _call_lowering(ctx, "conv_kernel_gradient", x, w, osh, dt, [nsp, n, c, o, *spatial])
         return [out]
 
-    x = _operand_lowering(ctx, _arrange_lowering(ctx, x, xorder, ["N", *sp, "C"]), 0, dt)
+    x = _arrange_lowering(ctx, x, xshape, xa.dtype, xorder, ["N", *sp, "C"])
+    x = _operand_lowering(ctx, x, 0, dt)
     if fgc == bgc == 1 and math.prod(map(int, size)) * o < math.prod(map(int, qs)) * c:
-        w = _arrange_lowering(ctx, w, worder, ["I", *sp, "O"])
+        w = _arrange_lowering(ctx, w, wshape, wa.dtype, worder, ["I", *sp, "O"])
         fn, params = "conv_output_side", [nsp, n, c, o, *spatial]
     else:
-        w = _arrange_lowering(ctx, w, worder, [*sp, "I", "O"])
+        w = _arrange_lowering(ctx, w, wshape, wa.dtype, worder, [*sp, "I", "O"])
         groups = max(fgc, bgc)
         fn = "conv_forward"
         params = [nsp, n // bgc, c, i, o, groups, int(fgc > 1), int(bgc > 1), *spatial]
     w = _operand_lowering(ctx, w, 1, dt)
     out = _call_lowering(ctx, fn, x, w, (n // bgc, *qs, o), dt, params)
-    return [_arrange_lowering(ctx, out, ["N", *sp, "O"], oroles)]
+    shape = (n // bgc, *qs, o)
+    return [_arrange_lowering(ctx, out, shape, dt, ["N", *sp, "O"], oroles)]
 
 
 register_lowering(conv_general_dilated_p, Kernel(_conv_lowering))
