@@ -280,10 +280,10 @@ def test_boxed_params_through_lifted_vmap():
 
 
 def test_docstring_examples():
-    from core import mesh, named_sharding
+    from core import mesh, named_sharding, sharding_base
 
     globs = {"core": core, "jnp": jnp, "nn": nn, "PartitionSpec": core.sharding.PartitionSpec}
-    for module in (meta, core.sharding, mesh, named_sharding, nn.spmd):
+    for module in (meta, sharding_base, mesh, named_sharding, nn.spmd):
         result = doctest.testmod(module, extraglobs=globs, optionflags=doctest.NORMALIZE_WHITESPACE)
         assert result.attempted > 0 and result.failed == 0
 
