@@ -39,7 +39,12 @@ class DistributedError(NumbaxError, RuntimeError):
     """
 
 
-_state: dict[str, Any] = {"comm": None}
+# "comm": every process (process_group); "devices": its duplicate that only pmap's device
+# exchanges use. MPI matches collectives by their order on a communicator, and with
+# asynchronous dispatch a pmap inside a jitted program exchanges from a device thread while the
+# main thread may be in a multihost_utils call: on one communicator, two processes could issue
+# the two in different orders and wait for each other forever.
+_state: dict[str, Any] = {"comm": None, "devices": None}
 
 
 def _mpi() -> Any:
@@ -98,7 +103,7 @@ def initialize(
             "argument (MPI numbers the processes)."
         )
     devices.set_topology(rank, comm.allgather(devices.local_count_setting()))
-    _state["comm"] = comm
+    _state["comm"], _state["devices"] = comm, comm.Dup()
     if size > 1:
         _abort_job_on_uncaught_errors(comm)
 
@@ -194,4 +199,5 @@ def device_exchange() -> _ArrayExchange:
     Raises:
       DistributedError: before `initialize`.
     """
-    return _ArrayExchange(process_group())
+    process_group()  # raises before initialize
+    return _ArrayExchange(_state["devices"])

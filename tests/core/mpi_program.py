@@ -30,6 +30,13 @@ def loss(w, x):
     return jnp.sum(jnp.tanh(x * w) ** 2)
 
 
+def enclosing(w, x):
+    """A function enclosing a pmap (x mapped over the devices): its gradient transposes the
+    pmap, psum included, across the processes."""
+    per_device = lambda w, x: jnp.sum(jnp.tanh(x * w) * lax.psum(x, "i"))
+    return core.pmap(per_device, axis_name="i", in_axes=(None, 0))(w, x).sum()
+
+
 def main() -> None:
     core.distributed.initialize()  # before any device is used; imports create none
     p = core.process_index()
@@ -50,6 +57,11 @@ def main() -> None:
         lambda w, x: lax.pmean(core.grad(loss)(w, x), "i"), axis_name="i", in_axes=(None, 0)
     )(jnp.float32(0.5), x)
     out["pmean_grad"] = np.asarray(grads).tolist()
+    # Each process differentiates the sum of its own devices' outputs.
+    out["enclosing_grad"] = [
+        float(core.grad(enclosing)(jnp.float32(0.5), x)),
+        float(core.jit(core.grad(enclosing))(jnp.float32(0.5), x)),
+    ]
     out["allgather"] = multihost_utils.process_allgather({"p": np.float32(p)})["p"].tolist()
     out["allgather_tiled"] = multihost_utils.process_allgather(x, tiled=True).tolist()
     out["broadcast"] = np.asarray(multihost_utils.broadcast_one_to_all(np.arange(3) + p)).tolist()

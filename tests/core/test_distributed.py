@@ -60,6 +60,14 @@ def test_pmeaned_gradients_are_the_global_batch_gradient(results):
         np.testing.assert_allclose(r["pmean_grad"], [float(expected)] * 2, rtol=1e-6)
 
 
+def test_grad_of_a_function_enclosing_pmap_spans_the_processes(results):
+    expected = core.grad(mpi_program.enclosing)(jnp.float32(0.5), np.arange(4.0, dtype=np.float32))
+    for eager, jitted in zip(*[[r["enclosing_grad"][k] for r in results] for k in (0, 1)]):
+        assert eager == pytest.approx(jitted, rel=1e-6)
+    total = sum(r["enclosing_grad"][0] for r in results)  # the processes' parts of the sum
+    assert total == pytest.approx(float(expected), rel=1e-6)
+
+
 def test_device_exchange_by_buffers_and_by_pickles(results):
     for r in results:
         assert r["exchange_f32"] == [[[0.0, 0.0], [1.0, 1.0]], [[10.0, 10.0], [11.0, 11.0]]]
