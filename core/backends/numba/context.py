@@ -129,6 +129,12 @@ class KernelCtx:
         return self._gen.scalar(value)
 
     @staticmethod
+    def array_value(name: str, shape: tuple, dtype: Any) -> Value:
+        """The array of `shape` and `dtype` held in the kernel variable `name`, as a `Value`
+        (whose `compose` gives index-remapped views, e.g. a transposition `as_array` copies)."""
+        return Value.array(name, shape, dtype)
+
+    @staticmethod
     def named(name: str, aval: Any) -> Value:
         """The value of `aval` held in the kernel variable `name` (an array, or a scalar if 0-d)."""
         if aval.shape == ():

@@ -33,7 +33,6 @@ import numpy as np
 
 from core.backends.numba.registry import Kernel, register_lowering
 from core.backends.numba.source import alloc, const, np_type
-from core.jit.loops import Value
 from core.prims.conv import conv_general_dilated_p
 
 
@@ -52,7 +51,7 @@ def _arrange_lowering(ctx, name: str, shape, dtype, have: list[str], want: list[
         return name
     imap = tuple((0, ((want.index(role), 1),)) for role in have)
     moved = tuple(shape[have.index(role)] for role in want)
-    return ctx.as_array(Value.array(name, shape, dtype).compose(imap, moved))
+    return ctx.as_array(ctx.array_value(name, shape, dtype).compose(imap, moved))
 
 
 def _layout_lowering(ctx, i: int, roles: list[str]) -> tuple[str, list[str], tuple]:
