@@ -174,6 +174,7 @@ def straight(tmp_path_factory):
 def test_ctrl_c_saves_and_resume_continues_exactly(
     tmp_path, monkeypatch, capsys, straight, how, saved_step
 ):
+    handler = signal.getsignal(signal.SIGINT)  # ignored when run as a background job
     with monkeypatch.context() as m:  # stopped in the middle of the second epoch (64 steps each)
         _interrupt_at(m, 80, how)
         with pytest.raises(KeyboardInterrupt):
@@ -183,7 +184,7 @@ def test_ctrl_c_saves_and_resume_continues_exactly(
     out = capsys.readouterr().out
     assert f"interrupted at step {saved_step} (epoch 2, batch {saved_step - 64}/64)" in out
     assert "resume with: python -m examples.mnist.train --resume --name resumed" in out
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert signal.getsignal(signal.SIGINT) is handler  # restored
 
     # --resume with nothing else: the latest run (the interrupted one), its settings
     resumed = example.train_and_evaluate(_config(tmp_path, limit_train=None, resume=True))

@@ -52,6 +52,8 @@ def test_sigint_during_compiled_call_is_keyboard_interrupt(how, dispatch):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # A shell's background job starts with SIGINT ignored, and Python keeps it so.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         assert child.stdout.readline().strip() == "running"
