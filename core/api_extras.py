@@ -236,7 +236,7 @@ def checking_leaks() -> Iterator[None]:
 
 def print_environment_info(return_string: bool = False) -> str | None:
     """Prints (or returns) the versions of numbax's dependencies and the platform."""
-    from importlib.metadata import PackageNotFoundError, version
+    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
 
     def ver(name: str) -> str:
         try:

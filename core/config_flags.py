@@ -65,7 +65,7 @@ def define_absl_flags(config: Any) -> bool:
     """Defines one absl flag per option and applies them after `absl.app.run` parses the
     command line; False (nothing done) when absl is not installed."""
     try:
-        from absl import app, flags
+        from absl import app, flags  # noqa: PLC0415 (absl is optional)
     except ImportError:
         return False
     define = {bool: flags.DEFINE_bool, int: flags.DEFINE_integer, float: flags.DEFINE_float}

@@ -49,7 +49,7 @@ _state: dict[str, Any] = {"comm": None, "devices": None}
 
 def _mpi() -> Any:
     try:
-        from mpi4py import MPI
+        from mpi4py import MPI  # noqa: PLC0415 (mpi4py is optional)
     except ImportError as err:
         raise DistributedError(
             "core.distributed needs MPI: pip install 'numbax[distributed]' (mpi4py and the "

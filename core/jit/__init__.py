@@ -9,7 +9,7 @@ def clear_cache() -> None:
     Programs already compiled keep running; the next call of a jitted function traces and
     compiles again (loading nothing from disk).
     """
-    from core.jit import api, disk_cache
+    from core.jit import api, disk_cache  # noqa: PLC0415 (loads numba on use)
 
     api.clear_caches()
     disk_cache.clear()

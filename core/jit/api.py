@@ -120,7 +120,7 @@ def _compile(jaxpr: ir.Jaxpr, backend: str, name: str) -> Callable[..., list[np.
         return numpy_backend.compile_jaxpr(jaxpr)
     if backend != "numba":
         raise ValueError(f"unknown jit backend {backend!r}; use 'numba' or 'python'")
-    from core.jit import fork_safety
+    from core.jit import fork_safety  # noqa: PLC0415 (loads numba: on first compile)
 
     try:
         return fork_safety.serialized(numba_backend.compile_jaxpr(jaxpr, name))
@@ -360,7 +360,7 @@ class Jitted:
 
     def _profiled(self, args: tuple, kwargs: dict) -> Any:
         """A call while the profiler records a trace (`core.profiler.execution`)."""
-        from core.profiler.execution import call_jitted
+        from core.profiler.execution import call_jitted  # noqa: PLC0415
 
         return call_jitted(self, args, kwargs)
 
@@ -450,7 +450,7 @@ class Jitted:
             kernel = entry.exe
             head, exprs = "", [f"r[{k}]" for k in range(len(entry.jaxpr.outvars))]
         else:
-            from core.jit.codegen import unpack_results
+            from core.jit.codegen import unpack_results  # noqa: PLC0415
 
             n, exprs = entry.exe.layout
             head = unpack_results(n)

@@ -41,7 +41,7 @@ def cache_dir() -> Path:
 def numba_cache_dir() -> Path:
     """Where numba's index and machine code files of numbax functions go: numba's own
     `NUMBA_CACHE_DIR` if set, else `<cache_dir()>/numba`."""
-    import numba
+    import numba  # noqa: PLC0415 (numba: on first compile)
 
     return Path(numba.config.CACHE_DIR) if numba.config.CACHE_DIR else cache_dir() / "numba"
 
@@ -146,7 +146,7 @@ def read_verified(path: Path, expected: bytes | None = None) -> bytes:
 def warn(message: str) -> None:
     """Issues a `JitCacheWarning` attributed to the first caller outside `core` and numba
     (usually the user's jitted call), however deep in the compiler the problem was found."""
-    import numba
+    import numba  # noqa: PLC0415 (numba: on first compile)
 
     skip = (str(Path(__file__).resolve().parents[1]), str(Path(numba.__file__).parent))
     frame, level = sys._getframe(1), 2

@@ -198,7 +198,7 @@ _HELPER_CALL = re.compile(r"\b(rt|vm|hc)\.(\w+)\(")
 def _calls_shared_helpers(source: str) -> bool:
     """Whether `source` calls a cached numba function of the runtime modules, whose cache index
     every kernel calling it shares (see `_compile_lock`)."""
-    from core.jit import host_calls, runtime, vecmath
+    from core.jit import host_calls, runtime, vecmath  # noqa: PLC0415 (numba: on first compile)
 
     mods = {"rt": runtime, "vm": vecmath, "hc": host_calls}
     return any(
@@ -243,7 +243,7 @@ def library_lock() -> contextlib.AbstractContextManager[None]:
 @contextlib.contextmanager
 def _file_lock(directory: Path, name: str, shared: bool = False) -> Iterator[None]:
     try:
-        import fcntl
+        import fcntl  # noqa: PLC0415 (POSIX only)
 
         cache_files.secure_dir(cache_dir())
         path = cache_files.secure_dir(directory) / name

@@ -347,26 +347,26 @@ defjvp(
 
 
 def _erf_impl(x):
-    from scipy import special
+    from scipy import special  # noqa: PLC0415 (scipy: on first use)
 
     return special.erf(x).astype(x.dtype)
 
 
 def _erf_inv_impl(x):
-    from scipy import special
+    from scipy import special  # noqa: PLC0415 (scipy: on first use)
 
     with np.errstate(all="ignore"):
         return np.where(x == 0, x, special.erfinv(x)).astype(x.dtype)  # keeps -0.0
 
 
 def _lgamma_impl(x):
-    from scipy import special
+    from scipy import special  # noqa: PLC0415 (scipy: on first use)
 
     return np.where(x == -np.inf, np.inf, special.gammaln(x)).astype(x.dtype)
 
 
 def _digamma_impl(x):
-    from scipy import special
+    from scipy import special  # noqa: PLC0415 (scipy: on first use)
 
     poles = (x <= 0) & (np.floor(x) == x)  # nan at 0 and the negative integers, as JAX
     return np.where(poles, np.nan, special.digamma(x)).astype(x.dtype)
@@ -384,7 +384,7 @@ defjvp2(
 
 
 def _polygamma_impl(m, x):
-    from scipy import special
+    from scipy import special  # noqa: PLC0415 (scipy: on first use)
 
     with np.errstate(all="ignore"):
         return special.polygamma(m, x).astype(x.dtype)

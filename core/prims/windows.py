@@ -22,6 +22,7 @@ adding a window dimension of size 1 for the vmapped axis. The numpy impls use st
 from __future__ import annotations
 
 import inspect
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -472,8 +473,6 @@ def _generic_reduce_window(operand: Any, init_value: Any, computation: Callable,
     """Any other binary `computation`: combines, from `init`, one strided slice of the padded
     operand per window offset (window-size many calls on whole arrays); a validity mask keeps
     padding and dilation holes out, as in XLA."""
-    import itertools
-
     aval = get_aval(operand)
     init = convert_element_type(init_value, aval.dtype, aval.weak_type)
     cfg = tuple((lo, hi, d - 1) for (lo, hi), d in zip(params["padding"], params["base_dilation"]))

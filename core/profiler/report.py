@@ -196,7 +196,7 @@ def _units(eqns: list[Eqn], outvars: list) -> list[tuple[list[Eqn], set[Var], se
 def _packs(outvars: list) -> dict[Var, Var]:
     """Small outputs of one dtype and shape come back as rows of one array allocated when the
     program starts (`core.jit.codegen.output_layout`): output -> a value standing for its pack."""
-    from core.jit.codegen import output_layout  # imports numba, as the program's compile does
+    from core.jit.codegen import output_layout  # noqa: PLC0415 (imports numba, as a compile does)
 
     packs, _ = output_layout(outvars)
     pack_of: dict[Var, Var] = {}

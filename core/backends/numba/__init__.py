@@ -27,7 +27,7 @@ import numpy as np
 
 def _program() -> ModuleType:
     """`core.jit.program`, imported on first use (it imports numba)."""
-    from core.jit import program
+    from core.jit import program  # noqa: PLC0415 (loads numba: on first compile)
 
     return program
 
