@@ -13,6 +13,7 @@ it (a 1-channel conv's GEMMs run 2-4x faster in 512 KB chunks than in 2 MB ones)
 from __future__ import annotations
 
 import numpy as np
+from numba import prange
 
 from core.backends.numba.library.blocks import (
     advance,
@@ -27,7 +28,7 @@ from core.backends.numba.library.blocks import (
     view2d,
     zero,
 )
-from core.backends.numba.library.entry import register
+from core.backends.numba.library.entry import callee, register
 from core.jit import runtime as rt
 
 CHUNK = 1 << 17  # elements one chunk's product may touch
@@ -134,17 +135,39 @@ def _columns(x, buf, ok, off, row0, col, width, ql, kl, cn, table, at):
                 rt.st(buf, dst + r * width, rt.where(v >= 0, value, nothing))
 
 
-@register("a a a p")
+@jit
+def _shares(n, per_item):
+    """How many workers share the `n` batch items of a convolution whose item costs
+    `per_item` multiply-adds, and the items each takes (`rt.workers`: 1 on one thread)."""
+    nw = rt.workers(n * per_item, n)
+    each = -(-n // nw)
+    return -(-n // each), each
+
+
+@register("a a a p", calls=("conv_forward_items",))
 def conv_forward(x, w, out, p):
-    """out[(n, q..), o] = patches[(n, q..), (k.., i)] @ w[(k.., i), o] per group.
+    """out[(n, q..), o] = patches[(n, q..), (k.., i)] @ w[(k.., i), o] per group: the batch
+    split between the caller's share of the pool (`conv_forward_items` on each part).
 
     x is (N, S.., C), w (K.., I, O), out (N / batch groups, Q.., O); p = (nsp, n_out, C, I, O,
     groups, feature grouped, batch grouped, per-axis vectors...)."""
+    nsp, nout = p[0], p[1]
+    nw, each = _shares(nout, prod(p[8 + nsp : 8 + 3 * nsp]) * p[3] * p[4])
+    if nw == 1:
+        _forward_items(x, w, out, p, 0, nout)
+        return
+    for t in prange(nw):
+        _forward_items(x, w, out, p, t * each, min(nout, (t + 1) * each))
+
+
+@register("a a a p i i")
+def conv_forward_items(x, w, out, p, begin, end):
+    """`conv_forward` on batch items begin.. end (of each batch group), one chunk at a time."""
     nsp, nout, ctot, i, o, groups, fg, bg = p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]
     size, qs, ks, ws, rd, ld, lo = _spatial(p, 8, nsp)
     kprod, qprod = prod(ks), prod(qs)
     width, og = kprod * i, o // groups
-    chunk = step(nout, qprod * (width + og))
+    chunk = step(end - begin, qprod * (width + og))
     buf = rt.empty((chunk * qprod * width,), x.dtype)
     grouped = groups > 1
     tmp = rt.empty((chunk * qprod * og if grouped else 0,), x.dtype)
@@ -158,8 +181,8 @@ def conv_forward(x, w, out, p):
             wm = view2d(wg, 0, width, og)
         else:
             wm = view2d(w, 0, width, o)
-        for s in range(0, nout, chunk):
-            nb = min(chunk, nout - s)
+        for s in range(begin, end, chunk):
+            nb = min(chunk, end - s)
             im2col(x, buf, nb, first + s, qs, ws, ks, rd, lo, ld, size, coff, i, ctot)
             m = nb * qprod
             patches = view2d(buf, 0, m, width)
@@ -169,6 +192,9 @@ def conv_forward(x, w, out, p):
             gemm(patches, wm, view2d(tmp, 0, m, og))
             for r in range(m):
                 copy(out, (s * qprod + r) * o + g * og, tmp, r * og, og)
+
+
+_forward_items = callee("conv_forward_items")
 
 
 @register("a a a p")
@@ -197,25 +223,39 @@ def conv_kernel_gradient(x, w, out, p):
                 rt.st(out, j, rt.ld(out, j) + rt.ld(tmp, j))
 
 
-@register("a a a p")
+@register("a a a p", calls=("conv_output_side_items",))
 def conv_output_side(x, w, out, p):
     """out[(n, q..), o] = sum over k.. of y[(n, s..), (k.., o)] at s = q * ws + k * rd - lo
     (divided by ld; no term off the input or between dilated elements), where
     y = x[(n, s..), c] @ w[c, (k.., o)] is computed a chunk of the batch at a time: x
-    (N, S.., C), w (C, K.., O), out (N, Q.., O); p = (nsp, n, c, o, per-axis vectors...)."""
-    nsp, n, c, o = p[0], p[1], p[2], p[3]
+    (N, S.., C), w (C, K.., O), out (N, Q.., O); p = (nsp, n, c, o, per-axis vectors...).
+    The batch is split between the caller's share of the pool (`conv_output_side_items`)."""
+    nsp, n = p[0], p[1]
+    work = prod(p[4 : 4 + nsp]) * prod(p[4 + 2 * nsp : 4 + 3 * nsp]) * p[2] * p[3]
+    nw, each = _shares(n, work)
+    if nw == 1:
+        _output_side_items(x, w, out, p, 0, n)
+        return
+    for t in prange(nw):
+        _output_side_items(x, w, out, p, t * each, min(n, (t + 1) * each))
+
+
+@register("a a a p i i")
+def conv_output_side_items(x, w, out, p, begin, end):
+    """`conv_output_side` on batch items begin.. end, one chunk at a time."""
+    nsp, c, o = p[0], p[2], p[3]
     size, qs, ks, ws, rd, ld, lo = _spatial(p, 4, nsp)
     sprod, kprod, qprod = prod(size), prod(ks), prod(qs)
     width = kprod * o
-    chunk = step(n, sprod * (width + c) + qprod * o)
+    chunk = step(end - begin, sprod * (width + c) + qprod * o)
     buf = rt.empty((chunk * sprod * width,), x.dtype)
     wm = view2d(w, 0, c, width)
     stride, _ = strides_of(size, 1)
     table, at = tap_table(qs, ws, ks, rd, lo, ld, size, stride)
     q = rt.full((nsp,), 0, np.int64)
     k = rt.full((nsp,), 0, np.int64)
-    for s in range(0, n, chunk):
-        nb = min(chunk, n - s)
+    for s in range(begin, end, chunk):
+        nb = min(chunk, end - s)
         gemm(view2d(x, s * sprod * c, nb * sprod, c), wm, view2d(buf, 0, nb * sprod, width))
         for b in range(nb):
             fill(q, 0, nsp, 0)
@@ -235,3 +275,6 @@ def conv_output_side(x, w, out, p):
                             rt.st(out, row + j, rt.ld(out, row + j) + rt.ld(buf, src + j))
                     advance(k, ks, nsp)
                 advance(q, qs, nsp)
+
+
+_output_side_items = callee("conv_output_side_items")

@@ -19,6 +19,7 @@ module loads (or compiles) those library functions first.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Callable
@@ -33,7 +34,7 @@ from numba.core.compiler_lock import global_compiler_lock
 from numba.core.errors import TypingError
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
-from numba.np.numpy_support import from_dtype
+from numba.np.numpy_support import as_dtype, from_dtype
 
 from core.jit import disk_cache
 from core.jit.numba_cache import cached_njit
@@ -45,6 +46,7 @@ _VERSION = hashlib.sha256(
     b"".join(p.read_bytes() for p in sorted(Path(__file__).parent.glob("*.py")))
 ).hexdigest()[:16]
 _FUNCTIONS: dict[str, tuple[Callable, tuple[str, ...]]] = {}  # name -> (function, template)
+_PARALLEL: dict[str, tuple[str, ...]] = {}  # name -> the library functions its prange calls
 _CALLERS: dict[str, Callable] = {}  # "<name>__<codes>" -> intrinsic
 _LOADED: dict[tuple, object] = {}  # (name, signature) -> dispatcher, kept for the process
 _stats = {"compiled": 0, "loaded": 0}
@@ -55,13 +57,17 @@ def stats() -> dict[str, int]:
     return dict(_stats)
 
 
-def register(template: str) -> Callable[[Callable], Callable]:
+def register(template: str, calls: tuple[str, ...] = ()) -> Callable[[Callable], Callable]:
     """Makes the decorated function a library function named by its `__name__`.
 
     Args:
       template: its argument types, space-separated: a letter ("a", "b", ...) is a flat array
-        of the call's first, second, ... dtype, "p" the int64 parameter array, "s:" + a letter
-        a scalar of that dtype. A call `lib.<name>__f4_i4(...)` gives a = float32, b = int32.
+        of the call's first, second, ... dtype, "p" the int64 parameter array, "i" an int64
+        scalar, "s:" + a letter a scalar of that dtype. A call `lib.<name>__f4_i4(...)` gives
+        a = float32, b = int32.
+      calls: for a parallel entry (compiled with `parallel=True`: a few lines around a
+        `prange`), the library functions it calls through `callee` (loaded before it, so that
+        its cached machine code finds their symbols). Empty for an ordinary, serial function.
 
     Returns:
       The decorator (it returns the function unchanged).
@@ -69,6 +75,8 @@ def register(template: str) -> Callable[[Callable], Callable]:
 
     def wrap(fn: Callable) -> Callable:
         _FUNCTIONS[fn.__name__] = (fn, tuple(template.split()))
+        if calls:
+            _PARALLEL[fn.__name__] = calls
         return fn
 
     return wrap
@@ -86,6 +94,8 @@ def load(name: str, signature: tuple) -> None:
     key = (name, signature)
     if key in _LOADED:
         return
+    for dep in _PARALLEL.get(name, ()):
+        load(*signature_of(f"{dep}__{_codes(_FUNCTIONS[name][1], signature)}"))
     # numba's (re-entrant) compiler lock, not a lock of our own: a thread typing a kernel holds
     # it when it gets here, and a thread holding another lock here would need it to compile.
     with global_compiler_lock:
@@ -94,12 +104,35 @@ def load(name: str, signature: tuple) -> None:
         # One process at a time writes a library function's cache index (other processes wait,
         # then load what it wrote); kernels compile under the directory's shared lock.
         with disk_cache.library_lock():
-            disp = cached_njit(types.none(*signature), **OPTIONS)(_FUNCTIONS[name][0])
+            options = dict(OPTIONS, parallel=name in _PARALLEL)
+            disp = cached_njit(types.none(*signature), **options)(_FUNCTIONS[name][0])
         cres = disp.overloads[signature]
         _stats["loaded" if disp.stats.cache_hits else "compiled"] += 1
         address = cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
         llvm.add_symbol(symbol(name, signature), address)
         _LOADED[key] = disp
+
+
+def dispatcher(attr: str):
+    """The numba dispatcher of library function `attr` (`<name>__<codes>`), loaded: callable
+    from Python with flat arrays and an int64 parameter array (tests use it)."""
+    name, sig = signature_of(attr)
+    load(name, sig)
+    return _LOADED[(name, sig)]
+
+
+def _letters(template: tuple[str, ...]) -> list[str]:
+    """The dtype letters of a template, in order."""
+    return sorted({item[-1] for item in template if item not in ("p", "i")})
+
+
+def _codes(template: tuple[str, ...], tys: tuple) -> str:
+    """The dtype codes (`f4_i4`) of a call with argument types `tys` of a `template`."""
+    dtypes = {}
+    for item, ty in zip(template, tys):
+        if item not in ("p", "i"):
+            dtypes[item[-1]] = as_dtype(getattr(ty, "dtype", ty))
+    return "_".join(dtypes[letter].str[1:] for letter in _letters(template))
 
 
 def signature_of(attr: str) -> tuple[str, tuple]:
@@ -112,6 +145,8 @@ def signature_of(attr: str) -> tuple[str, tuple]:
     for item in _FUNCTIONS[name][1]:
         if item == "p":
             sig.append(types.Array(types.int64, 1, "C"))
+        elif item == "i":
+            sig.append(types.int64)
         elif item.startswith("s:"):
             sig.append(dtypes[ord(item[2]) - ord("a")])
         else:
@@ -129,8 +164,7 @@ def precompile(dtypes=("float32",)) -> None:
     for dtype in dtypes:
         code = np.dtype(dtype).str[1:]
         for name, (_, template) in _FUNCTIONS.items():
-            letters = {item[-1] for item in template if item != "p"}
-            require(f"{name}__{'_'.join([code] * len(letters))}")
+            require(f"{name}__{'_'.join([code] * len(_letters(template)))}")
 
 
 def require(attr: str) -> None:
@@ -214,8 +248,16 @@ def _arity5(typer):
     return call
 
 
+def _arity6(typer):
+    @intrinsic
+    def call(typingctx, a, b, c, d, e, f):
+        return typer(a, b, c, d, e, f)
+
+    return call
+
+
 # numba intrinsics take a fixed number of arguments: one wrapper per arity of the templates.
-_ARITY = {4: _arity4, 5: _arity5}
+_ARITY = {4: _arity4, 5: _arity5, 6: _arity6}
 
 
 def caller(attr: str) -> Callable:
@@ -224,26 +266,42 @@ def caller(attr: str) -> Callable:
     if attr in _CALLERS:
         return _CALLERS[attr]
     name, sig = signature_of(attr)
-    sym = symbol(name, sig)
-
-    def typer(*args):
-        if len(args) != len(sig) or not all(map(_accepts, args, sig)):
-            raise TypingError(f"lib.{attr} takes {sig}, got {args}")
-        load(name, sig)
-
-        def codegen(context, builder, signature, values):
-            lowered = [_lowered(context, builder, *tcv) for tcv in zip(args, sig, values)]
-            fnty = ir.FunctionType(
-                context.get_value_type(types.none), [context.get_value_type(t) for t in sig]
-            )
-            builder.call(cgutils.get_or_insert_function(builder.module, fnty, sym), lowered)
-            return context.get_dummy_value()
-
-        return types.none(*args), codegen
-
-    call = _ARITY[len(sig)](typer)
+    call = _ARITY[len(sig)](functools.partial(_typed_call, attr))
     _CALLERS[attr] = call
     return call
+
+
+def _typed_call(attr: str, *args):
+    """The intrinsic typing of a call of library function `attr` with arguments `args`: the
+    signature and the code generator emitting one call of its external symbol."""
+    name, sig = signature_of(attr)
+    if len(args) != len(sig) or not all(map(_accepts, args, sig)):
+        raise TypingError(f"lib.{attr} takes {sig}, got {args}")
+    load(name, sig)
+    sym = symbol(name, sig)
+
+    def codegen(context, builder, signature, values):
+        lowered = [_lowered(context, builder, *tcv) for tcv in zip(args, sig, values)]
+        fnty = ir.FunctionType(
+            context.get_value_type(types.none), [context.get_value_type(t) for t in sig]
+        )
+        builder.call(cgutils.get_or_insert_function(builder.module, fnty, sym), lowered)
+        return context.get_dummy_value()
+
+    return types.none(*args), codegen
+
+
+def callee(name: str) -> Callable:
+    """The intrinsic with which a parallel entry calls library function `name` (registered
+    with `register(..., calls=(name,))`) in the dtypes of its arguments: one call of the
+    compiled function's symbol, so the parallel entry's compile never sees the callee's code.
+    """
+    template = _FUNCTIONS[name][1]
+
+    def typer(*args):
+        return _typed_call(f"{name}__{_codes(template, args)}", *args)
+
+    return _ARITY[len(template)](typer)
 
 
 _CALL = re.compile(r"\blib\.(\w+__\w+)\(")

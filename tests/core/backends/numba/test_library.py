@@ -8,7 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numba
 import numpy as np
+import pytest
 
 import core
 import core.numpy as jnp
@@ -150,3 +152,37 @@ def test_a_new_process_loads_library_and_kernel_from_disk(tmp_path):
     _child(tmp_path, _CLEAR)  # a process that compiled nothing clears the library's files too
     assert not list(tmp_path.glob("numba/library_*/*.nbx*"))
     assert _child(tmp_path)["lib"] == {"compiled": 1, "loaded": 0}
+
+
+def _on_threads(attr, n, x, w, out_shape, params):
+    """Library function `attr` run on `n` threads of numba's pool (set on this thread)."""
+    out = np.zeros(int(np.prod(out_shape)), np.float32)
+    before = numba.get_num_threads()
+    numba.set_num_threads(n)
+    try:
+        library.entry.dispatcher(attr)(x.ravel(), w.ravel(), out, np.array(params, np.int64))
+    finally:
+        numba.set_num_threads(before)
+    return out.reshape(out_shape)
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="numba's pool has one thread")
+def test_batch_split_between_threads_equals_one_thread():
+    """7 items (8.3M multiply-adds, above `rt.workers`' threshold) split 4 + 3 between two
+    workers, each with its own patch buffer: the same values as on one thread."""
+    x = _rng.standard_normal((7, 16, 16, 16), dtype=np.float32)
+    w = _rng.standard_normal((3, 3, 16, 32), dtype=np.float32)
+    axes = [16, 16, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1]  # sizes, outs, kernel, ..., lo
+    forward = [2, 7, 16, 16, 32, 1, 0, 0, *axes]
+    one, two = (_on_threads("conv_forward__f4", n, x, w, (7, 16, 16, 32), forward) for n in (1, 2))
+    np.testing.assert_allclose(two, one, rtol=1e-5, atol=1e-5)
+    want = np.asarray(_conv(x, w, (1, 1), "SAME"))
+    np.testing.assert_allclose(two, want, rtol=1e-4, atol=1e-4)
+    # x (N, S.., C) @ w (C, K.., O), summed onto out[q] from y[q + k - 1]: the same conv.
+    wt = np.ascontiguousarray(w.transpose(2, 0, 1, 3))
+    one, two = (
+        _on_threads("conv_output_side__f4", n, x, wt, (7, 16, 16, 32), [2, 7, 16, 32, *axes])
+        for n in (1, 2)
+    )
+    np.testing.assert_allclose(two, one, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(two, want, rtol=1e-4, atol=1e-4)
