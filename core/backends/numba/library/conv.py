@@ -135,12 +135,18 @@ def _columns(x, buf, ok, off, row0, col, width, ql, kl, cn, table, at):
                 rt.st(buf, dst + r * width, rt.where(v >= 0, value, nothing))
 
 
+# Parts per worker: a worker that lost its core to another process holds back one small part
+# (the others take the rest from the pool's queue), not half of the batch.
+PARTS = 4
+
+
 @jit
 def _shares(n, per_item):
-    """How many workers share the `n` batch items of a convolution whose item costs
-    `per_item` multiply-adds, and the items each takes (`rt.workers`: 1 on one thread)."""
+    """How many parts the `n` batch items of a convolution whose item costs `per_item`
+    multiply-adds are split into for the caller's share of the pool, and the items of each
+    (one part on one thread or below `rt.workers`' threshold)."""
     nw = rt.workers(n * per_item, n)
-    each = -(-n // nw)
+    each = -(-n // min(n, nw * PARTS if nw > 1 else 1))
     return -(-n // each), each
 
 
