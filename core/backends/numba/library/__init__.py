@@ -12,7 +12,8 @@ which `entry.caller` lowers to a call of the compiled function's C entry point.
 
     entry.py     compiling, caching and registering library functions; the kernels' calls
     blocks.py    building blocks: 2-d views of flat buffers, the matrix product, fill/copy loops
-    conv.py      im2col + BLAS convolutions: forward (grouped), kernel gradient, output side
+    conv.py      im2col + BLAS convolutions: forward (grouped), kernel gradient, output side;
+                 forward and output side split the batch between threads
     windows.py   reduce_window (sum/max/min) and the selections of max/min pooling
 """
 

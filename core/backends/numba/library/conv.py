@@ -8,6 +8,12 @@ dilation (zeros between input elements) and rhs dilation live in the index arith
 padded or dilated copy is made. The batch is processed in chunks so that what one product
 touches (patches and output rows) stays in L2 between the fill and the product that consumes
 it (a 1-channel conv's GEMMs run 2-4x faster in 512 KB chunks than in 2 MB ones).
+
+The forward and output-side convolutions split the batch between threads: the function a
+kernel calls is a small parallel entry (`register(..., calls=...)`, compiled with
+`parallel=True`) whose `prange` calls the serial `*_items` function's C symbol on a range of
+batch items, each call with its own buffers. The kernel gradient sums over the batch and runs
+on one thread.
 """
 
 from __future__ import annotations

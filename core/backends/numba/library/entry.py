@@ -12,6 +12,10 @@ caller, as a call of a numba dispatcher does, would re-optimize it in each of th
 cached machine code stays valid as long as the library's sources are unchanged (they are part
 of the disk cache's fingerprint, `core/jit/disk_cache.py`).
 
+A parallel entry (`register(..., calls=...)`) is compiled with `parallel=True`: a few lines
+around a `prange` whose body calls serial library functions through their symbols (`callee`),
+so numba's parallel passes never see the serial code (inside it, they took 5-16 s a function).
+
 The symbol must exist before a kernel that calls it is loaded from the disk cache, so
 generated modules declare what they call at module level (`requirements`): executing the
 module loads (or compiles) those library functions first.
