@@ -121,11 +121,16 @@ def serve(make_case: Callable[[str], Callable[[], Any]]) -> None:
         print(time_calls(cases[case], int(number)), flush=True)
 
 
-class ReferenceServer:
-    """`script --serve framework` under the reference interpreter, sampled on demand."""
+class TimingServer:
+    """`script --serve framework` in a process of its own, sampled on demand: each request is a
+    line on its stdin, each answer a line on its stdout. The reference interpreter runs it unless
+    `python` is given; `env` updates the environment (default: no PYTHONPATH, so the reference
+    interpreter does not import this checkout)."""
 
-    def __init__(self, script: str, framework: str):
-        py = reference_python()
+    def __init__(
+        self, script: str, framework: str, python: str | None = None, env: dict | None = None
+    ):
+        py = python or reference_python()
         self.proc = None
         if py is None:
             return
@@ -135,19 +140,19 @@ class ReferenceServer:
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
-            env=dict(os.environ, PYTHONPATH=""),
+            env=dict(os.environ, **({"PYTHONPATH": ""} if env is None else env)),
         )
         if self.proc.stdout.readline().strip() != "ready":
             self.close()
 
-    def sample(self, case: str, number: int) -> float | None:
-        """Seconds per call of `case`, or None when the framework is unavailable."""
+    def ask(self, request: str, parse: Callable[[str], Any]) -> Any:
+        """`parse` of the server's answer to `request`, or None when it is unavailable."""
         if self.proc is None:
             return None
         try:
-            self.proc.stdin.write(f"{case} {number}\n")
+            self.proc.stdin.write(request + "\n")
             self.proc.stdin.flush()
-            return float(self.proc.stdout.readline())
+            return parse(self.proc.stdout.readline())
         except (OSError, ValueError):
             self.close()
             return None
@@ -157,6 +162,14 @@ class ReferenceServer:
             self.proc.kill()
             self.proc.wait()
             self.proc = None
+
+
+class ReferenceServer(TimingServer):
+    """A `TimingServer` of `serve_reference`: seconds per call of a case."""
+
+    def sample(self, case: str, number: int) -> float | None:
+        """Seconds per call of `case`, or None when the framework is unavailable."""
+        return self.ask(f"{case} {number}", float)
 
 
 def interleaved(

@@ -26,7 +26,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from bench._common import fmt_time, print_json, print_table, reference_python  # noqa: E402
+from bench._common import TimingServer, fmt_time, print_json, print_table  # noqa: E402
 
 MODELS = ("mlp", "cnn", "transformer", "resnet10", "lstm")
 
@@ -59,45 +59,21 @@ def serve(fw: str) -> None:
         print(json.dumps({"wall": wall / steps, "cpu": cpu / steps}), flush=True)
 
 
-class Contender:
+class Contender(TimingServer):
     """A `serve` process: numbax (in this interpreter) or JAX (the reference one)."""
 
     def __init__(self, name: str, fw: str, env: dict):
-        python = sys.executable if fw == "numbax" else reference_python()
-        self.name, self.proc = name, None
-        if python is None:
-            return
-        env = dict(os.environ, **env)
-        if fw != "numbax":
-            env.update(PYTHONPATH="", JAX_PLATFORMS="cpu")
-        self.proc = subprocess.Popen(
-            [python, os.path.abspath(__file__), "--serve", fw],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            env=env,
-        )
-        if self.proc.stdout.readline().strip() != "ready":
-            self.close()
+        self.name = name
+        if fw == "numbax":
+            super().__init__(os.path.abspath(__file__), fw, sys.executable, env)
+        else:
+            super().__init__(
+                os.path.abspath(__file__), fw, env={**env, "PYTHONPATH": "", "JAX_PLATFORMS": "cpu"}
+            )
 
     def sample(self, model: str, budget: float) -> dict | None:
         """Wall and CPU seconds per step of `model`, or None if the contender is unavailable."""
-        if self.proc is None:
-            return None
-        try:
-            self.proc.stdin.write(f"{model} {budget}\n")
-            self.proc.stdin.flush()
-            return json.loads(self.proc.stdout.readline())
-        except (OSError, ValueError):
-            self.close()
-            return None
-
-    def close(self) -> None:
-        if self.proc is not None:
-            self.proc.kill()
-            self.proc.wait()
-            self.proc = None
+        return self.ask(f"{model} {budget}", json.loads)
 
 
 def busy_process() -> subprocess.Popen:
