@@ -184,12 +184,11 @@ except ImportError:
     pass
 try:
     import torch
+    sys.path.insert(0, %r)
+    from bench._torch_models import cnn, to_torch
     torch.set_num_threads(2)
-    net = torch.nn.Sequential(torch.nn.Conv2d(1, 32, 3, padding=1), torch.nn.ReLU(),
-        torch.nn.AvgPool2d(2), torch.nn.Conv2d(32, 64, 3, padding=1), torch.nn.ReLU(),
-        torch.nn.AvgPool2d(2), torch.nn.Flatten(), torch.nn.Linear(3136, 256), torch.nn.ReLU(),
-        torch.nn.Linear(256, 10))
-    xt = torch.tensor(x).permute(0, 3, 1, 2).contiguous(); yt = torch.tensor(y)
+    net = cnn()
+    xt, yt = to_torch(x, y)
     def tstep():
         net.zero_grad(); l = torch.nn.functional.cross_entropy(net(xt), yt); l.backward()
     res["torch_cnn_fwd_bwd"] = timeit(tstep)
@@ -206,7 +205,8 @@ print(json.dumps(res))
 def bench_reference(python: str, repeats: int) -> dict:
     if not os.path.exists(python):
         return {}
-    script = _REF_SCRIPT % (BATCH, H, T, LB, IN, repeats)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    script = _REF_SCRIPT % (BATCH, H, T, LB, IN, repeats, root)
     proc = subprocess.run(
         [python, "-c", script],
         capture_output=True,

@@ -113,7 +113,7 @@ def build_mlp(F: types.SimpleNamespace) -> Callable[[int], tuple]:
 
     def make(batch):
         model, tx = mnist_models(F.nn)["mlp"](), F.optax.adam(1e-3)
-        return _classifier_case(F, model, tx, *_images(batch, (28, 28, 1)))
+        return _classifier_case(F, model, tx, *batch_data("mlp", batch))
 
     return make
 
@@ -123,7 +123,7 @@ def build_cnn(F: types.SimpleNamespace) -> Callable[[int], tuple]:
 
     def make(batch):
         model, tx = mnist_models(F.nn)["cnn"](), F.optax.sgd(0.1, momentum=0.9)
-        return _classifier_case(F, model, tx, *_images(batch, (28, 28, 1)))
+        return _classifier_case(F, model, tx, *batch_data("cnn", batch))
 
     return make
 
@@ -135,6 +135,22 @@ def _tokens(batch: int):
     """Random next-token data: inputs `[batch, SEQ]` and their targets (shifted by one)."""
     tokens = np.random.default_rng(0).integers(0, VOCAB, (batch, SEQ + 1)).astype(np.int32)
     return tokens[:, :-1], tokens[:, 1:]
+
+
+def batch_data(model: str, batch: int) -> tuple[np.ndarray, np.ndarray]:
+    """The batch `(x, y)` a model's train step is timed on (the same for every framework).
+
+    Args:
+      model: one of `MODELS`.
+      batch: the batch size.
+
+    Returns:
+      numpy arrays: NHWC float32 images (MNIST-shaped, or 32x32x3 for the ResNet) and int32
+      labels, or for the language models int32 tokens `[batch, SEQ]` and their next tokens.
+    """
+    if model in ("transformer", "lstm"):
+        return _tokens(batch)
+    return _images(batch, (32, 32, 3) if model == "resnet10" else (28, 28, 1))
 
 
 def build_transformer(F: types.SimpleNamespace) -> Callable[[int], tuple]:
@@ -163,7 +179,7 @@ def build_transformer(F: types.SimpleNamespace) -> Callable[[int], tuple]:
 
     def make(batch):
         model, tx = LM(), F.optax.adamw(3e-4, weight_decay=0.01)
-        return _classifier_case(F, model, tx, *_tokens(batch))
+        return _classifier_case(F, model, tx, *batch_data("transformer", batch))
 
     return make
 
@@ -177,7 +193,7 @@ def build_resnet10(F: types.SimpleNamespace) -> Callable[[int], tuple]:
 
     def make(batch):
         model, tx = ResNet(), optax.sgd(0.1, momentum=0.9)
-        x, y = _images(batch, (32, 32, 3))
+        x, y = batch_data("resnet10", batch)
         variables = model.init(jax.random.PRNGKey(0), x)
         params, stats = variables["params"], variables["batch_stats"]
 
@@ -215,7 +231,7 @@ def build_lstm(F: types.SimpleNamespace) -> Callable[[int], tuple]:
 
     def make(batch):
         model, tx = LSTMLM(), F.optax.adam(1e-3)
-        return _classifier_case(F, model, tx, *_tokens(batch))
+        return _classifier_case(F, model, tx, *batch_data("lstm", batch))
 
     return make
 
@@ -240,7 +256,7 @@ def build_dpsgd(F: types.SimpleNamespace) -> Callable[[int], tuple]:
 
     def make(batch):
         model, tx = SmallCNN(), optax.sgd(0.25)
-        x, y = _images(batch, (28, 28, 1))
+        x, y = batch_data("dpsgd", batch)
         params = model.init(jax.random.PRNGKey(0), x)["params"]
 
         def example_loss(params, xi, yi):

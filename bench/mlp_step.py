@@ -172,28 +172,10 @@ def jax_runner(batch: int) -> Callable[[], None]:
 
 def torch_runner(batch: int) -> Callable[[], None]:
     """One torch train step at `batch` per call (state carried across calls)."""
-    import torch
+    from bench._torch_models import train_step
 
-    torch.manual_seed(0)
-    model = torch.nn.Sequential(
-        torch.nn.Linear(784, 128),
-        torch.nn.ReLU(),
-        torch.nn.Linear(128, 128),
-        torch.nn.ReLU(),
-        torch.nn.Linear(128, 10),
-    )
-    opt = torch.optim.Adam(model.parameters(), lr=LR)
-    rng = np.random.default_rng(0)
-    x, y = data(batch, rng)
-    x, y = torch.from_numpy(x), torch.from_numpy(y.astype(np.int64))
-
-    def run():
-        opt.zero_grad()
-        loss = torch.nn.functional.cross_entropy(model(x), y)
-        loss.backward()
-        opt.step()
-
-    return run
+    step, _ = train_step("mlp", *data(batch, np.random.default_rng(0)))
+    return step
 
 
 _COMPILE_PROBE = """

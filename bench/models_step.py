@@ -1,17 +1,22 @@
 """Train-step time of the model benchmark (MLP, CNN, transformer, ResNet-10, LSTM), numbax with
-its default threads and with one thread, against JAX with its defaults, on the machine as it is
-and next to one competing busy process (`--busy`).
+its default threads and with one thread, against JAX and PyTorch with their defaults, on the
+machine as it is and next to one competing busy process (`--busy`).
 
-The programs are bench/compile.py's (`BUILDERS`: Flax-style code run against numbax or JAX).
-Each contender is a server process (this script with `--serve`, JAX's under the reference
-interpreter) that builds a model's step once and, per request, runs steps for a time budget and
-answers the wall-clock and process CPU time (all its threads) per step. Requests are
-interleaved, round after round, so that the neighbours' load drifts over every contender alike.
-With `--busy`, every round samples each contender twice: on the machine as it is, then while a
-busy process (a Python loop) competes for one core.
+The programs are bench/compile.py's (`BUILDERS`: Flax-style code run against numbax or JAX) and
+their PyTorch versions in bench/_torch_models.py (`nn.Module`s, `torch.optim`, eager, as a
+PyTorch user writes them; `--torch-compile` adds a `torch.compile(model)` contender). Each
+contender is a server process (this script with `--serve`, JAX's and PyTorch's under the
+reference interpreter) that builds a model's step once and, per request, runs steps for a time
+budget and answers the wall-clock and process CPU time (all its threads) per step, with the
+model's trainable-parameter count and the framework's threads (printed, so that the models can
+be checked to be the same size). Requests are interleaved, round after round, so that the
+neighbours' load drifts over every contender alike. With `--busy`, every round samples each
+contender twice: on the machine as it is, then while a busy process (a Python loop) competes for
+one core. A framework the reference interpreter lacks is left out (its columns show "-").
 
 Usage: `python bench/models_step.py [--models mlp,cnn] [--rounds 5] [--budget 0.5] [--busy]
-[--threads default,1] [--no-jax]`. Prints a table and a JSON line.
+[--threads default,1] [--no-jax] [--no-torch] [--torch-compile]`. Prints a table per contender,
+the table of issue 15's targets and a JSON line.
 """
 
 from __future__ import annotations
@@ -23,6 +28,9 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+
+import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -31,36 +39,61 @@ from bench._common import TimingServer, fmt_time, print_json, print_table  # noq
 MODELS = ("mlp", "cnn", "transformer", "resnet10", "lstm")
 
 
-def serve(fw: str) -> None:
-    """Answers "model seconds" lines: per-step wall and CPU seconds over `seconds` of steps."""
-    from bench.compile import BUILDERS, framework
+def _case(fw: str, model: str) -> tuple[Callable[[], object], dict]:
+    """`(run, info)`: `run()` takes one train step of `model` in framework `fw` (numbax, jax,
+    torch or torch-compile) and waits for it; `info` has the trainable-parameter count and the
+    framework's thread count (None where it has no single one, as for XLA)."""
+    from bench.compile import BUILDERS, batch_data
+
+    batch = BUILDERS[model][1]
+    if fw.startswith("torch"):
+        import torch
+
+        from bench._torch_models import train_step
+
+        run, params = train_step(model, *batch_data(model, batch), compiled=fw == "torch-compile")
+        return run, {"params": params, "threads": torch.get_num_threads()}
+    from bench.compile import framework
 
     F = framework(fw)
+    step, state, args = BUILDERS[model][0](F)(batch)
+    carry = [F.jax.block_until_ready(step(*state, *args))[:-1]]
+
+    def run():
+        carry[0] = F.jax.block_until_ready(step(*carry[0], *args))[:-1]
+
+    params = sum(int(np.size(leaf)) for leaf in F.jax.tree_util.tree_leaves(state[0]))
+    threads = None
+    if fw == "numbax":
+        from core.jit.threads import num_threads
+
+        threads = num_threads()
+    return run, {"params": params, "threads": threads}
+
+
+def serve(fw: str) -> None:
+    """Answers "model seconds" lines: per-step wall and CPU seconds over `seconds` of steps,
+    with the model's `info` (see `_case`)."""
+    if fw.startswith("torch"):
+        import torch  # noqa: F401  (no "ready" when PyTorch is missing: the column shows "-")
     cases: dict = {}
     print("ready", flush=True)
     for line in sys.stdin:
         model, budget = line.split()
         if model not in cases:
-            build, batch = BUILDERS[model]
-            step, state, args = build(F)(batch)
-            carry = [F.jax.block_until_ready(step(*state, *args))[:-1]]
-
-            def run(step=step, args=args, carry=carry):
-                carry[0] = F.jax.block_until_ready(step(*carry[0], *args))[:-1]
-
-            cases[model] = run
-        run = cases[model]
+            cases[model] = _case(fw, model)
+        run, info = cases[model]
         run()  # wakes thread pools that slept during the pause before the sample
         steps, t0, c0 = 0, time.perf_counter(), time.process_time()
         while steps < 2 or time.perf_counter() - t0 < float(budget):
             run()
             steps += 1
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-        print(json.dumps({"wall": wall / steps, "cpu": cpu / steps}), flush=True)
+        print(json.dumps({"wall": wall / steps, "cpu": cpu / steps, **info}), flush=True)
 
 
 class Contender(TimingServer):
-    """A `serve` process: numbax (in this interpreter) or JAX (the reference one)."""
+    """A `serve` process: numbax (in this interpreter), JAX or PyTorch (the reference one)."""
 
     def __init__(self, name: str, fw: str, env: dict):
         self.name = name
@@ -72,7 +105,8 @@ class Contender(TimingServer):
             )
 
     def sample(self, model: str, budget: float) -> dict | None:
-        """Wall and CPU seconds per step of `model`, or None if the contender is unavailable."""
+        """Wall and CPU seconds per step of `model` and the model's info (see `_case`), or None
+        if the contender is unavailable."""
         return self.ask(f"{model} {budget}", json.loads)
 
 
@@ -81,13 +115,17 @@ def busy_process() -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-c", "while True: pass"])
 
 
-def measure(models, contenders, rounds: int, budget: float, busy: bool) -> dict:
-    """Interleaved samples: results[model][contender][phase] = list of {wall, cpu}."""
+def measure(models, contenders, rounds: int, budget: float, busy: bool) -> tuple[dict, dict]:
+    """Interleaved samples: `(samples, info)`, samples[model][contender][phase] a list of
+    {wall, cpu}, info[model][contender] the model's parameter and thread counts."""
     phases = ("idle", "busy") if busy else ("idle",)
     res = {m: {c.name: {p: [] for p in phases} for c in contenders} for m in models}
+    info: dict = {m: {} for m in models}
     for m in models:  # compile (or load) every step before timing anything
         for c in contenders:
-            c.sample(m, 0.0)
+            s = c.sample(m, 0.0)
+            if s is not None:
+                info[m][c.name] = {k: s[k] for k in ("params", "threads")}
     for r in range(rounds):
         for phase in phases:
             hog = busy_process() if phase == "busy" else None
@@ -99,22 +137,22 @@ def measure(models, contenders, rounds: int, budget: float, busy: bool) -> dict:
                         time.sleep(0.15)  # outlasts idle BLAS/XLA threads' spin-waits
                         s = c.sample(m, budget)
                         if s is not None:
-                            res[m][c.name][phase].append(s)
+                            res[m][c.name][phase].append({"wall": s["wall"], "cpu": s["cpu"]})
             finally:
                 if hog is not None:
                     hog.kill()
                     hog.wait()
         print(f"round {r + 1}/{rounds} done", file=sys.stderr, flush=True)
-    return res
+    return res, info
 
 
-def summarize(res: dict, reference: str) -> dict:
+def summarize(res: dict, references: list[str]) -> dict:
     """Medians per model, contender and phase, the busy/idle ratio (median of per-round
-    ratios) and each contender's ratio to `reference` (median of per-round ratios)."""
+    ratios) and each contender's ratio to each of `references` (`over_NAME`, median of per-round
+    ratios of idle wall times)."""
     out: dict = {}
     for m, by_c in res.items():
         out[m] = {}
-        ref = by_c.get(reference, {}).get("idle", [])
         for name, phases in by_c.items():
             row: dict = {}
             for phase, samples in phases.items():
@@ -126,15 +164,26 @@ def summarize(res: dict, reference: str) -> dict:
                 row["busy_over_idle"] = statistics.median(
                     b["wall"] / i["wall"] for i, b in zip(idle, busy)
                 )
-            if ref and idle and name != reference:
-                row[f"over_{reference}"] = statistics.median(
-                    i["wall"] / j["wall"] for i, j in zip(idle, ref)
-                )
+            for ref in references:
+                ref_idle = by_c.get(ref, {}).get("idle", [])
+                if ref_idle and idle and name != ref:
+                    row[f"over_{ref}"] = statistics.median(
+                        i["wall"] / j["wall"] for i, j in zip(idle, ref_idle)
+                    )
             out[m][name] = row
     return out
 
 
-def report(summary: dict, reference: str) -> None:
+# why a model's parameter count may differ between frameworks (the work of a step does not)
+_PARAM_NOTES = {"lstm": " (PyTorch's LSTM has two bias vectors, b_ih and b_hh; Flax's one)"}
+
+
+def _ratio(row: dict, key: str) -> str:
+    return f"{row[key]:.2f}x" if key in row else "-"
+
+
+def report(summary: dict, info: dict, references: list[str]) -> None:
+    """Prints a table per contender and the table of issue 15's targets."""
     names = list(next(iter(summary.values())))
     for name in names:
         rows = []
@@ -147,12 +196,50 @@ def report(summary: dict, reference: str) -> None:
                     fmt_time(r.get("idle_cpu")),
                     fmt_time(r.get("busy_wall")),
                     fmt_time(r.get("busy_cpu")),
-                    f"{r['busy_over_idle']:.2f}x" if "busy_over_idle" in r else "-",
-                    f"{r[f'over_{reference}']:.2f}x" if f"over_{reference}" in r else "-",
+                    _ratio(r, "busy_over_idle"),
+                    *(_ratio(r, f"over_{ref}") for ref in references),
                 ]
             )
-        cols = ["model", "wall", "CPU", "wall busy", "CPU busy", "busy/idle", f"/{reference}"]
-        print_table(f"{name}: per train step (medians)", cols, rows)
+        cols = ["model", "wall", "CPU", "wall busy", "CPU busy", "busy/idle"]
+        print_table(
+            f"{name}: per train step (medians)", cols + [f"/{ref}" for ref in references], rows
+        )
+    ours = names[0]
+    rows = []
+    for m, by_c in summary.items():
+        walls = [fmt_time(by_c.get(name, {}).get("idle_wall")) for name in (ours, "jax", "torch")]
+        params = [str(info[m].get(name, {}).get("params", "-")) for name in (ours, "jax", "torch")]
+        rows.append(
+            [
+                m,
+                *walls,
+                _ratio(by_c[ours], "over_jax"),
+                _ratio(by_c[ours], "over_torch"),
+                _ratio(by_c[ours], "busy_over_idle"),
+                " / ".join(params),
+            ]
+        )
+    print_table(
+        f"issue 15 targets: {ours}, wall per step on the machine as it is",
+        [
+            "model",
+            ours,
+            "JAX",
+            "PyTorch",
+            "/JAX (<= 0.8x)",
+            "/PyTorch (<= 1.0x)",
+            "busy/idle (<= 1.6x)",
+            "params numbax / JAX / PyTorch",
+        ],
+        rows,
+    )
+    threads = {name: t["threads"] for by_c in info.values() for name, t in by_c.items()}
+    text = ", ".join(f"{n} {'(its default)' if t is None else t}" for n, t in threads.items())
+    print(f"threads: {text}")
+    for m, by_c in info.items():
+        counts = {name: t["params"] for name, t in by_c.items()}
+        if len(set(counts.values())) > 1:
+            print(f"{m}: parameter counts differ: {counts}" + _PARAM_NOTES.get(m, ""))
 
 
 def main() -> None:
@@ -163,6 +250,10 @@ def main() -> None:
     parser.add_argument("--busy", action="store_true", help="also sample next to a busy process")
     parser.add_argument("--threads", default="default,1", help="numbax settings: default and/or 1")
     parser.add_argument("--no-jax", action="store_true")
+    parser.add_argument("--no-torch", action="store_true")
+    parser.add_argument(
+        "--torch-compile", action="store_true", help="also PyTorch with torch.compile(model)"
+    )
     parser.add_argument("--serve", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
@@ -172,22 +263,29 @@ def main() -> None:
     for t in args.threads.split(","):
         env = {} if t == "default" else {"NUMBAX_NUM_THREADS": t}
         contenders.append(Contender(f"numbax {t}", "numbax", env))
-    if not args.no_jax:
-        contenders.append(Contender("jax", "jax", {}))
+    refs = [("jax", not args.no_jax), ("torch", not args.no_torch)]
+    refs.append(("torch-compile", args.torch_compile))
+    contenders += [Contender(fw, fw, {}) for fw, wanted in refs if wanted]
     contenders = [c for c in contenders if c.proc is not None]
     models = args.models.split(",")
     load = os.getloadavg()
     try:
-        res = measure(models, contenders, args.rounds, args.budget, args.busy)
+        res, info = measure(models, contenders, args.rounds, args.budget, args.busy)
     finally:
         for c in contenders:
             c.close()
-    reference = "jax" if any(c.name == "jax" for c in contenders) else contenders[0].name
-    summary = summarize(res, reference)
-    report(summary, reference)
+    references = [c.name for c in contenders if c.name in ("jax", "torch")]
+    summary = summarize(res, references)
+    report(summary, info, references)
     print_json(
         "models_step",
-        {"load_before": load, "load_after": os.getloadavg(), "summary": summary, "samples": res},
+        {
+            "load_before": load,
+            "load_after": os.getloadavg(),
+            "info": info,
+            "summary": summary,
+            "samples": res,
+        },
     )
 
 
