@@ -10,7 +10,8 @@ device and sharding API: it imports none of it.
 
 How many: `config.update("num_cpu_devices", n)` (JAX's `jax_num_cpu_devices`) or the
 environment variable `NUMBAX_NUM_CPU_DEVICES`, else one per usable core
-(`os.sched_getaffinity`). More devices than cores are allowed (for testing; their threads then
+(`os.sched_getaffinity`; under MPI, one per core of this process's share,
+`threads.process_cores`). More devices than cores are allowed (for testing; their threads then
 share the cores). The number is fixed when the devices are first needed; changing it later
 raises, as in JAX. Under `core.distributed.initialize()` every process has its local devices
 and `devices()` lists those of all processes, ordered by process (global ids).
@@ -89,7 +90,7 @@ def _local_count() -> int:
                     "number of CPU devices to create, or unset it for one per core."
                 )
         else:
-            n = threads.usable_cores()
+            n = threads.process_cores()
     return max(int(n), 1)
 
 

@@ -18,6 +18,7 @@ and the values of `multihost_utils` go through mpi4py's pickling interface.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from typing import Any
@@ -26,6 +27,7 @@ import numpy as np
 
 from core import devices
 from core.errors import NumbaxError
+from core.jit import threads
 
 __all__ = ["device_exchange", "initialize", "is_initialized", "process_group", "shutdown"]
 
@@ -69,7 +71,9 @@ def initialize(
 
     Call it once, right after `import core` and before any device is used. Under `mpiexec`,
     every argument may be left out (MPI knows the processes); a single process started without
-    `mpiexec` becomes a job of one.
+    `mpiexec` becomes a job of one. Processes on the same cores share them: unless set
+    explicitly, each gets its share of the threads, devices and compile workers
+    (`core/jit/threads.py`, `share_cores`).
 
     Args:
       coordinator_address: accepted for compatibility (MPI finds the other processes).
@@ -102,10 +106,27 @@ def initialize(
             f"initialize(process_id={process_id}) but this is MPI rank {rank}: drop the "
             "argument (MPI numbers the processes)."
         )
+    threads.share_cores(_processes_sharing_cores(comm))
     devices.set_topology(rank, comm.allgather(devices.local_count_setting()))
     _state["comm"], _state["devices"] = comm, comm.Dup()
     if size > 1:
         _abort_job_on_uncaught_errors(comm)
+
+
+def _processes_sharing_cores(comm: Any) -> int:
+    """How many processes of the job (this one included) run on this process's cores: the
+    processes on this host (MPI's shared-memory split) whose CPU masks overlap this one's.
+    Unbound processes (MPICH's default) all share every core; `mpiexec -bind-to core` gives
+    each its own."""
+    node = comm.Split_type(_mpi().COMM_TYPE_SHARED)
+    try:
+        mask = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+        masks = node.allgather(mask)
+    finally:
+        node.Free()
+    if mask is None:
+        return len(masks)
+    return sum(1 for other in masks if other is None or other & mask)
 
 
 def _abort_job_on_uncaught_errors(comm: Any) -> None:

@@ -10,10 +10,13 @@ threads busy-wait for, which collapsed steps 20-100x when another process took a
 
 How many threads: `config.update("num_threads", n)` or `NUMBAX_NUM_THREADS`, else the usable
 cores (`os.sched_getaffinity`: a container's or `taskset`'s CPU mask counts, not the machine's
-cores; a cgroup CPU quota such as `docker --cpus 2` lowers it). The number is read once, when
-the jit back end loads (`fix`, called by `fork_safety.configure`, which sizes numba's pool with
-it); the option is then frozen. Each device worker thread gets an equal share
-(`device_share`), so N devices busy at once do not start N full teams.
+cores; a cgroup CPU quota such as `docker --cpus 2` lowers it) divided among the processes of
+an MPI job that run on the same cores (`share_cores`, which `core.distributed.initialize`
+calls: `mpiexec -n 2` on 2 cores gives each process one thread, one device and no compile
+worker, instead of two processes of two threads taking turns on each core). The number is
+read once, when the jit back end loads (`fix`, called by `fork_safety.configure`, which sizes
+numba's pool with it); the option is then frozen. Each device worker thread gets an equal
+share (`device_share`), so N devices busy at once do not start N full teams.
 
 An `OPENBLAS_NUM_THREADS` or `OMP_NUM_THREADS` set by the user is respected (OpenBLAS then
 keeps its own threads), as is `NUMBA_NUM_THREADS` (it caps numba's pool).
@@ -41,7 +44,7 @@ _SETTERS = (
     "scipy_openblas_set_num_threads64_",
     "openblas_set_num_threads64_",
 )
-_state: dict = {"threads": None, "blas": None}
+_state: dict = {"threads": None, "blas": None, "sharers": 1}
 CGROUP_V2 = "/sys/fs/cgroup/cpu.max"
 CGROUP_V1 = ("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", "/sys/fs/cgroup/cpu/cpu.cfs_period_us")
 
@@ -77,9 +80,26 @@ def usable_cores() -> int:
     return max(1, min(cores, quota) if quota else cores)
 
 
+def share_cores(processes: int) -> None:
+    """Makes `processes` processes (this one included) share this process's usable cores: the
+    default thread count, device count and compile workers become their share
+    (`process_cores`). Has no effect on a thread count already fixed (`fix`).
+
+    Args:
+      processes: how many processes run on the cores this one may use (at least 1).
+    """
+    _state["sharers"] = max(1, int(processes))
+
+
+def process_cores() -> int:
+    """This process's share of the usable cores (`usable_cores() // processes sharing them`,
+    at least 1): what the default thread count, device count and compile workers use."""
+    return max(1, usable_cores() // _state["sharers"])
+
+
 def requested_threads() -> int:
     """The thread count the configuration asks for: the `num_threads` option if set, else
-    `NUMBAX_NUM_THREADS`, else `usable_cores()`.
+    `NUMBAX_NUM_THREADS`, else `process_cores()`.
 
     Raises:
       ThreadCountError: `NUMBAX_NUM_THREADS` is set to something other than a positive integer.
@@ -89,7 +109,7 @@ def requested_threads() -> int:
         return n
     text = os.environ.get(ENV, "")
     if not text:
-        return usable_cores()
+        return process_cores()
     try:
         n = int(text)
     except ValueError:

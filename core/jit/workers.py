@@ -36,9 +36,10 @@ _ROOT = str(Path(__file__).resolve().parents[2])  # the directory holding the `c
 
 
 def default_workers() -> int:
-    """Usable cores (CPU mask and quota, `threads.usable_cores`) minus one (the main process
-    compiles too), at least 0."""
-    return max(0, threads.usable_cores() - 1)
+    """This process's cores (CPU mask and quota, shared with the other processes of an MPI
+    job on them: `threads.process_cores`) minus one (the main process compiles too), at
+    least 0."""
+    return max(0, threads.process_cores() - 1)
 
 
 class _Worker:

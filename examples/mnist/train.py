@@ -407,6 +407,9 @@ def _train_epoch(
         if stop.requested:
             interrupted = True
             break
+    # Jitted steps return before their kernels have run (asynchronous dispatch): the epoch
+    # ends when its last step has, not when it was queued.
+    state = core.block_until_ready(state)
     epoch_time = time.perf_counter() - start
     bar.close()
     if data_parallel is not None:

@@ -13,6 +13,7 @@ import core
 import core.numpy as jnp
 from core import lax
 from core.experimental import multihost_utils
+from core.jit import threads
 
 
 def collectives(x):
@@ -46,6 +47,7 @@ def main() -> None:
         "owners": [d.process_index for d in core.devices()],
         "local": [d.id for d in core.local_devices()],
         "counts": [core.device_count(), core.local_device_count()],
+        "cores": [threads.usable_cores(), threads.process_cores()],
     }
     # The global batch np.arange(4.) over the 4 devices of the 2 processes: 2 elements each.
     x = np.arange(4.0, dtype=np.float32)[2 * p : 2 * p + 2]

@@ -45,6 +45,12 @@ def test_processes_and_global_devices(results):
     assert [r["local"] for r in results] == [[0, 1], [2, 3]]
 
 
+def test_processes_on_the_same_cores_share_them(results):
+    for r in results:  # mpiexec binds no process to cores: both run on all of them
+        cores = r["cores"][0]
+        assert r["cores"] == [cores, max(1, cores // 2)]
+
+
 def test_collectives_span_the_processes(results):
     x = np.arange(4.0, dtype=np.float32)
     one_process = core.pmap(mpi_program.collectives, axis_name="i")(x)

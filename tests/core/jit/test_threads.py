@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from core.config import config
+from core.devices import local_count_setting
 from core.jit import threads, workers
 from core.jit.errors import ThreadCountError
 
@@ -22,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[3]
 def policy(monkeypatch):
     """The policy as a fresh process sees it: count not fixed yet, no env var."""
     monkeypatch.setitem(threads._state, "threads", None)
+    monkeypatch.setitem(threads._state, "sharers", 1)
     monkeypatch.delenv(threads.ENV, raising=False)
     monkeypatch.setitem(config._values, "num_threads", -1)
     return monkeypatch
@@ -65,6 +67,24 @@ def test_a_cpu_quota_lowers_the_cores(policy, no_quota, v2, v1, cores):
         policy.setattr(threads, "CGROUP_V1", tuple(map(str, paths)))
     assert threads.usable_cores() == cores
     assert threads.requested_threads() == cores
+
+
+@pytest.mark.parametrize(
+    ("cores", "processes", "share"), [(2, 2, 1), (8, 2, 4), (8, 3, 2), (2, 4, 1)]
+)
+def test_processes_sharing_the_cores_get_a_share_each(policy, no_quota, cores, processes, share):
+    """`core.distributed.initialize` under `mpiexec -n P` on the same cores: threads, devices
+    and compile workers default to each process's share."""
+    policy.setattr(os, "sched_getaffinity", lambda pid: set(range(cores)), raising=False)
+    policy.delenv("NUMBAX_NUM_CPU_DEVICES", raising=False)
+    policy.setitem(config._values, "num_cpu_devices", -1)
+    threads.share_cores(processes)
+    assert threads.usable_cores() == cores
+    assert threads.requested_threads() == threads.process_cores() == share
+    assert local_count_setting() == share
+    assert workers.default_workers() == share - 1
+    policy.setenv(threads.ENV, "3")  # an explicit count still wins
+    assert threads.requested_threads() == 3
 
 
 def test_option_beats_env_beats_cores(policy, no_quota):
