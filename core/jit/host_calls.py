@@ -16,8 +16,9 @@ import numpy as np
 
 from core.avals import ShapedArray
 
-# key -> (function of a list of arrays returning a list of arrays, input avals, output avals)
-_FUNCTIONS: dict[str, tuple[Callable, tuple, tuple]] = {}
+# key -> (function of a list of arrays returning a list of arrays, input avals, output avals,
+# whether it borrows its inputs)
+_FUNCTIONS: dict[str, tuple[Callable, tuple, tuple, bool]] = {}
 # (id of the owner object, input avals, output avals) -> key; the owner is kept alive in `_OWNERS`
 _KEYS: dict[tuple, str] = {}
 _OWNERS: list[object] = []
@@ -29,6 +30,7 @@ def register(
     fun: Callable[[list[np.ndarray]], list[np.ndarray]],
     in_avals: Sequence[ShapedArray],
     out_avals: Sequence[ShapedArray],
+    borrow: bool = False,
 ) -> str:
     """The key under which kernels call `fun` (the same key for the same owner and avals).
 
@@ -39,6 +41,8 @@ def register(
       in_avals: the inputs' avals (the kernel passes 0-d inputs as scalars; `call` restores
         their dtypes).
       out_avals: the outputs' avals.
+      borrow: `fun` reads its inputs only while it runs and never writes them (pmap's
+        collectives): they are handed over without a copy.
 
     Returns:
       The key, a string safe to write into generated source.
@@ -52,16 +56,18 @@ def register(
         n = _COUNTS[name] = _COUNTS.get(name, 0) + 1
         key = _KEYS[ident] = f"{name}#{n}"
         _OWNERS.append(owner)
-        _FUNCTIONS[key] = (fun, tuple(in_avals), tuple(out_avals))
+        _FUNCTIONS[key] = (fun, tuple(in_avals), tuple(out_avals), borrow)
     return key
 
 
 def call(key: str, *args):
     """Runs the function registered as `key` on copies of `args` (kernels reuse their buffers,
-    and a callback may keep what it is given); returns its outputs as the kernel expects them:
-    a tuple of C-contiguous arrays, numpy scalars for 0-d outputs."""
-    fun, in_avals, out_avals = _FUNCTIONS[key]
-    arrays = [np.array(a, dtype=av.dtype) for a, av in zip(args, in_avals, strict=True)]
+    and a callback may keep what it is given) or, if it borrows them, on `args` themselves;
+    returns its outputs as the kernel expects them: a tuple of C-contiguous arrays, numpy
+    scalars for 0-d outputs."""
+    fun, in_avals, out_avals, borrow = _FUNCTIONS[key]
+    take = np.asarray if borrow else np.array
+    arrays = [take(a, dtype=av.dtype) for a, av in zip(args, in_avals, strict=True)]
     outs = [
         np.ascontiguousarray(o, dtype=av.dtype) if av.shape else np.asarray(o, av.dtype)[()]
         for o, av in zip(fun(arrays), out_avals, strict=True)

@@ -29,32 +29,71 @@ def _place(axis_name: Any) -> tuple[Any, int]:
     return found
 
 
-def _sum(parts: list[np.ndarray]) -> np.ndarray:
-    out = np.array(parts[0], copy=True)
-    for p in parts[1:]:
-        out += p
-    return out
+def _share(n: int, part: int, parts: int) -> slice:
+    """Share `part` of `parts` of n items (equal shares, the last one shorter)."""
+    per = -(-n // parts)
+    return slice(min(n, part * per), min(n, (part + 1) * per))
+
+
+def _reducer(ufunc: np.ufunc):
+    """A `fill` for `ThreadCommunicator.combine`: `ufunc` folded over the devices' arrays, in
+    rank order, on this share of the elements."""
+
+    def fill(out: np.ndarray, values: list, part: int, parts: int) -> None:
+        flat = out.reshape(-1)
+        share = _share(flat.size, part, parts)
+        first, *rest = (np.asarray(v).reshape(-1)[share] for v in values)
+        if not rest:
+            flat[share] = first
+            return
+        ufunc(first, rest[0], out=flat[share])
+        for v in rest[1:]:
+            ufunc(flat[share], v, out=flat[share])
+
+    return fill
+
+
+_REDUCERS = {"psum": _reducer(np.add), "pmax": _reducer(np.maximum), "pmin": _reducer(np.minimum)}
+
+
+def _gather(params: dict, size: int):
+    """`new` and `fill` of `all_gather` over `size` devices: each share places its devices'
+    arrays in the stacked (or, `tiled`, concatenated) result."""
+    axis, tiled = params["axis"], params["tiled"]
+
+    def new(x: np.ndarray) -> np.ndarray:
+        shape = list(x.shape)
+        if tiled:
+            shape[axis] *= size
+        else:
+            shape.insert(axis, size)
+        return np.empty(shape, x.dtype)
+
+    def fill(out: np.ndarray, values: list, part: int, parts: int) -> None:
+        for i in range(size)[_share(size, part, parts)]:
+            x = np.asarray(values[i])
+            at = slice(i * x.shape[axis], (i + 1) * x.shape[axis]) if tiled else i
+            out[(slice(None),) * axis + (at,)] = x
+
+    return new, fill
 
 
 def run(name: str, params: dict, arrays: list[np.ndarray]) -> list[np.ndarray]:
-    """Runs collective `name` (with its equation's `params`) on this device's `arrays`."""
+    """Runs collective `name` (with its equation's `params`) on this device's `arrays`, which
+    it only reads during the call (a kernel may reuse them afterwards). The result may be
+    shared by the local devices: it must not be written to."""
     communicator, local_rank = _place(params["axis_name"])
     if name == "axis_index":
         return [np.asarray(communicator.first_rank + local_rank, np.int32)]
     (x,) = arrays
-    parts = communicator.allgather(local_rank, x)
-    if name == "psum":
-        out = _sum(parts)
-    elif name == "pmax":
-        out = np.maximum.reduce(parts)
-    elif name == "pmin":
-        out = np.minimum.reduce(parts)
+    x = np.asarray(x)
+    if name in _REDUCERS:
+        out = communicator.combine(local_rank, x, np.empty_like, _REDUCERS[name])
     elif name == "all_gather":
-        axis = params["axis"]
-        out = np.concatenate(parts, axis) if params["tiled"] else np.stack(parts, axis)
+        out = communicator.combine(local_rank, x, *_gather(params, communicator.global_size))
     else:
         raise NotImplementedError(f"collective {name!r} has no pmap implementation")
-    return [np.asarray(out, x.dtype)]
+    return [out]
 
 
 def eager(name: str):
@@ -64,7 +103,7 @@ def eager(name: str):
         _place(params["axis_name"])  # raise before converting anything
         arrays = [np.asarray(a) for a in args]
         (out,) = run(name, params, arrays)
-        return Array(out, False)
+        return Array(np.array(out), False)  # each device's own copy of the shared result
 
     return impl
 

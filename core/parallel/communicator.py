@@ -1,22 +1,32 @@
 """How the device threads of one `pmap` call (and, over MPI, its processes) exchange values.
 
-Every collective is an all-gather: each device contributes its array and receives the list of
-all devices' arrays, in rank order; psum, pmax, all_gather... reduce that list (in the same
-order on every device, so every device gets bit-identical results). Within a process the
-threads meet at one barrier per collective: each writes its slot, waits, reads every slot.
+A collective combines every device's array into one result: `combine` (psum, pmax, pmin and
+all_gather) takes how to make the result and how to fill a part of it from the list of all
+devices' arrays, in rank order (every element is computed in the same order whichever device
+computes it, so all devices get bit-identical results). Within a process the threads meet at
+a barrier once every array is in; device 0 has made the result, each device fills its own
+part of it (the devices share the work: a psum of gradients costs each of N devices 1/N of
+the sum), and a second barrier waits for every part. All devices then hold the same result
+array, which they only read, and no device reads another's array any more: the inputs can be
+the compiled kernels' own buffers, handed over without a copy. With other processes
+(`core.distributed`), the first local thread exchanges this process's list with the other
+processes' first threads (`allgather`), and a second barrier hands the result to the others,
+each of which combines it alone.
+
 Consecutive collectives alternate between two sets of slots, so a fast device writing the next
 collective's slot cannot overwrite one a slow device is still reading (it could only come back
-to that set after the next barrier, which the slow device reaches after reading). With other
-processes (`core.distributed`), the first local thread then exchanges this process's list with
-the other processes' first threads, and a second barrier hands the result to the others. A
-device that fails aborts the barrier, so the others stop waiting (`threading.BrokenBarrierError`)
-instead of hanging.
+to that set after the next barrier, which the slow device reaches after reading). A device that
+fails aborts the barrier, so the others stop waiting (`threading.BrokenBarrierError`) instead
+of hanging.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 
 class ThreadCommunicator:
@@ -37,6 +47,7 @@ class ThreadCommunicator:
         self._processes = processes
         self._slots: list[list[Any]] = [[None] * size, [None] * size]
         self._gathered: list[list[Any]] = [[], []]
+        self._results: list[Any] = [None, None]
         self._phase = [0] * size  # which set of slots each device uses next
         self._barrier = threading.Barrier(size)
 
@@ -59,6 +70,49 @@ class ThreadCommunicator:
             self._gathered[phase] = [v for values in lists for v in values]
         self._barrier.wait()
         return self._gathered[phase]
+
+    def combine(
+        self,
+        local_rank: int,
+        value: np.ndarray,
+        new: Callable[[np.ndarray], np.ndarray],
+        fill: Callable[[np.ndarray, list[np.ndarray], int, int], None],
+    ) -> np.ndarray:
+        """Contributes `value` as local device `local_rank`; returns the result every device
+        gets (the same array on every local device: read it, never write it). Every device
+        has finished reading `value` when this returns.
+
+        Args:
+          local_rank: this device's index among the local devices.
+          value: this device's array.
+          new: makes the (empty) result, given one device's array (all have its shape).
+          fill: `fill(out, values, part, parts)` computes share `part` of `parts` of `out`
+            from `values` (every device's array, by global rank).
+
+        Returns:
+          The result.
+        """
+        if self._processes is not None:  # each process combines the gathered list itself
+            values = self.allgather(local_rank, value)
+            out = new(value)
+            fill(out, values, 0, 1)
+            return out
+        phase = self._phase[local_rank]
+        self._phase[local_rank] = 1 - phase
+        slots = self._slots[phase]
+        slots[local_rank] = value
+        if local_rank == 0:
+            try:
+                self._results[phase] = new(value)
+            except BaseException:
+                self._barrier.abort()
+                raise
+        self._barrier.wait()
+        out = self._results[phase]
+        fill(out, slots, local_rank, self.size)
+        self._barrier.wait()
+        slots[local_rank] = None  # nobody reads it any more: do not keep the buffer alive
+        return out
 
     def abort(self) -> None:
         """Wakes every waiting device with `threading.BrokenBarrierError` (one has failed)."""

@@ -196,18 +196,19 @@ class KernelCtx:
 
     # -- Python
 
-    def host_call(self, owner: object, fun: Callable) -> list[str]:
+    def host_call(self, owner: object, fun: Callable, borrow: bool = False) -> list[str]:
         """Emits a call of the Python function `fun` from the kernel (a numba `objmode` block
         through `core.jit.host_calls`); returns the names of the outputs.
 
         Args:
           owner: the object `fun` stands for (the equation's callback parameter), which names it.
           fun: takes the list of input arrays, returns the list of output arrays.
+          borrow: `fun` only reads its inputs while it runs (`host_calls.register`).
 
         Returns:
           One name per output of the equation.
         """
-        key = host_calls.register(owner, fun, self.in_avals, self.out_avals)
+        key = host_calls.register(owner, fun, self.in_avals, self.out_avals, borrow)
         args = [
             self.scalar(i) if not aval.shape else self.array(i)
             for i, aval in enumerate(self.in_avals)

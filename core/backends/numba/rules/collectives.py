@@ -23,7 +23,8 @@ def _collective_lowering(ctx, eqn):
             "that binds its axis_name"
         )
     owner = collective_ops.host_collective(name, params)
-    return ctx.host_call(owner, owner.fun)
+    # The collective reads the kernel's arrays only until every device has read them.
+    return ctx.host_call(owner, owner.fun, borrow=True)
 
 
 for _prim in (psum_p, pmax_p, pmin_p, all_gather_p, axis_index_p):
