@@ -78,10 +78,10 @@ _LAUNCH_LOCK = threading.RLock()
 def serialized(call: Callable[..., Any]) -> Callable[..., Any]:
     """`call` (a compiled program, with its `.source` and its entry `.kernel` if it has them),
     made to hold a process-wide lock while it runs if it may launch threaded loops (`prange`,
-    large matrix products: `core/jit/gemm.py`) on the `workqueue` layer, which aborts the
-    process when two threads use it at once; else `call`."""
+    large matrix products: `core/jit/gemm.py`, `core/jit/bgemm.py`) on the `workqueue` layer,
+    which aborts the process when two threads use it at once; else `call`."""
     source = getattr(call, "source", None)
-    threaded = source is None or "prange(" in source or "rt.dot(" in source
+    threaded = source is None or any(s in source for s in ("prange(", "rt.dot(", "rt.batched_dot("))
     if numba.config.THREADING_LAYER != "workqueue" or not threaded:
         return call
 

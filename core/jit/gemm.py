@@ -95,23 +95,38 @@ def _emit_gemm(context, builder, dtype, ptrs, dims, fortran, rows, cols) -> None
             row = builder.gep(c_ptr, [builder.mul(loop.index, n)])
             cgutils.memset(builder, row, builder.mul(ncols, itemsize), 0)
         with some_k, builder.if_then(builder.not_(empty)):
-            # Row-major out = a @ b is column-major out.T = b.T @ a.T: BLAS's first operand is
-            # b, whose C layout is a column-major b.T (leading dimension n).
-            char = {v: ir.Constant(_I8, ord(v)) for v in "nt"}
-            tb = builder.select(b_f, char["t"], char["n"])
             b_ptr = builder.gep(y, [builder.select(b_f, builder.mul(lo_c, k), lo_c)])
-            ldb = builder.select(b_f, k, n)
-            ta = builder.select(a_f, char["t"], char["n"])
             a_ptr = builder.gep(x, [builder.select(a_f, lo_r, builder.mul(lo_r, k))])
-            lda = builder.select(a_f, m, k)
-            one, nil = (linalg.make_constant_slot(context, builder, dtype, v) for v in (1, 0))
-            void_p = cgutils.voidptr_t
-            kind = ir.Constant(_I8, ord(linalg.get_blas_kind(dtype)))
-            operands = [kind, tb, ta, ncols, nrows, k, builder.bitcast(one, void_p)]
-            operands += [builder.bitcast(b_ptr, void_p), ldb, builder.bitcast(a_ptr, void_p)]
-            operands += [lda, builder.bitcast(nil, void_p), builder.bitcast(c_ptr, void_p), n]
-            res = builder.call(_gemm_fn(builder), operands)
-            linalg.check_blas_return(context, builder, res)
+            emit_call(
+                context,
+                builder,
+                dtype,
+                (a_ptr, builder.select(a_f, m, k), a_f),
+                (b_ptr, builder.select(b_f, k, n), b_f),
+                (c_ptr, n),
+                (nrows, k, ncols),
+            )
+
+
+def emit_call(context, builder, dtype, a, b, c, dims) -> None:
+    """Emits one BLAS gemm `C = A @ B` on row-major matrices given by pointers: `a` and `b` are
+    `(pointer, leading dimension, transposed)` (transposed, an i1: the matrix is stored
+    column-major, as the `.T` of a C-contiguous array), `c` is `(pointer, leading dimension)`
+    (row-major), `dims` = (rows, k, columns), all intp values."""
+    (a_ptr, lda, a_t), (b_ptr, ldb, b_t), (c_ptr, ldc) = a, b, c
+    nrows, k, ncols = dims
+    # Row-major C = A @ B is column-major C.T = B.T @ A.T: BLAS's first operand is B, whose
+    # row-major layout is a column-major B.T.
+    char = {v: ir.Constant(_I8, ord(v)) for v in "nt"}
+    one, nil = (linalg.make_constant_slot(context, builder, dtype, v) for v in (1, 0))
+    void_p = cgutils.voidptr_t
+    kind = ir.Constant(_I8, ord(linalg.get_blas_kind(dtype)))
+    tb, ta = (builder.select(t, char["t"], char["n"]) for t in (b_t, a_t))
+    operands = [kind, tb, ta, ncols, nrows, k, builder.bitcast(one, void_p)]
+    operands += [builder.bitcast(b_ptr, void_p), ldb, builder.bitcast(a_ptr, void_p)]
+    operands += [lda, builder.bitcast(nil, void_p), builder.bitcast(c_ptr, void_p), ldc]
+    res = builder.call(_gemm_fn(builder), operands)
+    linalg.check_blas_return(context, builder, res)
 
 
 def _is_f(layout: str) -> ir.Constant:

@@ -15,12 +15,14 @@ kernel makes no BLAS calls.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
+from core.backends.numba.generic import Size
 from core.backends.numba.source import alloc, cast, combine, identity
 from core.jit import threads
 
@@ -30,6 +32,9 @@ from core.jit import threads
 # passes (the MNIST CNN step: 17 -> 24 s of compile CPU). Measured: selu on 1e6 floats 266 us on
 # one thread, 138 us on two. NUMBAX_JIT_THREADS=0 turns it off.
 PARALLEL_SIZE = 1 << 17 if os.environ.get("NUMBAX_JIT_THREADS", "1") != "0" else 1 << 62
+# A reduction over the outer loop dimension (a bias gradient's sum over rows, a loss's sum) runs
+# as at most this many chunks, each into partial results of its own (`LoopNest._chunks`).
+CHUNKS = 16
 
 
 @dataclass
@@ -123,6 +128,8 @@ class _Access:
     acc: str = ""
     level: int = -1  # loop level of a register accumulator (-1: accumulate in memory)
     out_shape: tuple = ()
+    row: str = ""  # in a chunked nest, the offset of this chunk's partial results
+    out_size: object = 1  # in a chunked nest, the size of the result
 
 
 class LoopNest:
@@ -278,6 +285,8 @@ class LoopNest:
             self.em.line(f"{a.acc} = {combine(a.reduce_kind, a.dtype, a.acc, expr)}")
         else:
             f = self.offset(a)
+            if a.row:  # a chunk's row of partial results
+                f = self.em.assign("f", f"{a.row} + {f}")
             new = combine(a.reduce_kind, a.dtype, f"rt.ld({a.name}, {f})", expr)
             self.em.line(f"rt.st({a.name}, {f}, {new})")
 
@@ -285,6 +294,9 @@ class LoopNest:
         """Coalesces, emits the prelude, the loops with `body(self)` inside, and the results."""
         self._coalesce()
         n = len(self._dims)
+        reductions = [a for a in self.accesses if a.kind == "reduce"]
+        shared = [a for a in reductions if n and not any(0 in ax[1] for ax in a.imap)]
+        chunks = self._chunks() if self.parallel and shared else None
         for a in self.accesses:
             if a.kind == "store" and a.result is None:
                 a.name = self.em.assign("o", alloc(self.shape, a.dtype))
@@ -294,30 +306,100 @@ class LoopNest:
                 if used == list(range(len(used))):
                     a.level = len(used)
                 a.acc = self.em.new_name("acc")
-                if a.out_shape:
+                if chunks is not None and a in shared:
+                    a.out_size = math.prod(a.out_shape)
+                    fill = identity(a.reduce_kind, a.dtype)
+                    a.name = self.em.assign("p", alloc((chunks, a.out_size), a.dtype, fill))
+                elif a.out_shape:
                     fill = None if a.level >= 0 else identity(a.reduce_kind, a.dtype)
                     a.name = self.em.assign("o", alloc(a.out_shape, a.dtype, fill))
                     a.result = Value.array(a.name, a.out_shape, a.dtype)
                 else:
                     a.result = Value.scalar(a.acc, a.dtype)
-        self._emit_level(0, n, body)
+        if chunks is not None:
+            self._emit_chunks(chunks, shared, n, body)
+        else:
+            self._emit_level(0, n, body)
 
-    def _threaded(self) -> bool:
-        """Two threads pay for large loops without reductions (see `PARALLEL_SIZE`)."""
+    def _chunks(self) -> Size:
+        """Emits the number of chunks that a loop nest whose reductions fold its outer dimension
+        splits that dimension into (each chunk folds into a row of partial results of its own,
+        folded in chunk order after the loop): up to `CHUNKS` of at least 16 outer iterations
+        each when the loop is large enough to run threaded, else 1. It depends on the sizes
+        only, so results do not depend on the number of threads; one chunk folds in the order
+        of the plain loop."""
+        outer, total = self._dims[0], math.prod(self._dims)
+        name = self.em.assign(
+            "nc", f"max(1, min({CHUNKS}, {outer} // 16)) if {total} >= {PARALLEL_SIZE} else 1"
+        )
+        return Size(CHUNKS, name)  # a variable of the kernel, whatever the sizes
+
+    def _emit_chunks(self, chunks: Size, shared: list, n: int, body) -> None:
+        """The loop nest as `chunks` chunks of its outer dimension (see `_chunks`), then the fold
+        of every shared reduction's partial results into its result."""
+        outer = self._dims[0]
+        loop = "prange" if self._threaded(chunked=True) else "range"
+        with self.em.block(f"for ic in {loop}({chunks}):"):
+            for a in shared:
+                a.row = self.em.assign("pr", f"ic * {a.out_size}") if a.level < 0 else ""
+                if a.level == 0:
+                    self.em.line(f"{a.acc} = {identity(a.reduce_kind, a.dtype)}")
+            lo = f"(ic * {outer}) // {chunks}"
+            hi = f"((ic + 1) * {outer}) // {chunks}"
+            self._emit_level(0, n, body, bounds=f"{lo}, {hi}", skip=shared)
+            for a in shared:
+                if a.level == 0:
+                    self.em.line(f"rt.st({a.name}, ic * {a.out_size}, {a.acc})")
+        for a in shared:
+            a.row, partial, a.acc = "", a.name, self.em.new_name("acc")
+            if a.out_shape:
+                a.name = self.em.assign("o", alloc(a.out_shape, a.dtype))
+                a.result = Value.array(a.name, a.out_shape, a.dtype)
+            else:
+                a.result = Value.scalar(a.acc, a.dtype)
+            j = self.em.new_name("j")
+            with contextlib.ExitStack() as stack:
+                if a.out_shape:
+                    stack.enter_context(self.em.block(f"for {j} in range({a.out_size}):"))
+                self.em.line(f"{a.acc} = {identity(a.reduce_kind, a.dtype)}")
+                with self.em.block(f"for jc in range({chunks}):"):
+                    at = f"jc * {a.out_size} + {j}" if a.out_shape else "jc"
+                    new = combine(a.reduce_kind, a.dtype, a.acc, f"rt.ld({partial}, {at})")
+                    self.em.line(f"{a.acc} = {new}")
+                if a.out_shape:
+                    self.em.line(f"rt.st({a.name}, {j}, {a.acc})")
+
+    def _threaded(self, chunked: bool = False) -> bool:
+        """Two threads pay for large loops (see `PARALLEL_SIZE`) whose outer iterations write
+        disjoint elements: every reduction keeps the outer loop dimension (a softmax's or
+        layer norm's row statistics), so each iteration owns its accumulators, or the loop is
+        `chunked`: each chunk folds into partial results of its own (`_emit_chunks`)."""
         return (
             self.parallel
             and threads.num_threads() > 1
             and int(np.prod(self._dims, dtype=np.int64)) >= PARALLEL_SIZE
-            and not any(a.kind == "reduce" for a in self.accesses)
+            and (
+                chunked
+                or all(
+                    any(0 in ax[1] for ax in a.imap) for a in self.accesses if a.kind == "reduce"
+                )
+            )
         )
 
-    def _emit_level(self, level: int, n: int, body) -> None:
-        reds = [a for a in self.accesses if a.kind == "reduce" and a.level == level]
+    def _emit_level(self, level: int, n: int, body, bounds: str = "", skip=()) -> None:
+        """Loop `level` and the ones inside it; `bounds` replaces the outer loop's range (a
+        chunk's), whose reductions in `skip` the chunk initializes and stores."""
+        reds = [
+            a for a in self.accesses if a.kind == "reduce" and a.level == level and a not in skip
+        ]
         for a in reds:
             self.em.line(f"{a.acc} = {identity(a.reduce_kind, a.dtype)}")
         if level == n:
             self._loaded, self._offsets = {}, {}
             body(self)
+        elif bounds:
+            with self.em.block(f"for i{level} in range({bounds}):"):
+                self._emit_level(level + 1, n, body)
         else:
             loop = "prange" if level == 0 and self._threaded() else "range"
             with self.em.block(f"for i{level} in {loop}({self._dims[level]}):"):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from core import dtypes
 from core.backends.numba.registry import Kernel, register_lowering
 from core.backends.numba.source import alloc, const, np_type, reshape
@@ -25,17 +27,19 @@ def _dot_general_lowering(ctx, eqn):
         _size_lowering(ys, yf),
     )
     dt = out.dtype
-    x, x_t = _matrices_lowering(ctx, 0, list(xb), xf, list(xc), dt)
-    y, y_t = _matrices_lowering(ctx, 1, list(yb), list(yc), yf, dt)
-    if dtypes.kind(dt) in "fc" and m * n * k > 0:
-        o_shape = (m, n) if nb == 1 else (nb, m, n)
+    blas = dtypes.kind(dt) in "fc" and m * n * k > 0
+    if blas and nb > 1:
+        o_shape = (nb, m, n)
+        o = _batched_lowering(ctx, (list(xb), xf, list(xc)), (list(yb), list(yc), yf), k, o_shape)
+    elif blas:
+        x, x_t = _matrices_lowering(ctx, 0, list(xb), xf, list(xc), dt)
+        y, y_t = _matrices_lowering(ctx, 1, list(yb), list(yc), yf, dt)
+        o_shape = (m, n)
         o = ctx.assign("d", alloc(o_shape, dt))
-        if nb == 1:
-            ctx.line(f"rt.dot({x}{'.T' * x_t}, {y}{'.T' * y_t}, {o})")
-        else:
-            with ctx.block(f"for b in range({nb}):"):
-                ctx.line(f"rt.dot({x}[b]{'.T' * x_t}, {y}[b]{'.T' * y_t}, {o}[b])")
+        ctx.line(f"rt.dot({x}{'.T' * x_t}, {y}{'.T' * y_t}, {o})")
     else:  # integers (no BLAS), or empty operands
+        x, x_t = _matrices_lowering(ctx, 0, list(xb), xf, list(xc), dt)
+        y, y_t = _matrices_lowering(ctx, 1, list(yb), list(yc), yf, dt)
         o_shape = (nb, m, n)
         o = ctx.assign("d", alloc(o_shape, dt, const(0, dt)))
         if nb == 1:
@@ -82,13 +86,83 @@ def _matrices_lowering(ctx, i, batch, rows, cols, dtype):
         expr, swapped = view((*lead, r, c)), False
     elif big(batch + cols + rows) == big(phys):
         expr, swapped = view((*lead, c, r)), True
-    else:
-        perm = tuple(batch + rows + cols)
-        expr = reshape(f"rt.contiguous({ctx.array(i)}.transpose({perm}))", (*lead, r, c))
-        swapped = False
+    else:  # one copy loop, in the order the product reads
+        order = batch + rows + cols
+        imap = tuple((0, ((order.index(d), 1),)) for d in range(aval.ndim))
+        value = ctx.operand(i).compose(imap, tuple(aval.shape[d] for d in order))
+        expr, swapped = reshape(ctx.as_array(value), (*lead, r, c)), False
     if aval.dtype != dtype:
         expr = f"{expr}.astype({np_type(dtype)})"
     return (expr if expr == name else ctx.assign("g", expr)), swapped
+
+
+def _batched_lowering(ctx, x_axes, y_axes, k, o_shape) -> str:
+    """`rt.batched_dot` of the two operands, each given as (batch, rows, cols) axes: read in
+    place when the array it lives in stores every batch element as a BLAS matrix
+    (`_strided`), else through a copy; returns the new (batch, m, n) array."""
+    dt = ctx.out_avals[0].dtype
+    operands = []
+    for i, axes in enumerate((x_axes, y_axes)):
+        found = _strided(ctx, i, *axes) if ctx.in_avals[i].dtype == dt else None
+        if found is None:  # a contiguous (batch, rows, cols) copy, or (batch, cols, rows)
+            name, swapped = _matrices_lowering(ctx, i, *axes, dt)
+            r, c = (_size_lowering(ctx.in_shape(i), a) for a in axes[1:])
+            found = (name, r * c, c if not swapped else r, swapped)
+        operands.append(found)
+    sizes = [ctx.in_shape(0)[d] for d in x_axes[0]]
+    offsets = _offsets_lowering(ctx, o_shape[0], sizes, [op[1] for op in operands])
+    o = ctx.assign("d", alloc(o_shape, dt))
+    (x, _, ldx, tx), (y, _, ldy, ty) = operands
+    ctx.line(
+        f"rt.batched_dot({x}, {offsets[0]}, {ldx}, {int(tx)}, "
+        f"{y}, {offsets[1]}, {ldy}, {int(ty)}, {k}, {o})"
+    )
+    return o
+
+
+def _strided(ctx, i, batch, rows, cols):
+    """Operand i in place: `(array, batch strides, leading dimension, transposed)` when it is
+    a C-contiguous array (or a transposed view of one) that stores its row axes next to each
+    other and in order, its column axes likewise, and one of the two groups innermost, so that
+    each batch element is a BLAS matrix at an offset; None otherwise."""
+    aval, shape, value = ctx.in_avals[i], ctx.in_shape(i), ctx.operand(i)
+    phys = value.permutation()
+    if phys is None:
+        return None
+    stored = [d for d in phys if aval.shape[d] != 1]  # physical order of the axes that count
+    stride, s = {}, 1
+    for d in reversed(phys):
+        stride[d], s = s, s * shape[d]
+    rb, cb = ([d for d in axes if aval.shape[d] != 1] for axes in (rows, cols))
+    for axes in (rb, cb):
+        if axes and stored[stored.index(axes[0]) :][: len(axes)] != axes:
+            return None
+    strides = [stride[d] for d in batch]
+    if not cb or cb[-1] == stored[-1]:  # row-major: a row's elements are adjacent
+        return value.expr, strides, stride[rb[-1]] if rb else _size_lowering(shape, cols), False
+    if not rb or rb[-1] == stored[-1]:  # column-major
+        return value.expr, strides, stride[cb[-1]], True
+    return None
+
+
+def _offsets_lowering(ctx, nb, sizes, strides) -> list[str]:
+    """Per operand, an intp array of the offsets of the `nb` batch elements (row-major over
+    batch axes of `sizes`) in its array: `strides` gives the stride of each batch axis, or the
+    size of one matrix (a contiguous copy). One loop nest fills them all."""
+    names = [ctx.assign("bo", alloc((nb,), np.dtype(np.intp))) for _ in strides]
+    idx = [ctx.new_name("j") for _ in sizes]
+    flat = ""
+    for j, n in zip(idx, sizes):
+        ctx.open(f"for {j} in range({n}):")
+        flat = f"({flat}) * {n} + {j}" if flat else j
+    for name, st in zip(names, strides):
+        if isinstance(st, list):
+            terms = " + ".join(f"{j} * {t}" for j, t in zip(idx, st)) or "0"
+        else:
+            terms = f"({flat}) * {st}"
+        ctx.line(f"rt.st({name}, {flat}, {terms})")
+    ctx.close(len(sizes))
+    return names
 
 
 register_lowering(dot_general_p, Kernel(_dot_general_lowering))
