@@ -7,7 +7,12 @@ strides, rhs dilations, lhs dilations, low paddings (`_spatial` reads them). Pad
 dilation (zeros between input elements) and rhs dilation live in the index arithmetic, so no
 padded or dilated copy is made. The batch is processed in chunks so that what one product
 touches (patches and output rows) stays in L2 between the fill and the product that consumes
-it (a 1-channel conv's GEMMs run 2-4x faster in 512 KB chunks than in 2 MB ones).
+it (a 1-channel conv's GEMMs run 2-4x faster in 512 KB chunks than in 2 MB ones), unless the
+weights are larger: every BLAS call packs its whole weight operand anew (and the kernel
+gradient adds each chunk's weight-sized product into the result), so a chunk touches at least
+as many elements as the weights have. A ResNet's last 3x3 convolutions (512 channels, 1x1 or
+2x2 outputs: 9.4 MB of weights) then take one call instead of one per 25 batch items, which
+the packing of the weights dominated.
 
 The forward and output-side convolutions split the batch between threads: the function a
 kernel calls is a small parallel entry (`register(..., calls=...)`, compiled with
@@ -41,9 +46,10 @@ CHUNK = 1 << 17  # elements one chunk's product may touch
 
 
 @jit
-def step(total, per):
-    """Items per chunk so that the elements a chunk's product touches (`per` an item) fit."""
-    return max(1, min(total, CHUNK // max(per, 1)))
+def step(total, per, packed):
+    """Items per chunk so that the elements a chunk's product touches (`per` an item) fit in
+    `CHUNK`, or in the `packed` elements of the operand each product packs if that is more."""
+    return max(1, min(total, max(CHUNK, packed) // max(per, 1)))
 
 
 @jit
@@ -147,12 +153,15 @@ PARTS = 4
 
 
 @jit
-def _shares(n, per_item):
+def _shares(n, per_item, touched, packed):
     """How many parts the `n` batch items of a convolution whose item costs `per_item`
     multiply-adds are split into for the caller's share of the pool, and the items of each
-    (one part on one thread or below `rt.workers`' threshold)."""
+    (one part on one thread or below `rt.workers`' threshold). Each part packs the `packed`
+    elements of the weights anew: beyond one part per thread, parts touch (`touched` elements
+    an item, see `step`) at least that many elements each."""
     nw = rt.workers(n * per_item, n)
-    each = -(-n // min(n, nw * PARTS if nw > 1 else 1))
+    most = min(nw * PARTS, max(nw, n * touched // max(packed, 1))) if nw > 1 else 1
+    each = -(-n // min(n, most))
     return -(-n // each), each
 
 
@@ -163,8 +172,10 @@ def conv_forward(x, w, out, p):
 
     x is (N, S.., C), w (K.., I, O), out (N / batch groups, Q.., O); p = (nsp, n_out, C, I, O,
     groups, feature grouped, batch grouped, per-axis vectors...)."""
-    nsp, nout = p[0], p[1]
-    nw, each = _shares(nout, prod(p[8 + nsp : 8 + 3 * nsp]) * p[3] * p[4])
+    nsp, nout, i, o, groups = p[0], p[1], p[3], p[4], p[5]
+    qprod, kprod = prod(p[8 + nsp : 8 + 2 * nsp]), prod(p[8 + 2 * nsp : 8 + 3 * nsp])
+    width, og = kprod * i, o // groups
+    nw, each = _shares(nout, qprod * kprod * i * o, qprod * (width + og), width * og)
     if nw == 1:
         _forward_items(x, w, out, p, 0, nout)
         return
@@ -179,7 +190,7 @@ def conv_forward_items(x, w, out, p, begin, end):
     size, qs, ks, ws, rd, ld, lo = _spatial(p, 8, nsp)
     kprod, qprod = prod(ks), prod(qs)
     width, og = kprod * i, o // groups
-    chunk = step(end - begin, qprod * (width + og))
+    chunk = step(end - begin, qprod * (width + og), width * og)
     buf = rt.empty((chunk * qprod * width,), x.dtype)
     grouped = groups > 1
     tmp = rt.empty((chunk * qprod * og if grouped else 0,), x.dtype)
@@ -217,7 +228,7 @@ def conv_kernel_gradient(x, w, out, p):
     nsp, n, c, o = p[0], p[1], p[2], p[3]
     size, qs, ks, ws, rd, ld, lo = _spatial(p, 4, nsp)
     kprod, width = prod(ks), prod(qs) * n
-    chunk = step(c, kprod * (width + o))
+    chunk = step(c, kprod * (width + o), width * o)
     buf = rt.empty((chunk * kprod * width,), x.dtype)
     acc = view2d(out, 0, width, o)
     tmp = rt.empty((width * o if chunk < c else 0,), x.dtype)
@@ -242,9 +253,10 @@ def conv_output_side(x, w, out, p):
     y = x[(n, s..), c] @ w[c, (k.., o)] is computed a chunk of the batch at a time: x
     (N, S.., C), w (C, K.., O), out (N, Q.., O); p = (nsp, n, c, o, per-axis vectors...).
     The batch is split between the caller's share of the pool (`conv_output_side_items`)."""
-    nsp, n = p[0], p[1]
-    work = prod(p[4 : 4 + nsp]) * prod(p[4 + 2 * nsp : 4 + 3 * nsp]) * p[2] * p[3]
-    nw, each = _shares(n, work)
+    nsp, n, c, o = p[0], p[1], p[2], p[3]
+    sprod, qprod = prod(p[4 : 4 + nsp]), prod(p[4 + nsp : 4 + 2 * nsp])
+    width = prod(p[4 + 2 * nsp : 4 + 3 * nsp]) * o
+    nw, each = _shares(n, sprod * width * c, sprod * (width + c) + qprod * o, c * width)
     if nw == 1:
         _output_side_items(x, w, out, p, 0, n)
         return
@@ -259,7 +271,7 @@ def conv_output_side_items(x, w, out, p, begin, end):
     size, qs, ks, ws, rd, ld, lo = _spatial(p, 4, nsp)
     sprod, kprod, qprod = prod(size), prod(ks), prod(qs)
     width = kprod * o
-    chunk = step(end - begin, sprod * (width + c) + qprod * o)
+    chunk = step(end - begin, sprod * (width + c) + qprod * o, c * width)
     buf = rt.empty((chunk * sprod * width,), x.dtype)
     wm = view2d(w, 0, c, width)
     stride, _ = strides_of(size, 1)

@@ -186,3 +186,15 @@ def test_batch_split_between_threads_equals_one_thread():
     )
     np.testing.assert_allclose(two, one, rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(two, want, rtol=1e-4, atol=1e-4)
+
+
+def test_convs_with_weights_larger_than_a_chunk():
+    """3x3x96x160 weights (138K elements, more than `conv.CHUNK`) on 2x2 outputs: every product
+    takes the whole batch at once (not one per 38 items; the packing of the weights dominated
+    such products), and the forward, the input gradient (output side) and the kernel gradient
+    (accumulated over batch chunks before, one product now) equal numpy's."""
+    x = _rng.standard_normal((40, 2, 2, 96), dtype=np.float32)
+    w = _rng.standard_normal((3, 3, 96, 160), dtype=np.float32) / 30
+    loss = lambda x, w: (_conv(x, w, (1, 1), "SAME") ** 2).sum()
+    _check(lambda x, w: _conv(x, w, (1, 1), "SAME"), x, w)
+    _check(core.grad(loss, argnums=(0, 1)), x, w)
