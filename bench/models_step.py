@@ -14,9 +14,13 @@ neighbours' load drifts over every contender alike. With `--busy`, every round s
 contender twice: on the machine as it is, then while a busy process (a Python loop) competes for
 one core. A framework the reference interpreter lacks is left out (its columns show "-").
 
+`--torch-threads default,1` adds PyTorch on one thread (`OMP_NUM_THREADS=1`), the counterpart
+of numbax's one-thread contender: on a loaded machine its CPU time per step is the comparable
+measure of the work of a step.
+
 Usage: `python bench/models_step.py [--models mlp,cnn] [--rounds 5] [--budget 0.5] [--busy]
-[--threads default,1] [--no-jax] [--no-torch] [--torch-compile]`. Prints a table per contender,
-the table of issue 15's targets and a JSON line.
+[--threads default,1] [--no-jax] [--no-torch] [--torch-threads default,1] [--torch-compile]`.
+Prints a table per contender, the table of issue 15's targets and a JSON line.
 """
 
 from __future__ import annotations
@@ -252,6 +256,9 @@ def main() -> None:
     parser.add_argument("--no-jax", action="store_true")
     parser.add_argument("--no-torch", action="store_true")
     parser.add_argument(
+        "--torch-threads", default="default", help="PyTorch settings: default and/or 1"
+    )
+    parser.add_argument(
         "--torch-compile", action="store_true", help="also PyTorch with torch.compile(model)"
     )
     parser.add_argument("--serve", help=argparse.SUPPRESS)
@@ -263,9 +270,13 @@ def main() -> None:
     for t in args.threads.split(","):
         env = {} if t == "default" else {"NUMBAX_NUM_THREADS": t}
         contenders.append(Contender(f"numbax {t}", "numbax", env))
-    refs = [("jax", not args.no_jax), ("torch", not args.no_torch)]
-    refs.append(("torch-compile", args.torch_compile))
-    contenders += [Contender(fw, fw, {}) for fw, wanted in refs if wanted]
+    if not args.no_jax:
+        contenders.append(Contender("jax", "jax", {}))
+    for t in [] if args.no_torch else args.torch_threads.split(","):
+        env = {} if t == "default" else {"OMP_NUM_THREADS": t}  # torch's intra-op threads
+        contenders.append(Contender("torch" if t == "default" else f"torch {t}", "torch", env))
+    if args.torch_compile:
+        contenders.append(Contender("torch-compile", "torch-compile", {}))
     contenders = [c for c in contenders if c.proc is not None]
     models = args.models.split(",")
     load = os.getloadavg()
