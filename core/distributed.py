@@ -187,7 +187,9 @@ class _ArrayExchange:
 
     def allgather(self, values: list) -> list[list]:
         """This process's list of arrays in, every process's list out (in process order)."""
-        local = np.ascontiguousarray(np.stack([np.asarray(v) for v in values]))
+        arrays = [np.asarray(v) for v in values]
+        # One device (the usual process of an MPI job) sends its array itself, uncopied.
+        local = np.ascontiguousarray(arrays[0][None] if len(arrays) == 1 else np.stack(arrays))
         if local.dtype.char not in _MPI_TYPECODES:  # bool, float16, bfloat16: pickled
             return self._comm.allgather(values)
         out = np.empty((self._comm.Get_size(), *local.shape), local.dtype)

@@ -64,13 +64,15 @@ _SUBMIT_LOCK = threading.Lock()
 
 class _Outputs:
     """The stacked outputs of one call, which every device thread fills with its slices (the
-    copies then run in parallel too); an `out_axes=None` output is device 0's."""
+    copies then run in parallel too); an `out_axes=None` output is device 0's. With one device
+    (a process of an MPI job) an output is the device's own array seen with the new axis, not
+    a copy."""
 
     def __init__(self, avals: Sequence[ShapedArray], axes: Sequence[int | None], size: int):
-        self.avals, self.axes = avals, axes
+        self.avals, self.axes, self.size = avals, axes, size
         self.values: list = []
         for aval, axis in zip(avals, axes):
-            if axis is None:
+            if axis is None or size == 1:
                 self.values.append(None)
             else:
                 shape = list(aval.shape)
@@ -82,6 +84,9 @@ class _Outputs:
             if axis is None:
                 if rank == 0:
                     self.values[k] = np.asarray(out, self.avals[k].dtype)
+            elif self.size == 1:
+                out = np.asarray(out, self.avals[k].dtype)
+                self.values[k] = np.ascontiguousarray(np.expand_dims(out, axis))
             else:
                 self.values[k][(slice(None),) * axis + (rank,)] = out
 

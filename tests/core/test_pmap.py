@@ -76,6 +76,20 @@ def test_collectives_across_devices_equal_named_vmap(disable_jit):
     np.testing.assert_array_equal(np.asarray(got[7]), [[6, 7], [0, 1], [2, 3], [4, 5]])
 
 
+def test_one_device_outputs_are_its_own_arrays_with_the_new_axis():
+    """One device (a process of an MPI job) stacks nothing: its outputs, viewed with the mapped
+    axis, must still read back as the stacked outputs of several devices do."""
+    f = lambda x: (x * 2, x.sum(), lax.psum(x, "i"))
+    x = np.arange(6.0, dtype=np.float32).reshape(1, 2, 3)
+    got = core.pmap(f, axis_name="i", out_axes=(0, 0, 2))(x)
+    expected = core.vmap(f, axis_name="i", out_axes=(0, 0, 2))(x)
+    for g, e in zip(got, expected, strict=True):
+        assert g.shape == e.shape and g.dtype == e.dtype
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(e))
+        flags = np.asarray(g).flags
+        assert flags.c_contiguous and not flags.writeable
+
+
 def test_numpy_backend_runs_the_same_program():
     x = np.arange(8.0, dtype=np.float32).reshape(4, 2)
     with core.config.override("jit_backend", "python"):
