@@ -15,9 +15,10 @@ each of which combines it alone.
 
 Consecutive collectives alternate between two sets of slots, so a fast device writing the next
 collective's slot cannot overwrite one a slow device is still reading (it could only come back
-to that set after the next barrier, which the slow device reaches after reading). A device that
-fails aborts the barrier, so the others stop waiting (`threading.BrokenBarrierError`) instead
-of hanging.
+to that set after the next barrier, which the slow device reaches after reading). Small arrays
+(`SMALL`) take one barrier: every device gathers copies of them and combines them on its own.
+A device that fails aborts the barrier, so the others stop waiting
+(`threading.BrokenBarrierError`) instead of hanging.
 """
 
 from __future__ import annotations
@@ -27,6 +28,11 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
+# Arrays of at most this many bytes (a BatchNorm's statistics) are combined by every device on
+# its own from copies: one barrier instead of two costs less than the copy and the whole
+# reduction.
+SMALL = 1 << 16
 
 
 class ThreadCommunicator:
@@ -92,7 +98,9 @@ class ThreadCommunicator:
         Returns:
           The result.
         """
-        if self._processes is not None:  # each process combines the gathered list itself
+        if self._processes is not None or value.nbytes <= SMALL:
+            if self._processes is None:  # the others read it after this device returns
+                value = np.array(value)
             values = self.allgather(local_rank, value)
             out = new(value)
             fill(out, values, 0, 1)

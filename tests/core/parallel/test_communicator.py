@@ -13,7 +13,7 @@ import core
 from core import lax
 from core.jit import host_calls
 from core.parallel import axis_env, collective_ops
-from core.parallel.communicator import ThreadCommunicator
+from core.parallel.communicator import SMALL, ThreadCommunicator
 
 
 def _on_threads(size, fn):
@@ -36,11 +36,12 @@ def _on_threads(size, fn):
     return results
 
 
+@pytest.mark.parametrize("n", [7, SMALL // 4 + 3])  # combined alone from copies, or shared
 @pytest.mark.parametrize("size", [1, 2, 3])
-def test_collectives_equal_numpy_and_inputs_may_be_reused_at_once(size):
+def test_collectives_equal_numpy_and_inputs_may_be_reused_at_once(size, n):
     comm = ThreadCommunicator(size)
-    # 7 elements: the devices' shares of a reduction differ in length (3 + 3 + 1 on 3 devices)
-    values = [np.arange(7, dtype=np.float32) * (r + 1) - 3 * r for r in range(size)]
+    # the devices' shares of a shared reduction differ in length on 3 devices
+    values = [np.arange(n, dtype=np.float32) * (r + 1) - 3 * r for r in range(size)]
     cases = {
         "psum": ({}, np.sum(values, 0)),
         "pmax": ({}, np.max(values, 0)),
@@ -67,7 +68,7 @@ def test_collectives_equal_numpy_and_inputs_may_be_reused_at_once(size):
 
 def test_the_devices_receive_one_shared_result():
     comm = ThreadCommunicator(2)
-    x = np.ones((4, 3), np.float32)
+    x = np.ones((4, SMALL), np.float32)
     outs = _on_threads(2, lambda rank: comm.combine(rank, x, np.empty_like, _copy_fill))
     assert outs[0] is outs[1]
     np.testing.assert_array_equal(outs[0], x)
@@ -87,7 +88,7 @@ def test_a_device_failing_to_make_the_result_wakes_the_others():
 
     def device(rank):
         try:
-            comm.combine(rank, np.ones(3), new, _copy_fill)
+            comm.combine(rank, np.ones(SMALL), new, _copy_fill)
         except (MemoryError, threading.BrokenBarrierError) as err:
             return type(err)
 
