@@ -63,6 +63,9 @@ def configure() -> str:
         return numba.config.THREADING_LAYER
     if not os.environ.get("NUMBA_NUM_THREADS"):
         numba.config.NUMBA_NUM_THREADS = n  # the pool's size; an explicit setting caps it
+    # numba sizes the pool, and the share of every thread that sets none (the main thread's
+    # calls, which run synchronously), from the count it read when it was imported.
+    parallel.NUM_THREADS = numba.config.NUMBA_NUM_THREADS
     if os.environ.get("NUMBA_THREADING_LAYER"):
         return numba.config.THREADING_LAYER
     if _load_tbb():

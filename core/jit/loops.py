@@ -26,11 +26,12 @@ from core.backends.numba.generic import Size
 from core.backends.numba.source import alloc, cast, combine, identity
 from core.jit import threads
 
-# Loops at least this large run on numba's thread pool (`prange`) when it has more than one
-# thread (core/jit/threads.py), in kernels without BLAS calls only: their products already use
-# the pool (core/jit/gemm.py), and one `prange` compiles the whole kernel with numba's parallel
-# passes (the MNIST CNN step: 17 -> 24 s of compile CPU). Measured: selu on 1e6 floats 266 us on
-# one thread, 138 us on two. NUMBAX_JIT_THREADS=0 turns it off.
+# Loops at least this large (fewer iterations for loops touching more arrays: `_min_size`) run
+# on numba's thread pool (`prange`) when it has more than one thread (core/jit/threads.py), in
+# kernels without BLAS calls only: their products already use the pool (core/jit/gemm.py), and
+# one `prange` compiles the whole kernel with numba's parallel passes (the MNIST CNN step: 17 ->
+# 24 s of compile CPU). Measured: selu on 1e6 floats 266 us on one thread, 138 us on two.
+# NUMBAX_JIT_THREADS=0 turns it off.
 PARALLEL_SIZE = 1 << 17 if os.environ.get("NUMBAX_JIT_THREADS", "1") != "0" else 1 << 62
 # A reduction over the outer loop dimension (a bias gradient's sum over rows, a loss's sum) runs
 # as at most this many chunks, each into partial results of its own (`LoopNest._chunks`).
@@ -330,7 +331,7 @@ class LoopNest:
         of the plain loop."""
         outer, total = self._dims[0], math.prod(self._dims)
         name = self.em.assign(
-            "nc", f"max(1, min({CHUNKS}, {outer} // 16)) if {total} >= {PARALLEL_SIZE} else 1"
+            "nc", f"max(1, min({CHUNKS}, {outer} // 16)) if {total} >= {self._min_size()} else 1"
         )
         return Size(CHUNKS, name)  # a variable of the kernel, whatever the sizes
 
@@ -369,6 +370,13 @@ class LoopNest:
                 if a.out_shape:
                     self.em.line(f"rt.st({a.name}, {j}, {a.acc})")
 
+    def _min_size(self) -> int:
+        """The loop size from which threads pay: `PARALLEL_SIZE` for a loop that reads one
+        array and writes one, proportionally less for loops that touch more arrays (an Adam
+        update reads four and writes three)."""
+        arrays = sum(a.kind != "load" or a.value.kind == "array" for a in self.accesses)
+        return 2 * PARALLEL_SIZE // max(2, arrays)
+
     def _threaded(self, chunked: bool = False) -> bool:
         """Two threads pay for large loops (see `PARALLEL_SIZE`) whose outer iterations write
         disjoint elements: every reduction keeps the outer loop dimension (a softmax's or
@@ -377,7 +385,7 @@ class LoopNest:
         return (
             self.parallel
             and threads.num_threads() > 1
-            and int(np.prod(self._dims, dtype=np.int64)) >= PARALLEL_SIZE
+            and int(np.prod(self._dims, dtype=np.int64)) >= self._min_size()
             and (
                 chunked
                 or all(

@@ -208,7 +208,8 @@ def test_a_second_batch_size_compiles_no_kernel_and_matches_numpy(caplog):
 def test_a_kernel_threaded_at_one_size_serves_the_size_below_the_threshold(monkeypatch):
     """Loops run threaded from `PARALLEL_SIZE` elements on; the serial kernel of a smaller batch
     is the threaded one's twin, and the twin this process holds serves it."""
-    monkeypatch.setattr(loops, "PARALLEL_SIZE", 16)
+    # the elementwise loop touches 3 arrays: threaded from 2 * 24 // 3 = 16 elements on
+    monkeypatch.setattr(loops, "PARALLEL_SIZE", 24)
     f = core.jit(lambda x, w: jnp.tanh(x @ w) * 2.0 + x.sum(axis=0))
     w = _x(6, 6)
     with config.override("jit_kernels", "many"), config.override("jit_compile_workers", 0):

@@ -148,6 +148,7 @@ try:
 except RuntimeError as err:
     frozen = str(err)
 print(json.dumps({"threads": threads.num_threads(), "pool": numba.config.NUMBA_NUM_THREADS,
+                  "main": numba.get_num_threads(),
                   "prange": "prange(" in entry.exe.source,
                   "layer": numba.threading_layer(), "blas": getters, "frozen": frozen}))
 """
@@ -173,6 +174,7 @@ def _run(arg: str, out_file, **env) -> dict:
 def test_back_end_sizes_numbas_pool_turns_openblas_to_one_thread_and_freezes_the_count(tmp_path):
     res = _run("3", tmp_path / "out.npz")
     assert res["threads"] == 3 and res["pool"] == 3 and res["prange"]
+    assert res["main"] == 3  # the main thread's share: the pool, not numba's import-time count
     assert res["layer"] == "tbb"
     # numpy's OpenBLAS (loaded with numpy) and scipy's (loaded for numba's products)
     assert len(res["blas"]) >= 2 and set(res["blas"].values()) == {1}, res["blas"]
@@ -197,7 +199,8 @@ def test_results_on_one_and_several_threads(tmp_path):
     tolerance (each band is its own BLAS call)."""
     several, one = (tmp_path / f"{n}.npz" for n in ("several", "one"))
     assert _run("3", several)["prange"]
-    assert not _run("1", one)["prange"]
+    res = _run("1", one)
+    assert not res["prange"] and res["main"] == 1
     with np.load(several) as s, np.load(one) as o:
         np.testing.assert_array_equal(s["loop"], o["loop"])
         np.testing.assert_allclose(s["product"], o["product"], rtol=1e-6, atol=1e-6)
