@@ -61,6 +61,20 @@ def _layout_lowering(ctx, i: int, roles: list[str]) -> tuple[str, list[str], tup
     return name, [roles[a] for a in axes], tuple(ctx.in_shape(i)[a] for a in axes)
 
 
+def _weights_lowering(ctx, roles: list[str], want: list[str]) -> str:
+    """Input 1 (the weights, whose axes play `roles`) with its axes in role order `want`, as a
+    C-contiguous array: the array itself when it (or a transposed view of it) is one, else one
+    loop nest reading it through its index map, so that the reversed kernel of an input
+    gradient is flipped and transposed in one pass (weight-sized work every step repeats)."""
+    value = ctx.operand(1)
+    perm = value.permutation()
+    if perm is not None and [roles[a] for a in perm] == want:
+        return value.expr
+    imap = tuple((0, ((want.index(role), 1),)) for role in roles)
+    moved = tuple(ctx.in_shape(1)[roles.index(role)] for role in want)
+    return ctx.as_array(value.compose(imap, moved))
+
+
 def _operand_lowering(ctx, name: str, i: int, dtype) -> str:
     """Array `name` (input `i`, C-contiguous) in the result's `dtype`."""
     if ctx.in_avals[i].dtype == dtype:
@@ -103,13 +117,15 @@ def _conv_lowering(ctx, eqn):
     spatial = [*size, *qs, *ks, *ws, *rd, *ld, *lo]
 
     x, xorder, xshape = _layout_lowering(ctx, 0, lroles)
-    w, worder, wshape = _layout_lowering(ctx, 1, rroles)
+    perm = ctx.operand(1).permutation()
+    worder = [rroles[a] for a in perm] if perm is not None else rroles
     if (
         fgc == bgc == 1
         and xorder == ["C", *sp, "N"]
         and worder == ["I", *sp, "O"]
         and oroles == [*sp, "N", "O"]
     ):
+        w = _weights_lowering(ctx, rroles, worder)
         x, w = _operand_lowering(ctx, x, 0, dt), _operand_lowering(ctx, w, 1, dt)
         out = _call_lowering(ctx, "conv_kernel_gradient", x, w, osh, dt, [nsp, n, c, o, *spatial])
         return [out]
@@ -117,10 +133,10 @@ def _conv_lowering(ctx, eqn):
     x = _arrange_lowering(ctx, x, xshape, xa.dtype, xorder, ["N", *sp, "C"])
     x = _operand_lowering(ctx, x, 0, dt)
     if fgc == bgc == 1 and math.prod(map(int, size)) * o < math.prod(map(int, qs)) * c:
-        w = _arrange_lowering(ctx, w, wshape, wa.dtype, worder, ["I", *sp, "O"])
+        w = _weights_lowering(ctx, rroles, ["I", *sp, "O"])
         fn, params = "conv_output_side", [nsp, n, c, o, *spatial]
     else:
-        w = _arrange_lowering(ctx, w, wshape, wa.dtype, worder, [*sp, "I", "O"])
+        w = _weights_lowering(ctx, rroles, [*sp, "I", "O"])
         groups = max(fgc, bgc)
         fn = "conv_forward"
         params = [nsp, n // bgc, c, i, o, groups, int(fgc > 1), int(bgc > 1), *spatial]

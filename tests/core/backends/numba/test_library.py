@@ -77,6 +77,16 @@ def test_kernels_call_the_library_and_emit_no_loops():
     assert "for " not in source
 
 
+def test_the_input_gradient_flips_and_transposes_the_kernel_in_one_pass():
+    x = _rng.standard_normal((2, 4, 4, 8), dtype=np.float32)
+    w = _rng.standard_normal((3, 3, 8, 16), dtype=np.float32)
+    grad = core.grad(lambda x, w: (_conv(x, w, (1, 1), "SAME") ** 2).sum())
+    source = numba_backend.generated_source(core.make_jaxpr(grad)(x, w).jaxpr)
+    # the reversed (3, 3, 8, 16) kernel as (16, 3, 3, 8): one weight-sized copy, not two
+    assert source.count("rt.empty((16, 3, 3, 8)") == 1 and "rt.empty((3, 3, 8, 16)" not in source
+    _check(grad, x, w)
+
+
 def test_split_programs_serve_every_batch_size_with_the_same_kernels():
     w = _rng.standard_normal((3, 3, 3, 4), dtype=np.float32)
 
