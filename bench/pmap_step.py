@@ -6,23 +6,29 @@ The Flax MNIST CNN (Conv 32 3x3, relu, avg_pool, Conv 64 3x3, relu, avg_pool, De
 Dense 10; softmax cross-entropy; Adam; global batch 128), the MLP 784-128-128-10 (Adam, 128) or
 ResNet-10 (Flax's ImageNet ResNet, stage sizes 1-1-1-1, on 32x32x3 images; SGD momentum 0.9;
 global batch 64; with N devices its BatchNorm averages the batch statistics over them, as
-Flax's ImageNet example does), written with `nn`/`optim`/`train`. One device runs `jit(step)`
-on the global batch; N devices run `pmap(step)` on replicated state, each device a 1/N slice
-of the batch, gradients `pmean`'ed. The two are timed
-interleaved, round by round (each round times both back to back), so a noisy machine slows both
-alike; the table gives medians and the throughput ratio (examples per second, N devices over
-one). It also gives the CPU time per step (all threads of this process): on a machine whose
-cores are taken by other programs (Linux gives each session an equal share, however many
-threads it runs) the wall-clock ratio cannot exceed 1, while the CPU time shows what the N
-devices cost in total (work split, plus the exchanges), and the CPU-bound ratio N x CPU of one
-device / CPU of N devices is the throughput ratio N free cores would give if nothing but CPU
-time limited it. BLAS runs one thread per device (`OPENBLAS_NUM_THREADS=1`, set here unless
-already set). Prints a table and JSON, with the machine's load average.
+Flax's ImageNet example does), written with `nn`/`optim`/`train`. N devices run `pmap(step)`
+on replicated state, each device a 1/N slice of the batch, gradients `pmean`'ed, each device on
+its share of the cores (one thread each with N = cores). One device runs `jit(step)` on the
+global batch twice over: with numbax's default threads (its convolutions, large products and
+loops use every core: the issue's baseline) and on one thread (synchronous calls on this
+thread, numba's thread count set to 1: one core, as each pmap device has). The three are timed
+interleaved, round by round, so a noisy machine slows them alike; the table gives medians of
+wall and CPU time per step (all threads of this process) and the throughput ratio of the N
+devices (examples per second) over each one-device run, median and quartiles of the rounds.
+
+On a machine whose cores other programs take (Linux gives each session an equal share, however
+many threads it runs) the wall-clock ratios cannot exceed 1; the CPU-bound ratio, N x CPU of one
+device on one thread / CPU of the N devices, is what N free cores would give over one core if
+nothing but CPU time limited the step (the work split plus what the devices repeat: optimizer
+update, weight-sized parts of the convolutions, the exchange). BLAS runs one thread per device
+(`OPENBLAS_NUM_THREADS=1`, set here unless already set). Prints a table and JSON, with the
+machine's load average.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
@@ -119,23 +125,58 @@ BATCH = {"cnn": 128, "mlp": 128, "resnet10": 64}
 REPS = {"cnn": 5, "mlp": 50, "resnet10": 2}  # steps per timed block
 
 
+@contextlib.contextmanager
+def _one_thread():
+    """Jitted calls inside run on this thread, synchronously, with one thread for numba's
+    parallel loops, the products' bands and the convolutions' batch split."""
+    import numba
+
+    import core
+
+    threads, asynchronous = numba.get_num_threads(), core.config.cpu_enable_async_dispatch
+    core.config.update("cpu_enable_async_dispatch", False)
+    numba.set_num_threads(1)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(threads)
+        core.config.update("cpu_enable_async_dispatch", asynchronous)
+
+
+def _timed(run, reps: int) -> tuple[float, float]:
+    """Wall and CPU seconds per call of `run()` (which waits for its results), over `reps`."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    run(reps)
+    return (time.perf_counter() - t0) / reps, (time.process_time() - c0) / reps
+
+
+def _ratios(one: list, many: list) -> tuple[float, list]:
+    ratios = sorted(a / b for a, b in zip(one, many))
+    return float(np.median(ratios)), [
+        float(np.percentile(ratios, 25)),
+        float(np.percentile(ratios, 75)),
+    ]
+
+
 def measure(model_name: str, n_devices: int, batch: int, rounds: int) -> dict:
-    """Times one train step of `model_name` jitted on one device against pmapped over
-    `n_devices` (the same global batch, split), in interleaved rounds.
+    """Times one train step of `model_name` jitted on one device (default threads, and one
+    thread) against pmapped over `n_devices` (the same global batch, split), interleaved.
 
     Args:
       model_name: "cnn", "mlp" or "resnet10".
       n_devices: how many CPU devices the pmapped step runs on (they must divide `batch`).
       batch: the global batch size.
-      rounds: how many timed rounds of both steps.
+      rounds: how many timed rounds of the three.
 
     Returns:
-      The JSON results: median wall and CPU seconds per step of both, their throughput ratio
-      (median and quartiles), the first calls' seconds, the load average and the core count.
+      The JSON results: median wall and CPU seconds per step of each, the throughput ratios
+      of the pmapped step over each one-device run (median and quartiles), the CPU-bound ratio,
+      the first calls' seconds, the load average, the core count and numbax's thread count.
     """
     import core
 
     core.config.update("num_cpu_devices", max(n_devices, 1))
+    from core.jit import threads
     from train import jax_utils
 
     step, state, images, labels = _case(model_name, batch, None)
@@ -145,45 +186,63 @@ def measure(model_name: str, n_devices: int, batch: int, rounds: int) -> dict:
     rep = jax_utils.replicate(state, devices)
     shards = images.reshape(n_devices, batch // n_devices, *images.shape[1:])
     shard_labels = labels.reshape(n_devices, batch // n_devices)
+    states = {"one": state, "thread": state, "pmap": rep}
 
-    t0 = time.perf_counter()
-    core.block_until_ready(single(state, images, labels))
-    compile_single = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    parallel(rep, shards, shard_labels)
-    compile_parallel = time.perf_counter() - t0
+    def run_single(key: str, reps: int) -> None:
+        for _ in range(reps):
+            states[key], _ = single(states[key], images, labels)
+        core.block_until_ready(states[key])  # jitted calls return before their kernels finish
 
-    one, many, cpu_one, cpu_many = [], [], [], []
+    def run_one(reps: int) -> None:
+        run_single("one", reps)
+
+    def run_thread(reps: int) -> None:
+        with _one_thread():
+            run_single("thread", reps)
+
+    def run_pmap(reps: int) -> None:
+        for _ in range(reps):
+            states["pmap"], _ = parallel(states["pmap"], shards, shard_labels)
+        core.block_until_ready(states["pmap"])
+
+    first = {}
+    for name, run in (("jit", run_one), ("jit_one_thread", run_thread), ("pmap", run_pmap)):
+        t0 = time.perf_counter()
+        run(1)
+        first[name] = time.perf_counter() - t0
+
+    times: dict[str, list] = {k: [] for k in ("one", "thread", "pmap")}
+    cpus: dict[str, list] = {k: [] for k in times}
     reps = REPS[model_name]
     for _ in range(rounds):
-        t0, c0 = time.perf_counter(), time.process_time()
-        for _ in range(reps):
-            state, _ = single(state, images, labels)
-        core.block_until_ready(state)  # jitted calls return before their kernels finish
-        one.append((time.perf_counter() - t0) / reps)
-        cpu_one.append((time.process_time() - c0) / reps)
-        t0, c0 = time.perf_counter(), time.process_time()
-        for _ in range(reps):
-            rep, _ = parallel(rep, shards, shard_labels)
-        core.block_until_ready(rep)
-        many.append((time.perf_counter() - t0) / reps)
-        cpu_many.append((time.process_time() - c0) / reps)
-    ratios = sorted(a / b for a, b in zip(one, many))
+        for key, run in (("one", run_one), ("thread", run_thread), ("pmap", run_pmap)):
+            wall, cpu = _timed(run, reps)
+            times[key].append(wall)
+            cpus[key].append(cpu)
+    med = {k: float(np.median(v)) for k, v in times.items()}
+    cpu = {k: float(np.median(v)) for k, v in cpus.items()}
+    ratio, quartiles = _ratios(times["one"], times["pmap"])
+    ratio_thread, quartiles_thread = _ratios(times["thread"], times["pmap"])
     return {
         "model": model_name,
         "batch": batch,
         "devices": n_devices,
-        "one_device_s": float(np.median(one)),
-        "pmap_s": float(np.median(many)),
-        "one_device_cpu_s": float(np.median(cpu_one)),
-        "pmap_cpu_s": float(np.median(cpu_many)),
-        "throughput_ratio": float(np.median(ratios)),
-        # What the ratio would be if each device had a core to itself (loaded machines).
-        "cpu_bound_ratio": float(n_devices * np.median(cpu_one) / np.median(cpu_many)),
-        "ratio_quartiles": [float(np.percentile(ratios, 25)), float(np.percentile(ratios, 75))],
-        "first_call_s": {"jit": compile_single, "pmap": compile_parallel},
+        "one_device_s": med["one"],
+        "one_thread_s": med["thread"],
+        "pmap_s": med["pmap"],
+        "one_device_cpu_s": cpu["one"],
+        "one_thread_cpu_s": cpu["thread"],
+        "pmap_cpu_s": cpu["pmap"],
+        "throughput_ratio": ratio,
+        "ratio_quartiles": quartiles,
+        "throughput_ratio_one_thread": ratio_thread,
+        "ratio_quartiles_one_thread": quartiles_thread,
+        # What the ratio over one core would be if each device had a core to itself.
+        "cpu_bound_ratio": float(n_devices * cpu["thread"] / cpu["pmap"]),
+        "first_call_s": first,
         "load_average": list(os.getloadavg()),
         "cores": len(os.sched_getaffinity(0)),
+        "threads": threads.num_threads(),
     }
 
 
@@ -200,25 +259,30 @@ def main() -> None:
     if args.batch % args.devices:
         parser.error("--batch must be a multiple of --devices")
     r = measure(args.model, args.devices, args.batch, args.rounds)
-    q = r["ratio_quartiles"]
+    q, qt = r["ratio_quartiles"], r["ratio_quartiles_one_thread"]
     print_table(
         f"{args.model} train step, global batch {args.batch} (load average "
-        f"{r['load_average'][0]:.1f} on {r['cores']} cores)",
-        [
-            "one device (jit)",
-            f"{args.devices} devices (pmap)",
-            "throughput ratio (quartiles)",
-            "CPU time per step: one / pmap",
-            "CPU-bound ratio",
-        ],
+        f"{r['load_average'][0]:.1f} on {r['cores']} cores, {r['threads']} threads)",
+        ["run", "wall per step", "CPU per step", f"{args.devices} devices' throughput over it"],
         [
             [
+                "one device (jit, default threads)",
                 fmt_time(r["one_device_s"]),
-                fmt_time(r["pmap_s"]),
+                fmt_time(r["one_device_cpu_s"]),
                 f"{r['throughput_ratio']:.2f}x ({q[0]:.2f}-{q[1]:.2f})",
-                f"{fmt_time(r['one_device_cpu_s'])} / {fmt_time(r['pmap_cpu_s'])}",
-                f"{r['cpu_bound_ratio']:.2f}x",
-            ]
+            ],
+            [
+                "one device, one thread",
+                fmt_time(r["one_thread_s"]),
+                fmt_time(r["one_thread_cpu_s"]),
+                f"{r['throughput_ratio_one_thread']:.2f}x ({qt[0]:.2f}-{qt[1]:.2f})",
+            ],
+            [
+                f"{args.devices} devices (pmap)",
+                fmt_time(r["pmap_s"]),
+                fmt_time(r["pmap_cpu_s"]),
+                f"CPU-bound ratio over one thread: {r['cpu_bound_ratio']:.2f}x",
+            ],
         ],
     )
     print_json("pmap_step", r)
