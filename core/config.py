@@ -62,6 +62,9 @@ _DEFAULTS: dict[str, Any] = {
     "jit_progress": True,
     "jit_kernels": os.environ.get("NUMBAX_JIT_KERNELS", "auto"),
     "jit_compile_workers": _env_number("NUMBAX_JIT_WORKERS", -1, int),
+    # Move products out of compiled scans (core/jit/scan_motion.py); read when a program is
+    # compiled.
+    "jit_scan_motion": os.environ.get("NUMBAX_JIT_SCAN_MOTION", "1") not in ("0", "false", "False"),
     # Asynchronous dispatch (core/jit/dispatch.py): JAX's switch (False: every jitted call runs
     # inline, synchronously), and the estimated run time from which a call is worth the
     # hand-off to its device's thread (0: every call).

@@ -1,17 +1,20 @@
-"""Jaxpr rewrites before code generation: inline nested `jit_call`s, merge duplicate equations,
-let BLAS write transposed products directly, and drop dead code. Each returns new lists and
+"""Jaxpr rewrites before code generation: inline nested `jit_call`s, move products out of scans
+(`core/jit/scan_motion.py`), merge duplicate equations, let BLAS write transposed products
+directly, and drop dead code. Each returns new lists and
 leaves the input jaxpr untouched.
 """
 
 from __future__ import annotations
 
-from core.ir import ClosedJaxpr, Eqn, Var
+from core.ir import ClosedJaxpr, Eqn, Jaxpr, Var
+from core.jit import scan_motion
 from core.prims import linalg, shapes
 
 
 def simplify(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
     """All rewrites, in order; returns `(eqns, outvars)`."""
     eqns, outvars = inline_calls(eqns, outvars)
+    eqns, outvars = scan_motion.optimize(eqns, outvars, simplify)
     eqns, outvars = common_subexpressions(eqns, outvars)
     eqns = swap_transposed_dots(eqns, outvars)
     return dead_code_elimination(eqns, outvars), outvars
@@ -43,22 +46,10 @@ def inline_calls(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
         inner = eqn.params[_CALLS[eqn.prim.name]]
         inner = inner.jaxpr if isinstance(inner, ClosedJaxpr) else inner
         body, results = inline_calls(inner.eqns, inner.outvars)
-        local = dict(zip([*inner.constvars, *inner.invars], ins, strict=True))
-        for e in body:
-            outs = [Var(v.aval) for v in e.outputs]
-            out.append(
-                Eqn(
-                    e.prim,
-                    [local.get(x, x) if isinstance(x, Var) else x for x in e.inputs],
-                    e.params,
-                    outs,
-                    e.source_info,
-                )
-            )
-            local.update(zip(e.outputs, outs))
-        rename.update(
-            (v, local.get(r, r) if isinstance(r, Var) else r) for v, r in zip(eqn.outputs, results)
-        )
+        flat = Jaxpr(inner.constvars, inner.invars, body, results)
+        copied, results = scan_motion.copy_eqns(flat, ins)
+        out += copied
+        rename.update(zip(eqn.outputs, results))
     return out, [sub(v) for v in outvars]
 
 

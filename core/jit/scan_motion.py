@@ -1,0 +1,389 @@
+"""Moving products out of compiled scans: one large GEMM instead of one small one per iteration.
+
+A scan body runs once per iteration, so a product in it is small (an RNN's (batch, hidden) x
+(hidden, hidden)) and pays a BLAS call, an allocation and a poorly filled kernel every time.
+Before code generation, `optimize` rewrites every `scan` equation of a program (the code
+generator simplifies every body it emits, so nested scans are rewritten too):
+
+* **Accumulators become sums.** A carry updated only as `acc + g` (the const cotangents a
+  transposed scan accumulates: the weight gradient `dW += h_t^T dz_t` of an RNN) stops being a
+  carry when `g` is computed by a product that can be sunk (below): `g` becomes a per-iteration
+  output `G` and the final value is `init + reduce_sum(G, 0)` (just the sum when `init` is a
+  broadcast zero).
+* **Sinking.** Products whose results only feed per-iteration outputs (ys), and everything
+  computed from them, run once after the loop on the stacked operands: the sub-jaxpr is
+  vectorized over the iterations (`batch_jaxpr`) and its loop-varying inputs become extra ys
+  (xs slices and consts are read as they are). A reduction over the iterations of a stacked
+  product becomes one product that contracts over them as well (`sum_batched_products`):
+  `sum_t h_t^T dz_t` is `H^T DZ`, one GEMM over all steps.
+* **Hoisting.** Products that read only xs slices and consts (an RNN's input projection
+  `x_t @ W_x`) run once before the loop on the whole xs (vectorized the same way); the body
+  reads rows of the result as new xs.
+
+Only products move (with what feeds or follows them inside the moved region); elementwise work
+stays in the loop. Each scan may add at most `STACK_BUDGET` bytes of stacked values. Floating
+point: a sum over the iterations is added in another order (a GEMM's blocked order instead of
+one product after another), so results agree with the loop's within float rounding.
+`config.jit_scan_motion = False` (or `NUMBAX_JIT_SCAN_MOTION=0`) turns the rewrites off.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from core.config import config
+from core.interpreters.partial_eval import dce_jaxpr
+from core.ir import Eqn, Jaxpr, Literal, Var, typecheck
+from core.prims import elementwise as ew
+from core.prims import linalg, reductions, shapes
+from core.prims.control_flow.common import batch_jaxpr
+from core.prims.control_flow.scan import scan_p
+
+# Bytes of stacked values (new ys or xs) one scan's rewrite may add.
+STACK_BUDGET = 1 << 27
+Simplifier = Callable[[list[Eqn], list], tuple[list[Eqn], list]]
+
+
+def copy_eqns(jaxpr: Jaxpr, ins: list) -> tuple[list[Eqn], list]:
+    """The equations of `jaxpr` applied to the atoms `ins` (for its constvars then invars),
+    with fresh output variables; returns them and the jaxpr's outputs in terms of them."""
+    local = dict(zip([*jaxpr.constvars, *jaxpr.invars], ins, strict=True))
+    out = []
+    for e in jaxpr.eqns:
+        outs = [Var(v.aval) for v in e.outputs]
+        inputs = [local.get(x, x) if isinstance(x, Var) else x for x in e.inputs]
+        out.append(Eqn(e.prim, inputs, e.params, outs, e.source_info))
+        local.update(zip(e.outputs, outs))
+    return out, [local.get(v, v) if isinstance(v, Var) else v for v in jaxpr.outvars]
+
+
+def _uses(eqns: list[Eqn], outvars: list) -> dict[Var, int]:
+    count: dict[Var, int] = {}
+    for x in [*(x for e in eqns for x in e.inputs), *outvars]:
+        if isinstance(x, Var):
+            count[x] = count.get(x, 0) + 1
+    return count
+
+
+def _new(prim, inputs: list, **params) -> Eqn:
+    """The equation `prim[params](*inputs)` with a fresh output variable."""
+    aval = prim.abstract_eval(*[x.aval for x in inputs], **params)
+    return Eqn(prim, inputs, params, [Var(aval)])
+
+
+def _stacked(aval, length: int):
+    return aval.update(shape=(length, *aval.shape))
+
+
+def _movable(e: Eqn) -> bool:
+    return not (e.prim.effectful or e.prim.higher_order)
+
+
+@dataclass
+class _Loop:
+    """A scan equation taken apart: each operand and result next to its body variable.
+
+    `consts`/`xs`: (outer atom, body var); `carry`: (init atom, body in var, body out atom,
+    outer var); `ys`: (body out atom, outer var)."""
+
+    consts: list[tuple]
+    carry: list[tuple]
+    xs: list[tuple]
+    ys: list[tuple]
+    eqns: list[Eqn]
+    params: dict
+    source_info: object
+    producers: dict  # outer variable -> the equation defining it
+
+    @staticmethod
+    def of(eqn: Eqn, simplify_body: Simplifier, producers: dict) -> _Loop:
+        p = eqn.params
+        jaxpr, nc, ncar = p["jaxpr"], p["num_consts"], p["num_carry"]
+        body, outs = simplify_body(jaxpr.eqns, jaxpr.outvars)
+        ins, inv = eqn.inputs, jaxpr.invars
+        carry = list(zip(ins[nc : nc + ncar], inv[nc : nc + ncar], outs[:ncar], eqn.outputs))
+        return _Loop(
+            consts=list(zip(ins[:nc], inv[:nc])),
+            carry=carry,
+            xs=list(zip(ins[nc + ncar :], inv[nc + ncar :])),
+            ys=list(zip(outs[ncar:], eqn.outputs[ncar:])),
+            eqns=list(body),
+            params=p,
+            source_info=eqn.source_info,
+            producers=producers,
+        )
+
+    @property
+    def length(self) -> int:
+        return self.params["length"]
+
+    def outvars(self) -> list:
+        return [c[2] for c in self.carry] + [y[0] for y in self.ys]
+
+    def eqn(self) -> Eqn:
+        """The scan equation of the loop as it now is (unused consts and xs dropped)."""
+        outvars = self.outvars()
+        used = _uses(self.eqns, outvars)
+        self.consts = [c for c in self.consts if c[1] in used]
+        self.xs = [x for x in self.xs if x[1] in used]
+        invars = [c[1] for c in self.consts] + [c[1] for c in self.carry] + [x[1] for x in self.xs]
+        body = dce_jaxpr(Jaxpr([], invars, self.eqns, outvars))
+        typecheck(body)
+        params = dict(
+            self.params, jaxpr=body, num_consts=len(self.consts), num_carry=len(self.carry)
+        )
+        inputs = [c[0] for c in self.consts] + [c[0] for c in self.carry] + [x[0] for x in self.xs]
+        outputs = [c[3] for c in self.carry] + [y[1] for y in self.ys]
+        return Eqn(scan_p, inputs, params, outputs, self.source_info)
+
+    # -- sinking ------------------------------------------------------------------------------
+
+    def _accumulators(self) -> dict[int, tuple[Eqn, Var]]:
+        """Carry index -> (its `add` equation, the added value g) for carries updated only as
+        `acc + g` (float dtypes)."""
+        uses = _uses(self.eqns, self.outvars())
+        producer = {v: e for e in self.eqns for v in e.outputs}
+        found = {}
+        for k, (_, vin, vout, _) in enumerate(self.carry):
+            e = producer.get(vout)
+            if e is None or e.prim is not ew.add_p or vout.aval.dtype.kind not in "fc":
+                continue
+            if uses.get(vin) != 1 or uses.get(vout) != 1:
+                continue
+            a, b = e.inputs
+            g = b if a is vin else a if b is vin else None
+            if isinstance(g, Var) and g is not vin and g.aval.shape == vout.aval.shape:
+                found[k] = (e, g)
+        return found
+
+    def _sunk(self, accs: dict[int, tuple[Eqn, Var]]) -> list[int]:
+        """Indices of the body equations to run after the loop: products none of whose results
+        reach a carry (the accumulators `accs` no longer being carries), and all they feed."""
+        skip = {id(e) for e, _ in accs.values()}
+        carried = {c[2] for k, c in enumerate(self.carry) if k not in accs}
+        consumers: dict[Var, list[int]] = {}
+        for i, e in enumerate(self.eqns):
+            if id(e) not in skip:
+                for x in e.inputs:
+                    if isinstance(x, Var):
+                        consumers.setdefault(x, []).append(i)
+        free: set[int] = set()
+        for i in reversed(range(len(self.eqns))):
+            e = self.eqns[i]
+            if id(e) in skip or not _movable(e):
+                continue
+            if all(v not in carried and set(consumers.get(v, ())) <= free for v in e.outputs):
+                free.add(i)
+        sunk, made = [], set()
+        for i, e in enumerate(self.eqns):
+            if i in free and (e.prim is linalg.dot_general_p or any(x in made for x in e.inputs)):
+                sunk.append(i)
+                made.update(e.outputs)
+        return sunk
+
+    def sink_products(self) -> tuple[list[Eqn], dict[Var, object]]:
+        """Moves accumulated and ys-only products after the loop (see the module docstring).
+
+        Returns the equations to run after the scan and what each removed scan result is now.
+        """
+        accs = self._accumulators()
+        while True:
+            sunk = self._sunk(accs)
+            made = {v for i in sunk for v in self.eqns[i].outputs}
+            kept = {k: a for k, a in accs.items() if a[1] in made}
+            if kept == accs:
+                break
+            accs = kept
+        if not sunk:
+            return [], {}
+        moved = [self.eqns[i] for i in sunk]
+        eqns, inputs = self._with_invariants(moved)
+        const_of = {b: o for o, b in self.consts}
+        xs_of = {b: o for o, b in self.xs}
+        ys_of = {y[0]: y[1] for y in self.ys if isinstance(y[0], Var)}
+        stack = [x for x in inputs if x not in const_of and x not in xs_of and x not in ys_of]
+        if sum(x.aval.size * x.aval.dtype.itemsize for x in stack) * self.length > STACK_BUDGET:
+            return [], {}
+        results = [y[0] for y in self.ys if y[0] in made] + [g for _, g in accs.values()]
+        results = list(dict.fromkeys(results))
+        vec = self._vectorized(eqns, inputs, results)
+        if vec is None:
+            return [], {}
+        for x in stack:
+            ys_of[x] = Var(_stacked(x.aval, self.length))
+            self.ys.append((x, ys_of[x]))
+        outer_of = {**ys_of, **xs_of, **const_of}
+        outer = [outer_of[x] for x in inputs]
+        post, values = copy_eqns(vec, outer)
+        value = dict(zip(results, values))
+        rename = {y[1]: value[y[0]] for y in self.ys if y[0] in made}
+        self.ys = [y for y in self.ys if y[0] not in made]
+        producer = {v: e for e in post for v in e.outputs}
+        uses = _uses(post, [*rename.values(), *(value[g] for _, g in accs.values())])
+        for k, (_, g) in accs.items():
+            init, out = self.carry[k][0], self.carry[k][3]
+            total = Var(out.aval)
+            post += sum_over(value[g], (0,), total, producer, uses)
+            rename[out] = total
+            if not _is_zeros(init, self.producers):
+                post.append(_new(ew.add_p, [init, total]))
+                rename[out] = post[-1].outputs[0]
+        self.carry = [c for k, c in enumerate(self.carry) if k not in accs]
+        gone = {id(e) for e in moved} | {id(e) for e, _ in accs.values()}
+        self.eqns = [e for e in self.eqns if id(e) not in gone]
+        return post, rename
+
+    # -- hoisting -----------------------------------------------------------------------------
+
+    def hoist_products(self) -> list[Eqn]:
+        """Moves products of xs slices and consts before the loop (see the module docstring);
+        returns the equations to run before the scan."""
+        varying = {b for _, b in self.xs}  # computed from xs slices (and consts) only
+        carried = {c[1] for c in self.carry}  # depends on the carry (or runs for an effect)
+        for e in self.eqns:
+            ins = [x for x in e.inputs if isinstance(x, Var)]
+            if not _movable(e) or any(x in carried for x in ins):
+                carried.update(e.outputs)
+            elif any(x in varying for x in ins):
+                varying.update(e.outputs)
+        producer = {v: e for e in self.eqns for v in e.outputs if v in varying}
+        todo = [e for e in self.eqns if e.prim is linalg.dot_general_p and e.outputs[0] in varying]
+        taken: set[int] = set()
+        while todo:
+            e = todo.pop()
+            if id(e) not in taken:
+                taken.add(id(e))
+                todo += [producer[x] for x in e.inputs if x in producer]
+        moved = [e for e in self.eqns if id(e) in taken]
+        if not moved:
+            return []
+        later = _uses([e for e in self.eqns if id(e) not in taken], self.outvars())
+        results = [v for e in moved for v in e.outputs if v in later]
+        if sum(v.aval.size * v.aval.dtype.itemsize for v in results) * self.length > STACK_BUDGET:
+            return []
+        eqns, inputs = self._with_invariants(moved)
+        vec = self._vectorized(eqns, inputs, results)
+        if vec is None:
+            return []
+        outer_of = {b: o for o, b in [*self.consts, *self.xs]}
+        pre, values = copy_eqns(vec, [outer_of[x] for x in inputs])
+        self.xs += list(zip(values, results))
+        self.eqns = [e for e in self.eqns if id(e) not in taken]
+        return pre
+
+    # -- shared -------------------------------------------------------------------------------
+
+    def _with_invariants(self, moved: list[Eqn]) -> tuple[list[Eqn], list[Var]]:
+        """`moved` with the loop-invariant body equations they read (computed from consts
+        alone: copied out of the loop, not stacked), in body order, and the variables they read
+        from outside (consts, xs slices, other body values)."""
+        invariant = {b: None for _, b in self.consts}
+        for e in self.eqns:
+            if _movable(e) and all(not isinstance(x, Var) or x in invariant for x in e.inputs):
+                invariant.update(dict.fromkeys(e.outputs, e))
+        taken = {id(e) for e in moved}
+        todo = [x for e in moved for x in e.inputs]
+        while todo:
+            x = todo.pop()
+            e = invariant.get(x) if isinstance(x, Var) else None
+            if e is not None and id(e) not in taken:
+                taken.add(id(e))
+                todo += e.inputs
+        eqns = [e for e in self.eqns if id(e) in taken]
+        made = {v for e in eqns for v in e.outputs}
+        inputs = dict.fromkeys(x for e in eqns for x in e.inputs if isinstance(x, Var))
+        return eqns, [x for x in inputs if x not in made]
+
+    def _vectorized(self, eqns: list[Eqn], inputs: list[Var], results: list[Var]):
+        """The jaxpr computing `results` from `inputs` by `eqns` for every iteration at once:
+        inputs that are not consts and all results get a leading axis of the loop's length.
+        None if vectorizing needs array constants."""
+        consts = {b for _, b in self.consts}
+        batched = tuple(x not in consts for x in inputs)
+        sub = Jaxpr([], inputs, eqns, results)
+        vec, vec_consts, _ = batch_jaxpr(sub, self.length, batched, True)
+        return None if vec_consts else vec
+
+
+def _is_zeros(x, producers: dict[Var, Eqn]) -> bool:
+    """Whether atom `x` is a zero literal or a broadcast of one."""
+    e = producers.get(x) if isinstance(x, Var) else None
+    if e is not None and e.prim is shapes.broadcast_in_dim_p:
+        x = e.inputs[0]
+    return isinstance(x, Literal) and not x.aval.shape and x.val == 0
+
+
+def sum_over(x: Var, axes: tuple, out: Var, producer: dict, uses: dict) -> list[Eqn]:
+    """Equations that set `out = reduce_sum(x, axes)`, moving the sum into what computes `x`
+    when nothing else reads it: a sum over batch axes of a `dot_general` becomes a product that
+    contracts them too (`sum_t h_t^T dz_t = H^T DZ`); a sum of an `add` is the sum of two sums,
+    a sum of a transpose the transpose of a sum. What `x`'s producer no longer feeds is left
+    for dead-code elimination.
+
+    Args:
+      x: the summed variable (defined by an equation of `producer`, or anything else).
+      axes: the summed axes of `x`.
+      out: the variable the equations define.
+      producer: variable -> defining equation.
+      uses: variable -> how many times it is read.
+    """
+    d = producer.get(x) if uses.get(x) == 1 else None
+    if d is not None and d.prim is linalg.dot_general_p:
+        (xc, yc), (xb, yb) = d.params["dimension_numbers"]
+        if all(a < len(xb) for a in axes):
+            keep = [i for i in range(len(xb)) if i not in axes]
+            gone = sorted(axes)  # leading axes: contracted first, in the order they are stored
+            contract = ((*(xb[i] for i in gone), *xc), (*(yb[i] for i in gone), *yc))
+            batch = (tuple(xb[i] for i in keep), tuple(yb[i] for i in keep))
+            params = dict(d.params, dimension_numbers=(contract, batch))
+            return [Eqn(d.prim, d.inputs, params, [out], d.source_info)]
+    same = lambda v: isinstance(v, Var) and v.aval.shape == x.aval.shape  # noqa: E731
+    if d is not None and d.prim is ew.add_p and all(same(v) for v in d.inputs):
+        parts = [Var(out.aval), Var(out.aval)]
+        eqns = [e for v, p in zip(d.inputs, parts) for e in sum_over(v, axes, p, producer, uses)]
+        return [*eqns, Eqn(ew.add_p, parts, {}, [out])]
+    if d is not None and d.prim is shapes.transpose_p:
+        perm = d.params["permutation"]
+        kept = [perm[i] for i in range(len(perm)) if i not in axes]
+        order = sorted(kept)
+        if [order.index(a) for a in kept] == list(range(len(kept))):
+            return sum_over(d.inputs[0], tuple(sorted(perm[a] for a in axes)), out, producer, uses)
+        inner = Var(out.aval.update(shape=tuple(d.inputs[0].aval.shape[a] for a in order)))
+        eqns = sum_over(d.inputs[0], tuple(sorted(perm[a] for a in axes)), inner, producer, uses)
+        permutation = tuple(order.index(a) for a in kept)
+        return [*eqns, Eqn(shapes.transpose_p, [inner], {"permutation": permutation}, [out])]
+    return [Eqn(reductions.reduce_sum_p, [x], {"axes": tuple(axes)}, [out])]
+
+
+def optimize(eqns: list[Eqn], outvars: list, simplify_body: Simplifier) -> tuple[list[Eqn], list]:
+    """Rewrites every `scan` of `eqns` (see the module docstring); returns `(eqns, outvars)`.
+
+    Args:
+      eqns: a jaxpr's equations (nested calls inlined).
+      outvars: its outputs.
+      simplify_body: how a scan body is simplified before its products are looked at (the
+        code generator's `simplify`, which makes a transposed product one `dot_general`).
+    """
+    if not config.jit_scan_motion or not any(e.prim is scan_p for e in eqns):
+        return eqns, outvars
+    producers = {v: e for e in eqns for v in e.outputs}
+    rename: dict[Var, object] = {}
+    sub = lambda x: rename.get(x, x) if isinstance(x, Var) else x  # noqa: E731
+    out: list[Eqn] = []
+    for e in eqns:
+        ins = [sub(x) for x in e.inputs]
+        if ins != e.inputs:
+            e = Eqn(e.prim, ins, e.params, e.outputs, e.source_info)
+        if e.prim is not scan_p or e.params["length"] < 2:
+            out.append(e)
+            continue
+        loop = _Loop.of(e, simplify_body, producers)
+        post, moved = loop.sink_products()
+        pre = loop.hoist_products()
+        if not pre and not post:
+            out.append(e)
+            continue
+        out += [*pre, loop.eqn(), *post]
+        rename.update(moved)
+    return out, [sub(v) for v in outvars]

@@ -1,0 +1,205 @@
+"""core/jit/scan_motion.py: products moved out of scans (accumulated, ys-only, xs-only ones), the
+rewritten programs against numpy, the numpy backend and the same program compiled without the
+rewrites, and the cases that must stay in the loop."""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core import lax
+from core.config import config
+from core.ir import Eqn, Var
+from core.jit import scan_motion, simplify
+from core.prims import elementwise as ew
+from core.prims import linalg, reductions, shapes
+from core.prims.control_flow.scan import scan_p
+from tests.core.jit.backends import compare
+
+rng = np.random.default_rng(0)
+T, B, H, D = 6, 2, 4, 3
+W = (rng.standard_normal((H, H)) * 0.5).astype(np.float32)
+U = (rng.standard_normal((D, H)) * 0.5).astype(np.float32)
+X = rng.standard_normal((T, B, D)).astype(np.float32)
+
+
+def rewritten(f, *args):
+    """The top-level equations of `f`'s program after `simplify`."""
+    jaxpr = core.make_jaxpr(f)(*args).jaxpr
+    return simplify.simplify(jaxpr.eqns, jaxpr.outvars)[0]
+
+
+def scans(eqns):
+    return [e for e in eqns if e.prim is scan_p]
+
+
+def body_prims(eqn):
+    return [e.prim for e in eqn.params["jaxpr"].eqns]
+
+
+def unoptimized(f, *args):
+    """`f` compiled with the rewrites off (a new function, so nothing cached is reused)."""
+    with config.override("jit_scan_motion", False):
+        return core.jit(lambda *a: f(*a))(*args)
+
+
+def check_all(f, *args):
+    """numba (rewritten) == numpy backend, and == numba without the rewrites."""
+    got = compare(f, *args)
+    base = core.tree_util.tree_leaves(unoptimized(f, *args))
+    for g, b in zip(got, base):
+        np.testing.assert_allclose(g, np.asarray(b), rtol=1e-5, atol=1e-5)
+    return got
+
+
+def rnn_loss(w, u, x):
+    """An RNN whose gradient scan accumulates `dW += h^T dz` and `dU += x^T dz`, and emits
+    `dx = dz U^T` per step; the forward scan's input projection reads xs only."""
+
+    def body(h, xt):
+        h = jnp.tanh(h @ w + xt @ u)
+        return h, h @ w.T
+
+    h, ys = lax.scan(body, jnp.ones((B, H), jnp.float32), x)
+    return jnp.sum(ys**2) + jnp.sum(h)
+
+
+def test_rnn_gradient_products_leave_the_loops():
+    f = core.grad(rnn_loss, argnums=(0, 1, 2))
+    eqns = rewritten(f, W, U, X)
+    fwd, bwd = scans(eqns)
+    # inside each loop only the recurrent product is left: h @ w forward, dz @ w^T backward
+    assert body_prims(fwd).count(linalg.dot_general_p) == 1
+    assert body_prims(bwd).count(linalg.dot_general_p) == 1
+    # dW and dU are single products contracting over steps and batch
+    contracting = [
+        e.params["dimension_numbers"][0][0]
+        for e in eqns
+        if e.prim is linalg.dot_general_p and len(e.params["dimension_numbers"][0][0]) == 2
+    ]
+    assert len(contracting) >= 2
+    check_all(f, W, U, X)
+
+
+def test_rnn_gradient_matches_numpy():
+    got = core.jit(core.grad(rnn_loss, argnums=(0, 1)))(W, U, X)
+    # numpy reference: the same recurrence, differentiated by hand
+    hs, h = [np.ones((B, H), np.float32)], np.ones((B, H), np.float32)
+    for t in range(T):
+        h = np.tanh(h @ W + X[t] @ U)
+        hs.append(h)
+    dw, du, dh = np.zeros_like(W), np.zeros_like(U), np.ones((B, H), np.float32)
+    for t in reversed(range(T)):
+        y = hs[t + 1] @ W.T
+        dw += (2 * y).T @ hs[t + 1]  # d(h W^T)/dW^T
+        dh = dh + 2 * y @ W
+        dz = dh * (1 - hs[t + 1] ** 2)
+        dw += hs[t].T @ dz
+        du += X[t].T @ dz
+        dh = dz @ W.T
+    np.testing.assert_allclose(np.asarray(got[0]), dw, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(np.asarray(got[1]), du, rtol=1e-4, atol=1e-4)
+
+
+def accumulate(init, a, b, reverse=False):
+    """A user-written accumulator carry `acc + a_t^T b_t` next to a carry that is read."""
+
+    def body(c, ab):
+        acc, s = c
+        at, bt = ab
+        return (acc + at.T @ bt, s * 0.5 + jnp.sum(at)), jnp.max(bt)
+
+    return lax.scan(body, (init, jnp.float32(0)), (a, b), reverse=reverse)
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_accumulator_with_initial_value(reverse):
+    init = rng.standard_normal((D, H)).astype(np.float32)
+    a, b = X, rng.standard_normal((T, B, H)).astype(np.float32)
+    eqns = rewritten(lambda *z: accumulate(*z, reverse=reverse), init, a, b)
+    (loop,) = scans(eqns)
+    assert loop.params["num_carry"] == 1 and linalg.dot_general_p not in body_prims(loop)
+    (acc, s), m = core.jit(lambda *z: accumulate(*z, reverse=reverse))(init, a, b)
+    want = init + np.einsum("tbd,tbh->dh", a, b)
+    np.testing.assert_allclose(np.asarray(acc), want, rtol=1e-5, atol=1e-5)
+    check_all(lambda *z: accumulate(*z, reverse=reverse), init, a, b)
+
+
+def test_accumulator_read_in_the_body_stays_a_carry():
+    """The carry is read, so it stays; its product reads xs only, so it runs before the loop."""
+
+    def f(a, b):
+        def body(acc, ab):
+            return acc + ab[0].T @ ab[1] * jnp.sum(acc), None
+
+        return lax.scan(body, jnp.ones((D, H), jnp.float32), (a, b))[0]
+
+    b = rng.standard_normal((T, B, H)).astype(np.float32)
+    (loop,) = scans(rewritten(f, X, b))
+    assert loop.params["num_carry"] == 1 and linalg.dot_general_p not in body_prims(loop)
+    assert loop.params["jaxpr"].in_avals[-1].shape == (D, H)  # the stacked products' row
+    check_all(f, X, b)
+
+
+def dots_per_loop(f, *args):
+    return [body_prims(e).count(linalg.dot_general_p) for e in scans(rewritten(f, *args))]
+
+
+def test_switched_off_and_over_budget(monkeypatch):
+    f = core.grad(rnn_loss, argnums=(0, 1, 2))
+    assert dots_per_loop(f, W, U, X) == [1, 1]
+    with config.override("jit_scan_motion", False):
+        off = dots_per_loop(f, W, U, X)
+    assert off == [3, 6]
+    monkeypatch.setattr(scan_motion, "STACK_BUDGET", 8)
+    # only the forward's `h @ w.T` still moves: h is stacked anyway (a residual), so sinking
+    # its product stacks nothing new
+    assert dots_per_loop(f, W, U, X) == [2, 6]
+
+
+def test_nested_scans():
+    def f(w, x):
+        def outer(c, xs):
+            def inner(h, xt):
+                return jnp.tanh(h @ w + xt @ w), h @ w
+
+            h, ys = lax.scan(inner, c, xs)
+            return h, jnp.sum(ys)
+
+        return lax.scan(outer, jnp.ones((B, H), jnp.float32), x)
+
+    x = rng.standard_normal((3, T, B, H)).astype(np.float32)
+    check_all(core.grad(lambda w, x: jnp.sum(f(w, x)[1])), W, x)
+    check_all(f, W, x)
+
+
+def test_sum_over_moves_into_products():
+    x, y = (
+        Var(core.ShapedArray((T, B, D), np.float32)),
+        Var(core.ShapedArray((T, B, H), np.float32)),
+    )
+    dot = Eqn(
+        linalg.dot_general_p,
+        [x, y],
+        {"dimension_numbers": (((1,), (1,)), ((0,), (0,))), "preferred_element_type": None},
+        [Var(core.ShapedArray((T, D, H), np.float32))],
+    )
+    tr = Eqn(
+        shapes.transpose_p,
+        dot.outputs,
+        {"permutation": (0, 2, 1)},
+        [Var(dot.outputs[0].aval.update(shape=(T, H, D)))],
+    )
+    add = Eqn(ew.add_p, [tr.outputs[0], tr.outputs[0]], {}, [Var(tr.outputs[0].aval)])
+    out = Var(core.ShapedArray((H, D), np.float32))
+    producer = {e.outputs[0]: e for e in (dot, tr)}
+    eqns = scan_motion.sum_over(
+        tr.outputs[0], (0,), out, producer, {dot.outputs[0]: 1, tr.outputs[0]: 1}
+    )
+    assert [e.prim for e in eqns] == [linalg.dot_general_p, shapes.transpose_p]
+    assert eqns[0].params["dimension_numbers"] == (((0, 1), (0, 1)), ((), ()))
+    # read twice (by the add): summed as it is
+    eqns = scan_motion.sum_over(
+        add.outputs[0], (0,), out, {add.outputs[0]: add}, {add.outputs[0]: 1, tr.outputs[0]: 2}
+    )
+    assert [e.prim for e in eqns] == [reductions.reduce_sum_p] * 2 + [ew.add_p]
