@@ -13,7 +13,8 @@ MPI comes from the optional extra `pip install numbax[distributed]` (mpi4py with
 wheel, which also installs `mpiexec`). The arrays of pmap's collectives cross processes through
 MPI's buffer interface (`MPI_Iallgather`, waited for without spinning; no pickling: every
 process runs the same program, so the shapes and dtypes agree); booleans, float16, bfloat16
-and the values of `multihost_utils` go through mpi4py's pickling interface.
+and the values of `multihost_utils` go through mpi4py's pickling interface, after a barrier
+waited for the same way (`wait_for_all`: MPICH's blocking calls spin).
 """
 
 from __future__ import annotations
@@ -29,7 +30,14 @@ from core import devices
 from core.errors import NumbaxError
 from core.jit import threads
 
-__all__ = ["device_exchange", "initialize", "is_initialized", "process_group", "shutdown"]
+__all__ = [
+    "device_exchange",
+    "initialize",
+    "is_initialized",
+    "process_group",
+    "shutdown",
+    "wait_for_all",
+]
 
 
 class DistributedError(NumbaxError, RuntimeError):
@@ -156,7 +164,7 @@ def shutdown() -> None:
     """Waits for every process to get here (MPI itself finalizes at exit)."""
     comm = _state["comm"]
     if comm is not None:
-        comm.Barrier()
+        wait_for_all(comm)
 
 
 def process_group() -> Any:
@@ -191,29 +199,47 @@ class _ArrayExchange:
         # One device (the usual process of an MPI job) sends its array itself, uncopied.
         local = np.ascontiguousarray(arrays[0][None] if len(arrays) == 1 else np.stack(arrays))
         if local.dtype.char not in _MPI_TYPECODES:  # bool, float16, bfloat16: pickled
+            wait_for_all(self._comm)
             return self._comm.allgather(values)
         out = np.empty((self._comm.Get_size(), *local.shape), local.dtype)
         _wait(self._comm.Iallgather(local, out))
         return [list(values) for values in out]
 
 
-# How long a process waiting for the others sleeps between checks, at most (seconds).
-_MAX_POLL_SLEEP = 2e-4
+# A wait first checks in a tight loop for this long (seconds): processes that arrive together
+# finish an exchange within microseconds, sooner than the shortest sleep a loaded OS gives
+# (50-100 us). Then it sleeps between checks for a tenth of the time waited so far, within
+# these bounds: the added latency stays about a tenth of the wait, and a process waiting long
+# for another (compiling, evaluating, writing a checkpoint) wakes up 200 times a second.
+_SPIN = 2e-5
+_SLEEP_FRACTION = 0.1
+_MIN_SLEEP, _MAX_SLEEP = 5e-6, 5e-3
 
 
 def _wait(request: Any) -> None:
-    """Waits for the MPI `request`, sleeping between checks (from 5 us, doubling up to 0.2 ms).
+    """Waits for the MPI `request` without spinning on a core (see `_SPIN` above).
 
     MPICH's blocking calls spin while they wait: a process ahead of the others would burn its
     core, and on a machine whose cores are shared (other programs, or more processes than
     cores) it takes CPU time from the very processes it waits for. Each `Test` also advances
-    the exchange (MPICH makes progress inside MPI calls), so the added latency stays below the
-    longest sleep.
+    the exchange (MPICH makes progress inside MPI calls).
     """
-    delay = 5e-6
+    start = time.perf_counter()
     while not request.Test():
-        time.sleep(delay)
-        delay = min(2 * delay, _MAX_POLL_SLEEP)
+        waited = time.perf_counter() - start
+        if waited > _SPIN:
+            time.sleep(min(max(waited * _SLEEP_FRACTION, _MIN_SLEEP), _MAX_SLEEP))
+
+
+def wait_for_all(comm: Any = None) -> None:
+    """Returns once every process of `comm` (default: all processes) has called it, sleeping
+    meanwhile; a blocking MPI collective called right after it then finds everyone there and
+    does not spin.
+
+    Raises:
+      DistributedError: before `initialize`.
+    """
+    _wait((comm or process_group()).Ibarrier())
 
 
 def device_exchange() -> _ArrayExchange:

@@ -13,7 +13,7 @@ import numpy as np
 
 from core import tree_util
 from core.devices import process_count, process_index
-from core.distributed import process_group
+from core.distributed import process_group, wait_for_all
 from core.errors import NumbaxError
 from core.numpy import asarray
 
@@ -30,7 +30,10 @@ class MultihostError(NumbaxError, ValueError):
 
 
 def _allgather(value: Any) -> list[Any]:
-    return [value] if process_count() == 1 else process_group().allgather(value)
+    if process_count() == 1:
+        return [value]
+    wait_for_all()  # sleeping: MPICH's blocking allgather would spin while it waits
+    return process_group().allgather(value)
 
 
 def process_allgather(in_tree: Any, tiled: bool = False) -> Any:
@@ -78,7 +81,7 @@ def broadcast_one_to_all(in_tree: Any, is_source: bool | None = None) -> Any:
     root = flags.index(True)
     leaves, tree = tree_util.tree_flatten(in_tree)
     values = [np.asarray(x) for x in leaves]
-    if process_count() > 1:
+    if process_count() > 1:  # everyone arrived at `_allgather` above: no long wait here
         values = process_group().bcast(values, root=root)
     return tree_util.tree_unflatten(tree, [asarray(v) for v in values])
 

@@ -38,6 +38,13 @@ def is_writer() -> bool:
     return core.process_index() == 0
 
 
+def wait_for_processes() -> None:
+    """Waits (sleeping) until every process gets here: process 0 also writes checkpoints and
+    logs between epochs, which the others would otherwise wait for inside the next epoch."""
+    if core.process_count() > 1:
+        core.distributed.wait_for_all()
+
+
 def on_writer(fn: Callable[[], Any]) -> Any:
     """``fn()`` run by process 0 only, its result (or `ExampleError`) shared with every process.
 
@@ -52,6 +59,7 @@ def on_writer(fn: Callable[[], Any]) -> Any:
             outcome = (True, fn())
         except ExampleError as err:
             outcome = (False, err)
+    wait_for_processes()  # while process 0 runs `fn`
     ok, value = core.distributed.process_group().bcast(outcome, root=0)
     if not ok:
         raise value

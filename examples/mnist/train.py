@@ -384,6 +384,7 @@ def _train_epoch(
         state = data_parallel.replicate(state)
         step_fn, feed = data_parallel.step, data_parallel.shard
         metrics_of = lambda s: jax_utils.unreplicate(s.metrics)  # noqa: E731
+        parallel.wait_for_processes()  # the clock starts when every process can train
     start = time.perf_counter()
     for batch in itertools.islice(epoch_batches, skip, None):
         try:

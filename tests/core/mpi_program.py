@@ -5,6 +5,7 @@ The test imports `collectives` and `loss` to compute the same with one process o
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +37,20 @@ def enclosing(w, x):
     pmap, psum included, across the processes."""
     per_device = lambda w, x: jnp.sum(jnp.tanh(x * w) * lax.psum(x, "i"))
     return core.pmap(per_device, axis_name="i", in_axes=(None, 0))(w, x).sum()
+
+
+def sync(name: str) -> None:
+    multihost_utils.sync_global_devices(name)
+
+
+def waited(exchange) -> list[float]:
+    """Process 0's wall and CPU seconds in `exchange()` while process 1 joins 0.5 s late."""
+    sync("before")
+    wall, cpu = time.perf_counter(), time.process_time()
+    if core.process_index() == 1:
+        time.sleep(0.5)
+    exchange()
+    return [time.perf_counter() - wall, time.process_time() - cpu]
 
 
 def main() -> None:
@@ -73,6 +88,7 @@ def main() -> None:
     out["exchange_f32"] = [[v.tolist() for v in values] for values in exchange.allgather(local)]
     bf16 = [np.asarray(v, core.numpy.bfloat16) for v in local]  # no MPI datatype: pickled
     out["exchange_bf16"] = [[float(v[0]) for v in values] for values in exchange.allgather(bf16)]
+    out["waits"] = [waited(lambda: exchange.allgather(local)), waited(lambda: sync("late"))]
     multihost_utils.sync_global_devices("end")
     Path(sys.argv[1], f"{p}.json").write_text(json.dumps(out))
 

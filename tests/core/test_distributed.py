@@ -80,6 +80,14 @@ def test_device_exchange_by_buffers_and_by_pickles(results):
         assert r["exchange_bf16"] == [[0.0, 1.0], [10.0, 11.0]]
 
 
+def test_a_process_waiting_for_another_sleeps(results):
+    """MPICH's blocking calls spin: process 0, waiting 0.5 s for process 1 in a pmap exchange
+    and in sync_global_devices, must not spend that time on a core."""
+    for wall, cpu in results[0]["waits"]:
+        assert wall > 0.45
+        assert cpu < 0.2 * wall  # spinning would take about all of it
+
+
 def test_multihost_utils(results):
     for r in results:
         assert r["allgather"] == [0.0, 1.0] and r["allgather_tiled"] == [0.0, 1.0, 2.0, 3.0]
@@ -128,3 +136,42 @@ def test_an_uncaught_error_in_one_process_ends_the_job(mpiexec, tmp_path):
     )
     assert run.returncode != 0
     assert "RuntimeError: process 0 failed" in run.stderr + run.stdout
+
+
+class _Clock:
+    """A stand-in for the `time` module: `sleep` advances `perf_counter`."""
+
+    def __init__(self):
+        self.now, self.sleeps = 0.0, []
+
+    def perf_counter(self):
+        self.now += 1e-7  # each check costs a little time
+        return self.now
+
+    def sleep(self, seconds):
+        self.sleeps.append((self.now, seconds))
+        self.now += seconds
+
+
+class _Request:
+    def __init__(self, clock, done_at):
+        self.clock, self.done_at = clock, done_at
+
+    def Test(self):
+        return self.clock.now >= self.done_at
+
+
+@pytest.mark.parametrize("done_at", [1e-5, 2e-3, 1.0])
+def test_waits_spin_briefly_then_sleep_a_tenth_of_the_time_waited(monkeypatch, done_at):
+    clock = _Clock()
+    monkeypatch.setattr(core.distributed, "time", clock)
+    core.distributed._wait(_Request(clock, done_at))
+    assert clock.now >= done_at
+    if done_at < core.distributed._SPIN:
+        assert clock.sleeps == []  # processes that arrive together never sleep
+    for at, seconds in clock.sleeps:
+        assert at >= core.distributed._SPIN
+        assert seconds <= max(core.distributed._MIN_SLEEP, 0.1 * at + 1e-9)
+        assert seconds <= core.distributed._MAX_SLEEP
+    assert clock.now - done_at <= max(0.1 * done_at, core.distributed._MIN_SLEEP) + 1e-6
+    assert len(clock.sleeps) < 400  # a second's wait: about 270 wake-ups, not 5000
