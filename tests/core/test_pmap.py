@@ -268,6 +268,30 @@ def test_pytree_reductions_travel_in_one_exchange_per_dtype(monkeypatch):
         np.testing.assert_array_equal(np.asarray(g), np.asarray(e))
 
 
+def test_large_leaves_travel_alone(monkeypatch):
+    from core.parallel import collective_ops
+    from core.prims import collectives
+
+    monkeypatch.setattr(collectives, "PACK_MAX", 6)  # "a" (6 per device) alone, "c" with "d"
+    sizes = []
+    run = collective_ops.run
+    monkeypatch.setattr(
+        collective_ops,
+        "run",
+        lambda name, params, arrays: sizes.append(arrays[0].size) or run(name, params, arrays),
+    )
+    tree = {
+        "a": np.arange(24.0, dtype=np.float32).reshape(4, 2, 3),
+        "c": np.ones((4, 5), np.float32),
+        "d": np.arange(4.0, dtype=np.float32),
+    }
+    got = core.pmap(lambda t: lax.pmean(t, "i"), axis_name="i")(tree)
+    assert sorted(sizes) == [6] * 4 + [5 + 1] * 4  # 4 devices: "a", then "c" and "d" packed
+    expected = core.vmap(lambda t: lax.pmean(t, "i"), axis_name="i")(tree)
+    for g, e in zip(core.tree.leaves(got), core.tree.leaves(expected), strict=True):
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(e))
+
+
 def test_concurrent_callers_and_nested_pmaps_do_not_deadlock():
     f = core.pmap(lambda x: lax.psum(x, "i"), axis_name="i")
     g = core.pmap(lambda x: lax.pmax(x, "i"), axis_name="i", devices=core.devices()[:4][::-1])
