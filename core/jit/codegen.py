@@ -570,7 +570,7 @@ def _generate(
     names = [*names, *argument_names(arrays)]
     body = f"def kernel({', '.join(names)}):\n" + "".join(f"    {x}\n" for x in loads) + lines
     body += "\n"
-    consts = "\n".join(library.requirements(body) + constant_definitions(body))
+    consts = "\n".join(library.requirements(body, _dtypes(jaxpr)) + constant_definitions(body))
     return _HEADER + (consts + "\n\n\n" if consts else "") + body, arrays
 
 

@@ -24,22 +24,21 @@ import functools
 
 import numpy as np
 from llvmlite import ir
-from numba import prange, types
+from numba import types
 from numba.core import cgutils
 from numba.core.errors import TypingError
 from numba.extending import intrinsic, register_jitable
 from numba.np import linalg
 from numba.np.arrayobj import make_array, populate_array
+from numba.np.numpy_support import as_dtype
 from numba.np.ufunc import parallel
 
 from core.jit import fork_safety
-from core.jit.numba_cache import cached_njit
 
 # The pool starts now, not at the first call: cached code that asks for the caller's thread count
 # links against the symbols that starting it registers.
 fork_safety.configure()
 parallel._launch_threads()
-_OPTS = dict(error_model="numpy", cache=True, nogil=True)
 _BLAS_DTYPES = (types.float32, types.float64, types.complex64, types.complex128)
 _I8 = ir.IntType(8)
 # Products of at least this many multiply-adds (~80 us on one core here) run as blocks on several
@@ -166,7 +165,7 @@ def gemm_block(typingctx, a, b, out, r0, r1, c0, c1):
 
 
 @intrinsic
-def _flat_block(typingctx, a, b, out, dims, fortran, r0, r1, c0, c1):
+def flat_block(typingctx, a, b, out, dims, fortran, r0, r1, c0, c1):
     """`gemm_block` on flat buffers: a (m, k) and b (k, n) stored C- or F-contiguously as
     `fortran` = (a_f, b_f) says, out (m, n) C-contiguous, `dims` = (m, k, n)."""
 
@@ -189,23 +188,6 @@ def _flat_block(typingctx, a, b, out, dims, fortran, r0, r1, c0, c1):
         return context.get_dummy_value()
 
     return types.none(a, b, out, dims, fortran, r0, r1, c0, c1), codegen
-
-
-@cached_njit(parallel=True, **_OPTS)
-def _blocks(a, b, out, dims, fortran, parts, by_rows):
-    """`out = a @ b` as `parts` gemm calls on numba's pool, on bands of rows or columns. The
-    matrices come as flat buffers (see `_flat_block`), so one compiled version per dtype
-    serves every layout."""
-    m, _, n = dims
-    size = m if by_rows else n
-    step = -(-size // parts)
-    for p in prange(parts):
-        lo = p * step
-        hi = min(size, lo + step)
-        if by_rows:
-            _flat_block(a, b, out, dims, fortran, lo, hi, 0, n)
-        else:
-            _flat_block(a, b, out, dims, fortran, 0, m, lo, hi)
 
 
 @register_jitable
@@ -231,19 +213,21 @@ def dot(typingctx, a, b, out):
 
     `a` and `b` are C- or F-contiguous, `out` is C-contiguous, and the shapes agree
     (unchecked). A product of `PARALLEL_FLOPS` multiply-adds or more runs as bands (`split`)
-    on the caller's share of numba's pool (`_blocks`, compiled once per dtype and cached);
-    the rest is one BLAS call inlined here. An intrinsic: a kernel compiles no function of its
+    on the caller's share of numba's pool (the library function `gemm_bands`, compiled once
+    per dtype and called through its symbol, `core/backends/numba/library/bands.py`); the
+    rest is one BLAS call inlined here. An intrinsic: a kernel compiles no function of its
     own per operand layout, and it calls no cached dispatcher by name (a kernel calling one
-    takes the cache directory's lock exclusively, `disk_cache._compile_lock`).
+    takes the cache directory's lock exclusively, `disk_cache._compile_lock`). A module with
+    a kernel calling it loads `gemm_bands` first (`library.requirements`).
     """
+    from core.backends.numba.library import entry  # noqa: PLC0415 (the library imports us)
+
     _check(a, b, out)
     flat = types.Array(out.dtype, 1, "C")
     intp = types.intp
-    dims, fortran = types.UniTuple(intp, 3), types.UniTuple(types.int8, 2)
-    blocks = typingctx.resolve_value_type(_blocks)
-    blocks_sig = typingctx.resolve_function_type(
-        blocks, (flat, flat, flat, dims, fortran, intp, types.boolean), {}
-    )
+    params = types.UniTuple(types.int64, 7)
+    code = np.dtype(as_dtype(out.dtype)).str[1:]
+    call_bands = entry.call_emitter(f"gemm_bands__{code}", flat, flat, flat, params)
 
     def codegen(context, builder, signature, args):
         arrays = [make_array(t)(context, builder, v) for t, v in zip((a, b, out), args)]
@@ -267,16 +251,10 @@ def dot(typingctx, a, b, out):
                 for arr, size in zip(arrays, (builder.mul(m, k), builder.mul(k, n))):
                     views.append(_flat_view(context, builder, flat, arr, size))
                 views.append(_flat_view(context, builder, flat, o, builder.mul(m, n)))
-                flags = [builder.zext(f, ir.IntType(8)) for f in fortran_flags]
-                call_args = [
-                    *views,
-                    context.make_tuple(builder, dims, (m, k, n)),
-                    context.make_tuple(builder, fortran, flags),
-                    parts,
-                    wide,
-                ]
-                impl = context.get_function(blocks, blocks_sig)
-                impl(builder, call_args)
+                i64 = ir.IntType(64)
+                flags = [builder.zext(f, i64) for f in (*fortran_flags, wide)]
+                p = (m, k, n, flags[0], flags[1], parts, flags[2])
+                call_bands(context, builder, None, [*views, context.make_tuple(builder, params, p)])
             with single:
                 _emit_gemm(
                     context,
@@ -319,7 +297,9 @@ def blocks(a: np.ndarray, b: np.ndarray, out: np.ndarray, parts: int, by_rows: b
       parts: how many bands.
       by_rows: bands of rows (else of columns).
     """
-    dims = (a.shape[0], a.shape[1], b.shape[1])
-    fortran = tuple(np.int8(not x.flags.c_contiguous) for x in (a, b))
+    from core.backends.numba.library import entry  # noqa: PLC0415 (the library imports us)
+
+    fortran = [int(not x.flags.c_contiguous) for x in (a, b)]
+    p = np.array([a.shape[0], a.shape[1], b.shape[1], *fortran, parts, by_rows], np.int64)
     flat = [x.ravel(order="K") for x in (a, b, out)]
-    _blocks(*flat, dims, fortran, parts, by_rows)
+    entry.dispatcher(f"gemm_bands__{out.dtype.str[1:]}")(*flat, p)

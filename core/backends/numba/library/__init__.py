@@ -15,11 +15,12 @@ which `entry.caller` lowers to a call of the compiled function's C entry point.
     conv.py      im2col + BLAS convolutions: forward (grouped), kernel gradient, output side;
                  forward and output side split the batch between threads
     windows.py   reduce_window (sum/max/min) and the selections of max/min pooling
+    bands.py     `rt.dot`'s threaded product: bands of rows or columns, one BLAS call each
 """
 
 from __future__ import annotations
 
-from core.backends.numba.library import conv, windows  # noqa: F401  (registers the functions)
+from core.backends.numba.library import bands, conv, windows  # noqa: F401  (registers the functions)
 from core.backends.numba.library.entry import caller, precompile, require, requirements, stats
 
 __all__ = ["precompile", "require", "requirements", "stats"]

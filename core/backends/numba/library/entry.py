@@ -61,7 +61,9 @@ def stats() -> dict[str, int]:
     return dict(_stats)
 
 
-def register(template: str, calls: tuple[str, ...] = ()) -> Callable[[Callable], Callable]:
+def register(
+    template: str, calls: tuple[str, ...] = (), parallel: bool = False
+) -> Callable[[Callable], Callable]:
     """Makes the decorated function a library function named by its `__name__`.
 
     Args:
@@ -72,6 +74,8 @@ def register(template: str, calls: tuple[str, ...] = ()) -> Callable[[Callable],
       calls: for a parallel entry (compiled with `parallel=True`: a few lines around a
         `prange`), the library functions it calls through `callee` (loaded before it, so that
         its cached machine code finds their symbols). Empty for an ordinary, serial function.
+      parallel: compile it with `parallel=True` even though it calls no library function (its
+        `prange` body calls intrinsics only).
 
     Returns:
       The decorator (it returns the function unchanged).
@@ -79,7 +83,7 @@ def register(template: str, calls: tuple[str, ...] = ()) -> Callable[[Callable],
 
     def wrap(fn: Callable) -> Callable:
         _FUNCTIONS[fn.__name__] = (fn, tuple(template.split()))
-        if calls:
+        if calls or parallel:
             _PARALLEL[fn.__name__] = calls
         return fn
 
@@ -295,6 +299,13 @@ def _typed_call(attr: str, *args):
     return types.none(*args), codegen
 
 
+def call_emitter(attr: str, *args: types.Type) -> Callable:
+    """The code generator `emit(context, builder, None, values)` of a call of library function
+    `attr` with arguments of numba types `args`, for intrinsics that call the library (as
+    `rt.dot` calls `gemm_bands`); loads the function first."""
+    return _typed_call(attr, *args)[1]
+
+
 def callee(name: str) -> Callable:
     """The intrinsic with which a parallel entry calls library function `name` (registered
     with `register(..., calls=(name,))`) in the dtypes of its arguments: one call of the
@@ -311,11 +322,20 @@ def callee(name: str) -> Callable:
 _CALL = re.compile(r"\blib\.(\w+__\w+)\(")
 
 
-def requirements(body: str) -> list[str]:
+_BLAS_CODES = ("f4", "f8", "c8", "c16")
+
+
+def requirements(body: str, dtypes=()) -> list[str]:
     """Module-level statements loading every library function that `body` calls (none if it
     calls none): generated modules run them before their kernel's machine code is loaded from
-    the disk cache, which would otherwise refer to symbols LLVM cannot resolve."""
-    calls = sorted(set(_CALL.findall(body)))
+    the disk cache, which would otherwise refer to symbols LLVM cannot resolve. A body with
+    matrix products (`rt.dot`) needs `gemm_bands` of each BLAS dtype among `dtypes` (the
+    kernel's dtypes)."""
+    calls = set(_CALL.findall(body))
+    if "rt.dot(" in body:
+        codes = {np.dtype(d).str[1:] for d in dtypes}
+        calls.update(f"gemm_bands__{c}" for c in _BLAS_CODES if c in codes)
+    calls = sorted(calls)
     if not calls:
         return []
     return [

@@ -19,6 +19,7 @@ from core import lax
 from core.backends import numba as numba_backend
 from core.backends.numba import library
 from core.config import config
+from core.jit import gemm
 from tests.core.jit.backends import split_kernels
 
 _ROOT = Path(__file__).resolve().parents[4]
@@ -208,3 +209,21 @@ def test_convs_with_weights_larger_than_a_chunk():
     loss = lambda x, w: (_conv(x, w, (1, 1), "SAME") ** 2).sum()
     _check(lambda x, w: _conv(x, w, (1, 1), "SAME"), x, w)
     _check(core.grad(loss, argnums=(0, 1)), x, w)
+
+
+def test_matrix_products_call_the_threaded_bands_through_their_symbol():
+    """`rt.dot` runs a large product's bands through the library function `gemm_bands` (one
+    call of its symbol): the kernel links none of its parallel code, and its module loads the
+    function first, so that a new process can load the kernel's cached machine code."""
+    a = _rng.standard_normal((256, 160)).astype(np.float32)  # 256 * 256 * 160 > 8M: bands
+    f = core.jit(lambda a, b: jnp.tanh(a @ b))
+    np.testing.assert_allclose(np.asarray(f(a, a.T)), np.tanh(a @ a.T), rtol=1e-5, atol=1e-5)
+    source = f.lower(a, a.T).as_text()
+    assert "lib.require('gemm_bands__f4')" in source
+    assert library.requirements("    rt.dot(x, y, o)\n", [np.dtype("float64"), np.dtype("i4")]) == [
+        "from core.backends.numba import library as lib",
+        "lib.require('gemm_bands__f8')",
+    ]
+    out = np.zeros((256, 256), np.float32)
+    gemm.blocks(a, np.asfortranarray(a.T), out, 3, True)
+    np.testing.assert_allclose(out, a @ a.T, rtol=1e-5, atol=1e-4)
