@@ -112,7 +112,19 @@ def load_module(source: str) -> tuple[types.ModuleType, bool]:
     mod = sys.modules.get(name)
     if mod is not None:
         return mod, getattr(mod, "__file__", None) is not None
-    path = cache_dir() / f"{name}.py"
+    path, file_backed = _source_file(source)
+    mod = types.ModuleType(name)
+    if file_backed:
+        mod.__file__ = str(path)
+    exec(compile(source, str(path) if file_backed else f"<{name}>", "exec"), mod.__dict__)
+    sys.modules[name] = mod
+    return mod, file_backed
+
+
+def _source_file(source: str) -> tuple[Path, bool]:
+    """The cache file of `source`, written if needed, and whether it is usable (see
+    `load_module`)."""
+    path = cache_dir() / f"{module_name(source)}.py"
     file_backed = config.compilation_cache_max_size != 0
     if file_backed:
         try:
@@ -125,12 +137,20 @@ def load_module(source: str) -> tuple[types.ModuleType, bool]:
                 "instead, so the next process compiles again. Point the NUMBAX_CACHE_DIR "
                 "environment variable at a private writable directory to fix this."
             )
-    mod = types.ModuleType(name)
-    if file_backed:
-        mod.__file__ = str(path)
-    exec(compile(source, str(path) if file_backed else f"<{name}>", "exec"), mod.__dict__)
-    sys.modules[name] = mod
-    return mod, file_backed
+    return path, file_backed
+
+
+def _stand_in(path: Path, source: str, entry: str) -> types.FunctionType:
+    """An empty function with the file, line and name of function `entry` of `source`: what
+    numba's cache locates the function's files by, without executing the module (which would
+    load the library functions it calls)."""
+    found = re.search(rf"^def {entry}\(", source, re.M)
+    if found is None:
+        raise ValueError(f"no function {entry!r} in the source")
+    text = "\n" * source.count("\n", 0, found.start()) + f"def {entry}():\n    pass\n"
+    namespace: dict = {}
+    exec(compile(text, str(path), "exec"), namespace)
+    return namespace[entry]
 
 
 def compile_source(source: str, entry: str, signature: tuple, **options: Any) -> Any:
@@ -183,10 +203,17 @@ _abandoned: dict[str, int] = {}  # lock path -> holder pid this process stopped 
 
 def is_cached(source: str, entry: str) -> bool:
     """Whether the disk cache holds machine code of function `entry` of `source` (its verified
-    index exists; a damaged entry is found out, and rebuilt, only when it is loaded)."""
+    index exists; a damaged entry is found out, and rebuilt, only when it is loaded). The
+    module is not executed: a process asking about a kernel that calls library functions does
+    not load them (its compile workers may be compiling them)."""
     try:
-        mod, file_backed = load_module(source)
-        cache = numba_cache.VerifiedCache(getattr(mod, entry))
+        mod = sys.modules.get(module_name(source))
+        if mod is not None:
+            fn, file_backed = getattr(mod, entry), getattr(mod, "__file__", None) is not None
+        else:
+            path, file_backed = _source_file(source)
+            fn = _stand_in(path, source, entry)
+        cache = numba_cache.VerifiedCache(fn)
         return file_backed and os.path.exists(cache._cache_file._index_path)
     except Exception:  # numba's internals moved: count it as not cached
         return False
@@ -234,10 +261,11 @@ def _compile_lock(module: str | None = None) -> Iterator[None]:
             _lock_state.depth = depth
 
 
-def library_lock() -> contextlib.AbstractContextManager[None]:
-    """The exclusive lock under which a process compiles or loads a library function
-    (`core/backends/numba/library`): one process at a time rewrites its cache index."""
-    return _file_lock(cache_dir(), ".library.lock")
+def library_lock(name: str) -> contextlib.AbstractContextManager[None]:
+    """The exclusive lock under which a process compiles or loads library function `name`
+    (`core/backends/numba/library`): one process at a time rewrites its cache index, and
+    processes compiling different library functions run in parallel (compile workers)."""
+    return _file_lock(cache_dir() / "locks", f"library-{name}.lock")
 
 
 @contextlib.contextmanager

@@ -34,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
+from core.backends.numba.library import entry as library
 from core.config import config
 from core.ir import Jaxpr, Literal, Var
 from core.jit import cache_files, codegen, disk_cache, fusion, partition, workers
@@ -53,6 +54,9 @@ def _estimate(source: str) -> float:
     its lines while it is small)."""
     return 0.1 + 0.005 * source.count("\n")
 
+
+# About how many seconds numba takes for a library function (`core/backends/numba/library`).
+_LIBRARY_SECONDS = 1.0
 
 # (kernel source, argument types) -> numba dispatcher, while some program uses it.
 _compiled: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
@@ -184,8 +188,10 @@ def _compile_all(
     infos = {key: KernelInfo(held[key][0], dispatcher=_compiled.get(held[key])) for key in first}
     new = [key for key in first if infos[key].dispatcher is None]
     build = [key for key in new if not disk_cache.is_cached(held[key][0], "kernel")]
+    libs = _libraries(build)
     _stats["kernels"] += len(keys)
-    announce = config.jit_progress and sum(_estimate(key[0]) for key in build) > 1.0
+    guess = sum(_estimate(key[0]) for key in build) + _LIBRARY_SECONDS * len(libs)
+    announce = config.jit_progress and guess > 1.0
     if announce:
         print(
             f"numbax: compiling {name}: {_plural(len(keys), 'kernel')}, "
@@ -196,21 +202,40 @@ def _compile_all(
         )
     size = config.jit_compile_workers
     size = workers.default_workers() if size == -1 else size
-    if len(build) > 1:
+    # The library functions the new kernels call come first (a kernel is compiled after them),
+    # then the kernels that call them: this process takes items from the front, workers from
+    # the back, so library functions and kernels compile at once from the start.
+    calls = {key: [_Library(a) for a in library.required(key[0]) if a in libs] for key in build}
+    items = [*map(_Library, libs), *sorted(build, key=lambda key: not calls[key])]
+    if len(items) > 1:
         workers.start(size)  # they start up while this process loads cached kernels
     for key in new:
         if key not in build:
             _load(held[key], first[key], infos[key], "disk")
     cache = str(disk_cache.cache_dir())
+
+    def request(item) -> tuple:
+        if isinstance(item, _Library):
+            return item.request(cache)
+        return (item[0], list(item[1]), cache)
+
+    def compile_here(item) -> None:
+        if isinstance(item, _Library):
+            library.load(*library.signature_of(item.attr))
+        else:
+            _load(item, first[item], infos[item], "compiled")
+
     by_worker = workers.compile_in_parallel(
-        build,
-        lambda key: (key[0], list(key[1]), cache),
-        lambda key: _load(key, first[key], infos[key], "compiled"),
+        items,
+        request,
+        compile_here,
         size,
+        lambda item: item.after() if isinstance(item, _Library) else calls[item],
     )
     for key, seconds in by_worker.items():
-        _load(key, first[key], infos[key], "worker")
-        infos[key].seconds += seconds
+        if not isinstance(key, _Library):  # a library function loads with the kernels calling it
+            _load(key, first[key], infos[key], "worker")
+            infos[key].seconds += seconds
     seconds = time.perf_counter() - start
     if announce:
         print(f" {seconds:.1f} s", file=sys.stderr, flush=True)
@@ -226,6 +251,39 @@ def _compile_all(
                 info.seconds,
             )
     return [infos[key] for key in keys]
+
+
+@dataclass(frozen=True)
+class _Library:
+    """A library function to compile (or load) before the kernels that call it: its call name
+    (`<name>__<codes>`, `core/backends/numba/library`)."""
+
+    attr: str
+
+    def request(self, cache: str) -> tuple:
+        """The compile worker's request for it (`core/jit/workers.py`)."""
+        return (None, self.attr, cache)
+
+    def after(self) -> list[_Library]:
+        """The library functions it calls (a parallel entry), compiled before it."""
+        return [_Library(a) for a in library.callees(self.attr)]
+
+
+def _libraries(kernels: list[tuple]) -> list[str]:
+    """The library functions that the sources of `kernels` call, with those they call in turn,
+    that this process has not loaded: callees before callers."""
+    found: dict[str, None] = {}
+
+    def visit(attr: str) -> None:
+        if attr not in found and not library.loaded(attr):
+            for callee in library.callees(attr):
+                visit(callee)
+            found[attr] = None
+
+    for key in kernels:
+        for attr in library.required(key[0]):
+            visit(attr)
+    return list(found)
 
 
 def _serial(key: tuple) -> tuple:

@@ -12,15 +12,15 @@ Workers are `python -m core.jit.workers` processes, started on first use and kep
 of the process (a fresh interpreter imports numba and the runtime once, about a second, which
 overlaps the main process's own compiles). They are not `multiprocessing` workers: those re-run
 the user's main script in every worker unless it is guarded by `if __name__ == "__main__"`.
-Each speaks pickled `(source, in_types, cache_dir)` requests and `(ok, seconds)` replies over its
-stdin and stdout; a thread per worker feeds it. `config.jit_compile_workers` sets how many
+Each speaks pickled `(source, in_types, cache_dir)` requests (`(None, call name, cache_dir)` for
+a library function, `core/backends/numba/library`) and `(ok, seconds)` replies over its stdin
+and stdout; a thread per worker feeds it. `config.jit_compile_workers` sets how many
 (default -1: the number of cores minus one, the main process compiling too); 0 turns them off.
 """
 
 from __future__ import annotations
 
 import atexit
-import collections
 import os
 import pickle
 import subprocess
@@ -101,32 +101,56 @@ def compile_in_parallel(
     request: Callable[[object], tuple],
     compile_here: Callable[[object], None],
     size: int,
+    after: Callable[[object], tuple] = lambda item: (),
 ) -> dict:
     """Compiles every item: `compile_here(item)` in this process from the front of `items`,
-    `request(item)` sent to up to `size` workers from the back.
+    `request(item)` sent to up to `size` workers from the back. An item is taken once the items
+    `after(item)` names are done (a kernel after the library functions it calls): each side
+    takes the first such item from its end, or waits for one; with nothing in progress, it
+    takes the next item anyway (an item whose dependencies are not in `items`).
 
     Returns:
       {item: seconds} for the items a worker compiled (to be loaded from the disk cache).
     """
-    todo = collections.deque(items)
+    todo = list(items)
     done: dict = {}
-    guard = threading.Lock()
+    finished: set = set()
+    cond = threading.Condition()
+    running = [0]
+
+    def take(front: bool):
+        with cond:
+            while todo:
+                order = todo if front else reversed(todo)
+                item = next((it for it in order if finished.issuperset(after(it))), None)
+                if item is None and not running[0]:
+                    item = todo[0] if front else todo[-1]
+                if item is not None:
+                    todo.remove(item)
+                    running[0] += 1
+                    return item
+                cond.wait()
+            return None
+
+    def finish(item, ok: bool) -> None:
+        with cond:
+            running[0] -= 1
+            if ok:
+                finished.add(item)
+            else:  # given back: this process compiles it
+                todo.append(item)
+            cond.notify_all()
 
     def feed(worker: _Worker) -> None:
-        while True:
-            with guard:
-                if not todo:
-                    return
-                item = todo.pop()
+        while (item := take(front=False)) is not None:
             try:
                 ok, seconds = worker.compile(request(item))
             except Exception:  # a dead worker: the main process compiles what is left
                 ok = False
             if ok:
                 done[item] = seconds
-            else:
-                with guard:
-                    todo.append(item)
+            finish(item, ok)
+            if not ok:
                 return
 
     threads = []
@@ -134,15 +158,14 @@ def compile_in_parallel(
         threads = [threading.Thread(target=feed, args=(w,), daemon=True) for w in start(size)]
         for t in threads:
             t.start()
-    while True:
-        with guard:
-            if not todo:
-                break
-            item = todo.popleft()
-        compile_here(item)
+    while (item := take(front=True)) is not None:
+        try:
+            compile_here(item)
+        finally:
+            finish(item, True)
     for t in threads:
         t.join()
-    with guard:  # items a worker gave back after the main loop ended
+    with cond:  # items a worker gave back after the main loop ended
         rest = list(todo)
     for item in rest:
         compile_here(item)
@@ -161,8 +184,13 @@ def _serve() -> None:
         os.environ["NUMBAX_CACHE_DIR"] = cache
         start = time.perf_counter()
         try:
-            sig = codegen.signature(in_types)
-            disk_cache.compile_source(source, "kernel", sig, **codegen.kernel_options(source))
+            if source is None:  # a library function, named by its call name
+                from core.backends.numba.library import entry  # noqa: PLC0415
+
+                entry.load(*entry.signature_of(in_types))
+            else:
+                sig = codegen.signature(in_types)
+                disk_cache.compile_source(source, "kernel", sig, **codegen.kernel_options(source))
             ok = True
         except Exception:
             ok = False

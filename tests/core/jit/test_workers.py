@@ -86,3 +86,41 @@ def test_programs_compiled_by_two_threads_share_the_workers(tmp_path, monkeypatc
         c = np.float32(base + k / 4)
         np.testing.assert_allclose(np.asarray(results[k][0]), np.sum(np.tanh(x * c)), rtol=1e-5)
         np.testing.assert_allclose(np.asarray(results[k][1]), np.exp(-x) * c, rtol=1e-6)
+
+
+class _FakeWorker:
+    """A worker that "compiles" by recording the request."""
+
+    def __init__(self, log):
+        self.log = log
+
+    def compile(self, request):
+        time.sleep(0.05)
+        self.log.append(("worker", request))
+        return True, 0.05
+
+
+def test_an_item_is_taken_after_the_items_it_needs(monkeypatch):
+    """Library functions before the kernels calling them: with `after`, neither side takes an
+    item before the items it names are done; the worker takes the last ready item."""
+    log = []
+    monkeypatch.setattr(workers, "start", lambda size: [_FakeWorker(log)])
+    after = {"kernel": ("lib_a", "lib_b"), "entry": ("lib_a",)}
+
+    def compile_here(item):
+        time.sleep(0.02)
+        log.append(("here", item))
+
+    done = workers.compile_in_parallel(
+        ["lib_a", "entry", "lib_b", "kernel"],
+        lambda item: item,
+        compile_here,
+        1,
+        lambda item: after.get(item, ()),
+    )
+    order = [item for _, item in log]
+    assert sorted(order) == ["entry", "kernel", "lib_a", "lib_b"]
+    assert order.index("kernel") > max(order.index("lib_a"), order.index("lib_b"))
+    assert order.index("entry") > order.index("lib_a")
+    assert ("worker", "lib_b") in log and ("here", "lib_a") in log
+    assert set(done) == {item for side, item in log if side == "worker"}

@@ -111,7 +111,7 @@ def load(name: str, signature: tuple) -> None:
             return
         # One process at a time writes a library function's cache index (other processes wait,
         # then load what it wrote); kernels compile under the directory's shared lock.
-        with disk_cache.library_lock():
+        with disk_cache.library_lock(name):
             options = dict(OPTIONS, parallel=name in _PARALLEL)
             disp = cached_njit(types.none(*signature), **options)(_FUNCTIONS[name][0])
         cres = disp.overloads[signature]
@@ -119,6 +119,27 @@ def load(name: str, signature: tuple) -> None:
         address = cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
         llvm.add_symbol(symbol(name, signature), address)
         _LOADED[key] = disp
+
+
+def loaded(attr: str) -> bool:
+    """Whether library function `attr` (`<name>__<codes>`) is loaded in this process."""
+    return signature_of(attr) in _LOADED
+
+
+def callees(attr: str) -> list[str]:
+    """The call names of the library functions that parallel entry `attr` calls (loaded before
+    it; none for an ordinary function)."""
+    name, sig = signature_of(attr)
+    codes = _codes(_FUNCTIONS[name][1], sig)
+    return [f"{dep}__{codes}" for dep in _PARALLEL.get(name, ())]
+
+
+_REQUIRE = re.compile(r"^lib\.require\('(\w+)'\)$", re.M)
+
+
+def required(source: str) -> list[str]:
+    """The call names of the library functions a generated module loads (`requirements`)."""
+    return _REQUIRE.findall(source)
 
 
 def dispatcher(attr: str):

@@ -129,11 +129,12 @@ print(json.dumps({}))
 """
 
 
-def _child(cache: Path, code: str = _CHILD) -> dict:
+def _child(cache: Path, code: str = _CHILD, workers: int = 0) -> dict:
     env = dict(
         os.environ,
         NUMBAX_CACHE_DIR=str(cache / "numbax"),
         NUMBA_CACHE_DIR=str(cache / "numba"),
+        NUMBAX_JIT_WORKERS=str(workers),
         PYTHONPATH=str(_ROOT),
     )
     run = subprocess.run(
@@ -163,6 +164,34 @@ def test_a_new_process_loads_library_and_kernel_from_disk(tmp_path):
     _child(tmp_path, _CLEAR)  # a process that compiled nothing clears the library's files too
     assert not list(tmp_path.glob("numba/library_*/*.nbx*"))
     assert _child(tmp_path)["lib"] == {"compiled": 2, "loaded": 0}
+
+
+_POOLED = """
+import json, numpy as np, core, nn
+from core import lax
+from core.backends.numba import library
+from core.jit import program
+x = np.arange(2 * 11 * 3, dtype=np.float32).reshape(2, 11, 3) / 10
+w = np.linspace(-1, 1, 3 * 3 * 2, dtype=np.float32).reshape(3, 3, 2)
+f = core.jit(lambda x, w: nn.avg_pool(lax.conv_general_dilated(
+    x, w, (1,), "SAME", dimension_numbers=("NWC", "WIO", "NWC")), (2,), (2,)))
+out = np.asarray(f(x, w))
+print(json.dumps(dict(lib=library.stats(), kernels=program.stats(), out=out.tolist())))
+"""
+
+
+def test_a_compile_worker_compiles_library_functions_in_parallel(tmp_path):
+    """With a compile worker, the library functions a new kernel calls are compiled in both
+    processes at once: this process takes `conv_forward_items` then the parallel entry
+    `conv_forward` calling it, the worker `reduce_window`, which this process loads from the
+    disk cache before it compiles the kernel calling all three."""
+    first = _child(tmp_path, _POOLED, workers=1)
+    assert first["lib"] == {"compiled": 2, "loaded": 1}
+    x = np.arange(2 * 11 * 3, dtype=np.float32).reshape(2, 11, 3) / 10
+    w = np.linspace(-1, 1, 3 * 3 * 2, dtype=np.float32).reshape(3, 3, 2)
+    y = lax.conv_general_dilated(x, w, (1,), "SAME", dimension_numbers=("NWC", "WIO", "NWC"))
+    np.testing.assert_allclose(first["out"], np.asarray(nn.avg_pool(y, (2,), (2,))), atol=1e-6)
+    assert _child(tmp_path, _POOLED)["lib"] == {"compiled": 0, "loaded": 3}
 
 
 def _on_threads(attr, n, x, w, out_shape, params):
