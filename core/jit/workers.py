@@ -55,6 +55,16 @@ class _Worker:
             env=env,
         )
         self.lock = threading.Lock()  # one request at a time (programs compiled by threads)
+        self.started = False
+
+    def wait_started(self) -> None:
+        """Waits until the worker has imported numba and the runtime (its first message): a
+        worker that took an item while starting up could hold back a kernel this process is
+        waiting for (the library function it calls)."""
+        with self.lock:
+            if not self.started:
+                pickle.load(self.proc.stdout)
+                self.started = True
 
     def compile(self, request: tuple) -> tuple[bool, float]:
         with self.lock:
@@ -142,6 +152,10 @@ def compile_in_parallel(
             cond.notify_all()
 
     def feed(worker: _Worker) -> None:
+        try:
+            worker.wait_started()
+        except Exception:  # it died starting up
+            return
         while (item := take(front=False)) is not None:
             try:
                 ok, seconds = worker.compile(request(item))
@@ -176,6 +190,8 @@ def _serve() -> None:
     """The worker's loop: compile each request into the disk cache, reply (ok, seconds)."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # anything printed must not corrupt the replies
+    pickle.dump("started", stdout)
+    stdout.flush()
     while True:
         try:
             source, in_types, cache = pickle.load(stdin)

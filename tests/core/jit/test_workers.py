@@ -94,6 +94,9 @@ class _FakeWorker:
     def __init__(self, log):
         self.log = log
 
+    def wait_started(self):
+        pass
+
     def compile(self, request):
         time.sleep(0.05)
         self.log.append(("worker", request))

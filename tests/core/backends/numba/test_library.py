@@ -175,6 +175,8 @@ x = np.arange(2 * 11 * 3, dtype=np.float32).reshape(2, 11, 3) / 10
 w = np.linspace(-1, 1, 3 * 3 * 2, dtype=np.float32).reshape(3, 3, 2)
 f = core.jit(lambda x, w: nn.avg_pool(lax.conv_general_dilated(
     x, w, (1,), "SAME", dimension_numbers=("NWC", "WIO", "NWC")), (2,), (2,)))
+from core.jit import workers
+workers.start(1)[0].wait_started()  # takes work at once (else only once started up)
 out = np.asarray(f(x, w))
 print(json.dumps(dict(lib=library.stats(), kernels=program.stats(), out=out.tolist())))
 """
