@@ -170,7 +170,7 @@ def compile_source(source: str, entry: str, signature: tuple, **options: Any) ->
     disp = _DISPATCHERS.get(key)
     if disp is not None:
         return disp
-    with _compile_lock(None if _calls_shared_helpers(source) else module_name(source)):
+    with _compile_lock(module_name(source), _shared_helpers(source)):
         mod, file_backed = load_module(source)
         fn = getattr(mod, entry)
         if file_backed:
@@ -222,28 +222,39 @@ def is_cached(source: str, entry: str) -> bool:
 _HELPER_CALL = re.compile(r"\b(rt|vm|hc)\.(\w+)\(")
 
 
-def _calls_shared_helpers(source: str) -> bool:
-    """Whether `source` calls a cached numba function of the runtime modules, whose cache index
-    every kernel calling it shares (see `_compile_lock`)."""
+def _shared_helpers(source: str) -> list[str]:
+    """The cached numba functions of the runtime modules whose cache index compiling `source`
+    may extend (see `_compile_lock`): those it calls and, in turn, those they call (functions
+    numba inlines into their callers, `inline="always"`, compile nothing of their own)."""
     from core.jit import host_calls, runtime, vecmath  # noqa: PLC0415 (numba: on first compile)
 
     mods = {"rt": runtime, "vm": vecmath, "hc": host_calls}
-    return any(
-        isinstance(getattr(mods[m], name, None), Dispatcher)
-        for m, name in set(_HELPER_CALL.findall(source))
-    )
+    todo = [getattr(mods[m], name, None) for m, name in set(_HELPER_CALL.findall(source))]
+    seen, found = set(), set()
+    while todo:
+        fn = todo.pop()
+        if not isinstance(fn, Dispatcher) or fn in seen:
+            continue
+        seen.add(fn)
+        py = fn.py_func
+        if fn.targetoptions.get("inline", "never") != "always":
+            found.add(f"{py.__module__}.{py.__qualname__}")
+        todo.extend(py.__globals__.get(name) for name in py.__code__.co_names)
+    return sorted(found)
 
 
 @contextlib.contextmanager
-def _compile_lock(module: str | None = None) -> Iterator[None]:
+def _compile_lock(module: str | None = None, helpers: list[str] = ()) -> Iterator[None]:
     """Serializes compiles between threads and between processes sharing the cache directory:
     of generated module `module` only, or of everything (None).
 
-    numba's cache index is read, extended and rewritten, so two processes that compile
-    different signatures of one cached helper would otherwise race: a kernel that calls such a
-    helper (and `clear`) takes the directory's lock exclusively. Other kernels share it and take
-    the lock of their module (one of 256 stripes, a bounded number of lock files), so processes
-    compiling different kernels run in parallel (`core/jit/workers.py`). Re-entrant per thread.
+    A compile takes the directory's lock shared (`clear` takes it exclusively) and the lock of
+    its module (one of 256 stripes, a bounded number of lock files), so processes compiling
+    different kernels run in parallel (`core/jit/workers.py`). numba's cache index of a cached
+    helper is read, extended and rewritten when a new signature of it compiles, so a kernel
+    calling cached runtime helpers (`helpers`, `_shared_helpers`) also holds each helper's
+    lock: two processes never compile signatures of one helper at once, and kernels calling
+    other helpers, or none, go on in parallel. Re-entrant per thread.
     """
     with _thread_lock:
         depth = getattr(_lock_state, "depth", 0)
@@ -254,6 +265,8 @@ def _compile_lock(module: str | None = None) -> Iterator[None]:
                 return
             with contextlib.ExitStack() as stack:
                 stack.enter_context(_file_lock(cache_dir(), ".compile.lock", module is not None))
+                for helper in helpers:  # in sorted order: no two processes wait for each other
+                    stack.enter_context(_file_lock(cache_dir() / "locks", f"helper-{helper}.lock"))
                 if module is not None:
                     stack.enter_context(_file_lock(cache_dir() / "locks", f"{module[-2:]}.lock"))
                 yield

@@ -217,7 +217,7 @@ def dot(typingctx, a, b, out):
     per dtype and called through its symbol, `core/backends/numba/library/bands.py`); the
     rest is one BLAS call inlined here. An intrinsic: a kernel compiles no function of its
     own per operand layout, and it calls no cached dispatcher by name (a kernel calling one
-    takes the cache directory's lock exclusively, `disk_cache._compile_lock`). A module with
+    holds that helper's lock, `disk_cache._compile_lock`). A module with
     a kernel calling it loads `gemm_bands` first (`library.requirements`).
     """
     from core.backends.numba.library import entry  # noqa: PLC0415 (the library imports us)

@@ -186,6 +186,40 @@ def test_compile_lock_times_out_naming_the_holder(tmp_path, monkeypatch):
     np.testing.assert_allclose(g(x)[0], x + np.float32(0.75))
 
 
+def test_a_kernel_calling_a_cached_helper_holds_that_helpers_lock_only(tmp_path, monkeypatch):
+    """Compiling a kernel that calls a cached helper (`vm.exp_f32`) may extend the helper's
+    cache index, so it waits for another process holding that helper's lock; kernels calling
+    no helper compile meanwhile (the directory's lock is shared)."""
+    monkeypatch.setenv("NUMBAX_CACHE_DIR", str(tmp_path))
+    (tmp_path / "locks").mkdir(mode=0o700)
+    lock = tmp_path / "locks" / "helper-core.jit.vecmath.exp_f32.lock"
+    x = np.linspace(-1, 1, 4, dtype=np.float32)
+    exp_jaxpr = make_jaxpr(lambda a: ew.exp(ew.add(a, ew.full_like(a, 0.125))))(x).jaxpr
+    assert disk_cache._shared_helpers(generate(exp_jaxpr)) == ["core.jit.vecmath.exp_f32"]
+    assert disk_cache._shared_helpers("y = vm.logistic_f32(x)\n") == [
+        "core.jit.vecmath.exp_f32",  # logistic_f32 calls it
+        "core.jit.vecmath.logistic_f32",
+    ]
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(lock)], stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout.readline().strip() == b"locked"
+        with warnings.catch_warnings(record=True) as w, config.override("compile_lock_timeout", 5):
+            warnings.simplefilter("always")
+            plain = compile_jaxpr(_unique_jaxpr(0.625)[0])
+            assert not w  # no wait for the helper's lock
+        short_wait = config.override("compile_lock_timeout", 0.3)
+        with warnings.catch_warnings(record=True) as w, short_wait:
+            warnings.simplefilter("always")
+            with_exp = compile_jaxpr(exp_jaxpr)
+    finally:
+        holder.kill()
+        holder.wait()
+    messages = [str(m.message) for m in w if issubclass(m.category, JitCacheWarning)]
+    assert len(messages) == 1 and f"held by process {holder.pid}" in messages[0]
+    np.testing.assert_allclose(plain(x)[0], x + np.float32(0.625))
+    np.testing.assert_allclose(with_exp(x)[0], np.exp(x + np.float32(0.125)), rtol=1e-6)
+
+
 def _group_files(name: str) -> list[Path]:
     return [p for d in disk_cache._cache_dirs() for p in d.glob(f"{name}*")]
 
