@@ -39,6 +39,7 @@ from core.jit import fork_safety
 # links against the symbols that starting it registers.
 fork_safety.configure()
 parallel._launch_threads()
+_OPTS = dict(error_model="numpy", cache=True, nogil=True)  # of cached helpers (bgemm.py)
 _BLAS_DTYPES = (types.float32, types.float64, types.complex64, types.complex128)
 _I8 = ir.IntType(8)
 # Products of at least this many multiply-adds (~80 us on one core here) run as blocks on several
