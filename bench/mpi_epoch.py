@@ -1,21 +1,27 @@
 """MNIST CNN epoch under `mpiexec -n P` against one process, on the same global batch.
 
-    python bench/mpi_epoch.py [--processes 2] [--epochs 2] [--batch 128] [--limit-train N]
+    python bench/mpi_epoch.py [--processes 2] [--epochs 3] [--batch 128] [--limit-train N]
 
 Runs the MNIST example as a user would, `python -m examples.mnist.train --model cnn` (SGD
-momentum 0.9, global batch 128, no progress bar), once as one process and once as
-`mpiexec -n P python -m examples.mnist.train ...` (one CPU device per process, each process a
-1/P slice of every batch, gradients averaged over the processes), and compares their steady
-epochs: the epoch time the example prints (the fastest epoch after the first) and the CPU time
-of all the processes per epoch. A first one-epoch run of each configuration compiles (filling
-the disk cache the timed runs load from); the CPU time per epoch is then (CPU of an E-epoch run
-- CPU of a one-epoch run) / (E - 1), so start-up, data loading and loading the programs cancel
-out (the test-set evaluation after each epoch stays in: it is cut to 1000 examples). The table
-gives seconds per epoch and per step, the throughput ratio (P processes over one), the
-CPU-bound ratio (P x CPU of one process / CPU of P processes: the ratio P free cores would give
-if nothing but CPU time limited it) and the machine's load average; a JSON line follows.
-BLAS runs one thread per process (OPENBLAS_NUM_THREADS=1 unless set). Needs the
-`numbax[distributed]` extra (mpi4py and the MPICH wheel, which brings `mpiexec`).
+momentum 0.9, global batch 128, no progress bar), as one process with numbax's default threads
+(the issue's baseline: its convolutions and large loops use every core), as one process on one
+thread (`NUMBAX_NUM_THREADS=1`: the core each of the P processes has) and as
+`mpiexec -n P python -m examples.mnist.train ...` (default settings: each process takes its
+share of the cores, one thread and one CPU device on P = cores; each process a 1/P slice of
+every batch, gradients averaged over the processes), and compares their steady epochs: the
+epoch time the example prints (the fastest epoch after the first; it ends when the last step
+has run and starts when every process is ready) and the CPU time of all the processes per
+epoch. A first one-epoch run of each configuration compiles (filling the disk cache the timed
+runs load from); the CPU time per epoch is then (CPU of an E-epoch run - CPU of a one-epoch
+run) / (E - 1), so start-up, data loading and loading the programs cancel out (the test-set
+evaluation after each epoch stays in: it is cut to 1000 examples). The table gives seconds per
+epoch and per step, CPU per step of all processes and of each, the throughput ratios (P
+processes over each one-process run), the CPU-bound ratio (P x CPU of the one-thread process /
+CPU of the P processes: what P free cores would give over one core if nothing but CPU time
+limited it; the default process's own threads cost CPU too, so P x its CPU would overstate it)
+and the machine's load average; a JSON line follows. BLAS runs one thread per process
+(OPENBLAS_NUM_THREADS=1 unless set). Needs the `numbax[distributed]` extra (mpi4py and the
+MPICH wheel, which brings `mpiexec`).
 """
 
 from __future__ import annotations
@@ -51,7 +57,9 @@ def _mpiexec() -> str:
     return found
 
 
-def run_example(processes: int, epochs: int, batch: int, limit: int | None, logdir: str) -> dict:
+def run_example(
+    processes: int, epochs: int, batch: int, limit: int | None, logdir: str, env: dict
+) -> dict:
     """Trains the example's CNN once; returns its epoch times and the CPU time it took.
 
     Args:
@@ -60,6 +68,7 @@ def run_example(processes: int, epochs: int, batch: int, limit: int | None, logd
       batch: the global batch size.
       limit: train on the first `limit` examples (None: all 60000).
       logdir: where the run writes its logs and checkpoints.
+      env: environment variables set for the run.
 
     Returns:
       `{"epoch_s": [...], "cpu_s": ..., "wall_s": ...}` (CPU of every process of the run,
@@ -72,7 +81,7 @@ def run_example(processes: int, epochs: int, batch: int, limit: int | None, logd
         cmd += ["--limit-train", str(limit)]
     if processes > 1:
         cmd = [_mpiexec(), "-n", str(processes), *cmd]
-    env = dict(os.environ, NUMBAX_NUM_CPU_DEVICES="1", PYTHONPATH=ROOT)
+    env = {**os.environ, "PYTHONPATH": ROOT, **env}
     env.setdefault("OPENBLAS_NUM_THREADS", "1")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
@@ -88,8 +97,13 @@ def run_example(processes: int, epochs: int, batch: int, limit: int | None, logd
     return {"epoch_s": times, "cpu_s": cpu, "wall_s": wall}
 
 
+# name -> (processes, environment); the P-process run is added by `measure`.
+ONE_PROCESS = {"p1": (1, {}), "p1_one_thread": (1, {"NUMBAX_NUM_THREADS": "1"})}
+
+
 def measure(processes: int, epochs: int, batch: int, limit: int | None) -> dict:
-    """One process against `processes` processes: steady epoch wall and CPU seconds.
+    """One process (default threads, and one thread) against `processes` processes: steady
+    epoch wall and CPU seconds.
 
     Args:
       processes: the `mpiexec -n` count compared with one process.
@@ -99,27 +113,33 @@ def measure(processes: int, epochs: int, batch: int, limit: int | None) -> dict:
 
     Returns:
       The JSON results: per configuration the steady epoch seconds, CPU seconds per epoch, steps
-      per epoch; the throughput ratio; the load average before and after.
+      per epoch; the throughput ratios; the CPU-bound ratio; the load average before and after.
     """
     load_before = list(os.getloadavg())
     steps = (limit or 60000) // batch
     out: dict = {"batch": batch, "epochs": epochs, "steps_per_epoch": steps}
+    runs = {**ONE_PROCESS, f"p{processes}": (processes, {})}
     with tempfile.TemporaryDirectory() as logdir:
-        for n in (1, processes):
-            run_example(n, 1, batch, limit, logdir)  # compiles, so both timed runs load
-            short = run_example(n, 1, batch, limit, logdir)
-            timed = run_example(n, epochs, batch, limit, logdir)
-            out[f"p{n}"] = {
+        for name, (n, env) in runs.items():
+            run_example(n, 1, batch, limit, logdir, env)  # compiles, so both timed runs load
+            short = run_example(n, 1, batch, limit, logdir, env)
+            timed = run_example(n, epochs, batch, limit, logdir, env)
+            out[name] = {
+                "processes": n,
+                "env": env,
                 "epoch_s": min(timed["epoch_s"][1:]),
                 "epoch_times_s": timed["epoch_s"],
                 "cpu_per_epoch_s": (timed["cpu_s"] - short["cpu_s"]) / (epochs - 1),
                 "run_wall_s": timed["wall_s"],
             }
+    many = out[f"p{processes}"]
     out["processes"] = processes
-    out["throughput_ratio"] = out["p1"]["epoch_s"] / out[f"p{processes}"]["epoch_s"]
+    out["throughput_ratio"] = out["p1"]["epoch_s"] / many["epoch_s"]
+    out["throughput_ratio_one_thread"] = out["p1_one_thread"]["epoch_s"] / many["epoch_s"]
     # What the ratio would be if each process had a core to itself (loaded machines).
-    cpu = out["p1"]["cpu_per_epoch_s"], out[f"p{processes}"]["cpu_per_epoch_s"]
-    out["cpu_bound_ratio"] = processes * cpu[0] / cpu[1]
+    out["cpu_bound_ratio"] = (
+        processes * out["p1_one_thread"]["cpu_per_epoch_s"] / many["cpu_per_epoch_s"]
+    )
     out["load_average_before"] = load_before
     out["load_average_after"] = list(os.getloadavg())
     out["cores"] = len(os.sched_getaffinity(0))
@@ -131,7 +151,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--processes", type=int, default=2)
-    parser.add_argument("--epochs", type=int, default=2)
+    parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--limit-train", type=int, default=None)
     args = parser.parse_args()
@@ -140,24 +160,28 @@ def main() -> None:
     if args.batch % args.processes:
         parser.error("--batch must be a multiple of --processes")
     r = measure(args.processes, args.epochs, args.batch, args.limit_train)
-    steps = r["steps_per_epoch"]
+    steps, p = r["steps_per_epoch"], args.processes
+    labels = {"p1": "1 process", "p1_one_thread": "1 process, 1 thread", f"p{p}": f"mpiexec -n {p}"}
     rows = []
-    for n in (1, args.processes):
-        c = r[f"p{n}"]
+    for name, label in labels.items():
+        c = r[name]
+        cpu_step = c["cpu_per_epoch_s"] / steps
         rows.append(
             [
-                "1 process" if n == 1 else f"mpiexec -n {n}",
+                label,
                 fmt_time(c["epoch_s"]),
                 fmt_time(c["epoch_s"] / steps),
-                fmt_time(c["cpu_per_epoch_s"] / steps),
+                fmt_time(cpu_step),
+                fmt_time(cpu_step / c["processes"]),
             ]
         )
     load = r["load_average_before"][0], r["load_average_after"][0]
     print_table(
         f"MNIST CNN epoch, global batch {args.batch}, {steps} steps; throughput ratio "
-        f"{r['throughput_ratio']:.2f}x, CPU-bound {r['cpu_bound_ratio']:.2f}x (load average "
-        f"{load[0]:.1f} -> {load[1]:.1f} on {r['cores']} cores)",
-        ["run", "epoch (wall)", "per step (wall)", "per step (CPU, all processes)"],
+        f"{r['throughput_ratio']:.2f}x ({r['throughput_ratio_one_thread']:.2f}x over one "
+        f"thread), CPU-bound {r['cpu_bound_ratio']:.2f}x (load average {load[0]:.1f} -> "
+        f"{load[1]:.1f} on {r['cores']} cores)",
+        ["run", "epoch (wall)", "per step (wall)", "CPU per step", "CPU per step and process"],
         rows,
     )
     print_json("mpi_epoch", r)

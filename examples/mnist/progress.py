@@ -84,12 +84,15 @@ class StepLogger:
         self._snapshot = metrics
         self._since = None
 
-    def after_step(self, metrics: Any, step: int) -> None:
-        """Called after each optimizer step with the running metrics and the global step."""
+    def after_step(self, metrics_fn: Callable[[], Any], step: int) -> None:
+        """Called after each optimizer step with the global step and a function returning the
+        running metrics, called on logged steps only (reading the metrics of a replicated
+        state costs an indexing per leaf, and waits for the step)."""
         if self._since is None:  # the clock starts after the first (compiling) step
             self._since = (step, time.perf_counter())
         if step % self.log_every:
             return
+        metrics = metrics_fn()
         window = tree_util.tree_map(
             lambda a, b: np.asarray(a) - np.asarray(b), metrics, self._snapshot
         )

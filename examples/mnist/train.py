@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import itertools
 import sys
 import time
@@ -399,12 +400,12 @@ def _train_epoch(
             interrupted = True
             break
         state, step, done = new_state, step + 1, done + 1
-        metrics = metrics_of(state)
-        logger.after_step(metrics, step)
+        logger.after_step(functools.partial(metrics_of, state), step)  # read when logged only
         if config.progress:
             bar.update(1)
             if done % 100 == 0:
-                bar.set_postfix(loss=f"{float(metrics.loss.compute()):.4f}", refresh=False)
+                loss = metrics_of(state).loss.compute()
+                bar.set_postfix(loss=f"{float(loss):.4f}", refresh=False)
         if stop.requested:
             interrupted = True
             break
