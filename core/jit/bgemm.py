@@ -7,8 +7,8 @@ batch element the offset of its matrix there, a leading dimension and whether it
 transposed, so the heads of a `(batch, seq, heads, dim)` array are read in place (no transposing
 copy; the kernel computes the offsets, `core/backends/numba/rules/linalg.py`). The products are
 one BLAS call each; when there are enough multiply-adds (`PARALLEL_FLOPS`), contiguous runs of
-batch elements go to the caller's share of numba's pool (`_runs`, compiled once per dtype and
-cached), else they run in order on the calling thread.
+batch elements (a few per thread) go to the caller's share of numba's pool (`_products`,
+compiled once per dtype and cached), else they run in order on the calling thread.
 """
 
 from __future__ import annotations
@@ -29,6 +29,9 @@ from core.jit.numba_cache import cached_njit
 # their products is one BLAS call, so a thread's share costs no more than in one call (the
 # transformer's 64 attention products of 64x32x64 each: 8M).
 PARALLEL_FLOPS = 1 << 21
+# Runs of batch elements per thread: a thread that loses its core to another process holds up
+# only a small run, which TBB's idle threads do not wait for (they take the next runs).
+RUNS_PER_THREAD = 4
 
 
 def _check(x, y, out, offsets) -> None:
@@ -86,7 +89,7 @@ def _products(x, xo, y, yo, out, lds, flags, k):
         for b in range(nb):
             _one(x, xo, y, yo, out, b, lds, flags, k)
         return
-    parts = min(threads, nb)
+    parts = min(RUNS_PER_THREAD * threads, nb)
     step = -(-nb // parts)
     for p in prange(parts):
         for b in range(p * step, min(nb, (p + 1) * step)):
