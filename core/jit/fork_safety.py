@@ -76,6 +76,8 @@ def configure() -> str:
 
 
 _LAUNCH_LOCK = threading.RLock()
+# What a compiled program's source calls when it may run threads.
+_THREADED = ("prange(", "rt.dot(", "lib.gemm_batched__")
 
 
 def serialized(call: Callable[..., Any]) -> Callable[..., Any]:
@@ -84,7 +86,7 @@ def serialized(call: Callable[..., Any]) -> Callable[..., Any]:
     large matrix products: `core/jit/gemm.py`, `core/jit/bgemm.py`) on the `workqueue` layer,
     which aborts the process when two threads use it at once; else `call`."""
     source = getattr(call, "source", None)
-    threaded = source is None or any(s in source for s in ("prange(", "rt.dot(", "rt.batched_dot("))
+    threaded = source is None or any(s in source for s in _THREADED)
     if numba.config.THREADING_LAYER != "workqueue" or not threaded:
         return call
 

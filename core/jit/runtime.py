@@ -33,9 +33,7 @@ from numba.np.arrayobj import (
 from core.jit import vecmath
 
 # Matrix products (one BLAS call, or bands on numba's pool), one BLAS call on a block, and the
-# thread policy for library code that runs chunks in parallel (core/jit/gemm.py); batched
-# products of strided operands (core/jit/bgemm.py).
-from core.jit.bgemm import batched_dot as batched_dot
+# thread policy for library code that runs chunks in parallel (core/jit/gemm.py).
 from core.jit.gemm import dot as dot
 from core.jit.gemm import gemm_block as gemm_block
 from core.jit.gemm import workers as workers

@@ -51,7 +51,7 @@ def test_attention_products_copy_nothing():
             np.asarray(f(Q, K)), np.einsum("bqhd,bkhd->bhqk", Q, K), rtol=1e-5, atol=1e-5
         )
     source = _sources(f)
-    assert "rt.batched_dot(" in source and "for i" not in source
+    assert "lib.gemm_batched__f4(" in source and "for i" not in source
 
 
 def test_operands_no_matrix_describes_are_copied_once():

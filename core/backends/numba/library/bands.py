@@ -1,4 +1,5 @@
-"""The threaded matrix product of generated kernels: `rt.dot`'s bands on numba's pool.
+"""The threaded matrix products of generated kernels: `rt.dot`'s bands on numba's pool, and
+batched products (`gemm_batched`, core/jit/bgemm.py).
 
 `rt.dot` (`core/jit/gemm.py`) runs a large product as `parts` single-threaded BLAS calls on
 bands of rows (or columns) under `prange`. That loop is a library function, compiled once per
@@ -11,8 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 from numba import prange
+from numba.np.ufunc import parallel
 
 from core.backends.numba.library.entry import register
+from core.jit.bgemm import runs, strided_block
 from core.jit.gemm import flat_block
 
 
@@ -34,3 +37,20 @@ def gemm_bands(a, b, out, p):
             flat_block(a, b, out, dims, fortran, lo, hi, 0, n)
         else:
             flat_block(a, b, out, dims, fortran, 0, m, lo, hi)
+
+
+@register("a p a p a p", parallel=True)
+def gemm_batched(x, xo, y, yo, out, p):
+    """`out[i] = X_i @ Y_i` for the batch elements i < len(xo) (`bgemm.strided_block`: `xo`,
+    `yo` the offsets of the matrices in flat `x`, `y`; p = (m, k, n, ldx, ldy, x transposed,
+    y transposed)), in contiguous runs on the caller's share of numba's pool (`bgemm.runs`)."""
+    nb = xo.shape[0]
+    parts = runs(nb * p[0] * p[1] * p[2], nb, parallel._iget_num_threads())
+    if parts == 1:
+        for i in range(nb):
+            strided_block(x, xo, y, yo, out, i, p)
+        return
+    step = -(-nb // parts)
+    for t in prange(parts):
+        for i in range(t * step, min(nb, (t + 1) * step)):
+            strided_block(x, xo, y, yo, out, i, p)

@@ -97,9 +97,10 @@ def _matrices_lowering(ctx, i, batch, rows, cols, dtype):
 
 
 def _batched_lowering(ctx, x_axes, y_axes, k, o_shape) -> str:
-    """`rt.batched_dot` of the two operands, each given as (batch, rows, cols) axes: read in
-    place when the array it lives in stores every batch element as a BLAS matrix
-    (`_strided`), else through a copy; returns the new (batch, m, n) array."""
+    """The batched product (`core/jit/bgemm.py`) of the two operands, each given as its
+    (batch, rows, cols) axes: read in place when the array it lives in stores every batch
+    element as a BLAS matrix (`_strided`), else through a copy; returns the new (batch, m, n)
+    array."""
     dt = ctx.out_avals[0].dtype
     operands = []
     for i, axes in enumerate((x_axes, y_axes)):
@@ -113,10 +114,10 @@ def _batched_lowering(ctx, x_axes, y_axes, k, o_shape) -> str:
     offsets = _offsets_lowering(ctx, o_shape[0], sizes, [op[1] for op in operands])
     o = ctx.assign("d", alloc(o_shape, dt))
     (x, _, ldx, tx), (y, _, ldy, ty) = operands
-    ctx.line(
-        f"rt.batched_dot({x}, {offsets[0]}, {ldx}, {int(tx)}, "
-        f"{y}, {offsets[1]}, {ldy}, {int(ty)}, {k}, {o})"
-    )
+    m, n = o_shape[1:]
+    p = f"({m}, {k}, {n}, {ldx}, {ldy}, {int(tx)}, {int(ty)})"
+    code = np.dtype(dt).str[1:]
+    ctx.line(f"lib.gemm_batched__{code}({x}, {offsets[0]}, {y}, {offsets[1]}, {o}, {p})")
     return o
 
 
@@ -146,10 +147,10 @@ def _strided(ctx, i, batch, rows, cols):
 
 
 def _offsets_lowering(ctx, nb, sizes, strides) -> list[str]:
-    """Per operand, an intp array of the offsets of the `nb` batch elements (row-major over
+    """Per operand, an int64 array of the offsets of the `nb` batch elements (row-major over
     batch axes of `sizes`) in its array: `strides` gives the stride of each batch axis, or the
     size of one matrix (a contiguous copy). One loop nest fills them all."""
-    names = [ctx.assign("bo", alloc((nb,), np.dtype(np.intp))) for _ in strides]
+    names = [ctx.assign("bo", alloc((nb,), np.dtype(np.int64))) for _ in strides]
     idx = [ctx.new_name("j") for _ in sizes]
     flat = ""
     for j, n in zip(idx, sizes):
