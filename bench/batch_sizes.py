@@ -1,22 +1,24 @@
 """A second batch size of a known model: kernels compiled anew and first-call time, against JAX.
 
-Kernels of programs split into kernels are shape-generic (`core/backends/numba/generic.py`):
-their sizes are arguments, so a new batch size of a model finds them compiled. For each model
+Every program jit compiles is shape-generic (`core/backends/numba/generic.py`): its sizes and
+literals are arguments, of each kernel of a program split into kernels and of a program compiled
+as one function, so a new batch size of a model finds its code compiled. For each model
 (the train steps of `bench/compile.py`), numbax runs in a new process on an empty cache: the
 first call at the model's batch size, then a new instance of the model at half the batch
 size (a new `jit`, as a user's second model is) in the same process. On another empty cache, a
 process runs the model's batch size only, then a new process the half batch size: what it does
-not find compiled in the disk cache it compiles. Each first
-call counts the distinct kernels of its program and how many of them this process compiled or
-loaded from disk (`core.jit.program.stats`). JAX runs the half batch size in a new process
-(cold, its default: no persistent cache), the figure a second batch size is compared with.
+not find compiled in the disk cache it compiles. Each first call counts the distinct kernels of
+its program and how many of them this process compiled or loaded from disk
+(`core.jit.program.stats`), and its CPU time (in parentheses). JAX runs the half batch size in
+a new process (cold, its default: no persistent cache), the figure a second batch size is
+compared with.
 
 `--mode` sets `config.jit_kernels`: "auto" (the default: programs of at most 40 kernels, like
-the MNIST MLP's, compile as one function, whose sizes are constants) or "many" (every program
-split, shape-generic kernels).
+the MNIST MLP's, the CNN's and the LSTM's steps, compile as one function) or "many" (every
+program split into kernels).
 
-Usage: `python bench/batch_sizes.py [--models mlp,transformer,resnet10] [--mode auto|many]
-[--threads 1]`.
+Usage: `python bench/batch_sizes.py [--models mlp,cnn,lstm,dpsgd,transformer,resnet10]
+[--mode auto|many] [--threads 1]`.
 """
 
 from __future__ import annotations
@@ -50,9 +52,10 @@ def child(fw: str, model: str, batches: list[int]) -> None:
             from core.jit import program
 
             before = program.stats()
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), time.process_time()
         F.jax.block_until_ready(step(*state, *args))
         res = {"batch": batch, "first_call_s": time.perf_counter() - t}
+        res["first_call_cpu_s"] = time.process_time() - cpu
         if fw == "numbax":
             after = program.stats()
             infos = getattr(next(iter(step._cache().values())).exe, "kernels", [])
@@ -61,6 +64,11 @@ def child(fw: str, model: str, batches: list[int]) -> None:
             res["compiled"] = after["compiled"] - before["compiled"]
             res["loaded"] = after["loaded"] - before["loaded"]
         print("JSON " + json.dumps(res), flush=True)
+
+
+def _time(r: dict) -> str:
+    """A first call's wall time and its CPU time in parentheses."""
+    return f"{fmt_time(r['first_call_s'])} ({fmt_time(r['first_call_cpu_s'])})"
 
 
 def run(python: str, fw: str, model: str, batches: list[int], env: dict) -> list[dict]:
@@ -75,7 +83,7 @@ def run(python: str, fw: str, model: str, batches: list[int], env: dict) -> list
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--models", default="mlp,transformer,resnet10")
+    parser.add_argument("--models", default="mlp,cnn,lstm,dpsgd,transformer,resnet10")
     parser.add_argument("--mode", default="auto", choices=["auto", "many"])
     parser.add_argument("--threads", type=int, default=None, help="as for bench/compile.py")
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
@@ -104,13 +112,10 @@ def main() -> None:
             continue
         jax_s = jax[0]["first_call_s"] if jax else None
         cells = [model, f"{batch} -> {half}", f"{first[0]['kernels']} ({first[0]['distinct']})"]
-        cells.append(fmt_time(first[0]["first_call_s"]))
+        cells.append(_time(first[0]))
         for r in (first[1], later[0]):
             ratio = f", {r['first_call_s'] / jax_s:.2f}x JAX" if jax_s else ""
-            cells.append(
-                f"{r['compiled']} compiled, {r['loaded']} from disk: "
-                f"{fmt_time(r['first_call_s'])}{ratio}"
-            )
+            cells.append(f"{r['compiled']} compiled, {r['loaded']} from disk: {_time(r)}{ratio}")
         cells.append(fmt_time(jax_s))
         rows.append(cells)
     columns = [

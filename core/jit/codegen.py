@@ -17,9 +17,10 @@ multiplication by its reciprocal computed once (Adam's bias corrections: a train
 MNIST MLP 283 -> 262 us; within 2 ulp of the division). Set `NUMBAX_DUMP_JIT=1` to print each
 generated source. A whole program is one such jaxpr, or, when it is large, each of its kernels
 (`core/jit/partition.py`, compiled and run by `core/jit/program.py`). Kernels of a split program
-are shape-generic (`generate_generic`): their sizes and literals are variables read from two
-more array arguments (`core/backends/numba/generic.py`), so a kernel's source, which keys its
-compiled code, is the same at every batch size; a whole program keeps them as constants.
+are shape-generic (`generate_generic`), and so is a whole program compiled as one function: their
+sizes and literals are variables read from two more array arguments
+(`core/backends/numba/generic.py`), so a kernel's source, which keys its compiled code, is the
+same at every batch size. `generate` (constant sizes) remains for the profiler's build.
 """
 
 from __future__ import annotations
@@ -99,14 +100,15 @@ _SUPPORTED_KINDS = "biufc"
 
 class Emitter:
     """Source lines with indentation, fresh names and the kernel's sizes and constants (`Params`,
-    variables in kernel mode)."""
+    variables in kernel mode); `pack_arrays` as for `output_layout`."""
 
-    def __init__(self, generic: bool = False) -> None:
+    def __init__(self, generic: bool = False, pack_arrays: bool = True) -> None:
         self.lines: list[str] = []
         self.depth = 1
         self.counter = 0
         self.allocated: set[str] = set()  # names bound to new arrays (`rt.empty/full/copy`)
         self.params = Params(generic)
+        self.pack_arrays = pack_arrays
 
     def size(self, n: int) -> int:
         """The size-derived int `n` as the source writes it (`Params.size`)."""
@@ -283,6 +285,8 @@ class Generator:
         value = self.read(eqn.inputs[0])
         in_shape = self.em.shape(eqn.inputs[0].aval.shape)  # starts may derive from sizes (rev)
         imap = lowering_rule(eqn.prim).fn(in_shape, out.shape, **eqn.params)
+        if imap is not None:  # a slice's start may derive from a size too (`x[-2:]`)
+            imap = tuple((self.em.size(start), terms) for start, terms in imap)
         if imap is None:  # a reshape that is not index arithmetic: reshape the stored array
             name = self.materialize(value)
             shape = out.shape
@@ -397,32 +401,41 @@ PACK_MAX = 1024
 
 
 def output_layout(
-    outvars: Sequence[Var], generic: bool = False
+    outvars: Sequence[Var], pack_arrays: bool = True
 ) -> tuple[list[list[int]], list[int]]:
     """How the kernel returns its outputs: `(packs, singles)`.
 
-    Each pack is a group of at least two small outputs with one dtype and shape, returned as
-    one `(len(group), *shape)` array whose rows they are; the kernel returns the packs first,
-    then the `singles` (output positions) one array each. A shape-generic kernel (`generic`)
-    packs 0-d outputs only: what is small must not depend on the sizes.
+    Each pack is a group of at least two outputs of one dtype returned in one array, which the
+    caller views: 0-d outputs are the elements of a vector; with `pack_arrays`, vectors of at
+    most `PACK_MAX` elements are the consecutive segments of one (each starts where the one
+    before ends, so where they lie is a sum of sizes and which outputs share a pack does not
+    depend on sizes being equal). The kernel returns the packs first, then the `singles`
+    (output positions) one array each. A whole program's small outputs are mostly biases and
+    their optimizer states and scalars: packed, they save their boxing on every call. The
+    kernels of a split program pack 0-d outputs only (`pack_arrays=False`).
     """
     groups: dict[tuple, list[int]] = {}
     for k, v in enumerate(outvars):
-        if v.aval.shape == () if generic else v.aval.size <= PACK_MAX:
-            groups.setdefault((v.aval.dtype, v.aval.shape), []).append(k)
+        if v.aval.shape == () or pack_arrays and v.aval.ndim == 1 and 0 < v.aval.size <= PACK_MAX:
+            groups.setdefault((v.aval.dtype, v.aval.ndim), []).append(k)
     packs = [g for g in groups.values() if len(g) > 1]
     packed = {k for g in packs for k in g}
     return packs, [k for k in range(len(outvars)) if k not in packed]
 
 
-def unpack_exprs(jaxpr: Jaxpr, generic: bool = False) -> tuple[int, list[str]]:
-    """`(n, exprs)`: the kernel (shape-generic if `generic`) returns `n` arrays `r0, ...,
-    r{n-1}`; output k is `exprs[k]`."""
-    packs, singles = output_layout(jaxpr.outvars, generic)
+def unpack_exprs(jaxpr: Jaxpr, pack_arrays: bool = True) -> tuple[int, list[str]]:
+    """`(n, exprs)`: the kernel (its outputs packed as `output_layout(..., pack_arrays)` says)
+    returns `n` arrays `r0, ..., r{n-1}`; output k is `exprs[k]`."""
+    packs, singles = output_layout(jaxpr.outvars, pack_arrays)
     exprs = [""] * len(jaxpr.outvars)
     for p, group in enumerate(packs):
+        start = 0
         for i, k in enumerate(group):
-            exprs[k] = f"r{p}[{i}, ...]"
+            n = jaxpr.outvars[k].aval.size
+            exprs[k] = (
+                f"r{p}[{start}:{start + n}]" if jaxpr.outvars[k].aval.ndim else f"r{p}[{i}, ...]"
+            )
+            start += n
     for j, k in enumerate(singles):
         exprs[k] = f"r{len(packs) + j}"
     return len(packs) + len(singles), exprs
@@ -430,43 +443,46 @@ def unpack_exprs(jaxpr: Jaxpr, generic: bool = False) -> tuple[int, list[str]]:
 
 def _pack_buffers(em: Emitter, jaxpr: Jaxpr) -> tuple[list[str], list]:
     """Allocates the packed output buffers (see `output_layout`); returns their names and the
-    `out_slots` of `Generator.emit_jaxpr` for the outputs that are not 0-d."""
-    packs, _ = output_layout(jaxpr.outvars, em.params.generic)
+    `out_slots` of `Generator.emit_jaxpr` for the vectors: `(buffer, (length,), (start,))`."""
+    packs, _ = output_layout(jaxpr.outvars, em.pack_arrays)
     bufs, slots = [], [None] * len(jaxpr.outvars)
     for group in packs:
         aval = jaxpr.outvars[group[0]].aval
-        shape = (len(group), *em.shape(aval.shape))
-        bufs.append(em.assign("p", alloc(shape, aval.dtype)))
-        if aval.shape:
-            for i, k in enumerate(group):
-                slots[k] = (bufs[-1], shape, (i, *[0] * aval.ndim))
+        start = 0
+        for k in group:
+            slots[k] = start
+            start = start + (em.size(jaxpr.outvars[k].aval.size) if aval.ndim else 1)
+        bufs.append(em.assign("p", alloc((start,), aval.dtype)))
+        for k in group:
+            slots[k] = (bufs[-1], (start,), (slots[k],)) if aval.ndim else None
     return bufs, slots
 
 
 def _emit_outputs(
-    gen: Generator, jaxpr: Jaxpr, values: list[Value], bufs: list[str], last: str = ""
+    gen: Generator,
+    jaxpr: Jaxpr,
+    values: list[Value],
+    bufs: list[str],
+    slots: list,
+    last: str = "",
 ) -> None:
-    """Fills the packed buffers `bufs` (rows that loops did not store), emits the statement
-    `last` if any, and returns."""
+    """Fills the packed buffers `bufs` (the elements and the segments, `slots`, that loops did
+    not store), emits the statement `last` if any, and returns."""
     em = gen.em
-    packs, singles = output_layout(jaxpr.outvars, em.params.generic)
+    packs, singles = output_layout(jaxpr.outvars, em.pack_arrays)
     results = []
     for buf, group in zip(bufs, packs):
-        aval = jaxpr.outvars[group[0]].aval
-        if aval.shape == ():
-            for i, k in enumerate(group):
+        for i, k in enumerate(group):
+            aval = jaxpr.outvars[k].aval
+            if aval.shape == ():
                 em.line(f"rt.st({buf}, {i}, {gen.scalar(values[k])})")
-        else:
-            n = em.size(aval.size)
-            for i, k in enumerate(group):
-                shape = (len(group), *aval.shape)
-                if values[k] == Value.block(
-                    buf, shape, (i, *[0] * aval.ndim), aval.shape, aval.dtype
-                ):
-                    continue
-                src = gen.materialize(values[k])
-                with em.block(f"for j in range({n}):"):
-                    em.line(f"rt.st({buf}, {i * n} + j, rt.ld({src}, j))")
+                continue
+            _, length, (start,) = slots[k]
+            if values[k] == Value.block(buf, length, (start,), aval.shape, aval.dtype):
+                continue
+            src = gen.materialize(values[k])
+            with em.block(f"for j in range({em.size(aval.size)}):"):
+                em.line(f"rt.st({buf}, {start} + j, rt.ld({src}, j))")
         results.append(buf)
     for k in singles:
         v, value = jaxpr.outvars[k], values[k]
@@ -501,47 +517,54 @@ def _dtypes(jaxpr: Jaxpr) -> set[np.dtype]:
     return found
 
 
-def generate(jaxpr: Jaxpr, parallel: bool = True, stamps: bool = False) -> str:
-    """The source of the module defining `kernel(*constvars, *invars) -> tuple`.
+def generate(jaxpr: Jaxpr, parallel: bool = True) -> str:
+    """The source of the module defining `kernel(*constvars, *invars) -> tuple`, its sizes and
+    literals constants of the source: the constant-size reference of `generate_generic`, which
+    jit compiles (`compile_jaxpr` compiles this one).
 
     With `parallel`, large loops of kernels without BLAS calls may use threads (`prange`).
-    The kernel returns its outputs as `output_layout` says. With `stamps` (the profiler's
-    build, `core/profiler/stamps.py`) it takes one more argument, `ts`, a writable int64
-    array, and stores the cycle counter into it: `ts[0]` on entry, `ts[j]` after the j-th
-    fusion unit that is not a view or scalar statement, and `ts[-1]` before returning.
-    Sizes are constants of the source (see `generate_generic` for kernels that take them).
+    The kernel returns its outputs as `output_layout` says.
     """
-    return _generate(jaxpr, parallel, stamps, generic=False)[0]
+    return _generate(jaxpr, parallel, False, generic=False)[0]
 
 
-def generate_generic(jaxpr: Jaxpr, parallel: bool = True) -> tuple[str, list[np.ndarray]]:
-    """The source of a shape-generic kernel of `jaxpr`, and the arrays it takes after its inputs.
+def generate_generic(
+    jaxpr: Jaxpr, parallel: bool = True, pack_arrays: bool = False, stamps: bool = False
+) -> tuple[str, list[np.ndarray]]:
+    """The source of a shape-generic kernel of `jaxpr`, and the arrays it takes before its inputs.
 
     As `generate`, but the kernel names no size of `jaxpr` and no float literal but 0, +-1, inf
     and nan (`core/backends/numba/generic.py`): it reads them from up to two more arguments,
     `sz` (int64 sizes) and `lit` (float64 constants), the returned read-only arrays, so one
     compiled kernel serves every program whose kernel generates the same source, at any batch
-    size.
+    size. They come first, so that binding them (`functools.partial`) leaves a function of the
+    inputs, as jit calls a whole program.
 
     Args:
       jaxpr: the kernel's jaxpr (constvar-free, as `core/jit/partition.py` makes them).
       parallel: as for `generate`.
+      pack_arrays: pack small array outputs, not only 0-d ones (`output_layout`): for a whole
+        program.
+      stamps: the profiler's build (`core/profiler/stamps.py`): the kernel takes one more
+        argument, `ts`, a writable int64 array, after its inputs, and stores the cycle counter
+        into it: `ts[0]` on entry, `ts[j]` after the j-th fusion unit that is not a view or
+        scalar statement, and `ts[-1]` before returning.
 
     Returns:
       `(source, arrays)`.
     """
-    return _generate(jaxpr, parallel, False, generic=True)
+    return _generate(jaxpr, parallel, stamps, generic=True, pack_arrays=pack_arrays)
 
 
 def _generate(
-    jaxpr: Jaxpr, parallel: bool, stamps: bool, generic: bool
+    jaxpr: Jaxpr, parallel: bool, stamps: bool, generic: bool, pack_arrays: bool = True
 ) -> tuple[str, list[np.ndarray]]:
     unsupported = sorted(
         {str(d) for d in _dtypes(jaxpr) if d.kind not in _SUPPORTED_KINDS or d == np.float16}
     )
     if unsupported:
         raise UnsupportedDTypeError(unsupported)
-    em = Emitter(generic)
+    em = Emitter(generic, pack_arrays)
     gen = Generator(em, parallel=parallel)
     params = [f"a{i}" for i in range(len(jaxpr.constvars) + len(jaxpr.invars))]
     args = []
@@ -564,10 +587,10 @@ def _generate(
                 em.line(f"rt.st(ts, {done[0]}, rt.cycles())")
 
         last = "rt.st(ts, len(ts) - 1, rt.cycles())"
-    _emit_outputs(gen, jaxpr, gen.emit_jaxpr(jaxpr, args, slots, stamp), bufs, last)
+    _emit_outputs(gen, jaxpr, gen.emit_jaxpr(jaxpr, args, slots, stamp), bufs, slots, last)
     names = [*params, "ts"] if stamps else params
     lines, loads, arrays = em.params.finish("\n".join(em.lines))
-    names = [*names, *argument_names(arrays)]
+    names = [*argument_names(arrays), *names]
     body = f"def kernel({', '.join(names)}):\n" + "".join(f"    {x}\n" for x in loads) + lines
     body += "\n"
     consts = "\n".join(library.requirements(body, _dtypes(jaxpr)) + constant_definitions(body))
@@ -602,9 +625,9 @@ def compile_source(source: str, types: Sequence[tuple[str, int]]) -> Callable:
 
 
 def in_types(jaxpr: Jaxpr, extra: Sequence[np.ndarray] = ()) -> list[tuple[str, int]]:
-    """The (dtype, rank) of each argument of the kernel of `jaxpr`, followed by those of the
-    `extra` arrays a shape-generic kernel takes (`generate_generic`)."""
-    args = [*(v.aval for v in [*jaxpr.constvars, *jaxpr.invars]), *extra]
+    """The (dtype, rank) of each argument of the kernel of `jaxpr`, after those of the `extra`
+    arrays a shape-generic kernel takes first (`generate_generic`)."""
+    args = [*extra, *(v.aval for v in [*jaxpr.constvars, *jaxpr.invars])]
     return [(a.dtype.str, a.ndim) for a in args]
 
 

@@ -8,9 +8,11 @@ or a load from disk. New kernels are compiled by this process and, when there ar
 worker processes at the same time (`core/jit/workers.py`): this process takes them from the
 front of the list, the workers from the back, and it loads what they built from the disk cache.
 
-The driver is straight-line Python: `r3_0, r3_1, = k3(a0, x7, p3_0)` per kernel, then the
-outputs, where `p3_0` holds the kernel's sizes (kernels of split programs are shape-generic,
+The driver is straight-line Python: `r3_0, r3_1, = k3(p3_0, a0, x7)` per kernel, then the
+outputs, where `p3_0` holds the kernel's sizes (kernels are shape-generic,
 `codegen.generate_generic`: a new batch size of a known model finds all its kernels compiled).
+A program kept whole is one such kernel, called with its sizes bound (`functools.partial`), so
+it too serves every batch size.
 A numba call costs about 1 us plus 0.3 us per array, so a program of few kernels runs faster as
 one function; `jit_kernels="auto"` splits programs with more than `SPLIT_MIN` kernels only (the
 MNIST MLP train step stays one function, see the README).
@@ -23,6 +25,7 @@ A first call that compiles for more than about a second prints one line on stder
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import re
 import sys
@@ -113,8 +116,8 @@ def _exchange_only(kernel: Jaxpr) -> bool:
 
 def source(program: partition.Program) -> str:
     """The source of every distinct kernel of `program`, as `compile_program` compiles them."""
-    generic = not _whole(program)
-    return "\n".join(dict.fromkeys(_build(k, generic)[0] for k in program.kernels))
+    whole = _whole(program)
+    return "\n".join(dict.fromkeys(_build(k, whole)[0] for k in program.kernels))
 
 
 def _whole(program: partition.Program) -> bool:
@@ -123,13 +126,11 @@ def _whole(program: partition.Program) -> bool:
     return not rest and kj.invars == program.inputs and kj.outvars == program.outputs
 
 
-def _build(kj: Jaxpr, generic: bool, parallel: bool = True) -> tuple[str, tuple, list]:
-    """The source of kernel `kj`, its argument types and the arrays it takes after its inputs
-    (sizes and constants): a shape-generic kernel if `generic` (kernels of split programs),
-    else one whose sizes are constants."""
-    if not generic:
-        return codegen.generate(kj, parallel), tuple(codegen.in_types(kj)), []
-    src, extra = codegen.generate_generic(kj, parallel)
+def _build(kj: Jaxpr, whole: bool, parallel: bool = True) -> tuple[str, tuple, list]:
+    """The source of the shape-generic kernel `kj`, its argument types and the arrays it takes
+    before its inputs (sizes and constants); `whole` if it is the whole program (its small
+    array outputs are packed too, `codegen.output_layout`)."""
+    src, extra = codegen.generate_generic(kj, parallel, pack_arrays=whole)
     return src, tuple(codegen.in_types(kj, extra)), extra
 
 
@@ -144,15 +145,16 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
       `f(*consts, *args) -> list of numpy arrays` like `codegen.compile_jaxpr`, with `kernel`
       (the one function, or the driver returning a tuple of the outputs), `source` (of that
       function, or of every distinct kernel), `layout`, `kernels` (`KernelInfo`s) and `extra`
-      (per kernel, the arrays of sizes and constants it takes after its inputs).
+      (per kernel, the arrays of sizes and constants it takes before its inputs).
     """
     whole = _whole(program)
-    built = [_build(k, not whole) for k in program.kernels]
+    built = [_build(k, whole) for k in program.kernels]
     keys = [(src, types) for src, types, _ in built]
-    infos = _compile_all(program, keys, name, generic=not whole)
-    if whole:
-        driver, layout = infos[0].dispatcher, codegen.unpack_exprs(program.kernels[0])
-        source = keys[0][0]
+    infos = _compile_all(program, keys, name, whole)
+    if whole:  # the one function, its sizes and constants bound
+        extra = built[0][2]
+        driver = functools.partial(infos[0].dispatcher, *extra) if extra else infos[0].dispatcher
+        layout, source = codegen.unpack_exprs(program.kernels[0]), keys[0][0]
     else:
         dispatchers = [info.dispatcher for info in infos]
         driver = _driver(program, dispatchers, [extra for _, _, extra in built])
@@ -174,16 +176,16 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
 
 
 def _compile_all(
-    program: partition.Program, keys: list[tuple], name: str, generic: bool
+    program: partition.Program, keys: list[tuple], name: str, whole: bool
 ) -> list[KernelInfo]:
     """Compiles or loads every kernel of `program` that this process does not hold yet.
 
     A kernel's key is its source and argument types (a source that reads its arguments as flat
     arrays may serve arrays of several ranks; a shape-generic one, any sizes)."""
     start = time.perf_counter()
-    first = {}  # distinct keys in program order -> (kernel jaxpr, generic)
+    first = {}  # distinct keys in program order -> (kernel jaxpr, whole)
     for key, kj in zip(keys, program.kernels):
-        first.setdefault(key, (kj, generic))
+        first.setdefault(key, (kj, whole))
     held = {key: _held(key) for key in first}
     infos = {key: KernelInfo(held[key][0], dispatcher=_compiled.get(held[key])) for key in first}
     new = [key for key in first if infos[key].dispatcher is None]
@@ -331,7 +333,7 @@ def _note_twin(key: tuple) -> None:
 
 def _load(key: tuple, kernel: tuple[Jaxpr, bool], info: KernelInfo, status: str) -> None:
     """Compiles (or loads from the disk cache) kernel `key` of `kernel` (its jaxpr, and whether
-    it is shape-generic) into `_compiled`."""
+    it is the whole program) into `_compiled`."""
     src, types = key
     start = time.perf_counter()
     try:
@@ -356,21 +358,22 @@ def _driver(
     program: partition.Program, kernels: list[Callable], extra: list[list[np.ndarray]]
 ) -> Callable[..., tuple]:
     """The generated Python function that runs `program`'s kernels in order (see the module
-    docstring); kernel k also takes the arrays `extra[k]` (its sizes and constants)."""
+    docstring); kernel k also takes the arrays `extra[k]` (its sizes and constants) first."""
     namespace: dict = {}
     names: dict[Var, str] = {}
-    generic = not _whole(program)
+    whole = _whole(program)
     params = [f"a{i}" for i in range(len(program.inputs))]
     names.update(zip(program.inputs, params))
     lines = []
     for k, (kj, fn, arrays) in enumerate(zip(program.kernels, kernels, extra)):
         namespace[f"k{k}"] = fn
-        n, exprs = codegen.unpack_exprs(kj, generic)
+        n, exprs = codegen.unpack_exprs(kj, whole)
         results = "".join(f"r{k}_{i}, " for i in range(n))
-        args = [names[v] for v in kj.invars]
+        args = []
         for j, array in enumerate(arrays):
             namespace[f"p{k}_{j}"] = array
             args.append(f"p{k}_{j}")
+        args += [names[v] for v in kj.invars]
         call = f"k{k}({', '.join(args)})"
         lines.append(f"{results}= {call}" if n else call)
         for v, expr in zip(kj.outvars, exprs, strict=True):

@@ -194,15 +194,15 @@ def _units(eqns: list[Eqn], outvars: list) -> list[tuple[list[Eqn], set[Var], se
 
 
 def _packs(outvars: list) -> dict[Var, Var]:
-    """Small outputs of one dtype and shape come back as rows of one array allocated when the
-    program starts (`core.jit.codegen.output_layout`): output -> a value standing for its pack."""
+    """Small outputs of one dtype come back as parts of one array allocated when the program
+    starts (`core.jit.codegen.output_layout`): output -> a value standing for its pack."""
     from core.jit.codegen import output_layout  # noqa: PLC0415 (imports numba, as a compile does)
 
     packs, _ = output_layout(outvars)
     pack_of: dict[Var, Var] = {}
     for group in packs:
-        aval = outvars[group[0]].aval
-        pack = Var(ShapedArray((len(group), *aval.shape), aval.dtype))
+        dtype = outvars[group[0]].aval.dtype
+        pack = Var(ShapedArray((sum(outvars[k].aval.size for k in group),), dtype))
         for k in group:
             if isinstance(outvars[k], Var):
                 pack_of[outvars[k]] = pack

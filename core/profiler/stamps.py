@@ -2,9 +2,10 @@
 
 Cutting a small program into one kernel per fusion unit (`core.profiler.kernels`) changes what
 is measured: the MNIST MLP train step, 34 units, ran 16% slower split than as one function.
-Here the one function stays whole: `codegen.generate(..., stamps=True)` stores the CPU's cycle
-counter (`rt.cycles`, `llvm.readcyclecounter`, `rdtsc` on x86-64) into an int64 array passed as
-one more argument, on entry, after each fusion unit that computes and before returning. Unit j's
+Here the one function stays whole: `codegen.generate_generic(..., stamps=True)`, jit's code of
+the program (its sizes and literals arguments too, so the same bits come out), stores the CPU's
+cycle counter (`rt.cycles`, `llvm.readcyclecounter`, `rdtsc` on x86-64) into an int64 array
+passed as one more argument, on entry, after each fusion unit that computes and before returning. Unit j's
 event spans stamps j to j+1 (the first includes the arguments' unpacking, the last the outputs'
 packing unless the partition gives those a kernel of their own), with the same labels, FLOPs and
 bytes as the kernel of the per-kernel build (`kernels.kernel_label`); the events start at the
@@ -91,16 +92,18 @@ def build(jaxpr: Jaxpr, parts: partition.Program, labels: list) -> Callable | No
     if scale is None:
         return None
     whole = Jaxpr([], parts.inputs, jaxpr.eqns, jaxpr.outvars)
-    source = codegen.generate(whole, stamps=True)
+    source, extra = codegen.generate_generic(whole, pack_arrays=True, stamps=True)
     units = source.count("rt.cycles()") - 2
     if units < 1 or len(parts.kernels) - units not in (0, 1):
         return None
-    sig = (*codegen.signature(codegen.in_types(whole)), nt.Array(nt.int64, 1, "C"))
+    types = codegen.in_types(whole, extra)
+    sig = (*codegen.signature(types), nt.Array(nt.int64, 1, "C"))
     try:
         kernel = disk_cache.compile_source(source, "kernel", sig, **codegen.kernel_options(source))
     except Exception:  # numba's parallel passes rejected the threaded loops: run on one thread
-        source = codegen.generate(whole, parallel=False, stamps=True)
+        source = codegen.generate_generic(whole, False, pack_arrays=True, stamps=True)[0]
         kernel = disk_cache.compile_source(source, "kernel", sig, **codegen.kernel_options(source))
+    kernel = functools.partial(kernel, *extra)
     # Event j spans stamps begin[j] .. end[j]; the last unit takes the outputs' packing unless
     # the partition has a kernel for the outputs that are views or scalars.
     begin = np.arange(len(parts.kernels))

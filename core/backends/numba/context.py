@@ -54,8 +54,9 @@ class KernelCtx:
     (ranks, which axes, whether one is 1). Every size-derived int the rule writes into the source
     (loop bounds, shapes of allocations and reshapes, strides, offsets' multipliers, block
     starts, chunk counts) comes from `in_shape`/`out_shape`/`size` and is computed with int
-    arithmetic (`math.prod`, not `np.prod`): a `Size` that a kernel of a split program reads
-    from its size argument, so one compiled kernel serves every batch size
+    arithmetic (`math.prod`, not `np.prod`): a `Size` that the kernel (of a split program, or a
+    whole program compiled as one function) reads from its size argument, so one compiled
+    kernel serves every batch size
     (`core/backends/numba/generic.py`). A plain int written into the source is a constant of it.
     """
 
@@ -72,7 +73,8 @@ class KernelCtx:
 
     def size(self, n: int) -> int:
         """The size-derived int `n` as the kernel's source should see it: a `Size` (a variable)
-        in a shape-generic kernel, `n` itself in one-function mode; 0 and 1 stay literals."""
+        in a shape-generic kernel, `n` itself in the constant-size reference (`codegen.generate`);
+        0 and 1 stay literals."""
         return self._em.size(n)
 
     def shape(self, shape) -> tuple[int, ...]:

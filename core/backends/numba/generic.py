@@ -1,14 +1,15 @@
 """Shape-generic kernels: sizes and literals that are a value here and a variable in the source.
 
-A kernel of a program split into kernels (`core/jit/partition.py`) is compiled once for every
-program and batch size that has it: its source names no size. Every size-derived integer the
-generator or a rule writes into the source (a loop bound, an allocation's shape, a stride, a
-flat offset's multiplier, a block's start) is a `Size`: an `int` with this program's value,
-which the generator's decisions (is this axis 1, do two accesses walk alike, is this loop large
-enough for threads) read like any int, and a source text, which is what an f-string writes.
-`Params.size(n)` makes one: in kernel mode a fresh variable `n_<k>` that the kernel reads
-from its size argument (an int64 array the program's driver passes), in one-function mode the
-plain int (the source keeps its constants, byte for byte). Arithmetic between sizes and ints
+Every kernel jit compiles, a kernel of a program split into kernels (`core/jit/partition.py`) or a
+whole program compiled as one function, is compiled once for every program and batch size that
+has it: its source names no size. Every size-derived integer the generator or a rule writes into
+the source (a loop bound, an allocation's shape, a stride, a flat offset's multiplier, a block's
+start) is a `Size`: an `int` with this program's value, which the generator's decisions (is this
+axis 1, do two accesses walk alike, is this loop large enough for threads) read like any int,
+and a source text, which is what an f-string writes. `Params.size(n)` makes one: in kernel mode
+a fresh variable `n_<k>` that the kernel reads from its size argument (an int64 array the
+program's driver passes, or bound to the one function), in the constant-size reference
+(`codegen.generate`, which tests compare with) the plain int. Arithmetic between sizes and ints
 builds the expression (`(n_0 * n_1)`), so strides and offsets computed from sizes stay
 symbolic; 0 and 1 stay literals, as do values that decide structure (rank, which axes, dtypes,
 static parameters), which the source spells out and so the kernel's key holds.
@@ -142,8 +143,8 @@ class Params:
 
     def constant(self, value, dtype: np.dtype) -> str | None:
         """The variable holding the literal `value` of `dtype` in kernel mode, or None if it
-        stays a constant of the source: in one-function mode, and for bools, complex numbers,
-        0, +-1, inf, nan and ints beyond int64."""
+        stays a constant of the source: in the constant-size reference, and for bools, complex
+        numbers, 0, +-1, inf, nan and ints beyond int64."""
         dtype = np.dtype(dtype)
         if not self.generic or dtype.kind not in "fiu" or value in (0, 1, -1):
             return None

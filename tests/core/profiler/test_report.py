@@ -1,6 +1,7 @@
 """memory_report: liveness over the compiled program's units, fusion and buffer reuse, worked
 out by hand for small programs."""
 
+import ast
 import math
 import re
 
@@ -66,16 +67,21 @@ def test_profile_of_the_peak(tmp_path):
 
 
 def _generated_allocations(jitted, *args) -> int:
-    """Bytes of the arrays the generated numba code allocates (`rt.empty`/`rt.full` lines)."""
+    """Bytes of the arrays the generated numba code allocates (`rt.empty`/`rt.full` lines), its
+    size variables (`n_3 = rt.ld(sz, 3)`) bound to the values the program passes."""
     from core.jit.api import executable
 
     jitted(*args)
     entry, _ = jitted._entry(args, {})
-    source = executable(entry.jaxpr, "numba").source
+    exe = executable(entry.jaxpr, "numba")
+    (sizes,) = [a for a in exe.extra[0] if a.dtype == np.int64]
+    loads = re.findall(r"\b(n_\d+) = rt\.ld\(sz, (\d+)\)", exe.source)
+    values = {name: int(sizes[int(k)]) for name, k in loads}
     total = 0
-    for m in re.finditer(r"rt\.(?:empty|full)\(\(([^)]*)\),[^\n]*?np\.(\w+)\)", source):
-        shape = [int(d) for d in m.group(1).split(",") if d.strip()]
-        total += math.prod(shape) * np.dtype(m.group(2)).itemsize
+    for node in ast.walk(ast.parse(exe.source)):
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in ("rt.empty", "rt.full"):
+            shape = eval(ast.unparse(node.args[0]), {}, values)
+            total += math.prod(shape) * np.dtype(node.args[-1].attr).itemsize
     return total
 
 
