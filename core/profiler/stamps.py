@@ -5,12 +5,13 @@ is measured: the MNIST MLP train step, 34 units, ran 16% slower split than as on
 Here the one function stays whole: `codegen.generate_generic(..., stamps=True)`, jit's code of
 the program (its sizes and literals arguments too, so the same bits come out), stores the CPU's
 cycle counter (`rt.cycles`, `llvm.readcyclecounter`, `rdtsc` on x86-64) into an int64 array
-passed as one more argument, on entry, after each fusion unit that computes and before returning. Unit j's
-event spans stamps j to j+1 (the first includes the arguments' unpacking, the last the outputs'
-packing unless the partition gives those a kernel of their own), with the same labels, FLOPs and
-bytes as the kernel of the per-kernel build (`kernels.kernel_label`); the events start at the
-call's start, so they sum to the call minus numba's boxing of arguments and results. A call
-keeps its counts; they become events when the trace stops (`hooks.record_later`).
+passed as one more argument, on entry, after each fusion unit that computes and before
+returning. Unit j's event spans stamps j to j+1 (the first includes the arguments' unpacking,
+the last the outputs' packing unless the partition gives those a kernel of their own), with the
+same labels, FLOPs and bytes as the kernel of the per-kernel build (`kernels.kernel_label`); the
+events start at the call's start, so they sum to the call minus numba's boxing of arguments and
+results. A call keeps its counts; they become events when the trace stops
+(`hooks.record_later`).
 
 Cycles become nanoseconds at a rate measured once per process against `time.perf_counter_ns`
 (over 20 ms: within about 1e-5). Only an invariant counter (x86-64 Linux with the
