@@ -71,6 +71,11 @@ def _fingerprint() -> str:
 _FINGERPRINT = _fingerprint()
 
 
+def fingerprint() -> str:
+    """The hash of the sources generated code inlines or calls (see `_fingerprint`)."""
+    return _FINGERPRINT
+
+
 def module_name(source: str) -> str:
     """The content-addressed module name of `source`."""
     ident = "\0".join((source, numba.__version__, _FINGERPRINT, sys.version))

@@ -130,12 +130,19 @@ class VerifiedCache(FunctionCache):
 
     _impl_class = _Impl
 
-    def __init__(self, py_func: Any):
+    def __init__(self, py_func: Any, salt: str = ""):
         super().__init__(py_func)
+        self._salt = salt
         stamp = self._impl.locator.get_source_stamp()
         self._cache_file = _VerifiedFile(self._cache_path, self._impl.filename_base, stamp)
         self._usable: bool | None = None
         CACHE_PATHS.add(Path(self._cache_path))
+
+    def _index_key(self, sig: Any, codegen: Any) -> Any:
+        # numba keys an entry by the signature, the target and the function's own bytecode;
+        # the salt adds what its machine code also depends on (the symbols it calls).
+        key = super()._index_key(sig, codegen)
+        return (key, self._salt) if self._salt else key
 
     def _check_dir(self) -> bool:
         if self._usable is None:
@@ -177,12 +184,15 @@ class VerifiedCache(FunctionCache):
             self._warn(f"the compiled code could not be saved ({err})")
 
 
-def cached_njit(*signatures: Any, **options: Any) -> Any:
+def cached_njit(*signatures: Any, salt: str = "", **options: Any) -> Any:
     """`numba.njit(*signatures, cache=True, **options)` with a `VerifiedCache`.
 
     Args:
       *signatures: numba signatures to compile now (then no others are compiled); none for
         lazy compilation per call signature.
+      salt: part of every entry's key besides numba's (the function's source file, bytecode
+        and signature): a hash of the other sources its machine code depends on, such as the
+        external symbols it calls, so that a change there compiles it again.
       **options: other `numba.njit` options (`cache` is implied).
 
     Returns:
@@ -193,7 +203,7 @@ def cached_njit(*signatures: Any, **options: Any) -> Any:
     def wrap(fn: Any) -> Any:
         disp = numba.njit(**options)(fn)
         try:
-            disp._cache = VerifiedCache(fn)
+            disp._cache = VerifiedCache(fn, salt)
         except OSError as err:  # no source file to key the cache on: compile in memory
             cache_files.warn(
                 f"numbax cannot cache {fn.__qualname__} on disk ({err}); it is compiled in "

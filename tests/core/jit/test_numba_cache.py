@@ -23,11 +23,11 @@ def cache_root(tmp_path, monkeypatch):
     return tmp_path / "numba"
 
 
-def _fresh():
+def _fresh(salt=""):
     """A new dispatcher of `rt.idiv` compiled for SIG: (hits, misses, warnings, value)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        disp = numba_cache.cached_njit(SIG)(rt.idiv.py_func)
+        disp = numba_cache.cached_njit(SIG, salt=salt)(rt.idiv.py_func)
     stats = disp.stats
     warned = [str(w.message) for w in caught if issubclass(w.category, JitCacheWarning)]
     return sum(stats.cache_hits.values()), sum(stats.cache_misses.values()), warned, disp(-7, 2)
@@ -44,6 +44,15 @@ def test_machine_code_is_reused_and_files_are_private(cache_root):
     (data,) = _files(cache_root, ".nbxc")
     assert index.parent.stat().st_mode & 0o777 == 0o700
     assert data.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_salt_keys_the_entries_besides_the_source(cache_root):
+    # A library function's machine code calls symbols named after the library's sources: the
+    # same source under another salt (those sources changed) must compile, not load.
+    assert _fresh("a") == (0, 1, [], -3)
+    assert _fresh("a") == (1, 0, [], -3)
+    assert _fresh("b") == (0, 1, [], -3)
+    assert _fresh("a") == (1, 0, [], -3)  # both entries stay
 
 
 @pytest.mark.parametrize("what", ["index", "data"])

@@ -113,7 +113,11 @@ def load(name: str, signature: tuple) -> None:
         # then load what it wrote); kernels compile under the directory's shared lock.
         with disk_cache.library_lock(name):
             options = dict(OPTIONS, parallel=name in _PARALLEL)
-            disp = cached_njit(types.none(*signature), **options)(_FUNCTIONS[name][0])
+            # Keyed by the library's and runtime's sources too: a parallel entry's machine
+            # code names its callees' symbols, which change with any of them, and a serial
+            # function's links the helpers it calls.
+            salt = disk_cache.fingerprint()
+            disp = cached_njit(types.none(*signature), salt=salt, **options)(_FUNCTIONS[name][0])
         cres = disp.overloads[signature]
         _stats["loaded" if disp.stats.cache_hits else "compiled"] += 1
         address = cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
