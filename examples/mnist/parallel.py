@@ -6,12 +6,14 @@ slices ``p*N .. p*N+N-1`` to its ``N`` devices. The pmapped step averages the gr
 all devices (`lax.pmean`) and sums the batch metrics (sums and counts, `lax.psum`), so each
 device holds the state a one-device run on the global batch would (to float rounding). The
 state is replicated at the start of an epoch and taken back (`train.jax_utils.unreplicate`) at
-its end, so evaluation, logging and checkpoints see one ordinary `TrainState`. Only process 0
+its end, so evaluation, logging and checkpoints see one ordinary `TrainState`. Each process
+evaluates its share of the test set and the processes merge their metrics. Only process 0
 writes the run directory, TensorBoard events and checkpoints.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
 from typing import Any
@@ -19,6 +21,8 @@ from typing import Any
 import numpy as np
 
 import core
+from core import tree_util
+from core.experimental import multihost_utils
 from examples.mnist.errors import ExampleError, ParallelSettingError
 from train import jax_utils
 
@@ -64,6 +68,25 @@ def on_writer(fn: Callable[[], Any]) -> Any:
     if not ok:
         raise value
     return value
+
+
+def process_share(data: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """This process's contiguous share of ``data`` (all of it in a single process): the
+    processes split the evaluation instead of each repeating all of it."""
+    count, index = core.process_count(), core.process_index()
+    n = len(next(iter(data.values())))
+    start, stop = n * index // count, n * (index + 1) // count
+    return {k: v[start:stop] for k, v in data.items()}
+
+
+def merge_over_processes(metrics: Any) -> Any:
+    """Every process's ``metrics`` (a `train.metrics.Collection`) merged in process order, on
+    every process."""
+    if core.process_count() == 1:
+        return metrics
+    gathered = multihost_utils.process_allgather(metrics)
+    parts = [tree_util.tree_map(lambda x, p=p: x[p], gathered) for p in range(core.process_count())]
+    return functools.reduce(lambda a, b: a.merge(b), parts)
 
 
 def check(devices: int, batch_size: int) -> None:

@@ -253,15 +253,18 @@ def eval_step(state: TrainState, batch: dict[str, Any]) -> Metrics:
 
 
 def evaluate(state: TrainState, data: dict[str, np.ndarray], batch_size: int) -> dict[str, float]:
-    """Loss and accuracy on all of ``data`` (the last batch may be smaller)."""
+    """Loss and accuracy on all of ``data`` (the last batch may be smaller). Under ``mpiexec``
+    each process evaluates its share of ``data`` and the processes' metrics are merged."""
+    data = parallel.process_share(data)
     metrics = Metrics.empty()
-    size = min(batch_size, len(data["label"]))
+    size = max(1, min(batch_size, len(data["label"])))
     for i, batch in enumerate(datasets.batches(data, size, shuffle=False, drop_remainder=False)):
         if i == 0:
             out = first_call(eval_step, state, batch, label="eval_step", write=tqdm.write)
         else:
             out = eval_step(state, batch)
         metrics = metrics.merge(out)
+    metrics = parallel.merge_over_processes(metrics)
     return {name: float(value) for name, value in metrics.compute().items()}
 
 

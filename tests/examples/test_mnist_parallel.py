@@ -1,9 +1,11 @@
 """The MNIST example's data parallelism: `--devices 2` in this process (the tests have 8 CPU
 devices) and `mpiexec -n 2` processes of one device each train on the same global batches as one
-device and end with the same parameters and metrics (float tolerance); only process 0 writes the
-run directory and checkpoints; settings that do not fit are one-line errors."""
+device and end with the same parameters and metrics (float tolerance; the processes split the
+evaluation); only process 0 writes the run directory and checkpoints; settings that do not fit
+are one-line errors."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -73,3 +75,7 @@ def test_two_processes_under_mpiexec(tmp_path, one_device, mpiexec):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mpi"]
     state = checkpoints.restore_checkpoint(tmp_path / "mpi" / "checkpoints", one_device["state"])
     _assert_same_training(state.params, {}, one_device)
+    # Each process evaluated half of the test set; the merged metrics are the whole set's.
+    loss, accuracy = re.search(r"test loss ([0-9.]+) acc ([0-9.]+)", run.stdout).groups()
+    assert float(loss) == pytest.approx(one_device["test_loss"], abs=2e-4)
+    assert float(accuracy) == pytest.approx(one_device["test_accuracy"], abs=2e-4)
