@@ -252,7 +252,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--budget", type=float, default=0.5, help="seconds of steps per sample")
     parser.add_argument("--busy", action="store_true", help="also sample next to a busy process")
-    parser.add_argument("--threads", default="default,1", help="numbax settings: default and/or 1")
+    parser.add_argument(
+        "--threads",
+        default="default,1",
+        help="numbax contenders: default, a thread count, or an environment setting VAR=VALUE",
+    )
     parser.add_argument("--no-jax", action="store_true")
     parser.add_argument("--no-torch", action="store_true")
     parser.add_argument(
@@ -268,7 +272,12 @@ def main() -> None:
         return
     contenders = []
     for t in args.threads.split(","):
-        env = {} if t == "default" else {"NUMBAX_NUM_THREADS": t}
+        if t == "default":
+            env = {}
+        elif "=" in t:  # an environment setting, e.g. NUMBAX_JIT_SCAN_MOTION=0 (the old path)
+            env = dict([t.split("=", 1)])
+        else:
+            env = {"NUMBAX_NUM_THREADS": t}
         contenders.append(Contender(f"numbax {t}", "numbax", env))
     if not args.no_jax:
         contenders.append(Contender("jax", "jax", {}))
