@@ -143,9 +143,16 @@ class KernelCtx:
             return Value.scalar(name, aval.dtype)
         return Value.array(name, aval.shape, aval.dtype)
 
-    def emit_jaxpr(self, jaxpr: Jaxpr, args: Sequence[Value]) -> list[Value]:
-        """Generates `jaxpr` inline on `args` (constvars first); returns its outputs' values."""
-        return self._gen.emit_jaxpr(jaxpr, args)
+    def emit_jaxpr(
+        self, jaxpr: Jaxpr, args: Sequence[Value], out_slots: Sequence | None = None
+    ) -> list[Value]:
+        """Generates `jaxpr` inline on `args` (constvars first); returns its outputs' values.
+
+        `out_slots[k]`, if given and not None, is `(array, array_shape, starts)`: a loop that
+        computes output k stores it into that block of the array (`Value.block`; a start may be
+        a `Size` naming a loop variable) instead of a new array, and the output's value is then
+        that block."""
+        return self._gen.emit_jaxpr(jaxpr, args, out_slots)
 
     # -- statements
 
