@@ -1,6 +1,8 @@
 """cond/switch, scan (reverse, pytree carries, under grad), fori_loop and while_loop under `jit`
 (numba) against the numpy backend; loops stay loops in the generated source."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -90,3 +92,20 @@ def test_long_scan_is_one_loop():
     source = compile_jaxpr(jaxpr).source
     assert source.count("for ") == 1 and "range(1000)" in source
     compare(f, x)
+
+
+def test_scan_outputs_stored_in_place():
+    """A per-step output computed by a loop of the body is stored straight into its row of ys;
+    only the one that is also the new carry is copied."""
+
+    def f(x):
+        def body(h, xt):
+            h2 = jnp.tanh(h * 0.5 + xt)
+            return h2, (h2 * 2.0, jnp.exp(xt) + h, h2)
+
+        return lax.scan(body, jnp.zeros(3, jnp.float32), x)
+
+    compare(f, X)
+    source = core.jit(f).lower(X).as_text()
+    copies = re.findall(r"rt\.st\(ys\d+, it\d+ \* \w+ \+ k\d+", source)
+    assert len(copies) == 1, source  # h2, the carry
