@@ -62,6 +62,10 @@ _DEFAULTS: dict[str, Any] = {
     "jit_progress": True,
     "jit_kernels": os.environ.get("NUMBAX_JIT_KERNELS", "auto"),
     "jit_compile_workers": _env_number("NUMBAX_JIT_WORKERS", -1, int),
+    # Kernels with threaded loops (numba's parallel passes: 3-5x the compile of their serial
+    # form) run their serial form first while compile workers build them (core/jit/program.py).
+    "jit_defer_threaded": os.environ.get("NUMBAX_JIT_DEFER_THREADED", "1")
+    not in ("0", "false", "False"),
     # Move products out of compiled scans (core/jit/scan_motion.py); read when a program is
     # compiled.
     "jit_scan_motion": os.environ.get("NUMBAX_JIT_SCAN_MOTION", "1") not in ("0", "false", "False"),

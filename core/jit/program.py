@@ -150,7 +150,7 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
     whole = _whole(program)
     built = [_build(k, whole) for k in program.kernels]
     keys = [(src, types) for src, types, _ in built]
-    infos = _compile_all(program, keys, name, whole)
+    infos, deferred = _compile_all(program, keys, name, whole)
     if whole:  # the one function, its sizes and constants bound
         extra = built[0][2]
         driver = functools.partial(infos[0].dispatcher, *extra) if extra else infos[0].dispatcher
@@ -159,6 +159,8 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
         dispatchers = [info.dispatcher for info in infos]
         driver = _driver(program, dispatchers, [extra for _, _, extra in built])
         source = "\n".join(dict.fromkeys(key[0] for key in keys))
+        if deferred:
+            _upgrade(deferred, keys, driver.__globals__)
         layout = (len(program.outputs), [f"r{i}" for i in range(len(program.outputs))])
     unpack = codegen.unpacker(*layout)
 
@@ -177,11 +179,15 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
 
 def _compile_all(
     program: partition.Program, keys: list[tuple], name: str, whole: bool
-) -> list[KernelInfo]:
+) -> tuple[list[KernelInfo], dict]:
     """Compiles or loads every kernel of `program` that this process does not hold yet.
 
     A kernel's key is its source and argument types (a source that reads its arguments as flat
-    arrays may serve arrays of several ranks; a shape-generic one, any sizes)."""
+    arrays may serve arrays of several ranks; a shape-generic one, any sizes). With compile
+    workers, a new kernel of a split program with threaded loops is compiled in its serial
+    form (`_serial`; numba's parallel passes cost 3-5x the compile of that form) and returned
+    among the deferred ones, `{key: (kernel jaxpr, whole)}`, that the workers are to compile
+    next (`_upgrade`)."""
     start = time.perf_counter()
     first = {}  # distinct keys in program order -> (kernel jaxpr, whole)
     for key, kj in zip(keys, program.kernels):
@@ -190,6 +196,15 @@ def _compile_all(
     infos = {key: KernelInfo(held[key][0], dispatcher=_compiled.get(held[key])) for key in first}
     new = [key for key in first if infos[key].dispatcher is None]
     build = [key for key in new if not disk_cache.is_cached(held[key][0], "kernel")]
+    size = config.jit_compile_workers
+    size = workers.default_workers() if size == -1 else size
+    threaded = [key for key in build if "prange(" in key[0]]
+    defer = {}
+    if not whole and threaded and config.jit_defer_threaded and workers.start(size):
+        defer = {key: _serial(key) for key in threaded}
+    for key, serial in defer.items():  # a serial form compiled earlier serves it now
+        infos[key].dispatcher = _compiled.get(serial)
+    build = [key for key in build if infos[key].dispatcher is None]
     libs = _libraries(build)
     _stats["kernels"] += len(keys)
     guess = sum(_estimate(key[0]) for key in build) + _LIBRARY_SECONDS * len(libs)
@@ -202,8 +217,6 @@ def _compile_all(
             file=sys.stderr,
             flush=True,
         )
-    size = config.jit_compile_workers
-    size = workers.default_workers() if size == -1 else size
     # The library functions the new kernels call come first (a kernel is compiled after them),
     # then the kernels that call them: this process takes items from the front, workers from
     # the back, so library functions and kernels compile at once from the start.
@@ -212,20 +225,21 @@ def _compile_all(
     if len(items) > 1:
         workers.start(size)  # they start up while this process loads cached kernels
     for key in new:
-        if key not in build:
+        if key not in build and infos[key].dispatcher is None:
             _load(held[key], first[key], infos[key], "disk")
     cache = str(disk_cache.cache_dir())
 
     def request(item) -> tuple:
         if isinstance(item, _Library):
             return item.request(cache)
-        return (item[0], list(item[1]), cache)
+        src, types = defer.get(item, item)
+        return (src, list(types), cache)
 
     def compile_here(item) -> None:
         if isinstance(item, _Library):
             library.load(*library.signature_of(item.attr))
         else:
-            _load(item, first[item], infos[item], "compiled")
+            _load(defer.get(item, item), first[item], infos[item], "compiled")
 
     by_worker = workers.compile_in_parallel(
         items,
@@ -236,7 +250,7 @@ def _compile_all(
     )
     for key, seconds in by_worker.items():
         if not isinstance(key, _Library):  # a library function loads with the kernels calling it
-            _load(key, first[key], infos[key], "worker")
+            _load(defer.get(key, key), first[key], infos[key], "worker")
             infos[key].seconds += seconds
     seconds = time.perf_counter() - start
     if announce:
@@ -252,7 +266,48 @@ def _compile_all(
                 info.status,
                 info.seconds,
             )
-    return [infos[key] for key in keys]
+    return [infos[key] for key in keys], {key: first[key] for key in defer}
+
+
+# Threads loading threaded kernels that compile workers built after their program's first call.
+_upgrades: list = []
+
+
+def _upgrade(deferred: dict, keys: list[tuple], namespace: dict) -> None:
+    """Has the compile workers build the threaded kernels `deferred` (key -> (jaxpr, whole))
+    whose serial forms the driver of `namespace` (calling kernel k as `k<k>`) runs for now; each
+    replaces its serial form there once loaded (a driver that is running goes on with either).
+    A kernel a worker fails to build keeps running serial."""
+    slots = {key: [f"k{k}" for k, kk in enumerate(keys) if kk == key] for key in deferred}
+    cache = str(disk_cache.cache_dir())
+
+    def done(key: tuple) -> None:
+        info = KernelInfo(key[0])
+        _load(key, deferred[key], info, "worker")
+        for slot in slots[key]:
+            namespace[slot] = info.dispatcher
+
+    size = config.jit_compile_workers
+    size = workers.default_workers() if size == -1 else size
+    request = lambda key: (key[0], list(key[1]), cache)  # noqa: E731
+    _upgrades.extend(workers.compile_in_background(list(deferred), request, done, size))
+
+
+def wait_threaded(timeout: float | None = None) -> None:
+    """Waits until the threaded kernels that compile workers build after a program's first
+    call (`config.jit_defer_threaded`) run in their programs (benchmarks of steady states
+    call it).
+
+    Args:
+      timeout: at most this many seconds in all (None: no limit).
+    """
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while _upgrades:
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        _upgrades[0].join(left)
+        if _upgrades[0].is_alive():
+            return
+        _upgrades.pop(0)
 
 
 @dataclass(frozen=True)

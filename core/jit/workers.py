@@ -21,6 +21,7 @@ and stdout; a thread per worker feeds it. `config.jit_compile_workers` sets how 
 from __future__ import annotations
 
 import atexit
+import collections
 import os
 import pickle
 import subprocess
@@ -184,6 +185,39 @@ def compile_in_parallel(
     for item in rest:
         compile_here(item)
     return done
+
+
+def compile_in_background(
+    items: list, request: Callable[[object], tuple], done: Callable[[object], None], size: int
+) -> list[threading.Thread]:
+    """Has up to `size` workers compile `items` (in order) while this process goes on: a
+    thread per worker sends it the next item and calls `done(item)` (on that thread) when it is
+    in the disk cache. An item a worker fails is dropped (it was an improvement, not needed).
+
+    Returns:
+      The threads (daemons), to join to wait for everything.
+    """
+    todo = collections.deque(items)
+    guard = threading.Lock()
+
+    def feed(worker: _Worker) -> None:
+        try:
+            worker.wait_started()
+            while True:
+                with guard:
+                    if not todo:
+                        return
+                    item = todo.popleft()
+                ok, _ = worker.compile(request(item))
+                if ok:
+                    done(item)
+        except Exception:  # a dead worker, or a failed load: the rest stays as it is
+            return
+
+    threads = [threading.Thread(target=feed, args=(w,), daemon=True) for w in start(size)]
+    for t in threads:
+        t.start()
+    return threads
 
 
 def _serve() -> None:

@@ -10,7 +10,7 @@ import numpy as np
 import core
 import core.numpy as jnp
 from core.config import config
-from core.jit import codegen, disk_cache, program, workers
+from core.jit import api, codegen, disk_cache, program, workers
 
 
 def _kernel(c: float):
@@ -127,3 +127,33 @@ def test_an_item_is_taken_after_the_items_it_needs(monkeypatch):
     assert order.index("entry") > order.index("lib_a")
     assert ("worker", "lib_b") in log and ("here", "lib_a") in log
     assert set(done) == {item for side, item in log if side == "worker"}
+
+
+def test_threaded_kernels_run_serial_until_the_workers_built_them(tmp_path, monkeypatch):
+    """A new kernel with threaded loops (numba's parallel passes: 3-5x the compile of its
+    serial form) is compiled serial for the first call; a compile worker builds the threaded
+    one meanwhile, which then replaces it in the program (`program.wait_threaded`)."""
+    monkeypatch.setenv("NUMBAX_CACHE_DIR", str(tmp_path))
+    c = np.float32(uuid.uuid4().int % 100003 + 0.5)
+    x = np.linspace(-1, 1, 1 << 18, dtype=np.float32)  # large enough for threaded loops
+    f = core.jit(lambda a: jnp.tanh(a) * c / jnp.max(a))  # two kernels
+
+    def want(a):
+        return np.tanh(a) * c / np.max(a)
+
+    with config.override("jit_kernels", "many"), config.override("jit_compile_workers", 1):
+        got = np.asarray(f(x))
+    (entry,) = api._trace_caches[f._fun].values()
+    slots = entry.exe.kernel.__globals__
+    threaded = [
+        (f"k{k}", i.source) for k, i in enumerate(entry.exe.kernels) if "prange(" in i.source
+    ]
+    assert threaded  # kernels the program is to run threaded
+    for slot, source in threaded:  # what the first call ran
+        serial = disk_cache.module_name(source.replace("prange(", "range("))
+        assert slots[slot].py_func.__module__ == serial
+    program.wait_threaded(300)
+    for slot, source in threaded:
+        assert slots[slot].py_func.__module__ == disk_cache.module_name(source)
+    np.testing.assert_allclose(got, want(x), rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(f(x)), got, rtol=1e-6)
