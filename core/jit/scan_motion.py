@@ -13,9 +13,9 @@ generator simplifies every body it emits, so nested scans are rewritten too):
 * **Sinking.** Products whose results only feed per-iteration outputs (ys), and everything
   computed from them, run once after the loop on the stacked operands: the sub-jaxpr is
   vectorized over the iterations (`batch_jaxpr`) and its loop-varying inputs become extra ys
-  (xs slices and consts are read as they are). A reduction over the iterations of a stacked
-  product becomes one product that contracts over them as well (`sum_batched_products`):
-  `sum_t h_t^T dz_t` is `H^T DZ`, one GEMM over all steps.
+  (xs slices and consts are read as they are, loop-invariant values recomputed once). A sum
+  over the iterations of a stacked product becomes one product that contracts over them as
+  well (`sum_over`): `sum_t h_t^T dz_t` is `H^T DZ`, one GEMM over all steps.
 * **Hoisting.** Products that read only xs slices and consts (an RNN's input projection
   `x_t @ W_x`) run once before the loop on the whole xs (vectorized the same way); the body
   reads rows of the result as new xs.
