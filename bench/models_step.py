@@ -69,8 +69,10 @@ def _case(fw: str, model: str) -> tuple[Callable[[], object], dict]:
     params = sum(int(np.size(leaf)) for leaf in F.jax.tree_util.tree_leaves(state[0]))
     threads = None
     if fw == "numbax":
+        from core.jit import program
         from core.jit.threads import num_threads
 
+        program.wait_threaded()  # the steady state: threaded kernels built after the first call
         threads = num_threads()
     return run, {"params": params, "threads": threads}
 
