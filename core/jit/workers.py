@@ -98,6 +98,18 @@ def start(size: int) -> list[_Worker]:
         return _workers[:size]
 
 
+def _forget_after_fork() -> None:
+    """In a forked child: the parent's workers (and their pipes, which a thread of the parent
+    may be using) are not the child's; it starts its own when it compiles."""
+    global _lock
+    _workers.clear()
+    _lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_after_fork)
+
+
 @atexit.register
 def shutdown() -> None:
     """Stops the workers (at exit)."""

@@ -1,6 +1,7 @@
 """Worker processes compile kernels into the shared disk cache while this process compiles others;
 a program whose kernels they built gives the same results."""
 
+import os
 import threading
 import time
 import uuid
@@ -157,3 +158,23 @@ def test_threaded_kernels_run_serial_until_the_workers_built_them(tmp_path, monk
         assert slots[slot].py_func.__module__ == disk_cache.module_name(source)
     np.testing.assert_allclose(got, want(x), rtol=1e-5)
     np.testing.assert_allclose(np.asarray(f(x)), got, rtol=1e-6)
+
+
+def test_a_forked_child_starts_its_own_workers():
+    """The parent's compile workers (their pipes may be in use by its threads) are not the
+    child's: a forked child that compiles starts workers of its own."""
+    (parent,) = workers.start(1)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child
+        try:
+            (own,) = workers.start(1)
+            ok = own is not parent and own.proc.pid != parent.proc.pid
+            own.wait_started()
+            os.write(write, b"1" if ok else b"0")
+        finally:
+            os._exit(0)
+    os.close(write)
+    _, status = os.waitpid(pid, 0)
+    assert os.read(read, 1) == b"1" and status == 0
+    assert workers.start(1) == [parent]
