@@ -72,18 +72,28 @@ def gemm(a, b, out):
 
 @overload(gemm)
 def _gemm(a, b, out):
-    if isinstance(out.dtype, types.Float | types.Complex):
-        return lambda a, b, out: rt.gemm_block(a, b, out, 0, out.shape[0], 0, out.shape[1])
+    return lambda a, b, out: gemm_columns(a, b, out, 0, out.shape[1])
 
-    def loop(a, b, out):
+
+def gemm_columns(a, b, out, c0, c1):
+    """`out[:, c0:c1] = a @ b[:, c0:c1]` for 2-d matrices (as `gemm`; `out` C-contiguous with
+    b's column count): a band of the product's columns, one BLAS call for floats."""
+    raise NotImplementedError  # numba only (see the overload)
+
+
+@overload(gemm_columns)
+def _gemm_columns(a, b, out, c0, c1):
+    if isinstance(out.dtype, types.Float | types.Complex):
+        return lambda a, b, out, c0, c1: rt.gemm_block(a, b, out, 0, out.shape[0], c0, c1)
+
+    def loop(a, b, out, c0, c1):
         m, k = a.shape
-        n = b.shape[1]
         for i in range(m):
-            for j in range(n):
+            for j in range(c0, c1):
                 out[i, j] = 0
             for q in range(k):
                 av = a[i, q]
-                for j in range(n):
+                for j in range(c0, c1):
                     out[i, j] += av * b[q, j]
 
     return loop

@@ -31,6 +31,7 @@ from core.backends.numba.library.blocks import (
     copy,
     fill,
     gemm,
+    gemm_columns,
     inline,
     jit,
     prod,
@@ -220,30 +221,86 @@ def conv_forward_items(x, w, out, p, begin, end):
 _forward_items = callee("conv_forward_items")
 
 
-@register("a a a p")
+# A band of the kernel gradient's output columns is at least this wide (BLAS's micro-kernels
+# stay efficient).
+BAND = 32
+
+
+@register("a a a p", calls=("conv_kernel_gradient_items",))
 def conv_kernel_gradient(x, w, out, p):
     """out[(q.., n), o] = sum over (c, k..) of x[c, k * rd + q * ws - lo, n] * w[(c, k..), o]:
     the kernel gradient of a forward convolution, x (C, S.., N), w (C, K.., O), out
-    (Q.., N, O), summed over chunks of c; p = (nsp, n, c, o, per-axis vectors...)."""
+    (Q.., N, O); p = (nsp, n, c, o, per-axis vectors...). c is the forward's batch.
+
+    The caller's share of the pool splits either the sum over c, each part adding into its own
+    weight-sized buffer (then summed into out), or the columns o, each part filling the whole
+    patch matrix again: the first repeats `size` elements of work per extra part, the second
+    c * K.. * Q.. * n (the patches), so the smaller wins (the batch when o < c * K..: the
+    layers with many positions per weight; the columns on a ResNet's last, 2x2 and 1x1 ones).
+    `conv_kernel_gradient_items` runs each part."""
     nsp, n, c, o = p[0], p[1], p[2], p[3]
+    qprod, kprod = prod(p[4 + nsp : 4 + 2 * nsp]), prod(p[4 + 2 * nsp : 4 + 3 * nsp])
+    size = qprod * n * o
+    by_cols = o >= c * kprod and o >= 2 * BAND
+    nw = rt.workers(c * kprod * size, o // BAND if by_cols else c)
+    parts = rt.empty((5 * nw,), np.int64)  # per part: items, columns, offset of its buffer
+    each, band = (c, -(-o // nw)) if by_cols else (-(-c // nw), o)
+    for t in range(nw):
+        b0, c0 = (0, min(o, t * band)) if by_cols else (min(c, t * each), 0)
+        parts[5 * t] = b0
+        parts[5 * t + 1] = min(c, b0 + each)
+        parts[5 * t + 2] = c0
+        parts[5 * t + 3] = min(o, c0 + band)
+        parts[5 * t + 4] = 0 if by_cols else t * size
+    if nw == 1:
+        _kernel_gradient_items(x, w, out, p, parts, 0)
+        return
+    if by_cols:
+        for t in prange(nw):
+            _kernel_gradient_items(x, w, out, p, parts, t)
+        return
+    partial = rt.empty((nw * size,), out.dtype)
+    for t in prange(nw):
+        _kernel_gradient_items(x, w, partial, p, parts, t)
+    step = -(-size // nw)
+    for t in prange(nw):
+        for j in range(t * step, min(size, (t + 1) * step)):
+            v = rt.ld(partial, j)
+            for k in range(1, nw):
+                v += rt.ld(partial, k * size + j)
+            rt.st(out, j, v)
+
+
+@register("a a a p p i")
+def conv_kernel_gradient_items(x, w, dst, p, parts, t):
+    """`conv_kernel_gradient`'s part t: the sum over items parts[5t].. parts[5t + 1] of columns
+    parts[5t + 2].. parts[5t + 3], into the (Q.. * n, o) matrix at dst[parts[5t + 4]:], one
+    chunk of items at a time."""
+    nsp, n, o = p[0], p[1], p[3]
     size, qs, ks, ws, rd, ld, lo = _spatial(p, 4, nsp)
+    b0, b1, c0, c1 = parts[5 * t], parts[5 * t + 1], parts[5 * t + 2], parts[5 * t + 3]
+    at = parts[5 * t + 4]
     kprod, width = prod(ks), prod(qs) * n
-    chunk = step(c, kprod * (width + o), width * o)
+    chunk = step(b1 - b0, kprod * (width + o), width * (c1 - c0))
     buf = rt.empty((chunk * kprod * width,), x.dtype)
-    acc = view2d(out, 0, width, o)
-    tmp = rt.empty((width * o if chunk < c else 0,), x.dtype)
-    for s in range(0, c, chunk):
-        nb = min(chunk, c - s)
+    acc = view2d(dst, at, width, o)
+    tmp = rt.empty((width * o if chunk < b1 - b0 else 0,), x.dtype)
+    for s in range(b0, b1, chunk):
+        nb = min(chunk, b1 - s)
         im2col(x, buf, nb, s, ks, rd, qs, ws, lo, ld, size, 0, n, n)
         m = nb * kprod
         patches = view2d(buf, 0, m, width).T
         rhs = view2d(w, s * kprod * o, m, o)
-        if s == 0:
-            gemm(patches, rhs, acc)
-        else:
-            gemm(patches, rhs, view2d(tmp, 0, width, o))
-            for j in range(width * o):
-                rt.st(out, j, rt.ld(out, j) + rt.ld(tmp, j))
+        if s == b0:
+            gemm_columns(patches, rhs, acc, c0, c1)
+            continue
+        gemm_columns(patches, rhs, view2d(tmp, 0, width, o), c0, c1)
+        for r in range(width):
+            for j in range(r * o + c0, r * o + c1):
+                rt.st(dst, at + j, rt.ld(dst, at + j) + rt.ld(tmp, j))
+
+
+_kernel_gradient_items = callee("conv_kernel_gradient_items")
 
 
 @register("a a a p", calls=("conv_output_side_items",))
