@@ -303,16 +303,24 @@ def conv_kernel_gradient_items(x, w, dst, p, parts, t):
 _kernel_gradient_items = callee("conv_kernel_gradient_items")
 
 
+# `conv_output_side`'s weight layouts (p[4]): (C, K.., O), or the array (K.., O, C) that a
+# forward convolution's (K.., I, O) weights are, read with every kernel axis reversed (the input
+# gradient's flipped kernel, JAX's `rev` of it, with no flipped and transposed copy made).
+WEIGHTS_CKO, WEIGHTS_KOC_REVERSED = 0, 1
+
+
 @register("a a a p", calls=("conv_output_side_items",))
 def conv_output_side(x, w, out, p):
     """out[(n, q..), o] = sum over k.. of y[(n, s..), (k.., o)] at s = q * ws + k * rd - lo
     (divided by ld; no term off the input or between dilated elements), where
     y = x[(n, s..), c] @ w[c, (k.., o)] is computed a chunk of the batch at a time: x
-    (N, S.., C), w (C, K.., O), out (N, Q.., O); p = (nsp, n, c, o, per-axis vectors...).
-    The batch is split between the caller's share of the pool (`conv_output_side_items`)."""
+    (N, S.., C), w (C, K.., O) or (see `WEIGHTS_KOC_REVERSED`) w[c, (k.., o)] =
+    v[(K - 1 - k).., o, c] for v (K.., O, C), multiplied as the transposed matrix it is, out
+    (N, Q.., O); p = (nsp, n, c, o, weight layout, per-axis vectors...). The batch is split
+    between the caller's share of the pool (`conv_output_side_items`)."""
     nsp, n, c, o = p[0], p[1], p[2], p[3]
-    sprod, qprod = prod(p[4 : 4 + nsp]), prod(p[4 + nsp : 4 + 2 * nsp])
-    width = prod(p[4 + 2 * nsp : 4 + 3 * nsp]) * o
+    sprod, qprod = prod(p[5 : 5 + nsp]), prod(p[5 + nsp : 5 + 2 * nsp])
+    width = prod(p[5 + 2 * nsp : 5 + 3 * nsp]) * o
     nw, each = _shares(n, sprod * width * c, sprod * (width + c) + qprod * o, c * width)
     if nw == 1:
         _output_side_items(x, w, out, p, 0, n)
@@ -324,34 +332,38 @@ def conv_output_side(x, w, out, p):
 @register("a a a p i i")
 def conv_output_side_items(x, w, out, p, begin, end):
     """`conv_output_side` on batch items begin.. end, one chunk at a time."""
-    nsp, c, o = p[0], p[2], p[3]
-    size, qs, ks, ws, rd, ld, lo = _spatial(p, 4, nsp)
+    nsp, c, o, reversed_koc = p[0], p[2], p[3], p[4] == WEIGHTS_KOC_REVERSED
+    size, qs, ks, ws, rd, ld, lo = _spatial(p, 5, nsp)
     sprod, kprod, qprod = prod(size), prod(ks), prod(qs)
     width = kprod * o
     chunk = step(end - begin, sprod * (width + c) + qprod * o, c * width)
     buf = rt.empty((chunk * sprod * width,), x.dtype)
-    wm = view2d(w, 0, c, width)
     stride, _ = strides_of(size, 1)
     table, at = tap_table(qs, ws, ks, rd, lo, ld, size, stride)
     q = rt.full((nsp,), 0, np.int64)
     k = rt.full((nsp,), 0, np.int64)
     for s in range(begin, end, chunk):
         nb = min(chunk, end - s)
-        gemm(view2d(x, s * sprod * c, nb * sprod, c), wm, view2d(buf, 0, nb * sprod, width))
+        xm, y = view2d(x, s * sprod * c, nb * sprod, c), view2d(buf, 0, nb * sprod, width)
+        if reversed_koc:
+            gemm(xm, view2d(w, 0, width, c).T, y)
+        else:
+            gemm(xm, view2d(w, 0, c, width), y)
         for b in range(nb):
             fill(q, 0, nsp, 0)
             for r in range(qprod):
                 row = ((s + b) * qprod + r) * o
                 zero(out, row, row + o)
                 fill(k, 0, nsp, 0)
-                for col in range(0, width, o):
+                for tap in range(kprod):
                     ok, srow = True, b * sprod
                     for d in range(nsp):
                         v = table[at[d] + q[d] * ks[d] + k[d]]
                         ok = ok and v >= 0
                         srow += v
                     if ok:
-                        src = srow * width + col
+                        # reversing every axis of a row-major multi-index reverses its index
+                        src = srow * width + (kprod - 1 - tap if reversed_koc else tap) * o
                         for j in range(o):
                             rt.st(out, row + j, rt.ld(out, row + j) + rt.ld(buf, src + j))
                     advance(k, ks, nsp)

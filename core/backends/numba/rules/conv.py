@@ -31,6 +31,7 @@ import math
 
 import numpy as np
 
+from core.backends.numba.library.conv import WEIGHTS_CKO, WEIGHTS_KOC_REVERSED
 from core.backends.numba.registry import Kernel, register_lowering
 from core.backends.numba.source import alloc, const, np_type
 from core.prims.conv import conv_general_dilated_p
@@ -73,6 +74,29 @@ def _weights_lowering(ctx, roles: list[str], want: list[str]) -> str:
     imap = tuple((0, ((want.index(role), 1),)) for role in roles)
     moved = tuple(ctx.in_shape(1)[roles.index(role)] for role in want)
     return ctx.as_array(value.compose(imap, moved))
+
+
+def _output_side_weights_lowering(ctx, roles: list[str], sp: list[str]) -> tuple[str, int]:
+    """Input 1 for `conv_output_side` and its layout code (`library.conv.WEIGHTS_*`): the
+    array it reads when that is a (K.., O, I) array read with every kernel axis of more than
+    one element reversed (an input gradient's kernel: JAX's `rev` of the forward's (K.., I, O)
+    weights), which the library multiplies as the transposed matrix it is, else a (I, K.., O)
+    copy (`_weights_lowering`)."""
+    value = ctx.operand(1)
+    if value.kind == "array" and len(value.imap) == len(value.shape):
+        base = []
+        for (start, terms), n in zip(value.imap, value.base_shape):
+            if len(terms) != 1 or value.shape[terms[0][0]] != n:
+                break
+            d, step = terms[0]
+            flipped = roles[d] in sp and n > 1
+            if (start, step) != ((n - 1, -1) if flipped else (0, 1)) and n > 1:
+                break
+            base.append(roles[d])
+        else:
+            if base == [*sp, "O", "I"]:
+                return value.expr, WEIGHTS_KOC_REVERSED
+    return _weights_lowering(ctx, roles, ["I", *sp, "O"]), WEIGHTS_CKO
 
 
 def _operand_lowering(ctx, name: str, i: int, dtype) -> str:
@@ -133,8 +157,8 @@ def _conv_lowering(ctx, eqn):
     x = _arrange_lowering(ctx, x, xshape, xa.dtype, xorder, ["N", *sp, "C"])
     x = _operand_lowering(ctx, x, 0, dt)
     if fgc == bgc == 1 and math.prod(map(int, size)) * o < math.prod(map(int, qs)) * c:
-        w = _weights_lowering(ctx, rroles, ["I", *sp, "O"])
-        fn, params = "conv_output_side", [nsp, n, c, o, *spatial]
+        w, layout = _output_side_weights_lowering(ctx, rroles, sp)
+        fn, params = "conv_output_side", [nsp, n, c, o, layout, *spatial]
     else:
         w = _weights_lowering(ctx, rroles, [*sp, "I", "O"])
         groups = max(fgc, bgc)

@@ -78,15 +78,22 @@ def test_kernels_call_the_library_and_emit_no_loops():
     assert "for " not in source
 
 
-def test_the_input_gradient_flips_and_transposes_the_kernel_in_one_pass():
-    x = _rng.standard_normal((2, 4, 4, 8), dtype=np.float32)
-    w = _rng.standard_normal((3, 3, 8, 16), dtype=np.float32)
-    grad = core.grad(lambda x, w: (_conv(x, w, (1, 1), "SAME") ** 2).sum())
-    # the constant-size reference of jit's code spells the shapes it allocates
-    source = codegen.generate(core.make_jaxpr(grad)(x, w).jaxpr)
-    # the reversed (3, 3, 8, 16) kernel as (16, 3, 3, 8): one weight-sized copy, not two
-    assert source.count("rt.empty((16, 3, 3, 8)") == 1 and "rt.empty((3, 3, 8, 16)" not in source
-    _check(grad, x, w)
+def test_the_input_gradient_reads_the_reversed_kernel_without_a_copy():
+    """The input gradient's kernel is JAX's `rev` of the forward's (K.., I, O) weights with I
+    and O swapped: the library multiplies those weights as the transposed matrix they are and
+    reads the taps in reverse (layout 1 in the call), so no weight-sized copy is made; a 3x2
+    kernel with stride (2, 1) and uneven padding checks each axis's reversal."""
+    x = _rng.standard_normal((2, 5, 4, 8), dtype=np.float32)
+    for w, strides, padding in (
+        (_rng.standard_normal((3, 3, 8, 16), dtype=np.float32), (1, 1), "SAME"),
+        (_rng.standard_normal((3, 2, 8, 16), dtype=np.float32), (2, 1), ((1, 0), (1, 1))),
+    ):
+        grad = core.grad(lambda x, w, s=strides, p=padding: (_conv(x, w, s, p) ** 2).sum())
+        # the constant-size reference of jit's code spells the shapes it allocates
+        source = codegen.generate(core.make_jaxpr(grad)(x, w).jaxpr)
+        assert "rt.empty((16, " not in source and "rt.empty((3, " not in source
+        assert ", 16, 8, 1, " in source  # conv_output_side's (nsp, n, c=16, o=8, layout 1, ...)
+        _check(grad, x, w)
 
 
 def test_split_programs_serve_every_batch_size_with_the_same_kernels():
@@ -224,7 +231,7 @@ def test_batch_split_between_threads_equals_one_thread():
     # x (N, S.., C) @ w (C, K.., O), summed onto out[q] from y[q + k - 1]: the same conv.
     wt = np.ascontiguousarray(w.transpose(2, 0, 1, 3))
     one, two = (
-        _on_threads("conv_output_side__f4", n, x, wt, (7, 16, 16, 32), [2, 7, 16, 32, *axes])
+        _on_threads("conv_output_side__f4", n, x, wt, (7, 16, 16, 32), [2, 7, 16, 32, 0, *axes])
         for n in (1, 2)
     )
     np.testing.assert_allclose(two, one, rtol=1e-5, atol=1e-5)
