@@ -19,7 +19,9 @@ of numbax's one-thread contender: on a loaded machine its CPU time per step is t
 measure of the work of a step.
 
 Usage: `python bench/models_step.py [--models mlp,cnn] [--rounds 5] [--budget 0.5] [--busy]
-[--threads default,1] [--no-jax] [--no-torch] [--torch-threads default,1] [--torch-compile]`.
+[--threads default,1] [--no-jax] [--no-torch] [--torch-threads default,1] [--torch-compile]
+[--base CHECKOUT]`; `--base` adds the numbax of another checkout (e.g. a worktree of main) for
+before/after comparisons in the same interleaved rounds.
 Prints a table per contender, the table of issue 15's targets and a JSON line.
 """
 
@@ -101,10 +103,11 @@ def serve(fw: str) -> None:
 class Contender(TimingServer):
     """A `serve` process: numbax (in this interpreter), JAX or PyTorch (the reference one)."""
 
-    def __init__(self, name: str, fw: str, env: dict):
+    def __init__(self, name: str, fw: str, env: dict, root: str = ROOT):
         self.name = name
-        if fw == "numbax":
-            super().__init__(os.path.abspath(__file__), fw, sys.executable, env)
+        if fw == "numbax":  # `root`: the checkout whose numbax (and copy of this script) runs
+            script = os.path.join(root, "bench", os.path.basename(__file__))
+            super().__init__(script, fw, sys.executable, env)
         else:
             super().__init__(
                 os.path.abspath(__file__), fw, env={**env, "PYTHONPATH": "", "JAX_PLATFORMS": "cpu"}
@@ -267,6 +270,9 @@ def main() -> None:
     parser.add_argument(
         "--torch-compile", action="store_true", help="also PyTorch with torch.compile(model)"
     )
+    parser.add_argument(
+        "--base", help="another checkout (e.g. a worktree of main): its numbax as 'base' contenders"
+    )
     parser.add_argument("--serve", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
@@ -281,6 +287,8 @@ def main() -> None:
         else:
             env = {"NUMBAX_NUM_THREADS": t}
         contenders.append(Contender(f"numbax {t}", "numbax", env))
+        if args.base:
+            contenders.append(Contender(f"base {t}", "numbax", env, os.path.abspath(args.base)))
     if not args.no_jax:
         contenders.append(Contender("jax", "jax", {}))
     for t in [] if args.no_torch else args.torch_threads.split(","):
