@@ -20,7 +20,11 @@ layouts are handled without moving the big operands:
             y[(n, s..), (k.., o)] = lhs[(n, s..), c] @ rhs[c, (k.., o)], and each output
             position sums its k.. taps of y: half the intermediate of the patch matrix for
             the CNN's input gradient, and for lhs-dilated convs (gradients of strided ones) no
-            product with the inserted zeros. Ungrouped convs only (`conv_output_side`).
+            product with the inserted zeros. Ungrouped convs only (`conv_output_side`). An
+            input gradient's rhs is JAX's `rev` of the forward's (K.., I, O) weights: the
+            library reads those as they are (a transposed matrix, taps in reverse), so this
+            side is also taken when y is as large as the patch matrix (a ResNet's 512-channel
+            3x3 layers at 1x1), which spares the flipped and transposed weight-sized copy.
 
 Operands of another dtype than the result are converted first (`preferred_element_type`).
 """
@@ -76,27 +80,24 @@ def _weights_lowering(ctx, roles: list[str], want: list[str]) -> str:
     return ctx.as_array(value.compose(imap, moved))
 
 
-def _output_side_weights_lowering(ctx, roles: list[str], sp: list[str]) -> tuple[str, int]:
-    """Input 1 for `conv_output_side` and its layout code (`library.conv.WEIGHTS_*`): the
-    array it reads when that is a (K.., O, I) array read with every kernel axis of more than
-    one element reversed (an input gradient's kernel: JAX's `rev` of the forward's (K.., I, O)
-    weights), which the library multiplies as the transposed matrix it is, else a (I, K.., O)
-    copy (`_weights_lowering`)."""
+def _reversed_koc_lowering(ctx, roles: list[str], sp: list[str]) -> str | None:
+    """The array input 1 reads when that is a (K.., O, I) array read with every kernel axis of
+    more than one element reversed (an input gradient's kernel: JAX's `rev` of the forward's
+    (K.., I, O) weights), which `conv_output_side` multiplies as the transposed matrix it is
+    (`WEIGHTS_KOC_REVERSED`); else None."""
     value = ctx.operand(1)
-    if value.kind == "array" and len(value.imap) == len(value.shape):
-        base = []
-        for (start, terms), n in zip(value.imap, value.base_shape):
-            if len(terms) != 1 or value.shape[terms[0][0]] != n:
-                break
-            d, step = terms[0]
-            flipped = roles[d] in sp and n > 1
-            if (start, step) != ((n - 1, -1) if flipped else (0, 1)) and n > 1:
-                break
-            base.append(roles[d])
-        else:
-            if base == [*sp, "O", "I"]:
-                return value.expr, WEIGHTS_KOC_REVERSED
-    return _weights_lowering(ctx, roles, ["I", *sp, "O"]), WEIGHTS_CKO
+    if value.kind != "array" or len(value.imap) != len(value.shape):
+        return None
+    base = []
+    for (start, terms), n in zip(value.imap, value.base_shape):
+        if len(terms) != 1 or value.shape[terms[0][0]] != n:
+            return None
+        d, step = terms[0]
+        flipped = roles[d] in sp
+        if n > 1 and (start, step) != ((n - 1, -1) if flipped else (0, 1)):
+            return None
+        base.append(roles[d])
+    return value.expr if base == [*sp, "O", "I"] else None
 
 
 def _operand_lowering(ctx, name: str, i: int, dtype) -> str:
@@ -156,8 +157,14 @@ def _conv_lowering(ctx, eqn):
 
     x = _arrange_lowering(ctx, x, xshape, xa.dtype, xorder, ["N", *sp, "C"])
     x = _operand_lowering(ctx, x, 0, dt)
-    if fgc == bgc == 1 and math.prod(map(int, size)) * o < math.prod(map(int, qs)) * c:
-        w, layout = _output_side_weights_lowering(ctx, rroles, sp)
+    y_size = math.prod(map(int, size)) * o - math.prod(map(int, qs)) * c
+    koc = _reversed_koc_lowering(ctx, rroles, sp) if fgc == bgc == 1 else None
+    if fgc == bgc == 1 and (y_size < 0 or y_size == 0 and koc is not None):
+        # a y no larger than the patch matrix, and no flipped copy of the weights
+        if koc is None:
+            w, layout = _weights_lowering(ctx, rroles, ["I", *sp, "O"]), WEIGHTS_CKO
+        else:
+            w, layout = koc, WEIGHTS_KOC_REVERSED
         fn, params = "conv_output_side", [nsp, n, c, o, layout, *spatial]
     else:
         w = _weights_lowering(ctx, rroles, [*sp, "I", "O"])

@@ -82,17 +82,21 @@ def test_the_input_gradient_reads_the_reversed_kernel_without_a_copy():
     """The input gradient's kernel is JAX's `rev` of the forward's (K.., I, O) weights with I
     and O swapped: the library multiplies those weights as the transposed matrix they are and
     reads the taps in reverse (layout 1 in the call), so no weight-sized copy is made; a 3x2
-    kernel with stride (2, 1) and uneven padding checks each axis's reversal."""
-    x = _rng.standard_normal((2, 5, 4, 8), dtype=np.float32)
-    for w, strides, padding in (
-        (_rng.standard_normal((3, 3, 8, 16), dtype=np.float32), (1, 1), "SAME"),
-        (_rng.standard_normal((3, 2, 8, 16), dtype=np.float32), (2, 1), ((1, 0), (1, 1))),
+    kernel with stride (2, 1) and uneven padding checks each axis's reversal, 1x1 images with
+    16 -> 16 channels a y as large as the patch matrix (a ResNet's last layer)."""
+    for xs, ws, strides, padding in (
+        ((2, 5, 4, 8), (3, 3, 8, 16), (1, 1), "SAME"),
+        ((2, 5, 4, 8), (3, 2, 8, 16), (2, 1), ((1, 0), (1, 1))),
+        ((2, 1, 1, 16), (3, 3, 16, 16), (1, 1), "SAME"),
     ):
+        x = _rng.standard_normal(xs, dtype=np.float32)
+        w = _rng.standard_normal(ws, dtype=np.float32)
         grad = core.grad(lambda x, w, s=strides, p=padding: (_conv(x, w, s, p) ** 2).sum())
         # the constant-size reference of jit's code spells the shapes it allocates
         source = codegen.generate(core.make_jaxpr(grad)(x, w).jaxpr)
         assert "rt.empty((16, " not in source and "rt.empty((3, " not in source
-        assert ", 16, 8, 1, " in source  # conv_output_side's (nsp, n, c=16, o=8, layout 1, ...)
+        # conv_output_side's (nsp, n, c = O, o = I, layout 1, ...)
+        assert "conv_output_side__f4(" in source and f", {ws[3]}, {ws[2]}, 1, " in source
         _check(grad, x, w)
 
 
