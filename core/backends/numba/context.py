@@ -143,6 +143,13 @@ class KernelCtx:
             return Value.scalar(name, aval.dtype)
         return Value.array(name, aval.shape, aval.dtype)
 
+    @staticmethod
+    def in_block(value: Value, slot: tuple) -> bool:
+        """Whether `value` is the block `slot` = `(array, array_shape, starts)` of `emit_jaxpr`
+        describes (a loop stored it there)."""
+        array, shape, starts = slot
+        return value == Value.block(array, shape, starts, value.shape, value.dtype)
+
     def emit_jaxpr(
         self, jaxpr: Jaxpr, args: Sequence[Value], out_slots: Sequence | None = None
     ) -> list[Value]:

@@ -8,7 +8,6 @@ from core.backends.numba.generic import Size
 from core.backends.numba.registry import Kernel, register_lowering
 from core.backends.numba.rules.control_flow.common import as_values, new_names, rebind
 from core.backends.numba.source import alloc, reshape
-from core.jit.loops import Value
 from core.prims.control_flow.scan import scan_p
 
 
@@ -47,7 +46,7 @@ def _scan_lowering(ctx, eqn):
                 ys[k] = xs[next(j for j, x in enumerate(x_vals) if v is x)]
             elif a.shape == ():
                 ctx.line(f"{y}[{i}, 0] = {ctx.as_scalar(v)}")
-            elif slot is not None and v == Value.block(*slot, v.shape, a.dtype):
+            elif slot is not None and ctx.in_block(v, slot):
                 continue  # stored in place by the loop that computed it
             elif a.size:
                 row = ctx.as_array(v)
