@@ -8,8 +8,9 @@ C-contiguous arrays through flat offsets (`rt.ld`/`rt.st`, linear forms in the l
 over the coalesced shape), which numba and LLVM compile several times faster than
 multi-dimensional indexing, and which need no reshaped views. A reduction whose reduced
 dimensions are the innermost ones keeps its accumulator in a register; float sums use `vm.radd`
-so they vectorize. Large loops without reductions run on numba's pool (`prange`) when the
-kernel makes no BLAS calls.
+so they vectorize. Large loops run on numba's pool (`prange`) when the kernel makes no BLAS
+calls: reductions that keep the outer loop dimension own their rows; reductions over it run in
+chunks of the outer dimension, each into partial results of its own (`LoopNest._emit_chunks`).
 """
 
 from __future__ import annotations
