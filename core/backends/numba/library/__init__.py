@@ -12,8 +12,9 @@ which `entry.caller` lowers to a call of the compiled function's C entry point.
 
     entry.py     compiling, caching and registering library functions; the kernels' calls
     blocks.py    building blocks: 2-d views of flat buffers, the matrix product, fill/copy loops
-    conv.py      im2col + BLAS convolutions: forward (grouped), kernel gradient, output side;
-                 forward and output side split the batch between threads
+    conv.py      im2col + BLAS convolutions: forward (grouped), kernel gradient, output side,
+                 each split between threads
+    taps.py      the box of kernel taps that read the input (the others read only padding)
     windows.py   reduce_window (sum/max/min) and the selections of max/min pooling
     bands.py     `rt.dot`'s threaded product: bands of rows or columns, one BLAS call each
 """

@@ -41,6 +41,15 @@ from core.backends.numba.library.blocks import (
     zero,
 )
 from core.backends.numba.library.entry import callee, register
+from core.backends.numba.library.taps import (
+    KERNEL,
+    OUTS,
+    RHS_DILATION,
+    STRIDES,
+    copy_taps,
+    narrowed,
+    tap_box,
+)
 from core.jit import runtime as rt
 
 CHUNK = 1 << 17  # elements one chunk's product may touch
@@ -174,14 +183,21 @@ def conv_forward(x, w, out, p):
     x is (N, S.., C), w (K.., I, O), out (N / batch groups, Q.., O); p = (nsp, n_out, C, I, O,
     groups, feature grouped, batch grouped, per-axis vectors...)."""
     nsp, nout, i, o, groups = p[0], p[1], p[3], p[4], p[5]
-    qprod, kprod = prod(p[8 + nsp : 8 + 2 * nsp]), prod(p[8 + 2 * nsp : 8 + 3 * nsp])
+    pn, wn = p, w
+    if groups == 1:  # taps that read only padding are skipped (see `taps`)
+        box, count = tap_box(p, 8, KERNEL, OUTS, RHS_DILATION, STRIDES)
+        if count < prod(p[8 + 2 * nsp : 8 + 3 * nsp]):
+            pn = narrowed(p, 8, box, KERNEL, RHS_DILATION)
+            wn = rt.empty((count * i * o,), w.dtype)
+            copy_taps(w, wn, 1, p[8 + 2 * nsp : 8 + 3 * nsp], box, i * o, False, True)
+    qprod, kprod = prod(pn[8 + nsp : 8 + 2 * nsp]), prod(pn[8 + 2 * nsp : 8 + 3 * nsp])
     width, og = kprod * i, o // groups
     nw, each = _shares(nout, qprod * kprod * i * o, qprod * (width + og), width * og)
     if nw == 1:
-        _forward_items(x, w, out, p, 0, nout)
+        _forward_items(x, wn, out, pn, 0, nout)
         return
     for t in prange(nw):
-        _forward_items(x, w, out, p, t * each, min(nout, (t + 1) * each))
+        _forward_items(x, wn, out, pn, t * each, min(nout, (t + 1) * each))
 
 
 @register("a a a p i i")
@@ -239,8 +255,13 @@ def conv_kernel_gradient(x, w, out, p):
     layers with many positions per weight; the columns on a ResNet's last, 2x2 and 1x1 ones).
     `conv_kernel_gradient_items` runs each part."""
     nsp, n, c, o = p[0], p[1], p[2], p[3]
-    qprod, kprod = prod(p[4 + nsp : 4 + 2 * nsp]), prod(p[4 + 2 * nsp : 4 + 3 * nsp])
-    size = qprod * n * o
+    taps = p[4 + nsp : 4 + 2 * nsp]
+    box, count = tap_box(p, 4, OUTS, KERNEL, STRIDES, RHS_DILATION)
+    skip = count < prod(taps)  # taps that read only padding get zeros (see `taps`)
+    pn = narrowed(p, 4, box, OUTS, STRIDES) if skip else p
+    dst = rt.empty((count * n * o,), out.dtype) if skip else out
+    kprod = prod(p[4 + 2 * nsp : 4 + 3 * nsp])
+    size = count * n * o
     by_cols = o >= c * kprod and o >= 2 * BAND
     nw = rt.workers(c * kprod * size, o // BAND if by_cols else c)
     parts = rt.empty((5 * nw,), np.int64)  # per part: items, columns, offset of its buffer
@@ -253,22 +274,24 @@ def conv_kernel_gradient(x, w, out, p):
         parts[5 * t + 3] = min(o, c0 + band)
         parts[5 * t + 4] = 0 if by_cols else t * size
     if nw == 1:
-        _kernel_gradient_items(x, w, out, p, parts, 0)
-        return
-    if by_cols:
+        _kernel_gradient_items(x, w, dst, pn, parts, 0)
+    elif by_cols:
         for t in prange(nw):
-            _kernel_gradient_items(x, w, out, p, parts, t)
-        return
-    partial = rt.empty((nw * size,), out.dtype)
-    for t in prange(nw):
-        _kernel_gradient_items(x, w, partial, p, parts, t)
-    step = -(-size // nw)
-    for t in prange(nw):
-        for j in range(t * step, min(size, (t + 1) * step)):
-            v = rt.ld(partial, j)
-            for k in range(1, nw):
-                v += rt.ld(partial, k * size + j)
-            rt.st(out, j, v)
+            _kernel_gradient_items(x, w, dst, pn, parts, t)
+    else:
+        partial = rt.empty((nw * size,), out.dtype)
+        for t in prange(nw):
+            _kernel_gradient_items(x, w, partial, pn, parts, t)
+        step = -(-size // nw)
+        for t in prange(nw):
+            for j in range(t * step, min(size, (t + 1) * step)):
+                v = rt.ld(partial, j)
+                for k in range(1, nw):
+                    v += rt.ld(partial, k * size + j)
+                rt.st(dst, j, v)
+    if skip:
+        zero(out, 0, len(out))
+        copy_taps(out, dst, 1, taps, box, n * o, False, False)
 
 
 @register("a a a p p i")
@@ -319,14 +342,24 @@ def conv_output_side(x, w, out, p):
     (N, Q.., O); p = (nsp, n, c, o, weight layout, per-axis vectors...). The batch is split
     between the caller's share of the pool (`conv_output_side_items`)."""
     nsp, n, c, o = p[0], p[1], p[2], p[3]
+    taps = p[5 + 2 * nsp : 5 + 3 * nsp]
+    box, count = tap_box(p, 5, KERNEL, OUTS, RHS_DILATION, STRIDES)
+    pn, wn = p, w
+    if count < prod(taps):  # taps that read only padding are skipped (see `taps`)
+        pn = narrowed(p, 5, box, KERNEL, RHS_DILATION)
+        wn = rt.empty((c * count * o,), w.dtype)
+        if p[4] == WEIGHTS_KOC_REVERSED:
+            copy_taps(w, wn, 1, taps, box, o * c, True, True)
+        else:
+            copy_taps(w, wn, c, taps, box, o, False, True)
     sprod, qprod = prod(p[5 : 5 + nsp]), prod(p[5 + nsp : 5 + 2 * nsp])
-    width = prod(p[5 + 2 * nsp : 5 + 3 * nsp]) * o
+    width = count * o
     nw, each = _shares(n, sprod * width * c, sprod * (width + c) + qprod * o, c * width)
     if nw == 1:
-        _output_side_items(x, w, out, p, 0, n)
+        _output_side_items(x, wn, out, pn, 0, n)
         return
     for t in prange(nw):
-        _output_side_items(x, w, out, p, t * each, min(n, (t + 1) * each))
+        _output_side_items(x, wn, out, pn, t * each, min(n, (t + 1) * each))
 
 
 @register("a a a p i i")
