@@ -99,6 +99,23 @@ def run_reference(script: str, args: list[str], timeout: float = 900) -> dict | 
 # script under the reference interpreter with `--serve FRAMEWORK`) answering "case number" lines.
 
 
+def process_cpu(pid: int) -> float:
+    """User + system CPU seconds of a live process (from /proc; 0.0 if it cannot be read).
+
+    Args:
+      pid: the process id.
+
+    Returns:
+      The seconds.
+    """
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def time_calls(fn: Callable[[], Any], number: int) -> float:
     """Seconds per call of `fn` over `number` back-to-back calls, after one untimed call (which
     wakes up thread pools that went to sleep during the pause before the sample)."""

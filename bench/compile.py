@@ -8,14 +8,16 @@ interpreter (`$NUMBAX_REF_PYTHON`, default /opt/ref/bin/python).
 
 Every measurement is a fresh process (`--child`), killed after `--timeout` seconds (reported as
 "timeout"). In it: the framework's start-up (a trivial jitted function), then the first call of
-the train step (trace + compile + run; "cold"), the peak RSS of the process at that point and
-the first step's loss (numbax's `init` gives Flax's values for the same key, so the two
-frameworks' losses agree), the first call of a second instance of the model at half the batch
-size (the same layers: what a new model or batch size costs once the first compiled), and the
-steady-state step time. numbax runs
-twice on one empty temporary cache directory (numba's and numbax's): cold, then warm (a second
-process on the same cache: machine code loaded from disk). JAX runs cold (no persistent cache,
-its default).
+the train step (trace + compile + run; "cold"), its CPU time (numbax: in the process, plus
+that of its compile worker processes so far: steadier than wall time on a shared machine), the
+peak RSS of the process at that point and the first step's loss (numbax's `init` gives Flax's
+values for the same key, so the two frameworks' losses agree), the first call of a second
+instance of the model at half the batch size (the same layers: what a new model or batch size
+costs once the first compiled), and the steady-state step time (numbax: once the threaded
+kernels its compile workers build after the first call are in use). numbax runs twice on one
+empty temporary cache directory (numba's and numbax's): cold, then warm (a second process on
+the same cache: machine code loaded from disk). JAX runs cold (no persistent cache, its
+default).
 
 Usage: `python bench/compile.py [--models mlp,cnn] [--timeout 900] [--threads 1] [--no-jax]`.
 Models: mlp, cnn, transformer, resnet10, lstm, dpsgd.
@@ -44,6 +46,7 @@ from bench._common import (  # noqa: E402
     mnist_models,
     print_json,
     print_table,
+    process_cpu,
     reference_python,
     resnet10_model,
 )
@@ -306,6 +309,18 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def _workers_cpu() -> float:
+    """CPU seconds of numbax's compile worker processes so far (`core/jit/workers.py`)."""
+    from core.jit import workers  # noqa: PLC0415
+
+    return sum(process_cpu(w.proc.pid) for w in workers._workers)
+
+
 def child(fw: str, model: str, full: bool) -> None:
     """One process's measurements (see the module docstring), printed as a JSON line after each
     one (so a process killed by the timeout still reports the earlier ones).
@@ -328,11 +343,13 @@ def child(fw: str, model: str, full: bool) -> None:
     build, batch = BUILDERS[model]
     make = build(F)
     step, state, args = make(batch)
-    t = time.perf_counter()
+    t, c = time.perf_counter(), _cpu()
     out = F.jax.block_until_ready(step(*state, *args))
     # first_loss: the same program and initial values, so the frameworks' should agree
     report(
         first_call_s=time.perf_counter() - t,
+        first_call_cpu_s=_cpu() - c,
+        workers_cpu_s=_workers_cpu() if fw == "numbax" else 0.0,
         peak_rss_mb=_peak_rss_mb(),
         first_loss=float(out[-1]),
     )
@@ -445,6 +462,13 @@ def _cell(r: dict | None, key: str, fmt: Callable = fmt_time) -> str:
     return "timeout" if r.get("timeout") else "error" if "error" in r else "-"
 
 
+def _cpu_cell(r: dict | None) -> str:
+    """The first call's CPU time in the process, plus its compile workers'."""
+    if not r or "first_call_cpu_s" not in r:
+        return "-"
+    return f"{fmt_time(r['first_call_cpu_s'])} (+{fmt_time(r['workers_cpu_s'])})"
+
+
 def _ratio(a: dict | None, b: dict | None, key: str) -> str:
     if not a or not b or key not in a or key not in b:
         return "-"
@@ -465,6 +489,7 @@ def report(results: dict) -> None:
             [
                 model,
                 _cell(cold, "first_call_s"),
+                _cpu_cell(cold),
                 _cell(warm, "first_call_s"),
                 _cell(jax, "first_call_s"),
                 _ratio(cold, jax, "first_call_s"),
@@ -481,6 +506,7 @@ def report(results: dict) -> None:
         [
             "model",
             "numbax cold",
+            "CPU (+workers)",
             "warm",
             "JAX cold",
             "cold/JAX",

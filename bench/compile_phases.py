@@ -28,7 +28,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from bench._common import fmt_time, print_json, print_table  # noqa: E402
+from bench._common import fmt_time, print_json, print_table, process_cpu  # noqa: E402
 
 
 class PhaseClock:
@@ -140,7 +140,7 @@ def child(model: str) -> None:
     wall, proc_cpu = time.perf_counter() - t0, cpu() - c0
     from core.jit import program, workers  # noqa: PLC0415
 
-    worker_cpu = sum(_proc_cpu(w.proc.pid) for w in workers._workers)
+    worker_cpu = sum(process_cpu(w.proc.pid) for w in workers._workers)
     entry = next(iter(step._cache().values()))
     infos = getattr(entry.exe, "kernels", [])
     res = dict(
@@ -154,16 +154,6 @@ def child(model: str) -> None:
         phases={k: [clock.wall[k], clock.cpu[k], clock.count[k]] for k in clock.wall},
     )
     print("RESULT " + json.dumps(res), flush=True)
-
-
-def _proc_cpu(pid: int) -> float:
-    """User + system CPU seconds of a live process (from /proc)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return 0.0
 
 
 def run(model: str, workers: int, mode: str, library_cached: bool) -> dict | None:
