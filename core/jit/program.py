@@ -222,8 +222,11 @@ def _compile_all(
     # the back, so library functions and kernels compile at once from the start.
     calls = {key: [_Library(a) for a in library.required(key[0]) if a in libs] for key in build}
     items = [*map(_Library, libs), *sorted(build, key=lambda key: not calls[key])]
-    if len(items) > 1:
-        workers.start(size)  # they start up while this process loads cached kernels
+    # One kernel and the library function it calls (the MNIST MLP's step and `gemm_bands`)
+    # compile one after the other: no worker for them (its start-up is a second of CPU).
+    pool = size if len(build) > 1 or len(libs) > 1 else 0
+    if pool and len(items) > 1:
+        workers.start(pool)  # they start up while this process loads cached kernels
     for key in new:
         if key not in build and infos[key].dispatcher is None:
             _load(held[key], first[key], infos[key], "disk")
@@ -245,7 +248,7 @@ def _compile_all(
         items,
         request,
         compile_here,
-        size,
+        pool,
         lambda item: item.after() if isinstance(item, _Library) else calls[item],
     )
     for key, seconds in by_worker.items():
