@@ -28,7 +28,8 @@ import time
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
+# a server of `--base` imports that checkout's numbax (its copy of this script may not exist)
+sys.path.insert(0, os.environ.get("NUMBAX_BENCH_ROOT", ROOT))
 from bench._common import TimingServer, fmt_time, print_json, print_table  # noqa: E402
 
 # name: (batch, height/width, in channels, out channels, kernel size, stride, (low, high) padding)
@@ -186,8 +187,8 @@ def contender(name: str, threads: int, base: str | None) -> TimingServer:
         else {"NUMBAX_NUM_THREADS": str(threads)}
     )
     root = base if name == "base" else ROOT
-    # the base checkout's own copy of this script may not exist: run ours, importing its core
-    return TimingServer(script, f"{name}:{threads}", sys.executable, {**env, "PYTHONPATH": root})
+    env = {**env, "PYTHONPATH": root, "NUMBAX_BENCH_ROOT": root}
+    return TimingServer(script, f"{name}:{threads}", sys.executable, env)
 
 
 def main() -> None:
