@@ -17,8 +17,10 @@ the packing of the weights dominated.
 The forward and output-side convolutions split the batch between threads: the function a
 kernel calls is a small parallel entry (`register(..., calls=...)`, compiled with
 `parallel=True`) whose `prange` calls the serial `*_items` function's C symbol on a range of
-batch items, each call with its own buffers. The kernel gradient sums over the batch and runs
-on one thread.
+batch items, each call with its own buffers. The kernel gradient splits its sum over the batch
+(partial sums added up at the end) or its output channels, whichever repeats less work (see
+`conv_kernel_gradient`). Each entry first drops the kernel taps that read only padding
+(`taps.py`: a 3x3 convolution on a 1x1 image runs as a 1x1 one).
 """
 
 from __future__ import annotations
