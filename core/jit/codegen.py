@@ -386,8 +386,10 @@ def _constant_literals(eqns: list[Eqn]) -> set[int]:
     return found
 
 
-def _order(unit: fusion.Unit) -> Callable[[Var], int]:
-    pos = {v: i for i, e in enumerate(unit.eqns) for v in e.outputs}
+def _order(unit: fusion.Unit) -> Callable[[Var], tuple[int, int]]:
+    """The sort key of `unit`'s outputs in program order: the outputs of one equation (both
+    halves of a threefry) by position, so that the source never depends on a set's order."""
+    pos = {v: (i, j) for i, e in enumerate(unit.eqns) for j, v in enumerate(e.outputs)}
     return lambda v: pos[v]
 
 

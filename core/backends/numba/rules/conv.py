@@ -168,7 +168,8 @@ def _conv_lowering(ctx, eqn):
         fn, params = "conv_output_side", [nsp, n, c, o, layout, *spatial]
     else:
         w = _weights_lowering(ctx, rroles, [*sp, "I", "O"])
-        groups = max(fgc, bgc)
+        # group counts are sizes (per-example gradients under vmap: the batch)
+        groups, bgc = ctx.size(max(fgc, bgc)), ctx.size(bgc)
         fn = "conv_forward"
         params = [nsp, n // bgc, c, i, o, groups, int(fgc > 1), int(bgc > 1), *spatial]
     w = _operand_lowering(ctx, w, 1, dt)

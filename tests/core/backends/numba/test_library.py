@@ -119,6 +119,26 @@ def test_split_programs_serve_every_batch_size_with_the_same_kernels():
             _check(step, x, w)
 
 
+def test_grouped_convolutions_of_per_example_gradients_serve_every_batch_size():
+    """Per-example gradients under vmap convolve with as many groups as the batch has items:
+    the group count is a size of the kernel, not a constant of its source."""
+    w = _rng.standard_normal((3, 3, 2, 4), dtype=np.float32)
+
+    def per_example(x, w):
+        def loss(w, xi):
+            return (_conv(xi[None], w, (1, 1), "SAME") ** 2).sum()
+
+        return core.vmap(core.grad(loss), in_axes=(None, 0))(w, x)
+
+    xs = [_rng.standard_normal((b, 6, 5, 2), dtype=np.float32) for b in (3, 5)]
+    three, five = (split_kernels(per_example, (x, w)) for x in xs)
+    assert three == five
+    assert any("lib.conv_forward__f4(" in source for source, _ in three)
+    with config.override("jit_kernels", "many"):
+        for x in xs:
+            _check(per_example, x, w)
+
+
 _CHILD = """
 import json, numpy as np, core
 from core import lax
