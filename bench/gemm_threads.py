@@ -20,6 +20,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench._common import fmt_time, print_json, print_table  # noqa: E402
+from core.backends.numba.library import products  # noqa: E402
 from core.jit import disk_cache, gemm, threads  # noqa: E402, F401  (loads the back end)
 
 SHAPES = (  # (m, k, n) of products in the train steps of bench/models_step.py
@@ -59,9 +60,9 @@ def variants(a, b, out) -> dict:
         return run
 
     return {
-        "one call": lambda: gemm.blocks(a, b, out, 1, True),
-        "2 bands": lambda: gemm.blocks(a, b, out, 2, m >= n),
-        "4 bands": lambda: gemm.blocks(a, b, out, 4, m >= n),
+        "one call": lambda: products.blocks(a, b, out, 1, True),
+        "2 bands": lambda: products.blocks(a, b, out, 2, m >= n),
+        "4 bands": lambda: products.blocks(a, b, out, 4, m >= n),
         "OpenBLAS 2 threads": openblas(2),
     }
 

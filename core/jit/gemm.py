@@ -1,36 +1,34 @@
-"""Matrix products of generated kernels (`rt.dot`): one BLAS call, or blocks on numba's pool.
+"""BLAS products emitted into compiled code: one call, or blocks on numba's pool.
 
 OpenBLAS runs single-threaded under numbax (`core/jit/threads.py`): its own thread pool
 splits every product statically between threads that busy-wait for work and for each other,
 so a product whose second thread lost its core to another process waits a scheduler time
 slice (measured on this 2-core machine with one competing process: a 1024x512x128 sgemm 1.3 ms
-on one thread, 10 ms on two OpenBLAS threads). Instead `dot` cuts a large product into blocks
-of rows (or of columns, when the output is wider than tall) and runs one single-threaded BLAS
-call per block under `prange`, on numba's threading layer (TBB, whose idle workers sleep and
-steal each other's blocks): one pool for fused loops and products, sized by the thread policy,
-never more threads than the caller's share (`numba.get_num_threads()`, per device thread).
+on one thread, 10 ms on two OpenBLAS threads). Instead the kernels' product (`lib.dot`,
+`core/backends/numba/library/products.py`, built on the emitters here) cuts a large product
+into blocks of rows (or of columns, when the output is wider than tall) and runs one
+single-threaded BLAS call per block under `prange`, on numba's threading layer (TBB, whose idle
+workers sleep and steal each other's blocks): one pool for fused loops and products, sized by
+the thread policy, never more threads than the caller's share (`numba.get_num_threads()`, per
+device thread).
 Products below `PARALLEL_FLOPS` (8M) multiply-adds run as one call on the caller's thread: for
 them the hand-off costs more than the second core gives.
 
 Library code that parallelizes at a coarser grain (a convolution's batch chunks, each filled
 into the worker's own buffer and multiplied there) asks `workers(work, chunks)` how many
 threads to run under `prange` and multiplies with `gemm_block` (one BLAS call, no nested
-blocks); `rt` re-exports the three.
+blocks); `rt` re-exports the two.
 """
 
 from __future__ import annotations
 
-import functools
-
-import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.core.errors import TypingError
 from numba.extending import intrinsic, register_jitable
 from numba.np import linalg
-from numba.np.arrayobj import make_array, populate_array
-from numba.np.numpy_support import as_dtype
+from numba.np.arrayobj import make_array
 from numba.np.ufunc import parallel
 
 from core.jit import fork_safety
@@ -61,7 +59,7 @@ def _gemm_fn(builder: ir.IRBuilder) -> ir.Function:
     return cgutils.get_or_insert_function(builder.module, fnty, "numba_xxgemm")
 
 
-def _check(a, b, out) -> None:
+def check_operands(a, b, out) -> None:
     arrays = (a, b, out)
     if not (
         all(isinstance(t, types.Array) and t.ndim == 2 and t.dtype == out.dtype for t in arrays)
@@ -70,11 +68,11 @@ def _check(a, b, out) -> None:
         and b.layout in "CF"
         and out.layout == "C"
     ):
-        raise TypingError(f"rt.dot takes 2-d C/F-contiguous float matrices, got {arrays}")
+        raise TypingError(f"lib.dot takes 2-d C/F-contiguous float matrices, got {arrays}")
     linalg.ensure_blas()
 
 
-def _emit_gemm(context, builder, dtype, ptrs, dims, fortran, rows, cols) -> None:
+def emit_gemm(context, builder, dtype, ptrs, dims, fortran, rows, cols) -> None:
     """Emits `out[r0:r1, c0:c1] = a[r0:r1] @ b[:, c0:c1]` (zeros when k == 0, nothing for an
     empty block). `ptrs` are the data pointers of a (m, k), b (k, n) and the C-contiguous out;
     `fortran` says (as i1 values) whether a and b are F-contiguous; `rows`/`cols` are the
@@ -129,7 +127,7 @@ def emit_call(context, builder, dtype, a, b, c, dims) -> None:
     linalg.check_blas_return(context, builder, res)
 
 
-def _is_f(layout: str) -> ir.Constant:
+def is_fortran(layout: str) -> ir.Constant:
     return ir.Constant(ir.IntType(1), layout == "F")
 
 
@@ -141,7 +139,7 @@ def gemm_block(typingctx, a, b, out, r0, r1, c0, c1):
     `out` (m, n) is C-contiguous, the shapes agree and the bounds are in range (unchecked).
     An empty block does nothing; an empty contraction (k == 0) writes zeros.
     """
-    _check(a, b, out)
+    check_operands(a, b, out)
 
     def codegen(context, builder, signature, args):
         x, y, o = (make_array(t)(context, builder, v) for t, v in zip((a, b, out), args))
@@ -150,13 +148,13 @@ def gemm_block(typingctx, a, b, out, r0, r1, c0, c1):
         bounds = [
             context.cast(builder, v, t, types.intp) for v, t in zip(args[3:], signature.args[3:])
         ]
-        _emit_gemm(
+        emit_gemm(
             context,
             builder,
             out.dtype,
             (x.data, y.data, o.data),
             (m, k, n),
-            (_is_f(a.layout), _is_f(b.layout)),
+            (is_fortran(a.layout), is_fortran(b.layout)),
             bounds[:2],
             bounds[2:],
         )
@@ -176,7 +174,7 @@ def flat_block(typingctx, a, b, out, dims, fortran, r0, r1, c0, c1):
         bounds = [
             context.cast(builder, v, t, types.intp) for v, t in zip(args[5:], signature.args[5:])
         ]
-        _emit_gemm(
+        emit_gemm(
             context,
             builder,
             out.dtype,
@@ -206,101 +204,3 @@ def workers(work, items):
     library code that runs independent chunks under `prange` (a convolution's batch chunks,
     each filling its own buffer and multiplying it with `gemm_block`) should use."""
     return split(work, items, parallel._iget_num_threads())
-
-
-@intrinsic
-def dot(typingctx, a, b, out):
-    """`np.dot(a, b, out)` on 2-d matrices of one float or complex dtype.
-
-    `a` and `b` are C- or F-contiguous, `out` is C-contiguous, and the shapes agree
-    (unchecked). A product of `PARALLEL_FLOPS` multiply-adds or more runs as bands (`split`)
-    on the caller's share of numba's pool (the library function `gemm_bands`, compiled once
-    per dtype and called through its symbol, `core/backends/numba/library/bands.py`); the
-    rest is one BLAS call inlined here. An intrinsic: a kernel compiles no function of its
-    own per operand layout, and it calls no cached dispatcher by name (a kernel calling one
-    holds that helper's lock, `disk_cache._compile_lock`). A module with
-    a kernel calling it loads `gemm_bands` first (`library.requirements`).
-    """
-    from core.backends.numba.library import entry  # noqa: PLC0415 (the library imports us)
-
-    _check(a, b, out)
-    flat = types.Array(out.dtype, 1, "C")
-    intp = types.intp
-    params = types.UniTuple(types.int64, 7)
-    code = np.dtype(as_dtype(out.dtype)).str[1:]
-    call_bands = entry.call_emitter(f"gemm_bands__{code}", flat, flat, flat, params)
-
-    def codegen(context, builder, signature, args):
-        arrays = [make_array(t)(context, builder, v) for t, v in zip((a, b, out), args)]
-        x, y, o = arrays
-        m, k = cgutils.unpack_tuple(builder, x.shape)
-        n = cgutils.unpack_tuple(builder, y.shape)[1]
-        const = functools.partial(context.get_constant, intp)
-        get_threads = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(cgutils.intp_t, []), "get_num_threads"
-        )
-        threads = builder.call(get_threads, [])
-        wide = builder.icmp_signed(">=", m, n)
-        bands = builder.sdiv(builder.select(wide, m, n), const(BAND))
-        parts = builder.select(builder.icmp_signed("<", threads, bands), threads, bands)
-        big = builder.icmp_signed(">=", builder.mul(builder.mul(m, n), k), const(PARALLEL_FLOPS))
-        split = builder.and_(big, builder.icmp_signed(">", parts, const(1)))
-        fortran_flags = (_is_f(a.layout), _is_f(b.layout))
-        with builder.if_else(split) as (threaded, single):
-            with threaded:
-                views = []
-                for arr, size in zip(arrays, (builder.mul(m, k), builder.mul(k, n))):
-                    views.append(_flat_view(context, builder, flat, arr, size))
-                views.append(_flat_view(context, builder, flat, o, builder.mul(m, n)))
-                i64 = ir.IntType(64)
-                flags = [builder.zext(f, i64) for f in (*fortran_flags, wide)]
-                p = (m, k, n, flags[0], flags[1], parts, flags[2])
-                call_bands(context, builder, None, [*views, context.make_tuple(builder, params, p)])
-            with single:
-                _emit_gemm(
-                    context,
-                    builder,
-                    out.dtype,
-                    (x.data, y.data, o.data),
-                    (m, k, n),
-                    fortran_flags,
-                    (const(0), m),
-                    (const(0), n),
-                )
-        return context.get_dummy_value()
-
-    return types.none(a, b, out), codegen
-
-
-def _flat_view(context, builder, flat, arr, size):
-    """The 1-d C array over the `size` elements of contiguous array struct `arr` (borrowed)."""
-    view = make_array(flat)(context, builder)
-    populate_array(
-        view,
-        data=arr.data,
-        shape=[size],
-        strides=[arr.itemsize],
-        itemsize=arr.itemsize,
-        meminfo=arr.meminfo,
-        parent=arr.parent,
-    )
-    return view._getvalue()
-
-
-def blocks(a: np.ndarray, b: np.ndarray, out: np.ndarray, parts: int, by_rows: bool) -> None:
-    """`out[...] = a @ b` as `parts` bands of rows (or columns) on numba's pool, from Python
-    (tests and benchmarks; kernels call `dot`).
-
-    Args:
-      a: an (m, k) C- or F-contiguous matrix of a BLAS dtype.
-      b: a (k, n) C- or F-contiguous matrix of the same dtype.
-      out: the (m, n) C-contiguous result, written in place.
-      parts: how many bands.
-      by_rows: bands of rows (else of columns).
-    """
-    from core.backends.numba.library import entry  # noqa: PLC0415 (the library imports us)
-
-    fortran = [int(not x.flags.c_contiguous) for x in (a, b)]
-    p = np.array([a.shape[0], a.shape[1], b.shape[1], *fortran, parts, by_rows], np.int64)
-    flat = [x.ravel(order="K") for x in (a, b, out)]
-    entry.dispatcher(f"gemm_bands__{out.dtype.str[1:]}")(*flat, p)

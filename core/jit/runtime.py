@@ -32,9 +32,8 @@ from numba.np.arrayobj import (
 
 from core.jit import vecmath
 
-# Matrix products (one BLAS call, or bands on numba's pool), one BLAS call on a block, and the
-# thread policy for library code that runs chunks in parallel (core/jit/gemm.py).
-from core.jit.gemm import dot as dot
+# One BLAS call on a block, and the thread policy for library code that runs chunks in
+# parallel (core/jit/gemm.py; the kernels' matrix product is the library's `lib.dot`).
 from core.jit.gemm import gemm_block as gemm_block
 from core.jit.gemm import workers as workers
 from core.jit.numba_cache import cached_njit

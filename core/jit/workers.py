@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from core.backends.numba.library import entry
 from core.jit import codegen, disk_cache, threads
 
 _ROOT = str(Path(__file__).resolve().parents[2])  # the directory holding the `core` package
@@ -247,8 +248,6 @@ def _serve() -> None:
         start = time.perf_counter()
         try:
             if source is None:  # a library function, named by its call name
-                from core.backends.numba.library import entry  # noqa: PLC0415
-
                 entry.load(*entry.signature_of(in_types))
             else:
                 sig = codegen.signature(in_types)

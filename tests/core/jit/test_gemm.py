@@ -8,6 +8,7 @@ import pytest
 
 import core
 import core.numpy as jnp
+from core.backends.numba.library import products
 from core.jit import gemm
 from core.jit import runtime as rt
 
@@ -50,7 +51,7 @@ def test_a_block_is_that_block_of_the_product(dtype, layouts):
 def test_blocks_cover_the_product(parts, by_rows, layouts):
     a, b = _operands(50, 31, 41, np.float64, layouts)
     out = np.full((50, 41), np.nan)
-    gemm.blocks(a, b, out, parts, by_rows)
+    products.blocks(a, b, out, parts, by_rows)
     np.testing.assert_allclose(out, a @ b, rtol=1e-12, atol=1e-12)
 
 
@@ -58,7 +59,7 @@ def test_blocks_cover_the_product(parts, by_rows, layouts):
 def test_empty_products(m, k, n):
     a, b = _operands(m, k, n, np.float32, "CC")
     out = np.full((m, n), np.nan, np.float32)
-    gemm.blocks(a, b, out, 2, True)
+    products.blocks(a, b, out, 2, True)
     np.testing.assert_array_equal(out, a @ b)
 
 

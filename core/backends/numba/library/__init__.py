@@ -16,15 +16,17 @@ which `entry.caller` lowers to a call of the compiled function's C entry point.
                  each split between threads
     taps.py      the box of kernel taps that read the input (the others read only padding)
     windows.py   reduce_window (sum/max/min) and the selections of max/min pooling
-    bands.py     `rt.dot`'s threaded product: bands of rows or columns, one BLAS call each
+    products.py  `lib.dot`, the kernels' matrix product: one BLAS call, or `gemm_bands`
+    bands.py     `lib.dot`'s threaded product: bands of rows or columns, one BLAS call each
 """
 
 from __future__ import annotations
 
 from core.backends.numba.library import bands, conv, windows  # noqa: F401  (registers the functions)
 from core.backends.numba.library.entry import caller, precompile, require, requirements, stats
+from core.backends.numba.library.products import dot
 
-__all__ = ["precompile", "require", "requirements", "stats"]
+__all__ = ["dot", "precompile", "require", "requirements", "stats"]
 
 
 def __getattr__(attr: str):

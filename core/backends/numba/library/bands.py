@@ -1,7 +1,7 @@
-"""The threaded matrix products of generated kernels: `rt.dot`'s bands on numba's pool, and
+"""The threaded matrix products of generated kernels: `lib.dot`'s bands on numba's pool, and
 batched products (`gemm_batched`, core/jit/bgemm.py).
 
-`rt.dot` (`core/jit/gemm.py`) runs a large product as `parts` single-threaded BLAS calls on
+`lib.dot` (`products.py`) runs a large product as `parts` single-threaded BLAS calls on
 bands of rows (or columns) under `prange`. That loop is a library function, compiled once per
 dtype, which kernels call through its symbol: linked into each kernel as a numba function, its
 parallel code (1,200 lines of LLVM IR) was optimized and compiled again for every kernel with a

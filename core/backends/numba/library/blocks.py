@@ -65,7 +65,7 @@ def view2d(typingctx, a, start, rows, cols):
 def gemm(a, b, out):
     """`out[...] = a @ b` for 2-d matrices (`a`, `b` C- or F-contiguous, `out` C-contiguous):
     one single-threaded BLAS call for floats (`rt.gemm_block`: the chunks are cache-sized, and
-    linking `rt.dot`'s threaded bands into every library function would double its compile
+    linking `lib.dot`'s threaded bands into every library function would double its compile
     time), a loop for integers."""
     raise NotImplementedError  # numba only (see the overload)
 

@@ -327,7 +327,7 @@ def _typed_call(attr: str, *args):
 def call_emitter(attr: str, *args: types.Type) -> Callable:
     """The code generator `emit(context, builder, None, values)` of a call of library function
     `attr` with arguments of numba types `args`, for intrinsics that call the library (as
-    `rt.dot` calls `gemm_bands`); loads the function first."""
+    `lib.dot` calls `gemm_bands`); loads the function first."""
     return _typed_call(attr, *args)[1]
 
 
@@ -354,10 +354,10 @@ def requirements(body: str, dtypes=()) -> list[str]:
     """Module-level statements loading every library function that `body` calls (none if it
     calls none): generated modules run them before their kernel's machine code is loaded from
     the disk cache, which would otherwise refer to symbols LLVM cannot resolve. A body with
-    matrix products (`rt.dot`) needs `gemm_bands` of each BLAS dtype among `dtypes` (the
+    matrix products (`lib.dot`) needs `gemm_bands` of each BLAS dtype among `dtypes` (the
     kernel's dtypes)."""
     calls = set(_CALL.findall(body))
-    if "rt.dot(" in body:
+    if "lib.dot(" in body:
         codes = {np.dtype(d).str[1:] for d in dtypes}
         calls.update(f"gemm_bands__{c}" for c in _BLAS_CODES if c in codes)
     calls = sorted(calls)

@@ -36,7 +36,7 @@ def _dot_general_lowering(ctx, eqn):
         y, y_t = _matrices_lowering(ctx, 1, list(yb), list(yc), yf, dt)
         o_shape = (m, n)
         o = ctx.assign("d", alloc(o_shape, dt))
-        ctx.line(f"rt.dot({x}{'.T' * x_t}, {y}{'.T' * y_t}, {o})")
+        ctx.line(f"lib.dot({x}{'.T' * x_t}, {y}{'.T' * y_t}, {o})")
     else:  # integers (no BLAS), or empty operands
         x, x_t = _matrices_lowering(ctx, 0, list(xb), xf, list(xc), dt)
         y, y_t = _matrices_lowering(ctx, 1, list(yb), list(yc), yf, dt)

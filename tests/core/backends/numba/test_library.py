@@ -18,8 +18,9 @@ import nn
 from core import lax
 from core.backends import numba as numba_backend
 from core.backends.numba import library
+from core.backends.numba.library import products
 from core.config import config
-from core.jit import codegen, gemm
+from core.jit import codegen
 from tests.core.jit.backends import split_kernels
 
 _ROOT = Path(__file__).resolve().parents[4]
@@ -275,7 +276,7 @@ def test_convs_with_weights_larger_than_a_chunk():
 
 
 def test_matrix_products_call_the_threaded_bands_through_their_symbol():
-    """`rt.dot` runs a large product's bands through the library function `gemm_bands` (one
+    """`lib.dot` runs a large product's bands through the library function `gemm_bands` (one
     call of its symbol): the kernel links none of its parallel code, and its module loads the
     function first, so that a new process can load the kernel's cached machine code."""
     a = _rng.standard_normal((256, 160)).astype(np.float32)  # 256 * 256 * 160 > 8M: bands
@@ -283,10 +284,12 @@ def test_matrix_products_call_the_threaded_bands_through_their_symbol():
     np.testing.assert_allclose(np.asarray(f(a, a.T)), np.tanh(a @ a.T), rtol=1e-5, atol=1e-5)
     source = f.lower(a, a.T).as_text()
     assert "lib.require('gemm_bands__f4')" in source
-    assert library.requirements("    rt.dot(x, y, o)\n", [np.dtype("float64"), np.dtype("i4")]) == [
+    assert library.requirements(
+        "    lib.dot(x, y, o)\n", [np.dtype("float64"), np.dtype("i4")]
+    ) == [
         "from core.backends.numba import library as lib",
         "lib.require('gemm_bands__f8')",
     ]
     out = np.zeros((256, 256), np.float32)
-    gemm.blocks(a, np.asfortranarray(a.T), out, 3, True)
+    products.blocks(a, np.asfortranarray(a.T), out, 3, True)
     np.testing.assert_allclose(out, a @ a.T, rtol=1e-5, atol=1e-4)

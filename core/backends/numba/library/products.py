@@ -1,0 +1,117 @@
+"""The matrix product of generated kernels, `lib.dot(a, b, out)`: one BLAS call inlined, or the
+library function `gemm_bands` (bands on numba's pool, `bands.py`) called through its symbol.
+
+It lives beside the library, not in `core/jit/gemm.py` with the BLAS emitters it uses, because
+its threaded path calls a library function: the library sits above `core.jit` (its functions
+are built from `core.jit`'s runtime), so `core.jit` never imports it. Kernels reach it as `lib.dot`
+(the module a kernel with a product imports, `entry.requirements`).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
+from numba.np.numpy_support import as_dtype
+
+from core.backends.numba.library.entry import call_emitter, dispatcher
+from core.jit.gemm import BAND, PARALLEL_FLOPS, check_operands, emit_gemm, is_fortran
+
+
+@intrinsic
+def dot(typingctx, a, b, out):
+    """`np.dot(a, b, out)` on 2-d matrices of one float or complex dtype.
+
+    `a` and `b` are C- or F-contiguous, `out` is C-contiguous, and the shapes agree
+    (unchecked). A product of `PARALLEL_FLOPS` multiply-adds or more runs as bands (`split`)
+    on the caller's share of numba's pool (the library function `gemm_bands`, compiled once
+    per dtype and called through its symbol, `core/backends/numba/library/bands.py`); the
+    rest is one BLAS call inlined here. An intrinsic: a kernel compiles no function of its
+    own per operand layout, and it calls no cached dispatcher by name (a kernel calling one
+    holds that helper's lock, `disk_cache._compile_lock`). A module with
+    a kernel calling it loads `gemm_bands` first (`library.requirements`).
+    """
+    check_operands(a, b, out)
+    flat = types.Array(out.dtype, 1, "C")
+    intp = types.intp
+    params = types.UniTuple(types.int64, 7)
+    code = np.dtype(as_dtype(out.dtype)).str[1:]
+    call_bands = call_emitter(f"gemm_bands__{code}", flat, flat, flat, params)
+
+    def codegen(context, builder, signature, args):
+        arrays = [make_array(t)(context, builder, v) for t, v in zip((a, b, out), args)]
+        x, y, o = arrays
+        m, k = cgutils.unpack_tuple(builder, x.shape)
+        n = cgutils.unpack_tuple(builder, y.shape)[1]
+        const = functools.partial(context.get_constant, intp)
+        get_threads = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(cgutils.intp_t, []), "get_num_threads"
+        )
+        threads = builder.call(get_threads, [])
+        wide = builder.icmp_signed(">=", m, n)
+        bands = builder.sdiv(builder.select(wide, m, n), const(BAND))
+        parts = builder.select(builder.icmp_signed("<", threads, bands), threads, bands)
+        big = builder.icmp_signed(">=", builder.mul(builder.mul(m, n), k), const(PARALLEL_FLOPS))
+        split = builder.and_(big, builder.icmp_signed(">", parts, const(1)))
+        fortran_flags = (is_fortran(a.layout), is_fortran(b.layout))
+        with builder.if_else(split) as (threaded, single):
+            with threaded:
+                views = []
+                for arr, size in zip(arrays, (builder.mul(m, k), builder.mul(k, n))):
+                    views.append(_flat_view(context, builder, flat, arr, size))
+                views.append(_flat_view(context, builder, flat, o, builder.mul(m, n)))
+                i64 = ir.IntType(64)
+                flags = [builder.zext(f, i64) for f in (*fortran_flags, wide)]
+                p = (m, k, n, flags[0], flags[1], parts, flags[2])
+                call_bands(context, builder, None, [*views, context.make_tuple(builder, params, p)])
+            with single:
+                emit_gemm(
+                    context,
+                    builder,
+                    out.dtype,
+                    (x.data, y.data, o.data),
+                    (m, k, n),
+                    fortran_flags,
+                    (const(0), m),
+                    (const(0), n),
+                )
+        return context.get_dummy_value()
+
+    return types.none(a, b, out), codegen
+
+
+def _flat_view(context, builder, flat, arr, size):
+    """The 1-d C array over the `size` elements of contiguous array struct `arr` (borrowed)."""
+    view = make_array(flat)(context, builder)
+    populate_array(
+        view,
+        data=arr.data,
+        shape=[size],
+        strides=[arr.itemsize],
+        itemsize=arr.itemsize,
+        meminfo=arr.meminfo,
+        parent=arr.parent,
+    )
+    return view._getvalue()
+
+
+def blocks(a: np.ndarray, b: np.ndarray, out: np.ndarray, parts: int, by_rows: bool) -> None:
+    """`out[...] = a @ b` as `parts` bands of rows (or columns) on numba's pool, from Python
+    (tests and benchmarks; kernels call `dot`).
+
+    Args:
+      a: an (m, k) C- or F-contiguous matrix of a BLAS dtype.
+      b: a (k, n) C- or F-contiguous matrix of the same dtype.
+      out: the (m, n) C-contiguous result, written in place.
+      parts: how many bands.
+      by_rows: bands of rows (else of columns).
+    """
+    fortran = [int(not x.flags.c_contiguous) for x in (a, b)]
+    p = np.array([a.shape[0], a.shape[1], b.shape[1], *fortran, parts, by_rows], np.int64)
+    flat = [x.ravel(order="K") for x in (a, b, out)]
+    dispatcher(f"gemm_bands__{out.dtype.str[1:]}")(*flat, p)
