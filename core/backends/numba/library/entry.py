@@ -207,7 +207,7 @@ def require(attr: str) -> None:
     caller(attr)
 
 
-def _flat(context, builder, ty, canon, value):
+def flat_view(context, builder, ty, canon, value):
     """The C array `value` of type `ty` seen as the 1-d array `canon` (same memory)."""
     src = make_array(ty)(context, builder, value)
     out = make_array(canon)(context, builder)
@@ -249,7 +249,7 @@ def _stack_params(context, builder, ty, value):
 def _lowered(context, builder, ty, canon, value):
     """Kernel argument `value` of type `ty` as the library's `canon` type."""
     if isinstance(ty, types.Array):
-        return _flat(context, builder, ty, canon, value)
+        return flat_view(context, builder, ty, canon, value)
     if isinstance(ty, types.BaseTuple):
         return _stack_params(context, builder, ty, value)
     return context.cast(builder, value, ty, canon)

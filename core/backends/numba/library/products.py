@@ -16,10 +16,10 @@ from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
-from numba.np.arrayobj import make_array, populate_array
+from numba.np.arrayobj import make_array
 from numba.np.numpy_support import as_dtype
 
-from core.backends.numba.library.entry import call_emitter, dispatcher
+from core.backends.numba.library.entry import call_emitter, dispatcher, flat_view
 from core.jit.gemm import BAND, PARALLEL_FLOPS, check_operands, emit_gemm, is_fortran
 
 
@@ -44,8 +44,7 @@ def dot(typingctx, a, b, out):
     call_bands = call_emitter(f"gemm_bands__{code}", flat, flat, flat, params)
 
     def codegen(context, builder, signature, args):
-        arrays = [make_array(t)(context, builder, v) for t, v in zip((a, b, out), args)]
-        x, y, o = arrays
+        x, y, o = (make_array(t)(context, builder, v) for t, v in zip((a, b, out), args))
         m, k = cgutils.unpack_tuple(builder, x.shape)
         n = cgutils.unpack_tuple(builder, y.shape)[1]
         const = functools.partial(context.get_constant, intp)
@@ -61,10 +60,7 @@ def dot(typingctx, a, b, out):
         fortran_flags = (is_fortran(a.layout), is_fortran(b.layout))
         with builder.if_else(split) as (threaded, single):
             with threaded:
-                views = []
-                for arr, size in zip(arrays, (builder.mul(m, k), builder.mul(k, n))):
-                    views.append(_flat_view(context, builder, flat, arr, size))
-                views.append(_flat_view(context, builder, flat, o, builder.mul(m, n)))
+                views = [flat_view(context, builder, t, flat, v) for t, v in zip((a, b, out), args)]
                 i64 = ir.IntType(64)
                 flags = [builder.zext(f, i64) for f in (*fortran_flags, wide)]
                 p = (m, k, n, flags[0], flags[1], parts, flags[2])
@@ -83,21 +79,6 @@ def dot(typingctx, a, b, out):
         return context.get_dummy_value()
 
     return types.none(a, b, out), codegen
-
-
-def _flat_view(context, builder, flat, arr, size):
-    """The 1-d C array over the `size` elements of contiguous array struct `arr` (borrowed)."""
-    view = make_array(flat)(context, builder)
-    populate_array(
-        view,
-        data=arr.data,
-        shape=[size],
-        strides=[arr.itemsize],
-        itemsize=arr.itemsize,
-        meminfo=arr.meminfo,
-        parent=arr.parent,
-    )
-    return view._getvalue()
 
 
 def blocks(a: np.ndarray, b: np.ndarray, out: np.ndarray, parts: int, by_rows: bool) -> None:
