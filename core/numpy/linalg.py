@@ -11,15 +11,31 @@ from core.numpy import reductions as r
 from core.numpy import ufuncs as uf
 from core.numpy._util import canonicalize_axis, ensure_array, promote_dtypes_inexact
 from core.numpy.creation import eye
-from core.numpy.linalg_ops import diagonal, matmul, matvec, outer, trace, vecdot  # noqa: F401
+from core.numpy.linalg_ops import (  # noqa: F401
+    cross,
+    diagonal,
+    matmul,
+    matvec,
+    outer,
+    tensordot,
+    trace,
+    vecdot,
+)
 from core.numpy.shapes import broadcast_to, expand_dims, matrix_transpose, moveaxis
 from core.numpy.ufuncs import add, exp, multiply
+from core.numpy.where import where
 from core.prims import decompositions as dec
 from core.prims import eig as eig_prim
 from core.trace import get_aval
 
 __all__ = [
+    "EighResult",
+    "QRResult",
+    "SVDResult",
+    "SlogdetResult",
     "cholesky",
+    "cond",
+    "cross",
     "det",
     "diagonal",
     "eig",
@@ -27,9 +43,11 @@ __all__ = [
     "eigvals",
     "eigvalsh",
     "inv",
+    "lstsq",
     "matmul",
     "matrix_norm",
     "matrix_power",
+    "matrix_rank",
     "matrix_transpose",
     "multi_dot",
     "norm",
@@ -40,10 +58,34 @@ __all__ = [
     "solve",
     "svd",
     "svdvals",
+    "tensordot",
+    "tensorinv",
+    "tensorsolve",
     "trace",
     "vecdot",
     "vector_norm",
 ]
+
+
+class SlogdetResult(NamedTuple):
+    sign: Any
+    logabsdet: Any
+
+
+class QRResult(NamedTuple):
+    Q: Any
+    R: Any
+
+
+class SVDResult(NamedTuple):
+    U: Any
+    S: Any
+    Vh: Any
+
+
+class EighResult(NamedTuple):
+    eigenvalues: Any
+    eigenvectors: Any
 
 
 def _inexact(a: Any) -> Any:
@@ -123,9 +165,9 @@ def inv(a: Any) -> Any:
     return dec.inv(_inexact(a))
 
 
-def slogdet(a: Any) -> tuple[Any, Any]:
-    """`(sign, log|det|)` of square matrices."""
-    return dec.slogdet(_inexact(a))
+def slogdet(a: Any) -> SlogdetResult:
+    """`SlogdetResult(sign, logabsdet)` of square matrices."""
+    return SlogdetResult(*dec.slogdet(_inexact(a)))
 
 
 def det(a: Any) -> Any:
@@ -145,27 +187,28 @@ def qr(a: Any, mode: str = "reduced") -> Any:
     if mode not in ("reduced", "complete", "r"):
         raise ValueError(f"Unsupported QR decomposition mode {mode!r}")
     q, r = dec.qr(_inexact(a), full_matrices=mode == "complete")
-    return r if mode == "r" else (q, r)
+    return r if mode == "r" else QRResult(q, r)
 
 
 def svd(
     a: Any, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False
 ) -> Any:
-    """Singular value decomposition `(u, s, vh)`, or `s` alone (no derivative yet)."""
-    return dec.svd(_inexact(a), full_matrices, compute_uv)
+    """Singular value decomposition `SVDResult(U, S, Vh)`, or `S` alone."""
+    out = dec.svd(_inexact(a), full_matrices, compute_uv)
+    return SVDResult(*out) if compute_uv else out
 
 
 def svdvals(x: Any, /) -> Any:
     return svd(x, compute_uv=False)
 
 
-def eigh(a: Any, UPLO: str | None = None, symmetrize_input: bool = True) -> tuple[Any, Any]:
-    """Eigenvalues (ascending) and eigenvectors of symmetric matrices: `(w, v)`."""
+def eigh(a: Any, UPLO: str | None = None, symmetrize_input: bool = True) -> EighResult:
+    """`EighResult(eigenvalues, eigenvectors)` of symmetric matrices (eigenvalues ascending)."""
     a = _inexact(a)
     if symmetrize_input:
         a = multiply(add(a, matrix_transpose(a)), 0.5)
     v, w = dec.eigh(a, lower=UPLO in (None, "L"))
-    return w, v
+    return EighResult(w, v)
 
 
 class EigResult(NamedTuple):
@@ -207,14 +250,164 @@ def solve(a: Any, b: Any) -> Any:
     return matmul(dec.inv(a), b)
 
 
-def pinv(a: Any, rtol: Any = None, hermitian: bool = False) -> Any:
-    """The Moore-Penrose pseudo-inverse, via `(a^T a)^-1 a^T` for full column rank inputs."""
+def pinv(a: Any, rtol: Any = None, hermitian: bool = False, *, rcond: Any = None) -> Any:
+    """The Moore-Penrose pseudo-inverse, from the SVD as in NumPy and JAX.
+
+    Args:
+      a: array of shape `(..., m, n)`.
+      rtol: singular values up to `rtol` times the largest count as zero (default
+        `10 * max(m, n) * eps`); `rcond` is its older name.
+      hermitian: accepted for NumPy compatibility (the SVD is used either way).
+
+    Returns:
+      The `(..., n, m)` pseudo-inverse.
+    """
+    if rcond is not None:
+        if rtol is not None:
+            raise ValueError("pinv: only one of rtol and rcond may be specified.")
+        rtol = rcond
     a = _inexact(a)
-    at = matrix_transpose(a)
+    dtype = get_aval(a).dtype
     m, n = get_aval(a).shape[-2:]
-    if m >= n:
-        return matmul(dec.inv(matmul(at, a)), at)
-    return matmul(at, dec.inv(matmul(a, at)))
+    if rtol is None:
+        rtol = 10.0 * max(m, n) * float(np.finfo(dtype).eps)
+    u, s, vh = dec.svd(a, False, True)
+    cutoff = multiply(expand_dims(ensure_array(rtol), -1), s[..., 0:1])
+    s = where(s > cutoff, s, np.inf)
+    return matmul(matrix_transpose(vh), uf.divide(matrix_transpose(u), expand_dims(s, -1)))
+
+
+def lstsq(a: Any, b: Any, rcond: Any = None, *, numpy_resid: bool = False) -> tuple:
+    """The least-squares solution of `a @ x = b`, from the SVD of `a` as in JAX.
+
+    Args:
+      a: `(m, n)` matrix.
+      b: `(m,)` or `(m, k)` right-hand side.
+      rcond: relative cutoff for small singular values (default `eps * max(m, n)`).
+      numpy_resid: give empty residuals where NumPy does (rank < n or m <= n).
+
+    Returns:
+      `(x, residuals, rank, s)`; the residuals are the squared norms of `b - a @ x` per column.
+    """
+    a, b = promote_dtypes_inexact(a, b)
+    sa, sb = get_aval(a).shape, get_aval(b).shape
+    if sa[0] != sb[0]:
+        raise ValueError("Leading dimensions of input arrays must match")
+    if len(sa) != 2:
+        raise TypeError(f"{len(sa)}-dimensional array given. Array must be two-dimensional")
+    if len(sb) not in (1, 2):
+        raise TypeError(f"{len(sb)}-dimensional array given. Array must be one or two-dimensional")
+    m, n = sa
+    vector = len(sb) == 1
+    if vector:
+        b = expand_dims(b, 1)
+    eps = float(np.finfo(get_aval(a).dtype).eps)
+    rcond = eps * max(m, n) if rcond is None else where(ensure_array(rcond) < 0, eps, rcond)
+    u, s, vt = dec.svd(a, False, True)
+    mask = (s > 0) & (s >= multiply(rcond, s[0]))
+    rank = r.sum(mask)
+    s_inv = expand_dims(where(mask, uf.divide(1, where(mask, s, 1)), 0), 1)
+    x = matmul(matrix_transpose(vt), multiply(s_inv, matmul(matrix_transpose(u), b)))
+    if numpy_resid and (int(rank) < n or m <= n):
+        resid = ensure_array(np.zeros(0, get_aval(a).dtype))
+    else:
+        resid = uf.square(norm(uf.subtract(b, matmul(a, x)), axis=0))
+    return (x.ravel() if vector else x), resid, rank, s
+
+
+def matrix_rank(M: Any, rtol: Any = None, *, hermitian: bool = False, tol: Any = None) -> Any:
+    """The number of singular values above `rtol` (default `max(m, n) * eps` times the largest).
+
+    Args:
+      M: array of shape `(..., m, n)` (a vector has rank 1 unless it is all zeros).
+      rtol: the cutoff relative to the largest singular value; `tol` is its older name.
+      hermitian: accepted for NumPy compatibility.
+
+    Returns:
+      int32 ranks of shape `M.shape[:-2]`.
+    """
+    if tol is not None:
+        if rtol is not None:
+            raise ValueError("matrix_rank: only one of tol or rtol may be specified.")
+        rtol = tol
+    M = _inexact(M)
+    aval = get_aval(M)
+    if aval.ndim < 2:
+        return r.any(M != 0).astype(np.int32)
+    s = dec.svd(M, False, False)
+    if rtol is None:
+        rtol = multiply(r.max(s, axis=-1), max(aval.shape[-2:]) * float(np.finfo(aval.dtype).eps))
+    return r.sum(s > expand_dims(ensure_array(rtol), -1), axis=-1)
+
+
+def cond(x: Any, p: Any = None) -> Any:
+    """The condition number of matrices in the `p`-norm (2 by default), as in JAX.
+
+    Args:
+      x: array of shape `(..., m, n)`; square unless `p` is None, 2 or -2.
+      p: the norm (None, 2, -2, "fro", "nuc", 1, -1, inf, -inf).
+
+    Returns:
+      The condition numbers; inf (not NaN) for singular matrices without NaNs.
+    """
+    x = _inexact(x)
+    shape = get_aval(x).shape
+    if len(shape) < 2:
+        raise ValueError(f"jnp.linalg.cond: input array must be at least 2D; got {shape=}")
+    if shape[-1] == 0 or shape[-2] == 0:
+        raise ValueError(f"jnp.linalg.cond: input array must not be empty; got {shape=}")
+    if p is None or p == 2:
+        s = dec.svd(x, False, False)
+        return uf.divide(s[..., 0], s[..., -1])
+    if p == -2:
+        s = dec.svd(x, False, False)
+        out = uf.divide(s[..., -1], s[..., 0])
+    else:
+        if shape[-2] != shape[-1]:
+            raise ValueError(f"jnp.linalg.cond: for {p=}, array must be square; got {shape=}")
+        out = multiply(norm(x, ord=p, axis=(-2, -1)), norm(inv(x), ord=p, axis=(-2, -1)))
+    return where(uf.isnan(out) & ~r.any(uf.isnan(x), axis=(-2, -1)), np.inf, out)
+
+
+def tensorinv(a: Any, ind: int = 2) -> Any:
+    """The inverse of `a` for `tensordot(..., ind)`: shape `a.shape[ind:] + a.shape[:ind]`."""
+    a = _inexact(a)
+    shape = get_aval(a).shape
+    if ind <= 0:
+        raise ValueError(f"ind must be a positive integer; got {ind=}")
+    rows, cols = int(np.prod(shape[:ind])), int(np.prod(shape[ind:]))
+    if rows != cols:
+        raise ValueError(
+            f"tensorinv: product of first {ind} dimensions ({rows}) must equal the product "
+            f"of the rest ({cols})"
+        )
+    return inv(a.reshape(rows, cols)).reshape(shape[ind:] + shape[:ind])
+
+
+def tensorsolve(a: Any, b: Any, axes: tuple[int, ...] | None = None) -> Any:
+    """The `x` with `tensordot(a, x, x.ndim) == b`.
+
+    Args:
+      a: array whose leading axes match `b.shape` and whose trailing axes give `x`'s shape.
+      b: right-hand side.
+      axes: axes of `a` moved to the end first.
+
+    Returns:
+      `x` of shape `a.shape[b.ndim:]`.
+    """
+    a, b = promote_dtypes_inexact(a, b)
+    if axes is not None:
+        nd = get_aval(a).ndim
+        axes = [canonicalize_axis(ax, nd) for ax in axes]
+        a = moveaxis(a, axes, range(nd - len(axes), nd))
+    out_shape = get_aval(a).shape[get_aval(b).ndim :]
+    size = int(np.prod(out_shape))
+    if int(np.prod(get_aval(a).shape)) != size * size:
+        raise ValueError(
+            f"tensorsolve: a.shape={get_aval(a).shape} must be b.shape={get_aval(b).shape} "
+            "followed by the solution's shape, of the same size"
+        )
+    return solve(a.reshape(size, size), b.ravel()).reshape(out_shape)
 
 
 def matrix_power(a: Any, n: int) -> Any:

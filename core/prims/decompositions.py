@@ -107,7 +107,25 @@ def _cols(v, shape):
 # inv
 
 inv_p = Primitive("inv")
-inv_p.def_impl(lambda x: np.linalg.inv(x).astype(x.dtype))
+
+
+def _inv_impl(x):
+    """numpy's inverse; a singular matrix gives NaNs instead of `LinAlgError`, as under `jit`
+    (and as JAX, whose LU-based inverse never raises)."""
+    try:
+        return np.linalg.inv(x).astype(x.dtype)
+    except np.linalg.LinAlgError:
+        out = np.empty_like(x)
+        flat, res = x.reshape(-1, *x.shape[-2:]), out.reshape(-1, *x.shape[-2:])
+        for i, m in enumerate(flat):
+            try:
+                res[i] = np.linalg.inv(m)
+            except np.linalg.LinAlgError:
+                res[i] = np.nan
+        return out
+
+
+inv_p.def_impl(_inv_impl)
 
 
 def _inv_abstract_eval(x):

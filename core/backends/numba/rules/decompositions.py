@@ -13,10 +13,9 @@ options than numpy, which the rules work around:
                       extra columns are numpy's; complex operands raise `LoweringError`.
 
 Where numba's LAPACK wrappers raise (singular matrix for `inv`, NaN or inf inputs, no
-convergence) the result is NaN, as in JAX (the numpy backend raises `LinAlgError` for a singular
-`inv`); `cholesky` of a batch holding a matrix that is not positive definite is all NaN, like
-the numpy impl. Matrices with a zero dimension have data-independent results, emitted as
-constants.
+convergence) the result is NaN, as in JAX (and in the numpy backend for a singular `inv`);
+`cholesky` of a batch holding a matrix that is not positive definite is all NaN, like the numpy
+impl. Matrices with a zero dimension have data-independent results, emitted as constants.
 """
 
 from __future__ import annotations

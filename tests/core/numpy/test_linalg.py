@@ -1,0 +1,127 @@
+"""jnp.linalg against values recorded from JAX 0.10.2 (x64 off): the result classes
+(`EighResult`, `SVDResult`, `QRResult`, `SlogdetResult`), `pinv` of rank-deficient matrices,
+`lstsq`, `matrix_rank`, `cond`, `tensorsolve`/`tensorinv`, and the array-API aliases."""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+
+RANK1 = [[1.0, 2.0], [2.0, 4.0], [0.0, 0.0]]
+TALL = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
+
+
+def test_result_classes_have_jax_field_names():
+    a = jnp.array([[4.0, 1.0], [1.0, 3.0]])
+    assert jnp.linalg.eigh(a)._fields == ("eigenvalues", "eigenvectors")
+    assert jnp.linalg.svd(a)._fields == ("U", "S", "Vh")
+    assert jnp.linalg.qr(a)._fields == ("Q", "R")
+    sign, logabsdet = res = jnp.linalg.slogdet(a)
+    assert res._fields == ("sign", "logabsdet")
+    np.testing.assert_allclose(res.logabsdet, np.log(11.0), rtol=1e-6)
+    assert type(jnp.linalg.svd(a, compute_uv=False)) is not tuple
+    assert type(jnp.linalg.qr(a, mode="r")) is not tuple
+
+
+# (args, kwargs, JAX's result)
+PINV_CASES = [
+    ((RANK1,), {}, [[0.04, 0.08, 0.0], [0.08, 0.16, 0.0]]),
+    (([[1.0, 2.0], [3.0, 4.0]],), {}, [[-2.0, 1.0], [1.5, -0.5]]),
+    (([[1.0, 0.0], [0.0, 1e-3]],), {"rtol": 1e-2}, [[1.0, 0.0], [0.0, 0.0]]),
+]
+
+
+@pytest.mark.parametrize("args,kwargs,want", PINV_CASES)
+def test_pinv(args, kwargs, want):
+    np.testing.assert_allclose(
+        jnp.linalg.pinv(*map(jnp.array, args), **kwargs), want, rtol=1e-5, atol=1e-6
+    )
+
+
+def test_pinv_gradient():
+    # JAX 0.10.2: jax.grad(lambda a: jnp.linalg.pinv(a).sum())(jnp.array([[1., 2.], [3., 4.]]))
+    g = core.grad(lambda a: jnp.linalg.pinv(a).sum())(jnp.array([[1.0, 2.0], [3.0, 4.0]]))
+    np.testing.assert_allclose(g, [[-0.5, 0.5], [0.5, -0.5]], rtol=1e-4)
+
+
+# (a, b, JAX's (x, resid, rank, s))
+LSTSQ_CASES = [
+    (RANK1, [1.0, 2.0, 3.0], ([0.2, 0.4], [9.0], 1, [5.0, 0.0])),
+    (TALL, [1.0, 2.0, 3.0], ([1.0, 2.0], [0.0], 2, [3**0.5, 1.0])),
+    (TALL, np.ones((3, 2)), ([[2 / 3] * 2, [2 / 3] * 2], [1 / 3, 1 / 3], 2, [3**0.5, 1.0])),
+]
+
+
+@pytest.mark.parametrize("a,b,want", LSTSQ_CASES)
+def test_lstsq(a, b, want):
+    x, resid, rank, s = jnp.linalg.lstsq(jnp.array(a), jnp.array(b))
+    for got, exp in zip((x, resid, s), (want[0], want[1], want[3])):
+        np.testing.assert_allclose(got, exp, rtol=1e-5, atol=1e-5)
+        assert got.dtype == jnp.float32
+    assert rank.dtype == jnp.int32 and int(rank) == want[2]
+
+
+def test_lstsq_errors():
+    with pytest.raises(ValueError, match="Leading dimensions"):
+        jnp.linalg.lstsq(jnp.ones((3, 2)), jnp.ones(2))
+
+
+RANK_CASES = [
+    (RANK1, {}, 1),
+    ([[1.0, 2.0], [3.0, 4.0]], {}, 2),
+    ([[1.0, 0.0], [0.0, 1e-3]], {"rtol": 1e-2}, 1),
+    ([[1.0, 0.0], [0.0, 1e-3]], {"tol": 1e-4}, 2),
+    ([0.0, 0.0], {}, 0),
+    ([[[1.0, 0.0], [0.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]]], {}, [1, 2]),
+]
+
+
+@pytest.mark.parametrize("m,kwargs,want", RANK_CASES)
+def test_matrix_rank(m, kwargs, want):
+    got = jnp.linalg.matrix_rank(jnp.array(m), **kwargs)
+    assert got.dtype == jnp.int32
+    np.testing.assert_array_equal(got, want)
+
+
+COND_CASES = [
+    ([[1.0, 0.0], [0.0, 2.0]], None, 2.0),
+    ([[1.0, 2.0], [3.0, 4.0]], None, 14.933034),
+    ([[1.0, 2.0], [3.0, 4.0]], "fro", 15.0),
+    ([[1.0, 2.0], [3.0, 4.0]], 1, 21.0),
+    ([[1.0, 2.0], [3.0, 4.0]], -2, 0.0669656),
+    ([[1.0, 2.0], [0.0, 0.0]], 1, np.inf),
+]
+
+
+@pytest.mark.parametrize("m,p,want", COND_CASES)
+def test_cond(m, p, want):
+    np.testing.assert_allclose(jnp.linalg.cond(jnp.array(m), p), want, rtol=1e-5)
+
+
+def test_tensor_solve_and_inverse():
+    a = jnp.array(np.arange(16.0).reshape(2, 2, 4) + 4 * np.eye(4).reshape(2, 2, 4))
+    b = jnp.array([[1.0, 2.0], [3.0, 4.0]])
+    x = jnp.linalg.tensorsolve(a, b)
+    assert x.shape == (4,)
+    np.testing.assert_allclose(jnp.tensordot(a, x, axes=1), b, rtol=1e-5, atol=1e-5)
+    ainv = jnp.linalg.tensorinv(a.reshape(4, 2, 2), ind=1)
+    assert ainv.shape == (2, 2, 4)
+    np.testing.assert_allclose(
+        ainv, np.linalg.tensorinv(np.asarray(a).reshape(4, 2, 2), ind=1), rtol=1e-4, atol=1e-5
+    )
+
+
+def test_array_api_aliases():
+    np.testing.assert_allclose(
+        jnp.linalg.cross(jnp.array([1.0, 0, 0]), jnp.array([0.0, 1, 0])), [0, 0, 1]
+    )
+    np.testing.assert_allclose(jnp.linalg.tensordot(jnp.ones((2, 3)), jnp.ones(3), axes=1), [3, 3])
+
+
+def test_singular_inverse_is_nan_not_an_error():
+    # JAX's LU inverse never raises (it gives NaN/inf); numbax gives NaN, eagerly as under jit.
+    a = jnp.array([[[1.0, 2.0], [0.0, 0.0]], [[2.0, 0.0], [0.0, 4.0]]])
+    got = np.asarray(jnp.linalg.inv(a))
+    assert np.isnan(got[0]).all()
+    np.testing.assert_allclose(got[1], [[0.5, 0.0], [0.0, 0.25]])
