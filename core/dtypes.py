@@ -182,6 +182,8 @@ def dtype_and_weak(x: Any) -> tuple[np.dtype, bool]:
     aval = getattr(x, "aval", None)
     if aval is not None:
         return aval.dtype, aval.weak_type
+    if hasattr(x, "weak_type") and isinstance(getattr(x, "dtype", None), np.dtype):
+        return x.dtype, x.weak_type  # an abstract value (ShapedArray)
     if isinstance(x, (np.ndarray, np.generic)):
         return canonicalize_dtype(x.dtype), False
     if isinstance(x, (list, tuple)):

@@ -19,7 +19,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from core import ir
+from core import dtypes, ir
 from core.ad_util import Zero, instantiate
 from core.avals import ShapedArray
 from core.interpreters.batching import BatchTrace, BatchTracer, moveaxis
@@ -48,6 +48,26 @@ def clear_memo() -> None:
 def stage(fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray]):
     """Stages a flat function to `(jaxpr, consts)`; the consts are the jaxpr's leading inputs."""
     return trace_to_closed_jaxpr(fun, list(in_avals))
+
+
+def promote_weak_carry(
+    in_avals: Sequence[ShapedArray], out_avals: Sequence[ShapedArray]
+) -> list[ShapedArray]:
+    """The carry types to stage a loop body again with, as JAX promotes weakly typed ones.
+
+    An initial value that is weakly typed (a Python scalar) and comes out of the body with another
+    dtype takes the promoted dtype of both, strongly typed: `fori_loop(0, n, lambda i, c: c + x,
+    0)` with a float32 `x` carries float32. A weak input whose output has its dtype but is
+    strongly typed loses its weak type. Other mismatches are left for the caller to report.
+    """
+    out = []
+    for a, o in zip(in_avals, out_avals):
+        if a.weak_type and a.shape == o.shape and a.dtype != o.dtype:
+            a = a.update(dtype=dtypes.result_type(a, o), weak_type=False)
+        elif a.weak_type and a.dtype == o.dtype and not o.weak_type:
+            a = a.update(weak_type=False)
+        out.append(a)
+    return out
 
 
 def reorder(jaxpr: ir.Jaxpr, in_order: Sequence[int], out_order: Sequence[int]) -> ir.Jaxpr:

@@ -43,6 +43,7 @@ from core.prims.control_flow.common import (
     jvp_jaxpr,
     memo,
     pe_jaxpr,
+    promote_weak_carry,
     reorder,
     split_list,
     stage,
@@ -377,7 +378,7 @@ scan_p.def_batch(_scan_batch)
 def _trace_body(f: Callable, init_flat: list, init_tree: Any, x_avals: list, x_tree: Any):
     """Stages `f(carry, x) -> (carry, y)`; returns (jaxpr, consts, y_tree, carry avals)."""
     carry_avals = [get_aval(c) for c in init_flat]
-    for _ in range(2):
+    while True:  # each pass that changes the carry types makes one of them strongly typed
         store: list = []
 
         def flat(*args, carry_avals=carry_avals, store=store):
@@ -397,6 +398,9 @@ def _trace_body(f: Callable, init_flat: list, init_tree: Any, x_avals: list, x_t
         jaxpr, consts = stage(flat, carry_avals + x_avals)
         c_tree, y_tree = store[0]
         out_avals = jaxpr.out_avals[: len(carry_avals)]
+        if c_tree == init_tree and promote_weak_carry(carry_avals, out_avals) != carry_avals:
+            carry_avals = promote_weak_carry(carry_avals, out_avals)
+            continue
         if c_tree != init_tree or [(a.shape, a.dtype) for a in out_avals] != [
             (a.shape, a.dtype) for a in carry_avals
         ]:
@@ -407,13 +411,7 @@ def _trace_body(f: Callable, init_flat: list, init_tree: Any, x_avals: list, x_t
                 f"{[a.str_short() for a in out_avals]}. Cast with .astype(...) (e.g. "
                 "jnp.float32 initial values for float carries)."
             )
-        weak_fix = [
-            a.update(weak_type=False) if a.weak_type and not o.weak_type else a
-            for a, o in zip(carry_avals, out_avals)
-        ]
-        if weak_fix == carry_avals:
-            return jaxpr, consts, y_tree, carry_avals
-        carry_avals = weak_fix
+        break
     return jaxpr, consts, y_tree, carry_avals
 
 

@@ -35,6 +35,7 @@ from core.prims.control_flow.common import (
     jvp_jaxpr,
     memo,
     pe_jaxpr,
+    promote_weak_carry,
     reorder,
     split_list,
     stage,
@@ -268,7 +269,7 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
     init_flat, tree = tree_util.tree_flatten(init_val)
     init_flat = [as_value(x) for x in init_flat]
     avals = [get_aval(x) for x in init_flat]
-    for _ in range(2):
+    while True:  # each pass that changes the carry types makes one of them strongly typed
         store: list = []
 
         def body_flat(*xs, store=store):
@@ -279,6 +280,9 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
 
         bj, bconsts = stage(body_flat, avals)
         out_avals = bj.out_avals
+        if store[0] == tree and promote_weak_carry(avals, out_avals) != avals:
+            avals = promote_weak_carry(avals, out_avals)
+            continue
         if store[0] != tree or [(a.shape, a.dtype) for a in out_avals] != [
             (a.shape, a.dtype) for a in avals
         ]:
@@ -287,13 +291,7 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
                 f"input {tree} with {[a.str_short() for a in avals]}, output {store[0]} with "
                 f"{[a.str_short() for a in out_avals]}. Cast with .astype(...)."
             )
-        fixed = [
-            a.update(weak_type=False) if a.weak_type and not o.weak_type else a
-            for a, o in zip(avals, out_avals)
-        ]
-        if fixed == avals:
-            break
-        avals = fixed
+        break
     init_flat = [
         convert_element_type(x, a.dtype, False) if get_aval(x).weak_type and not a.weak_type else x
         for x, a in zip(init_flat, avals)

@@ -1,0 +1,50 @@
+"""Loop carries that start as Python scalars (weakly typed) take the body's dtype, as in JAX:
+`fori_loop(0, n, lambda i, c: c + x, 0)` with a float `x` is a float loop (x64 off here, unlike
+test_control_flow.py)."""
+
+import pytest
+
+import core
+import core.numpy as jnp
+from core import lax
+
+
+def _float16_one(i, c):
+    return c + jnp.ones((), jnp.float16)
+
+
+# A weakly typed initial carry (a Python scalar) whose body output has another dtype takes the
+# promoted dtype, as in JAX (recorded from JAX 0.10.2: (dtype, weak_type, value)).
+_WEAK_CARRIES = [
+    (lambda: lax.fori_loop(0, 3, lambda i, c: c * 2.5, 1), ("float32", False, 15.625)),
+    (lambda: lax.fori_loop(0, 2, _float16_one, 0.0), ("float16", False, 2.0)),
+    (lambda: lax.fori_loop(0, 2, lambda i, c: c + jnp.ones((), jnp.int8), 1), ("int8", False, 3)),
+    (
+        lambda: lax.fori_loop(jnp.int32(0), jnp.int32(3), lambda i, c: c + 0.5, 0),
+        ("float32", False, 1.5),
+    ),
+    (lambda: lax.fori_loop(0, 3, lambda i, c: c + i, 0.0), ("float32", True, 3.0)),
+    (lambda: lax.scan(lambda c, x: (c + x, c), 0, jnp.arange(4.0))[0], ("float32", False, 6.0)),
+    (
+        lambda: lax.scan(lambda c, x: ((c[0] + x, c[1]), None), (0, 1), jnp.arange(3.0))[0][0],
+        ("float32", False, 3.0),
+    ),
+    (lambda: lax.while_loop(lambda c: c < 10, lambda c: c * 2.5, 1), ("float32", False, 15.625)),
+    (
+        lambda: core.jit(lambda x: lax.fori_loop(0, 3, lambda i, c: c + x, 0))(jnp.float32(1.5)),
+        ("float32", False, 4.5),
+    ),
+]
+
+
+@pytest.mark.parametrize("run,want", _WEAK_CARRIES)
+def test_weak_initial_carry_is_promoted(run, want):
+    out = run()
+    assert (str(out.dtype), bool(out.weak_type), out.item()) == want
+
+
+def test_strong_carry_of_another_dtype_is_an_error():
+    with pytest.raises(lax.CarryTypeError):
+        lax.scan(lambda c, x: (c.astype(jnp.int32), c), jnp.float32(1.5), jnp.arange(4.0))
+    with pytest.raises(lax.CarryTypeError):
+        lax.fori_loop(0, 2, lambda i, c: c + jnp.ones(2), 0.0)
