@@ -156,19 +156,19 @@ top_k_p.def_jvp(_top_k_jvp)
 top_k_p.def_batch(_top_k_batch)
 
 
-def top_k(operand: Any, k: int, *, axis: int = -1) -> tuple[Any, Any]:
+def top_k(operand: Any, k: int, *, axis: int = -1) -> list[Any]:
     """`lax.top_k`: the `k` largest entries along `axis` (default the last) and their int32
-    indices, largest first."""
+    indices, largest first, as the list `[values, indices]` (JAX's type)."""
     ndim = get_aval(operand).ndim
     axis = axis + ndim if axis < 0 else axis
     if not 0 <= axis < max(ndim, 1):
         raise ValueError(f"top_k: axis {axis} is out of bounds for an operand of rank {ndim}")
     if axis == ndim - 1 or ndim == 0:
-        return tuple(top_k_p.bind(operand, k=int(k)))
+        return list(top_k_p.bind(operand, k=int(k)))
     perm = tuple(i for i in range(ndim) if i != axis) + (axis,)
     back = tuple(int(i) for i in np.argsort(perm))
     vals, idx = top_k_p.bind(sh.transpose(operand, perm), k=int(k))
-    return sh.transpose(vals, back), sh.transpose(idx, back)
+    return [sh.transpose(vals, back), sh.transpose(idx, back)]
 
 
 # ---------------------------------------------------------------------------------------------
