@@ -38,6 +38,7 @@ Partial, and different from Flax:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import inspect
@@ -607,8 +608,9 @@ def _lift_method(
         )
 
         def run(module: Module, *args: Any, **kwargs: Any) -> Any:
-            scopes = _module_scopes(module, name)
-            return lifted(scopes, _JitModule(module), *args, **kwargs)
+            with _fork_rngs(module):
+                scopes = _module_scopes(module, name)
+                return lifted(scopes, _JitModule(module), *args, **kwargs)
 
     else:
 
@@ -620,6 +622,23 @@ def _lift_method(
     functools.update_wrapper(run, fn)
     run.__dict__.pop("compact", None)
     return run
+
+
+@contextlib.contextmanager
+def _fork_rngs(module: Module):
+    """Flax's ``fork_rngs`` around ``nn.jit``: while the jitted method runs, each RNG stream of the
+    module's scope is a key drawn from it (``make_rng``, so the stream's counter moves on by
+    one), so keys made inside are those of Flax, not of the untransformed module."""
+    scope = module.scope
+    if scope is None:
+        yield
+        return
+    saved = scope.rngs
+    scope.rngs = {n: LazyRng(scope.make_rng(n)) for n in saved}
+    try:
+        yield
+    finally:
+        scope.rngs = saved
 
 
 class _JitModule:
