@@ -12,6 +12,7 @@ import builtins
 import dataclasses
 import functools
 import operator
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -585,3 +586,24 @@ get_all_with_path = tree_get_all_with_path
 get = tree_get
 set = tree_set  # noqa: A001
 map_params = tree_map_params
+
+# Optax 0.2.8's deprecated names (older programs use them): each warns and gives the new function.
+_DEPRECATED = {
+    "tree_scalar_mul": ("tree_scale", tree_scale),
+    "tree_add_scalar_mul": ("tree_add_scale", tree_add_scale),
+    "tree_l1_norm": ("tree_norm(..., ord=1)", functools.partial(tree_norm, ord=1)),
+    "tree_l2_norm": ("tree_norm", functools.partial(tree_norm, ord=2)),
+    "tree_linf_norm": ("tree_norm(..., ord=jnp.inf)", functools.partial(tree_norm, ord="inf")),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _DEPRECATED:
+        new, fn = _DEPRECATED[name]
+        warnings.warn(
+            f"optim.tree.{name} is deprecated (as optax.tree_utils.{name}): use optim.tree.{new}.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return fn
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -113,3 +113,28 @@ def test_map_params_touches_only_params_shaped_parts():
     mapped = tree.map_params(tx, lambda p: p + 1.0, state)
     np.testing.assert_allclose(np.asarray(mapped[0].mu["w"]), [1.0, 1.0])
     assert int(mapped[0].count) == 0
+
+
+# Optax 0.2.8's deprecated tree_utils names still work there, with a DeprecationWarning
+# (values: optax.tree_utils.<name>(X) / (X, 2.0[, Y]) in Optax 0.2.8).
+_DEPRECATED = [
+    ("tree_l2_norm", (X,), np.sqrt(1 + 4 + 9 + 0.25)),
+    ("tree_l1_norm", (X,), 6.5),
+    ("tree_linf_norm", (X,), 3.0),
+    ("tree_scalar_mul", (2.0, X), {k: 2 * v for k, v in X.items()}),
+    ("tree_add_scalar_mul", (X, 2.0, Y), {k: X[k] + 2 * Y[k] for k in X}),
+]
+
+
+@pytest.mark.parametrize("name,args,want", _DEPRECATED)
+def test_deprecated_names(name, args, want):
+    with pytest.warns(DeprecationWarning, match=name):
+        fn = getattr(optim.tree_utils, name)
+    got = fn(*[_j(a) if isinstance(a, dict) else a for a in args])
+    if isinstance(want, dict):
+        for k in want:
+            np.testing.assert_allclose(got[k], want[k], rtol=1e-6)
+    else:
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+    with pytest.raises(AttributeError):
+        optim.tree.tree_no_such_name
