@@ -137,4 +137,4 @@ def test_deprecated_names(name, args, want):
     else:
         np.testing.assert_allclose(got, want, rtol=1e-6)
     with pytest.raises(AttributeError):
-        optim.tree.tree_no_such_name
+        _ = optim.tree.tree_no_such_name
