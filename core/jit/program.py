@@ -8,8 +8,9 @@ or a load from disk. New kernels are compiled by this process and, when there ar
 worker processes at the same time (`core/jit/workers.py`): this process takes them from the
 front of the list, the workers from the back, and it loads what they built from the disk cache.
 
-The driver is straight-line Python: `r3_0, r3_1, = k3(p3_0, a0, x7)` per kernel, then the
-outputs, where `p3_0` holds the kernel's sizes (kernels are shape-generic,
+The driver is straight-line Python: `r3_0, r3_1, = k3(p3_0, a0, x7)` per kernel, a `del` of
+each intermediate after its last reader (`_with_frees`), then the outputs, where `p3_0` holds
+the kernel's sizes (kernels are shape-generic,
 `codegen.generate_generic`: a new batch size of a known model finds all its kernels compiled).
 A program kept whole is one such kernel, called with its sizes bound (`functools.partial`), so
 it too serves every batch size.
@@ -449,10 +450,37 @@ def _driver(
             outs.append(f"{names[v]}.copy()")
         else:
             outs.append(names[v])
-    body = "".join(f"    {line}\n" for line in lines)
     results = "".join(o + ", " for o in outs)
+    body = "".join(f"    {line}\n" for line in _with_frees(lines, results))
     exec(f"def run({', '.join(params)}):\n{body}    return ({results})\n", namespace)
     return namespace["run"]
+
+
+def _with_frees(lines: list[str], results: str) -> list[str]:
+    """`lines` with a `del` after the last line that reads each intermediate (`r<k>_<i>`, or an
+    `x<k>_<n>` row of a packed buffer) that `results` (the program's outputs) does not name.
+
+    The driver's locals would otherwise keep every intermediate of the program alive until it
+    returns: a train step's activations, gradients and temporaries (the transformer's: about
+    90 MB) would all be distinct memory, each kernel writing its output to memory no cache
+    holds. Freed at once, a result's memory is what the allocator hands the next kernels, still
+    in the caches."""
+    names = re.compile(r"\b[rx]\d+_\d+\b")
+    kept = set(names.findall(results))
+    last: dict[str, int] = {}
+    for n, line in enumerate(lines):
+        for name in names.findall(line):
+            last[name] = n
+    dead: dict[int, list[str]] = {}
+    for name, n in last.items():
+        if name not in kept:
+            dead.setdefault(n, []).append(name)
+    out = []
+    for n, line in enumerate(lines):
+        out.append(line)
+        if n in dead:
+            out.append(f"del {', '.join(dead[n])}")
+    return out
 
 
 def _plural(n: int, noun: str) -> str:

@@ -6,6 +6,7 @@ import logging
 import sys
 import uuid
 import warnings
+import weakref
 
 import numpy as np
 import pytest
@@ -184,3 +185,40 @@ def test_outputs_that_are_inputs_constants_or_views_as_kernels(many):
     np.testing.assert_array_equal(np.asarray(views[0]), x.T)
     np.testing.assert_array_equal(np.asarray(views[1]), np.broadcast_to(x[0], (4, 3)))
     np.testing.assert_allclose(np.asarray(views[2]), np.exp(x) + 1, rtol=1e-6)
+
+
+def test_the_driver_frees_each_intermediate_after_its_last_reader(many):
+    """A chain of kernels: when kernel k runs, the results of kernels before k - 1 (read by no
+    later kernel) are freed, not held by the driver until the program returns."""
+
+    def chain(x):
+        for _ in range(3):
+            x = jnp.tanh(x @ x)
+        return x + 1.0
+
+    x = np.full((4, 4), 0.1, np.float32)
+    closed = core.make_jaxpr(chain)(x)
+    compiled = program.compile_program(program.split(closed.jaxpr), "chain")
+    namespace = compiled.kernel.__globals__
+    names = [k for k in namespace if k[0] == "k" and k[1:].isdigit()]  # k0, k1, ... in order
+    assert len(names) >= 4
+    results, alive = [], []  # weak references to each kernel's results; live ones per call
+
+    def recording(kernel):
+        def run(*args):
+            alive.append([ref() is not None for ref in results])
+            out = kernel(*args)
+            results.extend(weakref.ref(a) for a in out)
+            return out
+
+        return run
+
+    for name in names:
+        namespace[name] = recording(namespace[name])
+    (got,) = compiled(x)
+    want = x
+    for _ in range(3):
+        want = np.tanh(want @ want)
+    np.testing.assert_allclose(got, want + 1.0, rtol=1e-6)
+    assert alive[-1][:-1] == [False] * (len(alive[-1]) - 1)  # the last kernel reads only its input
+    assert all(sum(live) <= 1 for live in alive)
