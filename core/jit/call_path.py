@@ -186,7 +186,10 @@ def call(self, *args: Any, **kwargs: Any) -> Any:
             ids = None if avals is None else tuple(map(id, avals))
         if ids is not None:
             fast_key = (len(args), node, ids, config._ctx, self._backend)
-            hit = self._fast.get(fast_key)
+            try:
+                hit = self._fast.get(fast_key)
+            except TypeError:  # unhashable pytree aux data: `_miss` compares it, as JAX does
+                fast_key = hit = None
             if hit is not None:
                 hit[3].used = next(ticks)
                 if fast_key not in self._guarded:

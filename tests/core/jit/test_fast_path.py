@@ -52,3 +52,23 @@ def test_views_and_numpy_inputs_on_the_compiled_path():
     g = core.jit(lambda s, m: s * m)  # a 0-d input next to a view
     for _ in range(2):
         np.testing.assert_array_equal(g(np.float32(2), np.asarray(x).T), ref - 1)
+
+
+class _Scaled:
+    """A pytree node whose aux data is a dict (unhashable), as JAX's sharp-bits doc registers."""
+
+    def __init__(self, x, mul):
+        self.x, self.mul = x, mul
+
+
+core.tree_util.register_pytree_node(
+    _Scaled, lambda s: ((s.x,), {"mul": s.mul}), lambda aux, kids: _Scaled(*kids, **aux)
+)
+
+
+def test_unhashable_aux_data_in_an_argument_is_compared_not_hashed():
+    f = core.jit(lambda s, y: s.x * y if s.mul else y, backend="python")
+    assert int(f(_Scaled(2, True), 3)) == 6
+    assert int(f(_Scaled(2, True), 3)) == 6  # the cache-hit path
+    assert int(f(_Scaled(2, False), 3)) == 3  # other aux data: retraced
+    assert int(f(_Scaled(jnp.array(5), True), 3)) == 15
