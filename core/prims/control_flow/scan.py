@@ -480,6 +480,20 @@ def _concrete_int(x: Any) -> int | None:
     return int(np.asarray(x))
 
 
+def _fori_bounds_dtype(lower: Any, upper: Any) -> np.dtype:
+    """The loop index's dtype under traced bounds: theirs when they agree, else the strong one's
+    when one signed bound is weakly typed (a Python int); any other mix raises, as in JAX."""
+    (lo_dt, lo_weak), (hi_dt, hi_weak) = dtypes.dtype_and_weak(lower), dtypes.dtype_and_weak(upper)
+    if lo_dt == hi_dt and lo_dt.kind in "iu":
+        return lo_dt
+    if lo_dt.kind == hi_dt.kind == "i" and lo_weak != hi_weak:
+        return hi_dt if lo_weak else lo_dt
+    raise TypeError(
+        f"lower and upper arguments to fori_loop must be integers of equal types, got "
+        f"{lo_dt.name} and {hi_dt.name}; cast one with `.astype(...)`"
+    )
+
+
 def fori_loop(
     lower: Any, upper: Any, body_fun: Callable, init_val: Any, *, unroll: int | bool | None = None
 ) -> Any:
@@ -498,26 +512,27 @@ def fori_loop(
     Returns:
       The final value.
     """
-    dt = dtypes.result_type(lower, upper)
-    if dt.kind not in "iu":
-        raise TypeError(f"fori_loop bounds must be integers, got dtype {dt}")
+    dt = _fori_bounds_dtype(lower, upper)
     lo, hi = _concrete_int(lower), _concrete_int(upper)
-    lower = convert_element_type(lower, dt)
     if lo is not None and hi is not None:
 
         def step(carry, _):
             i, x = carry
             return (i + 1, body_fun(i, x)), None
 
+        # the index starts as the Python int `lo`: weakly typed, as in JAX
         (_, out), _ = scan(
             step,
-            (lower, init_val),
+            (lo, init_val),
             None,
             length=max(hi - lo, 0),
             unroll=1 if unroll is None else unroll,
         )
         return out
-    upper = convert_element_type(upper, dt)
+    if dtypes.dtype_and_weak(lower)[0] != dt:
+        lower = convert_element_type(lower, dt)
+    if dtypes.dtype_and_weak(upper)[0] != dt:
+        upper = convert_element_type(upper, dt)
 
     def body(carry):
         i, hi_, x = carry
