@@ -63,12 +63,16 @@ _queued: dict[Any, collections.deque] = {}  # worker -> its tasks, oldest first
 # ---------------------------------------------------------------------------------------------
 # The cost model
 
-_MATMUL = frozenset(["dot_general", "conv_general_dilated"])
 # Nanoseconds per unit, fitted to the MNIST example's steps on 2 cores (CNN at batch 128:
 # 3.3 GFLOP of convolutions and products, 53 ms estimated, 55 ms measured; MLP at batch 32:
-# 0.5 ms estimated, 0.25-0.4 ms measured): products' FLOPs, other FLOPs, transcendentals,
+# 0.5 ms estimated, 0.25-0.4 ms measured): convolutions' FLOPs, other FLOPs, transcendentals,
 # bytes written (before fusion, so an overestimate for fused loops).
-_NS_MATMUL_FLOP, _NS_FLOP, _NS_TRANSCENDENTAL, _NS_BYTE = 0.015, 0.05, 0.5, 0.01
+_NS_CONV_FLOP, _NS_FLOP, _NS_TRANSCENDENTAL, _NS_BYTE = 0.015, 0.05, 0.5, 0.01
+# Matrix products (`dot_general`) run at twice the convolutions' rate, as bands on both cores:
+# the benchmark's MLP step at batch 128 is estimated at 0.78 ms (0.74 ms measured on a quiet
+# machine; at the convolutions' rate, 1.27 ms, it was queued and paid the hand-off), the
+# transformer's step (2.8 GFLOP of products) at 29 ms (30 ms measured).
+_NS_PER_FLOP = {"dot_general": 0.0075, "conv_general_dilated": _NS_CONV_FLOP}
 
 
 def _sub_jaxprs(value: Any) -> list[Jaxpr]:
@@ -115,7 +119,7 @@ def estimate_us(jaxpr: Jaxpr) -> float:
                 total += (max if key == "branches" else sum)(costs) * eqn.params.get("length", 1)
             continue
         cost = equation_cost(eqn)
-        per_flop = _NS_MATMUL_FLOP if eqn.prim.name in _MATMUL else _NS_FLOP
+        per_flop = _NS_PER_FLOP.get(eqn.prim.name, _NS_FLOP)
         total += 1e-3 * (
             per_flop * (cost.flops or 0)
             + _NS_TRANSCENDENTAL * (cost.transcendentals or 0)
