@@ -283,7 +283,8 @@ def nextafter(x1: Any, x2: Any) -> Any:
     out = bitcast_convert_type(out, dt)
     out = ew.select(ew.eq(x1, x2), x2, out)
     either_nan = ew.bitwise_or(ew.ne(x1, x1), ew.ne(x2, x2))
-    return ew.select(either_nan, ew.add(x1, x2), out)
+    out = ew.select(either_nan, ew.add(x1, x2), out)
+    return shapes.convert_element_type(out, dt, get_aval(x1).weak_type and get_aval(x2).weak_type)
 
 
 def reduce_precision(operand: Any, exponent_bits: int, mantissa_bits: int) -> Any:
@@ -326,7 +327,7 @@ def reduce_precision(operand: Any, exponent_bits: int, mantissa_bits: int) -> An
     out = bitcast_convert_type(u, dt)
     if mantissa_bits < src_mant:
         out = ew.select(ew.ne(operand, operand), operand, out)
-    return out
+    return shapes.convert_element_type(out, dt, get_aval(operand).weak_type)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -260,4 +260,5 @@ def spacing(x: Any, /) -> Any:
     )
     out = ew.sub(_nextafter(x, ew.select(negative, ew.neg(inf), inf)), x)
     tiny = ew.full_like(x, np.finfo(dt).smallest_subnormal)
-    return where(out == 0, ew.select(negative, ew.neg(tiny), tiny), out)
+    out = where(out == 0, ew.select(negative, ew.neg(tiny), tiny), out)
+    return sh.convert_element_type(out, dt)  # strongly typed, as JAX's

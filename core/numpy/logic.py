@@ -129,7 +129,7 @@ def iscomplex(x: Any) -> Any:
     """Elementwise: a nonzero imaginary part (False for real dtypes)."""
     x = ensure_array(x)
     if get_aval(x).dtype.kind != "c":
-        return sh.full(get_aval(x).shape, False, dtypes.bool_)
+        return sh.full(get_aval(x).shape, False, dtypes.bool_, get_aval(x).weak_type)
     im = imag(x)
     return ew.ne(im, ew.full_like(im, 0))
 

@@ -84,8 +84,8 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False):
         dt = np_dtype(dtype) or (
             _sum_dtype(aval.dtype) if upcast and promote_integers else aval.dtype
         )
-        if dt != aval.dtype:
-            a = sh.convert_element_type(a, dt, aval.weak_type and dtype is None)
+        if dt != aval.dtype or aval.weak_type:  # jnp reductions' results are strongly typed
+            a = sh.convert_element_type(a, dt)
         if where is not None:
             if identity is None:
                 if initial is None:
@@ -108,9 +108,7 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False):
         res = prim_fn(a, axes)
         if initial is not None:
             comb = {"sum": add, "prod": multiply, "max": maximum, "min": minimum}[name]
-            res = sh.convert_element_type(
-                comb(res, initial), get_aval(res).dtype, get_aval(res).weak_type
-            )
+            res = sh.convert_element_type(comb(res, initial), get_aval(res).dtype)
         return _keepdims(res, aval.shape, axes) if keepdims else res
 
     fn.__name__ = name
@@ -153,7 +151,7 @@ def _inexact_operand(a: Any, axis: Any, dtype: Any) -> tuple[Any, tuple[int, ...
     dt = np_dtype(dtype) or (
         aval.dtype if dtypes.kind(aval.dtype) in "fc" else dtypes.default_float()
     )
-    a = sh.convert_element_type(a, dt, aval.weak_type and dtype is None)
+    a = sh.convert_element_type(a, dt)  # strongly typed, as JAX's statistics
     return a, aval.shape, reduction_axes(axis, aval.ndim), dt
 
 
@@ -259,7 +257,7 @@ def _cumulative(prim_fn, name: str):
         aval = get_aval(a)
         ax = reduction_axes(axis, aval.ndim)[0]
         dt = np_dtype(dtype) or (dtypes.default_int() if aval.dtype == dtypes.bool_ else aval.dtype)
-        a = sh.convert_element_type(a, dt, aval.weak_type and dtype is None)
+        a = sh.convert_element_type(a, dt)  # strongly typed, as JAX's
         return prim_fn(a, ax)
 
     fn.__name__ = name
@@ -279,20 +277,26 @@ def cumulative_sum(
     x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
 ) -> Any:
     """Array-API cumulative sum (optionally starting with a 0)."""
-    out = cumsum(x, axis, dtype)
-    if include_initial:
-        shape = get_aval(out).shape
-        ax = reduction_axes(0 if axis is None else axis, len(shape))[0]
-        zero = sh.full(
-            tuple(1 if i == ax else d for i, d in enumerate(shape)), 0, get_aval(out).dtype
-        )
-        out = concatenate([zero, out], axis=ax)
-    return out
+    return _with_initial(cumsum(x, axis, dtype), axis, 0, include_initial)
 
 
-def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None) -> Any:
-    """Array-API cumulative product."""
-    return cumprod(x, axis, dtype)
+def _with_initial(out: Any, axis: int | None, identity: int, include_initial: bool) -> Any:
+    """`out` with the reduction's `identity` prepended along `axis` when `include_initial`."""
+    if not include_initial:
+        return out
+    shape = get_aval(out).shape
+    ax = reduction_axes(0 if axis is None else axis, len(shape))[0]
+    first = sh.full(
+        tuple(1 if i == ax else d for i, d in enumerate(shape)), identity, get_aval(out).dtype
+    )
+    return concatenate([first, out], axis=ax)
+
+
+def cumulative_prod(
+    x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
+) -> Any:
+    """Array-API cumulative product (optionally starting with a 1)."""
+    return _with_initial(cumprod(x, axis, dtype), axis, 1, include_initial)
 
 
 def count_nonzero(a: Any, axis: Any = None, keepdims: bool = False) -> Any:

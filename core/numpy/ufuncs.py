@@ -23,6 +23,7 @@ from core.numpy._util import (
 from core.numpy.where import where
 from core.prims import elementwise as ew
 from core.prims import shapes as sh
+from core.prims.random_bits import bitcast_convert_type
 from core.prims.windows import register_monoid
 from core.trace import Tracer, get_aval
 
@@ -268,7 +269,7 @@ def fmod(x: Any, y: Any, /) -> Any:
 
 def logical_not(x: Any, /) -> Any:
     x = ensure_array(x)
-    return ew.bitwise_not(sh.convert_element_type(x, dtypes.bool_))
+    return ew.bitwise_not(sh.convert_element_type(x, dtypes.bool_, get_aval(x).weak_type))
 
 
 def _logical(name, fn):
@@ -295,8 +296,9 @@ bitwise_not = bitwise_invert = invert
 
 def isnan(x: Any, /) -> Any:
     x = ensure_array(x)
-    if dtypes.kind(get_aval(x).dtype) not in "fc":
-        return sh.full(get_aval(x).shape, False, dtypes.bool_)
+    aval = get_aval(x)
+    if dtypes.kind(aval.dtype) not in "fc":
+        return sh.full(aval.shape, False, dtypes.bool_, aval.weak_type)
     return ew.ne(x, x)
 
 
@@ -304,7 +306,7 @@ def isinf(x: Any, /) -> Any:
     x = ensure_array(x)
     if dtypes.kind(get_aval(x).dtype) not in "fc":
         return sh.full(get_aval(x).shape, False, dtypes.bool_)
-    return ew.eq(ew.abs(x), ew.full_like(x, np.inf))
+    return ew.eq(ew.abs(x), ew.full_like(x, np.inf, get_aval(x).dtype))
 
 
 def _log_add(base: str):
@@ -409,12 +411,9 @@ def signbit(x: Any, /) -> Any:
     dt = get_aval(x).dtype
     if dtypes.kind(dt) in "ub":
         return sh.full(get_aval(x).shape, False, dtypes.bool_)
-    neg = ew.lt(x, ew.full_like(x, 0))
-    if dtypes.kind(dt) == "i":
-        return neg
-    zero = ew.eq(x, ew.full_like(x, 0))
-    negzero = ew.bitwise_and(zero, ew.lt(ew.div(ew.full_like(x, 1), x), ew.full_like(x, 0)))
-    return ew.bitwise_or(neg, negzero)
+    if dtypes.kind(dt) == "f":  # the sign bit itself: -0.0 and -nan count, as in JAX
+        x = bitcast_convert_type(x, np.dtype(f"i{dt.itemsize}"))
+    return ew.lt(x, ew.full_like(x, 0, get_aval(x).dtype))
 
 
 def copysign(x1: Any, x2: Any, /) -> Any:
@@ -513,14 +512,14 @@ def isposinf(x: Any, /) -> Any:
     x = ensure_array(x)
     if dtypes.kind(get_aval(x).dtype) not in "fc":
         return sh.full(get_aval(x).shape, False, dtypes.bool_)
-    return ew.eq(x, ew.full_like(x, np.inf))
+    return ew.eq(x, ew.full_like(x, np.inf, get_aval(x).dtype))
 
 
 def isneginf(x: Any, /) -> Any:
     x = ensure_array(x)
     if dtypes.kind(get_aval(x).dtype) not in "fc":
         return sh.full(get_aval(x).shape, False, dtypes.bool_)
-    return ew.eq(x, ew.full_like(x, -np.inf))
+    return ew.eq(x, ew.full_like(x, -np.inf, get_aval(x).dtype))
 
 
 def nan_to_num(
@@ -538,9 +537,9 @@ def nan_to_num(
     info = dtypes.finfo(dt)
     hi = info.max if posinf is None else posinf
     lo = info.min if neginf is None else neginf
-    x = ew.select_n(isnan(x), x, ew.full_like(x, nan))
-    x = ew.select_n(isposinf(x), x, ew.full_like(x, hi))
-    return ew.select_n(isneginf(x), x, ew.full_like(x, lo))
+    x = ew.select_n(isnan(x), x, ew.full_like(x, nan, dt))  # strong constants, as JAX's
+    x = ew.select_n(isposinf(x), x, ew.full_like(x, hi, dt))
+    return ew.select_n(isneginf(x), x, ew.full_like(x, lo, dt))
 
 
 def divmod(x1: Any, x2: Any, /) -> tuple[Any, Any]:  # noqa: A001
@@ -610,4 +609,4 @@ def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: boo
     out = ew.bitwise_or(ew.bitwise_and(close, finite), ew.eq(a, b))
     if equal_nan:
         out = ew.bitwise_or(out, ew.bitwise_and(isnan(a), isnan(b)))
-    return out
+    return sh.convert_element_type(out, dtypes.bool_)  # strongly typed, as JAX's

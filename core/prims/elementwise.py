@@ -81,7 +81,7 @@ def _nary(name: str, np_fn, nargs: int, out_dtype=None, kinds: str | None = None
             if weak == avals[0].weak_type:
                 return avals[0]  # avals are immutable: the operand's serves (eager speed)
             return ShapedArray(avals[0].shape, avals[0].dtype, weak)
-        return ShapedArray(avals[0].shape, out_dtype)
+        return ShapedArray(avals[0].shape, out_dtype, all(a.weak_type for a in avals))
 
     prim.def_impl(impl)
     prim.def_abstract_eval(abstract_eval)

@@ -1,0 +1,72 @@
+"""Weak types of results as JAX 0.10.2 gives them: comparisons and predicates of weakly typed
+(Python scalar) operands are weak booleans, `jnp` reductions and cumulative reductions return
+strongly typed results (their `lax` primitives keep the weak type), elementwise functions keep it."""
+
+import pytest
+
+import core as jax
+import core.numpy as jnp
+
+# (expression, dtype, weak_type), recorded from JAX 0.10.2 (default 32-bit mode).
+CASES = [
+    ("jnp.equal(1, 2)", "bool", True),
+    ("jnp.not_equal(1, 1.0)", "bool", True),
+    ("jnp.less(3, 7)", "bool", True),
+    ("jnp.greater_equal(2.0, 1.0)", "bool", True),
+    ("jnp.equal(jnp.float32(1), 2)", "bool", False),
+    ("jnp.full((2,), 1.0) < 2", "bool", True),
+    ("jnp.isnan(6.0)", "bool", True),
+    ("jnp.isnan(6)", "bool", True),
+    ("jnp.isfinite(3 - 4j)", "bool", True),
+    ("jnp.isinf(1.0)", "bool", False),
+    ("jnp.logical_not(1)", "bool", True),
+    ("jnp.iscomplex(1j)", "bool", True),
+    ("jnp.isreal(1)", "bool", True),
+    ("jnp.isclose(1.0, 1.0)", "bool", False),
+    ("jnp.signbit(-2.0)", "bool", False),
+    ("jnp.sum(3.0)", "float32", False),
+    ("jnp.sum(jnp.full((3,), 2.0))", "float32", False),
+    ("jnp.prod(2)", "int32", False),
+    ("jnp.max(3.0)", "float32", False),
+    ("jnp.min(jnp.full((2,), 1.0))", "float32", False),
+    ("jnp.max(jnp.full((3,), 2.0), initial=0)", "float32", False),
+    ("jnp.sum(jnp.full((3,), 2.0), where=jnp.array([True, False, True]))", "float32", False),
+    ("jnp.mean(3)", "float32", False),
+    ("jnp.mean(2.0)", "float32", False),
+    ("jnp.var(3.0)", "float32", False),
+    ("jnp.std(3.0)", "float32", False),
+    ("jnp.cumsum(2.0)", "float32", False),
+    ("jnp.cumprod(2.0)", "float32", False),
+    ("jnp.cumulative_sum(jnp.full((2,), 1.0))", "float32", False),
+    ("jnp.cumulative_prod(jnp.full((2,), 1.0))", "float32", False),
+    ("jnp.nansum(2.0)", "float32", False),
+    ("jnp.nanmax(2.0)", "float32", False),
+    ("jnp.nanmean(2.0)", "float32", False),
+    ("jnp.ptp(2.0)", "float32", False),
+    ("jnp.average(2.0)", "float32", False),
+    ("jnp.trace(jnp.full((2, 2), 1.0))", "float32", False),
+    ("jnp.median(2.0)", "float32", False),
+    ("jnp.linalg.norm(3.0)", "float32", False),
+    ("jnp.nan_to_num(2.0)", "float32", False),
+    ("jnp.heaviside(1.0, 0.5)", "float32", True),
+    ("jnp.sum(jnp.array([1.0, 2.0]))", "float32", False),
+    ("jnp.sin(1)", "float32", True),
+    ("jnp.where(True, 1, 2)", "int32", True),
+    ("jnp.maximum(1, 2.0)", "float32", True),
+    ("jnp.dot(2.0, 3.0)", "float32", True),
+    ("jax.nn.logsumexp(1.0)", "float32", False),
+    ("jax.nn.relu(2.0)", "float32", True),
+    ("jax.lax.nextafter(0.0, 1.0)", "float32", True),
+    ("jax.lax.reduce_precision(2.0, 8, 7)", "float32", True),
+    ("jax.lax.reduce_sum(jnp.full((3,), 2.0), (0,))", "float32", True),
+    ("jax.lax.cumsum(jnp.full((3,), 2.0))", "float32", True),
+    ("jnp.argmax(3.0)", "int32", False),
+    ("jnp.all(1)", "bool", False),
+    ("jnp.count_nonzero(2.0)", "int32", False),
+]
+
+
+@pytest.mark.parametrize("expr, dtype, weak", CASES, ids=[c[0] for c in CASES])
+def test_weak_type_as_in_jax(expr, dtype, weak):
+    out = eval(expr, {"jnp": jnp, "jax": jax})
+    assert (out.dtype.name, bool(out.weak_type)) == (dtype, weak)
