@@ -14,7 +14,7 @@ from core.numpy._util import (
 )
 from core.numpy.reductions import sum as _sum
 from core.numpy.shapes import expand_dims, moveaxis, reshape, squeeze, stack
-from core.numpy.ufuncs import multiply, subtract
+from core.numpy.ufuncs import conjugate, multiply, subtract
 from core.prims import linalg as la
 from core.prims.indexing import slice_in_dim
 from core.prims.shapes import convert_element_type, transpose
@@ -85,6 +85,10 @@ def _check_contract(name, a, b, ia, ib):
 
 
 def vdot(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
+    """The dot product of the flattened arrays, conjugating `a` when complex (as numpy)."""
+    a = ensure_array(a)
+    if get_aval(a).dtype.kind == "c":
+        a = conjugate(a)
     return dot(reshape(a, (-1,)), reshape(b, (-1,)), preferred_element_type=preferred_element_type)
 
 
@@ -170,7 +174,11 @@ def vecdot(
     precision: Any = None,
     preferred_element_type: Any = None,
 ) -> Any:
-    """Dot products of vectors along `axis` (broadcasting the others)."""
+    """Dot products of vectors along `axis` (broadcasting the others), conjugating `x1` when
+    complex (the array API's definition)."""
+    x1 = ensure_array(x1)
+    if get_aval(x1).dtype.kind == "c":
+        x1 = conjugate(x1)
     return _sum(multiply(x1, x2), axis=axis)
 
 

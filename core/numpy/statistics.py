@@ -629,6 +629,8 @@ def _conv(a: Any, v: Any, mode: str, op: str, preferred_element_type: Any) -> An
         raise ValueError(f"{op}: inputs cannot be empty, got shapes {_shape(a)} and {_shape(v)}.")
     reverse = False
     if op == "correlate":
+        if get_aval(v).dtype.kind == "c":  # numpy's c[k] = sum_j a[k + j] conj(v[j])
+            v = uf.conjugate(v)
         if _shape(a)[0] < _shape(v)[0]:
             a, v = v, a
             reverse = True
@@ -672,8 +674,7 @@ def correlate(
     precision: Any = None,
     preferred_element_type: Any = None,
 ) -> Any:
-    """Cross-correlation of two 1-D arrays, `c[k] = sum_j a[k + j] v[j]` (real inputs; complex
-    `v` is not conjugated yet).
+    """Cross-correlation of two 1-D arrays, `c[k] = sum_j a[k + j] conj(v[j])`.
 
     Args:
         a: first 1-D array.

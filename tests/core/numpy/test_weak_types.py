@@ -1,6 +1,7 @@
 """Weak types of results as JAX 0.10.2 gives them: comparisons and predicates of weakly typed
 (Python scalar) operands are weak booleans, `jnp` reductions and cumulative reductions return
-strongly typed results (their `lax` primitives keep the weak type), elementwise functions keep it."""
+strongly typed results (their `lax` primitives keep the weak type), elementwise functions keep
+it."""
 
 import pytest
 
