@@ -159,6 +159,8 @@ def empty_like(a: Any, dtype: Any = None, shape: Any = None) -> Any:
 
 def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> Any:
     shp, dt, weak = _like(a, dtype, shape)
+    if np.ndim(fill_value) or (isinstance(fill_value, Tracer) and get_aval(fill_value).ndim):
+        return broadcast_to(sh.convert_element_type(ensure_array(fill_value), dt), shp)
     return sh.full(shp, fill_value, dt, weak and dtypes.is_weakly_typed(fill_value))
 
 

@@ -7,18 +7,17 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from core.numpy import linalg_ops
 from core.numpy import reductions as r
 from core.numpy import ufuncs as uf
 from core.numpy._util import canonicalize_axis, ensure_array, promote_dtypes_inexact
 from core.numpy.creation import eye
 from core.numpy.linalg_ops import (  # noqa: F401
     cross,
-    diagonal,
     matmul,
     matvec,
     outer,
     tensordot,
-    trace,
     vecdot,
 )
 from core.numpy.shapes import broadcast_to, expand_dims, matrix_transpose, moveaxis
@@ -196,6 +195,17 @@ def svd(
     """Singular value decomposition `SVDResult(U, S, Vh)`, or `S` alone."""
     out = dec.svd(_inexact(a), full_matrices, compute_uv)
     return SVDResult(*out) if compute_uv else out
+
+
+def diagonal(x: Any, /, *, offset: int = 0) -> Any:
+    """The `offset` diagonals of the matrices on the last two axes (`jnp.diagonal` reads axes 0
+    and 1)."""
+    return linalg_ops.diagonal(x, offset, -2, -1)
+
+
+def trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
+    """The sums of the `offset` diagonals of the matrices on the last two axes."""
+    return linalg_ops.trace(x, offset, -2, -1, dtype)
 
 
 def svdvals(x: Any, /) -> Any:

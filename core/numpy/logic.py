@@ -140,7 +140,8 @@ def isreal(x: Any) -> Any:
 
 
 def bincount(x: Any, weights: Any = None, minlength: int = 0, *, length: int | None = None) -> Any:
-    """Counts of each non-negative integer in `x` (a traced `x` needs a static `length`)."""
+    """Counts of each integer in `x`, negative ones counted in bin 0 and ones past `length`
+    dropped, as in JAX (a traced `x` needs a static `length`)."""
     x = ensure_array(x)
     if get_aval(x).dtype.kind not in "iub":
         raise TypeError(f"bincount needs integer input, got {get_aval(x).dtype}")
@@ -151,7 +152,8 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, *, length: int | N
             )
         length = max(int(minlength), int(_max(x)) + 1 if get_aval(x).size else 0)
     n = get_aval(x).size
-    flat = sh.reshape(sh.convert_element_type(x, dtypes.default_int()), (n, 1))
+    flat = sh.convert_element_type(x, dtypes.default_int())
+    flat = sh.reshape(ew.max(flat, ew.full_like(flat, 0)), (n, 1))
     if weights is None:
         vals = sh.full((n,), 1, dtypes.default_int())
     else:
@@ -170,5 +172,11 @@ def result_type(*args: Any) -> np.dtype:
 
 
 def promote_types(a: Any, b: Any) -> np.dtype:
-    """The promoted dtype of two dtypes, canonicalized (64-bit only with x64 enabled)."""
-    return dtypes.canonicalize_dtype(dtypes.promote_types(_unwrap_dtype(a), _unwrap_dtype(b)))
+    """The promoted dtype of two dtypes, canonicalized (64-bit only with x64 enabled); the Python
+    types `int`, `float` and `complex` are weakly typed, as in JAX
+    (`promote_types('uint8', int)` is uint8)."""
+
+    def promotable(t: Any) -> Any:
+        return t(0) if t in (int, float, complex) else _unwrap_dtype(t)
+
+    return dtypes.canonicalize_dtype(dtypes.result_type(promotable(a), promotable(b)))

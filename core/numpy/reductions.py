@@ -491,6 +491,12 @@ def quantile(
         res = take(s, ew.select_n(upper, lo_i, hi_i), axis=ax, mode=mode)
     else:
         raise ValueError(f"method={method!r} is not one of linear/lower/higher/midpoint/nearest")
+    if dtypes.kind(get_aval(a).dtype) == "f":  # a NaN along the axis makes the quantile NaN
+        nan_rows = any(ew.ne(a, a), axis=ax)
+        nd = get_aval(res).ndim
+        dims = (*range(ax), *range(ax + qnd, nd))
+        nan_rows = sh.broadcast_in_dim(nan_rows, get_aval(res).shape, dims)
+        res = ew.select_n(nan_rows, res, ew.full_like(res, np.nan))
     if qnd:  # numpy puts the q dimensions first
         perm = (*range(ax, ax + qnd), *range(ax), *range(ax + qnd, get_aval(res).ndim))
         res = sh.transpose(res, perm)

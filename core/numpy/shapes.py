@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -212,9 +213,13 @@ def ndim(a: Any) -> int:
     return get_aval(ensure_array(a)).ndim
 
 
-def size(a: Any, axis: int | None = None) -> int:
+def size(a: Any, axis: int | Sequence[int] | None = None) -> int:
+    """The number of elements of `a`, or along `axis` (an int or a tuple of axes)."""
     aval = get_aval(ensure_array(a))
-    return aval.size if axis is None else aval.shape[axis]
+    if axis is None:
+        return aval.size
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    return int(np.prod([aval.shape[canonicalize_axis(ax, aval.ndim)] for ax in axes], dtype=int))
 
 
 def atleast_3d(*arys: Any) -> Any:

@@ -86,4 +86,7 @@ def argpartition(a: Any, kth: int, axis: int = -1) -> Any:
 
 
 def sort_complex(a: Any) -> Any:
-    return sort(a, 0)
+    """`a` sorted along its last axis (real part first, then imaginary), as a complex array."""
+    a = ensure_array(a)
+    out = sort(a, -1)
+    return sh.convert_element_type(out, dtypes.result_type(get_aval(a).dtype, dtypes.complex64))
