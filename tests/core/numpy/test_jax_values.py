@@ -96,6 +96,9 @@ CASES = [
         "complex64",
     ),
     ("jnp.heaviside(jnp.array([-2, 0, 3]), jnp.array([2, 0.5, 1]))", [0.0, 0.5, 1.0], "float32"),
+    ("jax.grad(jax.grad(jnp.sinc))(0.0)", -3.2898683547973633, "float32"),
+    ("jax.grad(jax.grad(jax.grad(jax.grad(jnp.sinc))))(0.0)", 19.481821060180664, "float32"),
+    ("jax.grad(jnp.sinc)(0.5)", -1.2732396125793457, "float32"),
 ]
 
 
