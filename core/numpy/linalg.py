@@ -175,10 +175,24 @@ def det(a: Any) -> Any:
     return multiply(sign, exp(logabs))
 
 
-def cholesky(a: Any, *, upper: bool = False) -> Any:
-    """The Cholesky factor (lower by default; NaNs when `a` is not positive definite)."""
-    low = dec.cholesky(_inexact(a))
-    return matrix_transpose(low) if upper else low
+def _symmetrize(a: Any) -> Any:
+    """`(a + a^H) / 2`: the Hermitian part, which JAX decomposes (so gradients are Hermitian)."""
+    return multiply(add(a, _h(a)), 0.5)
+
+
+def _h(a: Any) -> Any:
+    """The conjugate transpose of the last two axes."""
+    return (
+        uf.conjugate(matrix_transpose(a)) if get_aval(a).dtype.kind == "c" else matrix_transpose(a)
+    )
+
+
+def cholesky(a: Any, *, upper: bool = False, symmetrize_input: bool = True) -> Any:
+    """The Cholesky factor (lower by default; NaNs when `a` is not positive definite) of the
+    Hermitian part of `a` (of its lower triangle with `symmetrize_input=False`)."""
+    a = _inexact(a)
+    low = dec.cholesky(_symmetrize(a) if symmetrize_input else a)
+    return _h(low) if upper else low
 
 
 def qr(a: Any, mode: str = "reduced") -> Any:
@@ -216,7 +230,7 @@ def eigh(a: Any, UPLO: str | None = None, symmetrize_input: bool = True) -> Eigh
     """`EighResult(eigenvalues, eigenvectors)` of symmetric matrices (eigenvalues ascending)."""
     a = _inexact(a)
     if symmetrize_input:
-        a = multiply(add(a, matrix_transpose(a)), 0.5)
+        a = _symmetrize(a)
     v, w = dec.eigh(a, lower=UPLO in (None, "L"))
     return EighResult(w, v)
 
@@ -284,7 +298,7 @@ def pinv(a: Any, rtol: Any = None, hermitian: bool = False, *, rcond: Any = None
     u, s, vh = dec.svd(a, False, True)
     cutoff = multiply(expand_dims(ensure_array(rtol), -1), s[..., 0:1])
     s = where(s > cutoff, s, np.inf)
-    return matmul(matrix_transpose(vh), uf.divide(matrix_transpose(u), expand_dims(s, -1)))
+    return matmul(_h(vh), uf.divide(_h(u), expand_dims(s, -1)))
 
 
 def lstsq(a: Any, b: Any, rcond: Any = None, *, numpy_resid: bool = False) -> tuple:
@@ -317,7 +331,7 @@ def lstsq(a: Any, b: Any, rcond: Any = None, *, numpy_resid: bool = False) -> tu
     mask = (s > 0) & (s >= multiply(rcond, s[0]))
     rank = r.sum(mask)
     s_inv = expand_dims(where(mask, uf.divide(1, where(mask, s, 1)), 0), 1)
-    x = matmul(matrix_transpose(vt), multiply(s_inv, matmul(matrix_transpose(u), b)))
+    x = matmul(_h(vt), multiply(s_inv, matmul(_h(u), b)))
     if numpy_resid and (int(rank) < n or m <= n):
         resid = ensure_array(np.zeros(0, get_aval(a).dtype))
     else:

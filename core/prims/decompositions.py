@@ -21,10 +21,21 @@ from core.errors import DTypeError, ShapeError
 from core.interpreters import batching
 from core.primitive import Primitive
 from core.prims import indexing
-from core.prims.elementwise import add, div, full_like, mul, neg, select_n, sub
+from core.prims.elementwise import (
+    add,
+    complex_p,
+    div,
+    full_like,
+    imag_p,
+    mul,
+    neg,
+    real_p,
+    select_n,
+    sub,
+)
 from core.prims.linalg import dot_general
 from core.prims.reductions import reduce_sum
-from core.prims.shapes import broadcast_in_dim, reshape, transpose, zeros_like
+from core.prims.shapes import broadcast_in_dim, convert_element_type, reshape, transpose, zeros_like
 from core.trace import get_aval
 
 
@@ -50,6 +61,23 @@ def _mT(x):
     """The matrix transpose of the last two axes."""
     nd = get_aval(x).ndim
     return transpose(x, (*range(nd - 2), nd - 1, nd - 2))
+
+
+def _mH(x):
+    """The conjugate transpose of the last two axes (the transpose for real dtypes)."""
+    xt = _mT(x)
+    if get_aval(x).dtype.kind != "c":
+        return xt
+    return complex_p.bind(real_p.bind(xt), neg(imag_p.bind(xt)))
+
+
+def _real_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype of the real part: eigenvalues of Hermitian matrices are real."""
+    return (
+        np.dtype(np.float64 if dtype == np.complex128 else np.float32)
+        if dtype.kind == "c"
+        else dtype
+    )
 
 
 def _mm(a, b):
@@ -191,11 +219,11 @@ def _cholesky_abstract_eval(x):
 
 
 def _cholesky_jvp(primals, tangents):
-    # dL = L * Phi(L^-1 dA L^-T), Phi = lower triangle with the diagonal halved.
+    # dL = L * Phi(L^-1 dA L^-H), Phi = lower triangle with the diagonal halved.
     (x,), (t,) = primals, tangents
     L = cholesky_p.bind(x)
     Linv = inv_p.bind(L)
-    inner = _mm(_mm(Linv, t), _mT(Linv))
+    inner = _mm(_mm(Linv, t), _mH(Linv))
     n = get_aval(x).shape[-1]
     phi = mul(_tril(inner), _matrix_const(1 - 0.5 * np.eye(n), inner))
     return L, _mm(L, phi)
@@ -254,25 +282,27 @@ eigh_p = Primitive("eigh", multiple_results=True)
 
 def _eigh_impl(x, *, lower):
     w, v = np.linalg.eigh(x, UPLO="L" if lower else "U")
-    return [v.astype(x.dtype), w.astype(x.dtype)]
+    return [v.astype(x.dtype), w.astype(_real_dtype(x.dtype))]
 
 
 def _eigh_abstract_eval(x, *, lower):
     _check_matrix("eigh", x, True)
-    return [ShapedArray(x.shape, x.dtype), ShapedArray(x.shape[:-1], x.dtype)]
+    return [ShapedArray(x.shape, x.dtype), ShapedArray(x.shape[:-1], _real_dtype(x.dtype))]
 
 
 def _eigh_jvp(primals, tangents, *, lower):
     (x,), (t,) = primals, tangents
     v, w = eigh_p.bind(x, lower=lower)
-    vt_dx_v = _mm(_mT(v), _mm(t, v))
+    vt_dx_v = _mm(_mH(v), _mm(t, v))
     dw = _diagonal(vt_dx_v)
+    if get_aval(x).dtype.kind == "c":  # real eigenvalues: the diagonal of a Hermitian product
+        dw = real_p.bind(dw)
     shape = get_aval(x).shape
     gap = sub(_rows(w, shape), _cols(w, shape))  # w_j - w_i
     off = _matrix_const(~np.eye(shape[-1], dtype=bool), gap)
     safe = select_n(off, full_like(gap, 1), gap)
     f = select_n(off, zeros_like(gap), div(full_like(safe, 1), safe))
-    dv = _mm(v, mul(f, vt_dx_v))
+    dv = _mm(v, mul(convert_element_type(f, get_aval(x).dtype), vt_dx_v))
     return [v, w], [dv, dw]
 
 

@@ -1,5 +1,6 @@
 """Values of `core.numpy` functions where numbax and JAX 0.10.2 differed, with JAX's results
-(complex conjugation in vdot/vecdot/correlate, the sign bit, include_initial, ...)."""
+(complex conjugation in vdot/vecdot/correlate and complex linear algebra, gradients of the
+symmetrized Cholesky factor, the sign bit, include_initial, ...)."""
 
 import numpy as np
 import pytest
@@ -8,6 +9,13 @@ import core as jax
 import core.numpy as jnp
 
 nan = np.nan
+# Matrices the linear-algebra cases name: Hermitian (H, H2), complex (C), not symmetric (A).
+MATRICES = {
+    "H": np.array([[5, 2 + 3j, 5j], [2 - 3j, 7, 1 + 7j], [-5j, 1 - 7j, 12]], np.complex64),
+    "H2": np.array([[2, 1 - 1j], [1 + 1j, 3]], np.complex64),
+    "C": np.array([[1 + 1j, 2], [3j, 4 - 1j], [0, 1j]], np.complex64),
+    "A": np.array([[4, 1, 0.5], [2, 5, 1], [0, 1, 6]], np.float32),
+}
 
 # (expression, JAX's value, JAX's dtype), recorded from JAX 0.10.2.
 CASES = [
@@ -99,12 +107,99 @@ CASES = [
     ("jax.grad(jax.grad(jnp.sinc))(0.0)", -3.2898683547973633, "float32"),
     ("jax.grad(jax.grad(jax.grad(jax.grad(jnp.sinc))))(0.0)", 19.481821060180664, "float32"),
     ("jax.grad(jnp.sinc)(0.5)", -1.2732396125793457, "float32"),
+    ("jnp.linalg.eigh(jnp.array([[1, -2j], [2j, 1]]))[0]", [-1.0, 3.0], "float32"),
+    (
+        "jnp.abs(jnp.linalg.eigh(jnp.array([[1, -2j], [2j, 1]]))[1])",
+        [[0.7071067690849304, 0.7071067690849304], [0.7071067690849304, 0.7071067690849304]],
+        "float32",
+    ),
+    ("jnp.linalg.eigvalsh(H2)", [1.0, 4.0], "float32"),
+    (
+        "jnp.linalg.eigvalsh(H)",
+        [0.10161333531141281, 4.586340427398682, 19.312049865722656],
+        "float32",
+    ),
+    (
+        "jax.grad(lambda X: jnp.sum((L(X) - jnp.sin(L(X))) ** 2), holomorphic=True)(H)",
+        [
+            [
+                (-0.7534184455871582 + 0j),
+                (-3.0509033203125 - 10.940544128417969j),
+                (5.989684104919434 + 3.5423026084899902j),
+            ],
+            [
+                (-3.0509033203125 + 10.940544128417969j),
+                (-8.904491424560547 + 0j),
+                (-5.1351518630981445 - 6.559373378753662j),
+            ],
+            [
+                (5.989684104919434 - 3.5423026084899902j),
+                (-5.1351518630981445 + 6.559373378753662j),
+                (0.01320427656173706 + 0j),
+            ],
+        ],
+        "complex64",
+    ),
+    (
+        "jnp.linalg.cholesky(H, upper=True)",
+        [
+            [(2.2360680103302 - 0j), (0.8944271802902222 + 1.3416407108306885j), 2.2360680103302j],
+            [-0j, (2.0976176261901855 - 0j), (-0.9534624814987183 + 2.3836565017700195j)],
+            [-0j, -0j, (0.6396022439002991 - 0j)],
+        ],
+        "complex64",
+    ),
+    (
+        "jnp.linalg.pinv(C)",
+        [
+            [
+                (0.5333333611488342 + 0.13333341479301453j),
+                (-0.22222216427326202 - 0.2000001072883606j),
+                (0.31111109256744385 - 0.02222222089767456j),
+            ],
+            [
+                (0.20000004768371582 - 0.3333333432674408j),
+                (0.04444439709186554 + 0.1777777224779129j),
+                (-1.8742866814136505e-08 - 0.24444442987442017j),
+            ],
+        ],
+        "complex64",
+    ),
+    (
+        "jax.grad(lambda X: jnp.sum(jnp.linalg.cholesky(X) * jnp.arange(9.).reshape(3, 3)))(A)",
+        [
+            [-0.21099184453487396, 0.41258907318115234, 0.9003341794013977],
+            [0.41258907318115234, 0.6793834567070007, 1.322274088859558],
+            [0.9003341794013977, 1.322274088859558, 1.6610103845596313],
+        ],
+        "float32",
+    ),
+    (
+        "jax.grad(lambda X: jnp.sum(jnp.linalg.eigvalsh(X) * jnp.arange(3.)))(A)",
+        [
+            [0.5242132544517517, 0.7019902467727661, 0.1506335586309433],
+            [0.7019902467727661, 1.0073832273483276, 0.5114731192588806],
+            [0.1506335586309433, 0.5114731192588806, 1.468403697013855],
+        ],
+        "float32",
+    ),
+    (
+        "jax.grad(lambda x: jnp.real(jnp.linalg.eigvalsh(H2 * x)[1]))(2.0)",
+        4.0,
+        "float32",
+    ),
+    (
+        "jnp.linalg.lstsq(C, jnp.array([1.0, 2j, 3.0]))[0]",
+        [(1.8666670322418213 - 0.3777775764465332j), (-0.15555545687675476 - 0.977777898311615j)],
+        "complex64",
+    ),
 ]
 
 
 @pytest.mark.parametrize("expr, value, dtype", CASES, ids=[c[0] for c in CASES])
 def test_value_as_in_jax(expr, value, dtype):
-    out = eval(expr, {"jnp": jnp, "jax": jax})
+    names = {k: jnp.asarray(v) for k, v in MATRICES.items()}
+    out = eval(expr, {"jnp": jnp, "jax": jax, "L": jnp.linalg.cholesky, **names})
     assert np.asarray(out).dtype.name == dtype
     np.testing.assert_allclose(
         np.asarray(out), np.asarray(value), rtol=1e-6, atol=1e-6, equal_nan=True
