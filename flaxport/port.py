@@ -120,6 +120,8 @@ def _exists(module: str) -> bool:
         return importlib.util.find_spec(module) is not None
     except ModuleNotFoundError:
         return False
+    except ValueError:  # a module made at import time (`flaxport.metrics`) has no spec
+        return module in sys.modules
 
 
 def main(argv: Sequence[str] | None = None) -> int:

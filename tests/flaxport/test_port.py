@@ -23,6 +23,10 @@ CASES = [
     ("import numpy as np, jax.scipy as jsp\n", "import numpy as np; import core.scipy as jsp\n"),
     ("from jaxlib import xla_client\n", "from jaxlib import xla_client\n"),
     ("x = jax.numpy.ones(3)  # import jax\n", "x = jax.numpy.ones(3)  # import jax\n"),
+    # flax.metrics is a module flaxport makes (no file): the Flax PPO example's import
+    ("from flax.metrics import tensorboard\n", "from flaxport.metrics import tensorboard\n"),
+    ("import flax.metrics.tensorboard\n",
+     "import flaxport.metrics.tensorboard; import flaxport as flax\n"),
 ]  # fmt: skip
 
 
@@ -32,6 +36,12 @@ def test_rules():
         assert (got, missing) == (want, []), source
     assert port_module("jax.example_libraries.stax") == "core.example_libraries.stax"
     assert port_module("numpy") is None
+
+
+def test_ported_made_modules_import():
+    namespace: dict = {}
+    exec(port_source("from flax.metrics import tensorboard\n")[0], namespace)
+    assert hasattr(namespace["tensorboard"], "SummaryWriter")
 
 
 def test_missing_modules_are_reported():
