@@ -22,8 +22,11 @@ class TrainError(NumbaxError):
     (and ``except core.errors.NumbaxError`` every numbax error)."""
 
 
-class CheckpointExistsError(TrainError, InvalidCheckpointError, FileExistsError):
+class CheckpointExistsError(TrainError, InvalidCheckpointError, FileExistsError, ValueError):
     """`save_checkpoint` would replace or go back behind an existing checkpoint.
+
+    A `ValueError` too, as Flax 0.12's "Destination ... already exists." for the same step (Flax
+    silently skips saving a step behind the latest one).
 
     Failing code::
 

@@ -151,6 +151,9 @@ def test_overwrite_rules(tmp_path, step):
     with pytest.raises(CheckpointExistsError, match=f"step {step}") as info:
         save_checkpoint(tmp_path, {"s": step}, step=step, keep=5)
     assert isinstance(info.value, FileExistsError)
+    # Flax 0.12.8 raises ValueError("Destination ... already exists.") for the same step (and
+    # silently skips an earlier one): `except ValueError` catches ours too.
+    assert isinstance(info.value, ValueError)
     save_checkpoint(tmp_path, {"s": -step}, step=step, keep=5, overwrite=True)
     assert available_steps(tmp_path) == [step]
     assert restore_checkpoint(tmp_path, {"s": 0}) == {"s": -step}
