@@ -62,12 +62,19 @@ class ShapedArray:
     def strip_weak_type(self) -> ShapedArray:
         return self.update(weak_type=False) if self.weak_type else self
 
-    def str_short(self) -> str:
-        return f"{dtypes.short_name(self.dtype)}[{','.join(map(str, self.shape))}]"
+    def str_short(self, short_dtypes: bool = True, mesh_axis_types: bool = False) -> str:
+        """`f32[3,4]` (`float32[3,4]` with `short_dtypes=False`, JAX's default: numbax's error
+        messages and profiles use the short form)."""
+        del mesh_axis_types
+        name = dtypes.short_name(self.dtype) if short_dtypes else self.dtype.name
+        return f"{name}[{','.join(map(str, self.shape))}]"
+
+    def __str__(self) -> str:
+        return ("~" if self.weak_type else "") + self.str_short(short_dtypes=False)
 
     def __repr__(self) -> str:
         weak = ", weak_type=True" if self.weak_type else ""
-        return f"ShapedArray({self.str_short()}{weak})"
+        return f"ShapedArray({self.str_short(short_dtypes=False)}{weak})"
 
 
 _interned: dict[tuple, ShapedArray] = {}

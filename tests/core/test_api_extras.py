@@ -127,3 +127,20 @@ def test_flatten_util_and_shape_dtype_struct_exist():
     assert unravel(flat)["a"].shape == (2,)
     s = core.ShapeDtypeStruct((2,), np.float32)
     assert s.shape == (2,) and s.dtype == np.float32
+
+
+# str/repr of core.typeof(x), as JAX 0.10.2 prints jax.typeof(x)
+_TYPEOF_TEXT = [
+    (lambda: jnp.ones((3, 3)), "float32[3,3]", "ShapedArray(float32[3,3])"),
+    (lambda: 1.0, "~float32[]", "ShapedArray(float32[], weak_type=True)"),
+    (lambda: jnp.ones(2, jnp.int8), "int8[2]", "ShapedArray(int8[2])"),
+    (lambda: jnp.ones((), jnp.bool_), "bool[]", "ShapedArray(bool[])"),
+    (lambda: jnp.ones(2, jnp.bfloat16), "bfloat16[2]", "ShapedArray(bfloat16[2])"),
+]
+
+
+@pytest.mark.parametrize("make,text,rep", _TYPEOF_TEXT)
+def test_typeof_prints_like_jax(make, text, rep):
+    aval = core.typeof(make())
+    assert (str(aval), repr(aval)) == (text, rep)
+    assert aval.str_short(short_dtypes=False) == text.lstrip("~")
