@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from core import api, tree_util
+from core import api, dtypes, tree_util
 
 EPS = 1e-4
 
@@ -154,7 +154,11 @@ def check_vjp(
     cotangent = _rand_tree(rng, v_out)
     ct_in = vjp_fn(cotangent)
     ip, ip_expected = _inner(tangent, ct_in), _inner(t_out, cotangent)
-    dt = np.result_type(*[_np(x) for x in tree_util.tree_leaves(args) if _is_float(x)] or [float])
+    # The arguments' dtypes as JAX sees them: a Python float is float32 without x64.
+    dt = np.result_type(
+        *[dtypes.dtype_and_weak(x)[0] for x in tree_util.tree_leaves(args) if _is_float(x)]
+        or [float]
+    )
     check_close(
         np.asarray(ip, dt),
         np.asarray(ip_expected, dt),

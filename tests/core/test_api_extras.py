@@ -144,3 +144,19 @@ def test_typeof_prints_like_jax(make, text, rep):
     aval = core.typeof(make())
     assert (str(aval), repr(aval)) == (text, rep)
     assert aval.str_short(short_dtypes=False) == text.lstrip("~")
+
+
+def test_python_scalar_args_take_float32_tolerances():
+    # JAX's "Automatic differentiation" tutorial: check_grads(loss, (W, b), order=2) with a
+    # float32 W and a Python float b passes in JAX (a Python scalar counts as float32, tolerance
+    # 2e-3); the inner products were compared with float64's 1e-5.
+    inputs = jnp.array(
+        [[0.52, 1.12, 0.77], [0.88, -1.08, 0.15], [0.52, 0.06, -1.30], [0.74, -2.49, 1.39]]
+    )
+    targets = jnp.array([True, True, False, True])
+
+    def loss(w, b):
+        preds = 0.5 * (jnp.tanh((jnp.dot(inputs, w) + b) / 2) + 1)
+        return -jnp.sum(jnp.log(preds * targets + (1 - preds) * (1 - targets)))
+
+    core.test_util.check_grads(loss, (jnp.array([0.1, 0.4, -0.3]), 0.5), order=2)
