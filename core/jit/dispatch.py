@@ -64,8 +64,8 @@ _queued: dict[Any, collections.deque] = {}  # worker -> its tasks, oldest first
 # The cost model
 
 # Nanoseconds per unit, fitted to the MNIST example's steps on 2 cores (CNN at batch 128:
-# 3.3 GFLOP of convolutions and products, 53 ms estimated, 55 ms measured; MLP at batch 32:
-# 0.5 ms estimated, 0.25-0.4 ms measured): convolutions' FLOPs, other FLOPs, transcendentals,
+# 3.3 GFLOP of convolutions and products, 48 ms estimated, 37-55 ms measured; MLP at batch 32:
+# 0.4 ms estimated, 0.25-0.4 ms measured): convolutions' FLOPs, other FLOPs, transcendentals,
 # bytes written (before fusion, so an overestimate for fused loops).
 _NS_CONV_FLOP, _NS_FLOP, _NS_TRANSCENDENTAL, _NS_BYTE = 0.015, 0.05, 0.5, 0.01
 # Matrix products (`dot_general`) run at twice the convolutions' rate, as bands on both cores:
