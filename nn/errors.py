@@ -286,6 +286,17 @@ class UnboundModuleError(
         )
 
 
+class UnboundSubmoduleError(UnboundModuleError, CallSetupUnboundModuleError, AttributeError):
+    """A submodule that ``setup`` defined on an unbound module was called.
+
+    An ``AttributeError`` too, as in Flax, where such a module has no ``setup`` attributes:
+    ``try: model(x) except AttributeError`` (Flax's "Flax basics" guide) catches it.
+
+    Failing code: ``MLP()(x)`` where ``setup`` does ``self.layers = [nn.Dense(3)]``.
+    Fix: ``variables = model.init(key, x); model.apply(variables, x)``.
+    """
+
+
 class UnboundSetupAttributeError(CallSetupUnboundModuleError, AttributeError):
     """A ``setup`` attribute was read on an unbound module whose ``setup`` needs variables.
 

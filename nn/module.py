@@ -479,7 +479,12 @@ class Module:
             self._try_setup()
         if is_compact:
             if self.scope is None:
-                raise errors.UnboundModuleError(type(self).__name__, f"run {fun.__name__}")
+                error = (
+                    errors.UnboundSubmoduleError
+                    if isinstance(self.parent, Module)
+                    else errors.UnboundModuleError
+                )
+                raise error(type(self).__name__, f"run {fun.__name__}")
             is_recurrent = state.in_compact_method
             state.in_compact_method = True
         recorder = None if is_setup else _context.call_recorder

@@ -472,6 +472,23 @@ def test_unbound_module_call_and_frozen_fields():
         dense.features = 3
 
 
+def test_calling_an_unbound_setup_model_is_an_attribute_error():
+    # Flax's "Flax basics" guide calls an unbound setup model inside
+    # `try: model(x) except AttributeError as e: print(e)`: Flax raises AttributeError there
+    class ExplicitMLP(nn.Module):
+        def setup(self):
+            self.layers = [nn.Dense(3), nn.Dense(2)]
+
+        def __call__(self, x):
+            for layer in self.layers:
+                x = layer(x)
+            return x
+
+    with pytest.raises(AttributeError, match="model.init") as info:
+        ExplicitMLP()(jnp.ones((1, 2)))
+    assert isinstance(info.value, errors.UnboundModuleError)
+
+
 def test_setup_may_not_assign_fields_and_one_compact_per_class():
     class Bad(nn.Module):
         features: int = 2
