@@ -380,6 +380,20 @@ class ArgumentTwiceError(FlaxError, ValueError):
         )
 
 
+class MissingPerturbationError(FlaxError, ValueError):
+    """``apply`` was given a perturbations collection without a variable ``perturb`` needs.
+
+    Failing code: ``model.apply({'params': p, 'perturbations': {}}, x)``. Fix: pass the
+    collection ``init`` created (``variables['perturbations']``), or leave it out.
+    """
+
+    def __init__(self, collection: str, name: str):
+        super().__init__(
+            f"Perturbation collection {collection} present, but missing perturbation variable "
+            f"{name}: pass the {collection!r} collection init created, or none."
+        )
+
+
 class ArgumentMissingError(FlaxError, ValueError):
     """A setting was given neither at construction nor at call time.
 

@@ -30,7 +30,9 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
-from core import source_info
+import core.numpy as jnp
+from core import source_info, tree_util
+from core.avals import ShapeDtypeStruct
 from nn import errors
 from nn import scope as scope_lib
 from nn.scope import CollectionFilter, DenyList, Scope
@@ -759,6 +761,33 @@ class Module:
         scope.put_variable(col, name, reduce_fn(xs, value))
         return True
 
+    def perturb(self, name: str, value: Any, collection: str = "perturbations") -> Any:
+        """Adds a zero variable to an intermediate value, so that its gradient is the value's.
+
+        Under ``init`` (or whenever ``collection`` is mutable) the zeros are created; when the
+        variables given to ``apply`` hold ``collection``, ``value`` plus the variable is
+        returned, and ``core.grad`` with respect to it gives the intermediate gradient. Without
+        the collection the call is a no-op.
+
+        Args:
+          name: the variable's name.
+          value: the intermediate value (a pytree of arrays).
+          collection: the collection holding the perturbations.
+
+        Returns:
+          ``value`` (plus the perturbation when ``collection`` is present).
+        """
+        scope = self._require_scope("store variables")
+        if scope.is_mutable_collection(collection) and not scope.has_variable(collection, name):
+            scope.reserve(name, collection, kind="variable")
+            self._state.children[name] = collection
+            scope.put_variable(collection, name, tree_util.tree_map(jnp.zeros_like, value))
+        if collection in scope.root._variables:
+            if not scope.has_variable(collection, name):
+                raise errors.MissingPerturbationError(collection, name)
+            value = tree_util.tree_map(jnp.add, value, scope.get_variable(collection, name))
+        return value
+
     # -- init / apply --------------------------------------------------------------------------
 
     def _method_fn(self, method: Callable | str | None) -> Callable:
@@ -860,6 +889,41 @@ class Module:
             **kwargs,
         )
         return variables
+
+    def lazy_init(
+        self,
+        rngs: Any,
+        *args: Any,
+        method: Callable | str | None = None,
+        mutable: CollectionFilter = _INIT_MUTABLE,
+        **kwargs: Any,
+    ) -> dict:
+        """``init`` from input shapes: arguments may be ``core.ShapeDtypeStruct``.
+
+        Shape structs are replaced by zeros of their shape and dtype (Flax skips the compute that
+        does not reach a variable instead; the variables are the same unless an initializer
+        reads the input's values).
+
+        Args:
+          rngs: a key (used for ``'params'``) or ``{stream: key}``.
+          *args: example inputs, arrays or ``core.ShapeDtypeStruct``.
+          method: a method of the module, or its name.
+          mutable: collections to create (default: all but ``'intermediates'``).
+          **kwargs: keyword arguments of the method.
+
+        Returns:
+          The variable dict.
+        """
+
+        def concrete(x: Any) -> Any:
+            if isinstance(x, ShapeDtypeStruct):
+                return jnp.zeros(x.shape, x.dtype)
+            return x
+
+        args, kwargs = tree_util.tree_map(
+            concrete, (args, kwargs), is_leaf=lambda x: isinstance(x, ShapeDtypeStruct)
+        )
+        return self.init(rngs, *args, method=method, mutable=mutable, **kwargs)
 
     def tabulate(
         self,

@@ -807,3 +807,29 @@ def test_intercept_methods_orig_method_skips_the_rest():
         y = Doubled().apply(variables, x)
     assert log == ["bypass", "bypass"]
     np.testing.assert_allclose(np.asarray(y), np.asarray(Doubled().apply(variables, x)))
+
+
+class _Perturbed(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        h = self.perturb("h", nn.Dense(4)(x))
+        return nn.Dense(1)(h).sum()
+
+
+def test_perturb_gives_intermediate_gradients():
+    # values from Flax 0.12.8 / JAX 0.10.2 (Module.perturb's docstring recipe)
+    x = jnp.ones((2, 3))
+    model = _Perturbed()
+    v = model.init(random.PRNGKey(0), x)
+    assert v["perturbations"]["h"].shape == (2, 4) and not np.asarray(v["perturbations"]["h"]).any()
+    g = core.grad(lambda v: model.apply(v, x))(v)["perturbations"]["h"]
+    np.testing.assert_allclose(g, [[0.00166372, 0.1601259, 0.09040862, -0.42029327]] * 2, rtol=1e-5)
+    np.testing.assert_allclose(model.apply({"params": v["params"]}, x), 0.3166823, rtol=1e-5)
+    with pytest.raises(ValueError, match="missing perturbation variable h"):
+        model.apply({"params": v["params"], "perturbations": {}}, x)
+
+
+def test_lazy_init_takes_shape_dtype_structs():
+    v = nn.Dense(2).lazy_init(random.PRNGKey(0), core.ShapeDtypeStruct((1, 3), jnp.float32))
+    np.testing.assert_allclose(v["params"]["kernel"][0], [0.04769871, -0.9522832], rtol=1e-5)
+    assert v["params"]["bias"].shape == (2,)
