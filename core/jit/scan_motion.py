@@ -20,6 +20,11 @@ generator simplifies every body it emits, so nested scans are rewritten too):
   `x_t @ W_x`) run once before the loop on the whole xs (vectorized the same way); the body
   reads rows of the result as new xs.
 
+* **Transposed weights.** What stays in the loop is the recurrent product, a few rows (the
+  batch) times a weight matrix, which runs fastest as dot products of rows of the weights
+  (`gemm.SKINNY_ROWS`): a const the product contracts over its first axis is transposed once
+  before the loop.
+
 Only products move (with what feeds or follows them inside the moved region); elementwise work
 stays in the loop. Each scan may add at most `STACK_BUDGET` bytes of stacked values. Floating
 point: a sum over the iterations is added in another order (a GEMM's blocked order instead of
@@ -35,6 +40,7 @@ from dataclasses import dataclass
 from core.config import config
 from core.interpreters.partial_eval import dce_jaxpr
 from core.ir import Eqn, Jaxpr, Literal, Var, typecheck
+from core.jit.gemm import SKINNY_ROWS
 from core.prims import elementwise as ew
 from core.prims import linalg, reductions, shapes
 from core.prims.control_flow.common import batch_jaxpr
@@ -272,6 +278,35 @@ class _Loop:
         self.eqns = [e for e in self.eqns if id(e) not in taken]
         return pre
 
+    # -- transposed weights -------------------------------------------------------------------
+
+    def transpose_weights(self) -> list[Eqn]:
+        """Makes the products of few rows (`gemm.SKINNY_ROWS`: an RNN's state times a weight
+        matrix) read their const operand as rows: a const contracted over its first axis is
+        transposed once before the loop and contracted over its second (see the module
+        docstring); returns the equations to run before the scan."""
+        const_of = {b: o for o, b in self.consts}
+        pre: list[Eqn] = []
+        made: dict[Var, Var] = {}
+        for i, e in enumerate(self.eqns):
+            if e.prim is not linalg.dot_general_p:
+                continue
+            (xc, yc), (xb, _) = e.params["dimension_numbers"]
+            x, y = e.inputs
+            if xb or y not in const_of or y.aval.ndim != 2 or tuple(yc) != (0,):
+                continue
+            if tuple(xc) != (x.aval.ndim - 1,) or x.aval.dtype.kind != "f":
+                continue
+            if x.aval.size // x.aval.shape[-1] > SKINNY_ROWS:
+                continue
+            if y not in made:
+                pre.append(_new(shapes.transpose_p, [const_of[y]], permutation=(1, 0)))
+                made[y] = Var(pre[-1].outputs[0].aval)
+                self.consts.append((pre[-1].outputs[0], made[y]))
+            params = dict(e.params, dimension_numbers=((xc, (1,)), ((), ())))
+            self.eqns[i] = Eqn(e.prim, [x, made[y]], params, e.outputs, e.source_info)
+        return pre
+
     # -- shared -------------------------------------------------------------------------------
 
     def _with_invariants(self, moved: list[Eqn]) -> tuple[list[Eqn], list[Var]]:
@@ -381,6 +416,7 @@ def optimize(eqns: list[Eqn], outvars: list, simplify_body: Simplifier) -> tuple
         loop = _Loop.of(e, simplify_body, producers)
         post, moved = loop.sink_products()
         pre = loop.hoist_products()
+        pre += loop.transpose_weights()
         if not pre and not post:
             out.append(e)
             continue

@@ -1,6 +1,7 @@
-"""core/jit/scan_motion.py: products moved out of scans (accumulated, ys-only, xs-only ones), the
-rewritten programs against numpy, the numpy backend and the same program compiled without the
-rewrites, and the cases that must stay in the loop."""
+"""core/jit/scan_motion.py: products moved out of scans (accumulated, ys-only, xs-only ones),
+weights transposed for the products left in them, the rewritten programs against numpy, the
+numpy backend and the same program compiled without the rewrites, and the cases that must stay
+in the loop."""
 
 import numpy as np
 import pytest
@@ -11,10 +12,11 @@ from core import lax
 from core.config import config
 from core.ir import Eqn, Var
 from core.jit import scan_motion, simplify
+from core.jit.gemm import SKINNY_ROWS
 from core.prims import elementwise as ew
 from core.prims import linalg, reductions, shapes
 from core.prims.control_flow.scan import scan_p
-from tests.core.jit.backends import compare
+from tests.core.jit.backends import compare, split_kernels
 
 rng = np.random.default_rng(0)
 T, B, H, D = 6, 2, 4, 3
@@ -203,3 +205,25 @@ def test_sum_over_moves_into_products():
         add.outputs[0], (0,), out, {add.outputs[0]: add}, {add.outputs[0]: 1, tr.outputs[0]: 2}
     )
     assert [e.prim for e in eqns] == [reductions.reduce_sum_p] * 2 + [ew.add_p]
+
+
+def test_small_products_read_their_weights_as_rows():
+    """Both loops' recurrent products contract the weights over their second axis (forward:
+    `w` transposed once before the loop) and run as `lib.skinny_dot`; not with more rows."""
+    f = core.grad(rnn_loss, argnums=(0, 1, 2))
+    eqns = rewritten(f, W, U, X)
+    fwd, bwd = scans(eqns)
+    for loop in (fwd, bwd):
+        (dot,) = [e for e in loop.params["jaxpr"].eqns if e.prim is linalg.dot_general_p]
+        assert dot.params["dimension_numbers"][0][1] == (1,)
+    made = {v: e.prim for e in eqns for v in e.outputs}
+    assert shapes.transpose_p in [made.get(x) for x in fwd.inputs]
+    loops = [src for src, _ in split_kernels(f, (W, U, X)) if "for it" in src]
+    assert len(loops) == 2
+    assert all("lib.skinny_dot__f4(" in src and "lib.dot(" not in src for src in loops)
+    check_all(f, W, U, X)
+    many = np.ones((SKINNY_ROWS + 1, H), np.float32)
+    wide = lambda w, h0: lax.scan(lambda h, _: (jnp.tanh(h @ w), None), h0, None, length=T)[0]  # noqa: E731
+    (loop,) = scans(rewritten(wide, W, many))
+    (dot,) = [e for e in loop.params["jaxpr"].eqns if e.prim is linalg.dot_general_p]
+    assert dot.params["dimension_numbers"][0][1] == (0,)

@@ -9,11 +9,14 @@ import numpy as np
 from core import dtypes
 from core.backends.numba.registry import Kernel, register_lowering
 from core.backends.numba.source import alloc, const, np_type, reshape
+from core.jit.gemm import SKINNY_ROWS
 from core.prims.linalg import dot_general_p
 
 
 def _dot_general_lowering(ctx, eqn):
-    """out[b, m, n] = sum_k x[b, m, k] y[b, k, n] after grouping each operand's axes."""
+    """out[b, m, n] = sum_k x[b, m, k] y[b, k, n] after grouping each operand's axes: BLAS
+    (`lib.dot`, batched `lib.gemm_batched`), dot products of rows for few rows times a
+    transposed operand (`lib.skinny_dot`), loops for integers."""
     (xc, yc), (xb, yb) = eqn.params["dimension_numbers"]
     xa, ya = ctx.in_avals
     out = ctx.out_avals[0]
@@ -36,7 +39,11 @@ def _dot_general_lowering(ctx, eqn):
         y, y_t = _matrices_lowering(ctx, 1, list(yb), list(yc), yf, dt)
         o_shape = (m, n)
         o = ctx.assign("d", alloc(o_shape, dt))
-        ctx.line(f"lib.dot({x}{'.T' * x_t}, {y}{'.T' * y_t}, {o})")
+        if y_t and not x_t and m <= SKINNY_ROWS and dtypes.kind(dt) == "f":
+            code = np.dtype(dt).str[1:]
+            ctx.line(f"lib.skinny_dot__{code}({x}, {y}, {o}, ({m}, {k}, {n}))")
+        else:
+            ctx.line(f"lib.dot({x}{'.T' * x_t}, {y}{'.T' * y_t}, {o})")
     else:  # integers (no BLAS), or empty operands
         x, x_t = _matrices_lowering(ctx, 0, list(xb), xf, list(xc), dt)
         y, y_t = _matrices_lowering(ctx, 1, list(yb), list(yc), yf, dt)

@@ -11,11 +11,21 @@ from core.backends.numba.source import alloc, reshape
 from core.prims.control_flow.scan import scan_p
 
 
+def _in_order(ctx, value):
+    """A const of the loop: a transposed view of an array copied once into its own order (every
+    iteration reads it; the products of few rows need their weights stored as rows, which
+    `core/jit/scan_motion.py` asks for with a transpose), anything else as it is."""
+    perm = value.permutation()
+    if perm is None or perm == sorted(perm):
+        return value
+    return ctx.named(ctx.as_array(value), value)
+
+
 def _scan_lowering(ctx, eqn):
     p = eqn.params
     jaxpr, nc, ncar, length = p["jaxpr"], p["num_consts"], p["num_carry"], p["length"]
     ins = [ctx.operand(i) for i in range(len(eqn.inputs))]
-    consts, init = ins[:nc], ins[nc : nc + ncar]
+    consts, init = [_in_order(ctx, v) for v in ins[:nc]], ins[nc : nc + ncar]
     xs = [ctx.as_array(v) for v in ins[nc + ncar :]]
     carry_avals, y_avals = ctx.out_avals[:ncar], jaxpr.out_avals[ncar:]
     carry = new_names(ctx, "c", ncar)

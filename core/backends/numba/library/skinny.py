@@ -1,0 +1,120 @@
+"""Products with few rows, `out = a @ bt.T` as dot products of contiguous rows, without BLAS.
+
+A recurrent network's step multiplies a small batch of states by a large weight matrix: the
+LSTM benchmark's (16, 256) x (256, 256) per gate and step. OpenBLAS packs the whole weight
+matrix into its panel layout for each call, work that 16 rows of output cannot amortize: it ran
+these products at about 50 GFLOP/s on this machine (one core), against 90-95 for a loop that
+reads the weights in place, as rows of `bt` (the weights transposed, `(n, k)`), and keeps a
+tile of 2 x 4 outputs in registers: each of the 8 sums is a vector accumulator over the
+contiguous `k` axis (`vm.radd`: reassociable, so LLVM vectorizes the sum), and each loaded
+vector feeds 2 or 4 of them.
+
+`skinny_dot` shares the columns between the caller's share of numba's pool once the product
+has `SPLIT_FLOPS` multiply-adds, in chunks of whole tiles: each output element is computed by
+the same code, in the same order, whatever the number of threads, so the result does not
+depend on it. Below that, or with one thread, it runs on the calling thread. The lowering of
+`dot_general` uses it for products with at most `gemm.SKINNY_ROWS` rows whose second operand is
+stored as `bt` (`core/backends/numba/rules/linalg.py`); scans transpose their weights once
+before the loop to get there (`core/jit/scan_motion.py`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+from numba.np.ufunc import parallel
+
+from core.backends.numba.library.entry import callee, dispatcher, register
+from core.jit import runtime as rt
+from core.jit import vecmath as vm
+
+# Products of at least this many multiply-adds (about 10 us on one core here) share their
+# columns between threads: a hand-off to a woken TBB worker costs 1-2 us.
+SPLIT_FLOPS = 1 << 19
+# Each thread's chunk of columns is at least this wide (a multiple of the tile's 4 columns).
+MIN_COLUMNS = 32
+
+
+@register("a a a p", calls=("skinny_columns",))
+def skinny_dot(a, bt, out, p):
+    """`out = a @ bt.T` with a (m, k), bt (n, k) and out (m, n) flat C-contiguous arrays,
+    p = (m, k, n): the columns split between the caller's share of the pool (whole 4-column
+    tiles per thread, at least `MIN_COLUMNS`) from `SPLIT_FLOPS` multiply-adds on."""
+    m, k, n = p[0], p[1], p[2]
+    tiles = (n + 3) // 4
+    parts = min(parallel._iget_num_threads(), max(1, n // MIN_COLUMNS))
+    if parts < 2 or m * k * n < SPLIT_FLOPS:
+        _columns(a, bt, out, p, 0, n)
+        return
+    step = -(-tiles // parts) * 4
+    for t in prange(parts):
+        _columns(a, bt, out, p, t * step, min(n, (t + 1) * step))
+
+
+@register("a a a p i i")
+def skinny_columns(a, bt, out, p, lo, hi):
+    """`out[:, lo:hi] = a @ bt[lo:hi].T` (see `skinny_dot`): tiles of 2 rows x 4 columns,
+    then the odd row, then the columns past the last whole tile one at a time."""
+    m, k, n = p[0], p[1], p[2]
+    zero = a.dtype.type(0)
+    j = lo
+    while j + 4 <= hi:
+        b0, b1, b2, b3 = j * k, (j + 1) * k, (j + 2) * k, (j + 3) * k
+        i = 0
+        while i + 2 <= m:
+            r0, r1 = i * k, (i + 1) * k
+            s00 = s01 = s02 = s03 = s10 = s11 = s12 = s13 = zero
+            for q in range(k):
+                x0, x1 = rt.ld(a, r0 + q), rt.ld(a, r1 + q)
+                y0, y1 = rt.ld(bt, b0 + q), rt.ld(bt, b1 + q)
+                y2, y3 = rt.ld(bt, b2 + q), rt.ld(bt, b3 + q)
+                s00, s01 = vm.radd(s00, x0 * y0), vm.radd(s01, x0 * y1)
+                s02, s03 = vm.radd(s02, x0 * y2), vm.radd(s03, x0 * y3)
+                s10, s11 = vm.radd(s10, x1 * y0), vm.radd(s11, x1 * y1)
+                s12, s13 = vm.radd(s12, x1 * y2), vm.radd(s13, x1 * y3)
+            o0, o1 = i * n + j, (i + 1) * n + j
+            rt.st(out, o0, s00)
+            rt.st(out, o0 + 1, s01)
+            rt.st(out, o0 + 2, s02)
+            rt.st(out, o0 + 3, s03)
+            rt.st(out, o1, s10)
+            rt.st(out, o1 + 1, s11)
+            rt.st(out, o1 + 2, s12)
+            rt.st(out, o1 + 3, s13)
+            i += 2
+        if i < m:
+            r0 = i * k
+            s00 = s01 = s02 = s03 = zero
+            for q in range(k):
+                x0 = rt.ld(a, r0 + q)
+                s00 = vm.radd(s00, x0 * rt.ld(bt, b0 + q))
+                s01 = vm.radd(s01, x0 * rt.ld(bt, b1 + q))
+                s02 = vm.radd(s02, x0 * rt.ld(bt, b2 + q))
+                s03 = vm.radd(s03, x0 * rt.ld(bt, b3 + q))
+            o0 = i * n + j
+            rt.st(out, o0, s00)
+            rt.st(out, o0 + 1, s01)
+            rt.st(out, o0 + 2, s02)
+            rt.st(out, o0 + 3, s03)
+        j += 4
+    for jj in range(j, hi):
+        for i in range(m):
+            s = zero
+            for q in range(k):
+                s = vm.radd(s, rt.ld(a, i * k + q) * rt.ld(bt, jj * k + q))
+            rt.st(out, i * n + jj, s)
+
+
+_columns = callee("skinny_columns")
+
+
+def dot_nt(a: np.ndarray, bt: np.ndarray, out: np.ndarray) -> None:
+    """`out[...] = a @ bt.T` by `skinny_dot`, from Python (tests and benchmarks).
+
+    Args:
+      a: an (m, k) C-contiguous float matrix.
+      bt: an (n, k) C-contiguous matrix of the same dtype.
+      out: the (m, n) C-contiguous result, written in place.
+    """
+    p = np.array([a.shape[0], a.shape[1], bt.shape[0]], np.int64)
+    dispatcher(f"skinny_dot__{out.dtype.str[1:]}")(a.ravel(), bt.ravel(), out.reshape(-1), p)
