@@ -46,10 +46,6 @@ _I8 = ir.IntType(8)
 # thread has to wait for a core (the LSTM's 16x256x1024 step products stay one call).
 PARALLEL_FLOPS = 1 << 23
 BAND = 32
-# Real products with at most this many rows whose second operand is stored transposed run as dot
-# products of rows instead of BLAS (`skinny_dot`, core/backends/numba/library/skinny.py): an RNN
-# step's (16, 256) x (256, 256) 1.6x faster, as BLAS packs the whole weight matrix per call.
-SKINNY_ROWS = 16
 
 
 def _gemm_fn(builder: ir.IRBuilder) -> ir.Function:

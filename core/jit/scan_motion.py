@@ -22,8 +22,8 @@ generator simplifies every body it emits, so nested scans are rewritten too):
 
 * **Transposed weights.** What stays in the loop is the recurrent product, a few rows (the
   batch) times a weight matrix, which runs fastest as dot products of rows of the weights
-  (`gemm.SKINNY_ROWS`): a const the product contracts over its first axis is transposed once
-  before the loop.
+  (`core/backends/numba/library/skinny.py`): a const the product contracts over its first
+  axis is transposed once before the loop.
 
 Only products move (with what feeds or follows them inside the moved region); elementwise work
 stays in the loop. Each scan may add at most `STACK_BUDGET` bytes of stacked values. Floating
@@ -37,10 +37,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from core.backends.numba.library.skinny import SKINNY_ROWS
 from core.config import config
 from core.interpreters.partial_eval import dce_jaxpr
 from core.ir import Eqn, Jaxpr, Literal, Var, typecheck
-from core.jit.gemm import SKINNY_ROWS
 from core.prims import elementwise as ew
 from core.prims import linalg, reductions, shapes
 from core.prims.control_flow.common import batch_jaxpr
@@ -281,8 +281,8 @@ class _Loop:
     # -- transposed weights -------------------------------------------------------------------
 
     def transpose_weights(self) -> list[Eqn]:
-        """Makes the products of few rows (`gemm.SKINNY_ROWS`: an RNN's state times a weight
-        matrix) read their const operand as rows: a const contracted over its first axis is
+        """Makes the products of few rows (`SKINNY_ROWS`: an RNN's state times a weight matrix)
+        read their const operand as rows: a const contracted over its first axis is
         transposed once before the loop and contracted over its second (see the module
         docstring); returns the equations to run before the scan."""
         const_of = {b: o for o, b in self.consts}

@@ -9,10 +9,10 @@ import pytest
 import core
 import core.numpy as jnp
 from core import lax
+from core.backends.numba.library.skinny import SKINNY_ROWS
 from core.config import config
 from core.ir import Eqn, Var
 from core.jit import scan_motion, simplify
-from core.jit.gemm import SKINNY_ROWS
 from core.prims import elementwise as ew
 from core.prims import linalg, reductions, shapes
 from core.prims.control_flow.scan import scan_p

@@ -13,7 +13,7 @@ vector feeds 2 or 4 of them.
 has `SPLIT_FLOPS` multiply-adds, in chunks of whole tiles: each output element is computed by
 the same code, in the same order, whatever the number of threads, so the result does not
 depend on it. Below that, or with one thread, it runs on the calling thread. The lowering of
-`dot_general` uses it for products with at most `gemm.SKINNY_ROWS` rows whose second operand is
+`dot_general` uses it for products with at most `SKINNY_ROWS` rows whose second operand is
 stored as `bt` (`core/backends/numba/rules/linalg.py`); scans transpose their weights once
 before the loop to get there (`core/jit/scan_motion.py`).
 """
@@ -28,6 +28,9 @@ from core.backends.numba.library.entry import callee, dispatcher, register
 from core.jit import runtime as rt
 from core.jit import vecmath as vm
 
+# Real products with at most this many rows whose second operand is stored transposed run here
+# instead of BLAS (the lowering of `dot_general`; scans transpose their weights for it).
+SKINNY_ROWS = 16
 # Products of at least this many multiply-adds (about 10 us on one core here) share their
 # columns between threads: a hand-off to a woken TBB worker costs 1-2 us.
 SPLIT_FLOPS = 1 << 19

@@ -7,9 +7,9 @@ import math
 import numpy as np
 
 from core import dtypes
+from core.backends.numba.library.skinny import SKINNY_ROWS
 from core.backends.numba.registry import Kernel, register_lowering
 from core.backends.numba.source import alloc, const, np_type, reshape
-from core.jit.gemm import SKINNY_ROWS
 from core.prims.linalg import dot_general_p
 
 

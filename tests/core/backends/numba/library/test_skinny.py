@@ -9,7 +9,7 @@ import pytest
 
 import core.numpy as jnp
 from core.backends.numba.library import skinny
-from core.jit.gemm import SKINNY_ROWS
+from core.backends.numba.library.skinny import SKINNY_ROWS
 from tests.core.jit.backends import compare, split_kernels
 
 rng = np.random.default_rng(0)
