@@ -42,7 +42,7 @@ from core.config import config
 from core.interpreters.partial_eval import dce_jaxpr
 from core.ir import Eqn, Jaxpr, Literal, Var, typecheck
 from core.prims import elementwise as ew
-from core.prims import linalg, reductions, shapes
+from core.prims import indexing, linalg, reductions, shapes
 from core.prims.control_flow.common import batch_jaxpr
 from core.prims.control_flow.scan import scan_p
 
@@ -278,6 +278,128 @@ class _Loop:
         self.eqns = [e for e in self.eqns if id(e) not in taken]
         return pre
 
+    # -- merged products ----------------------------------------------------------------------
+
+    def merge_products(self) -> list[Eqn]:
+        """Products of one body value by several consts of one shape (an LSTM's four gates,
+        `h @ U_i`) become one product by the consts concatenated once before the loop, each
+        former result a slice of it (see the module docstring); returns the equations to run
+        before the scan."""
+        const_of = {b: o for o, b in self.consts}
+        groups: dict[tuple, list[int]] = {}
+        for i, e in enumerate(self.eqns):
+            if e.prim is not linalg.dot_general_p:
+                continue
+            x, y = e.inputs
+            (_, yc), (xb, _) = e.params["dimension_numbers"]
+            if xb or y not in const_of or y.aval.ndim != 2 or not isinstance(x, Var):
+                continue
+            params = tuple(sorted((k, repr(v)) for k, v in e.params.items()))
+            groups.setdefault((x, y.aval.shape, y.aval.dtype, params), []).append(i)
+        pre: list[Eqn] = []
+        replace: dict[int, list[Eqn]] = {}
+        for group in groups.values():
+            if len(group) < 2:
+                continue
+            first = self.eqns[group[0]]
+            free = 1 - first.params["dimension_numbers"][0][1][0]  # the weights' output axis
+            weights = [const_of[self.eqns[i].inputs[1]] for i in group]
+            pre.append(_new(indexing.concatenate_p, weights, dimension=free))
+            merged = Var(pre[-1].outputs[0].aval)
+            self.consts.append((pre[-1].outputs[0], merged))
+            product = _new(linalg.dot_general_p, [first.inputs[0], merged], **first.params)
+            shape = product.outputs[0].aval.shape
+            width = first.outputs[0].aval.shape[-1]
+            new = [product]
+            for j, i in enumerate(group):
+                start, limit = [0] * len(shape), list(shape)
+                start[-1], limit[-1] = j * width, (j + 1) * width
+                params = dict(
+                    start_indices=tuple(start),
+                    limit_indices=tuple(limit),
+                    strides=(1,) * len(shape),
+                )
+                e = self.eqns[i]
+                new.append(Eqn(indexing.slice_p, product.outputs, params, e.outputs, e.source_info))
+                replace[i] = []
+            replace[group[0]] = new
+        self.eqns = [n for i, e in enumerate(self.eqns) for n in replace.get(i, [e])]
+        return pre
+
+    def merge_sums(self) -> list[Eqn]:
+        """A sum of products of body values by consts of one shape, each contracting one axis
+        of both (the four gates' `dz_i @ U_i^T` of an LSTM's backward loop), becomes one
+        product contracting the concatenated axes: the values concatenated in the loop, the
+        consts once before it (see the module docstring); returns the equations to run before
+        the scan."""
+        const_of = {b: o for o, b in self.consts}
+        producer = {v: i for i, e in enumerate(self.eqns) for v in e.outputs}
+        uses = _uses(self.eqns, self.outvars())
+
+        def terms(v, adds: list[int]) -> list:
+            """The terms of the sum `v` (`adds` gets the indices of its add equations)."""
+            i = producer.get(v) if isinstance(v, Var) else None
+            if i is None or (adds and uses.get(v) != 1):
+                return [v]
+            e = self.eqns[i]
+            if e.prim is not ew.add_p or e.inputs[0].aval.shape != e.inputs[1].aval.shape:
+                return [v]
+            adds.append(i)
+            return [t for x in e.inputs for t in terms(x, adds)]
+
+        def key(v):
+            i = producer.get(v) if isinstance(v, Var) else None
+            e = self.eqns[i] if i is not None else None
+            if e is None or e.prim is not linalg.dot_general_p or uses.get(v) != 1:
+                return None
+            x, y = e.inputs
+            (xc, yc), (xb, _) = e.params["dimension_numbers"]
+            if xb or len(xc) != 1 or y not in const_of or y.aval.ndim != 2:
+                return None
+            params = tuple(sorted((k, repr(v)) for k, v in e.params.items()))
+            return x.aval.shape, x.aval.dtype, y.aval.shape, y.aval.dtype, params
+
+        pre: list[Eqn] = []
+        replace: dict[int, list[Eqn]] = {}
+        gone: set[int] = set()
+        consumed = {x for e in self.eqns if e.prim is ew.add_p for x in e.inputs}
+        for r, root in enumerate(self.eqns):
+            out = root.outputs[0]
+            if root.prim is not ew.add_p or (out in consumed and uses.get(out) == 1):
+                continue  # not an add, or inside a larger sum
+            adds: list[int] = []
+            leaves = terms(out, adds)
+            groups: dict[tuple, list] = {}
+            for t in leaves:
+                if key(t) is not None:
+                    groups.setdefault(key(t), []).append(t)
+            group = max(groups.values(), key=len, default=[])
+            if len(group) < 2:
+                continue
+            dots = [self.eqns[producer[t]] for t in group]
+            (xc, yc), _ = dots[0].params["dimension_numbers"]
+            weights = [const_of[e.inputs[1]] for e in dots]
+            pre.append(_new(indexing.concatenate_p, weights, dimension=yc[0]))
+            merged = Var(pre[-1].outputs[0].aval)
+            self.consts.append((pre[-1].outputs[0], merged))
+            new = [_new(indexing.concatenate_p, [e.inputs[0] for e in dots], dimension=xc[0])]
+            rest = [t for t in leaves if t not in group]
+            target = Var(out.aval) if rest else out
+            new.append(
+                Eqn(linalg.dot_general_p, [new[0].outputs[0], merged], dots[0].params, [target])
+            )
+            total = target
+            for k, t in enumerate(rest):
+                total_next = out if k == len(rest) - 1 else Var(out.aval)
+                new.append(Eqn(ew.add_p, [total, t], {}, [total_next]))
+                total = total_next
+            gone.update([*adds, *(producer[t] for t in group)])
+            replace[r] = new
+        self.eqns = [
+            n for i, e in enumerate(self.eqns) for n in replace.get(i, [] if i in gone else [e])
+        ]
+        return pre
+
     # -- transposed weights -------------------------------------------------------------------
 
     def transpose_weights(self) -> list[Eqn]:
@@ -416,6 +538,8 @@ def optimize(eqns: list[Eqn], outvars: list, simplify_body: Simplifier) -> tuple
         loop = _Loop.of(e, simplify_body, producers)
         post, moved = loop.sink_products()
         pre = loop.hoist_products()
+        pre += loop.merge_products()
+        pre += loop.merge_sums()
         pre += loop.transpose_weights()
         if not pre and not post:
             out.append(e)

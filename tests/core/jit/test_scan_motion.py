@@ -14,7 +14,7 @@ from core.config import config
 from core.ir import Eqn, Var
 from core.jit import scan_motion, simplify
 from core.prims import elementwise as ew
-from core.prims import linalg, reductions, shapes
+from core.prims import indexing, linalg, reductions, shapes
 from core.prims.control_flow.scan import scan_p
 from tests.core.jit.backends import compare, split_kernels
 
@@ -227,3 +227,34 @@ def test_small_products_read_their_weights_as_rows():
     (loop,) = scans(rewritten(wide, W, many))
     (dot,) = [e for e in loop.params["jaxpr"].eqns if e.prim is linalg.dot_general_p]
     assert dot.params["dimension_numbers"][0][1] == (0,)
+
+
+def lstm_loss(wx, wh, x):
+    """An LSTM with one input and one recurrent weight matrix per gate (Flax's `LSTMCell`)."""
+
+    def body(carry, xt):
+        c, h = carry
+        i, f, g, o = (xt @ a + h @ b for a, b in zip(wx, wh))
+        c = core.nn.sigmoid(f) * c + core.nn.sigmoid(i) * jnp.tanh(g)
+        h = core.nn.sigmoid(o) * jnp.tanh(c)
+        return (c, h), h
+
+    zeros = jnp.zeros((B, H), jnp.float32)
+    _, hs = lax.scan(body, (zeros, zeros), x)
+    return jnp.sum(hs**2)
+
+
+def test_gate_products_merge_into_one_per_loop():
+    """Forward, the four `h @ U_i` become `h @ [U_0 .. U_3]` and four slices; backward, the sum
+    of the four `dz_i @ U_i^T` one product of the concatenated `dz_i` by the concatenated
+    weights. Each loop keeps one product."""
+    wx = [(rng.standard_normal((D, H)) * 0.5).astype(np.float32) for _ in range(4)]
+    wh = [(rng.standard_normal((H, H)) * 0.5).astype(np.float32) for _ in range(4)]
+    f = core.grad(lstm_loss, argnums=(0, 1, 2))
+    assert dots_per_loop(f, wx, wh, X) == [1, 1]
+    fwd, bwd = scans(rewritten(f, wx, wh, X))
+    assert (4 * H, H) in [a.shape for a in fwd.params["jaxpr"].in_avals]  # [U_i], transposed
+    assert indexing.concatenate_p in body_prims(bwd)  # the dz_i, in each iteration
+    with config.override("jit_scan_motion", False):
+        assert dots_per_loop(f, wx, wh, X) == [8, 16]
+    check_all(f, wx, wh, X)
