@@ -19,16 +19,22 @@ generator simplifies every body it emits, so nested scans are rewritten too):
 * **Hoisting.** Products that read only xs slices and consts (an RNN's input projection
   `x_t @ W_x`) run once before the loop on the whole xs (vectorized the same way); the body
   reads rows of the result as new xs.
-
-* **Transposed weights.** What stays in the loop is the recurrent product, a few rows (the
-  batch) times a weight matrix, which runs fastest as dot products of rows of the weights
-  (`core/backends/numba/library/skinny.py`): a const the product contracts over its first
-  axis is transposed once before the loop.
+* **Merging.** What stays in the loop is the recurrent product, a few rows (the batch) times
+  weight matrices. Products of one value by several consts of one shape (an LSTM's four
+  gates, `h @ U_i`) become one product by the consts concatenated before the loop, each
+  former result a slice of it; a sum of products by consts (the backward loop's
+  `sum_i dz_i @ U_i^T`) one product contracting the concatenated axes (the `dz_i`
+  concatenated in each iteration): one product per iteration, shared between threads at one
+  hand-off instead of four.
+* **Transposed weights.** A product of few rows runs fastest as dot products of rows of the
+  weights (`core/backends/numba/library/skinny.py`): a const such a product contracts over
+  its first axis is transposed once before the loop.
 
 Only products move (with what feeds or follows them inside the moved region); elementwise work
 stays in the loop. Each scan may add at most `STACK_BUDGET` bytes of stacked values. Floating
-point: a sum over the iterations is added in another order (a GEMM's blocked order instead of
-one product after another), so results agree with the loop's within float rounding.
+point: a sum over the iterations, or of merged products, is added in another order (a GEMM's
+blocked order instead of one product after another), so results agree with the loop's within
+float rounding.
 `config.jit_scan_motion = False` (or `NUMBAX_JIT_SCAN_MOTION=0`) turns the rewrites off.
 """
 

@@ -3,7 +3,7 @@
 A recurrent network's step multiplies a small batch of states by a large weight matrix: the
 LSTM benchmark's (16, 256) x (256, 256) per gate and step. OpenBLAS packs the whole weight
 matrix into its panel layout for each call, work that 16 rows of output cannot amortize: it ran
-these products at about 50 GFLOP/s on this machine (one core), against 90-95 for a loop that
+these products at about 50 GFLOP/s on this machine (one core), against 70-95 for a loop that
 reads the weights in place, as rows of `bt` (the weights transposed, `(n, k)`), and keeps a
 tile of 2 x 4 outputs in registers: each of the 8 sums is a vector accumulator over the
 contiguous `k` axis (`vm.radd`: reassociable, so LLVM vectorizes the sum), and each loaded
