@@ -22,7 +22,7 @@ generator simplifies every body it emits, so nested scans are rewritten too):
 * **Merging.** What stays in the loop is the recurrent product, a few rows (the batch) times
   weight matrices. Products of one value by several consts of one shape (an LSTM's four
   gates, `h @ U_i`) become one product by the consts concatenated before the loop, each
-  former result a slice of it; a sum of products by consts (the backward loop's
+  former result a slice of it; a sum of products of few rows by consts (the backward loop's
   `sum_i dz_i @ U_i^T`) one product contracting the concatenated axes (the `dz_i`
   concatenated in each iteration): one product per iteration, shared between threads at one
   hand-off instead of four.
@@ -333,11 +333,11 @@ class _Loop:
         return pre
 
     def merge_sums(self) -> list[Eqn]:
-        """A sum of products of body values by consts of one shape, each contracting one axis
-        of both (the four gates' `dz_i @ U_i^T` of an LSTM's backward loop), becomes one
-        product contracting the concatenated axes: the values concatenated in the loop, the
-        consts once before it (see the module docstring); returns the equations to run before
-        the scan."""
+        """A sum of products of body values of few rows (`SKINNY_ROWS`) by consts of one
+        shape, each contracting the value's last axis and one of the const's (the four gates'
+        `dz_i @ U_i^T` of an LSTM's backward loop), becomes one product contracting the
+        concatenated axes: the values concatenated in the loop, the consts once before it (see
+        the module docstring); returns the equations to run before the scan."""
         const_of = {b: o for o, b in self.consts}
         producer = {v: i for i, e in enumerate(self.eqns) for v in e.outputs}
         uses = _uses(self.eqns, self.outvars())
@@ -360,8 +360,10 @@ class _Loop:
                 return None
             x, y = e.inputs
             (xc, yc), (xb, _) = e.params["dimension_numbers"]
-            if xb or len(xc) != 1 or y not in const_of or y.aval.ndim != 2:
+            if xb or tuple(xc) != (x.aval.ndim - 1,) or y not in const_of or y.aval.ndim != 2:
                 return None
+            if x.aval.size // x.aval.shape[-1] > SKINNY_ROWS:
+                return None  # BLAS: a transposed merged operand cost it more than the merge saved
             params = tuple(sorted((k, repr(v)) for k, v in e.params.items()))
             return x.aval.shape, x.aval.dtype, y.aval.shape, y.aval.dtype, params
 

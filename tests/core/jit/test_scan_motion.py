@@ -239,7 +239,7 @@ def lstm_loss(wx, wh, x):
         h = core.nn.sigmoid(o) * jnp.tanh(c)
         return (c, h), h
 
-    zeros = jnp.zeros((B, H), jnp.float32)
+    zeros = jnp.zeros((x.shape[1], H), jnp.float32)
     _, hs = lax.scan(body, (zeros, zeros), x)
     return jnp.sum(hs**2)
 
@@ -247,7 +247,7 @@ def lstm_loss(wx, wh, x):
 def test_gate_products_merge_into_one_per_loop():
     """Forward, the four `h @ U_i` become `h @ [U_0 .. U_3]` and four slices; backward, the sum
     of the four `dz_i @ U_i^T` one product of the concatenated `dz_i` by the concatenated
-    weights. Each loop keeps one product."""
+    weights (for products of few rows). Each loop keeps one product."""
     wx = [(rng.standard_normal((D, H)) * 0.5).astype(np.float32) for _ in range(4)]
     wh = [(rng.standard_normal((H, H)) * 0.5).astype(np.float32) for _ in range(4)]
     f = core.grad(lstm_loss, argnums=(0, 1, 2))
@@ -258,3 +258,6 @@ def test_gate_products_merge_into_one_per_loop():
     with config.override("jit_scan_motion", False):
         assert dots_per_loop(f, wx, wh, X) == [8, 16]
     check_all(f, wx, wh, X)
+    # more rows than a skinny product's: the backward sum stays four products (BLAS)
+    many = np.ones((T, SKINNY_ROWS + 1, D), np.float32)
+    assert dots_per_loop(f, wx, wh, many) == [1, 4]

@@ -39,7 +39,7 @@ def _dot_general_lowering(ctx, eqn):
         y, y_t = _matrices_lowering(ctx, 1, list(yb), list(yc), yf, dt)
         o_shape = (m, n)
         o = ctx.assign("d", alloc(o_shape, dt))
-        if y_t and not x_t and m <= SKINNY_ROWS and dtypes.kind(dt) == "f":
+        if y_t and not x_t and m <= SKINNY_ROWS and np.dtype(dt) in (np.float32, np.float64):
             code = np.dtype(dt).str[1:]
             ctx.line(f"lib.skinny_dot__{code}({x}, {y}, {o}, ({m}, {k}, {n}))")
         else:
