@@ -75,7 +75,21 @@ _DEFAULTS: dict[str, Any] = {
     "cpu_enable_async_dispatch": os.environ.get("NUMBAX_CPU_ENABLE_ASYNC_DISPATCH", "1")
     not in ("0", "false", "False"),
     "async_dispatch_min_us": _env_number("NUMBAX_ASYNC_DISPATCH_MIN_US", 1000.0, float),
+    # JAX options programs set (JAX 0.10.2's defaults): the values numbax implements are
+    # accepted (random bits are threefry's partitionable layout, the platform is the CPU);
+    # traceback filtering and JAX's compilation cache settings have no effect here (numbax's
+    # compile cache is $NUMBAX_CACHE_DIR's).
+    "threefry_partitionable": True,
+    "default_prng_impl": "threefry2x32",
+    "platforms": None,
+    "platform_name": "",
+    "numpy_rank_promotion": "allow",
+    "traceback_filtering": "auto",
+    "compilation_cache_dir": None,
+    "persistent_cache_min_compile_time_secs": 1.0,
 }
+_PRNG_IMPLS = ("threefry2x32", "threefry4x32", "rbg", "unsafe_rbg", "philox2x32", "philox4x32")
+_TRACEBACK_FILTERING = ("off", "tracebackhide", "remove_frames", "quiet_remove_frames", "auto")
 # Limits: name -> (type, smallest allowed value, what it means).
 _LIMITS = {
     "jit_cache_max_entries": (int, 1, "compiled signatures kept per jitted function"),
@@ -126,6 +140,30 @@ def _validate(key: str, value: Any) -> None:
                 "standard promotion lattice (core.dtypes.promote_types). Cast operands "
                 "explicitly (x.astype(y.dtype)) to keep dtypes from changing."
             )
+    elif key == "threefry_partitionable" and value is not True:
+        raise NotImplementedError(
+            "jax_threefry_partitionable=False is not implemented: numbax's random bits are "
+            "threefry2x32 in the partitionable layout (JAX 0.10's default)."
+        )
+    elif key == "default_prng_impl" and value != "threefry2x32":
+        if value not in _PRNG_IMPLS:
+            raise ValueError(f"new enum value must be in {list(_PRNG_IMPLS)}, got {value!r}.")
+        raise NotImplementedError(f"PRNG implementation {value!r}: numbax has threefry2x32 only.")
+    elif key in ("platforms", "platform_name") and value not in (None, ""):
+        if "cpu" not in str(value).split(","):
+            raise NotImplementedError(
+                f"jax_{key}={value!r}: numbax computes on the CPU only; use 'cpu'."
+            )
+    elif key == "numpy_rank_promotion" and value != "allow":
+        if value not in ("warn", "raise"):
+            choices = ["allow", "warn", "raise"]
+            raise ValueError(f"new enum value must be in {choices}, got {value!r}.")
+        raise NotImplementedError(
+            f"numpy_rank_promotion={value!r} is not implemented: numbax broadcasts ranks as "
+            "numpy does ('allow')."
+        )
+    elif key == "traceback_filtering" and value not in _TRACEBACK_FILTERING:
+        raise ValueError(f"new enum value must be in {list(_TRACEBACK_FILTERING)}, got {value!r}.")
     elif key == "jit_kernels" and value not in ("auto", "many", "one"):
         raise ValueError(f"jit_kernels must be 'auto', 'many' or 'one', got {value!r}.")
     elif key == "default_matmul_precision" and value not in (None, *_MATMUL_PRECISIONS):

@@ -25,7 +25,8 @@ def test_flags_set_options(restore_config):
             "--nojax_debug_nans",
             "--jax_jit_cache_max_entries=7",
             "--jax_default_matmul_precision=highest",
-            "--jax_platforms=cpu",  # not a numbax option: ignored, as absl's known_only does
+            "--jax_platforms=cpu",
+            "--jax_xla_backend=x",  # not a numbax option: ignored, as absl's known_only does
             "--learning_rate=0.1",
             "positional",
         ],
@@ -36,6 +37,7 @@ def test_flags_set_options(restore_config):
         "debug_nans": False,
         "jit_cache_max_entries": 7,
         "default_matmul_precision": "highest",
+        "platforms": "cpu",
     }
     assert core.config.jax_enable_x64 and core.config.jit_cache_max_entries == 7
     assert core.numpy.ones(2).dtype == "float64"
@@ -55,3 +57,47 @@ def test_bad_values_name_the_flag(restore_config):
         config_flags.parse_flags(core.config, ["--jax_enable_x64=maybe"])
     with pytest.raises(ValueError, match="default_matmul_precision"):
         config_flags.parse_flags(core.config, ["--jax_default_matmul_precision=fast"])
+
+
+# Options of JAX 0.10.2 that programs set (Flax's RNG guide sets jax_threefry_partitionable):
+# JAX's default values and the CPU platform are accepted, the others raise.
+@pytest.mark.parametrize(
+    "name,value",
+    [
+        ("jax_threefry_partitionable", True),
+        ("jax_default_prng_impl", "threefry2x32"),
+        ("jax_platforms", "cpu"),
+        ("jax_platform_name", "cpu"),
+        ("jax_numpy_rank_promotion", "allow"),
+        ("jax_traceback_filtering", "off"),
+        ("jax_compilation_cache_dir", "/tmp/jax_cache"),
+        ("jax_persistent_cache_min_compile_time_secs", 0),
+    ],
+)
+def test_jax_options_programs_set(restore_config, name, value):
+    core.config.update(name, value)
+    assert getattr(core.config, name) == value
+
+
+def test_jax_option_defaults():
+    c = core.config
+    assert c.jax_threefry_partitionable is True and c.jax_default_prng_impl == "threefry2x32"
+    assert c.jax_platforms is None and c.jax_numpy_rank_promotion == "allow"
+    assert c.jax_traceback_filtering == "auto" and c.jax_compilation_cache_dir is None
+
+
+@pytest.mark.parametrize(
+    "name,value,error",
+    [
+        ("jax_threefry_partitionable", False, NotImplementedError),
+        ("jax_default_prng_impl", "rbg", NotImplementedError),
+        ("jax_default_prng_impl", "bogus", ValueError),
+        ("jax_platforms", "cuda", NotImplementedError),
+        ("jax_numpy_rank_promotion", "raise", NotImplementedError),
+        ("jax_numpy_rank_promotion", "bogus", ValueError),
+        ("jax_traceback_filtering", "bogus", ValueError),
+    ],
+)
+def test_jax_options_numbax_does_not_implement(restore_config, name, value, error):
+    with pytest.raises(error):
+        core.config.update(name, value)
