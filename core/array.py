@@ -208,11 +208,21 @@ class Array(ArrayBase):
         return sum(s.data.nbytes for s in self.addressable_shards)
 
     def __repr__(self) -> str:
-        body = np.array2string(
-            self._value, separator=", ", prefix="Array(", threshold=1000, floatmode="maxprec"
-        )
-        extra = ", weak_type=True" if self._aval.weak_type else ""
-        return f"Array({body}, dtype={self._value.dtype.name}{extra})"
+        # JAX's layout: numpy's (under the current print options), the dtype after the data's
+        # last line, or after six spaces where it would overflow the line width.
+        dtype = f"dtype={self._value.dtype.name}"
+        if self._aval.weak_type:
+            dtype += ", weak_type=True"
+        width = np.get_printoptions()["linewidth"]
+        if self._value.size == 0:
+            body = f"[], shape={self._value.shape}"
+        else:
+            body = np.array2string(
+                self._value, prefix="Array(", suffix=",", separator=", ", max_line_width=width
+            )
+        last_line = len(body) - body.rfind("\n") + 1
+        sep = " " * 6 if last_line + len(dtype) + 2 > width else " "
+        return f"Array({body},{sep}{dtype})"
 
     def __str__(self) -> str:
         return str(self._value)

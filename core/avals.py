@@ -72,6 +72,11 @@ class ShapedArray:
     def __str__(self) -> str:
         return ("~" if self.weak_type else "") + self.str_short(short_dtypes=False)
 
+    def str_long(self) -> str:
+        """JAX's tracer notation: `float32[2,3]`, `~` marking a weak type (`~float32[]`)."""
+        weak = "~" if self.weak_type else ""
+        return f"{weak}{self.dtype.name}[{','.join(map(str, self.shape))}]"
+
     def __repr__(self) -> str:
         weak = ", weak_type=True" if self.weak_type else ""
         return f"ShapedArray({self.str_short(short_dtypes=False)}{weak})"

@@ -40,6 +40,9 @@ class BatchTracer(Tracer):
         del shape[self.batch_dim]
         return aval.update(shape=tuple(shape))
 
+    def __repr__(self) -> str:  # as JAX 0.10 prints vmapped values
+        return f"VmapTracer(aval={self.aval.str_long()}, batched={get_aval(self.val).str_long()})"
+
 
 class BatchTrace(Trace):
     def __init__(self, parent: Trace, axis_size: int, axis_name: Any = None):

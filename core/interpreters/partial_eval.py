@@ -37,6 +37,9 @@ class JaxprTracer(Tracer):
     def aval(self) -> ShapedArray:
         return self.var.aval
 
+    def __repr__(self) -> str:
+        return f"JitTracer({self.aval.str_long()})"  # as JAX 0.10 prints traced values
+
 
 class JaxprTrace(Trace):
     """Records equations; see the module docstring for the two modes."""
