@@ -177,6 +177,7 @@ def promote_types(a: Any, b: Any) -> np.dtype:
     (`promote_types('uint8', int)` is uint8)."""
 
     def promotable(t: Any) -> Any:
-        return t(0) if t in (int, float, complex) else _unwrap_dtype(t)
+        # identity, not ==: numpy dtypes compare equal to Python types (float64 == float)
+        return t(0) if any(t is p for p in (int, float, complex)) else _unwrap_dtype(t)
 
     return dtypes.canonicalize_dtype(dtypes.result_type(promotable(a), promotable(b)))

@@ -217,6 +217,8 @@ def test_value_as_in_jax(expr, value, dtype):
         (bool, "int8", "int8"),
         ("bfloat16", complex, "complex64"),
         ("int8", "int16", "int16"),
+        (jnp.dtype("float32"), jnp.dtype("float16"), "float32"),
+        (jnp.dtype("int32"), jnp.dtype("uint8"), "int32"),
     ],
 )
 def test_promote_types_with_python_types(a, b, want):
