@@ -5,8 +5,9 @@ similar. Every Flax 0.12 flag exists here with Flax's default. numbax behaves as
 the defaults; flags that only tune Flax's machinery (traceback filtering, profiling names,
 Orbax checkpointing, the C++ helpers, reprs) and NNX-only flags take any value without effect,
 and the flags that would change what a program computes or names (``flax_return_frozendict``,
-``flax_preserve_adopted_names``, ``flax_fix_rng_separator``, ``flax_pytree_module``) accept only
-their default (other values raise ``NotImplementedError``).
+``flax_preserve_adopted_names``, ``flax_pytree_module``) accept only their default (other
+values raise ``NotImplementedError``); ``flax_fix_rng_separator`` is implemented (the hashing of
+RNG paths in ``nn.scope``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
+from nn import scope
 from nn.errors import ConfigValueNotImplementedError, UnknownConfigOptionError
 
 # Flax 0.12.8's flags and defaults.
@@ -38,7 +40,6 @@ DEFAULTS: dict[str, Any] = {
 _SEMANTIC = (
     "flax_preserve_adopted_names",
     "flax_return_frozendict",
-    "flax_fix_rng_separator",
     "flax_pytree_module",
 )
 
@@ -68,6 +69,8 @@ class Config:
             raise UnknownConfigOptionError(name)
         if name in _SEMANTIC and value != DEFAULTS[name]:
             raise ConfigValueNotImplementedError(name, value, DEFAULTS[name])
+        if name == "flax_fix_rng_separator":
+            scope.set_rng_separator(value)
         self._values[name] = value
 
     @contextlib.contextmanager

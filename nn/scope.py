@@ -145,6 +145,16 @@ def group_collections(
     return tuple(groups)
 
 
+# Flax's `flax_fix_rng_separator` flag (set through `flaxport.config`): a zero byte before each
+# path element, so that ("ab", "c") and ("a", "bc") hash differently. Off by default, as in Flax.
+_rng_separator = [False]
+
+
+def set_rng_separator(on: bool) -> None:
+    """Turns Flax's ``flax_fix_rng_separator`` hashing of RNG paths on or off."""
+    _rng_separator[0] = bool(on)
+
+
 def fold_in_static(key: Any, data: Iterable[str | int]) -> Any:
     """Folds a path of strings and ints into ``key`` through its SHA-1 hash (Flax's rule)."""
     data = tuple(data)
@@ -152,6 +162,8 @@ def fold_in_static(key: Any, data: Iterable[str | int]) -> Any:
         return key
     m = hashlib.sha1()
     for x in data:
+        if _rng_separator[0]:
+            m.update(b"\0")
         if isinstance(x, str):
             m.update(x.encode("utf-8"))
         else:
