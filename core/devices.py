@@ -8,8 +8,9 @@ local one; `device_put(x, device)` (`core/placement.py`) places an array on anot
 (sharing its immutable buffer, since the memory is the same). This module is the bottom of the
 device and sharding API: it imports none of it.
 
-How many: `config.update("num_cpu_devices", n)` (JAX's `jax_num_cpu_devices`) or the
-environment variable `NUMBAX_NUM_CPU_DEVICES`, else one per usable core
+How many: `config.update("num_cpu_devices", n)` (JAX's `jax_num_cpu_devices`), the
+environment variable `NUMBAX_NUM_CPU_DEVICES`, or XLA's
+`XLA_FLAGS=--xla_force_host_platform_device_count=n` that JAX programs set, else one per usable core
 (`os.sched_getaffinity`; under MPI, one per core of this process's share,
 `threads.process_cores`). More devices than cores are allowed (for testing; their threads then
 share the cores). The number is fixed when the devices are first needed; changing it later
@@ -20,6 +21,7 @@ and `devices()` lists those of all processes, ordered by process (global ids).
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 from core.config import config
@@ -90,7 +92,10 @@ def _local_count() -> int:
                     "number of CPU devices to create, or unset it for one per core."
                 )
         else:
-            n = threads.process_cores()
+            forced = re.search(
+                r"--xla_force_host_platform_device_count=(\d+)", os.environ.get("XLA_FLAGS", "")
+            )
+            n = int(forced.group(1)) if forced else threads.process_cores()
     return max(int(n), 1)
 
 

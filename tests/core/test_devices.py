@@ -39,7 +39,8 @@ def test_count_is_fixed_after_first_use():
 
 
 def _count_in_fresh_process(env: dict, code: str = "") -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "NUMBAX_NUM_CPU_DEVICES"} | env
+    unset = ("NUMBAX_NUM_CPU_DEVICES", "XLA_FLAGS")
+    env = {k: v for k, v in os.environ.items() if k not in unset} | env
     return subprocess.run(
         [sys.executable, "-c", f"import core\n{code}\nprint(core.device_count())"],
         env=env,
@@ -56,6 +57,17 @@ def _count_in_fresh_process(env: dict, code: str = "") -> subprocess.CompletedPr
         ({}, "", str(len(os.sched_getaffinity(0)))),  # one per usable core
         ({"NUMBAX_NUM_CPU_DEVICES": "5"}, "", "5"),
         ({"NUMBAX_NUM_CPU_DEVICES": "5"}, "core.config.update('jax_num_cpu_devices', 3)", "3"),
+        # JAX programs ask XLA for host devices (Flax's RNG guide, JAX's sharding docs)
+        ({"XLA_FLAGS": "--xla_force_host_platform_device_count=8"}, "", "8"),
+        ({"XLA_FLAGS": "--xla_cpu_x=1 --xla_force_host_platform_device_count=3"}, "", "3"),
+        (
+            {
+                "XLA_FLAGS": "--xla_force_host_platform_device_count=8",
+                "NUMBAX_NUM_CPU_DEVICES": "2",
+            },
+            "",
+            "2",
+        ),
     ],
 )
 def test_default_and_configured_counts(env, code, expected):
