@@ -218,44 +218,49 @@ def _compile_all(
             file=sys.stderr,
             flush=True,
         )
-    # The library functions the new kernels call come first (a kernel is compiled after them),
-    # then the kernels that call them: this process takes items from the front, workers from
-    # the back, so library functions and kernels compile at once from the start.
-    calls = {key: [_Library(a) for a in library.required(key[0]) if a in libs] for key in build}
-    items = [*map(_Library, libs), *sorted(build, key=lambda key: not calls[key])]
-    # One kernel and the library function it calls (the MNIST MLP's step and `gemm_bands`)
-    # compile one after the other: no worker for them (its start-up is a second of CPU).
-    pool = size if len(build) > 1 or len(libs) > 1 else 0
-    if pool and len(items) > 1:
+    # Kernels call library functions through slots (`library.entry`): they compile before the
+    # functions they call, which load once everything is built. This process takes items from
+    # the front (the kernels), the workers from the back (the library functions), so the
+    # largest kernel and the library compile at once from the start (the MNIST CNN's one
+    # function and its seven convolution and pooling functions; the MLP's and `gemm_bands`).
+    items = [*build, *map(_Library, libs)]
+    pool = size if len(items) > 1 else 0
+    if pool:
         workers.start(pool)  # they start up while this process loads cached kernels
-    for key in new:
-        if key not in build and infos[key].dispatcher is None:
-            _load(held[key], first[key], infos[key], "disk")
-    cache = str(disk_cache.cache_dir())
+    # Kernels are compiled and loaded with the library functions they call deferred, then
+    # those are loaded (from the disk cache, where workers left them) before anything runs.
+    with library.deferred_loading():
+        for key in new:
+            if key not in build and infos[key].dispatcher is None:
+                _load(held[key], first[key], infos[key], "disk")
+        cache = str(disk_cache.cache_dir())
 
-    def request(item) -> tuple:
-        if isinstance(item, _Library):
-            return item.request(cache)
-        src, types = defer.get(item, item)
-        return (src, list(types), cache)
+        def request(item) -> tuple:
+            if isinstance(item, _Library):
+                return item.request(cache)
+            src, types = defer.get(item, item)
+            return (src, list(types), cache)
 
-    def compile_here(item) -> None:
-        if isinstance(item, _Library):
-            library.load(*library.signature_of(item.attr))
-        else:
-            _load(defer.get(item, item), first[item], infos[item], "compiled")
+        def compile_here(item) -> None:
+            if isinstance(item, _Library):
+                library.load(*library.signature_of(item.attr))
+            else:
+                _load(defer.get(item, item), first[item], infos[item], "compiled")
 
-    by_worker = workers.compile_in_parallel(
-        items,
-        request,
-        compile_here,
-        pool,
-        lambda item: item.after() if isinstance(item, _Library) else calls[item],
-    )
-    for key, seconds in by_worker.items():
-        if not isinstance(key, _Library):  # a library function loads with the kernels calling it
-            _load(defer.get(key, key), first[key], infos[key], "worker")
-            infos[key].seconds += seconds
+        by_worker = workers.compile_in_parallel(
+            items,
+            request,
+            compile_here,
+            pool,
+            lambda item: item.after() if isinstance(item, _Library) else (),
+        )
+        for key, seconds in by_worker.items():
+            if not isinstance(key, _Library):  # library functions load below
+                _load(defer.get(key, key), first[key], infos[key], "worker")
+                infos[key].seconds += seconds
+    for key in first:
+        for attr in library.required(key[0]):
+            library.require(attr)
     seconds = time.perf_counter() - start
     if announce:
         print(f" {seconds:.1f} s", file=sys.stderr, flush=True)

@@ -249,9 +249,11 @@ def _serve() -> None:
         try:
             if source is None:  # a library function, named by its call name
                 entry.load(*entry.signature_of(in_types))
-            else:
+            else:  # the library functions it calls are items of their own
                 sig = codegen.signature(in_types)
-                disk_cache.compile_source(source, "kernel", sig, **codegen.kernel_options(source))
+                with entry.deferred_loading():
+                    options = codegen.kernel_options(source)
+                    disk_cache.compile_source(source, "kernel", sig, **options)
             ok = True
         except Exception:
             ok = False

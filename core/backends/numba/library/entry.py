@@ -4,29 +4,37 @@ A library function is an ordinary Python function written for numba over flat C-
 arrays, an int64 parameter array (sizes, strides, paddings, ...) and scalars. It is compiled
 once per argument dtype with `numba_cache.cached_njit` (the verified, atomic disk cache) and
 never again, whatever the shapes it serves. Kernels call it through `Entry`, a numba intrinsic
-that flattens the kernel's arrays, stores a tuple of ints into a stack array and emits one call
-of an external symbol: the address of the function's C wrapper, registered with LLVM under a
-name derived from the library's sources and the signature (`llvmlite.binding.add_symbol`).
-A kernel therefore compiles no library code at all (linking the function's IR into every
-caller, as a call of a numba dispatcher does, would re-optimize it in each of them), and its
-cached machine code stays valid as long as the library's sources are unchanged (they are part
-of the disk cache's fingerprint, `core/jit/disk_cache.py`).
+that flattens the kernel's arrays, stores a tuple of ints into a stack array and emits one
+indirect call through a slot: an 8-byte cell, registered with LLVM under a symbol derived
+from the library's sources and the signature (`slot`, `llvmlite.binding.add_symbol`) as soon
+as a kernel names the function, that `load` fills with the address of the function's C
+wrapper. A kernel therefore compiles no library code at all (linking the function's IR into
+every caller, as a call of a numba dispatcher does, would re-optimize it in each of them), it
+compiles and links before the function it calls is compiled (a program's kernels and library
+functions compile at the same time, in this process and the compile workers; only running a
+kernel needs its functions loaded), and its cached machine code stays valid as long as the
+library's sources are unchanged (they are part of the disk cache's fingerprint,
+`core/jit/disk_cache.py`).
 
 A parallel entry (`register(..., calls=...)`) is compiled with `parallel=True`: a few lines
-around a `prange` whose body calls serial library functions through their symbols (`callee`),
+around a `prange` whose body calls serial library functions through their slots (`callee`),
 so numba's parallel passes never see the serial code (inside it, they took 5-16 s a function).
 
-The symbol must exist before a kernel that calls it is loaded from the disk cache, so
-generated modules declare what they call at module level (`requirements`): executing the
-module loads (or compiles) those library functions first.
+The slot must exist before a kernel that calls it is loaded from the disk cache, so generated
+modules declare what they call at module level (`requirements`): executing the module
+registers the slots and loads (or compiles) those library functions, unless a compile is under
+way (`deferred_loading`: the program's compile loads them once, `core/jit/program.py`, and a
+compile worker never runs what it compiles).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import re
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -53,6 +61,9 @@ _FUNCTIONS: dict[str, tuple[Callable, tuple[str, ...]]] = {}  # name -> (functio
 _PARALLEL: dict[str, tuple[str, ...]] = {}  # name -> the library functions its prange calls
 _CALLERS: dict[str, Callable] = {}  # "<name>__<codes>" -> intrinsic
 _LOADED: dict[tuple, object] = {}  # (name, signature) -> dispatcher, kept for the process
+_SLOTS: dict[str, np.ndarray] = {}  # slot symbol -> its cell (the function's address, 0 before)
+_slot_lock = threading.Lock()
+_defer = threading.local()  # .on: `require` registers slots only (`deferred_loading`)
 _stats = {"compiled": 0, "loaded": 0}
 
 
@@ -72,8 +83,8 @@ def register(
         scalar, "s:" + a letter a scalar of that dtype. A call `lib.<name>__f4_i4(...)` gives
         a = float32, b = int32.
       calls: for a parallel entry (compiled with `parallel=True`: a few lines around a
-        `prange`), the library functions it calls through `callee` (loaded before it, so that
-        its cached machine code finds their symbols). Empty for an ordinary, serial function.
+        `prange`), the library functions it calls through `callee` (loaded with it: it calls
+        them through their slots). Empty for an ordinary, serial function.
       parallel: compile it with `parallel=True` even though it calls no library function (its
         `prange` body calls intrinsics only).
 
@@ -90,15 +101,34 @@ def register(
     return wrap
 
 
-def symbol(name: str, signature: tuple) -> str:
-    """The external symbol of library function `name` compiled for `signature`."""
+def slot(name: str, signature: tuple) -> str:
+    """The symbol of the cell through which kernels call library function `name` compiled for
+    `signature` (registered with LLVM on first use; it holds 0 until the function loads)."""
     tag = hashlib.sha256(f"{_VERSION}{name}{signature}".encode()).hexdigest()[:16]
-    return f"numbax_lib_{name}_{tag}"
+    sym = f"numbax_slot_{name}_{tag}"
+    with _slot_lock:
+        if sym not in _SLOTS:
+            cell = _SLOTS[sym] = np.zeros(1, np.uint64)
+            llvm.add_symbol(sym, cell.ctypes.data)
+    return sym
+
+
+@contextlib.contextmanager
+def deferred_loading() -> Iterator[None]:
+    """On this thread, generated modules' `require` registers the library functions' slots
+    without loading the functions: for compiling kernels while the library functions they call
+    compile elsewhere. Whoever runs such kernels loads those functions first."""
+    before = getattr(_defer, "on", False)
+    _defer.on = True
+    try:
+        yield
+    finally:
+        _defer.on = before
 
 
 def load(name: str, signature: tuple) -> None:
     """Makes library function `name` for `signature` callable by kernels in this process:
-    loads it from the disk cache, or compiles it, and registers its symbol (once)."""
+    loads it from the disk cache, or compiles it, and fills its slot (once)."""
     key = (name, signature)
     if key in _LOADED:
         return
@@ -121,7 +151,7 @@ def load(name: str, signature: tuple) -> None:
         cres = disp.overloads[signature]
         _stats["loaded" if disp.stats.cache_hits else "compiled"] += 1
         address = cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
-        llvm.add_symbol(symbol(name, signature), address)
+        _SLOTS[slot(name, signature)][0] = address
         _LOADED[key] = disp
 
 
@@ -201,10 +231,14 @@ def precompile(dtypes=("float32",)) -> None:
 
 
 def require(attr: str) -> None:
-    """Loads (or compiles) the library function of call name `attr` (see `signature_of`) and
-    makes its intrinsic: numba must find that registered before it types a call of it."""
-    load(*signature_of(attr))
+    """Registers the slot of the library function of call name `attr` (see `signature_of`),
+    makes its intrinsic (numba must find that before it types a call of it) and loads (or
+    compiles) the function, unless loading is deferred on this thread (`deferred_loading`)."""
+    name, signature = signature_of(attr)
+    slot(name, signature)
     caller(attr)
+    if not getattr(_defer, "on", False):
+        load(name, signature)
 
 
 def flat_view(context, builder, ty, canon, value):
@@ -310,15 +344,17 @@ def _typed_call(attr: str, *args):
     name, sig = signature_of(attr)
     if len(args) != len(sig) or not all(map(_accepts, args, sig)):
         raise TypingError(f"lib.{attr} takes {sig}, got {args}")
-    load(name, sig)
-    sym = symbol(name, sig)
+    sym = slot(name, sig)
 
     def codegen(context, builder, signature, values):
         lowered = [_lowered(context, builder, *tcv) for tcv in zip(args, sig, values)]
         fnty = ir.FunctionType(
             context.get_value_type(types.none), [context.get_value_type(t) for t in sig]
         )
-        builder.call(cgutils.get_or_insert_function(builder.module, fnty, sym), lowered)
+        cell = builder.module.globals.get(sym)
+        if cell is None:  # an external global: the slot's address, resolved by LLVM
+            cell = ir.GlobalVariable(builder.module, fnty.as_pointer(), sym)
+        builder.call(builder.load(cell), lowered)
         return context.get_dummy_value()
 
     return types.none(*args), codegen

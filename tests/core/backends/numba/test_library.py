@@ -216,10 +216,11 @@ print(json.dumps(dict(lib=library.stats(), kernels=program.stats(), out=out.toli
 
 
 def test_a_compile_worker_compiles_library_functions_in_parallel(tmp_path):
-    """With a compile worker, the library functions a new kernel calls are compiled in both
-    processes at once: this process takes `conv_forward_items` then the parallel entry
-    `conv_forward` calling it, the worker `reduce_window`, which this process loads from the
-    disk cache before it compiles the kernel calling all three."""
+    """With a compile worker, a new kernel and the library functions it calls are compiled in
+    both processes at once: this process takes the kernel (its calls go through slots), then
+    library functions from the front, `conv_forward_items` and the parallel entry
+    `conv_forward` calling it, the worker `reduce_window` from the back, which this process
+    loads from the disk cache before the kernel runs."""
     first = _child(tmp_path, _POOLED, workers=1)
     assert first["lib"] == {"compiled": 2, "loaded": 1}
     x = np.arange(2 * 11 * 3, dtype=np.float32).reshape(2, 11, 3) / 10
@@ -227,6 +228,44 @@ def test_a_compile_worker_compiles_library_functions_in_parallel(tmp_path):
     y = lax.conv_general_dilated(x, w, (1,), "SAME", dimension_numbers=("NWC", "WIO", "NWC"))
     np.testing.assert_allclose(first["out"], np.asarray(nn.avg_pool(y, (2,), (2,))), atol=1e-6)
     assert _child(tmp_path, _POOLED)["lib"] == {"compiled": 0, "loaded": 3}
+
+
+_KERNEL_FIRST = """
+import json, numpy as np, core
+from core import lax
+from core.backends.numba.library import entry
+from core.jit import program
+events = []
+load, build = entry.load, program._load
+entry.load = lambda name, sig: (events.append("library " + name), load(name, sig))[1]
+program._load = lambda *a: (events.append("kernel"), build(*a))[1]
+x = np.arange(2 * 11 * 3, dtype=np.float32).reshape(2, 11, 3) / 10
+w = np.linspace(-1, 1, 3 * 3 * 2, dtype=np.float32).reshape(3, 3, 2)
+f = core.jit(lambda x, w: lax.conv_general_dilated(
+    x, w, (2,), ((1, 2),), rhs_dilation=(2,), dimension_numbers=("NWC", "WIO", "NWC")))
+out = np.asarray(f(x, w))
+print(json.dumps(dict(events=events, out=out.tolist())))
+"""
+
+
+def test_a_kernel_compiles_before_the_library_functions_it_calls(tmp_path):
+    """A kernel calls library functions through slots that loading fills, so it compiles (and
+    links) before they exist: the program's compile takes its kernels first and loads the
+    library functions after them (with workers, both at once), before the first run."""
+    first = _child(tmp_path, _KERNEL_FIRST)
+    assert first["events"][0] == "kernel"
+    assert "library conv_forward" in first["events"][1:]
+    want = lax.conv_general_dilated(
+        np.arange(66, dtype=np.float32).reshape(2, 11, 3) / 10,
+        np.linspace(-1, 1, 18, dtype=np.float32).reshape(3, 3, 2),
+        (2,),
+        ((1, 2),),
+        rhs_dilation=(2,),
+        dimension_numbers=("NWC", "WIO", "NWC"),
+    )
+    np.testing.assert_allclose(first["out"], np.asarray(want), rtol=1e-5)
+    second = _child(tmp_path, _KERNEL_FIRST)  # from the disk cache: the slots found again
+    np.testing.assert_allclose(second["out"], first["out"])
 
 
 def _on_threads(attr, n, x, w, out_shape, params):
@@ -277,8 +316,9 @@ def test_convs_with_weights_larger_than_a_chunk():
 
 def test_matrix_products_call_the_threaded_bands_through_their_symbol():
     """`lib.dot` runs a large product's bands through the library function `gemm_bands` (one
-    call of its symbol): the kernel links none of its parallel code, and its module loads the
-    function first, so that a new process can load the kernel's cached machine code."""
+    call through its slot): the kernel links none of its parallel code, and its module
+    registers the slot and loads the function, so that a new process can load the kernel's
+    cached machine code and run it."""
     a = _rng.standard_normal((256, 160)).astype(np.float32)  # 256 * 256 * 160 > 8M: bands
     f = core.jit(lambda a, b: jnp.tanh(a @ b))
     np.testing.assert_allclose(np.asarray(f(a, a.T)), np.tanh(a @ a.T), rtol=1e-5, atol=1e-5)
