@@ -217,12 +217,13 @@ print(json.dumps(dict(lib=library.stats(), kernels=program.stats(), out=out.toli
 
 def test_a_compile_worker_compiles_library_functions_in_parallel(tmp_path):
     """With a compile worker, a new kernel and the library functions it calls are compiled in
-    both processes at once: this process takes the kernel (its calls go through slots), then
-    library functions from the front, `conv_forward_items` and the parallel entry
-    `conv_forward` calling it, the worker `reduce_window` from the back, which this process
-    loads from the disk cache before the kernel runs."""
+    both processes at once: this process takes the kernel first (its calls go through slots),
+    the worker library functions from the back of the list (`reduce_window` first; the parallel
+    entry `conv_forward` once `conv_forward_items` is built, by either), and this process loads
+    what the worker built from the disk cache before the kernel runs."""
     first = _child(tmp_path, _POOLED, workers=1)
-    assert first["lib"] == {"compiled": 2, "loaded": 1}
+    assert first["lib"]["loaded"] >= 1  # built by the worker
+    assert first["lib"]["compiled"] + first["lib"]["loaded"] == 3
     x = np.arange(2 * 11 * 3, dtype=np.float32).reshape(2, 11, 3) / 10
     w = np.linspace(-1, 1, 3 * 3 * 2, dtype=np.float32).reshape(3, 3, 2)
     y = lax.conv_general_dilated(x, w, (1,), "SAME", dimension_numbers=("NWC", "WIO", "NWC"))
