@@ -372,9 +372,11 @@ class _Loop:
         gone: set[int] = set()
         consumed = {x for e in self.eqns if e.prim is ew.add_p for x in e.inputs}
         for r, root in enumerate(self.eqns):
+            if root.prim is not ew.add_p:
+                continue  # (a debug callback has no outputs at all)
             out = root.outputs[0]
-            if root.prim is not ew.add_p or (out in consumed and uses.get(out) == 1):
-                continue  # not an add, or inside a larger sum
+            if out in consumed and uses.get(out) == 1:
+                continue  # inside a larger sum
             adds: list[int] = []
             leaves = terms(out, adds)
             groups: dict[tuple, list] = {}
