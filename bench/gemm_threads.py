@@ -1,6 +1,7 @@
-"""Matrix products of the benchmark models' shapes: one BLAS call against bands on numba's pool
-(core/jit/gemm.py) and against OpenBLAS's own threads, on the machine as it is and next to a
-competing busy process (`--busy`).
+"""Matrix products of the benchmark models' shapes: one BLAS call against `lib.dot`'s bands
+(core/backends/numba/library/bands.py: cut by the sizes, taken dynamically by numba's pool) on
+one thread and on the default threads, and against OpenBLAS's own threads, on the machine as it
+is and next to a competing busy process (`--busy`).
 
 Each sample runs one variant for a short budget; variants alternate within a round so that the
 neighbours' load drifts over all alike. Reported: the median wall-clock and process CPU time per
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import time
 
+import numba
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -44,7 +46,6 @@ def sample(fn, budget: float) -> tuple[float, float]:
 
 
 def variants(a, b, out) -> dict:
-    m, n = out.shape
     blas = threads.blas_libraries()
 
     def openblas(k):
@@ -59,10 +60,18 @@ def variants(a, b, out) -> dict:
 
         return run
 
+    def one_thread():
+        before = numba.get_num_threads()
+        numba.set_num_threads(1)
+        try:
+            products.bands(a, b, out)
+        finally:
+            numba.set_num_threads(before)
+
     return {
-        "one call": lambda: products.blocks(a, b, out, 1, True),
-        "2 bands": lambda: products.blocks(a, b, out, 2, m >= n),
-        "4 bands": lambda: products.blocks(a, b, out, 4, m >= n),
+        "one call": lambda: np.dot(a, b, out=out),
+        "bands, 1 thread": one_thread,
+        "bands": lambda: products.bands(a, b, out),
         "OpenBLAS 2 threads": openblas(2),
     }
 

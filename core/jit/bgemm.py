@@ -8,9 +8,10 @@ transposed, so the heads of a `(batch, seq, heads, dim)` array are read in place
 copy; the kernel computes the offsets, `core/backends/numba/rules/linalg.py`), to the library
 function `gemm_batched` (`core/backends/numba/library/bands.py`, compiled once per dtype and
 called through its symbol). The products are one BLAS call each (`strided_block`); when there
-are enough multiply-adds (`PARALLEL_FLOPS`), contiguous runs of batch elements (a few per
-thread, `runs`) go to the caller's share of numba's pool, else they run in order on the calling
-thread.
+are enough multiply-adds (`PARALLEL_FLOPS`), contiguous runs of batch elements (`runs`: about
+`RUN_FLOPS` multiply-adds each, by the sizes alone) are taken dynamically by the caller's share
+of numba's pool (`core/jit/schedule.py`), else they run in order on the calling thread. Each
+product is one BLAS call however the runs fall, so the results do not depend on the threads.
 """
 
 from __future__ import annotations
@@ -26,18 +27,20 @@ from core.jit.gemm import emit_call
 # their products is one BLAS call, so a thread's share costs no more than in one call (the
 # transformer's 64 attention products of 64x32x64 each: 8M).
 PARALLEL_FLOPS = 1 << 21
-# Runs of batch elements per thread: a thread that loses its core to another process holds up
-# only a small run, which TBB's idle threads do not wait for (they take the next runs).
-RUNS_PER_THREAD = 4
+# Multiply-adds per run of batch elements (~25 us): a thread that loses its core to another
+# process holds up one small run, the others take the rest.
+RUN_FLOPS = 1 << 20
+MAX_RUNS = 16
 
 
 @register_jitable
-def runs(work, items, threads):
+def runs(work, items):
     """Into how many runs `items` batch elements of `work` multiply-adds in all are cut: one
-    (the calling thread, in order) below `PARALLEL_FLOPS` or with one thread."""
-    if threads < 2 or items < 2 or work < PARALLEL_FLOPS:
+    (the calling thread, in order) below `PARALLEL_FLOPS`, else one per `RUN_FLOPS`, at most
+    `MAX_RUNS` and the items."""
+    if items < 2 or work < PARALLEL_FLOPS:
         return 1
-    return min(RUNS_PER_THREAD * threads, items)
+    return max(2, min(MAX_RUNS, items, work // RUN_FLOPS))
 
 
 @intrinsic

@@ -1,4 +1,4 @@
-"""BLAS products emitted into compiled code: one call, or blocks on numba's pool.
+"""BLAS products emitted into compiled code: one single-threaded BLAS call on a block.
 
 OpenBLAS runs single-threaded under numbax (`core/jit/threads.py`): its own thread pool
 splits every product statically between threads that busy-wait for work and for each other,
@@ -6,18 +6,15 @@ so a product whose second thread lost its core to another process waits a schedu
 slice (measured on this 2-core machine with one competing process: a 1024x512x128 sgemm 1.3 ms
 on one thread, 10 ms on two OpenBLAS threads). Instead the kernels' product (`lib.dot`,
 `core/backends/numba/library/products.py`, built on the emitters here) cuts a large product
-into blocks of rows (or of columns, when the output is wider than tall) and runs one
-single-threaded BLAS call per block under `prange`, on numba's threading layer (TBB, whose idle
-workers sleep and steal each other's blocks): one pool for fused loops and products, sized by
-the thread policy, never more threads than the caller's share (`numba.get_num_threads()`, per
-device thread).
-Products below `PARALLEL_FLOPS` (8M) multiply-adds run as one call on the caller's thread: for
-them the hand-off costs more than the second core gives.
+into bands of rows (or of columns, when the output is wider than tall) and runs one
+single-threaded BLAS call per band under `prange`, on numba's threading layer (TBB, whose idle
+workers sleep and take the bands dynamically, `core/jit/schedule.py`): one pool for fused loops
+and products, sized by the thread policy, never more threads than the caller's share
+(`numba.get_num_threads()`, per device thread).
 
-Library code that parallelizes at a coarser grain (a convolution's batch chunks, each filled
-into the worker's own buffer and multiplied there) asks `workers(work, chunks)` how many
-threads to run under `prange` and multiplies with `gemm_block` (one BLAS call, no nested
-blocks); `rt` re-exports the two.
+Library code that parallelizes at a coarser grain (a convolution's batch parts, each filled
+into the part's own buffer and multiplied there) multiplies with `gemm_block` (one BLAS call,
+no nested bands).
 """
 
 from __future__ import annotations
@@ -26,7 +23,7 @@ from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.core.errors import TypingError
-from numba.extending import intrinsic, register_jitable
+from numba.extending import intrinsic
 from numba.np import linalg
 from numba.np.arrayobj import make_array
 from numba.np.ufunc import parallel
@@ -40,12 +37,6 @@ parallel._launch_threads()
 _OPTS = dict(error_model="numpy", cache=True, nogil=True)  # of cached helpers (bgemm.py)
 _BLAS_DTYPES = (types.float32, types.float64, types.complex64, types.complex128)
 _I8 = ir.IntType(8)
-# Products of at least this many multiply-adds (~80 us on one core here) run as blocks on several
-# threads, each block at least BAND rows (or columns) wide, so that BLAS's micro-kernels stay
-# efficient. Below it, handing a block to another thread costs more than it saves whenever that
-# thread has to wait for a core (the LSTM's 16x256x1024 step products stay one call).
-PARALLEL_FLOPS = 1 << 23
-BAND = 32
 
 
 def _gemm_fn(builder: ir.IRBuilder) -> ir.Function:
@@ -187,20 +178,3 @@ def flat_block(typingctx, a, b, out, dims, fortran, r0, r1, c0, c1):
         return context.get_dummy_value()
 
     return types.none(a, b, out, dims, fortran, r0, r1, c0, c1), codegen
-
-
-@register_jitable
-def split(work, items, threads):
-    """How many of `threads` threads should share `items` independent pieces of `work`
-    multiply-adds in all: one below `PARALLEL_FLOPS`, never more than the pieces."""
-    if threads <= 1 or work < PARALLEL_FLOPS:
-        return 1
-    return max(1, min(threads, items))
-
-
-@register_jitable
-def workers(work, items):
-    """`split` over the calling thread's share of numba's pool (`rt.workers`): how many threads
-    library code that runs independent chunks under `prange` (a convolution's batch chunks,
-    each filling its own buffer and multiplying it with `gemm_block`) should use."""
-    return split(work, items, parallel._iget_num_threads())

@@ -11,6 +11,9 @@ dimensions are the innermost ones keeps its accumulator in a register; float sum
 so they vectorize. Large loops run on numba's pool (`prange`) when the kernel makes no BLAS
 calls: reductions that keep the outer loop dimension own their rows; reductions over it run in
 chunks of the outer dimension, each into partial results of its own (`LoopNest._emit_chunks`).
+The threads take a threaded loop's iterations dynamically, in chunks of about `CHUNK_DIVISOR`
+per loop at the threading threshold (`_dynamic`, core/jit/schedule.py): a thread that lost its
+core to another process holds back one chunk.
 """
 
 from __future__ import annotations
@@ -37,6 +40,10 @@ PARALLEL_SIZE = 1 << 17 if os.environ.get("NUMBAX_JIT_THREADS", "1") != "0" else
 # A reduction over the outer loop dimension (a bias gradient's sum over rows, a loss's sum) runs
 # as at most this many chunks, each into partial results of its own (`LoopNest._chunks`).
 CHUNKS = 16
+# A threaded loop's iterations go to the threads in chunks of `_min_size() // CHUNK_DIVISOR`
+# elements (16K for a loop reading one array and writing one, ~15 us here): numba schedules each
+# chunk as an entry that any free thread takes.
+CHUNK_DIVISOR = 8
 
 
 @dataclass
@@ -340,7 +347,9 @@ class LoopNest:
         """The loop nest as `chunks` chunks of its outer dimension (see `_chunks`), then the fold
         of every shared reduction's partial results into its result."""
         outer = self._dims[0]
-        loop = "prange" if self._threaded(chunked=True) else "range"
+        threaded = self._threaded(chunked=True)
+        loop = "prange" if threaded else "range"
+        restore = self._dynamic("1") if threaded else ""
         with self.em.block(f"for ic in {loop}({chunks}):"):
             for a in shared:
                 a.row = self.em.assign("pr", f"ic * {a.out_size}") if a.level < 0 else ""
@@ -352,6 +361,8 @@ class LoopNest:
             for a in shared:
                 if a.level == 0:
                     self.em.line(f"rt.st({a.name}, ic * {a.out_size}, {a.acc})")
+        if restore:
+            self.em.line(f"rt.dynamic({restore})")
         for a in shared:
             a.row, partial, a.acc = "", a.name, self.em.new_name("acc")
             if a.out_shape:
@@ -395,6 +406,12 @@ class LoopNest:
             )
         )
 
+    def _dynamic(self, iterations: str) -> str:
+        """Emits the setting of numba's parallel chunk size to `iterations` (an expression) for
+        the `prange` loop that follows (the threads then take chunks of that many iterations
+        dynamically); returns the variable holding the previous one, for the line after it."""
+        return self.em.assign("dyn", f"rt.dynamic({iterations})")
+
     def _emit_level(self, level: int, n: int, body, bounds: str = "", skip=()) -> None:
         """Loop `level` and the ones inside it; `bounds` replaces the outer loop's range (a
         chunk's), whose reductions in `skip` the chunk initializes and stores."""
@@ -409,9 +426,19 @@ class LoopNest:
         elif bounds:
             with self.em.block(f"for i{level} in range({bounds}):"):
                 self._emit_level(level + 1, n, body)
+        elif level == 0 and self._threaded():
+            inner = math.prod(self._dims[1:])
+            per = self._min_size() // CHUNK_DIVISOR
+            restore = self._dynamic(
+                f"max(1, {per} // {inner})"
+                if isinstance(inner, Size)
+                else str(max(1, per // inner))
+            )
+            with self.em.block(f"for i{level} in prange({self._dims[level]}):"):
+                self._emit_level(level + 1, n, body)
+            self.em.line(f"rt.dynamic({restore})")
         else:
-            loop = "prange" if level == 0 and self._threaded() else "range"
-            with self.em.block(f"for i{level} in {loop}({self._dims[level]}):"):
+            with self.em.block(f"for i{level} in range({self._dims[level]}):"):
                 self._emit_level(level + 1, n, body)
         for a in reds:
             if a.out_shape:

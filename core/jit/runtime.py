@@ -32,11 +32,12 @@ from numba.np.arrayobj import (
 
 from core.jit import vecmath
 
-# One BLAS call on a block, and the thread policy for library code that runs chunks in
-# parallel (core/jit/gemm.py; the kernels' matrix product is the library's `lib.dot`).
+# One BLAS call on a block (core/jit/gemm.py; the kernels' matrix product is the library's
+# `lib.dot`), and how parallel loops cut their work and hand it to threads (core/jit/schedule.py).
 from core.jit.gemm import gemm_block as gemm_block
-from core.jit.gemm import workers as workers
 from core.jit.numba_cache import cached_njit
+from core.jit.schedule import dynamic as dynamic
+from core.jit.schedule import parts as parts
 
 _OPTS = dict(error_model="numpy", cache=True)
 

@@ -195,12 +195,12 @@ def test_compile_workers_follow_the_usable_cores(monkeypatch, cores, want):
 
 
 def test_results_on_one_and_several_threads(tmp_path):
-    """Threaded loops give identical results; products in bands equal one call's within float
-    tolerance (each band is its own BLAS call)."""
+    """Threaded loops and products in bands give identical results on one thread and on three
+    (the bands are cut by the sizes, core/jit/schedule.py)."""
     several, one = (tmp_path / f"{n}.npz" for n in ("several", "one"))
     assert _run("3", several)["prange"]
     res = _run("1", one)
     assert not res["prange"] and res["main"] == 1
     with np.load(several) as s, np.load(one) as o:
         np.testing.assert_array_equal(s["loop"], o["loop"])
-        np.testing.assert_allclose(s["product"], o["product"], rtol=1e-6, atol=1e-6)
+        np.testing.assert_array_equal(s["product"], o["product"])

@@ -14,13 +14,15 @@ as many elements as the weights have. A ResNet's last 3x3 convolutions (512 chan
 2x2 outputs: 9.4 MB of weights) then take one call instead of one per 25 batch items, which
 the packing of the weights dominated.
 
-The forward and output-side convolutions split the batch between threads: the function a
-kernel calls is a small parallel entry (`register(..., calls=...)`, compiled with
-`parallel=True`) whose `prange` calls the serial `*_items` function's C symbol on a range of
-batch items, each call with its own buffers. The kernel gradient splits its sum over the batch
-(partial sums added up at the end) or its output channels, whichever repeats less work (see
-`conv_kernel_gradient`). Each entry first drops the kernel taps that read only padding
-(`taps.py`: a 3x3 convolution on a 1x1 image runs as a 1x1 one).
+The forward and output-side convolutions cut the batch into parts: the function a kernel calls
+is a small parallel entry (`register(..., calls=...)`, compiled with `parallel=True`) whose
+`prange` calls the serial `*_items` function's C symbol on a range of batch items, each call
+with its own buffers. The kernel gradient cuts its sum over the batch (one partial sum per part,
+added up in part order at the end) or its output channels, whichever repeats less work (see
+`conv_kernel_gradient`). The parts depend on the sizes only and the caller's share of the pool
+takes them dynamically (`core/jit/schedule.py`): the results do not depend on the thread count.
+Each entry first drops the kernel taps that read only padding (`taps.py`: a 3x3 convolution on
+a 1x1 image runs as a 1x1 one).
 """
 
 from __future__ import annotations
@@ -159,21 +161,14 @@ def _columns(x, buf, ok, off, row0, col, width, ql, kl, cn, table, at):
                 rt.st(buf, dst + r * width, rt.where(v >= 0, value, nothing))
 
 
-# Parts per worker: a worker that lost its core to another process holds back one small part
-# (the others take the rest from the pool's queue), not half of the batch.
-PARTS = 4
-
-
 @jit
 def _shares(n, per_item, touched, packed):
     """How many parts the `n` batch items of a convolution whose item costs `per_item`
-    multiply-adds are split into for the caller's share of the pool, and the items of each
-    (one part on one thread or below `rt.workers`' threshold). Each part packs the `packed`
-    elements of the weights anew: beyond one part per thread, parts touch (`touched` elements
-    an item, see `step`) at least that many elements each."""
-    nw = rt.workers(n * per_item, n)
-    most = min(nw * PARTS, max(nw, n * touched // max(packed, 1))) if nw > 1 else 1
-    each = -(-n // min(n, most))
+    multiply-adds are cut into (`rt.parts`: by the sizes), and the items of each. Each part
+    packs the `packed` elements of the weights anew: beyond two parts, parts touch (`touched`
+    elements an item, see `step`) at least that many elements each."""
+    most = max(2, n * touched // max(packed, 1))
+    each = -(-n // max(1, min(rt.parts(n * per_item, n), most)))
     return -(-n // each), each
 
 
@@ -198,8 +193,10 @@ def conv_forward(x, w, out, p):
     if nw == 1:
         _forward_items(x, wn, out, pn, 0, nout)
         return
+    old = rt.dynamic(1)
     for t in prange(nw):
         _forward_items(x, wn, out, pn, t * each, min(nout, (t + 1) * each))
+    rt.dynamic(old)
 
 
 @register("a a a p i i")
@@ -239,9 +236,9 @@ def conv_forward_items(x, w, out, p, begin, end):
 _forward_items = callee("conv_forward_items")
 
 
-# A band of the kernel gradient's output columns is at least this wide (BLAS's micro-kernels
-# stay efficient).
-BAND = 32
+# A band of the kernel gradient's output columns is at least this wide: each band fills the
+# whole patch matrix again.
+BAND = 128
 
 
 @register("a a a p", calls=("conv_kernel_gradient_items",))
@@ -250,12 +247,13 @@ def conv_kernel_gradient(x, w, out, p):
     the kernel gradient of a forward convolution, x (C, S.., N), w (C, K.., O), out
     (Q.., N, O); p = (nsp, n, c, o, per-axis vectors...). c is the forward's batch.
 
-    The caller's share of the pool splits either the sum over c, each part adding into its own
-    weight-sized buffer (then summed into out), or the columns o, each part filling the whole
-    patch matrix again: the first repeats `size` elements of work per extra part, the second
+    The sum over c is cut into parts, each adding into its own weight-sized buffer (then
+    summed into out in part order), or the columns o are, each part filling the whole patch
+    matrix again: the first repeats `size` elements of work per extra part, the second
     c * K.. * Q.. * n (the patches), so the smaller wins (the batch when o < c * K..: the
     layers with many positions per weight; the columns on a ResNet's last, 2x2 and 1x1 ones).
-    `conv_kernel_gradient_items` runs each part."""
+    The parts (`rt.parts`, by the sizes) are taken dynamically by the caller's share of the
+    pool; `conv_kernel_gradient_items` runs each."""
     nsp, n, c, o = p[0], p[1], p[2], p[3]
     taps = p[4 + nsp : 4 + 2 * nsp]
     box, count = tap_box(p, 4, OUTS, KERNEL, STRIDES, RHS_DILATION)
@@ -265,9 +263,11 @@ def conv_kernel_gradient(x, w, out, p):
     kprod = prod(p[4 + 2 * nsp : 4 + 3 * nsp])
     size = count * n * o
     by_cols = o >= c * kprod and o >= 2 * BAND
-    nw = rt.workers(c * kprod * size, o // BAND if by_cols else c)
+    cut = o if by_cols else c
+    width = -(-cut // rt.parts(c * kprod * size, cut, BAND if by_cols else 1))
+    nw = -(-cut // width)  # no empty part
     parts = rt.empty((5 * nw,), np.int64)  # per part: items, columns, offset of its buffer
-    each, band = (c, -(-o // nw)) if by_cols else (-(-c // nw), o)
+    each, band = (c, width) if by_cols else (width, o)
     for t in range(nw):
         b0, c0 = (0, min(o, t * band)) if by_cols else (min(c, t * each), 0)
         parts[5 * t] = b0
@@ -278,22 +278,33 @@ def conv_kernel_gradient(x, w, out, p):
     if nw == 1:
         _kernel_gradient_items(x, w, dst, pn, parts, 0)
     elif by_cols:
+        old = rt.dynamic(1)
         for t in prange(nw):
             _kernel_gradient_items(x, w, dst, pn, parts, t)
+        rt.dynamic(old)
     else:
         partial = rt.empty((nw * size,), out.dtype)
+        old = rt.dynamic(1)
         for t in prange(nw):
             _kernel_gradient_items(x, w, partial, pn, parts, t)
         step = -(-size // nw)
         for t in prange(nw):
-            for j in range(t * step, min(size, (t + 1) * step)):
-                v = rt.ld(partial, j)
-                for k in range(1, nw):
-                    v += rt.ld(partial, k * size + j)
-                rt.st(dst, j, v)
+            _sum_parts(partial, dst, size, nw, t * step, min(size, (t + 1) * step))
+        rt.dynamic(old)
     if skip:
         zero(out, 0, len(out))
         copy_taps(out, dst, 1, taps, box, n * o, False, False)
+
+
+@inline
+def _sum_parts(partial, dst, size, nw, lo, hi):
+    """dst[lo:hi] = the sum of the `nw` partial sums of `size` elements in `partial`, in part
+    order."""
+    for j in range(lo, hi):
+        v = rt.ld(partial, j)
+        for k in range(1, nw):
+            v += rt.ld(partial, k * size + j)
+        rt.st(dst, j, v)
 
 
 @register("a a a p p i")
@@ -360,8 +371,10 @@ def conv_output_side(x, w, out, p):
     if nw == 1:
         _output_side_items(x, wn, out, pn, 0, n)
         return
+    old = rt.dynamic(1)
     for t in prange(nw):
         _output_side_items(x, wn, out, pn, t * each, min(n, (t + 1) * each))
+    rt.dynamic(old)
 
 
 @register("a a a p i i")

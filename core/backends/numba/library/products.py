@@ -20,7 +20,8 @@ from numba.np.arrayobj import make_array
 from numba.np.numpy_support import as_dtype
 
 from core.backends.numba.library.entry import call_emitter, dispatcher, flat_view
-from core.jit.gemm import BAND, PARALLEL_FLOPS, check_operands, emit_gemm, is_fortran
+from core.jit.gemm import check_operands, emit_gemm, is_fortran
+from core.jit.schedule import PARALLEL_FLOPS
 
 
 @intrinsic
@@ -28,10 +29,11 @@ def dot(typingctx, a, b, out):
     """`np.dot(a, b, out)` on 2-d matrices of one float or complex dtype.
 
     `a` and `b` are C- or F-contiguous, `out` is C-contiguous, and the shapes agree
-    (unchecked). A product of `PARALLEL_FLOPS` multiply-adds or more runs as bands (`split`)
-    on the caller's share of numba's pool (the library function `gemm_bands`, compiled once
-    per dtype and called through its symbol, `core/backends/numba/library/bands.py`); the
-    rest is one BLAS call inlined here. An intrinsic: a kernel compiles no function of its
+    (unchecked). A product of `PARALLEL_FLOPS` multiply-adds or more runs as bands on the
+    caller's share of numba's pool (the library function `gemm_bands`, compiled once per
+    dtype and called through its symbol, `core/backends/numba/library/bands.py`), whatever
+    the thread count (the bands are the same on one thread); the rest is one BLAS call
+    inlined here. An intrinsic: a kernel compiles no function of its
     own per operand layout, and it calls no cached dispatcher by name (a kernel calling one
     holds that helper's lock, `disk_cache._compile_lock`). A module with
     a kernel calling it loads `gemm_bands` first (`library.requirements`).
@@ -39,7 +41,7 @@ def dot(typingctx, a, b, out):
     check_operands(a, b, out)
     flat = types.Array(out.dtype, 1, "C")
     intp = types.intp
-    params = types.UniTuple(types.int64, 7)
+    params = types.UniTuple(types.int64, 5)
     code = np.dtype(as_dtype(out.dtype)).str[1:]
     call_bands = call_emitter(f"gemm_bands__{code}", flat, flat, flat, params)
 
@@ -48,22 +50,13 @@ def dot(typingctx, a, b, out):
         m, k = cgutils.unpack_tuple(builder, x.shape)
         n = cgutils.unpack_tuple(builder, y.shape)[1]
         const = functools.partial(context.get_constant, intp)
-        get_threads = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(cgutils.intp_t, []), "get_num_threads"
-        )
-        threads = builder.call(get_threads, [])
-        wide = builder.icmp_signed(">=", m, n)
-        bands = builder.sdiv(builder.select(wide, m, n), const(BAND))
-        parts = builder.select(builder.icmp_signed("<", threads, bands), threads, bands)
         big = builder.icmp_signed(">=", builder.mul(builder.mul(m, n), k), const(PARALLEL_FLOPS))
-        split = builder.and_(big, builder.icmp_signed(">", parts, const(1)))
         fortran_flags = (is_fortran(a.layout), is_fortran(b.layout))
-        with builder.if_else(split) as (threaded, single):
+        with builder.if_else(big) as (threaded, single):
             with threaded:
                 views = [flat_view(context, builder, t, flat, v) for t, v in zip((a, b, out), args)]
-                i64 = ir.IntType(64)
-                flags = [builder.zext(f, i64) for f in (*fortran_flags, wide)]
-                p = (m, k, n, flags[0], flags[1], parts, flags[2])
+                flags = [builder.zext(f, ir.IntType(64)) for f in fortran_flags]
+                p = (m, k, n, *flags)
                 call_bands(context, builder, None, [*views, context.make_tuple(builder, params, p)])
             with single:
                 emit_gemm(
@@ -81,18 +74,16 @@ def dot(typingctx, a, b, out):
     return types.none(a, b, out), codegen
 
 
-def blocks(a: np.ndarray, b: np.ndarray, out: np.ndarray, parts: int, by_rows: bool) -> None:
-    """`out[...] = a @ b` as `parts` bands of rows (or columns) on numba's pool, from Python
-    (tests and benchmarks; kernels call `dot`).
+def bands(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
+    """`out[...] = a @ b` as `gemm_bands` computes it (bands by `band_plan`, on the calling
+    thread's share of numba's pool), from Python (tests and benchmarks; kernels call `dot`).
 
     Args:
       a: an (m, k) C- or F-contiguous matrix of a BLAS dtype.
       b: a (k, n) C- or F-contiguous matrix of the same dtype.
       out: the (m, n) C-contiguous result, written in place.
-      parts: how many bands.
-      by_rows: bands of rows (else of columns).
     """
     fortran = [int(not x.flags.c_contiguous) for x in (a, b)]
-    p = np.array([a.shape[0], a.shape[1], b.shape[1], *fortran, parts, by_rows], np.int64)
+    p = np.array([a.shape[0], a.shape[1], b.shape[1], *fortran], np.int64)
     flat = [x.ravel(order="K") for x in (a, b, out)]
     dispatcher(f"gemm_bands__{out.dtype.str[1:]}")(*flat, p)

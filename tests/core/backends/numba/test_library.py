@@ -332,5 +332,5 @@ def test_matrix_products_call_the_threaded_bands_through_their_symbol():
         "lib.require('gemm_bands__f8')",
     ]
     out = np.zeros((256, 256), np.float32)
-    products.blocks(a, np.asfortranarray(a.T), out, 3, True)
+    products.bands(a, np.asfortranarray(a.T), out)
     np.testing.assert_allclose(out, a @ a.T, rtol=1e-5, atol=1e-4)
