@@ -38,6 +38,7 @@ from core.jit.gemm import gemm_block as gemm_block
 from core.jit.numba_cache import cached_njit
 from core.jit.schedule import dynamic as dynamic
 from core.jit.schedule import parts as parts
+from core.jit.schedule import threads as threads
 
 _OPTS = dict(error_model="numpy", cache=True)
 

@@ -25,6 +25,7 @@ from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, register_jitable
+from numba.np.ufunc import parallel
 
 # Parallel work of at least this many multiply-adds (~80 us on one core here) is cut into parts
 # (and runs on several threads when the caller has them); below it, one call on the caller's
@@ -46,6 +47,13 @@ def parts(work, items, least=1):
         return 1
     most = min(MAX_PARTS, items // max(least, 1))
     return max(1, min(most, max(2, work // PART_FLOPS)))
+
+
+@register_jitable
+def threads():
+    """The calling thread's share of numba's pool. Library code runs its parts in order, with
+    no parallel region, on one thread: starting one costs ~10 us of wall time here even then."""
+    return parallel._iget_num_threads()
 
 
 @intrinsic

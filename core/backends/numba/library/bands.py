@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 from numba.extending import register_jitable
+from numba.np.ufunc import parallel
 
 from core.backends.numba.library.entry import register
 from core.jit.bgemm import runs, strided_block
@@ -55,8 +56,9 @@ def gemm_bands(a, b, out, p):
     fortran = (np.int8(p[3]), np.int8(p[4]))
     nb, width, by_rows = band_plan(p[0], p[1], p[2])
     size = p[0] if by_rows else p[2]
-    if nb == 1:
-        _band(a, b, out, dims, fortran, by_rows, 0, size)
+    if nb == 1 or parallel._iget_num_threads() == 1:  # no parallel region for one thread
+        for t in range(nb):
+            _band(a, b, out, dims, fortran, by_rows, t * width, min(size, (t + 1) * width))
         return
     old = dynamic(1)
     for t in prange(nb):
@@ -72,7 +74,7 @@ def gemm_batched(x, xo, y, yo, out, p):
     of numba's pool."""
     nb = xo.shape[0]
     nr = runs(nb * p[0] * p[1] * p[2], nb)
-    if nr == 1:
+    if nr == 1 or parallel._iget_num_threads() == 1:
         for i in range(nb):
             strided_block(x, xo, y, yo, out, i, p)
         return

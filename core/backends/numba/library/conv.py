@@ -190,8 +190,9 @@ def conv_forward(x, w, out, p):
     qprod, kprod = prod(pn[8 + nsp : 8 + 2 * nsp]), prod(pn[8 + 2 * nsp : 8 + 3 * nsp])
     width, og = kprod * i, o // groups
     nw, each = _shares(nout, qprod * kprod * i * o, qprod * (width + og), width * og)
-    if nw == 1:
-        _forward_items(x, wn, out, pn, 0, nout)
+    if nw == 1 or rt.threads() == 1:  # no parallel region for one thread
+        for t in range(nw):
+            _forward_items(x, wn, out, pn, t * each, min(nout, (t + 1) * each))
         return
     old = rt.dynamic(1)
     for t in prange(nw):
@@ -277,6 +278,12 @@ def conv_kernel_gradient(x, w, out, p):
         parts[5 * t + 4] = 0 if by_cols else t * size
     if nw == 1:
         _kernel_gradient_items(x, w, dst, pn, parts, 0)
+    elif rt.threads() == 1:  # the same parts in order, with no parallel region
+        target = dst if by_cols else rt.empty((nw * size,), out.dtype)
+        for t in range(nw):
+            _kernel_gradient_items(x, w, target, pn, parts, t)
+        if not by_cols:
+            _sum_parts(target, dst, size, nw, 0, size)
     elif by_cols:
         old = rt.dynamic(1)
         for t in prange(nw):
@@ -368,8 +375,9 @@ def conv_output_side(x, w, out, p):
     sprod, qprod = prod(p[5 : 5 + nsp]), prod(p[5 + nsp : 5 + 2 * nsp])
     width = count * o
     nw, each = _shares(n, sprod * width * c, sprod * (width + c) + qprod * o, c * width)
-    if nw == 1:
-        _output_side_items(x, wn, out, pn, 0, n)
+    if nw == 1 or rt.threads() == 1:  # no parallel region for one thread
+        for t in range(nw):
+            _output_side_items(x, wn, out, pn, t * each, min(n, (t + 1) * each))
         return
     old = rt.dynamic(1)
     for t in prange(nw):
