@@ -240,6 +240,10 @@ _forward_items = callee("conv_forward_items")
 # A band of the kernel gradient's output columns is at least this wide: each band fills the
 # whole patch matrix again.
 BAND = 128
+# A part of the kernel gradient's sum over the batch does at least this many multiply-adds per
+# element of its partial sum (items x positions), which it writes and the final sum reads: a
+# ResNet's 3x3 convolutions on 4x4 maps give each part 16 items, 2 parts at batch 32.
+PARTIAL_WORK = 256
 
 
 @register("a a a p", calls=("conv_kernel_gradient_items",))
@@ -265,7 +269,8 @@ def conv_kernel_gradient(x, w, out, p):
     size = count * n * o
     by_cols = o >= c * kprod and o >= 2 * BAND
     cut = o if by_cols else c
-    width = -(-cut // rt.parts(c * kprod * size, cut, BAND if by_cols else 1))
+    least = BAND if by_cols else -(-PARTIAL_WORK // kprod)
+    width = -(-cut // rt.parts(c * kprod * size, cut, least))
     nw = -(-cut // width)  # no empty part
     parts = rt.empty((5 * nw,), np.int64)  # per part: items, columns, offset of its buffer
     each, band = (c, width) if by_cols else (width, o)
