@@ -347,9 +347,8 @@ class LoopNest:
         """The loop nest as `chunks` chunks of its outer dimension (see `_chunks`), then the fold
         of every shared reduction's partial results into its result."""
         outer = self._dims[0]
-        threaded = self._threaded(chunked=True)
-        loop = "prange" if threaded else "range"
-        restore = self._dynamic("1") if threaded else ""
+        loop = "prange" if self._threaded(chunked=True) else "range"
+        restore = self._dynamic("1") if self._may_thread(chunked=True) else ""
         with self.em.block(f"for ic in {loop}({chunks}):"):
             for a in shared:
                 a.row = self.em.assign("pr", f"ic * {a.out_size}") if a.level < 0 else ""
@@ -390,14 +389,24 @@ class LoopNest:
         return 2 * PARALLEL_SIZE // max(2, arrays)
 
     def _threaded(self, chunked: bool = False) -> bool:
-        """Two threads pay for large loops (see `PARALLEL_SIZE`) whose outer iterations write
-        disjoint elements: every reduction keeps the outer loop dimension (a softmax's or
-        layer norm's row statistics), so each iteration owns its accumulators, or the loop is
-        `chunked`: each chunk folds into partial results of its own (`_emit_chunks`)."""
+        """Two threads pay for large loops (see `PARALLEL_SIZE`) that may run threaded
+        (`_may_thread`)."""
+        return (
+            self._may_thread(chunked)
+            and int(np.prod(self._dims, dtype=np.int64)) >= self._min_size()
+        )
+
+    def _may_thread(self, chunked: bool = False) -> bool:
+        """Whether the loop would run threaded if it were large enough: the kernel may use
+        threads, and its outer iterations write disjoint elements: every reduction keeps the
+        outer loop dimension (a softmax's or layer norm's row statistics), so each iteration
+        owns its accumulators, or the loop is `chunked`: each chunk folds into partial results
+        of its own (`_emit_chunks`). Such a loop sets numba's chunk size (`_dynamic`) at any
+        size, so that the kernel of a smaller batch, whose loop runs on one thread, is the
+        threaded one's twin with `prange` replaced (`core.jit.program._serial`)."""
         return (
             self.parallel
             and threads.num_threads() > 1
-            and int(np.prod(self._dims, dtype=np.int64)) >= self._min_size()
             and (
                 chunked
                 or all(
@@ -426,7 +435,7 @@ class LoopNest:
         elif bounds:
             with self.em.block(f"for i{level} in range({bounds}):"):
                 self._emit_level(level + 1, n, body)
-        elif level == 0 and self._threaded():
+        elif level == 0 and self._may_thread():
             inner = math.prod(self._dims[1:])
             per = self._min_size() // CHUNK_DIVISOR
             restore = self._dynamic(
@@ -434,7 +443,8 @@ class LoopNest:
                 if isinstance(inner, Size)
                 else str(max(1, per // inner))
             )
-            with self.em.block(f"for i{level} in prange({self._dims[level]}):"):
+            loop = "prange" if self._threaded() else "range"
+            with self.em.block(f"for i{level} in {loop}({self._dims[level]}):"):
                 self._emit_level(level + 1, n, body)
             self.em.line(f"rt.dynamic({restore})")
         else:
