@@ -7,6 +7,7 @@ from core import grad, jit, vmap, random, lax
 
 import core.numpy as numpy
 from core import (
+    ad_checkpoint,
     debug,
     distributed,
     dtypes,
@@ -90,6 +91,7 @@ from core.sharding import PartitionSpec as P
 from core.sharding import make_mesh, set_mesh
 
 __all__ = [
+    "ad_checkpoint",
     "Array",
     "P",
     "ShapeDtypeStruct",

@@ -253,6 +253,43 @@ def _check_reduce_axes(reduce_axes: Any, name: str) -> None:
         )
 
 
+def _vjp_pullback(
+    jaxpr: Any,
+    in_tree: Any,
+    out_tree: Any,
+    in_avals: list,
+    out_avals: list,
+    consts: list,
+    ct: Any,
+) -> tuple:
+    """The function `vjp` returns: output cotangents `ct` to one cotangent per primal."""
+    ct_leaves, ct_tree = tree_util.tree_flatten(ct)
+    if ct_tree != out_tree:
+        raise VjpCotangentError(
+            f"Tree structure of cotangent input {ct_tree} does not match the structure of "
+            f"the primal output {out_tree}: the argument of the function returned by vjp "
+            "must have the structure of the differentiated function's output."
+        )
+    ct_flat = []
+    for c, aval in zip(ct_leaves, out_avals):
+        c_dtype, c_shape = _dtype_shape(c)
+        if c_shape != aval.shape or (_is_float(aval) and c_dtype != aval.dtype):
+            want = aval.dtype.name if _is_float(aval) else "float0"
+            raise VjpCotangentError(
+                f"unexpected type for argument to VJP function: got {c_dtype.name}"
+                f"{list(c_shape)}, but expected {want}{list(aval.shape)} because the "
+                f"corresponding output of the differentiated function is {aval.str_short()}."
+            )
+        ct_flat.append(as_value(c) if _is_float(aval) else Zero(tangent_aval(aval)))
+    args = [UndefinedPrimal(a) for a in in_avals]
+    cts_in = backward_pass(jaxpr, consts, args, ct_flat)
+    cts_in = [
+        (instantiate(c) if type(c) is Zero else c) if _is_float(a) else _float0_zeros(a)
+        for c, a in zip(cts_in, in_avals)
+    ]
+    return tuple(tree_util.tree_unflatten(in_tree, cts_in))
+
+
 def vjp(fun: Callable, *primals: Any, has_aux: bool = False, reduce_axes: Sequence[Any] = ()):
     """Returns `fun(*primals)` and a function pulling output cotangents back to the inputs.
 
@@ -277,32 +314,9 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False, reduce_axes: Sequen
     in_avals = [tangent_aval(get_aval(p)) for p in p_flat]
     out_avals = [get_aval(o) for o in out]
 
-    def vjp_fn(ct: Any) -> tuple:
-        ct_leaves, ct_tree = tree_util.tree_flatten(ct)
-        if ct_tree != out_tree:
-            raise VjpCotangentError(
-                f"Tree structure of cotangent input {ct_tree} does not match the structure of "
-                f"the primal output {out_tree}: the argument of the function returned by vjp "
-                "must have the structure of the differentiated function's output."
-            )
-        ct_flat = []
-        for c, aval in zip(ct_leaves, out_avals):
-            c_dtype, c_shape = _dtype_shape(c)
-            if c_shape != aval.shape or (_is_float(aval) and c_dtype != aval.dtype):
-                want = aval.dtype.name if _is_float(aval) else "float0"
-                raise VjpCotangentError(
-                    f"unexpected type for argument to VJP function: got {c_dtype.name}"
-                    f"{list(c_shape)}, but expected {want}{list(aval.shape)} because the "
-                    f"corresponding output of the differentiated function is {aval.str_short()}."
-                )
-            ct_flat.append(as_value(c) if _is_float(aval) else Zero(tangent_aval(aval)))
-        args = [UndefinedPrimal(a) for a in in_avals]
-        cts_in = backward_pass(jaxpr, consts, args, ct_flat)
-        cts_in = [
-            (instantiate(c) if type(c) is Zero else c) if _is_float(a) else _float0_zeros(a)
-            for c, a in zip(cts_in, in_avals)
-        ]
-        return tuple(tree_util.tree_unflatten(in_tree, cts_in))
+    # A pytree whose leaves are the residuals, as JAX's: it can leave `jit` or `make_jaxpr`.
+    pullback = functools.partial(_vjp_pullback, jaxpr, in_tree, out_tree, in_avals, out_avals)
+    vjp_fn = tree_util.Partial(pullback, list(consts))
 
     primals_out = tree_util.tree_unflatten(out_tree, out)
     return (primals_out, vjp_fn, aux) if has_aux else (primals_out, vjp_fn)

@@ -339,3 +339,19 @@ def test_psum_in_nested_vmap_and_namedtuple_axes():
     assert isinstance(out, P)
     np.testing.assert_allclose(out.x, [1.0, 1.0, 1.0])
     np.testing.assert_allclose(out.y, [0.0, 2.0, 4.0])
+
+
+def test_vjp_function_is_a_pytree_of_residuals_that_leaves_jit():
+    # As JAX's (a tree_util.Partial): `jit(lambda x: vjp(f, x))` returns it, make_jaxpr stages it.
+    y, pullback = core.jit(lambda x: core.vjp(core.numpy.sin, x), backend="python")(1.0)
+    np.testing.assert_allclose(pullback(1.0)[0], np.cos(1.0), rtol=1e-6)
+    np.testing.assert_allclose(core.tree_util.tree_leaves(pullback), [np.cos(1.0)], rtol=1e-6)
+    closed = core.make_jaxpr(lambda x: core.vjp(lambda x: core.numpy.sin(x) * x, x))(2.0)
+    assert len(closed.out_avals) > 1  # the output and the residuals
+
+
+def test_ad_checkpoint_module_path():
+    from core.ad_checkpoint import checkpoint_name
+
+    assert core.ad_checkpoint.checkpoint is core.checkpoint
+    assert float(core.grad(lambda x: checkpoint_name(x * x, "a"))(3.0)) == 6.0
