@@ -16,7 +16,7 @@ from core.prims.linalg import dot_general_p
 def _dot_general_lowering(ctx, eqn):
     """out[b, m, n] = sum_k x[b, m, k] y[b, k, n] after grouping each operand's axes: BLAS
     (`lib.dot`, batched `lib.gemm_batched`), dot products of rows for few rows times a
-    transposed operand (`lib.skinny_dot`), loops for integers."""
+    transposed operand inside a loop (`lib.skinny_dot`), loops for integers."""
     (xc, yc), (xb, yb) = eqn.params["dimension_numbers"]
     xa, ya = ctx.in_avals
     out = ctx.out_avals[0]
@@ -39,7 +39,11 @@ def _dot_general_lowering(ctx, eqn):
         y, y_t = _matrices_lowering(ctx, 1, list(yb), list(yc), yf, dt)
         o_shape = (m, n)
         o = ctx.assign("d", alloc(o_shape, dt))
-        if y_t and not x_t and m <= SKINNY_ROWS and np.dtype(dt) in (np.float32, np.float64):
+        # Only in loops (a scan's per-step product): a product of the kernel's own runs once,
+        # where BLAS does as well, and which path it took would depend on the batch size, so
+        # a batch of 16 after one of 32 would compile the kernel again.
+        skinny = ctx.depth > 1 and m <= SKINNY_ROWS
+        if skinny and y_t and not x_t and np.dtype(dt) in (np.float32, np.float64):
             code = np.dtype(dt).str[1:]
             ctx.line(f"lib.skinny_dot__{code}({x}, {y}, {o}, ({m}, {k}, {n}))")
         else:

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import core.numpy as jnp
+from core import lax
 from core.backends.numba.library import skinny
 from core.backends.numba.library.skinny import SKINNY_ROWS
 from tests.core.jit.backends import compare, split_kernels
@@ -44,15 +45,22 @@ def test_skinny_dot_does_not_depend_on_the_thread_count():
 
 
 @pytest.mark.parametrize("rows", [SKINNY_ROWS, SKINNY_ROWS + 1])
-def test_kernels_use_it_for_few_rows_and_a_transposed_operand(rows):
+def test_loops_use_it_for_few_rows_and_a_transposed_operand(rows):
+    """Inside a loop (a scan's per-step product) few rows times a transposed operand take the
+    skinny path; a product of the kernel's own stays one BLAS call whatever its rows, so a
+    batch of 16 and one of 32 share their kernels."""
     x = rng.standard_normal((rows, 40)).astype(np.float32)
-    w = rng.standard_normal((24, 40)).astype(np.float32)
+    w = rng.standard_normal((40, 40)).astype(np.float32)
     v = rng.standard_normal((40, 24)).astype(np.float32)
 
     def f(x, w, v):
-        return jnp.tanh(x @ w.T), x @ v  # w stored as rows of the product's columns, v not
+        def body(h, _):
+            return jnp.tanh(h @ w.T), ()  # w stored as rows of the product's columns
+
+        h, _ = lax.scan(body, x, None, length=3)
+        return h, x @ w.T, x @ v
 
     compare(f, x, w, v)
     source = "".join(src for src, _ in split_kernels(f, (x, w, v)))
     assert source.count("lib.skinny_dot__f4(") == (rows <= SKINNY_ROWS)
-    assert source.count("lib.dot(") == 1 + (rows > SKINNY_ROWS)
+    assert source.count("lib.dot(") == 2 + (rows > SKINNY_ROWS)
