@@ -177,20 +177,27 @@ def _child(cache: Path, code: str = _CHILD, workers: int = 0) -> dict:
     return json.loads(run.stdout.splitlines()[-1])
 
 
+def _child_reference() -> np.ndarray:
+    """What `_CHILD`'s (and `_KERNEL_FIRST`'s) jitted convolution computes, eagerly."""
+    return np.asarray(
+        lax.conv_general_dilated(
+            np.arange(66, dtype=np.float32).reshape(2, 11, 3) / 10,
+            np.linspace(-1, 1, 18, dtype=np.float32).reshape(3, 3, 2),
+            (2,),
+            ((1, 2),),
+            rhs_dilation=(2,),
+            dimension_numbers=("NWC", "WIO", "NWC"),
+        )
+    )
+
+
 def test_a_new_process_loads_library_and_kernel_from_disk(tmp_path):
     first = _child(tmp_path)
     second = _child(tmp_path)
     assert first["lib"]["compiled"] == 2  # conv_forward and the conv_forward_items it calls
     assert second["lib"] == {"compiled": 0, "loaded": 2}
     assert second["kernels"]["compiled"] == 0  # the kernel's cached code found its symbol
-    want = lax.conv_general_dilated(
-        np.arange(66, dtype=np.float32).reshape(2, 11, 3) / 10,
-        np.linspace(-1, 1, 18, dtype=np.float32).reshape(3, 3, 2),
-        (2,),
-        ((1, 2),),
-        rhs_dilation=(2,),
-        dimension_numbers=("NWC", "WIO", "NWC"),
-    )
+    want = _child_reference()
     np.testing.assert_allclose(second["out"], np.asarray(want), rtol=1e-5)
     np.testing.assert_allclose(first["out"], second["out"])
     assert list(tmp_path.glob("numba/library_*/*.nbxc"))
@@ -256,14 +263,7 @@ def test_a_kernel_compiles_before_the_library_functions_it_calls(tmp_path):
     first = _child(tmp_path, _KERNEL_FIRST)
     assert first["events"][0] == "kernel"
     assert "library conv_forward" in first["events"][1:]
-    want = lax.conv_general_dilated(
-        np.arange(66, dtype=np.float32).reshape(2, 11, 3) / 10,
-        np.linspace(-1, 1, 18, dtype=np.float32).reshape(3, 3, 2),
-        (2,),
-        ((1, 2),),
-        rhs_dilation=(2,),
-        dimension_numbers=("NWC", "WIO", "NWC"),
-    )
+    want = _child_reference()
     np.testing.assert_allclose(first["out"], np.asarray(want), rtol=1e-5)
     second = _child(tmp_path, _KERNEL_FIRST)  # from the disk cache: the slots found again
     np.testing.assert_allclose(second["out"], first["out"])
