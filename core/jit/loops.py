@@ -438,10 +438,10 @@ class LoopNest:
         elif level == 0 and self._may_thread():
             inner = math.prod(self._dims[1:])
             per = self._min_size() // CHUNK_DIVISOR
-            restore = self._dynamic(
-                f"max(1, {per} // {inner})"
+            restore = self._dynamic(  # an empty inner axis: chunks of one outer index
+                f"max(1, {per} // max(1, {inner}))"
                 if isinstance(inner, Size)
-                else str(max(1, per // inner))
+                else str(max(1, per // max(1, inner)))
             )
             loop = "prange" if self._threaded() else "range"
             with self.em.block(f"for i{level} in {loop}({self._dims[level]}):"):
