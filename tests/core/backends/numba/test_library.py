@@ -315,7 +315,7 @@ def test_convs_with_weights_larger_than_a_chunk():
     _check(core.grad(loss, argnums=(0, 1)), x, w)
 
 
-def test_matrix_products_call_the_threaded_bands_through_their_symbol():
+def test_matrix_products_call_the_threaded_bands_through_their_slot():
     """`lib.dot` runs a large product's bands through the library function `gemm_bands` (one
     call through its slot): the kernel links none of its parallel code, and its module
     registers the slot and loads the function, so that a new process can load the kernel's
