@@ -5,8 +5,9 @@ numpy ufunc methods of a binary, single-output ufunc are built from control flow
 scalar function: `reduce` is a `fori_loop` folding slices along the axis, `accumulate` a
 `scan`, `at` a `scan` of one `.at[...]` update per index, `reduceat` a `fori_loop` over
 segments, `outer` two nested `vmap`s. Loops over concrete bounds stay one native loop under
-`jit`. The built-in functions (`jnp.add`, ...) are plain functions here, not `ufunc`
-instances (unlike JAX), so `jnp.add.reduce` does not exist; use `jnp.frompyfunc(jnp.add, 2, 1)`.
+`jit`. A ufunc may name faster implementations of its call and methods (`call=`, `reduce=`,
+...): the built-in ufuncs (`jnp.add`, `jnp.maximum`, ..., `core.numpy.ufunc_builtins`) call
+the elementwise function directly and reduce with `sum`, `max`, ... as JAX's do.
 """
 
 from __future__ import annotations
@@ -45,6 +46,12 @@ class ufunc:  # noqa: N801  (numpy's and JAX's name)
       name: the name shown in reprs (default: `func.__name__`).
       nargs: numpy's `nargs` attribute (default: `nin`).
       identity: the identity of a binary ufunc, the default `initial` of `reduce`.
+      call: what calling the ufunc runs (default: `vectorize(func)`).
+      reduce: `reduce`'s implementation, `f(a, axis, dtype, keepdims, initial, where)` after
+        the checks (default: a `fori_loop` over `func`).
+      accumulate: `accumulate`'s, `f(a, axis, dtype)` (default: a `scan`).
+      at: `at`'s, `f(a, indices, *b)` (default: a `scan` of updates).
+      reduceat: `reduceat`'s, `f(a, indices, axis, dtype)` (default: a `fori_loop`).
     """
 
     def __init__(
@@ -57,6 +64,11 @@ class ufunc:  # noqa: N801  (numpy's and JAX's name)
         name: str | None = None,
         nargs: int | None = None,
         identity: Any = None,
+        call: Callable[..., Any] | None = None,
+        reduce: Callable[..., Any] | None = None,
+        accumulate: Callable[..., Any] | None = None,
+        at: Callable[..., Any] | None = None,
+        reduceat: Callable[..., Any] | None = None,
     ):
         self.__doc__ = func.__doc__
         self.__name__ = name or getattr(func, "__name__", "ufunc")
@@ -65,6 +77,9 @@ class ufunc:  # noqa: N801  (numpy's and JAX's name)
         self.nout = operator.index(nout)
         self.nargs = operator.index(nargs or nin)
         self.identity = identity
+        # Implementation details, not part of the ufunc's identity (`_key`), as in JAX.
+        self._call = call or vectorize(func)
+        self._fast = dict(reduce=reduce, accumulate=accumulate, at=at, reduceat=reduceat)
 
     def _key(self) -> tuple:
         return (self._func, self.__name__, self.identity, self.nin, self.nout, self.nargs)
@@ -83,7 +98,7 @@ class ufunc:  # noqa: N801  (numpy's and JAX's name)
             raise NotImplementedError(f"out argument of {self}")
         if where is not None:
             raise NotImplementedError(f"where argument of {self}")
-        return vectorize(self._func)(*args)
+        return self._call(*args)
 
     def _check_binary(self, method: str) -> None:
         if self.nin != 2:
@@ -128,6 +143,7 @@ class ufunc:  # noqa: N801  (numpy's and JAX's name)
         if out is not None:
             raise NotImplementedError(f"out argument of {self.__name__}.reduce()")
         arr = ensure_array(a)
+        given = initial
         if initial is None:
             initial = self.identity
         if where is not None:
@@ -142,6 +158,8 @@ class ufunc:  # noqa: N801  (numpy's and JAX's name)
                     f"where argument must have dtype=bool; got dtype={get_aval(where).dtype}"
                 )
             where = broadcast_to(where, get_aval(arr).shape)
+        if self._fast["reduce"] is not None:
+            return self._fast["reduce"](arr, axis, dtype, keepdims, given, where)
         dtype = self._result_dtype(arr, arr) if dtype is None else np.dtype(dtype)
         shape = get_aval(arr).shape
         if isinstance(axis, tuple):
@@ -189,6 +207,8 @@ class ufunc:  # noqa: N801  (numpy's and JAX's name)
         self._check_binary("accumulate")
         if out is not None:
             raise NotImplementedError(f"out argument of {self.__name__}.accumulate()")
+        if self._fast["accumulate"] is not None:
+            return self._fast["accumulate"](a, axis, dtype)
         arr = ensure_array(a)
         dtype = self._result_dtype(arr, arr) if dtype is None else np.dtype(dtype)
         if axis is None or isinstance(axis, tuple):
@@ -220,6 +240,8 @@ class ufunc:  # noqa: N801  (numpy's and JAX's name)
         """
         if inplace:
             raise NotImplementedError(_AT_INPLACE)
+        if self._fast["at"] is not None:
+            return self._fast["at"](a, indices, *(() if b is None else (b,)))
         args = () if b is None else (ensure_array(b),)
         a = ensure_array(a)
         dtype = self._result_dtype(a, *args)
@@ -267,6 +289,8 @@ class ufunc:  # noqa: N801  (numpy's and JAX's name)
         self._check_binary("reduceat")
         if out is not None:
             raise NotImplementedError(f"out argument of {self.__name__}.reduceat()")
+        if self._fast["reduceat"] is not None:
+            return self._fast["reduceat"](a, indices, axis, dtype)
         a = ensure_array(a)
         ind = ensure_array(indices)
         if get_aval(a).ndim == 0:
