@@ -30,16 +30,16 @@ from core.errors import NonConcreteBooleanIndexError
 from core.numpy import ufuncs
 from core.numpy._util import broadcast_to, ensure_array
 from core.numpy.creation import ones_like
-from core.numpy.lookup import PROMISE_IN_BOUNDS, wrap_negative
+from core.numpy.lookup import PROMISE_IN_BOUNDS, take, wrap_negative
 from core.numpy.nonzero import compact, nonzero
 from core.numpy.shapes import atleast_1d, stack
 from core.prims import elementwise as ew
 from core.prims import gather as gp
 from core.prims import indexing as ix
 from core.prims import shapes as sh
-from core.prims.reductions import reduce_sum
+from core.prims.reductions import reduce_or, reduce_sum
 from core.prims.rev import rev
-from core.prims.sorting import sort
+from core.prims.sorting import cumsum, sort
 from core.trace import Tracer, get_aval
 
 # ---------------------------------------------------------------------------------------------
@@ -405,13 +405,15 @@ def unique(
     size: int | None = None,
     fill_value: Any = None,
 ) -> Any:
-    """The sorted unique values (of the flattened array).
+    """The sorted unique values (of the flattened array), or with `axis` the unique slices.
 
-    Concrete arrays support every `return_*` flag; a traced array needs a static `size=` and
-    returns only the values (padded with `fill_value`, by default the smallest value)."""
+    Without `axis`, concrete arrays support every `return_*` flag and a traced array needs a
+    static `size=` and returns only the values (padded with `fill_value`, by default the
+    smallest value). With `axis` (`_unique_slices`), traced arrays take the flags too."""
     ar = ensure_array(ar)
     if axis is not None:
-        raise NotImplementedError("jnp.unique(axis=...) is not supported yet")
+        flags = (return_index, return_inverse, return_counts)
+        return _unique_slices(ar, int(axis), flags, equal_nan, size, fill_value)
     if isinstance(ar, Tracer):
         if size is None or return_index or return_inverse or return_counts:
             raise NonConcreteBooleanIndexError(
@@ -468,4 +470,69 @@ def unique(
             ],
         )
     ]
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def _unique_slices(
+    ar: Any, axis: int, flags: tuple[bool, bool, bool], equal_nan: bool, size: Any, fill: Any
+) -> Any:
+    """`unique(ar, axis=axis)`: the distinct slices along `axis` in lexicographic order, with
+    (per `flags`) the index of each one's first occurrence, the inverse and the counts.
+
+    JAX's algorithm, so that traced arrays work given a static `size`: the slices become rows
+    that one stable `sort` orders by all their columns (NaNs last), a row starts a new value
+    where it differs from the row before (NaNs equal if `equal_nan`), and the positions of
+    those rows, padded with the first, pick the results (`fill` replaces padded values)."""
+    aval = get_aval(ar)
+    if not -aval.ndim <= axis < aval.ndim:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {aval.ndim}")
+    axis %= aval.ndim
+    n, tail = aval.shape[axis], (*aval.shape[:axis], *aval.shape[axis + 1 :])
+    width = int(np.prod(tail, dtype=np.int64))
+    moved = (axis, *(d for d in range(aval.ndim) if d != axis))
+    rows = sh.reshape(sh.transpose(ar, moved), (n, width))
+    idt = _index_dtype()
+    order = sh.iota(idt, n)
+    if width and n:
+        cols = [ix.slice(rows, (0, j), (n, j + 1)) for j in range(width)]
+        *cols, order = sort([sh.reshape(c, (n,)) for c in cols] + [order], 0, True, width)
+        rows = ix.concatenate([sh.reshape(c, (n, 1)) for c in cols], 1)
+    new = sh.full((min(n, 1),), True, dtypes.bool_)
+    if width and n > 1:
+        a, b = ix.slice(rows, (1, 0), (n, width)), ix.slice(rows, (0, 0), (n - 1, width))
+        differ = ew.ne(a, b)
+        if equal_nan and aval.dtype.kind in "fc":
+            both_nan = ew.bitwise_and(ew.ne(a, a), ew.ne(b, b))
+            differ = ew.bitwise_and(differ, ew.bitwise_not(both_nan))
+        new = ix.concatenate([new, reduce_or(differ, (1,))], 0)
+    elif n > 1:
+        new = ix.concatenate([new, sh.full((n - 1,), False, dtypes.bool_)], 0)
+    starts = sh.convert_element_type(new, idt)
+    count = reduce_sum(starts, (0,))
+    if size is None:
+        if isinstance(ar, Tracer):
+            raise NonConcreteBooleanIndexError(
+                aval, "jnp.unique(axis=...) of a traced array needs a static size="
+            )
+        size = int(np.asarray(count))
+    size = int(size)
+    (pos,) = nonzero(new, size=size, fill_value=0) if n else (sh.full((size,), 0, idt),)
+    picked = take(rows, pos, axis=0) if n else sh.full((size, width), 0, aval.dtype)
+    if fill is not None or not n:
+        valid = ew.lt(sh.iota(idt, size), sh.broadcast_in_dim(count, (size,), ()))
+        pad = sh.full((size, width), 0 if fill is None else fill, aval.dtype)
+        picked = ew.select_n(sh.broadcast_in_dim(valid, (size, width), (0,)), pad, picked)
+    back = tuple(int(k) for k in np.argsort(moved))
+    outs = [sh.transpose(sh.reshape(picked, (size, *tail)), back)]
+    if flags[0]:
+        outs.append(take(order, pos) if n else sh.full((size,), 0, idt))
+    if flags[1]:
+        _, undo = sort([order, sh.iota(idt, n)], 0, True, 1)
+        label = ew.sub(cumsum(starts, 0), ew.full_like(starts, 1))
+        outs.append(take(label, undo))
+    if flags[2]:
+        (ends,) = (
+            nonzero(new, size=size + 1, fill_value=n) if n else (sh.full((size + 1,), 0, idt),)
+        )
+        outs.append(ew.sub(ix.slice(ends, (1,), (size + 1,)), ix.slice(ends, (0,), (size,))))
     return outs[0] if len(outs) == 1 else tuple(outs)
