@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from core.errors import ShapeError
 from core.numpy._util import (
     broadcast_shapes,
@@ -279,6 +281,41 @@ def _einsum_single(x: Any, s: str, keep: set[str]) -> tuple[Any, str]:
     return x, s
 
 
+_LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _interleaved(args: tuple) -> tuple[str, tuple]:
+    """The subscripts string and operands of einsum's sublist form `(op0, sublist0, op1,
+    sublist1, ..., [output sublist])`: labels are non-negative ints, `Ellipsis` for `...`."""
+
+    def letters(sublist: Any) -> str:
+        try:
+            labels = list(sublist)
+        except TypeError:
+            raise TypeError(
+                f"einsum's sublist form takes operands each followed by a list of int labels, "
+                f"got {sublist!r} where a sublist belongs"
+            ) from None
+        out = []
+        for label in labels:
+            if label is Ellipsis:
+                out.append("...")
+            elif isinstance(label, (int, np.integer)) and label >= 0:
+                # opt_einsum's symbols, as JAX's: letters, then characters from U+00C0 on
+                out.append(_LABELS[label] if label < len(_LABELS) else chr(label + 140))
+            else:
+                raise ValueError(
+                    f"einsum sublist labels must be non-negative ints or Ellipsis, got {label!r}"
+                )
+        return "".join(out)
+
+    operands, sublists = args[0:-1:2] if len(args) % 2 else args[0::2], args[1::2]
+    spec = ",".join(letters(sub) for sub in sublists[: len(operands)])
+    if len(args) % 2:
+        spec += "->" + letters(args[-1])
+    return spec, tuple(operands)
+
+
 def einsum(
     subscripts: str,
     *operands: Any,
@@ -288,7 +325,10 @@ def einsum(
     preferred_element_type: Any = None,
 ) -> Any:
     """Einstein summation (`"ij,jk->ik"`, with `...` broadcasting), contracted pairwise from
-    left to right with `dot_general`."""
+    left to right with `dot_general`. numpy's sublist form, `einsum(x, [0, 1], y, [1, 2],
+    [0, 2])` (an `Ellipsis` for `...`), is the same call spelled with integer labels."""
+    if not isinstance(subscripts, str):
+        subscripts, operands = _interleaved((subscripts, *operands))
     ops = promote_dtypes(*operands)
     shapes = [get_aval(o).shape for o in ops]
     ins, out_s = _parse_einsum(subscripts, shapes)

@@ -272,6 +272,37 @@ def test_einsum(subscripts, shapes):
     )
 
 
+# numpy's sublist form: operands each followed by int labels (Ellipsis for ...), then the output
+EINSUM_SUBLISTS = [
+    ([[0, 1], [1, 2]], [0, 2], [(2, 3), (3, 4)]),
+    ([[0, 1], [1, 2]], None, [(2, 3), (3, 4)]),
+    ([[0, 0]], [0], [(3, 3)]),
+    ([[0, 1]], [], [(2, 3)]),
+    ([[Ellipsis, 0, 1], [1, 2]], [Ellipsis, 0, 2], [(2, 2, 3), (3, 4)]),
+    ([[0, 1], [1, 2], [2, 51]], [0, 51], [(2, 3), (3, 4), (4, 2)]),
+]
+
+
+@pytest.mark.parametrize("sublists, out, shapes", EINSUM_SUBLISTS)
+def test_einsum_sublist_form(sublists, out, shapes):
+    ops = [RNG.normal(size=s).astype(np.float32) for s in shapes]
+    args = [x for pair in zip(ops, sublists) for x in pair] + ([] if out is None else [out])
+    np.testing.assert_allclose(
+        np.asarray(jnp.einsum(*args)), np.einsum(*args), rtol=1e-5, atol=1e-5
+    )
+
+
+def test_einsum_sublist_labels_past_the_letters():
+    """Labels from 52 on are opt_einsum's symbols after the letters (JAX accepts them, numpy
+    does not): the same contraction as with letters."""
+    x, v = RNG.normal(size=(2, 3)).astype(np.float32), RNG.normal(size=3).astype(np.float32)
+    np.testing.assert_allclose(
+        np.asarray(jnp.einsum(x, [0, 60], v, [60])), x @ v, rtol=1e-5, atol=1e-5
+    )
+    with pytest.raises(ValueError, match="non-negative ints or Ellipsis"):
+        jnp.einsum(x, [0, -1], v, [-1])
+
+
 @pytest.mark.parametrize(
     "name, sa, sb",
     [
