@@ -190,7 +190,7 @@ def submit(name: str, kernel: Any, build: Any, vals: list, worker: Any) -> Any:
     tree, outs = build.pend(task)
     _outstanding.add(task)
     queued.append(task)
-    worker.enqueue(_run, (task, kernel, build.fill, outs, vals), threads.num_threads())
+    worker.enqueue(_run, (task, kernel, build.fill, outs, vals), threads.loop_threads())
     return tree
 
 

@@ -18,6 +18,23 @@ read once, when the jit back end loads (`fix`, called by `fork_safety.configure`
 numba's pool with it); the option is then frozen. Each device worker thread gets an equal
 share (`device_share`), so N devices busy at once do not start N full teams.
 
+The default count follows the machine's load (`LoadFollower`): a jitted call queued on a
+device's worker (`core/jit/dispatch.py`: calls estimated at 1 ms or more) runs its parallel
+loops on `loop_threads()` threads, fewer while other processes keep cores busy; cheaper calls
+run inline on the caller's thread with its numba thread count, as before. Next to one busy
+process on 2 cores, two threads lose to one: the second thread wakes on a core the busy
+process holds and starts its chunks late, after the caller has done most of them, while
+competing with the caller for a core (the transformer's step took 1.1-1.3x the one-thread
+step, 1.7-1.8x its idle time). The evidence is the machine's idle time on the process's cores
+(`/proc/stat`) against the process's own CPU time, over windows of `WINDOW` seconds while the
+process is computing: what other processes used. The count goes back up as soon as the cores
+are idle again; while other processes keep using the cores it left, the full count is tried
+again for a window after `HOLD` seconds (doubling the hold, up to `MAX_HOLD`, while that keeps
+failing: at one thread a competitor that would yield the core, e.g. a niced one, cannot be
+told from one that would not) and after every pause of the process's own. Results do not
+depend on the count (`core/jit/schedule.py`). A count set by the user (option or environment
+variable) is used as it is.
+
 An `OPENBLAS_NUM_THREADS` or `OMP_NUM_THREADS` set by the user is respected (OpenBLAS then
 keeps its own threads), as is `NUMBA_NUM_THREADS` (it caps numba's pool).
 """
@@ -29,6 +46,8 @@ import glob
 import importlib.util
 import math
 import os
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from core.config import config
@@ -44,7 +63,7 @@ _SETTERS = (
     "scipy_openblas_set_num_threads64_",
     "openblas_set_num_threads64_",
 )
-_state: dict = {"threads": None, "blas": None, "sharers": 1}
+_state: dict = {"threads": None, "blas": None, "sharers": 1, "follower": None}
 CGROUP_V2 = "/sys/fs/cgroup/cpu.max"
 CGROUP_V1 = ("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", "/sys/fs/cgroup/cpu/cpu.cfs_period_us")
 
@@ -127,6 +146,115 @@ def num_threads() -> int:
     return _state["threads"] or requested_threads()
 
 
+# Following the load: windows of this many seconds of calls decide; a window that lasted more
+# than `STALE` windows, or in which the process used less than `ACTIVE` cores (it was mostly
+# not computing: what others did then says nothing about sharing the cores with them), decides
+# nothing. Others' use of the cores, in cores, above a whole number minus `MARGIN` takes one
+# thread more away.
+WINDOW = 0.2
+STALE = 2
+ACTIVE = 0.5
+MARGIN = 0.4
+HOLD, MAX_HOLD = 0.5, 2.0
+_PROC_STAT = "/proc/stat"
+
+
+def idle_seconds(cpus: frozenset[int], path: str = _PROC_STAT) -> float | None:
+    """Idle (and I/O-wait) seconds of the CPUs `cpus` since boot, from Linux's `/proc/stat`
+    (whole clock ticks: 10 ms each where USER_HZ is 100); None without it."""
+    try:
+        with open(path, "rb") as f:
+            lines = f.read().split(b"\n")
+    except OSError:
+        return None
+    ticks = 0
+    for line in lines[1:]:
+        fields = line.split()
+        if not fields or not fields[0].startswith(b"cpu"):
+            break
+        if int(fields[0][3:]) in cpus:
+            ticks += int(fields[4]) + int(fields[5])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+class LoadFollower:
+    """The thread count that follows the machine's load: the most, less one per core that
+    other processes kept busy in the last window (at least one), held and tried again as the
+    module docstring says. Called once per queued call; reads `/proc/stat` once per window."""
+
+    def __init__(
+        self,
+        most: int,
+        cores: int,
+        idle: Callable[[], float],
+        clock: Callable[[], float] = time.monotonic,
+        own: Callable[[], float] = time.process_time,
+    ):
+        """
+        Args:
+          most: the thread count on a free machine.
+          cores: how many cores `idle` counts.
+          idle: the idle seconds of those cores so far (`idle_seconds`).
+          clock: wall-clock seconds; `own`: this process's CPU seconds, all threads.
+        """
+        self.most, self.cores = most, cores
+        self._idle, self._clock, self._own = idle, clock, own
+        self.current = most
+        self.hold = HOLD
+        self._reduced_at = 0.0
+        self._trying = False
+        self._start = clock()
+        self._mark = (idle(), own())
+
+    def __call__(self) -> int:
+        now = self._clock()
+        elapsed = now - self._start
+        if elapsed < WINDOW:
+            return self.current
+        mark = (self._idle(), self._own())
+        own = mark[1] - self._mark[1]
+        if elapsed <= STALE * WINDOW and own >= ACTIVE * elapsed:
+            used = self.cores * elapsed - (mark[0] - self._mark[0])
+            self._decide((used - own) / elapsed, now)
+            stale = False
+        else:  # the process paused: what it saw before is old news
+            stale = True
+        if self.current < self.most and (stale or now - self._reduced_at >= self.hold):
+            self.current, self._trying = self.most, True  # try the most for a window
+        self._start, self._mark = now, mark
+        return self.current
+
+    def _decide(self, others: float, now: float) -> None:
+        """Sets the count from `others`, the cores other processes used in the window: fewer
+        threads at once, more as soon as the cores are idle again."""
+        want = max(1, min(self.most, math.floor(self.cores - others + MARGIN)))
+        if want < self.current:
+            if self.current == self.most:  # a failed try holds twice as long
+                self.hold = min(MAX_HOLD, 2 * self.hold) if self._trying else HOLD
+            self._reduced_at = now
+        elif want == self.most:
+            self.hold = HOLD
+        self.current, self._trying = want, False
+
+
+def loop_threads() -> int:
+    """The threads a queued jitted call's parallel loops use now: `num_threads()`, or with the
+    default count on Linux, fewer while other processes keep cores busy (`LoadFollower`)."""
+    follower = _state["follower"]
+    return follower() if follower is not None else num_threads()
+
+
+def _follower(n: int) -> LoadFollower | None:
+    """A `LoadFollower` for the default count `n` on the affinity mask's cores, or None (one
+    thread, no `/proc/stat`, or a count the user set)."""
+    if n < 2 or config.num_threads != -1 or os.environ.get(ENV):
+        return None
+    cpus = frozenset(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    if not cpus or idle_seconds(cpus) is None:
+        return None
+    return LoadFollower(n, len(cpus), lambda: idle_seconds(cpus))
+
+
 def device_share(devices: int) -> int:
     """The threads each of `devices` busy device worker threads may use (at least one)."""
     return max(1, num_threads() // max(1, devices))
@@ -186,7 +314,7 @@ def fix() -> int:
         libraries = [] if any(os.environ.get(v) for v in _BLAS_ENV) else blas_libraries()
         for lib in libraries:
             lib.set_threads(1)
-        _state.update(threads=n, blas=libraries)
+        _state.update(threads=n, blas=libraries, follower=_follower(n))
         config.freeze(
             "num_threads",
             f"num_threads is fixed at {n} once numbax's compiled code has loaded; set it (or "

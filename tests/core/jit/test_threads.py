@@ -204,3 +204,91 @@ def test_results_on_one_and_several_threads(tmp_path):
     with np.load(several) as s, np.load(one) as o:
         np.testing.assert_array_equal(s["loop"], o["loop"])
         np.testing.assert_array_equal(s["product"], o["product"])
+
+
+class FakeMachine:
+    """A clock, the idle seconds of `cores` cores and this process's CPU seconds, advanced by
+    hand: `run(seconds, own=cores this process used, others=cores other processes used)`."""
+
+    def __init__(self, cores: int = 2):
+        self.cores, self.now, self.idle, self.own = cores, 100.0, 0.0, 0.0
+
+    def run(self, seconds: float, own: float, others: float) -> None:
+        self.now += seconds
+        self.own += own * seconds
+        self.idle += max(0.0, self.cores - own - others) * seconds
+
+    def follower(self, most: int = 2) -> threads.LoadFollower:
+        return threads.LoadFollower(
+            most, self.cores, lambda: self.idle, lambda: self.now, lambda: self.own
+        )
+
+
+def _steps(machine, follower, seconds: float, others: float, step: float = 0.03) -> list[int]:
+    """Calls `follower` once per step of `step` seconds for `seconds`; the process uses as
+    many cores as the count in force, the others `others` cores (what is left of them)."""
+    counts = []
+    for _ in range(round(seconds / step)):
+        n = follower()
+        counts.append(n)
+        machine.run(step, own=min(n, machine.cores - others), others=others)
+    return counts
+
+
+def test_the_count_follows_a_busy_process_and_comes_back_when_it_ends():
+    m = FakeMachine()
+    f = m.follower()
+    assert set(_steps(m, f, 1.0, others=0.05)) == {2}  # a free machine: both threads
+    busy = _steps(m, f, 3.0, others=0.7)  # one busy process gets 0.7 core next to two threads
+    assert busy[: round(threads.WINDOW / 0.03)] == [2] * round(threads.WINDOW / 0.03)
+    assert busy[-1] == 1 and busy.count(1) > 0.75 * len(
+        busy
+    )  # one thread, tried again now and then
+    assert 2 in busy[len(busy) // 2 :]
+    assert f.hold == threads.MAX_HOLD or f.hold > threads.HOLD  # the tries failed: longer holds
+    after = _steps(m, f, 1.0, others=0.0)  # it ended: two threads within a window or two
+    assert after[-1] == 2 and after.count(2) >= len(after) - 2 * round(threads.WINDOW / 0.03)
+    assert f.hold == threads.HOLD
+
+
+def test_a_pause_decides_nothing_and_the_most_is_tried_after_it():
+    m = FakeMachine()
+    f = m.follower()
+    _steps(m, f, 0.45, others=1.0)  # one window at two threads, then one (held)
+    assert f() == 1
+    m.run(1.0, own=0.0, others=2.0)  # the process pauses while others use both cores
+    assert f() == 2  # old news: the most again, for a window
+    m.run(0.05, own=0.0, others=0.0)
+    assert f() == 2
+
+
+def test_others_below_the_margin_keep_every_thread():
+    m = FakeMachine(cores=4)
+    f = m.follower(most=4)
+    assert set(_steps(m, f, 2.0, others=threads.MARGIN - 0.1)) == {4}
+    assert _steps(m, f, 2.0, others=2.0)[-1] == 2  # two cores taken: two threads left
+
+
+def test_idle_seconds_counts_the_cpus_asked_for(tmp_path):
+    stat = tmp_path / "stat"
+    stat.write_text(
+        "cpu  10 0 5 700 20 0 0 0 0 0\n"
+        "cpu0 5 0 2 300 10 0 0 0 0 0\n"
+        "cpu1 5 0 3 400 10 0 0 0 0 0\n"
+        "intr 12345\n"
+    )
+    tick = os.sysconf("SC_CLK_TCK")
+    assert threads.idle_seconds(frozenset({1}), str(stat)) == 410 / tick
+    assert threads.idle_seconds(frozenset({0, 1}), str(stat)) == 720 / tick
+    assert threads.idle_seconds(frozenset({0}), str(tmp_path / "missing")) is None
+
+
+def test_only_the_default_count_follows_the_load(policy):
+    assert threads._follower(1) is None
+    if os.path.exists("/proc/stat") and hasattr(os, "sched_getaffinity"):
+        assert isinstance(threads._follower(2), threads.LoadFollower)
+    policy.setenv(threads.ENV, "2")
+    assert threads._follower(2) is None
+    policy.delenv(threads.ENV)
+    policy.setitem(config._values, "num_threads", 2)
+    assert threads._follower(2) is None
