@@ -146,12 +146,15 @@ def num_threads() -> int:
     return _state["threads"] or requested_threads()
 
 
-# Following the load: windows of this many seconds of calls decide; a window that lasted more
-# than `STALE` windows, or in which the process used less than `ACTIVE` cores (it was mostly
-# not computing: what others did then says nothing about sharing the cores with them), decides
-# nothing. Others' use of the cores, in cores, above a whole number minus `MARGIN` takes one
-# thread more away.
-WINDOW = 0.2
+# Following the load: windows of this many seconds of calls decide (long enough for
+# `/proc/stat`'s 10 ms ticks to measure others' use to +-0.2 core on 2 cores, short enough that
+# a busy neighbour costs little before the count drops); a window that lasted more than `STALE`
+# windows, or in which the process used less than `ACTIVE` cores (it was mostly not computing:
+# what others did then says nothing about sharing the cores with them), decides nothing.
+# Others' use of the cores, in cores, above a whole number minus `MARGIN` takes one thread
+# more away (next to two threads one busy process used 0.7-1.3 cores, on an idle machine the
+# rest of the system 0.05-0.2).
+WINDOW = 0.1
 STALE = 2
 ACTIVE = 0.5
 MARGIN = 0.4

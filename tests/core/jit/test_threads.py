@@ -266,7 +266,8 @@ def test_others_below_the_margin_keep_every_thread():
     m = FakeMachine(cores=4)
     f = m.follower(most=4)
     assert set(_steps(m, f, 2.0, others=threads.MARGIN - 0.1)) == {4}
-    assert _steps(m, f, 2.0, others=2.0)[-1] == 2  # two cores taken: two threads left
+    counts = _steps(m, f, 2.0, others=2.0)  # two cores taken: two threads left, 4 tried
+    assert counts.count(2) > 0.75 * len(counts) and max(counts) == 4
 
 
 def test_idle_seconds_counts_the_cpus_asked_for(tmp_path):
