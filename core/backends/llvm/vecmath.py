@@ -480,6 +480,51 @@ def _rt_erf_inv_f64(e: _Fp, x):
     return b.select(ok, refined, y)
 
 
+def _rt_digamma(e: _Fp, x):
+    """`runtime.digamma`, with its control flow (the builder ends in a new block). The pole
+    test branches as numba's does: `floor` of a huge or infinite x converts to int64 out of
+    range, which LLVM treats as poison, so a `select` there would not give numba's result.
+    The checks before `x = 1.0 - x` are in `x`'s own type (numba types each version of a
+    variable), the rest in float64."""
+    b, d = e.b, ir.DoubleType()
+    fn = b.block.function
+    check, main, loop, tail, end = (
+        fn.append_basic_block(f"digamma.{s}") for s in ("check", "main", "loop", "tail", "end")
+    )
+    xd = b.fpext(x, d) if isinstance(x.type, ir.FloatType) else x
+    b.cbranch(e.cmp("<=", x, _f(x.type, 0)), check, main)
+    b.position_at_end(check)
+    floor = e.libm("floorf" if isinstance(x.type, ir.FloatType) else "floor", x)
+    b.cbranch(e.cmp("==", b.sitofp(b.fptosi(floor, _I64T), d), xd), end, main)
+    b.position_at_end(main)
+    small = e.cmp("<", x, _f(x.type, 0.5))
+    reflected = e.div(e.neg(_f(d, np.pi)), e.libm("tan", e.mul(_f(d, np.pi), xd)))
+    acc = b.select(small, reflected, _f(d, 0))
+    x0 = b.select(small, e.sub(_f(d, 1), xd), xd)
+    b.cbranch(e.cmp("<", x0, _f(d, 6)), loop, tail)
+    b.position_at_end(loop)
+    xl, al = b.phi(d), b.phi(d)
+    a1, x1 = e.sub(al, e.div(_f(d, 1), xl)), e.add(xl, _f(d, 1))
+    b.cbranch(e.cmp("<", x1, _f(d, 6)), loop, tail)
+    b.position_at_end(tail)
+    xf, af = b.phi(d), b.phi(d)
+    for phis in ((xl, al), (xf, af)):
+        for phi, start, step in zip(phis, (x0, acc), (x1, a1)):
+            phi.add_incoming(start, main)
+            phi.add_incoming(step, loop)
+    z = e.div(_f(d, 1), e.mul(xf, xf))
+    series = e.mul(z, _f(d, 1 / 132))
+    for c in (1 / 240, 1 / 252, 1 / 120, 1 / 12):
+        series = e.mul(z, e.sub(_f(d, c), series))
+    y = e.sub(e.sub(e.add(af, e.intrinsic("log", xf)), e.div(_f(d, 0.5), xf)), series)
+    b.branch(end)
+    b.position_at_end(end)
+    result = b.phi(d)
+    result.add_incoming(_f(d, np.nan), check)
+    result.add_incoming(y, tail)
+    return result
+
+
 _ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
 
 
@@ -677,6 +722,7 @@ _CALLS: dict[str, _Call] = {
     "rt.bitcast": _Call(
         _bitcast_accepts, lambda ds: ds[1], lambda e, args, ds: e.b.bitcast(args[0], args[1].type)
     ),
+    "rt.digamma": _Call(_same("f", 1), lambda ds: _F64, _unary(_rt_digamma)),
     "rt.erf_inv_f64": _Call(lambda ds: tuple(ds) == (_F64,), _first, _unary(_rt_erf_inv_f64)),
     "rt.threefry2x32": _Call(
         lambda ds: tuple(ds) == (np.dtype(np.uint32),) * 4,
