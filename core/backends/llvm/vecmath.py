@@ -125,11 +125,12 @@ class _Fp:
         fn = self.b.module.declare_intrinsic(f"llvm.{name}", [ty], fnty)
         return self.b.call(fn, args, fastmath=self.flags)
 
-    def libm(self, name: str, *args, ret=None):
-        """A C library function declared as numba does (`cgutils.insert_pure_function`)."""
-        ty = ret or args[0].type
+    def libm(self, name: str, *args):
+        """A C library function of floats, declared as numba declares it (readonly nounwind:
+        `cgutils.insert_pure_function`)."""
+        ty = args[0].type
         fn = _pure_function(self.b.module, ir.FunctionType(ty, [a.type for a in args]), name)
-        return self.b.call(fn, args, fastmath=self.flags if _is_float(ty) else ())
+        return self.b.call(fn, args, fastmath=self.flags)
 
 
 def _pure_function(module: ir.Module, fnty: ir.FunctionType, name: str) -> ir.Function:
@@ -139,10 +140,6 @@ def _pure_function(module: ir.Module, fnty: ir.FunctionType, name: str) -> ir.Fu
         fn.attributes.add("readonly")
         fn.attributes.add("nounwind")
     return fn
-
-
-def _is_float(ty: ir.Type) -> bool:
-    return isinstance(ty, (ir.FloatType, ir.DoubleType))
 
 
 def _f(ty: ir.Type, value: float) -> ir.Constant:
@@ -357,11 +354,13 @@ def _vm_tan(e: _Fp, x):
 # --- numpy ufuncs and math functions (numba/np/npyfuncs.py, numba/np/math/mathimpl.py) ------------
 
 
-def _libm(f32_name: str, f64_name: str):
-    def emit(e: _Fp, x):
-        return e.libm(f32_name if isinstance(x.type, ir.FloatType) else f64_name, x)
+def _c_name(name: str, ty: ir.Type) -> str:
+    """The C library's function `name` for values of `ty` (`tanhf` for float, `tanh`)."""
+    return name + "f" if isinstance(ty, ir.FloatType) else name
 
-    return emit
+
+def _libm(name: str):
+    return lambda e, x: e.libm(_c_name(name, x.type), x)
 
 
 def _np_cbrt(e: _Fp, x):
@@ -494,7 +493,7 @@ def _rt_digamma(e: _Fp, x):
     xd = b.fpext(x, d) if isinstance(x.type, ir.FloatType) else x
     b.cbranch(e.cmp("<=", x, _f(x.type, 0)), check, main)
     b.position_at_end(check)
-    floor = e.libm("floorf" if isinstance(x.type, ir.FloatType) else "floor", x)
+    floor = e.libm(_c_name("floor", x.type), x)
     b.cbranch(e.cmp("==", b.sitofp(b.fptosi(floor, _I64T), d), xd), end, main)
     b.position_at_end(main)
     small = e.cmp("<", x, _f(x.type, 0.5))
@@ -683,7 +682,7 @@ _CALLS: dict[str, _Call] = {
     "vm.maximum": _intrinsic("maximum", arity=2),
     "vm.minimum": _intrinsic("minimum", arity=2),
     "np.abs": _Call(_same("fiub", 1), _first, lambda e, args, ds: _np_abs(e, args[0], ds[0])),
-    "np.sqrt": _float_unary(_libm("sqrtf", "sqrt")),
+    "np.sqrt": _float_unary(_libm("sqrt")),
     "np.floor": _intrinsic("floor"),
     "np.ceil": _intrinsic("ceil"),
     "np.trunc": _intrinsic("trunc"),
@@ -698,7 +697,7 @@ _CALLS: dict[str, _Call] = {
     "np.arctan2": _Call(
         _same("f", 2),
         _first,
-        lambda e, args, ds: e.libm("atan2f" if ds[0] == _F32 else "atan2", *args),
+        lambda e, args, ds: e.libm(_c_name("atan2", args[0].type), *args),
     ),
     "np.cbrt": _float_unary(_np_cbrt),
     "np.isfinite": _bool_result(_np_isfinite),
@@ -730,23 +729,14 @@ _CALLS: dict[str, _Call] = {
         lambda e, args, ds: _rt_threefry2x32(e, *args),
     ),
 }
-for _np_name, _f32, _f64 in (
-    ("tanh", "tanhf", "tanh"),
-    ("tan", "tanf", "tan"),
-    ("arcsin", "asinf", "asin"),
-    ("arccos", "acosf", "acos"),
-    ("arctan", "atanf", "atan"),
-    ("sinh", "sinhf", "sinh"),
-    ("cosh", "coshf", "cosh"),
-    ("arcsinh", "asinhf", "asinh"),
-    ("arccosh", "acoshf", "acosh"),
-    ("arctanh", "atanhf", "atanh"),
-    ("log1p", "log1pf", "log1p"),
-    ("expm1", "expm1f", "expm1"),
-):
-    _CALLS[f"np.{_np_name}"] = _float_unary(_libm(_f32, _f64))
-_CALLS["math.erf"] = _float_unary(_libm("erff", "erf"))
-_CALLS["math.lgamma"] = _float_unary(_libm("lgammaf", "lgamma"))
+# numpy's name -> the C function (with an "f" for float32) numba's lowering calls
+_LIBM = dict(tanh="tanh", tan="tan", sinh="sinh", cosh="cosh", log1p="log1p", expm1="expm1")
+_LIBM.update(arcsin="asin", arccos="acos", arctan="atan")
+_LIBM.update(arcsinh="asinh", arccosh="acosh", arctanh="atanh")
+for _np_name, _c in _LIBM.items():
+    _CALLS[f"np.{_np_name}"] = _float_unary(_libm(_c))
+_CALLS["math.erf"] = _float_unary(_libm("erf"))
+_CALLS["math.lgamma"] = _float_unary(_libm("lgamma"))
 for _dtype in _FLOATS + _INTS + (_BOOL,):
     _CALLS["np.bool_" if _dtype == _BOOL else f"np.{_dtype.name}"] = _Call(
         lambda ds: len(ds) == 1 and ds[0] in _FLOATS + _INTS + (_BOOL,),
