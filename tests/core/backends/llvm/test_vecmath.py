@@ -239,3 +239,62 @@ def test_unsupported_is_said():
     assert not vecmath.supported("rt.polygamma", [F64, F64])
     with pytest.raises(vecmath.UnsupportedCallError, match="rt.polygamma"):
         vecmath.emit_call(ir.IRBuilder(), "rt.polygamma", [], [F64, F64])
+
+
+def _fold_loop(module: ir.Module, name: str, dtype: np.dtype, call: str, op: str, start: float):
+    """`void name(a*, b*, out*, i64 n)`: acc = start; acc = call(acc, a[i] <op> b[i]); out[0] = acc
+    (`op` "*" or "+", the kernel's arithmetic with the kernel's flags)."""
+    t = vecmath.llvm_type(dtype)
+    fnty = ir.FunctionType(ir.VoidType(), [t.as_pointer()] * 3 + [ir.IntType(64)])
+    fn = ir.Function(module, fnty, name=name)
+    entry, body, done = (fn.append_basic_block(s) for s in ("entry", "body", "done"))
+    b = ir.IRBuilder(entry)
+    a_ptr, b_ptr, out, n = fn.args
+    b.branch(body)
+    b.position_at_end(body)
+    i, acc = b.phi(n.type), b.phi(t)
+    i.add_incoming(ir.Constant(n.type, 0), entry)
+    acc.add_incoming(ir.Constant(t, start), entry)
+    x, y = (b.load(b.gep(p, [i], inbounds=True)) for p in (a_ptr, b_ptr))
+    term = (b.fmul if op == "*" else b.fadd)(x, y, flags=vecmath.KERNEL_FLAGS)
+    new = vecmath.emit_call(b, call, [acc, term], [dtype, dtype])
+    nxt = b.add(i, ir.Constant(n.type, 1))
+    i.add_incoming(nxt, body)
+    acc.add_incoming(new, body)
+    b.cbranch(b.icmp_signed("<", nxt, n), body, done)
+    b.position_at_end(done)
+    b.store(new, out)
+    b.ret_void()
+
+
+def test_reductions_bit_for_bit_with_numba():
+    """The reassociable sums and products and the NaN-propagating max/min as reduction loops
+    (vectorized and interleaved by LLVM: the order of the partial results must match too)."""
+    folds = [("vm.radd", "*", 0.0), ("vm.rmul", "*", 1.0), ("vm.maximum", "*", -np.inf)]
+    folds.append(("vm.minimum", "+", np.inf))
+    module, lines, names = ir.Module("folds"), ["def folds(a, b, c, d, out):"], []
+    for dtype, (x, y) in ((F32, "ab"), (F64, "cd")):
+        for call, op, start in folds:
+            names.append((f"fold_{len(names)}", dtype))
+            _fold_loop(module, names[-1][0], dtype, call, op, start)
+            lines += [f"    acc = np.{dtype.name}({start!r})", f"    for i in range({x}.size):"]
+            lines += [f"        acc = {call}(acc, {x}[i] {op} {y}[i])"]
+            lines += [f"    out[{len(names) - 1}] = acc"]
+    with global_compiler_lock:
+        library = cpu_target.target_context.codegen().create_library("folds")
+        library.add_ir_module(module)
+        library.finalize()
+    namespace = dict(globals(), inf=np.inf)
+    exec("\n".join(lines), namespace)
+    inputs = {}
+    for dtype in (F32, F64):  # products of 1001 such factors stay normal numbers
+        inputs[dtype] = [rng.uniform(0.95, 1.05, 1001).astype(dtype) for _ in range(2)]
+    theirs = np.zeros(len(names))
+    njit(**codegen.OPTIONS)(namespace["folds"])(*inputs[F32], *inputs[F64], theirs)
+    proto = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * 3, ctypes.c_int64)
+    for (name, dtype), ref in zip(names, theirs):
+        a, b = inputs[dtype]
+        mine = np.zeros(1, dtype)
+        fn = proto(library.get_pointer_to_function(name))
+        fn(a.ctypes.data, b.ctypes.data, mine.ctypes.data, len(a))
+        assert mine[0] == dtype.type(ref), name
