@@ -190,7 +190,13 @@ class _Pmapped:
                 f"Specified axis_size {self._axis_size} doesn't match received axis_size {size}."
             )
         devices = self._check_devices(size)
-        avals, vals = _concrete_inputs(leaves)
+        shards = dispatch.unstacked_inputs(leaves, axes, devices)
+        avals, vals = _concrete_inputs(  # a scalar in place of each one unstacked
+            [0.0 if k in shards else x for k, x in enumerate(leaves)]
+        )
+        if avals is not None:
+            for k, found in shards.items():
+                avals[k], vals[k] = leaves[k]._aval, found
         if avals is None:  # tracers: the pmap primitive, which every transformation maps
             avals = [_interned(get_aval(x)) for x in leaves]
             entry = self._entry(static_items, in_tree, avals, axes, size)

@@ -353,3 +353,31 @@ def test_outputs_read_back_shard_by_shard_like_jax():
         (i, i, ()) for i in range(4)
     ]
     assert same.on_device_size_in_bytes() == 16
+
+
+def test_outputs_fed_back_stay_on_their_devices_and_stack_when_read():
+    """A pmap output passed to a pmap on the same devices along the same axis gives each device
+    its own result back (no stacking); reading it stacks it once into a plain Array."""
+    from core.array import Array
+    from core.parallel.dispatch import StackedArray
+
+    step = core.pmap(lambda w, x: (w * 0.5 + x, jnp.sum(x)))
+    x = np.arange(12.0, dtype=np.float32).reshape(4, 3)
+    w = np.ones((4, 3), np.float32)
+    w, total = step(w, x)
+    want = np.ones((4, 3), np.float32) * 0.5 + x
+    for _ in range(2):
+        prev = w
+        w, total = step(w, x)
+        want = want * 0.5 + x
+        assert type(prev) is StackedArray  # it went in as the devices' own results
+    assert type(w) is StackedArray and w.shape == (4, 3) and w.dtype == np.float32
+    assert w.sharding == pmap_sharding(core.local_devices()[:4], 0)
+    np.testing.assert_array_equal(np.asarray(w), want)
+    assert type(w) is Array and not w._value.flags.writeable
+    np.testing.assert_array_equal(np.asarray(total), x.sum(axis=1))
+    # mapped along another axis than it was stacked by: stacked, then sliced
+    w2, _ = core.pmap(lambda w, x: (w * 0.5 + x, jnp.sum(x)), in_axes=(1, 0))(
+        step(np.ones((3, 3), np.float32), x[:3])[0], x[:3]
+    )
+    np.testing.assert_array_equal(np.asarray(w2), (np.ones((3, 3)) * 0.5 + x[:3]).T * 0.5 + x[:3])
