@@ -93,12 +93,13 @@ class Task:
 _VALUE = Array._value  # the slot's descriptor: reads the slot without calling __getattr__
 
 
-class PendingArray(Array):
-    """An `Array` whose value a device is still computing (see the module docstring)."""
+class UnreadArray(Array):
+    """An `Array` whose `_value` slot is set on its first read, by `__getattr__` (a subclass's):
+    what does not need the value comes from the abstract value (`ArrayBase`), without reading
+    it. `PendingArray` waits for a device; pmap's `StackedArray` stacks its devices' results."""
 
     __slots__ = ()
 
-    # What does not need the value: from the abstract value (`ArrayBase`), without waiting.
     shape = ArrayBase.shape
     dtype = ArrayBase.dtype
     ndim = ArrayBase.ndim
@@ -111,6 +112,12 @@ class PendingArray(Array):
     @property
     def itemsize(self) -> int:
         return self._aval.dtype.itemsize
+
+
+class PendingArray(UnreadArray):
+    """An `Array` whose value a device is still computing (see the module docstring)."""
+
+    __slots__ = ()
 
     def __getattr__(self, name: str) -> Any:
         # Called only for attributes not set: `_value` before the kernel finished (or when it

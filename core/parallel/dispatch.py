@@ -32,12 +32,12 @@ import numpy as np
 
 from core import distributed
 from core.array import Array
-from core.array_base import ArrayBase
 from core.avals import ShapedArray, interned
 from core.device_worker import current_device
 from core.devices import process_count, process_index
 from core.parallel import axis_env
 from core.parallel.communicator import ThreadCommunicator
+from core.pending import UnreadArray
 from core.sharding import pmap_sharding
 
 __all__ = ["Shards", "StackedArray", "read_only", "run", "unstacked_inputs"]
@@ -88,25 +88,11 @@ _VALUE = Array._value  # the slot's descriptor (reads and sets it without `__get
 _STACKING = threading.Lock()
 
 
-class StackedArray(Array):
+class StackedArray(UnreadArray):
     """A pmap output whose devices' results are stacked when its value is first read (see the
     module docstring); its `_pending` slot holds the `Shards`."""
 
     __slots__ = ()
-
-    # What does not need the value: from the abstract value (`ArrayBase`), without stacking.
-    shape = ArrayBase.shape
-    dtype = ArrayBase.dtype
-    ndim = ArrayBase.ndim
-    size = ArrayBase.size
-
-    @property
-    def nbytes(self) -> int:
-        return self._aval.size * self._aval.dtype.itemsize
-
-    @property
-    def itemsize(self) -> int:
-        return self._aval.dtype.itemsize
 
     def __getattr__(self, name: str) -> Any:
         # Called only for attributes not set: `_value` until the first read stacks the shards,
