@@ -15,6 +15,7 @@ import core.numpy as jnp
 from core import dtypes
 from core.custom_derivatives import custom_jvp
 from core.numpy._util import ensure_array, promote_args_inexact
+from core.numpy.logsumexp import logsumexp
 from core.prims import elementwise as ew
 from core.prims import shapes as sh
 from core.trace import get_aval
@@ -208,38 +209,6 @@ def glu(x: Any, axis: int = -1) -> Any:
 
 def _reduce_max(x: Any, axis: Any, where: Any, keepdims: bool = True) -> Any:
     return jnp.max(x, axis, keepdims=keepdims, where=where, initial=-jnp.inf)
-
-
-def logsumexp(
-    a: Any,
-    axis: Any = None,
-    b: Any = None,
-    keepdims: bool = False,
-    return_sign: bool = False,
-    where: Any = None,
-) -> Any:
-    """`log(sum(b * exp(a)))` over `axis`, stably (`return_sign=True` also gives the sign)."""
-    if b is not None:
-        a, b = promote_args_inexact("logsumexp", a, b)
-    else:
-        (a,) = promote_args_inexact("logsumexp", a)
-    amax = _reduce_max(a, axis, where)
-    amax = _stop_gradient(jnp.where(jnp.isfinite(amax), amax, jnp.zeros_like(amax)))
-    exp_a = jnp.exp(a - amax)
-    if b is not None:
-        exp_a = exp_a * b
-    sumexp = jnp.sum(exp_a, axis, keepdims=keepdims, where=where)
-    sign = jnp.sign(sumexp)
-    if b is not None:
-        sumexp = jnp.abs(sumexp)
-    if not keepdims:
-        amax = jnp.squeeze(amax, axis) if axis is not None else jnp.reshape(amax, ())
-    out = jnp.log(sumexp) + amax
-    if return_sign:
-        return out, sign
-    if b is not None:
-        out = jnp.where(sign < 0, jnp.full_like(out, jnp.nan), out)
-    return out
 
 
 def logmeanexp(x: Any, axis: Any = None, where: Any = None, keepdims: bool = False) -> Any:

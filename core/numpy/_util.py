@@ -15,6 +15,16 @@ from core.prims import shapes as sh
 from core.trace import Tracer, get_aval
 
 
+def check_arraylike(name: str, *args: Any) -> None:
+    """Raises JAX's `TypeError` for an argument that is not an array or a scalar (a list, a
+    tuple, None, ...): `jnp` functions do not convert sequences, `jnp.array` does."""
+    for pos, x in enumerate(args):
+        if isinstance(x, (list, tuple)) or x is None:
+            raise TypeError(
+                f"{name} requires ndarray or scalar arguments, got {type(x)} at position {pos}."
+            )
+
+
 def ensure_array(x: Any) -> Any:
     """Arrays and tracers pass through; anything else becomes a concrete Array."""
     if isinstance(x, (Array, Tracer)):
@@ -114,6 +124,7 @@ def promote_args(name: str, *args: Any) -> list[Any]:
     """Promote dtypes, then broadcast shapes: the preamble of every binary jnp function."""
     if _same_avals(args):
         return list(args)
+    check_arraylike(name, *args)
     arrs = promote_dtypes(*args)
     shape = broadcast_shapes(*(get_aval(a).shape for a in arrs))
     return [broadcast_to(a, shape) for a in arrs]
@@ -121,6 +132,7 @@ def promote_args(name: str, *args: Any) -> list[Any]:
 
 def promote_args_numeric(name: str, *args: Any) -> list[Any]:
     """`promote_args`, with bool promoted to the default int (JAX's arithmetic on bools)."""
+    check_arraylike(name, *args)
     dt, weak = dtypes.result_type_and_weak(*args)
     if dt == np.bool_:
         dt = dtypes.default_int()
@@ -132,6 +144,7 @@ def promote_args_numeric(name: str, *args: Any) -> list[Any]:
 def promote_args_inexact(name: str, *args: Any) -> list[Any]:
     if _same_avals(args) and dtypes.kind(args[0].aval.dtype) in "fc":
         return list(args)
+    check_arraylike(name, *args)
     arrs = promote_dtypes_inexact(*args)
     shape = broadcast_shapes(*(get_aval(a).shape for a in arrs))
     return [broadcast_to(a, shape) for a in arrs]

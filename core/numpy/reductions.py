@@ -14,6 +14,7 @@ import numpy as np
 from core import dtypes
 from core.numpy._util import (
     broadcast_to,
+    check_arraylike,
     ensure_array,
     np_dtype,
     promote_dtypes_inexact,
@@ -78,6 +79,7 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False):
     ) -> Any:
         if out is not None:
             raise NotImplementedError(f"The 'out' argument to jnp.{name} is not supported.")
+        check_arraylike(name, a)
         a = ensure_array(a)
         aval = get_aval(a)
         axes = reduction_axes(axis, aval.ndim)
@@ -127,6 +129,7 @@ def _bool_reduce(prim_fn, name):
     def fn(
         a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *, where: Any = None
     ) -> Any:
+        check_arraylike(name, a)
         a = sh.convert_element_type(ensure_array(a), dtypes.bool_)
         aval = get_aval(a)
         axes = reduction_axes(axis, aval.ndim)
@@ -179,6 +182,7 @@ def mean(
     where: Any = None,
 ) -> Any:
     """Arithmetic mean (integers are averaged in the default float dtype)."""
+    check_arraylike("mean", a)
     a, shape, axes, dt = _inexact_operand(a, axis, dtype)
     if dt == dtypes.bfloat16:  # JAX computes bfloat16 statistics in float32
         a32 = sh.convert_element_type(a, dtypes.float32)
@@ -200,6 +204,7 @@ def var(
 ) -> Any:
     """Variance, `mean(|x - mean(x)|^2)` with `ddof` degrees of freedom removed (real for
     complex `a`, as in JAX)."""
+    check_arraylike("var", a)
     if correction is not None:
         ddof = correction
     a, shape, axes, dt = _inexact_operand(a, axis, dtype)
@@ -223,6 +228,7 @@ def std(*args: Any, **kwargs: Any) -> Any:
 
 def _arg(prim_fn, name):
     def fn(a: Any, axis: Any = None, out: Any = None, keepdims: bool | None = None) -> Any:
+        check_arraylike(name, a)
         a = ensure_array(a)
         aval = get_aval(a)
         if aval.size == 0 and (axis is None or aval.shape[reduction_axes(axis, aval.ndim)[0]] == 0):
@@ -250,6 +256,7 @@ argmin = _arg(red.argmin, "argmin")
 
 def _cumulative(prim_fn, name: str):
     def fn(a: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Any:
+        check_arraylike(name, a)
         a = ensure_array(a)
         if axis is None:
             a = sh.reshape(a, (get_aval(a).size,))

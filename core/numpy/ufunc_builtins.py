@@ -20,10 +20,10 @@ import numpy as np
 
 from core import dtypes
 from core.lax import composites
-from core.nn.activations import logsumexp
 from core.numpy import reductions as red
 from core.numpy import ufuncs as uf
 from core.numpy._util import broadcast_to, ensure_array, np_dtype, reduction_axes
+from core.numpy.logsumexp import logsumexp
 from core.numpy.shapes import expand_dims
 from core.numpy.ufunc_api import ufunc
 from core.numpy.where import where as _where

@@ -1,5 +1,7 @@
 """core.numpy against numpy: values and shapes over tables of functions, shapes and dtypes."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -371,7 +373,7 @@ def test_logic_and_misc():
     assert bool(jnp.allclose(X23, X23 + 1e-9))
     assert not bool(jnp.array_equal(jnp.ones(2), jnp.ones(3)))
     np.testing.assert_array_equal(
-        jnp.isclose([1.0, np.nan, np.inf], [1.0, np.nan, np.inf]),
+        jnp.isclose(np.array([1.0, np.nan, np.inf]), np.array([1.0, np.nan, np.inf])),
         np.isclose([1.0, np.nan, np.inf], [1.0, np.nan, np.inf]),
     )
     np.testing.assert_array_equal(jnp.isin(np.array([1, 5, 7]), [5, 7]), [False, True, True])
@@ -451,3 +453,29 @@ def test_complex_part_gradients_match_jax():
     for f, want in grads.items():
         got = core.grad(lambda z, f=f: jnp.sum(f(z)))(z)
         np.testing.assert_allclose(np.asarray(got), np.array(want, np.complex64), rtol=1e-6)
+
+
+# JAX 0.10.2's errors for sequences passed where jnp functions take arrays (`jnp.array` converts)
+LIST_ARGUMENTS = [
+    ("sum", lambda: jnp.sum([1, 2]), "sum", "list", 0),
+    ("add", lambda: jnp.add([1], 2), "add", "list", 0),
+    ("exp", lambda: jnp.exp((1.0,)), "exp", "tuple", 0),
+    ("mean", lambda: jnp.mean([1.0]), "mean", "list", 0),
+    ("cumsum", lambda: jnp.cumsum([1]), "cumsum", "list", 0),
+    ("all", lambda: jnp.all([True]), "all", "list", 0),
+    ("maximum", lambda: jnp.maximum(1, [2]), "maximum", "list", 1),
+    ("add_none", lambda: jnp.add(1, None), "add", "NoneType", 1),
+    ("argmax", lambda: jnp.argmax([1]), "argmax", "list", 0),
+]
+
+
+@pytest.mark.parametrize(
+    "fn,name,kind,pos", [c[1:] for c in LIST_ARGUMENTS], ids=[c[0] for c in LIST_ARGUMENTS]
+)
+def test_sequences_are_not_arrays(fn, name, kind, pos):
+    message = (
+        f"{name} requires ndarray or scalar arguments, got <class '{kind}'> at position {pos}."
+    )
+    with pytest.raises(TypeError, match=re.escape(message)):
+        fn()
+    assert jnp.sum(jnp.array([1, 2])) == 3 and jnp.add(np.int8(1), 2) == 3
