@@ -47,6 +47,7 @@ from core.backends.numba.source import (
     reshape,
     result,
 )
+from core.config import config
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var
 from core.jit import disk_cache, fusion, malloc, simplify
 from core.jit.buffers import Buffers
@@ -620,10 +621,37 @@ def compile_kernel(jaxpr: Jaxpr) -> tuple[Callable, str]:
     return compile_source(source, in_types(jaxpr)), source
 
 
+def lean(source: str, types: Sequence[tuple[str, int]]) -> str:
+    """`source` with its serial loop nests written as LLVM IR by `core/backends/llvm` where it
+    can (`config.jit_lean_loops`; a kernel with threaded loops is left to numba, its serial
+    form is not)."""
+    if not config.jit_lean_loops or "prange(" in source:
+        return source
+    from core.backends.llvm.rewrite import rewrite  # noqa: PLC0415 (only when enabled)
+
+    return rewrite(source, types)
+
+
 def compile_source(source: str, types: Sequence[tuple[str, int]]) -> Callable:
-    """The numba dispatcher of a kernel `source` taking arrays of `types` (`in_types`)."""
+    """The numba dispatcher of a kernel `source` taking arrays of `types` (`in_types`). A
+    kernel whose lean nests numba does not accept (`lean`) compiles as generated."""
     sig = signature(types)
-    return disk_cache.compile_source(source, "kernel", sig, **kernel_options(source))
+    try:
+        return disk_cache.compile_source(source, "kernel", sig, **kernel_options(source))
+    except Exception:
+        original = _lean_original(source)
+        if original is None:
+            raise
+        return compile_source(original, types)
+
+
+def _lean_original(source: str) -> str | None:
+    """The generated source that `lean` rewrote into `source` in this process, if it did."""
+    if "core.backends.llvm" not in source:
+        return None
+    from core.backends.llvm.rewrite import original  # noqa: PLC0415
+
+    return original(source)
 
 
 def in_types(jaxpr: Jaxpr, extra: Sequence[np.ndarray] = ()) -> list[tuple[str, int]]:

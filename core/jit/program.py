@@ -132,7 +132,8 @@ def _build(kj: Jaxpr, whole: bool, parallel: bool = True) -> tuple[str, tuple, l
     before its inputs (sizes and constants); `whole` if it is the whole program (its small
     array outputs are packed too, `codegen.output_layout`)."""
     src, extra = codegen.generate_generic(kj, parallel, pack_arrays=whole)
-    return src, tuple(codegen.in_types(kj, extra)), extra
+    types = tuple(codegen.in_types(kj, extra))
+    return codegen.lean(src, types), types, extra
 
 
 def compile_program(program: partition.Program, name: str) -> Callable[..., list[np.ndarray]]:
@@ -353,8 +354,10 @@ def _libraries(kernels: list[tuple]) -> list[str]:
 
 
 def _serial(key: tuple) -> tuple:
-    """The key of the kernel `key` with every loop on one thread."""
-    return key[0].replace("prange(", "range("), key[1]
+    """The key of the kernel `key` with every loop on one thread (its nests lean ones where
+    `codegen.lean` makes them so)."""
+    serial = key[0].replace("prange(", "range(")
+    return (serial if serial == key[0] else codegen.lean(serial, key[1])), key[1]
 
 
 def _held(key: tuple) -> tuple:

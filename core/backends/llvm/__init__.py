@@ -1,6 +1,27 @@
-"""The direct-LLVM back end: kernels' loop nests translated into LLVM IR with llvmlite, without
-numba's typing and lowering (issue 14: numba costs 18-27x LLVM's own compile time).
+"""The LLVM back end: the loop nests of generated kernels written as LLVM IR by numbax itself.
 
-    vecmath.py   the IR of every scalar function call a loop body makes (`vm.exp_f32`,
-                 `np.sqrt`, `rt.idiv`, casts, ...), bit for bit what numba compiles.
+numba spends 18-27x LLVM's own time on a generated kernel (`bench/llvm_floor.py`): typing every
+statement, lowering each to generic IR (array structs, overflow-checked ranges, reference
+counts), then LLVM cleaning that up. Most of a kernel is its loop nests, and those are written
+in a small closed language (`core/jit/codegen.py`, `core/jit/loops.py`): flat offsets,
+`rt.ld`/`rt.st`, scalar arithmetic, casts, math calls. This package writes those nests as LLVM
+IR directly and leaves the rest of the kernel (allocations, library calls, the return of
+arrays to Python) to numba, which then compiles a short shell:
+
+    rewrite.py    which nests of a kernel's source leave numba: types the kernel's straight-line
+                  code, replaces each serial nest it can lower by one call, declared at module
+                  level (`_ln0, ... = ln.load(key, spec)`); anything else stays numba code.
+    translate.py  a nest as an LLVM function over data pointers and int64 sizes: types from
+                  numba's typing context, operators and casts lowered by numba's own
+                  implementations (so results are numba's, bit for bit), loops, `if`, loads
+                  and stores ours.
+    vecmath.py    the IR of the `vm.*` math kernels call (as numba compiles
+                  `core/jit/vecmath.py`), and of the other scalar calls.
+    nests.py      at module execution: compiles a kernel's nests as one module with numba's
+                  code generator (O3, its target machine), caches the object code on disk,
+                  fills the slots through which the kernel calls them.
+
+`config.jit_lean_loops` (`NUMBAX_JIT_LEAN_LOOPS`) turns it on; `core/jit/codegen.lean` is the
+hook. Threaded (`prange`) nests stay numba's: a kernel with threaded loops is compiled in its
+serial form on the cold path (`core/jit/program._serial`), and that form is rewritten.
 """

@@ -106,11 +106,27 @@ def slot(name: str, signature: tuple) -> str:
     `signature` (registered with LLVM on first use; it holds 0 until the function loads)."""
     tag = hashlib.sha256(f"{_VERSION}{name}{signature}".encode()).hexdigest()[:16]
     sym = f"numbax_slot_{name}_{tag}"
+    register_slot(sym)
+    return sym
+
+
+def register_slot(sym: str) -> np.ndarray:
+    """The cell of slot `sym`, registered with LLVM on first use (it holds 0 until filled):
+    for library functions (`slot`) and the LLVM back end's loop nests (`core/backends/llvm`)."""
     with _slot_lock:
         if sym not in _SLOTS:
             cell = _SLOTS[sym] = np.zeros(1, np.uint64)
             llvm.add_symbol(sym, cell.ctypes.data)
-    return sym
+        return _SLOTS[sym]
+
+
+def call_slot(builder: ir.IRBuilder, sym: str, fnty: ir.FunctionType, args: list) -> ir.Value:
+    """Emits a call, with `args`, of the function of type `fnty` whose address slot `sym`
+    holds."""
+    cell = builder.module.globals.get(sym)
+    if cell is None:  # an external global: the slot's address, resolved by LLVM
+        cell = ir.GlobalVariable(builder.module, fnty.as_pointer(), sym)
+    return builder.call(builder.load(cell), args)
 
 
 @contextlib.contextmanager
@@ -351,10 +367,7 @@ def _typed_call(attr: str, *args):
         fnty = ir.FunctionType(
             context.get_value_type(types.none), [context.get_value_type(t) for t in sig]
         )
-        cell = builder.module.globals.get(sym)
-        if cell is None:  # an external global: the slot's address, resolved by LLVM
-            cell = ir.GlobalVariable(builder.module, fnty.as_pointer(), sym)
-        builder.call(builder.load(cell), lowered)
+        call_slot(builder, sym, fnty, lowered)
         return context.get_dummy_value()
 
     return types.none(*args), codegen

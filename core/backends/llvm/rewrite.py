@@ -1,0 +1,238 @@
+"""Which loop nests of a generated kernel leave numba: the source-to-source rewrite.
+
+`rewrite(source, types)` reads a generated kernel module (`core/jit/codegen.py`) whose kernel
+takes arrays of `types`, types its straight-line code the way numba will (`Expressions` of
+`translate.py`, numba's typing context; arrays from `rt.empty`/`rt.full`/`rt.copy` are new and
+writable, `rt.reshape` views share their array's buffer) and replaces each top-level serial loop
+nest (`for ... in range(...)`; threaded `prange` nests stay numba code) that `translate.Nest`
+lowers with one call of it:
+
+    _ln0((a0, d4, n_13, n_14))          # a nest without outputs
+    acc33, = _ln1((p4, acc33, n_2))     # a nest whose scalars the kernel reads afterwards
+
+declared at module level by `_ln0, _ln1 = ln.load(...)` (`nests.py`). A nest the translator
+does not lower, or whose free names the rewrite cannot type, stays as it was; a kernel with no
+lowered nest is returned unchanged. The nest's arrays are `noalias` when every array it writes
+is a new array of the kernel (a fresh allocation) that no other array argument of the nest
+shares (reading the same array as two names would break it); inputs are never written.
+
+The rewrite lowers each nest to LLVM IR to decide (about a millisecond a nest); `nests.load` in
+the same process reuses that IR (`nests.remember`).
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+
+import numpy as np
+from llvmlite import ir
+from numba.core import types
+from numba.core.compiler_lock import global_compiler_lock
+
+from core.backends.llvm import nests, translate
+
+_NEW_ARRAYS = ("rt.empty", "rt.full", "rt.copy")
+_rewritten: dict[tuple, str] = {}  # (source, types) -> rewritten source, for this process
+_originals: dict[str, str] = {}  # rewritten source -> source
+
+
+def rewrite(source: str, arg_types) -> str:
+    """`source` with its lowerable serial loop nests replaced by calls of lean functions.
+
+    Args:
+      source: a generated kernel module (`def kernel(...)` at top level).
+      arg_types: the kernel's argument types, `(dtype str, ndim)` pairs (`codegen.in_types`).
+
+    Returns:
+      The rewritten module source (`source` itself if no nest was lowered).
+    """
+    memo = (source, tuple(arg_types))
+    if memo not in _rewritten:
+        with global_compiler_lock:  # numba's typing and target contexts
+            new = _rewrite(source, arg_types)
+        _rewritten[memo] = new
+        if new != source:
+            _originals[new] = source
+    return _rewritten[memo]
+
+
+def original(source: str) -> str | None:
+    """The source that `rewrite` made `source` of in this process (None if it did not)."""
+    return _originals.get(source)
+
+
+def _rewrite(source: str, arg_types) -> str:
+    tree = ast.parse(source)
+    kernel = next(
+        (n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "kernel"), None
+    )
+    if kernel is None or "\n_ln0" in source:
+        return source
+    env: dict[str, types.Type] = {}
+    roots: dict[str, str] = {}  # array name -> the name of the buffer it views
+    fresh: set[str] = set()  # buffers allocated by the kernel
+    for arg, (dtype, ndim) in zip(kernel.args.args, arg_types):
+        with contextlib.suppress(translate.Unsupported):
+            env[arg.arg] = types.Array(translate.scalar_type(dtype), ndim, "C", readonly=True)
+        roots[arg.arg] = arg.arg
+    spec, calls = [], {}
+    emitter = nests.math_emitter()
+    key = nests.key_of((source, tuple(arg_types)))
+    modules = []
+    for pos, st in enumerate(kernel.body):
+        if _serial_nest(st):
+            later = kernel.body[pos + 1 :]
+            name = nests.symbol(key, len(spec))
+            module = ir.Module(name=name)
+            lowered = _lower(st, env, roots, fresh, later, emitter, module, name)
+            if lowered is not None:
+                modules.append(module)
+                spec.append(lowered)
+                calls[pos] = lowered
+                continue
+        _bind(st, env, roots, fresh)
+    if not spec:
+        return source
+    nests.remember(key, modules)
+    lines = source.split("\n")
+    for pos in sorted(calls, reverse=True):
+        st = kernel.body[pos]
+        k = spec.index(calls[pos])
+        _, params, _, outputs = calls[pos]
+        args = [name for name, *_ in params]
+        tup = f"({', '.join(args)},)" if len(args) == 1 else f"({', '.join(args)})"
+        call = f"_ln{k}({tup})"
+        if outputs:
+            call = f"{''.join(n + ', ' for n, _ in outputs)}= {call}"
+        indent = " " * st.col_offset
+        lines[st.lineno - 1 : st.end_lineno] = [indent + call]
+    text = "\n".join(lines)
+    names = ", ".join(f"_ln{k}" for k in range(len(spec)))
+    declare = (
+        "from core.backends.llvm import nests as ln\n"
+        f"{names}, = ln.load({key!r}, {tuple(spec)!r})\n\n\n"
+    )
+    at = text.index("\ndef kernel(") + 1
+    return text[:at] + declare + text[at:]
+
+
+def _serial_nest(st: ast.stmt) -> bool:
+    it = getattr(st, "iter", None)
+    return (
+        isinstance(st, ast.For)
+        and isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Name)
+        and it.func.id == "range"
+    )
+
+
+def _lower(st, env, roots, fresh, later, emitter, module, name):
+    """The spec entry of nest `st` (see `nests.load`), its function built into `module`; None
+    if it stays numba code (the environment then forgets what it assigns)."""
+    assigned, _ = translate._names(st)
+    outputs = [n for n in assigned if _live(n, later)]
+    try:
+        nest = translate.Nest(st, env, outputs, emitter)
+        written = {
+            c.args[0].id
+            for c in ast.walk(st)
+            if isinstance(c, ast.Call) and ast.unparse(c.func) == "rt.st"
+        }
+        arrays = [name for name, _, kind in nest.params if kind == "a"]
+        shared = [roots.get(a, a) for a in arrays]
+        noalias = all(
+            roots.get(w, w) in fresh and shared.count(roots.get(w, w)) == 1 for w in written
+        )
+        nest.function(module, name, noalias)
+    except translate.Unsupported:
+        for n in assigned:
+            env.pop(n, None)
+        return None
+    params = []
+    for pname, ty, kind in nest.params:
+        if kind == "a":
+            params.append((pname, "a", str(np.dtype(str(ty.dtype))), ty.mutable))
+        elif kind == "s":
+            params.append((pname, "s", str(np.dtype(str(ty))), False))
+    outs = tuple((n, str(np.dtype(str(nest.types[n])))) for n in outputs)
+    for n in assigned:
+        env.pop(n, None)
+    for n in outputs:
+        env[n] = nest.types[n]
+    return (ast.unparse(st), tuple(params), noalias, outs)
+
+
+def _live(name: str, later: list[ast.stmt]) -> bool:
+    """Whether the kernel may read `name` in the statements `later` before assigning it (a
+    loop variable or a straight assignment that does not read it ends its life)."""
+    for st in later:
+        reads = any(
+            isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+            for n in ast.walk(st)
+        )
+        if isinstance(st, ast.For) and isinstance(st.target, ast.Name) and st.target.id == name:
+            return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(st.iter))
+        if reads:
+            return True
+        if isinstance(st, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in st.targets
+        ):
+            return False
+    return False
+
+
+def _bind(st: ast.stmt, env: dict, roots: dict, fresh: set) -> None:
+    """Records what top-level statement `st` (not a lowered nest) defines: the types of the
+    names it assigns, or forgets them where it cannot tell."""
+    if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+        name = st.targets[0].id
+        env.pop(name, None)
+        roots[name] = name
+        fresh.discard(name)
+        ty = _array_type(st.value, env, roots, name)
+        if ty is None:
+            try:
+                ty, _ = translate.Expressions(env).expr(st.value)
+            except translate.Unsupported:
+                return
+        elif _call_name(st.value) in _NEW_ARRAYS:
+            fresh.add(name)
+        env[name] = types.unliteral(ty)
+        return
+    for node in ast.walk(st):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            env.pop(node.id, None)
+            roots[node.id] = node.id
+            fresh.discard(node.id)
+
+
+def _call_name(node: ast.AST) -> str:
+    return ast.unparse(node.func) if isinstance(node, ast.Call) else ""
+
+
+def _array_type(value: ast.AST, env: dict, roots: dict, name: str) -> types.Array | None:
+    """The type of the array an `rt.empty/full/copy/reshape` call makes (None for others)."""
+    fn = _call_name(value)
+    if fn not in (*_NEW_ARRAYS, "rt.reshape"):
+        return None
+    try:
+        if fn in ("rt.empty", "rt.full"):
+            shape, dtype = value.args[0], value.args[-1]
+            if not isinstance(shape, ast.Tuple) or not ast.unparse(dtype).startswith("np."):
+                return None
+            dt = translate.scalar_type(ast.unparse(dtype)[3:].replace("bool_", "bool"))
+            return types.Array(dt, len(shape.elts), "C")
+        src = value.args[0]
+        if not isinstance(src, ast.Name) or not isinstance(env.get(src.id), types.Array):
+            return None
+        arr = env[src.id]
+        if fn == "rt.copy":
+            return types.Array(arr.dtype, arr.ndim, "C")
+        shape = value.args[1]
+        if not isinstance(shape, ast.Tuple):
+            return None
+        roots[name] = roots.get(src.id, src.id)
+        return types.Array(arr.dtype, len(shape.elts), "C", readonly=not arr.mutable)
+    except translate.Unsupported:
+        return None

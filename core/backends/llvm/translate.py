@@ -1,0 +1,632 @@
+"""Loop nests of the kernel language as LLVM IR: typing and lowering, statement by statement.
+
+A loop nest of a generated kernel is a `for` statement of a small closed language: SSA-like
+assignments of scalars, `for i in range(...)` loops, `if` statements, `rt.ld(a, flat)`,
+`rt.st(a, flat, v)`, `rt.where(c, x, y)`, scalar arithmetic, comparisons and bit operations,
+`np.float32(x)`-style casts, `np.*`/`math.*` functions of scalars and the `vm.*` math of
+`core/jit/vecmath.py`. `Nest` types it and writes it as one LLVM function
+
+    define void @<name>(ptr <array data>..., <scalar>..., ptr <output>...)
+
+whose arrays are flat data pointers (int64 offsets, as `rt.ld` indexes them), whose scalars are
+the nest's free variables and whose outputs are pointers through which it returns the scalars
+the kernel reads after the nest.
+
+It does not re-implement numba's semantics: a name's type and every operation's result type are
+what numba's typing context says for the same operands (int32 + int32 is int64, float32 <
+float64 compares in float64, ...), and each operator, cast and `np.*`/`math.*` function is lowered
+by numba's own implementation for that signature, with the error model the kernels compile
+with ("numpy": an integer division by zero gives 0, no exception). What is ours is the
+structure: loops, `if`, variables (an `alloca` each, which LLVM promotes to registers), the
+array accesses, `rt.where`, `vm.radd`/`rmul` (reassociable, as in vecmath) and
+`vm.maximum`/`minimum`. Anything else, or an implementation that needs numba's calling
+convention (functions numba compiles rather than inlines), raises `Unsupported`: the caller
+keeps that nest numba code, so a construct this module does not know never gives a wrong
+answer. Other `vm.*` functions are emitted by `core/backends/llvm/vecmath.py` where it has
+them. Float operations get the kernels' fastmath flags (`contract`, `arcp`,
+`core/jit/codegen.OPTIONS`) as numba's fastmath pass gives them.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import math
+import operator
+
+import numpy as np
+from llvmlite import ir
+from numba.core import types
+
+_I64 = ir.IntType(64)
+_PTR = ir.PointerType()
+_FLAGS = ("contract", "arcp")
+
+_BINOPS = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+    ast.BitAnd: operator.and_,
+    ast.BitOr: operator.or_,
+    ast.BitXor: operator.xor,
+    ast.LShift: operator.lshift,
+    ast.RShift: operator.rshift,
+}
+_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_}
+_UNARY[ast.Invert] = operator.invert
+_COMPARE = {
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+}
+_MODULES = {"np": np, "math": math}
+# names the kernel language uses that are not the kernel's variables
+_GLOBAL_NAMES = {"rt", "vm", "lib", "hc", "range", "max", "min", "True", "False", *_MODULES}
+
+
+class Unsupported(Exception):
+    """A construct the translator does not lower: the nest stays numba code."""
+
+
+@functools.cache
+def contexts():
+    """numba's typing context and a target context with the kernels' error model."""
+    from numba.core import callconv  # noqa: PLC0415
+    from numba.core.registry import cpu_target  # noqa: PLC0415
+
+    typing, target = cpu_target.typing_context, cpu_target.target_context
+    typing.refresh()
+    target.refresh()
+    return typing, target.subtarget(error_model=callconv.create_error_model("numpy", target))
+
+
+@functools.cache
+def _scratch_library():
+    """The code library numba's implementations see as the one being built (they register
+    libraries to link there: `Expressions.apply` refuses those)."""
+    _, target = contexts()
+    return target.codegen().create_library("numbax_lean_scratch")
+
+
+def scalar_type(dtype) -> types.Type:
+    """The numba scalar type of numpy `dtype` (real and bool only)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind not in "biuf" or dtype == np.float16:
+        raise Unsupported(f"dtype {dtype}")
+    return types.boolean if dtype == np.bool_ else getattr(types, dtype.name)
+
+
+def constant_type(name: str) -> types.Type | None:
+    """The type of a module constant `c_<code>_<bits>` (`core/backends/numba/source.const`)."""
+    parts = name.split("_")
+    if len(parts) != 3 or parts[0] != "c":
+        return None
+    return scalar_type(parts[1])
+
+
+def constant_value(name: str, ty: types.Type):
+    """The value of module constant `name` of type `ty`."""
+    code, bits = name.split("_")[1:]
+    dtype = np.dtype(code)
+    return np.asarray(int(bits, 16), f"u{dtype.itemsize}").view(dtype).item()
+
+
+def _unify(a: types.Type, b: types.Type) -> types.Type:
+    typing, _ = contexts()
+    kind = typing.unify_types(types.unliteral(a), types.unliteral(b))
+    if not isinstance(kind, (types.Number, types.Boolean)):
+        raise Unsupported(f"cannot unify {a} and {b}")
+    return kind
+
+
+class Expressions:
+    """Types (and, with a builder, lowers) expressions of the kernel language over `env`:
+    name -> numba type (scalars; arrays are `types.Array`). `lower_name(name)` gives a
+    scalar's LLVM value, `array_pointer(name)` an array's data pointer. Without a builder only
+    types are computed (the kernel's straight-line code, whose names nests read)."""
+
+    def __init__(self, env: dict, builder: ir.IRBuilder | None = None, math_emitter=None):
+        self.env = env
+        self.builder = builder
+        self.math = math_emitter
+
+    # names and values supplied by the nest (overridden by `Nest`)
+    def lower_name(self, name: str):
+        raise Unsupported(name)
+
+    def array_pointer(self, name: str):
+        raise Unsupported(name)
+
+    def expr(self, node: ast.AST) -> tuple[types.Type, object]:
+        method = getattr(self, f"_{type(node).__name__}", None)
+        if method is None:
+            raise Unsupported(type(node).__name__)
+        return method(node)
+
+    def _Name(self, node: ast.Name):
+        name = node.id
+        ty = self.env.get(name)
+        if ty is None:
+            ty = constant_type(name)
+            if ty is None:
+                raise Unsupported(f"name {name}")
+            value = self._constant(constant_value(name, ty), ty) if self.builder else None
+            return ty, value
+        if isinstance(ty, types.Array):
+            raise Unsupported(f"array {name} as a scalar")
+        return ty, self.lower_name(name) if self.builder else None
+
+    def _Constant(self, node: ast.Constant):
+        v = node.value
+        if isinstance(v, bool):
+            ty = types.boolean
+        elif isinstance(v, int):
+            ty = types.int64
+        elif isinstance(v, float):
+            ty = types.float64
+        else:
+            raise Unsupported(f"constant {v!r}")
+        return ty, self._constant(v, ty) if self.builder else None
+
+    def _Attribute(self, node: ast.Attribute):
+        if ast.unparse(node) in ("np.inf", "np.nan", "math.pi", "math.inf", "math.nan"):
+            value = float(eval(ast.unparse(node), _MODULES))  # noqa: S307 (a fixed name)
+            return types.float64, self._constant(value, types.float64) if self.builder else None
+        raise Unsupported(ast.unparse(node))
+
+    def _constant(self, value, ty: types.Type):
+        _, target = contexts()
+        return target.get_constant(ty, value)
+
+    def _BinOp(self, node: ast.BinOp):
+        op = _BINOPS.get(type(node.op))
+        if op is None:
+            raise Unsupported(type(node.op).__name__)
+        return self.apply(op, [self.expr(node.left), self.expr(node.right)])
+
+    def _UnaryOp(self, node: ast.UnaryOp):
+        return self.apply(_UNARY[type(node.op)], [self.expr(node.operand)])
+
+    def _Compare(self, node: ast.Compare):
+        if len(node.ops) != 1 or type(node.ops[0]) not in _COMPARE:
+            raise Unsupported("chained or membership comparison")
+        return self.apply(
+            _COMPARE[type(node.ops[0])], [self.expr(node.left)] + [self.expr(node.comparators[0])]
+        )
+
+    def _IfExp(self, node: ast.IfExp):
+        cond, a, b = self.expr(node.test), self.expr(node.body), self.expr(node.orelse)
+        return self._select(cond, a, b)
+
+    def _select(self, cond, a, b):
+        kind = _unify(a[0], b[0])
+        if not self.builder:
+            return kind, None
+        c = self.cast(cond, types.boolean)
+        return kind, self.builder.select(c, self.cast(a, kind), self.cast(b, kind))
+
+    def cast(self, typed, ty: types.Type):
+        """The value of `typed` (type, value) converted to `ty` as numba converts."""
+        _, target = contexts()
+        return target.cast(self.builder, typed[1], typed[0], ty)
+
+    def apply(self, fn, args: list[tuple]) -> tuple[types.Type, object]:
+        """`fn(*args)` typed and lowered by numba (an operator, a numpy scalar type, an `np.*`
+        or `math.*` function, a builtin)."""
+        _, target = contexts()
+        argtys = tuple(types.unliteral(t) for t, _ in args)
+        fnty, sig = _signature(fn, argtys)
+        if not self.builder:
+            return sig.return_type, None
+        values = [self.cast(a, t) for a, t in zip(args, sig.args)]
+        scratch = _scratch_library()
+        try:
+            with target.push_code_library(scratch):
+                value = _implementation(fnty, sig)(self.builder, values)
+        except Exception as e:  # e.g. an implementation using numba's calling convention
+            raise Unsupported(f"{fn} on {argtys}: {e}") from None
+        if scratch._linking_libraries:  # it calls code numba compiled: not ours to link
+            scratch._linking_libraries.clear()
+            raise Unsupported(f"{fn} on {argtys} calls compiled code")
+        return sig.return_type, value
+
+    def _Call(self, node: ast.Call):
+        if node.keywords:
+            raise Unsupported("keyword arguments")
+        fn = ast.unparse(node.func)
+        if fn == "rt.ld":
+            return self._load(node)
+        if fn == "rt.where":
+            cond, a, b = (self.expr(x) for x in node.args)
+            return self._select(cond, a, b)
+        if fn == "rt.bitcast":
+            return self._bitcast(node)
+        if fn in ("vm.radd", "vm.rmul", "vm.maximum", "vm.minimum"):
+            return self._vm_float_pair(fn[3:], node)
+        args = [self.expr(x) for x in node.args]
+        if fn.startswith("vm."):
+            return self._vecmath(fn, args)
+        if fn in ("max", "min"):
+            return self._extremum(fn, args)
+        if fn in ("rt.idiv", "rt.udiv", "rt.irem"):
+            return getattr(self, f"_{fn[3:]}")(*args)
+        module, _, attr = fn.partition(".")
+        obj = None
+        if module in _MODULES and attr.isidentifier() and "." not in attr:
+            obj = getattr(_MODULES[module], attr, None)
+        if obj is None:
+            raise Unsupported(f"call of {fn}")
+        return self.apply(obj, args)
+
+    def _extremum(self, fn: str, args: list[tuple]):
+        """`max`/`min` of int64s (the chunk bounds of threadable loops): numba compiles its
+        builtin's overload, so it is ours."""
+        if len(args) != 2 or any(types.unliteral(t) != types.int64 for t, _ in args):
+            raise Unsupported(f"{fn} on {[t for t, _ in args]}")
+        if not self.builder:
+            return types.int64, None
+        (_, a), (_, b) = args
+        pick = self.builder.icmp_signed(">" if fn == "max" else "<", b, a)
+        return types.int64, self.builder.select(pick, b, a)
+
+    # `core/jit/runtime.py`'s integer division helpers, which numba compiles as functions: the
+    # same operations on the same types, both sides of each `if` evaluated and selected (numba's
+    # integer division by zero gives 0, it does not trap)
+    def _int(self, value: int) -> tuple:
+        return types.int64, self._constant(value, types.int64) if self.builder else None
+
+    def _idiv(self, a, b):
+        zero = self._int(0)
+        q = self.apply(operator.floordiv, [a, b])
+        inexact = self.apply(operator.ne, [self.apply(operator.mul, [q, b]), a])
+        negative = self.apply(operator.lt, [q, zero])
+        up = self.apply(operator.and_, [negative, inexact])
+        r = self._select(up, self.apply(operator.add, [q, self._int(1)]), q)
+        return self._select(self.apply(operator.eq, [b, zero]), self._int(-1), r)
+
+    def _udiv(self, a, b):
+        ones = self.apply(operator.invert, [self.apply(operator.xor, [a, a])])
+        nonzero = self.apply(operator.ne, [b, self._int(0)])
+        return self._select(nonzero, self.apply(operator.floordiv, [a, b]), ones)
+
+    def _irem(self, a, b):
+        zero = self._int(0)
+        r = self.apply(operator.mod, [a, b])
+        signs = self.apply(
+            operator.ne,
+            [self.apply(operator.lt, [r, zero]), self.apply(operator.lt, [a, zero])],
+        )
+        fix = self.apply(operator.and_, [self.apply(operator.ne, [r, zero]), signs])
+        r = self._select(fix, self.apply(operator.sub, [r, b]), r)
+        return self._select(self.apply(operator.eq, [b, zero]), a, r)
+
+    def _load(self, node: ast.Call):
+        array, index = node.args
+        if not isinstance(array, ast.Name):
+            raise Unsupported("rt.ld of an expression")
+        arr = self.env.get(array.id)
+        if not isinstance(arr, types.Array):
+            raise Unsupported(f"rt.ld of {array.id}")
+        itype, ivalue = self.expr(index)
+        if not isinstance(itype, types.Integer):
+            raise Unsupported("non-integer offset")
+        dtype = arr.dtype
+        if not self.builder:
+            return dtype, None
+        ptr = self.element_pointer(array.id, (itype, ivalue), dtype)
+        _, target = contexts()
+        data = self.builder.load(ptr, typ=target.get_data_type(dtype))
+        if dtype == types.boolean:
+            return dtype, self.builder.icmp_unsigned("!=", data, data.type(0))
+        return dtype, data
+
+    def element_pointer(self, name: str, index: tuple, dtype: types.Type):
+        """The address of element `index` (typed) of array `name` (as `rt.ld`'s, inbounds)."""
+        _, target = contexts()
+        i = self.cast(index, types.intp)
+        return self.builder.gep(
+            self.array_pointer(name), [i], inbounds=True, source_etype=target.get_data_type(dtype)
+        )
+
+    def _bitcast(self, node: ast.Call):
+        x, like = (self.expr(a) for a in node.args)
+        _, target = contexts()
+        if not self.builder:
+            return like[0], None
+        return like[0], self.builder.bitcast(x[1], target.get_value_type(like[0]))
+
+    def _vm_float_pair(self, name: str, node: ast.Call):
+        a, b = (self.expr(x) for x in node.args)
+        if a[0] != b[0] or not isinstance(a[0], types.Float):
+            raise Unsupported(f"vm.{name} on {a[0]}, {b[0]}")
+        if not self.builder:
+            return a[0], None
+        if name in ("radd", "rmul"):
+            op = "fadd" if name == "radd" else "fmul"
+            return a[0], getattr(self.builder, op)(a[1], b[1], flags=("reassoc",))
+        ty = a[1].type
+        fnty = ir.FunctionType(ty, [ty, ty])
+        suffix = "f32" if ty == ir.FloatType() else "f64"
+        module = self.builder.module
+        fn = module.globals.get(f"llvm.{name}.{suffix}") or ir.Function(
+            module, fnty, f"llvm.{name}.{suffix}"
+        )
+        return a[0], self.builder.call(fn, [a[1], b[1]])
+
+    def _vecmath(self, fn: str, args: list[tuple]):
+        dtypes = tuple(np.dtype(str(t)) for t, _ in args)
+        if self.math is None or not self.math.supported(fn, dtypes):
+            raise Unsupported(f"{fn} not emitted")
+        if not self.builder:
+            return _result_type(fn, args), None
+        value = self.math.emit_call(self.builder, fn, [v for _, v in args], dtypes)
+        return _result_type(fn, args, value), value
+
+
+@functools.cache
+def _signature(fn, argtys: tuple):
+    """numba's function type of `fn` and its signature for arguments of types `argtys`."""
+    typing, _ = contexts()
+    fnty = typing.resolve_value_type(fn)
+    try:
+        sig = typing.resolve_function_type(fnty, argtys, {})
+    except Exception as e:
+        raise Unsupported(f"{fn} on {argtys}: {e}") from None
+    if sig is None or not isinstance(sig.return_type, (types.Number, types.Boolean)):
+        raise Unsupported(f"{fn} on {argtys}")
+    return fnty, sig
+
+
+@functools.cache
+def _implementation(fnty, sig):
+    _, target = contexts()
+    return target.get_function(fnty, sig)
+
+
+def _result_type(fn: str, args: list[tuple], value=None) -> types.Type:
+    """The numba type of a `vm.*` function's result: the first argument's, or bool for an i1."""
+    if value is not None and value.type == ir.IntType(1):
+        return types.boolean
+    return args[0][0] if args else types.float32
+
+
+class Nest(Expressions):
+    """One loop nest (a top-level `for` statement of a kernel) as an LLVM function.
+
+    Args:
+      node: the `for` statement.
+      env: the types of the kernel's names before the nest (scalars and `types.Array`s).
+      outputs: the names the nest assigns that the kernel reads after it, returned through
+        pointers.
+      math_emitter: the `vm.*` emitter (`core/backends/llvm/vecmath.py`) or None.
+
+    `params` lists the function's parameters in order: `(name, type, kind)`, kind "a" (an array:
+    its data pointer), "s" (a scalar's value) or "o" (a pointer to an output scalar of `type`;
+    a name the kernel defined before the nest is also passed in as a scalar).
+    """
+
+    def __init__(self, node: ast.For, env: dict, outputs: list[str], math_emitter=None):
+        super().__init__(dict(env), None, math_emitter)
+        self.node = node
+        assigned, read = _names(node)
+        self.assigned = assigned
+        free = [n for n in read if n not in assigned and n in env]
+        unknown = [n for n in read if n not in assigned and n not in env]
+        for name in unknown:
+            if constant_type(name) is None:
+                raise Unsupported(f"name {name} of unknown type")
+        # a name assigned in the nest that the kernel defined before comes in as a scalar too
+        # when the nest may read it before assigning it or the kernel reads it after the nest
+        # (a loop that runs no iteration leaves it as it was)
+        inouts = [n for n in assigned if n in env and (n in read or n in outputs)]
+        arrays = [n for n in free if isinstance(env[n], types.Array)]
+        scalars = [n for n in [*free, *inouts] if not isinstance(env[n], types.Array)]
+        for name in scalars:
+            if not isinstance(env[name], (types.Number, types.Boolean)):
+                raise Unsupported(f"{name} of type {env[name]}")
+            if isinstance(env[name], types.Complex):
+                raise Unsupported(f"complex {name}")
+        for name in arrays:
+            scalar_type(np.dtype(str(env[name].dtype)))
+        self.params = (
+            [(n, env[n], "a") for n in arrays]
+            + [(n, env[n], "s") for n in scalars]
+            + [(n, None, "o") for n in outputs]
+        )
+        self.outputs = outputs
+        self.types: dict[str, types.Type] = {}  # of the names the nest assigns
+        self._statement(node)  # types the nest (no builder yet): every assigned name one type
+        for k, (name, _, kind) in enumerate(self.params):
+            if kind == "o":
+                if name not in self.types:
+                    raise Unsupported(f"output {name} not typed")
+                self.params[k] = (name, self.types[name], kind)
+                if name in env and env[name] != self.types[name]:
+                    raise Unsupported(f"{name} changes type")
+
+    def _assign_type(self, name: str, ty: types.Type) -> None:
+        ty = types.unliteral(ty)
+        before = self.types.get(name) or self.env.get(name)
+        if name in self.env and isinstance(self.env[name], types.Array):
+            raise Unsupported(f"array {name} reassigned")
+        if before is not None and before != ty:
+            raise Unsupported(f"{name} is {before} and {ty}")
+        self.types[name] = ty
+        self.env[name] = ty
+
+    def function(self, module: ir.Module, name: str, noalias: bool) -> ir.Function:
+        """Lowers the nest into `module` as function `name` (see the class docstring);
+        `noalias` marks its array pointers noalias."""
+        _, target = contexts()
+        argtys = []
+        for _, ty, kind in self.params:
+            argtys.append(_PTR if kind in "ao" else target.get_value_type(ty))
+        fn = ir.Function(module, ir.FunctionType(ir.VoidType(), argtys), name)
+        fn.attributes.add("nounwind")
+        entry = fn.append_basic_block("entry")
+        self.builder = ir.IRBuilder(entry)
+        self.slots: dict[str, ir.Value] = {}
+        self.pointers: dict[str, ir.Value] = {}
+        for (pname, ty, kind), arg in zip(self.params, fn.args):
+            arg.name = pname
+            if kind == "a":
+                if noalias:
+                    arg.add_attribute("noalias")
+                self.pointers[pname] = arg
+            elif kind == "s":
+                self._slot(pname, ty)
+                self.builder.store(arg, self.slots[pname])
+        outs = {pname: arg for (pname, _, kind), arg in zip(self.params, fn.args) if kind == "o"}
+        self._statement(self.node)
+        for pname, ptr in outs.items():
+            slot = self.slots[pname]
+            self.builder.store(self.builder.load(slot, typ=slot.allocated_type), ptr)
+        self.builder.ret_void()
+        add_fastmath(module)
+        return fn
+
+    def _slot(self, name: str, ty: types.Type) -> ir.Value:
+        if name not in self.slots:
+            _, target = contexts()
+            with self.builder.goto_entry_block():
+                self.slots[name] = self.builder.alloca(target.get_value_type(ty), name=name)
+        return self.slots[name]
+
+    def lower_name(self, name: str):
+        if name not in self.slots:
+            raise Unsupported(f"{name} read before it is assigned")
+        slot = self.slots[name]
+        return self.builder.load(slot, typ=slot.allocated_type)
+
+    def array_pointer(self, name: str):
+        return self.pointers[name]
+
+    # statements
+    def _statement(self, node: ast.stmt) -> None:
+        method = getattr(self, f"_stmt_{type(node).__name__}", None)
+        if method is None:
+            raise Unsupported(type(node).__name__)
+        method(node)
+
+    def _body(self, body: list[ast.stmt]) -> None:
+        for st in body:
+            self._statement(st)
+
+    def _stmt_Pass(self, node: ast.Pass) -> None:
+        pass
+
+    def _stmt_Assign(self, node: ast.Assign) -> None:
+        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+            raise Unsupported("assignment to a non-name")
+        name = node.targets[0].id
+        ty, value = self.expr(node.value)
+        if not isinstance(ty, (types.Number, types.Boolean)) or isinstance(ty, types.Complex):
+            raise Unsupported(f"{name} of type {ty}")
+        if self.builder is None:
+            self._assign_type(name, ty)
+            return
+        ty = self.types[name]
+        self.builder.store(value, self._slot(name, ty))
+
+    def _stmt_Expr(self, node: ast.Expr) -> None:
+        call = node.value
+        if not isinstance(call, ast.Call) or ast.unparse(call.func) != "rt.st":
+            raise Unsupported(ast.unparse(node))
+        array, index, value = call.args
+        if not isinstance(array, ast.Name) or not isinstance(self.env.get(array.id), types.Array):
+            raise Unsupported("rt.st into an expression")
+        arr = self.env[array.id]
+        if not arr.mutable:
+            raise Unsupported(f"rt.st into read-only {array.id}")
+        index, value = self.expr(index), self.expr(value)
+        if not isinstance(index[0], types.Integer):
+            raise Unsupported("non-integer offset")
+        if self.builder is None:
+            return
+        _, target = contexts()
+        v = self.cast(value, arr.dtype)
+        if arr.dtype == types.boolean:
+            v = self.builder.zext(v, ir.IntType(8))
+        self.builder.store(v, self.element_pointer(array.id, index, arr.dtype))
+
+    def _stmt_If(self, node: ast.If) -> None:
+        cond = self.expr(node.test)
+        if self.builder is None:
+            self._body(node.body)
+            self._body(node.orelse)
+            return
+        c = self.cast(cond, types.boolean)
+        if node.orelse:
+            with self.builder.if_else(c) as (then, otherwise):
+                with then:
+                    self._body(node.body)
+                with otherwise:
+                    self._body(node.orelse)
+        else:
+            with self.builder.if_then(c):
+                self._body(node.body)
+
+    def _stmt_For(self, node: ast.For) -> None:
+        it = node.iter
+        if (
+            not isinstance(it, ast.Call)
+            or ast.unparse(it.func) != "range"
+            or not 1 <= len(it.args) <= 2
+            or node.orelse
+            or not isinstance(node.target, ast.Name)
+        ):
+            raise Unsupported("a loop other than for i in range(...)")
+        bounds = [self.expr(a) for a in it.args]
+        for ty, _ in bounds:
+            if types.unliteral(ty) not in (types.int64, types.intp):
+                raise Unsupported(f"range over {ty}")
+        name = node.target.id
+        if self.builder is None:
+            self._assign_type(name, types.int64)
+            self._body(node.body)
+            return
+        b = self.builder
+        start = bounds[0][1] if len(bounds) == 2 else ir.Constant(_I64, 0)
+        stop = bounds[-1][1]
+        slot = self._slot(name, types.int64)
+        pre = b.block
+        head = b.append_basic_block(f"{name}.head")
+        body = b.append_basic_block(f"{name}.body")
+        done = b.append_basic_block(f"{name}.done")
+        b.branch(head)
+        b.position_at_end(head)
+        i = b.phi(_I64, name=f"{name}.i")
+        i.add_incoming(start, pre)
+        b.cbranch(b.icmp_signed("<", i, stop), body, done)
+        b.position_at_end(body)
+        b.store(i, slot)
+        self._body(node.body)
+        nxt = b.add(i, ir.Constant(_I64, 1), name=f"{name}.next", flags=("nsw",))
+        i.add_incoming(nxt, b.block)
+        b.branch(head)
+        b.position_at_end(done)
+
+
+def _names(node: ast.AST) -> tuple[list[str], list[str]]:
+    """The names `node` assigns (targets, loop variables) and those it reads, in order."""
+    assigned, read = {}, {}
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name):
+            (assigned if isinstance(n.ctx, ast.Store) else read).setdefault(n.id, None)
+    return list(assigned), [n for n in read if n not in _GLOBAL_NAMES]
+
+
+def add_fastmath(module: ir.Module) -> None:
+    """The kernels' fastmath flags on the float operations and calls of `module`, by numba's
+    own pass (`core/jit/codegen.OPTIONS`): an operation that has flags (`vm.radd`'s reassoc)
+    keeps them only, as in a kernel."""
+    from numba.core import fastmathpass  # noqa: PLC0415
+    from numba.core.cpu_options import FastMathOptions  # noqa: PLC0415
+
+    fastmathpass.rewrite_module(module, FastMathOptions(set(_FLAGS)))

@@ -1,0 +1,175 @@
+"""Lean loop nests (core/backends/llvm) against the numba-only kernels: the same results, bit for
+bit, over a table of primitives and fusion patterns; nests the translator does not lower stay
+numba code; one compiled kernel serves other sizes."""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core import lax
+from core.backends.llvm import nests, translate
+from core.backends.llvm.rewrite import rewrite
+from core.config import config
+
+RNG = np.random.default_rng(0)
+F32 = RNG.standard_normal((6, 37)).astype(np.float32)
+G32 = RNG.standard_normal((6, 37)).astype(np.float32)
+F64 = RNG.standard_normal((5, 9))
+I32 = RNG.integers(-1000, 1000, (4, 33)).astype(np.int32)
+J32 = RNG.integers(-7, 8, (4, 33)).astype(np.int32)  # zeros included: division by zero
+U32 = RNG.integers(0, 2**32, (4, 33), dtype=np.uint64).astype(np.uint32)
+SPECIAL = np.array([0.0, -0.0, 1.5, -2.5, np.inf, -np.inf, np.nan, 1e-40, 3e38], np.float32)
+
+
+def _rows(x):
+    return jnp.sum(x, axis=1)
+
+
+CASES = {
+    "arith": (lambda x, y: x * y + x / (y + 2.0) - 1.5, (F32, G32)),
+    "compare_select": (lambda x, y: jnp.where(x > y, x, -y) * (x <= 0.5), (F32, G32)),
+    "abs_sqrt_neg": (lambda x: jnp.sqrt(jnp.abs(x)) - x, (F32,)),
+    "max_min_nan": (lambda x: jnp.maximum(x, 0.5) + jnp.minimum(x, -0.5), (SPECIAL,)),
+    "isfinite_floor": (lambda x: jnp.where(jnp.isfinite(x), jnp.floor(x), 7.0), (SPECIAL,)),
+    "broadcast_bias": (lambda x, b: x + b[None, :] * 2.0, (F32, F32[0])),
+    "transpose": (lambda x: x.T * 3.0, (F32,)),
+    "row_sum": (_rows, (F32,)),
+    "col_sum": (lambda x: jnp.sum(x * x, axis=0), (F32,)),
+    "full_sum": (lambda x: jnp.sum(x) * 2.0, (F32,)),
+    "row_max": (lambda x: jnp.max(x, axis=1), (F32,)),
+    "argmax": (lambda x: jnp.argmax(x, axis=1), (F32,)),
+    "mean_var": (lambda x: jnp.var(x, axis=-1) + jnp.mean(x), (F32,)),
+    "float64": (lambda x: x * 1.0000001 + jnp.sqrt(x * x), (F64,)),
+    "int_wrap": (lambda a, b: a * a * a + b - 7, (I32, J32)),
+    "int_div_rem": (lambda a, b: (a // b) + (a % b) * 3, (I32, J32)),
+    "int_div_const": (lambda a: a // 7 + a % 5 - a // -3, (I32,)),
+    "int_shift_bits": (lambda a, b: (a << 3) ^ (a >> 2) & (b | 5), (I32, J32)),
+    "uint_ops": (lambda u: (u * np.uint32(2654435761)) >> 7 | (u + np.uint32(1)), (U32,)),
+    "casts": (
+        lambda x: (x * 100).astype(jnp.int32).astype(jnp.float32) + (x > 0).astype(jnp.float32),
+        (F32,),
+    ),
+    "float_to_uint8": (lambda x: jnp.clip(x * 50 + 100, 0, 255).astype(jnp.uint8), (F32,)),
+    "bool_logic": (lambda x, y: ((x > 0) & (y < 0)) | ~(x > y), (F32, G32)),
+    "slice_pad_concat": (
+        lambda x: jnp.concatenate([x[:, 1:], jnp.pad(x[:, :1], ((0, 0), (0, 0)))], axis=1) * 2,
+        (F32,),
+    ),
+    "iota_mask": (lambda x: x * (jnp.arange(37)[None, :] < 20), (F32,)),
+    "cumsum": (lambda x: jnp.cumsum(x, axis=1), (F32,)),
+    "softmax": (lambda x: core.nn.softmax(x, axis=-1), (F32,)),
+    "relu_grad": (core.grad(lambda x: jnp.sum(jnp.maximum(x, 0.0) ** 2)), (F32,)),
+    "integer_pow": (lambda x: x**3 + lax.integer_pow(x, -2), (F32,)),
+    "dot_then_bias": (lambda x, w: jnp.maximum(x @ w + 1.0, 0.0), (F32, G32.T.copy())),
+}
+
+
+# Kernels whose nests index arrays with numba's own syntax (`o2[i, j] = p`, the rules of
+# argmax's and cumsum's loops): not the kernel language, so they stay numba code.
+NUMBA_NESTS = {"argmax", "cumsum"}
+# Sums marked reassociable (`vm.radd`) may be vectorized in another order in a lean nest than in
+# the numba kernel around them: within a few float32 ulps, not bit for bit.
+REASSOCIATED = {"softmax"}
+
+
+def _run(f, args, lean: bool):
+    """`f` jitted afresh with lean nests on or off: its output leaves and kernel source."""
+    with config.override("jit_lean_loops", lean):
+        jitted = core.jit(lambda *a: f(*a))
+        out = [np.asarray(x) for x in core.tree_util.tree_leaves(jitted(*args))]
+        source = jitted.lower(*args).compile().as_text()
+    return out, source
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_lean_equals_numba(name):
+    f, args = CASES[name]
+    want, plain = _run(f, args, False)
+    got, source = _run(f, args, True)
+    assert "ln.load" not in plain
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert (g.shape, g.dtype) == (w.shape, w.dtype)
+        if name in REASSOCIATED:
+            np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-9)
+        else:
+            np.testing.assert_array_equal(g, w)  # bit for bit: the same operations, same flags
+    assert ("ln.load" in source) == (name not in NUMBA_NESTS)
+
+
+def test_unsupported_nest_stays_numba():
+    """A nest calling what the translator does not lower (random bits: `rt.threefry2x32`)
+    keeps its loop in the kernel; the results are numba's."""
+    f = lambda k: core.random.uniform(k, (64,))  # noqa: E731
+    key = core.random.PRNGKey(3)
+    want, _ = _run(f, (key,), False)
+    got, source = _run(f, (key,), True)
+    body = source.split("def kernel")[1]
+    assert "rt.threefry2x32" in body and " in range(" in body
+    np.testing.assert_array_equal(got[0], want[0])
+
+
+def test_translator_refuses_what_it_does_not_know():
+    src = "for i in range(n):\n    x = hc.call(a, i)\n"
+    import ast  # noqa: PLC0415
+
+    node = ast.parse(src).body[0]
+    from numba.core import types  # noqa: PLC0415
+
+    env = {"n": types.int64, "a": types.Array(types.float32, 1, "C")}
+    with pytest.raises(translate.Unsupported):
+        translate.Nest(node, env, [])
+
+
+def test_rewrite_keeps_threaded_and_unknown_nests():
+    source = (
+        "def kernel(sz, a0):\n"
+        "    n_0 = rt.ld(sz, 0)\n"
+        "    o1 = rt.empty((n_0,), np.float32)\n"
+        "    for i0 in prange(n_0):\n"
+        "        rt.st(o1, i0, rt.ld(a0, i0))\n"
+        "    q = lib.something(a0)\n"
+        "    for i0 in range(n_0):\n"
+        "        rt.st(o1, i0, q)\n"
+        "    return (o1, )\n"
+    )
+    assert rewrite(source, (("<i8", 1), ("<f4", 1))) == source
+
+
+def test_outputs_and_noalias():
+    """A nest whose scalar the kernel reads afterwards returns it; arrays written are new ones."""
+    source = (
+        "c_f4_0 = np.float32(0.0)\n\n\n"
+        "def kernel(sz, a0):\n"
+        "    n_0 = rt.ld(sz, 0)\n"
+        "    acc = c_f4_0\n"
+        "    for i0 in range(n_0):\n"
+        "        acc = vm.radd(acc, rt.ld(a0, i0))\n"
+        "    o1 = rt.empty((n_0,), np.float32)\n"
+        "    for i0 in range(n_0):\n"
+        "        rt.st(o1, i0, rt.ld(a0, i0) - acc)\n"
+        "    return (o1, )\n"
+    )
+    new = rewrite(source, (("<i8", 1), ("<f4", 1)))
+    assert "acc, = _ln0((a0, n_0, acc))" in new
+    assert "_ln1((o1, a0, n_0, acc))" in new
+    assert "True, ())" in new  # the second nest's arrays are noalias
+
+
+def test_shape_generic_reuse():
+    """A program's kernels compiled at one batch size serve another: no lean module compiles."""
+
+    def step(x, w):
+        return jnp.sum(jnp.tanh(x @ w) * 2.0 + x[:, :1], axis=0)
+
+    w = RNG.standard_normal((37, 37)).astype(np.float32)
+    with config.override("jit_lean_loops", True):
+        core.jit(step)(F32, w)
+        before = nests.stats()["compiled"]
+        x = RNG.standard_normal((11, 37)).astype(np.float32)
+        got = core.jit(step)(x, w)
+        assert nests.stats()["compiled"] == before
+    with config.override("jit_lean_loops", False):
+        want = core.jit(step)(x, w)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
