@@ -46,7 +46,7 @@ from numba.np.arrayobj import make_array
 
 from core.backends.llvm import translate
 from core.backends.numba.library import entry
-from core.jit import cache_files
+from core.jit import cache_files, disk_cache
 
 _lock = threading.Lock()
 _LOADED: dict[str, tuple] = {}  # key -> the nests' intrinsics
@@ -60,6 +60,7 @@ def _version() -> str:
     h = hashlib.sha256(
         f"{numba.__version__} {llvmlite.__version__} {llvm.llvm_version_info}".encode()
     )
+    h.update(disk_cache.fingerprint().encode())  # runtime and vecmath, which vecmath.py mirrors
     for path in sorted(Path(__file__).parent.glob("*.py")):
         h.update(path.read_bytes())
     return h.hexdigest()

@@ -91,7 +91,7 @@ def _rewrite(source: str, arg_types) -> str:
                 spec.append(lowered)
                 calls[pos] = lowered
                 continue
-        _bind(st, env, roots, fresh)
+        _bind(st, env, roots, fresh, emitter)
     if not spec:
         return source
     nests.remember(key, modules)
@@ -182,7 +182,7 @@ def _live(name: str, later: list[ast.stmt]) -> bool:
     return False
 
 
-def _bind(st: ast.stmt, env: dict, roots: dict, fresh: set) -> None:
+def _bind(st: ast.stmt, env: dict, roots: dict, fresh: set, emitter) -> None:
     """Records what top-level statement `st` (not a lowered nest) defines: the types of the
     names it assigns, or forgets them where it cannot tell."""
     if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
@@ -193,7 +193,7 @@ def _bind(st: ast.stmt, env: dict, roots: dict, fresh: set) -> None:
         ty = _array_type(st.value, env, roots, name)
         if ty is None:
             try:
-                ty, _ = translate.Expressions(env).expr(st.value)
+                ty, _ = translate.Expressions(env, None, emitter).expr(st.value)
             except translate.Unsupported:
                 return
         elif _call_name(st.value) in _NEW_ARRAYS:

@@ -66,6 +66,7 @@ _COMPARE = {
     ast.NotEq: operator.ne,
 }
 _MODULES = {"np": np, "math": math}
+_INTS = tuple(getattr(types, f"{k}int{n}") for k in ("", "u") for n in (8, 16, 32, 64))
 # names the kernel language uses that are not the kernel's variables
 _GLOBAL_NAMES = {"rt", "vm", "lib", "hc", "range", "max", "min", "True", "False", *_MODULES}
 
@@ -185,6 +186,8 @@ class Expressions:
         return target.get_constant(ty, value)
 
     def _BinOp(self, node: ast.BinOp):
+        if isinstance(node.op, ast.Pow):
+            return self._vecmath("**", [self.expr(node.left), self.expr(node.right)])
         op = _BINOPS.get(type(node.op))
         if op is None:
             raise Unsupported(type(node.op).__name__)
@@ -250,7 +253,7 @@ class Expressions:
         if fn in ("vm.radd", "vm.rmul", "vm.maximum", "vm.minimum"):
             return self._vm_float_pair(fn[3:], node)
         args = [self.expr(x) for x in node.args]
-        if fn.startswith("vm."):
+        if fn.startswith("vm.") or fn == "rt.threefry2x32":
             return self._vecmath(fn, args)
         if fn in ("max", "min"):
             return self._extremum(fn, args)
@@ -360,13 +363,35 @@ class Expressions:
         return a[0], self.builder.call(fn, [a[1], b[1]])
 
     def _vecmath(self, fn: str, args: list[tuple]):
-        dtypes = tuple(np.dtype(str(t)) for t, _ in args)
+        """A call of a function numba compiles rather than inlines (`vm.exp_f32`,
+        `rt.threefry2x32`): the IR of `core/backends/llvm/vecmath.py`."""
+        if any(not isinstance(t, (types.Number, types.Boolean)) for t, _ in args):
+            raise Unsupported(f"{fn} on {[t for t, _ in args]}")
+        dtypes = tuple(np.dtype(str(types.unliteral(t))) for t, _ in args)
         if self.math is None or not self.math.supported(fn, dtypes):
             raise Unsupported(f"{fn} not emitted")
+        result = self.math.result_dtype(fn, dtypes)
+        if isinstance(result, tuple):
+            ty = types.UniTuple(scalar_type(result[0]), len(result))
+            if set(result) != {result[0]}:
+                raise Unsupported(f"{fn} returns {result}")
+        else:
+            ty = scalar_type(result)
         if not self.builder:
-            return _result_type(fn, args), None
-        value = self.math.emit_call(self.builder, fn, [v for _, v in args], dtypes)
-        return _result_type(fn, args, value), value
+            return ty, None
+        return ty, self.math.emit_call(self.builder, fn, [v for _, v in args], dtypes)
+
+    def _Subscript(self, node: ast.Subscript):
+        """An element of a tuple (`rt.threefry2x32`'s pair) at a constant index."""
+        ty, value = self.expr(node.value)
+        index = node.slice
+        if not isinstance(ty, types.UniTuple) or not isinstance(index, ast.Constant):
+            raise Unsupported(ast.unparse(node))
+        if not isinstance(index.value, int) or not 0 <= index.value < ty.count:
+            raise Unsupported(ast.unparse(node))
+        if not self.builder:
+            return ty.dtype, None
+        return ty.dtype, self.builder.extract_value(value, index.value)
 
 
 @functools.cache
@@ -387,13 +412,6 @@ def _signature(fn, argtys: tuple):
 def _implementation(fnty, sig):
     _, target = contexts()
     return target.get_function(fnty, sig)
-
-
-def _result_type(fn: str, args: list[tuple], value=None) -> types.Type:
-    """The numba type of a `vm.*` function's result: the first argument's, or bool for an i1."""
-    if value is not None and value.type == ir.IntType(1):
-        return types.boolean
-    return args[0][0] if args else types.float32
 
 
 class Nest(Expressions):
@@ -446,6 +464,8 @@ class Nest(Expressions):
             if kind == "o":
                 if name not in self.types:
                     raise Unsupported(f"output {name} not typed")
+                if not isinstance(self.types[name], (types.Number, types.Boolean)):
+                    raise Unsupported(f"output {name} of type {self.types[name]}")
                 self.params[k] = (name, self.types[name], kind)
                 if name in env and env[name] != self.types[name]:
                     raise Unsupported(f"{name} changes type")
@@ -526,7 +546,8 @@ class Nest(Expressions):
             raise Unsupported("assignment to a non-name")
         name = node.targets[0].id
         ty, value = self.expr(node.value)
-        if not isinstance(ty, (types.Number, types.Boolean)) or isinstance(ty, types.Complex):
+        scalar = isinstance(ty, (types.Number, types.Boolean)) and not isinstance(ty, types.Complex)
+        if not scalar and not (isinstance(ty, types.UniTuple) and ty.dtype in _INTS):
             raise Unsupported(f"{name} of type {ty}")
         if self.builder is None:
             self._assign_type(name, ty)
