@@ -10,7 +10,11 @@ arithmetic operations, on raw pointers with int64 sizes, as the kernel's source 
 LLVM on it at O3 with machine code, through llvmlite as numba uses it. The lean IR computes
 nothing meaningful: it is a floor for LLVM's share, not a second back end.
 
-Usage: `python bench/llvm_floor.py [--models mlp,cnn]`. Prints a table and a JSON line.
+With `--lean` it measures the back end that does this (`core/backends/llvm`) instead: numba alone
+against the rewrite, LLVM on the lean nests and numba on the rest, on the serial form of each
+distinct kernel (what a cold first call compiles).
+
+Usage: `python bench/llvm_floor.py [--models mlp,cnn] [--lean]`. Prints a table and a JSON line.
 """
 
 from __future__ import annotations
@@ -161,10 +165,67 @@ def numba_kernels(model: str) -> list[dict]:
     return rows
 
 
+def lean_kernels(model: str) -> dict:
+    """The back end of `core/backends/llvm` against numba alone on the serial form of each
+    distinct kernel of `model`'s train step (what a cold first call compiles): CPU seconds of
+    numba on the kernel as generated, and of the rewrite, LLVM on the lean nests and numba on
+    the rewritten kernel; nests lowered out of all top-level serial nests."""
+    import numpy as np  # noqa: PLC0415
+
+    from bench import compile as cb  # noqa: PLC0415
+    from core.backends.llvm import nests, rewrite  # noqa: PLC0415
+    from core.backends.numba.library import entry as library  # noqa: PLC0415
+    from core.jit import codegen, disk_cache, program, vecmath  # noqa: PLC0415
+
+    F = cb.framework("numbax")
+    build, batch = cb.BUILDERS[model]
+    step, state, args = build(F)(batch)
+    step.trace(*state, *args)
+    jaxpr = next(iter(step._cache().values())).jaxpr
+    split = program.split(jaxpr)
+    whole = program._whole(split)
+    built = {}
+    for kj in split.kernels:
+        src, types, _ = program._build(kj, whole)
+        built.setdefault(src.replace("prange(", "range("), types)
+    for src in built:
+        for attr in library.required(src):
+            library.load(*library.signature_of(attr))
+    for name in dir(vecmath):  # compiled once per process by either path: not counted
+        if name.endswith("_f32"):
+            getattr(vecmath, name)(np.float32(0.5))
+    res = dict(kernels=len(built), nests=0, lowered=0, numba_s=0.0)
+    res.update(rewrite_s=0.0, llvm_s=0.0, shell_s=0.0)
+    for src, types in built.items():
+        start = time.process_time()
+        codegen.compile_source(src, types)
+        res["numba_s"] += time.process_time() - start
+        start = time.process_time()
+        new = rewrite.rewrite(src, types)
+        res["rewrite_s"] += time.process_time() - start
+        start = time.process_time()
+        disk_cache.load_module(new)  # compiles the lean nests (`ln.load`)
+        res["llvm_s"] += time.process_time() - start
+        start = time.process_time()
+        codegen.compile_source(new, types)
+        res["shell_s"] += time.process_time() - start
+        res["nests"] += len(re.findall(r"^    for \w+ in range\(", src, re.M))
+        res["lowered"] += len(re.findall(r"^    [\w, ]*_ln\d+\(", new, re.M))
+    res["lean_s"] = res["rewrite_s"] + res["llvm_s"] + res["shell_s"]
+    res["lean_modules_compiled"] = nests.stats()["compiled"]
+    return res
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", default="mlp,cnn")
+    parser.add_argument(
+        "--lean", action="store_true", help="time the LLVM back end against numba instead"
+    )
     opts = parser.parse_args()
+    if opts.lean:
+        main_lean(opts.models.split(","))
+        return
     table, results = [], {}
     for model in opts.models.split(","):
         kernels = numba_kernels(model)
@@ -207,6 +268,42 @@ def main() -> None:
         table,
     )
     print_json("llvm_floor", results)
+
+
+def main_lean(models: list[str]) -> None:
+    table, results = [], {}
+    for model in models:
+        r = results[model] = lean_kernels(model)
+        table.append(
+            [
+                model,
+                r["kernels"],
+                f"{r['lowered']} / {r['nests']}",
+                f"{r['numba_s']:.2f} s",
+                f"{r['rewrite_s']:.2f} s",
+                f"{r['llvm_s']:.2f} s",
+                f"{r['shell_s']:.2f} s",
+                f"{r['lean_s']:.2f} s",
+                f"{r['lean_s'] / max(r['numba_s'], 1e-9):.2f}x",
+            ]
+        )
+    print_table(
+        "the serial forms of a train step's distinct kernels: numba alone against lean nests "
+        "(CPU seconds)",
+        [
+            "model",
+            "kernels",
+            "nests lowered",
+            "numba",
+            "rewrite",
+            "LLVM (nests)",
+            "numba (rest)",
+            "lean total",
+            "lean / numba",
+        ],
+        table,
+    )
+    print_json("llvm_lean", results)
 
 
 if __name__ == "__main__":

@@ -77,7 +77,7 @@ def stats() -> dict[str, int]:
 def key_of(kernel: tuple) -> str:
     """The cache key of the lean nests of `kernel` (its source and argument types, which
     determine them; see the module docstring)."""
-    return hashlib.sha256(f"{VERSION}{kernel!r}".encode()).hexdigest()[:32]
+    return hashlib.sha256(f"{VERSION}{kernel!r}".encode()).hexdigest()[:40]
 
 
 def symbol(key: str, k: int) -> str:
@@ -127,10 +127,10 @@ def load(key: str, spec: tuple) -> tuple:
     """Makes the nests of `spec` callable (see the module docstring); returns their intrinsics.
 
     Args:
-      key: `key_of(spec)`.
+      key: `key_of((source, types))` of the kernel the nests come from.
       spec: per nest, `(source, params, noalias, outputs)`: the `for` statement's text, its
         parameters `(name, kind, dtype, writable)` (kind "a" an array, "s" a scalar), whether
-        its arrays are noalias, and the names of the scalars it returns.
+        its arrays are noalias, and the `(name, dtype)` of each scalar it returns.
 
     Returns:
       One intrinsic per nest, called with the tuple of its parameters' values.
@@ -149,7 +149,10 @@ def load(key: str, spec: tuple) -> tuple:
         for k, cell in enumerate(cells):
             cell[0] = library.get_pointer_to_function(symbol(key, k))
         _KEEP.append(library)
-        callers = tuple(_caller(slot_symbol(key, k), *nest) for k, nest in enumerate(spec))
+        callers = tuple(
+            _caller(slot_symbol(key, k), params, outputs)
+            for k, (_, params, _, outputs) in enumerate(spec)
+        )
         _LOADED[key] = callers
         return callers
 
@@ -157,22 +160,26 @@ def load(key: str, spec: tuple) -> tuple:
 _KEEP: list = []  # the code libraries whose functions cells point to: alive for the process
 
 
-def _path(key: str) -> Path:
-    return cache_files.secure_dir(cache_files.cache_dir()) / f"numbax_lean_{key}.bin"
+def cache_path(key: str, suffix: str) -> Path:
+    """The disk cache file of `key` with `suffix`: named like a generated module's files
+    (`core/jit/disk_cache.py`), so that the cache's size limit and `clear` handle it."""
+    return cache_files.secure_dir(cache_files.cache_dir()) / f"numbax_jit_{key}.{suffix}"
 
 
 def _from_disk(key: str):
     """The code library of `key` from the disk cache, or None (missing or damaged)."""
     try:
-        state = pickle.loads(cache_files.read_verified(_path(key)))  # noqa: S301 (verified)
+        state = pickle.loads(cache_files.read_verified(cache_path(key, "lean")))  # noqa: S301 (verified)
         return _codegen().unserialize_library(state)
     except Exception:  # missing, damaged, or of another LLVM: compile it again
         return None
 
 
 def _codegen():
-    _, target = translate.contexts()
-    return target.codegen()
+    """numba's JIT code generator (its typing and target contexts need no refresh for it)."""
+    from numba.core.registry import cpu_target  # noqa: PLC0415
+
+    return cpu_target.target_context.codegen()
 
 
 def _compile(key: str, spec: tuple):
@@ -185,19 +192,17 @@ def _compile(key: str, spec: tuple):
     library.finalize()
     _stats["compiled"] += 1
     try:
-        cache_files.write_verified(_path(key), pickle.dumps(library.serialize_using_object_code()))
+        state = pickle.dumps(library.serialize_using_object_code())
+        cache_files.write_verified(cache_path(key, "lean"), state)
     except OSError as e:
         cache_files.warn(f"lean nests not cached ({e})")
     return library
 
 
-def _caller(sym: str, source: str, params: tuple, noalias: bool, outputs: tuple):
-    """The intrinsic through which a kernel calls the nest of slot `sym`."""
-    expected = []
-    for _, kind, dtype, _ in params:
-        ty = translate.scalar_type(dtype)
-        expected.append((kind, ty))
-    del source, noalias
+def _caller(sym: str, params: tuple, outputs: tuple):
+    """The intrinsic through which a kernel calls the nest of slot `sym` (its `params` and
+    `outputs` as in `load`'s spec)."""
+    expected = [(kind, translate.scalar_type(dtype)) for _, kind, dtype, _ in params]
 
     def typer(typingctx, args):
         if not isinstance(args, types.BaseTuple) or len(args) != len(expected):

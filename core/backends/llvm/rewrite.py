@@ -17,7 +17,9 @@ is a new array of the kernel (a fresh allocation) that no other array argument o
 shares (reading the same array as two names would break it); inputs are never written.
 
 The rewrite lowers each nest to LLVM IR to decide (about a millisecond a nest); `nests.load` in
-the same process reuses that IR (`nests.remember`).
+the same process reuses that IR (`nests.remember`), and the rewritten source is cached on disk
+(a verified file beside the kernels', keyed like the nests), so a later process with a warm
+cache neither rewrites nor translates.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from numba.core import types
 from numba.core.compiler_lock import global_compiler_lock
 
 from core.backends.llvm import nests, translate
+from core.jit import cache_files
 
 _NEW_ARRAYS = ("rt.empty", "rt.full", "rt.copy")
 _rewritten: dict[tuple, str] = {}  # (source, types) -> rewritten source, for this process
@@ -49,12 +52,27 @@ def rewrite(source: str, arg_types) -> str:
     """
     memo = (source, tuple(arg_types))
     if memo not in _rewritten:
-        with global_compiler_lock:  # numba's typing and target contexts
-            new = _rewrite(source, arg_types)
+        new = _from_disk(memo)
+        if new is None:
+            with global_compiler_lock:  # numba's typing and target contexts
+                new = _rewrite(source, arg_types)
+            with contextlib.suppress(OSError):
+                path = nests.cache_path(nests.key_of(memo), "rewrite")
+                cache_files.write_verified(path, b"" if new == source else new.encode())
         _rewritten[memo] = new
         if new != source:
             _originals[new] = source
     return _rewritten[memo]
+
+
+def _from_disk(memo: tuple) -> str | None:
+    """The rewrite of `memo` (source, types) an earlier process left in the disk cache (an
+    empty file: the source unchanged), or None."""
+    try:
+        text = cache_files.read_verified(nests.cache_path(nests.key_of(memo), "rewrite"))
+    except (OSError, ValueError):  # missing or damaged: rewrite again
+        return None
+    return text.decode() if text else memo[0]
 
 
 def original(source: str) -> str | None:
@@ -80,9 +98,10 @@ def _rewrite(source: str, arg_types) -> str:
     emitter = nests.math_emitter()
     key = nests.key_of((source, tuple(arg_types)))
     modules = []
+    uses = [_uses(st) for st in kernel.body]
     for pos, st in enumerate(kernel.body):
         if _serial_nest(st):
-            later = kernel.body[pos + 1 :]
+            later = uses[pos + 1 :]
             name = nests.symbol(key, len(spec))
             module = ir.Module(name=name)
             lowered = _lower(st, env, roots, fresh, later, emitter, module, name)
@@ -163,22 +182,28 @@ def _lower(st, env, roots, fresh, later, emitter, module, name):
     return (ast.unparse(st), tuple(params), noalias, outs)
 
 
-def _live(name: str, later: list[ast.stmt]) -> bool:
-    """Whether the kernel may read `name` in the statements `later` before assigning it (a
-    loop variable or a straight assignment that does not read it ends its life)."""
-    for st in later:
-        reads = any(
-            isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
-            for n in ast.walk(st)
-        )
-        if isinstance(st, ast.For) and isinstance(st.target, ast.Name) and st.target.id == name:
-            return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(st.iter))
-        if reads:
+def _uses(st: ast.stmt) -> tuple[set[str], str | None, bool]:
+    """What statement `st` does with names: those it reads, the one it assigns first (a loop
+    variable, or the target of a plain assignment), and whether that read of the name it
+    assigns can come first (a loop's bounds, an assignment's value)."""
+    reads = {n.id for n in ast.walk(st) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    if isinstance(st, ast.For) and isinstance(st.target, ast.Name):
+        name = st.target.id
+        return reads, name, any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(st.iter))
+    if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+        name = st.targets[0].id
+        return reads, name, name in reads
+    return reads, None, True
+
+
+def _live(name: str, later: list[tuple]) -> bool:
+    """Whether the kernel may read `name` in the statements after a nest (their `_uses`) before
+    assigning it (a loop variable or a plain assignment that does not read it ends its life)."""
+    for reads, first, read_first in later:
+        if first == name:
+            return read_first
+        if name in reads:
             return True
-        if isinstance(st, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == name for t in st.targets
-        ):
-            return False
     return False
 
 

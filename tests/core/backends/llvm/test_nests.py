@@ -57,13 +57,13 @@ def test_compiled_once_then_from_disk(cache):
     nests.load(key, SPEC)
     assert nests.stats()["compiled"] == before["compiled"] + 1
     np.testing.assert_array_equal(_run_nest(key), np.arange(7, dtype=np.float32) * 2 + 0.5)
-    assert (cache / f"numbax_lean_{key}.bin").exists()
+    assert (cache / f"numbax_jit_{key}.lean").exists()
     assert _child(cache, key) == "loaded"
 
 
 def test_damaged_entry_is_compiled_again(cache):
     key = _key()
-    path = cache / f"numbax_lean_{key}.bin"
+    path = cache / f"numbax_jit_{key}.lean"
     path.write_bytes(b"numbax-cache-1\n" + b"\0" * 40)  # a bad digest
     before = nests.stats()["compiled"]
     nests.load(key, SPEC)
