@@ -117,14 +117,12 @@ def llvm_seconds(ir: str) -> float:
     return time.process_time() - start
 
 
-def numba_kernels(model: str) -> list[dict]:
-    """Compiles each distinct kernel of `model`'s train step with numba; its CPU seconds, IR
-    lines handed to LLVM, and source shape."""
-    from numba.core import codegen as numba_codegen  # noqa: PLC0415
-
+def distinct_kernels(model: str, serial: bool) -> dict[str, tuple]:
+    """The distinct kernels of `model`'s train step, source -> argument types (their serial
+    forms if `serial`), with the library functions they call loaded (not counted)."""
     from bench import compile as cb  # noqa: PLC0415
     from core.backends.numba.library import entry as library  # noqa: PLC0415
-    from core.jit import codegen, program  # noqa: PLC0415
+    from core.jit import program  # noqa: PLC0415
 
     F = cb.framework("numbax")
     build, batch = cb.BUILDERS[model]
@@ -136,10 +134,21 @@ def numba_kernels(model: str) -> list[dict]:
     built = {}
     for kj in split.kernels:
         src, types, _ = program._build(kj, whole)
-        built.setdefault(src, types)
+        built.setdefault(src.replace("prange(", "range(") if serial else src, types)
     for src in built:
         for attr in library.required(src):
             library.load(*library.signature_of(attr))
+    return built
+
+
+def numba_kernels(model: str) -> list[dict]:
+    """Compiles each distinct kernel of `model`'s train step with numba; its CPU seconds, IR
+    lines handed to LLVM, and source shape."""
+    from numba.core import codegen as numba_codegen  # noqa: PLC0415
+
+    from core.jit import codegen  # noqa: PLC0415
+
+    built = distinct_kernels(model, serial=False)
     ir_lines = [0]
     add = numba_codegen.CPUCodeLibrary.add_ir_module
 
@@ -172,25 +181,10 @@ def lean_kernels(model: str) -> dict:
     the rewritten kernel; nests lowered out of all top-level serial nests."""
     import numpy as np  # noqa: PLC0415
 
-    from bench import compile as cb  # noqa: PLC0415
     from core.backends.llvm import nests, rewrite  # noqa: PLC0415
-    from core.backends.numba.library import entry as library  # noqa: PLC0415
-    from core.jit import codegen, disk_cache, program, vecmath  # noqa: PLC0415
+    from core.jit import codegen, disk_cache, vecmath  # noqa: PLC0415
 
-    F = cb.framework("numbax")
-    build, batch = cb.BUILDERS[model]
-    step, state, args = build(F)(batch)
-    step.trace(*state, *args)
-    jaxpr = next(iter(step._cache().values())).jaxpr
-    split = program.split(jaxpr)
-    whole = program._whole(split)
-    built = {}
-    for kj in split.kernels:
-        src, types, _ = program._build(kj, whole)
-        built.setdefault(src.replace("prange(", "range("), types)
-    for src in built:
-        for attr in library.required(src):
-            library.load(*library.signature_of(attr))
+    built = distinct_kernels(model, serial=True)
     for name in dir(vecmath):  # compiled once per process by either path: not counted
         if name.endswith("_f32"):
             getattr(vecmath, name)(np.float32(0.5))
