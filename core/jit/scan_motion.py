@@ -7,9 +7,10 @@ generator simplifies every body it emits, so nested scans are rewritten too):
 
 * **Accumulators become sums.** A carry updated only as `acc + g` (the const cotangents a
   transposed scan accumulates: the weight gradient `dW += h_t^T dz_t` of an RNN) stops being a
-  carry when `g` is computed by a product that can be sunk (below): `g` becomes a per-iteration
-  output `G` and the final value is `init + reduce_sum(G, 0)` (just the sum when `init` is a
-  broadcast zero).
+  carry when `g` is computed by a product or a sum (a bias gradient, `db += sum_rows(dz_t)`)
+  that can be sunk (below): `g` becomes a per-iteration output `G` and the final value is
+  `init + reduce_sum(G, 0)` (just the sum when `init` is a broadcast zero). What is left in the
+  loop then no longer mixes the rows of its carries (`core/jit/scan_rows.py`).
 * **Sinking.** Products whose results only feed per-iteration outputs (ys), and everything
   computed from them, run once after the loop on the stacked operands: the sub-jaxpr is
   vectorized over the iterations (`batch_jaxpr`) and its loop-varying inputs become extra ys
@@ -171,7 +172,8 @@ class _Loop:
 
     def _sunk(self, accs: dict[int, tuple[Eqn, Var]]) -> list[int]:
         """Indices of the body equations to run after the loop: products none of whose results
-        reach a carry (the accumulators `accs` no longer being carries), and all they feed."""
+        reach a carry (the accumulators `accs` no longer being carries), sums an accumulator
+        adds up (through reshapes), and all they feed."""
         skip = {id(e) for e, _ in accs.values()}
         carried = {c[2] for k, c in enumerate(self.carry) if k not in accs}
         consumers: dict[Var, list[int]] = {}
@@ -187,9 +189,17 @@ class _Loop:
                 continue
             if all(v not in carried and set(consumers.get(v, ())) <= free for v in e.outputs):
                 free.add(i)
+        producer = {v: i for i, e in enumerate(self.eqns) for v in e.outputs}
+        seeds = {i for i, e in enumerate(self.eqns) if e.prim is linalg.dot_general_p}
+        for _, g in accs.values():  # an accumulated sum (a bias gradient: the rows' sum of dz)
+            i = producer.get(g)
+            while i is not None and self.eqns[i].prim is shapes.reshape_p:
+                i = producer.get(self.eqns[i].inputs[0])
+            if i is not None and self.eqns[i].prim is reductions.reduce_sum_p:
+                seeds.add(i)
         sunk, made = [], set()
         for i, e in enumerate(self.eqns):
-            if i in free and (e.prim is linalg.dot_general_p or any(x in made for x in e.inputs)):
+            if i in free and (i in seeds or any(x in made for x in e.inputs)):
                 sunk.append(i)
                 made.update(e.outputs)
         return sunk

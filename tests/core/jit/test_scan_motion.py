@@ -127,6 +127,28 @@ def test_accumulator_with_initial_value(reverse):
     check_all(lambda *z: accumulate(*z, reverse=reverse), init, a, b)
 
 
+def biased_rnn_loss(w, b, x):
+    """An RNN with a bias: the gradient scan accumulates `db += sum_rows(dz)` besides `dW`."""
+
+    def body(h, xt):
+        h = jnp.tanh(h @ w + xt[:, :H] + b)
+        return h, h
+
+    _, ys = lax.scan(body, jnp.ones((B, H), jnp.float32), x)
+    return jnp.sum(ys**2)
+
+
+def test_bias_gradient_sums_leave_the_loop():
+    bias = rng.standard_normal((H,)).astype(np.float32)
+    x = rng.standard_normal((T, B, H)).astype(np.float32)
+    f = core.grad(biased_rnn_loss, argnums=(0, 1))
+    _, bwd = scans(rewritten(f, W, bias, x))
+    # left in the backward loop: the recurrent product and elementwise work, no row sums
+    assert reductions.reduce_sum_p not in body_prims(bwd)
+    assert bwd.params["num_carry"] == 1
+    check_all(f, W, bias, x)
+
+
 def test_accumulator_read_in_the_body_stays_a_carry():
     """The carry is read, so it stays; its product reads xs only, so it runs before the loop."""
 
