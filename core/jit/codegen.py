@@ -167,6 +167,8 @@ class Generator:
         self.buffers = Buffers()
         self.env: dict[Var, Value] = _Env(self.buffers)
         self.parallel = parallel  # may loops use threads (decided per jaxpr in emit_jaxpr)
+        self.threads = parallel  # may the kernel use threads at all (rules' own `prange`s)
+        self.in_task = False  # inside a rule's `prange` loop (`KernelCtx.task`)
         # Names of arrays that are the kernel's inputs or reshaped views of them.
         self.input_views: set[str] = set()
         # Outputs that loops store straight into a row of a packed output buffer (`out_slots`).

@@ -10,7 +10,7 @@ generator simplifies every body it emits, so nested scans are rewritten too):
   carry when `g` is computed by a product or a sum (a bias gradient, `db += sum_rows(dz_t)`)
   that can be sunk (below): `g` becomes a per-iteration output `G` and the final value is
   `init + reduce_sum(G, 0)` (just the sum when `init` is a broadcast zero). What is left in the
-  loop then no longer mixes the rows of its carries (`core/jit/scan_rows.py`).
+  loop then no longer mixes the rows of its carries (`core/backends/numba/scan_rows.py`).
 * **Sinking.** Products whose results only feed per-iteration outputs (ys), and everything
   computed from them, run once after the loop on the stacked operands: the sub-jaxpr is
   vectorized over the iterations (`batch_jaxpr`) and its loop-varying inputs become extra ys

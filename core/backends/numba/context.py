@@ -193,6 +193,30 @@ class KernelCtx:
         """The current indentation level (to `close(ctx.depth - saved)` back to a saved one)."""
         return self._em.depth
 
+    # -- threads
+
+    @property
+    def may_thread(self) -> bool:
+        """Whether the rule may share its work between threads with a `prange` loop: the kernel
+        may use threads, and the code is not inside a task of a `prange` loop already."""
+        return self._gen.threads and not self._gen.in_task
+
+    @property
+    def in_task(self) -> bool:
+        """Whether the code runs inside a task of a `prange` loop (`task`): library calls that
+        would share their work between threads are to run on the task's thread."""
+        return self._gen.in_task
+
+    @contextlib.contextmanager
+    def task(self):
+        """Generates the body of a `prange` loop, one task's work: loops in it stay serial."""
+        saved = self._gen.parallel, self._gen.in_task
+        self._gen.parallel, self._gen.in_task = False, True
+        try:
+            yield
+        finally:
+            self._gen.parallel, self._gen.in_task = saved
+
     # -- array building blocks
 
     def copy_into(self, dst: str, dst_shape, src: str, src_shape, **where) -> None:
