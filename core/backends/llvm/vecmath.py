@@ -46,6 +46,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from llvmlite import ir
 
+from core.errors import NumbaxError
 from core.jit.vecmath import (
     _ERF,
     _ERFCX,
@@ -76,8 +77,13 @@ _I64T = ir.IntType(64)
 _BOOLT = ir.IntType(1)
 
 
-class UnsupportedCallError(NotImplementedError):
-    """A call `emit_call` has no IR for (check `supported` first and keep numba for the kernel)."""
+class UnsupportedCallError(NumbaxError, NotImplementedError):
+    """A scalar call the LLVM back end has no IR for.
+
+    Failing code: ``emit_call(builder, "rt.polygamma", [m, x], [f8, f8])`` (polygamma is not
+    written as IR). Fix: ask ``supported(name, dtypes)`` first and leave a loop nest that makes
+    such a call to numba.
+    """
 
 
 def llvm_type(dtype: np.dtype) -> ir.Type:
