@@ -19,7 +19,8 @@ generator simplifies every body it emits, so nested scans are rewritten too):
   well (`sum_over`): `sum_t h_t^T dz_t` is `H^T DZ`, one GEMM over all steps.
 * **Hoisting.** Products that read only xs slices and consts (an RNN's input projection
   `x_t @ W_x`) run once before the loop on the whole xs (vectorized the same way); the body
-  reads rows of the result as new xs.
+  reads rows of the result as new xs. Products of one xs slice by several consts are merged
+  first (below), so an LSTM's four input projections become one product.
 * **Merging.** What stays in the loop is the recurrent product, a few rows (the batch) times
   weight matrices. Products of one value by several consts of one shape (an LSTM's four
   gates, `h @ U_i`) become one product by the consts concatenated before the loop, each
@@ -557,8 +558,8 @@ def optimize(eqns: list[Eqn], outvars: list, simplify_body: Simplifier) -> tuple
             continue
         loop = _Loop.of(e, simplify_body, producers)
         post, moved = loop.sink_products()
-        pre = loop.hoist_products()
-        pre += loop.merge_products()
+        pre = loop.merge_products()  # first: merged input projections are hoisted as one
+        pre += loop.hoist_products()
         pre += loop.merge_sums()
         pre += loop.transpose_weights()
         if not pre and not post:

@@ -267,15 +267,17 @@ def lstm_loss(wx, wh, x):
 
 
 def test_gate_products_merge_into_one_per_loop():
-    """Forward, the four `h @ U_i` become `h @ [U_0 .. U_3]` and four slices; backward, the sum
-    of the four `dz_i @ U_i^T` one product of the concatenated `dz_i` by the concatenated
-    weights (for products of few rows). Each loop keeps one product."""
+    """Forward, the four `h @ U_i` become `h @ [U_0 .. U_3]` and four slices (and the four input
+    projections one product before the loop); backward, the sum of the four `dz_i @ U_i^T` one
+    product of the concatenated `dz_i` by the concatenated weights (for products of few rows).
+    Each loop keeps one product."""
     wx = [(rng.standard_normal((D, H)) * 0.5).astype(np.float32) for _ in range(4)]
     wh = [(rng.standard_normal((H, H)) * 0.5).astype(np.float32) for _ in range(4)]
     f = core.grad(lstm_loss, argnums=(0, 1, 2))
     assert dots_per_loop(f, wx, wh, X) == [1, 1]
     fwd, bwd = scans(rewritten(f, wx, wh, X))
     assert (4 * H, H) in [a.shape for a in fwd.params["jaxpr"].in_avals]  # [U_i], transposed
+    assert (T, B, 4 * H) in [x.aval.shape for x in fwd.inputs]  # x_t @ [W_i], hoisted as one
     assert indexing.concatenate_p in body_prims(bwd)  # the dz_i, in each iteration
     with config.override("jit_scan_motion", False):
         assert dots_per_loop(f, wx, wh, X) == [8, 16]
