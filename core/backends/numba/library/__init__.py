@@ -19,11 +19,12 @@ which `entry.caller` lowers to a call of the compiled function's C entry point.
     products.py  `lib.dot`, the kernels' matrix product: one BLAS call, or `gemm_bands`
     bands.py     `lib.dot`'s threaded product: bands of rows or columns, one BLAS call each
     skinny.py    products with few rows (an RNN step's): dot products of rows, no BLAS
+    parts.py     `run_parts`: the parts of the others' work on the threads (the one `prange`)
 """
 
 from __future__ import annotations
 
-from core.backends.numba.library import bands, conv, skinny, windows  # noqa: F401  (registers the functions)
+from core.backends.numba.library import bands, conv, parts, skinny, windows  # noqa: F401  (registers the functions)
 from core.backends.numba.library.entry import caller, precompile, require, requirements, stats
 from core.backends.numba.library.products import dot
 

@@ -15,12 +15,12 @@ as many elements as the weights have. A ResNet's last 3x3 convolutions (512 chan
 the packing of the weights dominated.
 
 The forward and output-side convolutions cut the batch into parts: the function a kernel calls
-is a small parallel entry (`register(..., calls=...)`, compiled with `parallel=True`) whose
-`prange` calls the serial `*_items` function's C symbol on a range of batch items, each call
-with its own buffers. The kernel gradient cuts its sum over the batch (one partial sum per part,
-added up in part order at the end) or its output channels, whichever repeats less work (see
-`conv_kernel_gradient`). The parts depend on the sizes only and the caller's share of the pool
-takes them dynamically (`core/jit/schedule.py`): the results do not depend on the thread count.
+plans the parts and has `run_parts` (`parts.py`) run the `*_items` function on each range of
+batch items, each call with its own buffers. The kernel gradient cuts its sum over the batch
+(one partial sum per part, added up in part order at the end) or its output channels,
+whichever repeats less work (see `conv_kernel_gradient`). The parts depend on the sizes only
+and the caller's share of the pool takes them dynamically (`core/jit/schedule.py`): the
+results do not depend on the thread count.
 Each entry first drops the kernel taps that read only padding (`taps.py`: a 3x3 convolution on
 a 1x1 image runs as a 1x1 one).
 """
@@ -28,7 +28,6 @@ a 1x1 image runs as a 1x1 one).
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from core.backends.numba.library.blocks import (
     advance,
@@ -44,7 +43,7 @@ from core.backends.numba.library.blocks import (
     view2d,
     zero,
 )
-from core.backends.numba.library.entry import callee, register
+from core.backends.numba.library.entry import RUNNER, in_parts, register
 from core.backends.numba.library.taps import (
     KERNEL,
     OUTS,
@@ -174,7 +173,7 @@ def _shares(n, per_item, touched, packed):
     return -(-n // each), each
 
 
-@register("a a a p", calls=("conv_forward_items",))
+@register("a a a p", calls=("conv_forward_items", RUNNER))
 def conv_forward(x, w, out, p):
     """out[(n, q..), o] = patches[(n, q..), (k.., i)] @ w[(k.., i), o] per group: the batch
     split between the caller's share of the pool (`conv_forward_items` on each part).
@@ -192,20 +191,15 @@ def conv_forward(x, w, out, p):
     qprod, kprod = prod(pn[8 + nsp : 8 + 2 * nsp]), prod(pn[8 + 2 * nsp : 8 + 3 * nsp])
     width, og = kprod * i, o // groups
     nw, each = _shares(nout, qprod * kprod * i * o, qprod * (width + og), width * og)
-    if nw == 1 or rt.threads() == 1:  # no parallel region for one thread
-        for t in range(nw):
-            _forward_items(x, wn, out, pn, t * each, min(nout, (t + 1) * each))
-        return
-    old = rt.dynamic(1)
-    for t in prange(nw):
-        _forward_items(x, wn, out, pn, t * each, min(nout, (t + 1) * each))
-    rt.dynamic(old)
+    _forward_parts(nw, x, wn, out, pn, each)
 
 
 @register("a a a p i i")
-def conv_forward_items(x, w, out, p, begin, end):
-    """`conv_forward` on batch items begin.. end (of each batch group), one chunk at a time."""
+def conv_forward_items(x, w, out, p, each, t):
+    """`conv_forward` on batch items begin = t * each.. end (of each batch group), one chunk
+    at a time."""
     nsp, nout, ctot, i, o, groups, fg, bg = p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]
+    begin, end = t * each, min(nout, (t + 1) * each)
     size, qs, ks, ws, rd, ld, lo = _spatial(p, 8, nsp)
     kprod, qprod = prod(ks), prod(qs)
     width, og = kprod * i, o // groups
@@ -236,7 +230,7 @@ def conv_forward_items(x, w, out, p, begin, end):
                 copy(out, (s * qprod + r) * o + g * og, tmp, r * og, og)
 
 
-_forward_items = callee("conv_forward_items")
+_forward_parts = in_parts("conv_forward_items")
 
 
 # A band of the kernel gradient's output columns is at least this wide: each band fills the
@@ -248,7 +242,7 @@ BAND = 128
 PARTIAL_WORK = 256
 
 
-@register("a a a p", calls=("conv_kernel_gradient_items",))
+@register("a a a p", calls=("conv_kernel_gradient_items", "conv_sum_parts", RUNNER))
 def conv_kernel_gradient(x, w, out, p):
     """out[(q.., n), o] = sum over (c, k..) of x[c, k * rd + q * ws - lo, n] * w[(c, k..), o]:
     the kernel gradient of a forward convolution, x (C, S.., N), w (C, K.., O), out
@@ -283,38 +277,23 @@ def conv_kernel_gradient(x, w, out, p):
         parts[5 * t + 2] = c0
         parts[5 * t + 3] = min(o, c0 + band)
         parts[5 * t + 4] = 0 if by_cols else t * size
-    if nw == 1:
-        _kernel_gradient_items(x, w, dst, pn, parts, 0)
-    elif rt.threads() == 1:  # the same parts in order, with no parallel region
-        target = dst if by_cols else rt.empty((nw * size,), out.dtype)
-        for t in range(nw):
-            _kernel_gradient_items(x, w, target, pn, parts, t)
-        if not by_cols:
-            _sum_parts(target, dst, size, nw, 0, size)
-    elif by_cols:
-        old = rt.dynamic(1)
-        for t in prange(nw):
-            _kernel_gradient_items(x, w, dst, pn, parts, t)
-        rt.dynamic(old)
+    if by_cols or nw == 1:
+        _gradient_parts(nw, x, w, dst, pn, parts)
     else:
         partial = rt.empty((nw * size,), out.dtype)
-        old = rt.dynamic(1)
-        for t in prange(nw):
-            _kernel_gradient_items(x, w, partial, pn, parts, t)
-        step = -(-size // nw)
-        for t in prange(nw):
-            _sum_parts(partial, dst, size, nw, t * step, min(size, (t + 1) * step))
-        rt.dynamic(old)
+        _gradient_parts(nw, x, w, partial, pn, parts)
+        _sum_parts(nw, partial, dst, (size, nw, -(-size // nw)))
     if skip:
         zero(out, 0, len(out))
         copy_taps(out, dst, 1, taps, box, n * o, False, False)
 
 
-@inline
-def _sum_parts(partial, dst, size, nw, lo, hi):
+@register("a a p i")
+def conv_sum_parts(partial, dst, p, t):
     """dst[lo:hi] = the sum of the `nw` partial sums of `size` elements in `partial`, in part
-    order."""
-    for j in range(lo, hi):
+    order, for lo = t * step.. hi; p = (size, nw, step)."""
+    size, nw, step = p[0], p[1], p[2]
+    for j in range(min(size, t * step), min(size, (t + 1) * step)):
         v = rt.ld(partial, j)
         for k in range(1, nw):
             v += rt.ld(partial, k * size + j)
@@ -350,7 +329,8 @@ def conv_kernel_gradient_items(x, w, dst, p, parts, t):
                 rt.st(dst, at + j, rt.ld(dst, at + j) + rt.ld(tmp, j))
 
 
-_kernel_gradient_items = callee("conv_kernel_gradient_items")
+_gradient_parts = in_parts("conv_kernel_gradient_items")
+_sum_parts = in_parts("conv_sum_parts")
 
 
 # `conv_output_side`'s weight layouts (p[4]): (C, K.., O), or the array (K.., O, C) that a
@@ -359,7 +339,7 @@ _kernel_gradient_items = callee("conv_kernel_gradient_items")
 WEIGHTS_CKO, WEIGHTS_KOC_REVERSED = 0, 1
 
 
-@register("a a a p", calls=("conv_output_side_items",))
+@register("a a a p", calls=("conv_output_side_items", RUNNER))
 def conv_output_side(x, w, out, p):
     """out[(n, q..), o] = sum over k.. of y[(n, s..), (k.., o)] at s = q * ws + k * rd - lo
     (divided by ld; no term off the input or between dilated elements), where
@@ -382,20 +362,14 @@ def conv_output_side(x, w, out, p):
     sprod, qprod = prod(p[5 : 5 + nsp]), prod(p[5 + nsp : 5 + 2 * nsp])
     width = count * o
     nw, each = _shares(n, sprod * width * c, sprod * (width + c) + qprod * o, c * width)
-    if nw == 1 or rt.threads() == 1:  # no parallel region for one thread
-        for t in range(nw):
-            _output_side_items(x, wn, out, pn, t * each, min(n, (t + 1) * each))
-        return
-    old = rt.dynamic(1)
-    for t in prange(nw):
-        _output_side_items(x, wn, out, pn, t * each, min(n, (t + 1) * each))
-    rt.dynamic(old)
+    _output_side_parts(nw, x, wn, out, pn, each)
 
 
 @register("a a a p i i")
-def conv_output_side_items(x, w, out, p, begin, end):
-    """`conv_output_side` on batch items begin.. end, one chunk at a time."""
+def conv_output_side_items(x, w, out, p, each, t):
+    """`conv_output_side` on batch items begin = t * each.. end, one chunk at a time."""
     nsp, c, o, reversed_koc = p[0], p[2], p[3], p[4] == WEIGHTS_KOC_REVERSED
+    begin, end = t * each, min(p[1], (t + 1) * each)
     size, qs, ks, ws, rd, ld, lo = _spatial(p, 5, nsp)
     sprod, kprod, qprod = prod(size), prod(ks), prod(qs)
     width = kprod * o
@@ -433,4 +407,4 @@ def conv_output_side_items(x, w, out, p, begin, end):
                 advance(q, qs, nsp)
 
 
-_output_side_items = callee("conv_output_side_items")
+_output_side_parts = in_parts("conv_output_side_items")

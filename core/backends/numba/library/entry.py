@@ -16,9 +16,12 @@ kernel needs its functions loaded), and its cached machine code stays valid as l
 library's sources are unchanged (they are part of the disk cache's fingerprint,
 `core/jit/disk_cache.py`).
 
-A parallel entry (`register(..., calls=...)`) is compiled with `parallel=True`: a few lines
-around a `prange` whose body calls serial library functions through their slots (`callee`),
-so numba's parallel passes never see the serial code (inside it, they took 5-16 s a function).
+Every library function compiles serial, but one: `run_parts` (`parts.py`), the only code
+numba's parallel passes see (1-3 s of compile for each function with a `prange`, once per
+function and dtype). A function that shares work between threads cuts it into parts and hands
+`run_parts` the address of a part function and of its arguments (`in_parts`): the threads call
+the part function (a serial library function, through its slot) once per part. Functions that
+call others through slots name them (`register(..., calls=...)`): they load first.
 
 The slot must exist before a kernel that calls it is loaded from the disk cache, so generated
 modules declare what they call at module level (`requirements`): executing the module
@@ -58,7 +61,8 @@ _VERSION = hashlib.sha256(
     b"".join(p.read_bytes() for p in sorted(Path(__file__).parent.glob("*.py")))
 ).hexdigest()[:16]
 _FUNCTIONS: dict[str, tuple[Callable, tuple[str, ...]]] = {}  # name -> (function, template)
-_PARALLEL: dict[str, tuple[str, ...]] = {}  # name -> the library functions its prange calls
+_CALLS: dict[str, tuple[str, ...]] = {}  # name -> the library functions it calls through slots
+_THREADED: set[str] = set()  # the functions compiled with `parallel=True` (`run_parts`)
 _CALLERS: dict[str, Callable] = {}  # "<name>__<codes>" -> intrinsic
 _LOADED: dict[tuple, object] = {}  # (name, signature) -> dispatcher, kept for the process
 _SLOTS: dict[str, np.ndarray] = {}  # slot symbol -> its cell (the function's address, 0 before)
@@ -81,12 +85,10 @@ def register(
       template: its argument types, space-separated: a letter ("a", "b", ...) is a flat array
         of the call's first, second, ... dtype, "p" the int64 parameter array, "i" an int64
         scalar, "s:" + a letter a scalar of that dtype. A call `lib.<name>__f4_i4(...)` gives
-        a = float32, b = int32.
-      calls: for a parallel entry (compiled with `parallel=True`: a few lines around a
-        `prange`), the library functions it calls through `callee` (loaded with it: it calls
-        them through their slots). Empty for an ordinary, serial function.
-      parallel: compile it with `parallel=True` even though it calls no library function (its
-        `prange` body calls intrinsics only).
+        a = float32, b = int32; a function without letters is called `<name>__any`.
+      calls: the library functions it calls through their slots (`callee`, `in_parts`), in
+        the dtypes of its own call: loaded with it.
+      parallel: compile it with `parallel=True` (`run_parts` only).
 
     Returns:
       The decorator (it returns the function unchanged).
@@ -94,8 +96,9 @@ def register(
 
     def wrap(fn: Callable) -> Callable:
         _FUNCTIONS[fn.__name__] = (fn, tuple(template.split()))
-        if calls or parallel:
-            _PARALLEL[fn.__name__] = calls
+        _CALLS[fn.__name__] = calls
+        if parallel:
+            _THREADED.add(fn.__name__)
         return fn
 
     return wrap
@@ -148,8 +151,8 @@ def load(name: str, signature: tuple) -> None:
     key = (name, signature)
     if key in _LOADED:
         return
-    for dep in _PARALLEL.get(name, ()):
-        load(*signature_of(f"{dep}__{_codes(_FUNCTIONS[name][1], signature)}"))
+    for dep in _CALLS.get(name, ()):
+        load(*signature_of(call_name(dep, _codes(_FUNCTIONS[name][1], signature))))
     # numba's (re-entrant) compiler lock, not a lock of our own: a thread typing a kernel holds
     # it when it gets here, and a thread holding another lock here would need it to compile.
     with global_compiler_lock:
@@ -158,10 +161,10 @@ def load(name: str, signature: tuple) -> None:
         # One process at a time writes a library function's cache index (other processes wait,
         # then load what it wrote); kernels compile under the directory's shared lock.
         with disk_cache.library_lock(name):
-            options = dict(OPTIONS, parallel=name in _PARALLEL)
-            # Keyed by the library's and runtime's sources too: a parallel entry's machine
-            # code names its callees' symbols, which change with any of them, and a serial
-            # function's links the helpers it calls.
+            options = dict(OPTIONS, parallel=name in _THREADED)
+            # Keyed by the library's and runtime's sources too: a function's machine code
+            # names its callees' slots, which change with any of them, and links the helpers
+            # it calls.
             salt = disk_cache.fingerprint()
             disp = cached_njit(types.none(*signature), salt=salt, **options)(_FUNCTIONS[name][0])
         cres = disp.overloads[signature]
@@ -177,11 +180,17 @@ def loaded(attr: str) -> bool:
 
 
 def callees(attr: str) -> list[str]:
-    """The call names of the library functions that parallel entry `attr` calls (loaded before
-    it; none for an ordinary function)."""
+    """The call names of the library functions that library function `attr` calls through
+    their slots (loaded before it)."""
     name, sig = signature_of(attr)
     codes = _codes(_FUNCTIONS[name][1], sig)
-    return [f"{dep}__{codes}" for dep in _PARALLEL.get(name, ())]
+    return [call_name(dep, codes) for dep in _CALLS.get(name, ())]
+
+
+def call_name(name: str, codes: str) -> str:
+    """The call name of library function `name` in the dtypes `codes` (`f4_i4`) of its caller:
+    `<name>__any` for a function without array dtypes."""
+    return f"{name}__{codes if _letters(_FUNCTIONS[name][1]) else 'any'}"
 
 
 _REQUIRE = re.compile(r"^lib\.require\('(\w+)'\)$", re.M)
@@ -219,7 +228,10 @@ def signature_of(attr: str) -> tuple[str, tuple]:
     name, _, codes = attr.partition("__")
     if name not in _FUNCTIONS or not codes:
         raise AttributeError(f"no library function {attr!r}")
-    dtypes = [from_dtype(np.dtype(c)) for c in codes.split("_")]
+    generic = not _letters(_FUNCTIONS[name][1])
+    if generic != (codes == "any"):
+        raise AttributeError(f"no library function {attr!r}")
+    dtypes = [] if generic else [from_dtype(np.dtype(c)) for c in codes.split("_")]
     sig = []
     for item in _FUNCTIONS[name][1]:
         if item == "p":
@@ -243,7 +255,7 @@ def precompile(dtypes=("float32",)) -> None:
     for dtype in dtypes:
         code = np.dtype(dtype).str[1:]
         for name, (_, template) in _FUNCTIONS.items():
-            require(f"{name}__{'_'.join([code] * len(_letters(template)))}")
+            require(call_name(name, "_".join([code] * len(_letters(template)))))
 
 
 def require(attr: str) -> None:
@@ -315,6 +327,14 @@ def _accepts(ty: types.Type, canon: types.Type) -> bool:
     return isinstance(ty, (types.Number, types.Boolean))
 
 
+def _arity3(typer):
+    @intrinsic
+    def call(typingctx, a, b, c):
+        return typer(a, b, c)
+
+    return call
+
+
 def _arity4(typer):
     @intrinsic
     def call(typingctx, a, b, c, d):
@@ -339,8 +359,16 @@ def _arity6(typer):
     return call
 
 
+def _arity7(typer):
+    @intrinsic
+    def call(typingctx, a, b, c, d, e, f, g):
+        return typer(a, b, c, d, e, f, g)
+
+    return call
+
+
 # numba intrinsics take a fixed number of arguments: one wrapper per arity of the templates.
-_ARITY = {4: _arity4, 5: _arity5, 6: _arity6}
+_ARITY = {3: _arity3, 4: _arity4, 5: _arity5, 6: _arity6, 7: _arity7}
 
 
 def caller(attr: str) -> Callable:
@@ -381,16 +409,86 @@ def call_emitter(attr: str, *args: types.Type) -> Callable:
 
 
 def callee(name: str) -> Callable:
-    """The intrinsic with which a parallel entry calls library function `name` (registered
-    with `register(..., calls=(name,))`) in the dtypes of its arguments: one call of the
-    compiled function's symbol, so the parallel entry's compile never sees the callee's code.
-    """
+    """The intrinsic with which a library function calls library function `name` (named in
+    its `register(..., calls=...)`) in the dtypes of its arguments: one call of the compiled
+    function's slot, so the caller's compile never sees the callee's code."""
     template = _FUNCTIONS[name][1]
 
     def typer(*args):
-        return _typed_call(f"{name}__{_codes(template, args)}", *args)
+        return _typed_call(call_name(name, _codes(template, args)), *args)
 
     return _ARITY[len(template)](typer)
+
+
+# The library function that runs parts on the threads (`parts.py`), called through its slot.
+RUNNER = "run_parts"
+
+
+def in_parts(name: str) -> Callable:
+    """The intrinsic `run(n, *args)` with which a library function runs library function
+    `name(*args, t)` for the parts t < n on the calling thread's share of numba's pool,
+    taken dynamically (`run_parts`); both are named in its `register(..., calls=...)`.
+
+    The arguments are stored in a struct on the caller's stack; a small function emitted
+    into the caller's module (`_part_function`) reads them and calls `name` through its slot,
+    and `run_parts` is handed the addresses of both: the caller compiles no parallel code."""
+    template = _FUNCTIONS[name][1]
+
+    def typer(n, *args):
+        if not isinstance(n, types.Integer):
+            raise TypingError(f"the part count of {name} is an integer, got {n}")
+        attr = call_name(name, _codes(template, args))
+        fname, sig = signature_of(attr)
+        if len(args) + 1 != len(sig) or not all(map(_accepts, args, sig)):
+            raise TypingError(f"lib.{attr} in parts takes {sig[:-1]}, got {args}")
+        sym = slot(fname, sig)
+        runner = slot(*signature_of(call_name(RUNNER, "")))
+
+        def codegen(context, builder, signature, values):
+            lowered = [_lowered(context, builder, *tcv) for tcv in zip(args, sig, values[1:])]
+            struct = ir.LiteralStructType([v.type for v in lowered])
+            ctx = cgutils.alloca_once(builder, struct)
+            for k, v in enumerate(lowered):
+                builder.store(v, cgutils.gep_inbounds(builder, ctx, 0, k))
+            part = _part_function(context, builder.module, sym, sig, struct)
+            i64 = ir.IntType(64)
+            fnty = ir.FunctionType(context.get_value_type(types.none), [i64] * 3)
+            cell = builder.module.globals.get(runner)
+            if cell is None:
+                cell = ir.GlobalVariable(builder.module, fnty.as_pointer(), runner)
+            count = context.cast(builder, values[0], n, types.int64)
+            address = [builder.ptrtoint(part, i64), builder.ptrtoint(ctx, i64), count]
+            builder.call(builder.load(cell), address)
+            return context.get_dummy_value()
+
+        return types.none(n, *args), codegen
+
+    return _ARITY[len(template)](typer)
+
+
+def _part_function(context, module, sym: str, sig: tuple, struct: ir.Type) -> ir.Function:
+    """The function `void(i8* args, i64 t)` of `module` that calls the library function of
+    slot `sym` (signature `sig`, its last argument the part) with the arguments stored at
+    `args` (a `struct`) and t: what `run_parts` calls for each part."""
+    name = f"{sym}_part"
+    fn = module.globals.get(name)
+    if fn is not None:
+        return fn
+    i64 = ir.IntType(64)
+    fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [cgutils.voidptr_t, i64]), name)
+    fn.linkage = "internal"
+    builder = ir.IRBuilder(fn.append_basic_block())
+    at = builder.bitcast(fn.args[0], struct.as_pointer())
+    values = [builder.load(cgutils.gep_inbounds(builder, at, 0, k)) for k in range(len(sig) - 1)]
+    fnty = ir.FunctionType(
+        context.get_value_type(types.none), [context.get_value_type(t) for t in sig]
+    )
+    cell = module.globals.get(sym)
+    if cell is None:
+        cell = ir.GlobalVariable(module, fnty.as_pointer(), sym)
+    builder.call(builder.load(cell), [*values, fn.args[1]])
+    builder.ret_void()
+    return fn
 
 
 _CALL = re.compile(r"\blib\.(\w+__\w+)\(")

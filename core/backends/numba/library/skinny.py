@@ -21,10 +21,8 @@ before the loop to get there (`core/jit/scan_motion.py`).
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
-from numba.np.ufunc import parallel
 
-from core.backends.numba.library.entry import callee, dispatcher, register
+from core.backends.numba.library.entry import RUNNER, callee, dispatcher, in_parts, register
 from core.jit import runtime as rt
 from core.jit import vecmath as vm
 
@@ -38,27 +36,27 @@ SPLIT_FLOPS = 1 << 19
 MIN_COLUMNS = 32
 
 
-@register("a a a p", calls=("skinny_columns",))
+@register("a a a p", calls=("skinny_columns", RUNNER))
 def skinny_dot(a, bt, out, p):
     """`out = a @ bt.T` with a (m, k), bt (n, k) and out (m, n) flat C-contiguous arrays,
     p = (m, k, n): the columns split between the caller's share of the pool (whole 4-column
     tiles per thread, at least `MIN_COLUMNS`) from `SPLIT_FLOPS` multiply-adds on."""
     m, k, n = p[0], p[1], p[2]
     tiles = (n + 3) // 4
-    parts = min(parallel._iget_num_threads(), max(1, n // MIN_COLUMNS))
+    parts = min(rt.threads(), max(1, n // MIN_COLUMNS))
     if parts < 2 or m * k * n < SPLIT_FLOPS:
-        _columns(a, bt, out, p, 0, n)
+        _columns(a, bt, out, p, n, 0)
         return
-    step = -(-tiles // parts) * 4
-    for t in prange(parts):
-        _columns(a, bt, out, p, t * step, min(n, (t + 1) * step))
+    _in_parts(parts, a, bt, out, p, -(-tiles // parts) * 4)
 
 
 @register("a a a p i i")
-def skinny_columns(a, bt, out, p, lo, hi):
-    """`out[:, lo:hi] = a @ bt[lo:hi].T` (see `skinny_dot`): tiles of 2 rows x 4 columns,
-    then the odd row, then the columns past the last whole tile one at a time."""
+def skinny_columns(a, bt, out, p, width, t):
+    """`out[:, lo:hi] = a @ bt[lo:hi].T` for columns lo = t * width.. hi (see `skinny_dot`):
+    tiles of 2 rows x 4 columns, then the odd row, then the columns past the last whole tile
+    one at a time."""
     m, k, n = p[0], p[1], p[2]
+    lo, hi = t * width, min(n, (t + 1) * width)
     zero = a.dtype.type(0)
     j = lo
     while j + 4 <= hi:
@@ -109,6 +107,7 @@ def skinny_columns(a, bt, out, p, lo, hi):
 
 
 _columns = callee("skinny_columns")
+_in_parts = in_parts("skinny_columns")
 
 
 def dot_nt(a: np.ndarray, bt: np.ndarray, out: np.ndarray) -> None:
