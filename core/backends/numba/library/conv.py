@@ -43,16 +43,8 @@ from core.backends.numba.library.blocks import (
     view2d,
     zero,
 )
-from core.backends.numba.library.entry import RUNNER, in_parts, register
-from core.backends.numba.library.taps import (
-    KERNEL,
-    OUTS,
-    RHS_DILATION,
-    STRIDES,
-    copy_taps,
-    narrowed,
-    tap_box,
-)
+from core.backends.numba.library.entry import RUNNER, callee, in_parts, register
+from core.backends.numba.library.taps import KERNEL, OUTS, RHS_DILATION, STRIDES
 from core.jit import runtime as rt
 
 CHUNK = 1 << 17  # elements one chunk's product may touch
@@ -173,7 +165,25 @@ def _shares(n, per_item, touched, packed):
     return -(-n // each), each
 
 
-@register("a a a p", calls=("conv_forward_items", RUNNER))
+# The library functions each convolution calls: its parts' function, the taps' two, the runner.
+_TAPS = ("conv_taps", "copy_taps", RUNNER)
+
+
+@jit
+def _narrowed(p, at, taps, rows, tapm, rowm):
+    """(parameters, box, tap count) of the convolution on the taps that read the input
+    (`conv_taps`; the box's parameters are those of `p` when it holds all the taps)."""
+    nsp, n = p[0], len(p)
+    plan = rt.empty((n + 2 * nsp + 1,), np.int64)
+    _conv_taps(p, (at, taps, rows, tapm, rowm), plan)
+    return plan[:n], plan[n : n + 2 * nsp], plan[n + 2 * nsp]
+
+
+_conv_taps = callee("conv_taps")
+_copy_taps = callee("copy_taps")
+
+
+@register("a a a p", calls=("conv_forward_items", *_TAPS))
 def conv_forward(x, w, out, p):
     """out[(n, q..), o] = patches[(n, q..), (k.., i)] @ w[(k.., i), o] per group: the batch
     split between the caller's share of the pool (`conv_forward_items` on each part).
@@ -183,11 +193,11 @@ def conv_forward(x, w, out, p):
     nsp, nout, i, o, groups = p[0], p[1], p[3], p[4], p[5]
     pn, wn = p, w
     if groups == 1:  # taps that read only padding are skipped (see `taps`)
-        box, count = tap_box(p, 8, KERNEL, OUTS, RHS_DILATION, STRIDES)
+        narrow, box, count = _narrowed(p, 8, KERNEL, OUTS, RHS_DILATION, STRIDES)
         if count < prod(p[8 + 2 * nsp : 8 + 3 * nsp]):
-            pn = narrowed(p, 8, box, KERNEL, RHS_DILATION)
+            pn = narrow
             wn = rt.empty((count * i * o,), w.dtype)
-            copy_taps(w, wn, 1, p[8 + 2 * nsp : 8 + 3 * nsp], box, i * o, False, True)
+            _copy_taps(w, wn, p[8 + 2 * nsp : 8 + 3 * nsp], box, (1, i * o, 0, 1))
     qprod, kprod = prod(pn[8 + nsp : 8 + 2 * nsp]), prod(pn[8 + 2 * nsp : 8 + 3 * nsp])
     width, og = kprod * i, o // groups
     nw, each = _shares(nout, qprod * kprod * i * o, qprod * (width + og), width * og)
@@ -242,7 +252,7 @@ BAND = 128
 PARTIAL_WORK = 256
 
 
-@register("a a a p", calls=("conv_kernel_gradient_items", "conv_sum_parts", RUNNER))
+@register("a a a p", calls=("conv_kernel_gradient_items", "conv_sum_parts", *_TAPS))
 def conv_kernel_gradient(x, w, out, p):
     """out[(q.., n), o] = sum over (c, k..) of x[c, k * rd + q * ws - lo, n] * w[(c, k..), o]:
     the kernel gradient of a forward convolution, x (C, S.., N), w (C, K.., O), out
@@ -257,9 +267,9 @@ def conv_kernel_gradient(x, w, out, p):
     pool; `conv_kernel_gradient_items` runs each."""
     nsp, n, c, o = p[0], p[1], p[2], p[3]
     taps = p[4 + nsp : 4 + 2 * nsp]
-    box, count = tap_box(p, 4, OUTS, KERNEL, STRIDES, RHS_DILATION)
+    narrow, box, count = _narrowed(p, 4, OUTS, KERNEL, STRIDES, RHS_DILATION)
     skip = count < prod(taps)  # taps that read only padding get zeros (see `taps`)
-    pn = narrowed(p, 4, box, OUTS, STRIDES) if skip else p
+    pn = narrow if skip else p
     dst = rt.empty((count * n * o,), out.dtype) if skip else out
     kprod = prod(p[4 + 2 * nsp : 4 + 3 * nsp])
     size = count * n * o
@@ -285,7 +295,7 @@ def conv_kernel_gradient(x, w, out, p):
         _sum_parts(nw, partial, dst, (size, nw, -(-size // nw)))
     if skip:
         zero(out, 0, len(out))
-        copy_taps(out, dst, 1, taps, box, n * o, False, False)
+        _copy_taps(out, dst, taps, box, (1, n * o, 0, 0))
 
 
 @register("a a p i")
@@ -339,7 +349,7 @@ _sum_parts = in_parts("conv_sum_parts")
 WEIGHTS_CKO, WEIGHTS_KOC_REVERSED = 0, 1
 
 
-@register("a a a p", calls=("conv_output_side_items", RUNNER))
+@register("a a a p", calls=("conv_output_side_items", *_TAPS))
 def conv_output_side(x, w, out, p):
     """out[(n, q..), o] = sum over k.. of y[(n, s..), (k.., o)] at s = q * ws + k * rd - lo
     (divided by ld; no term off the input or between dilated elements), where
@@ -350,15 +360,15 @@ def conv_output_side(x, w, out, p):
     between the caller's share of the pool (`conv_output_side_items`)."""
     nsp, n, c, o = p[0], p[1], p[2], p[3]
     taps = p[5 + 2 * nsp : 5 + 3 * nsp]
-    box, count = tap_box(p, 5, KERNEL, OUTS, RHS_DILATION, STRIDES)
+    narrow, box, count = _narrowed(p, 5, KERNEL, OUTS, RHS_DILATION, STRIDES)
     pn, wn = p, w
     if count < prod(taps):  # taps that read only padding are skipped (see `taps`)
-        pn = narrowed(p, 5, box, KERNEL, RHS_DILATION)
+        pn = narrow
         wn = rt.empty((c * count * o,), w.dtype)
         if p[4] == WEIGHTS_KOC_REVERSED:
-            copy_taps(w, wn, 1, taps, box, o * c, True, True)
+            _copy_taps(w, wn, taps, box, (1, o * c, 1, 1))
         else:
-            copy_taps(w, wn, c, taps, box, o, False, True)
+            _copy_taps(w, wn, taps, box, (c, o, 0, 1))
     sprod, qprod = prod(p[5 : 5 + nsp]), prod(p[5 + nsp : 5 + 2 * nsp])
     width = count * o
     nw, each = _shares(n, sprod * width * c, sprod * (width + c) + qprod * o, c * width)

@@ -12,6 +12,11 @@ contiguous block in every layout the library reads).
 The parameter vectors are those of `conv._spatial`: seven per-axis vectors from `p[at]` on
 (input sizes, output sizes, kernel sizes, window strides, rhs dilations, lhs dilations, low
 paddings); which of them are a function's taps and rows differs (see its callers).
+
+Both steps are library functions of their own, called through their slots by the three
+convolutions (`conv_taps` reads and writes int64 parameters only, so it compiles once for
+every dtype; `copy_taps` once per dtype): linked into each convolution as helpers, they were
+compiled again in each (about 1 s of the 1.6 s a convolution's entry took).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.backends.numba.library.blocks import advance, copy, fill, jit
+from core.backends.numba.library.entry import register
 from core.jit import runtime as rt
 
 SIZE, OUTS, KERNEL, STRIDES, RHS_DILATION, LHS_DILATION, LOW = range(7)
@@ -51,26 +57,32 @@ def tap_box(p, at, taps, rows, tapm, rowm):
     return box, count
 
 
-@jit
-def narrowed(p, at, box, taps, tapm):
-    """A copy of `p` for the convolution on the taps of `box`: their count per axis, and the
-    low padding less the first tap's offset."""
-    nsp = p[0]
-    out = rt.empty((len(p),), np.int64)
-    for j in range(len(p)):
-        out[j] = p[j]
+@register("p p p")
+def conv_taps(p, spec, plan):
+    """The box of taps (`tap_box`) of a convolution's parameters `p`, spec = (at, taps, rows,
+    tapm, rowm), into `plan`: the parameters of the convolution on the box (`p`'s, with each
+    axis's tap count and the low padding less the first tap's offset), the box (2 * nsp
+    entries), then its number of taps."""
+    at, taps, tapm, n, nsp = spec[0], spec[1], spec[3], len(p), p[0]
+    box, count = tap_box(p, at, taps, spec[2], tapm, spec[4])
+    for j in range(n):
+        plan[j] = p[j]
     for d in range(nsp):
-        out[at + taps * nsp + d] = box[nsp + d] - box[d]
-        out[at + LOW * nsp + d] -= box[d] * p[at + tapm * nsp + d]
-    return out
+        plan[at + taps * nsp + d] = box[nsp + d] - box[d]
+        plan[at + LOW * nsp + d] -= box[d] * p[at + tapm * nsp + d]
+    for j in range(2 * nsp):
+        plan[n + j] = box[j]
+    plan[n + 2 * nsp] = count
 
 
-@jit
-def copy_taps(full, part, outer, taps, box, block, reverse, into_part):
+@register("a a p p p")
+def copy_taps(full, part, taps, box, q):
     """Copies between `full` (outer, taps.., block) and `part` (outer, box sizes.., block) the
     `block` elements of every tap in `box`: into `part` if `into_part`, else back into `full`
     (whose other taps the caller has zeroed). With `reverse`, both store tap t of each axis
-    at index n - 1 - t (JAX's reversed kernel of an input gradient)."""
+    at index n - 1 - t (JAX's reversed kernel of an input gradient). q = (outer, block,
+    reverse, into_part)."""
+    outer, block, reverse, into_part = q[0], q[1], q[2] != 0, q[3] != 0
     nsp = len(taps)
     start = rt.empty((nsp,), np.int64)
     sizes = rt.empty((nsp,), np.int64)
