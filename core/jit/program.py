@@ -332,7 +332,7 @@ class _Library:
         return (None, self.attr, cache)
 
     def after(self) -> list[_Library]:
-        """The library functions it calls (a parallel entry), compiled before it."""
+        """The library functions it calls through their slots, compiled before it."""
         return [_Library(a) for a in library.callees(self.attr)]
 
 
