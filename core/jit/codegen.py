@@ -35,6 +35,7 @@ from llvmlite import binding as llvm
 from numba import types as nt
 from numba.np.numpy_support import from_dtype
 
+from core.backends.llvm import rewrite as lean_rewrite
 from core.backends.numba import library
 from core.backends.numba.context import KernelCtx, ScalarCtx
 from core.backends.numba.generic import Params, argument_names
@@ -629,9 +630,7 @@ def lean(source: str, types: Sequence[tuple[str, int]]) -> str:
     form is not)."""
     if not config.jit_lean_loops or "prange(" in source:
         return source
-    from core.backends.llvm.rewrite import rewrite  # noqa: PLC0415 (only when enabled)
-
-    return rewrite(source, types)
+    return lean_rewrite.rewrite(source, types)
 
 
 def compile_source(source: str, types: Sequence[tuple[str, int]]) -> Callable:
@@ -651,9 +650,7 @@ def _lean_original(source: str) -> str | None:
     """The generated source that `lean` rewrote into `source` in this process, if it did."""
     if "core.backends.llvm" not in source:
         return None
-    from core.backends.llvm.rewrite import original  # noqa: PLC0415
-
-    return original(source)
+    return lean_rewrite.original(source)
 
 
 def in_types(jaxpr: Jaxpr, extra: Sequence[np.ndarray] = ()) -> list[tuple[str, int]]:

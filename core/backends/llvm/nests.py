@@ -44,7 +44,7 @@ from numba.core.errors import TypingError
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array
 
-from core.backends.llvm import translate
+from core.backends.llvm import translate, vecmath
 from core.backends.numba.library import entry
 from core.jit import cache_files, disk_cache
 
@@ -90,19 +90,10 @@ def slot_symbol(key: str, k: int) -> str:
     return f"numbax_lean_slot_{key[:20]}_{k}"
 
 
-def math_emitter():
-    """The `vm.*` emitters (`core/backends/llvm/vecmath.py`), or None while there are none."""
-    try:
-        from core.backends.llvm import vecmath  # noqa: PLC0415
-    except ImportError:
-        return None
-    return vecmath
-
-
 def build(spec: tuple, key: str) -> list[ir.Module]:
     """The LLVM modules of the nests of `spec`: function `symbol(key, k)` for nest k."""
     modules = []
-    emitter = math_emitter()
+    emitter = vecmath
     for k, (source, params, noalias, outputs) in enumerate(spec):
         env = {}
         for name, kind, dtype, writable in params:

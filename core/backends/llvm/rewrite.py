@@ -32,7 +32,7 @@ from llvmlite import ir
 from numba.core import types
 from numba.core.compiler_lock import global_compiler_lock
 
-from core.backends.llvm import nests, translate
+from core.backends.llvm import nests, translate, vecmath
 from core.jit import cache_files
 
 _NEW_ARRAYS = ("rt.empty", "rt.full", "rt.copy")
@@ -95,7 +95,7 @@ def _rewrite(source: str, arg_types) -> str:
             env[arg.arg] = types.Array(translate.scalar_type(dtype), ndim, "C", readonly=True)
         roots[arg.arg] = arg.arg
     spec, calls = [], {}
-    emitter = nests.math_emitter()
+    emitter = vecmath
     key = nests.key_of((source, tuple(arg_types)))
     modules = []
     uses = [_uses(st) for st in kernel.body]

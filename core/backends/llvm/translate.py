@@ -38,6 +38,8 @@ import numpy as np
 from llvmlite import ir
 from numba.core import types
 
+from core.errors import NumbaxError
+
 _I64 = ir.IntType(64)
 _PTR = ir.PointerType()
 _FLAGS = ("contract", "arcp")
@@ -71,8 +73,14 @@ _INTS = tuple(getattr(types, f"{k}int{n}") for k in ("", "u") for n in (8, 16, 3
 _GLOBAL_NAMES = {"rt", "vm", "lib", "hc", "range", "max", "min", "True", "False", *_MODULES}
 
 
-class Unsupported(Exception):
-    """A construct the translator does not lower: the nest stays numba code."""
+class Unsupported(NumbaxError, NotImplementedError):
+    """A construct of the kernel language the translator does not lower; raised and caught
+    inside the back end, where it means "this nest stays numba code", never seen by users.
+
+    Failing code: ``translate`` on a nest that assigns a tuple (``a, b = f(x)``), which the
+    translator does not lower. Fix: none needed by a user (the kernel compiles with numba); to
+    lower such nests, teach the translator the construct.
+    """
 
 
 @functools.cache
