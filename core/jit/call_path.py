@@ -35,6 +35,8 @@ from core.avals import ShapedArray, interned
 from core.config import config
 from core.jit import dispatch as _dispatch
 from core.jit.kernel_call import as_c, concrete_inputs, reraise_signal, ticks
+from core.jit.threads import FOLLOW_MIN_US as _FOLLOW_MIN_US
+from core.jit.threads import follow_on_caller as _follow_on_caller
 from core.pending import PendingArray
 from core.profiler import hooks as _profiler
 from core.trace import EvalTrace, current_trace
@@ -166,6 +168,8 @@ def call(self, *args: Any, **kwargs: Any) -> Any:
                 # worth a thread hand-off, or side effects to keep behind calls in flight
                 if entry.cost >= config._async_min_us or entry.ordered and _dispatch._outstanding:
                     return _dispatch.call(self, kernel, build, vals, args, guard.numpy_slots)
+                if entry.cost >= _FOLLOW_MIN_US:
+                    _follow_on_caller()
                 try:  # `run`, inlined: a call costs 0.1 us
                     return build(kernel(*vals))
                 except SystemError as err:
@@ -196,6 +200,8 @@ def call(self, *args: Any, **kwargs: Any) -> Any:
                     self._add_guard(fast_key, hit, leaves)
                 if _dispatch.asynchronous(hit[3]):
                     return _dispatch.call(self, hit[0], hit[1], vals, args, numpy_slots(leaves))
+                if hit[3].cost >= _FOLLOW_MIN_US:
+                    _follow_on_caller()
                 try:
                     return hit[1](hit[0](*vals))
                 except SystemError as err:

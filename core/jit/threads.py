@@ -20,8 +20,9 @@ share (`device_share`), so N devices busy at once do not start N full teams.
 
 The default count follows the machine's load (`LoadFollower`): a jitted call queued on a
 device's worker (`core/jit/dispatch.py`: calls estimated at 1 ms or more) runs its parallel
-loops on `loop_threads()` threads, fewer while other processes keep cores busy; cheaper calls
-run inline on the caller's thread with its numba thread count, as before. Next to one busy
+loops on `loop_threads()` threads, fewer while other processes keep cores busy, and so does a
+call that runs inline (`follow_on_caller` sets the caller's numba thread count, unless the
+user set it). Next to one busy
 process on 2 cores, two threads lose to one: the second thread wakes on a core the busy
 process holds and starts its chunks late, after the caller has done most of them, while
 competing with the caller for a core (the transformer's step took 1.1-1.3x the one-thread
@@ -46,6 +47,8 @@ import glob
 import importlib.util
 import math
 import os
+import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -245,6 +248,32 @@ def loop_threads() -> int:
     default count on Linux, fewer while other processes keep cores busy (`LoadFollower`)."""
     follower = _state["follower"]
     return follower() if follower is not None else num_threads()
+
+
+# Inline calls estimated below this many microseconds leave the caller's thread count alone:
+# a parallel loop needs 8M multiply-adds (`core/jit/schedule.py`), about 80 us on one core.
+FOLLOW_MIN_US = 50.0
+_USER = -1  # the caller's thread count is the user's (set with `numba.set_num_threads`)
+_caller = threading.local()
+
+
+def follow_on_caller() -> None:
+    """Sets the calling thread's numba thread count to `loop_threads()` for a jitted call that
+    runs inline on it (`core/jit/call_path.py`), unless the user set that thread's count
+    (`numba.set_num_threads`: then it is theirs from then on)."""
+    follower = _state["follower"]
+    if follower is None:
+        return
+    want = follower()
+    mine = getattr(_caller, "threads", None)
+    if mine in (want, _USER):
+        return
+    numba = sys.modules["numba"]
+    if numba.get_num_threads() != (_state["threads"] if mine is None else mine):
+        _caller.threads = _USER
+        return
+    numba.set_num_threads(want)
+    _caller.threads = want
 
 
 def _follower(n: int) -> LoadFollower | None:

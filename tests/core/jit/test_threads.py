@@ -293,3 +293,40 @@ def test_only_the_default_count_follows_the_load(policy):
     policy.delenv(threads.ENV)
     policy.setitem(config._values, "num_threads", 2)
     assert threads._follower(2) is None
+
+
+FOLLOW_SCRIPT = """
+import json, time, numba, numpy as np
+import core, core.numpy as jnp
+from core.jit import threads
+g = core.jit(lambda a, b: jnp.tanh(a @ b))  # about 0.1-1 ms: runs inline on this thread
+a = np.ones((256, 384), np.float32)
+b = np.ones((384, 128), np.float32)
+g(a, b)
+follower = threads._state["follower"]
+
+def call(count):  # as if the last window had decided `count` threads
+    follower.current, follower._start = count, time.monotonic()
+    g(a, b)
+    return numba.get_num_threads()
+
+seen = [numba.get_num_threads(), call(1), call(2)]
+numba.set_num_threads(1)  # the user's setting: left alone from then on
+seen += [call(2), call(1), call(2)]
+print(json.dumps(seen))
+"""
+
+
+def test_inline_calls_follow_the_load_unless_the_user_set_the_threads():
+    env = {k: v for k, v in os.environ.items() if k not in (threads.ENV, "NUMBA_NUM_THREADS")}
+    out = subprocess.run(
+        [sys.executable, "-c", FOLLOW_SCRIPT],
+        env={**env, "PYTHONPATH": str(ROOT), "NUMBAX_ASYNC_DISPATCH_MIN_US": "1e9"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    if threads.usable_cores() < 2:
+        pytest.skip("one core: nothing to follow")
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == [2, 1, 2, 1, 1, 1]
