@@ -32,9 +32,14 @@ process is computing: what other processes used. The count goes back up as soon 
 are idle again; while other processes keep using the cores it left, the full count is tried
 again for a window after `HOLD` seconds (doubling the hold, up to `MAX_HOLD`, while that keeps
 failing: at one thread a competitor that would yield the core, e.g. a niced one, cannot be
-told from one that would not) and after every pause of the process's own. Results do not
-depend on the count (`core/jit/schedule.py`). A count set by the user (option or environment
-variable) is used as it is.
+told from one that would not) and after every pause of the process's own. The first window
+after a pause or after more threads were started decides nothing: where processes are grouped
+for scheduling (Linux's autogroups: one per session; cgroups), a group's weight on a core
+follows its recent load there (averages over ~32 ms), so a thread that starts computing on a
+core its process left idle first gets a sliver of it, and the window would show others taking
+the core (measured: at two threads again after one, others took 1.0 core in the first 0.1 s,
+0.25 later). Results do not depend on the count (`core/jit/schedule.py`). A count set by
+the user (option or environment variable) is used as it is.
 
 An `OPENBLAS_NUM_THREADS` or `OMP_NUM_THREADS` set by the user is respected (OpenBLAS then
 keeps its own threads), as is `NUMBA_NUM_THREADS` (it caps numba's pool).
@@ -209,6 +214,7 @@ class LoadFollower:
         self.hold = HOLD
         self._reduced_at = 0.0
         self._trying = False
+        self._settling = True
         self._start = clock()
         self._mark = (idle(), own())
 
@@ -219,14 +225,19 @@ class LoadFollower:
             return self.current
         mark = (self._idle(), self._own())
         own = mark[1] - self._mark[1]
-        if elapsed <= STALE * WINDOW and own >= ACTIVE * elapsed:
+        before = self.current
+        if elapsed > STALE * WINDOW or own < ACTIVE * elapsed:  # a pause: old news
+            self._settling = True
+            if self.current < self.most:
+                self.current, self._trying = self.most, True
+        elif self._settling:  # the scheduler is still giving this process its share
+            self._settling = False
+        else:
             used = self.cores * elapsed - (mark[0] - self._mark[0])
             self._decide((used - own) / elapsed, now)
-            stale = False
-        else:  # the process paused: what it saw before is old news
-            stale = True
-        if self.current < self.most and (stale or now - self._reduced_at >= self.hold):
-            self.current, self._trying = self.most, True  # try the most for a window
+            if self.current < self.most and now - self._reduced_at >= self.hold:
+                self.current, self._trying = self.most, True  # try the most again
+        self._settling = self._settling or self.current > before
         self._start, self._mark = now, mark
         return self.current
 
