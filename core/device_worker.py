@@ -6,8 +6,8 @@ release the GIL (numba `nogil=True`) and take it back only for host calls such a
 Code running on a worker can ask `current_device()` which device it serves. A worker's
 parallel loops (numba's `prange`, whose thread count is per calling thread) use its share of
 the cores, so N devices busy at once do not start N full teams of loop threads; a jitted call
-dispatched asynchronously (`core/jit/dispatch.py`, `enqueue`) runs with the loop threads the
-calling thread would have used. Before `fork` the workers finish their queues and end (see
+dispatched asynchronously (`core/jit/dispatch.py`, `enqueue`) runs with the loop threads it was
+queued with (`core.jit.threads.loop_threads`: the count that follows the machine's load). Before `fork` the workers finish their queues and end (see
 `_before_fork`); they start again on first use, in the parent and in the child.
 """
 
