@@ -7,8 +7,9 @@ Code running on a worker can ask `current_device()` which device it serves. A wo
 parallel loops (numba's `prange`, whose thread count is per calling thread) use its share of
 the cores, so N devices busy at once do not start N full teams of loop threads; a jitted call
 dispatched asynchronously (`core/jit/dispatch.py`, `enqueue`) runs with the loop threads it was
-queued with (`core.jit.threads.loop_threads`: the count that follows the machine's load). Before `fork` the workers finish their queues and end (see
-`_before_fork`); they start again on first use, in the parent and in the child.
+queued with (`core.jit.threads.loop_threads`: the count that follows the machine's load).
+Before `fork` the workers finish their queues and end (see `_before_fork`); they start again
+on first use, in the parent and in the child.
 """
 
 from __future__ import annotations
