@@ -204,7 +204,7 @@ def lean_kernels(model: str) -> dict:
         codegen.compile_source(new, types)
         res["shell_s"] += time.process_time() - start
         res["nests"] += len(re.findall(r"^    for \w+ in range\(", src, re.M))
-        res["lowered"] += len(re.findall(r"^    [\w, ]*_ln\d+\(", new, re.M))
+        res["lowered"] += len(re.findall(r"^    [\w, ]*(?:= )?_ln\d+\(", new, re.M))
     res["lean_s"] = res["rewrite_s"] + res["llvm_s"] + res["shell_s"]
     res["lean_modules_compiled"] = nests.stats()["compiled"]
     return res
