@@ -67,8 +67,8 @@ _DEFAULTS: dict[str, Any] = {
     "jit_defer_threaded": os.environ.get("NUMBAX_JIT_DEFER_THREADED", "1")
     not in ("0", "false", "False"),
     # Serial loop nests of kernels written as LLVM IR by numbax (core/backends/llvm) rather
-    # than by numba; read when a kernel is generated.
-    "jit_lean_loops": os.environ.get("NUMBAX_JIT_LEAN_LOOPS", "0") not in ("0", "false", "False"),
+    # than by numba (NUMBAX_JIT_LEAN_LOOPS=0: all numba); read when a kernel is generated.
+    "jit_lean_loops": os.environ.get("NUMBAX_JIT_LEAN_LOOPS", "1") not in ("0", "false", "False"),
     # Move products out of compiled scans (core/jit/scan_motion.py); read when a program is
     # compiled.
     "jit_scan_motion": os.environ.get("NUMBAX_JIT_SCAN_MOTION", "1") not in ("0", "false", "False"),

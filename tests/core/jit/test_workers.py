@@ -150,8 +150,9 @@ def test_threaded_kernels_run_serial_until_the_workers_built_them(tmp_path, monk
         (f"k{k}", i.source) for k, i in enumerate(entry.exe.kernels) if "prange(" in i.source
     ]
     assert threaded  # kernels the program is to run threaded
-    for slot, source in threaded:  # what the first call ran
-        serial = disk_cache.module_name(source.replace("prange(", "range("))
+    for slot, source in threaded:  # what the first call ran: the serial form (lean nests)
+        types = tuple((np.dtype(str(t.dtype)).str, t.ndim) for t in slots[slot].signatures[0])
+        serial = disk_cache.module_name(program._serial((source, types))[0])
         assert slots[slot].py_func.__module__ == serial
     program.wait_threaded(300)
     for slot, source in threaded:
