@@ -36,7 +36,7 @@ SPLIT_FLOPS = 1 << 19
 MIN_COLUMNS = 32
 
 
-@register("a a a p", calls=("skinny_columns", RUNNER))
+@register("a a a p", calls=("skinny_columns", "skinny_part", RUNNER))
 def skinny_dot(a, bt, out, p):
     """`out = a @ bt.T` with a (m, k), bt (n, k) and out (m, n) flat C-contiguous arrays,
     p = (m, k, n): the columns split between the caller's share of the pool (whole 4-column
@@ -45,18 +45,23 @@ def skinny_dot(a, bt, out, p):
     tiles = (n + 3) // 4
     parts = min(rt.threads(), max(1, n // MIN_COLUMNS))
     if parts < 2 or m * k * n < SPLIT_FLOPS:
-        _columns(a, bt, out, p, n, 0)
+        _columns(a, bt, out, p, 0, n)
         return
     _in_parts(parts, a, bt, out, p, -(-tiles // parts) * 4)
 
 
+@register("a a a p i i", calls=("skinny_columns",))
+def skinny_part(a, bt, out, p, width, t):
+    """`skinny_dot`'s part t: columns t * width.. (t + 1) * width (`skinny_columns`)."""
+    _columns(a, bt, out, p, t * width, min(p[2], (t + 1) * width))
+
+
 @register("a a a p i i")
-def skinny_columns(a, bt, out, p, width, t):
-    """`out[:, lo:hi] = a @ bt[lo:hi].T` for columns lo = t * width.. hi (see `skinny_dot`):
-    tiles of 2 rows x 4 columns, then the odd row, then the columns past the last whole tile
-    one at a time."""
+def skinny_columns(a, bt, out, p, lo, hi):
+    """`out[:, lo:hi] = a @ bt[lo:hi].T` (see `skinny_dot`; scans' chunks of rows call it too,
+    `core/backends/numba/scan_rows.py`): tiles of 2 rows x 4 columns, then the odd row, then
+    the columns past the last whole tile one at a time."""
     m, k, n = p[0], p[1], p[2]
-    lo, hi = t * width, min(n, (t + 1) * width)
     zero = a.dtype.type(0)
     j = lo
     while j + 4 <= hi:
@@ -107,7 +112,7 @@ def skinny_columns(a, bt, out, p, width, t):
 
 
 _columns = callee("skinny_columns")
-_in_parts = in_parts("skinny_columns")
+_in_parts = in_parts("skinny_part")
 
 
 def dot_nt(a: np.ndarray, bt: np.ndarray, out: np.ndarray) -> None:
