@@ -45,8 +45,8 @@ def _dot_general_lowering(ctx, eqn):
         skinny = ctx.depth > 1 and m <= SKINNY_ROWS
         if skinny and y_t and not x_t and np.dtype(dt) in (np.float32, np.float64):
             code = np.dtype(dt).str[1:]
-            if ctx.in_task:  # on this task's thread: its rows, all the columns (part 0 of width n)
-                ctx.line(f"lib.skinny_columns__{code}({x}, {y}, {o}, ({m}, {k}, {n}), {n}, 0)")
+            if ctx.in_task:  # on this task's thread: its rows, all the columns (0.. n)
+                ctx.line(f"lib.skinny_columns__{code}({x}, {y}, {o}, ({m}, {k}, {n}), 0, {n})")
             else:
                 ctx.line(f"lib.skinny_dot__{code}({x}, {y}, {o}, ({m}, {k}, {n}))")
         else:
