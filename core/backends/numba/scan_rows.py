@@ -26,11 +26,13 @@ Anything else that reads a row value (a gather, a nested loop, a callback, a pro
 values, which sums over rows) and any effect in the body keep the loop whole.
 
 The chunks are cut by the sizes alone (`CHUNK_ROWS`: the smallest even divisor of the batch of
-at least that many rows), so each row is computed by the same code whatever the number of
-threads (`core/jit/schedule.py`'s promise); a product of a chunk's rows in the loop runs on its
-task's thread (`lib.skinny_columns`), in the same 2-row tiles as the whole batch's product. A
-loop takes the split from `MIN_WORK` elements written over all its iterations (a hand-off to a
-sleeping worker costs 40-130 us here).
+at least that many rows, else a smaller even one, so that the batch sizes run the same
+kernels: their sizes are run-time arguments), so each row is computed by the same code
+whatever the number of threads (`core/jit/schedule.py`'s promise); a product of a chunk's
+rows in the loop runs on its task's thread (`lib.skinny_columns`), in the same 2-row tiles as
+the whole batch's product. A loop takes the split from `MIN_WORK` elements written over all its
+iterations (a hand-off to a sleeping worker costs 40-130 us here): a batch size far smaller than
+the first one's may fall under it and compile the whole loop's kernels.
 """
 
 from __future__ import annotations
@@ -66,13 +68,17 @@ class _NotSeparable(Exception):
     """An equation of the body combines rows (see the module docstring)."""
 
 
-def chunk_rows(rows: int) -> int | None:
+def chunk_rows(rows: int) -> int:
     """The rows of a chunk for a batch of `rows`: the smallest even divisor of at least
-    `CHUNK_ROWS` that leaves two chunks or more, or None."""
+    `CHUNK_ROWS` that leaves two chunks or more, else the largest even one that does, else all
+    of them. A small batch still runs as two chunks or more where it can, so that its loop's
+    kernels are those of the larger batch sizes (a chunk count of 1 is a different kernel:
+    sizes of 1 broadcast) and a second batch size compiles nothing new."""
     for r in range(CHUNK_ROWS, rows // 2 + 1):
         if r % 2 == 0 and rows % r == 0:
             return r
-    return None
+    smaller = [r for r in range(2, rows // 2 + 1, 2) if rows % r == 0]
+    return smaller[-1] if smaller else rows
 
 
 def row_split(jaxpr: Jaxpr, num_consts: int, num_carry: int, length: int) -> RowSplit | None:
@@ -90,7 +96,7 @@ def row_split(jaxpr: Jaxpr, num_consts: int, num_carry: int, length: int) -> Row
         return None
     rows = varying[0].aval.shape[0]
     chunk = chunk_rows(rows)
-    if chunk is None or any(v.aval.shape[0] != rows for v in varying):
+    if any(v.aval.shape[0] != rows for v in varying):
         return None
     work = sum(v.aval.size for e in jaxpr.eqns for v in e.outputs) * length
     if work < MIN_WORK:

@@ -62,9 +62,9 @@ def test_chunk_rows():
         8,
         8,
         10,
-        None,
-        None,
-        None,
+        6,
+        2,
+        2,
     ]
 
 
@@ -94,9 +94,17 @@ def test_loops_that_mix_rows_stay_whole(body):
     assert scan_rows.row_split(p["jaxpr"], p["num_consts"], p["num_carry"], T) is None
 
 
-def test_small_batches_and_small_loops_stay_whole(monkeypatch):
+def test_a_small_batch_runs_as_smaller_chunks():
+    """10 rows have no even divisor of 8 rows or more leaving two chunks: the loop still takes
+    the chunked form, in chunks of 2 rows, so that its kernels are those of the batch sizes
+    that split at 8 (a second batch size of a model compiles nothing new)."""
     f = core.grad(lstm_loss, argnums=(0, 1, 2))
-    assert scans_of(f, W, U, BIAS, X[:, :10]) == [None, None]  # 10 rows: no even chunk of 8
+    for split in scans_of(f, W, U, BIAS, X[:, :10]):
+        assert (split.rows, split.chunk, split.parts) == (10, 2, 5)
+
+
+def test_small_loops_stay_whole(monkeypatch):
+    f = core.grad(lstm_loss, argnums=(0, 1, 2))
     monkeypatch.setattr(scan_rows, "MIN_WORK", 1 << 30)
     assert scans_of(f, W, U, BIAS, X) == [None, None]
 
