@@ -23,9 +23,9 @@ import core.numpy as jnp
 from core import lax
 from core.custom_derivatives import custom_jvp
 from core.nn.activations import log_softmax as _nn_log_softmax
-from core.nn.activations import logsumexp as _nn_logsumexp
 from core.nn.activations import softmax as _nn_softmax
 from core.numpy._util import promote_args_inexact
+from core.numpy.logsumexp import logsumexp
 from core.scipy.errors import SeriesOrderError, UnsupportedDTypeError
 from core.trace import get_aval
 
@@ -583,30 +583,6 @@ def logit(x: Any) -> Any:
     """
     (x,) = promote_args_inexact("logit", x)
     return _logit(x)
-
-
-def logsumexp(
-    a: Any,
-    axis: Any = None,
-    b: Any = None,
-    keepdims: bool = False,
-    return_sign: bool = False,
-    where: Any = None,
-) -> Any:
-    """`log(sum(b * exp(a)))` over `axis`, computed stably.
-
-    Args:
-      a: input array.
-      axis: axis or axes to reduce (all when None).
-      b: optional scale factors, broadcastable against `a`.
-      keepdims: keep the reduced axes with size 1.
-      return_sign: also return the sign of the sum (for negative `b`).
-      where: elements to include.
-
-    Returns:
-      The reduced log-sum-exp, or `(value, sign)` when `return_sign` is True.
-    """
-    return _nn_logsumexp(a, axis=axis, b=b, keepdims=keepdims, return_sign=return_sign, where=where)
 
 
 def softmax(x: Any, /, *, axis: int | tuple[int, ...] | None = None) -> Any:
