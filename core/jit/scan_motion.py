@@ -28,6 +28,13 @@ generator simplifies every body it emits, so nested scans are rewritten too):
   `sum_i dz_i @ U_i^T`) one product contracting the concatenated axes (the `dz_i`
   concatenated in each iteration): one product per iteration, shared between threads at one
   hand-off instead of four.
+* **Stacked concatenations.** When the loop stacks values that it also concatenates (the
+  backward loop's `dz_i`, read by the products moved after it and concatenated for its merged
+  product), it stacks the concatenation instead, each former stack a slice of it; after the
+  loop, equations that read slices covering one array merge (`merge_sliced`): the four gates'
+  weight gradients `H^T DZ_i` become one product `H^T [DZ_0 .. DZ_3]` (sliced), the `X^T DZ_i`
+  another, the inputs' gradient `sum_i DZ_i W_i^T` one product by the concatenated weights,
+  and the bias gradients' sums one sum: three BLAS calls instead of twelve.
 * **Transposed weights.** A product of few rows runs fastest as dot products of rows of the
   weights (`core/backends/numba/library/skinny.py`): a const such a product contracts over
   its first axis is transposed once before the loop.
@@ -35,8 +42,8 @@ generator simplifies every body it emits, so nested scans are rewritten too):
 Only products move (with what feeds or follows them inside the moved region); elementwise work
 stays in the loop. Each scan may add at most `STACK_BUDGET` bytes of stacked values. Floating
 point: a sum over the iterations, or of merged products, is added in another order (a GEMM's
-blocked order instead of one product after another), so results agree with the loop's within
-float rounding.
+blocked order instead of one product after another; a merged product's elements come from
+other BLAS calls), so results agree with the loop's within float rounding.
 `config.jit_scan_motion = False` (or `NUMBAX_JIT_SCAN_MOTION=0`) turns the rewrites off.
 """
 
@@ -353,17 +360,6 @@ class _Loop:
         producer = {v: i for i, e in enumerate(self.eqns) for v in e.outputs}
         uses = _uses(self.eqns, self.outvars())
 
-        def terms(v, adds: list[int]) -> list:
-            """The terms of the sum `v` (`adds` gets the indices of its add equations)."""
-            i = producer.get(v) if isinstance(v, Var) else None
-            if i is None or (adds and uses.get(v) != 1):
-                return [v]
-            e = self.eqns[i]
-            if e.prim is not ew.add_p or e.inputs[0].aval.shape != e.inputs[1].aval.shape:
-                return [v]
-            adds.append(i)
-            return [t for x in e.inputs for t in terms(x, adds)]
-
         def key(v):
             i = producer.get(v) if isinstance(v, Var) else None
             e = self.eqns[i] if i is not None else None
@@ -389,7 +385,7 @@ class _Loop:
             if out in consumed and uses.get(out) == 1:
                 continue  # inside a larger sum
             adds: list[int] = []
-            leaves = terms(out, adds)
+            leaves = _sum_terms(out, self.eqns, producer, uses, adds)
             groups: dict[tuple, list] = {}
             for t in leaves:
                 if key(t) is not None:
@@ -420,6 +416,43 @@ class _Loop:
             n for i, e in enumerate(self.eqns) for n in replace.get(i, [] if i in gone else [e])
         ]
         return pre
+
+    # -- stacked concatenations --------------------------------------------------------------
+
+    def stack_concatenated(self, post: list[Eqn]) -> list[Eqn]:
+        """A concatenation in the body of values the loop stacks as ys (the backward loop's
+        `dz_i`, which `merge_sums` concatenates for its product and whose stacks the products
+        moved after the loop read) is stacked itself instead: each former stacked y becomes a
+        slice of it, and products and sums after the loop that read slices of one stack merge
+        (`merge_sliced`: `H^T DZ_i` for the four gates becomes one `H^T [DZ_0 .. DZ_3]`).
+        Returns `post`, the equations after the scan, rewritten."""
+        ys_of: dict[Var, list[Var]] = {}
+        for body, outer in self.ys:
+            if isinstance(body, Var):
+                ys_of.setdefault(body, []).append(outer)
+        slices: list[Eqn] = []
+        for e in self.eqns:
+            ins = e.inputs
+            if e.prim is not indexing.concatenate_p or len(ins) < 2 or len(set(ins)) < len(ins):
+                continue
+            if not all(isinstance(x, Var) and x in ys_of for x in ins):
+                continue
+            cat = e.outputs[0]
+            stacked = Var(_stacked(cat.aval, self.length))
+            self.ys = [y for y in self.ys if y[0] not in ins] + [(cat, stacked)]
+            axis, offset = e.params["dimension"] + 1, 0
+            for x in ins:
+                start, limit = [0] * stacked.aval.ndim, list(stacked.aval.shape)
+                start[axis], limit[axis] = offset, offset + x.aval.shape[axis - 1]
+                offset = limit[axis]
+                params = dict(
+                    start_indices=tuple(start),
+                    limit_indices=tuple(limit),
+                    strides=(1,) * len(start),
+                )
+                for outer in ys_of.pop(x):
+                    slices.append(Eqn(indexing.slice_p, [stacked], params, [outer]))
+        return merge_sliced(slices + post) if slices else post
 
     # -- transposed weights -------------------------------------------------------------------
 
@@ -534,6 +567,167 @@ def sum_over(x: Var, axes: tuple, out: Var, producer: dict, uses: dict) -> list[
     return [Eqn(reductions.reduce_sum_p, [x], {"axes": tuple(axes)}, [out])]
 
 
+def _sum_terms(v, eqns: list[Eqn], at: dict, uses: dict, adds: list[int]) -> list:
+    """The terms of the sum `v` computed by `eqns` (`at`: variable -> index of the equation
+    defining it); `adds` gets the indices of its add equations (each read once, but the root)."""
+    i = at.get(v) if isinstance(v, Var) else None
+    if i is None or (adds and uses.get(v) != 1):
+        return [v]
+    e = eqns[i]
+    if e.prim is not ew.add_p or e.inputs[0].aval.shape != e.inputs[1].aval.shape:
+        return [v]
+    adds.append(i)
+    return [t for x in e.inputs for t in _sum_terms(x, eqns, at, uses, adds)]
+
+
+def _piece(x, producer: dict) -> tuple | None:
+    """`(source, axis, start, limit)` when `x` is a slice of `source` along one axis (unit
+    strides), else None."""
+    e = producer.get(x) if isinstance(x, Var) else None
+    if e is None or e.prim is not indexing.slice_p:
+        return None
+    src, p = e.inputs[0], e.params
+    if any(st != 1 for st in p.get("strides") or ()):
+        return None
+    cut = [
+        a
+        for a, (lo, hi, size) in enumerate(
+            zip(p["start_indices"], p["limit_indices"], src.aval.shape)
+        )
+        if (lo, hi) != (0, size)
+    ]
+    if len(cut) != 1 or not isinstance(src, Var):
+        return None
+    a = cut[0]
+    return src, a, p["start_indices"][a], p["limit_indices"][a]
+
+
+def _tiles(pieces: list[tuple], size: int) -> bool:
+    """Whether the `(start, limit)` pieces cover `range(size)` exactly, in order."""
+    return [lo for lo, _ in pieces] == [0, *(hi for _, hi in pieces[:-1])] and pieces[-1][1] == size
+
+
+def _slice_eqn(x: Var, axis: int, lo: int, hi: int, out: Var, source_info=None) -> Eqn:
+    start, limit = [0] * x.aval.ndim, list(x.aval.shape)
+    start[axis], limit[axis] = lo, hi
+    params = dict(start_indices=tuple(start), limit_indices=tuple(limit), strides=(1,) * len(start))
+    return Eqn(indexing.slice_p, [x], params, [out], source_info)
+
+
+def _passes(e: Eqn, side: int, axis: int) -> int | None:
+    """The axis of `e`'s result that axis `axis` of its input `side` becomes, when `e` (a
+    product, a sum) keeps it as it is; else None."""
+    if e.prim is reductions.reduce_sum_p and side == 0 and axis not in e.params["axes"]:
+        return axis - sum(1 for a in e.params["axes"] if a < axis)
+    if e.prim is linalg.dot_general_p:
+        (xc, yc), (xb, yb) = e.params["dimension_numbers"]
+        contract, batch = (xc, yc)[side], (xb, yb)[side]
+        if axis in contract or axis in batch:
+            return None
+        free = [a for a in range(e.inputs[side].aval.ndim) if a not in contract and a not in batch]
+        before = 0 if side == 0 else e.inputs[0].aval.ndim - len(xc) - len(xb)
+        return len(xb) + before + free.index(axis)
+    return None
+
+
+def _origin(x, producer: dict) -> tuple:
+    """A key equal for `x` and for copies of it made by equal transposes (the moved products'
+    operands, transposed once per product)."""
+    e = producer.get(x) if isinstance(x, Var) else None
+    if e is not None and e.prim is shapes.transpose_p and isinstance(e.inputs[0], Var):
+        return ("transpose", id(e.inputs[0]), e.params["permutation"])
+    return ("atom", id(x)) if isinstance(x, Var) else ("literal", repr(x))
+
+
+def merge_sliced(eqns: list[Eqn]) -> list[Eqn]:
+    """Equations that read slices of one array along one axis that they keep (products whose
+    other operand is the same, sums over other axes), the slices together covering the array,
+    become one equation on the whole array followed by slices of its result: the four gates'
+    weight gradients `H^T DZ_i` of an LSTM, one product `H^T [DZ_0 .. DZ_3]` (see
+    `_Loop.stack_concatenated`). A sum of products contracting the slices (`sum_i DZ_i W_i^T`)
+    becomes one product by the other operands concatenated (`DZ [W_0 .. W_3]^T`)."""
+    producer = {v: e for e in eqns for v in e.outputs}
+    groups: dict[tuple, list[tuple]] = {}
+    for i, e in enumerate(eqns):
+        for side, x in enumerate(e.inputs):
+            piece = _piece(x, producer)
+            if piece is None or len(e.outputs) != 1:
+                continue
+            src, axis, lo, hi = piece
+            at = _passes(e, side, axis)
+            if at is None:
+                continue
+            rest = tuple(_origin(y, producer) for k, y in enumerate(e.inputs) if k != side)
+            params = repr(sorted(e.params.items()))
+            key = (e.prim, side, id(src), axis, hi - lo, rest, params)
+            groups.setdefault(key, []).append((i, side, src, axis, lo, hi, at))
+    replace: dict[int, list[Eqn]] = {}
+    for group in groups.values():
+        group.sort(key=lambda g: g[4])
+        i0, side, src, axis, _, _, at = group[0]
+        if len(group) < 2 or not _tiles([(g[4], g[5]) for g in group], src.aval.shape[axis]):
+            continue
+        first = eqns[min(g[0] for g in group)]
+        ins = list(eqns[i0].inputs)
+        ins[side] = src
+        whole = _new(first.prim, ins, **first.params)
+        new = [whole]
+        for i, *_, lo, hi, _ in group:
+            e = eqns[i]
+            new.append(_slice_eqn(whole.outputs[0], at, lo, hi, e.outputs[0], e.source_info))
+            replace[i] = []
+        replace[min(g[0] for g in group)] = new
+    eqns = [n for i, e in enumerate(eqns) for n in replace.get(i, [e])]
+    return _merge_sliced_sums(eqns)
+
+
+def _merge_sliced_sums(eqns: list[Eqn]) -> list[Eqn]:
+    """`merge_sliced`'s sums of products contracting slices that cover an array."""
+    producer = {v: e for e in eqns for v in e.outputs}
+    at = {v: i for i, e in enumerate(eqns) for v in e.outputs}
+    uses = _uses(eqns, [])
+    consumed = {x for e in eqns if e.prim is ew.add_p for x in e.inputs}
+    replace: dict[int, list[Eqn]] = {}
+    gone: set[int] = set()
+    for r, root in enumerate(eqns):
+        out = root.outputs[0] if root.prim is ew.add_p else None
+        if out is None or (out in consumed and uses.get(out) == 1):
+            continue
+        adds: list[int] = []
+        terms = _sum_terms(out, eqns, at, uses, adds)
+        found = []
+        for t in terms:
+            e = producer.get(t) if isinstance(t, Var) else None
+            if e is None or e.prim is not linalg.dot_general_p or uses.get(t) != 1:
+                continue
+            (xc, yc), (xb, _) = e.params["dimension_numbers"]
+            piece = _piece(e.inputs[0], producer)
+            if piece is None or xb or piece[1] not in xc:
+                continue
+            paired = yc[list(xc).index(piece[1])]
+            y = e.inputs[1]
+            found.append((piece, paired, y, e, t))
+        if len(found) < 2 or len(found) != len(terms):
+            continue
+        found.sort(key=lambda f: f[0][2])
+        (src, axis, _, _), paired, _, e0, _ = found[0]
+        same = all(
+            f[0][0] is src
+            and f[0][1] == axis
+            and f[1] == paired
+            and f[2].aval.shape == e0.inputs[1].aval.shape
+            and f[3].params == e0.params
+            for f in found
+        )
+        if not same or not _tiles([(f[0][2], f[0][3]) for f in found], src.aval.shape[axis]):
+            continue
+        weights = _new(indexing.concatenate_p, [f[2] for f in found], dimension=paired)
+        product = Eqn(linalg.dot_general_p, [src, weights.outputs[0]], e0.params, [out])
+        gone.update([*adds, *(at[f[4]] for f in found)])
+        replace[r] = [weights, product]
+    return [n for i, e in enumerate(eqns) for n in replace.get(i, [] if i in gone else [e])]
+
+
 def optimize(eqns: list[Eqn], outvars: list, simplify_body: Simplifier) -> tuple[list[Eqn], list]:
     """Rewrites every `scan` of `eqns` (see the module docstring); returns `(eqns, outvars)`.
 
@@ -562,6 +756,7 @@ def optimize(eqns: list[Eqn], outvars: list, simplify_body: Simplifier) -> tuple
         pre += loop.hoist_products()
         pre += loop.merge_sums()
         pre += loop.transpose_weights()
+        post = loop.stack_concatenated(post)
         if not pre and not post:
             out.append(e)
             continue

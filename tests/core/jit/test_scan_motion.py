@@ -285,3 +285,45 @@ def test_gate_products_merge_into_one_per_loop():
     # more rows than a skinny product's: the backward sum stays four products (BLAS)
     many = np.ones((T, SKINNY_ROWS + 1, D), np.float32)
     assert dots_per_loop(f, wx, wh, many) == [1, 4]
+
+
+def test_gate_gradients_are_one_product_each():
+    """The backward loop stacks the `dz_i` it concatenates as one y; after it, the four gates'
+    `h^T dz_i` are one product `H^T [DZ_0 .. DZ_3]`, the four `x^T dz_i` another, and the sum of
+    the four `dz_i W_i^T` (the inputs' gradient) one product by the concatenated weights."""
+    wx = [(rng.standard_normal((D, H)) * 0.5).astype(np.float32) for _ in range(4)]
+    wh = [(rng.standard_normal((H, H)) * 0.5).astype(np.float32) for _ in range(4)]
+    f = core.grad(lstm_loss, argnums=(0, 1, 2))
+    eqns = rewritten(f, wx, wh, X)
+    bwd = scans(eqns)[1]
+    assert (T, B, 4 * H) in [v.aval.shape for v in bwd.outputs]
+    after = eqns[eqns.index(bwd) + 1 :]
+    products = [e for e in after if e.prim is linalg.dot_general_p]
+    assert sorted(e.outputs[0].aval.shape for e in products) == [(D, 4 * H), (H, 4 * H), (T, B, D)]
+    check_all(f, wx, wh, X)
+
+
+def test_merge_sliced():
+    """Products of one operand by slices covering an array become one product and slices of
+    it; slices that leave part of the array out stay apart."""
+    s = Var(core.ShapedArray((T, 2 * H), np.float32))
+    a = Var(core.ShapedArray((D, T), np.float32))
+    dims = {"dimension_numbers": (((1,), (0,)), ((), ())), "preferred_element_type": None}
+
+    def program(cuts):
+        eqns = []
+        for lo, hi in cuts:
+            piece = Var(core.ShapedArray((T, hi - lo), np.float32))
+            eqns.append(scan_motion._slice_eqn(s, 1, lo, hi, piece))
+            out = Var(core.ShapedArray((D, hi - lo), np.float32))
+            eqns.append(Eqn(linalg.dot_general_p, [a, piece], dims, [out]))
+        return eqns
+
+    merged = scan_motion.merge_sliced(program([(0, H), (H, 2 * H)]))
+    (product,) = [e for e in merged if e.prim is linalg.dot_general_p]
+    assert product.inputs == [a, s]
+    results = [e for e in merged if e.inputs[0] is product.outputs[0]]
+    assert all(e.prim is indexing.slice_p for e in results)
+    assert [e.params["start_indices"] for e in results] == [(0, 0), (0, H)]
+    apart = scan_motion.merge_sliced(program([(0, H), (H, 2 * H - 1)]))
+    assert [e.prim for e in apart].count(linalg.dot_general_p) == 2
