@@ -9,6 +9,8 @@ vectorize them).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numba
 import numpy as np
 from numba import types
@@ -21,13 +23,31 @@ from numba.np.arrayobj import make_array, populate_array
 from core.jit import runtime as rt
 
 # Helpers are only called from library functions: no Python or C entry points to compile.
-jit = numba.njit(
+_helper = numba.njit(
     error_model="numpy",
     fastmath={"contract"},
     nogil=True,
     no_cpython_wrapper=True,
     no_cfunc_wrapper=True,
 )
+
+
+def jit(fn: Callable) -> Callable:
+    """`fn` as a helper of library functions, compiled once per argument types, not values.
+
+    A dispatcher called from numba code compiles a specialization for every literal constant
+    it is passed (`_spatial(p, 8, nsp)`, `_spatial(p, 4, nsp)`: three copies of it, and two of
+    `im2col`, each 1 s): this one types its callers' constants as their plain types."""
+    disp = _helper(fn)
+    template = disp.get_call_template
+
+    def plain(args: tuple, kws: dict) -> tuple:
+        return template(tuple(types.unliteral(a) for a in args), kws)
+
+    disp.get_call_template = plain
+    return disp
+
+
 # Helpers called in inner loops are inlined into their callers in numba's IR: a call passing
 # arrays costs reference counting and struct copies, more than these loops' bodies.
 inline = numba.njit(error_model="numpy", fastmath={"contract"}, nogil=True, inline="always")
@@ -60,6 +80,34 @@ def view2d(typingctx, a, start, rows, cols):
         return impl_ret_borrowed(context, builder, view, out._getvalue())
 
     return view(a, start, rows, cols), codegen
+
+
+@intrinsic
+def segment(typingctx, a, start, n):
+    """The flat C array of the `n` elements of flat C array `a` from element `start` on
+    (unchecked), sharing `a`'s memory: a slice `a[start:start + n]` without the bounds
+    arithmetic numba emits for one (the parameter vectors of every library function)."""
+    if not (isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C"):
+        raise TypingError(f"segment takes a flat C array, got {a}")
+
+    def codegen(context, builder, signature, args):
+        src = make_array(a)(context, builder, args[0])
+        begin, count = (
+            context.cast(builder, v, t, types.intp) for v, t in zip(args[1:], signature.args[1:])
+        )
+        out = make_array(a)(context, builder)
+        populate_array(
+            out,
+            data=builder.gep(src.data, [begin]),
+            shape=[count],
+            strides=[src.itemsize],
+            itemsize=src.itemsize,
+            meminfo=src.meminfo,
+            parent=src.parent,
+        )
+        return impl_ret_borrowed(context, builder, a, out._getvalue())
+
+    return a(a, start, n), codegen
 
 
 def gemm(a, b, out):

@@ -38,13 +38,22 @@ from core.backends.numba.library.blocks import (
     inline,
     jit,
     prod,
+    segment,
     strides_of,
     tap_table,
     view2d,
     zero,
 )
 from core.backends.numba.library.entry import RUNNER, callee, in_parts, register
-from core.backends.numba.library.taps import KERNEL, OUTS, RHS_DILATION, STRIDES
+from core.backends.numba.library.taps import (
+    KERNEL,
+    LHS_DILATION,
+    LOW,
+    OUTS,
+    RHS_DILATION,
+    SIZE,
+    STRIDES,
+)
 from core.jit import runtime as rt
 
 CHUNK = 1 << 17  # elements one chunk's product may touch
@@ -61,13 +70,13 @@ def step(total, per, packed):
 def _spatial(p, at, nsp):
     """The seven per-axis parameter vectors starting at `p[at]` (see the module docstring)."""
     return (
-        p[at : at + nsp],
-        p[at + nsp : at + 2 * nsp],
-        p[at + 2 * nsp : at + 3 * nsp],
-        p[at + 3 * nsp : at + 4 * nsp],
-        p[at + 4 * nsp : at + 5 * nsp],
-        p[at + 5 * nsp : at + 6 * nsp],
-        p[at + 6 * nsp : at + 7 * nsp],
+        segment(p, at, nsp),
+        segment(p, at + nsp, nsp),
+        segment(p, at + 2 * nsp, nsp),
+        segment(p, at + 3 * nsp, nsp),
+        segment(p, at + 4 * nsp, nsp),
+        segment(p, at + 5 * nsp, nsp),
+        segment(p, at + 6 * nsp, nsp),
     )
 
 
@@ -76,15 +85,25 @@ def _spatial(p, at, nsp):
 SHORT_RUN = 16
 
 
-@jit
-def im2col(x, buf, nb, first, rows, rowm, cols, colm, lo, ld, size, coff, cn, ctot):
+@register("a a p p")
+def im2col(x, buf, p, q):
     """Fills the patch matrix `buf[(b, a..), (t.., c)] = x[first + b, pos.., coff + c]` for
     b < nb, where x is (batch, size.., ctot) and pos_d = a_d * rowm[d] + t_d * colm[d] - lo[d]
     on the lhs-dilated axis (factor ld[d]; 0 off the input or between dilated elements).
+    q = (nb, first, coff, cn, ctot, at, rows, rowm, cols, colm): the per-axis vectors are
+    those of the convolution's parameters `p` from `p[at]` on (`_spatial`), rows, rowm, cols
+    and colm naming which of them (`taps.py`'s indices): the forward convolution's rows are
+    its output positions, the kernel gradient's its kernel taps. A library function of its
+    own, called through its slot by both (linked into each, its 3,000 lines of optimized LLVM
+    were compiled again in each).
 
     Rows are filled tap by tap (the last axis's taps as one run where the source is
     contiguous), or, when a row's runs are short, column by column along the last axis."""
-    nsp = len(size)
+    nb, first, coff, cn, ctot, at, nsp = q[0], q[1], q[2], q[3], q[4], q[5], p[0]
+    size, lo = segment(p, at + SIZE * nsp, nsp), segment(p, at + LOW * nsp, nsp)
+    ld = segment(p, at + LHS_DILATION * nsp, nsp)
+    rows, rowm = segment(p, at + q[6] * nsp, nsp), segment(p, at + q[7] * nsp, nsp)
+    cols, colm = segment(p, at + q[8] * nsp, nsp), segment(p, at + q[9] * nsp, nsp)
     last = nsp - 1
     stride, per_item = strides_of(size, ctot)
     table, at = tap_table(rows, rowm, cols, colm, lo, ld, size, stride)
@@ -176,10 +195,11 @@ def _narrowed(p, at, taps, rows, tapm, rowm):
     nsp, n = p[0], len(p)
     plan = rt.empty((n + 2 * nsp + 1,), np.int64)
     _conv_taps(p, (at, taps, rows, tapm, rowm), plan)
-    return plan[:n], plan[n : n + 2 * nsp], plan[n + 2 * nsp]
+    return segment(plan, 0, n), segment(plan, n, 2 * nsp), plan[n + 2 * nsp]
 
 
 _conv_taps = callee("conv_taps")
+_im2col = callee("im2col")
 _copy_taps = callee("copy_taps")
 
 
@@ -194,23 +214,23 @@ def conv_forward(x, w, out, p):
     pn, wn = p, w
     if groups == 1:  # taps that read only padding are skipped (see `taps`)
         narrow, box, count = _narrowed(p, 8, KERNEL, OUTS, RHS_DILATION, STRIDES)
-        if count < prod(p[8 + 2 * nsp : 8 + 3 * nsp]):
+        if count < prod(segment(p, 8 + 2 * nsp, nsp)):
             pn = narrow
             wn = rt.empty((count * i * o,), w.dtype)
-            _copy_taps(w, wn, p[8 + 2 * nsp : 8 + 3 * nsp], box, (1, i * o, 0, 1))
-    qprod, kprod = prod(pn[8 + nsp : 8 + 2 * nsp]), prod(pn[8 + 2 * nsp : 8 + 3 * nsp])
+            _copy_taps(w, wn, segment(p, 8 + 2 * nsp, nsp), box, (1, i * o, 0, 1))
+    qprod, kprod = prod(segment(pn, 8 + nsp, nsp)), prod(segment(pn, 8 + 2 * nsp, nsp))
     width, og = kprod * i, o // groups
     nw, each = _shares(nout, qprod * kprod * i * o, qprod * (width + og), width * og)
     _forward_parts(nw, x, wn, out, pn, each)
 
 
-@register("a a a p i i")
+@register("a a a p i i", calls=("im2col",))
 def conv_forward_items(x, w, out, p, each, t):
     """`conv_forward` on batch items begin = t * each.. end (of each batch group), one chunk
     at a time."""
     nsp, nout, ctot, i, o, groups, fg, bg = p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]
     begin, end = t * each, min(nout, (t + 1) * each)
-    size, qs, ks, ws, rd, ld, lo = _spatial(p, 8, nsp)
+    qs, ks = segment(p, 8 + OUTS * nsp, nsp), segment(p, 8 + KERNEL * nsp, nsp)
     kprod, qprod = prod(ks), prod(qs)
     width, og = kprod * i, o // groups
     chunk = step(end - begin, qprod * (width + og), width * og)
@@ -229,7 +249,9 @@ def conv_forward_items(x, w, out, p, each, t):
             wm = view2d(w, 0, width, o)
         for s in range(begin, end, chunk):
             nb = min(chunk, end - s)
-            im2col(x, buf, nb, first + s, qs, ws, ks, rd, lo, ld, size, coff, i, ctot)
+            _im2col(
+                x, buf, p, (nb, first + s, coff, i, ctot, 8, OUTS, STRIDES, KERNEL, RHS_DILATION)
+            )
             m = nb * qprod
             patches = view2d(buf, 0, m, width)
             if not grouped:
@@ -266,12 +288,12 @@ def conv_kernel_gradient(x, w, out, p):
     The parts (`rt.parts`, by the sizes) are taken dynamically by the caller's share of the
     pool; `conv_kernel_gradient_items` runs each."""
     nsp, n, c, o = p[0], p[1], p[2], p[3]
-    taps = p[4 + nsp : 4 + 2 * nsp]
+    taps = segment(p, 4 + nsp, nsp)
     narrow, box, count = _narrowed(p, 4, OUTS, KERNEL, STRIDES, RHS_DILATION)
     skip = count < prod(taps)  # taps that read only padding get zeros (see `taps`)
     pn = narrow if skip else p
     dst = rt.empty((count * n * o,), out.dtype) if skip else out
-    kprod = prod(p[4 + 2 * nsp : 4 + 3 * nsp])
+    kprod = prod(segment(p, 4 + 2 * nsp, nsp))
     size = count * n * o
     by_cols = o >= c * kprod and o >= 2 * BAND
     cut = o if by_cols else c
@@ -310,13 +332,13 @@ def conv_sum_parts(partial, dst, p, t):
         rt.st(dst, j, v)
 
 
-@register("a a a p p i")
+@register("a a a p p i", calls=("im2col",))
 def conv_kernel_gradient_items(x, w, dst, p, parts, t):
     """`conv_kernel_gradient`'s part t: the sum over items parts[5t].. parts[5t + 1] of columns
     parts[5t + 2].. parts[5t + 3], into the (Q.. * n, o) matrix at dst[parts[5t + 4]:], one
     chunk of items at a time."""
     nsp, n, o = p[0], p[1], p[3]
-    size, qs, ks, ws, rd, ld, lo = _spatial(p, 4, nsp)
+    qs, ks = segment(p, 4 + OUTS * nsp, nsp), segment(p, 4 + KERNEL * nsp, nsp)
     b0, b1, c0, c1 = parts[5 * t], parts[5 * t + 1], parts[5 * t + 2], parts[5 * t + 3]
     at = parts[5 * t + 4]
     kprod, width = prod(ks), prod(qs) * n
@@ -326,7 +348,7 @@ def conv_kernel_gradient_items(x, w, dst, p, parts, t):
     tmp = rt.empty((width * o if chunk < b1 - b0 else 0,), x.dtype)
     for s in range(b0, b1, chunk):
         nb = min(chunk, b1 - s)
-        im2col(x, buf, nb, s, ks, rd, qs, ws, lo, ld, size, 0, n, n)
+        _im2col(x, buf, p, (nb, s, 0, n, n, 4, KERNEL, RHS_DILATION, OUTS, STRIDES))
         m = nb * kprod
         patches = view2d(buf, 0, m, width).T
         rhs = view2d(w, s * kprod * o, m, o)
@@ -359,7 +381,7 @@ def conv_output_side(x, w, out, p):
     (N, Q.., O); p = (nsp, n, c, o, weight layout, per-axis vectors...). The batch is split
     between the caller's share of the pool (`conv_output_side_items`)."""
     nsp, n, c, o = p[0], p[1], p[2], p[3]
-    taps = p[5 + 2 * nsp : 5 + 3 * nsp]
+    taps = segment(p, 5 + 2 * nsp, nsp)
     narrow, box, count = _narrowed(p, 5, KERNEL, OUTS, RHS_DILATION, STRIDES)
     pn, wn = p, w
     if count < prod(taps):  # taps that read only padding are skipped (see `taps`)
@@ -369,7 +391,7 @@ def conv_output_side(x, w, out, p):
             _copy_taps(w, wn, taps, box, (1, o * c, 1, 1))
         else:
             _copy_taps(w, wn, taps, box, (c, o, 0, 1))
-    sprod, qprod = prod(p[5 : 5 + nsp]), prod(p[5 + nsp : 5 + 2 * nsp])
+    sprod, qprod = prod(segment(p, 5, nsp)), prod(segment(p, 5 + nsp, nsp))
     width = count * o
     nw, each = _shares(n, sprod * width * c, sprod * (width + c) + qprod * o, c * width)
     _output_side_parts(nw, x, wn, out, pn, each)

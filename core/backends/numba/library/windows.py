@@ -21,6 +21,7 @@ from core.backends.numba.library.blocks import (
     inline,
     jit,
     prod,
+    segment,
     strides_of,
     tap_table,
 )
@@ -51,9 +52,9 @@ def _walk(p, at):
     `tap_table` of the operand's leading axes in units of `inner`."""
     r, inner = p[at], p[at + 1]
     v = at + 2
-    xs, outs, dims = p[v : v + r], p[v + r : v + 2 * r], p[v + 2 * r : v + 3 * r]
-    strides, lo = p[v + 3 * r : v + 4 * r], p[v + 4 * r : v + 5 * r]
-    bdil, wdil = p[v + 5 * r : v + 6 * r], p[v + 6 * r : v + 7 * r]
+    xs, outs, dims = segment(p, v, r), segment(p, v + r, r), segment(p, v + 2 * r, r)
+    strides, lo = segment(p, v + 3 * r, r), segment(p, v + 4 * r, r)
+    bdil, wdil = segment(p, v + 5 * r, r), segment(p, v + 6 * r, r)
     xst, _ = strides_of(xs, 1)
     table, starts = tap_table(outs, strides, dims, wdil, lo, bdil, xs, xst)
     return r, inner, outs, dims, table, starts
