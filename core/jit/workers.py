@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import atexit
 import collections
+import gc
 import os
 import pickle
 import subprocess
@@ -34,6 +35,8 @@ from pathlib import Path
 from core.backends.numba.library import entry
 from core.jit import codegen, disk_cache, threads
 
+# Objects left by a worker's compiles from which it collects (about two kernels' worth).
+_COLLECT_AFTER = 200_000
 _ROOT = str(Path(__file__).resolve().parents[2])  # the directory holding the `core` package
 
 
@@ -237,6 +240,10 @@ def _serve() -> None:
     """The worker's loop: compile each request into the disk cache, reply (ok, seconds)."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # anything printed must not corrupt the replies
+    # No collections while compiling (`gc_pause`): after a reply, once the compiles have left
+    # many objects, one collection frees their garbage and freezes the survivors (numba's
+    # caches), which later collections then skip.
+    gc.disable()
     pickle.dump("started", stdout)
     stdout.flush()
     while True:
@@ -259,6 +266,9 @@ def _serve() -> None:
             ok = False
         pickle.dump((ok, time.perf_counter() - start), stdout)
         stdout.flush()
+        if gc.get_count()[0] > _COLLECT_AFTER:
+            gc.collect()
+            gc.freeze()
 
 
 if __name__ == "__main__":

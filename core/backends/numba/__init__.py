@@ -24,6 +24,8 @@ from types import ModuleType
 
 import numpy as np
 
+from core.jit import gc_pause
+
 
 def _program() -> ModuleType:
     """`core.jit.program`, imported on first use (it imports numba)."""
@@ -36,7 +38,8 @@ def compile_jaxpr(jaxpr, name: str = "fun") -> Callable[..., list[np.ndarray]]:
     """The numba back end's executable of `jaxpr`: one function or a sequence of kernels (see
     `core.jit.program`), `name` naming it in messages; the first call imports numba."""
     program = _program()
-    return program.compile_program(program.split(jaxpr), name)
+    with gc_pause.paused():
+        return program.compile_program(program.split(jaxpr), name)
 
 
 def generated_source(jaxpr) -> str:

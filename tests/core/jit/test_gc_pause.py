@@ -1,0 +1,74 @@
+"""No full collection while a program compiles; one as the compile ends, if it was due."""
+
+import gc
+import threading
+
+import pytest
+
+from core.jit import gc_pause
+
+
+@pytest.fixture()
+def generations():
+    """The generations of the collections that run meanwhile."""
+    seen = []
+
+    def record(phase, info):
+        if phase == "stop":
+            seen.append(info["generation"])
+
+    gc.collect()
+    gc.callbacks.append(record)
+    yield seen
+    gc.callbacks.remove(record)
+
+
+def _churn(n: int) -> list:
+    """Allocations enough for `n` young collections, kept alive (promoted)."""
+    return [[i] for i in range(n * gc.get_threshold()[0])]
+
+
+def test_young_collections_only_then_one_full(generations):
+    before = gc.get_threshold()
+    with gc_pause.paused():
+        kept = _churn(200)
+        assert 2 not in generations  # no full collection while paused
+        assert 0 in generations  # young ones still run: garbage is freed as before
+    assert gc.get_threshold() == before
+    assert generations[-1] == 2  # the one full collection as it ended
+    assert generations.count(2) == 1
+    del kept
+
+
+def test_no_collection_after_a_small_compile(generations):
+    with gc_pause.paused():
+        kept = [[0]]
+    assert 2 not in generations
+    del kept
+
+
+def test_nested_and_threads_restore_once():
+    before = gc.get_threshold()
+    inside, release = threading.Event(), threading.Event()
+
+    def compile_elsewhere():
+        with gc_pause.paused():
+            inside.set()
+            release.wait(10)
+
+    t = threading.Thread(target=compile_elsewhere)
+    t.start()
+    inside.wait(10)
+    with gc_pause.paused(), gc_pause.paused():
+        assert gc.get_threshold()[2] > before[2]
+    assert gc.get_threshold()[2] > before[2]  # the other thread's compile still holds it
+    release.set()
+    t.join()
+    assert gc.get_threshold() == before
+
+
+def test_restored_after_an_error():
+    before = gc.get_threshold()
+    with pytest.raises(ValueError), gc_pause.paused():
+        raise ValueError
+    assert gc.get_threshold() == before
