@@ -22,17 +22,28 @@ from core.jit.schedule import parts
 # A band is at least this many rows (or columns) wide: each band's BLAS call packs the other
 # operand anew, which costs 10-25% of a 64-row band's product here (1024x128x512, 1024x512x128).
 BAND = 128
+# Over a contraction of at least `LONG_K`, the other operand packed anew costs more: a
+# 256x1024x1024 product (an LSTM's weight gradient over 1024 steps and rows) took 8.2 ms of one
+# core in 8 bands of 128 columns against 6.1 ms in one call, 6.2 ms in 2 bands; a 1024^3 one 25
+# ms in bands of 128 rows, 22 ms in one call. Bands are then at least `WIDE_BAND` wide where
+# that leaves two (narrower products keep their bands: two or more of `BAND`).
+LONG_K = 1024
+WIDE_BAND = 512
 
 
 @register_jitable
 def band_plan(m, k, n):
     """How `gemm_bands` cuts an (m, k) @ (k, n) product: `(bands, width, by_rows)`, bands of
     `width` rows when the output is at least as tall as wide, else of columns
-    (`schedule.parts` of at least `BAND`; the last band may be narrower). The sizes decide, not
-    the thread count."""
+    (`schedule.parts` of at least `BAND`; of `WIDE_BAND` over a contraction of `LONG_K` when
+    two such bands fit; the last band may be narrower). The sizes decide, not the thread
+    count."""
     by_rows = m >= n
     size = m if by_rows else n
-    width = -(-size // parts(m * k * n, size, BAND))
+    count = parts(m * k * n, size, BAND)
+    if k >= LONG_K and size >= 2 * WIDE_BAND:
+        count = min(count, size // WIDE_BAND)
+    width = -(-size // count)
     return -(-size // width), width, by_rows
 
 
