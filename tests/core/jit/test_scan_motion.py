@@ -275,8 +275,14 @@ def test_gate_products_merge_into_one_per_loop():
     wh = [(rng.standard_normal((H, H)) * 0.5).astype(np.float32) for _ in range(4)]
     f = core.grad(lstm_loss, argnums=(0, 1, 2))
     assert dots_per_loop(f, wx, wh, X) == [1, 1]
-    fwd, bwd = scans(rewritten(f, wx, wh, X))
+    eqns = rewritten(f, wx, wh, X)
+    fwd, bwd = scans(eqns)
     assert (4 * H, H) in [a.shape for a in fwd.params["jaxpr"].in_avals]  # [U_i], transposed
+    # ... as the U_i transposed, then concatenated (a transpose of [U_i] reads far-apart rows)
+    made = {v: e for e in eqns for v in e.outputs}
+    (weights,) = [x for x in fwd.inputs if x.aval.shape == (4 * H, H)]
+    assert made[weights].prim is indexing.concatenate_p
+    assert all(made[x].prim is shapes.transpose_p for x in made[weights].inputs)
     assert (T, B, 4 * H) in [x.aval.shape for x in fwd.inputs]  # x_t @ [W_i], hoisted as one
     assert indexing.concatenate_p in body_prims(bwd)  # the dz_i, in each iteration
     with config.override("jit_scan_motion", False):
