@@ -6,8 +6,8 @@ matrix into its panel layout for each call, work that 16 rows of output cannot a
 these products at about 50 GFLOP/s on this machine (one core), against 70-95 for a loop that
 reads the weights in place, as rows of `bt` (the weights transposed, `(n, k)`), and keeps a
 tile of 2 x 4 outputs in registers: each of the 8 sums is a vector accumulator over the
-contiguous `k` axis (`vm.radd`: reassociable, so LLVM vectorizes the sum), and each loaded
-vector feeds 2 or 4 of them.
+contiguous `k` axis (`_mul_add`: reassociable, so LLVM vectorizes the sum, and contractible,
+so each step is one fused multiply-add), and each loaded vector feeds 2 or 4 of them.
 
 `skinny_dot` shares the columns between the caller's share of numba's pool once the product
 has `SPLIT_FLOPS` multiply-adds, in chunks of whole tiles: each output element is computed by
@@ -21,10 +21,10 @@ before the loop to get there (`core/jit/scan_motion.py`).
 from __future__ import annotations
 
 import numpy as np
+from numba.extending import intrinsic
 
 from core.backends.numba.library.entry import RUNNER, callee, dispatcher, in_parts, register
 from core.jit import runtime as rt
-from core.jit import vecmath as vm
 
 # Real products with at most this many rows whose second operand is stored transposed run here
 # instead of BLAS (the lowering of `dot_general`; scans transpose their weights for it).
@@ -34,6 +34,18 @@ SKINNY_ROWS = 16
 SPLIT_FLOPS = 1 << 19
 # Each thread's chunk of columns is at least this wide (a multiple of the tile's 4 columns).
 MIN_COLUMNS = 32
+
+
+@intrinsic
+def _mul_add(typingctx, acc, x, y):
+    """`acc + x * y`, reassociable (so a sum of them vectorizes) and contractible (one fused
+    multiply-add: `vm.radd(acc, x * y)` compiled to a multiply and an add, half the rate)."""
+
+    def codegen(context, builder, signature, args):
+        product = builder.fmul(args[1], args[2], flags=("reassoc", "contract"))
+        return builder.fadd(args[0], product, flags=("reassoc", "contract"))
+
+    return acc(acc, x, y), codegen
 
 
 @register("a a a p", calls=("skinny_columns", "skinny_part", RUNNER))
@@ -74,10 +86,10 @@ def skinny_columns(a, bt, out, p, lo, hi):
                 x0, x1 = rt.ld(a, r0 + q), rt.ld(a, r1 + q)
                 y0, y1 = rt.ld(bt, b0 + q), rt.ld(bt, b1 + q)
                 y2, y3 = rt.ld(bt, b2 + q), rt.ld(bt, b3 + q)
-                s00, s01 = vm.radd(s00, x0 * y0), vm.radd(s01, x0 * y1)
-                s02, s03 = vm.radd(s02, x0 * y2), vm.radd(s03, x0 * y3)
-                s10, s11 = vm.radd(s10, x1 * y0), vm.radd(s11, x1 * y1)
-                s12, s13 = vm.radd(s12, x1 * y2), vm.radd(s13, x1 * y3)
+                s00, s01 = _mul_add(s00, x0, y0), _mul_add(s01, x0, y1)
+                s02, s03 = _mul_add(s02, x0, y2), _mul_add(s03, x0, y3)
+                s10, s11 = _mul_add(s10, x1, y0), _mul_add(s11, x1, y1)
+                s12, s13 = _mul_add(s12, x1, y2), _mul_add(s13, x1, y3)
             o0, o1 = i * n + j, (i + 1) * n + j
             rt.st(out, o0, s00)
             rt.st(out, o0 + 1, s01)
@@ -93,10 +105,10 @@ def skinny_columns(a, bt, out, p, lo, hi):
             s00 = s01 = s02 = s03 = zero
             for q in range(k):
                 x0 = rt.ld(a, r0 + q)
-                s00 = vm.radd(s00, x0 * rt.ld(bt, b0 + q))
-                s01 = vm.radd(s01, x0 * rt.ld(bt, b1 + q))
-                s02 = vm.radd(s02, x0 * rt.ld(bt, b2 + q))
-                s03 = vm.radd(s03, x0 * rt.ld(bt, b3 + q))
+                s00 = _mul_add(s00, x0, rt.ld(bt, b0 + q))
+                s01 = _mul_add(s01, x0, rt.ld(bt, b1 + q))
+                s02 = _mul_add(s02, x0, rt.ld(bt, b2 + q))
+                s03 = _mul_add(s03, x0, rt.ld(bt, b3 + q))
             o0 = i * n + j
             rt.st(out, o0, s00)
             rt.st(out, o0 + 1, s01)
@@ -107,7 +119,7 @@ def skinny_columns(a, bt, out, p, lo, hi):
         for i in range(m):
             s = zero
             for q in range(k):
-                s = vm.radd(s, rt.ld(a, i * k + q) * rt.ld(bt, jj * k + q))
+                s = _mul_add(s, rt.ld(a, i * k + q), rt.ld(bt, jj * k + q))
             rt.st(out, i * n + jj, s)
 
 
