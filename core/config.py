@@ -91,6 +91,41 @@ _DEFAULTS: dict[str, Any] = {
     "compilation_cache_dir": None,
     "persistent_cache_min_compile_time_secs": 1.0,
 }
+# JAX 0.10.2 options about XLA's optimizations, its compilation cache, debugging checks, logging
+# and multi-host plumbing that test suites and examples set (Flax's imagenet tests set
+# jax_disable_most_optimizations): accepted with any value, at JAX's defaults, and without
+# effect here (numbax's compiler has no optimization levels; its cache and checks are its own).
+_NO_EFFECT: dict[str, Any] = {
+    "disable_most_optimizations": False,
+    "optimization_level": "UNKNOWN",
+    "memory_fitting_level": "O2",
+    "memory_fitting_effort": 0.0,
+    "exec_time_optimization_effort": 0.0,
+    "compiler_enable_remat_pass": True,
+    "enable_compilation_cache": True,
+    "compilation_cache_include_metadata_in_key": False,
+    "compilation_cache_check_contents": False,
+    "persistent_cache_min_entry_size_bytes": 0,
+    "raise_persistent_cache_errors": False,
+    "enable_checks": False,
+    "check_tracer_leaks": False,
+    "check_static_indices": False,
+    "disable_bwd_checks": False,
+    "include_full_tracebacks_in_locations": True,
+    "traceback_in_locations_limit": 100,
+    "tracer_error_num_traceback_frames": 5,
+    "log_checkpoint_residuals": False,
+    "logging_level": "NOTSET",
+    "debug_log_modules": "",
+    "dump_ir_to": "",
+    "pprint_use_color": True,
+    "use_shardy_partitioner": True,
+    "sort_devices_by_process_index": True,
+    "cpu_collectives_implementation": "gloo",
+    "distributed_debug": False,
+    "enable_preemption_service": True,
+}
+_DEFAULTS.update(_NO_EFFECT)
 _PRNG_IMPLS = ("threefry2x32", "threefry4x32", "rbg", "unsafe_rbg", "philox2x32", "philox4x32")
 _TRACEBACK_FILTERING = ("off", "tracebackhide", "remove_frames", "quiet_remove_frames", "auto")
 # Limits: name -> (type, smallest allowed value, what it means).

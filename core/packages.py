@@ -8,18 +8,26 @@ imports instead of numbax's package. Both give confusing errors far from the cau
 core`` checks where each name resolves (with `importlib.util.find_spec`, which imports nothing)
 and warns with the fix; the examples call the check in strict mode and stop. See the README
 section "Package names".
+
+Every Flax example has a ``train.py`` beside its ``main.py`` (which does ``import train``), and
+that file imports ``flax.training``, numbax's ``train``. So numbax's own imports of a package go
+through `numbax_package`: when another module holds the name, it loads numbax's package from
+numbax's installation as ``numbax.<name>`` (its modules import one another relatively), and the
+user's ``import train`` keeps giving the user's file.
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import sys
 import warnings
 from pathlib import Path
+from types import ModuleType
 
 from core.errors import PackageShadowedError, PackageShadowingWarning
 
-__all__ = ["PACKAGES", "check_numbax_packages", "shadowed_packages"]
+__all__ = ["PACKAGES", "check_numbax_packages", "numbax_package", "shadowed_packages"]
 
 # A file only numbax's version of each package has (another numbax checkout is fine).
 PACKAGES = {
@@ -39,9 +47,46 @@ _FIXES = {
     ),
 }
 _DEFAULT_FIX = (
-    "Rename that file or folder (e.g. train.py -> train_mnist.py; a script is importable under "
-    "its file name), or run from another directory."
+    "numbax's own modules (and `flaxport`, e.g. `flax.training` in a ported Flax example with "
+    "its own train.py) still use numbax's package, so only your imports of that name get the "
+    "other module: if you meant numbax's, rename that file or folder (e.g. train.py -> "
+    "train_mnist.py; a script is importable under its file name) or run from another directory."
 )
+_ROOT = Path(__file__).resolve().parents[1]  # the directory holding numbax's packages
+
+
+def _is_numbax(origin: str | None, name: str) -> bool:
+    path = Path(origin or "")
+    return path.name == "__init__.py" and (path.parent / PACKAGES[name]).is_file()
+
+
+def numbax_package(name: str) -> ModuleType:
+    """numbax's top-level package `name` (a key of `PACKAGES`), even when another module takes
+    that name (a user's ``train.py`` next to their script): then it is loaded from numbax's
+    installation under the name ``numbax.<name>``.
+
+    Args:
+      name: the package, e.g. ``"train"``.
+
+    Returns:
+      The package's module.
+    """
+    if _is_numbax(_origin(name), name):
+        return importlib.import_module(name)
+    alias = f"numbax.{name}"
+    if alias not in sys.modules:
+        init = _ROOT / name / "__init__.py"
+        spec = importlib.util.spec_from_file_location(
+            alias, init, submodule_search_locations=[str(init.parent)]
+        )
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[alias] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[alias]
+            raise
+    return sys.modules[alias]
 
 
 def _origin(name: str) -> str | None:
@@ -62,12 +107,11 @@ def shadowed_packages() -> dict[str, str]:
         ``{name: message}``; empty when every name is numbax's (or not importable at all).
     """
     problems = {}
-    for name, marker in PACKAGES.items():
+    for name in PACKAGES:
         origin = _origin(name)
         if origin in (None, "built-in", "frozen"):
             continue
-        path = Path(origin)
-        if path.name == "__init__.py" and (path.parent / marker).is_file():
+        if _is_numbax(origin, name):
             continue
         fix = _FIXES.get(name, _DEFAULT_FIX)
         problems[name] = f"`import {name}` gives {origin}, not numbax's `{name}` package. {fix}"

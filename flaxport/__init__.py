@@ -36,12 +36,16 @@ Flax                                numbax
 ``python -m flaxport.port program.py`` does the whole mechanical port of a program's imports
 (``jax`` -> ``core``, ``flax`` -> ``flaxport``, ``optax`` -> ``optim``; ``flaxport/port.py``).
 This package sits above ``nn`` and ``train`` (it imports both); nothing in numbax imports it.
+It finds them with `core.packages.numbax_package`, so a ported Flax example whose directory
+holds its own ``train.py`` (every one of them does) gets numbax's ``train`` here and its own
+file from ``import train``.
 """
 
 import importlib
 import sys
 import types
 
+from core.packages import numbax_package
 from flaxport.configurations import config
 
 ALIASES = {
@@ -72,7 +76,10 @@ ALIASES = {
 metrics = sys.modules[f"{__name__}.metrics"] = types.ModuleType(f"{__name__}.metrics")
 
 for _name, _target in ALIASES.items():
-    _module = importlib.import_module(_target)
+    _package, _, _rest = _target.partition(".")
+    _module = numbax_package(_package)
+    if _rest:
+        _module = importlib.import_module(f"{_module.__name__}.{_rest}")
     sys.modules[f"{__name__}.{_name}"] = _module
     _parent, _, _leaf = _name.rpartition(".")
     setattr(

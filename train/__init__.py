@@ -17,10 +17,10 @@
   (``flax.jax_utils``), `train.dynamic_scale`, `train.early_stopping`.
 """
 
-from train import checkpoints, errors, metrics, recipes, serialization
-from train.checkpoints import latest_checkpoint, restore_checkpoint, save_checkpoint
-from train.recipes import BatchStatsTrainState, DropoutTrainState
-from train.train_state import TrainState
+from . import checkpoints, errors, metrics, recipes, serialization
+from .checkpoints import latest_checkpoint, restore_checkpoint, save_checkpoint
+from .recipes import BatchStatsTrainState, DropoutTrainState
+from .train_state import TrainState
 
 __all__ = [
     "BatchStatsTrainState",

@@ -48,8 +48,9 @@ from typing import Any
 import numpy as np
 
 from core import dtypes, tree_util
-from train import orbax, serialization
-from train.errors import (
+
+from . import orbax, serialization
+from .errors import (
     CheckpointArgumentError,
     CheckpointExistsError,
     CheckpointMismatchError,

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from train import checkpoints
+from . import checkpoints
 
 __all__ = ["convert_checkpoint", "main"]
 

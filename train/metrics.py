@@ -39,7 +39,8 @@ from typing import Any
 
 import core.numpy as jnp
 from core import struct
-from train.errors import MetricMergeError, MetricNameError
+
+from .errors import MetricMergeError, MetricNameError
 
 __all__ = ["Accuracy", "Average", "Collection", "LastValue", "Metric"]
 

@@ -19,7 +19,7 @@ import struct
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from train.errors import MsgpackDecodeError, MsgpackEncodeError
+from .errors import MsgpackDecodeError, MsgpackEncodeError
 
 __all__ = ["ExtType", "packb", "unpackb"]
 

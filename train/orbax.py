@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from train.errors import CorruptCheckpointError, OrbaxCheckpointError
+from .errors import CorruptCheckpointError, OrbaxCheckpointError
 
 __all__ = ["MARKERS", "available", "is_orbax_checkpoint", "read_state_dict"]
 

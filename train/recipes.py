@@ -49,7 +49,8 @@ from __future__ import annotations
 from typing import Any
 
 from core import random
-from train.train_state import TrainState
+
+from .train_state import TrainState
 
 __all__ = ["BatchStatsTrainState", "DropoutTrainState"]
 

@@ -27,8 +27,9 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
-from train import msgpack
-from train.errors import MsgpackDecodeError, StateDictMismatchError
+
+from . import msgpack
+from .errors import MsgpackDecodeError, StateDictMismatchError
 
 __all__ = [
     "MAX_CHUNK_SIZE",

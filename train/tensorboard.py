@@ -36,7 +36,8 @@ from tensorboardX.proto.tensor_shape_pb2 import TensorShapeProto
 from tensorboardX.record_writer import masked_crc32c
 
 from core import tree_util
-from train import tensorboard_media
+
+from . import tensorboard_media
 
 __all__ = ["SummaryWriter", "flatten_hparams", "read_events", "read_scalars"]
 

@@ -79,6 +79,26 @@ def test_jax_options_programs_set(restore_config, name, value):
     assert getattr(core.config, name) == value
 
 
+# Options without effect here, with JAX 0.10.2's defaults (`jax.config.values`).
+@pytest.mark.parametrize(
+    "name,default,value",
+    [
+        ("jax_disable_most_optimizations", False, True),
+        ("jax_enable_checks", False, True),
+        ("jax_check_tracer_leaks", False, True),
+        ("jax_persistent_cache_min_entry_size_bytes", 0, -1),
+        ("jax_logging_level", "NOTSET", "DEBUG"),
+        ("jax_use_shardy_partitioner", True, False),
+        ("jax_cpu_collectives_implementation", "gloo", "mpi"),
+    ],
+)
+def test_jax_options_without_effect(restore_config, name, default, value):
+    assert getattr(core.config, name) == default
+    core.config.update(name, value)
+    assert getattr(core.config, name) == value
+    assert float(core.jit(lambda x: x * 2.0)(1.5)) == 3.0
+
+
 def test_jax_option_defaults():
     c = core.config
     assert c.jax_threefry_partitionable is True and c.jax_default_prng_impl == "threefry2x32"

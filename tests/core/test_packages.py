@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+import train
 from core.errors import PackageShadowedError
-from core.packages import check_numbax_packages, shadowed_packages
+from core.packages import check_numbax_packages, numbax_package, shadowed_packages
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -30,7 +31,7 @@ def test_a_users_train_py_is_named(tmp_path):
     run = _python("import core", tmp_path)
     assert run.returncode == 0
     assert "PackageShadowingWarning: `import train` gives" in run.stderr
-    assert str(tmp_path / "train.py") in run.stderr and "Rename" in run.stderr
+    assert str(tmp_path / "train.py") in run.stderr and "rename that file" in run.stderr
     strict = _python("import examples", tmp_path)
     assert strict.returncode == 1 and "PackageShadowedError" in strict.stderr
 
@@ -58,3 +59,44 @@ def test_strict_mode_raises(monkeypatch):
         check_numbax_packages(strict=True)
     with pytest.warns(UserWarning, match="import train"):
         check_numbax_packages()
+
+
+# A Flax example's layout: main.py imports its own train.py, which imports flax.training.
+_FLAX_TRAIN_PY = """
+import core as jax
+import core.numpy as jnp
+import optim as optax
+from flaxport import linen as nn
+from flaxport.training import train_state
+
+
+def train_and_evaluate():
+    model = nn.Dense(3)
+    params = model.init(jax.random.PRNGKey(0), jnp.ones((1, 2)))["params"]
+    state = train_state.TrainState.create(apply_fn=model.apply, params=params, tx=optax.sgd(0.1))
+    return type(state).__module__, int(state.step)
+"""
+
+
+def test_a_flax_examples_own_train_py_runs_ported(tmp_path):
+    (tmp_path / "train.py").write_text(_FLAX_TRAIN_PY)
+    (tmp_path / "main.py").write_text("import train\nprint(*train.train_and_evaluate())\n")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    run = subprocess.run(
+        [sys.executable, "main.py"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    # numbax's train package, loaded under another name; `import train` is the example's file
+    assert run.stdout.split() == ["numbax.train.train_state", "0"]
+    port = subprocess.run(
+        [sys.executable, "-m", "flaxport.port", "main.py"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert port.returncode == 0 and "import train" in port.stdout, port.stderr
+
+
+def test_numbax_package_is_the_imported_one_when_not_shadowed():
+    assert numbax_package("train") is train
