@@ -61,6 +61,7 @@ ALIASES = {
     "serialization": "train.serialization",
     "traverse_util": "nn.traverse_util",
     "errors": "nn.errors",
+    "typing": "nn.typing",
     "training": "train",
     "training.train_state": "train.train_state",
     "training.checkpoints": "train.checkpoints",

@@ -10,7 +10,7 @@ shape (shape inference), which is why the compact style suits layers.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -20,12 +20,29 @@ from core import lax
 from nn import errors, initializers, meta
 from nn.dtypes import promote_dtype
 from nn.module import Module, compact, merge_param
+from nn.typing import (  # noqa: F401  (Flax's names in flax.linen.linear)
+    Array,
+    ConvGeneralDilatedT,
+    DotGeneralT,
+    Dtype,
+    Initializer,
+    LaxPadding,
+    PaddingLike,
+    PrecisionLike,
+    PRNGKey,
+    Shape,
+)
 
 default_kernel_init = initializers.lecun_normal()
 default_embed_init = initializers.variance_scaling(1.0, "fan_in", "normal", out_axis=0)
 
-Array = Any
-Initializer = Callable[..., Array]
+
+class PromoteDtypeFn(Protocol):
+    """The type of a layer's ``promote_dtype`` (`nn.dtypes.promote_dtype`'s signature)."""
+
+    def __call__(
+        self, *args: Array | None, dtype: Any = None, inexact: bool = True
+    ) -> list[Array | None]: ...
 
 
 def _as_tuple(x: int | Sequence[int]) -> tuple[int, ...]:

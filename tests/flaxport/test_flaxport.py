@@ -8,8 +8,10 @@ import importlib
 import sys
 import types
 
+import flaxport.typing
 import numpy as np
 import pytest
+from flaxport.linen import linear as flax_linear
 
 import flaxport
 from flaxport.port import port_source
@@ -184,3 +186,68 @@ def test_flax_fix_rng_separator():
     np.testing.assert_allclose(y, [[2.2040002, 0.45525035]], rtol=1e-5)
     v_default = M().init(rngs, x)  # the flag is off again: Flax's default keys
     assert not np.allclose(v_default["params"]["Dense_0"]["kernel"], want)
+
+
+# flax.typing's and flax.linen.linear's annotation names (Flax 0.12.8) that Flax code imports.
+_FLAX_TYPING = [
+    "Array",
+    "PRNGKey",
+    "RNGSequences",
+    "Dtype",
+    "Shape",
+    "Key",
+    "is_key_like",
+    "Path",
+    "PathParts",
+    "Leaf",
+    "PrecisionLike",
+    "DotGeneralT",
+    "ConvGeneralDilatedT",
+    "EinsumT",
+    "PaddingLike",
+    "LaxPadding",
+    "Initializer",
+    "Collection",
+    "MutableCollection",
+    "VariableDict",
+    "FrozenVariableDict",
+    "MutableVariableDict",
+    "PRNGFoldable",
+    "In",
+    "Out",
+    "Axis",
+    "InOutAxis",
+    "ScanAxis",
+    "InOutScanAxis",
+    "Axes",
+    "LogicalNames",
+    "AxisName",
+    "LogicalRules",
+    "ArrayPytree",
+    "LogicalPartitionSpec",
+    "LogicalPartitionSpecPytree",
+    "PartitionSpecPytree",
+    "Sharding",
+    "Missing",
+    "MISSING",
+]
+_FLAX_LINEAR = [
+    "Array",
+    "ConvGeneralDilatedT",
+    "DotGeneralT",
+    "Dtype",
+    "Initializer",
+    "LaxPadding",
+    "PaddingLike",
+    "PrecisionLike",
+    "PRNGKey",
+    "PromoteDtypeFn",
+    "Shape",
+    "default_kernel_init",
+]
+
+
+def test_flax_typing_names():
+    assert [n for n in _FLAX_TYPING if not hasattr(flaxport.typing, n)] == []
+    assert [n for n in _FLAX_LINEAR if not hasattr(flax_linear, n)] == []
+    assert flaxport.typing.In(0).axis == 0 and flaxport.typing.MISSING is flaxport.typing.MISSING
