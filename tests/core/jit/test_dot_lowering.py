@@ -69,3 +69,17 @@ def test_operands_no_matrix_describes_are_copied_once():
     np.testing.assert_allclose(got, np.einsum("bjik,bkl->bijl", x, y), rtol=1e-5, atol=1e-5)
     source = _sources(g)
     assert source.count("rt.st(o") == 1 and "ascontiguousarray" not in source
+
+
+def test_a_copied_operand_reads_its_last_axis_innermost():
+    """A weight gradient of time-major states, `h^T dy` contracting (T, B) with dy's (B, T):
+    the copy of h is (B, T, H), which reads h's contiguous H innermost, and the product takes it
+    transposed (not an (H, B * T) copy reading h down its columns)."""
+    h = rng.standard_normal((6, 4, 5)).astype(np.float32)  # (T, B, H)
+    dy = rng.standard_normal((4, 6, 3)).astype(np.float32)  # (B, T, V)
+    g = core.jit(lambda h, dy: jnp.einsum("bth,btv->hv", jnp.transpose(h, (1, 0, 2)), dy))
+    with config.override("jit_kernels", "many"), config.override("jit_compile_workers", 0):
+        got = np.asarray(g(h, dy))
+    np.testing.assert_allclose(got, np.einsum("tbh,btv->hv", h, dy), rtol=1e-5, atol=1e-5)
+    source = _sources(g)
+    assert "lib.dot(g" in source and ".T, " in source

@@ -100,11 +100,15 @@ def _matrices_lowering(ctx, i, batch, rows, cols, dtype):
         expr, swapped = view((*lead, r, c)), False
     elif big(batch + cols + rows) == big(phys):
         expr, swapped = view((*lead, c, r)), True
-    else:  # one copy loop, in the order the product reads
-        order = batch + rows + cols
+    else:  # one copy loop, in the order the product reads or its transpose: whichever reads
+        # the operand's last stored axis innermost (a weight gradient's `h^T` of time-major
+        # states, (T, B, H) read as (H, B * T), read H 16 KB apart, 1-2 ms a step), but in
+        # loops, whose products of few rows want their first operand untransposed
+        swapped = bool(ctx.depth == 1 and rows and big(phys) and big(phys)[-1] in rows)
+        order = batch + (cols + rows if swapped else rows + cols)
         imap = tuple((0, ((order.index(d), 1),)) for d in range(aval.ndim))
         value = ctx.operand(i).compose(imap, tuple(aval.shape[d] for d in order))
-        expr, swapped = reshape(ctx.as_array(value), (*lead, r, c)), False
+        expr = reshape(ctx.as_array(value), (*lead, *((c, r) if swapped else (r, c))))
     if aval.dtype != dtype:
         expr = f"{expr}.astype({np_type(dtype)})"
     return (expr if expr == name else ctx.assign("g", expr)), swapped
