@@ -12,6 +12,7 @@ from core import (
     distributed,
     dtypes,
     experimental,
+    flatten_util,
     image,
     lax,
     nn,
@@ -23,6 +24,7 @@ from core import (
     test_util,
     tree,
     tree_util,
+    typing,
 )
 from core.api import (
     eval_shape,
@@ -57,15 +59,23 @@ from core.avals import ShapedArray, ShapeDtypeStruct
 from core.callbacks import pure_callback
 from core.checkpoint import checkpoint, checkpoint_policies, remat
 from core.config import (
+    check_tracer_leaks,
     config,
     debug_infs,
     debug_nans,
     default_matmul_precision,
+    default_prng_impl,
     disable_jit,
+    enable_checks,
     enable_x64,
+    explain_cache_misses,
+    log_compiles,
     numpy_dtype_promotion,
+    numpy_rank_promotion,
+    threefry_partitionable,
 )
 from core.custom_derivatives import custom_jvp, custom_vjp
+from core.devices import CpuDevice as Device
 from core.devices import (
     default_backend,
     device_count,
@@ -87,12 +97,14 @@ from core.pmap import (
     pmap,
 )
 from core.shard_map import shard_map
+from core.sharding import NamedSharding, make_mesh, set_mesh
 from core.sharding import PartitionSpec as P
-from core.sharding import make_mesh, set_mesh
 
 __all__ = [
     "ad_checkpoint",
     "Array",
+    "Device",
+    "NamedSharding",
     "P",
     "ShapeDtypeStruct",
     "ShapedArray",
@@ -100,6 +112,7 @@ __all__ = [
     "checking_leaks",
     "checkpoint",
     "checkpoint_policies",
+    "check_tracer_leaks",
     "clear_caches",
     "closure_convert",
     "compile_count",
@@ -112,6 +125,7 @@ __all__ = [
     "debug_nans",
     "distributed",
     "default_matmul_precision",
+    "default_prng_impl",
     "experimental",
     "default_backend",
     "default_device",
@@ -124,10 +138,13 @@ __all__ = [
     "disable_jit",
     "dtypes",
     "effects_barrier",
+    "enable_checks",
     "enable_x64",
     "ensure_compile_time_eval",
+    "explain_cache_misses",
     "eval_shape",
     "float0",
+    "flatten_util",
     "grad",
     "hessian",
     "host_count",
@@ -144,6 +161,7 @@ __all__ = [
     "live_arrays",
     "local_device_count",
     "local_devices",
+    "log_compiles",
     "make_jaxpr",
     "make_mesh",
     "named_call",
@@ -151,6 +169,7 @@ __all__ = [
     "nn",
     "numpy",
     "numpy_dtype_promotion",
+    "numpy_rank_promotion",
     "ops",
     "pmap",
     "print_environment_info",
@@ -166,9 +185,11 @@ __all__ = [
     "sharding",
     "struct",
     "test_util",
+    "threefry_partitionable",
     "tree",
     "tree_util",
     "typeof",
+    "typing",
     "value_and_grad",
     "vjp",
     "vmap",

@@ -321,6 +321,42 @@ def debug_infs(new_val: bool = True) -> contextlib.AbstractContextManager:
     return config.override("debug_infs", new_val)
 
 
+def log_compiles(new_val: bool = True) -> contextlib.AbstractContextManager:
+    """Context manager logging every compile inside a block, like `jax.log_compiles`."""
+    return config.override("log_compiles", new_val)
+
+
+def explain_cache_misses(new_val: bool = True) -> contextlib.AbstractContextManager:
+    """Context manager explaining `jit` cache misses inside a block, like
+    `jax.explain_cache_misses`."""
+    return config.override("explain_cache_misses", new_val)
+
+
+def numpy_rank_promotion(new_val: str) -> contextlib.AbstractContextManager:
+    """Context manager for `jax.numpy_rank_promotion` ('allow' only, see `config`)."""
+    return config.override("numpy_rank_promotion", new_val)
+
+
+def threefry_partitionable(new_val: bool = True) -> contextlib.AbstractContextManager:
+    """Context manager for `jax.threefry_partitionable` (True only, see `config`)."""
+    return config.override("threefry_partitionable", new_val)
+
+
+def default_prng_impl(new_val: str) -> contextlib.AbstractContextManager:
+    """Context manager for `jax.default_prng_impl` ('threefry2x32' only, see `config`)."""
+    return config.override("default_prng_impl", new_val)
+
+
+def check_tracer_leaks(new_val: bool = True) -> contextlib.AbstractContextManager:
+    """Context manager for `jax.check_tracer_leaks`: accepted, without effect here."""
+    return config.override("check_tracer_leaks", new_val)
+
+
+def enable_checks(new_val: bool = True) -> contextlib.AbstractContextManager:
+    """Context manager for `jax.enable_checks`: accepted, without effect here."""
+    return config.override("enable_checks", new_val)
+
+
 def default_matmul_precision(precision: str | None) -> contextlib.AbstractContextManager:
     """Context manager setting the default matmul precision, like
     `jax.default_matmul_precision`. Accepted and validated but without effect: numbax's CPU
