@@ -38,6 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
+from core.backends.llvm import shells
 from core.backends.numba.library import entry as library
 from core.config import config
 from core.ir import Jaxpr, Literal, Var
@@ -197,6 +198,8 @@ def _compile_all(
     held = {key: _held(key) for key in first}
     infos = {key: KernelInfo(held[key][0], dispatcher=_compiled.get(held[key])) for key in first}
     new = [key for key in first if infos[key].dispatcher is None]
+    shelled = [key for key in new if _shell(key, infos[key])]
+    new = [key for key in new if key not in shelled]
     build = [key for key in new if not disk_cache.is_cached(held[key][0], "kernel")]
     size = config.jit_compile_workers
     size = workers.default_workers() if size == -1 else size
@@ -206,8 +209,10 @@ def _compile_all(
         defer = {key: _serial(key) for key in threaded}
     for key, serial in defer.items():  # a serial form compiled earlier serves it now
         infos[key].dispatcher = _compiled.get(serial)
+        if infos[key].dispatcher is None and _shell(serial, infos[key]):
+            shelled.append(key)
     build = [key for key in build if infos[key].dispatcher is None]
-    libs = _libraries(build)
+    libs = _libraries(build + shelled)
     _stats["kernels"] += len(keys)
     guess = sum(_estimate(key[0]) for key in build) + _LIBRARY_SECONDS * len(libs)
     announce = config.jit_progress and guess > 1.0
@@ -396,6 +401,24 @@ def _note_twin(key: tuple) -> None:
     if not path.exists():
         with contextlib.suppress(OSError):
             cache_files.write_verified(path, key[0].encode())
+
+
+def _shell(key: tuple, info: KernelInfo) -> bool:
+    """Whether serial kernel `key` runs as a shell (`core/backends/llvm/shells.py`,
+    `config.jit_lean_shells`): its builtin function in `_compiled` and `info`. The library
+    functions it calls are only registered here; the program's compile loads them."""
+    if not config.jit_lean_shells or "prange(" in key[0]:
+        return False
+    start = time.perf_counter()
+    if key not in _compiled:
+        with library.deferred_loading():
+            fn = shells.entry(*key)
+        if fn is None:
+            return False
+        _compiled[key] = fn
+    info.dispatcher, info.status = _compiled[key], "shell"
+    info.seconds = time.perf_counter() - start
+    return True
 
 
 def _load(key: tuple, kernel: tuple[Jaxpr, bool], info: KernelInfo, status: str) -> None:

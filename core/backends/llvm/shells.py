@@ -1,0 +1,747 @@
+"""Whole serial kernels as LLVM functions that Python calls directly: no numba at all.
+
+Once its loop nests are lean (`rewrite.py`), what numba compiles of a serial kernel is its
+shell: a few lines of straight-line code that read sizes, allocate, call the nests and the
+library, and return arrays.
+
+    def kernel(sz, a0, a1):
+        n_0 = rt.ld(sz, 0)
+        o1 = rt.empty((n_0,), np.float32)
+        _ln0((o1, a0, a1, n_0))
+        return (o1, )
+
+numba's fixed cost per function (typing, lowering, its CPython wrapper, O3 on the module,
+machine code: 0.1-0.4 s) is then most of the kernel's compile. This module lowers such a
+shell itself, statement by statement, into the LLVM module of its nests, and wraps it in an
+entry point that CPython calls like a builtin function:
+
+    PyObject *entry(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+
+(`METH_FASTCALL`, made a builtin by `PyCFunction_NewEx` from a `PyMethodDef` kept for the
+process). The entry checks each argument is an ndarray of the kernel's dtype and rank,
+C-contiguous, native byte order (a `TypeError` otherwise), reads its data pointer, dimensions
+and strides from numpy's `PyArrayObject` (offsets checked against the installed numpy when
+this module loads: a numpy laid out otherwise leaves every kernel to numba), builds numba's
+array structs from them, releases the GIL (`PyEval_SaveThread`: device worker threads run
+kernels at the same time), runs the shell, takes the GIL back and boxes the returned arrays
+as numba does (`NRT_adapt_ndarray_to_python_acqref`: a numpy array owning numba's MemInfo).
+
+The shell's statements and how they lower:
+
+    n = <scalar expression>       `translate.Expressions` (numba's typing and implementations)
+    o = rt.empty/full/copy(...)   numba's allocator (`NRT_MemInfo_alloc_aligned`, 32-byte
+                                  aligned, as numba allocates), filled or copied in place
+    v = rt.reshape(a, shape)      a view: a's data, meminfo and parent, C strides
+    _lnK((...))                   a direct call of nest K (`translate.Nest`, same library)
+    lib.<f>(...), rt.dynamic(n)   numba's own lowering of those intrinsics (slot calls, BLAS),
+                                  array arguments and `x.T` of 2-d arrays as numba's structs
+    return (o1, o2, )             arrays the kernel allocated (or views of them)
+
+Every array the kernel allocates is released once after the outputs are boxed (a returned
+one lives on in its numpy array). Anything else (a `prange`, a loop the translator did not
+lower, a host call, an input returned as an output, an implementation that needs numba's
+calling convention or links compiled code, a symbol the process does not define) raises
+`translate.Unsupported` and the kernel stays numba's (`entry` returns None): never a wrong
+result, never an error the user sees.
+
+The nests, shell and entry are one code library compiled by numba's code generator (O3, its
+target machine) and cached on disk as object code in one verified file written atomically
+(`core/jit/cache_files.py`, like the nests': concurrent processes leave one whole file, a
+damaged one is compiled again); a kernel that cannot be lowered leaves an empty file, so later
+processes do not try again. The key hashes the source and argument types with this package's
+sources and the numba, llvmlite and LLVM versions (`nests.key_of`).
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import ctypes
+import functools
+import operator
+import pickle
+import threading
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from llvmlite import binding as llvm
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.core.compiler_lock import global_compiler_lock
+from numba.np.arrayobj import make_array, populate_array
+
+from core.backends.llvm import nests, translate, vecmath
+from core.backends.numba import library as lib
+from core.backends.numba.library import entry as library
+from core.jit import cache_files
+from core.jit import runtime as rt
+
+_I32 = ir.IntType(32)
+_I64 = ir.IntType(64)
+_PTR = ir.PointerType()
+_METH_FASTCALL = 0x80
+# numpy's PyArrayObject fields and PyArray_Descr's type number (`_numpy_layout` checks them)
+_DATA, _NDIM, _DIMS, _STRIDES, _DESCR, _FLAGS = 16, 24, 32, 40, 56, 64
+_TYPE_OFFSET, _BYTEORDER, _TYPE_NUM = 8, 26, 28
+_C_CONTIGUOUS = 1
+_NEW_ARRAYS = ("rt.empty", "rt.full", "rt.copy")
+
+_lock = threading.Lock()
+_LOADED: dict[str, Callable | None] = {}  # key -> the kernel's builtin (None: numba's)
+_KEEP: list = []  # code libraries and method definitions of the builtins: kept for the process
+_CELLS: dict[str, object] = {}  # cell symbol -> the Python object whose address it holds
+_stats = {"compiled": 0, "loaded": 0, "unsupported": 0}
+
+
+def stats() -> dict[str, int]:
+    """Counters of this process: kernels `compiled` here as shells, `loaded` from the disk
+    cache, and `unsupported` ones (left to numba)."""
+    return dict(_stats)
+
+
+@functools.cache
+def available() -> bool:
+    """Whether numpy's array struct is laid out as the entry reads it (checked on real
+    arrays) and numba's runtime is up (its allocator's symbols defined)."""
+    from numba.core.registry import cpu_target  # noqa: PLC0415
+    from numba.core.runtime import rtsys  # noqa: PLC0415
+
+    rtsys.initialize(cpu_target.target_context)
+    for dtype in ("f4", "i8", "?"):
+        a = np.zeros((2, 3), dtype)[::1]
+
+        def at(address, kind=ctypes.c_int64):
+            return kind.from_address(address).value
+
+        base = id(a)
+        ok = (
+            at(base + _DATA) == a.ctypes.data
+            and at(base + _NDIM, ctypes.c_int) == 2
+            and at(at(base + _DIMS) + 8) == 3
+            and at(at(base + _STRIDES)) == a.strides[0]
+            and at(base + _DESCR) == id(a.dtype)
+            and at(base + _FLAGS, ctypes.c_int) & _C_CONTIGUOUS
+            and not at(id(a.T) + _FLAGS, ctypes.c_int) & _C_CONTIGUOUS
+            and at(base + _TYPE_OFFSET) == id(np.ndarray)
+            and at(id(a.dtype) + _TYPE_NUM, ctypes.c_int) == a.dtype.num
+        )
+        if not ok:
+            return False
+    # the cells the entry points read: registered before any is loaded from the disk cache
+    _type_cell()
+    for exc in (TypeError, MemoryError):
+        _cell(f"numbax_shell_{exc.__name__}", exc)
+    for code in "?bBhHiIlLfd":
+        _descr_cell(np.dtype(code))
+    return llvm.address_of_symbol("NRT_adapt_ndarray_to_python_acqref") is not None
+
+
+def entry(source: str, arg_types: Sequence[tuple[str, int]]) -> Callable | None:
+    """The builtin function running kernel `source` (a generated, possibly rewritten, serial
+    kernel module), or None if it stays numba's (see the module docstring).
+
+    Args:
+      source: the kernel module's source (`codegen.lean`'s output).
+      arg_types: its arguments' `(dtype str, ndim)` (`codegen.in_types`).
+
+    Returns:
+      `f(*arrays) -> tuple of arrays`, like the numba dispatcher of the kernel, or None.
+    """
+    if "prange(" in source or "def kernel(" not in source or not available():
+        return None
+    key = nests.key_of(("shell", source, tuple(arg_types)))
+    if key in _LOADED:
+        return _LOADED[key]
+    for attr in library.required(source):  # registers the slots the machine code names
+        library.require(attr)
+    with global_compiler_lock, _lock:  # numba's typing and target contexts, its code generator
+        if key not in _LOADED:
+            _LOADED[key] = _load(key, source, tuple(arg_types))
+    return _LOADED[key]
+
+
+def _load(key: str, source: str, arg_types: tuple) -> Callable | None:
+    path = nests.cache_path(key, "shell")
+    try:
+        state = pickle.loads(cache_files.read_verified(path))  # noqa: S301 (verified)
+    except Exception:  # missing, damaged or unreadable: build it again
+        state = None
+    if state == ():  # an earlier process found it unsupported
+        _stats["unsupported"] += 1
+        return None
+    library_ = None
+    if state is not None and all(_defined(s) for s in state[1]):
+        with contextlib.suppress(Exception):
+            library_ = nests._codegen().unserialize_library(state[0])
+            _stats["loaded"] += 1
+    if library_ is None:
+        try:
+            module, symbols = Shell(source, arg_types, _name(key)).build()
+        except translate.Unsupported:
+            _stats["unsupported"] += 1
+            with contextlib.suppress(OSError):
+                cache_files.write_verified(path, pickle.dumps(()))
+            return None
+        library_ = nests._codegen().create_library(f"numbax_shell_{key}")
+        library_.enable_object_caching()
+        for text in module:
+            library_.add_llvm_module(llvm.parse_assembly(text))
+        library_.finalize()
+        _stats["compiled"] += 1
+        try:
+            blob = pickle.dumps((library_.serialize_using_object_code(), symbols))
+            cache_files.write_verified(path, blob)
+        except OSError as e:
+            cache_files.warn(f"kernel shell not cached ({e})")
+    return _builtin(library_, _name(key))
+
+
+def _name(key: str) -> str:
+    return f"numbax_shell_{key[:24]}"
+
+
+def _defined(symbol: str) -> bool:
+    """Whether the process defines `symbol` for LLVM (an intrinsic, a registered cell, a C
+    function of numba's runtime or of CPython)."""
+    return symbol.startswith("llvm.") or llvm.address_of_symbol(symbol) is not None
+
+
+class _MethodDef(ctypes.Structure):
+    _fields_ = [
+        ("name", ctypes.c_char_p),
+        ("meth", ctypes.c_void_p),
+        ("flags", ctypes.c_int),
+        ("doc", ctypes.c_char_p),
+    ]
+
+
+_new_function = ctypes.pythonapi.PyCFunction_NewEx
+_new_function.restype = ctypes.py_object
+_new_function.argtypes = [ctypes.c_void_p, ctypes.py_object, ctypes.py_object]
+
+
+def _builtin(library_, name: str) -> Callable:
+    """The builtin function of entry point `name` of `library_` (both kept for the process)."""
+    address = library_.get_pointer_to_function(name)
+    method = _MethodDef(name.encode(), address, _METH_FASTCALL, None)
+    _KEEP.append((library_, method))
+    return _new_function(ctypes.addressof(method), None, None)
+
+
+def _cell(symbol: str, obj: object) -> str:
+    """Registers cell `symbol` holding the address of `obj` (a type or dtype, kept alive)."""
+    cell = library.register_slot(symbol)
+    cell[0] = id(obj)
+    _CELLS[symbol] = obj
+    return symbol
+
+
+def _descr_cell(dtype: np.dtype) -> str:
+    return _cell(f"numbax_shell_descr_{dtype.str[1:].replace('?', 'b1')}", dtype)
+
+
+def _type_cell() -> str:
+    return _cell("numbax_shell_ndarray", np.ndarray)
+
+
+class Shell(translate.Expressions):
+    """The kernel of a generated module as an entry point (see the module docstring).
+
+    Args:
+      source: the module's source.
+      arg_types: the kernel's arguments' `(dtype str, ndim)`.
+      name: the entry point's symbol (its nests are `<name>_<k>`).
+    """
+
+    def __init__(self, source: str, arg_types: tuple, name: str):
+        super().__init__({}, None, vecmath)
+        tree = ast.parse(source)
+        self.name = name
+        self.spec, self.callers, kernel = (), [], None
+        for st in tree.body:
+            if isinstance(st, ast.FunctionDef) and st.name == "kernel":
+                kernel = st
+            elif not _module_statement(st):
+                self._declaration(st)
+        if kernel is None or len(kernel.args.args) != len(arg_types):
+            raise translate.Unsupported("no kernel of these arguments")
+        self.kernel = kernel
+        self.arg_types = [
+            types.Array(translate.scalar_type(d), n, "C", readonly=True) for d, n in arg_types
+        ]
+
+    def _declaration(self, st: ast.stmt) -> None:
+        """Reads `_ln0, ... = ln.load(key, spec)`; anything else is not a shell's module."""
+        value = getattr(st, "value", None)
+        if not (
+            isinstance(st, ast.Assign)
+            and isinstance(value, ast.Call)
+            and ast.unparse(value.func) == "ln.load"
+            and isinstance(st.targets[0], ast.Tuple)
+        ):
+            raise translate.Unsupported(f"module statement {ast.unparse(st)[:60]}")
+        self.spec = ast.literal_eval(value.args[1])
+        self.callers = [t.id for t in st.targets[0].elts]
+
+    def build(self) -> tuple[list[str], list[str]]:
+        """The LLVM IR of the shell's modules (its nests' and its own) and the external
+        symbols they need."""
+        prefix = f"{self.name}_"
+        modules = nests.build(self.spec, self.name, lambda k: f"{prefix}{k}")
+        self.nests = {
+            caller: (modules[k].get_global(f"{prefix}{k}"), self.spec[k])
+            for k, caller in enumerate(self.callers)
+        }
+        module = ir.Module(name=self.name)
+        self._entry(module)
+        translate.add_fastmath(module)
+        texts = [str(m) for m in modules] + [str(module)]
+        defined = set().union(*map(_definitions, (*modules, module)))
+        symbols = sorted({g.name for m in (*modules, module) for g in m.global_values} - defined)
+        missing = [s for s in symbols if not _defined(s)]
+        if missing:
+            raise translate.Unsupported(f"undefined symbols {missing}")
+        return texts, symbols
+
+    # the entry point
+    def _entry(self, module: ir.Module) -> None:
+        _, target = translate.contexts()
+        self.target = target
+        n = len(self.arg_types)
+        fnty = ir.FunctionType(_PTR, [_PTR, _PTR, _I64])
+        fn = ir.Function(module, fnty, self.name)
+        fn.attributes.add("nounwind")
+        self.fn = fn
+        b = self.builder = ir.IRBuilder(fn.append_basic_block("entry"))
+        self.bad_args = fn.append_basic_block("bad_args")
+        self.no_memory = fn.append_basic_block("no_memory")
+        args_ok = fn.append_basic_block("check")
+        b.cbranch(b.icmp_signed("==", fn.args[2], ir.Constant(_I64, n)), args_ok, self.bad_args)
+        b.position_at_end(args_ok)
+        ndarray = b.load(self._global(_type_cell()), typ=_PTR)
+        objects = []
+        for k, arrty in enumerate(self.arg_types):
+            obj = b.load(b.gep(fn.args[1], [ir.Constant(_I64, k)], source_etype=_PTR), typ=_PTR)
+            objects.append(obj)
+            self._check(obj, arrty, ndarray)
+        self.arrays: dict[str, tuple] = {}  # name -> (type, struct value, fresh root or None)
+        self.values: dict[str, object] = {}  # scalar name -> LLVM value
+        self.meminfos: list = []  # of the arrays the kernel allocates
+        for arg, obj, arrty in zip(self.kernel.args.args, objects, self.arg_types):
+            self._bind_array(arg.arg, arrty, self._unbox(obj, arrty), None)
+        save = self._c_function(module, "PyEval_SaveThread", _PTR, [])
+        self.thread = b.call(save, [])
+        outputs = None
+        for st in self.kernel.body:
+            if isinstance(st, ast.Return):
+                outputs = self._outputs(st)
+                break
+            self._top(st)
+        if outputs is None:
+            raise translate.Unsupported("a kernel without a return")
+        restore = self._c_function(module, "PyEval_RestoreThread", ir.VoidType(), [_PTR])
+        b.call(restore, [self.thread])
+        b.ret(self._box(module, outputs))
+        self._failures(module, restore)
+
+    def _failures(self, module: ir.Module, restore: ir.Function) -> None:
+        """The blocks raising TypeError (arguments not as compiled for) and MemoryError."""
+        b = self.builder
+        set_error = self._c_function(module, "PyErr_SetString", ir.VoidType(), [_PTR, _PTR])
+        for block, exc, message in (
+            (self.bad_args, TypeError, "a numbax kernel got arguments of other types"),
+            (self.no_memory, MemoryError, "a numbax kernel could not allocate an array"),
+        ):
+            b.position_at_end(block)
+            if block is self.no_memory:
+                b.call(restore, [self.thread])
+            text = cgutils.make_bytearray((message + "\0").encode())
+            const = ir.GlobalVariable(module, text.type, f"{self.name}_{exc.__name__}")
+            const.initializer, const.global_constant, const.linkage = text, True, "internal"
+            cell = self._global(_cell(f"numbax_shell_{exc.__name__}", exc))
+            b.call(set_error, [b.load(cell, typ=_PTR), const])
+            b.ret(ir.Constant(_PTR, None))
+
+    def _global(self, symbol: str) -> ir.GlobalVariable:
+        module = self.builder.module
+        g = module.globals.get(symbol)
+        return g if g is not None else ir.GlobalVariable(module, _PTR, symbol)
+
+    def _c_function(self, module, symbol: str, ret: ir.Type, args: list) -> ir.Function:
+        return cgutils.get_or_insert_function(module, ir.FunctionType(ret, args), symbol)
+
+    def _field(self, base, offset: int, ty: ir.Type):
+        b = self.builder
+        return b.load(b.gep(base, [ir.Constant(_I64, offset)], source_etype=ir.IntType(8)), typ=ty)
+
+    def _check(self, obj, arrty: types.Array, ndarray) -> None:
+        """Goes on if `obj` is an ndarray that `arrty` describes, else raises TypeError."""
+        b = self.builder
+        is_array = b.icmp_unsigned("==", self._field(obj, _TYPE_OFFSET, _PTR), ndarray)
+        self._require(is_array)
+        dtype = np.dtype(str(arrty.dtype))
+        descr = self._field(obj, _DESCR, _PTR)
+        num = self._field(descr, _TYPE_NUM, _I32)
+        nums = {np.dtype(c).num for c in np.typecodes["All"] if np.dtype(c) == dtype}
+        byteorder = self._field(descr, _BYTEORDER, ir.IntType(8))
+        checks = [
+            b.icmp_signed("==", self._field(obj, _NDIM, _I32), ir.Constant(_I32, arrty.ndim)),
+            b.icmp_unsigned("!=", byteorder, ir.Constant(ir.IntType(8), ord(">"))),
+            b.trunc(self._field(obj, _FLAGS, _I32), ir.IntType(1)),  # C-contiguous
+            functools.reduce(
+                b.or_, [b.icmp_signed("==", num, ir.Constant(_I32, v)) for v in sorted(nums)]
+            ),
+        ]
+        self._require(functools.reduce(b.and_, checks))
+
+    def _require(self, ok) -> None:
+        b = self.builder
+        go_on = self.fn.append_basic_block("checked")
+        b.cbranch(ok, go_on, self.bad_args)
+        b.position_at_end(go_on)
+
+    def _unbox(self, obj, arrty: types.Array):
+        """numba's struct of ndarray `obj` (no meminfo: the caller's array outlives the call)."""
+        b, target = self.builder, self.target
+        dims_ptr, strides_ptr = self._field(obj, _DIMS, _PTR), self._field(obj, _STRIDES, _PTR)
+        dims = [
+            b.load(b.gep(dims_ptr, [ir.Constant(_I64, i)], source_etype=_I64), typ=_I64)
+            for i in range(arrty.ndim)
+        ]
+        strides = [
+            b.load(b.gep(strides_ptr, [ir.Constant(_I64, i)], source_etype=_I64), typ=_I64)
+            for i in range(arrty.ndim)
+        ]
+        ary = make_array(arrty)(target, b)
+        itemsize = target.get_abi_sizeof(target.get_data_type(arrty.dtype))
+        populate_array(
+            ary,
+            data=self._field(obj, _DATA, _PTR),
+            shape=dims,
+            strides=strides,
+            itemsize=target.get_constant(types.intp, itemsize),
+            meminfo=None,
+            parent=obj,
+        )
+        return ary._getvalue()
+
+    def _box(self, module: ir.Module, outputs: list[str]):
+        """The tuple of the output arrays as numpy arrays, then every allocation released."""
+        b = self.builder
+        adapt = self._c_function(
+            module, "NRT_adapt_ndarray_to_python_acqref", _PTR, [_PTR, _PTR, _I32, _I32, _PTR]
+        )
+        new_tuple = self._c_function(module, "PyTuple_New", _PTR, [_I64])
+        set_item = self._c_function(module, "PyTuple_SetItem", _I32, [_PTR, _I64, _PTR])
+        release = self._c_function(module, "NRT_MemInfo_release", ir.VoidType(), [_PTR])
+        result = b.call(new_tuple, [ir.Constant(_I64, len(outputs))])
+        ndarray = b.load(self._global(_type_cell()), typ=_PTR)
+        boxed = []
+        for name in outputs:
+            arrty, value, _ = self.arrays[name]
+            descr = b.load(self._global(_descr_cell(np.dtype(str(arrty.dtype)))), typ=_PTR)
+            slot = cgutils.alloca_once_value(b, value)
+            flags = [ir.Constant(_I32, arrty.ndim), ir.Constant(_I32, int(arrty.mutable))]
+            boxed.append(b.call(adapt, [slot, ndarray, *flags, descr]))
+        for mi in self.meminfos:
+            b.call(release, [mi])
+        for k, obj in enumerate(boxed):  # numba's boxing of a new array cannot fail but for memory
+            b.call(set_item, [result, ir.Constant(_I64, k), obj])
+        return result
+
+    def _outputs(self, st: ast.Return) -> list[str]:
+        value = st.value
+        elts = value.elts if isinstance(value, ast.Tuple) else [value]
+        names = []
+        for e in elts:
+            if not isinstance(e, ast.Name) or e.id not in self.arrays or not self.arrays[e.id][2]:
+                raise translate.Unsupported(f"returns {ast.unparse(e)}, not an array it made")
+            names.append(e.id)
+        return names
+
+    # statements
+    def _top(self, st: ast.stmt) -> None:
+        if isinstance(st, ast.Assign) and len(st.targets) == 1:
+            target, value = st.targets[0], st.value
+            if isinstance(target, ast.Tuple) and _call_of(value) in self.nests:
+                return self._nest(value, [t.id for t in target.elts])
+            if isinstance(target, ast.Name):
+                return self._assign(target.id, value)
+        if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
+            fn = _call_of(st.value)
+            if fn in self.nests:
+                return self._nest(st.value, [])
+            if fn.startswith("lib.") or fn == "rt.dynamic":
+                return self._intrinsic(st.value)
+        raise translate.Unsupported(f"statement {ast.unparse(st)[:60]}")
+
+    def _assign(self, name: str, value: ast.AST) -> None:
+        fn = _call_of(value)
+        if fn in (*_NEW_ARRAYS, "rt.reshape"):
+            return getattr(self, f"_{fn[3:]}")(name, *value.args)
+        if isinstance(value, ast.Name) and value.id in self.arrays:
+            return self._bind_array(name, *self.arrays[value.id])
+        if fn == "rt.dynamic":
+            ty, v = self._intrinsic(value)
+        else:
+            ty, v = self.expr(value)
+        ty = types.unliteral(ty)
+        if not isinstance(ty, (types.Number, types.Boolean)) or isinstance(ty, types.Complex):
+            raise translate.Unsupported(f"{name} of type {ty}")
+        self._bind_scalar(name, ty, v)
+
+    def _bind_scalar(self, name: str, ty: types.Type, value) -> None:
+        if self.env.get(name, ty) != ty:  # numba would unify the two types: not ours
+            raise translate.Unsupported(f"{name} is {self.env[name]} and {ty}")
+        self.env[name] = ty
+        self.values[name] = value
+        self.arrays.pop(name, None)
+
+    def _bind_array(self, name: str, arrty: types.Array, value, fresh) -> None:
+        if name in self.env and self.env[name] != arrty:
+            raise translate.Unsupported(f"{name} is {self.env[name]} and {arrty}")
+        self.env[name] = arrty
+        self.arrays[name] = (arrty, value, fresh)
+
+    def lower_name(self, name: str):
+        return self.values[name]
+
+    def array_pointer(self, name: str):
+        _, value, _ = self.arrays[name]
+        return self.builder.extract_value(value, 4)  # numba's array struct: data is field 4
+
+    def _Call(self, node: ast.Call):
+        if _call_of(node) == "rt.dynamic":
+            return self._intrinsic(node)
+        return super()._Call(node)
+
+    # arrays
+    def _shape(self, node: ast.AST) -> list:
+        if not isinstance(node, ast.Tuple):
+            raise translate.Unsupported(f"shape {ast.unparse(node)}")
+        dims = []
+        for e in node.elts:
+            ty, v = self.expr(e)
+            if not isinstance(ty, types.Integer):
+                raise translate.Unsupported(f"size {ast.unparse(e)}")
+            dims.append(self.cast((ty, v), types.intp))
+        return dims
+
+    def _allocate(self, name: str, dims: list, dtype: types.Type) -> tuple:
+        """A new C array of `dims` (numba's allocator) bound to `name`: its struct's maker."""
+        b, target = self.builder, self.target
+        arrty = types.Array(dtype, len(dims), "C")
+        itemsize = target.get_abi_sizeof(target.get_data_type(dtype))
+        size, overflow = ir.Constant(_I64, itemsize), ir.Constant(ir.IntType(1), 0)
+        for d in dims:
+            product = b.smul_with_overflow(size, d)
+            size, overflow = (
+                b.extract_value(product, 0),
+                b.or_(overflow, b.extract_value(product, 1)),
+            )
+        alloc = self._c_function(b.module, "NRT_MemInfo_alloc_aligned", _PTR, [_I64, _I32])
+        data_of = self._c_function(b.module, "NRT_MemInfo_data", _PTR, [_PTR])
+        size = b.select(overflow, ir.Constant(_I64, -1), size)
+        mi = b.call(alloc, [size, ir.Constant(_I32, target.get_preferred_array_alignment(dtype))])
+        failed = b.or_(overflow, b.icmp_unsigned("==", mi, ir.Constant(_PTR, None)))
+        go_on = self.fn.append_basic_block(f"{name}.allocated")
+        b.cbranch(failed, self.no_memory, go_on)
+        b.position_at_end(go_on)
+        self.meminfos.append(mi)
+        strides, acc = [], ir.Constant(_I64, itemsize)
+        for d in reversed(dims):
+            strides.insert(0, acc)
+            acc = b.mul(acc, d)
+        ary = make_array(arrty)(target, b)
+        populate_array(
+            ary,
+            data=b.call(data_of, [mi]),
+            shape=dims,
+            strides=strides,
+            itemsize=ir.Constant(_I64, itemsize),
+            meminfo=mi,
+        )
+        self._bind_array(name, arrty, ary._getvalue(), name)
+        return ary
+
+    def _empty(self, name: str, shape: ast.AST, dtype: ast.AST) -> None:
+        self._allocate(name, self._shape(shape), _dtype(dtype))
+
+    def _full(self, name: str, shape: ast.AST, fill: ast.AST, dtype: ast.AST) -> None:
+        dt = _dtype(dtype)
+        value = self.expr(fill)
+        ary = self._allocate(name, self._shape(shape), dt)
+        b = self.builder
+        data = self.target.get_value_as_data(b, dt, self.cast(value, dt))
+        with cgutils.for_range(b, ary.nitems) as loop:
+            b.store(data, b.gep(ary.data, [loop.index], source_etype=data.type))
+
+    def _copy(self, name: str, src: ast.AST) -> None:
+        arrty, value = self._array(src)
+        b = self.builder
+        old = make_array(arrty)(self.target, b, value)
+        dims = cgutils.unpack_tuple(b, old.shape, arrty.ndim)
+        ary = self._allocate(name, dims, arrty.dtype)
+        itemsize = self.target.get_abi_sizeof(self.target.get_data_type(arrty.dtype))
+        cgutils.raw_memcpy(b, ary.data, old.data, old.nitems, itemsize)
+
+    def _reshape(self, name: str, src: ast.AST, shape: ast.AST) -> None:
+        arrty, value = self._array(src)
+        if not isinstance(src, ast.Name) or arrty.layout != "C":
+            raise translate.Unsupported(f"rt.reshape of {ast.unparse(src)}")
+        dims = self._shape(shape)
+        b = self.builder
+        old = make_array(arrty)(self.target, b, value)
+        view = arrty.copy(ndim=len(dims))
+        itemsize = self.target.get_abi_sizeof(self.target.get_data_type(arrty.dtype))
+        strides, acc = [], ir.Constant(_I64, itemsize)
+        for d in reversed(dims):
+            strides.insert(0, acc)
+            acc = b.mul(acc, d)
+        ary = make_array(view)(self.target, b)
+        populate_array(
+            ary,
+            data=old.data,
+            shape=dims,
+            strides=strides,
+            itemsize=old.itemsize,
+            meminfo=old.meminfo,
+            parent=old.parent,
+        )
+        self._bind_array(name, view, ary._getvalue(), self.arrays[src.id][2])
+
+    def _array(self, node: ast.AST) -> tuple:
+        """An array argument: a name, or the `.T` of a 2-d C array (numba's F-ordered view)."""
+        if isinstance(node, ast.Name) and node.id in self.arrays:
+            arrty, value, _ = self.arrays[node.id]
+            return arrty, value
+        if isinstance(node, ast.Attribute) and node.attr == "T":
+            arrty, value = self._array(node.value)
+            if arrty.ndim != 2 or arrty.layout != "C":
+                raise translate.Unsupported(f"{ast.unparse(node)}")
+            b = self.builder
+            old = make_array(arrty)(self.target, b, value)
+            shape, strides = (cgutils.unpack_tuple(b, v, 2) for v in (old.shape, old.strides))
+            tty = arrty.copy(layout="F")
+            ary = make_array(tty)(self.target, b)
+            populate_array(
+                ary,
+                data=old.data,
+                shape=shape[::-1],
+                strides=strides[::-1],
+                itemsize=old.itemsize,
+                meminfo=old.meminfo,
+                parent=old.parent,
+            )
+            return tty, ary._getvalue()
+        raise translate.Unsupported(f"array {ast.unparse(node)}")
+
+    # calls
+    def _argument(self, node: ast.AST) -> tuple:
+        if isinstance(node, ast.Tuple):
+            items = [self.expr(e) for e in node.elts]
+            tys = [types.unliteral(t) for t, _ in items]
+            ty = types.BaseTuple.from_types(tys)
+            return ty, self.target.make_tuple(self.builder, ty, [v for _, v in items])
+        if isinstance(node, ast.Attribute) or (
+            isinstance(node, ast.Name) and node.id in self.arrays
+        ):
+            return self._array(node)
+        return self.expr(node)
+
+    def _intrinsic(self, node: ast.Call) -> tuple:
+        """A call of a numba intrinsic of the kernel language (`lib.*`, `rt.dynamic`), lowered
+        by numba's own code generator for it."""
+        fn = _call_of(node)
+        if node.keywords:
+            raise translate.Unsupported(f"keywords of {fn}")
+        try:
+            obj = operator.attrgetter(fn.partition(".")[2])(lib if fn.startswith("lib.") else rt)
+        except AttributeError:
+            raise translate.Unsupported(f"call of {fn}") from None
+        args = [self._argument(a) for a in node.args]
+        typing, target = translate.contexts()
+        argtys = tuple(t for t, _ in args)
+        try:
+            fnty = typing.resolve_value_type(obj)
+            sig = typing.resolve_function_type(fnty, argtys, {})
+        except Exception as e:
+            raise translate.Unsupported(f"{fn} on {argtys}: {e}") from None
+        if sig is None:
+            raise translate.Unsupported(f"{fn} on {argtys}")
+        scratch = translate._scratch_library()
+        try:
+            with target.push_code_library(scratch):
+                value = target.get_function(fnty, sig)(self.builder, [v for _, v in args])
+        except Exception as e:
+            raise translate.Unsupported(f"{fn} on {argtys}: {e}") from None
+        if scratch._linking_libraries:
+            scratch._linking_libraries.clear()
+            raise translate.Unsupported(f"{fn} on {argtys} calls compiled code")
+        return sig.return_type, value
+
+    def _nest(self, node: ast.Call, outputs: list[str]) -> None:
+        """A call `_lnK((...))` of a lean nest: its function called directly."""
+        fn, (_, params, _, outs) = self.nests[_call_of(node)]
+        (tup,) = node.args
+        if not isinstance(tup, ast.Tuple) or len(tup.elts) != len(params):
+            raise translate.Unsupported(f"a call of {ast.unparse(node.func)}")
+        b = self.builder
+        args = []
+        for arg, (_, kind, dtype, _) in zip(tup.elts, params):
+            ty = translate.scalar_type(dtype)
+            if kind == "a":
+                arrty, _ = self._array(arg)
+                if arrty.layout != "C" or arrty.dtype != ty:
+                    raise translate.Unsupported(f"{ast.unparse(arg)} for a {dtype} array")
+                args.append(self.array_pointer(arg.id))
+            else:
+                typed = self.expr(arg)
+                if types.unliteral(typed[0]) != ty:
+                    raise translate.Unsupported(f"{ast.unparse(arg)} for a {dtype}")
+                args.append(typed[1])
+        out_types = [translate.scalar_type(d) for _, d in outs]
+        if len(outputs) != len(out_types):
+            raise translate.Unsupported(f"{len(outputs)} results of a nest of {len(out_types)}")
+        slots = [cgutils.alloca_once(b, self.target.get_value_type(t)) for t in out_types]
+        callee = b.module.globals.get(fn.name) or ir.Function(b.module, fn.ftype, fn.name)
+        b.call(callee, args + slots)
+        for name, ty, slot in zip(outputs, out_types, slots):
+            self._bind_scalar(name, ty, b.load(slot, typ=slot.allocated_type))
+
+
+def _module_statement(st: ast.stmt) -> bool:
+    """Whether module-level statement `st` is one a shell does without: imports, the
+    docstring, `lib.require(...)` (the caller registers the slots), constants `c_<code>_<bits>`
+    (read from their names)."""
+    if isinstance(st, (ast.Import, ast.ImportFrom)):
+        return True
+    if isinstance(st, ast.Expr):
+        return isinstance(st.value, ast.Constant) or _call_of(st.value) == "lib.require"
+    return (
+        isinstance(st, ast.Assign)
+        and len(st.targets) == 1
+        and isinstance(st.targets[0], ast.Name)
+        and translate.constant_type(st.targets[0].id) is not None
+    )
+
+
+def _call_of(node: ast.AST) -> str:
+    return ast.unparse(node.func) if isinstance(node, ast.Call) else ""
+
+
+def _dtype(node: ast.AST) -> types.Type:
+    text = ast.unparse(node)
+    if not text.startswith("np.") or not hasattr(np, text[3:]):
+        raise translate.Unsupported(f"dtype {text}")
+    return translate.scalar_type(np.dtype(getattr(np, text[3:])))
+
+
+def _definitions(module: ir.Module) -> set[str]:
+    """The names `module` defines (functions with bodies, variables with initializers)."""
+    return {
+        g.name
+        for g in module.global_values
+        if (isinstance(g, ir.Function) and g.blocks)
+        or (isinstance(g, ir.GlobalVariable) and g.initializer is not None)
+    }

@@ -1,0 +1,229 @@
+"""Whole serial kernels as LLVM shells (core/backends/llvm/shells.py) against numba's: the same
+results, bit for bit, over a table of kernels and real train steps; the disk cache's
+guarantees; kernels a shell cannot lower stay numba's; the GIL is released while one runs."""
+
+import builtins
+import threading
+import time
+import types
+import weakref
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core.backends.llvm import nests, shells, translate
+from core.config import config
+from core.jit import cache_files, program
+
+RNG = np.random.default_rng(0)
+F32 = RNG.standard_normal((6, 37)).astype(np.float32)
+G32 = RNG.standard_normal((37, 5)).astype(np.float32)
+F64 = RNG.standard_normal((5, 9))
+I32 = RNG.integers(-1000, 1000, (4, 33)).astype(np.int32)
+
+CASES = {
+    "elementwise": (lambda x: jnp.tanh(x) * 2.0 - x, (F32,)),
+    "reductions": (lambda x: (jnp.sum(x, axis=1), jnp.max(x, axis=0), jnp.mean(x)), (F32,)),
+    "matmul": (lambda x, w: jnp.maximum(x @ w + 1.0, 0.0), (F32, G32)),
+    "matmul_transposed": (lambda x, w: (x @ w).T @ x, (F32, G32)),
+    "reshape": (lambda x: jnp.reshape(x * 3.0, (37, 6)).sum(axis=0), (F32,)),
+    "float64": (lambda x: jnp.exp(x) / jnp.sum(jnp.exp(x)), (F64,)),
+    "ints": (lambda a: (a * 3 // 7, a % 5, a > 0), (I32,)),
+    "softmax_grad": (
+        core.grad(lambda x, w: jnp.sum(core.nn.log_softmax(x @ w) ** 2), argnums=(0, 1)),
+        (F32, G32),
+    ),
+}
+
+
+def _run(f, args, shelled: bool, monkeypatch):
+    """`f` jitted afresh as many kernels, with shells on or off, compiled anew in this process:
+    its output leaves and its kernels' `KernelInfo`s."""
+    monkeypatch.setattr(program, "_compiled", weakref.WeakValueDictionary())
+    with (
+        config.override("jit_lean_shells", shelled),
+        config.override("jit_kernels", "many"),
+        config.override("jit_compile_workers", 0),
+    ):
+        jitted = core.jit(lambda *a: f(*a))
+        out = [np.asarray(x) for x in core.tree_util.tree_leaves(jitted(*args))]
+        infos = jitted.lower(*args).compile()._traced._entry.exe.kernels
+    return out, infos
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_shell_equals_numba(name, monkeypatch):
+    f, args = CASES[name]
+    want, plain = _run(f, args, False, monkeypatch)
+    got, infos = _run(f, args, True, monkeypatch)
+    assert not any(isinstance(i.dispatcher, types.BuiltinFunctionType) for i in plain)
+    assert any(isinstance(i.dispatcher, types.BuiltinFunctionType) for i in infos)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert (g.shape, g.dtype) == (w.shape, w.dtype)
+        np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("model", ["mlp", "cnn", "transformer"])
+def test_train_step_equals_numba(model, monkeypatch):
+    """A real train step's loss, gradients and updated parameters, shells against numba."""
+    from bench import compile as bc  # noqa: PLC0415
+
+    build, _ = bc.BUILDERS[model]
+    make = build(bc.framework("numbax"))
+    outs = []
+    for shelled in (False, True):
+        step, state, args = make(4)
+        monkeypatch.setattr(program, "_compiled", weakref.WeakValueDictionary())
+        with (
+            config.override("jit_lean_shells", shelled),
+            config.override("jit_compile_workers", 0),
+        ):
+            outs.append([np.asarray(x) for x in core.tree_util.tree_leaves(step(*state, *args))])
+    assert len(outs[0]) == len(outs[1]) > 2
+    for g, w in zip(outs[1], outs[0]):
+        np.testing.assert_array_equal(g, w)
+
+
+SOURCE = """
+import numpy as np
+from core.jit import runtime as rt
+from core.backends.llvm import nests as ln
+_ln0, = ln.load('k', {spec!r})
+
+c_f4_0 = np.float32(0.0)
+
+def kernel(sz, a0):
+    n_0 = rt.ld(sz, 0)
+    o1 = rt.empty((n_0,), np.float32)
+    _ln0((o1, a0, n_0))
+    p2 = rt.full((n_0, 2), c_f4_0, np.float32)
+    v3 = rt.reshape(p2, (n_0 * 2,))
+    return (o1, v3, )
+"""
+NEST = "for i in range(n_0):\n    rt.st(o1, i, rt.ld(a0, i) * 2.0 + {k})"
+PARAMS = (("o1", "a", "float32", True), ("a0", "a", "float32", False), ("n_0", "s", "int64", False))
+TYPES = (("<i8", 1), ("<f4", 1))
+
+
+def _source(k: int) -> str:
+    return SOURCE.format(spec=((NEST.format(k=k), PARAMS, True, ()),))
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache_files, "cache_dir", lambda: tmp_path)
+    monkeypatch.setattr(shells, "_LOADED", {})
+    return tmp_path
+
+
+def _check(fn, k: int) -> None:
+    x = RNG.standard_normal(7).astype(np.float32)
+    out, zeros = fn(np.array([7], np.int64), x)
+    np.testing.assert_array_equal(out, np.float32(x * 2.0 + k))
+    assert zeros.shape == (14,) and not zeros.any() and zeros.flags.writeable
+
+
+def test_compiled_once_then_from_disk(cache, monkeypatch):
+    before = shells.stats()
+    _check(shells.entry(_source(1), TYPES), 1)
+    assert shells.stats()["compiled"] == before["compiled"] + 1
+    monkeypatch.setattr(shells, "_LOADED", {})  # a new process: the disk cache has it
+    _check(shells.entry(_source(1), TYPES), 1)
+    assert shells.stats()["loaded"] == before["loaded"] + 1
+    assert shells.stats()["compiled"] == before["compiled"] + 1
+
+
+def test_damaged_entry_is_compiled_again(cache, monkeypatch):
+    shells.entry(_source(2), TYPES)
+    (path,) = cache.glob("*.shell")
+    path.write_bytes(path.read_bytes()[:-20] + b"x" * 20)
+    monkeypatch.setattr(shells, "_LOADED", {})
+    before = shells.stats()["compiled"]
+    _check(shells.entry(_source(2), TYPES), 2)
+    assert shells.stats()["compiled"] == before + 1
+
+
+def test_concurrent_writers(cache):
+    """Two processes writing one entry at once leave one whole file, which a third reads."""
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    code = (
+        "import sys; from pathlib import Path; from core.jit import cache_files as c; "
+        "c.cache_dir = lambda: Path(sys.argv[1]); "
+        "from core.backends.llvm import shells; "
+        f"import numpy as np; f = shells.entry({_source(3)!r}, {TYPES!r}); "
+        "print(f(np.array([2]), np.ones(2, np.float32))[0])"
+    )
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, str(cache)], stdout=subprocess.PIPE)
+        for _ in range(2)
+    ]
+    outs = [p.communicate(timeout=300)[0].decode() for p in procs]
+    assert all(p.returncode == 0 for p in procs) and all("5." in o for o in outs)
+    (path,) = cache.glob("*.shell")
+    cache_files.read_verified(path)  # whole and verified
+
+
+def test_unsupported_kernel_stays_numba(cache):
+    """A kernel with a loop the translator does not lower, or that returns its input, has no
+    shell (and says so in the disk cache for later processes)."""
+    looped = _source(4).replace(
+        "    _ln0((o1, a0, n_0))\n", "    for i in range(n_0):\n        o1[i] = 1.0\n"
+    )
+    assert shells.entry(looped, TYPES) is None
+    returns_input = _source(4).replace("return (o1, v3, )", "return (a0, )")
+    assert shells.entry(returns_input, TYPES) is None
+    assert len(list(cache.glob("*.shell"))) == 2
+    with pytest.raises(translate.Unsupported):
+        shells.Shell(looped, TYPES, "numbax_shell_test").build()
+
+
+def test_wrong_arguments_raise_type_error(cache):
+    fn = shells.entry(_source(5), TYPES)
+    sizes = np.array([4], np.int64)
+    for args in [
+        (sizes,),
+        (sizes, np.ones(4, np.float64)),
+        (sizes, np.ones((2, 2), np.float32)),
+        (sizes, np.ones(8, np.float32)[::2]),
+        (sizes, np.ones(4, ">f4")),
+        (sizes, [1.0, 2.0]),
+    ]:
+        with pytest.raises(TypeError):
+            fn(*args)
+
+
+def test_gil_released(cache):
+    """Two threads run a shell at once: the GIL is released around the work (a kernel that
+    held it would serialize them and another Python thread could not run meanwhile)."""
+    spec = (
+        (
+            "for j in range(n_0):\n    for i in range(n_0):\n"
+            "        rt.st(o1, i, rt.ld(o1, i) * 0.5 + rt.ld(a0, i))",
+            PARAMS,
+            True,
+            (),
+        ),
+    )
+    fn = shells.entry(SOURCE.format(spec=spec), TYPES)
+    n = 20000
+    args = (np.array([n], np.int64), np.ones(n, np.float32))
+    start = time.perf_counter()
+    fn(*args)
+    alone = time.perf_counter() - start
+    ticks = []
+    worker = threading.Thread(target=fn, args=args)
+    worker.start()
+    while worker.is_alive():  # this thread runs Python while the other is in the kernel
+        ticks.append(time.perf_counter())
+    worker.join()
+    assert alone > 0.01 and len(ticks) > 100
+    assert builtins.isinstance(fn, types.BuiltinFunctionType)
+
+
+def test_keys_differ_by_types():
+    assert nests.key_of(("shell", "s", TYPES)) != nests.key_of(("shell", "s", TYPES[:1]))
