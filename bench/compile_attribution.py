@@ -10,7 +10,9 @@ the workers (their CPU is shown, not broken down). A compile nested in another (
 helper such as `vm.exp_f32` compiled for the kernel that first calls it, a library helper
 inside a library function) counts for the outermost one: the table shows what each kernel and
 library function cost the first call, including what it pulled in. Kernels are numbax's
-generated functions (threaded: compiled with `parallel=True`); library functions are
+generated functions (threaded: compiled with `parallel=True`; "kernel shell": a serial kernel
+compiled by numbax as LLVM, `core/backends/llvm/shells.py`, named by its cache key, timed the
+same way); library functions are
 `core/backends/numba/library`'s, one row each; "rest" is the first call's CPU outside any
 compile (tracing, generating sources, cache writes, running the step).
 
@@ -71,6 +73,22 @@ def child(model: str, workers: int) -> None:
             if not stack:  # nested compiles count for the outermost one
                 rows[(kind, name)] += time.thread_time() - start
 
+    try:  # whole serial kernels compiled as LLVM shells (core/backends/llvm/shells.py)
+        from core.backends.llvm import shells  # noqa: PLC0415
+    except ImportError:  # a checkout before them
+        shells = None
+    if shells is not None:
+        load = shells._load
+
+        def timed_load(key, *args):
+            start = time.thread_time()
+            try:
+                return load(key, *args)
+            finally:
+                if threading.current_thread() is main and not stack:
+                    rows[("kernel shell", key[:16])] += time.thread_time() - start
+
+        shells._load = timed_load
     bc.framework("numbax").jax.jit(lambda a: a + 1)(bc.framework("numbax").jnp.ones(1))
     F = bc.framework("numbax")
     build, batch = bc.BUILDERS[model]
@@ -104,7 +122,7 @@ def summary(res: dict, top: int) -> list[list[str]]:
     for row in res["rows"]:
         by_kind[row["kind"]].append(row)
     table = []
-    for kind in ("kernel", "kernel, threaded", "library", "helper"):
+    for kind in ("kernel", "kernel shell", "kernel, threaded", "library", "helper"):
         rows = sorted(by_kind.get(kind, []), key=lambda r: -r["cpu_s"])
         seconds = sum(r["cpu_s"] for r in rows)
         table.append([res["model"], f"{kind} ({len(rows)})", f"{seconds:.2f}"])

@@ -72,8 +72,7 @@ _DEFAULTS: dict[str, Any] = {
     # Whole serial kernels compiled by numbax as LLVM and called from the driver without numba
     # (core/backends/llvm/shells.py; NUMBAX_JIT_LEAN_SHELLS=0: numba compiles them); read when
     # a program is compiled.
-    "jit_lean_shells": os.environ.get("NUMBAX_JIT_LEAN_SHELLS", "1")
-    not in ("0", "false", "False"),
+    "jit_lean_shells": os.environ.get("NUMBAX_JIT_LEAN_SHELLS", "1") not in ("0", "false", "False"),
     # Move products out of compiled scans (core/jit/scan_motion.py); read when a program is
     # compiled.
     "jit_scan_motion": os.environ.get("NUMBAX_JIT_SCAN_MOTION", "1") not in ("0", "false", "False"),

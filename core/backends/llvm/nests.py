@@ -90,10 +90,8 @@ def slot_symbol(key: str, k: int) -> str:
     return f"numbax_lean_slot_{key[:20]}_{k}"
 
 
-def build(spec: tuple, key: str, naming=None) -> list[ir.Module]:
-    """The LLVM modules of the nests of `spec`: function `naming(k)` (default
-    `symbol(key, k)`) for nest k."""
-    naming = naming or (lambda k: symbol(key, k))
+def build(spec: tuple, key: str) -> list[ir.Module]:
+    """The LLVM modules of the nests of `spec`: function `symbol(key, k)` for nest k."""
     modules = []
     emitter = vecmath
     for k, (source, params, noalias, outputs) in enumerate(spec):
@@ -105,8 +103,8 @@ def build(spec: tuple, key: str, naming=None) -> list[ir.Module]:
         nest = translate.Nest(node, env, [name for name, _ in outputs], emitter)
         if [p[0] for p in nest.params if p[2] != "o"] != [p[0] for p in params]:
             raise translate.Unsupported(f"the parameters of nest {k} are not those of {key}")
-        modules.append(ir.Module(name=naming(k)))
-        nest.function(modules[-1], naming(k), noalias)
+        modules.append(ir.Module(name=symbol(key, k)))
+        nest.function(modules[-1], symbol(key, k), noalias)
     return modules
 
 

@@ -176,7 +176,13 @@ def _load(key: str, source: str, arg_types: tuple) -> Callable | None:
             _stats["loaded"] += 1
     if library_ is None:
         try:
-            module, symbols = Shell(source, arg_types, _name(key)).build()
+            module = _linked(*Shell(source, arg_types, _name(key)).build())
+            symbols = sorted(
+                v.name for v in (*module.functions, *module.global_variables) if v.is_declaration
+            )
+            missing = [s for s in symbols if not _defined(s)]
+            if missing:
+                raise translate.Unsupported(f"undefined symbols {missing}")
         except translate.Unsupported:
             _stats["unsupported"] += 1
             with contextlib.suppress(OSError):
@@ -184,8 +190,7 @@ def _load(key: str, source: str, arg_types: tuple) -> Callable | None:
             return None
         library_ = nests._codegen().create_library(f"numbax_shell_{key}")
         library_.enable_object_caching()
-        for text in module:
-            library_.add_llvm_module(llvm.parse_assembly(text))
+        library_.add_llvm_module(module)
         library_.finalize()
         _stats["compiled"] += 1
         try:
@@ -194,6 +199,20 @@ def _load(key: str, source: str, arg_types: tuple) -> Callable | None:
         except OSError as e:
             cache_files.warn(f"kernel shell not cached ({e})")
     return _builtin(library_, _name(key))
+
+
+def _linked(texts: list[str], internal: list[str]):
+    """The modules of `texts` linked into one, functions `internal` made private to it (a
+    nest's symbol is also that of its lean function for numba's kernel, `nests.py`) and kept
+    out of line, as they are in numba's kernels."""
+    main = llvm.parse_assembly(texts[0])
+    for text in texts[1:]:
+        main.link_in(llvm.parse_assembly(text))
+    for name in internal:
+        fn = main.get_function(name)
+        fn.linkage = llvm.Linkage.internal
+        fn.add_function_attribute("noinline")
+    return main
 
 
 def _name(key: str) -> str:
@@ -257,7 +276,7 @@ class Shell(translate.Expressions):
         super().__init__({}, None, vecmath)
         tree = ast.parse(source)
         self.name = name
-        self.spec, self.callers, kernel = (), [], None
+        self.key, self.spec, self.callers, kernel = "", (), [], None
         for st in tree.body:
             if isinstance(st, ast.FunctionDef) and st.name == "kernel":
                 kernel = st
@@ -280,28 +299,33 @@ class Shell(translate.Expressions):
             and isinstance(st.targets[0], ast.Tuple)
         ):
             raise translate.Unsupported(f"module statement {ast.unparse(st)[:60]}")
+        self.key = ast.literal_eval(value.args[0])
         self.spec = ast.literal_eval(value.args[1])
         self.callers = [t.id for t in st.targets[0].elts]
 
     def build(self) -> tuple[list[str], list[str]]:
-        """The LLVM IR of the shell's modules (its nests' and its own) and the external
-        symbols they need."""
-        prefix = f"{self.name}_"
-        modules = nests.build(self.spec, self.name, lambda k: f"{prefix}{k}")
-        self.nests = {
-            caller: (modules[k].get_global(f"{prefix}{k}"), self.spec[k])
-            for k, caller in enumerate(self.callers)
-        }
+        """The LLVM IR of the shell's module and of its nests' modules (those the rewrite
+        built in this process, `nests.remember`, else built again) and the names of the
+        nests' functions."""
+        _, target = translate.contexts()
+        self.nests = {}
+        for k, caller in enumerate(self.callers):
+            _, params, _, outputs = self.spec[k]
+            argtys = [
+                _PTR if kind == "a" else target.get_value_type(translate.scalar_type(dtype))
+                for _, kind, dtype, _ in params
+            ] + [_PTR] * len(outputs)
+            fnty = ir.FunctionType(ir.VoidType(), argtys)
+            self.nests[caller] = (nests.symbol(self.key, k), fnty, self.spec[k])
         module = ir.Module(name=self.name)
         self._entry(module)
         translate.add_fastmath(module)
-        texts = [str(m) for m in modules] + [str(module)]
-        defined = set().union(*map(_definitions, (*modules, module)))
-        symbols = sorted({g.name for m in (*modules, module) for g in m.global_values} - defined)
-        missing = [s for s in symbols if not _defined(s)]
-        if missing:
-            raise translate.Unsupported(f"undefined symbols {missing}")
-        return texts, symbols
+        texts = [str(module)]
+        if self.spec:
+            texts += nests._MODULES.get(self.key) or [
+                str(m) for m in nests.build(self.spec, self.key)
+            ]
+        return texts, [name for name, _, _ in self.nests.values()]
 
     # the entry point
     def _entry(self, module: ir.Module) -> None:
@@ -682,7 +706,7 @@ class Shell(translate.Expressions):
 
     def _nest(self, node: ast.Call, outputs: list[str]) -> None:
         """A call `_lnK((...))` of a lean nest: its function called directly."""
-        fn, (_, params, _, outs) = self.nests[_call_of(node)]
+        name, fnty, (_, params, _, outs) = self.nests[_call_of(node)]
         (tup,) = node.args
         if not isinstance(tup, ast.Tuple) or len(tup.elts) != len(params):
             raise translate.Unsupported(f"a call of {ast.unparse(node.func)}")
@@ -704,7 +728,7 @@ class Shell(translate.Expressions):
         if len(outputs) != len(out_types):
             raise translate.Unsupported(f"{len(outputs)} results of a nest of {len(out_types)}")
         slots = [cgutils.alloca_once(b, self.target.get_value_type(t)) for t in out_types]
-        callee = b.module.globals.get(fn.name) or ir.Function(b.module, fn.ftype, fn.name)
+        callee = b.module.globals.get(name) or ir.Function(b.module, fnty, name)
         b.call(callee, args + slots)
         for name, ty, slot in zip(outputs, out_types, slots):
             self._bind_scalar(name, ty, b.load(slot, typ=slot.allocated_type))
@@ -735,13 +759,3 @@ def _dtype(node: ast.AST) -> types.Type:
     if not text.startswith("np.") or not hasattr(np, text[3:]):
         raise translate.Unsupported(f"dtype {text}")
     return translate.scalar_type(np.dtype(getattr(np, text[3:])))
-
-
-def _definitions(module: ir.Module) -> set[str]:
-    """The names `module` defines (functions with bodies, variables with initializers)."""
-    return {
-        g.name
-        for g in module.global_values
-        if (isinstance(g, ir.Function) and g.blocks)
-        or (isinstance(g, ir.GlobalVariable) and g.initializer is not None)
-    }
