@@ -198,9 +198,13 @@ def _compile_all(
     held = {key: _held(key) for key in first}
     infos = {key: KernelInfo(held[key][0], dispatcher=_compiled.get(held[key])) for key in first}
     new = [key for key in first if infos[key].dispatcher is None]
-    shelled = [key for key in new if _shell(key, infos[key])]
+    # Serial kernels run as shells where they can (`_shell`): those in the disk cache load now,
+    # new ones compile with the kernels below (in this process, before its numba kernels).
+    shelled = [key for key in new if shells.cached(*key) and _shell(key, infos[key])]
     new = [key for key in new if key not in shelled]
-    build = [key for key in new if not disk_cache.is_cached(held[key][0], "kernel")]
+    build = [
+        key for key in new if _shellable(key) or not disk_cache.is_cached(held[key][0], "kernel")
+    ]
     size = config.jit_compile_workers
     size = workers.default_workers() if size == -1 else size
     threaded = [key for key in build if "prange(" in key[0]]
@@ -209,9 +213,10 @@ def _compile_all(
         defer = {key: _serial(key) for key in threaded}
     for key, serial in defer.items():  # a serial form compiled earlier serves it now
         infos[key].dispatcher = _compiled.get(serial)
-        if infos[key].dispatcher is None and _shell(serial, infos[key]):
+        if infos[key].dispatcher is None and shells.cached(*serial) and _shell(serial, infos[key]):
             shelled.append(key)
     build = [key for key in build if infos[key].dispatcher is None]
+    build.sort(key=lambda key: not _shellable(defer.get(key, key)))  # shells first, here
     libs = _libraries(build + shelled)
     _stats["kernels"] += len(keys)
     guess = sum(_estimate(key[0]) for key in build) + _LIBRARY_SECONDS * len(libs)
@@ -250,7 +255,7 @@ def _compile_all(
         def compile_here(item) -> None:
             if isinstance(item, _Library):
                 library.load(*library.signature_of(item.attr))
-            else:
+            elif not _shell(defer.get(item, item), infos[item]):
                 _load(defer.get(item, item), first[item], infos[item], "compiled")
 
         by_worker = workers.compile_in_parallel(
@@ -403,11 +408,16 @@ def _note_twin(key: tuple) -> None:
             cache_files.write_verified(path, key[0].encode())
 
 
+def _shellable(key: tuple) -> bool:
+    """Whether kernel `key` may run as a shell (serial, `config.jit_lean_shells`)."""
+    return config.jit_lean_shells and "prange(" not in key[0]
+
+
 def _shell(key: tuple, info: KernelInfo) -> bool:
-    """Whether serial kernel `key` runs as a shell (`core/backends/llvm/shells.py`,
-    `config.jit_lean_shells`): its builtin function in `_compiled` and `info`. The library
-    functions it calls are only registered here; the program's compile loads them."""
-    if not config.jit_lean_shells or "prange(" in key[0]:
+    """Whether kernel `key` runs as a shell (`core/backends/llvm/shells.py`): its builtin
+    function in `_compiled` and `info`. The library functions it calls are only registered
+    here; the program's compile loads them."""
+    if not _shellable(key):
         return False
     start = time.perf_counter()
     if key not in _compiled:

@@ -6,7 +6,7 @@ counts), then LLVM cleaning that up. Most of a kernel is its loop nests, and tho
 in a small closed language (`core/jit/codegen.py`, `core/jit/loops.py`): flat offsets,
 `rt.ld`/`rt.st`, scalar arithmetic, casts, math calls. This package writes those nests as LLVM
 IR directly and leaves the rest of the kernel (allocations, library calls, the return of
-arrays to Python) to numba, which then compiles a short shell:
+arrays to Python) to numba, which then compiles a short shell, or lowers that shell too:
 
     rewrite.py    which nests of a kernel's source leave numba: types the kernel's straight-line
                   code, replaces each serial nest it can lower by one call, declared at module
@@ -20,8 +20,12 @@ arrays to Python) to numba, which then compiles a short shell:
     nests.py      at module execution: compiles a kernel's nests as one module with numba's
                   code generator (O3, its target machine), caches the object code on disk,
                   fills the slots through which the kernel calls them.
+    shells.py     a whole serial kernel (its shell and nests) as one LLVM library with a
+                  CPython entry point the driver calls directly: no numba compile at all.
 
 `config.jit_lean_loops` (`NUMBAX_JIT_LEAN_LOOPS`) turns it on; `core/jit/codegen.lean` is the
-hook. Threaded (`prange`) nests stay numba's: a kernel with threaded loops is compiled in its
-serial form on the cold path (`core/jit/program._serial`), and that form is rewritten.
+hook; `config.jit_lean_shells` (`NUMBAX_JIT_LEAN_SHELLS`) turns on shells, which
+`core/jit/program.py` asks for first. Threaded (`prange`) nests stay numba's: a kernel with
+threaded loops is compiled in its serial form on the cold path (`core/jit/program._serial`),
+and that form is rewritten (and made a shell where it can be).
 """

@@ -160,6 +160,13 @@ def entry(source: str, arg_types: Sequence[tuple[str, int]]) -> Callable | None:
     return _LOADED[key]
 
 
+def cached(source: str, arg_types: Sequence[tuple[str, int]]) -> bool:
+    """Whether `entry(source, arg_types)` has its answer at hand: made in this process or in
+    the disk cache (a shell, or the note that the kernel stays numba's)."""
+    key = nests.key_of(("shell", source, tuple(arg_types)))
+    return key in _LOADED or nests.cache_path(key, "shell").exists()
+
+
 def _load(key: str, source: str, arg_types: tuple) -> Callable | None:
     path = nests.cache_path(key, "shell")
     try:

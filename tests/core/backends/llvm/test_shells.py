@@ -227,3 +227,9 @@ def test_gil_released(cache):
 
 def test_keys_differ_by_types():
     assert nests.key_of(("shell", "s", TYPES)) != nests.key_of(("shell", "s", TYPES[:1]))
+
+
+def test_empty_arrays(cache):
+    """Sizes of zero allocate (numba's allocator gives an empty array, not a MemoryError)."""
+    out, zeros = shells.entry(_source(6), TYPES)(np.array([0], np.int64), np.ones(0, np.float32))
+    assert out.shape == (0,) and zeros.shape == (0,)

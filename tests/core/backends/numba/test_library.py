@@ -246,9 +246,10 @@ from core import lax
 from core.backends.numba.library import entry
 from core.jit import program
 events = []
-load, build = entry.load, program._load
+load, build, shell = entry.load, program._load, program._shell
 entry.load = lambda name, sig: (events.append("library " + name), load(name, sig))[1]
 program._load = lambda *a: (events.append("kernel"), build(*a))[1]
+program._shell = lambda *a: (events.append("kernel"), shell(*a))[1]
 x = np.arange(2 * 11 * 3, dtype=np.float32).reshape(2, 11, 3) / 10
 w = np.linspace(-1, 1, 3 * 3 * 2, dtype=np.float32).reshape(3, 3, 2)
 f = core.jit(lambda x, w: lax.conv_general_dilated(
