@@ -579,16 +579,12 @@ class Shell(translate.Expressions):
         b.cbranch(failed, self.no_memory, go_on)
         b.position_at_end(go_on)
         self.meminfos.append(mi)
-        strides, acc = [], ir.Constant(_I64, itemsize)
-        for d in reversed(dims):
-            strides.insert(0, acc)
-            acc = b.mul(acc, d)
         ary = make_array(arrty)(target, b)
         populate_array(
             ary,
             data=b.call(data_of, [mi]),
             shape=dims,
-            strides=strides,
+            strides=_c_strides(b, dims, itemsize),
             itemsize=ir.Constant(_I64, itemsize),
             meminfo=mi,
         )
@@ -625,16 +621,12 @@ class Shell(translate.Expressions):
         old = make_array(arrty)(self.target, b, value)
         view = arrty.copy(ndim=len(dims))
         itemsize = self.target.get_abi_sizeof(self.target.get_data_type(arrty.dtype))
-        strides, acc = [], ir.Constant(_I64, itemsize)
-        for d in reversed(dims):
-            strides.insert(0, acc)
-            acc = b.mul(acc, d)
         ary = make_array(view)(self.target, b)
         populate_array(
             ary,
             data=old.data,
             shape=dims,
-            strides=strides,
+            strides=_c_strides(b, dims, itemsize),
             itemsize=old.itemsize,
             meminfo=old.meminfo,
             parent=old.parent,
@@ -755,6 +747,15 @@ def _module_statement(st: ast.stmt) -> bool:
         and isinstance(st.targets[0], ast.Name)
         and translate.constant_type(st.targets[0].id) is not None
     )
+
+
+def _c_strides(b: ir.IRBuilder, dims: list, itemsize: int) -> list:
+    """The byte strides of a C-contiguous array of `dims` (LLVM int64 values)."""
+    strides, acc = [], ir.Constant(_I64, itemsize)
+    for d in reversed(dims):
+        strides.insert(0, acc)
+        acc = b.mul(acc, d)
+    return strides
 
 
 def _call_of(node: ast.AST) -> str:
