@@ -66,12 +66,13 @@ _LIBRARY_SECONDS = 1.0
 # (kernel source, argument types) -> numba dispatcher, while some program uses it.
 _compiled: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 _twins: dict[tuple, tuple] = {}  # `_serial(key)` -> the last threaded kernel's key with that form
-_stats = {"kernels": 0, "compiled": 0, "loaded": 0}
+_stats = {"kernels": 0, "compiled": 0, "loaded": 0, "shells": 0}
 
 
 def stats() -> dict[str, int]:
     """Counters of this process: `kernels` (kernels of compiled programs, repeats included),
-    `compiled` (distinct kernels numba compiled here) and `loaded` (loaded from the disk cache).
+    `compiled` (distinct kernels numba compiled here), `loaded` (loaded from the disk cache)
+    and `shells` (distinct kernels made shells, `core/backends/llvm/shells.py`).
     """
     return dict(_stats)
 
@@ -426,6 +427,7 @@ def _shell(key: tuple, info: KernelInfo) -> bool:
         if fn is None:
             return False
         _compiled[key] = fn
+        _stats["shells"] += 1
     info.dispatcher, info.status = _compiled[key], "shell"
     info.seconds = time.perf_counter() - start
     return True

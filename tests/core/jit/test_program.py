@@ -67,7 +67,7 @@ def test_repeated_layers_compile_once_and_other_programs_reuse_them(many):
     exe = program.compile_program(program.split(jaxpr), "net")
     sources = [k.source for k in exe.kernels]
     assert len(sources) > len(set(sources))  # the three layers share their kernels
-    assert sum(k.status == "compiled" for k in exe.kernels) == len(set(sources))
+    assert sum(k.status in ("compiled", "shell") for k in exe.kernels) == len(set(sources))
 
     def two_layers_then_mean(ws, bs, x):  # another program of the same layers
         for w, b in zip(ws[:2], bs[:2]):
