@@ -7,8 +7,9 @@ never again, whatever the shapes it serves. Kernels call it through `Entry`, a n
 that flattens the kernel's arrays, stores a tuple of ints into a stack array and emits one
 indirect call through a slot: an 8-byte cell, registered with LLVM under a symbol derived
 from the library's sources and the signature (`slot`, `llvmlite.binding.add_symbol`) as soon
-as a kernel names the function, that `load` fills with the address of the function's C
-wrapper. A kernel therefore compiles no library code at all (linking the function's IR into
+as a kernel names the function, that `load` fills with the address of the compiled function
+itself, called in numba's calling convention (`call_native`: library functions compile with
+neither a C nor a Python wrapper; `dispatcher` makes a Python entry). A kernel therefore compiles no library code at all (linking the function's IR into
 every caller, as a call of a numba dispatcher does, would re-optimize it in each of them), it
 compiles and links before the function it calls is compiled (a program's kernels and library
 functions compile at the same time, in this process and the compile workers; only running a
@@ -40,6 +41,7 @@ import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import numba
 import numpy as np
 from llvmlite import binding as llvm
 from llvmlite import ir
@@ -54,8 +56,16 @@ from numba.np.numpy_support import as_dtype, from_dtype
 from core.jit import disk_cache
 from core.jit.numba_cache import cached_njit
 
-# Library code is compiled like kernels: inf/nan instead of exceptions, FMA contraction.
-OPTIONS = dict(error_model="numpy", fastmath={"contract"}, nogil=True)
+# Library code is compiled like kernels: inf/nan instead of exceptions, FMA contraction. Kernels
+# call the function itself, in numba's calling convention (`call_native`): no C or Python
+# wrapper to compile (`dispatcher` makes a Python entry).
+OPTIONS = dict(
+    error_model="numpy",
+    fastmath={"contract"},
+    nogil=True,
+    no_cpython_wrapper=True,
+    no_cfunc_wrapper=True,
+)
 
 _VERSION = hashlib.sha256(
     b"".join(p.read_bytes() for p in sorted(Path(__file__).parent.glob("*.py")))
@@ -65,6 +75,7 @@ _CALLS: dict[str, tuple[str, ...]] = {}  # name -> the library functions it call
 _THREADED: set[str] = set()  # the functions compiled with `parallel=True` (`run_parts`)
 _CALLERS: dict[str, Callable] = {}  # "<name>__<codes>" -> intrinsic
 _LOADED: dict[tuple, object] = {}  # (name, signature) -> dispatcher, kept for the process
+_PYTHON: dict[str, Callable] = {}  # "<name>__<codes>" -> its Python entry (`dispatcher`)
 _SLOTS: dict[str, np.ndarray] = {}  # slot symbol -> its cell (the function's address, 0 before)
 _slot_lock = threading.Lock()
 _defer = threading.local()  # .on: `require` registers slots only (`deferred_loading`)
@@ -132,6 +143,23 @@ def call_slot(builder: ir.IRBuilder, sym: str, fnty: ir.FunctionType, args: list
     return builder.call(builder.load(cell), args)
 
 
+def call_native(context, builder: ir.IRBuilder, sym: str, sig: tuple, values: list) -> None:
+    """Emits a call, with the lowered arguments `values`, of the library function of numba
+    signature `sig` whose address slot `sym` holds, in numba's calling convention (status,
+    return slot, exception slot, the arguments' data models): library functions compile
+    without a C wrapper (each cost 0.03 s of numba's time and its lowering). Their error
+    model raises nothing; the status is ignored, as a C wrapper would."""
+    fnty = context.call_conv.get_function_type(types.none, sig)
+    cell = builder.module.globals.get(sym)
+    if cell is None:  # an external global: the slot's address, resolved by LLVM
+        cell = ir.GlobalVariable(builder.module, fnty.as_pointer(), sym)
+    ret = cgutils.alloca_once(builder, fnty.args[0].pointee)
+    builder.store(cgutils.get_null_value(ret.type.pointee), ret)
+    exc = cgutils.alloca_once(builder, fnty.args[1].pointee)
+    args = list(context.get_arg_packer(sig).as_arguments(builder, values))
+    builder.call(builder.load(cell), [ret, exc, *args])
+
+
 @contextlib.contextmanager
 def deferred_loading() -> Iterator[None]:
     """On this thread, generated modules' `require` registers the library functions' slots
@@ -169,7 +197,7 @@ def load(name: str, signature: tuple) -> None:
             disp = cached_njit(types.none(*signature), salt=salt, **options)(_FUNCTIONS[name][0])
         cres = disp.overloads[signature]
         _stats["loaded" if disp.stats.cache_hits else "compiled"] += 1
-        address = cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
+        address = cres.library.get_pointer_to_function(cres.fndesc.mangled_name)
         _SLOTS[slot(name, signature)][0] = address
         _LOADED[key] = disp
 
@@ -201,12 +229,18 @@ def required(source: str) -> list[str]:
     return _REQUIRE.findall(source)
 
 
-def dispatcher(attr: str):
-    """The numba dispatcher of library function `attr` (`<name>__<codes>`), loaded: callable
-    from Python with flat arrays and an int64 parameter array (tests use it)."""
-    name, sig = signature_of(attr)
-    load(name, sig)
-    return _LOADED[(name, sig)]
+def dispatcher(attr: str) -> Callable:
+    """Library function `attr` (`<name>__<codes>`), loaded, as a function callable from Python
+    with flat arrays, an int64 parameter array and scalars (tests and benchmarks use it): a
+    numba function calling it through its slot, compiled on first use (library functions
+    have no Python entry point of their own: every function compiled one, 0.05 s of numba's
+    time and 250 lines of LLVM each, for callers that are nearly all kernels)."""
+    if attr not in _PYTHON:
+        name, sig = signature_of(attr)
+        load(name, sig)
+        call = caller(attr)
+        _PYTHON[attr] = numba.njit(lambda *args: call(*args))
+    return _PYTHON[attr]
 
 
 def _letters(template: tuple[str, ...]) -> list[str]:
@@ -392,10 +426,7 @@ def _typed_call(attr: str, *args):
 
     def codegen(context, builder, signature, values):
         lowered = [_lowered(context, builder, *tcv) for tcv in zip(args, sig, values)]
-        fnty = ir.FunctionType(
-            context.get_value_type(types.none), [context.get_value_type(t) for t in sig]
-        )
-        call_slot(builder, sym, fnty, lowered)
+        call_native(context, builder, sym, sig, lowered)
         return context.get_dummy_value()
 
     return types.none(*args), codegen
@@ -442,7 +473,8 @@ def in_parts(name: str) -> Callable:
         if len(args) + 1 != len(sig) or not all(map(_accepts, args, sig)):
             raise TypingError(f"lib.{attr} in parts takes {sig[:-1]}, got {args}")
         sym = slot(fname, sig)
-        runner = slot(*signature_of(call_name(RUNNER, "")))
+        runner_sig = signature_of(call_name(RUNNER, ""))[1]
+        runner = slot(RUNNER, runner_sig)
 
         def codegen(context, builder, signature, values):
             lowered = [_lowered(context, builder, *tcv) for tcv in zip(args, sig, values[1:])]
@@ -452,13 +484,9 @@ def in_parts(name: str) -> Callable:
                 builder.store(v, cgutils.gep_inbounds(builder, ctx, 0, k))
             part = _part_function(context, builder.module, sym, sig, struct)
             i64 = ir.IntType(64)
-            fnty = ir.FunctionType(context.get_value_type(types.none), [i64] * 3)
-            cell = builder.module.globals.get(runner)
-            if cell is None:
-                cell = ir.GlobalVariable(builder.module, fnty.as_pointer(), runner)
             count = context.cast(builder, values[0], n, types.int64)
             address = [builder.ptrtoint(part, i64), builder.ptrtoint(ctx, i64), count]
-            builder.call(builder.load(cell), address)
+            call_native(context, builder, runner, runner_sig, address)
             return context.get_dummy_value()
 
         return types.none(n, *args), codegen
@@ -480,13 +508,7 @@ def _part_function(context, module, sym: str, sig: tuple, struct: ir.Type) -> ir
     builder = ir.IRBuilder(fn.append_basic_block())
     at = builder.bitcast(fn.args[0], struct.as_pointer())
     values = [builder.load(cgutils.gep_inbounds(builder, at, 0, k)) for k in range(len(sig) - 1)]
-    fnty = ir.FunctionType(
-        context.get_value_type(types.none), [context.get_value_type(t) for t in sig]
-    )
-    cell = module.globals.get(sym)
-    if cell is None:
-        cell = ir.GlobalVariable(module, fnty.as_pointer(), sym)
-    builder.call(builder.load(cell), [*values, fn.args[1]])
+    call_native(context, builder, sym, sig, [*values, fn.args[1]])
     builder.ret_void()
     return fn
 
