@@ -8,18 +8,29 @@ again for every new shape). A lowering rule emits one call:
 
     lib.conv_forward__f4(x, w, out, (nsp, n, ...))
 
-which `entry.caller` lowers to a call of the compiled function's C entry point.
+which `entry.caller` lowers to a call of the compiled function through its slot.
 
     entry.py     compiling, caching and registering library functions; the kernels' calls
-    blocks.py    building blocks: 2-d views of flat buffers, the matrix product, fill/copy loops
+    blocks.py    building blocks: segments of flat buffers, the matrix product, fill/copy loops
     conv.py      im2col + BLAS convolutions: forward (grouped), kernel gradient, output side,
-                 each split between threads
+                 each split between threads; `im2col`, shared by two of them
     taps.py      the box of kernel taps that read the input (the others read only padding)
     windows.py   reduce_window (sum/max/min) and the selections of max/min pooling
     products.py  `lib.dot`, the kernels' matrix product: one BLAS call, or `gemm_bands`
     bands.py     `lib.dot`'s threaded product: bands of rows or columns, one BLAS call each
     skinny.py    products with few rows (an RNN step's): dot products of rows, no BLAS
     parts.py     `run_parts`: the parts of the others' work on the threads (the one `prange`)
+
+Compiling these functions is most of a cold first call of a convolutional network (numba costs
+0.1-0.2 s for the smallest function, 1-2 s for the large ones), so the library keeps it down:
+a function that several others use is a library function of its own, compiled once and called
+through its slot (`im2col`, the taps' two functions, `run_parts`), not a helper linked into
+each caller (which optimizes it and compiles it to machine code again in every one); helpers
+compile once per argument types, not once per constant a caller passes (`blocks.jit`);
+library functions have neither a C nor a Python wrapper (callers use numba's calling
+convention, `entry.call_native`); every matrix product is one function per dtype with the
+operands' layouts as run-time flags (`blocks.product`); parameter vectors are unchecked
+segments (`blocks.segment`), not slices.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Building blocks of the library functions: 2-d views of flat buffers, the matrix product
+"""Building blocks of the library functions: segments of flat buffers, the matrix product
 (BLAS for floats, a loop for integers), loops that fill and copy runs, multi-index counters.
 
 Library code fills and copies with loops or `memcpy`/`memset`, never by assigning into slices:
@@ -21,6 +21,7 @@ from numba.extending import intrinsic, overload
 from numba.np.arrayobj import make_array, populate_array
 
 from core.jit import runtime as rt
+from core.jit.gemm import flat_block
 
 # Helpers are only called from library functions: no Python or C entry points to compile.
 _helper = numba.njit(
@@ -54,35 +55,6 @@ inline = numba.njit(error_model="numpy", fastmath={"contract"}, nogil=True, inli
 
 
 @intrinsic
-def view2d(typingctx, a, start, rows, cols):
-    """The C-contiguous `(rows, cols)` matrix stored in the flat C array `a` from element
-    `start` on (unchecked), sharing `a`'s memory."""
-    if not (isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C"):
-        raise TypingError(f"view2d takes a flat C array, got {a}")
-    view = a.copy(ndim=2)
-
-    def codegen(context, builder, signature, args):
-        src = make_array(a)(context, builder, args[0])
-        begin, m, n = (
-            context.cast(builder, v, t, types.intp) for v, t in zip(args[1:], signature.args[1:])
-        )
-        itemsize = src.itemsize
-        out = make_array(view)(context, builder)
-        populate_array(
-            out,
-            data=builder.gep(src.data, [begin]),
-            shape=[m, n],
-            strides=[builder.mul(n, itemsize), itemsize],
-            itemsize=itemsize,
-            meminfo=src.meminfo,
-            parent=src.parent,
-        )
-        return impl_ret_borrowed(context, builder, view, out._getvalue())
-
-    return view(a, start, rows, cols), codegen
-
-
-@intrinsic
 def segment(typingctx, a, start, n):
     """The flat C array of the `n` elements of flat C array `a` from element `start` on
     (unchecked), sharing `a`'s memory: a slice `a[start:start + n]` without the bounds
@@ -110,39 +82,38 @@ def segment(typingctx, a, start, n):
     return a(a, start, n), codegen
 
 
-def gemm(a, b, out):
-    """`out[...] = a @ b` for 2-d matrices (`a`, `b` C- or F-contiguous, `out` C-contiguous):
-    one single-threaded BLAS call for floats (`rt.gemm_block`: the chunks are cache-sized, and
-    linking `lib.dot`'s threaded bands into every library function would double its compile
-    time), a loop for integers."""
+@jit
+def product(a, b, out, dims, fortran, c0, c1):
+    """`out[:, c0:c1] = a @ b[:, c0:c1]` on flat buffers: a (m, k) and b (k, n) stored C- or
+    F-contiguously as the run-time flags `fortran` = (a_f, b_f) say (a C array read as its
+    transpose is F), out (m, n) C-contiguous, dims = (m, k, n): one single-threaded BLAS call
+    for floats (the chunks are cache-sized, and linking `lib.dot`'s threaded bands into every
+    library function would double its compile time), a loop for integers. With the layouts
+    values rather than types, every product of the library is one compiled function per
+    dtype (each pair of layouts of 2-d views compiled a copy of its own, 0.1 s each)."""
+    _block(a, b, out, dims, fortran, c0, c1)
+
+
+def _block(a, b, out, dims, fortran, c0, c1):
     raise NotImplementedError  # numba only (see the overload)
 
 
-@overload(gemm)
-def _gemm(a, b, out):
-    return lambda a, b, out: gemm_columns(a, b, out, 0, out.shape[1])
-
-
-def gemm_columns(a, b, out, c0, c1):
-    """`out[:, c0:c1] = a @ b[:, c0:c1]` for 2-d matrices (as `gemm`; `out` C-contiguous with
-    b's column count): a band of the product's columns, one BLAS call for floats."""
-    raise NotImplementedError  # numba only (see the overload)
-
-
-@overload(gemm_columns)
-def _gemm_columns(a, b, out, c0, c1):
+@overload(_block)
+def _block_impl(a, b, out, dims, fortran, c0, c1):
     if isinstance(out.dtype, types.Float | types.Complex):
-        return lambda a, b, out, c0, c1: rt.gemm_block(a, b, out, 0, out.shape[0], c0, c1)
+        return lambda a, b, out, dims, fortran, c0, c1: flat_block(
+            a, b, out, dims, fortran, 0, dims[0], c0, c1
+        )
 
-    def loop(a, b, out, c0, c1):
-        m, k = a.shape
+    def loop(a, b, out, dims, fortran, c0, c1):
+        m, k, n = dims
         for i in range(m):
             for j in range(c0, c1):
-                out[i, j] = 0
+                out[i * n + j] = 0
             for q in range(k):
-                av = a[i, q]
+                av = a[q * m + i] if fortran[0] else a[i * k + q]
                 for j in range(c0, c1):
-                    out[i, j] += av * b[q, j]
+                    out[i * n + j] += av * (b[j * k + q] if fortran[1] else b[q * n + j])
 
     return loop
 

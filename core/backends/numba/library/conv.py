@@ -33,15 +33,13 @@ from core.backends.numba.library.blocks import (
     advance,
     copy,
     fill,
-    gemm,
-    gemm_columns,
     inline,
     jit,
     prod,
+    product,
     segment,
     strides_of,
     tap_table,
-    view2d,
     zero,
 )
 from core.backends.numba.library.entry import RUNNER, callee, in_parts, register
@@ -244,20 +242,16 @@ def conv_forward_items(x, w, out, p, each, t):
         if grouped:
             for r in range(width):
                 copy(wg, r * og, w, r * o + g * og, og)
-            wm = view2d(wg, 0, width, og)
-        else:
-            wm = view2d(w, 0, width, o)
         for s in range(begin, end, chunk):
             nb = min(chunk, end - s)
             _im2col(
                 x, buf, p, (nb, first + s, coff, i, ctot, 8, OUTS, STRIDES, KERNEL, RHS_DILATION)
             )
             m = nb * qprod
-            patches = view2d(buf, 0, m, width)
             if not grouped:
-                gemm(patches, wm, view2d(out, s * qprod * o, m, o))
+                product(buf, w, segment(out, s * qprod * o, m * o), (m, width, o), (0, 0), 0, o)
                 continue
-            gemm(patches, wm, view2d(tmp, 0, m, og))
+            product(buf, wg, tmp, (m, width, og), (0, 0), 0, og)
             for r in range(m):
                 copy(out, (s * qprod + r) * o + g * og, tmp, r * og, og)
 
@@ -344,18 +338,18 @@ def conv_kernel_gradient_items(x, w, dst, p, parts, t):
     kprod, width = prod(ks), prod(qs) * n
     chunk = step(b1 - b0, kprod * (width + o), width * (c1 - c0))
     buf = rt.empty((chunk * kprod * width,), x.dtype)
-    acc = view2d(dst, at, width, o)
+    acc = segment(dst, at, width * o)
     tmp = rt.empty((width * o if chunk < b1 - b0 else 0,), x.dtype)
     for s in range(b0, b1, chunk):
         nb = min(chunk, b1 - s)
         _im2col(x, buf, p, (nb, s, 0, n, n, 4, KERNEL, RHS_DILATION, OUTS, STRIDES))
         m = nb * kprod
-        patches = view2d(buf, 0, m, width).T
-        rhs = view2d(w, s * kprod * o, m, o)
+        # the patches' transpose (width, m) times the gradient's rows (m, o)
+        rhs = segment(w, s * kprod * o, m * o)
         if s == b0:
-            gemm_columns(patches, rhs, acc, c0, c1)
+            product(buf, rhs, acc, (width, m, o), (1, 0), c0, c1)
             continue
-        gemm_columns(patches, rhs, view2d(tmp, 0, width, o), c0, c1)
+        product(buf, rhs, tmp, (width, m, o), (1, 0), c0, c1)
         for r in range(width):
             for j in range(r * o + c0, r * o + c1):
                 rt.st(dst, at + j, rt.ld(dst, at + j) + rt.ld(tmp, j))
@@ -407,17 +401,16 @@ def conv_output_side_items(x, w, out, p, each, t):
     width = kprod * o
     chunk = step(end - begin, sprod * (width + c) + qprod * o, c * width)
     buf = rt.empty((chunk * sprod * width,), x.dtype)
+    wt = 1 if reversed_koc else 0
     stride, _ = strides_of(size, 1)
     table, at = tap_table(qs, ws, ks, rd, lo, ld, size, stride)
     q = rt.full((nsp,), 0, np.int64)
     k = rt.full((nsp,), 0, np.int64)
     for s in range(begin, end, chunk):
         nb = min(chunk, end - s)
-        xm, y = view2d(x, s * sprod * c, nb * sprod, c), view2d(buf, 0, nb * sprod, width)
-        if reversed_koc:
-            gemm(xm, view2d(w, 0, width, c).T, y)
-        else:
-            gemm(xm, view2d(w, 0, c, width), y)
+        m = nb * sprod
+        # w is (c, width), or (width, c) read as its transpose (wt)
+        product(segment(x, s * sprod * c, m * c), w, buf, (m, c, width), (0, wt), 0, width)
         for b in range(nb):
             fill(q, 0, nsp, 0)
             for r in range(qprod):

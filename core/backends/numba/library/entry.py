@@ -9,7 +9,8 @@ indirect call through a slot: an 8-byte cell, registered with LLVM under a symbo
 from the library's sources and the signature (`slot`, `llvmlite.binding.add_symbol`) as soon
 as a kernel names the function, that `load` fills with the address of the compiled function
 itself, called in numba's calling convention (`call_native`: library functions compile with
-neither a C nor a Python wrapper; `dispatcher` makes a Python entry). A kernel therefore compiles no library code at all (linking the function's IR into
+neither a C nor a Python wrapper; `dispatcher` makes a Python entry). A kernel therefore
+compiles no library code at all (linking the function's IR into
 every caller, as a call of a numba dispatcher does, would re-optimize it in each of them), it
 compiles and links before the function it calls is compiled (a program's kernels and library
 functions compile at the same time, in this process and the compile workers; only running a
