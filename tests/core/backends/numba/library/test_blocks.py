@@ -76,3 +76,25 @@ def test_im2col_fills_both_convolutions_patch_matrices():
             im2col(x.ravel(), buf, p.astype(np.int64), q)
             np.testing.assert_array_equal(buf.reshape(want.shape), want)
     assert conv.SHORT_RUN > 3  # c = 1 and 3 took the column-by-column path
+
+
+@numba.njit
+def _product(a, b, out, dims, fortran, c0, c1):
+    blocks.product(a, b, out, dims, fortran, c0, c1)
+
+
+def test_product_reads_either_layout_and_writes_a_band_of_columns():
+    rng = np.random.default_rng(1)
+    m, k, n, c0, c1 = 5, 4, 6, 1, 4
+    for dtype in (np.float32, np.float64, np.int64):
+        a = (rng.standard_normal((m, k)) * 4).astype(dtype)
+        b = (rng.standard_normal((k, n)) * 4).astype(dtype)
+        for fa in (0, 1):
+            for fb in (0, 1):
+                flat = [x.ravel(order="F" if f else "C") for x, f in ((a, fa), (b, fb))]
+                out = np.full(m * n, 7, dtype)
+                _product(*flat, out, (m, k, n), (fa, fb), c0, c1)
+                want = np.full((m, n), 7, dtype)
+                want[:, c0:c1] = a @ b[:, c0:c1]
+                tol = 1e-5 if dtype == np.float32 else 1e-12
+                np.testing.assert_allclose(out.reshape(m, n), want, rtol=tol)
