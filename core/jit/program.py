@@ -81,12 +81,14 @@ def stats() -> dict[str, int]:
 class KernelInfo:
     """One kernel of a program: its source, how it was obtained ("memory": compiled earlier in
     this process or earlier in this program; "disk"; "compiled"; "worker": compiled by a worker
-    process and loaded), the seconds that took, and the numba dispatcher."""
+    process and loaded), the seconds that took, the function that runs it (a numba dispatcher,
+    or the builtin of a shell) and whether it runs as a shell (`core/backends/llvm/shells.py`)."""
 
     source: str
     status: str = "memory"
     seconds: float = 0.0
     dispatcher: Callable | None = None
+    shell: bool = False
 
 
 def split(jaxpr: Jaxpr) -> partition.Program:
@@ -279,12 +281,13 @@ def _compile_all(
     if config.log_compiles:
         for k, info in enumerate(infos.values()):
             logger.warning(
-                "kernel %d of %s (%s, %d lines): %s, %.3f s",
+                "kernel %d of %s (%s, %d lines): %s%s, %.3f s",
                 k,
                 name,
                 disk_cache.module_name(info.source),
                 info.source.count("\n"),
                 info.status,
+                " (shell)" if info.shell else "",
                 info.seconds,
             )
     return [infos[key] for key in keys], {key: first[key] for key in defer}
@@ -421,14 +424,17 @@ def _shell(key: tuple, info: KernelInfo) -> bool:
     if not _shellable(key):
         return False
     start = time.perf_counter()
+    status = "memory"
     if key not in _compiled:
+        before = shells.stats()["compiled"]
         with library.deferred_loading():
             fn = shells.entry(*key)
         if fn is None:
             return False
         _compiled[key] = fn
         _stats["shells"] += 1
-    info.dispatcher, info.status = _compiled[key], "shell"
+        status = "compiled" if shells.stats()["compiled"] > before else "disk"
+    info.dispatcher, info.status, info.shell = _compiled[key], status, True
     info.seconds = time.perf_counter() - start
     return True
 

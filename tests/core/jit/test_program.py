@@ -67,7 +67,7 @@ def test_repeated_layers_compile_once_and_other_programs_reuse_them(many):
     exe = program.compile_program(program.split(jaxpr), "net")
     sources = [k.source for k in exe.kernels]
     assert len(sources) > len(set(sources))  # the three layers share their kernels
-    assert sum(k.status in ("compiled", "shell") for k in exe.kernels) == len(set(sources))
+    assert sum(k.status == "compiled" for k in exe.kernels) == len(set(sources))
 
     def two_layers_then_mean(ws, bs, x):  # another program of the same layers
         for w, b in zip(ws[:2], bs[:2]):
@@ -137,11 +137,12 @@ def test_log_compiles_lists_every_kernel_with_its_time(many, caplog):
         f(ws, bs, x)
     lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("kernel ")]
     assert lines and all(" of net (numbax_jit_" in m and m.endswith(" s") for m in lines)
-    assert any(": compiled, " in m for m in lines)
+    assert any(": compiled, " in m or ": compiled (shell), " in m for m in lines)
 
 
 def test_corrupt_kernel_cache_entry_is_rebuilt(many, tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBAX_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(config, "jit_lean_shells", False)  # numba's entries (shells: test_shells)
     ws, bs, x = _params(1)
     jaxpr = core.make_jaxpr(_net(_fresh()))(ws, bs, x).jaxpr
     exe = program.compile_program(program.split(jaxpr), "net")
