@@ -142,31 +142,31 @@ def test_log_compiles_lists_every_kernel_with_its_time(many, caplog):
 
 def test_corrupt_kernel_cache_entry_is_rebuilt(many, tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBAX_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(config, "jit_lean_shells", False)  # numba's entries (shells: test_shells)
-    ws, bs, x = _params(1)
-    jaxpr = core.make_jaxpr(_net(_fresh()))(ws, bs, x).jaxpr
-    exe = program.compile_program(program.split(jaxpr), "net")
-    args = [np.asarray(a) for a in core.tree_util.tree_leaves((ws, bs, x))]
-    want = exe(*args)
-    k, source = next((k, i.source) for k, i in enumerate(exe.kernels) if i.status == "compiled")
-    name = disk_cache.module_name(source)
-    roots = [tmp_path, cache_files.numba_cache_dir()]
-    entries = [p for root in roots for p in root.rglob(f"{name}*.nbxc")]
-    assert entries
-    for path in entries:
-        path.write_bytes(b"not a cache entry")
-    # a new process would find only the files: forget what this one holds
-    for key in [key for key in program._compiled if key[0] == source]:
-        del program._compiled[key]
-    for key in [k for k in disk_cache._DISPATCHERS if k[0] == source]:
-        del disk_cache._DISPATCHERS[key]
-    sys.modules.pop(name)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        again = program.compile_program(program.split(jaxpr), "net")
-    assert any(issubclass(w.category, JitCacheWarning) for w in caught)
-    assert again.kernels[k].status == "compiled"
-    np.testing.assert_array_equal(again(*args)[0], want[0])
+    with config.override("jit_lean_shells", False):  # numba's entries (shells: test_shells)
+        ws, bs, x = _params(1)
+        jaxpr = core.make_jaxpr(_net(_fresh()))(ws, bs, x).jaxpr
+        exe = program.compile_program(program.split(jaxpr), "net")
+        args = [np.asarray(a) for a in core.tree_util.tree_leaves((ws, bs, x))]
+        want = exe(*args)
+        k, source = next((k, i.source) for k, i in enumerate(exe.kernels) if i.status == "compiled")
+        name = disk_cache.module_name(source)
+        roots = [tmp_path, cache_files.numba_cache_dir()]
+        entries = [p for root in roots for p in root.rglob(f"{name}*.nbxc")]
+        assert entries
+        for path in entries:
+            path.write_bytes(b"not a cache entry")
+        # a new process would find only the files: forget what this one holds
+        for key in [key for key in program._compiled if key[0] == source]:
+            del program._compiled[key]
+        for key in [k for k in disk_cache._DISPATCHERS if k[0] == source]:
+            del disk_cache._DISPATCHERS[key]
+        sys.modules.pop(name)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            again = program.compile_program(program.split(jaxpr), "net")
+        assert any(issubclass(w.category, JitCacheWarning) for w in caught)
+        assert again.kernels[k].status == "compiled"
+        np.testing.assert_array_equal(again(*args)[0], want[0])
 
 
 def test_config_rejects_bad_kernel_settings():
