@@ -71,7 +71,8 @@ _DEFAULTS: dict[str, Any] = {
     "jit_lean_loops": os.environ.get("NUMBAX_JIT_LEAN_LOOPS", "1") not in ("0", "false", "False"),
     # Whole serial kernels compiled by numbax as LLVM and called from the driver without numba
     # (core/backends/llvm/shells.py; NUMBAX_JIT_LEAN_SHELLS=1); read when a program is compiled.
-    # Off by default until the tests of numba's kernel statuses know shells.
+    # Off by default: loading shells from the disk cache is slow (warm first calls rise) and
+    # two tests of tests/core/jit fail with it on.
     "jit_lean_shells": os.environ.get("NUMBAX_JIT_LEAN_SHELLS", "0") in ("1", "true", "True"),
     # Move products out of compiled scans (core/jit/scan_motion.py); read when a program is
     # compiled.

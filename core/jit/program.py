@@ -203,7 +203,9 @@ def _compile_all(
     new = [key for key in first if infos[key].dispatcher is None]
     # Serial kernels run as shells where they can (`_shell`): those in the disk cache load now,
     # new ones compile with the kernels below (in this process, before its numba kernels).
-    shelled = [key for key in new if shells.cached(*key) and _shell(key, infos[key])]
+    shelled = [
+        key for key in new if _shellable(key) and shells.cached(*key) and _shell(key, infos[key])
+    ]
     new = [key for key in new if key not in shelled]
     build = [
         key for key in new if _shellable(key) or not disk_cache.is_cached(held[key][0], "kernel")
@@ -216,7 +218,8 @@ def _compile_all(
         defer = {key: _serial(key) for key in threaded}
     for key, serial in defer.items():  # a serial form compiled earlier serves it now
         infos[key].dispatcher = _compiled.get(serial)
-        if infos[key].dispatcher is None and shells.cached(*serial) and _shell(serial, infos[key]):
+        found = infos[key].dispatcher is None and _shellable(serial) and shells.cached(*serial)
+        if found and _shell(serial, infos[key]):
             shelled.append(key)
     build = [key for key in build if infos[key].dispatcher is None]
     build.sort(key=lambda key: not _shellable(defer.get(key, key)))  # shells first, here

@@ -240,7 +240,8 @@ def _serve() -> None:
     """The worker's loop: compile each request into the disk cache, reply (ok, seconds)."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # anything printed must not corrupt the replies
-    # No collections while compiling (`gc_pause`): after a reply, once the compiles have left
+    # No collections while compiling (`gc_pause` keeps the young ones in the main process;
+    # a worker holds nothing else): after a reply, once the compiles have left
     # many objects, one collection frees their garbage and freezes the survivors (numba's
     # caches), which later collections then skip.
     gc.disable()
