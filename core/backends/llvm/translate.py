@@ -39,6 +39,7 @@ from llvmlite import ir
 from numba.core import types
 
 from core.errors import NumbaxError
+from core.jit.vecmath import REDUCE_FLAGS
 
 _I64 = ir.IntType(64)
 _PTR = ir.PointerType()
@@ -360,7 +361,7 @@ class Expressions:
             return a[0], None
         if name in ("radd", "rmul"):
             op = "fadd" if name == "radd" else "fmul"
-            return a[0], getattr(self.builder, op)(a[1], b[1], flags=("reassoc",))
+            return a[0], getattr(self.builder, op)(a[1], b[1], flags=REDUCE_FLAGS)
         ty = a[1].type
         fnty = ir.FunctionType(ty, [ty, ty])
         suffix = "f32" if ty == ir.FloatType() else "f64"

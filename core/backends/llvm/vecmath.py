@@ -23,8 +23,9 @@ bit for bit numba's (tests/core/backends/llvm/test_vecmath.py compiles both and 
   `inherit_if_not_set("fastmath")`), and generated kernels are the callers. Small integers
   widen to 64 bits, so `rt.idiv` of two int32 returns an int64 (the generated code casts it
   back); the int64 minimum divided by -1 gives 0 as in numba, which guards that division.
-- `vm.radd`/`vm.rmul` are `fadd`/`fmul` marked `reassoc` only (numba's fast-math pass does not
-  add flags to an instruction that has some), `vm.maximum`/`vm.minimum` LLVM's NaN-propagating
+- `vm.radd`/`vm.rmul` are `fadd`/`fmul` marked `reassoc` and `contract` only
+  (`core.jit.vecmath.REDUCE_FLAGS`; numba's fast-math pass does not add flags to an
+  instruction that has some), `vm.maximum`/`vm.minimum` LLVM's NaN-propagating
   `llvm.maximum`/`llvm.minimum` (numpy's maximum/minimum).
 
 Conditional expressions and `if`s become `select`s (their sides are pure values), with two
@@ -59,6 +60,7 @@ from core.jit.vecmath import (
     _LOG2E,
     _ROUND,
     _TANH,
+    REDUCE_FLAGS,
 )
 
 # The generated kernels' fast-math flags (core/jit/codegen.py OPTIONS; the test checks they agree)
@@ -625,7 +627,7 @@ def _vm(fn, flags=_VM_FLAGS) -> _Call:
 
 def _reassoc(op: str) -> _Call:
     def emit(e, args, ds):
-        return getattr(e.b, op)(args[0], args[1], flags=("reassoc",))
+        return getattr(e.b, op)(args[0], args[1], flags=REDUCE_FLAGS)
 
     return _Call(_same("f", 2), _first, emit)
 
