@@ -38,7 +38,7 @@ from numba.np.numpy_support import from_dtype
 from core.backends.llvm import rewrite as lean_rewrite
 from core.backends.numba import library
 from core.backends.numba.context import KernelCtx, ScalarCtx
-from core.backends.numba.generic import Params, argument_names
+from core.backends.numba.generic import SIZE_DTYPE, Params, argument_names
 from core.backends.numba.registry import lowering_rule
 from core.backends.numba.source import (
     alloc,
@@ -112,9 +112,9 @@ class Emitter:
         self.params = Params(generic)
         self.pack_arrays = pack_arrays
 
-    def size(self, n: int) -> int:
+    def size(self, n: int, variable: bool = False) -> int:
         """The size-derived int `n` as the source writes it (`Params.size`)."""
-        return self.params.size(n)
+        return self.params.size(n, variable)
 
     def shape(self, shape) -> tuple[int, ...]:
         """Each size of `shape` through `size`."""
@@ -170,6 +170,9 @@ class Generator:
         self.parallel = parallel  # may loops use threads (decided per jaxpr in emit_jaxpr)
         self.threads = parallel  # may the kernel use threads at all (rules' own `prange`s)
         self.in_task = False  # inside a rule's `prange` loop (`KernelCtx.task`)
+        # Scans run as chunks of rows (`KernelCtx.rows_whole`): how many, and whether they run
+        # all their rows as one chunk in this generation (`_generate`).
+        self.row_splits, self.whole_rows = 0, False
         # Names of arrays that are the kernel's inputs or reshaped views of them.
         self.input_views: set[str] = set()
         # Outputs that loops store straight into a row of a packed output buffer (`out_slots`).
@@ -570,8 +573,62 @@ def _generate(
     )
     if unsupported:
         raise UnsupportedDTypeError(unsupported)
+    (lines, loads, arrays), names, splits = _emit(jaxpr, parallel, stamps, generic, pack_arrays)
+    if splits and generic:
+        loads, arrays = _whole_rows_sizes(
+            (lines, loads, arrays), _emit(jaxpr, parallel, stamps, generic, pack_arrays, True)[0]
+        )
+    names = [*argument_names(arrays), *names]
+    body = f"def kernel({', '.join(names)}):\n" + "".join(f"    {x}\n" for x in loads) + lines
+    body += "\n"
+    consts = "\n".join(library.requirements(body, _dtypes(jaxpr)) + constant_definitions(body))
+    return _HEADER + (consts + "\n\n\n" if consts else "") + body, arrays
+
+
+def _whole_rows_sizes(split: tuple, whole: tuple) -> tuple[list[str], list[np.ndarray]]:
+    """The loads and arrays of a kernel whose scans run as chunks of rows (`split`, the
+    `Params.finish` of its generation) with the sizes of its generation with every such scan as
+    one chunk (`whole`) appended to its `sz`, read instead of the chunks' when the kernel runs
+    on one thread: the rows of a scan then share each weight of its products once per
+    iteration (two chunks of 8 rows on one thread read them twice: the LSTM step's two scans
+    took 17.6 ms, whole 15.2 ms) and compute the same bits (each row by the same code,
+    `core/backends/numba/scan_rows.py`). Where the two generations differ in more than their
+    sizes, the kernel keeps the chunks' sizes only."""
+    (lines, loads, arrays), (w_lines, w_loads, w_arrays) = split, whole
+    same = lines == w_lines and loads == w_loads and len(arrays) == len(w_arrays)
+    if (
+        not same
+        or SIZE_DTYPE not in [a.dtype for a in arrays]
+        or not all(
+            a.dtype == b.dtype and (a.dtype == SIZE_DTYPE or np.array_equal(a, b))
+            for a, b in zip(arrays, w_arrays)
+        )
+    ):
+        return loads, arrays
+    k = next(i for i, a in enumerate(arrays) if a.dtype == SIZE_DTYPE)
+    sizes = np.concatenate([arrays[k], w_arrays[k]])
+    sizes.flags.writeable = False
+    at = f"sz_at = {len(arrays[k])} if rt.threads() < 2 else 0"
+    return [at, *(x.replace("rt.ld(sz, ", "rt.ld(sz, sz_at + ") for x in loads)], [
+        *arrays[:k],
+        sizes,
+        *arrays[k + 1 :],
+    ]
+
+
+def _emit(
+    jaxpr: Jaxpr,
+    parallel: bool,
+    stamps: bool,
+    generic: bool,
+    pack_arrays: bool,
+    whole_rows: bool = False,
+) -> tuple[tuple, list[str], int]:
+    """The kernel's code: `(Params.finish's (lines, loads, arrays), its parameters' names, how
+    many scans it runs as chunks of rows)`, those scans as one chunk if `whole_rows`."""
     em = Emitter(generic, pack_arrays)
     gen = Generator(em, parallel=parallel)
+    gen.whole_rows = whole_rows
     params = [f"a{i}" for i in range(len(jaxpr.constvars) + len(jaxpr.invars))]
     args = []
     for name, v in zip(params, [*jaxpr.constvars, *jaxpr.invars]):
@@ -595,12 +652,7 @@ def _generate(
         last = "rt.st(ts, len(ts) - 1, rt.cycles())"
     _emit_outputs(gen, jaxpr, gen.emit_jaxpr(jaxpr, args, slots, stamp), bufs, slots, last)
     names = [*params, "ts"] if stamps else params
-    lines, loads, arrays = em.params.finish("\n".join(em.lines))
-    names = [*argument_names(arrays), *names]
-    body = f"def kernel({', '.join(names)}):\n" + "".join(f"    {x}\n" for x in loads) + lines
-    body += "\n"
-    consts = "\n".join(library.requirements(body, _dtypes(jaxpr)) + constant_definitions(body))
-    return _HEADER + (consts + "\n\n\n" if consts else "") + body, arrays
+    return em.params.finish("\n".join(em.lines)), names, gen.row_splits
 
 
 def kernel_options(source: str) -> dict:

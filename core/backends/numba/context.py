@@ -71,11 +71,12 @@ class KernelCtx:
 
     # -- sizes
 
-    def size(self, n: int) -> int:
+    def size(self, n: int, variable: bool = False) -> int:
         """The size-derived int `n` as the kernel's source should see it: a `Size` (a variable)
         in a shape-generic kernel, `n` itself in the constant-size reference (`codegen.generate`);
-        0 and 1 stay literals."""
-        return self._em.size(n)
+        0 and 1 stay literals unless `variable` (a size that another generation of the same
+        source gives another value: `rows_whole`)."""
+        return self._em.size(n, variable)
 
     def shape(self, shape) -> tuple[int, ...]:
         """Each size of `shape` through `size`."""
@@ -200,6 +201,13 @@ class KernelCtx:
         """Whether the rule may share its work between threads with a `prange` loop: the kernel
         may use threads, and the code is not inside a task of a `prange` loop already."""
         return self._gen.threads and not self._gen.in_task
+
+    def rows_whole(self) -> bool:
+        """Called by a scan that runs as chunks of rows (`rules/control_flow/scan.py`): whether
+        it runs all its rows as one chunk in this generation of the kernel. `codegen` generates
+        a kernel with such scans a second time so (the sizes it runs with on one thread)."""
+        self._gen.row_splits += 1
+        return self._gen.whole_rows
 
     @property
     def in_task(self) -> bool:

@@ -130,10 +130,10 @@ class Params:
         self._vars[prefix].append((value, np.dtype(dtype)))
         return f"{prefix}_{len(self._vars[prefix]) - 1}"
 
-    def size(self, n: int) -> int:
+    def size(self, n: int, variable: bool = False) -> int:
         """`n` as the source should see it: a `Size` variable in kernel mode (kept if `n`
-        already is one; 0 and 1 stay literals), the int `n` otherwise."""
-        if isinstance(n, Size) or not self.generic or int(n) in (0, 1):
+        already is one; 0 and 1 stay literals unless `variable`), the int `n` otherwise."""
+        if isinstance(n, Size) or not self.generic or (int(n) in (0, 1) and not variable):
             return n
         return Size(int(n), self._new("n", int(n), SIZE_DTYPE))
 

@@ -108,6 +108,13 @@ def row_split(jaxpr: Jaxpr, num_consts: int, num_carry: int, length: int) -> Row
     return RowSplit(rows, chunk, body)
 
 
+def whole(split: RowSplit, jaxpr: Jaxpr, num_consts: int) -> RowSplit:
+    """`split` as one chunk of all its rows (`jaxpr` and `num_consts` as for `row_split`): the
+    sizes of the same kernel for one thread, which then reads each weight once per iteration
+    for all the rows (`core/jit/codegen.py`)."""
+    return RowSplit(split.rows, split.rows, _retyped(jaxpr, num_consts, split.rows, split.rows))
+
+
 def _retyped(jaxpr: Jaxpr, num_consts: int, rows: int, chunk: int) -> Jaxpr:
     """`jaxpr` for `chunk` rows instead of `rows`; raises `_NotSeparable`."""
     env: dict[Var, Var] = {}

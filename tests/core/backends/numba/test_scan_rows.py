@@ -2,6 +2,7 @@
 a chunk, and the chunked kernels (numba's `prange` over chunks) against numpy and the
 whole-batch loop."""
 
+import numba
 import numpy as np
 import pytest
 
@@ -120,3 +121,27 @@ def test_chunked_kernels_match_numpy_and_the_whole_loop(monkeypatch):
     for g, w in zip(got, whole):
         # each row computed by the same code: the same bits as the whole batch's loop
         np.testing.assert_array_equal(g.astype(np.float32), np.asarray(w))
+
+
+def test_one_thread_runs_the_chunks_as_one_with_the_same_bits():
+    """A kernel with chunked scans carries the sizes of its whole-batch form too, which it reads
+    on one thread (`codegen._whole_rows_sizes`): the same source, the same bits."""
+    f = core.grad(lstm_loss, argnums=(0, 1, 2, 3))
+    jaxpr = core.make_jaxpr(f)(W, U, BIAS, X).jaxpr
+    source, arrays = codegen.generate_generic(jaxpr)
+    assert source.count("in prange(") == 2 and "sz_at = " in source
+    (sizes,) = [a for a in arrays if a.dtype == np.int64]
+    chunked, whole = np.split(sizes, 2)
+    assert chunked.tolist().count(B // 2) > whole.tolist().count(B // 2)
+    step = core.jit(f)
+    results = []
+    for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
+        before = numba.get_num_threads()
+        numba.set_num_threads(threads)
+        try:
+            results.append([np.asarray(x) for x in core.tree_util.tree_leaves(step(W, U, BIAS, X))])
+        finally:
+            numba.set_num_threads(before)
+    for got in results[1:]:
+        for g, w in zip(got, results[0]):
+            np.testing.assert_array_equal(g, w)

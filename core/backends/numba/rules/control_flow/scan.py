@@ -27,7 +27,7 @@ def _scan_lowering(ctx, eqn):
     jaxpr, nc, ncar, length = p["jaxpr"], p["num_consts"], p["num_carry"], p["length"]
     split = scan_rows.row_split(jaxpr, nc, ncar, length) if ctx.may_thread else None
     if split is not None:
-        return _chunked(ctx, eqn, split)
+        return _chunked(ctx, eqn, scan_rows.whole(split, jaxpr, nc) if ctx.rows_whole() else split)
     ins = [ctx.operand(i) for i in range(len(eqn.inputs))]
     consts, init = [_in_order(ctx, v) for v in ins[:nc]], ins[nc : nc + ncar]
     xs = [ctx.as_array(v) for v in ins[nc + ncar :]]
@@ -81,7 +81,8 @@ def _chunked(ctx, eqn, split: scan_rows.RowSplit):
     nc, ncar, body = p["num_consts"], p["num_carry"], split.body
     ins = [ctx.operand(i) for i in range(len(eqn.inputs))]
     consts = [_in_order(ctx, v) for v in ins[:nc]]
-    length, parts, rows = ctx.size(p["length"]), ctx.size(split.parts), ctx.size(split.chunk)
+    length, rows = ctx.size(p["length"]), ctx.size(split.chunk)
+    parts = ctx.size(split.parts, variable=True)  # 1 in the kernel's whole-rows sizes
     avals = body.in_avals
     carry_avals, x_avals, y_avals = avals[nc : nc + ncar], avals[nc + ncar :], body.out_avals[ncar:]
     inner = lambda a: ctx.shape(a.shape[1:])  # noqa: E731  (a chunk's shape past its rows)
@@ -100,10 +101,12 @@ def _chunked(ctx, eqn, split: scan_rows.RowSplit):
     ch, i = ctx.new_name("ch"), ctx.new_name("it")
     loop = f"range({length} - 1, -1, -1)" if p["reverse"] else f"range({length})"
     step, part = Size(1, i), Size(1, ch)  # loop variables as block starts (never folded)
+    # The blocks' shapes and starts name no axis of `parts` chunks: the whole-rows generation
+    # (one chunk, `ctx.rows_whole`) must write the same source, and loops drop axes of size 1.
     carried = {id(v) for v in body.outvars[:ncar]}
     slots: list = [None] * ncar
     for y, v, a in zip(ys, body.outvars[ncar:], y_avals):
-        block = ((length, parts, *row_shape(a)), (step, part, *[0] * a.ndim))
+        block = ((length, parts * rows, *inner(a)), (step, part * rows, *[0] * (a.ndim - 1)))
         slots.append((y, *block) if id(v) not in carried else None)
     with ctx.task(), ctx.block(f"for {ch} in prange({parts}):"):
         carry = new_names(ctx, "c", ncar)
@@ -123,14 +126,14 @@ def _chunked(ctx, eqn, split: scan_rows.RowSplit):
                     continue  # stored in place by the loop that computed it
                 ctx.copy_into(
                     y,
-                    (length, parts, size(a)),
+                    (length, parts * size(a)),
                     ctx.as_array(v),
-                    (1, 1, size(a)),
-                    dst_starts=[i, ch, 0],
+                    (1, size(a)),
+                    dst_starts=[i, part * size(a)],
                 )
             rebind(ctx, carry, outs[:ncar], carry_avals)
         for c, final, a in zip(carry, finals, carry_avals):
-            ctx.copy_into(final, (parts, size(a)), c, (1, size(a)), dst_starts=[ch, 0])
+            ctx.copy_into(final, (parts * size(a),), c, (size(a),), dst_starts=[part * size(a)])
     return [
         *(ctx.assign("c", reshape(c, ctx.out_shape(k))) for k, c in enumerate(finals)),
         *(ctx.assign("ys", reshape(y, ctx.out_shape(ncar + k))) for k, y in enumerate(ys)),
