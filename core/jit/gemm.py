@@ -178,3 +178,32 @@ def flat_block(typingctx, a, b, out, dims, fortran, r0, r1, c0, c1):
         return context.get_dummy_value()
 
     return types.none(a, b, out, dims, fortran, r0, r1, c0, c1), codegen
+
+
+@intrinsic
+def flat_slab(typingctx, a, b, out, dims, fortran, k0, k1):
+    """`out = a[:, k0:k1] @ b[k0:k1]` on flat buffers (as `flat_block`: a (m, k) and b (k, n)
+    stored C- or F-contiguously as `fortran` says, out (m, n) C-contiguous, `dims` = (m, k,
+    n)): one BLAS call on a slab of the contraction."""
+
+    def codegen(context, builder, signature, args):
+        x, y, o = (make_array(t)(context, builder, v) for t, v in zip((a, b, out), args))
+        m, k, n = cgutils.unpack_tuple(builder, args[3])
+        f_a, f_b = (builder.trunc(f, ir.IntType(1)) for f in cgutils.unpack_tuple(builder, args[4]))
+        lo, hi = (
+            context.cast(builder, v, t, types.intp) for v, t in zip(args[5:], signature.args[5:])
+        )
+        a_ptr = builder.gep(x.data, [builder.select(f_a, builder.mul(lo, m), lo)])
+        b_ptr = builder.gep(y.data, [builder.select(f_b, lo, builder.mul(lo, n))])
+        emit_call(
+            context,
+            builder,
+            out.dtype,
+            (a_ptr, builder.select(f_a, m, k), f_a),
+            (b_ptr, builder.select(f_b, k, n), f_b),
+            (o.data, n),
+            (m, builder.sub(hi, lo), n),
+        )
+        return context.get_dummy_value()
+
+    return types.none(a, b, out, dims, fortran, k0, k1), codegen

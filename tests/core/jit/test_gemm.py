@@ -99,3 +99,29 @@ def test_jitted_products_agree_on_one_and_several_threads(shape):
     one = _on_threads(1, lambda: np.asarray(f(a, b)))
     np.testing.assert_allclose(several, want, rtol=1e-4, atol=1e-3)
     np.testing.assert_array_equal(one, several)
+
+
+@pytest.mark.parametrize(
+    ("shape", "slabs"),
+    [
+        ((128, 1024, 128), (2, 512)),  # 16.8M multiply-adds, no two bands: two slabs of k
+        ((64, 4099, 64), (2, 2050)),  # the last slab shallower
+        ((128, 1024, 512), (1, 1024)),  # bands instead
+        ((100, 100, 100), (1, 100)),  # below `PARALLEL_FLOPS`
+    ],
+)
+@pytest.mark.parametrize("layouts", ["CC", "FC", "CF", "FF"])
+@pytest.mark.parametrize("dtype", [np.float32, np.complex128])
+def test_slabs_of_the_contraction_the_same_way_on_any_thread_count(shape, slabs, layouts, dtype):
+    m, k, n = shape
+    assert bands.slab_plan(m, k, n) == slabs
+    a, b = _operands(m, k, n, dtype, layouts)
+    results = []
+    for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
+        out = np.full((m, n), np.nan, dtype)
+        _on_threads(threads, products.bands, a, b, out)
+        results.append(out)
+    want = a.astype(np.complex128) @ b
+    np.testing.assert_allclose(results[0], want, rtol=_TOL[dtype], atol=_TOL[dtype] * k**0.5)
+    for out in results[1:]:
+        np.testing.assert_array_equal(out, results[0])

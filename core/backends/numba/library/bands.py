@@ -16,7 +16,7 @@ from numba.extending import register_jitable
 
 from core.backends.numba.library.entry import RUNNER, in_parts, register
 from core.jit.bgemm import runs, strided_block
-from core.jit.gemm import flat_block
+from core.jit.gemm import flat_block, flat_slab
 from core.jit.schedule import parts
 
 # A band is at least this many rows (or columns) wide: each band's BLAS call packs the other
@@ -29,6 +29,12 @@ BAND = 128
 # that leaves two (narrower products keep their bands: two or more of `BAND`).
 LONG_K = 1024
 WIDE_BAND = 512
+# A product too narrow and short for two bands (an attention projection's weight gradient,
+# 128x1024x128: it ran on one thread) is cut along its contraction instead, into slabs of at
+# least this many (`slab_plan`): each slab's product into a buffer of its own, added in slab
+# order (the same sums on any thread count). Slabs pack disjoint pieces of both operands, so
+# they cost one call's packing, unlike bands.
+SLAB = 256
 
 
 @register_jitable
@@ -47,13 +53,34 @@ def band_plan(m, k, n):
     return -(-size // width), width, by_rows
 
 
-@register("a a a p", calls=("gemm_band", RUNNER))
+@register_jitable
+def slab_plan(m, k, n):
+    """How `gemm_bands` cuts a product that `band_plan` leaves whole along its contraction:
+    `(slabs, depth)`, slabs of `depth` (`schedule.parts` of at least `SLAB`; the last may be
+    shallower), one slab where it cuts bands."""
+    if band_plan(m, k, n)[0] > 1:
+        return 1, k
+    depth = -(-k // parts(m * k * n, k, SLAB))
+    return -(-k // depth), depth
+
+
+@register("a a a p", calls=("gemm_band", "gemm_slab", RUNNER))
 def gemm_bands(a, b, out, p):
     """`out = a @ b` as one gemm call per band (`band_plan`), the bands taken dynamically by
     the caller's share of numba's pool (`gemm_band` each). `a` (m, k) and `b` (k, n) are flat
     buffers stored C- or F-contiguously (`p[3]`, `p[4]` != 0: Fortran order), `out` is a flat
-    C-contiguous (m, n); `p[:3]` = (m, k, n)."""
-    _bands(band_plan(p[0], p[1], p[2])[0], a, b, out, p)
+    C-contiguous (m, n); `p[:3]` = (m, k, n). A product that is one band runs as slabs of
+    its contraction (`slab_plan`) instead where it has them."""
+    slabs = slab_plan(p[0], p[1], p[2])[0]
+    if slabs < 2:
+        _bands(band_plan(p[0], p[1], p[2])[0], a, b, out, p)
+        return
+    size = p[0] * p[2]
+    partial = np.empty((slabs - 1) * size, out.dtype)
+    _slabs(slabs, a, b, out, partial, p)
+    for t in range(slabs - 1):
+        for i in range(size):
+            out[i] += partial[t * size + i]
 
 
 @register("a a a p i")
@@ -70,6 +97,21 @@ def gemm_band(a, b, out, p, t):
 
 
 _bands = in_parts("gemm_band")
+
+
+@register("a a a a p i")
+def gemm_slab(a, b, out, partial, p, t):
+    """Slab t of `gemm_bands`' product (`slab_plan`): one gemm call into `out` (slab 0) or
+    into its piece of `partial` (the others)."""
+    dims = (p[0], p[1], p[2])
+    fortran = (np.int8(p[3]), np.int8(p[4]))
+    depth = slab_plan(p[0], p[1], p[2])[1]
+    size = p[0] * p[2]
+    target = out if t == 0 else partial[(t - 1) * size : t * size]
+    flat_slab(a, b, target, dims, fortran, t * depth, min(p[1], (t + 1) * depth))
+
+
+_slabs = in_parts("gemm_slab")
 
 
 @register("a p a p a p", calls=("gemm_batched_run", RUNNER))
