@@ -33,6 +33,40 @@ bfloat16 = np.dtype(ml_dtypes.bfloat16)
 complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
 float0 = np.dtype([("float0", np.void, 0)])  # tangent dtype of int/bool values (like JAX)
 
+
+class extended:  # noqa: N801  (JAX's name)
+    """The abstract scalar type of dtypes numpy does not have (`jax.dtypes.extended`)."""
+
+
+class prng_key(extended):  # noqa: N801  (JAX's name)
+    """The abstract scalar type of typed PRNG keys: `issubdtype(key.dtype, prng_key)`."""
+
+
+class KeyDType:
+    """The dtype of a typed key array, printed `key<fry>` (threefry2x32 keys, as in JAX).
+
+    Not a numpy dtype: a key array's data is `uint32[..., 2]` (`core/prng_key.py`).
+    """
+
+    name = "key<fry>"
+    type = prng_key
+    kind = "V"
+    itemsize = 8
+
+    def __repr__(self) -> str:
+        return self.name
+
+    __str__ = __repr__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, KeyDType)
+
+    def __hash__(self) -> int:
+        return hash(KeyDType)
+
+
+key_fry = KeyDType()
+
 _SUPPORTED = {bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64}
 _SUPPORTED |= {float16, bfloat16, float32, float64, complex64, complex128}
 _FLOATS = frozenset({float16, bfloat16, float32, float64})
@@ -221,7 +255,14 @@ def _is_bfloat16(x: Any) -> bool:
 
 
 def issubdtype(a: Any, b: Any) -> bool:
-    """`np.issubdtype`, with bfloat16 a subtype of `np.floating` (and its parents), as in JAX."""
+    """`np.issubdtype`, with bfloat16 a subtype of `np.floating` (and its parents), and the key
+    dtype a subtype of `prng_key` and `extended` (and nothing else), as in JAX."""
+    if isinstance(a, KeyDType) or a is prng_key or a is extended:
+        a = a.type if isinstance(a, KeyDType) else a
+        b = b.type if isinstance(b, KeyDType) else b
+        return isinstance(b, type) and issubclass(a, b)
+    if isinstance(b, KeyDType) or b is prng_key or b is extended:
+        return False
     if _is_bfloat16(a):
         return _is_bfloat16(b) or (isinstance(b, type) and issubclass(np.floating, b))
     return np.issubdtype(a, b)

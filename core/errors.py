@@ -161,6 +161,14 @@ class PRNGKeyError(NumbaxError, TypeError):
     """
 
 
+class KeyArrayConversionError(NumbaxError, TypeError):
+    """A typed key array converted to a numpy array (keys have no numeric value).
+
+    Failing code: ``np.asarray(random.key(0))``.
+    Fix: ``np.asarray(random.key_data(random.key(0)))``.
+    """
+
+
 class RandomArgumentError(NumbaxError, ValueError):
     """A `core.random` argument out of its domain (dtype kind, sample count, probabilities).
 

@@ -1,8 +1,9 @@
 """Keys, bits and the basic samplers of `core.random`: JAX's counter-based PRNG, bit for bit.
 
-A key is a plain `uint32[2]` array (what `jax.random.PRNGKey` returns). `key(seed)` returns the
-same raw array: there is no typed key dtype, so `key_data`/`wrap_key_data` are identities that
-check the shape. Every function is a pure function of its key, written with ordinary primitives
+`key(seed)` returns a typed key array (shape (), dtype `key<fry>`: `core/prng_key.py`, a wrapper
+of the key's `uint32[2]` data), `PRNGKey(seed)` the raw `uint32[2]` data, as in JAX. Every
+function takes either: it unwraps a typed key, and returns typed keys from typed ones. Every
+function is a pure function of its key, written with ordinary primitives
 around the `threefry2x32` hash (`core/prims/random_bits.py`), so it works under `jit`, `vmap`
 (e.g. over `split(key, n)`) and `grad`.
 
@@ -38,10 +39,12 @@ from core.prims import shapes as sh
 from core.prims import sorting
 from core.prims.gather import gather
 from core.prims.random_bits import bitcast_convert_type, threefry2x32
+from core.prng_key import PRNGKeyArray
 from core.trace import get_aval
 
 __all__ = [
     "PRNGKey",
+    "PRNGKeyArray",
     "bernoulli",
     "bits",
     "categorical",
@@ -71,19 +74,35 @@ _UINT = {8: dtypes.uint8, 16: dtypes.uint16, 32: dtypes.uint32, 64: np.dtype(np.
 # Keys
 
 
-def key(seed: Any) -> Any:
-    """A PRNG key from an integer seed: `uint32[2]` `[seed >> 32, seed & 0xFFFFFFFF]`.
+def key(seed: Any, *, impl: str | None = None) -> PRNGKeyArray:
+    """A typed PRNG key from an integer seed: shape (), dtype `key<fry>`, over the data
+    `[seed >> 32, seed & 0xFFFFFFFF]` (`key_data`).
 
-    Unlike `jax.random.key`, the result is the raw `uint32[2]` array (no typed key dtype).
     Python ints are read as int64, then, without x64, wrapped to int32 as JAX does
-    (`key(-1) == [0, 4294967295]`, `key(2**32 + 5) == key(5)`).
+    (`key_data(key(-1)) == [0, 4294967295]`, `key(2**32 + 5) == key(5)`).
 
     Args:
       seed: a Python int or an integer scalar array (may be traced).
+      impl: None or `"threefry2x32"`, the only implementation.
 
     Returns:
-      The key, a `uint32[2]` array.
+      The key array.
     """
+    return PRNGKeyArray(PRNGKey(seed, impl=impl))
+
+
+def PRNGKey(seed: Any, *, impl: str | None = None) -> Any:  # noqa: N802  (JAX's name)
+    """A raw PRNG key from an integer seed: the `uint32[2]` array `[seed >> 32, seed &
+    0xFFFFFFFF]` (JAX's legacy keys; `key` makes a typed one).
+
+    Args:
+      seed: a Python int or an integer scalar array (may be traced).
+      impl: None or `"threefry2x32"`, the only implementation.
+
+    Returns:
+      The key data, a `uint32[2]` array.
+    """
+    _check_impl(impl)
     if isinstance(seed, (bool, np.bool_)) or (
         not isinstance(seed, int) and getattr(seed, "dtype", np.dtype(float)).kind not in "iu"
     ):
@@ -104,32 +123,63 @@ def key(seed: Any) -> Any:
     return _stack_words(hi, lo)
 
 
-PRNGKey = key
+def _check_impl(impl: Any) -> None:
+    if impl not in (None, "threefry2x32"):
+        raise RandomArgumentError(
+            f"unknown PRNG implementation {impl!r}; only 'threefry2x32' is available."
+        )
 
 
 def key_data(keys: Any) -> Any:
-    """The `uint32[..., 2]` data of a key array (keys are raw data here: returned as is)."""
+    """The `uint32[..., 2]` data of a key array (of a raw key: the key itself).
+
+    Args:
+      keys: a typed key array or raw key data.
+
+    Returns:
+      The data, a `uint32[*keys.shape, 2]` array.
+    """
     return _check_key("key_data", keys, batched=True)
 
 
-def wrap_key_data(key_bits_array: Any) -> Any:
-    """A key array from its `uint32[..., 2]` data (the identity here, after checks)."""
-    return _check_key("wrap_key_data", key_bits_array, batched=True)
+def wrap_key_data(key_bits_array: Any, *, impl: str | None = None) -> PRNGKeyArray:
+    """A typed key array from its `uint32[..., 2]` data.
+
+    Args:
+      key_bits_array: the data, a uint32 array whose last axis has size 2.
+      impl: None or `"threefry2x32"`, the only implementation.
+
+    Returns:
+      The key array, of shape `key_bits_array.shape[:-1]`.
+    """
+    _check_impl(impl)
+    if isinstance(key_bits_array, PRNGKeyArray):
+        raise PRNGKeyError(
+            "wrap_key_data takes uint32 key data, but was given a key array; it is a key "
+            "array already (key_data(keys) is its data)."
+        )
+    return PRNGKeyArray(_check_key("wrap_key_data", key_bits_array, batched=True))
+
+
+def _typed_like(key: Any, data: Any) -> Any:
+    """`data` (new keys) typed if `key` was."""
+    return PRNGKeyArray(data) if isinstance(key, PRNGKeyArray) else data
 
 
 def split(key: Any, num: int | Sequence[int] = 2) -> Any:
-    """Splits a key into `num` new keys (an int or a shape): `uint32[*num, 2]`.
+    """Splits a key into `num` new keys (an int or a shape): keys of shape `num` (typed keys
+    from a typed key; from raw data, the data `uint32[*num, 2]`).
 
     `split(key, n)[i] == fold_in(key, i)`.
     """
-    key = _check_key("split", key)
+    data = _check_key("split", key)
     shape = _shape(num if isinstance(num, Sequence) else (num,))
-    return _stack_words(*_hash_counters(key, shape))
+    return _typed_like(key, _stack_words(*_hash_counters(data, shape)))
 
 
 def fold_in(key: Any, data: Any) -> Any:
     """A new key from `key` and a 32-bit integer `data` (the hash of counter `[0, data]`)."""
-    key = _check_key("fold_in", key)
+    words = _check_key("fold_in", key)
     if isinstance(data, int):
         data = Array(np.asarray(data, dtype=dtypes.uint32))  # raises OverflowError like JAX
     data = sh.convert_element_type(ensure_array(data), dtypes.uint32)
@@ -138,24 +188,29 @@ def fold_in(key: Any, data: Any) -> Any:
             f"fold_in accepts a scalar, but was given an array of shape {get_aval(data).shape}; "
             "use vmap for batching."
         )
-    k0, k1 = _key_words(key, ())
-    return _stack_words(*threefry2x32(k0, k1, sh.full((), 0, dtypes.uint32), data))
+    k0, k1 = _key_words(words, ())
+    new = _stack_words(*threefry2x32(k0, k1, sh.full((), 0, dtypes.uint32), data))
+    return _typed_like(key, new)
 
 
 def _check_key(name: str, key: Any, batched: bool = False) -> Any:
-    key = ensure_array(key)
-    aval = get_aval(key)
+    """The `uint32[..., 2]` data of `key` (a typed key array or raw data), checked: a single key
+    unless `batched`."""
+    typed = isinstance(key, PRNGKeyArray)
+    data = ensure_array(key._base if typed else key)
+    aval = get_aval(data)
     if aval.dtype != dtypes.uint32 or aval.ndim == 0 or aval.shape[-1] != 2:
         raise PRNGKeyError(
-            f"{name} requires a PRNG key (a uint32 array of shape (2,), from "
-            f"core.random.key(seed)), got {aval.str_short()}."
+            f"{name} requires a PRNG key (core.random.key(seed), or its data: a uint32 array "
+            f"of shape (2,)), got {aval.str_short()}."
         )
     if not batched and aval.shape != (2,):
+        shape = aval.shape[:-1] if typed else aval.shape
         raise PRNGKeyError(
-            f"{name} accepts a single key of shape (2,), but was given a key array of shape "
-            f"{aval.shape}; use vmap for batching (e.g. vmap(lambda k: {name}(k, ...))(keys))."
+            f"{name} accepts a single key, but was given a key array of shape {shape}; use "
+            f"vmap for batching (e.g. vmap(lambda k: {name}(k, ...))(keys))."
         )
-    return key
+    return data
 
 
 def _key_words(key: Any, shape: tuple[int, ...]) -> tuple[Any, Any]:

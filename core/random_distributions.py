@@ -16,8 +16,8 @@ as no accept/reject test lands within an ulp of its threshold:
 
 beta, dirichlet, chisquare, f, t, generalized_normal and ball are built on (log)gamma as in JAX.
 
-Partial: keys are raw `uint32[2]` arrays, so `key_dtype` is `uint32` and `key_impl` a name;
-JAX's `out_sharding` arguments and its safe-to-cast checks on parameters are not implemented;
+Partial: `key_impl` returns a name (the only implementation is threefry2x32); JAX's
+`out_sharding` arguments and its safe-to-cast checks on parameters are not implemented;
 the gamma family works eagerly, under `vmap` and `grad`, and under `jit` once the compiler
 inlines `custom_jvp_call` (the other samplers compile today).
 """
@@ -117,7 +117,8 @@ def _quiet(fn: Any) -> Any:
 
 def clone(key: Any) -> Any:
     """A copy of `key` for deliberate reuse (the identity: there is no key-reuse checker)."""
-    return _check_key("clone", key, batched=True)
+    _check_key("clone", key, batched=True)
+    return key
 
 
 def key_impl(keys: Any) -> str:
@@ -126,20 +127,20 @@ def key_impl(keys: Any) -> str:
     return "threefry2x32"
 
 
-def key_dtype(impl_spec: Any = None) -> np.dtype:
-    """The dtype of key data: `uint32` (keys are raw `uint32[..., 2]` arrays, not typed keys).
+def key_dtype(impl_spec: Any = None) -> dtypes.KeyDType:
+    """The dtype of typed key arrays, `key<fry>` (their data is `uint32[..., 2]`).
 
     Args:
       impl_spec: None or `"threefry2x32"`, the only implementation.
 
     Returns:
-      `np.dtype("uint32")`.
+      `core.dtypes.key_fry`.
     """
     if impl_spec not in (None, "threefry2x32"):
         raise RandomArgumentError(
             f"unknown PRNG implementation {impl_spec!r}; only 'threefry2x32' is available."
         )
-    return dtypes.uint32
+    return dtypes.key_fry
 
 
 # ---------------------------------------------------------------------------------------------

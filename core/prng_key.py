@@ -1,0 +1,142 @@
+"""Typed PRNG keys: `random.key(seed)` is a key array of shape () and dtype `key<fry>`.
+
+JAX gives keys an extended dtype that every primitive knows how to carry. Here a key array is a
+thin wrapper around its `uint32[..., 2]` data, registered as a pytree node whose one leaf is that
+data: `jit`, `vmap`, `grad`, `lax.scan`/`cond`, `device_put` and checkpoints see the data and
+rebuild the wrapper on the way out, so no transformation needs a rule for keys. `core.random`
+unwraps keys on the way in and wraps the keys it returns when it was given typed ones; the
+legacy `random.PRNGKey(seed)` still returns raw data, and both work everywhere a key does.
+
+The wrapper has what JAX's key arrays have: shape and dtype of the keys (the data's last axis
+hidden), indexing, iteration, reshape/ravel/squeeze/transpose, `==`, JAX's printing, and no
+arithmetic or conversion to numpy (use `random.key_data`). Differences from JAX, by design of
+the wrapper: `tree_leaves` of a key array is its uint32 data (JAX: the key array itself),
+negative `vmap` axes count the data's hidden last axis, and `jnp` functions (`stack`, `where`,
+`concatenate`, ...) do not take key arrays: apply them to `key_data` and `wrap_key_data` the
+result.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from core import dtypes, tree_util
+from core.errors import KeyArrayConversionError
+
+
+class PRNGKeyArray:
+    """An array of PRNG keys (`jax.random.key`'s result): `shape` keys over `uint32` data of
+    shape `(*shape, 2)`, which `random.key_data` returns."""
+
+    __slots__ = ("_base",)
+    __hash__ = None  # like every array
+
+    def __init__(self, base: Any) -> None:
+        self._base = base  # unchecked: pytree unflattening passes tracers and placeholders
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self._base.shape[:-1])
+
+    @property
+    def dtype(self) -> dtypes.KeyDType:
+        return dtypes.key_fry
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def itemsize(self) -> int:
+        return dtypes.key_fry.itemsize
+
+    @property
+    def T(self) -> PRNGKeyArray:  # noqa: N802  (numpy's name)
+        return self.transpose()
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of unsized object (a single key, shape ())")
+        return self.shape[0]
+
+    def __iter__(self) -> Iterator[PRNGKeyArray]:
+        return (self[i] for i in range(len(self)))
+
+    def __getitem__(self, index: Any) -> PRNGKeyArray:
+        index = index if isinstance(index, tuple) else (index,)
+        if any(i is Ellipsis for i in index):  # keep the data's word axis out of the ellipsis
+            index = (*index, slice(None))
+        return PRNGKeyArray(self._base[index])
+
+    def reshape(self, *shape: Any, order: str = "C") -> PRNGKeyArray:
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        return PRNGKeyArray(self._base.reshape((*shape, 2), order=order))
+
+    def ravel(self) -> PRNGKeyArray:
+        return self.reshape(-1)
+
+    flatten = ravel
+
+    def squeeze(self, axis: int | tuple[int, ...] | None = None) -> PRNGKeyArray:
+        axes = range(self.ndim) if axis is None else np.atleast_1d(axis)
+        drop = {int(a) % self.ndim for a in axes if axis is not None or self.shape[a] == 1}
+        return self.reshape(tuple(n for a, n in enumerate(self.shape) if a not in drop))
+
+    def transpose(self, *axes: Any) -> PRNGKeyArray:
+        if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
+            axes = tuple(axes[0])
+        perm = tuple(a % self.ndim for a in axes) if axes else tuple(reversed(range(self.ndim)))
+        return PRNGKeyArray(self._base.transpose((*perm, self.ndim)))
+
+    def __eq__(self, other: object) -> Any:
+        if not isinstance(other, PRNGKeyArray):
+            raise TypeError(f"== does not accept dtypes key<fry>, {_dtype_name(other)}.")
+        return (self._base == other._base).all(axis=-1)
+
+    def __ne__(self, other: object) -> Any:
+        if not isinstance(other, PRNGKeyArray):
+            raise TypeError(f"!= does not accept dtypes key<fry>, {_dtype_name(other)}.")
+        return (self._base != other._base).any(axis=-1)
+
+    def copy(self) -> PRNGKeyArray:
+        return PRNGKeyArray(self._base.copy())
+
+    def block_until_ready(self) -> PRNGKeyArray:
+        if hasattr(self._base, "block_until_ready"):
+            self._base.block_until_ready()
+        return self
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        raise KeyArrayConversionError(
+            "A key array (dtype key<fry>) cannot be converted to a numpy array. Use "
+            "core.random.key_data(keys) to get its uint32 data (and wrap_key_data to make keys "
+            "from data)."
+        )
+
+    def __repr__(self) -> str:
+        try:
+            data = str(np.asarray(self._base))
+        except Exception:  # a tracer: no value to show
+            data = repr(self._base)
+        return f"Array({self.shape}, dtype=key<fry>) overlaying:\n{data}"
+
+    __str__ = __repr__
+
+
+def _dtype_name(x: object) -> str:
+    dt = getattr(x, "dtype", None)
+    return str(dt) if dt is not None else type(x).__name__
+
+
+tree_util.register_pytree_node(
+    PRNGKeyArray, lambda k: ((k._base,), None), lambda _, children: PRNGKeyArray(*children)
+)

@@ -1,0 +1,172 @@
+"""Typed key arrays (`core/prng_key.py`) against JAX 0.10.2's `jax.random.key` behaviour
+(values and printing recorded with the reference venv)."""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+import nn
+from core import dtypes, lax, random, tree_util
+from core.errors import KeyArrayConversionError, PRNGKeyError
+
+SPLIT3 = [[1797259609, 2579123966], [928981903, 3453687069], [4146024105, 2718843009]]
+
+
+def _data(k):
+    return np.asarray(random.key_data(k)).tolist()
+
+
+def test_key_prints_like_jax():
+    assert repr(random.key(0)) == "Array((), dtype=key<fry>) overlaying:\n[0 0]"
+    assert str(random.split(random.key(0), 3)) == (
+        "Array((3,), dtype=key<fry>) overlaying:\n"
+        "[[1797259609 2579123966]\n [ 928981903 3453687069]\n [4146024105 2718843009]]"
+    )
+
+
+def test_key_array_attributes():
+    k, ks = random.key(0), random.split(random.key(0), 3)
+    assert (k.shape, k.ndim, k.size, k.itemsize, str(k.dtype)) == ((), 0, 1, 8, "key<fry>")
+    assert (ks.shape, len(ks), [x.shape for x in ks]) == ((3,), 3, [(), (), ()])
+    assert _data(ks) == SPLIT3 and k.dtype == random.key_dtype()
+    with pytest.raises(TypeError):
+        len(k)
+
+
+@pytest.mark.parametrize(
+    "index, rows",
+    [
+        (1, [1]),
+        (-1, [2]),
+        (slice(None, 2), [0, 1]),
+        (np.array([0, 2]), [0, 2]),
+        (np.array([True, False, True]), [0, 2]),
+        (Ellipsis, [0, 1, 2]),
+        ((Ellipsis, 0), [0]),
+    ],
+)
+def test_indexing_selects_keys(index, rows):
+    out = random.split(random.key(0), 3)[index]
+    data = np.asarray(random.key_data(out)).reshape(-1, 2).tolist()
+    assert data == [SPLIT3[r] for r in rows]
+
+
+@pytest.mark.parametrize(
+    "op, shape",
+    [
+        (lambda k: k.reshape(3, 1), (3, 1)),
+        (lambda k: k.reshape((1, 3)).T, (3, 1)),
+        (lambda k: k.ravel(), (3,)),
+        (lambda k: k.reshape(1, 3).squeeze(), (3,)),
+        (lambda k: k.reshape(3, 1).transpose(1, 0), (1, 3)),
+        (lambda k: k.copy(), (3,)),
+    ],
+)
+def test_shape_methods_move_whole_keys(op, shape):
+    out = op(random.split(random.key(0), 3))
+    assert out.shape == shape
+    assert np.asarray(random.key_data(out)).reshape(-1, 2).tolist() == SPLIT3
+
+
+def test_equality_is_per_key():
+    ks = random.split(random.key(0), 3)
+    np.testing.assert_array_equal(ks == ks[np.array([0, 0, 2])], [True, False, True])
+    np.testing.assert_array_equal(ks != ks[np.array([0, 0, 2])], [False, True, False])
+    with pytest.raises(TypeError, match="key<fry>, int"):
+        _ = ks == 1
+
+
+@pytest.mark.parametrize(
+    "a, b, expected",
+    [
+        ("key", dtypes.prng_key, True),
+        ("key", dtypes.extended, True),
+        ("key", "key", True),
+        ("key", np.integer, False),
+        ("key", np.generic, False),
+        (np.float32, dtypes.prng_key, False),
+        (np.uint32, dtypes.extended, False),
+        (np.float32, np.floating, True),
+    ],
+)
+def test_issubdtype_knows_key_dtypes(a, b, expected):
+    a, b = (random.key_dtype() if x == "key" else x for x in (a, b))
+    assert jnp.issubdtype(a, b) is expected
+
+
+def test_keys_have_no_numeric_value():
+    with pytest.raises(KeyArrayConversionError, match="key_data"):
+        np.asarray(random.key(0))
+    with pytest.raises(TypeError):
+        _ = random.key(0) + 1
+
+
+def test_typed_keys_stay_typed_raw_stay_raw():
+    k, raw = random.key(3), random.PRNGKey(3)
+    for fn in (random.split, lambda x: random.fold_in(x, 7), random.clone):
+        assert isinstance(fn(k), random.PRNGKeyArray)
+        assert not isinstance(fn(raw), random.PRNGKeyArray)
+        assert _data(fn(k)) == np.asarray(fn(raw)).tolist()
+    assert _data(random.fold_in(random.key(0), 3)) == [2467461003, 3840466878]
+
+
+@pytest.mark.parametrize(
+    "sample",
+    [
+        lambda k: random.normal(k, (3,)),
+        lambda k: random.uniform(k, (2, 2)),
+        lambda k: random.randint(k, (4,), 0, 10),
+        lambda k: random.bits(k, (2,)),
+        lambda k: random.bernoulli(k, 0.3, (5,)),
+        lambda k: random.permutation(k, 6),
+        lambda k: random.gamma(k, 2.0, (3,)),
+        lambda k: random.categorical(k, jnp.zeros(4)),
+    ],
+)
+def test_samplers_give_the_same_numbers_for_typed_and_raw_keys(sample):
+    np.testing.assert_array_equal(sample(random.key(5)), sample(random.PRNGKey(5)))
+
+
+def test_wrap_and_unwrap():
+    k = random.wrap_key_data(jnp.array([[0, 5], [1, 2]], jnp.uint32))
+    assert k.shape == (2,) and _data(k) == [[0, 5], [1, 2]]
+    assert _data(random.PRNGKey(4)) == [0, 4]  # key_data of raw data is the data
+    with pytest.raises(PRNGKeyError):
+        random.wrap_key_data(jnp.zeros((3,), jnp.uint32))
+    with pytest.raises(PRNGKeyError, match="key array already"):
+        random.wrap_key_data(k)
+    with pytest.raises(PRNGKeyError, match="single key, but was given a key array of shape"):
+        random.split(k)
+
+
+def test_keys_through_transformations():
+    k = random.key(0)
+    ks = random.split(k, 3)
+    out = core.jit(lambda kk: random.split(kk))(k)
+    assert isinstance(out, random.PRNGKeyArray) and _data(out) == SPLIT3[:2]
+    batched = core.vmap(lambda kk: random.uniform(kk))(ks)
+    np.testing.assert_array_equal(batched, [random.uniform(x) for x in ks])
+    np.testing.assert_allclose(batched, [0.8423141, 0.00729382, 0.9024495], rtol=1e-6)
+    folded = core.vmap(lambda i: random.fold_in(k, i))(jnp.arange(2))
+    assert folded.shape == (2,) and _data(folded) == SPLIT3[:2]
+    g = core.grad(lambda x, kk: x * random.normal(kk))(1.0, k)
+    np.testing.assert_allclose(g, 1.6226422, rtol=1e-6)
+    total, _ = lax.scan(lambda c, kk: (c + random.normal(kk), None), 0.0, ks)
+    np.testing.assert_allclose(total, sum(float(random.normal(x)) for x in ks), rtol=1e-6)
+    picked = lax.cond(True, lambda a: a, lambda a: random.fold_in(a, 1), k)
+    assert _data(picked) == [0, 0]
+    assert _data(core.device_get(k)) == [0, 0] and _data(core.jit(random.key)(7)) == [0, 7]
+    assert _data(tree_util.tree_unflatten(*reversed(tree_util.tree_flatten(ks)))) == SPLIT3
+
+
+def test_flax_style_init_and_dropout_take_typed_keys():
+    x = jnp.ones((2, 3))
+    typed = nn.Dense(4).init(random.key(0), x)
+    raw = nn.Dense(4).init(random.PRNGKey(0), x)
+    np.testing.assert_array_equal(typed["params"]["kernel"], raw["params"]["kernel"])
+    drop = nn.Dropout(0.5, deterministic=False)
+    np.testing.assert_array_equal(
+        drop.apply({}, x, rngs={"dropout": random.key(1)}),
+        drop.apply({}, x, rngs={"dropout": random.PRNGKey(1)}),
+    )
