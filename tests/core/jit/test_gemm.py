@@ -107,6 +107,7 @@ def test_jitted_products_agree_on_one_and_several_threads(shape):
         ((128, 1024, 128), (2, 512)),  # 16.8M multiply-adds, no two bands: two slabs of k
         ((64, 4099, 64), (2, 2050)),  # the last slab shallower
         ((128, 1024, 512), (1, 1024)),  # bands instead
+        ((128, 784, 128), (1, 784)),  # 12.8M, but a contraction shorter than `LONG_K`
         ((100, 100, 100), (1, 100)),  # below `PARALLEL_FLOPS`
     ],
 )
