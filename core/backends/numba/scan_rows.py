@@ -33,6 +33,11 @@ rows in the loop runs on its task's thread (`lib.skinny_columns`), in the same 2
 the whole batch's product. A loop takes the split from `MIN_WORK` elements written over all its
 iterations (a hand-off to a sleeping worker costs 40-130 us here): a batch size far smaller than
 the first one's may fall under it and compile the whole loop's kernels.
+
+On one thread the chunks would only cost: each chunk's products read the weights again. So a
+kernel with chunked scans also carries the sizes of its source generated with every such scan as
+one chunk of all its rows (`whole`), which it reads when it runs on one thread
+(`core/jit/codegen.py`): the same compiled code, one task, the same bits.
 """
 
 from __future__ import annotations
