@@ -15,6 +15,7 @@ import numpy as np
 from core import tree_util
 from core.devices import CpuDevice, DeviceError
 from core.named_sharding import place
+from core.parallel.dispatch import replicated
 from core.sharding import pmap_sharding
 from core.sharding_base import placed
 from core.trace import as_value
@@ -45,11 +46,10 @@ def device_put(
 
 def device_put_replicated(x: Any, devices: list[CpuDevice]) -> Any:
     """Stacks `len(devices)` copies of every leaf of `x`, slice `i` on `devices[i]` (the
-    input layout of `pmap` for replicated state; `jax.device_put_replicated`)."""
-    sharding = pmap_sharding(devices)
-    return tree_util.tree_map(
-        lambda leaf: placed(np.stack([np.asarray(leaf)] * len(devices)), sharding), x
-    )
+    input layout of `pmap` for replicated state; `jax.device_put_replicated`). The copies are
+    one buffer until read (`core.parallel.dispatch.replicated`)."""
+
+    return tree_util.tree_map(lambda leaf: replicated(as_value(leaf)._value, list(devices)), x)
 
 
 def device_put_sharded(shards: list[Any], devices: list[CpuDevice]) -> Any:

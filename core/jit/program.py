@@ -150,8 +150,9 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
     Returns:
       `f(*consts, *args) -> list of numpy arrays` like `codegen.compile_jaxpr`, with `kernel`
       (the one function, or the driver returning a tuple of the outputs), `source` (of that
-      function, or of every distinct kernel), `layout`, `kernels` (`KernelInfo`s) and `extra`
-      (per kernel, the arrays of sizes and constants it takes before its inputs).
+      function, or of every distinct kernel), `layout`, `kernels` (`KernelInfo`s), `extra`
+      (per kernel, the arrays of sizes and constants it takes before its inputs), `program`
+      and `driver` (the generated function, unlocked, or the one function's call).
     """
     whole = _whole(program)
     built = [_build(k, whole) for k in program.kernels]
@@ -180,6 +181,7 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
     call.layout = layout
     call.kernels = infos
     call.extra = [extra for _, _, extra in built]
+    call.program, call.driver = program, driver  # `core/parallel/shared_work.py` reads them
     return call
 
 

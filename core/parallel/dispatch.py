@@ -35,12 +35,12 @@ from core.array import Array
 from core.avals import ShapedArray, interned
 from core.device_worker import current_device
 from core.devices import process_count, process_index
-from core.parallel import axis_env
+from core.parallel import axis_env, shared_work
 from core.parallel.communicator import ThreadCommunicator
 from core.pending import UnreadArray
 from core.sharding import pmap_sharding
 
-__all__ = ["Shards", "StackedArray", "read_only", "run", "unstacked_inputs"]
+__all__ = ["Shards", "StackedArray", "read_only", "replicated", "run", "unstacked_inputs"]
 
 
 def read_only(value: np.ndarray) -> np.ndarray:
@@ -110,6 +110,18 @@ class StackedArray(UnreadArray):
                 return value
 
 
+def replicated(value: np.ndarray, devices: list) -> Array:
+    """`len(devices)` copies of `value` stacked along a new leading axis, slice `i` on
+    `devices[i]`, held as one buffer that every device reads: a pmap over `devices` finds the
+    argument replicated and shares the work it feeds (`shared_work.py`)."""
+    value = read_only(np.array(value, order="C"))  # the caller may change its array later
+    arr = Array.__new__(StackedArray)
+    arr._aval = interned((len(devices), *value.shape), value.dtype, False)
+    arr._sharding = pmap_sharding(devices)
+    arr._pending = Shards(0, list(devices), [value] * len(devices))
+    return arr
+
+
 def unstacked_inputs(leaves: list, axes: list, devices: list) -> dict[int, Shards]:
     """{position: its `Shards`} of the `leaves` that are unread pmap outputs of `devices`
     stacked along the axis `axes` maps them by: each device takes its own result back."""
@@ -141,7 +153,11 @@ class _Outputs:
                 out = np.asarray(out, self.avals[k].dtype)
                 self.values[k] = np.ascontiguousarray(np.expand_dims(out, axis))
             else:
-                out = np.asarray(out, self.avals[k].dtype, order="C")  # 0-d stays 0-d
+                dtype = self.avals[k].dtype
+                if not (type(out) is np.ndarray and out.dtype == dtype and out.flags.c_contiguous):
+                    out = np.asarray(out, dtype, order="C")  # 0-d stays 0-d
+                # Else the same object: the devices' shares of a shared kernel's result stay
+                # one object (`asarray` with an equal dtype makes a new view).
                 self.values[k][rank] = read_only(out)
 
     def arrays(self, devices: list) -> list[Array]:
@@ -161,11 +177,15 @@ class _Outputs:
         return out
 
 
-def _run_shard(axis_name, communicator, store, rank, exe, args) -> None:
-    """Runs on device `rank`'s thread: the compiled program on its slice; stores its outputs."""
+def _run_shard(axis_name, communicator, store, shared, rank, exe, args) -> None:
+    """Runs on device `rank`'s thread: the compiled program on its slice (its variant of the
+    `shared` plan, then the plan's exchange, if there is one); stores its outputs."""
     try:
         with axis_env.running(axis_name, communicator, rank):
-            store(rank, exe(*args))
+            outs = exe(*args)
+            if shared is not None:
+                outs = shared.exchange(communicator, rank, outs)
+            store(rank, outs)
     except BaseException:
         communicator.abort()  # the other devices would wait for this one forever
         raise
@@ -238,13 +258,24 @@ def run(
         for i in range(size)
     ]
     outputs = _Outputs(out_avals, out_axes, size)
-    shard = functools.partial(_run_shard, axis_name, communicator, outputs.store)
+    shared = None
+    if size > 1 and process_count() == 1:
+        same = frozenset(range(len(consts))) | frozenset(
+            len(consts) + k
+            for k, (v, ax) in enumerate(zip(vals, in_axes))
+            if ax is None or (type(v) is Shards and all(x is v.values[0] for x in v.values))
+        )
+        shared = shared_work.plan(exe, same, size)
+    exes = [exe] * size if shared is None else shared.programs
+    shard = functools.partial(_run_shard, axis_name, communicator, outputs.store, shared)
     here = current_device()
     with _SUBMIT_LOCK:  # every device queue sees concurrent pmap calls in one order
         futures = [
-            None if d is here else d.worker.submit(shard, i, exe, args[i])
+            None if d is here else d.worker.submit(shard, i, exes[i], args[i])
             for i, d in enumerate(devices)
         ]
-    futures = [_Inline(shard, i, exe, args[i]) if f is None else f for i, f in enumerate(futures)]
+    futures = [
+        _Inline(shard, i, exes[i], args[i]) if f is None else f for i, f in enumerate(futures)
+    ]
     _wait(futures)
     return outputs.arrays(devices)

@@ -1,0 +1,89 @@
+"""Work that is the same on every device of a pmap runs on one of them
+(`core/parallel/shared_work.py`): the results equal those of every device running everything,
+bit for bit; replicated outputs are one buffer fed back to the next call; device-local values
+are never shared; `device_put_replicated` places one buffer."""
+
+import numpy as np
+import pytest
+
+import core
+from core import lax, tree_util
+from core.parallel import shared_work
+from train import jax_utils
+
+
+def _step(params, momentum, x):
+    """A data-parallel SGD-momentum step over a split program (the update of each parameter
+    reads only psum'ed values and the replicated state), plus a device-local output."""
+    w, b = params
+    grads = [
+        lax.pmean(g, "i") for g in (core.numpy.tanh(x[:, :, None] * w).sum(0), (x @ w + b).sum(0))
+    ]
+    momentum = tree_util.tree_map(lambda m, g: 0.9 * m + g, momentum, tuple(grads))
+    params = tree_util.tree_map(lambda p, m: p - 0.1 * m, params, momentum)
+    return params, momentum, x.sum(1) * 2.0
+
+
+@pytest.fixture
+def split_small(monkeypatch):
+    """Every program split into kernels, and sharing worth it whatever its size."""
+    monkeypatch.setattr(shared_work, "MIN_BYTES", 0)
+    with core.config.override("jit_kernels", "many"):
+        yield
+
+
+def _run(steps: int, share: bool, monkeypatch) -> tuple:
+    if not share:
+        monkeypatch.setattr(shared_work, "plan", lambda *args: None)
+    devices = core.local_devices()[:2]
+    rng = np.random.default_rng(0)
+    w, b = rng.normal(size=(3, 5)).astype(np.float32), rng.normal(size=5).astype(np.float32)
+    params, momentum = jax_utils.replicate(((w, b), (np.zeros_like(w), np.zeros_like(b))), devices)
+    x = rng.normal(size=(2, 4, 3)).astype(np.float32)
+    step = core.pmap(_step, axis_name="i", devices=devices)
+    for _ in range(steps):
+        params, momentum, local = step(params, momentum, x)
+    return params, momentum, local
+
+
+def test_shared_kernels_give_the_unshared_results_bit_for_bit(split_small, monkeypatch):
+    calls = []
+    make = shared_work._make
+    monkeypatch.setattr(shared_work, "_make", lambda *a: calls.append(make(*a)) or calls[-1])
+    params, momentum, local = _run(3, True, monkeypatch)
+    assert calls and all(p is not None for p in calls)
+    assert all(any(owned) for owned in calls[-1].owned)  # both devices compute a share
+    for out in tree_util.tree_leaves((params, momentum)):  # one buffer, fed back to the next step
+        first, second = out._pending.values
+        assert first is second
+    assert local._pending.values[0] is not local._pending.values[1]
+    expected = _run(3, False, monkeypatch)
+    for got, want in zip(
+        tree_util.tree_leaves((params, momentum, local)), tree_util.tree_leaves(expected)
+    ):
+        np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+    assert not np.array_equal(np.asarray(local)[0], np.asarray(local)[1])
+
+
+def test_mapped_state_is_not_shared(split_small):
+    """Per-device parameters (not one buffer) keep every kernel on every device."""
+    devices = core.local_devices()[:2]
+    w = np.stack([np.ones((3, 5), np.float32), 2 * np.ones((3, 5), np.float32)])
+    params = (w, np.ones((2, 5), np.float32))
+    momentum = tree_util.tree_map(np.zeros_like, params)
+    x = np.ones((2, 4, 3), np.float32)
+    (new, _), _, _ = core.pmap(_step, axis_name="i", devices=devices)(params, momentum, x)
+    assert new._pending.values[0] is not new._pending.values[1]
+    new = np.asarray(new)
+    assert not np.array_equal(new[0], new[1])
+
+
+def test_device_put_replicated_places_one_buffer():
+    devices = core.local_devices()[:2]
+    source = np.arange(6, dtype=np.float32).reshape(2, 3)
+    out = core.device_put_replicated(source, devices)
+    first, second = out._pending.values
+    assert first is second and not first.flags.writeable
+    source[0, 0] = 100.0  # the caller's array is copied once
+    assert out.shape == (2, 2, 3)
+    np.testing.assert_array_equal(np.asarray(out), np.stack([np.arange(6.0).reshape(2, 3)] * 2))
