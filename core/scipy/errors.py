@@ -43,3 +43,16 @@ class ShapeMismatchError(NumbaxError, ValueError):
     Failing code: ``scipy.stats.dirichlet.logpdf(x, jnp.ones((2, 3)))`` (``alpha`` must be
     one-dimensional). Fix: shapes as the function's docstring describes.
     """
+
+
+class ArgsNotTupleError(NumbaxError, TypeError):
+    """`optimize.minimize`'s `args` is not a tuple.
+
+    Failing code: ``minimize(f, x0, args=[a, b], method="BFGS")``. Fix: ``args=(a, b)``.
+    """
+
+    def __init__(self, args: Any):
+        super().__init__(
+            f"args argument to core.scipy.optimize.minimize must be a tuple, got {args!r}; "
+            "pass `args=(a, b)`."
+        )
