@@ -8,6 +8,11 @@ parallel; their collectives meet through one `ThreadCommunicator` per call (and,
 `core.distributed`, the other processes). Both `pmap`'s call path and the `pmap` primitive's
 impl (`core/parallel/pmap_prim.py`) come here.
 
+When some kernels of the program compute the same result on every device (after a psum, from
+replicated inputs: an optimizer update), each device runs its own variant of the program and
+those kernels run on one device each (`shared_work.py`); an input whose devices' values are one
+buffer (a replicated output of the last call, `replicated`) counts as replicated.
+
 A caller that is itself a device worker (a jitted program running on a device's queue that
 reaches a pmap through a host call) runs its own device's slice inline instead of queueing it
 behind itself.
