@@ -86,6 +86,9 @@ from core.devices import (
     process_index,
 )
 from core.jit.api import clear_caches, compile_count, jit
+
+# Sets `core.lax.linalg`, which `core/lax/__init__.py` cannot import (core/lax/linalg.py).
+from core.lax import linalg as _lax_linalg  # noqa: F401
 from core.packages import check_numbax_packages as _check_numbax_packages
 from core.pending import block_until_ready
 from core.placement import device_get, device_put, device_put_replicated, device_put_sharded

@@ -8,7 +8,9 @@ Operands must already agree in dtype (as in `jax.lax`): the binary elementwise f
 from `core/lax/checked.py`, which applies JAX's checks (Python scalars keep their own dtype,
 rank-0 and size-1 broadcasting only); `core.numpy` is the broadcasting, promoting layer (the
 special functions broadcast and promote, like `jax.scipy.special`'s). The primitives are exported
-under their `jax.lax` names (`lax.add_p`, ...), for code that writes rules.
+under their `jax.lax` names (`lax.add_p`, ...), for code that writes rules. `lax.linalg`
+(`core/lax/linalg.py`) is not imported here but by `core/__init__.py`: it builds on
+`core.scipy.linalg`, which imports this package.
 """
 
 from core.api import stop_gradient

@@ -1,0 +1,304 @@
+"""`core.lax.linalg`: the `jax.lax.linalg` functions, with JAX's signatures and result orders.
+
+In JAX these are the decomposition primitives; here most are thin wrappers: `cholesky`, `eigh`,
+`qr`, `svd` and `eig` bind the primitives of `core/prims/decompositions.py` and `eig.py` (after
+JAX's symmetrization `(x + x^H) / 2`), `lu` and `triangular_solve` reuse `core.scipy.linalg`'s
+pivoted LU and substitution loops, and `tridiagonal_solve` is the Thomas algorithm as two
+`lax.scan`s. Everything is a composition, so `grad`, `vmap` and `jit` apply as usual.
+
+Why `core/lax/__init__.py` does not import this module: it builds on `core.scipy.linalg`, which
+imports `core.lax`, so importing it there would close an import cycle. `core/__init__.py`
+imports it instead, so `core.lax.linalg.cholesky` resolves after `import core`, and
+`from core.lax import linalg` works as in JAX.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import core.numpy as jnp
+from core import lax
+from core.errors import NumbaxError
+from core.prims import decompositions as dec
+from core.prims.eig import eig
+from core.scipy.linalg import _lu, _pivots_to_permutation, solve_triangular
+from core.trace import get_aval
+
+__all__ = [
+    "cholesky",
+    "eig",
+    "eigh",
+    "lu",
+    "lu_pivots_to_permutation",
+    "qr",
+    "svd",
+    "symmetric_product",
+    "triangular_solve",
+    "tridiagonal_solve",
+]
+
+
+class UnsupportedOptionError(NumbaxError, NotImplementedError):
+    """A `lax.linalg` option that numbax does not implement was requested.
+
+    Failing code: ``lax.linalg.qr(x, pivoting=True)``. Fix: leave the option at its default
+    (for a pivoted QR, ``scipy.linalg.qr`` on the host via ``pure_callback``).
+    """
+
+
+def _cpu_only(name: str, subset_by_index: Any, implementation: Any) -> None:
+    if subset_by_index is not None:
+        raise UnsupportedOptionError(
+            f"{name}: subset_by_index is not implemented on CPU (as in JAX); pass None and "
+            "slice the result."
+        )
+    if implementation is not None:
+        raise UnsupportedOptionError(
+            f"{name}: implementation={implementation!r} is not available on CPU; pass None."
+        )
+
+
+def _symmetrize(x: Any) -> Any:
+    return (x + jnp.conj(jnp.swapaxes(x, -1, -2))) / 2
+
+
+def cholesky(x: Any, *, symmetrize_input: bool = True) -> Any:
+    """The lower Cholesky factor `L` with `x = L L^H` (`jax.lax.linalg.cholesky`).
+
+    Args:
+        x: Hermitian positive-definite matrices `(..., n, n)`.
+        symmetrize_input: factor `(x + x^H) / 2` (else only the lower triangle is read).
+
+    Returns:
+        `L`, shaped and typed like `x`; NaNs where the factorization fails.
+    """
+    x = _symmetrize(x) if symmetrize_input else jnp.tril(x)
+    return jnp.tril(dec.cholesky(x))
+
+
+def eigh(
+    x: Any,
+    *,
+    lower: bool = True,
+    symmetrize_input: bool = True,
+    sort_eigenvalues: bool = True,
+    subset_by_index: tuple[int, int] | None = None,
+    implementation: Any = None,
+) -> tuple[Any, Any]:
+    """The eigendecomposition of Hermitian matrices (`jax.lax.linalg.eigh`).
+
+    Args:
+        x: Hermitian (real symmetric) matrices `(..., n, n)`.
+        lower: the triangle read when `symmetrize_input` is False.
+        symmetrize_input: decompose `(x + x^H) / 2`.
+        sort_eigenvalues: accepted; the eigenvalues are always ascending.
+        subset_by_index: None (JAX's CPU raises otherwise, as here).
+        implementation: None (JAX's CPU default, QR-based).
+
+    Returns:
+        `(v, w)`: eigenvectors `v[..., :, i]` (dtype of `x`) and ascending eigenvalues `w`
+        (real).
+    """
+    del sort_eigenvalues
+    _cpu_only("eigh", subset_by_index, implementation)
+    if symmetrize_input:
+        x = _symmetrize(x)
+    return dec.eigh(x, lower=lower)
+
+
+def lu(x: Any) -> tuple[Any, Any, Any]:
+    """The LU decomposition with partial pivoting, `P x = L U` (`jax.lax.linalg.lu`).
+
+    Args:
+        x: matrices `(..., m, n)`.
+
+    Returns:
+        `(lu, pivots, permutation)`: `L` (unit diagonal implied) below and `U` on and above the
+        diagonal of `lu`; int32 row swaps `pivots (..., min(m, n))`; the int32 row permutation
+        `permutation (..., m)`.
+    """
+    return _lu(x)
+
+
+def lu_pivots_to_permutation(pivots: Any, permutation_size: int) -> Any:
+    """The permutation that LU's row swaps `pivots` amount to.
+
+    Args:
+        pivots: int32 row swaps `(..., k)`.
+        permutation_size: the permutation's length `m >= k`.
+
+    Returns:
+        The int32 permutation `(..., permutation_size)`.
+    """
+    return _pivots_to_permutation(jnp.asarray(pivots, np.int32), permutation_size)
+
+
+def qr(
+    x: Any, *, pivoting: bool = False, full_matrices: bool = True, use_magma: bool | None = None
+) -> tuple[Any, Any]:
+    """The QR decomposition `x = Q R` (`jax.lax.linalg.qr`).
+
+    Args:
+        x: matrices `(..., m, n)`.
+        pivoting: column pivoting (not implemented: only False).
+        full_matrices: `Q (..., m, m)` and `R (..., m, n)` if True, else `Q (..., m, k)` and
+            `R (..., k, n)` with `k = min(m, n)`.
+        use_magma: ignored (GPU only in JAX).
+
+    Returns:
+        `(q, r)`.
+    """
+    del use_magma
+    if pivoting:
+        raise UnsupportedOptionError(
+            "lax.linalg.qr(pivoting=True) is not implemented; use pivoting=False."
+        )
+    return dec.qr(x, full_matrices=full_matrices)
+
+
+def svd(
+    x: Any,
+    *,
+    full_matrices: bool = True,
+    compute_uv: bool = True,
+    subset_by_index: tuple[int, int] | None = None,
+    algorithm: Any = None,
+) -> Any:
+    """The singular value decomposition `x = U diag(s) V^H` (`jax.lax.linalg.svd`).
+
+    Args:
+        x: matrices `(..., m, n)`.
+        full_matrices: square `U` and `V^H` if True, else `k = min(m, n)` columns/rows.
+        compute_uv: return the singular vectors too.
+        subset_by_index: None (JAX's CPU raises otherwise, as here).
+        algorithm: accepted and ignored (LAPACK's divide and conquer is used).
+
+    Returns:
+        `(u, s, vh)` if `compute_uv`, else `s` (descending).
+    """
+    del algorithm
+    _cpu_only("svd", subset_by_index, None)
+    return dec.svd(x, full_matrices=full_matrices, compute_uv=compute_uv)
+
+
+def symmetric_product(
+    a_matrix: Any,
+    c_matrix: Any,
+    *,
+    alpha: float = 1.0,
+    beta: float = 0.0,
+    symmetrize_output: bool = False,
+) -> Any:
+    """`alpha A A^T + beta C` (`jax.lax.linalg.symmetric_product`).
+
+    Args:
+        a_matrix: matrices `(..., m, n)`.
+        c_matrix: symmetric matrices `(..., m, m)`.
+        alpha: the scale of `A A^T`.
+        beta: the scale of `C`.
+        symmetrize_output: accepted; the whole result is always computed.
+
+    Returns:
+        The `(..., m, m)` product.
+    """
+    del symmetrize_output
+    return alpha * jnp.matmul(a_matrix, jnp.swapaxes(a_matrix, -1, -2)) + beta * c_matrix
+
+
+def triangular_solve(
+    a: Any,
+    b: Any,
+    *,
+    left_side: bool = False,
+    lower: bool = False,
+    transpose_a: bool = False,
+    conjugate_a: bool = False,
+    unit_diagonal: bool = False,
+) -> Any:
+    """Solves `op(a) x = b` (`left_side`) or `x op(a) = b` (`jax.lax.linalg.triangular_solve`).
+
+    Args:
+        a: triangular matrices `(..., m, m)`; the other triangle is ignored.
+        b: `(..., m, n)` if `left_side` else `(..., n, m)`; one dimension less for a vector.
+        left_side: which of the two equations to solve (JAX's default False: `x op(a) = b`).
+        lower: use the lower triangle of `a`.
+        transpose_a: `op` transposes `a`.
+        conjugate_a: `op` conjugates `a` (no effect on real `a`).
+        unit_diagonal: assume ones on the diagonal.
+
+    Returns:
+        `x`, shaped and typed like `b`.
+    """
+    if conjugate_a and jnp.iscomplexobj(a):
+        a = jnp.conj(a)
+    singleton = np.ndim(b) == np.ndim(a) - 1
+    if singleton:
+        b = jnp.expand_dims(b, -1 if left_side else -2)
+    if left_side:
+        out = solve_triangular(
+            a, b, trans=1 if transpose_a else 0, lower=lower, unit_diagonal=unit_diagonal
+        )
+    else:
+        # x op(a) = b  <=>  op(a)^T x^T = b^T
+        out = solve_triangular(
+            a,
+            jnp.swapaxes(b, -1, -2),
+            trans=0 if transpose_a else 1,
+            lower=lower,
+            unit_diagonal=unit_diagonal,
+        )
+        out = jnp.swapaxes(out, -1, -2)
+    if singleton:
+        out = out[..., 0] if left_side else out[..., 0, :]
+    return out
+
+
+def tridiagonal_solve(dl: Any, d: Any, du: Any, b: Any, *, perturb_singular: bool = False) -> Any:
+    """Solves the tridiagonal system `A X = B` (`jax.lax.linalg.tridiagonal_solve`).
+
+    Thomas's algorithm (elimination without pivoting): a forward `scan` over the rows
+    eliminates the lower diagonal, a reverse `scan` substitutes back.
+
+    Args:
+        dl: the lower diagonals `(..., m)`, `dl[..., i] = A[i, i-1]` (`dl[..., 0]` is 0).
+        d: the diagonals `(..., m)`.
+        du: the upper diagonals `(..., m)`, `du[..., i] = A[i, i+1]` (`du[..., m-1]` is 0).
+        b: the right-hand sides `(..., m, n)`.
+        perturb_singular: not implemented (only False).
+
+    Returns:
+        `X`, shaped and typed like `b`.
+    """
+    if perturb_singular:
+        raise UnsupportedOptionError(
+            "tridiagonal_solve(perturb_singular=True) is not implemented; pass False."
+        )
+    shapes = [get_aval(jnp.asarray(v)).shape for v in (dl, d, du)]
+    b_shape = get_aval(jnp.asarray(b)).shape
+    if len(set(shapes)) != 1 or len(b_shape) < 2 or b_shape[:-1] != shapes[0]:
+        raise ValueError(
+            f"tridiagonal_solve: dl, d, du must share a shape (..., m) and b be (..., m, n); "
+            f"got {shapes[0]}, {shapes[1]}, {shapes[2]} and {b_shape}."
+        )
+    dl, d, du = (jnp.moveaxis(v, -1, 0)[..., None] for v in (dl, d, du))
+    rows = jnp.moveaxis(b, -2, 0)
+
+    def eliminate(carry, row):
+        c_prev, y_prev = carry
+        dl_i, d_i, du_i, b_i = row
+        denom = d_i - dl_i * c_prev
+        c_i, y_i = du_i / denom, (b_i - dl_i * y_prev) / denom
+        return (c_i, y_i), (c_i, y_i)
+
+    init = (jnp.zeros_like(d[0]), jnp.zeros_like(rows[0]))
+    _, (c, y) = lax.scan(eliminate, init, (dl, d, du, rows))
+
+    def substitute(x_next, row):
+        c_i, y_i = row
+        x_i = y_i - c_i * x_next
+        return x_i, x_i
+
+    _, x = lax.scan(substitute, jnp.zeros_like(rows[0]), (c, y), reverse=True)
+    return jnp.moveaxis(x, 0, -2)

@@ -1,0 +1,111 @@
+"""core.lax.linalg against `jax.lax.linalg`'s recorded results (linalg_answers.py), a table of
+(function, args, kwargs). Eigenvectors and singular vectors are compared up to each vector's
+sign (LAPACK builds may pick either); the rest value by value. Plus grad, vmap and jit through
+the functions that are compositions, and JAX's CPU errors."""
+
+import numpy as np
+import pytest
+
+import core
+from core import lax
+from core.lax.linalg import UnsupportedOptionError
+from tests.core.lax.linalg_answers import RESULTS
+
+RNG = np.random.RandomState(0)
+A = np.round(RNG.randn(4, 4), 2).astype(np.float32)
+SPD = (A @ A.T + 4 * np.eye(4)).astype(np.float32)
+NONSYM = SPD + np.triu(np.ones((4, 4), np.float32), 1)
+TALL = np.round(RNG.randn(5, 3), 2).astype(np.float32)
+B = np.round(RNG.randn(4, 2), 2).astype(np.float32)
+DL = np.float32([0, 1, 2, 1])
+D = np.float32([4, 5, 6, 7])
+DU = np.float32([1, 2, 1, 0])
+CASES = [
+    ("cholesky", (SPD,), {}),
+    ("cholesky", (NONSYM,), {}),
+    ("cholesky", (NONSYM,), {"symmetrize_input": False}),
+    ("eigh", (SPD,), {}),
+    ("eigh", (NONSYM,), {"symmetrize_input": False, "lower": False}),
+    ("lu", (A,), {}),
+    ("lu", (TALL,), {}),
+    ("lu", (TALL.T,), {}),
+    ("lu_pivots_to_permutation", (np.int32([2, 2, 3]), 5), {}),
+    ("qr", (TALL,), {}),
+    ("qr", (TALL,), {"full_matrices": False}),
+    ("svd", (TALL,), {}),
+    ("svd", (TALL,), {"full_matrices": False}),
+    ("svd", (A,), {"compute_uv": False}),
+    ("triangular_solve", (SPD, B.T), {"lower": True}),
+    ("triangular_solve", (SPD, B), {"left_side": True, "lower": True}),
+    ("triangular_solve", (SPD, B), {"left_side": True, "lower": False, "transpose_a": True}),
+    ("triangular_solve", (SPD, B[:, 0]), {"left_side": True, "unit_diagonal": True}),
+    ("triangular_solve", (SPD, B[:, 0]), {"lower": True, "transpose_a": True}),
+    ("tridiagonal_solve", (DL, D, DU, B), {}),
+    (
+        "symmetric_product",
+        (TALL, np.eye(5, dtype=np.float32)),
+        {"alpha": 2.0, "beta": 0.5, "symmetrize_output": True},
+    ),
+]
+# Which outputs hold vectors (columns, or rows for svd's vh) known only up to sign.
+SIGNED = {"eigh": {0: "cols"}, "svd": {0: "cols", 2: "rows"}, "qr": {0: "cols", 1: "rows"}}
+
+
+def _unsign(x: np.ndarray, ref: np.ndarray, how: str) -> np.ndarray:
+    axis = -2 if how == "cols" else -1
+    dots = np.sum(x * ref, axis=axis, keepdims=True)
+    return x * np.where(dots < 0, -1, 1)
+
+
+@pytest.mark.parametrize("i", range(len(CASES)), ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_matches_jax(i):
+    name, args, kwargs = CASES[i]
+    got = getattr(lax.linalg, name)(*args, **kwargs)
+    want = RESULTS[i]
+    signed = SIGNED.get(name, {}) if isinstance(want, tuple) else {}
+    if not isinstance(want, tuple):
+        got, want = (got,), (want,)
+    assert len(got) == len(want)
+    for k, (g, w) in enumerate(zip(got, want)):
+        g = np.asarray(g)
+        assert g.dtype == w.dtype and g.shape == w.shape, (k, g.dtype, g.shape)
+        if k in signed:
+            g = _unsign(g, w, signed[k])
+        if g.dtype.kind == "i":
+            np.testing.assert_array_equal(g, w)
+        else:
+            np.testing.assert_allclose(g, w, rtol=2e-5, atol=2e-5)
+
+
+def test_transformations():
+    chol = core.jit(core.vmap(lax.linalg.cholesky))(np.stack([SPD, 2 * SPD]))
+    np.testing.assert_allclose(chol[1], np.sqrt(2) * RESULTS[0], rtol=1e-5, atol=1e-5)
+    solve = core.jit(lambda a, b: lax.linalg.tridiagonal_solve(DL, a, DU, b))
+    np.testing.assert_allclose(solve(D, B), RESULTS[19], rtol=1e-5, atol=1e-6)
+    # d/db of sum(x) for A x = b is A^-T 1; for the triangular solve x L = b it is L^-1 1.
+    tri = np.tril(SPD)
+    g = core.grad(lambda b: lax.linalg.triangular_solve(SPD, b, lower=True).sum())(B.T)
+    np.testing.assert_allclose(g, np.linalg.solve(tri, np.ones((4, 2))).T, rtol=1e-4)
+    full = np.diag(D) + np.diag(DL[1:], -1) + np.diag(DU[:-1], 1)
+    g = core.grad(lambda b: lax.linalg.tridiagonal_solve(DL, D, DU, b).sum())(B)
+    np.testing.assert_allclose(g, np.linalg.solve(full.T, np.ones((4, 2))), rtol=1e-4)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: lax.linalg.qr(TALL, pivoting=True),
+        lambda: lax.linalg.eigh(SPD, subset_by_index=(1, 3)),
+        lambda: lax.linalg.svd(A, subset_by_index=(0, 2)),
+        lambda: lax.linalg.tridiagonal_solve(DL, D, DU, B, perturb_singular=True),
+    ],
+)
+def test_unsupported_options_raise(call):
+    with pytest.raises(UnsupportedOptionError):
+        call()
+
+
+def test_import_forms():
+    from core.lax import linalg
+
+    assert linalg is core.lax.linalg
