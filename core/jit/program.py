@@ -203,14 +203,14 @@ def _compile_all(
     held = {key: _held(key) for key in first}
     infos = {key: KernelInfo(held[key][0], dispatcher=_compiled.get(held[key])) for key in first}
     new = [key for key in first if infos[key].dispatcher is None]
-    # Serial kernels run as shells where they can (`_shell`): those in the disk cache load now,
-    # new ones compile with the kernels below (in this process, before its numba kernels).
-    shelled = [
-        key for key in new if _shellable(key) and shells.cached(*key) and _shell(key, infos[key])
-    ]
+    # Serial kernels run as shells where they can (`_shell`): those whose shell, or the note
+    # that they stay numba's, is in the disk cache are settled now; the others compile with the
+    # kernels below (in this process, before its numba kernels).
+    settled = {key for key in new if not _shellable(key) or shells.cached(*key)}
+    shelled = [key for key in new if key in settled and _shell(key, infos[key])]
     new = [key for key in new if key not in shelled]
     build = [
-        key for key in new if _shellable(key) or not disk_cache.is_cached(held[key][0], "kernel")
+        key for key in new if key not in settled or not disk_cache.is_cached(held[key][0], "kernel")
     ]
     size = config.jit_compile_workers
     size = workers.default_workers() if size == -1 else size
@@ -225,7 +225,7 @@ def _compile_all(
             shelled.append(key)
     build = [key for key in build if infos[key].dispatcher is None]
     build.sort(key=lambda key: not _shellable(defer.get(key, key)))  # shells first, here
-    libs = _libraries(build + shelled)
+    libs = _libraries(build)
     _stats["kernels"] += len(keys)
     guess = sum(_estimate(key[0]) for key in build) + _LIBRARY_SECONDS * len(libs)
     announce = config.jit_progress and guess > 1.0
