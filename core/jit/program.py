@@ -202,6 +202,8 @@ def _compile_all(
         first.setdefault(key, (kj, whole))
     held = {key: _held(key) for key in first}
     infos = {key: KernelInfo(held[key][0], dispatcher=_compiled.get(held[key])) for key in first}
+    for info in infos.values():
+        info.shell = shells.is_shell(info.dispatcher)
     new = [key for key in first if infos[key].dispatcher is None]
     # Serial kernels run as shells where they can (`_shell`): those whose shell, or the note
     # that they stay numba's, is in the disk cache are settled now; the others compile with the

@@ -17,14 +17,17 @@ entry point that CPython calls like a builtin function:
 
     PyObject *entry(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 
-(`METH_FASTCALL`, made a builtin by `PyCFunction_NewEx` from a `PyMethodDef` kept for the
-process). The entry checks each argument is an ndarray of the kernel's dtype and rank,
-C-contiguous, native byte order (a `TypeError` otherwise), reads its data pointer, dimensions
-and strides from numpy's `PyArrayObject` (offsets checked against the installed numpy when
-this module loads: a numpy laid out otherwise leaves every kernel to numba), builds numba's
-array structs from them, releases the GIL (`PyEval_SaveThread`: device worker threads run
-kernels at the same time), runs the shell, takes the GIL back and boxes the returned arrays
-as numba does (`NRT_adapt_ndarray_to_python_acqref`: a numpy array owning numba's MemInfo).
+(`METH_FASTCALL`, made a builtin by `PyCFunction_NewEx` from a `PyMethodDef`; the builtin's
+`__self__`, which the entry ignores, holds that definition and the kernel's code library, so
+both go with the last program using the kernel, as a numba kernel's module does; its machine
+code stays in numba's execution engine, like numba's: MCJIT frees none). The entry checks
+each argument is an ndarray of the kernel's dtype and rank, C-contiguous, native byte order (a
+`TypeError` otherwise), reads its data pointer, dimensions and strides from numpy's
+`PyArrayObject` (offsets checked against the installed numpy when this module loads: a numpy
+laid out otherwise leaves every kernel to numba), builds numba's array structs from them,
+releases the GIL (`PyEval_SaveThread`: device worker threads run kernels at the same time),
+runs the shell, takes the GIL back and boxes the returned arrays as numba does
+(`NRT_adapt_ndarray_to_python_acqref`: a numpy array owning numba's MemInfo).
 
 The shell's statements and how they lower:
 
@@ -61,6 +64,7 @@ import functools
 import operator
 import pickle
 import threading
+import weakref
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -87,8 +91,9 @@ _C_CONTIGUOUS = 1
 _NEW_ARRAYS = ("rt.empty", "rt.full", "rt.copy")
 
 _lock = threading.Lock()
-_LOADED: dict[str, Callable | None] = {}  # key -> the kernel's builtin (None: numba's)
-_KEEP: list = []  # code libraries and method definitions of the builtins: kept for the process
+# key -> the kernel's builtin, while something uses it (it holds its code library)
+_LOADED: weakref.WeakValueDictionary[str, Callable] = weakref.WeakValueDictionary()
+_NUMBA: set[str] = set()  # keys of the kernels that stay numba's
 _CELLS: dict[str, object] = {}  # cell symbol -> the Python object whose address it holds
 _stats = {"compiled": 0, "loaded": 0, "unsupported": 0}
 
@@ -150,21 +155,32 @@ def entry(source: str, arg_types: Sequence[tuple[str, int]]) -> Callable | None:
     if "prange(" in source or "def kernel(" not in source or not available():
         return None
     key = nests.key_of(("shell", source, tuple(arg_types)))
-    if key in _LOADED:
-        return _LOADED[key]
+    fn = _LOADED.get(key)
+    if fn is not None or key in _NUMBA:
+        return fn
     for attr in library.required(source):  # registers the slots the machine code names
         library.require(attr)
     with global_compiler_lock, _lock:  # numba's typing and target contexts, its code generator
-        if key not in _LOADED:
-            _LOADED[key] = _load(key, source, tuple(arg_types))
-    return _LOADED[key]
+        fn = _LOADED.get(key)
+        if fn is None and key not in _NUMBA:
+            fn = _load(key, source, tuple(arg_types))
+            if fn is None:
+                _NUMBA.add(key)
+            else:
+                _LOADED[key] = fn
+    return fn
+
+
+def is_shell(fn: Callable) -> bool:
+    """Whether `fn` is the builtin of a shell (made by `entry`)."""
+    return isinstance(getattr(fn, "__self__", None), _Owner)
 
 
 def cached(source: str, arg_types: Sequence[tuple[str, int]]) -> bool:
     """Whether `entry(source, arg_types)` has its answer at hand: made in this process or in
     the disk cache (a shell, or the note that the kernel stays numba's)."""
     key = nests.key_of(("shell", source, tuple(arg_types)))
-    return key in _LOADED or nests.cache_path(key, "shell").exists()
+    return key in _LOADED or key in _NUMBA or nests.cache_path(key, "shell").exists()
 
 
 def _load(key: str, source: str, arg_types: tuple) -> Callable | None:
@@ -246,12 +262,21 @@ _new_function.restype = ctypes.py_object
 _new_function.argtypes = [ctypes.c_void_p, ctypes.py_object, ctypes.py_object]
 
 
+class _Owner:
+    """What a shell's builtin holds as its `__self__` (which the entry ignores): its code
+    library and method definition, released with it."""
+
+    __slots__ = ("library", "method", "__weakref__")
+
+    def __init__(self, library_, method: _MethodDef):
+        self.library, self.method = library_, method
+
+
 def _builtin(library_, name: str) -> Callable:
-    """The builtin function of entry point `name` of `library_` (both kept for the process)."""
+    """The builtin function of entry point `name` of `library_`, which it holds."""
     address = library_.get_pointer_to_function(name)
     method = _MethodDef(name.encode(), address, _METH_FASTCALL, None)
-    _KEEP.append((library_, method))
-    return _new_function(ctypes.addressof(method), None, None)
+    return _new_function(ctypes.addressof(method), _Owner(library_, method), None)
 
 
 def _cell(symbol: str, obj: object) -> str:

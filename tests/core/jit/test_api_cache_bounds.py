@@ -50,14 +50,18 @@ def test_everything_is_released_with_the_function():
     for n in (5, 6, 7):
         g(np.ones(n, np.float32))
     kernels = _kernels(f)
-    modules = [disk_cache.module_name(e.exe.source) for e in api._trace_caches[f].values()]
-    assert all(m in sys.modules for m in modules)
+    # a kernel is a numba function (its module) or a shell (the builtin holding its LLVM code)
+    infos = [i for e in api._trace_caches[f].values() for i in e.exe.kernels]
+    modules = [disk_cache.module_name(i.source) for i in infos if not i.shell]
+    shells = [weakref.ref(i.dispatcher.__self__.library) for i in infos if i.shell]
+    assert all(m in sys.modules for m in modules) and len(modules) + len(shells) == len(infos)
     function = weakref.ref(f)
-    del f, g
+    del f, g, infos
     gc.collect()
     assert function() is None
     assert all(k() is None for k in kernels)
     assert not any(m in sys.modules for m in modules)
+    assert all(s() is None for s in shells)
 
 
 @pytest.mark.parametrize("bad", [0, -1, 2.5, True, "8"])
