@@ -20,13 +20,14 @@ import numpy as np
 
 import core.numpy as jnp
 from core import lax
-from core.errors import NumbaxError
 from core.prims import decompositions as dec
 from core.prims.eig import eig
+from core.scipy.errors import UnsupportedOptionError
 from core.scipy.linalg import _lu, _pivots_to_permutation, solve_triangular
 from core.trace import get_aval
 
 __all__ = [
+    "UnsupportedOptionError",
     "cholesky",
     "eig",
     "eigh",
@@ -38,14 +39,6 @@ __all__ = [
     "triangular_solve",
     "tridiagonal_solve",
 ]
-
-
-class UnsupportedOptionError(NumbaxError, NotImplementedError):
-    """A `lax.linalg` option that numbax does not implement was requested.
-
-    Failing code: ``lax.linalg.qr(x, pivoting=True)``. Fix: leave the option at its default
-    (for a pivoted QR, ``scipy.linalg.qr`` on the host via ``pure_callback``).
-    """
 
 
 def _cpu_only(name: str, subset_by_index: Any, implementation: Any) -> None:

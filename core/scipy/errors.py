@@ -56,3 +56,12 @@ class ArgsNotTupleError(NumbaxError, TypeError):
             f"args argument to core.scipy.optimize.minimize must be a tuple, got {args!r}; "
             "pass `args=(a, b)`."
         )
+
+
+class UnsupportedOptionError(NumbaxError, NotImplementedError):
+    """An option that numbax (or JAX on CPU) does not implement was requested.
+
+    Failing code: ``lax.linalg.qr(x, pivoting=True)`` or ``scipy.fft.dct(x, type=3)``. Fix:
+    leave the option at its default (for a pivoted QR, ``scipy.linalg.qr`` on the host via
+    ``pure_callback``).
+    """
