@@ -14,7 +14,7 @@ import numpy as np
 import core.numpy as jnp
 from core import dtypes
 from core.custom_derivatives import custom_jvp
-from core.numpy._util import ensure_array, promote_args_inexact
+from core.numpy._util import check_arraylike, ensure_array, promote_args_inexact
 from core.numpy.logsumexp import logsumexp
 from core.prims import elementwise as ew
 from core.prims import shapes as sh
@@ -27,6 +27,7 @@ def _stop_gradient(x: Any) -> Any:
 
 def identity(x: Any) -> Any:
     """Returns `x` unchanged (as an array)."""
+    check_arraylike("identity", x)
     return ensure_array(x)
 
 
@@ -37,12 +38,14 @@ def tanh(x: Any) -> Any:
 
 def relu(x: Any) -> Any:
     """`max(x, 0)`, with gradient 0 at 0."""
+    check_arraylike("maximum", x)  # JAX's name: its relu is `jnp.maximum(x, 0)`
     x = ensure_array(x)
     return jnp.where(x <= 0, jnp.zeros_like(x), x)  # NaN propagates, as in JAX
 
 
 def relu6(x: Any) -> Any:
     """`min(max(x, 0), 6)`, with gradient 0 at 0 and 6."""
+    check_arraylike("maximum", x)  # JAX's name, as in `relu`
     (x,) = promote_args_inexact("relu6", x)  # integers give floats, as in JAX
     outside = jnp.logical_or(x <= 0, x >= 6)  # NaN is neither: it propagates, as in JAX
     return jnp.where(outside, jnp.where(x >= 6, jnp.full_like(x, 6), jnp.zeros_like(x)), x)
@@ -148,6 +151,7 @@ def elu(x: Any, alpha: Any = 1.0) -> Any:
 
 def celu(x: Any, alpha: Any = 1.0) -> Any:
     """Continuously-differentiable ELU: `max(x, 0) + alpha * expm1(min(x, 0) / alpha)`."""
+    check_arraylike("maximum", x)  # JAX's name, as in `relu`
     (x,) = promote_args_inexact("celu", x)
     return jnp.maximum(x, 0.0) + alpha * jnp.expm1(jnp.minimum(x, 0.0) / alpha)
 
@@ -167,6 +171,7 @@ def leaky_relu(x: Any, negative_slope: Any = 1e-2) -> Any:
 
 def hard_tanh(x: Any) -> Any:
     """`clip(x, -1, 1)`."""
+    check_arraylike("hard_tanh", x)
     x = ensure_array(x)
     return jnp.where(x > 1, jnp.ones_like(x), jnp.where(x < -1, -jnp.ones_like(x), x))
 
@@ -199,6 +204,7 @@ def squareplus(x: Any, b: Any = 4) -> Any:
 
 def glu(x: Any, axis: int = -1) -> Any:
     """Gated linear unit: the two halves `a, b` of `x` along `axis` give `a * sigmoid(b)`."""
+    check_arraylike("glu", x)
     x = ensure_array(x)
     size = get_aval(x).shape[axis]
     if size % 2:
@@ -221,6 +227,7 @@ def logmeanexp(x: Any, axis: Any = None, where: Any = None, keepdims: bool = Fal
 
 def softmax(x: Any, axis: Any = -1, where: Any = None, initial: Any = None) -> Any:
     """`exp(x) / sum(exp(x))` along `axis` (entries outside `where` are 0)."""
+    check_arraylike("max", x)  # JAX's name: its softmax starts with `jnp.max(x)`
     (x,) = promote_args_inexact("softmax", x)
     x_max = _stop_gradient(_reduce_max(x, axis, where))
     unnormalized = jnp.exp(x - x_max)

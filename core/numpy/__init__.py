@@ -8,7 +8,7 @@ from core.array import Array as ndarray
 from core.dtypes import finfo, iinfo, issubdtype
 from core.numpy import array_methods as _array_methods  # noqa: F401  (installs operators)
 from core.numpy import fft, linalg
-from core.numpy._util import broadcast_shapes, broadcast_to
+from core.numpy._util import broadcast_shapes
 from core.numpy.arithmetic import angle, fabs, gcd, lcm, pow
 from core.numpy.bits import (
     bitwise_count,
@@ -223,6 +223,7 @@ from core.numpy.shapes import (
     atleast_2d,
     atleast_3d,
     broadcast_arrays,
+    broadcast_to,
     column_stack,
     concat,
     concatenate,

@@ -14,15 +14,29 @@ from core.prims import indexing as ix
 from core.prims import shapes as sh
 from core.trace import Tracer, get_aval
 
+_NOT_ARRAYLIKE = (list, tuple, type(None))
+
 
 def check_arraylike(name: str, *args: Any) -> None:
-    """Raises JAX's `TypeError` for an argument that is not an array or a scalar (a list, a
-    tuple, None, ...): `jnp` functions do not convert sequences, `jnp.array` does."""
-    for pos, x in enumerate(args):
-        if isinstance(x, (list, tuple)) or x is None:
+    """Raises JAX's `TypeError` for an argument that is a list, a tuple or None: `jnp`
+    functions do not convert sequences, `jnp.array` does. Every public `jnp` function calls it
+    on the arguments JAX checks, with JAX's name for the function (its message is part of the
+    API, `tests/core/numpy/test_arraylike.py`); one `isinstance` per argument, eager or traced.
+    """
+    for x in args:
+        if isinstance(x, _NOT_ARRAYLIKE):
+            pos = next(i for i, y in enumerate(args) if isinstance(y, _NOT_ARRAYLIKE))
             raise TypeError(
-                f"{name} requires ndarray or scalar arguments, got {type(x)} at position {pos}."
+                f"{name} requires ndarray or scalar arguments, got {type(args[pos])} at "
+                f"position {pos}."
             )
+
+
+def check_arraylike_elements(name: str, seq: Any) -> None:
+    """`check_arraylike` over the elements of a list or tuple argument (`concatenate`,
+    `stack`, ...: the sequence itself is fine, a sequence as one of its arrays is not)."""
+    if isinstance(seq, (list, tuple)):
+        check_arraylike(name, *seq)
 
 
 def ensure_array(x: Any) -> Any:

@@ -11,7 +11,7 @@ from typing import Any
 
 from core import dtypes
 from core.lax import while_loop
-from core.numpy._util import promote_args, promote_args_inexact
+from core.numpy._util import check_arraylike, promote_args, promote_args_inexact
 from core.numpy.creation import asarray
 from core.numpy.reductions import any as _any
 from core.numpy.ufuncs import abs as _abs
@@ -97,6 +97,7 @@ def angle(z: Any, deg: bool = False) -> Any:
       A float array: real and imaginary parts' dtype for complex/float arrays, the default
       float for integers and 0-d floats (as in JAX).
     """
+    check_arraylike("angle", z)
     z = asarray(z)
     zdt = get_aval(z).dtype
     re, im = real(z), imag(z)

@@ -19,6 +19,7 @@ from core import dtypes
 from core.lax.composites import nextafter as lax_nextafter
 from core.numpy._util import (
     canonicalize_axis,
+    check_arraylike,
     ensure_array,
     promote_args,
     promote_args_inexact,
@@ -42,6 +43,7 @@ def bitwise_count(x: Any, /) -> Any:
     Returns:
       A uint8 array of bit counts.
     """
+    check_arraylike("bitwise_count", x)
     x = ensure_array(x)
     if get_aval(x).dtype == dtypes.bool_:
         x = sh.convert_element_type(x, dtypes.default_int(), get_aval(x).weak_type)
@@ -69,6 +71,7 @@ def packbits(a: Any, axis: int | None = None, bitorder: str = "big") -> Any:
     Returns:
       A uint8 array, `ceil(n / 8)` long along `axis` (the last byte is padded with zeros).
     """
+    check_arraylike("packbits", a)
     arr = ensure_array(a)
     if get_aval(arr).dtype.kind not in "iub":
         raise TypeError(
@@ -110,6 +113,7 @@ def unpackbits(
     Returns:
       A uint8 array of 0s and 1s.
     """
+    check_arraylike("unpackbits", a)
     arr = ensure_array(a)
     if get_aval(arr).dtype != np.uint8:
         raise TypeError(
@@ -203,6 +207,7 @@ def ldexp(x1: Any, x2: Any, /) -> Any:
     Returns:
       The scaled values, of `x1`'s (inexact) dtype.
     """
+    check_arraylike("ldexp", x1, x2)
     x1, x2 = ensure_array(x1), ensure_array(x2)
     d1, d2 = get_aval(x1).dtype, get_aval(x2).dtype
     if d1.kind == "c" or d2.kind in "fc":

@@ -9,7 +9,7 @@ import numpy as np
 from core import dtypes
 from core.array import Array
 from core.numpy import ufuncs as uf
-from core.numpy._util import broadcast_to, ensure_array, np_dtype, stack_leading
+from core.numpy._util import broadcast_to, check_arraylike, ensure_array, np_dtype, stack_leading
 from core.numpy.linalg_ops import diagonal
 from core.numpy.shapes import ravel, stack
 from core.numpy.ufuncs import add, clip, floor_divide, multiply, power, remainder
@@ -121,6 +121,7 @@ def empty(shape: Any, dtype: Any = None) -> Any:
 
 def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
     """An array of `shape` filled with `fill_value` (its dtype unless `dtype` is given)."""
+    check_arraylike("full", fill_value)
     if dtype is None:
         dt, weak = (
             dtypes.dtype_and_weak(fill_value)
@@ -144,20 +145,24 @@ def _like(a: Any, dtype: Any, shape: Any) -> tuple[tuple[int, ...], np.dtype, bo
 
 
 def zeros_like(a: Any, dtype: Any = None, shape: Any = None) -> Any:
+    check_arraylike("zeros_like", a)
     shp, dt, weak = _like(a, dtype, shape)
     return sh.full(shp, 0, dt, weak)
 
 
 def ones_like(a: Any, dtype: Any = None, shape: Any = None) -> Any:
+    check_arraylike("ones_like", a)
     shp, dt, weak = _like(a, dtype, shape)
     return sh.full(shp, 1, dt, weak)
 
 
 def empty_like(a: Any, dtype: Any = None, shape: Any = None) -> Any:
+    check_arraylike("ones_like", a)
     return zeros_like(a, dtype, shape)
 
 
 def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> Any:
+    check_arraylike("full_like", a, fill_value)
     shp, dt, weak = _like(a, dtype, shape)
     if np.ndim(fill_value) or (isinstance(fill_value, Tracer) and get_aval(fill_value).ndim):
         return broadcast_to(sh.convert_element_type(ensure_array(fill_value), dt), shp)
@@ -201,6 +206,7 @@ def linspace(
     axis: int = 0,
 ) -> Any:
     """`num` evenly spaced samples from start to stop."""
+    check_arraylike("linspace", start, stop)
     dt = np_dtype(dtype) or dtypes.default_float()
     if isinstance(start, Tracer) or isinstance(stop, Tracer):
         div = (num - 1) if endpoint else num
@@ -244,6 +250,7 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
 
 def copy(a: Any, order: str | None = None) -> Any:
     """Arrays are immutable, so a copy is the array itself."""
+    check_arraylike("copy", a)
     return asarray(a)
 
 
@@ -260,16 +267,19 @@ def _triangle(name: str, m: Any, k: int, lower: bool) -> Any:
 
 def tril(m: Any, k: int = 0) -> Any:
     """The lower triangle of the last two axes of `m` (elements above diagonal k zeroed)."""
+    check_arraylike("tril", m)
     return _triangle("tril", m, k, True)
 
 
 def triu(m: Any, k: int = 0) -> Any:
     """The upper triangle of the last two axes of `m` (elements below diagonal k zeroed)."""
+    check_arraylike("triu", m)
     return _triangle("triu", m, k, False)
 
 
 def diag(v: Any, k: int = 0) -> Any:
     """The k-th diagonal of a 2-D array, or a 2-D array with the 1-D `v` on its k-th diagonal."""
+    check_arraylike("diag", v)
     v = ensure_array(v)
     shape = get_aval(v).shape
     if len(shape) == 2:
@@ -289,11 +299,13 @@ def _pad_last(x: Any, lo: int, hi: int) -> Any:
 
 
 def diagflat(v: Any, k: int = 0) -> Any:
+    check_arraylike("diagflat", v)
     return diag(ravel(v), k)
 
 
 def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False, indexing: str = "xy") -> list:
     """Coordinate matrices from 1-D coordinate vectors ("xy" or "ij" indexing)."""
+    check_arraylike("meshgrid", *xi)
     if indexing not in ("xy", "ij"):
         raise ValueError(f"Valid values for indexing are 'xy' and 'ij', got {indexing!r}")
     args = [ravel(ensure_array(x)) for x in xi]
@@ -325,6 +337,7 @@ def logspace(
     axis: int = 0,
 ) -> Any:
     """`base ** linspace(start, stop)`."""
+    check_arraylike("logspace", start, stop)
     dt = np_dtype(dtype) or dtypes.default_float()
     lin = linspace(start, stop, num, endpoint=endpoint, dtype=dt, axis=axis)
     return sh.convert_element_type(power(sh.convert_element_type(base, dt), lin), dt)
@@ -334,6 +347,7 @@ def geomspace(
     start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None, axis: int = 0
 ) -> Any:
     """Numbers spaced evenly on a log scale between `start` and `stop`."""
+    check_arraylike("geomspace", start, stop)
     dt = np_dtype(dtype) or dtypes.default_float()
     return Array(
         np.geomspace(np.asarray(start), np.asarray(stop), num, endpoint=endpoint, axis=axis).astype(
@@ -369,11 +383,13 @@ def triu_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Any, Any]:
 
 
 def tril_indices_from(arr: Any, k: int = 0) -> tuple[Any, Any]:
+    check_arraylike("tril_indices_from", arr)
     s = get_aval(ensure_array(arr)).shape
     return tril_indices(s[-2], k, s[-1])
 
 
 def triu_indices_from(arr: Any, k: int = 0) -> tuple[Any, Any]:
+    check_arraylike("triu_indices_from", arr)
     s = get_aval(ensure_array(arr)).shape
     return triu_indices(s[-2], k, s[-1])
 
@@ -384,6 +400,7 @@ def diag_indices(n: int, ndim: int = 2) -> tuple[Any, ...]:
 
 def unravel_index(indices: Any, shape: Any) -> tuple[Any, ...]:
     """Converts flat indices into a tuple of coordinate arrays (out-of-range ones clipped)."""
+    check_arraylike("unravel_index", indices)
     idx = ensure_array(indices)
     shape = tuple(int(d) for d in shape)
     size = int(np.prod(shape, dtype=np.int64))
@@ -398,6 +415,7 @@ def unravel_index(indices: Any, shape: Any) -> tuple[Any, ...]:
 
 def ravel_multi_index(multi_index: Any, dims: Any, mode: str = "raise", order: str = "C") -> Any:
     """Flat indices from a tuple of coordinate arrays (modes "clip" and "wrap")."""
+    check_arraylike("ravel_multi_index", *multi_index)
     dims = tuple(int(d) for d in dims)
     out: Any = 0
     for i, (c, d) in enumerate(zip(multi_index, dims)):

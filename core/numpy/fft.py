@@ -25,7 +25,12 @@ from core.array import Array
 from core.numpy import creation as cr
 from core.numpy import shapes as shp
 from core.numpy import ufuncs as uf
-from core.numpy._util import canonicalize_axis, ensure_array, promote_dtypes_inexact
+from core.numpy._util import (
+    canonicalize_axis,
+    check_arraylike,
+    ensure_array,
+    promote_dtypes_inexact,
+)
 from core.numpy.linalg_ops import matmul
 from core.prims import shapes as sh
 from core.trace import get_aval
@@ -195,6 +200,7 @@ def fft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) -
     Returns:
         The complex transform (complex64 unless x64 is on).
     """
+    check_arraylike("jax.numpy.fft.fft", a)
     return _c2c(ensure_array(a), n, _axis_1d("fft", axis), norm, inverse=False)
 
 
@@ -210,6 +216,7 @@ def ifft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) 
     Returns:
         The complex inverse transform.
     """
+    check_arraylike("jax.numpy.fft.ifft", a)
     return _c2c(ensure_array(a), n, _axis_1d("ifft", axis), norm, inverse=True)
 
 
@@ -225,6 +232,7 @@ def rfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) 
     Returns:
         The complex transform, `n // 2 + 1` long along `axis`.
     """
+    check_arraylike("jax.numpy.fft.rfft", a)
     return _r2c(ensure_array(a), n, _axis_1d("rfft", axis), norm, False, "rfft")
 
 
@@ -242,6 +250,7 @@ def irfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None)
     Returns:
         The real inverse transform, `n` long along `axis`.
     """
+    check_arraylike("jax.numpy.fft.irfft", a)
     return _c2r(ensure_array(a), n, _axis_1d("irfft", axis), norm, inverse=True)
 
 
@@ -257,6 +266,7 @@ def hfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) 
     Returns:
         The real spectrum, `n` long along `axis`.
     """
+    check_arraylike("conjugate", a)
     return _c2r(ensure_array(a), n, _axis_1d("hfft", axis), norm, inverse=False)
 
 
@@ -338,6 +348,7 @@ def fftn(
     Returns:
         The complex transform.
     """
+    check_arraylike("jax.numpy.fft.fftn", a)
     return _c2c_nd("fftn", a, s, axes, norm, inverse=False)
 
 
@@ -358,6 +369,7 @@ def ifftn(
     Returns:
         The complex inverse transform.
     """
+    check_arraylike("jax.numpy.fft.ifftn", a)
     return _c2c_nd("ifftn", a, s, axes, norm, inverse=True)
 
 
@@ -378,6 +390,7 @@ def rfftn(
     Returns:
         The complex transform; the last transformed axis has `s[-1] // 2 + 1` entries.
     """
+    check_arraylike("jax.numpy.fft.rfftn", a)
     a = ensure_array(a)
     axes_l, sizes = _axes_and_sizes("rfftn", a, s, axes)
     if not axes_l:
@@ -403,6 +416,7 @@ def irfftn(
     Returns:
         The real inverse transform.
     """
+    check_arraylike("jax.numpy.fft.irfftn", a)
     a = ensure_array(a)
     axes_l, sizes = _axes_and_sizes("irfftn", a, s, axes)
     if not axes_l:
@@ -415,6 +429,7 @@ def _over_two_axes(
     nd: Callable[..., Any], summary: str, a_doc: str, s_doc: str, returns: str
 ) -> Callable[..., Any]:
     """The 2-D form of the n-D transform `nd`: `nd` with `axes` defaulting to the last two."""
+    name = nd.__name__[:-1] + "2"
 
     def transform(
         a: Any,
@@ -422,9 +437,10 @@ def _over_two_axes(
         axes: Sequence[int] = (-2, -1),
         norm: str | None = None,
     ) -> Any:
+        check_arraylike(f"jax.numpy.fft.{name}", a)
         return nd(a, s, axes, norm)
 
-    transform.__name__ = transform.__qualname__ = nd.__name__[:-1] + "2"
+    transform.__name__ = transform.__qualname__ = name
     transform.__doc__ = f"""{summary}
 
     Args:
@@ -539,6 +555,7 @@ def fftshift(x: Any, axes: int | Sequence[int] | None = None) -> Any:
     Returns:
         The shifted array.
     """
+    check_arraylike("fftshift", x)
     return _shift(x, axes, 1)
 
 
@@ -552,4 +569,5 @@ def ifftshift(x: Any, axes: int | Sequence[int] | None = None) -> Any:
     Returns:
         The shifted array.
     """
+    check_arraylike("ifftshift", x)
     return _shift(x, axes, -1)

@@ -17,7 +17,7 @@ from typing import Any
 
 from core.api import vmap
 from core.lax import switch
-from core.numpy._util import broadcast_shapes, canonicalize_axis, ensure_array
+from core.numpy._util import broadcast_shapes, canonicalize_axis, check_arraylike, ensure_array
 from core.numpy.creation import _shape, arange, array, asarray, zeros_like
 from core.numpy.reductions import argmax, cumsum
 from core.numpy.shapes import concatenate, expand_dims, squeeze
@@ -201,6 +201,7 @@ def apply_along_axis(func1d: Callable, axis: int, arr: Any, *args: Any, **kwargs
     Returns:
       An array whose `axis` is replaced by the dimensions of `func1d`'s output.
     """
+    check_arraylike("apply_along_axis", arr)
     arr = ensure_array(arr)
     nd = get_aval(arr).ndim
     axis = canonicalize_axis(axis, nd)
@@ -226,6 +227,7 @@ def apply_over_axes(func: Callable[[Any, int], Any], a: Any, axes: Sequence[int]
     Returns:
       The result, with removed axes put back as length-1 dimensions.
     """
+    check_arraylike("apply_over_axes", a)
     out = ensure_array(a)
     for axis in axes:
         b = ensure_array(func(out, axis))
@@ -280,6 +282,7 @@ def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any, **kw: 
     Returns:
       An array of `x`'s shape and dtype.
     """
+    check_arraylike("piecewise", x)
     x = ensure_array(x)
     nc, nf = len(condlist), len(funclist)
     if nf == nc + 1:

@@ -18,7 +18,13 @@ import numpy as np
 
 from core import dtypes
 from core.errors import ConcretizationTypeError
-from core.numpy._util import broadcast_shapes, broadcast_to, canonicalize_axis, ensure_array
+from core.numpy._util import (
+    broadcast_shapes,
+    broadcast_to,
+    canonicalize_axis,
+    check_arraylike,
+    ensure_array,
+)
 from core.numpy.creation import arange, array, diag_indices, full, ones, unravel_index, zeros_like
 from core.numpy.creation import indices as _index_grids
 from core.numpy.nonzero import nonzero
@@ -58,6 +64,7 @@ def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Any:
     Returns:
       A new array, longer along `axis` by the number of inserted entries.
     """
+    check_arraylike("insert", arr, 0 if isinstance(obj, slice) else obj, values)
     a = ensure_array(arr)
     if axis is None:
         a = ravel(a)
@@ -115,6 +122,7 @@ def delete(
     Returns:
       A new, shorter array.
     """
+    check_arraylike("delete", arr, 0 if isinstance(obj, slice) else obj)
     a = ensure_array(arr)
     if axis is None:
         a = ravel(a)
@@ -170,6 +178,7 @@ def place(arr: Any, mask: Any, vals: Any, *, inplace: bool = True) -> Any:
     Returns:
       The updated array.
     """
+    check_arraylike("place", arr, mask, vals)
     if inplace:
         raise _inplace_error("place")
     data, m, v = ensure_array(arr), ensure_array(mask), ravel(vals)
@@ -204,6 +213,7 @@ def put(a: Any, ind: Any, v: Any, mode: str | None = None, *, inplace: bool = Tr
     """
     if inplace:
         raise _inplace_error("put")
+    check_arraylike("put", a, ind, v)
     arr = ensure_array(a)
     idx, vals = ravel(ind), ravel(v)
     size = get_aval(arr).size
@@ -249,6 +259,7 @@ def put_along_axis(
     """
     if inplace:
         raise _inplace_error("put_along_axis")
+    check_arraylike("put_along_axis", arr, indices, values)
     a = ensure_array(arr)
     idx = ensure_array(indices)
     orig_shape = get_aval(a).shape
@@ -288,6 +299,7 @@ def fill_diagonal(a: Any, val: Any, wrap: bool = False, *, inplace: bool = True)
         )
     if wrap:
         raise NotImplementedError("wrap=True is not implemented, must use wrap=False")
+    check_arraylike("fill_diagonal", a, val)
     a, v = ensure_array(a), ensure_array(val)
     shape = get_aval(a).shape
     if len(shape) < 2:

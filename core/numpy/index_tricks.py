@@ -17,7 +17,7 @@ import numpy as np
 
 from core import dtypes
 from core.errors import ConcretizationTypeError
-from core.numpy._util import ensure_array, promote_dtypes
+from core.numpy._util import check_arraylike, ensure_array, promote_dtypes
 from core.numpy.creation import arange, array, diag_indices, linspace, meshgrid, ones
 from core.numpy.nonzero import nonzero
 from core.numpy.shapes import concatenate, expand_dims, stack, transpose
@@ -155,6 +155,7 @@ def ix_(*args: Any) -> tuple[Any, ...]:
     Returns:
       A tuple of arrays, the i-th of shape `(1, ..., len(args[i]), ..., 1)`.
     """
+    check_arraylike("ix", *args)
     n = len(args)
     out = []
     for i, a in enumerate(args):
@@ -184,6 +185,7 @@ def diag_indices_from(arr: Any) -> tuple[Any, ...]:
     Returns:
       `arr.ndim` int arrays of length `arr.shape[0]`.
     """
+    check_arraylike("diag_indices_from", arr)
     shape = get_aval(ensure_array(arr)).shape
     if len(shape) < 2:
         raise ValueError("input array must be at least 2-d")

@@ -28,7 +28,7 @@ from core import dtypes
 from core.array import Array
 from core.errors import NonConcreteBooleanIndexError
 from core.numpy import ufuncs
-from core.numpy._util import broadcast_to, ensure_array
+from core.numpy._util import broadcast_to, check_arraylike, ensure_array
 from core.numpy.creation import ones_like
 from core.numpy.lookup import PROMISE_IN_BOUNDS, take, wrap_negative
 from core.numpy.nonzero import compact, nonzero
@@ -388,6 +388,7 @@ class AtIndexer:
 
 def argwhere(a: Any, *, size: int | None = None, fill_value: Any = None) -> Any:
     """Indices of the non-zero elements as an array of shape (count, ndim)."""
+    check_arraylike("argwhere", a)
     a = ensure_array(a)
     if get_aval(a).ndim == 0:
         return stack(nonzero(atleast_1d(a), size=size, fill_value=fill_value), 1)[:, :0]
@@ -410,6 +411,7 @@ def unique(
     Without `axis`, concrete arrays support every `return_*` flag and a traced array needs a
     static `size=` and returns only the values (padded with `fill_value`, by default the
     smallest value). With `axis` (`_unique_slices`), traced arrays take the flags too."""
+    check_arraylike("unique", ar)
     ar = ensure_array(ar)
     if axis is not None:
         flags = (return_index, return_inverse, return_counts)

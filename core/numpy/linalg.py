@@ -7,20 +7,19 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from core.numpy import linalg_ops
+from core.numpy import linalg_ops, shapes
 from core.numpy import reductions as r
 from core.numpy import ufuncs as uf
-from core.numpy._util import canonicalize_axis, ensure_array, promote_dtypes_inexact
-from core.numpy.creation import eye
-from core.numpy.linalg_ops import (  # noqa: F401
-    cross,
-    matmul,
-    matvec,
-    outer,
-    tensordot,
-    vecdot,
+from core.numpy._util import (
+    broadcast_to,
+    canonicalize_axis,
+    check_arraylike,
+    ensure_array,
+    promote_dtypes_inexact,
 )
-from core.numpy.shapes import broadcast_to, expand_dims, matrix_transpose, moveaxis
+from core.numpy.creation import eye
+from core.numpy.linalg_ops import matvec  # noqa: F401  (re-exported)
+from core.numpy.shapes import expand_dims, moveaxis
 from core.numpy.ufuncs import add, exp, multiply
 from core.numpy.where import where
 from core.prims import decompositions as dec
@@ -93,6 +92,7 @@ def _inexact(a: Any) -> Any:
 
 def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:
     """The vector `ord`-norm over `axis` (all axes when None)."""
+    check_arraylike("jnp.linalg.vector_norm", x)
     x = _inexact(x)
     if axis is None:
         shape = get_aval(x).shape
@@ -116,11 +116,13 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
 
 def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
     """The matrix norm of the last two axes ("fro", "nuc", 1, -1, 2, -2, inf, -inf)."""
+    check_arraylike("jnp.linalg.matrix_norm", x)
     return norm(x, ord=ord, axis=(-2, -1), keepdims=keepdims)
 
 
 def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Any:
     """Vector or matrix norm, like `numpy.linalg.norm`."""
+    check_arraylike("jnp.linalg.norm", x)
     x = _inexact(x)
     nd = get_aval(x).ndim
     if axis is None:
@@ -161,16 +163,19 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
 
 def inv(a: Any) -> Any:
     """The inverse of square matrices (last two axes)."""
+    check_arraylike("jnp.linalg.inv", a)
     return dec.inv(_inexact(a))
 
 
 def slogdet(a: Any) -> SlogdetResult:
     """`SlogdetResult(sign, logabsdet)` of square matrices."""
+    check_arraylike("jnp.linalg.slogdet", a)
     return SlogdetResult(*dec.slogdet(_inexact(a)))
 
 
 def det(a: Any) -> Any:
     """The determinant of square matrices."""
+    check_arraylike("jnp.linalg.det", a)
     sign, logabs = slogdet(a)
     return multiply(sign, exp(logabs))
 
@@ -190,6 +195,7 @@ def _h(a: Any) -> Any:
 def cholesky(a: Any, *, upper: bool = False, symmetrize_input: bool = True) -> Any:
     """The Cholesky factor (lower by default; NaNs when `a` is not positive definite) of the
     Hermitian part of `a` (of its lower triangle with `symmetrize_input=False`)."""
+    check_arraylike("jnp.linalg.cholesky", a)
     a = _inexact(a)
     low = dec.cholesky(_symmetrize(a) if symmetrize_input else a)
     return _h(low) if upper else low
@@ -197,6 +203,7 @@ def cholesky(a: Any, *, upper: bool = False, symmetrize_input: bool = True) -> A
 
 def qr(a: Any, mode: str = "reduced") -> Any:
     """QR decomposition; `mode` is "reduced", "complete" or "r"."""
+    check_arraylike("jnp.linalg.qr", a)
     if mode not in ("reduced", "complete", "r"):
         raise ValueError(f"Unsupported QR decomposition mode {mode!r}")
     q, r = dec.qr(_inexact(a), full_matrices=mode == "complete")
@@ -207,6 +214,7 @@ def svd(
     a: Any, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False
 ) -> Any:
     """Singular value decomposition `SVDResult(U, S, Vh)`, or `S` alone."""
+    check_arraylike("jnp.linalg.svd", a)
     out = dec.svd(_inexact(a), full_matrices, compute_uv)
     return SVDResult(*out) if compute_uv else out
 
@@ -214,20 +222,24 @@ def svd(
 def diagonal(x: Any, /, *, offset: int = 0) -> Any:
     """The `offset` diagonals of the matrices on the last two axes (`jnp.diagonal` reads axes 0
     and 1)."""
+    check_arraylike("jnp.linalg.diagonal", x)
     return linalg_ops.diagonal(x, offset, -2, -1)
 
 
 def trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
     """The sums of the `offset` diagonals of the matrices on the last two axes."""
+    check_arraylike("jnp.linalg.trace", x)
     return linalg_ops.trace(x, offset, -2, -1, dtype)
 
 
 def svdvals(x: Any, /) -> Any:
+    check_arraylike("jnp.linalg.svdvals", x)
     return svd(x, compute_uv=False)
 
 
 def eigh(a: Any, UPLO: str | None = None, symmetrize_input: bool = True) -> EighResult:
     """`EighResult(eigenvalues, eigenvectors)` of symmetric matrices (eigenvalues ascending)."""
+    check_arraylike("jnp.linalg.eigh", a)
     a = _inexact(a)
     if symmetrize_input:
         a = _symmetrize(a)
@@ -250,12 +262,14 @@ def eig(a: Any) -> EigResult:
       `EigResult(eigenvalues, eigenvectors)` with `a @ v[..., :, i] = w[..., i] v[..., :, i]`;
       only the eigenvalues are differentiable (as in JAX).
     """
+    check_arraylike("jnp.linalg.eig", a)
     w, v = eig_prim.eig(_inexact(a), compute_left_eigenvectors=False)
     return EigResult(w, v)
 
 
 def eigvals(a: Any) -> Any:
     """Eigenvalues of general square matrices (complex, differentiable)."""
+    check_arraylike("jnp.linalg.eigvals", a)
     (w,) = eig_prim.eig(
         _inexact(a), compute_left_eigenvectors=False, compute_right_eigenvectors=False
     )
@@ -263,11 +277,13 @@ def eigvals(a: Any) -> Any:
 
 
 def eigvalsh(a: Any, UPLO: str | None = "L") -> Any:
+    check_arraylike("jnp.linalg.eigvalsh", a)
     return eigh(a, UPLO)[0]
 
 
 def solve(a: Any, b: Any) -> Any:
     """Solves `a @ x = b` (`b` a vector or a stack of matrices)."""
+    check_arraylike("jnp.linalg.solve", a, b)
     a, b = promote_dtypes_inexact(a, b)
     if get_aval(b).ndim == 1:
         return matvec(dec.inv(a), b)
@@ -286,6 +302,7 @@ def pinv(a: Any, rtol: Any = None, hermitian: bool = False, *, rcond: Any = None
     Returns:
       The `(..., n, m)` pseudo-inverse.
     """
+    check_arraylike("jnp.linalg.pinv", a)
     if rcond is not None:
         if rtol is not None:
             raise ValueError("pinv: only one of rtol and rcond may be specified.")
@@ -313,6 +330,7 @@ def lstsq(a: Any, b: Any, rcond: Any = None, *, numpy_resid: bool = False) -> tu
     Returns:
       `(x, residuals, rank, s)`; the residuals are the squared norms of `b - a @ x` per column.
     """
+    check_arraylike("jnp.linalg.lstsq", a, b)
     a, b = promote_dtypes_inexact(a, b)
     sa, sb = get_aval(a).shape, get_aval(b).shape
     if sa[0] != sb[0]:
@@ -350,6 +368,7 @@ def matrix_rank(M: Any, rtol: Any = None, *, hermitian: bool = False, tol: Any =
     Returns:
       int32 ranks of shape `M.shape[:-2]`.
     """
+    check_arraylike("jnp.linalg.matrix_rank", M)
     if tol is not None:
         if rtol is not None:
             raise ValueError("matrix_rank: only one of tol or rtol may be specified.")
@@ -374,6 +393,7 @@ def cond(x: Any, p: Any = None) -> Any:
     Returns:
       The condition numbers; inf (not NaN) for singular matrices without NaNs.
     """
+    check_arraylike("cond", x)
     x = _inexact(x)
     shape = get_aval(x).shape
     if len(shape) < 2:
@@ -395,6 +415,7 @@ def cond(x: Any, p: Any = None) -> Any:
 
 def tensorinv(a: Any, ind: int = 2) -> Any:
     """The inverse of `a` for `tensordot(..., ind)`: shape `a.shape[ind:] + a.shape[:ind]`."""
+    check_arraylike("tensorinv", a)
     a = _inexact(a)
     shape = get_aval(a).shape
     if ind <= 0:
@@ -419,6 +440,7 @@ def tensorsolve(a: Any, b: Any, axes: tuple[int, ...] | None = None) -> Any:
     Returns:
       `x` of shape `a.shape[b.ndim:]`.
     """
+    check_arraylike("tensorsolve", a, b)
     a, b = promote_dtypes_inexact(a, b)
     if axes is not None:
         nd = get_aval(a).ndim
@@ -436,6 +458,7 @@ def tensorsolve(a: Any, b: Any, axes: tuple[int, ...] | None = None) -> Any:
 
 def matrix_power(a: Any, n: int) -> Any:
     """`a` multiplied by itself `n` times (negative `n` inverts first)."""
+    check_arraylike("jnp.linalg.matrix_power", a)
     a = ensure_array(a)
     if n < 0:
         a, n = inv(a), -n
@@ -454,8 +477,52 @@ def matrix_power(a: Any, n: int) -> Any:
 
 def multi_dot(arrays: Any, *, precision: Any = None) -> Any:
     """Chained matrix products, left to right."""
+    check_arraylike("jnp.linalg.multi_dot", *arrays)
     arrays = list(arrays)
     out = arrays[0]
     for a in arrays[1:]:
         out = matmul(out, a)
     return out
+
+
+# The array API's spellings of `jnp` functions, with JAX's names in their argument errors.
+
+
+def matmul(
+    x1: Any, x2: Any, /, *, precision: Any = None, preferred_element_type: Any = None
+) -> Any:
+    """`jnp.matmul` under the array API's name."""
+    check_arraylike("jnp.linalg.matmul", x1, x2)
+    return linalg_ops.matmul(x1, x2, preferred_element_type=preferred_element_type)
+
+
+def outer(x1: Any, x2: Any, /) -> Any:
+    """The outer product of two vectors."""
+    check_arraylike("jnp.linalg.outer", x1, x2)
+    return linalg_ops.outer(x1, x2)
+
+
+def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    """`jnp.cross` along `axis` (JAX names its argument errors after `outer`)."""
+    check_arraylike("jnp.linalg.outer", x1, x2)
+    return linalg_ops.cross(x1, x2, axis=axis)
+
+
+def tensordot(
+    x1: Any, x2: Any, /, *, axes: Any = 2, precision: Any = None, preferred_element_type: Any = None
+) -> Any:
+    """`jnp.tensordot` under the array API's name."""
+    check_arraylike("jnp.linalg.tensordot", x1, x2)
+    return linalg_ops.tensordot(x1, x2, axes, preferred_element_type=preferred_element_type)
+
+
+def vecdot(x1: Any, x2: Any, /, *, axis: int = -1, precision: Any = None) -> Any:
+    """`jnp.vecdot` under the array API's name."""
+    check_arraylike("jnp.linalg.vecdot", x1, x2)
+    return linalg_ops.vecdot(x1, x2, axis=axis)
+
+
+def matrix_transpose(x: Any, /) -> Any:
+    """Swaps the last two axes."""
+    check_arraylike("jnp.linalg.matrix_transpose", x)
+    return shapes.matrix_transpose(x)

@@ -11,6 +11,7 @@ from core.numpy._util import (
     broadcast_shapes,
     broadcast_to,
     canonicalize_axis,
+    check_arraylike,
     ensure_array,
     promote_dtypes,
 )
@@ -25,6 +26,7 @@ from core.trace import get_aval
 
 def matmul(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
     """Matrix product with numpy's broadcasting of leading (batch) dimensions."""
+    check_arraylike("matmul", a, b)
     a, b = promote_dtypes(a, b)
     a_nd, b_nd = get_aval(a).ndim, get_aval(b).ndim
     if a_nd == 0 or b_nd == 0:
@@ -63,6 +65,7 @@ def matmul(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any
 def dot(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
     """numpy's `dot`: scalar product, matmul, or sum over the last axis of a and the
     second-to-last of b."""
+    check_arraylike("dot", a, b)
     a, b = promote_dtypes(a, b)
     a_nd, b_nd = get_aval(a).ndim, get_aval(b).ndim
     if a_nd == 0 or b_nd == 0:
@@ -88,6 +91,7 @@ def _check_contract(name, a, b, ia, ib):
 
 def vdot(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
     """The dot product of the flattened arrays, conjugating `a` when complex (as numpy)."""
+    check_arraylike("vdot", a, b)
     a = ensure_array(a)
     if get_aval(a).dtype.kind == "c":
         a = conjugate(a)
@@ -95,6 +99,7 @@ def vdot(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any =
 
 
 def inner(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
+    check_arraylike("inner", a, b)
     a, b = promote_dtypes(a, b)
     a_nd, b_nd = get_aval(a).ndim, get_aval(b).ndim
     if a_nd == 0 or b_nd == 0:
@@ -106,6 +111,8 @@ def inner(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any 
 
 
 def outer(a: Any, b: Any, out: Any = None) -> Any:
+    """The outer product of the flattened arrays."""
+    check_arraylike("outer", a, b)
     a, b = reshape(a, (-1,)), reshape(b, (-1,))
     return multiply(expand_dims(a, 1), expand_dims(b, 0))
 
@@ -114,6 +121,7 @@ def tensordot(
     a: Any, b: Any, axes: Any = 2, *, precision: Any = None, preferred_element_type: Any = None
 ) -> Any:
     """Sums products over the given axes (an int N means the last N of a, first N of b)."""
+    check_arraylike("tensordot", a, b)
     a, b = promote_dtypes(a, b)
     a_nd, b_nd = get_aval(a).ndim, get_aval(b).ndim
     if isinstance(axes, int):
@@ -132,6 +140,7 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
 
     Each plane is flattened and the diagonal read with one strided slice: element `(i, i + k)`
     of an `(n, m)` plane is at `i * (m + 1) + k` (exact picks, as a gather would make)."""
+    check_arraylike("diagonal", a)
     a = ensure_array(a)
     nd = get_aval(a).ndim
     a1, a2 = canonicalize_axis(axis1, nd), canonicalize_axis(axis2, nd)
@@ -151,11 +160,13 @@ def trace(
     a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None, out: Any = None
 ) -> Any:
     """The sum along a diagonal."""
+    check_arraylike("trace", a)
     return _sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
 
 
 def kron(a: Any, b: Any) -> Any:
     """The Kronecker product."""
+    check_arraylike("kron", a, b)
     a, b = promote_dtypes(a, b)
     na, nb = get_aval(a).ndim, get_aval(b).ndim
     nd = max(na, nb)
@@ -178,6 +189,7 @@ def vecdot(
 ) -> Any:
     """Dot products of vectors along `axis` (broadcasting the others), conjugating `x1` when
     complex (the array API's definition)."""
+    check_arraylike("jnp.vecdot", x1, x2)
     x1 = ensure_array(x1)
     if get_aval(x1).dtype.kind == "c":
         x1 = conjugate(x1)
@@ -186,11 +198,13 @@ def vecdot(
 
 def matvec(x1: Any, x2: Any, /) -> Any:
     """Batched matrix-vector product."""
+    check_arraylike("matvec", x1, x2)
     return squeeze(matmul(x1, expand_dims(x2, -1)), -1)
 
 
 def vecmat(x1: Any, x2: Any, /) -> Any:
     """Batched vector-matrix product."""
+    check_arraylike("matvec", x1, x2)
     return squeeze(matmul(expand_dims(x1, -2), x2), -2)
 
 
@@ -198,6 +212,7 @@ def cross(
     a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: int | None = None
 ) -> Any:
     """Cross product of 3-vectors (2-vectors are padded with a zero z component)."""
+    check_arraylike("cross", a, b)
     if axis is not None:
         axisa = axisb = axisc = axis
     a, b = promote_dtypes(a, b)
@@ -329,6 +344,7 @@ def einsum(
     [0, 2])` (an `Ellipsis` for `...`), is the same call spelled with integer labels."""
     if not isinstance(subscripts, str):
         subscripts, operands = _interleaved((subscripts, *operands))
+    check_arraylike("einsum", *operands)
     ops = promote_dtypes(*operands)
     shapes = [get_aval(o).shape for o in ops]
     ins, out_s = _parse_einsum(subscripts, shapes)

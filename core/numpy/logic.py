@@ -10,7 +10,7 @@ import numpy as np
 from core import dtypes
 from core.array import Array
 from core.errors import ConcretizationTypeError
-from core.numpy._util import ensure_array
+from core.numpy._util import check_arraylike, ensure_array
 from core.numpy.reductions import all as _all
 from core.numpy.reductions import any as _any
 from core.numpy.reductions import max as _max
@@ -25,11 +25,12 @@ from core.trace import Tracer, get_aval
 
 def allclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
     """Whether every element of `a` is close to `b` (a boolean scalar array)."""
+    check_arraylike("allclose", a, b)
     return _all(isclose(a, b, rtol, atol, equal_nan))
 
 
 def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Any:
-    """True when the shapes match and every element is equal."""
+    """True when the shapes match and every element is equal (sequences convert, as in JAX)."""
     a1, a2 = ensure_array(a1), ensure_array(a2)
     if get_aval(a1).shape != get_aval(a2).shape:
         return Array(np.asarray(False))
@@ -40,9 +41,9 @@ def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Any:
 
 
 def array_equiv(a1: Any, a2: Any) -> Any:
-    """True when the arrays are equal after broadcasting."""
+    """True when the arrays are equal after broadcasting (sequences convert, as in JAX)."""
     try:
-        return _all(equal(a1, a2))
+        return _all(equal(ensure_array(a1), ensure_array(a2)))
     except ValueError:
         return Array(np.asarray(False))
 
@@ -51,6 +52,7 @@ def isin(
     element: Any, test_elements: Any, assume_unique: bool = False, invert: bool = False
 ) -> Any:
     """Whether each element of `element` is in `test_elements`."""
+    check_arraylike("isin", element, test_elements)
     e = ensure_array(element)
     t = ensure_array(test_elements)
     t = sh.reshape(t, (get_aval(t).size,))
@@ -63,6 +65,7 @@ def isin(
 
 def select(condlist: Any, choicelist: Any, default: Any = 0) -> Any:
     """The choice of the first true condition, elementwise (`default` where none is)."""
+    check_arraylike("select", *condlist, *choicelist, default)
     if len(condlist) != len(choicelist):
         raise ValueError(
             f"condlist and choicelist must have the same length, got {len(condlist)} and "
@@ -76,6 +79,7 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> Any:
 
 def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> Any:
     """`x` converted to `dtype`."""
+    check_arraylike("astype", x)
     return sh.convert_element_type(ensure_array(x), dtypes.canonicalize_dtype(dtype))
 
 
@@ -127,6 +131,7 @@ def isscalar(element: Any) -> bool:
 
 def iscomplex(x: Any) -> Any:
     """Elementwise: a nonzero imaginary part (False for real dtypes)."""
+    check_arraylike("imag", x)
     x = ensure_array(x)
     if get_aval(x).dtype.kind != "c":
         return sh.full(get_aval(x).shape, False, dtypes.bool_, get_aval(x).weak_type)
@@ -136,12 +141,14 @@ def iscomplex(x: Any) -> Any:
 
 def isreal(x: Any) -> Any:
     """Elementwise: a zero imaginary part (True for real dtypes)."""
+    check_arraylike("imag", x)
     return ew.bitwise_not(iscomplex(x))
 
 
 def bincount(x: Any, weights: Any = None, minlength: int = 0, *, length: int | None = None) -> Any:
     """Counts of each integer in `x`, negative ones counted in bin 0 and ones past `length`
     dropped, as in JAX (a traced `x` needs a static `length`)."""
+    check_arraylike("bincount", x)
     x = ensure_array(x)
     if get_aval(x).dtype.kind not in "iub":
         raise TypeError(f"bincount needs integer input, got {get_aval(x).dtype}")

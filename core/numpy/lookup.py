@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
-from core.numpy._util import broadcast_to, canonicalize_axis, ensure_array
+from core.numpy._util import broadcast_to, canonicalize_axis, check_arraylike, ensure_array
 from core.numpy.ufuncs import less, less_equal, remainder
 from core.prims import elementwise as ew
 from core.prims import gather as gp
@@ -71,6 +71,7 @@ def take(
     Out-of-bounds indices give `fill_value` (NaN by default, `mode="fill"`) unless
     `mode="clip"` (clamp) or `mode="wrap"` (modulo) is asked for.
     """
+    check_arraylike("take", a, indices)
     a = ensure_array(a)
     if axis is None:
         a = sh.reshape(a, (get_aval(a).size,))
@@ -90,6 +91,7 @@ def take_along_axis(
     arr: Any, indices: Any, axis: int | None, mode: str | None = None, fill_value: Any = None
 ) -> Any:
     """`arr` gathered at `indices` along `axis`; other dimensions broadcast against each other."""
+    check_arraylike("take_along_axis", arr, indices)
     arr = ensure_array(arr)
     if axis is None:
         arr = sh.reshape(arr, (get_aval(arr).size,))
@@ -119,6 +121,7 @@ def searchsorted(
     a: Any, v: Any, side: str = "left", sorter: Any = None, *, method: str = "scan"
 ) -> Any:
     """Insertion points of `v` into the sorted 1-D `a` (int32), like `numpy.searchsorted`."""
+    check_arraylike("searchsorted", a, v, *(() if sorter is None else (sorter,)))
     a = ensure_array(a)
     if get_aval(a).ndim != 1:
         raise ValueError(f"a should be 1-dimensional, got shape {get_aval(a).shape}")

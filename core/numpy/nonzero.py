@@ -14,7 +14,7 @@ import numpy as np
 from core import dtypes
 from core.array import Array
 from core.errors import NonConcreteBooleanIndexError
-from core.numpy._util import ensure_array
+from core.numpy._util import check_arraylike, ensure_array
 from core.prims import elementwise as ew
 from core.prims import gather as gp
 from core.prims import shapes as sh
@@ -37,6 +37,7 @@ def nonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> tuple
     """Indices of the non-zero elements, one array per dimension.
 
     A traced `a` needs a static `size=` (results are padded with `fill_value`, default 0)."""
+    check_arraylike("nonzero", a)
     a = ensure_array(a)
     aval = get_aval(a)
     if aval.ndim == 0:
@@ -63,5 +64,6 @@ def nonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> tuple
 
 def flatnonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> Any:
     """Indices of the non-zero elements of the flattened array."""
+    check_arraylike("ravel", a)
     a = ensure_array(a)
     return nonzero(sh.reshape(a, (get_aval(a).size,)), size=size, fill_value=fill_value)[0]

@@ -21,7 +21,7 @@ from core.numpy import linalg
 from core.numpy import reductions as rd
 from core.numpy import shapes as shp
 from core.numpy import ufuncs as uf
-from core.numpy._util import ensure_array, promote_dtypes, promote_dtypes_inexact
+from core.numpy._util import check_arraylike, ensure_array, promote_dtypes, promote_dtypes_inexact
 from core.numpy.linalg import eigvals
 from core.numpy.linalg_ops import dot, outer
 from core.numpy.statistics import convolve
@@ -53,6 +53,7 @@ def vander(x: Any, N: int | None = None, increasing: bool = False) -> Any:
     Returns:
         An array of shape `(len(x), N)` with the dtype of `x`.
     """
+    check_arraylike("vander", x)
     x = ensure_array(x)
     if get_aval(x).ndim != 1:
         raise ValueError(f"x must be a one-dimensional array; got shape {get_aval(x).shape}")
@@ -77,6 +78,7 @@ def polyval(p: Any, x: Any, *, unroll: int = 16) -> Any:
     Returns:
         Values of shape `p.shape[1:] + x.shape`, with the promoted dtype of `p` and `x`.
     """
+    check_arraylike("polyval", p, x)
     p, x = promote_dtypes(p, x)
     pshape, xshape = get_aval(p).shape, get_aval(x).shape
     shape = pshape[1:] + xshape
@@ -98,6 +100,7 @@ def polyadd(a1: Any, a2: Any) -> Any:
     Returns:
         The coefficients of `a1 + a2`, in the promoted dtype.
     """
+    check_arraylike("polyadd", a1, a2)
     a1, a2 = promote_dtypes(a1, a2)
     if _len(a2) <= _len(a1):
         return a1.at[-_len(a2) :].add(a2)
@@ -114,6 +117,7 @@ def polysub(a1: Any, a2: Any) -> Any:
     Returns:
         The coefficients of `a1 - a2`, in the promoted dtype.
     """
+    check_arraylike("polysub", a1, a2)
     a1, a2 = promote_dtypes(a1, a2)
     return polyadd(a1, uf.negative(a2))
 
@@ -141,6 +145,7 @@ def polymul(a1: Any, a2: Any, *, trim_leading_zeros: bool = False) -> Any:
     Returns:
         The coefficients of `a1 * a2`, in an inexact dtype.
     """
+    check_arraylike("polymul", a1, a2)
     a1, a2 = promote_dtypes_inexact(a1, a2)
     if trim_leading_zeros and (_len(a1) > 1 or _len(a2) > 1):
         a1, a2 = _trim_leading_zeros(a1), _trim_leading_zeros(a2)
@@ -163,6 +168,7 @@ def polydiv(u: Any, v: Any, *, trim_leading_zeros: bool = False) -> tuple[Any, A
     Returns:
         `(q, r)` in an inexact dtype.
     """
+    check_arraylike("polydiv", u, v)
     u, v = promote_dtypes_inexact(u, v)
     m, n = _len(u) - 1, _len(v) - 1
     scale = uf.divide(1.0, v[0])
@@ -190,6 +196,7 @@ def polyder(p: Any, m: int = 1) -> Any:
     Returns:
         The coefficients of the derivative, in an inexact dtype (numpy keeps ints).
     """
+    check_arraylike("polyder", p)
     m = operator.index(m)
     (p,) = promote_dtypes_inexact(p)
     if m < 0:
@@ -212,6 +219,7 @@ def polyint(p: Any, m: int = 1, k: Any = None) -> Any:
     Returns:
         The coefficients of the antiderivative, in an inexact dtype.
     """
+    check_arraylike("polyint", p)
     m = operator.index(m)
     p, k = promote_dtypes_inexact(p, 0 if k is None else k)
     if m < 0:
@@ -240,6 +248,7 @@ def poly(seq_of_zeros: Any) -> Any:
     Returns:
         `len(roots) + 1` coefficients, in an inexact dtype.
     """
+    check_arraylike("poly", seq_of_zeros)
     (z,) = promote_dtypes_inexact(seq_of_zeros)
     z = shp.atleast_1d(z)
     shape = get_aval(z).shape
@@ -277,6 +286,7 @@ def roots(p: Any, *, strip_zeros: bool = True) -> Any:
     Returns:
         The complex roots.
     """
+    check_arraylike("roots", p)
     (p,) = promote_dtypes_inexact(p)
     p = shp.atleast_1d(p)
     if get_aval(p).ndim != 1:
@@ -324,6 +334,7 @@ def polyfit(
     Returns:
         The `deg + 1` coefficients (highest power first), or the tuples described above.
     """
+    check_arraylike("polyfit", x, y)
     x, y = ensure_array(x), ensure_array(y)
     deg = operator.index(deg)
     order = deg + 1

@@ -89,6 +89,7 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False):
         if dt != aval.dtype or aval.weak_type:  # jnp reductions' results are strongly typed
             a = sh.convert_element_type(a, dt)
         if where is not None:
+            check_arraylike(name, where)
             if identity is None:
                 if initial is None:
                     raise ValueError(
@@ -223,6 +224,7 @@ def var(
 @_takes_args_of(var)
 def std(*args: Any, **kwargs: Any) -> Any:
     """Standard deviation: `sqrt(var(...))`, with `var`'s arguments."""
+    check_arraylike("std", args[0] if args else kwargs.get("a"))
     return ew.sqrt(var(*args, **kwargs))
 
 
@@ -284,6 +286,7 @@ def cumulative_sum(
     x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
 ) -> Any:
     """Array-API cumulative sum (optionally starting with a 0)."""
+    check_arraylike("cumulative_sum", x)
     return _with_initial(cumsum(x, axis, dtype), axis, 0, include_initial)
 
 
@@ -303,11 +306,13 @@ def cumulative_prod(
     x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
 ) -> Any:
     """Array-API cumulative product (optionally starting with a 1)."""
+    check_arraylike("cumulative_prod", x)
     return _with_initial(cumprod(x, axis, dtype), axis, 1, include_initial)
 
 
 def count_nonzero(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
     """The number of non-zero values along `axis` (int32)."""
+    check_arraylike("count_nonzero", a)
     a = ensure_array(a)
     nz = ew.ne(a, ew.full_like(a, 0)) if get_aval(a).dtype != dtypes.bool_ else a
     return sum(nz, axis=axis, dtype=dtypes.default_int(), keepdims=keepdims)
@@ -315,6 +320,7 @@ def count_nonzero(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
 
 def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Any:
     """Peak to peak: `max - min` along `axis`."""
+    check_arraylike("ptp", a)
     return ew.sub(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
 
 
@@ -345,6 +351,7 @@ def _nan_accumulate(fn, fill: int, name: str, fill_name: str):
         initial: Any = None,
         where: Any = None,
     ) -> Any:
+        check_arraylike(name, a)
         return fn(
             _nan_filled(a, fill), axis, dtype, keepdims=keepdims, initial=initial, where=where
         )
@@ -358,7 +365,7 @@ nansum = _nan_accumulate(sum, 0, "nansum", "zero")
 nanprod = _nan_accumulate(prod, 1, "nanprod", "one")
 
 
-def _nan_extremum(fn, fill):
+def _nan_extremum(fn, fill, name: str):
     def op(
         a: Any,
         axis: Any = None,
@@ -367,6 +374,7 @@ def _nan_extremum(fn, fill):
         initial: Any = None,
         where: Any = None,
     ) -> Any:
+        check_arraylike(name, a)
         a = ensure_array(a)
         res = fn(_nan_filled(a, fill), axis, keepdims=keepdims, initial=initial, where=where)
         if dtypes.kind(get_aval(a).dtype) not in "fc":
@@ -375,12 +383,12 @@ def _nan_extremum(fn, fill):
         all_nan = all(_nan_mask(a), axis=axis, keepdims=keepdims)
         return _where(all_nan, ew.full_like(res, np.nan), res)
 
+    op.__name__ = name
     return op
 
 
-nanmax = _nan_extremum(max, -np.inf)
-nanmin = _nan_extremum(min, np.inf)
-nanmax.__name__, nanmin.__name__ = "nanmax", "nanmin"
+nanmax = _nan_extremum(max, -np.inf, "nanmax")
+nanmin = _nan_extremum(min, np.inf, "nanmin")
 
 
 def nanmean(
@@ -392,6 +400,7 @@ def nanmean(
     where: Any = None,
 ) -> Any:
     """`mean` of the non-NaN values."""
+    check_arraylike("nanmean", a)
     a = ensure_array(a)
     if dtypes.kind(get_aval(a).dtype) not in "fc":
         return mean(a, axis, dtype, keepdims=keepdims, where=where)
@@ -408,6 +417,7 @@ def nanvar(
     where: Any = None,
 ) -> Any:
     """`var` of the non-NaN values."""
+    check_arraylike("nanvar", a)
     a = ensure_array(a)
     if dtypes.kind(get_aval(a).dtype) not in "fc":
         return var(a, axis, dtype, ddof=ddof, keepdims=keepdims, where=where)
@@ -418,6 +428,7 @@ def nanvar(
 @_takes_args_of(nanvar)
 def nanstd(*args: Any, **kwargs: Any) -> Any:
     """`std` of the non-NaN values: `sqrt(nanvar(...))`, with `nanvar`'s arguments."""
+    check_arraylike("nanstd", args[0] if args else kwargs.get("a"))
     return ew.sqrt(nanvar(*args, **kwargs))
 
 
@@ -425,6 +436,7 @@ def average(
     a: Any, axis: Any = None, weights: Any = None, returned: bool = False, keepdims: bool = False
 ) -> Any:
     """Weighted mean along `axis` (`returned=True` also gives the sum of the weights)."""
+    check_arraylike("average", a, *(() if weights is None else (weights,)))
     if weights is None:
         avg = mean(a, axis, keepdims=keepdims)
         if not returned:
@@ -458,6 +470,7 @@ def quantile(
 ) -> Any:
     """The `q`-th quantiles (0 <= q <= 1) along `axis`, interpolated linearly between order
     statistics (also "lower", "higher", "nearest", "midpoint")."""
+    check_arraylike("quantile", a, q)
     a = ensure_array(a)
     if axis is None:
         shape0 = get_aval(a).shape
@@ -519,6 +532,7 @@ def quantile(
 @_takes_args_of(quantile)
 def percentile(a: Any, q: Any, *args: Any, **kwargs: Any) -> Any:
     """`quantile` with `q` in percent (the other arguments are `quantile`'s)."""
+    check_arraylike("percentile", a, q)
     return quantile(a, divide(q, 100), *args, **kwargs)
 
 
@@ -526,4 +540,5 @@ def median(
     a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False, keepdims: bool = False
 ) -> Any:
     """The median along `axis` (the mean of the two middle values for even sizes)."""
+    check_arraylike("median", a)
     return quantile(a, 0.5, axis, method="linear", keepdims=keepdims)

@@ -8,7 +8,7 @@ import math
 import operator
 from typing import Any
 
-from core.numpy._util import canonicalize_axis, ensure_array
+from core.numpy._util import canonicalize_axis, check_arraylike, ensure_array
 from core.numpy.creation import _shape, zeros_like
 from core.numpy.shapes import moveaxis, ravel, reshape, tile
 from core.trace import get_aval
@@ -24,6 +24,7 @@ def resize(a: Any, new_shape: Any) -> Any:
     Returns:
       An array of `new_shape` and `a`'s dtype; zeros when `a` or the new shape is empty.
     """
+    check_arraylike("resize", a)
     new_shape = _shape(new_shape)
     if any(d < 0 for d in new_shape):
         raise ValueError(f"all elements of `new_shape` must be non-negative, got {new_shape}")
@@ -46,6 +47,7 @@ def rollaxis(a: Any, axis: int, start: int = 0) -> Any:
     Returns:
       The transposed array.
     """
+    check_arraylike("rollaxis", a)
     a = ensure_array(a)
     nd = get_aval(a).ndim
     axis = canonicalize_axis(axis, nd)

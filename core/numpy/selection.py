@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from core.errors import ConcretizationTypeError
-from core.numpy._util import canonicalize_axis, ensure_array, reduction_axes
+from core.numpy._util import canonicalize_axis, check_arraylike, ensure_array, reduction_axes
 from core.numpy.creation import array, indices
 from core.numpy.shapes import broadcast_arrays, expand_dims, moveaxis, ravel, stack
 from core.numpy.sorting import argsort
@@ -35,6 +35,7 @@ def choose(a: Any, choices: Any, out: None = None, mode: str = "raise") -> Any:
     Returns:
       The chosen values, of the broadcast shape.
     """
+    check_arraylike("choose", a, *choices)
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.choose is not supported.")
     arr = ensure_array(a)
@@ -86,6 +87,7 @@ def compress(
     Returns:
       The selected slices.
     """
+    check_arraylike("compress", condition, a)
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.compress is not supported.")
     cond = ensure_array(condition).astype(bool)
@@ -133,6 +135,7 @@ def extract(condition: Any, arr: Any, *, size: int | None = None, fill_value: An
     Returns:
       A 1-D array.
     """
+    check_arraylike("extreact", condition, arr)
     return compress(ravel(condition), ravel(arr), size=size, fill_value=fill_value)
 
 
@@ -148,6 +151,7 @@ def trim_zeros(filt: Any, trim: str = "fb", axis: int | tuple[int, ...] | None =
     Returns:
       The trimmed array.
     """
+    check_arraylike("trim_zeros", filt)
     filt = ensure_array(filt)
     if isinstance(filt, Tracer):
         raise ConcretizationTypeError(

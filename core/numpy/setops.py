@@ -24,7 +24,7 @@ from core.numpy import creation as cr
 from core.numpy import reductions as rd
 from core.numpy import shapes as shp
 from core.numpy import ufuncs as uf
-from core.numpy._util import ensure_array, promote_dtypes
+from core.numpy._util import check_arraylike, ensure_array, promote_dtypes
 from core.numpy.logic import isin
 from core.numpy.lookup import searchsorted, take
 from core.numpy.nonzero import nonzero
@@ -148,6 +148,7 @@ def union1d(ar1: Any, ar2: Any, *, size: int | None = None, fill_value: Any = No
     Returns:
         A 1-D array in the promoted dtype.
     """
+    check_arraylike("union1d", ar1, ar2)
     return _unique_of_both("union1d", ar1, ar2, size, fill_value)
 
 
@@ -174,6 +175,7 @@ def intersect1d(
         The intersection, or `(intersection, ar1_indices, ar2_indices)`; padded indices are
         out of bounds (`ar1.size`, `ar2.size`).
     """
+    check_arraylike("intersect1d", ar1, ar2)
     a1, a2 = promote_dtypes(shp.ravel(ensure_array(ar1)), shp.ravel(ensure_array(ar2)))
     n1, n2 = _len(a1), _len(a2)
     if n1 == 0 or n2 == 0:
@@ -216,6 +218,7 @@ def setdiff1d(
     Returns:
         A 1-D array with the dtype of `ar1`, sorted unless `assume_unique`.
     """
+    check_arraylike("setdiff1d", ar1, ar2)
     a1, a2 = shp.ravel(ensure_array(ar1)), shp.ravel(ensure_array(ar2))
     if _len(a1) == 0:
         return _empty_result(get_aval(a1).dtype, size, fill_value)
@@ -249,6 +252,7 @@ def setxor1d(
     Returns:
         A 1-D array in the promoted dtype.
     """
+    check_arraylike("setxor1d", ar1, ar2)
     return _unique_of_both(
         "setxor1d",
         ar1,
@@ -307,6 +311,7 @@ def unique_all(x: Any, /, *, size: int | None = None, fill_value: Any = None) ->
         `UniqueAllResult(values, indices, inverse_indices, counts)`; `inverse_indices` has the
         shape of `x`.
     """
+    check_arraylike("unique_all", x)
     return UniqueAllResult(*_unique_parts(x, size, fill_value, "unique_all"))
 
 
@@ -323,6 +328,7 @@ def unique_counts(
     Returns:
         `UniqueCountsResult(values, counts)`.
     """
+    check_arraylike("unique_counts", x)
     vals, _, _, counts = _unique_parts(x, size, fill_value, "unique_counts")
     return UniqueCountsResult(vals, counts)
 
@@ -340,6 +346,7 @@ def unique_inverse(
     Returns:
         `UniqueInverseResult(values, inverse_indices)`, `inverse_indices` shaped like `x`.
     """
+    check_arraylike("unique_inverse", x)
     vals, _, inverse, _ = _unique_parts(x, size, fill_value, "unique_inverse")
     return UniqueInverseResult(vals, inverse)
 
@@ -355,4 +362,5 @@ def unique_values(x: Any, /, *, size: int | None = None, fill_value: Any = None)
     Returns:
         A 1-D array with the dtype of `x`.
     """
+    check_arraylike("unique_values", x)
     return _unique_parts(x, size, fill_value, "unique_values")[0]

@@ -11,10 +11,14 @@ from core import dtypes
 from core.errors import ConcretizationTypeError, ShapeError
 from core.numpy._util import (
     broadcast_shapes,
-    broadcast_to,
     canonicalize_axis,
+    check_arraylike,
+    check_arraylike_elements,
     ensure_array,
     promote_dtypes,
+)
+from core.numpy._util import (
+    broadcast_to as _broadcast_to,
 )
 from core.numpy.lookup import searchsorted, take
 from core.numpy.ufuncs import remainder, subtract
@@ -54,6 +58,7 @@ def reshape(a: Any, shape: Any = None, order: str = "C", *, newshape: Any = None
     Returns:
       The reshaped array.
     """
+    check_arraylike("reshape", a)
     a = ensure_array(a)
     aval = get_aval(a)
     shape = _resolve_shape(newshape if shape is None else shape, aval.size, aval.shape)
@@ -69,6 +74,7 @@ def reshape(a: Any, shape: Any = None, order: str = "C", *, newshape: Any = None
 
 def ravel(a: Any, order: str = "C") -> Any:
     """The elements of `a` in one dimension, read in `order` ("C" or "F", as `reshape`)."""
+    check_arraylike("ravel", a)
     if order == "K":
         raise NotImplementedError("Ravel not implemented for order='K'.")
     a = ensure_array(a)
@@ -77,16 +83,22 @@ def ravel(a: Any, order: str = "C") -> Any:
 
 def transpose(a: Any, axes: Any = None) -> Any:
     """Permutes axes (reverses them by default)."""
+    check_arraylike("transpose", a)
     a = ensure_array(a)
     nd = get_aval(a).ndim
     perm = tuple(range(nd))[::-1] if axes is None else tuple(canonicalize_axis(x, nd) for x in axes)
     return sh.transpose(a, perm)
 
 
-permute_dims = transpose
+def permute_dims(a: Any, /, axes: Any) -> Any:
+    """`transpose` under the array API's name."""
+    check_arraylike("permute_dims", a)
+    return transpose(a, axes)
 
 
 def matrix_transpose(x: Any, /) -> Any:
+    """Swaps the last two axes."""
+    check_arraylike("matrix_transpose", x)
     x = ensure_array(x)
     nd = get_aval(x).ndim
     if nd < 2:
@@ -95,6 +107,7 @@ def matrix_transpose(x: Any, /) -> Any:
 
 
 def swapaxes(a: Any, axis1: int, axis2: int) -> Any:
+    check_arraylike("swapaxes", a)
     a = ensure_array(a)
     nd = get_aval(a).ndim
     perm = list(range(nd))
@@ -104,6 +117,7 @@ def swapaxes(a: Any, axis1: int, axis2: int) -> Any:
 
 
 def moveaxis(a: Any, source: Any, destination: Any) -> Any:
+    check_arraylike("moveaxis", a)
     a = ensure_array(a)
     nd = get_aval(a).ndim
     src = [canonicalize_axis(s, nd) for s in np.atleast_1d(source)]
@@ -115,6 +129,7 @@ def moveaxis(a: Any, source: Any, destination: Any) -> Any:
 
 
 def expand_dims(a: Any, axis: Any) -> Any:
+    check_arraylike("expand_dims", a)
     a = ensure_array(a)
     aval = get_aval(a)
     axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
@@ -127,6 +142,7 @@ def expand_dims(a: Any, axis: Any) -> Any:
 
 
 def squeeze(a: Any, axis: Any = None) -> Any:
+    check_arraylike("squeeze", a)
     a = ensure_array(a)
     aval = get_aval(a)
     if axis is None:
@@ -144,6 +160,7 @@ def squeeze(a: Any, axis: Any = None) -> Any:
 
 def concatenate(arrays: Any, axis: int | None = 0, dtype: Any = None) -> Any:
     """Joins arrays along an existing axis (`axis=None` flattens them first)."""
+    check_arraylike_elements("concatenate", arrays)
     arrays = [ensure_array(a) for a in arrays]
     if not arrays:
         raise ValueError("Need at least one array to concatenate.")
@@ -170,11 +187,15 @@ def concatenate(arrays: Any, axis: int | None = 0, dtype: Any = None) -> Any:
     return ix.concatenate(arrays, ax)
 
 
-concat = concatenate
+def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:
+    """`concatenate` under the array API's name."""
+    check_arraylike_elements("concat", arrays)
+    return concatenate(arrays, axis)
 
 
 def stack(arrays: Any, axis: int = 0, out: Any = None, dtype: Any = None) -> Any:
     """Joins arrays along a new axis."""
+    check_arraylike_elements("stack", arrays)
     arrays = [ensure_array(a) for a in arrays]
     if not arrays:
         raise ValueError("Need at least one array to stack.")
@@ -186,18 +207,35 @@ def stack(arrays: Any, axis: int = 0, out: Any = None, dtype: Any = None) -> Any
     return concatenate([expand_dims(a, ax) for a in arrays], axis=ax, dtype=dtype)
 
 
+def broadcast_to(array: Any, shape: Any) -> Any:
+    """`array` broadcast to `shape` (numpy's rules: new axes on the left, size-1 axes grow).
+
+    Args:
+      array: an array or scalar.
+      shape: the target shape (an int or a sequence of ints).
+
+    Returns:
+      The broadcast array.
+    """
+    check_arraylike("broadcast_to", array)
+    return _broadcast_to(array, (shape,) if isinstance(shape, int) else tuple(shape))
+
+
 def broadcast_arrays(*args: Any) -> list[Any]:
+    check_arraylike("broadcast_arrays", *args)
     arrs = [ensure_array(a) for a in args]
     shape = broadcast_shapes(*(get_aval(a).shape for a in arrs))
-    return [broadcast_to(a, shape) for a in arrs]
+    return [_broadcast_to(a, shape) for a in arrs]
 
 
 def atleast_1d(*arys: Any) -> Any:
+    check_arraylike("atleast_1d", *arys)
     out = [a if get_aval(a).ndim >= 1 else reshape(a, (1,)) for a in map(ensure_array, arys)]
     return out[0] if len(out) == 1 else out
 
 
 def atleast_2d(*arys: Any) -> Any:
+    check_arraylike("atleast_2d", *arys)
     out = []
     for a in map(ensure_array, arys):
         nd = get_aval(a).ndim
@@ -223,6 +261,7 @@ def size(a: Any, axis: int | Sequence[int] | None = None) -> int:
 
 
 def atleast_3d(*arys: Any) -> Any:
+    check_arraylike("atleast_3d", *arys)
     out = []
     for a in map(ensure_array, arys):
         s = get_aval(a).shape
@@ -270,39 +309,47 @@ def _split(ary: Any, indices_or_sections: Any, axis: int, even: bool) -> list[An
 
 def split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[Any]:
     """Splits into equal sections (an int) or at the given indices along `axis`."""
+    check_arraylike("split", ary)
     return _split(ary, indices_or_sections, axis, even=True)
 
 
 def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[Any]:
     """Like `split`, but sections may differ in size by one."""
+    check_arraylike("array_split", ary)
     return _split(ary, indices_or_sections, axis, even=False)
 
 
 def hsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
+    check_arraylike("hsplit", ary)
     return split(ary, indices_or_sections, 0 if get_aval(ensure_array(ary)).ndim == 1 else 1)
 
 
 def vsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
+    check_arraylike("vsplit", ary)
     return split(ary, indices_or_sections, 0)
 
 
 def dsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
+    check_arraylike("dsplit", ary)
     return split(ary, indices_or_sections, 2)
 
 
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
     """The slices of `x` along `axis`, as a tuple."""
+    check_arraylike("unstack", x)
     x = ensure_array(x)
     n = get_aval(x).shape[canonicalize_axis(axis, get_aval(x).ndim)]
     return tuple(squeeze(p, axis) for p in split(x, n, axis)) if n else ()
 
 
 def hstack(tup: Any, dtype: Any = None) -> Any:
+    check_arraylike_elements("hstack", tup)
     arrs = [atleast_1d(a) for a in tup]
     return concatenate(arrs, axis=0 if get_aval(arrs[0]).ndim == 1 else 1, dtype=dtype)
 
 
 def vstack(tup: Any, dtype: Any = None) -> Any:
+    check_arraylike_elements("vstack", tup)
     return concatenate([atleast_2d(a) for a in tup], axis=0, dtype=dtype)
 
 
@@ -310,10 +357,12 @@ row_stack = vstack
 
 
 def dstack(tup: Any, dtype: Any = None) -> Any:
+    check_arraylike_elements("dstack", tup)
     return concatenate([atleast_3d(a) for a in tup], axis=2, dtype=dtype)
 
 
 def column_stack(tup: Any) -> Any:
+    check_arraylike_elements("column_stack", tup)
     arrs = []
     for a in map(ensure_array, tup):
         arrs.append(reshape(a, (-1, 1)) if get_aval(a).ndim < 2 else a)
@@ -321,6 +370,8 @@ def column_stack(tup: Any) -> Any:
 
 
 def append(arr: Any, values: Any, axis: int | None = None) -> Any:
+    check_arraylike("ravel", arr)
+    check_arraylike("ravel", values)
     if axis is None:
         return concatenate([ravel(arr), ravel(values)], 0)
     return concatenate([arr, values], axis)
@@ -332,6 +383,7 @@ def append(arr: Any, values: Any, axis: int | None = None) -> Any:
 
 def tile(A: Any, reps: Any) -> Any:
     """Repeats the whole of `A` `reps` times along each axis."""
+    check_arraylike("tile", A)
     A = ensure_array(A)
     reps = (int(reps),) if isinstance(reps, (int, np.integer)) else tuple(int(r) for r in reps)
     shape = get_aval(A).shape
@@ -351,6 +403,7 @@ def repeat(
 
     `repeats` may be an int or a per-element array; a traced array needs a static
     `total_repeat_length`."""
+    check_arraylike("repeat", a, repeats)
     a = ensure_array(a)
     if axis is None:
         a = ravel(a)
@@ -382,7 +435,7 @@ def repeat(
         raise ConcretizationTypeError(
             "jnp.repeat with traced repeats", "Pass a static total_repeat_length=."
         )
-    counts = sh.convert_element_type(broadcast_to(repeats, (n,)), dtypes.default_int())
+    counts = sh.convert_element_type(_broadcast_to(repeats, (n,)), dtypes.default_int())
     ends = cumsum(counts, 0)
     idx = searchsorted(ends, sh.iota(np.int32, total_repeat_length), side="right")
     return take(a, idx, axis=ax, mode="clip")
@@ -390,6 +443,7 @@ def repeat(
 
 def flip(m: Any, axis: Any = None) -> Any:
     """Reverses the order of elements along `axis` (all axes when None)."""
+    check_arraylike("flip", m)
     m = ensure_array(m)
     nd = get_aval(m).ndim
     axes = range(nd) if axis is None else [canonicalize_axis(a, nd) for a in np.atleast_1d(axis)]
@@ -397,15 +451,18 @@ def flip(m: Any, axis: Any = None) -> Any:
 
 
 def fliplr(m: Any) -> Any:
+    check_arraylike("fliplr", m)
     return flip(m, 1)
 
 
 def flipud(m: Any) -> Any:
+    check_arraylike("flipud", m)
     return flip(m, 0)
 
 
 def rot90(m: Any, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
     """Rotates by 90 degrees `k` times in the plane of `axes`."""
+    check_arraylike("rot90", m)
     m = ensure_array(m)
     k %= 4
     a0, a1 = axes
@@ -420,6 +477,7 @@ def rot90(m: Any, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
 
 def roll(a: Any, shift: Any, axis: Any = None) -> Any:
     """Shifts elements cyclically by `shift` along `axis` (the flattened array when None)."""
+    check_arraylike("roll", a)
     a = ensure_array(a)
     if axis is None:
         shape = get_aval(a).shape
@@ -463,6 +521,7 @@ def pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> An
     """Pads an array (modes: constant, edge, reflect, symmetric, wrap, empty).
 
     `constant_values` may be a scalar or per-axis `(before, after)` values."""
+    check_arraylike("pad", array)
     array = ensure_array(array)
     aval = get_aval(array)
     widths = _pad_width(pad_width, aval.ndim)

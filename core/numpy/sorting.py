@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from core import dtypes
-from core.numpy._util import canonicalize_axis, ensure_array
+from core.numpy._util import canonicalize_axis, check_arraylike, ensure_array
 from core.prims import shapes as sh
 from core.prims import sorting as so
 from core.prims.rev import rev
@@ -36,6 +36,7 @@ def sort(
     descending: bool = False,
 ) -> Any:
     """A sorted copy of `a` along `axis` (NaNs last; the flattened array when None)."""
+    check_arraylike("sort", a)
     a, ax = _sort_operand("sort", a, axis, kind, order)
     if get_aval(a).ndim == 0:
         return a
@@ -53,6 +54,7 @@ def argsort(
     descending: bool = False,
 ) -> Any:
     """The indices that sort `a` along `axis` (int32; ties keep their order when stable)."""
+    check_arraylike("argsort", a)
     a, ax = _sort_operand("argsort", a, axis, kind, order)
     shape = get_aval(a).shape
     iota = sh.iota(dtypes.default_int(), shape, ax)
@@ -64,6 +66,7 @@ def argsort(
 
 def lexsort(keys: Any, axis: int = -1) -> Any:
     """Indices sorting by several keys, the LAST key being the primary one."""
+    check_arraylike("lexsort", *keys)
     keys = [ensure_array(k) for k in keys]
     if not keys:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
@@ -77,16 +80,19 @@ def lexsort(keys: Any, axis: int = -1) -> Any:
 def partition(a: Any, kth: int, axis: int = -1) -> Any:
     """`a` with the element at `kth` in its sorted place (here: fully sorted, which satisfies
     the contract)."""
+    check_arraylike("partition", a)
     return sort(a, axis)
 
 
 def argpartition(a: Any, kth: int, axis: int = -1) -> Any:
     """Indices that partition `a` around `kth` (here: the full argsort)."""
+    check_arraylike("partition", a)
     return argsort(a, axis)
 
 
 def sort_complex(a: Any) -> Any:
     """`a` sorted along its last axis (real part first, then imaginary), as a complex array."""
+    check_arraylike("sort_complex", a)
     a = ensure_array(a)
     out = sort(a, -1)
     return sh.convert_element_type(out, dtypes.result_type(get_aval(a).dtype, dtypes.complex64))

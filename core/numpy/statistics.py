@@ -25,6 +25,7 @@ from core.numpy import ufuncs as uf
 from core.numpy._util import (
     broadcast_to,
     canonicalize_axis,
+    check_arraylike,
     ensure_array,
     promote_dtypes,
     promote_dtypes_inexact,
@@ -71,6 +72,7 @@ def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
     Returns:
         An array whose `axis` is `n` shorter than the (extended) input's.
     """
+    check_arraylike("diff", a)
     arr = ensure_array(a)
     n = operator.index(n)
     if n == 0:
@@ -114,6 +116,7 @@ def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
     Returns:
         A 1-D array of `ary.size - 1` differences, plus the extra values.
     """
+    check_arraylike("ediff1d", ary)
     arr = shp.ravel(ensure_array(ary))
     res = uf.subtract(arr[1:], arr[:-1])
     dt = _dtype(arr)
@@ -139,6 +142,7 @@ def gradient(
     Returns:
         One array per axis (a list), or the single array when one axis is asked.
     """
+    check_arraylike("gradient", f)
     if edge_order is not None:
         raise NotImplementedError("The 'edge_order' argument to jnp.gradient is not supported.")
     a, *spacing = promote_dtypes_inexact(f, *varargs)
@@ -210,6 +214,7 @@ def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Any:
     Returns:
         `y` integrated along `axis` (that axis removed), in an inexact dtype.
     """
+    check_arraylike("trapezoid", y, *(() if x is None else (x,)))
     if x is None:
         (y_arr,) = promote_dtypes_inexact(y)
         dx_arr = ensure_array(dx)
@@ -262,6 +267,7 @@ def cov(
     Returns:
         The (variables, variables) covariance matrix, or a scalar for one variable.
     """
+    check_arraylike("cov", m)
     m = ensure_array(m)
     if len(_shape(m)) > 2:
         raise ValueError(f"m has more than 2 dimensions: shape {_shape(m)}")
@@ -335,6 +341,7 @@ def corrcoef(x: Any, y: Any = None, rowvar: bool = True, dtype: Any = None) -> A
     Returns:
         The correlation matrix (a scalar for one variable: 1, or NaN for constant data).
     """
+    check_arraylike("corrcoef", x)
     if dtype is not None and dtypes.kind(np.dtype(dtype)) not in "fc":
         raise ValueError(f"corrcoef: dtype must be a subclass of float or complex; got {dtype=}")
     c = cov(x, y, rowvar, dtype=dtype)
@@ -365,6 +372,7 @@ def histogram_bin_edges(
     Returns:
         The `bins + 1` edges, in the inexact dtype of `a`.
     """
+    check_arraylike("histogram_bin_edges", a, bins)
     if isinstance(bins, str):
         raise NotImplementedError("string values for `bins` not implemented.")
     arr = ensure_array(a)
@@ -403,6 +411,7 @@ def histogram(
     Returns:
         `(counts, edges)`; counts are in the inexact dtype of `a`, as in JAX.
     """
+    check_arraylike("histogram", a, bins, *(() if weights is None else (weights,)))
     if weights is None:
         (a,) = promote_dtypes_inexact(a)
         weights = cr.ones_like(a)
@@ -443,6 +452,7 @@ def histogramdd(
         `(hist, edges)`: the counts of shape `(nbins_0, ..., nbins_{D-1})` (int32 without
         weights or density, as in JAX) and the list of D edge arrays.
     """
+    check_arraylike("histogramdd", sample, *(() if weights is None else (weights,)))
     if weights is None:
         (sample,) = promote_dtypes_inexact(sample)
     else:
@@ -512,6 +522,7 @@ def histogram2d(
     Returns:
         `(hist, x_edges, y_edges)`.
     """
+    check_arraylike("histogram2d", x, y)
     try:
         nb = len(bins)
     except TypeError:
@@ -535,6 +546,7 @@ def digitize(x: Any, bins: Any, right: bool = False, *, method: str | None = Non
     Returns:
         int32 indices with the shape of `x`.
     """
+    check_arraylike("digitize", x, bins)
     x, b = ensure_array(x), ensure_array(bins)
     if len(_shape(b)) != 1:
         raise ValueError(f"digitize: bins must be a 1-dimensional array; got shape {_shape(b)}")
@@ -564,6 +576,7 @@ def interp(
     Returns:
         The interpolated values, shaped like `x`, in an inexact dtype.
     """
+    check_arraylike("interp", x, xp, fp)
     x, xp, fp = ensure_array(x), ensure_array(xp), ensure_array(fp)
     if _shape(xp) != _shape(fp) or len(_shape(xp)) != 1:
         raise ValueError(
@@ -663,6 +676,7 @@ def convolve(
     Returns:
         The 1-D convolution.
     """
+    check_arraylike("convolve", a, v)
     return _conv(a, v, mode, "convolve", preferred_element_type)
 
 
@@ -686,6 +700,7 @@ def correlate(
     Returns:
         The 1-D correlation.
     """
+    check_arraylike("correlate", a, v)
     return _conv(a, v, mode, "correlate", preferred_element_type)
 
 
@@ -702,6 +717,7 @@ def unwrap(p: Any, discont: Any = None, axis: int = -1, period: Any = 2 * np.pi)
     Returns:
         The unwrapped array.
     """
+    check_arraylike("unwrap", p)
     p, period = promote_dtypes(p, period)
     if _dtype(p).kind == "c":
         raise ValueError("jnp.unwrap does not support complex inputs.")
@@ -732,6 +748,7 @@ def _nanarg(fn, fill: float, name: str):
     def op(a: Any, axis: int | None = None, out: Any = None, keepdims: bool | None = None) -> Any:
         if out is not None:
             raise NotImplementedError(f"The 'out' argument to jnp.{name} is not supported.")
+        check_arraylike(name, a)
         a = ensure_array(a)
         if dtypes.kind(_dtype(a)) not in "fc":
             return fn(a, axis=axis, keepdims=keepdims)
@@ -762,6 +779,7 @@ def _nancum(fn, fill: int, name: str):
     def op(a: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Any:
         if out is not None:
             raise NotImplementedError(f"The 'out' argument to jnp.{name} is not supported.")
+        check_arraylike(name, a)
         a = ensure_array(a)
         if dtypes.kind(_dtype(a)) in "fc":
             a = where(uf.isnan(a), fill, a)
@@ -809,6 +827,7 @@ def nanquantile(
     Returns:
         The quantiles; the dimensions of `q` come first, as in numpy.
     """
+    check_arraylike("nanquantile", a, q)
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.nanquantile is not supported.")
     if method not in ("linear", "lower", "higher", "midpoint", "nearest"):
@@ -876,6 +895,7 @@ def nanpercentile(a: Any, q: Any, *args: Any, **kwargs: Any) -> Any:
     Returns:
         The percentiles; the dimensions of `q` come first.
     """
+    check_arraylike("nanpercentile", a, q)
     return nanquantile(a, uf.divide(q, 100), *args, **kwargs)
 
 
@@ -898,4 +918,5 @@ def nanmedian(
     Returns:
         The medians (NaN where every value is NaN).
     """
+    check_arraylike("nanmedian", a)
     return nanquantile(a, 0.5, axis, out, overwrite_input, "linear", keepdims)

@@ -21,7 +21,7 @@ import numpy as np
 
 from core.api import eval_shape, vmap
 from core.lax import fori_loop, scan
-from core.numpy._util import broadcast_to, canonicalize_axis, ensure_array
+from core.numpy._util import broadcast_to, canonicalize_axis, check_arraylike, ensure_array
 from core.numpy.creation import asarray, full
 from core.numpy.functional import vectorize
 from core.numpy.lookup import take
@@ -142,11 +142,13 @@ class ufunc:  # noqa: N801  (numpy's and JAX's name)
         self._check_binary("reduce")
         if out is not None:
             raise NotImplementedError(f"out argument of {self.__name__}.reduce()")
+        check_arraylike(f"{self.__name__}.reduce", a)
         arr = ensure_array(a)
         given = initial
         if initial is None:
             initial = self.identity
         if where is not None:
+            check_arraylike(f"{self.__name__}.reduce", where)
             where = ensure_array(where)
             if initial is None:
                 raise ValueError(
@@ -240,6 +242,7 @@ class ufunc:  # noqa: N801  (numpy's and JAX's name)
         """
         if inplace:
             raise NotImplementedError(_AT_INPLACE)
+        check_arraylike(f"{self.__name__}.at", a)
         if self._fast["at"] is not None:
             return self._fast["at"](a, indices, *(() if b is None else (b,)))
         args = () if b is None else (ensure_array(b),)
@@ -291,6 +294,7 @@ class ufunc:  # noqa: N801  (numpy's and JAX's name)
             raise NotImplementedError(f"out argument of {self.__name__}.reduceat()")
         if self._fast["reduceat"] is not None:
             return self._fast["reduceat"](a, indices, axis, dtype)
+        check_arraylike(f"{self.__name__}.reduceat", a, indices)
         a = ensure_array(a)
         ind = ensure_array(indices)
         if get_aval(a).ndim == 0:
@@ -332,6 +336,7 @@ class ufunc:  # noqa: N801  (numpy's and JAX's name)
           An array of shape `A.shape + B.shape`.
         """
         self._check_binary("outer")
+        check_arraylike(f"{self.__name__}.outer", A, B)
         A, B = ensure_array(A), ensure_array(B)
         out = vmap(vmap(self, (None, 0)), (0, None))(ravel(A), ravel(B))
         return reshape(out, get_aval(A).shape + get_aval(B).shape)

@@ -15,6 +15,7 @@ import numpy as np
 from core import dtypes
 from core.custom_derivatives import custom_jvp
 from core.numpy._util import (
+    check_arraylike,
     ensure_array,
     promote_args,
     promote_args_inexact,
@@ -65,7 +66,7 @@ def _logical_on_bool(name: str, fn, bool_fn):
 add = _logical_on_bool("add", ew.add, ew.bitwise_or)
 subtract = _binary("subtract", ew.sub)
 multiply = _logical_on_bool("multiply", ew.mul, ew.bitwise_and)
-true_divide = divide = _binary("divide", ew.div, inexact=True)
+true_divide = divide = _binary("true_divide", ew.div, inexact=True)
 maximum = _binary("maximum", ew.max)
 minimum = _binary("minimum", ew.min)
 # lax.reduce_window runs these as its sum/max/min primitives
@@ -85,6 +86,7 @@ def clip(
     a_max: Any = None,
 ) -> Any:
     """Clips values to [min, max] (either bound may be None)."""
+    check_arraylike("clip", arr if arr is not None else a)
     x = ensure_array(arr if arr is not None else a)
     lo = min if min is not None else a_min
     hi = max if max is not None else a_max
@@ -95,7 +97,8 @@ def clip(
     return x
 
 
-arctan2 = atan2 = _binary("arctan2", ew.atan2, inexact=True)
+arctan2 = _binary("arctan2", ew.atan2, inexact=True)
+atan2 = _binary("atan2", ew.atan2, inexact=True)
 equal = _binary("equal", ew.eq)
 not_equal = _binary("not_equal", ew.ne)
 less = _binary("less", ew.lt)
@@ -117,24 +120,32 @@ cbrt = _unary("cbrt", ew.cbrt, inexact=True)
 sin = _unary("sin", ew.sin, inexact=True)
 cos = _unary("cos", ew.cos, inexact=True)
 tan = _unary("tan", ew.tan, inexact=True)
-arcsin = asin = _unary("arcsin", ew.asin, inexact=True)
-arccos = acos = _unary("arccos", ew.acos, inexact=True)
-arctan = atan = _unary("arctan", ew.atan, inexact=True)
+arcsin = _unary("arcsin", ew.asin, inexact=True)
+asin = _unary("asin", ew.asin, inexact=True)
+arccos = _unary("arccos", ew.acos, inexact=True)
+acos = _unary("acos", ew.acos, inexact=True)
+arctan = _unary("arctan", ew.atan, inexact=True)
+atan = _unary("atan", ew.atan, inexact=True)
 sinh = _unary("sinh", ew.sinh, inexact=True)
 cosh = _unary("cosh", ew.cosh, inexact=True)
 tanh = _unary("tanh", ew.tanh, inexact=True)
-arcsinh = asinh = _unary("arcsinh", ew.asinh, inexact=True)
-arccosh = acosh = _unary("arccosh", ew.acosh, inexact=True)
-arctanh = atanh = _unary("arctanh", ew.atanh, inexact=True)
+arcsinh = _unary("arcsinh", ew.asinh, inexact=True)
+asinh = _unary("asinh", ew.asinh, inexact=True)
+arccosh = _unary("arccosh", ew.acosh, inexact=True)
+acosh = _unary("acosh", ew.acosh, inexact=True)
+arctanh = _unary("arctanh", ew.atanh, inexact=True)
+atanh = _unary("atanh", ew.atanh, inexact=True)
 isfinite = _unary("isfinite", ew.is_finite, inexact=True)
 
 
 def positive(x: Any, /) -> Any:
+    check_arraylike("positive", x)
     return ensure_array(x)
 
 
 def abs(x: Any, /) -> Any:  # noqa: A001
     """`|x|`; the modulus, of the real dtype, for complex `x` (as in JAX)."""
+    check_arraylike("absolute", x)
     x = ensure_array(x)
     kind = dtypes.kind(get_aval(x).dtype)
     if kind in "bu":
@@ -148,6 +159,7 @@ absolute = abs
 
 
 def sign(x: Any, /) -> Any:
+    check_arraylike("sign", x)
     x = ensure_array(x)
     if dtypes.kind(get_aval(x).dtype) == "u":
         return ew.select_n(ew.eq(x, ew.full_like(x, 0)), ew.full_like(x, 1), ew.full_like(x, 0))
@@ -155,6 +167,7 @@ def sign(x: Any, /) -> Any:
 
 
 def square(x: Any, /) -> Any:
+    check_arraylike("square", x)
     x = ensure_array(x)
     if get_aval(x).dtype == dtypes.bool_:
         x = sh.convert_element_type(x, dtypes.default_int())
@@ -167,11 +180,13 @@ def reciprocal(x: Any, /) -> Any:
 
 
 def floor(x: Any, /) -> Any:
+    check_arraylike("floor", x)
     x = ensure_array(x)
     return x if dtypes.kind(get_aval(x).dtype) in "iub" else ew.floor(x)
 
 
 def ceil(x: Any, /) -> Any:
+    check_arraylike("ceil", x)
     x = ensure_array(x)
     return x if dtypes.kind(get_aval(x).dtype) in "iub" else ew.ceil(x)
 
@@ -268,12 +283,14 @@ def fmod(x: Any, y: Any, /) -> Any:
 
 
 def logical_not(x: Any, /) -> Any:
+    check_arraylike("logical_not", x)
     x = ensure_array(x)
     return ew.bitwise_not(sh.convert_element_type(x, dtypes.bool_, get_aval(x).weak_type))
 
 
 def _logical(name, fn):
     def op(x: Any, y: Any, /) -> Any:
+        check_arraylike(name, x, y)
         x = sh.convert_element_type(ensure_array(x), dtypes.bool_)
         y = sh.convert_element_type(ensure_array(y), dtypes.bool_)
         return fn(*promote_args(name, x, y))
@@ -287,14 +304,21 @@ logical_or = _logical("logical_or", ew.bitwise_or)
 logical_xor = _logical("logical_xor", ew.bitwise_xor)
 
 
-def invert(x: Any, /) -> Any:
-    return ew.bitwise_not(ensure_array(x))
+def _invert(name: str):
+    def op(x: Any, /) -> Any:
+        check_arraylike(name, x)
+        return ew.bitwise_not(ensure_array(x))
+
+    op.__name__ = name
+    op.__doc__ = "Elementwise bitwise NOT (logical NOT for booleans)."
+    return op
 
 
-bitwise_not = bitwise_invert = invert
+invert, bitwise_not, bitwise_invert = map(_invert, ["invert", "bitwise_not", "bitwise_invert"])
 
 
 def isnan(x: Any, /) -> Any:
+    check_arraylike("isnan", x)
     x = ensure_array(x)
     aval = get_aval(x)
     if dtypes.kind(aval.dtype) not in "fc":
@@ -303,6 +327,7 @@ def isnan(x: Any, /) -> Any:
 
 
 def isinf(x: Any, /) -> Any:
+    check_arraylike("isinf", x)
     x = ensure_array(x)
     if dtypes.kind(get_aval(x).dtype) not in "fc":
         return sh.full(get_aval(x).shape, False, dtypes.bool_)
@@ -372,6 +397,7 @@ def logaddexp(x: Any, y: Any, /) -> Any:
 
 def round(a: Any, decimals: int = 0, out: Any = None) -> Any:  # noqa: A001
     """Rounds half to even, to `decimals` places (integers with decimals >= 0 are unchanged)."""
+    check_arraylike("round", a)
     a = ensure_array(a)
     dt = get_aval(a).dtype
     if dtypes.kind(dt) in "iub":
@@ -396,6 +422,7 @@ def rint(x: Any, /) -> Any:
 
 def trunc(x: Any, /) -> Any:
     """Rounds towards zero."""
+    check_arraylike("trunc", x)
     x = ensure_array(x)
     if dtypes.kind(get_aval(x).dtype) in "iub":
         return x
@@ -407,6 +434,7 @@ fix = trunc
 
 def signbit(x: Any, /) -> Any:
     """True where the sign bit is set (also for -0.0)."""
+    check_arraylike("signbit", x)
     x = ensure_array(x)
     dt = get_aval(x).dtype
     if dtypes.kind(dt) in "ub":
@@ -515,17 +543,20 @@ def sinc(x: Any, /) -> Any:
 
 def fmax(x1: Any, x2: Any, /) -> Any:
     """Elementwise maximum that ignores NaNs."""
+    check_arraylike("greater", x1, x2)  # JAX's name: its fmax is a `where` of `greater`
     x1, x2 = promote_args("fmax", x1, x2)
     return ew.select_n(ew.bitwise_or(ew.gt(x1, x2), isnan(x2)), x2, x1)  # as JAX (ties: x2)
 
 
 def fmin(x1: Any, x2: Any, /) -> Any:
     """Elementwise minimum that ignores NaNs."""
+    check_arraylike("less", x1, x2)  # JAX's name: its fmin is a `where` of `less`
     x1, x2 = promote_args("fmin", x1, x2)
     return ew.select_n(ew.bitwise_or(ew.lt(x1, x2), isnan(x2)), x2, x1)  # as JAX (ties: x2)
 
 
 def isposinf(x: Any, /) -> Any:
+    check_arraylike("isposinf", x)
     x = ensure_array(x)
     if dtypes.kind(get_aval(x).dtype) not in "fc":
         return sh.full(get_aval(x).shape, False, dtypes.bool_)
@@ -533,6 +564,7 @@ def isposinf(x: Any, /) -> Any:
 
 
 def isneginf(x: Any, /) -> Any:
+    check_arraylike("isneginf", x)
     x = ensure_array(x)
     if dtypes.kind(get_aval(x).dtype) not in "fc":
         return sh.full(get_aval(x).shape, False, dtypes.bool_)
@@ -547,6 +579,7 @@ def nan_to_num(
     neginf: float | None = None,
 ) -> Any:
     """Replaces NaN by `nan` and infinities by `posinf`/`neginf` (the dtype's extremes)."""
+    check_arraylike("nan_to_num", x)
     x = ensure_array(x)
     dt = get_aval(x).dtype
     if dtypes.kind(dt) not in "fc":
@@ -561,6 +594,7 @@ def nan_to_num(
 
 def divmod(x1: Any, x2: Any, /) -> tuple[Any, Any]:  # noqa: A001
     """`(x1 // x2, x1 % x2)`."""
+    check_arraylike("divmod", x1, x2)
     return floor_divide(x1, x2), remainder(x1, x2)
 
 
@@ -571,8 +605,16 @@ def modf(x: Any, /, out: Any = None) -> tuple[Any, Any]:
     return ew.sub(x, whole), whole
 
 
-def left_shift(x1: Any, x2: Any, /) -> Any:
-    return ew.shift_left(*promote_args_numeric("left_shift", x1, x2))
+def _left_shift(name: str):
+    def op(x1: Any, x2: Any, /) -> Any:
+        return ew.shift_left(*promote_args_numeric(name, x1, x2))
+
+    op.__name__ = name
+    op.__doc__ = "Elementwise `x1 << x2`."
+    return op
+
+
+left_shift, bitwise_left_shift = _left_shift("left_shift"), _left_shift("bitwise_left_shift")
 
 
 def right_shift(x1: Any, x2: Any, /) -> Any:
@@ -583,7 +625,7 @@ def right_shift(x1: Any, x2: Any, /) -> Any:
     return ew.shift_right_arithmetic(x1, x2)
 
 
-bitwise_left_shift, bitwise_right_shift = left_shift, right_shift
+bitwise_right_shift = right_shift
 
 
 def real(x: Any, /) -> Any:
@@ -591,12 +633,14 @@ def real(x: Any, /) -> Any:
 
     Uses the `real` primitive, so a NaN or infinity in the imaginary part stays there.
     """
+    check_arraylike("real", x)
     x = ensure_array(x)
     return ew.real_p.bind(x) if dtypes.kind(get_aval(x).dtype) == "c" else x
 
 
 def imag(x: Any, /) -> Any:
     """The imaginary part (zeros of `x`'s dtype for real dtypes, as in JAX)."""
+    check_arraylike("imag", x)
     x = ensure_array(x)
     return ew.imag_p.bind(x) if dtypes.kind(get_aval(x).dtype) == "c" else ew.full_like(x, 0)
 
@@ -606,6 +650,7 @@ def conjugate(x: Any, /) -> Any:
 
     Rebuilt from its parts, so a NaN or infinity in one part never reaches the other.
     """
+    check_arraylike("conjugate", x)
     x = ensure_array(x)
     if dtypes.kind(get_aval(x).dtype) != "c":
         return x

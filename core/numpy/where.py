@@ -5,7 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from core import dtypes
-from core.numpy._util import broadcast_shapes, broadcast_to, ensure_array, promote_dtypes
+from core.numpy._util import (
+    broadcast_shapes,
+    broadcast_to,
+    check_arraylike,
+    ensure_array,
+    promote_dtypes,
+)
 from core.numpy.nonzero import nonzero
 from core.prims import elementwise as ew
 from core.prims import shapes as sh
@@ -15,9 +21,11 @@ from core.trace import get_aval
 def where(condition: Any, x: Any = None, y: Any = None, /, *, size=None, fill_value=None) -> Any:
     """`x` where `condition` else `y`; one-argument form is `nonzero`."""
     if x is None and y is None:
+        check_arraylike("where", condition)
         return nonzero(condition, size=size, fill_value=fill_value)
     if x is None or y is None:
         raise ValueError("Either both or neither of the x and y arguments should be provided.")
+    check_arraylike("where", condition, x, y)
     cond = sh.convert_element_type(ensure_array(condition), dtypes.bool_)
     x, y = promote_dtypes(x, y)
     shape = broadcast_shapes(get_aval(cond).shape, get_aval(x).shape, get_aval(y).shape)

@@ -24,7 +24,7 @@ from core import lax
 from core.custom_derivatives import custom_jvp
 from core.nn.activations import log_softmax as _nn_log_softmax
 from core.nn.activations import softmax as _nn_softmax
-from core.numpy._util import promote_args_inexact
+from core.numpy._util import check_arraylike, promote_args_inexact
 from core.numpy.logsumexp import logsumexp
 from core.scipy.errors import SeriesOrderError, UnsupportedDTypeError
 from core.trace import get_aval
@@ -119,7 +119,17 @@ def gammaln(x: Any) -> Any:
     return lax.lgamma(x)
 
 
-loggamma = gammaln
+def loggamma(x: Any) -> Any:
+    """`gammaln` under scipy's other name (real inputs only).
+
+    Args:
+      x: real input; integers are promoted to the default float.
+
+    Returns:
+      `log|Gamma(x)|` elementwise.
+    """
+    check_arraylike("loggamma", x)
+    return gammaln(x)
 
 
 def gammasgn(x: Any) -> Any:
@@ -205,6 +215,7 @@ def gammainc(a: Any, x: Any) -> Any:
     Returns:
       `P(a, x)`.
     """
+    check_arraylike("gammainc", a, x)
     return lax.igamma(a, x)
 
 
@@ -218,6 +229,7 @@ def gammaincc(a: Any, x: Any) -> Any:
     Returns:
       `Q(a, x)`.
     """
+    check_arraylike("gammaincc", a, x)
     return lax.igammac(a, x)
 
 
@@ -385,7 +397,7 @@ def ndtr(x: Any) -> Any:
     Returns:
       `Phi(x)`.
     """
-    x = _real_float("ndtr", x)
+    x = _real_float("ndtr", jnp.asarray(x))  # sequences convert, as in JAX
     half_sqrt_2 = 0.5 * math.sqrt(2.0)
     w = x * half_sqrt_2
     z = jnp.abs(w)
@@ -541,7 +553,7 @@ def log_ndtr(x: Any, series_order: int = 3) -> Any:
         raise SeriesOrderError(f"series_order must be a Python int, got {series_order!r}")
     if not 0 <= series_order <= 30:
         raise SeriesOrderError(f"series_order must be in [0, 30], got {series_order}")
-    return _log_ndtr(_real_float("log_ndtr", x), series_order)
+    return _log_ndtr(_real_float("log_ndtr", jnp.asarray(x)), series_order)  # as `ndtr`
 
 
 # ---------------------------------------------------------------------------------------------
@@ -743,6 +755,7 @@ def i0e(x: Any) -> Any:
     Returns:
       `i0e(x)`.
     """
+    check_arraylike("i0e", x)
     return lax.bessel_i0e(x)
 
 
@@ -755,6 +768,7 @@ def i1e(x: Any) -> Any:
     Returns:
       `i1e(x)`.
     """
+    check_arraylike("i1e", x)
     return lax.bessel_i1e(x)
 
 

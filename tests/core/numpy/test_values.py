@@ -173,7 +173,7 @@ def test_reduction_where_initial_dtype():
     np.testing.assert_allclose(jnp.mean(X23, where=mask), np.mean(X23, where=mask), rtol=1e-6)
     assert jnp.sum(I23, dtype=jnp.float32).dtype == np.float32
     np.testing.assert_allclose(
-        jnp.average(X23, 1, weights=[1.0, 2.0, 3.0]),
+        jnp.average(X23, 1, weights=np.array([1.0, 2.0, 3.0])),
         np.average(X23, 1, weights=[1.0, 2.0, 3.0]),
         rtol=1e-6,
     )
@@ -202,7 +202,7 @@ SHAPE_CASES = [
     ("rot90", (A[0],), {}),
     ("tile", (A[0], (2, 1)), {}),
     ("repeat", (A, 2, 1), {}),
-    ("repeat", (A[0, 0], [1, 0, 2, 1]), {}),
+    ("repeat", (A[0, 0], np.array([1, 0, 2, 1])), {}),
     ("broadcast_to", (A[0, 0], (2, 4)), {}),
     ("atleast_2d", (A[0, 0],), {}),
     ("atleast_3d", (A[0],), {}),
@@ -376,9 +376,12 @@ def test_logic_and_misc():
         jnp.isclose(np.array([1.0, np.nan, np.inf]), np.array([1.0, np.nan, np.inf])),
         np.isclose([1.0, np.nan, np.inf], [1.0, np.nan, np.inf]),
     )
-    np.testing.assert_array_equal(jnp.isin(np.array([1, 5, 7]), [5, 7]), [False, True, True])
     np.testing.assert_array_equal(
-        jnp.searchsorted(np.array([1, 2, 3]), [0, 2, 4]), np.searchsorted([1, 2, 3], [0, 2, 4])
+        jnp.isin(np.array([1, 5, 7]), np.array([5, 7])), [False, True, True]
+    )
+    np.testing.assert_array_equal(
+        jnp.searchsorted(np.array([1, 2, 3]), np.array([0, 2, 4])),
+        np.searchsorted([1, 2, 3], [0, 2, 4]),
     )
     np.testing.assert_array_equal(jnp.searchsorted(np.array([1, 2, 3]), 2, side="right"), 2)
     np.testing.assert_array_equal(jnp.clip(I23, -1, 2), np.clip(I23, -1, 2))
