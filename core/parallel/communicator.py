@@ -35,6 +35,59 @@ import numpy as np
 SMALL = 1 << 16
 
 
+def _closed_gate() -> threading.Lock:
+    gate = threading.Lock()
+    gate.acquire()
+    return gate
+
+
+class _Barrier:
+    """A barrier of `parties` threads on bare locks, like `threading.Barrier` (`wait`, `abort`,
+    `threading.BrokenBarrierError`) without its cost: that one is Python code around a
+    `Condition`, and a thread that reaches the next barrier while the last one's waiters are
+    still leaving it sleeps until they have left, two sleeps and wake-ups per barrier instead of
+    one (a BatchNorm psum of a ResNet step: 51 -> 42 us of CPU per device). Each round has a
+    gate, a locked lock the waiters block on; the last thread to arrive starts the next round
+    with a new gate and opens this one; each waiter passes it on to the next."""
+
+    def __init__(self, parties: int):
+        self._parties = parties
+        self._lock = threading.Lock()
+        self._count = 0
+        self._gate = _closed_gate()
+        self._broken = False
+
+    def wait(self) -> None:
+        """Returns when all `parties` threads have called it (this round).
+
+        Raises:
+          threading.BrokenBarrierError: the barrier was aborted.
+        """
+        with self._lock:
+            if self._broken:
+                raise threading.BrokenBarrierError
+            gate = self._gate
+            self._count += 1
+            last = self._count == self._parties
+            if last:
+                self._count = 0
+                self._gate = _closed_gate()
+        if last:
+            gate.release()
+            return
+        gate.acquire()
+        gate.release()
+        if self._broken:
+            raise threading.BrokenBarrierError
+
+    def abort(self) -> None:
+        """Wakes the waiting threads with `threading.BrokenBarrierError`, and every later one."""
+        with self._lock:
+            self._broken = True
+            if self._gate.locked():
+                self._gate.release()
+
+
 class ThreadCommunicator:
     """The meeting point of `size` local device threads (ranks 0..size-1 of this process)."""
 
@@ -55,7 +108,7 @@ class ThreadCommunicator:
         self._gathered: list[list[Any]] = [[], []]
         self._results: list[Any] = [None, None]
         self._phase = [0] * size  # which set of slots each device uses next
-        self._barrier = threading.Barrier(size)
+        self._barrier = _Barrier(size)
 
     def allgather(self, local_rank: int, value: Any) -> list[Any]:
         """Contributes `value` as local device `local_rank`; returns every device's value,
