@@ -1,10 +1,30 @@
 """`core.scipy`: the `jax.scipy` analogue, written on `core.numpy` and `core.lax`.
 
 Submodules mirror JAX's: `special`, `stats`, `linalg`, `signal`, `integrate`, `optimize`, `fft`,
-`ndimage`. Nothing here adds a primitive: every function is a composition, so `grad`, `vmap`
-and `jit` apply unchanged.
+`ndimage`, `interpolate`. Nothing here adds a primitive: every function is a composition, so
+`grad`, `vmap` and `jit` apply unchanged.
 """
 
-from core.scipy import fft, integrate, linalg, ndimage, optimize, signal, special, stats
+from core.scipy import (
+    fft,
+    integrate,
+    interpolate,
+    linalg,
+    ndimage,
+    optimize,
+    signal,
+    special,
+    stats,
+)
 
-__all__ = ["fft", "integrate", "linalg", "ndimage", "optimize", "signal", "special", "stats"]
+__all__ = [
+    "fft",
+    "integrate",
+    "interpolate",
+    "linalg",
+    "ndimage",
+    "optimize",
+    "signal",
+    "special",
+    "stats",
+]
