@@ -1,8 +1,8 @@
 """`core.scipy`: the `jax.scipy` analogue, written on `core.numpy` and `core.lax`.
 
 Submodules mirror JAX's: `special`, `stats`, `linalg`, `signal`, `integrate`, `optimize`, `fft`,
-`ndimage`, `interpolate`. Nothing here adds a primitive: every function is a composition, so
-`grad`, `vmap` and `jit` apply unchanged.
+`ndimage`, `interpolate`, `spatial`. Nothing here adds a primitive: every function is a
+composition, so `grad`, `vmap` and `jit` apply unchanged.
 """
 
 from core.scipy import (
@@ -13,6 +13,7 @@ from core.scipy import (
     ndimage,
     optimize,
     signal,
+    spatial,
     special,
     stats,
 )
@@ -25,6 +26,7 @@ __all__ = [
     "ndimage",
     "optimize",
     "signal",
+    "spatial",
     "special",
     "stats",
 ]

@@ -65,3 +65,19 @@ class UnsupportedOptionError(NumbaxError, NotImplementedError):
     leave the option at its default (for a pivoted QR, ``scipy.linalg.qr`` on the host via
     ``pure_callback``).
     """
+
+
+class SingleRotationError(NumbaxError, TypeError):
+    """A single `Rotation` was indexed or asked for its length.
+
+    Failing code: ``Rotation.from_euler("z", 0.3)[0]``. Fix: build a stack of rotations
+    (``Rotation.from_euler("z", jnp.array([0.3]))``) or use the single one directly.
+    """
+
+
+class NotARotationError(NumbaxError, TypeError):
+    """`Slerp.init` got key rotations that are not a `Rotation`.
+
+    Failing code: ``Slerp.init(times, quats)``. Fix:
+    ``Slerp.init(times, Rotation.from_quat(quats))``.
+    """
