@@ -13,7 +13,8 @@ library function cost the first call, including what it pulled in. Kernels are n
 generated functions (threaded: compiled with `parallel=True`; "kernel shell": a serial kernel
 compiled by numbax as LLVM, `core/backends/llvm/shells.py`, named by its cache key, timed the
 same way); library functions are
-`core/backends/numba/library`'s, one row each; "rest" is the first call's CPU outside any
+`core/backends/numba/library`'s, one row each (compiled by numba, or by numbax as LLVM,
+`core/backends/llvm/routines.py`, timed around its load); "rest" is the first call's CPU outside any
 compile (tracing, generating sources, cache writes, running the step).
 
 Usage: `python bench/compile_attribution.py [--models transformer,resnet10,lstm] [--top 3]
@@ -89,6 +90,22 @@ def child(model: str, workers: int) -> None:
                     rows[("kernel shell", key[:16])] += time.thread_time() - start
 
         shells._load = timed_load
+    try:  # library functions compiled by numbax as LLVM (core/backends/llvm/routines.py)
+        from core.backends.llvm import routines  # noqa: PLC0415
+    except ImportError:  # a checkout before them
+        routines = None
+    if routines is not None:
+        load_routine = routines.load
+
+        def timed_routine(fn, *args):
+            start = time.thread_time()
+            try:
+                return load_routine(fn, *args)
+            finally:
+                if threading.current_thread() is main and not stack:
+                    rows[("library", fn.__name__)] += time.thread_time() - start
+
+        routines.load = timed_routine
     bc.framework("numbax").jax.jit(lambda a: a + 1)(bc.framework("numbax").jnp.ones(1))
     F = bc.framework("numbax")
     build, batch = bc.BUILDERS[model]

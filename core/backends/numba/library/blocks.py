@@ -162,12 +162,22 @@ def fill(a, start, stop, value):
         a[j] = value
 
 
+@intrinsic
+def zero_of(typingctx, a):
+    """A zero of array `a`'s dtype."""
+
+    def codegen(context, builder, signature, args):
+        return context.get_constant(a.dtype, 0)
+
+    return a.dtype(a), codegen
+
+
 @jit
 def prod(a):
     """The product of the ints in `a` (1 if empty)."""
     n = 1
-    for v in a:
-        n *= v
+    for j in range(len(a)):
+        n *= a[j]
     return n
 
 
@@ -175,13 +185,13 @@ def prod(a):
 def advance(counter, extent, n):
     """Steps the row-major multi-index `counter[:n]` over `extent[:n]` by one (wrapping to
     zeros)."""
-    d = n - 1
-    while d >= 0:
-        counter[d] += 1
-        if counter[d] < extent[d]:
-            return
-        counter[d] = 0
-        d -= 1
+    carry = True
+    for e in range(n):
+        d = n - 1 - e
+        if carry:
+            v = counter[d] + 1
+            carry = v >= extent[d]
+            counter[d] = 0 if carry else v
 
 
 @jit

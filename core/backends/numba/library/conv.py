@@ -41,6 +41,7 @@ from core.backends.numba.library.blocks import (
     strides_of,
     tap_table,
     zero,
+    zero_of,
 )
 from core.backends.numba.library.entry import RUNNER, callee, in_parts, register
 from core.backends.numba.library.taps import (
@@ -97,11 +98,11 @@ def im2col(x, buf, p, q):
 
     Rows are filled tap by tap (the last axis's taps as one run where the source is
     contiguous), or, when a row's runs are short, column by column along the last axis."""
-    nb, first, coff, cn, ctot, at, nsp = q[0], q[1], q[2], q[3], q[4], q[5], p[0]
-    size, lo = segment(p, at + SIZE * nsp, nsp), segment(p, at + LOW * nsp, nsp)
-    ld = segment(p, at + LHS_DILATION * nsp, nsp)
-    rows, rowm = segment(p, at + q[6] * nsp, nsp), segment(p, at + q[7] * nsp, nsp)
-    cols, colm = segment(p, at + q[8] * nsp, nsp), segment(p, at + q[9] * nsp, nsp)
+    nb, first, coff, cn, ctot, v0, nsp = q[0], q[1], q[2], q[3], q[4], q[5], p[0]
+    size, lo = segment(p, v0 + SIZE * nsp, nsp), segment(p, v0 + LOW * nsp, nsp)
+    ld = segment(p, v0 + LHS_DILATION * nsp, nsp)
+    rows, rowm = segment(p, v0 + q[6] * nsp, nsp), segment(p, v0 + q[7] * nsp, nsp)
+    cols, colm = segment(p, v0 + q[8] * nsp, nsp), segment(p, v0 + q[9] * nsp, nsp)
     last = nsp - 1
     stride, per_item = strides_of(size, ctot)
     table, at = tap_table(rows, rowm, cols, colm, lo, ld, size, stride)
@@ -155,18 +156,18 @@ def im2col(x, buf, p, q):
 def _columns(x, buf, ok, off, row0, col, width, ql, kl, cn, table, at):
     """The short-run fill of `im2col`: columns col.. col + kl * cn of rows row0.. row0 + ql,
     each along the last axis (`table[at + r * kl + k]`: where tap k of row r reads)."""
-    nothing = rt.full((1,), 0, buf.dtype)[0]
+    nothing = zero_of(buf)
     for k in range(kl):
         for c in range(cn):
             dst = row0 * width + col + k * cn + c
             if not ok:
                 for r in range(ql):
                     rt.st(buf, dst + r * width, nothing)
-                continue
-            for r in range(ql):
-                v = rt.ld(table, at + r * kl + k)
-                value = rt.ld(x, off + c + max(v, 0))
-                rt.st(buf, dst + r * width, rt.where(v >= 0, value, nothing))
+            else:
+                for r in range(ql):
+                    v = rt.ld(table, at + r * kl + k)
+                    value = rt.ld(x, off + c + max(v, 0))
+                    rt.st(buf, dst + r * width, rt.where(v >= 0, value, nothing))
 
 
 @jit

@@ -54,6 +54,8 @@ from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 from numba.np.numpy_support import as_dtype, from_dtype
 
+from core.backends.llvm import routines
+from core.backends.llvm.translate import Unsupported
 from core.jit import disk_cache
 from core.jit.numba_cache import cached_njit
 
@@ -75,7 +77,8 @@ _FUNCTIONS: dict[str, tuple[Callable, tuple[str, ...]]] = {}  # name -> (functio
 _CALLS: dict[str, tuple[str, ...]] = {}  # name -> the library functions it calls through slots
 _THREADED: set[str] = set()  # the functions compiled with `parallel=True` (`run_parts`)
 _CALLERS: dict[str, Callable] = {}  # "<name>__<codes>" -> intrinsic
-_LOADED: dict[tuple, object] = {}  # (name, signature) -> dispatcher, kept for the process
+_LOADED: dict[tuple, int] = {}  # (name, signature) -> the compiled function's address
+_KEEP: list = []  # the dispatchers of the functions numba compiled, kept for the process
 _PYTHON: dict[str, Callable] = {}  # "<name>__<codes>" -> its Python entry (`dispatcher`)
 _SLOTS: dict[str, np.ndarray] = {}  # slot symbol -> its cell (the function's address, 0 before)
 _slot_lock = threading.Lock()
@@ -190,17 +193,37 @@ def load(name: str, signature: tuple) -> None:
         # One process at a time writes a library function's cache index (other processes wait,
         # then load what it wrote); kernels compile under the directory's shared lock.
         with disk_cache.library_lock(name):
-            options = dict(OPTIONS, parallel=name in _THREADED)
-            # Keyed by the library's and runtime's sources too: a function's machine code
-            # names its callees' slots, which change with any of them, and links the helpers
-            # it calls.
-            salt = disk_cache.fingerprint()
-            disp = cached_njit(types.none(*signature), salt=salt, **options)(_FUNCTIONS[name][0])
-        cres = disp.overloads[signature]
-        _stats["loaded" if disp.stats.cache_hits else "compiled"] += 1
-        address = cres.library.get_pointer_to_function(cres.fndesc.mangled_name)
+            address = _routine(name, signature)
+            if address is None:
+                address = _numba(name, signature)
         _SLOTS[slot(name, signature)][0] = address
-        _LOADED[key] = disp
+        _LOADED[key] = address
+
+
+def _routine(name: str, signature: tuple) -> int | None:
+    """The address of library function `name` compiled by numbax as LLVM
+    (`core/backends/llvm/routines.py`), or None if it uses a construct that needs numba."""
+    if name in _THREADED:
+        return None
+    try:
+        address, compiled = routines.load(_FUNCTIONS[name][0], signature, _VERSION)
+    except Unsupported:
+        return None
+    _stats["compiled" if compiled else "loaded"] += 1
+    return address
+
+
+def _numba(name: str, signature: tuple) -> int:
+    """The address of library function `name` compiled by numba (or loaded from its cache)."""
+    options = dict(OPTIONS, parallel=name in _THREADED)
+    # Keyed by the library's and runtime's sources too: a function's machine code names its
+    # callees' slots, which change with any of them, and links the helpers it calls.
+    salt = disk_cache.fingerprint()
+    disp = cached_njit(types.none(*signature), salt=salt, **options)(_FUNCTIONS[name][0])
+    cres = disp.overloads[signature]
+    _stats["loaded" if disp.stats.cache_hits else "compiled"] += 1
+    _KEEP.append(disp)
+    return cres.library.get_pointer_to_function(cres.fndesc.mangled_name)
 
 
 def loaded(attr: str) -> bool:

@@ -49,7 +49,6 @@ def tap_box(p, at, taps, rows, tapm, rowm):
                 pos = r * p[at + rowm * nsp + d] + t * p[at + tapm * nsp + d] - lo
                 if pos >= 0 and pos % ld == 0 and pos // ld < size:
                     first, end = min(first, t), max(end, t + 1)
-                    break
         if first >= end:
             first, end = 0, n
         box[d], box[nsp + d] = first, end
@@ -100,9 +99,9 @@ def copy_taps(full, part, taps, box, q):
             src = 0
             for d in range(nsp):
                 src = src * taps[d] + start[d] + t[d]
-            f, q = (u * nfull + src) * block, (u * npart + j) * block
+            f, g = (u * nfull + src) * block, (u * npart + j) * block
             if into_part:
-                copy(part, q, full, f, block)
+                copy(part, g, full, f, block)
             else:
-                copy(full, f, part, q, block)
+                copy(full, f, part, g, block)
             advance(t, sizes, nsp)

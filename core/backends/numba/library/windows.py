@@ -15,6 +15,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
+from core.backends.llvm import routines
 from core.backends.numba.library.blocks import (
     advance,
     fill,
@@ -35,6 +36,9 @@ SUM, MAX, MIN = 0, 1, 2
 def extremum(a, b, kind):
     """max(a, b) (`kind` MAX) or min(a, b), NaN-propagating for floats."""
     raise NotImplementedError  # numba only (see the overload)
+
+
+routines.register_extremum(extremum, MAX)
 
 
 @overload(extremum)

@@ -1,0 +1,746 @@
+"""Library functions as LLVM IR: the library's own sources, compiled without numba's front end.
+
+A library function (`core/backends/numba/library`) is a numba function over flat arrays, an
+int64 parameter array and scalars, compiled once per dtype. numba costs 0.3-2 s of CPU for each
+of the large ones, two thirds of it typing and lowering in Python (`bench/compile_attribution.py`,
+`bench/README.md`): a cold first call of a convolutional network paid it for a dozen of them.
+`compile` writes such a function as one LLVM function from the same source, typed and lowered
+by `translate.Nest`'s expressions (numba's typing context and implementations for every
+operator, so results are numba's), and numba's code generator compiles it (its O3 pipeline and
+target machine). The function has numba's calling convention for the library's signature
+(`entry.call_native`): callers and slots cannot tell which compiler built it.
+
+The language is the library's numba code, whatever of it this module knows:
+
+    scalars      int64 and the arrays' dtypes, named once per type; tuple assignments
+    statements   `for i in range(a[, b[, step]])`, `if`/`else`, assignments, `+=` ...
+    arrays       flat, as pointers: `a[i]` and `rt.ld`/`rt.st` unchecked (i >= 0), `len(a)`,
+                 `segment(a, start, n)` (a view), `rt.empty((n,), dtype)`/`rt.full(...)` at
+                 the function's top level (malloc, freed on return)
+    blocks       `copy`, `zero` (memcpy, memset), `product` (one BLAS call, float dtypes),
+                 `extremum`, `zero_of`
+    helpers      calls of the library's `jit`/`inline` helpers, inlined from their source (one
+                 `return` at the end, a tuple or a value)
+
+Anything else (a `while`, a call through a slot, an integer product, a complex dtype) raises
+`translate.Unsupported` and numba compiles the function as before (`entry.load`): the same
+source serves both, and a construct this module does not know never gives a wrong answer.
+
+The machine code is cached on disk like the lean nests (`nests.py`: numba's serialized object
+code in one verified file, written atomically; a damaged entry is compiled again), keyed by the
+library's and this package's sources, the function, its signature and the LLVM version.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import hashlib
+import inspect
+import itertools
+import pickle
+import textwrap
+from pathlib import Path
+
+import llvmlite
+import numba
+import numpy as np
+from llvmlite import binding as llvm
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils, fastmathpass
+from numba.core.cpu_options import FastMathOptions
+from numba.core.registry import cpu_target
+from numba.np import linalg
+from numba.np.arrayobj import make_array
+
+from core.backends.llvm import translate, vecmath
+from core.backends.numba.library import blocks
+from core.jit import cache_files, disk_cache
+from core.jit import runtime as rt
+from core.jit.gemm import emit_gemm
+
+_I64 = ir.IntType(64)
+# The library's fastmath flags (`entry.OPTIONS`), not the kernels'.
+_FASTMATH = FastMathOptions({"contract"})
+_BLAS = (types.float32, types.float64)
+
+# Calls the translator lowers itself, by the object the name refers to.
+_INTRINSICS = {
+    id(rt.ld): "rt.ld",
+    id(rt.st): "rt.st",
+    id(rt.where): "rt.where",
+    id(rt.empty): "rt.empty",
+    id(rt.full): "rt.full",
+    id(blocks.copy): "copy",
+    id(blocks.zero): "zero",
+    id(blocks.zero_of): "zero_of",
+    id(blocks.segment): "segment",
+    id(blocks.product): "product",
+    id(len): "len",
+    id(max): "max",
+    id(min): "min",
+    id(range): "range",
+}
+
+
+_EXTREMUM = {}  # "max": the `kind` value of `extremum` that asks for the maximum
+
+
+def register_extremum(fn, max_kind: int) -> None:
+    """Makes calls of `fn(a, b, kind)` (`windows.extremum`: max(a, b) if kind == `max_kind`,
+    else min(a, b), NaN-propagating for floats) reach the translator."""
+    _INTRINSICS[id(fn)] = "extremum"
+    _EXTREMUM["max"] = max_kind
+
+
+class _Expander:
+    """The body of a function with its helpers inlined and its globals resolved: constants
+    become literals, intrinsics canonical names, `x += y` `x = x + y`, helper calls the
+    helper's body on renamed locals (one fresh prefix per call)."""
+
+    def __init__(self):
+        self.counter = itertools.count()
+
+    def function(self, fn) -> tuple[list[str], list[ast.stmt]]:
+        tree = _parse(fn)
+        params = [a.arg for a in tree.args.args]
+        names = {n: n for n in [*params, *_stored(tree)]}
+        return params, self.block(tree.body, fn.__globals__, names)
+
+    def block(self, body: list[ast.stmt], env: dict, names: dict) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for st in body:
+            out.extend(self.statement(st, env, names))
+        return out
+
+    def statement(self, st: ast.stmt, env: dict, names: dict) -> list[ast.stmt]:
+        if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant):
+            return []  # a docstring
+        if isinstance(st, ast.AugAssign):
+            target = (
+                ast.Name(st.target.id, ast.Load()) if isinstance(st.target, ast.Name) else st.target
+            )
+            value = ast.BinOp(target, st.op, st.value)
+            st = ast.Assign([st.target], value)
+        pre: list[ast.stmt] = []
+        if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
+            helper = self._helper(st.value.func, env)
+            if helper is not None:
+                args = [self.expr(a, env, names, pre) for a in st.value.args]
+                body, _ = self.inline(helper, args, pre)
+                return pre + body
+        if isinstance(st, ast.Assign) and isinstance(st.value, ast.Call):
+            helper = self._helper(st.value.func, env)
+            if helper is not None:
+                args = [self.expr(a, env, names, pre) for a in st.value.args]
+                body, ret = self.inline(helper, args, pre)
+                targets = self._targets(st.targets, env, names)
+                return pre + body + _assign(targets, ret)
+        if isinstance(st, ast.Assign):
+            value = self.expr(st.value, env, names, pre)
+            return pre + _assign(self._targets(st.targets, env, names), value)
+        if isinstance(st, ast.For):
+            it = self.expr(st.iter, env, names, pre)
+            target = self._targets([st.target], env, names)[0]
+            body = self.block(st.body, env, names)
+            if st.orelse:
+                raise translate.Unsupported("for ... else")
+            return pre + [ast.For(target, it, body, [])]
+        if isinstance(st, ast.If):
+            test = self.expr(st.test, env, names, pre)
+            body = self.block(st.body, env, names)
+            orelse = self.block(st.orelse, env, names)
+            return pre + [ast.If(test, body, orelse)]
+        if isinstance(st, ast.Expr):
+            return pre + [ast.Expr(self.expr(st.value, env, names, pre))]
+        if isinstance(st, ast.Pass):
+            return []
+        raise translate.Unsupported(f"statement {ast.unparse(st)}")
+
+    def _targets(self, targets: list, env: dict, names: dict) -> list[ast.expr]:
+        if len(targets) != 1:
+            raise translate.Unsupported("chained assignment")
+        (t,) = targets
+        return [self._target(e, env, names) for e in (t.elts if isinstance(t, ast.Tuple) else [t])]
+
+    def _target(self, t: ast.expr, env: dict, names: dict) -> ast.expr:
+        if isinstance(t, ast.Name):
+            return ast.Name(names.get(t.id, t.id), ast.Store())
+        if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
+            array = ast.Name(names.get(t.value.id, t.value.id), ast.Load())
+            return ast.Subscript(array, self.expr(t.slice, env, names, None), ast.Store())
+        raise translate.Unsupported(f"assignment to {ast.unparse(t)}")
+
+    def _resolve(self, node: ast.expr, env: dict):
+        """The object a global name or `module.attr` refers to, or None."""
+        if isinstance(node, ast.Name):
+            return env[node.id] if node.id in env else getattr(builtins, node.id, None)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            base = env.get(node.value.id)
+            if base is not None and inspect.ismodule(base):
+                return getattr(base, node.attr, None)
+        return None
+
+    def _helper(self, func: ast.expr, env: dict):
+        obj = self._resolve(func, env)
+        if obj is None or id(obj) in _INTRINSICS:
+            return None
+        py = getattr(obj, "py_func", None)
+        if py is None:
+            raise translate.Unsupported(f"call of {ast.unparse(func)}")
+        return py
+
+    def inline(self, fn, args: list[ast.expr], pre: list) -> tuple[list[ast.stmt], ast.expr]:
+        """The statements of helper `fn` called with `args` (bound to fresh names first) and
+        the expression of its result."""
+        tree = _parse(fn)
+        prefix = f"_h{next(self.counter)}_"
+        params = [a.arg for a in tree.args.args]
+        if len(params) != len(args) or tree.args.vararg or tree.args.kwonlyargs:
+            raise translate.Unsupported(f"call of {fn.__name__}")
+        names = {n: prefix + n for n in [*params, *_stored(tree)]}
+        out: list[ast.stmt] = []
+        for p, a in zip(params, args):
+            out.append(ast.Assign([ast.Name(names[p], ast.Store())], a))
+        body = list(tree.body)
+        ret: ast.expr = ast.Constant(None)
+        if body and isinstance(body[-1], ast.Return):
+            ret = body.pop().value
+        if any(isinstance(n, ast.Return) for st in body for n in ast.walk(st)):
+            raise translate.Unsupported(f"{fn.__name__} returns early")
+        out.extend(self.block(body, fn.__globals__, names))
+        ret = self.expr(ret, fn.__globals__, names, out) if ret is not None else ast.Constant(None)
+        return out, ret
+
+    def expr(self, node: ast.expr, env: dict, names: dict, pre: list | None) -> ast.expr:
+        """`node` with locals renamed, globals resolved and helper calls hoisted into `pre`."""
+        if isinstance(node, ast.Name):
+            if node.id in names:
+                return ast.Name(names[node.id], ast.Load())
+            obj = self._resolve(node, env)
+            if isinstance(obj, bool | int | float) and not isinstance(obj, np.generic):
+                return ast.Constant(obj)
+            if node.id in ("True", "False", "None"):
+                return node
+            return ast.Name(node.id, ast.Load())  # a local of the function itself
+        if isinstance(node, ast.Attribute):
+            if isinstance(node.value, ast.Name) and node.value.id not in names:
+                obj = self._resolve(node, env)
+                if isinstance(obj, int) and not isinstance(obj, bool):
+                    return ast.Constant(obj)
+                if isinstance(obj, type) and issubclass(obj, np.generic):
+                    return ast.Attribute(ast.Name("np", ast.Load()), obj.__name__, ast.Load())
+                return node  # rt.ld, vm.maximum, ...: the translator's own names
+            return ast.Attribute(self.expr(node.value, env, names, pre), node.attr, ast.Load())
+        if isinstance(node, ast.Call):
+            obj = self._resolve(node.func, env)
+            if obj is not None and id(obj) in _INTRINSICS:
+                func = _canonical(_INTRINSICS[id(obj)])
+                args = [self.expr(a, env, names, pre) for a in node.args]
+                return ast.Call(func, args, [])
+            if isinstance(node.func, ast.Attribute):
+                func = self.expr(node.func, env, names, pre)
+                return ast.Call(func, [self.expr(a, env, names, pre) for a in node.args], [])
+            helper = self._helper(node.func, env)
+            if pre is None:
+                raise translate.Unsupported("a helper call in an assignment target")
+            args = [self.expr(a, env, names, pre) for a in node.args]
+            body, ret = self.inline(helper, args, pre)
+            pre.extend(body)
+            return ret
+        if isinstance(node, ast.Constant):
+            return node
+        fields = {}
+        for field, value in ast.iter_fields(node):
+            if isinstance(value, ast.expr):
+                fields[field] = self.expr(value, env, names, pre)
+            elif isinstance(value, list) and all(isinstance(v, ast.expr) for v in value):
+                fields[field] = [self.expr(v, env, names, pre) for v in value]
+            else:
+                fields[field] = value
+        return type(node)(**fields)
+
+
+def _stored(tree: ast.AST) -> list[str]:
+    """The names `tree` assigns."""
+    found = (
+        n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    )
+    return list(dict.fromkeys(found))
+
+
+def _canonical(name: str) -> ast.expr:
+    module, _, attr = name.rpartition(".")
+    if module:
+        return ast.Attribute(ast.Name(module, ast.Load()), attr, ast.Load())
+    return ast.Name(attr, ast.Load())
+
+
+def _parse(fn) -> ast.FunctionDef:
+    tree = ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
+    if not isinstance(tree, ast.FunctionDef):
+        raise translate.Unsupported(f"{fn} is not a function")
+    return tree
+
+
+def _assign(targets: list[ast.expr], value: ast.expr) -> list[ast.stmt]:
+    """`targets = value`, a tuple assigned element by element (through fresh names when a
+    target is read on the right)."""
+    if len(targets) == 1:
+        return [ast.Assign(targets, value)]
+    if not isinstance(value, ast.Tuple) or len(value.elts) != len(targets):
+        raise translate.Unsupported("tuple assignment of a non-tuple")
+    read = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+    written = {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    if not read & written:
+        return [ast.Assign([t], v) for t, v in zip(targets, value.elts)]
+    temps = [f"_t{id(value)}_{k}" for k in range(len(targets))]
+    first = [ast.Assign([ast.Name(n, ast.Store())], v) for n, v in zip(temps, value.elts)]
+    return first + [ast.Assign([t], ast.Name(n, ast.Load())) for t, n in zip(targets, temps)]
+
+
+class Routine(translate.Nest):
+    """A library function as one LLVM function of numba's calling convention.
+
+    Args:
+      fn: the library function (its source and globals are read).
+      signature: its numba argument types (flat C arrays, int64 arrays, scalars).
+    """
+
+    def __init__(self, fn, signature: tuple):
+        translate.Expressions.__init__(self, {}, None, vecmath)
+        self.name = fn.__name__
+        params, self.body = _Expander().function(fn)
+        if len(params) != len(signature):
+            raise translate.Unsupported(f"{fn.__name__} takes {len(params)} arguments")
+        self.signature = tuple(signature)
+        self.params = list(zip(params, signature))
+        for name, ty in self.params:
+            if isinstance(ty, types.Array):
+                translate.scalar_type(np.dtype(str(ty.dtype)))
+            else:
+                translate.scalar_type(np.dtype(str(ty)))
+            self.env[name] = ty
+        self.types: dict[str, types.Type] = {}
+        self.depth = 0
+        self._body(self.body)  # types every name (no builder yet)
+
+    def function(self, module: ir.Module, symbol: str) -> ir.Function:
+        """Lowers the routine into `module` as `symbol` (numba's calling convention)."""
+        _, target = translate.contexts()
+        fnty = target.call_conv.get_function_type(types.none, self.signature)
+        fn = ir.Function(module, fnty, symbol)
+        fn.attributes.add("nounwind")
+        self.builder = ir.IRBuilder(fn.append_basic_block("entry"))
+        self.slots, self.pointers, self.lengths, self.allocated = {}, {}, {}, []
+        values = target.call_conv.decode_arguments(self.builder, self.signature, fn)
+        with target.push_code_library(translate._scratch_library()):
+            for (name, ty), value in zip(self.params, values):
+                if isinstance(ty, types.Array):
+                    arr = make_array(ty)(target, self.builder, value)
+                    self._bind(name, arr.data, arr.nitems)
+                else:
+                    self.builder.store(value, self._slot(name, ty))
+            self._body(self.body)
+        scratch = translate._scratch_library()
+        if scratch._linking_libraries:  # an implementation called code numba compiled
+            scratch._linking_libraries.clear()
+            raise translate.Unsupported(f"{self.name} calls compiled code")
+        free = _libc(module, "free", ir.VoidType(), [cgutils.voidptr_t])
+        for ptr in self.allocated:
+            self.builder.call(free, [ptr])
+        target.call_conv.return_value(self.builder, target.get_dummy_value())
+        fastmathpass.rewrite_module(module, _FASTMATH)
+        return fn
+
+    # arrays: a typed pointer and a length each, in allocas (a view defined in a loop is read
+    # there); numba's BLAS emitter reads the element type off the pointer
+    def _bind(self, name: str, pointer, length) -> None:
+        b = self.builder
+        _, target = translate.contexts()
+        typed = target.get_data_type(self.env[name].dtype).as_pointer()
+        if name not in self.pointers:
+            with b.goto_entry_block():
+                self.pointers[name] = b.alloca(typed, name=f"{name}.data")
+                self.lengths[name] = b.alloca(_I64, name=f"{name}.n")
+        b.store(b.bitcast(pointer, typed), self.pointers[name])
+        b.store(length, self.lengths[name])
+
+    def array_pointer(self, name: str):
+        slot = self.pointers[name]
+        return self.builder.load(slot, typ=slot.allocated_type)
+
+    def _array_type(self, name: str) -> types.Array:
+        ty = self.env.get(name)
+        if not isinstance(ty, types.Array):
+            raise translate.Unsupported(f"{name} is not an array")
+        return ty
+
+    def _define_array(self, name: str, ty: types.Array) -> None:
+        if self.builder is None:
+            before = self.env.get(name)
+            if before is not None and before != ty:
+                raise translate.Unsupported(f"{name} is {before} and {ty}")
+            if name in self.types:
+                raise translate.Unsupported(f"{name} is a scalar and an array")
+            self.env[name] = ty
+
+    def _array_expr(self, node: ast.expr) -> tuple[types.Array, object, object]:
+        """(type, data pointer, length) of an array expression: a name or `segment(...)`."""
+        if isinstance(node, ast.Name):
+            ty = self._array_type(node.id)
+            if self.builder is None:
+                return ty, None, None
+            n = self.builder.load(self.lengths[node.id], typ=_I64)
+            return ty, self.array_pointer(node.id), n
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "segment":
+            base, start, count = node.args
+            ty, ptr, _ = self._array_expr(base)
+            start, count = self.expr(start), self.expr(count)
+            if self.builder is None:
+                return ty, None, None
+            _, target = translate.contexts()
+            i = self.cast(start, types.int64)
+            data = self.builder.gep(ptr, [i], source_etype=target.get_data_type(ty.dtype))
+            return ty, data, self.cast(count, types.int64)
+        raise translate.Unsupported(f"array expression {ast.unparse(node)}")
+
+    def _stmt_Assign(self, node: ast.Assign) -> None:
+        (target,) = node.targets
+        if isinstance(target, ast.Subscript):
+            call = ast.Call(
+                ast.Attribute(ast.Name("rt", ast.Load()), "st", ast.Load()),
+                [target.value, target.slice, node.value],
+                [],
+            )
+            return self._stmt_Expr(ast.Expr(call))
+        value = node.value
+        name = target.id
+        if isinstance(value, ast.Call) and ast.unparse(value.func) in ("rt.empty", "rt.full"):
+            return self._allocate(name, value)
+        is_array = (
+            isinstance(value, ast.Name) and isinstance(self.env.get(value.id), types.Array)
+        ) or (isinstance(value, ast.Call) and ast.unparse(value.func) == "segment")
+        if is_array:
+            ty, ptr, n = self._array_expr(value)
+            self._define_array(name, ty)
+            if self.builder is not None:
+                self._bind(name, ptr, n)
+            return None
+        if isinstance(self.env.get(name), types.Array):
+            raise translate.Unsupported(f"array {name} reassigned")
+        return super()._stmt_Assign(node)
+
+    def _allocate(self, name: str, call: ast.Call) -> None:
+        """`name = rt.empty((n,), dtype)` or `rt.full((n,), value, dtype)`: malloc'ed at the
+        function's top level, freed on return."""
+        if self.depth:
+            raise translate.Unsupported(f"{name} allocated in a loop or branch")
+        shape, *rest = call.args
+        if not isinstance(shape, ast.Tuple) or len(shape.elts) != 1:
+            raise translate.Unsupported("an allocation of other than one axis")
+        dtype = self._dtype(rest[-1])
+        ty = types.Array(dtype, 1, "C")
+        self._define_array(name, ty)
+        n = self.expr(shape.elts[0])
+        fill = self.expr(rest[0]) if len(rest) == 2 else None
+        if self.builder is None:
+            return
+        _, target = translate.contexts()
+        b = self.builder
+        count = self.cast(n, types.int64)
+        size = b.mul(count, ir.Constant(_I64, target.get_abi_sizeof(target.get_data_type(dtype))))
+        malloc = _libc(b.module, "malloc", cgutils.voidptr_t, [_I64])
+        ptr = b.call(malloc, [size])
+        self.allocated.append(ptr)
+        self._bind(name, ptr, count)
+        if fill is not None:
+            value = self.cast(fill, dtype)
+            if dtype == types.boolean:
+                value = b.zext(value, ir.IntType(8))
+            data = self.array_pointer(name)
+            with cgutils.for_range(b, count) as loop:
+                b.store(value, b.gep(data, [loop.index]))
+
+    def _dtype(self, node: ast.expr) -> types.Type:
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr == "dtype"
+            and isinstance(node.value, ast.Name)
+        ):
+            return self._array_type(node.value.id).dtype
+        if isinstance(node, ast.Attribute) and ast.unparse(node.value) == "np":
+            return translate.scalar_type(np.dtype(node.attr))
+        raise translate.Unsupported(f"dtype {ast.unparse(node)}")
+
+    def _stmt_Expr(self, node: ast.Expr) -> None:
+        call = node.value
+        fn = ast.unparse(call.func) if isinstance(call, ast.Call) else None
+        if fn == "copy":
+            return self._copy(call)
+        if fn == "zero":
+            return self._zero(call)
+        if fn == "product":
+            return self._product(call)
+        if fn == "rt.st":
+            array, index, value = call.args
+            if isinstance(array, ast.Name) and isinstance(self.env.get(array.id), types.Array):
+                return super()._stmt_Expr(node)
+        raise translate.Unsupported(ast.unparse(node))
+
+    def _span(self, array: ast.expr, start: ast.expr, count):
+        ty, ptr, _ = self._array_expr(array)
+        start = self.expr(start)
+        if self.builder is None:
+            return ty, None, None
+        _, target = translate.contexts()
+        item = target.get_data_type(ty.dtype)
+        at = self.builder.gep(ptr, [self.cast(start, types.int64)], source_etype=item)
+        size = self.builder.mul(count, ir.Constant(_I64, target.get_abi_sizeof(item)))
+        return ty, at, size
+
+    def _copy(self, call: ast.Call) -> None:
+        dst, at, src, start, n = call.args
+        count = self.expr(n)
+        count = self.cast(count, types.int64) if self.builder else None
+        tdst, to, size = self._span(dst, at, count)
+        tsrc, frm, _ = self._span(src, start, count)
+        if tdst.dtype != tsrc.dtype:
+            raise translate.Unsupported("copy between dtypes")
+        if self.builder is not None:
+            cgutils.raw_memcpy(self.builder, to, frm, size, 1)
+
+    def _zero(self, call: ast.Call) -> None:
+        array, start, stop = call.args
+        lo, hi = self.expr(start), self.expr(stop)
+        count = (
+            self.builder.sub(self.cast(hi, types.int64), self.cast(lo, types.int64))
+            if self.builder
+            else None
+        )
+        _, ptr, size = self._span(array, start, count)
+        if self.builder is not None:
+            cgutils.memset(self.builder, ptr, size, 0)
+
+    def _product(self, call: ast.Call) -> None:
+        """`product(a, b, out, (m, k, n), (a_f, b_f), c0, c1)`: one BLAS call (`blocks.product`)."""
+        a, b, out, dims, fortran, c0, c1 = call.args
+        arrays = [self._array_expr(x) for x in (a, b, out)]
+        dtype = arrays[2][0].dtype
+        if dtype not in _BLAS or any(t.dtype != dtype for t, _, _ in arrays):
+            raise translate.Unsupported(f"a product of {dtype}")
+        if not isinstance(dims, ast.Tuple) or not isinstance(fortran, ast.Tuple):
+            raise translate.Unsupported("product's sizes and layouts are tuples")
+        sizes = [self.expr(d) for d in dims.elts]
+        flags = [self.expr(f) for f in fortran.elts]
+        cols = [self.expr(c) for c in (c0, c1)]
+        if self.builder is None:
+            return
+        _, target = translate.contexts()
+        linalg.ensure_blas()
+        ints = [self.cast(v, types.int64) for v in sizes]
+        bits = [
+            self.builder.icmp_signed("!=", self.cast(f, types.int64), ir.Constant(_I64, 0))
+            for f in flags
+        ]
+        ptrs = [p for _, p, _ in arrays]
+        emit_gemm(
+            target,
+            self.builder,
+            dtype,
+            ptrs,
+            ints,
+            bits,
+            (ir.Constant(_I64, 0), ints[0]),
+            [self.cast(c, types.int64) for c in cols],
+        )
+
+    # control flow: allocations only outside loops and branches
+    def _stmt_If(self, node: ast.If) -> None:
+        self.depth += 1
+        try:
+            super()._stmt_If(node)
+        finally:
+            self.depth -= 1
+
+    def _stmt_For(self, node: ast.For) -> None:
+        it = node.iter
+        if not (isinstance(it, ast.Call) and ast.unparse(it.func) == "range" and len(it.args) == 3):
+            self.depth += 1
+            try:
+                return super()._stmt_For(node)
+            finally:
+                self.depth -= 1
+        return self._stepped(node)
+
+    def _stepped(self, node: ast.For) -> None:
+        """`for i in range(start, stop, step)` (a step of 0 runs no iteration)."""
+        bounds = [self.expr(a) for a in node.iter.args]
+        for ty, _ in bounds:
+            if types.unliteral(ty) not in (types.int64, types.intp):
+                raise translate.Unsupported(f"range over {ty}")
+        name = node.target.id
+        self.depth += 1
+        try:
+            if self.builder is None:
+                self._assign_type(name, types.int64)
+                self._body(node.body)
+                return
+            b = self.builder
+            start, stop, step = (v for _, v in bounds)
+            slot = self._slot(name, types.int64)
+            pre = b.block
+            head = b.append_basic_block(f"{name}.head")
+            body = b.append_basic_block(f"{name}.body")
+            done = b.append_basic_block(f"{name}.done")
+            b.branch(head)
+            b.position_at_end(head)
+            i = b.phi(_I64, name=f"{name}.i")
+            i.add_incoming(start, pre)
+            up = b.icmp_signed(">", step, ir.Constant(_I64, 0))
+            more = b.select(up, b.icmp_signed("<", i, stop), b.icmp_signed(">", i, stop))
+            b.cbranch(more, body, done)
+            b.position_at_end(body)
+            b.store(i, slot)
+            self._body(node.body)
+            i.add_incoming(b.add(i, step), b.block)
+            b.branch(head)
+            b.position_at_end(done)
+        finally:
+            self.depth -= 1
+
+    # expressions
+    def _Subscript(self, node: ast.Subscript):
+        if isinstance(node.value, ast.Name) and isinstance(
+            self.env.get(node.value.id), types.Array
+        ):
+            return self._load(ast.Call(None, [node.value, node.slice], []))
+        return super()._Subscript(node)
+
+    def _BoolOp(self, node: ast.BoolOp):
+        """`a and b`, `a or b` of booleans, short-circuiting."""
+        first = self.expr(node.values[0])
+        if first[0] != types.boolean:
+            raise translate.Unsupported("and/or of non-booleans")
+        if len(node.values) > 2:
+            rest = ast.BoolOp(node.op, node.values[1:])
+        else:
+            rest = node.values[1]
+        if self.builder is None:
+            if self.expr(rest)[0] != types.boolean:
+                raise translate.Unsupported("and/or of non-booleans")
+            return types.boolean, None
+        b = self.builder
+        is_and = isinstance(node.op, ast.And)
+        start = b.block
+        other = b.append_basic_block("bool.rhs")
+        done = b.append_basic_block("bool.done")
+        if is_and:
+            b.cbranch(first[1], other, done)
+        else:
+            b.cbranch(first[1], done, other)
+        b.position_at_end(other)
+        second = self.expr(rest)
+        if second[0] != types.boolean:
+            raise translate.Unsupported("and/or of non-booleans")
+        end = b.block
+        b.branch(done)
+        b.position_at_end(done)
+        phi = b.phi(ir.IntType(1))
+        phi.add_incoming(first[1], start)
+        phi.add_incoming(second[1], end)
+        return types.boolean, phi
+
+    def _Call(self, node: ast.Call):
+        fn = ast.unparse(node.func)
+        if fn == "len":
+            (arg,) = node.args
+            ty, _, n = self._array_expr(arg)
+            return types.int64, n
+        if fn == "zero_of":
+            ty = self._array_type(node.args[0].id).dtype
+            return ty, self._constant(0, ty) if self.builder else None
+        if fn == "extremum":
+            return self._extremum_of(*node.args)
+        return super()._Call(node)
+
+    def _extremum_of(self, a: ast.expr, b: ast.expr, kind: ast.expr):
+        """`windows.extremum`: max (kind MAX) or min, NaN-propagating for floats."""
+        ty = types.unliteral(self.expr(a)[0])
+        if isinstance(ty, types.Float):
+            hi = ast.Call(
+                ast.Attribute(ast.Name("vm", ast.Load()), "maximum", ast.Load()), [a, b], []
+            )
+            lo = ast.Call(
+                ast.Attribute(ast.Name("vm", ast.Load()), "minimum", ast.Load()), [a, b], []
+            )
+        elif ty == types.boolean:
+            hi, lo = ast.BinOp(a, ast.BitOr(), b), ast.BinOp(a, ast.BitAnd(), b)
+        else:
+            hi = ast.IfExp(ast.Compare(b, [ast.Gt()], [a]), b, a)
+            lo = ast.IfExp(ast.Compare(b, [ast.Lt()], [a]), b, a)
+        test = ast.Compare(kind, [ast.Eq()], [ast.Constant(_EXTREMUM["max"])])
+        return self.expr(ast.IfExp(test, hi, lo))
+
+
+def _libc(module: ir.Module, name: str, ret: ir.Type, args: list) -> ir.Function:
+    fn = module.globals.get(name)
+    if fn is None:
+        fn = ir.Function(module, ir.FunctionType(ret, args), name)
+    return fn
+
+
+def _version() -> str:
+    h = hashlib.sha256(
+        f"{numba.__version__} {llvmlite.__version__} {llvm.llvm_version_info}".encode()
+    )
+    h.update(disk_cache.fingerprint().encode())  # the runtime and vecmath sources
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+_VERSION = _version()
+
+
+def _codegen():
+    """numba's JIT code generator."""
+    return cpu_target.target_context.codegen()
+
+
+_KEEP: list = []  # the code libraries whose functions slots point to: alive for the process
+
+
+def load(fn, signature: tuple, version: str) -> tuple[int, bool]:
+    """Library function `fn` compiled as a routine for `signature`, from the disk cache or
+    compiled now (and cached): its address and whether it was compiled. `version` hashes the
+    library's sources. Raises `translate.Unsupported` when the function uses a construct this
+    module does not lower (the caller compiles it with numba).
+    """
+    ident = f"{_VERSION}{version}{fn.__name__}{signature}"
+    key = hashlib.sha256(ident.encode()).hexdigest()[:40]
+    sym = f"numbax_routine_{fn.__name__}_{key[:16]}"
+    path = cache_files.secure_dir(cache_files.cache_dir()) / f"numbax_jit_{key}.routine"
+    compiled = False
+    try:
+        state = pickle.loads(cache_files.read_verified(path))  # noqa: S301 (verified)
+        library = _codegen().unserialize_library(state)
+    except Exception:  # missing, damaged, or of another LLVM: compile it
+        library, compiled = _compile(fn, signature, sym), True
+        try:
+            cache_files.write_verified(path, pickle.dumps(library.serialize_using_object_code()))
+        except OSError as e:
+            cache_files.warn(f"library routine {fn.__name__} not cached ({e})")
+    _KEEP.append(library)
+    return library.get_pointer_to_function(sym), compiled
+
+
+def _compile(fn, signature: tuple, sym: str):
+    module = ir.Module(name=sym)
+    Routine(fn, signature).function(module, sym)
+    library = _codegen().create_library(sym)
+    library.enable_object_caching()
+    library.add_ir_module(module)
+    library.finalize()
+    return library
