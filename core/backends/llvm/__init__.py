@@ -22,8 +22,11 @@ arrays to Python) to numba, which then compiles a short shell, or lowers that sh
                   fills the slots through which the kernel calls them.
     shells.py     a whole serial kernel (its shell and nests) as one LLVM library with a
                   CPython entry point the driver calls directly: no numba compile at all.
+    routines.py   the library functions (`core/backends/numba/library`) from their own
+                  source, in numba's calling convention: called through the same slots.
 
-`config.jit_lean_loops` (`NUMBAX_JIT_LEAN_LOOPS`) turns it on; `core/jit/codegen.lean` is the
+Routines are always on (`core/backends/numba/library/entry.load` asks for them first).
+`config.jit_lean_loops` (`NUMBAX_JIT_LEAN_LOOPS`) turns the nests on; `core/jit/codegen.lean` is the
 hook; `config.jit_lean_shells` (`NUMBAX_JIT_LEAN_SHELLS`) turns on shells, which
 `core/jit/program.py` asks for first. Threaded (`prange`) nests stay numba's: a kernel with
 threaded loops is compiled in its serial form on the cold path (`core/jit/program._serial`),

@@ -15,14 +15,16 @@ The language is the library's numba code, whatever of it this module knows:
     scalars      int64 and the arrays' dtypes, named once per type; tuple assignments
     statements   `for i in range(a[, b[, step]])`, `if`/`else`, assignments, `+=` ...
     arrays       flat, as pointers: `a[i]` and `rt.ld`/`rt.st` unchecked (i >= 0), `len(a)`,
-                 `segment(a, start, n)` (a view), `rt.empty((n,), dtype)`/`rt.full(...)` at
-                 the function's top level (malloc, freed on return)
+                 `segment(a, start, n)` (a view), `rt.empty((n,), dtype)`/`rt.full(...)`
+                 (malloc, freed on return, or when the statement runs again in a loop)
     blocks       `copy`, `zero` (memcpy, memset), `product` (one BLAS call, float dtypes),
                  `extremum`, `zero_of`
+    calls        of other library functions through their slots (`entry.callee`,
+                 `entry.in_parts`), lowered by entry's own code generators
     helpers      calls of the library's `jit`/`inline` helpers, inlined from their source (one
                  `return` at the end, a tuple or a value)
 
-Anything else (a `while`, a call through a slot, an integer product, a complex dtype) raises
+Anything else (a `while`, a `prange`, an integer product, a complex dtype) raises
 `translate.Unsupported` and numba compiles the function as before (`entry.load`): the same
 source serves both, and a construct this module does not know never gives a wrong answer.
 
@@ -49,10 +51,12 @@ from llvmlite import binding as llvm
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils, fastmathpass
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.cpu_options import FastMathOptions
+from numba.core.errors import TypingError
 from numba.core.registry import cpu_target
 from numba.np import linalg
-from numba.np.arrayobj import make_array
+from numba.np.arrayobj import make_array, populate_array
 
 from core.backends.llvm import translate, vecmath
 from core.backends.numba.library import blocks
@@ -85,6 +89,16 @@ _INTRINSICS = {
 
 
 _EXTREMUM = {}  # "max": the `kind` value of `extremum` that asks for the maximum
+_CALLS: dict[str, object] = {}  # canonical name -> the typer of a call of another library function
+
+
+def register_call(obj, typer) -> None:
+    """Makes calls of `obj`, an intrinsic calling another library function through its slot
+    (`entry.callee`, `entry.in_parts`), reach the translator: `typer(*argument types)` gives
+    the call's signature and code generator, as numba's intrinsic would have."""
+    name = f"_slot_call_{len(_CALLS)}"
+    _CALLS[name] = typer
+    _INTRINSICS[id(obj)] = name
 
 
 def register_extremum(fn, max_kind: int) -> None:
@@ -186,8 +200,8 @@ class _Expander:
         obj = self._resolve(func, env)
         if obj is None or id(obj) in _INTRINSICS:
             return None
-        py = getattr(obj, "py_func", None)
-        if py is None:
+        py = getattr(obj, "py_func", obj)  # a numba dispatcher, or a `register_jitable` function
+        if not inspect.isfunction(py):
             raise translate.Unsupported(f"call of {ast.unparse(func)}")
         return py
 
@@ -197,6 +211,8 @@ class _Expander:
         tree = _parse(fn)
         prefix = f"_h{next(self.counter)}_"
         params = [a.arg for a in tree.args.args]
+        defaults = [ast.Constant(v) for v in fn.__defaults__ or ()]
+        args = args + defaults[len(args) - len(params) :] if len(args) < len(params) else args
         if len(params) != len(args) or tree.args.vararg or tree.args.kwonlyargs:
             raise translate.Unsupported(f"call of {fn.__name__}")
         names = {n: prefix + n for n in [*params, *_stored(tree)]}
@@ -208,7 +224,14 @@ class _Expander:
         if body and isinstance(body[-1], ast.Return):
             ret = body.pop().value
         if any(isinstance(n, ast.Return) for st in body for n in ast.walk(st)):
-            raise translate.Unsupported(f"{fn.__name__} returns early")
+            # one exit: the statements after an `if` that returns go into both its branches,
+            # each `return v` becomes an assignment of the result
+            arity = len(ret.elts) if isinstance(ret, ast.Tuple) else 1
+            results = [f"{prefix}return{k}" for k in range(arity)]
+            body = _single_exit([*body, ast.Return(ret)], results)
+            names.update({n: n for n in results})
+            ret = ast.Tuple([ast.Name(n, ast.Load()) for n in results], ast.Load())
+            ret = ret.elts[0] if arity == 1 else ret
         out.extend(self.block(body, fn.__globals__, names))
         ret = self.expr(ret, fn.__globals__, names, out) if ret is not None else ast.Constant(None)
         return out, ret
@@ -239,8 +262,9 @@ class _Expander:
                 func = _canonical(_INTRINSICS[id(obj)])
                 args = [self.expr(a, env, names, pre) for a in node.args]
                 return ast.Call(func, args, [])
-            if isinstance(node.func, ast.Attribute):
-                func = self.expr(node.func, env, names, pre)
+            py = getattr(obj, "py_func", obj)
+            if isinstance(node.func, ast.Attribute) and not inspect.isfunction(py):
+                func = self.expr(node.func, env, names, pre)  # vm.*, np.*: the translator's
                 return ast.Call(func, [self.expr(a, env, names, pre) for a in node.args], [])
             helper = self._helper(node.func, env)
             if pre is None:
@@ -260,6 +284,24 @@ class _Expander:
             else:
                 fields[field] = value
         return type(node)(**fields)
+
+
+def _single_exit(body: list[ast.stmt], results: list[str]) -> list[ast.stmt]:
+    """`body` (ending in a `return`) with its returns assigning `results` instead, and no
+    statement after one (see `_Expander.inline`)."""
+    out: list[ast.stmt] = []
+    for k, st in enumerate(body):
+        if isinstance(st, ast.Return):
+            targets = [ast.Name(n, ast.Store()) for n in results]
+            return out + _assign(targets, st.value)
+        if any(isinstance(n, ast.Return) for n in ast.walk(st)):
+            if not isinstance(st, ast.If):
+                raise translate.Unsupported("a return in a loop")
+            rest = body[k + 1 :]
+            then = _single_exit(st.body + rest, results)
+            return out + [ast.If(st.test, then, _single_exit(st.orelse + rest, results))]
+        out.append(st)
+    raise translate.Unsupported("a helper that can end without returning")
 
 
 def _stored(tree: ast.AST) -> list[str]:
@@ -323,7 +365,6 @@ class Routine(translate.Nest):
                 translate.scalar_type(np.dtype(str(ty)))
             self.env[name] = ty
         self.types: dict[str, types.Type] = {}
-        self.depth = 0
         self._body(self.body)  # types every name (no builder yet)
 
     def function(self, module: ir.Module, symbol: str) -> ir.Function:
@@ -348,8 +389,8 @@ class Routine(translate.Nest):
             scratch._linking_libraries.clear()
             raise translate.Unsupported(f"{self.name} calls compiled code")
         free = _libc(module, "free", ir.VoidType(), [cgutils.voidptr_t])
-        for ptr in self.allocated:
-            self.builder.call(free, [ptr])
+        for held in self.allocated:
+            self.builder.call(free, [self.builder.load(held)])
         target.call_conv.return_value(self.builder, target.get_dummy_value())
         fastmathpass.rewrite_module(module, _FASTMATH)
         return fn
@@ -419,10 +460,7 @@ class Routine(translate.Nest):
         name = target.id
         if isinstance(value, ast.Call) and ast.unparse(value.func) in ("rt.empty", "rt.full"):
             return self._allocate(name, value)
-        is_array = (
-            isinstance(value, ast.Name) and isinstance(self.env.get(value.id), types.Array)
-        ) or (isinstance(value, ast.Call) and ast.unparse(value.func) == "segment")
-        if is_array:
+        if self._is_array(value):
             ty, ptr, n = self._array_expr(value)
             self._define_array(name, ty)
             if self.builder is not None:
@@ -433,10 +471,8 @@ class Routine(translate.Nest):
         return super()._stmt_Assign(node)
 
     def _allocate(self, name: str, call: ast.Call) -> None:
-        """`name = rt.empty((n,), dtype)` or `rt.full((n,), value, dtype)`: malloc'ed at the
-        function's top level, freed on return."""
-        if self.depth:
-            raise translate.Unsupported(f"{name} allocated in a loop or branch")
+        """`name = rt.empty((n,), dtype)` or `rt.full((n,), value, dtype)`: malloc'ed, freed on
+        return (or when the same statement allocates again, in a loop)."""
         shape, *rest = call.args
         if not isinstance(shape, ast.Tuple) or len(shape.elts) != 1:
             raise translate.Unsupported("an allocation of other than one axis")
@@ -449,11 +485,15 @@ class Routine(translate.Nest):
             return
         _, target = translate.contexts()
         b = self.builder
+        with b.goto_entry_block():
+            held = b.alloca(cgutils.voidptr_t, name=f"{name}.held")
+            b.store(ir.Constant(cgutils.voidptr_t, None), held)
+        self.allocated.append(held)
         count = self.cast(n, types.int64)
         size = b.mul(count, ir.Constant(_I64, target.get_abi_sizeof(target.get_data_type(dtype))))
-        malloc = _libc(b.module, "malloc", cgutils.voidptr_t, [_I64])
-        ptr = b.call(malloc, [size])
-        self.allocated.append(ptr)
+        b.call(_libc(b.module, "free", ir.VoidType(), [cgutils.voidptr_t]), [b.load(held)])
+        ptr = b.call(_libc(b.module, "malloc", cgutils.voidptr_t, [_I64]), [size])
+        b.store(ptr, held)
         self._bind(name, ptr, count)
         if fill is not None:
             value = self.cast(fill, dtype)
@@ -483,11 +523,64 @@ class Routine(translate.Nest):
             return self._zero(call)
         if fn == "product":
             return self._product(call)
+        if fn in _CALLS:
+            return self._slot_call(_CALLS[fn], call.args)
         if fn == "rt.st":
             array, index, value = call.args
             if isinstance(array, ast.Name) and isinstance(self.env.get(array.id), types.Array):
                 return super()._stmt_Expr(node)
         raise translate.Unsupported(ast.unparse(node))
+
+    def _slot_call(self, typer, args: list[ast.expr]) -> None:
+        """A call of another library function through its slot: the arguments as the numba
+        values its intrinsic takes (arrays as flat array structs, a tuple literal as a
+        tuple of int64s), lowered by the intrinsic's own code generator."""
+        tys, values = [], []
+        for arg in args:
+            if isinstance(arg, ast.Tuple):
+                items = [self.expr(e) for e in arg.elts]
+                ty = types.UniTuple(types.int64, len(items))
+                value = None
+                if self.builder is not None:
+                    _, target = translate.contexts()
+                    ints = [self.cast(v, types.int64) for v in items]
+                    value = target.make_tuple(self.builder, ty, ints)
+            elif self._is_array(arg):
+                ty, ptr, n = self._array_expr(arg)
+                value = None if self.builder is None else self._array_value(ty, ptr, n)
+            else:
+                ty, value = self.expr(arg)
+                ty = types.unliteral(ty)
+            tys.append(ty)
+            values.append(value)
+        try:
+            sig, codegen = typer(*tys)
+        except TypingError as e:
+            raise translate.Unsupported(str(e)) from None
+        if self.builder is not None:
+            _, target = translate.contexts()
+            codegen(target, self.builder, sig, values)
+
+    def _is_array(self, node: ast.expr) -> bool:
+        if isinstance(node, ast.Name):
+            return isinstance(self.env.get(node.id), types.Array)
+        return isinstance(node, ast.Call) and ast.unparse(node.func) == "segment"
+
+    def _array_value(self, ty: types.Array, ptr, n):
+        """The numba value of flat C array `ty` at `ptr` of `n` elements (no owner)."""
+        _, target = translate.contexts()
+        arr = make_array(ty)(target, self.builder)
+        itemsize = target.get_constant(types.intp, target.get_abi_sizeof(ptr.type.pointee))
+        populate_array(
+            arr,
+            data=ptr,
+            shape=[n],
+            strides=[itemsize],
+            itemsize=itemsize,
+            meminfo=None,
+            parent=None,
+        )
+        return arr._getvalue()
 
     def _span(self, array: ast.expr, start: ast.expr, count):
         ty, ptr, _ = self._array_expr(array)
@@ -556,23 +649,11 @@ class Routine(translate.Nest):
             [self.cast(c, types.int64) for c in cols],
         )
 
-    # control flow: allocations only outside loops and branches
-    def _stmt_If(self, node: ast.If) -> None:
-        self.depth += 1
-        try:
-            super()._stmt_If(node)
-        finally:
-            self.depth -= 1
-
     def _stmt_For(self, node: ast.For) -> None:
         it = node.iter
-        if not (isinstance(it, ast.Call) and ast.unparse(it.func) == "range" and len(it.args) == 3):
-            self.depth += 1
-            try:
-                return super()._stmt_For(node)
-            finally:
-                self.depth -= 1
-        return self._stepped(node)
+        if isinstance(it, ast.Call) and ast.unparse(it.func) == "range" and len(it.args) == 3:
+            return self._stepped(node)
+        return super()._stmt_For(node)
 
     def _stepped(self, node: ast.For) -> None:
         """`for i in range(start, stop, step)` (a step of 0 runs no iteration)."""
@@ -581,34 +662,30 @@ class Routine(translate.Nest):
             if types.unliteral(ty) not in (types.int64, types.intp):
                 raise translate.Unsupported(f"range over {ty}")
         name = node.target.id
-        self.depth += 1
-        try:
-            if self.builder is None:
-                self._assign_type(name, types.int64)
-                self._body(node.body)
-                return
-            b = self.builder
-            start, stop, step = (v for _, v in bounds)
-            slot = self._slot(name, types.int64)
-            pre = b.block
-            head = b.append_basic_block(f"{name}.head")
-            body = b.append_basic_block(f"{name}.body")
-            done = b.append_basic_block(f"{name}.done")
-            b.branch(head)
-            b.position_at_end(head)
-            i = b.phi(_I64, name=f"{name}.i")
-            i.add_incoming(start, pre)
-            up = b.icmp_signed(">", step, ir.Constant(_I64, 0))
-            more = b.select(up, b.icmp_signed("<", i, stop), b.icmp_signed(">", i, stop))
-            b.cbranch(more, body, done)
-            b.position_at_end(body)
-            b.store(i, slot)
+        if self.builder is None:
+            self._assign_type(name, types.int64)
             self._body(node.body)
-            i.add_incoming(b.add(i, step), b.block)
-            b.branch(head)
-            b.position_at_end(done)
-        finally:
-            self.depth -= 1
+            return
+        b = self.builder
+        start, stop, step = (v for _, v in bounds)
+        slot = self._slot(name, types.int64)
+        pre = b.block
+        head = b.append_basic_block(f"{name}.head")
+        body = b.append_basic_block(f"{name}.body")
+        done = b.append_basic_block(f"{name}.done")
+        b.branch(head)
+        b.position_at_end(head)
+        i = b.phi(_I64, name=f"{name}.i")
+        i.add_incoming(start, pre)
+        up = b.icmp_signed(">", step, ir.Constant(_I64, 0))
+        more = b.select(up, b.icmp_signed("<", i, stop), b.icmp_signed(">", i, stop))
+        b.cbranch(more, body, done)
+        b.position_at_end(body)
+        b.store(i, slot)
+        self._body(node.body)
+        i.add_incoming(b.add(i, step), b.block)
+        b.branch(head)
+        b.position_at_end(done)
 
     # expressions
     def _Subscript(self, node: ast.Subscript):
@@ -739,8 +816,9 @@ def load(fn, signature: tuple, version: str) -> tuple[int, bool]:
 def _compile(fn, signature: tuple, sym: str):
     module = ir.Module(name=sym)
     Routine(fn, signature).function(module, sym)
-    library = _codegen().create_library(sym)
-    library.enable_object_caching()
-    library.add_ir_module(module)
-    library.finalize()
+    with global_compiler_lock:  # numba's code generator asks for it (re-entrant)
+        library = _codegen().create_library(sym)
+        library.enable_object_caching()
+        library.add_ir_module(module)
+        library.finalize()
     return library

@@ -21,8 +21,16 @@ which `entry.caller` lowers to a call of the compiled function through its slot.
     skinny.py    products with few rows (an RNN step's): dot products of rows, no BLAS
     parts.py     `run_parts`: the parts of the others' work on the threads (the one `prange`)
 
-Compiling these functions is most of a cold first call of a convolutional network (numba costs
-0.1-0.2 s for the smallest function, 1-2 s for the large ones), so the library keeps it down:
+Compiling these functions was most of a cold first call of a convolutional network (numba costs
+0.1-0.2 s for the smallest function, 1-2 s for the large ones, two thirds of it typing and
+lowering in Python). So numbax compiles them itself where it can: `entry.load` hands each
+function to `core/backends/llvm/routines.py`, which writes the same source as LLVM (helpers
+inlined, operators lowered by numba's own implementations, numba's calling convention) for
+numba's code generator, 0.05-0.6 s a function; a function using something the translator does
+not know (`prange`, `while`, an integer product, a complex dtype) is compiled by numba as
+before. The library's code is therefore written in the subset both understand (no `while`,
+`break`, `continue` or tuple-valued conditionals; `for` over `range`; allocations with
+`rt.empty`/`rt.full`). Besides, the library keeps numba's share down:
 a function that several others use is a library function of its own, compiled once and called
 through its slot (`im2col`, the taps' two functions, `run_parts`), not a helper linked into
 each caller (which optimizes it and compiles it to machine code again in every one); helpers

@@ -251,10 +251,10 @@ def conv_forward_items(x, w, out, p, each, t):
             m = nb * qprod
             if not grouped:
                 product(buf, w, segment(out, s * qprod * o, m * o), (m, width, o), (0, 0), 0, o)
-                continue
-            product(buf, wg, tmp, (m, width, og), (0, 0), 0, og)
-            for r in range(m):
-                copy(out, (s * qprod + r) * o + g * og, tmp, r * og, og)
+            else:
+                product(buf, wg, tmp, (m, width, og), (0, 0), 0, og)
+                for r in range(m):
+                    copy(out, (s * qprod + r) * o + g * og, tmp, r * og, og)
 
 
 _forward_parts = in_parts("conv_forward_items")
@@ -286,8 +286,10 @@ def conv_kernel_gradient(x, w, out, p):
     taps = segment(p, 4 + nsp, nsp)
     narrow, box, count = _narrowed(p, 4, OUTS, KERNEL, STRIDES, RHS_DILATION)
     skip = count < prod(taps)  # taps that read only padding get zeros (see `taps`)
-    pn = narrow if skip else p
-    dst = rt.empty((count * n * o,), out.dtype) if skip else out
+    pn, dst = p, out
+    if skip:
+        pn = narrow
+        dst = rt.empty((count * n * o,), out.dtype)
     kprod = prod(segment(p, 4 + 2 * nsp, nsp))
     size = count * n * o
     by_cols = o >= c * kprod and o >= 2 * BAND
@@ -296,9 +298,9 @@ def conv_kernel_gradient(x, w, out, p):
     width = -(-cut // rt.parts(c * kprod * size, cut, least))
     nw = -(-cut // width)  # no empty part
     parts = rt.empty((5 * nw,), np.int64)  # per part: items, columns, offset of its buffer
-    each, band = (c, width) if by_cols else (width, o)
+    each, band = c if by_cols else width, width if by_cols else o
     for t in range(nw):
-        b0, c0 = (0, min(o, t * band)) if by_cols else (min(c, t * each), 0)
+        b0, c0 = 0 if by_cols else min(c, t * each), min(o, t * band) if by_cols else 0
         parts[5 * t] = b0
         parts[5 * t + 1] = min(c, b0 + each)
         parts[5 * t + 2] = c0
@@ -349,11 +351,11 @@ def conv_kernel_gradient_items(x, w, dst, p, parts, t):
         rhs = segment(w, s * kprod * o, m * o)
         if s == b0:
             product(buf, rhs, acc, (width, m, o), (1, 0), c0, c1)
-            continue
-        product(buf, rhs, tmp, (width, m, o), (1, 0), c0, c1)
-        for r in range(width):
-            for j in range(r * o + c0, r * o + c1):
-                rt.st(dst, at + j, rt.ld(dst, at + j) + rt.ld(tmp, j))
+        else:
+            product(buf, rhs, tmp, (width, m, o), (1, 0), c0, c1)
+            for r in range(width):
+                for j in range(r * o + c0, r * o + c1):
+                    rt.st(dst, at + j, rt.ld(dst, at + j) + rt.ld(tmp, j))
 
 
 _gradient_parts = in_parts("conv_kernel_gradient_items")

@@ -472,7 +472,9 @@ def callee(name: str) -> Callable:
     def typer(*args):
         return _typed_call(call_name(name, _codes(template, args)), *args)
 
-    return _ARITY[len(template)](typer)
+    call = _ARITY[len(template)](typer)
+    routines.register_call(call, typer)
+    return call
 
 
 # The library function that runs parts on the threads (`parts.py`), called through its slot.
@@ -515,7 +517,9 @@ def in_parts(name: str) -> Callable:
 
         return types.none(n, *args), codegen
 
-    return _ARITY[len(template)](typer)
+    call = _ARITY[len(template)](typer)
+    routines.register_call(call, typer)
+    return call
 
 
 def _part_function(context, module, sym: str, sig: tuple, struct: ir.Type) -> ir.Function:
