@@ -79,28 +79,20 @@ def minimize(
 
     if method.lower() == "bfgs":
         results = minimize_bfgs(fun_with_args, x0, **options)
-        return OptimizeResults(
-            x=results.x_k,
-            success=results.converged & jnp.logical_not(results.failed),
-            status=results.status,
-            fun=results.f_k,
-            jac=results.g_k,
-            hess_inv=results.H_k,
-            nfev=results.nfev,
-            njev=results.ngev,
-            nit=results.k,
-        )
-    if method.lower() == _LBFGS:
+        hess_inv = results.H_k
+    elif method.lower() == _LBFGS:
         results = _minimize_lbfgs(fun_with_args, x0, **options)
-        return OptimizeResults(
-            x=results.x_k,
-            success=results.converged & jnp.logical_not(results.failed),
-            status=results.status,
-            fun=results.f_k,
-            jac=results.g_k,
-            hess_inv=None,
-            nfev=results.nfev,
-            njev=results.ngev,
-            nit=results.k,
-        )
-    raise ModeError(f"Method {method} not recognized; use 'BFGS' or '{_LBFGS}'.")
+        hess_inv = None
+    else:
+        raise ModeError(f"Method {method} not recognized; use 'BFGS' or '{_LBFGS}'.")
+    return OptimizeResults(
+        x=results.x_k,
+        success=results.converged & jnp.logical_not(results.failed),
+        status=results.status,
+        fun=results.f_k,
+        jac=results.g_k,
+        hess_inv=hess_inv,
+        nfev=results.nfev,
+        njev=results.ngev,
+        nit=results.k,
+    )
