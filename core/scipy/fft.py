@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -20,7 +20,7 @@ import numpy as np
 import core.numpy as jnp
 from core import lax
 from core.numpy._util import canonicalize_axis, ensure_array, promote_dtypes_inexact
-from core.scipy.errors import ModeError, UnsupportedOptionError
+from core.scipy.errors import ModeError, ShapeMismatchError, UnsupportedOptionError
 
 __all__ = ["dct", "dctn", "idct", "idctn"]
 
@@ -125,12 +125,41 @@ def _axes_and_sizes(
     if s is not None:
         s = list(s) if isinstance(s, Sequence) else [operator.index(s)]
         if len(s) > x.ndim:
-            raise ValueError(f"s must have at most x.ndim ({x.ndim}) elements, got {len(s)}")
+            raise ShapeMismatchError(
+                f"s must have at most x.ndim ({x.ndim}) elements, got {len(s)}"
+            )
     if axes is None:
         axes = tuple(range(x.ndim - len(s), x.ndim)) if s is not None else tuple(range(x.ndim))
     else:
         axes = tuple(canonicalize_axis(a, x.ndim) for a in axes)
     return axes, s
+
+
+def _transform_nd(
+    name: str,
+    one_axis: Callable,
+    many_axes: Callable,
+    x: Any,
+    type: int,
+    s: Sequence[int] | None,
+    axes: Sequence[int] | None,
+    norm: str | None,
+) -> Any:
+    """`dctn`/`idctn`: checks, complex split, axes and sizes; one axis goes to `one_axis`."""
+    x = ensure_array(x)
+    _check(name, type, norm)
+    if jnp.iscomplexobj(x):
+
+        def part(p: Any) -> Any:
+            return _transform_nd(name, one_axis, many_axes, p, type, s, axes, norm)
+
+        return lax.complex(part(x.real), part(x.imag))
+    axes, s = _axes_and_sizes(x, s, axes)
+    if len(axes) == 1:
+        return one_axis(x, n=s[0] if s is not None else None, axis=axes[0], norm=norm)
+    if s is not None:
+        x = _resize(x, dict(zip(axes, s)))
+    return many_axes(x, axes, norm)
 
 
 def dctn(
@@ -152,15 +181,10 @@ def dctn(
     Returns:
         The transform, float (complex for complex `x`).
     """
-    x = ensure_array(x)
-    _check("dctn", type, norm)
-    if jnp.iscomplexobj(x):
-        return _split_complex(dctn, x, type=type, s=s, axes=axes, norm=norm)
-    axes, s = _axes_and_sizes(x, s, axes)
-    if len(axes) == 1:
-        return dct(x, n=s[0] if s is not None else None, axis=axes[0], norm=norm)
-    if s is not None:
-        x = _resize(x, dict(zip(axes, s)))
+    return _transform_nd("dctn", dct, _dctn_axes, x, type, s, axes, norm)
+
+
+def _dctn_axes(x: Any, axes: tuple[int, ...], norm: str | None) -> Any:
     if len(axes) == 2:
         return _dct2(x, axes=axes, norm=norm)
     for block in [axes[i : i + 2] for i in range(0, len(axes), 2)]:
@@ -220,15 +244,10 @@ def idctn(
     Returns:
         The inverse transform, float (complex for complex `x`).
     """
-    x = ensure_array(x)
-    _check("idctn", type, norm)
-    if jnp.iscomplexobj(x):
-        return _split_complex(idctn, x, type=type, s=s, axes=axes, norm=norm)
-    axes, s = _axes_and_sizes(x, s, axes)
-    if len(axes) == 1:
-        return idct(x, n=s[0] if s is not None else None, axis=axes[0], norm=norm)
-    if s is not None:
-        x = _resize(x, dict(zip(axes, s)))
+    return _transform_nd("idctn", idct, _idctn_axes, x, type, s, axes, norm)
+
+
+def _idctn_axes(x: Any, axes: tuple[int, ...], norm: str | None) -> Any:
     for axis in axes:
         x = idct(x, axis=axis, norm=norm)
     return x
