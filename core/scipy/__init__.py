@@ -1,7 +1,7 @@
 """`core.scipy`: the `jax.scipy` analogue, written on `core.numpy` and `core.lax`.
 
 Submodules mirror JAX's: `special`, `stats`, `linalg`, `signal`, `integrate`, `optimize`, `fft`,
-`ndimage`, `interpolate`, `spatial`. Nothing here adds a primitive: every function is a
+`ndimage`, `interpolate`, `spatial`, `sparse`. Nothing here adds a primitive: every function is a
 composition, so `grad`, `vmap` and `jit` apply unchanged.
 """
 
@@ -13,6 +13,7 @@ from core.scipy import (
     ndimage,
     optimize,
     signal,
+    sparse,
     spatial,
     special,
     stats,
@@ -26,6 +27,7 @@ __all__ = [
     "ndimage",
     "optimize",
     "signal",
+    "sparse",
     "spatial",
     "special",
     "stats",

@@ -81,3 +81,11 @@ class NotARotationError(NumbaxError, TypeError):
     Failing code: ``Slerp.init(times, quats)``. Fix:
     ``Slerp.init(times, Rotation.from_quat(quats))``.
     """
+
+
+class NotAnOperatorError(NumbaxError, TypeError):
+    """An iterative solver's `A` or `M` is neither a function nor a matrix.
+
+    Failing code: ``sparse.linalg.cg(3.0, b)``. Fix: a function ``lambda x: a @ x`` or a square
+    matrix.
+    """
