@@ -1,11 +1,12 @@
 """`core.scipy`: the `jax.scipy` analogue, written on `core.numpy` and `core.lax`.
 
 Submodules mirror JAX's: `special`, `stats`, `linalg`, `signal`, `integrate`, `optimize`, `fft`,
-`ndimage`, `interpolate`, `spatial`, `sparse`. Nothing here adds a primitive: every function is a
-composition, so `grad`, `vmap` and `jit` apply unchanged.
+`ndimage`, `interpolate`, `spatial`, `sparse`, `cluster`. Nothing here adds a primitive: every
+function is a composition, so `grad`, `vmap` and `jit` apply unchanged.
 """
 
 from core.scipy import (
+    cluster,
     fft,
     integrate,
     interpolate,
@@ -20,6 +21,7 @@ from core.scipy import (
 )
 
 __all__ = [
+    "cluster",
     "fft",
     "integrate",
     "interpolate",
