@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import importlib
 import json
 import os
 import subprocess
@@ -74,38 +75,28 @@ def child(model: str, workers: int) -> None:
             if not stack:  # nested compiles count for the outermost one
                 rows[(kind, name)] += time.thread_time() - start
 
-    try:  # whole serial kernels compiled as LLVM shells (core/backends/llvm/shells.py)
-        from core.backends.llvm import shells  # noqa: PLC0415
-    except ImportError:  # a checkout before them
-        shells = None
-    if shells is not None:
-        load = shells._load
+    def timed(module: str, attr: str, row) -> None:
+        """Times `core.backends.llvm.<module>.<attr>` (a load outside numba's compile events)
+        as the row `row(first argument)` (nothing in a checkout without the module)."""
+        try:
+            owner = importlib.import_module(f"core.backends.llvm.{module}")
+        except ImportError:
+            return
+        load = getattr(owner, attr)
 
-        def timed_load(key, *args):
+        def timed_load(first, *args):
             start = time.thread_time()
             try:
-                return load(key, *args)
+                return load(first, *args)
             finally:
                 if threading.current_thread() is main and not stack:
-                    rows[("kernel shell", key[:16])] += time.thread_time() - start
+                    rows[row(first)] += time.thread_time() - start
 
-        shells._load = timed_load
-    try:  # library functions compiled by numbax as LLVM (core/backends/llvm/routines.py)
-        from core.backends.llvm import routines  # noqa: PLC0415
-    except ImportError:  # a checkout before them
-        routines = None
-    if routines is not None:
-        load_routine = routines.load
+        setattr(owner, attr, timed_load)
 
-        def timed_routine(fn, *args):
-            start = time.thread_time()
-            try:
-                return load_routine(fn, *args)
-            finally:
-                if threading.current_thread() is main and not stack:
-                    rows[("library", fn.__name__)] += time.thread_time() - start
-
-        routines.load = timed_routine
+    # whole serial kernels compiled as LLVM shells, library functions compiled as LLVM routines
+    timed("shells", "_load", lambda key: ("kernel shell", key[:16]))
+    timed("routines", "load", lambda fn: ("library", fn.__name__))
     bc.framework("numbax").jax.jit(lambda a: a + 1)(bc.framework("numbax").jnp.ones(1))
     F = bc.framework("numbax")
     build, batch = bc.BUILDERS[model]

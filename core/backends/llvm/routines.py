@@ -649,44 +649,6 @@ class Routine(translate.Nest):
             [self.cast(c, types.int64) for c in cols],
         )
 
-    def _stmt_For(self, node: ast.For) -> None:
-        it = node.iter
-        if isinstance(it, ast.Call) and ast.unparse(it.func) == "range" and len(it.args) == 3:
-            return self._stepped(node)
-        return super()._stmt_For(node)
-
-    def _stepped(self, node: ast.For) -> None:
-        """`for i in range(start, stop, step)` (a step of 0 runs no iteration)."""
-        bounds = [self.expr(a) for a in node.iter.args]
-        for ty, _ in bounds:
-            if types.unliteral(ty) not in (types.int64, types.intp):
-                raise translate.Unsupported(f"range over {ty}")
-        name = node.target.id
-        if self.builder is None:
-            self._assign_type(name, types.int64)
-            self._body(node.body)
-            return
-        b = self.builder
-        start, stop, step = (v for _, v in bounds)
-        slot = self._slot(name, types.int64)
-        pre = b.block
-        head = b.append_basic_block(f"{name}.head")
-        body = b.append_basic_block(f"{name}.body")
-        done = b.append_basic_block(f"{name}.done")
-        b.branch(head)
-        b.position_at_end(head)
-        i = b.phi(_I64, name=f"{name}.i")
-        i.add_incoming(start, pre)
-        up = b.icmp_signed(">", step, ir.Constant(_I64, 0))
-        more = b.select(up, b.icmp_signed("<", i, stop), b.icmp_signed(">", i, stop))
-        b.cbranch(more, body, done)
-        b.position_at_end(body)
-        b.store(i, slot)
-        self._body(node.body)
-        i.add_incoming(b.add(i, step), b.block)
-        b.branch(head)
-        b.position_at_end(done)
-
     # expressions
     def _Subscript(self, node: ast.Subscript):
         if isinstance(node.value, ast.Name) and isinstance(

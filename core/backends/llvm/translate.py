@@ -607,7 +607,7 @@ class Nest(Expressions):
         if (
             not isinstance(it, ast.Call)
             or ast.unparse(it.func) != "range"
-            or not 1 <= len(it.args) <= 2
+            or not 1 <= len(it.args) <= 3
             or node.orelse
             or not isinstance(node.target, ast.Name)
         ):
@@ -622,8 +622,8 @@ class Nest(Expressions):
             self._body(node.body)
             return
         b = self.builder
-        start = bounds[0][1] if len(bounds) == 2 else ir.Constant(_I64, 0)
-        stop = bounds[-1][1]
+        start = bounds[0][1] if len(bounds) >= 2 else ir.Constant(_I64, 0)
+        stop = bounds[1 if len(bounds) == 3 else -1][1]
         slot = self._slot(name, types.int64)
         pre = b.block
         head = b.append_basic_block(f"{name}.head")
@@ -633,12 +633,18 @@ class Nest(Expressions):
         b.position_at_end(head)
         i = b.phi(_I64, name=f"{name}.i")
         i.add_incoming(start, pre)
-        b.cbranch(b.icmp_signed("<", i, stop), body, done)
+        if len(bounds) == 3:  # a step of either sign (0: no iteration)
+            step = bounds[2][1]
+            up = b.icmp_signed(">", step, ir.Constant(_I64, 0))
+            more = b.select(up, b.icmp_signed("<", i, stop), b.icmp_signed(">", i, stop))
+        else:
+            step, more = ir.Constant(_I64, 1), b.icmp_signed("<", i, stop)
+        b.cbranch(more, body, done)
         b.position_at_end(body)
         b.store(i, slot)
         self._body(node.body)
-        nxt = b.add(i, ir.Constant(_I64, 1), name=f"{name}.next", flags=("nsw",))
-        i.add_incoming(nxt, b.block)
+        flags = ("nsw",) if len(bounds) < 3 else ()
+        i.add_incoming(b.add(i, step, name=f"{name}.next", flags=flags), b.block)
         b.branch(head)
         b.position_at_end(done)
 
