@@ -1,10 +1,13 @@
-"""`core.scipy.sparse.linalg`: JAX's iterative solvers `cg` and `bicgstab` (no `gmres` yet).
+"""`core.scipy.sparse.linalg`: JAX's iterative solvers `cg`, `bicgstab` and `gmres`.
 
-`A` is a function (or a square matrix) applied to pytrees of arrays; each solver is one
-`lax.while_loop` stopping at `|r|^2 <= max(tol^2 |b|^2, atol^2)` or after `maxiter` steps
-(default 10 times the size of `b`, as scipy). The loop runs inside `lax.custom_linear_solve`
+`A` is a function (or a square matrix) applied to pytrees of arrays. `cg` and `bicgstab` are
+one `lax.while_loop` each, stopping at `|r|^2 <= max(tol^2 |b|^2, atol^2)` or after `maxiter`
+steps (default 10 times the size of `b`, as scipy). `gmres` restarts: each restart builds a
+`restart`-dimensional Krylov basis by Arnoldi with iterated classical Gram-Schmidt and solves
+the small least-squares problem, either at the end (`batched`: normal equations) or during the
+process by Givens rotations (`incremental`). Every solver runs inside `lax.custom_linear_solve`
 with itself as the transpose solve, so derivatives solve again instead of differentiating
-through the iterations, exactly as in JAX. `info` is None, as in JAX.
+through the iterations, exactly as in JAX. `info` is None (`gmres`: -1 if the result is NaN).
 """
 
 from __future__ import annotations
@@ -17,15 +20,18 @@ from typing import Any
 import numpy as np
 
 import core.numpy as jnp
-from core import lax
+from core import dtypes, lax
 from core.array import Array
-from core.scipy.errors import NotAnOperatorError, ShapeMismatchError
-from core.tree_util import tree_leaves, tree_map, tree_structure
+from core.scipy.errors import ModeError, NotAnOperatorError, ShapeMismatchError
+from core.scipy.linalg import solve as _solve_dense
+from core.scipy.linalg import solve_triangular
+from core.tree_util import tree_leaves, tree_map, tree_reduce, tree_structure
 
-__all__ = ["bicgstab", "cg"]
+__all__ = ["bicgstab", "cg", "gmres"]
 
 _dot = partial(jnp.dot, precision=lax.Precision.HIGHEST)
 _vdot = partial(jnp.vdot, precision=lax.Precision.HIGHEST)
+_einsum = partial(jnp.einsum, precision=lax.Precision.HIGHEST)
 
 
 def _vdot_real_part(x: Any, y: Any) -> Any:
@@ -42,6 +48,11 @@ def _vdot_real_tree(x: Any, y: Any) -> Any:
 
 def _vdot_tree(x: Any, y: Any) -> Any:
     return sum(tree_leaves(tree_map(_vdot, x, y)))
+
+
+def _norm(x: Any) -> Any:
+    xs = tree_leaves(x)
+    return jnp.sqrt(sum(map(_vdot_real_part, xs, xs)))
 
 
 def _mul(scalar: Any, tree: Any) -> Any:
@@ -231,3 +242,238 @@ def bicgstab(
         `(x, None)`: the solution, structured like `b`, and JAX's placeholder `info`.
     """
     return _isolve(_bicgstab_solve, A=A, b=b, x0=x0, tol=tol, atol=atol, maxiter=maxiter, M=M)
+
+
+def _safe_normalize(x: Any, thresh: Any = None) -> tuple[Any, Any]:
+    """`x / |x|` and `|x|`, or zeros and 0 where `|x| <= thresh` (default the dtype's eps)."""
+    norm = _norm(x)
+    dtype = jnp.result_type(*tree_leaves(x))
+    if thresh is None:
+        thresh = dtypes.finfo(norm.dtype).eps
+    thresh = jnp.asarray(thresh).astype(dtype).real
+    use_norm = norm > thresh
+    norm_cast = norm.astype(dtype)
+    normalized_x = tree_map(lambda y: jnp.where(use_norm, y / norm_cast, 0.0), x)
+    return normalized_x, jnp.where(use_norm, norm, 0.0)
+
+
+def _project_on_columns(A: Any, v: Any) -> Any:
+    """`A^H v` over the leaves."""
+    v_proj = tree_map(lambda X, y: _einsum("...n,...->n", X.conj(), y), A, v)
+    return tree_reduce(operator.add, v_proj)
+
+
+def _iterative_classical_gram_schmidt(Q, x, xnorm, max_iterations=2):
+    """Orthogonalizes `x` against the orthonormal columns of `Q`, repeating (up to
+    `max_iterations`) while the overlaps `r` stay below `|q| / sqrt(2)`; returns `(q, r)`."""
+    Q0 = tree_leaves(Q)[0]
+    r = jnp.zeros(Q0.shape[-1], dtype=Q0.dtype)
+    xnorm_scaled = xnorm / jnp.sqrt(2.0)
+
+    def body_function(carry):
+        k, q, r, qnorm_scaled = carry
+        h = _project_on_columns(Q, q)
+        q = _sub(q, tree_map(lambda X: _dot(X, h), Q))
+        r = _add(r, h)
+
+        def qnorm_cond(carry):
+            k, not_done, _, _ = carry
+            return jnp.logical_and(not_done, k < (max_iterations - 1))
+
+        def qnorm(carry):
+            k, _, q, qnorm_scaled = carry
+            _, qnorm = _safe_normalize(q)
+            return (k, False, q, qnorm / jnp.sqrt(2.0))
+
+        _, _, q, qnorm_scaled = lax.while_loop(qnorm_cond, qnorm, (k, True, q, qnorm_scaled))
+        return (k + 1, q, r, qnorm_scaled)
+
+    def cond_function(carry):
+        k, _, r, qnorm_scaled = carry
+        _, rnorm = _safe_normalize(r)
+        return jnp.logical_and(k < (max_iterations - 1), rnorm < qnorm_scaled)
+
+    carry = body_function((0, x, r, xnorm_scaled))
+    _, q, r, _ = lax.while_loop(cond_function, body_function, carry)
+    return q, r
+
+
+def _kth_arnoldi_iteration(k, A, M, V, H):
+    """Adds the orthonormalized Krylov vector `M(A(V[:, k]))` as `V[:, k+1]` and its overlaps
+    as `H[k, :]`; a vector below `eps |v|` marks an invariant subspace (breakdown)."""
+    dtype = jnp.result_type(*tree_leaves(V))
+    eps = dtypes.finfo(dtype).eps
+    v = M(A(tree_map(lambda x: x[..., k], V)))
+    _, v_norm_0 = _safe_normalize(v)
+    v, h = _iterative_classical_gram_schmidt(V, v, v_norm_0, max_iterations=2)
+    unit_v, v_norm_1 = _safe_normalize(v, thresh=eps * v_norm_0)
+    V = tree_map(lambda X, y: X.at[..., k + 1].set(y), V, unit_v)
+    h = h.at[k + 1].set(v_norm_1.astype(dtype))
+    return V, H.at[k, :].set(h), v_norm_1 == 0.0
+
+
+def _rotate_vectors(H, i, cs, sn):
+    x1, y1 = H[i], H[i + 1]
+    H = H.at[i].set(cs.conj() * x1 - sn.conj() * y1)
+    return H.at[i + 1].set(sn * x1 + cs * y1)
+
+
+def _givens_rotation(a, b):
+    b_zero = abs(b) == 0
+    a_lt_b = abs(a) < abs(b)
+    t = -jnp.where(a_lt_b, a, b) / jnp.where(a_lt_b, b, a)
+    r = lax.rsqrt(1 + abs(t) ** 2).astype(t.dtype)
+    cs = jnp.where(b_zero, 1, jnp.where(a_lt_b, r * t, r))
+    sn = jnp.where(b_zero, 0, jnp.where(a_lt_b, r, r * t))
+    return cs, sn
+
+
+def _apply_givens_rotations(H_row, givens, k):
+    """Applies the stored rotations to `H_row`, then a new one zeroing its element `k + 1`."""
+    R_row = lax.fori_loop(0, k, lambda i, row: _rotate_vectors(row, i, *givens[i, :]), H_row)
+    factors = _givens_rotation(R_row[k], R_row[k + 1])
+    return _rotate_vectors(R_row, k, *factors), givens.at[k, :].set(factors)
+
+
+def _krylov_basis(unit_residual, restart):
+    return tree_map(
+        lambda x: jnp.pad(x[..., None], ((0, 0),) * x.ndim + ((0, restart),)), unit_residual
+    )
+
+
+def _restart_end(A, b, x0, V, y, M):
+    x = _add(x0, tree_map(lambda X: _dot(X[..., :-1], y), V))
+    unit_residual, residual_norm = _safe_normalize(M(_sub(b, A(x))))
+    return x, unit_residual, residual_norm
+
+
+def _gmres_incremental(A, b, x0, unit_residual, residual_norm, ptol, restart, M):
+    """One restart, with the QR factorization of the Hessenberg matrix built as it grows."""
+    V = _krylov_basis(unit_residual, restart)
+    dtype = jnp.result_type(*tree_leaves(b))
+    R = jnp.eye(restart, restart + 1, dtype=dtype)
+    givens = jnp.zeros((restart, 2), dtype=dtype)
+    beta_vec = jnp.zeros((restart + 1), dtype=dtype).at[0].set(residual_norm.astype(dtype))
+
+    def loop_cond(carry):
+        k, err, _, _, _, _ = carry
+        return jnp.logical_and(k < restart, err > ptol)
+
+    def arnoldi_qr_step(carry):
+        k, _, V, R, beta_vec, givens = carry
+        V, H, _ = _kth_arnoldi_iteration(k, A, M, V, R)
+        R_row, givens = _apply_givens_rotations(H[k, :], givens, k)
+        R = R.at[k, :].set(R_row)
+        beta_vec = _rotate_vectors(beta_vec, k, *givens[k, :])
+        return k + 1, abs(beta_vec[k + 1]), V, R, beta_vec, givens
+
+    carry = lax.while_loop(loop_cond, arnoldi_qr_step, (0, residual_norm, V, R, beta_vec, givens))
+    _, _, V, R, beta_vec, _ = carry
+    y = solve_triangular(R[:, :-1].T, beta_vec[:-1])
+    return _restart_end(A, b, x0, V, y, M)
+
+
+def _lstsq(a, b):
+    return _solve_dense(_dot(a.T.conj(), a), _dot(a.T.conj(), b), assume_a="pos")
+
+
+def _gmres_batched(A, b, x0, unit_residual, residual_norm, ptol, restart, M):
+    """One restart: the whole Arnoldi process, then the least-squares solve."""
+    del ptol
+    V = _krylov_basis(unit_residual, restart)
+    dtype = jnp.result_type(*tree_leaves(b))
+    H = jnp.eye(restart, restart + 1, dtype=dtype)
+
+    def loop_cond(carry):
+        _, _, breakdown, k = carry
+        return jnp.logical_and(k < restart, jnp.logical_not(breakdown))
+
+    def arnoldi_process(carry):
+        V, H, _, k = carry
+        V, H, breakdown = _kth_arnoldi_iteration(k, A, M, V, H)
+        return V, H, breakdown, k + 1
+
+    V, H, _, _ = lax.while_loop(loop_cond, arnoldi_process, (V, H, False, 0))
+    beta_vec = jnp.zeros((restart + 1,), dtype=H.dtype).at[0].set(residual_norm.astype(dtype))
+    return _restart_end(A, b, x0, V, _lstsq(H.T, beta_vec), M)
+
+
+def _gmres_solve(A, b, x0, atol, ptol, restart, maxiter, M, gmres_func):
+    """Restarts `gmres_func` from the last solution until `|M(b - A x)| <= atol` or `maxiter`."""
+    unit_residual, residual_norm = _safe_normalize(M(_sub(b, A(x0))))
+
+    def cond_fun(value):
+        _, k, _, residual_norm = value
+        return jnp.logical_and(k < maxiter, residual_norm > atol)
+
+    def body_fun(value):
+        x, k, unit_residual, residual_norm = value
+        x, unit_residual, residual_norm = gmres_func(
+            A, b, x, unit_residual, residual_norm, ptol, restart, M
+        )
+        return x, k + 1, unit_residual, residual_norm
+
+    x_final, *_ = lax.while_loop(cond_fun, body_fun, (x0, 0, unit_residual, residual_norm))
+    return x_final
+
+
+def gmres(
+    A: Any,
+    b: Any,
+    x0: Any = None,
+    *,
+    tol: float = 1e-5,
+    atol: float = 0.0,
+    restart: int = 20,
+    maxiter: int | None = None,
+    M: Any = None,
+    solve_method: str = "batched",
+) -> tuple[Any, Any]:
+    """Solves `A x = b` by restarted GMRES (`jax.scipy.sparse.linalg.gmres`).
+
+    Args:
+        A: the operator: a function of a pytree like `b`, or a square matrix.
+        b: the right-hand side, an array or pytree of arrays.
+        x0: the starting guess, structured like `b` (default zeros).
+        tol: the relative tolerance on `|r|` (against `|b|`).
+        atol: the absolute tolerance on `|r|`.
+        restart: the Krylov dimension per restart (at most the size of `b`).
+        maxiter: the maximum number of restarts (default 10 times the size of `b`).
+        M: a preconditioner approximating `A^-1` (function or matrix).
+        solve_method: "batched" (least squares after each restart) or "incremental" (Givens
+            rotations during it, stopping early within a restart).
+
+    Returns:
+        `(x, info)`: the solution, structured like `b`, and int32 `info` (-1 if `x` is NaN,
+        else 0).
+    """
+    if x0 is None:
+        x0 = tree_map(jnp.zeros_like, b)
+    M = _identity if M is None else _normalize_matvec(M)
+    A = _normalize_matvec(A)
+    size = sum(np.size(leaf) for leaf in tree_leaves(b))
+    if maxiter is None:
+        maxiter = 10 * size  # as scipy
+    restart = min(restart, size)
+    if tree_structure(x0) != tree_structure(b):
+        raise ShapeMismatchError(
+            "x0 and b must have matching tree structure: "
+            f"{tree_structure(x0)} vs {tree_structure(b)}"
+        )
+    b_norm = _norm(b)
+    atol = jnp.maximum(tol * b_norm, atol)
+    ptol = _norm(M(b)) * jnp.minimum(1.0, atol / b_norm)
+    if solve_method == "incremental":
+        gmres_func = _gmres_incremental
+    elif solve_method == "batched":
+        gmres_func = _gmres_batched
+    else:
+        raise ModeError(
+            f"invalid solve_method {solve_method}, must be either 'incremental' or 'batched'"
+        )
+
+    def _solve(A, b):
+        return _gmres_solve(A, b, x0, atol, ptol, restart, maxiter, M, gmres_func)
+
+    x = lax.custom_linear_solve(A, b, solve=_solve, transpose_solve=_solve)
+    return x, jnp.where(jnp.isnan(_norm(x)), -1, 0)

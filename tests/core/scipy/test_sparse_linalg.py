@@ -1,4 +1,4 @@
-"""core.scipy.sparse.linalg (cg, bicgstab) against JAX's recorded results
+"""core.scipy.sparse.linalg (cg, bicgstab, gmres) against JAX's recorded results
 (sparse_answers.py): matrices and functions as operators, preconditioners, early stops on
 maxiter, x0/atol, pytrees, and gradients (implicit, through custom_linear_solve); plus jit and
 the errors."""
@@ -8,9 +8,9 @@ import pytest
 
 import core
 import core.numpy as jnp
-from core.scipy.errors import NotAnOperatorError, ShapeMismatchError
+from core.scipy.errors import ModeError, NotAnOperatorError, ShapeMismatchError
 from core.scipy.sparse import linalg as spl
-from tests.core.scipy.sparse_answers import RESULTS
+from tests.core.scipy.sparse_answers import GMRES, RESULTS
 
 RNG = np.random.RandomState(2)
 G = np.round(RNG.randn(5, 5), 2).astype(np.float32)
@@ -49,9 +49,28 @@ def test_matches_jax(i):
     np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-6)
 
 
+GMRES_CASES = [
+    lambda: spl.gmres(NS, B)[0],
+    lambda: spl.gmres(NS, B, solve_method="incremental")[0],
+    lambda: spl.gmres(lambda x: NS @ x, B, restart=2, maxiter=3)[0],
+    lambda: spl.gmres(NS, B, restart=2, maxiter=3, solve_method="incremental")[0],
+    lambda: spl.gmres(NS, B, M=lambda x: x / np.diag(NS), tol=1e-3)[0],
+    lambda: core.grad(lambda b: spl.gmres(NS, b)[0].sum())(B),
+]
+
+
+@pytest.mark.parametrize("i", range(len(GMRES_CASES)))
+def test_gmres_matches_jax(i):
+    got = np.asarray(GMRES_CASES[i]())
+    assert got.dtype == GMRES[i].dtype and got.shape == GMRES[i].shape
+    np.testing.assert_allclose(got, GMRES[i], rtol=2e-5, atol=2e-6)
+
+
 def test_info_and_jit():
     x, info = spl.cg(SPD, B)
     assert info is None
+    x, info = spl.gmres(NS, B)
+    assert np.asarray(info) == 0
     np.testing.assert_allclose(core.jit(lambda b: spl.cg(SPD, b)[0])(B), RESULTS[0], rtol=2e-5)
 
 
@@ -62,3 +81,5 @@ def test_errors():
         spl.cg(SPD, B, x0=np.zeros(4, np.float32))
     with pytest.raises(NotAnOperatorError):
         spl.bicgstab(3.0, B)
+    with pytest.raises(ModeError, match="invalid solve_method"):
+        spl.gmres(NS, B, solve_method="qr")
