@@ -31,6 +31,7 @@ import logging
 import re
 import sys
 import time
+import types
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -152,7 +153,9 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
       (the one function, or the driver returning a tuple of the outputs), `source` (of that
       function, or of every distinct kernel), `layout`, `kernels` (`KernelInfo`s), `extra`
       (per kernel, the arrays of sizes and constants it takes before its inputs), `program`
-      and `driver` (the generated function, unlocked, or the one function's call).
+      and `driver` (the generated function, unlocked, or the one function's call); a program
+      of several kernels has `variant(skip, missing)`, the program without the kernels
+      `skip` (`_variant`).
     """
     whole = _whole(program)
     built = [_build(k, whole) for k in program.kernels]
@@ -182,6 +185,37 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
     call.kernels = infos
     call.extra = [extra for _, _, extra in built]
     call.program, call.driver = program, driver  # `core/parallel/shared_work.py` reads them
+    if not whole:
+        call.variant = functools.partial(_variant, program, driver, unpack, dtypes)
+    return call
+
+
+def _variant(
+    program: partition.Program,
+    driver: Callable,
+    unpack: Callable,
+    dtypes: list,
+    skip: set[int],
+    missing: object,
+) -> Callable[..., list]:
+    """The program run by `driver` with the kernels `skip` not run: each result of one is
+    `missing` (`core/parallel/shared_work.py` gives some kernels to one pmap device). The
+    driver's code runs in a copy of its namespace; each call first takes the other kernels from
+    the original, where a threaded kernel built in the background replaces its serial form
+    (`_upgrade`)."""
+    base = driver.__globals__
+    namespace = dict(base)
+    for k in skip:
+        results = (missing,) * codegen.unpack_exprs(program.kernels[k], False)[0]
+        namespace[f"k{k}"] = lambda *args, results=results: results or None
+    slots = [f"k{k}" for k in range(len(program.kernels)) if k not in skip]
+    run = types.FunctionType(driver.__code__, namespace, driver.__name__)
+
+    def call(*args):
+        for s in slots:
+            namespace[s] = base[s]
+        return unpack(run(*codegen.kernel_args(args, dtypes)))
+
     return call
 
 

@@ -29,7 +29,6 @@ unshared program bit for bit: the same kernels run on the same inputs, once.
 
 from __future__ import annotations
 
-import types
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -37,7 +36,6 @@ from typing import Any
 import numpy as np
 
 from core.ir import Jaxpr, Var
-from core.jit import codegen, fork_safety
 
 __all__ = ["MIN_BYTES", "Plan", "plan"]
 
@@ -50,7 +48,7 @@ MIN_BYTES = 1 << 22
 
 
 class _Missing:
-    """Stands for a result another device computes (the stub kernels return it)."""
+    """Stands for a result another device computes (what a skipped kernel returns)."""
 
     __slots__ = ()
 
@@ -59,15 +57,6 @@ class _Missing:
 
 
 MISSING = _Missing()
-
-
-def _stub(n: int) -> Callable[..., Any]:
-    results = (MISSING,) * n
-
-    def skipped(*args: Any) -> tuple | None:
-        return results if n else None
-
-    return skipped
 
 
 def _nbytes(values: Sequence) -> int:
@@ -103,12 +92,8 @@ class Plan:
             owner.get(produced.get(v, -1), -1) if isinstance(v, Var) else -1 for v in outputs
         ]
         self.owned = [[j for j, r in enumerate(rank_of) if r == rank] for rank in range(size)]
-        unpack = codegen.unpacker(*exe.layout)
-        dtypes = [v.aval.dtype for v in program.inputs]
-        counts = [codegen.unpack_exprs(kj, False)[0] for kj in program.kernels]
         self.programs = [
-            _variant(exe, unpack, dtypes, {k: counts[k] for k, r in owner.items() if r != rank})
-            for rank in range(size)
+            exe.variant({k for k, r in owner.items() if r != rank}, MISSING) for rank in range(size)
         ]
 
     def exchange(self, communicator: Any, rank: int, outs: list) -> list:
@@ -127,28 +112,6 @@ class Plan:
         return outs
 
 
-def _variant(exe: Callable, unpack: Callable, dtypes: list, skip: dict[int, int]) -> Callable:
-    """`exe` with the kernels `skip` (index -> number of results) replaced by stubs: its
-    generated driver's code run in a copy of its namespace. Each call first takes the other
-    kernels from the original namespace, where a threaded kernel built in the background
-    replaces its serial form (`program._upgrade`)."""
-    driver = exe.driver
-    base = driver.__globals__
-    namespace = dict(base)
-    for k, n in skip.items():
-        namespace[f"k{k}"] = _stub(n)
-    slots = [s for s in base if s[:1] == "k" and s[1:].isdigit() and int(s[1:]) not in skip]
-    run = types.FunctionType(driver.__code__, namespace, driver.__name__)
-
-    def call(*args: Any) -> list:
-        for s in slots:
-            namespace[s] = base[s]
-        return unpack(run(*codegen.kernel_args(args, dtypes)))
-
-    call.source = exe.source  # `serialized` locks it if `exe` was locked
-    return fork_safety.serialized(call)
-
-
 _PLANS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -163,12 +126,9 @@ def plan(exe: Callable, replicated: frozenset[int], size: int) -> Plan | None:
     Returns:
       The `Plan`, or None when nothing worth sharing (see the module docstring).
     """
-    program = getattr(exe, "program", None)
-    driver = getattr(exe, "driver", None)
-    if size < 2 or program is None or len(program.kernels) < 2:
-        return None
-    if not isinstance(driver, types.FunctionType):  # one function, not a generated driver
-        return None
+    variant = getattr(exe, "variant", None)  # a program of kernels run by a generated driver
+    if size < 2 or variant is None or exe.kernel is not exe.driver:
+        return None  # one function, or kernels that run under a lock (`jit.fork_safety`)
     try:
         per = _PLANS[exe]
     except KeyError:
