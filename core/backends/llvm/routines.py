@@ -92,6 +92,17 @@ _EXTREMUM = {}  # "max": the `kind` value of `extremum` that asks for the maximu
 _CALLS: dict[str, object] = {}  # canonical name -> the typer of a call of another library function
 
 
+_INTRINSIC = type(blocks.segment)  # numba's `@intrinsic` objects
+
+
+def _intrinsic(obj) -> str:
+    """The canonical name of a call of numba intrinsic `obj` (e.g. `gemm.flat_block`), lowered
+    by its own typer and code generator (a statement: its result is dropped)."""
+    if id(obj) not in _INTRINSICS:
+        register_call(obj, lambda *tys: obj._defn(translate.contexts()[0], *tys))
+    return _INTRINSICS[id(obj)]
+
+
 def register_call(obj, typer) -> None:
     """Makes calls of `obj`, an intrinsic calling another library function through its slot
     (`entry.callee`, `entry.in_parts`), reach the translator: `typer(*argument types)` gives
@@ -198,7 +209,7 @@ class _Expander:
 
     def _helper(self, func: ast.expr, env: dict):
         obj = self._resolve(func, env)
-        if obj is None or id(obj) in _INTRINSICS:
+        if obj is None or id(obj) in _INTRINSICS or isinstance(obj, _INTRINSIC):
             return None
         py = getattr(obj, "py_func", obj)  # a numba dispatcher, or a `register_jitable` function
         if not inspect.isfunction(py):
@@ -258,6 +269,8 @@ class _Expander:
             return ast.Attribute(self.expr(node.value, env, names, pre), node.attr, ast.Load())
         if isinstance(node, ast.Call):
             obj = self._resolve(node.func, env)
+            if isinstance(obj, _INTRINSIC):
+                _intrinsic(obj)
             if obj is not None and id(obj) in _INTRINSICS:
                 func = _canonical(_INTRINSICS[id(obj)])
                 args = [self.expr(a, env, names, pre) for a in node.args]
@@ -555,7 +568,7 @@ class Routine(translate.Nest):
             values.append(value)
         try:
             sig, codegen = typer(*tys)
-        except TypingError as e:
+        except (TypingError, TypeError) as e:  # TypeError: an intrinsic that does not apply
             raise translate.Unsupported(str(e)) from None
         if self.builder is not None:
             _, target = translate.contexts()
@@ -650,6 +663,18 @@ class Routine(translate.Nest):
         )
 
     # expressions
+    def _Tuple(self, node: ast.Tuple):
+        """A tuple of integers of one type (`dims = (m, k, n)`)."""
+        items = [self.expr(e) for e in node.elts]
+        ty = types.unliteral(items[0][0]) if items else None
+        if ty not in translate._INTS or any(types.unliteral(t) != ty for t, _ in items):
+            raise translate.Unsupported(f"tuple {ast.unparse(node)}")
+        tup = types.UniTuple(ty, len(items))
+        if self.builder is None:
+            return tup, None
+        _, target = translate.contexts()
+        return tup, target.make_tuple(self.builder, tup, [v for _, v in items])
+
     def _Subscript(self, node: ast.Subscript):
         if isinstance(node.value, ast.Name) and isinstance(
             self.env.get(node.value.id), types.Array
