@@ -30,7 +30,8 @@ source serves both, and a construct this module does not know never gives a wron
 
 The machine code is cached on disk like the lean nests (`nests.py`: numba's serialized object
 code in one verified file, written atomically; a damaged entry is compiled again), keyed by the
-library's and this package's sources, the function, its signature and the LLVM version.
+library's and this package's sources, the function, its signature and the LLVM version; so is
+the reason a function is not lowered (a later process goes straight to numba's cache).
 """
 
 from __future__ import annotations
@@ -786,18 +787,37 @@ def load(fn, signature: tuple, version: str) -> tuple[int, bool]:
     key = hashlib.sha256(ident.encode()).hexdigest()[:40]
     sym = f"numbax_routine_{fn.__name__}_{key[:16]}"
     path = cache_files.secure_dir(cache_files.cache_dir()) / f"numbax_jit_{key}.routine"
-    compiled = False
     try:
         state = pickle.loads(cache_files.read_verified(path))  # noqa: S301 (verified)
-        library = _codegen().unserialize_library(state)
-    except Exception:  # missing, damaged, or of another LLVM: compile it
-        library, compiled = _compile(fn, signature, sym), True
+    except Exception:  # missing, damaged: translate and compile it
+        state = None
+    if isinstance(state, str):  # a function the translator does not lower, and why
+        raise translate.Unsupported(state)
+    library = None
+    if state is not None:
         try:
-            cache_files.write_verified(path, pickle.dumps(library.serialize_using_object_code()))
-        except OSError as e:
-            cache_files.warn(f"library routine {fn.__name__} not cached ({e})")
+            library = _codegen().unserialize_library(state)
+        except Exception:  # of another LLVM: compile it again
+            library = None
+    compiled = library is None
+    if compiled:
+        try:
+            library = _compile(fn, signature, sym)
+        except translate.Unsupported as e:
+            # remembered, so that later processes (warm first calls) do not translate it again
+            _write(path, str(e)[:300], fn.__name__)
+            raise
+        _write(path, library.serialize_using_object_code(), fn.__name__)
     _KEEP.append(library)
     return library.get_pointer_to_function(sym), compiled
+
+
+def _write(path, entry, name: str) -> None:
+    """Writes cache entry `entry` (best effort)."""
+    try:
+        cache_files.write_verified(path, pickle.dumps(entry))
+    except OSError as e:
+        cache_files.warn(f"library routine {name} not cached ({e})")
 
 
 def _compile(fn, signature: tuple, sym: str):
