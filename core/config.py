@@ -70,10 +70,9 @@ _DEFAULTS: dict[str, Any] = {
     # than by numba (NUMBAX_JIT_LEAN_LOOPS=0: all numba); read when a kernel is generated.
     "jit_lean_loops": os.environ.get("NUMBAX_JIT_LEAN_LOOPS", "1") not in ("0", "false", "False"),
     # Whole serial kernels compiled by numbax as LLVM and called from the driver without numba
-    # (core/backends/llvm/shells.py; NUMBAX_JIT_LEAN_SHELLS=1); read when a program is compiled.
-    # Off by default: loading shells from the disk cache is slow (warm first calls rise) and
-    # two tests of tests/core/jit fail with it on.
-    "jit_lean_shells": os.environ.get("NUMBAX_JIT_LEAN_SHELLS", "0") in ("1", "true", "True"),
+    # (core/backends/llvm/shells.py; NUMBAX_JIT_LEAN_SHELLS=0: numba's kernels); read when a
+    # program is compiled.
+    "jit_lean_shells": os.environ.get("NUMBAX_JIT_LEAN_SHELLS", "1") not in ("0", "false", "False"),
     # Move products out of compiled scans (core/jit/scan_motion.py); read when a program is
     # compiled.
     "jit_scan_motion": os.environ.get("NUMBAX_JIT_SCAN_MOTION", "1") not in ("0", "false", "False"),
