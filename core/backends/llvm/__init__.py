@@ -27,7 +27,7 @@ arrays to Python) to numba, which then compiles a short shell, or lowers that sh
 
 Routines are always on (`core/backends/numba/library/entry.load` asks for them first).
 `config.jit_lean_loops` (`NUMBAX_JIT_LEAN_LOOPS`) turns the nests on; `core/jit/codegen.lean` is the
-hook; `config.jit_lean_shells` (`NUMBAX_JIT_LEAN_SHELLS`) turns on shells, which
+hook; `config.jit_lean_shells` (`NUMBAX_JIT_LEAN_SHELLS`, on by default) turns on shells, which
 `core/jit/program.py` asks for first. Threaded (`prange`) nests stay numba's: a kernel with
 threaded loops is compiled in its serial form on the cold path (`core/jit/program._serial`),
 and that form is rewritten (and made a shell where it can be).
