@@ -43,6 +43,7 @@ from core.prims import shapes as sh
 from core.prims import sorting
 from core.prims.control_flow import while_loop
 from core.random_base import (
+    _check_impl,
     _check_key,
     _dtype_arg,
     _normal,
@@ -136,10 +137,7 @@ def key_dtype(impl_spec: Any = None) -> dtypes.KeyDType:
     Returns:
       `core.dtypes.key_fry`.
     """
-    if impl_spec not in (None, "threefry2x32"):
-        raise RandomArgumentError(
-            f"unknown PRNG implementation {impl_spec!r}; only 'threefry2x32' is available."
-        )
+    _check_impl(impl_spec)
     return dtypes.key_fry
 
 
