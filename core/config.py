@@ -49,6 +49,9 @@ _DEFAULTS: dict[str, Any] = {
     "jit_cache_max_entries": _env_number("NUMBAX_JIT_CACHE_MAX_ENTRIES", 64, int),
     "compilation_cache_max_size": _env_number("NUMBAX_CACHE_MAX_SIZE", 2 << 30, int),
     "compile_lock_timeout": _env_number("NUMBAX_COMPILE_LOCK_TIMEOUT", 300.0, float),
+    # Seconds a device of a pmap waits at a collective for the others before every device
+    # stops with `CollectiveTimeoutError` (core/parallel/communicator.py).
+    "pmap_collective_timeout": _env_number("NUMBAX_PMAP_COLLECTIVE_TIMEOUT", 300.0, float),
     # The number of local CPU devices (-1: $NUMBAX_NUM_CPU_DEVICES, else one per usable core);
     # read once, when the devices are first needed (`core/devices.py`), like JAX's
     # `jax_num_cpu_devices`.
@@ -137,6 +140,7 @@ _LIMITS = {
     "jit_cache_max_entries": (int, 1, "compiled signatures kept per jitted function"),
     "compilation_cache_max_size": (int, -1, "bytes of disk cache (-1: no limit, 0: off)"),
     "compile_lock_timeout": ((int, float), 0, "seconds to wait for another compile"),
+    "pmap_collective_timeout": ((int, float), 0, "seconds a pmap device waits at a collective"),
     "jit_compile_workers": (int, -1, "worker processes compiling kernels, -1: cores minus one"),
     "async_dispatch_min_us": ((int, float), 0, "estimated microseconds of an async call"),
 }

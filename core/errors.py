@@ -207,6 +207,28 @@ class UnboundAxisNameError(NumbaxError, NameError):
         )
 
 
+class CollectiveTimeoutError(NumbaxError, TimeoutError):
+    """A device of a `pmap` waited too long at a collective for the other devices.
+
+    Failing code: ``pmap(lambda x: lax.psum(pure_callback(hang, x, x), "i"), "i")`` where
+    ``hang`` never returns on one device. Fix: find what keeps that device from reaching the
+    collective (a host callback that blocks, a device thread taken by other work), or raise
+    ``config.update("pmap_collective_timeout", seconds)`` (``NUMBAX_PMAP_COLLECTIVE_TIMEOUT``)
+    if the devices are legitimately that far apart.
+    """
+
+    def __init__(self, rank: int, size: int, seconds: float):
+        super().__init__(
+            f"device {rank} of a pmap over {size} devices waited more than "
+            f"{seconds:g} s at a collective (psum, pmax, pmin or "
+            "all_gather) for the other devices, and gave up: one of them never reached it (a "
+            "host callback that blocks?). Every device stopped. If the devices are "
+            "legitimately that far apart, raise config.update('pmap_collective_timeout', "
+            "seconds) or NUMBAX_PMAP_COLLECTIVE_TIMEOUT."
+        )
+        self.rank = rank
+
+
 class CustomDerivativeError(NumbaxError, TypeError):
     """A `custom_jvp`/`custom_vjp` rule that is missing or returns the wrong structure.
 

@@ -19,15 +19,32 @@ to that set after the next barrier, which the slow device reaches after reading)
 (`SMALL`) take one barrier: every device gathers copies of them and combines them on its own.
 A device that fails aborts the barrier, so the others stop waiting
 (`threading.BrokenBarrierError`) instead of hanging.
+
+Compiled programs do not come here for their collectives (in one process): a kernel's psum,
+pmax, pmin or all_gather is a call of the library function `exchange`
+(`core/backends/numba/library/exchange.py`), which meets the other devices through the
+communicator's `Block`, native memory it reads and writes with atomics, without the GIL or
+Python. Each device thread finds its place (the block and its rank) through a POSIX
+thread-specific value that `placed` sets around the device's program (`place_key`). The
+block's barrier spins briefly, then sleeps on a futex; a device waiting longer than
+`config.pmap_collective_timeout` seconds marks the block timed out and wakes the others, and
+`abort` marks it aborted: the devices' exchanges then return at once (zeros), the programs run
+to their end, and `check` raises on every device.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
+
+from core.config import config
+from core.errors import CollectiveTimeoutError
 
 # Arrays of at most this many bytes (a BatchNorm's statistics) are combined by every device on
 # its own from copies: one barrier instead of two costs less than the copy and the whole
@@ -88,6 +105,112 @@ class _Barrier:
                 self._gate.release()
 
 
+# The layout of a `Block`'s control words (int64; the barrier's counters are the low int32 of
+# their word, each on its own cache line): arrivals of this round and the time waiters spin
+# now (ns), the round (the futex word), the status (`RUNNING`, `ABORTED`, `TIMED_OUT`) with the
+# number of sleeping waiters beside it, the device count, the timeout, the longest spin (ns),
+# the staging area (address, bytes per device and phase), the rank that timed out; from
+# `RANKS` one cache line per device (its next phase), then the slots: the address of device
+# r's array in phase p at `slots(size) + p * size + r`, of its result at `2 * size` words
+# further.
+COUNT, SPIN, ROUND, STATUS, SLEEPERS = 0, 1, 8, 16, 17
+SIZE, TIMEOUT, SPIN_LIMIT, STAGE, STAGE_BYTES, CULPRIT = 18, 19, 20, 21, 22, 23
+RANKS = 24
+RUNNING, ABORTED, TIMED_OUT = 0, 1, 2
+# A waiting device spins at most this long before it sleeps: when the devices have a core each,
+# they reach a collective within microseconds of each other, and a futex sleep and wake-up
+# costs tens of microseconds (more in a VM whose idle core must wake). Waits adapt the spin
+# (`exchange._meet`): one that ends while spinning doubles it, one that sleeps halves it, so
+# next to busy processes (the other device has no core: spinning only delays it) the devices
+# go to sleep at once.
+SPIN_NS = 20_000
+_FUTEX_WAKE_PRIVATE = 129
+_SYS_FUTEX = {"x86_64": 202, "aarch64": 98}.get(os.uname().machine)
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.pthread_getspecific.restype = ctypes.c_void_p
+_libc.pthread_getspecific.argtypes = [ctypes.c_uint]
+_libc.pthread_setspecific.argtypes = [ctypes.c_uint, ctypes.c_void_p]
+_key: list[int] = []
+_key_lock = threading.Lock()
+
+
+def slots(size: int) -> int:
+    """The word of a `Block` of `size` devices where the slots start."""
+    return RANKS + 8 * size
+
+
+def place_key() -> int:
+    """The POSIX thread-specific key whose value, on a device thread running a pmap's program,
+    is the address of its place: two int64, its `Block`'s control words and its rank (0 on
+    other threads). Created once per process."""
+    with _key_lock:
+        if not _key:
+            key = ctypes.c_uint()
+            if _libc.pthread_key_create(ctypes.byref(key), None) != 0:
+                raise OSError(ctypes.get_errno(), "pthread_key_create failed")
+            _key.append(key.value)
+        return _key[0]
+
+
+def libc_address(name: str) -> int:
+    """The address of the C library function `name` (for compiled code to call)."""
+    return ctypes.cast(getattr(_libc, name), ctypes.c_void_p).value
+
+
+class Block:
+    """The native memory through which compiled collectives of `size` devices meet (see the
+    module docstring): control words, the devices' places, a staging area where each device
+    copies arrays of at most `stage_bytes` (one barrier then suffices: every device combines
+    the copies on its own; larger arrays are read where they are, and a second barrier waits
+    until every device has read them)."""
+
+    def __init__(self, size: int, stage_bytes: int):
+        self.size = size
+        self.words = np.zeros(slots(size) + 4 * size, np.int64)
+        self._flags = self.words.view(np.int32)  # the barrier's int32 counters
+        self._stage = np.empty(2 * size * stage_bytes + 64, np.uint8)
+        self.places = np.zeros((size, 2), np.int64)
+        address = self.words.ctypes.data
+        self.places[:, 0] = address
+        self.places[:, 1] = np.arange(size)
+        cores = len(os.sched_getaffinity(0))
+        w = self.words
+        w[SIZE], w[TIMEOUT] = size, int(config.pmap_collective_timeout * 1e9)
+        w[SPIN_LIMIT] = SPIN_NS if size <= cores else 0  # more devices than cores: sleep
+        w[SPIN] = w[SPIN_LIMIT]
+        w[STAGE], w[STAGE_BYTES] = -(-self._stage.ctypes.data // 64) * 64, stage_bytes
+        w[CULPRIT] = -1
+
+    def abort(self) -> None:
+        """Marks the block aborted and wakes every waiting device."""
+        if self._flags[2 * STATUS] == RUNNING:
+            self._flags[2 * STATUS] = ABORTED
+        self._flags[2 * ROUND] += 1  # waiters that have not slept yet do not sleep
+        if _SYS_FUTEX is not None:
+            address = self.words.ctypes.data + 8 * ROUND
+            _libc.syscall(_SYS_FUTEX, ctypes.c_void_p(address), _FUTEX_WAKE_PRIVATE, 1 << 30)
+
+    def status(self) -> int:
+        """`RUNNING`, `ABORTED` or `TIMED_OUT`."""
+        return int(self._flags[2 * STATUS])
+
+    def culprit(self) -> int:
+        """The rank of the device that waited too long (-1 if none did)."""
+        return int(self.words[CULPRIT])
+
+    @contextlib.contextmanager
+    def placed(self, rank: int) -> Iterator[None]:
+        """Runs the block as device `rank` of this block: its compiled exchanges meet here."""
+        key = place_key()
+        before = _libc.pthread_getspecific(key)
+        _libc.pthread_setspecific(key, self.places.ctypes.data + 16 * rank)
+        try:
+            yield
+        finally:
+            _libc.pthread_setspecific(key, before)
+
+
 class ThreadCommunicator:
     """The meeting point of `size` local device threads (ranks 0..size-1 of this process)."""
 
@@ -109,6 +232,39 @@ class ThreadCommunicator:
         self._results: list[Any] = [None, None]
         self._phase = [0] * size  # which set of slots each device uses next
         self._barrier = _Barrier(size)
+        # Compiled collectives meet in a `Block` (one process only: over MPI they are host
+        # calls into `combine`). A block whose call ended cleanly serves the next call.
+        self.block = None
+        if processes is None:
+            free = _FREE_BLOCKS.get(size)
+            self.block = free.pop() if free else Block(size, SMALL)
+            self.block.words[TIMEOUT] = int(config.pmap_collective_timeout * 1e9)
+
+    def placed(self, local_rank: int) -> contextlib.AbstractContextManager[None]:
+        """Runs the block as device `local_rank`: its compiled collectives meet here."""
+        return contextlib.nullcontext() if self.block is None else self.block.placed(local_rank)
+
+    def check(self, local_rank: int) -> None:
+        """Raises if the compiled collectives of this call did not all meet (call it on each
+        device after its program).
+
+        Raises:
+          CollectiveTimeoutError: a device waited longer than `config.pmap_collective_timeout`.
+          threading.BrokenBarrierError: a device failed (its own error is raised there).
+        """
+        status = RUNNING if self.block is None else self.block.status()
+        if status == TIMED_OUT:
+            seconds = self.block.words[TIMEOUT] / 1e9
+            raise CollectiveTimeoutError(self.block.culprit(), self.global_size, seconds)
+        if status == ABORTED:
+            raise threading.BrokenBarrierError
+
+    def release(self) -> None:
+        """Called once every device has returned: the block serves a later call if this one
+        ended cleanly."""
+        block, self.block = self.block, None
+        if block is not None and block.status() == RUNNING:
+            _FREE_BLOCKS.setdefault(block.size, []).append(block)
 
     def allgather(self, local_rank: int, value: Any) -> list[Any]:
         """Contributes `value` as local device `local_rank`; returns every device's value,
@@ -178,3 +334,9 @@ class ThreadCommunicator:
     def abort(self) -> None:
         """Wakes every waiting device with `threading.BrokenBarrierError` (one has failed)."""
         self._barrier.abort()
+        if self.block is not None:
+            self.block.abort()
+
+
+# Blocks of calls that ended cleanly, by device count (`ThreadCommunicator.release`).
+_FREE_BLOCKS: dict[int, list[Block]] = {}

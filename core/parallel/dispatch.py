@@ -186,8 +186,9 @@ def _run_shard(axis_name, communicator, store, shared, rank, exe, args) -> None:
     """Runs on device `rank`'s thread: the compiled program on its slice (its variant of the
     `shared` plan, then the plan's exchange, if there is one); stores its outputs."""
     try:
-        with axis_env.running(axis_name, communicator, rank):
+        with axis_env.running(axis_name, communicator, rank), communicator.placed(rank):
             outs = exe(*args)
+            communicator.check(rank)
             if shared is not None:
                 outs = shared.exchange(communicator, rank, outs)
             store(rank, outs)
@@ -283,4 +284,5 @@ def run(
         _Inline(shard, i, exes[i], args[i]) if f is None else f for i, f in enumerate(futures)
     ]
     _wait(futures)
+    communicator.release()
     return outputs.arrays(devices)

@@ -241,16 +241,15 @@ def test_single_process_queries():
     assert core.live_arrays() == []
 
 
-def test_pytree_reductions_travel_in_one_exchange_per_dtype(monkeypatch):
-    from core.parallel import collective_ops
+def _exchanges(fn, *args) -> list[tuple[str, int]]:
+    """(collective, elements per device) of every collective of pmapped `fn`'s program."""
+    outer = core.make_jaxpr(fn)(*args).jaxpr
+    (eqn,) = [e for e in outer.eqns if e.prim.name == "pmap"]
+    inner = eqn.params["jaxpr"]
+    return [(e.prim.name, e.inputs[0].aval.size) for e in inner.eqns if e.prim.collective]
 
-    calls = []
-    run = collective_ops.run
-    monkeypatch.setattr(
-        collective_ops,
-        "run",
-        lambda name, params, arrays: calls.append(name) or run(name, params, arrays),
-    )
+
+def test_pytree_reductions_travel_in_one_exchange_per_dtype():
     tree = {
         "a": np.arange(24.0, dtype=np.float32).reshape(4, 2, 3),
         "b": np.arange(4, dtype=np.int32),
@@ -260,8 +259,10 @@ def test_pytree_reductions_travel_in_one_exchange_per_dtype(monkeypatch):
     def f(t):
         return lax.psum(t, "i"), lax.pmean(t, "i"), lax.pmax(t, "i"), lax.pmin(t, "i")
 
-    got = core.pmap(f, axis_name="i")(tree)
-    assert sorted(set(calls)) == ["pmax", "pmin", "psum"] and len(calls) == 4 * 7  # 4 devices
+    pf = core.pmap(f, axis_name="i")
+    names = [name for name, _ in _exchanges(pf, tree)]
+    assert sorted(set(names)) == ["pmax", "pmin", "psum"] and len(names) == 7
+    got = pf(tree)
     expected = core.vmap(f, axis_name="i")(tree)
     for g, e in zip(core.tree.leaves(got), core.tree.leaves(expected), strict=True):
         assert g.dtype == e.dtype and g.weak_type == e.weak_type
@@ -269,24 +270,17 @@ def test_pytree_reductions_travel_in_one_exchange_per_dtype(monkeypatch):
 
 
 def test_large_leaves_travel_alone(monkeypatch):
-    from core.parallel import collective_ops
     from core.prims import collectives
 
     monkeypatch.setattr(collectives, "PACK_MAX", 6)  # "a" (6 per device) alone, "c" with "d"
-    sizes = []
-    run = collective_ops.run
-    monkeypatch.setattr(
-        collective_ops,
-        "run",
-        lambda name, params, arrays: sizes.append(arrays[0].size) or run(name, params, arrays),
-    )
     tree = {
         "a": np.arange(24.0, dtype=np.float32).reshape(4, 2, 3),
         "c": np.ones((4, 5), np.float32),
         "d": np.arange(4.0, dtype=np.float32),
     }
-    got = core.pmap(lambda t: lax.pmean(t, "i"), axis_name="i")(tree)
-    assert sorted(sizes) == [6] * 4 + [5 + 1] * 4  # 4 devices: "a", then "c" and "d" packed
+    pf = core.pmap(lambda t: lax.pmean(t, "i"), axis_name="i")
+    assert sorted(size for _, size in _exchanges(pf, tree)) == [6, 5 + 1]
+    got = pf(tree)
     expected = core.vmap(lambda t: lax.pmean(t, "i"), axis_name="i")(tree)
     for g, e in zip(core.tree.leaves(got), core.tree.leaves(expected), strict=True):
         np.testing.assert_array_equal(np.asarray(g), np.asarray(e))

@@ -1,6 +1,6 @@
 """The pmap primitive (core/parallel/pmap_prim.py): grad, jvp, vmap and jit of pmapped functions
 give JAX 0.10.2's values (8 host devices, the constants below) and still run the per-device
-programs on the device threads (the collectives record which threads call them), derivatives
+programs on the device threads (the threads placed on the communicator are recorded), derivatives
 pass numerical checks, nested pmaps fall back to vmap inside a device's program, and a jitted
 pmap dispatched to device 0's worker runs device 0's slice there instead of waiting for it."""
 
@@ -12,7 +12,7 @@ import pytest
 import core
 import core.numpy as jnp
 from core import lax
-from core.parallel import collective_ops
+from core.parallel.communicator import ThreadCommunicator
 from core.test_util import check_grads
 
 X = np.arange(1.0, 7.0, dtype=np.float32).reshape(2, 3) / 4
@@ -54,15 +54,16 @@ CASES = {
 
 @pytest.fixture
 def collective_threads(monkeypatch):
-    """The names of the threads that ran a collective across devices."""
+    """The names of the threads that ran a device's program with its collectives (compiled
+    collectives meet where `ThreadCommunicator.placed` puts the thread)."""
     names: set[str] = set()
-    run = collective_ops.run
+    placed = ThreadCommunicator.placed
 
-    def recording(*args):
+    def recording(self, rank):
         names.add(threading.current_thread().name)
-        return run(*args)
+        return placed(self, rank)
 
-    monkeypatch.setattr(collective_ops, "run", recording)
+    monkeypatch.setattr(ThreadCommunicator, "placed", recording)
     return names
 
 

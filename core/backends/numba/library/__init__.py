@@ -43,7 +43,7 @@ segments (`blocks.segment`), not slices.
 
 from __future__ import annotations
 
-from core.backends.numba.library import bands, conv, parts, skinny, windows  # noqa: F401  (registers the functions)
+from core.backends.numba.library import bands, conv, exchange, parts, skinny, windows  # noqa: F401  (registers the functions)
 from core.backends.numba.library.entry import caller, precompile, require, requirements, stats
 from core.backends.numba.library.products import dot
 
