@@ -149,6 +149,7 @@ class _Pmapped:
         self._axis_size = axis_size
         self._fun_name = getattr(fun, "__name__", "fun")
         self._entries: dict = {}
+        self._axes: dict = {}  # (argument tree, argument count) -> mapped axis of each leaf
         self._lock = threading.Lock()
 
     def __get__(self, obj, objtype=None):
@@ -182,8 +183,13 @@ class _Pmapped:
         static_items = tuple((i, args[i]) for i in statics)
         dyn_args = tuple(a for i, a in enumerate(args) if i not in statics)
         leaves, in_tree = tree_util.tree_flatten((dyn_args, kwargs))
-        axes = _broadcast_prefix(self._dynamic_in_axes(len(args)), dyn_args, "in_axes")
-        axes += [0] * (len(leaves) - len(axes))
+        axes = self._axes.get((in_tree, len(args)))
+        if axes is None:  # in_axes over the arguments' structure: the same for every call
+            axes = _broadcast_prefix(self._dynamic_in_axes(len(args)), dyn_args, "in_axes")
+            axes += [0] * (len(leaves) - len(axes))
+            if len(self._axes) >= config.jit_cache_max_entries:
+                self._axes.clear()
+            self._axes[(in_tree, len(args))] = axes
         size, axes = _mapped_size(leaves, axes)
         if self._axis_size is not None and self._axis_size != size:
             raise PmapArgumentError(
@@ -191,12 +197,16 @@ class _Pmapped:
             )
         devices = self._check_devices(size)
         shards = dispatch.unstacked_inputs(leaves, axes, devices)
-        avals, vals = _concrete_inputs(  # a scalar in place of each one unstacked
-            [0.0 if k in shards else x for k, x in enumerate(leaves)]
-        )
-        if avals is not None:
-            for k, found in shards.items():
-                avals[k], vals[k] = leaves[k]._aval, found
+        if shards:  # the others' avals and values, then each unstacked one's in its place
+            rest = [x for k, x in enumerate(leaves) if k not in shards]
+            rest_avals, rest_vals = _concrete_inputs(rest)
+            avals = vals = None
+            if rest_avals is not None:
+                it_avals, it_vals = iter(rest_avals), iter(rest_vals)
+                avals = [x._aval if k in shards else next(it_avals) for k, x in enumerate(leaves)]
+                vals = [shards[k] if k in shards else next(it_vals) for k in range(len(leaves))]
+        else:
+            avals, vals = _concrete_inputs(leaves)
         if avals is None:  # tracers: the pmap primitive, which every transformation maps
             avals = [_interned(get_aval(x)) for x in leaves]
             entry = self._entry(static_items, in_tree, avals, axes, size)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import threading
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -165,21 +166,47 @@ class _Outputs:
                 # one object (`asarray` with an equal dtype makes a new view).
                 self.values[k][rank] = read_only(out)
 
-    def arrays(self, devices: list) -> list[Array]:
+    def arrays(self, devices: list, layout: list) -> list[Array]:
+        """The outputs as `Array`s; `layout` is `output_layout(...)` of these outputs."""
         out = []
-        for v, aval, ax in zip(self.values, self.avals, self.axes):
-            sharding = pmap_sharding(devices, ax)
+        for v, aval, ax, (stacked, sharding) in zip(self.values, self.avals, self.axes, layout):
             if isinstance(v, list):
-                shape = list(aval.shape)
-                shape.insert(ax, self.size)
                 arr = Array.__new__(StackedArray)
-                arr._aval = interned(tuple(shape), aval.dtype, aval.weak_type)
-                arr._sharding, arr._pending = sharding, Shards(ax, devices, v)
+                arr._aval, arr._sharding, arr._pending = stacked, sharding, Shards(ax, devices, v)
             else:  # immutable from now on (and read-only views are fast inputs)
                 v.flags.writeable = False
                 arr = Array._placed(v, interned(v.shape, v.dtype, aval.weak_type), sharding)
             out.append(arr)
         return out
+
+
+# exe -> {(devices, out_axes): its `output_layout`}: the same on every call of a program.
+_LAYOUTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def output_layout(
+    exe: Callable, avals: Sequence[ShapedArray], axes: Sequence[int | None], devices: list
+) -> list[tuple[ShapedArray | None, Any]]:
+    """(the stacked aval, the sharding) of each output of `exe` over `devices`."""
+    key = (tuple(devices), tuple(axes))
+    try:
+        per = _LAYOUTS.setdefault(exe, {})
+    except TypeError:  # not weakly referenceable: computed every time
+        per = {}
+    layout = per.get(key)
+    if layout is None:
+        layout = per[key] = [
+            (
+                None
+                if ax is None
+                else interned(
+                    (*aval.shape[:ax], len(devices), *aval.shape[ax:]), aval.dtype, aval.weak_type
+                ),
+                pmap_sharding(devices, ax),
+            )
+            for aval, ax in zip(avals, axes)
+        ]
+    return layout
 
 
 def _run_shard(axis_name, communicator, store, shared, rank, exe, args) -> None:
@@ -285,4 +312,4 @@ def run(
     ]
     _wait(futures)
     communicator.release()
-    return outputs.arrays(devices)
+    return outputs.arrays(devices, output_layout(exe, out_avals, out_axes, devices))
