@@ -20,6 +20,7 @@ which `entry.caller` lowers to a call of the compiled function through its slot.
     bands.py     `lib.dot`'s threaded product: bands of rows or columns, one BLAS call each
     skinny.py    products with few rows (an RNN step's): dot products of rows, no BLAS
     parts.py     `run_parts`: the parts of the others' work on the threads (the one `prange`)
+    exchange.py  pmap's compiled collectives: the device threads meet in native memory
 
 Compiling these functions was most of a cold first call of a convolutional network (numba costs
 0.1-0.2 s for the smallest function, 1-2 s for the large ones, two thirds of it typing and
