@@ -293,8 +293,8 @@ def _compile_all(
         def request(item) -> tuple:
             if isinstance(item, _Library):
                 return item.request(cache)
-            src, types = defer.get(item, item)
-            return (src, list(types), cache)
+            src, types = key = defer.get(item, item)
+            return (src, list(types), cache, _shellable(key))
 
         def compile_here(item) -> None:
             if isinstance(item, _Library):
@@ -310,9 +310,11 @@ def _compile_all(
             lambda item: item.after() if isinstance(item, _Library) else (),
         )
         for key, seconds in by_worker.items():
-            if not isinstance(key, _Library):  # library functions load below
+            if isinstance(key, _Library):  # library functions load below
+                continue
+            if not _shell(defer.get(key, key), infos[key], "worker"):
                 _load(defer.get(key, key), first[key], infos[key], "worker")
-                infos[key].seconds += seconds
+            infos[key].seconds += seconds
     for key in first:
         for attr in library.required(key[0]):
             library.require(attr)
@@ -354,7 +356,7 @@ def _upgrade(deferred: dict, keys: list[tuple], namespace: dict) -> None:
 
     size = config.jit_compile_workers
     size = workers.default_workers() if size == -1 else size
-    request = lambda key: (key[0], list(key[1]), cache)  # noqa: E731
+    request = lambda key: (key[0], list(key[1]), cache, False)  # noqa: E731
     _upgrades.extend(workers.compile_in_background(list(deferred), request, done, size))
 
 
@@ -384,7 +386,7 @@ class _Library:
 
     def request(self, cache: str) -> tuple:
         """The compile worker's request for it (`core/jit/workers.py`)."""
-        return (None, self.attr, cache)
+        return (None, self.attr, cache, False)
 
     def after(self) -> list[_Library]:
         """The library functions it calls through their slots, compiled before it."""
@@ -458,10 +460,11 @@ def _shellable(key: tuple) -> bool:
     return config.jit_lean_shells and "prange(" not in key[0]
 
 
-def _shell(key: tuple, info: KernelInfo) -> bool:
+def _shell(key: tuple, info: KernelInfo, found: str = "disk") -> bool:
     """Whether kernel `key` runs as a shell (`core/backends/llvm/shells.py`): its builtin
-    function in `_compiled` and `info`. The library functions it calls are only registered
-    here; the program's compile loads them."""
+    function in `_compiled` and `info`, whose status is `found` if the shell came from the
+    disk cache ("worker": a compile worker built it). The library functions it calls are only
+    registered here; the program's compile loads them."""
     if not _shellable(key):
         return False
     start = time.perf_counter()
@@ -474,7 +477,7 @@ def _shell(key: tuple, info: KernelInfo) -> bool:
             return False
         _compiled[key] = fn
         _stats["shells"] += 1
-        status = "compiled" if shells.stats()["compiled"] > before else "disk"
+        status = "compiled" if shells.stats()["compiled"] > before else found
     info.dispatcher, info.status, info.shell = _compiled[key], status, True
     info.seconds = time.perf_counter() - start
     return True

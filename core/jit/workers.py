@@ -12,10 +12,14 @@ Workers are `python -m core.jit.workers` processes, started on first use and kep
 of the process (a fresh interpreter imports numba and the runtime once, about a second, which
 overlaps the main process's own compiles). They are not `multiprocessing` workers: those re-run
 the user's main script in every worker unless it is guarded by `if __name__ == "__main__"`.
-Each speaks pickled `(source, in_types, cache_dir)` requests (`(None, call name, cache_dir)` for
-a library function, `core/backends/numba/library`) and `(ok, seconds)` replies over its stdin
-and stdout; a thread per worker feeds it. `config.jit_compile_workers` sets how many
-(default -1: the number of cores minus one, the main process compiling too); 0 turns them off.
+Each speaks pickled `(source, in_types, cache_dir, shell)` requests (`(None, call name,
+cache_dir, False)` for a library function, `core/backends/numba/library`) and `(ok, seconds)`
+replies over its stdin and stdout; a thread per worker feeds it. A kernel requested with `shell`
+is built as the shell the main process would make of it (`core/backends/llvm/shells.py`), or as
+numba's kernel if it has none: the disk cache then holds what a later process looks for (a
+worker that built numba's kernel of a shellable one left that process to compile its shell).
+`config.jit_compile_workers` sets how many (default -1: the number of cores minus one, the main
+process compiling too); 0 turns them off.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from core.backends.llvm import shells
 from core.backends.numba.library import entry
 from core.jit import codegen, disk_cache, threads
 
@@ -249,7 +254,7 @@ def _serve() -> None:
     stdout.flush()
     while True:
         try:
-            source, in_types, cache = pickle.load(stdin)
+            source, in_types, cache, shell = pickle.load(stdin)
         except EOFError:
             return
         os.environ["NUMBAX_CACHE_DIR"] = cache
@@ -258,10 +263,11 @@ def _serve() -> None:
             if source is None:  # a library function, named by its call name
                 entry.load(*entry.signature_of(in_types))
             else:  # the library functions it calls are items of their own
-                sig = codegen.signature(in_types)
                 with entry.deferred_loading():
-                    options = codegen.kernel_options(source)
-                    disk_cache.compile_source(source, "kernel", sig, **options)
+                    if not shell or shells.entry(source, in_types) is None:
+                        sig = codegen.signature(in_types)
+                        options = codegen.kernel_options(source)
+                        disk_cache.compile_source(source, "kernel", sig, **options)
             ok = True
         except Exception:
             ok = False
