@@ -677,10 +677,10 @@ def compile_kernel(jaxpr: Jaxpr) -> tuple[Callable, str]:
 
 
 def lean(source: str, types: Sequence[tuple[str, int]]) -> str:
-    """`source` with its serial loop nests written as LLVM IR by `core/backends/llvm` where it
-    can (`config.jit_lean_loops`; a kernel with threaded loops is left to numba, its serial
-    form is not)."""
-    if not config.jit_lean_loops or "prange(" in source:
+    """`source` with its loop nests written as LLVM IR by `core/backends/llvm` where it can
+    (`config.jit_lean_loops`; a kernel whose threaded loops do not all leave numba keeps
+    every loop numba's)."""
+    if not config.jit_lean_loops:
         return source
     return lean_rewrite.rewrite(source, types)
 

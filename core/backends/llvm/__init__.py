@@ -28,7 +28,13 @@ arrays to Python) to numba, which then compiles a short shell, or lowers that sh
 Routines are always on (`core/backends/numba/library/entry.load` asks for them first).
 `config.jit_lean_loops` (`NUMBAX_JIT_LEAN_LOOPS`) turns the nests on; `core/jit/codegen.lean` is the
 hook; `config.jit_lean_shells` (`NUMBAX_JIT_LEAN_SHELLS`, on by default) turns on shells, which
-`core/jit/program.py` asks for first. Threaded (`prange`) nests stay numba's: a kernel with
-threaded loops is compiled in its serial form on the cold path (`core/jit/program._serial`),
-and that form is rewritten (and made a shell where it can be).
+`core/jit/program.py` asks for first. Threaded (`prange`) nests are lean nests too: the nest's
+function packs its parameters and runs the loop's iterations in numba's chunks on numba's
+threads through the threading layer's C functions (`parallel.py`, no parfor compile); a kernel
+is rewritten only when all its threaded nests are, so its source names no `prange` and it is
+compiled (and made a shell) like a serial one; otherwise it stays numba's, compiled in its
+serial form on the cold path (`core/jit/program._serial`).
+
+    parallel.py   `for i in prange(...)` as numba's parfor runs it: numba's scheduler and
+                  `numba_parallel_for` called from numbax's IR on an outlined loop body.
 """

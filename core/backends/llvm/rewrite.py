@@ -3,16 +3,17 @@
 `rewrite(source, types)` reads a generated kernel module (`core/jit/codegen.py`) whose kernel
 takes arrays of `types`, types its straight-line code the way numba will (`Expressions` of
 `translate.py`, numba's typing context; arrays from `rt.empty`/`rt.full`/`rt.copy` are new and
-writable, `rt.reshape` views share their array's buffer) and replaces each top-level serial loop
-nest (`for ... in range(...)`; threaded `prange` nests stay numba code) that `translate.Nest`
-lowers with one call of it:
+writable, `rt.reshape` views share their array's buffer) and replaces each top-level loop nest
+(`for ... in range(...)` or `prange(...)`) that `translate.Nest` lowers with one call of it:
 
     _ln0((a0, d4, n_13, n_14))          # a nest without outputs
     acc33, = _ln1((p4, acc33, n_2))     # a nest whose scalars the kernel reads afterwards
 
 declared at module level by `_ln0, _ln1 = ln.load(...)` (`nests.py`). A nest the translator
 does not lower, or whose free names the rewrite cannot type, stays as it was; a kernel with no
-lowered nest is returned unchanged. The nest's arrays are `noalias` when every array it writes
+lowered nest, or with a threaded nest not lowered, is returned unchanged (a kernel's threaded
+loops leave numba all together, so a rewritten kernel names no `prange`: its spec spells them
+`translate.THREADED_RANGE`). The nest's arrays are `noalias` when every array it writes
 is a new array of the kernel (a fresh allocation) that no other array argument of the nest
 shares (reading the same array as two names would break it); inputs are never written.
 
@@ -100,7 +101,7 @@ def _rewrite(source: str, arg_types) -> str:
     modules = []
     uses = [_uses(st) for st in kernel.body]
     for pos, st in enumerate(kernel.body):
-        if _serial_nest(st):
+        if _nest(st):
             later = uses[pos + 1 :]
             name = nests.symbol(key, len(spec))
             module = ir.Module(name=name)
@@ -110,6 +111,8 @@ def _rewrite(source: str, arg_types) -> str:
                 spec.append(lowered)
                 calls[pos] = lowered
                 continue
+            if translate.is_prange(st):  # threaded loops all leave numba, or none does
+                return source
         _bind(st, env, roots, fresh, emitter)
     if not spec:
         return source
@@ -132,17 +135,18 @@ def _rewrite(source: str, arg_types) -> str:
         "from core.backends.llvm import nests as ln\n"
         f"{names}, = ln.load({key!r}, {tuple(spec)!r})\n\n\n"
     )
-    at = text.index("\ndef kernel(") + 1
+    at = 0 if text.startswith("def kernel(") else text.index("\ndef kernel(") + 1
     return text[:at] + declare + text[at:]
 
 
-def _serial_nest(st: ast.stmt) -> bool:
+def _nest(st: ast.stmt) -> bool:
+    """Whether `st` is a loop nest: `for ... in range(...)` or `prange(...)`."""
     it = getattr(st, "iter", None)
     return (
         isinstance(st, ast.For)
         and isinstance(it, ast.Call)
         and isinstance(it.func, ast.Name)
-        and it.func.id == "range"
+        and it.func.id in ("range", "prange")
     )
 
 
@@ -179,7 +183,10 @@ def _lower(st, env, roots, fresh, later, emitter, module, name):
         env.pop(n, None)
     for n in outputs:
         env[n] = nest.types[n]
-    return (ast.unparse(st), tuple(params), noalias, outs)
+    text = ast.unparse(st)
+    if translate.is_prange(st):  # spelled so that the kernel's source names no `prange`
+        text = text.replace("prange(", f"{translate.THREADED_RANGE}(", 1)
+    return (text, tuple(params), noalias, outs)
 
 
 def _uses(st: ast.stmt) -> tuple[set[str], str | None, bool]:

@@ -10,7 +10,11 @@ assignments of scalars, `for i in range(...)` loops, `if` statements, `rt.ld(a, 
 
 whose arrays are flat data pointers (int64 offsets, as `rt.ld` indexes them), whose scalars are
 the nest's free variables and whose outputs are pointers through which it returns the scalars
-the kernel reads after the nest.
+the kernel reads after the nest. A threaded nest, `for i in prange(n)` (none of whose scalars the
+kernel reads after it), packs its parameters on its stack and runs its iterations on numba's
+threads (`parallel.emit_for`) through an outlined `<name>.body(data, lo, hi)`, which unpacks
+them and runs `for i in range(lo, hi)` with the nest's body: each iteration the same code as
+the serial nest's.
 
 It does not re-implement numba's semantics: a name's type and every operation's result type are
 what numba's typing context says for the same operands (int32 + int32 is int64, float32 <
@@ -36,8 +40,9 @@ import operator
 
 import numpy as np
 from llvmlite import ir
-from numba.core import types
+from numba.core import cgutils, types
 
+from core.backends.llvm import parallel
 from core.errors import NumbaxError
 from core.jit.vecmath import REDUCE_FLAGS
 
@@ -71,7 +76,19 @@ _COMPARE = {
 _MODULES = {"np": np, "math": math}
 _INTS = tuple(getattr(types, f"{k}int{n}") for k in ("", "u") for n in (8, 16, 32, 64))
 # names the kernel language uses that are not the kernel's variables
-_GLOBAL_NAMES = {"rt", "vm", "lib", "hc", "range", "max", "min", "True", "False", *_MODULES}
+_GLOBAL_NAMES = {
+    "rt",
+    "vm",
+    "lib",
+    "hc",
+    "range",
+    "prange",
+    "max",
+    "min",
+    "True",
+    "False",
+    *_MODULES,
+}
 
 
 class Unsupported(NumbaxError, NotImplementedError):
@@ -438,6 +455,9 @@ class Nest(Expressions):
     a name the kernel defined before the nest is also passed in as a scalar).
     """
 
+    node: ast.For | None = None
+    parallel = False  # a `prange` nest (`_threaded`)
+
     def __init__(self, node: ast.For, env: dict, outputs: list[str], math_emitter=None):
         super().__init__(dict(env), None, math_emitter)
         self.node = node
@@ -467,6 +487,9 @@ class Nest(Expressions):
             + [(n, None, "o") for n in outputs]
         )
         self.outputs = outputs
+        self.parallel = is_prange(node)
+        if self.parallel and (outputs or inouts):
+            raise Unsupported("a threaded nest whose scalars the kernel reads")
         self.types: dict[str, types.Type] = {}  # of the names the nest assigns
         self._statement(node)  # types the nest (no builder yet): every assigned name one type
         for k, (name, _, kind) in enumerate(self.params):
@@ -512,6 +535,10 @@ class Nest(Expressions):
                 self._slot(pname, ty)
                 self.builder.store(arg, self.slots[pname])
         outs = {pname: arg for (pname, _, kind), arg in zip(self.params, fn.args) if kind == "o"}
+        if self.parallel:
+            self._threaded(module, fn)
+            add_fastmath(module)
+            return fn
         self._statement(self.node)
         for pname, ptr in outs.items():
             slot = self.slots[pname]
@@ -519,6 +546,42 @@ class Nest(Expressions):
         self.builder.ret_void()
         add_fastmath(module)
         return fn
+
+    def _threaded(self, module: ir.Module, fn: ir.Function) -> None:
+        """The body of `fn` for a `for i in prange(...)` nest: its parameters packed on its
+        stack, and the loop run by `parallel.emit_for` over the iterations of an outlined
+        function `<name>.body(data, lo, hi)`, which unpacks them and runs
+        `for i in range(lo, hi)` with the nest's body."""
+        b = self.builder
+        struct = ir.LiteralStructType([a.type for a in fn.args])
+        data = b.alloca(struct, name="par.data")
+        for k, arg in enumerate(fn.args):
+            b.store(arg, cgutils.gep_inbounds(b, data, 0, k))
+        bounds = [self.cast(self.expr(a), types.int64) for a in self.node.iter.args]
+        start, stop = bounds if len(bounds) == 2 else (ir.Constant(_I64, 0), bounds[0])
+        body = ir.Function(module, parallel.body_type(), f"{fn.name}.body")
+        body.linkage = "internal"
+        parallel.emit_for(b, body, b.bitcast(data, parallel.body_type().args[0]), start, stop)
+        b.ret_void()
+        self.builder = b = ir.IRBuilder(body.append_basic_block("entry"))
+        self.slots, self.pointers = {}, {}
+        at = b.bitcast(body.args[0], struct.as_pointer())
+        for k, (pname, ty, kind) in enumerate(self.params):
+            value = b.load(cgutils.gep_inbounds(b, at, 0, k), typ=struct.elements[k])
+            if kind == "a":
+                self.pointers[pname] = value
+            else:
+                b.store(value, self._slot(pname, ty))
+        lo, hi = "_par_lo", "_par_hi"
+        for name, value in ((lo, body.args[1]), (hi, body.args[2])):
+            self.env[name] = types.int64
+            b.store(value, self._slot(name, types.int64))
+        bound = [ast.Name(lo, ast.Load()), ast.Name(hi, ast.Load())]
+        loop = ast.For(
+            self.node.target, ast.Call(ast.Name("range", ast.Load()), bound, []), self.node.body, []
+        )
+        self._statement(loop)
+        b.ret_void()
 
     def _slot(self, name: str, ty: types.Type) -> ir.Value:
         if name not in self.slots:
@@ -604,10 +667,11 @@ class Nest(Expressions):
 
     def _stmt_For(self, node: ast.For) -> None:
         it = node.iter
+        threaded = node is self.node and self.parallel  # typed as its `range`
         if (
             not isinstance(it, ast.Call)
-            or ast.unparse(it.func) != "range"
-            or not 1 <= len(it.args) <= 3
+            or (ast.unparse(it.func) != "range" and not threaded)
+            or not 1 <= len(it.args) <= (2 if threaded else 3)
             or node.orelse
             or not isinstance(node.target, ast.Name)
         ):
@@ -647,6 +711,22 @@ class Nest(Expressions):
         i.add_incoming(b.add(i, step, name=f"{name}.next", flags=flags), b.block)
         b.branch(head)
         b.position_at_end(done)
+
+
+# How a lean nest's spec (`nests.load`) spells a `prange` loop: a kernel module naming no
+# `prange` is serial to numba and `core/jit/program.py`, whatever its nests run.
+THREADED_RANGE = "threaded_range"
+
+
+def is_prange(node: ast.stmt) -> bool:
+    """Whether `node` is a `for ... in prange(...)` loop (a threaded nest; `THREADED_RANGE` in a
+    nest's spec)."""
+    it = getattr(node, "iter", None)
+    return (
+        isinstance(node, ast.For)
+        and isinstance(it, ast.Call)
+        and ast.unparse(it.func) in ("prange", THREADED_RANGE)
+    )
 
 
 def _names(node: ast.AST) -> tuple[list[str], list[str]]:

@@ -137,8 +137,15 @@ def test_an_item_is_taken_after_the_items_it_needs(monkeypatch):
 def test_threaded_kernels_run_serial_until_the_workers_built_them(tmp_path, monkeypatch):
     """A new kernel with threaded loops (numba's parallel passes: 3-5x the compile of its
     serial form) is compiled serial for the first call; a compile worker builds the threaded
-    one meanwhile, which then replaces it in the program (`program.wait_threaded`)."""
+    one meanwhile, which then replaces it in the program (`program.wait_threaded`). Kernels
+    whose threaded loops stay numba's: lean loops off (lean threaded nests compile like serial
+    ones, `core/backends/llvm/parallel.py`)."""
     monkeypatch.setenv("NUMBAX_CACHE_DIR", str(tmp_path))
+    with config.override("jit_lean_loops", False):
+        _threaded_kernels_run_serial_first()
+
+
+def _threaded_kernels_run_serial_first():
     c = np.float32(uuid.uuid4().int % 100003 + 0.5)
     x = np.linspace(-1, 1, 1 << 18, dtype=np.float32)  # large enough for threaded loops
     f = core.jit(lambda a: jnp.tanh(a) * c / jnp.max(a))  # two kernels

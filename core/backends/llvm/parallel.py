@@ -1,0 +1,163 @@
+"""Parallel loops in numbax's own IR: numba's scheduler and threading layer, without its parfors.
+
+numba compiles a `prange` loop through its parallel passes: the loop body becomes a separately
+compiled gufunc, plus a wrapper and the scheduling code around its call (0.5-7 s of compile per
+threaded kernel, `bench/README.md`). What that code does at run time is small, and all of it
+is C functions of numba's threading layer, registered with LLVM once its threads are launched
+(`core/jit/gemm.py` launches them when the back end loads):
+
+    threads = get_num_threads()                 the calling thread's share of the pool (numba's
+                                                thread-local count: `core/jit/threads.py`
+                                                sets it, following the machine's load)
+    divisions = get_sched_size(threads, 1, &start, &last)
+                                                how many pieces: one per `chunk` iterations when
+                                                the caller set a chunk size (`rt.dynamic`),
+                                                else one per thread
+    set_parallel_chunksize(0)                   nested loops get the default
+    sched = allocate_sched(2 * divisions)
+    do_scheduling_signed(1, &start, &last, divisions, sched, 0)
+                                                the pieces' [first, last] iterations
+    numba_parallel_for(gufunc, [sched], [divisions, 2], [16], data, 1, 1, threads)
+                                                TBB runs `gufunc` on ranges of pieces, the
+                                                threads taking them dynamically
+    set_parallel_chunksize(chunk); deallocate_sched(sched)
+
+`emit_for` writes exactly that sequence for a loop `for i in prange(start, stop)` whose body is
+a function `void body(i8* data, i64 lo, i64 hi)` running iterations lo..hi-1 (the caller
+outlines it and packs what it reads into `data`), and the gufunc, a loop over its pieces
+calling `body` for each. The pieces are numba's, computed by numba's own scheduler from the
+same thread count and chunk size, so a loop runs in the same chunks on the same threads as
+numba's parfor of it; each iteration runs the same code whichever thread takes it, so results
+do not depend on the thread count. numba's wrapper also takes and releases the GIL around
+`numba_parallel_for` (for gufuncs called by numpy with the GIL held); a numbax kernel runs
+without the GIL already (shells release it, numba kernels are `nogil`), and the threads never
+need it.
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir
+from numba.np.ufunc import parallel as numba_parallel
+
+_I64 = ir.IntType(64)
+_I8P = ir.IntType(8).as_pointer()
+_BODY = ir.FunctionType(ir.VoidType(), [_I8P, _I64, _I64])
+_GUFUNC = ir.FunctionType(
+    ir.VoidType(), [_I8P.as_pointer(), _I64.as_pointer(), _I64.as_pointer(), _I8P]
+)
+# numba's threading layer's functions, declared as its parfor lowering declares them
+_RUNTIME = {
+    "get_num_threads": ir.FunctionType(_I64, []),
+    "get_parallel_chunksize": ir.FunctionType(_I64, []),
+    "set_parallel_chunksize": ir.FunctionType(ir.VoidType(), [_I64]),
+    "get_sched_size": ir.FunctionType(_I64, [_I64, _I64, _I64.as_pointer(), _I64.as_pointer()]),
+    "allocate_sched": ir.FunctionType(_I64.as_pointer(), [_I64]),
+    "deallocate_sched": ir.FunctionType(ir.VoidType(), [_I64.as_pointer()]),
+    "do_scheduling_signed": ir.FunctionType(
+        ir.VoidType(),
+        [_I64, _I64.as_pointer(), _I64.as_pointer(), _I64, _I64.as_pointer(), _I64],
+    ),
+    "numba_parallel_for": ir.FunctionType(ir.VoidType(), [_I8P] * 5 + [_I64] * 3),
+}
+
+
+def symbols() -> tuple[str, ...]:
+    """The threading layer's symbols that parallel loops call (defined once numba's threads are
+    launched, which this makes sure of)."""
+    numba_parallel._launch_threads()
+    return tuple(_RUNTIME)
+
+
+def body_type() -> ir.FunctionType:
+    """The type of a loop body: `void(i8* data, i64 lo, i64 hi)`."""
+    return _BODY
+
+
+def _runtime(module: ir.Module, name: str) -> ir.Function:
+    fn = module.globals.get(name)
+    if fn is None:
+        fn = ir.Function(module, _RUNTIME[name], name)
+    return fn
+
+
+def emit_for(builder: ir.IRBuilder, body: ir.Function, data: ir.Value, start, stop) -> None:
+    """Emits `for i in prange(start, stop)` (int64 values) as numba's parfor runs it: `body`
+    (`body_type()`) on the pieces of numba's scheduler, on the calling thread's share of the
+    pool (see the module docstring); `data` (an i8*) is passed to every call. No iteration
+    runs when stop <= start."""
+    symbols()
+    module = builder.module
+    gufunc = _gufunc(module, body)
+    with builder.if_then(builder.icmp_signed(">", stop, start)):
+        with builder.goto_entry_block():
+            bounds = builder.alloca(_I64, 2, name="par.bounds")
+            args = builder.alloca(_I8P, name="par.args")
+            dims = builder.alloca(_I64, 2, name="par.dims")
+            steps = builder.alloca(_I64, name="par.steps")
+        first, last = bounds, builder.gep(bounds, [ir.Constant(_I64, 1)], source_etype=_I64)
+        builder.store(start, first)
+        builder.store(builder.sub(stop, ir.Constant(_I64, 1)), last)  # inclusive, as numba's
+        threads = builder.call(_runtime(module, "get_num_threads"), [])
+        chunk = builder.call(_runtime(module, "get_parallel_chunksize"), [])
+        one = ir.Constant(_I64, 1)
+        divisions = builder.call(_runtime(module, "get_sched_size"), [threads, one, first, last])
+        builder.call(_runtime(module, "set_parallel_chunksize"), [ir.Constant(_I64, 0)])
+        size = builder.mul(divisions, ir.Constant(_I64, 2))
+        sched = builder.call(_runtime(module, "allocate_sched"), [size])
+        builder.call(
+            _runtime(module, "do_scheduling_signed"),
+            [one, first, last, divisions, sched, ir.Constant(_I64, 0)],
+        )
+        builder.store(builder.bitcast(sched, _I8P), args)
+        builder.store(divisions, dims)
+        builder.store(ir.Constant(_I64, 2), builder.gep(dims, [one], source_etype=_I64))
+        builder.store(ir.Constant(_I64, 16), steps)
+        builder.call(
+            _runtime(module, "numba_parallel_for"),
+            [
+                builder.bitcast(gufunc, _I8P),
+                builder.bitcast(args, _I8P),
+                builder.bitcast(dims, _I8P),
+                builder.bitcast(steps, _I8P),
+                data,
+                one,
+                one,
+                threads,
+            ],
+        )
+        builder.call(_runtime(module, "set_parallel_chunksize"), [chunk])
+        builder.call(_runtime(module, "deallocate_sched"), [sched])
+
+
+def _gufunc(module: ir.Module, body: ir.Function) -> ir.Function:
+    """The gufunc `numba_parallel_for` calls with a range of pieces: `body(data, first, last +
+    1)` for each piece's [first, last] (its args[0] points at the range's first piece)."""
+    name = f"{body.name}.gufunc"
+    fn = module.globals.get(name)
+    if fn is not None:
+        return fn
+    fn = ir.Function(module, _GUFUNC, name)
+    fn.linkage = "internal"
+    args, dims, steps, data = fn.args
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    base = b.load(args, typ=_I8P)
+    count, step = b.load(dims, typ=_I64), b.load(steps, typ=_I64)
+    entry = b.block
+    head = b.append_basic_block("head")
+    loop = b.append_basic_block("piece")
+    done = b.append_basic_block("done")
+    b.branch(head)
+    b.position_at_end(head)
+    k = b.phi(_I64, name="k")
+    k.add_incoming(ir.Constant(_I64, 0), entry)
+    b.cbranch(b.icmp_signed("<", k, count), loop, done)
+    b.position_at_end(loop)
+    piece = b.bitcast(b.gep(base, [b.mul(k, step)], source_etype=ir.IntType(8)), _I64.as_pointer())
+    first = b.load(piece, typ=_I64)
+    last = b.load(b.gep(piece, [ir.Constant(_I64, 1)], source_etype=_I64), typ=_I64)
+    b.call(body, [data, first, b.add(last, ir.Constant(_I64, 1))])
+    k.add_incoming(b.add(k, ir.Constant(_I64, 1)), loop)
+    b.branch(head)
+    b.position_at_end(done)
+    b.ret_void()
+    return fn
