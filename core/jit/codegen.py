@@ -36,6 +36,7 @@ from numba import types as nt
 from numba.np.numpy_support import from_dtype
 
 from core.backends.llvm import rewrite as lean_rewrite
+from core.backends.llvm import translate as lean_translate
 from core.backends.numba import library
 from core.backends.numba.context import KernelCtx, ScalarCtx
 from core.backends.numba.generic import SIZE_DTYPE, Params, argument_names
@@ -692,13 +693,19 @@ def compile_source(source: str, types: Sequence[tuple[str, int]]) -> Callable:
     try:
         return disk_cache.compile_source(source, "kernel", sig, **kernel_options(source))
     except Exception:
-        original = _lean_original(source)
+        original = lean_original(source)
         if original is None:
             raise
         return compile_source(original, types)
 
 
-def _lean_original(source: str) -> str | None:
+def threaded(source: str) -> bool:
+    """Whether kernel `source` runs loops on threads: numba's `prange` loops, or lean threaded
+    nests (`core/backends/llvm/parallel.py`)."""
+    return "prange(" in source or f"{lean_translate.THREADED_RANGE}(" in source
+
+
+def lean_original(source: str) -> str | None:
     """The generated source that `lean` rewrote into `source` in this process, if it did."""
     if "core.backends.llvm" not in source:
         return None

@@ -412,9 +412,11 @@ def _libraries(kernels: list[tuple]) -> list[str]:
 
 def _serial(key: tuple) -> tuple:
     """The key of the kernel `key` with every loop on one thread (its nests lean ones where
-    `codegen.lean` makes them so)."""
-    serial = key[0].replace("prange(", "range(")
-    return (serial if serial == key[0] else codegen.lean(serial, key[1])), key[1]
+    `codegen.lean` makes them so; a kernel whose threaded loops are lean nests is known by the
+    source it was generated as)."""
+    generated = codegen.lean_original(key[0]) or key[0]
+    serial = generated.replace("prange(", "range(")
+    return (key[0] if serial == generated else codegen.lean(serial, key[1])), key[1]
 
 
 def _held(key: tuple) -> tuple:
@@ -478,6 +480,8 @@ def _shell(key: tuple, info: KernelInfo, found: str = "disk") -> bool:
         _compiled[key] = fn
         _stats["shells"] += 1
         status = "compiled" if shells.stats()["compiled"] > before else found
+        if _serial(key) != key:  # lean threaded loops: it serves its serial form too
+            _twins[_serial(key)] = key
     info.dispatcher, info.status, info.shell = _compiled[key], status, True
     info.seconds = time.perf_counter() - start
     return True

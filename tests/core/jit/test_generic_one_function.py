@@ -175,7 +175,7 @@ def test_a_function_threaded_at_one_size_serves_the_smaller_serial_size(one_func
     batch is the threaded one's twin, which serves it."""
     monkeypatch.setattr(loops, "PARALLEL_SIZE", 16)
     f = lambda x: jnp.tanh(x * 1.25) + x.sum(axis=0)  # noqa: E731
-    assert "prange(" in _compiled(f, (_x(4, 6),))  # 24 elements: threaded
+    assert codegen.threaded(_compiled(f, (_x(4, 6),)))  # 24 elements: threaded
     before = program.stats()
     got = _run(f, (_x(2, 6),))  # 12 elements: serial
     after = program.stats()

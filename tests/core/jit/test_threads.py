@@ -134,7 +134,7 @@ g = core.jit(lambda a, b: jnp.tanh(a @ b))  # 256x384x128: 12.6M multiply-adds, 
 a = np.random.default_rng(0).standard_normal((256, 384)).astype(np.float32)
 b = np.random.default_rng(1).standard_normal((384, 128)).astype(np.float32)
 np.savez(sys.argv[2], loop=np.asarray(f(x)), product=np.asarray(g(a, b)))
-from core.jit import api
+from core.jit import api, codegen
 (entry,) = api._trace_caches[f._fun].values()
 getters = {}
 for lib in threads.blas_libraries():
@@ -149,7 +149,7 @@ except RuntimeError as err:
     frozen = str(err)
 print(json.dumps({"threads": threads.num_threads(), "pool": numba.config.NUMBA_NUM_THREADS,
                   "main": numba.get_num_threads(),
-                  "prange": "prange(" in entry.exe.source,
+                  "prange": codegen.threaded(entry.exe.source),
                   "layer": numba.threading_layer(), "blas": getters, "frozen": frozen}))
 """
 
