@@ -19,7 +19,11 @@ is C functions of numba's threading layer, registered with LLVM once its threads
                                                 the pieces' [first, last] iterations
     numba_parallel_for(gufunc, [sched], [divisions, 2], [16], data, 1, 1, threads)
                                                 TBB runs `gufunc` on ranges of pieces, the
-                                                threads taking them dynamically
+                                                threads taking them dynamically, without
+                                                the GIL (taken, then released around it,
+                                                as numba's gufunc wrapper does: a caller
+                                                holding it would stop a thread whose first
+                                                BLAS call imports scipy's)
     set_parallel_chunksize(chunk); deallocate_sched(sched)
 
 `emit_for` writes exactly that sequence for a loop `for i in prange(start, stop)` whose body is
@@ -28,10 +32,7 @@ outlines it and packs what it reads into `data`), and the gufunc, a loop over it
 calling `body` for each. The pieces are numba's, computed by numba's own scheduler from the
 same thread count and chunk size, so a loop runs in the same chunks on the same threads as
 numba's parfor of it; each iteration runs the same code whichever thread takes it, so results
-do not depend on the thread count. numba's wrapper also takes and releases the GIL around
-`numba_parallel_for` (for gufuncs called by numpy with the GIL held); a numbax kernel runs
-without the GIL already (shells release it, numba kernels are `nogil`), and the threads never
-need it.
+do not depend on the thread count.
 """
 
 from __future__ import annotations
@@ -58,6 +59,11 @@ _RUNTIME = {
         [_I64, _I64.as_pointer(), _I64.as_pointer(), _I64, _I64.as_pointer(), _I64],
     ),
     "numba_parallel_for": ir.FunctionType(ir.VoidType(), [_I8P] * 5 + [_I64] * 3),
+    # CPython's, as numba's gufunc wrapper calls them around `numba_parallel_for`
+    "PyGILState_Ensure": ir.FunctionType(ir.IntType(32), []),
+    "PyGILState_Release": ir.FunctionType(ir.VoidType(), [ir.IntType(32)]),
+    "PyEval_SaveThread": ir.FunctionType(_I8P, []),
+    "PyEval_RestoreThread": ir.FunctionType(ir.VoidType(), [_I8P]),
 }
 
 
@@ -112,6 +118,8 @@ def emit_for(builder: ir.IRBuilder, body: ir.Function, data: ir.Value, start, st
         builder.store(divisions, dims)
         builder.store(ir.Constant(_I64, 2), builder.gep(dims, [one], source_etype=_I64))
         builder.store(ir.Constant(_I64, 16), steps)
+        gil = builder.call(_runtime(module, "PyGILState_Ensure"), [])
+        thread = builder.call(_runtime(module, "PyEval_SaveThread"), [])
         builder.call(
             _runtime(module, "numba_parallel_for"),
             [
@@ -125,6 +133,8 @@ def emit_for(builder: ir.IRBuilder, body: ir.Function, data: ir.Value, start, st
                 threads,
             ],
         )
+        builder.call(_runtime(module, "PyEval_RestoreThread"), [thread])
+        builder.call(_runtime(module, "PyGILState_Release"), [gil])
         builder.call(_runtime(module, "set_parallel_chunksize"), [chunk])
         builder.call(_runtime(module, "deallocate_sched"), [sched])
 
