@@ -12,21 +12,27 @@ target machine). The function has numba's calling convention for the library's s
 
 The language is the library's numba code, whatever of it this module knows:
 
-    scalars      int64 and the arrays' dtypes, named once per type; tuple assignments
-    statements   `for i in range(a[, b[, step]])`, `if`/`else`, assignments, `+=` ...
+    scalars      int64 and the arrays' dtypes, named once per type; tuple assignments,
+                 `a = b = v`; `a.dtype.type(v)`
+    statements   `for i in range(a[, b[, step]])`, `while`, `if`/`else`, assignments, `+=`,
+                 `return` (the statements after an `if` that returns move into its `else`)
+    threads      `for t in prange(a[, b])` over scalars: its body outlined and run on numba's
+                 threads as numba's parfor runs it (`parallel.py`)
     arrays       flat, as pointers: `a[i]` and `rt.ld`/`rt.st` unchecked (i >= 0), `len(a)`,
-                 `segment(a, start, n)` (a view), `rt.empty((n,), dtype)`/`rt.full(...)`
+                 `a.shape[0]`, `segment(a, start, n)` and `a[lo:hi]` (views), `x if c else
+                 y` of views, `rt.empty((n,), dtype)`/`np.empty(n, dtype)`/`rt.full(...)`
                  (malloc, freed on return, or when the statement runs again in a loop)
     blocks       `copy`, `zero` (memcpy, memset), `product` (one BLAS call, float dtypes),
                  `extremum`, `zero_of`
     calls        of other library functions through their slots (`entry.callee`,
-                 `entry.in_parts`), lowered by entry's own code generators
+                 `entry.in_parts`) and of numba intrinsics (`rt.threads()`, `rt.dynamic`,
+                 `gemm.flat_block`, ...), lowered by their own code generators
     helpers      calls of the library's `jit`/`inline` helpers, inlined from their source (one
                  `return` at the end, a tuple or a value)
 
-Anything else (a `while`, a `prange`, an integer product, a complex dtype) raises
-`translate.Unsupported` and numba compiles the function as before (`entry.load`): the same
-source serves both, and a construct this module does not know never gives a wrong answer.
+Anything else (a `return` in a loop, a `prange` reading arrays, an integer product, a complex
+dtype) raises `translate.Unsupported` and numba compiles the function as before (`entry.load`):
+the same source serves both, and a construct this module does not know never gives a wrong answer.
 
 The machine code is cached on disk like the lean nests (`nests.py`: numba's serialized object
 code in one verified file, written atomically; a damaged entry is compiled again), keyed by the
@@ -59,7 +65,7 @@ from numba.core.registry import cpu_target
 from numba.np import linalg
 from numba.np.arrayobj import make_array, populate_array
 
-from core.backends.llvm import translate, vecmath
+from core.backends.llvm import parallel, translate, vecmath
 from core.backends.numba.library import blocks
 from core.jit import cache_files, disk_cache
 from core.jit import runtime as rt
@@ -86,9 +92,11 @@ _INTRINSICS = {
     id(max): "max",
     id(min): "min",
     id(range): "range",
+    id(numba.prange): "prange",
 }
 
 
+_ALLOCATIONS = ("rt.empty", "rt.full", "np.empty")
 _EXTREMUM = {}  # "max": the `kind` value of `extremum` that asks for the maximum
 _CALLS: dict[str, object] = {}  # canonical name -> the typer of a call of another library function
 
@@ -132,7 +140,10 @@ class _Expander:
         tree = _parse(fn)
         params = [a.arg for a in tree.args.args]
         names = {n: n for n in [*params, *_stored(tree)]}
-        return params, self.block(tree.body, fn.__globals__, names)
+        body = list(tree.body)
+        if any(isinstance(n, ast.Return) for st in body for n in ast.walk(st)):
+            body = _single_exit([*body, ast.Return(None)], [])  # an early `return`
+        return params, self.block(body, fn.__globals__, names)
 
     def block(self, body: list[ast.stmt], env: dict, names: dict) -> list[ast.stmt]:
         out: list[ast.stmt] = []
@@ -143,6 +154,13 @@ class _Expander:
     def statement(self, st: ast.stmt, env: dict, names: dict) -> list[ast.stmt]:
         if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant):
             return []  # a docstring
+        if isinstance(st, ast.Assign) and len(st.targets) > 1:  # a = b = value
+            *others, last = st.targets
+            if not all(isinstance(t, ast.Name) for t in st.targets):
+                raise translate.Unsupported("chained assignment")
+            chain = [ast.Assign([last], st.value)]
+            chain += [ast.Assign([t], ast.Name(last.id, ast.Load())) for t in others]
+            return self.block(chain, env, names)
         if isinstance(st, ast.AugAssign):
             target = (
                 ast.Name(st.target.id, ast.Load()) if isinstance(st.target, ast.Name) else st.target
@@ -173,6 +191,11 @@ class _Expander:
             if st.orelse:
                 raise translate.Unsupported("for ... else")
             return pre + [ast.For(target, it, body, [])]
+        if isinstance(st, ast.While):
+            if st.orelse:
+                raise translate.Unsupported("while ... else")
+            test = self.expr(st.test, env, names, None)  # evaluated at every iteration
+            return [ast.While(test, self.block(st.body, env, names), [])]
         if isinstance(st, ast.If):
             test = self.expr(st.test, env, names, pre)
             body = self.block(st.body, env, names)
@@ -213,6 +236,8 @@ class _Expander:
         if obj is None or id(obj) in _INTRINSICS or isinstance(obj, _INTRINSIC):
             return None
         py = getattr(obj, "py_func", obj)  # a numba dispatcher, or a `register_jitable` function
+        if isinstance(func, ast.Attribute) and not inspect.isfunction(py):
+            return None  # np.*, vm.*: the translator's
         if not inspect.isfunction(py):
             raise translate.Unsupported(f"call of {ast.unparse(func)}")
         return py
@@ -289,6 +314,12 @@ class _Expander:
             return ret
         if isinstance(node, ast.Constant):
             return node
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+            value = self.expr(node.value, env, names, pre)
+            k = node.slice.value
+            if isinstance(value, ast.Tuple) and isinstance(k, int) and 0 <= k < len(value.elts):
+                return value.elts[k]  # `plan(...)[0]`: the element itself (pure expressions)
+            return ast.Subscript(value, node.slice, ast.Load())
         fields = {}
         for field, value in ast.iter_fields(node):
             if isinstance(value, ast.expr):
@@ -301,11 +332,15 @@ class _Expander:
 
 
 def _single_exit(body: list[ast.stmt], results: list[str]) -> list[ast.stmt]:
-    """`body` (ending in a `return`) with its returns assigning `results` instead, and no
-    statement after one (see `_Expander.inline`)."""
+    """`body` (ending in a `return`) with its returns assigning `results` instead (none: a
+    function returning nothing), and no statement after one (see `_Expander.inline`)."""
     out: list[ast.stmt] = []
     for k, st in enumerate(body):
         if isinstance(st, ast.Return):
+            if not results:  # a function returning nothing
+                if st.value is not None:
+                    raise translate.Unsupported("a routine returning a value")
+                return out
             targets = [ast.Name(n, ast.Store()) for n in results]
             return out + _assign(targets, st.value)
         if any(isinstance(n, ast.Return) for n in ast.walk(st)):
@@ -459,6 +494,23 @@ class Routine(translate.Nest):
             i = self.cast(start, types.int64)
             data = self.builder.gep(ptr, [i], source_etype=target.get_data_type(ty.dtype))
             return ty, data, self.cast(count, types.int64)
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            part = node.slice  # a[lo:hi], 0 <= lo <= hi <= len(a) (unchecked): a segment
+            if part.step is not None or part.lower is None or part.upper is None:
+                raise translate.Unsupported(f"slice {ast.unparse(node)}")
+            count = ast.BinOp(part.upper, ast.Sub(), part.lower)
+            return self._array_expr(
+                ast.Call(ast.Name("segment", ast.Load()), [node.value, part.lower, count])
+            )
+        if isinstance(node, ast.IfExp):  # a view picked by a condition: both are computed
+            cond = self.expr(node.test)
+            a, b = self._array_expr(node.body), self._array_expr(node.orelse)
+            if a[0] != b[0]:
+                raise translate.Unsupported(f"{ast.unparse(node)} of {a[0]} and {b[0]}")
+            if self.builder is None:
+                return a[0], None, None
+            c = self.cast(cond, types.boolean)
+            return a[0], self.builder.select(c, a[1], b[1]), self.builder.select(c, a[2], b[2])
         raise translate.Unsupported(f"array expression {ast.unparse(node)}")
 
     def _stmt_Assign(self, node: ast.Assign) -> None:
@@ -472,7 +524,7 @@ class Routine(translate.Nest):
             return self._stmt_Expr(ast.Expr(call))
         value = node.value
         name = target.id
-        if isinstance(value, ast.Call) and ast.unparse(value.func) in ("rt.empty", "rt.full"):
+        if isinstance(value, ast.Call) and ast.unparse(value.func) in _ALLOCATIONS:
             return self._allocate(name, value)
         if self._is_array(value):
             ty, ptr, n = self._array_expr(value)
@@ -485,15 +537,18 @@ class Routine(translate.Nest):
         return super()._stmt_Assign(node)
 
     def _allocate(self, name: str, call: ast.Call) -> None:
-        """`name = rt.empty((n,), dtype)` or `rt.full((n,), value, dtype)`: malloc'ed, freed on
-        return (or when the same statement allocates again, in a loop)."""
+        """`name = rt.empty((n,), dtype)`, `np.empty(n, dtype)` or `rt.full((n,), value,
+        dtype)`: malloc'ed, freed on return (or when the same statement allocates again, in a
+        loop)."""
         shape, *rest = call.args
-        if not isinstance(shape, ast.Tuple) or len(shape.elts) != 1:
-            raise translate.Unsupported("an allocation of other than one axis")
+        if isinstance(shape, ast.Tuple):
+            if len(shape.elts) != 1:
+                raise translate.Unsupported("an allocation of other than one axis")
+            shape = shape.elts[0]
         dtype = self._dtype(rest[-1])
         ty = types.Array(dtype, 1, "C")
         self._define_array(name, ty)
-        n = self.expr(shape.elts[0])
+        n = self.expr(shape)
         fill = self.expr(rest[0]) if len(rest) == 2 else None
         if self.builder is None:
             return
@@ -538,17 +593,19 @@ class Routine(translate.Nest):
         if fn == "product":
             return self._product(call)
         if fn in _CALLS:
-            return self._slot_call(_CALLS[fn], call.args)
+            self._slot_call(_CALLS[fn], call.args)
+            return None
         if fn == "rt.st":
             array, index, value = call.args
             if isinstance(array, ast.Name) and isinstance(self.env.get(array.id), types.Array):
                 return super()._stmt_Expr(node)
         raise translate.Unsupported(ast.unparse(node))
 
-    def _slot_call(self, typer, args: list[ast.expr]) -> None:
-        """A call of another library function through its slot: the arguments as the numba
-        values its intrinsic takes (arrays as flat array structs, a tuple literal as a
-        tuple of int64s), lowered by the intrinsic's own code generator."""
+    def _slot_call(self, typer, args: list[ast.expr]):
+        """A call of an intrinsic (another library function through its slot, or one of
+        numba's): the arguments as the numba values it takes (arrays as flat array structs, a
+        tuple literal as a tuple of int64s), lowered by its own code generator; its (type,
+        value)."""
         tys, values = [], []
         for arg in args:
             if isinstance(arg, ast.Tuple):
@@ -571,13 +628,103 @@ class Routine(translate.Nest):
             sig, codegen = typer(*tys)
         except (TypingError, TypeError) as e:  # TypeError: an intrinsic that does not apply
             raise translate.Unsupported(str(e)) from None
-        if self.builder is not None:
-            _, target = translate.contexts()
-            codegen(target, self.builder, sig, values)
+        ret = sig.return_type
+        if ret != types.none and not isinstance(ret, (types.Number, types.Boolean)):
+            raise translate.Unsupported(f"an intrinsic returning {ret}")
+        if self.builder is None:
+            return ret, None
+        _, target = translate.contexts()
+        return ret, codegen(target, self.builder, sig, values)
+
+    def _stmt_For(self, node: ast.For) -> None:
+        if translate.is_prange(node):
+            return self._threaded(node)
+        return super()._stmt_For(node)
+
+    def _threaded(self, node: ast.For) -> None:
+        """`for t in prange(n)`: its body outlined into `<routine>.par<k>(data, lo, hi)`, which
+        runs `for t in range(lo, hi)` over the scalars the loop reads (stored in `data` on
+        the routine's stack), run on numba's threads by `parallel.emit_for` as numba's
+        parfor runs it. Its body may not read arrays, allocate, or assign what the routine
+        reads elsewhere (numba's reductions)."""
+        it = node.iter
+        if len(it.args) > 2 or node.orelse or not isinstance(node.target, ast.Name):
+            raise translate.Unsupported("a threaded loop other than prange(a[, b])")
+        loop = ast.For(
+            node.target, ast.Call(ast.Name("range", ast.Load()), it.args, []), node.body, []
+        )
+        assigned, read = translate._names(loop)
+        if self.builder is None:
+            for name in read:
+                if isinstance(self.env.get(name), types.Array):
+                    raise translate.Unsupported(f"array {name} in a threaded loop")
+            calls = {ast.unparse(c.func) for c in ast.walk(loop) if isinstance(c, ast.Call)}
+            if calls & set(_ALLOCATIONS):
+                raise translate.Unsupported("an allocation in a threaded loop")
+            inner = [n for n in assigned if n != node.target.id]  # its own index: a local
+            outside = [n for n in inner if n in self.types or n in self.env]
+            if outside:
+                raise translate.Unsupported(f"{outside} assigned in a threaded loop")
+            return super()._stmt_For(loop)
+        captured = [n for n in read if n in self.slots and n not in assigned]
+        bounds = [self.cast(self.expr(a), types.int64) for a in it.args]
+        start, stop = bounds if len(bounds) == 2 else (ir.Constant(_I64, 0), bounds[0])
+        b, outer = self.builder, self.slots
+        values = [b.load(outer[n], typ=outer[n].allocated_type) for n in captured]
+        struct = ir.LiteralStructType([v.type for v in values])
+        data = cgutils.alloca_once(b, struct)
+        for k, v in enumerate(values):
+            b.store(v, cgutils.gep_inbounds(b, data, 0, k))
+        fn = b.function
+        body = ir.Function(
+            fn.module, parallel.body_type(), f"{fn.name}.par{len(fn.module.globals)}"
+        )
+        body.linkage = "internal"
+        parallel.emit_for(b, body, b.bitcast(data, cgutils.voidptr_t), start, stop)
+        self.builder = inner = ir.IRBuilder(body.append_basic_block("entry"))
+        self.slots = {}
+        at = inner.bitcast(body.args[0], struct.as_pointer())
+        for k, name in enumerate(captured):
+            field = inner.load(cgutils.gep_inbounds(inner, at, 0, k), typ=struct.elements[k])
+            inner.store(field, self._slot(name, self.env[name]))
+        lo, hi = (f"_par_{k}_{len(fn.module.globals)}" for k in ("lo", "hi"))
+        for name, value in ((lo, body.args[1]), (hi, body.args[2])):
+            self.env[name] = types.int64
+            inner.store(value, self._slot(name, types.int64))
+        bound = [ast.Name(lo, ast.Load()), ast.Name(hi, ast.Load())]
+        super()._stmt_For(
+            ast.For(node.target, ast.Call(ast.Name("range", ast.Load()), bound, []), node.body, [])
+        )
+        self.builder.ret_void()
+        self.builder, self.slots = b, outer
+
+    def _stmt_While(self, node: ast.While) -> None:
+        """`while test: body` (no `else`)."""
+        if node.orelse:
+            raise translate.Unsupported("while ... else")
+        if self.builder is None:
+            self.expr(node.test)
+            self._body(node.body)
+            return
+        b = self.builder
+        head = b.append_basic_block("while.head")
+        body = b.append_basic_block("while.body")
+        done = b.append_basic_block("while.done")
+        b.branch(head)
+        b.position_at_end(head)
+        b.cbranch(self.cast(self.expr(node.test), types.boolean), body, done)
+        b.position_at_end(body)
+        self._body(node.body)
+        b.branch(head)
+        b.position_at_end(done)
 
     def _is_array(self, node: ast.expr) -> bool:
         if isinstance(node, ast.Name):
             return isinstance(self.env.get(node.id), types.Array)
+        if isinstance(node, ast.IfExp):  # `out if t == 0 else partial[...]`
+            return self._is_array(node.body) and self._is_array(node.orelse)
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            return self._is_array(node.value)
         return isinstance(node, ast.Call) and ast.unparse(node.func) == "segment"
 
     def _array_value(self, ty: types.Array, ptr, n):
@@ -681,6 +828,15 @@ class Routine(translate.Nest):
             self.env.get(node.value.id), types.Array
         ):
             return self._load(ast.Call(None, [node.value, node.slice], []))
+        value, index = node.value, node.slice
+        if (
+            isinstance(value, ast.Attribute)
+            and value.attr == "shape"
+            and isinstance(index, ast.Constant)
+            and index.value == 0
+        ):  # the length of a flat array
+            _, _, n = self._array_expr(value.value)
+            return types.int64, n
         return super()._Subscript(node)
 
     def _BoolOp(self, node: ast.BoolOp):
@@ -728,6 +884,19 @@ class Routine(translate.Nest):
             return ty, self._constant(0, ty) if self.builder else None
         if fn == "extremum":
             return self._extremum_of(*node.args)
+        if fn in _CALLS:  # an intrinsic's value (`rt.threads()`, `rt.dynamic(n)`, ...)
+            return self._slot_call(_CALLS[fn], node.args)
+        func = node.func
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr == "type"
+            and isinstance(func.value, ast.Attribute)
+            and func.value.attr == "dtype"
+        ):  # `a.dtype.type(v)`: v as a's dtype
+            ty = self._array_type(ast.unparse(func.value.value)).dtype
+            (arg,) = node.args
+            value = self.expr(arg)
+            return ty, self.cast(value, ty) if self.builder else None
         return super()._Call(node)
 
     def _extremum_of(self, a: ast.expr, b: ast.expr, kind: ast.expr):

@@ -294,15 +294,17 @@ class Expressions:
         return self.apply(obj, args)
 
     def _extremum(self, fn: str, args: list[tuple]):
-        """`max`/`min` of int64s (the chunk bounds of threadable loops): numba compiles its
-        builtin's overload, so it is ours."""
-        if len(args) != 2 or any(types.unliteral(t) != types.int64 for t, _ in args):
+        """`max`/`min` of two or more int64s (the chunk bounds of threadable loops): numba
+        compiles its builtin's overload, so it is ours."""
+        if len(args) < 2 or any(types.unliteral(t) != types.int64 for t, _ in args):
             raise Unsupported(f"{fn} on {[t for t, _ in args]}")
         if not self.builder:
             return types.int64, None
-        (_, a), (_, b) = args
-        pick = self.builder.icmp_signed(">" if fn == "max" else "<", b, a)
-        return types.int64, self.builder.select(pick, b, a)
+        (_, a), *rest = args
+        for _, b in rest:  # left to right, as the builtin picks
+            pick = self.builder.icmp_signed(">" if fn == "max" else "<", b, a)
+            a = self.builder.select(pick, b, a)
+        return types.int64, a
 
     # `core/jit/runtime.py`'s integer division helpers, which numba compiles as functions: the
     # same operations on the same types, both sides of each `if` evaluated and selected (numba's

@@ -242,9 +242,9 @@ def test_kernels_give_the_one_function_results():
 
 def test_a_new_process_finds_the_threaded_twin_on_disk(monkeypatch):
     """The note a threaded kernel leaves in the disk cache lets a process that needs the serial
-    form (a smaller batch) load the threaded one instead of compiling. Kernels whose threaded
-    loops are numba's (lean loops off: a kernel with lean threaded nests is a shell, whose
-    serial form compiles in ~0.05 s)."""
+    form (a smaller batch) load the threaded one instead of compiling. numba's kernels (lean
+    loops and shells off: a kernel with lean threaded nests is a shell, and a new process
+    compiles the shell of its serial form, ~0.05 s)."""
     monkeypatch.setattr(loops, "PARALLEL_SIZE", 16)
     k = 3 + uuid.uuid4().int % 1000003  # an exponent no earlier run raised to: new kernels
 
@@ -257,6 +257,7 @@ def test_a_new_process_finds_the_threaded_twin_on_disk(monkeypatch):
         config.override("jit_kernels", "many"),
         config.override("jit_compile_workers", 0),
         config.override("jit_lean_loops", False),
+        config.override("jit_lean_shells", False),
     ):
         core.jit(f)(_x(3, 6), w)
         threaded = [k for k in program._compiled if "prange(" in k[0]]

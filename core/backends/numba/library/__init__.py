@@ -28,14 +28,15 @@ lowering in Python). So numbax compiles them itself where it can: `entry.load` h
 function to `core/backends/llvm/routines.py`, which writes the same source as LLVM (helpers
 inlined, operators lowered by numba's own implementations, numba's calling convention) for
 numba's code generator, 0.05-0.6 s a function; a function using something the translator does
-not know (`prange`, `while`, an integer product, a complex dtype) is compiled by numba as
-before. The library's code is therefore written in the subset both understand (no `while`,
-`break`, `continue` or tuple-valued conditionals; `for` over `range`; allocations with
-`rt.empty`/`rt.full`). Besides, the library keeps numba's share down:
-a function that several others use is a library function of its own, compiled once and called
-through its slot (`im2col`, the taps' two functions, `run_parts`), not a helper linked into
-each caller (which optimizes it and compiles it to machine code again in every one); helpers
-compile once per argument types, not once per constant a caller passes (`blocks.jit`);
+not know (a `return` in a loop, a `prange` over arrays, an integer product, a complex dtype) is
+compiled by numba as before. The library's code is therefore written in the subset both
+understand (no `break`, `continue` or tuple-valued conditionals; `for` over `range`, `while`,
+`prange` around calls; allocations with `rt.empty`/`rt.full`/`np.empty`). Besides, the library
+keeps numba's share down: a function that several others use is a library function of its
+own, compiled once and called through its slot (`im2col`, the taps' two functions,
+`run_parts`), not a helper linked into each caller (which optimizes it and compiles it to
+machine code again in every one); helpers compile once per argument types, not once per
+constant a caller passes (`blocks.jit`);
 library functions have neither a C nor a Python wrapper (callers use numba's calling
 convention, `entry.call_native`); every matrix product is one function per dtype with the
 operands' layouts as run-time flags (`blocks.product`); parameter vectors are unchecked

@@ -18,9 +18,11 @@ kernel needs its functions loaded), and its cached machine code stays valid as l
 library's sources are unchanged (they are part of the disk cache's fingerprint,
 `core/jit/disk_cache.py`).
 
-Every library function compiles serial, but one: `run_parts` (`parts.py`), the only code
-numba's parallel passes see (1-3 s of compile for each function with a `prange`, once per
-function and dtype). A function that shares work between threads cuts it into parts and hands
+Every library function compiles serial, but one: `run_parts` (`parts.py`), the only `prange`
+(numba's parallel passes cost 1-3 s of compile for each function with one, once per function
+and dtype; numbax's routine of it runs numba's threading layer without them,
+`core/backends/llvm/parallel.py`, and numba compiles it with `parallel=True` only where the
+routine is not available). A function that shares work between threads cuts it into parts and hands
 `run_parts` the address of a part function and of its arguments (`in_parts`): the threads call
 the part function (a serial library function, through its slot) once per part. Functions that
 call others through slots name them (`register(..., calls=...)`): they load first.
@@ -203,8 +205,6 @@ def load(name: str, signature: tuple) -> None:
 def _routine(name: str, signature: tuple) -> int | None:
     """The address of library function `name` compiled by numbax as LLVM
     (`core/backends/llvm/routines.py`), or None if it uses a construct that needs numba."""
-    if name in _THREADED:
-        return None
     try:
         address, compiled = routines.load(_FUNCTIONS[name][0], signature, _VERSION)
     except Unsupported:

@@ -10,7 +10,9 @@ function for each part, the parts taken dynamically by the calling thread's shar
 pool (`core/jit/schedule.py`), or in order on the calling thread when that share is one
 thread or there is one part (a parallel region costs ~10 us of wall time even then). It takes
 only integers (addresses and a count), so it compiles once, whatever the dtypes, and every
-other library function compiles serial.
+other library function compiles serial. numbax's routine of it (`core/backends/llvm/routines.py`)
+runs the `prange` through numba's scheduler and threading layer without the parallel passes
+(`core/backends/llvm/parallel.py`): the same pieces on the same threads.
 """
 
 from __future__ import annotations
