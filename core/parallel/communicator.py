@@ -153,6 +153,11 @@ def place_key() -> int:
         return _key[0]
 
 
+def timeout_ns() -> int:
+    """`config.pmap_collective_timeout` in nanoseconds (inf: about 30 years)."""
+    return int(min(config.pmap_collective_timeout, 1e9) * 1e9)
+
+
 def libc_address(name: str) -> int:
     """The address of the C library function `name` (for compiled code to call)."""
     return ctypes.cast(getattr(_libc, name), ctypes.c_void_p).value
@@ -176,7 +181,7 @@ class Block:
         self.places[:, 1] = np.arange(size)
         cores = len(os.sched_getaffinity(0))
         w = self.words
-        w[SIZE], w[TIMEOUT] = size, int(config.pmap_collective_timeout * 1e9)
+        w[SIZE], w[TIMEOUT] = size, timeout_ns()
         w[SPIN_LIMIT] = SPIN_NS if size <= cores else 0  # more devices than cores: sleep
         w[SPIN] = w[SPIN_LIMIT]
         w[STAGE], w[STAGE_BYTES] = -(-self._stage.ctypes.data // 64) * 64, stage_bytes
@@ -238,7 +243,7 @@ class ThreadCommunicator:
         if processes is None:
             free = _FREE_BLOCKS.get(size)
             self.block = free.pop() if free else Block(size, SMALL)
-            self.block.words[TIMEOUT] = int(config.pmap_collective_timeout * 1e9)
+            self.block.words[TIMEOUT] = timeout_ns()
 
     def placed(self, local_rank: int) -> contextlib.AbstractContextManager[None]:
         """Runs the block as device `local_rank`: its compiled collectives meet here."""

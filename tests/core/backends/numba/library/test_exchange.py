@@ -136,7 +136,7 @@ def test_a_device_that_never_arrives_times_the_others_out():
 
     fn = core.pmap(f, axis_name="i")
     x = np.arange(2.0, dtype=np.float32).reshape(2, 1)
-    with core.config.override("pmap_collective_timeout", 60.0):
+    with core.config.override("pmap_collective_timeout", float("inf")):  # no limit
         np.testing.assert_array_equal(np.asarray(fn(x)), [[1.0], [1.0]])  # compiled, on time
     with core.config.override("pmap_collective_timeout", 1.0):
         cpu, wall = time.process_time(), time.perf_counter()
