@@ -6,13 +6,18 @@ meet (`f32 + 1.0 -> f32`, `i32 + 1.5 -> f32`). Promotion is the least upper boun
 
     b1 -> i* -> u8 -> u16 -> u32 -> u64 -> f*      i* -> i8 -> i16 -> i32 -> i64 -> f*
     u8 -> i16, u16 -> i32, u32 -> i64              f* -> f16 -> f32 -> f64, f* -> c* -> c64 -> c128
-    f* -> bf16 -> f32, f32 -> c64, f64 -> c128
+    f* -> bf16 -> f32, f32 -> c64, f64 -> c128, f* -> each float8/float6/float4
 
-where i*, f*, c* are the weak Python int/float/complex. Without x64 (`config.enable_x64`), 64-bit
-types are canonicalized to 32-bit ones. bfloat16 is `ml_dtypes.bfloat16` (the type JAX uses): a
-numpy dtype whose ufuncs work but whose numpy kind is 'V', so float checks go through `kind`,
-`is_float` and `issubdtype`, which call it a float. numba cannot compile it: jit falls back to
-numpy.
+where i*, f*, c* are the weak Python int/float/complex. Without x64 (`config.enable_x64`),
+64-bit types are canonicalized to 32-bit ones.
+
+The small floats of `ml_dtypes` (the float8 types, float6, float4) sit on the lattice with
+nothing above them, as in JAX: they mix with Python scalars, booleans and integers, but
+`float8 + float32` (or two different float8s) raises `TypePromotionError`, and the program
+casts explicitly. bfloat16 and the small floats are `ml_dtypes`' types (those JAX uses): numpy
+dtypes whose ufuncs work (computing in float32 and rounding once, as XLA does) but whose numpy
+kind is mostly 'V', so float checks go through `kind`, `is_float` and `issubdtype`, which call
+them floats. numba cannot compile them: jit falls back to numpy.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import ml_dtypes
 import numpy as np
 
 from core.config import config
+from core.errors import TypePromotionError
 
 bool_ = np.dtype(np.bool_)
 int8, int16, int32, int64 = (np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64))
@@ -31,6 +37,20 @@ uint8, uint16, uint32, uint64 = (np.dtype(t) for t in (np.uint8, np.uint16, np.u
 float16, float32, float64 = (np.dtype(t) for t in (np.float16, np.float32, np.float64))
 bfloat16 = np.dtype(ml_dtypes.bfloat16)
 complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
+# The small floats, in JAX's order: 8-bit (their names say exponent and mantissa bits, `fn` =
+# finite (no infinities), `uz` = unsigned zero (one NaN, no -0)), then 6- and 4-bit ones.
+FLOAT8_NAMES = (
+    "float8_e3m4",
+    "float8_e4m3",
+    "float8_e4m3b11fnuz",
+    "float8_e4m3fn",
+    "float8_e4m3fnuz",
+    "float8_e5m2",
+    "float8_e5m2fnuz",
+    "float8_e8m0fnu",
+)
+SMALL_FLOAT_NAMES = (*FLOAT8_NAMES, "float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn")
+SMALL_FLOATS = tuple(np.dtype(getattr(ml_dtypes, name)) for name in SMALL_FLOAT_NAMES)
 float0 = np.dtype([("float0", np.void, 0)])  # tangent dtype of int/bool values (like JAX)
 
 
@@ -68,8 +88,11 @@ class KeyDType:
 key_fry = KeyDType()
 
 _SUPPORTED = {bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64}
-_SUPPORTED |= {float16, bfloat16, float32, float64, complex64, complex128}
-_FLOATS = frozenset({float16, bfloat16, float32, float64})
+_SUPPORTED |= {float16, bfloat16, float32, float64, complex64, complex128, *SMALL_FLOATS}
+_FLOATS = frozenset({float16, bfloat16, float32, float64, *SMALL_FLOATS})
+# The float types of `ml_dtypes`: numpy calls them kind 'V' (or 'f'), not `np.floating`.
+_ML_FLOATS = frozenset({bfloat16, *SMALL_FLOATS})
+_ML_FLOAT_TYPES = frozenset(dt.type for dt in _ML_FLOATS)
 _TO_32 = {int64: int32, uint64: uint32, float64: float32, complex128: complex64}
 
 # The lattice: each node lists the nodes directly above it.
@@ -84,7 +107,8 @@ _LATTICE: dict[Any, list] = {
     int16: [int32],
     int32: [int64],
     int64: ["f*"],
-    "f*": [float16, bfloat16, "c*"],
+    "f*": [*SMALL_FLOATS, bfloat16, float16, "c*"],
+    **{t: [] for t in SMALL_FLOATS},
     float16: [float32],
     bfloat16: [float32],
     float32: [float64, complex64],
@@ -106,6 +130,8 @@ def _upper_set(node) -> frozenset:
 
 
 _UPPER = {node: _upper_set(node) for node in _LATTICE}
+FLOAT8 = frozenset(SMALL_FLOATS[: len(FLOAT8_NAMES)])
+_FLOAT6 = frozenset(SMALL_FLOATS[len(FLOAT8_NAMES) : -1])
 
 
 def x64_enabled() -> bool:
@@ -133,7 +159,7 @@ def canonicalize_dtype(dtype: Any) -> np.dtype:
     """Returns the dtype values of `dtype` really have: 64-bit types become 32-bit without x64.
 
     Raises:
-      TypeError: for dtypes numbax does not support (strings, objects, float8...).
+      TypeError: for dtypes numbax does not support (strings, objects, int4...).
     """
     return _canonicalize(np.dtype(dtype), config.enable_x64)
 
@@ -143,7 +169,7 @@ def _canonicalize(dt: np.dtype, x64: bool) -> np.dtype:
     if dt not in _SUPPORTED:
         raise TypeError(
             f"dtype {dt} is not supported by numbax; use one of bool, (u)int8/16/32/64, "
-            "bfloat16, float16/32/64 or complex64/128."
+            "bfloat16, float16/32/64, complex64/128 or a float8/float6/float4 type."
         )
     return dt if x64 else _TO_32.get(dt, dt)
 
@@ -170,13 +196,23 @@ def _node_to_dtype(node) -> tuple[np.dtype, bool]:
     return canonicalize_dtype(node), False
 
 
+_WEAK_NAMES = {"i*": "<class 'int'>", "f*": "<class 'float'>", "c*": "<class 'complex'>"}
+
+
 @functools.cache
 def _join(a, b):
     common = _UPPER[a] & _UPPER[b]
     for node in common:
         if _UPPER[node] == common:
             return node
-    raise TypeError(f"no common dtype for {a} and {b}")  # unreachable: the lattice has a top
+    names = tuple(_WEAK_NAMES.get(n, str(n)) for n in (a, b))  # type: ignore[call-overload]
+    bits = 8 if a in FLOAT8 or b in FLOAT8 else 6 if {a, b} & _FLOAT6 else 4
+    raise TypePromotionError(
+        f"Input dtypes {names} have no available implicit dtype promotion path. To avoid "
+        f"unintended promotion, {bits}-bit floats do not support implicit promotion. If you'd "
+        "like your inputs to be promoted to another type, you can do so explicitly using e.g. "
+        "x.astype('float32')"
+    )  # only small floats have no common upper bound with other types
 
 
 def promote_types(a: Any, b: Any) -> np.dtype:
@@ -245,33 +281,50 @@ def result_type(*args: Any) -> np.dtype:
     return result_type_and_weak(*args)[0]
 
 
-def _is_bfloat16(x: Any) -> bool:
-    """Whether `x` names bfloat16: the scalar type, its dtype, "bfloat16" or `jnp.bfloat16`."""
+def _ml_float(x: Any) -> np.dtype | None:
+    """The `ml_dtypes` float dtype `x` names (its scalar type, dtype, name or `jnp` type), or
+    None."""
     if isinstance(x, type):
-        return x is ml_dtypes.bfloat16
+        return np.dtype(x) if x in _ML_FLOAT_TYPES else None
     if isinstance(x, str):
-        return x == "bfloat16"
-    return getattr(x, "dtype", x) == bfloat16
+        return np.dtype(x) if x in _ML_FLOAT_NAMES else None
+    dt = getattr(x, "dtype", x)
+    return dt if isinstance(dt, np.dtype) and dt in _ML_FLOATS else None
+
+
+_ML_FLOAT_NAMES = frozenset(dt.name for dt in _ML_FLOATS)
 
 
 def issubdtype(a: Any, b: Any) -> bool:
-    """`np.issubdtype`, with bfloat16 a subtype of `np.floating` (and its parents), and the key
-    dtype a subtype of `prng_key` and `extended` (and nothing else), as in JAX."""
+    """`np.issubdtype`, with bfloat16 and the small floats subtypes of `np.floating` (and its
+    parents), and the key dtype a subtype of `prng_key` and `extended` (and nothing else), as in
+    JAX."""
     if isinstance(a, KeyDType) or a is prng_key or a is extended:
         a = a.type if isinstance(a, KeyDType) else a
         b = b.type if isinstance(b, KeyDType) else b
         return isinstance(b, type) and issubclass(a, b)
     if isinstance(b, KeyDType) or b is prng_key or b is extended:
         return False
-    if _is_bfloat16(a):
-        return _is_bfloat16(b) or (isinstance(b, type) and issubclass(np.floating, b))
+    ml_a = _ml_float(a)
+    if ml_a is not None:
+        ml_b = _ml_float(b)
+        if ml_b is not None:
+            return ml_a == ml_b
+        return isinstance(b, type) and issubclass(np.floating, b)
     return np.issubdtype(a, b)
 
 
 def kind(dtype: np.dtype) -> str:
-    """numpy's one-letter `dtype.kind`, but "f" for bfloat16 (numpy says "V", as for structs)."""
+    """numpy's one-letter `dtype.kind`, but "f" for the `ml_dtypes` floats (numpy says "V", as
+    for structs)."""
     k = dtype.kind
-    return "f" if k == "V" and dtype == bfloat16 else k
+    return "f" if k == "V" and dtype in _ML_FLOATS else k
+
+
+def is_ml_float(dtype: Any) -> bool:
+    """Whether `dtype` is bfloat16 or a small float: numpy computes them through `ml_dtypes`,
+    and reductions accumulate them in float32, as XLA does on the CPU."""
+    return np.dtype(dtype) in _ML_FLOATS
 
 
 def is_float(dtype: Any) -> bool:
@@ -288,9 +341,10 @@ def is_integer(dtype: Any) -> bool:
 
 
 def finfo(dtype: Any) -> np.finfo:
-    """`jnp.finfo`; bfloat16's comes from `ml_dtypes.finfo` (a `np.finfo` subclass)."""
+    """`jnp.finfo`; bfloat16's and the small floats' come from `ml_dtypes.finfo` (a `np.finfo`
+    subclass)."""
     dt = canonicalize_dtype(dtype)
-    return ml_dtypes.finfo(dt) if dt == bfloat16 else np.finfo(dt)
+    return ml_dtypes.finfo(dt) if dt in _ML_FLOATS else np.finfo(dt)
 
 
 def iinfo(dtype: Any) -> np.iinfo:
@@ -298,10 +352,12 @@ def iinfo(dtype: Any) -> np.iinfo:
 
 
 def short_name(dtype: np.dtype) -> str:
-    """JAX's short dtype names for printing: f32, i32, u8, bool..."""
+    """JAX's short dtype names for printing: f32, i32, u8, bool, bf16, f8_e4m3fn..."""
     dt = np.dtype(dtype)
     if dt == bool_:
         return "bool"
     if dt == bfloat16:
         return "bf16"
+    if dt in SMALL_FLOATS:
+        return dt.name.replace("float", "f")
     return {"f": "f", "i": "i", "u": "u", "c": "c"}[dt.kind] + str(dt.itemsize * 8)

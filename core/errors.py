@@ -140,6 +140,17 @@ class DTypeError(NumbaxError, TypeError):
     """
 
 
+class TypePromotionError(NumbaxError, ValueError):
+    """Dtypes with no implicit promotion path (`jax.dtypes.TypePromotionError`, a ValueError).
+
+    Only the small floats (float8, float6, float4) have none: JAX refuses to promote them so
+    that precision is never changed behind the program's back.
+
+    Failing code: ``jnp.ones(3, jnp.float8_e4m3fn) + jnp.ones(3)`` (float32). Fix: cast
+    explicitly, ``x.astype(jnp.float32) + y`` (or ``x + y.astype(x.dtype)``).
+    """
+
+
 class ImmutableArrayError(NumbaxError, TypeError):
     """In-place assignment to an immutable array.
 

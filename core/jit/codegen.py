@@ -35,6 +35,7 @@ from llvmlite import binding as llvm
 from numba import types as nt
 from numba.np.numpy_support import from_dtype
 
+from core import dtypes
 from core.backends.llvm import rewrite as lean_rewrite
 from core.backends.llvm import translate as lean_translate
 from core.backends.numba import library
@@ -570,7 +571,11 @@ def _generate(
     jaxpr: Jaxpr, parallel: bool, stamps: bool, generic: bool, pack_arrays: bool = True
 ) -> tuple[str, list[np.ndarray]]:
     unsupported = sorted(
-        {str(d) for d in _dtypes(jaxpr) if d.kind not in _SUPPORTED_KINDS or d == np.float16}
+        {
+            str(d)
+            for d in _dtypes(jaxpr)
+            if d.kind not in _SUPPORTED_KINDS or d == np.float16 or dtypes.is_ml_float(d)
+        }
     )
     if unsupported:
         raise UnsupportedDTypeError(unsupported)

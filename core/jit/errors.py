@@ -21,7 +21,7 @@ class LoweringError(NumbaxError, NotImplementedError):
 
 
 class UnsupportedDTypeError(LoweringError):
-    """The program holds values of a dtype numba cannot compile (float16).
+    """The program holds values of a dtype numba cannot compile (float16, bfloat16, float8).
 
     Failing code: ``jit(lambda a: a * 2)(jnp.ones(3, jnp.float16))`` (it falls back to numpy
     with a `NumpyFallbackWarning`). Fix: compute in float32 (``a.astype(jnp.float32)``) and

@@ -185,7 +185,7 @@ def mean(
     """Arithmetic mean (integers are averaged in the default float dtype)."""
     check_arraylike("mean", a)
     a, shape, axes, dt = _inexact_operand(a, axis, dtype)
-    if dt == dtypes.bfloat16:  # JAX computes bfloat16 statistics in float32
+    if dtypes.is_ml_float(dt):  # JAX computes bfloat16 (and float8) statistics in float32
         a32 = sh.convert_element_type(a, dtypes.float32)
         out = _mean_over(a32, shape, axes, dtypes.float32, keepdims, where)
         return sh.convert_element_type(out, dt)
@@ -209,7 +209,7 @@ def var(
     if correction is not None:
         ddof = correction
     a, shape, axes, dt = _inexact_operand(a, axis, dtype)
-    if dt == dtypes.bfloat16:  # JAX computes bfloat16 statistics in float32
+    if dtypes.is_ml_float(dt):  # JAX computes bfloat16 (and float8) statistics in float32
         a32 = sh.convert_element_type(a, dtypes.float32)
         out = var(a32, axes, None, None, ddof, keepdims, where=where)
         return sh.convert_element_type(out, dt)

@@ -3,8 +3,8 @@
 `jnp.float32(x)` makes a float32 array; everywhere a dtype is expected the object works as one
 (numpy reads its `dtype` attribute), and it compares equal to the numpy dtype. numpy's aliases
 (`float_`, `double`, `int_`, `uint`, `single`, `cdouble`, ...) are the same objects as the sized
-types, as in JAX. `bfloat16` is `ml_dtypes.bfloat16`, the type JAX uses; the float8 and int4
-types of `ml_dtypes` are absent.
+types, as in JAX. `bfloat16` and the float8/float6/float4 types are `ml_dtypes`' (the types JAX
+uses); the int2/int4 types of `ml_dtypes` are absent.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from core import dtypes
 from core.numpy.creation import asarray
 
 
@@ -51,6 +52,15 @@ uint8, uint16, uint32, uint64 = (ScalarType(t) for t in (np.uint8, np.uint16, np
 float16, float32, float64 = (ScalarType(t) for t in (np.float16, np.float32, np.float64))
 complex64, complex128 = ScalarType(np.complex64), ScalarType(np.complex128)
 bfloat16 = ScalarType(ml_dtypes.bfloat16)
+float8_e3m4, float8_e4m3, float8_e4m3b11fnuz, float8_e4m3fn = (
+    ScalarType(getattr(ml_dtypes, n)) for n in dtypes.SMALL_FLOAT_NAMES[:4]
+)
+float8_e4m3fnuz, float8_e5m2, float8_e5m2fnuz, float8_e8m0fnu = (
+    ScalarType(getattr(ml_dtypes, n)) for n in dtypes.SMALL_FLOAT_NAMES[4:8]
+)
+float6_e2m3fn, float6_e3m2fn, float4_e2m1fn = (
+    ScalarType(getattr(ml_dtypes, n)) for n in dtypes.SMALL_FLOAT_NAMES[8:]
+)
 
 # numpy's platform-style aliases, bound to the same objects as in JAX: `float_`/`double` are
 # float64 and `int_` int64, so without x64 `jnp.float_(1)` canonicalizes to a float32 array.

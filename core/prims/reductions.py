@@ -55,7 +55,7 @@ def _reduction(name: str, np_fn, kinds: str, out_bool: bool = False) -> Primitiv
     def impl(x, *, axes):
         if x.size == 0 and np_fn in (np.max, np.min):  # XLA's identity: -inf/+inf, int extremes
             return np.full(_reduced_shape(name, x, axes), _identity(np_fn, x.dtype), x.dtype)
-        if x.dtype == dtypes.bfloat16:  # like XLA on CPU: accumulate in float32, round once
+        if dtypes.is_ml_float(x.dtype):  # like XLA on CPU: accumulate in float32, round once
             return np.asarray(np_fn(x.astype(np.float32), axis=axes), dtype=x.dtype)
         with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, as in JAX
             out = np_fn(x, axis=axes)

@@ -181,7 +181,7 @@ def _cumulative(name: str, ufunc) -> Primitive:
     def impl(x, *, axis, reverse):
         if reverse:
             x = np.flip(x, axis)
-        if x.dtype == dtypes.bfloat16:  # like XLA on CPU: accumulate in float32, round once
+        if dtypes.is_ml_float(x.dtype):  # like XLA on CPU: accumulate in float32, round once
             out = ufunc.accumulate(x.astype(np.float32), axis=axis).astype(x.dtype)
         else:
             out = ufunc.accumulate(x, axis=axis, dtype=x.dtype) if x.shape[axis] else x.copy()
