@@ -258,7 +258,7 @@ def getitem(x: Any, idx: Any, mode: str | None = None, fill_value: Any = None) -
         starts: list[Any] = [0] * len(cur)
         sizes = list(cur)
         for d, i in dyn:
-            starts[d] = wrap_negative(i, cur[d])
+            starts[d] = i  # `dynamic_slice` wraps a negative start once, as JAX's indexing does
             sizes[d] = 1
         x = gp.dynamic_slice(x, starts, sizes)
     return sh.reshape(x, tuple(keep))

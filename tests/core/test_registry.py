@@ -19,6 +19,7 @@ ELSEWHERE = {name for name, p in PRIMS.items() if p.higher_order} | {
     "pure_callback",  # host callbacks: tests/core/test_debug_callbacks.py
     "debug_callback",
     "io_callback",
+    "check",  # checkify's: tests/core/experimental/test_checkify.py
 }
 
 

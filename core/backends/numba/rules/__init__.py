@@ -24,3 +24,4 @@ from core.backends.numba.rules import (  # noqa: F401
     sorting,
     windows,
 )
+from core.backends.numba.rules.experimental import checkify  # noqa: F401

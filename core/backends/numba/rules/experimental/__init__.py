@@ -1,0 +1,1 @@
+"""The numba lowering rules of `core.experimental`'s primitives (mirroring its modules)."""

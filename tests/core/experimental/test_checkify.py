@@ -1,0 +1,68 @@
+"""`core.experimental.checkify` against JAX 0.10.2's outcomes (`jax_checkify.json`, recorded by
+`record_checkify.py` from the cases of `checkify_cases.py`; JAX is not imported here): user
+checks, NaN / division / index checks, first-error-wins, checks inside `jit`, `cond`, `scan`,
+`fori_loop`, `while_loop`, under `grad` and `vmap`, eager checks and their errors (a `check`
+that `jit` compiles without `checkify` is JAX's ValueError)."""
+
+import json
+import math
+import pathlib
+import sys
+import types
+
+import pytest
+
+import core
+import core.numpy as jnp
+from core import lax
+from core.experimental import checkify
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+import checkify_cases  # noqa: E402
+
+ANSWERS = json.loads((pathlib.Path(__file__).parent / "jax_checkify.json").read_text())["cases"]
+NS = types.SimpleNamespace(jax=core, jnp=jnp, lax=lax, checkify=checkify)
+CASES = checkify_cases.cases(NS)
+
+
+def _same(got, want):
+    if isinstance(want, float) and math.isnan(want):
+        return isinstance(got, float) and math.isnan(got)
+    if isinstance(want, list):
+        return len(got) == len(want) and all(_same(g, w) for g, w in zip(got, want))
+    if isinstance(want, dict):
+        return got.keys() == want.keys() and all(_same(got[k], want[k]) for k in want)
+    if isinstance(want, float):
+        return got == pytest.approx(want, rel=1e-6)
+    return got == want
+
+
+@pytest.mark.parametrize("name", sorted(ANSWERS))
+def test_matches_jax(name):
+    got, want = CASES[name](), ANSWERS[name]
+    if name == "non_scalar_pred":  # the message ends with the tracer's repr (JAX's JitTracer)
+        assert got["raised"] == want["raised"] and got["message"].startswith(
+            "check takes a scalar pred as argument, got"
+        )
+        return
+    assert _same(got, want), f"{got} != {want}"
+
+
+def test_error_is_a_pytree_and_jit_compiles_it():
+    def f(x):
+        checkify.check(x > 0, "{} is not positive", x)
+        return x * 2
+
+    err, out = core.jit(checkify.checkify(f))(jnp.float32(-1.0))
+    assert err.get() == "-1.0 is not positive (`check` failed)" and float(out) == -2.0
+    leaves = core.tree_util.tree_leaves(err)
+    assert [str(leaf.dtype) for leaf in leaves] == ["bool", "int32", "float32"]
+    with pytest.raises(checkify.JaxRuntimeError, match="not positive") as info:
+        err.throw()
+    assert isinstance(info.value, ValueError)
+
+
+def test_categories():
+    assert checkify.float_checks == checkify.nan_checks | checkify.div_checks
+    assert checkify.all_checks == checkify.automatic_checks | checkify.user_checks
+    assert checkify.init_error.get() is None
