@@ -219,3 +219,12 @@ def test_out_of_bounds_index_gradients_follow_jax():
     np.testing.assert_array_equal(g, one_at(1, 1))
     np.testing.assert_array_equal(core.grad(lambda y: y[7, jnp.array([5, 1])].sum())(y), 0 * y)
     np.testing.assert_array_equal(core.grad(lambda y: y[7, 9])(y), one_at(2, 3))
+
+
+@pytest.mark.parametrize(
+    "i,expected",  # JAX 0.10.2: a traced start wraps once, then the slice clamps
+    [(-5, 0.0), (-4, 0.0), (-3, 0.0), (-1, 2.0), (0, 0.0), (2, 2.0), (3, 2.0), (7, 2.0)],
+)
+def test_traced_scalar_index_wraps_negatives_once(i, expected):
+    f = core.jit(lambda x, j: x[j], backend="python")
+    assert float(f(jnp.arange(3.0), jnp.int32(i))) == expected
