@@ -24,6 +24,7 @@ from optim import tree
 from optim.base import (
     GradientTransformation,
     GradientTransformationExtraArgs,
+    Params,
     with_extra_args_support,
 )
 from optim.errors import LookaheadParamsError, OptimizerArgumentError
@@ -54,6 +55,11 @@ class ApplyIfFiniteState(NamedTuple):
     last_finite: Any
     total_notfinite: Any
     inner_state: Any
+
+
+# The type of `masked`'s `mask` (`optax.MaskOrFn`): a pytree of bools, a function of the
+# params giving one, or None.
+MaskOrFn = Any | Callable[[Params], Any] | None
 
 
 def _is_callable_mask(mask: Any) -> bool:

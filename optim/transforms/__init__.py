@@ -1,10 +1,21 @@
-"""Gradient transformations, the building blocks that aliases chain together."""
+"""Gradient transformations, the building blocks that aliases chain together, and the
+combinators and wrappers Optax also lists in `optax.transforms` (`chain`, `masked`,
+`partition`, `apply_if_finite`, ...; defined in `optim.combine` and `optim.wrappers`)."""
 
+from optim.combine import (
+    PartitionState,
+    chain,
+    freeze,
+    named_chain,
+    partition,
+    selective_transform,
+)
 from optim.transforms.accumulation import (
     ApplyEvery,
     EmaState,
     MultiSteps,
     MultiStepsState,
+    ShouldSkipUpdateFunction,
     TraceState,
     apply_every,
     ema,
@@ -99,8 +110,35 @@ from optim.transforms.scaling import (
     scale_by_sign,
     scale_by_trust_ratio,
 )
+from optim.wrappers import (
+    ApplyIfFiniteState,
+    ConditionallyMaskState,
+    ConditionallyTransformState,
+    MaskedState,
+    apply_if_finite,
+    conditionally_mask,
+    conditionally_transform,
+    flatten,
+    masked,
+)
 
 __all__ = [
+    "ApplyIfFiniteState",
+    "ConditionallyMaskState",
+    "ConditionallyTransformState",
+    "MaskedState",
+    "PartitionState",
+    "ShouldSkipUpdateFunction",
+    "apply_if_finite",
+    "chain",
+    "conditionally_mask",
+    "conditionally_transform",
+    "flatten",
+    "freeze",
+    "masked",
+    "named_chain",
+    "partition",
+    "selective_transform",
     "adaptive_grad_clip",
     "AdaptiveGradClipState",
     "add_decayed_weights",

@@ -10,7 +10,7 @@ stays traceable under `jit`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import core.numpy as jnp
 from core import tree_util
@@ -18,6 +18,25 @@ from optim import tree
 from optim.base import GradientTransformation, Params, Updates, with_extra_args_support
 from optim.errors import SkipFunctionOutputError
 from optim.numerics import safe_increment
+
+
+class ShouldSkipUpdateFunction(Protocol):
+    """The type of `MultiSteps`' `should_skip_update_fn` (`optax.ShouldSkipUpdateFunction`):
+    `skip_not_finite` and `skip_large_updates` are two."""
+
+    def __call__(
+        self, updates: Updates, gradient_step: Any, params: Params | None
+    ) -> tuple[Any, Any]:
+        """Whether to skip `updates` in a multi-step, and what to keep in `skip_state`.
+
+        Args:
+          updates: the updates the inner transformation proposed.
+          gradient_step: the mini-batch step (`MultiStepsState.gradient_step`).
+          params: the current params, if known.
+
+        Returns:
+          `(should_skip, skip_state)`: a bool scalar and any pytree (debugging info).
+        """
 
 
 class TraceState(NamedTuple):

@@ -511,3 +511,21 @@ def test_alias_trajectory_matches_optax(name):
         p = optim.apply_updates(p, updates)
     got = np.concatenate([np.ravel(p["b"]), np.ravel(p["w"])])
     np.testing.assert_allclose(got, OPTAX_10_STEPS[name], rtol=2e-5, atol=1e-6)
+
+
+# `optax.transforms.__all__` of Optax 0.2.8: ported programs call the combinators through it too.
+_OPTAX_TRANSFORMS = (
+    "adaptive_grad_clip add_decayed_weights add_noise AddNoiseState apply_if_finite "
+    "ApplyIfFiniteState chain clip_by_block_rms clip_by_global_norm clip conditionally_mask "
+    "ConditionallyMaskState conditionally_transform ConditionallyTransformState ema EmaState "
+    "flatten freeze keep_params_nonnegative masked MaskedState measure_with_ema monitor "
+    "MonitorState MultiSteps MultiStepsState named_chain NonNegativeParamsState partition "
+    "PartitionState selective_transform ShouldSkipUpdateFunction skip_large_updates "
+    "skip_not_finite snapshot SnapshotState trace TraceState zero_nans ZeroNansState"
+).split()
+
+
+@pytest.mark.parametrize("name", _OPTAX_TRANSFORMS)
+def test_optax_transforms_names(name):
+    assert name in optim.transforms.__all__
+    assert getattr(optim.transforms, name) is getattr(optim, name)
