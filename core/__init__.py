@@ -91,7 +91,16 @@ from core.jit.api import clear_caches, compile_count, jit
 from core.lax import linalg as _lax_linalg  # noqa: F401
 from core.packages import check_numbax_packages as _check_numbax_packages
 from core.pending import block_until_ready
-from core.placement import device_get, device_put, device_put_replicated, device_put_sharded
+from core.placement import (
+    device_get,
+    device_put,
+    device_put_replicated,
+    device_put_sharded,
+    make_array_from_callback,
+    make_array_from_process_local_data,
+    make_array_from_single_device_arrays,
+    process_indices,
+)
 from core.pmap import (
     effects_barrier,
     host_count,
@@ -137,6 +146,10 @@ __all__ = [
     "device_put",
     "device_put_replicated",
     "device_put_sharded",
+    "make_array_from_callback",
+    "make_array_from_process_local_data",
+    "make_array_from_single_device_arrays",
+    "process_indices",
     "devices",
     "disable_jit",
     "dtypes",

@@ -1,5 +1,7 @@
 """Placing pytrees on devices: `device_put` (by device, `Sharding` or `PartitionSpec`),
-`device_put_replicated`, `device_put_sharded` and `device_get`, as in JAX.
+`device_put_replicated`, `device_put_sharded` and `device_get`, and building one array from
+shards (`make_array_from_callback`, `make_array_from_single_device_arrays`,
+`make_array_from_process_local_data`), as in JAX.
 
 Arrays live in host memory, so placing one records its sharding (`core/sharding_base.py`)
 without copying the buffer; a `NamedSharding` is first checked against the array
@@ -8,12 +10,13 @@ without copying the buffer; a `NamedSharding` is first checked against the array
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from core import tree_util
-from core.devices import CpuDevice, DeviceError
+from core.devices import CpuDevice, DeviceError, process_count
 from core.named_sharding import place
 from core.parallel.dispatch import replicated
 from core.sharding import pmap_sharding
@@ -73,3 +76,120 @@ def device_get(x: Any) -> Any:
         return np.asarray(leaf) if hasattr(leaf, "aval") or isinstance(leaf, np.ndarray) else leaf
 
     return tree_util.tree_map(get, x)
+
+
+def process_indices() -> list[int]:
+    """The indices of the processes of the computation (`jax.process_indices`)."""
+    return list(range(process_count()))
+
+
+def _addressable_indices(sharding: Any, shape: tuple[int, ...], name: str) -> dict:
+    if not sharding.is_fully_addressable:
+        raise NotImplementedError(
+            f"{name}: numbax builds arrays of one process; this sharding spans devices of other "
+            "processes. Gather the data on every process first "
+            "(`core.experimental.multihost_utils.process_allgather`) and `device_put` it."
+        )
+    return sharding.addressable_devices_indices_map(shape)
+
+
+def _check_shard(sharding: Any, shape: tuple[int, ...], block: np.ndarray) -> None:
+    expected = tuple(sharding.shard_shape(shape))
+    if block.shape != expected:
+        raise ValueError(
+            f"Expected shard shape {expected} doesn't match the single device array shape "
+            f"{block.shape}. Shape of Array is {shape} with sharding {sharding!r}"
+        )
+
+
+def make_array_from_callback(
+    shape: Sequence[int], sharding: Any, data_callback: Callable[[Any], Any], dtype: Any = None
+) -> Any:
+    """An array of `shape` placed with `sharding`, each device's shard read from
+    `data_callback(index)` (`jax.make_array_from_callback`).
+
+    Args:
+      shape: the global shape.
+      sharding: a `Sharding` of this process's devices.
+      data_callback: takes a device's index (a tuple of slices into the global array) and
+        returns that shard's data (called once per device, replicated shards included).
+      dtype: the array's dtype (default: the callback's).
+
+    Returns:
+      The `Array`, with `sharding`.
+
+    Raises:
+      ValueError: a shard has the wrong shape.
+    """
+    shape = tuple(int(d) for d in shape)
+    out = None
+    for index in _addressable_indices(sharding, shape, "make_array_from_callback").values():
+        block = np.asarray(data_callback(index))
+        _check_shard(sharding, shape, block)
+        if out is None:
+            out = np.empty(shape, dtype or block.dtype)
+        out[index] = block
+    return device_put(out, sharding)
+
+
+def make_array_from_single_device_arrays(
+    shape: Sequence[int], sharding: Any, arrays: Sequence[Any], *, dtype: Any = None
+) -> Any:
+    """One array of `shape` from the shards `arrays`, one per addressable device of `sharding`
+    in its order (`jax.make_array_from_single_device_arrays`).
+
+    Args:
+      shape: the global shape.
+      sharding: a `Sharding` of this process's devices.
+      arrays: the per-device shards, in the order of `sharding.addressable_devices_indices_map`.
+      dtype: the array's dtype (default: the shards').
+
+    Returns:
+      The `Array`, with `sharding`.
+
+    Raises:
+      ValueError: the number of shards or a shard's shape does not match the sharding.
+    """
+    shape = tuple(int(d) for d in shape)
+    indices = _addressable_indices(sharding, shape, "make_array_from_single_device_arrays")
+    if len(arrays) != len(indices):
+        raise ValueError(
+            f"Expected {len(indices)} per-device arrays (this is how many devices are "
+            f"addressable by the sharding), but got {len(arrays)}"
+        )
+    blocks = [np.asarray(a) for a in arrays]
+    for block in blocks:
+        _check_shard(sharding, shape, block)
+    out = np.empty(shape, dtype or (blocks[0].dtype if blocks else np.float32))
+    for index, block in zip(indices.values(), blocks):
+        out[index] = block
+    return device_put(out, sharding)
+
+
+def make_array_from_process_local_data(
+    sharding: Any, local_data: Any, global_shape: Sequence[int] | None = None
+) -> Any:
+    """The global array made of every process's `local_data`
+    (`jax.make_array_from_process_local_data`); with one process, `local_data` is all of it.
+
+    Args:
+      sharding: the array's `Sharding`.
+      local_data: this process's data.
+      global_shape: the global shape (None: `local_data.shape` with one process).
+
+    Returns:
+      The `Array`, with `sharding`.
+
+    Raises:
+      ValueError: with one process, `global_shape` differs from `local_data.shape`.
+    """
+    local_data = np.asarray(local_data)
+    if process_count() > 1:
+        _addressable_indices(sharding, local_data.shape, "make_array_from_process_local_data")
+    if global_shape is not None and tuple(global_shape) != local_data.shape:
+        raise ValueError(
+            "When calling `make_array_from_process_local_data` on a single process, "
+            "global_shape should be None or equal to local_data.shape."
+            f"Got global_shape={tuple(global_shape)} and local_data.shape={local_data.shape}."
+        )
+    return device_put(local_data, sharding)

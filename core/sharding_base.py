@@ -48,6 +48,11 @@ class Sharding:
         """The devices of this process holding some of the array."""
         return {d for d in self._devices if d.process_index == process_index()}
 
+    def addressable_devices_indices_map(self, global_shape: Sequence[int]) -> dict:
+        """`devices_indices_map` restricted to this process's devices."""
+        indices = self.devices_indices_map(global_shape)  # type: ignore[attr-defined]
+        return {d: i for d, i in indices.items() if d.process_index == process_index()}
+
     @property
     def is_fully_addressable(self) -> bool:
         """Whether this process holds every device of the sharding."""

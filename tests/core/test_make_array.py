@@ -1,0 +1,65 @@
+"""`core.make_array_from_callback`, `make_array_from_single_device_arrays`,
+`make_array_from_process_local_data` and `process_indices` (`core/placement.py`) against JAX
+0.10.2 with 8 CPU devices on a 2x4 mesh (recorded: the indices JAX passes the callback, the
+values, shardings and error messages). The test session has 8 CPU devices (`tests/conftest.py`)."""
+
+import numpy as np
+import pytest
+
+import core
+from core.sharding import NamedSharding, PartitionSpec, SingleDeviceSharding
+
+P = PartitionSpec
+DATA = np.arange(32, dtype=np.float32).reshape(4, 8)
+# JAX's first three callback indices for P("x", "y") and P(None, "y") on shape (4, 8).
+XY = [(slice(0, 2), slice(0, 2)), (slice(0, 2), slice(2, 4)), (slice(0, 2), slice(4, 6))]
+NONE_Y = [(slice(None), slice(0, 2)), (slice(None), slice(2, 4)), (slice(None), slice(4, 6))]
+
+
+@pytest.fixture
+def mesh():
+    return core.make_mesh((2, 4), ("x", "y"))
+
+
+@pytest.mark.parametrize("spec, first", [(P("x", "y"), XY), (P(None, "y"), NONE_Y)])
+def test_from_callback(mesh, spec, first):
+    calls = []
+
+    def cb(index):
+        calls.append(index)
+        return DATA[index]
+
+    sharding = NamedSharding(mesh, spec)
+    a = core.make_array_from_callback((4, 8), sharding, cb)
+    assert len(calls) == 8 and calls[:3] == first  # once per device, replicated ones too
+    assert a.sharding == sharding and a.shape == (4, 8)
+    np.testing.assert_array_equal(a, DATA)
+
+
+def test_from_single_device_arrays_and_process_local_data(mesh):
+    sharding = NamedSharding(mesh, P("x", "y"))
+    shards = [
+        core.device_put(DATA[idx], d)
+        for d, idx in sharding.addressable_devices_indices_map((4, 8)).items()
+    ]
+    a = core.make_array_from_single_device_arrays((4, 8), sharding, shards)
+    assert a.sharding == sharding
+    np.testing.assert_array_equal(a, DATA)
+    for global_shape in (None, (4, 8)):
+        b = core.make_array_from_process_local_data(sharding, DATA, global_shape)
+        assert b.sharding == sharding and b.shape == (4, 8)
+    assert core.process_indices() == [0]
+    one = SingleDeviceSharding(core.devices()[0])
+    c = core.make_array_from_callback((4,), one, lambda i: np.arange(4.0)[i])
+    np.testing.assert_array_equal(c, np.arange(4.0))
+
+
+def test_errors(mesh):  # JAX's messages (the shard-shape one ends with numbax's shape format)
+    sharding = NamedSharding(mesh, P("x", "y"))
+    with pytest.raises(ValueError, match=r"global_shape should be None or equal to local_data"):
+        core.make_array_from_process_local_data(sharding, DATA, (8, 8))
+    with pytest.raises(ValueError, match=r"Expected shard shape \(2, 2\) doesn't match the single"):
+        core.make_array_from_callback((4, 8), sharding, lambda i: DATA[i][:1])
+    shards = [core.device_put(DATA[:2, :2], d) for d in core.devices()[:3]]
+    with pytest.raises(ValueError, match="Expected 8 per-device arrays .* but got 3"):
+        core.make_array_from_single_device_arrays((4, 8), sharding, shards)
