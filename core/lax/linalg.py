@@ -4,10 +4,9 @@ In JAX these are the decomposition primitives; here most are thin wrappers: `cho
 `qr`, `svd` and `eig` bind the primitives of `core/prims/decompositions.py` and `eig.py` (after
 JAX's symmetrization `(x + x^H) / 2`), `lu` and `triangular_solve` reuse `core.scipy.linalg`'s
 pivoted LU and substitution loops, `tridiagonal_solve` is the Thomas algorithm as two
-`lax.scan`s, and the Householder reductions (`hessenberg`, `tridiagonal`,
-`householder_product`, `ormqr`; LAPACK's gehrd, sytrd/hetrd, orgqr, ormqr) and
-`cholesky_update` (Givens rotations, as JAX writes it) are loops of rank-1 updates on `jnp`,
-with LAPACK's sign conventions, so their values agree with JAX's to rounding. Everything is a
+`lax.scan`s, the Householder reductions (`hessenberg`, `tridiagonal`, `householder_product`,
+`ormqr`) live in `core/lax/householder.py`, and `cholesky_update` is Givens rotations, as JAX
+writes it. Everything is a
 composition, so `grad`, `vmap` and `jit` apply as usual.
 
 Why `core/lax/__init__.py` does not import this module: it builds on `core.scipy.linalg`, which
@@ -23,7 +22,8 @@ from typing import Any
 import numpy as np
 
 import core.numpy as jnp
-from core import api, lax
+from core import lax
+from core.lax.householder import hessenberg, householder_product, ormqr, tridiagonal
 from core.prims import decompositions as dec
 from core.prims.eig import eig
 from core.scipy.errors import UnsupportedOptionError
@@ -304,194 +304,6 @@ def tridiagonal_solve(dl: Any, d: Any, du: Any, b: Any, *, perturb_singular: boo
 
     _, x = lax.scan(substitute, jnp.zeros_like(rows[0]), (c, y), reverse=True)
     return jnp.moveaxis(x, 0, -2)
-
-
-# ---------------------------------------------------------------------------------------------
-# Householder reductions (LAPACK's gehrd, sytrd/hetrd, orgqr, ormqr), written on `jnp`: every
-# step is a rank-1 update, so `grad`, `vmap` and `jit` apply.
-
-
-def _reflector(alpha: Any, x: Any) -> tuple[Any, Any, Any]:
-    """LAPACK's `larfg`: `(beta, tau, v)` with `H^H [alpha, x] = [beta, 0...]`, `beta` real,
-    `H = I - tau [1, v] [1, v]^H`; `tau = 0` (H = I) when `x` is zero and `alpha` real."""
-    xnorm = jnp.sqrt(jnp.sum(jnp.abs(x) ** 2))
-    ar, ai = jnp.real(alpha), jnp.imag(alpha)
-    identity = (xnorm == 0) & (ai == 0)
-    norm = jnp.sqrt(ar * ar + ai * ai + xnorm * xnorm)
-    beta = jnp.where(identity, ar, -jnp.where(ar >= 0, 1.0, -1.0) * norm)
-    safe = jnp.where(identity, 1.0, beta)
-    if jnp.iscomplexobj(alpha):
-        tau = lax.complex((safe - ar) / safe, -ai / safe)
-    else:
-        tau = (safe - ar) / safe
-    tau = jnp.where(identity, jnp.zeros_like(tau), tau)
-    scale = jnp.where(identity, jnp.ones_like(alpha), 1 / (alpha - safe.astype(alpha.dtype)))
-    return beta, tau, x * scale
-
-
-def _unbatched(fn: Any, core_ranks: tuple[int, ...]) -> Any:
-    """`fn` of unbatched matrices/vectors, mapped with `vmap` over the leading batch axes."""
-
-    def mapped(*args):
-        args = [jnp.asarray(a) for a in args]
-        extra = get_aval(args[0]).ndim - core_ranks[0]
-        f = fn
-        for _ in range(extra):
-            f = api.vmap(f)
-        return f(*args)
-
-    return mapped
-
-
-def _two_sided(s: Any, v: Any, tau: Any) -> Any:
-    """`H^H S H` for `H = I - tau v v^H`."""
-    vh = jnp.conj(v)
-    s = s - jnp.conj(tau) * jnp.outer(v, vh @ s)
-    return s - tau * jnp.outer(s @ v, vh)
-
-
-def _hessenberg(a: Any) -> tuple[Any, Any]:
-    n = get_aval(a).shape[-1]
-    taus = []
-    for i in range(n - 2):
-        beta, tau, v = _reflector(a[i + 1, i], a[i + 2 :, i])
-        w = jnp.concatenate([jnp.ones((1,), a.dtype), v])
-        right = a[:, i + 1 :]
-        a = a.at[:, i + 1 :].set(right - tau * jnp.outer(right @ w, jnp.conj(w)))
-        low = a[i + 1 :, i + 1 :]
-        a = a.at[i + 1 :, i + 1 :].set(low - jnp.conj(tau) * jnp.outer(w, jnp.conj(w) @ low))
-        a = a.at[i + 1, i].set(beta.astype(a.dtype)).at[i + 2 :, i].set(v)
-        taus.append(tau)
-    taus += [jnp.zeros((), a.dtype)] * (n - 1 - len(taus))
-    return a, jnp.stack(taus) if taus else jnp.zeros((0,), a.dtype)
-
-
-def hessenberg(a: Any) -> tuple[Any, Any]:
-    """Reduces square matrices to upper Hessenberg form (`jax.lax.linalg.hessenberg`,
-    LAPACK's gehrd).
-
-    Args:
-        a: float or complex matrices `(..., n, n)`.
-
-    Returns:
-        `(a, taus)`: the Hessenberg matrix in the upper triangle and first subdiagonal of `a`,
-        the Householder reflectors below it; `taus (..., n - 1)` their scalar factors.
-    """
-    return _unbatched(_hessenberg, (2,))(a)
-
-
-def _tridiagonal(a: Any, lower: bool) -> tuple[Any, Any, Any, Any]:
-    n = get_aval(a).shape[-1]
-    tri = jnp.tril(a) if lower else jnp.triu(a)
-    off = jnp.tril(a, -1) if lower else jnp.triu(a, 1)
-    s = tri + jnp.conj(off.T)
-    s = s - jnp.diag(1j * jnp.imag(jnp.diagonal(s))) if jnp.iscomplexobj(s) else s
-    out, e, taus = a, [], [jnp.zeros((), a.dtype)] * max(n - 1, 0)
-    steps = range(n - 1) if lower else range(n - 1, 0, -1)
-    for c in steps:
-        if lower:
-            alpha, x = s[c + 1, c], s[c + 2 :, c]
-        else:
-            alpha, x = s[c - 1, c], s[: c - 1, c]
-        beta, tau, v = _reflector(alpha, x)
-        one = jnp.ones((1,), a.dtype)
-        if lower:
-            w = jnp.concatenate([one, v])
-            sub = _two_sided(s[c + 1 :, c + 1 :], w, tau)
-            s = s.at[c + 1 :, c + 1 :].set(sub)
-            out = out.at[c + 1, c].set(beta.astype(a.dtype)).at[c + 2 :, c].set(v)
-            e.append(beta)
-            taus[c] = tau
-        else:
-            w = jnp.concatenate([v, one])
-            s = s.at[:c, :c].set(_two_sided(s[:c, :c], w, tau))
-            out = out.at[c - 1, c].set(beta.astype(a.dtype)).at[: c - 1, c].set(v)
-            e.insert(0, beta)
-            taus[c - 1] = tau
-    d = jnp.real(jnp.diagonal(s))
-    out = out.at[jnp.arange(n), jnp.arange(n)].set(d.astype(a.dtype))
-    e = jnp.stack(e) if e else jnp.zeros((0,), d.dtype)
-    taus = jnp.stack(taus) if taus else jnp.zeros((0,), a.dtype)
-    return out, d, e.astype(d.dtype), taus
-
-
-def tridiagonal(a: Any, *, lower: bool = True) -> tuple[Any, Any, Any, Any]:
-    """Reduces symmetric/Hermitian matrices to tridiagonal form (`jax.lax.linalg.tridiagonal`,
-    LAPACK's sytrd/hetrd).
-
-    Args:
-        a: float or complex matrices `(..., n, n)`; only the `lower` (or upper) triangle is read.
-        lower: which triangle to read and to write the result into.
-
-    Returns:
-        `(a, d, e, taus)`: `a` with the tridiagonal matrix on its diagonal and first sub- (or
-        super-) diagonal and the Householder reflectors beyond it (the other triangle as given);
-        the real diagonal `d (..., n)`, off-diagonal `e (..., n - 1)`, and the reflectors'
-        scalar factors `taus (..., n - 1)`.
-    """
-    return _unbatched(lambda x: _tridiagonal(x, lower), (2,))(a)
-
-
-def _reflectors(a: Any, taus: Any) -> list[tuple[Any, Any]]:
-    m = get_aval(a).shape[0]
-    rows = jnp.arange(m)
-    out = []
-    for i in range(get_aval(taus).shape[-1]):
-        v = jnp.where(rows > i, a[:, i], jnp.where(rows == i, 1, 0).astype(a.dtype))
-        out.append((v, taus[i]))
-    return out
-
-
-def _householder_product(a: Any, taus: Any) -> Any:
-    m, n = get_aval(a).shape
-    q = jnp.eye(m, n, dtype=a.dtype)
-    for v, tau in reversed(_reflectors(a, taus)):
-        q = q - tau * jnp.outer(v, jnp.conj(v) @ q)
-    return q
-
-
-def householder_product(a: Any, taus: Any) -> Any:
-    """The product `Q = H_0 H_1 ... H_{k-1}` of Householder reflectors
-    (`jax.lax.linalg.householder_product`, LAPACK's orgqr).
-
-    Args:
-        a: matrices `(..., m, n)` holding reflector `i` below the diagonal of column `i`.
-        taus: the reflectors' scalar factors `(..., k)`, `k <= min(m, n)`.
-
-    Returns:
-        The first `n` columns of `Q`, shaped like `a`.
-    """
-    return _unbatched(_householder_product, (2, 1))(a, taus)
-
-
-def _ormqr(a: Any, taus: Any, c: Any, left: bool, transpose: bool) -> Any:
-    steps = _reflectors(a, taus)
-    if left != transpose:
-        steps = steps[::-1]
-    for v, tau in steps:
-        t = jnp.conj(tau) if transpose else tau
-        if left:
-            c = c - t * jnp.outer(v, jnp.conj(v) @ c)
-        else:
-            c = c - t * jnp.outer(c @ v, jnp.conj(v))
-    return c
-
-
-def ormqr(a: Any, taus: Any, c: Any, *, left: bool = True, transpose: bool = False) -> Any:
-    """Multiplies `c` by the `Q` of Householder reflectors without forming it
-    (`jax.lax.linalg.ormqr`, LAPACK's ormqr/unmqr).
-
-    Args:
-        a: the reflectors `(..., m, n)`, as for `householder_product`.
-        taus: their scalar factors `(..., k)`.
-        c: the matrices `(..., m, p)` (`left`) or `(..., p, m)`.
-        left: `Q @ c` (else `c @ Q`).
-        transpose: use `Q^H` instead of `Q`.
-
-    Returns:
-        The product, shaped like `c`.
-    """
-    return _unbatched(lambda x, t, y: _ormqr(x, t, y, left, transpose), (2, 1, 2))(a, taus, c)
 
 
 def _cholesky_update(r: Any, z: Any) -> Any:

@@ -10,6 +10,8 @@ like any other composition:
 * `lu`/`lu_factor` are LU with partial pivoting (LAPACK getrf's choices: the first largest
   `|a_ik|` is the pivot, a zero pivot column is left unscaled) in a `fori_loop` over columns, on
   one matrix at a time (`vmap` over leading axes).
+* `hessenberg` is `core/lax/householder.py`'s reduction; `polar` takes the SVD (for both of
+  JAX's methods); the special matrices (`pascal`, `helmert`, `dft`, ...) are JAX's formulas.
 * `expm` is Pade scaling and squaring (Higham 2005): degree 7 in float32, degree 13 in float64,
   scaled so that `|A|_1 / 2^s` is below the degree's theta, then squared `s` times inside a
   `max_squarings`-step loop (`where(i < s, r @ r, r)`); NaN when more squarings are needed.
@@ -17,17 +19,32 @@ like any other composition:
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 import core.numpy as jnp
-from core import api, lax
+from core import api, dtypes, lax
+from core.lax import householder
 from core.numpy._util import promote_args_inexact, promote_dtypes, promote_dtypes_inexact
+from core.scipy import special
 from core.scipy.errors import ModeError, ShapeMismatchError
 from core.trace import get_aval
 
 __all__ = [
+    "polar",
+    "pascal",
+    "leslie",
+    "invpascal",
+    "invhilbert",
+    "hessenberg",
+    "helmert",
+    "hadamard",
+    "fiedler_companion",
+    "fiedler",
+    "dft",
+    "convolution_matrix",
     "block_diag",
     "cho_factor",
     "cho_solve",
@@ -695,3 +712,343 @@ def hilbert(n: int) -> Any:
     """
     i = jnp.arange(n, dtype=jnp.float_)[:, None]
     return 1.0 / (i + i.T + 1.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Hessenberg form, polar decomposition and special matrices, as JAX writes them
+
+
+def hessenberg(
+    a: Any, *, calc_q: bool = False, overwrite_a: bool = False, check_finite: bool = True
+) -> Any:
+    """The upper Hessenberg form `H = Q^H a Q` (`jax.scipy.linalg.hessenberg`).
+
+    Args:
+        a: square matrices `(..., n, n)`.
+        calc_q: also return the unitary `Q`.
+        overwrite_a, check_finite: accepted for compatibility.
+
+    Returns:
+        `H`, or `(H, Q)` with `calc_q`.
+    """
+    a = jnp.asarray(a)
+    n = get_aval(a).shape[-1]
+    if n == 0:
+        return (jnp.zeros_like(a), jnp.zeros_like(a)) if calc_q else jnp.zeros_like(a)
+    packed, taus = householder.hessenberg(a)
+    h = jnp.triu(packed, -1)
+    if not calc_q:
+        return h
+    q = householder.householder_product(packed[..., 1:, :-1], taus)
+    batch, dt = get_aval(packed).shape[:-2], packed.dtype
+    q = jnp.block(
+        [
+            [jnp.ones((*batch, 1, 1), dt), jnp.zeros((*batch, 1, n - 1), dt)],
+            [jnp.zeros((*batch, n - 1, 1), dt), q],
+        ]
+    )
+    return h, q
+
+
+def _polar_2d(a: Any, side: str, method: str) -> tuple[Any, Any]:
+    m, n = get_aval(a).shape
+    if method == "qdwh":
+        if not ((m >= n and side == "right") or (m < n and side == "left")):
+            raise NotImplementedError(
+                "method='qdwh' only supports mxn matrices where m < n where side='right' and "
+                f"m >= n side='left', got {(m, n)} with side={side!r}"
+            )
+    elif method != "svd":
+        raise ValueError(f"Unknown polar decomposition method {method}.")
+    u, s, vh = jnp.linalg.svd(a, full_matrices=False)
+    s = s.astype(u.dtype)
+    unitary = u @ vh
+    if side == "right":
+        return unitary, (jnp.conj(vh.T) * s[None, :]) @ vh
+    return unitary, (u * s[None, :]) @ jnp.conj(u.T)
+
+
+def polar(
+    a: Any,
+    side: str = "right",
+    *,
+    method: str = "qdwh",
+    eps: float | None = None,
+    max_iterations: int | None = None,
+) -> tuple[Any, Any]:
+    """The polar decomposition `a = U P` (`side="right"`) or `a = P U`
+    (`jax.scipy.linalg.polar`).
+
+    JAX's default `method="qdwh"` iterates to the SVD's answer; here both methods take the SVD
+    (the same factors to rounding; `qdwh`'s shape restrictions are kept).
+
+    Args:
+        a: matrices `(..., m, n)`.
+        side: "right" (`P` is `n x n`) or "left" (`P` is `m x m`).
+        method: "qdwh" or "svd".
+        eps, max_iterations: `qdwh`'s tolerances (accepted; the SVD needs none).
+
+    Returns:
+        `(U, P)`: `U` with orthonormal columns (or rows), `P` Hermitian positive semi-definite.
+    """
+    arr = jnp.asarray(a)
+    if arr.ndim < 2:
+        raise ValueError("The input `a` must be at least a 2-D array.")
+    if side not in ("right", "left"):
+        raise ValueError("The argument `side` must be either 'right' or 'left'.")
+    sig = "(m,n)->(m,n),(n,n)" if side == "right" else "(m,n)->(m,n),(m,m)"
+    return jnp.vectorize(lambda x: _polar_2d(x, side, method), signature=sig)(arr)
+
+
+def leslie(f: Any, s: Any) -> Any:
+    """The Leslie matrix: fecundities `f` in the first row, survivals `s` below the diagonal
+    (`jax.scipy.linalg.leslie`).
+
+    Args:
+        f: fecundities `(..., n)`, `n >= 2`.
+        s: survival rates `(..., n - 1)`.
+
+    Returns:
+        The matrices `(..., n, n)`.
+    """
+    f, s = jnp.atleast_1d(f), jnp.atleast_1d(s)
+    if f.shape[-1] < 2:
+        raise ValueError(
+            f"The length of f along the last axis must be at least 2; got shape {f.shape}."
+        )
+    if s.shape[-1] != f.shape[-1] - 1:
+        raise ValueError(
+            "Incorrect lengths for f and s. The length of s along the last axis must be one "
+            f"less than the length of f; got f shape {f.shape} and s shape {s.shape}."
+        )
+
+    def one(f: Any, s: Any) -> Any:
+        f, s = promote_dtypes(f, s)
+        return jnp.diag(s, k=-1).at[0].set(f)
+
+    return jnp.vectorize(one, signature="(n),(m)->(n,n)")(f, s)
+
+
+def fiedler(a: Any) -> Any:
+    """The Fiedler matrix `|a_i - a_j|` (`jax.scipy.linalg.fiedler`).
+
+    Args:
+        a: values `(..., n)`.
+
+    Returns:
+        The matrices `(..., n, n)`.
+    """
+    arr = jnp.atleast_1d(a)
+    return jnp.abs(arr[..., None] - arr[..., None, :])
+
+
+def fiedler_companion(a: Any) -> Any:
+    """The Fiedler companion matrix of the polynomial with coefficients `a`, highest first
+    (`jax.scipy.linalg.fiedler_companion`).
+
+    Args:
+        a: coefficients `(..., n + 1)`.
+
+    Returns:
+        The matrices `(..., n, n)` whose eigenvalues are the polynomial's roots.
+    """
+    (a,) = promote_args_inexact("fiedler_companion", a)
+    a = jnp.atleast_1d(a)
+    if a.shape[-1] == 0:
+        raise ValueError(
+            "fiedler_companion requires the last axis of 'a' to have nonzero length, but got "
+            f"an array of shape {a.shape}."
+        )
+
+    def one(a: Any) -> Any:
+        n = a.shape[0] - 1
+        if n == 0:
+            return jnp.zeros((0, 0), a.dtype)
+        a = a / a[0]
+        if n == 1:
+            return -a[1:].reshape(1, 1)
+        i, j = jnp.arange(n)[:, None], jnp.arange(n)[None, :]
+        even, odd = i % 2 == 0, i % 2 == 1
+        one_, zero = jnp.array(1, dtype=a.dtype), jnp.array(0, dtype=a.dtype)
+        conditions = [
+            (i == 0) & (j == 0),
+            (i == 1) & (j == 0),
+            (j == i + 1) & even,
+            (j == i + 2) & even,
+            (j == i - 1) & even & (i >= 2),
+            (j == i - 2) & odd & (i >= 3),
+        ]
+        choices = [-a[1], one_, -a[jnp.minimum(i + 2, n)], one_, -a[jnp.minimum(i + 1, n)], one_]
+        return jnp.select(conditions, choices, default=zero)
+
+    return jnp.vectorize(one, signature="(n)->(m,m)")(a)
+
+
+def convolution_matrix(a: Any, n: int, mode: str = "full") -> Any:
+    """The Toeplitz matrix `T` with `T @ v == convolve(a, v, mode)` for `v` of length `n`
+    (`jax.scipy.linalg.convolution_matrix`).
+
+    Args:
+        a: the kernel `(..., m)`.
+        n: the length of the vectors convolved.
+        mode: "full", "valid" or "same".
+
+    Returns:
+        The matrices `(..., rows, n)`.
+    """
+    n = int(n)
+    if n <= 0:
+        raise ValueError(f"n must be a positive integer; got {n}.")
+    arr = jnp.asarray(a)
+    if arr.ndim == 0:
+        raise ValueError("convolution_matrix: a must be at least 1-dimensional, got a scalar.")
+    m = arr.shape[-1]
+    if m < 1:
+        raise ValueError(f"len(a) must be at least 1; got shape {arr.shape}.")
+    if mode not in ("full", "valid", "same"):
+        raise ValueError(f"mode must be one of 'full', 'valid', 'same'; got {mode!r}.")
+    pad = [(0, 0)] * (arr.ndim - 1) + [(0, n - 1)]
+    az, raz = jnp.pad(arr, pad), jnp.pad(jnp.flip(arr, axis=-1), pad)
+    length = m + n - 1
+    if mode == "same":
+        trim = min(n, m) - 1
+        tb, te = trim // 2, trim - trim // 2
+    elif mode == "valid":
+        tb = te = min(n, m) - 1
+    else:
+        tb = te = 0
+    return toeplitz(az[..., tb : length - te], raz[..., length - n - tb : length - tb])
+
+
+def _binom(n: Any, k: Any) -> Any:
+    return jnp.exp(lax.lgamma(n + 1.0) - lax.lgamma(n - k + 1.0) - lax.lgamma(k + 1.0))
+
+
+def _kind(kind: str | None) -> str:
+    kind = "symmetric" if kind is None else kind
+    if kind not in ("symmetric", "lower", "upper"):
+        raise ValueError(f"Expected kind to be one of: ['symmetric', 'lower', 'upper']; got {kind}")
+    return kind
+
+
+def pascal(n: int, kind: str | None = None) -> Any:
+    """The Pascal matrix of binomial coefficients (`jax.scipy.linalg.pascal`; float32).
+
+    Args:
+        n: the size.
+        kind: "symmetric" (default), "lower" or "upper".
+
+    Returns:
+        The `(n, n)` matrix.
+    """
+    kind = _kind(kind)
+    a = jnp.arange(n, dtype=np.float32)
+    lower = _binom(a[:, None], a[None, :])
+    if kind == "lower":
+        return lower
+    return lower.T if kind == "upper" else jnp.dot(lower, lower.T)
+
+
+def invpascal(n: int, kind: str | None = None) -> Any:
+    """The inverse of the Pascal matrix (`jax.scipy.linalg.invpascal`).
+
+    Args:
+        n: the size.
+        kind: "symmetric" (default), "lower" or "upper".
+
+    Returns:
+        The `(n, n)` matrix, in the default float dtype.
+    """
+    kind = _kind(kind)
+    a = jnp.arange(n, dtype=dtypes.default_float())
+    i, j = a[:, None], a[None, :]
+    inv = (-1.0) ** (i - j) * _binom(i, j)
+    if kind == "lower":
+        return inv
+    return inv.T if kind == "upper" else jnp.dot(inv.T, inv)
+
+
+def invhilbert(n: int) -> Any:
+    """The inverse of the Hilbert matrix (`jax.scipy.linalg.invhilbert`).
+
+    Args:
+        n: the size.
+
+    Returns:
+        The `(n, n)` matrix, in the default float dtype.
+    """
+    a = jnp.arange(n, dtype=dtypes.default_float())
+    i, j = a[:, None], a[None, :]
+    s = i + j
+    return (
+        (-1.0) ** s
+        * (s + 1.0)
+        * special.comb(n + i, n - j - 1)
+        * special.comb(n + j, n - i - 1)
+        * special.comb(s, i) ** 2
+    )
+
+
+def helmert(n: int, full: bool = False) -> Any:
+    """The Helmert matrix (`jax.scipy.linalg.helmert`).
+
+    Args:
+        n: the number of columns.
+        full: include the first row `1 / sqrt(n)` (an `n x n` orthogonal matrix).
+
+    Returns:
+        The `(n - 1, n)` (or `(n, n)`) matrix, in the default float dtype.
+    """
+    if n < 1:
+        raise ValueError(f"n must be a positive integer; got {n}.")
+    i, j = jnp.arange(n - 1)[:, None], jnp.arange(n)[None, :]
+    k = (i + 1).astype(dtypes.default_float())
+    denom = jnp.sqrt(k * (k + 1))
+    h = jnp.where(j <= i, 1.0 / denom, jnp.where(j == i + 1, -k / denom, jnp.zeros_like(denom)))
+    if full:
+        h = jnp.concatenate([jnp.full((1, n), 1.0 / np.sqrt(n), dtype=h.dtype), h], axis=0)
+    return h
+
+
+def hadamard(n: int, dtype: Any = int) -> Any:
+    """The Hadamard matrix of size `n`, a power of 2 (`jax.scipy.linalg.hadamard`).
+
+    Args:
+        n: the size.
+        dtype: the dtype (default: the default int).
+
+    Returns:
+        The `(n, n)` matrix of +1 and -1.
+    """
+    if n < 1 or not math.log2(n).is_integer():
+        raise ValueError(f"n must be a positive power of 2; got {n}.")
+    h = jnp.ones((1, 1), dtype=dtype)
+    for _ in range(int(math.log2(n))):
+        h = jnp.block([[h, h], [h, -h]])
+    return h
+
+
+def dft(n: int, scale: str | None = None, *, dtype: Any = None) -> Any:
+    """The discrete Fourier transform matrix (`jax.scipy.linalg.dft`).
+
+    Args:
+        n: the size.
+        scale: None, "sqrtn" or "n" (divide by `sqrt(n)` or `n`).
+        dtype: a complex dtype (default: the default complex).
+
+    Returns:
+        The `(n, n)` matrix `exp(-2 pi i j k / n)`.
+    """
+    if scale is not None and scale not in ("sqrtn", "n"):
+        raise ValueError(f"scale must be None, 'sqrtn', or 'n'; got {scale!r}.")
+    if dtype is None:
+        dtype = dtypes.default_complex()
+    else:
+        dtype = dtypes.canonicalize_dtype(dtype)
+        if not dtypes.issubdtype(dtype, np.complexfloating):
+            raise ValueError(f"dtype must be a complex floating-point type; got {dtype}.")
+    a = jnp.arange(n, dtype=dtype)
+    omegas = jnp.exp(-2j * np.pi * a[:, None] * a[None, :] / n)
+    if scale == "sqrtn":
+        return omegas / jnp.sqrt(n)
+    return omegas / n if scale == "n" else omegas
