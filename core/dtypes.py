@@ -361,3 +361,28 @@ def short_name(dtype: np.dtype) -> str:
     if dt in SMALL_FLOATS:
         return dt.name.replace("float", "f")
     return {"f": "f", "i": "i", "u": "u", "c": "c"}[dt.kind] + str(dt.itemsize * 8)
+
+
+def itemsize_bits(dtype: Any) -> int:
+    """The bits one element of `dtype` takes (`jax.dtypes.itemsize_bits`): 6 for float6, 4 for
+    float4, `8 * itemsize` otherwise (8 for bool)."""
+    dt = np.dtype(dtype)
+    return ml_dtypes.finfo(dt).bits if dt in SMALL_FLOATS else dt.itemsize * 8
+
+
+def scalar_type_of(x: Any) -> type:
+    """The Python scalar type of `x`'s dtype: bool, int, float or complex
+    (`jax.dtypes.scalar_type_of`).
+
+    Raises:
+      TypeError: `x` has no such dtype.
+    """
+    if type(x) in (bool, int, float, complex):
+        return type(x)
+    dt = np.dtype(getattr(x, "dtype", x))
+    if dt in _ML_FLOATS:
+        return float
+    for kinds, typ in (("b", bool), ("iu", int), ("f", float), ("c", complex)):
+        if dt.kind in kinds:
+            return typ
+    raise TypeError(f"Invalid scalar value {x}")

@@ -26,7 +26,7 @@ from core.numpy._util import broadcast_shapes as numpy_broadcast_shapes
 from core.prims import elementwise as ew
 from core.prims import gather as gt
 from core.prims import reductions as red
-from core.prims import shapes
+from core.prims import shapes, sorting
 from core.prims.associative_scan import associative_scan
 from core.prims.control_flow import scan
 from core.prims.conv import conv_dimension_numbers, conv_general_dilated
@@ -746,3 +746,97 @@ def map(f: Callable, xs: Any, *, batch_size: int | None = None) -> Any:  # noqa:
         tail = vmap(f)(tree_util.tree_map(lambda x: slice_in_dim(x, nb * batch_size, n), xs))
         ys = tree_util.tree_map(lambda a, b: concatenate([a, b], 0), ys, tail)
     return ys
+
+
+def ragged_dot(
+    lhs: Any,
+    rhs: Any,
+    group_sizes: Any,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+    group_offset: Any = None,
+) -> Any:
+    """`lax.ragged_dot`: row `i` of `lhs (m, k)` times `rhs[g] (k, n)`, `g` the group that row
+    belongs to (consecutive groups of `group_sizes (g,)` rows; rows past them give 0).
+
+    Every group's product is computed and the rows keep their group's (`g` times the work of
+    one product; exact, as the other groups contribute zeros).
+
+    Args:
+        lhs: `(m, k)`.
+        rhs: `(g, k, n)`.
+        group_sizes: `(g,)` integers.
+        precision: accepted for compatibility.
+        preferred_element_type: the result dtype (default: the operands').
+        group_offset: not implemented (None only).
+
+    Returns:
+        `(m, n)`.
+    """
+    if group_offset is not None:
+        raise NotImplementedError("lax.ragged_dot: group_offset is not implemented; pass None.")
+    lhs_aval, rhs_aval, sizes_aval = get_aval(lhs), get_aval(rhs), get_aval(group_sizes)
+    if sizes_aval.shape[0] != rhs_aval.shape[0]:
+        raise TypeError(
+            f"expected rhs group dimension size to be {sizes_aval.shape[0]}, got "
+            f"{rhs_aval.shape[0]}."
+        )
+    products = dot_general(  # (m, g, n)
+        lhs, rhs, (((1,), (1,)), ((), ())), preferred_element_type=preferred_element_type
+    )
+    ends = sorting.cumsum(group_sizes, 0, False)
+    starts = ew.sub(ends, group_sizes)
+    rows = shapes.iota(sizes_aval.dtype, (lhs_aval.shape[0], sizes_aval.shape[0]), 0)
+    shape = (lhs_aval.shape[0], sizes_aval.shape[0])
+    ends = shapes.broadcast_in_dim(ends, shape, (1,))
+    starts = shapes.broadcast_in_dim(starts, shape, (1,))
+    inside = ew.bitwise_and(ew.ge(rows, starts), ew.lt(rows, ends))
+    out_shape = get_aval(products).shape
+    inside = shapes.broadcast_in_dim(inside, out_shape, (0, 1))
+    zeros = ew.full_like(products, 0)
+    return red.reduce_sum(ew.select_n(inside, zeros, products), (1,))
+
+
+def platform_dependent(
+    *args: Any, default: Callable[..., Any] | None = None, **per_platform: Callable[..., Any]
+) -> Any:
+    """`lax.platform_dependent`: calls the branch for the platform the code runs on, the CPU
+    (`cpu=`), else `default`.
+
+    Args:
+        *args: the branch's arguments.
+        default: the branch for platforms not named.
+        **per_platform: branches by platform name (`cpu`, `cuda`, `rocm`, `tpu`).
+
+    Returns:
+        The branch's result.
+    """
+    branch = per_platform.get("cpu", default)
+    if branch is None:
+        raise NotImplementedError(
+            "lax.platform_dependent: numbax runs on the cpu platform, and no `cpu=` or "
+            f"`default=` branch was given (only {sorted(per_platform)})."
+        )
+    return branch(*args)
+
+
+def composite(decomposition: Callable[..., Any], name: str, version: int = 0) -> Callable:
+    """`lax.composite`: `decomposition` marked as the named operation `name` for compilers
+    that have a fused version; numbax has none and calls `decomposition` (its equations
+    appear inline in jaxprs, where JAX shows one `composite` equation).
+
+    Args:
+        decomposition: the function (keyword arguments are the composite's attributes).
+        name: the operation's name, e.g. "my.softmax".
+        version: its version.
+
+    Returns:
+        A function with `decomposition`'s signature.
+    """
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return decomposition(*args, **kwargs)
+
+    call.__name__ = name
+    call.__doc__ = decomposition.__doc__
+    return call

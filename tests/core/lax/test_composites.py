@@ -334,3 +334,44 @@ def test_special_functions_are_exported():
         "random_gamma_grad",
     ):
         assert callable(getattr(lax, name)), name
+
+
+# JAX 0.10.2's `lax.ragged_dot` of these operands (rows 0-1 group 0, group 1 empty, rows 2-4
+# group 2, row 5 in no group) and the gradient's first row.
+_RNG = np.random.default_rng(0)
+_LHS = _RNG.normal(size=(6, 3)).astype(np.float32)
+_RHS = _RNG.normal(size=(3, 3, 2)).astype(np.float32)
+_RAGGED = [
+    [-0.3572713, 0.17567399],
+    [-0.12849894, -0.49550852],
+    [-1.6184044, -0.01062867],
+    [1.3857044, -0.05771385],
+    [2.1147842, -0.07475561],
+    [0.0, 0.0],
+]
+
+
+def test_ragged_dot():
+    sizes = jnp.asarray([2, 0, 3], jnp.int32)
+    out = lax.ragged_dot(jnp.asarray(_LHS), jnp.asarray(_RHS), sizes)
+    np.testing.assert_allclose(out, _RAGGED, rtol=1e-6, atol=1e-6)
+    grad = core.grad(lambda x: lax.ragged_dot(x, jnp.asarray(_RHS), sizes).sum())(_LHS)
+    np.testing.assert_allclose(grad[0], [1.4541439, 1.2379287, -0.3136846], rtol=1e-6)
+    bf16 = lax.ragged_dot(
+        jnp.asarray(_LHS, jnp.bfloat16),
+        jnp.asarray(_RHS, jnp.bfloat16),
+        sizes,
+        preferred_element_type=jnp.float32,
+    )
+    assert bf16.dtype == jnp.float32
+    with pytest.raises(TypeError, match="expected rhs group dimension size to be 2, got 3."):
+        lax.ragged_dot(jnp.asarray(_LHS), jnp.asarray(_RHS), jnp.asarray([2, 0]))
+
+
+def test_platform_dependent_and_composite():
+    assert lax.platform_dependent(1, cpu=lambda x: x + 1, default=lambda x: x) == 2
+    assert lax.platform_dependent(1, tpu=lambda x: x + 1, default=lambda x: x) == 1
+    with pytest.raises(NotImplementedError, match="no `cpu=` or `default=`"):
+        lax.platform_dependent(1, tpu=lambda x: x)
+    mul = lax.composite(lambda x, *, k: x * k, name="my.mul")
+    np.testing.assert_array_equal(mul(jnp.ones(2), k=3.0), [3.0, 3.0])

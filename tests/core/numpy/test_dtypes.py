@@ -187,3 +187,36 @@ def test_in_range_python_ints_and_numpy_ints_convert_like_jax():
     with core.enable_x64():
         assert int(jnp.array(2**40)) == 2**40 and jnp.array(2**40).dtype == np.int64
         assert int(jnp.array(2**64 - 1, dtype=jnp.uint64)) == 2**64 - 1
+
+
+@pytest.mark.parametrize(  # JAX 0.10.2's answers
+    "dtype, bits",
+    [
+        (jnp.bool_, 8),
+        (jnp.float6_e2m3fn, 6),
+        (jnp.float4_e2m1fn, 4),
+        (jnp.float8_e4m3fn, 8),
+        (jnp.bfloat16, 16),
+        (jnp.complex64, 64),
+        ("int64", 64),
+    ],
+)
+def test_itemsize_bits(dtype, bits):
+    assert core.dtypes.itemsize_bits(dtype) == bits
+
+
+@pytest.mark.parametrize(
+    "x, typ",
+    [
+        (True, bool),
+        (1, int),
+        (1.0, float),
+        (1j, complex),
+        (jnp.ones(2, jnp.bfloat16), float),
+        (jnp.ones(2, jnp.float8_e4m3fn), float),
+        (jnp.ones(1, jnp.uint8), int),
+        (np.bool_(1), bool),
+    ],
+)
+def test_scalar_type_of(x, typ):
+    assert core.dtypes.scalar_type_of(x) is typ
