@@ -30,6 +30,10 @@ from core.scipy.errors import SeriesOrderError, UnsupportedDTypeError
 from core.trace import get_aval
 
 __all__ = [
+    "spence",
+    "erfcx",
+    "dawsn",
+    "bernoulli",
     "beta",
     "betainc",
     "betaln",
@@ -863,3 +867,191 @@ def boxcox1p(x: Any, lmbda: Any) -> Any:
     safe = jnp.where(zero, jnp.ones_like(lmbda), lmbda)
     log1p_x = jnp.log1p(x)
     return jnp.where(zero, log1p_x, jnp.expm1(safe * log1p_x) / safe)
+
+
+# ---------------------------------------------------------------------------------------------
+# erfcx, dawsn, spence, bernoulli (JAX's implementations: Cephes / Cody's approximations)
+
+
+@_quiet
+def _erfcx_impl(x: Any, nterms: int) -> Any:
+    # Above sqrt(log(max)) exp(x^2) overflows: the asymptotic series
+    # erfcx(x) ~ P(1/x^2) / (sqrt(pi) x), P's coefficients (-1)^k (2k-1)!! / 2^k.
+    coeffs = [7918.06640625, -1055.7421875, 162.421875, -29.53125, 6.5625, -1.875, 0.75, -0.5, 1.0]
+    large = x > float(np.sqrt(np.log(jnp.finfo(x.dtype).max)))
+    safe = jnp.where(large, jnp.ones_like(x), x)
+    direct = jnp.exp(safe * safe) * lax.erfc(safe)
+    t = 1.0 / (x * x)
+    asymp = jnp.polyval(np.array(coeffs[-nterms:], dtype=x.dtype), t) / (x * math.sqrt(math.pi))
+    return jnp.where(large, asymp, direct)
+
+
+@custom_jvp
+def _erfcx(x: Any) -> Any:
+    if x.dtype == np.float64:
+        return _erfcx_impl(x, 9)
+    if x.dtype == np.float32:
+        return _erfcx_impl(x, 5)
+    return _erfcx_impl(x.astype(np.float32), 5).astype(x.dtype)
+
+
+@_erfcx.defjvp
+def _erfcx_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    ans = _erfcx(x)
+    return ans, t * (2 * x * ans - 2.0 / math.sqrt(math.pi))
+
+
+def erfcx(x: Any) -> Any:
+    """The scaled complementary error function `exp(x^2) erfc(x)` (real arguments; JAX's
+    complex ones go through `wofz`, which numbax does not have).
+
+    Args:
+      x: real values.
+
+    Returns:
+      `erfcx(x)`, finite for large `x` (an asymptotic series past `exp`'s overflow).
+    """
+    (x,) = promote_args_inexact("erfcx", x)
+    if jnp.issubdtype(x.dtype, np.complexfloating):
+        raise NotImplementedError("erfcx of complex values (JAX's wofz) is not implemented.")
+    return _erfcx(x)
+
+
+# Cody, Paciorek and Thacher (1970): rational approximations on |x| < 3.25, < 6.25 and beyond.
+_DAWSN_AN = [1.1368149897175597e-11, 8.492622676674738e-10, 1.9443420417555306e-08,
+             9.531517412544844e-07, 3.078283098749132e-06, 0.00035251336852028877,
+             -0.0008501498467244109, 0.04226182230055466, -0.09174803717734524, 1.0]  # fmt: skip
+_DAWSN_AD = [2.403720730667626e-11, 1.488646813684934e-09, 5.212652810105416e-08,
+             1.2725847827318697e-06, 2.324902498207895e-05, 0.00032552474182605793,
+             0.003488058146571626, 0.027944853119882897, 0.15887424196012057,
+             0.5749186294893204, 1.0]  # fmt: skip
+_DAWSN_BN = [0.5089551564179009, -0.24475441814269785, 0.09415123353035344,
+             -0.021871125514203903, 0.003662076123295692, -0.0004232091144603888,
+             3.5964130479389666e-05, -2.1464035171996896e-06, 9.100107800763914e-08,
+             -2.4027452082825098e-09, 3.592333854409284e-11]  # fmt: skip
+_DAWSN_BD = [1.0, -0.6318398698733682, 0.2367067882282487, -0.053180636700322324,
+             0.008480417185862954, -0.0009479967684866654, 7.810255929445524e-05,
+             -4.558751532524426e-06, 1.8910035811142186e-07, -4.913246913319206e-09,
+             7.184664032357345e-11]  # fmt: skip
+_DAWSN_CN = [-0.5905928605347732, 0.6292352427243688, -0.17285897538038814,
+             0.016483704782518965, -0.0004868276130204627]  # fmt: skip
+_DAWSN_CD = [1.0, -2.698200571975449, 1.7327079904594784, -0.3937085822819395,
+             0.03442789240412334, -0.0009736552260409412]  # fmt: skip
+
+
+@_quiet
+def _dawsn_impl(x: Any) -> Any:
+    ax = jnp.abs(x)
+    one = jnp.ones_like(ax)
+    dt = x.dtype
+
+    def ratio(num: list, den: list, v: Any) -> Any:
+        return jnp.polyval(np.array(num, dt), v) / jnp.polyval(np.array(den, dt), v)
+
+    r1 = jnp.where(ax < 3.25, ax, one)
+    val1 = r1 * ratio(_DAWSN_AN, _DAWSN_AD, r1 * r1)
+    middle = (ax >= 3.25) & (ax < 6.25)
+    t = 1.0 / (ax * ax)
+    t2, a2 = jnp.where(middle, t, one), jnp.where(middle, ax, one)
+    val2 = 0.5 / a2 * (1.0 + t2 * ratio(_DAWSN_BN, _DAWSN_BD, t2))
+    far = ax >= 6.25
+    t3, a3 = jnp.where(far, t, one), jnp.where(far, ax, one)
+    val3 = 0.5 / a3 * (1.0 + t3 * ratio(_DAWSN_CN, _DAWSN_CD, t3))
+    return jnp.sign(x) * jnp.where(ax < 3.25, val1, jnp.where(ax < 6.25, val2, val3))
+
+
+@custom_jvp
+def _dawsn(x: Any) -> Any:
+    if x.dtype in (np.float32, np.float64):
+        return _dawsn_impl(x)
+    return _dawsn_impl(x.astype(np.float32)).astype(x.dtype)
+
+
+@_dawsn.defjvp
+def _dawsn_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    ans = _dawsn(x)
+    return ans, t * (1.0 - 2.0 * x * ans)
+
+
+def dawsn(x: Any) -> Any:
+    """Dawson's integral `exp(-x^2) * integral_0^x exp(t^2) dt`.
+
+    Args:
+      x: real values.
+
+    Returns:
+      `dawsn(x)`.
+
+    Raises:
+      ValueError: complex `x` (as in JAX).
+    """
+    (x,) = promote_args_inexact("dawsn", x)
+    if jnp.issubdtype(x.dtype, np.complexfloating):
+        raise ValueError("dawsn does not support complex-valued inputs.")
+    return _dawsn(x)
+
+
+_SPENCE_A = [4.6512858607399003e-05, 0.007315890452380947, 0.13384763957830903,
+             0.8796913117545303, 2.7114985119655346, 4.256971560081218, 3.297713409852251,
+             1.0]  # fmt: skip
+_SPENCE_B = [0.0006909904889125533, 0.02540437639325444, 0.2829748606025681,
+             1.4117259775183106, 3.6380053334513707, 5.03278880143317, 3.547713409852251,
+             1.0]  # fmt: skip
+
+
+@_quiet
+def _spence_calc(x: Any) -> Any:
+    above2 = x > 2.0
+    x = jnp.piecewise(x, [above2], [lambda v: 1.0 / v, lambda v: v])
+    above15, below05 = x > 1.5, x < 0.5
+    above2 = above2 | above15
+    w = jnp.piecewise(
+        x, [above15, below05], [lambda v: 1.0 / v - 1.0, lambda v: -v, lambda v: v - 1.0]
+    )
+    a, b = np.array(_SPENCE_A, w.dtype), np.array(_SPENCE_B, w.dtype)
+    y = -w * jnp.polyval(a, w) / jnp.polyval(b, w)
+    y = jnp.where(below05, np.pi**2 / 6.0 - jnp.log(x) * jnp.log(1.0 - x) - y, y)
+    return jnp.where(above2, -0.5 * jnp.log(x) ** 2 - y, y)
+
+
+def spence(x: Any) -> Any:
+    """Spence's function (the dilogarithm) `integral_1^x log(t) / (1 - t) dt` for `x >= 0`.
+
+    Args:
+      x: float32 or float64 values.
+
+    Returns:
+      `spence(x)`; NaN for negative `x`.
+
+    Raises:
+      TypeError: another dtype (as in JAX).
+    """
+    x = jnp.asarray(x)
+    if x.dtype not in (np.float32, np.float64):
+        raise TypeError(f"x.dtype={x.dtype} is not supported, see docstring for supported types.")
+    return jnp.piecewise(x, [x < 0.0, x == 1.0, x == 0.0], [np.nan, 0, np.pi**2 / 6, _spence_calc])
+
+
+def bernoulli(n: int) -> Any:
+    """The Bernoulli numbers `B_0 ... B_n` (`B_1 = -1/2`).
+
+    Args:
+      n: a concrete non-negative int.
+
+    Returns:
+      `(n + 1,)` floats in the default float dtype.
+    """
+    n = int(n)
+    if n < 0:
+        raise ValueError("n must be a non-negative integer.")
+    b3 = jnp.array([1, -1 / 2, 1 / 6])
+    if n < 3:
+        return b3[: n + 1]
+    bn = jnp.zeros(n + 1).at[:3].set(b3)
+    m = jnp.arange(4, n + 1, 2, dtype=bn.dtype)
+    q1 = 1.0 / np.pi**2 * jnp.cumprod(-(m - 1) * m / 4 / np.pi**2)
+    k = jnp.arange(2, 50, dtype=bn.dtype)
+    q2 = jnp.sum(k[:, None] ** (-m[None, :]), axis=0)
+    return bn.at[4::2].set(q1 * (1 + q2))

@@ -1,0 +1,48 @@
+"""`core.scipy.special` erfcx, dawsn, spence and bernoulli against JAX 0.10.2
+(`jax_special_more.json`, recorded by `record_special_more.py` with x64): values in float32 and
+float64 and their derivatives (erfcx's and dawsn's custom JVPs, spence's composition)."""
+
+import json
+import math
+import pathlib
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core.scipy import special
+
+A = json.loads((pathlib.Path(__file__).parent / "jax_special_more.json").read_text())
+TOL = {"float32": (2e-6, 1e-7), "float64": (1e-13, 1e-15)}
+# erfcx' = 2 x erfcx - 2 / sqrt(pi) cancels for large x, amplifying erfc's last-ulp differences.
+GRAD_TOL = {"float32": (2e-6, 5e-6), "float64": (1e-11, 1e-15)}
+
+
+def _close(got, want, dt, tol=TOL):
+    rtol, atol = tol[dt]
+    want = [math.nan if v is None else v for v in want]
+    np.testing.assert_allclose(np.asarray(got, np.float64), want, rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("name", ["erfcx", "dawsn", "spence"])
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_values_and_derivatives(name, dt):
+    fn = getattr(special, name)
+    with core.enable_x64():
+        x = jnp.asarray(A["points"][name], dt)
+        out = fn(x)
+        assert out.dtype == x.dtype
+        _close(out, A[f"{name}_{dt}"], dt)
+        _close(core.vmap(core.grad(fn))(x), A[f"{name}_{dt}_grad"], dt, GRAD_TOL)
+
+
+def test_bernoulli_and_errors():
+    _close(special.bernoulli(12), A["bernoulli"], "float32")
+    _close(special.bernoulli(2), A["bernoulli_2"], "float32")
+    with pytest.raises(ValueError, match="non-negative"):
+        special.bernoulli(-1)
+    with pytest.raises(ValueError, match="complex-valued"):
+        special.dawsn(jnp.asarray([1j]))
+    with pytest.raises(TypeError, match="is not supported"):
+        special.spence(jnp.asarray([1], jnp.int32))
