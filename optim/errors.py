@@ -203,6 +203,22 @@ class LossInputError(OptimError, TypeError):
     """
 
 
+class LossArgumentError(OptimError, ValueError):
+    """A loss received values outside its domain, where Optax raises ValueError: predictions
+    and targets of different shapes or predictions that are not probabilities (the dice
+    losses), an unknown `reduction`.
+
+    Failing code::
+
+        optim.losses.dice_loss(jnp.zeros((2, 4, 3)), jnp.zeros((2, 4, 2)))
+
+    Fix::
+
+        # one target channel per predicted class (one-hot targets)
+        optim.losses.dice_loss(jnp.zeros((2, 4, 3)), jnp.eye(3)[jnp.zeros((2, 4), int)])
+    """
+
+
 class OptimizerArgumentError(OptimError, ValueError):
     """A transformation was built with an argument outside its domain (e.g. `sync_period < 1`,
     `memory_size < 1`, an unknown `variant` or line-search strategy).

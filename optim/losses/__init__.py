@@ -27,9 +27,17 @@ from optim.losses.regression import (
     log_cosh,
     squared_error,
 )
+from optim.losses.segmentation import (
+    binary_dice_loss,
+    dice_loss,
+    multiclass_generalized_dice_loss,
+)
 from optim.losses.self_supervised import ntxent, triplet_margin_loss
 
 __all__ = [
+    "binary_dice_loss",
+    "dice_loss",
+    "multiclass_generalized_dice_loss",
     "convex_kl_divergence",
     "cosine_distance",
     "cosine_similarity",
