@@ -18,6 +18,7 @@ from typing import Any
 
 import core.numpy as jnp
 from core import lax, random, tree_util
+from core.prng_key import PRNGKeyArray
 from core.tree_util import DictKey, SequenceKey
 from optim.errors import NormOrderError, TreeDtypeError, TreeKeyError
 from optim.numerics import abs_sq, is_complex
@@ -376,6 +377,16 @@ def tree_random_like(
     )
 
 
+def tree_unwrap_random_key_data(input_tree: Any) -> Any:
+    """`input_tree` with every typed key array (`random.key`) replaced by its uint32 data
+    (`random.key_data`), so trees holding keys compare numerically."""
+    return tree_util.tree_map(
+        lambda x: random.key_data(x) if isinstance(x, PRNGKeyArray) else x,
+        input_tree,
+        is_leaf=lambda x: isinstance(x, PRNGKeyArray),
+    )
+
+
 # ------------------------------------------------------------------ finding state fields
 
 
@@ -582,6 +593,7 @@ update_infinity_moment = tree_update_infinity_moment
 bias_correction = tree_bias_correction
 split_key_like = tree_split_key_like
 random_like = tree_random_like
+unwrap_random_key_data = tree_unwrap_random_key_data
 get_all_with_path = tree_get_all_with_path
 get = tree_get
 set = tree_set  # noqa: A001

@@ -1,5 +1,6 @@
 """Schedules (`count -> value`) and `inject_hyperparams`."""
 
+from optim.base import Schedule, StatefulSchedule
 from optim.schedules.inject import (
     InjectHyperparamsState,
     InjectStatefulHyperparamsState,
@@ -28,6 +29,8 @@ from optim.schedules.schedules import (
 )
 
 __all__ = [
+    "Schedule",
+    "StatefulSchedule",
     "InjectHyperparamsState",
     "InjectStatefulHyperparamsState",
     "WrappedSchedule",

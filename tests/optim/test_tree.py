@@ -7,6 +7,7 @@ import pytest
 
 import core.numpy as jnp
 import optim
+from core import random
 from optim import tree
 from optim.errors import TreeDtypeError, TreeKeyError
 
@@ -138,3 +139,14 @@ def test_deprecated_names(name, args, want):
         np.testing.assert_allclose(got, want, rtol=1e-6)
     with pytest.raises(AttributeError):
         _ = optim.tree.tree_no_such_name
+
+
+def test_unwrap_random_key_data():
+    t = {"k": random.key(0), "nested": [random.key(3)], "x": jnp.ones(2)}
+    out = tree.tree_unwrap_random_key_data(t)
+    assert tree.unwrap_random_key_data is tree.tree_unwrap_random_key_data
+    np.testing.assert_array_equal(out["k"], [0, 0])  # JAX 0.10.2's key_data(key(0))
+    np.testing.assert_array_equal(out["nested"][0], random.key_data(random.key(3)))
+    assert out["k"].dtype == np.uint32 and out["x"] is t["x"]
+    assert optim.schedules.Schedule is optim.Schedule
+    assert optim.schedules.StatefulSchedule is optim.StatefulSchedule
