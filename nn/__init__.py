@@ -111,6 +111,7 @@ from nn.spmd import logical_to_mesh_sharding
 from nn.stochastic import Dropout
 from nn.summary import parameter_overview, tabulate
 from nn.transforms import (
+    add_metadata_axis,
     broadcast,
     checkpoint,
     cond,
@@ -119,6 +120,7 @@ from nn.transforms import (
     jit,
     jvp,
     map_variables,
+    named_call,
     remat,
     remat_scan,
     scan,
@@ -131,6 +133,7 @@ from nn.transforms import (
 from nn.variables import Variable
 
 __all__ = [
+    "add_metadata_axis",
     "RNN",
     "BatchApply",
     "BatchNorm",
@@ -204,6 +207,7 @@ __all__ = [
     "jit",
     "jvp",
     "map_variables",
+    "named_call",
     "remat",
     "remat_scan",
     "scan",

@@ -33,6 +33,8 @@ from core.nn import (
 from core.numpy import tanh
 from nn.module import Module, compact
 
+normalize = standardize  # Flax linen's older name of `standardize`
+
 
 class PReLU(Module):
     """Leaky ReLU with a learned negative slope (parameter ``negative_slope``, a scalar).
@@ -82,6 +84,7 @@ __all__ = [
     "log_sigmoid",
     "log_softmax",
     "logsumexp",
+    "normalize",
     "one_hot",
     "relu",
     "relu6",

@@ -1295,6 +1295,59 @@ def map_variables(
     )
 
 
+def add_metadata_axis(
+    target: Any,
+    variable_axes: Mapping[CollectionFilter, Any] | None = None,
+    metadata_params: dict[Any, Any] | None = None,
+) -> Any:
+    """Adds an axis to the boxed axis metadata of some collections, as a lifted `vmap` or
+    `scan` does across its boundary, without transforming the computation
+    (`flax.linen.add_metadata_axis`): e.g. `nn.Partitioned` names gain
+    `metadata_params[nn.PARTITION_NAME]` at `axis`.
+
+    Args:
+      target: a ``Module`` class or a function taking a module first.
+      variable_axes: ``{collection: axis}`` of the collections whose metadata changes.
+      metadata_params: passed to each box's ``add_axis``/``remove_axis``.
+
+    Returns:
+      The transformed class or function (one `map_variables` per collection).
+    """
+    params = {} if metadata_params is None else metadata_params
+    for col_name, axis in (variable_axes or {}).items():
+        target = map_variables(
+            target,
+            col_name,
+            trans_in_fn=lambda x, a=axis: meta.remove_axis(x, a, params),
+            trans_out_fn=lambda x, a=axis: meta.add_axis(x, a, params),
+            mutable=True,
+        )
+    return target
+
+
+def named_call(class_fn: Callable[..., Any], force: bool = True) -> Callable[..., Any]:
+    """Labels a module method's equations with the module's name (`flax.linen.named_call`):
+    `core.named_call` under ``"<module name>.<method>"`` (just the name for `__call__`).
+
+    Args:
+      class_fn: the method.
+      force: accepted for compatibility (numbax always labels).
+
+    Returns:
+      The wrapped method.
+    """
+
+    @functools.wraps(class_fn)
+    def wrapped(self: Module, *args: Any, **kwargs: Any) -> Any:
+        if self._state.in_setup:
+            return class_fn(self, *args, **kwargs)
+        suffix = "" if class_fn.__name__ == "__call__" else f".{class_fn.__name__}"
+        name = f"{self.name or type(self).__name__}{suffix}"
+        return core.named_call(class_fn, name=name)(self, *args, **kwargs)
+
+    return wrapped
+
+
 def lift_map_variables(
     fn: Callable[..., Any],
     mapped_collections: CollectionFilter,

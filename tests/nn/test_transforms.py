@@ -461,3 +461,37 @@ def test_scan_of_a_module_holding_a_cell_bound_outside_matches_flax():
             [0.12796284, 0.17945752, 0.1848955, 0.17612302],
         ],
     )
+
+
+class _Boxed(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        k = self.param("k", nn.with_partitioning(nn.initializers.ones, ("a", "b")), (3, 2))
+        return x @ k
+
+
+@pytest.mark.parametrize(  # Flax 0.12.8's partition specs
+    "axis, name, spec", [(0, "layers", ("layers", "a", "b")), (1, "L", ("a", "L", "b"))]
+)
+def test_add_metadata_axis(axis, name, spec):
+    wrapped = nn.add_metadata_axis(
+        _Boxed, variable_axes={"params": axis}, metadata_params={nn.PARTITION_NAME: name}
+    )
+    v = wrapped().init(random.key(0), jnp.ones(3))
+    assert v["params"]["k"].names == spec and v["params"]["k"].value.shape == (3, 2)
+    assert tuple(nn.get_partition_spec(v)["params"]["k"]) == spec
+    np.testing.assert_array_equal(wrapped().apply(v, jnp.ones(3)), [3.0, 3.0])
+
+
+def test_named_call_labels_the_module_method():
+    class Named(nn.Module):
+        @nn.named_call
+        @nn.compact
+        def __call__(self, x):
+            return nn.Dense(2)(x)
+
+    x = jnp.ones((1, 3))
+    v = Named().init(random.key(0), x)
+    plain = nn.Dense(2).apply({"params": v["params"]["Dense_0"]}, x)
+    np.testing.assert_array_equal(Named().apply(v, x), plain)
+    assert nn.normalize is nn.standardize
