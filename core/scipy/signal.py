@@ -3,19 +3,29 @@
 Direct convolutions are one `lax.conv_general_dilated` over a single batch and feature
 dimension with the kernel flipped; the smaller input (in every dimension) is the kernel, and
 the padding produces scipy's "full", "same" (centred on `in1`) and "valid" outputs.
+`fftconvolve` and `detrend` are JAX's formulas (FFT products; least-squares lines).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 import core.numpy as jnp
-from core import lax
+from core import api, lax
 from core.numpy._util import promote_dtypes_inexact
 from core.scipy.errors import ModeError, ShapeMismatchError
 from core.trace import get_aval
 
-__all__ = ["convolve", "convolve2d", "correlate", "correlate2d"]
+__all__ = [
+    "convolve",
+    "convolve2d",
+    "correlate",
+    "correlate2d",
+    "detrend",
+    "fftconvolve",
+]
 
 _MODES = ("full", "same", "valid")
 
@@ -157,3 +167,113 @@ def correlate2d(
         return jnp.flip(_convolve_nd(jnp.flip(in1), jnp.conj(in2), mode, precision))
     out = _convolve_nd(jnp.flip(in2), jnp.conj(in1), mode, precision)
     return out if mode == "valid" else jnp.conj(out)
+
+
+def _fftconvolve_one(in1: Any, in2: Any, mode: str) -> Any:
+    full = tuple(s1 + s2 - 1 for s1, s2 in zip(in1.shape, in2.shape))
+    if mode == "valid":
+        no_swap = all(s1 >= s2 for s1, s2 in zip(in1.shape, in2.shape))
+        swap = all(s1 <= s2 for s1, s2 in zip(in1.shape, in2.shape))
+        if not (no_swap or swap):
+            raise ShapeMismatchError(
+                "For 'valid' mode, One input must be at least as large as the other in every "
+                "dimension."
+            )
+        if swap:
+            in1, in2 = in2, in1
+    if all(s1 == 1 or s2 == 1 for s1, s2 in zip(in1.shape, in2.shape)):
+        conv = in1 * in2
+    elif jnp.iscomplexobj(in1):
+        conv = jnp.fft.ifftn(jnp.fft.fftn(in1, full) * jnp.fft.fftn(in2, full), full)
+    else:
+        conv = jnp.fft.irfftn(jnp.fft.rfftn(in1, full) * jnp.fft.rfftn(in2, full), full)
+    if mode == "full":
+        out = full
+    elif mode == "same":
+        out = in1.shape
+    else:
+        out = tuple(s1 - s2 + 1 for s1, s2 in zip(in1.shape, in2.shape))
+    starts = tuple((f - o) // 2 for f, o in zip(full, out))
+    return lax.dynamic_slice(conv, starts, out)
+
+
+def fftconvolve(in1: Any, in2: Any, mode: str = "full", axes: Any = None) -> Any:
+    """Convolution through the FFT (`jax.scipy.signal.fftconvolve`): the same values as
+    `convolve` to rounding (`jnp.fft` here multiplies by DFT matrices, so this is for
+    compatibility, not speed).
+
+    Args:
+        in1: the first input.
+        in2: the second input, of the same rank.
+        mode: "full", "same" (centred on `in1`) or "valid".
+        axes: the axes convolved (the others, of equal sizes, are mapped over); None: all.
+
+    Returns:
+        The convolution, in the promoted inexact dtype.
+    """
+    in1, in2 = promote_dtypes_inexact(jnp.asarray(in1), jnp.asarray(in2))
+    if in1.ndim != in2.ndim:
+        raise ShapeMismatchError("in1 and in2 should have the same dimensionality")
+    if mode not in _MODES:
+        raise ModeError("mode must be one of ['same', 'full', 'valid']")
+
+    def one(a: Any, b: Any) -> Any:
+        return _fftconvolve_one(a, b, mode)
+
+    if axes is None:
+        return one(in1, in2)
+    axes = (axes,) if isinstance(axes, int) else tuple(axes)
+    axes = tuple(a % in1.ndim for a in axes)
+    mapped = sorted(set(range(in1.ndim)) - set(axes))
+    if any(in1.shape[i] != in2.shape[i] for i in mapped):
+        raise ShapeMismatchError(
+            f"mapped axes must have same shape; got in1.shape={in1.shape!r} "
+            f"in2.shape={in2.shape!r} axes={axes!r}"
+        )
+    fn = one
+    for ax in mapped:
+        fn = api.vmap(fn, in_axes=ax, out_axes=ax)
+    return fn(in1, in2)
+
+
+def detrend(
+    data: Any, axis: int = -1, type: str = "linear", bp: Any = 0, overwrite_data: None = None
+) -> Any:
+    """Removes the mean (`type="constant"`) or the least-squares line of each piece between
+    breakpoints `bp` (`"linear"`) along `axis` (`jax.scipy.signal.detrend`).
+
+    Args:
+        data: the signal.
+        axis: the axis of the signal.
+        type: "linear" or "constant".
+        bp: breakpoints (indices along `axis`) for piecewise-linear trends.
+        overwrite_data: not implemented (None only).
+
+    Returns:
+        The detrended signal, in the promoted inexact dtype.
+    """
+    if overwrite_data is not None:
+        raise NotImplementedError("overwrite_data argument not implemented.")
+    if type not in ("constant", "linear"):
+        raise ModeError("Trend type must be 'linear' or 'constant'.")
+    (arr,) = promote_dtypes_inexact(jnp.asarray(data))
+    if type == "constant":
+        return arr - arr.mean(axis, keepdims=True)
+    n = arr.shape[axis]
+    bps = np.sort(np.unique(np.r_[0, bp, n]))
+    if bps[0] < 0 or bps[-1] > n:
+        raise ModeError(
+            "Breakpoints must be non-negative and less than length of data along given axis."
+        )
+    arr = jnp.moveaxis(arr, axis, 0)
+    shape = arr.shape
+    arr = arr.reshape(n, -1)
+    for m in range(len(bps) - 1):
+        npts = int(bps[m + 1] - bps[m])
+        a = jnp.vstack(
+            [jnp.ones(npts, dtype=arr.dtype), jnp.arange(1, npts + 1, dtype=arr.dtype) / npts]
+        ).T
+        piece = slice(int(bps[m]), int(bps[m + 1]))
+        coef = jnp.linalg.lstsq(a, arr[piece])[0]
+        arr = arr.at[piece].add(-jnp.matmul(a, coef, precision=lax.Precision.HIGHEST))
+    return jnp.moveaxis(arr.reshape(shape), 0, axis)
