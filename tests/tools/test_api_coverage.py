@@ -1,0 +1,25 @@
+"""`tools.api_coverage`: the reference names map to numbax's modules, and the names this
+session's porting work added stay present (checkify, the float8 types, `lax.linalg`'s
+reductions, `optax.transforms`, the stats distributions)."""
+
+from tools import api_coverage
+
+
+def test_counterparts():
+    assert api_coverage.counterpart("jax.numpy") == "core.numpy"
+    assert api_coverage.counterpart("flax.linen.initializers") == "nn.initializers"
+    assert api_coverage.counterpart("flax.struct") == "flaxport.struct"
+    assert api_coverage.counterpart("optax.tree_utils") == "optim.tree"
+    assert api_coverage.counterpart("optax.losses") == "optim.losses"
+
+
+def test_ported_modules_stay_complete():
+    missing = api_coverage.missing()
+    for module in ("jax.experimental.checkify", "optax.transforms", "optax.schedules"):
+        assert module not in missing, missing.get(module)
+    assert not {"float8_e4m3fn", "float8_e5m2"} & set(missing.get("jax.numpy", []))
+    lax_linalg = set(missing.get("jax.lax.linalg", []))
+    assert not {"hessenberg", "tridiagonal", "householder_product", "ormqr"} & lax_linalg
+    assert not {"binom", "pareto", "mode", "rankdata", "sem"} & set(
+        missing.get("jax.scipy.stats", [])
+    )
