@@ -99,6 +99,7 @@ from core.numpy.linalg_ops import (
     diagonal,
     dot,
     einsum,
+    einsum_path,
     inner,
     kron,
     matmul,

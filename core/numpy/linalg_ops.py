@@ -331,6 +331,35 @@ def _interleaved(args: tuple) -> tuple[str, tuple]:
     return spec, tuple(operands)
 
 
+def einsum_path(subscripts: str, *operands: Any, optimize: Any = "auto") -> tuple[list, str]:
+    """The pairwise contraction order for an `einsum` and a report of its cost
+    (`jnp.einsum_path`).
+
+    JAX asks opt_einsum; this asks `numpy.einsum_path` with opt_einsum's choice for "auto"
+    (an exhaustive search up to four operands, greedy beyond), so paths agree with JAX's up to
+    four operands; the report is numpy's text. numbax's `einsum` contracts left to right
+    whatever path it is given.
+
+    Args:
+        subscripts: the `einsum` subscripts.
+        *operands: the arrays (only their shapes and dtypes are read).
+        optimize: "auto"/True, False (left to right), "optimal", "greedy", or a path.
+
+    Returns:
+        `(path, report)`: `path` a list of operand-index tuples, as `einsum(optimize=)` takes.
+    """
+    check_arraylike("einsum_path", *operands)
+    if optimize is False:  # left to right, as opt_einsum (and numbax's einsum) contracts
+        optimize = [(0, 1)] * (len(operands) - 1)
+    if optimize == "auto" or optimize is True:
+        optimize = "optimal" if len(operands) <= 4 else "greedy"
+    elif isinstance(optimize, list) and optimize[:1] != ["einsum_path"]:
+        optimize = ["einsum_path", *optimize]
+    shells = [np.broadcast_to(np.zeros((), get_aval(o).dtype), get_aval(o).shape) for o in operands]
+    path, report = np.einsum_path(subscripts, *shells, optimize=optimize)
+    return list(path[1:]), report
+
+
 def einsum(
     subscripts: str,
     *operands: Any,

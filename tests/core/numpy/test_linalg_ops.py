@@ -32,3 +32,23 @@ def test_diagonal_gradient_and_jit():
 def test_diagonal_rejects_equal_axes():
     with pytest.raises(ValueError, match="axis1 and axis2 must be different"):
         jnp.diagonal(X, 0, 1, -2)
+
+
+@pytest.mark.parametrize(  # JAX 0.10.2's paths (opt_einsum)
+    "shapes, optimize, path",
+    [
+        (((2, 3), (3, 4), (4, 5)), "auto", [(0, 1), (0, 1)]),
+        (((20, 3), (3, 40), (40, 5)), "auto", [(1, 2), (0, 1)]),
+        (((20, 3), (3, 40), (40, 5)), "greedy", [(1, 2), (0, 1)]),
+        (((20, 3), (3, 40), (40, 5)), False, [(0, 1), (0, 1)]),
+        (((20, 3), (3, 40), (40, 5)), [(0, 1), (0, 1)], [(0, 1), (0, 1)]),
+        (((20, 3), (3, 40), (40, 5), (5, 6)), "auto", [(1, 2), (1, 2), (0, 1)]),
+    ],
+)
+def test_einsum_path(shapes, optimize, path):
+    subscripts = ",".join(["ij", "jk", "kl", "lm"][: len(shapes)])
+    subscripts += "->i" + "jklm"[len(shapes) - 1]
+    operands = [jnp.ones(s) for s in shapes]
+    got, report = jnp.einsum_path(subscripts, *operands, optimize=optimize)
+    assert got == path and "Complete contraction" in report
+    assert jnp.einsum(subscripts, *operands, optimize=got).shape == (shapes[0][0], shapes[-1][1])
