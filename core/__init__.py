@@ -111,8 +111,10 @@ from core.pmap import (
 from core.shard_map import shard_map
 from core.sharding import NamedSharding, make_mesh, set_mesh
 from core.sharding import PartitionSpec as P
+from numbax import __version__
 
 __all__ = [
+    "__version__",
     "ad_checkpoint",
     "Array",
     "Device",

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+import numbax
 from core import dtypes, ir, source_info, tree_util
 from core.ad_util import Zero, instantiate
 from core.avals import ShapedArray
@@ -245,7 +246,7 @@ def print_environment_info(return_string: bool = False) -> str | None:
             return "not installed"
 
     lines = [
-        f"numbax:  {ver('numbax')}",
+        f"numbax:  {numbax.__version__}",
         f"numpy:   {np.__version__}",
         f"numba:   {ver('numba')}",
         f"scipy:   {ver('scipy')}",

@@ -47,6 +47,7 @@ import types
 
 from core.packages import numbax_package
 from flaxport.configurations import config
+from numbax import __version__
 
 ALIASES = {
     "linen": "nn",
@@ -97,6 +98,7 @@ training = sys.modules[f"{__name__}.training"]
 jax_utils = sys.modules[f"{__name__}.jax_utils"]
 
 __all__ = [
+    "__version__",
     "config",
     "core",
     "errors",

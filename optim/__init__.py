@@ -12,6 +12,7 @@ Everything is a pure function over pytrees built on `core`, so it runs under `co
 Defaults are Optax's; `optim/README.md` lists the ones that differ from PyTorch.
 """
 
+from numbax import __version__
 from optim import (
     assignment,
     losses,
@@ -178,6 +179,7 @@ _TRANSFORMS_ONLY = (
 )
 
 __all__ = [
+    "__version__",
     "adabelief",
     "adadelta",
     "adafactor",
