@@ -30,11 +30,13 @@ Routines are always on (`core/backends/numba/library/entry.load` asks for them f
 hook; `config.jit_lean_shells` (`NUMBAX_JIT_LEAN_SHELLS`, on by default) turns on shells, which
 `core/jit/program.py` asks for first. Threaded (`prange`) nests are lean nests too: the nest's
 function packs its parameters and runs the loop's iterations in numba's chunks on numba's
-threads through the threading layer's C functions (`parallel.py`, no parfor compile); a kernel
+threading layer or numbax's pool (`parallel.py`, `pool.py`, no parfor compile); a kernel
 is rewritten only when all its threaded nests are, so its source names no `prange` and it is
 compiled (and made a shell) like a serial one; otherwise it stays numba's, compiled in its
 serial form on the cold path (`core/jit/program._serial`).
 
-    parallel.py   `for i in prange(...)` as numba's parfor runs it: numba's scheduler and
-                  `numba_parallel_for` called from numbax's IR on an outlined loop body.
+    parallel.py   `for i in prange(...)` in numba's parfor's pieces (numba's scheduler) on an
+                  outlined loop body, run by numbax's pool (or `numba_parallel_for`).
+    pool.py       numbax's thread pool: persistent workers that spin briefly, then sleep on a
+                  futex, and take pieces from one atomic counter with the calling thread.
 """

@@ -44,7 +44,7 @@ from numba.core.errors import TypingError
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array
 
-from core.backends.llvm import translate, vecmath
+from core.backends.llvm import pool, translate, vecmath
 from core.backends.numba.library import entry
 from core.jit import cache_files, disk_cache
 
@@ -167,7 +167,9 @@ def _from_disk(key: str):
 
 
 def _codegen():
-    """numba's JIT code generator (its typing and target contexts need no refresh for it)."""
+    """numba's JIT code generator (its typing and target contexts need no refresh for it), with
+    numbax's thread pool started (the cells that threaded nests name are then filled)."""
+    pool.start()
     from numba.core.registry import cpu_target  # noqa: PLC0415
 
     return cpu_target.target_context.codegen()

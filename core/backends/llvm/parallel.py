@@ -1,4 +1,4 @@
-"""Parallel loops in numbax's own IR: numba's scheduler and threading layer, without its parfors.
+"""Parallel loops in numbax's own IR: numba's scheduler, numbax's thread pool, no parfors.
 
 numba compiles a `prange` loop through its parallel passes: the loop body becomes a separately
 compiled gufunc, plus a wrapper and the scheduling code around its call (0.5-7 s of compile per
@@ -26,17 +26,37 @@ is C functions of numba's threading layer, registered with LLVM once its threads
                                                 BLAS call imports scipy's)
     set_parallel_chunksize(chunk); deallocate_sched(sched)
 
-`emit_for` writes exactly that sequence for a loop `for i in prange(start, stop)` whose body is
-a function `void body(i8* data, i64 lo, i64 hi)` running iterations lo..hi-1 (the caller
-outlines it and packs what it reads into `data`), and the gufunc, a loop over its pieces
-calling `body` for each. The pieces are numba's, computed by numba's own scheduler from the
-same thread count and chunk size, so a loop runs in the same chunks on the same threads as
-numba's parfor of it; each iteration runs the same code whichever thread takes it, so results
-do not depend on the thread count.
+`emit_for` writes that sequence for a loop `for i in prange(start, stop)` whose body is a
+function `void body(i8* data, i64 lo, i64 hi)` running iterations lo..hi-1 (the caller
+outlines it and packs what it reads into `data`), and can hand the pieces to numbax's own
+pool, `run(state, body, sched, divisions, data, threads)` (`pool.py`), instead of
+`numba_parallel_for` (`config.jit_thread_pool`, off by default: not faster yet, see below).
+The last call is where the time went next to a busy process: numba's
+TBB layer makes a task arena for every loop, and oneTBB's workers spin a millisecond in a
+finished arena; a kernel's loops come less than a millisecond apart, so the worker never
+slept, and next to one busy process it was a third runnable thread on two cores (the process
+got about one core for its two threads, two threads were slower than one: `bench/README.md`,
+"Next to one busy process"). The pool's workers are started once, spin briefly and then sleep
+on a futex, and take pieces from one atomic counter, so the calling thread runs whatever a
+worker without a core has not started.
+
+The pieces are numba's, computed by numba's own scheduler from the same thread count and chunk
+size, so a loop runs in the same chunks as numba's parfor of it; each iteration runs the same
+code whichever thread takes it, so results do not depend on the thread count or on the pool.
+With `config.jit_thread_pool` off (the default; `NUMBAX_JIT_THREAD_POOL=1` turns it on, read
+when the pool starts) the pieces go to `numba_parallel_for` as before, on a gufunc, a loop over
+a range of pieces calling `body` for each: the kernel reads which from the pool's state at
+every loop, so both run the same machine code (tests and benchmarks compare them in one
+process). Measured (`bench/README.md`, "numbax's own pool"): idle steps slower with the pool
+(transformer 38 against 26 ms), next to a busy process no faster: the product blocks still run
+on oneTBB, whose worker lingers, so the pool's worker is a second worker for one spare core.
+The GIL is released around either pool's run, as around `numba_parallel_for`.
 """
 
 from __future__ import annotations
 
+import numpy as np
+from llvmlite import binding as llvm
 from llvmlite import ir
 from numba.np.ufunc import parallel as numba_parallel
 
@@ -46,6 +66,16 @@ _BODY = ir.FunctionType(ir.VoidType(), [_I8P, _I64, _I64])
 _GUFUNC = ir.FunctionType(
     ir.VoidType(), [_I8P.as_pointer(), _I64.as_pointer(), _I64.as_pointer(), _I8P]
 )
+# numbax's pool (`pool.py`): the cells of its state and of its `run(state, body, sched, count,
+# data, threads)`, and the state's word that says whether loops run on it (else on oneTBB)
+STATE_CELL, RUN_CELL, ON = "numbax_pool_state", "numbax_pool_run", 12
+_RUN = ir.FunctionType(ir.VoidType(), [_I64] * 6)
+# The cells, registered with LLVM before any kernel loads; until `pool.start` fills them the
+# state is a block of zeros (ON 0: loops run on numba's layer).
+_OFF = np.zeros(16, np.int64)
+CELLS = {STATE_CELL: np.array([_OFF.ctypes.data], np.int64), RUN_CELL: np.zeros(1, np.int64)}
+for _sym, _cell_array in CELLS.items():
+    llvm.add_symbol(_sym, _cell_array.ctypes.data)
 # numba's threading layer's functions, declared as its parfor lowering declares them
 _RUNTIME = {
     "get_num_threads": ir.FunctionType(_I64, []),
@@ -79,6 +109,12 @@ def body_type() -> ir.FunctionType:
     return _BODY
 
 
+def _cell(module: ir.Module, sym: str) -> ir.GlobalVariable:
+    """The cell `sym` (an int64 filled in this process: `entry.register_slot`)."""
+    cell = module.globals.get(sym)
+    return cell if cell is not None else ir.GlobalVariable(module, _I64, sym)
+
+
 def _runtime(module: ir.Module, name: str) -> ir.Function:
     fn = module.globals.get(name)
     if fn is None:
@@ -87,10 +123,10 @@ def _runtime(module: ir.Module, name: str) -> ir.Function:
 
 
 def emit_for(builder: ir.IRBuilder, body: ir.Function, data: ir.Value, start, stop) -> None:
-    """Emits `for i in prange(start, stop)` (int64 values) as numba's parfor runs it: `body`
-    (`body_type()`) on the pieces of numba's scheduler, on the calling thread's share of the
-    pool (see the module docstring); `data` (an i8*) is passed to every call. No iteration
-    runs when stop <= start."""
+    """Emits `for i in prange(start, stop)` (int64 values): `body` (`body_type()`) on the
+    pieces of numba's scheduler, on the calling thread's share of numbax's pool (or of numba's,
+    see the module docstring); `data` (an i8*) is passed to every call. No iteration runs
+    when stop <= start."""
     symbols()
     module = builder.module
     gufunc = _gufunc(module, body)
@@ -114,25 +150,42 @@ def emit_for(builder: ir.IRBuilder, body: ir.Function, data: ir.Value, start, st
             _runtime(module, "do_scheduling_signed"),
             [one, first, last, divisions, sched, ir.Constant(_I64, 0)],
         )
-        builder.store(builder.bitcast(sched, _I8P), args)
-        builder.store(divisions, dims)
-        builder.store(ir.Constant(_I64, 2), builder.gep(dims, [one], source_etype=_I64))
-        builder.store(ir.Constant(_I64, 16), steps)
+        state = builder.load(_cell(module, STATE_CELL))
+        on = builder.load(builder.inttoptr(builder.add(state, _I64(8 * ON)), _I64.as_pointer()))
         gil = builder.call(_runtime(module, "PyGILState_Ensure"), [])
         thread = builder.call(_runtime(module, "PyEval_SaveThread"), [])
-        builder.call(
-            _runtime(module, "numba_parallel_for"),
-            [
-                builder.bitcast(gufunc, _I8P),
-                builder.bitcast(args, _I8P),
-                builder.bitcast(dims, _I8P),
-                builder.bitcast(steps, _I8P),
-                data,
-                one,
-                one,
-                threads,
-            ],
-        )
+        with builder.if_else(builder.icmp_signed("!=", on, _I64(0))) as (numbax, tbb):
+            with numbax:
+                address = builder.ptrtoint
+                builder.call(
+                    builder.inttoptr(builder.load(_cell(module, RUN_CELL)), _RUN.as_pointer()),
+                    [
+                        state,
+                        address(body, _I64),
+                        address(sched, _I64),
+                        divisions,
+                        address(data, _I64),
+                        threads,
+                    ],
+                )
+            with tbb:
+                builder.store(builder.bitcast(sched, _I8P), args)
+                builder.store(divisions, dims)
+                builder.store(ir.Constant(_I64, 2), builder.gep(dims, [one], source_etype=_I64))
+                builder.store(ir.Constant(_I64, 16), steps)
+                builder.call(
+                    _runtime(module, "numba_parallel_for"),
+                    [
+                        builder.bitcast(gufunc, _I8P),
+                        builder.bitcast(args, _I8P),
+                        builder.bitcast(dims, _I8P),
+                        builder.bitcast(steps, _I8P),
+                        data,
+                        one,
+                        one,
+                        threads,
+                    ],
+                )
         builder.call(_runtime(module, "PyEval_RestoreThread"), [thread])
         builder.call(_runtime(module, "PyGILState_Release"), [gil])
         builder.call(_runtime(module, "set_parallel_chunksize"), [chunk])

@@ -74,7 +74,7 @@ from numba.core import cgutils, types
 from numba.core.compiler_lock import global_compiler_lock
 from numba.np.arrayobj import make_array, populate_array
 
-from core.backends.llvm import nests, translate, vecmath
+from core.backends.llvm import nests, pool, translate, vecmath
 from core.backends.numba import library as lib
 from core.backends.numba.library import entry as library
 from core.jit import cache_files
@@ -184,6 +184,7 @@ def cached(source: str, arg_types: Sequence[tuple[str, int]]) -> bool:
 
 
 def _load(key: str, source: str, arg_types: tuple) -> Callable | None:
+    pool.start()  # fills the cells that threaded nests name
     path = nests.cache_path(key, "shell")
     try:
         state = pickle.loads(cache_files.read_verified(path))  # noqa: S301 (verified)

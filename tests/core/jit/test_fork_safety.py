@@ -20,6 +20,8 @@ import numpy as np
 import core.numpy as jnp
 from core.jit.api import jit
 from core.jit import api, fork_safety
+from core.jit import threads as threads_policy
+from core.backends.llvm import pool
 
 f = jit(lambda x: jnp.tanh(x) * 2.0 + 1.0)
 x = np.linspace(-3, 3, 1 << 18).astype(np.float32)  # large enough for threaded loops
@@ -36,12 +38,16 @@ def check_g():
 check_g()
 print(fork_safety.threading_layer(), flush=True)
 
+parents = pool.start()
 pid = os.fork()
 if pid == 0:  # the child: the parent's kernel, then a new shape (a new parallel kernel)
     try:
         np.testing.assert_allclose(np.asarray(f(x)), want, rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(np.asarray(f(x[:200000])), want[:200000], rtol=1e-5, atol=1e-6)
         check_g()
+        own = pool.start()  # the child's own pool (on, as the parent's): fresh workers
+        assert own is not parents and all(t.is_alive() for t in own.threads)
+        assert len(own.threads) == threads_policy.num_threads() - 1
     except BaseException as err:
         print("child failed:", err, flush=True)
         os._exit(1)
@@ -82,6 +88,7 @@ def test_fork_after_parallel_kernel_then_compute_in_child_and_threads(platform):
         pytest.skip("the workqueue fallback replaces GNU OpenMP, numba's default on Linux")
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_THREADING_LAYER"}
     env["PYTHONPATH"] = str(ROOT)
+    env["NUMBAX_JIT_THREAD_POOL"] = "1"  # lean threaded nests on numbax's pool
     out = subprocess.run(
         [sys.executable, "-c", SCRIPT, platform],
         env=env,

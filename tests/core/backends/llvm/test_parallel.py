@@ -1,7 +1,8 @@
 """Threaded loop nests without numba's parfors (core/backends/llvm/parallel.py): kernels with
 `prange` loops as lean nests and shells against numba's threaded kernels, bit for bit over a
-table of kernels, on one and two threads; every iteration runs once whatever the chunk size;
-a threaded nest the translator does not lower keeps the whole kernel numba's."""
+table of kernels, on one and two threads, on numbax's pool and on numba's oneTBB layer; every
+iteration runs once whatever the chunk size; a threaded nest the translator does not lower
+keeps the whole kernel numba's."""
 
 import weakref
 
@@ -11,7 +12,7 @@ import pytest
 
 import core
 import core.numpy as jnp
-from core.backends.llvm import shells
+from core.backends.llvm import pool, shells
 from core.backends.llvm.rewrite import rewrite
 from core.config import config
 from core.jit import cache_files, program
@@ -64,12 +65,14 @@ def test_threaded_nests_equal_numba(name, monkeypatch):
     want, plain = _run(f, args, False, 2)
     assert "prange(" in plain  # numba's threaded kernels
     for threads in (2, 1):
-        got, source = _run(f, args, True, threads)
-        assert "prange(" not in source and "threaded_range(" in source
-        assert len(got) == len(want)
-        for g, w in zip(got, want):
-            assert (g.shape, g.dtype) == (w.shape, w.dtype)
-            np.testing.assert_array_equal(g, w)
+        for on in (True, False):  # numbax's pool, numba's oneTBB layer
+            with pool.using(on):
+                got, source = _run(f, args, True, threads)
+            assert "prange(" not in source and "threaded_range(" in source
+            assert len(got) == len(want)
+            for g, w in zip(got, want):
+                assert (g.shape, g.dtype) == (w.shape, w.dtype)
+                np.testing.assert_array_equal(g, w)
 
 
 KERNEL = """

@@ -1,0 +1,339 @@
+"""numbax's thread pool for parallel loops: persistent workers, pieces from one atomic counter.
+
+`parallel.emit_for` hands a loop's pieces (numba's scheduler's [first, last] iterations) to
+`run(state, body, sched, count, data, threads)`, whose address the kernels read from the cell
+`numbax_pool_run` and whose pool they read from the cell `numbax_pool_state` (`parallel.CELLS`,
+filled in each process: cached machine code names the cells). The pool is one block
+of native memory, the `state`, shared by the callers and `num_threads() - 1` worker threads
+that start once per process (and afresh in a forked child, whose parent's workers do not
+exist there):
+
+    EPOCH   (int32) the number of the job posted last; workers sleep on it (futex)
+    CLAIM   (int64) the job's number << 32 | the next piece nobody has taken
+    BODY, SCHED, COUNT, DATA, THREADS   the job: `body(data, lo, hi)` for each of `COUNT`
+            pieces of `SCHED`, on at most `THREADS` threads (worker r joins if r < THREADS)
+    DONE    (int32) pieces finished by workers; the caller sleeps on it (futex) if it must
+    BUSY    (int32) a caller holds the pool
+
+A job: the caller takes the pool (BUSY 0 -> 1; if another caller holds it, or the loop runs
+inside a piece, or it has one thread or one piece, the caller runs every piece itself: the
+same pieces in order), writes the job, publishes CLAIM = job << 32, moves EPOCH on and wakes
+the workers that sleep. Then everyone takes pieces: a compare-and-swap of CLAIM from `job <<
+32 | k` to `job << 32 | k + 1` gives piece k to whoever made it. A worker whose swap fails on
+another job's number has come too late and takes nothing (the job's fields it read are the
+job's as long as its swaps succeed: the caller changes them only once every piece is done).
+So the caller takes whatever a worker has not started, as fast as it can: a worker that wakes
+late, or has no core because another process holds it, costs nothing but the pieces it is
+running; the caller waits only for those (spinning a little, then sleeping on DONE, which the
+worker that finishes the job's last pieces wakes).
+
+Between jobs a worker spins `SPIN_NS` on EPOCH (the `SPIN` word: loops of a kernel often come
+tens of microseconds apart) and then sleeps on it: unlike oneTBB's workers, which spin a
+millisecond in every arena numba makes (one per loop, `bench/README.md`), it is no runnable
+thread between loops that come further apart. `config.jit_thread_pool` turns the pool on
+(`start`); off, as by default, the state only tells kernels to use numba's layer.
+
+Every iteration runs in the same piece, by the same code, whichever thread takes it: results
+do not depend on the thread count or on who took what. A worker's numba thread count is one,
+so a numba `prange` of a library function inside a piece would not start oneTBB threads on
+top of the pool; outside jobs the workers sleep, and numba's oneTBB pool (library functions
+still compiled by numba with `prange`, `core/jit/gemm.py`) has the cores, one budget of
+`num_threads()` threads for both.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import threading
+from collections.abc import Iterator
+
+import numba
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+from core.backends.llvm import parallel
+from core.backends.numba.library.exchange import (
+    _FUTEX_WAIT_PRIVATE,
+    _FUTEX_WAKE_PRIVATE,
+    _add_flag,
+    _flag,
+    _futex,
+    _now,
+    _pause,
+    _peek,
+    _set_flag,
+)
+from core.config import config
+from core.jit import threads as thread_policy
+
+# The state's words (the int32 counters are the low halves of theirs).
+EPOCH, CLAIM, BODY, SCHED, COUNT, DATA, THREADS, DONE, WAITING, SLEEPERS, BUSY, STOP = range(12)
+ON = parallel.ON  # whether loops run on the pool (else on oneTBB)
+SPIN, SLEPT, TAKEN = 13, 14, 15  # the workers' spin (ns); `Pool.stats`
+WORDS = 16
+# How long a worker spins for the next job before it sleeps, and a caller for its workers'
+# pieces; sleepers look at the state again after `SLICE_NS` at the latest.
+SPIN_NS = 50_000
+SLICE_NS = 100_000_000
+_LOW = 0xFFFFFFFF
+_I64 = ir.IntType(64)
+_I8P = ir.IntType(8).as_pointer()
+
+
+def _word(builder: ir.IRBuilder, base: ir.Value, word: ir.Value) -> ir.Value:
+    at = builder.add(base, builder.mul(word, _I64(8)))
+    return builder.inttoptr(at, _I64.as_pointer())
+
+
+@intrinsic
+def _load(typingctx, base, word):
+    """The int64 at word `word` of address `base` (an atomic, sequentially consistent load)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.load_atomic(_word(builder, *args), "seq_cst", 8)
+
+    return types.int64(types.int64, types.int64), codegen
+
+
+@intrinsic
+def _store(typingctx, base, word, value):
+    """Stores the int64 `value` at word `word` of address `base` (atomically, sequentially
+    consistent)."""
+
+    def codegen(context, builder, signature, args):
+        builder.store_atomic(args[2], _word(builder, args[0], args[1]), "seq_cst", 8)
+        return context.get_dummy_value()
+
+    return types.none(types.int64, types.int64, types.int64), codegen
+
+
+@intrinsic
+def _swap(typingctx, base, word, expected, value):
+    """Sets the int64 at word `word` of address `base` to `value` if it holds `expected`
+    (atomically); returns whether it did."""
+
+    def codegen(context, builder, signature, args):
+        ptr = _word(builder, args[0], args[1])
+        pair = builder.cmpxchg(ptr, args[2], args[3], "seq_cst", "seq_cst")
+        return builder.extract_value(pair, 1)
+
+    return types.boolean(types.int64, types.int64, types.int64, types.int64), codegen
+
+
+@intrinsic
+def _call(typingctx, body, data, lo, hi):
+    """Calls the loop body at address `body`: `body(data, lo, hi)`."""
+
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.VoidType(), [_I8P, _I64, _I64])
+        fn = builder.inttoptr(args[0], fnty.as_pointer())
+        builder.call(fn, [builder.inttoptr(args[1], _I8P), args[2], args[3]])
+        return context.get_dummy_value()
+
+    return types.none(types.int64, types.int64, types.int64, types.int64), codegen
+
+
+@numba.njit(nogil=True, cache=True)
+def _piece(body, sched, data, k):
+    _call(body, data, _peek(sched, 2 * k), _peek(sched, 2 * k + 1) + 1)
+
+
+@numba.njit(nogil=True, cache=True)
+def _take(state, job, body, sched, count, data):
+    """Runs pieces of job `job` while there are any left; returns how many it ran."""
+    ran = 0
+    while True:
+        claim = _load(state, CLAIM)
+        k = claim & _LOW
+        if (claim >> 32) & _LOW != job or k >= count:
+            return ran
+        if _swap(state, CLAIM, claim, claim + 1):
+            _piece(body, sched, data, k)
+            ran += 1
+
+
+def _run(state, body, sched, count, data, threads):
+    """A job (see the module docstring), its caller's side: compiled as a C function by
+    `_runner`."""
+    if threads < 2 or count < 2 or not _set_flag(state, BUSY, 0, 1):
+        for k in range(count):
+            _piece(body, sched, data, k)
+        return
+    job = (_flag(state, EPOCH) + 1) & _LOW
+    _store(state, BODY, body)
+    _store(state, SCHED, sched)
+    _store(state, COUNT, count)
+    _store(state, DATA, data)
+    _store(state, THREADS, threads)
+    _store(state, CLAIM, job << 32)
+    _add_flag(state, EPOCH, 1)
+    if _flag(state, SLEEPERS) > 0:
+        _futex(state, EPOCH, _FUTEX_WAKE_PRIVATE, threads - 1, 0)
+    left = count - _take(state, job, body, sched, count, data)
+    end = _now() + SPIN_NS
+    while _flag(state, DONE) < left:
+        if _now() < end:
+            for _ in range(64):
+                _pause()
+            continue
+        _add_flag(state, WAITING, 1)
+        seen = _flag(state, DONE)
+        if seen < left:
+            _futex(state, DONE, _FUTEX_WAIT_PRIVATE, seen, SLICE_NS)
+        _add_flag(state, WAITING, -1)
+    _add_flag(state, DONE, -left)
+    _set_flag(state, BUSY, 1, 0)
+
+
+@numba.njit(nogil=True, cache=True)
+def _serve(state, rank):
+    """Worker `rank`'s life (ranks from 1): takes pieces of every job of more than `rank`
+    threads, spins `SPIN_NS` for the next job and then sleeps, until STOP."""
+    seen = _flag(state, EPOCH)
+    while _flag(state, STOP) == 0:
+        epoch = _flag(state, EPOCH)
+        if epoch == seen:
+            end = _now() + _load(state, SPIN)
+            while _flag(state, EPOCH) == seen and _now() < end:
+                for _ in range(64):
+                    _pause()
+            if _flag(state, EPOCH) == seen:
+                _add_flag(state, SLEEPERS, 1)
+                if _flag(state, EPOCH) == seen and _flag(state, STOP) == 0:
+                    _add_flag(state, SLEPT, 1)
+                    _futex(state, EPOCH, _FUTEX_WAIT_PRIVATE, seen, SLICE_NS)
+                _add_flag(state, SLEEPERS, -1)
+            continue
+        seen = epoch
+        job = epoch & _LOW
+        claim = _load(state, CLAIM)
+        if (claim >> 32) & _LOW != job or rank >= _load(state, THREADS):
+            continue
+        body, sched = _load(state, BODY), _load(state, SCHED)
+        count, data = _load(state, COUNT), _load(state, DATA)
+        ran = _take(state, job, body, sched, count, data)
+        if ran:
+            _add_flag(state, TAKEN, ran)
+            _add_flag(state, DONE, ran)
+            if _flag(state, WAITING) > 0:
+                _futex(state, DONE, _FUTEX_WAKE_PRIVATE, 1, 0)
+
+
+@numba.njit(nogil=True, cache=True)
+def _shutdown(state):
+    _add_flag(state, STOP, 1)
+    _add_flag(state, EPOCH, 1)
+    _futex(state, EPOCH, _FUTEX_WAKE_PRIVATE, 1 << 30, 0)
+
+
+class Pool:
+    """The state block of this process's pool and its worker threads (started by `turn_on`)."""
+
+    def __init__(self, workers: int):
+        """A pool of `workers` worker threads besides the callers, not started: its loops
+        run on numba's threading layer until `turn_on`.
+
+        Args:
+          workers: how many threads besides the callers take pieces (0: the callers run every
+            piece).
+        """
+        self.workers = workers
+        self.state = np.zeros(WORDS, np.int64)
+        self.state[SPIN] = SPIN_NS
+        self.address = self.state.ctypes.data
+        self.threads: list[threading.Thread] = []
+
+    def turn_on(self) -> None:
+        """Starts the workers (once) and runs parallel loops on the pool from now on."""
+        _slot(parallel.RUN_CELL)[0] = _runner().address
+        if not self.threads:
+            self.threads = [
+                threading.Thread(target=self._work, args=(r,), name=f"numbax-pool-{r}", daemon=True)
+                for r in range(1, self.workers + 1)
+            ]
+            for t in self.threads:
+                t.start()
+        self.state[ON] = 1
+
+    def _work(self, rank: int) -> None:
+        numba.set_num_threads(1)  # a `prange` inside a piece: no oneTBB threads on top
+        _serve(self.address, rank)
+
+    def stats(self) -> dict[str, int]:
+        """How many times the workers slept, and how many pieces they ran, so far."""
+        return {"slept": int(self.state[SLEPT]), "pieces": int(self.state[TAKEN])}
+
+    def stop(self) -> None:
+        """Stops the workers (after the jobs they are in) and waits for them."""
+        if self.threads:
+            _shutdown(self.address)
+        for t in self.threads:
+            t.join()
+
+
+def _slot(sym: str) -> np.ndarray:
+    return parallel.CELLS[sym]
+
+
+def _runner():
+    """`_run` as a C function (numba's cache keeps its machine code)."""
+    if "run" not in _current:
+        _current["run"] = numba.cfunc(types.void(*[types.int64] * 6), nogil=True, cache=True)(_run)
+    return _current["run"]
+
+
+_current: dict = {"pool": None}
+
+
+def start() -> Pool:
+    """This process's pool (made on first use, for `num_threads()` threads), its state in its
+    cell, where every parallel loop reads it; turned on (`Pool.turn_on`) if
+    `config.jit_thread_pool`."""
+    pool = _current["pool"]
+    if pool is None:
+        pool = _current["pool"] = Pool(thread_policy.num_threads() - 1)
+        _slot(parallel.STATE_CELL)[0] = pool.address
+        if config.jit_thread_pool:
+            pool.turn_on()
+    return pool
+
+
+@contextlib.contextmanager
+def using(on: bool) -> Iterator[Pool]:
+    """Parallel loops run on the pool (`on`) or on numba's threading layer (oneTBB) inside the
+    block, for tests and benchmarks that compare the two (`config.jit_thread_pool` chooses
+    for the process)."""
+    pool = start()
+    before = int(pool.state[ON])
+    if on:
+        pool.turn_on()
+    pool.state[ON] = int(on)
+    try:
+        yield pool
+    finally:
+        pool.state[ON] = before
+
+
+def _restart_in_child() -> None:
+    """A forked child has none of its parent's workers: it makes a pool of its own, on if the
+    parent's was."""
+    old, _current["pool"] = _current["pool"], None
+    if old is not None:
+        new = start()
+        if old.state[ON]:
+            new.turn_on()
+        new.state[ON] = old.state[ON]
+
+
+def _stop() -> None:
+    pool, _current["pool"] = _current["pool"], None
+    if pool is not None:
+        pool.stop()
+
+
+os.register_at_fork(after_in_child=_restart_in_child)
+atexit.register(_stop)

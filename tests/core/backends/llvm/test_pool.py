@@ -1,0 +1,131 @@
+"""numbax's thread pool (core/backends/llvm/pool.py): every iteration runs once, on one or two
+threads, with a slow piece (a worker that lost its core), from several callers at once, and
+with a loop inside a piece (run on its caller); the pool stops and starts again."""
+
+import ctypes
+import threading
+
+import numba
+import numpy as np
+import pytest
+from numba import types
+
+from core.backends.llvm import pool
+from core.backends.numba.library.exchange import _now
+
+RUN = ctypes.CFUNCTYPE(None, *[ctypes.c_int64] * 6)(pool._runner().address)  # releases the GIL
+BODY = types.void(types.voidptr, types.int64, types.int64)
+# The header of a body's data (int64 words), then the loop's output, one word per iteration:
+# the first iteration of the slow piece and how many ns it spins first; an inner loop each
+# piece runs (its body, pieces, count of pieces, data; body 0: none) and the pool's state.
+SLOW, SPIN, INNER_BODY, INNER_SCHED, INNER_COUNT, INNER_DATA, STATE = range(7)
+HEADER = 8
+
+
+@numba.cfunc(BODY, nogil=True)
+def _mark(data, lo, hi):
+    out = numba.carray(data, HEADER + hi, np.int64)
+    for i in range(lo, hi):
+        out[HEADER + i] = i + 1
+
+
+@numba.cfunc(BODY, nogil=True)
+def _count(data, lo, hi):
+    out = numba.carray(data, HEADER + hi, np.int64)
+    if lo == out[SLOW]:
+        end = _now() + out[SPIN]
+        while _now() < end:
+            pass
+    if out[INNER_BODY] != 0:
+        RUN(out[STATE], out[INNER_BODY], out[INNER_SCHED], out[INNER_COUNT], out[INNER_DATA], 2)
+    for i in range(lo, hi):
+        out[HEADER + i] += i + 1
+
+
+@pytest.fixture(autouse=True)
+def on():
+    with pool.using(True) as p:
+        yield p
+
+
+def _pieces(n: int, size: int) -> np.ndarray:
+    """[first, last] of consecutive pieces of `size` iterations over range(n), flat."""
+    firsts = np.arange(0, n, size, dtype=np.int64)
+    return np.stack([firsts, np.minimum(firsts + size, n) - 1], axis=1).ravel().copy()
+
+
+def _loop(n: int, size: int, threads: int, slow: int = -1, spin_ns: int = 0, inner=None):
+    """Runs `_count` over range(n) in pieces of `size` on the pool; its outputs, each of
+    which must be i + 1."""
+    state = pool.start().address
+    data = np.zeros(HEADER + n, np.int64)
+    data[[SLOW, SPIN, STATE]] = slow, spin_ns, state
+    if inner is not None:
+        data[[INNER_BODY, INNER_SCHED, INNER_COUNT, INNER_DATA]] = inner
+    sched = _pieces(n, size)
+    RUN(state, _count.address, sched.ctypes.data, len(sched) // 2, data.ctypes.data, threads)
+    return data[HEADER:]
+
+
+@pytest.mark.parametrize("threads", [1, 2, 4])
+@pytest.mark.parametrize("n, size", [(1, 1), (7, 1), (1000, 3), (1000, 128), (100_003, 4096)])
+def test_every_iteration_runs_once(n, size, threads):
+    for _ in range(20):
+        np.testing.assert_array_equal(_loop(n, size, threads), np.arange(1, n + 1))
+
+
+@pytest.mark.parametrize("slow", [0, 64, 960])
+def test_a_slow_piece_delays_nothing_else(slow):
+    """One piece spins 20 ms (its thread has lost its core): the others are taken by whoever
+    is free, and every iteration runs once."""
+    np.testing.assert_array_equal(
+        _loop(1000, 64, 2, slow=slow, spin_ns=20_000_000), np.arange(1, 1001)
+    )
+
+
+def test_callers_at_once_and_in_turn():
+    """Three threads calling loops at once (one holds the pool, the others run theirs on
+    their own thread)."""
+    errors = []
+
+    def work():
+        try:
+            for n in (500, 5000, 50_000) * 10:
+                np.testing.assert_array_equal(_loop(n, 97, 2), np.arange(1, n + 1))
+        except AssertionError as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+
+
+def test_loop_inside_a_piece_runs_on_its_caller():
+    """Each piece of the outer loop runs an inner loop on the pool (held by the outer one: the
+    inner loop runs all its pieces on the thread of its piece); no deadlock."""
+    inner = np.zeros(HEADER + 300, np.int64)
+    sched = _pieces(300, 7)
+    spec = (_mark.address, sched.ctypes.data, len(sched) // 2, inner.ctypes.data)
+    np.testing.assert_array_equal(_loop(2000, 50, 2, inner=spec), np.arange(1, 2001))
+    np.testing.assert_array_equal(inner[HEADER:], np.arange(1, 301))
+
+
+def test_one_thread_leaves_the_workers_asleep(on):
+    """A loop on one thread (the load follower's count next to a busy process) runs on its
+    caller: the workers take no piece."""
+    before = on.stats()["pieces"]
+    np.testing.assert_array_equal(_loop(5000, 10, 1), np.arange(1, 5001))
+    assert on.stats()["pieces"] == before
+
+
+def test_stop_and_start_again(on):
+    """A stopped pool's workers end; a new pool serves loops (as in a forked child)."""
+    pool._stop()
+    assert not any(t.is_alive() for t in on.threads)
+    with pool.using(True) as new:
+        assert new is not on and len(new.threads) == len(on.threads)
+        assert all(t.is_alive() for t in new.threads)
+        np.testing.assert_array_equal(_loop(5000, 100, 2), np.arange(1, 5001))
