@@ -298,6 +298,9 @@ def main() -> None:
         contenders.append(Contender("torch-compile", "torch-compile", {}))
     contenders = [c for c in contenders if c.proc is not None]
     models = args.models.split(",")
+    unknown = [m for m in models if m not in MODELS]
+    if unknown:
+        parser.error(f"unknown model(s) {', '.join(unknown)}: choose from {','.join(MODELS)}")
     load = os.getloadavg()
     try:
         res, info = measure(models, contenders, args.rounds, args.budget, args.busy)
