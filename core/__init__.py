@@ -20,6 +20,7 @@ from core import (
     random,
     scipy,
     sharding,
+    stages,
     struct,
     test_util,
     tree,
@@ -43,8 +44,6 @@ from core.api import (
 )
 from core.api_extras import (
     checking_leaks,
-    closure_convert,
-    custom_gradient,
     default_device,
     ensure_compile_time_eval,
     float0,
@@ -74,7 +73,7 @@ from core.config import (
     numpy_rank_promotion,
     threefry_partitionable,
 )
-from core.custom_derivatives import custom_jvp, custom_vjp
+from core.custom_derivatives import closure_convert, custom_gradient, custom_jvp, custom_vjp
 from core.devices import CpuDevice as Device
 from core.devices import (
     default_backend,
@@ -201,6 +200,7 @@ __all__ = [
     "shard_map",
     "stop_gradient",
     "sharding",
+    "stages",
     "struct",
     "test_util",
     "threefry_partitionable",

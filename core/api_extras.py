@@ -1,13 +1,11 @@
 """Less common top-level `jax` functions: transformations built on the core machinery
-(`linear_transpose`, `custom_gradient`, `closure_convert`, `ensure_compile_time_eval`) and
+(`linear_transpose`, `ensure_compile_time_eval`; `custom_gradient` and `closure_convert` live
+in `core.custom_derivatives`, as in JAX) and
 compatibility helpers for a one-CPU-device library (`named_call`, `named_scope`, `typeof`,
 `default_device`, `checking_leaks`, `print_environment_info`, `float0`).
 
 * `linear_transpose` stages the function to a jaxpr on abstract values and runs the same
   `backward_pass` as `grad` on it, so no primal values are needed.
-* `custom_gradient` is a `custom_vjp` whose backward pass calls the user's forward function
-  again to get its vjp closure (closures cannot be residuals of a staged program); the forward
-  computation therefore runs twice under `grad`.
 * `ensure_compile_time_eval` installs a trace that runs primitives on concrete operands eagerly
   and hands everything else to the enclosing trace.
 """
@@ -24,14 +22,13 @@ from typing import Any
 import numpy as np
 
 import numbax
-from core import dtypes, ir, source_info, tree_util
+from core import source_info, tree_util
 from core.ad_util import Zero, instantiate
 from core.avals import ShapedArray
 from core.config import config
-from core.custom_derivatives import custom_vjp
+from core.custom_derivatives import trace_flat
 from core.devices import device_count, devices, local_device_count, process_count
 from core.dtypes import float0 as float0  # re-exported as core.float0
-from core.interpreters.partial_eval import trace_to_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass
 from core.trace import (
     Trace,
@@ -42,32 +39,6 @@ from core.trace import (
     get_aval,
     set_current_trace,
 )
-
-
-def _aval_of(x: Any) -> ShapedArray:
-    """The abstract value of an example argument (arrays, scalars or ShapeDtypeStructs)."""
-    if isinstance(x, ShapedArray):
-        return x
-    if hasattr(x, "aval") or not hasattr(x, "shape"):
-        return get_aval(x).update(weak_type=False)
-    return ShapedArray(tuple(x.shape), dtypes.canonicalize_dtype(x.dtype))
-
-
-def _trace_flat(fun: Callable, args: tuple) -> tuple[Any, list, Any, list, Any]:
-    """The jaxpr of `fun` on flat arguments shaped like the leaves of `args`: `(jaxpr, consts,
-    in_tree, in_avals, out_tree)`."""
-    flat, in_tree = tree_util.tree_flatten(args)
-    in_avals = [_aval_of(x) for x in flat]
-    out_store: list = []
-
-    def flat_fun(*xs):
-        out = fun(*tree_util.tree_unflatten(in_tree, list(xs)))
-        leaves, tree = tree_util.tree_flatten(out)
-        out_store.append(tree)
-        return leaves
-
-    jaxpr, consts = trace_to_jaxpr(flat_fun, in_avals)
-    return jaxpr, consts, in_tree, in_avals, out_store[0]
 
 
 def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Any = ()) -> Callable:
@@ -82,7 +53,7 @@ def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Any = ()) -> Cal
     Returns:
       `transpose_fn(out_cotangent) -> tuple` with one cotangent per positional argument.
     """
-    jaxpr, consts, in_tree, in_avals, out_tree = _trace_flat(fun, primals)
+    jaxpr, consts, in_tree, in_avals, out_tree = trace_flat(fun, primals)
 
     def transposed(out_cotangent: Any) -> tuple:
         ct_flat, ct_tree = tree_util.tree_flatten(out_cotangent)
@@ -103,58 +74,6 @@ def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Any = ()) -> Cal
         return tuple(tree_util.tree_unflatten(in_tree, cts))
 
     return transposed
-
-
-def custom_gradient(fun: Callable) -> Callable:
-    """Defines a function and its gradient together, like `jax.custom_gradient`.
-
-    `fun(*args)` returns `(value, vjp_fn)`, where `vjp_fn(cotangent)` returns one cotangent per
-    positional argument (a tuple, or a single value for a one-argument function).
-
-    The forward function runs again in the backward pass to rebuild `vjp_fn`.
-    """
-
-    def primal(*args: Any) -> Any:
-        return fun(*args)[0]
-
-    wrapped = custom_vjp(primal)
-
-    def fwd(*args: Any) -> tuple[Any, Any]:
-        return fun(*args)[0], args
-
-    def bwd(args: tuple, ct: Any) -> tuple:
-        _, vjp_fn = fun(*args)
-        cts = vjp_fn(ct)
-        return cts if isinstance(cts, tuple) else (cts,)
-
-    wrapped.defvjp(fwd, bwd)
-    return wrapped
-
-
-def closure_convert(fun: Callable, *example_args: Any) -> tuple[Callable, list[Any]]:
-    """Hoists the values `fun` closes over into explicit arguments, like `jax.closure_convert`.
-
-    Args:
-      fun: the function (it may close over arrays or tracers of enclosing transformations).
-      *example_args: arguments with the shapes and dtypes of the real ones.
-
-    Returns:
-      `(converted, consts)`: `converted(*args, *consts)` computes `fun(*args)`.
-    """
-    jaxpr, consts, in_tree, in_avals, out_tree = _trace_flat(fun, example_args)
-    n_args = len(in_avals)
-
-    def converted(*args: Any) -> Any:
-        call_args, call_consts = args[: len(example_args)], args[len(example_args) :]
-        arg_flat, tree = tree_util.tree_flatten(tuple(call_args))
-        if tree != in_tree or len(arg_flat) != n_args:
-            raise TypeError(
-                f"closure_convert: arguments {tree} do not match the example arguments {in_tree}"
-            )
-        outs = ir.eval_jaxpr(jaxpr, list(call_consts), *arg_flat)
-        return tree_util.tree_unflatten(out_tree, outs)
-
-    return converted, list(consts)
 
 
 class _CompileTimeEvalTrace(Trace):

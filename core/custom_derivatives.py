@@ -15,6 +15,12 @@ rule(s) to the current trace (`process_custom_jvp` / `process_custom_vjp`, "fina
   `vmap(jit(f))` keep the custom rules.
 
 Rules run like any other code, so they are differentiated again for higher orders.
+
+Two helpers of `jax.custom_derivatives` are built on these: `custom_gradient` is a
+`custom_vjp` whose backward pass calls the user's forward function again to get its vjp
+closure (closures cannot be residuals of a staged program, so the forward computation runs
+twice under `grad`), and `closure_convert` stages a function to a jaxpr and hands back the
+values it closes over as explicit arguments.
 """
 
 from __future__ import annotations
@@ -24,11 +30,13 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from core import errors, ir, tree_util
+from core import dtypes, errors, ir, tree_util
 from core.ad_util import Zero, instantiate, zeros_like_aval
 from core.api import _jvp
 from core.array import Array
+from core.avals import ShapedArray
 from core.interpreters import batching, register_custom_rules
+from core.interpreters.partial_eval import trace_to_jaxpr
 from core.primitive import Primitive
 from core.trace import EvalTrace, Tracer, as_value, current_trace, get_aval, to_numpy
 
@@ -447,4 +455,100 @@ register_custom_rules(
     custom_vjp_call_jvp=custom_vjp_call_jvp,
 )
 
-__all__ = ["custom_jvp", "custom_vjp"]
+# ---------------------------------------------------------------------------------------------
+# Built on custom_vjp and staging: custom_gradient, closure_convert
+
+
+def _example_aval(x: Any) -> ShapedArray:
+    """The abstract value of an example argument (arrays, scalars or ShapeDtypeStructs)."""
+    if isinstance(x, ShapedArray):
+        return x
+    if hasattr(x, "aval") or not hasattr(x, "shape"):
+        return get_aval(x).update(weak_type=False)
+    return ShapedArray(tuple(x.shape), dtypes.canonicalize_dtype(x.dtype))
+
+
+def trace_flat(fun: Callable, args: tuple) -> tuple[Any, list, Any, list, Any]:
+    """The jaxpr of `fun` on flat arguments shaped like the leaves of `args`: `(jaxpr, consts,
+    in_tree, in_avals, out_tree)`."""
+    flat, in_tree = tree_util.tree_flatten(args)
+    in_avals = [_example_aval(x) for x in flat]
+    out_store: list = []
+
+    def flat_fun(*xs):
+        out = fun(*tree_util.tree_unflatten(in_tree, list(xs)))
+        leaves, tree = tree_util.tree_flatten(out)
+        out_store.append(tree)
+        return leaves
+
+    jaxpr, consts = trace_to_jaxpr(flat_fun, in_avals)
+    return jaxpr, consts, in_tree, in_avals, out_store[0]
+
+
+def custom_gradient(fun: Callable) -> Callable:
+    """Defines a function and its gradient together, like `jax.custom_gradient`.
+
+    `fun(*args)` returns `(value, vjp_fn)`, where `vjp_fn(cotangent)` returns one cotangent per
+    positional argument (a tuple, or a single value for a one-argument function).
+
+    The forward function runs again in the backward pass to rebuild `vjp_fn`.
+    """
+
+    def primal(*args: Any) -> Any:
+        return fun(*args)[0]
+
+    wrapped = custom_vjp(primal)
+
+    def fwd(*args: Any) -> tuple[Any, Any]:
+        return fun(*args)[0], args
+
+    def bwd(args: tuple, ct: Any) -> tuple:
+        _, vjp_fn = fun(*args)
+        cts = vjp_fn(ct)
+        return cts if isinstance(cts, tuple) else (cts,)
+
+    wrapped.defvjp(fwd, bwd)
+    return wrapped
+
+
+def closure_convert(fun: Callable, *example_args: Any) -> tuple[Callable, list[Any]]:
+    """Hoists the traced values `fun` closes over into explicit arguments, like
+    `jax.closure_convert` (for custom derivative rules of higher-order functions).
+
+    As in JAX, only values that may carry a derivative (tracers of enclosing transformations)
+    are hoisted; concrete arrays stay in the converted function.
+
+    Args:
+      fun: the function (a pure one).
+      *example_args: arguments with the tree, shapes and dtypes of the real ones.
+
+    Returns:
+      `(converted, consts)`: `converted(*args, *consts)` computes `fun(*args)`.
+
+    Raises:
+      TypeError: `converted` called with another argument tree than the example's.
+    """
+    jaxpr, consts, in_tree, in_avals, out_tree = trace_flat(fun, example_args)
+    hoisted = [isinstance(c, Tracer) for c in consts]
+    kept = [c for c, h in zip(consts, hoisted) if not h]
+    n_hoisted = sum(hoisted)
+
+    def converted(*args: Any) -> Any:
+        n_args = len(args) - n_hoisted
+        call_args, call_consts = args[:n_args], iter(args[n_args:])
+        arg_flat, tree = tree_util.tree_flatten(tuple(call_args))
+        if tree != in_tree:
+            raise TypeError(
+                "The inputs to the closure produced by closure_convert must have the same "
+                "Pytree structure as the example arguments passed when closure_convert was "
+                f"called. Expected {in_tree}, but got {tree}"
+            )
+        it = iter(kept)
+        all_consts = [next(call_consts) if h else next(it) for h in hoisted]
+        outs = ir.eval_jaxpr(jaxpr, all_consts, *arg_flat)
+        return tree_util.tree_unflatten(out_tree, outs)
+
+    return converted, [c for c, h in zip(consts, hoisted) if h]
+
+
+__all__ = ["closure_convert", "custom_gradient", "custom_jvp", "custom_vjp"]

@@ -1,6 +1,7 @@
-"""`core.debug`: `print` and `callback` that see runtime values, like `jax.debug`.
+"""`core.debug`: `print`, `log`, `callback` and `breakpoint` that see runtime values, like
+`jax.debug` (`breakpoint`'s debugger is `core/debugger.py`).
 
-Both bind the effectful `debug_callback` primitive (no outputs; dead-code elimination keeps it
+All bind the effectful `debug_callback` primitive (no outputs; dead-code elimination keeps it
 because `debug_callback_p.effectful` is set). Eagerly it runs at once. Under `jit` it stays in
 the program and runs with the values of each call, on either back end (the numba one leaves
 compiled code for it through an `objmode` block, see `core/jit/host_calls.py`). Under
@@ -10,20 +11,31 @@ JAX's default does).
 
 from __future__ import annotations
 
+import copy
+import logging
+import string
+import sys
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from core import tree_util
-from core.array import Array
+from core.array import Array, placement
+from core.debugger import capture_frames, run_debugger
 from core.lax.composites import index_in_dim
 from core.primitive import Primitive
 from core.trace import Tracer, as_value, get_aval
 
-__all__ = ["callback", "print", "visualize_array_sharding", "visualize_sharding"]
-
-_builtin_print = print
+__all__ = [
+    "breakpoint",
+    "callback",
+    "inspect_array_sharding",
+    "log",
+    "print",
+    "visualize_array_sharding",
+    "visualize_sharding",
+]
 
 
 class _DebugCallback:
@@ -100,20 +112,177 @@ def callback(
     debug_callback_p.bind(*arrays, callback=_DebugCallback(call))
 
 
-def print(fmt: str, *args: Any, ordered: bool = False, **kwargs: Any) -> None:  # noqa: A001
+def _formatted(fmt: str, args: tuple, kwargs: dict) -> str:
+    """JAX's formatting: `fmt.format(...)` when `fmt` has placeholders, else `fmt` and the
+    arguments joined by spaces."""
+    fields = [f for _, f, _, _ in string.Formatter().parse(fmt) if f is not None]
+    if fields:
+        return fmt.format(*args, **kwargs)
+    return " ".join((fmt, *(str(a) for a in args)))
+
+
+def _print_or_log(
+    fmt: str | None, args: tuple, kwargs: dict, ordered: bool, record: logging.LogRecord | None
+) -> Callable[..., None] | None:
+    def emit(fmt: str, *c_args: Any, **c_kwargs: Any) -> None:
+        def show(*a: Any, **k: Any) -> None:
+            msg = _formatted(fmt, a, k)
+            if record is None:
+                sys.stdout.write(msg + "\n")
+            else:
+                entry = copy.copy(record)
+                entry.msg = msg
+                logger.handle(entry)
+
+        callback(show, *c_args, ordered=ordered, **c_kwargs)
+
+    if fmt is not None:
+        emit(fmt, *args, **kwargs)
+        return None
+    if args or kwargs:
+        raise TypeError(
+            f"debug_print received unexpected arguments in the two-call form: {args=} {kwargs=}"
+        )
+    return emit
+
+
+def print(  # noqa: A001
+    fmt: str | None = None,
+    *args: Any,
+    ordered: bool = False,
+    partitioned: bool = False,
+    skip_format_check: bool = False,
+    **kwargs: Any,
+) -> Callable[..., None] | None:
     """Prints `fmt.format(*args, **kwargs)` with the runtime values of the arrays.
 
     Example:
       >>> core.debug.print("x = {x}, y = {}", y, x=x)
+      >>> core.debug.print(ordered=True)("x = {}", x)   # JAX's two-call form
 
-    Same support as `callback`: eager, `jit(..., backend="python")`, `grad`, `vmap` (one line per
-    batch element); the numba back end raises `LoweringError`.
+    Works eagerly, under `jit` (either back end), `grad` and `vmap` (one line per batch
+    element). Without placeholders in `fmt`, the arguments follow it separated by spaces.
+
+    Args:
+      fmt: the format string (None: the two-call form, which returns the printing function).
+      *args, **kwargs: pytrees of arrays to format.
+      ordered: accepted for compatibility (calls always run in program order here).
+      partitioned: accepted for compatibility (one device's arrays are whole).
+      skip_format_check: accepted for compatibility.
+
+    Returns:
+      None, or in the two-call form the function `(fmt, *args, **kwargs) -> None`.
     """
+    del partitioned, skip_format_check
+    return _print_or_log(fmt, args, kwargs, ordered, None)
 
-    def _format(*a, **k):
-        _builtin_print(fmt.format(*a, **k))
 
-    callback(_format, *args, ordered=ordered, **kwargs)
+logger = logging.getLogger(__name__)
+
+
+def log(
+    fmt: str | None = None,
+    *args: Any,
+    ordered: bool = False,
+    partitioned: bool = False,
+    skip_format_check: bool = False,
+    **kwargs: Any,
+) -> Callable[..., None] | None:
+    """`print`, written to the `core.debug` logger at INFO level instead of standard output,
+    as `jax.debug.log` (the record names the caller's file and line).
+
+    Args and Returns: as `print`.
+    """
+    del partitioned, skip_format_check
+    caller = sys._getframe(1)
+    record = logger.makeRecord(
+        logger.name,
+        logging.INFO,
+        caller.f_code.co_filename,
+        caller.f_lineno,
+        "",
+        None,
+        None,
+        caller.f_code.co_name,
+    )
+    return _print_or_log(fmt, args, kwargs, ordered, record)
+
+
+def breakpoint(  # noqa: A001
+    *,
+    backend: str | None = None,
+    filter_frames: bool = True,
+    num_frames: int | None = None,
+    ordered: bool = False,
+    token: Any = None,
+    **kwargs: Any,
+) -> Any:
+    """Stops in the interactive debugger (`(jdb)`) when the program reaches this point, as
+    `jax.debug.breakpoint` (see `core/debugger.py`).
+
+    Array locals of the surrounding frames show their runtime values (as `Array`s), also under
+    `jit`, `grad` and `vmap` (once per batch element). When standard input is not a terminal and no
+    `stdin=` is given, it writes where it is to standard error and the program continues.
+
+    Args:
+      backend: accepted for compatibility (the CLI debugger is the only one).
+      filter_frames: leave out numbax's own frames.
+      num_frames: how many frames (innermost first) to show; all by default.
+      ordered: accepted for compatibility (calls run in program order here).
+      token: an alternative to `ordered`: a pytree returned unchanged.
+      **kwargs: `stdin=`, `stdout=` streams for the debugger.
+
+    Returns:
+      `token` (None when not given).
+    """
+    del backend
+    if token is not None and ordered:
+        raise ValueError("`ordered` and `token` are mutually exclusive arguments.")
+    frames = capture_frames(1, filter_frames, num_frames)
+    flat: list[Any] = []
+    trees: list[list[tuple[str, Any]]] = []
+    for frame in frames:
+        entries = []
+        for name, value in frame.locals.items():
+            leaves, tree = tree_util.tree_flatten(value)
+            entries.append((name, tree, len(flat), len(leaves)))
+            flat.extend(leaves)
+        trees.append(entries)
+    traced = [i for i, x in enumerate(flat) if isinstance(x, Tracer)]
+
+    def run(values: list[np.ndarray]) -> None:
+        full = list(flat)
+        for i, v in zip(traced, values):
+            full[i] = Array(np.asarray(v))  # runtime values as arrays, as JAX shows them
+        for frame, entries in zip(frames, trees):
+            frame.locals = {
+                name: tree_util.tree_unflatten(tree, full[start : start + n])
+                for name, tree, start, n in entries
+            }
+        run_debugger(frames, **kwargs)
+
+    debug_callback_p.bind(*[flat[i] for i in traced], callback=_Callback(run))
+    return token
+
+
+def inspect_array_sharding(value: Any, *, callback: Callable[[Any], None]) -> None:
+    """Calls `callback` with the sharding of each array leaf of `value`, as
+    `jax.debug.inspect_array_sharding` (under `jit`, once while tracing: the arrays of a
+    staged program are on the default device, one `SingleDeviceSharding`).
+
+    Args:
+      value: a pytree of arrays.
+      callback: called with one sharding per leaf.
+    """
+    for leaf in tree_util.tree_leaves(value):
+        callback(leaf.sharding if isinstance(leaf, Array) else placement.default_sharding())
+
+
+class _Callback(_DebugCallback):
+    """A callback receiving the flat runtime values as one list."""
+
+    def __call__(self, flat_args: list[np.ndarray]) -> None:
+        self.fun(flat_args)
 
 
 from core.sharding_visual import visualize_array_sharding, visualize_sharding  # noqa: E402

@@ -13,6 +13,7 @@ structure, shapes and dtypes it was compiled for (a `TypeError` otherwise, as in
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from core import ir, tree_util
@@ -24,10 +25,66 @@ if TYPE_CHECKING:
     from core.jit.api import Jitted, _Entry
 
 
-class Traced:
+@dataclasses.dataclass(frozen=True, slots=True)
+class ArgInfo:
+    """One argument leaf of a stage, as `jax.stages.ArgInfo`: its abstract value and whether
+    it is donated (`stage.args_info` is a tree of these, shaped like `(args, kwargs)`)."""
+
+    _aval: ShapedArray
+    donated: bool
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._aval.shape
+
+    @property
+    def dtype(self) -> Any:
+        return self._aval.dtype
+
+
+class _Stage:
+    """What every stage tells about its signature (JAX's `Stage`)."""
+
+    _traced: Traced
+
+    @property
+    def args_info(self) -> Any:
+        """The dynamic arguments as a tree `(args, kwargs)` of `ArgInfo`s."""
+        traced = self._traced
+        donate = set(traced._jitted._donate_argnums)
+        static = {k for k, _ in traced._static if isinstance(k, int)}
+        args, kwargs = tree_util.tree_unflatten(traced._in_tree, list(traced.in_avals))
+        positions = [i for i in range(len(args) + len(static)) if i not in static]
+        return (
+            tuple(
+                tree_util.tree_map(lambda v, d=pos in donate: ArgInfo(v, d), a)
+                for pos, a in zip(positions, args)
+            ),
+            tree_util.tree_map(lambda v: ArgInfo(v, False), kwargs),
+        )
+
+    @property
+    def in_tree(self) -> Any:
+        """The tree structure of `(args, kwargs)` (dynamic arguments only)."""
+        return self._traced._in_tree
+
+    @property
+    def out_tree(self) -> Any:
+        """The tree structure of the output."""
+        return self._traced._entry.out_tree
+
+    @property
+    def out_info(self) -> Any:
+        """The outputs' `ShapedArray`s, in the output tree."""
+        entry = self._traced._entry
+        return tree_util.tree_unflatten(entry.out_tree, entry.jaxpr.out_avals)
+
+
+class Traced(_Stage):
     """The program `jit(f)` staged for some arguments (`jit(f).trace(*args)`)."""
 
     def __init__(self, jitted: Jitted, entry: _Entry, in_tree: Any, in_avals: list, static: tuple):
+        self._traced = self
         self._jitted = jitted
         self._entry = entry
         self._in_tree = in_tree
@@ -43,17 +100,12 @@ class Traced:
         inner = ir.Jaxpr(jaxpr.invars[:n], jaxpr.invars[n:], jaxpr.eqns, jaxpr.outvars)
         return ir.ClosedJaxpr(inner, consts)
 
-    @property
-    def out_info(self) -> Any:
-        """The outputs' `ShapedArray`s, in the output tree."""
-        return tree_util.tree_unflatten(self._entry.out_tree, self._entry.jaxpr.out_avals)
-
     def lower(self) -> Lowered:
         """The program generated for the back end (no compilation yet)."""
         return Lowered(self)
 
 
-class Lowered:
+class Lowered(_Stage):
     """The program generated from a `Traced` for the jit back end (`traced.lower()`)."""
 
     def __init__(self, traced: Traced):
@@ -78,7 +130,7 @@ class Lowered:
         return Compiled(traced, hit)
 
 
-class Compiled:
+class Compiled(_Stage):
     """A compiled program (`lowered.compile()`): call it like `f`, with arguments of the
     signature it was traced for (the same tree, shapes, dtypes and static values)."""
 

@@ -90,6 +90,7 @@ from core.lax.composites import (
     unstack,
     zeros_like_array,
 )
+from core.lax.fourier import FftType, fft
 from core.lax.gather_api import (
     GatherDimensionNumbers,
     GatherScatterMode,
@@ -360,6 +361,8 @@ from core.prims.windows import (
 )
 
 __all__ = [
+    "FftType",
+    "fft",
     "abs_p",
     "acos_p",
     "acosh_p",

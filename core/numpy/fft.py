@@ -12,9 +12,7 @@ with `convert_element_type` (real part) and a multiplication by -1j (imaginary p
 
 from __future__ import annotations
 
-import functools
 import operator
-import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -22,6 +20,7 @@ import numpy as np
 
 from core import dtypes
 from core.array import Array
+from core.lax.fourier import c2r_matrices, complex_dtype, imag_part, phases, real_dtype, real_part
 from core.numpy import creation as cr
 from core.numpy import shapes as shp
 from core.numpy import ufuncs as uf
@@ -63,33 +62,10 @@ _NORMS = ("backward", "ortho", "forward")
 # Complex helpers and DFT matrices
 
 
-def _complex_dtype(dt: np.dtype) -> np.dtype:
-    if dt.kind == "c":
-        return dt
-    return np.dtype(np.complex128) if dt == np.float64 else np.dtype(np.complex64)
-
-
-def _real_dtype(dt: np.dtype) -> np.dtype:
-    return np.dtype(np.float64) if dt == np.complex128 else np.dtype(np.float32)
-
-
 def _as_complex(x: Any) -> Any:
     (x,) = promote_dtypes_inexact(x)
     dt = get_aval(x).dtype
-    return x if dt.kind == "c" else sh.convert_element_type(x, _complex_dtype(dt))
-
-
-def _real(z: Any) -> Any:
-    dt = get_aval(z).dtype
-    if dt.kind != "c":
-        return z
-    with warnings.catch_warnings():  # numpy's impl warns that it drops the imaginary part
-        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
-        return sh.convert_element_type(z, _real_dtype(dt))
-
-
-def _imag(z: Any) -> Any:
-    return _real(uf.multiply(z, -1j))
+    return x if dt.kind == "c" else sh.convert_element_type(x, complex_dtype(dt))
 
 
 def _scale(n: int, norm: str | None, inverse: bool) -> float:
@@ -99,16 +75,6 @@ def _scale(n: int, norm: str | None, inverse: bool) -> float:
     if norm == "ortho":
         return 1 / np.sqrt(n)
     return 1 / n if (norm == "backward") == inverse else 1.0
-
-
-@functools.lru_cache(maxsize=64)
-def _phases(m_in: int, n: int, n_out: int, sign: int) -> np.ndarray:
-    """`exp(sign 2 pi i j k / n)` for j < m_in (rows j >= n zero: cropping), k < n_out."""
-    j = np.arange(m_in)[:, None]
-    k = np.arange(n_out)[None, :]
-    w = np.exp(sign * 2j * np.pi * ((j * k) % n) / n)
-    w[n:] = 0
-    return w
 
 
 def _check_n(n: int) -> int:
@@ -131,7 +97,7 @@ def _c2c(a: Any, n: int | None, axis: int, norm: str | None, inverse: bool) -> A
     z = _as_complex(a)
     m = get_aval(z).shape[canonicalize_axis(axis, get_aval(z).ndim)]
     n = m if n is None else _check_n(n)
-    mat = _phases(m, n, n, 1 if inverse else -1) * _scale(n, norm, inverse)
+    mat = phases(m, n, n, 1 if inverse else -1) * _scale(n, norm, inverse)
     return _along(z, axis, mat)
 
 
@@ -141,7 +107,7 @@ def _r2c(a: Any, n: int | None, axis: int, norm: str | None, inverse: bool, name
         raise TypeError(f"jnp.fft.{name} requires real input; got {get_aval(x).dtype}")
     m = get_aval(x).shape[canonicalize_axis(axis, get_aval(x).ndim)]
     n = m if n is None else _check_n(n)
-    mat = _phases(m, n, n // 2 + 1, 1 if inverse else -1) * _scale(n, norm, inverse)
+    mat = phases(m, n, n // 2 + 1, 1 if inverse else -1) * _scale(n, norm, inverse)
     return _along(_as_complex(x), axis, mat)
 
 
@@ -153,23 +119,12 @@ def _c2r(a: Any, n: int | None, axis: int, norm: str | None, inverse: bool) -> A
     n = 2 * (m - 1) if n is None else _check_n(n)
     if n < 1:
         raise ValueError(f"Invalid number of FFT data points ({n}) specified; must be >= 1.")
-    half = n // 2 + 1
-    weights = np.full(half, 2.0)
-    weights[0] = 1.0
-    if n % 2 == 0:
-        weights[-1] = 1.0
-    v = _phases(m, n, n, 1) * _scale(n, norm, inverse)
-    v[half:] = 0
-    v[: min(m, half)] *= weights[: min(m, half), None]
-    vi = v.imag.copy()
-    vi[0] = 0.0
-    if n % 2 == 0 and n // 2 < m:
-        vi[n // 2] = 0.0
-    rdt = _real_dtype(_complex_dtype(get_aval(z).dtype))
-    out = _along(_real(z), axis, v.real.astype(rdt))
+    vr, vi = c2r_matrices(m, n, _scale(n, norm, inverse))
+    rdt = real_dtype(complex_dtype(get_aval(z).dtype))
+    out = _along(real_part(z), axis, vr.astype(rdt))
     if get_aval(z).dtype.kind != "c":
         return out
-    im = _along(_imag(z), axis, vi.astype(rdt))
+    im = _along(imag_part(z), axis, vi.astype(rdt))
     return uf.subtract(out, im) if inverse else uf.add(out, im)
 
 
@@ -420,7 +375,7 @@ def irfftn(
     a = ensure_array(a)
     axes_l, sizes = _axes_and_sizes("irfftn", a, s, axes)
     if not axes_l:
-        return _real(_as_complex(a))
+        return real_part(_as_complex(a))
     out = _c2c_axes(a, axes_l[:-1], sizes[:-1], norm, inverse=True)
     return _c2r(out, sizes[-1], axes_l[-1], norm, inverse=True)
 

@@ -1,6 +1,8 @@
 """core.debug.print / debug.callback and core.pure_callback: eager, jit (both back ends), grad,
 vmap, and the errors for what is not supported."""
 
+import io
+
 import numpy as np
 import pytest
 
@@ -229,3 +231,84 @@ def test_io_callback_vmap_and_grad():
     with pytest.raises(CallbackDifferentiationError, match="io_callback"):
         core.grad(lambda x: io_callback(lambda a: a, spec, x))(1.0)
     assert core.experimental.io_callback is io_callback
+
+
+# (fmt, args, kwargs, printed): JAX's formatting, with and without placeholders
+PRINT_CASES = [
+    ("x={}", (1.5,), {}, "x=1.5\n"),
+    ("x={x}", (), {"x": jnp.arange(2.0)}, "x=[0. 1.]\n"),
+    ("values", (1, jnp.ones(2)), {}, "values 1 [1. 1.]\n"),
+]
+
+
+@pytest.mark.parametrize("fmt, args, kwargs, printed", PRINT_CASES)
+def test_debug_print_formats_like_jax(capsys, fmt, args, kwargs, printed):
+    debug.print(fmt, *args, **kwargs)
+    assert capsys.readouterr().out == printed
+
+
+def test_debug_print_two_call_form(capsys):
+    assert debug.print(ordered=True)("{} and {y}", 1, y=2) is None
+    assert capsys.readouterr().out == "1 and 2\n"
+    with pytest.raises(TypeError, match="two-call form"):
+        debug.print(None, 1)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_debug_log_writes_an_info_record_at_the_call_site(caplog, backend):
+    def f(x):
+        debug.log("y={y}", y=x * 2)
+        return x
+
+    with caplog.at_level("INFO", logger="core.debug"):
+        core.jit(f, backend=backend)(jnp.arange(2.0))
+    (record,) = caplog.records
+    assert record.getMessage() == "y=[0. 2.]"
+    assert (record.name, record.levelname) == ("core.debug", "INFO")
+    assert record.pathname == __file__ and record.funcName == "f"
+
+
+def _breaking(x, stdin, stdout):
+    y = x * 2
+    debug.breakpoint(stdin=stdin, stdout=stdout)
+    return y
+
+
+@pytest.mark.parametrize(
+    "transform", [lambda f: f, core.jit, lambda f: core.jit(f, backend="python")]
+)
+def test_breakpoint_shows_runtime_values_of_the_frame(transform):
+    stdin, stdout = io.StringIO("p y\npp x.shape\nw\nnot_a_name\nc\n"), io.StringIO()
+    out = transform(lambda x: _breaking(x, stdin, stdout))(jnp.arange(3.0))
+    np.testing.assert_array_equal(out, [0.0, 2.0, 4.0])
+    lines = stdout.getvalue().splitlines()
+    assert lines[0] == "Entering jdb:"
+    assert lines[1] == "(jdb) Array([0., 2., 4.], dtype=float32)"
+    assert lines[2] == "(jdb) (3,)"
+    assert "debug.breakpoint(stdin=stdin, stdout=stdout)" in stdout.getvalue()
+    assert "*** NameError: name 'not_a_name' is not defined" in stdout.getvalue()
+
+
+def test_breakpoint_under_vmap_stops_per_element():
+    stdin, stdout = io.StringIO("p y\nc\np y\nc\n"), io.StringIO()
+    core.vmap(lambda x: _breaking(x, stdin, stdout))(jnp.arange(2.0))
+    assert "Array(0., dtype=float32)" in stdout.getvalue()
+    assert "Array(2., dtype=float32)" in stdout.getvalue()
+
+
+def test_breakpoint_without_a_terminal_continues_and_says_where(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    token = debug.breakpoint(token=jnp.ones(2))
+    np.testing.assert_array_equal(token, [1.0, 1.0])
+    err = capsys.readouterr().err
+    assert "core.debug.breakpoint at" in err and "not a terminal" in err
+    with pytest.raises(ValueError, match="mutually exclusive"):
+        debug.breakpoint(token=1.0, ordered=True)
+
+
+def test_inspect_array_sharding_eager_and_under_jit():
+    seen = []
+    debug.inspect_array_sharding({"a": jnp.ones(2), "b": jnp.ones(3)}, callback=seen.append)
+    core.jit(lambda x: debug.inspect_array_sharding(x, callback=seen.append) or x)(jnp.ones(2))
+    assert len(seen) == 3
+    assert all(s == core.sharding.SingleDeviceSharding(core.devices()[0]) for s in seen)
