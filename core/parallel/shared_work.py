@@ -48,9 +48,14 @@ MIN_BYTES = 1 << 22
 
 
 class _Missing:
-    """Stands for a result another device computes (what a skipped kernel returns)."""
+    """Stands for a result another device computes (what a skipped kernel returns), and for
+    any part of it: the driver takes a kernel's packed 0-d outputs as items of one result
+    (`codegen.output_layout`), an Adam update's step count among them."""
 
     __slots__ = ()
+
+    def __getitem__(self, index: object) -> _Missing:
+        return self
 
     def __repr__(self) -> str:
         return "<computed by another device>"

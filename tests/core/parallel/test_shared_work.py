@@ -87,3 +87,33 @@ def test_device_put_replicated_places_one_buffer():
     source[0, 0] = 100.0  # the caller's array is copied once
     assert out.shape == (2, 2, 3)
     np.testing.assert_array_equal(np.asarray(out), np.stack([np.arange(6.0).reshape(2, 3)] * 2))
+
+
+def test_a_shared_kernel_with_packed_scalar_outputs(split_small, monkeypatch):
+    """Adam's step count and a train state's step are 0-d outputs of one kernel, returned
+    packed in one array: the device that skips the kernel takes their items of the stub's
+    result (it raised TypeError: '_Missing' object is not subscriptable)."""
+    import optim
+
+    def step(params, opt_state, count, x):
+        loss = lambda p: (core.numpy.tanh(x @ p[0]) + p[1]).sum()  # noqa: E731
+        grads = lax.pmean(core.grad(loss)(params), "i")
+        updates, opt_state = optim.adam(1e-2).update(grads, opt_state, params)
+        return optim.apply_updates(params, updates), opt_state, count + 1
+
+    def run(share: bool) -> list:
+        if not share:
+            monkeypatch.setattr(shared_work, "plan", lambda *args: None)
+        devices = core.local_devices()[:2]
+        rng = np.random.default_rng(1)
+        params = (rng.normal(size=(3, 5)).astype(np.float32), np.zeros(5, np.float32))
+        init = (params, optim.adam(1e-2).init(params), np.int32(0))
+        state = jax_utils.replicate(init, devices)
+        x = rng.normal(size=(2, 4, 3)).astype(np.float32)
+        pstep = core.pmap(step, axis_name="i", devices=devices)
+        for _ in range(3):
+            state = pstep(*state, x)
+        return [np.asarray(v) for v in tree_util.tree_leaves(state)]
+
+    for got, want in zip(run(True), run(False)):
+        np.testing.assert_array_equal(got, want)
