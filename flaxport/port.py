@@ -8,7 +8,7 @@ Only import statements change, and every name the program's body uses stays boun
 ``import core.numpy as jnp``, ``from flax import linen as nn`` becomes
 ``from flaxport import linen as nn``, ``import optax`` becomes ``import optim as optax``, and
 ``import jax.random`` becomes ``import core.random; import core as jax``. Modules numbax does
-not provide (``flax.nnx``, ``optax.contrib``, ...) are reported on stderr and left as they are.
+not provide (``flax.nnx``, ...) are reported on stderr and left as they are.
 Import statements are rewritten line by line: the names of a parenthesized ``from ... import (``
 spanning several lines are not checked or renamed after its first line.
 """

@@ -15,6 +15,7 @@ Defaults are Optax's; `optim/README.md` lists the ones that differ from PyTorch.
 from numbax import __version__
 from optim import (
     assignment,
+    contrib,
     losses,
     microbatching,
     projections,
@@ -85,6 +86,11 @@ from optim.combine import (
     named_chain,
     partition,
     selective_transform,
+)
+from optim.contrib.privacy import (
+    DifferentiallyPrivateAggregateState,
+    differentially_private_aggregate,
+    dpsgd,
 )
 from optim.linear_algebra import matrix_inverse_pth_root, power_iteration
 from optim.linesearch import (
@@ -201,6 +207,7 @@ __all__ = [
     "ConditionallyMaskState",
     "ConditionallyTransformState",
     "constant_schedule",
+    "contrib",
     "convex_kl_divergence",
     "cosine_decay_schedule",
     "cosine_distance",
@@ -208,6 +215,9 @@ __all__ = [
     "cosine_similarity",
     "ctc_loss",
     "ctc_loss_with_forward_probs",
+    "DifferentiallyPrivateAggregateState",
+    "differentially_private_aggregate",
+    "dpsgd",
     "EmptyState",
     "exponential_decay",
     "flatten",

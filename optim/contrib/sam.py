@@ -1,0 +1,150 @@
+"""Sharpness-aware minimization (Foret et al., 2021) as a transformation, and `normalize`.
+
+`sam(optimizer, adv_optimizer, sync_period)` alternates `sync_period - 1` adversarial steps of
+`adv_optimizer` (ascent: its updates are negated) with one outer step of `optimizer` from the
+parameters cached at the start of the cycle, with the gradient taken at the adversarial point.
+In the default "transparent" mode every call is one step of the cycle (the training loop does not
+change); in `opaque_mode` one call does the whole cycle and needs `grad_fn(params, i)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import core.numpy as jnp
+from core import lax, tree_util
+from optim import tree
+from optim.base import (
+    EmptyState,
+    GradientTransformation,
+    GradientTransformationExtraArgs,
+)
+from optim.errors import OptimizerArgumentError
+from optim.update import apply_updates
+
+NormalizeState = EmptyState
+
+
+def normalize() -> GradientTransformation:
+    """Divides the updates by their global L2 norm.
+
+    Returns:
+      A stateless `GradientTransformation` (state `NormalizeState`, i.e. `EmptyState`).
+    """
+
+    def init_fn(params):
+        del params
+        return NormalizeState()
+
+    def update_fn(updates, state, params=None):
+        del params
+        g_norm = tree.norm(updates)
+        return tree_util.tree_map(lambda g: g / g_norm, updates), state
+
+    return GradientTransformation(init_fn, update_fn)
+
+
+class SAMState(NamedTuple):
+    """State of `sam`: the step within the cycle, both optimizers' states, the cached params."""
+
+    steps_since_sync: Any
+    opt_state: Any
+    adv_state: Any
+    cache: Any
+
+
+def sam(
+    optimizer: GradientTransformation,
+    adv_optimizer: GradientTransformation,
+    sync_period: int = 2,
+    reset_state: bool = True,
+    opaque_mode: bool = False,
+    batch_axis_name: str | None = None,
+) -> GradientTransformationExtraArgs:
+    """Sharpness-aware minimization.
+
+    Args:
+      optimizer: the outer optimizer.
+      adv_optimizer: the adversarial optimizer (e.g. `chain(normalize(), sgd(rho))`); its
+        updates are applied as ascent.
+      sync_period: steps per cycle (`sync_period - 1` adversarial steps, one outer step).
+      reset_state: re-initialise `adv_optimizer`'s state at the end of each cycle.
+      opaque_mode: do the whole cycle in one `update` (needs `grad_fn=`).
+      batch_axis_name: in opaque mode, `pmean` the adversarial gradients over this axis.
+
+    Returns:
+      A `GradientTransformationExtraArgs` with state `SAMState`.
+
+    Raises:
+      OptimizerArgumentError: `sync_period < 1` (a `ValueError`, as in Optax).
+    """
+    if sync_period < 1:
+        raise OptimizerArgumentError(
+            f"Synchronization period must be >= 1, got sync_period={sync_period}."
+        )
+
+    def init_fn(params):
+        return SAMState(
+            steps_since_sync=jnp.zeros(shape=(), dtype=jnp.int32),
+            opt_state=optimizer.init(params),
+            adv_state=adv_optimizer.init(params),
+            cache=None if opaque_mode else params,
+        )
+
+    def pick_one(cond, if_true, if_false):
+        return tree_util.tree_map(lambda t, f: cond * t + (1 - cond) * f, if_true, if_false)
+
+    def transparent_update_fn(updates, state, params, *, grad_fn=None):
+        del grad_fn
+        first_step = state.steps_since_sync == 0
+        last_step = state.steps_since_sync == sync_period - 1
+        adv_updates, adv_state = adv_optimizer.update(updates, state.adv_state, params)
+        adv_updates = tree_util.tree_map(lambda x: -x, adv_updates)
+        opt_updates, opt_state = optimizer.update(updates, state.opt_state, state.cache)
+        opt_updates = tree_util.tree_map(
+            lambda c, p, u: c - p + u, state.cache, params, opt_updates
+        )
+        cache = pick_one(first_step, params, state.cache)
+        updates = pick_one(last_step, opt_updates, adv_updates)
+        if reset_state:
+            adv_state = pick_one(last_step, adv_optimizer.init(params), adv_state)
+        else:
+            adv_state = pick_one(last_step, state.adv_state, adv_state)
+        opt_state = pick_one(last_step, opt_state, state.opt_state)
+        return updates, SAMState(
+            steps_since_sync=(state.steps_since_sync + 1) % sync_period,
+            opt_state=opt_state,
+            adv_state=adv_state,
+            cache=cache,
+        )
+
+    def opaque_update_fn(
+        updates, state, params, *, grad_fn: Callable[[Any, int], Any] | None = None
+    ):
+        if grad_fn is None:
+            raise OptimizerArgumentError(
+                "grad_fn must be provided when opaque_mode=True: call "
+                "tx.update(grads, state, params, grad_fn=lambda p, i: core.grad(loss)(p, batch))."
+            )
+        adv_params, adv_updates, adv_state = params, updates, state.adv_state
+        for i in range(sync_period - 1):
+            adv_updates, adv_state = adv_optimizer.update(adv_updates, adv_state, adv_params)
+            adv_updates = tree_util.tree_map(lambda x: -x, adv_updates)
+            adv_params = apply_updates(adv_params, adv_updates)
+            adv_updates = grad_fn(adv_params, i)
+            if batch_axis_name is not None:
+                adv_updates = lax.pmean(adv_updates, axis_name=batch_axis_name)
+        if reset_state:
+            adv_state = adv_optimizer.init(params)
+        updates, opt_state = optimizer.update(adv_updates, state.opt_state, params)
+        return updates, SAMState(
+            steps_since_sync=jnp.zeros(shape=(), dtype=jnp.int32),
+            opt_state=opt_state,
+            adv_state=adv_state,
+            cache=None,
+        )
+
+    return GradientTransformationExtraArgs(
+        init_fn, opaque_update_fn if opaque_mode else transparent_update_fn
+    )
