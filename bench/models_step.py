@@ -260,7 +260,7 @@ def main() -> None:
     parser.add_argument(
         "--threads",
         default="default,1",
-        help="numbax contenders: default, a thread count, or an environment setting VAR=VALUE",
+        help="numbax contenders: default, a thread count, or settings VAR=VALUE[+VAR=VALUE]",
     )
     parser.add_argument("--no-jax", action="store_true")
     parser.add_argument("--no-torch", action="store_true")
@@ -282,8 +282,9 @@ def main() -> None:
     for t in args.threads.split(","):
         if t == "default":
             env = {}
-        elif "=" in t:  # an environment setting, e.g. NUMBAX_JIT_SCAN_MOTION=0 (the old path)
-            env = dict([t.split("=", 1)])
+        elif "=" in t:  # environment settings, e.g. NUMBAX_JIT_SCAN_MOTION=0 (the old path),
+            # several joined by "+" (NUMBAX_NUM_THREADS=2+NUMBAX_JIT_THREAD_POOL=1)
+            env = dict(setting.split("=", 1) for setting in t.split("+"))
         else:
             env = {"NUMBAX_NUM_THREADS": t}
         contenders.append(Contender(f"numbax {t}", "numbax", env))

@@ -39,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-from core.backends.llvm import shells
+from core.backends.llvm import pool, shells
 from core.backends.numba.library import entry as library
 from core.config import config
 from core.ir import Jaxpr, Literal, Var
@@ -157,6 +157,7 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
       of several kernels has `variant(skip, missing)`, the program without the kernels
       `skip` (`_variant`).
     """
+    pool.start()  # before any kernel links: numba's parfors then call the pool (if on)
     whole = _whole(program)
     built = [_build(k, whole) for k in program.kernels]
     keys = [(src, types) for src, types, _ in built]

@@ -3,10 +3,9 @@
 All intra-op parallelism of jitted code runs on `num_threads()` threads: large fused loops
 (`prange`, `core/jit/loops.py`) and large matrix products, which `core/jit/gemm.py` cuts into
 blocks, one single-threaded BLAS call per block, on numba's pool, with TBB as its threading
-layer (`core/jit/fork_safety.py`: fork-safe). With `config.jit_thread_pool` the loops written
-as numbax's IR run on numbax's own pool instead (`core/backends/llvm/pool.py`: `num_threads()
-- 1` workers besides the caller, which sleep between loops), the others still on numba's: the
-two take turns on the same budget of threads. OpenBLAS's own
+layer (`core/jit/fork_safety.py`: fork-safe). With `config.jit_thread_pool` every parallel loop
+(numbax's IR and numba's parfors) runs on numbax's own pool instead (`core/backends/llvm/pool.py`:
+`num_threads() - 1` workers besides the caller, which sleep between loops). OpenBLAS's own
 threads are turned off (one thread) in every OpenBLAS the process has loaded (numpy's and
 scipy's bundled copies), through their C API: its pool hands out equal shares that its
 threads busy-wait for, which collapsed steps 20-100x when another process took a core.

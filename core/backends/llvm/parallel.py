@@ -47,17 +47,20 @@ With `config.jit_thread_pool` off (the default; `NUMBAX_JIT_THREAD_POOL=1` turns
 when the pool starts) the pieces go to `numba_parallel_for` as before, on a gufunc, a loop over
 a range of pieces calling `body` for each: the kernel reads which from the pool's state at
 every loop, so both run the same machine code (tests and benchmarks compare them in one
-process). Measured (`bench/README.md`, "numbax's own pool"): idle steps slower with the pool
-(transformer 38 against 26 ms), next to a busy process no faster: the product blocks still run
-on oneTBB, whose worker lingers, so the pool's worker is a second worker for one spare core.
-The GIL is released around either pool's run, as around `numba_parallel_for`.
+process). With the pool on, numba's own parfors run on it too (`route_parfors`: the symbol
+`numba_parallel_for` they call points at `numbax_parfor`), so the pool is the only worker.
+Measured in `bench/README.md` ("numbax's own pool"). The GIL is released around either
+pool's run, as around `numba_parallel_for`.
 """
 
 from __future__ import annotations
 
+import ctypes
+
 import numpy as np
 from llvmlite import binding as llvm
 from llvmlite import ir
+from numba.core.compiler_lock import global_compiler_lock
 from numba.np.ufunc import parallel as numba_parallel
 
 _I64 = ir.IntType(64)
@@ -70,10 +73,26 @@ _GUFUNC = ir.FunctionType(
 # data, threads)`, and the state's word that says whether loops run on it (else on oneTBB)
 STATE_CELL, RUN_CELL, ON = "numbax_pool_state", "numbax_pool_run", 12
 _RUN = ir.FunctionType(ir.VoidType(), [_I64] * 6)
+# numba's parfors call `numba_parallel_for(fn, args, dims, steps, data, inner_ndim, array_count,
+# threads)` (numba's gufunc wrapper): `route_parfors` points that symbol at `numbax_parfor`,
+# which runs the parfor's pieces on the pool when it is on, else calls oneTBB's function,
+# whose address the cell `TBB_CELL` keeps.
+TBB_CELL = "numbax_tbb_parallel_for"
+# ... and numba's `get_thread_id` (the slot of a parfor's reduction that a thread adds to) at
+# `numbax_thread_id`: a pool worker's rank, which its thread keeps under the pthread key
+# `KEY_CELL` (`set_rank`), else 0 with the pool on (the caller), else oneTBB's (`TBB_ID_CELL`).
+TBB_ID_CELL, KEY_CELL = "numbax_tbb_thread_id", "numbax_pool_key"
+_PARALLEL_FOR = ir.FunctionType(ir.VoidType(), [_I8P] * 5 + [_I64] * 3)
 # The cells, registered with LLVM before any kernel loads; until `pool.start` fills them the
 # state is a block of zeros (ON 0: loops run on numba's layer).
 _OFF = np.zeros(16, np.int64)
-CELLS = {STATE_CELL: np.array([_OFF.ctypes.data], np.int64), RUN_CELL: np.zeros(1, np.int64)}
+CELLS = {
+    STATE_CELL: np.array([_OFF.ctypes.data], np.int64),
+    RUN_CELL: np.zeros(1, np.int64),
+    TBB_CELL: np.zeros(1, np.int64),
+    TBB_ID_CELL: np.zeros(1, np.int64),
+    KEY_CELL: np.zeros(1, np.int64),
+}
 for _sym, _cell_array in CELLS.items():
     llvm.add_symbol(_sym, _cell_array.ctypes.data)
 # numba's threading layer's functions, declared as its parfor lowering declares them
@@ -224,3 +243,161 @@ def _gufunc(module: ir.Module, body: ir.Function) -> ir.Function:
     b.position_at_end(done)
     b.ret_void()
     return fn
+
+
+_LIBC = ctypes.CDLL(None)
+_ROUTED: list = []  # the code library of `numbax_parfor`, once `route_parfors` built it
+
+
+def route_parfors(codegen) -> None:
+    """Points the symbol `numba_parallel_for`, which numba's parfors (the `prange` loops numba
+    compiles itself: kernels the translator left to numba, numba's parallel ufuncs) call, at
+    `numbax_parfor`: on the pool when it is on, else oneTBB's `parallel_for` as before. Code
+    linked afterwards, compiled or loaded from numba's cache, calls it; code linked before keeps
+    oneTBB's. Once per process (a forked child inherits it); `codegen` is numba's JIT code
+    generator.
+
+    Args:
+      codegen: numba's CPU code generator (`cpu_target.target_context.codegen()`).
+    """
+    if _ROUTED:  # (a forked child's parent's routing stands)
+        return
+    with global_compiler_lock:
+        if _ROUTED:
+            return
+        symbols()
+        key = ctypes.c_uint()
+        if _LIBC.pthread_key_create(ctypes.byref(key), None) != 0:
+            raise OSError("pthread_key_create failed: no key for the pool's thread ranks")
+        CELLS[KEY_CELL][0] = key.value
+        CELLS[TBB_CELL][0] = llvm.address_of_symbol("numba_parallel_for")
+        CELLS[TBB_ID_CELL][0] = llvm.address_of_symbol("get_thread_id")
+        library = codegen.create_library("numbax_parfor")
+        library.add_ir_module(_parfor_module())
+        library.finalize()
+        _ROUTED.append(library)
+        llvm.add_symbol("numba_parallel_for", library.get_pointer_to_function("numbax_parfor"))
+        llvm.add_symbol("get_thread_id", library.get_pointer_to_function("numbax_thread_id"))
+
+
+def set_rank(rank: int) -> None:
+    """Records the calling thread as the pool's worker `rank` (>= 1) for `numbax_thread_id`
+    (after `route_parfors`)."""
+    _LIBC.pthread_setspecific(ctypes.c_uint(int(CELLS[KEY_CELL][0])), ctypes.c_void_p(rank))
+
+
+def _parfor_module() -> ir.Module:
+    """`numbax_parfor(fn, args, dims, steps, data, inner_ndim, array_count, threads)`, numba's
+    `parallel_for`'s signature: with the pool on, the `dims[0]` pieces of the gufunc `fn`
+    (piece k: `fn` called for one item, its `array_count` arguments `args[j] + k * steps[j]`,
+    as oneTBB's `parallel_for` calls it on a range of pieces) are the pool's job of `dims[0]`
+    pieces [k, k] (`numbax_parfor.piece`, its `data` the call's arguments); else oneTBB's.
+    The caller holds no GIL (numba's gufunc wrapper released it)."""
+    module = ir.Module(name="numbax_parfor")
+    _thread_id(module)
+    fn = ir.Function(module, _PARALLEL_FOR, "numbax_parfor")
+    piece = _parfor_piece(module)
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    state = b.load(_cell(module, STATE_CELL))
+    on = b.load(b.inttoptr(b.add(state, _I64(8 * ON)), _I64.as_pointer()))
+    with b.if_then(b.icmp_signed("==", on, _I64(0))):
+        tbb = b.inttoptr(b.load(_cell(module, TBB_CELL)), _PARALLEL_FOR.as_pointer())
+        b.call(tbb, fn.args)
+        b.ret_void()
+    count = b.load(b.bitcast(fn.args[2], _I64.as_pointer()))
+    frame = b.alloca(_I64, 8, name="frame")  # the call's arguments, as `piece` reads them
+    for k, value in enumerate(fn.args[:7]):
+        word = b.ptrtoint(value, _I64) if isinstance(value.type, ir.PointerType) else value
+        b.store(word, b.gep(frame, [_I64(k)], source_etype=_I64))
+    malloc = ir.Function(module, ir.FunctionType(_I8P, [_I64]), "malloc")
+    free = ir.Function(module, ir.FunctionType(ir.VoidType(), [_I8P]), "free")
+    raw = b.call(malloc, [b.mul(count, _I64(16))])
+    sched = b.bitcast(raw, _I64.as_pointer())
+    with _counted(b, count) as k:
+        at = b.mul(k, _I64(2))
+        b.store(k, b.gep(sched, [at], source_etype=_I64))
+        b.store(k, b.gep(sched, [b.add(at, _I64(1))], source_etype=_I64))
+    run = b.inttoptr(b.load(_cell(module, RUN_CELL)), _RUN.as_pointer())
+    job = [b.ptrtoint(v, _I64) for v in (piece, sched, frame)]
+    b.call(run, [state, job[0], job[1], count, job[2], fn.args[7]])
+    b.call(free, [raw])
+    b.ret_void()
+    return module
+
+
+def _thread_id(module: ir.Module) -> None:
+    """`int numbax_thread_id()`: the calling thread's slot in a parfor's reductions (see
+    `KEY_CELL`)."""
+    i32 = ir.IntType(32)
+    fn = ir.Function(module, ir.FunctionType(i32, []), "numbax_thread_id")
+    get = ir.Function(module, ir.FunctionType(_I8P, [i32]), "pthread_getspecific")
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    rank = b.ptrtoint(b.call(get, [b.trunc(b.load(_cell(module, KEY_CELL)), i32)]), _I64)
+    with b.if_then(b.icmp_signed("!=", rank, _I64(0))):
+        b.ret(b.trunc(rank, i32))
+    state = b.load(_cell(module, STATE_CELL))
+    on = b.load(b.inttoptr(b.add(state, _I64(8 * ON)), _I64.as_pointer()))
+    with b.if_then(b.icmp_signed("!=", on, _I64(0))):
+        b.ret(i32(0))
+    tbb = b.inttoptr(b.load(_cell(module, TBB_ID_CELL)), ir.FunctionType(i32, []).as_pointer())
+    b.ret(b.call(tbb, []))
+
+
+def _parfor_piece(module: ir.Module) -> ir.Function:
+    """`numbax_parfor.piece(frame, lo, hi)`: the gufunc of `frame` (`numbax_parfor`'s
+    arguments) on its items lo..hi-1, as oneTBB's `parallel_for` calls it on a range."""
+    fn = ir.Function(module, _BODY, "numbax_parfor.piece")
+    fn.linkage = "internal"
+    frame_p, lo, hi = fn.args
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    frame = b.bitcast(frame_p, _I64.as_pointer())
+
+    def word(k: int) -> ir.Value:
+        return b.load(b.gep(frame, [_I64(k)], source_etype=_I64))
+
+    gufunc = b.inttoptr(word(0), _GUFUNC.as_pointer())
+    args = b.inttoptr(word(1), _I8P.as_pointer())
+    dims = b.inttoptr(word(2), _I64.as_pointer())
+    steps = b.inttoptr(word(3), _I64.as_pointer())
+    data, inner, arrays = b.inttoptr(word(4), _I8P), word(5), word(6)
+    counts = b.alloca(_I64, b.add(inner, _I64(1)), name="counts")
+    with _counted(b, b.add(inner, _I64(1))) as k:
+        value = b.load(b.gep(dims, [k], source_etype=_I64))
+        b.store(value, b.gep(counts, [k], source_etype=_I64))
+    b.store(b.sub(hi, lo), counts)
+    bases = b.alloca(_I8P, arrays, name="bases")
+    with _counted(b, arrays) as j:
+        base = b.load(b.gep(args, [j], source_etype=_I8P))
+        step = b.load(b.gep(steps, [j], source_etype=_I64))
+        moved = b.gep(base, [b.mul(step, lo)], source_etype=ir.IntType(8))
+        b.store(moved, b.gep(bases, [j], source_etype=_I8P))
+    b.call(gufunc, [bases, counts, steps, data])
+    b.ret_void()
+    return fn
+
+
+class _counted:
+    """`with _counted(builder, n) as k:` emits `for k in range(n)` (int64) around the block."""
+
+    def __init__(self, builder: ir.IRBuilder, n: ir.Value):
+        self.b, self.n = builder, n
+
+    def __enter__(self) -> ir.Value:
+        b = self.b
+        self.entry = b.block
+        self.head = b.append_basic_block("count.head")
+        self.loop = b.append_basic_block("count.body")
+        self.done = b.append_basic_block("count.done")
+        b.branch(self.head)
+        b.position_at_end(self.head)
+        self.k = b.phi(_I64)
+        self.k.add_incoming(_I64(0), self.entry)
+        b.cbranch(b.icmp_signed("<", self.k, self.n), self.loop, self.done)
+        b.position_at_end(self.loop)
+        return self.k
+
+    def __exit__(self, *exc) -> None:
+        b = self.b
+        self.k.add_incoming(b.add(self.k, _I64(1)), b.block)
+        b.branch(self.head)
+        b.position_at_end(self.done)

@@ -34,11 +34,12 @@ thread between loops that come further apart. `config.jit_thread_pool` turns the
 (`start`); off, as by default, the state only tells kernels to use numba's layer.
 
 Every iteration runs in the same piece, by the same code, whichever thread takes it: results
-do not depend on the thread count or on who took what. A worker's numba thread count is one,
-so a numba `prange` of a library function inside a piece would not start oneTBB threads on
-top of the pool; outside jobs the workers sleep, and numba's oneTBB pool (library functions
-still compiled by numba with `prange`, `core/jit/gemm.py`) has the cores, one budget of
-`num_threads()` threads for both.
+do not depend on the thread count or on who took what. With the pool on it is the process's
+only worker: the library's `prange` loops are routines (`routines.py`, through `emit_for`),
+and numba's own parfors (kernels the translator leaves to numba, such as the LSTM's scans)
+call `numba_parallel_for`, which `turn_on` points at the pool (`parallel.route_parfors`; their
+reductions' slots follow each worker's rank), so no oneTBB worker starts. A worker's numba
+thread count is one, so a parfor inside a piece runs on its thread.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ import numba
 import numpy as np
 from llvmlite import ir
 from numba import types
+from numba.core.registry import cpu_target
 from numba.extending import intrinsic
 
 from core.backends.llvm import parallel
@@ -248,8 +250,10 @@ class Pool:
         self.threads: list[threading.Thread] = []
 
     def turn_on(self) -> None:
-        """Starts the workers (once) and runs parallel loops on the pool from now on."""
+        """Starts the workers (once) and runs parallel loops on the pool from now on, numba's
+        parfors linked from now on included (`parallel.route_parfors`)."""
         _slot(parallel.RUN_CELL)[0] = _runner().address
+        parallel.route_parfors(cpu_target.target_context.codegen())
         if not self.threads:
             self.threads = [
                 threading.Thread(target=self._work, args=(r,), name=f"numbax-pool-{r}", daemon=True)
@@ -261,6 +265,7 @@ class Pool:
 
     def _work(self, rank: int) -> None:
         numba.set_num_threads(1)  # a `prange` inside a piece: no oneTBB threads on top
+        parallel.set_rank(rank)  # its slot in numba's parfors' reductions
         _serve(self.address, rank)
 
     def stats(self) -> dict[str, int]:
@@ -287,6 +292,7 @@ def _runner():
 
 
 _current: dict = {"pool": None}
+_starting = threading.Lock()
 
 
 def start() -> Pool:
@@ -294,11 +300,16 @@ def start() -> Pool:
     cell, where every parallel loop reads it; turned on (`Pool.turn_on`) if
     `config.jit_thread_pool`."""
     pool = _current["pool"]
-    if pool is None:
-        pool = _current["pool"] = Pool(thread_policy.num_threads() - 1)
-        _slot(parallel.STATE_CELL)[0] = pool.address
-        if config.jit_thread_pool:
-            pool.turn_on()
+    if pool is not None:
+        return pool
+    with _starting:
+        pool = _current["pool"]
+        if pool is None:
+            pool = Pool(thread_policy.num_threads() - 1)
+            _slot(parallel.STATE_CELL)[0] = pool.address
+            if config.jit_thread_pool:
+                pool.turn_on()
+            _current["pool"] = pool
     return pool
 
 
@@ -321,6 +332,8 @@ def using(on: bool) -> Iterator[Pool]:
 def _restart_in_child() -> None:
     """A forked child has none of its parent's workers: it makes a pool of its own, on if the
     parent's was."""
+    global _starting
+    _starting = threading.Lock()  # a parent's thread may have held it at the fork
     old, _current["pool"] = _current["pool"], None
     if old is not None:
         new = start()

@@ -1,6 +1,7 @@
 """numbax's thread pool (core/backends/llvm/pool.py): every iteration runs once, on one or two
 threads, with a slow piece (a worker that lost its core), from several callers at once, and
-with a loop inside a piece (run on its caller); the pool stops and starts again."""
+with a loop inside a piece (run on its caller); the pool stops and starts again; numba's own
+parfors run on it, their reductions right."""
 
 import ctypes
 import threading
@@ -8,7 +9,7 @@ import threading
 import numba
 import numpy as np
 import pytest
-from numba import types
+from numba import prange, types
 
 from core.backends.llvm import pool
 from core.backends.numba.library.exchange import _now
@@ -129,3 +130,36 @@ def test_stop_and_start_again(on):
         assert new is not on and len(new.threads) == len(on.threads)
         assert all(t.is_alive() for t in new.threads)
         np.testing.assert_array_equal(_loop(5000, 100, 2), np.arange(1, 5001))
+
+
+@numba.njit(parallel=True)
+def _parfor(a, ids, spin_ns):
+    total = 0.0
+    for i in prange(a.shape[0]):
+        end = _now() + spin_ns
+        while _now() < end:
+            pass
+        ids[i] = numba.get_thread_id()
+        total += a[i]
+    return total
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs two threads")
+def test_numbas_parfors_run_on_the_pool(on):
+    """A `prange` loop that numba compiles (a parfor, with a reduction whose slot is the
+    thread's id) runs on the pool's threads when the pool is on, else on numba's layer; its
+    sum is right either way."""
+    a = np.arange(64.0)
+    before = on.stats()["pieces"]
+    for _ in range(10):  # each half spins 6.4 ms: the worker wakes and takes one
+        ids = np.full(64, -1, np.int64)
+        assert _parfor(a, ids, 200_000) == a.sum()
+        assert set(ids.tolist()) <= set(range(numba.get_num_threads()))
+        if on.stats()["pieces"] > before:
+            break
+    assert on.stats()["pieces"] > before
+    with pool.using(False):
+        taken = on.stats()["pieces"]
+        ids = np.full(64, -1, np.int64)
+        assert _parfor(a, ids, 0) == a.sum()
+        assert on.stats()["pieces"] == taken
