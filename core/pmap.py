@@ -341,18 +341,26 @@ def _mapped_size(leaves: list, axes: list) -> tuple[int, list]:
         if ax is None:
             norm.append(None)
             continue
-        shape = get_aval(x).shape if not isinstance(x, (int, float, complex, bool)) else ()
-        if not -len(shape) <= ax < len(shape):
+        if isinstance(x, Array):  # pending and stacked ones too: no `aval` property call
+            shape = x._aval.shape
+        elif type(x) is np.ndarray:
+            shape = x.shape
+        else:
+            shape = () if isinstance(x, (int, float, complex, bool)) else get_aval(x).shape
+        rank = len(shape)
+        if not -rank <= ax < rank:
             raise PmapArgumentError(
                 f"pmap in_axes entry {ax} is out of bounds for an argument of shape {shape}."
             )
-        ax %= len(shape)
-        if size is not None and shape[ax] != size:
+        if ax < 0:
+            ax += rank
+        if size is None:
+            size = shape[ax]
+        elif shape[ax] != size:
             raise PmapArgumentError(
                 f"pmap got inconsistent sizes for the mapped axis: {size} and {shape[ax]} (an "
                 f"argument of shape {shape}, axis {ax}); every mapped axis must have one size."
             )
-        size = shape[ax]
         norm.append(ax)
     if size is None:
         raise PmapArgumentError("pmap requires at least one argument with a mapped axis.")

@@ -293,10 +293,11 @@ def run(
     outputs = _Outputs(out_avals, out_axes, size)
     shared = None
     if size > 1 and process_count() == 1:
-        same = frozenset(range(len(consts))) | frozenset(
-            len(consts) + k
+        n = len(consts)
+        same = frozenset(range(n)) | frozenset(
+            n + k
             for k, (v, ax) in enumerate(zip(vals, in_axes))
-            if ax is None or (type(v) is Shards and all(x is v.values[0] for x in v.values))
+            if ax is None or (type(v) is Shards and len(set(map(id, v.values))) == 1)
         )
         shared = shared_work.plan(exe, same, size)
     exes = [exe] * size if shared is None else shared.programs
