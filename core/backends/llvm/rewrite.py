@@ -100,9 +100,15 @@ def _rewrite(source: str, arg_types) -> str:
     key = nests.key_of((source, tuple(arg_types)))
     modules = []
     uses = [_uses(st) for st in kernel.body]
-    for pos, st in enumerate(kernel.body):
+    runs = _scalar_runs(kernel.body)
+    body = dict(enumerate(kernel.body))  # position -> statement, a run as its one-trip nest
+    for pos, run in runs.items():
+        body[pos] = _one_trip(run)
+        for skipped in range(pos + 1, pos + len(run)):
+            del body[skipped]
+    for pos, st in body.items():
         if _nest(st):
-            later = uses[pos + 1 :]
+            later = uses[pos + (len(runs[pos]) if pos in runs else 1) :]
             name = nests.symbol(key, len(spec))
             module = ir.Module(name=name)
             lowered = _lower(st, env, roots, fresh, later, emitter, module, name)
@@ -113,13 +119,14 @@ def _rewrite(source: str, arg_types) -> str:
                 continue
             if translate.is_prange(st):  # threaded loops all leave numba, or none does
                 return source
-        _bind(st, env, roots, fresh, emitter)
+        for each in runs.get(pos, [st]):
+            _bind(each, env, roots, fresh, emitter)
     if not spec:
         return source
     nests.remember(key, modules)
     lines = source.split("\n")
     for pos in sorted(calls, reverse=True):
-        st = kernel.body[pos]
+        st = body[pos]
         k = spec.index(calls[pos])
         _, params, _, outputs = calls[pos]
         args = [name for name, *_ in params]
@@ -148,6 +155,55 @@ def _nest(st: ast.stmt) -> bool:
         and isinstance(it.func, ast.Name)
         and it.func.id in ("range", "prange")
     )
+
+
+def _scalar_runs(body: list[ast.stmt]) -> dict[int, list[ast.stmt]]:
+    """The runs of consecutive top-level scalar statements (assignments of scalar expressions,
+    `rt.st` stores) that end with a store, by the position of their first statement: the
+    element-wise code of arrays of one element, which has no loop (`jit(lambda a: a + 1)` on a
+    1-element array), is lowered as a nest of one trip, like a loop's body."""
+    runs: dict[int, list[ast.stmt]] = {}
+    start = 0
+    for pos, st in enumerate([*body, None]):
+        if st is not None and _scalar_statement(st):
+            continue
+        run = body[start:pos]
+        while run and not _store(run[-1]):  # assignments after the last store stay the kernel's
+            run = run[:-1]
+        if run:
+            runs[start] = run
+        start = pos + 1
+    return runs
+
+
+def _store(st: ast.stmt) -> bool:
+    return isinstance(st, ast.Expr) and _call_name(st.value) == "rt.st"
+
+
+def _scalar_statement(st: ast.stmt) -> bool:
+    """Whether top-level `st` is an `rt.st` store or the assignment of a name by an expression
+    of scalars (no allocation, view, library or host call)."""
+    if _store(st):
+        return True
+    if not (
+        isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)
+    ):
+        return False
+    calls = [_call_name(c) for c in ast.walk(st.value) if isinstance(c, ast.Call)]
+    return not any(c.startswith(("rt.", "lib.", "hc.")) and c != "rt.ld" for c in calls)
+
+
+def _one_trip(run: list[ast.stmt]) -> ast.For:
+    """The statements of `run` as the body of `for _s in range(1)`, placed where they are."""
+    loop = ast.For(
+        target=ast.Name("_s", ast.Store()),
+        iter=ast.Call(ast.Name("range", ast.Load()), [ast.Constant(1)], []),
+        body=run,
+        orelse=[],
+    )
+    loop.lineno, loop.col_offset = run[0].lineno, run[0].col_offset
+    loop.end_lineno, loop.end_col_offset = run[-1].end_lineno, run[-1].end_col_offset
+    return loop
 
 
 def _lower(st, env, roots, fresh, later, emitter, module, name):

@@ -98,6 +98,45 @@ def test_lean_equals_numba(name):
     assert ("ln.load" in source) == (name not in NUMBA_NESTS)
 
 
+@pytest.mark.parametrize(
+    "f, args",
+    [
+        (lambda x: x + 1.0, (F32[0, :1],)),
+        (lambda x, y: (x * y - x / (y + 2.0), jnp.sum(x)), (F32[:1, :1], G32[:1, :1])),
+        (lambda a, b: a // b + a % b * 3, (np.int32(-7), np.int32(2))),
+        (lambda c: (c + 1, c.astype(jnp.float32) * 0.5), (np.int64(41),)),
+    ],
+)
+def test_element_code_without_loops_leaves_numba(f, args):
+    """Arrays of one element have no loop: their element code is lowered as a nest of one
+    trip (the kernel can then be a shell), with numba's results bit for bit."""
+    want, _ = _run(f, args, False)
+    got, source = _run(f, args, True)
+    assert "\n    rt.st(" not in source.split("def kernel")[1]  # no store left outside nests
+    for g, w in zip(got, want):
+        assert (g.shape, g.dtype) == (w.shape, w.dtype)
+        np.testing.assert_array_equal(g, w)
+
+
+def test_scalar_run_ends_with_its_last_store():
+    """A run of scalar statements is lowered up to its last store: a scalar assigned after it
+    stays the kernel's, and one read after the run is an output of the nest."""
+    source = (
+        "def kernel(sz, a0):\n"
+        "    o1 = rt.empty((1,), np.float32)\n"
+        "    t2 = rt.ld(a0, 0)\n"
+        "    rt.st(o1, 0, t2 * t2)\n"
+        "    t3 = t2 + np.float32(1.0)\n"
+        "    o4 = rt.empty((1,), np.float32)\n"
+        "    rt.st(o4, 0, t3)\n"
+        "    return (o1, o4, )\n"
+    )
+    new = rewrite(source, (("<i8", 1), ("<f4", 1)))
+    body = new.split("def kernel")[1]
+    assert "t2, = _ln0((a0, o1))" in body
+    assert "t3 = t2 + np.float32(1.0)" in body and "_ln1((o4, t3))" in body
+
+
 def test_unsupported_nest_stays_numba():
     """A nest calling what the translator does not lower (`rt.digamma`, a function numba
     compiles) keeps its loop in the kernel; the results are numba's."""
