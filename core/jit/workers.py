@@ -8,10 +8,13 @@ from the front of the list, the workers from the back. A worker compiles with
 the main process then loads the machine code from the cache. A worker's result is only a hint:
 if it failed or wrote elsewhere, the main process compiles the kernel itself.
 
-Workers are `python -m core.jit.workers` processes, started on first use and kept for the life
-of the process (a fresh interpreter imports numba and the runtime once, about a second, which
-overlaps the main process's own compiles). They are not `multiprocessing` workers: those re-run
-the user's main script in every worker unless it is guarded by `if __name__ == "__main__"`.
+Workers are fresh interpreters (`python -c _BOOT`), started on first use and kept for the life
+of the process (each imports numba and the back end once, 0.7 s of CPU, which overlaps the main
+process's own compiles). A worker registers the package `core` by its path without running its
+`__init__` (the public API: `core.numpy`, the transforms, the primitives' front ends, a third of
+a second that a worker never uses) and imports only the back-end modules it compiles with. They
+are not `multiprocessing` workers: those re-run the user's main script in every worker unless it
+is guarded by `if __name__ == "__main__"`.
 Each speaks pickled `(source, in_types, cache_dir, shell)` requests (`(None, call name,
 cache_dir, False)` for a library function, `core/backends/numba/library`) and `(ok, seconds)`
 replies over its stdin and stdout; a thread per worker feeds it. A kernel requested with `shell`
@@ -43,6 +46,13 @@ from core.jit import codegen, disk_cache, threads
 # Objects left by a worker's compiles from which it collects (about two kernels' worth).
 _COLLECT_AFTER = 200_000
 _ROOT = str(Path(__file__).resolve().parents[2])  # the directory holding the `core` package
+# A worker's program: `core` as a bare package (its submodules import on demand), then `_serve`.
+_BOOT = (
+    "import importlib.util, sys\n"
+    "sys.modules['core'] = importlib.util.module_from_spec(importlib.util.find_spec('core'))\n"
+    "from core.jit.workers import _serve\n"
+    "_serve()\n"
+)
 
 
 def default_workers() -> int:
@@ -59,7 +69,7 @@ class _Worker:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [_ROOT, env.get("PYTHONPATH")]))
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "core.jit.workers"],
+            [sys.executable, "-c", _BOOT],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,
@@ -276,7 +286,3 @@ def _serve() -> None:
         if gc.get_count()[0] > _COLLECT_AFTER:
             gc.collect()
             gc.freeze()
-
-
-if __name__ == "__main__":
-    _serve()
