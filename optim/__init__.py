@@ -92,7 +92,7 @@ from optim.contrib.privacy import (
     differentially_private_aggregate,
     dpsgd,
 )
-from optim.linear_algebra import matrix_inverse_pth_root, power_iteration
+from optim.linear_algebra import matrix_inverse_pth_root, nnls, power_iteration
 from optim.linesearch import (
     ScaleByBacktrackingLinesearchState,
     ScaleByZoomLinesearchState,
@@ -263,6 +263,7 @@ __all__ = [
     "nadam",
     "nadamw",
     "named_chain",
+    "nnls",
     "noisy_sgd",
     "novograd",
     "ntxent",

@@ -1,9 +1,13 @@
-"""Linear assignment (`optax.assignment.hungarian_algorithm`).
+"""Linear assignment (`optax.assignment.hungarian_algorithm` and `base_hungarian_algorithm`).
 
 The Hungarian algorithm in the shortest-augmenting-path form with row and column potentials
 (as in Optax, after e-maxx's O(n^2 m) version): one `lax.scan` step per row, each with a
 `lax.while_loop` that grows the alternating tree until a free column is reached. It runs under
 `core.jit` for fixed shapes. A tall matrix is solved transposed.
+
+`base_hungarian_algorithm` is Optax's port of SciPy's Jonker-Volgenant solver (a shortest
+augmenting path per row over the remaining columns, with dual potentials `u`, `v`), kept for
+programs that call it; both give a minimum-cost assignment (they may differ on ties).
 """
 
 from __future__ import annotations
@@ -87,3 +91,110 @@ def hungarian_algorithm(cost_matrix: Any) -> tuple[Any, Any]:
 
 
 __all__ = ["hungarian_algorithm"]
+
+
+def base_hungarian_algorithm(cost_matrix: Any) -> tuple[Any, Any]:
+    """Returns a minimum-cost assignment by Jonker-Volgenant shortest augmenting paths (SciPy's
+    `linear_sum_assignment` algorithm, as Optax's reference implementation).
+
+    Args:
+      cost_matrix: an `[n, m]` matrix of costs.
+
+    Returns:
+      `(i, j)` like `hungarian_algorithm`: row `i[k]` goes to column `j[k]`; `i` is sorted.
+    """
+    if cost_matrix.shape[0] == 0 or cost_matrix.shape[1] == 0:
+        return jnp.zeros(0, int), jnp.zeros(0, int)
+    transpose = cost_matrix.shape[1] < cost_matrix.shape[0]
+    if transpose:
+        cost_matrix = cost_matrix.T
+    cost_matrix = cost_matrix.astype(float)
+    n, m = cost_matrix.shape
+    init = (
+        cost_matrix,
+        jnp.zeros(n, cost_matrix.dtype),
+        jnp.zeros(m, cost_matrix.dtype),
+        jnp.full(m, -1),
+        jnp.full(m, -1),
+        jnp.full(n, -1),
+    )
+    *_, col4row = lax.fori_loop(0, n, _lsa_row, init)
+    if transpose:
+        order = jnp.argsort(col4row)
+        return col4row[order], order
+    return jnp.arange(n), col4row
+
+
+def _scan_column(it, val):
+    """One remaining column `j` of the shortest-path search from row `i`."""
+    remaining, min_value, costs, i, u, v, costs_to, path, lowest, row4col, index = val
+    j = remaining[it]
+    r = min_value + costs[i, j] - u[i] - v[j]
+    path = path.at[j].set(jnp.where(r < costs_to[j], i, path[j]))
+    costs_to = costs_to.at[j].min(r)
+    index = jnp.where(
+        (costs_to[j] < lowest) | ((costs_to[j] == lowest) & (row4col[j] == -1)), it, index
+    )
+    lowest = jnp.minimum(lowest, costs_to[j])
+    return remaining, min_value, costs, i, u, v, costs_to, path, lowest, row4col, index
+
+
+def _visit_column(val):
+    """Marks the closest column visited: a free one ends the path, else continue from its row."""
+    remaining, index, row4col, sink, i, sc, num_remaining = val
+    j = remaining[index]
+    free = row4col[j] == -1
+    sink = jnp.where(free, j, sink)
+    i = jnp.where(free, i, row4col[j])
+    sc = sc.at[j].set(True)
+    num_remaining = num_remaining - 1
+    remaining = remaining.at[index].set(remaining[num_remaining])
+    return remaining, sink, i, sc, num_remaining
+
+
+def _search_step(val):
+    costs, u, v, path, row4col, row, min_value, num_remaining, remaining, sr, sc, costs_to, sink = (
+        val
+    )
+    sr = sr.at[row].set(True)
+    init = (remaining, min_value, costs, row, u, v, costs_to, path, jnp.inf, row4col, -1)
+    out = lax.fori_loop(0, num_remaining, _scan_column, init)
+    remaining, _, costs, row, u, v, costs_to, path, lowest, row4col, index = out
+    min_value = lowest
+    sink = jnp.where(min_value == jnp.inf, -1, sink)
+    visited = _visit_column((remaining, index, row4col, sink, row, sc, num_remaining))
+    keep = (remaining, sink, row, sc, num_remaining)
+    remaining, sink, row, sc, num_remaining = (
+        jnp.where(sink == -1, a, b) for a, b in zip(visited, keep)
+    )
+    return (
+        costs, u, v, path, row4col, row, min_value, num_remaining, remaining, sr, sc, costs_to, sink
+    )  # fmt: skip
+
+
+def _lsa_row(row, val):
+    """Assigns `row` along a shortest augmenting path and updates the potentials."""
+    costs, u, v, path, row4col, col4row = val
+    n, m = costs.shape
+    init = (
+        costs, u, v, path, row4col, row, 0.0, m, jnp.arange(m)[::-1],
+        jnp.zeros(n, bool), jnp.zeros(m, bool), jnp.full(m, jnp.inf), -1,
+    )  # fmt: skip
+    out = lax.while_loop(lambda s: s[-1] == -1, _search_step, init)
+    _, _, _, path, _, _, min_value, _, _, sr, sc, costs_to, sink = out
+    u = u.at[row].add(min_value)
+    mask = sr & (jnp.arange(n) != row)
+    u = jnp.where(mask, u + min_value - costs_to[col4row], u)
+    v = jnp.where(sc, v + costs_to - min_value, v)
+
+    def augment(carry):
+        sink, row4col, col4row, _ = carry
+        i = path[sink]
+        row4col = row4col.at[sink].set(i)
+        col4row, sink = col4row.at[i].set(sink), col4row[i]
+        return sink, row4col, col4row, i == row
+
+    _, row4col, col4row, _ = lax.while_loop(
+        lambda s: jnp.logical_not(s[-1]), augment, (sink, row4col, col4row, False)
+    )
+    return costs, u, v, path, row4col, col4row

@@ -155,3 +155,52 @@ def matrix_inverse_pth_root(
 
 
 __all__ = ["matrix_inverse_pth_root", "power_iteration"]
+
+
+def _spectral_radius_upper_bound(matrix: Any) -> Any:
+    a = jnp.linalg.matrix_norm(matrix, ord="fro")
+    b = jnp.linalg.matrix_norm(matrix, ord=1) if matrix.size != 0 else 0
+    return jnp.minimum(a, b)
+
+
+def nnls(A: Any, b: Any, iters: int, unroll: int | bool = 1, L: Any = None) -> Any:  # noqa: N803
+    """Non-negative least squares: minimizes `||A x - b||_2` subject to `x >= 0`.
+
+    Polyak's fast projected gradient method (2015): `iters` accelerated steps
+    `x <- max(p - (A^T A p - A^T b) / L, 0)` with Nesterov's extrapolation `p`.
+
+    Args:
+      A: an `(M, N)` matrix.
+      b: an `(M,)` vector or `(M, K)` matrix.
+      iters: number of iterations.
+      unroll: `lax.scan`'s unroll.
+      L: an upper bound of the spectral radius of `A^T A` (default: min of its Frobenius and
+        1-norms).
+
+    Returns:
+      The solution, `(N,)` or `(N, K)`.
+
+    Raises:
+      OptimizerArgumentError: `A` is not a matrix, or `b` does not match its rows.
+    """
+    if A.ndim != 2 or b.ndim not in (1, 2) or b.shape[0] != A.shape[0]:
+        raise OptimizerArgumentError(
+            f"nnls needs A of shape (M, N) and b of shape (M,) or (M, K); got A {A.shape} and "
+            f"b {b.shape}."
+        )
+    Q = A.mT @ A  # noqa: N806
+    q = A.mT @ b
+    if L is None:
+        L = _spectral_radius_upper_bound(Q)  # noqa: N806
+    L = jnp.where(L == 0, 1, L)  # noqa: N806
+
+    def step(carry, _):
+        x, p, c = carry
+        cn = (1 + jnp.sqrt(1 + 4 * c**2)) / 2
+        s = (c - 1) / cn
+        xn = jnp.clip(p - (Q @ p - q) / L, 0)
+        return (xn, xn + s * (xn - x), cn), None
+
+    x = jnp.zeros_like(b, shape=A.shape[-1:] + b.shape[1:])
+    (x, _, _), _ = lax.scan(step, (x, x, 0.0), length=iters, unroll=unroll)
+    return x

@@ -8,6 +8,7 @@ from optim.losses.classification import (
     kl_divergence_with_log_targets,
     multiclass_hinge_loss,
     multiclass_perceptron_loss,
+    multiclass_sparsemax_loss,
     perceptron_loss,
     poly_loss_cross_entropy,
     safe_softmax_cross_entropy,
@@ -19,6 +20,8 @@ from optim.losses.classification import (
     sparsemax_loss,
 )
 from optim.losses.ctc import ctc_loss, ctc_loss_with_forward_probs
+from optim.losses.fenchel_young import make_fenchel_young_loss
+from optim.losses.ranking import ranking_softmax_loss
 from optim.losses.regression import (
     cosine_distance,
     cosine_similarity,
@@ -50,11 +53,14 @@ __all__ = [
     "kl_divergence_with_log_targets",
     "l2_loss",
     "log_cosh",
+    "make_fenchel_young_loss",
     "multiclass_hinge_loss",
+    "multiclass_sparsemax_loss",
     "multiclass_perceptron_loss",
     "ntxent",
     "perceptron_loss",
     "poly_loss_cross_entropy",
+    "ranking_softmax_loss",
     "safe_softmax_cross_entropy",
     "sigmoid_binary_cross_entropy",
     "sigmoid_focal_loss",

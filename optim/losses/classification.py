@@ -13,6 +13,7 @@ from typing import Any
 import core
 import core.numpy as jnp
 from optim.losses.checks import check_floating, check_integer, check_same_shape
+from optim.projections import projection_simplex
 
 
 def _sum(x: Any, axis: Any, where: Any = None, keepdims: bool = False) -> Any:
@@ -342,3 +343,24 @@ def sigmoid_focal_loss(logits: Any, labels: Any, *, alpha: Any = None, gamma: An
     if alpha is None:
         return loss
     return (alpha * labels + (1.0 - alpha) * (1.0 - labels)) * loss
+
+
+def _multiclass_sparsemax_loss(scores: Any, label: Any) -> Any:
+    proba = projection_simplex(scores)
+    # The Gini negentropy's conjugate at the scores shifted so the label's score is 0.
+    scores = (scores - scores[label]).at[label].set(0.0)
+    return jnp.dot(proba, jnp.where(proba, scores, 0.0)) + 0.5 * (1.0 - jnp.dot(proba, proba))
+
+
+def multiclass_sparsemax_loss(scores: Any, labels: Any) -> Any:
+    """Multiclass sparsemax loss (Martins & Astudillo, 2016): the Fenchel-Young loss of the
+    Gini negentropy, zero exactly when `sparsemax(scores)` is the one-hot label.
+
+    Args:
+      scores: `[batch, num_classes]` scores.
+      labels: `[batch]` integer labels.
+
+    Returns:
+      The loss per example, shape `[batch]`.
+    """
+    return core.vmap(_multiclass_sparsemax_loss)(jnp.asarray(scores), labels)
