@@ -3,11 +3,14 @@
 Direct convolutions are one `lax.conv_general_dilated` over a single batch and feature
 dimension with the kernel flipped; the smaller input (in every dimension) is the kernel, and
 the padding produces scipy's "full", "same" (centred on `in1`) and "valid" outputs.
-`fftconvolve` and `detrend` are JAX's formulas (FFT products; least-squares lines).
+`fftconvolve` and `detrend` are JAX's formulas (FFT products; least-squares lines), and so
+are the spectral functions `stft`, `istft`, `csd` and `welch` (scipy's `_spectral_helper`).
 """
 
 from __future__ import annotations
 
+import operator
+import warnings
 from typing import Any
 
 import numpy as np
@@ -24,7 +27,11 @@ __all__ = [
     "correlate",
     "correlate2d",
     "detrend",
+    "csd",
     "fftconvolve",
+    "istft",
+    "stft",
+    "welch",
 ]
 
 _MODES = ("full", "same", "valid")
@@ -277,3 +284,479 @@ def detrend(
         coef = jnp.linalg.lstsq(a, arr[piece])[0]
         arr = arr.at[piece].add(-jnp.matmul(a, coef, precision=lax.Precision.HIGHEST))
     return jnp.moveaxis(arr.reshape(shape), 0, axis)
+
+
+# ---------------------------------------------------------------------------------------------
+# Spectral analysis: stft, istft, csd, welch (JAX's `_spectral_helper`, itself scipy's)
+#
+# The signal is cut into `nperseg`-long segments `nperseg - noverlap` apart (one strided
+# gather), each detrended, windowed and transformed with `jnp.fft`. Windows are built in numpy
+# as scipy's periodic (`fftbins=True`) windows; JAX asks scipy for the ones other than "hann",
+# numbax computes the common ones itself (`_WINDOWS`).
+
+
+def _cosine_sum(coeffs: tuple[float, ...]) -> Any:
+    def window(n: int) -> np.ndarray:
+        k = np.arange(n)
+        return sum((-1) ** i * c * np.cos(2 * np.pi * i * k / n) for i, c in enumerate(coeffs))
+
+    return window
+
+
+def _bartlett(n: int) -> np.ndarray:
+    m = n + 1  # periodic: the symmetric window of n + 1 points without its last
+    k = np.arange(m)
+    return (1 - np.abs(2 * k / (m - 1) - 1))[:-1]
+
+
+def _triang(n: int) -> np.ndarray:
+    m = n + 1
+    k = np.arange(1, (m + 1) // 2 + 1)
+    half = 2 * k / (m + 1) if m % 2 else (2 * k - 1) / m
+    full = np.concatenate([half, half[-2::-1] if m % 2 else half[::-1]])
+    return full[:-1]
+
+
+_WINDOWS = {
+    "hann": _cosine_sum((0.5, 0.5)),
+    "hanning": _cosine_sum((0.5, 0.5)),
+    "hamming": _cosine_sum((0.54, 0.46)),
+    "blackman": _cosine_sum((0.42, 0.5, 0.08)),
+    "boxcar": np.ones,
+    "box": np.ones,
+    "ones": np.ones,
+    "rect": np.ones,
+    "rectangular": np.ones,
+    "bartlett": _bartlett,
+    "triang": _triang,
+    "triangle": _triang,
+}
+
+
+class UnsupportedWindowError(ModeError):
+    """A window name the spectral functions do not compute.
+
+    Failing code: ``welch(x, window="kaiser")``. Fix: one of "hann", "hamming", "blackman",
+    "boxcar", "bartlett", "triang", or pass the window itself as an array (e.g. from
+    ``scipy.signal.get_window``).
+    """
+
+
+def _window(window: Any, n: int, dtype: Any) -> Any:
+    if isinstance(window, tuple) and len(window) == 1:
+        window = window[0]
+    if isinstance(window, str):
+        if window not in _WINDOWS:
+            raise UnsupportedWindowError(
+                f"window {window!r} is not computed by numbax; use one of "
+                f"{sorted(_WINDOWS)} or pass the window as an array"
+            )
+        return jnp.asarray(np.asarray([1.0] if n == 1 else _WINDOWS[window](n)), dtype=dtype)
+    if isinstance(window, tuple):
+        raise UnsupportedWindowError(
+            f"parametrized window {window!r} is not computed by numbax; pass it as an array"
+        )
+    return jnp.asarray(window)
+
+
+def _triage_segments(window: Any, nperseg: int | None, length: int, dtype: Any) -> tuple[Any, int]:
+    """The window and the segment length, as JAX's `_triage_segments` (a named window's default
+    length is the whole signal, not scipy's 256)."""
+    if isinstance(window, (str, tuple)):
+        n = length if nperseg is None else int(nperseg)
+        if n > length:
+            warnings.warn(
+                f"nperseg={n} is greater than input_length={length}, using nperseg={length}",
+                stacklevel=2,
+            )
+            n = length
+        return _window(window, n, dtype), n
+    win = jnp.asarray(window)
+    if win.ndim != 1:
+        raise ValueError("window must be 1-D")
+    if length < win.shape[-1]:
+        raise ValueError("window is longer than input signal")
+    if nperseg is None:
+        return win, win.shape[0]
+    if nperseg != win.shape[0]:
+        raise ValueError("value specified for nperseg is different from length of window")
+    return win, int(nperseg)
+
+
+def _odd_ext(x: Any, n: int) -> Any:
+    """`x` extended by `n` points at both ends of its last axis by odd reflection."""
+    if n < 1:
+        return x
+    if n > x.shape[-1] - 1:
+        raise ValueError(
+            f"The extension length n ({n}) is too big. It must not exceed x.shape[axis]-1, "
+            f"which is {x.shape[-1] - 1}."
+        )
+    left = 2 * x[..., :1] - jnp.flip(x[..., 1 : n + 1], axis=-1)
+    right = 2 * x[..., -1:] - jnp.flip(x[..., -(n + 1) : -1], axis=-1)
+    return jnp.concatenate([left, x, right], axis=-1)
+
+
+def _extend(x: Any, boundary: str, n: int) -> Any:
+    widths = [(0, 0)] * (x.ndim - 1) + [(n, n)]
+    if boundary == "even":
+        return jnp.pad(x, widths, mode="reflect")
+    if boundary == "odd":
+        return _odd_ext(x, n)
+    if boundary == "constant":
+        return jnp.pad(x, widths, mode="edge")
+    return jnp.pad(x, widths, mode="constant")
+
+
+_BOUNDARIES = ("even", "odd", "constant", "zeros", None)
+
+
+def _segments(x: Any, nperseg: int, noverlap: int) -> Any:
+    """`(..., n_segments, nperseg)`: the overlapping segments of the last axis."""
+    step = nperseg - noverlap
+    starts = np.arange(0, x.shape[-1] - nperseg + 1, step)
+    index = starts[:, None] + np.arange(nperseg)[None, :]
+    return x[..., index]
+
+
+def _fft_segments(x, win, detrend_func, nperseg, noverlap, nfft, twosided):
+    if np.dtype(x.dtype).kind in "iub":
+        x = x.astype(win.dtype)
+    result = detrend_func(_segments(x, nperseg, noverlap))
+    if jnp.iscomplexobj(win) and not jnp.iscomplexobj(result):
+        result = result.astype(jnp.result_type(result.dtype, np.complex64))
+    result = win * result
+    return jnp.fft.fft(result, n=nfft) if twosided else jnp.fft.rfft(result.real, n=nfft)
+
+
+def _spectral_helper(
+    x: Any,
+    y: Any,
+    fs: Any = 1.0,
+    window: Any = "hann",
+    nperseg: int | None = None,
+    noverlap: int | None = None,
+    nfft: int | None = None,
+    detrend_type: Any = "constant",
+    return_onesided: bool = True,
+    scaling: str = "density",
+    axis: int = -1,
+    mode: str = "psd",
+    boundary: str | None = None,
+    padded: bool = False,
+) -> tuple[Any, Any, Any]:
+    """scipy's `_spectral_helper` as JAX writes it (`y=None`: the auto-spectrum)."""
+    if mode not in ("psd", "stft"):
+        raise ValueError(f"Unknown value for mode {mode}, must be one of: ('psd', 'stft')")
+    if boundary not in _BOUNDARIES:
+        raise ValueError(
+            f"Unknown boundary option '{boundary}', must be one of: {list(_BOUNDARIES)}"
+        )
+    if y is None:
+        (x,) = promote_dtypes_inexact(jnp.asarray(x))
+        axis = operator.index(axis) % x.ndim
+        outer = x.shape[:axis] + x.shape[axis + 1 :]
+    else:
+        if mode != "psd":
+            raise ValueError("two-argument mode is available only when mode=='psd'")
+        x, y = promote_dtypes_inexact(jnp.asarray(x), jnp.asarray(y))
+        if x.ndim != y.ndim:
+            raise ValueError(f"two-arguments must have the same rank ({x.ndim} vs {y.ndim}).")
+        axis = operator.index(axis) % x.ndim
+        try:
+            outer = np.broadcast_shapes(
+                x.shape[:axis] + x.shape[axis + 1 :], y.shape[:axis] + y.shape[axis + 1 :]
+            )
+        except ValueError as err:
+            raise ValueError("x and y cannot be broadcast together.") from err
+    result_dtype = jnp.result_type(x.dtype, np.complex64)
+    freq_dtype = np.finfo(result_dtype).dtype
+    if nperseg is not None:
+        nperseg = int(nperseg)
+        if nperseg < 1:
+            raise ValueError("nperseg must be a positive integer")
+    win, nperseg = _triage_segments(window, nperseg, x.shape[axis], x.dtype)
+    noverlap = nperseg // 2 if noverlap is None else int(noverlap)
+    nfft = nperseg if nfft is None else int(nfft)
+    if y is None and x.size == 0:
+        return (jnp.zeros(x.shape, freq_dtype),) * 2 + (jnp.zeros(x.shape, result_dtype),)
+    if y is not None and (x.size == 0 or y.size == 0):
+        shape = outer[:axis] + (min(x.shape[axis], y.shape[axis]),) + outer[axis:]
+        return (jnp.zeros(shape, freq_dtype),) * 2 + (jnp.zeros(shape, result_dtype),)
+    x = jnp.moveaxis(x, axis, -1)
+    if y is not None:
+        y = jnp.moveaxis(y, axis, -1)
+        if x.shape[-1] < y.shape[-1]:
+            x = jnp.pad(x, [(0, 0)] * (x.ndim - 1) + [(0, y.shape[-1] - x.shape[-1])])
+        elif y.shape[-1] < x.shape[-1]:
+            y = jnp.pad(y, [(0, 0)] * (y.ndim - 1) + [(0, x.shape[-1] - y.shape[-1])])
+    if nfft < nperseg:
+        raise ValueError("nfft must be greater than or equal to nperseg.")
+    if noverlap >= nperseg:
+        raise ValueError("noverlap must be less than nperseg.")
+    nstep = nperseg - noverlap
+    if boundary is not None:
+        x = _extend(x, boundary, nperseg // 2)
+        if y is not None:
+            y = _extend(y, boundary, nperseg // 2)
+    if padded:
+        nadd = (-(x.shape[-1] - nperseg) % nstep) % nperseg
+        x = jnp.pad(x, [(0, 0)] * (x.ndim - 1) + [(0, nadd)])
+        if y is not None:
+            y = jnp.pad(y, [(0, 0)] * (y.ndim - 1) + [(0, nadd)])
+    if isinstance(detrend_type, str):
+
+        def detrend_func(d):
+            return detrend(d, type=detrend_type, axis=-1)
+
+    elif callable(detrend_type):
+        detrend_func = detrend_type
+    elif not detrend_type:
+
+        def detrend_func(d):
+            return d
+
+    else:
+        raise ValueError(f"Unsupported detrend type: {detrend_type}")
+    if scaling == "density":
+        scale = 1.0 / (fs * (win * win).sum())
+    elif scaling == "spectrum":
+        scale = 1.0 / win.sum() ** 2
+    else:
+        raise ValueError(f"Unknown scaling: {scaling}")
+    if mode == "stft":
+        scale = jnp.sqrt(scale)
+    twosided = not return_onesided
+    if return_onesided and (jnp.iscomplexobj(x) or (y is not None and jnp.iscomplexobj(y))):
+        twosided = True
+        warnings.warn("Input data is complex, switching to return_onesided=False", stacklevel=2)
+    freqs = (jnp.fft.fftfreq if twosided else jnp.fft.rfftfreq)(nfft, 1 / fs).astype(freq_dtype)
+    result = _fft_segments(x, win, detrend_func, nperseg, noverlap, nfft, twosided)
+    if y is not None:
+        result_y = _fft_segments(y, win, detrend_func, nperseg, noverlap, nfft, twosided)
+        result = jnp.conjugate(result) * result_y
+    elif mode == "psd":
+        result = jnp.conjugate(result) * result
+    result = result * scale
+    if not twosided and mode == "psd":
+        end = None if nfft % 2 else -1
+        result = result.at[..., 1:end].multiply(2)
+    time = jnp.arange(nperseg / 2, x.shape[-1] - nperseg / 2 + 1, nstep, dtype=freq_dtype) / fs
+    if boundary is not None:
+        time = time - (nperseg / 2) / fs
+    result = result.astype(result_dtype)
+    if y is None and mode != "stft":
+        result = result.real
+    return freqs, time, jnp.moveaxis(result, -1, axis)
+
+
+def stft(
+    x: Any,
+    fs: Any = 1.0,
+    window: Any = "hann",
+    nperseg: int = 256,
+    noverlap: int | None = None,
+    nfft: int | None = None,
+    detrend: Any = False,
+    return_onesided: bool = True,
+    boundary: str | None = "zeros",
+    padded: bool = True,
+    axis: int = -1,
+) -> tuple[Any, Any, Any]:
+    """The short-time Fourier transform, as `jax.scipy.signal.stft`.
+
+    Args:
+      x: the signal.
+      fs: sampling frequency.
+      window: a window name ("hann", "hamming", "blackman", "boxcar", "bartlett", "triang")
+        or the window as an array.
+      nperseg: segment length (at most the signal's).
+      noverlap: overlap between segments (default `nperseg // 2`).
+      nfft: FFT length (default `nperseg`).
+      detrend: False, "constant", "linear" or a function of a segment.
+      return_onesided: the non-negative frequencies only (real input).
+      boundary: extend the signal at both ends: "zeros", "even", "odd", "constant" or None.
+      padded: zero-pad the end to a whole number of segments.
+      axis: the time axis.
+
+    Returns:
+      `(f, t, Zxx)`: frequencies, segment times, and the transform (frequencies in place of
+      `axis`, segments last).
+    """
+    return _spectral_helper(
+        x, None, fs, window, nperseg, noverlap, nfft, detrend, return_onesided,
+        scaling="spectrum", axis=axis, mode="stft", boundary=boundary, padded=padded,
+    )  # fmt: skip
+
+
+def _median_bias(n: int) -> float:
+    """The median's bias relative to the mean of `n` periodograms (scipy's `_median_bias`)."""
+    ii_2 = 2 * np.arange(1.0, (n - 1) // 2 + 1)
+    return 1 + np.sum(1.0 / (ii_2 + 1) - 1.0 / ii_2)
+
+
+def csd(
+    x: Any,
+    y: Any,
+    fs: Any = 1.0,
+    window: Any = "hann",
+    nperseg: int | None = None,
+    noverlap: int | None = None,
+    nfft: int | None = None,
+    detrend: Any = "constant",
+    return_onesided: bool = True,
+    scaling: str = "density",
+    axis: int = -1,
+    average: str = "mean",
+) -> tuple[Any, Any]:
+    """The cross power spectral density by Welch's method, as `jax.scipy.signal.csd`
+    (`y=None` is the power spectral density of `x`).
+
+    Args: as `welch`, with `y` the second signal.
+
+    Returns:
+      `(f, Pxy)`: frequencies and the (complex unless `y` is None) cross spectral density.
+    """
+    freqs, _, pxy = _spectral_helper(
+        x, y, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, scaling, axis,
+        mode="psd",
+    )  # fmt: skip
+    if y is not None:
+        pxy = pxy + 0j
+    if pxy.ndim >= 2 and pxy.size > 0:
+        if average == "median":
+            bias = _median_bias(pxy.shape[-1])
+            if jnp.iscomplexobj(pxy):
+                pxy = jnp.median(pxy.real, axis=-1) + 1j * jnp.median(pxy.imag, axis=-1)
+            else:
+                pxy = jnp.median(pxy, axis=-1)
+            pxy = pxy / bias
+        elif average == "mean":
+            pxy = pxy.mean(axis=-1)
+        else:
+            raise ValueError(f'average must be "median" or "mean", got {average}')
+    return freqs, pxy
+
+
+def welch(
+    x: Any,
+    fs: Any = 1.0,
+    window: Any = "hann",
+    nperseg: int | None = None,
+    noverlap: int | None = None,
+    nfft: int | None = None,
+    detrend: Any = "constant",
+    return_onesided: bool = True,
+    scaling: str = "density",
+    axis: int = -1,
+    average: str = "mean",
+) -> tuple[Any, Any]:
+    """The power spectral density by Welch's method, as `jax.scipy.signal.welch`.
+
+    Args:
+      x: the signal.
+      fs: sampling frequency.
+      window: a window name or the window as an array.
+      nperseg: segment length (default: the whole signal, as JAX, not scipy's 256).
+      noverlap: overlap between segments (default `nperseg // 2`).
+      nfft: FFT length (default `nperseg`).
+      detrend: "constant" (default), "linear", False or a function of a segment.
+      return_onesided: the non-negative frequencies only (real input).
+      scaling: "density" (V**2/Hz) or "spectrum" (V**2).
+      axis: the time axis.
+      average: "mean" or "median" over the segments.
+
+    Returns:
+      `(f, Pxx)`: frequencies and the power spectral density.
+    """
+    freqs, pxx = csd(
+        x, None, fs=fs, window=window, nperseg=nperseg, noverlap=noverlap, nfft=nfft,
+        detrend=detrend, return_onesided=return_onesided, scaling=scaling, axis=axis,
+        average=average,
+    )  # fmt: skip
+    return freqs, pxx.real
+
+
+def _overlap_and_add(x: Any, step: int) -> Any:
+    """`(..., frames, frame_length)` added up at offsets `step` apart: `(..., output_size)`."""
+    *batch, nframes, seglen = x.shape
+    out = jnp.zeros((*batch, step * (nframes - 1) + seglen), x.dtype)
+    for i in range(nframes):
+        out = out.at[..., i * step : i * step + seglen].add(x[..., i, :])
+    return out
+
+
+def istft(
+    Zxx: Any,  # noqa: N803  (scipy's name)
+    fs: Any = 1.0,
+    window: Any = "hann",
+    nperseg: int | None = None,
+    noverlap: int | None = None,
+    nfft: int | None = None,
+    input_onesided: bool = True,
+    boundary: bool = True,
+    time_axis: int = -1,
+    freq_axis: int = -2,
+) -> tuple[Any, Any]:
+    """The inverse short-time Fourier transform, as `jax.scipy.signal.istft`.
+
+    Args:
+      Zxx: the transform (at least 2-D).
+      fs: sampling frequency.
+      window: the window of the forward transform (name or array).
+      nperseg: segment length (default: from the frequency axis).
+      noverlap: overlap (default `nperseg // 2`).
+      nfft: FFT length of the forward transform.
+      input_onesided: `Zxx` holds the non-negative frequencies only.
+      boundary: the forward transform extended the signal (its ends are cut off again).
+      time_axis: the segments' axis.
+      freq_axis: the frequencies' axis.
+
+    Returns:
+      `(t, x)`: the sample times and the reconstructed signal.
+    """
+    zxx = jnp.asarray(Zxx)
+    if zxx.ndim < 2:
+        raise ValueError("Input stft must be at least 2d!")
+    freq_axis = operator.index(freq_axis) % zxx.ndim
+    time_axis = operator.index(time_axis) % zxx.ndim
+    if freq_axis == time_axis:
+        raise ValueError("Must specify differing time and frequency axes!")
+    zxx = zxx.astype(jnp.result_type(zxx.dtype, np.complex64))
+    n_default = 2 * (zxx.shape[freq_axis] - 1) if input_onesided else zxx.shape[freq_axis]
+    nperseg = int(nperseg or n_default)
+    if nperseg < 1:
+        raise ValueError("nperseg must be a positive integer")
+    if nfft is None:
+        nfft = n_default + (1 if input_onesided and nperseg == n_default + 1 else 0)
+    nfft = int(nfft)
+    if nfft < nperseg:
+        raise ValueError(f"FFT length ({nfft}) must be longer than nperseg ({nperseg}).")
+    noverlap = int(noverlap or nperseg // 2)
+    if noverlap >= nperseg:
+        raise ValueError("noverlap must be less than nperseg.")
+    nstep = nperseg - noverlap
+    if time_axis != zxx.ndim - 1 or freq_axis != zxx.ndim - 2:
+        outer = tuple(i for i in range(zxx.ndim) if i not in (time_axis, freq_axis))
+        zxx = jnp.transpose(zxx, outer + (freq_axis, time_axis))
+    inverse = jnp.fft.irfft if input_onesided else jnp.fft.ifft
+    xsubs = inverse(zxx, axis=-2, n=nfft)[..., :nperseg, :]
+    win, _ = _triage_segments(window, nperseg, nperseg, xsubs.real.dtype)
+    if win.ndim != 1 or win.shape[0] != nperseg:
+        raise ValueError(f"window must have length of {nperseg}")
+    win = win.astype(xsubs.dtype)
+    xsubs = xsubs * win.sum()  # undoes the "spectrum" scaling
+    win = win.reshape((1,) * (xsubs.ndim - 2) + (nperseg, 1))
+    x = _overlap_and_add(jnp.swapaxes(xsubs * win, -2, -1), nstep)
+    win_sq = jnp.repeat(win * win, xsubs.shape[-1], axis=-1)
+    norm = _overlap_and_add(jnp.swapaxes(win_sq, -2, -1), nstep)
+    if boundary:
+        x = x[..., nperseg // 2 : -(nperseg // 2)]
+        norm = norm[..., nperseg // 2 : -(nperseg // 2)]
+    x = x / jnp.where(norm > 1e-10, norm, 1.0)
+    if x.ndim > 1 and time_axis != zxx.ndim - 1:
+        if freq_axis < time_axis:
+            time_axis -= 1
+        x = jnp.moveaxis(x, -1, time_axis)
+    time = jnp.arange(x.shape[0], dtype=np.finfo(x.dtype).dtype) / fs
+    return time, x

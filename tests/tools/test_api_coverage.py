@@ -37,3 +37,5 @@ def test_jax_porting_names_stay_present():
     )
     special = {"bessel_jn", "expi", "expn", "fresnel", "hyp1f1", "hyp2f1", "owens_t", "sici"}
     assert not (special | {"sph_harm_y", "wofz"}) & set(missing.get("jax.scipy.special", []))
+    assert not {"stft", "istft", "welch", "csd"} & set(missing.get("jax.scipy.signal", []))
+    assert "gaussian_kde" not in missing.get("jax.scipy.stats", [])

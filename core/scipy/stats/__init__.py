@@ -33,10 +33,12 @@ from core.scipy.stats import (
     vonmises,
     wrapcauchy,
 )
+from core.scipy.stats.kde import gaussian_kde
 from core.scipy.stats.summaries import ModeResult, mode, rankdata, sem
 
 __all__ = [
     "ModeResult",
+    "gaussian_kde",
     "bernoulli",
     "beta",
     "betabinom",
