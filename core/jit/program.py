@@ -159,7 +159,7 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
     """
     pool.start()  # before any kernel links: numba's parfors then call the pool (if on)
     whole = _whole(program)
-    built = [_build(k, whole) for k in program.kernels]
+    built = _build_all(program, whole)
     keys = [(src, types) for src, types, _ in built]
     infos, deferred = _compile_all(program, keys, name, whole)
     if whole:  # the one function, its sizes and constants bound
@@ -189,6 +189,33 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
     if not whole:
         call.variant = functools.partial(_variant, program, driver, unpack, dtypes)
     return call
+
+
+def _build_all(program: partition.Program, whole: bool) -> list[tuple[str, tuple, list]]:
+    """`_build` of every kernel of `program`, in order. The compile workers start (`workers.start`,
+    without waiting) as soon as two distinct kernels are new (`_is_new`): a worker takes about a
+    second to start, which then overlaps the rest of the builds (the transformer's 179 kernels:
+    about a second of generating and rewriting sources) instead of the compile."""
+    size = config.jit_compile_workers
+    size = workers.default_workers() if size == -1 else size
+    built, new = [], set()
+    for kj in program.kernels:
+        built.append(_build(kj, whole))
+        key = built[-1][:2]
+        if size and not whole and len(new) < 2 and key not in new and _is_new(key):
+            new.add(key)
+            if len(new) == 2:
+                workers.start(size)
+    return built
+
+
+def _is_new(key: tuple) -> bool:
+    """Whether kernel `key` is neither held by this process nor in the disk cache (as a shell
+    or as numba's kernel), as far as a quick look tells."""
+    held = _held(key)
+    if held in _compiled or disk_cache.is_cached(held[0], "kernel"):
+        return False
+    return not (_shellable(held) and shells.cached(*held))
 
 
 def _variant(

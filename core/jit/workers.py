@@ -6,7 +6,8 @@ compile some of them while the main process compiles the others: the main proces
 from the front of the list, the workers from the back. A worker compiles with
 `disk_cache.compile_source`, which writes numba's cache atomically under a lock per kernel, and
 the main process then loads the machine code from the cache. A worker's result is only a hint:
-if it failed or wrote elsewhere, the main process compiles the kernel itself.
+if it failed or wrote elsewhere, the main process compiles the kernel itself (the worker goes on
+with the next item; only a dead worker stops).
 
 Workers are fresh interpreters (`python -c _BOOT`), started on first use and kept for the life
 of the process (each imports numba and the back end once, 0.7 s of CPU, which overlaps the main
@@ -157,16 +158,19 @@ def compile_in_parallel(
     todo = list(items)
     done: dict = {}
     finished: set = set()
+    failed: set = set()  # items a worker gave back: this process compiles them
     cond = threading.Condition()
     running = [0]
 
     def take(front: bool):
         with cond:
             while todo:
-                order = todo if front else reversed(todo)
+                order = todo if front else [it for it in reversed(todo) if it not in failed]
+                if not order:  # what is left is this process's
+                    return None
                 item = next((it for it in order if finished.issuperset(after(it))), None)
                 if item is None and not running[0]:
-                    item = todo[0] if front else todo[-1]
+                    item = order[0]
                 if item is not None:
                     todo.remove(item)
                     running[0] += 1
@@ -180,6 +184,7 @@ def compile_in_parallel(
             if ok:
                 finished.add(item)
             else:  # given back: this process compiles it
+                failed.add(item)
                 todo.append(item)
             cond.notify_all()
 
@@ -192,12 +197,11 @@ def compile_in_parallel(
             try:
                 ok, seconds = worker.compile(request(item))
             except Exception:  # a dead worker: the main process compiles what is left
-                ok = False
+                finish(item, False)
+                return
             if ok:
                 done[item] = seconds
-            finish(item, ok)
-            if not ok:
-                return
+            finish(item, ok)  # a failed item is given back, the worker goes on
 
     threads = []
     if size > 0 and len(items) > 1:

@@ -83,6 +83,7 @@ _GLOBAL_NAMES = {
     "hc",
     "range",
     "prange",
+    "threaded_range",  # THREADED_RANGE
     "max",
     "min",
     "True",

@@ -108,6 +108,32 @@ class _FakeWorker:
         return True, 0.05
 
 
+class _FailingWorker(_FakeWorker):
+    """A worker whose compile of "bad" fails (it stays alive)."""
+
+    def compile(self, request):
+        ok, seconds = super().compile(request)
+        return request != "bad", seconds
+
+
+def test_a_worker_goes_on_after_an_item_it_failed(monkeypatch):
+    """An item a worker fails is given back to this process, which compiles it; the worker
+    goes on with the next items and does not take the failed one again."""
+    log = []
+    monkeypatch.setattr(workers, "start", lambda size: [_FailingWorker(log)])
+    here = []
+
+    def compile_here(item):
+        time.sleep(0.2)
+        here.append(item)
+
+    items = ["first", "a", "b", "c", "bad"]
+    done = workers.compile_in_parallel(items, lambda item: item, compile_here, 1)
+    assert [r for _, r in log].count("bad") == 1
+    assert "bad" in here and "bad" not in done
+    assert set(done) | set(here) == set(items) and len(done) >= 2
+
+
 def test_an_item_is_taken_after_the_items_it_needs(monkeypatch):
     """Library functions before the kernels calling them: with `after`, neither side takes an
     item before the items it names are done; the worker takes the last ready item."""

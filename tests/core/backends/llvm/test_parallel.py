@@ -114,6 +114,26 @@ def test_every_iteration_runs_once(cache, n, chunk):
     np.testing.assert_array_equal(out, a)
 
 
+def test_threaded_nests_built_from_their_spec(cache, monkeypatch):
+    """A process that did not rewrite the kernel (a compile worker, a process whose disk
+    cache lost the nests) builds its threaded nests from their spec (`threaded_range`): the
+    shell, and numba's kernel of the same lean source (a compile worker given the transformer's
+    Adam update stopped taking kernels when it failed)."""
+    from core.backends.llvm import nests  # noqa: PLC0415
+    from core.jit import codegen  # noqa: PLC0415
+
+    types = (("<i8", 1), ("<i8", 1))
+    lean = rewrite(KERNEL, types)
+    monkeypatch.setattr(nests, "_MODULES", {})
+    monkeypatch.setattr(nests, "_LOADED", {})
+    a = np.arange(1000, dtype=np.int64)
+    sizes = np.array([1000, 7], np.int64)
+    (out,) = shells.entry(lean, types)(sizes, a)
+    np.testing.assert_array_equal(out, a)
+    (out,) = codegen.compile_source(lean, types)(sizes, a)
+    np.testing.assert_array_equal(out, a)
+
+
 def test_unlowered_threaded_nest_keeps_the_kernel():
     """A kernel with a threaded nest the translator does not lower (a host call) keeps every
     loop numba's: its source is unchanged, serial nests too."""
