@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from core.tree_util import register_dataclass
 
@@ -46,6 +46,14 @@ def field(pytree_node: bool = True, *, metadata: dict | None = None, **kwargs: A
 def _replace(self, **updates):
     """Returns a copy of this object with the given fields replaced."""
     return dataclasses.replace(self, **updates)
+
+
+@overload
+def dataclass(clz: _T, **kwargs: Any) -> _T: ...
+
+
+@overload
+def dataclass(clz: None = None, **kwargs: Any) -> Callable[[_T], _T]: ...
 
 
 @dataclass_transform(field_specifiers=(field,))

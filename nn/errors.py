@@ -770,3 +770,13 @@ class ConfigValueNotImplementedError(FlaxError, NotImplementedError):
             f"flax.config {name}={value!r} is not implemented: numbax behaves as Flax does "
             f"with the default ({default!r}). Remove the update to run the program."
         )
+
+
+class TraversalError(FlaxError, ValueError):
+    """A `traverse_util` traversal was used on the wrong input: `set` with too few or too many
+    values, `each()` on something that is not a list, tuple or dict, or `ModelParamTraversal`
+    on something that is not a (frozen) dict of parameters.
+
+    Failing code: ``traverse_util.t_identity.each().set([1], [0, 0])``.
+    Fix: give one value per traversed item: ``.set([1, 2], [0, 0])``.
+    """

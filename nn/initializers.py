@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from core.nn.initializers import (
+    Initializer,
     constant,
     delta_orthogonal,
     glorot_normal,
@@ -41,6 +42,7 @@ def ones_init() -> Callable:
 
 
 __all__ = [
+    "Initializer",
     "constant",
     "delta_orthogonal",
     "glorot_normal",

@@ -452,6 +452,22 @@ def lift_jit(
     return lifted
 
 
+def lift_fold_rngs(
+    fn: Callable[..., Any], variables: CollectionFilter = True, rngs: CollectionFilter = True
+) -> Callable[..., Any]:
+    """``fn(scope, static, *args)`` on a lifted scope, as `lift_jit` without compiling: the
+    RNG streams are handed in as keys (suffixes cleared) and the outer counters stay put."""
+
+    def lifted(scopes: Sequence[Scope], static: Any, *args: Any, **kwargs: Any) -> Any:
+        lift = _Lift(scopes, (variables,), (variables,), (rngs,))
+        inner = lift.scope_fn(lift.var_groups, lift.rng_groups)
+        y = fn(inner, static, *args, **kwargs)
+        lift.publish(lift.repack(inner))
+        return y
+
+    return lifted
+
+
 def lift_checkpoint(
     fn: Callable[..., Any],
     variables: CollectionFilter = True,
@@ -868,6 +884,24 @@ def jit(
         rngs=rngs,
         static_argnums=static_argnums,
         static_argnames=static_argnames,
+    )
+
+
+def fold_rngs(target: Any, variables: CollectionFilter = True, rngs: CollectionFilter = True):
+    """Runs a module's method (or a function of a module) with its RNG streams handed in as
+    keys, as `jit` does, without compiling: keys drawn inside are those `nn.jit` would give
+    (Flax's ``fold_rngs``), and the outer module's RNG counters do not move.
+
+    Args:
+      target: a ``Module`` class or a function ``f(module, *args)``.
+      variables: the collections lifted (default all).
+      rngs: the RNG streams lifted (default all).
+
+    Returns:
+      The transformed class (named ``Fold_rngs<Class>``) or function.
+    """
+    return _transform(
+        lift_fold_rngs, target, "fold_rngs", None, fingerprint=True, variables=variables, rngs=rngs
     )
 
 

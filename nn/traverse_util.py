@@ -3,12 +3,47 @@
 Used for optimizer masks, parameter overviews and weight import: every leaf of a nested
 parameter dict gets a key path such as ``('Dense_0', 'kernel')`` or, with ``sep='/'``,
 ``'Dense_0/kernel'``.
+
+The module also keeps Flax's (deprecated, still importable) functional-lens ``Traversal``
+classes: a traversal focuses on parts of a value (``t_identity["a"].each()``), ``iterate``
+yields them and ``update(fn, x)`` returns a copy of ``x`` with ``fn`` applied to them.
+``ModelParamTraversal(filter_fn)`` focuses on the leaves of a parameter dict whose
+``'/a/b'``-style path passes ``filter_fn(path, value)``. Constructing one warns, as in Flax.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import abc
+import copy
+import dataclasses
+import warnings
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
+
+from core import tree_util
+from nn.errors import TraversalError
+from nn.frozen_dict import FrozenDict, unfreeze
+from nn.typing import PathParts, VariableDict
+
+__all__ = [
+    "ModelParamTraversal",
+    "PathParts",
+    "Traversal",
+    "TraverseAttr",
+    "TraverseCompose",
+    "TraverseEach",
+    "TraverseFilter",
+    "TraverseId",
+    "TraverseItem",
+    "TraverseMerge",
+    "TraverseTree",
+    "VariableDict",
+    "empty_node",
+    "flatten_dict",
+    "path_aware_map",
+    "t_identity",
+    "unflatten_dict",
+]
 
 empty_node: dict = {}
 
@@ -80,3 +115,251 @@ def path_aware_map(f: Callable[[tuple, Any], Any], nested_dict: Mapping) -> dict
     """Maps ``f(path, leaf)`` over a nested dict, keeping its structure."""
     flat = flatten_dict(nested_dict, keep_empty_nodes=True)
     return unflatten_dict({k: v if v is empty_node else f(k, v) for k, v in flat.items()})
+
+
+class Traversal(abc.ABC):
+    """A functional lens: which parts of a value to read (`iterate`) or replace (`update`).
+
+    Traversals compose: ``t["a"]``, ``t.b`` (attribute), ``t.each()``, ``t.tree()`` (every
+    pytree leaf), ``t.filter(fn)``, ``t.merge(t1, t2)``.
+    """
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Traversal:
+        warnings.warn(
+            "`flax.traverse_util.Traversal` will be deprecated. If you are using it for "
+            "`flax.optim`, use `optax` instead (numbax: `optim`).",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return super().__new__(cls)
+
+    @abc.abstractmethod
+    def update(self, fn: Callable[[Any], Any], inputs: Any) -> Any:
+        """Returns a copy of `inputs` with `fn` applied to every focused part."""
+
+    @abc.abstractmethod
+    def iterate(self, inputs: Any) -> Iterator[Any]:
+        """Yields every focused part of `inputs`."""
+
+    def set(self, values: list[Any], inputs: Any) -> Any:
+        """Replaces the focused parts, in `iterate` order, by `values` (consumed from the
+        list; one value per part, or `TraversalError`)."""
+
+        def update_fn(_):
+            if not values:
+                raise TraversalError("Not enough values provided: give one value per item.")
+            return values.pop(0)
+
+        y = self.update(update_fn, inputs)
+        if values:
+            raise TraversalError("Too many values provided: give one value per item.")
+        return y
+
+    def compose(self, other: Traversal) -> Traversal:
+        """The parts `other` focuses on within the parts this one focuses on."""
+        return TraverseCompose(self, other)
+
+    def merge(self, *traversals: Traversal) -> Traversal:
+        """The union of `traversals` applied after this one."""
+        return self.compose(TraverseMerge(*traversals))
+
+    def each(self) -> Traversal:
+        """Every entry of a focused list, tuple or dict."""
+        return self.compose(TraverseEach())
+
+    def tree(self) -> Traversal:
+        """Every pytree leaf of a focused value."""
+        return self.compose(TraverseTree())
+
+    def filter(self, fn: Callable[[Any], bool]) -> Traversal:
+        """Only the focused parts for which `fn` is true."""
+        return self.compose(TraverseFilter(fn))
+
+    def __getattr__(self, attr: str) -> Traversal:
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        return self.compose(TraverseAttr(attr))
+
+    def __getitem__(self, key: Any) -> Traversal:
+        return self.compose(TraverseItem(key))
+
+
+class TraverseId(Traversal):
+    """The identity traversal: focuses on the whole input."""
+
+    def update(self, fn, inputs):
+        return fn(inputs)
+
+    def iterate(self, inputs):
+        yield inputs
+
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    t_identity = TraverseId()
+
+
+class TraverseMerge(Traversal):
+    """The union of several traversals (updates applied in order)."""
+
+    def __init__(self, *traversals: Traversal):
+        self._traversals = traversals
+
+    def update(self, fn, inputs):
+        for traversal in self._traversals:
+            inputs = traversal.update(fn, inputs)
+        return inputs
+
+    def iterate(self, inputs):
+        for traversal in self._traversals:
+            yield from traversal.iterate(inputs)
+
+
+class TraverseCompose(Traversal):
+    """`y` within the parts `x` focuses on."""
+
+    def __init__(self, x: Traversal, y: Traversal):
+        self._x = x
+        self._y = y
+
+    def update(self, fn, inputs):
+        return self._x.update(lambda x: self._y.update(fn, x), inputs)
+
+    def iterate(self, inputs):
+        for x in self._x.iterate(inputs):
+            yield from self._y.iterate(x)
+
+
+class TraverseFilter(Traversal):
+    """Focuses on the input only when `fn(input)` is true."""
+
+    def __init__(self, fn: Callable[[Any], bool]):
+        self._fn = fn
+
+    def update(self, fn, inputs):
+        return fn(inputs) if self._fn(inputs) else inputs
+
+    def iterate(self, inputs):
+        if self._fn(inputs):
+            yield inputs
+
+
+def _is_namedtuple(t: type) -> bool:
+    return issubclass(t, tuple) and hasattr(t, "_fields")
+
+
+class TraverseAttr(Traversal):
+    """Focuses on an attribute (namedtuples and dataclasses are rebuilt, other objects
+    copied)."""
+
+    def __init__(self, attr: str):
+        self._attr = attr
+
+    def update(self, fn, inputs):
+        value = fn(getattr(inputs, self._attr))
+        if _is_namedtuple(type(inputs)):
+            return inputs._replace(**{self._attr: value})
+        if dataclasses.is_dataclass(inputs):
+            return dataclasses.replace(inputs, **{self._attr: value})
+        inputs = copy.copy(inputs)
+        setattr(inputs, self._attr, value)
+        return inputs
+
+    def iterate(self, inputs):
+        yield getattr(inputs, self._attr)
+
+
+class TraverseItem(Traversal):
+    """Focuses on an item or a slice (`inputs[key]`)."""
+
+    def __init__(self, key: Any):
+        self._key = key
+
+    def update(self, fn, inputs):
+        if isinstance(inputs, tuple):
+            ty = type(inputs)
+            sl = self._key if isinstance(self._key, slice) else slice(self._key, self._key + 1)
+            indices = set(range(*sl.indices(len(inputs))))
+            args = [fn(x) if i in indices else x for i, x in enumerate(inputs)]
+            return ty(*args) if _is_namedtuple(ty) else ty(args)
+        xs = copy.copy(inputs)
+        xs[self._key] = fn(xs[self._key])
+        return xs
+
+    def iterate(self, inputs):
+        if isinstance(self._key, slice):
+            yield from inputs[self._key]
+        else:
+            yield inputs[self._key]
+
+
+class TraverseEach(Traversal):
+    """Focuses on every entry of a list, tuple or dict."""
+
+    def update(self, fn, inputs):
+        ty = type(inputs)
+        if ty is dict:
+            return {key: fn(val) for key, val in inputs.items()}
+        if ty not in {list, tuple}:
+            raise TraversalError(
+                f"Only the entries of a list or tuple can be traversed, got {ty.__name__}; "
+                "use .tree() for the leaves of any pytree."
+            )
+        return ty(fn(x) for x in inputs)
+
+    def iterate(self, inputs):
+        if isinstance(inputs, dict):
+            yield from inputs.values()
+        else:
+            yield from inputs
+
+
+class TraverseTree(Traversal):
+    """Focuses on every pytree leaf."""
+
+    def update(self, fn, inputs):
+        return tree_util.tree_map(fn, inputs)
+
+    def iterate(self, inputs):
+        yield from tree_util.tree_leaves(inputs)
+
+
+def _params_dict(inputs: Any) -> dict:
+    if isinstance(inputs, (dict, FrozenDict)):
+        return unfreeze(inputs)
+    raise TraversalError(
+        f"Can only traverse a flax Model instance or a nested dict, not {type(inputs)}; pass "
+        "the parameter dict (variables['params'])."
+    )
+
+
+class ModelParamTraversal(Traversal):
+    """Focuses on the leaves of a parameter dict whose path passes a filter.
+
+    Example::
+
+        traversal = ModelParamTraversal(lambda path, _: "bias" in path)
+        params = traversal.update(lambda x: x * 0, params)  # every bias set to zero
+    """
+
+    def __init__(self, filter_fn: Callable[[str, Any], bool]):
+        """Args:
+        filter_fn: `filter_fn(path, value)`, with paths like ``'/Dense_0/kernel'``.
+        """
+        self._filter_fn = filter_fn
+
+    def iterate(self, inputs):
+        flat = flatten_dict(_params_dict(inputs))
+        for key, value in sorted(flat.items(), key=lambda kv: kv[0]):
+            if self._filter_fn("/" + "/".join(key), value):
+                yield value
+
+    def update(self, fn, inputs):
+        flat = flatten_dict(_params_dict(inputs), keep_empty_nodes=True)
+        new = {}
+        for key, value in sorted(flat.items(), key=lambda kv: kv[0]):
+            if value is not empty_node and self._filter_fn("/" + "/".join(key), value):
+                value = fn(value)
+            new[key] = value
+        params = unflatten_dict(new)
+        return FrozenDict(params) if isinstance(inputs, FrozenDict) else params

@@ -338,3 +338,19 @@ class OrbaxCheckpointError(TrainError, ValueError):
             "open('checkpoint.msgpack', 'wb').write(flax.serialization.to_bytes(state)) - then "
             "restore_checkpoint('checkpoint.msgpack', target) reads it."
         )
+
+
+class BatchSizeError(TrainError, ValueError):
+    """`jax_utils.pad_shard_unpad`'s wrapped function got batched arguments whose leading
+    dimensions differ (Flax asserts).
+
+    Failing code: ``pad_shard_unpad(f)(params, x_of_10, y_of_12)``.
+    Fix: give every batched argument the same batch size, or list the unbatched ones in
+    ``static_argnums``/``static_argnames``.
+    """
+
+    def __init__(self, sizes: set):
+        super().__init__(
+            f"Inconsistent batch-sizes: {sorted(sizes)}. Every non-static argument needs the same "
+            "leading dimension; mark unbatched arguments with static_argnums/static_argnames."
+        )

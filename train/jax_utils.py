@@ -5,19 +5,40 @@
 `unreplicate` takes the first copy back. `prefetch_to_device` keeps ``size`` batches placed on
 the devices ahead of the training loop. numbax's devices are CPU worker threads
 (`core.devices`), so placing is cheap and prefetching mostly keeps Flax programs unchanged.
+
+`pad_shard_unpad` wraps a pmapped function so it takes any batch size (padded to a multiple of
+the device count, reshaped to `(devices, per_device, ...)`, the padding cut from the outputs);
+`scan_in_dim` scans over one or several axes; `partial_eval_by_shape` runs a function on
+abstract inputs, returning its outputs that do not depend on them as values and the others as
+`ShapeDtypeStruct`s; `pmean` is Flax's deprecated alias of `lax.pmean`.
 """
 
 from __future__ import annotations
 
 import collections
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-import core
-from core import tree_util
+import numpy as np
 
-__all__ = ["prefetch_to_device", "replicate", "unreplicate"]
+import core
+from core import lax, tree_util
+from core.interpreters import finish
+from core.interpreters.partial_eval import JaxprTrace
+from core.trace import current_trace, set_current_trace
+from train.errors import BatchSizeError
+
+__all__ = [
+    "pad_shard_unpad",
+    "partial_eval_by_shape",
+    "pmean",
+    "prefetch_to_device",
+    "replicate",
+    "scan_in_dim",
+    "unreplicate",
+]
 
 
 def replicate(tree: Any, devices: Sequence[Any] | None = None) -> Any:
@@ -81,3 +102,180 @@ def prefetch_to_device(
     while queue:
         yield queue.popleft()
         enqueue(1)
+
+
+def pmean(xs: Any, axis_name: Any) -> Any:
+    """Flax's deprecated alias of `lax.pmean` (warns).
+
+    Args:
+        xs: a pytree of arrays.
+        axis_name: the mapped axis to average over.
+
+    Returns:
+        The mean over the axis.
+    """
+    warnings.warn(
+        "use jax.lax.pmean instead (numbax: core.lax.pmean)", DeprecationWarning, stacklevel=2
+    )
+    return lax.pmean(xs, axis_name)
+
+
+def _parse_spec(spec: Any) -> core.ShapeDtypeStruct:
+    spec = tuple(spec)
+    if len(spec) == 2 and isinstance(spec[0], Iterable):
+        return core.ShapeDtypeStruct(tuple(spec[0]), spec[1])
+    return core.ShapeDtypeStruct(spec, np.float32)
+
+
+def partial_eval_by_shape(fn: Callable, input_spec: Sequence[Any], *args: Any, **kwargs: Any):
+    """Runs ``fn(*inputs, *args, **kwargs)`` with abstract ``inputs`` of the given shapes.
+
+    Args:
+        fn: the function.
+        input_spec: one spec per abstract input: a shape (float32) or ``(shape, dtype)``.
+        *args: concrete positional arguments after the inputs.
+        **kwargs: concrete keyword arguments.
+
+    Returns:
+        The outputs: values computed without the inputs are returned as they are, the others as
+        `core.ShapeDtypeStruct`.
+    """
+    structs = [_parse_spec(spec) for spec in input_spec]
+    trace = JaxprTrace(current_trace(), stage_all=False)
+    inputs = [trace.new_arg(core.ShapedArray(s.shape, s.dtype)) for s in structs]
+    with set_current_trace(trace):
+        out = fn(*inputs, *args, **kwargs)
+    leaves, treedef = tree_util.tree_flatten(out)
+    leaves = [
+        core.ShapeDtypeStruct(x.aval.shape, x.aval.dtype) if trace.is_own(x) else x for x in leaves
+    ]
+    finish(trace)
+    return tree_util.tree_unflatten(treedef, leaves)
+
+
+def _scan_nd(body_fn: Callable, init: Any, xs: Any, n: int, unroll: tuple) -> Any:
+    if n == 1:
+        return lax.scan(body_fn, init, xs, unroll=unroll[0])
+
+    def scan_body(c, x):
+        return _scan_nd(body_fn, c, x, n - 1, unroll[1:])
+
+    return lax.scan(scan_body, init, xs, unroll=unroll[0])
+
+
+def scan_in_dim(
+    body_fn: Callable,
+    init: Any,
+    xs: Any,
+    axis: int | Sequence[int] = (0,),
+    unroll: int | Sequence[int] = (1,),
+    keepdims: bool = False,
+) -> tuple[Any, Any]:
+    """`lax.scan` over the given axes of ``xs`` (nested scans, outermost first).
+
+    Args:
+        body_fn: ``body_fn(carry, x) -> (carry, y)``.
+        init: the initial carry.
+        xs: a pytree of arrays scanned over ``axis``.
+        axis: the scanned axis or axes.
+        unroll: unroll factor(s) of the scans (missing leading ones are 1).
+        keepdims: the body sees ``x`` (and returns ``y``) with the scanned axes kept, of size 1.
+
+    Returns:
+        ``(final carry, ys)``, with ``ys`` stacked along ``axis``.
+    """
+    axis = tuple(axis) if isinstance(axis, Iterable) else (axis,)
+    unroll = tuple(unroll) if isinstance(unroll, Iterable) else (unroll,)
+    unroll = (1,) * (len(axis) - len(unroll)) + unroll
+
+    def perm(x):
+        return axis + tuple(np.delete(np.arange(x.ndim), axis))
+
+    def transpose_in(x):
+        return x.transpose(perm(x))
+
+    def transpose_out(x):
+        return x.transpose(tuple(np.argsort(perm(x))))
+
+    def body(c, x):
+        if keepdims:
+            x = tree_util.tree_map(
+                lambda v: transpose_out(v.reshape((1,) * len(axis) + v.shape)), x
+            )
+        c, y = body_fn(c, x)
+        if keepdims:
+            y = tree_util.tree_map(transpose_in, y)
+            y = tree_util.tree_map(lambda v: v.reshape(v.shape[len(axis) :]), y)
+        return c, y
+
+    c, ys = _scan_nd(body, init, tree_util.tree_map(transpose_in, xs), len(axis), unroll)
+    return c, tree_util.tree_map(transpose_out, ys)
+
+
+def pad_shard_unpad(
+    wrapped: Callable,
+    static_argnums: Sequence[int] = (0,),
+    static_argnames: Sequence[str] = (),
+    static_return: bool = False,
+) -> Callable:
+    """Wraps a pmapped function so that it accepts any batch size.
+
+    Every non-static argument's leaves are zero-padded to a multiple of the local device
+    count and reshaped to ``(devices, per_device, ...)``; the outputs are reshaped back and
+    the padding cut off (unless ``static_return``).
+
+    Args:
+        wrapped: the (pmapped) function.
+        static_argnums: positions of unbatched arguments (default: the first, e.g. params).
+        static_argnames: names of unbatched keyword arguments.
+        static_return: return the outputs as they are.
+
+    Returns:
+        The wrapper; it takes ``min_device_batch=`` to pad each device's batch to at least that
+        size (fewer recompilations for a ragged last batch).
+
+    Raises:
+        BatchSizeError: the batched arguments disagree on the batch size (a `ValueError`).
+    """
+
+    def wrapper(*args, min_device_batch=None, **kw):
+        d = core.local_device_count()
+        sizes = set()
+        for i, a in enumerate(args):
+            if i not in static_argnums:
+                sizes |= {t.shape[0] for t in tree_util.tree_leaves(a)}
+        for k, v in kw.items():
+            if k not in static_argnames:
+                sizes |= {t.shape[0] for t in tree_util.tree_leaves(v)}
+        if len(sizes) != 1:
+            raise BatchSizeError(sizes)
+        b = sizes.pop()
+
+        def pad(x):
+            x = np.asarray(x)
+            _, *shape = x.shape
+            db, rest = divmod(b, d)
+            if rest:
+                x = np.concatenate([x, np.zeros((d - rest, *shape), x.dtype)], axis=0)
+                db += 1
+            if min_device_batch and db < min_device_batch:
+                extra = np.zeros((d * (min_device_batch - db), *shape), x.dtype)
+                x = np.concatenate([x, extra])
+                db = min_device_batch
+            return x.reshape(d, db, *shape)
+
+        args = [
+            tree_util.tree_map(pad, a) if i not in static_argnums else a for i, a in enumerate(args)
+        ]
+        kw = {
+            k: tree_util.tree_map(pad, v) if k not in static_argnames else v for k, v in kw.items()
+        }
+        out = wrapped(*args, **kw)
+
+        def unpad(x):
+            x = np.asarray(core.device_get(x))
+            return x.reshape([int(np.prod(x.shape[:2])), *x.shape[2:]])[:b]
+
+        return out if static_return else tree_util.tree_map(unpad, out)
+
+    return wrapper

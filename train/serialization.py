@@ -18,10 +18,10 @@ MessagePack codec is `train.msgpack` (ours, no dependency).
 from __future__ import annotations
 
 import collections.abc
-import contextlib
 import dataclasses
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -55,7 +55,7 @@ class _Path(threading.local):
 _path = _Path()
 
 
-@contextlib.contextmanager
+@contextmanager
 def _record_path(name: str) -> Iterator[None]:
     _path.names.append(name)
     try:

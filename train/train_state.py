@@ -21,13 +21,23 @@ Models with other variable collections or random streams extend it by subclassin
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import optim
 from core import struct
 
-__all__ = ["TrainState"]
+__all__ = ["OVERWRITE_WITH_GRADIENT", "TrainState"]
+
+OVERWRITE_WITH_GRADIENT = "_overwrite_with_gradient"
+"""Flax's collection of variables replaced by their "gradient" instead of optimized (the fp8
+scales): when ``params`` (and ``grads``) hold this key next to ``'params'``, only
+``params['params']`` goes through ``tx`` and the collection is overwritten by
+``grads[OVERWRITE_WITH_GRADIENT]``."""
+
+
+def _has_owg(tree: Any) -> bool:
+    return isinstance(tree, Mapping) and OVERWRITE_WITH_GRADIENT in tree
 
 
 class TrainState(struct.PyTreeNode):
@@ -65,15 +75,25 @@ class TrainState(struct.PyTreeNode):
         """Updates ``step``, ``params`` and ``opt_state`` with ``grads``.
 
         Args:
-            grads: gradients with the same tree structure as ``params``.
+            grads: gradients with the same tree structure as ``params`` (with an
+                ``OVERWRITE_WITH_GRADIENT`` entry, only ``grads['params']`` is optimized and that
+                entry replaces the one of ``params``).
             **kwargs: other fields to replace at the same time (e.g. ``batch_stats=...``).
 
         Returns:
             A new state with ``step + 1``, ``params`` moved by the updates of ``tx`` and the new
             ``opt_state``; other fields as given in ``kwargs`` or unchanged.
         """
-        updates, new_opt_state = self.tx.update(grads, self.opt_state, self.params)
-        new_params = optim.apply_updates(self.params, updates)
+        owg = _has_owg(grads)
+        grads_opt = grads["params"] if owg else grads
+        params_opt = self.params["params"] if owg else self.params
+        updates, new_opt_state = self.tx.update(grads_opt, self.opt_state, params_opt)
+        new_params = optim.apply_updates(params_opt, updates)
+        if owg:
+            new_params = {
+                "params": new_params,
+                OVERWRITE_WITH_GRADIENT: grads[OVERWRITE_WITH_GRADIENT],
+            }
         return self.replace(
             step=self.step + 1, params=new_params, opt_state=new_opt_state, **kwargs
         )
@@ -91,6 +111,5 @@ class TrainState(struct.PyTreeNode):
         Returns:
             The new state.
         """
-        return cls(
-            step=0, apply_fn=apply_fn, params=params, tx=tx, opt_state=tx.init(params), **kwargs
-        )
+        opt_state = tx.init(params["params"] if _has_owg(params) else params)
+        return cls(step=0, apply_fn=apply_fn, params=params, tx=tx, opt_state=opt_state, **kwargs)

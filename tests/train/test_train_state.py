@@ -121,3 +121,21 @@ def test_checkpoint_round_trip_then_training_continues_identically(tmp_path):
     resumed = step(restored, X, Y)
     for a, b in zip(tree_util.tree_leaves(uninterrupted), tree_util.tree_leaves(resumed)):
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
+def test_overwrite_with_gradient_collection():
+    """Flax 0.12.8: only params['params'] goes through tx; the OWG collection takes the
+    gradient's value (recorded: w = [0.9, 0.8], s = [5.0], opt_state of sgd)."""
+    from train.train_state import OVERWRITE_WITH_GRADIENT
+
+    params = {"params": {"w": jnp.ones(2)}, OVERWRITE_WITH_GRADIENT: {"s": jnp.zeros(1)}}
+    state = TrainState.create(apply_fn=None, params=params, tx=optim.sgd(0.1))
+    assert tree_util.tree_leaves(state.opt_state) == []
+    grads = {
+        "params": {"w": jnp.array([1.0, 2.0])},
+        OVERWRITE_WITH_GRADIENT: {"s": jnp.array([5.0])},
+    }
+    state = state.apply_gradients(grads=grads)
+    np.testing.assert_allclose(state.params["params"]["w"], [0.9, 0.8], rtol=1e-7)
+    np.testing.assert_array_equal(state.params[OVERWRITE_WITH_GRADIENT]["s"], [5.0])
+    assert OVERWRITE_WITH_GRADIENT == "_overwrite_with_gradient"

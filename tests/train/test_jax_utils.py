@@ -1,0 +1,64 @@
+"""`train.jax_utils` (`flax.jax_utils`): `scan_in_dim`, `partial_eval_by_shape`,
+`pad_shard_unpad`, `pmean`. Values of Flax 0.12.8 on the same inputs were recorded with the
+reference venv."""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from train import jax_utils
+from train.errors import BatchSizeError
+
+XS = jnp.arange(24.0).reshape(2, 3, 4)
+
+
+def test_scan_in_dim_over_two_axes():
+    c, ys = jax_utils.scan_in_dim(lambda c, x: (c + x.sum() * (c + 1), x * c), 0.0, XS, axis=(2, 0))
+    # Flax 0.12.8: c = 7.066913e+11; the first row of ys.
+    np.testing.assert_allclose(c, 7.066913e11, rtol=1e-6)
+    assert ys.shape == (2, 3, 4)
+    np.testing.assert_allclose(ys[0, 0], [0.0, 636.0, 1059966.0, 1661499904.0], rtol=1e-6)
+
+
+def test_scan_in_dim_keepdims():
+    c, ys = jax_utils.scan_in_dim(lambda c, x: (c + x.sum(), x + c), 1.0, XS, axis=1, keepdims=True)
+    assert float(c) == 277.0  # Flax 0.12.8
+    np.testing.assert_array_equal(ys[1, 2], [173.0, 174.0, 175.0, 176.0])
+    np.testing.assert_array_equal(ys[:, 0, 0], [1.0, 13.0])
+
+
+def test_partial_eval_by_shape():
+    out = jax_utils.partial_eval_by_shape(
+        lambda x, y, k: (x * 2, y + 1, jnp.ones(2) * k, k + 1), [((2, 3), jnp.int32), (4,)], 5
+    )
+    # Flax 0.12.8: abstract outputs for what depends on the inputs, values for the rest.
+    assert out[0] == core.ShapeDtypeStruct((2, 3), jnp.int32)
+    assert out[1] == core.ShapeDtypeStruct((4,), jnp.float32)
+    np.testing.assert_array_equal(out[2], [5.0, 5.0])
+    assert out[3] == 6
+
+
+def test_pad_shard_unpad_takes_any_batch_size():
+    d = core.local_device_count()
+    calls = []
+
+    def per_device(w, x, y):
+        calls.append(x.shape)
+        return x * w + y
+
+    f = jax_utils.pad_shard_unpad(core.pmap(per_device, in_axes=(None, 0)))
+    x = np.arange(7.0, dtype=np.float32)
+    out = f(2.0, x, y=np.ones(7, np.float32))
+    np.testing.assert_array_equal(out, 2 * x + 1)
+    assert calls[-1] == (-(-7 // d),)  # per-device batch, padded
+    f(2.0, x, y=np.ones(7, np.float32), min_device_batch=5)
+    assert calls[-1] == (5,)
+    with pytest.raises(BatchSizeError, match="Inconsistent batch-sizes"):
+        f(2.0, x, y=np.ones(6, np.float32))
+
+
+def test_pmean_warns_and_averages():
+    with pytest.warns(DeprecationWarning, match="lax.pmean"):
+        out = core.vmap(lambda x: jax_utils.pmean(x, "i"), axis_name="i")(jnp.arange(4.0))
+    np.testing.assert_array_equal(out, [1.5] * 4)
