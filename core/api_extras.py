@@ -154,6 +154,23 @@ def checking_leaks() -> Iterator[None]:
     yield
 
 
+def copy_to_host_async(x: Any) -> Any:
+    """Starts the host copy of every array leaf of `x`, like `jax.copy_to_host_async` (calls
+    each leaf's `copy_to_host_async`, a no-op for numbax's host-memory arrays).
+
+    Args:
+      x: a pytree.
+
+    Returns:
+      `x` itself.
+    """
+    for leaf in tree_util.tree_leaves(x):
+        copy = getattr(leaf, "copy_to_host_async", None)
+        if copy is not None:
+            copy()
+    return x
+
+
 def print_environment_info(return_string: bool = False) -> str | None:
     """Prints (or returns) the versions of numbax's dependencies and the platform."""
     from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415

@@ -101,6 +101,16 @@ _DEFAULTS: dict[str, Any] = {
     "traceback_filtering": "auto",
     "compilation_cache_dir": None,
     "persistent_cache_min_compile_time_secs": 1.0,
+    # JAX's guards (core/config.py's context managers): tracing and executing raise
+    # RuntimeError while `no_tracing` / `no_execution` is set; the transfer guards take JAX's
+    # levels and guard nothing, since numbax's arrays already live in host memory; key reuse
+    # checking is not implemented (True is refused).
+    "no_tracing": False,
+    "no_execution": False,
+    "transfer_guard_host_to_device": "allow",
+    "transfer_guard_device_to_device": "allow",
+    "transfer_guard_device_to_host": "allow",
+    "debug_key_reuse": False,
 }
 # JAX 0.10.2 options about XLA's optimizations, its compilation cache, debugging checks, logging
 # and multi-host plumbing that test suites and examples set (Flax's imagenet tests set
@@ -139,6 +149,7 @@ _NO_EFFECT: dict[str, Any] = {
 _DEFAULTS.update(_NO_EFFECT)
 _PRNG_IMPLS = ("threefry2x32", "threefry4x32", "rbg", "unsafe_rbg", "philox2x32", "philox4x32")
 _TRACEBACK_FILTERING = ("off", "tracebackhide", "remove_frames", "quiet_remove_frames", "auto")
+_TRANSFER_GUARD_LEVELS = ("allow", "log", "disallow", "log_explicit", "disallow_explicit")
 # Limits: name -> (type, smallest allowed value, what it means).
 _LIMITS = {
     "jit_cache_max_entries": (int, 1, "compiled signatures kept per jitted function"),
@@ -214,6 +225,14 @@ def _validate(key: str, value: Any) -> None:
         )
     elif key == "traceback_filtering" and value not in _TRACEBACK_FILTERING:
         raise ValueError(f"new enum value must be in {list(_TRACEBACK_FILTERING)}, got {value!r}.")
+    elif key.startswith("transfer_guard_") and value not in _TRANSFER_GUARD_LEVELS:
+        levels = list(_TRANSFER_GUARD_LEVELS)
+        raise ValueError(f"new enum value must be in {levels}, got {value!r}.")
+    elif key == "debug_key_reuse" and value:
+        raise NotImplementedError(
+            "jax_debug_key_reuse=True is not implemented: numbax does not track the use of "
+            "PRNG keys; split keys explicitly (random.split) for each use."
+        )
     elif key == "jit_kernels" and value not in ("auto", "many", "one"):
         raise ValueError(f"jit_kernels must be 'auto', 'many' or 'one', got {value!r}.")
     elif key == "default_matmul_precision" and value not in (None, *_MATMUL_PRECISIONS):
@@ -238,7 +257,9 @@ class Config:
         # Snapshots read on every jitted call: the trace context and whether jit is disabled.
         v = self._values
         object.__setattr__(self, "_ctx", tuple(v[k] for k in _TRACE_FLAGS))
-        object.__setattr__(self, "_jit_enabled", not v["disable_jit"])
+        # `no_execution` sends jitted calls to the slow path, which refuses to run them.
+        object.__setattr__(self, "_jit_enabled", not (v["disable_jit"] or v["no_execution"]))
+        object.__setattr__(self, "_no_execution", v["no_execution"])
         object.__setattr__(self, "_check_floats", bool(v["debug_nans"] or v["debug_infs"]))
         # The estimated run time from which a jitted call is dispatched asynchronously
         # (`core/jit/dispatch.py`); never with JAX's switch off or under the nan/inf checks.
@@ -374,6 +395,61 @@ def default_matmul_precision(precision: str | None) -> contextlib.AbstractContex
     `jax.default_matmul_precision`. Accepted and validated but without effect: numbax's CPU
     matmuls always run at full float32 (or float64) precision."""
     return config.override("default_matmul_precision", precision)
+
+
+def no_tracing(new_val: bool = True) -> contextlib.AbstractContextManager:
+    """Context manager making any tracing (`jit`, `make_jaxpr`, control-flow bodies) raise
+    `RuntimeError`, like `jax.no_tracing`: proves a block reuses compiled programs."""
+    return config.override("no_tracing", new_val)
+
+
+def no_execution(new_val: bool = True) -> contextlib.AbstractContextManager:
+    """Context manager making any computation (eager operations and jitted calls) raise
+    `RuntimeError`, like `jax.no_execution`; tracing still works."""
+    return config.override("no_execution", new_val)
+
+
+def debug_key_reuse(new_val: bool = True) -> contextlib.AbstractContextManager:
+    """`jax.debug_key_reuse`: only False is accepted (key reuse checking is not implemented)."""
+    return config.override("debug_key_reuse", new_val)
+
+
+def _transfer_guard(name: str, doc: str) -> Any:
+    def guard(new_val: str) -> contextlib.AbstractContextManager:
+        return config.override(name, new_val)
+
+    guard.__name__ = name
+    guard.__doc__ = doc
+    return guard
+
+
+_GUARD_DOC = (
+    "Context manager setting the {} transfer guard level, like `jax.{}`: 'allow', 'log', "
+    "'disallow', 'log_explicit' or 'disallow_explicit'. numbax's arrays live in host memory, "
+    "so there are no transfers to guard and every level lets the program run as 'allow'."
+)
+transfer_guard_host_to_device = _transfer_guard(
+    "transfer_guard_host_to_device",
+    _GUARD_DOC.format("host-to-device", "transfer_guard_host_to_device"),
+)
+transfer_guard_device_to_device = _transfer_guard(
+    "transfer_guard_device_to_device",
+    _GUARD_DOC.format("device-to-device", "transfer_guard_device_to_device"),
+)
+transfer_guard_device_to_host = _transfer_guard(
+    "transfer_guard_device_to_host",
+    _GUARD_DOC.format("device-to-host", "transfer_guard_device_to_host"),
+)
+
+
+@contextlib.contextmanager
+def transfer_guard(new_val: str) -> Iterator[None]:
+    """Context manager setting the level of every transfer guard, like `jax.transfer_guard`
+    (see `transfer_guard_host_to_device`)."""
+    with contextlib.ExitStack() as stack:
+        for name in ("host_to_device", "device_to_device", "device_to_host"):
+            stack.enter_context(config.override(f"transfer_guard_{name}", new_val))
+        yield
 
 
 def numpy_dtype_promotion(promotion: str) -> contextlib.AbstractContextManager:

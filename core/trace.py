@@ -135,6 +135,11 @@ class EvalTrace(Trace):
         # JAX rejects, which numpy would otherwise broadcast, clamp or compute anyway.
         # It also gives the results' weak types, as it does for staged programs.
         out_aval = prim.abstract_eval(*[get_aval(a) for a in args], **params)
+        if config._no_execution:
+            raise RuntimeError(
+                f"JAX tried to execute function {prim.name}, but the no_execution config "
+                "option is set"
+            )
         out = prim.impl(*[to_numpy(a) for a in args], **params)
         if config._check_floats:  # debug_nans / debug_infs
             check_primitive_outputs(prim, args, out, params)

@@ -18,7 +18,7 @@ import difflib
 import functools
 import operator
 import textwrap
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from itertools import islice
 from keyword import iskeyword
@@ -32,8 +32,10 @@ __all__ = [
     "GetAttrKey",
     "Partial",
     "PyTreeDef",
+    "PyTreeRegistry",
     "SequenceKey",
     "all_leaves",
+    "default_registry",
     "flatten_one_level",
     "flatten_one_level_with_keys",
     "is_tree_node",
@@ -1298,3 +1300,56 @@ register_pytree_node(
     lambda p: ((p.args, p.keywords), p.func),
     lambda func, xs: Partial(func, *xs[0], **xs[1]),
 )
+
+
+class PyTreeRegistry:
+    """The registry of pytree node types, as `jax.tree_util.default_registry` (JAX's
+    `PyTreeRegistry` methods over numbax's one process-wide registry)."""
+
+    def flatten(self, tree: Any, leaf_predicate: Callable[[Any], bool] | None = None) -> tuple:
+        """`tree_flatten(tree, is_leaf=leaf_predicate)`."""
+        return tree_flatten(tree, is_leaf=leaf_predicate)
+
+    def flatten_with_path(
+        self, tree: Any, leaf_predicate: Callable[[Any, Any], bool] | None = None
+    ) -> tuple:
+        """`tree_flatten_with_path`, the predicate seeing `(path, node)`."""
+        return tree_flatten_with_path(tree, leaf_predicate, is_leaf_takes_path=True)
+
+    def flatten_one_level(self, tree: Any) -> tuple | None:
+        """`(children, aux_data)` of the root node, None for a leaf."""
+        return flatten_one_level(tree) if is_tree_node(type(tree)) else None
+
+    def flatten_one_level_with_keys(self, tree: Any) -> tuple | None:
+        """`((key, child), ...), aux_data` of the root node, None for a leaf."""
+        return flatten_one_level_with_keys(tree) if is_tree_node(type(tree)) else None
+
+    def is_node(self, type: type) -> bool:  # noqa: A002  (JAX's name)
+        """Whether `type` is registered as a pytree node."""
+        return is_tree_node(type)
+
+    def register_node(
+        self,
+        type: type,  # noqa: A002  (JAX's name)
+        to_iterable: Callable,
+        from_iterable: Callable,
+        to_iterable_with_keys: Callable | None = None,
+    ) -> None:
+        """`register_pytree_node` (with keys when `to_iterable_with_keys` is given)."""
+        if to_iterable_with_keys is None:
+            register_pytree_node(type, to_iterable, from_iterable)
+        else:
+            register_pytree_with_keys(type, to_iterable_with_keys, from_iterable, to_iterable)
+
+    def register_dataclass_node(
+        self,
+        type: type,  # noqa: A002  (JAX's name)
+        data_fields: Sequence[str],
+        meta_fields: Sequence[str],
+        /,
+    ) -> None:
+        """`register_dataclass(type, data_fields, meta_fields)`."""
+        register_dataclass(type, data_fields, meta_fields)
+
+
+default_registry = PyTreeRegistry()

@@ -22,6 +22,7 @@ import numpy as np
 
 from core import ir, source_info
 from core.avals import ShapedArray
+from core.config import config
 from core.interpreters import check_live, custom_rules, finish
 from core.trace import Trace, Tracer, current_trace, get_aval, set_current_trace
 
@@ -152,6 +153,8 @@ def trace_to_jaxpr(
     fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray]
 ) -> tuple[ir.Jaxpr, list[Any]]:
     """Stages a flat function (list of arrays -> list of arrays) to (jaxpr, consts)."""
+    if config.no_tracing:
+        raise RuntimeError(f"re-tracing function {fun} for `jit`, but 'no_tracing' is set")
     trace = JaxprTrace(current_trace(), stage_all=True)
     in_tracers = [trace.new_arg(a) for a in in_avals]
     with set_current_trace(trace):

@@ -368,6 +368,11 @@ class Jitted:
         """A call the fast path (`core.jit.call_path.call`) could not serve: trace and compile
         on a cache miss, a call with tracers or keyword arguments, or `disable_jit`."""
         if not config._jit_enabled:
+            if config._no_execution and concrete:
+                raise RuntimeError(
+                    f"JAX tried to execute function {self._name()}, but the no_execution "
+                    "config option is set"
+                )
             return self._fun(*args, **kwargs)
         entry, leaves = self._entry(args, kwargs)
         backend = self._backend or config.jit_backend
@@ -467,6 +472,10 @@ class Jitted:
                 "jit cache miss for %s: %s",
                 getattr(self._fun, "__name__", self._fun),
                 _explain(key, list(cache)),
+            )
+        if config.no_tracing:
+            raise RuntimeError(
+                f"re-tracing function {self._name()} for `jit`, but 'no_tracing' is set"
             )
         _stats["traces"] += 1
         static_pos = dict((k, v) for k, v in static if isinstance(k, int))

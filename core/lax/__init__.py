@@ -110,7 +110,7 @@ from core.lax.shape_helpers import (
     conv_transpose_shape_tuple,
     reduce_window_shape_tuple,
 )
-from core.lax.solves import custom_linear_solve, custom_root
+from core.lax.solves import custom_linear_solve, custom_root, linear_solve_p
 from core.lax.special import (
     BetaincGradientError,
     IgammaGradientError,
@@ -362,6 +362,7 @@ from core.prims.windows import (
 
 __all__ = [
     "FftType",
+    "linear_solve_p",
     "fft",
     "abs_p",
     "acos_p",

@@ -25,13 +25,19 @@ import core.numpy as jnp
 from core import lax
 from core.lax.householder import hessenberg, householder_product, ormqr, tridiagonal
 from core.prims import decompositions as dec
-from core.prims.eig import eig
+from core.prims.decompositions import cholesky_p, eigh_p, qr_p, svd_p
+from core.prims.eig import eig, eig_p
 from core.scipy.errors import UnsupportedOptionError
 from core.scipy.linalg import _lu, _pivots_to_permutation, solve_triangular
 from core.trace import get_aval
 
 __all__ = [
     "UnsupportedOptionError",
+    "cholesky_p",
+    "eig_p",
+    "eigh_p",
+    "qr_p",
+    "svd_p",
     "cholesky",
     "cholesky_update",
     "eig",

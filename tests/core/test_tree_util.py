@@ -641,3 +641,24 @@ def test_tree_static_field():
     assert leaves == [1.0]
     assert jtree.unflatten(treedef, [2.0]) == Op(2.0, "add")
     assert dataclasses.fields(Op)[1].metadata["static"] is True
+
+
+def test_default_registry_is_jaxs_registry_interface():
+    reg = tu.default_registry
+    tree = {"a": 1, "b": (2, 3)}
+    assert reg.flatten(tree) == tu.tree_flatten(tree)
+    assert reg.flatten([1, None])[0] == [1]
+    assert reg.flatten_one_level(tree) == ((1, (2, 3)), ("a", "b"))
+    assert reg.flatten_one_level(1) is None
+    assert reg.is_node(dict) and not reg.is_node(int)
+    leaves, _ = reg.flatten_with_path(tree)
+    assert leaves[2] == ((tu.DictKey("b"), tu.SequenceKey(1)), 3)
+    keyed, aux = reg.flatten_one_level_with_keys(tree)
+    assert keyed[0] == (tu.DictKey("a"), 1) and aux == ("a", "b")
+
+    class Pair:
+        def __init__(self, x, y):
+            self.x, self.y = x, y
+
+    reg.register_node(Pair, lambda p: ((p.x, p.y), None), lambda _, c: Pair(*c))
+    assert tu.tree_leaves(Pair(1, 2)) == [1, 2]
