@@ -14,6 +14,7 @@ Flax                                numbax
 ``flax.linen.spmd``                 ``nn.spmd``
 ``flax.core`` (``FrozenDict``...)   ``nn.core``
 ``flax.core.frozen_dict``           ``nn.frozen_dict``
+``flax.core.lift``                  ``nn.lift``
 ``flax.core.meta``                  ``nn.meta``
 ``flax.core.scope``                 ``nn.scope``
 ``flax.struct``                     ``core.struct``
@@ -56,6 +57,7 @@ ALIASES = {
     "linen.spmd": "nn.spmd",
     "core": "nn.core",
     "core.frozen_dict": "nn.frozen_dict",
+    "core.lift": "nn.lift",
     "core.meta": "nn.meta",
     "core.scope": "nn.scope",
     "struct": "core.struct",

@@ -3,16 +3,26 @@
 ``FrozenDict``/``freeze``/``unfreeze``/``copy``/``pop``/``pretty_repr`` (``nn/frozen_dict.py``),
 ``Scope``/``DenyList``/``apply``/``init``/``bind`` over plain functions of a scope
 (``nn/scope.py``), and the axis-metadata boxes (``nn/meta.py``), under the names
-``flax.core`` gives them. Flax's scope-level lifted transforms (``flax.core.lift``: ``vmap``,
-``scan``... over functions of a scope) are not provided; ``nn.vmap``/``nn.scan`` lift modules.
+``flax.core`` gives them, and ``flax.core.lift``'s transforms over functions of a scope
+(``vmap``, ``scan``, ``jit``, ``remat``/``checkpoint``, ``broadcast``; ``nn/lift.py``).
 """
 
-from nn import frozen_dict, meta, scope
+from core import Array
+from nn import frozen_dict, lift, meta, scope
 from nn.frozen_dict import FrozenDict, copy, freeze, pop, pretty_repr, unfreeze
+from nn.lift import broadcast, checkpoint, jit, remat, scan, vmap
 from nn.meta import AxisMetadata, map_axis_meta, unbox
 from nn.scope import DenyList, Scope, apply, bind, init
 
 __all__ = [
+    "Array",
+    "broadcast",
+    "checkpoint",
+    "jit",
+    "lift",
+    "remat",
+    "scan",
+    "vmap",
     "AxisMetadata",
     "DenyList",
     "FrozenDict",
