@@ -47,6 +47,7 @@ __all__ = [
     "lu",
     "lu_pivots_to_permutation",
     "ormqr",
+    "qdwh",
     "qr",
     "svd",
     "symmetric_product",
@@ -349,3 +350,112 @@ def cholesky_update(r_matrix: Any, w_vector: Any) -> Any:
             f"same size as input. Got shapes {rs} and {ws} instead"
         )
     return _cholesky_update(r, w)
+
+
+# ---------------------------------------------------------------------------------------------
+# QDWH polar decomposition
+
+
+def _qdwh_coefficients(eps: float, max_iterations: int) -> tuple[list, list]:
+    """The dynamically weighted Halley coefficients `(a, b, c)` of each step, from the lower
+    bound `l = eps` on the smallest singular value (Nakatsukasa, Bai and Gygi 2010), split into
+    the QR-based steps (`c > 100`) and the Cholesky-based ones."""
+    low, tol = eps, 10.0 * eps / 2.0
+    qr_steps, chol_steps = [], []
+    k = 0
+    while low + tol < 1 and k < max_iterations:
+        k += 1
+        l2 = low * low
+        dd = (4 * (1 / l2 - 1) / l2) ** (1 / 3)
+        sqd = (1.0 + dd) ** (1 / 2)
+        a = sqd + (2 - dd + 2 * (2 - l2) / (l2 * sqd)) ** (1 / 2)
+        b = (a - 1) ** 2 / 4
+        c = a + b - 1
+        low = low * (a + b * l2) / (1 + c * l2)
+        (qr_steps if c > 100 else chol_steps).append((a, b, c))
+    return qr_steps, chol_steps
+
+
+def _qdwh_qr_step(u: Any, a: float, b: float, c: float) -> Any:
+    m, n = u.shape
+    e = b / c
+    y = jnp.concatenate([np.sqrt(c) * u, jnp.eye(n, dtype=u.dtype)], axis=0)
+    q, _ = jnp.linalg.qr(y)
+    q1, q2 = q[:m], jnp.conj(q[m:]).T
+    return e * u + (a - e) / np.sqrt(c) * (q1 @ q2)
+
+
+def _qdwh_cholesky_step(u: Any, a: Any, b: Any, c: Any) -> Any:
+    n = u.shape[1]
+    e = b / c
+    x = c * (jnp.conj(u).T @ u) + jnp.eye(n, dtype=u.dtype)
+    y = jnp.linalg.cholesky(x)  # x = y y^H; u x^{-1} = (x^{-1} u^H)^H, two triangular solves
+    zt = solve_triangular(y, jnp.conj(u).T, lower=True)
+    zt = solve_triangular(y, zt, lower=True, trans="C")
+    return e * u + (a - e) * jnp.conj(zt).T
+
+
+def qdwh(
+    x: Any,
+    *,
+    is_hermitian: bool = False,
+    max_iterations: int | None = None,
+    eps: float | None = None,
+    dynamic_shape: tuple[int, int] | None = None,
+) -> tuple[Any, Any, Any, Any]:
+    """The polar decomposition `x = u h` by the QR-based dynamically weighted Halley
+    iteration, as `jax.lax.linalg.qdwh`.
+
+    JAX's algorithm: the matrix scaled by `1 / sqrt(|x|_1 |x|_inf)`, the weighted steps of
+    precomputed coefficients (QR-based while `c > 100`, then Cholesky-based), further
+    Cholesky steps of weights (3, 1, 3) while the iterate still moves by more than
+    `(5 eps)^(1/3)` (at most `max_iterations` steps in all), a Newton-Schulz polish, and
+    `h = (u^H x + (u^H x)^H) / 2`.
+
+    Args:
+      x: an `(m, n)` matrix of full rank, `m >= n`.
+      is_hermitian: unused (as in JAX).
+      max_iterations: the largest number of steps (default 10).
+      eps: the tolerance scale (default: the dtype's machine epsilon).
+      dynamic_shape: only the full shape (padded inputs are not supported).
+
+    Returns:
+      `(u, h, num_iters, is_converged)`.
+    """
+    del is_hermitian
+    max_iterations = 10 if max_iterations is None else int(max_iterations)
+    x = jnp.asarray(x)
+    m, n = x.shape
+    if m < n:
+        raise ValueError("The input matrix of shape M x N must have M >= N.")
+    if dynamic_shape is not None and tuple(dynamic_shape) != (m, n):
+        raise UnsupportedOptionError("qdwh with a dynamic_shape smaller than the matrix")
+    eps = float(np.finfo(x.dtype).eps) if eps is None else float(eps)
+    one_norm = jnp.linalg.norm(x, ord=1)
+    inf_norm = jnp.linalg.norm(x, ord=np.inf)
+    scale = jnp.where(one_norm == 0, 1.0, lax.rsqrt(one_norm) * lax.rsqrt(inf_norm))
+    u = x * scale.astype(x.dtype)
+    qr_steps, chol_steps = _qdwh_coefficients(eps, max_iterations)
+    tol_norm = np.cbrt(10.0 * eps / 2.0)
+    for a, b, c in qr_steps:
+        u = _qdwh_qr_step(u, a, b, c)
+    moving = jnp.asarray(True)
+    for a, b, c in chol_steps:
+        prev, u = u, _qdwh_cholesky_step(u, a, b, c)
+        moving = jnp.linalg.norm(u - prev) > tol_norm
+
+    def cond(state):
+        k, _, moving = state
+        return moving & (k < max_iterations)
+
+    def body(state):
+        k, u, _ = state
+        new = _qdwh_cholesky_step(u, 3.0, 1.0, 3.0)
+        return k + 1, new, jnp.linalg.norm(new - u) > tol_norm
+
+    k0 = jnp.asarray(len(qr_steps) + len(chol_steps), np.int32)
+    num_iters, u, moving = lax.while_loop(cond, body, (k0, u, moving))
+    u = 1.5 * u - 0.5 * u @ (jnp.conj(u).T @ u)
+    h = jnp.conj(u).T @ x
+    h = (h + jnp.conj(h).T) / 2
+    return u, h, num_iters, jnp.logical_not(moving)

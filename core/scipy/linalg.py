@@ -12,6 +12,9 @@ like any other composition:
   one matrix at a time (`vmap` over leading axes).
 * `hessenberg` is `core/lax/householder.py`'s reduction; `polar` takes the SVD (for both of
   JAX's methods); the special matrices (`pascal`, `helmert`, `dft`, ...) are JAX's formulas.
+* `expm_frechet` is the `jvp` of `expm` (JAX's way); `eigh_tridiagonal` forms the matrix for
+  `eigh`; `solve_sylvester`'s "schur" method solves the Kronecker form of the equation (no
+  Schur decomposition yet) and its "eigen" method is JAX's.
 * `expm` is Pade scaling and squaring (Higham 2005): degree 7 in float32, degree 13 in float64,
   scaled so that `|A|_1 / 2^s` is below the degree's theta, then squared `s` times inside a
   `max_squarings`-step loop (`where(i < s, r @ r, r)`); NaN when more squarings are needed.
@@ -53,7 +56,9 @@ __all__ = [
     "companion",
     "det",
     "eigh",
+    "eigh_tridiagonal",
     "expm",
+    "expm_frechet",
     "hankel",
     "hilbert",
     "inv",
@@ -61,7 +66,9 @@ __all__ = [
     "lu_factor",
     "lu_solve",
     "qr",
+    "qr_multiply",
     "solve",
+    "solve_sylvester",
     "solve_triangular",
     "svd",
     "toeplitz",
@@ -1052,3 +1059,214 @@ def dft(n: int, scale: str | None = None, *, dtype: Any = None) -> Any:
     if scale == "sqrtn":
         return omegas / jnp.sqrt(n)
     return omegas / n if scale == "n" else omegas
+
+
+# ---------------------------------------------------------------------------------------------
+# JAX's newer scipy.linalg functions, composed from the ones above
+
+
+def expm_frechet(
+    A: Any,  # noqa: N803  (scipy's names)
+    E: Any,  # noqa: N803
+    *,
+    method: str | None = None,
+    compute_expm: bool = True,
+) -> Any:
+    """The Frechet derivative of the matrix exponential at `A` in the direction `E`, as
+    `jax.scipy.linalg.expm_frechet` (JAX's way: the `jvp` of `expm`).
+
+    Args:
+      A: `(..., n, n)` matrices.
+      E: the directions, `A`'s shape.
+      method: ignored (as in JAX).
+      compute_expm: also return `expm(A)`.
+
+    Returns:
+      `(expm(A), L(A, E))`, or `L(A, E)` when `compute_expm` is False.
+    """
+    del method
+    a, e = jnp.asarray(A), jnp.asarray(E)
+    if a.ndim < 2 or a.shape[-2] != a.shape[-1]:
+        raise ValueError(f"expected A to be a (batched) square matrix, got A.shape={a.shape}")
+    if e.ndim < 2 or e.shape[-2] != e.shape[-1]:
+        raise ValueError(f"expected E to be a (batched) square matrix, got E.shape={e.shape}")
+    if a.shape != e.shape:
+        raise ValueError(
+            f"expected A and E to be the same shape, got A.shape={a.shape} E.shape={e.shape}"
+        )
+    expm_a, frechet = api.jvp(lambda m: expm(m, max_squarings=16), (a,), (e,))
+    return (expm_a, frechet) if compute_expm else frechet
+
+
+def eigh_tridiagonal(
+    d: Any,
+    e: Any,
+    *,
+    eigvals_only: bool = False,
+    select: str = "a",
+    select_range: tuple[float, float] | None = None,
+    tol: float | None = None,
+    key: Any = None,
+) -> Any:
+    """Eigenvalues (and vectors) of the symmetric tridiagonal matrix with diagonal `d` and
+    off-diagonal `e`, as `jax.scipy.linalg.eigh_tridiagonal`.
+
+    The matrix is formed and handed to `eigh` (JAX bisects Sturm sequences and runs inverse
+    iteration; the eigenvalues agree to rounding, eigenvectors up to sign).
+
+    Args:
+      d: `(n,)` diagonal (float32 or float64).
+      e: `(n - 1,)` off-diagonal, `d`'s dtype.
+      eigvals_only: only the eigenvalues.
+      select: "a" (all) or "i" (indices `select_range[0]` to `select_range[1]`, inclusive).
+      select_range: the index range for `select="i"`.
+      tol: ignored (the dense solver is accurate to rounding).
+      key: ignored (no random starting vectors are needed).
+
+    Returns:
+      The ascending eigenvalues, or `(eigenvalues, eigenvectors)` (vectors in columns).
+    """
+    del tol, key
+    d, e = jnp.asarray(d), jnp.asarray(e)
+    if d.dtype != e.dtype:
+        raise TypeError(
+            f"diagonal and off-diagonal values must have same dtype, got {d.dtype} and {e.dtype}"
+        )
+    if d.dtype not in (np.float32, np.float64):
+        raise TypeError(
+            "Only float32 and float64 inputs are supported as inputs to "
+            f"jax.scipy.linalg.eigh_tridiagonal, got {d.dtype}"
+        )
+    n = d.shape[0]
+    if select == "a":
+        lo, hi = 0, n - 1
+    elif select == "i":
+        if select_range is None:
+            raise ValueError("for select='i', select_range must be specified.")
+        if select_range[0] > select_range[1]:
+            raise ValueError("Got empty index range in select_range.")
+        lo, hi = int(select_range[0]), int(select_range[1])
+    elif select == "v":
+        raise NotImplementedError("eigh_tridiagonal(..., select='v') is not implemented yet.")
+    else:
+        raise ValueError("'select must have a value in {'a', 'i', 'v'}.")
+    a = jnp.diag(d) + jnp.diag(e, 1) + jnp.diag(e, -1)
+    w, v = jnp.linalg.eigh(a)
+    if eigvals_only:
+        return w[lo : hi + 1]
+    return w[lo : hi + 1], v[:, lo : hi + 1]
+
+
+def qr_multiply(
+    a: Any,
+    c: Any,
+    mode: str = "right",
+    pivoting: bool = False,
+    conjugate: bool = False,
+    overwrite_a: bool = False,
+    overwrite_c: bool = False,
+) -> tuple[Any, ...]:
+    """The QR decomposition of `a` with `Q` multiplied into `c`, as
+    `jax.scipy.linalg.qr_multiply`.
+
+    Args:
+      a: `(..., m, n)` matrices.
+      c: `mode="left"`: `(..., k, p)` (`k = min(m, n)`; 1-D: a column); `mode="right"`:
+        `(..., p, m)` (1-D: a row).
+      mode: "left" (`Q @ c`) or "right" (`c @ Q`).
+      pivoting: not supported (column-pivoted QR).
+      conjugate: use `conj(Q)`.
+      overwrite_a, overwrite_c: ignored.
+
+    Returns:
+      `(Q @ c or c @ Q, R)` with `R` of shape `(..., k, n)`.
+    """
+    del overwrite_a, overwrite_c
+    if pivoting:
+        raise NotImplementedError("qr_multiply with pivoting=True is not supported")
+    a, c = promote_dtypes_inexact(jnp.asarray(a), jnp.asarray(c))
+    if mode not in ("right", "left"):
+        raise ValueError(f"mode must be 'right' or 'left', got {mode!r}")
+    onedim = c.ndim == 1
+    if onedim:
+        c = c[:, None] if mode == "left" else c[None, :]
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    if mode == "left" and c.shape[-2] != k:
+        raise ValueError(
+            f"Array shapes are not compatible for Q @ c operation: a has shape "
+            f"{tuple(a.shape)} so Q has {k} columns, but c has {c.shape[-2]} rows (expected {k})."
+        )
+    if mode == "right" and c.shape[-1] != m:
+        raise ValueError(
+            f"Array shapes are not compatible for c @ Q operation: a has shape "
+            f"{tuple(a.shape)} so Q has {m} rows, but c has {c.shape[-1]} columns (expected {m})."
+        )
+    q, r = jnp.linalg.qr(a, mode="reduced")
+    if conjugate:
+        q = jnp.conj(q)
+    out = q @ c if mode == "left" else c @ q
+    if onedim:
+        out = out.ravel()
+    return out, r
+
+
+def _solve_sylvester_2d(a: Any, b: Any, c: Any, method: str, tol: float) -> Any:
+    m, n = c.shape
+    if method == "schur":
+        # The Bartels-Stewart solution is the unique one; numbax solves the equivalent
+        # Kronecker system (I (x) A + B^T (x) I) vec(X) = vec(C) directly (no Schur form yet).
+        kron = jnp.kron(jnp.eye(n, dtype=a.dtype), a) + jnp.kron(b.T, jnp.eye(m, dtype=a.dtype))
+        x = jnp.linalg.solve(kron, c.T.reshape(-1)).reshape(n, m).T
+    elif method == "eigen":
+        ra, ua = jnp.linalg.eig(a)
+        rb, ub = jnp.linalg.eig(b)
+        f = jnp.linalg.solve(ua, c.astype(ra.dtype) @ ub)
+        x = ua @ (f / (ra[:, None] + rb[None, :])) @ jnp.linalg.inv(ub)
+    else:
+        raise ValueError(
+            f'Unrecognized method {method}. The two valid methods are either "schur" or "eigen".'
+        )
+    if not jnp.iscomplexobj(c):
+        x = x.real
+    close = jnp.abs(jnp.linalg.eigvals(a)[:, None] + jnp.linalg.eigvals(b)[None, :]) < tol
+    return jnp.where(jnp.any(close), jnp.full_like(x, np.nan), x)
+
+
+def solve_sylvester(
+    A: Any,  # noqa: N803  (scipy's names)
+    B: Any,  # noqa: N803
+    C: Any,  # noqa: N803
+    *,
+    method: str = "schur",
+    tol: float = 1e-8,
+) -> Any:
+    """The solution `X` of the Sylvester equation `A X + X B = C`, as
+    `jax.scipy.linalg.solve_sylvester`.
+
+    Args:
+      A: `(..., m, m)`.
+      B: `(..., n, n)`.
+      C: `(..., m, n)` (batch dimensions broadcast).
+      method: "schur" (the exact linear solve: numbax solves the Kronecker form) or "eigen"
+        (JAX's eigendecomposition method, fast but inaccurate for ill-conditioned `A`, `B`).
+      tol: NaNs are returned when some `|eig(A)_i + eig(B)_j| < tol` (no unique solution).
+
+    Returns:
+      `X`, `(..., m, n)`.
+    """
+    a, b, c = promote_dtypes_inexact(jnp.asarray(A), jnp.asarray(B), jnp.asarray(C))
+    m, n = c.shape[-2:]
+    if a.shape[-2:] != (m, m) or b.shape[-2:] != (n, n):
+        raise ValueError(
+            f"Incompatible shapes for Sylvester equation:\nA: {a.shape}\nB: {b.shape}\nC: {c.shape}"
+        )
+    if method not in ("schur", "eigen"):
+        raise ValueError(
+            f'Unrecognized method {method}. The two valid methods are either "schur" or "eigen".'
+        )
+    solve_one = jnp.vectorize(
+        lambda a, b, c: _solve_sylvester_2d(a, b, c, method, tol),
+        signature="(m,m),(n,n),(m,n)->(m,n)",
+    )
+    return solve_one(a, b, c)

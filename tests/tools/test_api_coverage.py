@@ -45,3 +45,6 @@ def test_jax_porting_names_stay_present():
     assert not {"cholesky_p", "eig_p", "eigh_p", "qr_p", "svd_p"} & set(
         missing.get("jax.lax.linalg", [])
     )
+    ported = {"expm_frechet", "eigh_tridiagonal", "qr_multiply", "solve_sylvester"}
+    assert not ported & set(missing.get("jax.scipy.linalg", []))
+    assert "qdwh" not in missing.get("jax.lax.linalg", [])

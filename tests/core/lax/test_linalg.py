@@ -5,6 +5,7 @@ the functions that are compositions, and JAX's CPU errors."""
 
 import numpy as np
 import pytest
+import scipy.linalg as sl
 
 import core
 from core import lax
@@ -109,3 +110,16 @@ def test_import_forms():
     from core.lax import linalg
 
     assert linalg is core.lax.linalg
+
+
+@pytest.mark.parametrize("shape", [(6, 4), (5, 5)])
+def test_qdwh_polar_decomposition(shape):
+    x = np.random.default_rng(1).normal(size=shape)
+    with core.enable_x64():
+        u, h, num_iters, converged = core.lax.linalg.qdwh(x)
+    want_u, want_h = sl.polar(x)
+    np.testing.assert_allclose(np.asarray(u), want_u, atol=1e-12)
+    np.testing.assert_allclose(np.asarray(h), want_h, atol=1e-12)
+    assert bool(converged) and int(num_iters) == 6  # as JAX 0.10.2's, both shapes
+    with pytest.raises(ValueError, match="M >= N"):
+        core.lax.linalg.qdwh(np.ones((2, 3)))
