@@ -7,7 +7,8 @@
   (mechanic.py), `cocob` (cocob.py), `dog`/`dowg` (dog.py), `momo`/`momo_adam` (momo.py);
 - averaging and sharpness: `schedule_free*` (schedule_free.py), `sam`, `normalize` (sam.py);
 - Adam variants: `acprop`, `ademamix`, `simplified_ademamix`, `adopt`, `madgrad`
-  (adam_variants.py), `sophia` (sophia.py), `muon` (muon.py), `galore` (galore.py);
+  (adam_variants.py), `sophia` (sophia.py), `muon` (muon.py);
+- low-rank projections: `galore` (galore.py);
 - `split_real_and_imaginary` (complex_valued.py) and DP-SGD: `dpsgd`,
   `differentially_private_aggregate` (privacy.py, also top-level in `optim` as in Optax).
 """
@@ -31,6 +32,7 @@ from optim.contrib.cocob import COCOBState, cocob, scale_by_cocob
 from optim.contrib.complex_valued import SplitRealAndImaginaryState, split_real_and_imaginary
 from optim.contrib.dadapt import DAdaptAdamWState, ProdigyState, dadapt_adamw, prodigy
 from optim.contrib.dog import DoGState, DoWGState, dog, dowg
+from optim.contrib.galore import GaLoreDimensionNumbers, GaLoreState, galore, scale_by_galore
 from optim.contrib.mechanic import MechanicState, mechanize
 from optim.contrib.momo import MomoAdamState, MomoState, momo, momo_adam
 from optim.contrib.muon import MuonDimensionNumbers, MuonState, muon, scale_by_muon
@@ -61,6 +63,8 @@ __all__ = [
     "DifferentiallyPrivateAggregateState",
     "DoGState",
     "DoWGState",
+    "GaLoreDimensionNumbers",
+    "GaLoreState",
     "HutchinsonState",
     "MadgradState",
     "MechanicState",
@@ -86,6 +90,7 @@ __all__ = [
     "dog",
     "dowg",
     "dpsgd",
+    "galore",
     "hutchinson_estimator_diag_hessian",
     "madgrad",
     "mechanize",
@@ -100,6 +105,7 @@ __all__ = [
     "scale_by_ademamix",
     "scale_by_adopt",
     "scale_by_cocob",
+    "scale_by_galore",
     "scale_by_madgrad",
     "scale_by_muon",
     "scale_by_simplified_ademamix",
