@@ -28,7 +28,7 @@ from core.prims import decompositions as dec
 from core.prims.decompositions import cholesky_p, eigh_p, qr_p, svd_p
 from core.prims.eig import eig, eig_p
 from core.scipy.errors import UnsupportedOptionError
-from core.scipy.linalg import _lu, _pivots_to_permutation, solve_triangular
+from core.scipy.linalg import _lu, _pivots_to_permutation, _schur, solve_triangular
 from core.trace import get_aval
 
 __all__ = [
@@ -48,6 +48,7 @@ __all__ = [
     "lu_pivots_to_permutation",
     "ormqr",
     "qdwh",
+    "schur",
     "qr",
     "svd",
     "symmetric_product",
@@ -459,3 +460,28 @@ def qdwh(
     h = jnp.conj(u).T @ x
     h = (h + jnp.conj(h).T) / 2
     return u, h, num_iters, jnp.logical_not(moving)
+
+
+def schur(
+    x: Any,
+    *,
+    compute_schur_vectors: bool = True,
+    sort_eig_vals: bool = False,
+    select_callable: Any = None,
+) -> list[Any]:
+    """The Schur decomposition `x = Q U Q^H`, as `jax.lax.linalg.schur`: the real Schur form
+    for real `x` (2x2 blocks for complex eigenvalue pairs), triangular for complex `x`
+    (`core/lax/schur_qr.py` on the host; not differentiable, as in JAX).
+
+    Args:
+      x: `(..., m, m)` matrices.
+      compute_schur_vectors: also return `Q`.
+      sort_eig_vals: unused (as in JAX).
+      select_callable: unused (as in JAX).
+
+    Returns:
+      `[U, Q]`, or `[U]` without the vectors (lists, as JAX returns).
+    """
+    del sort_eig_vals, select_callable
+    t, q = _schur(x, False)
+    return [t, q] if compute_schur_vectors else [t]

@@ -29,7 +29,9 @@ import numpy as np
 
 import core.numpy as jnp
 from core import api, dtypes, lax
-from core.lax import householder
+from core.avals import ShapeDtypeStruct
+from core.callbacks import pure_callback
+from core.lax import householder, schur_qr
 from core.numpy._util import promote_args_inexact, promote_dtypes, promote_dtypes_inexact
 from core.scipy import special
 from core.scipy.errors import ModeError, ShapeMismatchError
@@ -59,6 +61,7 @@ __all__ = [
     "eigh_tridiagonal",
     "expm",
     "expm_frechet",
+    "funm",
     "hankel",
     "hilbert",
     "inv",
@@ -67,8 +70,11 @@ __all__ = [
     "lu_solve",
     "qr",
     "qr_multiply",
+    "rsf2csf",
+    "schur",
     "solve",
     "solve_sylvester",
+    "sqrtm",
     "solve_triangular",
     "svd",
     "toeplitz",
@@ -1270,3 +1276,179 @@ def solve_sylvester(
         signature="(m,m),(n,n),(m,n)->(m,n)",
     )
     return solve_one(a, b, c)
+
+
+# ---------------------------------------------------------------------------------------------
+# The Schur decomposition and the matrix functions built on it
+#
+# `schur` runs `core/lax/schur_qr.py`'s numpy QR algorithm on the host through `pure_callback`
+# (so it works eagerly, under `jit` and `vmap`, and, like JAX's, is not differentiable).
+# `rsf2csf`, `sqrtm` and `funm` are compositions on its result: Givens rotations of the 2x2
+# blocks, Bjorck and Hammarling's triangular square root, Parlett's recurrence (Golub and Van
+# Loan, Algorithm 11.1.1), each a Python loop over the static matrix size.
+
+
+def _schur_host(complex_out: bool, dtype: np.dtype) -> Any:
+    def host(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        x = np.asarray(x)
+        n = x.shape[-1]
+        flat = x.reshape(-1, n, n)
+        ts, zs = np.empty(flat.shape, dtype), np.empty(flat.shape, dtype)
+        for i, m in enumerate(flat):
+            t, z = schur_qr.complex_schur(m) if complex_out else schur_qr.real_schur(m)
+            ts[i], zs[i] = t, z
+        return ts.reshape(x.shape), zs.reshape(x.shape)
+
+    return host
+
+
+def _schur(a: Any, complex_out: bool) -> tuple[Any, Any]:
+    (a,) = promote_dtypes_inexact(jnp.asarray(a))
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError(
+            f"Argument to Schur decomposition must have shape [..., n, n], got {a.shape}"
+        )
+    complex_out = complex_out or jnp.iscomplexobj(a)
+    dt = np.dtype(jnp.result_type(a.dtype, np.complex64)) if complex_out else np.dtype(a.dtype)
+    if complex_out:
+        a = a.astype(dt)
+    shape = ShapeDtypeStruct(a.shape, dt)
+    return pure_callback(
+        _schur_host(complex_out, dt), (shape, shape), a, vmap_method="broadcast_all"
+    )
+
+
+def schur(a: Any, output: str = "real") -> list[Any]:
+    """The Schur decomposition `a = Z T Z^H`, as `jax.scipy.linalg.schur`.
+
+    Args:
+      a: `(..., n, n)` matrices.
+      output: "real" (for real `a`: `T` quasi upper triangular, with 2x2 blocks for complex
+        eigenvalue pairs) or "complex" (`T` upper triangular, complex).
+
+    Returns:
+      `[T, Z]` (a list, as JAX returns), `Z` orthogonal (unitary).
+    """
+    if output not in ("real", "complex"):
+        raise ValueError(f"Expected 'output' to be either 'real' or 'complex', got {output=}.")
+    return list(_schur(a, output == "complex"))
+
+
+def _rsf2csf_2d(t: Any, z: Any) -> tuple[Any, Any]:
+    dt = jnp.result_type(t.dtype, z.dtype, np.complex64)
+    t, z = t.astype(dt), z.astype(dt)
+    eps = float(np.finfo(dt).eps)
+    n = t.shape[0]
+    for m in range(n - 1, 0, -1):
+        a, b, c, d = t[m - 1, m - 1], t[m - 1, m], t[m, m - 1], t[m, m]
+        live = jnp.abs(c) > eps * (jnp.abs(a) + jnp.abs(d))
+        mu = (a + d) / 2 + jnp.sqrt(((a - d) / 2) ** 2 + b * c) - d  # first eigenvalue - d
+        r = jnp.sqrt(jnp.abs(mu) ** 2 + jnp.abs(c) ** 2).astype(dt)
+        r = jnp.where(live, r, 1.0)
+        cs = jnp.where(live, mu / r, 1.0)
+        sn = jnp.where(live, c / r, 0.0)
+        g = jnp.stack([jnp.stack([jnp.conj(cs), sn]), jnp.stack([-sn, cs])])
+        t = t.at[m - 1 : m + 1, m - 1 :].set(g @ t[m - 1 : m + 1, m - 1 :])
+        t = t.at[: m + 1, m - 1 : m + 1].set(t[: m + 1, m - 1 : m + 1] @ jnp.conj(g).T)
+        z = z.at[:, m - 1 : m + 1].set(z[:, m - 1 : m + 1] @ jnp.conj(g).T)
+        t = t.at[m, m - 1].set(0.0)
+    return t, z
+
+
+def rsf2csf(T: Any, Z: Any, check_finite: bool = True) -> tuple[Any, Any]:  # noqa: N803
+    """The complex Schur form from a real one, as `jax.scipy.linalg.rsf2csf`.
+
+    Args:
+      T: `(..., n, n)` real Schur forms.
+      Z: their Schur vectors (batch dimensions broadcast with `T`'s).
+      check_finite: ignored.
+
+    Returns:
+      `(T, Z)`: upper triangular complex `T` and unitary `Z` with the same product.
+    """
+    del check_finite
+    t, z = jnp.asarray(T), jnp.asarray(Z)
+    if t.ndim < 2 or t.shape[-1] != t.shape[-2]:
+        raise ValueError("Input 'T' must be square.")
+    if z.ndim < 2 or z.shape[-1] != z.shape[-2]:
+        raise ValueError("Input 'Z' must be square.")
+    if t.shape[-1] != z.shape[-1]:
+        raise ValueError(f"Input array shapes must match: Z: {z.shape} vs. T: {t.shape}")
+    return jnp.vectorize(_rsf2csf_2d, signature="(n,n),(n,n)->(n,n),(n,n)")(t, z)
+
+
+def _sqrtm_triu(t: Any) -> Any:
+    """The upper triangular square root of an upper triangular `t` (Bjorck and Hammarling)."""
+    n = t.shape[0]
+    d = jnp.sqrt(jnp.diag(t))
+    u = jnp.diag(d)
+    for j in range(n):
+        for i in range(j - 1, -1, -1):
+            s = u[i, i + 1 : j] @ u[i + 1 : j, j] if j > i + 1 else jnp.zeros((), t.dtype)
+            value = jnp.where(t[i, j] == s, 0.0, (t[i, j] - s) / (d[i] + d[j]))
+            u = u.at[i, j].set(value)
+    return u
+
+
+def sqrtm(A: Any, blocksize: int = 1) -> Any:  # noqa: N803
+    """The principal matrix square root, as `jax.scipy.linalg.sqrtm` (complex output).
+
+    The complex Schur form's triangular root (Bjorck and Hammarling 1983), transformed back.
+
+    Args:
+      A: an `(n, n)` matrix.
+      blocksize: must be 1 (the blocked algorithm is not implemented, as in JAX).
+
+    Returns:
+      the complex square root.
+    """
+    if blocksize > 1:
+        raise NotImplementedError("Blocked version is not implemented yet.")
+    t, z = _schur(A, True)
+    root = _sqrtm_triu(t)
+    return z @ root @ jnp.conj(z).T
+
+
+def funm(A: Any, func: Any, disp: bool = True) -> Any:  # noqa: N803
+    """`func` of a matrix through its Schur form, as `jax.scipy.linalg.funm`.
+
+    `func` applied to the eigenvalues (the diagonal of the complex Schur form), the rest of the
+    triangular result from Parlett's recurrence (Golub and Van Loan, Algorithm 11.1.1); poor
+    for close eigenvalues, as scipy's.
+
+    Args:
+      A: an `(n, n)` matrix.
+      func: a function of an array of (complex) eigenvalues, elementwise.
+      disp: True: return the result; False: also an error estimate.
+
+    Returns:
+      the complex matrix function, or `(F, err)` when `disp` is False.
+    """
+    a = jnp.asarray(A)
+    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+        raise ValueError("expected square array_like input")
+    t, z = rsf2csf(*schur(a))
+    n = t.shape[0]
+    f = jnp.diag(func(jnp.diag(t))).astype(t.dtype)
+    minden = jnp.abs(t[0, 0])
+    for p in range(1, n):
+        for i in range(n - p):
+            j = i + p
+            s = t[i, j] * (f[j, j] - f[i, i])
+            if j > i + 1:
+                s = s + t[i, i + 1 : j] @ f[i + 1 : j, j] - f[i, i + 1 : j] @ t[i + 1 : j, j]
+            den = t[j, j] - t[i, i]
+            s = jnp.where(den != 0, s / jnp.where(den != 0, den, 1.0), s)
+            f = f.at[i, j].set(s)
+            minden = jnp.minimum(minden, jnp.abs(den))
+    f = z @ f @ jnp.conj(z).T
+    if disp:
+        return f
+    tol = float(np.finfo(f.dtype).eps)
+    minden = jnp.where(minden == 0.0, tol, minden)
+    err = jnp.where(
+        jnp.any(jnp.isinf(f)),
+        np.inf,
+        jnp.minimum(1, jnp.maximum(tol, (tol / minden) * jnp.linalg.norm(jnp.triu(t, 1), 1))),
+    )
+    return f, err

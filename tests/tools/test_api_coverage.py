@@ -48,3 +48,6 @@ def test_jax_porting_names_stay_present():
     ported = {"expm_frechet", "eigh_tridiagonal", "qr_multiply", "solve_sylvester"}
     assert not ported & set(missing.get("jax.scipy.linalg", []))
     assert "qdwh" not in missing.get("jax.lax.linalg", [])
+    schur_family = {"schur", "sqrtm", "funm", "rsf2csf"}
+    assert not schur_family & set(missing.get("jax.scipy.linalg", []))
+    assert "schur" not in missing.get("jax.lax.linalg", [])
