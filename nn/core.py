@@ -4,13 +4,14 @@
 ``Scope``/``DenyList``/``apply``/``init``/``bind`` over plain functions of a scope
 (``nn/scope.py``), and the axis-metadata boxes (``nn/meta.py``), under the names
 ``flax.core`` gives them, and ``flax.core.lift``'s transforms over functions of a scope
-(``vmap``, ``scan``, ``jit``, ``remat``/``checkpoint``, ``broadcast``; ``nn/lift.py``).
+(``vmap``, ``scan``, ``jit``, ``remat``/``checkpoint``, ``while_loop``, ``vjp``, ``jvp``,
+``broadcast``; ``nn/lift.py``).
 """
 
 from core import Array
 from nn import frozen_dict, lift, meta, scope
 from nn.frozen_dict import FrozenDict, copy, freeze, pop, pretty_repr, unfreeze
-from nn.lift import broadcast, checkpoint, jit, remat, scan, vmap
+from nn.lift import broadcast, checkpoint, jit, jvp, remat, scan, vjp, vmap, while_loop
 from nn.meta import AxisMetadata, map_axis_meta, unbox
 from nn.scope import DenyList, Scope, apply, bind, init
 
@@ -19,10 +20,13 @@ __all__ = [
     "broadcast",
     "checkpoint",
     "jit",
+    "jvp",
     "lift",
     "remat",
     "scan",
+    "vjp",
     "vmap",
+    "while_loop",
     "AxisMetadata",
     "DenyList",
     "FrozenDict",

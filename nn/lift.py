@@ -1,7 +1,8 @@
 """``flax.core.lift``'s transforms over functions of a scope (``fn(scope, *args)``).
 
 They are the scope-level halves of ``nn.vmap``/``nn.scan``/``nn.jit``/``nn.remat``
-(`nn/transforms.py` lifts modules through the same ``lift_*`` functions), wrapped to Flax's
+and of ``nn.while_loop``/``nn.vjp``/``nn.jvp`` (`nn/transforms.py` lifts modules through the
+same ``lift_*`` functions and ``*_inner`` bodies), wrapped to Flax's
 functional signature: the first argument is a scope (or a pytree of scopes), and the wrapped
 function receives the inner scope(s) in the same structure.
 """
@@ -14,9 +15,9 @@ from typing import Any
 from core import tree_util
 from nn import transforms
 from nn.scope import CollectionFilter, LazyRng, Scope
-from nn.transforms import broadcast
+from nn.transforms import _Lift, _split_axes, broadcast
 
-__all__ = ["broadcast", "checkpoint", "jit", "remat", "scan", "vmap"]
+__all__ = ["broadcast", "checkpoint", "jit", "jvp", "remat", "scan", "vjp", "vmap", "while_loop"]
 
 
 def _is_scope(x: Any) -> bool:
@@ -204,3 +205,106 @@ def checkpoint(
 
 
 remat = checkpoint
+
+
+def _run(scope_tree: Any, in_filters, out_filters, rng_filters, inner: Callable) -> Any:
+    """Lifts the scopes of ``scope_tree`` and runs a ``*_inner`` body of `nn.transforms`."""
+    scopes, treedef = tree_util.tree_flatten(scope_tree, is_leaf=_is_scope)
+    lift = _Lift(scopes, in_filters, out_filters, rng_filters)
+
+    def as_scope_fn(fn: Callable) -> Callable:
+        return lambda inner_scopes, *a: fn(
+            tree_util.tree_unflatten(treedef, list(inner_scopes)), *a
+        )
+
+    y, out_groups = inner(lift, as_scope_fn)
+    lift.publish(out_groups)
+    return y
+
+
+def while_loop(
+    cond_fn: Callable[[Any, Any], Any],
+    body_fn: Callable[[Any, Any], Any],
+    scope: Any,
+    init: Any,
+    carry_variables: CollectionFilter = False,
+    broadcast_variables: CollectionFilter = True,
+    split_rngs: Mapping[CollectionFilter, bool] | None = None,
+) -> Any:
+    """``lax.while_loop`` of ``cond_fn(scope, c)`` and ``body_fn(scope, c)``.
+
+    Args:
+      cond_fn: the loop condition (reads variables only).
+      body_fn: the loop body.
+      scope: the scope (or scope tree) the functions use.
+      init: the initial carry.
+      carry_variables: collections updated by the body and carried.
+      broadcast_variables: collections read by the loop.
+      split_rngs: stream filter -> a different key per iteration.
+
+    Returns:
+      The final carry.
+    """
+    rng_filters, rng_splits = _split_axes(split_rngs or {})
+    inner = transforms.while_loop_inner(cond_fn, body_fn, init, rng_splits)
+    return _run(
+        scope, (carry_variables, broadcast_variables), (carry_variables,), rng_filters, inner
+    )
+
+
+def vjp(
+    fn: Callable[..., Any],
+    scope: Scope,
+    *primals: Any,
+    has_aux: bool = False,
+    reduce_axes: tuple = (),
+    vjp_variables: CollectionFilter = "params",
+    variables: CollectionFilter = True,
+    rngs: CollectionFilter = True,
+) -> Any:
+    """Vector-Jacobian product of ``fn(scope, *primals)`` for the inputs and the variables.
+
+    Args:
+      fn: a function of a scope.
+      scope: the scope.
+      *primals: the inputs.
+      has_aux: ``fn`` returns ``(value, aux)``.
+      reduce_axes: must be empty (deprecated in Flax).
+      vjp_variables: the collections that receive a cotangent.
+      variables: other collections visible to ``fn``.
+      rngs: the RNG streams lifted.
+
+    Returns:
+      ``(y, bwd)`` or ``(y, bwd, aux)``; ``bwd(ct)`` returns ``(variable_grads, *input_grads)``.
+    """
+    del reduce_axes
+    inner = transforms.vjp_inner(fn, primals, has_aux)
+    return _run(scope, (vjp_variables, variables), (variables,), (rngs,), inner)
+
+
+def jvp(
+    fn: Callable[..., Any],
+    scope: Scope,
+    primals: Sequence[Any],
+    tangents: Sequence[Any],
+    variable_tangents: Mapping[str, Any],
+    variables: CollectionFilter = True,
+    rngs: CollectionFilter = True,
+) -> tuple[Any, Any]:
+    """Jacobian-vector product of ``fn(scope, *primals)``, with tangents for variables too.
+
+    Args:
+      fn: a function of a scope.
+      scope: the scope.
+      primals: the inputs.
+      tangents: their tangents.
+      variable_tangents: ``{collection: tangent tree}`` of the variables that move.
+      variables: other collections visible to ``fn``.
+      rngs: the RNG streams lifted.
+
+    Returns:
+      ``(y, tangent_out)``.
+    """
+    variable_tangents = {k: v for k, v in variable_tangents.items() if v}
+    inner = transforms.jvp_inner(fn, primals, tangents, variable_tangents)
+    return _run(scope, (tuple(variable_tangents), variables), (variables,), (rngs,), inner)

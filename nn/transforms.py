@@ -1079,6 +1079,22 @@ def while_loop(
       The final carry.
     """
     rng_filters, rng_splits = _split_axes(split_rngs or {})
+    inner = while_loop_inner(cond_fn, body_fn, init, rng_splits)
+    return _run_lifted(
+        mdl,
+        "while_loop",
+        (carry_variables, broadcast_variables),
+        (carry_variables,),
+        rng_filters,
+        inner,
+    )
+
+
+def while_loop_inner(
+    cond_fn: Callable, body_fn: Callable, init: Any, rng_splits: tuple
+) -> Callable:
+    """The lifted body of `while_loop` (also `nn.core.while_loop`'s): ``inner(lift,
+    as_scope_fn) -> (carry, out_groups)`` over groups (carry, broadcast)."""
 
     def inner(lift: _Lift, as_scope_fn: Callable) -> tuple[Any, Any]:
         cond_scope_fn, body_scope_fn = as_scope_fn(cond_fn), as_scope_fn(body_fn)
@@ -1102,14 +1118,7 @@ def while_loop(
         _, cvars, carry = lax.while_loop(cond_wrapper, body_wrapper, c)
         return carry, (cvars,)
 
-    return _run_lifted(
-        mdl,
-        "while_loop",
-        (carry_variables, broadcast_variables),
-        (carry_variables,),
-        rng_filters,
-        inner,
-    )
+    return inner
 
 
 def value_and_grad(
@@ -1216,6 +1225,14 @@ def vjp(
       (numbax's ``core.vjp`` closures are not pytrees), so it can be a ``custom_vjp`` residual.
     """
     del reduce_axes, multi_scope
+    inner = vjp_inner(fn, primals, has_aux)
+    return _run_lifted(
+        mdl, "vjp", (vjp_variables, variables), (variables,), (rngs,), inner, multi_scope=False
+    )
+
+
+def vjp_inner(fn: Callable, primals: Sequence[Any], has_aux: bool) -> Callable:
+    """The lifted body of `vjp` (also `nn.core.vjp`'s), over groups (vjp variables, others)."""
 
     def inner(lift: _Lift, as_scope_fn: Callable) -> tuple[Any, Any]:
         scope_fn = as_scope_fn(fn)
@@ -1237,9 +1254,7 @@ def vjp(
         bwd = tree_util.Partial(pull_back, vjp_vars, tuple(primals))
         return ((y, bwd, aux) if has_aux else (y, bwd)), out_groups
 
-    return _run_lifted(
-        mdl, "vjp", (vjp_variables, variables), (variables,), (rngs,), inner, multi_scope=False
-    )
+    return inner
 
 
 def jvp(
@@ -1268,6 +1283,17 @@ def jvp(
     """
     variable_tangents = {k: v for k, v in variable_tangents.items() if v}
     target = tuple(variable_tangents)
+    inner = jvp_inner(fn, primals, tangents, variable_tangents)
+    return _run_lifted(
+        mdl, "jvp", (target, variables), (variables,), (rngs,), inner, multi_scope=False
+    )
+
+
+def jvp_inner(
+    fn: Callable, primals: Sequence[Any], tangents: Sequence[Any], variable_tangents: Mapping
+) -> Callable:
+    """The lifted body of `jvp` (also `nn.core.jvp`'s), over groups (moving variables,
+    others); ``variable_tangents`` holds only non-empty collections."""
 
     def inner(lift: _Lift, as_scope_fn: Callable) -> tuple[Any, Any]:
         scope_fn = as_scope_fn(fn)
@@ -1282,9 +1308,7 @@ def jvp(
         )
         return (y, y_t), out_groups
 
-    return _run_lifted(
-        mdl, "jvp", (target, variables), (variables,), (rngs,), inner, multi_scope=False
-    )
+    return inner
 
 
 def map_variables(
