@@ -5,13 +5,25 @@
 (``nn/scope.py``), and the axis-metadata boxes (``nn/meta.py``), under the names
 ``flax.core`` gives them, and ``flax.core.lift``'s transforms over functions of a scope
 (``vmap``, ``scan``, ``jit``, ``remat``/``checkpoint``, ``while_loop``, ``vjp``, ``jvp``,
-``broadcast``; ``nn/lift.py``).
+``remat_scan``, ``lazy_init``, ``broadcast``; ``nn/lift.py``).
 """
 
 from core import Array
 from nn import frozen_dict, lift, meta, scope
 from nn.frozen_dict import FrozenDict, copy, freeze, pop, pretty_repr, unfreeze
-from nn.lift import broadcast, checkpoint, jit, jvp, remat, scan, vjp, vmap, while_loop
+from nn.lift import (
+    broadcast,
+    checkpoint,
+    jit,
+    jvp,
+    lazy_init,
+    remat,
+    remat_scan,
+    scan,
+    vjp,
+    vmap,
+    while_loop,
+)
 from nn.meta import AxisMetadata, map_axis_meta, unbox
 from nn.scope import DenyList, Scope, apply, bind, init
 
@@ -21,8 +33,10 @@ __all__ = [
     "checkpoint",
     "jit",
     "jvp",
+    "lazy_init",
     "lift",
     "remat",
+    "remat_scan",
     "scan",
     "vjp",
     "vmap",

@@ -780,3 +780,19 @@ class TraversalError(FlaxError, ValueError):
     Failing code: ``traverse_util.t_identity.each().set([1], [0, 0])``.
     Fix: give one value per traversed item: ``.set([1, 2], [0, 0])``.
     """
+
+
+class LazyInitValueError(LazyInitError, ValueError):
+    """`nn.core.lazy_init` got a `ShapeDtypeStruct` argument that a variable's initial value
+    depends on (only the variables' shapes are free of the inputs' values).
+
+    Failing code: ``lazy_init(lambda s, x: s.param("w", lambda _: x))(key, ShapeDtypeStruct(...))``.
+    Fix: pass that argument as an array, or make the initializer use its shape only.
+    """
+
+    def __init__(self, path: Any):
+        super().__init__(
+            f"lazy_init: the initial value of {path} depends on a ShapeDtypeStruct argument. "
+            "Pass that argument as an array (nn.core.init), or make the initializer depend on "
+            "its shape only."
+        )

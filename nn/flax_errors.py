@@ -148,7 +148,8 @@ class TraceContextError(FlaxError):
 
 
 class LazyInitError(FlaxError):
-    """Flax: ``lazy_init`` could not compute a variable from shapes only. Never raised."""
+    """Flax: ``lazy_init`` could not compute a variable from shapes only (numbax raises
+    ``LazyInitValueError``, a subclass)."""
 
 
 class InvalidScopeError(FlaxError):

@@ -9,15 +9,33 @@ function receives the inner scope(s) in the same structure.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import core
 from core import tree_util
-from nn import transforms
+from core.interpreters import finish
+from core.interpreters.partial_eval import JaxprTrace
+from core.trace import current_trace, set_current_trace
+from nn import errors, transforms
+from nn import scope as scope_lib
 from nn.scope import CollectionFilter, LazyRng, Scope
 from nn.transforms import _Lift, _split_axes, broadcast
 
-__all__ = ["broadcast", "checkpoint", "jit", "jvp", "remat", "scan", "vjp", "vmap", "while_loop"]
+__all__ = [
+    "broadcast",
+    "checkpoint",
+    "jit",
+    "jvp",
+    "lazy_init",
+    "remat",
+    "remat_scan",
+    "scan",
+    "vjp",
+    "vmap",
+    "while_loop",
+]
 
 
 def _is_scope(x: Any) -> bool:
@@ -308,3 +326,101 @@ def jvp(
     variable_tangents = {k: v for k, v in variable_tangents.items() if v}
     inner = transforms.jvp_inner(fn, primals, tangents, variable_tangents)
     return _run(scope, (tuple(variable_tangents), variables), (variables,), (rngs,), inner)
+
+
+def remat_scan(
+    body_fn: Callable[..., Any],
+    lengths: Sequence[int],
+    policy: Callable[..., bool] | None = None,
+    variable_broadcast: CollectionFilter = False,
+    variable_carry: CollectionFilter = False,
+    variable_axes: Mapping[CollectionFilter, int] | None = None,
+    split_rngs: Mapping[CollectionFilter, bool] | None = None,
+) -> Callable[..., Any]:
+    """Nested scans of ``body_fn(scope, carry) -> carry`` (``prod(lengths)`` steps), each inner
+    level rematerialised: memory grows with ``sum(lengths)`` instead of the step count.
+
+    Args:
+      body_fn: the step.
+      lengths: the number of steps of each level, outermost first.
+      policy: `core.checkpoint`'s policy of the inner levels.
+      variable_broadcast: collections shared by every step.
+      variable_carry: collections carried from step to step.
+      variable_axes: collection filter -> stacking axis (default ``{True: 0}``: every step has
+        its own variables).
+      split_rngs: stream filter -> a key per step (default ``{True: True}``).
+
+    Returns:
+      ``fn(scope, carry) -> carry``.
+    """
+    variable_axes = {True: 0} if variable_axes is None else variable_axes
+    split_rngs = {True: True} if split_rngs is None else split_rngs
+    scan_fn = functools.partial(
+        scan,
+        variable_broadcast=variable_broadcast,
+        variable_carry=variable_carry,
+        variable_axes=variable_axes,
+        split_rngs=split_rngs,
+    )
+    if len(lengths) == 1:
+
+        def step(scope, carry):
+            return body_fn(scope, carry), ()
+
+    else:
+        inner = remat_scan(
+            body_fn,
+            lengths[1:],
+            policy,
+            variable_broadcast,
+            variable_carry,
+            variable_axes,
+            split_rngs,
+        )
+
+        @functools.partial(remat, policy=policy, prevent_cse=False)
+        def step(scope, carry):
+            return inner(scope, carry), ()
+
+    return lambda scope, carry: scan_fn(step, length=lengths[0])(scope, carry)[0]
+
+
+def lazy_init(
+    fn: Callable[..., Any], mutable: CollectionFilter = True, flags: Mapping | None = None
+) -> Callable[..., Any]:
+    """``init`` of ``fn(scope, *args)`` whose arguments may be `core.ShapeDtypeStruct`s: the
+    computation that needs their values is skipped (staged, never run) and only the variables
+    are returned.
+
+    Args:
+      fn: a function of a scope.
+      mutable: the collections to create.
+      flags: scope flags.
+
+    Returns:
+      ``init_fn(rngs, *args, **kwargs) -> variables``.
+
+    Raises:
+      LazyInitValueError: a variable's initial value depends on a `ShapeDtypeStruct` argument.
+    """
+    init_fn = scope_lib.init(fn, mutable, flags)
+
+    def is_struct(x):
+        return isinstance(x, core.ShapeDtypeStruct)
+
+    def wrapper(rngs: Any, *args: Any, **kwargs: Any) -> Any:
+        trace = JaxprTrace(current_trace(), stage_all=False)
+
+        def abstract(x):
+            return trace.new_arg(core.ShapedArray(x.shape, x.dtype)) if is_struct(x) else x
+
+        args, kwargs = tree_util.tree_map(abstract, (args, kwargs), is_leaf=is_struct)
+        with set_current_trace(trace):
+            _, variables = init_fn(rngs, *args, **kwargs)
+        for path, leaf in tree_util.tree_leaves_with_path(variables):
+            if trace.is_own(leaf):
+                raise errors.LazyInitValueError(tree_util.keystr(path))
+        finish(trace)
+        return variables
+
+    return wrapper
