@@ -15,6 +15,7 @@ Flax                                numbax
 ``flax.core`` (``FrozenDict``...)   ``nn.core``
 ``flax.core.frozen_dict``           ``nn.frozen_dict``
 ``flax.core.lift``                  ``nn.lift``
+``flax.core.tracers``               ``nn.tracers``
 ``flax.core.meta``                  ``nn.meta``
 ``flax.core.scope``                 ``nn.scope``
 ``flax.struct``                     ``core.struct``
@@ -58,6 +59,7 @@ ALIASES = {
     "core": "nn.core",
     "core.frozen_dict": "nn.frozen_dict",
     "core.lift": "nn.lift",
+    "core.tracers": "nn.tracers",
     "core.meta": "nn.meta",
     "core.scope": "nn.scope",
     "struct": "core.struct",

@@ -5,15 +5,16 @@
 (``nn/scope.py``), and the axis-metadata boxes (``nn/meta.py``), under the names
 ``flax.core`` gives them, and ``flax.core.lift``'s transforms over functions of a scope
 (``vmap``, ``scan``, ``jit``, ``remat``/``checkpoint``, ``while_loop``, ``vjp``, ``jvp``,
-``remat_scan``, ``lazy_init``, ``broadcast``; ``nn/lift.py``).
+``remat_scan``, ``lazy_init``, ``custom_vjp``, ``broadcast``; ``nn/lift.py``).
 """
 
 from core import Array
-from nn import frozen_dict, lift, meta, scope
+from nn import frozen_dict, lift, meta, scope, tracers
 from nn.frozen_dict import FrozenDict, copy, freeze, pop, pretty_repr, unfreeze
 from nn.lift import (
     broadcast,
     checkpoint,
+    custom_vjp,
     jit,
     jvp,
     lazy_init,
@@ -26,11 +27,15 @@ from nn.lift import (
 )
 from nn.meta import AxisMetadata, map_axis_meta, unbox
 from nn.scope import DenyList, Scope, apply, bind, init
+from nn.tracers import check_trace_level, current_trace
 
 __all__ = [
     "Array",
     "broadcast",
+    "check_trace_level",
     "checkpoint",
+    "current_trace",
+    "custom_vjp",
     "jit",
     "jvp",
     "lazy_init",
@@ -56,6 +61,7 @@ __all__ = [
     "pop",
     "pretty_repr",
     "scope",
+    "tracers",
     "unbox",
     "unfreeze",
 ]

@@ -26,6 +26,7 @@ from nn.transforms import _Lift, _split_axes, broadcast
 __all__ = [
     "broadcast",
     "checkpoint",
+    "custom_vjp",
     "jit",
     "jvp",
     "lazy_init",
@@ -422,5 +423,36 @@ def lazy_init(
                 raise errors.LazyInitValueError(tree_util.keystr(path))
         finish(trace)
         return variables
+
+    return wrapper
+
+
+def custom_vjp(
+    fn: Callable[..., Any],
+    forward_fn: Callable[..., Any],
+    backward_fn: Callable[..., Any],
+    grad_vars: CollectionFilter = "params",
+    nondiff_argnums: Sequence[int] = (),
+) -> Callable[..., Any]:
+    """A function of a scope with a custom backward pass for its inputs and variables.
+
+    Args:
+      fn: ``fn(scope, *args) -> y``.
+      forward_fn: ``forward_fn(scope, *args) -> (y, residuals)``.
+      backward_fn: ``backward_fn(*nondiff_args, residuals, ct) -> (variable_grads,
+        *input_grads)``, ``variable_grads`` a ``{collection: tree}`` of the ``grad_vars``.
+      grad_vars: the collections that receive gradients.
+      nondiff_argnums: positions (the scope counting as 0, as in Flax) of non-differentiable
+        arguments, passed to ``backward_fn`` first.
+
+    Returns:
+      ``wrapper(scope, *args) -> y``.
+    """
+
+    def wrapper(scope: Scope, *args: Any) -> Any:
+        inner = transforms.custom_vjp_inner(
+            fn, forward_fn, backward_fn, tuple(nondiff_argnums), args
+        )
+        return _run(scope, (grad_vars, True), (grad_vars, True), (True,), inner)
 
     return wrapper

@@ -1448,6 +1448,37 @@ def lift_map_variables(
     return lifted
 
 
+def custom_vjp_inner(
+    fn: Callable, forward_fn: Callable, backward_fn: Callable, nondiff: tuple, args: tuple
+) -> Callable:
+    """The lifted body of `custom_vjp` (also `nn.core.custom_vjp`'s), over groups (grad
+    variables, others); ``nondiff`` counts the grad variables as argument 0."""
+
+    def inner(lift: _Lift, as_scope_fn: Callable) -> tuple[Any, Any]:
+        grad_group, other = lift.var_groups
+        fn_s, fwd_s = as_scope_fn(fn), as_scope_fn(forward_fn)
+
+        def f(gvars: dict, *a: Any) -> Any:
+            s = lift.scope_fn(((gvars,), other), lift.rng_groups)
+            y = fn_s(s, *a)
+            return y, lift.repack(s)
+
+        def f_fwd(gvars: dict, *a: Any) -> Any:
+            s = lift.scope_fn(((gvars,), other), lift.rng_groups)
+            y, res = fwd_s(s, *a)
+            return (y, lift.repack(s)), res
+
+        def f_bwd(*bwd_args: Any) -> tuple:
+            *nondiff_args, res, (g_y, _) = bwd_args
+            return tuple(backward_fn(*nondiff_args, res, g_y))
+
+        custom = core.custom_vjp(f, nondiff_argnums=nondiff)
+        custom.defvjp(f_fwd, f_bwd)
+        return custom(grad_group[0], *args)
+
+    return inner
+
+
 def custom_vjp(
     fn: Callable[..., Any],
     forward_fn: Callable[..., Any],
@@ -1471,29 +1502,8 @@ def custom_vjp(
     """
 
     def lifted(mdl: Module, *args: Any) -> Any:
-        def inner(lift: _Lift, as_scope_fn: Callable) -> tuple[Any, Any]:
-            grad_group, other = lift.var_groups
-            fn_s, fwd_s = as_scope_fn(fn), as_scope_fn(forward_fn)
-
-            def f(gvars: dict, *a: Any) -> Any:
-                s = lift.scope_fn(((gvars,), other), lift.rng_groups)
-                y = fn_s(s, *a)
-                return y, lift.repack(s)
-
-            def f_fwd(gvars: dict, *a: Any) -> Any:
-                s = lift.scope_fn(((gvars,), other), lift.rng_groups)
-                y, res = fwd_s(s, *a)
-                return (y, lift.repack(s)), res
-
-            def f_bwd(*bwd_args: Any) -> tuple:
-                *nondiff, res, (g_y, _) = bwd_args
-                return tuple(backward_fn(*nondiff, res, g_y))
-
-            nondiff = tuple(i + 1 for i in nondiff_argnums)
-            custom = core.custom_vjp(f, nondiff_argnums=nondiff)
-            custom.defvjp(f_fwd, f_bwd)
-            return custom(grad_group[0], *args)
-
+        nondiff = tuple(i + 1 for i in nondiff_argnums)
+        inner = custom_vjp_inner(fn, forward_fn, backward_fn, nondiff, args)
         return _run_lifted(
             mdl,
             "custom_vjp",

@@ -1,6 +1,6 @@
 """`nn.core`'s scope-level lifted transforms (`flax.core.lift`: `vmap`, `scan`, `jit`,
-`remat`, `while_loop`, `vjp`, `jvp`, `remat_scan`, `lazy_init`) on functional programs: init
-outputs, parameters, apply outputs and parameter gradients equal Flax 0.12.8's (values
+`remat`, `while_loop`, `vjp`, `jvp`, `remat_scan`, `lazy_init`, `custom_vjp`) on functional
+programs: init outputs, parameters, apply outputs and gradients equal Flax 0.12.8's (values
 recorded once with the reference venv, rounded to 5 decimals)."""
 
 import numpy as np
@@ -209,3 +209,36 @@ def test_lazy_init_refuses_values_from_shapes():
 
     with pytest.raises(LazyInitError, match="depends on a ShapeDtypeStruct"):
         fc.lazy_init(f)(random.key(0), core.ShapeDtypeStruct((3,), jnp.float32))
+
+
+def test_custom_vjp_matches_flax():
+    """`nn.core.custom_vjp`: the backward pass gives the variables' and inputs' gradients
+    (3 x and 2 k g, not the true ones); Flax 0.12.8's values (recorded)."""
+
+    def fwd(scope, x):
+        return dense(scope, x), (x, scope.get_variable("params", "kernel"))
+
+    def bwd(res, g):
+        x, k = res
+        return {"params": {"kernel": 3.0 * jnp.outer(x, g)}}, 2.0 * (k @ g)
+
+    f = fc.custom_vjp(dense, fwd, bwd)
+    x = jnp.array([0.3, -0.7])
+    y, variables = fc.init(f)({"params": random.key(0)}, x)
+    _close(y, [0.86258, -0.72954])
+    gp, gx = core.grad(lambda p, x: fc.apply(f)({"params": p}, x).sum(), argnums=(0, 1))(
+        variables["params"], x
+    )
+    _close(gp, {"kernel": [0.9, 0.9, -2.1, -2.1]})
+    _close(gx, [-2.21577, -1.32972])
+
+
+def test_tracers():
+    import flaxport
+
+    assert fc.current_trace() == fc.current_trace()
+    seen = []
+    core.jit(lambda x: seen.append(fc.current_trace()) or x)(1.0)
+    assert seen[0] != fc.current_trace()
+    assert fc.check_trace_level(fc.current_trace()) is None
+    assert flaxport.core.tracers.current_trace is fc.current_trace
