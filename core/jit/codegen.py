@@ -688,13 +688,21 @@ def lean(source: str, types: Sequence[tuple[str, int]]) -> str:
     every loop numba's)."""
     if not config.jit_lean_loops:
         return source
-    return lean_rewrite.rewrite(source, types)
+    new = lean_rewrite.rewrite(source, types)
+    if not config.jit_lean_shells and lean_rewrite.threaded_steps(new):
+        return source  # only a shell runs a threaded step loop: numba's kernel as generated
+    return new
 
 
 def compile_source(source: str, types: Sequence[tuple[str, int]]) -> Callable:
     """The numba dispatcher of a kernel `source` taking arrays of `types` (`in_types`). A
     kernel whose lean nests numba does not accept (`lean`) compiles as generated."""
     sig = signature(types)
+    if lean_rewrite.threaded_steps(source):  # a shell's only: numba compiles it as generated
+        original = lean_original(source)
+        if original is None:
+            raise NotImplementedError("a kernel with threaded step loops compiles as generated")
+        return compile_source(original, types)
     try:
         return disk_cache.compile_source(source, "kernel", sig, **kernel_options(source))
     except Exception:

@@ -134,7 +134,9 @@ def _cell(module: ir.Module, sym: str) -> ir.GlobalVariable:
     return cell if cell is not None else ir.GlobalVariable(module, _I64, sym)
 
 
-def _runtime(module: ir.Module, name: str) -> ir.Function:
+def runtime(module: ir.Module, name: str) -> ir.Function:
+    """The declaration in `module` of function `name` of numba's threading layer (or
+    CPython's), as numba's parfor lowering declares it."""
     fn = module.globals.get(name)
     if fn is None:
         fn = ir.Function(module, _RUNTIME[name], name)
@@ -158,21 +160,21 @@ def emit_for(builder: ir.IRBuilder, body: ir.Function, data: ir.Value, start, st
         first, last = bounds, builder.gep(bounds, [ir.Constant(_I64, 1)], source_etype=_I64)
         builder.store(start, first)
         builder.store(builder.sub(stop, ir.Constant(_I64, 1)), last)  # inclusive, as numba's
-        threads = builder.call(_runtime(module, "get_num_threads"), [])
-        chunk = builder.call(_runtime(module, "get_parallel_chunksize"), [])
+        threads = builder.call(runtime(module, "get_num_threads"), [])
+        chunk = builder.call(runtime(module, "get_parallel_chunksize"), [])
         one = ir.Constant(_I64, 1)
-        divisions = builder.call(_runtime(module, "get_sched_size"), [threads, one, first, last])
-        builder.call(_runtime(module, "set_parallel_chunksize"), [ir.Constant(_I64, 0)])
+        divisions = builder.call(runtime(module, "get_sched_size"), [threads, one, first, last])
+        builder.call(runtime(module, "set_parallel_chunksize"), [ir.Constant(_I64, 0)])
         size = builder.mul(divisions, ir.Constant(_I64, 2))
-        sched = builder.call(_runtime(module, "allocate_sched"), [size])
+        sched = builder.call(runtime(module, "allocate_sched"), [size])
         builder.call(
-            _runtime(module, "do_scheduling_signed"),
+            runtime(module, "do_scheduling_signed"),
             [one, first, last, divisions, sched, ir.Constant(_I64, 0)],
         )
         state = builder.load(_cell(module, STATE_CELL))
         on = builder.load(builder.inttoptr(builder.add(state, _I64(8 * ON)), _I64.as_pointer()))
-        gil = builder.call(_runtime(module, "PyGILState_Ensure"), [])
-        thread = builder.call(_runtime(module, "PyEval_SaveThread"), [])
+        gil = builder.call(runtime(module, "PyGILState_Ensure"), [])
+        thread = builder.call(runtime(module, "PyEval_SaveThread"), [])
         with builder.if_else(builder.icmp_signed("!=", on, _I64(0))) as (numbax, tbb):
             with numbax:
                 address = builder.ptrtoint
@@ -193,7 +195,7 @@ def emit_for(builder: ir.IRBuilder, body: ir.Function, data: ir.Value, start, st
                 builder.store(ir.Constant(_I64, 2), builder.gep(dims, [one], source_etype=_I64))
                 builder.store(ir.Constant(_I64, 16), steps)
                 builder.call(
-                    _runtime(module, "numba_parallel_for"),
+                    runtime(module, "numba_parallel_for"),
                     [
                         builder.bitcast(gufunc, _I8P),
                         builder.bitcast(args, _I8P),
@@ -205,10 +207,10 @@ def emit_for(builder: ir.IRBuilder, body: ir.Function, data: ir.Value, start, st
                         threads,
                     ],
                 )
-        builder.call(_runtime(module, "PyEval_RestoreThread"), [thread])
-        builder.call(_runtime(module, "PyGILState_Release"), [gil])
-        builder.call(_runtime(module, "set_parallel_chunksize"), [chunk])
-        builder.call(_runtime(module, "deallocate_sched"), [sched])
+        builder.call(runtime(module, "PyEval_RestoreThread"), [thread])
+        builder.call(runtime(module, "PyGILState_Release"), [gil])
+        builder.call(runtime(module, "set_parallel_chunksize"), [chunk])
+        builder.call(runtime(module, "deallocate_sched"), [sched])
 
 
 def _gufunc(module: ir.Module, body: ir.Function) -> ir.Function:

@@ -17,6 +17,12 @@ loops leave numba all together, so a rewritten kernel names no `prange`: its spe
 is a new array of the kernel (a fresh allocation) that no other array argument of the nest
 shares (reading the same array as two names would break it); inputs are never written.
 
+A loop that is not a nest but a step of a `scan` (its body allocates, takes views, calls the
+library) is a step loop: its own nests are lowered the same way and the loop stays in the
+kernel's source for `shells.py` to run (`_State`); a threaded one is respelled
+`translate.THREADED_RANGE`, so such a kernel runs as a shell or, where it cannot, as numba's
+kernel of the source it was generated as (`threaded_steps`, `core/jit/codegen.py`).
+
 The rewrite lowers each nest to LLVM IR to decide (about a millisecond a nest); `nests.load` in
 the same process reuses that IR (`nests.remember`), and the rewritten source is cached on disk
 (a verified file beside the kernels', keyed like the nests), so a later process with a warm
@@ -27,6 +33,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import re
 
 import numpy as np
 from llvmlite import ir
@@ -95,40 +102,16 @@ def _rewrite(source: str, arg_types) -> str:
         with contextlib.suppress(translate.Unsupported):
             env[arg.arg] = types.Array(translate.scalar_type(dtype), ndim, "C", readonly=True)
         roots[arg.arg] = arg.arg
-    spec, calls = [], {}
-    emitter = vecmath
-    key = nests.key_of((source, tuple(arg_types)))
-    modules = []
-    uses = [_uses(st) for st in kernel.body]
-    runs = _scalar_runs(kernel.body)
-    body = dict(enumerate(kernel.body))  # position -> statement, a run as its one-trip nest
-    for pos, run in runs.items():
-        body[pos] = _one_trip(run)
-        for skipped in range(pos + 1, pos + len(run)):
-            del body[skipped]
-    for pos, st in body.items():
-        if _nest(st):
-            later = uses[pos + (len(runs[pos]) if pos in runs else 1) :]
-            name = nests.symbol(key, len(spec))
-            module = ir.Module(name=name)
-            lowered = _lower(st, env, roots, fresh, later, emitter, module, name)
-            if lowered is not None:
-                modules.append(module)
-                spec.append(lowered)
-                calls[pos] = lowered
-                continue
-            if translate.is_prange(st):  # threaded loops all leave numba, or none does
-                return source
-        for each in runs.get(pos, [st]):
-            _bind(each, env, roots, fresh, emitter)
-    if not spec:
+    state = _State(nests.key_of((source, tuple(arg_types))))
+    if not state.block(kernel.body, _Names(env, roots, fresh), [], top=True) or not state.spec:
         return source
-    nests.remember(key, modules)
+    nests.remember(state.key, state.modules)
     lines = source.split("\n")
-    for pos in sorted(calls, reverse=True):
-        st = body[pos]
-        k = spec.index(calls[pos])
-        _, params, _, outputs = calls[pos]
+    for st in state.threaded:  # a threaded step loop: spelled as the nests spell theirs
+        line = lines[st.lineno - 1]
+        lines[st.lineno - 1] = line.replace(" prange(", f" {translate.THREADED_RANGE}(", 1)
+    for st, k in sorted(state.calls, key=lambda c: -c[0].lineno):
+        _, params, _, outputs = state.spec[k]
         args = [name for name, *_ in params]
         tup = f"({', '.join(args)},)" if len(args) == 1 else f"({', '.join(args)})"
         call = f"_ln{k}({tup})"
@@ -137,13 +120,179 @@ def _rewrite(source: str, arg_types) -> str:
         indent = " " * st.col_offset
         lines[st.lineno - 1 : st.end_lineno] = [indent + call]
     text = "\n".join(lines)
-    names = ", ".join(f"_ln{k}" for k in range(len(spec)))
+    names = ", ".join(f"_ln{k}" for k in range(len(state.spec)))
     declare = (
         "from core.backends.llvm import nests as ln\n"
-        f"{names}, = ln.load({key!r}, {tuple(spec)!r})\n\n\n"
+        f"{names}, = ln.load({state.key!r}, {tuple(state.spec)!r})\n\n\n"
     )
     at = 0 if text.startswith("def kernel(") else text.index("\ndef kernel(") + 1
     return text[:at] + declare + text[at:]
+
+
+def threaded_steps(source: str) -> bool:
+    """Whether kernel `source` (a rewrite's output) has a threaded step loop (see `_State`),
+    which only shells run: numba compiles the source it was rewritten from."""
+    return re.search(rf"^\s+for \w+ in {translate.THREADED_RANGE}\(", source, re.M) is not None
+
+
+class _NotStep(Exception):
+    """A loop is not a step loop (`_State`): its body does what a shell cannot."""
+
+
+class _Names:
+    """What the rewrite knows of the kernel's names at a point of its code: their types
+    (`env`), the buffer each array views (`roots`), the buffers the kernel allocated (`fresh`)
+    and, for an array a loop carries from one iteration to the next, every buffer it may view
+    there (`carried`)."""
+
+    def __init__(self, env: dict, roots: dict, fresh: set, carried: dict | None = None):
+        self.env, self.roots, self.fresh = env, roots, fresh
+        self.carried: dict[str, set] = carried if carried is not None else {}
+
+    def buffers(self, name: str) -> set:
+        """The buffers array `name` may view."""
+        return self.carried.get(name) or {self.roots.get(name, name)}
+
+
+class _State:
+    """The nests a rewrite lowers, and where.
+
+    Top-level loop nests are lowered as they are. A loop that is not a nest (its body
+    allocates, takes views, calls the library: a step of a `scan`, `core/backends/numba/rules/
+    control_flow/scan.py`) is a step loop: its body is a block of the kernel's language whose
+    own nests are lowered the same way (a serial loop at any depth; a threaded one, `prange`,
+    at the top only, respelled `THREADED_RANGE` so that the kernel's source names no `prange`:
+    `core/backends/llvm/shells.py` runs it, numba compiles the kernel as generated). Names a
+    step loop assigns are known after it only if they were before, with the same type; an
+    array it carries from one iteration to the next may view any buffer it is bound to in the
+    loop (`_Names.carried`), and its nests' arrays are noalias only where none of those can be
+    a buffer they write.
+    """
+
+    def __init__(self, key: str):
+        self.key = key
+        self.spec: list = []
+        self.modules: list = []
+        self.calls: list = []  # (statement, nest index)
+        self.threaded: list = []  # threaded step loops
+        self.dry = False  # binding names only (`_step`'s first pass)
+
+    def block(self, body: list, names: _Names, after: list, top: bool = False) -> bool:
+        """Lowers the nests of statements `body`, followed by statements whose `_uses` are
+        `after`; False if the kernel must stay as generated (a threaded loop not lowered).
+        Raises `_NotStep` in a step loop's body that is not one."""
+        items = [(st, [st]) for st in body]
+        if top:  # element code without loops: runs of scalar statements as one-trip nests
+            runs = _scalar_runs(body)
+            items = []
+            for pos, st in enumerate(body):
+                if pos in runs:
+                    items.append((_one_trip(runs[pos]), runs[pos]))
+                elif not any(start < pos < start + len(run) for start, run in runs.items()):
+                    items.append((st, [st]))
+        uses = [_uses(st) for st, _ in items]
+        for pos, (st, parts) in enumerate(items):
+            later = uses[pos + 1 :] + after
+            if _nest(st):
+                threaded = translate.is_prange(st)
+                if threaded and not top:
+                    raise _NotStep  # threaded loops in a step loop: numba's
+                if self.dry:  # binding names only
+                    for each in parts:
+                        _bind(each, names)
+                    continue
+                name = nests.symbol(self.key, len(self.spec))
+                module = ir.Module(name=name)
+                lowered = _lower(st, names, later, vecmath, module, name)
+                if lowered is not None:
+                    self.modules.append(module)
+                    self.calls.append((st, len(self.spec)))
+                    self.spec.append(lowered)
+                    continue
+                if self._step(st, names, later, threaded):
+                    continue
+                if threaded:  # threaded loops all leave numba, or none does
+                    return False
+                if not top:
+                    raise _NotStep
+            elif not top and not isinstance(st, (ast.Assign, ast.Expr)):
+                raise _NotStep
+            for each in parts:
+                _bind(each, names)
+        return True
+
+    def _step(self, st: ast.For, names: _Names, later: list, threaded: bool) -> bool:
+        """Lowers the nests of step loop `st` (see the class docstring); False if it is not
+        one (then nothing is lowered and `names` are as before)."""
+        it = st.iter
+        if st.orelse or not isinstance(st.target, ast.Name) or not 1 <= len(it.args) <= 3:
+            return False
+        steps = (*_NEW_ARRAYS, "rt.reshape")
+        if not any(
+            _call_name(c) in steps or _call_name(c).startswith("lib.") for c in ast.walk(st)
+        ):
+            return False  # a loop nest: numba's if not lowered
+        if threaded and len(it.args) > 2:
+            return False
+        assigned, _ = translate._names(st)
+        before = {n: names.env[n] for n in assigned if n in names.env}
+        if threaded and before:  # its iterations are independent: nothing carried
+            return False
+        marks = len(self.spec), len(self.calls), len(self.threaded)
+        try:
+            # first pass: which buffers the carried arrays are bound to in the loop
+            env, roots, fresh = dict(names.env), dict(names.roots), set(names.fresh)
+            loop_names = _Names(env, roots, fresh, dict(names.carried))
+            dry, self.dry = self.dry, True
+            try:
+                self._enter(st, loop_names, names, before)
+                self.block(st.body, loop_names, [])
+            finally:
+                self.dry = dry
+            carried: dict[str, set] = {}
+            made = loop_names.fresh - names.fresh  # buffers the loop allocates (anew each time)
+            for n, ty in before.items():
+                if isinstance(ty, types.Array) and isinstance(env.get(n), types.Array):
+                    carried[n] = (names.buffers(n) | loop_names.buffers(n)) - made
+            # second pass: the nests, lowered
+            env, roots, fresh = dict(names.env), dict(names.roots), set(names.fresh)
+            loop_names = _Names(env, roots, fresh, {**names.carried, **carried})
+            self._enter(st, loop_names, names, before, carried)
+            self.block(st.body, loop_names, [_uses(s) for s in st.body] + later)
+        except _NotStep:
+            del self.spec[marks[0] :], self.modules[marks[0] :]
+            del self.calls[marks[1] :], self.threaded[marks[2] :]
+            return False
+        if threaded:
+            self.threaded.append(st)
+        for n in assigned:  # after the loop
+            _forget(n, names)
+        for n, ty in before.items():
+            now = env.get(n)
+            if isinstance(ty, types.Array) and isinstance(now, types.Array):
+                if (now.dtype, now.ndim, now.layout) == (ty.dtype, ty.ndim, ty.layout):
+                    names.env[n] = ty.copy(readonly=not (ty.mutable and now.mutable))
+                    names.carried[n] = carried[n]
+            elif now == ty:
+                names.env[n] = ty
+        return True
+
+    def _enter(self, st, loop: _Names, names: _Names, before: dict, carried=None) -> None:
+        """`loop`'s names at the start of an iteration of step loop `st`: the loop variable an
+        int64, the names it assigns known only as they were before it (arrays read-only where
+        any binding in the loop may be)."""
+        assigned, _ = translate._names(st)
+        for n in assigned:
+            if n not in before:
+                loop.env.pop(n, None)
+        loop.env[st.target.id] = types.int64
+        if carried is not None:  # arrays bound in it to what the rewrite cannot type: unknown
+            for n, ty in before.items():
+                if isinstance(ty, types.Array):
+                    if n in carried:
+                        loop.env[n] = ty.copy(readonly=True)
+                    else:
+                        loop.env.pop(n, None)
 
 
 def _nest(st: ast.stmt) -> bool:
@@ -206,9 +355,10 @@ def _one_trip(run: list[ast.stmt]) -> ast.For:
     return loop
 
 
-def _lower(st, env, roots, fresh, later, emitter, module, name):
+def _lower(st, names: _Names, later, emitter, module, name):
     """The spec entry of nest `st` (see `nests.load`), its function built into `module`; None
-    if it stays numba code (the environment then forgets what it assigns)."""
+    if it is not lowered (the environment as it was)."""
+    env = names.env
     assigned, _ = translate._names(st)
     outputs = [n for n in assigned if _live(n, later)]
     try:
@@ -219,14 +369,15 @@ def _lower(st, env, roots, fresh, later, emitter, module, name):
             if isinstance(c, ast.Call) and ast.unparse(c.func) == "rt.st"
         }
         arrays = [name for name, _, kind in nest.params if kind == "a"]
-        shared = [roots.get(a, a) for a in arrays]
+        views = [names.buffers(a) for a in arrays]
         noalias = all(
-            roots.get(w, w) in fresh and shared.count(roots.get(w, w)) == 1 for w in written
+            w not in names.carried
+            and names.buffers(w) <= names.fresh
+            and sum(bool(names.buffers(w) & v) for v in views) == 1
+            for w in written
         )
         nest.function(module, name, noalias)
     except translate.Unsupported:
-        for n in assigned:
-            env.pop(n, None)
         return None
     params = []
     for pname, ty, kind in nest.params:
@@ -246,10 +397,10 @@ def _lower(st, env, roots, fresh, later, emitter, module, name):
 
 
 def _uses(st: ast.stmt) -> tuple[set[str], str | None, bool]:
-    """What statement `st` does with names: those it reads, the one it assigns first (a loop
-    variable, or the target of a plain assignment), and whether that read of the name it
-    assigns can come first (a loop's bounds, an assignment's value)."""
-    reads = {n.id for n in ast.walk(st) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    """What statement `st` does with names: those it may read before assigning them, the one
+    it assigns first (a loop variable, or the target of a plain assignment), and whether that
+    read of the name it assigns can come first (a loop's bounds, an assignment's value)."""
+    reads = _exposed([st])
     if isinstance(st, ast.For) and isinstance(st.target, ast.Name):
         name = st.target.id
         return reads, name, any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(st.iter))
@@ -257,6 +408,34 @@ def _uses(st: ast.stmt) -> tuple[set[str], str | None, bool]:
         name = st.targets[0].id
         return reads, name, name in reads
     return reads, None, True
+
+
+def _exposed(body: list) -> set[str]:
+    """The names statements `body` may read before assigning them (a loop's body may run no
+    time: what it assigns is not assigned after it; an `if`'s branches neither)."""
+    reads: set[str] = set()
+    assigned: set[str] = set()
+
+    def loads(node):
+        return {
+            n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+        }
+
+    for st in body:
+        if isinstance(st, ast.For) and isinstance(st.target, ast.Name):
+            inner = _exposed(st.body) - {st.target.id}
+            reads |= (loads(st.iter) | inner) - assigned
+        elif isinstance(st, ast.Assign) and all(
+            isinstance(t, (ast.Name, ast.Tuple)) for t in st.targets
+        ):
+            reads |= loads(st.value) - assigned
+            assigned |= {n.id for t in st.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        else:  # `x += v` reads x too
+            target = getattr(st, "target", None) if isinstance(st, ast.AugAssign) else None
+            reads |= (
+                loads(st) | loads(ast.Name(target.id, ast.Load()) if target else st)
+            ) - assigned
+    return reads
 
 
 def _live(name: str, later: list[tuple]) -> bool:
@@ -270,57 +449,102 @@ def _live(name: str, later: list[tuple]) -> bool:
     return False
 
 
-def _bind(st: ast.stmt, env: dict, roots: dict, fresh: set, emitter) -> None:
-    """Records what top-level statement `st` (not a lowered nest) defines: the types of the
-    names it assigns, or forgets them where it cannot tell."""
-    if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
-        name = st.targets[0].id
-        env.pop(name, None)
-        roots[name] = name
-        fresh.discard(name)
-        ty = _array_type(st.value, env, roots, name)
-        if ty is None:
-            try:
-                ty, _ = translate.Expressions(env, None, emitter).expr(st.value)
-            except translate.Unsupported:
+def _bind(st: ast.stmt, names: _Names) -> None:
+    """Records what statement `st` (not a lowered nest) defines: the types of the names it
+    assigns, or forgets them where it cannot tell."""
+    env, roots, fresh = names.env, names.roots, names.fresh
+    if isinstance(st, ast.Assign) and len(st.targets) == 1:
+        target, value = st.targets[0], st.value
+        if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple):
+            pairs = list(zip(target.elts, value.elts))
+            if len(target.elts) == len(value.elts) and all(
+                isinstance(t, ast.Name) for t, _ in pairs
+            ):  # `a, b, = x, y,` (a scan's carries): all values first, as Python does
+                bound = [_value(v, names) for _, v in pairs]
+                for (t, _), b in zip(pairs, bound):
+                    _forget(t.id, names)
+                    if b is not None:
+                        env[t.id], root, made = b
+                        roots[t.id] = root or t.id
+                        if made:
+                            fresh.add(t.id)
                 return
-        elif _call_name(st.value) in _NEW_ARRAYS:
-            fresh.add(name)
-        env[name] = types.unliteral(ty)
-        return
+        if isinstance(target, ast.Name):
+            name = target.id
+            b = _value(value, names)
+            _forget(name, names)
+            if b is not None:
+                env[name], root, made = b
+                roots[name] = root or name
+                if made:
+                    fresh.add(name)
+            return
     for node in ast.walk(st):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            env.pop(node.id, None)
-            roots[node.id] = node.id
-            fresh.discard(node.id)
+            _forget(node.id, names)
+
+
+def _forget(name: str, names: _Names) -> None:
+    names.env.pop(name, None)
+    names.roots[name] = name
+    names.fresh.discard(name)
+    names.carried.pop(name, None)
+
+
+def _value(value: ast.AST, names: _Names) -> tuple | None:
+    """The type of `value`, the buffer it views (itself if none) and whether it is a new
+    array (`rt.empty/full/copy`); None if the rewrite cannot type it."""
+    ty, root = _array_type(value, names)
+    if ty is not None:
+        return types.unliteral(ty), root, _call_name(value) in _NEW_ARRAYS
+    if isinstance(value, ast.Name) and isinstance(names.env.get(value.id), types.Array):
+        return names.env[value.id], names.roots.get(value.id, value.id), False
+    try:
+        ty, _ = translate.Expressions(names.env, None, vecmath).expr(value)
+    except translate.Unsupported:
+        return None
+    return types.unliteral(ty), None, False
 
 
 def _call_name(node: ast.AST) -> str:
     return ast.unparse(node.func) if isinstance(node, ast.Call) else ""
 
 
-def _array_type(value: ast.AST, env: dict, roots: dict, name: str) -> types.Array | None:
-    """The type of the array an `rt.empty/full/copy/reshape` call makes (None for others)."""
+def _array_type(value: ast.AST, names: _Names) -> tuple:
+    """The type of the array an `rt.empty/full/copy/reshape` call makes and the buffer it
+    views ((None, None) for other values). `rt.reshape` takes an array or a row of one,
+    `a[i]`, `a[i, j]` (a step loop's chunk of rows)."""
+    env = names.env
     fn = _call_name(value)
     if fn not in (*_NEW_ARRAYS, "rt.reshape"):
-        return None
+        return None, None
     try:
         if fn in ("rt.empty", "rt.full"):
             shape, dtype = value.args[0], value.args[-1]
             if not isinstance(shape, ast.Tuple) or not ast.unparse(dtype).startswith("np."):
-                return None
+                return None, None
             dt = translate.scalar_type(ast.unparse(dtype)[3:].replace("bool_", "bool"))
-            return types.Array(dt, len(shape.elts), "C")
-        src = value.args[0]
+            return types.Array(dt, len(shape.elts), "C"), None
+        src, indices = value.args[0], 0
+        if isinstance(src, ast.Subscript) and fn == "rt.reshape":
+            index = src.slice
+            indices = len(index.elts) if isinstance(index, ast.Tuple) else 1
+            for i in index.elts if isinstance(index, ast.Tuple) else [index]:
+                ty, _ = translate.Expressions(env, None, vecmath).expr(i)
+                if not isinstance(ty, types.Integer):
+                    return None, None
+            src = src.value
         if not isinstance(src, ast.Name) or not isinstance(env.get(src.id), types.Array):
-            return None
+            return None, None
         arr = env[src.id]
+        if arr.ndim <= indices:
+            return None, None
         if fn == "rt.copy":
-            return types.Array(arr.dtype, arr.ndim, "C")
+            return types.Array(arr.dtype, arr.ndim, "C"), None
         shape = value.args[1]
         if not isinstance(shape, ast.Tuple):
-            return None
-        roots[name] = roots.get(src.id, src.id)
-        return types.Array(arr.dtype, len(shape.elts), "C", readonly=not arr.mutable)
+            return None, None
+        view = types.Array(arr.dtype, len(shape.elts), "C", readonly=not arr.mutable)
+        return view, names.roots.get(src.id, src.id)
     except translate.Unsupported:
-        return None
+        return None, None

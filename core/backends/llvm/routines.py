@@ -702,6 +702,13 @@ class Routine(translate.Nest):
         """`while test: body` (no `else`)."""
         if node.orelse:
             raise translate.Unsupported("while ... else")
+        self.latches().append(False)  # `continue` would leave it: not lowered
+        try:
+            self._while(node)
+        finally:
+            self.latches().pop()
+
+    def _while(self, node: ast.While) -> None:
         if self.builder is None:
             self.expr(node.test)
             self._body(node.body)

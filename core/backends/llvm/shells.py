@@ -38,14 +38,27 @@ The shell's statements and how they lower:
     _lnK((...))                   a direct call of nest K (`translate.Nest`, same library)
     lib.<f>(...), rt.dynamic(n)   numba's own lowering of those intrinsics (slot calls, BLAS),
                                   array arguments and `x.T` of 2-d arrays as numba's structs
+    v = rt.reshape(a[i, j], shape)  a view of a row of a C array (a chunk of a scan's rows)
+    a, b, = x, y,                 names bound anew together (a scan's carries)
+    for i in range(...): <block>  a step loop (`rewrite._State`: a scan's iterations) of these
+                                  statements; names it assigns that the shell knew before are
+                                  carried (a stack slot each), the others are the iteration's
+    for c in threaded_range(n):   at the top, a threaded step loop (a scan's chunks of rows):
+        <block>                   its body outlined as `<name>.step<k>(data, lo, hi)`, which
+                                  runs iterations lo..hi-1 on the kernel's names packed in
+                                  `data`, run by `parallel.emit_for` on numba's pieces
     return (o1, o2, )             arrays the kernel allocated (or views of them)
 
 Every array the kernel allocates is released once after the outputs are boxed (a returned
-one lives on in its numpy array). Anything else (a `prange`, a loop the translator did not
-lower, a host call, an input returned as an output, an implementation that needs numba's
-calling convention or links compiled code, a symbol the process does not define) raises
-`translate.Unsupported` and the kernel stays numba's (`entry` returns None): never a wrong
-result, never an error the user sees.
+one lives on in its numpy array). In a step loop each iteration is a scope of its own: it
+releases the arrays it allocated when it ends, but those a carry is bound to, which the carry
+then owns (and releases when it is bound to another, or when the enclosing scope ends); an
+allocation that fails in a threaded loop's body sets a flag the kernel raises MemoryError from
+after the loop. Anything else (a `prange`, a loop the translator did not
+lower, a host call, an input returned as an output, a carry returned as an output (it may be
+a view of an input), an implementation that needs numba's calling convention or links compiled
+code, a symbol the process does not define) raises `translate.Unsupported` and the kernel stays
+numba's (`entry` returns None): never a wrong result, never an error the user sees.
 
 The nests, shell and entry are one code library compiled by numba's code generator (O3, its
 target machine) and cached on disk as object code in one verified file written atomically
@@ -74,7 +87,7 @@ from numba.core import cgutils, types
 from numba.core.compiler_lock import global_compiler_lock
 from numba.np.arrayobj import make_array, populate_array
 
-from core.backends.llvm import nests, pool, translate, vecmath
+from core.backends.llvm import nests, parallel, pool, translate, vecmath
 from core.backends.numba import library as lib
 from core.backends.numba.library import entry as library
 from core.jit import cache_files
@@ -296,6 +309,16 @@ def _type_cell() -> str:
     return _cell("numbax_shell_ndarray", np.ndarray)
 
 
+class _Owned:
+    """An array a scope of a shell owns (its meminfo, which a loop's carry may hold as null),
+    until it releases it or hands it to a carry (`held` False)."""
+
+    __slots__ = ("meminfo", "maybe_null", "held")
+
+    def __init__(self, meminfo, maybe_null: bool):
+        self.meminfo, self.maybe_null, self.held = meminfo, maybe_null, True
+
+
 class Shell(translate.Expressions):
     """The kernel of a generated module as an entry point (see the module docstring).
 
@@ -383,7 +406,11 @@ class Shell(translate.Expressions):
             self._check(obj, arrty, ndarray)
         self.arrays: dict[str, tuple] = {}  # name -> (type, struct value, fresh root or None)
         self.values: dict[str, object] = {}  # scalar name -> LLVM value
-        self.meminfos: list = []  # of the arrays the kernel allocates
+        # the arrays the scope being lowered (the kernel, an iteration of a step loop) owns,
+        # released at its end: `_Owned`s, and which of them each fresh marker names
+        self.meminfos: list[_Owned] = []
+        self.owners: dict[str, _Owned] = {}
+        self.steps = 0  # threaded step loops so far
         for arg, obj, arrty in zip(self.kernel.args.args, objects, self.arg_types):
             self._bind_array(arg.arg, arrty, self._unbox(obj, arrty), None)
         save = self._c_function(module, "PyEval_SaveThread", _PTR, [])
@@ -490,7 +517,6 @@ class Shell(translate.Expressions):
         )
         new_tuple = self._c_function(module, "PyTuple_New", _PTR, [_I64])
         set_item = self._c_function(module, "PyTuple_SetItem", _I32, [_PTR, _I64, _PTR])
-        release = self._c_function(module, "NRT_MemInfo_release", ir.VoidType(), [_PTR])
         result = b.call(new_tuple, [ir.Constant(_I64, len(outputs))])
         ndarray = b.load(self._global(_type_cell()), typ=_PTR)
         boxed = []
@@ -500,8 +526,7 @@ class Shell(translate.Expressions):
             slot = cgutils.alloca_once_value(b, value)
             flags = [ir.Constant(_I32, arrty.ndim), ir.Constant(_I32, int(arrty.mutable))]
             boxed.append(b.call(adapt, [slot, ndarray, *flags, descr]))
-        for mi in self.meminfos:
-            b.call(release, [mi])
+        self._release(self.meminfos)
         for k, obj in enumerate(boxed):  # numba's boxing of a new array cannot fail but for memory
             b.call(set_item, [result, ir.Constant(_I64, k), obj])
         return result
@@ -511,17 +536,22 @@ class Shell(translate.Expressions):
         elts = value.elts if isinstance(value, ast.Tuple) else [value]
         names = []
         for e in elts:
-            if not isinstance(e, ast.Name) or e.id not in self.arrays or not self.arrays[e.id][2]:
+            fresh = e.id in self.arrays and self.arrays[e.id][2]
+            if not isinstance(e, ast.Name) or not fresh or fresh.startswith("~"):
                 raise translate.Unsupported(f"returns {ast.unparse(e)}, not an array it made")
             names.append(e.id)
         return names
 
     # statements
     def _top(self, st: ast.stmt) -> None:
+        if isinstance(st, ast.For):
+            return self._loop(st)
         if isinstance(st, ast.Assign) and len(st.targets) == 1:
             target, value = st.targets[0], st.value
             if isinstance(target, ast.Tuple) and _call_of(value) in self.nests:
                 return self._nest(value, [t.id for t in target.elts])
+            if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple):
+                return self._assign_tuple(target, value)
             if isinstance(target, ast.Name):
                 return self._assign(target.id, value)
         if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
@@ -534,10 +564,10 @@ class Shell(translate.Expressions):
 
     def _assign(self, name: str, value: ast.AST) -> None:
         fn = _call_of(value)
-        if fn in (*_NEW_ARRAYS, "rt.reshape"):
+        if fn in _NEW_ARRAYS:
             return getattr(self, f"_{fn[3:]}")(name, *value.args)
-        if isinstance(value, ast.Name) and value.id in self.arrays:
-            return self._bind_array(name, *self.arrays[value.id])
+        if fn == "rt.reshape" or (isinstance(value, ast.Name) and value.id in self.arrays):
+            return self._bind_array(name, *self._view(value))
         if fn == "rt.dynamic":
             ty, v = self._intrinsic(value)
         else:
@@ -555,8 +585,11 @@ class Shell(translate.Expressions):
         self.arrays.pop(name, None)
 
     def _bind_array(self, name: str, arrty: types.Array, value, fresh) -> None:
-        if name in self.env and self.env[name] != arrty:
-            raise translate.Unsupported(f"{name} is {self.env[name]} and {arrty}")
+        before = self.env.get(name, arrty)
+        if before != arrty and before != arrty.copy(readonly=True):
+            if before.copy(readonly=True) != arrty:
+                raise translate.Unsupported(f"{name} is {self.env[name]} and {arrty}")
+            arrty = before  # a step loop's carry, one binding read-only: read-only
         self.env[name] = arrty
         self.arrays[name] = (arrty, value, fresh)
 
@@ -604,7 +637,8 @@ class Shell(translate.Expressions):
         go_on = self.fn.append_basic_block(f"{name}.allocated")
         b.cbranch(failed, self.no_memory, go_on)
         b.position_at_end(go_on)
-        self.meminfos.append(mi)
+        self.owners[name] = _Owned(mi, maybe_null=False)
+        self.meminfos.append(self.owners[name])
         ary = make_array(arrty)(target, b)
         populate_array(
             ary,
@@ -638,26 +672,253 @@ class Shell(translate.Expressions):
         itemsize = self.target.get_abi_sizeof(self.target.get_data_type(arrty.dtype))
         cgutils.raw_memcpy(b, ary.data, old.data, old.nitems, itemsize)
 
-    def _reshape(self, name: str, src: ast.AST, shape: ast.AST) -> None:
-        arrty, value = self._array(src)
-        if not isinstance(src, ast.Name) or arrty.layout != "C":
-            raise translate.Unsupported(f"rt.reshape of {ast.unparse(src)}")
+    def _view(self, value: ast.AST) -> tuple:
+        """The array `value` names, or the view `rt.reshape(a, shape)` makes of an array or of
+        a row of one (`a[i]`, `a[i, j]`: a step loop's chunk of rows): its type, struct value
+        and fresh marker."""
+        if isinstance(value, ast.Name):
+            return self.arrays[value.id]
+        src, shape = value.args
+        index = []
+        if isinstance(src, ast.Subscript):
+            index = src.slice.elts if isinstance(src.slice, ast.Tuple) else [src.slice]
+            src = src.value
+        arrty, struct = self._array(src)
+        if not isinstance(src, ast.Name) or arrty.layout != "C" or len(index) >= arrty.ndim:
+            raise translate.Unsupported(f"rt.reshape of {ast.unparse(value.args[0])}")
         dims = self._shape(shape)
         b = self.builder
-        old = make_array(arrty)(self.target, b, value)
+        old = make_array(arrty)(self.target, b, struct)
+        data = old.data
+        if index:  # numba's `a[i]` of a C array: negative indices wrap, no bounds check
+            sizes = cgutils.unpack_tuple(b, old.shape, arrty.ndim)
+            steps = cgutils.unpack_tuple(b, old.strides, arrty.ndim)
+            offset = ir.Constant(_I64, 0)
+            for e, size, step in zip(index, sizes, steps):
+                ty, i = self.expr(e)
+                if not isinstance(ty, types.Integer):
+                    raise translate.Unsupported(f"index {ast.unparse(e)}")
+                i = self.cast((ty, i), types.intp)
+                i = b.select(b.icmp_signed("<", i, ir.Constant(_I64, 0)), b.add(i, size), i)
+                offset = b.add(offset, b.mul(i, step))
+            data = b.inttoptr(b.add(b.ptrtoint(data, _I64), offset), data.type)
         view = arrty.copy(ndim=len(dims))
         itemsize = self.target.get_abi_sizeof(self.target.get_data_type(arrty.dtype))
         ary = make_array(view)(self.target, b)
         populate_array(
             ary,
-            data=old.data,
+            data=data,
             shape=dims,
             strides=_c_strides(b, dims, itemsize),
             itemsize=old.itemsize,
             meminfo=old.meminfo,
             parent=old.parent,
         )
-        self._bind_array(name, view, ary._getvalue(), self.arrays[src.id][2])
+        return view, ary._getvalue(), self.arrays[src.id][2]
+
+    def _assign_tuple(self, target: ast.Tuple, value: ast.Tuple) -> None:
+        """`a, b, = x, y,` (a step loop's carries): every value first, then the names."""
+        if len(target.elts) != len(value.elts) or not all(
+            isinstance(t, ast.Name) for t in target.elts
+        ):
+            raise translate.Unsupported(f"assignment {ast.unparse(target)}")
+        bound = []
+        for v in value.elts:
+            if _call_of(v) == "rt.reshape" or (isinstance(v, ast.Name) and v.id in self.arrays):
+                bound.append((True, self._view(v)))
+            else:
+                ty, x = self.expr(v)
+                ty = types.unliteral(ty)
+                if not isinstance(ty, (types.Number, types.Boolean)) or isinstance(
+                    ty, types.Complex
+                ):
+                    raise translate.Unsupported(f"{ast.unparse(v)} of type {ty}")
+                bound.append((False, (ty, x)))
+        for t, (array, item) in zip(target.elts, bound):
+            if array:
+                self._bind_array(t.id, *item)
+            else:
+                self._bind_scalar(t.id, *item)
+
+    # step loops
+    def _release(self, owned: list) -> None:
+        """Releases the arrays of `owned` (`_Owned`s) still held."""
+        b = self.builder
+        release = self._c_function(b.module, "NRT_MemInfo_release", ir.VoidType(), [_PTR])
+        for o in owned:
+            if not o.held:
+                continue
+            if o.maybe_null:
+                with b.if_then(b.icmp_unsigned("!=", o.meminfo, ir.Constant(_PTR, None))):
+                    b.call(release, [o.meminfo])
+            else:
+                b.call(release, [o.meminfo])
+
+    def _loop(self, st: ast.For) -> None:
+        """A step loop (`rewrite._State`): `for i in range(...)` whose body is statements of
+        the shell's language, or at the top `for i in threaded_range(...)` (`_threaded`)."""
+        it = st.iter
+        fn = _call_of(it)
+        if st.orelse or not isinstance(st.target, ast.Name) or it.keywords:
+            raise translate.Unsupported(f"loop {ast.unparse(st.target)}")
+        if fn not in ("range", translate.THREADED_RANGE) or not 1 <= len(it.args) <= 3:
+            raise translate.Unsupported(f"loop over {ast.unparse(it)[:40]}")
+        bounds = []
+        for a in it.args:
+            ty, v = self.expr(a)
+            if types.unliteral(ty) not in (types.int64, types.intp):
+                raise translate.Unsupported(f"range over {ty}")
+            bounds.append(v)
+        if fn == "range":
+            return self._serial(st.target.id, bounds, st.body)
+        if len(bounds) > 2:
+            raise translate.Unsupported("a threaded loop with a step")
+        self._threaded(st, bounds)
+
+    def _serial(self, var: str, bounds: list, body: list) -> None:
+        """`for var in range(*bounds)` (int64 values) running `body`. A name the body assigns
+        that the shell knew before is carried from one iteration to the next (a stack slot,
+        and for an array the buffer it owns, if any); the others are the iteration's. Each
+        iteration releases the arrays it allocated but those its carries keep, and what a
+        carry owned before it was bound anew; after the loop the carries' arrays are the
+        enclosing scope's to release."""
+        b = self.builder
+        assigned = {
+            n.id
+            for st in body
+            for n in ast.walk(st)
+            if isinstance(n, ast.Name)
+            if isinstance(n.ctx, ast.Store)
+        }
+        carried = sorted(n for n in assigned if n in self.arrays or n in self.values)
+        slots, owns = {}, {}
+        for n in carried:
+            value = self.arrays[n][1] if n in self.arrays else self.values[n]
+            slots[n] = cgutils.alloca_once_value(b, value)
+            if n in self.arrays:
+                owns[n] = cgutils.alloca_once_value(b, ir.Constant(_PTR, None))
+        start = bounds[0] if len(bounds) >= 2 else ir.Constant(_I64, 0)
+        stop = bounds[1 if len(bounds) == 3 else -1]
+        pre = b.block
+        head = self.fn.append_basic_block(f"{var}.head")
+        step_block = self.fn.append_basic_block(f"{var}.body")
+        done = self.fn.append_basic_block(f"{var}.done")
+        b.branch(head)
+        b.position_at_end(head)
+        i = b.phi(_I64, name=f"{var}.i")
+        i.add_incoming(start, pre)
+        if len(bounds) == 3:  # a step of either sign (0: no iteration)
+            step = bounds[2]
+            up = b.icmp_signed(">", step, ir.Constant(_I64, 0))
+            more = b.select(up, b.icmp_signed("<", i, stop), b.icmp_signed(">", i, stop))
+        else:
+            step, more = ir.Constant(_I64, 1), b.icmp_signed("<", i, stop)
+        b.cbranch(more, step_block, done)
+        b.position_at_end(step_block)
+        outer = self.meminfos, self.owners
+        self.meminfos, self.owners = [], {}
+        types_before = {n: self.env[n] for n in carried}
+        for n in carried:
+            value = b.load(slots[n], typ=slots[n].allocated_type)
+            if n in owns:
+                marker = f"~{n}"
+                self.owners[marker] = _Owned(b.load(owns[n], typ=_PTR), maybe_null=True)
+                self.meminfos.append(self.owners[marker])
+                self.arrays[n] = (self.env[n], value, marker)
+            else:
+                self.values[n] = value
+        self._bind_scalar(var, types.int64, i)
+        for st in body:
+            self._top(st)
+        for n in carried:  # the carries' new values, and the buffers they own
+            if n in owns:
+                arrty, value, fresh = self.arrays.get(n) or (None, None, None)
+                if arrty is None or value.type != slots[n].allocated_type:
+                    raise translate.Unsupported(f"carry {n} changes type")
+                owner = self.owners.get(fresh) if isinstance(fresh, str) else None
+                if owner is not None and not owner.held:
+                    raise translate.Unsupported(f"carries share the buffer of {n}")
+                if owner is not None:
+                    owner.held = False
+                    b.store(owner.meminfo, owns[n])
+                else:
+                    b.store(ir.Constant(_PTR, None), owns[n])
+            elif n not in self.values or self.env[n] != types_before[n]:
+                raise translate.Unsupported(f"carry {n} changes type")
+            b.store(self.arrays[n][1] if n in owns else self.values[n], slots[n])
+        self._release(self.meminfos)
+        self.meminfos, self.owners = outer
+        i.add_incoming(b.add(i, step, name=f"{var}.next"), b.block)
+        b.branch(head)
+        b.position_at_end(done)
+        for n in assigned | {var}:  # the iteration's names end with it
+            if n not in carried:
+                self.arrays.pop(n, None)
+                self.values.pop(n, None)
+                self.env.pop(n, None)
+        for n in carried:
+            value = b.load(slots[n], typ=slots[n].allocated_type)
+            if n in owns:
+                self.steps += 1
+                marker = f"~{n}.{self.steps}"
+                self.owners[marker] = _Owned(b.load(owns[n], typ=_PTR), maybe_null=True)
+                self.meminfos.append(self.owners[marker])
+                self.arrays[n] = (self.env[n], value, marker)
+            else:
+                self.values[n] = value
+
+    def _threaded(self, st: ast.For, bounds: list) -> None:
+        """`for i in threaded_range(...)` at the kernel's top: its body run by
+        `parallel.emit_for` as `<name>.step<k>(data, lo, hi)`, which runs iterations lo..hi-1
+        (`_serial`, each iteration its own scope) on the names of the kernel it reads, packed
+        in `data` with a flag that an allocation failed (raised as MemoryError after the
+        loop). Its iterations are independent: the body assigns no name the kernel knew."""
+        assigned, read = translate._names(st)
+        if any(n in self.env for n in assigned):
+            raise translate.Unsupported("a threaded step loop assigning the kernel's names")
+        free = [n for n in read if n in self.arrays or n in self.values]
+        b, module = self.builder, self.builder.module
+        flag = cgutils.alloca_once_value(b, ir.Constant(_I64, 0))
+        items = [self.arrays[n][1] if n in self.arrays else self.values[n] for n in free]
+        struct = ir.LiteralStructType([v.type for v in items] + [_PTR])
+        data = cgutils.alloca_once(b, struct)
+        for k, v in enumerate([*items, flag]):
+            b.store(v, cgutils.gep_inbounds(b, data, 0, k))
+        self.steps += 1
+        body = ir.Function(module, parallel.body_type(), f"{self.name}.step{self.steps}")
+        body.linkage = "internal"
+        start, stop = bounds if len(bounds) == 2 else (ir.Constant(_I64, 0), bounds[0])
+        parallel.emit_for(b, body, b.bitcast(data, parallel.body_type().args[0]), start, stop)
+        go_on = self.fn.append_basic_block("steps.done")
+        b.cbranch(
+            b.icmp_signed("!=", b.load(flag, typ=_I64), ir.Constant(_I64, 0)), self.no_memory, go_on
+        )
+        b.position_at_end(go_on)
+        saved = (self.builder, self.fn, self.no_memory, self.arrays, self.values, self.env)
+        outer = self.meminfos, self.owners
+        self.fn = body
+        self.builder = b = ir.IRBuilder(body.append_basic_block("entry"))
+        self.no_memory = body.append_basic_block("no_memory")
+        at = b.bitcast(body.args[0], struct.as_pointer())
+        arrays, values = {}, {}
+        for k, n in enumerate(free):
+            value = b.load(cgutils.gep_inbounds(b, at, 0, k), typ=struct.elements[k])
+            if n in self.arrays:
+                arrays[n] = (self.arrays[n][0], value, self.arrays[n][2])
+            else:
+                values[n] = value
+        failed = b.load(cgutils.gep_inbounds(b, at, 0, len(free)), typ=_PTR)
+        self.arrays, self.values, self.env = arrays, values, dict(self.env)
+        self.meminfos, self.owners = [], {}
+        self._serial(st.target.id, list(body.args[1:]), st.body)
+        b = self.builder
+        self._release(self.meminfos)
+        b.ret_void()
+        b.position_at_end(self.no_memory)
+        b.store(ir.Constant(_I64, 1), failed)
+        b.ret_void()
+        self.builder, self.fn, self.no_memory, self.arrays, self.values, self.env = saved
+        self.meminfos, self.owners = outer
 
     def _array(self, node: ast.AST) -> tuple:
         """An array argument: a name, or the `.T` of a 2-d C array (numba's F-ordered view)."""

@@ -1,7 +1,8 @@
 """Loop nests of the kernel language as LLVM IR: typing and lowering, statement by statement.
 
 A loop nest of a generated kernel is a `for` statement of a small closed language: SSA-like
-assignments of scalars, `for i in range(...)` loops, `if` statements, `rt.ld(a, flat)`,
+assignments of scalars (`x += v` too), `for i in range(...)` loops (`continue` too), `if`
+statements, `rt.threads()`, `rt.ld(a, flat)`,
 `rt.st(a, flat, v)`, `rt.where(c, x, y)`, scalar arithmetic, comparisons and bit operations,
 `np.float32(x)`-style casts, `np.*`/`math.*` functions of scalars and the `vm.*` math of
 `core/jit/vecmath.py`. `Nest` types it and writes it as one LLVM function
@@ -277,6 +278,11 @@ class Expressions:
             return self._select(cond, a, b)
         if fn == "rt.bitcast":
             return self._bitcast(node)
+        if fn == "rt.threads" and not node.args:  # the calling thread's share of numba's pool
+            if not self.builder:
+                return types.intp, None
+            threads = parallel.runtime(self.builder.module, "get_num_threads")
+            return types.intp, self.builder.call(threads, [])
         if fn in ("vm.radd", "vm.rmul", "vm.maximum", "vm.minimum"):
             return self._vm_float_pair(fn[3:], node)
         args = [self.expr(x) for x in node.args]
@@ -630,6 +636,30 @@ class Nest(Expressions):
         ty = self.types[name]
         self.builder.store(value, self._slot(name, ty))
 
+    def latches(self) -> list:
+        """The enclosing loops' blocks that start their next iteration, innermost last (True
+        while typing; False for a loop that `continue` may not leave, a routine's `while`)."""
+        return self.__dict__.setdefault("_latches", [])
+
+    def _stmt_AugAssign(self, node: ast.AugAssign) -> None:
+        """`x op= v`: `x = x op v` (a gather's flat offset, `off += i * n`)."""
+        if not isinstance(node.target, ast.Name):
+            raise Unsupported("augmented assignment to a non-name")
+        name = node.target.id
+        value = ast.BinOp(ast.Name(name, ast.Load()), node.op, node.value)
+        self._stmt_Assign(ast.Assign([ast.Name(name, ast.Store())], value))
+
+    def _stmt_Continue(self, node: ast.Continue) -> None:
+        """`continue`: on to the innermost loop's next iteration (what follows it in its block
+        is unreachable)."""
+        latches = self.latches()
+        if not latches or latches[-1] is False:
+            raise Unsupported("continue outside a for loop")
+        if self.builder is None:
+            return
+        self.builder.branch(latches[-1])
+        self.builder.position_at_end(self.builder.append_basic_block("continued"))
+
     def _stmt_Expr(self, node: ast.Expr) -> None:
         call = node.value
         if not isinstance(call, ast.Call) or ast.unparse(call.func) != "rt.st":
@@ -686,7 +716,9 @@ class Nest(Expressions):
         name = node.target.id
         if self.builder is None:
             self._assign_type(name, types.int64)
+            self.latches().append(True)
             self._body(node.body)
+            self.latches().pop()
             return
         b = self.builder
         start = bounds[0][1] if len(bounds) >= 2 else ir.Constant(_I64, 0)
@@ -709,9 +741,14 @@ class Nest(Expressions):
         b.cbranch(more, body, done)
         b.position_at_end(body)
         b.store(i, slot)
+        latch = b.append_basic_block(f"{name}.latch")
+        self.latches().append(latch)
         self._body(node.body)
+        self.latches().pop()
+        b.branch(latch)
+        b.position_at_end(latch)
         flags = ("nsw",) if len(bounds) < 3 else ()
-        i.add_incoming(b.add(i, step, name=f"{name}.next", flags=flags), b.block)
+        i.add_incoming(b.add(i, step, name=f"{name}.next", flags=flags), latch)
         b.branch(head)
         b.position_at_end(done)
 
@@ -738,6 +775,8 @@ def _names(node: ast.AST) -> tuple[list[str], list[str]]:
     for n in ast.walk(node):
         if isinstance(n, ast.Name):
             (assigned if isinstance(n.ctx, ast.Store) else read).setdefault(n.id, None)
+        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+            read.setdefault(n.target.id, None)  # `x += v` reads x
     return list(assigned), [n for n in read if n not in _GLOBAL_NAMES]
 
 

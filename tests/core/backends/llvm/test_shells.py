@@ -22,6 +22,7 @@ F32 = RNG.standard_normal((6, 37)).astype(np.float32)
 G32 = RNG.standard_normal((37, 5)).astype(np.float32)
 F64 = RNG.standard_normal((5, 9))
 I32 = RNG.integers(-1000, 1000, (4, 33)).astype(np.int32)
+IDX = np.array([0, 5, 2, 40, 5, 1], np.int32)  # 40: out of F32's rows (filled with NaN)
 
 CASES = {
     "elementwise": (lambda x: jnp.tanh(x) * 2.0 - x, (F32,)),
@@ -31,6 +32,8 @@ CASES = {
     "reshape": (lambda x: jnp.reshape(x * 3.0, (37, 6)).sum(axis=0), (F32,)),
     "float64": (lambda x: jnp.exp(x) / jnp.sum(jnp.exp(x)), (F64,)),
     "ints": (lambda a: (a * 3 // 7, a % 5, a > 0), (I32,)),
+    "gather": (lambda t, i: jnp.take(t, i, axis=0) * 2.0, (F32, IDX)),  # `off += `, `continue`
+    "scatter_add": (core.grad(lambda t, i: jnp.sum(jnp.take(t, i, axis=0) ** 2)), (F32, IDX)),
     "softmax_grad": (
         core.grad(lambda x, w: jnp.sum(core.nn.log_softmax(x @ w) ** 2), argnums=(0, 1)),
         (F32, G32),
@@ -233,3 +236,107 @@ def test_empty_arrays(cache):
     """Sizes of zero allocate (numba's allocator gives an empty array, not a MemoryError)."""
     out, zeros = shells.entry(_source(6), TYPES)(np.array([0], np.int64), np.ones(0, np.float32))
     assert out.shape == (0,) and zeros.shape == (0,)
+
+
+# Step loops (`rewrite._State`, `Shell._serial`/`_threaded`): scans as shells, threaded over
+# chunks of rows (`core/backends/numba/scan_rows.py`) or whole, against numba's kernels.
+T, B, H, D = 5, 16, 8, 4
+SW = (RNG.standard_normal((H, 4 * H)) * 0.4).astype(np.float32)
+SU = (RNG.standard_normal((D, 4 * H)) * 0.4).astype(np.float32)
+SB = (RNG.standard_normal((4 * H,)) * 0.1).astype(np.float32)
+SX = RNG.standard_normal((T, B, D)).astype(np.float32)
+
+
+def _lstm_loss(w, u, b, x):
+    def body(carry, xt):
+        c, h = carry
+        z = h @ w + xt @ u + b
+        i, f, g, o = (z[:, k * H : (k + 1) * H] for k in range(4))
+        c = core.nn.sigmoid(f) * c + core.nn.sigmoid(i) * jnp.tanh(g)
+        h = core.nn.sigmoid(o) * jnp.tanh(c)
+        return (c, h), h
+
+    zeros = jnp.zeros((x.shape[1], H), jnp.float32)
+    _, hs = core.lax.scan(body, (zeros, zeros), x)
+    return jnp.sum(hs**2) + jnp.sum(hs[-1])
+
+
+def _swap_loss(w, u, b, x):
+    """Carries that trade places every step, a ys that is a carry, a reverse loop."""
+
+    def body(carry, xt):
+        p, q = carry
+        return (q, jnp.tanh(p @ w[:, :H] + xt @ u[:, :H] + b[:H])), p
+
+    h = jnp.ones((x.shape[1], H), jnp.float32)
+    (p, q), ps = core.lax.scan(body, (h, 0.5 * h), x, reverse=True)
+    return jnp.sum(ps * ps) + jnp.sum(p * q)
+
+
+STEP_CASES = {
+    "lstm_grad": core.grad(_lstm_loss, argnums=(0, 1, 2, 3)),
+    "swap_grad": core.grad(_swap_loss, argnums=(0, 1, 2, 3)),
+    "swap": _swap_loss,
+}
+
+
+def _step_run(f, shelled: bool, threads: int, monkeypatch):
+    import numba  # noqa: PLC0415
+
+    before = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        out, infos = _run(f, (SW, SU, SB, SX), shelled, monkeypatch)
+    finally:
+        numba.set_num_threads(before)
+    return out, infos
+
+
+@pytest.mark.parametrize("chunked", [True, False])
+@pytest.mark.parametrize("name", sorted(STEP_CASES))
+def test_step_loops_equal_numba(name, chunked, monkeypatch):
+    """Scans as shells give numba's bits, on two threads and on one (which runs the chunks as
+    one: the kernel's second sizes): threaded over chunks of rows, or whole (whose kernels
+    return their carries, which stays numba's: a carry may be a view of an input)."""
+    import numba  # noqa: PLC0415
+
+    from core.backends.numba import scan_rows  # noqa: PLC0415
+
+    monkeypatch.setattr(scan_rows, "MIN_WORK", 0 if chunked else 1 << 40)
+    f = STEP_CASES[name]
+    threads = (2, 1) if numba.config.NUMBA_NUM_THREADS >= 2 else (1,)
+    for n in threads:
+        want, _ = _step_run(f, False, n, monkeypatch)
+        got, infos = _step_run(f, True, n, monkeypatch)
+        threaded = [i for i in infos if "in threaded_range(n" in i.source]
+        assert all(i.shell for i in threaded) and bool(threaded) == chunked
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g, w)
+
+
+def test_step_loops_release_what_they_allocate(monkeypatch):
+    """Every array a step loop allocates (each iteration's, the carries' last ones) is
+    released: numba's allocator counts as many frees as allocations once the outputs go."""
+    from numba.core.runtime import _nrt_python as nrt  # noqa: PLC0415
+
+    from core.backends.numba import scan_rows  # noqa: PLC0415
+
+    monkeypatch.setattr(scan_rows, "MIN_WORK", 0)
+    f = core.jit(STEP_CASES["lstm_grad"])
+    with config.override("jit_compile_workers", 0):
+        f(SW, SU, SB, SX)  # compiled
+    enabled = nrt.memsys_stats_enabled()
+    nrt.memsys_enable_stats()
+    try:
+        before = nrt.memsys_get_stats_mi_alloc(), nrt.memsys_get_stats_mi_free()
+        for _ in range(3):
+            out = f(SW, SU, SB, SX)
+        del out
+        made = nrt.memsys_get_stats_mi_alloc() - before[0]
+        freed = nrt.memsys_get_stats_mi_free() - before[1]
+    finally:
+        if not enabled:
+            nrt.memsys_disable_stats()
+    assert made > 3 * 2 * T  # arrays of every iteration of the chunks' loops
+    assert made == freed
