@@ -1,8 +1,8 @@
 """Threaded loop nests without numba's parfors (core/backends/llvm/parallel.py): kernels with
 `prange` loops as lean nests and shells against numba's threaded kernels, bit for bit over a
-table of kernels, on one and two threads, on numbax's pool and on numba's oneTBB layer; every
-iteration runs once whatever the chunk size; a threaded nest the translator does not lower
-keeps the whole kernel numba's."""
+table of kernels, on one and two threads, on numbax's pool and on numba's oneTBB layer (numba's
+threaded kernels on both too); every iteration runs once whatever the chunk size; a threaded
+nest the translator does not lower keeps the whole kernel numba's."""
 
 import weakref
 
@@ -64,6 +64,10 @@ def test_threaded_nests_equal_numba(name, monkeypatch):
     f, args = CASES[name]
     want, plain = _run(f, args, False, 2)
     assert "prange(" in plain  # numba's threaded kernels
+    with pool.using(True):  # numba's parfors on numbax's pool (`parallel.route_parfors`)
+        got, _ = _run(f, args, False, 2)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
     for threads in (2, 1):
         for on in (True, False):  # numbax's pool, numba's oneTBB layer
             with pool.using(on):
