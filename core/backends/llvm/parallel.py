@@ -79,8 +79,9 @@ _RUN = ir.FunctionType(ir.VoidType(), [_I64] * 6)
 # whose address the cell `TBB_CELL` keeps.
 TBB_CELL = "numbax_tbb_parallel_for"
 # ... and numba's `get_thread_id` (the slot of a parfor's reduction that a thread adds to) at
-# `numbax_thread_id`: a pool worker's rank, which its thread keeps under the pthread key
-# `KEY_CELL` (`set_rank`), else 0 with the pool on (the caller), else oneTBB's (`TBB_ID_CELL`).
+# `numbax_thread_id`: the slot + 1 its thread keeps under the pthread key `KEY_CELL`, a pool
+# worker's rank (`set_rank`), 0 for the caller of a parfor on the pool (also when it runs one
+# inside a piece: that parfor's reductions have their own slots), else oneTBB's (`TBB_ID_CELL`).
 TBB_ID_CELL, KEY_CELL = "numbax_tbb_thread_id", "numbax_pool_key"
 _PARALLEL_FOR = ir.FunctionType(ir.VoidType(), [_I8P] * 5 + [_I64] * 3)
 # The cells, registered with LLVM before any kernel loads; until `pool.start` fills them the
@@ -285,7 +286,7 @@ def route_parfors(codegen) -> None:
 def set_rank(rank: int) -> None:
     """Records the calling thread as the pool's worker `rank` (>= 1) for `numbax_thread_id`
     (after `route_parfors`)."""
-    _LIBC.pthread_setspecific(ctypes.c_uint(int(CELLS[KEY_CELL][0])), ctypes.c_void_p(rank))
+    _LIBC.pthread_setspecific(ctypes.c_uint(int(CELLS[KEY_CELL][0])), ctypes.c_void_p(rank + 1))
 
 
 def _parfor_module() -> ir.Module:
@@ -319,9 +320,16 @@ def _parfor_module() -> ir.Module:
         at = b.mul(k, _I64(2))
         b.store(k, b.gep(sched, [at], source_etype=_I64))
         b.store(k, b.gep(sched, [b.add(at, _I64(1))], source_etype=_I64))
+    i32 = ir.IntType(32)
+    get = module.globals["pthread_getspecific"]  # (declared by `_thread_id`)
+    put = ir.Function(module, ir.FunctionType(i32, [i32, _I8P]), "pthread_setspecific")
+    key = b.trunc(b.load(_cell(module, KEY_CELL)), i32)
+    outer = b.call(get, [key])
+    b.call(put, [key, b.inttoptr(_I64(1), _I8P)])  # the caller's slot: 0
     run = b.inttoptr(b.load(_cell(module, RUN_CELL)), _RUN.as_pointer())
     job = [b.ptrtoint(v, _I64) for v in (piece, sched, frame)]
     b.call(run, [state, job[0], job[1], count, job[2], fn.args[7]])
+    b.call(put, [key, outer])
     b.call(free, [raw])
     b.ret_void()
     return module
@@ -334,13 +342,9 @@ def _thread_id(module: ir.Module) -> None:
     fn = ir.Function(module, ir.FunctionType(i32, []), "numbax_thread_id")
     get = ir.Function(module, ir.FunctionType(_I8P, [i32]), "pthread_getspecific")
     b = ir.IRBuilder(fn.append_basic_block("entry"))
-    rank = b.ptrtoint(b.call(get, [b.trunc(b.load(_cell(module, KEY_CELL)), i32)]), _I64)
-    with b.if_then(b.icmp_signed("!=", rank, _I64(0))):
-        b.ret(b.trunc(rank, i32))
-    state = b.load(_cell(module, STATE_CELL))
-    on = b.load(b.inttoptr(b.add(state, _I64(8 * ON)), _I64.as_pointer()))
-    with b.if_then(b.icmp_signed("!=", on, _I64(0))):
-        b.ret(i32(0))
+    slot = b.ptrtoint(b.call(get, [b.trunc(b.load(_cell(module, KEY_CELL)), i32)]), _I64)
+    with b.if_then(b.icmp_signed("!=", slot, _I64(0))):
+        b.ret(b.trunc(b.sub(slot, _I64(1)), i32))
     tbb = b.inttoptr(b.load(_cell(module, TBB_ID_CELL)), ir.FunctionType(i32, []).as_pointer())
     b.ret(b.call(tbb, []))
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from numba import prange, types
 
-from core.backends.llvm import pool
+from core.backends.llvm import parallel, pool
 from core.backends.numba.library.exchange import _now
 
 RUN = ctypes.CFUNCTYPE(None, *[ctypes.c_int64] * 6)(pool._runner().address)  # releases the GIL
@@ -158,6 +158,18 @@ def test_numbas_parfors_run_on_the_pool(on):
         if on.stats()["pieces"] > before:
             break
     assert on.stats()["pieces"] > before
+    inside: list = []
+
+    def as_worker():  # a parfor inside a piece runs on its worker, in slots of its own
+        numba.set_num_threads(1)
+        parallel.set_rank(1)
+        ids = np.full(64, -1, np.int64)
+        inside.append((_parfor(a, ids, 0), set(ids.tolist())))
+
+    worker = threading.Thread(target=as_worker)
+    worker.start()
+    worker.join()
+    assert inside == [(a.sum(), {0})]
     with pool.using(False):
         taken = on.stats()["pieces"]
         ids = np.full(64, -1, np.int64)
