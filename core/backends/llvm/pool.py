@@ -302,6 +302,9 @@ def start() -> Pool:
     pool = _current["pool"]
     if pool is not None:
         return pool
+    if config.jit_thread_pool:  # what takes numba's compiler lock, not while holding ours
+        _runner()
+        parallel.route_parfors(cpu_target.target_context.codegen())
     with _starting:
         pool = _current["pool"]
         if pool is None:
