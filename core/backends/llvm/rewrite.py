@@ -73,6 +73,13 @@ def rewrite(source: str, arg_types) -> str:
     return _rewritten[memo]
 
 
+def cached(source: str, arg_types) -> bool:
+    """Whether `rewrite(source, arg_types)` has its answer at hand (made in this process, or
+    in the disk cache): a kernel of a process that compiles it anew has neither."""
+    memo = (source, tuple(arg_types))
+    return memo in _rewritten or nests.cache_path(nests.key_of(memo), "rewrite").exists()
+
+
 def _from_disk(memo: tuple) -> str | None:
     """The rewrite of `memo` (source, types) an earlier process left in the disk cache (an
     empty file: the source unchanged), or None."""

@@ -301,3 +301,26 @@ def test_a_second_process_on_the_disk_cache_compiles_nothing(tmp_path):
     assert cold["counts"]["kernels"] + cold["counts"]["shells"] > 0
     assert warm["counts"] == {"workers": 0, "kernels": 0, "shells": 0, "nests": 0, "library": 0}
     assert warm["values"] == cold["values"]
+
+
+def test_workers_start_before_a_new_whole_program_is_rewritten(tmp_path, monkeypatch):
+    """A program kept whole that is new and calls library functions this process has not
+    loaded starts its workers before its loop nests are rewritten (they start up meanwhile);
+    once its rewrite is in the disk cache (a warm process), it starts none that way."""
+    monkeypatch.setenv("NUMBAX_CACHE_DIR", str(tmp_path))
+    c = float(uuid.uuid4().int % 100003) + 0.5
+    events = []
+    monkeypatch.setattr(workers, "start", lambda size: events.append("start") or [])
+    lean = codegen.lean
+    monkeypatch.setattr(codegen, "lean", lambda *a: events.append("lean") or lean(*a))
+    monkeypatch.setattr(program.library, "loaded", lambda attr: False)
+    x = np.ones((3, 4), np.float32)
+    with config.override("jit_kernels", "one"), config.override("jit_compile_workers", 1):
+        jaxpr = core.make_jaxpr(lambda x, w: jnp.tanh(x @ w) * c)(x, x.T)
+        prog = program.split(jaxpr.jaxpr)
+        program._build_all(prog, True)
+        assert events[:2] == ["start", "lean"]
+        events.clear()
+        monkeypatch.setattr(program.lean_rewrite, "_rewritten", {})  # as a new process
+        program._build_all(prog, True)
+        assert "start" not in events
