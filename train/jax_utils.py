@@ -28,7 +28,8 @@ from core import lax, tree_util
 from core.interpreters import finish
 from core.interpreters.partial_eval import JaxprTrace
 from core.trace import current_trace, set_current_trace
-from train.errors import BatchSizeError
+
+from .errors import BatchSizeError
 
 __all__ = [
     "pad_shard_unpad",
