@@ -11,13 +11,15 @@ meet (`f32 + 1.0 -> f32`, `i32 + 1.5 -> f32`). Promotion is the least upper boun
 where i*, f*, c* are the weak Python int/float/complex. Without x64 (`config.enable_x64`),
 64-bit types are canonicalized to 32-bit ones.
 
-The small floats of `ml_dtypes` (the float8 types, float6, float4) sit on the lattice with
-nothing above them, as in JAX: they mix with Python scalars, booleans and integers, but
-`float8 + float32` (or two different float8s) raises `TypePromotionError`, and the program
-casts explicitly. bfloat16 and the small floats are `ml_dtypes`' types (those JAX uses): numpy
-dtypes whose ufuncs work (computing in float32 and rounding once, as XLA does) but whose numpy
-kind is mostly 'V', so float checks go through `kind`, `is_float` and `issubdtype`, which call
-them floats. numba cannot compile them: jit falls back to numpy.
+The small floats of `ml_dtypes` (the float8 types, float6, float4) and its sub-byte integers
+(int1/2/4, uint1/2/4) sit on the lattice with nothing above them, as in JAX: the small floats
+mix with Python scalars, booleans and integers, the sub-byte integers with Python scalars and
+booleans, but `float8 + float32`, `int4 + int8` (or two different such types) raise
+`TypePromotionError`, and the program casts explicitly. bfloat16 and these types are
+`ml_dtypes`' (those JAX uses): numpy dtypes whose ufuncs work (floats computing in float32 and
+rounding once, as XLA does; integers wrapping in their width) but whose numpy kind is 'V', so
+kind checks go through `kind`, `is_float`, `is_integer` and `issubdtype`, which call
+them floats and integers. numba cannot compile them: jit falls back to numpy.
 """
 
 from __future__ import annotations
@@ -51,6 +53,12 @@ FLOAT8_NAMES = (
 )
 SMALL_FLOAT_NAMES = (*FLOAT8_NAMES, "float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn")
 SMALL_FLOATS = tuple(np.dtype(getattr(ml_dtypes, name)) for name in SMALL_FLOAT_NAMES)
+# The sub-byte integers of `ml_dtypes` (JAX's int1/int2/int4 and unsigned ones): numpy dtypes of
+# kind 'V' whose ufuncs compute and wrap in their own width. Like the small floats they sit on
+# the lattice with nothing above them: they mix with Python scalars and booleans only.
+INTN_NAMES = ("int1", "int2", "int4", "uint1", "uint2", "uint4")
+INTN = tuple(np.dtype(getattr(ml_dtypes, name)) for name in INTN_NAMES)
+_SIGNED_INTN = frozenset(INTN[:3])
 float0 = np.dtype([("float0", np.void, 0)])  # tangent dtype of int/bool values (like JAX)
 
 
@@ -88,7 +96,7 @@ class KeyDType:
 key_fry = KeyDType()
 
 _SUPPORTED = {bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64}
-_SUPPORTED |= {float16, bfloat16, float32, float64, complex64, complex128, *SMALL_FLOATS}
+_SUPPORTED |= {float16, bfloat16, float32, float64, complex64, complex128, *SMALL_FLOATS, *INTN}
 _FLOATS = frozenset({float16, bfloat16, float32, float64, *SMALL_FLOATS})
 # The float types of `ml_dtypes`: numpy calls them kind 'V' (or 'f'), not `np.floating`.
 _ML_FLOATS = frozenset({bfloat16, *SMALL_FLOATS})
@@ -98,7 +106,8 @@ _TO_32 = {int64: int32, uint64: uint32, float64: float32, complex128: complex64}
 # The lattice: each node lists the nodes directly above it.
 _LATTICE: dict[Any, list] = {
     bool_: ["i*"],
-    "i*": [uint8, int8],
+    "i*": [uint8, int8, *INTN],
+    **{t: [] for t in INTN},
     uint8: [int16, uint16],
     uint16: [int32, uint32],
     uint32: [int64, uint64],
@@ -169,7 +178,8 @@ def _canonicalize(dt: np.dtype, x64: bool) -> np.dtype:
     if dt not in _SUPPORTED:
         raise TypeError(
             f"dtype {dt} is not supported by numbax; use one of bool, (u)int8/16/32/64, "
-            "bfloat16, float16/32/64, complex64/128 or a float8/float6/float4 type."
+            "bfloat16, float16/32/64, complex64/128, a float8/float6/float4 type or "
+            "(u)int1/2/4."
         )
     return dt if x64 else _TO_32.get(dt, dt)
 
@@ -206,6 +216,13 @@ def _join(a, b):
         if _UPPER[node] == common:
             return node
     names = tuple(_WEAK_NAMES.get(n, str(n)) for n in (a, b))  # type: ignore[call-overload]
+    if a in INTN or b in INTN:
+        raise TypePromotionError(
+            f"Input dtypes {names} have no available implicit dtype promotion path. To avoid "
+            "unintended promotion, 1-bit, 2-bit and 4-bit integers do not support implicit "
+            "promotion. If you'd like your inputs to be promoted to another type, you can do "
+            "so explicitly using e.g. x.astype('int32')"
+        )
     bits = 8 if a in FLOAT8 or b in FLOAT8 else 6 if {a, b} & _FLOAT6 else 4
     raise TypePromotionError(
         f"Input dtypes {names} have no available implicit dtype promotion path. To avoid "
@@ -311,14 +328,42 @@ def issubdtype(a: Any, b: Any) -> bool:
         if ml_b is not None:
             return ml_a == ml_b
         return isinstance(b, type) and issubclass(np.floating, b)
+    intn_a = _intn(a)
+    if intn_a is not None:
+        intn_b = _intn(b)
+        if intn_b is not None:
+            return intn_a == intn_b
+        parent = np.signedinteger if intn_a in _SIGNED_INTN else np.unsignedinteger
+        return isinstance(b, type) and issubclass(parent, b)
+    if _intn(b) is not None:
+        return False
     return np.issubdtype(a, b)
+
+
+_INTN_TYPES = frozenset(dt.type for dt in INTN)
+
+
+def _intn(x: Any) -> np.dtype | None:
+    """The sub-byte integer dtype `x` names (scalar type, dtype, name or `jnp` type), or None."""
+    if isinstance(x, type):
+        return np.dtype(x) if x in _INTN_TYPES else None
+    if isinstance(x, str):
+        return np.dtype(getattr(ml_dtypes, x)) if x in INTN_NAMES else None
+    dt = getattr(x, "dtype", x)
+    return dt if isinstance(dt, np.dtype) and dt in INTN else None
 
 
 def kind(dtype: np.dtype) -> str:
     """numpy's one-letter `dtype.kind`, but "f" for the `ml_dtypes` floats (numpy says "V", as
     for structs)."""
     k = dtype.kind
-    return "f" if k == "V" and dtype in _ML_FLOATS else k
+    if k != "V":
+        return k
+    if dtype in _ML_FLOATS:
+        return "f"
+    if dtype in INTN:
+        return "i" if dtype in _SIGNED_INTN else "u"
+    return k
 
 
 def is_ml_float(dtype: Any) -> bool:
@@ -337,7 +382,7 @@ def is_inexact(dtype: Any) -> bool:
 
 
 def is_integer(dtype: Any) -> bool:
-    return np.dtype(dtype).kind in "iu"
+    return kind(np.dtype(dtype)) in "iu"
 
 
 def finfo(dtype: Any) -> np.finfo:
@@ -348,7 +393,14 @@ def finfo(dtype: Any) -> np.finfo:
 
 
 def iinfo(dtype: Any) -> np.iinfo:
-    return np.iinfo(canonicalize_dtype(dtype))
+    """`jnp.iinfo`; the sub-byte integers' come from `ml_dtypes.iinfo`."""
+    dt = canonicalize_dtype(dtype)
+    return ml_dtypes.iinfo(dt) if dt in INTN else np.iinfo(dt)
+
+
+def int_info(dtype: np.dtype) -> Any:
+    """`np.iinfo` of a dtype as it is (not canonicalized), the sub-byte integers' included."""
+    return ml_dtypes.iinfo(dtype) if dtype in INTN else np.iinfo(dtype)
 
 
 def short_name(dtype: np.dtype) -> str:
@@ -360,6 +412,8 @@ def short_name(dtype: np.dtype) -> str:
         return "bf16"
     if dt in SMALL_FLOATS:
         return dt.name.replace("float", "f")
+    if dt in INTN:
+        return dt.name.replace("uint", "u").replace("int", "i")
     return {"f": "f", "i": "i", "u": "u", "c": "c"}[dt.kind] + str(dt.itemsize * 8)
 
 
@@ -367,6 +421,8 @@ def itemsize_bits(dtype: Any) -> int:
     """The bits one element of `dtype` takes (`jax.dtypes.itemsize_bits`): 6 for float6, 4 for
     float4, `8 * itemsize` otherwise (8 for bool)."""
     dt = np.dtype(dtype)
+    if dt in INTN:
+        return ml_dtypes.iinfo(dt).bits
     return ml_dtypes.finfo(dt).bits if dt in SMALL_FLOATS else dt.itemsize * 8
 
 
@@ -383,6 +439,6 @@ def scalar_type_of(x: Any) -> type:
     if dt in _ML_FLOATS:
         return float
     for kinds, typ in (("b", bool), ("iu", int), ("f", float), ("c", complex)):
-        if dt.kind in kinds:
+        if kind(dt) in kinds:
             return typ
     raise TypeError(f"Invalid scalar value {x}")

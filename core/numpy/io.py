@@ -1,10 +1,11 @@
 """Input/output and printing: `load`, `save`, `savez`, `frombuffer`, `fromstring`, `fromiter`,
-`array_str`, `array_repr`, `iterable` and numpy's print options.
+`fromfile`, `from_dlpack`, `array_str`, `array_repr`, `iterable` and numpy's print options.
 
 As in JAX these delegate to numpy: data is read with numpy and turned into an array with
 `asarray` (so float64/int64 data is canonicalized to 32 bits unless x64 is on), and arrays
-are written/printed through their `__array__`. `fromiter` raises, like JAX's, because consuming
-an iterator is a side effect that transformations cannot replay.
+are written/printed through their `__array__`. `fromiter` and `fromfile` raise, like JAX's,
+because consuming an iterator (reading a file) is a side effect that transformations cannot
+replay.
 """
 
 from __future__ import annotations
@@ -89,3 +90,39 @@ def fromiter(*args: Any, **kwargs: Any) -> Any:
         "with jit and other transformations (it consumes the iterable). Use "
         "jnp.asarray(np.fromiter(...)) instead, outside transformed functions."
     )
+
+
+def fromfile(*args: Any, **kwargs: Any) -> Any:
+    """Not provided, as in JAX (reading a file is a side effect transformations cannot
+    replay): use `jnp.asarray(np.fromfile(...))`.
+
+    Raises:
+      NotImplementedError: always, with JAX's message.
+    """
+    raise NotImplementedError(
+        "jnp.fromfile() is not implemented because it may be non-pure and thus unsafe for use "
+        "with JIT and other JAX transformations. Consider using jnp.asarray(np.fromfile(...)) "
+        "instead, although care should be taken if np.fromfile is used within a jax "
+        "transformations because of its potential side-effect of consuming the file object; "
+        "for more information see "
+        "https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#pure-functions"
+    )
+
+
+def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
+    """An array from an object exporting DLPack (`__dlpack__`: numpy, PyTorch CPU tensors...),
+    as `jnp.from_dlpack`; its dtype is canonicalized (float64 -> float32 without x64).
+
+    Args:
+      x: the DLPack exporter.
+      device: accepted for compatibility (numbax's arrays live in host memory).
+      copy: False refuses a conversion that copies; True and None copy (numbax's arrays own
+        their memory).
+
+    Returns:
+      the Array.
+    """
+    del device
+    if copy is False:
+        raise ValueError("from_dlpack with copy=False: numbax's arrays own their memory")
+    return asarray(np.array(np.from_dlpack(x), copy=True))

@@ -61,6 +61,9 @@ float8_e4m3fnuz, float8_e5m2, float8_e5m2fnuz, float8_e8m0fnu = (
 float6_e2m3fn, float6_e3m2fn, float4_e2m1fn = (
     ScalarType(getattr(ml_dtypes, n)) for n in dtypes.SMALL_FLOAT_NAMES[8:]
 )
+int1, int2, int4, uint1, uint2, uint4 = (
+    ScalarType(getattr(ml_dtypes, n)) for n in dtypes.INTN_NAMES
+)
 
 # numpy's platform-style aliases, bound to the same objects as in JAX: `float_`/`double` are
 # float64 and `int_` int64, so without x64 `jnp.float_(1)` canonicalizes to a float32 array.

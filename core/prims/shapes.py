@@ -176,7 +176,7 @@ def _convert_impl(x, *, new_dtype, weak_type):
         x = x.real  # the primitive takes the real part (the user-facing wrapper warns)
     if dtypes.kind(new_dtype) in "iu" and dtypes.kind(x.dtype) == "f":
         # Saturate like XLA (NaN -> 0). Compare before casting: int32's max is not a float32.
-        info = np.iinfo(new_dtype)
+        info = dtypes.int_info(new_dtype)
         with np.errstate(invalid="ignore", over="ignore"):  # float16 bounds round to inf
             hi, lo = x >= float(info.max) + 1, x <= float(info.min)
         with np.errstate(invalid="ignore"):

@@ -51,3 +51,5 @@ def test_jax_porting_names_stay_present():
     schur_family = {"schur", "sqrtm", "funm", "rsf2csf"}
     assert not schur_family & set(missing.get("jax.scipy.linalg", []))
     assert "schur" not in missing.get("jax.lax.linalg", [])
+    numpy_names = {"int1", "int2", "int4", "uint1", "uint2", "uint4", "fromfile", "from_dlpack"}
+    assert not numpy_names & set(missing.get("jax.numpy", []))

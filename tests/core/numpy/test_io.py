@@ -89,3 +89,13 @@ def test_printoptions_delegate_to_numpy():
         assert np.get_printoptions()["precision"] == 3
     finally:
         np.set_printoptions(**before)
+
+
+def test_fromfile_raises_jaxs_error_and_from_dlpack_converts():
+    with pytest.raises(NotImplementedError, match=r"jnp.asarray\(np.fromfile"):
+        jnp.fromfile("data.bin")
+    x = jnp.from_dlpack(np.arange(3.0))
+    assert x.dtype == np.float32  # canonicalized, as JAX 0.10.2 gives
+    np.testing.assert_array_equal(x, [0.0, 1.0, 2.0])
+    with pytest.raises(ValueError, match="copy=False"):
+        jnp.from_dlpack(np.arange(3.0), copy=False)
