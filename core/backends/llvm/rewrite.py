@@ -437,11 +437,10 @@ def _exposed(body: list) -> set[str]:
         ):
             reads |= loads(st.value) - assigned
             assigned |= {n.id for t in st.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-        else:  # `x += v` reads x too
-            target = getattr(st, "target", None) if isinstance(st, ast.AugAssign) else None
-            reads |= (
-                loads(st) | loads(ast.Name(target.id, ast.Load()) if target else st)
-            ) - assigned
+        else:  # `x += v` reads x too (`a[i] += v` loads `a` and `i` already)
+            target = st.target if isinstance(st, ast.AugAssign) else None
+            own = {target.id} if isinstance(target, ast.Name) else set()
+            reads |= (loads(st) | own) - assigned
     return reads
 
 
