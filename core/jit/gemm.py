@@ -19,6 +19,13 @@ no nested bands).
 
 from __future__ import annotations
 
+import ctypes
+import functools
+import glob
+import importlib.util
+import os
+
+from llvmlite import binding as llvm
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
@@ -39,15 +46,69 @@ _BLAS_DTYPES = (types.float32, types.float64, types.complex64, types.complex128)
 _I8 = ir.IntType(8)
 
 
-def _gemm_fn(builder: ir.IRBuilder) -> ir.Function:
-    """numba's `numba_xxgemm` helper: a column-major `?gemm` of the BLAS scipy loads."""
-    void_p, intp = cgutils.voidptr_t, cgutils.intp_t
-    fnty = ir.FunctionType(
-        ir.IntType(32),
-        [_I8, _I8, _I8, intp, intp, intp, void_p, void_p, intp, void_p, intp, void_p]
-        + [void_p, intp],
-    )
-    return cgutils.get_or_insert_function(builder.module, fnty, "numba_xxgemm")
+def _gemm_fn(builder: ir.IRBuilder, kind: str) -> ir.Function:
+    """The Fortran `?gemm` (`kind` s, d, c or z) that `register_blas` named: every argument a
+    pointer, sizes 32-bit, as `scipy.linalg.cython_blas` declares it."""
+    fnty = ir.FunctionType(ir.VoidType(), [cgutils.voidptr_t] * 13)
+    return cgutils.get_or_insert_function(builder.module, fnty, f"numbax_{kind}gemm")
+
+
+def _capsule_pointer(capsule) -> int:
+    """The pointer a Cython `__pyx_capi__` capsule holds."""
+    api = ctypes.pythonapi
+    api.PyCapsule_GetName.restype = ctypes.c_char_p
+    api.PyCapsule_GetName.argtypes = [ctypes.py_object]
+    api.PyCapsule_GetPointer.restype = ctypes.c_void_p
+    api.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    return api.PyCapsule_GetPointer(capsule, api.PyCapsule_GetName(capsule))
+
+
+def _bundled_blas() -> dict[str, int] | None:
+    """The `?gemm` of the OpenBLAS that scipy's wheels bundle (`scipy.libs`, symbols
+    `scipy_?gemm_`: what `scipy.linalg.cython_blas` calls), loaded by path, or None."""
+    spec = importlib.util.find_spec("scipy")
+    for root in (spec.submodule_search_locations or []) if spec else []:
+        for path in sorted(glob.glob(os.path.join(os.path.dirname(root), "scipy.libs", "*blas*"))):
+            try:
+                lib = ctypes.CDLL(path)
+                return {
+                    k: ctypes.cast(getattr(lib, f"scipy_{k}gemm_"), ctypes.c_void_p).value
+                    for k in "sdcz"
+                }
+            except (OSError, AttributeError):
+                continue
+    return None
+
+
+@functools.cache
+def register_blas() -> bool:
+    """Names the BLAS of compiled products for LLVM (`numbax_?gemm`): scipy's, which numba's
+    `np.dot` uses too. Its bundled OpenBLAS is loaded by path: importing `scipy.linalg` for its
+    `cython_blas` (what numba does at the first product) takes 0.3 s of CPU, with the numpy
+    submodules it reads; a scipy without that library is imported.
+
+    Returns:
+      Whether there is a BLAS (scipy is installed).
+    """
+    found = _bundled_blas()
+    if found is None:
+        try:
+            from scipy.linalg import cython_blas  # noqa: PLC0415 (no bundled library)
+        except ImportError:
+            return False
+        found = {k: _capsule_pointer(cython_blas.__pyx_capi__[f"{k}gemm"]) for k in "sdcz"}
+    for kind, address in found.items():
+        llvm.add_symbol(f"numbax_{kind}gemm", address)
+    return True
+
+
+register_blas()  # now: cached machine code names these symbols
+
+
+def ensure_blas() -> None:
+    """Raises numba's `ImportError` if there is no BLAS for compiled products (no scipy)."""
+    if not register_blas():
+        linalg.ensure_blas()
 
 
 def check_operands(a, b, out) -> None:
@@ -60,7 +121,7 @@ def check_operands(a, b, out) -> None:
         and out.layout == "C"
     ):
         raise TypingError(f"lib.dot takes 2-d C/F-contiguous float matrices, got {arrays}")
-    linalg.ensure_blas()
+    ensure_blas()
 
 
 def emit_gemm(context, builder, dtype, ptrs, dims, fortran, rows, cols) -> None:
@@ -108,14 +169,20 @@ def emit_call(context, builder, dtype, a, b, c, dims) -> None:
     # row-major layout is a column-major B.T.
     char = {v: ir.Constant(_I8, ord(v)) for v in "nt"}
     one, nil = (linalg.make_constant_slot(context, builder, dtype, v) for v in (1, 0))
-    void_p = cgutils.voidptr_t
-    kind = ir.Constant(_I8, ord(linalg.get_blas_kind(dtype)))
-    tb, ta = (builder.select(t, char["t"], char["n"]) for t in (b_t, a_t))
-    operands = [kind, tb, ta, ncols, nrows, k, builder.bitcast(one, void_p)]
-    operands += [builder.bitcast(b_ptr, void_p), ldb, builder.bitcast(a_ptr, void_p)]
-    operands += [lda, builder.bitcast(nil, void_p), builder.bitcast(c_ptr, void_p), ldc]
-    res = builder.call(_gemm_fn(builder), operands)
-    linalg.check_blas_return(context, builder, res)
+
+    def slot(ty: ir.Type, value: ir.Value) -> ir.Value:  # Fortran passes everything by address
+        ptr = cgutils.alloca_once(builder, ty)
+        builder.store(value, ptr)
+        return builder.bitcast(ptr, cgutils.voidptr_t)
+
+    def int32(v: ir.Value) -> ir.Value:
+        return slot(ir.IntType(32), builder.trunc(v, ir.IntType(32)))
+
+    tb, ta = (slot(_I8, builder.select(t, char["t"], char["n"])) for t in (b_t, a_t))
+    ptr = [builder.bitcast(p, cgutils.voidptr_t) for p in (one, b_ptr, a_ptr, nil, c_ptr)]
+    operands = [tb, ta, int32(ncols), int32(nrows), int32(k), ptr[0], ptr[1], int32(ldb)]
+    operands += [ptr[2], int32(lda), ptr[3], ptr[4], int32(ldc)]
+    builder.call(_gemm_fn(builder, linalg.get_blas_kind(dtype)), operands)
 
 
 def is_fortran(layout: str) -> ir.Constant:

@@ -62,14 +62,13 @@ from numba.core.compiler_lock import global_compiler_lock
 from numba.core.cpu_options import FastMathOptions
 from numba.core.errors import TypingError
 from numba.core.registry import cpu_target
-from numba.np import linalg
 from numba.np.arrayobj import make_array, populate_array
 
 from core.backends.llvm import parallel, translate, vecmath
 from core.backends.numba.library import blocks
 from core.jit import cache_files, disk_cache
 from core.jit import runtime as rt
-from core.jit.gemm import emit_gemm
+from core.jit.gemm import emit_gemm, ensure_blas
 
 _I64 = ir.IntType(64)
 # The library's fastmath flags (`entry.OPTIONS`), not the kernels'.
@@ -799,7 +798,7 @@ class Routine(translate.Nest):
         if self.builder is None:
             return
         _, target = translate.contexts()
-        linalg.ensure_blas()
+        ensure_blas()
         ints = [self.cast(v, types.int64) for v in sizes]
         bits = [
             self.builder.icmp_signed("!=", self.cast(f, types.int64), ir.Constant(_I64, 0))

@@ -44,6 +44,7 @@ from llvmlite import ir
 from numba.core import cgutils, types
 
 from core.backends.llvm import parallel
+from core.backends.llvm import target as lean_target
 from core.errors import NumbaxError
 from core.jit.vecmath import REDUCE_FLAGS
 
@@ -105,11 +106,11 @@ class Unsupported(NumbaxError, NotImplementedError):
 
 @functools.cache
 def contexts():
-    """numba's typing context and a target context with the kernels' error model."""
+    """numba's typing context and a target context with the kernels' error model, of the
+    kernel language only (`core/backends/llvm/target.py`)."""
     from numba.core import callconv  # noqa: PLC0415
-    from numba.core.registry import cpu_target  # noqa: PLC0415
 
-    typing, target = cpu_target.typing_context, cpu_target.target_context
+    typing, target = lean_target.contexts()
     typing.refresh()
     target.refresh()
     return typing, target.subtarget(error_model=callconv.create_error_model("numpy", target))

@@ -1,0 +1,134 @@
+"""numba's typing and target contexts for the kernel language, without numba's whole registry.
+
+The translator (`translate.py`) types each operation with numba's typing context and lowers it
+with numba's implementation (`translate.contexts`). numba's own CPU contexts load everything on
+their first refresh: every module of implementations (`numba.np.arraymath`, linear algebra,
+polynomials, random generators, typed containers, jitclass, datetimes, ...) and the template
+of every `@overload_method` they register; `numba.np.arraymath` imports `scipy.linalg` to check
+for BLAS. That first refresh took 0.28 s of CPU, and `scipy.linalg`'s import 0.34 s more, in
+every process that compiled a kernel (the framework's start-up, each compile worker), although
+the kernel language needs scalar arithmetic, casts, `math`/`np` functions of scalars and numba
+intrinsics only.
+
+So the translator has contexts of its own: `numbax_lean`, a target derived from numba's CPU
+(registered with numba's target extension API, so that intrinsics and overloads typed in its
+typing context register and find their lowering in its target context) whose target context
+loads numba's implementations of numbers, builtins, tuples, slices, ranges, arrays and the
+scalar `math`/`np` functions, and whose typing context is numba's (its declarations are cheap).
+The registries it installs are the same objects numba's contexts install, so an operation gets
+the same typing and the same implementation as in a numba kernel; what is missing raises when
+typed or lowered, which the translator reports as `Unsupported` (the nest stays numba's). Its
+code is compiled by numba's own code generator (one JIT engine for both). numba's own contexts
+still load everything, when numba compiles a function.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from numba.core import cpu, dispatcher, registry, typing
+from numba.core.runtime import rtsys
+from numba.core.target_extension import (
+    CPU,
+    dispatcher_registry,
+    jit_registry,
+    target_override,
+    target_registry,
+)
+
+NAME = "numbax_lean"
+
+
+class LeanCPU(CPU):
+    """The `numbax_lean` target: numba's CPU, for the kernel language's typing and lowering."""
+
+
+class LeanTyping(typing.Context):
+    """numba's typing context, resolving under the `numbax_lean` target (where intrinsics and
+    overloads register their lowering)."""
+
+    def load_additional_registries(self) -> None:
+        # numba's list (typing.Context) without cffi's (0.1 s: pycparser), lists, sets, dicts
+        # and enums
+        from numba.core.typing import cmathdecl, mathdecl, npydecl  # noqa: PLC0415
+
+        for module in (cmathdecl, mathdecl, npydecl):
+            self.install_registry(module.registry)
+
+    def refresh(self) -> None:
+        with target_override(NAME):
+            super().refresh()
+
+    def resolve_function_type(self, *args, **kws):
+        with target_override(NAME):
+            return super().resolve_function_type(*args, **kws)
+
+    def resolve_getattr(self, *args, **kws):
+        with target_override(NAME):
+            return super().resolve_getattr(*args, **kws)
+
+
+class LeanContext(cpu.CPUContext):
+    """numba's CPU target context with the implementations of the kernel language only,
+    compiling with numba's code generator."""
+
+    def init(self) -> None:
+        super().init()
+        self._internal_codegen = registry.cpu_target.target_context.codegen()
+        self._target_data = self._internal_codegen.target_data
+
+    def load_additional_registries(self) -> None:
+        # numba's list (cpu.CPUContext) without its modules of array functions, containers,
+        # random generators, polynomials, datetimes, strings and jitclass
+        from numba.core import optional  # noqa: F401, PLC0415
+        from numba.cpython import (  # noqa: F401, PLC0415
+            builtins,
+            cmathimpl,
+            enumimpl,
+            iterators,
+            mathimpl,
+            numbers,
+            rangeobj,
+            slicing,
+            tupleobj,
+        )
+        from numba.misc import literal  # noqa: F401, PLC0415
+        from numba.np import arrayobj, npyimpl  # noqa: F401, PLC0415
+
+        rtsys.initialize(self)
+        self.install_registry(cmathimpl.registry)
+        self.install_registry(mathimpl.registry)
+        self.install_registry(npyimpl.registry)
+
+    def refresh(self) -> None:
+        with target_override(NAME):
+            super().refresh()
+
+    def get_function(self, *args, **kws):
+        with target_override(NAME):
+            return super().get_function(*args, **kws)
+
+
+class _Descriptor(registry.CPUTarget):
+    @functools.cached_property
+    def _toplevel_target_context(self) -> LeanContext:
+        return LeanContext(self.typing_context, NAME)
+
+    @functools.cached_property
+    def _toplevel_typing_context(self) -> LeanTyping:
+        return LeanTyping()
+
+
+class _Dispatcher(dispatcher.Dispatcher):
+    targetdescr = _Descriptor(NAME)
+
+
+target_registry[NAME] = LeanCPU
+dispatcher_registry[LeanCPU] = _Dispatcher
+jit_registry[LeanCPU] = jit_registry[CPU]  # an overload's implementation compiles as numba's
+
+
+def contexts() -> tuple[LeanTyping, LeanContext]:
+    """The `numbax_lean` typing and target contexts (not refreshed yet)."""
+    descr = _Dispatcher.targetdescr
+    return descr.typing_context, descr.target_context
