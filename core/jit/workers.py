@@ -47,9 +47,11 @@ from core.jit import codegen, disk_cache, threads
 # Objects left by a worker's compiles from which it collects (about two kernels' worth).
 _COLLECT_AFTER = 200_000
 _ROOT = str(Path(__file__).resolve().parents[2])  # the directory holding the `core` package
-# A worker's program: `core` as a bare package (its submodules import on demand), then `_serve`.
+# A worker's program: this checkout's `core` (not one in the working directory, which `-c` puts
+# first on the path) as a bare package (its submodules import on demand), then `_serve`.
 _BOOT = (
     "import importlib.util, sys\n"
+    f"sys.path.insert(0, {_ROOT!r})\n"
     "sys.modules['core'] = importlib.util.module_from_spec(importlib.util.find_spec('core'))\n"
     "from core.jit.workers import _serve\n"
     "_serve()\n"
