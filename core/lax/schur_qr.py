@@ -93,6 +93,19 @@ def _rotate(h: np.ndarray, z: np.ndarray, i: int, cs: float, sn: float) -> None:
     z[:, i : i + 2] = z[:, i : i + 2] @ rot
 
 
+def _active_start(h: np.ndarray, hi: int, eps: float, norm: float) -> int:
+    """The first row of the unreduced block ending at row `hi`: the nearest negligible
+    subdiagonal entry above it is set to zero (0 when there is none)."""
+    l = hi
+    while l > 0:
+        s = abs(h[l - 1, l - 1]) + abs(h[l, l])
+        if abs(h[l, l - 1]) <= eps * (s if s != 0.0 else norm):
+            h[l, l - 1] = 0.0
+            break
+        l -= 1
+    return l
+
+
 def real_schur(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """`(T, Z)` with `a = Z T Z^T`, `T` quasi upper triangular (standardized 2x2 blocks)."""
     n = a.shape[0]
@@ -101,13 +114,7 @@ def real_schur(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     norm = max(np.abs(h).sum(), np.finfo(np.float64).tiny)
     hi, its = n - 1, 0
     while hi > 0:
-        l = hi
-        while l > 0:
-            s = abs(h[l - 1, l - 1]) + abs(h[l, l])
-            if abs(h[l, l - 1]) <= eps * (s if s != 0.0 else norm):
-                h[l, l - 1] = 0.0
-                break
-            l -= 1
+        l = _active_start(h, hi, eps, norm)
         if l == hi:
             hi, its = hi - 1, 0
             continue
@@ -157,13 +164,7 @@ def complex_schur(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     norm = max(np.abs(h).sum(), np.finfo(np.float64).tiny)
     hi, its = n - 1, 0
     while hi > 0:
-        l = hi
-        while l > 0:
-            s = abs(h[l - 1, l - 1]) + abs(h[l, l])
-            if abs(h[l, l - 1]) <= eps * (s if s != 0.0 else norm):
-                h[l, l - 1] = 0.0
-                break
-            l -= 1
+        l = _active_start(h, hi, eps, norm)
         if l == hi:
             hi, its = hi - 1, 0
             continue
