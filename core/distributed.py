@@ -150,6 +150,9 @@ def _abort_job_on_uncaught_errors(comm: Any) -> None:
         previous(kind, value, traceback)
         if not issubclass(kind, KeyboardInterrupt):  # mpiexec forwards Ctrl-C to everyone
             sys.stderr.flush()
+            # mpiexec's proxy forwards output through a pipe: aborting at once could drop the
+            # traceback's last line (the error itself) before it reaches the terminal.
+            time.sleep(0.2)
             comm.Abort(1)
 
     sys.excepthook = hook
