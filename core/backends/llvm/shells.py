@@ -797,24 +797,7 @@ class Shell(translate.Expressions):
             slots[n] = cgutils.alloca_once_value(b, value)
             if n in self.arrays:
                 owns[n] = cgutils.alloca_once_value(b, ir.Constant(_PTR, None))
-        start = bounds[0] if len(bounds) >= 2 else ir.Constant(_I64, 0)
-        stop = bounds[1 if len(bounds) == 3 else -1]
-        pre = b.block
-        head = self.fn.append_basic_block(f"{var}.head")
-        step_block = self.fn.append_basic_block(f"{var}.body")
-        done = self.fn.append_basic_block(f"{var}.done")
-        b.branch(head)
-        b.position_at_end(head)
-        i = b.phi(_I64, name=f"{var}.i")
-        i.add_incoming(start, pre)
-        if len(bounds) == 3:  # a step of either sign (0: no iteration)
-            step = bounds[2]
-            up = b.icmp_signed(">", step, ir.Constant(_I64, 0))
-            more = b.select(up, b.icmp_signed("<", i, stop), b.icmp_signed(">", i, stop))
-        else:
-            step, more = ir.Constant(_I64, 1), b.icmp_signed("<", i, stop)
-        b.cbranch(more, step_block, done)
-        b.position_at_end(step_block)
+        i, step, head, done = translate.open_range(b, var, bounds)
         outer = self.meminfos, self.owners
         self.meminfos, self.owners = [], {}
         types_before = {n: self.env[n] for n in carried}

@@ -722,25 +722,8 @@ class Nest(Expressions):
             self.latches().pop()
             return
         b = self.builder
-        start = bounds[0][1] if len(bounds) >= 2 else ir.Constant(_I64, 0)
-        stop = bounds[1 if len(bounds) == 3 else -1][1]
         slot = self._slot(name, types.int64)
-        pre = b.block
-        head = b.append_basic_block(f"{name}.head")
-        body = b.append_basic_block(f"{name}.body")
-        done = b.append_basic_block(f"{name}.done")
-        b.branch(head)
-        b.position_at_end(head)
-        i = b.phi(_I64, name=f"{name}.i")
-        i.add_incoming(start, pre)
-        if len(bounds) == 3:  # a step of either sign (0: no iteration)
-            step = bounds[2][1]
-            up = b.icmp_signed(">", step, ir.Constant(_I64, 0))
-            more = b.select(up, b.icmp_signed("<", i, stop), b.icmp_signed(">", i, stop))
-        else:
-            step, more = ir.Constant(_I64, 1), b.icmp_signed("<", i, stop)
-        b.cbranch(more, body, done)
-        b.position_at_end(body)
+        i, step, head, done = open_range(b, name, [v for _, v in bounds])
         b.store(i, slot)
         latch = b.append_basic_block(f"{name}.latch")
         self.latches().append(latch)
@@ -752,6 +735,37 @@ class Nest(Expressions):
         i.add_incoming(b.add(i, step, name=f"{name}.next", flags=flags), latch)
         b.branch(head)
         b.position_at_end(done)
+
+
+def open_range(
+    b: ir.IRBuilder, name: str, bounds: list[ir.Value]
+) -> tuple[ir.PhiInstr, ir.Value, ir.Block, ir.Block]:
+    """Opens `for name in range(*bounds)` (1-3 int64 values; a step of either sign, 0 runs no
+    iteration) and leaves `b` at the start of its body. The caller closes it: the latch adds
+    `(b.add(i, step), latch)` to `i` and branches to `head`; `done` follows the loop.
+
+    Returns:
+      `(i, step, head, done)`: the loop variable, the step, the header and exit blocks.
+    """
+    start = bounds[0] if len(bounds) >= 2 else ir.Constant(_I64, 0)
+    stop = bounds[1 if len(bounds) == 3 else -1]
+    pre = b.block
+    head = b.append_basic_block(f"{name}.head")
+    body = b.append_basic_block(f"{name}.body")
+    done = b.append_basic_block(f"{name}.done")
+    b.branch(head)
+    b.position_at_end(head)
+    i = b.phi(_I64, name=f"{name}.i")
+    i.add_incoming(start, pre)
+    if len(bounds) == 3:
+        step = bounds[2]
+        up = b.icmp_signed(">", step, ir.Constant(_I64, 0))
+        more = b.select(up, b.icmp_signed("<", i, stop), b.icmp_signed(">", i, stop))
+    else:
+        step, more = ir.Constant(_I64, 1), b.icmp_signed("<", i, stop)
+    b.cbranch(more, body, done)
+    b.position_at_end(body)
+    return i, step, head, done
 
 
 # How a lean nest's spec (`nests.load`) spells a `prange` loop: a kernel module naming no
