@@ -324,17 +324,13 @@ def scale_by_adopt(
         b2_ = jnp.where(state.count > 0, b2, 0)
         b1_ = jnp.where(state.count > 0, b1, 1)
         nu = tree.update_moment_per_elem_norm(updates, state.nu, b2_, 2)
-        if use_clipping:
-            bound = clip_value_fn(state.count)
-            mu_updates = tree_util.tree_map(
-                lambda g, v: jnp.clip(g / jnp.maximum(jnp.sqrt(v), eps), -bound, bound),
-                updates,
-                state.nu,
-            )
-        else:
-            mu_updates = tree_util.tree_map(
-                lambda g, v: g / jnp.maximum(jnp.sqrt(v), eps), updates, state.nu
-            )
+        bound = clip_value_fn(state.count) if use_clipping else None
+
+        def normalised(g, v):
+            u = g / jnp.maximum(jnp.sqrt(v), eps)
+            return u if bound is None else jnp.clip(u, -bound, bound)
+
+        mu_updates = tree_util.tree_map(normalised, updates, state.nu)
         mu = tree.update_moment(mu_updates, state.mu, b1_, 1)
         updates = tree.update_moment(mu_updates, mu, b1_, 1) if nesterov else mu
         mu = tree.cast(mu, mu_dtype)
