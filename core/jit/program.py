@@ -218,7 +218,7 @@ def _build_all(program: partition.Program, whole: bool) -> list[tuple[str, tuple
     for kj in program.kernels:
         built.append(_build(kj, whole))
         key = built[-1][:2]
-        if size and not whole and len(new) < 2 and key not in new and _is_new(key):
+        if size and len(new) < 2 and key not in new and _is_new(key):
             new.add(key)
             if len(new) == 2:
                 workers.start(size)
