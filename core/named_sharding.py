@@ -156,7 +156,7 @@ def _is_spec_leaf(x: Any) -> bool:
     return x is None or isinstance(x, (Sharding, PartitionSpec)) or hasattr(x, "platform")
 
 
-def place(x: Any, shardings: Any, where: str) -> Any:
+def place(x: Any, shardings: Any, where: str, *, full_rank: bool = False) -> Any:
     """Every leaf of `x` as an `Array` checked against, and placed by, its sharding; traced
     leaves are checked and returned as they are.
 
@@ -165,6 +165,8 @@ def place(x: Any, shardings: Any, where: str) -> Any:
       shardings: one sharding (or device, or `PartitionSpec`) for every leaf, or a tree of
         them shaped like (a prefix of) `x`.
       where: the API name, for error messages.
+      full_rank: record a `NamedSharding`'s spec with one entry per array axis (`None` for
+        the missing ones and for `UNCONSTRAINED`), as JAX records a computation's output.
 
     Returns:
       The placed pytree.
@@ -177,9 +179,12 @@ def place(x: Any, shardings: Any, where: str) -> Any:
             arr = as_value(v)
             if resolved is None:
                 return arr
+            target = resolved
             if isinstance(resolved, NamedSharding):
                 resolved.check_shape(arr.shape, where)
-            return placed(arr, resolved) if isinstance(arr, Array) else arr
+                if full_rank:
+                    target = _full_rank(resolved, len(arr.shape))
+            return placed(arr, target) if isinstance(arr, Array) else arr
 
         return tree_util.tree_map(leaf, subtree)
 
@@ -205,6 +210,17 @@ def with_sharding_constraint(x: Any, shardings: Any) -> Any:
     return place(x, shardings, "with_sharding_constraint")
 
 
+def _full_rank(sharding: NamedSharding, ndim: int) -> NamedSharding:
+    """`sharding` with a spec of one entry per axis (JAX's `_normalized_spec_for_aval`)."""
+    spec = [None if p is PartitionSpec.UNCONSTRAINED else p for p in sharding.spec]
+    spec += [None] * (ndim - len(spec))
+    if tuple(spec) == tuple(sharding.spec):
+        return sharding
+    return NamedSharding(sharding.mesh, PartitionSpec(*spec))
+
+
 def reshard(x: Any, out_shardings: Any) -> Any:
-    """`x` placed by `out_shardings` (`jax.sharding.reshard`); see `with_sharding_constraint`."""
-    return place(x, out_shardings, "reshard")
+    """`x` placed by `out_shardings` (`jax.sharding.reshard`); see `with_sharding_constraint`.
+    The result's spec has one entry per axis, as in JAX (`P('batch', None)` for a matrix
+    resharded by `P('batch')`)."""
+    return place(x, out_shardings, "reshard", full_rank=True)

@@ -110,7 +110,9 @@ class PartitionSpec(tuple):
     Example::
 
         >>> PartitionSpec("data", None)
-        PartitionSpec('data', None)
+        P('data', None)
+        >>> PartitionSpec("data")
+        P('data',)
     """
 
     UNCONSTRAINED = _Unconstrained()
@@ -119,7 +121,8 @@ class PartitionSpec(tuple):
         return super().__new__(cls, partitions)
 
     def __repr__(self) -> str:
-        return f"PartitionSpec({', '.join(map(repr, self))})"
+        """JAX 0.10's form: ``P`` and the tuple of entries (``P('data',)``, ``P()``)."""
+        return f"P({tuple.__repr__(self)[1:-1]})"
 
     def __reduce__(self) -> tuple:
         return (PartitionSpec, tuple(self))

@@ -124,7 +124,7 @@ class Partitioned(struct.PyTreeNode, AxisMetadata):
 
         >>> p = nn.Partitioned(jnp.ones((2, 3)), ("data", "model"))
         >>> p.get_partition_spec()
-        PartitionSpec('data', 'model')
+        P('data', 'model')
         >>> core.tree_util.tree_map(lambda v: v * 2, p).unbox().sum()
         Array(12., dtype=float32)
     """
@@ -196,7 +196,7 @@ def with_partitioning(
         >>> init = nn.with_partitioning(nn.initializers.lecun_normal(), (None, "model"))
         >>> v = nn.Dense(3, kernel_init=init).init(core.random.key(0), jnp.ones((1, 2)))
         >>> nn.get_partition_spec(v)["params"]["kernel"]
-        PartitionSpec(None, 'model')
+        P(None, 'model')
     """
 
     @functools.wraps(fn)
@@ -232,7 +232,7 @@ def get_sharding(tree: Any, mesh: Mesh) -> Any:
         >>> mesh = core.sharding.Mesh(core.devices(), ("model",))
         >>> p = nn.Partitioned(jnp.ones((2, 3)), (None, "model"))
         >>> nn.get_sharding({"w": p}, mesh)["w"].spec
-        PartitionSpec(None, 'model')
+        P(None, 'model')
     """
 
     def leaf(x: Any) -> NamedSharding | None:
@@ -282,7 +282,7 @@ def logical_axis_rules(rules: LogicalRules) -> Iterator[None]:
 
         >>> with nn.logical_axis_rules((("embed", "data"), ("mlp", "model"))):
         ...     nn.logical_to_mesh_axes(("embed", "mlp"))
-        PartitionSpec('data', 'model')
+        P('data', 'model')
     """
     old = _axis_rules.rules
     _axis_rules.rules = rules
@@ -355,7 +355,7 @@ def logical_to_mesh_axes(
 
         >>> rules = (("batch", "X"), ("features", "X"), ("heads", "Y"), ("batch", "Z"))
         >>> nn.logical_to_mesh_axes(("batch", "length", "heads", "features"), rules)
-        PartitionSpec('X', None, 'Y', None)
+        P('X', None, 'Y', None)
     """
     result = _assign_mesh_axes(array_dim_names, rules)
     if result is None:

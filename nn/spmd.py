@@ -57,7 +57,7 @@ def logical_to_mesh_sharding(tree: Any, mesh: Mesh, rules: LogicalRules | None =
         >>> mesh = core.sharding.Mesh(core.devices(), ("data",))
         >>> specs = {"w": PartitionSpec("batch", "embed")}
         >>> nn.logical_to_mesh_sharding(specs, mesh, [("batch", "data")])["w"].spec
-        PartitionSpec('data', None)
+        P('data', None)
     """
     return tree_util.tree_map(
         lambda spec: NamedSharding(mesh, spec),

@@ -225,3 +225,14 @@ def test_pjit_is_jit_with_shardings():
     y = f(jnp.zeros(4))
     np.testing.assert_array_equal(y, np.ones(4))
     assert y.sharding == split
+
+
+def test_reshard_records_a_full_rank_spec_and_specs_print_as_jax(mesh):
+    # JAX 0.10.2: device_put keeps the spec given, reshard's result has one entry per axis
+    x = np.ones((4, 3), np.float32)
+    assert repr(core.device_put(x, NamedSharding(mesh, P("data"))).sharding.spec) == "P('data',)"
+    out = core.sharding.reshard(x, NamedSharding(mesh, P("data")))
+    assert repr(out.sharding.spec) == "P('data', None)"
+    spec = P("a", ("b", "c"), None, P.UNCONSTRAINED)
+    assert repr(spec) == "P('a', ('b', 'c'), None, UNCONSTRAINED)"
+    assert repr(P()) == "P()"

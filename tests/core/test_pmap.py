@@ -33,7 +33,7 @@ def test_tutorial_square():
     assert out.devices() == set(core.devices()[:4])
     assert isinstance(out.sharding, NamedSharding) and repr(out.sharding) == (  # as JAX 0.10
         "NamedSharding(mesh=Mesh('_internal_pmap_axis_name': 4, axis_types=(Auto,)), "
-        "spec=PartitionSpec('_internal_pmap_axis_name'), memory_kind=device)"
+        "spec=P('_internal_pmap_axis_name',), memory_kind=device)"
     )
     shards = out.addressable_shards
     assert [s.device for s in shards] == core.devices()[:4]

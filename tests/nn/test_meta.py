@@ -253,10 +253,10 @@ def test_logically_partitioned_keeps_logical_names_and_hashable_rules():
 
 def test_partition_spec_is_a_tuple_leaf():
     spec = P("data", None, ("x", "y"))
-    assert repr(spec) == "PartitionSpec('data', None, ('x', 'y'))"
+    assert repr(spec) == "P('data', None, ('x', 'y'))"
     assert spec == ("data", None, ("x", "y")) and len(spec) == 3
     assert tree_util.tree_leaves({"s": spec}) == [spec]
-    assert repr(P()) == "PartitionSpec()"
+    assert repr(P()) == "P()"
     assert core.sharding.PartitionSpec is P
 
 
