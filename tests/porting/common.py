@@ -1,0 +1,29 @@
+"""What `record_answers.py` (on JAX) and `test_ported_programs.py` (on numbax) share: the
+programs and the summary of a program's result that the answers hold."""
+
+from pathlib import Path
+
+import numpy as np
+
+PROGRAMS = Path(__file__).resolve().parent / "programs"
+ANSWERS = Path(__file__).resolve().parent / "answers.json"
+
+
+def program_names() -> list[str]:
+    """The programs' names (file stems), sorted."""
+    return sorted(p.stem for p in PROGRAMS.glob("*.py"))
+
+
+def summary(value):
+    """A JSON-able summary of `run()`'s result: containers kept, strings, bools and ints as
+    they are, an array as its dtype, shape, first eight values and float64 sum."""
+    if isinstance(value, dict):
+        return {str(k): summary(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [summary(v) for v in value]
+    if isinstance(value, (str, bool)) or value is None:
+        return value
+    a = np.asarray(value)
+    flat = np.asarray(a, np.float64).ravel()
+    return {"dtype": str(a.dtype), "shape": list(a.shape), "head": flat[:8].tolist(),
+            "sum": float(flat.sum())}  # fmt: skip

@@ -1,0 +1,32 @@
+"""Writes `answers.json`: every program of `programs/` run unchanged on JAX (run with
+`/opt/ref/bin/python tests/porting/record_answers.py` from the repository root; JAX is never
+a dependency of numbax, the test reads the file). Eight CPU devices, as numbax's tests have."""
+
+import json
+import sys
+import types
+from pathlib import Path
+
+import jax
+
+jax.config.update("jax_num_cpu_devices", 8)
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.porting.common import ANSWERS, PROGRAMS, program_names, summary  # noqa: E402
+
+
+def run(name: str):
+    """The summary of program `name`'s `run()` on JAX."""
+    module = types.ModuleType(f"jax_{name}")
+    sys.modules[module.__name__] = module
+    path = PROGRAMS / f"{name}.py"
+    exec(compile(path.read_text(), str(path), "exec"), module.__dict__)
+    return summary(module.run())
+
+
+if __name__ == "__main__":
+    answers = json.loads(ANSWERS.read_text()) if ANSWERS.exists() else {}
+    for name in sys.argv[1:] or program_names():
+        answers[name] = run(name)
+        print(name, "recorded")
+    ANSWERS.write_text(json.dumps(answers, indent=1, sort_keys=True) + "\n")
