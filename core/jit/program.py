@@ -160,8 +160,8 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
       function, or of every distinct kernel), `layout`, `kernels` (`KernelInfo`s), `extra`
       (per kernel, the arrays of sizes and constants it takes before its inputs), `program`
       and `driver` (the generated function, unlocked, or the one function's call); a program
-      of several kernels has `variant(skip, missing)`, the program without the kernels
-      `skip` (`_variant`).
+      of several kernels has `variant(skip, missing, around)`, the program without the kernels
+      `skip` and some kernels called through wrappers (`_variant`).
     """
     pool.start()  # before any kernel links: numba's parfors then call the pool (if on)
     whole = _whole(program)
@@ -250,18 +250,22 @@ def _variant(
     dtypes: list,
     skip: set[int],
     missing: object,
+    around: dict[int, Callable] | None = None,
 ) -> Callable[..., list]:
     """The program run by `driver` with the kernels `skip` not run: each result of one is
-    `missing` (`core/parallel/shared_work.py` gives some kernels to one pmap device). The
-    driver's code runs in a copy of its namespace; each call first takes the other kernels from
-    the original, where a threaded kernel built in the background replaces its serial form
-    (`_upgrade`)."""
+    `missing` (`core/parallel/shared_work.py` gives some kernels to one pmap device), and
+    kernel `k` of `around` called as `around[k](kernel, *args)`. The driver's code runs in a
+    copy of its namespace; each call first takes the other kernels from the original, where a
+    threaded kernel built in the background replaces its serial form (`_upgrade`)."""
     base = driver.__globals__
     namespace = dict(base)
     for k in skip:
         results = (missing,) * codegen.unpack_exprs(program.kernels[k], False)[0]
         namespace[f"k{k}"] = lambda *args, results=results: results or None
-    slots = [f"k{k}" for k in range(len(program.kernels)) if k not in skip]
+    around = {k: wrap for k, wrap in (around or {}).items() if k not in skip}
+    for k, wrap in around.items():
+        namespace[f"k{k}"] = functools.partial(_around, wrap, base, f"k{k}")
+    slots = [f"k{k}" for k in range(len(program.kernels)) if k not in skip and k not in around]
     run = types.FunctionType(driver.__code__, namespace, driver.__name__)
 
     def call(*args):
@@ -270,6 +274,11 @@ def _variant(
         return unpack(run(*codegen.kernel_args(args, dtypes)))
 
     return call
+
+
+def _around(wrap: Callable, base: dict, slot: str, *args: object) -> object:
+    """`wrap(kernel, *args)` with the driver's current kernel of `slot` (`_variant`)."""
+    return wrap(base[slot], *args)
 
 
 def _compile_all(

@@ -142,8 +142,9 @@ def slots(size: int) -> int:
 
 def place_key() -> int:
     """The POSIX thread-specific key whose value, on a device thread running a pmap's program,
-    is the address of its place: two int64, its `Block`'s control words and its rank (0 on
-    other threads). Created once per process."""
+    is the address of its place: three int64, its `Block`'s control words, its rank and
+    whether the results of its exchanges are unread (`call_unread`; 0 on other threads).
+    Created once per process."""
     with _key_lock:
         if not _key:
             key = ctypes.c_uint()
@@ -151,6 +152,24 @@ def place_key() -> int:
                 raise OSError(ctypes.get_errno(), "pthread_key_create failed")
             _key.append(key.value)
         return _key[0]
+
+
+# The place of this thread's block (`Block.placed`): a row of `Block.places`.
+_current = threading.local()
+
+
+def call_unread(kernel: Callable[..., Any], *args: Any) -> Any:
+    """`kernel(*args)` on this device thread, whose program reads none of the results of the
+    kernel's exchanges: the other devices do not write their shares into them, and this one
+    computes none (`exchange.py`). Outside a block's `placed`, just the call."""
+    row = getattr(_current, "row", None)
+    if row is None:
+        return kernel(*args)
+    row[2] = 1
+    try:
+        return kernel(*args)
+    finally:
+        row[2] = 0
 
 
 def timeout_ns() -> int:
@@ -175,7 +194,7 @@ class Block:
         self.words = np.zeros(slots(size) + 4 * size, np.int64)
         self._flags = self.words.view(np.int32)  # the barrier's int32 counters
         self._stage = np.empty(2 * size * stage_bytes + 64, np.uint8)
-        self.places = np.zeros((size, 2), np.int64)
+        self.places = np.zeros((size, 3), np.int64)
         address = self.words.ctypes.data
         self.places[:, 0] = address
         self.places[:, 1] = np.arange(size)
@@ -209,11 +228,13 @@ class Block:
         """Runs the block as device `rank` of this block: its compiled exchanges meet here."""
         key = place_key()
         before = _libc.pthread_getspecific(key)
-        _libc.pthread_setspecific(key, self.places.ctypes.data + 16 * rank)
+        _libc.pthread_setspecific(key, self.places.ctypes.data + self.places.strides[0] * rank)
+        row, _current.row = getattr(_current, "row", None), self.places[rank]
         try:
             yield
         finally:
             _libc.pthread_setspecific(key, before)
+            _current.row = row
 
 
 class ThreadCommunicator:

@@ -15,7 +15,10 @@ read, grouped so that a kernel and the kernels it feeds stay on one device, the 
 over the devices by the bytes they read and write (largest first, to the least loaded device).
 Each device runs a variant of the driver in which the other devices' kernels are skipped (a
 stub stands for their results), then the devices exchange what they computed (one barrier) and
-every device returns the same arrays for those outputs. `pmap`'s output then holds one buffer
+every device returns the same arrays for those outputs. A device runs the psums whose results
+only other devices' shared kernels read (the gradients of the weights another device updates)
+without their results: it folds its share of the sum into the reading device's result alone
+(`_unread`). `pmap`'s output then holds one buffer
 for all devices (`dispatch.Shards` whose values are one object), so the next step finds its
 state replicated again; `core.device_put_replicated` (Flax's `replicate`) places replicated
 state the same way, so a training loop shares its updates from the first step on.
@@ -36,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from core.ir import Jaxpr, Var
+from core.parallel import communicator
 
 __all__ = ["MIN_BYTES", "Plan", "plan"]
 
@@ -87,7 +91,8 @@ def _replicated_outputs(kernel: Jaxpr, replicated: set) -> tuple[bool, set]:
 
 class Plan:
     """Which device runs each shared kernel: `programs[rank]` is device `rank`'s variant of the
-    program, `owned[rank]` the output positions it computes for all."""
+    program, `owned[rank]` the output positions it computes for all, `unread[rank]` the
+    exchange kernels whose results nothing of its variant reads (`_unread`)."""
 
     def __init__(self, exe: Callable, owner: dict[int, int], size: int):
         program = exe.program
@@ -97,8 +102,14 @@ class Plan:
             owner.get(produced.get(v, -1), -1) if isinstance(v, Var) else -1 for v in outputs
         ]
         self.owned = [[j for j, r in enumerate(rank_of) if r == rank] for rank in range(size)]
+        self.unread = [_unread(program, owner, rank) for rank in range(size)]
         self.programs = [
-            exe.variant({k for k, r in owner.items() if r != rank}, MISSING) for rank in range(size)
+            exe.variant(
+                {k for k, r in owner.items() if r != rank},
+                MISSING,
+                dict.fromkeys(self.unread[rank], communicator.call_unread),
+            )
+            for rank in range(size)
         ]
 
     def exchange(self, communicator: Any, rank: int, outs: list) -> list:
@@ -115,6 +126,28 @@ class Plan:
             for j, out in theirs.items():
                 outs[j] = out
         return outs
+
+
+def _unread(program: Any, owner: dict[int, int], rank: int) -> set[int]:
+    """The kernels of `program` that only exchange values (psum, pmax, pmin, all_gather) and
+    whose results only kernels other devices than `rank` run for all read (a gradient's psum
+    feeding an optimizer update another device computes): device `rank` runs them (the others
+    need its share) without computing or receiving their results (`communicator.call_unread`),
+    a quarter less of the psum's memory traffic."""
+    kernels = program.kernels
+    readers: dict[Var, set[int]] = {}
+    for k, kj in enumerate(kernels):
+        for v in kj.invars:
+            readers.setdefault(v, set()).add(k)
+    kept = {v for v in program.outputs if isinstance(v, Var)}
+    return {
+        k
+        for k, kj in enumerate(kernels)
+        if kj.eqns
+        and all(e.prim.collective and e.prim.name in _REPLICATING for e in kj.eqns)
+        and not any(v in kept for v in kj.outvars)
+        and all(owner.get(r, rank) != rank for v in kj.outvars for r in readers.get(v, ()))
+    }
 
 
 _PLANS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

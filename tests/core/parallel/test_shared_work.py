@@ -32,14 +32,14 @@ def split_small(monkeypatch):
         yield
 
 
-def _run(steps: int, share: bool, monkeypatch) -> tuple:
+def _run(steps: int, share: bool, monkeypatch, shape: tuple = (3, 5)) -> tuple:
     if not share:
         monkeypatch.setattr(shared_work, "plan", lambda *args: None)
     devices = core.local_devices()[:2]
     rng = np.random.default_rng(0)
-    w, b = rng.normal(size=(3, 5)).astype(np.float32), rng.normal(size=5).astype(np.float32)
+    w, b = rng.normal(size=shape).astype(np.float32), rng.normal(size=shape[1]).astype(np.float32)
     params, momentum = jax_utils.replicate(((w, b), (np.zeros_like(w), np.zeros_like(b))), devices)
-    x = rng.normal(size=(2, 4, 3)).astype(np.float32)
+    x = rng.normal(size=(2, 4, shape[0])).astype(np.float32)
     step = core.pmap(_step, axis_name="i", devices=devices)
     for _ in range(steps):
         params, momentum, local = step(params, momentum, x)
@@ -63,6 +63,22 @@ def test_shared_kernels_give_the_unshared_results_bit_for_bit(split_small, monke
     ):
         np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
     assert not np.array_equal(np.asarray(local)[0], np.asarray(local)[1])
+
+
+def test_psums_whose_results_a_device_does_not_read(split_small, monkeypatch):
+    """A gradient's psum whose update another device computes: the device neither computes
+    nor receives its result (large arrays, read in place, and small staged ones); the others'
+    results are those of the unshared program bit for bit."""
+    calls = []
+    make = shared_work._make
+    monkeypatch.setattr(shared_work, "_make", lambda *a: calls.append(make(*a)) or calls[-1])
+    shape = (128, 160)  # the weight's gradient: 80 KB, above the staged size
+    got = _run(3, True, monkeypatch, shape)
+    unread = calls[-1].unread
+    assert all(unread) and not set.intersection(*unread)
+    expected = _run(3, False, monkeypatch, shape)
+    for a, b in zip(tree_util.tree_leaves(got), tree_util.tree_leaves(expected)):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
 
 
 def test_mapped_state_is_not_shared(split_small):

@@ -15,7 +15,10 @@ device's array in rank order: `out = x0 op x1`, then `out = out op x2`, ... (`SU
 x_r[o, :]` (`GATHER`: an all_gather's stacked or tiled result seen as `outer` rows of `size`
 blocks of `inner` elements). A reduction of arrays too large to stage is shared: each device
 folds its share of the elements and writes it into every device's result (whose addresses
-the devices publish too). A device that read arrays in place meets the others a second
+the devices publish too). A device whose program does not read the result (a gradient's psum
+whose optimizer update another device computes for all, `core/parallel/shared_work.py`: the
+third word of its place is set) publishes no result address: nobody writes its share into it,
+and it computes no result of its own. A device that read arrays in place meets the others a second
 time before it returns (their kernels may then free or reuse them, and every share of its
 result is written); staged copies need no
 second barrier, since consecutive collectives alternate between two sets of slots (a device
@@ -338,19 +341,27 @@ _CHUNK = 4096
 
 @inline
 def _reduce_share(out, x, ctrl, slot, results, size, rank, n, kind):
-    """This device's share of the reduction of arrays read in place, written into every
-    device's result: each device folds 1/size of the elements (the shares `collective_ops`
-    cuts), so a gradient's psum costs each of N devices 1/N of the sum and one copy."""
+    """This device's share of the reduction of arrays read in place, written into the result
+    of every device that reads its result (a result address of 0: that device does not, see
+    the module docstring): each device folds 1/size of the elements (the shares
+    `collective_ops` cuts), so a gradient's psum costs each of N devices 1/N of the sum and
+    one copy per device that reads it."""
+    into = rank  # whose result the share is folded in (then copied to the others' results)
+    while into < rank + size and _peek(ctrl, results + into % size) == 0:
+        into += 1
+    if into == rank + size:
+        return  # no device reads the result
+    into %= size
     per = (n + size - 1) // size
     lo, hi = min(n, rank * per), min(n, (rank + 1) * per)
     for start in range(lo, hi, _CHUNK):
         m = min(_CHUNK, hi - start)
-        mine = _view(_address(out) + start * out.itemsize, m, out)
+        mine = _view(_peek(ctrl, results + into) + start * out.itemsize, m, out)
         copy(mine, 0, _view(_peek(ctrl, slot), n, x), start, m)
         for r in range(1, size):
             _fold(mine, _view(_peek(ctrl, slot + r) + start * x.itemsize, m, x), m, kind)
         for r in range(size):
-            if r != rank:
+            if r != into and _peek(ctrl, results + r) != 0:
                 copy(_view(_peek(ctrl, results + r), n, out), start, mine, 0, m)
 
 
@@ -361,7 +372,7 @@ def exchange(x, out, p):
     `inner` elements per row of `x`."""
     kind, outer, inner = p[0], p[1], p[2]
     place = _place()
-    ctrl, rank = _peek(place, 0), _peek(place, 1)
+    ctrl, rank, unread = _peek(place, 0), _peek(place, 1), _peek(place, 2)
     size = _peek(ctrl, comm.SIZE)
     phase = _peek(ctrl, comm.RANKS + 8 * rank)
     _poke(ctrl, comm.RANKS + 8 * rank, 1 - phase)
@@ -376,10 +387,12 @@ def exchange(x, out, p):
         _poke(ctrl, slot + rank, at)
     else:
         _poke(ctrl, slot + rank, _address(x))
-        _poke(ctrl, results + rank, _address(out))
+        _poke(ctrl, results + rank, 0 if unread else _address(out))
     ok = _meet(ctrl, size)
     if ok:
-        if kind == GATHER:
+        if unread and (staged or kind == GATHER):
+            pass  # this device computes only its own result, which nothing reads
+        elif kind == GATHER:
             for r in range(size):
                 xr = _view(_peek(ctrl, slot + r), n, x)
                 for o in range(outer):
