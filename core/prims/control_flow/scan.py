@@ -37,6 +37,7 @@ from core.interpreters import batching
 from core.interpreters.partial_eval import dce_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
 from core.primitive import Primitive
+from core.prims.control_flow.carry_check import check_carry_type
 from core.prims.control_flow.common import (
     axis_name_of,
     batch_jaxpr,
@@ -48,7 +49,7 @@ from core.prims.control_flow.common import (
     split_list,
     stage,
 )
-from core.prims.control_flow.errors import CarryTypeError, ScanLengthError
+from core.prims.control_flow.errors import ScanLengthError
 from core.prims.control_flow.while_loop import while_loop
 from core.prims.elementwise import add
 from core.prims.shapes import convert_element_type
@@ -401,16 +402,8 @@ def _trace_body(f: Callable, init_flat: list, init_tree: Any, x_avals: list, x_t
         if c_tree == init_tree and promote_weak_carry(carry_avals, out_avals) != carry_avals:
             carry_avals = promote_weak_carry(carry_avals, out_avals)
             continue
-        if c_tree != init_tree or [(a.shape, a.dtype) for a in out_avals] != [
-            (a.shape, a.dtype) for a in carry_avals
-        ]:
-            raise CarryTypeError(
-                f"the body function's carry output must have the same structure, shapes and "
-                f"dtypes as its input: input {init_tree} with "
-                f"{[a.str_short() for a in carry_avals]}, output {c_tree} with "
-                f"{[a.str_short() for a in out_avals]}. Cast with .astype(...) (e.g. "
-                "jnp.float32 initial values for float carries)."
-            )
+        c_out = jaxpr.out_avals[: c_tree.num_leaves]
+        check_carry_type("scan body", f, init_tree, carry_avals, c_tree, c_out)
         break
     return jaxpr, consts, y_tree, carry_avals
 

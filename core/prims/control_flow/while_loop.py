@@ -27,6 +27,7 @@ from core.ad_util import Zero, instantiate
 from core.backends.numpy import run_jaxpr
 from core.interpreters import batching
 from core.primitive import Primitive
+from core.prims.control_flow.carry_check import check_carry_type
 from core.prims.control_flow.common import (
     append_unused_inputs,
     axis_name_of,
@@ -40,7 +41,7 @@ from core.prims.control_flow.common import (
     split_list,
     stage,
 )
-from core.prims.control_flow.errors import CarryTypeError, WhileLoopReverseModeError
+from core.prims.control_flow.errors import WhileLoopReverseModeError
 from core.prims.elementwise import select_n
 from core.prims.reductions import reduce_or
 from core.prims.shapes import broadcast_in_dim, convert_element_type
@@ -283,14 +284,7 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
         if store[0] == tree and promote_weak_carry(avals, out_avals) != avals:
             avals = promote_weak_carry(avals, out_avals)
             continue
-        if store[0] != tree or [(a.shape, a.dtype) for a in out_avals] != [
-            (a.shape, a.dtype) for a in avals
-        ]:
-            raise CarryTypeError(
-                f"while_loop body must return the structure, shapes and dtypes of its input: "
-                f"input {tree} with {[a.str_short() for a in avals]}, output {store[0]} with "
-                f"{[a.str_short() for a in out_avals]}. Cast with .astype(...)."
-            )
+        check_carry_type("while_loop body", body_fun, tree, avals, store[0], out_avals)
         break
     init_flat = [
         convert_element_type(x, a.dtype, False) if get_aval(x).weak_type and not a.weak_type else x

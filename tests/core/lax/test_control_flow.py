@@ -308,3 +308,49 @@ def test_cond_bad_predicate(pred, match):
     with pytest.raises(lax.PredicateTypeError, match=match) as info:
         lax.cond(pred, lambda: 1, lambda: 2)
     assert isinstance(info.value, TypeError)
+
+
+F32 = jnp.float32
+CARRY_MESSAGES = [  # JAX 0.10.2's messages for the same bodies
+    (lambda: lax.while_loop(lambda c: c[0] < 3, lambda c: (c[0] + 1, jnp.ones((2, 2), F32)),
+                            (0, jnp.ones((2, 1), F32))),
+     "while_loop body function carry input and carry output must have equal types, but they "
+     "differ:\n\nThe input carry component c[1] has type float32[2,1] but the corresponding "
+     "output carry component has type float32[2,2], so the shapes do not match.\n\nRevise the "
+     "function so that all output types match the corresponding input types."),
+    (lambda: lax.while_loop(lambda s: s[0] < 3, lambda s: (s[0] + 1, jnp.ones(3, F32),
+                            jnp.ones(2, jnp.int32)), (0, jnp.ones(2, F32), jnp.ones(2, F32))),
+     "while_loop body function carry input and carry output must have equal types, but they "
+     "differ:\n\n  * the input carry component s[1] has type float32[2] but the corresponding "
+     "output carry component has type float32[3], so the shapes do not match;\n  * the input "
+     "carry component s[2] has type float32[2] but the corresponding output carry component "
+     "has type int32[2], so the dtypes do not match.\n\nRevise the function so that all output "
+     "types match the corresponding input types."),
+    (lambda: lax.scan(lambda carry, x: ((carry[0], carry[1], 1), x), (1.0, 2.0), jnp.ones(3)),
+     "scan body function carry input and carry output must have the same pytree structure, but "
+     "they differ:\n\nThe input carry carry is a tuple of length 2 but the corresponding "
+     "component of the carry output is a tuple of length 3, so the lengths do not match.\n\n"
+     "Revise the function so that the carry output has the same pytree structure as the carry "
+     "input."),
+    (lambda: lax.scan(lambda carry, x: ({"a": carry["a"]}, x), {"a": 1.0, "b": 2.0}, jnp.ones(3)),
+     "scan body function carry input and carry output must have the same pytree structure, but "
+     "they differ:\n\nThe input carry carry is a <class 'dict'> with 2 children but the "
+     "corresponding component of the carry output is a <class 'dict'> with 1 child, so the "
+     "numbers of children do not match, with the symmetric difference of key sets: {'b'}.\n\n"
+     "Revise the function so that the carry output has the same pytree structure as the carry "
+     "input."),
+    (lambda: lax.while_loop(lambda c: c[0] < 3, lambda c: [c[0] + 1, c[1]], (0, 1.0)),
+     "while_loop body function carry input and carry output must have the same pytree "
+     "structure, but they differ:\n\nThe input carry c is a <class 'tuple'> but the "
+     "corresponding component of the carry output is a <class 'list'>, so their Python types "
+     "differ.\n\nRevise the function so that the carry output has the same pytree structure as "
+     "the carry input."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", range(len(CARRY_MESSAGES)))
+def test_carry_type_errors_have_jaxs_messages(case):
+    run, message = CARRY_MESSAGES[case]
+    with pytest.raises(TypeError) as info:
+        run()
+    assert isinstance(info.value, lax.CarryTypeError) and str(info.value) == message
