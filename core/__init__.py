@@ -81,7 +81,13 @@ from core.config import (
     transfer_guard_device_to_host,
     transfer_guard_host_to_device,
 )
-from core.custom_derivatives import closure_convert, custom_gradient, custom_jvp, custom_vjp
+from core.custom_derivatives import (
+    closure_convert,
+    custom_gradient,
+    custom_jvp,
+    custom_vjp,
+    linear_call,
+)
 from core.devices import CpuDevice as Device
 from core.devices import (
     default_backend,
@@ -137,6 +143,7 @@ __all__ = [
     "check_tracer_leaks",
     "clear_caches",
     "closure_convert",
+    "linear_call",
     "compile_count",
     "config",
     "custom_gradient",

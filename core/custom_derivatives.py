@@ -37,6 +37,7 @@ from core.array import Array
 from core.avals import ShapedArray
 from core.interpreters import batching, register_custom_rules
 from core.interpreters.partial_eval import trace_to_jaxpr
+from core.linear_call import linear_call
 from core.primitive import Primitive
 from core.trace import EvalTrace, Tracer, as_value, current_trace, get_aval, to_numpy
 
@@ -551,4 +552,4 @@ def closure_convert(fun: Callable, *example_args: Any) -> tuple[Callable, list[A
     return converted, [c for c, h in zip(consts, hoisted) if h]
 
 
-__all__ = ["closure_convert", "custom_gradient", "custom_jvp", "custom_vjp"]
+__all__ = ["closure_convert", "custom_gradient", "custom_jvp", "custom_vjp", "linear_call"]
