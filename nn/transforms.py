@@ -438,18 +438,49 @@ def lift_jit(
         static_argnames=static_argnames,
     )
 
+    deltas: dict[Any, list[dict]] = {}  # key -> what the first (traced) call added to counters
+
     def lifted(scopes: Sequence[Scope], fingerprint: Any, *args: Any, **kwargs: Any) -> Any:
         lift = _Lift(scopes, (variables,), (variables,), (rngs,))
         key = (_hashable(fingerprint), lift.static_key())
         context.stack.append((fn, lift, fingerprint))
+        before = [_counts(s.rng_counters) for s in lift.scopes]
         try:
             y, out_groups = compiled(key, lift.var_groups, lift.rng_groups, *args, **kwargs)
         finally:
             context.stack.pop()
+        _advance_counters(deltas, key, lift.scopes, before)
         lift.publish(out_groups)
         return y
 
     return lifted
+
+
+def _counts(counters: scope_lib._RngCounters, path: tuple = ()) -> dict:
+    """A scope's `make_rng` counters and its children's, flat: {(child path, stream): count}."""
+    out = {(path, name): n for name, n in counters.streams.items()}
+    for name, child in counters.children.items():
+        out.update(_counts(child, (*path, name)))
+    return out
+
+
+def _advance_counters(deltas: dict, key: Any, scopes: Sequence[Scope], before: list) -> None:
+    """Flax's `_restore_rng_counters`: the `make_rng` calls of a jitted body run (advancing the
+    outer counters, which the body's keys are folded from) only when it is traced. The first
+    call with `key` records how far it moved each counter; every later call (the compiled
+    body, its counts baked in) moves them as far again from where they are."""
+    if key not in deltas:
+        deltas[key] = [
+            {k: n - old.get(k, 0) for k, n in _counts(s.rng_counters).items()}
+            for s, old in zip(scopes, before)
+        ]
+        return
+    for s, delta, old in zip(scopes, deltas[key], before):
+        for (path, name), n in delta.items():
+            node = s.rng_counters
+            for part in path:
+                node = node.children.setdefault(part, scope_lib._RngCounters())
+            node.streams[name] = old.get((path, name), 0) + n
 
 
 def lift_fold_rngs(
@@ -663,7 +694,11 @@ class _JitModule:
     def __init__(self, module: Module):
         self.module = module
         self.cursor = dict(module._state.autoname_cursor)
-        self.key = (_module_fingerprint(module), tuple(sorted(self.cursor.items())))
+        scope = module.scope
+        # Flax's fingerprint holds the scope's make_rng counts (after fork_rngs moved them on):
+        # a call with other counts traces again, its keys folded from them
+        counts = () if scope is None else tuple(sorted(scope.rng_counters.streams.items()))
+        self.key = (_module_fingerprint(module), tuple(sorted(self.cursor.items())), counts)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _JitModule) and self.key == other.key

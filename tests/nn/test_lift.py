@@ -242,3 +242,35 @@ def test_tracers():
     assert seen[0] != fc.current_trace()
     assert fc.check_trace_level(fc.current_trace()) is None
     assert flaxport.core.tracers.current_trace is fc.current_trace
+
+
+def _noisy(scope, key, x):
+    a = random.normal(scope.make_rng("noise"), (2,))
+    w = scope.param("w", lambda k, s: random.normal(k, s), (2,))
+    return x + a + random.normal(scope.make_rng("noise"), (2,)) * w
+
+
+def _jitted_thrice(scope, x):
+    j = fc.jit(_noisy)
+    ys = [j(scope.push("j", reuse=i > 0), "key", x) for i in range(3)]
+    after = random.normal(scope.push("j", reuse=True).make_rng("noise"), (2,))
+    return (*ys, after)
+
+
+def test_jit_moves_rng_counters_on_cached_calls_as_flax():
+    # Flax 0.12.8: a call served by the compiled body reuses the keys of its trace, and the
+    # scope's counters move on as far as the traced call moved them (_restore_rng_counters)
+    x = jnp.ones(2)
+    out, variables = fc.init(_jitted_thrice)({"params": random.key(0), "noise": random.key(1)}, x)
+    want = [
+        [2.584515333175659, 3.096862316131592],
+        [0.3871178925037384, 0.9434990882873535],
+        [0.3871178925037384, 0.9434990882873535],
+        [0.42823824286460876, 1.1444717645645142],
+    ]
+    np.testing.assert_allclose(np.array(out), want, rtol=1e-6)
+    out = fc.apply(_jitted_thrice)(variables, x, rngs={"noise": random.key(5)})
+    want = [[2.690401792526245, 3.5794448852539062]] * 3 + [
+        [2.40616774559021, -0.39312422275543213]
+    ]
+    np.testing.assert_allclose(np.array(out), want, rtol=1e-6)

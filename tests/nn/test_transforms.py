@@ -525,3 +525,37 @@ def test_fold_rngs_gives_flax_keys():
     assert np.asarray(a1).tolist() == [1087818719, 953989490]
     assert np.asarray(a2).tolist() == [2250029657, 2492726188]
     assert np.asarray(b).tolist() == [2196046299, 3664720436]
+
+
+class Noisy(nn.Module):  # named as in the Flax program: keys fold in "Noisy_0"
+    @nn.compact
+    def __call__(self, x):
+        a = random.normal(self.make_rng("noise"), (2,))
+        w = self.param("w", nn.initializers.normal(), (2,))
+        return x + a + random.normal(self.make_rng("noise"), (2,)) * w
+
+
+class _JitTwice(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        j = nn.jit(Noisy)()
+        y1, y2, y3 = j(x), j(x), j(x + 1)
+        z = nn.jit(Noisy)(name="other")(x)
+        return y1, y2, y3, z, random.normal(self.make_rng("noise"), (2,))
+
+
+def test_jit_calls_draw_flaxs_keys():
+    # Flax 0.12.8: the module's fingerprint holds its scope's RNG counts, so each call of one
+    # jitted module traces with its own keys, as without jit
+    x = jnp.ones(2)
+    rngs = {"params": random.key(0), "noise": random.key(1)}
+    out, variables = _JitTwice().init_with_output(rngs, x)
+    want = [[0.5489839315414429, 0.263092041015625], [0.5490821003913879, 1.4380502700805664],
+            [2.7189669609069824, 1.1124271154403687], [0.2035778909921646, 1.7032840251922607],
+            [1.6249592304229736, 0.30813068151474]]  # fmt: skip
+    np.testing.assert_allclose(np.array(out), want, rtol=1e-6)
+    out = _JitTwice().apply(variables, x, rngs={"noise": random.key(2)})
+    want = [[2.641484498977661, 1.6930691003799438], [2.895071268081665, 0.8740925788879395],
+            [3.3562984466552734, 3.0722126960754395], [0.6435084939002991, -1.3186912536621094],
+            [-0.2998703122138977, -0.040714625269174576]]  # fmt: skip
+    np.testing.assert_allclose(np.array(out), want, rtol=1e-6)
