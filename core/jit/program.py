@@ -69,6 +69,8 @@ _LIBRARY_SECONDS = 1.0
 _compiled: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 _twins: dict[tuple, tuple] = {}  # `_serial(key)` -> the last threaded kernel's key with that form
 _stats = {"kernels": 0, "compiled": 0, "loaded": 0, "shells": 0}
+# The name, in a driver's namespace, of how many of its kernels `_upgrade` has replaced.
+_UPGRADES = "_upgrades"
 
 
 def stats() -> dict[str, int]:
@@ -255,8 +257,8 @@ def _variant(
     """The program run by `driver` with the kernels `skip` not run: each result of one is
     `missing` (`core/parallel/shared_work.py` gives some kernels to one pmap device), and
     kernel `k` of `around` called as `around[k](kernel, *args)`. The driver's code runs in a
-    copy of its namespace; each call first takes the other kernels from the original, where a
-    threaded kernel built in the background replaces its serial form (`_upgrade`)."""
+    copy of its namespace; a call after a threaded kernel built in the background replaced its
+    serial form in the original (`_upgrade`) first takes the other kernels from there."""
     base = driver.__globals__
     namespace = dict(base)
     for k in skip:
@@ -267,10 +269,14 @@ def _variant(
         namespace[f"k{k}"] = functools.partial(_around, wrap, base, f"k{k}")
     slots = [f"k{k}" for k in range(len(program.kernels)) if k not in skip and k not in around]
     run = types.FunctionType(driver.__code__, namespace, driver.__name__)
+    seen = [-1]  # the count of `_upgrade`s of the driver's kernels taken so far
 
     def call(*args):
-        for s in slots:
-            namespace[s] = base[s]
+        upgrades = base.get(_UPGRADES, 0)
+        if upgrades != seen[0]:
+            for s in slots:
+                namespace[s] = base[s]
+            seen[0] = upgrades
         return unpack(run(*codegen.kernel_args(args, dtypes)))
 
     return call
@@ -415,6 +421,7 @@ def _upgrade(deferred: dict, keys: list[tuple], namespace: dict) -> None:
         _load(key, deferred[key], info, "worker")
         for slot in slots[key]:
             namespace[slot] = info.dispatcher
+        namespace[_UPGRADES] = namespace.get(_UPGRADES, 0) + 1  # after the kernels (`_variant`)
 
     size = config.jit_compile_workers
     size = workers.default_workers() if size == -1 else size

@@ -128,9 +128,12 @@ _FUTEX_WAKE_PRIVATE = 129
 _SYS_FUTEX = {"x86_64": 202, "aarch64": 98}.get(os.uname().machine)
 
 _libc = ctypes.CDLL(None, use_errno=True)
-_libc.pthread_getspecific.restype = ctypes.c_void_p
-_libc.pthread_getspecific.argtypes = [ctypes.c_uint]
-_libc.pthread_setspecific.argtypes = [ctypes.c_uint, ctypes.c_void_p]
+# Called with the GIL held (a `CDLL` call hands it over: the device threads' Python before
+# their first kernels then takes turns at every call).
+_specific = ctypes.PyDLL(None)
+_specific.pthread_getspecific.restype = ctypes.c_void_p
+_specific.pthread_getspecific.argtypes = [ctypes.c_uint]
+_specific.pthread_setspecific.argtypes = [ctypes.c_uint, ctypes.c_void_p]
 _key: list[int] = []
 _key_lock = threading.Lock()
 
@@ -198,6 +201,8 @@ class Block:
         address = self.words.ctypes.data
         self.places[:, 0] = address
         self.places[:, 1] = np.arange(size)
+        stride = self.places.strides[0]
+        self._addresses = [self.places.ctypes.data + stride * r for r in range(size)]
         cores = len(os.sched_getaffinity(0))
         w = self.words
         w[SIZE], w[TIMEOUT] = size, timeout_ns()
@@ -227,13 +232,13 @@ class Block:
     def placed(self, rank: int) -> Iterator[None]:
         """Runs the block as device `rank` of this block: its compiled exchanges meet here."""
         key = place_key()
-        before = _libc.pthread_getspecific(key)
-        _libc.pthread_setspecific(key, self.places.ctypes.data + self.places.strides[0] * rank)
+        before = _specific.pthread_getspecific(key)
+        _specific.pthread_setspecific(key, self._addresses[rank])
         row, _current.row = getattr(_current, "row", None), self.places[rank]
         try:
             yield
         finally:
-            _libc.pthread_setspecific(key, before)
+            _specific.pthread_setspecific(key, before)
             _current.row = row
 
 

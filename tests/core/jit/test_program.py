@@ -223,3 +223,28 @@ def test_the_driver_frees_each_intermediate_after_its_last_reader(many):
     np.testing.assert_allclose(got, want + 1.0, rtol=1e-6)
     assert alive[-1][:-1] == [False] * (len(alive[-1]) - 1)  # the last kernel reads only its input
     assert all(sum(live) <= 1 for live in alive)
+
+
+def test_a_variant_runs_the_kernels_an_upgrade_put_in_the_driver(many):
+    """A variant (`program._variant`: some kernels skipped, some called through a wrapper)
+    keeps running its driver's kernels without looking them up on every call, and takes the
+    ones a background build replaced (`_upgrade`) from the call after."""
+
+    def chain(x):
+        return jnp.tanh(x @ x) @ x + 1.0
+
+    x = np.full((3, 3), 0.2, np.float32)
+    compiled = program.compile_program(program.split(core.make_jaxpr(chain)(x).jaxpr), "chain")
+    namespace = compiled.kernel.__globals__
+    assert len(compiled.program.kernels) >= 2
+    wrapped = []
+    variant = compiled.variant(set(), None, {0: lambda kernel, *a: wrapped.append(1) or kernel(*a)})
+    (want,) = compiled(x)
+    np.testing.assert_array_equal(variant(x)[0], want)
+    calls = []
+    last = f"k{len(compiled.program.kernels) - 1}"
+    serial = namespace[last]
+    namespace[last] = lambda *a: calls.append(1) or serial(*a)  # what `_upgrade` does
+    namespace[program._UPGRADES] = namespace.get(program._UPGRADES, 0) + 1
+    np.testing.assert_array_equal(variant(x)[0], want)
+    assert calls == [1] and wrapped == [1, 1]
