@@ -54,6 +54,7 @@ import numba
 import numpy as np
 from llvmlite import ir
 from numba import types
+from numba.core import cgutils
 from numba.core.registry import cpu_target
 from numba.extending import intrinsic
 
@@ -62,6 +63,7 @@ from core.backends.numba.library.exchange import (
     _FUTEX_WAIT_PRIVATE,
     _FUTEX_WAKE_PRIVATE,
     _add_flag,
+    _cell,
     _flag,
     _futex,
     _now,
@@ -76,7 +78,10 @@ from core.jit import threads as thread_policy
 EPOCH, CLAIM, BODY, SCHED, COUNT, DATA, THREADS, DONE, WAITING, SLEEPERS, BUSY, STOP = range(12)
 ON = parallel.ON  # whether loops run on the pool (else on oneTBB)
 SPIN, SLEPT, TAKEN = 13, 14, 15  # the workers' spin (ns); `Pool.stats`
-WORDS = 16
+# The CPU the caller of the job runs on, and the CPUs (a bit mask) the workers may use: a
+# worker keeps off its caller's CPU (`_keep_off`)
+CPU, CPUS = 16, 17
+WORDS = 18
 # How long a worker spins for the next job before it sleeps, and a caller for its workers'
 # pieces; sleepers look at the state again after `SLICE_NS` at the latest.
 SPIN_NS = 50_000
@@ -84,6 +89,10 @@ SLICE_NS = 100_000_000
 _LOW = 0xFFFFFFFF
 _I64 = ir.IntType(64)
 _I8P = ir.IntType(8).as_pointer()
+# Linux's system calls (through libc's `syscall`, the cell `numbax_exchange_syscall`)
+_SYS_GETCPU, _SYS_SETAFFINITY = {"x86_64": (309, 203), "aarch64": (168, 122)}.get(
+    os.uname().machine, (-1, -1)
+)
 
 
 def _word(builder: ir.IRBuilder, base: ir.Value, word: ir.Value) -> ir.Value:
@@ -139,6 +148,59 @@ def _call(typingctx, body, data, lo, hi):
     return types.none(types.int64, types.int64, types.int64, types.int64), codegen
 
 
+@intrinsic
+def _getcpu(typingctx):
+    """The CPU the calling thread runs on (Linux's `getcpu`), -1 where it cannot tell."""
+
+    def codegen(context, builder, signature, args):
+        if _SYS_GETCPU < 0:
+            return _I64(-1)
+        fn = ir.FunctionType(_I64, [_I64], var_arg=True)
+        call = _cell(builder, "numbax_exchange_syscall", fn.as_pointer())
+        cpu = cgutils.alloca_once_value(builder, ir.Constant(ir.IntType(32), -1))
+        null = ir.Constant(_I8P, None)
+        failed = builder.call(call, [_I64(_SYS_GETCPU), cpu, null, null])
+        return builder.select(
+            builder.icmp_signed("!=", failed, _I64(0)),
+            _I64(-1),
+            builder.sext(builder.load(cpu), _I64),
+        )
+
+    return types.int64(), codegen
+
+
+@intrinsic
+def _set_cpus(typingctx, mask):
+    """Lets the calling thread run on the CPUs of the bit mask `mask` only (Linux's
+    `sched_setaffinity`)."""
+
+    def codegen(context, builder, signature, args):
+        if _SYS_SETAFFINITY >= 0:
+            fn = ir.FunctionType(_I64, [_I64], var_arg=True)
+            call = _cell(builder, "numbax_exchange_syscall", fn.as_pointer())
+            word = cgutils.alloca_once_value(builder, args[0])
+            builder.call(call, [_I64(_SYS_SETAFFINITY), _I64(0), _I64(8), word])
+        return context.get_dummy_value()
+
+    return types.none(types.int64), codegen
+
+
+@numba.njit(nogil=True, cache=True)
+def _keep_off(state, away):
+    """Keeps the calling worker off the CPU of the job's caller (`CPU`), on the pool's other
+    CPUs, if that CPU is not `away`, the one it keeps off already; returns the one it keeps off
+    now. The scheduler puts a woken thread on its waker's CPU when every CPU is busy, so next to
+    a busy process on two cores the worker would share its caller's core and leave the other to
+    the busy process (`bench/README.md`, "A worker off its caller's core")."""
+    cpu = _load(state, CPU)
+    if cpu == away or cpu < 0 or cpu > 62:
+        return away
+    mask = _load(state, CPUS) & ~(1 << cpu)
+    if mask != 0:
+        _set_cpus(mask)
+    return cpu
+
+
 @numba.njit(nogil=True, cache=True)
 def _piece(body, sched, data, k):
     _call(body, data, _peek(sched, 2 * k), _peek(sched, 2 * k + 1) + 1)
@@ -171,6 +233,7 @@ def _run(state, body, sched, count, data, threads):
     _store(state, COUNT, count)
     _store(state, DATA, data)
     _store(state, THREADS, threads)
+    _store(state, CPU, _getcpu())
     _store(state, CLAIM, job << 32)
     _add_flag(state, EPOCH, 1)
     if _flag(state, SLEEPERS) > 0:
@@ -196,6 +259,7 @@ def _serve(state, rank):
     """Worker `rank`'s life (ranks from 1): takes pieces of every job of more than `rank`
     threads, spins `SPIN_NS` for the next job and then sleeps, until STOP."""
     seen = _flag(state, EPOCH)
+    away = -1
     while _flag(state, STOP) == 0:
         epoch = _flag(state, EPOCH)
         if epoch == seen:
@@ -215,6 +279,8 @@ def _serve(state, rank):
         claim = _load(state, CLAIM)
         if (claim >> 32) & _LOW != job or rank >= _load(state, THREADS):
             continue
+        if _load(state, CPUS) != 0:
+            away = _keep_off(state, away)
         body, sched = _load(state, BODY), _load(state, SCHED)
         count, data = _load(state, COUNT), _load(state, DATA)
         ran = _take(state, job, body, sched, count, data)
@@ -246,6 +312,7 @@ class Pool:
         self.workers = workers
         self.state = np.zeros(WORDS, np.int64)
         self.state[SPIN] = SPIN_NS
+        self.state[CPUS] = _cpu_mask()
         self.address = self.state.ctypes.data
         self.threads: list[threading.Thread] = []
 
@@ -278,6 +345,18 @@ class Pool:
             _shutdown(self.address)
         for t in self.threads:
             t.join()
+
+
+def _cpu_mask() -> int:
+    """The CPUs the workers may use, as a bit mask: the calling thread's (the process's
+    affinity), 0 (anywhere: the workers do not keep off their callers' CPU) with fewer than two,
+    one beyond 62, or no `sched_setaffinity`."""
+    if _SYS_SETAFFINITY < 0:
+        return 0
+    cpus = os.sched_getaffinity(0)
+    if len(cpus) < 2 or max(cpus) > 62:
+        return 0
+    return sum(1 << c for c in cpus)
 
 
 def _slot(sym: str) -> np.ndarray:

@@ -1,9 +1,10 @@
 """numbax's thread pool (core/backends/llvm/pool.py): every iteration runs once, on one or two
 threads, with a slow piece (a worker that lost its core), from several callers at once, and
-with a loop inside a piece (run on its caller); the pool stops and starts again; numba's own
-parfors run on it, their reductions right."""
+with a loop inside a piece (run on its caller); a worker keeps off its caller's CPU; the pool
+stops and starts again; numba's own parfors run on it, their reductions right."""
 
 import ctypes
+import os
 import threading
 
 import numba
@@ -120,6 +121,30 @@ def test_one_thread_leaves_the_workers_asleep(on):
     before = on.stats()["pieces"]
     np.testing.assert_array_equal(_loop(5000, 10, 1), np.arange(1, 5001))
     assert on.stats()["pieces"] == before
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs")
+def test_a_worker_keeps_off_its_callers_cpu(on):
+    """A worker that joins a loop moves off the CPU its caller runs on (a busy process then
+    shares a core with the worker, not with the caller), and follows the caller to another."""
+    if not on.threads or not on.state[pool.CPUS]:
+        pytest.skip("no worker, or no CPU mask to keep to")
+    cpus, worker = sorted(os.sched_getaffinity(0)), on.threads[0].native_id
+    try:
+        for cpu in cpus[:2]:
+            os.sched_setaffinity(0, {cpu})
+            for _ in range(200):
+                before = on.stats()["pieces"]
+                np.testing.assert_array_equal(
+                    _loop(64, 1, 2, slow=0, spin_ns=200_000), np.arange(1, 65)
+                )
+                if on.stats()["pieces"] > before:
+                    break
+            else:
+                pytest.fail("the worker joined none of the loops")
+            assert os.sched_getaffinity(worker) == set(cpus) - {cpu}
+    finally:
+        os.sched_setaffinity(0, cpus)
 
 
 def test_stop_and_start_again(on):
