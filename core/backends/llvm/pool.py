@@ -33,6 +33,16 @@ millisecond in every arena numba makes (one per loop, `bench/README.md`), it is 
 thread between loops that come further apart. `config.jit_thread_pool` turns the pool on
 (`start`); off, as by default, the state only tells kernels to use numba's layer.
 
+Where the workers run: the scheduler puts a woken thread on its waker's CPU when no CPU is
+idle, so next to one busy process on two cores the worker woke on its caller's core and the
+two took turns there while the busy process had the other core to itself (the process ran one
+core's worth, `bench/README.md`, "A worker off its caller's core"). So a job carries the CPU
+its caller runs on (`CPU`), and a worker that joins it keeps off that CPU (`_keep_off`: its
+affinity becomes the pool's CPUs, `CPUS`, but that one, set again only when the caller's CPU
+changes); the caller is not pinned. The pool also keeps a ledger (`WAITED`, `HELPED`): the
+callers' time waiting for the workers' pieces and the workers' CPU time in pieces, whose
+difference (`Pool.saved`, `bench/pool_placement.py`) says what a second thread saved.
+
 Every iteration runs in the same piece, by the same code, whichever thread takes it: results
 do not depend on the thread count or on who took what. With the pool on it is the process's
 only worker: the library's `prange` loops are routines (`routines.py`, through `emit_for`),
@@ -81,7 +91,10 @@ SPIN, SLEPT, TAKEN = 13, 14, 15  # the workers' spin (ns); `Pool.stats`
 # The CPU the caller of the job runs on, and the CPUs (a bit mask) the workers may use: a
 # worker keeps off its caller's CPU (`_keep_off`)
 CPU, CPUS = 16, 17
-WORDS = 18
+# Nanoseconds the callers waited for workers' pieces (after taking every piece left), and the
+# workers' CPU time in pieces: what the workers saved (`Pool.saved`)
+WAITED, HELPED = 18, 19
+WORDS = 20
 # How long a worker spins for the next job before it sleeps, and a caller for its workers'
 # pieces; sleepers look at the state again after `SLICE_NS` at the latest.
 SPIN_NS = 50_000
@@ -90,6 +103,7 @@ _LOW = 0xFFFFFFFF
 _I64 = ir.IntType(64)
 _I8P = ir.IntType(8).as_pointer()
 # Linux's system calls (through libc's `syscall`, the cell `numbax_exchange_syscall`)
+_CLOCK_THREAD_CPUTIME = 3
 _SYS_GETCPU, _SYS_SETAFFINITY = {"x86_64": (309, 203), "aarch64": (168, 122)}.get(
     os.uname().machine, (-1, -1)
 )
@@ -146,6 +160,33 @@ def _call(typingctx, body, data, lo, hi):
         return context.get_dummy_value()
 
     return types.none(types.int64, types.int64, types.int64, types.int64), codegen
+
+
+@intrinsic
+def _add(typingctx, base, word, value):
+    """Adds `value` to the int64 at word `word` of address `base` (atomically)."""
+
+    def codegen(context, builder, signature, args):
+        builder.atomic_rmw("add", _word(builder, args[0], args[1]), args[2], "seq_cst")
+        return context.get_dummy_value()
+
+    return types.none(types.int64, types.int64, types.int64), codegen
+
+
+@intrinsic
+def _cpu_now(typingctx):
+    """The calling thread's CPU time in nanoseconds (CLOCK_THREAD_CPUTIME_ID)."""
+
+    def codegen(context, builder, signature, args):
+        spec = cgutils.alloca_once(builder, ir.LiteralStructType([_I64, _I64]))
+        fn = ir.FunctionType(ir.IntType(32), [ir.IntType(32), spec.type])
+        clock = _cell(builder, "numbax_exchange_clock", fn.as_pointer())
+        builder.call(clock, [ir.Constant(ir.IntType(32), _CLOCK_THREAD_CPUTIME), spec])
+        sec = builder.load(cgutils.gep(builder, spec, 0, 0))
+        nsec = builder.load(cgutils.gep(builder, spec, 0, 1))
+        return builder.add(builder.mul(sec, _I64(1_000_000_000)), nsec)
+
+    return types.int64(), codegen
 
 
 @intrinsic
@@ -239,7 +280,8 @@ def _run(state, body, sched, count, data, threads):
     if _flag(state, SLEEPERS) > 0:
         _futex(state, EPOCH, _FUTEX_WAKE_PRIVATE, threads - 1, 0)
     left = count - _take(state, job, body, sched, count, data)
-    end = _now() + SPIN_NS
+    start = _now()
+    end = start + SPIN_NS
     while _flag(state, DONE) < left:
         if _now() < end:
             for _ in range(64):
@@ -250,6 +292,7 @@ def _run(state, body, sched, count, data, threads):
         if seen < left:
             _futex(state, DONE, _FUTEX_WAIT_PRIVATE, seen, SLICE_NS)
         _add_flag(state, WAITING, -1)
+    _add(state, WAITED, _now() - start)
     _add_flag(state, DONE, -left)
     _set_flag(state, BUSY, 1, 0)
 
@@ -283,8 +326,10 @@ def _serve(state, rank):
             away = _keep_off(state, away)
         body, sched = _load(state, BODY), _load(state, SCHED)
         count, data = _load(state, COUNT), _load(state, DATA)
+        before = _cpu_now()
         ran = _take(state, job, body, sched, count, data)
         if ran:
+            _add(state, HELPED, _cpu_now() - before)
             _add_flag(state, TAKEN, ran)
             _add_flag(state, DONE, ran)
             if _flag(state, WAITING) > 0:
@@ -313,6 +358,7 @@ class Pool:
         self.state = np.zeros(WORDS, np.int64)
         self.state[SPIN] = SPIN_NS
         self.state[CPUS] = _cpu_mask()
+        self._mark = (0, 0)
         self.address = self.state.ctypes.data
         self.threads: list[threading.Thread] = []
 
@@ -334,6 +380,15 @@ class Pool:
         numba.set_num_threads(1)  # a `prange` inside a piece: no oneTBB threads on top
         parallel.set_rank(rank)  # its slot in numba's parfors' reductions
         _serve(self.address, rank)
+
+    def saved(self) -> float:
+        """Seconds the workers saved their callers since the last call: their CPU time in
+        pieces less the time the callers waited for their pieces (what one thread would have
+        spent on those pieces, less what waiting for them cost). Next to a busy process a
+        worker preempted in a piece makes its caller wait: then the sum falls below 0."""
+        mark = (int(self.state[HELPED]), int(self.state[WAITED]))
+        last, self._mark = self._mark, mark
+        return ((mark[0] - last[0]) - (mark[1] - last[1])) / 1e9
 
     def stats(self) -> dict[str, int]:
         """How many times the workers slept, and how many pieces they ran, so far."""

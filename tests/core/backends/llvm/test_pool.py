@@ -6,6 +6,7 @@ stops and starts again; numba's own parfors run on it, their reductions right.""
 import ctypes
 import os
 import threading
+import time
 
 import numba
 import numpy as np
@@ -54,6 +55,15 @@ def _pieces(n: int, size: int) -> np.ndarray:
     """[first, last] of consecutive pieces of `size` iterations over range(n), flat."""
     firsts = np.arange(0, n, size, dtype=np.int64)
     return np.stack([firsts, np.minimum(firsts + size, n) - 1], axis=1).ravel().copy()
+
+
+def _until_a_worker_joins(p: pool.Pool, n: int, spin_ns: int) -> None:
+    """Runs loops of `n` pieces whose first spins `spin_ns` until a worker took a piece of one
+    (a worker compiles its code on a cold cache before it serves: up to a minute)."""
+    before, deadline = p.stats()["pieces"], time.monotonic() + 60
+    while p.stats()["pieces"] == before:
+        np.testing.assert_array_equal(_loop(n, 1, 2, slow=0, spin_ns=spin_ns), np.arange(1, n + 1))
+        assert time.monotonic() < deadline, "the worker joined none of the loops"
 
 
 def _loop(n: int, size: int, threads: int, slow: int = -1, spin_ns: int = 0, inner=None):
@@ -133,18 +143,24 @@ def test_a_worker_keeps_off_its_callers_cpu(on):
     try:
         for cpu in cpus[:2]:
             os.sched_setaffinity(0, {cpu})
-            for _ in range(200):
-                before = on.stats()["pieces"]
-                np.testing.assert_array_equal(
-                    _loop(64, 1, 2, slow=0, spin_ns=200_000), np.arange(1, 65)
-                )
-                if on.stats()["pieces"] > before:
-                    break
-            else:
-                pytest.fail("the worker joined none of the loops")
+            _until_a_worker_joins(on, 64, 200_000)
             assert os.sched_getaffinity(worker) == set(cpus) - {cpu}
     finally:
         os.sched_setaffinity(0, cpus)
+
+
+def test_the_ledger_counts_the_workers_pieces_and_the_callers_waits(on):
+    """`Pool.saved`: the workers' CPU time in pieces less their callers' waits for them."""
+    if not on.threads:
+        pytest.skip("no worker")
+    on.saved()
+    helped, waited = int(on.state[pool.HELPED]), int(on.state[pool.WAITED])
+    _until_a_worker_joins(on, 64, 2_000_000)
+    assert on.state[pool.HELPED] > helped
+    assert on.state[pool.WAITED] >= waited
+    seconds = ((on.state[pool.HELPED] - helped) - (on.state[pool.WAITED] - waited)) / 1e9
+    assert on.saved() == pytest.approx(seconds)
+    assert on.saved() == 0.0
 
 
 def test_stop_and_start_again(on):
