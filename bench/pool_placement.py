@@ -27,6 +27,7 @@ import time
 
 os.environ["NUMBAX_JIT_THREAD_POOL"] = "1"
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from bench._common import print_json  # noqa: E402
 from bench.models_step import _case  # noqa: E402
 
 
@@ -108,6 +109,20 @@ def main() -> None:
         print(
             f"{args.model:12} {setting:9} {phase:5} {wall:7.2f} {cpu:7.2f} {saved:7.2f}  {busiest}"
         )
+
+    print_json(
+        "pool_placement",
+        {
+            "model": args.model,
+            "samples": {
+                f"{setting} {phase}": [
+                    {"wall": w, "cpu": c, "saved": sv, "threads_run_wait": per}
+                    for w, c, sv, per in rows
+                ]
+                for (setting, phase), rows in res.items()
+            },
+        },
+    )
 
 
 if __name__ == "__main__":

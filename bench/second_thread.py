@@ -38,6 +38,7 @@ import numba
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from bench._common import print_json  # noqa: E402
 from core.backends.llvm.pool import CPU, CPUS, _getcpu, _keep_off, _load, _store, _swap  # noqa: E402
 from core.backends.numba.library.exchange import (  # noqa: E402
     _FUTEX_WAIT_PRIVATE,
@@ -278,6 +279,11 @@ def main() -> None:
             f"{med['worker_run']:6.2f}/{med['worker_wait']:6.2f}  "
             f"{med['taken']:5.1f} {med['stolen']:5.1f}"
         )
+
+    print_json(
+        "second_thread",
+        {"args": vars(args), "samples": {f"{m} {p}": rows for (m, p), rows in res.items()}},
+    )
 
 
 if __name__ == "__main__":
