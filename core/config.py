@@ -69,6 +69,11 @@ _DEFAULTS: dict[str, Any] = {
     # form) run their serial form first while compile workers build them (core/jit/program.py).
     "jit_defer_threaded": os.environ.get("NUMBAX_JIT_DEFER_THREADED", "1")
     not in ("0", "false", "False"),
+    # Tiered compiles: with compile workers, what a first call compiles in this process (kernel
+    # shells, library routines) is built by a cheap LLVM pipeline and replaced by its O3 twin,
+    # which the workers build after the call (core/jit/program.py; NUMBAX_JIT_QUICK=0: O3 at
+    # once); read when a program is compiled.
+    "jit_quick_first_call": os.environ.get("NUMBAX_JIT_QUICK", "1") not in ("0", "false", "False"),
     # Serial loop nests of kernels written as LLVM IR by numbax (core/backends/llvm) rather
     # than by numba (NUMBAX_JIT_LEAN_LOOPS=0: all numba); read when a kernel is generated.
     "jit_lean_loops": os.environ.get("NUMBAX_JIT_LEAN_LOOPS", "1") not in ("0", "false", "False"),

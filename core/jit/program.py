@@ -39,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-from core.backends.llvm import pool, shells
+from core.backends.llvm import pool, shells, target
 from core.backends.llvm import rewrite as lean_rewrite
 from core.backends.numba.library import entry as library
 from core.config import config
@@ -61,6 +61,11 @@ def _estimate(source: str) -> float:
     its lines while it is small)."""
     return 0.1 + 0.005 * source.count("\n")
 
+
+# Programs whose new kernels and library functions take about this many seconds to compile
+# (`_estimate`) compile quick-tier code first (`config.jit_quick_first_call`); smaller ones
+# gain little, and their first calls' results are the optimized code's bit for bit.
+QUICK_MIN = 1.0
 
 # About how many seconds numba takes for a library function (`core/backends/numba/library`).
 _LIBRARY_SECONDS = 1.0
@@ -169,7 +174,7 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
     whole = _whole(program)
     built = _build_all(program, whole)
     keys = [(src, types) for src, types, _ in built]
-    infos, deferred = _compile_all(program, keys, name, whole)
+    infos, twins = _compile_all(program, keys, name, whole)
     if whole:  # the one function, its sizes and constants bound
         extra = built[0][2]
         driver = functools.partial(infos[0].dispatcher, *extra) if extra else infos[0].dispatcher
@@ -178,9 +183,9 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
         dispatchers = [info.dispatcher for info in infos]
         driver = _driver(program, dispatchers, [extra for _, _, extra in built])
         source = "\n".join(dict.fromkeys(key[0] for key in keys))
-        if deferred:
-            _upgrade(deferred, keys, driver.__globals__)
         layout = (len(program.outputs), [f"r{i}" for i in range(len(program.outputs))])
+    if twins:
+        _upgrade(twins, keys, None if whole else driver.__globals__)
     unpack = codegen.unpacker(*layout)
 
     dtypes = [v.aval.dtype for v in program.inputs]
@@ -350,6 +355,9 @@ def _compile_all(
     pool = size if len(items) > 1 else 0
     if pool:
         workers.start(pool)  # they start up while this process loads cached kernels
+    # With compile workers to build their optimized twins, the kernels and library functions
+    # this process compiles are of the quick tier (`config.jit_quick_first_call`).
+    tier = bool(guess >= QUICK_MIN and config.jit_quick_first_call and workers.start(size))
     # Kernels are compiled and loaded with the library functions they call deferred, then
     # those are loaded (from the disk cache, where workers left them) before anything runs.
     with library.deferred_loading():
@@ -365,10 +373,11 @@ def _compile_all(
             return (src, list(types), cache, _shellable(key))
 
         def compile_here(item) -> None:
-            if isinstance(item, _Library):
-                library.load(*library.signature_of(item.attr))
-            elif not _shell(defer.get(item, item), infos[item]):
-                _load(defer.get(item, item), first[item], infos[item], "compiled")
+            with target.quick_tier(tier):
+                if isinstance(item, _Library):
+                    library.load(*library.signature_of(item.attr))
+                elif not _shell(defer.get(item, item), infos[item]):
+                    _load(defer.get(item, item), first[item], infos[item], "compiled")
 
         by_worker = workers.compile_in_parallel(
             items,
@@ -386,6 +395,11 @@ def _compile_all(
     for key in first:
         for attr in library.required(key[0]):
             library.require(attr)
+    twins = [_Threaded(key, first[key]) for key in defer]
+    if tier:  # what runs quick-tier code now, the slowest first
+        shelled = {defer.get(key, key) for key in first if shells.is_quick(infos[key].dispatcher)}
+        twins += sorted(map(_Shell, shelled), key=lambda t: -_estimate(t.key[0]))
+        twins += [_Library(attr) for attr in _required(first) if library.quick(attr)]
     seconds = time.perf_counter() - start
     if announce:
         print(f" {seconds:.1f} s", file=sys.stderr, flush=True)
@@ -401,49 +415,83 @@ def _compile_all(
                 " (shell)" if info.shell else "",
                 info.seconds,
             )
-    return [infos[key] for key in keys], {key: first[key] for key in defer}
+    return [infos[key] for key in keys], twins
 
 
-# Threads loading threaded kernels that compile workers built after their program's first call.
+# Threads loading the optimized twins that compile workers built after a program's first call.
 _upgrades: list = []
 
 
-def _upgrade(deferred: dict, keys: list[tuple], namespace: dict) -> None:
-    """Has the compile workers build the threaded kernels `deferred` (key -> (jaxpr, whole))
-    whose serial forms the driver of `namespace` (calling kernel k as `k<k>`) runs for now; each
-    replaces its serial form there once loaded (a driver that is running goes on with either).
-    A kernel a worker fails to build keeps running serial."""
-    slots = {key: [f"k{k}" for k, kk in enumerate(keys) if kk == key] for key in deferred}
+def _upgrade(twins: list, keys: list[tuple], namespace: dict | None) -> None:
+    """Has the compile workers build `twins` (`_Threaded`, `_Shell`, `_Library`), the
+    optimized forms of what a program's first call runs for now, and swaps each in once it is
+    loaded: a threaded kernel in the slots of the driver of `namespace` (calling kernel k as
+    `k<k>`), a shell and a library function in place (`shells.optimized`, `library.upgrade`).
+    A driver that is running goes on with either; a twin a worker fails to build leaves what
+    runs as it is."""
     cache = str(disk_cache.cache_dir())
-
-    def done(key: tuple) -> None:
-        info = KernelInfo(key[0])
-        _load(key, deferred[key], info, "worker")
-        for slot in slots[key]:
-            namespace[slot] = info.dispatcher
-        namespace[_UPGRADES] = namespace.get(_UPGRADES, 0) + 1  # after the kernels (`_variant`)
-
     size = config.jit_compile_workers
     size = workers.default_workers() if size == -1 else size
-    request = lambda key: (key[0], list(key[1]), cache, False)  # noqa: E731
-    _upgrades.extend(workers.compile_in_background(list(deferred), request, done, size))
+    done = lambda twin: twin.swap(keys, namespace)  # noqa: E731
+    request = lambda twin: twin.request(cache)  # noqa: E731
+    _upgrades.extend(workers.compile_in_background(twins, request, done, size))
 
 
-def wait_threaded(timeout: float | None = None) -> None:
-    """Waits until the threaded kernels that compile workers build after a program's first
-    call (`config.jit_defer_threaded`) run in their programs (benchmarks of steady states
-    call it).
+def wait_optimized(timeout: float | None = None) -> bool:
+    """Waits until the optimized code that compile workers build after programs' first calls
+    runs in their programs (the threaded kernels, `config.jit_defer_threaded`, and the twins of
+    quick-tier code, `config.jit_quick_first_call`); benchmarks of steady states call it.
 
     Args:
       timeout: at most this many seconds in all (None: no limit).
+
+    Returns:
+      Whether everything is in use.
     """
     deadline = None if timeout is None else time.monotonic() + timeout
     while _upgrades:
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         _upgrades[0].join(left)
         if _upgrades[0].is_alive():
-            return
+            return False
         _upgrades.pop(0)
+    return True
+
+
+wait_threaded = wait_optimized  # its name when threaded kernels were all it waited for
+
+
+@dataclass(frozen=True)
+class _Threaded:
+    """A threaded kernel (its key, and its jaxpr and whether it is the whole program) whose
+    serial form runs for now."""
+
+    key: tuple
+    kernel: tuple
+
+    def request(self, cache: str) -> tuple:
+        return (self.key[0], list(self.key[1]), cache, False)
+
+    def swap(self, keys: list[tuple], namespace: dict) -> None:
+        info = KernelInfo(self.key[0])
+        _load(self.key, self.kernel, info, "worker")
+        for k, key in enumerate(keys):
+            if key == self.key:
+                namespace[f"k{k}"] = info.dispatcher
+        namespace[_UPGRADES] = namespace.get(_UPGRADES, 0) + 1  # after the kernels (`_variant`)
+
+
+@dataclass(frozen=True)
+class _Shell:
+    """A shell (its key) whose builtin runs quick-tier code for now."""
+
+    key: tuple
+
+    def request(self, cache: str) -> tuple:
+        return (self.key[0], list(self.key[1]), cache, True)
+
+    def swap(self, keys: list[tuple], namespace: dict | None) -> None:
+        shells.optimized(*self.key)
 
 
 @dataclass(frozen=True)
@@ -460,6 +508,27 @@ class _Library:
     def after(self) -> list[_Library]:
         """The library functions it calls through their slots, compiled before it."""
         return [_Library(a) for a in library.callees(self.attr)]
+
+    def swap(self, keys: list[tuple], namespace: dict | None) -> None:
+        """Its optimized code in its slot, once a worker built it."""
+        library.upgrade(self.attr)
+
+
+def _required(kernels) -> list[str]:
+    """The library functions that the sources of `kernels` call, with those they call in
+    turn."""
+    found: dict[str, None] = {}
+
+    def visit(attr: str) -> None:
+        if attr not in found:
+            found[attr] = None
+            for callee in library.callees(attr):
+                visit(callee)
+
+    for key in kernels:
+        for attr in library.required(key[0]):
+            visit(attr)
+    return list(found)
 
 
 def _libraries(kernels: list[tuple]) -> list[str]:

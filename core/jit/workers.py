@@ -132,9 +132,15 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_after_fork)
 
 
+_stopping = threading.Event()  # set at exit: background compiles take no more items
+
+
 @atexit.register
 def shutdown() -> None:
-    """Stops the workers (at exit)."""
+    """Stops the workers (at exit): each ends after the item it is compiling (a cache file is
+    written whole or not at all, `cache_files.write_atomic`), or is killed 5 s on; background
+    compiles not started are dropped (a later process compiles what it needs)."""
+    _stopping.set()
     with _lock:
         for w in _workers:
             w.close()
@@ -242,7 +248,7 @@ def compile_in_background(
             worker.wait_started()
             while True:
                 with guard:
-                    if not todo:
+                    if not todo or _stopping.is_set():
                         return
                     item = todo.popleft()
                 ok, _ = worker.compile(request(item))

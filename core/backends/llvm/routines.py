@@ -64,7 +64,7 @@ from numba.core.errors import TypingError
 from numba.core.registry import cpu_target
 from numba.np.arrayobj import make_array, populate_array
 
-from core.backends.llvm import parallel, translate, vecmath
+from core.backends.llvm import parallel, target, translate, vecmath
 from core.backends.numba.library import blocks
 from core.jit import cache_files, disk_cache
 from core.jit import runtime as rt
@@ -944,19 +944,16 @@ def _version() -> str:
 _VERSION = _version()
 
 
-def _codegen():
-    """numba's JIT code generator."""
-    return cpu_target.target_context.codegen()
-
-
 _KEEP: list = []  # the code libraries whose functions slots point to: alive for the process
 
 
-def load(fn, signature: tuple, version: str) -> tuple[int, bool]:
+def load(fn, signature: tuple, version: str, cached_only: bool = False) -> tuple[int, bool]:
     """Library function `fn` compiled as a routine for `signature`, from the disk cache or
-    compiled now (and cached): its address and whether it was compiled. `version` hashes the
-    library's sources. Raises `translate.Unsupported` when the function uses a construct this
-    module does not lower (the caller compiles it with numba).
+    compiled now (and cached, unless compiled in the quick tier, `target.quick_tier`): its
+    address and whether it was compiled. `version` hashes the library's sources. Raises
+    `translate.Unsupported` when the function uses a construct this module does not lower (the
+    caller compiles it with numba). `cached_only`: from the disk cache only (address 0 if it
+    is not there).
     """
     ident = f"{_VERSION}{version}{fn.__name__}{signature}"
     key = hashlib.sha256(ident.encode()).hexdigest()[:40]
@@ -971,9 +968,11 @@ def load(fn, signature: tuple, version: str) -> tuple[int, bool]:
     library = None
     if state is not None:
         try:
-            library = _codegen().unserialize_library(state)
+            library = cpu_target.target_context.codegen().unserialize_library(state)
         except Exception:  # of another LLVM: compile it again
             library = None
+    if library is None and cached_only:
+        return 0, False
     compiled = library is None
     if compiled:
         try:
@@ -982,7 +981,8 @@ def load(fn, signature: tuple, version: str) -> tuple[int, bool]:
             # remembered, so that later processes (warm first calls) do not translate it again
             _write(path, str(e)[:300], fn.__name__)
             raise
-        _write(path, library.serialize_using_object_code(), fn.__name__)
+        if not target.is_quick():
+            _write(path, library.serialize_using_object_code(), fn.__name__)
     _KEEP.append(library)
     return library.get_pointer_to_function(sym), compiled
 
@@ -999,7 +999,7 @@ def _compile(fn, signature: tuple, sym: str):
     module = ir.Module(name=sym)
     Routine(fn, signature).function(module, sym)
     with global_compiler_lock:  # numba's code generator asks for it (re-entrant)
-        library = _codegen().create_library(sym)
+        library = target.codegen().create_library(sym)
         library.enable_object_caching()
         library.add_ir_module(module)
         library.finalize()

@@ -87,7 +87,7 @@ from numba.core import cgutils, types
 from numba.core.compiler_lock import global_compiler_lock
 from numba.np.arrayobj import make_array, populate_array
 
-from core.backends.llvm import nests, parallel, pool, translate, vecmath
+from core.backends.llvm import nests, parallel, pool, target, translate, vecmath
 from core.backends.numba import library as lib
 from core.backends.numba.library import entry as library
 from core.jit import cache_files
@@ -225,17 +225,57 @@ def _load(key: str, source: str, arg_types: tuple) -> Callable | None:
             with contextlib.suppress(OSError):
                 cache_files.write_verified(path, pickle.dumps(()))
             return None
-        library_ = nests._codegen().create_library(f"numbax_shell_{key}")
-        library_.enable_object_caching()
-        library_.add_llvm_module(module)
-        library_.finalize()
+        library_ = _finalized(module, f"numbax_shell_{key}")
         _stats["compiled"] += 1
-        try:
-            blob = pickle.dumps((library_.serialize_using_object_code(), symbols))
-            cache_files.write_verified(path, blob)
-        except OSError as e:
-            cache_files.warn(f"kernel shell not cached ({e})")
+        if not target.is_quick():  # quick code never goes to disk (`target.quick_tier`)
+            try:
+                blob = pickle.dumps((library_.serialize_using_object_code(), symbols))
+                cache_files.write_verified(path, blob)
+            except OSError as e:
+                cache_files.warn(f"kernel shell not cached ({e})")
     return _builtin(library_, _name(key))
+
+
+def _finalized(module, name: str):
+    """The code library of `module`, compiled by this thread's code generator (`target.codegen`:
+    numba's, O3, or the quick tier's)."""
+    pool.start()
+    library_ = target.codegen().create_library(name)
+    library_.enable_object_caching()
+    library_.add_llvm_module(module)
+    library_.finalize()
+    return library_
+
+
+def is_quick(fn: Callable) -> bool:
+    """Whether `fn` is the builtin of a shell compiled in the quick tier (`target.quick_tier`),
+    whose optimized twin `optimized` loads once it is in the disk cache."""
+    return is_shell(fn) and target.is_quick_library(fn.__self__.library)
+
+
+def optimized(source: str, arg_types: Sequence[tuple[str, int]]) -> bool:
+    """Makes the builtin of kernel `source` that runs quick-tier code run its optimized shell
+    from the disk cache (a compile worker built it): the builtin's method definition then
+    points at the optimized entry (CPython reads it at every call; a call running goes on in
+    the quick code, which stays loaded), so every driver and cache holding the builtin runs
+    the optimized code. Whether it runs optimized code now.
+    """
+    key = nests.key_of(("shell", source, tuple(arg_types)))
+    with global_compiler_lock, _lock:
+        fn = _LOADED.get(key)
+        if fn is None or not is_quick(fn):
+            return fn is not None
+        try:
+            blob = cache_files.read_verified(nests.cache_path(key, "shell"))
+            library_ = nests._codegen().unserialize_library(pickle.loads(blob)[0])  # noqa: S301
+        except Exception:  # missing, damaged, or the note that it stays numba's
+            return False
+        owner = fn.__self__
+        owner.retired.append(owner.library)
+        owner.method.meth = library_.get_pointer_to_function(_name(key))
+        owner.library = library_
+        _stats["loaded"] += 1
+    return True
 
 
 def _linked(texts: list[str], internal: list[str]):
@@ -280,10 +320,11 @@ class _Owner:
     """What a shell's builtin holds as its `__self__` (which the entry ignores): its code
     library and method definition, released with it."""
 
-    __slots__ = ("library", "method", "__weakref__")
+    __slots__ = ("library", "method", "retired", "__weakref__")
 
     def __init__(self, library_, method: _MethodDef):
         self.library, self.method = library_, method
+        self.retired = []  # the quick tier's library, once `optimized` replaced it
 
 
 def _builtin(library_, name: str) -> Callable:

@@ -24,9 +24,15 @@ still load everything, when numba compiles a function.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import os
+import threading
+from collections.abc import Iterator
 
+from llvmlite import binding as llvm
 from numba.core import cpu, dispatcher, registry, typing
+from numba.core.codegen import JITCodeLibrary, JITCPUCodegen
 from numba.core.runtime import rtsys
 from numba.core.target_extension import (
     CPU,
@@ -132,3 +138,86 @@ def contexts() -> tuple[LeanTyping, LeanContext]:
     """The `numbax_lean` typing and target contexts (not refreshed yet)."""
     descr = _Dispatcher.targetdescr
     return descr.typing_context, descr.target_context
+
+
+# The quick tier (`config.jit_quick_first_call`, `core/jit/program.py`): kernels a first call
+# compiles run code built by a cheap pipeline while their optimized twins compile elsewhere.
+_tier = threading.local()
+
+
+@contextlib.contextmanager
+def quick_tier(on: bool = True) -> Iterator[None]:
+    """On this thread, `codegen()` is the quick code generator (if `on`): what the code built
+    meanwhile compiles to is not the optimized code, and is never cached on disk as such."""
+    before = getattr(_tier, "quick", False)
+    _tier.quick = on
+    try:
+        yield
+    finally:
+        _tier.quick = before
+
+
+def is_quick() -> bool:
+    """Whether this thread compiles in the quick tier (`quick_tier`)."""
+    return getattr(_tier, "quick", False)
+
+
+def codegen():
+    """The code generator this thread compiles numbax's LLVM with: numba's JIT code generator
+    (its O3 pipeline and target machine), or in the quick tier `quick_codegen()`."""
+    if is_quick():
+        return quick_codegen()
+    from numba.core.registry import cpu_target  # noqa: PLC0415
+
+    return cpu_target.target_context.codegen()
+
+
+class _QuickLibrary(JITCodeLibrary):
+    """A code library of the quick tier: a light function pipeline (`_light`) instead of numba's
+    per-function O3 and module O3 passes; its machine code by the quick target machine."""
+
+    def _optimize_functions(self, ll_module) -> None:
+        ll_module.data_layout = self._codegen._data_layout
+
+    def _optimize_final_module(self) -> None:
+        _light(self._codegen, self._final_module)
+
+
+def _light(gen, module) -> None:
+    """Runs the quick tier's passes on `module` (none with `QUICK_PASSES` empty)."""
+    if not QUICK_PASSES:
+        return
+    pm = llvm.create_new_module_pass_manager()
+    for name in QUICK_PASSES:
+        getattr(pm, f"add_{name}_pass")()
+    pb = llvm.create_pass_builder(gen._tm, llvm.create_pipeline_tuning_options(0))
+    pm.run(module, pb)
+
+
+# The quick tier's passes and code generation level (`bench/README.md`, "Quick first calls":
+# chosen by measuring compile + one run of the six models of bench/compile.py).
+QUICK_PASSES = tuple(p for p in os.environ.get("NUMBAX_QUICK_PASSES", "").split(",") if p)
+QUICK_OPT = int(os.environ.get("NUMBAX_QUICK_OPT", "0"))
+
+
+class _QuickCodegen(JITCPUCodegen):
+    """numba's JIT code generator for the host CPU, with `_QuickLibrary`'s pipeline and a target
+    machine at `QUICK_OPT` (0: LLVM's fast instruction selection, no machine-level
+    optimization). No fast-math anywhere, as in numba's: results are the optimized code's."""
+
+    _library_class = _QuickLibrary
+
+    def _customize_tm_options(self, options: dict) -> None:
+        super()._customize_tm_options(options)
+        options["opt"] = QUICK_OPT
+
+
+def is_quick_library(library) -> bool:
+    """Whether code library `library` was compiled in the quick tier."""
+    return isinstance(library, _QuickLibrary)
+
+
+@functools.cache
+def quick_codegen() -> _QuickCodegen:
+    """The quick tier's code generator (its own JIT engine; symbols resolve as numba's do)."""
+    return _QuickCodegen("numbax_quick")

@@ -56,7 +56,7 @@ from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 from numba.np.numpy_support import as_dtype, from_dtype
 
-from core.backends.llvm import routines
+from core.backends.llvm import routines, target
 from core.backends.llvm.translate import Unsupported
 from core.jit import disk_cache
 from core.jit.numba_cache import cached_njit
@@ -210,7 +210,34 @@ def _routine(name: str, signature: tuple) -> int | None:
     except Unsupported:
         return None
     _stats["compiled" if compiled else "loaded"] += 1
+    if compiled and target.is_quick():
+        _QUICK.add((name, signature))
     return address
+
+
+_QUICK: set[tuple] = set()  # library functions whose slots hold quick-tier code
+
+
+def quick(attr: str) -> bool:
+    """Whether library function `attr`'s slot holds code compiled in the quick tier
+    (`core.backends.llvm.target.quick_tier`), which `upgrade` replaces."""
+    return signature_of(attr) in _QUICK
+
+
+def upgrade(attr: str) -> bool:
+    """Points the slot of library function `attr` at its optimized code from the disk cache (a
+    compile worker built it), if its slot holds quick-tier code; whether it does now. Kernels
+    running meanwhile call either (one 8-byte store)."""
+    name, signature = key = signature_of(attr)
+    with global_compiler_lock:
+        if key not in _QUICK:
+            return True
+        address, _ = routines.load(_FUNCTIONS[name][0], signature, _VERSION, cached_only=True)
+        if not address:
+            return False
+        _SLOTS[slot(name, signature)][0] = _LOADED[key] = address
+        _QUICK.discard(key)
+    return True
 
 
 def _numba(name: str, signature: tuple) -> int:

@@ -1,0 +1,132 @@
+"""Tiered compiles (`config.jit_quick_first_call`, `core/jit/program.py`): a first call runs
+quick-tier code (a cheap LLVM pipeline, `core/backends/llvm/target.py`), the compile workers
+build its optimized twins after it, which then run in its place; what goes to the disk cache
+is the optimized code only, which a warm process loads."""
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from core.backends.llvm import shells, target
+
+CHILD = """
+import hashlib, json, sys
+import numpy as np
+from bench import compile as bc
+import core
+from core.backends.llvm import shells
+from core.backends.numba.library import entry as library
+from core.jit import program
+
+def digest(out):
+    leaves = [np.asarray(x) for x in core.tree_util.tree_leaves(out)]
+    return hashlib.sha256(b"".join(x.tobytes() for x in leaves)).hexdigest(), leaves
+
+def quick():
+    return sum(map(shells.is_quick, list(shells._LOADED.values()))) + len(library._QUICK)
+
+report = {}
+for model in sys.argv[1].split(","):
+    build, _ = bc.BUILDERS[model]
+    step, state, args = build(bc.framework("numbax"))(4)
+    first, a = digest(step(*state, *args))
+    running = quick()
+    assert program.wait_optimized(600)
+    again, b = digest(step(*state, *args))
+    close = all(np.allclose(x, y, rtol=1e-3, atol=1e-4) for x, y in zip(a, b))
+    report[model] = dict(first=first, again=again, quick=running, left=quick(), close=close)
+print(json.dumps(report))
+"""
+MODELS = "mlp,cnn,transformer"
+
+
+def _run(cache, quick: bool) -> dict:
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    env = dict(
+        os.environ,
+        NUMBAX_CACHE_DIR=str(cache),
+        NUMBA_CACHE_DIR=str(cache),
+        NUMBAX_JIT_QUICK="1" if quick else "0",
+        NUMBAX_JIT_WORKERS="1",
+        NUMBAX_JIT_PROGRESS="0",
+        PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
+    )
+    cmd = [sys.executable, "-c", CHILD, MODELS]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900, cwd=root)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def test_quick_first_call_then_optimized_then_warm(tmp_path):
+    """The MLP, CNN and transformer train steps: the first call runs quick-tier code, whose
+    results agree with the optimized code's to rounding (the kernels' `contract`/`arcp` flags
+    and reassociable reductions leave FMA contraction and summation order to LLVM's O3
+    pipeline, so they are not the same bits; gradients that are zero up to rounding, the
+    transformer's of the biases before a layer norm, are noise of 1e-5 in both); once swapped
+    in, the optimized code computes what a program compiled without the quick tier computes,
+    bit for bit; a warm process on the disk cache runs optimized code from its first call."""
+    cold = _run(tmp_path / "quick", True)
+    plain = _run(tmp_path / "plain", False)
+    warm = _run(tmp_path / "quick", True)
+    for model, r in cold.items():
+        assert r["quick"] > 0 and r["left"] == 0 and r["close"], (model, r)
+        assert r["again"] == plain[model]["first"] == plain[model]["again"], model
+        assert plain[model]["quick"] == 0, model
+        assert warm[model]["quick"] == 0, model
+        assert warm[model]["first"] == warm[model]["again"] == r["again"], model
+
+
+SOURCE = """
+import numpy as np
+from core.jit import runtime as rt
+from core.backends.llvm import nests as ln
+_ln0, = ln.load('k', {spec!r})
+
+def kernel(sz, a0):
+    n_0 = rt.ld(sz, 0)
+    o1 = rt.empty((n_0,), np.float32)
+    _ln0((o1, a0, n_0))
+    return (o1, )
+"""
+NEST = "for i in range(n_0):\n    rt.st(o1, i, rt.ld(a0, i) * 3.0 + {k})"
+PARAMS = (("o1", "a", "float32", True), ("a0", "a", "float32", False), ("n_0", "s", "int64", False))
+TYPES = (("<i8", 1), ("<f4", 1))
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    from core.jit import cache_files  # noqa: PLC0415
+
+    monkeypatch.setattr(cache_files, "cache_dir", lambda: tmp_path)
+    monkeypatch.setattr(shells, "_LOADED", {})
+    return tmp_path
+
+
+def test_a_quick_shell_is_not_cached_and_is_swapped_in_place(cache, monkeypatch):
+    """A shell compiled in the quick tier leaves nothing in the disk cache; once the optimized
+    shell is there (as a worker leaves it), `shells.optimized` makes the same builtin run it."""
+    source = SOURCE.format(spec=((NEST.format(k=digest_int()), PARAMS, True, ()),))
+    x = np.linspace(-1, 1, 9, dtype=np.float32)
+    sizes = np.array([9], np.int64)
+    with target.quick_tier():
+        fn = shells.entry(source, TYPES)
+    assert shells.is_quick(fn) and not list(cache.glob("*.shell"))
+    quick = fn(sizes, x)[0]
+    assert not shells.optimized(source, TYPES)  # not in the disk cache yet
+    monkeypatch.setattr(shells, "_LOADED", {})
+    optimized = shells.entry(source, TYPES)  # compiled O3, into the disk cache
+    assert not shells.is_quick(optimized) and list(cache.glob("*.shell"))
+    monkeypatch.setattr(shells, "_LOADED", {shells.nests.key_of(("shell", source, TYPES)): fn})
+    assert shells.optimized(source, TYPES) and not shells.is_quick(fn)
+    np.testing.assert_array_equal(fn(sizes, x)[0], quick)
+    np.testing.assert_array_equal(fn(sizes, x)[0], optimized(sizes, x)[0])
+
+
+def digest_int() -> int:
+    """A constant of this test run (new kernels, whatever an earlier run left)."""
+    return int(hashlib.sha256(os.urandom(8)).hexdigest()[:6], 16)
