@@ -368,9 +368,9 @@ def _compile_all(
 
         def request(item) -> tuple:
             if isinstance(item, _Library):
-                return item.request(cache)
+                return item.request(cache, tier)
             src, types = key = defer.get(item, item)
-            return (src, list(types), cache, _shellable(key))
+            return (src, list(types), cache, _shellable(key), tier)
 
         def compile_here(item) -> None:
             with target.quick_tier(tier):
@@ -389,12 +389,14 @@ def _compile_all(
         for key, seconds in by_worker.items():
             if isinstance(key, _Library):  # library functions load below
                 continue
-            if not _shell(defer.get(key, key), infos[key], "worker"):
-                _load(defer.get(key, key), first[key], infos[key], "worker")
+            with target.quick_tier(tier):  # what the workers compiled in it
+                if not _shell(defer.get(key, key), infos[key], "worker"):
+                    _load(defer.get(key, key), first[key], infos[key], "worker")
             infos[key].seconds += seconds
-    for key in first:
-        for attr in library.required(key[0]):
-            library.require(attr)
+    with target.quick_tier(tier):
+        for key in first:
+            for attr in library.required(key[0]):
+                library.require(attr)
     twins = [_Threaded(key, first[key]) for key in defer]
     if tier:  # what runs quick-tier code now, the slowest first
         shelled = {defer.get(key, key) for key in first if shells.is_quick(infos[key].dispatcher)}
@@ -501,9 +503,10 @@ class _Library:
 
     attr: str
 
-    def request(self, cache: str) -> tuple:
-        """The compile worker's request for it (`core/jit/workers.py`)."""
-        return (None, self.attr, cache, False)
+    def request(self, cache: str, quick: bool = False) -> tuple:
+        """The compile worker's request for it (`core/jit/workers.py`), in the quick tier if
+        `quick`."""
+        return (None, self.attr, cache, False, quick)
 
     def after(self) -> list[_Library]:
         """The library functions it calls through their slots, compiled before it."""

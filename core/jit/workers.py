@@ -40,7 +40,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from core.backends.llvm import shells
+from core.backends.llvm import shells, target
 from core.backends.numba.library import entry
 from core.jit import codegen, disk_cache, threads
 
@@ -276,20 +276,14 @@ def _serve() -> None:
     stdout.flush()
     while True:
         try:
-            source, in_types, cache, shell = pickle.load(stdin)
+            source, in_types, cache, shell, *quick = pickle.load(stdin)
         except EOFError:
             return
         os.environ["NUMBAX_CACHE_DIR"] = cache
         start = time.perf_counter()
         try:
-            if source is None:  # a library function, named by its call name
-                entry.load(*entry.signature_of(in_types))
-            else:  # the library functions it calls are items of their own
-                with entry.deferred_loading():
-                    if not shell or shells.entry(source, in_types) is None:
-                        sig = codegen.signature(in_types)
-                        options = codegen.kernel_options(source)
-                        disk_cache.compile_source(source, "kernel", sig, **options)
+            with target.quick_tier(bool(quick and quick[0]), shared=True):
+                _compile(source, in_types, shell)
             ok = True
         except Exception:
             ok = False
@@ -298,3 +292,22 @@ def _serve() -> None:
         if gc.get_count()[0] > _COLLECT_AFTER:
             gc.collect()
             gc.freeze()
+
+
+def _compile(source: str | None, in_types, shell: bool) -> None:
+    """A worker's compile of one request (`_serve`) into the disk cache; in the quick tier
+    (`target.quick_tier`, shared), its quick code under names of its own. Outside it, what the
+    worker holds as quick code is compiled optimized."""
+    if source is None:  # a library function, named by its call name
+        if target.is_quick() or not entry.quick(in_types):
+            entry.load(*entry.signature_of(in_types))
+        else:
+            entry.upgrade(in_types, build=True)
+        return
+    with entry.deferred_loading():  # the library functions it calls are items of their own
+        if shell and not target.is_quick() and shells.optimized(source, in_types, build=True):
+            return
+        if not shell or shells.entry(source, in_types) is None:
+            sig = codegen.signature(in_types)
+            options = codegen.kernel_options(source)
+            disk_cache.compile_source(source, "kernel", sig, **options)

@@ -947,32 +947,31 @@ _VERSION = _version()
 _KEEP: list = []  # the code libraries whose functions slots point to: alive for the process
 
 
-def load(fn, signature: tuple, version: str, cached_only: bool = False) -> tuple[int, bool]:
+def load(fn, signature: tuple, version: str, cached_only: bool = False) -> tuple[int, bool, bool]:
     """Library function `fn` compiled as a routine for `signature`, from the disk cache or
-    compiled now (and cached, unless compiled in the quick tier, `target.quick_tier`): its
-    address and whether it was compiled. `version` hashes the library's sources. Raises
-    `translate.Unsupported` when the function uses a construct this module does not lower (the
-    caller compiles it with numba). `cached_only`: from the disk cache only (address 0 if it
-    is not there).
+    compiled now (and cached): its address, whether it was compiled and whether it is quick-tier
+    code (`target.quick_tier`: compiled so, or left by a compile worker; never cached as the
+    optimized code). `version` hashes the library's sources. Raises `translate.Unsupported`
+    when the function uses a construct this module does not lower (the caller compiles it with
+    numba). `cached_only`: the optimized code from the disk cache only (address 0 if it is not
+    there).
     """
     ident = f"{_VERSION}{version}{fn.__name__}{signature}"
     key = hashlib.sha256(ident.encode()).hexdigest()[:40]
     sym = f"numbax_routine_{fn.__name__}_{key[:16]}"
-    path = cache_files.secure_dir(cache_files.cache_dir()) / f"numbax_jit_{key}.routine"
-    try:
-        state = pickle.loads(cache_files.read_verified(path))  # noqa: S301 (verified)
-    except Exception:  # missing, damaged: translate and compile it
-        state = None
+    folder = cache_files.secure_dir(cache_files.cache_dir())
+    path = folder / f"numbax_jit_{key}.routine"
+    shared = folder / f"numbax_jit_{key}.{target.QUICK_SUFFIX}routine"
+    state = _read(path)
     if isinstance(state, str):  # a function the translator does not lower, and why
         raise translate.Unsupported(state)
-    library = None
-    if state is not None:
-        try:
-            library = cpu_target.target_context.codegen().unserialize_library(state)
-        except Exception:  # of another LLVM: compile it again
-            library = None
+    library = _library_of(state, cpu_target.target_context.codegen())
+    quick = False
     if library is None and cached_only:
-        return 0, False
+        return 0, False, False
+    if library is None and target.is_quick():  # quick code a compile worker left
+        library = _library_of(_read(shared), target.quick_codegen())
+        quick = library is not None
     compiled = library is None
     if compiled:
         try:
@@ -981,10 +980,30 @@ def load(fn, signature: tuple, version: str, cached_only: bool = False) -> tuple
             # remembered, so that later processes (warm first calls) do not translate it again
             _write(path, str(e)[:300], fn.__name__)
             raise
-        if not target.is_quick():
-            _write(path, library.serialize_using_object_code(), fn.__name__)
+        quick = target.is_quick()
+        if not quick or target.shares_quick():
+            _write(shared if quick else path, library.serialize_using_object_code(), fn.__name__)
     _KEEP.append(library)
-    return library.get_pointer_to_function(sym), compiled
+    return library.get_pointer_to_function(sym), compiled, quick
+
+
+def _read(path):
+    """The cache entry in `path`, or None (missing, damaged)."""
+    try:
+        return pickle.loads(cache_files.read_verified(path))  # noqa: S301 (verified)
+    except Exception:
+        return None
+
+
+def _library_of(state, gen):
+    """The code library of cached object code `state` loaded by code generator `gen`, or None
+    (no state, or another LLVM's)."""
+    if state is None or isinstance(state, str):
+        return None
+    try:
+        return gen.unserialize_library(state)
+    except Exception:
+        return None
 
 
 def _write(path, entry, name: str) -> None:

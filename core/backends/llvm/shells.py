@@ -199,18 +199,14 @@ def cached(source: str, arg_types: Sequence[tuple[str, int]]) -> bool:
 def _load(key: str, source: str, arg_types: tuple) -> Callable | None:
     pool.start()  # fills the cells that threaded nests name
     path = nests.cache_path(key, "shell")
-    try:
-        state = pickle.loads(cache_files.read_verified(path))  # noqa: S301 (verified)
-    except Exception:  # missing, damaged or unreadable: build it again
-        state = None
+    state = _read(path)
     if state == ():  # an earlier process found it unsupported
         _stats["unsupported"] += 1
         return None
-    library_ = None
-    if state is not None and all(_defined(s) for s in state[1]):
-        with contextlib.suppress(Exception):
-            library_ = nests._codegen().unserialize_library(state[0])
-            _stats["loaded"] += 1
+    library_ = _library_of(state, nests._codegen())
+    shared = nests.cache_path(key, f"{target.QUICK_SUFFIX}shell")
+    if library_ is None and target.is_quick():  # quick code a compile worker left
+        library_ = _library_of(_read(shared), target.quick_codegen())
     if library_ is None:
         try:
             module = _linked(*Shell(source, arg_types, _name(key)).build())
@@ -227,13 +223,35 @@ def _load(key: str, source: str, arg_types: tuple) -> Callable | None:
             return None
         library_ = _finalized(module, f"numbax_shell_{key}")
         _stats["compiled"] += 1
-        if not target.is_quick():  # quick code never goes to disk (`target.quick_tier`)
+        # quick code never goes to disk as the optimized code (`target.quick_tier`)
+        if not target.is_quick() or target.shares_quick():
             try:
                 blob = pickle.dumps((library_.serialize_using_object_code(), symbols))
-                cache_files.write_verified(path, blob)
+                cache_files.write_verified(path if not target.is_quick() else shared, blob)
             except OSError as e:
                 cache_files.warn(f"kernel shell not cached ({e})")
     return _builtin(library_, _name(key))
+
+
+def _read(path):
+    """The state in disk cache file `path`, or None (missing, damaged or unreadable)."""
+    try:
+        return pickle.loads(cache_files.read_verified(path))  # noqa: S301 (verified)
+    except Exception:
+        return None
+
+
+def _library_of(state, gen):
+    """The code library of cached `state` loaded by code generator `gen`, or None (no state,
+    a symbol this process does not define, or another LLVM's object code)."""
+    if not state or not all(_defined(s) for s in state[1]):
+        return None
+    try:
+        library_ = gen.unserialize_library(state[0])
+    except Exception:
+        return None
+    _stats["loaded"] += 1
+    return library_
 
 
 def _finalized(module, name: str):
@@ -253,28 +271,30 @@ def is_quick(fn: Callable) -> bool:
     return is_shell(fn) and target.is_quick_library(fn.__self__.library)
 
 
-def optimized(source: str, arg_types: Sequence[tuple[str, int]]) -> bool:
+def optimized(source: str, arg_types: Sequence[tuple[str, int]], build: bool = False) -> bool:
     """Makes the builtin of kernel `source` that runs quick-tier code run its optimized shell
-    from the disk cache (a compile worker built it): the builtin's method definition then
-    points at the optimized entry (CPython reads it at every call; a call running goes on in
-    the quick code, which stays loaded), so every driver and cache holding the builtin runs
-    the optimized code. Whether it runs optimized code now.
+    from the disk cache (a compile worker built it; `build`: or compiled now, and cached): the
+    builtin's method definition then points at the optimized entry (CPython reads it at every
+    call; a call running goes on in the quick code, which stays loaded), so every driver and
+    cache holding the builtin runs the optimized code. Whether it runs optimized code now
+    (False too if this process has no builtin of it).
     """
     key = nests.key_of(("shell", source, tuple(arg_types)))
     with global_compiler_lock, _lock:
         fn = _LOADED.get(key)
         if fn is None or not is_quick(fn):
             return fn is not None
-        try:
-            blob = cache_files.read_verified(nests.cache_path(key, "shell"))
-            library_ = nests._codegen().unserialize_library(pickle.loads(blob)[0])  # noqa: S301
-        except Exception:  # missing, damaged, or the note that it stays numba's
+        library_ = _library_of(_read(nests.cache_path(key, "shell")), nests._codegen())
+        if library_ is None and build:
+            with target.quick_tier(False):
+                new = _load(key, source, tuple(arg_types))
+            library_ = None if new is None else new.__self__.library
+        if library_ is None:
             return False
         owner = fn.__self__
         owner.retired.append(owner.library)
         owner.method.meth = library_.get_pointer_to_function(_name(key))
         owner.library = library_
-        _stats["loaded"] += 1
     return True
 
 

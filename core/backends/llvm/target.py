@@ -146,20 +146,32 @@ _tier = threading.local()
 
 
 @contextlib.contextmanager
-def quick_tier(on: bool = True) -> Iterator[None]:
+def quick_tier(on: bool = True, shared: bool = False) -> Iterator[None]:
     """On this thread, `codegen()` is the quick code generator (if `on`): what the code built
-    meanwhile compiles to is not the optimized code, and is never cached on disk as such."""
-    before = getattr(_tier, "quick", False)
-    _tier.quick = on
+    meanwhile compiles to is not the optimized code, and is never cached on disk as such.
+    `shared`: quick code compiled meanwhile goes to the disk cache under names of its own
+    (`QUICK_SUFFIX`), where the process that asked a compile worker for it finds it; a process
+    compiling in the quick tier loads such code where the optimized code is not cached."""
+    before = getattr(_tier, "quick", False), getattr(_tier, "shared", False)
+    _tier.quick, _tier.shared = on, on and shared
     try:
         yield
     finally:
-        _tier.quick = before
+        _tier.quick, _tier.shared = before
 
 
 def is_quick() -> bool:
     """Whether this thread compiles in the quick tier (`quick_tier`)."""
     return getattr(_tier, "quick", False)
+
+
+def shares_quick() -> bool:
+    """Whether this thread writes the quick code it compiles to the disk cache (`quick_tier`)."""
+    return getattr(_tier, "shared", False)
+
+
+# What the disk cache's file suffixes of quick code start with ("qshell", "qroutine").
+QUICK_SUFFIX = "q"
 
 
 def codegen():

@@ -206,11 +206,11 @@ def _routine(name: str, signature: tuple) -> int | None:
     """The address of library function `name` compiled by numbax as LLVM
     (`core/backends/llvm/routines.py`), or None if it uses a construct that needs numba."""
     try:
-        address, compiled = routines.load(_FUNCTIONS[name][0], signature, _VERSION)
+        address, compiled, quick = routines.load(_FUNCTIONS[name][0], signature, _VERSION)
     except Unsupported:
         return None
     _stats["compiled" if compiled else "loaded"] += 1
-    if compiled and target.is_quick():
+    if quick:
         _QUICK.add((name, signature))
     return address
 
@@ -224,15 +224,17 @@ def quick(attr: str) -> bool:
     return signature_of(attr) in _QUICK
 
 
-def upgrade(attr: str) -> bool:
+def upgrade(attr: str, build: bool = False) -> bool:
     """Points the slot of library function `attr` at its optimized code from the disk cache (a
-    compile worker built it), if its slot holds quick-tier code; whether it does now. Kernels
-    running meanwhile call either (one 8-byte store)."""
+    compile worker built it; `build`: or compiled now, and cached), if its slot holds quick-tier
+    code; whether it does now. Kernels running meanwhile call either (one 8-byte store)."""
     name, signature = key = signature_of(attr)
-    with global_compiler_lock:
+    with global_compiler_lock, target.quick_tier(False):
         if key not in _QUICK:
             return True
-        address, _ = routines.load(_FUNCTIONS[name][0], signature, _VERSION, cached_only=True)
+        address, _, _ = routines.load(
+            _FUNCTIONS[name][0], signature, _VERSION, cached_only=not build
+        )
         if not address:
             return False
         _SLOTS[slot(name, signature)][0] = _LOADED[key] = address
