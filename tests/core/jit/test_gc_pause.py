@@ -2,6 +2,7 @@
 
 import gc
 import threading
+import weakref
 
 import pytest
 
@@ -72,3 +73,35 @@ def test_restored_after_an_error():
     with pytest.raises(ValueError), gc_pause.paused():
         raise ValueError
     assert gc.get_threshold() == before
+
+
+def test_the_full_collection_looks_at_the_compiles_objects_only():
+    old = [[i] for i in range(1000)]
+    probe = type("Probe", (), {})()
+    probe.self = probe  # garbage made before the compile: left to a later collection
+    before = weakref.ref(probe)
+    del probe
+    with gc_pause.paused():
+        assert gc.get_freeze_count() >= len(old)
+        made = type("Probe", (), {})()
+        made.self = made  # the compile's garbage
+        during = weakref.ref(made)
+        del made
+        kept = _churn(200)
+    assert gc.get_freeze_count() == 0
+    assert during() is None and before() is not None
+    gc.collect()
+    assert before() is None
+    del kept, old
+
+
+def test_a_freeze_of_the_process_stays():
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with gc_pause.paused():
+            kept = _churn(200)
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
+    del kept
