@@ -373,7 +373,7 @@ def _lower(st, names: _Names, later, emitter, module, name):
         written = {
             c.args[0].id
             for c in ast.walk(st)
-            if isinstance(c, ast.Call) and ast.unparse(c.func) == "rt.st"
+            if isinstance(c, ast.Call) and translate.dotted(c.func) == "rt.st"
         }
         arrays = [name for name, _, kind in nest.params if kind == "a"]
         views = [names.buffers(a) for a in arrays]
@@ -513,7 +513,7 @@ def _value(value: ast.AST, names: _Names) -> tuple | None:
 
 
 def _call_name(node: ast.AST) -> str:
-    return ast.unparse(node.func) if isinstance(node, ast.Call) else ""
+    return translate.dotted(node.func) if isinstance(node, ast.Call) else ""
 
 
 def _array_type(value: ast.AST, names: _Names) -> tuple:
@@ -527,9 +527,9 @@ def _array_type(value: ast.AST, names: _Names) -> tuple:
     try:
         if fn in ("rt.empty", "rt.full"):
             shape, dtype = value.args[0], value.args[-1]
-            if not isinstance(shape, ast.Tuple) or not ast.unparse(dtype).startswith("np."):
+            if not isinstance(shape, ast.Tuple) or not translate.dotted(dtype).startswith("np."):
                 return None, None
-            dt = translate.scalar_type(ast.unparse(dtype)[3:].replace("bool_", "bool"))
+            dt = translate.scalar_type(translate.dotted(dtype)[3:].replace("bool_", "bool"))
             return types.Array(dt, len(shape.elts), "C"), None
         src, indices = value.args[0], 0
         if isinstance(src, ast.Subscript) and fn == "rt.reshape":

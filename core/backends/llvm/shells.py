@@ -412,7 +412,7 @@ class Shell(translate.Expressions):
         if not (
             isinstance(st, ast.Assign)
             and isinstance(value, ast.Call)
-            and ast.unparse(value.func) == "ln.load"
+            and translate.dotted(value.func) == "ln.load"
             and isinstance(st.targets[0], ast.Tuple)
         ):
             raise translate.Unsupported(f"module statement {ast.unparse(st)[:60]}")
@@ -558,7 +558,7 @@ class Shell(translate.Expressions):
             for i in range(arrty.ndim)
         ]
         ary = make_array(arrty)(target, b)
-        itemsize = target.get_abi_sizeof(target.get_data_type(arrty.dtype))
+        itemsize = _itemsize(arrty.dtype)
         populate_array(
             ary,
             data=self._field(obj, _DATA, _PTR),
@@ -682,7 +682,7 @@ class Shell(translate.Expressions):
         """A new C array of `dims` (numba's allocator) bound to `name`: its struct's maker."""
         b, target = self.builder, self.target
         arrty = types.Array(dtype, len(dims), "C")
-        itemsize = target.get_abi_sizeof(target.get_data_type(dtype))
+        itemsize = _itemsize(dtype)
         size, overflow = ir.Constant(_I64, itemsize), ir.Constant(ir.IntType(1), 0)
         for d in dims:
             product = b.smul_with_overflow(size, d)
@@ -730,7 +730,7 @@ class Shell(translate.Expressions):
         old = make_array(arrty)(self.target, b, value)
         dims = cgutils.unpack_tuple(b, old.shape, arrty.ndim)
         ary = self._allocate(name, dims, arrty.dtype)
-        itemsize = self.target.get_abi_sizeof(self.target.get_data_type(arrty.dtype))
+        itemsize = _itemsize(arrty.dtype)
         cgutils.raw_memcpy(b, ary.data, old.data, old.nitems, itemsize)
 
     def _view(self, value: ast.AST) -> tuple:
@@ -764,7 +764,7 @@ class Shell(translate.Expressions):
                 offset = b.add(offset, b.mul(i, step))
             data = b.inttoptr(b.add(b.ptrtoint(data, _I64), offset), data.type)
         view = arrty.copy(ndim=len(dims))
-        itemsize = self.target.get_abi_sizeof(self.target.get_data_type(arrty.dtype))
+        itemsize = _itemsize(arrty.dtype)
         ary = make_array(view)(self.target, b)
         populate_array(
             ary,
@@ -1014,19 +1014,13 @@ class Shell(translate.Expressions):
         except AttributeError:
             raise translate.Unsupported(f"call of {fn}") from None
         args = [self._argument(a) for a in node.args]
-        typing, target = translate.contexts()
+        _, target = translate.contexts()
         argtys = tuple(t for t, _ in args)
-        try:
-            fnty = typing.resolve_value_type(obj)
-            sig = typing.resolve_function_type(fnty, argtys, {})
-        except Exception as e:
-            raise translate.Unsupported(f"{fn} on {argtys}: {e}") from None
-        if sig is None:
-            raise translate.Unsupported(f"{fn} on {argtys}")
+        fnty, sig = _intrinsic_signature(fn, obj, argtys)
         scratch = translate._scratch_library()
         try:
             with target.push_code_library(scratch):
-                value = target.get_function(fnty, sig)(self.builder, [v for _, v in args])
+                value = translate._implementation(fnty, sig)(self.builder, [v for _, v in args])
         except Exception as e:
             raise translate.Unsupported(f"{fn} on {argtys}: {e}") from None
         if scratch._linking_libraries:
@@ -1064,6 +1058,36 @@ class Shell(translate.Expressions):
             self._bind_scalar(name, ty, b.load(slot, typ=slot.allocated_type))
 
 
+@functools.cache
+def _itemsize(dtype: types.Type) -> int:
+    """The bytes of an element of `dtype` in an array (LLVM's ABI size of numba's data type,
+    which llvmlite finds by parsing a module: asked once per dtype)."""
+    _, target = translate.contexts()
+    return target.get_abi_sizeof(target.get_data_type(dtype))
+
+
+@functools.cache
+def _intrinsic_signature(fn: str, obj, argtys: tuple) -> tuple:
+    """numba's function type of intrinsic `obj` (called `fn` in the kernel) and its signature
+    for arguments of types `argtys`: typed once per process (a shell's library calls repeat).
+    An intrinsic made since the typing context last loaded its registries (a library
+    function's, made when a kernel first requires it) is typed after a refresh, as numba's
+    target context looks an implementation up again after one."""
+    typing, _ = translate.contexts()
+    for refreshed in (False, True):
+        try:
+            fnty = typing.resolve_value_type(obj)
+            sig = typing.resolve_function_type(fnty, argtys, {})
+            break
+        except Exception as e:
+            if refreshed:
+                raise translate.Unsupported(f"{fn} on {argtys}: {e}") from None
+            typing.refresh()
+    if sig is None:
+        raise translate.Unsupported(f"{fn} on {argtys}")
+    return fnty, sig
+
+
 def _module_statement(st: ast.stmt) -> bool:
     """Whether module-level statement `st` is one a shell does without: imports, the
     docstring, `lib.require(...)` (the caller registers the slots), constants `c_<code>_<bits>`
@@ -1090,11 +1114,11 @@ def _c_strides(b: ir.IRBuilder, dims: list, itemsize: int) -> list:
 
 
 def _call_of(node: ast.AST) -> str:
-    return ast.unparse(node.func) if isinstance(node, ast.Call) else ""
+    return translate.dotted(node.func) if isinstance(node, ast.Call) else ""
 
 
 def _dtype(node: ast.AST) -> types.Type:
-    text = ast.unparse(node)
+    text = translate.dotted(node)
     if not text.startswith("np.") or not hasattr(np, text[3:]):
         raise translate.Unsupported(f"dtype {text}")
     return translate.scalar_type(np.dtype(getattr(np, text[3:])))

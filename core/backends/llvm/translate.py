@@ -205,8 +205,9 @@ class Expressions:
         return ty, self._constant(v, ty) if self.builder else None
 
     def _Attribute(self, node: ast.Attribute):
-        if ast.unparse(node) in ("np.inf", "np.nan", "math.pi", "math.inf", "math.nan"):
-            value = float(eval(ast.unparse(node), _MODULES))  # noqa: S307 (a fixed name)
+        name = dotted(node)
+        if name in ("np.inf", "np.nan", "math.pi", "math.inf", "math.nan"):
+            value = float(eval(name, _MODULES))  # noqa: S307 (a fixed name)
             return types.float64, self._constant(value, types.float64) if self.builder else None
         raise Unsupported(ast.unparse(node))
 
@@ -271,7 +272,7 @@ class Expressions:
     def _Call(self, node: ast.Call):
         if node.keywords:
             raise Unsupported("keyword arguments")
-        fn = ast.unparse(node.func)
+        fn = dotted(node.func)
         if fn == "rt.ld":
             return self._load(node)
         if fn == "rt.where":
@@ -663,7 +664,7 @@ class Nest(Expressions):
 
     def _stmt_Expr(self, node: ast.Expr) -> None:
         call = node.value
-        if not isinstance(call, ast.Call) or ast.unparse(call.func) != "rt.st":
+        if not isinstance(call, ast.Call) or dotted(call.func) != "rt.st":
             raise Unsupported(ast.unparse(node))
         array, index, value = call.args
         if not isinstance(array, ast.Name) or not isinstance(self.env.get(array.id), types.Array):
@@ -704,7 +705,7 @@ class Nest(Expressions):
         threaded = node is self.node and self.parallel  # typed as its `range`
         if (
             not isinstance(it, ast.Call)
-            or (ast.unparse(it.func) != "range" and not threaded)
+            or (dotted(it.func) != "range" and not threaded)
             or not 1 <= len(it.args) <= (2 if threaded else 3)
             or node.orelse
             or not isinstance(node.target, ast.Name)
@@ -780,8 +781,24 @@ def is_prange(node: ast.stmt) -> bool:
     return (
         isinstance(node, ast.For)
         and isinstance(it, ast.Call)
-        and ast.unparse(it.func) in ("prange", THREADED_RANGE)
+        and dotted(it.func) in ("prange", THREADED_RANGE)
     )
+
+
+def dotted(node: ast.AST) -> str:
+    """`ast.unparse(node)`, read directly for a name or a dotted name (`rt.st`, `np.inf`): the
+    translators ask it of every call and attribute, and unparsing costs 10-20 us a node."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        parts = [node.attr]
+        value = node.value
+        while isinstance(value, ast.Attribute):
+            parts.append(value.attr)
+            value = value.value
+        if isinstance(value, ast.Name):
+            return ".".join([value.id, *reversed(parts)])
+    return ast.unparse(node)
 
 
 def _names(node: ast.AST) -> tuple[list[str], list[str]]:
