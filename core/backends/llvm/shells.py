@@ -85,7 +85,7 @@ from llvmlite import binding as llvm
 from llvmlite import ir
 from numba.core import cgutils, types
 from numba.core.compiler_lock import global_compiler_lock
-from numba.np.arrayobj import make_array, populate_array
+from numba.np.arrayobj import mark_positive
 
 from core.backends.llvm import nests, parallel, pool, target, translate, vecmath
 from core.backends.numba import library as lib
@@ -557,10 +557,9 @@ class Shell(translate.Expressions):
             b.load(b.gep(strides_ptr, [ir.Constant(_I64, i)], source_etype=_I64), typ=_I64)
             for i in range(arrty.ndim)
         ]
-        ary = make_array(arrty)(target, b)
+        ary = _ArrayValue(b, arrty)
         itemsize = _itemsize(arrty.dtype)
-        populate_array(
-            ary,
+        return ary.populate(
             data=self._field(obj, _DATA, _PTR),
             shape=dims,
             strides=strides,
@@ -568,7 +567,6 @@ class Shell(translate.Expressions):
             meminfo=None,
             parent=obj,
         )
-        return ary._getvalue()
 
     def _box(self, module: ir.Module, outputs: list[str]):
         """The tuple of the output arrays as numpy arrays, then every allocation released."""
@@ -678,8 +676,8 @@ class Shell(translate.Expressions):
             dims.append(self.cast((ty, v), types.intp))
         return dims
 
-    def _allocate(self, name: str, dims: list, dtype: types.Type) -> tuple:
-        """A new C array of `dims` (numba's allocator) bound to `name`: its struct's maker."""
+    def _allocate(self, name: str, dims: list, dtype: types.Type) -> _ArrayValue:
+        """A new C array of `dims` (numba's allocator) bound to `name`: its `_ArrayValue`."""
         b, target = self.builder, self.target
         arrty = types.Array(dtype, len(dims), "C")
         itemsize = _itemsize(dtype)
@@ -700,16 +698,16 @@ class Shell(translate.Expressions):
         b.position_at_end(go_on)
         self.owners[name] = _Owned(mi, maybe_null=False)
         self.meminfos.append(self.owners[name])
-        ary = make_array(arrty)(target, b)
-        populate_array(
-            ary,
+        ary = _ArrayValue(b, arrty)
+        value = ary.populate(
             data=b.call(data_of, [mi]),
             shape=dims,
             strides=_c_strides(b, dims, itemsize),
             itemsize=ir.Constant(_I64, itemsize),
             meminfo=mi,
+            parent=None,
         )
-        self._bind_array(name, arrty, ary._getvalue(), name)
+        self._bind_array(name, arrty, value, name)
         return ary
 
     def _empty(self, name: str, shape: ast.AST, dtype: ast.AST) -> None:
@@ -727,7 +725,7 @@ class Shell(translate.Expressions):
     def _copy(self, name: str, src: ast.AST) -> None:
         arrty, value = self._array(src)
         b = self.builder
-        old = make_array(arrty)(self.target, b, value)
+        old = _ArrayValue(b, arrty, value)
         dims = cgutils.unpack_tuple(b, old.shape, arrty.ndim)
         ary = self._allocate(name, dims, arrty.dtype)
         itemsize = _itemsize(arrty.dtype)
@@ -749,7 +747,7 @@ class Shell(translate.Expressions):
             raise translate.Unsupported(f"rt.reshape of {ast.unparse(value.args[0])}")
         dims = self._shape(shape)
         b = self.builder
-        old = make_array(arrty)(self.target, b, struct)
+        old = _ArrayValue(b, arrty, struct)
         data = old.data
         if index:  # numba's `a[i]` of a C array: negative indices wrap, no bounds check
             sizes = cgutils.unpack_tuple(b, old.shape, arrty.ndim)
@@ -765,9 +763,8 @@ class Shell(translate.Expressions):
             data = b.inttoptr(b.add(b.ptrtoint(data, _I64), offset), data.type)
         view = arrty.copy(ndim=len(dims))
         itemsize = _itemsize(arrty.dtype)
-        ary = make_array(view)(self.target, b)
-        populate_array(
-            ary,
+        ary = _ArrayValue(b, view)
+        value = ary.populate(
             data=data,
             shape=dims,
             strides=_c_strides(b, dims, itemsize),
@@ -775,7 +772,7 @@ class Shell(translate.Expressions):
             meminfo=old.meminfo,
             parent=old.parent,
         )
-        return view, ary._getvalue(), self.arrays[src.id][2]
+        return view, value, self.arrays[src.id][2]
 
     def _assign_tuple(self, target: ast.Tuple, value: ast.Tuple) -> None:
         """`a, b, = x, y,` (a step loop's carries): every value first, then the names."""
@@ -974,12 +971,11 @@ class Shell(translate.Expressions):
             if arrty.ndim != 2 or arrty.layout != "C":
                 raise translate.Unsupported(f"{ast.unparse(node)}")
             b = self.builder
-            old = make_array(arrty)(self.target, b, value)
+            old = _ArrayValue(b, arrty, value)
             shape, strides = (cgutils.unpack_tuple(b, v, 2) for v in (old.shape, old.strides))
             tty = arrty.copy(layout="F")
-            ary = make_array(tty)(self.target, b)
-            populate_array(
-                ary,
+            ary = _ArrayValue(b, tty)
+            value = ary.populate(
                 data=old.data,
                 shape=shape[::-1],
                 strides=strides[::-1],
@@ -987,7 +983,7 @@ class Shell(translate.Expressions):
                 meminfo=old.meminfo,
                 parent=old.parent,
             )
-            return tty, ary._getvalue()
+            return tty, value
         raise translate.Unsupported(f"array {ast.unparse(node)}")
 
     # calls
@@ -1056,6 +1052,82 @@ class Shell(translate.Expressions):
         b.call(callee, args + slots)
         for name, ty, slot in zip(outputs, out_types, slots):
             self._bind_scalar(name, ty, b.load(slot, typ=slot.allocated_type))
+
+
+class _ArrayValue:
+    """An array struct of `arrty`, new (`populate` stores its fields and returns its value) or
+    holding `value` (its fields read as properties): the instructions of numba's
+    `make_array(arrty)(context, builder[, value])`, `populate_array`, `_getvalue()` and field
+    reads, in their order, without numba's struct proxy, which looks up the data model and
+    searches an `__array__` implementation for every array (not finding one, numba refreshes
+    its typing and target contexts: a fifth of a shell's build)."""
+
+    def __init__(self, builder: ir.IRBuilder, arrty: types.Array, value=None):
+        self.builder, self.ndim = builder, arrty.ndim
+        self.struct, self.fields, self.meminfo_t, self.parent_t = _array_model(arrty)
+        self.ref = cgutils.alloca_once(builder, self.struct, zfill=True)
+        if value is not None:
+            if value.type != self.struct:
+                raise AssertionError(f"bad value type: expected {self.struct}, got {value.type}")
+            builder.store(value, self.ref)
+
+    def populate(self, data, shape: list, strides: list, itemsize, meminfo, parent):
+        """Stores the fields as `populate_array` does and returns the struct's value."""
+        b = self.builder
+        values = {
+            "shape": cgutils.pack_array(b, shape, _I64),
+            "strides": cgutils.pack_array(b, strides, _I64),
+            "data": data,
+            "itemsize": itemsize,
+            "meminfo": ir.Constant(self.meminfo_t, None) if meminfo is None else meminfo,
+            "parent": ir.Constant(self.parent_t, None) if parent is None else parent,
+        }
+        nitems = ir.Constant(_I64, 1)
+        for size in cgutils.unpack_tuple(b, values["shape"], len(shape)):
+            nitems = b.mul(nitems, size, flags=["nsw"])
+        values["nitems"] = nitems
+        for name, value in values.items():
+            ptr = self._pointer(name)
+            if value.type != ptr.type.pointee:
+                raise TypeError(f"array field {name}: {value.type}, not {ptr.type.pointee}")
+            b.store(value, ptr)
+        return b.load(self.ref)
+
+    @property
+    def shape(self):
+        """The sizes, each load marked non-negative (numba's `ArrayStruct.shape`)."""
+        if not self.ndim:
+            return self._load("shape")
+        b, ptr = self.builder, self._pointer("shape")
+        dims = []
+        for i in range(self.ndim):
+            dims.append(b.load(cgutils.gep_inbounds(b, ptr, 0, i)))
+            mark_positive(b, dims[-1])
+        return cgutils.pack_array(b, dims)
+
+    data = property(lambda self: self._load("data"))
+    nitems = property(lambda self: self._load("nitems"))
+    strides = property(lambda self: self._load("strides"))
+    itemsize = property(lambda self: self._load("itemsize"))
+    meminfo = property(lambda self: self._load("meminfo"))
+    parent = property(lambda self: self._load("parent"))
+
+    def _pointer(self, name: str):
+        return cgutils.gep_inbounds(self.builder, self.ref, 0, self.fields[name])
+
+    def _load(self, name: str):
+        return self.builder.load(self._pointer(name))
+
+
+@functools.cache
+def _array_model(arrty: types.Array) -> tuple:
+    """numba's LLVM struct of arrays of `arrty`, its fields' positions, and the LLVM types of
+    its `meminfo` and `parent` fields."""
+    _, target = translate.contexts()
+    model = target.data_model_manager[arrty]
+    fields = {name: model.get_field_position(name) for name in model._fields}
+    meminfo, parent = (target.get_value_type(model.get_type(f)) for f in ("meminfo", "parent"))
+    return model.get_value_type(), fields, meminfo, parent
 
 
 @functools.cache
