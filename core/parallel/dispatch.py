@@ -150,10 +150,16 @@ class _Outputs:
         self.avals, self.axes, self.size = avals, axes, size
         self.values: list = [None if axis is None or size == 1 else [None] * size for axis in axes]
 
-    def store(self, rank: int, outs: list) -> None:
+    def store(self, rank: int, outs: list, owner: Sequence[int] | None = None) -> None:
+        """Stores device `rank`'s outputs `outs`; output `j` with `owner[j] >= 0` (a shared
+        kernel's, `shared_work.Plan.owner`) is device `owner[j]`'s, stored by it as every
+        device's (one object), and a stub on the others."""
         for k, (out, axis) in enumerate(zip(outs, self.axes)):
+            mine = -1 if owner is None else owner[k]
+            if mine >= 0 and mine != rank:
+                continue
             if axis is None:
-                if rank == 0:
+                if rank == 0 or mine == rank:
                     self.values[k] = np.asarray(out, self.avals[k].dtype)
             elif self.size == 1:
                 out = np.asarray(out, self.avals[k].dtype)
@@ -162,9 +168,10 @@ class _Outputs:
                 dtype = self.avals[k].dtype
                 if not (type(out) is np.ndarray and out.dtype == dtype and out.flags.c_contiguous):
                     out = np.asarray(out, dtype, order="C")  # 0-d stays 0-d
-                # Else the same object: the devices' shares of a shared kernel's result stay
-                # one object (`asarray` with an equal dtype makes a new view).
-                self.values[k][rank] = read_only(out)
+                if mine == rank:
+                    self.values[k][:] = [read_only(out)] * self.size
+                else:
+                    self.values[k][rank] = read_only(out)
 
     def arrays(self, devices: list, layout: list) -> list[Array]:
         """The outputs as `Array`s; `layout` is `output_layout(...)` of these outputs."""
@@ -211,14 +218,12 @@ def output_layout(
 
 def _run_shard(axis_name, communicator, store, shared, rank, exe, args) -> None:
     """Runs on device `rank`'s thread: the compiled program on its slice (its variant of the
-    `shared` plan, then the plan's exchange, if there is one); stores its outputs."""
+    `shared` plan, if there is one); stores its outputs."""
     try:
         with axis_env.running(axis_name, communicator, rank), communicator.placed(rank):
             outs = exe(*args)
             communicator.check(rank)
-            if shared is not None:
-                outs = shared.exchange(communicator, rank, outs)
-            store(rank, outs)
+            store(rank, outs, None if shared is None else shared.owner)
     except BaseException:
         communicator.abort()  # the other devices would wait for this one forever
         raise

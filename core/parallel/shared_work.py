@@ -14,8 +14,9 @@ each to one device: the kernels whose results only the program's outputs or othe
 read, grouped so that a kernel and the kernels it feeds stay on one device, the groups spread
 over the devices by the bytes they read and write (largest first, to the least loaded device).
 Each device runs a variant of the driver in which the other devices' kernels are skipped (a
-stub stands for their results), then the devices exchange what they computed (one barrier) and
-every device returns the same arrays for those outputs. A device runs the psums whose results
+stub stands for their results), and the device that computed an output stores it as every
+device's (`dispatch._Outputs.store`; the others skip it): every device returns the same array
+for it, and no device waits for another at the end. A device runs the psums whose results
 only other devices' shared kernels read (the gradients of the weights another device updates)
 without their results: it folds its share of the sum into the reading device's result alone
 (`_unread`). `pmap`'s output then holds one buffer
@@ -91,8 +92,9 @@ def _replicated_outputs(kernel: Jaxpr, replicated: set) -> tuple[bool, set]:
 
 class Plan:
     """Which device runs each shared kernel: `programs[rank]` is device `rank`'s variant of the
-    program, `owned[rank]` the output positions it computes for all, `unread[rank]` the
-    exchange kernels whose results nothing of its variant reads (`_unread`)."""
+    program, `owner[j]` the device that computes output `j` for all (-1: each its own),
+    `owned[rank]` the outputs device `rank` computes for all, `unread[rank]` the exchange
+    kernels whose results nothing of its variant reads (`_unread`)."""
 
     def __init__(self, exe: Callable, owner: dict[int, int], size: int):
         program = exe.program
@@ -101,6 +103,7 @@ class Plan:
         rank_of = [
             owner.get(produced.get(v, -1), -1) if isinstance(v, Var) else -1 for v in outputs
         ]
+        self.owner = rank_of
         self.owned = [[j for j, r in enumerate(rank_of) if r == rank] for rank in range(size)]
         self.unread = [_unread(program, owner, rank) for rank in range(size)]
         self.programs = [
@@ -111,21 +114,6 @@ class Plan:
             )
             for rank in range(size)
         ]
-
-    def exchange(self, communicator: Any, rank: int, outs: list) -> list:
-        """Runs on device `rank` after its variant: hands its shared outputs to the others and
-        fills in theirs; every device gets the same (read-only) arrays."""
-        mine = {}
-        for j in self.owned[rank]:
-            out = outs[j]
-            if isinstance(out, np.ndarray) and out.flags.writeable:
-                out = out.view()
-                out.flags.writeable = False
-            mine[j] = outs[j] = out
-        for theirs in communicator.allgather(rank, mine):
-            for j, out in theirs.items():
-                outs[j] = out
-        return outs
 
 
 def _unread(program: Any, owner: dict[int, int], rank: int) -> set[int]:
