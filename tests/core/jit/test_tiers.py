@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -130,3 +131,43 @@ def test_a_quick_shell_is_not_cached_and_is_swapped_in_place(cache, monkeypatch)
 def digest_int() -> int:
     """A constant of this test run (new kernels, whatever an earlier run left)."""
     return int(hashlib.sha256(os.urandom(8)).hexdigest()[:6], 16)
+
+
+EXIT_CHILD = """
+import sys, time
+from bench import compile as bc
+from core.jit import program
+build, _ = bc.BUILDERS["cnn"]
+step, state, args = build(bc.framework("numbax"))(4)
+step(*state, *args)
+print(len(program._upgrades) and not program.wait_optimized(0), time.time(), flush=True)
+"""
+
+
+def test_a_process_exiting_with_twins_to_build_ends_soon_and_leaves_whole_files(tmp_path):
+    """A process that ends right after a first call, while the workers still build optimized
+    twins, waits for the one each worker is compiling and no more, and leaves no temporary or
+    damaged file in the disk cache."""
+    from core.jit import cache_files  # noqa: PLC0415
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    env = dict(
+        os.environ,
+        NUMBAX_CACHE_DIR=str(tmp_path),
+        NUMBA_CACHE_DIR=str(tmp_path),
+        NUMBAX_JIT_WORKERS="1",
+        NUMBAX_JIT_PROGRESS="0",
+        PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
+    )
+    cmd = [sys.executable, "-c", EXIT_CHILD]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, cwd=root)
+    ended = time.time()
+    assert out.returncode == 0, out.stderr[-3000:]
+    pending, printed = out.stdout.split()
+    assert pending == "True"  # twins were still being built as it exited
+    assert ended - float(printed) < 15
+    files = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert not [p for p in files if cache_files.is_temporary(p.name)]
+    for p in files:
+        if p.name.startswith("numbax_jit_") and p.suffix in (".shell", ".routine", ".qshell"):
+            cache_files.read_verified(p)
