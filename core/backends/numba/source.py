@@ -9,6 +9,7 @@ variables of a shape-generic kernel (`generic.py`). Rules emit statements throug
 
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
@@ -40,19 +41,23 @@ _CONST = re.compile(r"\bc_([a-z]\d+)_([0-9a-f]+)\b")
 
 def constant_definitions(source: str) -> list[str]:
     """`name = np.<type>(<value>)` for every constant `const` named in `source`."""
-    lines = []
-    for name in sorted({m.group(0) for m in _CONST.finditer(source)}):
-        _, code, bits = name.split("_")
-        dtype = np.dtype(code)
-        value = np.asarray(int(bits, 16), f"u{dtype.itemsize}").view(dtype).item()
-        if dtype.kind == "f":
-            text = _float_text(value)
-        elif dtype.kind == "c":
-            text = f"complex({_float_text(value.real)}, {_float_text(value.imag)})"
-        else:
-            text = repr(value)
-        lines.append(f"{name} = {np_type(dtype)}({text})")
-    return lines
+    return [_definition(name) for name in sorted({m.group(0) for m in _CONST.finditer(source)})]
+
+
+@functools.lru_cache(maxsize=4096)
+def _definition(name: str) -> str:
+    """The definition of constant `name` (`c_<dtype code>_<hex bits>`): kernels of a program
+    share most of theirs (decoding one through numpy costs about 10 us)."""
+    _, code, bits = name.split("_")
+    dtype = np.dtype(code)
+    value = np.asarray(int(bits, 16), f"u{dtype.itemsize}").view(dtype).item()
+    if dtype.kind == "f":
+        text = _float_text(value)
+    elif dtype.kind == "c":
+        text = f"complex({_float_text(value.real)}, {_float_text(value.imag)})"
+    else:
+        text = repr(value)
+    return f"{name} = {np_type(dtype)}({text})"
 
 
 def _float_text(value: float) -> str:
