@@ -144,6 +144,34 @@ class ClosedJaxpr:
 # Type checking
 
 
+def sub_jaxprs(value: Any) -> list[Jaxpr]:
+    """The jaxprs in an equation parameter (a jaxpr, a closed one, or tuples/lists of them)."""
+    if isinstance(value, ClosedJaxpr):
+        return [value.jaxpr]
+    if isinstance(value, Jaxpr):
+        return [value]
+    if isinstance(value, (tuple, list)):
+        return [j for v in value for j in sub_jaxprs(v)]
+    return []
+
+
+def has_effects(jaxpr: Jaxpr) -> bool:
+    """Whether `jaxpr` (or a jaxpr inside it) has a side effect (`io_callback`,
+    `debug.print`/`debug.callback`)."""
+    return any(eqn_has_effects(eqn) for eqn in jaxpr.eqns)
+
+
+def eqn_has_effects(eqn: Eqn) -> bool:
+    """Whether running `eqn` has a side effect: an effectful primitive, or a higher-order one
+    (`cond`, `scan`, ...) with one inside, so dead-code elimination keeps it although its
+    outputs are unused (`lax.cond(p, lambda: (debug.print(...), 0)[1], lambda: 0)`)."""
+    if eqn.prim.effectful:
+        return True
+    return eqn.prim.higher_order and any(
+        has_effects(j) for v in eqn.params.values() for j in sub_jaxprs(v)
+    )
+
+
 def _same_type(a: ShapedArray, b: ShapedArray) -> bool:
     return a.shape == b.shape and a.dtype == b.dtype
 

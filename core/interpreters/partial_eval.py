@@ -141,7 +141,7 @@ def dce_jaxpr(jaxpr: ir.Jaxpr) -> ir.Jaxpr:
     live = {v for v in jaxpr.outvars if isinstance(v, ir.Var)}
     kept = []
     for eqn in reversed(jaxpr.eqns):
-        if any(v in live for v in eqn.outputs) or eqn.prim.effectful:
+        if any(v in live for v in eqn.outputs) or ir.eqn_has_effects(eqn):
             kept.append(eqn)
             live.update(x for x in eqn.inputs if isinstance(x, ir.Var))
     if len(kept) == len(jaxpr.eqns):

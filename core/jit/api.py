@@ -446,7 +446,7 @@ class Jitted:
         if entry.exe is None:
             entry.exe = executable(entry.jaxpr, backend, name)
             entry.cost = dispatch.estimate_us(entry.jaxpr)
-            entry.ordered = dispatch.has_effects(entry.jaxpr)
+            entry.ordered = ir.has_effects(entry.jaxpr)
             entry.const_vals = [
                 _contiguous(np.asarray(c), v.aval) for c, v in zip(entry.consts, entry.jaxpr.invars)
             ]

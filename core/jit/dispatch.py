@@ -47,7 +47,7 @@ from core.array import Array, placement
 from core.config import config
 from core.device_worker import current_device
 from core.devices import default_device
-from core.ir import ClosedJaxpr, Jaxpr
+from core.ir import Jaxpr, sub_jaxprs
 from core.jit import kernel_call, threads
 from core.pending import PendingArray, Task
 from core.profiler.cost import equation_cost
@@ -75,27 +75,6 @@ _NS_CONV_FLOP, _NS_FLOP, _NS_TRANSCENDENTAL, _NS_BYTE = 0.015, 0.05, 0.5, 0.01
 _NS_PER_FLOP = {"dot_general": 0.0075, "conv_general_dilated": _NS_CONV_FLOP}
 
 
-def _sub_jaxprs(value: Any) -> list[Jaxpr]:
-    if isinstance(value, ClosedJaxpr):
-        return [value.jaxpr]
-    if isinstance(value, Jaxpr):
-        return [value]
-    if isinstance(value, (tuple, list)):
-        return [j for v in value for j in _sub_jaxprs(v)]
-    return []
-
-
-def has_effects(jaxpr: Jaxpr) -> bool:
-    """Whether `jaxpr` (or a jaxpr inside it) has a side effect (`io_callback`,
-    `debug.print`/`debug.callback`): such a call never runs ahead of calls in flight."""
-    for eqn in jaxpr.eqns:
-        if eqn.prim.effectful:
-            return True
-        if any(has_effects(j) for v in eqn.params.values() for j in _sub_jaxprs(v)):
-            return True
-    return False
-
-
 def estimate_us(jaxpr: Jaxpr) -> float:
     """About how many microseconds a compiled run of `jaxpr` takes (`math.inf` when a loop's
     trip count is not known: `while_loop`, `fori_loop` with traced bounds).
@@ -108,7 +87,7 @@ def estimate_us(jaxpr: Jaxpr) -> float:
     """
     total = 0.0
     for eqn in jaxpr.eqns:
-        subs = [(k, _sub_jaxprs(v)) for k, v in eqn.params.items()]
+        subs = [(k, sub_jaxprs(v)) for k, v in eqn.params.items()]
         subs = [(k, js) for k, js in subs if js]
         if subs:
             if eqn.prim.name == "while":

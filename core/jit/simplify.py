@@ -6,6 +6,7 @@ leaves the input jaxpr untouched.
 
 from __future__ import annotations
 
+from core import ir
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Var
 from core.jit import scan_motion
 from core.prims import linalg, shapes
@@ -112,7 +113,7 @@ def dead_code_elimination(eqns: list[Eqn], outvars: list) -> list[Eqn]:
     live = {v for v in outvars if isinstance(v, Var)}
     kept = []
     for eqn in reversed(eqns):
-        if any(v in live for v in eqn.outputs) or eqn.prim.effectful:
+        if any(v in live for v in eqn.outputs) or ir.eqn_has_effects(eqn):
             kept.append(eqn)
             live.update(x for x in eqn.inputs if isinstance(x, Var))
     return kept[::-1]

@@ -8,7 +8,7 @@ import pytest
 
 import core
 import core.numpy as jnp
-from core import debug
+from core import debug, lax
 from core.callbacks import CallbackBatchingError, CallbackDifferentiationError, CallbackResultError
 from core.jit import host_calls
 
@@ -312,3 +312,19 @@ def test_inspect_array_sharding_eager_and_under_jit():
     core.jit(lambda x: debug.inspect_array_sharding(x, callback=seen.append) or x)(jnp.ones(2))
     assert len(seen) == 3
     assert all(s == core.sharding.SingleDeviceSharding(core.devices()[0]) for s in seen)
+
+
+def _cond_print(pred, fmt, *args):
+    return lax.cond(pred, lambda: (debug.print(fmt, *args), 0)[1], lambda: 0)
+
+
+def test_a_print_in_a_cond_whose_result_is_unused_runs_in_loops(capsys):
+    # Optax's rosenbrock_ademamix notebook: the cond's output is dropped, its print is not
+    def body(c, _):
+        _cond_print(c % 3 == 0, "it {} {}", c, c * 2.0)
+        return c + 1, c
+
+    lax.scan(body, 0, length=7)
+    core.jit(lambda: lax.scan(body, 0, length=7))()
+    lax.while_loop(lambda c: c < 4, lambda c: (_cond_print(c % 2 == 0, "w {}", c), c + 1)[1], 0)
+    assert capsys.readouterr().out == "it 0 0.0\nit 3 6.0\nit 6 12.0\n" * 2 + "w 0\nw 2\n"
