@@ -24,6 +24,9 @@ from collections.abc import Sequence
 # Old module path -> numbax's, longest prefix first; a path maps by its longest listed prefix.
 MODULES = {
     "optax.tree_utils": "optim.tree",
+    # Optax's private modules that programs import (`from optax._src import base`)
+    "optax._src.alias": "optim.aliases",
+    "optax._src": "optim",
     "jax": "core",
     "flax": "flaxport",
     "optax": "optim",

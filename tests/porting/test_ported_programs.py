@@ -13,7 +13,7 @@ import pytest
 from flaxport.port import port_source
 from tests.porting.common import ANSWERS, PROGRAMS, program_names, summary
 
-SLOW = {"nlp_seq", "lm1b_sampling", "wmt_beam_search"}  # transformers: 40-60 s of compiling each
+SLOW = {"nlp_seq", "lm1b_sampling", "wmt_beam_search", "sst2_training"}  # 40-60 s of compiling
 
 
 def ported_run(name: str):
