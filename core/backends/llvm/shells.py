@@ -221,7 +221,7 @@ def _load(key: str, source: str, arg_types: tuple) -> Callable | None:
             with contextlib.suppress(OSError):
                 cache_files.write_verified(path, pickle.dumps(()))
             return None
-        library_ = _finalized(module, f"numbax_shell_{key}")
+        library_ = _finalized(module, f"numbax_shell_{key}", "\n    for " in source)
         _stats["compiled"] += 1
         # quick code never goes to disk as the optimized code (`target.quick_tier`)
         if not target.is_quick() or target.shares_quick():
@@ -254,11 +254,11 @@ def _library_of(state, gen):
     return library_
 
 
-def _finalized(module, name: str):
+def _finalized(module, name: str, loops: bool = False):
     """The code library of `module`, compiled by this thread's code generator (`target.codegen`:
-    numba's, O3, or the quick tier's)."""
+    numba's, O3, or the quick tier's; `loops`: the shell has step loops)."""
     pool.start()
-    library_ = target.codegen().create_library(name)
+    library_ = target.codegen(loops).create_library(name)
     library_.enable_object_caching()
     library_.add_llvm_module(module)
     library_.finalize()

@@ -173,11 +173,11 @@ def shares_quick() -> bool:
 QUICK_SUFFIX = "q"
 
 
-def codegen():
+def codegen(loops: bool = False):
     """The code generator this thread compiles numbax's LLVM with: numba's JIT code generator
-    (its O3 pipeline and target machine), or in the quick tier `quick_codegen()`."""
+    (its O3 pipeline and target machine), or in the quick tier `quick_codegen(loops)`."""
     if is_quick():
-        return quick_codegen()
+        return quick_codegen(loops)
     from numba.core.registry import cpu_target  # noqa: PLC0415
 
     return cpu_target.target_context.codegen()
@@ -210,20 +210,27 @@ def _light(gen, module) -> None:
 # in registers, not stack slots) and fast instruction selection, 8.4 s for the six against 9.2
 # without SROA, 9.3 with O1 code generation and 9.8 with instcombine and simplifycfg too (whose
 # code runs the LSTM's step in 0.1 s instead of 0.35, but compiles slower everywhere).
+# A shell with step loops (a scan's: its code runs once per step) gets O1 code generation: the
+# LSTM's first call 1.67 s against 1.79 s (mean of four cold runs each).
 QUICK_PASSES = ("sroa",)
 QUICK_OPT = 0
+QUICK_LOOPS_OPT = 1
 
 
 class _QuickCodegen(JITCPUCodegen):
     """numba's JIT code generator for the host CPU, with `_QuickLibrary`'s pipeline and a target
     machine at `QUICK_OPT` (0: LLVM's fast instruction selection, no machine-level
-    optimization). No fast-math anywhere, as in numba's: results are the optimized code's."""
+    optimization), or `QUICK_LOOPS_OPT` for code with step loops."""
 
     _library_class = _QuickLibrary
 
+    def __init__(self, name: str, opt: int):
+        self._quick_opt = opt
+        super().__init__(name)
+
     def _customize_tm_options(self, options: dict) -> None:
         super()._customize_tm_options(options)
-        options["opt"] = QUICK_OPT
+        options["opt"] = self._quick_opt
 
 
 def is_quick_library(library) -> bool:
@@ -232,6 +239,8 @@ def is_quick_library(library) -> bool:
 
 
 @functools.cache
-def quick_codegen() -> _QuickCodegen:
-    """The quick tier's code generator (its own JIT engine; symbols resolve as numba's do)."""
-    return _QuickCodegen("numbax_quick")
+def quick_codegen(loops: bool = False) -> _QuickCodegen:
+    """The quick tier's code generator (its own JIT engine; symbols resolve as numba's do);
+    `loops`: the one for code with step loops (a scan's), which runs many times in one call."""
+    opt = QUICK_LOOPS_OPT if loops else QUICK_OPT
+    return _QuickCodegen(f"numbax_quick{opt}", opt)
