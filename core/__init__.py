@@ -122,7 +122,7 @@ from core.pmap import (
     pmap,
 )
 from core.shard_map import shard_map
-from core.sharding import NamedSharding, make_mesh, set_mesh
+from core.sharding import NamedSharding, Shard, make_mesh, reshard, set_mesh
 from core.sharding import PartitionSpec as P
 from numbax import __version__
 
@@ -215,6 +215,8 @@ __all__ = [
     "random",
     "remat",
     "scipy",
+    "reshard",
+    "Shard",
     "set_mesh",
     "shard_map",
     "stop_gradient",

@@ -40,6 +40,7 @@ def test_jax_porting_names_stay_present():
     assert not {"stft", "istft", "welch", "csd"} & set(missing.get("jax.scipy.signal", []))
     assert "gaussian_kde" not in missing.get("jax.scipy.stats", [])
     top = {"no_tracing", "no_execution", "debug_key_reuse", "copy_to_host_async", "transfer_guard"}
+    top |= {"linear_call", "reshard", "Shard"}
     assert not top & set(missing.get("jax", []))
     assert "default_registry" not in missing.get("jax.tree_util", [])
     assert not {"cholesky_p", "eig_p", "eigh_p", "qr_p", "svd_p"} & set(
