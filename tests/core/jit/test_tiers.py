@@ -171,3 +171,28 @@ def test_a_process_exiting_with_twins_to_build_ends_soon_and_leaves_whole_files(
     for p in files:
         if p.name.startswith("numbax_jit_") and p.suffix in (".shell", ".routine", ".qshell"):
             cache_files.read_verified(p)
+
+
+_OPTIMIZED = """
+import json
+from core.backends.llvm import target
+from core.backends.numba.library import entry as library
+with target.quick_tier():
+    for attr in ("skinny_columns__f4", "gemm_band__f4"):
+        library.load(*library.signature_of(attr))
+print(json.dumps([library.quick("skinny_columns__f4"), library.quick("gemm_band__f4")]))
+"""
+
+
+def test_a_library_function_registered_optimized_is_not_quick_code(tmp_path):
+    """`skinny_columns` (registered `optimized=True`: its work is its own multiply-add loops,
+    which quick code ran the LSTM's step 15x slower) compiles optimized in the quick tier too;
+    another routine compiled there is quick code."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    env = dict(os.environ, NUMBAX_CACHE_DIR=str(tmp_path), NUMBA_CACHE_DIR=str(tmp_path))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
+    cmd = [sys.executable, "-c", _OPTIMIZED]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, cwd=root)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout.splitlines()[-1]) == [False, True]
+    assert list(tmp_path.rglob("*.routine"))  # the optimized code, in the disk cache

@@ -78,6 +78,7 @@ _VERSION = hashlib.sha256(
 _FUNCTIONS: dict[str, tuple[Callable, tuple[str, ...]]] = {}  # name -> (function, template)
 _CALLS: dict[str, tuple[str, ...]] = {}  # name -> the library functions it calls through slots
 _THREADED: set[str] = set()  # the functions compiled with `parallel=True` (`run_parts`)
+_OPTIMIZED: set[str] = set()  # compiled optimized in the quick tier too (`register`)
 _CALLERS: dict[str, Callable] = {}  # "<name>__<codes>" -> intrinsic
 _LOADED: dict[tuple, int] = {}  # (name, signature) -> the compiled function's address
 _KEEP: list = []  # the dispatchers of the functions numba compiled, kept for the process
@@ -94,7 +95,7 @@ def stats() -> dict[str, int]:
 
 
 def register(
-    template: str, calls: tuple[str, ...] = (), parallel: bool = False
+    template: str, calls: tuple[str, ...] = (), parallel: bool = False, optimized: bool = False
 ) -> Callable[[Callable], Callable]:
     """Makes the decorated function a library function named by its `__name__`.
 
@@ -106,6 +107,9 @@ def register(
       calls: the library functions it calls through their slots (`callee`, `in_parts`), in
         the dtypes of its own call: loaded with it.
       parallel: compile it with `parallel=True` (`run_parts` only).
+      optimized: compile it optimized in the quick tier too (`core.backends.llvm.target`):
+        a function whose work is its own arithmetic loops, which quick code runs many times
+        slower (`skinny_columns`).
 
     Returns:
       The decorator (it returns the function unchanged).
@@ -116,6 +120,8 @@ def register(
         _CALLS[fn.__name__] = calls
         if parallel:
             _THREADED.add(fn.__name__)
+        if optimized:
+            _OPTIMIZED.add(fn.__name__)
         return fn
 
     return wrap
@@ -206,7 +212,8 @@ def _routine(name: str, signature: tuple) -> int | None:
     """The address of library function `name` compiled by numbax as LLVM
     (`core/backends/llvm/routines.py`), or None if it uses a construct that needs numba."""
     try:
-        address, compiled, quick = routines.load(_FUNCTIONS[name][0], signature, _VERSION)
+        with target.quick_tier(False) if name in _OPTIMIZED else contextlib.nullcontext():
+            address, compiled, quick = routines.load(_FUNCTIONS[name][0], signature, _VERSION)
     except Unsupported:
         return None
     _stats["compiled" if compiled else "loaded"] += 1

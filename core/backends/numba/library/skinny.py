@@ -68,7 +68,7 @@ def skinny_part(a, bt, out, p, width, t):
     _columns(a, bt, out, p, t * width, min(p[2], (t + 1) * width))
 
 
-@register("a a a p i i")
+@register("a a a p i i", optimized=True)  # quick code ran the LSTM step 15x slower
 def skinny_columns(a, bt, out, p, lo, hi):
     """`out[:, lo:hi] = a @ bt[lo:hi].T` (see `skinny_dot`; scans' chunks of rows call it too,
     `core/backends/numba/scan_rows.py`): tiles of 2 rows x 4 columns, then the odd row, then
