@@ -312,3 +312,18 @@ def resnet10_model(nn: Any, jnp: Any) -> type:
             return nn.Dense(self.num_classes)(x)
 
     return ResNet
+
+
+def thread_schedstat() -> dict[int, tuple[int, int]]:
+    """This process's threads' scheduler statistics: thread id -> (nanoseconds run on a CPU,
+    nanoseconds waited for one), from `/proc/self/task/*/schedstat` (threads that ended
+    meanwhile are left out)."""
+    out = {}
+    for task in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{task}/schedstat") as f:
+                run, wait, _ = (int(v) for v in f.read().split())
+        except OSError:
+            continue
+        out[int(task)] = (run, wait)
+    return out

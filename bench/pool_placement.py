@@ -27,20 +27,8 @@ import time
 
 os.environ["NUMBAX_JIT_THREAD_POOL"] = "1"
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from bench._common import print_json  # noqa: E402
+from bench._common import print_json, thread_schedstat  # noqa: E402
 from bench.models_step import _case  # noqa: E402
-
-
-def _schedstat() -> dict[int, tuple[int, int]]:
-    out = {}
-    for task in os.listdir("/proc/self/task"):
-        try:
-            with open(f"/proc/self/task/{task}/schedstat") as f:
-                run, wait, _ = (int(v) for v in f.read().split())
-        except OSError:
-            continue
-        out[int(task)] = (run, wait)
-    return out
 
 
 def main() -> None:
@@ -83,12 +71,12 @@ def main() -> None:
             for setting in settings[r % len(settings) :] + settings[: r % len(settings)]:
                 use(setting)
                 p.saved()
-                s0, t0, c0, n = _schedstat(), time.perf_counter(), time.process_time(), 0
+                s0, t0, c0, n = thread_schedstat(), time.perf_counter(), time.process_time(), 0
                 while time.perf_counter() - t0 < args.seconds:
                     run()
                     n += 1
                 wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-                saved, s1 = p.saved(), _schedstat()
+                saved, s1 = p.saved(), thread_schedstat()
                 per = sorted(
                     (((s1[k][0] - s0[k][0]) / n / 1e6, (s1[k][1] - s0[k][1]) / n / 1e6))
                     for k in s1

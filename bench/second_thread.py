@@ -38,7 +38,7 @@ import numba
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from bench._common import print_json  # noqa: E402
+from bench._common import print_json, thread_schedstat  # noqa: E402
 from core.backends.llvm.pool import CPU, CPUS, _getcpu, _keep_off, _load, _store, _swap  # noqa: E402
 from core.backends.numba.library.exchange import (  # noqa: E402
     _FUTEX_WAIT_PRIVATE,
@@ -170,18 +170,6 @@ def _stop(state):
     _futex(state, EPOCH, _FUTEX_WAKE_PRIVATE, 1, 0)
 
 
-def _schedstat() -> dict[int, tuple[int, int]]:
-    out = {}
-    for task in os.listdir("/proc/self/task"):
-        try:
-            with open(f"/proc/self/task/{task}/schedstat") as f:
-                run, wait, _ = (int(v) for v in f.read().split())
-        except OSError:
-            continue
-        out[int(task)] = (run, wait)
-    return out
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -230,7 +218,7 @@ def main() -> None:
                 for name in args.modes.split(","):
                     m = modes[name]
                     _step(state.ctypes.data, status, started, m, 2, args.pieces, work, serial, late)
-                    s0, t0, c0 = _schedstat(), time.perf_counter(), time.process_time()
+                    s0, t0, c0 = thread_schedstat(), time.perf_counter(), time.process_time()
                     taken0, stolen0 = int(state[TAKEN]), int(state[STOLEN])
                     steps = 0
                     while time.perf_counter() - t0 < args.seconds:
@@ -247,7 +235,7 @@ def main() -> None:
                         )
                         steps += 1
                     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-                    s1 = _schedstat()
+                    s1 = thread_schedstat()
                     main_id = threading.get_native_id()
                     wid = worker.native_id
                     row = {
