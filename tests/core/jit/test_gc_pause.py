@@ -101,7 +101,9 @@ def test_a_freeze_of_the_process_stays():
         frozen = gc.get_freeze_count()
         with gc_pause.paused():
             kept = _churn(200)
-        assert gc.get_freeze_count() == frozen
+        # neither unfrozen (0) nor frozen again (the churn's objects added); frozen objects
+        # that other threads drop meanwhile leave the count (a CI run lost 48 of 816 043)
+        assert frozen // 2 < gc.get_freeze_count() <= frozen
     finally:
         gc.unfreeze()
     del kept
