@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import pickle
 import secrets
 import stat
 import sys
@@ -141,6 +142,15 @@ def read_verified(path: Path, expected: bytes | None = None) -> bytes:
     if digest(payload) != stored or (expected is not None and stored != expected):
         raise CacheIntegrityError(path, "its content hash does not match the one recorded")
     return payload
+
+
+def read_pickled(path: Path):
+    """The object pickled in a file written by `write_verified`, or None if the file is
+    missing, damaged, unreadable or does not unpickle (the caller compiles again)."""
+    try:
+        return pickle.loads(read_verified(path))  # noqa: S301 (verified first)
+    except Exception:
+        return None
 
 
 def warn(message: str) -> None:

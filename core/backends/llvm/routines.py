@@ -962,7 +962,7 @@ def load(fn, signature: tuple, version: str, cached_only: bool = False) -> tuple
     folder = cache_files.secure_dir(cache_files.cache_dir())
     path = folder / f"numbax_jit_{key}.routine"
     shared = folder / f"numbax_jit_{key}.{target.QUICK_SUFFIX}routine"
-    state = _read(path)
+    state = cache_files.read_pickled(path)
     if isinstance(state, str):  # a function the translator does not lower, and why
         raise translate.Unsupported(state)
     library = _library_of(state, cpu_target.target_context.codegen())
@@ -970,7 +970,7 @@ def load(fn, signature: tuple, version: str, cached_only: bool = False) -> tuple
     if library is None and cached_only:
         return 0, False, False
     if library is None and target.is_quick():  # quick code a compile worker left
-        library = _library_of(_read(shared), target.quick_codegen())
+        library = _library_of(cache_files.read_pickled(shared), target.quick_codegen())
         quick = library is not None
     compiled = library is None
     if compiled:
@@ -985,14 +985,6 @@ def load(fn, signature: tuple, version: str, cached_only: bool = False) -> tuple
             _write(shared if quick else path, library.serialize_using_object_code(), fn.__name__)
     _KEEP.append(library)
     return library.get_pointer_to_function(sym), compiled, quick
-
-
-def _read(path):
-    """The cache entry in `path`, or None (missing, damaged)."""
-    try:
-        return pickle.loads(cache_files.read_verified(path))  # noqa: S301 (verified)
-    except Exception:
-        return None
 
 
 def _library_of(state, gen):

@@ -199,14 +199,14 @@ def cached(source: str, arg_types: Sequence[tuple[str, int]]) -> bool:
 def _load(key: str, source: str, arg_types: tuple) -> Callable | None:
     pool.start()  # fills the cells that threaded nests name
     path = nests.cache_path(key, "shell")
-    state = _read(path)
+    state = cache_files.read_pickled(path)
     if state == ():  # an earlier process found it unsupported
         _stats["unsupported"] += 1
         return None
     library_ = _library_of(state, nests._codegen())
     shared = nests.cache_path(key, f"{target.QUICK_SUFFIX}shell")
     if library_ is None and target.is_quick():  # quick code a compile worker left
-        library_ = _library_of(_read(shared), target.quick_codegen())
+        library_ = _library_of(cache_files.read_pickled(shared), target.quick_codegen())
     if library_ is None:
         try:
             module = _linked(*Shell(source, arg_types, _name(key)).build())
@@ -231,14 +231,6 @@ def _load(key: str, source: str, arg_types: tuple) -> Callable | None:
             except OSError as e:
                 cache_files.warn(f"kernel shell not cached ({e})")
     return _builtin(library_, _name(key))
-
-
-def _read(path):
-    """The state in disk cache file `path`, or None (missing, damaged or unreadable)."""
-    try:
-        return pickle.loads(cache_files.read_verified(path))  # noqa: S301 (verified)
-    except Exception:
-        return None
 
 
 def _library_of(state, gen):
@@ -284,7 +276,8 @@ def optimized(source: str, arg_types: Sequence[tuple[str, int]], build: bool = F
         fn = _LOADED.get(key)
         if fn is None or not is_quick(fn):
             return fn is not None
-        library_ = _library_of(_read(nests.cache_path(key, "shell")), nests._codegen())
+        state = cache_files.read_pickled(nests.cache_path(key, "shell"))
+        library_ = _library_of(state, nests._codegen())
         if library_ is None and build:
             with target.quick_tier(False):
                 new = _load(key, source, tuple(arg_types))
