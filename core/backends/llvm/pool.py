@@ -80,6 +80,7 @@ from core.backends.numba.library.exchange import (
     _pause,
     _peek,
     _set_flag,
+    clock_ns,
 )
 from core.config import config
 from core.jit import threads as thread_policy
@@ -178,13 +179,7 @@ def _cpu_now(typingctx):
     """The calling thread's CPU time in nanoseconds (CLOCK_THREAD_CPUTIME_ID)."""
 
     def codegen(context, builder, signature, args):
-        spec = cgutils.alloca_once(builder, ir.LiteralStructType([_I64, _I64]))
-        fn = ir.FunctionType(ir.IntType(32), [ir.IntType(32), spec.type])
-        clock = _cell(builder, "numbax_exchange_clock", fn.as_pointer())
-        builder.call(clock, [ir.Constant(ir.IntType(32), _CLOCK_THREAD_CPUTIME), spec])
-        sec = builder.load(cgutils.gep(builder, spec, 0, 0))
-        nsec = builder.load(cgutils.gep(builder, spec, 0, 1))
-        return builder.add(builder.mul(sec, _I64(1_000_000_000)), nsec)
+        return clock_ns(builder, _CLOCK_THREAD_CPUTIME)
 
     return types.int64(), codegen
 

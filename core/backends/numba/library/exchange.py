@@ -205,19 +205,22 @@ def _futex(typingctx, base, word, op, value, ns):
     return types.none(base, word, op, value, ns), codegen
 
 
+def clock_ns(builder: ir.IRBuilder, clock: int) -> ir.Value:
+    """Emits a read of clock `clock` (a `clock_gettime` clock id) in nanoseconds, as int64."""
+    spec = cgutils.alloca_once(builder, ir.LiteralStructType([_I64, _I64]))
+    fn = ir.FunctionType(_I32, [_I32, spec.type])
+    builder.call(_cell(builder, "numbax_exchange_clock", fn.as_pointer()), [_I32(clock), spec])
+    sec = builder.load(cgutils.gep(builder, spec, 0, 0))
+    nsec = builder.load(cgutils.gep(builder, spec, 0, 1))
+    return builder.add(builder.mul(sec, _I64(1_000_000_000)), nsec)
+
+
 @intrinsic
 def _now(typingctx):
     """CLOCK_MONOTONIC in nanoseconds."""
 
     def codegen(context, builder, signature, args):
-        spec = cgutils.alloca_once(builder, ir.LiteralStructType([_I64, _I64]))
-        fn = ir.FunctionType(_I32, [_I32, spec.type])
-        builder.call(
-            _cell(builder, "numbax_exchange_clock", fn.as_pointer()), [_I32(_CLOCK_MONOTONIC), spec]
-        )
-        sec = builder.load(cgutils.gep(builder, spec, 0, 0))
-        nsec = builder.load(cgutils.gep(builder, spec, 0, 1))
-        return builder.add(builder.mul(sec, _I64(1_000_000_000)), nsec)
+        return clock_ns(builder, _CLOCK_MONOTONIC)
 
     return types.int64(), codegen
 
