@@ -14,6 +14,10 @@ A `Primitive` is a name plus one slot per transformation. The definition of each
     batch           (args, batch_dims, **params) -> (out, out_batch_dim); a dim is an int or None
     partial_eval    higher-order primitives only: split known from unknown work
 
+`jax_params` is not a rule but a translation: the parameters JAX's `bind` passes that numbax's
+rules do not take (`accuracy=None`, `out_sharding=None`, ...), so code written against
+`jax.lax.exp_p.bind(x, accuracy=None)` runs on `core.lax.exp_p` (see `jax_params` below).
+
 Back ends are not slots: the numba lowering rules are registered in the back end
 (`core/backends/numba/registry.py`, `register_lowering(prim, rule)`, as JAX's
 `mlir.register_lowering`), and the numpy back end runs `impl`.
@@ -29,6 +33,26 @@ from collections.abc import Callable
 from typing import Any
 
 from core.trace import _state as _trace_state
+from numbax.errors import NumbaxError
+
+ANY = object()  # `jax_params(precision=ANY)`: any value is accepted (and dropped)
+
+
+class JaxParamError(NumbaxError, NotImplementedError):
+    """A primitive bound with a JAX parameter value numbax does not implement.
+
+    Failing code: ``lax.exp_p.bind(x, accuracy=lax.Tolerance(atol=1e-3))`` or
+    ``lax.dot_general_p.bind(a, b, ..., out_sharding=NamedSharding(...))``. Fix: leave the
+    parameter at JAX's default (numbax has one implementation per primitive and computes on
+    one device), or call the `core.lax` function, which takes numbax's parameters.
+    """
+
+    def __init__(self, prim: str, param: str, value: Any, accepted: Any):
+        super().__init__(
+            f"{prim}_p.bind: numbax does not implement {param}={value!r} (only "
+            f"{param}={accepted!r}, JAX's default); leave it out or call lax.{prim}"
+        )
+
 
 _REGISTRY: dict[str, Primitive] = {}
 
@@ -76,10 +100,14 @@ class Primitive:
         self.transpose: Callable | None = None
         self.batch: Callable | None = None
         self.partial_eval: Callable | None = None
+        self.jax_params: Callable[[tuple, dict], dict] | None = None
         _REGISTRY[name] = self
 
     def bind(self, *args: Any, **params: Any) -> Any:
-        """Applies the primitive under the current interpreter."""
+        """Applies the primitive under the current interpreter (JAX's parameters translated
+        by `jax_params` first, where the primitive has them)."""
+        if self.jax_params is not None:
+            params = self.jax_params(args, params)
         return _trace_state.trace.process_primitive(self, args, params)
 
     def def_impl(self, f: Callable) -> Callable:
@@ -108,6 +136,32 @@ class Primitive:
 
     def __repr__(self) -> str:
         return self.name
+
+
+def jax_params(prim: Primitive, **accepted: Any) -> None:
+    """Lets `prim.bind` take the parameters JAX's binds pass that numbax's rules do not.
+
+    Each keyword names such a parameter and the one value numbax implements (JAX's default,
+    usually None; `ANY` for a hint numbax may ignore, such as `precision`); `bind` drops it
+    when it holds that value and raises `JaxParamError` otherwise. numbax's own binds, which
+    never pass these names, go through unchanged.
+
+    Args:
+      prim: the primitive.
+      **accepted: JAX's parameter names and the values numbax accepts for them.
+    """
+    names = frozenset(accepted)
+
+    def translate(args: tuple, params: dict) -> dict:
+        if names.isdisjoint(params):
+            return params
+        for k in names.intersection(params):
+            want = accepted[k]
+            if want is not ANY and params[k] is not want and params[k] != want:
+                raise JaxParamError(prim.name, k, params[k], want)
+        return {k: v for k, v in params.items() if k not in names}
+
+    prim.jax_params = translate
 
 
 def all_primitives() -> dict[str, Primitive]:

@@ -727,7 +727,7 @@ _NAN_PRIMITIVES = (
     "expm1",
     "integer_pow",
     "lgamma",
-    "linear_solve",
+    "custom_linear_solve",
     "log1p",
     "log",
     "logistic",

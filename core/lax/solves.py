@@ -161,7 +161,7 @@ class _LinearSolveTuple(NamedTuple):
         return _LinearSolveTuple(self.vecmat, self.matvec, self.transpose_solve, self.solve)
 
 
-linear_solve_p = Primitive("linear_solve", multiple_results=True, higher_order=True)
+linear_solve_p = Primitive("custom_linear_solve", multiple_results=True, higher_order=True)
 
 
 def _split(args, const_lengths):

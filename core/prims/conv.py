@@ -35,7 +35,7 @@ from core.ad_util import Zero, add_any
 from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
 from core.interpreters.transpose import is_undefined
-from core.primitive import Primitive
+from core.primitive import ANY, Primitive, jax_params
 from core.prims.rev import rev
 from core.prims.shapes import convert_element_type, reshape, transpose
 from core.trace import get_aval
@@ -469,6 +469,7 @@ conv_general_dilated_p.def_jvp(_conv_jvp)
 conv_general_dilated_p.def_transpose(_conv_transpose_rule)
 conv_general_dilated_p.linear = True
 conv_general_dilated_p.def_batch(_conv_batch)
+jax_params(conv_general_dilated_p, precision=ANY, out_sharding=None)
 
 
 # ---------------------------------------------------------------------------------------------

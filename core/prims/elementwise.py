@@ -21,7 +21,7 @@ from core.errors import DTypeError, ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import defjvp, defjvp2, defjvp_zero
 from core.interpreters.transpose import is_undefined
-from core.primitive import Primitive
+from core.primitive import Primitive, jax_params
 from core.prims.shapes import broadcast_in_dim, full
 from core.trace import get_aval
 
@@ -137,6 +137,7 @@ def _mul_transpose(ct, x, y):
 
 mul_p.def_transpose(_mul_transpose)
 mul_p.linear = True  # in each operand separately
+jax_params(mul_p, out_dtype=None)
 
 
 def _div_impl(x, y):
@@ -322,6 +323,11 @@ cos_p = unop("cos", np.cos, _F)
 defjvp(cos_p, lambda g, x: neg(mul(g, sin(x))))
 tan_p = unop("tan", np.tan, _F)
 defjvp2(tan_p, lambda g, ans, x: mul(g, add(full_like(ans, 1), mul(ans, ans))))
+# JAX's `accuracy` picks among XLA's approximations; numbax has one implementation each.
+for _p in (exp_p, exp2_p, log_p, log1p_p, expm1_p, sqrt_p, rsqrt_p, cbrt_p, tanh_p, logistic_p):
+    jax_params(_p, accuracy=None)
+for _p in (sin_p, cos_p, tan_p):
+    jax_params(_p, accuracy=None)
 asin_p = unop("asin", _errstate(np.arcsin), _F)
 defjvp(asin_p, lambda g, x: mul(g, rsqrt(sub(full_like(x, 1), mul(x, x)))))
 acos_p = unop("acos", _errstate(np.arccos), _F)

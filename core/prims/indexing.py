@@ -79,6 +79,16 @@ slice_p.def_transpose(_slice_transpose)
 slice_p.def_batch(_slice_batch)
 
 
+def _slice_jax_params(args: tuple, params: dict) -> dict:
+    # JAX's binds pass strides=None for unit strides; numbax's always pass the tuple.
+    if params.get("strides", ()) is not None:
+        return params
+    return {**params, "strides": (1,) * len(params["start_indices"])}
+
+
+slice_p.jax_params = _slice_jax_params
+
+
 def slice(x: Any, start_indices, limit_indices, strides=None) -> Any:  # noqa: A001
     """Static slice `x[start:limit:stride]` per dimension, like `lax.slice`."""
     ndim = get_aval(x).ndim

@@ -19,7 +19,7 @@ from core.avals import ShapedArray
 from core.errors import ShapeError
 from core.interpreters import batching
 from core.interpreters.transpose import is_undefined
-from core.primitive import Primitive
+from core.primitive import ANY, Primitive, jax_params
 from core.prims.shapes import convert_element_type, transpose
 from core.trace import get_aval
 
@@ -137,6 +137,7 @@ dot_general_p.def_jvp(_dot_jvp)
 dot_general_p.def_transpose(_dot_transpose)
 dot_general_p.linear = True  # in each operand separately
 dot_general_p.def_batch(_dot_batch)
+jax_params(dot_general_p, precision=ANY, out_sharding=None)
 
 
 def dot_general(

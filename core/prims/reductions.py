@@ -15,7 +15,7 @@ from core.ad_util import Zero
 from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
 from core.interpreters.jvp import defjvp_zero, deflinear
-from core.primitive import Primitive
+from core.primitive import Primitive, jax_params
 from core.prims import elementwise as ew
 from core.prims.indexing import pad, slice_in_dim
 from core.prims.shapes import broadcast_in_dim, convert_element_type, reshape, transpose
@@ -83,6 +83,7 @@ def _reduce_sum_transpose(ct, x, *, axes):
 
 
 reduce_sum_p.def_transpose(_reduce_sum_transpose)
+jax_params(reduce_sum_p, out_sharding=None)
 
 reduce_max_p = _reduction("reduce_max", np.max, "iufb")
 reduce_min_p = _reduction("reduce_min", np.min, "iufb")

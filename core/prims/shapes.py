@@ -20,7 +20,7 @@ from core.avals import ShapedArray
 from core.errors import ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import defjvp_zero, deflinear
-from core.primitive import Primitive
+from core.primitive import Primitive, jax_params
 from core.trace import Tracer, get_aval
 
 # ---------------------------------------------------------------------------------------------
@@ -76,6 +76,7 @@ broadcast_in_dim_p.def_abstract_eval(_bid_abstract_eval)
 deflinear(broadcast_in_dim_p)
 broadcast_in_dim_p.def_transpose(_bid_transpose)
 broadcast_in_dim_p.def_batch(_bid_batch)
+jax_params(broadcast_in_dim_p, sharding=None)
 
 
 def broadcast_in_dim(x: Any, shape: tuple[int, ...], broadcast_dimensions: tuple[int, ...]) -> Any:
@@ -111,6 +112,7 @@ reshape_p.def_abstract_eval(_reshape_abstract_eval)
 deflinear(reshape_p)
 reshape_p.def_transpose(lambda ct, x, *, new_sizes: [reshape(ct, x.aval.shape)])
 reshape_p.def_batch(_reshape_batch)
+jax_params(reshape_p, dimensions=None, sharding=None)
 
 
 def reshape(x: Any, new_sizes: tuple[int, ...]) -> Any:
@@ -216,6 +218,7 @@ convert_element_type_p.def_jvp(_convert_jvp)
 convert_element_type_p.def_transpose(_convert_transpose)
 convert_element_type_p.linear = True  # between inexact dtypes
 convert_element_type_p.def_batch(_convert_batch)
+jax_params(convert_element_type_p, sharding=None)
 
 
 def convert_element_type(x: Any, new_dtype: Any, weak_type: bool = False) -> Any:
@@ -253,6 +256,7 @@ def _iota_impl(*, dtype, shape, dimension):
 
 iota_p.def_impl(_iota_impl)
 iota_p.def_abstract_eval(lambda *, dtype, shape, dimension: ShapedArray(shape, dtype))
+jax_params(iota_p, sharding=None)
 defjvp_zero(iota_p)
 
 

@@ -20,7 +20,7 @@ from core.avals import ShapedArray
 from core.errors import ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import deflinear, jvp_flat
-from core.primitive import Primitive
+from core.primitive import JaxParamError, Primitive
 from core.prims import elementwise as ew
 from core.prims import shapes as sh
 from core.prims.associative_scan import associative_scan
@@ -154,6 +154,20 @@ top_k_p.def_impl(_top_k_impl)
 top_k_p.def_abstract_eval(_top_k_abstract_eval)
 top_k_p.def_jvp(_top_k_jvp)
 top_k_p.def_batch(_top_k_batch)
+
+
+def _top_k_jax_params(args: tuple, params: dict) -> dict:
+    # JAX's top_k_p takes the axis; numbax's primitive works on the last one (`lax.top_k`
+    # moves the axis there).
+    if "axis" not in params:
+        return params
+    axis, ndim = params["axis"], get_aval(args[0]).ndim
+    if axis not in (-1, ndim - 1):
+        raise JaxParamError("top_k", "axis", axis, -1)
+    return {k: v for k, v in params.items() if k != "axis"}
+
+
+top_k_p.jax_params = _top_k_jax_params
 
 
 def top_k(operand: Any, k: int, *, axis: int = -1) -> list[Any]:

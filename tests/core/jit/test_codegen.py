@@ -279,7 +279,7 @@ NEVER_COMPILED = {
     "custom_jvp_call",
     "custom_vjp_call",
     "custom_lin",
-    "linear_solve",
+    "custom_linear_solve",
     "linear_call",  # core/linear_call.py: inlined by core/jit/simplify.py, as linear_solve
 }
 # Lowered and tested by their own files (control flow), or never lowered: collectives reach the

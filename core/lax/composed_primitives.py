@@ -1,0 +1,290 @@
+"""JAX's primitives that numbax computes by composition, under JAX's names (`lax.clamp_p`...).
+
+`jax.lax` exports one primitive per operation; numbax builds some of those operations from
+other primitives (`lax.clamp` is a `max` and a `min`, `x.at[i].add(v)` is numbax's `scatter`
+with kind "add"). For code written against JAX's objects, each such name here is a
+`ComposedPrimitive`: it has JAX's `name` and `multiple_results`, and its `bind` takes JAX's
+operands and parameters and runs numbax's composition (under any transformation, like every
+`core.lax` function). They never appear in numbax's jaxprs: those show the primitives the
+composition binds, so an interpreter that matches `eqn.prim is lax.clamp_p` finds none.
+
+JAX's primitives that numbax does not implement at all are `UnsupportedPrimitive`s: their
+`bind` raises `PrimitiveNotImplementedError`, which names what to use instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from core import dtypes
+from core.ir import ClosedJaxpr, eval_jaxpr
+from core.lax import composites as co
+from core.lax import special
+from core.lax.fourier import fft
+from core.lax.gather_api import scatter_add, scatter_max, scatter_min, scatter_mul, scatter_sub
+from core.named_sharding import with_sharding_constraint
+from core.placement import device_put
+from core.prims import collectives
+from core.prims import elementwise as ew
+from core.prims import shapes as sh
+from core.prims.random_bits import bitcast_convert_type
+from core.prims.windows import reduce_window
+from core.trace import as_value, get_aval
+from numbax.errors import NumbaxError
+
+
+class PrimitiveNotImplementedError(NumbaxError, NotImplementedError):
+    """A `jax.lax` primitive numbax has no counterpart for, bound directly.
+
+    Failing code: ``lax.rng_bit_generator_p.bind(key, shape=(2,), ...)`` or
+    ``lax.create_token_p.bind()``. Fix: the message names the numbax function to use instead
+    (`core.random` for random bits; numbax orders effects without tokens).
+    """
+
+    def __init__(self, name: str, instead: str):
+        super().__init__(f"lax.{name}_p is not implemented in numbax: {instead}")
+
+
+class ComposedPrimitive:
+    """A JAX primitive's name whose `bind` runs numbax's composition of the operation."""
+
+    def __init__(self, name: str, compose: Callable[..., Any], multiple_results: bool = False):
+        """Args:
+        name: JAX's name of the primitive (as its jaxprs print it).
+        compose: takes the operands and parameters JAX's `bind` takes; returns the result
+          (a list when `multiple_results`).
+        multiple_results: as JAX's primitive.
+        """
+        self.name = name
+        self.multiple_results = multiple_results
+        self._compose = compose
+
+    def bind(self, *args: Any, **params: Any) -> Any:
+        """Computes the operation on `args` with JAX's parameters."""
+        return self._compose(*args, **params)
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+class UnsupportedPrimitive:
+    """A JAX primitive's name with no numbax counterpart: `bind` says what to use instead."""
+
+    def __init__(self, name: str, instead: str, multiple_results: bool = False):
+        """Args:
+        name: JAX's name of the primitive.
+        instead: what a numbax program uses instead (ends the error message).
+        multiple_results: as JAX's primitive.
+        """
+        self.name = name
+        self.multiple_results = multiple_results
+        self._instead = instead
+
+    def bind(self, *args: Any, **params: Any) -> Any:
+        """Raises `PrimitiveNotImplementedError`."""
+        raise PrimitiveNotImplementedError(self.name, self._instead)
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+def _total_order_key(x: Any) -> Any:
+    # IEEE totalOrder as XLA compares it: a float's bits as a signed integer, with the
+    # magnitude bits of negative numbers flipped, so -nan < -inf < ... < -0 < +0 < ... < +nan.
+    aval = get_aval(x)
+    dt = np.dtype(aval.dtype)
+    if dtypes.kind(dt) != "f":
+        return x
+    idt = np.dtype(f"int{8 * dt.itemsize}")
+    bits = bitcast_convert_type(x, idt)
+    sign = ew.shift_right_arithmetic(bits, sh.full(aval.shape, 8 * dt.itemsize - 1, idt))
+    magnitude = sh.full(aval.shape, np.iinfo(idt).max, idt)
+    return ew.bitwise_xor(bits, ew.bitwise_and(sign, magnitude))
+
+
+def _total_order(compare: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    return lambda x, y: compare(_total_order_key(as_value(x)), _total_order_key(as_value(y)))
+
+
+def _computation(jaxpr: Any, consts: Sequence[Any]) -> Callable[..., Any]:
+    # A reduction's computation given as a jaxpr (a `ClosedJaxpr` or a `Jaxpr` and consts).
+    if isinstance(jaxpr, ClosedJaxpr):
+        jaxpr, consts = jaxpr.jaxpr, [*jaxpr.consts, *consts]
+
+    def computation(*args: Any) -> Any:
+        out = eval_jaxpr(jaxpr, consts, *args)
+        return out[0] if len(out) == 1 else tuple(out)
+
+    return computation
+
+
+def _reduce(*args: Any, computation: Callable, jaxpr: Any = None, dimensions: Sequence[int]):
+    n = len(args) // 2
+    out = co.reduce(tuple(args[:n]), tuple(args[n:]), computation, dimensions)
+    return list(out) if isinstance(out, (tuple, list)) else [out]
+
+
+def _reduce_window(
+    *args: Any,
+    jaxpr: Any,
+    consts: Sequence[Any] = (),
+    window_dimensions: Sequence[int],
+    window_strides: Sequence[int],
+    padding: Sequence[tuple[int, int]],
+    base_dilation: Sequence[int],
+    window_dilation: Sequence[int],
+) -> list[Any]:
+    if len(args) != 2:
+        raise PrimitiveNotImplementedError(
+            "reduce_window",
+            "numbax reduces one operand at a time; call lax.reduce_window once per operand",
+        )
+    operand, init = args
+    return [
+        reduce_window(
+            operand,
+            init,
+            _computation(jaxpr, consts),
+            window_dimensions,
+            window_strides,
+            padding,
+            base_dilation,
+            window_dilation,
+        )
+    ]
+
+
+def _scatter(fn: Callable) -> Callable:
+    def bind(
+        operand: Any,
+        indices: Any,
+        updates: Any,
+        *,
+        dimension_numbers: Any,
+        update_jaxpr: Any = None,
+        update_consts: Any = (),
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: Any = None,
+    ) -> Any:
+        del update_jaxpr, update_consts  # the primitive fixes the combiner
+        return fn(
+            operand,
+            indices,
+            updates,
+            dimension_numbers,
+            indices_are_sorted=indices_are_sorted,
+            unique_indices=unique_indices,
+            mode=mode,
+        )
+
+    return bind
+
+
+def _approx_top_k(
+    operand: Any,
+    *,
+    k: int,
+    reduction_dimension: int = -1,
+    recall_target: float = 0.95,
+    is_max_k: bool = True,
+    reduction_input_size_override: int = -1,
+    aggregate_to_topk: bool = True,
+) -> list[Any]:
+    fn = co.approx_max_k if is_max_k else co.approx_min_k
+    return fn(operand, k, reduction_dimension, recall_target)
+
+
+def _device_put(*xs: Any, devices: Sequence[Any], srcs: Any = None, copy_semantics: Any = None):
+    return [device_put(x, d) for x, d in zip(xs, devices, strict=True)]
+
+
+def _sharding_constraint(x: Any, *, sharding: Any, **_layout_and_mesh: Any) -> Any:
+    return with_sharding_constraint(x, sharding)
+
+
+def _all_to_all(
+    x: Any,
+    *,
+    axis_name: Any,
+    split_axis: int,
+    concat_axis: int,
+    axis_index_groups: Any = None,
+    tiled: bool = False,
+) -> Any:
+    return collectives.all_to_all(
+        x, axis_name, split_axis, concat_axis, axis_index_groups=axis_index_groups, tiled=tiled
+    )
+
+
+_TOKENS = "numbax orders effects without tokens; drop the token arguments"
+_RNG = "XLA's generators are implementation-defined; use core.random (JAX's threefry bits)"
+
+clamp_p = ComposedPrimitive("clamp", co.clamp)
+square_p = ComposedPrimitive("square", co.square)
+conj_p = ComposedPrimitive("conj", lambda x, input_dtype=None: co.conj(x))
+clz_p = ComposedPrimitive("clz", co.clz)
+mulhi_p = ComposedPrimitive("mulhi", co.mulhi)
+nextafter_p = ComposedPrimitive("nextafter", co.nextafter)
+reduce_precision_p = ComposedPrimitive("reduce_precision", co.reduce_precision)
+reduce_xor_p = ComposedPrimitive(
+    "reduce_xor", lambda x, *, axes, out_sharding=None: co.reduce_xor(x, axes)
+)
+cumlogsumexp_p = ComposedPrimitive("cumlogsumexp", co.cumlogsumexp)
+split_p = ComposedPrimitive("split", co.split, multiple_results=True)
+squeeze_p = ComposedPrimitive("squeeze", co.squeeze)
+tile_p = ComposedPrimitive("tile", co.tile)
+stack_p = ComposedPrimitive("stack", lambda *xs, axis: co.stack(xs, axis))
+unstack_p = ComposedPrimitive(
+    "unstack", lambda x, *, axis: list(co.unstack(x, axis)), multiple_results=True
+)
+copy_p = ComposedPrimitive("copy", as_value)  # numbax's arrays are immutable: no copy to make
+stage_p = ComposedPrimitive("stage", as_value)
+dce_sink_p = ComposedPrimitive(
+    "dce_sink", lambda x, *, prevent_mlir_dce=False: [], multiple_results=True
+)
+optimization_barrier_p = ComposedPrimitive(
+    "optimization_barrier", lambda *xs: list(xs), multiple_results=True
+)
+eq_to_p = ComposedPrimitive("eq_to", _total_order(ew.eq))
+le_to_p = ComposedPrimitive("le_to", _total_order(ew.le))
+lt_to_p = ComposedPrimitive("lt_to", _total_order(ew.lt))
+erfc_p = ComposedPrimitive("erfc", special.erfc)
+bessel_i0e_p = ComposedPrimitive("bessel_i0e", special.bessel_i0e)
+bessel_i1e_p = ComposedPrimitive("bessel_i1e", special.bessel_i1e)
+igamma_p = ComposedPrimitive("igamma", special.igamma)
+igammac_p = ComposedPrimitive("igammac", special.igammac)
+igamma_grad_a_p = ComposedPrimitive("igamma_grad_a", special.igamma_grad_a)
+zeta_p = ComposedPrimitive("zeta", special.zeta)
+regularized_incomplete_beta_p = ComposedPrimitive("regularized_incomplete_beta", special.betainc)
+scatter_add_p = ComposedPrimitive("scatter-add", _scatter(scatter_add))
+scatter_sub_p = ComposedPrimitive("scatter-sub", _scatter(scatter_sub))
+scatter_mul_p = ComposedPrimitive("scatter-mul", _scatter(scatter_mul))
+scatter_min_p = ComposedPrimitive("scatter-min", _scatter(scatter_min))
+scatter_max_p = ComposedPrimitive("scatter-max", _scatter(scatter_max))
+reduce_p = ComposedPrimitive("reduce", _reduce, multiple_results=True)
+reduce_window_p = ComposedPrimitive("reduce_window", _reduce_window, multiple_results=True)
+fft_p = ComposedPrimitive("fft", lambda x, *, fft_type, fft_lengths: fft(x, fft_type, fft_lengths))
+approx_top_k_p = ComposedPrimitive("approx_top_k", _approx_top_k, multiple_results=True)
+device_put_p = ComposedPrimitive("device_put", _device_put, multiple_results=True)
+sharding_constraint_p = ComposedPrimitive("sharding_constraint", _sharding_constraint)
+ppermute_p = ComposedPrimitive(
+    "ppermute", lambda x, *, axis_name, perm: collectives.ppermute(x, axis_name, perm)
+)
+all_to_all_p = ComposedPrimitive("all_to_all", _all_to_all)
+
+select_and_scatter_p = UnsupportedPrimitive(
+    "select_and_scatter",
+    "it takes XLA's select/scatter computations; use lax.select_and_scatter_add_p (the "
+    "max-pooling gradient) or differentiate lax.reduce_window_max",
+)
+ragged_all_to_all_p = UnsupportedPrimitive(
+    "ragged_all_to_all", "use lax.all_to_all on padded chunks"
+)
+create_token_p = UnsupportedPrimitive("create_token", _TOKENS)
+after_all_p = UnsupportedPrimitive("after_all", _TOKENS)
+rng_bit_generator_p = UnsupportedPrimitive("rng_bit_generator", _RNG, multiple_results=True)
+rng_uniform_p = UnsupportedPrimitive("rng_uniform", _RNG)

@@ -1,0 +1,104 @@
+"""`core.lax`'s `*_p` names are jax.lax's: every name exists, with JAX's primitive name, and
+`bind` with JAX's operands and parameters gives JAX's values (tests/core/lax_primitive_answers.py,
+recorded from jax 0.10.2)."""
+
+import numpy as np
+import pytest
+
+import core
+from core import lax
+from core.primitive import JaxParamError, Primitive
+from tests.core.lax_primitive_answers import COMPOSED_BINDS, JAX_NAMES, PRIMITIVE_BINDS
+
+
+def _params(name: str, params: dict) -> dict:
+    # JAX's objects among the recorded parameters, as numbax's.
+    params = dict(params)
+    if name == "conv_general_dilated":
+        params["dimension_numbers"] = lax.ConvDimensionNumbers(*params["dimension_numbers"])
+    if name == "round":
+        params["rounding_method"] = lax.RoundingMethod[params["rounding_method"]]
+    if name.startswith("scatter_"):
+        params["dimension_numbers"] = lax.ScatterDimensionNumbers((1,), (0,), (0,))
+        params["mode"] = lax.GatherScatterMode.FILL_OR_DROP
+    return params
+
+
+def _check(out, expected):
+    if isinstance(expected, list):
+        assert len(out) == len(expected)
+        for o, e in zip(out, expected):
+            _check(o, e)
+        return
+    out = np.asarray(out)
+    assert out.shape == expected.shape and out.dtype == expected.dtype
+    if expected.dtype.kind in "fc":
+        np.testing.assert_allclose(out, expected, rtol=2e-6, atol=2e-6)
+    else:
+        np.testing.assert_array_equal(out, expected)
+
+
+def test_every_jax_lax_primitive_name_with_jax_name():
+    names = {a: getattr(lax, a).name for a in JAX_NAMES if hasattr(lax, a)}
+    assert names == JAX_NAMES
+
+
+@pytest.mark.parametrize("case", PRIMITIVE_BINDS, ids=[c[0] for c in PRIMITIVE_BINDS])
+def test_bind_with_jax_params(case):
+    name, args, params, expected = case
+    prim = getattr(lax, name + "_p")
+    assert isinstance(prim, Primitive)
+    _check(prim.bind(*args, **_params(name, params)), expected)
+
+
+@pytest.mark.parametrize(
+    "case", COMPOSED_BINDS, ids=[f"{c[0]}-{i}" for i, c in enumerate(COMPOSED_BINDS)]
+)
+def test_composed_bind(case):
+    name, args, params, expected = case
+    params = _params(name, params)
+    prim = getattr(lax, name + "_p")
+    if name == "reduce":
+        params["computation"] = lambda a, b: (a[0] + b[0], a[1] * b[1])
+        params["jaxpr"] = None
+    if name == "reduce_window":
+        params["jaxpr"] = core.make_jaxpr(lax.mul)(np.float32(0), np.float32(0))
+    if name == "ppermute":
+        out = core.vmap(lambda v: prim.bind(v, **params), axis_name="i")(args[0])
+    else:
+        out = prim.bind(*args, **params)
+    _check(out, expected)
+
+
+def test_composed_primitives_under_jit_and_grad():
+    x = np.array([-2.0, 0.3, 2.0], np.float32)
+    f = core.jit(lambda x: lax.clamp_p.bind(np.float32(-1), x, np.float32(1)) ** 2)
+    np.testing.assert_allclose(f(x), [1.0, 0.09, 1.0], rtol=1e-6)
+    g = core.grad(lambda x: lax.square_p.bind(x).sum())(x)
+    np.testing.assert_allclose(g, 2 * x)
+
+
+def test_jax_params_refused_when_not_implemented():
+    x = np.ones((2, 3), np.float32)
+    with pytest.raises(JaxParamError, match=r"exp_p.bind: numbax does not implement accuracy"):
+        lax.exp_p.bind(x, accuracy="high")
+    with pytest.raises(JaxParamError, match=r"top_k_p.bind: .*axis=0"):
+        lax.top_k_p.bind(x, k=1, axis=0)
+    # numbax's own parameters still bind as before
+    np.testing.assert_array_equal(lax.top_k_p.bind(x, k=1)[0], np.ones((2, 1), np.float32))
+
+
+@pytest.mark.parametrize(
+    "prim, fix",
+    [
+        (lax.rng_bit_generator_p, "core.random"),
+        (lax.create_token_p, "without tokens"),
+        (lax.after_all_p, "without tokens"),
+        (lax.select_and_scatter_p, "select_and_scatter_add_p"),
+        (lax.ragged_all_to_all_p, "lax.all_to_all"),
+        (lax.rng_uniform_p, "core.random"),
+    ],
+)
+def test_unsupported_primitives_name_the_fix(prim, fix):
+    with pytest.raises(lax.PrimitiveNotImplementedError, match=fix):
+        prim.bind()
