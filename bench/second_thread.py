@@ -34,12 +34,11 @@ import sys
 import threading
 import time
 
-import numba
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench._common import print_json, thread_schedstat  # noqa: E402
-from core.backends.llvm.pool import CPU, CPUS, _getcpu, _keep_off, _load, _store, _swap  # noqa: E402
+from core.backends.llvm.pool import CPU, CPUS, _getcpu, _jit, _keep_off, _load, _store, _swap  # noqa: E402
 from core.backends.numba.library.exchange import (  # noqa: E402
     _FUTEX_WAIT_PRIVATE,
     _FUTEX_WAKE_PRIVATE,
@@ -56,7 +55,7 @@ EPOCH, NEXT, COUNT, STOP, SLEEPERS, SPIN, WORK, COMMIT, TAKEN, STOLEN = range(10
 FREE, WORKER, CALLER, COMMITTING, DONE = range(5)
 
 
-@numba.njit(nogil=True, cache=True)
+@_jit
 def _work(n):
     x = 1.0
     for _ in range(n):
@@ -64,14 +63,14 @@ def _work(n):
     return x
 
 
-@numba.njit(nogil=True, cache=True)
+@_jit
 def _calibrate():
     t0 = _now()
     _work(10_000_000)
     return 10_000_000 / ((_now() - t0) / 1000.0)  # iterations per microsecond
 
 
-@numba.njit(nogil=True, cache=True)
+@_jit
 def _serve(state, status, started):
     """The worker: takes pieces of every loop; spins SPIN ns for the next one, then sleeps."""
     seen = _flag(state, EPOCH)
@@ -112,7 +111,7 @@ def _serve(state, status, started):
     return sink
 
 
-@numba.njit(nogil=True, cache=True)
+@_jit
 def _step(state, status, started, mode, jobs, pieces, work, serial, late_ns):
     """One step: `jobs` loops, each after `serial` iterations of the caller's own work."""
     sink = 0.0
@@ -163,7 +162,7 @@ def _step(state, status, started, mode, jobs, pieces, work, serial, late_ns):
     return sink
 
 
-@numba.njit(nogil=True, cache=True)
+@_jit
 def _stop(state):
     _store(state, STOP, 1)
     _add_flag(state, EPOCH, 1)

@@ -31,7 +31,10 @@ Between jobs a worker spins `SPIN_NS` on EPOCH (the `SPIN` word: loops of a kern
 tens of microseconds apart) and then sleeps on it: unlike oneTBB's workers, which spin a
 millisecond in every arena numba makes (one per loop, `bench/README.md`), it is no runnable
 thread between loops that come further apart. `config.jit_thread_pool` turns the pool on
-(`start`); off, as by default, the state only tells kernels to use numba's layer.
+(`start`); off, as by default, the state only tells kernels to use numba's layer. The pool's
+functions are compiled on numbax's lean target (`target.py`, `_jit`), so turning it on does
+not load numba's whole registry (`numba.np.arraymath` and `scipy.linalg`, 0.6 s of CPU) into
+a process whose kernels do not need it.
 
 Where the workers run: the scheduler puts a woken thread on its waker's CPU when no CPU is
 idle, so next to one busy process on two cores the worker woke on its caller's core and the
@@ -68,7 +71,7 @@ from numba.core import cgutils
 from numba.core.registry import cpu_target
 from numba.extending import intrinsic
 
-from core.backends.llvm import parallel
+from core.backends.llvm import parallel, target
 from core.backends.numba.library.exchange import (
     _FUTEX_WAIT_PRIVATE,
     _FUTEX_WAKE_PRIVATE,
@@ -108,6 +111,12 @@ _CLOCK_THREAD_CPUTIME = 3
 _SYS_GETCPU, _SYS_SETAFFINITY = {"x86_64": (309, 203), "aarch64": (168, 122)}.get(
     os.uname().machine, (-1, -1)
 )
+
+
+def _jit(fn):
+    """`fn` compiled as the pool's code: on numbax's lean target (`target.py`: loading it, even
+    from numba's cache, does not load numba's whole registry), without the GIL, cached."""
+    return numba.njit(nogil=True, cache=True, _target=target.NAME)(fn)
 
 
 def _word(builder: ir.IRBuilder, base: ir.Value, word: ir.Value) -> ir.Value:
@@ -221,7 +230,7 @@ def _set_cpus(typingctx, mask):
     return types.none(types.int64), codegen
 
 
-@numba.njit(nogil=True, cache=True)
+@_jit
 def _keep_off(state, away):
     """Keeps the calling worker off the CPU of the job's caller (`CPU`), on the pool's other
     CPUs, if that CPU is not `away`, the one it keeps off already; returns the one it keeps off
@@ -237,12 +246,12 @@ def _keep_off(state, away):
     return cpu
 
 
-@numba.njit(nogil=True, cache=True)
+@_jit
 def _piece(body, sched, data, k):
     _call(body, data, _peek(sched, 2 * k), _peek(sched, 2 * k + 1) + 1)
 
 
-@numba.njit(nogil=True, cache=True)
+@_jit
 def _take(state, job, body, sched, count, data):
     """Runs pieces of job `job` while there are any left; returns how many it ran."""
     ran = 0
@@ -292,7 +301,7 @@ def _run(state, body, sched, count, data, threads):
     _set_flag(state, BUSY, 1, 0)
 
 
-@numba.njit(nogil=True, cache=True)
+@_jit
 def _serve(state, rank):
     """Worker `rank`'s life (ranks from 1): takes pieces of every job of more than `rank`
     threads, spins `SPIN_NS` for the next job and then sleeps, until STOP."""
@@ -331,7 +340,7 @@ def _serve(state, rank):
                 _futex(state, DONE, _FUTEX_WAKE_PRIVATE, 1, 0)
 
 
-@numba.njit(nogil=True, cache=True)
+@_jit
 def _shutdown(state):
     _add_flag(state, STOP, 1)
     _add_flag(state, EPOCH, 1)
@@ -414,9 +423,10 @@ def _slot(sym: str) -> np.ndarray:
 
 
 def _runner():
-    """`_run` as a C function (numba's cache keeps its machine code)."""
+    """`_run` as a C function on the lean target (`_jit`; numba's cache keeps its machine
+    code)."""
     if "run" not in _current:
-        _current["run"] = numba.cfunc(types.void(*[types.int64] * 6), nogil=True, cache=True)(_run)
+        _current["run"] = target.cfunc(_run, types.void(*[types.int64] * 6))
     return _current["run"]
 
 
