@@ -18,6 +18,7 @@ from core import (
     nn,
     ops,
     random,
+    ref,
     scipy,
     sharding,
     stages,
@@ -121,12 +122,19 @@ from core.pmap import (
     live_arrays,
     pmap,
 )
+from core.ref import Ref, empty_ref, free_ref, freeze, new_ref
 from core.shard_map import shard_map
 from core.sharding import NamedSharding, Shard, make_mesh, reshard, set_mesh
 from core.sharding import PartitionSpec as P
 from numbax import __version__
 
 __all__ = [
+    "Ref",
+    "empty_ref",
+    "free_ref",
+    "freeze",
+    "new_ref",
+    "ref",
     "__version__",
     "ad_checkpoint",
     "Array",

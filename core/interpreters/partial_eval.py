@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from core import ir, source_info
+from core import ir, ref_scope, source_info
 from core.avals import ShapedArray
 from core.config import config
 from core.interpreters import check_live, custom_rules, finish
@@ -157,7 +157,7 @@ def trace_to_jaxpr(
         raise RuntimeError(f"re-tracing function {fun} for `jit`, but 'no_tracing' is set")
     trace = JaxprTrace(current_trace(), stage_all=True)
     in_tracers = [trace.new_arg(a) for a in in_avals]
-    with set_current_trace(trace):
+    with set_current_trace(trace), ref_scope.barrier():
         outs = fun(*in_tracers)
     jaxpr = trace.to_jaxpr(in_tracers, outs)
     finish(trace)

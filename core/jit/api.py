@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from core import ir, tree_util
+from core import ir, ref_scope, tree_util
 from core.ad_util import Zero, instantiate
 from core.api import vmap
 from core.array import Array
@@ -61,6 +61,7 @@ from core.prims.control_flow.common import (  # they split control-flow bodies t
     jvp_jaxpr,
     partial_eval_jaxpr,
 )
+from core.ref import Ref
 from core.trace import Tracer, as_value, get_aval, set_current_trace
 
 logger = logging.getLogger("core.jit")
@@ -261,6 +262,10 @@ jit_call_p.def_partial_eval(_jit_call_partial_eval)
 _trace_caches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+def _is_ref(x: Any) -> bool:
+    return isinstance(x, Ref)
+
+
 def _to_input(x: Any, aval: ShapedArray) -> Any:
     if isinstance(x, (Array, Tracer)):
         return x
@@ -268,12 +273,25 @@ def _to_input(x: Any, aval: ShapedArray) -> Any:
 
 
 class _Entry:
-    __slots__ = ("jaxpr", "consts", "out_tree", "exe", "const_vals", "used", "cost", "ordered")
+    __slots__ = (
+        "jaxpr",
+        "consts",
+        "out_tree",
+        "exe",
+        "const_vals",
+        "used",
+        "cost",
+        "ordered",
+        "refs",
+    )
 
-    def __init__(self, jaxpr, consts, out_tree):
+    def __init__(self, jaxpr, consts, out_tree, refs=()):
         self.jaxpr = jaxpr
         self.consts = consts
         self.out_tree = out_tree
+        # Refs made outside the function that it reads or writes (`core/ref_scope.py`): their
+        # values are the last inputs, their new values the last outputs (out_tree: (out, new)).
+        self.refs = refs
         self.exe = None
         self.const_vals = None
         self.used = 0  # when last called (`kernel_call.ticks`): the least recently used is evicted
@@ -376,6 +394,8 @@ class Jitted:
             return self._fun(*args, **kwargs)
         entry, leaves = self._entry(args, kwargs)
         backend = self._backend or config.jit_backend
+        if entry.refs:
+            return self._call_with_refs(entry, leaves, backend)
         if concrete:
             avals, vals = _concrete_inputs(leaves)
             if avals is not None:
@@ -399,6 +419,24 @@ class Jitted:
             backend=backend,
         )
         return tree_util.tree_unflatten(entry.out_tree, outs)
+
+    def _call_with_refs(self, entry: _Entry, leaves: list, backend: str) -> Any:
+        """A call of a function that uses Refs made outside it: their current values go in,
+        their new values are written back (always through `jit_call`, never the fast paths)."""
+        invars = entry.jaxpr.invars[len(entry.consts) :]
+        flat = [_to_input(x, v.aval) for x, v in zip(leaves, invars)]
+        outs = jit_call_p.bind(
+            *entry.consts,
+            *flat,
+            *[ref_scope.read(r) for r in entry.refs],
+            jaxpr=entry.jaxpr,
+            name=self._name(),
+            backend=backend,
+        )
+        out, new = tree_util.tree_unflatten(entry.out_tree, outs)
+        for r, v in zip(entry.refs, new):
+            ref_scope.write(r, v)
+        return out
 
     def _entry(self, args: tuple, kwargs: dict) -> tuple[_Entry, list]:
         """The cache entry for these arguments (tracing on a miss) and the flat dynamic leaves."""
@@ -481,19 +519,41 @@ class Jitted:
         static_pos = dict((k, v) for k, v in static if isinstance(k, int))
         static_kw = {k: v for k, v in static if isinstance(k, str)}
         store: list = []
+        scope = ref_scope.Scope(binding=True)
+        refs: list = []  # the Refs made outside `fun` that it uses, found by tracing
 
         def flat_fun(*flat_leaves):
-            dyn_args, dyn_kwargs = tree_util.tree_unflatten(in_tree, flat_leaves)
+            n = len(flat_leaves) - len(refs)
+            dyn_args, dyn_kwargs = tree_util.tree_unflatten(in_tree, flat_leaves[:n])
             it = iter(dyn_args)
             full = [static_pos[i] if i in static_pos else next(it) for i in range(len(args))]
-            out = self._fun(*full, **dyn_kwargs, **static_kw)
+            with ref_scope.entered(scope, dict(zip(refs, flat_leaves[n:]))):
+                out = self._fun(*full, **dyn_kwargs, **static_kw)
+                if refs:
+                    out = (out, [scope.bound[r] for r in refs])
             out_flat, out_tree = tree_util.tree_flatten(out)
+            if any(isinstance(o, Ref) for o in tree_util.tree_leaves(out, is_leaf=_is_ref)):
+                raise ref_scope.RefEffectError(
+                    f"function {self._name()} traced for jit returned a mutable array "
+                    "reference, but mutable array references cannot be returned (return its "
+                    "value, ref[...])"
+                )
             store.append(out_tree)
             return [as_value(o) for o in out_flat]
 
         avals = [ShapedArray(*k) for k in key[1]]
-        jaxpr, consts = trace_to_closed_jaxpr(flat_fun, avals)
-        entry = cache[key] = _Entry(jaxpr, consts, store[0])
+        while True:
+            try:
+                jaxpr, consts = trace_to_closed_jaxpr(
+                    flat_fun, avals + [r.aval.inner_aval for r in refs]
+                )
+                break
+            except ref_scope.Discovered as found:
+                if found.scope is not scope:
+                    raise
+                refs.append(found.ref)
+                store.clear()
+        entry = cache[key] = _Entry(jaxpr, consts, store[0], tuple(refs))
         return entry
 
     def trace(self, *args: Any, **kwargs: Any) -> Traced:

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from core import dtypes, ir, tree_util
+from core import dtypes, ir, ref_scope, tree_util
 from core.ad_util import Zero, instantiate, zeros_like_aval
 from core.backends.numpy import run_jaxpr
 from core.config import config
@@ -270,10 +270,30 @@ def _unify_weak(jaxprs: list[ir.Jaxpr]) -> list[ir.Jaxpr]:
 
 
 def _bind_branches(index: Any, funs: Sequence[Callable], operands: tuple, what: str) -> Any:
+    return ref_scope.threaded(
+        lambda refs, scope: _bind_branches_with(index, funs, operands, what, refs, scope)
+    )
+
+
+def _bind_branches_with(index, funs, operands, what, refs, scope) -> Any:
+    # The branches with the Refs they use (made outside them) as an extra operand and output.
+    if refs:
+        operands = (*operands, [ref_scope.read(r) for r in refs])
+        funs = [
+            lambda *a, fun=fun: ref_scope.bind_refs(scope, refs, a[-1], fun, *a[:-1])
+            for fun in funs
+        ]
+    else:
+        funs = [lambda *a, fun=fun: ref_scope.bind_refs(scope, (), (), fun, *a)[0] for fun in funs]
     jaxprs, consts, leaves, out_tree = _trace_branches(funs, operands, what)
     jaxprs = _unify_weak(jaxprs)
     outs = cond_p.bind(index, *consts, *leaves, branches=tuple(jaxprs))
-    return tree_util.tree_unflatten(out_tree, outs)
+    out = tree_util.tree_unflatten(out_tree, outs)
+    if refs:
+        out, new = out
+        for r, v in zip(refs, new):
+            ref_scope.write(r, v)
+    return out
 
 
 def _concrete(x: Any) -> Any:

@@ -25,12 +25,13 @@ direction whose carry holds the carry cotangent and the accumulated const cotang
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from core import dtypes, ir, tree_util
+from core import dtypes, ir, ref_scope, tree_util
 from core.ad_util import Zero, instantiate, zeros_like_aval
 from core.array import Array
 from core.interpreters import batching
@@ -446,10 +447,28 @@ def scan(
     if not lengths:
         raise ScanLengthError("scan got no xs and no length; pass length=... when xs is None")
     n = lengths.pop()
+    return ref_scope.threaded(
+        lambda refs, scope: _scan(f, init, xs_flat, xs_tree, n, reverse, unroll, refs, scope)
+    )
+
+
+def _scan(f, init, xs_flat, xs_tree, n, reverse, unroll, refs, scope) -> Any:
+    # `scan` with the Refs its body uses (made outside it) threaded through the carry.
+    @functools.wraps(f)
+    def body(carry, x):
+        if not refs:
+            return ref_scope.bind_refs(scope, (), (), f, carry, x)[0]
+        out, new = ref_scope.bind_refs(scope, refs, carry[1], f, carry[0], x)
+        if not isinstance(out, (tuple, list)) or len(out) != 2:
+            return out  # `_trace_body` reports it
+        return (out[0], new), out[1]
+
+    if refs:
+        init = (init, [ref_scope.read(r) for r in refs])
     init_flat, init_tree = tree_util.tree_flatten(init)
     init_flat = [as_value(c) for c in init_flat]
     x_avals = [get_aval(x).update(shape=get_aval(x).shape[1:]) for x in xs_flat]
-    jaxpr, consts, y_tree, carry_avals = _trace_body(f, init_flat, init_tree, x_avals, xs_tree)
+    jaxpr, consts, y_tree, carry_avals = _trace_body(body, init_flat, init_tree, x_avals, xs_tree)
     init_flat = [
         convert_element_type(c, a.dtype, False) if get_aval(c).weak_type and not a.weak_type else c
         for c, a in zip(init_flat, carry_avals)
@@ -462,7 +481,12 @@ def scan(
         **_params(jaxpr, len(consts), len(init_flat), n, bool(reverse), unroll),
     )
     carry, ys = outs[: len(init_flat)], outs[len(init_flat) :]
-    return tree_util.tree_unflatten(init_tree, carry), tree_util.tree_unflatten(y_tree, ys)
+    carry = tree_util.tree_unflatten(init_tree, carry)
+    if refs:
+        carry, new = carry
+        for r, v in zip(refs, new):
+            ref_scope.write(r, v)
+    return carry, tree_util.tree_unflatten(y_tree, ys)
 
 
 def _concrete_int(x: Any) -> int | None:

@@ -19,10 +19,11 @@ and keeps finished elements' carries with a select.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
-from core import ir, tree_util
+from core import ir, ref_scope, tree_util
 from core.ad_util import Zero, instantiate
 from core.backends.numpy import run_jaxpr
 from core.interpreters import batching
@@ -267,6 +268,28 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
     Returns:
       The final value.
     """
+    return ref_scope.threaded(
+        lambda refs, scope: _while_loop(cond_fun, body_fun, init_val, refs, scope)
+    )
+
+
+def _while_loop(user_cond: Callable, user_body: Callable, init_val: Any, refs, scope) -> Any:
+    # `while_loop` with the Refs its functions use (made outside them) threaded through the
+    # carry; writes in `cond_fun` are dropped.
+    if refs:
+        init_val = (init_val, [ref_scope.read(r) for r in refs])
+
+    def cond_fun(c):
+        if not refs:
+            return ref_scope.bind_refs(scope, (), (), user_cond, c)[0]
+        return ref_scope.bind_refs(scope, refs, c[1], user_cond, c[0])[0]
+
+    @functools.wraps(user_body)
+    def body_fun(c):
+        if not refs:
+            return ref_scope.bind_refs(scope, (), (), user_body, c)[0]
+        return tuple(ref_scope.bind_refs(scope, refs, c[1], user_body, c[0]))
+
     init_flat, tree = tree_util.tree_flatten(init_val)
     init_flat = [as_value(x) for x in init_flat]
     avals = [get_aval(x) for x in init_flat]
@@ -284,7 +307,7 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
         if store[0] == tree and promote_weak_carry(avals, out_avals) != avals:
             avals = promote_weak_carry(avals, out_avals)
             continue
-        check_carry_type("while_loop body", body_fun, tree, avals, store[0], out_avals)
+        check_carry_type("while_loop body", user_body, tree, avals, store[0], out_avals)
         break
     init_flat = [
         convert_element_type(x, a.dtype, False) if get_aval(x).weak_type and not a.weak_type else x
@@ -310,4 +333,9 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
         cond_nconsts=len(cconsts),
         body_nconsts=len(bconsts),
     )
-    return tree_util.tree_unflatten(tree, outs)
+    out = tree_util.tree_unflatten(tree, outs)
+    if refs:
+        out, new = out
+        for r, v in zip(refs, new):
+            ref_scope.write(r, v)
+    return out

@@ -1,0 +1,176 @@
+"""Where a `Ref`'s value lives while functions are staged: the scopes of `jit` and the barriers
+of the other staged functions (see `core/ref.py` for the user's side).
+
+A `Ref` (a mutable array reference, `jax.new_ref`) holds its value in the Python object; eager
+reads and writes use it directly. Staging must not bake a value in or leak a tracer out, so
+every staged trace pushes a scope while the function runs:
+
+* `jit` pushes a *binding* scope. A Ref made outside it and touched inside is *discovered*
+  (`Discovered` is raised to `jit`, which traces again with the Ref's value as an extra
+  input and its final value as an extra output, then writes that back after each call).
+* the bodies of `lax.scan`, `while_loop`/`fori_loop` and the branches of `cond`/`switch` run
+  in binding scopes too (`threaded`, `bind_refs`): a discovered Ref becomes an extra carry
+  (an extra operand and output of the branches), written back after the loop.
+* every other staged function (`trace_to_jaxpr`: `make_jaxpr`, custom rules, checkpoint)
+  pushes a *barrier*: reads see through it to the scope below, writes to a Ref made outside
+  it raise `RefEffectError`.
+
+A Ref made inside a scope belongs to it (its value is a tracer of that trace). Writes are also
+checked against the Ref's trace, so a `grad` or `vmap` tracer cannot be stored in a Ref made
+outside that transformation.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from core.trace import Tracer, current_trace
+from numbax.errors import NumbaxError
+
+
+class RefEffectError(NumbaxError, TypeError):
+    """A `Ref` used where numbax cannot thread its effect.
+
+    Failing code: ``lax.scan(lambda c, x: (acc.__setitem__(..., c), c), ...)`` with ``acc =
+    core.new_ref(...)`` made outside the scan body, ``core.grad(lambda x: ref.__setitem__(...,
+    x))`` on a Ref made outside ``grad``, or a ``jit`` function that returns a Ref. Fix: make the
+    Ref inside the transformed function, or read it before and write it after the staged body
+    (`jit` itself reads and writes Refs made outside it).
+    """
+
+
+class Discovered(BaseException):  # noqa: N818 (a signal, not an error)
+    """Raised to the `jit` (or control-flow call) that owns `scope` when its function touches
+    a Ref made outside it; a BaseException, so the user's `except Exception` lets it pass."""
+
+    def __init__(self, scope: Scope, ref: Any):
+        super().__init__("a Ref made outside a jit-compiled function is used inside it")
+        self.scope = scope
+        self.ref = ref
+
+
+class Scope:
+    """A staged trace's scope: `bound` maps the Refs made outside it (jit only) to their
+    current values, tracers of `trace`."""
+
+    def __init__(self, binding: bool):
+        self.binding = binding
+        self.bound: dict[Any, Any] = {}
+        self.trace: Any = None
+
+
+class _Stack(threading.local):
+    def __init__(self) -> None:
+        self.scopes: list[Scope] = []
+
+
+_stack = _Stack()
+
+
+def innermost() -> Scope | None:
+    """The scope of the innermost staged trace, or None when eager."""
+    return _stack.scopes[-1] if _stack.scopes else None
+
+
+@contextlib.contextmanager
+def entered(scope: Scope, bound: dict | None = None) -> Iterator[Scope]:
+    """Runs the body in `scope` (a `jit` binds `bound`: Ref -> its value's tracer)."""
+    scope.bound = dict(bound or {})
+    scope.trace = current_trace()
+    _stack.scopes.append(scope)
+    try:
+        yield scope
+    finally:
+        _stack.scopes.pop()
+
+
+def barrier() -> contextlib.AbstractContextManager:
+    """A barrier scope, for `trace_to_jaxpr`."""
+    return entered(Scope(binding=False))
+
+
+def threaded(call: Callable[[list, Scope], Any]) -> Any:
+    """Runs `call(refs, scope)` (a control-flow call whose bodies run in `scope`, see
+    `bind_refs`), again with each Ref a body discovers added to `refs`, and returns its result.
+    """
+    scope = Scope(binding=True)
+    refs: list = []
+    while True:
+        try:
+            return call(refs, scope)
+        except Discovered as found:
+            if found.scope is not scope:
+                raise
+            refs.append(found.ref)
+
+
+def bind_refs(scope: Scope, refs: Sequence[Any], values: Sequence[Any], fun: Callable, *args):
+    """`fun(*args)` run in `scope` with `refs` bound to `values`; returns (its output, the
+    Refs' new values)."""
+    with entered(scope, dict(zip(refs, values))):
+        out = fun(*args)
+        return out, [scope.bound[r] for r in refs]
+
+
+def _escaped(ref: Any) -> RefEffectError:
+    return RefEffectError(
+        f"{ref.aval} was made inside a jit-compiled or staged function that has returned; a "
+        "Ref cannot leave the function it was made in (return its value, ref[...], instead)"
+    )
+
+
+def read(ref: Any) -> Any:
+    """The value of `ref` as seen from the innermost scope."""
+    for scope in reversed(_stack.scopes):
+        if ref._scope is scope:
+            return ref._value
+        if scope.binding:
+            if ref in scope.bound:
+                return scope.bound[ref]
+            raise Discovered(scope, ref)
+    if ref._scope is not None:
+        raise _escaped(ref)
+    return ref._value
+
+
+def write(ref: Any, value: Any) -> None:
+    """Stores `value` in `ref` as seen from the innermost scope."""
+    for scope in reversed(_stack.scopes):
+        if ref._scope is scope:
+            _check_trace(ref, value, ref._trace)
+            ref._value = value
+            return
+        if scope.binding:
+            if ref not in scope.bound:
+                raise Discovered(scope, ref)
+            _check_trace(ref, value, scope.trace)
+            scope.bound[ref] = value
+            return
+        raise RefEffectError(
+            f"{ref.aval} is written inside a staged function (make_jaxpr, checkpoint, a "
+            "custom rule) but was made outside it; numbax threads Refs through jit and the lax "
+            "control flow only: read the Ref before the function and write the result after it"
+        )
+    if ref._scope is not None:
+        raise _escaped(ref)
+    _check_trace(ref, value, ref._trace)
+    ref._value = value
+
+
+def _check_trace(ref: Any, value: Any, owner: Any) -> None:
+    # A tracer of a transformation started after the Ref was made (grad, vmap) would escape it.
+    if not isinstance(value, Tracer) or value._trace is owner:
+        return
+    t = value._trace.parent
+    while t is not None:
+        if t is owner:
+            raise RefEffectError(
+                f"a value traced by {type(value._trace).__name__} (grad, vmap, ...) is written "
+                f"to {ref.aval}, made outside that transformation; make the Ref inside the "
+                "transformed function, or pass the Ref's value in as an argument and return "
+                "the new value"
+            )
+        t = t.parent

@@ -1,0 +1,146 @@
+"""`core.new_ref` / `core.Ref` / `core.ref` against jax 0.10.2 (the values in the comments and
+asserts are JAX's, recorded with the reference interpreter; JAX is not needed here)."""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core import lax
+from core.ref import RefEffectError, RefValueError
+
+
+def _eq(x, want, dtype="float32"):
+    x = np.asarray(x)
+    assert x.dtype == np.dtype(dtype)
+    np.testing.assert_allclose(x, want, rtol=1e-6)
+
+
+def test_eager_reads_writes_and_printing():
+    r = core.new_ref(jnp.zeros(3))
+    assert repr(r) == "Ref([0., 0., 0.], dtype=float32)"
+    assert repr(r.aval) == "Ref{float32[3]}"
+    assert (r.shape, r.dtype, r.ndim, r.size, len(r)) == ((3,), np.dtype("float32"), 1, 3, 3)
+    r[1] = np.float64(5)  # canonicalized to float32, as JAX
+    _eq(r[1], 5.0)
+    _eq(r[1:], [5.0, 0.0])
+    r[jnp.array([0, 2])] = jnp.array([7.0, 8.0])
+    assert repr(r) == "Ref([7., 5., 8.], dtype=float32)"
+    r.addupdate(1.0, 1)
+    _eq(r[...], [7.0, 6.0, 8.0])
+    _eq(core.ref.swap(r, 0, 5.0), 7.0)
+    _eq(core.ref.get(r, 1), 6.0)
+    _eq(core.ref.get(r), [5.0, 6.0, 8.0])
+    core.ref.set(r, ..., jnp.ones(3))
+    core.ref.addupdate(r, 0, 2.0)
+    _eq(core.freeze(r), [3.0, 1.0, 1.0])
+    assert core.free_ref(r) == ()
+    w = core.new_ref(0.0)[...]
+    assert w.aval.weak_type and w.dtype == np.float32  # JAX: weak_type=True
+    i = core.new_ref(3)[...]
+    assert i.aval.weak_type and i.dtype == np.int32
+
+
+def test_values_are_copied_in():
+    x = jnp.arange(4.0)
+    r = core.new_ref(x)
+    r[0] = 10.0
+    _eq(x, [0.0, 1.0, 2.0, 3.0])  # JAX: x unchanged
+
+
+def test_write_checks_match_jax():
+    r = core.new_ref(jnp.zeros(3))
+    with pytest.raises(ValueError, match=r"Invalid dtype for `swap`. Ref dtype: float32. Value"):
+        r[...] = jnp.ones(3, jnp.int32)
+    with pytest.raises(RefValueError, match=r"Invalid shape for `swap`. Ref shape: \(3,\)"):
+        r[...] = jnp.ones(4)
+    with pytest.raises(RefValueError, match=r"Value shape: \(\)"):
+        r[...] = 2.0  # no broadcasting, as JAX
+    with pytest.raises(TypeError, match="Error interpreting argument to new_ref"):
+        core.new_ref([1.0, 2.0])
+    with pytest.raises(TypeError):
+        r + 1
+    with pytest.raises(NotImplementedError, match=r"index the Ref itself"):
+        r.at[1:]
+
+
+def test_jit_closure_and_argument():
+    x_ref = core.new_ref(jnp.zeros(3))
+
+    @core.jit
+    def f():
+        x_ref[1] += 1.0
+
+    f()
+    f()
+    assert repr(x_ref) == "Ref([0., 2., 0.], dtype=float32)"
+
+    @core.jit
+    def g(q, x):
+        q[...] = q[...] * x
+        return q[0] + 1
+
+    _eq(g(x_ref, 3.0), 1.0)
+    _eq(x_ref[...], [0.0, 6.0, 0.0])
+    _eq(g(x_ref, 0.5), 1.0)  # the cached program reads the new value
+    _eq(x_ref[...], [0.0, 3.0, 0.0])
+
+
+def test_jit_cannot_return_a_ref():
+    with pytest.raises(RefEffectError, match="mutable array references cannot be returned"):
+        core.jit(lambda: core.new_ref(1.0))()
+    r = core.new_ref(jnp.zeros(3))
+    with pytest.raises(RefEffectError, match="cannot be returned"):
+        core.jit(lambda q: q)(r)
+
+
+def test_grad_vmap_of_refs_made_inside():
+    def g(x):
+        q = core.new_ref(0.0)
+        q[...] = jnp.sin(x)
+        return q[...]
+
+    _eq(core.grad(g)(1.0), 0.5403023)
+
+    def g3(x):
+        q = core.new_ref(jnp.zeros(3))
+        q[1] = x
+        q[2] += x * 2
+        return q[...].sum()
+
+    _eq(core.grad(g3)(1.5), 3.0)
+    _eq(core.jit(core.grad(g3))(1.5), 3.0)
+    _eq(core.vmap(g3)(jnp.arange(3.0)), [0.0, 3.0, 6.0])
+
+
+def test_control_flow_threads_refs():
+    acc = core.new_ref(0.0)
+
+    def body(carry, x):
+        acc[...] += x
+        return carry + 1, x * 2
+
+    (c, ys) = lax.scan(body, 0, jnp.arange(4.0))
+    _eq(c, 4, "int32")
+    _eq(ys, [0.0, 2.0, 4.0, 6.0])
+    _eq(acc[...], 6.0)
+    core.jit(lambda: lax.scan(body, 0, jnp.arange(4.0)))()
+    _eq(acc[...], 12.0)
+    lax.cond(True, lambda: acc.__setitem__(..., 5.0), lambda: None)
+    _eq(acc[...], 5.0)
+    lax.fori_loop(0, 3, lambda i, c: (acc.__setitem__(..., acc[...] + 1), c)[1], 0)
+    _eq(acc[...], 8.0)
+    core.jit(lambda: core.jit(lambda: acc.__setitem__(..., acc[...] * 2))())()
+    _eq(acc[...], 16.0)
+
+
+def test_writes_that_would_leak_a_tracer_are_refused():
+    acc = core.new_ref(0.0)
+    # JAX: "performing a set/swap operation with a differentiated value on a
+    # non-differentiated array reference"; and the same with vmapped values.
+    with pytest.raises(RefEffectError, match="JVPTrace"):
+        core.grad(lambda x: (acc.__setitem__(..., x), x * 2)[1])(1.0)
+    with pytest.raises(RefEffectError, match="BatchTrace"):
+        core.vmap(lambda x: (acc.__setitem__(..., x), x)[1])(jnp.arange(3.0))
+    with pytest.raises(RefEffectError, match="make_jaxpr"):
+        core.make_jaxpr(lambda: acc.__setitem__(..., 1.0))()
