@@ -45,9 +45,11 @@ from core.trace import EvalTrace, Tracer, as_value, current_trace, get_aval, to_
 # Flattening helpers
 
 
-def _resolve_args(fun: Callable, args: tuple, kwargs: dict) -> tuple:
-    """Keyword arguments become positional ones (custom rules see positional arguments only)."""
-    if not kwargs:
+def _resolve_args(fun: Callable, args: tuple, kwargs: dict, nondiff: Sequence[int]) -> tuple:
+    """Keyword arguments become positional ones (custom rules see positional arguments only),
+    and defaults fill the parameters up to the last of `nondiff` (as JAX's `resolve_kwargs`:
+    a rule receives a defaulted nondiff argument too)."""
+    if not kwargs and max(nondiff, default=-1) < len(args):
         return args
     bound = inspect.signature(fun).bind(*args, **kwargs)
     bound.apply_defaults()
@@ -165,7 +167,7 @@ class custom_jvp:  # noqa: N801  (JAX's name)
             raise errors.CustomDerivativeError(
                 f"No JVP defined for custom_jvp function {name} using defjvp."
             )
-        args = _resolve_args(self.fun, args, kwargs)
+        args = _resolve_args(self.fun, args, kwargs, self.nondiff_argnums)
         split = _Split(args, self.nondiff_argnums, name)
         if type(current_trace()) is EvalTrace:
             return self.fun(*args)  # no transformation: plain call, values as they come (JAX)
@@ -240,7 +242,7 @@ class custom_vjp:  # noqa: N801  (JAX's name)
             raise errors.CustomDerivativeError(
                 f"No VJP defined for custom_vjp function {name} using defvjp."
             )
-        args = _resolve_args(self.fun, args, kwargs)
+        args = _resolve_args(self.fun, args, kwargs, self.nondiff_argnums)
         split = _Split(args, self.nondiff_argnums, name)
         if type(current_trace()) is EvalTrace:
             return self.fun(*args)  # no transformation: plain call, values as they come (JAX)

@@ -12,6 +12,7 @@ Flax                                numbax
 ``flax.linen.initializers``         ``nn.initializers``
 ``flax.linen.partitioning``         ``nn.partitioning``
 ``flax.linen.spmd``                 ``nn.spmd``
+``flax.linen.fp8_ops``              ``nn.fp8_ops``
 ``flax.core`` (``FrozenDict``...)   ``nn.core``
 ``flax.core.frozen_dict``           ``nn.frozen_dict``
 ``flax.core.lift``                  ``nn.lift``
@@ -56,6 +57,7 @@ ALIASES = {
     "linen.initializers": "nn.initializers",
     "linen.partitioning": "nn.partitioning",
     "linen.spmd": "nn.spmd",
+    "linen.fp8_ops": "nn.fp8_ops",
     "core": "nn.core",
     "core.frozen_dict": "nn.frozen_dict",
     "core.lift": "nn.lift",

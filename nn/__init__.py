@@ -35,7 +35,17 @@ The training recipe with BatchNorm and Dropout (``tests/nn/test_train_step.py`` 
     logits = model.apply({"params": params, "batch_stats": batch_stats}, x, train=False)
 """
 
-from nn import activation, core, errors, initializers, meta, partitioning, spmd, traverse_util
+from nn import (
+    activation,
+    core,
+    errors,
+    fp8_ops,
+    initializers,
+    meta,
+    partitioning,
+    spmd,
+    traverse_util,
+)
 from nn.activation import *  # noqa: F403  (PReLU and the activations: see its __all__)
 from nn.attention import (
     MultiHeadAttention,
@@ -49,6 +59,13 @@ from nn.attention import (
 )
 from nn.batch_apply import BatchApply
 from nn.combinators import Sequential
+from nn.fp8_ops import (
+    Fp8DirectDotGeneralOp,
+    Fp8DotGeneral,
+    Fp8DotGeneralOp,
+    Fp8Einsum,
+    NANOOFp8DotGeneralOp,
+)
 from nn.frozen_dict import FrozenDict, freeze, unfreeze
 from nn.initializers import ones, ones_init, zeros, zeros_init
 from nn.linear import Conv, ConvLocal, ConvTranspose, Dense, DenseGeneral, Einsum, Embed
@@ -148,6 +165,12 @@ __all__ = [
     "Dropout",
     "Einsum",
     "Embed",
+    "Fp8DirectDotGeneralOp",
+    "Fp8DotGeneral",
+    "Fp8DotGeneralOp",
+    "Fp8Einsum",
+    "NANOOFp8DotGeneralOp",
+    "fp8_ops",
     "GRUCell",
     "GroupNorm",
     "InstanceNorm",

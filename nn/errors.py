@@ -631,6 +631,23 @@ class ConvLocalFeatureGroupError(FlaxError, NotImplementedError):
         )
 
 
+class Fp8ArgumentsError(FlaxError, TypeError, AssertionError):
+    """An fp8 dot-general module (``nn.Fp8DirectDotGeneralOp``...) called without exactly the
+    three positional operands of a ``dot_general`` (Flax asserts it).
+
+    Failing code: ``nn.Fp8DirectDotGeneralOp()(x, kernel)``. Fix: pass the dimension numbers
+    too, ``op(x, kernel, (((x.ndim - 1,), (0,)), ((), ())))``, or give the class to a layer:
+    ``nn.Dense(4, dot_general_cls=nn.Fp8DirectDotGeneralOp)``.
+    """
+
+    def __init__(self, count: int):
+        super().__init__(
+            f"an fp8 dot_general takes (x, kernel, dimension_numbers), got {count} positional "
+            "arguments; pass the dimension numbers, or give the class to a layer as "
+            "dot_general_cls"
+        )
+
+
 class DecodeCacheShapeError(FlaxError, ValueError):
     """An attention layer with ``decode=True`` got a query that is not one step of its cache.
 

@@ -61,6 +61,13 @@ def _reshape_boxed(value: Any, shape: tuple[int, ...]) -> Any:
     return jnp.reshape(value, shape)
 
 
+def _contraction(layer: Module) -> Callable:
+    # Flax's order: a `dot_general_cls` module, else `dot_general`, else lax's.
+    if layer.dot_general_cls is not None:
+        return layer.dot_general_cls()
+    return layer.dot_general or lax.dot_general
+
+
 class DenseGeneral(Module):
     """A linear map over several input axes to a tuple of output features.
 
@@ -77,6 +84,8 @@ class DenseGeneral(Module):
       kernel_init: initializer of the kernel (applied to its 2-D flattening, like Flax).
       bias_init: initializer of the bias.
       dot_general: the contraction function.
+      dot_general_cls: a module class (called with no arguments) made in the layer to
+        contract instead (`nn.Fp8DirectDotGeneralOp`: fp8 training).
 
     Example::
 
@@ -97,6 +106,7 @@ class DenseGeneral(Module):
     precision: Any = None
     promote_dtype: Callable = promote_dtype
     dot_general: Callable | None = None
+    dot_general_cls: Any = None
 
     @compact
     def __call__(self, inputs: Array) -> Array:
@@ -137,7 +147,7 @@ class DenseGeneral(Module):
             bias = self.param("bias", bias_init_wrap, batch_shape + features, self.param_dtype)
         inputs, kernel, bias = self.promote_dtype(inputs, kernel, bias, dtype=self.dtype)
         contract = tuple(range(n_batch, n_batch + n_axis))
-        dot_general = self.dot_general or lax.dot_general
+        dot_general = _contraction(self)
         out = dot_general(
             inputs,
             kernel,
@@ -166,6 +176,8 @@ class Dense(Module):
       promote_dtype: ``(*arrays, dtype=, inexact=) -> list`` casting the inputs and
         parameters to the computation dtype (default ``nn.dtypes.promote_dtype``).
       dot_general: the contraction function.
+      dot_general_cls: a module class (called with no arguments) made in the layer to
+        contract instead (`nn.Fp8DirectDotGeneralOp`: fp8 training).
 
     Example::
 
@@ -184,6 +196,7 @@ class Dense(Module):
     bias_init: Initializer = initializers.zeros_init()
     promote_dtype: Callable = promote_dtype
     dot_general: Callable | None = None
+    dot_general_cls: Any = None
 
     @compact
     def __call__(self, inputs: Array) -> Array:
@@ -202,7 +215,7 @@ class Dense(Module):
         if self.use_bias:
             bias = self.param("bias", self.bias_init, (self.features,), self.param_dtype)
         inputs, kernel, bias = self.promote_dtype(inputs, kernel, bias, dtype=self.dtype)
-        dot_general = self.dot_general or lax.dot_general
+        dot_general = _contraction(self)
         y = dot_general(
             inputs, kernel, (((inputs.ndim - 1,), (0,)), ((), ())), precision=self.precision
         )

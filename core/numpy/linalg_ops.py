@@ -367,10 +367,14 @@ def einsum(
     optimize: Any = "auto",
     precision: Any = None,
     preferred_element_type: Any = None,
+    _dot_general: Any = None,
 ) -> Any:
     """Einstein summation (`"ij,jk->ik"`, with `...` broadcasting), contracted pairwise from
     left to right with `dot_general`. numpy's sublist form, `einsum(x, [0, 1], y, [1, 2],
-    [0, 2])` (an `Ellipsis` for `...`), is the same call spelled with integer labels."""
+    [0, 2])` (an `Ellipsis` for `...`), is the same call spelled with integer labels.
+    `_dot_general` (JAX's hook, used by Flax's `Fp8Einsum`) replaces `lax.dot_general`: it is
+    called as `_dot_general(x, y, dimension_numbers, precision,
+    preferred_element_type=...)`, with the operands' result dtype when none is given."""
     if not isinstance(subscripts, str):
         subscripts, operands = _interleaved((subscripts, *operands))
     check_arraylike("einsum", *operands)
@@ -408,7 +412,11 @@ def einsum(
             (tuple(xs.index(c) for c in contract), tuple(ys.index(c) for c in contract)),
             (tuple(xs.index(c) for c in batch), tuple(ys.index(c) for c in batch)),
         )
-        x = la.dot_general(x, y, dn, preferred_element_type=preferred_element_type)
+        if _dot_general is None:
+            x = la.dot_general(x, y, dn, preferred_element_type=preferred_element_type)
+        else:
+            want = preferred_element_type or get_aval(ops[0]).dtype
+            x = _dot_general(x, y, dn, precision, preferred_element_type=want)
         xs = (
             "".join(batch)
             + "".join(c for c in xs if c not in shared)

@@ -16,7 +16,7 @@ import numpy as np
 from core import dtypes
 from core.ad_util import Zero, add_any
 from core.avals import ShapedArray
-from core.errors import ShapeError
+from core.errors import ShapeError, TypePromotionError
 from core.interpreters import batching
 from core.interpreters.transpose import is_undefined
 from core.primitive import ANY, Primitive, jax_params
@@ -33,7 +33,12 @@ def _free(ndim: int, contract, batch) -> list[int]:
 def _dot_impl(x, y, *, dimension_numbers, preferred_element_type):
     (xc, yc), (xb, yb) = dimension_numbers
     out_dtype = preferred_element_type or x.dtype
+    if x.dtype.itemsize == 1 and dtypes.kind(x.dtype) == "f":
+        # float8 (and smaller) products accumulate exactly in float32, as XLA's on the CPU
+        x, y = x.astype(np.float32), y.astype(np.float32)
     if not xb and len(xc) == 1 and xc[0] == x.ndim - 1 and yc == (0,) and y.ndim <= 2:
+        if out_dtype != x.dtype and dtypes.kind(out_dtype) in "fc":
+            x, y = x.astype(out_dtype), y.astype(out_dtype)
         out = np.dot(x, y)  # the common matmul layout: one BLAS call, no copies
         return out if out.dtype == out_dtype else out.astype(out_dtype)
     xf, yf = _free(x.ndim, xc, xb), _free(y.ndim, yc, yb)
@@ -149,12 +154,12 @@ def dot_general(
 ) -> Any:
     """General tensor contraction, like `lax.dot_general` (precision is accepted and ignored).
 
-    Operands of different dtypes are first promoted to a common one (as JAX does).
+    Operands of different dtypes are first promoted to a common one (as JAX does). Two small
+    floats without a promotion path (float8 e4m3 and e5m2, fp8 training's pair) are multiplied
+    exactly in float32, as XLA does on the CPU, into `preferred_element_type` or else XLA's
+    "higher precision" of the two (the one with the larger exponent range, then mantissa).
     """
     lhs_dt, rhs_dt = get_aval(lhs).dtype, get_aval(rhs).dtype
-    if lhs_dt != rhs_dt:
-        common = dtypes.promote_types(lhs_dt, rhs_dt)
-        lhs, rhs = convert_element_type(lhs, common), convert_element_type(rhs, common)
     (xc, yc), (xb, yb) = dimension_numbers
     dn = ((tuple(map(int, xc)), tuple(map(int, yc))), (tuple(map(int, xb)), tuple(map(int, yb))))
     pet = (
@@ -162,4 +167,20 @@ def dot_general(
         if preferred_element_type is None
         else dtypes.canonicalize_dtype(preferred_element_type)
     )
+    if lhs_dt != rhs_dt:
+        try:
+            common = dtypes.promote_types(lhs_dt, rhs_dt)
+        except TypePromotionError:
+            out_dt = pet if pet is not None else _higher_precision(lhs_dt, rhs_dt)
+            f32 = np.dtype(np.float32)
+            lhs, rhs = convert_element_type(lhs, f32), convert_element_type(rhs, f32)
+            out = dot_general_p.bind(lhs, rhs, dimension_numbers=dn, preferred_element_type=None)
+            return convert_element_type(out, out_dt)
+        lhs, rhs = convert_element_type(lhs, common), convert_element_type(rhs, common)
     return dot_general_p.bind(lhs, rhs, dimension_numbers=dn, preferred_element_type=pet)
+
+
+def _higher_precision(a: np.dtype, b: np.dtype) -> np.dtype:
+    # XLA's HigherPrecisionType between two floats (JAX's dot_general dtype rule).
+    fa, fb = dtypes.finfo(a), dtypes.finfo(b)
+    return a if (fa.maxexp, fa.nmant, fa.bits) >= (fb.maxexp, fb.nmant, fb.bits) else b
