@@ -21,7 +21,11 @@ same pieces in order), writes the job, publishes CLAIM = job << 32, moves EPOCH 
 the workers that sleep. Then everyone takes pieces: a compare-and-swap of CLAIM from `job <<
 32 | k` to `job << 32 | k + 1` gives piece k to whoever made it. A worker whose swap fails on
 another job's number has come too late and takes nothing (the job's fields it read are the
-job's as long as its swaps succeed: the caller changes them only once every piece is done).
+job's as long as its swaps succeed: a caller moves CLAIM to its job's number, with no piece
+free, before it writes the job's fields; without that, a worker preempted between reading the
+last job's number and its fields took a piece of the last job's number, whose pieces were all
+taken, with the new job's count and a mix of the two jobs' bodies and data: a crash next to a
+busy process).
 So the caller takes whatever a worker has not started, as fast as it can: a worker that wakes
 late, or has no core because another process holds it, costs nothing but the pieces it is
 running; the caller waits only for those (spinning a little, then sleeping on DONE, which the
@@ -273,6 +277,10 @@ def _run(state, body, sched, count, data, threads):
             _piece(body, sched, data, k)
         return
     job = (_flag(state, EPOCH) + 1) & _LOW
+    # The claim moves to the new job, with no piece to take, before the job's fields change: a
+    # worker late for the last job, which read its number but not yet its fields, must not
+    # take a piece with the new fields (its swap on the last job's number fails from now on).
+    _store(state, CLAIM, job << 32 | _LOW)
     _store(state, BODY, body)
     _store(state, SCHED, sched)
     _store(state, COUNT, count)
