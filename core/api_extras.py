@@ -51,9 +51,10 @@ def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Any = ()) -> Cal
       reduce_axes: accepted for compatibility (must be empty, as in current JAX).
 
     Returns:
-      `transpose_fn(out_cotangent) -> tuple` with one cotangent per positional argument.
+      `transpose_fn(out_cotangent) -> tuple` with one cotangent per positional argument,
+      weakly typed as JAX's (a Python-scalar primal's is, where the cotangent's is).
     """
-    jaxpr, consts, in_tree, in_avals, out_tree = trace_flat(fun, primals)
+    jaxpr, consts, in_tree, in_avals, out_tree = trace_flat(fun, primals, keep_weak=True)
 
     def transposed(out_cotangent: Any) -> tuple:
         ct_flat, ct_tree = tree_util.tree_flatten(out_cotangent)

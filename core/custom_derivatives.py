@@ -462,20 +462,28 @@ register_custom_rules(
 # Built on custom_vjp and staging: custom_gradient, closure_convert
 
 
-def _example_aval(x: Any) -> ShapedArray:
-    """The abstract value of an example argument (arrays, scalars or ShapeDtypeStructs)."""
+def _example_aval(x: Any, keep_weak: bool = False) -> ShapedArray:
+    """The abstract value of an example argument (arrays, scalars or ShapeDtypeStructs);
+    weakly typed only with `keep_weak` (a Python scalar, as JAX's `shaped_abstractify`)."""
     if isinstance(x, ShapedArray):
         return x
     if hasattr(x, "aval") or not hasattr(x, "shape"):
-        return get_aval(x).update(weak_type=False)
-    return ShapedArray(tuple(x.shape), dtypes.canonicalize_dtype(x.dtype))
+        aval = get_aval(x)
+        return aval if keep_weak else aval.update(weak_type=False)
+    return ShapedArray(
+        tuple(x.shape),
+        dtypes.canonicalize_dtype(x.dtype),
+        keep_weak and getattr(x, "weak_type", False),
+    )
 
 
-def trace_flat(fun: Callable, args: tuple) -> tuple[Any, list, Any, list, Any]:
+def trace_flat(
+    fun: Callable, args: tuple, keep_weak: bool = False
+) -> tuple[Any, list, Any, list, Any]:
     """The jaxpr of `fun` on flat arguments shaped like the leaves of `args`: `(jaxpr, consts,
-    in_tree, in_avals, out_tree)`."""
+    in_tree, in_avals, out_tree)`; `keep_weak` keeps the arguments' weak types."""
     flat, in_tree = tree_util.tree_flatten(args)
-    in_avals = [_example_aval(x) for x in flat]
+    in_avals = [_example_aval(x, keep_weak) for x in flat]
     out_store: list = []
 
     def flat_fun(*xs):

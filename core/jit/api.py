@@ -57,11 +57,13 @@ from core.jit.stages import Lowered, Traced
 from core.named_sharding import place
 from core.primitive import Primitive
 from core.prims.control_flow import common as _derived_jaxprs  # memo
+from core.prims.control_flow import eager_program
 from core.prims.control_flow.common import (  # they split control-flow bodies too
     jvp_jaxpr,
     partial_eval_jaxpr,
 )
 from core.ref import Ref
+from core.sharding_base import Sharding, SingleDeviceSharding
 from core.trace import Tracer, as_value, get_aval, set_current_trace
 
 logger = logging.getLogger("core.jit")
@@ -114,6 +116,16 @@ def executable(jaxpr: ir.Jaxpr, backend: str, name: str = "fun") -> Callable[...
             )
         exe = per[backend] = _compile(jaxpr, backend, name)
     return exe
+
+
+def _eager_program(jaxpr: ir.Jaxpr) -> Callable[..., list[np.ndarray]]:
+    # An eager control-flow equation's program (`core/prims/control_flow/eager_program.py`).
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NumpyFallbackWarning)  # the user wrote no jit
+        return executable(jaxpr, config.jit_backend, "eager_scan")
+
+
+eager_program.compile_program = _eager_program
 
 
 def _compile(jaxpr: ir.Jaxpr, backend: str, name: str) -> Callable[..., list[np.ndarray]]:
@@ -702,8 +714,18 @@ class ShardedJitted(Jitted):
                 args[i] = value
         out = super().__call__(*args, **kwargs)
         if self._out_shardings is None:
-            return out
+            device = _one_device(self._in_shardings)
+            # JAX computes where the inputs are: on their one device, committed to it
+            return out if device is None else place(out, device, "jit in_shardings")
         return place(out, self._out_shardings, "jit out_shardings")
+
+
+def _one_device(shardings: Any) -> SingleDeviceSharding | None:
+    # The `SingleDeviceSharding` every input sharding is, if they are all the same one.
+    leaves = tree_util.tree_leaves(shardings, is_leaf=lambda s: isinstance(s, Sharding))
+    if leaves and all(isinstance(s, SingleDeviceSharding) and s == leaves[0] for s in leaves):
+        return leaves[0]
+    return None
 
 
 def jit(

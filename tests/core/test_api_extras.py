@@ -163,3 +163,46 @@ def test_python_scalar_args_take_float32_tolerances():
         return -jnp.sum(jnp.log(preds * targets + (1 - preds) * (1 - targets)))
 
     core.test_util.check_grads(loss, (jnp.array([0.1, 0.4, -0.3]), 0.5), order=2)
+
+
+# jax 0.10.2's answers: (dtype, weak_type, value) of each output of linear_transpose.
+_LT = jnp.ones
+_LT_CASES = {
+    "scalar float": (lambda: core.linear_transpose(lambda x: 2.0 * x, 1.0)(3.0), [(True, 6.0)]),
+    "f32 arr": (
+        lambda: core.linear_transpose(lambda x: 2.0 * x, _LT(2))(_LT(2)),
+        [(False, [2.0, 2.0])],
+    ),
+    "sds": (
+        lambda: core.linear_transpose(lambda x: x.sum(), core.ShapeDtypeStruct((3,), jnp.float32))(
+            1.0
+        ),
+        [(True, [1.0, 1.0, 1.0])],
+    ),
+    "sds strong ct": (
+        lambda: core.linear_transpose(lambda x: x.sum(), core.ShapeDtypeStruct((3,), jnp.float32))(
+            jnp.float32(1.0)
+        ),
+        [(False, [1.0, 1.0, 1.0])],
+    ),
+    "tuple": (
+        lambda: core.linear_transpose(lambda x, y: x + 2 * y, 1.0, 2.0)(1.0),
+        [(True, 1.0), (True, 2.0)],
+    ),
+    "weak primal, f32 ct": (
+        lambda: core.linear_transpose(lambda x: 3 * x, 1.0)(jnp.float32(2.0)),
+        [(False, 6.0)],
+    ),
+    "unused": (
+        lambda: core.linear_transpose(lambda x, y: 2 * x, 1.0, _LT(2))(1.0),
+        [(True, 2.0), (False, [0.0, 0.0])],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_LT_CASES))
+def test_linear_transpose_weak_types_match_jax(name):
+    fn, want = _LT_CASES[name]
+    out = fn()
+    assert [(o.aval.weak_type, np.asarray(o).tolist()) for o in out] == want
+    assert all(o.dtype == np.float32 for o in out)

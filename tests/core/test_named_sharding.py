@@ -200,6 +200,18 @@ def test_jit_in_and_out_shardings():
                                   [2.0] * 8)  # fmt: skip
 
 
+def test_jit_outputs_follow_a_single_device_in_sharding():
+    # JAX 0.10.2: SingleDeviceSharding(device=CpuDevice(id=1)), committed, one shard on 1;
+    # without shardings the output is uncommitted on device 0.
+    d1 = SingleDeviceSharding(core.devices()[1])
+    y = core.jit(lambda x: x * 2, in_shardings=d1)(jnp.arange(8.0))
+    assert y.sharding == d1 and [s.device.id for s in y.addressable_shards] == [1]
+    assert y.committed
+    np.testing.assert_array_equal(y, np.arange(8.0) * 2)
+    z = core.jit(lambda x: x * 2)(jnp.arange(8.0))
+    assert z.sharding == SingleDeviceSharding(core.devices()[0]) and not z.committed
+
+
 def test_visualize_array_sharding_draws_jaxs_blocks(capsys):
     mesh = Mesh(mesh_utils.create_device_mesh((2, 4), core.devices()), ("data", "model"))
     rows = core.device_put(jnp.ones((8, 16)), NamedSharding(mesh, P("data", None)))

@@ -9,6 +9,7 @@ use to run their bodies eagerly.
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable
 
 import numpy as np
@@ -16,6 +17,20 @@ import numpy as np
 from core import ir
 from core.array import Array
 from core.trace import EvalTrace, set_current_trace
+
+
+class _Depth(threading.local):
+    def __init__(self) -> None:
+        self.n = 0
+
+
+_depth = _Depth()
+
+
+def running() -> bool:
+    """Whether this thread is running a jaxpr here (so eager control flow stays interpreted:
+    `core/prims/control_flow/eager_program.py`)."""
+    return _depth.n > 0
 
 
 def run_jaxpr(jaxpr: ir.Jaxpr, *args: np.ndarray) -> list[np.ndarray]:
@@ -28,9 +43,13 @@ def run_jaxpr(jaxpr: ir.Jaxpr, *args: np.ndarray) -> list[np.ndarray]:
     Returns:
       One numpy array per outvar, of the outvar's dtype.
     """
-    with set_current_trace(EvalTrace()):
-        vals = [Array(np.asarray(a), av.weak_type) for a, av in zip(args, jaxpr.in_avals)]
-        outs = ir.eval_jaxpr(jaxpr, [], *vals)
+    _depth.n += 1
+    try:
+        with set_current_trace(EvalTrace()):
+            vals = [Array(np.asarray(a), av.weak_type) for a, av in zip(args, jaxpr.in_avals)]
+            outs = ir.eval_jaxpr(jaxpr, [], *vals)
+    finally:
+        _depth.n -= 1
     return [
         np.asarray(getattr(o, "_value", o), dtype=av.dtype) for o, av in zip(outs, jaxpr.out_avals)
     ]

@@ -38,6 +38,7 @@ from core.interpreters import batching
 from core.interpreters.partial_eval import dce_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
 from core.primitive import Primitive
+from core.prims.control_flow import eager_program
 from core.prims.control_flow.carry_check import check_carry_type
 from core.prims.control_flow.common import (
     axis_name_of,
@@ -60,6 +61,11 @@ scan_p = Primitive("scan", multiple_results=True, higher_order=True)
 
 
 def _scan_impl(*args, jaxpr, num_consts, num_carry, length, reverse, unroll):
+    params = _params(jaxpr, num_consts, num_carry, length, reverse, unroll)
+    out_avals = _scan_abstract_eval(*[get_aval(a) for a in args], **params)
+    program = eager_program.compiled(scan_p, args, params, out_avals, length)
+    if program is not None:
+        return program(*[np.asarray(a, order="C") for a in args])
     consts, carry, xs = split_list(args, [num_consts, num_carry])
     in_avals = jaxpr.in_avals
     with set_current_trace(EvalTrace()):
