@@ -106,7 +106,7 @@ class Primitive:
     def bind(self, *args: Any, **params: Any) -> Any:
         """Applies the primitive under the current interpreter (JAX's parameters translated
         by `jax_params` first, where the primitive has them)."""
-        if self.jax_params is not None:
+        if params and self.jax_params is not None:
             params = self.jax_params(args, params)
         return _trace_state.trace.process_primitive(self, args, params)
 
