@@ -184,8 +184,9 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
         driver = _driver(program, dispatchers, [extra for _, _, extra in built])
         source = "\n".join(dict.fromkeys(key[0] for key in keys))
         layout = (len(program.outputs), [f"r{i}" for i in range(len(program.outputs))])
-    if twins:
-        _upgrade(twins, keys, None if whole else driver.__globals__)
+    if twins:  # built once the first call has run (`_after_first_run`)
+        start = functools.partial(_upgrade, twins, keys, None if whole else driver.__globals__)
+        driver = _after_first_run(driver, start, None if whole else f"k{len(keys) - 1}")
     unpack = codegen.unpacker(*layout)
 
     dtypes = [v.aval.dtype for v in program.inputs]
@@ -202,6 +203,52 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
     if not whole:
         call.variant = functools.partial(_variant, program, driver, unpack, dtypes)
     return call
+
+
+def _after_first_run(driver: Callable, start: Callable[[], None], last: str | None) -> Callable:
+    """`driver`, calling `start()` (`_upgrade`: compile workers build the optimized twins of the
+    quick-tier code it runs) once its first run has returned, so that those compiles do not
+    compete with that run for the cores (the transformer's quick step took 120-160 ms of wall
+    time on one core's worth of CPU while a worker compiled, 90 ms on two cores without).
+
+    `last`: the slot of the last kernel a program of kernels runs, which then holds a function
+    calling the kernel and, the first time, putting it back in the slot and calling `start()`:
+    the driver stays the same function, at no cost after its first run (a variant made before,
+    `_variant`, copies the function and calls it). A program kept whole (`last` None) gets a
+    wrapper instead."""
+    pending = [start]
+
+    def once() -> None:
+        try:
+            begin = pending.pop()
+        except IndexError:  # another thread's run took it
+            return
+        begin()
+
+    if last is None:
+
+        def first(*args):
+            try:
+                return driver(*args)
+            finally:
+                if pending:
+                    once()
+
+        return first
+    namespace = driver.__globals__
+    kernel = namespace[last]
+
+    def then(*args):
+        try:
+            return kernel(*args)
+        finally:
+            if pending:
+                if namespace[last] is then:
+                    namespace[last] = kernel
+                once()
+
+    namespace[last] = then
+    return driver
 
 
 def _build_all(program: partition.Program, whole: bool) -> list[tuple[str, tuple, list]]:
@@ -442,7 +489,9 @@ def _upgrade(twins: list, keys: list[tuple], namespace: dict | None) -> None:
 def wait_optimized(timeout: float | None = None) -> bool:
     """Waits until the optimized code that compile workers build after programs' first calls
     runs in their programs (the threaded kernels, `config.jit_defer_threaded`, and the twins of
-    quick-tier code, `config.jit_quick_first_call`); benchmarks of steady states call it.
+    quick-tier code, `config.jit_quick_first_call`); benchmarks of steady states call it. The
+    workers get a program's twins once its first run has returned (`_after_first_run`): block
+    on a first call's results before waiting.
 
     Args:
       timeout: at most this many seconds in all (None: no limit).

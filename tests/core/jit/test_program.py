@@ -248,3 +248,28 @@ def test_a_variant_runs_the_kernels_an_upgrade_put_in_the_driver(many):
     namespace[program._UPGRADES] = namespace.get(program._UPGRADES, 0) + 1
     np.testing.assert_array_equal(variant(x)[0], want)
     assert calls == [1] and wrapped == [1, 1]
+
+
+def test_optimized_twins_start_once_the_first_run_returned():
+    """`_after_first_run`: the compile workers get the optimized twins of a program's quick-tier
+    code once its first run has returned (not while it runs), once; a program of kernels keeps
+    its driver, whose last kernel is back in its slot after that run; a variant made before
+    (a copy of the namespace) starts them too, once."""
+    started, ran = [], []
+    namespace = {"k0": lambda x: ran.append(0) or x + 1, "k1": lambda x: ran.append(1) or x * 2}
+    exec("def run(a):\n    b = k0(a)\n    return k1(b)\n", namespace)
+    driver, last = namespace["run"], namespace["k1"]
+    start = lambda: started.append(list(ran))  # noqa: E731
+    assert program._after_first_run(driver, start, "k1") is driver
+    copy = dict(namespace)  # a variant made before the first run
+    assert started == [] and namespace["k1"] is not last
+    assert driver(1) == 4 and started == [[0, 1]] and namespace["k1"] is last
+    assert driver(2) == 6 and copy["k1"](3) == 6 and started == [[0, 1]]
+    program._after_first_run(driver, start, "k1")
+    copy = dict(namespace)
+    assert copy["k1"](5) == 10 and len(started) == 2  # the variant runs first
+    assert namespace["k1"] is last and driver(1) == 4 and len(started) == 2
+
+    whole = program._after_first_run(lambda x: -x, start, None)
+    assert len(started) == 2 and whole(1) == -1 and len(started) == 3
+    assert whole(2) == -2 and len(started) == 3

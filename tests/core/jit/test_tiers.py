@@ -138,8 +138,9 @@ import sys, time
 from bench import compile as bc
 from core.jit import program
 build, _ = bc.BUILDERS["cnn"]
-step, state, args = build(bc.framework("numbax"))(4)
-step(*state, *args)
+F = bc.framework("numbax")
+step, state, args = build(F)(4)
+F.jax.block_until_ready(step(*state, *args))  # its run has returned: the twins are handed out
 print(len(program._upgrades) and not program.wait_optimized(0), time.time(), flush=True)
 """
 

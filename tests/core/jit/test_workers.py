@@ -270,7 +270,7 @@ with config.override("jit_kernels", "many"), config.override("jit_compile_worker
     if sys.argv[1] == "cold":  # a worker up from the start takes kernels that run as shells
         workers.start(1)[0].wait_started()
     f = core.jit(core.value_and_grad(loss, argnums=(0, 1)))
-    first = f(*args)
+    first = core.block_until_ready(f(*args))  # its run returned: the workers have the twins
     program.wait_threaded(300)  # the threaded kernels, built after the first call
     again = f(*args)
 counts = {
