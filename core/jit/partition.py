@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from core.ir import Eqn, Jaxpr, Var
 from core.jit import fusion, simplify
 
@@ -92,3 +94,123 @@ def partition(jaxpr: Jaxpr) -> Program:
         ins = list(dict.fromkeys(x for e in group for x in e.inputs if x in reads[k]))
         kernels.append(Jaxpr([], ins, group, outs))
     return Program([*jaxpr.constvars, *jaxpr.invars], kernels, list(outvars))
+
+
+# Collectives that compile to a call of the library's `exchange` in one process
+# (`core/backends/numba/rules/collectives.py`), and the copies that pack their operands.
+_EXCHANGES = frozenset({"psum", "pmax", "pmin", "all_gather"})
+_PACKING = frozenset({"concatenate", "pad"})
+
+
+def _nbytes(v: Var) -> int:
+    return v.aval.size * np.dtype(v.aval.dtype).itemsize
+
+
+def _around_exchange(kernel: Jaxpr, small: int) -> tuple[bool, bool]:
+    """(whether `kernel` may merge with an exchange beside it: loops, views, scalars, packing
+    copies and exchanges only, every output at most `small` bytes; whether it exchanges)."""
+    exchanges = False
+    for e in kernel.eqns:
+        if e.prim.name in _EXCHANGES:
+            exchanges = True
+        elif e.prim.collective or (
+            e.prim.name not in _PACKING
+            and fusion.classify(e) not in (fusion.ELEMENTWISE, fusion.REDUCE, *LIGHT)
+        ):
+            return False, False
+    small_outs = all(_nbytes(v) <= small for v in kernel.outvars)
+    return small_outs, exchanges and small_outs
+
+
+def _may_be_shared(program: Program) -> set[int]:
+    """The kernels of `program` that a pmap could run on one device for all
+    (`core/parallel/shared_work.py`, given replicated inputs): pure kernels (no collective,
+    effect or higher-order equation) whose results only the program's outputs and other such
+    kernels read (an optimizer update)."""
+    kernels = program.kernels
+    readers: dict[Var, list[int]] = {}
+    for k, kj in enumerate(kernels):
+        for v in kj.invars:
+            readers.setdefault(v, []).append(k)
+    found = {
+        k
+        for k, kj in enumerate(kernels)
+        if not any(e.prim.effectful or e.prim.higher_order or e.prim.collective for e in kj.eqns)
+    }
+    changed = True
+    while changed:
+        changed = False
+        for k in sorted(found):
+            if any(r not in found for v in kernels[k].outvars for r in readers.get(v, ())):
+                found.discard(k)
+                changed = True
+    return found
+
+
+def merge_exchanges(program: Program, small: int) -> Program:
+    """`program` with every run of consecutive kernels around a small exchange merged into one
+    kernel: a pmap's exchange of BatchNorm statistics was a kernel of its own, with five small
+    kernels before it (the statistics' reductions, divides, the concatenation that packs them)
+    and two after (the slices, the normalization's factors), each a call of the driver (a few
+    microseconds of Python and entry per call and device, and a turn at the GIL between two
+    devices); merged, a ResNet-10 device runs 141 kernels a step instead of 330.
+
+    A run holds kernels that are loops (elementwise groups, reductions), views, scalars,
+    concatenations, pads and exchanges whose outputs are all at most `small` bytes (the
+    exchanges staged in one barrier, `core/parallel/communicator.py`'s `SMALL`: a larger
+    exchange reads its arrays in place and stays alone, `shared_work._unread`), at least one
+    of them an exchange, and none that a pmap could run on one device for all (`_may_be_shared`:
+    an optimizer update after the gradients' psum stays its own kernel, shared as before).
+    Kernels run in order, so a run's kernels run in the same order as one.
+
+    Args:
+      program: a partitioned program (`partition`).
+      small: the largest output, in bytes, of a kernel that merges.
+
+    Returns:
+      The program with the runs merged (`program` itself if nothing merges).
+    """
+    shareable = _may_be_shared(program)
+    runs: list[list[int]] = []
+    run: list[int] = []
+    exchanges = False
+    for k, kj in enumerate(program.kernels):
+        mergeable, exchanging = _around_exchange(kj, small)
+        if not mergeable or k in shareable:
+            if exchanges and len(run) > 1:
+                runs.append(run)
+            run, exchanges = [], False
+            continue
+        run.append(k)
+        exchanges = exchanges or exchanging
+    if exchanges and len(run) > 1:
+        runs.append(run)
+    if not runs:
+        return program
+    first = {r[0]: r for r in runs}
+    merged_away = {k for r in runs for k in r[1:]}
+    read_by: dict[Var, set[int]] = {}
+    for k, kj in enumerate(program.kernels):
+        for v in kj.invars:
+            read_by.setdefault(v, set()).add(k)
+    wanted = {v for v in program.outputs if isinstance(v, Var)}
+    kernels = []
+    for k, kj in enumerate(program.kernels):
+        if k in merged_away:
+            continue
+        if k not in first:
+            kernels.append(kj)
+            continue
+        members = set(first[k])
+        parts = [program.kernels[j] for j in first[k]]
+        eqns = list({id(e): e for part in parts for e in part.eqns}.values())
+        defined = {v for part in parts for v in part.outvars}
+        ins = list(dict.fromkeys(v for part in parts for v in part.invars if v not in defined))
+        outs = [
+            v
+            for part in parts
+            for v in part.outvars
+            if v in wanted or read_by.get(v, set()) - members
+        ]
+        kernels.append(Jaxpr([], ins, eqns, outs))
+    return Program(program.inputs, kernels, program.outputs)

@@ -43,8 +43,10 @@ from core.backends.llvm import pool, shells, target
 from core.backends.llvm import rewrite as lean_rewrite
 from core.backends.numba.library import entry as library
 from core.config import config
+from core.devices import process_count
 from core.ir import Jaxpr, Literal, Var
 from core.jit import cache_files, codegen, disk_cache, fusion, partition, workers
+from core.parallel import communicator
 
 logger = logging.getLogger("core.jit")
 
@@ -115,6 +117,8 @@ def split(jaxpr: Jaxpr) -> partition.Program:
         return partition.Program(
             inputs, [Jaxpr([], inputs, jaxpr.eqns, jaxpr.outvars)], jaxpr.outvars
         )
+    if process_count() == 1:  # over MPI a collective is a host call
+        program = partition.merge_exchanges(program, communicator.SMALL)
     return program
 
 

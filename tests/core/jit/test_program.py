@@ -16,6 +16,7 @@ import core.numpy as jnp
 from core.config import config
 from core.jit import cache_files, disk_cache, program
 from core.jit.errors import JitCacheWarning
+from core.parallel.communicator import SMALL
 
 
 @pytest.fixture
@@ -115,7 +116,35 @@ def test_a_pmap_exchange_does_not_tip_a_program_into_kernels(monkeypatch):
     with config.override("jit_kernels", "auto"):
         assert len(program.split(per_device).kernels) == 1
         monkeypatch.setattr(program, "SPLIT_MIN", len(kernels) - 3)
-        assert len(program.split(per_device).kernels) == len(kernels)
+        # the concatenation, the psum and the kernels beside them are one kernel then
+        merged = program.partition.merge_exchanges(program.partition.partition(per_device), SMALL)
+        assert len(program.split(per_device).kernels) == len(merged.kernels) < len(kernels)
+
+
+def _normalized(x, scale):
+    """BatchNorm over a pmap's devices: the statistics psum'ed (concatenated into one exchange),
+    then the normalization and a second, backward-like exchange of a reduction."""
+    mean = core.lax.pmean(x.mean(0), "i")
+    var = core.lax.pmean((x * x).mean(0), "i") - mean * mean
+    y = jnp.tanh((x - mean) * core.lax.rsqrt(var + 1e-5) * scale)
+    return y, core.lax.psum((y * x).sum(0), "i") / x.shape[0]
+
+
+def test_kernels_around_a_small_exchange_merge_into_one(many, monkeypatch):
+    x = np.random.default_rng(0).normal(size=(2, 6, 5)).astype(np.float32)
+    scale = np.linspace(0.5, 1.5, 5).astype(np.float32)
+    step = core.pmap(_normalized, "i", in_axes=(0, None))
+    (per_device,) = [e.params["jaxpr"] for e in core.make_jaxpr(step)(x, scale).jaxpr.eqns]
+    alone = program.partition.partition(per_device)
+    merged = program.split(per_device)
+    exchanging = [k for k in merged.kernels if any(e.prim.collective for e in k.eqns)]
+    assert len(merged.kernels) < len(alone.kernels)
+    assert all(len(k.eqns) > 1 for k in exchanging)  # no exchange is a kernel of its own
+    got = step(x, scale)
+    monkeypatch.setattr(program.partition, "merge_exchanges", lambda p, small: p)
+    want = core.pmap(_normalized, "i", in_axes=(0, None))(x, scale)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
 
 
 def test_a_long_compile_prints_one_line_unless_switched_off(many, capfd, monkeypatch):
