@@ -145,9 +145,9 @@ def slots(size: int) -> int:
 
 def place_key() -> int:
     """The POSIX thread-specific key whose value, on a device thread running a pmap's program,
-    is the address of its place: three int64, its `Block`'s control words, its rank and
-    whether the results of its exchanges are unread (`call_unread`; 0 on other threads).
-    Created once per process."""
+    is the address of its place: four int64, its `Block`'s control words, its rank, whether
+    the results of its exchanges are unread and whether the next exchange completes them
+    (`call_exchange`; 0 on other threads). Created once per process."""
     with _key_lock:
         if not _key:
             key = ctypes.c_uint()
@@ -157,22 +157,42 @@ def place_key() -> int:
         return _key[0]
 
 
-# The place of this thread's block (`Block.placed`): a row of `Block.places`.
+# The place of this thread's block (`Block.placed`): a row of `Block.places`, and the
+# arguments of chained exchanges kept alive (`call_exchange`).
 _current = threading.local()
 
 
-def call_unread(kernel: Callable[..., Any], *args: Any) -> Any:
-    """`kernel(*args)` on this device thread, whose program reads none of the results of the
-    kernel's exchanges: the other devices do not write their shares into them, and this one
-    computes none (`exchange.py`). Outside a block's `placed`, just the call."""
+def call_exchange(unread: bool, chained: bool, kernel: Callable[..., Any], *args: Any) -> Any:
+    """`kernel(*args)`, a kernel of exchanges only, on this device thread. Outside a block's
+    `placed`, just the call.
+
+    Args:
+      unread: the program reads none of the results of the kernel's exchanges: the other
+        devices do not write their shares into them, and this one computes none
+        (`exchange.py`).
+      chained: the program's next kernel is another exchange of arrays read in place, the
+        same on every device: this device does not wait for the others to finish reading its
+        arrays and writing their shares of its results (their arrival at the next exchange
+        proves it) and keeps `args` alive until a kernel called with `chained` False returns.
+      kernel: the kernel.
+      *args: its arguments.
+
+    Returns:
+      What the kernel returns.
+    """
     row = getattr(_current, "row", None)
     if row is None:
         return kernel(*args)
-    row[2] = 1
+    row[2], row[3] = unread, chained
     try:
-        return kernel(*args)
+        out = kernel(*args)
     finally:
-        row[2] = 0
+        row[2] = row[3] = 0
+    if chained:
+        _current.kept.append(args)
+    else:
+        _current.kept.clear()
+    return out
 
 
 def timeout_ns() -> int:
@@ -197,7 +217,7 @@ class Block:
         self.words = np.zeros(slots(size) + 4 * size, np.int64)
         self._flags = self.words.view(np.int32)  # the barrier's int32 counters
         self._stage = np.empty(2 * size * stage_bytes + 64, np.uint8)
-        self.places = np.zeros((size, 3), np.int64)
+        self.places = np.zeros((size, 4), np.int64)
         address = self.words.ctypes.data
         self.places[:, 0] = address
         self.places[:, 1] = np.arange(size)
@@ -235,11 +255,12 @@ class Block:
         before = _specific.pthread_getspecific(key)
         _specific.pthread_setspecific(key, self._addresses[rank])
         row, _current.row = getattr(_current, "row", None), self.places[rank]
+        kept, _current.kept = getattr(_current, "kept", None), []
         try:
             yield
         finally:
             _specific.pthread_setspecific(key, before)
-            _current.row = row
+            _current.row, _current.kept = row, kept
 
 
 class ThreadCommunicator:

@@ -67,8 +67,9 @@ def test_shared_kernels_give_the_unshared_results_bit_for_bit(split_small, monke
 
 def test_psums_whose_results_a_device_does_not_read(split_small, monkeypatch):
     """A gradient's psum whose update another device computes: the device neither computes
-    nor receives its result (large arrays, read in place, and small staged ones); the others'
-    results are those of the unshared program bit for bit."""
+    nor receives its result (large arrays, read in place, and small staged ones); the psum
+    read in place is chained to the next one, whose barrier completes it; the others' results
+    are those of the unshared program bit for bit."""
     calls = []
     make = shared_work._make
     monkeypatch.setattr(shared_work, "_make", lambda *a: calls.append(make(*a)) or calls[-1])
@@ -76,6 +77,7 @@ def test_psums_whose_results_a_device_does_not_read(split_small, monkeypatch):
     got = _run(3, True, monkeypatch, shape)
     unread = calls[-1].unread
     assert all(unread) and not set.intersection(*unread)
+    assert sorted(calls[-1].chained.values()) == [False, True]
     expected = _run(3, False, monkeypatch, shape)
     for a, b in zip(tree_util.tree_leaves(got), tree_util.tree_leaves(expected)):
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))

@@ -20,7 +20,11 @@ whose optimizer update another device computes for all, `core/parallel/shared_wo
 third word of its place is set) publishes no result address: nobody writes its share into it,
 and it computes no result of its own. A device that read arrays in place meets the others a second
 time before it returns (their kernels may then free or reuse them, and every share of its
-result is written); staged copies need no
+result is written), unless the fourth word of its place says the next exchange, of arrays
+read in place too, completes this one (`communicator.call_exchange`: the others reach that
+exchange's first barrier only after reading this one's arrays and writing their shares, and
+the device keeps its arrays alive and reads no result until then; a chain of gradient psums
+meets once per psum, and twice at its last); staged copies need no
 second barrier, since consecutive collectives alternate between two sets of slots (a device
 can only come back to a set after the next barrier, which every device reaches after
 reading it).
@@ -376,6 +380,7 @@ def exchange(x, out, p):
     kind, outer, inner = p[0], p[1], p[2]
     place = _place()
     ctrl, rank, unread = _peek(place, 0), _peek(place, 1), _peek(place, 2)
+    chained = _peek(place, 3)
     size = _peek(ctrl, comm.SIZE)
     phase = _peek(ctrl, comm.RANKS + 8 * rank)
     _poke(ctrl, comm.RANKS + 8 * rank, 1 - phase)
@@ -406,7 +411,7 @@ def exchange(x, out, p):
                 _fold(out, _view(_peek(ctrl, slot + r), n, x), n, kind)
         else:
             _reduce_share(out, x, ctrl, slot, results, size, rank, n, kind)
-        if not staged:
+        if not (staged or chained):
             ok = _meet(ctrl, size)
     if not ok:
         fill(out, 0, len(out), 0)
