@@ -37,15 +37,15 @@ def _dot_impl(x, y, *, dimension_numbers, preferred_element_type):
         # float8 (and smaller) products accumulate exactly in float32, as XLA's on the CPU
         x, y = x.astype(np.float32), y.astype(np.float32)
     if not xb and len(xc) == 1 and xc[0] == x.ndim - 1 and yc == (0,) and y.ndim <= 2:
-        if out_dtype != x.dtype and dtypes.kind(out_dtype) in "fc":
-            x, y = x.astype(out_dtype), y.astype(out_dtype)
+        if out_dtype != x.dtype and dtypes.kind(out_dtype) in "iufc":
+            x, y = x.astype(out_dtype), y.astype(out_dtype)  # accumulate in the wider type
         out = np.dot(x, y)  # the common matmul layout: one BLAS call, no copies
         return out if out.dtype == out_dtype else out.astype(out_dtype)
     xf, yf = _free(x.ndim, xc, xb), _free(y.ndim, yc, yb)
     size = lambda a, dims: math.prod(a.shape[d] for d in dims)  # noqa: E731
     xt = np.transpose(x, [*xb, *xf, *xc]).reshape(size(x, xb), size(x, xf), size(x, xc))
     yt = np.transpose(y, [*yb, *yc, *yf]).reshape(size(y, yb), size(y, yc), size(y, yf))
-    if dtypes.kind(out_dtype) in "fc":
+    if dtypes.kind(out_dtype) in "iufc":
         xt, yt = xt.astype(out_dtype, copy=False), yt.astype(out_dtype, copy=False)
     out = np.matmul(xt, yt)
     shape = [x.shape[d] for d in xb] + [x.shape[d] for d in xf] + [y.shape[d] for d in yf]

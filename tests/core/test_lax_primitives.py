@@ -102,3 +102,13 @@ def test_jax_params_refused_when_not_implemented():
 def test_unsupported_primitives_name_the_fix(prim, fix):
     with pytest.raises(lax.PrimitiveNotImplementedError, match=fix):
         prim.bind()
+
+
+def test_dot_general_accumulates_in_the_preferred_type():
+    # jax 0.10.2: 640000 (int8 products summed in int32), eager as under jit
+    a = np.full((2, 64), 100, np.int8)
+    dn = (((1,), (0,)), ((), ()))
+    for f in (lax.dot_general, core.jit(lax.dot_general, static_argnums=(2, 4))):
+        out = f(a, a.T, dn, None, np.int32)
+        assert out.dtype == np.int32
+        np.testing.assert_array_equal(out, np.full((2, 2), 640000))
