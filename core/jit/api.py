@@ -80,6 +80,15 @@ class StaticArgumentError(NumbaxError, ValueError):
 _stats = {"compiles": 0, "traces": 0}
 
 
+class IncompatibleDevicesError(NumbaxError, ValueError):
+    """A jitted function given an argument committed to devices its `out_shardings` leave out.
+
+    Failing code: ``jit(f, out_shardings=SingleDeviceSharding(devices()[0]))(device_put(x,
+    devices()[1]))``. Fix: put the argument on the output's devices (``device_put(x,
+    devices()[0])``), or give ``out_shardings`` over the argument's devices (JAX's error).
+    """
+
+
 def compile_count() -> int:
     """How many jaxprs `jit` has compiled in this process (tests assert no recompilation)."""
     return _stats["compiles"]
@@ -705,6 +714,25 @@ class ShardedJitted(Jitted):
         self._in_shardings = in_shardings
         self._out_shardings = out_shardings
 
+    def _check_devices(self, args: tuple) -> None:
+        """JAX's check: committed arguments must live on the devices of `out_shardings`."""
+        out_devices = _devices(self._out_shardings)
+        if not out_devices:
+            return
+        names = list(self._signature.parameters) if self._signature is not None else []
+        for i, a in enumerate(args):
+            for leaf in tree_util.tree_leaves(a):
+                if isinstance(leaf, Array) and leaf.committed and leaf.devices() - out_devices:
+                    name = names[i] if i < len(names) else f"args[{i}]"
+                    ids = sorted(d.id for d in leaf.devices())
+                    shape = f"{leaf.dtype.name}[{','.join(map(str, leaf.shape))}]"
+                    raise IncompatibleDevicesError(
+                        "Received incompatible devices for jitted computation. Got argument "
+                        f"{name} of {self._name()} with shape {shape} and with "
+                        f"device ids {ids} on platform CPU and explicit output sharding with "
+                        f"device ids {sorted(d.id for d in out_devices)} on platform CPU"
+                    )
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self._in_shardings is not None:
             dynamic = [i for i in range(len(args)) if i not in self._static_argnums]
@@ -712,12 +740,19 @@ class ShardedJitted(Jitted):
             args = list(args)
             for i, value in zip(dynamic, placed):
                 args[i] = value
+        if self._out_shardings is not None:
+            self._check_devices(args)
         out = super().__call__(*args, **kwargs)
         if self._out_shardings is None:
             device = _one_device(self._in_shardings)
             # JAX computes where the inputs are: on their one device, committed to it
             return out if device is None else place(out, device, "jit in_shardings")
         return place(out, self._out_shardings, "jit out_shardings")
+
+
+def _devices(shardings: Any) -> set:
+    leaves = tree_util.tree_leaves(shardings, is_leaf=lambda s: isinstance(s, Sharding))
+    return set().union(*[s.device_set for s in leaves if isinstance(s, Sharding)])
 
 
 def _one_device(shardings: Any) -> SingleDeviceSharding | None:

@@ -212,6 +212,22 @@ def test_jit_outputs_follow_a_single_device_in_sharding():
     assert z.sharding == SingleDeviceSharding(core.devices()[0]) and not z.committed
 
 
+def test_jit_refuses_committed_arguments_off_its_out_shardings():
+    def f(x):
+        return x * 2
+
+    d = core.devices()
+    g = core.jit(f, out_shardings=SingleDeviceSharding(d[0]))
+    with pytest.raises(ValueError) as err:
+        g(core.device_put(jnp.arange(8.0), d[1]))
+    assert str(err.value) == (  # JAX 0.10.2's message
+        "Received incompatible devices for jitted computation. Got argument x of f with shape "
+        "float32[8] and with device ids [1] on platform CPU and explicit output sharding with "
+        "device ids [0] on platform CPU"
+    )
+    np.testing.assert_array_equal(g(core.device_put(jnp.arange(8.0), d[0])), np.arange(8.0) * 2)
+
+
 def test_visualize_array_sharding_draws_jaxs_blocks(capsys):
     mesh = Mesh(mesh_utils.create_device_mesh((2, 4), core.devices()), ("data", "model"))
     rows = core.device_put(jnp.ones((8, 16)), NamedSharding(mesh, P("data", None)))
