@@ -219,7 +219,9 @@ from core.prims.control_flow.scan import scan_p
 from core.prims.control_flow.while_loop import while_p
 from core.prims.conv import (
     ConvDimensionNumbers,
+    ConvGeneralDilatedDimensionNumbers,
     Precision,
+    PrecisionLike,
     conv,
     conv_dimension_numbers,
     conv_general_dilated,
@@ -352,6 +354,7 @@ from core.prims.indexing import (
     slice_p,
 )
 from core.prims.linalg import (
+    DotDimensionNumbers,
     dot_general,
     dot_general_p,
 )
@@ -587,6 +590,9 @@ __all__ = [
     "CarryTypeError",
     "PredicateTypeError",
     "ConvDimensionNumbers",
+    "ConvGeneralDilatedDimensionNumbers",
+    "DotDimensionNumbers",
+    "PrecisionLike",
     "GatherDimensionNumbers",
     "GatherScatterMode",
     "GatherScatterUnsupportedError",

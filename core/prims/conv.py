@@ -57,6 +57,12 @@ class Precision(Enum):
     HIGHEST = 2
 
 
+# JAX's annotation types (`lax.PrecisionLike`, `lax.ConvGeneralDilatedDimensionNumbers`),
+# for ported code that names them.
+PrecisionLike = None | str | Precision | tuple[str, str] | tuple[Precision, Precision]
+ConvGeneralDilatedDimensionNumbers = tuple[str, str, str] | ConvDimensionNumbers | None
+
+
 conv_general_dilated_p = Primitive("conv_general_dilated")
 
 

@@ -9,6 +9,7 @@ a transpose, derived as in JAX. In numba it lowers to BLAS on contiguous float a
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,11 @@ from core.prims.shapes import convert_element_type, transpose
 from core.trace import get_aval
 
 dot_general_p = Primitive("dot_general")
+
+# JAX's annotation type of `dot_general`'s dimension numbers (`lax.DotDimensionNumbers`).
+DotDimensionNumbers = tuple[
+    tuple[Sequence[int], Sequence[int]], tuple[Sequence[int], Sequence[int]]
+]
 
 
 def _free(ndim: int, contract, batch) -> list[int]:

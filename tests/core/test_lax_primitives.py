@@ -112,3 +112,11 @@ def test_dot_general_accumulates_in_the_preferred_type():
         out = f(a, a.T, dn, None, np.int32)
         assert out.dtype == np.int32
         np.testing.assert_array_equal(out, np.full((2, 2), 640000))
+
+
+def test_jax_annotation_types_exist():
+    # ported code annotates with them (Flax's linear.py: ConvGeneralDilatedDimensionNumbers)
+    dn: lax.DotDimensionNumbers = (((1,), (0,)), ((), ()))
+    conv: lax.ConvGeneralDilatedDimensionNumbers = ("NHWC", "HWIO", "NHWC")
+    prec: lax.PrecisionLike = lax.Precision.HIGHEST
+    assert dn and conv and prec
