@@ -19,8 +19,8 @@ from __future__ import annotations
 from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic, register_jitable
-from numba.np.arrayobj import make_array
 
+from core.jit.array_struct import array_struct
 from core.jit.gemm import emit_call
 
 # Batched products of at least this many multiply-adds in all run on several threads: each of
@@ -52,7 +52,7 @@ def strided_block(typingctx, x, xo, y, yo, out, b, p):
 
     def codegen(context, builder, signature, args):
         xa, xoa, ya, yoa, oa, pa = (
-            make_array(t)(context, builder, v)
+            array_struct(t)(context, builder, v)
             for t, v in zip((x, xo, y, yo, out, p), (*args[:5], args[6]))
         )
         bi = context.cast(builder, args[5], signature.args[5], types.intp)

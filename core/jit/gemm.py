@@ -32,10 +32,10 @@ from numba.core import cgutils
 from numba.core.errors import TypingError
 from numba.extending import intrinsic
 from numba.np import linalg
-from numba.np.arrayobj import make_array
 from numba.np.ufunc import parallel
 
 from core.jit import fork_safety
+from core.jit.array_struct import array_struct
 
 # The pool starts now, not at the first call: cached code that asks for the caller's thread count
 # links against the symbols that starting it registers.
@@ -235,7 +235,7 @@ def gemm_block(typingctx, a, b, out, r0, r1, c0, c1):
     check_operands(a, b, out)
 
     def codegen(context, builder, signature, args):
-        x, y, o = (make_array(t)(context, builder, v) for t, v in zip((a, b, out), args))
+        x, y, o = (array_struct(t)(context, builder, v) for t, v in zip((a, b, out), args))
         m, k = cgutils.unpack_tuple(builder, x.shape)
         n = cgutils.unpack_tuple(builder, y.shape)[1]
         bounds = [
@@ -262,7 +262,7 @@ def flat_block(typingctx, a, b, out, dims, fortran, r0, r1, c0, c1):
     `fortran` = (a_f, b_f) says, out (m, n) C-contiguous, `dims` = (m, k, n)."""
 
     def codegen(context, builder, signature, args):
-        x, y, o = (make_array(t)(context, builder, v) for t, v in zip((a, b, out), args))
+        x, y, o = (array_struct(t)(context, builder, v) for t, v in zip((a, b, out), args))
         f_a, f_b = cgutils.unpack_tuple(builder, args[4])
         bounds = [
             context.cast(builder, v, t, types.intp) for v, t in zip(args[5:], signature.args[5:])
@@ -289,7 +289,7 @@ def flat_slab(typingctx, a, b, out, dims, fortran, k0, k1):
     n)): one BLAS call on a slab of the contraction."""
 
     def codegen(context, builder, signature, args):
-        x, y, o = (make_array(t)(context, builder, v) for t, v in zip((a, b, out), args))
+        x, y, o = (array_struct(t)(context, builder, v) for t, v in zip((a, b, out), args))
         m, k, n = cgutils.unpack_tuple(builder, args[3])
         f_a, f_b = (builder.trunc(f, ir.IntType(1)) for f in cgutils.unpack_tuple(builder, args[4]))
         lo, hi = (

@@ -25,12 +25,12 @@ from numba.np.arrayobj import (
     _empty_nd_impl,
     get_itemsize,
     load_item,
-    make_array,
     populate_array,
     store_item,
 )
 
 from core.jit import vecmath
+from core.jit.array_struct import array_struct
 
 # One BLAS call on a block (core/jit/gemm.py; the kernels' matrix product is the library's
 # `lib.dot`), and how parallel loops cut their work and hand it to threads (core/jit/schedule.py).
@@ -283,14 +283,14 @@ def reshape(typingctx, a, shape):
     view = _c_array(a).copy(ndim=len(_sizes(shape)))
 
     def codegen(context, builder, signature, args):
-        src = make_array(a)(context, builder, args[0])
+        src = array_struct(a)(context, builder, args[0])
         dims = _dims(context, builder, shape, args[1])
         itemsize = context.get_constant(types.intp, get_itemsize(context, a))
         strides, acc = [], itemsize
         for d in reversed(dims):
             strides.insert(0, acc)
             acc = builder.mul(acc, d)
-        out = make_array(view)(context, builder)
+        out = array_struct(view)(context, builder)
         populate_array(
             out,
             data=src.data,
@@ -311,7 +311,7 @@ def copy(typingctx, a):
     arr = _c_array(a).copy(readonly=False)
 
     def codegen(context, builder, signature, args):
-        src = make_array(a)(context, builder, args[0])
+        src = array_struct(a)(context, builder, args[0])
         dims = cgutils.unpack_tuple(builder, src.shape, a.ndim)
         out = _empty_nd_impl(context, builder, arr, dims)
         cgutils.raw_memcpy(builder, out.data, src.data, src.nitems, get_itemsize(context, a))

@@ -42,11 +42,11 @@ from numba.core import cgutils, types
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.errors import TypingError
 from numba.extending import intrinsic
-from numba.np.arrayobj import make_array
 
 from core.backends.llvm import pool, translate, vecmath
 from core.backends.numba.library import entry
 from core.jit import cache_files, disk_cache
+from core.jit.array_struct import array_struct
 
 _lock = threading.Lock()
 _LOADED: dict[str, tuple] = {}  # key -> the nests' intrinsics
@@ -216,7 +216,7 @@ def _caller(sym: str, params: tuple, outputs: tuple):
             lowered = []
             for (kind, ty), arg, value in zip(expected, args, values):
                 if kind == "a":
-                    lowered.append(make_array(arg)(context, builder, value).data)
+                    lowered.append(array_struct(arg)(context, builder, value).data)
                 else:
                     lowered.append(context.cast(builder, value, arg, ty))
             outs = [cgutils.alloca_once(builder, context.get_value_type(t)) for t in out_types]

@@ -62,12 +62,13 @@ from numba.core.compiler_lock import global_compiler_lock
 from numba.core.cpu_options import FastMathOptions
 from numba.core.errors import TypingError
 from numba.core.registry import cpu_target
-from numba.np.arrayobj import make_array, populate_array
+from numba.np.arrayobj import populate_array
 
 from core.backends.llvm import parallel, target, translate, vecmath
 from core.backends.numba.library import blocks
 from core.jit import cache_files, disk_cache
 from core.jit import runtime as rt
+from core.jit.array_struct import array_struct
 from core.jit.gemm import emit_gemm, ensure_blas
 
 _I64 = ir.IntType(64)
@@ -427,7 +428,7 @@ class Routine(translate.Nest):
         with target.push_code_library(translate._scratch_library()):
             for (name, ty), value in zip(self.params, values):
                 if isinstance(ty, types.Array):
-                    arr = make_array(ty)(target, self.builder, value)
+                    arr = array_struct(ty)(target, self.builder, value)
                     self._bind(name, arr.data, arr.nitems)
                 else:
                     self.builder.store(value, self._slot(name, ty))
@@ -736,7 +737,7 @@ class Routine(translate.Nest):
     def _array_value(self, ty: types.Array, ptr, n):
         """The numba value of flat C array `ty` at `ptr` of `n` elements (no owner)."""
         _, target = translate.contexts()
-        arr = make_array(ty)(target, self.builder)
+        arr = array_struct(ty)(target, self.builder)
         itemsize = target.get_constant(types.intp, target.get_abi_sizeof(ptr.type.pointee))
         populate_array(
             arr,

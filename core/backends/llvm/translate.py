@@ -124,8 +124,10 @@ def _scratch_library():
     return target.codegen().create_library("numbax_lean_scratch")
 
 
+@functools.cache
 def scalar_type(dtype) -> types.Type:
-    """The numba scalar type of numpy `dtype` (real and bool only)."""
+    """The numba scalar type of numpy `dtype` (real and bool only); memoized (numpy's
+    `dtype.name` takes tens of microseconds, and a rewrite asks thousands of times)."""
     dtype = np.dtype(dtype)
     if dtype.kind not in "biuf" or dtype == np.float16:
         raise Unsupported(f"dtype {dtype}")

@@ -18,9 +18,10 @@ from numba.core import cgutils
 from numba.core.errors import TypingError
 from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic, overload
-from numba.np.arrayobj import make_array, populate_array
+from numba.np.arrayobj import populate_array
 
 from core.jit import runtime as rt
+from core.jit.array_struct import array_struct
 from core.jit.gemm import flat_block
 
 # Helpers are only called from library functions: no Python or C entry points to compile.
@@ -63,11 +64,11 @@ def segment(typingctx, a, start, n):
         raise TypingError(f"segment takes a flat C array, got {a}")
 
     def codegen(context, builder, signature, args):
-        src = make_array(a)(context, builder, args[0])
+        src = array_struct(a)(context, builder, args[0])
         begin, count = (
             context.cast(builder, v, t, types.intp) for v, t in zip(args[1:], signature.args[1:])
         )
-        out = make_array(a)(context, builder)
+        out = array_struct(a)(context, builder)
         populate_array(
             out,
             data=builder.gep(src.data, [begin]),
@@ -120,7 +121,7 @@ def _block_impl(a, b, out, dims, fortran, c0, c1):
 
 def _span(context, builder, ty, array, start, n, index_ty):
     """(pointer to element `start`, byte count of `n` elements) of flat C array `array`."""
-    arr = make_array(ty)(context, builder, array)
+    arr = array_struct(ty)(context, builder, array)
     begin = context.cast(builder, start, index_ty, types.intp)
     count = context.cast(builder, n, index_ty, types.intp)
     return builder.gep(arr.data, [begin]), builder.mul(count, arr.itemsize)

@@ -53,12 +53,13 @@ from numba.core import cgutils
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.errors import TypingError
 from numba.extending import intrinsic
-from numba.np.arrayobj import make_array, populate_array
+from numba.np.arrayobj import populate_array
 from numba.np.numpy_support import as_dtype, from_dtype
 
 from core.backends.llvm import routines, target
 from core.backends.llvm.translate import Unsupported
 from core.jit import disk_cache
+from core.jit.array_struct import array_struct
 from core.jit.numba_cache import cached_njit
 
 # Library code is compiled like kernels: inf/nan instead of exceptions, FMA contraction. Kernels
@@ -365,8 +366,8 @@ def require(attr: str) -> None:
 
 def flat_view(context, builder, ty, canon, value):
     """The C array `value` of type `ty` seen as the 1-d array `canon` (same memory)."""
-    src = make_array(ty)(context, builder, value)
-    out = make_array(canon)(context, builder)
+    src = array_struct(ty)(context, builder, value)
+    out = array_struct(canon)(context, builder)
     populate_array(
         out,
         data=src.data,
@@ -388,7 +389,7 @@ def _stack_params(context, builder, ty, value):
         item = context.cast(builder, v, t, types.int64)
         builder.store(item, builder.gep(data, [ir.Constant(i64, k)]))
     canon = types.Array(types.int64, 1, "C")
-    out = make_array(canon)(context, builder)
+    out = array_struct(canon)(context, builder)
     itemsize = context.get_constant(types.intp, 8)
     populate_array(
         out,

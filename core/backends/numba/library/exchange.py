@@ -48,11 +48,12 @@ from numba import types
 from numba.core import cgutils
 from numba.core.errors import TypingError
 from numba.extending import intrinsic
-from numba.np.arrayobj import make_array, populate_array
+from numba.np.arrayobj import populate_array
 
 from core.backends.numba.library.blocks import copy, fill, inline
 from core.backends.numba.library.entry import register, register_slot
 from core.jit import runtime as rt
+from core.jit.array_struct import array_struct
 from core.parallel import communicator as comm
 
 SUM, MAX, MIN, GATHER = 0, 1, 2, 3
@@ -249,7 +250,7 @@ def _address(typingctx, a):
     """The address of flat C array `a`'s data."""
 
     def codegen(context, builder, signature, args):
-        return builder.ptrtoint(make_array(a)(context, builder, args[0]).data, _I64)
+        return builder.ptrtoint(array_struct(a)(context, builder, args[0]).data, _I64)
 
     return types.int64(a), codegen
 
@@ -262,7 +263,7 @@ def _view(typingctx, address, n, like):
     ty = like.copy(layout="C", readonly=False)
 
     def codegen(context, builder, signature, args):
-        out = make_array(ty)(context, builder)
+        out = array_struct(ty)(context, builder)
         item = context.get_data_type(ty.dtype)
         itemsize = context.get_constant(types.intp, context.get_abi_sizeof(item))
         populate_array(

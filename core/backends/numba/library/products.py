@@ -16,10 +16,10 @@ from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
-from numba.np.arrayobj import make_array
 from numba.np.numpy_support import as_dtype
 
 from core.backends.numba.library.entry import call_emitter, dispatcher, flat_view
+from core.jit.array_struct import array_struct
 from core.jit.gemm import check_operands, emit_gemm, is_fortran
 from core.jit.schedule import PARALLEL_FLOPS
 
@@ -46,7 +46,7 @@ def dot(typingctx, a, b, out):
     call_bands = call_emitter(f"gemm_bands__{code}", flat, flat, flat, params)
 
     def codegen(context, builder, signature, args):
-        x, y, o = (make_array(t)(context, builder, v) for t, v in zip((a, b, out), args))
+        x, y, o = (array_struct(t)(context, builder, v) for t, v in zip((a, b, out), args))
         m, k = cgutils.unpack_tuple(builder, x.shape)
         n = cgutils.unpack_tuple(builder, y.shape)[1]
         const = functools.partial(context.get_constant, intp)
