@@ -9,6 +9,7 @@ from __future__ import annotations
 from core import ir
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Var
 from core.jit import scan_motion
+from core.jit.structure import literal_value
 from core.prims import linalg, shapes
 
 
@@ -66,7 +67,8 @@ def common_subexpressions(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], li
         key = None
         if not e.prim.higher_order and not e.prim.effectful:
             atoms = tuple(
-                ("v", id(x)) if isinstance(x, Var) else ("l", repr(x.val), str(x.aval)) for x in ins
+                ("v", id(x)) if isinstance(x, Var) else ("l", literal_value(x.val), str(x.aval))
+                for x in ins
             )
             key = (e.prim.name, atoms, repr(sorted(e.params.items())))
         if key is not None and key in seen:

@@ -8,8 +8,9 @@ an equation's position and output), so such kernels have equal keys, and `codege
 generates each key once per process (its source and size arrays are then those of the first).
 
 The key holds the primitives (by identity), the parameters (only values whose equality is exact:
-ints, strings, floats by their `repr`, dtypes, tuples of them), the literals (by type, `repr`
-and abstract value), and the abstract values of the inputs and of every equation's outputs.
+ints, strings, floats by their `repr`, dtypes, tuples of them), the literals (`literal_value`,
+and their abstract values), and the abstract values of the inputs and of every equation's
+outputs.
 Anything else (a jaxpr or a function in the parameters, an array literal) makes `key` return
 None: such a kernel is generated as before.
 """
@@ -59,8 +60,24 @@ def _atom(x, where: dict) -> tuple:
         val = x.val
         if isinstance(val, np.ndarray) and val.ndim:
             raise _Inexact
-        return ("lit", type(val), repr(val), x.aval)
+        return ("lit", literal_value(val), x.aval)
     raise _Inexact
+
+
+def literal_value(val) -> tuple:
+    """An exact, hashable form of literal value `val`: a numpy array or scalar by its type, dtype,
+    shape and bytes (its `repr` goes through numpy's array printer, tens of microseconds, and
+    abbreviates large arrays), anything else by its type and `repr`.
+
+    Args:
+      val: the value of a `Literal`.
+
+    Returns:
+      A tuple equal to that of another value only if the two values are the same.
+    """
+    if isinstance(val, (np.ndarray, np.generic)):
+        return (type(val), val.dtype, val.shape, val.tobytes())
+    return (type(val), repr(val))
 
 
 def _value(v) -> tuple:
