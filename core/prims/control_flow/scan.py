@@ -61,11 +61,15 @@ scan_p = Primitive("scan", multiple_results=True, higher_order=True)
 
 
 def _scan_impl(*args, jaxpr, num_consts, num_carry, length, reverse, unroll):
-    params = _params(jaxpr, num_consts, num_carry, length, reverse, unroll)
-    out_avals = _scan_abstract_eval(*[get_aval(a) for a in args], **params)
-    program = eager_program.compiled(scan_p, args, params, out_avals, length)
-    if program is not None:
-        return program(*[np.asarray(a, order="C") for a in args])
+    avals = [get_aval(a) for a in args]
+    # The interpreter below converts operands to the body's types; a compiled program needs
+    # them exact (a weak Python int under x64 may come in as int32 for an int64 carry).
+    if _fits(avals, jaxpr, num_consts, num_carry, length):
+        params = _params(jaxpr, num_consts, num_carry, length, reverse, unroll)
+        out_avals = _scan_abstract_eval(*avals, **params)
+        program = eager_program.compiled(scan_p, args, params, out_avals, length)
+        if program is not None:
+            return program(*[np.asarray(a, order="C") for a in args])
     consts, carry, xs = split_list(args, [num_consts, num_carry])
     in_avals = jaxpr.in_avals
     with set_current_trace(EvalTrace()):
@@ -87,16 +91,20 @@ def _scan_impl(*args, jaxpr, num_consts, num_carry, length, reverse, unroll):
     return [c._value for c in carry] + ys
 
 
+def _fits(avals, jaxpr, num_consts, num_carry, length) -> bool:
+    """Whether operands of these avals are exactly what the scan's body takes."""
+    xs = avals[num_consts + num_carry :]
+    got = [*avals[: num_consts + num_carry]] + [a.update(shape=a.shape[1:]) for a in xs]
+    return all(a.shape[:1] == (length,) for a in xs) and [(a.shape, a.dtype) for a in got] == [
+        (a.shape, a.dtype) for a in jaxpr.in_avals
+    ]
+
+
 def _scan_abstract_eval(*avals, jaxpr, num_consts, num_carry, length, reverse, unroll):
-    consts, carry, xs = split_list(avals, [num_consts, num_carry])
-    expect = jaxpr.in_avals
-    got = consts + carry + [a.update(shape=a.shape[1:]) for a in xs]
-    if any(a.shape[:1] != (length,) for a in xs) or [(a.shape, a.dtype) for a in got] != [
-        (a.shape, a.dtype) for a in expect
-    ]:
+    if not _fits(avals, jaxpr, num_consts, num_carry, length):
         raise TypeError(
             f"scan of length {length} expects consts/carry/x slices "
-            f"{[a.str_short() for a in expect]}, got {[a.str_short() for a in avals]}"
+            f"{[a.str_short() for a in jaxpr.in_avals]}, got {[a.str_short() for a in avals]}"
         )
     outs = jaxpr.out_avals
     return outs[:num_carry] + [a.update(shape=(length, *a.shape)) for a in outs[num_carry:]]
