@@ -160,6 +160,25 @@ def write(ref: Any, value: Any) -> None:
     ref._value = value
 
 
+def written_back(refs: Sequence[Any], out: Any) -> Any:
+    """`out` of a function traced with `bind_refs`, with the Refs' new values (its second
+    half) stored in `refs`; without Refs, `out` itself.
+
+    Args:
+      refs: the Refs the function read or wrote, in the order it returned their values.
+      out: the function's output, `(result, new values)` when `refs` is not empty.
+
+    Returns:
+      The result.
+    """
+    if not refs:
+        return out
+    result, new = out
+    for r, v in zip(refs, new):
+        write(r, v)
+    return result
+
+
 def _check_trace(ref: Any, value: Any, owner: Any) -> None:
     # A tracer of a transformation started after the Ref was made (grad, vmap) would escape it.
     if not isinstance(value, Tracer) or value._trace is owner:

@@ -454,10 +454,7 @@ class Jitted:
             name=self._name(),
             backend=backend,
         )
-        out, new = tree_util.tree_unflatten(entry.out_tree, outs)
-        for r, v in zip(entry.refs, new):
-            ref_scope.write(r, v)
-        return out
+        return ref_scope.written_back(entry.refs, tree_util.tree_unflatten(entry.out_tree, outs))
 
     def _entry(self, args: tuple, kwargs: dict) -> tuple[_Entry, list]:
         """The cache entry for these arguments (tracing on a miss) and the flat dynamic leaves."""

@@ -288,12 +288,7 @@ def _bind_branches_with(index, funs, operands, what, refs, scope) -> Any:
     jaxprs, consts, leaves, out_tree = _trace_branches(funs, operands, what)
     jaxprs = _unify_weak(jaxprs)
     outs = cond_p.bind(index, *consts, *leaves, branches=tuple(jaxprs))
-    out = tree_util.tree_unflatten(out_tree, outs)
-    if refs:
-        out, new = out
-        for r, v in zip(refs, new):
-            ref_scope.write(r, v)
-    return out
+    return ref_scope.written_back(refs, tree_util.tree_unflatten(out_tree, outs))
 
 
 def _concrete(x: Any) -> Any:

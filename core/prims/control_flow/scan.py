@@ -495,11 +495,7 @@ def _scan(f, init, xs_flat, xs_tree, n, reverse, unroll, refs, scope) -> Any:
         **_params(jaxpr, len(consts), len(init_flat), n, bool(reverse), unroll),
     )
     carry, ys = outs[: len(init_flat)], outs[len(init_flat) :]
-    carry = tree_util.tree_unflatten(init_tree, carry)
-    if refs:
-        carry, new = carry
-        for r, v in zip(refs, new):
-            ref_scope.write(r, v)
+    carry = ref_scope.written_back(refs, tree_util.tree_unflatten(init_tree, carry))
     return carry, tree_util.tree_unflatten(y_tree, ys)
 
 

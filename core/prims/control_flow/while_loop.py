@@ -333,9 +333,4 @@ def _while_loop(user_cond: Callable, user_body: Callable, init_val: Any, refs, s
         cond_nconsts=len(cconsts),
         body_nconsts=len(bconsts),
     )
-    out = tree_util.tree_unflatten(tree, outs)
-    if refs:
-        out, new = out
-        for r, v in zip(refs, new):
-            ref_scope.write(r, v)
-    return out
+    return ref_scope.written_back(refs, tree_util.tree_unflatten(tree, outs))
