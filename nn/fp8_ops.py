@@ -445,7 +445,13 @@ class Fp8DotGeneralBase(Module):
 
 class Fp8DotGeneralOp(Fp8DotGeneralBase):
     """The quantize-dequantize fp8 contraction (deprecated in Flax: use
-    `Fp8DirectDotGeneralOp` or `Fp8Einsum`)."""
+    `Fp8DirectDotGeneralOp` or `Fp8Einsum`).
+
+    Attributes:
+      amax_history_length: the steps of amax history kept (default 1024).
+      e4m3_dtype: the forward pass's float8 type (default `float8_e4m3fn`).
+      e5m2_dtype: the backward pass's float8 type (default `float8_e5m2`).
+    """
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -458,8 +464,16 @@ class Fp8DotGeneralOp(Fp8DotGeneralBase):
             )
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        """`dot_general(x, kernel, dimension_numbers)` on quantized-dequantized operands
-        (keyword arguments such as `precision` are ignored, as in Flax)."""
+        """`dot_general(x, kernel, dimension_numbers)` on quantized-dequantized operands.
+
+        Args:
+          *args: `(x, kernel, dimension_numbers)`; `x` is cast to the kernel's dtype, the
+            computation dtype.
+          **kwargs: ignored (as `precision` and `preferred_element_type` in Flax).
+
+        Returns:
+          The contraction, in the kernel's dtype.
+        """
         x, k, dimension_numbers, comp_dtype = _parse_dot_inputs(*args)
         x_qdq = in_qdq(
             comp_dtype,
@@ -486,11 +500,25 @@ class Fp8DotGeneralOp(Fp8DotGeneralBase):
 
 
 class Fp8DirectDotGeneralOp(Fp8DotGeneralBase):
-    """The fp8 contraction on float8 operands (`fp8_scaled_dot_general`)."""
+    """The fp8 contraction on float8 operands (`fp8_scaled_dot_general`).
+
+    Attributes:
+      amax_history_length: the steps of amax history kept (default 1024).
+      e4m3_dtype: the forward pass's float8 type (default `float8_e4m3fn`).
+      e5m2_dtype: the backward pass's float8 type (default `float8_e5m2`).
+    """
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        """`dot_general(x, kernel, dimension_numbers)` in fp8 (keyword arguments such as
-        `precision` are ignored, as in Flax)."""
+        """`dot_general(x, kernel, dimension_numbers)` in fp8.
+
+        Args:
+          *args: `(x, kernel, dimension_numbers)`; `x` is cast to the kernel's dtype, the
+            computation dtype.
+          **kwargs: ignored (as `precision` and `preferred_element_type` in Flax).
+
+        Returns:
+          The contraction, in the kernel's dtype.
+        """
         x, k, dimension_numbers, comp_dtype = _parse_dot_inputs(*args)
         return fp8_scaled_dot_general(
             x,
@@ -508,7 +536,13 @@ class Fp8DirectDotGeneralOp(Fp8DotGeneralBase):
 
 
 class NANOOFp8DotGeneralOp(Fp8DotGeneralOp):
-    """`Fp8DotGeneralOp` on the `fnuz` float8 types (no negative zero, no infinities)."""
+    """`Fp8DotGeneralOp` on the `fnuz` float8 types (no negative zero, no infinities).
+
+    Attributes:
+      amax_history_length: the steps of amax history kept (default 1024).
+      e4m3_dtype: the forward pass's float8 type (default `float8_e4m3fnuz`).
+      e5m2_dtype: the backward pass's float8 type (default `float8_e5m2fnuz`).
+    """
 
     e4m3_dtype: Any = jnp.float8_e4m3fnuz
     e5m2_dtype: Any = jnp.float8_e5m2fnuz
@@ -516,7 +550,13 @@ class NANOOFp8DotGeneralOp(Fp8DotGeneralOp):
 
 class Fp8Einsum(Fp8DotGeneralBase):
     """`jnp.einsum` whose contractions are `fp8_scaled_dot_general` (the rhs is the kernel:
-    its dtype is the computation dtype)."""
+    its dtype is the computation dtype).
+
+    Attributes:
+      amax_history_length: the steps of amax history kept (default 1024).
+      e4m3_dtype: the forward pass's float8 type (default `float8_e4m3fn`).
+      e5m2_dtype: the backward pass's float8 type (default `float8_e5m2`).
+    """
 
     def __call__(
         self,
