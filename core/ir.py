@@ -75,6 +75,21 @@ class Eqn:
         self.outputs = outputs
         self.source_info = source_info
 
+    @property
+    def primitive(self):
+        """JAX's name for `prim` (`jax.core.JaxprEqn.primitive`)."""
+        return self.prim
+
+    @property
+    def invars(self) -> list[Atom]:
+        """JAX's name for `inputs` (`jax.core.JaxprEqn.invars`)."""
+        return self.inputs
+
+    @property
+    def outvars(self) -> list[Var]:
+        """JAX's name for `outputs` (`jax.core.JaxprEqn.outvars`)."""
+        return self.outputs
+
     def __repr__(self) -> str:
         return pp_eqn(self, _Namer())
 

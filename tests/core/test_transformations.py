@@ -147,3 +147,12 @@ def test_weak_types_survive_transformations():
     g = core.grad(lambda x: jnp.sum(x * 2.0))(jnp.ones(2))
     assert g.dtype == np.float32 and not g.weak_type
     assert core.vmap(lambda x: x + 1)(jnp.ones(2, jnp.int32)).dtype == np.int32
+
+
+def test_jaxpr_equations_have_jaxs_field_names():
+    # JAX: ('sin', 'exp'), ['float32[3]'], invars of exp = outvars of sin
+    jaxpr = core.make_jaxpr(lambda x: jnp.exp(jnp.sin(x)))(jnp.ones(3))
+    sin, exp = jaxpr.jaxpr.eqns
+    assert (sin.primitive.name, exp.primitive.name) == ("sin", "exp")
+    assert [str(v.aval) for v in sin.outvars] == ["float32[3]"]
+    assert exp.invars == sin.outvars
