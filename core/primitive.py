@@ -142,9 +142,10 @@ def jax_params(prim: Primitive, **accepted: Any) -> None:
     """Lets `prim.bind` take the parameters JAX's binds pass that numbax's rules do not.
 
     Each keyword names such a parameter and the one value numbax implements (JAX's default,
-    usually None; `ANY` for a hint numbax may ignore, such as `precision`); `bind` drops it
-    when it holds that value and raises `JaxParamError` otherwise. numbax's own binds, which
-    never pass these names, go through unchanged.
+    usually None; `ANY` for a hint numbax may ignore, such as `precision`; or a function that
+    raises what JAX raises for a value it refuses, for a hint such as `accuracy`); `bind`
+    drops it when it holds an accepted value and raises `JaxParamError` otherwise. numbax's
+    own binds, which never pass these names, go through unchanged.
 
     Args:
       prim: the primitive.
@@ -157,7 +158,9 @@ def jax_params(prim: Primitive, **accepted: Any) -> None:
             return params
         for k in names.intersection(params):
             want = accepted[k]
-            if want is not ANY and params[k] is not want and params[k] != want:
+            if callable(want):
+                want(params[k])
+            elif want is not ANY and params[k] is not want and params[k] != want:
                 raise JaxParamError(prim.name, k, params[k], want)
         return {k: v for k, v in params.items() if k not in names}
 

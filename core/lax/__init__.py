@@ -106,6 +106,7 @@ from core.lax.composites import (
     associative_scan,
     batch_matmul,
     broadcast,
+    broadcast_like,
     broadcast_shapes,
     broadcast_to_rank,
     broadcasted_iota,
@@ -220,8 +221,6 @@ from core.prims.control_flow.while_loop import while_p
 from core.prims.conv import (
     ConvDimensionNumbers,
     ConvGeneralDilatedDimensionNumbers,
-    Precision,
-    PrecisionLike,
     conv,
     conv_dimension_numbers,
     conv_general_dilated,
@@ -357,6 +356,15 @@ from core.prims.linalg import (
     DotDimensionNumbers,
     dot_general,
     dot_general_p,
+)
+from core.prims.options import (
+    AccuracyMode,
+    DotAlgorithm,
+    DotAlgorithmPreset,
+    Precision,
+    PrecisionLike,
+    RandomAlgorithm,
+    Tolerance,
 )
 from core.prims.random_bits import (
     bitcast_convert_type,
@@ -593,6 +601,11 @@ __all__ = [
     "ConvGeneralDilatedDimensionNumbers",
     "DotDimensionNumbers",
     "PrecisionLike",
+    "AccuracyMode",
+    "DotAlgorithm",
+    "DotAlgorithmPreset",
+    "RandomAlgorithm",
+    "Tolerance",
     "GatherDimensionNumbers",
     "GatherScatterMode",
     "GatherScatterUnsupportedError",
@@ -631,6 +644,7 @@ __all__ = [
     "bitwise_xor",
     "broadcast",
     "broadcast_in_dim",
+    "broadcast_like",
     "broadcast_to_rank",
     "broadcasted_iota",
     "cbrt",

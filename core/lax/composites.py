@@ -90,7 +90,11 @@ def dot(lhs: Any, rhs: Any, precision: Any = None, preferred_element_type: Any =
             "use lax.dot_general for batched contractions"
         )
     return dot_general(
-        lhs, rhs, (((nl - 1,), (0,)), ((), ())), preferred_element_type=preferred_element_type
+        lhs,
+        rhs,
+        (((nl - 1,), (0,)), ((), ())),
+        precision=precision,
+        preferred_element_type=preferred_element_type,
     )
 
 
@@ -427,6 +431,27 @@ def broadcast_to_rank(x: Any, rank: int) -> Any:
     if len(shape) >= rank:
         return x
     return broadcast(x, (1,) * (rank - len(shape)))
+
+
+def broadcast_like(arr: Any, like_arr: Any) -> Any:
+    """`lax.broadcast_like`: `arr` broadcast (numpy's rules) to the shape of `like_arr`.
+
+    Args:
+      arr: the array to broadcast; keeps its dtype.
+      like_arr: the array whose shape to take.
+
+    Returns:
+      `arr`'s values in `like_arr`'s shape.
+    """
+    aval, shape = get_aval(arr), get_aval(like_arr).shape
+    lead = len(shape) - aval.ndim
+    if lead < 0 or any(d not in (1, s) for d, s in zip(aval.shape, shape[lead:])):
+        want = aval.update(shape=shape, weak_type=False).str_short(short_dtypes=False)
+        have = aval.update(weak_type=False).str_short(short_dtypes=False)
+        raise ValueError(
+            f"Incompatible types for broadcasting: input type={have} and requested type={want}"
+        )
+    return shapes.broadcast_in_dim(arr, shape, tuple(range(lead, len(shape))))
 
 
 def stack(operands: Sequence[Any], axis: int = 0) -> Any:

@@ -481,7 +481,7 @@ def multi_dot(arrays: Any, *, precision: Any = None) -> Any:
     arrays = list(arrays)
     out = arrays[0]
     for a in arrays[1:]:
-        out = matmul(out, a)
+        out = matmul(out, a, precision=precision)
     return out
 
 
@@ -493,7 +493,9 @@ def matmul(
 ) -> Any:
     """`jnp.matmul` under the array API's name."""
     check_arraylike("jnp.linalg.matmul", x1, x2)
-    return linalg_ops.matmul(x1, x2, preferred_element_type=preferred_element_type)
+    return linalg_ops.matmul(
+        x1, x2, precision=precision, preferred_element_type=preferred_element_type
+    )
 
 
 def outer(x1: Any, x2: Any, /) -> Any:
@@ -513,13 +515,15 @@ def tensordot(
 ) -> Any:
     """`jnp.tensordot` under the array API's name."""
     check_arraylike("jnp.linalg.tensordot", x1, x2)
-    return linalg_ops.tensordot(x1, x2, axes, preferred_element_type=preferred_element_type)
+    return linalg_ops.tensordot(
+        x1, x2, axes, precision=precision, preferred_element_type=preferred_element_type
+    )
 
 
 def vecdot(x1: Any, x2: Any, /, *, axis: int = -1, precision: Any = None) -> Any:
     """`jnp.vecdot` under the array API's name."""
     check_arraylike("jnp.linalg.vecdot", x1, x2)
-    return linalg_ops.vecdot(x1, x2, axis=axis)
+    return linalg_ops.vecdot(x1, x2, axis=axis, precision=precision)
 
 
 def matrix_transpose(x: Any, /) -> Any:

@@ -20,6 +20,7 @@ from core.numpy.shapes import expand_dims, moveaxis, reshape, squeeze, stack
 from core.numpy.ufuncs import conjugate, multiply, subtract
 from core.prims import linalg as la
 from core.prims.indexing import slice_in_dim
+from core.prims.options import canonicalize_precision
 from core.prims.shapes import convert_element_type, transpose
 from core.trace import get_aval
 
@@ -27,6 +28,7 @@ from core.trace import get_aval
 def matmul(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
     """Matrix product with numpy's broadcasting of leading (batch) dimensions."""
     check_arraylike("matmul", a, b)
+    canonicalize_precision(precision)
     a, b = promote_dtypes(a, b)
     a_nd, b_nd = get_aval(a).ndim, get_aval(b).ndim
     if a_nd == 0 or b_nd == 0:
@@ -66,6 +68,7 @@ def dot(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = 
     """numpy's `dot`: scalar product, matmul, or sum over the last axis of a and the
     second-to-last of b."""
     check_arraylike("dot", a, b)
+    canonicalize_precision(precision)
     a, b = promote_dtypes(a, b)
     a_nd, b_nd = get_aval(a).ndim, get_aval(b).ndim
     if a_nd == 0 or b_nd == 0:
@@ -95,11 +98,17 @@ def vdot(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any =
     a = ensure_array(a)
     if get_aval(a).dtype.kind == "c":
         a = conjugate(a)
-    return dot(reshape(a, (-1,)), reshape(b, (-1,)), preferred_element_type=preferred_element_type)
+    return dot(
+        reshape(a, (-1,)),
+        reshape(b, (-1,)),
+        precision=precision,
+        preferred_element_type=preferred_element_type,
+    )
 
 
 def inner(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
     check_arraylike("inner", a, b)
+    canonicalize_precision(precision)
     a, b = promote_dtypes(a, b)
     a_nd, b_nd = get_aval(a).ndim, get_aval(b).ndim
     if a_nd == 0 or b_nd == 0:
@@ -122,6 +131,7 @@ def tensordot(
 ) -> Any:
     """Sums products over the given axes (an int N means the last N of a, first N of b)."""
     check_arraylike("tensordot", a, b)
+    canonicalize_precision(precision)
     a, b = promote_dtypes(a, b)
     a_nd, b_nd = get_aval(a).ndim, get_aval(b).ndim
     if isinstance(axes, int):
@@ -190,6 +200,7 @@ def vecdot(
     """Dot products of vectors along `axis` (broadcasting the others), conjugating `x1` when
     complex (the array API's definition)."""
     check_arraylike("jnp.vecdot", x1, x2)
+    canonicalize_precision(precision)
     x1 = ensure_array(x1)
     if get_aval(x1).dtype.kind == "c":
         x1 = conjugate(x1)
@@ -378,6 +389,7 @@ def einsum(
     if not isinstance(subscripts, str):
         subscripts, operands = _interleaved((subscripts, *operands))
     check_arraylike("einsum", *operands)
+    canonicalize_precision(precision)
     ops = promote_dtypes(*operands)
     shapes = [get_aval(o).shape for o in ops]
     ins, out_s = _parse_einsum(subscripts, shapes)

@@ -38,6 +38,7 @@ from core.numpy.lookup import searchsorted, take_along_axis
 from core.numpy.sorting import argsort, sort
 from core.numpy.ufuncs import clip
 from core.numpy.where import where
+from core.prims.options import canonicalize_precision
 from core.trace import get_aval
 
 
@@ -670,13 +671,14 @@ def convolve(
         a: first 1-D array.
         v: second 1-D array.
         mode: "full" (default), "same" (size of the longer input) or "valid".
-        precision: accepted for JAX compatibility (ignored).
+        precision: checked as JAX checks it; no effect on the CPU.
         preferred_element_type: output dtype; by default inputs are promoted to inexact.
 
     Returns:
         The 1-D convolution.
     """
     check_arraylike("convolve", a, v)
+    canonicalize_precision(precision)
     return _conv(a, v, mode, "convolve", preferred_element_type)
 
 
@@ -694,13 +696,14 @@ def correlate(
         a: first 1-D array.
         v: second 1-D array.
         mode: "valid" (default), "same" or "full".
-        precision: accepted for JAX compatibility (ignored).
+        precision: checked as JAX checks it; no effect on the CPU.
         preferred_element_type: output dtype; by default inputs are promoted to inexact.
 
     Returns:
         The 1-D correlation.
     """
     check_arraylike("correlate", a, v)
+    canonicalize_precision(precision)
     return _conv(a, v, mode, "correlate", preferred_element_type)
 
 

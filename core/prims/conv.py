@@ -24,7 +24,6 @@ axis into the batch or feature dimensions.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import Enum
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -36,6 +35,7 @@ from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
 from core.interpreters.transpose import is_undefined
 from core.primitive import ANY, Primitive, jax_params
+from core.prims.options import canonicalize_precision
 from core.prims.rev import rev
 from core.prims.shapes import convert_element_type, reshape, transpose
 from core.trace import get_aval
@@ -49,17 +49,7 @@ class ConvDimensionNumbers(NamedTuple):
     out_spec: tuple[int, ...]
 
 
-class Precision(Enum):
-    """`lax.Precision`: accepted for compatibility; CPU matmuls always use full precision."""
-
-    DEFAULT = 0
-    HIGH = 1
-    HIGHEST = 2
-
-
-# JAX's annotation types (`lax.PrecisionLike`, `lax.ConvGeneralDilatedDimensionNumbers`),
-# for ported code that names them.
-PrecisionLike = None | str | Precision | tuple[str, str] | tuple[Precision, Precision]
+# JAX's annotation type `lax.ConvGeneralDilatedDimensionNumbers`, for ported code that names it.
 ConvGeneralDilatedDimensionNumbers = tuple[str, str, str] | ConvDimensionNumbers | None
 
 
@@ -578,12 +568,14 @@ def conv_general_dilated(
         or ConvDimensionNumbers.
       feature_group_count: groups over the input features (depthwise: = input features).
       batch_group_count: groups over the batch.
-      precision: accepted for compatibility.
+      precision: checked as JAX checks it (`core/prims/options.py`); no effect on the CPU.
       preferred_element_type: the accumulation and output dtype.
 
     Returns:
       The convolution, laid out as `dimension_numbers`' output spec.
     """
+    if precision is not None:
+        canonicalize_precision(precision)
     lshape, rshape = get_aval(lhs).shape, get_aval(rhs).shape
     dn = conv_dimension_numbers(lshape, rshape, dimension_numbers)
     nsp = len(lshape) - 2

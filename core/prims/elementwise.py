@@ -22,6 +22,7 @@ from core.interpreters import batching
 from core.interpreters.jvp import defjvp, defjvp2, defjvp_zero
 from core.interpreters.transpose import is_undefined
 from core.primitive import Primitive, jax_params
+from core.prims.options import check_accuracy
 from core.prims.shapes import broadcast_in_dim, full
 from core.trace import get_aval
 
@@ -325,9 +326,9 @@ tan_p = unop("tan", np.tan, _F)
 defjvp2(tan_p, lambda g, ans, x: mul(g, add(full_like(ans, 1), mul(ans, ans))))
 # JAX's `accuracy` picks among XLA's approximations; numbax has one implementation each.
 for _p in (exp_p, exp2_p, log_p, log1p_p, expm1_p, sqrt_p, rsqrt_p, cbrt_p, tanh_p, logistic_p):
-    jax_params(_p, accuracy=None)
+    jax_params(_p, accuracy=check_accuracy)
 for _p in (sin_p, cos_p, tan_p):
-    jax_params(_p, accuracy=None)
+    jax_params(_p, accuracy=check_accuracy)
 asin_p = unop("asin", _errstate(np.arcsin), _F)
 defjvp(asin_p, lambda g, x: mul(g, rsqrt(sub(full_like(x, 1), mul(x, x)))))
 acos_p = unop("acos", _errstate(np.arccos), _F)
@@ -835,80 +836,106 @@ def abs(x: Any) -> Any:  # noqa: A001
 
 
 @_binds(exp_p)
-def exp(x: Any) -> Any:
-    """Elementwise `e ** x`."""
+def exp(x: Any, accuracy: Any = None) -> Any:
+    """Elementwise `e ** x`; `accuracy` as JAX's (prims/options.py)."""
+    if accuracy is not None:
+        check_accuracy(accuracy)
     return exp_p.bind(x)
 
 
 @_binds(exp2_p)
-def exp2(x: Any) -> Any:
-    """Elementwise `2 ** x`."""
+def exp2(x: Any, accuracy: Any = None) -> Any:
+    """Elementwise `2 ** x`; `accuracy` as JAX's (prims/options.py)."""
+    if accuracy is not None:
+        check_accuracy(accuracy)
     return exp2_p.bind(x)
 
 
 @_binds(log_p)
-def log(x: Any) -> Any:
-    """Elementwise the natural logarithm."""
+def log(x: Any, accuracy: Any = None) -> Any:
+    """Elementwise the natural logarithm; `accuracy` as JAX's (prims/options.py)."""
+    if accuracy is not None:
+        check_accuracy(accuracy)
     return log_p.bind(x)
 
 
 @_binds(log1p_p)
-def log1p(x: Any) -> Any:
-    """Elementwise `log(1 + x)`, exact for small `x`."""
+def log1p(x: Any, accuracy: Any = None) -> Any:
+    """Elementwise `log(1 + x)`, exact for small `x`; `accuracy` as JAX's (prims/options.py)."""
+    if accuracy is not None:
+        check_accuracy(accuracy)
     return log1p_p.bind(x)
 
 
 @_binds(expm1_p)
-def expm1(x: Any) -> Any:
-    """Elementwise `exp(x) - 1`, exact for small `x`."""
+def expm1(x: Any, accuracy: Any = None) -> Any:
+    """Elementwise `exp(x) - 1`, exact for small `x`; `accuracy` as JAX's (prims/options.py)."""
+    if accuracy is not None:
+        check_accuracy(accuracy)
     return expm1_p.bind(x)
 
 
 @_binds(sqrt_p)
-def sqrt(x: Any) -> Any:
-    """Elementwise the square root."""
+def sqrt(x: Any, accuracy: Any = None) -> Any:
+    """Elementwise the square root; `accuracy` as JAX's (prims/options.py)."""
+    if accuracy is not None:
+        check_accuracy(accuracy)
     return sqrt_p.bind(x)
 
 
 @_binds(rsqrt_p)
-def rsqrt(x: Any) -> Any:
-    """Elementwise `1 / sqrt(x)`."""
+def rsqrt(x: Any, accuracy: Any = None) -> Any:
+    """Elementwise `1 / sqrt(x)`; `accuracy` as JAX's (prims/options.py)."""
+    if accuracy is not None:
+        check_accuracy(accuracy)
     return rsqrt_p.bind(x)
 
 
 @_binds(cbrt_p)
-def cbrt(x: Any) -> Any:
-    """Elementwise the cube root."""
+def cbrt(x: Any, accuracy: Any = None) -> Any:
+    """Elementwise the cube root; `accuracy` as JAX's (prims/options.py)."""
+    if accuracy is not None:
+        check_accuracy(accuracy)
     return cbrt_p.bind(x)
 
 
 @_binds(tanh_p)
-def tanh(x: Any) -> Any:
-    """Elementwise the hyperbolic tangent."""
+def tanh(x: Any, accuracy: Any = None) -> Any:
+    """Elementwise the hyperbolic tangent; `accuracy` as JAX's (prims/options.py)."""
+    if accuracy is not None:
+        check_accuracy(accuracy)
     return tanh_p.bind(x)
 
 
 @_binds(logistic_p)
-def logistic(x: Any) -> Any:
-    """Elementwise the sigmoid `1 / (1 + exp(-x))`."""
+def logistic(x: Any, accuracy: Any = None) -> Any:
+    """Elementwise the sigmoid `1 / (1 + exp(-x))`; `accuracy` as JAX's (prims/options.py)."""
+    if accuracy is not None:
+        check_accuracy(accuracy)
     return logistic_p.bind(x)
 
 
 @_binds(sin_p)
-def sin(x: Any) -> Any:
-    """Elementwise the sine."""
+def sin(x: Any, accuracy: Any = None) -> Any:
+    """Elementwise the sine; `accuracy` as JAX's (prims/options.py)."""
+    if accuracy is not None:
+        check_accuracy(accuracy)
     return sin_p.bind(x)
 
 
 @_binds(cos_p)
-def cos(x: Any) -> Any:
-    """Elementwise the cosine."""
+def cos(x: Any, accuracy: Any = None) -> Any:
+    """Elementwise the cosine; `accuracy` as JAX's (prims/options.py)."""
+    if accuracy is not None:
+        check_accuracy(accuracy)
     return cos_p.bind(x)
 
 
 @_binds(tan_p)
-def tan(x: Any) -> Any:
-    """Elementwise the tangent."""
+def tan(x: Any, accuracy: Any = None) -> Any:
+    """Elementwise the tangent; `accuracy` as JAX's (prims/options.py)."""
+    if accuracy is not None:
+        check_accuracy(accuracy)
     return tan_p.bind(x)
 
 

@@ -21,6 +21,7 @@ from core.errors import ShapeError, TypePromotionError
 from core.interpreters import batching
 from core.interpreters.transpose import is_undefined
 from core.primitive import ANY, Primitive, jax_params
+from core.prims.options import canonicalize_precision
 from core.prims.shapes import convert_element_type, transpose
 from core.trace import get_aval
 
@@ -158,13 +159,16 @@ def dot_general(
     precision: Any = None,
     preferred_element_type: Any = None,
 ) -> Any:
-    """General tensor contraction, like `lax.dot_general` (precision is accepted and ignored).
+    """General tensor contraction, like `lax.dot_general` (`precision` is checked as JAX
+    checks it, `core/prims/options.py`, and has no effect on the CPU).
 
     Operands of different dtypes are first promoted to a common one (as JAX does). Two small
     floats without a promotion path (float8 e4m3 and e5m2, fp8 training's pair) are multiplied
     exactly in float32, as XLA does on the CPU, into `preferred_element_type` or else XLA's
     "higher precision" of the two (the one with the larger exponent range, then mantissa).
     """
+    if precision is not None:
+        canonicalize_precision(precision)
     lhs_dt, rhs_dt = get_aval(lhs).dtype, get_aval(rhs).dtype
     (xc, yc), (xb, yb) = dimension_numbers
     dn = ((tuple(map(int, xc)), tuple(map(int, yc))), (tuple(map(int, xb)), tuple(map(int, yb))))
