@@ -13,7 +13,14 @@ import pytest
 from flaxport.port import port_source
 from tests.porting.common import ANSWERS, PROGRAMS, program_names, summary
 
-SLOW = {"nlp_seq", "lm1b_sampling", "wmt_beam_search", "sst2_training"}  # 40-60 s of compiling
+SLOW = {
+    "nlp_seq",
+    "lm1b_sampling",
+    "wmt_beam_search",
+    "sst2_training",
+    "imagenet_resnet",
+}  # 40-60 s
+# of compiling
 
 
 def ported_run(name: str):
