@@ -713,6 +713,12 @@ def lean(source: str, types: Sequence[tuple[str, int]]) -> str:
     return new
 
 
+def lean_made(source: str, types: Sequence[tuple[str, int]]) -> bool:
+    """Whether `lean(source, types)` is at hand without rewriting `source`: made in this
+    process or in the disk cache (or lean loops are off)."""
+    return not config.jit_lean_loops or lean_rewrite.cached(source, types)
+
+
 def compile_source(source: str, types: Sequence[tuple[str, int]]) -> Callable:
     """The numba dispatcher of a kernel `source` taking arrays of `types` (`in_types`). A
     kernel whose lean nests numba does not accept (`lean`) compiles as generated."""

@@ -74,7 +74,8 @@ _LIBRARY_SECONDS = 1.0
 
 # (kernel source, argument types) -> numba dispatcher, while some program uses it.
 _compiled: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
-_twins: dict[tuple, tuple] = {}  # `_serial(key)` -> the last threaded kernel's key with that form
+# `_twin_key(key)` -> the last threaded kernel's key with that serial form.
+_twins: dict[tuple, tuple] = {}
 _stats = {"kernels": 0, "compiled": 0, "loaded": 0, "shells": 0}
 # The name, in a driver's namespace, of how many of its kernels `_upgrade` has replaced.
 _UPGRADES = "_upgrades"
@@ -604,13 +605,31 @@ def _libraries(kernels: list[tuple]) -> list[str]:
     return list(found)
 
 
-def _serial(key: tuple) -> tuple:
+def _generated(key: tuple) -> str:
+    """The source kernel `key` was generated as (a kernel whose threaded loops are lean nests
+    names no `prange`: it is known by that source)."""
+    return codegen.lean_original(key[0]) or key[0]
+
+
+def _serial(key: tuple, made: bool = False) -> tuple | None:
     """The key of the kernel `key` with every loop on one thread (its nests lean ones where
-    `codegen.lean` makes them so; a kernel whose threaded loops are lean nests is known by the
-    source it was generated as)."""
-    generated = codegen.lean_original(key[0]) or key[0]
+    `codegen.lean` makes them so). `made`: None instead where that form's rewrite is made
+    neither in this process nor in the disk cache (`codegen.lean_made`): no kernel of that form
+    was then compiled with this cache, which `_held` learns without the rewrite (a cold first
+    call of the LSTM's step: 0.1 s of the main process's CPU for its six threaded kernels)."""
+    generated = _generated(key)
+    if "prange(" not in generated:
+        return key
     serial = generated.replace("prange(", "range(")
-    return (key[0] if serial == generated else codegen.lean(serial, key[1])), key[1]
+    if made and not codegen.lean_made(serial, key[1]):
+        return None
+    return codegen.lean(serial, key[1]), key[1]
+
+
+def _twin_key(key: tuple) -> tuple:
+    """The generated source of kernel `key`'s serial form and its types: what a threaded kernel
+    and its serial form share (`_twins`), known without rewriting the serial form."""
+    return _generated(key).replace("prange(", "range("), key[1]
 
 
 def _held(key: tuple) -> tuple:
@@ -619,14 +638,14 @@ def _held(key: tuple) -> tuple:
     from a size on, `core.jit.loops.PARALLEL_SIZE`: another batch size may cross it); `key`
     if there is none. The disk cache finds a threaded twin through the note `_note_twin`
     leaves under the name of its serial form."""
-    serial = _serial(key)
-    for held in (key, serial, _twins.get(serial)):
+    serial = _serial(key, made=True)
+    for held in (key, serial, _twins.get(_twin_key(key))):
         if held is not None and held in _compiled:
             return held
     if disk_cache.is_cached(key[0], "kernel"):
         return key
     if serial != key:
-        return serial if disk_cache.is_cached(serial[0], "kernel") else key
+        return serial if serial is not None and disk_cache.is_cached(serial[0], "kernel") else key
     try:
         threaded = (cache_files.read_verified(_twin_note(serial[0])).decode(), key[1])
     except (OSError, ValueError):  # no note, or a damaged one
@@ -674,8 +693,8 @@ def _shell(key: tuple, info: KernelInfo, found: str = "disk") -> bool:
         _compiled[key] = fn
         _stats["shells"] += 1
         status = "compiled" if shells.stats()["compiled"] > before else found
-        if _serial(key) != key:  # lean threaded loops: it serves its serial form too
-            _twins[_serial(key)] = key
+        if "prange(" in _generated(key):  # lean threaded loops: it serves its serial form too
+            _twins[_twin_key(key)] = key
     info.dispatcher, info.status, info.shell = _compiled[key], status, True
     info.seconds = time.perf_counter() - start
     return True
@@ -699,7 +718,7 @@ def _load(key: tuple, kernel: tuple[Jaxpr, bool], info: KernelInfo, status: str)
     _stats["compiled" if status == "compiled" else "loaded"] += 1
     _compiled[key] = info.dispatcher = disp
     if "prange(" in key[0]:
-        _twins[_serial(key)] = key
+        _twins[_twin_key(key)] = key
         _note_twin(key)
     info.status, info.seconds = status, time.perf_counter() - start
 

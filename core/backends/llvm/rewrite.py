@@ -236,7 +236,7 @@ class _State:
             return False
         steps = (*_NEW_ARRAYS, "rt.reshape")
         if not any(
-            _call_name(c) in steps or _call_name(c).startswith("lib.") for c in ast.walk(st)
+            _call_name(c) in steps or _call_name(c).startswith("lib.") for c in translate.walk(st)
         ):
             return False  # a loop nest: numba's if not lowered
         if threaded and len(it.args) > 2:
@@ -345,7 +345,7 @@ def _scalar_statement(st: ast.stmt) -> bool:
         isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)
     ):
         return False
-    calls = [_call_name(c) for c in ast.walk(st.value) if isinstance(c, ast.Call)]
+    calls = [_call_name(c) for c in translate.walk(st.value) if isinstance(c, ast.Call)]
     return not any(c.startswith(("rt.", "lib.", "hc.")) and c != "rt.ld" for c in calls)
 
 
@@ -372,7 +372,7 @@ def _lower(st, names: _Names, later, emitter, module, name):
         nest = translate.Nest(st, env, outputs, emitter)
         written = {
             c.args[0].id
-            for c in ast.walk(st)
+            for c in translate.walk(st)
             if isinstance(c, ast.Call) and translate.dotted(c.func) == "rt.st"
         }
         arrays = [name for name, _, kind in nest.params if kind == "a"]
@@ -410,7 +410,11 @@ def _uses(st: ast.stmt) -> tuple[set[str], str | None, bool]:
     reads = _exposed([st])
     if isinstance(st, ast.For) and isinstance(st.target, ast.Name):
         name = st.target.id
-        return reads, name, any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(st.iter))
+        return (
+            reads,
+            name,
+            any(isinstance(n, ast.Name) and n.id == name for n in translate.walk(st.iter)),
+        )
     if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
         name = st.targets[0].id
         return reads, name, name in reads
@@ -425,7 +429,9 @@ def _exposed(body: list) -> set[str]:
 
     def loads(node):
         return {
-            n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+            n.id
+            for n in translate.walk(node)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
         }
 
     for st in body:
@@ -436,7 +442,9 @@ def _exposed(body: list) -> set[str]:
             isinstance(t, (ast.Name, ast.Tuple)) for t in st.targets
         ):
             reads |= loads(st.value) - assigned
-            assigned |= {n.id for t in st.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            assigned |= {
+                n.id for t in st.targets for n in translate.walk(t) if isinstance(n, ast.Name)
+            }
         else:  # `x += v` reads x too (`a[i] += v` loads `a` and `i` already)
             target = st.target if isinstance(st, ast.AugAssign) else None
             own = {target.id} if isinstance(target, ast.Name) else set()
@@ -485,7 +493,7 @@ def _bind(st: ast.stmt, names: _Names) -> None:
                 if made:
                     fresh.add(name)
             return
-    for node in ast.walk(st):
+    for node in translate.walk(st):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             _forget(node.id, names)
 

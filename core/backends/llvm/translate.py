@@ -803,10 +803,32 @@ def dotted(node: ast.AST) -> str:
     return ast.unparse(node)
 
 
+def walk(node: ast.AST) -> list[ast.AST]:
+    """`list(ast.walk(node))`, in its order (breadth first, children in field order), at half
+    its cost: the rewrite of a cold first call's kernels walks their statements ~150,000 times
+    (`_names`, `rewrite._exposed`: a fifth of a rewrite's CPU with `ast.walk`).
+
+    Args:
+      node: the root.
+
+    Returns:
+      `node` and every node below it.
+    """
+    nodes = [node]
+    for n in nodes:  # grows as it is read: each node's children go to the end
+        for field in n._fields:
+            v = getattr(n, field, None)
+            if isinstance(v, list):
+                nodes.extend(c for c in v if isinstance(c, ast.AST))
+            elif isinstance(v, ast.AST):
+                nodes.append(v)
+    return nodes
+
+
 def _names(node: ast.AST) -> tuple[list[str], list[str]]:
     """The names `node` assigns (targets, loop variables) and those it reads, in order."""
     assigned, read = {}, {}
-    for n in ast.walk(node):
+    for n in walk(node):
         if isinstance(n, ast.Name):
             (assigned if isinstance(n.ctx, ast.Store) else read).setdefault(n.id, None)
         elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):

@@ -18,6 +18,7 @@ import pytest
 import core
 import core.numpy as jnp
 from core import lax
+from core.backends.llvm import rewrite as lean_rewrite
 from core.backends.numba.generic import Params, Size
 from core.config import config
 from core.jit import codegen, disk_cache, loops, program
@@ -226,6 +227,33 @@ def test_a_kernel_threaded_at_one_size_serves_the_size_below_the_threshold(monke
         np.testing.assert_allclose(np.asarray(got), want, rtol=2e-5, atol=2e-5)
 
 
+def test_a_cold_compile_does_not_rewrite_the_serial_forms_of_threaded_kernels(monkeypatch):
+    """A threaded kernel's serial form that no process rewrote was never compiled: looking it
+    up (`program._held`) does not rewrite it (a tenth of a second of the LSTM's cold first
+    call); the smaller batch that needs it finds the threaded twin all the same."""
+    monkeypatch.setattr(loops, "PARALLEL_SIZE", 24)
+    k = 3 + uuid.uuid4().int % 1000003  # an exponent no earlier run raised to: new kernels
+    rewritten = []
+    real = lean_rewrite._rewrite
+    monkeypatch.setattr(lean_rewrite, "_rewrite", lambda s, t: rewritten.append(s) or real(s, t))
+    f = core.jit(
+        lambda x, w: jnp.tanh(x @ w) * 2.0 + lax.integer_pow(jnp.tanh(x), k) - x.sum(axis=0)
+    )
+    w = _x(6, 6)
+    with config.override("jit_kernels", "many"), config.override("jit_compile_workers", 0):
+        big = f(_x(3, 6), w)  # 18 elements: threaded
+        threaded = [s for s in rewritten if "prange(" in s]
+        assert threaded
+        assert not {s.replace("prange(", "range(") for s in threaded} & set(rewritten)
+        before = program.stats()
+        small = f(_x(2, 6), w)  # 12 elements: the serial form
+        after = program.stats()
+    assert (after["compiled"], after["loaded"]) == (before["compiled"], before["loaded"])
+    for got, x in ((big, _x(3, 6)), (small, _x(2, 6))):
+        want = np.tanh(x @ w) * 2.0 + np.tanh(x) ** k - x.sum(axis=0)
+        np.testing.assert_allclose(np.asarray(got), want, rtol=2e-5, atol=2e-5)
+
+
 def test_kernels_give_the_one_function_results():
     def f(x, w, b):
         h = jnp.tanh(x @ w + b)
@@ -264,7 +292,7 @@ def test_a_new_process_finds_the_threaded_twin_on_disk(monkeypatch):
         assert threaded
         for key in threaded:  # a new process holds nothing in memory
             del program._compiled[key]
-            program._twins.pop(program._serial(key), None)
+            program._twins.pop(program._twin_key(key), None)
             for held in [d for d in disk_cache._DISPATCHERS if d[0] == key[0]]:
                 del disk_cache._DISPATCHERS[held]
             sys.modules.pop(disk_cache.module_name(key[0]), None)
