@@ -299,7 +299,7 @@ def reduce_precision(operand: Any, exponent_bits: int, mantissa_bits: int) -> An
     XLA does; NaNs stay NaN. The result keeps the input dtype.
     """
     dt = get_aval(operand).dtype
-    info = np.finfo(dt)
+    info = dtypes.finfo(dt)
     src_mant, src_exp = int(info.nmant), int(info.nexp)
     nbits = dt.itemsize * 8
     ud = _unsigned(dt)

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from core import dtypes
 from core.ad_util import Zero
 from core.custom_derivatives import custom_jvp
 from core.errors import NumbaxError
@@ -66,7 +67,7 @@ def _any(pred: Any) -> Any:
 
 
 def _eps(x: Any) -> float:
-    return float(np.finfo(get_aval(x).dtype).eps)
+    return float(dtypes.finfo(get_aval(x).dtype).eps)
 
 
 def _isnan(x: Any) -> Any:
@@ -189,7 +190,7 @@ def _prefactor(a: Any, x: Any) -> tuple[Any, Any]:
     safe_x = ew.select(ew.gt(x, _c(x, 0)), x, _c(x, 1))
     safe_a = ew.select(ew.gt(a, _c(a, 0)), a, _c(a, 1))
     lax_ = _log_ax(safe_a, safe_x)
-    underflow = ew.lt(lax_, _c(lax_, -math.log(float(np.finfo(get_aval(x).dtype).max))))
+    underflow = ew.lt(lax_, _c(lax_, -math.log(float(dtypes.finfo(get_aval(x).dtype).max))))
     return ew.exp(lax_), underflow
 
 

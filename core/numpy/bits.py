@@ -151,7 +151,7 @@ def _int_dtype(dt: np.dtype) -> np.dtype:
 
 def _pow2(k: Any, dt: np.dtype) -> Any:
     """`2.0 ** k` for integer `k` inside the normal exponent range of `dt`, built from bits."""
-    info = np.finfo(dt)
+    info = dtypes.finfo(dt)
     idt = _int_dtype(dt)
     k = sh.convert_element_type(k, idt)
     biased = ew.add(k, ew.full_like(k, 1 - int(info.minexp)))
@@ -176,7 +176,7 @@ def frexp(x: Any, /) -> tuple[Any, Any]:
     (x,) = promote_args_inexact("frexp", x)
     _check_real("frexp", x)
     dt = get_aval(x).dtype
-    info = np.finfo(dt)
+    info = dtypes.finfo(dt)
     nmant, mask, bias = int(info.nmant), (1 << int(info.nexp)) - 1, 1 - int(info.minexp)
     i32 = np.dtype(np.int32)
     subnormal = ew.lt(ew.abs(x), ew.full_like(x, info.tiny))
@@ -264,6 +264,6 @@ def spacing(x: Any, /) -> Any:
         bitcast_convert_type(x, _int_dtype(dt)), ew.full_like(x, 0).astype(_int_dtype(dt))
     )
     out = ew.sub(_nextafter(x, ew.select(negative, ew.neg(inf), inf)), x)
-    tiny = ew.full_like(x, np.finfo(dt).smallest_subnormal)
+    tiny = ew.full_like(x, dtypes.finfo(dt).smallest_subnormal)
     out = where(out == 0, ew.select(negative, ew.neg(tiny), tiny), out)
     return sh.convert_element_type(out, dt)  # strongly typed, as JAX's

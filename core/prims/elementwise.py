@@ -298,6 +298,8 @@ defjvp2(sqrt_p, lambda g, ans, x: div(g, mul(full_like(ans, 2), ans)))
 
 def _rsqrt_impl(x):
     with np.errstate(all="ignore"):
+        if x.dtype == np.float16 or dtypes.is_ml_float(x.dtype):  # rounded once, as XLA's
+            return (1 / np.sqrt(x.astype(np.float32))).astype(x.dtype)
         return np.asarray(1, x.dtype) / np.sqrt(x)
 
 

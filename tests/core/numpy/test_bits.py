@@ -277,3 +277,17 @@ def test_under_jit_vmap_grad():
     np.testing.assert_array_equal(
         np.asarray(core.jit(jnp.bitwise_count)(jnp.array([7, -1]))), [3, 1]
     )
+
+
+def test_bit_functions_take_bfloat16():
+    # jax 0.10.2; numbax asked numpy's finfo about bfloat16 ("not inexact") before
+    x = jnp.asarray(np.array([0.3, 1.5, -2.25, 7.0, 1e-3], jnp.bfloat16))
+    mant, exp = jnp.frexp(x)
+    assert mant.dtype == jnp.bfloat16
+    want = [0.601562, 0.75, -0.5625, 0.875, 0.511719]  # printed with 6 digits
+    np.testing.assert_allclose(np.float32(mant), want, rtol=1e-5)
+    np.testing.assert_array_equal(exp, [-1, 1, 2, 3, -9])
+    ldexp = jnp.ldexp(x, jnp.array([1, 2, 3, 4, 5]))
+    np.testing.assert_allclose(np.float32(ldexp), [0.601562, 6, -18, 112, 0.0319824], rtol=1e-5)
+    spacing = np.float32(jnp.spacing(x))
+    np.testing.assert_array_equal(spacing, [2**-9, 2**-7, -(2**-6), 2**-5, 2**-17])
