@@ -180,7 +180,7 @@ def polydiv(u: Any, v: Any, *, trim_leading_zeros: bool = False) -> tuple[Any, A
     if trim_leading_zeros:
         if isinstance(u, Tracer):
             _trim_leading_zeros(u)
-        tol = np.sqrt(np.finfo(get_aval(u).dtype).eps)
+        tol = np.sqrt(dtypes.finfo(get_aval(u).dtype).eps)
         big = np.flatnonzero(np.abs(np.asarray(u)) > tol)
         u = u[big[0] :] if big.size else u[:0]
     return q, u
@@ -350,7 +350,7 @@ def polyfit(
         raise TypeError(f"expected x and y to have same length; got {_len(x)} and {_len(y)}")
     x, y = promote_dtypes_inexact(x, y)
     if rcond is None:
-        rcond = _len(x) * float(np.finfo(get_aval(x).dtype).eps)
+        rcond = _len(x) * float(dtypes.finfo(get_aval(x).dtype).eps)
     lhs = vander(x, order)
     rhs = y
     if w is not None:

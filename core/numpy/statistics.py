@@ -612,7 +612,7 @@ def interp(
     df = uf.subtract(fp_arr[i], fp_arr[im1])
     dx = uf.subtract(xp_arr[i], xp_arr[im1])
     delta = uf.subtract(x_arr, xp_arr[im1])
-    eps = np.spacing(np.finfo(_dtype(xp_arr)).eps)
+    eps = np.spacing(dtypes.finfo(_dtype(xp_arr)).eps)
     dx0 = uf.less_equal(uf.abs(dx), eps)
     f = where(
         dx0, fp_arr[im1], uf.add(fp_arr[im1], uf.multiply(uf.divide(delta, where(dx0, 1, dx)), df))

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 import core.numpy as jnp
-from core import lax
+from core import dtypes, lax
 from core.custom_derivatives import custom_jvp
 from core.nn.activations import log_softmax as _nn_log_softmax
 from core.nn.activations import softmax as _nn_softmax
@@ -1531,7 +1531,7 @@ def bessel_jn(z: Any, *, v: int, n_iter: int = 50) -> Any:
 def _vseries(total: Any, term: Any, ratio: Any, weight: Any = None, k0: int = 1) -> Any:
     """`total + sum_k weight(k) term_k`, `term_{k+1} = term_k ratio(k)`, from `k = k0`, per
     element until `|term_k| <= eps |total|` (at most 250 terms), like JAX's `while_loop`s."""
-    eps = float(np.finfo(_dtype(total)).eps)
+    eps = float(dtypes.finfo(_dtype(total)).eps)
 
     def active(total, term):
         return jnp.abs(term) > eps * jnp.abs(total)
@@ -1613,7 +1613,7 @@ def hyp1f1(a: Any, b: Any, x: Any) -> Any:
 
 def _hyp2f1_terminal(a: Any, b: Any, c: Any, x: Any) -> Any:
     """The terminating series when `a` (after a swap, `b`) is a non-positive integer."""
-    eps = float(np.finfo(_dtype(x)).eps) * 50
+    eps = float(dtypes.finfo(_dtype(x)).eps) * 50
     ib = jnp.round(b)
     swap = (b < a) & (jnp.abs(b - ib) < eps) & ~((c % 1 == 0) & (c <= 0) & (c > b))
     a, b = jnp.where(swap, b, a), jnp.where(swap, a, b)
@@ -1644,7 +1644,7 @@ def _hyp2f1_series(a: Any, b: Any, c: Any, x: Any) -> Any:
 
 def _hyp2f1_digamma_transform(a: Any, b: Any, c: Any, x: Any) -> Any:
     """2F1 near `x = 1` when `c - a - b` is an integer (AMS55 15.3.10-12, as JAX's)."""
-    rtol = float(np.finfo(_dtype(x)).eps)
+    rtol = float(dtypes.finfo(_dtype(x)).eps)
     d = c - a - b
     s = 1 - x
     rd = jnp.round(d)
@@ -1703,7 +1703,7 @@ def _hyp2f1_digamma_transform(a: Any, b: Any, c: Any, x: Any) -> Any:
 
 
 def _hyp2f1_terminal_or_series(a: Any, b: Any, c: Any, x: Any) -> Any:
-    eps = float(np.finfo(_dtype(x)).eps) * 50
+    eps = float(dtypes.finfo(_dtype(x)).eps) * 50
     d = c - a - b
     neg_int = ((a <= 0) & (jnp.abs(a - jnp.round(a)) < eps)) | (
         (b <= 0) & (jnp.abs(b - jnp.round(b)) < eps)
@@ -1717,7 +1717,7 @@ def _hyp2f1_terminal_or_series(a: Any, b: Any, c: Any, x: Any) -> Any:
 
 @custom_jvp
 def _hyp2f1(a: Any, b: Any, c: Any, x: Any) -> Any:
-    eps = float(np.finfo(_dtype(x)).eps) * 50
+    eps = float(dtypes.finfo(_dtype(x)).eps) * 50
     d = c - a - b
     s = 1 - x
     ca, cb = c - a, c - b

@@ -302,3 +302,12 @@ def test_jit_and_grad():
 def test_histogram_under_jit_with_static_bins():
     f = core.jit(lambda a: jnp.histogram(a, bins=3, range=(0, 9))[0])
     np.testing.assert_array_equal(f(X), np.histogram(X, bins=3, range=(0, 9))[0])
+
+
+def test_interp_of_bfloat16():
+    # jax 0.10.2: [5, 7.5, 3] bfloat16 (numbax asked numpy's finfo about bfloat16 before)
+    b = jnp.bfloat16
+    xp, fp = np.array([0, 1, 2, 4], b), np.array([0, 10, 5, 1], b)
+    out = jnp.interp(np.array([0.5, 1.5, 3.0], b), xp, fp)
+    assert out.dtype == b
+    np.testing.assert_array_equal(np.float32(out), [5.0, 7.5, 3.0])

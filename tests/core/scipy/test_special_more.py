@@ -46,3 +46,11 @@ def test_bernoulli_and_errors():
         special.dawsn(jnp.asarray([1j]))
     with pytest.raises(TypeError, match="is not supported"):
         special.spence(jnp.asarray([1], jnp.int32))
+
+
+def test_hyp2f1_of_bfloat16():
+    # jax 0.10.2: [1.0234375, 1.5, 20.25] bfloat16 (numbax asked numpy's finfo before)
+    x = jnp.asarray(np.array([0.5, 1.5, 3.0], jnp.bfloat16))
+    out = special.hyp2f1(x, x, x + 1, x / 4)
+    assert out.dtype == jnp.bfloat16
+    np.testing.assert_array_equal(np.float32(out), [1.0234375, 1.5, 20.25])
