@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import core.numpy as jnp
 from core import tree_util
@@ -324,6 +324,22 @@ def _conditionally(inner, should_transform_fn, forward_extra_args, reject):
         )
 
     return update
+
+
+class ConditionFn(Protocol):
+    """The type of `conditionally_transform`'s and `conditionally_mask`'s condition
+    (`optax.transforms.ConditionFn`): `(step, **extra_args) -> bool scalar`."""
+
+    def __call__(self, step: Any, **extra_args: Any) -> Any:
+        """Whether to apply the inner transformation at `step` (an int32 scalar).
+
+        Args:
+          step: the update counter.
+          **extra_args: the extra arguments `update` was given.
+
+        Returns:
+          A boolean scalar.
+        """
 
 
 def conditionally_transform(

@@ -191,3 +191,17 @@ def test_scale_by_factored_rms_factors_large_matrices():
     state = tx.init(_j(P))
     assert state.v_row["w"].shape == (2,) and state.v_col["w"].shape == (2,)
     assert state.v["w"].shape == (1,) and state.v["b"].shape == (2,)
+
+
+def test_transforms_module_has_optaxs_masking_and_condition_names():
+    # optax 0.2.8: masked momentum's trace holds MaskedNode() where masked out; ConditionFn is
+    # a Protocol that annotates conditions
+    from optim import transforms
+
+    assert transforms.MaskedNode is optim.MaskedNode
+    masked = optim.masked(optim.sgd(1.0, momentum=0.9), {"a": True, "b": False})
+    state = masked.init({"a": np.ones(2), "b": np.ones(2)})
+    assert state.inner_state[0].trace["b"] == transforms.MaskedNode()
+    fn: transforms.ConditionFn = lambda step: step > 1
+    state = optim.conditionally_transform(optim.sgd(1.0), fn).init(np.ones(2))
+    assert int(state.step) == 0
