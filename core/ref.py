@@ -30,12 +30,14 @@ is part of the cache key by identity: a new Ref of the same shape traces again.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from core import tree_util
 from core.avals import ShapedArray
+from core.prims import shapes
+from core.prims.random_bits import bitcast_convert_type
 from core.ref_scope import RefEffectError, innermost, read, write
 from core.trace import as_value, current_trace, get_aval
 from numbax.errors import NumbaxError
@@ -44,6 +46,7 @@ __all__ = [
     "AbstractRef",
     "Ref",
     "RefEffectError",
+    "TransformedRef",
     "RefValueError",
     "addupdate",
     "empty_ref",
@@ -122,12 +125,20 @@ class Ref:
         """Adds `x` to the Ref at `idx` (the whole Ref when None)."""
         addupdate(self, idx, x)
 
-    @property
-    def at(self) -> Any:
-        raise NotImplementedError(
-            "Ref.at (transformed Refs) is not implemented in numbax; index the Ref itself: "
-            "ref[idx] reads, ref[idx] = v writes"
-        )
+    at = property(lambda self: TransformedRef(self, ()).at)
+    T = property(lambda self: TransformedRef(self, ()).T)
+
+    def transpose(self, permutation: Any) -> TransformedRef:
+        """A view of the Ref with its axes permuted (see `TransformedRef`)."""
+        return TransformedRef(self, ()).transpose(permutation)
+
+    def reshape(self, *shape: Any) -> TransformedRef:
+        """A view of the Ref in another shape (see `TransformedRef`)."""
+        return TransformedRef(self, ()).reshape(*shape)
+
+    def bitcast(self, dtype: Any) -> TransformedRef:
+        """A view of the Ref's bits as `dtype`, of the same width (see `TransformedRef`)."""
+        return TransformedRef(self, ()).bitcast(dtype)
 
     def __repr__(self) -> str:
         value = read(self)
@@ -136,6 +147,151 @@ class Ref:
 
 
 tree_util.register_pytree_node(Ref, lambda r: ((), r), lambda r, _: r)
+
+
+class _Index(NamedTuple):
+    idx: Any
+
+    def forward(self, value: Any) -> Any:
+        return value if _index_all(self.idx) else value[self.idx]
+
+    def backward(self, base: Any, new: Any) -> Any:
+        return new if _index_all(self.idx) else base.at[self.idx].set(new)
+
+
+class _Transpose(NamedTuple):
+    permutation: tuple[int, ...]
+
+    def forward(self, value: Any) -> Any:
+        return shapes.transpose(value, self.permutation)
+
+    def backward(self, base: Any, new: Any) -> Any:
+        return shapes.transpose(new, tuple(np.argsort(self.permutation)))
+
+
+class _Reshape(NamedTuple):
+    shape: tuple[int, ...]
+
+    def forward(self, value: Any) -> Any:
+        return shapes.reshape(value, self.shape)
+
+    def backward(self, base: Any, new: Any) -> Any:
+        return shapes.reshape(new, get_aval(base).shape)
+
+
+class _Bitcast(NamedTuple):
+    dtype: np.dtype
+
+    def forward(self, value: Any) -> Any:
+        return bitcast_convert_type(value, self.dtype)
+
+    def backward(self, base: Any, new: Any) -> Any:
+        return bitcast_convert_type(new, get_aval(base).dtype)
+
+
+class TransformedRef:
+    """A view of a `Ref` (JAX's `TransformedRef`): `ref.at[idx]`, `ref.T`,
+    `ref.transpose(perm)`, `ref.reshape(shape)`, `ref.bitcast(dtype)`, chained as in JAX
+    (`ref.at[0].at[1:]`). It reads (`view[idx]`) and writes (`view[idx] = v`, `+=`) the Ref's
+    value through its transforms, eagerly and in `jit`. JAX on the CPU writes only through
+    indexing (`NotImplementedError` for the others) and makes views only of traced Refs;
+    numbax allows both.
+    """
+
+    __slots__ = ("ref", "transforms")
+
+    def __init__(self, ref: Ref, transforms: tuple):
+        """Args:
+        ref: the `Ref` viewed.
+        transforms: what the view applies to the Ref's value, in order.
+        """
+        self.ref = ref
+        self.transforms = transforms
+
+    def _then(self, transform: Any) -> TransformedRef:
+        return TransformedRef(self.ref, (*self.transforms, transform))
+
+    def _read(self) -> Any:
+        value = read(self.ref)
+        for t in self.transforms:
+            value = t.forward(value)
+        return value
+
+    def _write(self, new: Any) -> None:
+        bases = [read(self.ref)]
+        for t in self.transforms[:-1]:
+            bases.append(t.forward(bases[-1]))
+        for t, base in zip(reversed(self.transforms), reversed(bases)):
+            new = t.backward(base, new)
+        write(self.ref, new)
+
+    aval = property(lambda self: AbstractRef(get_aval(self._read()).update(weak_type=False)))
+    shape = property(lambda self: self.aval.shape)
+    dtype = property(lambda self: self.aval.dtype)
+    ndim = property(lambda self: len(self.aval.shape))
+    size = property(lambda self: int(np.prod(self.aval.shape, dtype=np.int64)))
+    T = property(lambda self: self.transpose(tuple(reversed(range(self.ndim)))))
+
+    @property
+    def at(self) -> Any:
+        """`view.at[idx]`: the view indexed."""
+        return _RefIndexer(self)
+
+    def transpose(self, permutation: Any) -> TransformedRef:
+        """The view with its axes permuted."""
+        return self._then(_Transpose(tuple(int(p) for p in permutation)))
+
+    def reshape(self, *shape: Any) -> TransformedRef:
+        """The view in another shape (one -1 may be inferred)."""
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        shape = tuple(int(d) for d in shape)
+        if -1 in shape:
+            known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
+            shape = tuple(self.size // known if d == -1 else d for d in shape)
+        if int(np.prod(shape, dtype=np.int64)) != self.size:
+            raise TypeError(f"cannot reshape a Ref view of shape {self.shape} to {shape}")
+        return self._then(_Reshape(shape))
+
+    def bitcast(self, dtype: Any) -> TransformedRef:
+        """The view's bits as `dtype` (of the same width)."""
+        dtype = np.dtype(dtype)
+        if dtype.itemsize != np.dtype(self.dtype).itemsize:
+            raise NotImplementedError(
+                f"numbax bitcasts Ref views only between dtypes of one width: "
+                f"{np.dtype(self.dtype).name} to {dtype.name}"
+            )
+        return self._then(_Bitcast(dtype))
+
+    def __getitem__(self, idx: Any) -> Any:
+        return get(self, idx)
+
+    def __setitem__(self, idx: Any, value: Any) -> None:
+        swap(self, idx, value, _function_name="swap")
+
+    def __repr__(self) -> str:
+        return f"TransformedRef(ref={self.ref!r}, transforms={self.transforms!r})"
+
+
+class _RefIndexer:
+    __slots__ = ("view",)
+
+    def __init__(self, view: TransformedRef):
+        self.view = view
+
+    def __getitem__(self, idx: Any) -> TransformedRef:
+        return self.view._then(_Index(idx))
+
+
+def _value(ref: Ref | TransformedRef) -> Any:
+    return ref._read() if isinstance(ref, TransformedRef) else read(ref)
+
+
+def _store(ref: Ref | TransformedRef, value: Any) -> None:
+    if isinstance(ref, TransformedRef):
+        ref._write(value)
+    else:
+        write(ref, value)
 
 
 def _index_all(idx: Any) -> bool:
@@ -205,7 +361,7 @@ def get(ref: Ref, idx: Any = None) -> Any:
     Returns:
       The indexed array.
     """
-    value = read(ref)
+    value = _value(ref)
     return value if _index_all(idx) else value[idx]
 
 
@@ -216,9 +372,11 @@ def _checked(ref: Ref, old: Any, idx: Any, value: Any, name: str) -> Any:
     want = get_aval(old if _index_all(idx) else old[idx])
     have = get_aval(value)
     if have.shape != want.shape:
+        view = isinstance(ref, TransformedRef)
+        base, transforms = (ref.ref, ref.transforms) if view else (ref, ())
         raise RefValueError(
-            f"Invalid shape for `{name}`. Ref shape: {ref.shape}. Expected shape: "
-            f"{want.shape}. Value shape: {have.shape}. Transforms: ()."
+            f"Invalid shape for `{name}`. Ref shape: {base.shape}. Expected shape: "
+            f"{want.shape}. Value shape: {have.shape}. Transforms: {transforms}."
         )
     if have.dtype != want.dtype:
         if not have.weak_type:
@@ -240,12 +398,12 @@ def swap(ref: Ref, idx: Any, value: Any, _function_name: str = "ref_swap") -> An
     Returns:
       The previous value at `idx`.
     """
-    old = read(ref)
+    old = _value(ref)
     value = _checked(ref, old, idx, value, _function_name)
     if _index_all(idx):
-        write(ref, value)
+        _store(ref, value)
         return old
-    write(ref, old.at[idx].set(value))
+    _store(ref, old.at[idx].set(value))
     return old[idx]
 
 
@@ -268,6 +426,6 @@ def addupdate(ref: Ref, idx: Any, x: Any) -> None:
       idx: an index, `...` or None.
       x: an array of the indexed shape and the Ref's dtype.
     """
-    old = read(ref)
+    old = _value(ref)
     x = _checked(ref, old, idx, x, "addupdate")
-    write(ref, old + x if _index_all(idx) else old.at[idx].add(x))
+    _store(ref, old + x if _index_all(idx) else old.at[idx].add(x))
