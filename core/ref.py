@@ -34,7 +34,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from core import tree_util
 from core.avals import ShapedArray
 from core.prims import shapes
 from core.prims.random_bits import bitcast_convert_type
@@ -93,27 +92,27 @@ class AbstractRef:
 class Ref:
     """A mutable array reference (`jax.Ref`); make one with `new_ref`. See the module doc."""
 
-    __slots__ = ("_value", "_scope", "_trace", "_aval", "__weakref__")
+    __slots__ = ("_contents", "_scope", "_trace", "_ref_aval", "__weakref__")
 
     def __init__(self, value: Any):
         """Args:
         value: the initial array (an `Array`, a tracer, or a numpy/Python value).
         """
-        self._value = value
+        self._contents = value
         self._scope = innermost()
         self._trace = current_trace()
-        self._aval = AbstractRef(get_aval(value).update(weak_type=False))
+        self._ref_aval = AbstractRef(get_aval(value).update(weak_type=False))
 
-    aval = property(lambda self: self._aval)
-    shape = property(lambda self: self._aval.shape)
-    dtype = property(lambda self: self._aval.dtype)
-    ndim = property(lambda self: self._aval.ndim)
-    size = property(lambda self: int(np.prod(self._aval.shape, dtype=np.int64)))
+    aval = property(lambda self: self._ref_aval)
+    shape = property(lambda self: self._ref_aval.shape)
+    dtype = property(lambda self: self._ref_aval.dtype)
+    ndim = property(lambda self: self._ref_aval.ndim)
+    size = property(lambda self: int(np.prod(self._ref_aval.shape, dtype=np.int64)))
 
     def __len__(self) -> int:
-        if not self._aval.shape:
+        if not self._ref_aval.shape:
             raise TypeError("len() of unsized object")
-        return self._aval.shape[0]
+        return self._ref_aval.shape[0]
 
     def __getitem__(self, idx: Any) -> Any:
         return get(self, idx)
@@ -144,9 +143,6 @@ class Ref:
         value = read(self)
         text = repr(value)
         return "Ref(" + text[len("Array(") :] if text.startswith("Array(") else f"Ref({text})"
-
-
-tree_util.register_pytree_node(Ref, lambda r: ((), r), lambda r, _: r)
 
 
 class _Index(NamedTuple):

@@ -126,14 +126,14 @@ def read(ref: Any) -> Any:
     """The value of `ref` as seen from the innermost scope."""
     for scope in reversed(_stack.scopes):
         if ref._scope is scope:
-            return ref._value
+            return ref._contents
         if scope.binding:
             if ref in scope.bound:
                 return scope.bound[ref]
             raise Discovered(scope, ref)
     if ref._scope is not None:
         raise _escaped(ref)
-    return ref._value
+    return ref._contents
 
 
 def write(ref: Any, value: Any) -> None:
@@ -141,7 +141,7 @@ def write(ref: Any, value: Any) -> None:
     for scope in reversed(_stack.scopes):
         if ref._scope is scope:
             _check_trace(ref, value, ref._trace)
-            ref._value = value
+            ref._contents = value
             return
         if scope.binding:
             if ref not in scope.bound:
@@ -157,7 +157,7 @@ def write(ref: Any, value: Any) -> None:
     if ref._scope is not None:
         raise _escaped(ref)
     _check_trace(ref, value, ref._trace)
-    ref._value = value
+    ref._contents = value
 
 
 def written_back(refs: Sequence[Any], out: Any) -> Any:

@@ -460,8 +460,12 @@ class Jitted:
         """The cache entry for these arguments (tracing on a miss) and the flat dynamic leaves."""
         static, dyn_args, dyn_kwargs = self._split(args, kwargs)
         leaves, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
+        ref_args = ()  # Refs passed as arguments: keyed by identity, read like closed-over ones
+        if any(type(x) is Ref for x in leaves):
+            ref_args = tuple((i, x) for i, x in enumerate(leaves) if type(x) is Ref)
+            leaves = [x for x in leaves if type(x) is not Ref]
         leaf_keys = tuple(map(leaf_key, leaves))
-        key = (in_tree, leaf_keys, static, config.trace_context(), self._backend)
+        key = (in_tree, leaf_keys, static, config.trace_context(), self._backend, ref_args)
         try:
             hash(key)
         except TypeError as e:
@@ -542,7 +546,10 @@ class Jitted:
 
         def flat_fun(*flat_leaves):
             n = len(flat_leaves) - len(refs)
-            dyn_args, dyn_kwargs = tree_util.tree_unflatten(in_tree, flat_leaves[:n])
+            dyn = list(flat_leaves[:n])
+            for i, ref in key[5]:  # the Refs passed as arguments, back in their places
+                dyn.insert(i, ref)
+            dyn_args, dyn_kwargs = tree_util.tree_unflatten(in_tree, dyn)
             it = iter(dyn_args)
             full = [static_pos[i] if i in static_pos else next(it) for i in range(len(args))]
             with ref_scope.entered(scope, dict(zip(refs, flat_leaves[n:]))):

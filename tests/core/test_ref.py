@@ -181,3 +181,25 @@ def test_views_write_through_transposes_and_reshapes_eagerly_too():
     r.at[1].at[1:][...] = jnp.array([1.0, 2.0])
     core.ref.addupdate(r.at[0], 0, 3.0)
     np.testing.assert_array_equal(r[...], [[3.0, 7.0, 5.0], [0.0, 1.0, 2.0]])
+
+
+def test_a_ref_is_a_pytree_leaf():
+    # jax 0.10.2: tree_leaves({'a': ref}) == [ref], structure PyTreeDef({'a': *}); a pytree of
+    # Refs goes through tree.map and into jit
+    params = {"w": jnp.ones((2, 2)), "b": jnp.zeros(2)}
+    refs = core.tree.map(core.new_ref, params)
+    assert core.tree_util.tree_leaves(refs) == [refs["b"], refs["w"]]
+    assert str(core.tree_util.tree_structure({"a": refs["b"]})) == "PyTreeDef({'a': *})"
+
+    @core.jit
+    def step(refs, g):
+        core.tree.map(lambda r, d: r.__setitem__(..., r[...] - 0.5 * d), refs, g)
+
+    step(refs, params)
+    step(refs, params)
+    values = core.tree.map(lambda r: r[...], refs)
+    np.testing.assert_array_equal(values["w"], np.zeros((2, 2)))
+    np.testing.assert_array_equal(values["b"], np.zeros(2))
+    other = core.new_ref(jnp.ones(2))
+    core.jit(lambda d: d["a"].__setitem__(0, 42.0))({"a": other})
+    np.testing.assert_array_equal(other[...], [42.0, 1.0])
