@@ -50,7 +50,7 @@ from core.interpreters import batching
 from core.interpreters.partial_eval import trace_to_closed_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
 from core.jit import call_path, dispatch
-from core.jit.errors import NumpyFallbackWarning, UnsupportedDTypeError
+from core.jit.errors import JitArgumentError, NumpyFallbackWarning, UnsupportedDTypeError
 from core.jit.kernel_call import concrete_inputs as _concrete_inputs  # pmap uses it
 from core.jit.kernel_call import leaf_key, reraise_signal, ticks
 from core.jit.stages import Lowered, Traced
@@ -461,10 +461,14 @@ class Jitted:
         static, dyn_args, dyn_kwargs = self._split(args, kwargs)
         leaves, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
         ref_args = ()  # Refs passed as arguments: keyed by identity, read like closed-over ones
-        if any(type(x) is Ref for x in leaves):
+        try:
+            leaf_keys = tuple(map(leaf_key, leaves))
+        except JitArgumentError:  # not an array: a Ref, or the error
             ref_args = tuple((i, x) for i, x in enumerate(leaves) if type(x) is Ref)
+            if not ref_args:
+                raise
             leaves = [x for x in leaves if type(x) is not Ref]
-        leaf_keys = tuple(map(leaf_key, leaves))
+            leaf_keys = tuple(map(leaf_key, leaves))
         key = (in_tree, leaf_keys, static, config.trace_context(), self._backend, ref_args)
         try:
             hash(key)
