@@ -258,7 +258,7 @@ class CustomVJPForwardModeError(NumbaxError, TypeError):
 
     def __init__(self) -> None:
         super().__init__(
-            "can't apply forward-mode autodiff (jvp) to a custom_vjp function: it only defines "
+            "can't apply forward-mode autodiff (jvp) to a custom_vjp function. It only defines "
             "a reverse-mode rule. Use `grad`/`vjp`/`jacrev`, or define the function with "
             "`custom_jvp` instead (reverse mode then comes from transposing its jvp rule)."
         )
