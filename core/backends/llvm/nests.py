@@ -111,7 +111,15 @@ def build(spec: tuple, key: str) -> list[ir.Module]:
 def remember(key: str, modules: list[ir.Module]) -> None:
     """Keeps the IR a rewrite built for `key`, so that `load` in this process compiles it
     without translating the nests again."""
-    _MODULES[key] = [str(m) for m in modules]
+    _MODULES[key] = texts(modules)
+
+
+def texts(modules: list[ir.Module]) -> list[str]:
+    """The IR texts of `modules`, which are then released (`translate.release`)."""
+    out = [str(m) for m in modules]
+    for m in modules:
+        translate.release(m)
+    return out
 
 
 def load(key: str, spec: tuple) -> tuple:
@@ -177,10 +185,10 @@ def _codegen():
 
 def _compile(key: str, spec: tuple):
     """Compiles the nests of `spec` and writes them to the disk cache (best effort)."""
-    texts = _MODULES.pop(key, None) or [str(m) for m in build(spec, key)]
+    ir_texts = _MODULES.pop(key, None) or texts(build(spec, key))
     library = _codegen().create_library(f"numbax_lean_{key}")
     library.enable_object_caching()
-    for text in texts:
+    for text in ir_texts:
         library.add_llvm_module(llvm.parse_assembly(text))
     library.finalize()
     _stats["compiled"] += 1

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import hashlib
 import inspect
 import itertools
@@ -137,9 +138,9 @@ class _Expander:
         self.counter = itertools.count()
 
     def function(self, fn) -> tuple[list[str], list[ast.stmt]]:
-        tree = _parse(fn)
+        tree, stored = _parse(fn)
         params = [a.arg for a in tree.args.args]
-        names = {n: n for n in [*params, *_stored(tree)]}
+        names = {n: n for n in [*params, *stored]}
         body = list(tree.body)
         if any(isinstance(n, ast.Return) for st in body for n in ast.walk(st)):
             body = _single_exit([*body, ast.Return(None)], [])  # an early `return`
@@ -245,14 +246,14 @@ class _Expander:
     def inline(self, fn, args: list[ast.expr], pre: list) -> tuple[list[ast.stmt], ast.expr]:
         """The statements of helper `fn` called with `args` (bound to fresh names first) and
         the expression of its result."""
-        tree = _parse(fn)
+        tree, stored = _parse(fn)
         prefix = f"_h{next(self.counter)}_"
         params = [a.arg for a in tree.args.args]
         defaults = [ast.Constant(v) for v in fn.__defaults__ or ()]
         args = args + defaults[len(args) - len(params) :] if len(args) < len(params) else args
         if len(params) != len(args) or tree.args.vararg or tree.args.kwonlyargs:
             raise translate.Unsupported(f"call of {fn.__name__}")
-        names = {n: prefix + n for n in [*params, *_stored(tree)]}
+        names = {n: prefix + n for n in [*params, *stored]}
         out: list[ast.stmt] = []
         for p, a in zip(params, args):
             out.append(ast.Assign([ast.Name(names[p], ast.Store())], a))
@@ -368,11 +369,16 @@ def _canonical(name: str) -> ast.expr:
     return ast.Name(attr, ast.Load())
 
 
-def _parse(fn) -> ast.FunctionDef:
+@functools.cache
+def _parse(fn) -> tuple[ast.FunctionDef, list[str]]:
+    """The syntax tree of library function or helper `fn` and the names it assigns, once per
+    process (a helper is inlined into several routines: the CNN's 15 routines read 84 sources;
+    `inspect.getsource` tokenizes each). The tree is shared: the expander builds new
+    statements and never changes it."""
     tree = ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
     if not isinstance(tree, ast.FunctionDef):
         raise translate.Unsupported(f"{fn} is not a function")
-    return tree
+    return tree, _stored(tree)
 
 
 def _assign(targets: list[ast.expr], value: ast.expr) -> list[ast.stmt]:
@@ -1014,5 +1020,6 @@ def _compile(fn, signature: tuple, sym: str):
         library = target.codegen().create_library(sym)
         library.enable_object_caching()
         library.add_ir_module(module)
+        translate.release(module)
         library.finalize()
     return library

@@ -430,11 +430,9 @@ class Shell(translate.Expressions):
         module = ir.Module(name=self.name)
         self._entry(module)
         translate.add_fastmath(module)
-        texts = [str(module)]
+        texts = nests.texts([module])
         if self.spec:
-            texts += nests._MODULES.get(self.key) or [
-                str(m) for m in nests.build(self.spec, self.key)
-            ]
+            texts += nests._MODULES.get(self.key) or nests.texts(nests.build(self.spec, self.key))
         return texts, [name for name, _, _ in self.nests.values()]
 
     # the entry point
