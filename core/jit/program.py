@@ -375,6 +375,8 @@ def _compile_all(
     ]
     size = config.jit_compile_workers
     size = workers.default_workers() if size == -1 else size
+    if build:  # this process compiles: its next programs likely miss the disk cache too, and
+        workers.start(size)  # a worker takes 0.5-0.7 s to start (`workers.py`)
     threaded = [key for key in build if "prange(" in key[0]]
     defer = {}
     if not whole and threaded and config.jit_defer_threaded and workers.start(size):

@@ -9,13 +9,16 @@ the main process then loads the machine code from the cache. A worker's result i
 if it failed or wrote elsewhere, the main process compiles the kernel itself (the worker goes on
 with the next item; only a dead worker stops).
 
-Workers are fresh interpreters (`python -c _BOOT`), started on first use and kept for the life
-of the process (each imports numba and the back end once, 0.7 s of CPU, which overlaps the main
-process's own compiles). A worker registers the package `core` by its path without running its
-`__init__` (the public API: `core.numpy`, the transforms, the primitives' front ends, a third of
-a second that a worker never uses) and imports only the back-end modules it compiles with. They
-are not `multiprocessing` workers: those re-run the user's main script in every worker unless it
-is guarded by `if __name__ == "__main__"`.
+Workers are fresh interpreters (`python -c _BOOT`), started when the process first compiles
+something the disk cache does not hold (`program._compile_all`: its next programs likely miss
+the cache too) and kept for the life of the process (each imports numba and the back end once,
+0.5-0.7 s of CPU, which overlaps the process's own work: a cold process's first train step found
+its worker still starting and compiled most library functions itself). A worker registers the
+package `core` by its path without running its `__init__` (the public API: `core.numpy`, the
+transforms, the primitives' front ends, a third of a second that a worker never uses) and
+imports only the back-end modules it compiles with. They are not `multiprocessing` workers:
+those re-run the user's main script in every worker unless it is guarded by
+`if __name__ == "__main__"`.
 Each speaks pickled `(source, in_types, cache_dir, shell)` requests (`(None, call name,
 cache_dir, False)` for a library function, `core/backends/numba/library`) and `(ok, seconds)`
 replies over its stdin and stdout; a thread per worker feeds it. A kernel requested with `shell`
