@@ -8,6 +8,7 @@ from core import grad, jit, vmap, random, lax
 import core.numpy as numpy
 from core import (
     ad_checkpoint,
+    custom_batching,
     debug,
     distributed,
     dtypes,
@@ -137,6 +138,7 @@ __all__ = [
     "ref",
     "__version__",
     "ad_checkpoint",
+    "custom_batching",
     "Array",
     "Device",
     "NamedSharding",

@@ -249,6 +249,30 @@ class CustomDerivativeError(NumbaxError, TypeError):
     """
 
 
+class CustomVmapRuleMissingError(NumbaxError, AttributeError):
+    """A `custom_vmap` function called before its rule was set with `def_vmap`.
+
+    Failing code: ``f = custom_vmap(lambda a: a); f(1.0)``. Fix: ``@f.def_vmap`` a rule
+    ``rule(axis_size, in_batched, *args) -> (out, out_batched)`` before calling ``f``.
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            f"No batching rule defined for custom_vmap function {name} using def_vmap. "
+            "Define one with `@f.def_vmap` (rule(axis_size, in_batched, *args) -> "
+            "(out, out_batched))."
+        )
+
+
+class CustomVmapRuleOutputError(NumbaxError, ValueError):
+    """A `custom_vmap` rule returned an output, or an `out_batched`, of the wrong structure.
+
+    Failing code: a rule returning ``(x, x), True`` for a function of one output. Fix: return
+    ``(out, out_batched)`` with ``out`` structured like the function's output and
+    ``out_batched`` a pytree of bools of the same structure.
+    """
+
+
 class CustomVJPForwardModeError(NumbaxError, TypeError):
     """Forward-mode differentiation (`jvp`, `jacfwd`, `linearize`) of a `custom_vjp` function.
 

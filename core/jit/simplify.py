@@ -27,6 +27,7 @@ _CALLS = {
     "jit_call": "jaxpr",
     "custom_jvp_call": "call_jaxpr",
     "custom_vjp_call": "call_jaxpr",
+    "custom_vmap_call": "call_jaxpr",  # core/custom_batching.py: the rule only changes vmap
     "custom_linear_solve": "call_jaxpr",  # core/lax/solves.py: the solve runs as is
     "linear_call": "call_jaxpr",  # core/linear_call.py: the callee runs as is
 }

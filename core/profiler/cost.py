@@ -208,6 +208,7 @@ _CALL_PARAMS = {
     "jit_call": "jaxpr",
     "custom_jvp_call": "call_jaxpr",
     "custom_vjp_call": "call_jaxpr",
+    "custom_vmap_call": "call_jaxpr",
 }
 
 

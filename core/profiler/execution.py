@@ -34,7 +34,12 @@ from core.profiler import hooks, kernels
 from core.profiler.cost import equation_cost
 from core.trace import EvalTrace, current_trace
 
-_CALLS = {"jit_call": "jaxpr", "custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr"}
+_CALLS = {
+    "jit_call": "jaxpr",
+    "custom_jvp_call": "call_jaxpr",
+    "custom_vjp_call": "call_jaxpr",
+    "custom_vmap_call": "call_jaxpr",
+}
 _labels: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
