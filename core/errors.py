@@ -249,6 +249,15 @@ class CustomDerivativeError(NumbaxError, TypeError):
     """
 
 
+class ScaledMatmulShapeError(NumbaxError, ValueError):
+    """`nn.scaled_matmul` operands or scales of incompatible shapes.
+
+    Failing code: ``scaled_matmul(a, b, a_scales, b_scales)`` with ``a`` (2, 3, 4) and ``b``
+    (2, 2, 2). Fix: ``a`` (B, M, K), ``b`` (B, N, K), scales (B, M, K_s) and (B, N, K_s) with
+    ``K % K_s == 0``.
+    """
+
+
 class CustomVmapRuleMissingError(NumbaxError, AttributeError):
     """A `custom_vmap` function called before its rule was set with `def_vmap`.
 

@@ -1,5 +1,5 @@
-"""`core.nn`: activation functions, `dot_product_attention` and parameter initializers, like
-`jax.nn`."""
+"""`core.nn`: activation functions, `dot_product_attention`, `scaled_matmul` and parameter
+initializers, like `jax.nn`."""
 
 from core.nn import initializers
 from core.nn.activations import (
@@ -37,6 +37,7 @@ from core.nn.activations import (
     tanh,
 )
 from core.nn.attention import dot_product_attention
+from core.nn.scaled_matmul import scaled_matmul
 
 __all__ = [
     "celu",
@@ -58,6 +59,7 @@ __all__ = [
     "logsumexp",
     "mish",
     "normalize",
+    "scaled_matmul",
     "one_hot",
     "relu",
     "relu6",
