@@ -65,12 +65,16 @@ class TracerBoolConversionError(ConcretizationTypeError):
     """
 
     def __init__(self, aval: object):
-        super().__init__(
-            f"the truth value of a traced {aval} (bool() or an `if`/`while`/`and`/`or` on it)",
-            "Fixes: compute both sides and pick with `jnp.where(cond, x, y)`; use "
-            "`lax.cond(pred, true_fun, false_fun, *operands)` for branches; or, under `jit`, mark "
-            "the argument static with `static_argnames=` / `static_argnums=` if it is really "
-            "a configuration value.",
+        # JAX's first line verbatim (programs print it), then why and the fixes
+        shape = aval.str_short(short_dtypes=False) if hasattr(aval, "str_short") else aval
+        JAXTypeError.__init__(
+            self,
+            f"Attempted boolean conversion of traced array with shape {shape}.\n"
+            "The truth value of a traced array was needed (bool() or an `if`/`while`/`and`/`or` "
+            f"on it). {_STAGED} Fixes: compute both sides and pick with "
+            "`jnp.where(cond, x, y)`; use `lax.cond(pred, true_fun, false_fun, *operands)` for "
+            "branches; or, under `jit`, mark the argument static with `static_argnames=` / "
+            "`static_argnums=` if it is really a configuration value.",
         )
 
 
