@@ -29,6 +29,8 @@ from numba.np.arrayobj import (
     store_item,
 )
 
+# LAPACK's routines as numba wraps them (`rt.lapack.potrf_float32`, ...; core/jit/lapack.py).
+from core.jit import lapack as lapack
 from core.jit import vecmath
 from core.jit.array_struct import array_struct
 

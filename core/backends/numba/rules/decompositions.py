@@ -2,8 +2,11 @@
 cholesky, qr, eigh, svd.
 
 Each is a `Kernel` looping over the batch (the operand viewed as `(batch, m, n)`) and calling
-numba's `np.linalg` routine (LAPACK through scipy) on one matrix at a time. numba supports fewer
-options than numpy, which the rules work around:
+numba's `np.linalg` routine (LAPACK through scipy) on one matrix at a time; `cholesky` and `inv`
+call LAPACK through numba's wrappers directly (`core/jit/lapack.py`), doing what numba's
+`np.linalg` does around the call (numba's implementations, with their exceptions, cost about
+5 s of compile per kernel: a Gaussian process's `grad` program spent 10 s of its 20 s of CPU on
+them). numba supports fewer options than numpy, which the rules work around:
 
   eigh(lower=False)   numba always reads the lower triangle: the upper one of `a` is the lower
                       one of `a^H`, so `a^H` is decomposed instead.
@@ -26,6 +29,7 @@ import numpy as np
 
 from core.backends.numba.registry import Kernel, register_lowering
 from core.backends.numba.source import const, np_type, reshape, shape_text
+from core.jit import lapack
 from core.jit.errors import LoweringError
 from core.prims.decompositions import cholesky_p, eigh_p, inv_p, qr_p, slogdet_p, svd_p
 
@@ -106,21 +110,64 @@ def _lapack_lowering(call: str):
     return rule
 
 
-register_lowering(inv_p, Kernel(_lapack_lowering("(np.linalg.inv({a}),)")))
-register_lowering(slogdet_p, Kernel(_lapack_lowering("np.linalg.slogdet({a})")))
-
-
-def _cholesky_lowering(ctx, eqn):
+def _inv_lowering(ctx, eqn):
+    """numba's `np.linalg.inv` per matrix (the finiteness check, an F-order copy, LAPACK's
+    getrf and getri), calling LAPACK directly (`core/jit/lapack.py`); NaN where it raises."""
     empty = _empty_outputs_lowering(ctx, eqn)
     if empty is not None:
         return empty
     a, batch = _batched_lowering(ctx)
     (o,) = _outputs_lowering(ctx, batch)
-    b = ctx.new_name("bt")
-    with ctx.block("try:"), ctx.block(f"for {b} in range({batch}):"):
-        ctx.line(f"{o}[{b}] = np.linalg.cholesky({a}[{b}])")
-    with ctx.block("except Exception:"):  # one failure makes the whole batch NaN, like numpy
-        ctx.line(f"{o}[:] = np.nan")
+    n = ctx.in_shape(0)[-1]
+    dtype = ctx.in_avals[0].dtype
+    k = lapack.kind(dtype)
+    w = ctx.assign("w", f"rt.empty(({n}, {n}), {np_type(dtype)})")  # a's F-order copy
+    piv = ctx.assign("piv", f"rt.empty(({n},), np.int32)")
+    b, i, j, ok = (ctx.new_name(p) for p in ("bt", "i", "j", "ok"))
+    with ctx.block(f"for {b} in range({batch}):"):
+        ctx.line(f"{ok} = True")
+        with ctx.block(f"for {i} in range({n}):"), ctx.block(f"for {j} in range({n}):"):
+            ctx.line(f"{w}[{j}, {i}] = {a}[{b}, {i}, {j}]")
+            with ctx.block(f"if not np.isfinite({a}[{b}, {i}, {j}]):"):
+                ctx.line(f"{ok} = False")
+        with ctx.block(f"if {ok}:"):
+            call = f"rt.lapack.getrf_{dtype}(np.int8({k}), {n}, {n}, {w}.ctypes, {n}, {piv}.ctypes)"
+            ctx.line(f"{ok} = {call} == 0")
+        with ctx.block(f"if {ok}:"):
+            call = f"rt.lapack.getri_{dtype}(np.int8({k}), {n}, {w}.ctypes, {n}, {piv}.ctypes)"
+            ctx.line(f"{ok} = {call} == 0")
+        with ctx.block(f"for {i} in range({n}):"), ctx.block(f"for {j} in range({n}):"):
+            ctx.line(f"{o}[{b}, {i}, {j}] = {w}[{j}, {i}] if {ok} else np.nan")
+    return _finish_lowering(ctx, [o])
+
+
+register_lowering(inv_p, Kernel(_inv_lowering))
+register_lowering(slogdet_p, Kernel(_lapack_lowering("np.linalg.slogdet({a})")))
+
+
+def _cholesky_lowering(ctx, eqn):
+    """numba's `np.linalg.cholesky` per matrix (a C-order copy, LAPACK's potrf of its upper
+    triangle in F order, the upper triangle zeroed), calling LAPACK directly
+    (`core/jit/lapack.py`); one failure makes the whole batch NaN, like numpy."""
+    empty = _empty_outputs_lowering(ctx, eqn)
+    if empty is not None:
+        return empty
+    a, batch = _batched_lowering(ctx)
+    n = ctx.in_shape(0)[-1]
+    dtype = ctx.in_avals[0].dtype
+    o = ctx.assign("o", f"rt.copy({a})")
+    b, i, j, bad = (ctx.new_name(p) for p in ("bt", "i", "j", "bad"))
+    ctx.line(f"{bad} = False")
+    with ctx.block(f"for {b} in range({batch}):"):
+        call = f"rt.lapack.potrf_{dtype}(np.int8({lapack.kind(dtype)}), np.int8({ord('U')}), "
+        with ctx.block(f"if {call}{n}, {o}[{b}].ctypes, {n}) != 0:"):
+            ctx.line(f"{bad} = True")
+    loops = (f"for {b} in range({batch}):", f"for {i} in range({n}):", f"for {j} in range({n}):")
+    with ctx.block(loops[0]), ctx.block(loops[1]), ctx.block(loops[2]):
+        with ctx.block(f"if {bad}:"):
+            ctx.line(f"{o}[{b}, {i}, {j}] = np.nan")
+        with ctx.block(f"elif {j} > {i}:"):
+            ctx.line(f"{o}[{b}, {i}, {j}] = 0")
     return _finish_lowering(ctx, [o])
 
 

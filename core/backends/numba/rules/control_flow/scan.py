@@ -58,8 +58,8 @@ def _scan_lowering(ctx, eqn):
             slot = slots[ncar + k]
             if any(v is x for x in x_vals):  # a slice passed through: ys is that xs
                 ys[k] = xs[next(j for j, x in enumerate(x_vals) if v is x)]
-            elif a.shape == ():
-                ctx.line(f"{y}[{i}, 0] = {ctx.as_scalar(v)}")
+            elif a.shape == ():  # ys is (length, 1): row i is element i
+                ctx.line(f"rt.st({y}, {i}, {ctx.as_scalar(v)})")
             elif slot is not None and ctx.in_block(v, slot):
                 continue  # stored in place by the loop that computed it
             elif a.size:
