@@ -297,6 +297,23 @@ class UnboundSubmoduleError(UnboundModuleError, CallSetupUnboundModuleError, Att
     """
 
 
+class UnboundCallSetupAttributeError(FlaxError, AttributeError):
+    """A method of an unbound module read an attribute its ``setup`` defines (an unbound module
+    runs no ``setup``, as in Flax; Flax raises this ``AttributeError`` with the same first
+    sentence).
+
+    Failing code: ``MLP()(x)`` where ``setup`` does ``self.layers = [nn.Dense(3)]``.
+    Fix: ``variables = model.init(key, x); model.apply(variables, x)``.
+    """
+
+    def __init__(self, module: str, name: str):
+        super().__init__(
+            f'"{module}" object has no attribute "{name}". If "{name}" is defined in '
+            "'.setup()', remember these fields are only accessible from inside 'init' or "
+            "'apply'."
+        )
+
+
 class UnboundSetupAttributeError(CallSetupUnboundModuleError, AttributeError):
     """A ``setup`` attribute was read on an unbound module whose ``setup`` needs variables.
 

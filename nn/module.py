@@ -70,6 +70,7 @@ class _State:
         self.in_setup = False
         self.setup_called = False
         self.is_initialized = False
+        self.in_unbound_call = False  # a method of an unbound top-level module is running
         self.autoname_cursor: dict[str, int] = {}
         self.children: dict[str, Any] = {}
 
@@ -474,9 +475,22 @@ class Module:
         is_compact = getattr(fun, "compact", False)
         is_setup = fun.__name__ == "setup"
         state = self._state
+        unbound_call = (
+            not is_setup
+            and not is_compact
+            and self.scope is None
+            and not state.setup_called
+            and not state.in_unbound_call
+            and not isinstance(self.parent, Module)
+            and type(self).setup is not Module.setup
+        )
         if is_setup:
             is_recurrent = state.in_setup
             state.in_setup = True
+        elif unbound_call:
+            # As Flax: an unbound module runs no setup, so the method's first read of a
+            # setup attribute raises Flax's AttributeError (`__getattr__`)
+            state.in_unbound_call = True
         else:
             self._try_setup()
         if is_compact:
@@ -508,6 +522,8 @@ class Module:
                 recorder.exit(call_index, self, fun.__name__, args, kwargs, y)
             return y
         finally:
+            if unbound_call:
+                state.in_unbound_call = False
             if names is not None:
                 names.pop()
             _context.module_stack.pop()
@@ -531,6 +547,8 @@ class Module:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__") or name in ("_state", "_id", "_unbound_setup_failure"):
             raise AttributeError(name)
+        if self._state.in_unbound_call:
+            raise errors.UnboundCallSetupAttributeError(type(self).__name__, name)
         self._try_setup()
         if name in self.__dict__:
             return self.__dict__[name]

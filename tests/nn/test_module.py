@@ -484,9 +484,16 @@ def test_calling_an_unbound_setup_model_is_an_attribute_error():
                 x = layer(x)
             return x
 
-    with pytest.raises(AttributeError, match="model.init") as info:
+    with pytest.raises(AttributeError) as info:
         ExplicitMLP()(jnp.ones((1, 2)))
-    assert isinstance(info.value, errors.UnboundModuleError)
+    assert isinstance(info.value, errors.UnboundCallSetupAttributeError)
+    assert str(info.value) == (  # Flax's message: an unbound module runs no setup
+        '"ExplicitMLP" object has no attribute "layers". If "layers" is defined in '
+        "'.setup()', remember these fields are only accessible from inside 'init' or 'apply'."
+    )
+    model = ExplicitMLP()
+    variables = model.init(random.key(0), jnp.ones((1, 2)))  # init/apply still run setup
+    assert model.apply(variables, jnp.ones((1, 2))).shape == (1, 2)
 
 
 def test_setup_may_not_assign_fields_and_one_compact_per_class():
