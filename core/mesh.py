@@ -171,6 +171,12 @@ class Mesh(AbstractMesh):
             f"axis_types={self.axis_types!r})"
         )
 
+    def __str__(self) -> str:  # JAX's: `Mesh('a': 2, 'b': 4, axis_types=(Auto, Auto))`
+        if self.empty:
+            return "Mesh()"
+        axes = ", ".join(f"{n!r}: {s}" for n, s in zip(self.axis_names, self.axis_sizes))
+        return f"Mesh({axes}, axis_types={self.axis_types!r})"
+
 
 def _nested_list(devices: Any) -> Any:
     if isinstance(devices, (list, tuple)):

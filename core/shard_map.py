@@ -23,7 +23,9 @@ from core import tree_util
 from core.api import vmap
 from core.errors import ShardMapOutSpecError, ShardMapSpecError, VmapAxesError
 from core.mesh import Mesh, get_mesh
-from core.sharding import PartitionSpec
+from core.placement import device_put
+from core.sharding import NamedSharding, PartitionSpec
+from core.trace import EvalTrace, current_trace
 
 
 def _entry_axes(entry: Any) -> tuple:
@@ -205,10 +207,18 @@ def shard_map(
         joined = []
         for y, spec in zip(out_leaves, _leaf_specs(out_specs, out, "out_specs")):
             _check_spec(spec, m, "out_specs")
-            joined.append(_join(y, spec, m, check_vma))
+            joined.append(_place(_join(y, spec, m, check_vma), spec, m))
         return out_tree.unflatten(joined)
 
     return mapped
+
+
+def _place(y: Any, spec: PartitionSpec, mesh: Mesh) -> Any:
+    """An eager output laid out as JAX's: `NamedSharding(mesh, spec)` (its blocks one per
+    device); traced outputs are left to the enclosing `jit`."""
+    if type(current_trace()) is not EvalTrace or not isinstance(mesh, Mesh):
+        return y
+    return device_put(y, NamedSharding(mesh, spec))
 
 
 def _own_spec(x: Any, mesh: Mesh) -> PartitionSpec:

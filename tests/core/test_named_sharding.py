@@ -59,6 +59,7 @@ def mesh():
 
 def test_mesh_attributes_match_jax(mesh):
     assert repr(mesh) == "Mesh(axis_sizes=(1,), axis_names=('data',), axis_types=(Auto,))"
+    assert str(mesh) == "Mesh('data': 1, axis_types=(Auto,))"  # JAX's str, what print shows
     assert list(mesh.shape.items()) == [("data", 1)]
     assert (mesh.axis_names, mesh.size, mesh.axis_sizes, mesh.empty) == (("data",), 1, (1,), False)
     assert mesh.shape_tuple == (("data", 1),)

@@ -111,3 +111,16 @@ def test_docstring_example():
     globs = {"core": core, "jnp": jnp, "lax": lax, "P": P, "shard_map": core.shard_map}
     result = doctest.testmod(sys.modules["core.shard_map"], extraglobs=globs)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_eager_outputs_are_laid_out_by_out_specs(mesh):
+    # JAX: an eager shard_map's output carries NamedSharding(mesh, out_spec), one block a device
+    f = core.shard_map(lambda a: a * 2, mesh=mesh, in_specs=P("x", "y"), out_specs=P("x", "y"))
+    out = f(jnp.arange(8.0).reshape(4, 2))
+    assert out.sharding == NamedSharding(mesh, P("x", "y"))
+    assert [s.data.shape for s in out.addressable_shards] == [(2, 1)] * 4
+    np.testing.assert_array_equal(out, np.arange(8.0).reshape(4, 2) * 2)
+    out = core.shard_map(lambda a: lax.psum(a, "x"), mesh=mesh, in_specs=P("x"), out_specs=P())(
+        jnp.ones(4)
+    )
+    assert out.sharding == NamedSharding(mesh, P()) and len(out.addressable_shards) == 4
