@@ -108,7 +108,7 @@ class Array(ArrayBase):
         return np.array(self._value, dtype=dtype, copy=True)
 
     def __setitem__(self, idx: Any, value: Any) -> None:
-        raise errors.ImmutableArrayError(type(self).__name__)
+        raise errors.ImmutableArrayError()
 
     def __bool__(self) -> bool:
         return bool(self._value)

@@ -161,11 +161,11 @@ class ImmutableArrayError(NumbaxError, TypeError):
     Failing code: ``x[0] = 5.0``. Fix: ``x = x.at[0].set(5.0)`` (a new array).
     """
 
-    def __init__(self, type_name: str):
-        super().__init__(
-            f"{type_name!r} object does not support item assignment: numbax arrays are "
-            "immutable. Use `x = x.at[idx].set(y)` (or `.add`, `.multiply`, `.min`, `.max`...) "
-            "to get an updated copy."
+    def __init__(self) -> None:
+        super().__init__(  # JAX's message verbatim: it names the fix
+            "JAX arrays are immutable and do not support in-place item assignment. Instead of "
+            "x[idx] = y, use x = x.at[idx].set(y) or another .at[] method: "
+            "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html"
         )
 
 
@@ -201,7 +201,7 @@ class NonConcreteBooleanIndexError(JAXIndexError):
 
     def __init__(self, aval: object, what: str = "Array boolean indices must be concrete"):
         super().__init__(
-            f"{what}; got {aval}. The result's shape would depend on the values. Fixes: "
+            f"{what}; got {aval}\nThe result's shape would depend on the values. Fixes: "
             "`jnp.where(mask, x, 0)` to keep the shape; pass a static `size=` to "
             "`jnp.nonzero`/`jnp.argwhere`/`jnp.unique`; or compute the mask outside `jit`."
         )

@@ -149,3 +149,24 @@ def test_shape_errors_are_caught_as_jax_raises_them(fn):
     with pytest.raises(errors.ShapeError) as info:
         fn()
     assert isinstance(info.value, TypeError) and isinstance(info.value, ValueError)
+
+
+def test_item_assignment_is_jaxs_immutable_error():
+    # JAX's message verbatim (the "thinking in JAX" tutorial prints it), on arrays and tracers
+    msg = (
+        "JAX arrays are immutable and do not support in-place item assignment. Instead of "
+        "x[idx] = y, use x = x.at[idx].set(y) or another .at[] method: "
+        "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html"
+    )
+    x = jnp.arange(10)
+    with pytest.raises(errors.ImmutableArrayError) as e:
+        x[0] = 10
+    assert isinstance(e.value, TypeError) and str(e.value) == msg
+
+    def assign(a):
+        a[0] = 1.0
+        return a
+
+    with pytest.raises(TypeError) as e:
+        _staged(assign, jnp.ones(2))
+    assert isinstance(e.value, errors.ImmutableArrayError) and str(e.value) == msg
