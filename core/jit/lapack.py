@@ -19,11 +19,6 @@ from numba.np.linalg import _LAPACK
 _ROUTINES = {"potrf": "numba_xxpotrf", "getrf": "numba_xxgetrf", "getri": "numba_ez_xxgetri"}
 
 
-def kind(dtype) -> int:
-    """LAPACK's type letter for `dtype` (as numba passes it: a char code)."""
-    return ord({"float32": "s", "float64": "d", "complex64": "c", "complex128": "z"}[str(dtype)])
-
-
 def __getattr__(name: str):
     routine, _, dtype = name.partition("_")
     if routine not in _ROUTINES or not dtype:

@@ -29,7 +29,6 @@ import numpy as np
 
 from core.backends.numba.registry import Kernel, register_lowering
 from core.backends.numba.source import const, np_type, reshape, shape_text
-from core.jit import lapack
 from core.jit.errors import LoweringError
 from core.prims.decompositions import cholesky_p, eigh_p, inv_p, qr_p, slogdet_p, svd_p
 
@@ -95,6 +94,11 @@ def _finish_lowering(ctx, names: list[str]) -> list[str]:
     ]
 
 
+def _lapack_kind(dtype) -> int:
+    """LAPACK's type letter for `dtype` (as numba's wrappers take it: a char code)."""
+    return ord({"float32": "s", "float64": "d", "complex64": "c", "complex128": "z"}[str(dtype)])
+
+
 def _lapack_lowering(call: str):
     """A rule calling `np.linalg.<call>` on each matrix; `{a}` is the matrix, results in order."""
 
@@ -120,7 +124,7 @@ def _inv_lowering(ctx, eqn):
     (o,) = _outputs_lowering(ctx, batch)
     n = ctx.in_shape(0)[-1]
     dtype = ctx.in_avals[0].dtype
-    k = lapack.kind(dtype)
+    k = _lapack_kind(dtype)
     w = ctx.assign("w", f"rt.empty(({n}, {n}), {np_type(dtype)})")  # a's F-order copy
     piv = ctx.assign("piv", f"rt.empty(({n},), np.int32)")
     b, i, j, ok = (ctx.new_name(p) for p in ("bt", "i", "j", "ok"))
@@ -159,7 +163,7 @@ def _cholesky_lowering(ctx, eqn):
     b, i, j, bad = (ctx.new_name(p) for p in ("bt", "i", "j", "bad"))
     ctx.line(f"{bad} = False")
     with ctx.block(f"for {b} in range({batch}):"):
-        call = f"rt.lapack.potrf_{dtype}(np.int8({lapack.kind(dtype)}), np.int8({ord('U')}), "
+        call = f"rt.lapack.potrf_{dtype}(np.int8({_lapack_kind(dtype)}), np.int8({ord('U')}), "
         with ctx.block(f"if {call}{n}, {o}[{b}].ctypes, {n}) != 0:"):
             ctx.line(f"{bad} = True")
     loops = (f"for {b} in range({batch}):", f"for {i} in range({n}):", f"for {j} in range({n}):")
