@@ -20,8 +20,8 @@ from collections.abc import Callable
 from typing import Any
 
 from core import errors, ir, tree_util
-from core.api import _jvp
 from core.array import Array
+from core.custom_derivatives import _eval_call, call_jvp
 from core.interpreters import batching
 from core.interpreters.partial_eval import trace_to_jaxpr
 from core.lax.composites import map as _lax_map
@@ -99,10 +99,6 @@ def _positional(fun: Callable, args: tuple, kwargs: dict, name: str) -> tuple:
     return bound.args
 
 
-def _eval_call(call_jaxpr: ir.Jaxpr, args: Any) -> list[Any]:
-    return ir.eval_jaxpr(call_jaxpr, [], *args)
-
-
 def _impl(*args: Any, call_jaxpr: ir.Jaxpr, **params: Any) -> list[Any]:
     return [to_numpy(o) for o in _eval_call(call_jaxpr, [Array(a) for a in args])]
 
@@ -138,13 +134,7 @@ def _batch(args, dims, *, call_jaxpr, rule, num_consts, in_tree, out_tree, axis_
 
 
 def _jvp_rule(primals, tangents, *, call_jaxpr, **params):
-    return _jvp(
-        lambda *xs: _eval_call(call_jaxpr, xs),
-        list(primals),
-        tree_util.tree_structure(tuple(primals)),
-        list(tangents),
-        has_aux=False,
-    )
+    return call_jvp(call_jaxpr, primals, tangents)
 
 
 custom_vmap_call_p = Primitive("custom_vmap_call", multiple_results=True, higher_order=True)

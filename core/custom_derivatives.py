@@ -356,7 +356,11 @@ def _closure_jvp(call_jaxpr: ir.Jaxpr, primals: Any, tangents: Any, num_consts: 
     """
     if all(type(t) is Zero for t in tangents[:num_consts]):
         return None
+    return call_jvp(call_jaxpr, primals, tangents)
 
+
+def call_jvp(call_jaxpr: ir.Jaxpr, primals: Any, tangents: Any) -> Any:
+    """The jvp of evaluating `call_jaxpr` itself (its custom rule set aside)."""
     return _jvp(
         lambda *xs: _eval_call(call_jaxpr, xs),
         list(primals),
