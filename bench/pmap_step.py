@@ -11,10 +11,15 @@ on replicated state, each device a 1/N slice of the batch, gradients `pmean`'ed,
 its share of the cores (one thread each with N = cores). One device runs `jit(step)` on the
 global batch twice over: with numbax's default threads (its convolutions, large products and
 loops use every core: the issue's baseline) and on one thread (synchronous calls on this
-thread, numba's thread count set to 1: one core, as each pmap device has). The three are timed
-interleaved, round by round, so a noisy machine slows them alike; the table gives medians of
-wall and CPU time per step (all threads of this process) and the throughput ratio of the N
-devices (examples per second) over each one-device run, median and quartiles of the rounds.
+thread, numba's thread count set to 1: one core, as each pmap device has). A fourth run is one
+device on one thread with one device's share of the batch (global batch / N): the usual
+data-parallel scaling measure (per-device batch fixed, "weak scaling"), where the others keep
+the global batch fixed ("strong scaling": each device's share of the batch shrinks as devices
+are added, so the work every step repeats on each device, such as the optimizer update over the
+weights, weighs more). The four are timed interleaved, round by round, so a noisy machine slows
+them alike; the table gives medians of wall and CPU time per step (all threads of this process)
+and the throughput ratio of the N devices (examples per second) over each one-device run,
+median and quartiles of the rounds.
 
 On a machine whose cores other programs take (Linux gives each session an equal share, however
 many threads it runs) the wall-clock ratios cannot exceed 1; the CPU-bound ratio, N x CPU of one
@@ -159,8 +164,9 @@ def _ratios(one: list, many: list) -> tuple[float, list]:
 
 
 def measure(model_name: str, n_devices: int, batch: int, rounds: int) -> dict:
-    """Times one train step of `model_name` jitted on one device (default threads, and one
-    thread) against pmapped over `n_devices` (the same global batch, split), interleaved.
+    """Times one train step of `model_name` jitted on one device (default threads, one thread,
+    and one thread on one device's share of the batch) against pmapped over `n_devices` (the
+    global batch, split), interleaved.
 
     Args:
       model_name: "cnn", "mlp" or "resnet10".
@@ -170,7 +176,8 @@ def measure(model_name: str, n_devices: int, batch: int, rounds: int) -> dict:
 
     Returns:
       The JSON results: median wall and CPU seconds per step of each, the throughput ratios
-      of the pmapped step over each one-device run (median and quartiles), the CPU-bound ratio,
+      of the pmapped step over each one-device run (median and quartiles; over the
+      per-device batch run, `n_devices` times its examples per second), the CPU-bound ratio,
       the first calls' seconds, the load average, the core count and numbax's thread count.
     """
     import core
@@ -186,7 +193,7 @@ def measure(model_name: str, n_devices: int, batch: int, rounds: int) -> dict:
     rep = jax_utils.replicate(state, devices)
     shards = images.reshape(n_devices, batch // n_devices, *images.shape[1:])
     shard_labels = labels.reshape(n_devices, batch // n_devices)
-    states = {"one": state, "thread": state, "pmap": rep}
+    states = {"one": state, "thread": state, "share": state, "pmap": rep}
 
     def run_single(key: str, reps: int) -> None:
         for _ in range(reps):
@@ -200,22 +207,30 @@ def measure(model_name: str, n_devices: int, batch: int, rounds: int) -> dict:
         with _one_thread():
             run_single("thread", reps)
 
+    def run_share(reps: int) -> None:  # one device's share of the batch, one thread
+        with _one_thread():
+            for _ in range(reps):
+                states["share"], _ = single(states["share"], shards[0], shard_labels[0])
+            core.block_until_ready(states["share"])
+
     def run_pmap(reps: int) -> None:
         for _ in range(reps):
             states["pmap"], _ = parallel(states["pmap"], shards, shard_labels)
         core.block_until_ready(states["pmap"])
 
     first = {}
-    for name, run in (("jit", run_one), ("jit_one_thread", run_thread), ("pmap", run_pmap)):
+    runs = {"one": run_one, "thread": run_thread, "share": run_share, "pmap": run_pmap}
+    names = {"one": "jit", "thread": "jit_one_thread", "share": "jit_share", "pmap": "pmap"}
+    for key, run in runs.items():
         t0 = time.perf_counter()
         run(1)
-        first[name] = time.perf_counter() - t0
+        first[names[key]] = time.perf_counter() - t0
 
-    times: dict[str, list] = {k: [] for k in ("one", "thread", "pmap")}
+    times: dict[str, list] = {k: [] for k in runs}
     cpus: dict[str, list] = {k: [] for k in times}
     reps = REPS[model_name]
     for _ in range(rounds):
-        for key, run in (("one", run_one), ("thread", run_thread), ("pmap", run_pmap)):
+        for key, run in runs.items():
             wall, cpu = _timed(run, reps)
             times[key].append(wall)
             cpus[key].append(cpu)
@@ -223,6 +238,7 @@ def measure(model_name: str, n_devices: int, batch: int, rounds: int) -> dict:
     cpu = {k: float(np.median(v)) for k, v in cpus.items()}
     ratio, quartiles = _ratios(times["one"], times["pmap"])
     ratio_thread, quartiles_thread = _ratios(times["thread"], times["pmap"])
+    ratio_share, quartiles_share = _ratios([n_devices * t for t in times["share"]], times["pmap"])
     return {
         "model": model_name,
         "batch": batch,
@@ -232,11 +248,15 @@ def measure(model_name: str, n_devices: int, batch: int, rounds: int) -> dict:
         "pmap_s": med["pmap"],
         "one_device_cpu_s": cpu["one"],
         "one_thread_cpu_s": cpu["thread"],
+        "per_device_batch_s": med["share"],
+        "per_device_batch_cpu_s": cpu["share"],
         "pmap_cpu_s": cpu["pmap"],
         "throughput_ratio": ratio,
         "ratio_quartiles": quartiles,
         "throughput_ratio_one_thread": ratio_thread,
         "ratio_quartiles_one_thread": quartiles_thread,
+        "throughput_ratio_per_device_batch": ratio_share,
+        "ratio_quartiles_per_device_batch": quartiles_share,
         # What the ratio over one core would be if each device had a core to itself.
         "cpu_bound_ratio": float(n_devices * cpu["thread"] / cpu["pmap"]),
         "first_call_s": first,
@@ -260,6 +280,7 @@ def main() -> None:
         parser.error("--batch must be a multiple of --devices")
     r = measure(args.model, args.devices, args.batch, args.rounds)
     q, qt = r["ratio_quartiles"], r["ratio_quartiles_one_thread"]
+    qs = r["ratio_quartiles_per_device_batch"]
     print_table(
         f"{args.model} train step, global batch {args.batch} (load average "
         f"{r['load_average'][0]:.1f} on {r['cores']} cores, {r['threads']} threads)",
@@ -276,6 +297,12 @@ def main() -> None:
                 fmt_time(r["one_thread_s"]),
                 fmt_time(r["one_thread_cpu_s"]),
                 f"{r['throughput_ratio_one_thread']:.2f}x ({qt[0]:.2f}-{qt[1]:.2f})",
+            ],
+            [
+                f"one device, one thread, batch {args.batch // args.devices}",
+                fmt_time(r["per_device_batch_s"]),
+                fmt_time(r["per_device_batch_cpu_s"]),
+                f"{r['throughput_ratio_per_device_batch']:.2f}x ({qs[0]:.2f}-{qs[1]:.2f})",
             ],
             [
                 f"{args.devices} devices (pmap)",
