@@ -46,7 +46,10 @@ def execution_error(err: BaseException, name: str) -> BaseException:
     if isinstance(err, JitExecutionError) or not isinstance(err, Exception):
         return err  # an input's error passed on as it is; KeyboardInterrupt, SystemExit
     cls = _wrapper_class(type(err))
-    wrapped = Exception.__new__(cls)
+    try:
+        wrapped = Exception.__new__(cls)
+    except TypeError:  # a class whose layout is another base's (OSError's, TimeoutError's)
+        wrapped = type(err).__new__(cls)
     Exception.__init__(
         wrapped,
         f"the jitted function {name!r}, dispatched asynchronously, raised "
@@ -75,9 +78,13 @@ class Task:
 
     def finish(self, err: BaseException | None = None) -> None:
         """Marks the task done (called by the worker), failed with `err` if given."""
-        if err is not None:
-            self.error = execution_error(err, self.name)
-        self._running.release()
+        try:
+            if err is not None:
+                self.error = execution_error(err, self.name)
+        except Exception:  # an exception class that cannot be wrapped: raised as it is
+            self.error = err
+        finally:
+            self._running.release()
 
     def done(self) -> bool:
         return not self._running.locked()
@@ -88,6 +95,11 @@ class Task:
         if self._running.locked():
             self._running.acquire()
             self._running.release()
+
+    def raise_error(self) -> None:
+        """Raises the error the task failed with (call when it is done), if any."""
+        if self.error is not None:
+            raise self.error.with_traceback(None) from self.error.__cause__
 
 
 _VALUE = Array._value  # the slot's descriptor: reads the slot without calling __getattr__
@@ -129,9 +141,8 @@ class PendingArray(UnreadArray):
         try:
             return _VALUE.__get__(self, Array)
         except AttributeError:
-            if task.error is None:  # pragma: no cover - a finished task sets every output
-                raise RuntimeError("an asynchronous task finished without its value") from None
-            raise task.error.with_traceback(None) from task.error.__cause__
+            task.raise_error()  # else a finished task set every output: never reached
+            raise RuntimeError("an asynchronous task finished without its value") from None
 
     def block_until_ready(self) -> Array:
         """Waits until the value is computed and returns self (raises the call's error)."""

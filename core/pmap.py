@@ -234,6 +234,7 @@ class _Pmapped:
             entry.out_axes,
             devices,
             self._axis_name,
+            self._fun_name,
         )
         return tree_util.tree_unflatten(entry.out_tree, outs)
 
@@ -378,8 +379,8 @@ def host_id(backend: str | None = None) -> int:
 
 
 def effects_barrier() -> None:
-    """Waits for pending side effects (callbacks, prints): for the jitted calls dispatched
-    asynchronously (`core/jit/dispatch.py`); pmap finishes before it returns."""
+    """Waits for pending side effects (callbacks, prints): for the jitted and pmapped calls
+    dispatched asynchronously (`core/jit/dispatch.py`, `core/parallel/dispatch.py`)."""
     wait_all()
 
 

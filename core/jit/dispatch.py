@@ -57,7 +57,7 @@ MAX_IN_FLIGHT = 32
 
 # Calls queued and not finished (a set: membership changes are atomic under the GIL).
 _outstanding: set[Task] = set()
-_queued: dict[Any, collections.deque] = {}  # worker -> its tasks, oldest first
+_queued: dict[Any, collections.deque] = {}  # worker (or "pmap") -> its tasks, oldest first
 
 
 # ---------------------------------------------------------------------------------------------
@@ -143,7 +143,7 @@ def _run(task: Task, kernel: Any, fill: Any, outs: list, vals: list) -> None:
     else:
         task.finish()
     finally:
-        _outstanding.discard(task)
+        settled(task)
 
 
 def submit(name: str, kernel: Any, build: Any, vals: list, worker: Any) -> Any:
@@ -158,19 +158,30 @@ def submit(name: str, kernel: Any, build: Any, vals: list, worker: Any) -> Any:
     Returns:
       The output tree.
     """
-    queued = _queued.get(worker)
-    if queued is None:
-        queued = _queued[worker] = collections.deque()
-    while queued and queued[0].done():
-        queued.popleft()
-    if len(queued) >= MAX_IN_FLIGHT:
-        queued.popleft().wait()
     task = Task(name, worker)
+    track(task, worker, MAX_IN_FLIGHT)
     tree, outs = build.pend(task)
-    _outstanding.add(task)
-    queued.append(task)
     worker.enqueue(_run, (task, kernel, build.fill, outs, vals), threads.loop_threads())
     return tree
+
+
+def track(task: Task, queue: Any, limit: int) -> None:
+    """Counts `task` among the calls in flight (until `settled`) and in `queue`'s (a worker's,
+    or pmap's), first waiting for that queue's oldest call if `limit` of them are unfinished."""
+    queued = _queued.get(queue)
+    if queued is None:
+        queued = _queued[queue] = collections.deque()
+    while queued and queued[0].done():
+        queued.popleft()
+    if len(queued) >= limit:
+        queued.popleft().wait()
+    _outstanding.add(task)
+    queued.append(task)
+
+
+def settled(task: Task) -> None:
+    """Marks the call `task` as no longer in flight (it is done)."""
+    _outstanding.discard(task)
 
 
 def call(jitted: Any, kernel: Any, build: Any, vals: list, args: tuple, numpy_slots: tuple) -> Any:

@@ -17,6 +17,18 @@ A caller that is itself a device worker (a jitted program running on a device's 
 reaches a pmap through a host call) runs its own device's slice inline instead of queueing it
 behind itself.
 
+Calls are asynchronous, as JAX's (`asynchronous`: unless `jax_cpu_enable_async_dispatch` is
+off, floats are checked, the profiler records, the caller is a device or the job has several
+processes): `run` queues the slices and returns at once, with outputs whose values the devices
+are still computing (a `core.pending.Task` for the call, which the last device to finish ends);
+reading one waits, and a device's error is raised there (`JitExecutionError` naming the
+function). A call taking outputs of a call still running gives each device a reference
+(`_ShardOf`) that it reads after that call has ended on every device: its own result comes
+earlier in its queue, but a shared output (`shared_work.py`) may be another device's. So the
+Python of the next step (the pmap call itself, batching data) overlaps with this step's
+kernels. The caller's numpy inputs are copied (it may write to them before the devices read
+them), and at most `MAX_IN_FLIGHT` calls are queued ahead.
+
 The outputs are not stacked when the devices finish: each is a `StackedArray`, an `Array` that
 holds the devices' results (`Shards`) and stacks them into one numpy array only when its value
 is first read (printing, `np.asarray`, `unreplicate`, a jitted call), then becomes a plain
@@ -29,6 +41,7 @@ momenta, 39 MB per device) cost each device 9 ms of a 78 ms step.
 from __future__ import annotations
 
 import functools
+import math
 import threading
 import weakref
 from collections.abc import Callable, Sequence
@@ -39,11 +52,14 @@ import numpy as np
 from core import distributed
 from core.array import Array
 from core.avals import ShapedArray, interned
+from core.config import config
 from core.device_worker import current_device
 from core.devices import process_count, process_index
+from core.jit import dispatch as jit_dispatch
 from core.parallel import axis_env, shared_work
 from core.parallel.communicator import ThreadCommunicator
-from core.pending import UnreadArray
+from core.pending import PendingArray, Task, UnreadArray
+from core.profiler import hooks
 from core.sharding import pmap_sharding
 
 __all__ = ["Shards", "StackedArray", "read_only", "replicated", "run", "unstacked_inputs"]
@@ -75,19 +91,50 @@ def _process_group() -> Any:
 # Two threads calling pmaps at once must queue their shards in the same order on every device,
 # or device 0 could wait in a collective of the first call while device 1 waits in the second's.
 _SUBMIT_LOCK = threading.Lock()
+# Asynchronous calls queued ahead of the caller at most (each holds its inputs' copies).
+MAX_IN_FLIGHT = 8
 
 
 class Shards:
     """The per-device results of one pmap output: `values[i]` device `devices[i]`'s
-    (C-contiguous, read-only), to be stacked along `axis`."""
+    (C-contiguous, read-only), to be stacked along `axis`; `task` the asynchronous call still
+    filling them (None once they are all there), `same` whether they are one object (known
+    before a pending call fills them)."""
 
-    __slots__ = ("axis", "devices", "values")
+    __slots__ = ("axis", "devices", "same", "task", "values")
 
-    def __init__(self, axis: int, devices: list, values: list):
+    def __init__(
+        self, axis: int, devices: list, values: list, task: Task | None = None, same: bool = False
+    ):
         self.axis, self.devices, self.values = axis, devices, values
+        self.task = task  # a pending call's values are not there yet: `same` tells
+        self.same = same if task is not None else len(set(map(id, values))) == 1
+
+    def wait(self) -> None:
+        """Waits until every device stored its value; raises the call's error if it failed."""
+        task = self.task
+        if task is not None:
+            task.wait()
+            task.raise_error()
+            self.task = None
 
     def stack(self) -> np.ndarray:
+        self.wait()
         return read_only(np.stack(self.values, self.axis))
+
+
+class _ShardOf:
+    """Device `rank`'s value of `shards`, read by that device when its slice starts (after the
+    call computing `shards` has ended on every device)."""
+
+    __slots__ = ("rank", "shards")
+
+    def __init__(self, shards: Shards, rank: int):
+        self.shards, self.rank = shards, rank
+
+    def get(self) -> np.ndarray:
+        self.shards.wait()
+        return self.shards.values[self.rank]
 
 
 _VALUE = Array._value  # the slot's descriptor (reads and sets it without `__getattr__`)
@@ -115,6 +162,18 @@ class StackedArray(UnreadArray):
                 self.__class__ = Array
                 return value
 
+    def block_until_ready(self) -> Array:
+        """Waits until every device computed its value (raises the call's error) and returns
+        self, leaving the values unstacked."""
+        shards = getattr(self, "_pending", None)  # None: another thread stacked them
+        if shards is not None:
+            shards.wait()
+        return self
+
+    def is_ready(self) -> bool:
+        shards = getattr(self, "_pending", None)
+        return shards is None or shards.task is None or shards.task.done()
+
 
 def replicated(value: np.ndarray, devices: list) -> Array:
     """`len(devices)` copies of `value` stacked along a new leading axis, slice `i` on
@@ -134,8 +193,8 @@ def unstacked_inputs(leaves: list, axes: list, devices: list) -> dict[int, Shard
     found = {}
     for k, (x, ax) in enumerate(zip(leaves, axes)):
         if type(x) is StackedArray:
-            shards = x._pending
-            if shards.axis == ax and shards.devices == devices:
+            shards = getattr(x, "_pending", None)  # None: stacked meanwhile by another thread
+            if shards is not None and shards.axis == ax and shards.devices == devices:
                 found[k] = shards
     return found
 
@@ -173,18 +232,44 @@ class _Outputs:
                 else:
                     self.values[k][rank] = read_only(out)
 
-    def arrays(self, devices: list, layout: list) -> list[Array]:
-        """The outputs as `Array`s; `layout` is `output_layout(...)` of these outputs."""
+    def arrays(
+        self,
+        devices: list,
+        layout: list,
+        task: Task | None = None,
+        owner: Sequence[int] | None = None,
+    ) -> list[Array]:
+        """The outputs as `Array`s; `layout` is `output_layout(...)` of these outputs. With the
+        `task` of a call still running, they are pending (`finish` gives the unmapped ones
+        their values); `owner` is the shared plan's (its outputs are one object)."""
         out = []
-        for v, aval, ax, (stacked, sharding) in zip(self.values, self.avals, self.axes, layout):
+        self.pending: list[tuple[Array, int]] = []
+        for k, (v, aval, ax, (stacked, sharding)) in enumerate(
+            zip(self.values, self.avals, self.axes, layout)
+        ):
             if isinstance(v, list):
+                same = owner is not None and owner[k] >= 0
                 arr = Array.__new__(StackedArray)
-                arr._aval, arr._sharding, arr._pending = stacked, sharding, Shards(ax, devices, v)
+                arr._aval, arr._sharding = stacked, sharding
+                arr._pending = Shards(ax, devices, v, task, same)
+            elif task is not None:
+                arr = Array.__new__(PendingArray)
+                arr._aval = stacked or interned(aval.shape, aval.dtype, aval.weak_type)
+                arr._sharding, arr._pending = sharding, task
+                self.pending.append((arr, k))
             else:  # immutable from now on (and read-only views are fast inputs)
                 v.flags.writeable = False
                 arr = Array._placed(v, interned(v.shape, v.dtype, aval.weak_type), sharding)
             out.append(arr)
         return out
+
+    def finish(self) -> None:
+        """Gives the pending unmapped outputs of a call that ended well their values."""
+        for arr, k in self.pending:
+            value = self.values[k]
+            value.flags.writeable = False
+            _VALUE.__set__(arr, value)
+            arr.__class__ = Array
 
 
 # exe -> {(devices, out_axes): its `output_layout`}: the same on every call of a program.
@@ -229,19 +314,82 @@ def _run_shard(axis_name, communicator, store, shared, rank, exe, args) -> None:
         raise
 
 
+def _first_error(errors: list) -> BaseException | None:
+    """The error to report of the devices' `errors`: the first real one (the devices that did
+    not fail then see a broken barrier)."""
+    real = [e for e in errors if not isinstance(e, threading.BrokenBarrierError)]
+    return (real or errors or [None])[0]
+
+
 def _wait(futures: list) -> None:
-    """Waits for every device; raises the first real error if a device failed (the others then
-    see a broken barrier)."""
-    error, broken = None, None
+    """Waits for every device; raises the first real error if a device failed."""
+    errors = []
     for f in futures:
         try:
             f.result()
-        except threading.BrokenBarrierError as err:
-            broken = broken or err
         except BaseException as err:
-            error = error or err
-    if error is not None or broken is not None:
-        raise error if error is not None else broken
+            errors.append(err)
+    error = _first_error(errors)
+    if error is not None:
+        raise error
+
+
+class _Call:
+    """An asynchronous call's end: each device reports its slice's end (`done`), and the last
+    one finishes the outputs, frees the communicator and ends the task."""
+
+    def __init__(self, size: int, task: Task, outputs: _Outputs, communicator: Any):
+        self.left, self.errors = size, []
+        self.task, self.outputs, self.communicator = task, outputs, communicator
+        self.lock = threading.Lock()
+
+    def done(self, error: BaseException | None) -> None:
+        with self.lock:
+            if error is not None:
+                self.errors.append(error)
+            self.left -= 1
+            if self.left:
+                return
+        error = _first_error(self.errors)
+        try:
+            if error is None:
+                self.outputs.finish()
+                self.communicator.release()
+        except BaseException as err:  # kept by the task: the device's thread goes on
+            error = err
+        self.task.finish(error)
+        jit_dispatch.settled(self.task)
+
+
+def _run_queued(call: _Call, shard: Callable, rank: int, exe: Callable, args: list) -> None:
+    """On device `rank`'s thread: its slice of an asynchronous call, whose inputs may be the
+    outputs of a call still running (`_ShardOf`); reports its end to `call`."""
+    error = None
+    try:
+        args = [a.get() if type(a) is _ShardOf else a for a in args]
+        shard(rank, exe, args)
+    except BaseException as err:
+        call.communicator.abort()  # an input's error: the others must not wait for this one
+        error = err
+    call.done(error)
+
+
+def asynchronous() -> bool:
+    """Whether a pmap call now returns before its devices finish (the module docstring)."""
+    return (
+        config._async_min_us != math.inf
+        and not hooks.ACTIVE
+        and current_device() is None
+        and process_count() == 1
+    )
+
+
+def _input(value: np.ndarray, queued: bool) -> np.ndarray:
+    """A read-only input: a copy of a writable array the caller could change before a queued
+    call reads it."""
+    if queued and value.flags.writeable:
+        value = np.array(value, order="K")
+    return read_only(value)
 
 
 class _Inline:
@@ -268,8 +416,10 @@ def run(
     out_axes: Sequence[int | None],
     devices: list,
     axis_name: Any,
+    name: str = "pmap",
 ) -> list[Array]:
-    """Runs `exe` once per device, in parallel, on the devices' slices of `vals`.
+    """Runs `exe` once per device, in parallel, on the devices' slices of `vals`; returns at
+    once when `asynchronous()` (the module docstring).
 
     Args:
       exe: the compiled per-device program; takes `consts` then one slice of each value.
@@ -282,17 +432,18 @@ def run(
         output is device 0's.
       devices: one device per slice.
       axis_name: the name the collectives of `exe` use for this axis.
+      name: the pmapped function's name (for errors of an asynchronous call).
 
     Returns:
       The stacked outputs, placed over `devices`.
     """
     size = len(devices)
     global_size = size * process_count()
+    queued = asynchronous()
     communicator = ThreadCommunicator(size, _process_group(), process_index() * size, global_size)
-    vals = [v if type(v) is Shards else read_only(v) for v in vals]
+    vals = [v if type(v) is Shards else _input(v, queued) for v in vals]
     args = [
-        consts
-        + [v.values[i] if type(v) is Shards else _slice(v, ax, i) for v, ax in zip(vals, in_axes)]
+        consts + [_device_input(v, ax, i, queued) for v, ax in zip(vals, in_axes)]
         for i in range(size)
     ]
     outputs = _Outputs(out_avals, out_axes, size)
@@ -302,11 +453,23 @@ def run(
         same = frozenset(range(n)) | frozenset(
             n + k
             for k, (v, ax) in enumerate(zip(vals, in_axes))
-            if ax is None or (type(v) is Shards and len(set(map(id, v.values))) == 1)
+            if ax is None or (type(v) is Shards and v.same)
         )
         shared = shared_work.plan(exe, same, size)
     exes = [exe] * size if shared is None else shared.programs
     shard = functools.partial(_run_shard, axis_name, communicator, outputs.store, shared)
+    layout = output_layout(exe, out_avals, out_axes, devices)
+    if queued:
+        task = Task(f"pmap({name})", devices[0].worker)
+        arrays = outputs.arrays(devices, layout, task, None if shared is None else shared.owner)
+        call = _Call(size, task, outputs, communicator)
+        jit_dispatch.track(task, "pmap", MAX_IN_FLIGHT)
+        with _SUBMIT_LOCK:
+            for i, d in enumerate(devices):
+                d.worker.enqueue(
+                    _run_queued, (call, shard, i, exes[i], args[i]), d.worker.loop_threads
+                )
+        return arrays
     here = current_device()
     with _SUBMIT_LOCK:  # every device queue sees concurrent pmap calls in one order
         futures = [
@@ -318,4 +481,17 @@ def run(
     ]
     _wait(futures)
     communicator.release()
-    return outputs.arrays(devices, output_layout(exe, out_avals, out_axes, devices))
+    return outputs.arrays(devices, layout)
+
+
+def _device_input(v: Any, axis: int | None, i: int, queued: bool) -> Any:
+    """Device `i`'s value of the input `v` (`Shards` or a numpy array mapped along `axis`): a
+    `_ShardOf` if a queued call is still computing it."""
+    if type(v) is not Shards:
+        return _slice(v, axis, i)
+    if v.task is None:
+        return v.values[i]
+    if not queued:
+        v.wait()
+        return v.values[i]
+    return _ShardOf(v, i)

@@ -88,6 +88,7 @@ def run_jaxpr(jaxpr: ir.Jaxpr, vals: list[np.ndarray], params: dict) -> list:
         params["out_axes"],
         _devices(params["devices"], params["axis_size"]),
         params["axis_name"],
+        params["name"],
     )
 
 

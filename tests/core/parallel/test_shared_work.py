@@ -46,6 +46,11 @@ def _run(steps: int, share: bool, monkeypatch, shape: tuple = (3, 5)) -> tuple:
     return params, momentum, local
 
 
+def _values(out):
+    """The devices' values of a pmap output, once computed (calls are asynchronous)."""
+    return out.block_until_ready()._pending.values
+
+
 def test_shared_kernels_give_the_unshared_results_bit_for_bit(split_small, monkeypatch):
     calls = []
     make = shared_work._make
@@ -54,9 +59,9 @@ def test_shared_kernels_give_the_unshared_results_bit_for_bit(split_small, monke
     assert calls and all(p is not None for p in calls)
     assert all(any(owned) for owned in calls[-1].owned)  # both devices compute a share
     for out in tree_util.tree_leaves((params, momentum)):  # one buffer, fed back to the next step
-        first, second = out._pending.values
+        first, second = _values(out)
         assert first is second
-    assert local._pending.values[0] is not local._pending.values[1]
+    assert _values(local)[0] is not _values(local)[1]
     expected = _run(3, False, monkeypatch)
     for got, want in zip(
         tree_util.tree_leaves((params, momentum, local)), tree_util.tree_leaves(expected)
@@ -91,7 +96,7 @@ def test_mapped_state_is_not_shared(split_small):
     momentum = tree_util.tree_map(np.zeros_like, params)
     x = np.ones((2, 4, 3), np.float32)
     (new, _), _, _ = core.pmap(_step, axis_name="i", devices=devices)(params, momentum, x)
-    assert new._pending.values[0] is not new._pending.values[1]
+    assert _values(new)[0] is not _values(new)[1]
     new = np.asarray(new)
     assert not np.array_equal(new[0], new[1])
 
@@ -100,7 +105,7 @@ def test_device_put_replicated_places_one_buffer():
     devices = core.local_devices()[:2]
     source = np.arange(6, dtype=np.float32).reshape(2, 3)
     out = core.device_put_replicated(source, devices)
-    first, second = out._pending.values
+    first, second = _values(out)
     assert first is second and not first.flags.writeable
     source[0, 0] = 100.0  # the caller's array is copied once
     assert out.shape == (2, 2, 3)
