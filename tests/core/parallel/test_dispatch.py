@@ -4,6 +4,7 @@ inputs are copied, errors surface where the outputs are read and name the functi
 results equal the synchronous ones (`jax_cpu_enable_async_dispatch` off)."""
 
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -144,3 +145,27 @@ def test_wait_all_waits_for_pmap_calls(gate):
     gate.set()
     jit_dispatch.wait_all()
     assert out.is_ready() and not jit_dispatch.in_flight()
+
+
+def test_a_caller_gets_at_most_max_in_flight_calls_ahead(gate):
+    hold = _held(gate)
+    step = core.pmap(lambda x: hold(x) + 1, "i")
+    made = []
+
+    def loop():
+        x = np.zeros(2, np.float32)
+        for _ in range(dispatch.MAX_IN_FLIGHT + 1):
+            x = step(x)
+            made.append(x)
+
+    caller = threading.Thread(target=loop)
+    caller.start()
+    deadline = time.monotonic() + 60  # the first call compiles
+    while len(made) < dispatch.MAX_IN_FLIGHT and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.3)
+    assert caller.is_alive() and len(made) == dispatch.MAX_IN_FLIGHT  # waits for the oldest
+    gate.set()
+    caller.join(timeout=60)
+    assert not caller.is_alive()
+    np.testing.assert_array_equal(np.asarray(made[-1]), [9.0, 9.0])
