@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from core import dtypes, errors
+from core import dtypes
 from core.array_base import ArrayBase
 from core.avals import ShapedArray, interned
 
@@ -106,9 +106,6 @@ class Array(ArrayBase):
             view.flags.writeable = False
             return view
         return np.array(self._value, dtype=dtype, copy=True)
-
-    def __setitem__(self, idx: Any, value: Any) -> None:
-        raise errors.ImmutableArrayError()
 
     def __bool__(self) -> bool:
         return bool(self._value)

@@ -8,6 +8,10 @@ tracers behave identically and the method code lives next to the functions it ca
 
 from __future__ import annotations
 
+from typing import Any
+
+from core import errors
+
 
 class ArrayBase:
     """Base of `Array` and `Tracer`; subclasses provide `aval`."""
@@ -34,6 +38,9 @@ class ArrayBase:
     @property
     def weak_type(self) -> bool:
         return self.aval.weak_type
+
+    def __setitem__(self, idx: Any, value: Any) -> None:
+        raise errors.ImmutableArrayError()  # arrays and tracers alike: `x = x.at[idx].set(y)`
 
     def __len__(self) -> int:
         if not self.aval.shape:

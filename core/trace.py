@@ -65,9 +65,6 @@ class Tracer(ArrayBase):
             raise error_cls(self.aval)
         return val
 
-    def __setitem__(self, idx: Any, value: Any) -> None:
-        raise errors.ImmutableArrayError()
-
     def __bool__(self) -> bool:
         return bool(self._concrete(errors.TracerBoolConversionError))
 

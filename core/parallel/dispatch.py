@@ -208,6 +208,7 @@ class _Outputs:
     def __init__(self, avals: Sequence[ShapedArray], axes: Sequence[int | None], size: int):
         self.avals, self.axes, self.size = avals, axes, size
         self.values: list = [None if axis is None or size == 1 else [None] * size for axis in axes]
+        self.pending: list[tuple[Array, int]] = []  # unmapped outputs awaiting `finish`
 
     def store(self, rank: int, outs: list, owner: Sequence[int] | None = None) -> None:
         """Stores device `rank`'s outputs `outs`; output `j` with `owner[j] >= 0` (a shared
@@ -243,7 +244,6 @@ class _Outputs:
         `task` of a call still running, they are pending (`finish` gives the unmapped ones
         their values); `owner` is the shared plan's (its outputs are one object)."""
         out = []
-        self.pending: list[tuple[Array, int]] = []
         for k, (v, aval, ax, (stacked, sharding)) in enumerate(
             zip(self.values, self.avals, self.axes, layout)
         ):
@@ -489,9 +489,7 @@ def _device_input(v: Any, axis: int | None, i: int, queued: bool) -> Any:
     `_ShardOf` if a queued call is still computing it."""
     if type(v) is not Shards:
         return _slice(v, axis, i)
-    if v.task is None:
-        return v.values[i]
-    if not queued:
-        v.wait()
-        return v.values[i]
-    return _ShardOf(v, i)
+    if queued and v.task is not None:
+        return _ShardOf(v, i)
+    v.wait()  # a synchronous call on a pending call's outputs
+    return v.values[i]
