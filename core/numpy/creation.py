@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -23,11 +24,11 @@ def _shape(shape: Any) -> tuple[int, ...]:
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
     try:
-        return tuple(int(d) for d in shape)
+        return tuple(operator.index(d) for d in shape)
     except TypeError as e:
         raise TypeError(
-            f"Shapes must be 1D sequences of concrete values of integer type, got {shape!r}. "
-            "Inside jit, pass sizes as static arguments (static_argnames=...)."
+            f"Shapes must be 1D sequences of concrete values of integer type, got {shape!r}.\n"
+            "If using `jit`, pass the sizes as static arguments (static_argnums/static_argnames)."
         ) from e
 
 

@@ -25,3 +25,30 @@ def test_list_of_tracers(fn, arg, want):
 def test_list_of_tracers_of_different_shapes_raises():
     with pytest.raises(ValueError, match="same shape"):
         core.jit(lambda t: jnp.array([t, jnp.ones(2)]), backend="python")(np.float32(1))
+
+
+@pytest.mark.parametrize(
+    "make, first_line",
+    [
+        # JAX 0.10: a traced size (jit without static_argnames) and a float size both raise
+        # TypeError with this first line.
+        (
+            lambda: core.jit(lambda n: jnp.ones((n,)), backend="python")(10),
+            "Shapes must be 1D sequences of concrete values of integer type, got "
+            "(JitTracer(~int32[]),).",
+        ),
+        (
+            lambda: jnp.zeros((2.5,)),
+            "Shapes must be 1D sequences of concrete values of integer type, got (2.5,).",
+        ),
+    ],
+)
+def test_shape_that_is_not_concrete_integers_raises_jaxs_first_line(make, first_line):
+    with pytest.raises(TypeError) as e:
+        make()
+    assert str(e.value).splitlines()[0] == first_line
+
+
+@pytest.mark.parametrize("shape", [3, (2, np.int64(3)), (jnp.array(2), 3)])
+def test_concrete_integer_shapes(shape):
+    assert jnp.ones(shape).shape == np.ones(np.asarray(shape, dtype=int)).shape
