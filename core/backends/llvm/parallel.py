@@ -26,7 +26,10 @@ is C functions of numba's threading layer, registered with LLVM once its threads
                                                 BLAS call imports scipy's)
     set_parallel_chunksize(chunk); deallocate_sched(sched)
 
-`emit_for` writes that sequence for a loop `for i in prange(start, stop)` whose body is a
+A loop on one thread (the count is 1, as on a pmap device or next to a busy process) or of one
+piece skips the last call and the GIL: the gufunc runs its pieces inline, in order, as one
+thread of either pool would. `emit_for` writes that sequence for a loop `for i in prange(start,
+stop)` whose body is a
 function `void body(i8* data, i64 lo, i64 hi)` running iterations lo..hi-1 (the caller
 outlines it and packs what it reads into `data`), and can hand the pieces to numbax's own
 pool, `run(state, body, sched, divisions, data, threads)` (`pool.py`), instead of
@@ -172,46 +175,62 @@ def emit_for(builder: ir.IRBuilder, body: ir.Function, data: ir.Value, start, st
             runtime(module, "do_scheduling_signed"),
             [one, first, last, divisions, sched, ir.Constant(_I64, 0)],
         )
-        state = builder.load(_cell(module, STATE_CELL))
-        on = builder.load(builder.inttoptr(builder.add(state, _I64(8 * ON)), _I64.as_pointer()))
-        gil = builder.call(runtime(module, "PyGILState_Ensure"), [])
-        thread = builder.call(runtime(module, "PyEval_SaveThread"), [])
-        with builder.if_else(builder.icmp_signed("!=", on, _I64(0))) as (numbax, tbb):
-            with numbax:
-                address = builder.ptrtoint
-                builder.call(
-                    builder.inttoptr(builder.load(_cell(module, RUN_CELL)), _RUN.as_pointer()),
-                    [
-                        state,
-                        address(body, _I64),
-                        address(sched, _I64),
-                        divisions,
-                        address(data, _I64),
-                        threads,
-                    ],
-                )
-            with tbb:
-                builder.store(builder.bitcast(sched, _I8P), args)
-                builder.store(divisions, dims)
-                builder.store(ir.Constant(_I64, 2), builder.gep(dims, [one], source_etype=_I64))
-                builder.store(ir.Constant(_I64, 16), steps)
-                builder.call(
-                    runtime(module, "numba_parallel_for"),
-                    [
-                        builder.bitcast(gufunc, _I8P),
-                        builder.bitcast(args, _I8P),
-                        builder.bitcast(dims, _I8P),
-                        builder.bitcast(steps, _I8P),
-                        data,
-                        one,
-                        one,
-                        threads,
-                    ],
-                )
-        builder.call(runtime(module, "PyEval_RestoreThread"), [thread])
-        builder.call(runtime(module, "PyGILState_Release"), [gil])
+        builder.store(builder.bitcast(sched, _I8P), args)
+        builder.store(divisions, dims)
+        builder.store(ir.Constant(_I64, 2), builder.gep(dims, [one], source_etype=_I64))
+        builder.store(ir.Constant(_I64, 16), steps)
+        alone = builder.or_(
+            builder.icmp_signed("<", threads, _I64(2)), builder.icmp_signed("<", divisions, _I64(2))
+        )
+        with builder.if_else(alone) as (inline, shared):
+            with inline:
+                builder.call(gufunc, [args, dims, steps, data])
+            with shared:
+                _share(builder, gufunc, body, sched, divisions, data, threads, (args, dims, steps))
         builder.call(runtime(module, "set_parallel_chunksize"), [chunk])
         builder.call(runtime(module, "deallocate_sched"), [sched])
+
+
+def _share(builder: ir.IRBuilder, gufunc, body, sched, divisions, data, threads, gu_args) -> None:
+    """The pieces of a loop on more than one thread: on numbax's pool or oneTBB, whichever the
+    pool's state says, the GIL released around either (held or not by the caller)."""
+    module = builder.module
+    args, dims, steps = gu_args
+    one = ir.Constant(_I64, 1)
+    state = builder.load(_cell(module, STATE_CELL))
+    on = builder.load(builder.inttoptr(builder.add(state, _I64(8 * ON)), _I64.as_pointer()))
+    gil = builder.call(runtime(module, "PyGILState_Ensure"), [])
+    thread = builder.call(runtime(module, "PyEval_SaveThread"), [])
+    with builder.if_else(builder.icmp_signed("!=", on, _I64(0))) as (numbax, tbb):
+        with numbax:
+            address = builder.ptrtoint
+            builder.call(
+                builder.inttoptr(builder.load(_cell(module, RUN_CELL)), _RUN.as_pointer()),
+                [
+                    state,
+                    address(body, _I64),
+                    address(sched, _I64),
+                    divisions,
+                    address(data, _I64),
+                    threads,
+                ],
+            )
+        with tbb:
+            builder.call(
+                runtime(module, "numba_parallel_for"),
+                [
+                    builder.bitcast(gufunc, _I8P),
+                    builder.bitcast(args, _I8P),
+                    builder.bitcast(dims, _I8P),
+                    builder.bitcast(steps, _I8P),
+                    data,
+                    one,
+                    one,
+                    threads,
+                ],
+            )
+    builder.call(runtime(module, "PyEval_RestoreThread"), [thread])
+    builder.call(runtime(module, "PyGILState_Release"), [gil])
 
 
 def _gufunc(module: ir.Module, body: ir.Function) -> ir.Function:
