@@ -2,6 +2,8 @@
 `bind` with JAX's operands and parameters gives JAX's values (tests/core/lax_primitive_answers.py,
 recorded from jax 0.10.2)."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -132,3 +134,26 @@ def test_float16_cumsum_stays_within_an_ulp_of_jaxs():
         assert out.dtype == np.float16
         got = np.append(out[::512], out[-1]).astype(np.float32)
         np.testing.assert_allclose(got, jax_values, rtol=1.5e-3)  # an ulp of float16
+
+
+@pytest.mark.parametrize(
+    "fn,args,want",
+    [
+        (lambda x, y: x / y, (1e30, 1e-10), np.inf),  # overflow
+        (lambda x, y: x / y, (1.0, 0.0), np.inf),  # division by zero
+        (lambda x, y: x / y, (0.0, 0.0), np.nan),  # invalid
+        (lambda x, y: x * y, (1e30, 1e30), np.inf),
+        (lambda x, y: x + y, (3e38, 3e38), np.inf),
+        (lambda x, y: x**y, (1e30, 2.0), np.inf),
+        (lambda x, y: core.numpy.exp(x) + y, (100.0, 0.0), np.inf),
+        (lambda x, y: core.numpy.log(x) + y, (0.0, 0.0), -np.inf),
+        (lambda x, y: core.numpy.sqrt(x) + y, (-1.0, 0.0), np.nan),
+    ],
+)
+def test_float32_overflow_and_invalid_give_inf_and_nan_without_warnings(fn, args, want):
+    """XLA returns inf/nan silently; an eager op does not warn through numpy either."""
+    x, y = (core.numpy.float32(a) for a in args)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = fn(x, y)
+    np.testing.assert_equal(np.asarray(got), np.float32(want))
