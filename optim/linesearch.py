@@ -9,8 +9,8 @@ keyword arguments of `value_fn` (e.g. a batch), which are routed to it by name::
     tx = optim.chain(optim.sgd(1.0), optim.scale_by_backtracking_linesearch(15))
     updates, state = tx.update(grad, state, params, value=v, grad=grad, value_fn=f)
 
-The searches are `lax.while_loop`s, so they run under `core.jit`. `verbose=True` is accepted but
-prints nothing (Optax prints failure diagnostics with `jax.debug.print`).
+The searches are `lax.while_loop`s, so they run under `core.jit`. With `verbose=True` a search
+that fails prints Optax's diagnostics (its sentences, with `core.debug.print`).
 """
 
 from __future__ import annotations
@@ -49,6 +49,31 @@ def _check_no_remaining(name: str, remaining: dict[str, Any]) -> None:
 
 def _value_dtype(params: Any) -> Any:
     return jnp.real(jnp.zeros((), tree_util.tree_leaves(params)[0].dtype)).dtype
+
+
+# Optax's sentences for a search that fails (printed with verbose=True).
+FLAG_INTERVAL_NOT_FOUND = (
+    "No interval satisfying curvature condition. "
+    "Consider increasing maximal possible stepsize of the linesearch."
+)
+FLAG_INTERVAL_TOO_SMALL = "Length of searched interval has been reduced below threshold."
+FLAG_CURVATURE_COND_NOT_SATISFIED = (
+    "Returning stepsize with sufficient decrease but curvature condition not satisfied."
+)
+FLAG_NO_STEPSIZE_FOUND = "Linesearch failed, no stepsize satisfying sufficient decrease found."
+FLAG_NOT_A_DESCENT_DIRECTION = (
+    "The linesearch failed because the provided direction is not a descent direction. "
+)
+
+
+def _cond_print(condition: Any, message: str, **kwargs: Any) -> None:
+    """Prints `message` formatted with `kwargs` (`core.debug.print`) where `condition` holds."""
+    lax.cond(
+        condition,
+        lambda _: core.debug.print(message, **kwargs, ordered=True),
+        lambda _: None,
+        None,
+    )
 
 
 # ------------------------------------------------------------------ backtracking
@@ -117,13 +142,12 @@ def scale_by_backtracking_linesearch(
       atol: absolute tolerance of the decrease criterion.
       rtol: relative tolerance of the decrease criterion.
       store_grad: also compute and store the gradient at the accepted point.
-      verbose: accepted for compatibility; nothing is printed.
+      verbose: print why a search failed (no step with sufficient decrease).
 
     Returns:
       A `GradientTransformationExtraArgs` whose `update` takes `value=`, `grad=`, `value_fn=`
       and `value_fn`'s keyword arguments.
     """
-    del verbose
 
     def init_fn(params):
         val_dtype = _value_dtype(params)
@@ -188,6 +212,24 @@ def scale_by_backtracking_linesearch(
         new_learning_rate = jnp.where(
             jnp.isinf(search_state.decrease_error), 0.0, search_state.learning_rate
         )
+        if verbose:
+            _cond_print(
+                search_state.decrease_error > atol,
+                "INFO: optax.scale_by_backtracking_linesearch:\n"
+                "Backtracking linesearch failed to find a stepsize ensuring sufficent decrease.\n"
+                "Value at current params: {value},\n"
+                "Slope along update direction: {slope}\n"
+                "Stepsize: {stepsize}\n"
+                "Decrease Error: {decrease_error}",
+                stepsize=search_state.learning_rate,
+                decrease_error=search_state.decrease_error,
+                value=value,
+                slope=slope,
+            )
+            _cond_print(
+                jnp.isinf(search_state.decrease_error),
+                "Using a stepsize of 0 to avoid infinite or nan values.",
+            )
         new_state = ScaleByBacktrackingLinesearchState(
             learning_rate=new_learning_rate,
             value=search_state.new_value,
@@ -320,7 +362,6 @@ def zoom_linesearch(
       initial_guess_strategy="one")`, `step_fn(state, *, value_and_grad_fn, fn_kwargs)`,
       `step_cond_fn(state)`.
     """
-    del verbose
 
     def _decrease_error(stepsize, value_step, slope_step, value_init, slope_init):
         err = value_step - value_init - slope_rtol * stepsize * slope_init
@@ -364,6 +405,49 @@ def zoom_linesearch(
         )
         return new._replace(safe_stepsize=safe_stepsize, safe_value=safe_value, safe_grad=safe_grad)
 
+    def _failure_diagnostic(state):
+        """Prints why no step with sufficient decrease was found (Optax's sentences)."""
+        core.debug.print(FLAG_NO_STEPSIZE_FOUND)
+        slope_init = state.slope_init
+        is_descent_dir = slope_init < 0.0
+        _cond_print(
+            jnp.logical_not(is_descent_dir),
+            FLAG_NOT_A_DESCENT_DIRECTION
+            + "The slope (={slope_init}) at stepsize=0 should be negative",
+            slope_init=slope_init,
+        )
+        _cond_print(
+            is_descent_dir, "Consider augmenting the maximal number of linesearch iterations."
+        )
+        eps = jnp.finfo(jnp.float32).eps
+        _cond_print(
+            (state.stepsize < eps) & is_descent_dir,
+            "Computed stepsize (={stepsize}) is below machine precision (={eps}), consider "
+            "passing to higher precision like x64, using "
+            "jax.config.update('jax_enable_x64', True).",
+            stepsize=state.stepsize,
+            eps=eps,
+        )
+        abs_slope_init = jnp.abs(slope_init)
+        _cond_print(
+            (abs_slope_init > 1e16) & is_descent_dir,
+            "Very large absolute slope at stepsize=0. (|slope|={abs_slope_init}). The objective "
+            "is badly conditioned. Consider reparameterizing objective (e.g., normalizing "
+            "parameters) or finding a better guess for the initial parameters for the solver.",
+            abs_slope_init=abs_slope_init,
+        )
+        outside_domain = jnp.isinf(state.decrease_error)
+        _cond_print(
+            outside_domain,
+            "Cannot even make a step without getting Inf or Nan. "
+            "The linesearch won't make a step and the optimizer is stuck.",
+        )
+        _cond_print(
+            jnp.logical_not(outside_domain),
+            "Making an unsafe step, not decreasing enough the objective. Convergence of the "
+            "solver is compromised as it does not reduce values.",
+        )
+
     def _try_safe_step(state):
         outside_domain = jnp.isinf(state.decrease_error)
         final_stepsize, final_value, final_grad = tree.where(
@@ -371,6 +455,37 @@ def zoom_linesearch(
             [state.safe_stepsize, state.safe_value, state.safe_grad],
             [state.stepsize, state.value, state.grad],
         )
+        if verbose:
+            core.debug.print(
+                "INFO: optax.scale_by_zoom_linesearch:\n"
+                "Value at current params: {value_init}\n"
+                "Slope along update direction: {slope_init}\n"
+                "Stepsize reached: {stepsize}\n"
+                "Decrease Error: {decrease_error}\n"
+                "Curvature Error: {curvature_error}",
+                value_init=state.value_init,
+                slope_init=state.slope_init,
+                stepsize=state.stepsize,
+                decrease_error=state.decrease_error,
+                curvature_error=state.curvature_error,
+                ordered=True,
+            )
+            interval_length = jnp.abs(state.low - state.high)
+            _cond_print(
+                interval_length <= interval_threshold,
+                FLAG_INTERVAL_TOO_SMALL + " Interval length: {interval_length}.",
+                interval_length=interval_length,
+            )
+            lax.cond(
+                state.safe_stepsize > 0.0,
+                lambda s: core.debug.print(
+                    FLAG_CURVATURE_COND_NOT_SATISFIED
+                    + " Stepsize ensuring sufficient decrease: {safe_stepsize}.",
+                    safe_stepsize=s.safe_stepsize,
+                ),
+                _failure_diagnostic,
+                state,
+            )
         final = state._replace(stepsize=final_stepsize, grad=final_grad, value=final_value)
         return tree.cast_like(final, state)
 
@@ -395,6 +510,24 @@ def zoom_linesearch(
         low, high = tree.where(set_low_to_new, [new_point, prev], [prev, new_point])
         interval_found = set_high_to_new | set_low_to_new | (new.error <= tol)
         done = (new.error <= tol) | (max_stepsize_reached & jnp.logical_not(interval_found))
+        if verbose:  # Optax's message (its missing newline before the flag kept)
+            _cond_print(
+                max_stepsize_reached & jnp.logical_not(interval_found),
+                "INFO: optax.scale_by_zoom_linesearch:\n"
+                "Value at current params: {value_init}\n"
+                "Slope along update direction: {slope_init}\n"
+                "Stepsize reached: {stepsize}\n"
+                "Decrease Error: {decrease_error}\n"
+                "Curvature Error: {curvature_error}"
+                + FLAG_INTERVAL_NOT_FOUND
+                + "\n"
+                + FLAG_CURVATURE_COND_NOT_SATISFIED,
+                value_init=state.value_init,
+                slope_init=state.slope_init,
+                stepsize=new.stepsize,
+                decrease_error=new.decrease_error,
+                curvature_error=new.curvature_error,
+            )
         failed = (iter_num + 1 >= max_linesearch_steps) & jnp.logical_not(done)
         new_state = new._replace(
             interval_found=jnp.asarray(interval_found),
@@ -531,7 +664,8 @@ def scale_by_zoom_linesearch(
       approx_dec_rtol: relative tolerance of Hager-Zhang's approximate decrease (`None`: off).
       stepsize_precision: interval length below which the safe step is accepted.
       initial_guess_strategy: "keep" (start from the last step) or "one".
-      verbose: accepted for compatibility; nothing is printed.
+      verbose: print why a search failed (Optax's diagnostics: the values, slope and errors
+        reached, and what to try).
 
     Returns:
       A `GradientTransformationExtraArgs` whose `update` takes `value=`, `grad=`, `value_fn=`
