@@ -1,17 +1,43 @@
-"""`checkpoint` / `remat`: JAX's gradient-checkpointing API, with correct results.
+"""`checkpoint` / `remat`: JAX's gradient checkpointing (rematerialization).
 
-In JAX, `checkpoint(f)` makes reverse mode recompute `f`'s intermediates on the backward pass
-instead of storing them, with a `policy` choosing which values may be saved. Here the function
-is computed once and its residuals are kept (so results are exactly those of `f`; saving memory
-may come later): the API, the policies and `checkpoint_name` are in place so code written for
-JAX runs unchanged.
+`checkpoint(f)(*args)` stages `f` to a jaxpr and binds `remat2` with it (the name JAX's jaxprs
+print). Evaluated, compiled (core/jit/simplify.py inlines it) or under `vmap` and `jvp`, the
+jaxpr just runs. Reverse mode is where it differs: linearizing splits the differentiated jaxpr
+(`_partial_eval`) into
+
+* a known part, run on the forward pass: the primal outputs, plus the values the `policy` lets
+  be saved (`checkpoint_policies.dots_with_no_batch_dims_saveable` saves matrix products, the
+  name policies save `checkpoint_name`d values);
+* a staged part, the backward pass's program: the tangent equations, preceded by every primal
+  equation they need that may not be saved, recomputed there from the checkpoint's inputs and
+  the saved values (the backward pass evaluates these forward equations first,
+  core/interpreters/transpose.py).
+
+So the residuals kept between the passes are the checkpoint's inputs and the saveable values
+the backward pass reads, as in JAX (`core.ad_checkpoint.print_saved_residuals` lists them).
+A staged part holding a higher-order primitive with unknown inputs (a scan or cond the
+tangents flow through) is not split: it is linearized as without `checkpoint`; so is a function
+that writes a Ref made outside it (it runs as is).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import weakref
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
+
+from core import ir, source_info, tree_util
+from core.ad_util import Zero
+from core.array import Array
+from core.interpreters import batching
+from core.interpreters.jvp import tangent_aval
+from core.primitive import Primitive
+from core.prims.control_flow.common import batch_jaxpr, jvp_jaxpr, stage
+from core.ref_scope import RefEffectError
+from core.trace import Tracer, as_value, get_aval, set_current_trace, to_numpy
 
 
 def checkpoint(
@@ -25,85 +51,357 @@ def checkpoint(
 
     Args:
       fun: the function (omit it to use `checkpoint(policy=...)` as a decorator factory).
-      prevent_cse: accepted for compatibility.
+      prevent_cse: accepted for compatibility (numbax's compiler does not merge the
+        recomputation with the forward pass's equations: they run in different programs).
       policy: a function `(prim, *avals, **params) -> bool` saying which intermediate values
-        may be saved, e.g. `checkpoint_policies.dots_saveable`.
-      static_argnums: positions of arguments that are not arrays (accepted for compatibility:
-        they are passed through as they are).
+        may be saved, e.g. `checkpoint_policies.dots_saveable`; None saves none.
+      static_argnums: positions of arguments passed as they are, not traced (Python values
+        the function branches on).
 
     Returns:
-      A function computing the same values as `fun`.
+      A function computing the same values as `fun`, whose reverse-mode derivative saves only
+      its inputs and the values `policy` allows, recomputing the others.
     """
-    del prevent_cse, static_argnums
     if policy is not None and not callable(policy):
         raise TypeError(
             f"checkpoint policy must be a callable such as checkpoint_policies.dots_saveable, "
             f"got {policy!r}"
         )
     if fun is None:
-        return functools.partial(checkpoint, policy=policy)
+        return functools.partial(
+            checkpoint, prevent_cse=prevent_cse, policy=policy, static_argnums=static_argnums
+        )
+    static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
 
     @functools.wraps(fun)
     def remat_fun(*args: Any, **kwargs: Any) -> Any:
-        return fun(*args, **kwargs)
+        fixed = {n % len(args) for n in static if -len(args) <= n < len(args)}
+        dynamic = [a for i, a in enumerate(args) if i not in fixed]
+        flat, in_tree = tree_util.tree_flatten((dynamic, kwargs))
+        flat = [as_value(x) for x in flat]
+        avals = tuple(get_aval(x) for x in flat)
+        key = (in_tree, avals, tuple((i, args[i]) for i in sorted(fixed)))
+        staged = _cached(fun, key)
+        if staged is None:
+            store: list = []
+
+            def flat_fun(*leaves: Any) -> list[Any]:
+                dyn, kw = tree_util.tree_unflatten(in_tree, leaves)
+                it = iter(dyn)
+                full = [args[i] if i in fixed else next(it) for i in range(len(args))]
+                out_flat, out_tree = tree_util.tree_flatten(fun(*full, **kw))
+                store.append(out_tree)
+                return [as_value(o) for o in out_flat]
+
+            try:
+                jaxpr, consts = stage(flat_fun, list(avals))
+            except RefEffectError:  # writes a Ref made outside: run as is, as JAX allows
+                return fun(*args, **kwargs)
+            staged = (jaxpr, consts, store[0])
+            if not any(isinstance(c, Tracer) for c in consts):
+                _cache(fun, key, staged)
+        jaxpr, consts, out_tree = staged
+        outs = remat_p.bind(
+            *consts,
+            *flat,
+            differentiated=False,
+            jaxpr=jaxpr,
+            policy=policy,
+            prevent_cse=prevent_cse,
+        )
+        return tree_util.tree_unflatten(out_tree, outs)
 
     return remat_fun
+
+
+# The staged jaxpr per function (weakly) and argument types, as JAX caches a checkpointed
+# function's trace: a function is traced once per argument types, whatever policy wraps it.
+_traces: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _cached(fun: Callable, key: tuple) -> tuple | None:
+    try:
+        return _traces.get(fun, {}).get(key)
+    except TypeError:  # an unhashable static argument, or a function without weak references
+        return None
+
+
+def _cache(fun: Callable, key: tuple, staged: tuple) -> None:
+    with contextlib.suppress(TypeError):
+        _traces.setdefault(fun, {})[key] = staged
 
 
 remat = checkpoint
 
 
-def checkpoint_name(x: Any, name: str) -> Any:
-    """Tags `x` (a pytree) with `name` for the `save_*_names` policies; returns it unchanged."""
-    del name
+# ---------------------------------------------------------------------------------------------
+# The primitive
+
+
+def _impl(*args: Any, jaxpr: ir.Jaxpr, **params: Any) -> list[Any]:
+    return [to_numpy(o) for o in ir.eval_jaxpr(jaxpr, [], *[Array(a) for a in args])]
+
+
+def _jvp(primals, tangents, *, jaxpr, prevent_cse, differentiated, policy):
+    nonzeros = tuple(type(t) is not Zero for t in tangents)
+    n_out = len(jaxpr.outvars)
+    new, consts, out_nz = jvp_jaxpr(jaxpr, nonzeros, (False,) * n_out)
+    outs = remat_p.bind(
+        *consts,
+        *primals,
+        *[t for t in tangents if type(t) is not Zero],
+        differentiated=True,
+        jaxpr=new,
+        policy=policy,
+        prevent_cse=prevent_cse,
+    )
+    tans = iter(outs[n_out:])
+    tangents_out = [
+        next(tans) if nz else Zero(tangent_aval(a)) for nz, a in zip(out_nz, jaxpr.out_avals)
+    ]
+    return outs[:n_out], tangents_out
+
+
+def _batch(args, dims, *, jaxpr, axis_trace, **params):
+    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    args = [a if d is None else batching.moveaxis(a, d, 0, size) for a, d in zip(args, dims)]
+    batched = tuple(d is not None for d in dims)
+    new, consts, out_b = batch_jaxpr(jaxpr, size, batched, False, axis_trace.axis_name)
+    outs = remat_p.bind(*consts, *args, jaxpr=new, **params)
+    return outs, [0 if b else None for b in out_b]
+
+
+def _saveable(policies: tuple, eqn: ir.Eqn) -> bool:
+    """Whether every enclosing checkpoint's policy lets `eqn`'s outputs be saved."""
+    avals = [x.aval for x in eqn.inputs]
+    return all(p is not None and p(eqn.prim, *avals, **eqn.params) for p in policies)
+
+
+def _flatten(jaxpr: ir.Jaxpr, policy: Any, unknown: set) -> tuple[list, list[ir.Atom]] | None:
+    """The equations of `jaxpr` with the nested checkpoints that have unknown inputs inlined
+    (renamed), each with the policies of the checkpoints around it, and the outputs; `unknown`
+    grows by the unknown variables. None when another higher-order primitive has unknown inputs
+    (it would need its own partial evaluation)."""
+    sub: dict[ir.Var, ir.Atom] = {}
+    out: list[tuple[ir.Eqn, tuple]] = []
+
+    def s(x: ir.Atom) -> ir.Atom:
+        return sub.get(x, x) if isinstance(x, ir.Var) else x
+
+    def visit(eqns: list[ir.Eqn], policies: tuple, fresh: bool) -> bool:
+        for eqn in eqns:
+            ins = [s(x) for x in eqn.inputs]
+            if any(isinstance(x, ir.Var) and x in unknown for x in ins):
+                if eqn.prim is remat_p:
+                    inner = eqn.params["jaxpr"]
+                    sub.update(zip(inner.invars, ins))
+                    if not visit(inner.eqns, (*policies, eqn.params["policy"]), True):
+                        return False
+                    sub.update(zip(eqn.outputs, [s(v) for v in inner.outvars]))
+                    continue
+                if eqn.prim.higher_order:
+                    return False
+            outs = eqn.outputs
+            if fresh:
+                outs = [ir.Var(v.aval) for v in eqn.outputs]
+                sub.update(zip(eqn.outputs, outs))
+            if any(isinstance(x, ir.Var) and x in unknown for x in ins):
+                unknown.update(outs)
+            out.append((ir.Eqn(eqn.prim, ins, eqn.params, outs, eqn.source_info), policies))
+        return True
+
+    if not visit(jaxpr.eqns, (policy,), False):
+        return None
+    return out, [s(v) for v in jaxpr.outvars]
+
+
+def _partial_eval(trace, args, params):
+    """Linearizing: the known part runs now (at the parent), the rest is staged on `trace`
+    with the non-saveable known values it reads recomputed (see the module docstring)."""
+    jaxpr = params["jaxpr"]
+    unknown: set[ir.Var] = {v for v, a in zip(jaxpr.invars, args) if trace.is_own(a)}
+    flat = _flatten(jaxpr, params["policy"], unknown)
+    if flat is None:  # linearized as without checkpoint
+        with set_current_trace(trace):
+            return ir.eval_jaxpr(jaxpr, [], *args)
+    eqns, outvars = flat
+
+    def is_unknown(x: ir.Atom) -> bool:
+        return isinstance(x, ir.Var) and x in unknown
+
+    staged = [e for e, _ in eqns if any(is_unknown(x) for x in e.inputs)]
+    known = [(e, p) for e, p in eqns if not any(is_unknown(x) for x in e.inputs)]
+    # Which known values the staged part reads: saved (inputs, saveable outputs) or recomputed.
+    needed = {x for e in staged for x in e.inputs if isinstance(x, ir.Var) and x not in unknown}
+    recompute = []
+    for eqn, policies in reversed(known):
+        if any(v in needed for v in eqn.outputs) and not _saveable(policies, eqn):
+            recompute.append(eqn)
+            needed.update(x for x in eqn.inputs if isinstance(x, ir.Var))
+    recomputed = {v for e in recompute for v in e.outputs}
+    saved = [
+        v
+        for v in [*jaxpr.invars, *(v for e, _ in known for v in e.outputs)]
+        if v in needed and v not in recomputed
+    ]
+    known_out = [v for v in outvars if not is_unknown(v)]
+    known_jaxpr = ir.Jaxpr(
+        [], [v for v in jaxpr.invars if v not in unknown], [e for e, _ in known], known_out + saved
+    )
+    with set_current_trace(trace.parent):
+        values = ir.eval_jaxpr(known_jaxpr, [], *[a for a in args if not trace.is_own(a)])
+    env: dict[ir.Var, Any] = {
+        v: x for v, x in zip(known_out + saved, values) if isinstance(v, ir.Var)
+    }
+    env.update((v, a) for v, a in zip(jaxpr.invars, args) if v in unknown)
+
+    def read(x: ir.Atom) -> Any:
+        return x.as_array() if isinstance(x, ir.Literal) else env[x]
+
+    again = {id(e) for e in recompute + staged}
+    for eqn, _ in eqns:
+        if id(eqn) in again:
+            with source_info.use(eqn.source_info):
+                out = trace.stage(eqn.prim, [read(x) for x in eqn.inputs], eqn.params)
+            env.update(zip(eqn.outputs, out if eqn.prim.multiple_results else [out]))
+    return [read(v) for v in outvars]
+
+
+remat_p = Primitive("remat2", multiple_results=True, higher_order=True)
+remat_p.def_impl(_impl)
+remat_p.def_abstract_eval(lambda *avals, jaxpr, **params: jaxpr.out_avals)
+remat_p.def_jvp(_jvp)
+remat_p.def_batch(_batch)
+remat_p.def_partial_eval(_partial_eval)
+
+
+# ---------------------------------------------------------------------------------------------
+# Names and policies
+
+
+def _name_impl(x: Any, *, name: str) -> Any:
     return x
+
+
+def _name_jvp(primals, tangents, *, name):
+    (x,), (t,) = primals, tangents
+    return name_p.bind(x, name=name), t  # the tangent is not named
+
+
+def _name_batch(args, dims, *, name):
+    return name_p.bind(args[0], name=name), dims[0]
+
+
+name_p = Primitive("name")
+name_p.def_impl(_name_impl)
+name_p.def_abstract_eval(lambda aval, *, name: aval)
+name_p.def_jvp(_name_jvp)
+name_p.def_batch(_name_batch)
+
+
+def checkpoint_name(x: Any, name: str) -> Any:
+    """Tags every array of `x` (a pytree) with `name` for the name policies
+    (`save_only_these_names`, ...); the values are unchanged.
+
+    Args:
+      x: a pytree of arrays.
+      name: the name.
+
+    Returns:
+      `x`, its arrays staged through the `name` primitive.
+    """
+    return tree_util.tree_map(lambda leaf: name_p.bind(as_value(leaf), name=name), x)
 
 
 def _dot_like(prim: Any) -> bool:
     return getattr(prim, "name", "") in ("dot_general", "conv_general_dilated")
 
 
-class checkpoint_policies:  # noqa: N801  (JAX's name)
-    """The policies of `jax.checkpoint_policies`."""
-
-    @staticmethod
-    def everything_saveable(*args: Any, **params: Any) -> bool:
+@dataclass(frozen=True)
+class _Everything:
+    def __call__(self, *args: Any, **params: Any) -> bool:
         return True
 
-    @staticmethod
-    def nothing_saveable(*args: Any, **params: Any) -> bool:
+    def __repr__(self) -> str:
+        return "everything_saveable"
+
+
+@dataclass(frozen=True)
+class _Nothing:
+    def __call__(self, *args: Any, **params: Any) -> bool:
         return False
 
-    @staticmethod
-    def dots_saveable(prim: Any, *args: Any, **params: Any) -> bool:
+    def __repr__(self) -> str:
+        return "nothing_saveable"
+
+
+@dataclass(frozen=True)
+class DotsSaveable:
+    """Saves the results of matrix products (of those with no batch dimensions only, when
+    `only_if_no_batch_dims`), as JAX's policy object of the same name."""
+
+    only_if_no_batch_dims: bool
+
+    def __call__(self, prim: Any, *avals: Any, **params: Any) -> bool:
+        if self.only_if_no_batch_dims:
+            if getattr(prim, "name", "") != "dot_general":
+                return False
+            (_, _), (lhs_batch, _) = params["dimension_numbers"]
+            return not lhs_batch
         return _dot_like(prim)
 
+
+@dataclass(frozen=True)
+class SaveOnlyTheseNames:
+    """Saves the values named (`checkpoint_name`) with one of `saveable_names`."""
+
+    saveable_names: frozenset
+
+    def __call__(self, prim: Any, *avals: Any, **params: Any) -> bool:
+        return prim is name_p and params["name"] in self.saveable_names
+
+
+@dataclass(frozen=True)
+class SaveAnyNamesButThese:
+    """Saves the named values except those named with one of `names_not_to_save`."""
+
+    names_not_to_save: frozenset
+
+    def __call__(self, prim: Any, *avals: Any, **params: Any) -> bool:
+        return prim is name_p and params["name"] not in self.names_not_to_save
+
+
+@dataclass(frozen=True)
+class SaveFromBothPolicies:
+    """Saves what either policy saves."""
+
+    policy_1: Callable
+    policy_2: Callable
+
+    def __call__(self, *args: Any, **params: Any) -> bool:
+        return bool(self.policy_1(*args, **params) or self.policy_2(*args, **params))
+
+
+class checkpoint_policies:  # noqa: N801  (JAX's name)
+    """The policies of `jax.checkpoint_policies`: which intermediate values a checkpointed
+    function may save for the backward pass."""
+
+    everything_saveable = _Everything()
+    nothing_saveable = _Nothing()
+    dots_saveable = DotsSaveable(only_if_no_batch_dims=False)
     checkpoint_dots = dots_saveable
-
-    @staticmethod
-    def dots_with_no_batch_dims_saveable(prim: Any, *args: Any, **params: Any) -> bool:
-        if prim.name != "dot_general":
-            return False
-        (_, _), (lhs_batch, _) = params["dimension_numbers"]
-        return not lhs_batch
-
+    dots_with_no_batch_dims_saveable = DotsSaveable(only_if_no_batch_dims=True)
     checkpoint_dots_with_no_batch_dims = dots_with_no_batch_dims_saveable
 
     @staticmethod
     def save_only_these_names(*names: str) -> Callable[..., bool]:
-        def policy(prim: Any, *args: Any, **params: Any) -> bool:
-            return params.get("name") in names
-
-        return policy
+        return SaveOnlyTheseNames(frozenset(names))
 
     @staticmethod
-    def save_anything_except_these_names(*names: str) -> Callable[..., bool]:
-        def policy(prim: Any, *args: Any, **params: Any) -> bool:
-            return params.get("name") not in names
+    def save_any_names_but_these(*names: str) -> Callable[..., bool]:
+        return SaveAnyNamesButThese(frozenset(names))
 
-        return policy
-
-    save_any_names_but_these = save_anything_except_these_names
+    save_anything_except_these_names = save_any_names_but_these
 
     @staticmethod
     def offload_dot_with_no_batch_dims(offload_src: Any, offload_dst: Any) -> Callable[..., bool]:
@@ -135,10 +433,7 @@ class checkpoint_policies:  # noqa: N801  (JAX's name)
 
     @staticmethod
     def save_from_both_policies(p1: Callable, p2: Callable) -> Callable[..., bool]:
-        def policy(*args: Any, **params: Any) -> bool:
-            return p1(*args, **params) or p2(*args, **params)
-
-        return policy
+        return SaveFromBothPolicies(p1, p2)
 
 
 __all__ = ["checkpoint", "checkpoint_name", "checkpoint_policies", "remat"]

@@ -15,10 +15,12 @@ called from two scopes keeps the scopes of its first trace.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import sys
 import threading
 from collections.abc import Iterator
+from types import CodeType
 from typing import NamedTuple
 
 _CORE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
@@ -31,10 +33,18 @@ class SourceInfo(NamedTuple):
     file: str
     line: int
     function: str
+    column: int = 0  # of the expression's start, 0-based (0: unknown)
 
     def location(self) -> str:
-        """`file:line (function)`, as JAX's `source_info_util.summarize`."""
+        """`file:line (function)`."""
         return f"{self.file}:{self.line} ({self.function})"
+
+    def summary(self) -> str:
+        """`file:line:column (function)`, as JAX's `source_info_util.summarize` (without the
+        column when it is 0)."""
+        if self.column:
+            return f"{self.file}:{self.line}:{self.column} ({self.function})"
+        return self.location()
 
 
 class _State(threading.local):
@@ -62,7 +72,28 @@ def current() -> SourceInfo | None:
         return SourceInfo(stack, "<unknown>", 0, "<unknown>")
     code = frame.f_code
     function = getattr(code, "co_qualname", code.co_name)  # co_qualname: Python 3.11+
-    return SourceInfo(stack, code.co_filename, frame.f_lineno, function)
+    return SourceInfo(
+        stack, code.co_filename, frame.f_lineno, function, _column(code, frame.f_lasti)
+    )
+
+
+_columns: dict[tuple[int, int], tuple[CodeType, int]] = {}
+
+
+def _column(code: CodeType, lasti: int) -> int:
+    """The start column of the expression the instruction at `lasti` runs (Python 3.11+'s
+    `co_positions`; 0 when unknown), cached by the code object's identity (hashing a code
+    object hashes its bytecode)."""
+    hit = _columns.get((id(code), lasti))
+    if hit is not None and hit[0] is code:
+        return hit[1]
+    positions = getattr(code, "co_positions", None)
+    position = next(itertools.islice(positions(), lasti // 2, None), None) if positions else None
+    column = (position[2] or 0) if position else 0
+    if len(_columns) > 4096:
+        _columns.clear()
+    _columns[(id(code), lasti)] = (code, column)
+    return column
 
 
 @contextlib.contextmanager

@@ -30,16 +30,23 @@ _CALLS = {
     "custom_vmap_call": "call_jaxpr",  # core/custom_batching.py: the rule only changes vmap
     "custom_linear_solve": "call_jaxpr",  # core/lax/solves.py: the solve runs as is
     "linear_call": "call_jaxpr",  # core/linear_call.py: the callee runs as is
+    "remat2": "jaxpr",  # core/checkpoint.py: rematerialization only changes reverse mode
 }
+# Identities that only tag a value for a transformation (`checkpoint_name`'s `name`).
+_IDENTITIES = {"name"}
 
 
 def inline_calls(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
-    """Replaces `jit_call` equations by their bodies (renaming variables), recursively."""
+    """Replaces `jit_call` equations by their bodies (renaming variables), recursively, and
+    drops the tagging identities (`_IDENTITIES`)."""
     out: list[Eqn] = []
     rename: dict[Var, object] = {}
     sub = lambda x: rename.get(x, x) if isinstance(x, Var) else x  # noqa: E731
     for eqn in eqns:
         ins = [sub(x) for x in eqn.inputs]
+        if eqn.prim.name in _IDENTITIES:
+            rename[eqn.outputs[0]] = ins[0]
+            continue
         if eqn.prim.name not in _CALLS:
             out.append(
                 Eqn(eqn.prim, ins, eqn.params, eqn.outputs, eqn.source_info)

@@ -209,6 +209,7 @@ _CALL_PARAMS = {
     "custom_jvp_call": "call_jaxpr",
     "custom_vjp_call": "call_jaxpr",
     "custom_vmap_call": "call_jaxpr",
+    "remat2": "jaxpr",
 }
 
 

@@ -39,6 +39,7 @@ _CALLS = {
     "custom_jvp_call": "call_jaxpr",
     "custom_vjp_call": "call_jaxpr",
     "custom_vmap_call": "call_jaxpr",
+    "remat2": "jaxpr",
 }
 _labels: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 

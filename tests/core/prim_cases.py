@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import core.numpy as jnp
+from core.checkpoint import checkpoint_name
 from core.prims import collectives as coll
 from core.prims import conv as cv
 from core.prims import decompositions as dc
@@ -359,6 +360,8 @@ CASES: list[Case] = [
         [I(3).astype(np.uint32) for _ in range(4)],
         grad=False,
     ),
+    # last: its random inputs do not shift those of the cases above
+    Case("checkpoint_name", "name", lambda x: checkpoint_name(x, "a"), [R(3)]),
 ]
 
 # Collectives only make sense inside a named vmap: check the derivatives of the mapped function.

@@ -133,3 +133,15 @@ def test_name_stacks_are_per_thread():
         t.join()
         assert _eqns(jnp.sin, 1.0)[0].source_info.name_stack == "main_thread"
     assert seen == [""]
+
+
+def test_summary_has_the_column_as_jaxs_summarize():
+    def f(x):
+        y = x * 2.0
+        return jnp.sin(y)  # column 15: `jnp.sin(y)` starts there
+
+    info = _eqns(f, 1.0)[1].source_info
+    assert info.column == 15
+    assert info.summary() == f"{__file__}:{info.line}:15 ({info.function})"
+    assert info.location() == f"{__file__}:{info.line} ({info.function})"
+    assert info._replace(column=0).summary() == info.location()  # JAX drops a 0 column

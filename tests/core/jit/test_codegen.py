@@ -282,6 +282,8 @@ NEVER_COMPILED = {
     "custom_linear_solve",
     "linear_call",  # core/linear_call.py: inlined by core/jit/simplify.py, as linear_solve
     "custom_vmap_call",  # core/custom_batching.py: inlined by core/jit/simplify.py
+    "remat2",  # core/checkpoint.py: inlined by core/jit/simplify.py
+    "name",  # checkpoint_name's identity: dropped by core/jit/simplify.py
 }
 # Lowered and tested by their own files (control flow), or never lowered: collectives reach the
 # compiler only outside vmap, where their rule raises a clear error.

@@ -1,0 +1,160 @@
+"""`checkpoint` (rematerialization): what reverse mode saves under each policy (the residual
+tables are JAX 0.10.2's `saved_residuals`, locations left out), and that checkpointing never
+changes a value: gradients with and without it, under `jit`, `vmap` and `scan`."""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core.ad_checkpoint import checkpoint_name, saved_residuals
+
+P = core.checkpoint_policies
+
+
+def g(W, x):
+    return jnp.sin(jnp.dot(W, x))
+
+
+def chain(W1, W2, x):
+    return g(W2, g(W1, x))
+
+
+def per_layer(W1, W2, x):
+    return core.checkpoint(g)(W2, core.checkpoint(g)(W1, x))
+
+
+def named(W1, W2, x):
+    return checkpoint_name(g(W2, checkpoint_name(g(W1, x), "a")), "b")
+
+
+def recursive(x):
+    inner = core.checkpoint(lambda x: jnp.sin(jnp.sin(x)))
+    return jnp.sin(jnp.sin(core.checkpoint(lambda x: inner(jnp.sin(jnp.sin(x))))(x)))
+
+
+W1, W2, X = jnp.ones((3, 2)) * 0.3, jnp.ones((4, 3)) * 0.2, jnp.arange(2.0)
+XX = jnp.stack([X, X])
+ARGS = (
+    "f32[3,2] from the argument W1",
+    "f32[4,3] from the argument W2",
+    "f32[2] from the argument x",
+)
+CASES = [
+    ("chain", chain, ARGS + ("f32[3] sin (g)", "f32[3] cos (g)", "f32[4] cos (g)")),
+    ("per_layer", per_layer, ARGS + ("f32[3] sin (g)",)),
+    ("dots_no_batch", core.checkpoint(chain, policy=P.dots_with_no_batch_dims_saveable),
+     ARGS + ("f32[3] dot_general (g)", "f32[4] dot_general (g)")),
+    ("dots", core.checkpoint(chain, policy=P.dots_saveable),
+     ARGS + ("f32[3] dot_general (g)", "f32[4] dot_general (g)")),
+    ("everything", core.checkpoint(chain, policy=P.everything_saveable),
+     ARGS + ("f32[3] sin (g)", "f32[3] cos (g)", "f32[4] cos (g)")),
+    ("nothing", core.checkpoint(chain, policy=P.nothing_saveable), ARGS),
+    ("only_a", core.checkpoint(named, policy=P.save_only_these_names("a")),
+     ARGS + ("f32[3] named 'a' (named)",)),
+    ("all_but_a", core.checkpoint(named, policy=P.save_any_names_but_these("a")), ARGS),
+]  # fmt: skip
+
+
+def _short(aval, src):
+    """`f32[3] sin (g)` for `output of sin from file:line:col (g)`."""
+    if " from " in src and src.startswith(("output of ", "named ")):
+        what, where = src.split(" from ")
+        return f"{aval.str_short()} {what.removeprefix('output of ')} {where.split(' ', 1)[1]}"
+    return f"{aval.str_short()} {src}"
+
+
+@pytest.mark.parametrize("name, fun, want", CASES, ids=[c[0] for c in CASES])
+def test_saved_residuals_are_jaxs(name, fun, want):
+    assert tuple(_short(*r) for r in saved_residuals(fun, W1, W2, X)) == want
+
+
+def test_nested_checkpoints_save_their_inputs_only():
+    got = [_short(*r) for r in saved_residuals(recursive, 1.0)]
+    assert got == ["f32[] from the argument x", "f32[] cos (recursive)", "f32[] cos (recursive)"]
+
+
+@pytest.mark.parametrize("name, fun, want", CASES, ids=[c[0] for c in CASES])
+def test_gradients_do_not_change(name, fun, want):
+    loss = lambda *a: jnp.sum(fun(*a) ** 2)  # noqa: E731
+    expected = core.grad(lambda *a: jnp.sum(chain(*a) ** 2), (0, 1, 2))(W1, W2, X)
+    for got in (
+        core.grad(loss, (0, 1, 2))(W1, W2, X),
+        core.jit(core.grad(loss, (0, 1, 2)))(W1, W2, X),  # remat2 and name inlined, compiled
+        [a[1] for a in core.vmap(core.grad(loss, (0, 1, 2)), (None, None, 0))(W1, W2, XX)],
+    ):  # fmt: skip
+        for a, b in zip(got, expected):
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(fun(W1, W2, X), chain(W1, W2, X), rtol=1e-6)
+
+
+def test_forward_mode_and_second_order():
+    f = core.checkpoint(lambda x: jnp.sin(x) ** 3)
+    np.testing.assert_allclose(core.jvp(f, (0.5,), (1.0,))[1], 3 * np.sin(0.5) ** 2 * np.cos(0.5))
+    want = core.hessian(lambda x: jnp.sin(x) ** 3)(0.5)
+    np.testing.assert_allclose(core.hessian(f)(0.5), want, rtol=1e-5)
+
+
+def test_static_argnums_are_python_values():
+    def h(x, n):
+        for _ in range(n):  # a Python loop on the static argument
+            x = jnp.sin(x)
+        return x
+
+    hc = core.checkpoint(h, static_argnums=(1,))
+    np.testing.assert_allclose(core.grad(hc)(1.0, 3), core.grad(h)(1.0, 3), rtol=1e-6)
+    assert [r[1] for r in saved_residuals(lambda x: hc(x, 3), 1.0)] == ["from the argument x"]
+
+
+def test_checkpointed_scan_body():
+    def layer(x, w):
+        return jnp.maximum(jnp.dot(x, w), 0.1 * x), None
+
+    def net(layer, ws, x):
+        return jnp.sum(core.lax.scan(layer, x, ws)[0])
+
+    ws = jnp.arange(18.0).reshape(2, 3, 3) / 20 - 0.3
+    x = jnp.arange(3.0) - 1
+    remat = core.checkpoint(layer, policy=P.dots_with_no_batch_dims_saveable)
+    want = core.grad(net, (1, 2))(layer, ws, x)
+    for got in (core.grad(net, (1, 2))(remat, ws, x),
+                core.jit(core.grad(net, (1, 2)), static_argnums=0)(remat, ws, x)):  # fmt: skip
+        for a, b in zip(got, want):
+            np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+def test_a_function_is_traced_once_per_argument_types_whatever_the_policy():
+    # As JAX's cache (so redefining what the function calls does not re-trace it).
+    calls = []
+
+    def f(x):
+        calls.append(1)
+        return jnp.sin(x)
+
+    core.grad(core.checkpoint(f, policy=P.dots_saveable))(1.0)
+    core.grad(core.checkpoint(f))(2.0)
+    assert len(calls) == 1
+    core.grad(core.checkpoint(f))(np.float32(3.0))  # not weakly typed: another type
+    assert len(calls) == 2
+
+
+def test_jaxpr_shows_remat2_and_name_as_jax():
+    text = str(core.make_jaxpr(core.checkpoint(lambda x: checkpoint_name(jnp.sin(x), "a")))(1.0))
+    assert "remat2[" in text and "differentiated=False" in text
+    assert "name[name=" in text
+    assert str(P.dots_with_no_batch_dims_saveable) == "DotsSaveable(only_if_no_batch_dims=True)"
+    assert (
+        str(P.save_only_these_names("a")) == "SaveOnlyTheseNames(saveable_names=frozenset({'a'}))"
+    )
+
+
+def test_a_function_writing_an_outer_ref_runs_as_is():
+    # JAX allows it too; numbax cannot stage the write, so it runs without rematerializing.
+    r = core.new_ref(jnp.zeros(3))
+
+    def f(x):
+        r[...] = x
+        return x * 2
+
+    np.testing.assert_allclose(core.checkpoint(f)(jnp.ones(3)), 2.0)
+    np.testing.assert_allclose(r[...], 1.0)
