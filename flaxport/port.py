@@ -27,6 +27,8 @@ MODULES = {
     # Optax's private modules that programs import (`from optax._src import base`)
     "optax._src.alias": "optim.aliases",
     "optax._src": "optim",
+    # JAX's private modules that programs import (`from jax._src import test_util as jtu`)
+    "jax._src": "core",
     "jax": "core",
     "flax": "flaxport",
     "optax": "optim",

@@ -22,6 +22,7 @@ CASES = [
     ("from optax import tree_utils as otu\n", "from optim import tree as otu\n"),
     ("from optax._src import base\n", "from optim import base\n"),
     ("from optax._src.alias import adam\n", "from optim.aliases import adam\n"),
+    ("from jax._src import test_util as jtu\n", "from core import test_util as jtu\n"),
     ("import numpy as np, jax.scipy as jsp\n", "import numpy as np; import core.scipy as jsp\n"),
     ("from jaxlib import xla_client\n", "from jaxlib import xla_client\n"),
     ("x = jax.numpy.ones(3)  # import jax\n", "x = jax.numpy.ones(3)  # import jax\n"),
