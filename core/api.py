@@ -14,6 +14,7 @@ current, and unflattens the results (see `core/trace.py` for the dispatch model)
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -35,6 +36,7 @@ from core.interpreters import batching, finish
 from core.interpreters.jvp import JVPTrace, JVPTracer, tangent_aval
 from core.interpreters.partial_eval import JaxprTrace, trace_to_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass
+from core.parallel import axis_env as parallel_axes
 from core.prims.elementwise import stop_gradient_p
 from core.prims.indexing import slice_in_dim
 from core.prims.shapes import full, reshape
@@ -894,7 +896,8 @@ def make_jaxpr(
     Args:
       fun: the function to stage.
       static_argnums: positional arguments passed to `fun` as they are (not staged).
-      axis_env: accepted for compatibility.
+      axis_env: `(name, size)` pairs: the axis names the collectives of `fun` may use (as
+        if a `pmap` of that size bound them), for staging only.
       return_shape: also return the output's `ShapeDtypeStruct`s, like `eval_shape`.
 
     Returns:
@@ -918,7 +921,10 @@ def make_jaxpr(
                 full[i] = a
             return fun(*full, **kw)
 
-        jaxpr, consts, out_tree = _staged(dyn_fun, tuple(args[i] for i in dyn_idx), kwargs)
+        with contextlib.ExitStack() as names:
+            for name, size in axis_env or ():
+                names.enter_context(parallel_axes.staging(name, int(size)))
+            jaxpr, consts, out_tree = _staged(dyn_fun, tuple(args[i] for i in dyn_idx), kwargs)
         closed = ir.ClosedJaxpr(jaxpr, consts)
         return (closed, _out_shapes(jaxpr, out_tree)) if return_shape else closed
 

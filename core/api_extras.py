@@ -24,10 +24,19 @@ import numpy as np
 import numbax
 from core import source_info, tree_util
 from core.ad_util import Zero, instantiate
+from core.array import placement
 from core.avals import ShapedArray
 from core.config import config
 from core.custom_derivatives import trace_flat
-from core.devices import device_count, devices, local_device_count, process_count
+from core.devices import (
+    CpuDevice,
+    device_count,
+    devices,
+    local_device_count,
+    local_devices,
+    overriding_default,
+    process_count,
+)
 from core.dtypes import float0 as float0  # re-exported as core.float0
 from core.interpreters.transpose import UndefinedPrimal, backward_pass
 from core.trace import (
@@ -142,11 +151,20 @@ def typeof(x: Any) -> ShapedArray:
 
 @contextlib.contextmanager
 def default_device(device: Any) -> Iterator[None]:
-    """Context manager naming a default device (`jax.default_device`): checked to exist; the
-    computations outside `pmap` still run on the calling thread, results on device 0."""
+    """Context manager naming this thread's default device (`jax.default_device`): the
+    computations on uncommitted arrays inside the block run on `device` and their results live
+    there, uncommitted (`core/committed.py`); committed inputs still decide for themselves.
+
+    Args:
+      device: a local `CpuDevice`, or None / "cpu" for the platform's default (device 0).
+    """
     if device is not None and device not in devices() and device != "cpu":
         raise ValueError(f"default_device: unknown device {device!r}; available: {devices()}")
-    yield
+    chosen = device if isinstance(device, CpuDevice) and device != local_devices()[0] else None
+    if chosen is not None:
+        placement.committed_to_device = True  # the calls' placement hooks look from now on
+    with overriding_default(chosen):
+        yield
 
 
 @contextlib.contextmanager

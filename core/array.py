@@ -12,6 +12,7 @@ class with its value not yet computed; it becomes a plain `Array` when its kerne
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +21,7 @@ import numpy as np
 from core import dtypes
 from core.array_base import ArrayBase
 from core.avals import ShapedArray, interned
+from core.errors import DeletedArrayError
 
 
 class _Placement:
@@ -27,11 +29,13 @@ class _Placement:
     `core/sharding_base.py` registers these functions here when imported (`register_placement`)."""
 
     default_sharding: Callable[[], Any]
+    follow: Callable[..., Any]  # `core.committed.follow`
     addressable_shards: Callable[[Array], list]
     global_shards: Callable[[Array], list]
 
-    # Whether some array was ever committed to one device: only then does a jitted call look
-    # for its inputs' device (`core/jit/dispatch.py`).
+    # Whether some array was ever committed to one device (or a `default_device` block named
+    # one): only then do calls look for their inputs' device (`core/committed.py`,
+    # `core/jit/dispatch.py`).
     committed_to_device = False
 
 
@@ -142,6 +146,24 @@ class Array(ArrayBase):
     def copy_to_host_async(self) -> None:
         """No-op (the array already lives in host memory)."""
 
+    def delete(self) -> None:
+        """Drops this array's buffer (`jax.Array.delete`): reading it afterwards raises
+        `DeletedArrayError`; its shape and dtype stay. Other arrays sharing the buffer keep it."""
+        if type(self) is DeletedArray:
+            return
+        self.block_until_ready()
+        with contextlib.suppress(AttributeError):
+            del self._value
+        self.__class__ = DeletedArray
+
+    def is_deleted(self) -> bool:
+        """Whether `delete` dropped the buffer."""
+        return False
+
+    def unsafe_buffer_pointer(self) -> int:
+        """The address of the array's buffer in host memory."""
+        return self._value.ctypes.data
+
     @classmethod
     def _placed(cls, value: np.ndarray, aval: ShapedArray, sharding: Any) -> Array:
         """An array of `value` (with `aval`) placed by `sharding` (`core.sharding_base.placed`)."""
@@ -162,8 +184,10 @@ class Array(ArrayBase):
 
     @property
     def committed(self) -> bool:
-        """Whether the array was explicitly placed (`device_put` with a device, `pmap`)."""
-        return hasattr(self, "_sharding")
+        """Whether the array was explicitly placed (`device_put` with a device, `pmap`); an
+        array computed in a `default_device` block is placed there but uncommitted."""
+        sharding = getattr(self, "_sharding", None)
+        return sharding is not None and not getattr(sharding, "uncommitted", False)
 
     def devices(self) -> set:
         """The set of devices holding the array."""
@@ -237,6 +261,29 @@ class Array(ArrayBase):
 
     def __deepcopy__(self, memo: dict) -> Array:
         return self
+
+
+class DeletedArray(Array):
+    """What `Array.delete` leaves: the shape and dtype, and an error for anything that reads
+    the value."""
+
+    __slots__ = ()
+
+    shape = ArrayBase.shape
+    dtype = ArrayBase.dtype
+    ndim = ArrayBase.ndim
+    size = ArrayBase.size
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "_value":
+            raise DeletedArrayError(self._aval.str_short(short_dtypes=False))
+        raise AttributeError(f"'Array' object has no attribute {name!r}")
+
+    def is_deleted(self) -> bool:
+        return True
+
+    def is_ready(self) -> bool:
+        return True
 
 
 def _rebuild(value: np.ndarray, weak_type: bool) -> Array:

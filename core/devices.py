@@ -20,8 +20,11 @@ and `devices()` lists those of all processes, ordered by process (global ids).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 from core.config import config
@@ -178,12 +181,37 @@ def process_count(backend: str | None = None) -> int:
 
 def _check_backend(backend: str | None) -> None:
     if backend not in (None, "cpu"):
-        raise RuntimeError(f"Backend '{backend}' is not in the list of known backends: cpu.")
+        raise RuntimeError(
+            f"Unknown backend: '{backend}' requested, but no platforms that are instances of "
+            f"{backend} are present. Platforms present are: cpu (numbax runs on the CPU: ask "
+            "for 'cpu' or None)."
+        )
+
+
+_override = threading.local()  # `default_device` contexts of each thread
 
 
 def default_device() -> CpuDevice:
-    """The device of arrays computed outside `pmap`: this process's first device."""
-    return local_devices()[0]
+    """The device of arrays computed outside `pmap`: this process's first device, or the one a
+    `core.default_device(device)` block of this thread names."""
+    device = getattr(_override, "device", None)
+    return local_devices()[0] if device is None else device
+
+
+def default_override() -> CpuDevice | None:
+    """The device a `core.default_device` block of this thread names, or None."""
+    return getattr(_override, "device", None)
+
+
+@contextlib.contextmanager
+def overriding_default(device: CpuDevice | None) -> Iterator[None]:
+    """Makes `device` this thread's default device inside the block (None: the first one)."""
+    before = getattr(_override, "device", None)
+    _override.device = device
+    try:
+        yield
+    finally:
+        _override.device = before
 
 
 def check_local(device: Any) -> None:

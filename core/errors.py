@@ -214,11 +214,24 @@ class UnboundAxisNameError(NumbaxError, NameError):
     ``vmap(lambda a: lax.psum(a, "i"), axis_name="i")(x)`` (or `pmap`/`shard_map`).
     """
 
-    def __init__(self, axis_name: object):
+    def __init__(self, axis_name: object, collective: str | None = None):
+        """
+        Args:
+          axis_name: the name no enclosing transformation binds.
+          collective: the collective being traced (under `jit`, `vmap`, `make_jaxpr`...), whose
+            message is JAX's traced one; None for an eager call.
+        """
+        self.axis_name = axis_name
+        if collective is None:
+            head = (
+                f"unbound axis name: {axis_name}. Collectives such as `lax.psum(x, {axis_name!r})`"
+            )
+        else:
+            head = f"Found an unbound axis name: {axis_name}. To fix this, call {collective}"
         super().__init__(
-            f"unbound axis name: {axis_name!r}. Collectives such as `lax.psum(x, {axis_name!r})` "
-            f"must run inside `vmap(f, axis_name={axis_name!r})` (the name binds the mapped "
-            "axis); check the spelling and that the call happens inside the mapped function."
+            f"{head} inside a `vmap`, `pmap` or `shard_map` that binds axis_name={axis_name!r} "
+            f"(or stage it with `make_jaxpr(f, axis_env=[({axis_name!r}, size)])`); check the "
+            "spelling and that the call happens inside the mapped function."
         )
 
 
@@ -453,15 +466,74 @@ class JaxprTypeError(NumbaxError, TypeError):
 
 
 class AxisIndexGroupsError(NumbaxError, NotImplementedError):
-    """A collective given `axis_index_groups` (reductions within groups of the axis).
+    """A collective over a `vmap` axis given `axis_index_groups` (as in JAX, groups are only
+    for the axes of `pmap`).
 
-    Failing code: ``lax.psum(a, "i", axis_index_groups=[[0, 1]])``. Fix: reduce over the whole
-    axis, or select each group's elements with ``lax.axis_index`` and ``jnp.where`` first.
+    Failing code: ``vmap(lambda a: lax.psum(a, "i", axis_index_groups=[[0, 1], [2, 3]]),
+    axis_name="i")(x)``. Fix: `pmap` the function, or pick each group's elements with
+    ``lax.axis_index`` and ``jnp.where`` before a whole-axis collective.
     """
 
     def __init__(self, name: str):
         super().__init__(
-            f"lax.{name}: axis_index_groups is not implemented in numbax; reduce over the whole "
-            "axis, or pick each group's elements with lax.axis_index and jnp.where before "
-            "the collective."
+            f"axis_index_groups not supported in vmap collectives. lax.{name} over a vmap "
+            "axis: pmap the function instead, or pick each group's elements with "
+            "lax.axis_index and jnp.where before a collective over the whole axis."
+        )
+
+
+class AxisIndexGroupsCoverError(NumbaxError, ValueError):
+    """`axis_index_groups` that do not cover the axis' indices exactly once.
+
+    Failing code: ``lax.psum(a, "i", axis_index_groups=[[0, 1], [1, 2]])`` on 4 devices. Fix:
+    groups that together hold each index 0 .. size - 1 of the axis exactly once, e.g.
+    ``[[0, 1], [2, 3]]``.
+    """
+
+    def __init__(self, groups: object, size: int | None = None):
+        where = "" if size is None else f" 0..{size - 1} of the axis of size {size}"
+        super().__init__(
+            f"axis_index_groups must cover all indices exactly once: got {groups}; give "
+            f"groups that together hold each index{where} once, e.g. [[0, 1], [2, 3]]."
+        )
+
+
+class AxisIndexGroupSizeError(NumbaxError, ValueError):
+    """Groups of different sizes for a collective whose result has the group's size
+    (`all_gather`, `psum_scatter`, `all_to_all`).
+
+    Failing code: ``lax.all_gather(a, "i", axis_index_groups=[[0, 1, 2], [3]])``. Fix: groups
+    of one size, e.g. ``[[0, 1], [2, 3]]``.
+    """
+
+    def __init__(self, name: str, groups: object):
+        super().__init__(
+            f"lax.{name}: axis_index_groups must all be the same size, got {groups}; its "
+            "result has one piece per member of a group, so give groups of one size."
+        )
+
+
+class IncompatibleDevicesError(NumbaxError, ValueError):
+    """A computation given arrays committed to different devices (JAX's "Received incompatible
+    devices for jitted computation"), or a jitted function given an argument committed to
+    devices its `out_shardings` leave out.
+
+    Failing code: ``device_put(x, devices()[1]) + device_put(y, devices()[2])``, or
+    ``jit(f, out_shardings=SingleDeviceSharding(devices()[0]))(device_put(x, devices()[1]))``.
+    Fix: put the arguments on one device (``device_put(y, x.device)``), or give
+    ``out_shardings`` over the argument's devices.
+    """
+
+
+class DeletedArrayError(NumbaxError, RuntimeError):
+    """An array read after `x.delete()` dropped its buffer (JAX's "Array has been deleted").
+
+    Failing code: ``x.delete(); x + 1``. Fix: read the array before deleting it, or delete a
+    copy (``y = x.copy(); y.delete()``) and keep using ``x``.
+    """
+
+    def __init__(self, shape: str):
+        super().__init__(
+            f"Array has been deleted with shape={shape}. `delete()` dropped its buffer: read "
+            "it before deleting it, or keep an array that was not deleted."
         )

@@ -70,6 +70,8 @@ class Sharding:
 class SingleDeviceSharding(Sharding):
     """The whole array on one device (``jax.sharding.SingleDeviceSharding``)."""
 
+    uncommitted = False  # (`UncommittedSharding`: placed by a `default_device` block)
+
     def __init__(self, device: Any, *, memory_kind: str | None = None):
         self._device = device
         self._devices = (device,)
@@ -94,6 +96,14 @@ class SingleDeviceSharding(Sharding):
 
     def __repr__(self) -> str:
         return f"SingleDeviceSharding(device={self._device!r}, memory_kind=device)"
+
+
+class UncommittedSharding(SingleDeviceSharding):
+    """Where an array computed in a `default_device(device)` block lives: on that device, but
+    uncommitted (it moves to any device it is used with, as in JAX); equal to that device's
+    `SingleDeviceSharding`."""
+
+    uncommitted = True
 
 
 class _Unconstrained:

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes, errors
-from core.array import Array, asarray_concrete
+from core.array import Array, asarray_concrete, placement
 from core.array_base import ArrayBase
 from core.avals import ShapedArray
 from core.config import config
@@ -144,8 +144,12 @@ class EvalTrace(Trace):
         if config._check_floats:  # debug_nans / debug_infs
             check_primitive_outputs(prim, args, out, params)
         if prim.multiple_results:
-            return [Array(np.asarray(o), a.weak_type) for o, a in zip(out, out_aval, strict=True)]
-        return Array(np.asarray(out), out_aval.weak_type)
+            out = [Array(np.asarray(o), a.weak_type) for o, a in zip(out, out_aval, strict=True)]
+        else:
+            out = Array(np.asarray(out), out_aval.weak_type)
+        if placement.committed_to_device:  # results follow committed inputs (`core.committed`)
+            return placement.follow(out, list(args), prim.name, lambda: ["x", "y"][: len(args)])
+        return out
 
 
 eval_trace = EvalTrace()

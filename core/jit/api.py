@@ -45,7 +45,7 @@ from core.backends import numba as numba_backend
 from core.backends import numpy as numpy_backend
 from core.config import config
 from core.debug_nans import checked_kernel
-from core.errors import NumbaxError
+from core.errors import IncompatibleDevicesError, NumbaxError
 from core.interpreters import batching
 from core.interpreters.partial_eval import trace_to_closed_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
@@ -78,15 +78,6 @@ class StaticArgumentError(NumbaxError, ValueError):
 
 
 _stats = {"compiles": 0, "traces": 0}
-
-
-class IncompatibleDevicesError(NumbaxError, ValueError):
-    """A jitted function given an argument committed to devices its `out_shardings` leave out.
-
-    Failing code: ``jit(f, out_shardings=SingleDeviceSharding(devices()[0]))(device_put(x,
-    devices()[1]))``. Fix: put the argument on the output's devices (``device_put(x,
-    devices()[0])``), or give ``out_shardings`` over the argument's devices (JAX's error).
-    """
 
 
 def compile_count() -> int:

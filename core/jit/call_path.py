@@ -29,8 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from core import tree_util
+from core import committed, tree_util
 from core.array import Array
+from core.array import placement as _placement
 from core.avals import ShapedArray, interned
 from core.config import config
 from core.jit import dispatch as _dispatch
@@ -150,7 +151,30 @@ def run(hit: tuple, vals: list[np.ndarray]) -> Any:
 
 
 def call(self, *args: Any, **kwargs: Any) -> Any:
-    """`Jitted.__call__`: a guard or the fast cache, else `Jitted._miss`."""
+    """`Jitted.__call__`: a guard or the fast cache, else `Jitted._miss`; on arrays committed
+    to a device, its results are committed to it too (`core/committed.py`)."""
+    if _placement.committed_to_device:
+        leaves = tree_util.tree_leaves((args, kwargs))
+        names = lambda: _leaf_names(self, args, kwargs)  # noqa: E731 - only for an error
+        return committed.follow(_call(self, args, kwargs), leaves, self._name(), names)
+    return _call(self, args, kwargs)
+
+
+def _leaf_names(self: Any, args: tuple, kwargs: dict) -> list[str]:
+    """The names JAX's errors give the leaves of a call's arguments: the parameter's name,
+    with the leaf's index for a pytree argument."""
+    params = list(self._signature.parameters) if self._signature is not None else []
+    names = []
+    for key, arg in [*enumerate(args), *kwargs.items()]:
+        name = params[key] if isinstance(key, int) and key < len(params) else str(key)
+        if isinstance(key, int) and key >= len(params):
+            name = f"args[{key}]"
+        n = len(tree_util.tree_leaves(arg))
+        names += [name] if n == 1 else [f"{name}[{j}]" for j in range(n)]
+    return names
+
+
+def _call(self: Any, args: tuple, kwargs: dict) -> Any:
     if _profiler.ACTIVE and not _profiler.IN_JIT:  # a trace is being recorded
         return self._profiled(args, kwargs)
     fast_key = None

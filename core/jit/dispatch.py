@@ -25,8 +25,9 @@ The policy, per call of a compiled signature:
   execution, e.g. for timing kernels one by one), under `debug_nans`/`debug_infs`, while the
   profiler records, and on a device's own thread (a host callback calling a jitted function).
 
-A call runs on the device of its first input committed to one (`device_put(x, device)`), else
-on the default device; its outputs are uncommitted, as those of inline calls. At most
+A call runs on the device of its inputs committed to one (`device_put(x, device)`), else on the
+default device; its outputs are committed to that device as those of inline calls are
+(`core/committed.py`, which `call_path.call` applies to both). At most
 `MAX_IN_FLIGHT` calls wait on one device: a caller that gets further ahead waits for the oldest
 one (bounded memory for loops that never read a value). At exit the calls in flight are waited
 for (host callbacks of the last step print); before `fork` the workers finish their queues
@@ -127,7 +128,7 @@ def _worker_for(args: tuple) -> Any:
     if placement.committed_to_device:
         for leaf in tree_util.tree_leaves(args):
             sharding = getattr(leaf, "_sharding", None)
-            if isinstance(sharding, SingleDeviceSharding):
+            if isinstance(sharding, SingleDeviceSharding) and not sharding.uncommitted:
                 return sharding._device.worker
     return _default_worker()
 

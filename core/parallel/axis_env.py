@@ -1,5 +1,8 @@
 """The axis names `pmap` binds: sizes while tracing, the device's place while running.
 
+`make_jaxpr(f, axis_env=[(name, size)])` binds names too, for staging only (`staging`): the
+collectives trace with those sizes, as they would under a pmap, but nothing runs them.
+
 Tracing and compiling happen on the caller's thread under `tracing(name, size)`, so that
 `lax.axis_size` (which `pmean` and `all_gather` read) knows the size of a pmapped axis and the
 lowering of a collective knows it may call the host. Each device thread runs its shard under
@@ -49,6 +52,20 @@ def tracing(axis_name: Any, size: int) -> contextlib.AbstractContextManager[None
     return _pushed("traced", (axis_name, size))
 
 
+def staging(axis_name: Any, size: int) -> contextlib.AbstractContextManager[None]:
+    """Binds `axis_name` to an axis of `size` elements for staging a jaxpr in this thread
+    (`make_jaxpr`'s `axis_env`): collectives over it trace, none of them runs.
+
+    Args:
+      axis_name: the name to bind.
+      size: the size of the axis.
+
+    Returns:
+      A context manager: the binding holds inside its block.
+    """
+    return _pushed("staged", (axis_name, size))
+
+
 def traced_size(axis_name: Any) -> int | None:
     """The size of the pmapped axis `axis_name` being traced in this thread, or None."""
     for name, size in reversed(_frames("traced")):
@@ -58,10 +75,14 @@ def traced_size(axis_name: Any) -> int | None:
 
 
 def size(axis_name: Any) -> int | None:
-    """The size of the pmapped axis `axis_name` traced or running in this thread, or None."""
+    """The size of the axis `axis_name` that a pmap traced or running in this thread binds (or
+    `staging`), or None."""
     traced = traced_size(axis_name)
     if traced is not None:
         return traced
+    for name, staged in reversed(_frames("staged")):
+        if name == axis_name:
+            return staged
     found = place(axis_name)
     return None if found is None else found[0].global_size
 

@@ -31,7 +31,13 @@ import numpy as np
 from core import dtypes, tree_util
 from core.ad_util import Zero
 from core.avals import ShapedArray
-from core.errors import AxisIndexGroupsError, ShapeError, UnboundAxisNameError
+from core.errors import (
+    AxisIndexGroupsCoverError,
+    AxisIndexGroupsError,
+    AxisIndexGroupSizeError,
+    ShapeError,
+    UnboundAxisNameError,
+)
 from core.interpreters import batching
 from core.interpreters.jvp import deflinear
 from core.parallel import axis_env, collective_ops
@@ -41,7 +47,7 @@ from core.prims import gather as gt
 from core.prims import indexing as ix
 from core.prims import reductions as rd
 from core.prims import shapes as sh
-from core.trace import as_value, current_trace, get_aval
+from core.trace import as_value, current_trace, eval_trace, get_aval
 
 
 def _names(axis_name: Any) -> tuple:
@@ -197,8 +203,20 @@ axis_index_p.def_jvp(_axis_index_jvp)
 # The lax-style wrappers (pytrees in, pytrees out)
 
 
-def axis_size(axis_name: Any) -> int:
-    """The size of the named axis (the product over a tuple of names)."""
+def axis_size(axis_name: Any, collective: str | None = None) -> int:
+    """The size of the named axis (the product over a tuple of names).
+
+    Args:
+      axis_name: a name, or a tuple of names, that an enclosing `vmap`, `pmap` or `shard_map`
+        binds (or `make_jaxpr`'s `axis_env`).
+      collective: the collective asking, named by the error of an unbound name while tracing.
+
+    Returns:
+      The number of elements along the axis.
+
+    Raises:
+      UnboundAxisNameError: no enclosing transformation binds a name.
+    """
     size = 1
     for name in _names(axis_name):
         trace = current_trace()
@@ -209,7 +227,8 @@ def axis_size(axis_name: Any) -> int:
             continue
         pmapped = axis_env.size(name)
         if pmapped is None:
-            raise UnboundAxisNameError(name)
+            staged = collective is not None and current_trace() is not eval_trace
+            raise UnboundAxisNameError(name, collective if staged else None)
         size *= pmapped
     return size
 
@@ -244,6 +263,7 @@ def _leafwise(prim: Primitive, x: Any, axis_name: Any) -> Any:
     buffer and its result back out costs more than an exchange (a ResNet-10's four largest
     kernels hold 90% of its 4.9M parameters).
     """
+    axis_size(axis_name, prim.name)  # an unbound name raises here, while tracing too
     leaves, tree = tree_util.tree_flatten(x)
     leaves = [as_value(v) for v in leaves]
     name = _param(axis_name)
@@ -269,21 +289,22 @@ def _leafwise(prim: Primitive, x: Any, axis_name: Any) -> Any:
     return tree_util.tree_unflatten(tree, out)
 
 
-def _no_groups(axis_index_groups: Any, name: str) -> None:
-    if axis_index_groups is not None:
-        raise AxisIndexGroupsError(name)
-
-
 def psum(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
-    """Sums `x` (a pytree) over the named vmap or pmap axis; every element gets the total."""
-    _no_groups(axis_index_groups, "psum")
+    """Sums `x` (a pytree) over the named vmap or pmap axis; every element gets the total.
+
+    With `axis_index_groups` (pmap axes only) each element gets the total of its group.
+    """
+    groups = _groups(axis_index_groups, axis_name, "psum")
+    if groups is not None:
+        return tree_util.tree_map(lambda v: _group_reduce(v, axis_name, groups, "add"), x)
     return _leafwise(psum_p, x, axis_name)
 
 
 def pmean(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
-    """Averages `x` (a pytree) over the named vmap or pmap axis."""
-    _no_groups(axis_index_groups, "pmean")
-    n = axis_size(axis_name)
+    """Averages `x` (a pytree) over the named vmap or pmap axis (or over each element's group
+    of `axis_index_groups`, divided as JAX does by the first group's size)."""
+    groups = _groups(axis_index_groups, axis_name, "pmean")
+    n = axis_size(axis_name, "pmean") if groups is None else len(groups[0])
 
     def floating(v):
         v = as_value(v)
@@ -291,19 +312,23 @@ def pmean(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
             v = sh.convert_element_type(v, dtypes.default_float())
         return v
 
-    total = psum(tree_util.tree_map(floating, x), axis_name)
+    total = psum(tree_util.tree_map(floating, x), axis_name, axis_index_groups=groups)
     return tree_util.tree_map(lambda v: ew.div(v, ew.full_like(v, n)), total)
 
 
 def pmax(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
-    """Maximum of `x` (a pytree) over the named vmap or pmap axis."""
-    _no_groups(axis_index_groups, "pmax")
+    """Maximum of `x` (a pytree) over the named vmap or pmap axis (or each element's group)."""
+    groups = _groups(axis_index_groups, axis_name, "pmax")
+    if groups is not None:
+        return tree_util.tree_map(lambda v: _group_reduce(v, axis_name, groups, "max"), x)
     return _leafwise(pmax_p, x, axis_name)
 
 
 def pmin(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
-    """Minimum of `x` (a pytree) over the named vmap or pmap axis."""
-    _no_groups(axis_index_groups, "pmin")
+    """Minimum of `x` (a pytree) over the named vmap or pmap axis (or each element's group)."""
+    groups = _groups(axis_index_groups, axis_name, "pmin")
+    if groups is not None:
+        return tree_util.tree_map(lambda v: _group_reduce(v, axis_name, groups, "min"), x)
     return _leafwise(pmin_p, x, axis_name)
 
 
@@ -312,33 +337,136 @@ def all_gather(
 ) -> Any:
     """Gathers `x` (a pytree) from every element of the named axis along a new `axis`.
 
-    With `tiled=True` the pieces are concatenated along the existing `axis` instead.
+    With `tiled=True` the pieces are concatenated along the existing `axis` instead. With
+    `axis_index_groups` (pmap axes only, groups of one size) each element gathers its group's
+    members, in the group's order.
     """
-    _no_groups(axis_index_groups, "all_gather")
-    size = axis_size(axis_name)
+    groups = _groups(axis_index_groups, axis_name, "all_gather", same_size=True)
+    size = axis_size(axis_name, "all_gather")
 
     def gather(v):
         v = as_value(v)
         ax = int(axis) % (get_aval(v).ndim + (0 if tiled else 1))
-        return all_gather_p.bind(
-            v, axis_name=_param(axis_name), axis=ax, tiled=bool(tiled), axis_size=size
-        )
+        if groups is None:
+            return all_gather_p.bind(
+                v, axis_name=_param(axis_name), axis=ax, tiled=bool(tiled), axis_size=size
+            )
+        members = _group_members(v, axis_name, groups)  # (group size, *shape)
+        out = _move_first(members, ax)
+        if not tiled:
+            return out
+        shape = list(get_aval(v).shape)
+        shape[ax] *= len(groups[0])
+        return sh.reshape(out, tuple(shape))
 
     return tree_util.tree_map(gather, x)
 
 
 def axis_index(axis_name: Any) -> Any:
     """The int32 index of the current element along the named vmap axis."""
+    axis_size(axis_name, "axis_index")
     return axis_index_p.bind(axis_name=_param(axis_name))
+
+
+# ---------------------------------------------------------------------------------------------
+# axis_index_groups: collectives within groups of a pmapped axis, as composites (below)
+
+
+def _groups(axis_index_groups: Any, axis_name: Any, name: str, same_size: bool = False):
+    """`axis_index_groups` as a tuple of tuples, checked against the axis (None stays None).
+
+    Groups are JAX's for the axes of `pmap`: over a `vmap` axis they raise, as in JAX. Each
+    grouped collective runs as a gather of the whole axis and a reduction (or selection) of
+    the element's own group: the exchange moves every element's value, not only its group's.
+    """
+    if axis_index_groups is None:
+        return None
+    groups = tuple(tuple(int(i) for i in g) for g in axis_index_groups)
+    if {i for g in groups for i in g} != set(range(sum(map(len, groups)))):
+        raise AxisIndexGroupsCoverError([list(g) for g in groups])
+    for n in _names(axis_name):
+        trace = current_trace()
+        while trace is not None and getattr(trace, "axis_name", None) != n:
+            trace = trace.parent
+        if trace is not None:
+            raise AxisIndexGroupsError(name)
+    size = axis_size(axis_name, name)
+    if sum(map(len, groups)) != size:
+        raise AxisIndexGroupsCoverError([list(g) for g in groups], size)
+    if same_size and len({len(g) for g in groups}) > 1:
+        raise AxisIndexGroupSizeError(name, [list(g) for g in groups])
+    return groups
+
+
+def _group_table(axis_name: Any, table: np.ndarray) -> Any:
+    """Row `axis_index` of the constant `table`: this element's entry."""
+    return _squeeze(_own_slice(as_value(table), axis_name, 0, 1), 0)
+
+
+def _group_reduce(v: Any, axis_name: Any, groups: tuple, kind: str) -> Any:
+    """The sum (max, min) of `v` over this element's group: the whole axis gathered, the other
+    groups' rows replaced by the reduction's identity."""
+    v = as_value(v)
+    if get_aval(v).dtype == np.bool_ and kind == "add":  # JAX sums booleans as int32
+        v = sh.convert_element_type(v, np.dtype(np.int32))
+    size = sum(map(len, groups))
+    same = np.zeros((size, size), np.bool_)
+    for g in groups:
+        same[np.ix_(g, g)] = True
+    gathered = _gather(v, axis_name, size)
+    shape = get_aval(gathered).shape
+    mine = sh.broadcast_in_dim(_group_table(axis_name, same), shape, (0,))
+    dtype = get_aval(v).dtype
+    if kind == "add":
+        fill = np.zeros((), dtype)
+    elif dtype == np.bool_:
+        fill = np.array(kind == "min")
+    elif dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        fill = np.array(info.min if kind == "max" else info.max, dtype)
+    else:
+        fill = np.array(-np.inf if kind == "max" else np.inf, dtype)
+    others = sh.broadcast_in_dim(as_value(fill), shape, ())
+    picked = ew.select_n(mine, others, gathered)
+    reduce = {"add": rd.reduce_sum, "max": rd.reduce_max, "min": rd.reduce_min}[kind]
+    return reduce(picked, (0,))
+
+
+def _group_members(v: Any, axis_name: Any, groups: tuple) -> Any:
+    """The values of this element's group's members, stacked in the group's order (groups of
+    one size)."""
+    size, k = sum(map(len, groups)), len(groups[0])
+    members = np.zeros((size, k), np.int32)
+    for g in groups:
+        members[list(g)] = g
+    gathered = _gather(v, axis_name, size)
+    rows = _group_table(axis_name, members)
+    pieces = [
+        gt.dynamic_slice_in_dim(gathered, _squeeze(ix.slice_in_dim(rows, q, q + 1), 0), 1, 0)
+        for q in range(k)
+    ]
+    return ix.concatenate(pieces, 0)
+
+
+def _group_position(axis_name: Any, groups: tuple) -> Any:
+    """This element's position in its group (an int32 scalar)."""
+    position = np.zeros(sum(map(len, groups)), np.int32)
+    for g in groups:
+        position[list(g)] = np.arange(len(g))
+    return _group_table(axis_name, position)
 
 
 # ---------------------------------------------------------------------------------------------
 # Composites: gather (or sum) over the axis, keep this element's slice
 
 
-def _own_slice(v: Any, axis_name: Any, axis: int, size: int) -> Any:
-    """The `size`-long slice of `v` along `axis` that belongs to this element of the axis."""
-    index = axis_index_p.bind(axis_name=_param(axis_name))
+def _own_slice(v: Any, axis_name: Any, axis: int, size: int, groups: Any = None) -> Any:
+    """The `size`-long slice of `v` along `axis` that belongs to this element of the axis (or,
+    with `groups`, to its position in its group)."""
+    if groups is None:
+        index = axis_index_p.bind(axis_name=_param(axis_name))
+    else:
+        index = _group_position(axis_name, groups)
     start = ew.mul(index, sh.full((), size, dtypes.int32))
     return gt.dynamic_slice_in_dim(v, start, size, axis)
 
@@ -380,7 +508,7 @@ def ppermute(x: Any, axis_name: Any, perm: Any) -> Any:
     Returns:
         At each destination the source's `x`; zeros at the elements no pair sends to.
     """
-    size = axis_size(axis_name)
+    size = axis_size(axis_name, "ppermute")
     sources = np.full(size, -1, np.int64)
     for src, dst in perm:
         src, dst = int(src), int(dst)
@@ -402,7 +530,7 @@ def pshuffle(x: Any, axis_name: Any, perm: Any) -> Any:
 
 def pbroadcast(x: Any, axis_name: Any, source: int) -> Any:
     """Gives every element of the named axis the `x` (a pytree) of element `source`."""
-    size = axis_size(axis_name)
+    size = axis_size(axis_name, "pbroadcast")
     source = int(source)
     if not 0 <= source < size:
         raise ValueError(
@@ -432,7 +560,8 @@ def all_to_all(
         axis_name: the name (or tuple of names) of the vmap axis.
         split_axis: the axis of `x` cut into one chunk per element of the named axis.
         concat_axis: where the received chunks go, ordered by sender.
-        axis_index_groups: not implemented: None, or `AxisIndexGroupsError`.
+        axis_index_groups: None, or groups of one size of a pmapped axis: the chunks go to
+            the members of the element's group (the group size takes the axis size's place).
         tiled: False: `x.shape[split_axis]` is the axis size, the split axis is removed and
             the senders stack along a new axis at `concat_axis`. True: the chunks are
             concatenated along the existing `concat_axis` (the rank is kept).
@@ -440,8 +569,8 @@ def all_to_all(
     Returns:
         The received chunks, shaped as described for `tiled`.
     """
-    _no_groups(axis_index_groups, "all_to_all")
-    size = axis_size(axis_name)
+    groups = _groups(axis_index_groups, axis_name, "all_to_all", same_size=True)
+    size = axis_size(axis_name, "all_to_all") if groups is None else len(groups[0])
 
     def one(v):
         v = as_value(v)
@@ -454,8 +583,11 @@ def all_to_all(
                 f"{axis_name!r}"
             )
         chunk = shape[split] // size
-        # pieces[i] is the chunk sender i sends to this element.
-        pieces = _own_slice(_gather(v, axis_name, size), axis_name, split + 1, chunk)
+        # pieces[i] is the chunk sender i (of the group) sends to this element.
+        senders = (
+            _gather(v, axis_name, size) if groups is None else _group_members(v, axis_name, groups)
+        )
+        pieces = _own_slice(senders, axis_name, split + 1, chunk, groups)
         if not tiled:
             return _move_first(_squeeze(pieces, split + 1), concat)
         out = _move_first(pieces, concat)
@@ -486,15 +618,16 @@ def psum_scatter(
         x: the per-element value.
         axis_name: the name (or tuple of names) of the vmap axis.
         scatter_dimension: the axis of the sum that is scattered over the named axis.
-        axis_index_groups: not implemented: None, or `AxisIndexGroupsError`.
+        axis_index_groups: None, or groups of one size of a pmapped axis: each group's sum
+            is scattered over its members (the group size takes the axis size's place).
         tiled: False: that axis has the named axis' size and is removed. True: its size is a
             multiple of the axis size and it is kept, divided by the axis size.
 
     Returns:
         This element's part of the sum.
     """
-    _no_groups(axis_index_groups, "psum_scatter")
-    size = axis_size(axis_name)
+    groups = _groups(axis_index_groups, axis_name, "psum_scatter", same_size=True)
+    size = axis_size(axis_name, "psum_scatter") if groups is None else len(groups[0])
 
     def one(v):
         v = as_value(v)
@@ -506,8 +639,11 @@ def psum_scatter(
                 f"{'be divisible by' if tiled else 'equal'} the size {size} of the axis "
                 f"{axis_name!r}"
             )
-        total = psum_p.bind(v, axis_name=_param(axis_name))
-        part = _own_slice(total, axis_name, dim, shape[dim] // size)
+        if groups is None:
+            total = psum_p.bind(v, axis_name=_param(axis_name))
+        else:
+            total = _group_reduce(v, axis_name, groups, "add")
+        part = _own_slice(total, axis_name, dim, shape[dim] // size, groups)
         return part if tiled else _squeeze(part, dim)
 
     return tree_util.tree_map(one, x)

@@ -321,12 +321,128 @@ def test_unhashable_static_arguments_and_bounded_cache():
         assert len(f._entries) == 2
 
 
-def test_axis_index_groups_are_refused_not_ignored():
+# JAX 0.10.2's results on 4 CPU devices (tests/core/test_pmap.py's values were printed by JAX).
+_G01, _G02 = [[0, 1], [2, 3]], [[0, 2], [3, 1]]
+GROUPED = [
+    ("psum", lambda v: lax.psum(v, "i", axis_index_groups=_G01), np.arange(4.0), [1, 1, 5, 5]),
+    ("psum_int", lambda v: lax.psum(v, "i", axis_index_groups=_G01), np.arange(4), [1, 1, 5, 5]),
+    (
+        "psum_bool",
+        lambda v: lax.psum(v > 1, "i", axis_index_groups=_G01),
+        np.arange(4.0),
+        [0, 0, 2, 2],
+    ),
+    (
+        "psum_uneven",
+        lambda v: lax.psum(v, "i", axis_index_groups=[[0, 1, 2], [3]]),
+        np.arange(4.0),
+        [3, 3, 3, 3],
+    ),
+    (
+        "pmean_uneven",
+        lambda v: lax.pmean(v, "i", axis_index_groups=[[0, 1, 2], [3]]),
+        np.arange(4.0),
+        [1, 1, 1, 1],
+    ),
+    ("pmean", lambda v: lax.pmean(v, "i", axis_index_groups=_G02), np.arange(4.0), [1, 2, 1, 2]),
+    (
+        "pmax",
+        lambda v: lax.pmax(v, "i", axis_index_groups=[[0, 2], [1, 3]]),
+        np.arange(4.0),
+        [2, 3, 2, 3],
+    ),
+    ("pmax_int", lambda v: lax.pmax(v, "i", axis_index_groups=_G01), np.arange(4), [1, 1, 3, 3]),
+    ("pmin", lambda v: lax.pmin(v, "i", axis_index_groups=_G02), np.arange(4.0), [0, 1, 0, 1]),
+    (
+        "all_gather",
+        lambda v: lax.all_gather(v, "i", axis_index_groups=[[0, 2], [1, 3]]),
+        np.arange(4.0),
+        [[0, 2], [1, 3], [0, 2], [1, 3]],
+    ),
+    (
+        "all_gather_tiled",
+        lambda v: lax.all_gather(v, "i", axis_index_groups=_G02, tiled=True),
+        np.arange(8.0).reshape(4, 2),
+        [[0, 1, 4, 5], [6, 7, 2, 3], [0, 1, 4, 5], [6, 7, 2, 3]],
+    ),
+    (
+        "psum_scatter",
+        lambda v: lax.psum_scatter(v, "i", axis_index_groups=_G01),
+        np.arange(8.0).reshape(4, 2),
+        [2, 4, 10, 12],
+    ),
+    (
+        "psum_scatter_tiled",
+        lambda v: lax.psum_scatter(v, "i", axis_index_groups=_G02, tiled=True),
+        np.arange(16.0).reshape(4, 4),
+        [[8, 10], [20, 22], [12, 14], [16, 18]],
+    ),
+    (
+        "all_to_all",
+        lambda v: lax.all_to_all(v, "i", 0, 0, axis_index_groups=[[0, 2], [1, 3]]),
+        np.arange(8.0).reshape(4, 2),
+        [[0, 4], [2, 6], [1, 5], [3, 7]],
+    ),
+    ("psum_constant", lambda v: lax.psum(3.0, "i", axis_index_groups=_G01), np.arange(4), [6] * 4),
+]
+
+
+@pytest.mark.parametrize("name,f,x,want", GROUPED, ids=[c[0] for c in GROUPED])
+def test_axis_index_groups_reduce_within_groups_like_jax(name, f, x, want):
+    out = core.pmap(f, axis_name="i")(x)
+    np.testing.assert_array_equal(np.asarray(out), want)
+    assert out.dtype == (np.int32 if name in ("psum_int", "psum_bool", "pmax_int") else np.float32)
+
+
+def test_axis_index_groups_gradient_and_jit():
+    def loss(x):
+        return core.pmap(lambda v: lax.psum(v * v, "i", axis_index_groups=_G01), "i")(x).sum()
+
+    np.testing.assert_array_equal(np.asarray(core.grad(loss)(np.arange(4.0))), [0, 4, 8, 12])
+    inner = core.jit(lambda v: lax.psum(v, "i", axis_index_groups=_G01))
+    np.testing.assert_array_equal(np.asarray(core.pmap(inner, "i")(np.arange(4.0))), [1, 1, 5, 5])
+
+
+@pytest.mark.parametrize(
+    "f,error,match",
+    [
+        (
+            lambda v: lax.psum(v, "i", axis_index_groups=[[0, 1], [1, 2]]),
+            "AxisIndexGroupsCoverError",
+            "must cover all indices exactly once",
+        ),
+        (
+            lambda v: lax.psum(v, "i", axis_index_groups=[[0, 1], [2]]),
+            "AxisIndexGroupsCoverError",
+            "each index 0..3 of the axis of size 4",
+        ),
+        (
+            lambda v: lax.all_gather(v, "i", axis_index_groups=[[0, 1, 2], [3]]),
+            "AxisIndexGroupSizeError",
+            "lax.all_gather: axis_index_groups must all be the same size",
+        ),
+        (
+            lambda v: lax.psum_scatter(v, "i", axis_index_groups=[[0], [1, 2, 3]]),
+            "AxisIndexGroupSizeError",
+            "lax.psum_scatter",
+        ),
+    ],
+)
+def test_bad_axis_index_groups_name_the_fix(f, error, match):
+    from core import errors
+
+    with pytest.raises(getattr(errors, error), match=match):
+        core.pmap(f, axis_name="i")(np.arange(4.0))
+    assert issubclass(getattr(errors, error), ValueError)  # JAX raises ValueError
+
+
+def test_axis_index_groups_over_a_vmap_axis_raise_as_in_jax():
     from core.errors import AxisIndexGroupsError
 
-    f = core.pmap(lambda x: lax.psum(x, "i", axis_index_groups=[[0, 1], [2, 3]]), "i")
-    with pytest.raises(AxisIndexGroupsError, match="lax.psum: axis_index_groups"):
-        f(np.ones(4))
+    f = core.vmap(lambda v: lax.psum(v, "i", axis_index_groups=_G01), axis_name="i")
+    with pytest.raises(AxisIndexGroupsError, match="not supported in vmap collectives"):
+        f(np.arange(4.0))
+    assert issubclass(AxisIndexGroupsError, NotImplementedError)
 
 
 def test_outputs_read_back_shard_by_shard_like_jax():

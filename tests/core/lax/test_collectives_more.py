@@ -7,6 +7,8 @@ pbroadcast has no CPU lowering and a broken vmap rule in JAX 0.10.2: it is check
 documented definition, `psum(where(axis_index == source, x, 0))`.
 """
 
+import re
+
 import numpy as np
 import pytest
 
@@ -343,3 +345,35 @@ def test_under_jit_matches_eager():
 def test_errors(f, error):
     with pytest.raises(error):
         core.vmap(f, axis_name="i")(np.zeros((3, 2), np.float32))
+
+
+# JAX 0.10.2's first sentences: eager "unbound axis name: zz", traced "Found an unbound axis
+# name: zz. To fix this, please call psum under `jax.shard_map`." (NameError both ways).
+@pytest.mark.parametrize(
+    "run, head",
+    [
+        (lambda f: f(np.arange(3.0, dtype=np.float32)), "unbound axis name: zz"),
+        (
+            lambda f: core.jit(f)(np.arange(3.0, dtype=np.float32)),
+            "Found an unbound axis name: zz. To fix this, call psum",
+        ),
+        (
+            lambda f: core.vmap(f, axis_name="k")(np.arange(3.0, dtype=np.float32)),
+            "Found an unbound axis name: zz",
+        ),
+        (lambda f: core.pmap(f, axis_name="k")(np.arange(2.0)), "Found an unbound axis name: zz"),
+        (lambda f: core.make_jaxpr(f)(1.0), "Found an unbound axis name: zz"),
+    ],
+    ids=["eager", "jit", "vmap", "pmap", "make_jaxpr"],
+)
+def test_unbound_names_raise_when_traced(run, head):
+    with pytest.raises(UnboundAxisNameError, match="^" + re.escape(head)):
+        run(lambda v: lax.psum(v, "zz"))
+
+
+def test_make_jaxpr_axis_env_binds_names_for_staging():
+    jaxpr = core.make_jaxpr(lambda x: lax.psum(x, "zz") * lax.axis_size("zz"), axis_env=[("zz", 4)])
+    text = str(jaxpr(1.0))
+    assert "psum" in text and "4.0" in text
+    with pytest.raises(UnboundAxisNameError):
+        core.make_jaxpr(lambda x: lax.psum(x, "zz"))(1.0)  # the binding ended with the call

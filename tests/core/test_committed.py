@@ -1,0 +1,94 @@
+"""Computations follow committed data (`core/committed.py`), as in JAX 0.10.2: results of an
+operation on arrays committed to a device live there, committed; two devices raise; a
+`default_device` block places uncommitted results. Also `Array.delete`."""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core.errors import DeletedArrayError, IncompatibleDevicesError
+
+
+def _d(i):
+    return core.devices()[i]
+
+
+# (what, computation of x committed to device 1 and u uncommitted, JAX's result device id)
+FOLLOW = [
+    ("eager add", lambda x, u: x + 1, 1),
+    ("eager with uncommitted", lambda x, u: x + u, 1),
+    ("jnp function", lambda x, u: jnp.sum(x * 2), 1),
+    ("jit", lambda x, u: core.jit(lambda a, b: a * b)(x, u), 1),
+    ("jit async", lambda x, u: core.jit(lambda a: (a @ a.T).sum())(jnp.ones((64, 64)) * x[0]), 1),
+    ("uncommitted only", lambda x, u: u * 2, 0),
+]
+
+
+@pytest.mark.parametrize("what,f,device", FOLLOW, ids=[c[0] for c in FOLLOW])
+def test_results_follow_committed_inputs(what, f, device):
+    x = core.device_put(jnp.arange(4.0), _d(1))
+    u = jnp.arange(4.0)
+    out = f(x, u)
+    assert out.device == _d(device)
+    assert out.committed == (device == 1)
+    np.testing.assert_allclose(np.asarray(f(np.arange(4.0), u)), np.asarray(out))
+
+
+@pytest.mark.parametrize(
+    "f",
+    [lambda a, b: a + b, core.jit(lambda p, q: p * q)],
+    ids=["eager", "jit"],
+)
+def test_two_devices_raise_jax_error(f):
+    a = core.device_put(jnp.arange(4.0), _d(1))
+    b = core.device_put(jnp.arange(4.0), _d(2))
+    with pytest.raises(IncompatibleDevicesError) as info:
+        f(a, b)
+    msg = str(info.value)
+    assert msg.startswith("Received incompatible devices for jitted computation. Got argument ")
+    assert "with shape float32[4] and with device ids [1] on platform CPU" in msg
+    assert "device ids [2]" in msg and isinstance(info.value, ValueError)
+
+
+def test_jit_error_names_parameters():
+    f = core.jit(lambda p, q: p * q)
+    a, b = core.device_put(jnp.ones(2), _d(1)), core.device_put(jnp.ones(2), _d(3))
+    with pytest.raises(IncompatibleDevicesError, match="argument p of <lambda> .* argument q"):
+        f(a, b)
+
+
+def test_default_device_block_places_uncommitted_results():
+    with core.default_device(_d(2)):
+        y = jnp.ones(2)
+        z = core.jit(lambda a: a * 2)(np.ones(2))
+        w = core.device_put(jnp.ones(2), _d(1)) + 1  # committed inputs decide for themselves
+    assert (y.device, z.device, w.device) == (_d(2), _d(2), _d(1))
+    assert not y.committed and not z.committed and w.committed
+    assert (core.device_put(jnp.ones(2), _d(3)) + y).device == _d(3)  # uncommitted moves
+    assert jnp.ones(2).device == _d(0)  # the block ended
+    with core.default_device(None):
+        assert jnp.ones(2).device == _d(0)
+    with pytest.raises(ValueError, match="unknown device"), core.default_device("tpu:0"):
+        pass
+
+
+def test_delete_like_jax():
+    x = jnp.ones(3)
+    other = core.device_put(x, _d(1))  # shares the buffer
+    assert isinstance(x.unsafe_buffer_pointer(), int) and not x.is_deleted()
+    x.delete()
+    x.delete()  # twice is fine, as in JAX
+    assert x.is_deleted() and x.shape == (3,) and x.dtype == np.float32
+    for read in (
+        lambda: x + 1,
+        lambda: np.asarray(x),
+        lambda: repr(x),
+        lambda: core.jit(lambda a: a)(x),
+    ):
+        with pytest.raises(
+            DeletedArrayError, match=r"^Array has been deleted with shape=float32\[3\]"
+        ):
+            read()
+    assert isinstance(DeletedArrayError("f32[1]"), RuntimeError)
+    np.testing.assert_array_equal(np.asarray(other), [1, 1, 1])
