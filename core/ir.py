@@ -303,7 +303,7 @@ def _pp_param(v: Any, indent: int) -> str:
         return np.dtype(v).name
     if callable(v):
         return getattr(v, "__name__", repr(v))
-    return repr(v) if isinstance(v, str) else str(v)
+    return str(v)  # strings unquoted, as JAX prints `name[name=a]`, `jit[name=f ...]`
 
 
 def pp_eqn(eqn: Eqn, name: _Namer, indent: int = 0) -> str:
