@@ -20,7 +20,8 @@ locations with the program's file name only, not its directory); `print_fwd_bwd`
 jaxprs instead of a `rich` table, not recorded (numbax's jaxprs differ from JAX's). The cells that only define functions
 (`sin_vjp`, `f_vjp_checkpoint`, the offload policies' test methods, ...) are kept; the last
 section's scan-over-layers `net` is also evaluated and differentiated, with and without the
-checkpointed `layer`, and its residuals printed."""
+checkpointed `layer`, and its residuals printed; the offload policies' functions (the page
+defines them in test methods) are differentiated."""
 
 import builtins
 import contextlib
@@ -281,6 +282,47 @@ def run():
         return (w.T, jnp.sum(w)), None
       _, scan_out = jax.lax.scan(g, (x, np.array(1, dtype=np.float32)), [np_inp])[0]
       return scan_out
+
+  # (not in the page: the two methods' `f`s, differentiated on CPU, where offloading runs)
+  import functools
+  import numpy as np
+  from jax import lax
+
+  policy = jax.checkpoint_policies.offload_dot_with_no_batch_dims(
+      "device", "pinned_host")
+
+  @functools.partial(checkpoint, policy=policy)
+  def f(x):
+    x = jnp.einsum('ij,jk->ik', x, x, precision=lax.Precision.HIGHEST)
+    x = jnp.sin(x)
+    x = jnp.einsum('ij,jk->ik', x, x, precision=lax.Precision.HIGHEST)
+    x = jnp.sin(x)
+    x = jnp.einsum('ij,jk->ik', x, x, precision=lax.Precision.HIGHEST)
+    x = jnp.sin(x)
+    x = jnp.sum(x)
+    return x
+
+  out['offload_dots'] = [jax.grad(f)(jnp.arange(16.).reshape(4, 4) / 16),
+                         jax.jit(jax.grad(f))(jnp.arange(16.).reshape(4, 4) / 16)]
+
+  np_inp = np.arange(8 * 4, dtype=np.float32).reshape(8, 4) / 32
+  policy = jax.checkpoint_policies.save_and_offload_only_these_names(
+      names_which_can_be_saved=["y"], names_which_can_be_offloaded=["z"],
+      offload_src='device', offload_dst='pinned_host')
+
+  @functools.partial(checkpoint, policy=policy)
+  def f(x):
+    def g(ys, _):
+      y, _ = ys
+      y = checkpoint_name(jnp.sin(y), "y")
+      z = checkpoint_name(jnp.sin(y), "z")
+      z = z.T
+      w = checkpoint_name(jnp.sin(z), "w")
+      return (w.T, jnp.sum(w)), None
+    _, scan_out = jax.lax.scan(g, (x, np.array(1, dtype=np.float32)), [np_inp])[0]
+    return scan_out
+
+  out['offload_names'] = [jax.grad(f)(np_inp), jax.jit(jax.grad(f))(np_inp)]
 
   def chain_compose(funs):
     def f(x):
