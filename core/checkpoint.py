@@ -51,8 +51,10 @@ def checkpoint(
 
     Args:
       fun: the function (omit it to use `checkpoint(policy=...)` as a decorator factory).
-      prevent_cse: accepted for compatibility (numbax's compiler does not merge the
-        recomputation with the forward pass's equations: they run in different programs).
+      prevent_cse: accepted for compatibility. Under `jit` the forward and backward passes
+        are one program, and numbax's compiler merges a recomputed equation with an equal one
+        of the forward pass (common subexpressions), as XLA does with `prevent_cse=False`:
+        the value is then kept rather than recomputed.
       policy: a function `(prim, *avals, **params) -> bool` saying which intermediate values
         may be saved, e.g. `checkpoint_policies.dots_saveable`; None saves none.
       static_argnums: positions of arguments passed as they are, not traced (Python values
