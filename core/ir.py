@@ -292,13 +292,16 @@ def _pp_atom(x: Atom, name: _Namer) -> str:
 _WIDTH = 80  # like JAX's printer: longer equations put one parameter per line
 
 
-def _pp_param(v: Any, indent: int) -> str:
+def _pp_param(v: Any, name: _Namer, indent: int) -> str:
     if isinstance(v, np.dtype):
         return v.name
     if isinstance(v, Jaxpr):
-        return pp_jaxpr(v, indent)
+        return pp_jaxpr(v, indent, name)
     if isinstance(v, ClosedJaxpr):
-        return pp_jaxpr(v.jaxpr, indent)
+        return pp_jaxpr(v.jaxpr, indent, name)
+    if isinstance(v, tuple) and v and all(isinstance(j, (Jaxpr, ClosedJaxpr)) for j in v):
+        items = "".join(f"\n{' ' * (indent + 2)}{_pp_param(j, name, indent + 2)}" for j in v)
+        return f"({items}\n{' ' * indent})"  # a cond's branches, one a line
     if isinstance(v, type) and issubclass(v, np.generic):
         return np.dtype(v).name
     if callable(v):
@@ -306,13 +309,36 @@ def _pp_param(v: Any, indent: int) -> str:
     return str(v)  # strings unquoted, as JAX prints `name[name=a]`, `jit[name=f ...]`
 
 
+def _broadcast_in_dim_params(params: dict) -> dict:
+    shown = {k: v for k, v in params.items() if k != "shape"}  # the binder's type shows it
+    if not shown.get("broadcast_dimensions", True):
+        del shown["broadcast_dimensions"]
+    return shown
+
+
+# A primitive's parameters as JAX prints them, where numbax's differ: JAX's sharding parameters
+# (always None here), its shape parameters implied by the binder's type left out.
+_PRINTED_PARAMS = {
+    "broadcast_in_dim": _broadcast_in_dim_params,
+    "reduce_sum": lambda params: {**params, "out_sharding": None},
+    "reshape": lambda params: {"dimensions": None, **params, "sharding": None},
+    "slice": lambda params: {
+        **params,
+        "strides": None if set(params["strides"] or ()) <= {1} else params["strides"],
+    },
+}
+
+
 def pp_eqn(eqn: Eqn, name: _Namer, indent: int = 0) -> str:
-    """One equation; its parameters go one per line when it does not fit the width."""
+    """One equation, its parameters sorted by name as JAX prints them; they go one per line
+    when it does not fit the width. Names are given in JAX's order: outputs, then the
+    variables of jaxprs in the parameters, then inputs."""
     outs = " ".join(f"{name(v)}:{v.aval.str_short()}" for v in eqn.outputs)
+    shown = _PRINTED_PARAMS.get(eqn.prim.name, dict)(eqn.params)
+    params = [f"{k}={_pp_param(shown[k], name, indent + 2)}" for k in sorted(shown)]
     ins = " ".join(_pp_atom(x, name) for x in eqn.inputs)
-    if not eqn.params:
+    if not params:
         return f"{outs} = {eqn.prim.name} {ins}".rstrip()
-    params = [f"{k}={_pp_param(v, indent + 2)}" for k, v in eqn.params.items()]
     flat = f"{outs} = {eqn.prim.name}[{' '.join(params)}] {ins}".rstrip()
     if indent + len(flat) <= _WIDTH and "\n" not in flat:
         return flat
@@ -320,19 +346,45 @@ def pp_eqn(eqn: Eqn, name: _Namer, indent: int = 0) -> str:
     return f"{outs} = {eqn.prim.name}[{lines}\n{' ' * indent}] {ins}".rstrip()
 
 
-def pp_jaxpr(jaxpr: Jaxpr, indent: int = 0) -> str:
-    """The jaxpr in `jax.make_jaxpr`'s format (one line when it fits, else one eqn a line)."""
-    name = _Namer()
+def pp_jaxpr(jaxpr: Jaxpr, indent: int = 0, name: _Namer | None = None) -> str:
+    """The jaxpr in `jax.make_jaxpr`'s format (one line when it fits, else one eqn a line).
 
-    def binders(vs: Sequence[Var]) -> str:
-        return " ".join(f"{name(v)}:{v.aval.str_short()}" for v in vs)
+    Args:
+      jaxpr: the jaxpr.
+      indent: the column it starts at.
+      name: the names of an enclosing jaxpr's variables, whose naming a nested jaxpr goes on
+        with (JAX's single naming context); a new one by default.
 
-    head = f"{{ lambda {binders(jaxpr.constvars)}; {binders(jaxpr.invars)}. let"
+    Returns:
+      The text.
+    """
+    name = _Namer() if name is None else name
+
+    consts = [f"{name(v)}:{v.aval.str_short()}" for v in jaxpr.constvars]
+    ins = [f"{name(v)}:{v.aval.str_short()}" for v in jaxpr.invars]
+    head = f"{{ lambda {' '.join(consts)}; {' '.join(ins)}. let"
     eqns = [pp_eqn(e, name, indent + 4) for e in jaxpr.eqns]
     outs = "(" + ", ".join(_pp_atom(x, name) for x in jaxpr.outvars)
     outs += ",)" if len(jaxpr.outvars) == 1 else ")"
     one_line = f"{head} {'; '.join(eqns)} in {outs} }}"
     if indent + len(one_line) <= _WIDTH and "\n" not in one_line:
         return one_line
-    body = "".join(f"\n{' ' * (indent + 4)}{e}" for e in eqns)
+    head = _filled_head(consts, ins, indent)
+    body = "".join(f"\n{' ' * (indent + 4)}{e}" for e in eqns) or f"\n{' ' * (indent + 4)}"
     return f"{head}{body}\n{' ' * (indent + 2)}in {outs} }}"
+
+
+def _filled_head(consts: list[str], ins: list[str], indent: int) -> str:
+    """`{ lambda consts; ins. let` as JAX prints it when the jaxpr takes several lines: the
+    space before a binder becomes a line break (continued at `indent + 4`) once the line has
+    reached the width."""
+    text, col = "{ lambda ", indent + 9
+    for binders, after in ((consts, "; "), (ins, ". let")):
+        for i, b in enumerate(binders):
+            if i and col >= _WIDTH:
+                text, col = f"{text}\n{' ' * (indent + 4)}", indent + 4
+            elif i:
+                text, col = text + " ", col + 1
+            text, col = text + b, col + len(b)
+        text, col = text + after, col + len(after)
+    return text

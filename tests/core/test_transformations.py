@@ -72,11 +72,11 @@ def test_nested_jaxpr_printing():
 
     f.defjvp(lambda p, t: (f(p[0]), t[0]))
     text = str(core.make_jaxpr(lambda x: f(x) + x)(1.0))
-    assert (
-        "custom_jvp_call[\n      call_jaxpr={ lambda ; a:f32[]. let\n          b:f32[] = cos a"
+    assert (  # the nested jaxpr's names go on from the enclosing one's, as in JAX
+        "custom_jvp_call[\n      call_jaxpr={ lambda ; c:f32[]. let\n          d:f32[] = cos c"
         in text
     )
-    assert "\n        in (d,) }\n" in text
+    assert "\n        in (f,) }\n" in text
 
 
 def test_make_jaxpr_options_and_eval_jaxpr():
