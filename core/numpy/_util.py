@@ -48,22 +48,30 @@ def ensure_array(x: Any) -> Any:
     return asarray_concrete(x)
 
 
-def stack_leading(parts: list[Any]) -> Any:
-    """Arrays of one shape promoted to one dtype and stacked along a new first axis: how a
-    (nested) list holding tracers becomes an array, here and in `jnp.array`.
+def stack_leading(parts: list[Any], dtype: Any = None) -> Any:
+    """Arrays of one shape converted to one dtype and stacked along a new first axis: how a
+    (nested) list holding tracers becomes an array, here and in `jnp.array`. As in JAX, each
+    part is converted (to a dtype that is not weak), given its new axis by `broadcast_in_dim`,
+    and the parts are concatenated.
 
     Args:
       parts: a non-empty list of arrays or tracers of one shape.
+      dtype: the dtype of the result; by default the parts' promoted dtype.
 
     Returns:
       The stacked array, of shape `(len(parts), *shape)`.
     """
-    parts = promote_dtypes(*parts)
+    dt = dtypes.result_type(*parts) if dtype is None else dtypes.canonicalize_dtype(dtype)
     shapes = {get_aval(p).shape for p in parts}
     if len(shapes) > 1:
         raise ValueError(f"All input arrays must have the same shape, got {sorted(shapes)}")
     shape = (1, *shapes.pop())
-    return ix.concatenate([sh.reshape(p, shape) for p in parts], 0)
+    bdims = tuple(range(1, len(shape)))
+    return ix.concatenate(
+        [sh.broadcast_in_dim(sh.convert_element_type(ensure_array(p), dt), shape, bdims)
+         for p in parts],
+        0,
+    )  # fmt: skip
 
 
 def _iter_nested(x):

@@ -44,9 +44,7 @@ def array(
         out = object if dt is None else sh.convert_element_type(object, dt)
     elif isinstance(object, (list, tuple)) and _has_array(object):
         parts = [array(o) for o in object]
-        out = stack_leading(parts) if parts else Array(np.zeros((0,), dtypes.default_float()))
-        if dt is not None:
-            out = sh.convert_element_type(out, dt)
+        out = stack_leading(parts, dt)
     else:
         if hasattr(object, "__jax_array__"):
             object = object.__jax_array__()

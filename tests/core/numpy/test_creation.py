@@ -52,3 +52,17 @@ def test_shape_that_is_not_concrete_integers_raises_jaxs_first_line(make, first_
 @pytest.mark.parametrize("shape", [3, (2, np.int64(3)), (jnp.array(2), 3)])
 def test_concrete_integer_shapes(shape):
     assert jnp.ones(shape).shape == np.ones(np.asarray(shape, dtype=int)).shape
+
+
+@pytest.mark.parametrize(
+    "dtype, convert",
+    [(None, "c:i32[] = convert_element_type[new_dtype=int32 weak_type=False] a"),
+     (jnp.float32, "c:f32[] = convert_element_type[new_dtype=float32 weak_type=False] a")],
+)  # fmt: skip
+def test_array_of_tracers_converts_each_and_stacks_as_jax_does(dtype, convert):
+    lines = str(core.make_jaxpr(lambda a, b: jnp.array([a, b], dtype=dtype))(1, 2)).splitlines()
+    assert lines[1].strip() == convert
+    assert [ln.split(" = ")[1].split("[")[0].split(" ")[0] for ln in lines[1:6]] == [
+        "convert_element_type", "broadcast_in_dim", "convert_element_type", "broadcast_in_dim",
+        "concatenate",
+    ]  # fmt: skip
