@@ -457,7 +457,7 @@ class Jitted:
         except JitArgumentError:  # not an array: a Ref, or the error
             ref_args = tuple((i, x) for i, x in enumerate(leaves) if type(x) is Ref)
             if not ref_args:
-                raise
+                raise JitArgumentError(self._non_array_message(args, kwargs)) from None
             leaves = [x for x in leaves if type(x) is not Ref]
             leaf_keys = tuple(map(leaf_key, leaves))
         key = (in_tree, leaf_keys, static, config.trace_context(), self._backend, ref_args)
@@ -492,6 +492,44 @@ class Jitted:
 
     def _name(self) -> str:
         return getattr(self._fun, "__name__", "fun")
+
+    def _non_array_message(self, args: tuple, kwargs: dict) -> str:
+        """JAX's error for a dynamic argument that is not an array: its type and its path, the
+        parameter's name and the key path inside it (``d['a']``, ``args[1]``, ``kw['k']``)."""
+        params = list(self._signature.parameters.values()) if self._signature else []
+        positional = [
+            p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        ]
+        star = next((p.name for p in params if p.kind == p.VAR_POSITIONAL), "args")
+        named = {p.name for p in params if p.kind != p.VAR_KEYWORD}
+        starstar = next((p.name for p in params if p.kind == p.VAR_KEYWORD), "kwargs")
+        named_args = [
+            (positional[i] if i < len(positional) else f"{star}[{i - len(positional)}]", a)
+            for i, a in enumerate(args)
+            if i not in self._static_argnums and i - len(args) not in self._static_argnums
+        ]
+        named_args += [
+            (k if k in named else f"{starstar}[{k!r}]", v)
+            for k, v in kwargs.items()
+            if k not in self._static_argnames
+        ]
+        where, bad = "an argument", None
+        for name, a in named_args:
+            for path, x in tree_util.tree_flatten_with_path(a)[0]:
+                try:
+                    leaf_key(x)
+                except JitArgumentError:
+                    where, bad = f"path {name}{tree_util.keystr(path)}", x
+                    break
+            if where != "an argument":
+                break
+        return (
+            f"Error interpreting argument to {self._fun!r} as an abstract array. The problematic"
+            f" value is of type {type(bad)} and was passed to the function at {where}.\n"
+            "This typically means that a jit-wrapped function was called with a non-array"
+            " argument, and this argument was not marked as static using the static_argnums or"
+            " static_argnames parameters of jax.jit."
+        )
 
     @staticmethod
     def _prepare(entry: _Entry, backend: str, in_avals: list[ShapedArray], name: str) -> tuple:

@@ -338,3 +338,26 @@ def test_float16_programs_fall_back_to_numpy_with_a_warning(fn, arg):
     want = fn(jnp.asarray(arg))
     assert got.dtype == want.dtype
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, path",
+    [
+        (("s", 2), {}, "x"),
+        ((1, {"a": "z"}), {}, "d['a']"),
+        ((1, 2, 3, "q"), {}, "a[1]"),
+        ((1, 2), {"k": "q"}, "k"),
+        ((1, 2), {"zz": "q"}, "kw['zz']"),
+    ],
+)
+def test_non_array_argument_error_is_jaxs_with_the_arguments_path(args, kwargs, path):
+    def f(x, d, *a, k=1, **kw):
+        return x
+
+    with pytest.raises(TypeError) as e:
+        pyjit(f)(*args, **kwargs)
+    first = str(e.value).splitlines()[0]
+    assert first == (
+        f"Error interpreting argument to {f!r} as an abstract array. The problematic value is of"
+        f" type <class 'str'> and was passed to the function at path {path}."
+    )
