@@ -25,6 +25,7 @@ them floats and integers. numba cannot compile them: jit falls back to numpy.
 from __future__ import annotations
 
 import functools
+import warnings
 from typing import Any
 
 import ml_dtypes
@@ -171,6 +172,31 @@ def canonicalize_dtype(dtype: Any) -> np.dtype:
       TypeError: for dtypes numbax does not support (strings, objects, int4...).
     """
     return _canonicalize(np.dtype(dtype), config.enable_x64)
+
+
+def check_user_dtype(dtype: Any, fun_name: str | None = None) -> np.dtype:
+    """`canonicalize_dtype` of a dtype a user asked for, with JAX's UserWarning when it is a
+    64-bit type that x64 being off truncates.
+
+    Args:
+      dtype: the requested dtype.
+      fun_name: the function it was requested in, named in the warning if given.
+
+    Returns:
+      The canonical dtype.
+    """
+    dt = canonicalize_dtype(dtype)
+    requested = np.dtype(dtype)
+    if dt != requested:
+        where = f"requested in {fun_name} " if fun_name else ""
+        warnings.warn(
+            f"Explicitly requested dtype {requested} {where}is not available, and will be "
+            f"truncated to dtype {dt}. To enable more dtypes, set the jax_enable_x64 "
+            "configuration option or the JAX_ENABLE_X64 shell environment variable. See "
+            "https://github.com/jax-ml/jax#current-gotchas for more.",
+            stacklevel=3,
+        )
+    return dt
 
 
 @functools.cache

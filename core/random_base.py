@@ -301,7 +301,7 @@ _DTYPE_KINDS = {
 def _dtype_arg(name: str, dtype: Any, kind: str = "f") -> np.dtype:
     """The `dtype` argument of sampler `name`, checked to be of `kind` (default if None)."""
     default, what = _DTYPE_KINDS[kind]
-    dt = default() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    dt = default() if dtype is None else dtypes.check_user_dtype(dtype)
     if dtypes.kind(dt) not in kind:
         raise RandomArgumentError(f"dtype argument to `{name}` must be {what} dtype, got {dt}")
     return dt

@@ -514,3 +514,10 @@ def test_uniform_float64_with_bounds_is_bit_exact_with_jax():
         got = random.uniform(random.PRNGKey(7), (4,), jnp.float64, minval=-3.7, maxval=2.2)
     want = [4608444466919045096, 13838282780666138328, 13835897054969947074, 13838030712352928996]
     np.testing.assert_array_equal(np.asarray(got).view(np.uint64), want)
+
+
+@pytest.mark.parametrize("sample", [random.uniform, random.normal, random.exponential])
+def test_float64_dtype_without_x64_warns_as_jax_does(sample):
+    with pytest.warns(UserWarning, match="Explicitly requested dtype float64 is not available"):
+        x = sample(random.key(0), (3,), dtype=jnp.float64)
+    assert x.dtype == jnp.float32
