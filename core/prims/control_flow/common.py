@@ -58,14 +58,13 @@ def promote_weak_carry(
     An initial value that is weakly typed (a Python scalar) and comes out of the body with another
     dtype takes the promoted dtype of both, strongly typed: `fori_loop(0, n, lambda i, c: c + x,
     0)` with a float32 `x` carries float32. A weak input whose output has its dtype but is
-    strongly typed loses its weak type. Other mismatches are left for the caller to report.
+    strongly typed stays weak, as in JAX (the body converts it where it meets strong values).
+    Other mismatches are left for the caller to report.
     """
     out = []
     for a, o in zip(in_avals, out_avals):
         if a.weak_type and a.shape == o.shape and a.dtype != o.dtype:
             a = a.update(dtype=dtypes.result_type(a, o), weak_type=False)
-        elif a.weak_type and a.dtype == o.dtype and not o.weak_type:
-            a = a.update(weak_type=False)
         out.append(a)
     return out
 

@@ -34,6 +34,18 @@ _WEAK_CARRIES = [
         lambda: core.jit(lambda x: lax.fori_loop(0, 3, lambda i, c: c + x, 0))(jnp.float32(1.5)),
         ("float32", False, 4.5),
     ),
+    # Of the body's dtype but strongly typed out: the carry stays weak inside the body (its
+    # stacked values too), the final carry is strong.
+    (lambda: lax.scan(lambda c, x: (c + x, c), 0.0, jnp.ones(3))[1][2], ("float32", True, 2.0)),
+    (lambda: lax.scan(lambda c, x: (c + x, c), 0.0, jnp.ones(3))[0], ("float32", False, 3.0)),
+    (
+        lambda: core.jit(lambda xs: lax.scan(lambda c, x: (c + x, c), 0.0, xs)[1][2])(jnp.ones(3)),
+        ("float32", True, 2.0),
+    ),
+    (
+        lambda: lax.while_loop(lambda c: c < 3, lambda c: c + jnp.float32(1), 0.0),
+        ("float32", False, 3.0),
+    ),
 ]
 
 
