@@ -261,10 +261,16 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:
 
 
 class _Namer:
-    """Names variables a, b, ..., z, ba, bb, ... in order of appearance, like JAX."""
+    """Names variables a, b, ..., z, ba, bb, ... in order of appearance, like JAX; an equation's
+    output that nothing uses is `_` (JAX's DropVar) and takes no letter."""
 
     def __init__(self) -> None:
         self.names: dict[Var, str] = {}
+        self.unused: set[Var] = set()  # of the jaxprs being printed
+
+    def binder(self, v: Var) -> str:
+        """An equation output's name and type."""
+        return f"{'_' if v in self.unused else self(v)}:{v.aval.str_short()}"
 
     def __call__(self, v: Var) -> str:
         name = self.names.get(v)
@@ -292,15 +298,18 @@ def _pp_atom(x: Atom, name: _Namer) -> str:
 _WIDTH = 80  # like JAX's printer: longer equations put one parameter per line
 
 
-def _pp_param(v: Any, name: _Namer, indent: int) -> str:
+def _pp_param(v: Any, name: _Namer, indent: int, col: int) -> str:
+    """A parameter's value; a jaxpr nests at `indent` and starts at column `col`."""
     if isinstance(v, np.dtype):
         return v.name
     if isinstance(v, Jaxpr):
-        return pp_jaxpr(v, indent, name)
+        return pp_jaxpr(v, indent, name, col)
     if isinstance(v, ClosedJaxpr):
-        return pp_jaxpr(v.jaxpr, indent, name)
+        return pp_jaxpr(v.jaxpr, indent, name, col)
     if isinstance(v, tuple) and v and all(isinstance(j, (Jaxpr, ClosedJaxpr)) for j in v):
-        items = "".join(f"\n{' ' * (indent + 2)}{_pp_param(j, name, indent + 2)}" for j in v)
+        items = "".join(
+            f"\n{' ' * (indent + 2)}{_pp_param(j, name, indent + 2, indent + 2)}" for j in v
+        )
         return f"({items}\n{' ' * indent})"  # a cond's branches, one a line
     if isinstance(v, type) and issubclass(v, np.generic):
         return np.dtype(v).name
@@ -333,9 +342,11 @@ def pp_eqn(eqn: Eqn, name: _Namer, indent: int = 0) -> str:
     """One equation, its parameters sorted by name as JAX prints them; they go one per line
     when it does not fit the width. Names are given in JAX's order: outputs, then the
     variables of jaxprs in the parameters, then inputs."""
-    outs = " ".join(f"{name(v)}:{v.aval.str_short()}" for v in eqn.outputs)
+    outs = " ".join(name.binder(v) for v in eqn.outputs)
     shown = _PRINTED_PARAMS.get(eqn.prim.name, dict)(eqn.params)
-    params = [f"{k}={_pp_param(shown[k], name, indent + 2)}" for k in sorted(shown)]
+    params = [
+        f"{k}={_pp_param(shown[k], name, indent + 2, indent + 3 + len(k))}" for k in sorted(shown)
+    ]
     ins = " ".join(_pp_atom(x, name) for x in eqn.inputs)
     if not params:
         return f"{outs} = {eqn.prim.name} {ins}".rstrip()
@@ -346,19 +357,27 @@ def pp_eqn(eqn: Eqn, name: _Namer, indent: int = 0) -> str:
     return f"{outs} = {eqn.prim.name}[{lines}\n{' ' * indent}] {ins}".rstrip()
 
 
-def pp_jaxpr(jaxpr: Jaxpr, indent: int = 0, name: _Namer | None = None) -> str:
+def pp_jaxpr(
+    jaxpr: Jaxpr, indent: int = 0, name: _Namer | None = None, col: int | None = None
+) -> str:
     """The jaxpr in `jax.make_jaxpr`'s format (one line when it fits, else one eqn a line).
 
     Args:
       jaxpr: the jaxpr.
-      indent: the column it starts at.
+      indent: the column its lines are indented from.
       name: the names of an enclosing jaxpr's variables, whose naming a nested jaxpr goes on
         with (JAX's single naming context); a new one by default.
+      col: the column it starts at (after `jaxpr=` in an equation's parameters); `indent` by
+        default.
 
     Returns:
       The text.
     """
     name = _Namer() if name is None else name
+    col = indent if col is None else col
+    used = {x for e in jaxpr.eqns for x in e.inputs if isinstance(x, Var)}
+    used.update(x for x in jaxpr.outvars if isinstance(x, Var))
+    name.unused.update(v for e in jaxpr.eqns for v in e.outputs if v not in used)
 
     consts = [f"{name(v)}:{v.aval.str_short()}" for v in jaxpr.constvars]
     ins = [f"{name(v)}:{v.aval.str_short()}" for v in jaxpr.invars]
@@ -367,18 +386,18 @@ def pp_jaxpr(jaxpr: Jaxpr, indent: int = 0, name: _Namer | None = None) -> str:
     outs = "(" + ", ".join(_pp_atom(x, name) for x in jaxpr.outvars)
     outs += ",)" if len(jaxpr.outvars) == 1 else ")"
     one_line = f"{head} {'; '.join(eqns)} in {outs} }}"
-    if indent + len(one_line) <= _WIDTH and "\n" not in one_line:
+    if col + len(one_line) <= _WIDTH and "\n" not in one_line:
         return one_line
-    head = _filled_head(consts, ins, indent)
+    head = _filled_head(consts, ins, indent, col)
     body = "".join(f"\n{' ' * (indent + 4)}{e}" for e in eqns) or f"\n{' ' * (indent + 4)}"
     return f"{head}{body}\n{' ' * (indent + 2)}in {outs} }}"
 
 
-def _filled_head(consts: list[str], ins: list[str], indent: int) -> str:
+def _filled_head(consts: list[str], ins: list[str], indent: int, col: int) -> str:
     """`{ lambda consts; ins. let` as JAX prints it when the jaxpr takes several lines: the
     space before a binder becomes a line break (continued at `indent + 4`) once the line has
     reached the width."""
-    text, col = "{ lambda ", indent + 9
+    text, col = "{ lambda ", col + 9
     for binders, after in ((consts, "; "), (ins, ". let")):
         for i, b in enumerate(binders):
             if i and col >= _WIDTH:

@@ -77,3 +77,30 @@ def test_scan_body_names_go_on_after_the_outputs_of_the_scan():
 def test_long_binder_lists_wrap_as_jax_wraps_them(shapes, head):
     text = str(core.make_jaxpr(lambda *a: a[0])(*[jnp.ones(s) for s in shapes]))
     assert text == f"{head}\n    \n  in (a,) }}"
+
+
+def test_unused_outputs_print_as_jaxs_dropped_variables():
+    text = str(core.make_jaxpr(lambda x: lax.sort((x, x), num_keys=1)[0])(jnp.ones(3)))
+    assert text == (
+        "{ lambda ; a:f32[3]. let\n"
+        "    b:f32[3] _:f32[3] = sort[dimension=0 is_stable=True num_keys=1] a a\n  in (b,) }"
+    )
+
+
+def test_a_weak_scan_carry_is_converted_in_the_body_and_the_body_breaks_after_jaxpr_equals():
+    text = str(core.make_jaxpr(lambda xs: lax.scan(lambda c, x: (c + x, c), 0.0, xs))(jnp.ones(3)))
+    assert text.splitlines()[2:6] == [
+        "      jaxpr={ lambda ; d:f32[] e:f32[]. let",
+        "          f:f32[] = convert_element_type[new_dtype=float32 weak_type=False] d",
+        "          g:f32[] = add f e",
+        "        in (g, d) }",
+    ]
+    # fits in 80 columns from the indentation, not after `jaxpr=`: several lines, as in JAX
+    text = str(
+        core.make_jaxpr(lambda xs: lax.scan(lambda c, x: (c + 1.0, c), 0.0, xs))(jnp.ones(3))
+    )
+    assert text.splitlines()[2:5] == [
+        "      jaxpr={ lambda ; d:f32[] e:f32[]. let",
+        "          f:f32[] = add d 1.0:f32[]",
+        "        in (f, d) }",
+    ]
