@@ -632,7 +632,7 @@ def bernoulli(key: Any, p: Any = 0.5, shape: Sequence[int] | None = None) -> Any
 def rademacher(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     """-1 or +1 with equal probability (int32 by default)."""
     key = _check_key("rademacher", key)
-    dtype = dtypes.default_int() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    dtype = dtypes.default_int() if dtype is None else dtypes.check_user_dtype(dtype)
     b = sh.convert_element_type(bernoulli(key, 0.5, _shape(shape)), dtype)
     return ew.sub(ew.mul(b, 2), 1)
 
@@ -651,7 +651,7 @@ def randint(key: Any, shape: Sequence[int], minval: Any, maxval: Any, dtype: Any
       An array of `shape` and `dtype`.
     """
     key = _check_key("randint", key)
-    dtype = dtypes.default_int() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    dtype = dtypes.default_int() if dtype is None else dtypes.check_user_dtype(dtype)
     if dtype.kind not in "iu":
         raise RandomArgumentError(f"randint only accepts integer dtypes, got {dtype}")
     shape = _shape(shape)

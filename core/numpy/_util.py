@@ -189,5 +189,7 @@ def reduction_axes(axis: Any, ndim: int) -> tuple[int, ...]:
     return (canonicalize_axis(int(axis), ndim),)
 
 
-def np_dtype(dtype: Any) -> np.dtype | None:
-    return None if dtype is None else dtypes.canonicalize_dtype(dtype)
+def np_dtype(dtype: Any, name: str) -> np.dtype | None:
+    """The dtype argument of jnp function `name` (None stays None), warning as JAX does when a
+    64-bit dtype is truncated (`dtypes.check_user_dtype`)."""
+    return None if dtype is None else dtypes.check_user_dtype(dtype, name)

@@ -40,7 +40,7 @@ def _transpose(self, *axes):
 
 
 def _astype(self, dtype, copy=False, device=None):
-    return sh.convert_element_type(self, dtypes.canonicalize_dtype(dtype))
+    return sh.convert_element_type(self, dtypes.check_user_dtype(dtype, "astype"))
 
 
 def _getitem(self, idx):

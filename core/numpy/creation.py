@@ -39,7 +39,7 @@ def array(
 
     Lists may hold tracers; float64/int64 inputs are canonicalized to 32 bits without x64.
     """
-    dt = np_dtype(dtype)
+    dt = np_dtype(dtype, "array")
     if isinstance(object, (Array, Tracer)):
         out = object if dt is None else sh.convert_element_type(object, dt)
     elif isinstance(object, (list, tuple)) and _has_array(object):
@@ -100,22 +100,22 @@ def asarray(a: Any, dtype: Any = None, order: str | None = None, copy: bool | No
     """Like `array`, without copying an existing array of the right dtype."""
     if isinstance(a, (Array, Tracer)) and dtype is None:
         return a
-    return array(a, dtype=dtype)
+    return array(a, dtype=np_dtype(dtype, "asarray"))
 
 
 def zeros(shape: Any, dtype: Any = None) -> Any:
     """An array of zeros (float32 by default)."""
-    return sh.full(_shape(shape), 0, np_dtype(dtype) or dtypes.default_float())
+    return sh.full(_shape(shape), 0, np_dtype(dtype, "zeros") or dtypes.default_float())
 
 
 def ones(shape: Any, dtype: Any = None) -> Any:
     """An array of ones (float32 by default)."""
-    return sh.full(_shape(shape), 1, np_dtype(dtype) or dtypes.default_float())
+    return sh.full(_shape(shape), 1, np_dtype(dtype, "ones") or dtypes.default_float())
 
 
 def empty(shape: Any, dtype: Any = None) -> Any:
     """Like `zeros` (arrays are immutable, so there is no uninitialized memory to expose)."""
-    return zeros(shape, dtype)
+    return sh.full(_shape(shape), 0, np_dtype(dtype, "empty") or dtypes.default_float())
 
 
 def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
@@ -128,30 +128,30 @@ def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
             else (dtypes.canonicalize_dtype(np.asarray(fill_value).dtype), False)
         )
     else:
-        dt, weak = dtypes.canonicalize_dtype(dtype), False
+        dt, weak = dtypes.check_user_dtype(dtype, "full"), False
     fv = ensure_array(fill_value)
     if get_aval(fv).ndim:
         return broadcast_to(sh.convert_element_type(fv, dt), _shape(shape))
     return sh.full(_shape(shape), fill_value if not isinstance(fill_value, Array) else fv, dt, weak)
 
 
-def _like(a: Any, dtype: Any, shape: Any) -> tuple[tuple[int, ...], np.dtype, bool]:
+def _like(a: Any, dtype: Any, shape: Any, name: str) -> tuple[tuple[int, ...], np.dtype, bool]:
     aval = get_aval(ensure_array(a))
     shp = aval.shape if shape is None else _shape(shape)
     if dtype is None:
         return shp, aval.dtype, aval.weak_type
-    return shp, dtypes.canonicalize_dtype(dtype), False
+    return shp, dtypes.check_user_dtype(dtype, name), False
 
 
 def zeros_like(a: Any, dtype: Any = None, shape: Any = None) -> Any:
     check_arraylike("zeros_like", a)
-    shp, dt, weak = _like(a, dtype, shape)
+    shp, dt, weak = _like(a, dtype, shape, "zeros_like")
     return sh.full(shp, 0, dt, weak)
 
 
 def ones_like(a: Any, dtype: Any = None, shape: Any = None) -> Any:
     check_arraylike("ones_like", a)
-    shp, dt, weak = _like(a, dtype, shape)
+    shp, dt, weak = _like(a, dtype, shape, "ones_like")
     return sh.full(shp, 1, dt, weak)
 
 
@@ -162,7 +162,7 @@ def empty_like(a: Any, dtype: Any = None, shape: Any = None) -> Any:
 
 def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> Any:
     check_arraylike("full_like", a, fill_value)
-    shp, dt, weak = _like(a, dtype, shape)
+    shp, dt, weak = _like(a, dtype, shape, "full_like")
     if np.ndim(fill_value) or (isinstance(fill_value, Tracer) and get_aval(fill_value).ndim):
         return broadcast_to(sh.convert_element_type(ensure_array(fill_value), dt), shp)
     return sh.full(shp, fill_value, dt, weak and dtypes.is_weakly_typed(fill_value))
@@ -183,7 +183,7 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) ->
     if dtype is None:
         dt = dtypes.result_type(*[v.item() if v.ndim == 0 else v for v in vals])
     else:
-        dt = dtypes.canonicalize_dtype(dtype)
+        dt = dtypes.check_user_dtype(dtype, "arange")
     if dt.kind in "iu" and all(np.asarray(v).dtype.kind in "iub" for v in vals):
         n = max(0, -(-(int(stop) - int(start)) // int(step)))
         if int(start) == 0 and int(step) == 1:
@@ -206,7 +206,7 @@ def linspace(
 ) -> Any:
     """`num` evenly spaced samples from start to stop."""
     check_arraylike("linspace", start, stop)
-    dt = np_dtype(dtype) or dtypes.default_float()
+    dt = np_dtype(dtype, "linspace") or dtypes.default_float()
     if isinstance(start, Tracer) or isinstance(stop, Tracer):
         div = (num - 1) if endpoint else num
         steps = sh.convert_element_type(sh.iota(dtypes.default_int(), num), dt)
@@ -227,13 +227,13 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
             int(N),
             None if M is None else int(M),
             int(k),
-            dtype=np_dtype(dtype) or dtypes.default_float(),
+            dtype=np_dtype(dtype, "eye") or dtypes.default_float(),
         )
     )
 
 
 def identity(n: int, dtype: Any = None) -> Any:
-    return eye(n, dtype=dtype)
+    return eye(n, dtype=np_dtype(dtype, "identity"))
 
 
 def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
@@ -242,7 +242,7 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
             int(N),
             None if M is None else int(M),
             int(k),
-            dtype=np_dtype(dtype) or dtypes.default_float(),
+            dtype=np_dtype(dtype, "tri") or dtypes.default_float(),
         )
     )
 
@@ -337,7 +337,7 @@ def logspace(
 ) -> Any:
     """`base ** linspace(start, stop)`."""
     check_arraylike("logspace", start, stop)
-    dt = np_dtype(dtype) or dtypes.default_float()
+    dt = np_dtype(dtype, "logspace") or dtypes.default_float()
     lin = linspace(start, stop, num, endpoint=endpoint, dtype=dt, axis=axis)
     return sh.convert_element_type(power(sh.convert_element_type(base, dt), lin), dt)
 
@@ -347,7 +347,7 @@ def geomspace(
 ) -> Any:
     """Numbers spaced evenly on a log scale between `start` and `stop`."""
     check_arraylike("geomspace", start, stop)
-    dt = np_dtype(dtype) or dtypes.default_float()
+    dt = np_dtype(dtype, "geomspace") or dtypes.default_float()
     return Array(
         np.geomspace(np.asarray(start), np.asarray(stop), num, endpoint=endpoint, axis=axis).astype(
             dt
@@ -358,7 +358,7 @@ def geomspace(
 def indices(dimensions: Any, dtype: Any = None, sparse: bool = False) -> Any:
     """An array (or tuple when sparse) of index grids for the given shape."""
     dims = tuple(int(d) for d in dimensions)
-    dt = np_dtype(dtype) or dtypes.default_int()
+    dt = np_dtype(dtype, "indices") or dtypes.default_int()
     grids = [sh.iota(dt, dims, i) for i in range(len(dims))]
     if sparse:
         return tuple(

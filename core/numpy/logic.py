@@ -80,7 +80,7 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> Any:
 def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> Any:
     """`x` converted to `dtype`."""
     check_arraylike("astype", x)
-    return sh.convert_element_type(ensure_array(x), dtypes.canonicalize_dtype(dtype))
+    return sh.convert_element_type(ensure_array(x), dtypes.check_user_dtype(dtype, "astype"))
 
 
 def can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:

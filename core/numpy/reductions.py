@@ -83,7 +83,7 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False):
         a = ensure_array(a)
         aval = get_aval(a)
         axes = reduction_axes(axis, aval.ndim)
-        dt = np_dtype(dtype) or (
+        dt = np_dtype(dtype, name) or (
             _sum_dtype(aval.dtype) if upcast and promote_integers else aval.dtype
         )
         if dt != aval.dtype or aval.weak_type:  # jnp reductions' results are strongly typed
@@ -147,12 +147,14 @@ all = _bool_reduce(red.reduce_and, "all")  # noqa: A001
 any = _bool_reduce(red.reduce_or, "any")  # noqa: A001
 
 
-def _inexact_operand(a: Any, axis: Any, dtype: Any) -> tuple[Any, tuple[int, ...], tuple, Any]:
+def _inexact_operand(
+    a: Any, axis: Any, dtype: Any, name: str
+) -> tuple[Any, tuple[int, ...], tuple, Any]:
     """`a` cast to `dtype` (default: its own if inexact, else the default float), its shape,
-    the normalized reduction axes and the dtype."""
+    the normalized reduction axes and the dtype (`name`: the jnp function's, for warnings)."""
     a = ensure_array(a)
     aval = get_aval(a)
-    dt = np_dtype(dtype) or (
+    dt = np_dtype(dtype, name) or (
         aval.dtype if dtypes.kind(aval.dtype) in "fc" else dtypes.default_float()
     )
     a = sh.convert_element_type(a, dt)  # strongly typed, as JAX's statistics
@@ -184,7 +186,7 @@ def mean(
 ) -> Any:
     """Arithmetic mean (integers are averaged in the default float dtype)."""
     check_arraylike("mean", a)
-    a, shape, axes, dt = _inexact_operand(a, axis, dtype)
+    a, shape, axes, dt = _inexact_operand(a, axis, dtype, "mean")
     if dtypes.is_ml_float(dt):  # JAX computes bfloat16 (and float8) statistics in float32
         a32 = sh.convert_element_type(a, dtypes.float32)
         out = _mean_over(a32, shape, axes, dtypes.float32, keepdims, where)
@@ -208,7 +210,7 @@ def var(
     check_arraylike("var", a)
     if correction is not None:
         ddof = correction
-    a, shape, axes, dt = _inexact_operand(a, axis, dtype)
+    a, shape, axes, dt = _inexact_operand(a, axis, dtype, "var")
     if dtypes.is_ml_float(dt):  # JAX computes bfloat16 (and float8) statistics in float32
         a32 = sh.convert_element_type(a, dtypes.float32)
         out = var(a32, axes, None, None, ddof, keepdims, where=where)
@@ -265,7 +267,9 @@ def _cumulative(prim_fn, name: str):
             axis = 0
         aval = get_aval(a)
         ax = reduction_axes(axis, aval.ndim)[0]
-        dt = np_dtype(dtype) or (dtypes.default_int() if aval.dtype == dtypes.bool_ else aval.dtype)
+        dt = np_dtype(dtype, name) or (
+            dtypes.default_int() if aval.dtype == dtypes.bool_ else aval.dtype
+        )
         a = sh.convert_element_type(a, dt)  # strongly typed, as JAX's
         return prim_fn(a, ax)
 

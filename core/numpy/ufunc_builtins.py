@@ -63,7 +63,7 @@ def _lax_reduction(name: str, combine, reduce_fn, identity, preprocess):
     ) -> Any:
         a = preprocess(ensure_array(a))
         if dtype is not None:
-            a = sh.convert_element_type(a, np_dtype(dtype))
+            a = sh.convert_element_type(a, np_dtype(dtype, "reduce"))
         shape = get_aval(a).shape
         axes = reduction_axes(axis, len(shape))
         if where is not None:

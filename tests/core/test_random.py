@@ -521,3 +521,9 @@ def test_float64_dtype_without_x64_warns_as_jax_does(sample):
     with pytest.warns(UserWarning, match="Explicitly requested dtype float64 is not available"):
         x = sample(random.key(0), (3,), dtype=jnp.float64)
     assert x.dtype == jnp.float32
+
+
+def test_int64_randint_without_x64_warns_as_jax_does():
+    with pytest.warns(UserWarning, match="Explicitly requested dtype int64 is not available"):
+        x = random.randint(random.key(0), (3,), 0, 5, dtype=jnp.int64)
+    assert x.dtype == jnp.int32

@@ -4,6 +4,7 @@ jax_dtypes.json: unary/binary ufuncs, reductions, and weak Python scalars)."""
 import json
 import pathlib
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -220,3 +221,46 @@ def test_itemsize_bits(dtype, bits):
 )
 def test_scalar_type_of(x, typ):
     assert core.dtypes.scalar_type_of(x) is typ
+
+
+# A 64-bit dtype asked for without x64: JAX 0.10.2 truncates it with a UserWarning naming the
+# function ("Explicitly requested dtype float64 requested in zeros is not available, ...").
+_F64, _I64 = jnp.float64, jnp.int64
+TRUNCATED_64_BIT = [
+    ("zeros", lambda: jnp.zeros(2, _F64)),
+    ("ones", lambda: jnp.ones(2, _F64)),
+    ("empty", lambda: jnp.empty(2, _F64)),
+    ("full", lambda: jnp.full(2, 1.0, _F64)),
+    ("zeros_like", lambda: jnp.zeros_like(jnp.ones(2), _F64)),
+    ("ones_like", lambda: jnp.ones_like(jnp.ones(2), _F64)),
+    ("full_like", lambda: jnp.full_like(jnp.ones(2), 1, _F64)),
+    ("array", lambda: jnp.array([1.0], _F64)),
+    ("asarray", lambda: jnp.asarray([1.0], _F64)),
+    ("arange", lambda: jnp.arange(3, dtype=_I64)),
+    ("linspace", lambda: jnp.linspace(0, 1, 3, dtype=_F64)),
+    ("logspace", lambda: jnp.logspace(0, 1, 3, dtype=_F64)),
+    ("geomspace", lambda: jnp.geomspace(1, 2, 3, dtype=_F64)),
+    ("eye", lambda: jnp.eye(2, dtype=_F64)),
+    ("identity", lambda: jnp.identity(2, _F64)),
+    ("tri", lambda: jnp.tri(2, dtype=_F64)),
+    ("indices", lambda: jnp.indices((2,), dtype=_I64)),
+    ("astype", lambda: jnp.ones(2).astype(_F64)),
+    ("astype", lambda: jnp.astype(jnp.ones(2), _F64)),
+    ("sum", lambda: jnp.sum(jnp.ones(2), dtype=_F64)),
+    ("mean", lambda: jnp.mean(jnp.ones(2), dtype=_F64)),
+    ("var", lambda: jnp.var(jnp.ones(2), dtype=_F64)),
+    ("cumsum", lambda: jnp.cumsum(jnp.ones(2), dtype=_F64)),
+]
+
+
+@pytest.mark.parametrize("name, make", TRUNCATED_64_BIT)
+def test_truncated_64_bit_dtype_warns_naming_the_function(name, make):
+    with pytest.warns(UserWarning, match=f"requested in {name} is not available, and will be"):
+        out = make()
+    assert out.dtype.itemsize == 4
+
+
+def test_32_bit_and_default_dtypes_do_not_warn():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        jnp.ones(2, jnp.float32), jnp.ones(2), jnp.asarray(np.ones(2)), jnp.array(np.ones(2))
