@@ -130,8 +130,7 @@ def run():
           ae1, ae2 = aelems
           return (carry + ae1 * ae2 + extra, carry)
       return lax.scan(body, 0., (arr, ones))
-  # its equations' primitives (numbax's scan body leaves the weak carry unconverted, README)
-  shown.append([e.primitive.name for e in make_jaxpr(func11)(jnp.arange(16), 5.).jaxpr.eqns])
+  show(make_jaxpr(func11)(jnp.arange(16), 5.))
   # make_jaxpr(func11)(iter(range(16)), 5.) # throws error
 
   # lax.cond
