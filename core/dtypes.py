@@ -176,7 +176,8 @@ def canonicalize_dtype(dtype: Any) -> np.dtype:
 
 def check_user_dtype(dtype: Any, fun_name: str | None = None) -> np.dtype:
     """`canonicalize_dtype` of a dtype a user asked for, with JAX's UserWarning when it is a
-    64-bit type that x64 being off truncates.
+    64-bit type that x64 being off truncates (not Python's `int`/`float`/`complex`, which stand
+    for the default dtypes).
 
     Args:
       dtype: the requested dtype.
@@ -187,7 +188,7 @@ def check_user_dtype(dtype: Any, fun_name: str | None = None) -> np.dtype:
     """
     dt = canonicalize_dtype(dtype)
     requested = np.dtype(dtype)
-    if dt != requested:
+    if dt != requested and not any(dtype is t for t in (int, float, complex)):  # the defaults
         where = f"requested in {fun_name} " if fun_name else ""
         warnings.warn(
             f"Explicitly requested dtype {requested} {where}is not available, and will be "

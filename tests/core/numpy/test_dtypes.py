@@ -264,3 +264,5 @@ def test_32_bit_and_default_dtypes_do_not_warn():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         jnp.ones(2, jnp.float32), jnp.ones(2), jnp.asarray(np.ones(2)), jnp.array(np.ones(2))
+        jnp.zeros((), dtype=int), jnp.zeros(2, float), jnp.zeros(2, complex)
+        jnp.fromfunction(lambda i: i, (3,))
