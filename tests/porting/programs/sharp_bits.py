@@ -321,6 +321,12 @@ def run():
         jnp.arange(5.0).at[jnp.array([1, 7, -1])].get(mode='fill', fill_value=-2.0),
         jnp.nanargmin(jnp.array([[jnp.nan, jnp.nan], [1.0, jnp.nan]]), axis=1),
         jnp.nanargmax(jnp.array([jnp.nan, jnp.nan]))])
+  # the same under jit (a traced index: a gather clamps, a scatter drops)
+  show([jit(lambda x, i: x[i])(jnp.arange(10), 11),
+        jit(lambda x, i: x.at[i].add(9.0))(jnp.arange(5.0), jnp.array([1, 7])),
+        jit(lambda x, i: x.at[i].set(9.0, mode='clip'))(jnp.arange(5.0), jnp.array([1, 7])),
+        jit(lambda x, i: x.at[i].get(mode='fill', fill_value=jnp.nan))(jnp.arange(5.0), 7),
+        jit(lambda x, i: x.at[i].min(-1.0))(jnp.arange(5.0), jnp.array([-1, 5]))])
 
   # Non-array inputs: NumPy vs. JAX
 
