@@ -52,6 +52,9 @@ _DEFAULTS: dict[str, Any] = {
     # Seconds a device of a pmap waits at a collective for the others before every device
     # stops with `CollectiveTimeoutError` (core/parallel/communicator.py).
     "pmap_collective_timeout": _env_number("NUMBAX_PMAP_COLLECTIVE_TIMEOUT", 300.0, float),
+    # pmap devices waiting at a collective run pieces of the other devices' parallel loops
+    "pmap_devices_help": os.environ.get("NUMBAX_PMAP_DEVICES_HELP", "1")
+    not in ("0", "false", "False"),
     # The number of local CPU devices (-1: $NUMBAX_NUM_CPU_DEVICES, else one per usable core);
     # read once, when the devices are first needed (`core/devices.py`), like JAX's
     # `jax_num_cpu_devices`.

@@ -39,6 +39,7 @@ from core.jit.array_struct import array_struct
 from core.jit.gemm import gemm_block as gemm_block
 from core.jit.numba_cache import cached_njit
 from core.jit.schedule import dynamic as dynamic
+from core.jit.schedule import helpers as helpers
 from core.jit.schedule import parts as parts
 from core.jit.schedule import threads as threads
 

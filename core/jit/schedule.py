@@ -27,6 +27,8 @@ from numba.core import cgutils
 from numba.extending import intrinsic, register_jitable
 from numba.np.ufunc import parallel
 
+from core.backends.llvm.parallel import desk_helpers
+
 # Parallel work of at least this many multiply-adds (~80 us on one core here) is cut into parts
 # (and runs on several threads when the caller has them); below it, one call on the caller's
 # thread: handing a part to another thread costs more than it saves whenever that thread has to
@@ -54,6 +56,18 @@ def threads():
     """The calling thread's share of numba's pool. Library code runs its parts in order, with
     no parallel region, on one thread: starting one costs ~10 us of wall time here even then."""
     return parallel._iget_num_threads()
+
+
+@intrinsic
+def helpers(typingctx):
+    """How many pmap devices wait at a collective's barrier, ready to run pieces of the calling
+    thread's parallel loops (`core/backends/llvm/pool.py`'s desk; 0 without one): a loop on
+    one thread goes parallel while one does."""
+
+    def codegen(context, builder, signature, args):
+        return desk_helpers(builder)
+
+    return types.intp(), codegen
 
 
 @intrinsic

@@ -26,7 +26,10 @@ pmax, pmin or all_gather is a call of the library function `exchange`
 communicator's `Block`, native memory it reads and writes with atomics, without the GIL or
 Python. Each device thread finds its place (the block and its rank) through a POSIX
 thread-specific value that `placed` sets around the device's program (`place_key`). The
-block's barrier spins briefly, then sleeps on a futex; a device waiting longer than
+block's barrier spins briefly, then sleeps on a futex (with a core per device, a device waiting
+there first runs pieces of the other devices' parallel loops, which they post on the block's
+desk while the call runs: `join_desk`, `core/backends/llvm/pool.py`'s `desk`); a device
+waiting longer than
 `config.pmap_collective_timeout` seconds marks the block timed out and wakes the others, and
 `abort` marks it aborted: the devices' exchanges then return at once (zeros), the programs run
 to their end, and `check` raises on every device.
@@ -113,7 +116,7 @@ class _Barrier:
 # `RANKS` one cache line per device (its next phase), then the slots: the address of device
 # r's array in phase p at `slots(size) + p * size + r`, of its result at `2 * size` words
 # further.
-COUNT, SPIN, ROUND, STATUS, SLEEPERS = 0, 1, 8, 16, 17
+COUNT, SPIN, DESK, ROUND, STATUS, SLEEPERS = 0, 1, 2, 8, 16, 17
 SIZE, TIMEOUT, SPIN_LIMIT, STAGE, STAGE_BYTES, CULPRIT = 18, 19, 20, 21, 22, 23
 RANKS = 24
 RUNNING, ABORTED, TIMED_OUT = 0, 1, 2
@@ -124,6 +127,10 @@ RUNNING, ABORTED, TIMED_OUT = 0, 1, 2
 # next to busy processes (the other device has no core: spinning only delays it) the devices
 # go to sleep at once.
 SPIN_NS = 20_000
+# With a core per device, a waiting device stays awake to run pieces of the other devices'
+# parallel loops (the pmap desk, `core/backends/llvm/pool.py`'s `desk`) until it has found
+# none for this long (next to a busy process pieces come rarely: it then sleeps).
+HELP_NS = 2_000_000
 _FUTEX_WAKE_PRIVATE = 129
 _SYS_FUTEX = {"x86_64": 202, "aarch64": 98}.get(os.uname().machine)
 
@@ -203,6 +210,25 @@ def timeout_ns() -> int:
 def libc_address(name: str) -> int:
     """The address of the C library function `name` (for compiled code to call)."""
     return ctypes.cast(getattr(_libc, name), ctypes.c_void_p).value
+
+
+_desk: list[Callable[[], Any]] = []  # `register_desk`
+
+
+def register_desk(desk: Callable[[], Any]) -> None:
+    """Registers what gives the pmap devices' desk (`pool.desk`, registered when the LLVM back
+    end loads, before any compiled program runs)."""
+    _desk[:] = [desk]
+
+
+def _join_desk(size: int) -> int:
+    """The address of the desk where `size` devices' one-thread loops are posted, so that a
+    device waiting at a collective's barrier runs pieces of them (`exchange._meet`), counting
+    them on the desk until `release`; or 0: with `config.pmap_devices_help` off, or
+    more devices than cores (a waiting device then has no idle core to lend)."""
+    if not _desk or not config.pmap_devices_help or not 1 < size <= len(os.sched_getaffinity(0)):
+        return 0
+    return _desk[0]().join(size)
 
 
 class Block:
@@ -291,6 +317,7 @@ class ThreadCommunicator:
             free = _FREE_BLOCKS.get(size)
             self.block = free.pop() if free else Block(size, SMALL)
             self.block.words[TIMEOUT] = timeout_ns()
+            self.block.words[DESK] = 0  # (`join_desk`)
 
     def placed(self, local_rank: int) -> contextlib.AbstractContextManager[None]:
         """Runs the block as device `local_rank`: its compiled collectives meet here."""
@@ -314,9 +341,24 @@ class ThreadCommunicator:
     def release(self) -> None:
         """Called once every device has returned: the block serves a later call if this one
         ended cleanly."""
+        self.leave_desk()
         block, self.block = self.block, None
         if block is not None and block.status() == RUNNING:
             _FREE_BLOCKS.setdefault(block.size, []).append(block)
+
+    def join_desk(self) -> None:
+        """Lets this call's devices help each other at its collectives (`_join_desk`); until
+        `leave_desk`, which the call must reach however it ends."""
+        if self.block is not None and self.block.words[DESK] == 0:
+            self.block.words[DESK] = _join_desk(self.size)
+
+    def leave_desk(self) -> None:
+        """Called once every device has returned, whether the call failed or not: its devices
+        no longer post their loops on the desk (`join_desk`). Idempotent."""
+        block = self.block
+        if block is not None and block.words[DESK] != 0:
+            block.words[DESK] = 0
+            _desk[0]().leave(block.size)
 
     def allgather(self, local_rank: int, value: Any) -> list[Any]:
         """Contributes `value` as local device `local_rank`; returns every device's value,

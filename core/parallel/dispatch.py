@@ -351,6 +351,7 @@ class _Call:
             if self.left:
                 return
         error = _first_error(self.errors)
+        self.communicator.leave_desk()
         try:
             if error is None:
                 self.outputs.finish()
@@ -459,6 +460,7 @@ def run(
     exes = [exe] * size if shared is None else shared.programs
     shard = functools.partial(_run_shard, axis_name, communicator, outputs.store, shared)
     layout = output_layout(exe, out_avals, out_axes, devices)
+    communicator.join_desk()  # left when the call ends (`_Call.done`, or below)
     if queued:
         task = Task(f"pmap({name})", devices[0].worker)
         arrays = outputs.arrays(devices, layout, task, None if shared is None else shared.owner)
@@ -479,7 +481,10 @@ def run(
     futures = [
         _Inline(shard, i, exes[i], args[i]) if f is None else f for i, f in enumerate(futures)
     ]
-    _wait(futures)
+    try:
+        _wait(futures)
+    finally:
+        communicator.leave_desk()
     communicator.release()
     return outputs.arrays(devices, layout)
 

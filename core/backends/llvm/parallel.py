@@ -75,6 +75,10 @@ _GUFUNC = ir.FunctionType(
 # numbax's pool (`pool.py`): the cells of its state and of its `run(state, body, sched, count,
 # data, threads)`, and the state's word that says whether loops run on it (else on oneTBB)
 STATE_CELL, RUN_CELL, ON = "numbax_pool_state", "numbax_pool_run", 12
+# The desk of the pmap devices (`pool.desk`: a pool state without workers, 0 until made) and its
+# word that counts the devices of running pmaps that help each other (`communicator`); a
+# device waiting at a collective's barrier calls `_help` through `HELP_CELL` (`exchange._meet`).
+DESK_CELL, HELP_CELL, HELPERS = "numbax_desk_state", "numbax_desk_help", 20
 _RUN = ir.FunctionType(ir.VoidType(), [_I64] * 6)
 # numba's parfors call `numba_parallel_for(fn, args, dims, steps, data, inner_ndim, array_count,
 # threads)` (numba's gufunc wrapper): `route_parfors` points that symbol at `numbax_parfor`,
@@ -96,6 +100,8 @@ CELLS = {
     TBB_CELL: np.zeros(1, np.int64),
     TBB_ID_CELL: np.zeros(1, np.int64),
     KEY_CELL: np.zeros(1, np.int64),
+    DESK_CELL: np.zeros(1, np.int64),
+    HELP_CELL: np.zeros(1, np.int64),
 }
 for _sym, _cell_array in CELLS.items():
     llvm.add_symbol(_sym, _cell_array.ctypes.data)
@@ -184,11 +190,54 @@ def emit_for(builder: ir.IRBuilder, body: ir.Function, data: ir.Value, start, st
         )
         with builder.if_else(alone) as (inline, shared):
             with inline:
-                builder.call(gufunc, [args, dims, steps, data])
+                _alone(builder, gufunc, body, sched, divisions, data, (args, dims, steps))
             with shared:
                 _share(builder, gufunc, body, sched, divisions, data, threads, (args, dims, steps))
         builder.call(runtime(module, "set_parallel_chunksize"), [chunk])
         builder.call(runtime(module, "deallocate_sched"), [sched])
+
+
+def desk_helpers(builder: ir.IRBuilder) -> ir.Value:
+    """Emits a read of how many devices of running pmaps may take pieces of this thread's loops
+    while they wait at a collective's barrier (the desk's `HELPERS` word; 0 without a desk)."""
+    desk = builder.load(_cell(builder.module, DESK_CELL))
+    with builder.goto_entry_block():
+        helpers = builder.alloca(_I64, name="par.helpers")
+    builder.store(_I64(0), helpers)
+    with builder.if_then(builder.icmp_signed("!=", desk, _I64(0)), likely=False):
+        word = builder.inttoptr(builder.add(desk, _I64(8 * HELPERS)), _I64.as_pointer())
+        builder.store(builder.load_atomic(word, "monotonic", 8), helpers)
+    return builder.load(helpers)
+
+
+def _alone(builder: ir.IRBuilder, gufunc, body, sched, divisions, data, gu_args) -> None:
+    """The pieces of a loop on one thread: inline, in order; or, when the loop has more than
+    one piece and pmap devices that help each other are running (the desk's `HELPERS`),
+    posted on the desk, where a device that waits at a collective's barrier takes pieces while
+    this thread takes the rest (`pool.desk`; the caller never waits for a piece nobody
+    started)."""
+    module = builder.module
+    desk = builder.load(_cell(module, DESK_CELL))
+    posted = builder.and_(
+        builder.icmp_signed(">", desk_helpers(builder), _I64(0)),
+        builder.icmp_signed(">", divisions, _I64(1)),
+    )
+    with builder.if_else(posted, likely=False) as (helped, inline):
+        with helped:
+            address = builder.ptrtoint
+            builder.call(
+                builder.inttoptr(builder.load(_cell(module, RUN_CELL)), _RUN.as_pointer()),
+                [
+                    desk,
+                    address(body, _I64),
+                    address(sched, _I64),
+                    divisions,
+                    address(data, _I64),
+                    _I64(2),
+                ],
+            )
+        with inline:
+            builder.call(gufunc, list(gu_args[:3]) + [data])
 
 
 def _share(builder: ir.IRBuilder, gufunc, body, sched, divisions, data, threads, gu_args) -> None:

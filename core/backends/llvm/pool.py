@@ -91,6 +91,7 @@ from core.backends.numba.library.exchange import (
 )
 from core.config import config
 from core.jit import threads as thread_policy
+from core.parallel import communicator as comm
 
 # The state's words (the int32 counters are the low halves of theirs).
 EPOCH, CLAIM, BODY, SCHED, COUNT, DATA, THREADS, DONE, WAITING, SLEEPERS, BUSY, STOP = range(12)
@@ -102,7 +103,9 @@ CPU, CPUS = 16, 17
 # Nanoseconds the callers waited for workers' pieces (after taking every piece left), and the
 # workers' CPU time in pieces: what the workers saved (`Pool.saved`)
 WAITED, HELPED = 18, 19
-WORDS = 20
+# The devices of running pmaps that help each other (the desk's: `desk`, `Pool.join`)
+HELPERS = parallel.HELPERS
+WORDS = 21
 # How long a worker spins for the next job before it sleeps, and a caller for its workers'
 # pieces; sleepers look at the state again after `SLICE_NS` at the latest.
 SPIN_NS = 50_000
@@ -348,6 +351,29 @@ def _serve(state, rank):
                 _futex(state, DONE, _FUTEX_WAKE_PRIVATE, 1, 0)
 
 
+def _help(state):
+    """Takes one piece of the job posted on `state` (the desk's, see `desk`) if one is left,
+    as a worker would (`_serve`); returns how many pieces it ran (0 or 1). Compiled as a C
+    function by `desk`."""
+    epoch = _flag(state, EPOCH)
+    job = epoch & _LOW
+    claim = _load(state, CLAIM)
+    if (claim >> 32) & _LOW != job or claim & _LOW >= _load(state, COUNT):
+        return 0
+    body, sched = _load(state, BODY), _load(state, SCHED)
+    count, data = _load(state, COUNT), _load(state, DATA)
+    claim = _load(state, CLAIM)
+    k = claim & _LOW
+    if (claim >> 32) & _LOW != job or k >= count or not _swap(state, CLAIM, claim, claim + 1):
+        return 0
+    _piece(body, sched, data, k)
+    _add_flag(state, TAKEN, 1)
+    _add_flag(state, DONE, 1)
+    if _flag(state, WAITING) > 0:
+        _futex(state, DONE, _FUTEX_WAKE_PRIVATE, 1, 0)
+    return 1
+
+
 @_jit
 def _shutdown(state):
     _add_flag(state, STOP, 1)
@@ -373,6 +399,7 @@ class Pool:
         self._mark = (0, 0)
         self.address = self.state.ctypes.data
         self.threads: list[threading.Thread] = []
+        self._count_lock = threading.Lock()
 
     def turn_on(self) -> None:
         """Starts the workers (once) and runs parallel loops on the pool from now on, numba's
@@ -392,6 +419,18 @@ class Pool:
         numba.set_num_threads(1)  # a `prange` inside a piece: no oneTBB threads on top
         parallel.set_rank(rank)  # its slot in numba's parfors' reductions
         _serve(self.address, rank)
+
+    def join(self, devices: int) -> int:
+        """Counts `devices` more pmap devices that help each other on this desk (`desk`);
+        returns its address."""
+        with self._count_lock:
+            self.state[HELPERS] += devices
+        return self.address
+
+    def leave(self, devices: int) -> None:
+        """Counts `devices` fewer pmap devices on this desk (their call ended)."""
+        with self._count_lock:
+            self.state[HELPERS] -= devices
 
     def saved(self) -> float:
         """Seconds the workers saved their callers since the last call: their CPU time in
@@ -440,6 +479,32 @@ def _runner():
 
 _current: dict = {"pool": None}
 _starting = threading.Lock()
+
+
+def desk() -> Pool:
+    """The desk of this process's pmap devices: a pool state without workers where a device's
+    parallel loops are posted (each device runs on one thread, its share of the cores), so
+    that a device waiting at a collective's barrier runs pieces of them on its otherwise idle
+    core (`exchange._meet` calls `_help`; `parallel.emit_for` posts a loop of more than one
+    piece on one thread while the desk counts `HELPERS`, the devices of running pmaps that
+    help each other: `communicator`). Made on first use; its address and `_help`'s are in the
+    cells `parallel.DESK_CELL` and `parallel.HELP_CELL`."""
+    made = _current.get("desk")
+    if made is not None:
+        return made
+    run = _runner()
+    helper = target.cfunc(_help, types.int64(types.int64))
+    with _starting:
+        made = _current.get("desk")
+        if made is None:
+            made = Pool(0)
+            made.state[CPUS] = 0
+            _slot(parallel.RUN_CELL)[0] = run.address
+            _slot(parallel.HELP_CELL)[0] = helper.address
+            _current["help"] = helper
+            _slot(parallel.DESK_CELL)[0] = made.address
+            _current["desk"] = made
+    return made
 
 
 def start() -> Pool:
@@ -500,3 +565,4 @@ def _stop() -> None:
 
 os.register_at_fork(after_in_child=_restart_in_child)
 atexit.register(_stop)
+comm.register_desk(desk)

@@ -2,7 +2,7 @@
 
 A loop nest of a generated kernel is a `for` statement of a small closed language: SSA-like
 assignments of scalars (`x += v` too), `for i in range(...)` loops (`continue` too), `if`
-statements, `rt.threads()`, `rt.ld(a, flat)`,
+statements, `rt.threads()`, `rt.helpers()`, `rt.ld(a, flat)`,
 `rt.st(a, flat, v)`, `rt.where(c, x, y)`, scalar arithmetic, comparisons and bit operations,
 `np.float32(x)`-style casts, `np.*`/`math.*` functions of scalars and the `vm.*` math of
 `core/jit/vecmath.py`. `Nest` types it and writes it as one LLVM function
@@ -287,6 +287,8 @@ class Expressions:
                 return types.intp, None
             threads = parallel.runtime(self.builder.module, "get_num_threads")
             return types.intp, self.builder.call(threads, [])
+        if fn == "rt.helpers" and not node.args:  # pmap devices ready to take pieces
+            return types.intp, parallel.desk_helpers(self.builder) if self.builder else None
         if fn in ("vm.radd", "vm.rmul", "vm.maximum", "vm.minimum"):
             return self._vm_float_pair(fn[3:], node)
         args = [self.expr(x) for x in node.args]

@@ -4,6 +4,7 @@ device receives the same complete array), inputs are only read during the call (
 overwrite its array as soon as the call returns), a failing device wakes the others, and
 compiled collectives hand the kernel's arrays over without copying them."""
 
+import os
 import threading
 
 import numpy as np
@@ -111,3 +112,36 @@ def test_compiled_host_collectives_borrow_the_kernels_arrays(monkeypatch):
     out = core.pmap(lambda v: lax.psum(v * 2, "i") + v, axis_name="i")(x)
     np.testing.assert_array_equal(np.asarray(out), 2 * x.sum(0) + x)
     assert borrowed == [True] * 4
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs a core per device")
+def test_a_device_waiting_at_a_collective_runs_pieces_of_the_others_loops():
+    """Two devices (a core each) whose programs differ in length: device 0 runs three 384^3
+    products (three parts each), device 1 one, then both psum. Device 1 waits at the psum and
+    takes parts of device 0's products from the desk (`pool.desk`); the results equal, bit
+    for bit, those with `config.pmap_devices_help` off, and the desk counts no devices once
+    the calls ended."""
+    from core.backends.llvm import pool
+
+    w = np.random.default_rng(0).normal(size=(384, 384)).astype(np.float32) / 20
+
+    def f(x, n):
+        _, y = lax.while_loop(
+            lambda c: c[0] < n, lambda c: (c[0] + 1, core.numpy.tanh(c[1] @ w)), (0, x)
+        )
+        return lax.psum(y, "i")
+
+    p = core.pmap(f, axis_name="i", devices=core.devices()[:2])
+    x = np.random.default_rng(1).normal(size=(2, 384, 384)).astype(np.float32)
+    n = np.array([3, 1], np.int32)
+    with core.config.override("pmap_devices_help", False):
+        want = np.asarray(p(x, n))
+    desk = pool.desk()
+    before = desk.stats()["pieces"]
+    for _ in range(30):  # device 1 finds pieces unless it lost its core meanwhile: retry
+        np.testing.assert_array_equal(np.asarray(p(x, n)), want)
+        if desk.stats()["pieces"] > before:
+            break
+    assert desk.stats()["pieces"] > before
+    core.effects_barrier()  # every call has ended (a read may return before its call ends)
+    assert desk.state[pool.HELPERS] == 0

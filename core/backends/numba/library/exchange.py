@@ -31,7 +31,10 @@ reading it).
 
 The barrier: each arrival adds one to the round's count; the last resets it, moves the round
 on and wakes the sleepers; the others spin (the block's `SPIN` ns, which adapts: see
-`communicator.SPIN_NS`) and then sleep on the round's futex in slices of
+`communicator.SPIN_NS`; with a core per device, while they find pieces of the other devices'
+parallel loops on the block's desk, which they run meanwhile, and `communicator.HELP_NS`
+after the last: `core/backends/llvm/pool.py`'s `desk`) and then sleep on the round's futex in
+slices of
 at most `_SLICE_NS` (re-checking the block's status: an abort from Python cannot wake a waiter
 that had not slept yet), so a device whose partner lost its core costs no CPU while it waits.
 A device that waits longer than the block's timeout marks it timed out (and names itself),
@@ -50,6 +53,7 @@ from numba.core.errors import TypingError
 from numba.extending import intrinsic
 from numba.np.arrayobj import populate_array
 
+from core.backends.llvm import parallel
 from core.backends.numba.library.blocks import copy, fill, inline
 from core.backends.numba.library.entry import register, register_slot
 from core.jit import runtime as rt
@@ -280,6 +284,18 @@ def _view(typingctx, address, n, like):
     return ty(address, n, like), codegen
 
 
+@intrinsic
+def _help(typingctx, desk):
+    """Takes one piece of a loop another device posted on the desk `desk` (`pool._help`,
+    through the cell `parallel.HELP_CELL`); returns how many it ran (0 or 1)."""
+
+    def codegen(context, builder, signature, args):
+        fn = _cell(builder, parallel.HELP_CELL, ir.FunctionType(_I64, [_I64]).as_pointer())
+        return builder.call(fn, [args[0]])
+
+    return types.int64(types.int64), codegen
+
+
 @inline
 def _meet(ctrl, size):
     """The block's barrier (see the module docstring); returns whether every device arrived
@@ -296,17 +312,23 @@ def _meet(ctrl, size):
     start = _now()
     spin = _peek(ctrl, comm.SPIN)
     timeout = _peek(ctrl, comm.TIMEOUT)
+    desk = _peek(ctrl, comm.DESK)  # 0: the devices do not help each other (see `_help`)
+    helped = start  # when this device last ran a piece of another's loop
     slept = False
     k = 0
     while _flag(ctrl, comm.ROUND) == round_:
         if _flag(ctrl, comm.STATUS) != comm.RUNNING:
             return False
+        if desk != 0 and _help(desk) != 0:
+            helped = _now()
+            continue
         k += 1
         if k & 63 != 0:
             _pause()
             continue
-        waited = _now() - start
-        if waited < spin:
+        now = _now()
+        waited = now - start
+        if waited < spin or desk != 0 and now - helped < comm.HELP_NS:
             continue
         slept = True
         if waited >= timeout:

@@ -43,8 +43,9 @@ def _call_part(typingctx, fn, args, t):
 @register("i i i", parallel=True)
 def run_parts(fn, args, n):
     """Calls `fn(args, t)` for t < n (`fn` and `args` addresses, see the module docstring),
-    the parts taken dynamically by the calling thread's share of numba's pool."""
-    if n == 1 or rt.threads() == 1:
+    the parts taken dynamically by the calling thread's share of numba's pool (on one thread,
+    also by pmap devices waiting at a collective: `rt.helpers()`)."""
+    if n == 1 or rt.threads() == 1 and rt.helpers() == 0:
         for t in range(n):
             _call_part(fn, args, t)
         return

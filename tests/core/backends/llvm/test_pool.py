@@ -251,3 +251,39 @@ def test_numbas_parfors_run_on_the_pool(on):
         ids = np.full(64, -1, np.int64)
         assert _parfor(a, ids, 0) == a.sum()
         assert on.stats()["pieces"] == taken
+
+
+def test_a_device_waiting_at_a_barrier_takes_pieces_of_the_desk():
+    """The pmap devices' desk (`pool.desk`): a loop posted there by one thread (its first piece
+    slow) has its other pieces taken by a thread calling `_help`, as a device waiting at a
+    collective's barrier does; every iteration runs once, and `_help` finds nothing between
+    loops."""
+    desk = pool.desk()
+    help_ = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64)(
+        int(parallel.CELLS[parallel.HELP_CELL][0])
+    )
+    assert help_(desk.address) == 0  # nothing posted
+    before = desk.stats()["pieces"]
+    done = threading.Event()
+    taken = []
+
+    def helper():
+        n = 0
+        while not done.is_set():
+            n += help_(desk.address)
+        taken.append(n)
+
+    t = threading.Thread(target=helper)
+    t.start()
+    try:
+        for _ in range(3):
+            n, data = 64, np.zeros(HEADER + 64, np.int64)
+            data[[SLOW, SPIN]] = 0, 20_000_000
+            sched = _pieces(n, 1)
+            RUN(desk.address, _count.address, sched.ctypes.data, n, data.ctypes.data, 2)
+            np.testing.assert_array_equal(data[HEADER:], np.arange(1, n + 1))
+    finally:
+        done.set()
+        t.join()
+    assert taken[0] > 0 and desk.stats()["pieces"] - before == taken[0]
+    assert help_(desk.address) == 0
