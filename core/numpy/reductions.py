@@ -168,7 +168,7 @@ def _mean_over(
     if where is None:
         n = int(np.prod([shape[i] for i in axes], dtype=np.int64))
         total = sum(x, axis=axes, keepdims=keepdims)
-        return ew.div(total, ew.full_like(total, n - ddof))
+        return ew.div_like_xla(total, ew.full_like(total, n - ddof), None)
     mask = broadcast_to(where, shape)
     total = sum(x, axis=axes, keepdims=keepdims, where=mask)
     n = sum(sh.convert_element_type(mask, dt), axis=axes, keepdims=keepdims)

@@ -66,7 +66,15 @@ def _logical_on_bool(name: str, fn, bool_fn):
 add = _logical_on_bool("add", ew.add, ew.bitwise_or)
 subtract = _binary("subtract", ew.sub)
 multiply = _logical_on_bool("multiply", ew.mul, ew.bitwise_and)
-true_divide = divide = _binary("true_divide", ew.div, inexact=True)
+
+
+def true_divide(x: Any, y: Any, /) -> Any:
+    """Elementwise `true_divide` with numpy broadcasting and JAX type promotion (a broadcast
+    divisor is inverted once and multiplied, as in XLA: `ew.div_like_xla`)."""
+    return ew.div_like_xla(*promote_args_inexact("true_divide", x, y), np.shape(y))
+
+
+divide = true_divide
 maximum = _binary("maximum", ew.max)
 minimum = _binary("minimum", ew.min)
 # lax.reduce_window runs these as its sum/max/min primitives

@@ -24,7 +24,7 @@ from core.interpreters.transpose import is_undefined
 from core.primitive import Primitive, jax_params
 from core.prims.options import check_accuracy
 from core.prims.shapes import broadcast_in_dim, full
-from core.trace import get_aval
+from core.trace import Tracer, get_aval
 
 # ---------------------------------------------------------------------------------------------
 # Declaration helpers
@@ -697,6 +697,34 @@ def mul(x: Any, y: Any) -> Any:
 def div(x: Any, y: Any) -> Any:
     """Elementwise `x / y` (integers: rounded toward zero, as C)."""
     return div_p.bind(*_operands(x, y))
+
+
+def div_like_xla(x: Any, y: Any, y_shape: tuple[int, ...] | None) -> Any:
+    """`div(x, y)` rounded as JAX's eager `jnp` functions (XLA programs) round it.
+
+    XLA's algebraic simplifier multiplies by the reciprocal where the divisor is a broadcast or
+    a constant (`A / Broadcast(B) => A * Broadcast(1 / B)`, `A / C => A * (1 / C)`): `x / 100`
+    for an array `x` and `jnp.mean`'s division by the count are `x * (1 / 100)`, so 15 / 100 is
+    0.14999999 where numpy's division gives 0.15. Eagerly (no tracer) this does the same; a
+    traced division is left to the kernel (and its derivative to `div`'s rule).
+
+    Args:
+      x: the dividend, broadcast to the result's shape.
+      y: the divisor, broadcast to the result's shape.
+      y_shape: the divisor's shape before broadcasting; None for a constant (a count).
+
+    Returns:
+      `x / y`.
+    """
+    aval = get_aval(x)
+    if (
+        dtypes.kind(aval.dtype) == "f"
+        and not isinstance(x, Tracer)
+        and not isinstance(y, Tracer)
+        and (y_shape is None or tuple(y_shape) != aval.shape)
+    ):
+        return mul(x, div(full_like(y, 1), y))
+    return div(x, y)
 
 
 @_binds(rem_p)

@@ -187,3 +187,29 @@ def test_power_rounds_like_jax():
     x, y = jnp.array([0.3, 1.7, 2.5, 0.999]), jnp.array([2.2, -1.3, 7.1, 1234.5])
     want = [1032904776, 1056992592, 1143421661, 1049945194]
     assert bits(x**y) == want and bits(core.jit(lambda a, b: a**b)(x, y)) == want
+
+
+_X = np.array([[15.0, 3.0, 7.0], [1.0, 22.0, 0.7]], np.float32)
+_COUNTS = (np.arange(100)[:, None] < np.array([15, 33, 7])).astype(np.float32)
+
+
+@pytest.mark.parametrize(
+    "call,bits",
+    [  # float32 bits of JAX 0.10.2's eager results (15 / 100: 0.14999999 is 1041865113)
+        (lambda: jnp.asarray(_X) / 100, [1041865113, 1022739087, 1032805417, 1008981770,
+                                         1046562734, 1004888129]),
+        (lambda: jnp.asarray(_X) / jnp.asarray([[100.0], [3.0]]),
+         [1041865113, 1022739087, 1032805417, 1051372203, 1089120939, 1047457519]),
+        (lambda: jnp.asarray(_X) / jnp.asarray([100.0, 3.0, 10.0]),
+         [1041865113, 1065353216, 1060320051, 1008981770, 1089120939, 1032805417]),
+        (lambda: jnp.mean(jnp.asarray(_COUNTS), axis=0), [1041865113, 1051260354, 1032805417]),
+        (lambda: jnp.mean(jnp.asarray(_COUNTS[:, 0])), [1041865113]),
+        # no broadcast, no constant: a correctly rounded division
+        (lambda: jnp.asarray(_X) / jnp.asarray([[100.0, 3.0, 7.0], [10.0, 3.0, 100.0]]),
+         [1041865114, 1065353216, 1065353216, 1036831949, 1089120939, 1004888129]),
+        (lambda: jnp.float32(15.0) / 100, [1041865114]),
+    ],
+)  # fmt: skip
+def test_eager_division_rounds_like_jax(call, bits):
+    """XLA multiplies by the reciprocal of a broadcast or constant divisor; eager numbax too."""
+    np.testing.assert_array_equal(np.asarray(call()).view(np.uint32).ravel(), bits)
