@@ -66,7 +66,9 @@ def broadcast_one_to_all(in_tree: Any, is_source: bool | None = None) -> Any:
         process may be.
 
     Returns:
-      The source's pytree, as `Array`s.
+      The source's pytree, as numpy arrays (as JAX's: with one process the leaves as given,
+      dtypes kept; with several, each leaf in JAX's canonical dtype, as JAX's jitted psum
+      gives it).
 
     Raises:
       MultihostError: when not exactly one process is the source.
@@ -83,7 +85,8 @@ def broadcast_one_to_all(in_tree: Any, is_source: bool | None = None) -> Any:
     values = [np.asarray(x) for x in leaves]
     if process_count() > 1:  # everyone arrived at `_allgather` above: no long wait here
         values = process_group().bcast(values, root=root)
-    return tree_util.tree_unflatten(tree, [asarray(v) for v in values])
+        values = [np.asarray(asarray(v)) for v in values]
+    return tree_util.tree_unflatten(tree, values)
 
 
 def sync_global_devices(name: str) -> None:

@@ -100,7 +100,11 @@ def test_single_process_without_initialize():
         core.distributed.process_group()
     tree = {"a": np.arange(2.0)}
     np.testing.assert_array_equal(multihost_utils.process_allgather(tree)["a"], [[0.0, 1.0]])
-    np.testing.assert_array_equal(multihost_utils.broadcast_one_to_all(tree)["a"], [0.0, 1.0])
+    out = multihost_utils.broadcast_one_to_all(tree)
+    np.testing.assert_array_equal(out["a"], [0.0, 1.0])
+    # JAX 0.10.2 on one process: numpy arrays, dtypes as given
+    got = multihost_utils.broadcast_one_to_all({"i": np.arange(3), "f": np.ones(2)})
+    assert type(got["i"]) is np.ndarray and (got["i"].dtype, got["f"].dtype) == ("int64", "float64")
     multihost_utils.sync_global_devices("single")
     multihost_utils.assert_equal(tree)
     with pytest.raises(multihost_utils.MultihostError, match="exactly one process"):
