@@ -18,6 +18,7 @@ that are not `Exception`s (`KeyboardInterrupt`, `SystemExit`) are raised as they
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from core import tree_util
@@ -60,6 +61,9 @@ def execution_error(err: BaseException, name: str) -> BaseException:
     return wrapped
 
 
+_THEN_LOCK = threading.Lock()  # `Task.then` against `Task.finish`
+
+
 class Task:
     """One asynchronously dispatched call: done or not, and the error it raised.
 
@@ -67,7 +71,7 @@ class Task:
     than an `Event`); a waiter takes and releases it, so any number of threads may wait.
     """
 
-    __slots__ = ("_running", "error", "name", "worker")
+    __slots__ = ("_running", "error", "name", "worker", "_then")
 
     def __init__(self, name: str, worker: Any):
         self._running = threading.Lock()
@@ -75,9 +79,11 @@ class Task:
         self.error: BaseException | None = None
         self.name = name
         self.worker = worker  # the device worker running it (calls on its outputs chain there)
+        self._then: list | None = None
 
     def finish(self, err: BaseException | None = None) -> None:
-        """Marks the task done (called by the worker), failed with `err` if given."""
+        """Marks the task done (called by the worker), failed with `err` if given, and runs
+        what `then` asked for."""
         try:
             if err is not None:
                 self.error = execution_error(err, self.name)
@@ -85,6 +91,18 @@ class Task:
             self.error = err
         finally:
             self._running.release()
+            with _THEN_LOCK:
+                after, self._then = self._then, None
+            for fn in after or ():
+                fn()
+
+    def then(self, fn: Callable[[], Any]) -> None:
+        """Runs `fn()` once the task is done: now if it is, else on the thread that ends it."""
+        with _THEN_LOCK:
+            if not self.done():
+                self._then = [*(self._then or ()), fn]
+                return
+        fn()
 
     def done(self) -> bool:
         return not self._running.locked()

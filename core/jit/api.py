@@ -321,6 +321,7 @@ class Jitted:
         static_argnames: Sequence[str],
         donate_argnums: Sequence[int],
         backend: str | None,
+        donate_argnames: Sequence[str] = (),
     ):
         functools.update_wrapper(self, fun)
         self._fun = fun
@@ -344,7 +345,18 @@ class Jitted:
                 if i in nums and p.kind == p.POSITIONAL_OR_KEYWORD:
                     self._static_argnames |= {p.name}
         self._static_argnums = frozenset(nums)
-        self._donate_argnums = tuple(donate_argnums)
+        donated, donated_names = set(donate_argnums), set(donate_argnames)
+        if sig is not None:
+            for i, p in enumerate(sig.parameters.values()):
+                if p.name in donated_names and p.kind in (
+                    p.POSITIONAL_ONLY,
+                    p.POSITIONAL_OR_KEYWORD,
+                ):
+                    donated.add(i)
+                if i in donated and p.kind == p.POSITIONAL_OR_KEYWORD:
+                    donated_names.add(p.name)
+        self._donate_argnums = tuple(sorted(donated))
+        self._donate_argnames = frozenset(donated_names)
         # Cache-hit fast path (no static arguments, concrete Array leaves, eager context):
         # (structure node, leaf signatures, trace context) -> (entry, kernel).
         self._fast: dict = {}
@@ -845,8 +857,11 @@ def jit(
       static_argnums: positions of arguments that are compile-time constants (hashable);
         each new value compiles again.
       static_argnames: names of such arguments.
-      donate_argnums: accepted for compatibility (buffers are never reused here).
-      donate_argnames: accepted for compatibility, as ``donate_argnums``.
+      donate_argnums: positions of arguments whose arrays the call may take for its results:
+        as in JAX, each one an output can take is deleted after the call (reading it raises
+        "Array has been deleted"), the others stay and a warning names them
+        (`core/jit/donation.py`; numbax reuses no buffer).
+      donate_argnames: names of such arguments.
       keep_unused: accepted for compatibility (unused arguments are always kept).
       device: accepted for compatibility (ignored; see `core.device_put` and `core.pmap`).
       backend: "numba" (default, `config.jit_backend`) or "python" (numpy, for debugging).
@@ -877,6 +892,7 @@ def jit(
             norm(static_argnames, str),
             norm(donate_argnums, int),
             None if backend == "cpu" else backend,
+            norm(donate_argnames, str),
         )
         if in_shardings is None and out_shardings is None:
             return Jitted(*args)

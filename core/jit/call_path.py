@@ -35,6 +35,7 @@ from core.array import placement as _placement
 from core.avals import ShapedArray, interned
 from core.config import config
 from core.jit import dispatch as _dispatch
+from core.jit import donation
 from core.jit.kernel_call import as_c, concrete_inputs, reraise_signal, ticks
 from core.jit.threads import FOLLOW_MIN_US as _FOLLOW_MIN_US
 from core.jit.threads import follow_on_caller as _follow_on_caller
@@ -152,12 +153,17 @@ def run(hit: tuple, vals: list[np.ndarray]) -> Any:
 
 def call(self, *args: Any, **kwargs: Any) -> Any:
     """`Jitted.__call__`: a guard or the fast cache, else `Jitted._miss`; on arrays committed
-    to a device, its results are committed to it too (`core/committed.py`)."""
+    to a device, its results are committed to it too (`core/committed.py`); donated arguments
+    are deleted after the call (`core/jit/donation.py`)."""
     if _placement.committed_to_device:
         leaves = tree_util.tree_leaves((args, kwargs))
         names = lambda: _leaf_names(self, args, kwargs)  # noqa: E731 - only for an error
-        return committed.follow(_call(self, args, kwargs), leaves, self._name(), names)
-    return _call(self, args, kwargs)
+        out = committed.follow(_call(self, args, kwargs), leaves, self._name(), names)
+    else:
+        out = _call(self, args, kwargs)
+    if (self._donate_argnums or self._donate_argnames) and type(current_trace()) is EvalTrace:
+        donation.delete_donated(self._donate_argnums, self._donate_argnames, args, kwargs, out)
+    return out
 
 
 def _leaf_names(self: Any, args: tuple, kwargs: dict) -> list[str]:

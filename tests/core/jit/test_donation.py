@@ -1,0 +1,80 @@
+"""Donated arguments are deleted after the call, as JAX 0.10.2 deletes them on the CPU
+(core/jit/donation.py): those an output can take (same shape and dtype, else as many
+elements), with JAX's warning for the others; numpy inputs are never deleted; an asynchronous
+call deletes them once it has read them."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core.errors import DeletedArrayError
+
+# (what, function, donated positions, arguments, JAX's is_deleted() per argument, warns)
+CASES = [
+    ("same shape", lambda a: a * 2, 0, (jnp.ones(3),), [True], False),
+    ("no output fits", lambda a: a.sum(), 0, (jnp.ones(3),), [False], True),
+    (
+        "pair, one fits",
+        lambda a, b: (a * 2, b.sum()),
+        (0, 1),
+        (jnp.ones(3), jnp.ones(3)),
+        [True, False],
+        True,
+    ),
+    ("same size, other dtype", lambda a: a.astype(jnp.int32), 0, (jnp.ones(3),), [True], False),
+    ("not donated", lambda a, b: a + b, 0, (jnp.ones(3), jnp.ones(3)), [True, False], False),
+    (
+        "pytree",
+        lambda t: {"p": t["p"] + 1, "q": t["q"]},
+        0,
+        ({"p": jnp.ones(3), "q": jnp.ones(2)},),
+        [True],
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize("what,f,donate,args,deleted,warns", CASES, ids=[c[0] for c in CASES])
+def test_donated_arrays_are_deleted_like_jax(what, f, donate, args, deleted, warns):
+    g = core.jit(f, donate_argnums=donate)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        g(*args)
+    assert any("Some donated buffers were not usable" in str(w.message) for w in caught) == warns
+    got = [all(x.is_deleted() for x in core.tree_util.tree_leaves(a)) for a in args]
+    assert got == deleted
+    for a, gone in zip(args, got):
+        if gone:
+            with pytest.raises(DeletedArrayError, match=r"^Array has been deleted with shape="):
+                core.tree_util.tree_map(lambda x: x + 1, a)
+
+
+def test_donate_argnames_and_numpy_inputs():
+    x = jnp.ones(3)
+    core.jit(lambda a, k: a * k, donate_argnames="a")(x, 2.0)
+    assert x.is_deleted()
+    n = np.ones(3, np.float32)
+    out = core.jit(lambda a: a * 2, donate_argnums=0)(n)
+    np.testing.assert_array_equal(n, 1.0)  # copied in, never deleted
+    np.testing.assert_array_equal(np.asarray(out), 2.0)
+
+
+def test_a_training_loop_on_donated_state_asynchronous_calls_included():
+    step = core.jit(lambda w, x: w - 0.01 * (x.T @ (x @ w)), donate_argnums=0)
+    x = jnp.ones((256, 256)) / 256  # a call worth queueing on the device
+    w = jnp.ones((256, 256))
+    old = []
+    for _ in range(5):
+        old.append(w)
+        w = step(w, x)
+    want = np.ones((256, 256), np.float32)
+    for _ in range(5):
+        want = want - 0.01 * (np.ones((256, 256), np.float32) / 256).T @ (
+            np.ones((256, 256), np.float32) / 256 @ want
+        )
+    np.testing.assert_allclose(np.asarray(w), want, rtol=1e-5)
+    core.effects_barrier()
+    assert all(o.is_deleted() for o in old) and not w.is_deleted() and not x.is_deleted()
