@@ -109,9 +109,10 @@ class _Barrier:
 
 
 # The layout of a `Block`'s control words (int64; the barrier's counters are the low int32 of
-# their word, each on its own cache line): arrivals of this round and the time waiters spin
-# now (ns), the round (the futex word), the status (`RUNNING`, `ABORTED`, `TIMED_OUT`) with the
-# number of sleeping waiters beside it, the device count, the timeout, the longest spin (ns),
+# their word, each on its own cache line): arrivals of this round, the time waiters spin now
+# (ns) and the address of the desk where the devices post their loops (0: none), the round
+# (the futex word), the status (`RUNNING`, `ABORTED`, `TIMED_OUT`) with the number of
+# sleeping waiters beside it, the device count, the timeout, the longest spin (ns),
 # the staging area (address, bytes per device and phase), the rank that timed out; from
 # `RANKS` one cache line per device (its next phase), then the slots: the address of device
 # r's array in phase p at `slots(size) + p * size + r`, of its result at `2 * size` words

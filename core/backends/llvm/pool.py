@@ -546,9 +546,13 @@ def using(on: bool) -> Iterator[Pool]:
 
 def _restart_in_child() -> None:
     """A forked child has none of its parent's workers: it makes a pool of its own, on if the
-    parent's was."""
+    parent's was; and none of its pmap devices: its desk counts none and holds no job."""
     global _starting
     _starting = threading.Lock()  # a parent's thread may have held it at the fork
+    desk = _current.get("desk")
+    if desk is not None:
+        desk.state[[HELPERS, BUSY]] = 0
+        desk._count_lock = threading.Lock()
     old, _current["pool"] = _current["pool"], None
     if old is not None:
         new = start()
