@@ -216,28 +216,26 @@ def _alone(builder: ir.IRBuilder, gufunc, body, sched, divisions, data, gu_args)
     posted on the desk, where a device that waits at a collective's barrier takes pieces while
     this thread takes the rest (`pool.desk`; the caller never waits for a piece nobody
     started)."""
-    module = builder.module
-    desk = builder.load(_cell(module, DESK_CELL))
+    desk = builder.load(_cell(builder.module, DESK_CELL))
     posted = builder.and_(
         builder.icmp_signed(">", desk_helpers(builder), _I64(0)),
         builder.icmp_signed(">", divisions, _I64(1)),
     )
     with builder.if_else(posted, likely=False) as (helped, inline):
         with helped:
-            address = builder.ptrtoint
-            builder.call(
-                builder.inttoptr(builder.load(_cell(module, RUN_CELL)), _RUN.as_pointer()),
-                [
-                    desk,
-                    address(body, _I64),
-                    address(sched, _I64),
-                    divisions,
-                    address(data, _I64),
-                    _I64(2),
-                ],
-            )
+            _run_on(builder, desk, body, sched, divisions, data, _I64(2))
         with inline:
             builder.call(gufunc, list(gu_args[:3]) + [data])
+
+
+def _run_on(builder: ir.IRBuilder, state, body, sched, divisions, data, threads) -> None:
+    """Emits `run(state, body, sched, divisions, data, threads)` (`pool.py`'s job, on the pool
+    or the desk whose state is `state`), `run` read from `RUN_CELL`."""
+    address = builder.ptrtoint
+    builder.call(
+        builder.inttoptr(builder.load(_cell(builder.module, RUN_CELL)), _RUN.as_pointer()),
+        [state, address(body, _I64), address(sched, _I64), divisions, address(data, _I64), threads],
+    )
 
 
 def _share(builder: ir.IRBuilder, gufunc, body, sched, divisions, data, threads, gu_args) -> None:
@@ -252,18 +250,7 @@ def _share(builder: ir.IRBuilder, gufunc, body, sched, divisions, data, threads,
     thread = builder.call(runtime(module, "PyEval_SaveThread"), [])
     with builder.if_else(builder.icmp_signed("!=", on, _I64(0))) as (numbax, tbb):
         with numbax:
-            address = builder.ptrtoint
-            builder.call(
-                builder.inttoptr(builder.load(_cell(module, RUN_CELL)), _RUN.as_pointer()),
-                [
-                    state,
-                    address(body, _I64),
-                    address(sched, _I64),
-                    divisions,
-                    address(data, _I64),
-                    threads,
-                ],
-            )
+            _run_on(builder, state, body, sched, divisions, data, threads)
         with tbb:
             builder.call(
                 runtime(module, "numba_parallel_for"),
