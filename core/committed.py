@@ -25,7 +25,7 @@ from core.errors import IncompatibleDevicesError
 from core.sharding_base import UncommittedSharding
 
 
-def _committed(leaf: Any) -> Any:
+def device_sharding(leaf: Any) -> Any:
     """The `SingleDeviceSharding` `leaf` is committed to, or None."""
     sharding = getattr(leaf, "_sharding", None) if isinstance(leaf, Array) else None
     if hasattr(sharding, "_device") and not getattr(sharding, "uncommitted", False):
@@ -71,7 +71,7 @@ def sharding_of(leaves: list, what: str, names: Callable[[], list[str]] | None =
     """
     found = None
     for i, leaf in enumerate(leaves):
-        sharding = _committed(leaf)
+        sharding = device_sharding(leaf)
         if sharding is None:
             continue
         if found is None:

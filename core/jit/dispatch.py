@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from core import tree_util
+from core import committed, tree_util
 from core.array import Array, placement
 from core.config import config
 from core.device_worker import current_device
@@ -52,7 +52,6 @@ from core.ir import Jaxpr, sub_jaxprs
 from core.jit import kernel_call, threads
 from core.pending import PendingArray, Task
 from core.profiler.cost import equation_cost
-from core.sharding import SingleDeviceSharding
 
 MAX_IN_FLIGHT = 32
 
@@ -127,8 +126,8 @@ def _worker_for(args: tuple) -> Any:
     default device's."""
     if placement.committed_to_device:
         for leaf in tree_util.tree_leaves(args):
-            sharding = getattr(leaf, "_sharding", None)
-            if isinstance(sharding, SingleDeviceSharding) and not sharding.uncommitted:
+            sharding = committed.device_sharding(leaf)
+            if sharding is not None:
                 return sharding._device.worker
     return _default_worker()
 

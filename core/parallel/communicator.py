@@ -341,8 +341,7 @@ class ThreadCommunicator:
 
     def release(self) -> None:
         """Called once every device has returned: the block serves a later call if this one
-        ended cleanly."""
-        self.leave_desk()
+        ended cleanly (the caller has left the desk: `leave_desk`)."""
         block, self.block = self.block, None
         if block is not None and block.status() == RUNNING:
             _FREE_BLOCKS.setdefault(block.size, []).append(block)

@@ -219,9 +219,7 @@ def axis_size(axis_name: Any, collective: str | None = None) -> int:
     """
     size = 1
     for name in _names(axis_name):
-        trace = current_trace()
-        while trace is not None and getattr(trace, "axis_name", None) != name:
-            trace = trace.parent
+        trace = _vmap_trace(name)
         if trace is not None:
             size *= trace.axis_size
             continue
@@ -239,14 +237,17 @@ def _param(axis_name: Any) -> Any:
 
 def _pmapped(axis_name: Any) -> bool:
     """Whether `axis_name` is one name bound by the pmap being traced (not by a vmap)."""
-    if isinstance(axis_name, tuple):
+    if isinstance(axis_name, tuple) or _vmap_trace(axis_name) is not None:
         return False
-    trace = current_trace()
-    while trace is not None:
-        if getattr(trace, "axis_name", None) == axis_name:
-            return False
-        trace = trace.parent
     return axis_env.traced_size(axis_name) is not None
+
+
+def _vmap_trace(name: Any) -> Any:
+    """The batch trace of the `vmap` that binds axis `name` around the current trace, or None."""
+    trace = current_trace()
+    while trace is not None and getattr(trace, "axis_name", None) != name:
+        trace = trace.parent
+    return trace
 
 
 # Leaves of at least this many elements travel alone (see `_leafwise`).
@@ -384,12 +385,8 @@ def _groups(axis_index_groups: Any, axis_name: Any, name: str, same_size: bool =
     groups = tuple(tuple(int(i) for i in g) for g in axis_index_groups)
     if {i for g in groups for i in g} != set(range(sum(map(len, groups)))):
         raise AxisIndexGroupsCoverError([list(g) for g in groups])
-    for n in _names(axis_name):
-        trace = current_trace()
-        while trace is not None and getattr(trace, "axis_name", None) != n:
-            trace = trace.parent
-        if trace is not None:
-            raise AxisIndexGroupsError(name)
+    if any(_vmap_trace(n) is not None for n in _names(axis_name)):
+        raise AxisIndexGroupsError(name)
     size = axis_size(axis_name, name)
     if sum(map(len, groups)) != size:
         raise AxisIndexGroupsCoverError([list(g) for g in groups], size)

@@ -259,10 +259,11 @@ def _piece(body, sched, data, k):
 
 
 @_jit
-def _take(state, job, body, sched, count, data):
-    """Runs pieces of job `job` while there are any left; returns how many it ran."""
+def _take(state, job, body, sched, count, data, most):
+    """Runs pieces of job `job` while there are any left, `most` at most; returns how many it
+    ran."""
     ran = 0
-    while True:
+    while ran < most:
         claim = _load(state, CLAIM)
         k = claim & _LOW
         if (claim >> 32) & _LOW != job or k >= count:
@@ -270,6 +271,17 @@ def _take(state, job, body, sched, count, data):
         if _swap(state, CLAIM, claim, claim + 1):
             _piece(body, sched, data, k)
             ran += 1
+    return ran
+
+
+@_jit
+def _hand_back(state, ran):
+    """Counts `ran` pieces a worker (or a desk's helper) finished for the job's caller, and
+    wakes the caller if it sleeps waiting for them."""
+    _add_flag(state, TAKEN, ran)
+    _add_flag(state, DONE, ran)
+    if _flag(state, WAITING) > 0:
+        _futex(state, DONE, _FUTEX_WAKE_PRIVATE, 1, 0)
 
 
 def _run(state, body, sched, count, data, threads):
@@ -294,7 +306,7 @@ def _run(state, body, sched, count, data, threads):
     _add_flag(state, EPOCH, 1)
     if _flag(state, SLEEPERS) > 0:
         _futex(state, EPOCH, _FUTEX_WAKE_PRIVATE, threads - 1, 0)
-    left = count - _take(state, job, body, sched, count, data)
+    left = count - _take(state, job, body, sched, count, data, count)
     start = _now()
     end = start + SPIN_NS
     while _flag(state, DONE) < left:
@@ -342,36 +354,25 @@ def _serve(state, rank):
         body, sched = _load(state, BODY), _load(state, SCHED)
         count, data = _load(state, COUNT), _load(state, DATA)
         before = _cpu_now()
-        ran = _take(state, job, body, sched, count, data)
+        ran = _take(state, job, body, sched, count, data, count)
         if ran:
             _add(state, HELPED, _cpu_now() - before)
-            _add_flag(state, TAKEN, ran)
-            _add_flag(state, DONE, ran)
-            if _flag(state, WAITING) > 0:
-                _futex(state, DONE, _FUTEX_WAKE_PRIVATE, 1, 0)
+            _hand_back(state, ran)
 
 
 def _help(state):
     """Takes one piece of the job posted on `state` (the desk's, see `desk`) if one is left,
     as a worker would (`_serve`); returns how many pieces it ran (0 or 1). Compiled as a C
     function by `desk`."""
-    epoch = _flag(state, EPOCH)
-    job = epoch & _LOW
-    claim = _load(state, CLAIM)
-    if (claim >> 32) & _LOW != job or claim & _LOW >= _load(state, COUNT):
+    job = _flag(state, EPOCH) & _LOW
+    if (_load(state, CLAIM) >> 32) & _LOW != job:  # nothing posted since the last job ended
         return 0
     body, sched = _load(state, BODY), _load(state, SCHED)
     count, data = _load(state, COUNT), _load(state, DATA)
-    claim = _load(state, CLAIM)
-    k = claim & _LOW
-    if (claim >> 32) & _LOW != job or k >= count or not _swap(state, CLAIM, claim, claim + 1):
-        return 0
-    _piece(body, sched, data, k)
-    _add_flag(state, TAKEN, 1)
-    _add_flag(state, DONE, 1)
-    if _flag(state, WAITING) > 0:
-        _futex(state, DONE, _FUTEX_WAKE_PRIVATE, 1, 0)
-    return 1
+    ran = _take(state, job, body, sched, count, data, 1)
+    if ran:
+        _hand_back(state, ran)
+    return ran
 
 
 @_jit
