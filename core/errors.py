@@ -30,7 +30,12 @@ class JAXIndexError(NumbaxError, IndexError):
 
 
 class JaxRuntimeError(NumbaxError, RuntimeError):
-    """JAX: an error of the XLA runtime. Never raised (numbax has no XLA runtime)."""
+    """JAX: an error of the XLA runtime. Raised, with XLA's message, for the one such error
+    numbax reproduces: an array passed twice to a `jit` or `pmap` call, once donated.
+
+    Failing code: ``jit(f, donate_argnums=0)(a, a)``. Fix: pass a copy (``a.copy()``) as one
+    of them, or do not donate it.
+    """
 
 
 class KeyReuseError(JAXTypeError):

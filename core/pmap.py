@@ -39,6 +39,7 @@ from core.config import config
 from core.devices import local_devices, process_count, process_index
 from core.errors import NumbaxError
 from core.interpreters.partial_eval import trace_to_closed_jaxpr
+from core.jit import donation
 from core.jit.api import StaticArgumentError, _concrete_inputs, executable
 from core.jit.dispatch import wait_all
 from core.parallel import axis_env, dispatch
@@ -108,24 +109,32 @@ def pmap(
         devices, `core.local_devices()`).
       backend: accepted for compatibility ("cpu").
       axis_size: the expected size of the mapped axis (checked).
-      donate_argnums: accepted for compatibility (buffers are never reused here).
+      donate_argnums: positions of arguments whose arrays the call may take for its results:
+        those already laid out over the devices that an output of the same per-device shape
+        and dtype takes are deleted after the call, as JAX deletes them (`core/jit/donation.py`;
+        numbax's kernels allocate their outputs, so nothing is reused).
       global_arg_shapes: accepted for compatibility.
 
     Returns:
       The mapped function.
 
     Raises:
+      ValueError: `static_broadcasted_argnums` and `donate_argnums` share a position.
       PmapDeviceCountError: (a ValueError) when called with a mapped axis larger than the
         number of devices.
     """
-    del backend, donate_argnums, global_arg_shapes
+    del backend, global_arg_shapes
     if devices is not None and not devices:
         raise PmapArgumentError("'devices' argument to pmap must be non-empty, or None.")
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)
-    return _Pmapped(
-        fun, axis_name, in_axes, out_axes, _as_tuple(static_broadcasted_argnums), devices, axis_size
-    )
+    statics, donated = _as_tuple(static_broadcasted_argnums), _as_tuple(donate_argnums)
+    if set(statics) & set(donated):
+        raise ValueError(
+            f"`static_argnums` {sorted(set(statics))} and `donate_argnums` "
+            f"{sorted(set(donated))} cannot intersect."
+        )
+    return _Pmapped(fun, axis_name, in_axes, out_axes, statics, devices, axis_size, donated)
 
 
 class _Entry:
@@ -141,9 +150,9 @@ class _Entry:
 class _Pmapped:
     """What `pmap(fun, ...)` returns."""
 
-    def __init__(self, fun, axis_name, in_axes, out_axes, statics, devices, axis_size):
+    def __init__(self, fun, axis_name, in_axes, out_axes, statics, devices, axis_size, donated):
         functools.update_wrapper(self, fun)
-        self._fun, self._axis_name = fun, axis_name
+        self._fun, self._axis_name, self._donated = fun, axis_name, donated
         self._in_axes, self._out_axes, self._statics = in_axes, out_axes, statics
         self._devices = None if devices is None else list(devices)
         self._axis_size = axis_size
@@ -236,6 +245,11 @@ class _Pmapped:
             self._axis_name,
             self._fun_name,
         )
+        if self._donated:
+            donation.delete_donated_shards(
+                self._donated, args, statics, leaves, axes,
+                entry.jaxpr.out_avals, entry.out_axes, devices,
+            )  # fmt: skip
         return tree_util.tree_unflatten(entry.out_tree, outs)
 
     def _params(self, entry: _Entry, axes: list, size: int, devices: list) -> dict:

@@ -357,6 +357,12 @@ class Jitted:
                     donated_names.add(p.name)
         self._donate_argnums = tuple(sorted(donated))
         self._donate_argnames = frozenset(donated_names)
+        both = set(self._static_argnames & self._donate_argnames)
+        if both:
+            raise ValueError(
+                "static_argnames and donate_argnames cannot intersect. Argument names "
+                f"{both} appear in both static_argnames and donate_argnames"
+            )
         # Cache-hit fast path (no static arguments, concrete Array leaves, eager context):
         # (structure node, leaf signatures, trace context) -> (entry, kernel).
         self._fast: dict = {}

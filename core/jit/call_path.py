@@ -162,7 +162,10 @@ def call(self, *args: Any, **kwargs: Any) -> Any:
     else:
         out = _call(self, args, kwargs)
     if (self._donate_argnums or self._donate_argnames) and type(current_trace()) is EvalTrace:
-        donation.delete_donated(self._donate_argnums, self._donate_argnames, args, kwargs, out)
+        statics = self._static_argnums | self._static_argnames
+        out = donation.delete_donated(
+            self._donate_argnums, self._donate_argnames, args, kwargs, out, statics
+        )
     return out
 
 

@@ -1,4 +1,4 @@
-"""Donated arguments of `jit`, as JAX deletes them on the CPU.
+"""Donated arguments of `jit` and `pmap`, as JAX deletes them on the CPU.
 
 `jit(f, donate_argnums=..., donate_argnames=...)` lets the compiled call reuse the buffers of
 those arguments for its results, so JAX deletes each donated array that an output can take
@@ -8,7 +8,18 @@ numbax's kernels allocate their outputs, so nothing is reused, but the arrays ar
 the same: a program that reads a donated array after the call fails here as it fails in JAX
 (`DeletedArrayError`, JAX's "Array has been deleted"). numpy arrays and Python scalars are
 copied into the call and never deleted. An asynchronous call's donated inputs are deleted when
-it has read them (its task ends); a donated input the call returns unchanged is not deleted.
+it has read them (its task ends); a donated input the call returns unchanged is deleted and
+the output is a new array of the same value, as in JAX; an output that is a non-donated input
+returned unchanged takes no donated buffer. An array passed twice, once donated, fails the
+call as in JAX (`JaxRuntimeError`, XLA's "Toy example for this bug: `f(donate(a), a)`").
+
+`pmap(f, donate_argnums=...)` does the same per device (`delete_donated_shards`): a donated
+array already laid out over the pmap's devices along its mapped axis (a pmap output,
+`device_put_replicated`, Flax's `replicate`) is deleted when an output of the same per-device
+shape and dtype takes it (XLA matches a pmap's buffers by shape only); arrays the call copies
+onto the devices (numpy arrays, one-device arrays) are not. Not modelled: JAX prunes the
+arguments a function does not use before it matches buffers (such a donated argument is
+neither deleted nor warned about there; here it can be deleted).
 """
 
 from __future__ import annotations
@@ -19,25 +30,31 @@ from typing import Any
 
 from core import tree_util
 from core.array import Array
+from core.avals import interned
+from core.errors import JaxRuntimeError
+from core.sharding import pmap_sharding
 from core.trace import get_aval
 
 _MATCHES: dict = {}  # (donated avals, output avals) -> indices of the usable donated leaves
 _URL = "https://docs.jax.dev/en/latest/faq.html#buffer-donation"
 
 
-def usable(donated: list, outputs: list) -> list[int]:
+def usable(donated: list, outputs: list, by_size: bool = True) -> list[int]:
     """Which of the donated avals an output can take, by XLA's rules (JAX's `_set_up_aliases`):
-    first an output of equal shape and dtype, in order, then one of as many elements; warns as
-    JAX does for the rest.
+    first an output of equal shape and dtype, in order, then (`by_size`) one of as many
+    elements; warns as JAX does for the rest.
 
     Args:
       donated: the donated leaves' avals, in argument order.
       outputs: the outputs' avals.
+      by_size: whether an output of another shape with as many elements takes one (jit's
+        buffers; a pmap's are matched by shape only).
 
     Returns:
       The indices (into `donated`) of the donated leaves an output takes.
     """
     key = (tuple((a.shape, a.dtype) for a in donated), tuple((a.shape, a.dtype) for a in outputs))
+    key += (by_size,)
     found = _MATCHES.get(key)
     if found is not None:
         return found
@@ -52,7 +69,7 @@ def usable(donated: list, outputs: list) -> list[int]:
         else:
             left_outputs.append(aval)
     sizes = collections.defaultdict(int)
-    for aval in left_outputs:
+    for aval in left_outputs if by_size else ():
         sizes[aval.size] += 1
     for i, aval in enumerate(donated):
         if i not in taken and sizes[aval.size] > 0:
@@ -70,8 +87,81 @@ def usable(donated: list, outputs: list) -> list[int]:
     return found
 
 
-def delete_donated(positions: tuple, names: frozenset, args: tuple, kwargs: dict, out: Any) -> None:
-    """Deletes the donated arrays of a call's arguments that an output can take (see the
+def _dynamic_leaves(
+    args: tuple, kwargs: dict, positions: tuple, names: frozenset, statics: frozenset
+) -> tuple[list, set[int]]:
+    """The leaves of a call's dynamic arguments, flattened as JAX numbers them in its errors
+    (positional arguments, then keyword arguments by name), and the indices of the donated."""
+    leaves, donated = [], set()
+    n = len(args)
+    for key, arg in [*enumerate(args), *sorted(kwargs.items())]:
+        negative = key - n if isinstance(key, int) else key  # argnums may count from the end
+        if key in statics or negative in statics:
+            continue
+        found = tree_util.tree_leaves(arg)
+        if key in positions or negative in positions or key in names:
+            donated.update(range(len(leaves), len(leaves) + len(found)))
+        leaves += found
+    return leaves, donated
+
+
+def _check_reuse(leaves: list, taken: set[int]) -> None:
+    """Raises XLA's error for an array passed twice to one call, once as a buffer an output
+    takes (`taken`): the call would read a buffer it overwrites."""
+    first: dict[int, int] = {}
+    for i, x in enumerate(leaves):
+        if not isinstance(x, Array):
+            continue  # numpy arrays and scalars are copied into the call
+        j = first.setdefault(id(x), i)
+        if j == i:
+            continue
+        if i in taken:
+            what, toy = "donate a buffer which is also used by", "f(a, donate(a))"
+        elif j in taken:
+            what, toy = "use a buffer that was previously donated in", "f(donate(a), a)"
+        else:
+            continue
+        raise JaxRuntimeError(
+            f"INVALID_ARGUMENT: Attempt to {what} the same call to Execute() (flattened argument "
+            f"{i}, replica 0, partition 0, first use: {j}). Toy example for this bug: `{toy}`."
+        )
+
+
+def _delete(doomed: list, out: Any) -> Any:
+    """Deletes the arrays `doomed` once the call that returned `out` has read them; returns `out`
+    with a new array for each doomed one it returns unchanged (JAX's output then owns the
+    buffer)."""
+    if not doomed:
+        return out
+    ids = {id(x) for x in doomed}
+    out = tree_util.tree_map(lambda o: _fresh(o) if id(o) in ids else o, out)
+    pending = [o for o in tree_util.tree_leaves(out) if isinstance(o, Array) and not o.is_ready()]
+    if pending:  # the running call reads them: delete them once it has ended
+        pending[0]._pending.then(lambda: [x.delete() for x in doomed])
+    else:
+        for x in doomed:
+            x.delete()
+    return out
+
+
+def _fresh(x: Array) -> Array:
+    """A new array of `x`'s value and placement (`x` is about to be deleted)."""
+    x.block_until_ready()
+    sharding = getattr(x, "_sharding", None)
+    if sharding is None:
+        return Array(x._value, aval=x._aval)
+    return Array._placed(x._value, x._aval, sharding)
+
+
+def delete_donated(
+    positions: tuple,
+    names: frozenset,
+    args: tuple,
+    kwargs: dict,
+    out: Any,
+    statics: frozenset = frozenset(),
+) -> Any:
+    """Deletes the donated arrays of a `jit` call's arguments that an output can take (see the
     module docstring).
 
     Args:
@@ -79,24 +169,80 @@ def delete_donated(positions: tuple, names: frozenset, args: tuple, kwargs: dict
       names: the donated keyword arguments' names.
       args, kwargs: the call's arguments.
       out: its outputs (a pytree; pending arrays if the call is running).
+      statics: the static arguments' indices and names (not counted in the flattened order).
+
+    Returns:
+      `out`, with a new array for a donated one it returns unchanged.
+
+    Raises:
+      JaxRuntimeError: an array passed twice, once as a buffer an output takes.
     """
-    leaves = []
-    for i, a in enumerate(args):
-        if i in positions:
-            leaves += tree_util.tree_leaves(a)
-    for k, v in kwargs.items():
-        if k in names:
-            leaves += tree_util.tree_leaves(v)
-    if not leaves:
+    leaves, donated = _dynamic_leaves(args, kwargs, positions, names, statics)
+    if not donated:
+        return out
+    inputs = {id(x) for i, x in enumerate(leaves) if i not in donated}
+    outs = [o for o in tree_util.tree_leaves(out) if id(o) not in inputs]  # forwarded: no buffer
+    order = sorted(donated)
+    picked = usable([get_aval(leaves[i]) for i in order], [get_aval(o) for o in outs])
+    taken = {order[k] for k in picked}
+    _check_reuse(leaves, taken)
+    return _delete([leaves[i] for i in sorted(taken) if isinstance(leaves[i], Array)], out)
+
+
+def delete_donated_shards(
+    positions: tuple,
+    args: tuple,
+    statics: tuple,
+    leaves: list,
+    axes: list,
+    out_avals: list,
+    out_axes: list,
+    devices: list,
+) -> None:
+    """Deletes the donated arrays of a `pmap` call that an output can take on every device
+    (see the module docstring).
+
+    Args:
+      positions: `donate_argnums` (indices into all positional arguments).
+      args: the call's positional arguments (static ones included).
+      statics: `static_broadcasted_argnums`.
+      leaves: the call's dynamic argument leaves (positional, then keyword), as pmap flattens
+        them.
+      axes: each leaf's mapped axis (None: broadcast to every device).
+      out_avals: the per-device program's output avals.
+      out_axes: each output's stacking axis (None: one value for every device).
+      devices: the devices the call ran on.
+
+    Raises:
+      JaxRuntimeError: an array passed twice, once as a buffer an output takes.
+    """
+    donated, k = set(), 0
+    for i, arg in enumerate(args):
+        if i not in statics:
+            n = len(tree_util.tree_leaves(arg))
+            if i in positions:
+                donated.update(range(k, k + n))
+            k += n
+    if not donated:
         return
-    outs = tree_util.tree_leaves(out)
-    avals = [get_aval(x) for x in leaves]
-    chosen = [leaves[i] for i in usable(avals, [get_aval(o) for o in outs])]
-    returned = {id(o) for o in outs}
-    doomed = [x for x in chosen if isinstance(x, Array) and id(x) not in returned]
-    pending = [o for o in outs if isinstance(o, Array) and not o.is_ready()]
-    if pending:  # the running call reads them: delete them once it has ended
-        pending[0]._pending.then(lambda: [x.delete() for x in doomed])
-    else:
-        for x in doomed:
-            x.delete()
+    order = sorted(donated)
+    per_device = [_shard_aval(get_aval(leaves[i]), axes[i]) for i in order]
+    outs = [
+        interned((1, *a.shape), a.dtype, a.weak_type) if ax is not None else a
+        for a, ax in zip(out_avals, out_axes)
+    ]
+    taken = {order[k] for k in usable(per_device, outs, by_size=False)}
+    _check_reuse(leaves, taken)
+    laid_out = lambda i: getattr(leaves[i], "_sharding", None) == pmap_sharding(devices, axes[i])  # noqa: E731
+    for i in sorted(taken):  # pmap's outputs are new arrays; a running call holds its inputs
+        if axes[i] is not None and laid_out(i):
+            leaves[i].delete()
+
+
+def _shard_aval(aval: Any, axis: int | None) -> Any:
+    """A device's buffer of an argument mapped along `axis`, as XLA sees it: the axis kept,
+    of size 1, in front."""
+    if axis is None:
+        return aval
+    shape = (1, *aval.shape[:axis], *aval.shape[axis + 1 :])
+    return interned(shape, aval.dtype, aval.weak_type)

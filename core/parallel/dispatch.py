@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 
 from core import distributed
-from core.array import Array
+from core.array import Array, DeletedArray
 from core.avals import ShapedArray, interned
 from core.config import config
 from core.device_worker import current_device
@@ -161,6 +161,16 @@ class StackedArray(UnreadArray):
                 del self._pending
                 self.__class__ = Array
                 return value
+
+    def delete(self) -> None:
+        """Drops the devices' results (`jax.Array.delete`) without waiting for them: a call
+        still computing them, or reading them, holds its own `Shards`."""
+        with _STACKING:
+            if type(self) is StackedArray:  # else another thread stacked it meanwhile
+                del self._pending
+                self.__class__ = DeletedArray
+                return
+        Array.delete(self)
 
     def block_until_ready(self) -> Array:
         """Waits until every device computed its value (raises the call's error) and returns

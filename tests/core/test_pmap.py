@@ -1,10 +1,12 @@
 """core.pmap over the 8 CPU devices of the tests (tests/conftest.py): JAX's tutorial examples with
 JAX's printed values, every collective across devices against the vmap reference, gradients
 (psum'ed inside, and of an enclosing function), one worker thread per device running at once,
-sharded outputs, in_axes/out_axes/static args/kwargs, errors like JAX's, no hang when a device
-fails, and the eager (disable_jit) and numpy back-end paths."""
+sharded outputs, in_axes/out_axes/static args/kwargs, donated arguments deleted as JAX deletes
+them, errors like JAX's, no hang when a device fails, and the eager (disable_jit) and numpy
+back-end paths."""
 
 import threading
+import warnings
 
 import numpy as np
 import pytest
@@ -12,6 +14,7 @@ import pytest
 import core
 import core.numpy as jnp
 from core import lax
+from core.errors import DeletedArrayError, JaxRuntimeError
 from core.pmap import PmapArgumentError, PmapDeviceCountError
 from core.sharding import NamedSharding, pmap_sharding
 
@@ -491,3 +494,68 @@ def test_outputs_fed_back_stay_on_their_devices_and_stack_when_read():
         step(np.ones((3, 3), np.float32), x[:3])[0], x[:3]
     )
     np.testing.assert_array_equal(np.asarray(w2), (np.ones((3, 3)) * 0.5 + x[:3]).T * 0.5 + x[:3])
+
+
+def _two_rows():
+    return core.pmap(lambda a: a + 1)(jnp.zeros((2, 3)))  # laid out over devices 0 and 1
+
+
+# (what, pmap keywords, function, arguments (None: `_two_rows()`, ones), its result, JAX 0.10.2's
+# is_deleted() per argument, whether it warns "Some donated buffers were not usable")
+TWO_BY_THREE = np.full((2, 3), 2.0)
+DONATION = [
+    ("pmap output", {}, lambda a: a * 2, (None,), TWO_BY_THREE, [True], False),
+    ("no output fits", {}, lambda a: a.sum(), (None,), [3.0, 3.0], [False], True),
+    ("one output for two", {"in_axes": (0, None)}, lambda a, b: a + b, (None, jnp.ones(3)),
+     TWO_BY_THREE, [True, False], True),
+    ("one value for all", {"out_axes": None}, lambda a: a.sum(0), (None,), 3.0, [False], True),
+    ("numpy", {}, lambda a: a * 2, (np.ones((2, 3), np.float32),), TWO_BY_THREE, [False], False),
+    ("one-device array", {}, lambda a: a * 2, (jnp.ones((2, 3)),), TWO_BY_THREE, [False], False),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "what,kwargs,f,args,want,deleted,warns", DONATION, ids=[c[0] for c in DONATION]
+)
+def test_donated_arguments_are_deleted_like_jax(what, kwargs, f, args, want, deleted, warns):
+    args = [_two_rows() if a is None else a for a in args]
+    donate = tuple(range(len(args)))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = core.pmap(f, donate_argnums=donate, **kwargs)(*args)
+    assert any("Some donated buffers were not usable" in str(w.message) for w in caught) == warns
+    assert [a.is_deleted() if isinstance(a, core.Array) else False for a in args] == deleted
+    np.testing.assert_array_equal(np.asarray(out), want)
+
+
+def test_a_training_loop_on_donated_replicated_state():
+    from train import jax_utils
+
+    step = core.pmap(
+        lambda s, x: core.tree.map(lambda p: p - 0.5 * lax.pmean(x, "i"), s),
+        axis_name="i",
+        donate_argnums=0,
+    )
+    state = jax_utils.replicate({"w": jnp.ones(3)}, core.devices()[:2])
+    old = []
+    for _ in range(3):
+        old.append(state)
+        state = step(state, np.ones((2, 3), np.float32))
+    assert all(s["w"].is_deleted() for s in old) and not state["w"].is_deleted()
+    np.testing.assert_allclose(np.asarray(jax_utils.unreplicate(state)["w"]), -0.5)
+    with pytest.raises(
+        DeletedArrayError, match=r"^Array has been deleted with shape=float32\[2,3\]"
+    ):
+        np.asarray(old[-1]["w"])
+
+
+def test_donation_errors_like_jax():
+    x = _two_rows()
+    with pytest.raises(JaxRuntimeError, match=r"`f\(donate\(a\), a\)`"):
+        core.pmap(lambda a, b: a + b, donate_argnums=0)(x, x)
+    assert not x.is_deleted()
+    with pytest.raises(
+        ValueError,
+        match=r"^`static_argnums` \[0, 1\] and `donate_argnums` \[0, 1\] cannot intersect\.$",
+    ):
+        core.pmap(lambda a, n: a, static_broadcasted_argnums=(0, 1), donate_argnums=(1, 0))

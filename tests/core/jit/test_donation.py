@@ -1,7 +1,8 @@
 """Donated arguments are deleted after the call, as JAX 0.10.2 deletes them on the CPU
 (core/jit/donation.py): those an output can take (same shape and dtype, else as many
 elements), with JAX's warning for the others; numpy inputs are never deleted; an asynchronous
-call deletes them once it has read them."""
+call deletes them once it has read them; an array passed twice, once donated, fails with
+XLA's error. pmap's donation: tests/core/test_pmap.py."""
 
 import warnings
 
@@ -10,7 +11,7 @@ import pytest
 
 import core
 import core.numpy as jnp
-from core.errors import DeletedArrayError
+from core.errors import DeletedArrayError, JaxRuntimeError
 
 # (what, function, donated positions, arguments, JAX's is_deleted() per argument, warns)
 CASES = [
@@ -32,6 +33,14 @@ CASES = [
         0,
         ({"p": jnp.ones(3), "q": jnp.ones(2)},),
         [True],
+        False,
+    ),
+    (
+        "forwarded other input",
+        lambda a, b: (b, a * 2),
+        0,
+        (jnp.ones(3), jnp.ones(3)),
+        [True, False],
         False,
     ),
 ]
@@ -78,3 +87,47 @@ def test_a_training_loop_on_donated_state_asynchronous_calls_included():
     np.testing.assert_allclose(np.asarray(w), want, rtol=1e-5)
     core.effects_barrier()
     assert all(o.is_deleted() for o in old) and not w.is_deleted() and not x.is_deleted()
+
+
+def test_a_donated_array_returned_unchanged_is_deleted_and_the_output_is_new():
+    x = jnp.ones(3)
+    y = core.jit(lambda a: a, donate_argnums=0)(x)
+    assert x.is_deleted() and y is not x and not y.is_deleted()
+    np.testing.assert_array_equal(np.asarray(y), 1.0)
+
+
+# (donated positions, XLA's message for f(x, x)): the call fails, nothing is deleted.
+REUSE = [
+    (
+        0,
+        r"use a buffer that was previously donated .* \(flattened argument 1, replica 0, "
+        r"partition 0, first use: 0\)\. Toy example for this bug: `f\(donate\(a\), a\)`",
+    ),
+    ((0, 1), r"use a buffer that was previously donated .*first use: 0\)"),
+    (1, r"donate a buffer which is also used by .*Toy example for this bug: `f\(a, donate\(a\)\)`"),
+]
+
+
+@pytest.mark.parametrize("donate,message", REUSE)
+def test_an_array_passed_twice_once_donated_fails_like_xla(donate, message):
+    x = jnp.ones(3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (0, 1): one of the two is not usable
+        with pytest.raises(JaxRuntimeError, match="^INVALID_ARGUMENT: Attempt to " + message):
+            core.jit(lambda a, b: a + b, donate_argnums=donate)(x, x)
+    assert not x.is_deleted()
+    core.jit(lambda a, b: a + b, donate_argnums=0)(x, x + 0)  # a copy is fine
+    assert x.is_deleted()
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [dict(static_argnums=1, donate_argnums=1), dict(static_argnames="n", donate_argnames="n")],
+)
+def test_static_and_donated_arguments_cannot_intersect(kwargs):
+    with pytest.raises(
+        ValueError,
+        match=r"^static_argnames and donate_argnames cannot intersect\. "
+        r"Argument names \{'n'\} appear in both",
+    ):
+        core.jit(lambda x, n: x, **kwargs)
