@@ -43,6 +43,7 @@ from __future__ import annotations
 import functools
 import math
 import threading
+import time
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -311,9 +312,11 @@ def output_layout(
     return layout
 
 
-def _run_shard(axis_name, communicator, store, shared, rank, exe, args) -> None:
+def _run_shard(name, axis_name, communicator, store, shared, rank, exe, args) -> None:
     """Runs on device `rank`'s thread: the compiled program on its slice (its variant of the
-    `shared` plan, if there is one); stores its outputs."""
+    `shared` plan, if there is one); stores its outputs. While a trace records, the slice is
+    an event `pmap_<name>` on the device's thread."""
+    start = time.perf_counter_ns()
     try:
         with axis_env.running(axis_name, communicator, rank), communicator.placed(rank):
             outs = exe(*args)
@@ -322,6 +325,9 @@ def _run_shard(axis_name, communicator, store, shared, rank, exe, args) -> None:
     except BaseException:
         communicator.abort()  # the other devices would wait for this one forever
         raise
+    finally:
+        if hooks.ACTIVE:
+            hooks.record(f"pmap_{name}", start, time.perf_counter_ns() - start, {"rank": rank})
 
 
 def _first_error(errors: list) -> BaseException | None:
@@ -443,7 +449,8 @@ def run(
         output is device 0's.
       devices: one device per slice.
       axis_name: the name the collectives of `exe` use for this axis.
-      name: the pmapped function's name (for errors of an asynchronous call).
+      name: the pmapped function's name (for errors of an asynchronous call, and the
+        trace's events: one per device, `pmap_<name>`, while a trace records).
 
     Returns:
       The stacked outputs, placed over `devices`.
@@ -468,7 +475,7 @@ def run(
         )
         shared = shared_work.plan(exe, same, size)
     exes = [exe] * size if shared is None else shared.programs
-    shard = functools.partial(_run_shard, axis_name, communicator, outputs.store, shared)
+    shard = functools.partial(_run_shard, name, axis_name, communicator, outputs.store, shared)
     layout = output_layout(exe, out_avals, out_axes, devices)
     communicator.join_desk()  # left when the call ends (`_Call.done`, or below)
     if queued:

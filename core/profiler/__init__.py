@@ -3,7 +3,8 @@
 * Traces: `start_trace(log_dir)`/`stop_trace()` or `with trace(log_dir):` record every jitted
   call and, inside it, every kernel or equation with its duration, bytes, FLOPs, source line
   and name stack (`named_scope`s and Flax-style module paths), plus `TraceAnnotation`,
-  `StepTraceAnnotation` and `annotate_function` events; written for TensorBoard's profile
+  `StepTraceAnnotation` and `annotate_function` events (a `pmap` call: one event per device,
+  on its thread, without the kernels inside); written for TensorBoard's profile
   plugin (`plugins/profile/<run>/<host>.xplane.pb`) and as Perfetto/Chrome trace JSON
   (`session`, `execution`, `xplane`, `chrome`).
 * Memory: `device_memory_profile()`/`save_device_memory_profile(path)` give the live arrays as

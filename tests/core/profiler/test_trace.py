@@ -197,3 +197,22 @@ def test_a_log_dir_that_cannot_be_made_fails_at_start(tmp_path):
     with pytest.raises(FileExistsError):
         profiler.start_trace(path)
     assert not hooks.ACTIVE
+
+
+def test_pmap_calls_are_one_event_per_device_on_its_thread(tmp_path):
+    from core import lax
+
+    normalize = core.pmap(lambda x: x / lax.psum(x, "i"), axis_name="i")
+    x = np.arange(1.0, 5.0, dtype=np.float32)
+    want = np.asarray(normalize(x))
+    with profiler.trace(tmp_path):
+        got = normalize(x)
+    np.testing.assert_array_equal(np.asarray(got), want)
+    with gzip.open(os.path.join(_run_dir(tmp_path), "perfetto_trace.json.gz")) as f:
+        trace = json.load(f)
+    threads = {e["tid"]: e["args"]["name"] for e in trace["traceEvents"] if e["ph"] == "M"
+               and e["name"] == "thread_name"}  # fmt: skip
+    calls = [e for e in trace["traceEvents"] if e["ph"] == "X" and e["name"] == "pmap_<lambda>"]
+    assert sorted(e["args"]["rank"] for e in calls) == [0, 1, 2, 3]
+    assert len({e["tid"] for e in calls}) == 4  # each on its device's thread
+    assert {threads[e["tid"]] for e in calls} == {f"numbax-cpu:{r}" for r in range(4)}
