@@ -5,6 +5,8 @@ import core.numpy as jnp         # like `jax.numpy`
 from core import grad, jit, vmap, random, lax
 """
 
+from typing import Any
+
 import core.numpy as numpy
 from core import (
     ad_checkpoint,
@@ -107,10 +109,11 @@ from core.lax import linalg as _lax_linalg  # noqa: F401
 from core.packages import check_numbax_packages as _check_numbax_packages
 from core.pending import block_until_ready
 from core.placement import (
+    RemovedPlacementError as _RemovedPlacementError,
+)
+from core.placement import (
     device_get,
     device_put,
-    device_put_replicated,
-    device_put_sharded,
     make_array_from_callback,
     make_array_from_process_local_data,
     make_array_from_single_device_arrays,
@@ -172,8 +175,6 @@ __all__ = [
     "device_count",
     "device_get",
     "device_put",
-    "device_put_replicated",
-    "device_put_sharded",
     "make_array_from_callback",
     "make_array_from_process_local_data",
     "make_array_from_single_device_arrays",
@@ -247,6 +248,14 @@ __all__ = [
     "vjp",
     "vmap",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """JAX 0.10's error for the placement functions it removed from its namespace."""
+    if name in ("device_put_replicated", "device_put_sharded"):
+        raise _RemovedPlacementError(name)
+    raise AttributeError(f"module 'core' has no attribute {name!r}")
+
 
 # Last: warn when `train`, `datasets`, ... resolve to someone else's module (core/packages.py).
 _check_numbax_packages()

@@ -3,6 +3,11 @@
 shards (`make_array_from_callback`, `make_array_from_single_device_arrays`,
 `make_array_from_process_local_data`), as in JAX.
 
+JAX 0.10 removed `jax.device_put_replicated` and `jax.device_put_sharded` from its namespace
+(reading them raises an `AttributeError` naming the drop-in replacement): `core` does the same
+(`RemovedPlacementError`), and Flax-style helpers (`train.jax_utils.replicate`) call the two
+functions here.
+
 Arrays live in host memory, so placing one records its sharding (`core/sharding_base.py`)
 without copying the buffer; a `NamedSharding` is first checked against the array
 (`core/named_sharding.py`).
@@ -17,11 +22,28 @@ import numpy as np
 
 from core import tree_util
 from core.devices import CpuDevice, DeviceError, process_count
+from core.errors import NumbaxError
 from core.named_sharding import place
 from core.parallel.dispatch import replicated
 from core.sharding import pmap_sharding
 from core.sharding_base import placed
 from core.trace import as_value
+
+
+class RemovedPlacementError(NumbaxError, AttributeError):
+    """`core.device_put_replicated` or `core.device_put_sharded` read: JAX 0.10 removed them.
+
+    Failing code: ``core.device_put_replicated(params, core.local_devices())``. Fix:
+    ``core.device_put(jnp.stack([x] * n), NamedSharding(Mesh(devices, ("x",)), P("x")))`` per
+    leaf (JAX's drop-in replacement), or ``train.jax_utils.replicate(params)``.
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            f"jax.{name} is deprecated; use jax.device_put instead. See "
+            "https://docs.jax.dev/en/latest/migrate_pmap.html#drop-in-replacements for a "
+            "drop-in replacement."
+        )
 
 
 def device_put(

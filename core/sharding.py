@@ -3,10 +3,10 @@
 Every numbax array lives in host memory; its sharding says which CPU device(s) it is placed
 on (`core/devices.py`): a `SingleDeviceSharding` (`device_put(x, device)`, and everything
 computed outside `pmap`, on the default device) or, for the outputs of `pmap`, a
-`NamedSharding` over a one-axis mesh of the mapped devices named `_internal_pmap_axis_name`
-(`pmap_sharding`), as JAX 0.10 reports them: slice `i` along the mapped axis belongs to device
-`i`. ``PartitionSpec`` exists so that code
-which annotates arrays with mesh axes (Flax's ``nn.with_partitioning``,
+`NamedSharding` over a one-axis mesh of the mapped devices named by the pmap's `axis_name`
+(`_internal_pmap_axis_name` without one; `pmap_sharding`), as JAX 0.10 reports them: slice
+`i` along the mapped axis belongs to device `i`. ``PartitionSpec`` exists so that code which
+annotates arrays with mesh axes (Flax's ``nn.with_partitioning``,
 ``nn.get_partition_spec``, logical axis rules) runs unchanged and returns the same specs as
 JAX. Device meshes and the current mesh (`Mesh`, `AxisType`, `set_mesh`, `use_mesh`,
 `get_mesh`, `make_mesh`: `core/mesh.py`) and `NamedSharding` with `reshard` /
@@ -67,14 +67,35 @@ PMAP_AXIS = "_internal_pmap_axis_name"
 
 
 @functools.lru_cache(maxsize=256)
-def _pmap_sharding(devices: tuple, axis: int | None) -> NamedSharding:
-    mesh = Mesh(np.array(devices, dtype=object), (PMAP_AXIS,))
-    spec = PartitionSpec() if axis is None else PartitionSpec(*([None] * axis), PMAP_AXIS)
+def _pmap_sharding(devices: tuple, axis: int | None, name: str) -> NamedSharding:
+    mesh = Mesh(np.array(devices, dtype=object), (name,))
+    spec = PartitionSpec() if axis is None else PartitionSpec(*([None] * axis), name)
     return NamedSharding(mesh, spec)
 
 
-def pmap_sharding(devices: Sequence[Any], axis: int | None = 0) -> NamedSharding:
+def pmap_sharding(
+    devices: Sequence[Any], axis: int | None = 0, axis_name: Any = None
+) -> NamedSharding:
     """How `pmap` places an output over `devices`: slice `i` along `axis` on `devices[i]`
     (`axis=None`: the whole array on every device), JAX 0.10's `NamedSharding` over the mesh
-    `Mesh(devices, ("_internal_pmap_axis_name",))`."""
-    return _pmap_sharding(tuple(devices), axis)
+    `Mesh(devices, (axis_name,))`.
+
+    Args:
+      devices: the mapped devices, in order.
+      axis: the mapped axis of the array, or None.
+      axis_name: the pmap's `axis_name` (a string names the mesh axis; anything else, None
+        included, gives JAX's `_internal_pmap_axis_name`).
+
+    Returns:
+      The `NamedSharding`.
+    """
+    name = axis_name if isinstance(axis_name, str) else PMAP_AXIS
+    return _pmap_sharding(tuple(devices), axis, name)
+
+
+def is_pmap_layout(sharding: Any, devices: Sequence[Any], axis: int | None) -> bool:
+    """Whether `sharding` places an array as a pmap over `devices` mapped along `axis` does,
+    whatever the pmap's axis name."""
+    if not isinstance(sharding, NamedSharding) or len(sharding.mesh.axis_names) != 1:
+        return False
+    return sharding == pmap_sharding(devices, axis, sharding.mesh.axis_names[0])

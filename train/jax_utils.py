@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 import core
-from core import lax, tree_util
+from core import lax, placement, tree_util
 from core.interpreters import finish
 from core.interpreters.partial_eval import JaxprTrace
 from core.trace import current_trace, set_current_trace
@@ -53,7 +53,7 @@ def replicate(tree: Any, devices: Sequence[Any] | None = None) -> Any:
         The tree with leaves of shape ``(len(devices), *leaf.shape)``; Python numbers become
         arrays of their default dtype (int32, float32, bool), as in Flax.
     """
-    return core.device_put_replicated(tree, list(devices or core.local_devices()))
+    return placement.device_put_replicated(tree, list(devices or core.local_devices()))
 
 
 def unreplicate(tree: Any) -> Any:
@@ -96,7 +96,7 @@ def prefetch_to_device(
     def enqueue(n: int) -> None:
         for item in itertools.islice(iterator, n):
             queue.append(
-                tree_util.tree_map(lambda x: core.device_put_sharded(list(x), devices), item)
+                tree_util.tree_map(lambda x: placement.device_put_sharded(list(x), devices), item)
             )
 
     enqueue(size)

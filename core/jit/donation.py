@@ -32,7 +32,7 @@ from core import tree_util
 from core.array import Array
 from core.avals import interned
 from core.errors import JaxRuntimeError
-from core.sharding import pmap_sharding
+from core.sharding import is_pmap_layout
 from core.trace import get_aval
 
 _MATCHES: dict = {}  # (donated avals, output avals) -> indices of the usable donated leaves
@@ -233,9 +233,10 @@ def delete_donated_shards(
     ]
     taken = {order[k] for k in usable(per_device, outs, by_size=False)}
     _check_reuse(leaves, taken)
-    laid_out = lambda i: getattr(leaves[i], "_sharding", None) == pmap_sharding(devices, axes[i])  # noqa: E731
     for i in sorted(taken):  # pmap's outputs are new arrays; a running call holds its inputs
-        if axes[i] is not None and laid_out(i):
+        if axes[i] is not None and is_pmap_layout(
+            getattr(leaves[i], "_sharding", None), devices, axes[i]
+        ):
             leaves[i].delete()
 
 

@@ -288,10 +288,15 @@ _LAYOUTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def output_layout(
-    exe: Callable, avals: Sequence[ShapedArray], axes: Sequence[int | None], devices: list
+    exe: Callable,
+    avals: Sequence[ShapedArray],
+    axes: Sequence[int | None],
+    devices: list,
+    axis_name: Any = None,
 ) -> list[tuple[ShapedArray | None, Any]]:
-    """(the stacked aval, the sharding) of each output of `exe` over `devices`."""
-    key = (tuple(devices), tuple(axes))
+    """(the stacked aval, the sharding) of each output of `exe` over `devices`, its mesh axis
+    named by the pmap's `axis_name` as JAX names it."""
+    key = (tuple(devices), tuple(axes), axis_name)
     try:
         per = _LAYOUTS.setdefault(exe, {})
     except TypeError:  # not weakly referenceable: computed every time
@@ -305,7 +310,7 @@ def output_layout(
                 else interned(
                     (*aval.shape[:ax], len(devices), *aval.shape[ax:]), aval.dtype, aval.weak_type
                 ),
-                pmap_sharding(devices, ax),
+                pmap_sharding(devices, ax, axis_name),
             )
             for aval, ax in zip(avals, axes)
         ]
@@ -476,7 +481,7 @@ def run(
         shared = shared_work.plan(exe, same, size)
     exes = [exe] * size if shared is None else shared.programs
     shard = functools.partial(_run_shard, name, axis_name, communicator, outputs.store, shared)
-    layout = output_layout(exe, out_avals, out_axes, devices)
+    layout = output_layout(exe, out_avals, out_axes, devices, axis_name)
     communicator.join_desk()  # left when the call ends (`_Call.done`, or below)
     if queued:
         task = Task(f"pmap({name})", devices[0].worker)

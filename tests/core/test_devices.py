@@ -12,6 +12,7 @@ import pytest
 
 import core
 import core.numpy as jnp
+from core import placement
 from core.device_worker import current_device
 from core.devices import DeviceError
 from core.jit import threads
@@ -98,18 +99,31 @@ def test_device_put_places_arrays():
         core.device_put(x, "cpu:1")
 
 
+@pytest.mark.parametrize("name", ["device_put_replicated", "device_put_sharded"])
+def test_placements_jax_removed_raise_its_attribute_error(name):
+    # JAX 0.10.2's message, verbatim
+    want = (
+        f"jax.{name} is deprecated; use jax.device_put instead. See "
+        "https://docs.jax.dev/en/latest/migrate_pmap.html#drop-in-replacements for a drop-in "
+        "replacement."
+    )
+    with pytest.raises(AttributeError) as info:
+        getattr(core, name)
+    assert str(info.value) == want and not hasattr(core, name)
+
+
 def test_replicated_and_sharded_placement():
     devs = core.devices()[:2]
-    r = core.device_put_replicated({"w": jnp.arange(3.0)}, devs)["w"]
+    r = placement.device_put_replicated({"w": jnp.arange(3.0)}, devs)["w"]
     assert r.shape == (2, 3) and r.sharding == pmap_sharding(devs, 0)
     np.testing.assert_array_equal(np.asarray(r), [[0, 1, 2]] * 2)
-    s = core.device_put_sharded([np.zeros(2), np.ones(2)], devs)
+    s = placement.device_put_sharded([np.zeros(2), np.ones(2)], devs)
     shards = s.addressable_shards
     assert [sh.device for sh in shards] == devs
     np.testing.assert_array_equal(np.asarray(shards[1].data), [[1.0, 1.0]])
     assert shards[1].data.device is devs[1]
     with pytest.raises(DeviceError, match="one shard per device"):
-        core.device_put_sharded([np.zeros(2)], devs)
+        placement.device_put_sharded([np.zeros(2)], devs)
     with pytest.raises(ValueError, match="cannot split evenly"):
         core.device_put(np.ones(3), pmap_sharding(devs))
 

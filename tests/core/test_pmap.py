@@ -50,6 +50,31 @@ def test_tutorial_normalize_over_8_devices():
     assert str(out) == JAX_NORMALIZE_PRINTED
 
 
+# (axis_name, out_axes, size) -> the output's sharding as JAX 0.10.2 prints it: the mesh axis
+# takes the pmap's axis_name.
+SHARDING_CASES = [
+    ("a", 0, 8, "Mesh('a': 8, axis_types=(Auto,)), spec=P('a',)"),
+    ("a", 1, 8, "Mesh('a': 8, axis_types=(Auto,)), spec=P(None, 'a')"),
+    ("a", None, 8, "Mesh('a': 8, axis_types=(Auto,)), spec=P()"),
+    ("a", 0, 2, "Mesh('a': 2, axis_types=(Auto,)), spec=P('a',)"),
+    (None, 0, 8, "Mesh('_internal_pmap_axis_name': 8, axis_types=(Auto,)), "
+                 "spec=P('_internal_pmap_axis_name',)"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("axis_name, out_axes, size, want", SHARDING_CASES)
+def test_output_sharding_names_the_mesh_axis_as_jax(axis_name, out_axes, size, want):
+    f = core.pmap(lambda x: x + 1, axis_name=axis_name, out_axes=out_axes)
+    out = f(jnp.ones((size, 3)))
+    assert repr(out.sharding) == f"NamedSharding(mesh={want}, memory_kind=device)"
+
+
+def test_an_output_of_a_named_pmap_is_donated_to_an_unnamed_one():
+    x = core.pmap(lambda x: x + 1, axis_name="a")(jnp.ones((4, 3)))
+    out = core.pmap(lambda x: x * 2, donate_argnums=0)(x)
+    assert x.is_deleted() and np.asarray(out).tolist() == [[4.0] * 3] * 4
+
+
 def _all_collectives(x):
     perm = [(j, (j + 1) % 4) for j in range(4)]
     return (

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import core
-from core import lax
+from core import lax, placement
 from core.jit.errors import JitExecutionError
 from core.parallel import dispatch
 
@@ -62,7 +62,7 @@ def test_a_loop_on_pending_state_equals_the_synchronous_one(gate):
     step = core.pmap(_step, "i", devices=devices)
 
     def loop(steps):
-        w = core.device_put_replicated(np.ones(3, np.float32), devices)
+        w = placement.device_put_replicated(np.ones(3, np.float32), devices)
         for _ in range(steps):
             w = step(x, w)
         return w

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import core
-from core import lax, tree_util
+from core import lax, placement, tree_util
 from core.parallel import shared_work
 from train import jax_utils
 
@@ -104,7 +104,7 @@ def test_mapped_state_is_not_shared(split_small):
 def test_device_put_replicated_places_one_buffer():
     devices = core.local_devices()[:2]
     source = np.arange(6, dtype=np.float32).reshape(2, 3)
-    out = core.device_put_replicated(source, devices)
+    out = placement.device_put_replicated(source, devices)
     first, second = _values(out)
     assert first is second and not first.flags.writeable
     source[0, 0] = 100.0  # the caller's array is copied once
