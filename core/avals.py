@@ -100,14 +100,18 @@ def interned(shape: tuple[int, ...], dtype: np.dtype, weak_type: bool) -> Shaped
 
 
 class ShapeDtypeStruct:
-    """A shape and dtype, as returned by `eval_shape` (like `jax.ShapeDtypeStruct`)."""
+    """A shape and dtype, as returned by `eval_shape` (like `jax.ShapeDtypeStruct`), with the
+    sharding an output is placed by when a stage tells it (`pmap(f).lower(x).out_info`)."""
 
-    __slots__ = ("shape", "dtype", "weak_type")
+    __slots__ = ("shape", "dtype", "weak_type", "sharding")
 
-    def __init__(self, shape: tuple[int, ...], dtype: Any, weak_type: bool = False):
+    def __init__(
+        self, shape: tuple[int, ...], dtype: Any, weak_type: bool = False, *, sharding: Any = None
+    ):
         self.shape = tuple(shape)
         self.dtype = np.dtype(dtype)
         self.weak_type = weak_type
+        self.sharding = sharding
 
     @property
     def ndim(self) -> int:
@@ -121,16 +125,16 @@ class ShapeDtypeStruct:
     def aval(self) -> ShapedArray:
         return ShapedArray(self.shape, self.dtype, self.weak_type)
 
+    def _key(self) -> tuple:
+        return (self.shape, self.dtype, self.weak_type, self.sharding)
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, ShapeDtypeStruct) and (self.shape, self.dtype, self.weak_type) == (
-            other.shape,
-            other.dtype,
-            other.weak_type,
-        )
+        return isinstance(other, ShapeDtypeStruct) and self._key() == other._key()
 
     def __hash__(self) -> int:
-        return hash((self.shape, self.dtype, self.weak_type))
+        return hash(self._key())
 
     def __repr__(self) -> str:
         weak = ", weak_type=True" if self.weak_type else ""
-        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
+        sharding = "" if self.sharding is None else f", sharding={self.sharding!r}"
+        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak}{sharding})"

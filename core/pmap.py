@@ -40,11 +40,12 @@ from core.devices import local_devices, process_count, process_index
 from core.errors import NumbaxError
 from core.interpreters.partial_eval import trace_to_closed_jaxpr
 from core.jit import donation
-from core.jit.api import StaticArgumentError, _concrete_inputs, executable
+from core.jit.api import StaticArgumentError, executable
 from core.jit.dispatch import wait_all
 from core.parallel import axis_env, dispatch
 from core.parallel.dispatch import read_only
 from core.parallel.pmap_prim import pmap_p, run_jaxpr
+from core.pmap_stages import PmapLowered
 from core.trace import Tracer, as_value, get_aval
 
 __all__ = [
@@ -176,7 +177,9 @@ class _Pmapped:
         n = len(dyn_args) + len(fixed)
         return self._fun(*[fixed[i] if i in fixed else next(it) for i in range(n)], **kwargs)
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def _call_layout(self, args: tuple, kwargs: dict) -> tuple:
+        """(static items, leaves, their tree, mapped axes, mapped size, devices) of a call
+        with these arguments, checked against `in_axes`, `axis_size` and the devices."""
         statics = self._statics
         if statics and max(statics) >= len(args):
             raise PmapArgumentError(
@@ -204,18 +207,11 @@ class _Pmapped:
             raise PmapArgumentError(
                 f"Specified axis_size {self._axis_size} doesn't match received axis_size {size}."
             )
-        devices = self._check_devices(size)
-        shards = dispatch.unstacked_inputs(leaves, axes, devices)
-        if shards:  # the others' avals and values, then each unstacked one's in its place
-            rest = [x for k, x in enumerate(leaves) if k not in shards]
-            rest_avals, rest_vals = _concrete_inputs(rest)
-            avals = vals = None
-            if rest_avals is not None:
-                it_avals, it_vals = iter(rest_avals), iter(rest_vals)
-                avals = [x._aval if k in shards else next(it_avals) for k, x in enumerate(leaves)]
-                vals = [shards[k] if k in shards else next(it_vals) for k in range(len(leaves))]
-        else:
-            avals, vals = _concrete_inputs(leaves)
+        return static_items, leaves, in_tree, axes, size, self._check_devices(size)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        static_items, leaves, in_tree, axes, size, devices = self._call_layout(args, kwargs)
+        avals, vals = dispatch.device_inputs(leaves, axes, devices)
         if avals is None:  # tracers: the pmap primitive, which every transformation maps
             avals = [_interned(get_aval(x)) for x in leaves]
             entry = self._entry(static_items, in_tree, avals, axes, size)
@@ -230,10 +226,39 @@ class _Pmapped:
             params = self._params(entry, axes, size, devices)
             outs = run_jaxpr(entry.jaxpr, entry.consts + vals, params)
             return tree_util.tree_unflatten(entry.out_tree, outs)
+        return self._run(entry, args, leaves, vals, axes, devices)
+
+    def lower(self, *args: Any, **kwargs: Any) -> PmapLowered:
+        """The per-device program for these arguments, lowered but not compiled, as
+        `jax.pmap(f).lower` (`core/pmap_stages.py`).
+
+        Args:
+          *args, **kwargs: arguments as for a call: arrays, scalars or `ShapeDtypeStruct`s
+            (only their shapes and dtypes count), static ones by value.
+
+        Returns:
+          A `Lowered`: `.as_text()` is the generated program, `.compile()` the next stage.
+
+        Raises:
+          PmapArgumentError: arguments that do not fit `in_axes` or `axis_size`.
+          PmapDeviceCountError: a mapped axis larger than the number of devices.
+        """
+        static_items, leaves, in_tree, axes, size, devices = self._call_layout(args, kwargs)
+        avals = [_interned(get_aval(x)) for x in leaves]
+        entry = self._entry(static_items, in_tree, avals, axes, size)
+        return PmapLowered(self, entry, static_items, in_tree, avals, axes, size, devices)
+
+    def _compile(self, entry: _Entry, size: int) -> None:
+        """Compiles `entry`'s per-device program, once."""
         if entry.exe is None:
             backend = config.jit_backend if config._jit_enabled else "python"
             with axis_env.tracing(self._axis_name, size * process_count()):
                 entry.exe = executable(entry.jaxpr, backend, self._fun_name)
+
+    def _run(self, entry: _Entry, args: tuple, leaves: list, vals: list, axes, devices) -> Any:
+        """Runs `entry` on the devices with the inputs `vals` of the argument `leaves` (of
+        the call's positional `args`, for donation) and returns the outputs' tree."""
+        self._compile(entry, len(devices))
         outs = dispatch.run(
             entry.exe,
             entry.consts,
@@ -247,7 +272,7 @@ class _Pmapped:
         )
         if self._donated:
             donation.delete_donated_shards(
-                self._donated, args, statics, leaves, axes,
+                self._donated, args, self._statics, leaves, axes,
                 entry.jaxpr.out_avals, entry.out_axes, devices,
             )  # fmt: skip
         return tree_util.tree_unflatten(entry.out_tree, outs)

@@ -57,6 +57,7 @@ from core.config import config
 from core.device_worker import current_device
 from core.devices import process_count, process_index
 from core.jit import dispatch as jit_dispatch
+from core.jit.kernel_call import concrete_inputs
 from core.parallel import axis_env, shared_work
 from core.parallel.communicator import ThreadCommunicator
 from core.pending import PendingArray, Task, UnreadArray
@@ -208,6 +209,21 @@ def unstacked_inputs(leaves: list, axes: list, devices: list) -> dict[int, Shard
             if shards is not None and shards.axis == ax and shards.devices == devices:
                 found[k] = shards
     return found
+
+
+def device_inputs(leaves: list, axes: list, devices: list) -> tuple[list | None, list | None]:
+    """The interned avals and the device inputs of concrete argument `leaves` (an unread pmap
+    output of these devices gives its `Shards`), or (None, None) if one is a tracer."""
+    shards = unstacked_inputs(leaves, axes, devices)
+    if not shards:
+        return concrete_inputs(leaves)
+    rest_avals, rest_vals = concrete_inputs([x for k, x in enumerate(leaves) if k not in shards])
+    if rest_avals is None:
+        return None, None
+    it_avals, it_vals = iter(rest_avals), iter(rest_vals)
+    avals = [x._aval if k in shards else next(it_avals) for k, x in enumerate(leaves)]
+    vals = [shards[k] if k in shards else next(it_vals) for k in range(len(leaves))]
+    return avals, vals
 
 
 class _Outputs:
