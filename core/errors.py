@@ -419,7 +419,8 @@ class DuplicateSpecError(NumbaxError, ValueError):
     def __init__(self, spec: Any, names: list) -> None:
         super().__init__(
             "A single NamedSharding spec specification can map every mesh axis to at most one "
-            f"positional dimension, but {spec} has duplicate entries for {names}."
+            f"positional dimension, but {spec} has duplicate entries for "
+            f"{', '.join(sorted(f'`{n}`' for n in names))}"
         )
 
 

@@ -3,6 +3,12 @@
 
 Each function is collective: every process must call it, in the same order. In a single
 process (no `core.distributed.initialize()`) they act on that one process alone.
+`host_local_array_to_global_array` and `global_array_to_host_local_array` convert between a
+process's local data and arrays laid out over a mesh, as JAX 0.10 does with one process: the
+global array of the local data is that data placed by `NamedSharding(mesh, spec)`, and a
+global array is already host-local (returned as it is; a numpy value is placed like the
+other way). Several processes' local data are not gathered into one array (numbax's arrays
+under `core.distributed` hold each process's own values): there, use `process_allgather`.
 """
 
 from __future__ import annotations
@@ -12,12 +18,24 @@ from typing import Any
 import numpy as np
 
 from core import tree_util
+from core.array import Array
 from core.devices import process_count, process_index
 from core.distributed import process_group, wait_for_all
-from core.errors import NumbaxError
+from core.errors import NumbaxError, ShardingShapeError
+from core.mesh import Mesh
+from core.named_sharding import NamedSharding
 from core.numpy import asarray
+from core.sharding_base import PartitionSpec, placed
+from core.trace import Tracer, as_value
 
-__all__ = ["assert_equal", "broadcast_one_to_all", "process_allgather", "sync_global_devices"]
+__all__ = [
+    "assert_equal",
+    "broadcast_one_to_all",
+    "global_array_to_host_local_array",
+    "host_local_array_to_global_array",
+    "process_allgather",
+    "sync_global_devices",
+]
 
 
 class MultihostError(NumbaxError, ValueError):
@@ -27,6 +45,178 @@ class MultihostError(NumbaxError, ValueError):
     or ``broadcast_one_to_all(x, is_source=True)`` in every process. Fix: the same barrier
     names in the same order everywhere, and exactly one source process.
     """
+
+
+class PspecsNoneError(NumbaxError, ValueError):
+    """`None` given where a `PartitionSpec` belongs (JAX's ValueError, its message).
+
+    Failing code: ``host_local_array_to_global_array(x, mesh, None)``. Fix: ``PartitionSpec()``
+    to replicate the value over the mesh.
+    """
+
+
+class PspecsTreeError(NumbaxError, ValueError):
+    """pspecs that are not a tree prefix of the inputs (JAX's ValueError).
+
+    Failing code: ``host_local_array_to_global_array({"a": x}, mesh, {"b": P("x")})``. Fix: one
+    `PartitionSpec` for all inputs, or a tree of them shaped like (a prefix of) the inputs.
+    """
+
+
+class NotAMeshError(NumbaxError, AttributeError):
+    """A global mesh that is not a `Mesh` (JAX fails with an AttributeError, no `local_mesh`).
+
+    Failing code: ``host_local_array_to_global_array(x, core.devices(), P("x"))``. Fix:
+    ``Mesh(np.array(core.devices()), ("x",))``.
+    """
+
+
+class NotAPartitionSpecError(NumbaxError, AttributeError):
+    """A pspec that is not a `PartitionSpec` (JAX fails with an AttributeError, no
+    `partitions`).
+
+    Failing code: ``host_local_array_to_global_array(x, mesh, "x")``. Fix: ``P("x")``.
+    """
+
+
+def _flat_pspecs(what: str, inputs: Any, pspecs: Any) -> list[Any]:
+    """One pspec per leaf of `inputs`, from one pspec or a tree prefix of them."""
+    is_leaf = lambda x: x is None or isinstance(x, PartitionSpec)  # noqa: E731
+    specs, spec_tree = tree_util.tree_flatten(pspecs, is_leaf=is_leaf)
+    try:
+        subtrees = spec_tree.flatten_up_to(inputs)
+    except (ValueError, TypeError) as e:
+        raise PspecsTreeError(
+            f"{what} specification must be a tree prefix of the positional arguments tuple: "
+            f"got {pspecs!r} for inputs of tree {tree_util.tree_structure(inputs)}. Give one "
+            "PartitionSpec, or a tree of "
+            "them shaped like (a prefix of) the inputs."
+        ) from e
+    return [s for s, sub in zip(specs, subtrees) for _ in tree_util.tree_leaves(sub)]
+
+
+def _check(mesh: Any, spec: Any) -> None:
+    if spec is None:
+        raise PspecsNoneError(
+            "`None` is not a valid input to the pspecs argument. Please use "
+            "jax.sharding.PartitionSpec() if you wanted to replicate your input."
+        )
+    if not isinstance(mesh, Mesh):
+        raise NotAMeshError(
+            f"{type(mesh).__name__!r} object has no attribute 'local_mesh': the global mesh "
+            "must be a Mesh, e.g. Mesh(np.array(core.devices()), ('x',))."
+        )
+    if not isinstance(spec, PartitionSpec):
+        raise NotAPartitionSpecError(
+            f"{type(spec).__name__!r} object has no attribute 'partitions': pspecs must be "
+            f"PartitionSpecs, e.g. P({spec!r}) instead of {spec!r}."
+        )
+
+
+def _place(x: Any, mesh: Mesh, spec: PartitionSpec) -> Any:
+    """`x` as an Array placed by `NamedSharding(mesh, spec)` (checked as JAX checks it: the
+    spec's entries past the array's rank may only be None); a tracer as it is."""
+    sharding = NamedSharding(mesh, spec)  # unknown or repeated mesh axes raise JAX's errors
+    if isinstance(x, Tracer):
+        return x
+    arr = as_value(x)
+    shape = tuple(arr.shape)
+    rank = len(shape)
+    if len(spec) > rank and any(e is not None for e in spec[rank:]):
+        sharding.check_shape(shape, "host_local_array_to_global_array")  # too short: raises
+    splits = sharding._splits()[:rank]
+    splits += [1] * (rank - len(splits))
+    for axis, (dim, n) in enumerate(zip(shape, splits)):
+        if dim % n:
+            raise ShardingShapeError(  # JAX's IndivisibleError
+                f"Sharding {sharding!r} implies that array axis {axis} is partitioned {n} "
+                f"times, but the dimension size is {dim} (full shape: {shape}, per-dimension "
+                f"tiling factors: {splits} should evenly divide the shape). Give that axis a "
+                "size the mesh axes divide, or another spec."
+            )
+    return placed(arr, sharding)
+
+
+def host_local_array_to_global_array(local_inputs: Any, global_mesh: Mesh, pspecs: Any) -> Any:
+    """This process's values as arrays laid out over `global_mesh`
+    (`jax.experimental.multihost_utils.host_local_array_to_global_array`).
+
+    With one process the global array is the local value (numpy values and scalars in their
+    canonical dtypes) placed by `NamedSharding(global_mesh, pspec)`; under `jit` a traced
+    value is returned as it is.
+
+    Args:
+      local_inputs: a pytree of this process's arrays.
+      global_mesh: the `Mesh` the arrays are laid out over.
+      pspecs: a `PartitionSpec` for every input, or a tree of them matching (a prefix of)
+        `local_inputs`.
+
+    Returns:
+      The pytree of global `Array`s.
+
+    Raises:
+      PspecsNoneError: a pspec is None (use `PartitionSpec()` to replicate).
+      PspecsTreeError: `pspecs` is not a tree prefix of `local_inputs`.
+      NotAMeshError, NotAPartitionSpecError: arguments of the wrong type.
+      MeshAxisNotFoundError, DuplicateSpecError, ShardingShapeError: a spec that does not fit
+        the mesh or the array (JAX's ValueErrors).
+      MultihostError: with more than one process (gather with `process_allgather`).
+    """
+    leaves, tree = tree_util.tree_flatten(local_inputs)
+    specs = _flat_pspecs("input pspecs", local_inputs, pspecs)
+    for spec in specs:
+        _check(global_mesh, spec)
+    _single_process("host_local_array_to_global_array")
+    return tree_util.tree_unflatten(
+        tree, [_place(x, global_mesh, spec) for x, spec in zip(leaves, specs)]
+    )
+
+
+def global_array_to_host_local_array(global_inputs: Any, global_mesh: Mesh, pspecs: Any) -> Any:
+    """This process's part of global arrays
+    (`jax.experimental.multihost_utils.global_array_to_host_local_array`).
+
+    With one process every array is host-local: an `Array` (or a traced value) is returned as
+    it is, as JAX returns a fully addressable array; a numpy value or scalar is placed by
+    `NamedSharding(global_mesh, pspec)`.
+
+    Args:
+      global_inputs: a pytree of global arrays.
+      global_mesh: the `Mesh` they are laid out over.
+      pspecs: a `PartitionSpec` for every input, or a tree of them matching (a prefix of)
+        `global_inputs`.
+
+    Returns:
+      The pytree of host-local arrays.
+
+    Raises:
+      PspecsNoneError: a pspec is None (use `PartitionSpec()` to replicate).
+      PspecsTreeError: `pspecs` is not a tree prefix of `global_inputs`.
+      NotAMeshError, NotAPartitionSpecError: for a numpy input, arguments of the wrong type.
+      MultihostError: with more than one process.
+    """
+    leaves, tree = tree_util.tree_flatten(global_inputs)
+    specs = _flat_pspecs("output pspecs", global_inputs, pspecs)
+    _single_process("global_array_to_host_local_array")
+    outs = []
+    for x, spec in zip(leaves, specs):
+        if spec is None:
+            _check(global_mesh, spec)
+        if isinstance(x, (Array, Tracer)):
+            outs.append(x)
+            continue
+        _check(global_mesh, spec)
+        outs.append(_place(x, global_mesh, spec))
+    return tree_util.tree_unflatten(tree, outs)
+
+
+def _single_process(name: str) -> None:
+    if process_count() > 1:
+        raise MultihostError(
+            f"{name}: numbax converts between host-local and global arrays in a single process "
+            f"only ({process_count()} processes here); gather the processes' values with "
+            "process_allgather, or run one process."
+        )
 
 
 def _allgather(value: Any) -> list[Any]:
