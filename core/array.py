@@ -30,6 +30,7 @@ class _Placement:
 
     default_sharding: Callable[[], Any]
     follow: Callable[..., Any]  # `core.committed.follow`
+    follow_primitive: Callable[..., Any]  # `core.committed.follow_primitive`
     addressable_shards: Callable[[Array], list]
     global_shards: Callable[[Array], list]
 
@@ -169,7 +170,7 @@ class Array(ArrayBase):
         """An array of `value` (with `aval`) placed by `sharding` (`core.sharding_base.placed`)."""
         arr = cls(value, aval=aval)
         arr._sharding = sharding
-        if hasattr(sharding, "_device"):
+        if hasattr(sharding, "_device") or getattr(sharding, "followed", False):
             placement.committed_to_device = True
         return arr
 

@@ -5,9 +5,12 @@ An array is committed to a device when the user placed it there (`device_put(x, 
 `jit` with `in_shardings`); arrays computed from uncommitted ones are uncommitted, on the
 default device (or that of a `default_device` block, where they live uncommitted). An
 operation (an eager primitive, a jitted call) on committed arrays runs on their device and its
-results are committed to it; committed arrays on two different devices
-raise JAX's "Received incompatible devices" (`IncompatibleDevicesError`). Every device shares
-the host memory, so nothing is copied: committing records the array's `SingleDeviceSharding`.
+results are committed to it. Arrays placed by a `NamedSharding` (of a user's mesh, not
+`pmap`'s) are committed to its devices: results of operations on them get `NamedSharding`s
+over the first one's mesh, with the specs `core/sharding_propagation.py` gives. Committed
+arrays on different devices, or on the same devices in another order, raise JAX's "Received
+incompatible devices" (`IncompatibleDevicesError`). Every device shares the host memory, so
+nothing is copied: committing records the array's sharding.
 The check runs only once some array has been committed in the process
 (`placement.committed_to_device`), so programs that never place arrays pay nothing for it.
 """
@@ -22,7 +25,10 @@ from core import tree_util
 from core.array import Array, register_placement
 from core.devices import default_override
 from core.errors import IncompatibleDevicesError
+from core.named_sharding import NamedSharding
 from core.sharding_base import UncommittedSharding
+from core.sharding_propagation import as_partition_spec, eqn_specs, spec_of
+from core.trace import get_aval
 
 
 def device_sharding(leaf: Any) -> Any:
@@ -33,12 +39,29 @@ def device_sharding(leaf: Any) -> Any:
     return None
 
 
+def committed_sharding(leaf: Any) -> Any:
+    """The sharding `leaf` is committed to (a `SingleDeviceSharding`, or a `NamedSharding` of
+    a user's mesh; `pmap`'s outputs are not followed), or None."""
+    sharding = device_sharding(leaf)
+    if sharding is not None:
+        return sharding
+    sharding = getattr(leaf, "_sharding", None) if isinstance(leaf, Array) else None
+    if isinstance(sharding, NamedSharding) and sharding.followed:
+        return sharding
+    return None
+
+
+def _device_ids(sharding: Any) -> list[int]:
+    """The ids of a sharding's devices in its order (JAX's device assignment)."""
+    return [d.id for d in sharding._devices]
+
+
 def _describe(k: int, x: Any, sharding: Any, names: list[str], what: str) -> str:
     """Input `k` as JAX's "incompatible devices" error names it."""
     name = names[k] if k < len(names) else f"args[{k}]"
     return (
         f"argument {name} of {what} with shape {x.aval.str_short(short_dtypes=False)} and "
-        f"with device ids [{sharding._device.id}] on platform CPU"
+        f"with device ids {_device_ids(sharding)} on platform CPU"
     )
 
 
@@ -55,8 +78,8 @@ def _uncommitted(device: Any) -> Any:
 
 
 def sharding_of(leaves: list, what: str, names: Callable[[], list[str]] | None = None) -> Any:
-    """The one device's sharding the committed arrays among `leaves` share, or None if none is
-    committed to a single device.
+    """The sharding of the first committed array among `leaves` (every committed one is on
+    the same devices in the same order), or None if none is committed.
 
     Args:
       leaves: the operation's inputs (arrays or anything else).
@@ -64,27 +87,32 @@ def sharding_of(leaves: list, what: str, names: Callable[[], list[str]] | None =
       names: gives the inputs' names for the error (JAX's argument names), else `args[i]`.
 
     Returns:
-      The shared `SingleDeviceSharding`, or None.
+      The first committed array's `SingleDeviceSharding` or `NamedSharding`, or None.
 
     Raises:
-      IncompatibleDevicesError: two of them are committed to different devices.
+      IncompatibleDevicesError: two of them are committed to different devices, or to the
+        same devices in different orders.
     """
     found = None
     for i, leaf in enumerate(leaves):
-        sharding = device_sharding(leaf)
+        sharding = committed_sharding(leaf)
         if sharding is None:
             continue
         if found is None:
             found = (i, leaf, sharding)
-        elif sharding._device is not found[2]._device:
+        elif sharding._devices != found[2]._devices:
             given = names() if names is not None else []
             first, second = (
                 _describe(k, x, s, given, what) for k, x, s in (found, (i, leaf, sharding))
             )
-            raise IncompatibleDevicesError(
-                f"Received incompatible devices for jitted computation. Got {first} and "
-                f"{second}. Put them on one device first, e.g. device_put(y, x.device)."
+            error = IncompatibleDevicesError(
+                f"Received incompatible devices for jitted computation. Got {first} and {second}"
             )
+            error.add_note(
+                "Put them on the same devices in the same order first, e.g. "
+                "device_put(y, x.sharding)."
+            )
+            raise error
     return None if found is None else found[2]
 
 
@@ -103,21 +131,92 @@ def commit(out: Any, sharding: Any) -> Any:
     return tree_util.tree_map(one, out)
 
 
-def follow(out: Any, leaves: list, what: str, names: Callable[[], list[str]] | None = None) -> Any:
+Specs = Callable[[Callable[[Any], Any], dict], list]
+
+
+def follow(
+    out: Any,
+    leaves: list,
+    what: str,
+    names: Callable[[], list[str]] | None = None,
+    specs: Specs | None = None,
+) -> Any:
     """The results `out` of an operation on `leaves`, placed where the inputs say: committed to
-    their device (see `sharding_of`), else on a `default_device` block's device, uncommitted.
+    their device (see `sharding_of`); by `NamedSharding`s over the first sharded input's mesh,
+    as `specs` propagates its inputs' specs (`core/sharding_propagation.py`); else on a
+    `default_device` block's device, uncommitted.
 
     Args:
       out: the operation's results (a pytree).
       leaves, what, names: as for `sharding_of`.
+      specs: gives the results' specs (one per leaf of `out`) from a function giving an input
+        leaf's spec (None if not sharded) and the mesh's axis sizes; None: replicated.
 
     Returns:
       `out`, its arrays placed.
     """
     sharding = sharding_of(leaves, what, names)
+    if isinstance(sharding, NamedSharding):
+        return _commit_named(out, sharding.mesh, specs)
     if sharding is None:
         sharding = uncommitted_default()
     return out if sharding is None else commit(out, sharding)
 
 
-register_placement(follow=follow)
+def _spec_reader(mesh: Any) -> Callable[[Any], Any]:
+    """The spec of a leaf placed by a `NamedSharding` over `mesh` (None for any other leaf:
+    a spec over another mesh of the same devices names other axes)."""
+
+    def spec_for(leaf: Any) -> Any:
+        sharding = committed_sharding(leaf)
+        if not isinstance(sharding, NamedSharding) or sharding.mesh != mesh:
+            return None
+        return spec_of(sharding, len(leaf.shape))
+
+    return spec_for
+
+
+@functools.lru_cache(maxsize=1024)
+def _named(mesh: Any, spec: tuple) -> NamedSharding:
+    return NamedSharding(mesh, as_partition_spec(spec))
+
+
+def _commit_named(out: Any, mesh: Any, specs: Specs | None) -> Any:
+    """The arrays of `out` committed to `NamedSharding`s over `mesh` by the specs `specs`
+    gives (replicated without it)."""
+    leaves, tree = tree_util.tree_flatten(out)
+    found = specs(_spec_reader(mesh), dict(mesh.shape)) if specs is not None else []
+    placed = []
+    for k, leaf in enumerate(leaves):
+        if not isinstance(leaf, Array):
+            placed.append(leaf)
+            continue
+        spec = found[k] if k < len(found) else (None,) * leaf.ndim
+        placed.append(commit(leaf, _named(mesh, tuple(spec))))
+    return tree_util.tree_unflatten(tree, placed)
+
+
+def follow_primitive(out: Any, args: list, name: str, params: dict, out_aval: Any) -> Any:
+    """The results `out` of primitive `name` run eagerly on `args`, placed by `follow` (the
+    specs of `NamedSharding`-placed inputs propagated by the primitive's rule).
+
+    Args:
+      out: the primitive's result (a list of them for a primitive of multiple results).
+      args: its operands.
+      name: its name.
+      params: its parameters.
+      out_aval: its result's abstract value (a list for multiple results).
+
+    Returns:
+      `out`, its arrays placed.
+    """
+    out_avals = list(out_aval) if isinstance(out_aval, (list, tuple)) else [out_aval]
+    avals = [get_aval(a) for a in args]
+
+    def specs(spec_for: Callable[[Any], Any], sizes: dict) -> list:
+        return eqn_specs(name, params, [spec_for(a) for a in args], avals, out_avals, sizes)
+
+    return follow(out, args, name, lambda: ["x", "y"][: len(args)], specs)
+
+
+register_placement(follow=follow, follow_primitive=follow_primitive)

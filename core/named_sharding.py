@@ -6,9 +6,11 @@ of `core.devices()`. numbax arrays live in host memory and computations run on t
 device, so placing an array (`device_put`, `lax.with_sharding_constraint`, `reshard`) checks
 the sharding against it exactly as JAX does (unknown mesh axes, an axis used twice, too few
 array axes, sizes not divisible), then records it on the array (`x.sharding`,
-`x.addressable_shards`) without copying. Operations return arrays on the default device (JAX
-propagates shardings through operations); under `jit`, `grad` and `vmap` the constraints are
-checked on the traced shapes and return their input. `core.sharding` re-exports these names.
+`x.addressable_shards`) without copying. Operations on such arrays give results placed as
+JAX's compiler places them (`core/committed.py`, `core/sharding_propagation.py`); under
+`jit`, `grad` and `vmap` the constraints are checked on the traced shapes and return their
+input, a constraint inside `jit` placing the jitted results. `core.sharding` re-exports these
+names.
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ import numpy as np
 from core import tree_util
 from core.array import Array
 from core.errors import DuplicateSpecError, MeshAxisNotFoundError, NoMeshError, ShardingShapeError
+from core.interpreters.partial_eval import JaxprTracer
 from core.mesh import Mesh, get_mesh
 from core.sharding_base import PartitionSpec, Sharding, as_sharding, placed
+from core.sharding_propagation import constrain
 from core.trace import as_value
 
 
@@ -48,6 +52,10 @@ class NamedSharding(Sharding):
         >>> s.shard_shape((8, 3)), s.is_fully_replicated
         ((4, 3), False)
     """
+
+    # Whether computations on arrays placed this way place their results by it
+    # (`core/committed.py`): False for `pmap`'s outputs (`core.sharding.pmap_sharding`).
+    followed = True
 
     def __init__(self, mesh: Mesh, spec: PartitionSpec, *, memory_kind: str | None = None) -> None:
         if not isinstance(mesh, Mesh):
@@ -184,6 +192,8 @@ def place(x: Any, shardings: Any, where: str, *, full_rank: bool = False) -> Any
                 resolved.check_shape(arr.shape, where)
                 if full_rank:
                     target = _full_rank(resolved, len(arr.shape))
+            if isinstance(arr, JaxprTracer) and isinstance(target, NamedSharding):
+                constrain(arr.var, target)  # what `jit`'s results follow
             return placed(arr, target) if isinstance(arr, Array) else arr
 
         return tree_util.tree_map(leaf, subtree)

@@ -11,7 +11,8 @@ annotates arrays with mesh axes (Flax's ``nn.with_partitioning``,
 JAX. Device meshes and the current mesh (`Mesh`, `AxisType`, `set_mesh`, `use_mesh`,
 `get_mesh`, `make_mesh`: `core/mesh.py`) and `NamedSharding` with `reshard` /
 `with_sharding_constraint` (`core/named_sharding.py`) are re-exported here: a `NamedSharding`
-is checked against the arrays it places and recorded on them, but `jit` shards nothing.
+is checked against the arrays it places and recorded on them, and computations on them
+place their results as JAX does (`core/sharding_propagation.py`), without moving data.
 
 This is the public namespace: the classes are defined in `core/sharding_base.py`, below the
 meshes and `NamedSharding`, so that no module of the sharding API imports this one.
@@ -70,7 +71,9 @@ PMAP_AXIS = "_internal_pmap_axis_name"
 def _pmap_sharding(devices: tuple, axis: int | None, name: str) -> NamedSharding:
     mesh = Mesh(np.array(devices, dtype=object), (name,))
     spec = PartitionSpec() if axis is None else PartitionSpec(*([None] * axis), name)
-    return NamedSharding(mesh, spec)
+    sharding = NamedSharding(mesh, spec)
+    sharding.followed = False  # pmap's outputs are not followed (`core/committed.py`)
+    return sharding
 
 
 def pmap_sharding(

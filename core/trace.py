@@ -148,7 +148,7 @@ class EvalTrace(Trace):
         else:
             out = Array(np.asarray(out), out_aval.weak_type)
         if placement.committed_to_device:  # results follow committed inputs (`core.committed`)
-            return placement.follow(out, list(args), prim.name, lambda: ["x", "y"][: len(args)])
+            return placement.follow_primitive(out, list(args), prim.name, params, out_aval)
         return out
 
 

@@ -295,6 +295,7 @@ class _Entry:
         "cost",
         "ordered",
         "refs",
+        "specs",
     )
 
     def __init__(self, jaxpr, consts, out_tree, refs=()):
@@ -309,6 +310,7 @@ class _Entry:
         self.used = 0  # when last called (`kernel_call.ticks`): the least recently used is evicted
         self.cost = 0.0  # estimated microseconds of a run (`dispatch.estimate_us`), once compiled
         self.ordered = False  # has side effects: queued behind calls in flight (`dispatch`)
+        self.specs: dict = {}  # inputs' specs -> outputs' (`call_path._out_specs`)
 
 
 class Jitted:

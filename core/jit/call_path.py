@@ -41,6 +41,7 @@ from core.jit.threads import FOLLOW_MIN_US as _FOLLOW_MIN_US
 from core.jit.threads import follow_on_caller as _follow_on_caller
 from core.pending import PendingArray
 from core.profiler import hooks as _profiler
+from core.sharding_propagation import jaxpr_specs
 from core.trace import EvalTrace, current_trace
 from core.tree_util import _flatten as _flatten_node
 
@@ -158,7 +159,8 @@ def call(self, *args: Any, **kwargs: Any) -> Any:
     if _placement.committed_to_device:
         leaves = tree_util.tree_leaves((args, kwargs))
         names = lambda: _leaf_names(self, args, kwargs)  # noqa: E731 - only for an error
-        out = committed.follow(_call(self, args, kwargs), leaves, self._name(), names)
+        specs = lambda spec_for, sizes: _out_specs(self, args, kwargs, spec_for, sizes)  # noqa: E731
+        out = committed.follow(_call(self, args, kwargs), leaves, self._name(), names, specs)
     else:
         out = _call(self, args, kwargs)
     if (self._donate_argnums or self._donate_argnames) and type(current_trace()) is EvalTrace:
@@ -167,6 +169,20 @@ def call(self, *args: Any, **kwargs: Any) -> Any:
             self._donate_argnums, self._donate_argnames, args, kwargs, out, statics
         )
     return out
+
+
+def _out_specs(self: Any, args: tuple, kwargs: dict, spec_for: Callable, sizes: dict) -> list:
+    """The specs of a call's outputs on `NamedSharding`-placed inputs: its traced program's
+    (`core/sharding_propagation.py`)."""
+    entry, leaves = self._entry(args, kwargs)
+    in_specs = [None] * len(entry.consts) + [spec_for(x) for x in leaves]
+    key = (tuple(in_specs), tuple(sizes.items()))
+    found = entry.specs.get(key)
+    if found is None:
+        found = entry.specs[key] = jaxpr_specs(
+            entry.jaxpr, in_specs[: len(entry.jaxpr.invars)], sizes
+        )
+    return found
 
 
 def _leaf_names(self: Any, args: tuple, kwargs: dict) -> list[str]:

@@ -15,7 +15,7 @@ import numpy as np
 
 from core import ad_util, dtypes
 from core.ad_util import Zero
-from core.array import Array
+from core.array import Array, placement
 from core.avals import ShapedArray
 from core.errors import ShapeError
 from core.interpreters import batching
@@ -237,7 +237,11 @@ def convert_element_type(x: Any, new_dtype: Any, weak_type: bool = False) -> Any
     if host or isinstance(x, Array):
         # Constant folding: a concrete input converts now, under any trace.
         val = _convert_impl(np.asarray(x), new_dtype=new_dtype, weak_type=weak_type)
-        return Array(np.asarray(val), weak_type)
+        out = Array(np.asarray(val), weak_type)
+        if placement.committed_to_device and isinstance(x, Array):  # placed as `x` is
+            params = {"new_dtype": new_dtype, "weak_type": bool(weak_type)}
+            return placement.follow_primitive(out, [x], "convert_element_type", params, out.aval)
+        return out
     return convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=bool(weak_type))
 
 

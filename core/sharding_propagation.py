@@ -1,0 +1,294 @@
+"""Where the results of a computation on `NamedSharding`-placed arrays are placed: a forward
+pass of per-primitive rules, standing in for XLA's sharding propagation (GSPMD).
+
+JAX computes an operation on sharded arrays on their devices, and the compiler chooses the
+results' shardings. numbax computes everything in host memory, so only the chosen shardings
+matter (`x.sharding`, `visualize_array_sharding`): these rules give what GSPMD gives for the
+common operations. A spec is a tuple of one entry per array axis (None, or a tuple of mesh axis
+names); each result's spec comes from its inputs':
+
+- elementwise operations (and any whose result has an input's shape) take, axis by axis, the
+  first input's entry that is not None (`P('a') + P(None, 'b')` -> `P('a', 'b')`);
+- `dot_general` keeps the batch and free axes' entries; a contracted axis's sharding is summed
+  away (`P(None, 'b') @ P('b', None)` -> `P()`);
+- reductions drop the reduced axes, `transpose` permutes, `broadcast_in_dim` maps the operand's
+  axes, `reshape` keeps an entry on the major axis of a group of axes it merges or splits,
+  `slice`-like operations drop the entries of the axes they shorten;
+- nested jaxprs (`jit_call`, `custom_jvp_call`, ...) are followed inside;
+- anything else is replicated (`P()`).
+
+Inside `jit`, `with_sharding_constraint` records its sharding on the traced value
+(`constrain`); the pass takes it there. A result's spec is printed without trailing Nones, as
+JAX's are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from core import ir
+from core.sharding_base import PartitionSpec
+
+Spec = tuple  # one entry per array axis: None or a tuple of mesh axis names
+
+# Constraints of `with_sharding_constraint` on traced values: jaxpr variable -> its sharding.
+# Variables are made once per trace; the oldest entries are dropped past a bound.
+_constraints: dict[ir.Var, Any] = {}
+_MAX_CONSTRAINTS = 4096
+
+
+def constrain(var: ir.Var, sharding: Any) -> None:
+    """Records that the traced value `var` is constrained to `sharding` (a `NamedSharding`).
+
+    Args:
+      var: the jaxpr variable of the traced value.
+      sharding: the `NamedSharding` it is constrained to.
+    """
+    if len(_constraints) >= _MAX_CONSTRAINTS:
+        del _constraints[next(iter(_constraints))]
+    _constraints[var] = sharding
+
+
+def spec_of(sharding: Any, ndim: int) -> Spec:
+    """The spec of a `NamedSharding` as one entry per axis of a rank-`ndim` array."""
+    out: list = []
+    for entry in tuple(sharding.spec)[:ndim]:
+        if entry is None or entry is PartitionSpec.UNCONSTRAINED:
+            out.append(None)
+        else:
+            out.append(tuple(entry) if isinstance(entry, (tuple, list)) else (entry,))
+    return tuple(out) + (None,) * (ndim - len(out))
+
+
+def as_partition_spec(spec: Spec) -> PartitionSpec:
+    """The `PartitionSpec` JAX reports for a result: trailing Nones dropped, one-name entries
+    as the name."""
+    entries = list(spec)
+    while entries and entries[-1] is None:
+        entries.pop()
+    return PartitionSpec(*[e if e is None or len(e) > 1 else e[0] for e in entries])
+
+
+def _devices(entry: tuple, sizes: dict) -> int:
+    """How many pieces the mesh axes of one spec entry cut an array axis into."""
+    return int(np.prod([sizes[n] for n in entry]))
+
+
+def _replicated(aval: Any) -> Spec:
+    return (None,) * len(aval.shape)
+
+
+def _merge(
+    specs: Sequence[Spec | None], avals: Sequence[Any], out_aval: Any, same_shape: bool = True
+) -> Spec:
+    """Axis by axis, the first entry of the inputs of the result's shape (of its rank, unless
+    `same_shape`) that is not None and whose mesh axes no earlier axis took."""
+    shape = tuple(out_aval.shape)
+    out: list = [None] * len(shape)
+    used: set = set()
+    for d, size in enumerate(shape):
+        for spec, aval in zip(specs, avals):
+            fits = tuple(aval.shape) == shape if same_shape else len(aval.shape) == len(shape)
+            if spec is None or not fits:
+                continue
+            entry = spec[d]
+            if entry is not None and not used.intersection(entry) and size > 1:
+                out[d] = entry
+                used.update(entry)
+                break
+    return tuple(out)
+
+
+def _concatenate(specs, avals, out_aval, params, sizes) -> Spec:
+    """As `_merge`, the joined axis included (its operands' lengths differ from the result's)."""
+    return _merge(specs, avals, out_aval, same_shape=False)
+
+
+def _dot_general(specs, avals, out_aval, params, sizes) -> Spec:
+    (lc, rc), (lb, rb) = params["dimension_numbers"]
+    lhs, rhs = (s if s is not None else _replicated(a) for s, a in zip(specs, avals))
+    lfree = [d for d in range(len(lhs)) if d not in lc and d not in lb]
+    rfree = [d for d in range(len(rhs)) if d not in rc and d not in rb]
+    entries = [lhs[i] or rhs[j] for i, j in zip(lb, rb)]
+    entries += [lhs[d] for d in lfree] + [rhs[d] for d in rfree]
+    out: list = []
+    used: set = set()
+    for entry in entries:
+        if entry is not None and used.intersection(entry):
+            entry = None
+        out.append(entry)
+        used.update(entry or ())
+    return tuple(out)
+
+
+def _drop_axes(axes: Sequence[int]) -> Callable:
+    def rule(specs, avals, out_aval, params, sizes) -> Spec:
+        spec = specs[0] or _replicated(avals[0])
+        return tuple(e for d, e in enumerate(spec) if d not in set(axes))
+
+    return rule
+
+
+def _reduce(specs, avals, out_aval, params, sizes) -> Spec:
+    return _drop_axes(params["axes"])(specs, avals, out_aval, params, sizes)
+
+
+def _squeeze(specs, avals, out_aval, params, sizes) -> Spec:
+    ndim = len(avals[0].shape)
+    return _drop_axes([d % ndim for d in params["dimensions"]])(
+        specs, avals, out_aval, params, sizes
+    )
+
+
+def _transpose(specs, avals, out_aval, params, sizes) -> Spec:
+    spec = specs[0] or _replicated(avals[0])
+    return tuple(spec[d] for d in params["permutation"])
+
+
+def _broadcast_in_dim(specs, avals, out_aval, params, sizes) -> Spec:
+    spec = specs[0] or _replicated(avals[0])
+    out: list = [None] * len(out_aval.shape)
+    for d, target in enumerate(params["broadcast_dimensions"]):
+        if avals[0].shape[d] == out_aval.shape[target]:
+            out[target] = spec[d]
+    return tuple(out)
+
+
+def _reshape(specs, avals, out_aval, params, sizes) -> Spec:
+    """Groups of input and output axes of equal products; a group keeps the entry of its major
+    input axis (of size > 1) on its major output axis when that axis splits evenly over it."""
+    spec = specs[0] or _replicated(avals[0])
+    ins, outs = list(avals[0].shape), list(out_aval.shape)
+    out: list = [None] * len(outs)
+    if 0 in ins:
+        return tuple(out)
+    i = j = 0
+    while i < len(ins) and j < len(outs):
+        i0, j0 = i, j
+        a, b = ins[i], outs[j]
+        i, j = i + 1, j + 1
+        while a != b:
+            if a < b:
+                a, i = a * ins[i], i + 1
+            else:
+                b, j = b * outs[j], j + 1
+        major_in = next((d for d in range(i0, i) if ins[d] > 1), i0)
+        major_out = next((d for d in range(j0, j) if outs[d] > 1), j0)
+        entry = spec[major_in]
+        if entry is not None and outs[major_out] % _devices(entry, sizes) == 0:
+            out[major_out] = entry
+    return tuple(out)
+
+
+def _shortened(specs, avals, out_aval, params, sizes) -> Spec:
+    """Slicing: the entries of the axes the operation leaves as long as they were."""
+    spec = specs[0] or _replicated(avals[0])
+    return tuple(e if n == m else None for e, n, m in zip(spec, avals[0].shape, out_aval.shape))
+
+
+_RULES: dict[str, Callable] = {
+    "dot_general": _dot_general,
+    "concatenate": _concatenate,
+    "reduce_sum": _reduce,
+    "reduce_max": _reduce,
+    "reduce_min": _reduce,
+    "reduce_prod": _reduce,
+    "reduce_and": _reduce,
+    "reduce_or": _reduce,
+    "argmax": _reduce,
+    "argmin": _reduce,
+    "squeeze": _squeeze,
+    "transpose": _transpose,
+    "broadcast_in_dim": _broadcast_in_dim,
+    "reshape": _reshape,
+    "slice": _shortened,
+    "dynamic_slice": _shortened,
+    "rev": _shortened,
+}
+
+
+def _inner_jaxpr(params: dict) -> ir.Jaxpr | None:
+    """The jaxpr a call-like equation runs on its operands, if it has one."""
+    for name in ("jaxpr", "call_jaxpr", "fun_jaxpr"):
+        found = ir.sub_jaxprs(params.get(name))
+        if len(found) == 1:
+            return found[0]
+    return None
+
+
+def eqn_specs(
+    name: str,
+    params: dict,
+    specs: Sequence[Spec | None],
+    avals: Sequence[Any],
+    out_avals: list,
+    sizes: dict,
+) -> list[Spec]:
+    """The specs of the results of one operation.
+
+    Args:
+      name: the primitive's name.
+      params: its parameters.
+      specs: each operand's spec, None for an operand placed nowhere in particular.
+      avals: the operands' abstract values.
+      out_avals: the results' abstract values.
+      sizes: the mesh's axis sizes by name.
+
+    Returns:
+      One spec per result.
+    """
+    if all(s is None for s in specs):
+        return [_replicated(a) for a in out_avals]
+    inner = _inner_jaxpr(params)
+    if inner is not None and len(inner.invars) == len(specs):
+        return jaxpr_specs(inner, list(specs), sizes)
+    rule = _RULES.get(name)
+    out = []
+    for aval in out_avals:
+        if rule is not None and len(out_avals) == 1:
+            out.append(rule(specs, avals, aval, params, sizes))
+        else:
+            out.append(_merge(specs, avals, aval))
+    return out
+
+
+def jaxpr_specs(jaxpr: ir.Jaxpr, in_specs: list[Spec | None], sizes: dict) -> list[Spec]:
+    """The specs of `jaxpr`'s results.
+
+    Args:
+      jaxpr: the program.
+      in_specs: one per invar; None for an input placed nowhere in particular (constvars are
+        such inputs).
+      sizes: the mesh's axis sizes by name.
+
+    Returns:
+      One spec per outvar, the constraints of `with_sharding_constraint` applied.
+    """
+    env: dict = dict(zip(jaxpr.invars, in_specs))
+
+    def read(atom: Any) -> Spec | None:
+        return env.get(atom) if isinstance(atom, ir.Var) else None
+
+    def write(var: ir.Var, spec: Spec) -> None:
+        constraint = _constraints.get(var)
+        env[var] = spec if constraint is None else spec_of(constraint, len(var.aval.shape))
+
+    for var in jaxpr.invars:
+        if var in _constraints:
+            write(var, env.get(var) or _replicated(var.aval))
+    for eqn in jaxpr.eqns:
+        specs = [read(a) for a in eqn.inputs]
+        outs = eqn_specs(
+            eqn.prim.name,
+            eqn.params,
+            specs,
+            [a.aval for a in eqn.inputs],
+            [v.aval for v in eqn.outputs],
+            sizes,
+        )
+        for var, spec in zip(eqn.outputs, outs):
+            write(var, spec)
+    return [read(v) or _replicated(v.aval) for v in jaxpr.outvars]

@@ -1,0 +1,143 @@
+"""Computations on `NamedSharding`-placed arrays give results placed as JAX 0.10.2's compiler
+places them (`core/sharding_propagation.py`, `core/committed.py`): eagerly and under `jit`,
+`with_sharding_constraint` inside `jit`, and JAX's error for arrays on different devices or
+in different orders. The expected specs were recorded on JAX with eight CPU devices and Auto
+mesh axes."""
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core.sharding import AxisType, NamedSharding
+from core.sharding import PartitionSpec as P
+
+X = np.arange(64 * 32, dtype=np.float32).reshape(64, 32)
+
+
+@pytest.fixture
+def mesh():
+    return core.make_mesh((4, 2), ("a", "b"), axis_types=(AxisType.Auto,) * 2)
+
+
+def _put(mesh, value, *spec):
+    return core.device_put(value, NamedSharding(mesh, P(*spec)))
+
+
+# (case, the computation on the placed inputs, the inputs' values and specs, JAX's spec)
+CASES = [
+    ("sin", jnp.sin, [(X, ("a",))], P("a")),
+    ("sin of both axes", jnp.sin, [(X, ("a", "b"))], P("a", "b")),
+    ("add an uncommitted array", lambda x: x + jnp.ones_like(x), [(X, ("a",))], P("a")),
+    ("add a bias", lambda x: x + jnp.ones(32), [(X, ("a",))], P("a")),
+    ("add: entries merged", jnp.add, [(X, ("a",)), (X, (None, "b"))], P("a", "b")),
+    ("add: entries merged, other order", jnp.add, [(X, (None, "b")), (X, ("a",))], P("a", "b")),
+    ("add a replicated array", jnp.add, [(X, ("a",)), (X, ())], P("a")),
+    ("sum of all", jnp.sum, [(X, ("a",))], P()),
+    ("sum over rows", lambda x: jnp.sum(x, axis=0), [(X, ("a", "b"))], P("b")),
+    ("sum over columns", lambda x: jnp.sum(x, axis=1), [(X, ("a", "b"))], P("a")),
+    ("transpose", lambda x: x.T, [(X, ("a", "b"))], P("b", "a")),
+    ("flatten", lambda x: x.reshape(64 * 32), [(X, ("a", "b"))], P("a")),
+    ("split an axis", lambda x: x.reshape(64, 2, 16), [(X, ("a", "b"))], P("a", "b")),
+    ("dot of rows by columns", jnp.dot, [(X, ("a", None)), (X.T, (None, "b"))], P("a", "b")),
+    ("dot over a sharded axis", jnp.dot, [(X, (None, "b")), (X.T, ("b", None))], P()),
+    ("dot of both axes", jnp.dot, [(X, ("a", "b")), (X.T, ("a", "b"))], P("a", "b")),
+    ("a row", lambda x: x[0], [(X, ("a", "b"))], P("b")),
+    ("a slice", lambda x: x[:8], [(X, ("a", "b"))], P(None, "b")),
+    ("copy", jnp.copy, [(X, ("a",))], P("a")),
+    ("mean", jnp.mean, [(X, ("a",))], P()),
+    ("relu", lambda x: jnp.maximum(x, 0), [(X, ("a",))], P("a")),
+    ("astype", lambda x: x.astype(jnp.int32), [(X, ("a",))], P("a")),
+    ("times a scalar", lambda x: 1e-5 * x, [(X, ("a",))], P("a")),
+    ("sin of a replicated array", jnp.sin, [(X, ())], P()),
+    ("1-d", jnp.sin, [(np.ones(32, np.float32), ("b",))], P("b")),
+    ("concatenate", lambda x, y: jnp.concatenate([x, y]), [(X, ("a",)), (X, ("a",))], P("a")),
+    ("broadcast_to", lambda v: jnp.broadcast_to(v, (64, 32)), [(X[0], ("b",))], P(None, "b")),
+    ("new axis", lambda v: v[None], [(X[0], ("b",))], P(None, "b")),
+    ("argmax", lambda x: jnp.argmax(x, axis=1), [(X, ("a", "b"))], P("a")),
+    ("jit", core.jit(lambda x: x * 2), [(X, ("a",))], P("a")),
+    ("jit of a replicated array", core.jit(lambda x: x * 2), [(X, ())], P()),
+    ("jit: a sum over rows", core.jit(lambda x: x.sum(0)), [(X, ("a", "b"))], P("b")),
+    ("jit: a transpose", core.jit(lambda x: (x, x.sum(0), x.T)[2]), [(X, ("a", "b"))], P("b", "a")),
+]
+
+
+@pytest.mark.parametrize(
+    ("fun", "inputs", "spec"), [pytest.param(*case[1:], id=case[0]) for case in CASES]
+)
+def test_results_are_placed_as_jax_places_them(mesh, fun, inputs, spec):
+    out = fun(*[_put(mesh, value, *s) for value, s in inputs])
+    assert out.sharding == NamedSharding(mesh, spec)
+    np.testing.assert_allclose(out, fun(*[value for value, _ in inputs]), rtol=1e-6)
+
+
+def test_a_single_device_array_stays_on_its_device():
+    x = core.device_put(X, core.devices()[1])
+    for out in (jnp.sin(x), core.jit(lambda v: v * 2)(x)):
+        assert out.sharding == core.sharding.SingleDeviceSharding(core.devices()[1])
+
+
+def test_with_sharding_constraint_places_a_jitted_result(mesh):
+    x = _put(mesh, X, "a", "b")
+
+    @core.jit
+    def transposed_layout(v):
+        return core.lax.with_sharding_constraint(v + 1, NamedSharding(mesh, P("b", "a")))
+
+    @core.jit
+    def replicated(v):
+        return core.lax.with_sharding_constraint(v + 1, NamedSharding(mesh, P()))
+
+    assert transposed_layout(x).sharding == NamedSharding(mesh, P("b", "a"))
+    assert replicated(x).sharding == NamedSharding(mesh, P())
+    np.testing.assert_array_equal(replicated(x), X + 1)
+
+
+def test_data_and_model_parallel_gradients_keep_the_parameters_layout(mesh):
+    def loss(params, batch):
+        (w1, b1), (w2, b2) = params
+        h = jnp.maximum(batch @ w1 + b1, 0)
+        return jnp.mean((h @ w2 + b2) ** 2)
+
+    rng = np.random.default_rng(0)
+    w1 = _put(mesh, rng.standard_normal((16, 8), np.float32), None, "b")
+    b1 = _put(mesh, rng.standard_normal(8, np.float32), "b")
+    w2 = _put(mesh, rng.standard_normal((8, 4), np.float32), "b", None)
+    b2 = _put(mesh, rng.standard_normal(4, np.float32))
+    batch = _put(mesh, rng.standard_normal((32, 16), np.float32), "a", None)
+    for grad in (core.jit(core.grad(loss)), core.grad(loss)):
+        grads = grad([(w1, b1), (w2, b2)], batch)
+        specs = [g.sharding.spec for pair in grads for g in pair]
+        assert specs == [P(None, "b"), P("b"), P("b"), P()]
+
+
+@pytest.mark.parametrize(
+    ("order", "message"),
+    [
+        (
+            "halves",
+            "Received incompatible devices for jitted computation. Got argument x of add with "
+            "shape float32[64,32] and with device ids [0, 1, 2, 3] on platform CPU and argument "
+            "y of add with shape float32[64,32] and with device ids [4, 5, 6, 7] on platform CPU",
+        ),
+        (
+            "permuted",
+            "Received incompatible devices for jitted computation. Got argument x of add with "
+            "shape float32[64,32] and with device ids [0, 1, 2, 3, 4, 5, 6, 7] on platform CPU "
+            "and argument y of add with shape float32[64,32] and with device ids [0, 1, 2, 3, "
+            "6, 7, 4, 5] on platform CPU",
+        ),
+    ],
+)
+def test_arrays_on_other_devices_raise_jaxs_error(order, message):
+    devices = core.devices()
+    if order == "halves":
+        first, second = devices[:4], devices[4:]
+    else:
+        first, second = devices, [devices[i] for i in [0, 1, 2, 3, 6, 7, 4, 5]]
+    y = core.device_put(X, NamedSharding(core.sharding.Mesh(first, "x"), P("x")))
+    z = core.device_put(X, NamedSharding(core.sharding.Mesh(second, "x"), P("x")))
+    with pytest.raises(ValueError) as info:
+        y + z
+    assert str(info.value) == message
+    assert "same devices in the same order" in info.value.__notes__[0]
