@@ -21,53 +21,14 @@ from core.avals import ShapedArray, ShapeDtypeStruct
 from core.backends import numba as numba_backend
 from core.config import config
 from core.devices import process_count
-from core.errors import NumbaxError
-from core.jit.stages import ArgInfo, Compiled, Lowered
+from core.jit.stages import ArgInfo, Compiled, Lowered, check_compiled_call
 from core.parallel import axis_env, dispatch
 from core.sharding import pmap_sharding
-from core.trace import Tracer
 
 if TYPE_CHECKING:
     from core.pmap import _Entry, _Pmapped
 
-__all__ = [
-    "CompiledArgumentTypeError",
-    "CompiledTracerError",
-    "CompiledTreeError",
-    "PmapCompiled",
-    "PmapLowered",
-]
-
-
-class CompiledTreeError(NumbaxError, TypeError):
-    """A compiled pmap called with arguments of another tree than it was lowered for.
-
-    Failing code: ``pmap(f, static_broadcasted_argnums=1).lower(x, 4).compile()(x, 4)`` (the
-    static argument was fixed when lowering). Fix: pass the dynamic arguments only, in the
-    lowered structure, or call ``pmap(f)`` itself, which traces for every new structure.
-    """
-
-
-class CompiledArgumentTypeError(NumbaxError, TypeError):
-    """A compiled pmap called with arrays of other shapes or dtypes than it was lowered for.
-
-    Failing code: ``pmap(f).lower(jnp.ones((2, 3))).compile()(jnp.ones((2, 4)))``. Fix: lower
-    again for the new shapes, or call ``pmap(f)`` itself, which compiles for them.
-    """
-
-
-class CompiledTracerError(NumbaxError, TypeError):
-    """A compiled pmap called inside a transformation (`jit`, `grad`, `vmap`).
-
-    Failing code: ``jax.grad(lambda x: compiled(x).sum())(xs)``. Fix: transform the pmapped
-    function itself (``jax.grad(lambda x: pmap(f)(x).sum())``); a compiled one runs only on
-    concrete arrays.
-    """
-
-
-def _short(aval: ShapedArray) -> str:
-    """`float32[2,3]`, as JAX names a compiled argument's type."""
-    return f"{aval.dtype.name}[{','.join(map(str, aval.shape))}]"
+__all__ = ["PmapCompiled", "PmapLowered"]
 
 
 class _PmapStage:
@@ -177,35 +138,10 @@ class PmapCompiled(_PmapStage, Compiled):
         return getattr(self._entry.exe, "source", None) or str(self._entry.jaxpr)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        leaves, in_tree = tree_util.tree_flatten((args, kwargs))
-        for x in leaves:
-            if isinstance(x, Tracer):
-                raise CompiledTracerError(
-                    "Cannot apply JAX transformations to a function lowered and compiled for a "
-                    f"particular signature. Detected argument of Tracer type {type(x)}. "
-                    "Transform the pmapped function itself instead."
-                )
-        if in_tree != self._in_tree:
-            raise CompiledTreeError(
-                "Function compiled with input pytree does not match the input pytree it was "
-                f"called with.\nCompiled for {self._in_tree}, called with {in_tree}: pass the "
-                "dynamic arguments only (not the static broadcasted ones), as when lowering."
-            )
-        avals, vals = dispatch.device_inputs(leaves, self._axes, self._devices)
-        bad = [
-            f"Argument 'flat_args[{k}]' compiled with {_short(want)} and called with {_short(got)}"
-            for k, (want, got) in enumerate(zip(self._avals, avals))
-            if (want.shape, want.dtype) != (got.shape, got.dtype)
-        ]
-        if bad:
-            raise CompiledArgumentTypeError(
-                "Argument types differ from the types for which this computation was compiled. "
-                "Perhaps you are calling the compiled executable with a different enable_x64 "
-                "mode than when it was AOT compiled? The mismatches are:\n"
-                + "\n".join(bad)
-                + "\nLower and compile again for these arguments, or call the pmapped "
-                "function, which does so itself."
-            )
+        leaves, avals, vals = check_compiled_call(
+            args, kwargs, self._in_tree, self._avals,
+            lambda leaves: dispatch.device_inputs(leaves, self._axes, self._devices),
+        )  # fmt: skip
         fixed = dict(self._static)
         dyn = iter(args)
         full = tuple(fixed[i] if i in fixed else next(dyn) for i in range(len(args) + len(fixed)))

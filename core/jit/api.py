@@ -51,9 +51,9 @@ from core.interpreters.partial_eval import trace_to_closed_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
 from core.jit import call_path, dispatch
 from core.jit.errors import JitArgumentError, NumpyFallbackWarning, UnsupportedDTypeError
-from core.jit.kernel_call import concrete_inputs as _concrete_inputs  # pmap uses it
+from core.jit.kernel_call import concrete_inputs as _concrete_inputs
 from core.jit.kernel_call import leaf_key, reraise_signal, ticks
-from core.jit.stages import Lowered, Traced
+from core.jit.stages import Lowered, Traced, check_compiled_call
 from core.named_sharding import place
 from core.primitive import Primitive
 from core.prims.control_flow import common as _derived_jaxprs  # memo
@@ -646,7 +646,7 @@ class Jitted:
         """
         entry, _ = self._entry(args, kwargs)
         static, dyn_args, dyn_kwargs = self._split(args, kwargs)
-        in_tree = tree_util.tree_structure((dyn_args, dyn_kwargs))
+        in_tree = tree_util.tree_structure((tuple(dyn_args), dyn_kwargs))
         in_avals = [v.aval for v in entry.jaxpr.invars[len(entry.consts) :]]
         return Traced(self, entry, in_tree, in_avals, static)
 
@@ -655,28 +655,11 @@ class Jitted:
         return self.trace(*args, **kwargs).lower()
 
     def _call_compiled(self, traced: Traced, hit: tuple, args: tuple, kwargs: dict) -> Any:
-        """Runs a `Compiled` of this function on arguments of the signature it was traced for."""
-        static, dyn_args, dyn_kwargs = self._split(args, kwargs)
-        leaves, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
-        avals, vals = _concrete_inputs(leaves)
-        if avals is None:
-            raise TypeError(
-                "a Compiled function takes concrete arrays; inside a transformation call the "
-                "jit-compiled function itself"
-            )
-        want = [(a.shape, a.dtype) for a in traced.in_avals]
-        if (
-            in_tree != traced._in_tree
-            or static != traced._static
-            or want != [(a.shape, a.dtype) for a in avals]
-        ):
-            raise TypeError(
-                "Argument types differ from the types for which this computation was compiled: "
-                f"compiled for {[a.str_short() for a in traced.in_avals]}, called with "
-                f"{[a.str_short() for a in avals]} (or another tree or static values). Trace "
-                "and compile again for these arguments, or call the jit-compiled function, "
-                "which does so itself."
-            )
+        """Runs a `Compiled` of this function on the dynamic arguments (the static ones were
+        fixed when tracing, as in JAX) of the signature it was traced for."""
+        _, _, vals = check_compiled_call(
+            args, kwargs, traced._in_tree, traced.in_avals, _concrete_inputs
+        )
         return call_path.run(hit, vals)
 
     def _evict(self, cache: dict) -> None:

@@ -7,22 +7,110 @@
 
 `jit(f).lower(x)` is `jit(f).trace(x).lower()`. Each stage uses `jit`'s own caches: tracing
 shares the trace cache of `jit(f)`, and compiling shares its compiled kernels, so calling
-`jit(f)(x)` afterwards compiles nothing. A `Compiled` accepts only arguments with the tree
-structure, shapes and dtypes it was compiled for (a `TypeError` otherwise, as in JAX).
+`jit(f)(x)` afterwards compiles nothing. A `Compiled` takes the dynamic arguments only (the
+static ones were fixed when tracing) with the tree structure, shapes and dtypes it was
+compiled for, and no tracers (JAX's `TypeError`s otherwise: `check_compiled_call`, which
+`pmap`'s stages share).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from core import ir, tree_util
 from core.avals import ShapedArray
 from core.backends import numba as numba_backend
 from core.config import config
+from core.errors import NumbaxError
+from core.trace import Tracer
 
 if TYPE_CHECKING:
     from core.jit.api import Jitted, _Entry
+
+
+class CompiledTreeError(NumbaxError, TypeError):
+    """A compiled function called with arguments of another tree than it was lowered for.
+
+    Failing code: ``jit(f, static_argnums=1).lower(x, 4).compile()(x, 4)`` (the
+    static argument was fixed when lowering). Fix: pass the dynamic arguments only, in the
+    lowered structure, or call the jitted (or pmapped) function itself, which traces for
+    every new structure.
+    """
+
+
+class CompiledArgumentTypeError(NumbaxError, TypeError):
+    """A compiled function called with arrays of other shapes or dtypes than it was lowered for.
+
+    Failing code: ``jit(f).lower(jnp.ones(3)).compile()(jnp.ones(4))``. Fix: lower
+    again for the new shapes, or call the jitted (or pmapped) function itself, which
+    compiles for them.
+    """
+
+
+class CompiledTracerError(NumbaxError, TypeError):
+    """A compiled function called inside a transformation (`jit`, `grad`, `vmap`).
+
+    Failing code: ``jax.grad(lambda x: compiled(x).sum())(xs)``. Fix: transform the jitted or
+    pmapped function itself (``jax.grad(lambda x: jit(f)(x).sum())``); a compiled one runs
+    only on concrete arrays.
+    """
+
+
+def _short(aval: ShapedArray) -> str:
+    """`float32[2,3]`, as JAX names a compiled argument's type."""
+    return f"{aval.dtype.name}[{','.join(map(str, aval.shape))}]"
+
+
+def check_compiled_call(
+    args: tuple, kwargs: dict, in_tree: Any, want: list, inputs: Callable
+) -> tuple[list, list, list]:
+    """Checks a `Compiled`'s call as JAX does: the dynamic arguments only, no tracers, the
+    lowered tree, shapes and dtypes.
+
+    Args:
+      args, kwargs: the call's arguments.
+      in_tree: the lowered `(args, kwargs)` tree.
+      want: the lowered leaves' avals.
+      inputs: leaves -> (their avals, their kernel inputs).
+
+    Returns:
+      (the leaves, their avals, their kernel inputs).
+
+    Raises:
+      CompiledTracerError, CompiledTreeError, CompiledArgumentTypeError: JAX's TypeErrors.
+    """
+    leaves, tree = tree_util.tree_flatten((tuple(args), kwargs))
+    for x in leaves:
+        if isinstance(x, Tracer):
+            raise CompiledTracerError(
+                "Cannot apply JAX transformations to a function lowered and compiled for a "
+                f"particular signature. Detected argument of Tracer type {type(x)}. "
+                "Transform the jitted or pmapped function itself instead."
+            )
+    if tree != in_tree:
+        raise CompiledTreeError(
+            "Function compiled with input pytree does not match the input pytree it was "
+            f"called with.\nCompiled for {in_tree}, called with {tree}: pass the dynamic "
+            "arguments only (not the static ones), as when lowering."
+        )
+    avals, vals = inputs(leaves)
+    bad = [
+        f"Argument 'flat_args[{k}]' compiled with {_short(w)} and called with {_short(g)}"
+        for k, (w, g) in enumerate(zip(want, avals))
+        if (w.shape, w.dtype) != (g.shape, g.dtype)
+    ]
+    if bad:
+        raise CompiledArgumentTypeError(
+            "Argument types differ from the types for which this computation was compiled. "
+            "Perhaps you are calling the compiled executable with a different enable_x64 "
+            "mode than when it was AOT compiled? The mismatches are:\n"
+            + "\n".join(bad)
+            + "\nLower and compile again for these arguments, or call the jitted (or "
+            "pmapped) function, which does so itself."
+        )
+    return leaves, avals, vals
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

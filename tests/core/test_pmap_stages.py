@@ -8,8 +8,8 @@ import pytest
 import core
 import core.numpy as jnp
 from core import lax, stages
+from core.jit.stages import CompiledArgumentTypeError, CompiledTracerError, CompiledTreeError
 from core.pmap import PmapArgumentError, PmapDeviceCountError
-from core.pmap_stages import CompiledArgumentTypeError, CompiledTracerError, CompiledTreeError
 
 
 def _f(x, y):

@@ -8,6 +8,7 @@ import pytest
 import core
 import core.numpy as jnp
 from core.jit import api as jit_api
+from core.jit.stages import CompiledTracerError, CompiledTreeError
 
 
 def f(x, y):
@@ -65,9 +66,31 @@ def test_static_arguments_and_python_backend():
     assert lowered.backend == "python"
     assert lowered.as_text() == str(power.trace(jnp.float32(2.0), 3)._entry.jaxpr)
     compiled = lowered.compile()
-    assert float(compiled(jnp.float32(3.0), 3)) == 81.0
-    with pytest.raises(TypeError, match="Argument types differ"):
-        compiled(jnp.float32(3.0), 2)
+    assert float(compiled(jnp.float32(3.0))) == 81.0  # the static one fixed, as in JAX
+    with pytest.raises(CompiledTreeError, match="input pytree does not match"):
+        compiled(jnp.float32(3.0), 3)  # JAX 0.10.2's TypeError: statics are not passed
+
+
+# (static_argnums, static_argnames, lowered with (args, kwargs), called with) as JAX 0.10.2 runs
+STATIC_CALLS = [
+    ((1,), (), ((jnp.ones(3), 4), {}), ((jnp.ones(3),), {})),
+    ((), ("n",), ((jnp.ones(3),), {"n": 4}), ((jnp.ones(3),), {})),
+    ((-1,), (), ((jnp.ones(3), 4), {}), ((jnp.ones(3),), {})),
+]
+
+
+@pytest.mark.parametrize("argnums, argnames, lowered_with, called_with", STATIC_CALLS)
+def test_a_compiled_takes_the_dynamic_arguments_only(argnums, argnames, lowered_with, called_with):
+    jitted = core.jit(lambda x, n: x * n, static_argnums=argnums, static_argnames=argnames)
+    compiled = jitted.lower(*lowered_with[0], **lowered_with[1]).compile()
+    np.testing.assert_array_equal(compiled(*called_with[0], **called_with[1]), np.full(3, 4.0))
+    assert str(compiled.in_tree) == "PyTreeDef(((*,), {}))"  # a tuple of args, as JAX
+
+
+def test_a_compiled_refuses_tracers_as_jax():
+    compiled = core.jit(f).lower(jnp.arange(3.0), 2.0).compile()
+    with pytest.raises(CompiledTracerError, match="Cannot apply JAX transformations"):
+        core.grad(lambda x: compiled(x, 2.0)["out"].sum())(jnp.arange(3.0))
 
 
 def test_jit_rejects_unknown_keywords_as_jax():
