@@ -25,6 +25,7 @@ from core import tree_util
 from core.array import Array, register_placement
 from core.devices import default_override
 from core.errors import IncompatibleDevicesError
+from core.mesh import AxisType
 from core.named_sharding import NamedSharding
 from core.sharding_base import UncommittedSharding
 from core.sharding_propagation import as_partition_spec, eqn_specs, spec_of
@@ -178,7 +179,8 @@ def _spec_reader(mesh: Any) -> Callable[[Any], Any]:
 
 @functools.lru_cache(maxsize=1024)
 def _named(mesh: Any, spec: tuple) -> NamedSharding:
-    return NamedSharding(mesh, as_partition_spec(spec))
+    explicit = bool(mesh.axis_types) and all(t is AxisType.Explicit for t in mesh.axis_types)
+    return NamedSharding(mesh, as_partition_spec(spec, full_rank=explicit))
 
 
 def _commit_named(out: Any, mesh: Any, specs: Specs | None) -> Any:

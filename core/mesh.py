@@ -226,17 +226,30 @@ def make_mesh(
     """A mesh of shape `axis_shapes` over the devices (`jax.make_mesh`).
 
     Args:
-      axis_shapes: the size of every mesh axis; their product must be the device count.
+      axis_shapes: the size of every mesh axis; the first `prod(axis_shapes)` devices are
+        used, as in JAX.
       axis_names: one name per axis.
       axis_types: one `AxisType` per axis (default: all `AxisType.Explicit`, as in JAX).
       devices: the devices to use (default: `core.devices()`).
 
     Returns:
       The `Mesh`.
+
+    Raises:
+      MeshShapeError: the mesh needs more devices than there are.
     """
+    devices = list(all_devices() if devices is None else devices)
+    size = int(np.prod([int(d) for d in axis_shapes]))
+    if size > len(devices):
+        error = MeshShapeError(
+            f"Number of devices {len(devices)} must be >= the product of mesh_shape "
+            f"{tuple(int(d) for d in axis_shapes)}"
+        )
+        error.add_note("Give a mesh shape of at most core.device_count() devices.")
+        raise error
     if axis_types is None:
         axis_types = (AxisType.Explicit,) * len(axis_names)
-    return Mesh(create_device_mesh(axis_shapes, devices), axis_names, axis_types)
+    return Mesh(create_device_mesh(axis_shapes, devices[:size]), axis_names, axis_types)
 
 
 class _MeshContext(threading.local):

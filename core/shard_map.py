@@ -15,17 +15,21 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
 from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from core import numpy as jnp
 from core import tree_util
 from core.api import vmap
 from core.errors import ShardMapOutSpecError, ShardMapSpecError, VmapAxesError
+from core.interpreters import batching
 from core.mesh import Mesh, get_mesh
 from core.placement import device_put
 from core.sharding import NamedSharding, PartitionSpec
-from core.trace import EvalTrace, current_trace
+from core.trace import EvalTrace, Tracer, current_trace
 
 
 def _entry_axes(entry: Any) -> tuple:
@@ -179,8 +183,25 @@ def shard_map(
             split.append(_split(leaf, spec, m, i))
         blocks = [b for b, _ in split]
 
+        eager = type(current_trace()) is EvalTrace
+
         def body(*block_leaves: Any) -> Any:
-            return f(*treedef.unflatten(block_leaves))
+            if not eager:
+                return f(*treedef.unflatten(block_leaves))
+            traces = _traces(current_trace(), len(m.axis_names))
+            for trace in traces:
+                trace.boxes_all = True
+            boxed = [
+                x
+                if isinstance(x, batching.BatchTracer)
+                else batching.BatchTracer(traces[-1], x, None)
+                for x in block_leaves
+            ]
+            _frames.stack.append((m, traces))
+            try:
+                return f(*treedef.unflatten(boxed))
+            finally:
+                _frames.stack.pop()
 
         fn = body
         for name in reversed(m.axis_names):
@@ -211,6 +232,55 @@ def shard_map(
         return out_tree.unflatten(joined)
 
     return mapped
+
+
+class _Frames(threading.local):
+    """The eager `shard_map` calls running on this thread: (mesh, the vmap traces of its axes,
+    outermost first)."""
+
+    def __init__(self) -> None:
+        self.stack: list[tuple[Mesh, list]] = []
+
+
+_frames = _Frames()
+
+
+def _traces(inner: Any, n: int) -> list:
+    """The `n` traces from `inner` outwards, outermost first."""
+    out = [inner]
+    while len(out) < n:
+        out.append(out[-1].parent)
+    return out[::-1]
+
+
+def _shown_blocks(tracer: batching.BatchTracer) -> str | None:
+    """A value of an eager `shard_map`'s body as JAX prints it: each device's block after the
+    device and its mesh coordinates; None for a tracer of any other `vmap`."""
+    for mesh, traces in reversed(_frames.stack):
+        if tracer._trace not in traces:
+            continue
+        dims: dict = {}
+        value = tracer
+        while isinstance(value, batching.BatchTracer) and value._trace in traces:
+            dims[traces.index(value._trace)] = value.batch_dim
+            value = value.val
+        if isinstance(value, Tracer):
+            return None  # staged (under `jit`): no values
+        whole = np.asarray(value)
+        names = f"({', '.join(mesh.axis_names)},)"
+        shown = []
+        for coords in np.ndindex(*mesh.axis_sizes):
+            block = whole
+            for level, k in enumerate(coords):
+                if dims.get(level) is not None:
+                    block = np.take(block, k, axis=dims[level])
+            device = mesh.devices[coords]
+            shown.append(f"On {device} at mesh coordinates {names} = {coords}:\n{block}\n")
+        return "\n".join(shown)
+    return None
+
+
+batching.shown_blocks = _shown_blocks
 
 
 def _place(y: Any, spec: PartitionSpec, mesh: Mesh) -> Any:

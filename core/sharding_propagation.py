@@ -19,7 +19,9 @@ names); each result's spec comes from its inputs':
 
 Inside `jit`, `with_sharding_constraint` records its sharding on the traced value
 (`constrain`); the pass takes it there. A result's spec is printed without trailing Nones, as
-JAX's are.
+JAX's are, but over a mesh of Explicit axes with one entry per axis (JAX's sharding in types;
+its other rules for Explicit axes, such as the errors for ambiguous contractions, are not
+followed).
 """
 
 from __future__ import annotations
@@ -63,11 +65,12 @@ def spec_of(sharding: Any, ndim: int) -> Spec:
     return tuple(out) + (None,) * (ndim - len(out))
 
 
-def as_partition_spec(spec: Spec) -> PartitionSpec:
-    """The `PartitionSpec` JAX reports for a result: trailing Nones dropped, one-name entries
-    as the name."""
+def as_partition_spec(spec: Spec, full_rank: bool = False) -> PartitionSpec:
+    """The `PartitionSpec` JAX reports for a result: one-name entries as the name, trailing
+    Nones dropped unless `full_rank` (a mesh of Explicit axes: the spec is the type's, one
+    entry per axis)."""
     entries = list(spec)
-    while entries and entries[-1] is None:
+    while entries and entries[-1] is None and not full_rank:
         entries.pop()
     return PartitionSpec(*[e if e is None or len(e) > 1 else e[0] for e in entries])
 

@@ -41,10 +41,22 @@ class BatchTracer(Tracer):
         return aval.update(shape=tuple(shape))
 
     def __repr__(self) -> str:  # as JAX 0.10 prints vmapped values
+        shown = shown_blocks(self) if shown_blocks is not None else None
+        if shown is not None:  # a block of an eager `shard_map` (`core/shard_map.py`)
+            return shown
         return f"VmapTracer(aval={self.aval.str_long()}, batched={get_aval(self.val).str_long()})"
 
 
+# Set by `core/shard_map.py`: a value of an eager `shard_map`'s blocks as JAX prints it (each
+# device's block), or None for any other batched value.
+shown_blocks: Callable[[BatchTracer], str | None] | None = None
+
+
 class BatchTrace(Trace):
+    # Whether results the same in every batch element stay tracers of this trace (an eager
+    # `shard_map` prints every value as each device's block: `core/shard_map.py`).
+    boxes_all = False
+
     def __init__(self, parent: Trace, axis_size: int, axis_name: Any = None):
         self.parent = parent
         self.axis_size = axis_size
@@ -96,7 +108,7 @@ class BatchTrace(Trace):
         return self._box1(out, out_dim)
 
     def _box1(self, val: Any, dim: int | None) -> Any:
-        return val if dim is None else BatchTracer(self, val, dim)
+        return val if dim is None and not self.boxes_all else BatchTracer(self, val, dim)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from core.errors import ShapeError
+from core.named_sharding import reshard
 from core.numpy._util import (
     broadcast_shapes,
     broadcast_to,
@@ -25,8 +26,34 @@ from core.prims.shapes import convert_element_type, transpose
 from core.trace import get_aval
 
 
-def matmul(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
-    """Matrix product with numpy's broadcasting of leading (batch) dimensions."""
+def _out_sharded(out: Any, out_sharding: Any) -> Any:
+    """`out` placed by a product's `out_sharding` (a `NamedSharding`, or a `PartitionSpec` over
+    the current mesh), its spec with one entry per axis as JAX records it; None: as it is."""
+    return out if out_sharding is None else reshard(out, out_sharding)
+
+
+def matmul(
+    a: Any,
+    b: Any,
+    *,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+    out_sharding: Any = None,
+) -> Any:
+    """Matrix product with numpy's broadcasting of leading (batch) dimensions.
+
+    Args:
+      a, b: the operands.
+      precision, preferred_element_type: as `lax.dot_general`'s.
+      out_sharding: where the result is placed (see `core.sharding.reshard`), or None.
+
+    Returns:
+      The product.
+    """
+    return _out_sharded(_matmul(a, b, precision, preferred_element_type), out_sharding)
+
+
+def _matmul(a: Any, b: Any, precision: Any, preferred_element_type: Any) -> Any:
     check_arraylike("matmul", a, b)
     canonicalize_precision(precision)
     a, b = promote_dtypes(a, b)
@@ -64,9 +91,29 @@ def matmul(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any
     return out
 
 
-def dot(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
+def dot(
+    a: Any,
+    b: Any,
+    *,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+    out_sharding: Any = None,
+) -> Any:
     """numpy's `dot`: scalar product, matmul, or sum over the last axis of a and the
-    second-to-last of b."""
+    second-to-last of b.
+
+    Args:
+      a, b: the operands.
+      precision, preferred_element_type: as `lax.dot_general`'s.
+      out_sharding: where the result is placed (see `core.sharding.reshard`), or None.
+
+    Returns:
+      The product.
+    """
+    return _out_sharded(_dot(a, b, precision, preferred_element_type), out_sharding)
+
+
+def _dot(a: Any, b: Any, precision: Any, preferred_element_type: Any) -> Any:
     check_arraylike("dot", a, b)
     canonicalize_precision(precision)
     a, b = promote_dtypes(a, b)

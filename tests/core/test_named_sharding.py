@@ -254,3 +254,24 @@ def test_reshard_records_a_full_rank_spec_and_specs_print_as_jax(mesh):
     spec = P("a", ("b", "c"), None, P.UNCONSTRAINED)
     assert repr(spec) == "P('a', ('b', 'c'), None, UNCONSTRAINED)"
     assert repr(P()) == "P()"
+
+
+@pytest.mark.parametrize(
+    ("shape", "ids"),
+    [
+        ((8,), list(range(8))),
+        ((2,), [0, 1]),
+        ((3,), [0, 1, 2]),
+        ((1,), [0]),
+        ((2, 2), [0, 1, 2, 3]),
+    ],
+)
+def test_make_mesh_takes_the_first_devices_as_jax_does(shape, ids):
+    mesh = core.make_mesh(shape, ("i", "j")[: len(shape)])
+    assert mesh.devices.shape == shape and [d.id for d in mesh.devices.flat] == ids
+
+
+def test_make_mesh_of_too_many_devices_raises_jaxs_error():
+    with pytest.raises(MeshShapeError) as info:
+        core.make_mesh((16,), ("i",))
+    assert str(info.value) == "Number of devices 8 must be >= the product of mesh_shape (16,)"

@@ -124,3 +124,64 @@ def test_eager_outputs_are_laid_out_by_out_specs(mesh):
         jnp.ones(4)
     )
     assert out.sharding == NamedSharding(mesh, P()) and len(out.addressable_shards) == 4
+
+
+# (case, in_specs, the input, what the body shows, JAX 0.10.2's string of it) on a 2x2 mesh
+SHOWN = [
+    (
+        "blocks",
+        P("i", "j"),
+        np.arange(4.0, dtype=np.float32).reshape(2, 2),
+        lambda x: x,
+        "On cpu:0 at mesh coordinates (i, j,) = (0, 0):\n[[0.]]\n\n"
+        "On cpu:1 at mesh coordinates (i, j,) = (0, 1):\n[[1.]]\n\n"
+        "On cpu:2 at mesh coordinates (i, j,) = (1, 0):\n[[2.]]\n\n"
+        "On cpu:3 at mesh coordinates (i, j,) = (1, 1):\n[[3.]]\n",
+    ),
+    (
+        "replicated",
+        P(),
+        np.arange(2, dtype=np.int32),
+        lambda x: x,
+        "On cpu:0 at mesh coordinates (i, j,) = (0, 0):\n[0 1]\n\n"
+        "On cpu:1 at mesh coordinates (i, j,) = (0, 1):\n[0 1]\n\n"
+        "On cpu:2 at mesh coordinates (i, j,) = (1, 0):\n[0 1]\n\n"
+        "On cpu:3 at mesh coordinates (i, j,) = (1, 1):\n[0 1]\n",
+    ),
+    (
+        "psum over one axis",
+        P("i", "j"),
+        np.arange(4, dtype=np.int32).reshape(2, 2),
+        lambda x: lax.psum(x, "j"),
+        "On cpu:0 at mesh coordinates (i, j,) = (0, 0):\n[[1]]\n\n"
+        "On cpu:1 at mesh coordinates (i, j,) = (0, 1):\n[[1]]\n\n"
+        "On cpu:2 at mesh coordinates (i, j,) = (1, 0):\n[[5]]\n\n"
+        "On cpu:3 at mesh coordinates (i, j,) = (1, 1):\n[[5]]\n",
+    ),
+    (
+        "mapped over i only",
+        P("i"),
+        np.arange(2.0, dtype=np.float32),
+        lambda x: x,
+        "On cpu:0 at mesh coordinates (i, j,) = (0, 0):\n[0.]\n\n"
+        "On cpu:1 at mesh coordinates (i, j,) = (0, 1):\n[0.]\n\n"
+        "On cpu:2 at mesh coordinates (i, j,) = (1, 0):\n[1.]\n\n"
+        "On cpu:3 at mesh coordinates (i, j,) = (1, 1):\n[1.]\n",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("spec", "x", "shown", "text"), [pytest.param(*case[1:], id=case[0]) for case in SHOWN]
+)
+def test_an_eager_body_shows_each_devices_block_as_jax_does(spec, x, shown, text):
+    mesh = core.make_mesh((2, 2), ("i", "j"), devices=core.devices()[:4])
+    seen = []
+
+    def body(block):
+        value = shown(block)
+        seen.append((str(value), repr(value)))
+        return block
+
+    core.shard_map(body, mesh=mesh, in_specs=spec, out_specs=spec)(jnp.asarray(x))
+    assert seen == [(text, text)]

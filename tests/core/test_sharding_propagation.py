@@ -141,3 +141,23 @@ def test_arrays_on_other_devices_raise_jaxs_error(order, message):
         y + z
     assert str(info.value) == message
     assert "same devices in the same order" in info.value.__notes__[0]
+
+
+# Over a mesh of Explicit axes JAX's specs have one entry per axis (recorded on JAX 0.10.2).
+EXPLICIT = [
+    ("sin", jnp.sin, [(X, ("a",))], P("a", None)),
+    ("add a bias", lambda x: x + jnp.ones(32), [(X, ("a",))], P("a", None)),
+    ("add: entries merged", jnp.add, [(X, ("a",)), (X, (None, "b"))], P("a", "b")),
+    ("sum over rows", lambda x: jnp.sum(x, axis=0), [(X, ("a", "b"))], P("b")),
+    ("transpose", lambda x: x.T, [(X, ("a", "b"))], P("b", "a")),
+    ("dot of rows by columns", jnp.dot, [(X, ("a", None)), (X.T, (None, "b"))], P("a", "b")),
+]
+
+
+@pytest.mark.parametrize(
+    ("fun", "inputs", "spec"), [pytest.param(*case[1:], id=case[0]) for case in EXPLICIT]
+)
+def test_over_explicit_axes_specs_have_one_entry_per_axis(fun, inputs, spec):
+    mesh = core.make_mesh((4, 2), ("a", "b"), axis_types=(AxisType.Explicit,) * 2)
+    out = fun(*[_put(mesh, value, *s) for value, s in inputs])
+    assert out.sharding == NamedSharding(mesh, spec)

@@ -6,6 +6,8 @@ import pytest
 
 import core
 import core.numpy as jnp
+from core.sharding import NamedSharding
+from core.sharding import PartitionSpec as P
 
 X = np.arange(24.0).reshape(2, 3, 4)
 
@@ -52,3 +54,19 @@ def test_einsum_path(shapes, optimize, path):
     got, report = jnp.einsum_path(subscripts, *operands, optimize=optimize)
     assert got == path and "Complete contraction" in report
     assert jnp.einsum(subscripts, *operands, optimize=got).shape == (shapes[0][0], shapes[-1][1])
+
+
+@pytest.mark.parametrize("product", [jnp.dot, jnp.matmul])
+@pytest.mark.parametrize("spec", [P("x", None), P("x")])
+def test_out_sharding_places_the_product_as_jax_does(product, spec):
+    """JAX 0.10.2 records a spec of one entry per axis: P('x', None) for both specs."""
+    mesh = core.make_mesh((4, 2), ("x", "y"))
+    a = np.arange(8 * 16.0, dtype=np.float32).reshape(8, 16)
+    b = np.arange(16 * 4.0, dtype=np.float32).reshape(16, 4)
+    a_placed = core.device_put(a, NamedSharding(mesh, P("x", "y")))
+    with core.set_mesh(mesh):
+        out = product(a, b, out_sharding=spec)
+        jitted = core.jit(lambda u, v: product(u, v, out_sharding=spec))(a_placed, b)
+    for got in (out, jitted):
+        assert got.sharding == NamedSharding(mesh, P("x", None))
+        np.testing.assert_allclose(got, a @ b)
