@@ -139,13 +139,16 @@ def pmap(
 
 
 class _Entry:
-    """One traced per-device program (compiled on its first concrete call)."""
+    """One traced per-device program (compiled on its first concrete call). `closes_over`:
+    some constants are tracers of an enclosing transformation (the function closes over its
+    values), so the program is bound as the `pmap` primitive and never cached."""
 
-    __slots__ = ("consts", "exe", "jaxpr", "out_axes", "out_tree")
+    __slots__ = ("closes_over", "consts", "exe", "jaxpr", "out_axes", "out_tree")
 
     def __init__(self, jaxpr, consts, out_tree, out_axes):
         self.jaxpr, self.consts, self.exe = jaxpr, consts, None
         self.out_tree, self.out_axes = out_tree, out_axes
+        self.closes_over = any(isinstance(c, Tracer) for c in consts)
 
 
 class _Pmapped:
@@ -212,16 +215,21 @@ class _Pmapped:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         static_items, leaves, in_tree, axes, size, devices = self._call_layout(args, kwargs)
         avals, vals = dispatch.device_inputs(leaves, axes, devices)
-        if avals is None:  # tracers: the pmap primitive, which every transformation maps
+        concrete = avals is not None
+        if not concrete:
             avals = [_interned(get_aval(x)) for x in leaves]
-            entry = self._entry(static_items, in_tree, avals, axes, size)
+        entry = self._entry(static_items, in_tree, avals, axes, size)
+        if not concrete or entry.closes_over:  # the pmap primitive, which transformations map
+            consts = [
+                c if isinstance(c, Tracer) else Array(c, v.aval.weak_type)
+                for c, v in zip(entry.consts, entry.jaxpr.invars)
+            ]
             outs = pmap_p.bind(
-                *[Array(c, v.aval.weak_type) for c, v in zip(entry.consts, entry.jaxpr.invars)],
+                *consts,
                 *[_to_input(x, aval) for x, aval in zip(leaves, avals)],
                 **self._params(entry, axes, size, devices),
             )
             return tree_util.tree_unflatten(entry.out_tree, outs)
-        entry = self._entry(static_items, in_tree, avals, axes, size)
         if axis_env.inside_shard():  # a pmap inside a pmapped function run op by op
             params = self._params(entry, axes, size, devices)
             outs = run_jaxpr(entry.jaxpr, entry.consts + vals, params)
@@ -326,6 +334,8 @@ class _Pmapped:
             if found is None:
                 shard_avals = [_shard_aval(a, ax) for a, ax in zip(avals, axes)]
                 entry = self._trace(static_items, in_tree, shard_avals, global_size)
+                if entry.closes_over:  # its tracers belong to this trace only
+                    return entry
                 found = (entry, avals)  # the avals stay alive: the key holds their ids
             # Most recently used last; at most config.jit_cache_max_entries signatures, as jit.
             self._entries[key] = found
@@ -352,7 +362,10 @@ class _Pmapped:
             None if ax is None else ax % (aval.ndim + 1)
             for ax, aval in zip(out_axes, jaxpr.out_avals)
         )
-        const_vals = [read_only(np.ascontiguousarray(np.asarray(c))) for c in consts]
+        const_vals = [
+            c if isinstance(c, Tracer) else read_only(np.ascontiguousarray(np.asarray(c)))
+            for c in consts
+        ]
         return _Entry(jaxpr, const_vals, out_tree, out_axes)
 
 
