@@ -108,6 +108,8 @@ def _dynamic_leaves(
 def _check_reuse(leaves: list, taken: set[int]) -> None:
     """Raises XLA's error for an array passed twice to one call, once as a buffer an output
     takes (`taken`): the call would read a buffer it overwrites."""
+    if len({id(x) for x in leaves}) == len(leaves):
+        return  # the common case, checked at C speed: every leaf passed once
     first: dict[int, int] = {}
     for i, x in enumerate(leaves):
         if not isinstance(x, Array):
@@ -127,15 +129,17 @@ def _check_reuse(leaves: list, taken: set[int]) -> None:
         )
 
 
-def _delete(doomed: list, out: Any) -> Any:
-    """Deletes the arrays `doomed` once the call that returned `out` has read them; returns `out`
-    with a new array for each doomed one it returns unchanged (JAX's output then owns the
-    buffer)."""
+def _delete(doomed: list, out: Any, outs: list) -> Any:
+    """Deletes the arrays `doomed` once the call that returned `out` (leaves `outs`) has read
+    them; returns `out` with a new array for each doomed one it returns unchanged (JAX's output
+    then owns the buffer)."""
     if not doomed:
         return out
     ids = {id(x) for x in doomed}
-    out = tree_util.tree_map(lambda o: _fresh(o) if id(o) in ids else o, out)
-    pending = [o for o in tree_util.tree_leaves(out) if isinstance(o, Array) and not o.is_ready()]
+    if any(id(o) in ids for o in outs):
+        out = tree_util.tree_map(lambda o: _fresh(o) if id(o) in ids else o, out)
+        outs = tree_util.tree_leaves(out)
+    pending = [o for o in outs if isinstance(o, Array) and not o.is_ready()]
     if pending:  # the running call reads them: delete them once it has ended
         pending[0]._pending.then(lambda: [x.delete() for x in doomed])
     else:
@@ -181,12 +185,13 @@ def delete_donated(
     if not donated:
         return out
     inputs = {id(x) for i, x in enumerate(leaves) if i not in donated}
-    outs = [o for o in tree_util.tree_leaves(out) if id(o) not in inputs]  # forwarded: no buffer
+    outs = tree_util.tree_leaves(out)
+    fresh = [o for o in outs if id(o) not in inputs]  # a forwarded input takes no buffer
     order = sorted(donated)
-    picked = usable([get_aval(leaves[i]) for i in order], [get_aval(o) for o in outs])
+    picked = usable([get_aval(leaves[i]) for i in order], [get_aval(o) for o in fresh])
     taken = {order[k] for k in picked}
     _check_reuse(leaves, taken)
-    return _delete([leaves[i] for i in sorted(taken) if isinstance(leaves[i], Array)], out)
+    return _delete([leaves[i] for i in sorted(taken) if isinstance(leaves[i], Array)], out, outs)
 
 
 def delete_donated_shards(
