@@ -147,10 +147,15 @@ class Mesh(AbstractMesh):
         return all(t is AxisType.Explicit for t in self.axis_types)
 
     def _key(self) -> tuple:
-        return (tuple(self.device_ids.flat), *super()._key())
+        # Computed once: computations on sharded arrays compare and hash their meshes.
+        try:
+            return self._cached_key
+        except AttributeError:
+            self._cached_key = (tuple(d.id for d in self.devices.flat), *super()._key())
+            return self._cached_key
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Mesh) and self._key() == other._key()
+        return self is other or (isinstance(other, Mesh) and self._key() == other._key())
 
     def __hash__(self) -> int:
         return hash(self._key())
