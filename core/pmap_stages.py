@@ -21,7 +21,7 @@ from core.avals import ShapedArray, ShapeDtypeStruct
 from core.backends import numba as numba_backend
 from core.config import config
 from core.devices import process_count
-from core.jit.stages import ArgInfo, Compiled, Lowered, check_compiled_call
+from core.jit.stages import Compiled, Lowered, args_info, check_compiled_call
 from core.parallel import axis_env, dispatch
 from core.sharding import pmap_sharding
 
@@ -45,17 +45,8 @@ class _PmapStage:
     @property
     def args_info(self) -> Any:
         """The dynamic arguments as a tree `(args, kwargs)` of `ArgInfo`s (global shapes)."""
-        donate = set(self._pmapped._donated)
         static = {i for i, _ in self._static}
-        args, kwargs = tree_util.tree_unflatten(self._in_tree, list(self._avals))
-        positions = [i for i in range(len(args) + len(static)) if i not in static]
-        return (
-            tuple(
-                tree_util.tree_map(lambda v, d=pos in donate: ArgInfo(v, d), a)
-                for pos, a in zip(positions, args)
-            ),
-            tree_util.tree_map(lambda v: ArgInfo(v, False), kwargs),
-        )
+        return args_info(self._in_tree, list(self._avals), static, self._pmapped._donated)
 
     @property
     def in_avals(self) -> Any:

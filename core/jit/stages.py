@@ -16,7 +16,7 @@ compiled for, and no tracers (JAX's `TypeError`s otherwise: `check_compiled_call
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from core import ir, tree_util
@@ -130,6 +130,29 @@ class ArgInfo:
         return self._aval.dtype
 
 
+def args_info(in_tree: Any, avals: list, static: set[int], donate: Sequence[int]) -> Any:
+    """The dynamic arguments of a staged call as a tree `(args, kwargs)` of `ArgInfo`s.
+
+    Args:
+      in_tree: the tree of `(args, kwargs)` (dynamic arguments only).
+      avals: their leaves' avals, in order.
+      static: the static positional arguments' indices (not in `in_tree`).
+      donate: the donated positional arguments' indices (counting static ones).
+
+    Returns:
+      `(args, kwargs)` with an `ArgInfo` per leaf (keyword arguments are never donated).
+    """
+    args, kwargs = tree_util.tree_unflatten(in_tree, avals)
+    positions = [i for i in range(len(args) + len(static)) if i not in static]
+    return (
+        tuple(
+            tree_util.tree_map(lambda v, d=pos in donate: ArgInfo(v, d), a)
+            for pos, a in zip(positions, args)
+        ),
+        tree_util.tree_map(lambda v: ArgInfo(v, False), kwargs),
+    )
+
+
 class _Stage:
     """What every stage tells about its signature (JAX's `Stage`)."""
 
@@ -139,17 +162,9 @@ class _Stage:
     def args_info(self) -> Any:
         """The dynamic arguments as a tree `(args, kwargs)` of `ArgInfo`s."""
         traced = self._traced
-        donate = set(traced._jitted._donate_argnums)
         static = {k for k, _ in traced._static if isinstance(k, int)}
-        args, kwargs = tree_util.tree_unflatten(traced._in_tree, list(traced.in_avals))
-        positions = [i for i in range(len(args) + len(static)) if i not in static]
-        return (
-            tuple(
-                tree_util.tree_map(lambda v, d=pos in donate: ArgInfo(v, d), a)
-                for pos, a in zip(positions, args)
-            ),
-            tree_util.tree_map(lambda v: ArgInfo(v, False), kwargs),
-        )
+        donate = traced._jitted._donate_argnums
+        return args_info(traced._in_tree, list(traced.in_avals), static, donate)
 
     @property
     def in_tree(self) -> Any:
