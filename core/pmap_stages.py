@@ -48,6 +48,10 @@ class _PmapStage:
         static = {i for i, _ in self._static}
         return args_info(self._in_tree, list(self._avals), static, self._pmapped._donated)
 
+    def _program(self) -> Any:
+        """The per-device program."""
+        return self._entry.jaxpr
+
     @property
     def in_avals(self) -> Any:
         """The dynamic arguments' `ShapedArray`s (global shapes), as a tree `(args, kwargs)`."""

@@ -182,6 +182,24 @@ class _Stage:
         entry = self._traced._entry
         return tree_util.tree_unflatten(entry.out_tree, entry.jaxpr.out_avals)
 
+    def _program(self) -> ir.Jaxpr:
+        """The staged program (a pmap's: the per-device one)."""
+        return self._traced._entry.jaxpr
+
+    def cost_analysis(self) -> dict[str, float]:
+        """XLA's cost estimate of the program, as JAX's `cost_analysis()`: "flops",
+        "transcendentals" and "bytes accessed" (XLA's counting rules on the program before
+        fusion, `core/profiler/cost.py`; zero counts left out as XLA leaves them out). A
+        `Compiled` reports the same numbers (JAX's counts its fused program's bytes instead),
+        and a pmap's stages its per-device program's.
+
+        Returns:
+          The counts by XLA's names.
+        """
+        from core.profiler.cost import jaxpr_cost  # noqa: PLC0415 - the profiler loads lazily
+
+        return jaxpr_cost(self._program())
+
 
 class Traced(_Stage):
     """The program `jit(f)` staged for some arguments (`jit(f).trace(*args)`)."""

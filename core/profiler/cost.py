@@ -10,8 +10,9 @@ cumulative reductions `window - 1` per output element; layout operations (reshap
 broadcast, slice, pad, gather, ...) none. Operations without a rule (sorts, decompositions,
 callbacks, control flow) report `flops=None`: "not known", not zero.
 
-Bytes are the sizes of the distinct operands read and results written (XLA's "bytes accessed"
-before fusion; inside a fused loop the compiled program touches less memory).
+Bytes are the sizes of the distinct operands read and results written, a reduction's initial
+value included (XLA's "bytes accessed" before fusion; inside a fused loop the compiled program
+touches less memory). `jaxpr_cost` sums them over a program, as `cost_analysis()` reports them.
 """
 
 from __future__ import annotations
@@ -200,6 +201,8 @@ def equation_cost(eqn: Eqn) -> Cost:
         elif x not in seen:
             seen.add(x)
             read += _nbytes(x.aval)
+    if eqn.prim.name in _REDUCTIONS and eqn.outputs:  # XLA's reduce reads its initial value
+        read += np.dtype(eqn.outputs[0].aval.dtype).itemsize
     written = sum(_nbytes(v.aval) for v in eqn.outputs)
     return Cost(flops, transcendentals, read, written)
 
@@ -213,6 +216,52 @@ _CALL_PARAMS = {
 }
 
 
+def _inner_jaxprs(eqn: Eqn) -> list | None:
+    """The programs whose costs an equation's are, as XLA counts them: a call's callee; a loop's
+    body (and a while loop's condition) once, whatever the trip count; every branch of a
+    `cond`. None for other equations."""
+    name, params = eqn.prim.name, eqn.params
+    if name in _CALL_PARAMS:
+        return [params[_CALL_PARAMS[name]]]
+    if name == "scan":
+        return [params["jaxpr"]]
+    if name == "while":
+        return [params["cond_jaxpr"], params["body_jaxpr"]]
+    if name == "cond":
+        return list(params["branches"])
+    return None
+
+
+def jaxpr_cost(jaxpr: Jaxpr) -> dict[str, float]:
+    """XLA's cost estimate of a whole jaxpr, as `jax.jit(f).lower(...).cost_analysis()` gives it:
+    "flops", "transcendentals" and "bytes accessed" (calls counted through, loop bodies once and
+    every branch of a `cond`, as XLA counts them; equations without a rule count 0; as XLA, a
+    zero count is left out).
+
+    Args:
+      jaxpr: the program.
+
+    Returns:
+      The counts by XLA's names.
+    """
+    flops = transcendentals = nbytes = 0
+    for eqn in jaxpr.eqns:
+        inner = _inner_jaxprs(eqn)
+        if inner is not None:
+            for sub in inner:
+                counts = jaxpr_cost(getattr(sub, "jaxpr", sub))
+                flops += counts.get("flops", 0)
+                transcendentals += counts.get("transcendentals", 0)
+                nbytes += counts.get("bytes accessed", 0)
+            continue
+        cost = equation_cost(eqn)
+        flops += cost.flops or 0
+        transcendentals += cost.transcendentals or 0
+        nbytes += cost.bytes_read + cost.bytes_written
+    counts = {"flops": flops, "transcendentals": transcendentals, "bytes accessed": nbytes}
+    return {k: float(v) for k, v in counts.items() if v}
+
+
 def jaxpr_flops(jaxpr: Jaxpr) -> int:
     """The FLOPs of a whole jaxpr (calls counted through; unknown equations count 0), as
     `jax.jit(f).lower(...).cost_analysis()['flops']`.
@@ -223,13 +272,4 @@ def jaxpr_flops(jaxpr: Jaxpr) -> int:
     Returns:
       The FLOP count.
     """
-    total = 0
-    for eqn in jaxpr.eqns:
-        inner = _CALL_PARAMS.get(eqn.prim.name)
-        if inner is not None:
-            sub = eqn.params[inner]
-            total += jaxpr_flops(getattr(sub, "jaxpr", sub))
-            continue
-        flops = _flops(eqn)[0]
-        total += flops or 0
-    return total
+    return int(jaxpr_cost(jaxpr).get("flops", 0))

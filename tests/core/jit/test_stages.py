@@ -98,3 +98,13 @@ def test_jit_rejects_unknown_keywords_as_jax():
         core.jit(f, static_argnum=0)
     # JAX's other keywords are accepted.
     core.jit(f, abstracted_axes=None, compiler_options={}, inline=True, keep_unused=True)
+
+
+def test_every_stage_has_xlas_cost_analysis():
+    f = core.jit(lambda x, y: jnp.tanh(x @ y).sum())
+    lowered = f.lower(jnp.ones((8, 16)), jnp.ones((16, 4)))
+    want = {"flops": 1055.0, "transcendentals": 32.0, "bytes accessed": 1288.0}  # JAX 0.10.2
+    assert lowered.cost_analysis() == want and lowered.compile().cost_analysis() == want
+    pmapped = core.pmap(lambda x: jnp.tanh(x)).lower(jnp.ones((2, 3)))
+    assert pmapped.cost_analysis() == {"transcendentals": 3.0, "bytes accessed": 24.0}
+    assert pmapped.compile().cost_analysis() == pmapped.cost_analysis()

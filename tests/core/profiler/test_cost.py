@@ -90,3 +90,29 @@ def test_unknown_costs_are_none_not_zero():
     jaxpr = core.make_jaxpr(jnp.sort)(jnp.ones(5)).jaxpr
     assert equation_cost(jaxpr.eqns[-1]).flops is None
     np.testing.assert_equal(jaxpr_flops(jaxpr), 0)
+
+
+# (name, function, args, `jax.jit(f).lower(*args).cost_analysis()` of JAX 0.10.2: its flops,
+# transcendentals and bytes accessed, None where numbax's bytes differ from XLA's)
+PROGRAMS = [
+    ("dot", lambda x, w: x @ w, (jnp.ones((4, 784)), jnp.ones((784, 128))), 802816, 0, 416000),
+    ("add", lambda a, b: a + b, (V, V), 512, 0, 6144),
+    ("tanh", jnp.tanh, (V,), 0, 512, 4096),
+    ("sum", jnp.sum, (V,), 511, 0, 2056),  # the reduction's initial value is read too
+    ("mlp", lambda w, x: jnp.tanh(x @ w).sum(), (jnp.ones((16, 8)), jnp.ones((4, 16))), 1055, 32,
+     1288),
+    ("while", lambda x: lax.while_loop(lambda c: c.sum() < 10, lambda c: c * 2.0, x), (V,), 1024,
+     0, 10261),  # the condition and the body once
+    ("cond", lambda x: lax.cond(x.sum() > 0, lambda c: c * 2.0, jnp.tanh, x), (V,), 1025, 512,
+     None),  # every branch
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name,fun,args,flops,transcendentals,nbytes", PROGRAMS)
+def test_cost_analysis_gives_xlas_counts(name, fun, args, flops, transcendentals, nbytes):
+    got = core.jit(fun).lower(*args).cost_analysis()
+    assert got.get("flops", 0) == flops and got.get("transcendentals", 0) == transcendentals
+    assert "flops" in got if flops else "flops" not in got  # XLA leaves zero counts out
+    if nbytes is not None:
+        assert got["bytes accessed"] == nbytes
+    assert all(isinstance(v, float) for v in got.values())
