@@ -99,12 +99,17 @@ class _Worker:
             return pickle.load(self.proc.stdout)
 
     def close(self) -> None:
+        """Ends the worker (after the item it is compiling; killed 5 s on) and closes both
+        pipes (an open one is a ResourceWarning at exit)."""
         if self.proc.poll() is None:
             self.proc.stdin.close()
             try:
                 self.proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+                self.proc.wait()
+        self.proc.stdin.close()
+        self.proc.stdout.close()
 
 
 _workers: list[_Worker] = []

@@ -327,3 +327,19 @@ def test_workers_start_before_a_new_whole_program_is_rewritten(tmp_path, monkeyp
         monkeypatch.setattr(program.lean_rewrite, "_rewritten", {})  # as a new process
         program._build_all(prog, True)
         assert "start" not in events
+
+
+def test_a_process_that_started_workers_exits_without_resource_warnings(tmp_path):
+    """At exit the workers end and both of their pipes are closed (an open pipe or a running
+    child is a ResourceWarning, shown under `python -X dev`)."""
+    env = dict(os.environ, NUMBAX_CACHE_DIR=str(tmp_path), NUMBAX_JIT_WORKERS="1")
+    code = (
+        "import core, core.numpy as jnp\n"
+        "from core.jit import workers\n"
+        "print(core.jit(lambda x: x * 2)(jnp.ones(3)))\n"
+        "assert workers._workers, 'no worker started'\n"
+    )
+    cmd = [sys.executable, "-W", "always::ResourceWarning", "-c", code]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "ResourceWarning" not in out.stderr, out.stderr[-2000:]
