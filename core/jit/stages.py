@@ -24,6 +24,7 @@ from core.avals import ShapedArray
 from core.backends import numba as numba_backend
 from core.config import config
 from core.errors import NumbaxError
+from core.profiler.cost import jaxpr_cost
 from core.trace import Tracer
 
 if TYPE_CHECKING:
@@ -196,8 +197,6 @@ class _Stage:
         Returns:
           The counts by XLA's names.
         """
-        from core.profiler.cost import jaxpr_cost  # noqa: PLC0415 - the profiler loads lazily
-
         return jaxpr_cost(self._program())
 
 
