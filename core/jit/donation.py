@@ -221,13 +221,7 @@ def delete_donated_shards(
     Raises:
       JaxRuntimeError: an array passed twice, once as a buffer an output takes.
     """
-    donated, k = set(), 0
-    for i, arg in enumerate(args):
-        if i not in statics:
-            n = len(tree_util.tree_leaves(arg))
-            if i in positions:
-                donated.update(range(k, k + n))
-            k += n
+    _, donated = _dynamic_leaves(args, {}, positions, frozenset(), frozenset(statics))
     if not donated:
         return
     order = sorted(donated)
