@@ -143,10 +143,14 @@ class _Entry:
     some constants are tracers of an enclosing transformation (the function closes over its
     values), so the program is bound as the `pmap` primitive and never cached."""
 
-    __slots__ = ("closes_over", "consts", "exe", "jaxpr", "out_axes", "out_tree")
+    __slots__ = (
+        "closes_over", "consts", "donations", "exe", "jaxpr", "out_axes", "out_tree", "unused"
+    )  # fmt: skip
 
     def __init__(self, jaxpr, consts, out_tree, out_axes):
         self.jaxpr, self.consts, self.exe = jaxpr, consts, None
+        self.unused = None  # the argument leaves it never reads (`donation.unused_leaves`)
+        self.donations: dict = {}  # donated and output avals -> those taken (`donation.usable`)
         self.out_tree, self.out_axes = out_tree, out_axes
         self.closes_over = any(isinstance(c, Tracer) for c in consts)
 
@@ -279,9 +283,11 @@ class _Pmapped:
             self._fun_name,
         )
         if self._donated:
+            if entry.unused is None:
+                entry.unused = donation.unused_leaves(entry.jaxpr, len(entry.consts))
             donation.delete_donated_shards(
                 self._donated, args, self._statics, leaves, axes,
-                entry.jaxpr.out_avals, entry.out_axes, devices,
+                entry.jaxpr.out_avals, entry.out_axes, devices, entry.unused, entry.donations,
             )  # fmt: skip
         return tree_util.tree_unflatten(entry.out_tree, outs)
 

@@ -296,6 +296,8 @@ class _Entry:
         "ordered",
         "refs",
         "specs",
+        "unused",
+        "donations",
     )
 
     def __init__(self, jaxpr, consts, out_tree, refs=()):
@@ -311,6 +313,8 @@ class _Entry:
         self.cost = 0.0  # estimated microseconds of a run (`dispatch.estimate_us`), once compiled
         self.ordered = False  # has side effects: queued behind calls in flight (`dispatch`)
         self.specs: dict = {}  # inputs' specs -> outputs' (`call_path._out_specs`)
+        self.unused: frozenset | None = None  # leaves it never reads (`donation.unused_leaves`)
+        self.donations: dict = {}  # donated and output avals -> those taken (`donation.usable`)
 
 
 class Jitted:
@@ -324,6 +328,7 @@ class Jitted:
         donate_argnums: Sequence[int],
         backend: str | None,
         donate_argnames: Sequence[str] = (),
+        keep_unused: bool = False,
     ):
         functools.update_wrapper(self, fun)
         self._fun = fun
@@ -359,6 +364,7 @@ class Jitted:
                     donated_names.add(p.name)
         self._donate_argnums = tuple(sorted(donated))
         self._donate_argnames = frozenset(donated_names)
+        self._keep_unused = keep_unused
         both = set(self._static_argnames & self._donate_argnames)
         if both:
             raise ValueError(
@@ -853,7 +859,10 @@ def jit(
         "Array has been deleted"), the others stay and a warning names them
         (`core/jit/donation.py`; numbax reuses no buffer).
       donate_argnames: names of such arguments.
-      keep_unused: accepted for compatibility (unused arguments are always kept).
+      keep_unused: whether a donated argument the function never reads (after dead code is
+        dropped) still counts for donation. False (JAX's default): such an argument is pruned
+        as JAX prunes it, neither deleted nor warned about. numbax's kernels never receive an
+        unused argument's buffer either way.
       device: accepted for compatibility (ignored; see `core.device_put` and `core.pmap`).
       backend: "numba" (default, `config.jit_backend`) or "python" (numpy, for debugging).
       inline: accepted for compatibility (ignored).
@@ -884,6 +893,7 @@ def jit(
             norm(donate_argnums, int),
             None if backend == "cpu" else backend,
             norm(donate_argnames, str),
+            keep_unused,
         )
         if in_shardings is None and out_shardings is None:
             return Jitted(*args)

@@ -163,11 +163,23 @@ def call(self, *args: Any, **kwargs: Any) -> Any:
         out = committed.follow(_call(self, args, kwargs), leaves, self._name(), names, specs)
     else:
         out = _call(self, args, kwargs)
-    if (self._donate_argnums or self._donate_argnames) and type(current_trace()) is EvalTrace:
+    donating = self._donate_argnums or self._donate_argnames
+    if donating and type(current_trace()) is EvalTrace and config._jit_enabled:
         statics = self._static_argnums | self._static_argnames
+        # every call path marks its trace cache entry with a new tick: the call's is the newest
+        entry = max(self._cache().values(), key=lambda e: e.used)
+        if self._keep_unused:
+            unused = frozenset()
+        elif entry.unused is None:  # JAX prunes them before it matches donated buffers
+            unused = entry.unused = donation.unused_leaves(
+                entry.jaxpr, len(entry.consts), len(entry.refs)
+            )
+        else:
+            unused = entry.unused
         out = donation.delete_donated(
-            self._donate_argnums, self._donate_argnames, args, kwargs, out, statics
-        )
+            self._donate_argnums, self._donate_argnames, args, kwargs, out, statics, unused,
+            entry.donations,
+        )  # fmt: skip
     return out
 
 

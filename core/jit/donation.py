@@ -17,9 +17,11 @@ call as in JAX (`JaxRuntimeError`, XLA's "Toy example for this bug: `f(donate(a)
 array already laid out over the pmap's devices along its mapped axis (a pmap output,
 `device_put_replicated`, Flax's `replicate`) is deleted when an output of the same per-device
 shape and dtype takes it (XLA matches a pmap's buffers by shape only); arrays the call copies
-onto the devices (numpy arrays, one-device arrays) are not. Not modelled: JAX prunes the
-arguments a function does not use before it matches buffers (such a donated argument is
-neither deleted nor warned about there; here it can be deleted).
+onto the devices (numpy arrays, one-device arrays) are not.
+
+Both first prune, as JAX does, the arguments the traced program never reads (after dead code
+is dropped; `unused_leaves`): such a donated argument is neither deleted nor warned about,
+unless `jit(..., keep_unused=True)`.
 """
 
 from __future__ import annotations
@@ -28,25 +30,26 @@ import collections
 import warnings
 from typing import Any
 
-from core import tree_util
+from core import ir, tree_util
 from core.array import Array
 from core.avals import interned
 from core.errors import JaxRuntimeError
+from core.ref import Ref
 from core.sharding import is_pmap_layout
 from core.trace import get_aval
 
-_MATCHES: dict = {}  # (donated avals, output avals) -> indices of the usable donated leaves
 _URL = "https://docs.jax.dev/en/latest/faq.html#buffer-donation"
 
 
-def usable(donated: list, outputs: list, by_size: bool = True) -> list[int]:
+def usable(donated: list, outputs: list, memo: dict, by_size: bool = True) -> list[int]:
     """Which of the donated avals an output can take, by XLA's rules (JAX's `_set_up_aliases`):
     first an output of equal shape and dtype, in order, then (`by_size`) one of as many
-    elements; warns as JAX does for the rest.
+    elements; warns as JAX does for the rest, once per compiled program (`memo`).
 
     Args:
       donated: the donated leaves' avals, in argument order.
       outputs: the outputs' avals.
+      memo: the program's earlier answers (its trace cache entry's `donations`).
       by_size: whether an output of another shape with as many elements takes one (jit's
         buffers; a pmap's are matched by shape only).
 
@@ -54,8 +57,7 @@ def usable(donated: list, outputs: list, by_size: bool = True) -> list[int]:
       The indices (into `donated`) of the donated leaves an output takes.
     """
     key = (tuple((a.shape, a.dtype) for a in donated), tuple((a.shape, a.dtype) for a in outputs))
-    key += (by_size,)
-    found = _MATCHES.get(key)
+    found = memo.get(key)
     if found is not None:
         return found
     waiting = collections.defaultdict(collections.deque)
@@ -83,8 +85,25 @@ def usable(donated: list, outputs: list, by_size: bool = True) -> list[int]:
             UserWarning,
             stacklevel=4,
         )
-    found = _MATCHES[key] = sorted(taken)
+    found = memo[key] = sorted(taken)
     return found
+
+
+def unused_leaves(jaxpr: ir.Jaxpr, first: int, last: int = 0) -> frozenset[int]:
+    """The argument leaves a (dead-code-free) traced program never reads.
+
+    Args:
+      jaxpr: the program; its inputs are `first` constants, the argument leaves, then `last`
+        others (a `jit`'s closed-over Refs).
+      first, last: how many inputs come before and after the argument leaves.
+
+    Returns:
+      The indices (among the argument leaves) of the unread ones.
+    """
+    read = {x for eqn in jaxpr.eqns for x in eqn.inputs if isinstance(x, ir.Var)}
+    read.update(x for x in jaxpr.outvars if isinstance(x, ir.Var))
+    leaves = jaxpr.invars[first : len(jaxpr.invars) - last]
+    return frozenset(i for i, v in enumerate(leaves) if v not in read)
 
 
 def _dynamic_leaves(
@@ -163,7 +182,9 @@ def delete_donated(
     args: tuple,
     kwargs: dict,
     out: Any,
-    statics: frozenset = frozenset(),
+    statics: frozenset,
+    unused: frozenset,
+    memo: dict,
 ) -> Any:
     """Deletes the donated arrays of a `jit` call's arguments that an output can take (see the
     module docstring).
@@ -174,6 +195,8 @@ def delete_donated(
       args, kwargs: the call's arguments.
       out: its outputs (a pytree; pending arrays if the call is running).
       statics: the static arguments' indices and names (not counted in the flattened order).
+      unused: the dynamic leaves the program never reads (pruned: not donated).
+      memo: the program's answers to `usable`.
 
     Returns:
       `out`, with a new array for a donated one it returns unchanged.
@@ -182,13 +205,15 @@ def delete_donated(
       JaxRuntimeError: an array passed twice, once as a buffer an output takes.
     """
     leaves, donated = _dynamic_leaves(args, kwargs, positions, names, statics)
+    if unused and not any(type(x) is Ref for x in leaves):  # Ref leaves are not the program's
+        donated -= unused
     if not donated:
         return out
     inputs = {id(x) for i, x in enumerate(leaves) if i not in donated}
     outs = tree_util.tree_leaves(out)
     fresh = [o for o in outs if id(o) not in inputs]  # a forwarded input takes no buffer
     order = sorted(donated)
-    picked = usable([get_aval(leaves[i]) for i in order], [get_aval(o) for o in fresh])
+    picked = usable([get_aval(leaves[i]) for i in order], [get_aval(o) for o in fresh], memo)
     taken = {order[k] for k in picked}
     _check_reuse(leaves, taken)
     return _delete([leaves[i] for i in sorted(taken) if isinstance(leaves[i], Array)], out, outs)
@@ -203,6 +228,8 @@ def delete_donated_shards(
     out_avals: list,
     out_axes: list,
     devices: list,
+    unused: frozenset,
+    memo: dict,
 ) -> None:
     """Deletes the donated arrays of a `pmap` call that an output can take on every device
     (see the module docstring).
@@ -217,11 +244,14 @@ def delete_donated_shards(
       out_avals: the per-device program's output avals.
       out_axes: each output's stacking axis (None: one value for every device).
       devices: the devices the call ran on.
+      unused: the leaves the program never reads (pruned: not donated).
+      memo: the program's answers to `usable`.
 
     Raises:
       JaxRuntimeError: an array passed twice, once as a buffer an output takes.
     """
     _, donated = _dynamic_leaves(args, {}, positions, frozenset(), frozenset(statics))
+    donated -= unused
     if not donated:
         return
     order = sorted(donated)
@@ -230,7 +260,7 @@ def delete_donated_shards(
         interned((1, *a.shape), a.dtype, a.weak_type) if ax is not None else a
         for a, ax in zip(out_avals, out_axes)
     ]
-    taken = {order[k] for k in usable(per_device, outs, by_size=False)}
+    taken = {order[k] for k in usable(per_device, outs, memo, by_size=False)}
     _check_reuse(leaves, taken)
     for i in sorted(taken):  # pmap's outputs are new arrays; a running call holds its inputs
         if axes[i] is not None and is_pmap_layout(

@@ -536,6 +536,7 @@ DONATION = [
     ("one value for all", {"out_axes": None}, lambda a: a.sum(0), (None,), 3.0, [False], True),
     ("numpy", {}, lambda a: a * 2, (np.ones((2, 3), np.float32),), TWO_BY_THREE, [False], False),
     ("one-device array", {}, lambda a: a * 2, (jnp.ones((2, 3)),), TWO_BY_THREE, [False], False),
+    ("unused: pruned", {}, lambda a, b: b * 2, (None, None), TWO_BY_THREE, [False, True], False),
 ]  # fmt: skip
 
 

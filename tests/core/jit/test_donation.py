@@ -13,6 +13,12 @@ import core
 import core.numpy as jnp
 from core.errors import DeletedArrayError, JaxRuntimeError
 
+
+def _dead_read(a, b):
+    a + 1  # dropped with the rest of the dead code: `a` counts as unused, as in JAX
+    return b * 2
+
+
 # (what, function, donated positions, arguments, JAX's is_deleted() per argument, warns)
 CASES = [
     ("same shape", lambda a: a * 2, 0, (jnp.ones(3),), [True], False),
@@ -41,6 +47,16 @@ CASES = [
         0,
         (jnp.ones(3), jnp.ones(3)),
         [True, False],
+        False,
+    ),
+    ("unused: pruned", lambda a, b: b * 2, 0, (jnp.ones(3), jnp.ones(3)), [False, False], False),
+    ("unused of two", lambda a, b: a * 2, (0, 1), (jnp.ones(3), jnp.ones(3)), [True, False], False),
+    (
+        "read by dead code only",
+        _dead_read,
+        (0, 1),
+        (jnp.ones(3), jnp.ones(3)),
+        [False, True],
         False,
     ),
 ]
@@ -131,3 +147,32 @@ def test_static_and_donated_arguments_cannot_intersect(kwargs):
         r"Argument names \{'n'\} appear in both",
     ):
         core.jit(lambda x, n: x, **kwargs)
+
+
+def test_keep_unused_keeps_an_unused_donated_argument_in_the_match():
+    a, b = jnp.ones(3), jnp.ones(3)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        core.jit(lambda a, b: b * 2, donate_argnums=(0, 1), keep_unused=True)(a, b)
+    assert [a.is_deleted(), b.is_deleted()] == [True, False]  # JAX 0.10.2: the first output fits
+    assert any("Some donated buffers were not usable" in str(w.message) for w in caught)
+
+
+def test_under_disable_jit_nothing_is_deleted():
+    a = jnp.ones(3)
+    with core.disable_jit():
+        out = core.jit(lambda a: a * 2, donate_argnums=0)(a)
+    assert not a.is_deleted()  # JAX 0.10.2: the function runs as Python, nothing is donated
+    np.testing.assert_array_equal(np.asarray(out), 2.0)
+
+
+def test_the_unusable_warning_comes_once_per_compiled_program_as_in_jax():
+    def warned(f):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            f(jnp.ones(3))
+        return any("Some donated buffers were not usable" in str(w.message) for w in caught)
+
+    f = core.jit(lambda a: a.sum(), donate_argnums=0)
+    g = core.jit(lambda a: a.sum() + 1, donate_argnums=0)
+    assert [warned(f), warned(f), warned(g)] == [True, False, True]
