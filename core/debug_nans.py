@@ -1,18 +1,22 @@
 """The `debug_nans` / `debug_infs` checks: eager primitive outputs and jitted calls.
 
 Called only when `config._check_floats` is set (see `core/config.py`). A jitted call with a bad
-output is re-run op by op (`ir.eval_jaxpr`) to name the primitive that produced it, as JAX does.
+output calls its Python function again without `jit` on the same arguments (`rerun_deoptimized`,
+after printing JAX's "Calling the de-optimized version" line), so the eager operation that
+produces the value raises, as in JAX (Python scalars' own arithmetic raises ZeroDivisionError
+there); a `jit_call` bound eagerly without its arguments at hand is re-run op by op.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
 from core import ir, tree_util
 from core.config import config
+from core.errors import NumbaxError
 
 
 def _special_value(values: Sequence[Any]) -> str | None:
@@ -48,22 +52,51 @@ def check_primitive_outputs(prim: Any, args: Sequence[Any], out: Any, params: di
     raise FloatingPointError(f"invalid value ({kind}) encountered in {prim.name}")
 
 
-def checked_kernel(
-    kernel: Callable, build: Callable, jaxpr: Any, const_vals: Sequence[Any]
-) -> tuple[Callable, Callable]:
-    """A compiled jit kernel and output builder that check the outputs for nan/inf (see
-    `check_primitive_outputs`); `build(kernel(*vals))` works as with the originals."""
+class InvalidJitOutput(NumbaxError):
+    """A jitted call's output holds a nan (inf) while `debug_nans` (`debug_infs`) is on; the
+    jit's call catches it and calls `rerun_deoptimized` (never seen by users)."""
 
-    def run(*vals: Any) -> tuple:
-        return vals, kernel(*vals)
+    def __init__(self, kind: str):
+        super().__init__(kind)
+        self.kind = kind
 
-    def check(res: tuple) -> Any:
-        vals, raw = res
+
+def rerun_deoptimized(fun: Callable, name: str, args: tuple, kwargs: dict, kind: str) -> NoReturn:
+    """Calls `fun` (the jitted function named `name`) without `jit` on the call's arguments, as
+    JAX does when a jitted call's output holds an invalid value: the de-optimized call's
+    FloatingPointError or ZeroDivisionError propagates; if it raises none, a FloatingPointError
+    says so (JAX's message)."""
+    print(
+        "Invalid nan value encountered in the output of a jax.jit function. Calling the "
+        "de-optimized version."
+    )
+    try:
+        fun(*args, **kwargs)
+    except (FloatingPointError, ZeroDivisionError) as err:
+        raise err from None
+    raise FloatingPointError(
+        f"('jit({name})', '{kind}'). Because jax_config.debug_nans.value and/or "
+        "config.jax_debug_infs is set, the de-optimized function (i.e., the function as if the "
+        "`jit` decorator were removed) was called in an attempt to get a more precise error "
+        "message. However, the de-optimized function did not produce invalid values during its "
+        "execution. This behavior can result from `jit` optimizations causing the invalid value "
+        "to be produced. It may also arise from having nan/inf literals as inputs or outputs, "
+        "like `jax.jit(lambda ...: jax.numpy.nan)(...)`. \n\nIt may be possible to avoid the "
+        "invalid value by removing the `jit` decorator, at the cost of losing optimizations. "
+        "\n\nIf you see this error, consider opening a bug report at "
+        "https://github.com/jax-ml/jax."
+    ) from None
+
+
+def checked_build(build: Callable) -> Callable:
+    """A jit kernel's output builder that checks the outputs for nan/inf (raising
+    `InvalidJitOutput`); `checked(kernel(*vals))` works as `build(kernel(*vals))`."""
+
+    def check(raw: Any) -> Any:
         out = build(raw)
         kind = _special_value(tree_util.tree_leaves(out))
         if kind is not None:
-            ir.eval_jaxpr(jaxpr, [], *const_vals, *vals)
-            raise _rerun_error(kind, "a jit-compiled function")
+            raise InvalidJitOutput(kind)
         return out
 
-    return run, check
+    return check

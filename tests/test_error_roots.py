@@ -103,6 +103,7 @@ _DOC_EXEMPT = {
     "core.errors.InconclusiveDimensionOperation",
     "core.errors.JaxprTypeError",
     "core.jit.errors.CacheIntegrityError",
+    "core.debug_nans.InvalidJitOutput",
     "optim.errors.OptimError",
     "train.errors.TrainError",
     "datasets.errors.DatasetError",

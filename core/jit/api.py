@@ -44,7 +44,7 @@ from core.avals import ShapedArray
 from core.backends import numba as numba_backend
 from core.backends import numpy as numpy_backend
 from core.config import config
-from core.debug_nans import checked_kernel
+from core.debug_nans import checked_build
 from core.errors import IncompatibleDevicesError, NumbaxError
 from core.interpreters import batching
 from core.interpreters.partial_eval import trace_to_closed_jaxpr
@@ -582,7 +582,7 @@ class Jitted:
             kernel = functools.partial(kernel, *entry.const_vals)
         build = call_path.output_builder(entry.jaxpr.out_avals, entry.out_tree, head, exprs)
         if config._check_floats:  # debug_nans / debug_infs (part of the cache keys)
-            kernel, build = checked_kernel(kernel, build, entry.jaxpr, entry.const_vals)
+            build = checked_build(build)
         return kernel, build, in_avals
 
     def _trace(self, args, kwargs, static, leaves, in_tree, key, cache) -> _Entry:

@@ -34,6 +34,7 @@ from core.array import Array
 from core.array import placement as _placement
 from core.avals import ShapedArray, interned
 from core.config import config
+from core.debug_nans import InvalidJitOutput, rerun_deoptimized
 from core.jit import dispatch as _dispatch
 from core.jit import donation
 from core.jit.kernel_call import as_c, concrete_inputs, reraise_signal, ticks
@@ -156,13 +157,16 @@ def call(self, *args: Any, **kwargs: Any) -> Any:
     """`Jitted.__call__`: a guard or the fast cache, else `Jitted._miss`; on arrays committed
     to a device, its results are committed to it too (`core/committed.py`); donated arguments
     are deleted after the call (`core/jit/donation.py`)."""
-    if _placement.committed_to_device:
-        leaves = tree_util.tree_leaves((args, kwargs))
-        names = lambda: _leaf_names(self, args, kwargs)  # noqa: E731 - only for an error
-        specs = lambda spec_for, sizes: _out_specs(self, args, kwargs, spec_for, sizes)  # noqa: E731
-        out = committed.follow(_call(self, args, kwargs), leaves, self._name(), names, specs)
-    else:
-        out = _call(self, args, kwargs)
+    try:
+        if _placement.committed_to_device:
+            leaves = tree_util.tree_leaves((args, kwargs))
+            names = lambda: _leaf_names(self, args, kwargs)  # noqa: E731 - only for an error
+            specs = lambda spec_for, sizes: _out_specs(self, args, kwargs, spec_for, sizes)  # noqa: E731
+            out = committed.follow(_call(self, args, kwargs), leaves, self._name(), names, specs)
+        else:
+            out = _call(self, args, kwargs)
+    except InvalidJitOutput as err:  # debug_nans / debug_infs: JAX calls `fun` without jit
+        rerun_deoptimized(self._fun, self._name(), args, kwargs, err.kind)
     donating = self._donate_argnums or self._donate_argnames
     if donating and type(current_trace()) is EvalTrace and config._jit_enabled:
         statics = self._static_argnums | self._static_argnames

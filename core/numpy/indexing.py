@@ -7,8 +7,9 @@ count as 0-d arrays then, as in numpy), slices are applied first and the array i
 one `gather`, whose batch dims are moved where numpy puts them (in place when the array indices
 are adjacent, else in front). Negative indices wrap; out-of-bounds indices, static ints
 included, are clamped as in JAX (`mode="fill"` gives `fill_value` instead), and their cotangents
-are dropped. Concrete boolean masks (of the indexed shape) become integer arrays; traced masks
-raise `NonConcreteBooleanIndexError`; Python bools add an axis of length 1 or 0 (numpy's rule).
+are dropped; an out-of-bounds static int is a `dynamic_slice` start, as in JAX. Concrete boolean
+masks (of the indexed shape) become integer arrays; traced masks raise
+`NonConcreteBooleanIndexError`; Python bools add an axis of length 1 or 0 (numpy's rule).
 A Python list as the whole index is a TypeError, as in JAX: `x[jnp.array(seq)]` or
 `x[tuple(seq)]` say which is meant.
 
@@ -245,6 +246,13 @@ def getitem(x: Any, idx: Any, mode: str | None = None, fill_value: Any = None) -
             for e, n in zip(entries, new_shape)
         ]
         entries = [("arr", e[1]) if e[0] == "dyn" else e for e in entries]
+    elif mode is None and not any(e[0] == "arr" for e in entries):
+        # JAX slices statically by in-bounds ints only: an out-of-bounds one is a
+        # `dynamic_slice` start (clamped there; `checkify`'s index_checks report it)
+        entries = [
+            ("dyn", e[1]) if e[0] == "int" and n and not -n <= e[1] < n else e
+            for e, n in zip(entries, new_shape)
+        ]
     x, entries = _apply_slices(x, entries)
     if any(e[0] == "arr" for e in entries):
         gmode = (

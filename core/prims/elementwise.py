@@ -320,11 +320,11 @@ logistic_p = unop("logistic", _logistic_impl, _F)
 defjvp2(logistic_p, lambda g, ans, x: mul(g, mul(ans, sub(full_like(ans, 1), ans))))
 
 
-sin_p = unop("sin", np.sin, _F)
+sin_p = unop("sin", _errstate(np.sin), _F)
 defjvp(sin_p, lambda g, x: mul(g, cos(x)))
-cos_p = unop("cos", np.cos, _F)
+cos_p = unop("cos", _errstate(np.cos), _F)
 defjvp(cos_p, lambda g, x: neg(mul(g, sin(x))))
-tan_p = unop("tan", np.tan, _F)
+tan_p = unop("tan", _errstate(np.tan), _F)
 defjvp2(tan_p, lambda g, ans, x: mul(g, add(full_like(ans, 1), mul(ans, ans))))
 # JAX's `accuracy` picks among XLA's approximations; numbax has one implementation each.
 for _p in (exp_p, exp2_p, log_p, log1p_p, expm1_p, sqrt_p, rsqrt_p, cbrt_p, tanh_p, logistic_p):

@@ -148,6 +148,15 @@ def cases(ns):
             ns, ck.checkify(index_f, errors=ck.index_checks), f32(np.arange(3.0)), -1
         ),
         "index_off": lambda: _run(ns, ck.checkify(index_f), f32(np.arange(3.0)), 5),
+        "index_static_int": lambda: _run(
+            ns, ck.checkify(lambda x: index_f(x, 5), errors=ck.index_checks), f32(np.arange(3.0))
+        ),
+        "index_static_negative": lambda: _run(
+            ns, ck.checkify(lambda x: index_f(x, -5), errors=ck.index_checks), f32(np.arange(3.0))
+        ),
+        "index_static_ok": lambda: _run(
+            ns, ck.checkify(lambda x: index_f(x, -2), errors=ck.index_checks), f32(np.arange(3.0))
+        ),
         "dynamic_slice": lambda: _run(
             ns, ck.checkify(slice_f, errors=ck.index_checks), f32(np.arange(4.0)), 3
         ),

@@ -153,6 +153,21 @@ def test_eager_inf_and_nan_arithmetic_is_silent(fn):
     assert out.dtype == np.float32
 
 
+@pytest.mark.parametrize("name", ["sin", "cos", "tan"])
+def test_trigonometric_impls_of_inf_are_silent(name):
+    """sin/cos/tan of inf are nan without numpy's 'invalid value' RuntimeWarning (the impls run
+    eagerly inside `checkify`'s interpreter, which printed one for debugging.md's
+    `checked_f(jnp.array([jnp.inf, 1]), 0)`)."""
+    import warnings
+
+    from core.prims import elementwise as ew
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = getattr(ew, f"{name}_p").impl(np.array([np.inf, 1.0], np.float32))
+    assert np.isnan(out[0]) and out.dtype == np.float32
+
+
 @pytest.mark.parametrize(
     "dtype", [np.bool_, np.int8, np.int16, np.uint32, np.float32, np.complex64]
 )

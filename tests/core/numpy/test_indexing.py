@@ -208,6 +208,18 @@ def test_index_forms_follow_jax(index, want, jitted):
         np.testing.assert_array_equal(got, want)
 
 
+def test_static_int_out_of_bounds_is_a_dynamic_slice_as_in_jax():
+    """JAX slices statically by in-bounds ints only; an out-of-bounds int is a `dynamic_slice`
+    start (which `checkify`'s index_checks report, as in debugging.md's `checked_f(x, 100)`)."""
+
+    def prims(f):
+        return [e.prim.name for e in core.make_jaxpr(f)(_X5).jaxpr.eqns]
+
+    assert "dynamic_slice" in prims(lambda x: x[100]) and "slice" not in prims(lambda x: x[100])
+    assert "dynamic_slice" in prims(lambda x: x[-7])
+    assert "slice" in prims(lambda x: x[3]) and "dynamic_slice" not in prims(lambda x: x[3])
+
+
 def test_out_of_bounds_index_gradients_follow_jax():
     x = jnp.arange(5.0)
     np.testing.assert_array_equal(core.grad(lambda x: x[10])(x), [0, 0, 0, 0, 1.0])  # clamped
