@@ -12,7 +12,6 @@ class with its value not yet computed; it becomes a plain `Array` when its kerne
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -152,9 +151,12 @@ class Array(ArrayBase):
         `DeletedArrayError`; its shape and dtype stay. Other arrays sharing the buffer keep it."""
         if type(self) is DeletedArray:
             return
-        self.block_until_ready()
-        with contextlib.suppress(AttributeError):
+        if type(self) is not Array:  # a pending array: its value first
+            self.block_until_ready()
+        try:  # noqa: SIM105 - a third of `contextlib.suppress`'s cost, per donated leaf
             del self._value
+        except AttributeError:  # a value never read from the device's result
+            pass
         self.__class__ = DeletedArray
 
     def is_deleted(self) -> bool:

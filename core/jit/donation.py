@@ -41,25 +41,20 @@ from core.trace import get_aval
 _URL = "https://docs.jax.dev/en/latest/faq.html#buffer-donation"
 
 
-def usable(donated: list, outputs: list, memo: dict, by_size: bool = True) -> list[int]:
+def usable(donated: list, outputs: list, by_size: bool = True) -> list[int]:
     """Which of the donated avals an output can take, by XLA's rules (JAX's `_set_up_aliases`):
     first an output of equal shape and dtype, in order, then (`by_size`) one of as many
-    elements; warns as JAX does for the rest, once per compiled program (`memo`).
+    elements; warns as JAX does for the rest (its callers ask once per compiled program).
 
     Args:
       donated: the donated leaves' avals, in argument order.
       outputs: the outputs' avals.
-      memo: the program's earlier answers (its trace cache entry's `donations`).
       by_size: whether an output of another shape with as many elements takes one (jit's
         buffers; a pmap's are matched by shape only).
 
     Returns:
       The indices (into `donated`) of the donated leaves an output takes.
     """
-    key = (tuple((a.shape, a.dtype) for a in donated), tuple((a.shape, a.dtype) for a in outputs))
-    found = memo.get(key)
-    if found is not None:
-        return found
     waiting = collections.defaultdict(collections.deque)
     for i, aval in enumerate(donated):
         waiting[(aval.shape, aval.dtype)].append(i)
@@ -85,8 +80,7 @@ def usable(donated: list, outputs: list, memo: dict, by_size: bool = True) -> li
             UserWarning,
             stacklevel=4,
         )
-    found = memo[key] = sorted(taken)
-    return found
+    return sorted(taken)
 
 
 def unused_leaves(jaxpr: ir.Jaxpr, first: int, last: int = 0) -> frozenset[int]:
@@ -124,7 +118,7 @@ def _dynamic_leaves(
     return leaves, donated
 
 
-def _check_reuse(leaves: list, taken: set[int]) -> None:
+def _check_reuse(leaves: list, taken: tuple[int, ...]) -> None:
     """Raises XLA's error for an array passed twice to one call, once as a buffer an output
     takes (`taken`): the call would read a buffer it overwrites."""
     if len({id(x) for x in leaves}) == len(leaves):
@@ -158,7 +152,9 @@ def _delete(doomed: list, out: Any, outs: list) -> Any:
     if any(id(o) in ids for o in outs):
         out = tree_util.tree_map(lambda o: _fresh(o) if id(o) in ids else o, out)
         outs = tree_util.tree_leaves(out)
-    pending = [o for o in outs if isinstance(o, Array) and not o.is_ready()]
+    pending = [
+        o for o in outs if type(o) is not Array and isinstance(o, Array) and not o.is_ready()
+    ]
     if pending:  # the running call reads them: delete them once it has ended
         pending[0]._pending.then(lambda: [x.delete() for x in doomed])
     else:
@@ -196,7 +192,8 @@ def delete_donated(
       out: its outputs (a pytree; pending arrays if the call is running).
       statics: the static arguments' indices and names (not counted in the flattened order).
       unused: the dynamic leaves the program never reads (pruned: not donated).
-      memo: the program's answers to `usable`.
+      memo: the program's earlier answers (its trace cache entry's `donations`): which
+        leaves outputs take depends only on the leaves' and outputs' avals, the entry's own.
 
     Returns:
       `out`, with a new array for a donated one it returns unchanged.
@@ -211,12 +208,14 @@ def delete_donated(
         return out
     inputs = {id(x) for i, x in enumerate(leaves) if i not in donated}
     outs = tree_util.tree_leaves(out)
-    fresh = [o for o in outs if id(o) not in inputs]  # a forwarded input takes no buffer
-    order = sorted(donated)
-    picked = usable([get_aval(leaves[i]) for i in order], [get_aval(o) for o in fresh], memo)
-    taken = {order[k] for k in picked}
+    fresh = tuple([k for k, o in enumerate(outs) if id(o) not in inputs])  # a forwarded input
+    order = tuple(sorted(donated))  # takes no buffer
+    taken = memo.get((order, fresh))
+    if taken is None:
+        picked = usable([get_aval(leaves[i]) for i in order], [get_aval(outs[k]) for k in fresh])
+        taken = memo[(order, fresh)] = tuple(order[k] for k in picked)
     _check_reuse(leaves, taken)
-    return _delete([leaves[i] for i in sorted(taken) if isinstance(leaves[i], Array)], out, outs)
+    return _delete([leaves[i] for i in taken if isinstance(leaves[i], Array)], out, outs)
 
 
 def delete_donated_shards(
@@ -254,15 +253,18 @@ def delete_donated_shards(
     donated -= unused
     if not donated:
         return
-    order = sorted(donated)
-    per_device = [_shard_aval(get_aval(leaves[i]), axes[i]) for i in order]
-    outs = [
-        interned((1, *a.shape), a.dtype, a.weak_type) if ax is not None else a
-        for a, ax in zip(out_avals, out_axes)
-    ]
-    taken = {order[k] for k in usable(per_device, outs, memo, by_size=False)}
+    order = tuple(sorted(donated))
+    taken = memo.get(order)  # the program's avals and axes are its entry's own
+    if taken is None:
+        per_device = [_shard_aval(get_aval(leaves[i]), axes[i]) for i in order]
+        outs = [
+            interned((1, *a.shape), a.dtype, a.weak_type) if ax is not None else a
+            for a, ax in zip(out_avals, out_axes)
+        ]
+        picked = usable(per_device, outs, by_size=False)
+        taken = memo[order] = tuple(order[k] for k in picked)
     _check_reuse(leaves, taken)
-    for i in sorted(taken):  # pmap's outputs are new arrays; a running call holds its inputs
+    for i in taken:  # pmap's outputs are new arrays; a running call holds its inputs
         if axes[i] is not None and is_pmap_layout(
             getattr(leaves[i], "_sharding", None), devices, axes[i]
         ):
