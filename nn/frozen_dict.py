@@ -108,45 +108,56 @@ def freeze(xs: Mapping) -> FrozenDict:
 
 
 def unfreeze(x: Any) -> Any:
-    """Nested plain dicts from a ``FrozenDict`` (or dict); other values are returned as they are."""
-    if isinstance(x, (FrozenDict, dict)):
+    """Nested plain dicts from a ``FrozenDict`` (or dict); other values are returned as they are.
+
+    As Flax's: a ``FrozenDict`` is copied as a pytree (its keys come back sorted at every level),
+    a dict key by key in its own order."""
+    if isinstance(x, FrozenDict):
+        return tree_util.tree_map(lambda v: v, _thawed(x))
+    if isinstance(x, dict):
         return {k: unfreeze(v) for k, v in x.items()}
     return x
 
 
+def _thawed(x: FrozenDict) -> dict:
+    """``x``'s nested dicts (as Flax's ``FrozenDict`` holds them), no leaf copied."""
+    return {k: _thawed(v) if isinstance(v, FrozenDict) else v for k, v in x._dict.items()}
+
+
 def copy(x: Mapping, add_or_replace: Mapping | None = None) -> Mapping:
-    """An updated copy of a ``FrozenDict`` or dict (the same type comes back)."""
+    """An updated copy of a ``FrozenDict`` or dict (the same type comes back; a dict is copied
+    as a pytree, as Flax does, so its keys come back sorted at every level)."""
     if isinstance(x, FrozenDict):
         return x.copy(add_or_replace)
-    return {**x, **dict(add_or_replace or {})}
+    new = tree_util.tree_map(lambda v: v, x)
+    new.update(add_or_replace or {})
+    return new
 
 
 def pop(x: Mapping, key: Any) -> tuple[Mapping, Any]:
-    """``(copy of x without key, x[key])`` for a ``FrozenDict`` or dict."""
+    """``(copy of x without key, x[key])`` for a ``FrozenDict`` or dict (a dict is copied as a
+    pytree, as Flax does, so the copy's and the value's keys come back sorted at every level)."""
     if isinstance(x, FrozenDict):
         return x.pop(key)
-    rest = dict(x)
+    rest = tree_util.tree_map(lambda v: v, x)
     value = rest.pop(key)
     return rest, value
 
 
 def pretty_repr(x: Any, num_spaces: int = 4) -> str:
-    """A multi-line representation of nested mappings (Flax's format)."""
-    if not isinstance(x, Mapping):
+    """A multi-line representation of nested dicts (Flax's format: every line of a nested
+    dict's or a value's own multi-line repr indented by ``num_spaces`` per level; a
+    ``FrozenDict`` inside a plain dict shown by its own repr)."""
+    if isinstance(x, FrozenDict):
+        return f"FrozenDict({_pretty_dict(_thawed(x), num_spaces)})"
+    return _pretty_dict(x, num_spaces)
+
+
+def _pretty_dict(x: Any, num_spaces: int) -> str:
+    if not isinstance(x, dict):
         return repr(x)
-    name = "FrozenDict" if isinstance(x, FrozenDict) else ""
-    if not x:
-        return f"{name}({{}})" if name else "{}"
+    rep = "".join(f"{key}: {_pretty_dict(val, num_spaces)},\n" for key, val in x.items())
+    if not rep:
+        return "{}"
     pad = " " * num_spaces
-
-    def body(m: Mapping, depth: int) -> str:
-        lines = []
-        for k, v in m.items():
-            value = body(v, depth + 1) if isinstance(v, Mapping) and v else repr(v)
-            if isinstance(v, Mapping) and not v:
-                value = "{}"
-            lines.append(f"{pad * (depth + 1)}{k}: {value},")
-        return "{\n" + "\n".join(lines) + f"\n{pad * depth}}}"
-
-    out = body(x, 0)
-    return f"{name}({out})" if name else out
+    return "{\n" + "".join(pad + line + "\n" for line in rep.split("\n")[:-1]) + "}"

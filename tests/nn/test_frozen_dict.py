@@ -48,3 +48,31 @@ def test_modules_accept_frozen_variables_and_named_call_toggles_are_no_ops():
     np.testing.assert_array_equal(np.asarray(y), np.asarray(layer.apply(v, jnp.ones((1, 3)))))
     assert nn.ones_init()(random.key(0), (2,)).tolist() == [1.0, 1.0]
     assert nn.zeros(random.key(0), (1,)).tolist() == [0.0]
+
+
+def test_pop_copy_and_unfreeze_copy_as_pytrees_with_sorted_keys_as_flax_does():
+    # Flax deep-copies a dict (and a FrozenDict it unfreezes) by `tree_map`: the keys come back
+    # sorted at every level, which its printed variables show (linen_intro's Block cell).
+    x = {"params": {"Dense_0": {"kernel": 1, "bias": 2}, "BatchNorm_0": {"scale": 3}}, "b": 4}
+    rest, params = frozen_dict.pop(x, "params")
+    assert list(rest) == ["b"] and list(params) == ["BatchNorm_0", "Dense_0"]
+    assert list(params["Dense_0"]) == ["bias", "kernel"]
+    assert list(frozen_dict.copy(x, {"a": 5})) == ["b", "params", "a"]
+    assert list(nn.unfreeze(nn.freeze(x))["params"]) == ["BatchNorm_0", "Dense_0"]
+    assert list(nn.unfreeze(x)["params"]) == ["Dense_0", "BatchNorm_0"]
+    assert list(x["params"]) == ["Dense_0", "BatchNorm_0"]
+
+
+def test_pretty_repr_indents_every_line_of_a_multiline_value_as_flax_does():
+    class Two:
+        def __repr__(self):
+            return "Two(\n  lines)"
+
+    assert repr(nn.freeze({"a": {"v": Two()}})) == (
+        "FrozenDict({\n    a: {\n        v: Two(\n          lines),\n    },\n})"
+    )
+    inner = nn.freeze({"k": 1})
+    assert frozen_dict.pretty_repr({"f": inner, "e": {}}, num_spaces=2) == (
+        "{\n  f: FrozenDict({\n      k: 1,\n  }),\n  e: {},\n}"
+    )
+    assert repr(nn.freeze({})) == "FrozenDict({})" and frozen_dict.pretty_repr({}) == "{}"
