@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 import numbax
-from core import source_info, tree_util
+from core import sharding_types, source_info, tree_util
 from core.ad_util import Zero, instantiate
 from core.array import placement
 from core.avals import ShapedArray
@@ -145,8 +145,16 @@ def named_scope(name: str) -> Iterator[None]:
 
 
 def typeof(x: Any) -> ShapedArray:
-    """The abstract value (`ShapedArray`: shape, dtype, weak type) of `x`."""
-    return get_aval(x)
+    """The JAX-level type of `x` (`jax.typeof`): its abstract value (`ShapedArray`: shape,
+    dtype, weak type) with its sharding over `Explicit` mesh axes (`core/sharding_types.py`).
+
+    Args:
+      x: an array, a traced value, a numpy array or a Python scalar.
+
+    Returns:
+      The type; `str` of it reads `float32[4@X,4]`.
+    """
+    return sharding_types.typeof(x)
 
 
 @contextlib.contextmanager

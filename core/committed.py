@@ -198,6 +198,15 @@ def _commit_named(out: Any, mesh: Any, specs: Specs | None) -> Any:
     return tree_util.tree_unflatten(tree, placed)
 
 
+def _explicit_axes(args: list, specs: list) -> frozenset:
+    """The `Explicit` axes of the mesh of the operands placed over it (those whose spec the
+    reader found), whose shardings must agree as types do (`core/sharding_propagation.py`)."""
+    for arg, spec in zip(args, specs):
+        if spec is not None:
+            return frozenset(committed_sharding(arg).mesh.explicit_axes)
+    return frozenset()
+
+
 def follow_primitive(out: Any, args: list, name: str, params: dict, out_aval: Any) -> Any:
     """The results `out` of primitive `name` run eagerly on `args`, placed by `follow` (the
     specs of `NamedSharding`-placed inputs propagated by the primitive's rule).
@@ -216,7 +225,9 @@ def follow_primitive(out: Any, args: list, name: str, params: dict, out_aval: An
     avals = [get_aval(a) for a in args]
 
     def specs(spec_for: Callable[[Any], Any], sizes: dict) -> list:
-        return eqn_specs(name, params, [spec_for(a) for a in args], avals, out_avals, sizes)
+        in_specs = [spec_for(a) for a in args]
+        explicit = _explicit_axes(args, in_specs)
+        return eqn_specs(name, params, in_specs, avals, out_avals, sizes, explicit)
 
     return follow(out, args, name, lambda: ["x", "y"][: len(args)], specs)
 

@@ -424,6 +424,54 @@ class DuplicateSpecError(NumbaxError, ValueError):
         )
 
 
+class ShardingTypeError(NumbaxError, Exception):
+    """The shardings in the types of an operation's operands (over `Explicit` mesh axes) give
+    its result no legal sharding (JAX's `ShardingTypeError`); the subclasses say how.
+
+    Failing code: ``x + y`` with ``x: f32[4@X,4]`` and ``y: f32[4,4@X]``. Fix: reshard an
+    operand first, or compute it in ``auto_axes(f, out_sharding=...)``.
+    """
+
+
+class IllegalShardingError(ShardingTypeError):
+    """An operation on arrays sharded over `Explicit` mesh axes whose result would use a mesh
+    axis twice.
+
+    Failing code: ``x + y`` with ``x: f32[4@X,4]`` and ``y: f32[4,4@X]``. Fix: reshard one
+    operand first (``reshard(y, P('X', None))``), or compute it in `auto_axes` with an
+    ``out_sharding``.
+    """
+
+    def __init__(self, name: str, inputs: list[str], result: str) -> None:
+        super().__init__(
+            f"{name} operation with inputs: {', '.join(inputs)} produces an illegally sharded "
+            f"result: {result}"
+        )
+        self.add_note(
+            "Reshard an operand so that each mesh axis shards one result axis "
+            "(jax.sharding.reshard), or compute it in jax.sharding.auto_axes(f, "
+            "out_sharding=...)."
+        )
+
+
+class IncompatibleShardingsError(ShardingTypeError):
+    """An elementwise operation on arrays whose same axis is sharded over different `Explicit`
+    mesh axes.
+
+    Failing code: ``x + y`` with ``x: f32[8@X]`` and ``y: f32[8@Y]``. Fix: reshard one operand
+    to the other's sharding first.
+    """
+
+    def __init__(self, name: str, specs: list[tuple]) -> None:
+        super().__init__(
+            f"{name} got incompatible shardings for broadcasting: {', '.join(map(str, specs))}."
+        )
+        self.add_note(
+            "Reshard one operand to the other's sharding first (jax.sharding.reshard), or "
+            "compute it in jax.sharding.auto_axes(f, out_sharding=...)."
+        )
+
+
 class ShardingShapeError(NumbaxError, ValueError):
     """An array that the sharding cannot split (too few axes, or sizes not divisible).
 

@@ -4,7 +4,8 @@ A `Mesh` is an n-d numpy array of devices (`core.devices()`, `core/devices.py`) 
 per axis; `core.sharding` re-exports everything here. The current mesh
 is per thread; `set_mesh` sets it (and restores the previous one when used as a context
 manager), `use_mesh` is the context-manager-only spelling, `get_mesh`/`get_abstract_mesh` read
-it.
+it. `use_abstract_mesh` gives the current mesh's axes other types inside a block (`auto_axes`,
+`explicit_axes`: `core/sharding_modes.py`), as JAX's abstract mesh context does.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from core.errors import MeshShapeError
 
 
 class AxisType(enum.Enum):
-    """How a mesh axis is partitioned (`jax.sharding.AxisType`); numbax treats all alike."""
+    """How a mesh axis is partitioned (`jax.sharding.AxisType`): array types mention only the
+    `Explicit` axes (`core/sharding_types.py`), and only their shardings must agree."""
 
     Auto = enum.auto()
     Explicit = enum.auto()
@@ -77,7 +79,31 @@ class AbstractMesh:
         if self.empty:
             return "AbstractMesh((), axis_types=())"
         axes = ", ".join(f"{n!r}: {s}" for n, s in zip(self.axis_names, self.axis_sizes))
-        return f"AbstractMesh({axes}, axis_types={self.axis_types!r}, platform=cpu)"
+        return (
+            f"AbstractMesh({axes}, axis_types={self.axis_types!r}, device_kind=cpu, "
+            "num_cores=None, platform=cpu)"
+        )
+
+    def update_axis_types(self, types: dict[str, AxisType]) -> AbstractMesh:
+        """This mesh with the axes named in `types` of those types (JAX's
+        `AbstractMesh.update_axis_types`).
+
+        Args:
+          types: mesh axis name -> its new `AxisType`.
+
+        Returns:
+          The `AbstractMesh`.
+        """
+        return AbstractMesh(
+            self.axis_sizes,
+            self.axis_names,
+            [types.get(n, t) for n, t in zip(self.axis_names, self.axis_types)],
+        )
+
+    @property
+    def explicit_axes(self) -> tuple[str, ...]:
+        """The names of the `Explicit` axes, the ones array types mention."""
+        return tuple(n for n, t in zip(self.axis_names, self.axis_types) if t is AxisType.Explicit)
 
 
 class Mesh(AbstractMesh):
@@ -261,6 +287,7 @@ class _MeshContext(threading.local):
     def __init__(self) -> None:
         self.mesh: Mesh | None = None
         self.stack: list[Mesh | None] = []
+        self.abstract: AbstractMesh | None = None  # `use_abstract_mesh`'s, over `mesh`
 
 
 _context = _MeshContext()
@@ -273,8 +300,36 @@ def get_mesh() -> Mesh:
 
 
 def get_abstract_mesh() -> AbstractMesh:
-    """The current mesh without devices (`jax.sharding.get_abstract_mesh`)."""
+    """The current mesh without devices (`jax.sharding.get_abstract_mesh`): the current mesh's,
+    or the one a `use_abstract_mesh` block gives its axes' types by."""
+    if _context.abstract is not None:
+        return _context.abstract
     return get_mesh().abstract_mesh
+
+
+@contextlib.contextmanager
+def use_abstract_mesh(mesh: AbstractMesh) -> Iterator[AbstractMesh]:
+    """Context manager making `mesh` the current abstract mesh inside a block
+    (`jax.sharding.use_abstract_mesh`): the current mesh's devices with other axis types (how
+    `auto_axes` and `explicit_axes` switch axes between `Auto` and `Explicit`).
+
+    Args:
+      mesh: the abstract mesh; its axis names and sizes must be the current mesh's.
+
+    Raises:
+      MeshShapeError: its axes are not the current mesh's.
+    """
+    current = get_mesh()
+    if current.shape_tuple != mesh.shape_tuple:
+        raise MeshShapeError(
+            f"use_abstract_mesh got {mesh}, whose axes are not those of the current mesh "
+            f"{current}: enter the concrete mesh first with jax.set_mesh."
+        )
+    previous, _context.abstract = _context.abstract, mesh
+    try:
+        yield mesh
+    finally:
+        _context.abstract = previous
 
 
 class set_mesh:  # noqa: N801  (JAX's name: a function-like context manager)
@@ -290,14 +345,14 @@ class set_mesh:  # noqa: N801  (JAX's name: a function-like context manager)
     def __init__(self, mesh: Mesh) -> None:
         if not isinstance(mesh, Mesh):
             raise TypeError(f"set_mesh expects a core.sharding.Mesh, got {type(mesh).__name__}.")
-        self._previous = _context.mesh
-        _context.mesh = mesh
+        self._previous = _context.mesh, _context.abstract
+        _context.mesh, _context.abstract = mesh, None
 
     def __enter__(self) -> Mesh:
         return _context.mesh
 
     def __exit__(self, *exc: Any) -> None:
-        _context.mesh = self._previous
+        _context.mesh, _context.abstract = self._previous
 
 
 @contextlib.contextmanager

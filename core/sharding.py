@@ -10,7 +10,8 @@ annotates arrays with mesh axes (Flax's ``nn.with_partitioning``,
 ``nn.get_partition_spec``, logical axis rules) runs unchanged and returns the same specs as
 JAX. Device meshes and the current mesh (`Mesh`, `AxisType`, `set_mesh`, `use_mesh`,
 `get_mesh`, `make_mesh`: `core/mesh.py`) and `NamedSharding` with `reshard` /
-`with_sharding_constraint` (`core/named_sharding.py`) are re-exported here: a `NamedSharding`
+`with_sharding_constraint` (`core/named_sharding.py`), `auto_axes`/`explicit_axes`
+(`core/sharding_modes.py`) are re-exported here: a `NamedSharding`
 is checked against the arrays it places and recorded on them, and computations on them
 place their results as JAX does (`core/sharding_propagation.py`), without moving data.
 
@@ -34,6 +35,7 @@ from core.mesh import (
     get_mesh,
     make_mesh,
     set_mesh,
+    use_abstract_mesh,
     use_mesh,
 )
 from core.named_sharding import NamedSharding, reshard, with_sharding_constraint
@@ -43,6 +45,7 @@ from core.sharding_base import (
     Sharding,
     SingleDeviceSharding,
 )
+from core.sharding_modes import auto_axes, explicit_axes
 
 __all__ = [
     "AbstractMesh",
@@ -53,12 +56,15 @@ __all__ = [
     "Shard",
     "Sharding",
     "SingleDeviceSharding",
+    "auto_axes",
+    "explicit_axes",
     "get_abstract_mesh",
     "pmap_sharding",
     "get_mesh",
     "make_mesh",
     "reshard",
     "set_mesh",
+    "use_abstract_mesh",
     "use_mesh",
     "with_sharding_constraint",
 ]

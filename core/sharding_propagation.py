@@ -19,9 +19,12 @@ names); each result's spec comes from its inputs':
 
 Inside `jit`, `with_sharding_constraint` records its sharding on the traced value
 (`constrain`); the pass takes it there. A result's spec is printed without trailing Nones, as
-JAX's are, but over a mesh of Explicit axes with one entry per axis (JAX's sharding in types;
-its other rules for Explicit axes, such as the errors for ambiguous contractions, are not
-followed).
+JAX's are, but over a mesh of Explicit axes with one entry per axis (JAX's sharding in types,
+`core/sharding_types.py`). Over Explicit axes an eager elementwise operation follows JAX's
+broadcasting rule: operands sharding an axis differently raise `IncompatibleShardingsError`,
+a result using a mesh axis twice `IllegalShardingError` (both JAX's `ShardingTypeError`).
+Under `jit` these are not checked (the pass runs after the call), and JAX's other Explicit
+rules (the errors of ambiguous contractions and reshapes) are not followed.
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from core import ir
+from core import dtypes, ir
+from core.errors import IllegalShardingError, IncompatibleShardingsError
 from core.sharding_base import PartitionSpec
 
 Spec = tuple  # one entry per array axis: None or a tuple of mesh axis names
@@ -52,6 +56,78 @@ def constrain(var: ir.Var, sharding: Any) -> None:
     if len(_constraints) >= _MAX_CONSTRAINTS:
         del _constraints[next(iter(_constraints))]
     _constraints[var] = sharding
+
+
+def stored_constraint(var: ir.Var) -> Any:
+    """The sharding `with_sharding_constraint` (or `reshard`) constrained the traced value
+    `var` to, or None."""
+    return _constraints.get(var)
+
+
+def shape_str(shape: Sequence[int], spec: PartitionSpec) -> str:
+    """An array type's shape with its sharding, as JAX prints it: `4@X,4`, `8@(X,Y)`.
+
+    Args:
+      shape: the array's shape.
+      spec: one entry per array axis (None, a mesh axis name or a tuple of names).
+
+    Returns:
+      The text between the brackets of `float32[...]`.
+    """
+    out = []
+    for size, entry in zip(shape, tuple(spec) + (None,) * (len(shape) - len(spec))):
+        if entry is None:
+            out.append(f"{size}")
+        elif isinstance(entry, tuple):
+            out.append(f"{size}@({','.join(entry)})")
+        else:
+            out.append(f"{size}@{entry}")
+    return ",".join(out)
+
+
+def _type_str(aval: Any, spec: Spec | None, explicit: frozenset) -> str:
+    """`i32[4@X,4]`: the short type of an operand, its sharding over the `Explicit` axes."""
+    spec = spec or _replicated(aval)
+    entries = []
+    for entry in spec:
+        kept = tuple(n for n in entry or () if n in explicit)
+        entries.append(None if not kept else kept[0] if len(kept) == 1 else kept)
+    return f"{dtypes.short_name(aval.dtype)}[{shape_str(aval.shape, PartitionSpec(*entries))}]"
+
+
+def _check_explicit(name: str, specs, avals, out_aval: Any, explicit: frozenset) -> None:
+    """JAX's sharding rule of an elementwise operation over `Explicit` mesh axes: an axis's
+    shardings must agree (or be None), and the result may use a mesh axis once.
+
+    Raises:
+      IncompatibleShardingsError: two operands shard one axis over different mesh axes.
+      IllegalShardingError: the result would use a mesh axis twice.
+    """
+    shape = tuple(out_aval.shape)
+    typed = [
+        tuple(
+            tuple(n for n in e or () if n in explicit) or None for e in (spec or _replicated(aval))
+        )
+        for spec, aval in zip(specs, avals)
+        if aval.shape
+    ]
+    if not typed or any(len(t) != len(shape) for t in typed):
+        return
+    out: list = []
+    for d in range(len(shape)):
+        found = {t[d] for t in typed if t[d] is not None}
+        if len(found) > 1:
+            raise IncompatibleShardingsError(name, [tuple(_entry(e) for e in t) for t in typed])
+        out.append(found.pop() if found else None)
+    used = [n for entry in out for n in entry or ()]
+    if len(used) != len(set(used)):
+        inputs = [_type_str(a, s, explicit) for s, a in zip(specs, avals)]
+        raise IllegalShardingError(name, inputs, _type_str(out_aval, tuple(out), explicit))
+
+
+def _entry(entry: tuple | None) -> Any:
+    """A spec entry as a `PartitionSpec` holds it: None, a name, or a tuple of names."""
+    return None if entry is None else entry[0] if len(entry) == 1 else entry
 
 
 def spec_of(sharding: Any, ndim: int) -> Spec:
@@ -229,6 +305,7 @@ def eqn_specs(
     avals: Sequence[Any],
     out_avals: list,
     sizes: dict,
+    explicit: frozenset = frozenset(),
 ) -> list[Spec]:
     """The specs of the results of one operation.
 
@@ -239,9 +316,15 @@ def eqn_specs(
       avals: the operands' abstract values.
       out_avals: the results' abstract values.
       sizes: the mesh's axis sizes by name.
+      explicit: the mesh's `Explicit` axes: an elementwise operation's operands sharded
+        over them must agree, as JAX's types must (`_check_explicit`).
 
     Returns:
       One spec per result.
+
+    Raises:
+      ShardingTypeError: (a subclass) the operands' shardings over the `Explicit` axes give
+        the result of an elementwise operation none.
     """
     if all(s is None for s in specs):
         return [_replicated(a) for a in out_avals]
@@ -249,6 +332,8 @@ def eqn_specs(
     if inner is not None and len(inner.invars) == len(specs):
         return jaxpr_specs(inner, list(specs), sizes)
     rule = _RULES.get(name)
+    if explicit and rule is None and len(out_avals) == 1:
+        _check_explicit(name, specs, avals, out_avals[0], explicit)
     out = []
     for aval in out_avals:
         if rule is not None and len(out_avals) == 1:

@@ -9,6 +9,7 @@ import pytest
 
 import core
 import core.numpy as jnp
+from core.errors import IllegalShardingError, IncompatibleShardingsError, ShardingTypeError
 from core.sharding import AxisType, NamedSharding
 from core.sharding import PartitionSpec as P
 
@@ -161,3 +162,24 @@ def test_over_explicit_axes_specs_have_one_entry_per_axis(fun, inputs, spec):
     mesh = core.make_mesh((4, 2), ("a", "b"), axis_types=(AxisType.Explicit,) * 2)
     out = fun(*[_put(mesh, value, *s) for value, s in inputs])
     assert out.sharding == NamedSharding(mesh, spec)
+
+
+def test_explicit_axes_elementwise_errors():
+    """Over Explicit axes, JAX's broadcasting sharding rule: disagreeing shardings, or a mesh
+    axis used twice, raise its `ShardingTypeError`s (messages recorded on JAX 0.10.2)."""
+    mesh = core.make_mesh((2, 4), ("X", "Y"), axis_types=(AxisType.Explicit,) * 2)
+    x, y = _put(mesh, np.arange(8.0), "X"), _put(mesh, np.arange(8.0), "Y")
+    with pytest.raises(IncompatibleShardingsError) as info:
+        x * y
+    assert str(info.value) == ("mul got incompatible shardings for broadcasting: ('X',), ('Y',).")
+    a = _put(mesh, np.arange(16).reshape(4, 4), "X", None)
+    b = _put(mesh, np.arange(16).reshape(4, 4), None, "X")
+    with pytest.raises(IllegalShardingError) as info:
+        a + b
+    assert str(info.value) == (
+        "add operation with inputs: i32[4@X,4], i32[4,4@X] produces an illegally sharded "
+        "result: i32[4@X,4@X]"
+    )
+    assert isinstance(info.value, ShardingTypeError)
+    auto = core.make_mesh((2, 4), ("X", "Y"), axis_types=(AxisType.Auto,) * 2)
+    _put(auto, np.arange(8.0), "X") * _put(auto, np.arange(8.0), "Y")  # Auto axes: no error

@@ -1,0 +1,196 @@
+"""Sharding in types: `jax.typeof` of an array on a mesh with `Explicit` axes, as JAX 0.10's
+explicit sharding shows it (`float32[4@X,4@Y]`).
+
+JAX puts the sharding into every abstract value and propagates it when it stages each
+operation. numbax's abstract values (`core/avals.py`) stay shape, dtype and weak type: they key
+jit's caches and its fast path, which must not pay for meshes. The sharding of a value is found
+when something asks for it instead:
+
+- a concrete `Array` placed by a `NamedSharding` has its spec (`core/named_sharding.py`);
+- a value traced for `jit` has the spec the propagation rules (`core/sharding_propagation.py`)
+  give it from the shardings of the jitted function's arguments, over the equations traced so
+  far (`with_sharding_constraint`/`reshard` inside the function included). The arguments are
+  found on the call stack, in the frame of jit's tracing (`core/jit/api.py`'s `Jitted._trace`,
+  whose `leaves` are the arguments of the traced program's inputs): reading them there keeps
+  jit's sources, which key the shared compile cache, unchanged. Values of other traces (`vmap`,
+  `grad`, `make_jaxpr`) are typed unsharded. Until some array has been placed
+(`placement.committed_to_device`) nothing is looked up.
+
+The type mentions only the mesh's `Explicit` axes: a concrete array's own mesh's, and for a
+traced value the current abstract mesh's (`use_abstract_mesh`, so inside `auto_axes` an axis
+made `Auto` disappears from the type while the concrete sharding, `x.sharding`, keeps it).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+
+from core import ir
+from core.array import Array, placement
+from core.avals import ShapedArray
+from core.interpreters.partial_eval import JaxprTrace, JaxprTracer, trace_to_jaxpr
+from core.mesh import AbstractMesh, Mesh, get_abstract_mesh, get_mesh
+from core.named_sharding import NamedSharding
+from core.sharding_base import PartitionSpec
+from core.sharding_propagation import Spec, eqn_specs, shape_str, spec_of, stored_constraint
+from core.trace import get_aval
+
+_EMPTY_MESH = Mesh(np.empty((), dtype=object), ())
+
+
+class ShardedShapedArray(ShapedArray):
+    """A `ShapedArray` with the sharding of its type (`jax.typeof(x).sharding`): a
+    `NamedSharding` whose spec names only `Explicit` mesh axes, one entry per array axis."""
+
+    __slots__ = ("sharding",)
+
+    def __init__(self, aval: ShapedArray, sharding: NamedSharding) -> None:
+        super().__init__(aval.shape, aval.dtype, aval.weak_type)
+        self.sharding = sharding
+
+    def str_short(self, short_dtypes: bool = True, mesh_axis_types: bool = False) -> str:
+        """`f32[4@X,4]` (`float32[4@X,4]` with `short_dtypes=False`)."""
+        plain = super().str_short(short_dtypes, mesh_axis_types)
+        return plain[: plain.index("[")] + f"[{shape_str(self.shape, self.sharding.spec)}]"
+
+    def str_long(self) -> str:
+        """JAX's tracer notation with the sharding: `float32[4@X,4]`, `~` for a weak type."""
+        return ("~" if self.weak_type else "") + self.str_short(short_dtypes=False)
+
+
+def _type_mesh(mesh: Mesh, traced: bool) -> Mesh:
+    """`mesh` with the axis types its values' types follow: its own for a concrete value; for a
+    traced one, those of the current abstract mesh if it has `mesh`'s axes."""
+    if not traced:
+        return mesh
+    current = get_abstract_mesh()
+    if current.shape_tuple != mesh.shape_tuple or current.axis_types == mesh.axis_types:
+        return mesh
+    return Mesh(mesh.devices, mesh.axis_names, current.axis_types)
+
+
+def type_spec(spec: Spec, mesh: AbstractMesh) -> PartitionSpec:
+    """The spec an array type shows: `spec` (one entry per array axis) with only the `Explicit`
+    axes of `mesh`.
+
+    Args:
+      spec: one entry per array axis, None or a tuple of mesh axis names.
+      mesh: the mesh whose axis types decide.
+
+    Returns:
+      A `PartitionSpec` of one entry per array axis.
+    """
+    explicit = set(mesh.explicit_axes)
+    entries = []
+    for entry in spec:
+        kept = tuple(n for n in entry or () if n in explicit)
+        entries.append(None if not kept else kept[0] if len(kept) == 1 else kept)
+    return PartitionSpec(*entries)
+
+
+def _jit_arguments(trace: JaxprTrace) -> list[tuple[ir.Var, Any]] | None:
+    """The inputs of the program `trace` records for `jit`, each with the argument it is
+    traced for, found on the call stack (see the module docstring); None for a trace of
+    something else."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code is trace_to_jaxpr.__code__ and frame.f_locals.get("trace") is trace:
+            break
+        frame = frame.f_back
+    if frame is None:
+        return None
+    invars = [t.var for t in frame.f_locals.get("in_tracers", ())]
+    frame = frame.f_back
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "_trace" and code.co_filename.endswith("api.py"):
+            leaves = frame.f_locals.get("leaves")
+            return list(zip(invars, leaves)) if isinstance(leaves, list) else None
+        if code is trace_to_jaxpr.__code__:
+            return None  # traced for another trace first (a control-flow body, a custom rule)
+        frame = frame.f_back
+    return None
+
+
+def _placed_spec(x: Any) -> tuple[Spec, Mesh] | None:
+    """The spec and mesh of a value: a concrete array's `NamedSharding`, a traced value's
+    propagated spec over its jit arguments' mesh, or None if it is on no mesh."""
+    if isinstance(x, Array):
+        sharding = getattr(x, "_sharding", None)
+        if isinstance(sharding, NamedSharding) and sharding.followed:
+            return spec_of(sharding, len(x.shape)), sharding.mesh
+        return None
+    if isinstance(x, JaxprTracer) and isinstance(x._trace, JaxprTrace):
+        return _traced_spec(x)
+    return None
+
+
+def _traced_spec(tracer: JaxprTracer) -> tuple[Spec, Mesh] | None:
+    """The spec of a value traced for `jit`: its arguments' specs propagated over the
+    equations recorded so far."""
+    trace = tracer._trace
+    arguments = _jit_arguments(trace)
+    if arguments is None:
+        return None
+    env: dict = {}
+    mesh = None
+    for invar, x in arguments:
+        found = _placed_spec(x)
+        if found is not None:
+            env[invar], mesh = found[0], mesh or found[1]
+    for var, value in trace.consts.values():
+        found = _placed_spec(value)
+        if found is not None:
+            env[var], mesh = found[0], mesh or found[1]
+    constrained = stored_constraint(tracer.var)
+    if mesh is None:
+        mesh = constrained.mesh if constrained is not None else get_mesh()
+        if mesh.empty:
+            return None
+    sizes = dict(mesh.shape)
+    for var in list(env):
+        env[var] = _constrained(var, env[var])
+    for eqn in trace.eqns:
+        specs = [env.get(a) if isinstance(a, ir.Var) else None for a in eqn.inputs]
+        outs = eqn_specs(
+            eqn.prim.name,
+            eqn.params,
+            specs,
+            [a.aval for a in eqn.inputs],
+            [v.aval for v in eqn.outputs],
+            sizes,
+        )
+        for var, spec in zip(eqn.outputs, outs):
+            env[var] = _constrained(var, spec)
+    spec = env.get(tracer.var)
+    if spec is None:
+        spec = _constrained(tracer.var, (None,) * len(tracer.aval.shape))
+    return spec, mesh
+
+
+def _constrained(var: Any, spec: Spec) -> Spec:
+    constraint = stored_constraint(var)
+    return spec if constraint is None else spec_of(constraint, len(var.aval.shape))
+
+
+def typeof(x: Any) -> ShapedArray:
+    """The JAX-level type of `x` (`jax.typeof`): its `ShapedArray`, with the sharding over the
+    `Explicit` axes of its mesh (`float32[4@X,4]`) when `x` is on one.
+
+    Args:
+      x: an array, a traced value, a numpy array or a Python scalar.
+
+    Returns:
+      A `ShardedShapedArray` (its `sharding` over an empty mesh when `x` is on none).
+    """
+    aval = get_aval(x)
+    found = _placed_spec(x) if placement.committed_to_device else None
+    if found is None:
+        sharding = NamedSharding(_EMPTY_MESH, PartitionSpec(*[None] * len(aval.shape)))
+        return ShardedShapedArray(aval, sharding)
+    spec, mesh = found
+    mesh = _type_mesh(mesh, isinstance(x, JaxprTracer))
+    return ShardedShapedArray(aval, NamedSharding(mesh, type_spec(spec, mesh)))
