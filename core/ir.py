@@ -325,10 +325,20 @@ def _broadcast_in_dim_params(params: dict) -> dict:
     return shown
 
 
+def _dot_general_params(params: dict) -> dict:
+    (xc, yc), (xb, yb) = params["dimension_numbers"]
+    shown = {"dimension_numbers": ((list(xc), list(yc)), (list(xb), list(yb)))}
+    if params["preferred_element_type"] is not None:  # JAX leaves out what is None
+        shown["preferred_element_type"] = params["preferred_element_type"]
+    return shown
+
+
 # A primitive's parameters as JAX prints them, where numbax's differ: JAX's sharding parameters
 # (always None here), its shape parameters implied by the binder's type left out.
 _PRINTED_PARAMS = {
     "broadcast_in_dim": _broadcast_in_dim_params,
+    "dot_general": _dot_general_params,
+    "iota": lambda params: {**params, "sharding": None},
     "reduce_sum": lambda params: {**params, "out_sharding": None},
     "reshape": lambda params: {"dimensions": None, **params, "sharding": None},
     "slice": lambda params: {
@@ -350,11 +360,13 @@ def pp_eqn(eqn: Eqn, name: _Namer, indent: int = 0) -> str:
     ins = " ".join(_pp_atom(x, name) for x in eqn.inputs)
     if not params:
         return f"{outs} = {eqn.prim.name} {ins}".rstrip()
-    flat = f"{outs} = {eqn.prim.name}[{' '.join(params)}] {ins}".rstrip()
-    if indent + len(flat) <= _WIDTH and "\n" not in flat:
-        return flat
+    # JAX ends an equation with parameters and no operands with the space before them (`iota`)
+    flat = f"{outs} = {eqn.prim.name}[{' '.join(params)}] {ins}"
+    if indent + len(flat.rstrip()) <= _WIDTH and "\n" not in flat:
+        return flat.rstrip() if ins else flat
     lines = "".join(f"\n{' ' * (indent + 2)}{p}" for p in params)
-    return f"{outs} = {eqn.prim.name}[{lines}\n{' ' * indent}] {ins}".rstrip()
+    tall = f"{outs} = {eqn.prim.name}[{lines}\n{' ' * indent}] {ins}"
+    return tall.rstrip() if ins else tall
 
 
 def pp_jaxpr(

@@ -222,6 +222,13 @@ def _squeeze(specs, avals, out_aval, params, sizes) -> Spec:
     )
 
 
+def _stack(specs, avals, out_aval, params, sizes) -> Spec:
+    """As `_merge` of the operands, the new axis unsharded."""
+    merged = _merge(specs, avals, avals[0])
+    axis = params["axis"]
+    return (*merged[:axis], None, *merged[axis:])
+
+
 def _transpose(specs, avals, out_aval, params, sizes) -> Spec:
     spec = specs[0] or _replicated(avals[0])
     return tuple(spec[d] for d in params["permutation"])
@@ -280,6 +287,7 @@ _RULES: dict[str, Callable] = {
     "argmax": _reduce,
     "argmin": _reduce,
     "squeeze": _squeeze,
+    "stack": _stack,
     "transpose": _transpose,
     "broadcast_in_dim": _broadcast_in_dim,
     "reshape": _reshape,

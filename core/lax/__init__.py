@@ -93,8 +93,6 @@ from core.lax.composed_primitives import (
     sharding_constraint_p,
     split_p,
     square_p,
-    squeeze_p,
-    stack_p,
     stage_p,
     tile_p,
     unstack_p,
@@ -351,6 +349,7 @@ from core.prims.indexing import (
     slice,
     slice_in_dim,
     slice_p,
+    stack_p,
 )
 from core.prims.linalg import (
     DotDimensionNumbers,
@@ -397,6 +396,7 @@ from core.prims.shapes import (
     convert_element_type_p,
     iota_p,
     reshape_p,
+    squeeze_p,
     transpose,
     transpose_p,
 )

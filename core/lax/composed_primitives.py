@@ -235,9 +235,7 @@ reduce_xor_p = ComposedPrimitive(
 )
 cumlogsumexp_p = ComposedPrimitive("cumlogsumexp", co.cumlogsumexp)
 split_p = ComposedPrimitive("split", co.split, multiple_results=True)
-squeeze_p = ComposedPrimitive("squeeze", co.squeeze)
 tile_p = ComposedPrimitive("tile", co.tile)
-stack_p = ComposedPrimitive("stack", lambda *xs, axis: co.stack(xs, axis))
 unstack_p = ComposedPrimitive(
     "unstack", lambda x, *, axis: list(co.unstack(x, axis)), multiple_results=True
 )

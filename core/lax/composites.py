@@ -25,6 +25,7 @@ from core.interpreters.partial_eval import trace_to_jaxpr
 from core.numpy._util import broadcast_shapes as numpy_broadcast_shapes
 from core.prims import elementwise as ew
 from core.prims import gather as gt
+from core.prims import indexing as ix
 from core.prims import reductions as red
 from core.prims import shapes, sorting
 from core.prims.associative_scan import associative_scan
@@ -156,24 +157,12 @@ def broadcast(operand: Any, sizes: Sequence[int]) -> Any:
 
 def expand_dims(array: Any, dimensions: Sequence[int]) -> Any:
     """`lax.expand_dims`: inserts unit dimensions at the given output positions."""
-    shape = list(get_aval(array).shape)
-    nd = len(shape) + len(dimensions)
-    if any(not -nd <= int(d) < nd for d in dimensions):
-        raise ValueError(f"expand_dims: dimensions {dimensions} out of bounds for rank {nd}")
-    for d in sorted(int(d) % nd for d in dimensions):
-        shape.insert(d, 1)
-    return shapes.reshape(array, tuple(shape))
+    return shapes.expand_dims(array, tuple(dimensions))
 
 
 def squeeze(array: Any, dimensions: Sequence[int]) -> Any:
     """`lax.squeeze`: removes the given unit dimensions."""
-    if type(array) in (bool, int, float, complex):
-        array = shapes.full((), array, *dtypes.dtype_and_weak(array))
-    shape = get_aval(array).shape
-    dims = {int(d) % len(shape) for d in dimensions}
-    if any(shape[d] != 1 for d in dims):
-        raise ValueError(f"squeeze: dimensions {sorted(dims)} of shape {shape} are not all 1")
-    return shapes.reshape(array, tuple(s for i, s in enumerate(shape) if i not in dims))
+    return shapes.squeeze(array, tuple(dimensions))
 
 
 def collapse(operand: Any, start_dimension: int, stop_dimension: int | None = None) -> Any:
@@ -456,9 +445,7 @@ def broadcast_like(arr: Any, like_arr: Any) -> Any:
 
 def stack(operands: Sequence[Any], axis: int = 0) -> Any:
     """`lax.stack`: joins arrays of one shape along a new `axis`."""
-    nd = get_aval(operands[0]).ndim + 1
-    axis = axis % nd
-    return concatenate([expand_dims(o, (axis,)) for o in operands], axis)
+    return ix.stack(operands, axis)
 
 
 def tile(operand: Any, reps: Sequence[int]) -> Any:

@@ -55,8 +55,9 @@ def _is_int_scalar(e: Any) -> bool:
 
 
 def _expand(shape: tuple[int, ...], idx: Any) -> tuple[tuple[int, ...], list[Any]]:
-    """Aligns the index with the dimensions: returns the shape with None axes inserted and one
-    entry per dimension: ("slice", slice) | ("int", i) | ("dyn", tracer) | ("arr", array)."""
+    """Aligns the index with the dimensions: returns the positions of the None axes inserted
+    and one entry per dimension: ("slice", slice) | ("int", i) | ("dyn", tracer) |
+    ("arr", array)."""
     if isinstance(idx, list):
         raise TypeError(
             "Using a non-tuple sequence for multidimensional indexing is not allowed; use "
@@ -90,7 +91,7 @@ def _expand(shape: tuple[int, ...], idx: Any) -> tuple[tuple[int, ...], list[Any
             f"Too many indices: array of shape {shape} is {len(shape)}-dimensional, but "
             f"{consumed} were indexed"
         )
-    out_shape, entries, dim = [], [], 0
+    new_axes, entries, dim = [], [], 0
     for i, e in enumerate(items):
         if i in masks and shape[dim : dim + len(masks[i][1])] != masks[i][1]:
             pos, got = masks[i]
@@ -100,20 +101,16 @@ def _expand(shape: tuple[int, ...], idx: Any) -> tuple[tuple[int, ...], list[Any
             )
         if e is Ellipsis:
             for _ in range(len(shape) - consumed):
-                out_shape.append(shape[dim])
                 entries.append(("slice", slice(None)))
                 dim += 1
         elif is_new_axis(e):
-            out_shape.append(1)
+            new_axes.append(len(entries))
             entries.append(("slice", slice(None) if e is None else slice(0, 0)))
         else:
-            out_shape.append(shape[dim])
             entries.append(("slice", e) if isinstance(e, slice) else e)
             dim += 1
-    for d in shape[dim:]:
-        out_shape.append(d)
-        entries.append(("slice", slice(None)))
-    return tuple(out_shape), entries
+    entries.extend(("slice", slice(None)) for _ in shape[dim:])
+    return tuple(new_axes), entries
 
 
 def _array_entries(e: Any) -> list[Any]:
@@ -237,9 +234,9 @@ def getitem(x: Any, idx: Any, mode: str | None = None, fill_value: Any = None) -
     """`x[idx]` with numpy's basic and advanced indexing (see the module docstring)."""
     x = ensure_array(x)
     aval = get_aval(x)
-    new_shape, entries = _expand(aval.shape, idx)
-    if new_shape != aval.shape:
-        x = sh.reshape(x, new_shape)
+    new_axes, entries = _expand(aval.shape, idx)
+    x = sh.expand_dims(x, new_axes)
+    new_shape = get_aval(x).shape
     if mode in ("fill", "drop"):  # out-of-bounds scalars must fill too: gather, not clamp
         entries = [
             ("arr", np.asarray(e[1])) if e[0] == "int" and n and not -n <= e[1] < n else e
@@ -260,7 +257,6 @@ def getitem(x: Any, idx: Any, mode: str | None = None, fill_value: Any = None) -
         )
         return _gather_arrays(x, entries, gmode, fill_value)
     cur = get_aval(x).shape
-    keep = [n for e, n in zip(entries, cur) if e[0] == "full"]
     dyn = [(d, e[1]) for d, e in enumerate(entries) if e[0] == "dyn"]
     if dyn:
         starts: list[Any] = [0] * len(cur)
@@ -269,7 +265,7 @@ def getitem(x: Any, idx: Any, mode: str | None = None, fill_value: Any = None) -
             starts[d] = i  # `dynamic_slice` wraps a negative start once, as JAX's indexing does
             sizes[d] = 1
         x = gp.dynamic_slice(x, starts, sizes)
-    return sh.reshape(x, tuple(keep))
+    return sh.squeeze(x, tuple(d for d, e in enumerate(entries) if e[0] != "full"))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -57,6 +57,7 @@ def _matmul(a: Any, b: Any, precision: Any, preferred_element_type: Any) -> Any:
     check_arraylike("matmul", a, b)
     canonicalize_precision(precision)
     a, b = promote_dtypes(a, b)
+    preferred_element_type = _result_dtype(a, preferred_element_type)
     a_nd, b_nd = get_aval(a).ndim, get_aval(b).ndim
     if a_nd == 0 or b_nd == 0:
         raise ValueError("matmul: input operands must not be scalars (use * for scalars)")
@@ -117,6 +118,7 @@ def _dot(a: Any, b: Any, precision: Any, preferred_element_type: Any) -> Any:
     check_arraylike("dot", a, b)
     canonicalize_precision(precision)
     a, b = promote_dtypes(a, b)
+    preferred_element_type = _result_dtype(a, preferred_element_type)
     a_nd, b_nd = get_aval(a).ndim, get_aval(b).ndim
     if a_nd == 0 or b_nd == 0:
         return multiply(a, b)
@@ -128,6 +130,12 @@ def _dot(a: Any, b: Any, precision: Any, preferred_element_type: Any) -> Any:
         (((a_nd - 1,), (contract_b,)), ((), ())),
         preferred_element_type=preferred_element_type,
     )
+
+
+def _result_dtype(a: Any, preferred_element_type: Any) -> Any:
+    """The products' `preferred_element_type`: the one given, else the promoted operands'
+    dtype (JAX's `jnp` functions pass it, and its jaxprs show it)."""
+    return get_aval(a).dtype if preferred_element_type is None else preferred_element_type
 
 
 def _check_contract(name, a, b, ia, ib):
@@ -157,6 +165,7 @@ def inner(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any 
     check_arraylike("inner", a, b)
     canonicalize_precision(precision)
     a, b = promote_dtypes(a, b)
+    preferred_element_type = _result_dtype(a, preferred_element_type)
     a_nd, b_nd = get_aval(a).ndim, get_aval(b).ndim
     if a_nd == 0 or b_nd == 0:
         return multiply(a, b)
@@ -189,7 +198,8 @@ def tensordot(
         cb = tuple(canonicalize_axis(x, b_nd) for x in ((ax_b,) if isinstance(ax_b, int) else ax_b))
     for i, j in zip(ca, cb):
         _check_contract("tensordot", a, b, i, j)
-    return la.dot_general(a, b, ((ca, cb), ((), ())), preferred_element_type=preferred_element_type)
+    pet = _result_dtype(a, preferred_element_type)
+    return la.dot_general(a, b, ((ca, cb), ((), ())), preferred_element_type=pet)
 
 
 def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
@@ -471,10 +481,10 @@ def einsum(
             (tuple(xs.index(c) for c in contract), tuple(ys.index(c) for c in contract)),
             (tuple(xs.index(c) for c in batch), tuple(ys.index(c) for c in batch)),
         )
+        want = _result_dtype(ops[0], preferred_element_type)
         if _dot_general is None:
-            x = la.dot_general(x, y, dn, preferred_element_type=preferred_element_type)
+            x = la.dot_general(x, y, dn, preferred_element_type=want)
         else:
-            want = preferred_element_type or get_aval(ops[0]).dtype
             x = _dot_general(x, y, dn, precision, preferred_element_type=want)
         xs = (
             "".join(batch)

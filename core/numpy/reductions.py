@@ -56,8 +56,7 @@ def _takes_args_of(base: Callable[..., Any]) -> Callable[[Callable[..., Any]], C
 
 
 def _keepdims(out: Any, shape: tuple[int, ...], axes: tuple[int, ...]) -> Any:
-    new = tuple(1 if i in axes else d for i, d in enumerate(shape))
-    return sh.reshape(out, new)
+    return sh.expand_dims(out, tuple(sorted(axes)))
 
 
 def _sum_dtype(dt: np.dtype) -> np.dtype:
@@ -240,7 +239,7 @@ def _arg(prim_fn, name):
         if axis is None:
             flat = sh.reshape(a, (aval.size,))
             res = prim_fn(flat, 0, dtypes.default_int())
-            return sh.reshape(res, (1,) * aval.ndim) if keepdims else res
+            return sh.expand_dims(res, tuple(range(aval.ndim))) if keepdims else res
         ax = reduction_axes(axis, aval.ndim)[0]
         res = prim_fn(a, ax, dtypes.default_int())
         return _keepdims(res, aval.shape, (ax,)) if keepdims else res

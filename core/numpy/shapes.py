@@ -134,11 +134,7 @@ def expand_dims(a: Any, axis: Any) -> Any:
     aval = get_aval(a)
     axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
     nd = aval.ndim + len(axes)
-    axes = sorted(canonicalize_axis(x, nd) for x in axes)
-    shape = list(aval.shape)
-    for ax in axes:
-        shape.insert(ax, 1)
-    return sh.reshape(a, tuple(shape))
+    return sh.expand_dims(a, tuple(canonicalize_axis(x, nd) for x in axes))
 
 
 def squeeze(a: Any, axis: Any = None) -> Any:
@@ -155,7 +151,7 @@ def squeeze(a: Any, axis: Any = None) -> Any:
                     f"cannot select an axis to squeeze out which has size not equal to one, got "
                     f"shape={aval.shape} and dimensions={tuple(axes)}"
                 )
-    return sh.reshape(a, tuple(d for i, d in enumerate(aval.shape) if i not in axes))
+    return sh.squeeze(a, tuple(axes))
 
 
 def concatenate(arrays: Any, axis: int | None = 0, dtype: Any = None) -> Any:
@@ -202,9 +198,13 @@ def stack(arrays: Any, axis: int = 0, out: Any = None, dtype: Any = None) -> Any
     shapes = {get_aval(a).shape for a in arrays}
     if len(shapes) > 1:
         raise ValueError(f"All input arrays must have the same shape, got {sorted(shapes)}")
-    nd = get_aval(arrays[0]).ndim + 1
-    ax = canonicalize_axis(axis, nd)
-    return concatenate([expand_dims(a, ax) for a in arrays], axis=ax, dtype=dtype)
+    ax = canonicalize_axis(axis, get_aval(arrays[0]).ndim + 1)
+    arrays = (
+        promote_dtypes(*arrays)
+        if dtype is None
+        else [sh.convert_element_type(a, dtype) for a in arrays]
+    )
+    return ix.stack(arrays, ax)
 
 
 def broadcast_to(array: Any, shape: Any) -> Any:
@@ -239,7 +239,7 @@ def atleast_2d(*arys: Any) -> Any:
     out = []
     for a in map(ensure_array, arys):
         nd = get_aval(a).ndim
-        out.append(a if nd >= 2 else reshape(a, (1,) * (2 - nd) + get_aval(a).shape))
+        out.append(a if nd >= 2 else sh.expand_dims(a, tuple(range(2 - nd))))
     return out[0] if len(out) == 1 else out
 
 
@@ -265,12 +265,8 @@ def atleast_3d(*arys: Any) -> Any:
     out = []
     for a in map(ensure_array, arys):
         s = get_aval(a).shape
-        if len(s) == 0:
-            a = reshape(a, (1, 1, 1))
-        elif len(s) == 1:
-            a = reshape(a, (1, s[0], 1))
-        elif len(s) == 2:
-            a = reshape(a, (*s, 1))
+        if len(s) < 3:
+            a = sh.expand_dims(a, ((0, 1, 2), (0, 2), (2,))[len(s)])
         out.append(a)
     return out[0] if len(out) == 1 else out
 

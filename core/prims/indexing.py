@@ -1,6 +1,7 @@
-"""Slicing primitives: slice, pad, concatenate, and their static-index relatives.
+"""Slicing primitives: slice, pad, concatenate, stack, and their static-index relatives.
 
-`slice` and `pad` are each other's transposes; `concatenate` transposes into slices.
+`slice` and `pad` are each other's transposes; `concatenate` transposes into slices, `stack`
+into slices squeezed.
 (Dynamic indexing — gather, scatter, dynamic_slice — lives in `core/prims/gather.py`.)
 """
 
@@ -18,7 +19,7 @@ from core.interpreters.jvp import deflinear
 from core.interpreters.transpose import is_undefined
 from core.primitive import Primitive
 from core.prims.elementwise import select_n, sub
-from core.prims.shapes import broadcast_in_dim, full
+from core.prims.shapes import broadcast_in_dim, full, squeeze
 from core.trace import get_aval
 
 # ---------------------------------------------------------------------------------------------
@@ -284,3 +285,52 @@ def concatenate(operands, dimension: int) -> Any:
     if len(operands) == 1:
         return operands[0]
     return concatenate_p.bind(*operands, dimension=int(dimension))
+
+
+# ---------------------------------------------------------------------------------------------
+# stack: joins arrays of one shape along a new axis (JAX's `stack` primitive)
+
+stack_p = Primitive("stack")
+
+
+def _stack_abstract_eval(*xs, axis):
+    x0 = xs[0]
+    if any(x.shape != x0.shape for x in xs):
+        raise ShapeError(f"stack needs operands of one shape, got shapes {[x.shape for x in xs]}")
+    if any(x.dtype != x0.dtype for x in xs):
+        raise TypeError(f"stack needs equal dtypes, got {[x.dtype for x in xs]}")
+    if not 0 <= axis <= x0.ndim:
+        raise ShapeError(f"stack axis {axis} is out of bounds for operands of rank {x0.ndim}")
+    shape = (*x0.shape[:axis], len(xs), *x0.shape[axis:])
+    return ShapedArray(shape, x0.dtype, all(x.weak_type for x in xs))
+
+
+def _stack_transpose(ct, *xs, axis):
+    return [
+        squeeze(slice_in_dim(ct, i, i + 1, axis=axis), (axis,)) if is_undefined(x) else None
+        for i, x in enumerate(xs)
+    ]
+
+
+def _stack_batch(args, dims, *, axis):
+    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    moved = [batching.moveaxis(a, d, 0, size) for a, d in zip(args, dims)]
+    return stack(moved, axis + 1), 0
+
+
+stack_p.def_impl(lambda *xs, axis: np.stack(xs, axis=axis))
+stack_p.def_abstract_eval(_stack_abstract_eval)
+deflinear(stack_p)
+stack_p.def_transpose(_stack_transpose)
+stack_p.def_batch(_stack_batch)
+
+
+def stack(operands, axis: int) -> Any:
+    """Joins arrays of one shape and dtype along a new axis `axis` (of the result)."""
+    operands = list(operands)
+    if not operands:
+        raise ValueError("stack needs at least one operand")
+    ndim = get_aval(operands[0]).ndim
+    if not -ndim - 1 <= axis <= ndim:
+        raise ShapeError(f"stack axis {axis} is out of bounds for operands of rank {ndim}")
+    return stack_p.bind(*operands, axis=int(axis) % (ndim + 1))

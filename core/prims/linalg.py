@@ -96,7 +96,7 @@ def _ranges_like(*xs):
         start += len(x)
 
 
-def _transpose_lhs(g, y, x_aval, dimension_numbers, swap_ans=False):
+def _transpose_lhs(g, y, x_aval, dimension_numbers, preferred_element_type, swap_ans=False):
     (xc, yc), (xb, yb) = dimension_numbers
     x_ndim, y_ndim = len(x_aval.shape), get_aval(y).ndim
     x_kept = _free(x_ndim, xc, xb)
@@ -108,17 +108,18 @@ def _transpose_lhs(g, y, x_aval, dimension_numbers, swap_ans=False):
     dims = ((tuple(ans_y), tuple(y_kept)), (tuple(ans_batch), tuple(yb)))
     xc_sorted_by_y = [xc[i] for i in np.argsort(yc)]
     out_axes = np.argsort([*xb, *x_kept, *xc_sorted_by_y])
-    res = dot_general(g, y, dims, preferred_element_type=None)
+    res = dot_general(g, y, dims, preferred_element_type=preferred_element_type)
     res = transpose(res, tuple(int(a) for a in out_axes))
     return convert_element_type(res, x_aval.dtype, x_aval.weak_type)
 
 
 def _dot_transpose(ct, x, y, *, dimension_numbers, preferred_element_type):
+    pet = preferred_element_type
     if is_undefined(x):
-        return [_transpose_lhs(ct, y, x.aval, dimension_numbers), None]
+        return [_transpose_lhs(ct, y, x.aval, dimension_numbers, pet), None]
     (xc, yc), (xb, yb) = dimension_numbers
     swapped = ((yc, xc), (yb, xb))
-    return [None, _transpose_lhs(ct, x, y.aval, swapped, swap_ans=True)]
+    return [None, _transpose_lhs(ct, x, y.aval, swapped, pet, swap_ans=True)]
 
 
 def _dot_batch(args, dims, *, dimension_numbers, preferred_element_type):

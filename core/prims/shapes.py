@@ -1,4 +1,5 @@
-"""Shape and dtype primitives: broadcast_in_dim, reshape, transpose, convert_element_type, iota.
+"""Shape and dtype primitives: broadcast_in_dim, reshape, squeeze, transpose, convert_element_type,
+iota.
 
 These are the movement ops `core.numpy` builds broadcasting and reshaping from. All but
 `convert_element_type` to or from integers are linear, so their transposes are short:
@@ -52,14 +53,16 @@ def _bid_abstract_eval(x, *, shape, broadcast_dimensions):
 
 
 def _bid_transpose(ct, x, *, shape, broadcast_dimensions):
-    # a sum: `ad_util.ops.reduce_sum`, since the reductions sit above this module
+    # a sum (`ad_util.ops.reduce_sum`, since the reductions sit above this module) over the axes
+    # the broadcast repeated along; the new axes of size 1 (`expand_dims`) a free reshape
     in_shape = x.aval.shape
     unit = tuple(
         d for i, d in enumerate(broadcast_dimensions) if in_shape[i] == 1 and shape[d] != 1
     )
     new = tuple(i for i in range(len(shape)) if i not in broadcast_dimensions)
-    summed = ad_util.ops.reduce_sum(ct, tuple(sorted(new + unit))) if new or unit else ct
-    return [reshape(summed, in_shape) if unit else summed]
+    summed_axes = tuple(sorted(d for d in new + unit if shape[d] != 1))
+    summed = ad_util.ops.reduce_sum(ct, summed_axes) if summed_axes else ct
+    return [reshape(summed, in_shape)]
 
 
 def _bid_batch(args, dims, *, shape, broadcast_dimensions):
@@ -121,6 +124,66 @@ def reshape(x: Any, new_sizes: tuple[int, ...]) -> Any:
     if get_aval(x).shape == new_sizes:
         return x
     return reshape_p.bind(x, new_sizes=new_sizes)
+
+
+def expand_dims(x: Any, dimensions: tuple[int, ...]) -> Any:
+    """`lax.expand_dims`: inserts axes of size 1 at the output positions `dimensions` (a
+    `broadcast_in_dim`, as JAX's: index arithmetic in fused loops, like a reshape)."""
+    shape = list(get_aval(x).shape)
+    nd = len(shape) + len(dimensions)
+    if any(not -nd <= int(d) < nd for d in dimensions):
+        raise ShapeError(f"expand_dims: dimensions {tuple(dimensions)} out of bounds for rank {nd}")
+    dims = {int(d) % nd for d in dimensions}
+    if len(dims) != len(dimensions):
+        raise ValueError(f"repeated axis in lax.expand_dims: {tuple(dimensions)}")
+    for d in sorted(dims):
+        shape.insert(d, 1)
+    return broadcast_in_dim(x, tuple(shape), tuple(i for i in range(nd) if i not in dims))
+
+
+# ---------------------------------------------------------------------------------------------
+# squeeze: removes axes of size 1 (a view, like a reshape)
+
+squeeze_p = Primitive("squeeze")
+
+
+def _squeeze_abstract_eval(x, *, dimensions):
+    if any(not 0 <= d < x.ndim or x.shape[d] != 1 for d in dimensions) or len(
+        set(dimensions)
+    ) != len(dimensions):
+        raise ShapeError(
+            f"cannot select an axis to squeeze out which has size not equal to one, got "
+            f"shape={x.shape} and dimensions={dimensions}"
+        )
+    kept = tuple(s for i, s in enumerate(x.shape) if i not in dimensions)
+    return ShapedArray(kept, x.dtype, x.weak_type)
+
+
+def _squeeze_batch(args, dims, *, dimensions):
+    (x,), (d,) = args, dims
+    size = get_aval(x).shape[d]
+    x = batching.moveaxis(x, d, 0, size)
+    return squeeze(x, tuple(i + 1 for i in dimensions)), 0
+
+
+squeeze_p.def_impl(lambda x, *, dimensions: np.squeeze(x, dimensions))
+squeeze_p.def_abstract_eval(_squeeze_abstract_eval)
+deflinear(squeeze_p)
+squeeze_p.def_transpose(lambda ct, x, *, dimensions: [expand_dims(ct, dimensions)])
+squeeze_p.def_batch(_squeeze_batch)
+
+
+def squeeze(x: Any, dimensions: tuple[int, ...]) -> Any:
+    """`lax.squeeze`: removes the axes `dimensions` (each of size 1)."""
+    if type(x) in (bool, int, float, complex):
+        x = full((), x, *dtypes.dtype_and_weak(x))
+    nd = get_aval(x).ndim
+    if any(not -nd <= int(d) < nd for d in dimensions):
+        raise ShapeError(f"squeeze: dimensions {tuple(dimensions)} out of bounds for rank {nd}")
+    dims = tuple(sorted({int(d) % nd for d in dimensions}))
+    if not dims:
+        return x
+    return squeeze_p.bind(x, dimensions=dims)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -45,7 +45,7 @@ from core.jit.simplify import simplify
 from core.profiler.files import write_atomic
 from core.profiler.pprof import ProfileBuilder
 
-_VIEWS = frozenset(["broadcast_in_dim", "reshape", "transpose", "rev", "slice"])
+_VIEWS = frozenset(["broadcast_in_dim", "reshape", "squeeze", "transpose", "rev", "slice"])
 
 
 def _nbytes(v: Var) -> int:

@@ -206,6 +206,9 @@ CASES: list[Case] = [
         [R(2, 1)],
     ),
     Case("reshape", "reshape", lambda x: sh.reshape(x, (3, 2)), [R(2, 3)]),
+    Case("squeeze", "squeeze", lambda x: sh.squeeze(x, (0, 2)), [R(1, 3, 1, 2)]),
+    Case("squeeze_last", "squeeze", lambda x: sh.squeeze(x, (-1,)), [R(2, 3, 1)]),
+    Case("expand_dims", "broadcast_in_dim", lambda x: sh.expand_dims(x, (0, 2)), [R(2, 3)]),
     Case("transpose", "transpose", lambda x: sh.transpose(x, (2, 0, 1)), [R(2, 3, 4)]),
     Case("rev", "rev", lambda x: rv.rev(x, (1,)), [R(2, 3)]),
     # Reductions
@@ -257,6 +260,9 @@ CASES: list[Case] = [
     Case("slice", "slice", lambda x: ix.slice(x, (0, 1), (2, 5), (1, 2)), [R(3, 5)]),
     Case("pad", "pad", lambda x, v: ix.pad(x, v, ((1, 2, 1), (-1, 0, 0))), [R(2, 3), R()]),
     Case("concatenate", "concatenate", lambda x, y: ix.concatenate([x, y], 1), [R(2, 3), R(2, 1)]),
+    Case("stack", "stack", lambda x, y: ix.stack([x, y], 1), [R(2, 3), R(2, 3)]),
+    Case("stack_last", "stack", lambda x, y, z: ix.stack([x, y, z], -1), [R(2), R(2), R(2)]),
+    Case("stack_scalars", "stack", lambda x, y: ix.stack([x, y], 0), [R(), R()]),
     Case(
         "gather",
         "gather",

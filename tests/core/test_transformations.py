@@ -58,8 +58,8 @@ def test_long_params_break_like_jax():
     assert text == (
         "{ lambda ; a:f32[2,3] b:f32[3,4]. let\n"
         "    c:f32[2,4] = dot_general[\n"
-        "      dimension_numbers=(((1,), (0,)), ((), ()))\n"
-        "      preferred_element_type=None\n"
+        "      dimension_numbers=(([1], [0]), ([], []))\n"
+        "      preferred_element_type=float32\n"
         "    ] a b\n"
         "  in (c,) }"
     )

@@ -15,10 +15,10 @@ reads a row value must keep the rows apart, by its primitive:
 
 * elementwise: every non-scalar operand is a row value;
 * reductions, transposes: axis 0 is neither reduced nor moved;
-* slices, pads, reshapes: axis 0 is kept whole;
+* slices, pads, reshapes, squeezes: axis 0 is kept whole;
 * `broadcast_in_dim`: axis 0 comes from the operand's axis 0, or a free operand is
   broadcast along a new axis 0 of the batch's size (a bias added to every row);
-* `concatenate`: along another axis, of row values only;
+* `concatenate`, `stack`: along another axis, of row values only;
 * `dot_general`: a row value times a free one (the weights), contracting neither axis 0 nor
   batching over it.
 
@@ -192,9 +192,13 @@ def _params(e: Eqn, ins: list, is_row: list[bool], rows: int, chunk: int) -> dic
         new, old = p["new_sizes"], e.inputs[0].aval.shape
         if new and new[0] == rows and math.prod(new[1:]) == math.prod(old[1:]):
             return dict(p, new_sizes=(chunk, *new[1:]))
+    if prim is shapes.squeeze_p and 0 not in p["dimensions"]:
+        return dict(p)
     if prim is indexing.pad_p and not is_row[1] and tuple(p["padding_config"][0]) == (0, 0, 0):
         return dict(p)
     if prim is indexing.concatenate_p and p["dimension"] != 0 and all(is_row):
+        return dict(p)
+    if prim is indexing.stack_p and p["axis"] != 0 and all(is_row):
         return dict(p)
     if prim is linalg.dot_general_p and is_row[0] and not is_row[1]:
         (xc, _), (xb, _) = p["dimension_numbers"]

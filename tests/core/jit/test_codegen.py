@@ -141,6 +141,7 @@ CASES = [
         id="broadcast-unit",
     ),
     pytest.param(shapes.reshape, (rand((2, 3, 4)),), {"new_sizes": (6, 4)}, id="reshape"),
+    pytest.param(shapes.squeeze, (rand((2, 1, 4, 1)),), {"dimensions": (1, 3)}, id="squeeze"),
     pytest.param(shapes.transpose, (rand((2, 3, 4)),), {"permutation": (2, 0, 1)}, id="transpose"),
     pytest.param(lambda: shapes.iota(I32, (2, 3), 1), (), {}, id="iota"),
     pytest.param(
@@ -153,6 +154,14 @@ CASES = [
         indexing.pad, (X, np.float32(-1)), {"padding_config": ((1, 2, 1), (-1, 0, 0))}, id="pad"
     ),
     pytest.param(lambda a, b: indexing.concatenate([a, b, a], 1), (X, Y), {}, id="concatenate"),
+    pytest.param(lambda a, b: indexing.stack([a, b, a], 1), (X, Y), {}, id="stack"),
+    pytest.param(lambda a, b: indexing.stack([a, b], 2), (X, Y), {}, id="stack-last"),
+    pytest.param(
+        lambda a: indexing.stack([shapes.squeeze(a, (0,)), shapes.iota(F32, (3,))], 0),
+        (rand((1, 3)),),
+        {},
+        id="stack-view-iota",
+    ),
     pytest.param(reductions.argmax, (SPECIAL,), {"axis": 1}, id="argmax-nan"),
     pytest.param(reductions.argmin, (rand((3, 4, 2)),), {"axis": 1}, id="argmin"),
     pytest.param(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.backends.numba.registry import Kernel, View, register_lowering
 from core.backends.numba.source import alloc
-from core.prims.indexing import concatenate_p, pad_p, slice_p
+from core.prims.indexing import concatenate_p, pad_p, slice_p, stack_p
 
 
 def _slice_lowering(in_shape, out_shape, *, start_indices, limit_indices, strides):
@@ -65,3 +65,23 @@ def _concatenate_lowering(ctx, eqn):
 
 
 register_lowering(concatenate_p, Kernel(_concatenate_lowering))
+
+
+def _stack_lowering(ctx, eqn):
+    """As `concatenate`'s: one loop nest per operand, read through its index map with the new
+    axis inserted (the view a reshape to a size-1 axis gives), storing into its block."""
+    axis = eqn.params["axis"]
+    out, out_shape = ctx.out_avals[0], ctx.out_shape(0)
+    o = ctx.assign("c", alloc(out_shape, out.dtype))
+    for i, aval in enumerate(ctx.in_avals):
+        if aval.size:
+            shape = ctx.in_shape(i)
+            block = (*shape[:axis], 1, *shape[axis:])
+            imap = tuple((0, ((k + (k >= axis), 1),)) for k in range(aval.ndim))
+            starts = [0] * out.ndim
+            starts[axis] = i
+            ctx.store_value(ctx.operand(i).compose(imap, block), o, out_shape, out.dtype, starts)
+    return [o]
+
+
+register_lowering(stack_p, Kernel(_stack_lowering))

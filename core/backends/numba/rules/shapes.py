@@ -11,6 +11,7 @@ from core.prims.shapes import (
     convert_element_type_p,
     iota_p,
     reshape_p,
+    squeeze_p,
     transpose_p,
 )
 
@@ -36,6 +37,16 @@ def _reshape_lowering(in_shape, out_shape, *, new_sizes):
 
 
 register_lowering(reshape_p, View(_reshape_lowering))
+
+
+def _squeeze_lowering(in_shape, out_shape, *, dimensions):
+    """Index arithmetic, as a reshape that drops size-1 axes."""
+    kept = [k for k in range(len(in_shape)) if k not in dimensions]
+    to_out = {k: d for d, k in enumerate(kept)}
+    return tuple((0, ((to_out[k], 1),)) if k in to_out else (0, ()) for k in range(len(in_shape)))
+
+
+register_lowering(squeeze_p, View(_squeeze_lowering))
 
 
 def _transpose_lowering(in_shape, out_shape, *, permutation):

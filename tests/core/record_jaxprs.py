@@ -1,0 +1,33 @@
+"""Records JAX's `make_jaxpr` text for the table of `jaxpr_cases.py` into `jax_jaxprs.json`.
+Run with the reference venv from the worktree root:
+`/opt/ref/bin/python tests/core/record_jaxprs.py`."""
+
+import json
+import pathlib
+import sys
+import types
+import warnings
+
+import jax
+import jax.numpy as jnp
+from jax import lax, nn
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from jaxpr_cases import cases  # noqa: E402
+
+
+def main() -> None:
+    warnings.simplefilter("ignore")
+    m = types.SimpleNamespace(jax=jax, jnp=jnp, lax=lax, nn=nn)
+    texts = {}
+    for name, (fun, args) in cases(m).items():
+        try:
+            texts[name] = str(jax.make_jaxpr(fun)(*args))
+        except Exception as e:  # noqa: BLE001  (recorded: the test skips it)
+            texts[name] = f"error: {type(e).__name__}: {e}"
+    out = pathlib.Path(__file__).parent / "jax_jaxprs.json"
+    out.write_text(json.dumps({"jax": jax.__version__, "jaxprs": texts}, indent=0) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,162 @@
+"""`make_jaxpr`'s text against JAX 0.10.2's for a table of common calls (`jaxpr_cases.py`,
+recorded by `record_jaxprs.py` into `jax_jaxprs.json`; JAX is not imported here).
+
+The cases numbax prints as JAX does must stay equal; the others are listed in `DIFFERENT` with
+the reasons, as strict expected failures (one that starts matching is to be moved out of it)."""
+
+import json
+import pathlib
+import types
+import warnings
+
+import pytest
+
+import core
+import core.numpy as jnp
+from core import lax, nn
+from tests.core.jaxpr_cases import cases
+
+RECORDED = json.loads((pathlib.Path(__file__).parent / "jax_jaxprs.json").read_text())["jaxprs"]
+CASES = cases(types.SimpleNamespace(jax=core, jnp=jnp, lax=lax, nn=nn))
+
+# Why numbax's text differs, the most common first:
+SCALAR = "scalar operands broadcast first (JAX: a rank-0 literal operand, `add a 1.0:f32[]`)"
+RANK = "operands broadcast to the full shape (JAX: to size-1 axes, `f32[1,4]`, then implicitly)"
+JIT = "JAX's jnp/nn/random functions are jitted: their jaxpr nests in a `jit[name=...]`"
+DCE = "make_jaxpr drops unused equations (JAX keeps them: the primal's `_:f32[] = ...` of grad)"
+GATHER = "numbax's gather/scatter take `axes`/`mode`/`kind` (JAX: XLA's dimension numbers)"
+KEYS = "raw keys are expanded into threefry2x32 (JAX: random_wrap, random_bits on key<fry>)"
+CUSTOM = "custom_jvp_call's parameters (JAX: `name=`, no `num_consts`; relu is a custom_jvp)"
+PRIM = "JAX has a primitive numbax composes (split, tile, unstack, square, clamp)"
+NP_INT = "JAX prints numpy ints in parameters vmap computed as `np.int64(2)`"
+OTHER = "another decomposition (einsum's trace, matmul's batch broadcast, top_k's axis, ...)"
+
+DIFFERENT = {
+    "atleast_2d": [JIT],
+    "vstack": [JIT],
+    "hstack": [JIT],
+    "split": [PRIM],
+    "array_split": [PRIM],
+    "tile": [PRIM],
+    "flip": [JIT],
+    "roll": [JIT],
+    "pad": [JIT],
+    "pad_tuple": [JIT],
+    "pad_edge": [JIT, SCALAR],
+    "arange": [RANK],
+    "linspace": [JIT],
+    "eye": [OTHER],
+    "zeros_dtype": [RANK],
+    "add_scalar": [SCALAR],
+    "add_int_scalar": [SCALAR],
+    "mul_broadcast": [RANK],
+    "sub_rev": [SCALAR],
+    "floordiv": [JIT, SCALAR],
+    "int_floordiv": [JIT, SCALAR],
+    "mod": [JIT, SCALAR],
+    "pow_float": [SCALAR],
+    "square": [PRIM],
+    "maximum": [SCALAR],
+    "clip": [JIT, SCALAR],
+    "clip_method": [JIT, SCALAR],
+    "round": [JIT],
+    "logaddexp": [CUSTOM],
+    "nan_to_num": [JIT, SCALAR],
+    "greater": [SCALAR],
+    "logical_and": [SCALAR],
+    "where": [JIT, SCALAR],
+    "where_arrays": [JIT],
+    "allclose": [JIT, SCALAR],
+    "any": [SCALAR],
+    "all_axis": [SCALAR],
+    "int_times_float": [SCALAR],
+    "mean_axis": [SCALAR],
+    "var": [JIT, SCALAR],
+    "std": [JIT, SCALAR],
+    "norm": [JIT],
+    "norm_axis": [JIT],
+    "cumsum": [JIT],
+    "cumsum_flat": [JIT],
+    "cumprod": [JIT],
+    "count_nonzero": [JIT, SCALAR],
+    "index_array": [SCALAR, GATHER],
+    "index_array_col": [SCALAR, GATHER],
+    "index_traced_int": [OTHER],
+    "take": [JIT, SCALAR, GATHER],
+    "take_along_axis": [JIT, SCALAR, GATHER],
+    "at_set": [GATHER],
+    "at_set_array": [SCALAR, GATHER],
+    "at_add": [SCALAR, GATHER],
+    "at_mul": [GATHER],
+    "at_get": [SCALAR, GATHER],
+    "at_max": [SCALAR, GATHER],
+    "dynamic_index_in_dim": [JIT],
+    "one_hot": [JIT],
+    "matmul_batched": [OTHER],
+    "einsum_trace": [OTHER],
+    "outer": [RANK],
+    "sort": [JIT],
+    "sort_axis0": [JIT],
+    "argsort": [JIT],
+    "top_k": [OTHER],
+    "relu": [JIT, SCALAR, CUSTOM],
+    "gelu": [SCALAR, CUSTOM],
+    "gelu_exact": [SCALAR, PRIM],
+    "silu": [JIT],
+    "softplus": [JIT, SCALAR, CUSTOM],
+    "softmax": [SCALAR, RANK],
+    "log_softmax": [JIT, SCALAR],
+    "logsumexp": [SCALAR, DCE],
+    "leaky_relu": [JIT, SCALAR],
+    "elu": [JIT, SCALAR],
+    "standardize": [JIT, SCALAR],
+    "random_normal": [KEYS, JIT],
+    "random_uniform": [KEYS, JIT],
+    "random_split": [KEYS],
+    "random_bernoulli": [KEYS, JIT],
+    "random_randint": [KEYS, JIT],
+    "random_categorical": [KEYS, JIT],
+    "random_permutation": [KEYS, JIT],
+    "random_fold_in": [KEYS],
+    "fori_loop": [SCALAR],
+    "switch": [PRIM],
+    "grad_sum_sq": [DCE, SCALAR],
+    "grad_tanh": [DCE, SCALAR],
+    "grad_matmul": [DCE],
+    "grad_logsumexp": [DCE, SCALAR],
+    "grad_softmax_ce": [DCE, JIT, SCALAR],
+    "grad_relu": [DCE, JIT, CUSTOM],
+    "grad_where": [DCE, JIT],
+    "grad_index": [DCE],
+    "grad_squeeze": [DCE],
+    "grad_expand_dims": [DCE, SCALAR],
+    "grad_stack": [DCE, SCALAR, PRIM],
+    "grad_mean_var": [DCE, JIT, SCALAR],
+    "vmap_sum": [NP_INT],
+    "vmap_expand_dims": [NP_INT],
+    "vmap_stack": [OTHER],
+    "vmap_index": [SCALAR, GATHER],
+    "jit_inner": [JIT, SCALAR],
+}
+
+
+def test_table_is_recorded():
+    assert set(CASES) == set(RECORDED)
+    assert set(DIFFERENT) <= set(CASES)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="; ".join(DIFFERENT[n])))
+        if n in DIFFERENT
+        else n
+        for n in sorted(CASES)
+    ],
+)
+def test_jaxpr_text_is_jaxs(name):
+    fun, args = CASES[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        text = str(core.make_jaxpr(fun)(*args))
+    assert text == RECORDED[name]
