@@ -113,6 +113,23 @@ class ShapeDtypeStruct:
         self.weak_type = weak_type
         self.sharding = sharding
 
+    @classmethod
+    def like(cls, x: Any) -> ShapeDtypeStruct:
+        """The struct of `x`, as `jax.ShapeDtypeStruct.like`.
+
+        Args:
+          x: an Array, tracer, numpy value, Python scalar or ShapeDtypeStruct.
+
+        Returns:
+          `x`'s shape, dtype and weak type, with the sharding of an Array committed to one
+          (`device_put` on a device, a user's mesh); None for an uncommitted one.
+        """
+        dtype, weak_type = dtypes.dtype_and_weak(x)
+        aval = getattr(x, "aval", None)
+        shape = np.shape(x) if aval is None else aval.shape
+        committed = isinstance(x, ShapeDtypeStruct) or getattr(x, "committed", False)
+        return cls(shape, dtype, weak_type, sharding=x.sharding if committed else None)
+
     @property
     def ndim(self) -> int:
         return len(self.shape)

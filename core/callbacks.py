@@ -39,8 +39,9 @@ class CallbackResultError(NumbaxError, ValueError):
     """
 
 
-class CallbackDifferentiationError(NumbaxError, TypeError):
-    """A `pure_callback` was differentiated; it has no derivative rule.
+class CallbackDifferentiationError(NumbaxError, ValueError):
+    """A `pure_callback` or `io_callback` was differentiated; it has no derivative rule (a
+    ValueError, as JAX's).
 
     Failing code: ``grad(lambda a: pure_callback(np.sin, ShapeDtypeStruct((), jnp.float32),
     a))(1.0)``. Fix: wrap the function that calls it in ``custom_jvp``/``custom_vjp`` with a
@@ -57,7 +58,25 @@ class CallbackBatchingError(NumbaxError, NotImplementedError):
     """
 
 
-_VMAP_METHODS = ("sequential", "expand_dims", "broadcast_all", "legacy_vectorized")
+class OrderedCallbackBatchingError(NumbaxError, ValueError):
+    """An `io_callback` with ``ordered=True`` was vmapped (a ValueError, as JAX's).
+
+    Failing code: ``vmap(lambda a: io_callback(f, a, a, ordered=True))(x)``. Fix: pass
+    ``ordered=False``, or loop over the batch with ``lax.map``.
+    """
+
+
+_VMAP_METHODS = (
+    "sequential",
+    "sequential_unrolled",
+    "expand_dims",
+    "broadcast_all",
+    "legacy_vectorized",
+)
+_FIX_DERIVATIVE = (
+    "\nWrap the function that calls it in core.custom_jvp or core.custom_vjp and give the "
+    "derivative there."
+)
 
 
 class _Callback:
@@ -98,12 +117,11 @@ def _abstract_eval(*avals, callback, result_avals, vmap_method):
     return list(result_avals)
 
 
-def _jvp_error(name: str):
+def _jvp_error(message: str):
+    """The JVP rule of a callback primitive: raises JAX's `message` (and how to fix it)."""
+
     def jvp(primals, tangents, **params):
-        raise CallbackDifferentiationError(
-            f"{name} does not support differentiation (JVP/grad). Wrap the function that "
-            "calls it in core.custom_jvp or core.custom_vjp and give the derivative there."
-        )
+        raise CallbackDifferentiationError(message + _FIX_DERIVATIVE)
 
     return jvp
 
@@ -125,7 +143,7 @@ def _batched_avals(result_avals: tuple, size: int) -> tuple:
 def _batch(args, dims, *, callback, result_avals, vmap_method):
     size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
     params = {"callback": callback, "vmap_method": vmap_method}
-    if vmap_method == "sequential":
+    if vmap_method in ("sequential", "sequential_unrolled"):
         return _sequential(
             pure_callback_p, args, dims, size, dict(params, result_avals=result_avals)
         )
@@ -145,7 +163,9 @@ def _batch(args, dims, *, callback, result_avals, vmap_method):
         )
         return outs, [0] * len(outs)
     raise CallbackBatchingError(
-        "vmap of a pure_callback needs its vmap_method: pass vmap_method='sequential' (one call "
+        "vmap is only supported for the pure_callback primitive when vmap_method is one of "
+        "'sequential', 'sequential_unrolled', 'expand_dims', 'broadcast_all', or "
+        "'legacy_vectorized'. Got vmap_method=None.\nPass vmap_method='sequential' (one call "
         "per batch element), 'expand_dims' or 'broadcast_all' (one call with a leading batch "
         "axis) to core.pure_callback."
     )
@@ -153,7 +173,12 @@ def _batch(args, dims, *, callback, result_avals, vmap_method):
 
 pure_callback_p.def_impl(_impl)
 pure_callback_p.def_abstract_eval(_abstract_eval)
-pure_callback_p.def_jvp(_jvp_error("pure_callback"))
+pure_callback_p.def_jvp(
+    _jvp_error(
+        "Pure callbacks do not support JVP. Please use `jax.custom_jvp` to use callbacks while "
+        "taking gradients."
+    )
+)
 pure_callback_p.def_batch(_batch)
 
 
@@ -197,7 +222,10 @@ def pure_callback(
       The results, with the structure of `result_shape_dtypes`.
     """
     if vmap_method is not None and vmap_method not in _VMAP_METHODS:
-        raise ValueError(f"vmap_method must be one of {_VMAP_METHODS} or None, got {vmap_method!r}")
+        raise ValueError(
+            f"vmap_method must be on of the allowed methods {[*_VMAP_METHODS, None]}, but got: "
+            f"{vmap_method}"
+        )
     return _bind(
         pure_callback_p, callback, result_shape_dtypes, args, kwargs, vmap_method=vmap_method
     )
@@ -231,9 +259,9 @@ io_callback_p = Primitive("io_callback", multiple_results=True, effectful=True)
 
 def _io_batch(args, dims, *, callback, result_avals, ordered):
     if ordered:
-        raise CallbackBatchingError(
-            "Cannot vmap an ordered io_callback (the order of its calls across the batch is "
-            "not defined); pass ordered=False, or loop with lax.map."
+        raise OrderedCallbackBatchingError(
+            "Cannot `vmap` ordered IO callback.\nThe order of its calls across the batch is not "
+            "defined: pass ordered=False, or loop with lax.map."
         )
     size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
     params = {"callback": callback, "result_avals": result_avals, "ordered": ordered}
@@ -246,7 +274,7 @@ io_callback_p.def_impl(
     )
 )
 io_callback_p.def_abstract_eval(lambda *avals, result_avals, **params: list(result_avals))
-io_callback_p.def_jvp(_jvp_error("io_callback"))
+io_callback_p.def_jvp(_jvp_error("IO callbacks do not support JVP."))
 io_callback_p.def_batch(_io_batch)
 
 
