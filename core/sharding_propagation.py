@@ -14,7 +14,8 @@ names); each result's spec comes from its inputs':
 - reductions drop the reduced axes, `transpose` permutes, `broadcast_in_dim` maps the operand's
   axes, `reshape` keeps an entry on the major axis of a group of axes it merges or splits,
   `slice`-like operations drop the entries of the axes they shorten;
-- nested jaxprs (`jit_call`, `custom_jvp_call`, ...) are followed inside;
+- nested jaxprs (`jit_call`, `custom_jvp_call`, ...) are followed inside; a `scan`'s body on
+  its operands' slices, its stacked results unsharded along the stacked axis;
 - anything else is replicated (`P()`).
 
 Inside `jit`, `with_sharding_constraint` records its sharding on the traced value
@@ -306,6 +307,30 @@ def _inner_jaxpr(params: dict) -> ir.Jaxpr | None:
     return None
 
 
+def _runs_on(inner: ir.Jaxpr, avals: Sequence[Any], out_avals: Sequence[Any]) -> bool:
+    """Whether `inner` takes the operands and gives the results as they are (a call), not
+    slices of them (a loop's body over stacked operands)."""
+
+    def same(vs: Sequence[ir.Var], ps: Sequence[Any]) -> bool:
+        return len(vs) == len(ps) and all(
+            tuple(v.aval.shape) == tuple(p.shape) for v, p in zip(vs, ps)
+        )
+
+    return same(inner.invars, avals) and same(inner.outvars, out_avals)
+
+
+def _scan(params: dict, specs: Sequence[Spec | None], avals: Sequence[Any], sizes: dict) -> list:
+    """`scan`: its body sees the constants and carries as they are and one slice of each
+    scanned operand (its entries past the stacked axis); the carries come out as the body's,
+    the stacked results with an unsharded stacked axis."""
+    body = ir.sub_jaxprs(params["jaxpr"])[0]
+    leading = params["num_consts"] + params["num_carry"]
+    inner = [s if i < leading or s is None else tuple(s[1:]) for i, s in enumerate(specs)]
+    outs = jaxpr_specs(body, inner, sizes)
+    carries = params["num_carry"]
+    return outs[:carries] + [(None, *spec) for spec in outs[carries:]]
+
+
 def eqn_specs(
     name: str,
     params: dict,
@@ -336,8 +361,10 @@ def eqn_specs(
     """
     if all(s is None for s in specs):
         return [_replicated(a) for a in out_avals]
+    if name == "scan":
+        return _scan(params, specs, avals, sizes)
     inner = _inner_jaxpr(params)
-    if inner is not None and len(inner.invars) == len(specs):
+    if inner is not None and _runs_on(inner, avals, out_avals):
         return jaxpr_specs(inner, list(specs), sizes)
     rule = _RULES.get(name)
     if explicit and rule is None and len(out_avals) == 1:

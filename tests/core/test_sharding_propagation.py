@@ -14,6 +14,9 @@ from core.sharding import AxisType, NamedSharding
 from core.sharding import PartitionSpec as P
 
 X = np.arange(64 * 32, dtype=np.float32).reshape(64, 32)
+X3 = X.reshape(4, 16, 32)
+_Z = np.zeros((16, 32), np.float32)
+_scan = core.lax.scan
 
 
 @pytest.fixture
@@ -60,7 +63,15 @@ CASES = [
     ("jit of a replicated array", core.jit(lambda x: x * 2), [(X, ())], P()),
     ("jit: a sum over rows", core.jit(lambda x: x.sum(0)), [(X, ("a", "b"))], P("b")),
     ("jit: a transpose", core.jit(lambda x: (x, x.sum(0), x.T)[2]), [(X, ("a", "b"))], P("b", "a")),
-]
+    # a scan's body sees one slice of each scanned operand (flax_on_pjit's scanned layers)
+    ("scan: stacked results", core.jit(lambda xs: _scan(lambda c, x: (c + x, x * 2), _Z, xs)[1]),
+     [(X3, (None, "a", "b"))], P(None, "a", "b")),
+    ("scan: the carry", core.jit(lambda c, xs: _scan(lambda c, x: (c + x, x * 2), c, xs)[0]),
+     [(X[:16], ("a",)), (X3, (None, None, "b"))], P("a", "b")),
+    ("scan: a product with a constant",
+     core.jit(lambda w, xs: _scan(lambda c, x: (c, x @ w.T), 0.0, xs)[1]),
+     [(X[:16], ("a", "b")), (X3, (None, "a", "b"))], P(None, "a")),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(
