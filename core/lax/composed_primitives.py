@@ -224,7 +224,6 @@ _TOKENS = "numbax orders effects without tokens; drop the token arguments"
 _RNG = "XLA's generators are implementation-defined; use core.random (JAX's threefry bits)"
 
 clamp_p = ComposedPrimitive("clamp", co.clamp)
-square_p = ComposedPrimitive("square", co.square)
 conj_p = ComposedPrimitive("conj", lambda x, input_dtype=None: co.conj(x))
 clz_p = ComposedPrimitive("clz", co.clz)
 mulhi_p = ComposedPrimitive("mulhi", co.mulhi)

@@ -179,7 +179,7 @@ def square(x: Any, /) -> Any:
     x = ensure_array(x)
     if get_aval(x).dtype == dtypes.bool_:
         x = sh.convert_element_type(x, dtypes.default_int())
-    return ew.integer_pow(x, 2)
+    return ew.square(x)
 
 
 def reciprocal(x: Any, /) -> Any:

@@ -423,6 +423,9 @@ def _integer_pow_impl(x, *, y):
         return np.asarray(np.divide(one, acc, dtype=x.dtype) if y < 0 else acc, x.dtype)
 
 
+square_p = unop("square", _errstate(np.square), _NUM)
+defjvp(square_p, lambda g, x: mul(g, mul(full_like(x, 2), x)))  # JAX's: 2x, not x + x
+
 integer_pow_p = Primitive("integer_pow")
 integer_pow_p.def_impl(_integer_pow_impl)
 integer_pow_p.def_abstract_eval(lambda x, *, y: x)
@@ -1074,6 +1077,11 @@ class RoundingMethod(enum.IntEnum):
 def round(x: Any, rounding_method: int = RoundingMethod.AWAY_FROM_ZERO) -> Any:
     """Rounds to the nearest integer: method 0 away from zero, 1 to even (like lax.round)."""
     return round_p.bind(x, rounding_method=int(rounding_method))
+
+
+def square(x: Any) -> Any:
+    """`x * x` (JAX's `square` primitive)."""
+    return square_p.bind(x)
 
 
 def integer_pow(x: Any, y: int) -> Any:

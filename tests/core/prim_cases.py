@@ -108,6 +108,7 @@ CASES: list[Case] = [
         )
     ],
     *[_unary(n, P) for n in ("log", "log1p", "sqrt", "rsqrt", "cbrt", "lgamma", "digamma")],
+    _unary("square", R),
     *[_unary(n, U) for n in ("tan", "asin", "acos", "atanh", "erf_inv")],
     _unary("acosh", lambda *s: P(*s) + 1),
     *[_unary(n, A) for n in ("abs", "sign", "floor", "ceil", "round")],

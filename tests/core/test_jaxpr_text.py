@@ -27,7 +27,7 @@ DCE = "make_jaxpr drops unused equations (JAX keeps them: the primal's `_:f32[] 
 GATHER = "numbax's gather/scatter take `axes`/`mode`/`kind` (JAX: XLA's dimension numbers)"
 KEYS = "raw keys are expanded into threefry2x32 (JAX: random_wrap, random_bits on key<fry>)"
 CUSTOM = "custom_jvp_call's parameters (JAX: `name=`, no `num_consts`; relu is a custom_jvp)"
-PRIM = "JAX has a primitive numbax composes (split, tile, unstack, square, clamp)"
+PRIM = "JAX has a primitive numbax composes (split, tile, unstack, clamp, erfc, copy)"
 NP_INT = "JAX prints numpy ints in parameters vmap computed as `np.int64(2)`"
 OTHER = "another decomposition (einsum's trace, matmul's batch broadcast, top_k's axis, ...)"
 
@@ -55,7 +55,6 @@ DIFFERENT = {
     "int_floordiv": [JIT, SCALAR],
     "mod": [JIT, SCALAR],
     "pow_float": [SCALAR],
-    "square": [PRIM],
     "maximum": [SCALAR],
     "clip": [JIT, SCALAR],
     "clip_method": [JIT, SCALAR],

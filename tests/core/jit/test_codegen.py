@@ -117,6 +117,8 @@ CASES = [
         id="round-even",
     ),
     pytest.param(ew.integer_pow, (X,), {"y": 3}, id="integer_pow-3"),
+    pytest.param(ew.square, (X,), {}, id="square"),
+    pytest.param(ew.square, (IX,), {}, id="square-int"),
     pytest.param(ew.integer_pow, (X,), {"y": -2}, id="integer_pow--2"),
     pytest.param(ew.integer_pow, (IX,), {"y": 5}, id="integer_pow-int"),
     pytest.param(ew.select_n, (BX, X, Y), {}, id="select_n-bool"),

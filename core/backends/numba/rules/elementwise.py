@@ -70,6 +70,7 @@ from core.prims.elementwise import (
     sin_p,
     sinh_p,
     sqrt_p,
+    square_p,
     stop_gradient_p,
     sub_p,
     tan_p,
@@ -237,6 +238,7 @@ def _integer_pow_lowering(ctx, x, *, y):
 
 
 register_lowering(integer_pow_p, Scalar(_integer_pow_lowering))
+register_lowering(square_p, Scalar(lambda ctx, x: f"({x} * {x})"))  # as mul(x, x)
 register_lowering(eq_p, Scalar(_infix("==")))
 register_lowering(ne_p, Scalar(_infix("!=")))
 register_lowering(lt_p, Scalar(_infix("<")))
