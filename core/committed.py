@@ -28,7 +28,7 @@ from core.errors import IncompatibleDevicesError
 from core.mesh import AxisType
 from core.named_sharding import NamedSharding
 from core.sharding_base import UncommittedSharding
-from core.sharding_propagation import as_partition_spec, eqn_specs, spec_of
+from core.sharding_propagation import MeshAxes, as_partition_spec, eqn_specs, spec_of
 from core.trace import get_aval
 
 
@@ -187,7 +187,7 @@ def _commit_named(out: Any, mesh: Any, specs: Specs | None) -> Any:
     """The arrays of `out` committed to `NamedSharding`s over `mesh` by the specs `specs`
     gives (replicated without it)."""
     leaves, tree = tree_util.tree_flatten(out)
-    found = specs(_spec_reader(mesh), dict(mesh.shape)) if specs is not None else []
+    found = specs(_spec_reader(mesh), MeshAxes(mesh)) if specs is not None else []
     placed = []
     for k, leaf in enumerate(leaves):
         if not isinstance(leaf, Array):
@@ -196,15 +196,6 @@ def _commit_named(out: Any, mesh: Any, specs: Specs | None) -> Any:
         spec = found[k] if k < len(found) else (None,) * leaf.ndim
         placed.append(commit(leaf, _named(mesh, tuple(spec))))
     return tree_util.tree_unflatten(tree, placed)
-
-
-def _explicit_axes(args: list, specs: list) -> frozenset:
-    """The `Explicit` axes of the mesh of the operands placed over it (those whose spec the
-    reader found), whose shardings must agree as types do (`core/sharding_propagation.py`)."""
-    for arg, spec in zip(args, specs):
-        if spec is not None:
-            return frozenset(committed_sharding(arg).mesh.explicit_axes)
-    return frozenset()
 
 
 def follow_primitive(out: Any, args: list, name: str, params: dict, out_aval: Any) -> Any:
@@ -225,9 +216,7 @@ def follow_primitive(out: Any, args: list, name: str, params: dict, out_aval: An
     avals = [get_aval(a) for a in args]
 
     def specs(spec_for: Callable[[Any], Any], sizes: dict) -> list:
-        in_specs = [spec_for(a) for a in args]
-        explicit = _explicit_axes(args, in_specs)
-        return eqn_specs(name, params, in_specs, avals, out_avals, sizes, explicit)
+        return eqn_specs(name, params, [spec_for(a) for a in args], avals, out_avals, sizes)
 
     return follow(out, args, name, lambda: ["x", "y"][: len(args)], specs)
 

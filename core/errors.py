@@ -472,6 +472,38 @@ class IncompatibleShardingsError(ShardingTypeError):
         )
 
 
+class AmbiguousContractionError(ShardingTypeError):
+    """A `dot_general` over `Explicit` mesh axes contracting two sharded axes, without an
+    `out_sharding`: how its partial sums are sharded is ambiguous.
+
+    Failing code: ``a @ b`` with ``a: f32[8,8@X]`` and ``b: f32[8@X,8]``. Fix:
+    ``jnp.dot(a, b, out_sharding=P('X', None))``.
+    """
+
+    def __init__(self, lhs: tuple, rhs: tuple) -> None:
+        super().__init__(
+            "Contracting dimensions are sharded and it is ambiguous how the output should be "
+            "sharded. Please specify the output sharding via the `out_sharding` parameter. "
+            f"Got lhs_contracting_spec={lhs} and rhs_contracting_spec={rhs}"
+        )
+
+
+class InconsistentDotShardingError(ShardingTypeError):
+    """A `dot_general` over `Explicit` mesh axes whose operands shard a batch or contracted
+    axis over different mesh axes.
+
+    Failing code: ``a @ b`` with ``a: f32[8,8@Y]`` and ``b: f32[8@X,8]``. Fix: reshard one
+    operand so the contracted (or batch) axes agree, or give ``out_sharding=``.
+    """
+
+    def __init__(self, what: str, lhs: tuple, rhs: tuple) -> None:
+        if what == "batch":
+            text = "lhs batch dimensions and rhs batch dimensions to have the consistent sharding"
+        else:
+            text = "contracting dimensions to have consistent sharding"
+        super().__init__(f"dot_general requires {text}, got {lhs} and {rhs}.")
+
+
 class ShardingShapeError(NumbaxError, ValueError):
     """An array that the sharding cannot split (too few axes, or sizes not divisible).
 

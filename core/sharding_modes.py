@@ -10,7 +10,8 @@ some axes `Explicit`, its arguments resharded by `in_sharding` first. Inside, th
 abstract mesh (`use_abstract_mesh`, `core/mesh.py`) has the new axis types; concrete
 arguments are moved (without copying) onto the same devices' mesh with those types, so their
 types follow them as JAX's `reshard` into the new mesh does, while their concrete sharding
-(`x.sharding`) keeps every axis.
+(`x.sharding`) keeps every axis; what `auto_axes`' function traces under `jit` is exempt from
+the Explicit checks of the axes it made `Auto` (`core/sharding_exemptions.py`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from core.errors import NoMeshError
 from core.mesh import AbstractMesh, AxisType, Mesh, get_abstract_mesh, get_mesh, use_abstract_mesh
 from core.named_sharding import NamedSharding, reshard
 from core.sharding_base import placed
+from core.sharding_exemptions import unchecked
 
 Axes = str | tuple[str, ...] | None
 
@@ -87,7 +89,8 @@ def auto_axes(
         current, new = _switched(axes, AxisType.Auto)
         if current.axis_types == new.axis_types:
             return f(*args, **kwargs)
-        with use_abstract_mesh(new):
+        made_auto = [n for n, t in zip(new.axis_names, new.axis_types) if t is AxisType.Auto]
+        with use_abstract_mesh(new), unchecked(made_auto):
             result = f(*_typed_like(args, new), **kwargs)
         return reshard(result, out)
 

@@ -21,23 +21,34 @@ names); each result's spec comes from its inputs':
 Inside `jit`, `with_sharding_constraint` records its sharding on the traced value
 (`constrain`); the pass takes it there. A result's spec is printed without trailing Nones, as
 JAX's are, but over a mesh of Explicit axes with one entry per axis (JAX's sharding in types,
-`core/sharding_types.py`). Over Explicit axes an eager elementwise operation follows JAX's
-broadcasting rule: operands sharding an axis differently raise `IncompatibleShardingsError`,
-a result using a mesh axis twice `IllegalShardingError` (both JAX's `ShardingTypeError`).
-Under `jit` these are not checked (the pass runs after the call), and JAX's other Explicit
-rules (the errors of ambiguous contractions and reshapes) are not followed.
+`core/sharding_types.py`). Over Explicit axes (a `MeshAxes` names them) operations follow
+JAX's type rules: an elementwise operation's operands sharding an axis differently raise
+`IncompatibleShardingsError`, a result using a mesh axis twice `IllegalShardingError`, a
+`dot_general` contracting two sharded axes `AmbiguousContractionError` (give `out_sharding`)
+or sharding batch/contracted axes differently `InconsistentDotShardingError` (all JAX's
+`ShardingTypeError`). Eager operations raise when they place their results, `jit` calls when
+they place theirs (JAX raises while tracing); a product's `out_sharding`, a gradient's
+transposed products and `auto_axes` exempt what they compute (`core/sharding_exemptions.py`).
+JAX's other Explicit rules (reshapes needing `out_sharding`) are not followed.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from core import dtypes, ir
-from core.errors import IllegalShardingError, IncompatibleShardingsError
+from core.errors import (
+    AmbiguousContractionError,
+    IllegalShardingError,
+    IncompatibleShardingsError,
+    InconsistentDotShardingError,
+)
 from core.sharding_base import PartitionSpec
+from core.sharding_exemptions import checked_axes, exempted
 
 Spec = tuple  # one entry per array axis: None or a tuple of mesh axis names
 
@@ -57,6 +68,15 @@ def constrain(var: ir.Var, sharding: Any) -> None:
     if len(_constraints) >= _MAX_CONSTRAINTS:
         del _constraints[next(iter(_constraints))]
     _constraints[var] = sharding
+
+
+class MeshAxes(dict):
+    """A mesh's axis sizes by name (what the rules take as `sizes`), with its `Explicit` axes
+    (`explicit`), whose shardings the rules check as JAX's types are checked."""
+
+    def __init__(self, mesh: Any) -> None:
+        super().__init__(mesh.shape)
+        self.explicit = frozenset(mesh.explicit_axes)
 
 
 def stored_constraint(var: ir.Var) -> Any:
@@ -88,11 +108,7 @@ def shape_str(shape: Sequence[int], spec: PartitionSpec) -> str:
 
 def _type_str(aval: Any, spec: Spec | None, explicit: frozenset) -> str:
     """`i32[4@X,4]`: the short type of an operand, its sharding over the `Explicit` axes."""
-    spec = spec or _replicated(aval)
-    entries = []
-    for entry in spec:
-        kept = tuple(n for n in entry or () if n in explicit)
-        entries.append(None if not kept else kept[0] if len(kept) == 1 else kept)
+    entries = [_entry(e) for e in _typed(spec, aval, explicit)]
     return f"{dtypes.short_name(aval.dtype)}[{shape_str(aval.shape, PartitionSpec(*entries))}]"
 
 
@@ -202,6 +218,42 @@ def _dot_general(specs, avals, out_aval, params, sizes) -> Spec:
         out.append(entry)
         used.update(entry or ())
     return tuple(out)
+
+
+def _check_dot_general(specs, avals, out_aval: Any, params: dict, explicit: frozenset) -> None:
+    """JAX's sharding rule of `dot_general` over `Explicit` mesh axes, without an
+    `out_sharding`: batch and contracted axes sharded consistently (alike, or one of them
+    not), no contraction of two sharded axes, and a result that uses a mesh axis once.
+
+    Raises:
+      InconsistentDotShardingError: the operands shard a batch or contracted axis over
+        different mesh axes.
+      AmbiguousContractionError: both operands shard a contracted axis.
+      IllegalShardingError: the result would use a mesh axis twice.
+    """
+    (lc, rc), (lb, rb) = params["dimension_numbers"]
+    lhs, rhs = (_typed(s, a, explicit) for s, a in zip(specs, avals))
+    lbatch, rbatch = tuple(_entry(lhs[d]) for d in lb), tuple(_entry(rhs[d]) for d in rb)
+    lcon, rcon = tuple(_entry(lhs[d]) for d in lc), tuple(_entry(rhs[d]) for d in rc)
+    for what, left, right in (("batch", lbatch, rbatch), ("contracting", lcon, rcon)):
+        if any(x is not None and y is not None and x != y for x, y in zip(left, right)):
+            raise InconsistentDotShardingError(what, left, right)
+    if any(x is not None and y is not None for x, y in zip(lcon, rcon)):
+        raise AmbiguousContractionError(lcon, rcon)
+    lfree = [lhs[d] for d in range(len(lhs)) if d not in lc and d not in lb]
+    rfree = [rhs[d] for d in range(len(rhs)) if d not in rc and d not in rb]
+    out = [lhs[d] for d in lb] + lfree + rfree
+    used = [n for entry in out for n in entry or ()]
+    if len(used) != len(set(used)):
+        inputs = [_type_str(a, s, explicit) for s, a in zip(specs, avals)]
+        raise IllegalShardingError("dot_general", inputs, _type_str(out_aval, tuple(out), explicit))
+
+
+def _typed(spec: Spec | None, aval: Any, explicit: frozenset) -> Spec:
+    """`spec` with only the `explicit` mesh axes (an entry of none of them is None)."""
+    return tuple(
+        tuple(n for n in e or () if n in explicit) or None for e in (spec or _replicated(aval))
+    )
 
 
 def _drop_axes(axes: Sequence[int]) -> Callable:
@@ -338,7 +390,6 @@ def eqn_specs(
     avals: Sequence[Any],
     out_avals: list,
     sizes: dict,
-    explicit: frozenset = frozenset(),
 ) -> list[Spec]:
     """The specs of the results of one operation.
 
@@ -348,9 +399,10 @@ def eqn_specs(
       specs: each operand's spec, None for an operand placed nowhere in particular.
       avals: the operands' abstract values.
       out_avals: the results' abstract values.
-      sizes: the mesh's axis sizes by name.
-      explicit: the mesh's `Explicit` axes: an elementwise operation's operands sharded
-        over them must agree, as JAX's types must (`_check_explicit`).
+      sizes: the mesh's axis sizes by name; a `MeshAxes` also names the `Explicit` axes,
+        over which the operands' shardings are checked as JAX checks their types
+        (`_check_explicit`, `_dot_general`), except in an `unchecked` block
+        (`core/sharding_exemptions.py`).
 
     Returns:
       One spec per result.
@@ -367,8 +419,11 @@ def eqn_specs(
     if inner is not None and _runs_on(inner, avals, out_avals):
         return jaxpr_specs(inner, list(specs), sizes)
     rule = _RULES.get(name)
+    explicit = checked_axes(getattr(sizes, "explicit", frozenset()))
     if explicit and rule is None and len(out_avals) == 1:
         _check_explicit(name, specs, avals, out_avals[0], explicit)
+    if explicit and name == "dot_general":
+        _check_dot_general(specs, avals, out_avals[0], params, explicit)
     out = []
     for aval in out_avals:
         if rule is not None and len(out_avals) == 1:
@@ -404,14 +459,15 @@ def jaxpr_specs(jaxpr: ir.Jaxpr, in_specs: list[Spec | None], sizes: dict) -> li
             write(var, env.get(var) or _replicated(var.aval))
     for eqn in jaxpr.eqns:
         specs = [read(a) for a in eqn.inputs]
-        outs = eqn_specs(
-            eqn.prim.name,
-            eqn.params,
-            specs,
-            [a.aval for a in eqn.inputs],
-            [v.aval for v in eqn.outputs],
-            sizes,
-        )
+        with exempted(eqn.outputs[0]) if eqn.outputs else contextlib.nullcontext():
+            outs = eqn_specs(
+                eqn.prim.name,
+                eqn.params,
+                specs,
+                [a.aval for a in eqn.inputs],
+                [v.aval for v in eqn.outputs],
+                sizes,
+            )
         for var, spec in zip(eqn.outputs, outs):
             write(var, spec)
     return [read(v) or _replicated(v.aval) for v in jaxpr.outvars]

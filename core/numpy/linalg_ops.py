@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -23,13 +24,20 @@ from core.prims import linalg as la
 from core.prims.indexing import slice_in_dim
 from core.prims.options import canonicalize_precision
 from core.prims.shapes import convert_element_type, transpose
+from core.sharding_exemptions import unchecked
 from core.trace import get_aval
 
 
-def _out_sharded(out: Any, out_sharding: Any) -> Any:
-    """`out` placed by a product's `out_sharding` (a `NamedSharding`, or a `PartitionSpec` over
-    the current mesh), its spec with one entry per axis as JAX records it; None: as it is."""
-    return out if out_sharding is None else reshard(out, out_sharding)
+def _out_sharded(product: Callable[[], Any], out_sharding: Any) -> Any:
+    """`product()` placed by its `out_sharding` (a `NamedSharding`, or a `PartitionSpec` over
+    the current mesh), its spec with one entry per axis as JAX records it; None: as it is.
+    With an `out_sharding`, the product's operands may shard contracted axes over `Explicit`
+    mesh axes (`core/sharding_exemptions.py`), as in JAX."""
+    if out_sharding is None:
+        return product()
+    with unchecked():
+        out = product()
+    return reshard(out, out_sharding)
 
 
 def matmul(
@@ -50,7 +58,7 @@ def matmul(
     Returns:
       The product.
     """
-    return _out_sharded(_matmul(a, b, precision, preferred_element_type), out_sharding)
+    return _out_sharded(lambda: _matmul(a, b, precision, preferred_element_type), out_sharding)
 
 
 def _matmul(a: Any, b: Any, precision: Any, preferred_element_type: Any) -> Any:
@@ -111,7 +119,7 @@ def dot(
     Returns:
       The product.
     """
-    return _out_sharded(_dot(a, b, precision, preferred_element_type), out_sharding)
+    return _out_sharded(lambda: _dot(a, b, precision, preferred_element_type), out_sharding)
 
 
 def _dot(a: Any, b: Any, precision: Any, preferred_element_type: Any) -> Any:

@@ -8,6 +8,7 @@ a transpose, derived as in JAX. In numba it lowers to BLAS on contiguous float a
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -16,6 +17,7 @@ import numpy as np
 
 from core import dtypes
 from core.ad_util import Zero, add_any
+from core.array import placement
 from core.avals import ShapedArray
 from core.errors import ShapeError, TypePromotionError
 from core.interpreters import batching
@@ -23,6 +25,7 @@ from core.interpreters.transpose import is_undefined
 from core.primitive import ANY, Primitive, jax_params
 from core.prims.options import canonicalize_precision
 from core.prims.shapes import convert_element_type, transpose
+from core.sharding_exemptions import unchecked
 from core.trace import get_aval
 
 dot_general_p = Primitive("dot_general")
@@ -108,7 +111,10 @@ def _transpose_lhs(g, y, x_aval, dimension_numbers, preferred_element_type, swap
     dims = ((tuple(ans_y), tuple(y_kept)), (tuple(ans_batch), tuple(yb)))
     xc_sorted_by_y = [xc[i] for i in np.argsort(yc)]
     out_axes = np.argsort([*xb, *x_kept, *xc_sorted_by_y])
-    res = dot_general(g, y, dims, preferred_element_type=preferred_element_type)
+    # JAX gives the transposed product its primal's sharding (`out_sharding`): over Explicit
+    # mesh axes it is not checked (`core/sharding_exemptions.py`)
+    with unchecked() if placement.committed_to_device else contextlib.nullcontext():
+        res = dot_general(g, y, dims, preferred_element_type=preferred_element_type)
     res = transpose(res, tuple(int(a) for a in out_axes))
     return convert_element_type(res, x_aval.dtype, x_aval.weak_type)
 

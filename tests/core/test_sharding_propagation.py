@@ -9,7 +9,13 @@ import pytest
 
 import core
 import core.numpy as jnp
-from core.errors import IllegalShardingError, IncompatibleShardingsError, ShardingTypeError
+from core.errors import (
+    AmbiguousContractionError,
+    IllegalShardingError,
+    IncompatibleShardingsError,
+    InconsistentDotShardingError,
+    ShardingTypeError,
+)
 from core.sharding import AxisType, NamedSharding
 from core.sharding import PartitionSpec as P
 
@@ -194,3 +200,47 @@ def test_explicit_axes_elementwise_errors():
     assert isinstance(info.value, ShardingTypeError)
     auto = core.make_mesh((2, 4), ("X", "Y"), axis_types=(AxisType.Auto,) * 2)
     _put(auto, np.arange(8.0), "X") * _put(auto, np.arange(8.0), "Y")  # Auto axes: no error
+
+
+def test_explicit_axes_dot_general_errors():
+    """Over Explicit axes, `dot_general`'s rule as JAX 0.10.2's: contracting two sharded axes
+    needs an `out_sharding`, batch/contracted axes must agree, a mesh axis shards one result
+    axis; checked under `jit` when the call places its results (messages recorded on JAX)."""
+    mesh = core.make_mesh((2, 4), ("X", "Y"), axis_types=(AxisType.Explicit,) * 2)
+    a = np.arange(64.0, dtype=np.float32).reshape(8, 8)
+    rows, cols = _put(mesh, a, "X", None), _put(mesh, a, None, "X")
+    with pytest.raises(AmbiguousContractionError, match=r"Got lhs_contracting_spec=\('X',\)"):
+        cols @ rows
+    with pytest.raises(AmbiguousContractionError):
+        core.jit(lambda x, y: x @ y)(cols, rows)
+    with core.set_mesh(mesh):
+        out = jnp.dot(cols, rows, out_sharding=P("X", None))
+        assert out.sharding.spec == P("X", None)
+        np.testing.assert_allclose(out, a @ a)
+        out = core.jit(lambda x, y: jnp.dot(x, y, out_sharding=P(None, "Y")))(cols, rows)
+        assert out.sharding.spec == P(None, "Y")
+    with pytest.raises(InconsistentDotShardingError) as info:
+        _put(mesh, a, None, "Y") @ rows
+    assert str(info.value) == (
+        "dot_general requires contracting dimensions to have consistent sharding, got "
+        "('Y',) and ('X',)."
+    )
+    with pytest.raises(IllegalShardingError, match="dot_general operation with inputs: "):
+        rows @ cols
+    b = np.ones((8, 4, 4), np.float32)
+    with pytest.raises(InconsistentDotShardingError, match="batch dimensions"):
+        jnp.einsum("bij,bjk->bik", _put(mesh, b, "X"), _put(mesh, b, "Y"))
+    assert (rows @ _put(mesh, a, None, "Y")).sharding.spec == P("X", "Y")
+
+
+def test_explicit_axes_errors_under_jit_and_auto_axes():
+    mesh = core.make_mesh((2, 4), ("X", "Y"), axis_types=(AxisType.Explicit,) * 2)
+    a = np.arange(64.0, dtype=np.float32).reshape(8, 8)
+    rows, cols = _put(mesh, a, "X", None), _put(mesh, a, None, "X")
+    with pytest.raises(IllegalShardingError, match="add operation with inputs: f32"):
+        core.jit(lambda x, y: x + y)(rows, cols)
+    add = core.sharding.auto_axes(lambda x, y: x + y, out_sharding=P("X", None))
+    with core.set_mesh(mesh):
+        out = core.jit(add)(rows, cols)
+    assert out.sharding.spec == P("X", None)
+    np.testing.assert_allclose(out, 2 * a)
