@@ -16,6 +16,7 @@ vmapped (as in JAX), an unordered one runs once per batch element.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +29,13 @@ from core.interpreters import batching
 from core.lax.composites import index_in_dim, stack
 from core.primitive import Primitive
 from core.trace import as_value, get_aval
+
+# A compiled host call is a numba `objmode` block, which numba warns keeps a nogil kernel serial
+# (only the Python call inside it is). The filter is set here, at `import core`: the one the back
+# end sets on import (core/jit/codegen.py) is undone when that first import happens inside a
+# `warnings.catch_warnings()` block, such as the one around an eager scan's compile, and the
+# warning then reached the user at the block's first run.
+warnings.filterwarnings("ignore", ".*Code running in object mode won't allow parallel execution")
 
 
 class CallbackResultError(NumbaxError, ValueError):

@@ -2,6 +2,9 @@
 vmap, and the errors for what is not supported."""
 
 import io
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -346,3 +349,18 @@ def test_a_print_in_a_cond_whose_result_is_unused_runs_in_loops(capsys):
     core.jit(lambda: lax.scan(body, 0, length=7))()
     lax.while_loop(lambda c: c < 4, lambda c: (_cond_print(c % 2 == 0, "w {}", c), c + 1)[1], 0)
     assert capsys.readouterr().out == "it 0 0.0\nit 3 6.0\nit 6 12.0\n" * 2 + "w 0\nw 2\n"
+
+
+def test_objmode_warning_stays_filtered_when_the_first_compile_is_an_eager_scan():
+    # The back end is imported inside the eager scan's `catch_warnings` block, which used to
+    # undo its filter: numba's "Code running in object mode" warning reached the user.
+    code = (
+        "import warnings, core\n"
+        "core.lax.scan(lambda c, _: (c + 1, c), 0, length=3)\n"
+        "print(any(f[1] is not None and 'object mode' in f[1].pattern for f in warnings.filters))"
+    )
+    root = str(Path(__file__).resolve().parents[2])
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120
+    )
+    assert out.stdout.strip() == "True", out.stderr
