@@ -267,6 +267,7 @@ class _Namer:
     def __init__(self) -> None:
         self.names: dict[Var, str] = {}
         self.unused: set[Var] = set()  # of the jaxprs being printed
+        self.count = 0  # letters given (a `jit` body's inputs share its operands' names)
 
     def binder(self, v: Var) -> str:
         """An equation output's name and type."""
@@ -275,7 +276,8 @@ class _Namer:
     def __call__(self, v: Var) -> str:
         name = self.names.get(v)
         if name is None:
-            name = self.names[v] = _letters(len(self.names))
+            name = self.names[v] = _letters(self.count)
+            self.count += 1
         return name
 
 
@@ -348,24 +350,53 @@ _PRINTED_PARAMS = {
 }
 
 
+def _share_call_names(eqn: Eqn, name: _Namer) -> None:
+    """A `jit` body's inputs and outputs take the names of the call's operands and results, as
+    JAX prints them (the input of a literal operand or of one passed twice gets a new name, the
+    output of an unused result is `_`)."""
+    inner = eqn.params["jaxpr"]
+    inner = inner.jaxpr if isinstance(inner, ClosedJaxpr) else inner
+    shared = set()
+    for x, v in zip(eqn.inputs, inner.invars):
+        if isinstance(x, Var) and x not in shared:  # an operand passed twice: a new name
+            shared.add(x)
+            name.names[v] = name(x)
+    for o, v in zip(eqn.outputs, inner.outvars):
+        if isinstance(v, Var) and v not in name.names:
+            if o in name.unused:
+                name.unused.add(v)  # `_` inside too
+            else:
+                name.names[v] = name(o)
+
+
+# Primitives JAX prints under another name, with these parameters in this order (then the
+# numbax-only ones that do not hold their default: `jit(..., backend="python")`'s).
+_JAX_CALLS = {"jit_call": ("jit", ("name", "jaxpr"), {"backend": "numba"})}
+
+
 def pp_eqn(eqn: Eqn, name: _Namer, indent: int = 0) -> str:
     """One equation, its parameters sorted by name as JAX prints them; they go one per line
     when it does not fit the width. Names are given in JAX's order: outputs, then the
     variables of jaxprs in the parameters, then inputs."""
     outs = " ".join(name.binder(v) for v in eqn.outputs)
+    prim, order, defaults = _JAX_CALLS.get(eqn.prim.name, (eqn.prim.name, None, {}))
     shown = _PRINTED_PARAMS.get(eqn.prim.name, dict)(eqn.params)
+    if order is not None:
+        _share_call_names(eqn, name)
+        order = [*order, *(k for k, v in defaults.items() if shown.get(k, v) != v)]
     params = [
-        f"{k}={_pp_param(shown[k], name, indent + 2, indent + 3 + len(k))}" for k in sorted(shown)
+        f"{k}={_pp_param(shown[k], name, indent + 2, indent + 3 + len(k))}"
+        for k in (order or sorted(shown))
     ]
     ins = " ".join(_pp_atom(x, name) for x in eqn.inputs)
     if not params:
-        return f"{outs} = {eqn.prim.name} {ins}".rstrip()
+        return f"{outs} = {prim} {ins}".rstrip()
     # JAX ends an equation with parameters and no operands with the space before them (`iota`)
-    flat = f"{outs} = {eqn.prim.name}[{' '.join(params)}] {ins}"
+    flat = f"{outs} = {prim}[{' '.join(params)}] {ins}"
     if indent + len(flat.rstrip()) <= _WIDTH and "\n" not in flat:
         return flat.rstrip() if ins else flat
     lines = "".join(f"\n{' ' * (indent + 2)}{p}" for p in params)
-    tall = f"{outs} = {eqn.prim.name}[{lines}\n{' ' * indent}] {ins}"
+    tall = f"{outs} = {prim}[{lines}\n{' ' * indent}] {ins}"
     return tall.rstrip() if ins else tall
 
 
@@ -395,7 +426,7 @@ def pp_jaxpr(
     ins = [f"{name(v)}:{v.aval.str_short()}" for v in jaxpr.invars]
     head = f"{{ lambda {' '.join(consts)}; {' '.join(ins)}. let"
     eqns = [pp_eqn(e, name, indent + 4) for e in jaxpr.eqns]
-    outs = "(" + ", ".join(_pp_atom(x, name) for x in jaxpr.outvars)
+    outs = "(" + ", ".join("_" if x in name.unused else _pp_atom(x, name) for x in jaxpr.outvars)
     outs += ",)" if len(jaxpr.outvars) == 1 else ")"
     one_line = f"{head} {'; '.join(eqns)} in {outs} }}"
     if col + len(one_line) <= _WIDTH and "\n" not in one_line:

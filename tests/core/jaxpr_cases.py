@@ -248,6 +248,12 @@ def _cases(m):  # noqa: PLR0915  (one line per case)
     c["vmap_stack"] = (jax.vmap(lambda x, y: jnp.stack([x, y])), (X, X))
     c["vmap_index"] = (jax.vmap(lambda x, i: x[i]), (X, I3))
     c["jit_inner"] = (lambda x: jax.jit(jnp.sin)(x) + 1, (X,))
+    c["jit_top"] = (jax.jit(lambda x: jnp.sin(x) * x), (X,))
+
+    def pair(a, b):
+        return jnp.sin(a) * b, a
+
+    c["jit_operand_twice"] = (lambda x: jax.jit(pair)(x, x)[1] * x, (X,))
     return c
 
 

@@ -135,7 +135,7 @@ DIFFERENT = {
     "vmap_expand_dims": [NP_INT],
     "vmap_stack": [OTHER],
     "vmap_index": [SCALAR, GATHER],
-    "jit_inner": [JIT, SCALAR],
+    "jit_inner": [SCALAR],
 }
 
 

@@ -19,8 +19,7 @@ and pytree arguments traced away, `lax.switch`/`lax.cond` with their branches, `
 does (`lax.cond` of `func7`, `lax.scan` of `func11`) and the first line (constants and inputs
 with their types) of the others, whose texts differ in ways tests/core/test_jaxpr_text.py lists:
 scalar operands broadcast first (JAX: `mul c 3.0:f32[]`; `func1`, `func3`, `func4`, `func10`,
-`func12`), `switch`'s index clamped by `min`/`max` (JAX: one `clamp`), the nested `jit` printed
-as `jit_call[backend=numba ...]` (JAX: `jit[name=inner ...]` with the caller's variable names).
+`func12`), `switch`'s index clamped by `min`/`max` (JAX: one `clamp`).
 `func8` is not recorded: numbax converts the concrete `jnp.array([1])` to float32 while tracing
 (JAX stages the `convert_element_type`, so its constant is `a:i32[1]`) and converts the branch's
 weak-typed output to the other branch's strong type (JAX leaves the weak type)."""
