@@ -864,9 +864,9 @@ def _abstract(x: Any) -> ShapedArray:
     return get_aval(as_value(x))
 
 
-def _staged(fun: Callable, args: tuple, kwargs: dict) -> tuple[Any, list, Any]:
+def _staged(fun: Callable, args: tuple, kwargs: dict, dce: bool = True) -> tuple[Any, list, Any]:
     """Stages `fun(*args, **kwargs)` on the abstract values of every leaf of the arguments:
-    `(jaxpr, consts, out_tree)`."""
+    `(jaxpr, consts, out_tree)` (with the equations whose outputs are unused if not `dce`)."""
     flat, in_tree = tree_util.tree_flatten((args, kwargs))
     store: list = []
 
@@ -876,7 +876,7 @@ def _staged(fun: Callable, args: tuple, kwargs: dict) -> tuple[Any, list, Any]:
         store.append(out_tree)
         return [as_value(o) for o in out_flat]
 
-    jaxpr, consts = trace_to_jaxpr(flat_fun, [_abstract(x) for x in flat])
+    jaxpr, consts = trace_to_jaxpr(flat_fun, [_abstract(x) for x in flat], dce)
     return jaxpr, consts, store[0]
 
 
@@ -924,7 +924,10 @@ def make_jaxpr(
         with contextlib.ExitStack() as names:
             for name, size in axis_env or ():
                 names.enter_context(parallel_axes.staging(name, int(size)))
-            jaxpr, consts, out_tree = _staged(dyn_fun, tuple(args[i] for i in dyn_idx), kwargs)
+            # unused equations kept, as JAX's make_jaxpr shows them (`_:f32[] = sin a`)
+            jaxpr, consts, out_tree = _staged(
+                dyn_fun, tuple(args[i] for i in dyn_idx), kwargs, dce=False
+            )
         closed = ir.ClosedJaxpr(jaxpr, consts)
         return (closed, _out_shapes(jaxpr, out_tree)) if return_shape else closed
 

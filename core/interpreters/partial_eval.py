@@ -125,13 +125,15 @@ class JaxprTrace(Trace):
         self.eqns.append(ir.Eqn(prim, in_atoms, params, [tracer.var], info))
         return tracer
 
-    def to_jaxpr(self, in_tracers: Sequence[JaxprTracer], outs: Sequence[Any]):
-        """Builds the jaxpr of everything recorded; returns (jaxpr, const values)."""
+    def to_jaxpr(self, in_tracers: Sequence[JaxprTracer], outs: Sequence[Any], dce: bool = True):
+        """Builds the jaxpr of everything recorded; returns (jaxpr, const values). `dce=False`
+        keeps equations whose outputs are unused (`make_jaxpr` shows them, as JAX's does)."""
         out_atoms = [self.atom(o) for o in outs]
         constvars = [v for v, _ in self.consts.values()]
         constvals = [c for _, c in self.consts.values()]
         jaxpr = ir.Jaxpr(constvars, [t.var for t in in_tracers], self.eqns, out_atoms)
-        jaxpr = dce_jaxpr(jaxpr)
+        if dce:
+            jaxpr = dce_jaxpr(jaxpr)
         ir.typecheck(jaxpr)
         return jaxpr, constvals
 
@@ -150,16 +152,17 @@ def dce_jaxpr(jaxpr: ir.Jaxpr) -> ir.Jaxpr:
 
 
 def trace_to_jaxpr(
-    fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray]
+    fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray], dce: bool = True
 ) -> tuple[ir.Jaxpr, list[Any]]:
-    """Stages a flat function (list of arrays -> list of arrays) to (jaxpr, consts)."""
+    """Stages a flat function (list of arrays -> list of arrays) to (jaxpr, consts), without
+    the equations whose outputs are unused unless `dce=False`."""
     if config.no_tracing:
         raise RuntimeError(f"re-tracing function {fun} for `jit`, but 'no_tracing' is set")
     trace = JaxprTrace(current_trace(), stage_all=True)
     in_tracers = [trace.new_arg(a) for a in in_avals]
     with set_current_trace(trace), ref_scope.barrier():
         outs = fun(*in_tracers)
-    jaxpr = trace.to_jaxpr(in_tracers, outs)
+    jaxpr = trace.to_jaxpr(in_tracers, outs, dce)
     finish(trace)
     return jaxpr
 

@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from core.interpreters.partial_eval import dce_jaxpr
 from core.ir import Eqn, Jaxpr, Literal
 from core.jit.errors import LoweringError
 from core.jit.fusion import ELEMENTWISE, SCALAR, classify
@@ -237,8 +238,8 @@ def _inner_jaxprs(eqn: Eqn) -> list | None:
 def jaxpr_cost(jaxpr: Jaxpr) -> dict[str, float]:
     """XLA's cost estimate of a whole jaxpr, as `jax.jit(f).lower(...).cost_analysis()` gives it:
     "flops", "transcendentals" and "bytes accessed" (calls counted through, loop bodies once and
-    every branch of a `cond`, as XLA counts them; equations without a rule count 0; as XLA, a
-    zero count is left out).
+    every branch of a `cond`, as XLA counts them; equations without a rule count 0; as XLA,
+    equations whose outputs are unused are not counted and a zero count is left out).
 
     Args:
       jaxpr: the program.
@@ -247,7 +248,7 @@ def jaxpr_cost(jaxpr: Jaxpr) -> dict[str, float]:
       The counts by XLA's names.
     """
     flops = transcendentals = nbytes = 0
-    for eqn in jaxpr.eqns:
+    for eqn in dce_jaxpr(jaxpr).eqns:
         inner = _inner_jaxprs(eqn)
         if inner is not None:
             for sub in inner:

@@ -284,6 +284,16 @@ def test_make_jaxpr_stages_kwargs_and_shape_dtype_structs():
     assert shapes == {"o": core.ShapeDtypeStruct((3,), jnp.float32)}
 
 
+def test_make_jaxpr_keeps_unused_equations_as_jax():
+    # JAX 0.10.2: make_jaxpr shows what the function computed, unused values as `_`
+    # (advanced-autodiff.md's make_jaxpr(grad(log1pexp)) shows the primal `log`)
+    j = core.make_jaxpr(lambda x: (jnp.sin(x), x * 2)[1])(1.0)
+    assert str(j) == "{ lambda ; a:f32[]. let _:f32[] = sin a; b:f32[] = mul a 2.0:f32[] in (b,) }"
+    j = core.make_jaxpr(core.grad(lambda x: jnp.log(1.0 + jnp.exp(x))))(100.0)
+    assert [e.prim.name for e in j.jaxpr.eqns] == ["exp", "add", "log", "div", "mul"]
+    assert "_:f32[] = log c" in str(j)
+
+
 def test_eval_shape_kwargs_and_none():
     out = core.eval_shape(lambda a, b: (a + b, None), B, b=B)
     assert out == (core.ShapeDtypeStruct((3,), jnp.float32), None)
