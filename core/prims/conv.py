@@ -718,6 +718,8 @@ def conv_transpose(
         eff = _dilate_shape(k_sdims, rhs_dilation)
         rep = [padding] * len(strides) if isinstance(padding, str) else [tuple(p) for p in padding]
         pads = tuple(_conv_transpose_padding(k, s, p) for k, s, p in zip(eff, strides, rep))
+    elif isinstance(padding, str):  # 'SAME_LOWER': conv_general_dilated's (strides 1 only)
+        pads = padding
     else:
         pads = tuple(tuple(p) for p in padding)
     if transpose_kernel:

@@ -222,6 +222,18 @@ def test_conv_transpose_is_conv_gradient(padding, transpose_kernel):
         np.testing.assert_allclose(vjp(x)[0], y, rtol=1e-10, atol=1e-12)
 
 
+def test_conv_transpose_passes_same_lower_on():
+    # JAX 0.10.2 hands 'SAME_LOWER' to conv_general_dilated (numbax split the string into
+    # pairs): values recorded for an even kernel, where it differs from 'SAME'
+    w = np.cos(np.arange(24, dtype=np.float32)).reshape(2, 3, 2, 2)
+    t = np.asarray(lax.conv_transpose(_X, w, (1, 1), "SAME_LOWER"))
+    assert t.shape == (1, 5, 5, 2)
+    np.testing.assert_allclose([t.sum(), (t**2).sum()], [-0.8417681, 9.685477], rtol=1e-5)
+    np.testing.assert_allclose(t[0, 0, :3, 0], [0.7855908, -0.0125038, 0.10719053], atol=1e-6)
+    with pytest.raises(ValueError, match="String padding is not implemented"):
+        lax.conv_transpose(_X, w, (2, 2), "SAME_LOWER")  # as JAX's: strides need pairs
+
+
 @pytest.mark.parametrize("backend", ["python", "numba"])
 def test_jit_matches_eager(backend):
     x, w = _rng.standard_normal((2, 3, 6, 5)), _rng.standard_normal((4, 3, 3, 2))
