@@ -504,6 +504,22 @@ class InconsistentDotShardingError(ShardingTypeError):
         super().__init__(f"dot_general requires {text}, got {lhs} and {rhs}.")
 
 
+class ReshapeShardingError(ShardingTypeError):
+    """A reshape of an array sharded over `Explicit` mesh axes that neither splits one axis
+    nor merges adjacent ones the mesh axes divide: its result's sharding is ambiguous.
+
+    Failing code: ``x.reshape(4, 16)`` with ``x: f32[8@X,8@Y]``. Fix:
+    ``jnp.reshape(x, (4, 16), out_sharding=P('X', None))``.
+    """
+
+    def __init__(self, operand: str, new_sizes: tuple) -> None:
+        super().__init__(
+            "This reshape is not supported. Please specify the sharding of the output via the "
+            f"`out_sharding` argument of jax.lax.reshape. Got operand type: {operand}, new "
+            f"sizes: {new_sizes}"
+        )
+
+
 class ShardingShapeError(NumbaxError, ValueError):
     """An array that the sharding cannot split (too few axes, or sizes not divisible).
 

@@ -28,8 +28,9 @@ JAX's type rules: an elementwise operation's operands sharding an axis different
 or sharding batch/contracted axes differently `InconsistentDotShardingError` (all JAX's
 `ShardingTypeError`). Eager operations raise when they place their results, `jit` calls when
 they place theirs (JAX raises while tracing); a product's `out_sharding`, a gradient's
-transposed products and `auto_axes` exempt what they compute (`core/sharding_exemptions.py`).
-JAX's other Explicit rules (reshapes needing `out_sharding`) are not followed.
+transposed products and `auto_axes` exempt what they compute (`core/sharding_exemptions.py`). A
+reshape of an operand sharded over Explicit axes only follows JAX's type rule
+(`core/sharding_reshape.py`; `ReshapeShardingError` when ambiguous).
 """
 
 from __future__ import annotations
@@ -46,9 +47,11 @@ from core.errors import (
     IllegalShardingError,
     IncompatibleShardingsError,
     InconsistentDotShardingError,
+    ReshapeShardingError,
 )
 from core.sharding_base import PartitionSpec
 from core.sharding_exemptions import checked_axes, exempted
+from core.sharding_reshape import reshape_spec
 
 Spec = tuple  # one entry per array axis: None or a tuple of mesh axis names
 
@@ -256,6 +259,23 @@ def _typed(spec: Spec | None, aval: Any, explicit: frozenset) -> Spec:
     )
 
 
+def _explicit_reshape(spec, aval: Any, out_aval: Any, sizes: dict, explicit: frozenset) -> Spec:
+    """A reshape's spec by JAX's type rule (`core/sharding_reshape.py`) when the operand is
+    sharded over `Explicit` axes only, else by `_reshape`.
+
+    Raises:
+      ReshapeShardingError: the reshape's result sharding is ambiguous.
+    """
+    spec = spec or _replicated(aval)
+    if any(n not in explicit for e in spec for n in e or ()):
+        return _reshape([spec], [aval], out_aval, {}, sizes)
+    out = reshape_spec(spec, aval.shape, out_aval.shape, sizes)
+    if out is None:
+        operand = f"{aval.dtype.name}[{shape_str(aval.shape, PartitionSpec(*map(_entry, spec)))}]"
+        raise ReshapeShardingError(operand, tuple(out_aval.shape))
+    return out
+
+
 def _drop_axes(axes: Sequence[int]) -> Callable:
     def rule(specs, avals, out_aval, params, sizes) -> Spec:
         spec = specs[0] or _replicated(avals[0])
@@ -420,6 +440,8 @@ def eqn_specs(
         return jaxpr_specs(inner, list(specs), sizes)
     rule = _RULES.get(name)
     explicit = checked_axes(getattr(sizes, "explicit", frozenset()))
+    if explicit and name == "reshape" and len(avals) == 1:
+        return [_explicit_reshape(specs[0], avals[0], out_avals[0], sizes, explicit)]
     if explicit and rule is None and len(out_avals) == 1:
         _check_explicit(name, specs, avals, out_avals[0], explicit)
     if explicit and name == "dot_general":

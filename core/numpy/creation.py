@@ -9,6 +9,7 @@ import numpy as np
 
 from core import dtypes
 from core.array import Array
+from core.named_sharding import reshard
 from core.numpy import ufuncs as uf
 from core.numpy._util import broadcast_to, check_arraylike, ensure_array, np_dtype, stack_leading
 from core.numpy.linalg_ops import diagonal
@@ -103,23 +104,73 @@ def asarray(a: Any, dtype: Any = None, order: str | None = None, copy: bool | No
     return array(a, dtype=np_dtype(dtype, "asarray"))
 
 
-def zeros(shape: Any, dtype: Any = None) -> Any:
-    """An array of zeros (float32 by default)."""
-    return sh.full(_shape(shape), 0, np_dtype(dtype, "zeros") or dtypes.default_float())
+def _placed(out: Any, out_sharding: Any) -> Any:
+    """`out` resharded by a creation function's `out_sharding` (None: as it is)."""
+    return out if out_sharding is None else reshard(out, out_sharding)
 
 
-def ones(shape: Any, dtype: Any = None) -> Any:
-    """An array of ones (float32 by default)."""
-    return sh.full(_shape(shape), 1, np_dtype(dtype, "ones") or dtypes.default_float())
+def zeros(shape: Any, dtype: Any = None, *, out_sharding: Any = None) -> Any:
+    """An array of zeros (float32 by default).
+
+    Args:
+      shape: the shape.
+      dtype: the dtype.
+      out_sharding: how the result is sharded (a `PartitionSpec` over the current mesh or a
+        `NamedSharding`, as `core.sharding.reshard`), or None: unsharded.
+
+    Returns:
+      The array.
+    """
+    out = sh.full(_shape(shape), 0, np_dtype(dtype, "zeros") or dtypes.default_float())
+    return _placed(out, out_sharding)
 
 
-def empty(shape: Any, dtype: Any = None) -> Any:
-    """Like `zeros` (arrays are immutable, so there is no uninitialized memory to expose)."""
-    return sh.full(_shape(shape), 0, np_dtype(dtype, "empty") or dtypes.default_float())
+def ones(shape: Any, dtype: Any = None, *, out_sharding: Any = None) -> Any:
+    """An array of ones (float32 by default).
+
+    Args:
+      shape: the shape.
+      dtype: the dtype.
+      out_sharding: how the result is sharded (see `zeros`), or None.
+
+    Returns:
+      The array.
+    """
+    out = sh.full(_shape(shape), 1, np_dtype(dtype, "ones") or dtypes.default_float())
+    return _placed(out, out_sharding)
 
 
-def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
-    """An array of `shape` filled with `fill_value` (its dtype unless `dtype` is given)."""
+def empty(shape: Any, dtype: Any = None, *, out_sharding: Any = None) -> Any:
+    """Like `zeros` (arrays are immutable, so there is no uninitialized memory to expose).
+
+    Args:
+      shape: the shape.
+      dtype: the dtype.
+      out_sharding: how the result is sharded (see `zeros`), or None.
+
+    Returns:
+      The array.
+    """
+    out = sh.full(_shape(shape), 0, np_dtype(dtype, "empty") or dtypes.default_float())
+    return _placed(out, out_sharding)
+
+
+def full(shape: Any, fill_value: Any, dtype: Any = None, *, out_sharding: Any = None) -> Any:
+    """An array of `shape` filled with `fill_value` (its dtype unless `dtype` is given).
+
+    Args:
+      shape: the shape.
+      fill_value: a scalar, or an array broadcast to `shape`.
+      dtype: the dtype.
+      out_sharding: how the result is sharded (see `zeros`), or None.
+
+    Returns:
+      The array.
+    """
+    return _placed(_full(shape, fill_value, dtype), out_sharding)
+
+
+def _full(shape: Any, fill_value: Any, dtype: Any) -> Any:
     check_arraylike("full", fill_value)
     if dtype is None:
         dt, weak = (

@@ -9,6 +9,7 @@ import numpy as np
 
 from core import dtypes
 from core.errors import ConcretizationTypeError, ShapeError
+from core.named_sharding import reshard
 from core.numpy._util import (
     broadcast_shapes,
     canonicalize_axis,
@@ -26,6 +27,7 @@ from core.prims import indexing as ix
 from core.prims import shapes as sh
 from core.prims.rev import rev
 from core.prims.sorting import cumsum
+from core.sharding_exemptions import unchecked
 from core.trace import Tracer, get_aval
 
 
@@ -45,7 +47,14 @@ def _resolve_shape(shape: Any, size: int, old: tuple[int, ...]) -> tuple[int, ..
     return shape
 
 
-def reshape(a: Any, shape: Any = None, order: str = "C", *, newshape: Any = None) -> Any:
+def reshape(
+    a: Any,
+    shape: Any = None,
+    order: str = "C",
+    *,
+    newshape: Any = None,
+    out_sharding: Any = None,
+) -> Any:
     """Gives `a` a new shape (one dimension may be -1).
 
     Args:
@@ -54,10 +63,17 @@ def reshape(a: Any, shape: Any = None, order: str = "C", *, newshape: Any = None
       order: "C" reads and writes the elements in row-major order, "F" in column-major order
         (as JAX, `order="A"` raises NotImplementedError).
       newshape: the deprecated numpy name of `shape`.
+      out_sharding: how the result is sharded (a `PartitionSpec` over the current mesh or a
+        `NamedSharding`); over `Explicit` mesh axes, what a reshape the type rule finds
+        ambiguous needs (`core/sharding_reshape.py`). None: as the rule gives.
 
     Returns:
       The reshaped array.
     """
+    if out_sharding is not None:
+        with unchecked():
+            out = reshape(a, shape, order, newshape=newshape)
+        return reshard(out, out_sharding)
     check_arraylike("reshape", a)
     a = ensure_array(a)
     aval = get_aval(a)
