@@ -293,7 +293,7 @@ defjvp(log1p_p, lambda g, x: div(g, add(x, full_like(x, 1))))
 expm1_p = unop("expm1", _errstate(np.expm1), _F)
 defjvp2(expm1_p, lambda g, ans, x: mul(g, add(ans, full_like(ans, 1))))
 sqrt_p = unop("sqrt", _errstate(np.sqrt), _F)
-defjvp2(sqrt_p, lambda g, ans, x: div(g, mul(full_like(ans, 2), ans)))
+defjvp2(sqrt_p, lambda g, ans, x: mul(g, div(full_like(x, 0.5), ans)))  # JAX's form
 
 
 def _rsqrt_impl(x):

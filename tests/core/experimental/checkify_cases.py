@@ -173,6 +173,10 @@ def cases(ns):
             ns, ck.checkify(mixed, errors=ck.automatic_checks), f32([-6.0, 2.0]), 1
         ),
         "grad_inside": lambda: _run(ns, ck.checkify(with_grad), f32([0.1, 4.0])),
+        # checkify_guide.md: sqrt's JVP is JAX's g * (0.5 / sqrt(x)), so the nan comes from mul
+        "grad_nan_primitive": lambda: _run(
+            ns, ck.checkify(jax.grad(lambda x: x / (1 + jnp.sqrt(x))), errors=ck.nan_checks), 0.0
+        ),
         "vmap_outside": lambda: _run(
             ns, jax.vmap(ck.checkify(positive)), f32([1.0, -2.0, 3.0, -4.0])
         ),
