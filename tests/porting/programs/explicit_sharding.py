@@ -23,7 +23,9 @@ bit, which changes the repr's padding), and beside "ERROR!" whether the error is
 `ShardingTypeError` (numbax raises a subclass naming the failure). The
 types of `jax.typeof` with their `@X` shardings, the current meshes (`Explicit`/`Auto` per
 axis, inside `auto_axes` and `explicit_axes` too), the illegally sharded addition's error, the
-concrete and type-specified specs. run() returns each printed line as its text with the
+concrete and type-specified specs. After the notebook, the sharding rules its prose lists
+(nullary ops with and without `out_sharding`, unary and binary elementwise ops, reshapes,
+products, reductions and their `ShardingTypeError`s) shown with `jax.typeof`. run() returns each printed line as its text with the
 numbers taken out (compared exactly) and its numbers (compared within float32 round-off); the
 mesh is restored after."""
 
@@ -216,3 +218,46 @@ def _cells(mark):
 
   print(check_in_auto_context(my_array, out_sharding=P("X")).tolist())
   mark(12)
+
+  # After the notebook: the sharding rules its prose lists ("Sharding rules and operations
+  # with ambiguous sharding"), shown with `jax.typeof` on the notebook's Explicit mesh.
+  def show(name, thunk):
+    try:
+      print(f"{name}: {jax.typeof(thunk())}")
+    except Exception as e:
+      shown = [c.__name__ for c in type(e).__mro__].count('ShardingTypeError')
+      print(f"{name}: ERROR! {shown} {str(e).splitlines()[0]}")
+
+  a = reshard(np.arange(64.).reshape(8, 8), P("X", "Y"))
+  rows = reshard(np.arange(64.).reshape(8, 8), P("X", None))
+  cols = reshard(np.arange(64.).reshape(8, 8), P(None, "X"))
+  # nullary ops: unsharded unless out_sharding says otherwise
+  show("zeros", lambda: jnp.zeros((8, 8)))
+  show("zeros out_sharding", lambda: jnp.zeros((8, 8), out_sharding=P("X", None)))
+  show("arange", lambda: jnp.arange(8))
+  # unary elementwise ops: sharded as the input
+  show("sin", lambda: jnp.sin(a))
+  show("exp", lambda: jnp.exp(rows))
+  # binary ops: zipped axes must agree, outer-product axes keep theirs
+  show("add", lambda: a + a)
+  show("add replicated", lambda: rows + jnp.ones((8, 8)))
+  show("add broadcast", lambda: rows + reshard(np.arange(8.), P("Y")))
+  show("add mismatch", lambda: a + reshard(np.arange(64.).reshape(8, 8), P("Y", "X")))
+  show("add same axis twice", lambda: rows + cols)
+  # reshape: splits and merges of sharded axes, otherwise out_sharding
+  show("reshape merge", lambda: a.reshape(64))
+  show("reshape split", lambda: rows.reshape(2, 4, 8))
+  show("reshape singleton", lambda: rows.reshape(8, 1, 8))
+  show("reshape other", lambda: a.reshape(4, 16))
+  show("reshape out_sharding", lambda: jnp.reshape(a, (4, 16), out_sharding=P("X", None)))
+  # dot: free axes keep their shardings, sharded contractions need out_sharding
+  show("dot", lambda: rows @ reshard(np.arange(64.).reshape(8, 8), P(None, "Y")))
+  show("dot sharded contraction", lambda: cols @ rows)
+  show("dot out_sharding", lambda: jnp.dot(cols, rows, out_sharding=P(None, "Y")))
+  show("dot same axis twice", lambda: rows @ cols)
+  # reductions drop the reduced axes' shardings
+  show("sum axis 0", lambda: jnp.sum(a, axis=0))
+  show("max axis 1", lambda: jnp.max(a, axis=1))
+  show("mean", lambda: jnp.mean(a))
+  show("transpose", lambda: a.T)
+  mark('rules')
