@@ -32,7 +32,7 @@ import ml_dtypes
 import numpy as np
 
 from core.config import config
-from core.errors import TypePromotionError
+from core.errors import InvalidJaxTypeError, TypePromotionError
 
 bool_ = np.dtype(np.bool_)
 int8, int16, int32, int64 = (np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64))
@@ -302,7 +302,7 @@ def dtype_and_weak(x: Any) -> tuple[np.dtype, bool]:
         return canonicalize_dtype(x.dtype), False
     if isinstance(x, (list, tuple)):
         return canonicalize_dtype(np.asarray(x).dtype), False
-    raise TypeError(f"{type(x).__name__} is not a valid array type: {x!r}")
+    raise InvalidJaxTypeError(x)
 
 
 def result_type_and_weak(*args: Any) -> tuple[np.dtype, bool]:

@@ -343,6 +343,18 @@ class VmapSizeError(VmapAxesError):
     """
 
 
+class InvalidJaxTypeError(NumbaxError, TypeError):
+    """A value that is not an array, a scalar or a tracer where an array is needed (an
+    argument `vmap` maps, an operand); JAX's message.
+
+    Failing code: ``vmap(lambda m, x: m(x))(module, xs)``. Fix: pass arrays (or pytrees of
+    them), close over other values or give them ``in_axes=None``.
+    """
+
+    def __init__(self, x: Any):
+        super().__init__(f"Argument '{x}' of type '{type(x)}' is not a valid JAX type")
+
+
 class VmapInAxesTypeError(NumbaxError, TypeError):
     """`vmap` in_axes that is not an int, None, or a tuple/list with one entry per argument.
 

@@ -314,21 +314,6 @@ class UnboundCallSetupAttributeError(FlaxError, AttributeError):
         )
 
 
-class UnboundSetupAttributeError(CallSetupUnboundModuleError, AttributeError):
-    """A ``setup`` attribute was read on an unbound module whose ``setup`` needs variables.
-
-    Failing code: ``Model().w`` where ``setup`` does ``self.w = self.param(...)``.
-    Fix: ``Model().bind(variables).w``, or read it inside ``init``/``apply``.
-    """
-
-    def __init__(self, module: str, name: str, reason: str):
-        super().__init__(
-            f"{module} has no attribute {name!r} while unbound: its setup() needs variables "
-            f"({reason}), so the attributes it defines exist only on a bound module. Use "
-            f"them inside init/apply, or bind first: model.bind(variables).{name}."
-        )
-
-
 class FrozenModuleError(SetAttributeFrozenModuleError, AttributeError):
     """An attribute was assigned outside ``setup``.
 

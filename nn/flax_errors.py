@@ -32,7 +32,7 @@ ApplyModuleInvalidMethodError              InvalidMethodError
 CallCompactUnboundModuleError              UnboundModuleError
 CallUnbindOnUnboundModuleError             UnboundModuleError
 CallShareScopeOnUnboundModuleError         UnboundModuleError
-CallSetupUnboundModuleError                UnboundSetupAttributeError
+CallSetupUnboundModuleError                UnboundSubmoduleError
 InvalidInstanceModuleError                 ModuleClassCallError
 DescriptorAttributeError                   PropertyAttributeError
 InvalidCheckpointError                     train.errors.CheckpointExistsError

@@ -62,6 +62,37 @@ _context = _Context()
 _use_named_call = True  # Flax's config.flax_profile default
 
 
+def _attr_repr(value: Any) -> str:
+    """A field's value as Flax shows it: a named function (or a module given a ``__name__``)
+    by its name."""
+    if isinstance(value, Module):
+        name = value.__dict__.get("__name__")
+    else:
+        name = getattr(value, "__name__", None) if callable(value) else None
+    return name if name else repr(value)
+
+
+def _module_repr(module: Module, num_spaces: int = 4) -> str:
+    """Flax's module repr: ``Name()``, or ``Name(`` then ``# attributes`` (``field = value``,
+    every field but ``parent`` and ``name``) and ``# children`` (the bound submodules, each
+    shown so), one per line, indented."""
+    rep = ""
+    fields = [f.name for f in dataclasses.fields(module) if f.name not in ("parent", "name")]
+    fields = [f for f in fields if module.__dataclass_fields__[f].repr]
+    if fields:
+        rep += "# attributes\n"
+        rep += "".join(f"{name} = {_attr_repr(module.__dict__.get(name))}\n" for name in fields)
+    children = {k: v for k, v in module._state.children.items() if isinstance(v, Module)}
+    if children:
+        rep += "# children\n"
+        rep += "".join(f"{k} = {_module_repr(v, num_spaces)}\n" for k, v in children.items())
+    if not rep:
+        return f"{type(module).__name__}()"
+    pad = " " * num_spaces
+    body = "".join(pad + line + "\n" for line in rep.split("\n")[:-1])
+    return f"{type(module).__name__}(\n{body})"
+
+
 class _State:
     """Per-instance bookkeeping: lifecycle flags, auto-name cursor and children."""
 
@@ -70,7 +101,6 @@ class _State:
         self.in_setup = False
         self.setup_called = False
         self.is_initialized = False
-        self.in_unbound_call = False  # a method of an unbound top-level module is running
         self.autoname_cursor: dict[str, int] = {}
         self.children: dict[str, Any] = {}
 
@@ -444,9 +474,10 @@ class Module:
 
     def _try_setup(self) -> None:
         state = self._state
-        if state.setup_called or state.in_setup or not state.is_initialized:
+        # As Flax: setup runs only once the module is bound (an unbound module has no setup
+        # attributes; `bind` gives a bound one)
+        if state.setup_called or state.in_setup or not state.is_initialized or self.scope is None:
             return
-        before, children = set(self.__dict__), dict(state.children)
         state.in_setup = True
         try:
             self._register_field_submodules()
@@ -459,14 +490,6 @@ class Module:
                     for name in self._compact_name_scope_methods
                 }
                 object.__setattr__(self, "_compact_name_scopes", scopes)
-        except errors.UnboundModuleError as e:
-            if self.scope is not None:
-                raise
-            for key in set(self.__dict__) - before:
-                del self.__dict__[key]
-            state.children = children
-            object.__setattr__(self, "_unbound_setup_failure", str(e))
-            return
         finally:
             state.in_setup = False
         state.setup_called = True
@@ -475,22 +498,9 @@ class Module:
         is_compact = getattr(fun, "compact", False)
         is_setup = fun.__name__ == "setup"
         state = self._state
-        unbound_call = (
-            not is_setup
-            and not is_compact
-            and self.scope is None
-            and not state.setup_called
-            and not state.in_unbound_call
-            and not isinstance(self.parent, Module)
-            and type(self).setup is not Module.setup
-        )
         if is_setup:
             is_recurrent = state.in_setup
             state.in_setup = True
-        elif unbound_call:
-            # As Flax: an unbound module runs no setup, so the method's first read of a
-            # setup attribute raises Flax's AttributeError (`__getattr__`)
-            state.in_unbound_call = True
         else:
             self._try_setup()
         if is_compact:
@@ -522,8 +532,6 @@ class Module:
                 recorder.exit(call_index, self, fun.__name__, args, kwargs, y)
             return y
         finally:
-            if unbound_call:
-                state.in_unbound_call = False
             if names is not None:
                 names.pop()
             _context.module_stack.pop()
@@ -545,16 +553,11 @@ class Module:
         self._register_submodules(name, value)
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name in ("_state", "_id", "_unbound_setup_failure"):
+        if name.startswith("__") or name in ("_state", "_id"):
             raise AttributeError(name)
-        if self._state.in_unbound_call:
-            raise errors.UnboundCallSetupAttributeError(type(self).__name__, name)
         self._try_setup()
         if name in self.__dict__:
             return self.__dict__[name]
-        reason = self.__dict__.get("_unbound_setup_failure")
-        if reason is not None:
-            raise errors.UnboundSetupAttributeError(type(self).__name__, name, reason)
         prop = inspect.getattr_static(type(self), name, None)
         if isinstance(prop, property) and prop.fget is not None:
             # The property exists: Python came here because its getter raised AttributeError.
@@ -562,21 +565,16 @@ class Module:
                 prop.fget(self)
             except AttributeError as cause:
                 raise errors.PropertyAttributeError(type(self).__name__, name, cause) from cause
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        if self.scope is None:
+            raise errors.UnboundCallSetupAttributeError(type(self).__name__, name)
+        raise AttributeError(f'"{type(self).__name__}" object has no attribute "{name}".')
 
     def __dir__(self) -> list[str]:
         self._try_setup()
         return list(object.__dir__(self))
 
     def __repr__(self) -> str:
-        fields = [
-            f"{f.name}={getattr(self, f.name)!r}"
-            for f in dataclasses.fields(self)
-            if f.repr and f.init and f.name != "name"
-        ]
-        if self.name is not None:
-            fields.append(f"name={self.name!r}")
-        return f"{type(self).__name__}({', '.join(fields)})"
+        return _module_repr(self)
 
     # -- cloning and binding -----------------------------------------------------------------
 

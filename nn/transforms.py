@@ -43,6 +43,7 @@ import dataclasses
 import functools
 import inspect
 import threading
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -247,6 +248,18 @@ def _split_axes(variable_axes: Mapping[CollectionFilter, Any]) -> tuple[tuple, t
 # Scope-level transforms: fn(scope, *args) -> lifted(scope, *args)
 
 
+def _ignored(name: str, kwargs: dict) -> dict:
+    """Flax's lifted ``vmap`` and ``scan`` take no keyword arguments: it drops them (the body
+    is called without them) with this ``RuntimeWarning``."""
+    if kwargs:
+        warnings.warn(
+            f'kwargs are not supported in {name}, so "{", ".join(kwargs)}" is(are) ignored',
+            RuntimeWarning,
+            stacklevel=4,
+        )
+    return {}
+
+
 def lift_vmap(
     fn: Callable[..., Any],
     variable_axes: Mapping[CollectionFilter, int | None],
@@ -263,6 +276,7 @@ def lift_vmap(
     rng_axes = tuple(0 if s else None for s in rng_splits)
 
     def lifted(scopes: Sequence[Scope], *args: Any, **kwargs: Any) -> Any:
+        kwargs = _ignored("vmap", kwargs)
         lift = _Lift(scopes, var_filters, var_filters, rng_filters)
         var_groups = _meta_axes(meta.remove_axis, lift.var_groups, var_axes, metadata_params)
         pairs = _prefix_pairs((var_axes, in_axes), (var_groups, args))
@@ -318,6 +332,7 @@ def lift_scan(
     in_filters = (variable_broadcast, variable_carry) + var_filters
 
     def lifted(scopes: Sequence[Scope], init: Any, *args: Any, **kwargs: Any) -> Any:
+        kwargs = _ignored("scan", kwargs)
         lift = _Lift(scopes, in_filters, in_filters, rng_filters)
         bvars, cvars, *svars = lift.var_groups
         axes = _per_arg_axes(in_axes, len(args))

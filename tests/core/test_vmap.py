@@ -8,7 +8,7 @@ import pytest
 import core
 import core.numpy as jnp
 from core import lax, vmap
-from core.errors import UnboundAxisNameError, VmapAxesError, VmapSizeError
+from core.errors import InvalidJaxTypeError, UnboundAxisNameError, VmapAxesError, VmapSizeError
 from tests.core.prim_cases import CASES, NAMED_CASES
 
 B = 3
@@ -189,3 +189,17 @@ def test_unbound_axis_name():
     with pytest.raises(UnboundAxisNameError):
         vmap(lambda x: lax.psum(x, "j"), axis_name="i")(jnp.ones(2))
     assert issubclass(UnboundAxisNameError, NameError)
+
+
+def test_a_mapped_argument_that_is_no_array_raises_jaxs_type_error():
+    class Thing:
+        def __repr__(self):
+            return "Thing()"
+
+    with pytest.raises(TypeError) as info:
+        core.vmap(lambda t, x: x)(Thing(), jnp.ones(3))
+    assert isinstance(info.value, InvalidJaxTypeError)
+    assert str(info.value) == (  # JAX 0.10.2's message
+        f"Argument 'Thing()' of type '{Thing}' is not a valid JAX type"
+    )
+    assert core.vmap(lambda t, x: x, in_axes=(None, 0))(Thing(), jnp.ones(3)).shape == (3,)

@@ -221,13 +221,16 @@ def test_rnn_cell_built_inline_belongs_to_the_compact_parent_like_flax():
     assert set(M().init(random.key(0), jnp.ones((1, 2)))["params"]) == {"Dense_0", "Dense_1"}
 
 
-def test_setup_structure_on_unbound_module():
+def test_an_unbound_module_runs_no_setup_as_in_flax():
+    # Flax's module_lifecycle note: `assert not hasattr(TopLevelAccess(), "foo")`
     model = SetupTwin()
-    assert isinstance(model.dense1, nn.Dense)
-    assert model.dense1.name == "dense1" and model.dense1.features == 4
-    sub = model.dense2
-    variables = sub.init(random.key(0), jnp.ones((1, 4)))
-    assert shapes(variables) == {"params": {"bias": (3,), "kernel": (4, 3)}}
+    assert not hasattr(model, "dense1")
+    with pytest.raises(errors.UnboundCallSetupAttributeError, match="only accessible from"):
+        _ = model.dense2
+    variables = model.init(random.key(0), jnp.ones((1, 2)))
+    bound = model.bind(variables)
+    assert isinstance(bound.dense1, nn.Dense) and bound.dense1.features == 4
+    assert shapes(bound.dense2.variables) == {"params": {"bias": (3,), "kernel": (4, 3)}}
 
 
 class SetupWithParam(nn.Module):
@@ -239,13 +242,16 @@ class SetupWithParam(nn.Module):
         return self.dense(x) + self.w
 
 
-def test_setup_attribute_needing_variables_explains_binding():
-    with pytest.raises(errors.UnboundSetupAttributeError, match=r"bind\(variables\)\.dense"):
+def test_setup_attributes_of_a_bound_module_and_a_bound_modules_missing_attribute():
+    with pytest.raises(errors.UnboundCallSetupAttributeError, match="inside 'init' or 'apply'"):
         _ = SetupWithParam().dense
     variables = SetupWithParam().init(random.key(0), jnp.ones((1, 2)))
     bound = SetupWithParam().bind(variables)
     assert bound.dense.features == 2
     np.testing.assert_array_equal(np.asarray(bound.w), [0.0, 0.0])
+    with pytest.raises(AttributeError) as info:
+        _ = bound.missing
+    assert str(info.value) == '"SetupWithParam" object has no attribute "missing".'  # Flax's
 
 
 def test_bind_unbind_clone_path_and_variables():
@@ -840,3 +846,28 @@ def test_lazy_init_takes_shape_dtype_structs():
     v = nn.Dense(2).lazy_init(random.PRNGKey(0), core.ShapeDtypeStruct((1, 3), jnp.float32))
     np.testing.assert_allclose(v["params"]["kernel"][0], [0.04769871, -0.9522832], rtol=1e-5)
     assert v["params"]["bias"].shape == (2,)
+
+
+def test_module_repr_is_flaxs():
+    class MLP(nn.Module):
+        features: int = 3
+
+        @nn.compact
+        def __call__(self, x):
+            return nn.Dense(self.features)(nn.Dense(4, name="h")(x))
+
+    class Empty(nn.Module):
+        def __call__(self, x):
+            return x
+
+    assert repr(Empty()) == "Empty()"
+    assert repr(MLP()) == "MLP(\n    # attributes\n    features = 3\n)"
+    lines = repr(nn.Dense(3)).splitlines()
+    assert lines[:3] == ["Dense(", "    # attributes", "    features = 3"]
+    assert "    kernel_init = init" in lines and "    bias_init = zeros" in lines
+    bound = MLP().bind(MLP().init(random.key(0), jnp.ones((1, 2))))
+    bound(jnp.ones((1, 2)))
+    text = repr(bound)
+    assert "    # children\n    Dense_0 = Dense(\n        # attributes\n" in text
+    assert "    h = Dense(\n        # attributes\n        features = 4\n" in text
+    assert text.endswith("        dot_general_cls = None\n    )\n)")

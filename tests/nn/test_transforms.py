@@ -559,3 +559,25 @@ def test_jit_calls_draw_flaxs_keys():
             [3.3562984466552734, 3.0722126960754395], [0.6435084939002991, -1.3186912536621094],
             [-0.2998703122138977, -0.040714625269174576]]  # fmt: skip
     np.testing.assert_allclose(np.array(out), want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("transform", ["vmap", "scan"])
+def test_vmap_and_scan_drop_keyword_arguments_with_flaxs_warning(transform):
+    # Flax's lifted vmap/scan call the body without keyword arguments (lift.md's
+    # `VmapMLP(name='mlp')(xs, train=train)` fails for want of `train`)
+    class Cell(nn.Module):
+        @nn.compact
+        def __call__(self, c, x, *, scale=1.0):
+            return c, nn.Dense(2)(x) * scale
+
+    kwargs = dict(variable_axes={"params": 0}, split_rngs={"params": True})
+    if transform == "vmap":
+        lifted = nn.vmap(Cell, in_axes=(None, 0), **kwargs)
+    else:
+        lifted = nn.scan(Cell, **kwargs)
+    x = jnp.ones((3, 4))
+    variables = lifted().init(random.key(0), jnp.zeros(()), x)
+    with pytest.warns(RuntimeWarning, match=f'kwargs are not supported in {transform}, so "sc'):
+        _, y = lifted().apply(variables, jnp.zeros(()), x, scale=10.0)
+    _, want = lifted().apply(variables, jnp.zeros(()), x)
+    np.testing.assert_array_equal(np.asarray(y), np.asarray(want))
