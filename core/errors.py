@@ -532,6 +532,27 @@ class ReshapeShardingError(ShardingTypeError):
         )
 
 
+class AutoAxisShardingError(NumbaxError, ValueError):
+    """`reshard` (or an `out_sharding`) naming a mesh axis that is `Auto` or `Manual`: only
+    `Explicit` axes are part of array types.
+
+    Failing code: ``reshard(x, P('X'))`` with ``jax.set_mesh(mesh)`` of `Auto` axes. Fix:
+    ``jax.device_put(x, P('X'))`` (or ``with_sharding_constraint`` under ``jit``), or a mesh
+    of `Explicit` axes (``jax.make_mesh(..., axis_types=(AxisType.Explicit,))``).
+    """
+
+    def __init__(self, where: str, spec: Any, name: str, axis_type: Any) -> None:
+        super().__init__(
+            f"PartitionSpec passed to {where} cannot contain axis names that are of type Auto "
+            f"or Manual. Got PartitionSpec: {spec} with axis name: {name} of type: "
+            f"AxisType.{axis_type.name}."
+        )
+        self.add_note(
+            "Place it with device_put (or with_sharding_constraint under jit), or make the "
+            "axis Explicit (jax.make_mesh(..., axis_types=...), jax.sharding.explicit_axes)."
+        )
+
+
 class ShardingShapeError(NumbaxError, ValueError):
     """An array that the sharding cannot split (too few axes, or sizes not divisible).
 

@@ -22,9 +22,15 @@ import numpy as np
 
 from core import tree_util
 from core.array import Array
-from core.errors import DuplicateSpecError, MeshAxisNotFoundError, NoMeshError, ShardingShapeError
+from core.errors import (
+    AutoAxisShardingError,
+    DuplicateSpecError,
+    MeshAxisNotFoundError,
+    NoMeshError,
+    ShardingShapeError,
+)
 from core.interpreters.partial_eval import JaxprTracer
-from core.mesh import Mesh, get_mesh
+from core.mesh import AxisType, Mesh, get_abstract_mesh, get_mesh
 from core.sharding_base import PartitionSpec, Sharding, as_sharding, placed
 from core.sharding_propagation import constrain
 from core.trace import as_value
@@ -232,5 +238,54 @@ def _full_rank(sharding: NamedSharding, ndim: int) -> NamedSharding:
 def reshard(x: Any, out_shardings: Any) -> Any:
     """`x` placed by `out_shardings` (`jax.sharding.reshard`); see `with_sharding_constraint`.
     The result's spec has one entry per axis, as in JAX (`P('batch', None)` for a matrix
-    resharded by `P('batch')`)."""
-    return place(x, out_shardings, "reshard", full_rank=True)
+    resharded by `P('batch')`).
+
+    Args:
+      x: an array or pytree of arrays.
+      out_shardings: one sharding (a `NamedSharding`, or a `PartitionSpec` over the current
+        mesh), or a tree of them matching (a prefix of) `x`; their specs may name only
+        `Explicit` mesh axes.
+
+    Returns:
+      `x`, placed.
+
+    Raises:
+      AutoAxisShardingError: a spec names an `Auto` or `Manual` mesh axis.
+    """
+    return resharded(x, out_shardings, "reshard")
+
+
+def resharded(x: Any, out_shardings: Any, where: str) -> Any:
+    """`reshard` for the `out_sharding` of API `where` (`dot_general`, `jnp.zeros`, ...),
+    whose name JAX's error for an `Auto` axis gives.
+
+    Args:
+      x, out_shardings: as `reshard`'s.
+      where: the API's name.
+
+    Returns:
+      `x`, placed.
+    """
+    for leaf in tree_util.tree_leaves(out_shardings, is_leaf=_is_spec_leaf):
+        _check_explicit_spec(leaf, where)
+    return place(x, out_shardings, where, full_rank=True)
+
+
+def _check_explicit_spec(sharding: Any, where: str) -> None:
+    """Raises `AutoAxisShardingError` if `sharding` (a `PartitionSpec` over the current mesh,
+    or a `NamedSharding`) names a mesh axis that is not `Explicit`: the current abstract
+    mesh's type when it has the sharding's axes (`auto_axes`), else its mesh's."""
+    if isinstance(sharding, PartitionSpec):
+        spec, mesh = sharding, get_mesh()
+    elif isinstance(sharding, NamedSharding):
+        spec, mesh = sharding.spec, sharding.mesh
+    else:
+        return
+    current = get_abstract_mesh()
+    types = dict(zip(mesh.axis_names, mesh.axis_types))
+    if current.shape_tuple == mesh.shape_tuple:
+        types = dict(zip(current.axis_names, current.axis_types))
+    for entry in spec:
+        for name in _entry_axes(entry):
+            if types.get(name, AxisType.Explicit) is not AxisType.Explicit:
+                raise AutoAxisShardingError(where, spec, name, types[name])

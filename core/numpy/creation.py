@@ -9,7 +9,7 @@ import numpy as np
 
 from core import dtypes
 from core.array import Array
-from core.named_sharding import reshard
+from core.named_sharding import resharded
 from core.numpy import ufuncs as uf
 from core.numpy._util import broadcast_to, check_arraylike, ensure_array, np_dtype, stack_leading
 from core.numpy.linalg_ops import diagonal
@@ -104,9 +104,9 @@ def asarray(a: Any, dtype: Any = None, order: str | None = None, copy: bool | No
     return array(a, dtype=np_dtype(dtype, "asarray"))
 
 
-def _placed(out: Any, out_sharding: Any) -> Any:
-    """`out` resharded by a creation function's `out_sharding` (None: as it is)."""
-    return out if out_sharding is None else reshard(out, out_sharding)
+def _placed(out: Any, out_sharding: Any, where: str) -> Any:
+    """`out` resharded by the `out_sharding` of creation function `where` (None: as it is)."""
+    return out if out_sharding is None else resharded(out, out_sharding, where)
 
 
 def zeros(shape: Any, dtype: Any = None, *, out_sharding: Any = None) -> Any:
@@ -122,7 +122,7 @@ def zeros(shape: Any, dtype: Any = None, *, out_sharding: Any = None) -> Any:
       The array.
     """
     out = sh.full(_shape(shape), 0, np_dtype(dtype, "zeros") or dtypes.default_float())
-    return _placed(out, out_sharding)
+    return _placed(out, out_sharding, "jnp.zeros")
 
 
 def ones(shape: Any, dtype: Any = None, *, out_sharding: Any = None) -> Any:
@@ -137,7 +137,7 @@ def ones(shape: Any, dtype: Any = None, *, out_sharding: Any = None) -> Any:
       The array.
     """
     out = sh.full(_shape(shape), 1, np_dtype(dtype, "ones") or dtypes.default_float())
-    return _placed(out, out_sharding)
+    return _placed(out, out_sharding, "jnp.ones")
 
 
 def empty(shape: Any, dtype: Any = None, *, out_sharding: Any = None) -> Any:
@@ -152,7 +152,7 @@ def empty(shape: Any, dtype: Any = None, *, out_sharding: Any = None) -> Any:
       The array.
     """
     out = sh.full(_shape(shape), 0, np_dtype(dtype, "empty") or dtypes.default_float())
-    return _placed(out, out_sharding)
+    return _placed(out, out_sharding, "jnp.empty")
 
 
 def full(shape: Any, fill_value: Any, dtype: Any = None, *, out_sharding: Any = None) -> Any:
@@ -167,7 +167,7 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, out_sharding: Any = 
     Returns:
       The array.
     """
-    return _placed(_full(shape, fill_value, dtype), out_sharding)
+    return _placed(_full(shape, fill_value, dtype), out_sharding, "jnp.full")
 
 
 def _full(shape: Any, fill_value: Any, dtype: Any) -> Any:

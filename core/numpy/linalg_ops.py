@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from core.errors import ShapeError
-from core.named_sharding import reshard
+from core.named_sharding import resharded
 from core.numpy._util import (
     broadcast_shapes,
     broadcast_to,
@@ -37,7 +37,7 @@ def _out_sharded(product: Callable[[], Any], out_sharding: Any) -> Any:
         return product()
     with unchecked():
         out = product()
-    return reshard(out, out_sharding)
+    return resharded(out, out_sharding, "dot_general")
 
 
 def matmul(

@@ -9,7 +9,7 @@ import numpy as np
 
 from core import dtypes
 from core.errors import ConcretizationTypeError, ShapeError
-from core.named_sharding import reshard
+from core.named_sharding import resharded
 from core.numpy._util import (
     broadcast_shapes,
     canonicalize_axis,
@@ -73,7 +73,7 @@ def reshape(
     if out_sharding is not None:
         with unchecked():
             out = reshape(a, shape, order, newshape=newshape)
-        return reshard(out, out_sharding)
+        return resharded(out, out_sharding, "reshape")
     check_arraylike("reshape", a)
     a = ensure_array(a)
     aval = get_aval(a)

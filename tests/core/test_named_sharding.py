@@ -11,6 +11,7 @@ import core
 import core.numpy as jnp
 from core import lax
 from core.errors import (
+    AutoAxisShardingError,
     DuplicateSpecError,
     MeshAxisNotFoundError,
     MeshShapeError,
@@ -246,10 +247,18 @@ def test_pjit_is_jit_with_shardings():
 
 
 def test_reshard_records_a_full_rank_spec_and_specs_print_as_jax(mesh):
-    # JAX 0.10.2: device_put keeps the spec given, reshard's result has one entry per axis
+    # JAX 0.10.2: device_put keeps the spec given, reshard's result has one entry per axis;
+    # reshard takes Explicit mesh axes only (Mesh's default axes are Auto)
     x = np.ones((4, 3), np.float32)
     assert repr(core.device_put(x, NamedSharding(mesh, P("data"))).sharding.spec) == "P('data',)"
-    out = core.sharding.reshard(x, NamedSharding(mesh, P("data")))
+    with pytest.raises(AutoAxisShardingError) as info:
+        core.sharding.reshard(x, NamedSharding(mesh, P("data")))
+    assert str(info.value) == (
+        "PartitionSpec passed to reshard cannot contain axis names that are of type Auto or "
+        "Manual. Got PartitionSpec: P('data',) with axis name: data of type: AxisType.Auto."
+    )
+    explicit = Mesh(mesh.devices, ("data",), (core.sharding.AxisType.Explicit,))
+    out = core.sharding.reshard(x, NamedSharding(explicit, P("data")))
     assert repr(out.sharding.spec) == "P('data', None)"
     spec = P("a", ("b", "c"), None, P.UNCONSTRAINED)
     assert repr(spec) == "P('a', ('b', 'c'), None, UNCONSTRAINED)"

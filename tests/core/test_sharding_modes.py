@@ -7,7 +7,7 @@ import pytest
 
 import core
 import core.numpy as jnp
-from core.errors import IllegalShardingError, NoMeshError
+from core.errors import AutoAxisShardingError, IllegalShardingError, NoMeshError
 from core.sharding import AxisType, auto_axes, explicit_axes, get_abstract_mesh, reshard
 from core.sharding import PartitionSpec as P
 
@@ -102,3 +102,24 @@ def test_the_sharding_keywords_are_required():
 def test_explicit_axes_needs_a_mesh():
     with pytest.raises(NoMeshError, match="set_mesh"):
         explicit_axes(lambda v: v, in_sharding=P())(1.0)
+
+
+def test_out_shardings_take_explicit_axes_only():
+    """As JAX 0.10.2: `reshard` and the `out_sharding`s of products, reshapes and creation
+    functions refuse Auto axes (of the mesh, or made Auto by `auto_axes`)."""
+    a = np.ones((8, 8), np.float32)
+    with core.set_mesh(_mesh(Auto, Explicit)):
+        assert str(core.typeof(reshard(a, P(None, "Y")))) == "float32[8,8@Y]"
+        for where, make in [
+            ("reshard", lambda: reshard(a, P("X", "Y"))),
+            ("dot_general", lambda: jnp.dot(a, a, out_sharding=P("X", None))),
+            ("jnp.zeros", lambda: jnp.zeros((8,), out_sharding=P("X"))),
+            ("reshape", lambda: jnp.reshape(a, (64,), out_sharding=P("X"))),
+            ("reshard", lambda: core.jit(lambda v: reshard(v, P("X", None)))(a)),
+        ]:
+            with pytest.raises(AutoAxisShardingError, match=f"passed to {where} cannot contain"):
+                make()
+    with core.set_mesh(_mesh(Explicit, Explicit)):
+        inside = auto_axes(lambda v: reshard(v, P("X")), axes="X", out_sharding=P("X"))
+        with pytest.raises(AutoAxisShardingError, match="axis name: X of type: AxisType.Auto"):
+            inside(np.ones(8, np.float32))
