@@ -9,12 +9,10 @@ when something asks for it instead:
 - a concrete `Array` placed by a `NamedSharding` has its spec (`core/named_sharding.py`);
 - a value traced for `jit` has the spec the propagation rules (`core/sharding_propagation.py`)
   give it from the shardings of the jitted function's arguments, over the equations traced so
-  far (`with_sharding_constraint`/`reshard` inside the function included). The arguments are
-  found on the call stack, in the frame of jit's tracing (`core/jit/api.py`'s `Jitted._trace`,
-  whose `leaves` are the arguments of the traced program's inputs): reading them there keeps
-  jit's sources, which key the shared compile cache, unchanged. Values of other traces (`vmap`,
-  `grad`, `make_jaxpr`) are typed unsharded. Until some array has been placed
-(`placement.committed_to_device`) nothing is looked up.
+  far (`with_sharding_constraint`/`reshard` inside the function included). `jit` hands its
+  arguments to the trace that records its program (`JaxprTrace.arguments`) once some array has
+  been placed (`placement.committed_to_device`); values of other traces (`vmap`, `grad`,
+  `make_jaxpr`, control-flow bodies) are typed unsharded.
 
 The type mentions only the mesh's `Explicit` axes: a concrete array's own mesh's, and for a
 traced value the current abstract mesh's (`use_abstract_mesh`, so inside `auto_axes` an axis
@@ -23,7 +21,6 @@ made `Auto` disappears from the type while the concrete sharding, `x.sharding`, 
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import numpy as np
@@ -31,7 +28,7 @@ import numpy as np
 from core import ir
 from core.array import Array, placement
 from core.avals import ShapedArray
-from core.interpreters.partial_eval import JaxprTrace, JaxprTracer, trace_to_jaxpr
+from core.interpreters.partial_eval import JaxprTrace, JaxprTracer
 from core.mesh import AbstractMesh, Mesh, get_abstract_mesh, get_mesh
 from core.named_sharding import NamedSharding
 from core.sharding_base import PartitionSpec
@@ -91,30 +88,6 @@ def type_spec(spec: Spec, mesh: AbstractMesh) -> PartitionSpec:
     return PartitionSpec(*entries)
 
 
-def _jit_arguments(trace: JaxprTrace) -> list[tuple[ir.Var, Any]] | None:
-    """The inputs of the program `trace` records for `jit`, each with the argument it is
-    traced for, found on the call stack (see the module docstring); None for a trace of
-    something else."""
-    frame = sys._getframe(1)
-    while frame is not None:
-        if frame.f_code is trace_to_jaxpr.__code__ and frame.f_locals.get("trace") is trace:
-            break
-        frame = frame.f_back
-    if frame is None:
-        return None
-    invars = [t.var for t in frame.f_locals.get("in_tracers", ())]
-    frame = frame.f_back
-    while frame is not None:
-        code = frame.f_code
-        if code.co_name == "_trace" and code.co_filename.endswith("api.py"):
-            leaves = frame.f_locals.get("leaves")
-            return list(zip(invars, leaves)) if isinstance(leaves, list) else None
-        if code is trace_to_jaxpr.__code__:
-            return None  # traced for another trace first (a control-flow body, a custom rule)
-        frame = frame.f_back
-    return None
-
-
 def _placed_spec(x: Any) -> tuple[Spec, Mesh] | None:
     """The spec and mesh of a value: a concrete array's `NamedSharding`, a traced value's
     propagated spec over its jit arguments' mesh, or None if it is on no mesh."""
@@ -132,7 +105,7 @@ def _traced_spec(tracer: JaxprTracer) -> tuple[Spec, Mesh] | None:
     """The spec of a value traced for `jit`: its arguments' specs propagated over the
     equations recorded so far."""
     trace = tracer._trace
-    arguments = _jit_arguments(trace)
+    arguments = trace.arguments
     if arguments is None:
         return None
     env: dict = {}

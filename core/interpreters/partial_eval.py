@@ -50,6 +50,9 @@ class JaxprTrace(Trace):
         self.stage_all = stage_all
         self.eqns: list[ir.Eqn] = []
         self.consts: dict[int, tuple[ir.Var, Any]] = {}
+        # (input variable, the value it stands for) of a program traced for jit's concrete
+        # arguments, when they are on a mesh (`core/sharding_types.py` types its values)
+        self.arguments: list[tuple[ir.Var, Any]] | None = None
 
     def new_arg(self, aval: ShapedArray) -> JaxprTracer:
         return JaxprTracer(self, ir.Var(aval))
@@ -152,14 +155,20 @@ def dce_jaxpr(jaxpr: ir.Jaxpr) -> ir.Jaxpr:
 
 
 def trace_to_jaxpr(
-    fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray], dce: bool = True
+    fun: Callable[..., Sequence[Any]],
+    in_avals: Sequence[ShapedArray],
+    dce: bool = True,
+    arguments: Sequence[Any] | None = None,
 ) -> tuple[ir.Jaxpr, list[Any]]:
     """Stages a flat function (list of arrays -> list of arrays) to (jaxpr, consts), without
-    the equations whose outputs are unused unless `dce=False`."""
+    the equations whose outputs are unused unless `dce=False`; `arguments`: the values the
+    first inputs stand for (`JaxprTrace.arguments`), if known."""
     if config.no_tracing:
         raise RuntimeError(f"re-tracing function {fun} for `jit`, but 'no_tracing' is set")
     trace = JaxprTrace(current_trace(), stage_all=True)
     in_tracers = [trace.new_arg(a) for a in in_avals]
+    if arguments is not None:
+        trace.arguments = list(zip([t.var for t in in_tracers], arguments))
     with set_current_trace(trace), ref_scope.barrier():
         outs = fun(*in_tracers)
     jaxpr = trace.to_jaxpr(in_tracers, outs, dce)
@@ -175,8 +184,10 @@ def close_over_consts(jaxpr: ir.Jaxpr) -> ir.Jaxpr:
 
 
 def trace_to_closed_jaxpr(
-    fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray]
+    fun: Callable[..., Sequence[Any]],
+    in_avals: Sequence[ShapedArray],
+    arguments: Sequence[Any] | None = None,
 ) -> tuple[ir.Jaxpr, list[Any]]:
     """Like `trace_to_jaxpr`, with the consts as leading inputs of a constvar-free jaxpr."""
-    jaxpr, consts = trace_to_jaxpr(fun, in_avals)
+    jaxpr, consts = trace_to_jaxpr(fun, in_avals, arguments=arguments)
     return close_over_consts(jaxpr), consts

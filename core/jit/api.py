@@ -39,7 +39,7 @@ import numpy as np
 from core import ir, ref_scope, tree_util
 from core.ad_util import Zero, instantiate
 from core.api import vmap
-from core.array import Array
+from core.array import Array, placement
 from core.avals import ShapedArray
 from core.backends import numba as numba_backend
 from core.backends import numpy as numpy_backend
@@ -629,7 +629,9 @@ class Jitted:
         while True:
             try:
                 jaxpr, consts = trace_to_closed_jaxpr(
-                    flat_fun, avals + [r.aval.inner_aval for r in refs]
+                    flat_fun,
+                    avals + [r.aval.inner_aval for r in refs],
+                    leaves if placement.committed_to_device else None,  # for `typeof`
                 )
                 break
             except ref_scope.Discovered as found:
