@@ -269,6 +269,7 @@ class custom_vjp:  # noqa: N801  (JAX's name)
             cts_in = self.bwd(*split.nondiff, tree_util.tree_unflatten(res_tree[0], res), ct_tree)
             return _flatten_cotangents(cts_in, split, name)
 
+        fun_flat.__name__ = name
         fwd_flat.__name__ = getattr(self.fwd, "__name__", "fwd")
         bwd_flat.__name__ = getattr(self.bwd, "__name__", "bwd")
         outs = current_trace().process_custom_vjp(fun_flat, fwd_flat, bwd_flat, split.flat)
@@ -373,7 +374,7 @@ def call_jvp(call_jaxpr: ir.Jaxpr, primals: Any, tangents: Any) -> Any:
 custom_jvp_call_p = _call_primitive("custom_jvp_call")
 
 
-def _custom_jvp_call_jvp(primals, tangents, *, call_jaxpr, jvp, num_consts, symbolic_zeros):
+def _custom_jvp_call_jvp(primals, tangents, *, name, call_jaxpr, jvp, num_consts, symbolic_zeros):
     out = _closure_jvp(call_jaxpr, primals, tangents, num_consts)
     if out is not None:
         return out
@@ -383,14 +384,20 @@ def _custom_jvp_call_jvp(primals, tangents, *, call_jaxpr, jvp, num_consts, symb
     return jvp(list(primals[num_consts:]), ts)
 
 
-def _custom_jvp_call_batch(args, dims, *, call_jaxpr, jvp, num_consts, symbolic_zeros, axis_trace):
+def _custom_jvp_call_batch(
+    args, dims, *, name, call_jaxpr, jvp, num_consts, symbolic_zeros, axis_trace
+):
     size = axis_trace.axis_size
 
     def fun(*xs):
         return _eval_call(call_jaxpr, xs)
 
+    fun.__name__ = name
+
     def jvp_all(primals, tangents):
         return jvp(primals[num_consts:], tangents[num_consts:])
+
+    jvp_all.__name__ = getattr(jvp, "__name__", "jvp")
 
     fun_b, jvp_b = batching.batch_custom_jvp(fun, jvp_all, dims, size, axis_trace.axis_name)
     outs = current_trace().process_custom_jvp(fun_b, jvp_b, list(args), symbolic_zeros)
@@ -403,14 +410,14 @@ custom_jvp_call_p.def_batch(_custom_jvp_call_batch)
 custom_vjp_call_p = _call_primitive("custom_vjp_call")
 
 
-def _custom_vjp_call_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, num_consts):
+def _custom_vjp_call_jvp(primals, tangents, *, name, call_jaxpr, fwd, bwd, num_consts):
     out = _closure_jvp(call_jaxpr, primals, tangents, num_consts)
     if out is not None:
         return out
     return custom_vjp_call_jvp(fwd, bwd, primals[num_consts:], tangents[num_consts:])
 
 
-def _custom_vjp_call_batch(args, dims, *, call_jaxpr, fwd, bwd, num_consts, axis_trace):
+def _custom_vjp_call_batch(args, dims, *, name, call_jaxpr, fwd, bwd, num_consts, axis_trace):
     size = axis_trace.axis_size
     # The consts (closed-over values) get zero cotangents: the rules do not see them.
     const_avals = [batching.unbatched_aval(get_aval(a), d) for a, d in zip(args[:num_consts], dims)]
@@ -418,12 +425,16 @@ def _custom_vjp_call_batch(args, dims, *, call_jaxpr, fwd, bwd, num_consts, axis
     def fun(*xs):
         return _eval_call(call_jaxpr, xs)
 
+    fun.__name__ = name
+
     def fwd_all(*xs):
         return fwd(*xs[num_consts:])
 
     def bwd_all(res, cts):
         return [Zero(a) for a in const_avals] + list(bwd(res, cts))
 
+    fwd_all.__name__ = getattr(fwd, "__name__", "fwd")
+    bwd_all.__name__ = getattr(bwd, "__name__", "bwd")
     fun_b, fwd_b, bwd_b = batching.batch_custom_vjp(
         fun, fwd_all, bwd_all, dims, size, axis_trace.axis_name
     )

@@ -335,12 +335,21 @@ def _dot_general_params(params: dict) -> dict:
     return shown
 
 
+def _custom_call_params(params: dict) -> dict:
+    # JAX's custom-rule calls close over their consts: no `num_consts` (numbax's when not 0)
+    shown = {k: v for k, v in params.items() if k != "num_consts" or v}
+    shown.setdefault("symbolic_zeros", False)  # custom_vjp's (numbax has no symbolic zeros)
+    return shown
+
+
 # A primitive's parameters as JAX prints them, where numbax's differ: JAX's sharding parameters
 # (always None here), its shape parameters implied by the binder's type left out.
 _PRINTED_PARAMS = {
     "broadcast_in_dim": _broadcast_in_dim_params,
     "dot_general": _dot_general_params,
     "iota": lambda params: {**params, "sharding": None},
+    "custom_jvp_call": _custom_call_params,
+    "custom_vjp_call": _custom_call_params,
     "reduce_sum": lambda params: {**params, "out_sharding": None},
     "reshape": lambda params: {"dimensions": None, **params, "sharding": None},
     "slice": lambda params: {
@@ -384,10 +393,9 @@ def pp_eqn(eqn: Eqn, name: _Namer, indent: int = 0) -> str:
     if order is not None:
         _share_call_names(eqn, name)
         order = [*order, *(k for k, v in defaults.items() if shown.get(k, v) != v)]
-    params = [
-        f"{k}={_pp_param(shown[k], name, indent + 2, indent + 3 + len(k))}"
-        for k in (order or sorted(shown))
-    ]
+    if order is None:  # sorted by name, JAX's `name` first
+        order = sorted(shown, key=lambda k: (k != "name" or eqn.prim.name == "name", k))
+    params = [f"{k}={_pp_param(shown[k], name, indent + 2, indent + 3 + len(k))}" for k in order]
     ins = " ".join(_pp_atom(x, name) for x in eqn.inputs)
     if not params:
         return f"{outs} = {prim} {ins}".rstrip()

@@ -153,6 +153,7 @@ def _unbox_front(trace: BatchTrace, out: Any, size: int) -> Any:
 def batch_custom_jvp(fun, jvp, dims, size, axis_name):
     """(fun_b, jvp_b): `fun` and its custom jvp rule, batched along `dims`."""
     fun_b = _batched_call(fun, dims, size, axis_name)
+    fun_b.__name__ = getattr(fun, "__name__", "<lambda>")  # the staged call's name
 
     def jvp_b(primals, tangents):
         trace = BatchTrace(current_trace(), size, axis_name)
@@ -166,6 +167,7 @@ def batch_custom_jvp(fun, jvp, dims, size, axis_name):
             [_unbox_front(trace, t, size) for t in t_outs],
         )
 
+    jvp_b.__name__ = getattr(jvp, "__name__", "jvp")
     return fun_b, jvp_b
 
 
@@ -176,6 +178,7 @@ def batch_custom_vjp(fun, fwd, bwd, dims, size, axis_name):
     cotangent batched like that input (summed over the batch for unbatched inputs).
     """
     fun_b = _batched_call(fun, dims, size, axis_name)
+    fun_b.__name__ = getattr(fun, "__name__", "<lambda>")  # the staged call's name
 
     def fwd_b(*vals):
         trace = BatchTrace(current_trace(), size, axis_name)
@@ -199,6 +202,8 @@ def batch_custom_vjp(fun, fwd, bwd, dims, size, axis_name):
             out.append(ops.reduce_sum(ct, (0,)) if d is None else moveaxis(ct, 0, d, size))
         return out
 
+    fwd_b.__name__ = getattr(fwd, "__name__", "fwd")
+    bwd_b.__name__ = getattr(bwd, "__name__", "bwd")
     return fun_b, fwd_b, bwd_b
 
 

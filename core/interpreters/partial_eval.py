@@ -93,7 +93,11 @@ class JaxprTrace(Trace):
         if self.stage_all:
             jaxpr, consts = self._trace_inner(fun, args)
             params = dict(
-                call_jaxpr=jaxpr, jvp=jvp, num_consts=len(consts), symbolic_zeros=symbolic_zeros
+                name=getattr(fun, "__name__", "<lambda>"),
+                call_jaxpr=jaxpr,
+                jvp=jvp,
+                num_consts=len(consts),
+                symbolic_zeros=symbolic_zeros,
             )
             return self.stage(custom_rules.custom_jvp_call, [*consts, *args], params)
         if not any(self.is_own(a) for a in args):
@@ -104,7 +108,8 @@ class JaxprTrace(Trace):
     def process_custom_vjp(self, fun, fwd, bwd, args: tuple) -> Any:
         if self.stage_all:
             jaxpr, consts = self._trace_inner(fun, args)
-            params = dict(call_jaxpr=jaxpr, fwd=fwd, bwd=bwd, num_consts=len(consts))
+            name = getattr(fun, "__name__", "<lambda>")
+            params = dict(name=name, call_jaxpr=jaxpr, fwd=fwd, bwd=bwd, num_consts=len(consts))
             return self.stage(custom_rules.custom_vjp_call, [*consts, *args], params)
         if not any(self.is_own(a) for a in args):
             return self.parent.process_custom_vjp(fun, fwd, bwd, args)

@@ -254,6 +254,21 @@ def _cases(m):  # noqa: PLR0915  (one line per case)
         return jnp.sin(a) * b, a
 
     c["jit_operand_twice"] = (lambda x: jax.jit(pair)(x, x)[1] * x, (X,))
+
+    @jax.custom_jvp
+    def f(x):
+        return jnp.sin(jnp.cos(x))
+
+    f.defjvp(lambda p, t: (f(p[0]), jnp.cos(p[0]) * t[0]))
+
+    @jax.custom_vjp
+    def g(x):
+        return jnp.sin(x)
+
+    g.defvjp(lambda x: (jnp.sin(x), x), lambda r, ct: (jnp.cos(r) * ct,))
+    c["custom_jvp"] = (lambda x: f(x) * x, (X,))
+    c["custom_vjp"] = (lambda x: g(x) * x, (X,))
+    c["vmap_custom_jvp"] = (jax.vmap(f), (X,))
     return c
 
 

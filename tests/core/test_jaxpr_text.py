@@ -25,7 +25,7 @@ RANK = "operands broadcast to the full shape (JAX: to size-1 axes, `f32[1,4]`, t
 JIT = "JAX's jnp/nn/random functions are jitted: their jaxpr nests in a `jit[name=...]`"
 GATHER = "numbax's gather/scatter take `axes`/`mode`/`kind` (JAX: XLA's dimension numbers)"
 KEYS = "raw keys are expanded into threefry2x32 (JAX: random_wrap, random_bits on key<fry>)"
-CUSTOM = "custom_jvp_call's parameters (JAX: `name=`, no `num_consts`; relu is a custom_jvp)"
+CUSTOM = "custom_jvp functions built otherwise (JAX's relu is one, numbax's gelu; logaddexp's)"
 PRIM = "JAX has a primitive numbax composes (split, tile, unstack, clamp, erfc, copy)"
 NP_INT = "JAX prints numpy ints in parameters vmap or a transpose computed as `np.int64(2)`"
 OTHER = "another decomposition (einsum's trace, matmul's batch broadcast, top_k's axis, ...)"
