@@ -69,12 +69,13 @@ def device_put(
     return place(x, device, "device_put")
 
 
-def device_put_replicated(x: Any, devices: list[CpuDevice]) -> Any:
+def device_put_replicated(x: Any, devices: list[CpuDevice], axis_name: str | None = None) -> Any:
     """Stacks `len(devices)` copies of every leaf of `x`, slice `i` on `devices[i]` (the
-    input layout of `pmap` for replicated state; `jax.device_put_replicated`). The copies are
-    one buffer until read (`core.parallel.dispatch.replicated`)."""
-
-    return tree_util.tree_map(lambda leaf: replicated(as_value(leaf)._value, list(devices)), x)
+    input layout of `pmap` for replicated state; `jax.device_put_replicated`), over a mesh
+    whose one axis is `axis_name` (JAX's `_internal_pmap_axis_name` without one). The copies
+    are one buffer until read (`core.parallel.dispatch.replicated`)."""
+    devices = list(devices)
+    return tree_util.tree_map(lambda leaf: replicated(as_value(leaf)._value, devices, axis_name), x)
 
 
 def device_put_sharded(shards: list[Any], devices: list[CpuDevice]) -> Any:

@@ -222,7 +222,7 @@ class _Pmapped:
         concrete = avals is not None
         if not concrete:
             avals = [_interned(get_aval(x)) for x in leaves]
-        entry = self._entry(static_items, in_tree, avals, axes, size)
+        entry = self._entry(static_items, in_tree, avals, axes, size, _input_meshes(leaves))
         if not concrete or entry.closes_over:  # the pmap primitive, which transformations map
             consts = [
                 c if isinstance(c, Tracer) else Array(c, v.aval.weak_type)
@@ -322,10 +322,13 @@ class _Pmapped:
             )
         return devices[:size]
 
-    def _entry(self, static_items, in_tree, avals, axes, size) -> _Entry:
-        """The traced program for these inputs (traced on a miss; LRU-bounded like jit's)."""
+    def _entry(self, static_items, in_tree, avals, axes, size, meshes=()) -> _Entry:
+        """The traced program for these inputs (traced on a miss; LRU-bounded like jit's).
+        `meshes` (`_input_meshes`) is part of the key: as JAX's pmap, a call whose inputs are
+        placed over another mesh traces again."""
         global_size = size * process_count()
         key = (in_tree, tuple(map(id, avals)), tuple(axes), static_items, size, global_size)
+        key += (meshes,)
         key += (config.trace_context(), config._jit_enabled, config.jit_backend)
         try:
             hash(key)
@@ -373,6 +376,17 @@ class _Pmapped:
             for c in consts
         ]
         return _Entry(jaxpr, const_vals, out_tree, out_axes)
+
+
+def _input_meshes(leaves: list) -> tuple:
+    """The axis names and sizes of the meshes the `NamedSharding`-placed `leaves` are on (JAX
+    0.10's pmap, a `jit`, keys its traces on them: its avals carry their abstract mesh)."""
+    found = set()
+    for x in leaves:
+        mesh = getattr(getattr(x, "_sharding", None), "mesh", None)
+        if mesh is not None:
+            found.add(tuple(mesh.shape.items()))
+    return tuple(sorted(found))
 
 
 def _shard_aval(aval: ShapedArray, axis: int | None) -> ShapedArray:

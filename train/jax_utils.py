@@ -42,18 +42,23 @@ __all__ = [
 ]
 
 
-def replicate(tree: Any, devices: Sequence[Any] | None = None) -> Any:
+def replicate(
+    tree: Any, devices: Sequence[Any] | None = None, axis_name: str = "_device_put_sharded"
+) -> Any:
     """Replicates every leaf of ``tree`` on each device (a new leading axis).
 
     Args:
         tree: a pytree of arrays and Python numbers.
         devices: the devices; default ``core.local_devices()`` (the order `core.pmap` uses).
+        axis_name: the name of the one axis of the mesh the copies are placed on (their
+            ``NamedSharding``'s, as Flax's).
 
     Returns:
         The tree with leaves of shape ``(len(devices), *leaf.shape)``; Python numbers become
         arrays of their default dtype (int32, float32, bool), as in Flax.
     """
-    return placement.device_put_replicated(tree, list(devices or core.local_devices()))
+    devices = list(devices or core.local_devices())
+    return placement.device_put_replicated(tree, devices, axis_name)
 
 
 def unreplicate(tree: Any) -> Any:

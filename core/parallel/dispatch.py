@@ -187,14 +187,15 @@ class StackedArray(UnreadArray):
         return shards is None or shards.task is None or shards.task.done()
 
 
-def replicated(value: np.ndarray, devices: list) -> Array:
+def replicated(value: np.ndarray, devices: list, axis_name: str | None = None) -> Array:
     """`len(devices)` copies of `value` stacked along a new leading axis, slice `i` on
-    `devices[i]`, held as one buffer that every device reads: a pmap over `devices` finds the
+    `devices[i]` (a mesh over `devices` with the axis `axis_name`, `pmap_sharding`'s default
+    without one), held as one buffer that every device reads: a pmap over `devices` finds the
     argument replicated and shares the work it feeds (`shared_work.py`)."""
     value = read_only(np.array(value, order="C"))  # the caller may change its array later
     arr = Array.__new__(StackedArray)
     arr._aval = interned((len(devices), *value.shape), value.dtype, False)
-    arr._sharding = pmap_sharding(devices)
+    arr._sharding = pmap_sharding(devices, axis_name=axis_name)
     arr._pending = Shards(0, list(devices), [value] * len(devices))
     return arr
 

@@ -585,3 +585,23 @@ def test_donation_errors_like_jax():
         match=r"^`static_argnums` \[0, 1\] and `donate_argnums` \[0, 1\] cannot intersect\.$",
     ):
         core.pmap(lambda a, n: a, static_broadcasted_argnums=(0, 1), donate_argnums=(1, 0))
+
+
+def test_inputs_over_another_mesh_trace_again_as_in_jax():
+    # full_eval.rst's eval_step prints once for `replicate`d metrics (mesh
+    # '_device_put_sharded') and once more when its own outputs (mesh 'batch') come back
+    n = len(core.local_devices())
+    traces = []
+
+    def step(m, x):
+        traces.append(m.shape)
+        return m + lax.psum(x.sum(), "batch")
+
+    f = core.pmap(step, axis_name="batch")
+    m = core.device_put(np.zeros(n, np.float32), pmap_sharding(core.local_devices()[:n]))
+    m = f(m, np.ones((n, 2), np.float32))
+    assert m.sharding.mesh.axis_names == ("batch",)
+    m = f(m, np.ones((n, 2), np.float32))
+    m = f(m, np.ones((n, 2), np.float32))
+    assert len(traces) == 2
+    np.testing.assert_array_equal(np.asarray(m), np.full(n, 6.0 * n))

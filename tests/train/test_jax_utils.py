@@ -62,3 +62,16 @@ def test_pmean_warns_and_averages():
     with pytest.warns(DeprecationWarning, match="lax.pmean"):
         out = core.vmap(lambda x: jax_utils.pmean(x, "i"), axis_name="i")(jnp.arange(4.0))
     np.testing.assert_array_equal(out, [1.5] * 4)
+
+
+def test_replicate_places_copies_over_flaxs_device_put_sharded_mesh():
+    x = jax_utils.replicate({"a": jnp.float32(1.0)})["a"]
+    devices = core.local_devices()
+    assert str(x.sharding) == (
+        f"NamedSharding(mesh=Mesh('_device_put_sharded': {len(devices)}, axis_types=(Auto,)), "
+        "spec=P('_device_put_sharded',), memory_kind=device)"
+    )
+    y = jax_utils.replicate(jnp.zeros(2), axis_name="copies")
+    assert y.sharding.mesh.axis_names == ("copies",) and y.shape == (len(devices), 2)
+    out = core.pmap(lambda v: v * 2)(x)  # pmap takes it as its own layout
+    np.testing.assert_array_equal(np.asarray(out), np.full(len(devices), 2.0))
