@@ -381,12 +381,14 @@ class _Pmapped:
 def _input_meshes(leaves: list) -> tuple:
     """The axis names and sizes of the meshes the `NamedSharding`-placed `leaves` are on (JAX
     0.10's pmap, a `jit`, keys its traces on them: its avals carry their abstract mesh)."""
-    found = set()
+    meshes = {}  # by identity: a replicated state's hundred leaves share one mesh
     for x in leaves:
         mesh = getattr(getattr(x, "_sharding", None), "mesh", None)
         if mesh is not None:
-            found.add(tuple(mesh.shape.items()))
-    return tuple(sorted(found))
+            meshes[id(mesh)] = mesh
+    if not meshes:
+        return ()
+    return tuple(sorted({tuple(m.shape.items()) for m in meshes.values()}))
 
 
 def _shard_aval(aval: ShapedArray, axis: int | None) -> ShapedArray:
