@@ -31,10 +31,10 @@ from core.primitive import Primitive
 from core.trace import as_value, get_aval
 
 # A compiled host call is a numba `objmode` block, which numba warns keeps a nogil kernel serial
-# (only the Python call inside it is). The filter is set here, at `import core`: the one the back
-# end sets on import (core/jit/codegen.py) is undone when that first import happens inside a
-# `warnings.catch_warnings()` block, such as the one around an eager scan's compile, and the
-# warning then reached the user at the block's first run.
+# (only the Python call inside it is). The filter is set here, at `import core`: set when the
+# back end is first imported (core/jit/codegen.py, as it was), it is undone when that import
+# happens inside a `warnings.catch_warnings()` block, such as the one around an eager scan's
+# compile, and the warning then reached the user at the block's first run.
 warnings.filterwarnings("ignore", ".*Code running in object mode won't allow parallel execution")
 
 

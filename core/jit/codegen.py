@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import warnings
 from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
@@ -79,9 +78,6 @@ OPTIONS = dict(
 # the BLAS threads of the next kernel (a 1.6 ms train step took 4.5 ms right after a threaded
 # selu); a short spin keeps threaded loops fast (selu 1e6: 136 us) and leaves BLAS alone.
 os.environ.setdefault("GOMP_SPINCOUNT", "1000")
-# numba says an `objmode` block (compiled at its first run) keeps a nogil kernel serial; only
-# the Python call inside it is.
-warnings.filterwarnings("ignore", ".*Code running in object mode won't allow parallel execution")
 malloc.tune()  # compiled calls allocate their intermediates afresh: keep big blocks in the heap
 # LLVM vectorizes a loop whose arrays might overlap only behind run-time overlap checks, and gives
 # up beyond 128 of them (about one per pair of arrays a store could make overlap). The fused cell
