@@ -265,6 +265,20 @@ def promote_types(a: Any, b: Any) -> np.dtype:
     return _node_to_dtype(node)[0]
 
 
+_WEAK_TO_64 = {"i*": int64, "f*": float64, "c*": complex128}
+
+
+def join(a: np.dtype, b: np.dtype, a_weak: bool = False, b_weak: bool = False) -> np.dtype:
+    """The least upper bound of two dtypes in JAX's promotion lattice, not canonicalized (as
+    `jnp.promote_types`: a weak float is float64, int8 and uint64 join to float64, even
+    without x64; only uint32 with a narrower signed integer, int64 with x64, is int32
+    without it, as JAX's lattice then has no path from 32-bit inputs to a 64-bit type)."""
+    node = _join(_node(a, a_weak), _node(b, b_weak))
+    if node is int64 and not config.enable_x64 and not {a, b} & {int64, uint64}:
+        return int32
+    return _WEAK_TO_64.get(node, node)  # type: ignore[arg-type]
+
+
 def is_weakly_typed(x: Any) -> bool:
     """Python scalars are weak; arrays carry their own `weak_type` flag."""
     t = type(x)

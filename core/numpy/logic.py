@@ -179,12 +179,14 @@ def result_type(*args: Any) -> np.dtype:
 
 
 def promote_types(a: Any, b: Any) -> np.dtype:
-    """The promoted dtype of two dtypes, canonicalized (64-bit only with x64 enabled); the Python
-    types `int`, `float` and `complex` are weakly typed, as in JAX
-    (`promote_types('uint8', int)` is uint8)."""
+    """The promoted dtype of two dtypes, as JAX's: not canonicalized (`promote_types('int32',
+    'uint32')` is int64 even without x64); the Python types `int`, `float` and `complex` are
+    weakly typed (`promote_types('uint8', int)` is uint8, `promote_types(int, int)` int64)."""
 
-    def promotable(t: Any) -> Any:
+    def node(t: Any) -> tuple[np.dtype, bool]:
         # identity, not ==: numpy dtypes compare equal to Python types (float64 == float)
-        return t(0) if any(t is p for p in (int, float, complex)) else _unwrap_dtype(t)
+        weak = any(t is p for p in (int, float, complex))
+        return np.dtype(t if weak else _unwrap_dtype(t)), weak
 
-    return dtypes.canonicalize_dtype(dtypes.result_type(promotable(a), promotable(b)))
+    (a_dt, a_weak), (b_dt, b_weak) = node(a), node(b)
+    return dtypes.join(a_dt, b_dt, a_weak, b_weak)

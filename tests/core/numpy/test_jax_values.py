@@ -219,6 +219,13 @@ def test_value_as_in_jax(expr, value, dtype):
         ("int8", "int16", "int16"),
         (jnp.dtype("float32"), jnp.dtype("float16"), "float32"),
         (jnp.dtype("int32"), jnp.dtype("uint8"), "int32"),
+        # not canonicalized: 64-bit results stay 64-bit without x64
+        (int, int, "int64"),
+        (float, "int8", "float64"),
+        ("int8", "uint64", "float64"),
+        ("float32", "float64", "float64"),
+        ("uint32", "int64", "int64"),
+        ("uint32", "int16", "int32"),
     ],
 )
 def test_promote_types_with_python_types(a, b, want):
