@@ -54,16 +54,46 @@ def _canonical_scalar(x: Any) -> Any:
     return x
 
 
+# The jnp function JAX's same-dtype error names for a lax one (JAX's table)
+_JNP_EQUIVALENTS = {
+    "add": "add",
+    "atan2": "arctan2",
+    "bitwise_and": "bitwise_and",
+    "bitwise_or": "bitwise_or",
+    "bitwise_xor": "bitwise_xor",
+    "concatenate": "concatenate",
+    "div": "divide",
+    "eq": "equal",
+    "max": "maximum",
+    "min": "minimum",
+    "mul": "multiply",
+    "ne": "not_equal",
+    "nextafter": "nextafter",
+    "pow": "float_power",
+    "select": "where",
+    "shift_left": "left_shift",
+    "shift_right_logical": "right_shift",
+    "shift_right_arithmetic": "right_shift",
+    "sub": "subtract",
+}
+
+
 def _check_dtypes(name: str, args: list[Any], kinds: str) -> None:
     dts = [get_aval(a).dtype for a in args]
     if any(d != dts[0] for d in dts):
+        equiv = _JNP_EQUIVALENTS.get(name)
+        tip = (
+            f" (Tip: jnp.{equiv} is a similar function that does automatic type promotion on "
+            "inputs)."
+            if equiv
+            else ""
+        )
         raise DTypeError(
             f"lax.{name} requires arguments to have the same dtypes, got "
-            f"{', '.join(str(d) for d in dts)}; convert with `x.astype(dtype)` or use the "
-            "core.numpy function, which promotes types"
+            f"{', '.join(str(d) for d in dts)}.{tip}\nConvert with `x.astype(dtype)`."
         )
     if dtypes.kind(dts[0]) not in kinds:
-        ew.reject_dtype(name, dts[0], kinds)
+        ew.reject_dtype(name, dts[0], kinds, 0 if len(dts) > 1 else None)
 
 
 def broadcast_operands(name: str, args: list[Any]) -> list[Any]:

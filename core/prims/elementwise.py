@@ -45,21 +45,24 @@ def _check_same(name: str, avals: tuple[ShapedArray, ...]) -> None:
             )
 
 
-_KIND_NAMES = {
-    "b": "bool",
-    "i": "signed integer",
-    "u": "unsigned integer",
-    "f": "floating",
-    "c": "complexfloating",
-}
+def _kind_names(kinds: str) -> str:
+    """JAX's names of the accepted dtype classes, in its order: `integer, floating, bool`;
+    abs (signed integers only) lists `signedinteger` last, as JAX does."""
+    ints = "i" in kinds and "u" in kinds
+    names = ["integer"] if ints else ["unsignedinteger"] if "u" in kinds else []
+    names += [n for k, n in (("f", "floating"), ("c", "complexfloating")) if k in kinds]
+    if "i" in kinds and not ints:
+        names.append("signedinteger")
+    return ", ".join(names + (["bool"] if "b" in kinds else []))
 
 
-def reject_dtype(name: str, dtype: np.dtype, kinds: str) -> None:
-    """Raises the DTypeError of an operation given a dtype outside its accepted `kinds`."""
-    accepted = ", ".join(_KIND_NAMES[k] for k in kinds)
+def reject_dtype(name: str, dtype: np.dtype, kinds: str, position: int | None = None) -> None:
+    """Raises the DTypeError of an operation given a dtype outside its accepted `kinds`, with
+    JAX's first line (`at position i` for an operand of several)."""
+    at = "" if position is None else f" at position {position}"
     raise DTypeError(
-        f"{name} does not accept dtype {dtype}. Accepted dtypes are subtypes of {accepted}; "
-        "convert the operand with `x.astype(...)` first."
+        f"{name} does not accept dtype {dtype}{at}. Accepted dtypes{at} are subtypes of "
+        f"{_kind_names(kinds)}.\nConvert the operand with `x.astype(...)` first."
     )
 
 
@@ -76,7 +79,7 @@ def _nary(name: str, np_fn, nargs: int, out_dtype=None, kinds: str | None = None
     def abstract_eval(*avals):
         _check_same(name, avals)
         if kinds is not None and dtypes.kind(avals[0].dtype) not in kinds:
-            reject_dtype(name, avals[0].dtype, kinds)
+            reject_dtype(name, avals[0].dtype, kinds, 0 if nargs > 1 else None)
         if out_dtype is None:
             weak = all(a.weak_type for a in avals)
             if weak == avals[0].weak_type:
@@ -242,9 +245,9 @@ sign_p = unop("sign", _sign_impl, _NUM)
 defjvp_zero(sign_p)
 
 
-floor_p = unop("floor", np.floor, _F)
+floor_p = unop("floor", np.floor, "f")
 defjvp_zero(floor_p)
-ceil_p = unop("ceil", np.ceil, _F)
+ceil_p = unop("ceil", np.ceil, "f")
 defjvp_zero(ceil_p)
 
 
@@ -628,7 +631,7 @@ def _complex_impl(x, y):
 def _complex_abstract_eval(x, y):
     _check_same("complex", (x, y))
     if dtypes.kind(x.dtype) != "f" or x.dtype == np.float16:
-        reject_dtype("complex", x.dtype, "f")
+        reject_dtype("complex", x.dtype, "f", 0)
     return ShapedArray(x.shape, _complex_dtype(x.dtype), x.weak_type and y.weak_type)
 
 

@@ -225,3 +225,42 @@ def test_added_names(fn, want):
 def test_added_names_errors():
     with pytest.raises(ValueError):
         lax.broadcast_shapes((2,), (3,))
+
+
+@pytest.mark.parametrize(
+    "fn, first_line",
+    [
+        (
+            lambda: lax.add(np.array([True]), np.array([False])),
+            "add does not accept dtype bool at position 0. Accepted dtypes at position 0 are "
+            "subtypes of integer, floating, complexfloating.",
+        ),
+        (
+            lambda: lax.exp(np.arange(3)),
+            "exp does not accept dtype int32. Accepted dtypes are subtypes of floating, "
+            "complexfloating.",
+        ),
+        (
+            lambda: lax.bitwise_not(np.ones(2, np.float32)),
+            "not does not accept dtype float32. Accepted dtypes are subtypes of integer, bool.",
+        ),
+        (
+            lambda: lax.abs(np.array([True])),
+            "abs does not accept dtype bool. Accepted dtypes are subtypes of floating, "
+            "complexfloating, signedinteger.",
+        ),
+        (
+            lambda: core.numpy.ceil(np.array([1j])),
+            "ceil does not accept dtype complex64. Accepted dtypes are subtypes of floating.",
+        ),
+        (
+            lambda: core.numpy.trunc(np.array([1j])),
+            "lt does not accept dtype complex64 at position 0. Accepted dtypes at position 0 "
+            "are subtypes of integer, floating, bool.",
+        ),
+    ],
+)
+def test_dtype_errors_have_jaxs_first_line(fn, first_line):
+    with pytest.raises(TypeError) as info:
+        fn()
+    assert str(info.value).split("\n")[0] == first_line
