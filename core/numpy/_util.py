@@ -10,6 +10,7 @@ import numpy as np
 from core import dtypes
 from core.array import Array, asarray_concrete
 from core.errors import ShapeError
+from core.prims import elementwise as ew
 from core.prims import indexing as ix
 from core.prims import shapes as sh
 from core.trace import Tracer, get_aval
@@ -46,6 +47,15 @@ def ensure_array(x: Any) -> Any:
     if isinstance(x, (list, tuple)) and any(isinstance(e, Tracer) for e in _iter_nested(x)):
         return stack_leading([ensure_array(e) for e in x])
     return asarray_concrete(x)
+
+
+def astype(x: Any, dtype: np.dtype, weak_type: bool = False) -> Any:
+    """`x` converted to `dtype` as `jnp`'s casts do: complex to bool is `x != 0` (a nonzero
+    imaginary part counts, as JAX's `astype`/`logical_*`; `lax.convert_element_type` keeps the
+    real part only)."""
+    if dtype == dtypes.bool_ and dtypes.kind(get_aval(x).dtype) == "c":
+        return sh.convert_element_type(ew.ne(x, ew.full_like(x, 0)), dtype, weak_type)
+    return sh.convert_element_type(x, dtype, weak_type)
 
 
 def stack_leading(parts: list[Any], dtype: Any = None) -> Any:

@@ -25,8 +25,8 @@ from core.trace import get_aval
 def _integer_args(name: str, x1: Any, x2: Any) -> tuple[Any, Any]:
     x1, x2 = promote_args(name, x1, x2)
     if get_aval(x1).dtype.kind not in "iu":
-        raise ValueError(
-            f"Arguments to jax.numpy.{name} must be integers, got {get_aval(x1).dtype}"
+        raise ValueError(  # JAX's first line; the dtype on the next
+            f"Arguments to jax.numpy.{name} must be integers.\nGot {get_aval(x1).dtype}."
         )
     return x1, x2
 

@@ -10,13 +10,12 @@ import numpy as np
 
 from core import dtypes
 from core.array_base import ArrayBase
-from core.numpy import linalg_ops, lookup, nonzero, reductions, shapes, sorting, ufuncs
+from core.numpy import _util, linalg_ops, lookup, nonzero, reductions, shapes, sorting, ufuncs
 from core.numpy import linalg_ops as lo
 from core.numpy._util import promote_args
 from core.numpy.indexing import AtIndexer, getitem
 from core.numpy.selection import choose, compress
 from core.prims import elementwise as ew
-from core.prims import shapes as sh
 
 
 def _swap(fn):
@@ -40,7 +39,7 @@ def _transpose(self, *axes):
 
 
 def _astype(self, dtype, copy=False, device=None):
-    return sh.convert_element_type(self, dtypes.check_user_dtype(dtype, "astype"))
+    return _util.astype(self, dtypes.check_user_dtype(dtype, "astype"))
 
 
 def _getitem(self, idx):

@@ -47,6 +47,8 @@ def array(
         parts = [array(o) for o in object]
         out = stack_leading(parts, dt)
     else:
+        if object is None:
+            raise ValueError("None is not a valid value for jnp.array")
         if hasattr(object, "__jax_array__"):
             object = object.__jax_array__()
             return array(object, dtype=dtype, ndmin=ndmin)
@@ -267,8 +269,15 @@ def linspace(
     out, step = np.linspace(
         np.asarray(start), np.asarray(stop), num, endpoint=endpoint, retstep=True, axis=axis
     )
-    res = Array(np.asarray(out, dtype=dt))
+    if dtypes.kind(dt) in "iu":  # floored, then converted (saturating), as JAX's
+        out = np.floor(out)
+    res = sh.convert_element_type(Array(out.astype(_inexact_of(dt))), dt)
     return (res, Array(np.asarray(step, dtype=dt))) if retstep else res
+
+
+def _inexact_of(dt: np.dtype) -> np.dtype:
+    """The dtype JAX's linspace family computes an integer/bool `dt`'s values in."""
+    return dt if dtypes.is_inexact(dt) else dtypes.default_float()
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
@@ -389,8 +398,10 @@ def logspace(
     """`base ** linspace(start, stop)`."""
     check_arraylike("logspace", start, stop)
     dt = np_dtype(dtype, "logspace") or dtypes.default_float()
-    lin = linspace(start, stop, num, endpoint=endpoint, dtype=dt, axis=axis)
-    return sh.convert_element_type(power(sh.convert_element_type(base, dt), lin), dt)
+    lin = linspace(start, stop, num, endpoint=endpoint, dtype=_inexact_of(dt), axis=axis)
+    return sh.convert_element_type(
+        power(sh.convert_element_type(base, get_aval(lin).dtype), lin), dt
+    )
 
 
 def geomspace(
@@ -399,11 +410,8 @@ def geomspace(
     """Numbers spaced evenly on a log scale between `start` and `stop`."""
     check_arraylike("geomspace", start, stop)
     dt = np_dtype(dtype, "geomspace") or dtypes.default_float()
-    return Array(
-        np.geomspace(np.asarray(start), np.asarray(stop), num, endpoint=endpoint, axis=axis).astype(
-            dt
-        )
-    )
+    out = np.geomspace(np.asarray(start), np.asarray(stop), num, endpoint=endpoint, axis=axis)
+    return sh.convert_element_type(Array(out.astype(_inexact_of(dt))), dt)  # saturating
 
 
 def indices(dimensions: Any, dtype: Any = None, sparse: bool = False) -> Any:

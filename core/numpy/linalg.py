@@ -90,6 +90,13 @@ def _inexact(a: Any) -> Any:
     return promote_dtypes_inexact(ensure_array(a))[0]
 
 
+def _sum_squares(x: Any, **kwargs: Any) -> Any:
+    """The sum of `|x|**2` (of a complex `x`: `real(x * conj(x))`, real, as JAX's)."""
+    if get_aval(x).dtype.kind == "c":
+        return r.sum(uf.real(uf.multiply(x, uf.conj(x))), **kwargs)
+    return r.sum(uf.multiply(x, x), **kwargs)
+
+
 def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:
     """The vector `ord`-norm over `axis` (all axes when None)."""
     check_arraylike("jnp.linalg.vector_norm", x)
@@ -101,13 +108,13 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
         return out.reshape((1,) * len(shape)) if keepdims else out
     a = uf.abs(x)
     if ord is None or ord == 2:
-        return uf.sqrt(r.sum(uf.multiply(x, x), axis=axis, keepdims=keepdims))
+        return uf.sqrt(_sum_squares(x, axis=axis, keepdims=keepdims))
     if ord == np.inf:
         return r.max(a, axis=axis, keepdims=keepdims)
     if ord == -np.inf:
         return r.min(a, axis=axis, keepdims=keepdims)
     if ord == 0:
-        return r.sum(a != 0, axis=axis, keepdims=keepdims, dtype=get_aval(x).dtype)
+        return r.sum(a != 0, axis=axis, keepdims=keepdims, dtype=get_aval(a).dtype)
     if ord == 1:
         return r.sum(a, axis=axis, keepdims=keepdims)
     p = float(ord)
@@ -127,7 +134,7 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
     nd = get_aval(x).ndim
     if axis is None:
         if ord is None:
-            out = uf.sqrt(r.sum(uf.multiply(x, x)))
+            out = uf.sqrt(_sum_squares(x))
             return out.reshape((1,) * nd) if keepdims else out
         axis = tuple(range(nd))
     axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
@@ -139,7 +146,7 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
     r0, c0 = axes
     a = uf.abs(x)
     if ord is None or ord == "fro":
-        return uf.sqrt(r.sum(uf.multiply(x, x), axis=axes, keepdims=keepdims))
+        return uf.sqrt(_sum_squares(x, axis=axes, keepdims=keepdims))
     if ord in (1, -1):
         col = r.sum(a, axis=r0, keepdims=True)
         fn = r.max if ord == 1 else r.min

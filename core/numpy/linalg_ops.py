@@ -279,9 +279,9 @@ def matvec(x1: Any, x2: Any, /) -> Any:
 
 
 def vecmat(x1: Any, x2: Any, /) -> Any:
-    """Batched vector-matrix product."""
-    check_arraylike("matvec", x1, x2)
-    return squeeze(matmul(expand_dims(x1, -2), x2), -2)
+    """Batched vector-matrix product (the vector conjugated, as in JAX)."""
+    check_arraylike("matvec", x1, x2)  # (the name JAX 0.10.2 reports)
+    return squeeze(matmul(expand_dims(conjugate(x1), -2), x2), -2)
 
 
 def cross(

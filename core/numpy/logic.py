@@ -10,6 +10,7 @@ import numpy as np
 from core import dtypes
 from core.array import Array
 from core.errors import ConcretizationTypeError
+from core.numpy import _util
 from core.numpy._util import check_arraylike, ensure_array
 from core.numpy.reductions import all as _all
 from core.numpy.reductions import any as _any
@@ -80,7 +81,7 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> Any:
 def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> Any:
     """`x` converted to `dtype`."""
     check_arraylike("astype", x)
-    return sh.convert_element_type(ensure_array(x), dtypes.check_user_dtype(dtype, "astype"))
+    return _util.astype(ensure_array(x), dtypes.check_user_dtype(dtype, "astype"))
 
 
 def can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:

@@ -78,6 +78,8 @@ def take(
         axis = 0
     shape = get_aval(a).shape
     axis = canonicalize_axis(axis, len(shape))
+    if mode == "raise":
+        raise NotImplementedError("The 'raise' mode to jnp.take is not supported.")
     mode = gather_mode(mode, "fill")
     idx = _prep_indices(indices, shape[axis], mode)
     ishape = get_aval(idx).shape

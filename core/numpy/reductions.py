@@ -13,6 +13,7 @@ import numpy as np
 
 from core import dtypes
 from core.numpy._util import (
+    astype,
     broadcast_to,
     check_arraylike,
     ensure_array,
@@ -95,7 +96,7 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False):
                         f"reduction operation {name} does not have an identity, so "
                         "to use a where mask one has to specify 'initial'"
                     )
-                fill = initial
+                fill = sh.convert_element_type(ensure_array(initial), get_aval(a).dtype)
             else:
                 fill = identity(get_aval(a).dtype)
 
@@ -113,24 +114,50 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False):
             res = sh.convert_element_type(comb(res, initial), get_aval(res).dtype)
         return _keepdims(res, aval.shape, axes) if keepdims else res
 
-    fn.__name__ = name
+    fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"`{name}` over `axis` (all axes by default), like `numpy.{name}`."
     return fn
 
 
 sum = _reduce(red.reduce_sum, lambda dt: 0, "sum", upcast=True)  # noqa: A001
 prod = _reduce(red.reduce_prod, lambda dt: 1, "prod", upcast=True)
-max = _reduce(red.reduce_max, None, "max")  # noqa: A001
-min = _reduce(red.reduce_min, None, "min")  # noqa: A001
-amax, amin = max, min
+
+
+def _without_dtype(reduce: Any, name: str) -> Any:
+    """`reduce` with JAX's `max`/`min` signature: no `dtype` (`out` is the third argument)."""
+
+    def fn(
+        a: Any,
+        axis: Any = None,
+        out: Any = None,
+        keepdims: bool = False,
+        initial: Any = None,
+        where: Any = None,
+    ) -> Any:
+        return reduce(a, axis, None, out, keepdims, initial, where)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = reduce.__doc__
+    return fn
+
+
+# with a `dtype` argument, for the ufuncs' `maximum.reduce`/`minimum.reduce`
+max_reduction = _reduce(red.reduce_max, None, "max")
+min_reduction = _reduce(red.reduce_min, None, "min")
+max = _without_dtype(max_reduction, "max")  # noqa: A001
+min = _without_dtype(min_reduction, "min")  # noqa: A001
+amax = _without_dtype(max_reduction, "amax")  # (named in errors as JAX's are)
+amin = _without_dtype(min_reduction, "amin")
 
 
 def _bool_reduce(prim_fn, name):
     def fn(
         a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *, where: Any = None
     ) -> Any:
+        if out is not None:
+            raise NotImplementedError(f"The 'out' argument to jnp.{name} is not supported.")
         check_arraylike(name, a)
-        a = sh.convert_element_type(ensure_array(a), dtypes.bool_)
+        a = astype(ensure_array(a), dtypes.bool_)
         aval = get_aval(a)
         axes = reduction_axes(axis, aval.ndim)
         if where is not None:
@@ -138,7 +165,7 @@ def _bool_reduce(prim_fn, name):
         res = prim_fn(a, axes)
         return _keepdims(res, aval.shape, axes) if keepdims else res
 
-    fn.__name__ = name
+    fn.__name__ = fn.__qualname__ = name
     return fn
 
 
@@ -226,11 +253,17 @@ def var(
 def std(*args: Any, **kwargs: Any) -> Any:
     """Standard deviation: `sqrt(var(...))`, with `var`'s arguments."""
     check_arraylike("std", args[0] if args else kwargs.get("a"))
+    dtype = args[2] if len(args) > 2 else kwargs.get("dtype")
+    if dtype is not None and not dtypes.is_inexact(np.dtype(dtype)):
+        dt = dtypes.canonicalize_dtype(dtype)
+        raise ValueError(f"dtype argument to jnp.std must be inexact; got {dt}")
     return ew.sqrt(var(*args, **kwargs))
 
 
 def _arg(prim_fn, name):
     def fn(a: Any, axis: Any = None, out: Any = None, keepdims: bool | None = None) -> Any:
+        if out is not None:
+            raise NotImplementedError(f"The 'out' argument to jnp.{name} is not supported.")
         check_arraylike(name, a)
         a = ensure_array(a)
         aval = get_aval(a)
@@ -244,7 +277,7 @@ def _arg(prim_fn, name):
         res = prim_fn(a, ax, dtypes.default_int())
         return _keepdims(res, aval.shape, (ax,)) if keepdims else res
 
-    fn.__name__ = name
+    fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"Indices of the {name[3:]}imum values along `axis`."
     return fn
 
@@ -259,6 +292,8 @@ argmin = _arg(red.argmin, "argmin")
 
 def _cumulative(prim_fn, name: str):
     def fn(a: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Any:
+        if out is not None:  # (JAX's message has no final period here)
+            raise NotImplementedError(f"The 'out' argument to jnp.{name} is not supported")
         check_arraylike(name, a)
         a = ensure_array(a)
         if axis is None:
@@ -272,7 +307,7 @@ def _cumulative(prim_fn, name: str):
         a = sh.convert_element_type(a, dt)  # strongly typed, as JAX's
         return prim_fn(a, ax)
 
-    fn.__name__ = name
+    fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"The running {name[3:]} along `axis` (the flattened array when None)."
     return fn
 
@@ -290,7 +325,19 @@ def cumulative_sum(
 ) -> Any:
     """Array-API cumulative sum (optionally starting with a 0)."""
     check_arraylike("cumulative_sum", x)
+    x = ensure_array(x)
+    aval = get_aval(x)
+    _check_cumulative_axis(aval.ndim, axis)
+    dtype = np_dtype(dtype, "cumulative_sum") or _sum_dtype(aval.dtype)  # as JAX's (not cumsum's)
     return _with_initial(cumsum(x, axis, dtype), axis, 0, include_initial)
+
+
+def _check_cumulative_axis(ndim: int, axis: int | None) -> None:
+    if axis is None and ndim > 1:
+        raise ValueError(
+            f"The input array has rank {ndim}, however axis was not set to an explicit value. "
+            "The axis argument is only optional for one-dimensional arrays."
+        )
 
 
 def _with_initial(out: Any, axis: int | None, identity: int, include_initial: bool) -> Any:
@@ -310,6 +357,10 @@ def cumulative_prod(
 ) -> Any:
     """Array-API cumulative product (optionally starting with a 1)."""
     check_arraylike("cumulative_prod", x)
+    x = ensure_array(x)
+    aval = get_aval(x)
+    _check_cumulative_axis(aval.ndim, axis)
+    dtype = np_dtype(dtype, "cumulative_prod") or _sum_dtype(aval.dtype)  # as JAX's (not cumprod's)
     return _with_initial(cumprod(x, axis, dtype), axis, 1, include_initial)
 
 
@@ -323,6 +374,8 @@ def count_nonzero(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
 
 def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Any:
     """Peak to peak: `max - min` along `axis`."""
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.ptp is not supported.")
     check_arraylike("ptp", a)
     return ew.sub(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
 
@@ -356,10 +409,10 @@ def _nan_accumulate(fn, fill: int, name: str, fill_name: str):
     ) -> Any:
         check_arraylike(name, a)
         return fn(
-            _nan_filled(a, fill), axis, dtype, keepdims=keepdims, initial=initial, where=where
+            _nan_filled(a, fill), axis, dtype, out, keepdims=keepdims, initial=initial, where=where
         )
 
-    op.__name__ = name
+    op.__name__ = op.__qualname__ = name
     op.__doc__ = f"`{fn.__name__}` treating NaNs as {fill_name}."
     return op
 
@@ -379,14 +432,14 @@ def _nan_extremum(fn, fill, name: str):
     ) -> Any:
         check_arraylike(name, a)
         a = ensure_array(a)
-        res = fn(_nan_filled(a, fill), axis, keepdims=keepdims, initial=initial, where=where)
+        res = fn(_nan_filled(a, fill), axis, out, keepdims, initial, where)
         if dtypes.kind(get_aval(a).dtype) not in "fc":
             return res
 
         all_nan = all(_nan_mask(a), axis=axis, keepdims=keepdims)
         return _where(all_nan, ew.full_like(res, np.nan), res)
 
-    op.__name__ = name
+    op.__name__ = op.__qualname__ = name
     return op
 
 
@@ -486,6 +539,10 @@ def quantile(
             raise NotImplementedError("quantile over several axes is not supported yet")
         ax = ax[0]
     (a,) = promote_dtypes_inexact(a)
+    if dtypes.kind(get_aval(a).dtype) == "c":
+        raise ValueError(
+            "quantile does not support complex input, as the operation is poorly defined."
+        )
     n = get_aval(a).shape[ax]
     s = sort(a, ax)
     q = sh.convert_element_type(ensure_array(q), get_aval(a).dtype)

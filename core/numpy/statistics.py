@@ -759,7 +759,7 @@ def _nanarg(fn, fill: float, name: str):
         res = fn(where(nan, fill, a), axis=axis, keepdims=keepdims)
         return where(rd.all(nan, axis=axis, keepdims=bool(keepdims)), -1, res)
 
-    op.__name__ = name
+    op.__name__ = op.__qualname__ = name
     op.__doc__ = f"""Indices of the {name[6:]}imum values along `axis`, ignoring NaNs.
 
     Args:
@@ -788,7 +788,7 @@ def _nancum(fn, fill: int, name: str):
             a = where(uf.isnan(a), fill, a)
         return fn(a, axis, dtype)
 
-    op.__name__ = name
+    op.__name__ = op.__qualname__ = name
     op.__doc__ = f"""`{fn.__name__}` with NaNs treated as {fill}.
 
     Args:

@@ -20,6 +20,7 @@ import numpy as np
 
 from core import dtypes
 from core.lax import composites
+from core.numpy import _util
 from core.numpy import reductions as red
 from core.numpy import ufuncs as uf
 from core.numpy._util import broadcast_to, ensure_array, np_dtype, reduction_axes
@@ -78,9 +79,7 @@ def _lax_reduction(name: str, combine, reduce_fn, identity, preprocess):
 
 
 def _to_bool(a: Any) -> Any:
-    if get_aval(a).dtype.kind == "c":
-        a = uf.real(a)
-    return sh.convert_element_type(a, np.dtype(np.bool_))
+    return _util.astype(a, np.dtype(np.bool_))
 
 
 def _integer(a: Any) -> Any:
@@ -192,8 +191,8 @@ multiply = _binary(
     at=_on_bool_as_int("multiply"),
 )
 subtract = _binary(uf.subtract, None, at=_subtract_at)
-maximum = _binary(uf.maximum, None, reduce=_ufunc_reduction(red.max))
-minimum = _binary(uf.minimum, None, reduce=_ufunc_reduction(red.min))
+maximum = _binary(uf.maximum, None, reduce=_ufunc_reduction(red.max_reduction))
+minimum = _binary(uf.minimum, None, reduce=_ufunc_reduction(red.min_reduction))
 bitwise_and = _binary(
     uf.bitwise_and,
     -1,

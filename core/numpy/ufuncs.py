@@ -15,6 +15,7 @@ import numpy as np
 from core import dtypes
 from core.custom_derivatives import custom_jvp
 from core.numpy._util import (
+    astype,
     check_arraylike,
     ensure_array,
     promote_args,
@@ -35,7 +36,7 @@ def _binary(name: str, fn, inexact: bool = False):
     def op(x: Any, y: Any, /) -> Any:
         return fn(*promote(name, x, y))
 
-    op.__name__ = name
+    op.__name__ = op.__qualname__ = name
     op.__doc__ = f"Elementwise `{name}` with numpy broadcasting and JAX type promotion."
     return op
 
@@ -46,7 +47,7 @@ def _unary(name: str, fn, inexact: bool = False):
     def op(x: Any, /) -> Any:
         return fn(*promote(name, x))
 
-    op.__name__ = name
+    op.__name__ = op.__qualname__ = name
     op.__doc__ = f"Elementwise `{name}`."
     return op
 
@@ -58,7 +59,7 @@ def _logical_on_bool(name: str, fn, bool_fn):
         x, y = promote_args(name, x, y)
         return (bool_fn if get_aval(x).dtype == np.bool_ else fn)(x, y)
 
-    op.__name__ = name
+    op.__name__ = op.__qualname__ = name
     op.__doc__ = f"Elementwise `{name}` with numpy broadcasting and JAX type promotion."
     return op
 
@@ -143,7 +144,17 @@ arccosh = _unary("arccosh", ew.acosh, inexact=True)
 acosh = _unary("acosh", ew.acosh, inexact=True)
 arctanh = _unary("arctanh", ew.atanh, inexact=True)
 atanh = _unary("atanh", ew.atanh, inexact=True)
-isfinite = _unary("isfinite", ew.is_finite, inexact=True)
+
+
+def isfinite(x: Any, /) -> Any:
+    """Whether each element is finite (integers and bools all are: a strongly typed True, as
+    JAX's)."""
+    check_arraylike("isfinite", x)
+    x = ensure_array(x)
+    aval = get_aval(x)
+    if dtypes.kind(aval.dtype) not in "fc":
+        return sh.full(aval.shape, True, dtypes.bool_)
+    return ew.is_finite(x)
 
 
 def positive(x: Any, /) -> Any:
@@ -204,10 +215,14 @@ def power(x: Any, y: Any, /) -> Any:
     as JAX's `operator.index` test) uses repeated multiplication, like JAX."""
     n = _concrete_index(y)
     if n is not None:
-        x = ensure_array(x)
-        if dtypes.kind(get_aval(x).dtype) in "iu" and n < 0:
-            raise ValueError("Integers cannot be raised to negative integer powers.")
         (x,) = promote_args_numeric("power", x)
+        if dtypes.kind(get_aval(x).dtype) in "biu" and n < 0:
+            aval = get_aval(x)
+            if aval.dtype == dtypes.bool_:  # JAX's integer_pow sees bools as default ints
+                aval = aval.update(dtype=dtypes.default_int())
+            raise TypeError(
+                f"Integers cannot be raised to negative powers, got integer_pow({aval}, {n})"
+            )
         return ew.integer_pow(x, n)
     if (
         dtypes.kind(get_aval(ensure_array(x)).dtype) in "fc"
@@ -293,17 +308,18 @@ def fmod(x: Any, y: Any, /) -> Any:
 def logical_not(x: Any, /) -> Any:
     check_arraylike("logical_not", x)
     x = ensure_array(x)
-    return ew.bitwise_not(sh.convert_element_type(x, dtypes.bool_, get_aval(x).weak_type))
+    return ew.bitwise_not(astype(x, dtypes.bool_, get_aval(x).weak_type))
 
 
 def _logical(name, fn):
     def op(x: Any, y: Any, /) -> Any:
         check_arraylike(name, x, y)
-        x = sh.convert_element_type(ensure_array(x), dtypes.bool_)
-        y = sh.convert_element_type(ensure_array(y), dtypes.bool_)
+        x, y = ensure_array(x), ensure_array(y)
+        weak = get_aval(x).weak_type and get_aval(y).weak_type  # two Python scalars: weak
+        x, y = astype(x, dtypes.bool_, weak), astype(y, dtypes.bool_, weak)
         return fn(*promote_args(name, x, y))
 
-    op.__name__ = name
+    op.__name__ = op.__qualname__ = name
     return op
 
 
@@ -317,7 +333,7 @@ def _invert(name: str):
         check_arraylike(name, x)
         return ew.bitwise_not(ensure_array(x))
 
-    op.__name__ = name
+    op.__name__ = op.__qualname__ = name
     op.__doc__ = "Elementwise bitwise NOT (logical NOT for booleans)."
     return op
 
@@ -408,7 +424,9 @@ def round(a: Any, decimals: int = 0, out: Any = None) -> Any:  # noqa: A001
     check_arraylike("round", a)
     a = ensure_array(a)
     dt = get_aval(a).dtype
-    if dtypes.kind(dt) in "iub":
+    if dt == dtypes.bool_:  # JAX's error
+        raise ValueError(f"data type {np.bool_} not inexact")
+    if dtypes.kind(dt) in "iu":
         if decimals >= 0:
             return a
         factor = 10 ** (-decimals)
@@ -424,6 +442,10 @@ around = round
 
 def rint(x: Any, /) -> Any:
     """Rounds to the nearest integer, half to even (integers become floats, as in JAX)."""
+    check_arraylike("rint", x)
+    x = ensure_array(x)
+    if dtypes.kind(get_aval(x).dtype) in "biu":  # strongly typed, as JAX's
+        return sh.convert_element_type(x, dtypes.default_float())
     (x,) = promote_args_inexact("rint", x)
     return ew.round(x, 1)
 
@@ -432,8 +454,11 @@ def trunc(x: Any, /) -> Any:
     """Rounds towards zero."""
     check_arraylike("trunc", x)
     x = ensure_array(x)
-    if dtypes.kind(get_aval(x).dtype) in "iub":
+    kind = dtypes.kind(get_aval(x).dtype)
+    if kind in "iub":
         return x
+    if kind == "c":  # JAX's trunc compares with zero first
+        ew.reject_dtype("lt", get_aval(x).dtype, "iufb", 0)
     return ew.select_n(ew.lt(x, ew.full_like(x, 0)), ew.floor(x), ew.ceil(x))
 
 
@@ -445,6 +470,8 @@ def signbit(x: Any, /) -> Any:
     check_arraylike("signbit", x)
     x = ensure_array(x)
     dt = get_aval(x).dtype
+    if dtypes.kind(dt) == "c":
+        raise ValueError(f"jax.numpy.signbit is not well defined for {dt}")
     if dtypes.kind(dt) in "ub":
         return sh.full(get_aval(x).shape, False, dtypes.bool_)
     if dtypes.kind(dt) == "f":  # the sign bit itself: -0.0 and -nan count, as in JAX
@@ -455,6 +482,8 @@ def signbit(x: Any, /) -> Any:
 def copysign(x1: Any, x2: Any, /) -> Any:
     """`|x1|` with the sign of `x2`."""
     x1, x2 = promote_args_inexact("copysign", x1, x2)
+    if dtypes.kind(get_aval(x1).dtype) == "c":
+        raise TypeError("copysign does not support complex-valued inputs")
     mag = ew.abs(x1)
     return ew.select_n(signbit(x2), mag, ew.neg(mag))
 
@@ -462,13 +491,21 @@ def copysign(x1: Any, x2: Any, /) -> Any:
 def heaviside(x1: Any, x2: Any, /) -> Any:
     """0 where x1 < 0, `x2` where x1 == 0, 1 where x1 > 0."""
     x1, x2 = promote_args_inexact("heaviside", x1, x2)
+    if dtypes.kind(get_aval(x1).dtype) == "c":  # JAX compares with zero first
+        ew.reject_dtype("lt", get_aval(x1).dtype, "iufb", 0)
     zero, one = ew.full_like(x1, 0), ew.full_like(x1, 1)
-    return ew.select_n(ew.lt(x1, zero), ew.select_n(ew.gt(x1, zero), x2, one), zero)
+    at_zero = ew.select_n(ew.ne(x1, x1), x2, x1)  # NaN stays NaN, as in JAX
+    return ew.select_n(ew.lt(x1, zero), ew.select_n(ew.gt(x1, zero), at_zero, one), zero)
 
 
 def hypot(x1: Any, x2: Any, /) -> Any:
     """`sqrt(x1**2 + x2**2)`, scaled to avoid overflow."""
     x1, x2 = promote_args_inexact("hypot", x1, x2)
+    if dtypes.kind(get_aval(x1).dtype) == "c":
+        raise ValueError(
+            "jnp.hypot is not well defined for complex-valued inputs. Please convert to real "
+            "values first, such as by using abs(x)"
+        )
     return _scaled_norm(x1, x2, zero_slope=False)
 
 
@@ -490,12 +527,14 @@ def _scaled_norm(x1: Any, x2: Any, zero_slope: bool) -> Any:
 
 def log2(x: Any, /) -> Any:
     (x,) = promote_args_inexact("log2", x)
-    return ew.div(ew.log(x), ew.full_like(x, np.log(2)))
+    out = ew.div(ew.log(x), ew.full_like(x, np.log(2)))
+    return sh.convert_element_type(out, get_aval(out).dtype)  # JAX's divisor is strongly typed
 
 
 def log10(x: Any, /) -> Any:
     (x,) = promote_args_inexact("log10", x)
-    return ew.div(ew.log(x), ew.full_like(x, np.log(10)))
+    out = ew.div(ew.log(x), ew.full_like(x, np.log(10)))
+    return sh.convert_element_type(out, get_aval(out).dtype)  # JAX's divisor is strongly typed
 
 
 def deg2rad(x: Any, /) -> Any:
@@ -566,7 +605,9 @@ def fmin(x1: Any, x2: Any, /) -> Any:
 def isposinf(x: Any, /) -> Any:
     check_arraylike("isposinf", x)
     x = ensure_array(x)
-    if dtypes.kind(get_aval(x).dtype) not in "fc":
+    if dtypes.kind(get_aval(x).dtype) == "c":
+        raise ValueError("isposinf/isneginf are not well defined for complex types")
+    if dtypes.kind(get_aval(x).dtype) != "f":
         return sh.full(get_aval(x).shape, False, dtypes.bool_)
     return ew.eq(x, ew.full_like(x, np.inf, get_aval(x).dtype))
 
@@ -574,7 +615,9 @@ def isposinf(x: Any, /) -> Any:
 def isneginf(x: Any, /) -> Any:
     check_arraylike("isneginf", x)
     x = ensure_array(x)
-    if dtypes.kind(get_aval(x).dtype) not in "fc":
+    if dtypes.kind(get_aval(x).dtype) == "c":
+        raise ValueError("isposinf/isneginf are not well defined for complex types")
+    if dtypes.kind(get_aval(x).dtype) != "f":
         return sh.full(get_aval(x).shape, False, dtypes.bool_)
     return ew.eq(x, ew.full_like(x, -np.inf, get_aval(x).dtype))
 
@@ -592,6 +635,9 @@ def nan_to_num(
     dt = get_aval(x).dtype
     if dtypes.kind(dt) not in "fc":
         return x
+    if dtypes.kind(dt) == "c":  # each part on its own, as JAX's
+        parts = (nan_to_num(p, copy, nan, posinf, neginf) for p in (real(x), imag(x)))
+        return ew.complex_p.bind(*parts)
     info = dtypes.finfo(dt)
     hi = info.max if posinf is None else posinf
     lo = info.min if neginf is None else neginf
@@ -617,7 +663,7 @@ def _left_shift(name: str):
     def op(x1: Any, x2: Any, /) -> Any:
         return ew.shift_left(*promote_args_numeric(name, x1, x2))
 
-    op.__name__ = name
+    op.__name__ = op.__qualname__ = name
     op.__doc__ = "Elementwise `x1 << x2`."
     return op
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from core import dtypes
 from core.numpy._util import (
+    astype,
     broadcast_shapes,
     broadcast_to,
     check_arraylike,
@@ -14,7 +15,6 @@ from core.numpy._util import (
 )
 from core.numpy.nonzero import nonzero
 from core.prims import elementwise as ew
-from core.prims import shapes as sh
 from core.trace import get_aval
 
 
@@ -26,7 +26,7 @@ def where(condition: Any, x: Any = None, y: Any = None, /, *, size=None, fill_va
     if x is None or y is None:
         raise ValueError("Either both or neither of the x and y arguments should be provided.")
     check_arraylike("where", condition, x, y)
-    cond = sh.convert_element_type(ensure_array(condition), dtypes.bool_)
+    cond = astype(ensure_array(condition), dtypes.bool_)
     x, y = promote_dtypes(x, y)
     shape = broadcast_shapes(get_aval(cond).shape, get_aval(x).shape, get_aval(y).shape)
     return ew.select_n(broadcast_to(cond, shape), broadcast_to(y, shape), broadcast_to(x, shape))

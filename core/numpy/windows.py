@@ -38,7 +38,7 @@ def i0(x: Any) -> Any:
     """
     (x,) = promote_args_inexact("i0", x)
     if dtypes.kind(get_aval(x).dtype) != "f":
-        raise ValueError(f"Unsupported input type to jnp.i0: {get_aval(x).dtype}")
+        raise ValueError(f"Unsupported input type to jax.numpy.i0: {get_aval(x).dtype}")
     ax = uf.abs(x)
     small = uf.less_equal(ax, _SWITCH)
     xs = where(small, ax, 0.0)

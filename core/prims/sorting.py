@@ -46,6 +46,12 @@ sort_p = Primitive("sort", multiple_results=True)
 
 
 def _sort_perm(keys, dimension):
+    # ml_dtypes' floats (bfloat16...) sort through float32, exactly: numpy's sort of them
+    # does not put NaN last
+    keys = [
+        k.astype(np.float32) if k.dtype.kind == "V" and dtypes.is_float(k.dtype) else k
+        for k in keys
+    ]
     if len(keys) == 1:
         return np.argsort(keys[0], axis=dimension, kind="stable")
     moved = [np.moveaxis(k, dimension, -1) for k in keys]

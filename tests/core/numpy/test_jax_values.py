@@ -26,6 +26,48 @@ CASES = [
         "bool",
     ),
     ("jnp.signbit(jnp.array([-2, 0, 2]))", [True, False, False], "bool"),
+    ("jnp.heaviside(jnp.array([jnp.nan, 0.0, -1.0, 2.0]), 0.5)", [nan, 0.5, 0.0, 1.0], "float32"),
+    (
+        "jnp.sort(jnp.array([jnp.nan, 1, -jnp.inf, 0], jnp.bfloat16))",
+        [-np.inf, 0, 1, nan],
+        "bfloat16",
+    ),
+    ("jnp.argsort(jnp.array([jnp.nan, 1, -jnp.inf, 0], jnp.bfloat16))", [2, 3, 1, 0], "int32"),
+    ("jnp.max(jnp.array([[1, 5], [3, 2]]), 0, None, True)", [[3, 5]], "int32"),
+    ("jnp.linalg.norm(C)", 5.74456262588501, "float32"),
+    ("jnp.linalg.norm(C, axis=0)", [3.316624879837036, 4.690415859222412], "float32"),
+    ("jnp.linalg.vector_norm(C[0])", 2.4494898319244385, "float32"),
+    ("jnp.linalg.vector_norm(C, ord=0)", 5.0, "float32"),
+    ("jnp.vecmat(jnp.array([1j, 2]), C[:2])", [(1 + 5j), (8 - 4j)], "complex64"),
+    (
+        "jnp.cumulative_sum(jnp.array([[1, 2]], jnp.int8), axis=1)",
+        [[1, 3]],
+        "int32",
+    ),  # promoted like sum (jnp.cumsum keeps int8)
+    ("jnp.cumulative_prod(jnp.array([2, 3], jnp.uint8))", [2, 6], "uint32"),
+    (
+        "jnp.max(jnp.array([True, False]), where=jnp.array([False, True]), initial=False)",
+        False,
+        "bool",
+    ),
+    (
+        "jnp.nan_to_num(jnp.array([complex(jnp.nan, jnp.inf)]))",
+        [3.4028234663852886e38j],
+        "complex64",
+    ),
+    # integer dtypes: computed in float, floored (linspace), converted saturating
+    ("jnp.linspace(-1, 4, 6, endpoint=False, dtype=jnp.int8)", [-1, -1, 0, 1, 2, 3], "int8"),
+    ("jnp.logspace(0, 2, 4, dtype=jnp.int8)", [1, 4, 21, 100], "int8"),
+    ("jnp.geomspace(1, 1000, 4, dtype=jnp.int8)", [1, 10, 100, 127], "int8"),
+    # complex to bool is `x != 0` in jnp (a purely imaginary value is True)
+    ("jnp.logical_not(jnp.array([1j, 0j, 1]))", [False, True, False], "bool"),
+    ("jnp.logical_and(jnp.array([1j, 0j]), True)", [True, False], "bool"),
+    ("jnp.logical_xor(jnp.array([1j, 0j]), jnp.array([1.0, 0.0]))", [False, False], "bool"),
+    ("jnp.array([1j, 0j]).astype(bool)", [True, False], "bool"),
+    ("jnp.astype(jnp.array([-1j, 0j]), bool)", [True, False], "bool"),
+    ("jnp.where(jnp.array([1j, 0j, 2]), 1, 0)", [1, 0, 1], "int32"),
+    ("jnp.all(jnp.array([1j, 2]))", True, "bool"),
+    ("jnp.logical_and.reduce(jnp.array([1j, 2]))", True, "bool"),
     (
         "jnp.cumulative_prod(jnp.array([[1, 2, 3], [4, 5, 6]]), axis=1, include_initial=True)",
         [[1, 1, 2, 6], [1, 4, 20, 120]],
@@ -240,3 +282,72 @@ def test_size_of_several_axes():
         8,
         4,
     )
+
+
+# (expression, exception type, first line of JAX 0.10.2's message)
+ERRORS = [
+    ("jnp.round(jnp.array([True]))", ValueError, "data type <class 'numpy.bool'> not inexact"),
+    (
+        "jnp.signbit(jnp.array([1j]))",
+        ValueError,
+        "jax.numpy.signbit is not well defined for complex64",
+    ),
+    ("jnp.isposinf(1j)", ValueError, "isposinf/isneginf are not well defined for complex types"),
+    ("jnp.isneginf(1j)", ValueError, "isposinf/isneginf are not well defined for complex types"),
+    ("jnp.copysign(1j, 2)", TypeError, "copysign does not support complex-valued inputs"),
+    (
+        "jnp.hypot(1j, 1)",
+        ValueError,
+        "jnp.hypot is not well defined for complex-valued inputs. Please convert to real values "
+        "first, such as by using abs(x)",
+    ),
+    (
+        "jnp.any(jnp.ones(2), out=jnp.ones(2))",
+        NotImplementedError,
+        "The 'out' argument to jnp.any is not supported.",
+    ),
+    (
+        "jnp.argmax(jnp.ones(2), out=1)",
+        NotImplementedError,
+        "The 'out' argument to jnp.argmax is not supported.",
+    ),
+    (
+        "jnp.cumprod(jnp.ones(2), out=1)",
+        NotImplementedError,
+        "The 'out' argument to jnp.cumprod is not supported",
+    ),
+    (
+        "jnp.max(jnp.ones(2), dtype=int)",
+        TypeError,
+        "max() got an unexpected keyword argument 'dtype'",
+    ),
+    (
+        "jnp.all(jnp.ones(2), dtype=int)",
+        TypeError,
+        "all() got an unexpected keyword argument 'dtype'",
+    ),
+    (
+        "jnp.var(jnp.ones(2), initial=1)",
+        TypeError,
+        "var() got an unexpected keyword argument 'initial'",
+    ),
+    ("jnp.gcd(1.0, 2.0)", ValueError, "Arguments to jax.numpy.gcd must be integers."),
+    ("jnp.i0(1j)", ValueError, "Unsupported input type to jax.numpy.i0: complex64"),
+    (
+        "jnp.power(jnp.array([True]), -2)",
+        TypeError,
+        "Integers cannot be raised to negative powers, got integer_pow(int32[1], -2)",
+    ),
+    (
+        "jnp.power(3, -2)",
+        TypeError,
+        "Integers cannot be raised to negative powers, got integer_pow(~int32[], -2)",
+    ),
+]
+
+
+@pytest.mark.parametrize("expr, kind, first_line", ERRORS, ids=[e[0] for e in ERRORS])
+def test_error_as_in_jax(expr, kind, first_line):
+    with pytest.raises(kind) as info:
+        eval(expr, {"jnp": jnp, "C": jnp.asarray(MATRICES["C"])})
+    assert str(info.value).split("\n")[0] == first_line

@@ -64,6 +64,17 @@ CASES = [
     ("jnp.argmax(3.0)", "int32", False),
     ("jnp.all(1)", "bool", False),
     ("jnp.count_nonzero(2.0)", "int32", False),
+    # from a differential run against JAX 0.10.2
+    ("jnp.isfinite(2)", "bool", False),
+    ("jnp.isfinite(2.0)", "bool", True),
+    ("jnp.rint(2)", "float32", False),
+    ("jnp.rint(2.5)", "float32", True),
+    ("jnp.log2(2.0)", "float32", False),
+    ("jnp.log10(3)", "float32", False),
+    ("jnp.log2(1j)", "complex64", False),
+    ("jnp.logical_and(1, 2)", "bool", True),
+    ("jnp.logical_xor(1.5, 0j)", "bool", True),
+    ("jnp.logical_or(jnp.float32(1), 2)", "bool", False),
 ]
 
 
