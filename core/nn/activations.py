@@ -43,10 +43,20 @@ def relu(x: Any) -> Any:
     return jnp.where(x <= 0, jnp.zeros_like(x), x)  # NaN propagates, as in JAX
 
 
+def _weak_float(name: str, x: Any) -> Any:
+    """`x` as an inexact array: integers and bools become weakly typed default floats, as in
+    JAX's activations, whose arithmetic with Python floats promotes them."""
+    check_arraylike(name, x)
+    x = ensure_array(x)
+    if dtypes.kind(get_aval(x).dtype) in "biu":
+        return sh.convert_element_type(x, dtypes.default_float(), True)
+    return promote_args_inexact(name, x)[0]
+
+
 def relu6(x: Any) -> Any:
     """`min(max(x, 0), 6)`, with gradient 0 at 0 and 6."""
     check_arraylike("maximum", x)  # JAX's name, as in `relu`
-    (x,) = promote_args_inexact("relu6", x)  # integers give floats, as in JAX
+    x = _weak_float("relu6", x)  # integers give floats, as in JAX
     outside = jnp.logical_or(x <= 0, x >= 6)  # NaN is neither: it propagates, as in JAX
     return jnp.where(outside, jnp.where(x >= 6, jnp.full_like(x, 6), jnp.zeros_like(x)), x)
 
@@ -73,13 +83,13 @@ def softplus(x: Any) -> Any:
 
 def sparse_plus(x: Any) -> Any:
     """0 for x <= -1, `(x + 1)**2 / 4` for -1 < x < 1, x for x >= 1."""
-    (x,) = promote_args_inexact("sparse_plus", x)
+    x = _weak_float("sparse_plus", x)
     return jnp.where(x <= -1.0, jnp.zeros_like(x), jnp.where(x >= 1.0, x, (x + 1.0) ** 2 / 4))
 
 
 def sparse_sigmoid(x: Any) -> Any:
     """`clip((x + 1) / 2, 0, 1)`: the derivative of `sparse_plus`."""
-    (x,) = promote_args_inexact("sparse_sigmoid", x)
+    x = _weak_float("sparse_sigmoid", x)
     return 0.5 * jnp.clip(x + 1.0, 0.0, 2.0)
 
 
@@ -144,7 +154,7 @@ def _tanh_gelu_jvp(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
 
 def elu(x: Any, alpha: Any = 1.0) -> Any:
     """`x` if x > 0 else `alpha * (exp(x) - 1)`."""
-    (x,) = promote_args_inexact("elu", x)
+    x = _weak_float("elu", x)
     safe = jnp.where(x > 0, jnp.zeros_like(x), x)
     return jnp.where(x > 0, x, alpha * jnp.expm1(safe))
 
@@ -152,7 +162,7 @@ def elu(x: Any, alpha: Any = 1.0) -> Any:
 def celu(x: Any, alpha: Any = 1.0) -> Any:
     """Continuously-differentiable ELU: `max(x, 0) + alpha * expm1(min(x, 0) / alpha)`."""
     check_arraylike("maximum", x)  # JAX's name, as in `relu`
-    (x,) = promote_args_inexact("celu", x)
+    x = _weak_float("celu", x)
     return jnp.maximum(x, 0.0) + alpha * jnp.expm1(jnp.minimum(x, 0.0) / alpha)
 
 
@@ -165,7 +175,7 @@ def selu(x: Any) -> Any:
 
 def leaky_relu(x: Any, negative_slope: Any = 1e-2) -> Any:
     """`x` if x >= 0 else `negative_slope * x`."""
-    (x,) = promote_args_inexact("leaky_relu", x)
+    x = _weak_float("leaky_relu", x)
     return jnp.where(x >= 0, x, negative_slope * x)
 
 
@@ -178,12 +188,13 @@ def hard_tanh(x: Any) -> Any:
 
 def hard_sigmoid(x: Any) -> Any:
     """`relu6(x + 3) / 6`."""
-    return relu6(x + 3.0) / 6.0
+    check_arraylike("hard_sigmoid", x)
+    return relu6(ensure_array(x) + 3.0) / 6.0  # an integer x gives weak floats, as in JAX
 
 
 def hard_silu(x: Any) -> Any:
     """`x * hard_sigmoid(x)` (also called hard_swish)."""
-    (x,) = promote_args_inexact("hard_silu", x)
+    x = _weak_float("hard_silu", x)
     return x * hard_sigmoid(x)
 
 
