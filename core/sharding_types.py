@@ -32,7 +32,7 @@ from core.interpreters.partial_eval import JaxprTrace, JaxprTracer
 from core.mesh import AbstractMesh, Mesh, get_abstract_mesh, get_mesh
 from core.named_sharding import NamedSharding
 from core.sharding_base import PartitionSpec
-from core.sharding_propagation import Spec, eqn_specs, shape_str, spec_of, stored_constraint
+from core.sharding_propagation import Spec, jaxpr_specs, shape_str, spec_of, stored_constraint
 from core.trace import get_aval
 
 _EMPTY_MESH = Mesh(np.empty((), dtype=object), ())
@@ -103,50 +103,23 @@ def _placed_spec(x: Any) -> tuple[Spec, Mesh] | None:
 
 def _traced_spec(tracer: JaxprTracer) -> tuple[Spec, Mesh] | None:
     """The spec of a value traced for `jit`: its arguments' specs propagated over the
-    equations recorded so far."""
+    equations recorded so far (`jaxpr_specs`, as a `jit` call's results are)."""
     trace = tracer._trace
-    arguments = trace.arguments
-    if arguments is None:
+    if trace.arguments is None:
         return None
-    env: dict = {}
-    mesh = None
-    for invar, x in arguments:
+    inputs = [*trace.arguments, *trace.consts.values()]
+    specs, mesh = [], None
+    for _, x in inputs:
         found = _placed_spec(x)
-        if found is not None:
-            env[invar], mesh = found[0], mesh or found[1]
-    for var, value in trace.consts.values():
-        found = _placed_spec(value)
-        if found is not None:
-            env[var], mesh = found[0], mesh or found[1]
-    constrained = stored_constraint(tracer.var)
+        specs.append(None if found is None else found[0])
+        mesh = mesh or (None if found is None else found[1])
     if mesh is None:
+        constrained = stored_constraint(tracer.var)
         mesh = constrained.mesh if constrained is not None else get_mesh()
         if mesh.empty:
             return None
-    sizes = dict(mesh.shape)
-    for var in list(env):
-        env[var] = _constrained(var, env[var])
-    for eqn in trace.eqns:
-        specs = [env.get(a) if isinstance(a, ir.Var) else None for a in eqn.inputs]
-        outs = eqn_specs(
-            eqn.prim.name,
-            eqn.params,
-            specs,
-            [a.aval for a in eqn.inputs],
-            [v.aval for v in eqn.outputs],
-            sizes,
-        )
-        for var, spec in zip(eqn.outputs, outs):
-            env[var] = _constrained(var, spec)
-    spec = env.get(tracer.var)
-    if spec is None:
-        spec = _constrained(tracer.var, (None,) * len(tracer.aval.shape))
-    return spec, mesh
-
-
-def _constrained(var: Any, spec: Spec) -> Spec:
-    constraint = stored_constraint(var)
-    return spec if constraint is None else spec_of(constraint, len(var.aval.shape))
+    so_far = ir.Jaxpr([], [var for var, _ in inputs], trace.eqns, [tracer.var])
+    return jaxpr_specs(so_far, specs, dict(mesh.shape))[0], mesh
 
 
 def typeof(x: Any) -> ShapedArray:
