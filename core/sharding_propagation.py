@@ -124,13 +124,7 @@ def _check_explicit(name: str, specs, avals, out_aval: Any, explicit: frozenset)
       IllegalShardingError: the result would use a mesh axis twice.
     """
     shape = tuple(out_aval.shape)
-    typed = [
-        tuple(
-            tuple(n for n in e or () if n in explicit) or None for e in (spec or _replicated(aval))
-        )
-        for spec, aval in zip(specs, avals)
-        if aval.shape
-    ]
+    typed = [_typed(spec, aval, explicit) for spec, aval in zip(specs, avals) if aval.shape]
     if not typed or any(len(t) != len(shape) for t in typed):
         return
     out: list = []
