@@ -40,7 +40,16 @@ def relu(x: Any) -> Any:
     """`max(x, 0)`, with gradient 0 at 0."""
     check_arraylike("maximum", x)  # JAX's name: its relu is `jnp.maximum(x, 0)`
     x = ensure_array(x)
-    return jnp.where(x <= 0, jnp.zeros_like(x), x)  # NaN propagates, as in JAX
+    # The value is JAX's `maximum(x, 0)` (NaN propagates, a bool gives int32, complex compares
+    # lexicographically); the gradient is 1 where x > 0, else 0.
+    return jnp.where(x > 0, x, _stop_gradient(jnp.maximum(x, 0)))
+
+
+def _arraylike(name: str, x: Any) -> Any:
+    """`x` as an array of its own dtype: JAX's activations that do not promote compute
+    integer inputs in their dtype (wrapping) before a float operation promotes them."""
+    check_arraylike(name, x)
+    return ensure_array(x)
 
 
 def _weak_float(name: str, x: Any) -> Any:
@@ -56,20 +65,22 @@ def _weak_float(name: str, x: Any) -> Any:
 def relu6(x: Any) -> Any:
     """`min(max(x, 0), 6)`, with gradient 0 at 0 and 6."""
     check_arraylike("maximum", x)  # JAX's name, as in `relu`
-    x = _weak_float("relu6", x)  # integers give floats, as in JAX
-    outside = jnp.logical_or(x <= 0, x >= 6)  # NaN is neither: it propagates, as in JAX
-    return jnp.where(outside, jnp.where(x >= 6, jnp.full_like(x, 6), jnp.zeros_like(x)), x)
+    x = ensure_array(x)
+    # The value is JAX's `minimum(maximum(x, 0), 6.)` (integers give weak floats, NaN
+    # propagates); the gradient is 1 where 0 < x < 6, else 0.
+    inside = jnp.logical_and(x > 0, x < 6)
+    return jnp.where(inside, x, _stop_gradient(jnp.minimum(jnp.maximum(x, 0), 6.0)))
 
 
 def sigmoid(x: Any) -> Any:
     """The logistic function `1 / (1 + exp(-x))`."""
-    (x,) = promote_args_inexact("sigmoid", x)
-    return ew.logistic(x)
+    # Integers raise, as JAX's `lax.logistic` does.
+    return ew.logistic(_arraylike("sigmoid", x))
 
 
 def silu(x: Any) -> Any:
     """`x * sigmoid(x)` (also called swish)."""
-    (x,) = promote_args_inexact("silu", x)
+    x = _arraylike("silu", x)  # integers raise, as JAX's `lax.logistic` does
     return ew.mul(x, ew.logistic(x))
 
 
@@ -98,24 +109,26 @@ def log1mexp(x: Any) -> Any:
 
     Both branches differentiate to JAX's rule `1 / expm1(x)`.
     """
-    (x,) = promote_args_inexact("log1mexp", x)
-    c = np.log(2.0)
+    x = _arraylike("log1mexp", x)
+    c = float(np.log(2.0))  # weak: the result keeps x's dtype and weak type, as in JAX
     small = x < c
+    # Integers negate in their dtype (unsigned ones wrap), then promote, as in JAX.
+    (neg,) = promote_args_inexact("log1mexp", jnp.negative(x))
     # Each branch sees a safe input where it is not selected, so its gradient stays finite.
-    near = jnp.log(-jnp.expm1(-jnp.where(small, x, c)))
-    far = jnp.log1p(-jnp.exp(-jnp.where(small, c, x)))
+    near = jnp.log(-jnp.expm1(jnp.where(small, neg, -c)))
+    far = jnp.log1p(-jnp.exp(jnp.where(small, -c, neg)))
     return jnp.where(small, near, far)
 
 
 def log_sigmoid(x: Any) -> Any:
     """`log(sigmoid(x))`, computed stably."""
-    (x,) = promote_args_inexact("log_sigmoid", x)
+    x = _arraylike("log_sigmoid", x)  # integers compute as in JAX: -x wraps
     return jnp.negative(softplus(jnp.negative(x)))
 
 
 def soft_sign(x: Any) -> Any:
     """`x / (|x| + 1)`."""
-    (x,) = promote_args_inexact("soft_sign", x)
+    x = _arraylike("soft_sign", x)  # integers: |x| + 1 in their dtype, as in JAX
     return x / (jnp.abs(x) + 1)
 
 
@@ -183,7 +196,7 @@ def hard_tanh(x: Any) -> Any:
     """`clip(x, -1, 1)`."""
     check_arraylike("hard_tanh", x)
     x = ensure_array(x)
-    return jnp.where(x > 1, jnp.ones_like(x), jnp.where(x < -1, -jnp.ones_like(x), x))
+    return jnp.where(x > 1, 1, jnp.where(x < -1, -1, x))
 
 
 def hard_sigmoid(x: Any) -> Any:
@@ -209,7 +222,7 @@ def mish(x: Any) -> Any:
 
 def squareplus(x: Any, b: Any = 4) -> Any:
     """`(x + sqrt(x**2 + b)) / 2`."""
-    (x,) = promote_args_inexact("squareplus", x)
+    x = _arraylike("squareplus", x)  # integers: x**2 + b in their dtype, as in JAX
     return (x + jnp.sqrt(jnp.square(x) + b)) / 2
 
 
@@ -238,8 +251,7 @@ def logmeanexp(x: Any, axis: Any = None, where: Any = None, keepdims: bool = Fal
 
 def softmax(x: Any, axis: Any = -1, where: Any = None, initial: Any = None) -> Any:
     """`exp(x) / sum(exp(x))` along `axis` (entries outside `where` are 0)."""
-    check_arraylike("max", x)  # JAX's name: its softmax starts with `jnp.max(x)`
-    (x,) = promote_args_inexact("softmax", x)
+    x = _arraylike("max", x)  # JAX's name: its softmax starts with `jnp.max(x)`
     x_max = _stop_gradient(_reduce_max(x, axis, where))
     unnormalized = jnp.exp(x - x_max)
     result = unnormalized / jnp.sum(unnormalized, axis, where=where, keepdims=True)
@@ -250,7 +262,7 @@ def softmax(x: Any, axis: Any = -1, where: Any = None, initial: Any = None) -> A
 
 def log_softmax(x: Any, axis: Any = -1, where: Any = None, initial: Any = None) -> Any:
     """`x - logsumexp(x)` along `axis` (entries outside `where` are -inf)."""
-    (x,) = promote_args_inexact("log_softmax", x)
+    x = _arraylike("log_softmax", x)  # integers: x - max(x) in their dtype, as in JAX
     x_max = _stop_gradient(_reduce_max(x, axis, where))
     shifted = x - x_max
     lse = jnp.log(jnp.sum(jnp.exp(shifted), axis, where=where, keepdims=True))
@@ -287,7 +299,7 @@ def standardize(
     """
     if algorithm not in ("fast", "stable"):
         raise ValueError(f"Unknown algorithm {algorithm!r}. Expected 'fast' or 'stable'.")
-    (x,) = promote_args_inexact("standardize", x)
+    x = _arraylike("standardize", x)  # integers: x**2 in their dtype, as in JAX
     if mean is None:
         mean = jnp.mean(x, axis, keepdims=True, where=where)
     if variance is None:

@@ -202,8 +202,28 @@ def _pow_jvp_y(g, x, y):
 
 defjvp(pow_p, _pow_jvp_x, _pow_jvp_y)
 
-max_p = binop("max", np.maximum, _NUM + "b")
-min_p = binop("min", np.minimum, _NUM + "b")
+
+def complex_pick(x: np.ndarray, y: np.ndarray, take_x) -> np.ndarray:
+    """XLA's complex max/min: `x` where `take_x` (`np.greater` for max, `np.less` for min)
+    holds of the real parts, or of the imaginary parts when the real parts are equal; else
+    `y`. A NaN compares false, so it is taken only from `y` (JAX: maximum(nan, 0j) is 0j)."""
+    with np.errstate(invalid="ignore"):
+        pick_x = np.where(x.real == y.real, take_x(x.imag, y.imag), take_x(x.real, y.real))
+    return np.where(pick_x, x, y)
+
+
+def _extremum(np_fn, take_x):
+    def impl(x, y):
+        if np.result_type(x, y).kind == "c":
+            x, y = np.broadcast_arrays(x, y)
+            return complex_pick(x, y, take_x)
+        return np_fn(x, y)
+
+    return impl
+
+
+max_p = binop("max", _extremum(np.maximum, np.greater), _NUM + "b")
+min_p = binop("min", _extremum(np.minimum, np.less), _NUM + "b")
 
 
 def _minmax_jvp(pick_x_fn):
@@ -449,10 +469,10 @@ defjvp(integer_pow_p, _integer_pow_jvp)
 
 eq_p = binop("eq", np.equal, out_dtype=dtypes.bool_)
 ne_p = binop("ne", np.not_equal, out_dtype=dtypes.bool_)
-lt_p = binop("lt", np.less, out_dtype=dtypes.bool_)
-le_p = binop("le", np.less_equal, out_dtype=dtypes.bool_)
-gt_p = binop("gt", np.greater, out_dtype=dtypes.bool_)
-ge_p = binop("ge", np.greater_equal, out_dtype=dtypes.bool_)
+lt_p = binop("lt", _errstate(np.less), out_dtype=dtypes.bool_)
+le_p = binop("le", _errstate(np.less_equal), out_dtype=dtypes.bool_)
+gt_p = binop("gt", _errstate(np.greater), out_dtype=dtypes.bool_)
+ge_p = binop("ge", _errstate(np.greater_equal), out_dtype=dtypes.bool_)
 and_p = binop("and", np.bitwise_and, _INT)
 or_p = binop("or", np.bitwise_or, _INT)
 xor_p = binop("xor", np.bitwise_xor, _INT)

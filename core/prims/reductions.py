@@ -41,12 +41,24 @@ def _batch_axes_rule(prim):
 def _identity(np_fn, dtype: np.dtype) -> Any:
     """The identity of max (`np_fn is np.max`) or min for `dtype`."""
     low = np_fn is np.max
-    if dtypes.kind(dtype) == "f":
+    if dtypes.kind(dtype) in "fc":
         return -np.inf if low else np.inf
     if dtype.kind == "b":
         return not low
     info = np.iinfo(dtype)
     return info.min if low else info.max
+
+
+def _complex_extremum(x: np.ndarray, axes: tuple[int, ...], np_fn) -> np.ndarray:
+    """XLA's complex reduce_max/min: a fold from the identity (-inf or inf) in order with
+    `complex_pick`, so a NaN is kept only if the next element does not win against it."""
+    kept = [i for i in range(x.ndim) if i not in axes]
+    flat = np.transpose(x, kept + list(axes)).reshape([x.shape[i] for i in kept] + [-1])
+    take_x = np.greater if np_fn is np.max else np.less
+    acc = np.full(flat.shape[:-1], _identity(np_fn, x.dtype), x.dtype)
+    for i in range(flat.shape[-1]):
+        acc = ew.complex_pick(acc, flat[..., i], take_x)
+    return acc
 
 
 def _reduction(name: str, np_fn, kinds: str, out_bool: bool = False) -> Primitive:
@@ -55,6 +67,8 @@ def _reduction(name: str, np_fn, kinds: str, out_bool: bool = False) -> Primitiv
     def impl(x, *, axes):
         if x.size == 0 and np_fn in (np.max, np.min):  # XLA's identity: -inf/+inf, int extremes
             return np.full(_reduced_shape(name, x, axes), _identity(np_fn, x.dtype), x.dtype)
+        if x.dtype.kind == "c" and np_fn in (np.max, np.min):
+            return _complex_extremum(x, axes, np_fn)
         if dtypes.is_ml_float(x.dtype):  # like XLA on CPU: accumulate in float32, round once
             return np.asarray(np_fn(x.astype(np.float32), axis=axes), dtype=x.dtype)
         with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is nan, as in JAX
@@ -85,8 +99,8 @@ def _reduce_sum_transpose(ct, x, *, axes):
 reduce_sum_p.def_transpose(_reduce_sum_transpose)
 jax_params(reduce_sum_p, out_sharding=None)
 
-reduce_max_p = _reduction("reduce_max", np.max, "iufb")
-reduce_min_p = _reduction("reduce_min", np.min, "iufb")
+reduce_max_p = _reduction("reduce_max", np.max, "iufcb")
+reduce_min_p = _reduction("reduce_min", np.min, "iufcb")
 reduce_prod_p = _reduction("reduce_prod", np.prod, "iufc")
 reduce_and_p = _reduction("reduce_and", np.all, "b")
 reduce_or_p = _reduction("reduce_or", np.any, "b")

@@ -157,3 +157,33 @@ def test_float32_overflow_and_invalid_give_inf_and_nan_without_warnings(fn, args
         warnings.simplefilter("error")
         got = fn(x, y)
     np.testing.assert_equal(np.asarray(got), np.float32(want))
+
+
+_C = [1 + 2j, complex(np.nan, 0), 1 + 3j, complex(1, np.nan), 2 - 5j]
+_D = [1 + 3j, 0j, complex(np.nan, 1), 1 + 1j, complex(2, np.nan)]
+
+
+# (function, operands, JAX 0.10.2's value): complex max/min compare the real parts, then the
+# imaginary parts; a NaN compares false (kept only from the second operand), and the
+# reductions fold in order from -inf (max) or inf (min).
+COMPLEX_EXTREMA = [
+    (lax.max, (_C, _D), [1 + 3j, 0j, complex(np.nan, 1), 1 + 1j, complex(2, np.nan)]),
+    (lax.min, (_C, _D), [1 + 2j, 0j, complex(np.nan, 1), 1 + 1j, complex(2, np.nan)]),
+    (core.numpy.max, (_C,), 2 - 5j),
+    (core.numpy.max, ([1 + 3j, complex(np.nan, 0)],), complex(np.nan, 0)),
+    (core.numpy.max, ([complex(np.nan, 0), 1 + 3j],), 1 + 3j),
+    (
+        lambda x: core.numpy.min(x, axis=1),
+        ([[1 + 2j, 1 + 1j], [complex(-np.inf, -1), 0j]],),
+        [1 + 1j, complex(-np.inf, -1)],
+    ),
+    (lambda x: core.numpy.max(x, initial=-np.inf), (np.zeros(0),), complex(-np.inf, 0)),
+    (core.numpy.ptp, ([1 + 2j, 3 - 1j, -1j],), 3 + 0j),
+]
+
+
+@pytest.mark.parametrize("fn, args, want", COMPLEX_EXTREMA)
+def test_complex_max_min_order_as_xla(fn, args, want):
+    out = fn(*[np.asarray(a, np.complex64) for a in args])
+    assert out.dtype == np.complex64
+    np.testing.assert_array_equal(np.asarray(out), np.asarray(want, np.complex64))

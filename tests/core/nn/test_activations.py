@@ -182,3 +182,74 @@ def test_tanh_gelu_derivatives_are_the_formulas():
     np.testing.assert_allclose(core.vmap(core.grad(nn.gelu))(x), slope, rtol=1e-5, atol=1e-6)
     second = core.grad(lambda v: grad(v).sum())(x)
     np.testing.assert_allclose(second, curvature, rtol=1e-4, atol=1e-5)
+
+
+# (activation, input, JAX 0.10.2's value, dtype, weak type). Activations that JAX does not
+# promote compute integers in their own dtype (wrapping) until a float operation promotes.
+_NAN, _INF = float("nan"), float("inf")
+INTEGER_AND_COMPLEX_INPUTS = [
+    (nn.log_sigmoid, np.array([-128, 127, 100], np.int8), [-0.0, -0.0, -0.0], "float32", False),
+    (
+        nn.soft_sign,
+        np.array([-128, 127, 0], np.int8),
+        [1.007874, -0.9921875, 0.0],
+        "float32",
+        False,
+    ),
+    (nn.squareplus, np.array([255, 128, 0], np.uint8), [128.61803, 65.0, 1.0], "float32", False),
+    (nn.softmax, np.array([0, 1, 2], np.uint8), [_NAN, _NAN, 0.0], "float32", False),
+    (
+        nn.log_softmax,
+        np.array([-128, 127, 0], np.int8),
+        [-0.31326163, -1.3132616, -128.31326],
+        "float32",
+        False,
+    ),
+    (
+        nn.standardize,
+        np.array([-128, 127, 0, 1], np.int8),
+        [-181.01752, 179.60332, 0.0, 1.4141994],
+        "float32",
+        False,
+    ),
+    (nn.log1mexp, np.array([1, 0, 3], np.uint8), [_NAN, -_INF, _NAN], "float32", False),
+    (nn.log1mexp, np.array([0.5, 2.0], np.float16), [-0.9331, -0.1455], "float16", False),
+    (nn.log1mexp, 2.0, -0.14541346, "float32", True),
+    (nn.relu, np.array([True, False]), [1, 0], "int32", True),
+    (
+        nn.relu,
+        np.array([complex(_NAN, 0), -1j, 1j], np.complex64),
+        [0j, 0j, 1j],
+        "complex64",
+        False,
+    ),
+    (
+        nn.relu6,
+        np.array([complex(_NAN, 0), 7 + 0j], np.complex64),
+        [0j, 6 + 0j],
+        "complex64",
+        False,
+    ),
+    (nn.relu6, np.array([-1, 3, 9], np.int32), [0.0, 3.0, 6.0], "float32", True),
+    (nn.hard_tanh, np.array([True, False]), [1, 0], "int32", True),
+]
+
+
+@pytest.mark.parametrize("fn, x, want, dtype, weak", INTEGER_AND_COMPLEX_INPUTS)
+def test_integer_and_complex_inputs_as_jax(fn, x, want, dtype, weak):
+    out = fn(x)
+    assert (str(out.dtype), out.weak_type) == (dtype, weak)
+    # XLA flushes subnormal results to zero (log_sigmoid(int8(100)) is -0.0, not -3.8e-44).
+    np.testing.assert_allclose(np.asarray(out), np.asarray(want, out.dtype), rtol=1e-3, atol=1e-37)
+
+
+@pytest.mark.parametrize("fn", [nn.sigmoid, nn.silu, nn.swish])
+def test_logistic_activations_refuse_integers_as_jax(fn):
+    with pytest.raises(TypeError):
+        fn(np.array([1, 2], np.int32))
+
+
+def test_relu_and_relu6_gradients_keep_the_kink_conventions():
+    x = np.array([-1.0, 0.0, 3.0, 6.0, 7.0], np.float32)
+    np.testing.assert_array_equal(core.grad(lambda v: nn.relu(v).sum())(x), [0, 0, 1, 1, 1])
+    np.testing.assert_array_equal(core.grad(lambda v: nn.relu6(v).sum())(x), [0, 0, 1, 0, 0])
