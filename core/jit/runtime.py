@@ -71,6 +71,39 @@ def irem(a, b):
 
 
 @cached_njit(**_OPTS)
+def cdiv(a, b):
+    """Complex `a / b` as XLA divides (numba's division raises ZeroDivisionError): Smith's
+    algorithm, and where it gives (nan, nan) C99's infinities and zeros: a zero divisor gives
+    inf times the dividend, an infinite dividend over a finite divisor inf, a finite dividend
+    over an infinite divisor 0."""
+    ar, ai, br, bi = a.real, a.imag, b.real, b.imag
+    if np.abs(br) < np.abs(bi):
+        t = br / bi
+        d = bi + br * t
+        r, i = (ar * t + ai) / d, (ai * t - ar) / d
+    else:
+        t = bi / br
+        d = br + bi * t
+        r, i = (ar + ai * t) / d, (ai - ar * t) / d
+    if not (np.isnan(r) & np.isnan(i)):
+        return complex(r, i)
+    inf = np.inf
+    if (br == 0) & (bi == 0) & ~(np.isnan(ar) & np.isnan(ai)):
+        s = np.copysign(inf, br)
+        return complex(s * ar, s * ai)
+    a_inf, b_fin = np.isinf(ar) | np.isinf(ai), np.isfinite(br) & np.isfinite(bi)
+    if a_inf & b_fin:
+        sr = np.copysign(1.0 if np.isinf(ar) else 0.0, ar)
+        si = np.copysign(1.0 if np.isinf(ai) else 0.0, ai)
+        return complex(inf * (sr * br + si * bi), inf * (si * br - sr * bi))
+    if (np.isinf(br) | np.isinf(bi)) & np.isfinite(ar) & np.isfinite(ai):
+        sr = np.copysign(1.0 if np.isinf(br) else 0.0, br)
+        si = np.copysign(1.0 if np.isinf(bi) else 0.0, bi)
+        return complex(0.0 * (ar * sr + ai * si), 0.0 * (ai * sr - ar * si))
+    return complex(r, i)
+
+
+@cached_njit(**_OPTS)
 def popcount(v):
     """The number of set bits of a uint64."""
     n = 0

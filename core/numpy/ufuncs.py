@@ -719,7 +719,8 @@ def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: boo
     a, b = promote_args("isclose", a, b)
     if dtypes.kind(get_aval(a).dtype) not in "fc":
         return equal(a, b)
-    tol = ew.add(ew.full_like(b, atol), ew.mul(ew.full_like(b, rtol), ew.abs(b)))
+    mag = ew.abs(b)  # real for complex b: the tolerance is
+    tol = ew.add(ew.full_like(mag, atol), ew.mul(ew.full_like(mag, rtol), mag))
     close = ew.le(ew.abs(ew.sub(a, b)), tol)
     finite = ew.bitwise_and(ew.is_finite(a), ew.is_finite(b))
     out = ew.bitwise_or(ew.bitwise_and(close, finite), ew.eq(a, b))

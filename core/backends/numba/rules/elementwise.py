@@ -100,12 +100,27 @@ def _transcendental(vm_name: str, np_name: str):
     return rule
 
 
+def _ordered(ctx, a, op: str, b) -> str:
+    """`a op b` for a comparison `op`: complex numbers compare lexicographically (real parts,
+    then imaginary parts), as XLA orders them; numba has no complex `<`."""
+    if ctx.dtype.kind != "c":
+        return f"({a} {op} {b})"
+    ar, br = ctx.tmp(f"{a}.real"), ctx.tmp(f"{b}.real")
+    return f"(({ar} {op[0]} {br}) | (({ar} == {br}) & ({a}.imag {op} {b}.imag)))"
+
+
+def _compare(op: str):
+    return lambda ctx, a, b: _ordered(ctx, a, op, b)
+
+
 def _extremum(vm_name: str, op: str):
     def rule(ctx, a, b):
         if ctx.dtype.kind == "f":
             return f"vm.{vm_name}({a}, {b})"
         if ctx.dtype == np.bool_:
             return f"({a} {'|' if op == '>' else '&'} {b})"
+        if ctx.dtype.kind == "c":
+            return f"({a} if {_ordered(ctx, a, op, b)} else {b})"
         return f"({a} if {a} {op} {b} else {b})"
 
     return rule
@@ -123,6 +138,8 @@ register_lowering(
 
 
 def _div_lowering(ctx, a, b):
+    if ctx.dtype.kind == "c":  # numba's complex division raises ZeroDivisionError
+        return f"rt.cdiv({a}, {b})"
     if _is_float(ctx):
         return f"({a} / {b})"
     return f"rt.{'idiv' if ctx.dtype.kind == 'i' else 'udiv'}({a}, {b})"
@@ -151,6 +168,9 @@ register_lowering(neg_p, Scalar(lambda ctx, x: f"(-{x})"))
 
 
 def _sign_lowering(ctx, x):
+    if ctx.dtype.kind == "c":  # x / |x|, 0 at 0
+        m = ctx.tmp(f"np.abs({x})")
+        return f"rt.where({m} == 0, {x}, complex({x}.real / {m}, {x}.imag / {m}))"
     one, zero = ctx.const(1), ctx.const(0)
     if ctx.dtype.kind == "u":
         return f"({one} if {x} > {zero} else {zero})"
@@ -180,7 +200,7 @@ register_lowering(log_p, Scalar(_transcendental("log", "log")))
 register_lowering(log1p_p, Scalar(_transcendental("log1p", "log1p")))
 register_lowering(expm1_p, Scalar(_transcendental("expm1", "expm1")))
 register_lowering(sqrt_p, Scalar(lambda ctx, x: f"np.sqrt({x})"))
-register_lowering(rsqrt_p, Scalar(lambda ctx, x: f"({ctx.const(1)} / np.sqrt({x}))"))
+register_lowering(rsqrt_p, Scalar(lambda ctx, x: _div_lowering(ctx, ctx.const(1), f"np.sqrt({x})")))
 register_lowering(cbrt_p, Scalar(lambda ctx, x: f"np.cbrt({x})"))
 register_lowering(tanh_p, Scalar(_transcendental("tanh", "tanh")))
 
@@ -234,17 +254,20 @@ def _integer_pow_lowering(ctx, x, *, y):
         if n:
             base = ctx.tmp(f"{base} * {base}")
     acc = ctx.const(1) if acc is None else acc
-    return f"({ctx.const(1)} / {acc})" if y < 0 else acc
+    if y >= 0:
+        return acc
+    one = ctx.const(1)
+    return f"rt.cdiv({one}, {acc})" if ctx.dtype.kind == "c" else f"({one} / {acc})"
 
 
 register_lowering(integer_pow_p, Scalar(_integer_pow_lowering))
 register_lowering(square_p, Scalar(lambda ctx, x: f"({x} * {x})"))  # as mul(x, x)
 register_lowering(eq_p, Scalar(_infix("==")))
 register_lowering(ne_p, Scalar(_infix("!=")))
-register_lowering(lt_p, Scalar(_infix("<")))
-register_lowering(le_p, Scalar(_infix("<=")))
-register_lowering(gt_p, Scalar(_infix(">")))
-register_lowering(ge_p, Scalar(_infix(">=")))
+register_lowering(lt_p, Scalar(_compare("<")))
+register_lowering(le_p, Scalar(_compare("<=")))
+register_lowering(gt_p, Scalar(_compare(">")))
+register_lowering(ge_p, Scalar(_compare(">=")))
 register_lowering(and_p, Scalar(_infix("&")))
 register_lowering(or_p, Scalar(_infix("|")))
 register_lowering(xor_p, Scalar(_infix("^")))
