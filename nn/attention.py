@@ -227,9 +227,7 @@ class MultiHeadDotProductAttention(Module):
         features = self.out_features or inputs_q.shape[-1]
         qkv_features = self.qkv_features or inputs_q.shape[-1]
         if qkv_features % self.num_heads:
-            raise ValueError(
-                f"qkv_features={qkv_features} is not divisible by num_heads={self.num_heads}."
-            )
+            raise errors.AttentionHeadsError(qkv_features, self.num_heads)
         head_dim = qkv_features // self.num_heads
 
         def dense(

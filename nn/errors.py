@@ -650,6 +650,22 @@ class Fp8ArgumentsError(FlaxError, TypeError, AssertionError):
         )
 
 
+class AttentionHeadsError(FlaxError, ValueError, AssertionError):
+    """An attention layer whose ``qkv_features`` (by default the query's last axis) does not
+    split into ``num_heads`` equal heads (Flax asserts it).
+
+    Failing code: ``nn.MultiHeadDotProductAttention(num_heads=3)(jnp.ones((2, 5, 4)))``. Fix:
+    a ``num_heads`` that divides the features, or ``qkv_features=`` a multiple of it.
+    """
+
+    def __init__(self, qkv_features: int, num_heads: int):
+        super().__init__(
+            f"Memory dimension ({qkv_features}) must be divisible by number of heads "
+            f"({num_heads}): pass a num_heads that divides it, or qkv_features= a multiple of "
+            "num_heads."
+        )
+
+
 class DecodeCacheShapeError(FlaxError, ValueError):
     """An attention layer with ``decode=True`` got a query that is not one step of its cache.
 

@@ -179,6 +179,7 @@ def dot_general(
     lhs_dt, rhs_dt = get_aval(lhs).dtype, get_aval(rhs).dtype
     (xc, yc), (xb, yb) = dimension_numbers
     dn = ((tuple(map(int, xc)), tuple(map(int, yc))), (tuple(map(int, xb)), tuple(map(int, yb))))
+    _check_dimension_numbers(get_aval(lhs).ndim, get_aval(rhs).ndim, dn)
     pet = (
         None
         if preferred_element_type is None
@@ -195,6 +196,40 @@ def dot_general(
             return convert_element_type(out, out_dt)
         lhs, rhs = convert_element_type(lhs, common), convert_element_type(rhs, common)
     return dot_general_p.bind(lhs, rhs, dimension_numbers=dn, preferred_element_type=pet)
+
+
+def _check_dimension_numbers(lhs_ndim: int, rhs_ndim: int, dimension_numbers: Any) -> None:
+    """JAX's TypeErrors for dimension numbers out of range, repeated, or naming an axis both
+    batch and contracting (before any shape is compared)."""
+    (xc, yc), (xb, yb) = dimension_numbers
+    for side, ndim, contracting, batch in (("lhs", lhs_ndim, xc, xb), ("rhs", rhs_ndim, yc, yb)):
+        if not all(0 <= d < ndim for d in (*contracting, *batch)):
+            raise TypeError(
+                f"dot_general requires {side} dimension numbers to be nonnegative and less than "
+                f"the number of axes of the {side} value, got {side}_batch of {batch} and "
+                f"{side}_contracting of {contracting} for {side} of rank {ndim}"
+            )
+    if len(xb) != len(yb):
+        raise TypeError(
+            "dot_general requires equal numbers of lhs_batch and rhs_batch dimensions, got "
+            f"lhs_batch {xb} and rhs_batch {yb}."
+        )
+    for side, contracting, batch in (("lhs", xc, xb), ("rhs", yc, yb)):
+        if len(set(batch)) != len(batch):
+            raise TypeError(
+                f"dot_general requires {side} batch dimensions to be distinct, got "
+                f"{side}_batch {batch}."
+            )
+        if len(set(contracting)) != len(contracting):
+            raise TypeError(
+                f"dot_general requires {side} contracting dimensions to be distinct, got "
+                f"{side}_contracting {contracting}."
+            )
+        if set(contracting) & set(batch):
+            raise TypeError(
+                f"dot_general requires {side} batch dimensions to be disjoint from contracting "
+                f"dimensions, got {side}_batch {batch} and {side}_contracting {contracting}."
+            )
 
 
 def _higher_precision(a: np.dtype, b: np.dtype) -> np.dtype:

@@ -116,6 +116,28 @@ def test_dot_general_accumulates_in_the_preferred_type():
         np.testing.assert_array_equal(out, np.full((2, 2), 640000))
 
 
+# JAX 0.10.2's TypeErrors for malformed dimension numbers, raised before shapes are compared
+# (a Flax DenseGeneral whose batch_dims overlap its axis hits the disjointness one).
+DOT_DIMENSION_ERRORS = [
+    ((((0,), (0,)), ((0,), (0,))), "dot_general requires lhs batch dimensions to be disjoint "
+     "from contracting dimensions, got lhs_batch (0,) and lhs_contracting (0,)."),
+    ((((2,), (0,)), ((), ())), "dot_general requires lhs dimension numbers to be nonnegative "
+     "and less than the number of axes of the lhs value, got lhs_batch of () and "
+     "lhs_contracting of (2,) for lhs of rank 2"),
+    ((((1,), (0,)), ((0,), ())), "dot_general requires equal numbers of lhs_batch and "
+     "rhs_batch dimensions, got lhs_batch (0,) and rhs_batch ()."),
+    ((((1, 1), (0, 1)), ((), ())), "dot_general requires lhs contracting dimensions to be "
+     "distinct, got lhs_contracting (1, 1)."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("dimension_numbers, message", DOT_DIMENSION_ERRORS)
+def test_dot_general_checks_dimension_numbers_as_jax(dimension_numbers, message):
+    with pytest.raises(TypeError) as info:
+        lax.dot_general(np.ones((2, 3), np.float32), np.ones((3, 3), np.float32), dimension_numbers)
+    assert str(info.value) == message
+
+
 def test_jax_annotation_types_exist():
     # ported code annotates with them (Flax's linear.py: ConvGeneralDilatedDimensionNumbers)
     dn: lax.DotDimensionNumbers = (((1,), (0,)), ((), ()))

@@ -218,6 +218,15 @@ def test_decode_combines_user_mask_with_cache_mask():
     np.testing.assert_allclose(got, np.asarray(full), rtol=1e-5, atol=1e-6)
 
 
+def test_heads_that_do_not_divide_the_features_raise_flaxs_assertion():
+    # Flax 0.12.8: AssertionError "Memory dimension (4) must be divisible by number of heads (3)."
+    layer = nn.MultiHeadDotProductAttention(num_heads=3)
+    with pytest.raises(AssertionError, match=r"^Memory dimension \(4\) must be divisible by "
+                       r"number of heads \(3\)") as info:  # fmt: skip
+        layer.init(random.key(0), rand((2, 5, 4)))
+    assert isinstance(info.value, (errors.AttentionHeadsError, ValueError))
+
+
 @pytest.mark.parametrize("length", [2, 3])
 def test_decode_multi_token_query_raises_flax_message(length):
     layer = decode_layer(nn.MultiHeadDotProductAttention)

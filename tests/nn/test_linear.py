@@ -73,6 +73,14 @@ def test_dense_general_matches_numpy(in_shape, features, axis, batch_dims, kerne
     np.testing.assert_allclose(np.asarray(layer.apply(variables, x)), want, rtol=1e-5, atol=1e-5)
 
 
+def test_dense_general_batch_dims_in_axis_raise_flaxs_type_error():
+    # Flax 0.12.8 (dot_general's check): TypeError, this message
+    with pytest.raises(TypeError, match=r"^dot_general requires lhs batch dimensions to be "
+                       r"disjoint from contracting dimensions, got lhs_batch \(0,\) and "
+                       r"lhs_contracting \(0,\)\.$"):  # fmt: skip
+        nn.DenseGeneral(3, axis=0, batch_dims=(0,)).init(random.key(0), rand((2, 4, 5)))
+
+
 @pytest.mark.parametrize(
     "equation, in_shape, kernel_shape, bias_shape",
     [
