@@ -115,8 +115,9 @@ def popcount(v):
 
 @cached_njit(**_OPTS)
 def digamma(x):
-    """psi(x): reflection for x < 0.5, recurrence up to 6, then the asymptotic series."""
-    if x <= 0 and math.floor(x) == x:
+    """psi(x): reflection for x < 0.5, recurrence up to 6, then the asymptotic series; nan at
+    the poles (x <= 0 whole, tested in floats: math.floor's int64 overflowed for -3e38)."""
+    if x <= 0 and np.floor(x) == x:
         return np.nan
     acc = 0.0
     if x < 0.5:

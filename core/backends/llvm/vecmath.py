@@ -495,10 +495,9 @@ def _rt_erf_inv_f64(e: _Fp, x):
 
 def _rt_digamma(e: _Fp, x):
     """`runtime.digamma`, with its control flow (the builder ends in a new block). The pole
-    test branches as numba's does: `floor` of a huge or infinite x converts to int64 out of
-    range, which LLVM treats as poison, so a `select` there would not give numba's result.
-    The checks before `x = 1.0 - x` are in `x`'s own type (numba types each version of a
-    variable), the rest in float64."""
+    test compares `floor(x)` with x in x's type, as numba's `np.floor` does. The checks before
+    `x = 1.0 - x` are in `x`'s own type (numba types each version of a variable), the rest in
+    float64."""
     b, d = e.b, ir.DoubleType()
     fn = b.block.function
     check, main, loop, tail, end = (
@@ -507,8 +506,7 @@ def _rt_digamma(e: _Fp, x):
     xd = b.fpext(x, d) if isinstance(x.type, ir.FloatType) else x
     b.cbranch(e.cmp("<=", x, _f(x.type, 0)), check, main)
     b.position_at_end(check)
-    floor = e.libm(_c_name("floor", x.type), x)
-    b.cbranch(e.cmp("==", b.sitofp(b.fptosi(floor, _I64T), d), xd), end, main)
+    b.cbranch(e.cmp("==", e.intrinsic("floor", x), x), end, main)
     b.position_at_end(main)
     small = e.cmp("<", x, _f(x.type, 0.5))
     reflected = e.div(e.neg(_f(d, np.pi)), e.libm("tan", e.mul(_f(d, np.pi), xd)))

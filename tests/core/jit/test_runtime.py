@@ -46,3 +46,14 @@ def test_allocation_reshape_copy_and_flat_access():
 def test_where_unifies_its_operands(cond, a, b, want):
     got = njit(lambda c, x, y: rt.where(c, x, y))(cond, a, b)
     assert got == want and isinstance(got, type(want))
+
+
+@pytest.mark.parametrize(
+    "x, want",  # JAX 0.10.2's jitted lax.digamma of float32
+    [(-3e38, np.nan), (-np.inf, np.nan), (-2.0, np.nan), (-0.0, np.nan), (np.inf, np.inf),
+     (1e30, 69.07755), (-1.5, 0.70315664), (1e-30, -1e30)],
+)  # fmt: skip
+def test_digamma_poles_beyond_int64(x, want):
+    """Whole x <= 0 are poles (nan) also where floor(x) leaves int64's range (-3e38 gave 86.5)."""
+    got = njit(lambda v: rt.digamma(v))(np.float32(x))
+    np.testing.assert_allclose(np.float32(got), want, rtol=1e-6)
