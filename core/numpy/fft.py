@@ -237,7 +237,10 @@ def ihfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None)
     Returns:
         The complex result, `n // 2 + 1` long along `axis`.
     """
-    return _r2c(ensure_array(a), n, _axis_1d("ihfft", axis), norm, True)
+    a, axis = ensure_array(a), _axis_1d("ihfft", axis)
+    # JAX's formula (the signs of its zeros show it): conj(rfft(a)) scaled, not a DFT with +i
+    nn = get_aval(a).shape[axis] if n is None else n
+    return uf.multiply(uf.conjugate(_r2c(a, n, axis, "backward", False)), _scale(nn, norm, True))
 
 
 # ---------------------------------------------------------------------------------------------
