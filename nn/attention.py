@@ -30,6 +30,26 @@ from nn.normalization import LayerNorm
 Array = Any
 
 
+def _check_shapes(query: Array, key: Array, value: Array | None = None) -> None:
+    """Flax's checks of attention operands, in its order: ranks, batch axes, heads, then the
+    head size of query and key (without ``value``) or the key and value lengths (with it)."""
+    arrays = (query, key) if value is None else (query, key, value)
+    names = "q, k" if value is None else "q, k, v"
+    if len({a.ndim for a in arrays}) != 1:
+        what = "must have same rank"
+    elif len({a.shape[:-3] for a in arrays}) != 1:
+        what = "batch dims must match"
+    elif len({a.shape[-2] for a in arrays}) != 1:
+        what = "num_heads must match"
+    elif value is None and query.shape[-1] != key.shape[-1]:
+        names, what = "q, k", "depths must match"
+    elif value is not None and key.shape[-3] != value.shape[-3]:
+        names, what = "k, v", "lengths must match"
+    else:
+        return
+    raise errors.AttentionShapeError(f"{names} {what}.", [a.shape for a in arrays])
+
+
 def dot_product_attention_weights(
     query: Array,
     key: Array,
@@ -66,10 +86,7 @@ def dot_product_attention_weights(
     """
     query, key = promote_dtype(query, key, dtype=dtype)
     dtype = query.dtype
-    if query.ndim != key.ndim or query.shape[-2:] != key.shape[-2:]:
-        raise ValueError(
-            f"query {query.shape} and key {key.shape} need equal rank, heads and head size."
-        )
+    _check_shapes(query, key)
     depth = query.shape[-1]
     query = query / jnp.sqrt(jnp.asarray(depth, dtype))
     weights = jnp.einsum("...qhd,...khd->...hqk", query, key, precision=precision)
@@ -115,8 +132,7 @@ def dot_product_attention(
     ``(*batch, kv_len, heads, d_v)``.
     """
     query, key, value = promote_dtype(query, key, value, dtype=dtype)
-    if key.shape[-3] != value.shape[-3]:
-        raise ValueError(f"key {key.shape} and value {value.shape} need the same length.")
+    _check_shapes(query, key, value)
     weights = dot_product_attention_weights(
         query,
         key,

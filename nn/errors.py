@@ -666,6 +666,20 @@ class AttentionHeadsError(FlaxError, ValueError, AssertionError):
         )
 
 
+class AttentionShapeError(FlaxError, ValueError, AssertionError):
+    """Attention operands whose ranks, batch axes, heads, head sizes (query and key) or lengths
+    (key and value) differ (Flax asserts them). Shapes are ``(*batch, length, heads, size)``.
+
+    Failing code: ``nn.dot_product_attention(q, k, v)`` with ``k`` of length 5 and ``v`` of
+    length 6. Fix: project or slice the operands to the same batch axes, heads and lengths.
+    """
+
+    def __init__(self, what: str, shapes: list):
+        super().__init__(
+            f"{what} Got shapes {', '.join(map(str, shapes))} (each (*batch, length, heads, size))."
+        )
+
+
 class DecodeCacheShapeError(FlaxError, ValueError):
     """An attention layer with ``decode=True`` got a query that is not one step of its cache.
 

@@ -218,6 +218,39 @@ def test_decode_combines_user_mask_with_cache_mask():
     np.testing.assert_allclose(got, np.asarray(full), rtol=1e-5, atol=1e-6)
 
 
+# Flax 0.12.8's AssertionError messages: (query, key, value) shapes, the message of
+# dot_product_attention_weights(q, k) (None: no error) and of dot_product_attention(q, k, v).
+SHAPE_ERRORS = [
+    ((2, 3, 2, 4), (3, 2, 4), (3, 2, 4), "q, k must have same rank.",
+     "q, k, v must have same rank."),
+    ((2, 3, 2, 4), (1, 5, 2, 4), (1, 5, 2, 4), "q, k batch dims must match.",
+     "q, k, v batch dims must match."),
+    ((2, 3, 2, 4), (2, 5, 1, 4), (2, 5, 1, 4), "q, k num_heads must match.",
+     "q, k, v num_heads must match."),
+    ((2, 3, 2, 4), (2, 5, 2, 3), (2, 5, 2, 3), "q, k depths must match.",
+     "q, k depths must match."),
+    ((2, 3, 2, 4), (2, 5, 2, 4), (2, 6, 2, 4), None, "k, v lengths must match."),
+    ((2, 3, 2, 4), (2, 5, 2, 4), (2, 5, 1, 4), None, "q, k, v num_heads must match."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("q, k, v, weights_message, attention_message", SHAPE_ERRORS)
+def test_operand_shapes_are_checked_with_flaxs_messages(
+    q, k, v, weights_message, attention_message
+):
+    q, k, v = jnp.ones(q), jnp.ones(k), jnp.ones(v)
+    calls = [(weights_message, lambda: nn.dot_product_attention_weights(q, k))]
+    calls.append((attention_message, lambda: nn.dot_product_attention(q, k, v)))
+    for message, call in calls:
+        if message is None:
+            call()
+            continue
+        with pytest.raises(AssertionError) as info:
+            call()
+        assert isinstance(info.value, errors.AttentionShapeError)
+        assert str(info.value).startswith(message + " Got shapes")
+
+
 def test_heads_that_do_not_divide_the_features_raise_flaxs_assertion():
     # Flax 0.12.8: AssertionError "Memory dimension (4) must be divisible by number of heads (3)."
     layer = nn.MultiHeadDotProductAttention(num_heads=3)
