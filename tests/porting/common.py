@@ -1,4 +1,4 @@
-"""What `record_answers.py` (on JAX) and `test_ported_programs.py` (on numbax) share: the
+"""What `record_answers.py` (on JAX) and the tests (`checks.py`, on numbax) share: the
 programs and the summary of a program's result that the answers hold."""
 
 from pathlib import Path
@@ -12,6 +12,12 @@ ANSWERS = Path(__file__).resolve().parent / "answers.json"
 def program_names() -> list[str]:
     """The programs' names (file stems), sorted."""
     return sorted(p.stem for p in PROGRAMS.glob("*.py"))
+
+
+def program_group(name: str) -> str:
+    """The test file that checks program `name`: "linen" (Flax's linen guides), "optax"
+    (Optax's examples) or "examples" (JAX's and Flax's examples and JAX's documentation)."""
+    return next((g for g in ("linen", "optax") if name.startswith(f"{g}_")), "examples")
 
 
 def summary(value):

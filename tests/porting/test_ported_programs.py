@@ -1,69 +1,20 @@
-"""Public JAX and Flax programs ported by rewriting their imports only (`flaxport.port`) give
-JAX's, Flax's and Optax's numbers: losses, parameters after a few steps, dtypes, shapes and
-shardings, against `answers.json` (recorded on JAX 0.10.2 by `record_answers.py`). The
-programs are in `programs/` (see its README for where each comes from)."""
+"""JAX's and Flax's public example programs and JAX's documentation, ported by rewriting
+their imports only, give JAX's, Flax's and Optax's numbers: losses, parameters after a few
+steps, dtypes, shapes and shardings, against `answers.json` (recorded on JAX 0.10.2 by
+`record_answers.py`; `checks.py` runs and compares). The programs are in `programs/` (see its
+README for where each comes from)."""
 
 import json
-import sys
-import types
 
-import numpy as np
 import pytest
 
-from flaxport.port import port_source
-from tests.porting.common import ANSWERS, PROGRAMS, program_names, summary
-
-SLOW = {
-    "nlp_seq",
-    "lm1b_sampling",
-    "wmt_beam_search",
-    "sst2_training",
-    "imagenet_resnet",
-}  # 40-60 s
-# of compiling
+from tests.porting.checks import cases, check
+from tests.porting.common import ANSWERS, program_names
 
 
-def ported_run(name: str):
-    """Program `name` ported by its imports, run."""
-    source, missing = port_source((PROGRAMS / f"{name}.py").read_text())
-    assert missing == []
-    module = types.ModuleType(f"ported_{name}")
-    sys.modules[module.__name__] = module
-    try:
-        exec(compile(source, str(PROGRAMS / f"{name}.py"), "exec"), module.__dict__)
-        return module.run()
-    finally:
-        del sys.modules[module.__name__]
-
-
-def assert_same(got, want, path="run()"):
-    """`got` (a summary) equals `want`: containers and exact values equal, arrays of the same
-    dtype and shape with values within float32 round-off of JAX's."""
-    if isinstance(want, dict) and "dtype" in want and "head" in want:
-        assert (got["dtype"], got["shape"]) == (want["dtype"], want["shape"]), path
-        np.testing.assert_allclose(got["head"], want["head"], rtol=2e-4, atol=1e-5, err_msg=path)
-        scale = max(1.0, float(np.prod(want["shape"])) ** 0.5)
-        np.testing.assert_allclose(got["sum"], want["sum"], rtol=2e-4, atol=1e-5 * scale,
-                                   err_msg=path)  # fmt: skip
-    elif isinstance(want, dict):
-        assert sorted(got) == sorted(want), path
-        for key in want:
-            assert_same(got[key], want[key], f"{path}[{key!r}]")
-    elif isinstance(want, list):
-        assert len(got) == len(want), path
-        for i, (g, w) in enumerate(zip(got, want)):
-            assert_same(g, w, f"{path}[{i}]")
-    else:
-        assert got == want, path
-
-
-@pytest.mark.parametrize(
-    "name",
-    [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in program_names()],
-)
+@pytest.mark.parametrize("name", cases("examples"))
 def test_ported_program_gives_jaxs_numbers(name):
-    want = json.loads(ANSWERS.read_text())[name]
-    assert_same(summary(ported_run(name)), want)
+    check(name)
 
 
 def test_every_program_has_answers():
