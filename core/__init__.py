@@ -52,6 +52,7 @@ from core.api_extras import (
     default_device,
     ensure_compile_time_eval,
     float0,
+    fwd_and_bwd,
     linear_transpose,
     named_call,
     named_scope,
@@ -106,6 +107,7 @@ from core.jit.api import clear_caches, compile_count, jit
 
 # Sets `core.lax.linalg`, which `core/lax/__init__.py` cannot import (core/lax/linalg.py).
 from core.lax import linalg as _lax_linalg  # noqa: F401
+from core.numpy.indexing import ds
 from core.packages import check_numbax_packages as _check_numbax_packages
 from core.pending import block_until_ready
 from core.placement import (
@@ -181,6 +183,7 @@ __all__ = [
     "process_indices",
     "devices",
     "disable_jit",
+    "ds",
     "dtypes",
     "effects_barrier",
     "enable_checks",
@@ -189,6 +192,7 @@ __all__ = [
     "explain_cache_misses",
     "eval_shape",
     "float0",
+    "fwd_and_bwd",
     "flatten_util",
     "grad",
     "hessian",

@@ -1,11 +1,13 @@
 """Less common top-level `jax` functions: transformations built on the core machinery
-(`linear_transpose`, `ensure_compile_time_eval`; `custom_gradient` and `closure_convert` live
-in `core.custom_derivatives`, as in JAX) and
+(`linear_transpose`, `fwd_and_bwd`, `ensure_compile_time_eval`; `custom_gradient` and
+`closure_convert` live in `core.custom_derivatives`, as in JAX) and
 compatibility helpers for a one-CPU-device library (`named_call`, `named_scope`, `typeof`,
 `default_device`, `checking_leaks`, `print_environment_info`, `float0`).
 
 * `linear_transpose` stages the function to a jaxpr on abstract values and runs the same
   `backward_pass` as `grad` on it, so no primal values are needed.
+* `fwd_and_bwd` splits `vjp` into a forward returning the pullback (a pytree of residuals) and
+  a backward applying it, each jitted once.
 * `ensure_compile_time_eval` installs a trace that runs primitives on concrete operands eagerly
   and hands everything else to the enclosing trace.
 """
@@ -16,7 +18,7 @@ import contextlib
 import functools
 import platform
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -24,6 +26,7 @@ import numpy as np
 import numbax
 from core import sharding_types, source_info, tree_util
 from core.ad_util import Zero, instantiate
+from core.api import vjp
 from core.array import placement
 from core.avals import ShapedArray
 from core.config import config
@@ -39,6 +42,7 @@ from core.devices import (
 )
 from core.dtypes import float0 as float0  # re-exported as core.float0
 from core.interpreters.transpose import UndefinedPrimal, backward_pass
+from core.jit.api import jit
 from core.trace import (
     Trace,
     Tracer,
@@ -96,6 +100,46 @@ class _CompileTimeEvalTrace(Trace):
         concrete = not any(isinstance(a, Tracer) for a in args)
         with set_current_trace(eval_trace if concrete else self.parent):
             return prim.bind(*args, **params)
+
+
+def fwd_and_bwd(
+    fun: Callable, argnums: int | Sequence[int], has_aux: bool = False, jitted: bool = True
+) -> tuple[Callable, Callable]:
+    """The forward and backward passes of `fun` as two functions, as JAX's: the backward can be
+    reused (and compiles once) across forward calls.
+
+    Args:
+      fun: the function to differentiate.
+      argnums: an int or a sequence of ints, the positional arguments differentiated.
+      has_aux: `fun` returns `(out, aux)`; `fwd` then returns `(out, residuals, aux)`.
+      jitted: return the `jit` of both passes.
+
+    Returns:
+      `(fwd, bwd)`: `fwd(*args)` returns `(fun(*args), residuals)` (as `vjp`);
+      `bwd(residuals, ct)` returns the cotangents of the `argnums` arguments (one array, not a
+      tuple, for an int `argnums`).
+    """
+    if not callable(fun):
+        raise TypeError(f"fwd_and_bwd requires a callable argument, got {fun!r}.")
+    multiple = not isinstance(argnums, (int, np.integer))
+    nums = tuple(argnums) if multiple else (argnums,)
+
+    def fwd(*args: Any) -> Any:
+        nums_ = [n % len(args) for n in nums]
+
+        def f_dyn(*dyn: Any) -> Any:
+            full = list(args)
+            for i, a in zip(nums_, dyn):
+                full[i] = a
+            return fun(*full)
+
+        return vjp(f_dyn, *(args[i] for i in nums_), has_aux=has_aux)
+
+    def bwd(f_vjp: Callable, outgrad: Any) -> Any:
+        g = f_vjp(outgrad)
+        return g if multiple else g[0]
+
+    return (jit(fwd), jit(bwd)) if jitted else (fwd, bwd)
 
 
 @contextlib.contextmanager

@@ -600,6 +600,21 @@ class JaxprTypeError(NumbaxError, TypeError):
     by `core.ir.typecheck`, as `jax.errors.JaxprTypeError`."""
 
 
+class SliceWithArrayIndexError(NumbaxError, NotImplementedError):
+    """An index mixing `jax.ds(...)` (a `Slice`) with integer-array indices, which numbax
+    does not gather in one step (JAX does).
+
+    Failing code: ``x[jax.ds(i, 2), jnp.array([0, 2])]``. Fix: index in two steps,
+    ``x[jax.ds(i, 2)][:, jnp.array([0, 2])]``.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(
+            "jax.ds(...) together with integer-array indices is not supported; index in two "
+            "steps: x[jax.ds(i, n)][:, idx]."
+        )
+
+
 class AxisIndexGroupsError(NumbaxError, NotImplementedError):
     """A collective over a `vmap` axis given `axis_index_groups` (as in JAX, groups are only
     for the axes of `pmap`).

@@ -124,7 +124,8 @@ def PRNGKey(seed: Any, *, impl: str | None = None) -> Any:  # noqa: N802  (JAX's
 
 
 def _check_impl(impl: Any) -> None:
-    if impl not in (None, "threefry2x32"):
+    """`impl` names threefry2x32: None, the name, or the key dtype (JAX takes either)."""
+    if impl is not None and impl != "threefry2x32" and impl is not dtypes.key_fry:
         raise RandomArgumentError(
             f"unknown PRNG implementation {impl!r}; only 'threefry2x32' is available."
         )
@@ -142,17 +143,25 @@ def key_data(keys: Any) -> Any:
     return _check_key("key_data", keys, batched=True)
 
 
-def wrap_key_data(key_bits_array: Any, *, impl: str | None = None) -> PRNGKeyArray:
+def wrap_key_data(
+    key_bits_array: Any, *, impl: str | None = None, dtype: Any = None
+) -> PRNGKeyArray:
     """A typed key array from its `uint32[..., 2]` data.
 
     Args:
       key_bits_array: the data, a uint32 array whose last axis has size 2.
       impl: None or `"threefry2x32"`, the only implementation.
+      dtype: None or the key dtype (`key.dtype`, `key<fry>`), instead of `impl`.
 
     Returns:
       The key array, of shape `key_bits_array.shape[:-1]`.
     """
-    _check_impl(impl)
+    if dtype is not None and impl is not None:
+        raise RandomArgumentError(
+            "Cannot specify both `impl` and `dtype` arguments to jax.random.wrap_key_data; "
+            "give one."
+        )
+    _check_impl(impl if dtype is None else dtype)
     if isinstance(key_bits_array, PRNGKeyArray):
         raise PRNGKeyError(
             "wrap_key_data takes uint32 key data, but was given a key array; it is a key "

@@ -11,7 +11,9 @@ are dropped; an out-of-bounds static int is a `dynamic_slice` start, as in JAX. 
 masks (of the indexed shape) become integer arrays; traced masks raise
 `NonConcreteBooleanIndexError`; Python bools add an axis of length 1 or 0 (numpy's rule).
 A Python list as the whole index is a TypeError, as in JAX: `x[jnp.array(seq)]` or
-`x[tuple(seq)]` say which is meant.
+`x[tuple(seq)]` say which is meant. `jax.ds(start, size, stride)` (a `Slice`) selects `size`
+elements from a start that may be traced: a `dynamic_slice` (start clamped, as JAX's gather
+clamps it), then a strided slice.
 
 `.at[idx].set/add/...` index an iota of flat positions with the same machinery (out-of-bounds
 positions become -1, so the update is dropped) and scatter into the flattened array: one code
@@ -25,9 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from core import dtypes
+from core import dtypes, tree_util
 from core.array import Array
-from core.errors import NonConcreteBooleanIndexError
+from core.errors import NonConcreteBooleanIndexError, SliceWithArrayIndexError
 from core.numpy import ufuncs
 from core.numpy._util import broadcast_to, check_arraylike, ensure_array
 from core.numpy.creation import ones_like
@@ -45,6 +47,57 @@ from core.trace import Tracer, get_aval
 
 # ---------------------------------------------------------------------------------------------
 # Index normalization
+
+
+@tree_util.register_pytree_node_class
+class Slice:
+    """`size` elements from `start` (static or traced) every `stride`: `x[jax.ds(i, n)]`.
+
+    Args:
+      start: the first index, an int or a scalar integer array (traced too).
+      size: the number of elements, an int.
+      stride: the step, an int >= 0.
+    """
+
+    def __init__(self, start: Any, size: int, stride: int = 1):
+        if stride < 0:
+            raise ValueError("`stride` must be >= 0.")
+        self.start, self.size, self.stride = start, size, stride
+
+    def __repr__(self) -> str:
+        return f"Slice(start={self.start!r}, size={self.size!r}, stride={self.stride!r})"
+
+    def tree_flatten(self) -> tuple[tuple, tuple]:
+        static = _is_int_scalar(self.start)
+        return (None if static else self.start,), (self.start if static else None, self.size,
+                                                   self.stride)  # fmt: skip
+
+    @classmethod
+    def tree_unflatten(cls, aux: tuple, children: tuple) -> Slice:
+        return cls(aux[0] if children[0] is None else children[0], aux[1], aux[2])
+
+
+def ds(start: Any, size: int | None = None, stride: int | None = None) -> slice | Slice:
+    """A `Slice` as the builtin `slice` reads: `ds(None)` is `:`, `ds(j)` is `:j`, `ds(i, j)`
+    is `i:i+j`, `ds(i, j, k)` is `i:i+j:k`, where `i` may be traced.
+
+    Args:
+      start: the first index (or the size when `size` is None); None for `:`.
+      size: the number of elements.
+      stride: the step (static), default 1.
+
+    Returns:
+      `slice(None)` for `ds(None)`, else a `Slice`.
+    """
+    if start is None:
+        return slice(None)
+    if stride is None:
+        stride = 1
+    if not isinstance(stride, int):
+        raise ValueError("Non-static stride in `dslice`")
+    if size is None:
+        start, size = 0, start
+    return Slice(start, size, stride)
 
 
 _EMPTY_NEW_AXIS = ("empty new axis",)  # the axis `x[False]` adds
@@ -73,6 +126,8 @@ def _expand(shape: tuple[int, ...], idx: Any) -> tuple[tuple[int, ...], list[Any
             masks[len(items)] = (pos, e.shape)
         if e is None or e is Ellipsis or isinstance(e, slice):
             items.append(e)
+        elif isinstance(e, Slice):
+            items.append(("ds", e))
         elif _is_int_scalar(e):
             items.append(("int", int(e)))
         elif isinstance(e, (bool, np.bool_)):  # numpy's rule: a new axis of length 1 or 0
@@ -252,20 +307,27 @@ def getitem(x: Any, idx: Any, mode: str | None = None, fill_value: Any = None) -
         ]
     x, entries = _apply_slices(x, entries)
     if any(e[0] == "arr" for e in entries):
+        if any(e[0] == "ds" for e in entries):
+            raise SliceWithArrayIndexError()
         gmode = (
             "fill" if mode in ("fill", "drop") else "clip" if mode == "clip" else PROMISE_IN_BOUNDS
         )
         return _gather_arrays(x, entries, gmode, fill_value)
     cur = get_aval(x).shape
-    dyn = [(d, e[1]) for d, e in enumerate(entries) if e[0] == "dyn"]
+    dyn = [(d, e[1]) for d, e in enumerate(entries) if e[0] in ("dyn", "ds")]
     if dyn:
         starts: list[Any] = [0] * len(cur)
         sizes = list(cur)
         for d, i in dyn:
-            starts[d] = i  # `dynamic_slice` wraps a negative start once, as JAX's indexing does
-            sizes[d] = 1
+            # `dynamic_slice` wraps a negative start once, as JAX's indexing does
+            starts[d] = i.start if isinstance(i, Slice) else i
+            sizes[d] = max((i.size - 1) * i.stride + 1, 0) if isinstance(i, Slice) else 1
         x = gp.dynamic_slice(x, starts, sizes)
-    return sh.squeeze(x, tuple(d for d, e in enumerate(entries) if e[0] != "full"))
+        strides = {d: i.stride for d, i in dyn if isinstance(i, Slice) and i.stride > 1}
+        if strides:
+            step = [strides.get(d, 1) for d in range(len(cur))]
+            x = ix.slice(x, [0] * len(cur), get_aval(x).shape, step)
+    return sh.squeeze(x, tuple(d for d, e in enumerate(entries) if e[0] not in ("full", "ds")))
 
 
 # ---------------------------------------------------------------------------------------------

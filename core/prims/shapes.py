@@ -25,14 +25,22 @@ from core.primitive import Primitive, jax_params
 from core.trace import Tracer, get_aval
 
 # ---------------------------------------------------------------------------------------------
-# broadcast_in_dim: operand dim i becomes output dim broadcast_dimensions[i]
+# broadcast_in_dim: operand dim i becomes output dim broadcast_dimensions[i] (distinct, in any
+# order, as JAX's: `broadcast_dimensions=(1, 0)` also transposes)
 
 broadcast_in_dim_p = Primitive("broadcast_in_dim")
+
+
+def _in_output_order(broadcast_dimensions) -> list[int]:
+    """The operand's axes in the order their output axes come."""
+    return sorted(range(len(broadcast_dimensions)), key=broadcast_dimensions.__getitem__)
 
 
 def _bid_impl(x, *, shape, broadcast_dimensions):
     if x.ndim == 0:  # a filled array: contiguous, so jitted calls need not copy it
         return np.full(shape, x, dtype=x.dtype)
+    order = _in_output_order(broadcast_dimensions)
+    x, broadcast_dimensions = x.transpose(order), [broadcast_dimensions[i] for i in order]
     expanded = [1] * len(shape)
     for i, d in enumerate(broadcast_dimensions):
         expanded[d] = x.shape[i]
@@ -43,7 +51,8 @@ def _bid_abstract_eval(x, *, shape, broadcast_dimensions):
     if (
         len(broadcast_dimensions) != x.ndim
         or any(x.shape[i] not in (1, shape[d]) for i, d in enumerate(broadcast_dimensions))
-        or list(broadcast_dimensions) != sorted(set(broadcast_dimensions))
+        or len(set(broadcast_dimensions)) != len(broadcast_dimensions)
+        or any(not 0 <= d < len(shape) for d in broadcast_dimensions)
     ):
         raise ShapeError(
             f"broadcast_in_dim cannot broadcast operand of shape {x.shape} to {shape} with "
@@ -62,7 +71,11 @@ def _bid_transpose(ct, x, *, shape, broadcast_dimensions):
     new = tuple(i for i in range(len(shape)) if i not in broadcast_dimensions)
     summed_axes = tuple(sorted(d for d in new + unit if shape[d] != 1))
     summed = ad_util.ops.reduce_sum(ct, summed_axes) if summed_axes else ct
-    return [reshape(summed, in_shape)]
+    order = _in_output_order(broadcast_dimensions)
+    if order == sorted(order):
+        return [reshape(summed, in_shape)]
+    summed = reshape(summed, tuple(in_shape[i] for i in order))
+    return [transpose(summed, tuple(np.argsort(order).tolist()))]
 
 
 def _bid_batch(args, dims, *, shape, broadcast_dimensions):
