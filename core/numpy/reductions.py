@@ -193,11 +193,11 @@ def _mean_over(
     """`sum(x) / (count - ddof)` over `axes`, counting only the `where` entries when given."""
     if where is None:
         n = int(np.prod([shape[i] for i in axes], dtype=np.int64))
-        total = sum(x, axis=axes, keepdims=keepdims)
+        total = sum(x, axis=axes, dtype=dt, keepdims=keepdims)  # int8 stays int8, as in JAX
         return ew.div_like_xla(total, ew.full_like(total, n - ddof), None)
     mask = broadcast_to(where, shape)
-    total = sum(x, axis=axes, keepdims=keepdims, where=mask)
-    n = sum(sh.convert_element_type(mask, dt), axis=axes, keepdims=keepdims)
+    total = sum(x, axis=axes, dtype=dt, keepdims=keepdims, where=mask)
+    n = sum(sh.convert_element_type(mask, dt), axis=axes, dtype=dt, keepdims=keepdims)
     return ew.div(total, ew.sub(n, ew.full_like(n, ddof)) if ddof else n)
 
 
@@ -212,6 +212,8 @@ def mean(
 ) -> Any:
     """Arithmetic mean (integers are averaged in the default float dtype)."""
     check_arraylike("mean", a)
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.mean is not supported.")
     a, shape, axes, dt = _inexact_operand(a, axis, dtype, "mean")
     if dtypes.is_ml_float(dt):  # JAX computes bfloat16 (and float8) statistics in float32
         a32 = sh.convert_element_type(a, dtypes.float32)
@@ -234,19 +236,50 @@ def var(
     """Variance, `mean(|x - mean(x)|^2)` with `ddof` degrees of freedom removed (real for
     complex `a`, as in JAX)."""
     check_arraylike("var", a)
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.var is not supported.")
     if correction is not None:
         ddof = correction
-    a, shape, axes, dt = _inexact_operand(a, axis, dtype, "var")
-    if dtypes.is_ml_float(dt):  # JAX computes bfloat16 (and float8) statistics in float32
-        a32 = sh.convert_element_type(a, dtypes.float32)
-        out = var(a32, axes, None, None, ddof, keepdims, where=where)
-        return sh.convert_element_type(out, dt)
-    centered = subtract(a, mean(a, axis=axes, keepdims=True, where=where))
-    squares = ew.mul(centered, centered)
-    if np.dtype(dt).kind == "c":
+    a = ensure_array(a)
+    comp, out_dt = _var_dtypes(get_aval(a).dtype, np_dtype(dtype, "var"))
+    a, shape, axes, _ = _inexact_operand(a, axis, comp, "var")
+    centered = subtract(a, mean(a, axis=axes, dtype=comp, keepdims=True, where=where))
+    if comp.kind == "c":
         squares = real(ew.mul(centered, conjugate(centered)))
-        dt = squares.dtype
-    return _mean_over(squares, shape, axes, dt, keepdims, where, ddof)
+        comp = squares.dtype
+    else:
+        squares = ew.mul(centered, centered)
+    if where is None:
+        n = int(np.prod([shape[i] for i in axes], dtype=np.int64))
+        count = ew.full_like(sum(squares, axis=axes, keepdims=keepdims), n, comp)
+    else:
+        mask = sh.convert_element_type(broadcast_to(where, shape), comp)
+        count = sum(mask, axes, dtype=comp, keepdims=keepdims)
+    count = ew.sub(count, ew.full_like(count, ddof))
+    total = sum(squares, axis=axes, dtype=comp, keepdims=keepdims, where=where)
+    out = sh.convert_element_type(ew.div(total, count), out_dt)
+    return _where(ew.gt(count, ew.full_like(count, 0)), out, np.nan)
+
+
+def _var_dtypes(a_dt: np.dtype, dtype: np.dtype | None) -> tuple[np.dtype, np.dtype]:
+    """JAX's (computation, result) dtypes of `var`: a given dtype is both (complex `a` needs a
+    complex one); else integers give the default float, complex `a` a real result; float16
+    and bfloat16 compute in float32."""
+    if dtype is not None:
+        if dtype.kind != "c" and dtypes.kind(a_dt) == "c":
+            raise ValueError(
+                "jax.numpy.var does not yet support real dtype parameters when computing the "
+                "variance of an array of complex values. Pass a complex dtype, or take the "
+                "variance of `a.real` and `a.imag` separately."
+            )
+        comp = out = dtype
+    elif dtypes.kind(a_dt) not in "fc":
+        comp = out = dtypes.default_float()
+    else:
+        comp, out = a_dt, np.array(0, a_dt).real.dtype
+    if np.dtype(comp) in (np.float16, dtypes.bfloat16):
+        comp = np.dtype(np.float32)
+    return np.dtype(comp), np.dtype(out)
 
 
 @_takes_args_of(var)
@@ -327,12 +360,17 @@ def cumulative_sum(
     check_arraylike("cumulative_sum", x)
     x = ensure_array(x)
     aval = get_aval(x)
-    _check_cumulative_axis(aval.ndim, axis)
+    _check_cumulative_axis(aval.ndim, axis, "sum")
     dtype = np_dtype(dtype, "cumulative_sum") or _sum_dtype(aval.dtype)  # as JAX's (not cumsum's)
     return _with_initial(cumsum(x, axis, dtype), axis, 0, include_initial)
 
 
-def _check_cumulative_axis(ndim: int, axis: int | None) -> None:
+def _check_cumulative_axis(ndim: int, axis: int | None, what: str) -> None:
+    if ndim == 0:
+        raise ValueError(
+            f"The input must be non-scalar to take a cumulative {what}, however a scalar value "
+            "or scalar array was given."
+        )
     if axis is None and ndim > 1:
         raise ValueError(
             f"The input array has rank {ndim}, however axis was not set to an explicit value. "
@@ -359,8 +397,8 @@ def cumulative_prod(
     check_arraylike("cumulative_prod", x)
     x = ensure_array(x)
     aval = get_aval(x)
-    _check_cumulative_axis(aval.ndim, axis)
-    dtype = np_dtype(dtype, "cumulative_prod") or _sum_dtype(aval.dtype)  # as JAX's (not cumprod's)
+    _check_cumulative_axis(aval.ndim, axis, "product")
+    dtype = np_dtype(dtype, "cumulative_prod")  # None: cumprod's (int8 stays int8), as in JAX
     return _with_initial(cumprod(x, axis, dtype), axis, 1, include_initial)
 
 
@@ -457,6 +495,8 @@ def nanmean(
 ) -> Any:
     """`mean` of the non-NaN values."""
     check_arraylike("nanmean", a)
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.nanmean is not supported.")
     a = ensure_array(a)
     if dtypes.kind(get_aval(a).dtype) not in "fc":
         return mean(a, axis, dtype, keepdims=keepdims, where=where)
@@ -474,11 +514,18 @@ def nanvar(
 ) -> Any:
     """`var` of the non-NaN values."""
     check_arraylike("nanvar", a)
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.nanvar is not supported.")
     a = ensure_array(a)
-    if dtypes.kind(get_aval(a).dtype) not in "fc":
-        return var(a, axis, dtype, ddof=ddof, keepdims=keepdims, where=where)
-    valid = _not_nan(a, where)
-    return var(_nan_filled(a, 0), axis, dtype, ddof=ddof, keepdims=keepdims, where=valid)
+    # As JAX: convert to the computation dtype first (an integer dtype has no NaN to skip).
+    comp, out_dt = _var_dtypes(get_aval(a).dtype, np_dtype(dtype, "nanvar"))
+    a = sh.convert_element_type(a, comp)
+    if comp.kind not in "fc":
+        res = var(a, axis, comp, ddof=ddof, keepdims=keepdims, where=where)
+    else:
+        valid = _not_nan(a, where)
+        res = var(_nan_filled(a, 0), axis, comp, ddof=ddof, keepdims=keepdims, where=valid)
+    return sh.convert_element_type(res, out_dt)
 
 
 @_takes_args_of(nanvar)

@@ -274,7 +274,19 @@ def floor_divide(x: Any, y: Any, /) -> Any:
             return q
         fix = ew.bitwise_and(ew.ne(ew.sign(x), ew.sign(y)), ew.ne(ew.rem(x, y), ew.full_like(x, 0)))
         return ew.select_n(fix, q, ew.sub(q, ew.full_like(q, 1)))
-    return ew.floor(ew.div(x, y))
+    return _float_divmod(x, y)[0]
+
+
+def _float_divmod(x: Any, y: Any) -> tuple[Any, Any]:
+    """JAX's float `(x // y, x % y)` (CPython's float_divmod): the quotient of `x - fmod(x, y)`
+    corrected towards minus infinity, then rounded; so inf // y and x // 0 give NaN or +-inf
+    as in JAX, not numpy's `floor(x / y)`."""
+    mod = ew.rem(x, y)
+    div = ew.div(where(ew.eq(y, ew.full_like(y, 0)), x, ew.sub(x, mod)), y)
+    fix = ew.bitwise_and(ew.ne(mod, ew.full_like(mod, 0)), ew.ne(ew.sign(y), ew.sign(mod)))
+    mod = ew.select_n(fix, mod, ew.add(mod, y))
+    div = ew.select_n(fix, div, ew.sub(div, ew.full_like(div, 1)))
+    return ew.round(div), mod
 
 
 def _nonzero_divisor(y: Any) -> Any:
@@ -648,7 +660,9 @@ def nan_to_num(
 
 def divmod(x1: Any, x2: Any, /) -> tuple[Any, Any]:  # noqa: A001
     """`(x1 // x2, x1 % x2)`."""
-    check_arraylike("divmod", x1, x2)
+    x1, x2 = promote_args_numeric("divmod", x1, x2)
+    if dtypes.kind(get_aval(x1).dtype) in "fc":  # complex: lax.rem's error, as in JAX
+        return _float_divmod(x1, x2)
     return floor_divide(x1, x2), remainder(x1, x2)
 
 

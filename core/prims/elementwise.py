@@ -174,7 +174,7 @@ def _rem_impl(x, y):
         return np.fmod(x, y)
 
 
-rem_p = binop("rem", _rem_impl, _NUM)
+rem_p = binop("rem", _rem_impl, "iuf")
 defjvp(rem_p, lambda g, x, y: g, lambda g, x, y: mul(neg(g), round(div(sub(x, rem(x, y)), y))))
 
 

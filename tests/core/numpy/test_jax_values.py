@@ -44,7 +44,7 @@ CASES = [
         [[1, 3]],
         "int32",
     ),  # promoted like sum (jnp.cumsum keeps int8)
-    ("jnp.cumulative_prod(jnp.array([2, 3], jnp.uint8))", [2, 6], "uint32"),
+    ("jnp.cumulative_prod(jnp.array([2, 3], jnp.uint8))", [2, 6], "uint8"),
     (
         "jnp.max(jnp.array([True, False]), where=jnp.array([False, True]), initial=False)",
         False,
@@ -235,13 +235,40 @@ CASES = [
         [(1.8666670322418213 - 0.3777775764465332j), (-0.15555545687675476 - 0.977777898311615j)],
         "complex64",
     ),
+    # float floor division is CPython's float_divmod (not floor(x / y)): inf // y is NaN
+    (
+        "jnp.floor_divide(jnp.array([nan, inf, -inf, -0.0, 1e30, 1.0]),"
+        " jnp.array([1.0, -2.0, 0.0, 1.0, 0.0, -inf]))",
+        [nan, nan, -np.inf, 0.0, np.inf, -1.0],
+        "float32",
+    ),
+    (
+        "jnp.divmod(jnp.array([inf, -1.0, 5.0, -0.0]), jnp.array([2.0, inf, 0.0, 3.0]))[0]",
+        [nan, -1.0, np.inf, 0.0],
+        "float32",
+    ),
+    (
+        "jnp.divmod(jnp.array([inf, -1.0, 5.0, -0.0]), jnp.array([2.0, inf, 0.0, 3.0]))[1]",
+        [nan, np.inf, nan, -0.0],
+        "float32",
+    ),
+    # var/std/mean compute in the given dtype and return it
+    ("jnp.var(jnp.array([1, 2, 4], jnp.int8), dtype=jnp.complex64)", 1.5555555 + 0j, "complex64"),
+    ("jnp.std(jnp.array([1.0, 2.0, 4.0]), dtype=jnp.complex64)", 1.2472191 + 0j, "complex64"),
+    ("jnp.var(jnp.array([1, 2, 4], jnp.int8), ddof=5)", nan, "float32"),
+    ("jnp.nanvar(jnp.array([1.0, nan, 4.0, 8.0]), dtype=jnp.int32)", 9, "int32"),
+    ("jnp.nanvar(jnp.array([1, 2, 4], jnp.uint8), dtype=jnp.int8)", 1, "int8"),
+    ("jnp.mean(jnp.array([100, 100, 101], jnp.int8), dtype=jnp.int8)", 15, "int8"),
+    ("jnp.nanmean(jnp.array([1.0, 2.0, 4.0]), dtype=jnp.int8)", 2, "int8"),
+    ("jnp.cumulative_prod(jnp.array([2, 3, 4], jnp.int8))", [2, 6, 24], "int8"),
 ]
 
 
 @pytest.mark.parametrize("expr, value, dtype", CASES, ids=[c[0] for c in CASES])
 def test_value_as_in_jax(expr, value, dtype):
     names = {k: jnp.asarray(v) for k, v in MATRICES.items()}
-    out = eval(expr, {"jnp": jnp, "jax": jax, "L": jnp.linalg.cholesky, **names})
+    env = {"jnp": jnp, "jax": jax, "L": jnp.linalg.cholesky, "nan": nan, "inf": np.inf}
+    out = eval(expr, {**env, **names})
     assert np.asarray(out).dtype.name == dtype
     np.testing.assert_allclose(
         np.asarray(out), np.asarray(value), rtol=1e-6, atol=1e-6, equal_nan=True
@@ -351,3 +378,18 @@ def test_error_as_in_jax(expr, kind, first_line):
     with pytest.raises(kind) as info:
         eval(expr, {"jnp": jnp, "C": jnp.asarray(MATRICES["C"])})
     assert str(info.value).split("\n")[0] == first_line
+
+
+@pytest.mark.parametrize(
+    "fn, exc",
+    [
+        (lambda: jnp.cumulative_sum(jnp.float32(1)), ValueError),
+        (lambda: jnp.cumulative_prod(3), ValueError),
+        (lambda: jnp.divmod(jnp.array([1j]), 2), TypeError),  # lax.rem refuses complex
+        (lambda: jnp.var(jnp.ones(3), out=jnp.ones(())), NotImplementedError),
+        (lambda: jnp.mean(jnp.ones(3), out=jnp.ones(())), NotImplementedError),
+    ],
+)
+def test_raises_as_jax(fn, exc):
+    with pytest.raises(exc):
+        fn()
