@@ -980,6 +980,34 @@ class Module:
             **kwargs,
         )
 
+    def module_paths(
+        self,
+        rngs: Any,
+        *args: Any,
+        show_repeated: bool = False,
+        mutable: CollectionFilter = _INIT_MUTABLE,
+        **kwargs: Any,
+    ) -> dict[str, Module]:
+        """The modules :meth:`init` would call, by path (``""`` for this one), as unbound
+        copies; computed by abstract evaluation of ``init`` (nothing runs on real data).
+
+        Args:
+          rngs: as for :meth:`init`.
+          *args: example inputs.
+          show_repeated: a module called more than once maps to its last call's copy (else
+            its first).
+          mutable: as for :meth:`init`.
+          **kwargs: passed on to :meth:`init`.
+
+        Returns:
+          ``{"": self copy, "Dense_0": Dense(...), ...}`` in call order.
+        """
+        from nn.summary import module_paths
+
+        return module_paths(
+            self, rngs, *args, show_repeated=show_repeated, mutable=mutable, **kwargs
+        )
+
 
 class _CompactNameScope(Module):
     """The submodule behind a ``compact_name_scope`` method: runs it in its own compact scope."""

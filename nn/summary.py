@@ -186,6 +186,51 @@ def tabulate(
     return tabulate_fn
 
 
+def _record_calls(
+    module: Any, rngs: Any, args: tuple, kwargs: dict, keep_calls: bool
+) -> tuple[_CallRecorder, Any]:
+    """The calls ``module.init(rngs, *args, **kwargs)`` makes, run abstractly (``eval_shape``),
+    and the variables' shapes."""
+    recorder = _CallRecorder(keep_calls=keep_calls)
+    previous = module_lib._context.call_recorder
+    module_lib._context.call_recorder = recorder
+    try:
+        # Keyword arguments (typically flags like ``train=True``) stay concrete.
+        variables = core.eval_shape(lambda r, *a: module.init(r, *a, **kwargs), rngs, *args)
+    finally:
+        module_lib._context.call_recorder = previous
+    return recorder, variables
+
+
+def module_paths(
+    module: Any, rngs: Any, *args: Any, show_repeated: bool = False, **kwargs: Any
+) -> dict[str, Any]:
+    """The modules ``module.init(rngs, *args, **kwargs)`` calls, by path, as Flax's
+    ``Module.module_paths``: the rows `table` would show.
+
+    Args:
+      module: the (unbound) model.
+      rngs: a key or ``{stream: key}``.
+      *args: example inputs.
+      show_repeated: as for `table` (a module called again maps to its last call's copy).
+      **kwargs: keyword arguments for ``init``.
+
+    Returns:
+      ``{"Dense_0": Dense(...), ...}`` in call order (``""`` is ``module``): unbound copies of
+      the modules as they were called.
+    """
+    recorder, _ = _record_calls(module, rngs, args, kwargs, keep_calls=True)
+    paths: dict[str, Any] = {}
+    for index in sorted(recorder.rows):
+        path, _, method, _, _ = recorder.rows[index]
+        if method.startswith("_") and method != "__call__":  # a module's private helper
+            continue
+        key = "/".join(path)
+        if show_repeated or key not in paths:
+            paths[key] = recorder.calls[index][0]
+    return paths
+
+
 def table(
     module: Any,
     rngs: Any,
@@ -214,14 +259,9 @@ def table(
     Returns:
       The table: one row per module call with its own variables per collection, then totals.
     """
-    recorder = _CallRecorder(keep_calls=compute_flops or compute_vjp_flops)
-    previous = module_lib._context.call_recorder
-    module_lib._context.call_recorder = recorder
-    try:
-        # Keyword arguments (typically flags like ``train=True``) stay concrete.
-        variables = core.eval_shape(lambda r, *a: module.init(r, *a, **kwargs), rngs, *args)
-    finally:
-        module_lib._context.call_recorder = previous
+    recorder, variables = _record_calls(
+        module, rngs, args, kwargs, keep_calls=compute_flops or compute_vjp_flops
+    )
     collections = sorted(variables)
     flop_columns = [
         c for c, on in (("flops", compute_flops), ("vjp_flops", compute_vjp_flops)) if on
