@@ -15,7 +15,9 @@ and member ``leaf_i`` holds the i-th leaf in state-dict order (see `train.serial
 dataclass fields as declared, dicts in insertion order). Leaves are
 matched to a target tree by key path, never by position, so a mismatch is reported by name.
 ``kind`` is ``"array"``, ``"npscalar"`` for a numpy scalar, or, for a Python scalar leaf,
-``"int"``, ``"float"``, ``"bool"`` or ``"complex"``.
+``"int"``, ``"float"``, ``"bool"`` or ``"complex"``; an ``"array"`` entry that was a
+``core.Array`` has ``"type": "Array"`` (readers before it ignore the key), so restoring without
+a target gives an Array again, as Flax's (Orbax) checkpoints do.
 
 ``save_checkpoint(..., format="msgpack")`` writes Flax's format instead: the bytes of
 ``flax.serialization.to_bytes(target)`` (see `train.serialization`), which Flax's
@@ -47,7 +49,9 @@ from typing import Any
 
 import numpy as np
 
+import core.numpy as jnp
 from core import dtypes, tree_util
+from core.array import Array
 
 from . import orbax, serialization
 from .errors import (
@@ -240,6 +244,7 @@ def encode_checkpoint(target: Any, step: int, format: str = "npz") -> dict[str, 
                 "shape": list(array.shape),
                 "dtype": array.dtype.name,
                 "kind": kind,
+                **({"type": "Array"} if isinstance(leaf, Array) else {}),
             }
         )
     header = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "step": int(step)}
@@ -418,7 +423,9 @@ def _nest(header: dict, arrays: list[np.ndarray]) -> dict:
         *parents, last = entry["keys"]
         for k in parents:
             node = node.setdefault(k, {})
-        node[last] = array if entry["kind"] == "array" else _to_python(array, entry["kind"])
+        if entry["kind"] != "array":
+            array = _to_python(array, entry["kind"])
+        node[last] = jnp.asarray(array) if entry.get("type") == "Array" else array
     for keys in header.get("empty", []):
         node = tree
         for k in keys:
@@ -509,7 +516,7 @@ def _restore_into(path: Path, target: Any, header: dict, arrays: list[np.ndarray
             array = array.astype(dtype)
         if array.shape != shape or array.dtype != dtype:
             changed.append(f"{name}: {stored_desc} vs {dtype}{list(shape)}")
-        leaves.append(array)
+        leaves.append(jnp.asarray(array) if isinstance(leaf, Array) else array)
     if missing or extra or changed:
         raise CheckpointMismatchError(path, missing, extra, changed)
     return tree_util.tree_unflatten(treedef, leaves)
@@ -537,8 +544,10 @@ def restore_checkpoint(
         prefix: the file name prefix given to `save_checkpoint`.
 
     Returns:
-        The restored tree (leaves are numpy arrays or Python numbers); ``target`` itself when
-        ``ckpt_dir`` holds no checkpoint and ``step`` is None (as in Flax).
+        The restored tree (leaves are numpy arrays or Python numbers, ``core.Array`` where the
+        target's leaf is one, or without a target where the saved leaf was one, as Flax's
+        Orbax checkpoints restore); ``target`` itself when ``ckpt_dir`` holds no checkpoint and
+        ``step`` is None (as in Flax).
 
     Raises:
         CheckpointNotFoundError: ``step`` was given and has no checkpoint file.

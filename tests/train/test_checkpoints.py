@@ -110,6 +110,20 @@ def test_restore_without_target_gives_state_dict(tmp_path):
     assert step == 4 and same["params"]["embed"].tolist() == [0, 1, 2, 3]
 
 
+def test_arrays_restore_as_arrays(tmp_path):
+    # As Flax's (Orbax) checkpoints: a core.Array leaf comes back an Array, a numpy one numpy,
+    # with or without a target (then the saved leaf's type decides).
+    from core.array import Array
+
+    tree = {"a": jnp.array([1, 2, 3], jnp.int32), "b": np.ones(2, np.float32), "c": 3}
+    path = save_checkpoint(tmp_path, tree, step=0)
+    for target in (None, tree, {**tree, "a": np.zeros(3, np.int32)}):
+        got = restore_checkpoint(path, target)
+        assert isinstance(got["a"], Array) == (target is None or isinstance(target["a"], Array))
+        assert type(got["b"]) is np.ndarray and type(got["c"]) is int
+        np.testing.assert_array_equal(got["a"], [1, 2, 3])
+
+
 def test_header_is_plain_json(tmp_path):
     tree = {"w": np.ones((2, 3), np.float32), "n": 5, "empty": ()}
     save_checkpoint(tmp_path, tree, step=0)
