@@ -10,7 +10,17 @@ import numpy as np
 
 from core import dtypes
 from core.array_base import ArrayBase
-from core.numpy import _util, linalg_ops, lookup, nonzero, reductions, shapes, sorting, ufuncs
+from core.numpy import (
+    _util,
+    creation,
+    linalg_ops,
+    lookup,
+    nonzero,
+    reductions,
+    shapes,
+    sorting,
+    ufuncs,
+)
 from core.numpy import linalg_ops as lo
 from core.numpy._util import promote_args
 from core.numpy.indexing import AtIndexer, getitem
@@ -119,7 +129,7 @@ def install() -> None:
     ArrayBase.argmin = reductions.argmin
     ArrayBase.clip = lambda self, min=None, max=None: ufuncs.clip(self, min, max)  # noqa: A002
     ArrayBase.dot = lambda self, b: linalg_ops.dot(self, b)
-    ArrayBase.copy = lambda self: self
+    ArrayBase.copy = lambda self: creation.copy(self)
     ArrayBase.conj = ArrayBase.conjugate = lambda self: ufuncs.conj(self)
     ArrayBase.real = property(lambda self: ufuncs.real(self))
     ArrayBase.__jax_array__ = lambda self: self

@@ -43,6 +43,8 @@ def array(
     dt = np_dtype(dtype, "array")
     if isinstance(object, (Array, Tracer)):
         out = object if dt is None else sh.convert_element_type(object, dt)
+        if out is object and copy and isinstance(object, Array):
+            out = _own_buffer(object)
     elif isinstance(object, (list, tuple)) and _has_array(object):
         parts = [array(o) for o in object]
         out = stack_leading(parts, dt)
@@ -103,7 +105,7 @@ def asarray(a: Any, dtype: Any = None, order: str | None = None, copy: bool | No
     """Like `array`, without copying an existing array of the right dtype."""
     if isinstance(a, (Array, Tracer)) and dtype is None:
         return a
-    return array(a, dtype=np_dtype(dtype, "asarray"))
+    return array(a, dtype=np_dtype(dtype, "asarray"), copy=bool(copy))
 
 
 def _placed(out: Any, out_sharding: Any, where: str) -> Any:
@@ -308,9 +310,27 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
 
 
 def copy(a: Any, order: str | None = None) -> Any:
-    """Arrays are immutable, so a copy is the array itself."""
+    """A copy of `a` (`jnp.copy`): an array with its own buffer, which deleting or donating
+    `a` leaves readable.
+
+    Args:
+        a: an array-like value.
+        order: ignored (JAX's arrays have no memory order).
+
+    Returns:
+        The copy (a traced value stays itself: a jitted program's values are never deleted).
+    """
     check_arraylike("copy", a)
-    return asarray(a)
+    return _own_buffer(a) if isinstance(a, Array) else asarray(a)
+
+
+def _own_buffer(a: Array) -> Array:
+    """A new `Array` of `a`'s values in a buffer of its own (JAX's `copy=True`), placed as `a`."""
+    value = np.array(a, copy=True)  # waits for a pending value; raises if `a` was deleted
+    sharding = getattr(a, "_sharding", None)
+    if sharding is None:
+        return Array(value, aval=a.aval)
+    return Array._placed(value, a.aval, sharding)
 
 
 def _triangle(name: str, m: Any, k: int, lower: bool) -> Any:

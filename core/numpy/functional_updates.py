@@ -86,7 +86,7 @@ def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Any:
             idx = sh.convert_element_type(idx, dtypes.default_int())
         else:
             raise ValueError(f"jnp.insert(): index array must be integer typed; got {iaval.dtype}")
-    vals = array(values, ndmin=get_aval(a).ndim, dtype=get_aval(a).dtype)
+    vals = array(values, ndmin=get_aval(a).ndim, dtype=get_aval(a).dtype, copy=False)
     if get_aval(idx).size == 1:
         index = ravel(idx)[0]
         if get_aval(idx).ndim == 0:

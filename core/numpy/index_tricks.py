@@ -113,9 +113,9 @@ class _AxisConcat:
             elif isinstance(item, str):
                 raise ValueError("string directive must be placed at the beginning")
             else:
-                obj = array(item)
+                obj = array(item, copy=False)
                 item_ndim = get_aval(obj).ndim
-            obj = array(obj, ndmin=ndmin)
+            obj = array(obj, copy=False, ndmin=ndmin)
             if trans1d != -1 and ndmin - item_ndim > 0:
                 order = tuple(range(ndmin))
                 shift = ndmin - abs(ndmin + trans1d + 1) % ndmin

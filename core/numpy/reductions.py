@@ -21,15 +21,19 @@ from core.numpy._util import (
     promote_dtypes_inexact,
     reduction_axes,
 )
-from core.numpy.lookup import take
+from core.numpy.lookup import take, take_along_axis
 from core.numpy.shapes import concatenate
 from core.numpy.ufuncs import (
     add,
+    clip,
     conjugate,
     divide,
+    equal,
     isnan,
+    less,
     logical_and,
     logical_not,
+    logical_or,
     maximum,
     minimum,
     multiply,
@@ -562,6 +566,79 @@ def average(
     return (avg, wsum) if returned else avg
 
 
+_METHODS = ("linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf")
+
+
+def check_quantile_method(method: str, weights: Any) -> None:
+    """JAX's errors for a quantile `method` it lacks, or `weights` with another method than
+    "inverted_cdf" (the only one that takes them)."""
+    if method not in _METHODS:
+        raise ValueError(
+            "method can only be 'linear', 'lower', 'higher', 'midpoint', 'nearest' or "
+            "'inverted_cdf'"
+        )
+    if weights is not None:
+        if dtypes.kind(get_aval(ensure_array(weights)).dtype) == "c":
+            raise ValueError("Weights cannot be complex types.")
+        if method != "inverted_cdf":
+            raise NotImplementedError(
+                f"{method} doesn't support weights. Only method 'inverted_cdf' supports weights."
+            )
+
+
+def inverted_cdf(a: Any, q: Any, axis: Any, keepdims: bool, weights: Any, skip_nans: bool) -> Any:
+    """Quantiles by the "inverted_cdf" method, as JAX computes them: along the reduced axes
+    sorted, the first value whose cumulative weight (1 each by default) reaches `q` times the
+    total; NaN where a weight is negative or NaN, and where a value is NaN (`skip_nans`: NaN
+    values weigh nothing, and only an all-NaN row gives NaN). The dimensions of `q` first."""
+    a = ensure_array(a)
+    if weights is None:
+        (a,) = promote_dtypes_inexact(a)
+        w = ew.full_like(a, 1.0)
+    else:
+        a, w = promote_dtypes_inexact(a, weights)
+    shape = get_aval(a).shape
+    if dtypes.kind(get_aval(a).dtype) == "c":
+        raise ValueError(
+            "quantile does not support complex input, as the operation is poorly defined."
+        )
+    axes = reduction_axes(axis, len(shape))
+    if get_aval(w).shape != shape:
+        if axis is None:
+            raise ValueError("Weights shape must match 'a' shape when axis is None.")
+        want = tuple(shape[i] for i in axes)
+        if get_aval(w).shape != want:
+            raise ValueError(f"Weights shape {get_aval(w).shape} must match reduction axes {want}")
+        w = sh.broadcast_in_dim(w, shape, axes)
+    keep = [i for i in range(len(shape)) if i not in axes]
+    batch = tuple(shape[i] for i in keep)
+    n = int(np.prod([shape[i] for i in axes], dtype=np.int64))
+
+    def flat(x: Any) -> Any:
+        return sh.reshape(sh.transpose(x, (*keep, *axes)), (*batch, n))
+
+    a, w = sorting.sort_key_val(flat(a), flat(w), dimension=len(batch))
+    nan_a = isnan(a)
+    bad = logical_or(less(w, 0), isnan(w))
+    cum = cumsum(_where(logical_or(bad, nan_a), 0, w), axis=-1)
+    q = sh.convert_element_type(ensure_array(q), get_aval(a).dtype)
+    qshape = get_aval(q).shape
+    q = sh.reshape(q, (*qshape, *(1,) * (len(batch) + 1)))
+    target = multiply(q, cum[..., -1:] if n else 0)  # (*qshape, *batch, 1)
+    idx = sum(less(cum, target), axis=-1, dtype=dtypes.default_int())
+    valid = sum(logical_not(nan_a), axis=-1, dtype=dtypes.default_int()) if skip_nans else n
+    idx = clip(idx, 0, subtract(valid, 1))
+    a_q = sh.broadcast_in_dim(
+        a, (*qshape, *batch, n), tuple(range(len(qshape), get_aval(idx).ndim + 1))
+    )
+    res = take_along_axis(a_q, sh.expand_dims(idx, (get_aval(idx).ndim,)), axis=-1)[..., 0]
+    nan_row = logical_or(any(bad, axis=-1), equal(valid, 0) if skip_nans else any(nan_a, axis=-1))
+    res = _where(nan_row, np.nan, res)
+    if keepdims:
+        res = sh.reshape(res, (*qshape, *(1 if i in axes else d for i, d in enumerate(shape))))
+    return res
+
+
 def quantile(
     a: Any,
     q: Any,
@@ -570,10 +647,16 @@ def quantile(
     overwrite_input: bool = False,
     method: str = "linear",
     keepdims: bool = False,
+    *,
+    weights: Any = None,
 ) -> Any:
     """The `q`-th quantiles (0 <= q <= 1) along `axis`, interpolated linearly between order
-    statistics (also "lower", "higher", "nearest", "midpoint")."""
-    check_arraylike("quantile", a, q)
+    statistics (also "lower", "higher", "nearest", "midpoint", and "inverted_cdf", the only
+    method that takes `weights`, an array of `a`'s shape or of the reduced axes' shape)."""
+    check_arraylike("quantile", a, q, *(() if weights is None else (weights,)))
+    check_quantile_method(method, weights)
+    if method == "inverted_cdf":
+        return inverted_cdf(a, q, axis, keepdims, weights, skip_nans=False)
     a = ensure_array(a)
     if axis is None:
         shape0 = get_aval(a).shape

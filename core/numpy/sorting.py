@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from core import dtypes
 from core.numpy._util import canonicalize_axis, check_arraylike, ensure_array
+from core.prims import elementwise as ew
+from core.prims import indexing as ix
+from core.prims import reductions as red
 from core.prims import shapes as sh
 from core.prims import sorting as so
 from core.prims.rev import rev
@@ -77,17 +82,62 @@ def lexsort(keys: Any, axis: int = -1) -> Any:
     return outs[-1]
 
 
+def _partition_operand(name: str, a: Any, kth: int, axis: int) -> tuple[Any, int, int, Any]:
+    """`a`, `axis` and `kth` made non-negative, and `a` mapped so that its `kth + 1` smallest
+    entries are the largest (`-a`; `~a` for unsigned ints, whose 0 has no negative)."""
+    check_arraylike(name, a)
+    a = ensure_array(a)
+    dt = get_aval(a).dtype
+    if dtypes.kind(dt) == "c":
+        raise NotImplementedError(f"jnp.{name} for complex dtype is not implemented.")
+    axis = canonicalize_axis(axis, get_aval(a).ndim)
+    kth = canonicalize_axis(kth, get_aval(a).shape[axis])
+    flipped = ew.bitwise_not(a) if dtypes.kind(dt) == "u" else ew.neg(a)
+    return a, axis, kth, flipped
+
+
 def partition(a: Any, kth: int, axis: int = -1) -> Any:
-    """`a` with the element at `kth` in its sorted place (here: fully sorted, which satisfies
-    the contract)."""
-    check_arraylike("partition", a)
-    return sort(a, axis)
+    """A partially sorted copy of `a` (`jnp.partition`), as JAX computes it: along `axis`, the
+    `kth + 1` smallest entries in ascending order, then the others in descending order.
+
+    Args:
+        a: the array (not complex).
+        kth: the position whose entry is in its sorted place (static).
+        axis: the axis to partition.
+
+    Returns:
+        An array of `a`'s shape and dtype.
+    """
+    a, axis, kth, flipped = _partition_operand("partition", a, kth, axis)
+    bottom = so.top_k(flipped, kth + 1, axis=axis)[0]
+    bottom = ew.bitwise_not(bottom) if dtypes.kind(get_aval(a).dtype) == "u" else ew.neg(bottom)
+    top = so.top_k(a, get_aval(a).shape[axis] - kth - 1, axis=axis)[0]
+    return ix.concatenate([bottom, top], axis)
 
 
 def argpartition(a: Any, kth: int, axis: int = -1) -> Any:
-    """Indices that partition `a` around `kth` (here: the full argsort)."""
-    check_arraylike("partition", a)
-    return argsort(a, axis)
+    """Indices that partially sort `a` (`jnp.argpartition`), as JAX computes them: along
+    `axis`, those of the `kth + 1` smallest entries in ascending order of value, then the
+    others' in ascending order of index.
+
+    Args:
+        a: the array (not complex).
+        kth: the position whose entry's index is in its sorted place (static).
+        axis: the axis to partition.
+
+    Returns:
+        An int32 array of `a`'s shape.
+    """
+    a, axis, kth, flipped = _partition_operand("partition", a, kth, axis)
+    bottom = so.top_k(flipped, kth + 1, axis=axis)[1]
+    shape = get_aval(a).shape
+    # the other indices: where no bottom index equals the position (top_k keeps ties in order)
+    pairs = (*shape[:axis], kth + 1, *shape[axis:])  # (bottom index, position)
+    dims = tuple(d for d in range(len(pairs)) if d != axis + 1)
+    hit = ew.eq(sh.iota(np.int32, pairs, axis + 1), sh.broadcast_in_dim(bottom, pairs, dims))
+    chosen = red.reduce_or(hit, (axis,))
+    rest = so.top_k(ew.bitwise_not(chosen), shape[axis] - kth - 1, axis=axis)[1]
+    return ix.concatenate([bottom, rest], axis)
 
 
 def sort_complex(a: Any) -> Any:

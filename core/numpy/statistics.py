@@ -815,6 +815,8 @@ def nanquantile(
     overwrite_input: bool = False,
     method: str = "linear",
     keepdims: bool = False,
+    *,
+    weights: Any = None,
 ) -> Any:
     """The `q`-th quantiles along `axis`, ignoring NaNs (NaN where every value is NaN).
 
@@ -824,17 +826,20 @@ def nanquantile(
         axis: axis or axes to reduce (all by default).
         out: unsupported (must be None).
         overwrite_input: ignored.
-        method: "linear", "lower", "higher", "midpoint" or "nearest".
+        method: "linear", "lower", "higher", "midpoint", "nearest" or "inverted_cdf".
         keepdims: keep the reduced axes with size 1.
+        weights: for "inverted_cdf" only, the values' weights: an array of `a`'s shape or of
+            the reduced axes' shape.
 
     Returns:
         The quantiles; the dimensions of `q` come first, as in numpy.
     """
-    check_arraylike("nanquantile", a, q)
+    check_arraylike("nanquantile", a, q, *(() if weights is None else (weights,)))
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.nanquantile is not supported.")
-    if method not in ("linear", "lower", "higher", "midpoint", "nearest"):
-        raise ValueError(f"method={method!r} is not one of linear/lower/higher/midpoint/nearest")
+    rd.check_quantile_method(method, weights)
+    if method == "inverted_cdf":
+        return rd.inverted_cdf(a, q, axis, keepdims, weights, skip_nans=True)
     (a,) = promote_dtypes_inexact(a)
     q = ensure_array(q)
     if len(_shape(q)) > 1:

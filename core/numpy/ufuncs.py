@@ -505,7 +505,11 @@ def heaviside(x1: Any, x2: Any, /) -> Any:
     x1, x2 = promote_args_inexact("heaviside", x1, x2)
     if dtypes.kind(get_aval(x1).dtype) == "c":  # JAX compares with zero first
         ew.reject_dtype("lt", get_aval(x1).dtype, "iufb", 0)
-    zero, one = ew.full_like(x1, 0), ew.full_like(x1, 1)
+    # JAX's constants (lax._const) are weak only for a weak 0-d x1, so a weak array's result
+    # is strongly typed
+    aval = get_aval(x1)
+    dt = None if aval.weak_type and aval.ndim == 0 else aval.dtype
+    zero, one = ew.full_like(x1, 0, dt), ew.full_like(x1, 1, dt)
     at_zero = ew.select_n(ew.ne(x1, x1), x2, x1)  # NaN stays NaN, as in JAX
     return ew.select_n(ew.lt(x1, zero), ew.select_n(ew.gt(x1, zero), at_zero, one), zero)
 

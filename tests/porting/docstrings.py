@@ -13,7 +13,9 @@ import contextlib
 import doctest
 import io
 import json
+import os
 import re
+import tempfile
 import types
 from pathlib import Path
 
@@ -57,19 +59,29 @@ def namespace(jax) -> dict:
 
 def run_examples(sources, globs: dict) -> list[str]:
     """Runs one docstring's examples in order in `globs`, as doctest does (an expression's
-    value is printed by the display hook); returns each one's output."""
-    outputs = []
-    for i, source in enumerate(sources):
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            try:
-                exec(compile(source, f"<example {i}>", "single"), globs)
-            except Exception as e:
-                bases = [c.__name__ for c in type(e).__mro__[1:] if c not in _ROOTS]
-                bases = ",".join(b for b in bases if not b.startswith("_"))
-                print(f"! {type(e).__name__}{f'({bases})' if bases else ''}: {e}")
-        outputs.append(out.getvalue())
+    value is printed by the display hook), in a temporary directory (some save files);
+    returns each one's output."""
+    outputs, cwd = [], os.getcwd()
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chdir(tmp)
+        try:
+            for i, source in enumerate(sources):
+                outputs.append(_run_example(source, f"<example {i}>", globs))
+        finally:
+            os.chdir(cwd)
     return outputs
+
+
+def _run_example(source: str, name: str, globs: dict) -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            exec(compile(source, name, "single"), globs)
+        except Exception as e:
+            bases = [c.__name__ for c in type(e).__mro__[1:] if c not in _ROOTS]
+            bases = ",".join(b for b in bases if not b.startswith("_"))
+            print(f"! {type(e).__name__}{f'({bases})' if bases else ''}: {e}")
+    return out.getvalue()
 
 
 _ROOTS = (Exception, BaseException, object)
