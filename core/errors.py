@@ -149,6 +149,16 @@ class DTypeError(NumbaxError, TypeError):
     """
 
 
+class LinalgDtypeError(NumbaxError, NotImplementedError, TypeError):
+    """A matrix decomposition or solve (``qr``, ``svd``, ``cholesky``, ``eigh``, ``inv``...) of
+    a 16-bit float: JAX's CPU routines (LAPACK) have none and raise NotImplementedError.
+
+    Failing code: ``jnp.linalg.qr(jnp.ones((3, 3), jnp.float16))``, or
+    ``nn.initializers.orthogonal()(key, (4, 4), jnp.float16)``. Fix: decompose in float32
+    (``jnp.linalg.qr(x.astype(jnp.float32))``), or initialize in float32 and cast.
+    """
+
+
 class TypePromotionError(NumbaxError, ValueError):
     """Dtypes with no implicit promotion path (`jax.dtypes.TypePromotionError`, a ValueError).
 

@@ -14,10 +14,11 @@ from typing import Any
 
 import numpy as np
 
+from core import dtypes
 from core.ad_util import Zero
 from core.array import Array
 from core.avals import ShapedArray
-from core.errors import DTypeError, ShapeError
+from core.errors import DTypeError, LinalgDtypeError, ShapeError
 from core.interpreters import batching
 from core.primitive import Primitive
 from core.prims import indexing
@@ -43,6 +44,11 @@ def _check_matrix(name: str, x: ShapedArray, square: bool) -> None:
     if x.ndim < 2 or (square and x.shape[-1] != x.shape[-2]):
         kind = "square matrices" if square else "matrices"
         raise ShapeError(f"{name} needs {kind} in the last two axes, got shape {x.shape}")
+    if x.dtype in (np.float16, dtypes.bfloat16):
+        raise LinalgDtypeError(
+            f"Unsupported dtype {x.dtype}: {name} computes in float32, float64, complex64 or "
+            "complex128 (as LAPACK); convert first, x.astype(jnp.float32)."
+        )
     if x.dtype.kind not in "fc":
         raise DTypeError(f"{name} needs a floating-point array, got {x.dtype}")
 

@@ -125,3 +125,15 @@ def test_singular_inverse_is_nan_not_an_error():
     got = np.asarray(jnp.linalg.inv(a))
     assert np.isnan(got[0]).all()
     np.testing.assert_allclose(got[1], [[0.5, 0.0], [0.0, 0.25]])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("name", ["qr", "svd", "cholesky", "eigh", "inv", "slogdet", "eig"])
+def test_16_bit_floats_raise_jaxs_not_implemented_error(name, dtype):
+    # JAX 0.10.2 on the CPU: NotImplementedError (..., 'Unsupported dtype float16.'); an
+    # orthogonal initializer with param_dtype=float16 fails the same way in Flax
+    with pytest.raises(NotImplementedError, match=f"Unsupported dtype {dtype}") as info:
+        getattr(jnp.linalg, name)(jnp.eye(4, dtype=dtype) + 0.5)
+    assert isinstance(info.value, core.errors.LinalgDtypeError)
+    with pytest.raises(NotImplementedError, match=f"Unsupported dtype {dtype}"):
+        core.nn.initializers.orthogonal()(core.random.key(0), (4, 4), dtype)
