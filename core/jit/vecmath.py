@@ -287,7 +287,72 @@ def erf_inv_f32(x):
     return _NAN if a > F(1) else y
 
 
-@cached_njit(**_OPTS)
+def _two_over_pi_words() -> tuple[int, ...]:
+    """The first 250 bits of 2/pi after the point, behind 6 zero bits, as four 64-bit words
+    (most significant first), computed with integers (Machin's formula for pi)."""
+    bits = 300
+    one = 1 << (bits + 20)
+
+    def atan_inv(n):  # atan(1/n) * one, by its series
+        total = term = one // n
+        k, sign = 1, -1
+        while term:
+            term //= n * n
+            k += 2
+            total += sign * (term // k)
+            sign = -sign
+        return total
+
+    pi = 16 * atan_inv(5) - 4 * atan_inv(239)  # pi * one
+    padded = ((2 * one << bits) // pi) >> (bits - 250)  # floor(2/pi * 2**250)
+    return tuple((padded >> (192 - 64 * i)) & (2**64 - 1) for i in range(4))
+
+
+HUGE_EXPONENT = 146  # |x| >= 2**19: the three-part pi/2 of `_sincos_reduced` loses bits
+_U = np.uint64
+TWO_OVER_PI_WORDS = _two_over_pi_words()
+_C0, _C1, _C2, _C3 = (_U(w) for w in TWO_OVER_PI_WORDS)
+HUGE_R_SCALE = 3.4061215800865545e-19  # pi/2 * 2**-62
+
+
+@cached_njit(inline="always", **_OPTS)
+def _two_over_pi_field(o):
+    """32 bits of the padded 2/pi of `_two_over_pi_words` from bit `o` on (a uint64 <= 172),
+    by shifts and masks (no table: gathers are slow, and LLVM made selects of constants one)."""
+    w = o >> _U(6)
+    s = o & _U(63)
+    m0, m1 = _U(0) - _U(w == _U(0)), _U(0) - _U(w == _U(1))  # all ones where selected
+    m2 = ~(m0 | m1)
+    a = (_C0 & m0) | (_C1 & m1) | (_C2 & m2)
+    b = (_C1 & m0) | (_C2 & m1) | (_C3 & m2)
+    return ((a << s) | ((b >> _U(1)) >> (_U(63) - s))) >> _U(32)
+
+
+@cached_njit(inline="always", **_OPTS)
+def _reduce_huge(x):
+    """(r, q) with x = q*pi/2 + r, |r| <= pi/4, in float64 for a finite |x| >= 2**19.
+
+    Payne and Hanek's reduction: x = m * 2**(e - 150) with an integer m < 2**24 (e the
+    exponent field), so the bits of 2/pi before bit e - 151 (bit 1 the first after the point)
+    add whole turns to x * 2/pi and those after bit e - 56 less than 2**-70; the 96 bits
+    between give x * 2/pi mod 4 to 62 bits after the point."""
+    b = _bits(x)
+    j = ((b >> I(23)) & I(255)) - I(HUGE_EXPONENT)
+    o = _U(I(0) if j < I(0) else j)  # bit e - 151 of 2/pi is bit j of the padded words
+    m = _U((b & I(0x7FFFFF)) | I(0x800000))
+    w0, w1, w2 = (
+        _two_over_pi_field(o),
+        _two_over_pi_field(o + _U(32)),
+        _two_over_pi_field(o + _U(64)),
+    )
+    y = ((m * w0) << _U(32)) + m * w1 + ((m * w2) >> _U(32))  # x*2/pi mod 4, times 2**62
+    q = (y + _U(1 << 61)) >> _U(62)
+    r = np.float64(np.int64(y - (q << _U(62)))) * HUGE_R_SCALE
+    q = np.int64(q)
+    return (-r, -q) if x < F(0) else (r, q)
+
+
+@cached_njit(inline="always", **_OPTS)
 def _sincos_reduced(x):
     """(sin r, cos r, quadrant) in float64 for x = q*pi/2 + r, |r| <= pi/4."""
     xd = np.float64(x)
@@ -295,29 +360,33 @@ def _sincos_reduced(x):
     q = _bits64(t) - _bits64(6755399441055744.0)
     t = t - 6755399441055744.0
     r = xd - t * 1.5707963267341256 - t * 6.077100506506192e-11 - t * 2.0222662487959506e-21
+    rh, qh = _reduce_huge(x)
+    huge = (np.abs(x) >= F(524288.0)) & (np.abs(x) < _INF)
+    r = rh if huge else r
+    q = qh if huge else q
     z = r * r
     s = r + r * z * (-1 / 6 + z * (1 / 120 + z * (-1 / 5040 + z * (1 / 362880 + z / -39916800))))
     c = 1 - 0.5 * z + z * z * (1 / 24 + z * (-1 / 720 + z * (1 / 40320 + z * (-1 / 3628800))))
     return s, c, q & 3
 
 
-@cached_njit(**_OPTS)
+@cached_njit(inline="always", **_OPTS)
 def sin_f32(x):
-    """Vectorizable float32 sine (reduced in float64; accurate for |x| < 1e6)."""
+    """Vectorizable float32 sine (reduced in float64, by Payne-Hanek for |x| >= 2**19)."""
     s, c, q = _sincos_reduced(x)
     y = s if (q & 1) == 0 else c
     return F(-y if q >= 2 else y)
 
 
-@cached_njit(**_OPTS)
+@cached_njit(inline="always", **_OPTS)
 def cos_f32(x):
-    """Vectorizable float32 cosine (reduced in float64; accurate for |x| < 1e6)."""
+    """Vectorizable float32 cosine (reduced in float64, by Payne-Hanek for |x| >= 2**19)."""
     s, c, q = _sincos_reduced(x)
     y = c if (q & 1) == 0 else s
     return F(-y if (q == 1) | (q == 2) else y)
 
 
-@cached_njit(**_OPTS)
+@cached_njit(inline="always", **_OPTS)
 def tan_f32(x):
     """Vectorizable float32 tangent (reduced in float64)."""
     s, c, q = _sincos_reduced(x)

@@ -60,7 +60,10 @@ from core.jit.vecmath import (
     _LOG2E,
     _ROUND,
     _TANH,
+    HUGE_EXPONENT,
+    HUGE_R_SCALE,
     REDUCE_FLAGS,
+    TWO_OVER_PI_WORDS,
 )
 
 # The generated kernels' fast-math flags (core/jit/codegen.py OPTIONS; the test checks they agree)
@@ -322,6 +325,36 @@ def _nested(e: _Fp, z, coeffs, inner):
     return inner
 
 
+def _two_over_pi_field(b: ir.IRBuilder, o):
+    """`vecmath._two_over_pi_field`: 32 bits of the padded 2/pi from bit `o` (an i64)."""
+    u = lambda v: _i(_I64T, v)  # noqa: E731
+    w, s = b.lshr(o, u(6)), b.and_(o, u(63))
+    m0 = b.sub(u(0), b.zext(b.icmp_unsigned("==", w, u(0)), _I64T))
+    m1 = b.sub(u(0), b.zext(b.icmp_unsigned("==", w, u(1)), _I64T))
+    m2 = b.xor(b.or_(m0, m1), u(-1))
+    c = [u(v) for v in TWO_OVER_PI_WORDS]
+    pick = lambda k: b.or_(b.or_(b.and_(c[k], m0), b.and_(c[k + 1], m1)), b.and_(c[k + 2], m2))  # noqa: E731
+    lo = b.lshr(b.lshr(pick(1), u(1)), b.sub(u(63), s))
+    return b.lshr(b.or_(b.shl(pick(0), s), lo), u(32))
+
+
+def _reduce_huge(e: _Fp, x):
+    """`vecmath._reduce_huge`: (r, q as i64) by Payne-Hanek for a finite |x| >= 2**19."""
+    b = e.b
+    bits = b.bitcast(x, _I32T)
+    j = b.sub(b.and_(b.ashr(bits, _i(_I32T, 23)), _i(_I32T, 255)), _i(_I32T, HUGE_EXPONENT))
+    o = b.sext(b.select(b.icmp_signed("<", j, _i(_I32T, 0)), _i(_I32T, 0), j), _I64T)
+    m = b.sext(b.or_(b.and_(bits, _i(_I32T, 0x7FFFFF)), _i(_I32T, 0x800000)), _I64T)
+    w0, w1, w2 = (_two_over_pi_field(b, b.add(o, _i(_I64T, k))) for k in (0, 32, 64))
+    y = b.add(b.shl(b.mul(m, w0), _i(_I64T, 32)), b.mul(m, w1))
+    y = b.add(y, b.lshr(b.mul(m, w2), _i(_I64T, 32)))
+    q = b.lshr(b.add(y, _i(_I64T, 1 << 61)), _i(_I64T, 62))
+    f = b.sub(y, b.shl(q, _i(_I64T, 62)))
+    r = e.mul(b.sitofp(f, ir.DoubleType()), _f(ir.DoubleType(), HUGE_R_SCALE))
+    neg = e.cmp("<", x, _f(x.type, 0))
+    return _sel(e, neg, e.neg(r), r), _sel(e, neg, b.sub(_i(_I64T, 0), q), q)
+
+
 def _sincos_reduced(e: _Fp, x):
     """(sin r, cos r, quadrant as i64) in float64 for x = q*pi/2 + r (`vecmath._sincos_reduced`)."""
     d = ir.DoubleType()
@@ -333,6 +366,10 @@ def _sincos_reduced(e: _Fp, x):
     r = xd
     for c in (1.5707963267341256, 6.077100506506192e-11, 2.0222662487959506e-21):
         r = e.sub(r, e.mul(t, _f(d, c)))
+    rh, qh = _reduce_huge(e, x)
+    a = e.intrinsic("fabs", x)
+    huge = e.b.and_(e.cmp(">=", a, _f(x.type, 524288.0)), e.cmp("<", a, _f(x.type, np.inf)))
+    r, q = _sel(e, huge, rh, r), _sel(e, huge, qh, q)
     z = e.mul(r, r)
     s = e.add(_f(d, 1 / 362880), e.div(z, _f(d, -39916800.0)))
     s = e.add(r, e.mul(e.mul(r, z), _nested(e, z, (-1 / 6, 1 / 120, -1 / 5040), s)))
@@ -686,9 +723,9 @@ _CALLS: dict[str, _Call] = {
     "vm.logistic_f32": _vm(_vm_logistic),
     "vm.erf_f32": _vm(_vm_erf, flags=None),
     "vm.erf_inv_f32": _vm(_vm_erf_inv, flags=None),
-    "vm.sin_f32": _vm(_vm_sin),
-    "vm.cos_f32": _vm(_vm_cos),
-    "vm.tan_f32": _vm(_vm_tan),
+    "vm.sin_f32": _vm(_vm_sin, flags=None),
+    "vm.cos_f32": _vm(_vm_cos, flags=None),
+    "vm.tan_f32": _vm(_vm_tan, flags=None),
     "vm.radd": _reassoc("fadd"),
     "vm.rmul": _reassoc("fmul"),
     "vm.maximum": _intrinsic("maximum", arity=2),

@@ -98,6 +98,26 @@ def test_edge_cases_match_numpy(name):
     assert close.all(), f"{EDGES[~close]} -> {got[~close]}, numpy {want[~close]}"
 
 
+# JAX 0.10.2's jitted sin, cos and tan of huge float32 (the reduction gave inf and 1e21 here)
+HUGE = np.array([1e30, -3e38, 1e7, 524288.0, -1.6263033e16], np.float32)
+HUGE_WANT = {
+    "sin": [-0.79116344, -0.87490487, 0.42054778, 0.16761802, -0.31655249],
+    "cos": [-0.6116048, -0.48429477, -0.90727037, 0.985852, -0.94857502],
+    "tan": [1.29358613, 1.80655444, -0.46353084, 0.17002352, 0.33371374],
+}
+
+
+@pytest.mark.parametrize("name", ["sin", "cos", "tan"])
+def test_huge_arguments_reduce_exactly(name):
+    """|x| >= 2**19 reduces by Payne-Hanek: within an ulp of float64 numpy over all float32."""
+    fn, ref, _, _ = TABLE[name]
+    np.testing.assert_allclose(_run(fn, HUGE), HUGE_WANT[name], rtol=2e-7)
+    mags = 10.0 ** rng.uniform(5, 38.5, 20000) * rng.choice([-1, 1], 20000)
+    x = mags.astype(np.float32)
+    want = ref(x.astype(np.float64))
+    assert (np.abs(_run(fn, x) - want) <= 1.2e-7 * np.abs(want)).all()
+
+
 @pytest.mark.parametrize("name", ["exp", "log", "tanh", "logistic", "erf", "sin"])
 def test_loops_vectorize(name):
     apply = _loop(TABLE[name][0])

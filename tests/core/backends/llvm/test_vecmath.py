@@ -39,6 +39,7 @@ def _float_inputs(dtype: np.dtype) -> np.ndarray:
     special += [-150.0, 30.0, -30.0, -31.0, 20.0, 20.5, -20.5, 0.55, -0.55, 4.0, -4.0, 4.5, 1e6]
     special += [1e7, -1e7, 1.4142135, 0.70710677, math.pi / 4, math.pi / 2, math.pi, 3 * math.pi]
     special += [0.5, -0.5, 1.5, 2.5, -2.5, 1.0, -1.0, 2.0, 3.0, 1 / 3, 10.0, -10.0, 100.0]
+    special += [524288.0, 524287.97, -524288.0, 1.6263033e16, 3e38, -3e38, 1e20]  # Payne-Hanek
     mags = 10.0 ** rng.uniform(-12, 6, 300)
     rand = [mags * rng.choice([-1, 1], 300), rng.uniform(-10, 10, 200), rng.uniform(-1, 1, 200)]
     return np.concatenate([np.array(special, dtype), *[r.astype(dtype) for r in rand]])
