@@ -57,7 +57,7 @@ class ConcretizationTypeError(JAXTypeError):
 
     def __init__(self, what: str, detail: str = ""):
         super().__init__(
-            f"Abstract tracer value encountered where a concrete value is expected: {what}. "
+            f"Abstract tracer value encountered where concrete value is expected: {what}. "
             f"{_STAGED} {detail}".strip()
         )
 

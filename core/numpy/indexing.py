@@ -29,7 +29,11 @@ import numpy as np
 
 from core import dtypes, tree_util
 from core.array import Array
-from core.errors import NonConcreteBooleanIndexError, SliceWithArrayIndexError
+from core.errors import (
+    ConcretizationTypeError,
+    NonConcreteBooleanIndexError,
+    SliceWithArrayIndexError,
+)
 from core.numpy import ufuncs
 from core.numpy._util import broadcast_to, check_arraylike, ensure_array
 from core.numpy.creation import ones_like
@@ -461,6 +465,13 @@ def argwhere(a: Any, *, size: int | None = None, fill_value: Any = None) -> Any:
     return stack(nonzero(a, size=size, fill_value=fill_value), 1)
 
 
+_UNIQUE_SIZE = (
+    "The error arose for the first argument of jnp.unique(). To make jnp.unique() compatible "
+    "with JIT and other transforms, you can specify a concrete value for the size argument, "
+    "which will determine the output size"
+)
+
+
 def unique(
     ar: Any,
     return_index: bool = False,
@@ -484,8 +495,9 @@ def unique(
         return _unique_slices(ar, int(axis), flags, equal_nan, size, fill_value)
     if isinstance(ar, Tracer):
         if size is None or return_index or return_inverse or return_counts:
-            raise NonConcreteBooleanIndexError(
-                get_aval(ar), "jnp.unique of a traced array needs a static size= and no return_*"
+            raise ConcretizationTypeError(  # JAX's class (not the boolean-index one)
+                f"traced array with shape {get_aval(ar).str_short(short_dtypes=False)}",
+                _UNIQUE_SIZE + " (and no return_index/return_inverse/return_counts).",
             )
 
         n = get_aval(ar).size
@@ -579,8 +591,8 @@ def _unique_slices(
     count = reduce_sum(starts, (0,))
     if size is None:
         if isinstance(ar, Tracer):
-            raise NonConcreteBooleanIndexError(
-                aval, "jnp.unique(axis=...) of a traced array needs a static size="
+            raise ConcretizationTypeError(
+                f"traced array with shape {aval.str_short(short_dtypes=False)}", _UNIQUE_SIZE + "."
             )
         size = int(np.asarray(count))
     size = int(size)

@@ -13,7 +13,7 @@ import numpy as np
 
 from core import dtypes
 from core.array import Array
-from core.errors import NonConcreteBooleanIndexError
+from core.errors import ConcretizationTypeError
 from core.numpy._util import check_arraylike, ensure_array
 from core.prims import elementwise as ew
 from core.prims import gather as gp
@@ -44,8 +44,10 @@ def nonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> tuple
         raise ValueError("Calling nonzero on 0d arrays is not allowed. Use jnp.atleast_1d first.")
     if size is None:
         if isinstance(a, Tracer):
-            raise NonConcreteBooleanIndexError(
-                aval, "jnp.nonzero needs a concrete argument or a static size="
+            raise ConcretizationTypeError(  # JAX's class (not the boolean-index one)
+                f"traced array with shape {dtypes.default_int().name}[]",  # the count, as JAX
+                "The size argument of jnp.nonzero must be statically specified to use "
+                "jnp.nonzero within JAX transformations.",
             )
         return tuple(Array(i.astype(dtypes.default_int())) for i in np.nonzero(np.asarray(a)))
     size = int(size)

@@ -5,7 +5,7 @@ Every function follows one plan: sort the candidate values, build a boolean mask
 to keep (first occurrences, membership via `isin`), then compact them with
 `nonzero(mask, size=...)` and a gather. The output length is the number of kept values, so it
 depends on the data: concrete inputs may omit `size=` (it is counted first), traced inputs
-(under `jit`/`vmap`) need a static `size=` and otherwise raise `NonConcreteBooleanIndexError`,
+(under `jit`/`vmap`) need a static `size=` and otherwise raise `ConcretizationTypeError`,
 as in JAX. Padding follows JAX: `fill_value`, or by default the smallest result (0 for
 `setdiff1d`, or when the result is empty).
 """
@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from core import dtypes
-from core.errors import NonConcreteBooleanIndexError
+from core.errors import ConcretizationTypeError
 from core.numpy import creation as cr
 from core.numpy import reductions as rd
 from core.numpy import shapes as shp
@@ -82,8 +82,9 @@ def _static_size(keep: Any, size: int | None, name: str) -> int:
     if size is not None:
         return operator.index(size)
     if isinstance(keep, Tracer):
-        raise NonConcreteBooleanIndexError(
-            get_aval(keep), f"jnp.{name} of a traced array needs a static size= argument"
+        raise ConcretizationTypeError(  # JAX's class (not the boolean-index one)
+            f"traced array with shape {get_aval(keep).str_short(short_dtypes=False)}",
+            f"The error arose in {name}(): pass a static size= argument.",
         )
     return int(np.count_nonzero(np.asarray(keep)))
 

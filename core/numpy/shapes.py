@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -160,7 +161,7 @@ def squeeze(a: Any, axis: Any = None) -> Any:
     if axis is None:
         axes = [i for i, d in enumerate(aval.shape) if d == 1]
     else:
-        axes = [canonicalize_axis(x, aval.ndim) for x in np.atleast_1d(axis)]
+        axes = [canonicalize_axis(operator.index(x), aval.ndim) for x in np.atleast_1d(axis)]
         for ax in axes:
             if aval.shape[ax] != 1:
                 raise ValueError(

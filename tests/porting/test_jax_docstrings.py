@@ -34,10 +34,6 @@ XFAIL = {
     "jax.numpy.from_dlpack": "__dlpack__",
     "jax.numpy.load": "bfloat16",
     "jax.numpy.pad": "mode='mean', callable mode",
-    "jax.numpy.nonzero": "error class",
-    "jax.numpy.setdiff1d": "error class",
-    "jax.numpy.union1d": "error class",
-    "jax.numpy.unique": "error class",
 }
 
 RECORDED = load("jnp")
