@@ -342,20 +342,6 @@ class SetupFieldAssignmentError(SetAttributeInModuleSetupError, AttributeError):
         )
 
 
-class MultipleCompactMethodsError(MultipleMethodsCompactError, TypeError):
-    """More than one method of a class is decorated with ``@nn.compact``.
-
-    Failing code: ``@nn.compact`` on both ``encode`` and ``decode``. Fix: create the shared
-    submodules in ``setup()`` and drop the decorators.
-    """
-
-    def __init__(self, cls: str, methods: Any):
-        super().__init__(
-            f"{cls} has several @nn.compact methods {_names(methods)}; a module may have "
-            "only one. Define shared submodules in setup() and use them from plain methods."
-        )
-
-
 class InvalidMethodError(ApplyModuleInvalidMethodError, TypeError):
     """``apply``/``init`` got a ``method`` that is not callable on the module.
 

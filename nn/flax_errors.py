@@ -6,7 +6,8 @@ Flax raises for the same failure, so ``except nn.errors.ScopeParamShapeError`` (
 ``except FlaxError``) catches what ``except flax.errors.ScopeParamShapeError`` caught. The
 table below says which numbax class stands behind each Flax name. Names of failures numbax
 cannot have (multi-process checkpoints, lazy init, ``flax.cursor``, temporary scopes, trace
-levels, immutable variables) exist so such clauses still import; numbax never raises them.
+levels, immutable variables, several ``@compact`` methods, which Flax 0.12 allows too) exist so
+such clauses still import; numbax never raises them.
 Four Flax names are numbax's own classes and live in ``nn.errors`` (``NameInUseError``,
 ``PartitioningUnspecifiedError``, ``TransformedMethodReturnValueError``,
 ``TransformTargetError``).
@@ -26,7 +27,6 @@ ModifyScopeVariableError                   ImmutableCollectionError
 AssignSubModuleError                       DefinedOutsideSetupError
 SetAttributeInModuleSetupError             SetupFieldAssignmentError
 SetAttributeFrozenModuleError              FrozenModuleError
-MultipleMethodsCompactError                MultipleCompactMethodsError
 ReservedModuleAttributeError               ReservedFieldError
 ApplyModuleInvalidMethodError              InvalidMethodError
 CallCompactUnboundModuleError              UnboundModuleError
@@ -100,10 +100,6 @@ class SetAttributeFrozenModuleError(FlaxError):
     """An attribute of a module was assigned outside ``setup``."""
 
 
-class MultipleMethodsCompactError(FlaxError):
-    """More than one method of a module is ``@compact``."""
-
-
 class ReservedModuleAttributeError(FlaxError):
     """A module declares a field named ``parent`` or ``name`` (reserved)."""
 
@@ -150,6 +146,12 @@ class TraceContextError(FlaxError):
 class LazyInitError(FlaxError):
     """Flax: ``lazy_init`` could not compute a variable from shapes only (numbax raises
     ``LazyInitValueError``, a subclass)."""
+
+
+class MultipleMethodsCompactError(FlaxError):
+    """Flax (before 0.12): more than one method of a module is ``@compact``. Never raised:
+    compact methods share the module's auto-names, a nested call continuing the outer one's
+    ``Dense_i`` count."""
 
 
 class InvalidScopeError(FlaxError):

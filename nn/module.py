@@ -360,7 +360,6 @@ class Module:
     @classmethod
     def _wrap_methods(cls) -> None:
         fields = {f.name for f in dataclasses.fields(cls)}
-        compact_methods = []
         for name, member in list(cls.__dict__.items()):
             if (
                 name in fields
@@ -369,11 +368,7 @@ class Module:
                 or getattr(member, "nowrap", False)
             ):
                 continue
-            if getattr(member, "compact", False):
-                compact_methods.append(name)
             setattr(cls, name, _wrap_method(member))
-        if len(compact_methods) > 1:
-            raise errors.MultipleCompactMethodsError(cls.__name__, compact_methods)
         cls._compact_name_scope_methods = tuple(
             name
             for name in dir(cls)

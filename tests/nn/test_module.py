@@ -502,7 +502,7 @@ def test_calling_an_unbound_setup_model_is_an_attribute_error():
     assert model.apply(variables, jnp.ones((1, 2))).shape == (1, 2)
 
 
-def test_setup_may_not_assign_fields_and_one_compact_per_class():
+def test_setup_may_not_assign_fields():
     class Bad(nn.Module):
         features: int = 2
 
@@ -514,16 +514,58 @@ def test_setup_may_not_assign_fields_and_one_compact_per_class():
 
     with pytest.raises(errors.SetupFieldAssignmentError):
         Bad().init(random.key(0), jnp.ones(1))
-    with pytest.raises(errors.MultipleCompactMethodsError):
 
-        class TwoCompact(nn.Module):
-            @nn.compact
-            def a(self, x):
-                return x
 
-            @nn.compact
-            def b(self, x):
-                return x
+class CompactNested(nn.Module):
+    @nn.compact
+    def head(self, x):
+        return nn.Dense(2)(x)
+
+    @nn.compact
+    def __call__(self, x):
+        y = nn.Dense(3)(x)
+        return self.head(y) + self.head(y)
+
+
+class CompactSeparate(nn.Module):
+    @nn.compact
+    def encode(self, x):
+        return nn.Dense(2, name="e")(x)
+
+    @nn.compact
+    def decode(self, x):
+        return nn.Dense(4)(x)
+
+    def __call__(self, x):
+        return self.decode(self.encode(x))
+
+
+class CompactReused(CompactSeparate):
+    @nn.compact
+    def decode(self, x):
+        return nn.Dense(2)(x)
+
+    @nn.compact
+    def encode(self, x):
+        return nn.Dense(2)(x)
+
+
+# Flax 0.12.8 (recorded): several @compact methods share the module's auto-names; a compact
+# method called from another continues its count, one called on its own restarts it (so two
+# unnamed Dense of separate compact calls are one module, as two calls of __call__ are).
+SEVERAL_COMPACT = [
+    (CompactNested, {"Dense_0": (4, 3), "Dense_1": (3, 2), "Dense_2": (3, 2)}, -0.198953986),
+    (CompactSeparate, {"Dense_0": (2, 4), "e": (4, 2)}, -3.9677493572235107),
+    (CompactReused, {"Dense_0": (2, 2)}, 1.4677984714508057),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("cls, kernels, total", SEVERAL_COMPACT)
+def test_several_compact_methods_name_submodules_as_flax(cls, kernels, total):
+    x = jnp.ones((1, 4 if cls is not CompactReused else 2))
+    variables = cls().init(random.key(0), x)
+    assert {k: tuple(v["kernel"].shape) for k, v in variables["params"].items()} == kernels
+    np.testing.assert_allclose(float(cls().apply(variables, x).sum()), total, rtol=1e-6)
 
 
 class PostInit(nn.Module):
