@@ -85,8 +85,9 @@ class MissingRngError(_MessageKeyError, InvalidRngError):
         )
 
 
-class InvalidRngsError(InvalidRngError, TypeError):
-    """``rngs`` is neither a PRNG key nor a dict of stream names to keys.
+class InvalidRngsError(InvalidRngError, TypeError, ValueError):
+    """``rngs`` is neither a PRNG key nor a dict of stream names to keys (Flax raises
+    InvalidRngError for a non-key, ValueError for a dict holding one).
 
     Failing code: ``model.init(0, x)``. Fix: ``model.init(core.random.key(0), x)``.
     """
