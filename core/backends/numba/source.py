@@ -123,7 +123,7 @@ def identity(kind: str, dtype: np.dtype) -> str:
     low = kind == "max"
     if dtype == np.bool_:
         return const(not low, dtype)
-    if dtype.kind == "f":
+    if dtype.kind in "fc":  # complex: -inf + 0j or inf + 0j, as XLA's
         return const(-np.inf if low else np.inf, dtype)
     info = np.iinfo(dtype)
     return const(info.min if low else info.max, dtype)
@@ -143,4 +143,10 @@ def combine(kind: str, dtype: np.dtype, acc: str, x: str) -> str:
         return f"({acc} | {x})"
     if fl:
         return f"vm.{'maximum' if kind == 'max' else 'minimum'}({acc}, {x})"
-    return f"({x} if {x} {'>' if kind == 'max' else '<'} {acc} else {acc})"
+    op = ">" if kind == "max" else "<"
+    if dtype.kind == "c":  # XLA's fold: the accumulator if it orders first (lexicographically)
+        first = (
+            f"({acc}.real {op} {x}.real) | (({acc}.real == {x}.real) & ({acc}.imag {op} {x}.imag))"
+        )
+        return f"({acc} if {first} else {x})"
+    return f"({x} if {x} {op} {acc} else {acc})"
