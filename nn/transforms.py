@@ -231,6 +231,18 @@ def _map_prefix(fn: Callable[[Any, Any], Any], prefix: Any, tree: Any) -> Any:
     )
 
 
+def _first_step(v: Any, reverse: bool) -> Any:
+    """The slice a scan's first step reads; zeros (or zero keys) of its shape when the scan
+    has no steps (Flax traces the body on the slice's shape then, and gives empty outputs)."""
+    if v.shape[0]:
+        return v[-1 if reverse else 0]
+    if core.dtypes.issubdtype(v.dtype, core.dtypes.prng_key):
+        data = random.key_data(v)
+        zeros = jnp.zeros(data.shape[1:], data.dtype)
+        return random.wrap_key_data(zeros, impl=random.key_impl(v))
+    return jnp.zeros(v.shape[1:], v.dtype)
+
+
 def _axis_size(pairs: list[tuple[Any, Any]], given: int | None, what: str, path: str) -> int:
     sizes = {jnp.shape(leaf)[ax] for ax, leaf in pairs if isinstance(ax, int)}
     if given is not None:
@@ -366,7 +378,7 @@ def lift_scan(
         # Broadcast variables are created by one call on the first step (Flax's extra trace
         # of the body), then read by every step; without any to create, the call is abstract
         # (it only advances the RNG counters, as Flax's trace does).
-        first = tree_util.tree_map(lambda v: v[-1 if reverse else 0], (svars, rng_xs, xs))
+        first = tree_util.tree_map(lambda v: _first_step(v, reverse), (svars, rng_xs, xs))
         if all(
             scope_lib.is_filter_empty(scope_lib.intersect_filters(m, variable_broadcast))
             for m in lift.mutables

@@ -347,3 +347,16 @@ def test_rnn_per_step_parameters_with_variable_axes_like_flax():
     np.testing.assert_allclose(
         y[1, 3], [-0.92684006690979, 0.1443644016981125, 0.5886472463607788], 1e-5
     )
+
+
+@pytest.mark.parametrize("cell, kwargs", [(nn.GRUCell, {}), (nn.LSTMCell, {"reverse": True})])
+def test_rnn_over_an_empty_sequence_gives_empty_outputs_like_flax(cell, kwargs):
+    # Flax 0.12.8: the parameters of a length-5 init, outputs (2, 0, 3), the initial carry
+    layer = nn.RNN(cell(3), return_carry=True, **kwargs)
+    empty = jnp.ones((2, 0, 4))
+    variables = layer.init(random.key(0), empty)
+    want = layer.init(random.key(0), jnp.ones((2, 5, 4)))
+    tree_util.tree_map(np.testing.assert_array_equal, variables, want)
+    carry, out = layer.apply(variables, empty)
+    assert out.shape == (2, 0, 3)
+    tree_util.tree_map(lambda c: np.testing.assert_array_equal(c, np.zeros((2, 3))), carry)
