@@ -99,6 +99,14 @@ class _Split:
         return [as_value(x) for x in leaves]
 
 
+def _forward_def(self: Any, name: str) -> Any:
+    """`f.def_vmap` of a `custom_jvp`/`custom_vjp` wrapping a `custom_vmap` (or another custom
+    function): the `def*` methods of the wrapped function, as JAX forwards them."""
+    if name.startswith("def") and "fun" in vars(self):
+        return getattr(self.fun, name)
+    raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+
 # ---------------------------------------------------------------------------------------------
 # custom_jvp
 
@@ -127,6 +135,8 @@ class custom_jvp:  # noqa: N801  (JAX's name)
         self.nondiff_argnums = tuple(nondiff_argnums)
         self.jvp: Callable | None = None
         self.symbolic_zeros = False
+
+    __getattr__ = _forward_def
 
     def defjvp(self, jvp: Callable, symbolic_zeros: bool = False) -> Callable:
         """Sets the rule `jvp(primals, tangents) -> (primal_out, tangent_out)`; returns it."""
@@ -227,6 +237,8 @@ class custom_vjp:  # noqa: N801  (JAX's name)
         self.nondiff_argnums = tuple(nondiff_argnums)
         self.fwd: Callable | None = None
         self.bwd: Callable | None = None
+
+    __getattr__ = _forward_def
 
     def defvjp(self, fwd: Callable, bwd: Callable, symbolic_zeros: bool = False) -> None:
         """Sets the forward (`fwd`) and backward (`bwd`) rules."""

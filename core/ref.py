@@ -374,13 +374,12 @@ def _checked(ref: Ref, old: Any, idx: Any, value: Any, name: str) -> Any:
             f"Invalid shape for `{name}`. Ref shape: {base.shape}. Expected shape: "
             f"{want.shape}. Value shape: {have.shape}. Transforms: {transforms}."
         )
-    if have.dtype != want.dtype:
-        if not have.weak_type:
-            raise RefValueError(
-                f"Invalid dtype for `{name}`. Ref dtype: {ref.dtype}. Value dtype: {have.dtype}."
-            )
-        value = value.astype(want.dtype)
-    return value
+    if have.dtype != want.dtype and not have.weak_type:
+        raise RefValueError(
+            f"Invalid dtype for `{name}`. Ref dtype: {ref.dtype}. Value dtype: {have.dtype}."
+        )
+    # a weakly typed value (`ref[...] = 4`) takes the Ref's type, which is never weak
+    return value.astype(want.dtype) if have.weak_type else value
 
 
 def swap(ref: Ref, idx: Any, value: Any, _function_name: str = "ref_swap") -> Any:

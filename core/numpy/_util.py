@@ -9,7 +9,7 @@ import numpy as np
 
 from core import dtypes
 from core.array import Array, asarray_concrete
-from core.errors import ShapeError
+from core.errors import ConcretizationTypeError, ShapeError
 from core.prims import elementwise as ew
 from core.prims import indexing as ix
 from core.prims import shapes as sh
@@ -189,8 +189,14 @@ def canonicalize_axis(axis: int, ndim: int) -> int:
 
 
 def reduction_axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    """A reduction's axes, canonical; a traced axis is a `ConcretizationTypeError` (JAX's)."""
     if axis is None:
         return tuple(range(ndim))
+    if any(isinstance(a, Tracer) for a in (axis if isinstance(axis, (tuple, list)) else [axis])):
+        raise ConcretizationTypeError(
+            "the axis argument of a reduction, traced",
+            "Fix: pass the axis as a Python int (static_argnums= under jit).",
+        )
     if isinstance(axis, (tuple, list)):
         axes = tuple(canonicalize_axis(a, ndim) for a in axis)
         if len(set(axes)) != len(axes):

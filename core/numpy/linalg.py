@@ -7,6 +7,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from core.avals import ShapeDtypeStruct
+from core.callbacks import pure_callback
 from core.numpy import linalg_ops, shapes
 from core.numpy import reductions as r
 from core.numpy import ufuncs as uf
@@ -208,11 +210,31 @@ def cholesky(a: Any, *, upper: bool = False, symmetrize_input: bool = True) -> A
     return _h(low) if upper else low
 
 
+def _qr_raw_host(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    h, taus = np.linalg.qr(np.asarray(x), mode="raw")
+    return h.astype(x.dtype), taus.astype(x.dtype)
+
+
+def _qr_raw(a: Any) -> tuple[Any, Any]:
+    """LAPACK's geqrf on the host (numpy's raw mode, through `pure_callback`: eagerly, under
+    `jit` and `vmap`; not differentiable, as JAX's): `h` is `(..., n, m)` (transposed), R on
+    and above its diagonal, the Householder reflectors below, and their factors `taus`."""
+    *b, m, n = get_aval(a).shape
+    shapes = (
+        ShapeDtypeStruct((*b, n, m), get_aval(a).dtype),
+        ShapeDtypeStruct((*b, min(m, n)), get_aval(a).dtype),
+    )
+    return pure_callback(_qr_raw_host, shapes, a, vmap_method="broadcast_all")
+
+
 def qr(a: Any, mode: str = "reduced") -> Any:
-    """QR decomposition; `mode` is "reduced", "complete" or "r"."""
+    """QR decomposition; `mode` is "reduced", "complete", "r" or "raw" (`(h, taus)`: LAPACK's
+    Householder form, `h` transposed, for `lax.linalg.ormqr(h.mT, taus, c)`)."""
     check_arraylike("jnp.linalg.qr", a)
-    if mode not in ("reduced", "complete", "r"):
+    if mode not in ("reduced", "complete", "r", "raw"):
         raise ValueError(f"Unsupported QR decomposition mode {mode!r}")
+    if mode == "raw":
+        return _qr_raw(_inexact(a))
     q, r = dec.qr(_inexact(a), full_matrices=mode == "complete")
     return r if mode == "r" else QRResult(q, r)
 

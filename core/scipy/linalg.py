@@ -723,7 +723,7 @@ def hilbert(n: int) -> Any:
     Returns:
       `(n, n)` floats with `h[i, j] = 1 / (i + j + 1)`.
     """
-    i = jnp.arange(n, dtype=jnp.float_)[:, None]
+    i = jnp.arange(n, dtype=dtypes.default_float())[:, None]
     return 1.0 / (i + i.T + 1.0)
 
 

@@ -169,3 +169,17 @@ def test_grads_through_empty_slices_are_zero(fn):
         g = f(x)
         assert g.shape == (4, 3) and g.dtype == x.dtype
         np.testing.assert_array_equal(g, np.zeros((4, 3)))
+
+
+def test_broadcast_in_dim_with_dimensions_out_of_order():
+    # `broadcast_dimensions=(2, 1)` also transposes, as in JAX (whose own transpose rule for
+    # it is wrong in 0.10.2: "Expected cotangent type float32[2,3] but got float32[3,2]")
+    def f(x):
+        return core.lax.broadcast_in_dim(x, (4, 3, 2), (2, 1))
+
+    x = jnp.arange(6.0).reshape(2, 3)
+    want = np.broadcast_to(np.arange(6.0).reshape(2, 3).T, (4, 3, 2))
+    np.testing.assert_array_equal(f(x), want)
+    np.testing.assert_array_equal(core.jit(f)(x), want)
+    check_grads(f, (x,), order=2)
+    assert core.vmap(f, in_axes=1)(jnp.ones((2, 5, 3))).shape == (5, 4, 3, 2)

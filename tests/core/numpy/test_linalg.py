@@ -24,6 +24,19 @@ def test_result_classes_have_jax_field_names():
     assert type(jnp.linalg.qr(a, mode="r")) is not tuple
 
 
+def test_qr_raw_is_lapacks_householder_form():
+    # JAX 0.10.2: h (transposed, (n, m)) and taus of geqrf; Q from them with ormqr
+    a = jnp.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    h, taus = jnp.linalg.qr(a, mode="raw")
+    want_h = [[-5.9160795, 0.43377176, 0.72295296], [-7.437358, 0.8280796, 0.8926235]]
+    np.testing.assert_allclose(h, want_h, rtol=2e-6)
+    np.testing.assert_allclose(taus, [1.1690309, 1.1131042], rtol=2e-6)
+    q = core.lax.linalg.ormqr(h.mT, taus, jnp.eye(3))
+    np.testing.assert_allclose(q, jnp.linalg.qr(a, mode="complete").Q, atol=1e-6)
+    batched = core.vmap(lambda x: jnp.linalg.qr(x, mode="raw"))(jnp.stack([a, 2 * a]))
+    assert [x.shape for x in batched] == [(2, 2, 3), (2, 2)]
+
+
 # (args, kwargs, JAX's result)
 PINV_CASES = [
     ((RANK1,), {}, [[0.04, 0.08, 0.0], [0.08, 0.16, 0.0]]),
