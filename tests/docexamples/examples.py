@@ -70,6 +70,40 @@ SETS = {
         "jax.scipy.stats",
         *(f"jax.scipy.stats.{m}" for m in _SCIPY_STATS),
     ],
+    "optax_flax": [
+        "optax",
+        "optax.contrib",
+        "optax.losses",
+        "optax.schedules",
+        "optax.tree",
+        "optax.tree_utils",
+        "optax.projections",
+        "optax.second_order",
+        "optax.assignment",
+        "optax.perturbations",
+        "optax.transforms",
+        "optax.microbatching",
+        "flax.linen",
+        "flax.linen.initializers",
+        "flax.linen.spmd",
+        "flax.core.meta",
+        "flax.training.train_state",
+        "flax.training.common_utils",
+        "flax.training.dynamic_scale",
+        "flax.training.early_stopping",
+        "flax.training.checkpoints",
+        "flax.traverse_util",
+        "flax.serialization",
+        "flax.core.frozen_dict",
+        "flax.struct",
+        "flax.jax_utils",
+    ],  # fmt: skip
+}
+
+# Imports run before each object's examples of a set, after JAX's doctest names (Flax's
+# docstrings use `nn`, `optax` and `random` without importing them); numbax runs them ported.
+PRELUDES = {
+    "optax_flax": "import optax\nimport flax\nimport flax.linen as nn\nfrom jax import random\n"
 }
 
 
@@ -79,9 +113,10 @@ def recorded_path(name: str) -> Path:
 
 
 def _public(module):
-    """(name, object) of a module's public attributes, classes followed by their own public
-    methods and properties (``custom_jvp.defjvps``)."""
-    names = getattr(module, "__all__", None) or [n for n in dir(module) if not n.startswith("_")]
+    """(name, object) of a module's public attributes (``__all__`` and the names without an
+    underscore: Optax's ``__all__`` leaves out ``optimistic_adam``), classes followed by their
+    own public methods and properties (``custom_jvp.defjvps``)."""
+    names = {*getattr(module, "__all__", ()), *(n for n in dir(module) if not n.startswith("_"))}
     for name in sorted(names):
         obj = getattr(module, name, None)
         if obj is None or inspect.ismodule(obj):
@@ -125,7 +160,17 @@ def extract(name: str) -> dict[str, list[dict]]:
 def run(sources: list[str], namespace: dict, port=None) -> list[str]:
     """Each source's output, run in order in `namespace` as doctest does: what it prints, then
     the repr of an expression statement's value; an exception gives
-    ``"<ExceptionClass>: <message>"``. `port` rewrites a source first (numbax's imports)."""
+    ``"<ExceptionClass>: <message>"``. `port` rewrites a source first (numbax's imports).
+    numpy's print options are restored afterwards (an example's ``np.set_printoptions`` stays
+    in its docstring)."""
+    printoptions = np.get_printoptions()
+    try:
+        return _run(sources, namespace, port)
+    finally:
+        np.set_printoptions(**printoptions)
+
+
+def _run(sources: list[str], namespace: dict, port) -> list[str]:
     outputs = []
     for source in sources:
         buffer = io.StringIO()
@@ -195,6 +240,14 @@ def numbax_namespace() -> dict:
     import core.numpy
 
     return {"jax": core, "lax": core.lax, "jnp": core.numpy, "np": np}
+
+
+def start(name: str, namespace: dict, port=None) -> dict:
+    """`namespace` (JAX's doctest names, or numbax's) with set `name`'s `PRELUDES` run in it
+    (through `port` for numbax)."""
+    prelude = PRELUDES.get(name, "")
+    exec(compile(port(prelude) if port else prelude, "<prelude>", "exec"), namespace)  # noqa: S102
+    return namespace
 
 
 def numbax_port(source: str) -> str:

@@ -1,6 +1,6 @@
 """Records JAX's docstring examples and their actual outputs for an example set of
 `examples.SETS` into ``jax_<set>.json``. Run with the reference venv from the worktree root:
-`/opt/ref/bin/python tests/docexamples/record.py api` (or ``numpy``)."""
+`/opt/ref/bin/python tests/docexamples/record.py api` (or ``numpy``, ``optax_flax``)."""
 
 import json
 import os
@@ -23,6 +23,7 @@ def main(name: str) -> None:
     found = examples.extract(name)
     for obj, cases in found.items():
         namespace = {"jax": jax, "lax": jax.lax, "jnp": jax.numpy, "np": np}
+        examples.start(name, namespace)
         outputs = examples.run([c["source"] for c in cases], namespace)
         for case, output in zip(cases, outputs):
             case["jax"] = output
