@@ -42,7 +42,17 @@ from core.trace import get_aval
 
 
 def _args(name: str, *xs: Any) -> list[Any]:
-    """Float arrays of one dtype and one shape (the broadcasting, promoting front door)."""
+    """Float arrays of one dtype and one shape (the broadcasting, promoting front door).
+    Integers, bools and complex numbers raise JAX's TypeError (`jax.scipy.special` promotes
+    integers before calling these)."""
+    for i, x in enumerate(xs):
+        dt = dtypes.dtype_and_weak(x)[0]
+        if dtypes.kind(dt) != "f":
+            at = f" at position {i}" if len(xs) > 1 else ""
+            raise TypeError(
+                f"{name} does not accept dtype {dtypes.canonicalize_dtype(dt)}{at}. Accepted "
+                f"dtypes{at} are subtypes of floating."
+            )
     xs = promote_args_inexact(name, *xs)
     return list(broadcast_arrays(*xs)) if len(xs) > 1 else xs
 
@@ -637,14 +647,14 @@ def _bessel_ie(x: Any, order: int) -> Any:
     series = ew.mul(total, ew.exp(ew.neg(xs)))
     xl = ew.select(small, _c(x, 16.0), ax)
     mu = 4.0 * order * order
-    coef, acc = 1.0, _c(x, 1)
+    acc = term = _c(x, 1)
     inv = ew.div(_c(x, 1), xl)
-    power = _c(x, 1)
     for k in range(1, 30):  # asymptotic: sum_k (-1)^k prod_j (mu - (2j-1)^2) / (k! (8x)^k)
-        coef *= -(mu - (2 * k - 1) ** 2) / (k * 8.0)
-        power = ew.mul(power, inv)
-        acc = ew.add(acc, ew.mul(_c(x, coef), power))
-    asym = ew.mul(acc, ew.rsqrt(ew.mul(xl, _c(x, 2 * math.pi))))
+        # Each term from the last, so no coefficient overflows float16 (inf * 0 at x = inf).
+        term = ew.mul(term, ew.mul(_c(x, -(mu - (2 * k - 1) ** 2) / (k * 8.0)), inv))
+        acc = ew.add(acc, term)
+    # 1 / sqrt(2 pi x) without forming 2 pi x, which overflows float16 at x = 65504.
+    asym = ew.mul(acc, ew.mul(ew.rsqrt(xl), _c(x, 1 / math.sqrt(2 * math.pi))))
     return ew.select(small, series, asym)
 
 

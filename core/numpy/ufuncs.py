@@ -424,7 +424,20 @@ def logaddexp(x: Any, y: Any, /) -> Any:
     Returns:
       The elementwise result, of the inexact promoted dtype.
     """
-    return _logaddexp(*promote_args_inexact("logaddexp", x, y))
+    out = _logaddexp(*promote_args_inexact("logaddexp", x, y))
+    # JAX's complex formula multiplies by a constant 2 (see `_weak_if_all`).
+    return _weak_if_all(out, x, y) if dtypes.kind(get_aval(out).dtype) == "c" else out
+
+
+def _weak_if_all(out: Any, *args: Any) -> Any:
+    """`out`, weakly typed only if every argument is: JAX's result where its formula combines
+    the promoted operands with a `lax._const` (a strongly typed int8 array and a Python float
+    give a weak float32 sum but a strong logaddexp2 or hypot; Python scalars give weak results
+    where the promotion does: True and 3 a weak one, True and False a strong one)."""
+    weak = get_aval(out).weak_type and all(
+        type(a) is bool or dtypes.dtype_and_weak(a)[1] for a in args
+    )
+    return sh.convert_element_type(out, get_aval(out).dtype, weak)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -502,6 +515,7 @@ def copysign(x1: Any, x2: Any, /) -> Any:
 
 def heaviside(x1: Any, x2: Any, /) -> Any:
     """0 where x1 < 0, `x2` where x1 == 0, 1 where x1 > 0."""
+    x1_in = x1  # JAX's constants are built from x1: a strongly typed x1 gives a strong result
     x1, x2 = promote_args_inexact("heaviside", x1, x2)
     if dtypes.kind(get_aval(x1).dtype) == "c":  # JAX compares with zero first
         ew.reject_dtype("lt", get_aval(x1).dtype, "iufb", 0)
@@ -511,18 +525,20 @@ def heaviside(x1: Any, x2: Any, /) -> Any:
     dt = None if aval.weak_type and aval.ndim == 0 else aval.dtype
     zero, one = ew.full_like(x1, 0, dt), ew.full_like(x1, 1, dt)
     at_zero = ew.select_n(ew.ne(x1, x1), x2, x1)  # NaN stays NaN, as in JAX
-    return ew.select_n(ew.lt(x1, zero), ew.select_n(ew.gt(x1, zero), at_zero, one), zero)
+    out = ew.select_n(ew.lt(x1, zero), ew.select_n(ew.gt(x1, zero), at_zero, one), zero)
+    return _weak_if_all(out, x1_in)
 
 
 def hypot(x1: Any, x2: Any, /) -> Any:
     """`sqrt(x1**2 + x2**2)`, scaled to avoid overflow."""
+    args = x1, x2
     x1, x2 = promote_args_inexact("hypot", x1, x2)
     if dtypes.kind(get_aval(x1).dtype) == "c":
         raise ValueError(
             "jnp.hypot is not well defined for complex-valued inputs. Please convert to real "
             "values first, such as by using abs(x)"
         )
-    return _scaled_norm(x1, x2, zero_slope=False)
+    return _weak_if_all(_scaled_norm(x1, x2, zero_slope=False), *args)
 
 
 def _scaled_norm(x1: Any, x2: Any, zero_slope: bool) -> Any:
@@ -576,7 +592,7 @@ def logaddexp2(x1: Any, x2: Any, /) -> Any:
     Returns:
       The elementwise result, of the inexact promoted dtype.
     """
-    return _logaddexp2(*promote_args_inexact("logaddexp2", x1, x2))
+    return _weak_if_all(_logaddexp2(*promote_args_inexact("logaddexp2", x1, x2)), x1, x2)
 
 
 def _sinc_maclaurin(k: int, x: Any) -> Any:

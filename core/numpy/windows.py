@@ -51,7 +51,9 @@ def i0(x: Any) -> Any:
     asym = cr.ones_like(xl)
     for k in range(_ASYMPTOTIC_TERMS, 0, -1):
         asym = uf.add(1.0, uf.multiply(asym, uf.multiply(inv, float((2 * k - 1) ** 2) / k)))
-    large = uf.multiply(uf.divide(uf.exp(xl), uf.sqrt(uf.multiply(2 * np.pi, xl))), asym)
+    # sqrt(2 pi) sqrt(x), not sqrt(2 pi x): 2 pi x overflows float16 at x = 65504 (inf / inf).
+    root = uf.multiply(float(np.sqrt(2 * np.pi)), uf.sqrt(xl))
+    large = uf.multiply(uf.divide(uf.exp(xl), root), asym)
     return where(small, series, large)
 
 

@@ -222,7 +222,7 @@ def betainc(a: Any, b: Any, x: Any) -> Any:
     Returns:
       `I_x(a, b)` (differentiable in `x` only, as in JAX).
     """
-    return lax.betainc(a, b, x)
+    return lax.betainc(*promote_args_inexact("betainc", a, b, x))
 
 
 def gammainc(a: Any, x: Any) -> Any:
@@ -235,8 +235,7 @@ def gammainc(a: Any, x: Any) -> Any:
     Returns:
       `P(a, x)`.
     """
-    check_arraylike("gammainc", a, x)
-    return lax.igamma(a, x)
+    return lax.igamma(*promote_args_inexact("gammainc", a, x))
 
 
 def gammaincc(a: Any, x: Any) -> Any:
@@ -249,8 +248,7 @@ def gammaincc(a: Any, x: Any) -> Any:
     Returns:
       `Q(a, x)`.
     """
-    check_arraylike("gammaincc", a, x)
-    return lax.igammac(a, x)
+    return lax.igammac(*promote_args_inexact("gammaincc", a, x))
 
 
 def digamma(x: Any) -> Any:
@@ -294,7 +292,7 @@ def zeta(x: Any, q: Any = None) -> Any:
         raise NotImplementedError(
             "Riemann zeta function not implemented; pass q=1 for the Hurwitz zeta at q = 1"
         )
-    return lax.zeta(x, q)
+    return lax.zeta(*promote_args_inexact("zeta", x, q))
 
 
 def multigammaln(a: Any, d: int) -> Any:
@@ -392,7 +390,7 @@ def erfc(x: Any) -> Any:
     Returns:
       `erfc(x)`.
     """
-    return lax.erfc(x)
+    return lax.erfc(*promote_args_inexact("erfc", x))
 
 
 def erfinv(x: Any) -> Any:
@@ -775,8 +773,7 @@ def i0e(x: Any) -> Any:
     Returns:
       `i0e(x)`.
     """
-    check_arraylike("i0e", x)
-    return lax.bessel_i0e(x)
+    return lax.bessel_i0e(*promote_args_inexact("i0e", x))
 
 
 def i1e(x: Any) -> Any:
@@ -788,8 +785,7 @@ def i1e(x: Any) -> Any:
     Returns:
       `i1e(x)`.
     """
-    check_arraylike("i1e", x)
-    return lax.bessel_i1e(x)
+    return lax.bessel_i1e(*promote_args_inexact("i1e", x))
 
 
 def i0(x: Any) -> Any:

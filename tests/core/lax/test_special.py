@@ -219,3 +219,35 @@ def test_half_precision_rsqrt_is_rounded_once():
         got = lax.rsqrt(x)
         assert got.dtype == dt
         np.testing.assert_array_equal(np.float32(got), np.float32(want))
+
+
+# JAX 0.10.2's float16 values at the edges: no overflow to NaN in the asymptotic series.
+@pytest.mark.parametrize(
+    "fn, x, want",
+    [
+        (lax.bessel_i0e, [np.inf, -np.inf, 65504, 1e4], [0.0, 0.0, 0.0015583, 0.0039902]),
+        (lax.bessel_i1e, [np.inf, -np.inf, 65504, -1e4], [0.0, -0.0, 0.0015583, -0.0039902]),
+        (jnp.i0, [np.inf, 65504, 20], [np.nan, np.inf, np.inf]),
+    ],
+)
+def test_float16_bessel_edges(fn, x, want):
+    out = fn(np.array(x, np.float16))
+    assert out.dtype == np.float16
+    np.testing.assert_allclose(np.asarray(out, np.float32), want, rtol=2e-3)
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (lax.igamma, (np.int32(1), np.int32(2))),
+        (lax.igammac, (np.float32(1), np.int8(2))),
+        (lax.erfc, (np.array([1, 2]),)),
+        (lax.bessel_i0e, (np.array([True]),)),
+        (lax.bessel_i1e, (np.complex64(1),)),
+        (lax.zeta, (3, 1.0)),
+        (lax.betainc, (1.0, 2.0, np.int32(0))),
+    ],
+)
+def test_lax_special_functions_refuse_non_floats_as_jax(fn, args):
+    with pytest.raises(TypeError, match="Accepted dtypes"):
+        fn(*args)

@@ -10,6 +10,19 @@ import core.numpy as jnp
 
 # (expression, dtype, weak_type), recorded from JAX 0.10.2 (default 32-bit mode).
 CASES = [
+    # logaddexp2/hypot (and complex logaddexp) use strongly typed constants: weak results only
+    # from weak operands; heaviside's constants come from x1.
+    ("jnp.logaddexp2(jnp.array([True]), 2.5)", "float32", False),
+    ("jnp.logaddexp2(True, 3)", "float32", True),
+    ("jnp.logaddexp2(True, False)", "float32", False),
+    ("jnp.logaddexp2(2.5, 3.0)", "float32", True),
+    ("jnp.hypot(jnp.array([1], jnp.int8), 2.5)", "float32", False),
+    ("jnp.hypot(2.5, 3.0)", "float32", True),
+    ("jnp.logaddexp(jnp.array([1], jnp.int8), 1.5 - 0.5j)", "complex64", False),
+    ("jnp.logaddexp(jnp.array([True]), 2.5)", "float32", True),
+    ("jnp.heaviside(2.5, jnp.array([1], jnp.int8))", "float32", True),
+    ("jnp.heaviside(jnp.array([1], jnp.int8), 2.5)", "float32", False),
+    ("jnp.heaviside(2.5, jnp.array([1], jnp.bfloat16))", "bfloat16", False),
     ("jnp.equal(1, 2)", "bool", True),
     ("jnp.not_equal(1, 1.0)", "bool", True),
     ("jnp.less(3, 7)", "bool", True),
