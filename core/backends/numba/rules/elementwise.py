@@ -200,7 +200,21 @@ register_lowering(log_p, Scalar(_transcendental("log", "log")))
 register_lowering(log1p_p, Scalar(_transcendental("log1p", "log1p")))
 register_lowering(expm1_p, Scalar(_transcendental("expm1", "expm1")))
 register_lowering(sqrt_p, Scalar(lambda ctx, x: f"np.sqrt({x})"))
-register_lowering(rsqrt_p, Scalar(lambda ctx, x: _div_lowering(ctx, ctx.const(1), f"np.sqrt({x})")))
+
+
+def _rsqrt_lowering(ctx, x):
+    y = _div_lowering(ctx, ctx.const(1), f"np.sqrt({x})")
+    if ctx.dtype.kind != "f":
+        return y
+    # The kernels' `arcp` lets LLVM compute 1/sqrt(x) as an estimate refined by a Newton step,
+    # which gives nan at 0 and inf, -inf at denormals: those take XLA's values (denormals flush
+    # to zero: inf with x's sign; 0 at inf).
+    tiny, inf = ctx.const(np.finfo(ctx.dtype).tiny), ctx.const(np.inf)
+    edge = f"rt.where({x} == {inf}, {ctx.const(0)}, np.copysign({inf}, {x}))"
+    return f"rt.where((np.abs({x}) < {tiny}) | ({x} == {inf}), {edge}, {y})"
+
+
+register_lowering(rsqrt_p, Scalar(_rsqrt_lowering))
 register_lowering(cbrt_p, Scalar(lambda ctx, x: f"np.cbrt({x})"))
 register_lowering(tanh_p, Scalar(_transcendental("tanh", "tanh")))
 

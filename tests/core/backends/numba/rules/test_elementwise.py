@@ -54,3 +54,15 @@ def test_complex_operations_match_jax(name):
     want = np.array(want, got.dtype)
     # Smith's division rounds 1 ulp apart where XLA's contraction differs (the last case)
     np.testing.assert_allclose(got, want, rtol=2e-7, atol=0)
+
+
+RSQRT_X = [0.0, -0.0, INF, -INF, NAN, -1.0, 2.5, 1e-30, 3e38, 1e-40, -1e-40, 4.0]
+RSQRT_WANT = [INF, -INF, 0.0, NAN, NAN, NAN, 0.6324555277824402, 999999986991104.0,
+              5.773502248239631e-20, INF, -INF, 0.5]  # fmt: skip
+
+
+def test_rsqrt_edges_match_jax():
+    """1/sqrt under `arcp` is an estimate and a Newton step (nan at 0 and inf, -inf at
+    denormals): zeros, denormals and inf take XLA's values."""
+    got = np.asarray(core.jit(core.lax.rsqrt)(np.array(RSQRT_X, np.float32)))
+    np.testing.assert_allclose(got, np.array(RSQRT_WANT, np.float32), rtol=3e-7)
