@@ -515,18 +515,17 @@ def copysign(x1: Any, x2: Any, /) -> Any:
 
 def heaviside(x1: Any, x2: Any, /) -> Any:
     """0 where x1 < 0, `x2` where x1 == 0, 1 where x1 > 0."""
-    x1_in = x1  # JAX's constants are built from x1: a strongly typed x1 gives a strong result
+    x1_in = x1
     x1, x2 = promote_args_inexact("heaviside", x1, x2)
     if dtypes.kind(get_aval(x1).dtype) == "c":  # JAX compares with zero first
         ew.reject_dtype("lt", get_aval(x1).dtype, "iufb", 0)
-    # JAX's constants (lax._const) are weak only for a weak 0-d x1, so a weak array's result
-    # is strongly typed
-    aval = get_aval(x1)
-    dt = None if aval.weak_type and aval.ndim == 0 else aval.dtype
+    # JAX's constants (lax._const of x1, before broadcasting) are weak only for a weak 0-d x1,
+    # so a weak array's or a strongly typed x1's result is strongly typed
+    weak_const = (type(x1_in) is bool or dtypes.dtype_and_weak(x1_in)[1]) and np.ndim(x1_in) == 0
+    dt = None if weak_const else get_aval(x1).dtype
     zero, one = ew.full_like(x1, 0, dt), ew.full_like(x1, 1, dt)
     at_zero = ew.select_n(ew.ne(x1, x1), x2, x1)  # NaN stays NaN, as in JAX
-    out = ew.select_n(ew.lt(x1, zero), ew.select_n(ew.gt(x1, zero), at_zero, one), zero)
-    return _weak_if_all(out, x1_in)
+    return ew.select_n(ew.lt(x1, zero), ew.select_n(ew.gt(x1, zero), at_zero, one), zero)
 
 
 def hypot(x1: Any, x2: Any, /) -> Any:
