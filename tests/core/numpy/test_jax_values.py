@@ -261,6 +261,15 @@ CASES = [
     ("jnp.mean(jnp.array([100, 100, 101], jnp.int8), dtype=jnp.int8)", 15, "int8"),
     ("jnp.nanmean(jnp.array([1.0, 2.0, 4.0]), dtype=jnp.int8)", 2, "int8"),
     ("jnp.cumulative_prod(jnp.array([2, 3, 4], jnp.int8))", [2, 6, 24], "int8"),
+    # complex power is XLA's polar formula: 1j**2 has a rounding imaginary part, 0**(c+di) is
+    # NaN unless the exponent is real, x**0 is 1 even for NaN
+    (
+        "jnp.power(jnp.array([1j, 0j, 0j, 0j, 1e30 + 1e30j, complex(nan, 0)], jnp.complex64),"
+        " jnp.array([2, 2, 0, 1.5 - 0.5j, -2, 0], jnp.complex64))",
+        [-1 - 8.742278e-08j, 0j, 1 + 0j, complex(nan, nan), 0j, 1 + 0j],
+        "complex64",
+    ),
+    ("jnp.power(jnp.array([True, False]), 1.5 - 0.5j)", [1 + 0j, complex(nan, nan)], "complex64"),
 ]
 
 
