@@ -149,6 +149,15 @@ class DTypeError(NumbaxError, TypeError):
     """
 
 
+class PaddingTypeError(NumbaxError, ValueError, RuntimeError):
+    """A padding string other than 'VALID', 'SAME' or 'SAME_LOWER' (any case) for a
+    convolution, pooling or ``lax.padtype_to_pads`` (JAX raises RuntimeError; a ValueError too).
+
+    Failing code: ``lax.conv_general_dilated(x, w, (1,), "FULL")``. Fix: one of the three
+    strings, or explicit ``(low, high)`` pairs per spatial axis, e.g. ``[(2, 2)]``.
+    """
+
+
 class LinalgDtypeError(NumbaxError, NotImplementedError, TypeError):
     """A matrix decomposition or solve (``qr``, ``svd``, ``cholesky``, ``eigh``, ``inv``...) of
     a 16-bit float: JAX's CPU routines (LAPACK) have none and raise NotImplementedError.

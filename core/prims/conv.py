@@ -32,7 +32,7 @@ from numpy.lib.stride_tricks import as_strided
 from core import dtypes
 from core.ad_util import Zero, add_any
 from core.avals import ShapedArray
-from core.errors import DTypeError, ShapeError
+from core.errors import DTypeError, PaddingTypeError, ShapeError
 from core.interpreters.transpose import is_undefined
 from core.primitive import ANY, Primitive, jax_params
 from core.prims.options import canonicalize_precision
@@ -530,8 +530,8 @@ def padtype_to_pads(in_shape, window_shape, window_strides, padding: str):
     if kind == "VALID":
         return tuple((0, 0) for _ in in_shape)
     if kind not in ("SAME", "SAME_LOWER"):
-        raise ValueError(
-            f"Unrecognized padding type: expected 'VALID', 'SAME' or 'SAME_LOWER', got {padding!r}"
+        raise PaddingTypeError(
+            f"Unrecognized padding type: expected 'VALID', 'SAME', or 'SAME_LOWER', got {padding}."
         )
     pads = []
     for d, k, s in zip(in_shape, window_shape, window_strides):

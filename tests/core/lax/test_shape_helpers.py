@@ -47,6 +47,21 @@ def test_wrong_number_of_pads_is_a_type_error():
     )
 
 
+def test_unknown_padding_string_raises_jaxs_runtime_error():
+    # JAX 0.10.2: RuntimeError, this message (the string as given), from padtype_to_pads and
+    # from a convolution, a pooling window or Flax's nn.Conv(padding="FOO")
+    message = "Unrecognized padding type: expected 'VALID', 'SAME', or 'SAME_LOWER', got foo."
+    x = jnp.ones((1, 1, 4))
+    for call in (
+        lambda: lax.padtype_to_pads((4,), (3,), (1,), "foo"),
+        lambda: lax.conv_general_dilated(x, jnp.ones((1, 1, 3)), (1,), "foo"),
+        lambda: lax.reduce_window(x, 0.0, lax.add, (1, 1, 2), (1, 1, 1), "foo"),
+    ):
+        with pytest.raises(RuntimeError) as info:
+            call()
+        assert str(info.value) == message and isinstance(info.value, ValueError)
+
+
 def test_docstring_examples():
     import doctest
 
