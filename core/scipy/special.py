@@ -140,16 +140,17 @@ def gammaln(x: Any) -> Any:
 
 
 def loggamma(x: Any) -> Any:
-    """`gammaln` under scipy's other name (real inputs only).
+    """The principal branch of `log(Gamma(x))` (real inputs only): `gammaln` for x > 0, NaN
+    for x <= 0 (where the real logarithm of Gamma is complex), as JAX's.
 
     Args:
       x: real input; integers are promoted to the default float.
 
     Returns:
-      `log|Gamma(x)|` elementwise.
+      `log(Gamma(x))` elementwise.
     """
-    check_arraylike("loggamma", x)
-    return gammaln(x)
+    (x,) = promote_args_inexact("loggamma", x)
+    return jnp.where(x > 0, gammaln(x), np.nan)
 
 
 def gammasgn(x: Any) -> Any:

@@ -96,3 +96,10 @@ def test_logsumexp_return_sign():
     # jax.scipy.special.logsumexp([1., 2.], b=[1., -2.], return_sign=True)
     np.testing.assert_allclose(out, 2.48988, rtol=1e-6)
     assert sign == -1.0
+
+
+def test_loggamma_is_nan_where_gamma_is_not_positive_as_jax():
+    # JAX 0.10.2: jax.scipy.special.loggamma(x) is lgamma(x) where x > 0, else NaN.
+    out = special.loggamma(np.array([-2.5, -1, 0, 0.5, 3], np.float32))
+    np.testing.assert_allclose(out, [np.nan, np.nan, np.nan, 0.5723649, 0.6931472], rtol=1e-6)
+    assert special.loggamma(np.array([1, 2], np.int8)).dtype == np.float32
