@@ -14,6 +14,7 @@ and one ``jit`` compile serves every step.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable
 from typing import Any
@@ -63,6 +64,8 @@ def dot_product_attention_weights(
     precision: Any = None,
     module: Module | None = None,
     force_fp32_for_softmax: bool = False,
+    einsum_dot_general: Callable[..., Array] | None = None,
+    einsum: Callable[..., Array] | None = None,
 ) -> Array:
     """``softmax(q·k / sqrt(d) + bias)`` masked where ``mask`` is false, with optional dropout.
 
@@ -80,16 +83,27 @@ def dot_product_attention_weights(
       module: if given, the weights are sown into its ``'intermediates'``.
       force_fp32_for_softmax: compute the softmax in float32 and keep the weights in float32
         (mixed precision); otherwise they are cast back to ``dtype``.
+      einsum_dot_general: replaces ``lax.dot_general`` in the query-key einsum.
+      einsum: replaces the query-key einsum itself (``einsum(subscripts, q, k)``).
 
     Returns:
       The weights, ``(*batch, heads, q_len, kv_len)``.
+
+    Raises:
+      ValueError: ``einsum`` is given with ``precision`` or ``einsum_dot_general``.
     """
+    if (precision or einsum_dot_general) and einsum:
+        raise ValueError(
+            "precision/einsum_dot_general and einsum are mutually exclusive. Please"
+            " specify only one of them."
+        )
+    einsum = einsum or _einsum(precision, einsum_dot_general)
     query, key = promote_dtype(query, key, dtype=dtype)
     dtype = query.dtype
     _check_shapes(query, key)
     depth = query.shape[-1]
     query = query / jnp.sqrt(jnp.asarray(depth, dtype))
-    weights = jnp.einsum("...qhd,...khd->...hqk", query, key, precision=precision)
+    weights = einsum("...qhd,...khd->...hqk", query, key)
     if bias is not None:
         weights = weights + bias
     if mask is not None:
@@ -125,12 +139,30 @@ def dot_product_attention(
     precision: Any = None,
     module: Module | None = None,
     force_fp32_for_softmax: bool = False,
+    einsum_dot_general: Callable[..., Array] | None = None,
+    qk_attn_weights_einsum: Callable[..., Array] | None = None,
+    attn_weights_value_einsum: Callable[..., Array] | None = None,
 ) -> Array:
     """Attention output ``weights · value``, ``(*batch, q_len, heads, d_v)``.
 
     Arguments as in :func:`dot_product_attention_weights`, plus ``value``
-    ``(*batch, kv_len, heads, d_v)``.
+    ``(*batch, kv_len, heads, d_v)``, and ``qk_attn_weights_einsum`` and
+    ``attn_weights_value_einsum`` replacing the two einsums (given together; Flax's hook for
+    quantized einsums).
+
+    Raises:
+      ValueError: only one of the einsums is given, or they are given with ``precision`` or
+        ``einsum_dot_general``.
     """
+    if bool(qk_attn_weights_einsum) != bool(attn_weights_value_einsum):
+        raise ValueError(
+            "qk_attn_weights_einsum and attn_weights_value_einsum must be specified together."
+        )
+    if (precision or einsum_dot_general) and qk_attn_weights_einsum:
+        raise ValueError(
+            "precision/einsum_dot_general and qk_attn_weights_einsum/attn_weights_value_einsum"
+            " are mutually exclusive. Please specify only one of them."
+        )
     query, key, value = promote_dtype(query, key, value, dtype=dtype)
     _check_shapes(query, key, value)
     weights = dot_product_attention_weights(
@@ -146,8 +178,16 @@ def dot_product_attention(
         precision,
         module,
         force_fp32_for_softmax,
+        einsum_dot_general=einsum_dot_general,
+        einsum=qk_attn_weights_einsum,
     )
-    return jnp.einsum("...hqk,...khd->...qhd", weights, value, precision=precision)
+    einsum = attn_weights_value_einsum or _einsum(precision, einsum_dot_general)
+    return einsum("...hqk,...khd->...qhd", weights, value)
+
+
+def _einsum(precision: Any, dot_general: Callable | None) -> Callable[..., Array]:
+    """``jnp.einsum`` with ``precision``, contracting with ``dot_general`` when given."""
+    return functools.partial(jnp.einsum, precision=precision, _dot_general=dot_general)
 
 
 class MultiHeadDotProductAttention(Module):
@@ -174,6 +214,17 @@ class MultiHeadDotProductAttention(Module):
         one token (query length 1) and attends to all tokens fed so far.
       normalize_qk: apply ``LayerNorm`` to queries and keys.
       force_fp32_for_softmax: passed to ``attention_fn`` (softmax in float32).
+      qkv_dot_general: the contraction of the query/key/value projections (`DenseGeneral`'s
+        ``dot_general``).
+      out_dot_general: the contraction of the output projection.
+      qkv_dot_general_cls: a module class made in each query/key/value projection to contract
+        instead (`DenseGeneral`'s ``dot_general_cls``).
+      out_dot_general_cls: the same for the output projection.
+      qk_attn_weights_einsum_cls: a factory called with no arguments for the einsum of the
+        query-key products, passed to ``attention_fn`` as ``qk_attn_weights_einsum`` when it
+        takes that argument (Flax's hook for quantized einsums); give both or neither.
+      attn_weights_value_einsum_cls: the same for the weights-value product
+        (``attn_weights_value_einsum``).
 
     Example::
 
@@ -201,6 +252,12 @@ class MultiHeadDotProductAttention(Module):
     decode: bool = False
     normalize_qk: bool = False
     force_fp32_for_softmax: bool = False
+    qkv_dot_general: Callable | None = None
+    out_dot_general: Callable | None = None
+    qkv_dot_general_cls: Any = None
+    out_dot_general_cls: Any = None
+    qk_attn_weights_einsum_cls: Callable[..., Callable[..., Array]] | None = None
+    attn_weights_value_einsum_cls: Callable[..., Callable[..., Array]] | None = None
 
     @compact
     def __call__(
@@ -252,6 +309,8 @@ class MultiHeadDotProductAttention(Module):
             axis: Any = -1,
             kernel_init: Callable = self.kernel_init,
             bias_init: Callable = self.bias_init,
+            dot_general: Callable | None = self.qkv_dot_general,
+            dot_general_cls: Any = self.qkv_dot_general_cls,
         ) -> DenseGeneral:
             return DenseGeneral(
                 features=features,
@@ -262,6 +321,8 @@ class MultiHeadDotProductAttention(Module):
                 bias_init=bias_init,
                 use_bias=self.use_bias,
                 precision=self.precision,
+                dot_general=dot_general,
+                dot_general_cls=dot_general_cls,
                 name=name,
             )
 
@@ -295,6 +356,10 @@ class MultiHeadDotProductAttention(Module):
             precision=self.precision,
             force_fp32_for_softmax=self.force_fp32_for_softmax,
         )
+        for name in ("qk_attn_weights_einsum", "attn_weights_value_einsum"):
+            factory = getattr(self, f"{name}_cls")
+            if factory is not None:
+                attn_kwargs[name] = factory()
         accepted = inspect.signature(self.attention_fn).parameters
         attn_kwargs = {k: v for k, v in attn_kwargs.items() if k in accepted}
         if sow_weights:
@@ -306,6 +371,8 @@ class MultiHeadDotProductAttention(Module):
             axis=(-2, -1),
             kernel_init=self.out_kernel_init or self.kernel_init,
             bias_init=self.out_bias_init or self.bias_init,
+            dot_general=self.out_dot_general,
+            dot_general_cls=self.out_dot_general_cls,
         )(x)
 
     def _decode_step(self, query: Array, key: Array, value: Array, mask: Array | None) -> tuple:
@@ -341,7 +408,21 @@ class MultiHeadDotProductAttention(Module):
         return key, value, combine_masks(mask, filled)
 
 
-MultiHeadAttention = MultiHeadDotProductAttention
+class MultiHeadAttention(MultiHeadDotProductAttention):
+    """:class:`MultiHeadDotProductAttention` under Flax's other name: the same layer, but
+    auto-named ``MultiHeadAttention_{i}`` (so its parameters and RNG streams are those of a
+    Flax ``nn.MultiHeadAttention``).
+
+    Example::
+
+        >>> class Model(nn.Module):
+        ...     @nn.compact
+        ...     def __call__(self, x):
+        ...         return nn.MultiHeadAttention(num_heads=2, qkv_features=4)(x)
+        >>> v = Model().init(core.random.key(0), jnp.ones((1, 5, 3)))
+        >>> list(v["params"])
+        ['MultiHeadAttention_0']
+    """
 
 
 class SelfAttention(MultiHeadDotProductAttention):

@@ -29,4 +29,5 @@ def test_call_documents_args_and_returns(name):
         "ConvLocal",  # "same attributes as Conv"
         "OptimizedLSTMCell",  # those of LSTMCell
         "SelfAttention",  # those of MultiHeadDotProductAttention
+        "MultiHeadAttention",  # those of MultiHeadDotProductAttention
     )
