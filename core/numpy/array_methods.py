@@ -26,6 +26,8 @@ from core.numpy._util import promote_args
 from core.numpy.indexing import AtIndexer, getitem
 from core.numpy.selection import choose, compress
 from core.prims import elementwise as ew
+from core.prims.random_bits import bitcast_convert_type
+from core.prims.rev import rev
 
 
 def _swap(fn):
@@ -179,14 +181,53 @@ def _choose(self, choices, out=None, mode="raise"):
     return choose(self, choices, out, mode)
 
 
-def _view(self, dtype=None, type=None):
-    if dtype is None or np.dtype(dtype) == self.dtype:
+def _view(self, dtype=None, type=None):  # noqa: A002  (numpy's name)
+    """`x.view(dtype)`, JAX's bitcast: the same bits as `dtype`, the last axis resized when the
+    widths differ; bool counts as uint8, complex as pairs of floats."""
+    if type is not None:
+        raise NotImplementedError("`type` argument of array.view() is not supported.")
+    if dtype is None:
         return self
-    raise NotImplementedError("Array.view with a new dtype (a bitcast) is not supported yet")
+    dtype = dtypes.canonicalize_dtype(np.dtype(dtype))
+    n_in, n_out = self.dtype.itemsize, dtype.itemsize
+    if self.ndim == 0:
+        if n_in != n_out:
+            raise ValueError("view() of a 0d array is only supported if the itemsize is unchanged.")
+        return _view(self.reshape(1), dtype).reshape(())
+    if (self.shape[-1] * n_in) % n_out:
+        raise ValueError(
+            "When changing to a larger dtype, its size must be a divisor of the total size in "
+            "bytes of the last axis of the array."
+        )
+    if self.dtype == dtype:
+        return self
+    if self.dtype == np.bool_:
+        return _view(self.astype(np.uint8), dtype)
+    if self.dtype.kind == "c":
+        pairs = shapes.stack([ufuncs.real(self), ufuncs.imag(self)], -1)
+        return _view(pairs.reshape(*self.shape[:-1], 2 * self.shape[-1]), dtype)
+    if dtype == np.bool_:
+        return _view(self, np.uint8).astype(np.bool_)
+    if dtype.kind == "c":
+        out = _view(self, np.dtype(f"f{n_out // 2}"))
+        return (out[..., 0::2] + 1j * out[..., 1::2]).astype(dtype)
+    if n_in < n_out:
+        out = self.reshape(*self.shape[:-1], self.shape[-1] * n_in // n_out, n_out // n_in)
+        return bitcast_convert_type(out, dtype)
+    out = bitcast_convert_type(self, dtype)
+    return out.reshape(*self.shape[:-1], self.shape[-1] * n_in // n_out)
 
 
 def _byteswap(self, inplace=False):
-    raise NotImplementedError("Array.byteswap is not supported")
+    """`x.byteswap()`: each element's bytes reversed (JAX's; `inplace` is not supported)."""
+    if inplace:
+        raise ValueError("jax.numpy.ndarray.byteswap(inplace=True) is not supported")
+    if self.dtype.kind == "c":
+        return ufuncs.real(self).byteswap() + 1j * ufuncs.imag(self).byteswap()
+    if self.dtype.itemsize == 1:
+        return self.copy()
+    swapped = rev(bitcast_convert_type(self, np.uint8), (self.ndim,))
+    return bitcast_convert_type(swapped, self.dtype)
 
 
 install()

@@ -1,5 +1,6 @@
-"""core.numpy bit functions (bitwise_count, packbits, unpackbits) and float representation
-helpers (frexp, ldexp, spacing, nextafter) against JAX's answers and numpy."""
+"""core.numpy bit functions (bitwise_count, packbits, unpackbits, Array.view and byteswap) and
+float representation helpers (frexp, ldexp, spacing, nextafter) against JAX's answers and
+numpy."""
 
 import numpy as np
 import pytest
@@ -291,3 +292,25 @@ def test_bit_functions_take_bfloat16():
     np.testing.assert_allclose(np.float32(ldexp), [0.601562, 6, -18, 112, 0.0319824], rtol=1e-5)
     spacing = np.float32(jnp.spacing(x))
     np.testing.assert_array_equal(spacing, [2**-9, 2**-7, -(2**-6), 2**-5, 2**-17])
+
+
+@pytest.mark.parametrize(
+    "src,dst",
+    [("float32", "int32"), ("float32", "uint8"), ("int8", "int16"), ("float32", "complex64"),
+     ("complex64", "float32"), ("int8", "bool"), ("bool", "uint8"), ("uint16", "int8")],
+)  # fmt: skip
+def test_view_reinterprets_the_bits_as_numpy_and_jax(src, dst):
+    # JAX 0.10.2 gives numpy's little-endian view: the last axis resized for other widths
+    x = (np.arange(8) % 2 if "bool" in src + dst else np.arange(8)).astype(src)
+    got = jnp.asarray(x).view(dst)
+    assert got.dtype == np.dtype(dst)
+    np.testing.assert_array_equal(got, x.view(dst))
+    np.testing.assert_array_equal(core.jit(lambda a: a.view(dst))(x), x.view(dst))
+
+
+def test_byteswap_reverses_each_elements_bytes():
+    x = np.array([0, 1, 2, 3, 4], np.int32)
+    np.testing.assert_array_equal(jnp.asarray(x).byteswap(), x.byteswap())
+    c = np.array([1 + 2j, 3 - 4j], np.complex64)
+    np.testing.assert_array_equal(jnp.asarray(c).byteswap(), c.byteswap())
+    assert jnp.asarray(x).byteswap().byteswap().tolist() == x.tolist()
