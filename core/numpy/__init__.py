@@ -133,6 +133,7 @@ from core.numpy.logic import (
 )
 from core.numpy.lookup import searchsorted, take, take_along_axis
 from core.numpy.nonzero import flatnonzero, nonzero
+from core.numpy.padding import pad
 from core.numpy.polynomials import (
     poly,
     polyadd,
@@ -258,7 +259,6 @@ from core.numpy.shapes import (
     matrix_transpose,
     moveaxis,
     ndim,
-    pad,
     permute_dims,
     ravel,
     repeat,

@@ -24,7 +24,8 @@ from core.numpy._util import (
     promote_args,
     promote_args_inexact,
 )
-from core.numpy.shapes import expand_dims, pad, ravel, swapaxes
+from core.numpy.padding import pad
+from core.numpy.shapes import expand_dims, ravel, swapaxes
 from core.numpy.ufuncs import isinf
 from core.numpy.where import where
 from core.prims import elementwise as ew

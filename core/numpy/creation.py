@@ -259,22 +259,69 @@ def linspace(
     dtype: Any = None,
     axis: int = 0,
 ) -> Any:
-    """`num` evenly spaced samples from start to stop."""
+    """`num` evenly spaced samples from `start` to `stop` (`jnp.linspace`), computed by JAX's
+    formula `start * (1 - t) + stop * t` for `t = i / div` in the computation dtype (float32
+    by default; integer dtypes are floored from it), as XLA rewrites it (some values still
+    differ from JAX's in the last bit).
+
+    Args:
+        start: the first value (a scalar or an array; arrays broadcast with `stop`).
+        stop: the last value (excluded with `endpoint=False`).
+        num: how many samples (static).
+        endpoint: whether `stop` is the last sample.
+        retstep: also return the step.
+        dtype: the result's dtype (default: the inexact dtype of `start` and `stop`).
+        axis: where the samples' axis goes, for array bounds.
+
+    Returns:
+        The samples (and the step, in the computation dtype, with `retstep`).
+    """
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
     check_arraylike("linspace", start, stop)
-    dt = np_dtype(dtype, "linspace") or dtypes.default_float()
-    if isinstance(start, Tracer) or isinstance(stop, Tracer):
-        div = (num - 1) if endpoint else num
-        steps = sh.convert_element_type(sh.iota(dtypes.default_int(), num), dt)
-        delta = uf.divide(uf.subtract(stop, start), max(div, 1))
-        out = uf.add(start, uf.multiply(steps, delta)).astype(dt)
-        return (out, delta) if retstep else out
-    out, step = np.linspace(
-        np.asarray(start), np.asarray(stop), num, endpoint=endpoint, retstep=True, axis=axis
-    )
-    if dtypes.kind(dt) in "iu":  # floored, then converted (saturating), as JAX's
-        out = np.floor(out)
-    res = sh.convert_element_type(Array(out.astype(_inexact_of(dt))), dt)
-    return (res, Array(np.asarray(step, dtype=dt))) if retstep else res
+    start, stop = ensure_array(start), ensure_array(stop)
+    dt = np_dtype(dtype, "linspace") or _inexact_of(dtypes.result_type(start, stop))
+    cdt = _inexact_of(dt)
+    start = sh.convert_element_type(start, cdt)
+    stop = sh.convert_element_type(stop, cdt)
+    bounds = list(np.broadcast_shapes(get_aval(start).shape, get_aval(stop).shape))
+    start, stop = broadcast_to(start, tuple(bounds)), broadcast_to(stop, tuple(bounds))
+    axis = len(bounds) + axis + 1 if axis < 0 else axis
+    shape = (*bounds[:axis], 1, *bounds[axis:])
+    div = (num - 1) if endpoint else num
+    if num > 1:
+        delta = uf.divide(uf.subtract(stop, start), sh.full((), div, cdt))
+        # XLA's rewrites of JAX's start * (1 - t) + stop * t, t = i / div (they give JAX's
+        # values more often than the formula as written: linspace(0, 25, 6)[3] is 15, not
+        # 15.000001): t = i * (1 / div), and stop * t = (stop * i) * (1 / div)
+        rdt = uf.real(sh.full((), 0, cdt)).dtype
+        i_ = sh.reshape(
+            sh.iota(rdt, div), tuple(div if d == axis else 1 for d in range(len(shape)))
+        )
+        r = sh.full((), np.reciprocal(np.asarray(div, rdt)), rdt)
+        lo, hi = sh.reshape(start, shape), sh.reshape(stop, shape)
+        one_minus_t = sh.convert_element_type(
+            uf.subtract(sh.full((), 1, rdt), uf.multiply(i_, r)), cdt
+        )
+        out = uf.add(
+            uf.multiply(lo, one_minus_t),
+            uf.multiply(
+                uf.multiply(hi, sh.convert_element_type(i_, cdt)), sh.convert_element_type(r, cdt)
+            ),
+        )
+        if endpoint:
+            out = ix.concatenate([out, hi], axis)
+    elif num == 1:
+        delta = sh.full((), np.nan, cdt) if endpoint else uf.subtract(stop, start)
+        out = sh.reshape(start, shape)
+    else:
+        delta = sh.full((), np.nan, cdt)
+        out = sh.full((*bounds[:axis], 0, *bounds[axis:]), 0, cdt)
+    if dtypes.kind(dt) in "iu":  # floored (bool is not)
+        out = uf.floor(out)
+    out = sh.convert_element_type(out, dt)  # saturating, as JAX's
+    return (out, delta) if retstep else out
 
 
 def _inexact_of(dt: np.dtype) -> np.dtype:

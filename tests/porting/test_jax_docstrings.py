@@ -33,7 +33,6 @@ XFAIL = {
     "jax.numpy.linalg.multi_dot": "cost_analysis()['flops'] counts differently from XLA's",
     "jax.numpy.from_dlpack": "__dlpack__",
     "jax.numpy.load": "bfloat16",
-    "jax.numpy.pad": "mode='mean', callable mode",
 }
 
 RECORDED = load("jnp")

@@ -1,0 +1,183 @@
+"""`jnp.pad`: numpy's padding modes, computed as JAX computes them (the statistic modes round
+integer statistics half to even; a callable mode fills a zero-padded array one 1-D slice at a
+time with `apply_along_axis`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from core.numpy import reductions as rd
+from core.numpy._util import check_arraylike, ensure_array
+from core.numpy.creation import linspace
+from core.numpy.functional import apply_along_axis
+from core.numpy.lookup import take
+from core.numpy.shapes import flip, repeat
+from core.numpy.ufuncs import round as round_
+from core.prims import indexing as ix
+from core.prims import shapes as sh
+from core.trace import get_aval
+
+_STATS = {"maximum": rd.max, "minimum": rd.min, "mean": rd.mean, "median": rd.median}
+
+# Each mode and the keyword arguments it takes (JAX's table).
+_KWARGS = {
+    "constant": ("constant_values",),
+    "empty": (),
+    "edge": (),
+    "wrap": (),
+    "linear_ramp": ("end_values",),
+    "reflect": ("reflect_type",),
+    "symmetric": ("reflect_type",),
+    **{mode: ("stat_length",) for mode in _STATS},
+}
+
+
+def _pairs(values: Any, nd: int, name: str) -> list[tuple[Any, Any]]:
+    """`values` as one `(before, after)` pair per axis, from any of numpy's shapes: `(nd, 2)`,
+    `(1, 2)`, `(2,)`, `(1,)` or a scalar."""
+    arr = np.asarray(values)
+    if arr.shape == (nd, 2):
+        return [(arr[i, 0], arr[i, 1]) for i in range(nd)]
+    if arr.shape in ((1, 2), (2,)):
+        flat = arr.reshape(2)
+        return [(flat[0], flat[1])] * nd
+    if arr.shape in ((1,), ()):
+        v = arr.reshape(())[()]
+        return [(v, v)] * nd
+    raise ValueError(
+        f"jnp.pad: {name} with {nd=} has unsupported shape {arr.shape}. "
+        f"Valid shapes are ({nd}, 2), (1, 2), (2,), (1,), or ()."
+    )
+
+
+def _widths(pad_width: Any, nd: int) -> list[tuple[int, int]]:
+    pw = np.asarray(pad_width)
+    if pw.dtype.kind not in "iub":
+        raise TypeError("`pad_width` must be of integral type.")
+    if (pw < 0).any():
+        raise ValueError(f"index can't contain negative values; got pad_width={pad_width}")
+    return [(int(lo), int(hi)) for lo, hi in _pairs(pw, nd, "pad_width")]
+
+
+def pad(
+    array: Any, pad_width: Any, mode: str | Callable[..., Any] = "constant", **kwargs: Any
+) -> Any:
+    """Pads an array (`jnp.pad`).
+
+    Args:
+        array: the array to pad.
+        pad_width: the number of values added before and after each axis: an int, a
+            `(before, after)` pair, or one pair per axis.
+        mode: "constant" (`constant_values`, a scalar or per-axis pairs), "empty", "edge",
+            "wrap", "reflect"/"symmetric" (`reflect_type="even"`), "linear_ramp" (`end_values`),
+            "maximum"/"minimum"/"mean"/"median" (`stat_length`: how many edge values the
+            statistic takes), or a function `f(row, pad_width, axis, kwargs)` returning the
+            padded 1-D row (given zero-padded), called on every row of each axis in turn.
+        **kwargs: the mode's keyword arguments (a function mode gets them as `kwargs`).
+
+    Returns:
+        The padded array, of `array`'s dtype.
+    """
+    check_arraylike("pad", array)
+    array = ensure_array(array)
+    aval = get_aval(array)
+    widths = _widths(pad_width, aval.ndim)
+    if callable(mode):
+        out = _constant(array, widths, 0)
+        for axis in range(aval.ndim):
+            out = apply_along_axis(mode, axis, out, widths[axis], axis, kwargs)
+        return out
+    if mode not in _KWARGS:
+        raise NotImplementedError(f"Unimplemented padding mode '{mode}' for np.pad.")
+    unsupported = set(kwargs) - set(_KWARGS[mode])
+    if unsupported:
+        raise ValueError(f"unsupported keyword arguments for mode '{mode}': {unsupported}")
+    if aval.ndim == 0:
+        return array
+    if mode in ("constant", "empty"):
+        return _constant(
+            array, widths, kwargs.get("constant_values", 0) if mode == "constant" else 0
+        )
+    if mode == "linear_ramp":
+        return _linear_ramp(
+            array, widths, _pairs(kwargs.get("end_values", 0), aval.ndim, "end_values")
+        )
+    if mode in _STATS:
+        stat_length = kwargs.get("stat_length")
+        if stat_length is not None:
+            stat_length = [
+                (int(lo), int(hi)) for lo, hi in _pairs(stat_length, aval.ndim, "stat_length")
+            ]
+        return _stats(array, widths, stat_length, _STATS[mode])
+    if kwargs.get("reflect_type", "even") != "even":
+        raise NotImplementedError("jnp.pad reflect_type='odd' is not supported")
+    out = array
+    for d, (lo, hi) in enumerate(widths):
+        n = aval.shape[d]
+        if lo == hi == 0:
+            continue
+        if n == 0:
+            raise ValueError(f"can't pad an empty axis ({d}) with mode={mode!r}")
+        idx = np.pad(np.arange(n), (lo, hi), mode=mode).astype(np.int32)
+        out = take(out, idx, axis=d, mode="clip")
+    return out
+
+
+def _constant(array: Any, widths: list[tuple[int, int]], constant_values: Any) -> Any:
+    aval = get_aval(array)
+    cv = np.asarray(constant_values)
+    if cv.size == 1:
+        value = sh.convert_element_type(ensure_array(cv.reshape(())), aval.dtype)
+        return ix.pad(array, value, [(lo, hi, 0) for lo, hi in widths])
+    cvs = np.broadcast_to(cv, (aval.ndim, 2))
+    out = array
+    for d, (lo, hi) in enumerate(widths):
+        for side, w in ((0, lo), (1, hi)):
+            cfg = [(0, 0, 0)] * aval.ndim
+            cfg[d] = (w, 0, 0) if side == 0 else (0, w, 0)
+            val = sh.convert_element_type(ensure_array(cvs[d, side]), aval.dtype)
+            out = ix.pad(out, val, cfg)
+    return out
+
+
+def _stats(array: Any, widths: list[tuple[int, int]], stat_length: Any, stat: Callable) -> Any:
+    """Each axis padded with the statistic of its first (before) and last (after) values."""
+    aval = get_aval(array)
+    integer = aval.dtype.kind in "iu"
+    for i, (lo, hi) in enumerate(widths):
+        n = get_aval(array).shape[i]
+        if stat_length is None:
+            before = after = stat(array, axis=i, keepdims=True)
+        else:
+            len_lo, len_hi = stat_length[i]
+            if len_lo == 0 or len_hi == 0:
+                raise ValueError("stat_length of 0 yields no value for padding")
+            len_lo, len_hi = min(len_lo, n), min(len_hi, n)
+            before = stat(ix.slice_in_dim(array, 0, len_lo, axis=i), axis=i, keepdims=True)
+            after = stat(ix.slice_in_dim(array, n - len_hi, n, axis=i), axis=i, keepdims=True)
+        if integer:
+            before, after = round_(before), round_(after)
+        before = sh.convert_element_type(before, aval.dtype, aval.weak_type)
+        after = sh.convert_element_type(after, aval.dtype, aval.weak_type)
+        parts = [repeat(before, lo, axis=i), array, repeat(after, hi, axis=i)]
+        array = ix.concatenate(parts, i)
+    return array
+
+
+def _linear_ramp(array: Any, widths: list[tuple[int, int]], end_values: list) -> Any:
+    """Each axis padded with ramps from `end_values` (exclusive of the edge value) to its edge
+    values."""
+    aval = get_aval(array)
+    for i, (lo, hi) in enumerate(widths):
+        n = get_aval(array).shape[i]
+        ramps = []
+        for side, (w, edge) in enumerate(((lo, 0), (hi, n - 1))):
+            stop = sh.squeeze(ix.slice_in_dim(array, edge, edge + 1, axis=i), (i,))
+            ramp = linspace(end_values[i][side], stop, w, endpoint=False, dtype=aval.dtype, axis=i)
+            ramp = sh.convert_element_type(ramp, aval.dtype, aval.weak_type)
+            ramps.append(flip(ramp, i) if side else ramp)
+        array = ix.concatenate([ramps[0], array, ramps[1]], i)
+    return array
