@@ -289,13 +289,37 @@ def _gather_arrays(x: Any, entries: list[Any], mode: str, fill_value: Any) -> An
     return out
 
 
-def getitem(x: Any, idx: Any, mode: str | None = None, fill_value: Any = None) -> Any:
-    """`x[idx]` with numpy's basic and advanced indexing (see the module docstring)."""
+def _unwrapped(entry: tuple, n: int, clip: bool) -> tuple:
+    """An index entry with negative indices out of bounds instead of counted from the end
+    (`wrap_negative_indices=False`): `n` (dropped or filled), or 0 under `mode="clip"`."""
+    kind, value = entry[0], entry[1] if len(entry) > 1 else None
+    to = 0 if clip else n
+    if kind == "int":
+        return ("int", to if value < 0 else value)
+    if kind == "arr" and isinstance(value, np.ndarray):
+        return ("arr", np.where(value < 0, to, value).astype(value.dtype))
+    if kind in ("arr", "dyn"):
+        negative = ew.lt(value, ew.full_like(value, 0))
+        return (kind, ew.select_n(negative, value, ew.full_like(value, to)))
+    return entry
+
+
+def getitem(
+    x: Any,
+    idx: Any,
+    mode: str | None = None,
+    fill_value: Any = None,
+    wrap_negative_indices: bool = True,
+) -> Any:
+    """`x[idx]` with numpy's basic and advanced indexing (see the module docstring);
+    `wrap_negative_indices=False` makes negative indices out of bounds, as JAX's `.at[]`."""
     x = ensure_array(x)
     aval = get_aval(x)
     new_axes, entries = _expand(aval.shape, idx)
     x = sh.expand_dims(x, new_axes)
     new_shape = get_aval(x).shape
+    if not wrap_negative_indices:
+        entries = [_unwrapped(e, n, mode == "clip") for e, n in zip(entries, new_shape)]
     if mode in ("fill", "drop"):  # out-of-bounds scalars must fill too: gather, not clamp
         entries = [
             ("arr", np.asarray(e[1])) if e[0] == "int" and n and not -n <= e[1] < n else e
@@ -338,12 +362,14 @@ def getitem(x: Any, idx: Any, mode: str | None = None, fill_value: Any = None) -
 # .at[idx]
 
 
-def _scatter_update(x: Any, idx: Any, values: Any, kind: str, mode: str | None) -> Any:
+def _scatter_update(
+    x: Any, idx: Any, values: Any, kind: str, mode: str | None, wrap: bool = True
+) -> Any:
     x = ensure_array(x)
     aval = get_aval(x)
     positions = sh.reshape(sh.iota(_index_dtype(), aval.size), aval.shape)
     drop = mode != "clip"
-    sel = getitem(positions, idx, "fill" if drop else "clip", -1 if drop else None)
+    sel = getitem(positions, idx, "fill" if drop else "clip", -1 if drop else None, wrap)
     sel_shape = get_aval(sel).shape
     vals = sh.convert_element_type(ensure_array(values), aval.dtype, aval.weak_type)
     vals = broadcast_to(vals, sel_shape)
@@ -376,12 +402,14 @@ def _update_method(
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: str | None = None,
+        wrap_negative_indices: bool = True,
     ) -> Any:
         if prepare is not None:
             values = getattr(ufuncs, prepare)(ensure_array(values))
+        wrap = wrap_negative_indices
         if combine is None:
-            return _scatter_update(self.array, self.index, values, kind, mode)
-        other = _scatter_update(ones_like(self.array), self.index, values, kind, mode)
+            return _scatter_update(self.array, self.index, values, kind, mode, wrap)
+        other = _scatter_update(ones_like(self.array), self.index, values, kind, mode, wrap)
         return getattr(ufuncs, combine)(self.array, other)
 
     method.__doc__ = doc
@@ -407,9 +435,11 @@ class _IndexUpdateRef:
         unique_indices: bool = False,
         mode: str | None = None,
         fill_value: Any = None,
+        wrap_negative_indices: bool = True,
     ) -> Any:
-        """`x[idx]`; `mode="fill"` returns `fill_value` (NaN by default) out of bounds."""
-        return getitem(self.array, self.index, mode, fill_value)
+        """`x[idx]`; `mode="fill"` returns `fill_value` (NaN by default) out of bounds;
+        `wrap_negative_indices=False` makes negative indices out of bounds."""
+        return getitem(self.array, self.index, mode, fill_value, wrap_negative_indices)
 
     set = _update_method(
         "set", "`x[idx] = values` as a new array (out-of-bounds updates are dropped)."

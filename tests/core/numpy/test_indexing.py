@@ -240,3 +240,17 @@ def test_out_of_bounds_index_gradients_follow_jax():
 def test_traced_scalar_index_wraps_negatives_once(i, expected):
     f = core.jit(lambda x, j: x[j], backend="python")
     assert float(f(jnp.arange(3.0), jnp.int32(i))) == expected
+
+
+def test_at_without_wrapping_negative_indices():
+    # JAX 0.10.2's answers: negative indices are out of bounds (dropped, filled or clipped to 0)
+    x = jnp.arange(5.0)
+    kw = {"wrap_negative_indices": False}
+    assert x.at[-1].set(99, **kw, mode="drop").tolist() == [0, 1, 2, 3, 4]
+    assert x.at[jnp.array([-1, 2])].set(7, **kw, mode="drop").tolist() == [0, 1, 7, 3, 4]
+    assert x.at[-1].get(**kw, mode="fill", fill_value=-3).tolist() == -3
+    assert x.at[jnp.array([-2, 1])].get(**kw, mode="clip").tolist() == [0, 1]
+    add = core.jit(lambda x, i: x.at[i].add(1, **kw, mode="drop"))
+    assert add(x, -1).tolist() == [0, 1, 2, 3, 4]
+    assert add(x, 1).tolist() == [0, 2, 2, 3, 4]
+    assert x.at[-1].set(99).tolist() == [0, 1, 2, 3, 99]
