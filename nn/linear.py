@@ -238,6 +238,7 @@ class Einsum(Module):
       bias_init: initializer of the bias.
       promote_dtype: ``(*arrays, dtype=, inexact=) -> list`` casting the inputs and
         parameters to the computation dtype (default ``nn.dtypes.promote_dtype``).
+      preferred_element_type: the einsum's accumulation and result dtype (``einsum``'s).
 
     Example::
 
@@ -256,6 +257,7 @@ class Einsum(Module):
     kernel_init: Initializer = default_kernel_init
     bias_init: Initializer = initializers.zeros_init()
     promote_dtype: Callable = promote_dtype
+    preferred_element_type: Any = None
 
     @compact
     def __call__(self, inputs: Array, einsum_str: str | None = None) -> Array:
@@ -287,7 +289,13 @@ class Einsum(Module):
             broadcast = [self.shape[rhs_axes[c]] if c in rhs_axes else 1 for c in result]
             bias = self.param("bias", self.bias_init, tuple(bias_shape), self.param_dtype)
         inputs, kernel, bias = self.promote_dtype(inputs, kernel, bias, dtype=self.dtype)
-        y = jnp.einsum(einsum_str, inputs, kernel, precision=self.precision)
+        y = jnp.einsum(
+            einsum_str,
+            inputs,
+            kernel,
+            precision=self.precision,
+            preferred_element_type=self.preferred_element_type,
+        )
         if bias is not None:
             y = y + jnp.reshape(bias, broadcast)
         return y
@@ -376,6 +384,8 @@ class _Conv(Module):
     kernel_init: Initializer = default_kernel_init
     bias_init: Initializer = initializers.zeros_init()
     promote_dtype: Callable = promote_dtype
+    conv_general_dilated: Callable | None = None
+    conv_general_dilated_cls: Any = None
 
     @property
     def shared_weights(self) -> bool:
@@ -437,7 +447,11 @@ class _Conv(Module):
         kernel_shape = kernel_size + (in_features // self.feature_group_count, self.features)
         kernel, bias = _conv_params(self, kernel_shape, (self.features,))
         inputs, kernel, bias = self.promote_dtype(inputs, kernel, bias, dtype=self.dtype)
-        y = lax.conv_general_dilated(
+        if self.conv_general_dilated_cls is not None:
+            conv = self.conv_general_dilated_cls()
+        else:
+            conv = self.conv_general_dilated or lax.conv_general_dilated
+        y = conv(
             inputs,
             kernel,
             feature_group_count=self.feature_group_count,
@@ -501,6 +515,10 @@ class Conv(_Conv):
       bias_init: initializer of the bias.
       promote_dtype: ``(*arrays, dtype=, inexact=) -> list`` casting the inputs and
         parameters to the computation dtype (default ``nn.dtypes.promote_dtype``).
+      conv_general_dilated: the convolution function (default ``lax.conv_general_dilated``;
+        Flax's hook for quantized convolutions). ``ConvLocal`` does not use it.
+      conv_general_dilated_cls: a factory called with no arguments for that function
+        (takes precedence over ``conv_general_dilated``).
 
     Example::
 
@@ -554,6 +572,8 @@ class ConvTranspose(Module):
       transpose_kernel: flip the kernel like the gradient of a ``Conv`` does.
       promote_dtype: ``(*arrays, dtype=, inexact=) -> list`` casting the inputs and
         parameters to the computation dtype (default ``nn.dtypes.promote_dtype``).
+      preferred_element_type: the convolution's accumulation and result dtype
+        (``lax.conv_transpose``'s).
 
     Example::
 
@@ -577,6 +597,7 @@ class ConvTranspose(Module):
     bias_init: Initializer = initializers.zeros_init()
     transpose_kernel: bool = False
     promote_dtype: Callable = promote_dtype
+    preferred_element_type: Any = None
 
     @compact
     def __call__(self, inputs: Array) -> Array:
@@ -610,6 +631,7 @@ class ConvTranspose(Module):
             dimension_numbers=_dimension_numbers(n),
             transpose_kernel=self.transpose_kernel,
             precision=self.precision,
+            preferred_element_type=self.preferred_element_type,
         )
         if padding == "CIRCULAR":
             y = self._wrap_circular(y, inputs.shape[1:-1], strides)

@@ -199,26 +199,26 @@ class OptimizedLSTMCell(LSTMCell):
         c, h = carry
         hidden = h.shape[-1]
         gates = "ifgo"
-        params_i = [
-            _DenseParams(
-                hidden,
-                use_bias=False,
-                param_dtype=self.param_dtype,
-                kernel_init=self.kernel_init,
-                name=f"i{g}",
-            )(inputs)
-            for g in gates
-        ]
-        params_h = [
-            _DenseParams(
-                hidden,
-                param_dtype=self.param_dtype,
-                kernel_init=self.recurrent_kernel_init,
-                bias_init=self.bias_init,
-                name=f"h{g}",
-            )(h)
-            for g in gates
-        ]
+        params_i, params_h = [], []
+        for g in gates:  # ii, hi, if, hf, ...: Flax's creation order (the params dict's order)
+            params_i.append(
+                _DenseParams(
+                    hidden,
+                    use_bias=False,
+                    param_dtype=self.param_dtype,
+                    kernel_init=self.kernel_init,
+                    name=f"i{g}",
+                )(inputs)
+            )
+            params_h.append(
+                _DenseParams(
+                    hidden,
+                    param_dtype=self.param_dtype,
+                    kernel_init=self.recurrent_kernel_init,
+                    bias_init=self.bias_init,
+                    name=f"h{g}",
+                )(h)
+            )
         kernel_i = jnp.concatenate([k for k, _ in params_i], axis=-1)
         kernel_h = jnp.concatenate([k for k, _ in params_h], axis=-1)
         bias = jnp.concatenate([b for _, b in params_h], axis=-1)
