@@ -111,6 +111,25 @@ class Array(ArrayBase):
             return view
         return np.array(self._value, dtype=dtype, copy=True)
 
+    def __dlpack__(self, **kwargs: Any) -> Any:
+        """The array's data as a DLPack capsule (`np.from_dlpack(x)`, `torch.from_dlpack(x)`):
+        its buffer, read-only where the consumer's DLPack version can say so, else a copy.
+
+        Args:
+          **kwargs: DLPack's `stream`, `max_version`, `dl_device` and `copy`.
+
+        Returns:
+          The capsule.
+        """
+        try:
+            return self.__array__().__dlpack__(**kwargs)
+        except BufferError:  # a consumer of DLPack < 1.0 cannot be told the data is read-only
+            return np.array(self._value).__dlpack__(**kwargs)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        """DLPack's device of the data: `(1, 0)`, the CPU."""
+        return (1, 0)
+
     def __bool__(self) -> bool:
         return bool(self._value)
 

@@ -25,6 +25,7 @@ from numpy import (  # noqa: F401  (re-exported unchanged, as jax.numpy does)
     set_printoptions,
 )
 
+from core import dtypes
 from core.numpy.creation import asarray
 
 
@@ -42,6 +43,8 @@ def load(file: IO[bytes] | str | os.PathLike[Any], *args: Any, **kwargs: Any) ->
     """
     out = np.load(file, *args, **kwargs)
     if isinstance(out, np.ndarray):
+        if out.dtype == "V2":  # numpy saves bfloat16 (unknown to it) as 2-byte voids, as JAX
+            out = out.view(dtypes.bfloat16)
         try:
             return asarray(out)
         except TypeError:  # unsupported dtype (object, strings): keep numpy's array

@@ -31,8 +31,6 @@ XFAIL = {
     "jax.numpy.fft.rfftn": _DFT,
     "jax.numpy.einsum_path": "numbax prints numpy's einsum_path report, JAX opt_einsum's",
     "jax.numpy.linalg.multi_dot": "cost_analysis()['flops'] counts differently from XLA's",
-    "jax.numpy.from_dlpack": "__dlpack__",
-    "jax.numpy.load": "bfloat16",
 }
 
 RECORDED = load("jnp")
