@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any, NamedTuple
 
@@ -77,7 +78,9 @@ def named_chain(*args: tuple[str, GradientTransformation]) -> GradientTransforma
       *args: `(name, transformation)` pairs with unique names.
 
     Returns:
-      A `GradientTransformationExtraArgs` whose state is `{name: state}` (in the given order).
+      A `GradientTransformationExtraArgs` whose state is an ``OrderedDict`` ``{name: state}``
+      in the given order, as Optax's (a pytree keeping that order: a plain dict's leaves
+      would be sorted by name).
     """
     names = [name for name, _ in args]
     if len(names) != len(set(names)):
@@ -85,10 +88,10 @@ def named_chain(*args: tuple[str, GradientTransformation]) -> GradientTransforma
     transforms = [(name, with_extra_args_support(t)) for name, t in args]
 
     def init_fn(params):
-        return {name: t.init(params) for name, t in transforms}
+        return collections.OrderedDict((name, t.init(params)) for name, t in transforms)
 
     def update_fn(updates, state, params=None, **extra_args):
-        new_state = {}
+        new_state = collections.OrderedDict()
         for name, t in transforms:
             updates, new_state[name] = t.update(updates, state[name], params, **extra_args)
         return updates, new_state

@@ -3,6 +3,8 @@ MultiSteps, apply_if_finite; and states as pytrees (tree_map, jit, checkpoint ro
 
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 import pytest
 
@@ -51,6 +53,10 @@ def test_named_chain_state_is_keyed_by_name():
     params, state = _run(tx)
     _close(params, _run(optim.adam(0.1))[0])
     assert list(state) == ["adam", "lr"] and int(state["adam"].count) == 3
+    # an OrderedDict, as Optax's: its leaves keep the chain's order (a dict's sort by name)
+    z = optim.named_chain(("z", optim.scale_by_adam()), ("a", optim.trace(0.9))).init(P)
+    assert type(z) is collections.OrderedDict
+    assert [k[0].key for k, _ in tree_util.tree_flatten_with_path(z)[0]][0] == "z"
 
 
 def test_masked_applies_inner_only_where_true():
