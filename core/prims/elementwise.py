@@ -1114,6 +1114,9 @@ class RoundingMethod(enum.IntEnum):
 
 def round(x: Any, rounding_method: int = RoundingMethod.AWAY_FROM_ZERO) -> Any:
     """Rounds to the nearest integer: method 0 away from zero, 1 to even (like lax.round)."""
+    dt = dtypes.dtype_and_weak(x)[0]
+    if dtypes.kind(dt) in "biu":  # JAX's lax.round takes inexact operands only
+        reject_dtype("round", dt, "f")
     return round_p.bind(x, rounding_method=int(rounding_method))
 
 

@@ -97,10 +97,13 @@ def _dtype(x: Any) -> np.dtype:
 
 
 def _real_float(name: str, x: Any) -> Any:
-    (x,) = promote_args_inexact(name, x)
-    if _dtype(x) not in (np.float32, np.float64):
-        raise UnsupportedDTypeError(name, _dtype(x))
-    return x
+    """`x` as a strongly typed float32/float64 array (JAX's results are strong, its constants
+    being so); other dtypes raise, integers too (JAX does not promote them here)."""
+    check_arraylike(name, x)
+    dt = dtypes.dtype_and_weak(x)[0]
+    if dt not in (np.float32, np.float64):
+        raise UnsupportedDTypeError(name, dt)
+    return lax.convert_element_type(x, dt)
 
 
 def _quiet(fn):

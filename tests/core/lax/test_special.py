@@ -251,3 +251,9 @@ def test_float16_bessel_edges(fn, x, want):
 def test_lax_special_functions_refuse_non_floats_as_jax(fn, args):
     with pytest.raises(TypeError, match="Accepted dtypes"):
         fn(*args)
+
+
+@pytest.mark.parametrize("x", [np.array([1, 2], np.int8), np.array([True]), -2])
+def test_lax_round_refuses_integers_as_jax(x):
+    with pytest.raises(TypeError, match="round does not accept dtype"):
+        lax.round(x)

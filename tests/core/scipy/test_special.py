@@ -103,3 +103,12 @@ def test_loggamma_is_nan_where_gamma_is_not_positive_as_jax():
     out = special.loggamma(np.array([-2.5, -1, 0, 0.5, 3], np.float32))
     np.testing.assert_allclose(out, [np.nan, np.nan, np.nan, 0.5723649, 0.6931472], rtol=1e-6)
     assert special.loggamma(np.array([1, 2], np.int8)).dtype == np.float32
+
+
+@pytest.mark.parametrize("fn", [special.ndtr, special.ndtri, special.log_ndtr])
+def test_normal_cdf_functions_refuse_integers_and_return_strong_types_as_jax(fn):
+    with pytest.raises(TypeError):
+        fn(np.array([1, 2], np.int32))
+    with pytest.raises(TypeError):
+        fn(True)
+    assert not fn(0.25).weak_type  # JAX 0.10.2: float32, weak_type=False
