@@ -505,13 +505,55 @@ def matrix_power(a: Any, n: int) -> Any:
 
 
 def multi_dot(arrays: Any, *, precision: Any = None) -> Any:
-    """Chained matrix products, left to right."""
+    """The product of a chain of matrices (`jnp.linalg.multi_dot`), multiplied in the order
+    that needs the fewest flops (the matrix-chain dynamic program), as JAX's einsum orders it.
+
+    Args:
+        arrays: 2-D arrays; the first and last may be 1-D (a row and a column vector).
+        precision: passed to each `matmul`.
+
+    Returns:
+        The product (1-D or 0-D where the end arrays are vectors).
+    """
     check_arraylike("jnp.linalg.multi_dot", *arrays)
-    arrays = list(arrays)
-    out = arrays[0]
-    for a in arrays[1:]:
-        out = matmul(out, a, precision=precision)
-    return out
+    arrs = [ensure_array(a) for a in arrays]
+    shapes_ = [get_aval(a).shape for a in arrs]
+    if len(arrs) < 2:
+        raise ValueError(f"multi_dot requires at least two arrays; got len(arrays)={len(arrs)}")
+    if not (
+        len(shapes_[0]) in (1, 2)
+        and len(shapes_[-1]) in (1, 2)
+        and all(len(sh_) == 2 for sh_ in shapes_[1:-1])
+    ):
+        raise ValueError(
+            "multi_dot: input arrays must all be two-dimensional, except for the first and last "
+            f"array which may be 1 or 2 dimensional. Got array shapes {shapes_}"
+        )
+    if any(a[-1] != b[0] for a, b in zip(shapes_[:-1], shapes_[1:])):
+        raise ValueError(
+            "multi_dot: last dimension of each array must match first dimension of following "
+            f"array. Got array shapes {shapes_}"
+        )
+    # p[i], p[i + 1]: the rows and columns of array i (a vector end counts as size 1)
+    p = [shapes_[0][0] if len(shapes_[0]) == 2 else 1] + [s_[-1] for s_ in shapes_[:-1]]
+    p.append(shapes_[-1][-1] if len(shapes_[-1]) == 2 else 1)
+    n = len(arrs)
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j], split[i][j] = min(
+                (cost[i][k] + cost[k + 1][j] + p[i] * p[k + 1] * p[j + 1], k) for k in range(i, j)
+            )
+
+    def product(i: int, j: int) -> Any:
+        if i == j:
+            return arrs[i]
+        k = split[i][j]
+        return linalg_ops.matmul(product(i, k), product(k + 1, j), precision=precision)
+
+    return product(0, n - 1)
 
 
 # The array API's spellings of `jnp` functions, with JAX's names in their argument errors.

@@ -30,7 +30,6 @@ XFAIL = {
     "jax.numpy.fft.rfft2": _DFT,
     "jax.numpy.fft.rfftn": _DFT,
     "jax.numpy.einsum_path": "numbax prints numpy's einsum_path report, JAX opt_einsum's",
-    "jax.numpy.linalg.multi_dot": "cost_analysis()['flops'] counts differently from XLA's",
 }
 
 RECORDED = load("jnp")
