@@ -1,6 +1,6 @@
 """`core.nn` activations, like `jax.nn`: compositions of `core.numpy`, with JAX's values and
-JAX's gradients at the kinks (relu'(0) = 0, relu6'(0) = relu6'(6) = 0), obtained with
-`where`-based formulations instead of custom derivative rules. softmax, log_softmax and
+JAX's gradients at the kinks: relu and relu6 are `custom_jvp`s as JAX's (relu'(0) = 0,
+relu6'(0) = relu6'(6) = 0), the others `where`-based formulations. softmax, log_softmax and
 logsumexp subtract the (gradient-stopped) maximum for stability. The tanh gelu has a
 `custom_jvp` whose tangent is its derivative as one expression, so that its gradient keeps one
 array of the forward pass instead of four (see `_tanh_gelu_jvp`)."""
@@ -36,13 +36,15 @@ def tanh(x: Any) -> Any:
     return jnp.tanh(x)
 
 
+@custom_jvp
 def relu(x: Any) -> Any:
-    """`max(x, 0)`, with gradient 0 at 0."""
+    """`max(x, 0)` (JAX's `maximum(x, 0)`: NaN propagates, a bool gives int32), a `custom_jvp`
+    as JAX's: its tangent is the incoming one where x > 0, else 0 (gradient 0 at 0)."""
     check_arraylike("maximum", x)  # JAX's name: its relu is `jnp.maximum(x, 0)`
-    x = ensure_array(x)
-    # The value is JAX's `maximum(x, 0)` (NaN propagates, a bool gives int32, complex compares
-    # lexicographically); the gradient is 1 where x > 0, else 0.
-    return jnp.where(x > 0, x, _stop_gradient(jnp.maximum(x, 0)))
+    return jnp.maximum(x, 0)
+
+
+relu.defjvps(lambda t, ans, x: jnp.where(x > 0, t, jnp.zeros_like(t)))
 
 
 def _arraylike(name: str, x: Any) -> Any:
@@ -62,14 +64,15 @@ def _weak_float(name: str, x: Any) -> Any:
     return promote_args_inexact(name, x)[0]
 
 
+@custom_jvp
 def relu6(x: Any) -> Any:
-    """`min(max(x, 0), 6)`, with gradient 0 at 0 and 6."""
+    """`min(max(x, 0), 6)` (integers give weak floats, NaN propagates), a `custom_jvp` as JAX's:
+    its tangent is the incoming one where 0 < x < 6, else 0 (gradient 0 at 0 and 6)."""
     check_arraylike("maximum", x)  # JAX's name, as in `relu`
-    x = ensure_array(x)
-    # The value is JAX's `minimum(maximum(x, 0), 6.)` (integers give weak floats, NaN
-    # propagates); the gradient is 1 where 0 < x < 6, else 0.
-    inside = jnp.logical_and(x > 0, x < 6)
-    return jnp.where(inside, x, _stop_gradient(jnp.minimum(jnp.maximum(x, 0), 6.0)))
+    return jnp.minimum(jnp.maximum(x, 0), 6.0)
+
+
+relu6.defjvps(lambda t, ans, x: jnp.where(jnp.logical_and(x > 0, x < 6), t, jnp.zeros_like(t)))
 
 
 def sigmoid(x: Any) -> Any:
