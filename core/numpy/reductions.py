@@ -112,7 +112,11 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False):
             and 0 in [aval.shape[i] for i in axes]  # (`any` is jnp.any in this module)
         ):
             raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
-        res = prim_fn(a, axes)
+        if get_aval(a).dtype == dtypes.bool_ and name in ("sum", "prod"):
+            # XLA's add and multiply of booleans are or and and: sum(x, dtype=bool) is any(x)
+            res = (red.reduce_or if name == "sum" else red.reduce_and)(a, axes)
+        else:
+            res = prim_fn(a, axes)
         if initial is not None:
             comb = {"sum": add, "prod": multiply, "max": maximum, "min": minimum}[name]
             res = sh.convert_element_type(comb(res, initial), get_aval(res).dtype)

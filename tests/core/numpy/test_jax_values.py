@@ -270,6 +270,10 @@ CASES = [
         "complex64",
     ),
     ("jnp.power(jnp.array([True, False]), 1.5 - 0.5j)", [1 + 0j, complex(nan, nan)], "complex64"),
+    # XLA adds booleans with or, multiplies them with and
+    ("jnp.sum(jnp.array([1, 0, 2], jnp.int8), dtype=bool)", True, "bool"),
+    ("jnp.prod(jnp.array([1, 0, 2], jnp.int8), dtype=bool)", False, "bool"),
+    ("jnp.nansum(jnp.array([0.0, nan, 0.0]), dtype=bool)", False, "bool"),  # NaN as 0
 ]
 
 
