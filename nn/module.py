@@ -923,7 +923,8 @@ class Module:
           **kwargs: keyword arguments of the method.
 
         Returns:
-          The variable dict.
+          The variable dict, each dict's keys sorted as in Flax (whose variables come out of a
+          JAX trace, rebuilt by ``tree_unflatten``).
         """
 
         def concrete(x: Any) -> Any:
@@ -934,7 +935,8 @@ class Module:
         args, kwargs = tree_util.tree_map(
             concrete, (args, kwargs), is_leaf=lambda x: isinstance(x, ShapeDtypeStruct)
         )
-        return self.init(rngs, *args, method=method, mutable=mutable, **kwargs)
+        variables = self.init(rngs, *args, method=method, mutable=mutable, **kwargs)
+        return tree_util.tree_map(lambda x: x, variables)
 
     def tabulate(
         self,

@@ -173,12 +173,17 @@ class _Lift:
         return _transpose(per_scope, len(self.out_filters))
 
     def publish(self, out_groups: Sequence[Sequence[Mapping]]) -> None:
-        """Writes the output groups to the lifted scopes (immutable collections are skipped)."""
+        """Writes the output groups to the lifted scopes (immutable collections are skipped).
+
+        Names are written sorted and dicts within values rebuilt with sorted keys, as Flax's
+        lifted variables come out of a JAX transform (``tree_unflatten`` sorts dict keys).
+        """
         for group in out_groups:
             for scope, collections in zip(self.scopes, group):
                 for col, collection in collections.items():
                     if scope.is_mutable_collection(col):
-                        for name, value in collection.items():
+                        for name in sorted(collection):
+                            value = tree_util.tree_map(lambda x: x, collection[name])
                             scope.put_variable(col, name, value)
 
 
