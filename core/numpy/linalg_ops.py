@@ -413,8 +413,8 @@ def einsum_path(subscripts: str, *operands: Any, optimize: Any = "auto") -> tupl
 
     JAX asks opt_einsum; this asks `numpy.einsum_path` with opt_einsum's choice for "auto"
     (an exhaustive search up to four operands, greedy beyond), so paths agree with JAX's up to
-    four operands; the report is numpy's text. numbax's `einsum` contracts left to right
-    whatever path it is given.
+    four operands; the report is numpy's text. numbax's `einsum` contracts three or more
+    operands in this path's order (left to right with `optimize=False`).
 
     Args:
         subscripts: the `einsum` subscripts.
@@ -445,9 +445,11 @@ def einsum(
     preferred_element_type: Any = None,
     _dot_general: Any = None,
 ) -> Any:
-    """Einstein summation (`"ij,jk->ik"`, with `...` broadcasting), contracted pairwise from
-    left to right with `dot_general`. numpy's sublist form, `einsum(x, [0, 1], y, [1, 2],
-    [0, 2])` (an `Ellipsis` for `...`), is the same call spelled with integer labels.
+    """Einstein summation (`"ij,jk->ik"`, with `...` broadcasting), contracted pairwise with
+    `dot_general` in `einsum_path`'s order for `optimize` (opt_einsum's, as JAX's: for
+    `"ij,jk,kl->il"` of (200, 5), (5, 100), (100, 10) operands, `jk,kl` first). numpy's
+    sublist form, `einsum(x, [0, 1], y, [1, 2], [0, 2])` (an `Ellipsis` for `...`), is the
+    same call spelled with integer labels.
     `_dot_general` (JAX's hook, used by Flax's `Fp8Einsum`) replaces `lax.dot_general`: it is
     called as `_dot_general(x, y, dimension_numbers, precision,
     preferred_element_type=...)`, with the operands' result dtype when none is given."""
@@ -474,13 +476,13 @@ def einsum(
         for o, s in zip(ops, ins)
     ]
 
-    def needed_after(k: int) -> set[str]:
-        return set(out_s).union(*[set(s) for s in ins[k + 1 :]])
+    want = _result_dtype(ops[0], preferred_element_type)
 
-    x, xs = _einsum_single(ops[0], ins[0], needed_after(0))
-    for k in range(1, len(ops)):
-        keep = needed_after(k)
-        y, ys = _einsum_single(ops[k], ins[k], keep | set(xs))
+    def pair(a: tuple[Any, str], b: tuple[Any, str], others: list[str]) -> tuple[Any, str]:
+        """`a` and `b` contracted over the labels no other term or the output has."""
+        keep = set(out_s).union(*map(set, others))
+        (x, xs), (y, ys) = a, b
+        y, ys = _einsum_single(y, ys, keep | set(xs))
         x, xs = _einsum_single(x, xs, keep | set(ys))
         shared = [c for c in xs if c in ys]
         batch = [c for c in shared if c in keep]
@@ -489,16 +491,34 @@ def einsum(
             (tuple(xs.index(c) for c in contract), tuple(ys.index(c) for c in contract)),
             (tuple(xs.index(c) for c in batch), tuple(ys.index(c) for c in batch)),
         )
-        want = _result_dtype(ops[0], preferred_element_type)
         if _dot_general is None:
             x = la.dot_general(x, y, dn, preferred_element_type=want)
         else:
             x = _dot_general(x, y, dn, precision, preferred_element_type=want)
-        xs = (
+        return x, (
             "".join(batch)
             + "".join(c for c in xs if c not in shared)
             + "".join(c for c in ys if c not in shared)
         )
+
+    if len(ops) <= 2 or optimize is False:  # left to right
+        x, xs = _einsum_single(ops[0], ins[0], set(out_s).union(*map(set, ins[1:])))
+        for k in range(1, len(ops)):
+            x, xs = pair((x, xs), (ops[k], ins[k]), ins[k + 1 :])
+    else:  # opt_einsum's order, as JAX's: each step contracts two terms, appended last
+        terms = list(zip(ops, ins))
+        path = einsum_path(
+            ",".join(ins) + "->" + out_s, *ops, optimize="auto" if optimize is None else optimize
+        )[0]
+        for step in path:  # (a step of three or more terms is folded left to right)
+            chosen = [terms[k] for k in sorted(step)]
+            rest = [t for k, t in enumerate(terms) if k not in step]
+            new = chosen[0]
+            for m in range(1, len(chosen)):
+                others = [t[1] for t in rest] + [t[1] for t in chosen[m + 1 :]]
+                new = pair(new, chosen[m], others)
+            terms = [*rest, new]
+        ((x, xs),) = terms
     x, xs = _einsum_single(x, xs, set(out_s))
     if len(ops) == 1 and preferred_element_type is not None:
         x = convert_element_type(x, preferred_element_type)
