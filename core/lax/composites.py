@@ -216,8 +216,12 @@ def _unsigned(dt: np.dtype) -> np.dtype:
 
 
 def clz(x: Any) -> Any:
-    """`lax.clz`: the number of leading zero bits of each integer."""
-    dt = get_aval(x).dtype
+    """`lax.clz`: the number of leading zero bits of each integer (a weak operand gives a weak
+    result, as JAX's)."""
+    aval = get_aval(x)
+    dt = aval.dtype
+    if dt.kind not in "iu":
+        ew.reject_dtype("clz", dt, "iu")
     bits = dt.itemsize * 8
     u = x if dt.kind == "u" else bitcast_convert_type(x, _unsigned(dt))
     shift = 1
@@ -226,7 +230,8 @@ def clz(x: Any) -> Any:
         shift *= 2
     ones = ew.population_count(u)
     out = ew.sub(ew.full_like(ones, bits), ones)
-    return out if dt.kind == "u" else bitcast_convert_type(out, dt)
+    out = out if dt.kind == "u" else bitcast_convert_type(out, dt)
+    return shapes.convert_element_type(out, dt, True) if aval.weak_type else out
 
 
 def mulhi(x: Any, y: Any) -> Any:

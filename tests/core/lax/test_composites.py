@@ -375,3 +375,12 @@ def test_platform_dependent_and_composite():
         lax.platform_dependent(1, tpu=lambda x: x)
     mul = lax.composite(lambda x, *, k: x * k, name="my.mul")
     np.testing.assert_array_equal(mul(jnp.ones(2), k=3.0), [3.0, 3.0])
+
+
+def test_clz_refuses_bool_and_floats_and_keeps_weak_types_as_jax():
+    for x in (np.array([True]), np.float32(1.0)):
+        with pytest.raises(TypeError, match="clz does not accept dtype"):
+            lax.clz(x)
+    out = lax.clz(3)  # JAX 0.10.2: 30, int32, weak
+    assert (int(out), str(out.dtype), out.weak_type) == (30, "int32", True)
+    assert int(lax.clz(np.uint8(1))) == 7
