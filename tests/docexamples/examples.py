@@ -10,12 +10,15 @@ actual output (docstrings can be stale); numbax runs the same sources with JAX's
 
 import contextlib
 import doctest
+import functools
 import importlib
 import inspect
 import io
 import json
 import math
+import os
 import re
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -161,13 +164,17 @@ def run(sources: list[str], namespace: dict, port=None) -> list[str]:
     """Each source's output, run in order in `namespace` as doctest does: what it prints, then
     the repr of an expression statement's value; an exception gives
     ``"<ExceptionClass>: <message>"``. `port` rewrites a source first (numbax's imports).
-    numpy's print options are restored afterwards (an example's ``np.set_printoptions`` stays
-    in its docstring)."""
-    printoptions = np.get_printoptions()
-    try:
-        return _run(sources, namespace, port)
-    finally:
-        np.set_printoptions(**printoptions)
+    They run in a temporary directory (``jnp.save``'s examples write files), and numpy's print
+    options are restored afterwards (an example's ``np.set_printoptions`` stays in its
+    docstring)."""
+    printoptions, cwd = np.get_printoptions(), os.getcwd()
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chdir(tmp)
+        try:
+            return _run(sources, namespace, port)
+        finally:
+            os.chdir(cwd)
+            np.set_printoptions(**printoptions)
 
 
 def _run(sources: list[str], namespace: dict, port) -> list[str]:
@@ -228,6 +235,7 @@ def _close(a: str, b: str) -> bool:
     return x == y or abs(x - y) <= 2e-5 * max(abs(x), abs(y)) + 1e-6
 
 
+@functools.cache
 def load(name: str) -> dict:
     """Set `name`'s recorded examples: ``{object: [{"source", "want", "jax"}, ...]}``."""
     return json.loads(recorded_path(name).read_text())["examples"]
@@ -255,3 +263,31 @@ def numbax_port(source: str) -> str:
     from flaxport.port import port_source
 
     return port_source(source)[0]
+
+
+def objects(name: str, differs: dict[str, str]) -> list:
+    """Set `name`'s recorded objects as pytest parameters, those in `differs` (object -> why
+    its examples do not give the real library's outputs yet) strict xfails with the reason."""
+    import pytest
+
+    recorded = load(name)
+    assert set(differs) <= set(recorded), sorted(set(differs) - set(recorded))
+    return [
+        pytest.param(o, marks=pytest.mark.xfail(strict=True, reason=differs[o]))
+        if o in differs
+        else o
+        for o in sorted(recorded)
+    ]
+
+
+def differences(name: str, obj: str) -> list[str]:
+    """Object `obj`'s examples of set `name` run on numbax (its `PRELUDES` first, imports
+    ported): for each whose output `compare` finds different, its source and both outputs."""
+    cases = load(name)[obj]
+    namespace = start(name, numbax_namespace(), numbax_port)
+    outputs = run([c["source"] for c in cases], namespace, numbax_port)
+    return [
+        f">>> {c['source']}real:\n{c['jax']}numbax:\n{got}"
+        for c, got in zip(cases, outputs)
+        if compare(got, c["jax"]) == "differs"
+    ]

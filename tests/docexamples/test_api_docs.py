@@ -6,9 +6,7 @@ exception class. Objects whose examples still differ are strict xfails with the 
 
 import pytest
 
-from tests.docexamples.examples import compare, load, numbax_namespace, numbax_port, run
-
-RECORDED = load("api")
+from tests.docexamples.examples import differences, objects
 
 # object -> why its examples do not give JAX's outputs yet
 DIFFERS = {
@@ -22,21 +20,7 @@ DIFFERS = {
 }
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=DIFFERS[n]))
-        if n in DIFFERS
-        else n
-        for n in sorted(RECORDED)
-    ],
-)
+@pytest.mark.parametrize("name", objects("api", DIFFERS))
 def test_docstring_examples_give_jaxs_outputs(name):
-    cases = RECORDED[name]
-    outputs = run([c["source"] for c in cases], numbax_namespace(), numbax_port)
-    differ = [
-        f">>> {c['source']}JAX:\n{c['jax']}numbax:\n{got}"
-        for c, got in zip(cases, outputs)
-        if compare(got, c["jax"]) == "differs"
-    ]
+    differ = differences("api", name)
     assert not differ, "\n".join(differ)

@@ -9,30 +9,13 @@ are strict xfails with the reason."""
 
 import pytest
 
-from tests.docexamples.examples import compare, load, numbax_namespace, numbax_port, run, start
-
-RECORDED = load("optax_flax")
+from tests.docexamples.examples import differences, objects
 
 # object -> why its examples do not give Optax's or Flax's outputs yet
 DIFFERS: dict[str, str] = {}
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=DIFFERS[n]))
-        if n in DIFFERS
-        else n
-        for n in sorted(RECORDED)
-    ],
-)
+@pytest.mark.parametrize("name", objects("optax_flax", DIFFERS))
 def test_docstring_examples_give_optax_and_flax_outputs(name):
-    cases = RECORDED[name]
-    namespace = start("optax_flax", numbax_namespace(), numbax_port)
-    outputs = run([c["source"] for c in cases], namespace, numbax_port)
-    differ = [
-        f">>> {c['source']}real:\n{c['jax']}numbax:\n{got}"
-        for c, got in zip(cases, outputs)
-        if compare(got, c["jax"]) == "differs"
-    ]
+    differ = differences("optax_flax", name)
     assert not differ, "\n".join(differ)
