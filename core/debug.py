@@ -208,6 +208,16 @@ def log(
     return _print_or_log(fmt, args, kwargs, ordered, record)
 
 
+def _flatten_local(value: Any) -> tuple[list[Any], Any]:
+    """A frame local's leaves and structure for `breakpoint`; a value `tree_flatten` cannot
+    take (a dict holding itself: a module-level frame's `__builtins__` holds `_`, the last
+    value the interpreter displayed) is one leaf, shown as it is."""
+    try:
+        return tree_util.tree_flatten(value)
+    except RecursionError:
+        return [value], tree_util.tree_structure(0)
+
+
 def breakpoint(  # noqa: A001
     *,
     backend: str | None = None,
@@ -244,7 +254,7 @@ def breakpoint(  # noqa: A001
     for frame in frames:
         entries = []
         for name, value in frame.locals.items():
-            leaves, tree = tree_util.tree_flatten(value)
+            leaves, tree = _flatten_local(value)
             entries.append((name, tree, len(flat), len(leaves)))
             flat.extend(leaves)
         trees.append(entries)

@@ -310,6 +310,23 @@ def test_breakpoint_shows_runtime_values_of_the_frame(transform):
     assert "*** NameError: name 'not_a_name' is not defined" in stdout.getvalue()
 
 
+def test_breakpoint_shows_a_frame_holding_a_dict_that_holds_itself():
+    """A cyclic local (under pytest-xdist a module-level frame's `__builtins__` holds `_`, which
+    an earlier doctest-like run left pointing at a namespace: RecursionError) is one leaf, shown
+    as it is; the other locals have their runtime values."""
+
+    def f(x):
+        loop = {"x": x}
+        loop["self"] = loop
+        debug.breakpoint(stdin=stdin, stdout=stdout)
+        return x
+
+    stdin, stdout = io.StringIO("p x\np sorted(loop)\nc\n"), io.StringIO()
+    core.jit(f)(jnp.arange(2.0))
+    lines = stdout.getvalue().splitlines()
+    assert lines[1:3] == ["(jdb) Array([0., 1.], dtype=float32)", "(jdb) ['self', 'x']"]
+
+
 def test_breakpoint_under_vmap_stops_per_element():
     stdin, stdout = io.StringIO("p y\nc\np y\nc\n"), io.StringIO()
     core.vmap(lambda x: _breaking(x, stdin, stdout))(jnp.arange(2.0))

@@ -121,8 +121,16 @@ def test_values(case):
     assert got == ANSWERS["values"][case]
 
 
+@pytest.mark.parametrize("name", ["float8_e3m4", "float8_e4m3b11fnuz"])
+def test_var_computes_in_the_float8_dtype_as_jax(name):
+    """JAX's var computes float8 values in their own dtype (it upcasts only float16 and
+    bfloat16): the squares of VALUES overflow float8_e3m4 (inf) and float8_e4m3b11fnuz (NaN,
+    it has no inf) in JAX and here alike; where they do not, the sums' order differs (above)."""
+    assert _outcome(_case(name, "var")) == ANSWERS["values"][f"{name},var"]
+
+
 @pytest.mark.parametrize("name", COMPUTED)
-@pytest.mark.parametrize("op", sorted(ACCUMULATING))
+@pytest.mark.parametrize("op", sorted(ACCUMULATING - {"var"}))
 def test_sums_round_once(name, op):
     values = np.asarray(ANSWERS["VALUES"], np.float32)
     long = np.linspace(0.1, 3.0, 64, dtype=np.float32)
@@ -133,7 +141,6 @@ def test_sums_round_once(name, op):
         "long_sum": np.sum,
         "mean": np.mean,
         "long_mean": np.mean,
-        "var": np.var,
         "cumsum": np.cumsum,
         "dot": lambda v: np.dot(v, v),
     }[op](x64)

@@ -8,6 +8,7 @@ actual output (docstrings can be stale); numbax runs the same sources with JAX's
 (`numbax_namespace`, `flaxport.port.port_source` for import lines).
 """
 
+import builtins
 import contextlib
 import doctest
 import functools
@@ -164,10 +165,10 @@ def run(sources: list[str], namespace: dict, port=None) -> list[str]:
     """Each source's output, run in order in `namespace` as doctest does: what it prints, then
     the repr of an expression statement's value; an exception gives
     ``"<ExceptionClass>: <message>"``. `port` rewrites a source first (numbax's imports).
-    They run in a temporary directory (``jnp.save``'s examples write files), and numpy's print
-    options are restored afterwards (an example's ``np.set_printoptions`` stays in its
-    docstring)."""
-    printoptions, cwd = np.get_printoptions(), os.getcwd()
+    They run in a temporary directory (``jnp.save``'s examples write files); numpy's print
+    options and ``builtins._`` (the last displayed value, which a later test's module-level
+    frame would hold) are restored afterwards."""
+    printoptions, cwd, last = np.get_printoptions(), os.getcwd(), vars(builtins).get("_")
     with tempfile.TemporaryDirectory() as tmp:
         os.chdir(tmp)
         try:
@@ -175,6 +176,7 @@ def run(sources: list[str], namespace: dict, port=None) -> list[str]:
         finally:
             os.chdir(cwd)
             np.set_printoptions(**printoptions)
+            builtins._ = last
 
 
 def _run(sources: list[str], namespace: dict, port) -> list[str]:

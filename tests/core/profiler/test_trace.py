@@ -88,9 +88,9 @@ def test_each_jitted_call_holds_its_labelled_equations(traced):
     assert "transpose(MLP)/Dense_0/dot_general" in names  # the backward pass
     assert any(__file__ in e["args"].get("source", "") for e in inside)
     # fused kernels list their equations; their FLOPs are the sum of those
-    relu = next(e for e in inside if e["name"].startswith("MLP/select_n"))
-    assert relu["args"]["equations"].split()[-3:] == ["broadcast_in_dim", "le", "select_n"]
-    assert relu["args"]["flops"] == 4 * 8 * 3  # the bias add, the compare, the select
+    relu = next(e for e in inside if e["name"].startswith("MLP/gt"))  # the kernel ends in it
+    assert relu["args"]["equations"].split()[-3:] == ["broadcast_in_dim", "max", "gt"]
+    assert relu["args"]["flops"] == 4 * 8 * 3  # the bias add, relu's max, its gradient's mask
 
 
 def test_xspace_has_the_same_events(traced):
