@@ -27,8 +27,7 @@ def _stop_gradient(x: Any) -> Any:
 
 def identity(x: Any) -> Any:
     """Returns `x` unchanged (as an array)."""
-    check_arraylike("identity", x)
-    return ensure_array(x)
+    return _arraylike("identity", x)
 
 
 def tanh(x: Any) -> Any:

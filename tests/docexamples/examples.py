@@ -243,13 +243,19 @@ def load(name: str) -> dict:
     return json.loads(recorded_path(name).read_text())["examples"]
 
 
+def namespace(jax) -> dict:
+    """The globals JAX's doctests run with (its conftest: jax, lax, jnp, np) for `jax`: JAX, or
+    numbax's `core`."""
+    return {"jax": jax, "lax": jax.lax, "jnp": jax.numpy, "np": np}
+
+
 def numbax_namespace() -> dict:
-    """The globals JAX's doctests run with (its conftest: jax, lax, jnp, np) as numbax's."""
+    """`namespace` of numbax's `core`."""
     import core
     import core.lax
     import core.numpy
 
-    return {"jax": core, "lax": core.lax, "jnp": core.numpy, "np": np}
+    return namespace(core)
 
 
 def start(name: str, namespace: dict, port=None) -> dict:

@@ -8,8 +8,6 @@ import pathlib
 import sys
 import warnings
 
-import numpy as np
-
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import examples  # noqa: E402
 
@@ -22,9 +20,8 @@ def main(name: str) -> None:
 
     found = examples.extract(name)
     for obj, cases in found.items():
-        namespace = {"jax": jax, "lax": jax.lax, "jnp": jax.numpy, "np": np}
-        examples.start(name, namespace)
-        outputs = examples.run([c["source"] for c in cases], namespace)
+        globs = examples.start(name, examples.namespace(jax))
+        outputs = examples.run([c["source"] for c in cases], globs)
         for case, output in zip(cases, outputs):
             case["jax"] = output
         print(f"{obj}: {len(cases)} examples", file=sys.stderr)
