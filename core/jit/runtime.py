@@ -43,7 +43,10 @@ from core.jit.schedule import helpers as helpers
 from core.jit.schedule import parts as parts
 from core.jit.schedule import threads as threads
 
-_OPTS = dict(error_model="numpy", cache=True)
+# Explicit fast-math flags, the generated kernels' (`codegen.OPTIONS`): without them a function
+# inherits its first caller's flags and keeps them (also on disk), so `digamma`'s `0.5 / x` was
+# a division or a reciprocal product depending on which caller compiled it first.
+_OPTS = dict(error_model="numpy", fastmath={"contract", "arcp"}, cache=True)
 
 
 @cached_njit(**_OPTS)

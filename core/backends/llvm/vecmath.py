@@ -18,22 +18,22 @@ bit for bit numba's (tests/core/backends/llvm/test_vecmath.py compiles both and 
   `llvm.floor.f32`, ...) or the C library (`tanhf`, `erf`, `lgamma`, `atan2`, ... declared
   `readonly nounwind`), with the kernel's fast-math flags on every float instruction and float
   call, as numba's fast-math pass sets them.
-- `rt.*` follow `core/jit/runtime.py` with numba's integer typing and the kernel's flags: a
-  function compiled without `fastmath` options inherits its first caller's (numba's
-  `inherit_if_not_set("fastmath")`), and generated kernels are the callers. Small integers
-  widen to 64 bits, so `rt.idiv` of two int32 returns an int64 (the generated code casts it
-  back); the int64 minimum divided by -1 gives 0 as in numba, which guards that division.
+- `rt.*` follow `core/jit/runtime.py` with numba's integer typing and the kernel's flags
+  (runtime.py compiles them with `codegen.OPTIONS`' fast-math flags, whoever calls them).
+  Small integers widen to 64 bits, so `rt.idiv` of two int32 returns an int64 (the generated
+  code casts it back); the int64 minimum divided by -1 gives 0 as in numba, which guards that
+  division.
 - `vm.radd`/`vm.rmul` are `fadd`/`fmul` marked `reassoc` and `contract` only
   (`core.jit.vecmath.REDUCE_FLAGS`; numba's fast-math pass does not add flags to an
   instruction that has some), `vm.maximum`/`vm.minimum` LLVM's NaN-propagating
   `llvm.maximum`/`llvm.minimum` (numpy's maximum/minimum).
 
 Conditional expressions and `if`s become `select`s (their sides are pure values), with two
-exceptions: a division whose divisor the source tests for 0 divides by a
-safe divisor instead (x86 traps), and `rt.digamma` keeps numba's branches and loop, because its
-pole test converts out-of-range floats to int64 (poison in LLVM, which a `select` would let
-LLVM exploit differently). `rt.polygamma` (numba lowers its `float ** int` as compiled code
-with an exception path), complex numbers and float16 are not supported: such kernels stay numba.
+exceptions: a division whose divisor the source tests for 0 divides by a safe divisor instead
+(x86 traps), and `rt.digamma` keeps numba's branches and loop (its recurrence runs a
+data-dependent number of times). `rt.polygamma` (numba lowers its `float ** int` as compiled
+code with an exception path), complex numbers and float16 are not supported: such kernels stay
+numba.
 
 Values: floats are `float`/`double`, integers `iN` (signedness comes from the dtype), booleans
 `i1` (numba's value representation; `i8` arguments are accepted and tested against 0).

@@ -185,6 +185,8 @@ def _index(expr: str) -> int | None:
 
 def test_kernel_flags_are_codegens():
     assert set(vecmath.KERNEL_FLAGS) == codegen.OPTIONS["fastmath"]
+    # explicit, so that a runtime function does not keep its first caller's flags
+    assert rt._OPTS["fastmath"] == codegen.OPTIONS["fastmath"]
 
 
 @pytest.fixture(scope="module")
