@@ -23,7 +23,6 @@ from collections.abc import Sequence
 
 # Old module path -> numbax's, longest prefix first; a path maps by its longest listed prefix.
 MODULES = {
-    "optax.tree_utils": "optim.tree",
     # Optax's private modules that programs import (`from optax._src import base`)
     "optax._src.alias": "optim.aliases",
     "optax._src": "optim",
@@ -100,7 +99,7 @@ def port_source(source: str) -> tuple[str, list[str]]:
 
 def _port_names(module: str, new: str, rest: str) -> tuple[str, list[str]]:
     """The imported names of ``from module import rest`` for numbax's ``new`` module (renamed
-    where the submodule is, ``tree_utils as otu`` -> ``tree as otu``), and the missing ones."""
+    where the submodule is, ``_src.alias`` -> ``aliases``), and the missing ones."""
     if not _exists(new):
         return rest, [module]
     target = importlib.import_module(new)

@@ -16,6 +16,7 @@ from numbax import __version__
 from optim import (
     assignment,
     contrib,
+    experimental,
     losses,
     microbatching,
     perturbations,
@@ -24,6 +25,7 @@ from optim import (
     second_order,
     transforms,
     tree,
+    tree_utils,
 )
 from optim.aliases import (
     adabelief,
@@ -167,7 +169,6 @@ from optim.wrappers import (
 )
 
 # Optax's older spellings of the tree helpers.
-tree_utils = tree
 bias_correction = tree.bias_correction
 update_moment = tree.update_moment
 update_moment_per_elem_norm = tree.update_moment_per_elem_norm
@@ -220,6 +221,7 @@ __all__ = [
     "differentially_private_aggregate",
     "dpsgd",
     "EmptyState",
+    "experimental",
     "exponential_decay",
     "flatten",
     "freeze",

@@ -287,6 +287,30 @@ class StateValueNotFoundError(OptimError, ValueError):
     """
 
 
+class AggregatorStateError(OptimError, ValueError):
+    """`experimental.aggregating.get_unbiased_mean_and_variance_ema` was given an optimizer
+    state without the mean/variance moving averages.
+
+    Failing code::
+
+        state = optim.adam(0.1).init(params)
+        optim.experimental.aggregating.get_unbiased_mean_and_variance_ema(state)
+
+    Fix::
+
+        # the state of an optimizer wrapped by add_mean_variance_to_opt
+        opt = optim.experimental.aggregating.add_mean_variance_to_opt(optim.adam(0.1))
+        optim.experimental.aggregating.get_unbiased_mean_and_variance_ema(opt.init(params))
+    """
+
+    def __init__(self) -> None:
+        super().__init__(
+            "State must have PerElementMeanAndVarianceEMAState to compute unbiased mean and "
+            "variance EMA: wrap the optimizer with "
+            "optim.experimental.aggregating.add_mean_variance_to_opt."
+        )
+
+
 class BatchAxisError(OptimError, ValueError):
     """Per-example or microbatched inputs disagree on their batch axis (or it does not divide
     into microbatches); also the batch checks of `ntxent` and `ctc_loss`.

@@ -609,13 +609,29 @@ _DEPRECATED = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _DEPRECATED:
-        new, fn = _DEPRECATED[name]
-        warnings.warn(
-            f"optim.tree.{name} is deprecated (as optax.tree_utils.{name}): use optim.tree.{new}.",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return fn
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def deprecated_getattr(module: str) -> Callable[[str], Any]:
+    """A module ``__getattr__`` giving Optax 0.2.8's deprecated tree names with its warning.
+
+    Args:
+      module: the module's name (``optim.tree`` or ``optim.tree_utils``), used in the messages.
+
+    Returns:
+      ``__getattr__(name)``: the new function for a deprecated name, after a
+      ``DeprecationWarning`` naming the replacement; ``AttributeError`` for other names.
+    """
+
+    def getattr_(name: str) -> Any:
+        if name in _DEPRECATED:
+            new, fn = _DEPRECATED[name]
+            warnings.warn(
+                f"{module}.{name} is deprecated (as optax.tree_utils.{name}): use {module}.{new}.",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            return fn
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+
+    return getattr_
+
+
+__getattr__ = deprecated_getattr(__name__)

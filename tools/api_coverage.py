@@ -4,7 +4,7 @@ The reference names live in ``tools/reference_names.json``: for each JAX/Flax/Op
 (``jax.numpy``, ``flax.linen``, ``optax.losses``...) its ``__all__`` (or, without one, its
 public attributes), recorded with the reference environment. The check imports numbax's
 counterpart of each module (``jax`` -> ``core``, ``flax.linen`` -> ``nn``, other ``flax`` ->
-``flaxport``, ``optax.tree_utils`` -> ``optim.tree``, ``optax`` -> ``optim``) and lists the
+``flaxport``, ``optax`` -> ``optim``) and lists the
 names it does not have.
 
 Usage::
@@ -78,6 +78,8 @@ MODULES = [
     "optax.losses",
     "optax.schedules",
     "optax.tree_utils",
+    "optax.tree",
+    "optax.experimental",
     "optax.projections",
     "optax.second_order",
     "optax.transforms",
@@ -94,8 +96,6 @@ def counterpart(module: str) -> str:
         return "nn" + module[len("flax.linen") :]
     if module.startswith("flax"):
         return "flaxport" + module[4:]
-    if module == "optax.tree_utils":
-        return "optim.tree"
     return "optim" + module[5:]
 
 

@@ -19,7 +19,7 @@ CASES = [
     ("from flax.training.train_state import TrainState\n",
      "from flaxport.training.train_state import TrainState\n"),
     ("import optax\n", "import optim as optax\n"),
-    ("from optax import tree_utils as otu\n", "from optim import tree as otu\n"),
+    ("from optax import tree_utils as otu\n", "from optim import tree_utils as otu\n"),
     ("from optax._src import base\n", "from optim import base\n"),
     ("from optax._src.alias import adam\n", "from optim.aliases import adam\n"),
     ("from jax._src import test_util as jtu\n", "from core import test_util as jtu\n"),

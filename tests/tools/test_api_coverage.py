@@ -9,7 +9,7 @@ def test_counterparts():
     assert api_coverage.counterpart("jax.numpy") == "core.numpy"
     assert api_coverage.counterpart("flax.linen.initializers") == "nn.initializers"
     assert api_coverage.counterpart("flax.struct") == "flaxport.struct"
-    assert api_coverage.counterpart("optax.tree_utils") == "optim.tree"
+    assert api_coverage.counterpart("optax.tree_utils") == "optim.tree_utils"
     assert api_coverage.counterpart("optax.losses") == "optim.losses"
 
 
