@@ -10,6 +10,7 @@ from typing import Any
 import core.numpy as numpy
 from core import (
     ad_checkpoint,
+    core,
     custom_batching,
     debug,
     distributed,
@@ -143,6 +144,7 @@ __all__ = [
     "ref",
     "__version__",
     "ad_checkpoint",
+    "core",
     "custom_batching",
     "Array",
     "Device",

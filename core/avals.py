@@ -13,7 +13,14 @@ import numpy as np
 from core import dtypes
 
 
-class ShapedArray:
+class AbstractValue:
+    """The base of abstract values (`jax.core.AbstractValue`): `ShapedArray`, and a `Ref`'s
+    `core.ref.AbstractRef`."""
+
+    __slots__ = ()
+
+
+class ShapedArray(AbstractValue):
     """The abstract value of an array: `shape`, `dtype` and `weak_type`."""
 
     __slots__ = ("shape", "dtype", "weak_type", "_hash")

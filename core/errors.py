@@ -706,3 +706,37 @@ class DeletedArrayError(NumbaxError, RuntimeError):
             f"Array has been deleted with shape={shape}. `delete()` dropped its buffer: read "
             "it before deleting it, or keep an array that was not deleted."
         )
+
+
+class PrimitiveRuleError(NumbaxError, NotImplementedError):
+    """A primitive lacks the rule a transformation needs (JAX raises `NotImplementedError`).
+
+    Failing code: a primitive from ``jax.extend.core.Primitive("multiply_add")`` called before
+    ``multiply_add_p.def_impl(f)``, traced by ``jit``/``make_jaxpr`` without
+    ``def_abstract_eval``, or differentiated/batched without a rule. Fix: define the rule the
+    message names (``def_impl``, ``def_abstract_eval``, ``ad.primitive_jvps[p] = rule`` or
+    ``ad.defjvp``, ``ad.primitive_transposes[p] = rule``, ``batching.primitive_batchers[p] =
+    rule``).
+    """
+
+    _FIXES = {
+        "impl": ("Evaluation rule", "define it with `{p}.def_impl(f)` (numpy arrays in, out)"),
+        "abstract_eval": (
+            "Abstract evaluation",
+            "define it with `{p}.def_abstract_eval(f)` (ShapedArrays in, ShapedArray out)",
+        ),
+        "jvp": (
+            "Differentiation rule",
+            "define it with `ad.primitive_jvps[{p}] = rule` or `ad.defjvp({p}, ...)`",
+        ),
+        "transpose": (
+            "Transpose rule (for reverse-mode differentiation)",
+            "define it with `ad.primitive_transposes[{p}] = rule`: it is applied to a value "
+            "that depends linearly on the input",
+        ),
+        "batch": ("Batching rule", "define it with `batching.primitive_batchers[{p}] = rule`"),
+    }
+
+    def __init__(self, prim: str, rule: str):
+        what, fix = self._FIXES[rule]
+        super().__init__(f"{what} for '{prim}' not implemented: {fix.format(p=f'{prim}_p')}")

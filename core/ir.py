@@ -36,8 +36,8 @@ class Var:
         self.aval = aval
         self.count = next(Var._counter)
 
-    def __repr__(self) -> str:
-        return f"Var({self.count}:{self.aval.str_short()})"
+    def __repr__(self) -> str:  # JAX's
+        return f"Var(id={id(self)}):{self.aval.str_short(short_dtypes=False)}"
 
 
 class Literal:
@@ -148,6 +148,11 @@ class ClosedJaxpr:
     @property
     def eqns(self) -> list[Eqn]:
         return self.jaxpr.eqns
+
+    @property
+    def literals(self) -> list[Any]:
+        """JAX's other name for `consts`."""
+        return self.consts
 
     def __repr__(self) -> str:
         return pp_jaxpr(self.jaxpr)

@@ -22,6 +22,13 @@ Back ends are not slots: the numba lowering rules are registered in the back end
 (`core/backends/numba/registry.py`, `register_lowering(prim, rule)`, as JAX's
 `mlir.register_lowering`), and the numpy back end runs `impl`.
 
+A program's own primitive (`jax.extend.core.Primitive("multiply_add")`, JAX's tutorial "How
+JAX primitives work") is an `ExtensionPrimitive`: JAX's semantics for a primitive defined
+outside the library (eager calls run `impl` alone, names may repeat), and under `jit`, with no
+numba lowering, its `impl` runs as a host call from the compiled code. JAX's rule tables
+(`ad.primitive_jvps`, `ad.primitive_transposes`, `batching.primitive_batchers`) are
+`RuleTable`s over the slots above.
+
 `prim.bind(*args, **params)` is the single entry point: it hands the primitive to the current
 interpreter (see `core/trace.py`). Array operands are positional; parameters are keywords with
 hashable values, so equations can be printed, compared and used in cache keys.
@@ -32,7 +39,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
+from core import dtypes
+from core.array import Array
+from core.errors import PrimitiveRuleError
 from core.trace import _state as _trace_state
+from core.trace import eval_trace, to_numpy
 from numbax.errors import NumbaxError
 
 ANY = object()  # `jax_params(precision=ANY)`: any value is accepted (and dropped)
@@ -60,6 +73,9 @@ _REGISTRY: dict[str, Primitive] = {}
 class Primitive:
     """An operation with one rule per transformation. See the module docstring."""
 
+    _registered = True  # in `all_primitives`, its name unique
+    impl_on_host = False  # under `jit` without a numba lowering, `impl` runs as a host call
+
     def __init__(
         self,
         name: str,
@@ -85,7 +101,7 @@ class Primitive:
             have, where it restricts them: its abstract eval rejects the others, and
             `core.lax`'s checked wrappers read them (`core/lax/checked.py`).
         """
-        if name in _REGISTRY:
+        if self._registered and name in _REGISTRY:
             raise ValueError(f"primitive {name!r} is defined twice")
         self.name = name
         self.multiple_results = multiple_results
@@ -101,7 +117,8 @@ class Primitive:
         self.batch: Callable | None = None
         self.partial_eval: Callable | None = None
         self.jax_params: Callable[[tuple, dict], dict] | None = None
-        _REGISTRY[name] = self
+        if self._registered:
+            _REGISTRY[name] = self
 
     def bind(self, *args: Any, **params: Any) -> Any:
         """Applies the primitive under the current interpreter (JAX's parameters translated
@@ -136,6 +153,94 @@ class Primitive:
 
     def __repr__(self) -> str:
         return self.name
+
+
+class _AnyPrimitive(type):
+    """Makes every `Primitive` an instance of `ExtensionPrimitive`, as every JAX primitive is
+    a `jax.extend.core.Primitive` (`isinstance(eqn.primitive, core.Primitive)` in a program's
+    jaxpr interpreter holds for `lax.exp_p` too)."""
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, Primitive)
+
+
+class ExtensionPrimitive(Primitive, metaclass=_AnyPrimitive):
+    """A primitive a program defines (`jax.extend.core.Primitive`), with JAX's semantics.
+
+    Its rules come from JAX's spellings: `def_impl`, `def_abstract_eval`,
+    `ad.primitive_jvps[p] = rule` (or `ad.defjvp`), `ad.primitive_transposes[p] = rule`,
+    `batching.primitive_batchers[p] = rule`. A missing rule raises `PrimitiveRuleError`
+    (a `NotImplementedError`, as JAX raises) naming the one to define. Unlike numbax's own
+    primitives it is not listed by `all_primitives` and its name may repeat.
+
+    * Eagerly, `bind` runs `impl` alone (JAX's `EvalTrace`: no abstract evaluation), on the
+      operands' numpy values; its results become `Array`s of their canonical dtypes.
+    * Under `jit`, numbax has no MLIR: the equation runs `impl` as a host call from the
+      compiled code (`core/backends/numba/registry.py`), and `mlir.register_lowering` rules
+      are accepted and not used (`core.interpreters.mlir`).
+    """
+
+    _registered = False
+    impl_on_host = True
+
+    def __init__(self, name: str):
+        """Args:
+        name: the name jaxprs print (two primitives may share it, as in JAX).
+        """
+        super().__init__(name)
+
+    def bind(self, *args: Any, **params: Any) -> Any:
+        """Applies the primitive under the current interpreter; eagerly, runs `impl`."""
+        trace = _trace_state.trace
+        if trace is not eval_trace:
+            return trace.process_primitive(self, args, params)
+        outs = self.run_impl([to_numpy(a) for a in args], params)
+        outs = [Array(o) for o in outs]
+        return outs if self.multiple_results else outs[0]
+
+    def run_impl(self, args: list[np.ndarray], params: dict) -> list[np.ndarray]:
+        """`impl` on numpy values: its results as a list of numpy arrays of canonical dtypes
+        (eagerly, and in the host call `jit` makes)."""
+        if self.impl is None:
+            raise PrimitiveRuleError(self.name, "impl")
+        out = self.impl(*args, **params)
+        outs = [np.asarray(o) for o in (out if self.multiple_results else [out])]
+        return [o.astype(dtypes.canonicalize_dtype(o.dtype), copy=False) for o in outs]
+
+
+class RuleTable:
+    """One rule slot of every primitive as a mapping, JAX's rule tables:
+    `ad.primitive_jvps[p] = rule` sets `p.jvp`, `p in batching.primitive_batchers` says whether
+    `p.batch` is defined."""
+
+    def __init__(self, slot: str):
+        """Args:
+        slot: the `Primitive` attribute the table reads and writes (`jvp`, `transpose`, ...).
+        """
+        self.slot = slot
+
+    def __setitem__(self, prim: Primitive, rule: Callable) -> None:
+        setattr(prim, self.slot, rule)
+
+    def __getitem__(self, prim: Primitive) -> Callable:
+        rule = getattr(prim, self.slot)
+        if rule is None:
+            raise KeyError(prim)
+        return rule
+
+    def __contains__(self, prim: Any) -> bool:
+        return isinstance(prim, Primitive) and getattr(prim, self.slot) is not None
+
+    def __delitem__(self, prim: Primitive) -> None:
+        self[prim]  # KeyError when undefined, as a dict's
+        setattr(prim, self.slot, None)
+
+    def get(self, prim: Primitive, default: Any = None) -> Any:
+        """The rule of `prim`, or `default` when it has none."""
+        return getattr(prim, self.slot) if prim in self else default
+
+    def __repr__(self) -> str:
+        return f"RuleTable({self.slot!r})"
 
 
 def jax_params(prim: Primitive, **accepted: Any) -> None:

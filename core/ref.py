@@ -34,7 +34,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from core.avals import ShapedArray
+from core.avals import AbstractValue, ShapedArray
 from core.prims import shapes
 from core.prims.random_bits import bitcast_convert_type
 from core.ref_scope import RefEffectError, innermost, read, write
@@ -67,7 +67,7 @@ class RefValueError(NumbaxError, ValueError):
     """
 
 
-class AbstractRef:
+class AbstractRef(AbstractValue):
     """The abstract value of a `Ref` (`jax.ref.AbstractRef`): its array's `ShapedArray`."""
 
     def __init__(self, inner_aval: ShapedArray, memory_space: Any = None, kind: Any = None):

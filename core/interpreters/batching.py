@@ -15,9 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from core import errors
 from core.ad_util import Zero, ops
 from core.avals import ShapedArray
 from core.interpreters import check_live
+from core.primitive import RuleTable
 from core.trace import Trace, Tracer, current_trace, get_aval, set_current_trace
 
 not_mapped = None
@@ -81,6 +83,8 @@ class BatchTrace(Trace):
         if all(d is None for d in dims):
             with set_current_trace(self.parent):
                 return prim.bind(*vals, **params)
+        if prim.batch is None:
+            raise errors.PrimitiveRuleError(prim.name, "batch")
         extra = {"axis_trace": self} if prim.higher_order else {}
         with set_current_trace(self.parent):
             out, out_dim = prim.batch(vals, dims, **params, **extra)
@@ -230,6 +234,16 @@ def bdim_at_front(x: Any, dim: int | None, size: int) -> Any:
     return moveaxis(x, dim, 0, size)
 
 
+def defvectorized(prim) -> None:
+    """Batch rule for primitives that apply to each element of their one operand
+    (`jax.interpreters.batching.defvectorized`): the batch axis stays where it is."""
+    prim.def_batch(lambda args, dims, **params: (prim.bind(*args, **params), dims[0]))
+
+
+# JAX's table of batch rules (`batching.primitive_batchers[p] = rule`), a view of `p.batch`
+primitive_batchers = RuleTable("batch")
+
+
 def broadcast_batcher(prim):
     """Batch rule for elementwise primitives (all operands share one shape)."""
 
@@ -244,3 +258,6 @@ def broadcast_batcher(prim):
 
     prim.def_batch(rule)
     return rule
+
+
+defbroadcasting = broadcast_batcher  # JAX's name

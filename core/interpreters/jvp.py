@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from core import errors
 from core.ad_util import Zero, add_any, instantiate
 from core.avals import ShapedArray
 from core.interpreters import check_live, custom_rules, finish
@@ -62,7 +63,7 @@ class JVPTrace(Trace):
             if all(type(t) is Zero for t in tangents):
                 return prim.bind(*primals, **params)
             if prim.jvp is None:
-                raise NotImplementedError(f"differentiation rule for '{prim.name}' not implemented")
+                raise errors.PrimitiveRuleError(prim.name, "jvp")
             primal_out, tangent_out = prim.jvp(primals, tangents, **params)
         if prim.multiple_results:
             return [self.box(p, t) for p, t in zip(primal_out, tangent_out, strict=True)]

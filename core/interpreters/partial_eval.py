@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from core import ir, ref_scope, source_info
+from core import errors, ir, ref_scope, source_info
 from core.avals import ShapedArray
 from core.config import config
 from core.interpreters import check_live, custom_rules, finish
@@ -123,6 +123,8 @@ class JaxprTrace(Trace):
     def stage(self, prim, args: Sequence[Any], params: dict) -> Any:
         """Records `prim(*args)` and returns tracers for its outputs."""
         in_atoms = [self.atom(a) for a in args]
+        if prim.abstract_eval is None:
+            raise errors.PrimitiveRuleError(prim.name, "abstract_eval")
         out = prim.abstract_eval(*[a.aval for a in in_atoms], **params)
         info = source_info.current()
         if prim.multiple_results:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core import ir, source_info
+from core import errors, ir, source_info
 from core.ad_util import Zero, add_any
 from core.avals import ShapedArray
 
@@ -81,10 +81,7 @@ def backward_pass(
         if all(type(c) is Zero for c in cts):
             continue
         if eqn.prim.transpose is None:
-            raise NotImplementedError(
-                f"Transpose rule (for reverse-mode differentiation) for '{eqn.prim.name}' not "
-                "implemented: it is applied to a value that depends linearly on the input."
-            )
+            raise errors.PrimitiveRuleError(eqn.prim.name, "transpose")
         ct_arg = cts if eqn.prim.multiple_results else cts[0]
         with source_info.use(source_info.transposed(eqn.source_info)):
             cts_in = eqn.prim.transpose(ct_arg, *[read_primal(x) for x in eqn.inputs], **eqn.params)

@@ -27,7 +27,10 @@ index = start + sum(coefficient * out_index[out_axis]). A `View` rule's `in_shap
 variable of shape-generic kernels.
 
 The rules of numbax's primitives live in `core/backends/numba/rules/` and are imported on the
-first `lowering_rule` call (the first compile), never by `import core`.
+first `lowering_rule` call (the first compile), never by `import core`. A primitive a program
+defines (`jax.extend.core.Primitive`, `Primitive.impl_on_host`) with no rule of its own runs its
+`impl` as a host call from the compiled code (`_IMPL_ON_HOST`): numbax cannot run JAX's MLIR
+lowerings.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from core.errors import PrimitiveRuleError
 from core.primitive import Primitive
 
 IndexMap = tuple[tuple[int, tuple[tuple[int, int], ...]], ...]
@@ -87,10 +91,36 @@ def register_lowering(prim: Primitive, rule: Rule) -> Rule:
     return rule
 
 
+class _ImplCall:
+    """A host call of one equation's `impl`, its parameters fixed (`fun` names the call)."""
+
+    def __init__(self, prim: Primitive, params: dict):
+        self.prim = prim
+        self.params = params
+        self.fun = prim.impl
+
+    def __call__(self, arrays: list) -> list:
+        return self.prim.run_impl(arrays, self.params)
+
+
+def _impl_on_host(ctx, eqn) -> list[str]:
+    if eqn.prim.impl is None:
+        raise PrimitiveRuleError(eqn.prim.name, "impl")
+    call = _ImplCall(eqn.prim, eqn.params)
+    return ctx.host_call(call, call)
+
+
+_IMPL_ON_HOST = Kernel(_impl_on_host)
+
+
 def lowering_rule(prim: Primitive) -> Rule | None:
-    """The numba lowering rule of `prim`, or None if it has none (loads the rules first)."""
+    """The numba lowering rule of `prim`, or None if it has none (loads the rules first); a
+    host call of its `impl` for a program's own primitive without one."""
     _load()
-    return _RULES.get(prim)
+    rule = _RULES.get(prim)
+    if rule is None and prim.impl_on_host:
+        return _IMPL_ON_HOST
+    return rule
 
 
 def lowering_rules() -> dict[Primitive, Rule]:

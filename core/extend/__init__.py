@@ -1,0 +1,17 @@
+"""`jax.extend`: the modules JAX offers libraries that build on its internals, as numbax's own
+classes and functions.
+
+* `core.extend.core`: `Primitive` (a program's own primitive, `ExtensionPrimitive`), the jaxpr
+  classes (`Jaxpr`, `ClosedJaxpr`, `JaxprEqn`, `Var`, `Literal`), `jaxpr_as_fun`,
+  `check_jaxpr`, `new_jaxpr_eqn`, and `primitives` (every `*_p` of numbax's that JAX names).
+* `core.extend.linear_util`: `WrappedFun` and `wrap_init`.
+* `core.extend.source_info_util`: `SourceInfo`, `current`, `summarize`, name stacks.
+
+Not provided: `backend`, `random`, `sharding`, `mlir`, `lowering`, `xla` and `pallas`, which
+are about XLA's back ends, lowering to MLIR and JAX's PRNG implementations (numbax has one
+CPU back end compiled by numba and one PRNG, threefry).
+"""
+
+from core.extend import core, linear_util, source_info_util
+
+__all__ = ["core", "linear_util", "source_info_util"]
