@@ -24,22 +24,15 @@ values are recorded per block. Left out: the `pjit` block (it uses an undefined 
 `input_data`)."""
 
 import contextlib
-import io
+
+from tests.porting import printed
 
 
 def run():
-  out, printed = {}, {}
-  stdout = io.StringIO()
-
-  def mark(cell):
-    """The lines printed since the last mark."""
-    printed[cell] = stdout.getvalue().splitlines()
-    stdout.seek(0)
-    stdout.truncate()
-
-  with contextlib.redirect_stdout(stdout):
-    _cells(out, mark)
-  out['printed'] = printed
+  out = {}
+  with printed.Cells() as cells:
+    _cells(out, cells.mark)
+  out['printed'] = cells.printed
   return out
 
 

@@ -29,21 +29,10 @@ version" line printed again by each of its own jitted `jnp` functions re-run de-
 traceback cell keeps the traceback only) and the note JAX's traceback filtering adds to the
 exception."""
 
-import contextlib
-import io
 import logging
 import re
 
-import numpy as np
-
-_NUMBER = re.compile(r'[-+]?(?:\d+\.\d*(?:e[-+]?\d+)?|\d+e[-+]?\d+)')
-
-
-def _lines(text):
-  """Each printed line as [its text with the numbers as '#' (inf and nan kept), its numbers]."""
-  text = re.sub(r'[^ "]*/([\w.]+\.py\b)', r'\1', text)
-  return [[_NUMBER.sub('#', line), np.array([float(n) for n in _NUMBER.findall(line)])]
-          for line in text.splitlines()]
+from tests.porting import printed
 
 
 def _error(e):
@@ -52,15 +41,14 @@ def _error(e):
 
 
 def run():
-  out, printed = {}, {}
-  stdout = io.StringIO()
+  out = {}
+  cells = printed.Cells()
 
   def mark(cell, once=False, traceback_only=False, ordered=True):
     """The lines printed since the last mark (`once`: each line once; `ordered=False`: sorted;
-    `traceback_only`: from 'Traceback' to the exception's line)."""
-    lines = stdout.getvalue().splitlines()
-    stdout.seek(0)
-    stdout.truncate()
+    `traceback_only`: from 'Traceback' to the exception's line), source paths without their
+    directories."""
+    lines = cells.take().splitlines()
     if once:
       lines = list(dict.fromkeys(lines))
     if not ordered:
@@ -69,19 +57,20 @@ def run():
       start = lines.index('Traceback (most recent call last):')
       end = next(i for i, line in enumerate(lines) if line.startswith('FloatingPointError'))
       lines = lines[start:end + 1]
-    printed[cell] = _lines('\n'.join(lines))
+    text = re.sub(r'[^ "]*/([\w.]+\.py\b)', r'\1', '\n'.join(lines))
+    cells.printed[cell] = printed.numbered(text)
 
-  handler = logging.StreamHandler(stdout)
+  handler = logging.StreamHandler(cells.stdout)
   handler.setFormatter(logging.Formatter('%(levelname)s:%(name)s:%(message)s'))
   logging.getLogger().addHandler(handler)
   try:
-    with contextlib.redirect_stdout(stdout):
+    with cells:
       _cells(out, mark)
   finally:
     logging.getLogger().removeHandler(handler)
     import jax
     jax.config.update("jax_debug_nans", False)
-  out['printed'] = printed
+  out['printed'] = cells.printed
   return out
 
 

@@ -27,35 +27,15 @@ without printing: meshes', shardings' and specs' reprs, `devices()`, `addressabl
 the numbers taken out (compared exactly) and its numbers (compared within float32
 round-off)."""
 
-import contextlib
-import io
-import re
-
-import numpy as np
-
-_NUMBER = re.compile(r'[-+]?(?:\d+\.\d*(?:e[-+]?\d+)?|\d+e[-+]?\d+)')
-
-
-def _lines(text):
-  """Each printed line as [its text with the numbers as '#', its numbers]."""
-  return [[_NUMBER.sub('#', line), np.array([float(n) for n in _NUMBER.findall(line)])]
-          for line in text.splitlines()]
+from tests.porting import printed
 
 
 def run():
-  out, printed = {}, {}
-  stdout = io.StringIO()
-
-  def mark(cell):
-    """The lines printed since the last mark."""
-    printed[cell] = _lines(stdout.getvalue())
-    stdout.seek(0)
-    stdout.truncate()
-
-  with contextlib.redirect_stdout(stdout):
-    _cells(out, mark)
-    mark('end')
-  out['printed'] = printed
+  out = {}
+  with printed.Cells(printed.numbered) as cells:
+    _cells(out, cells.mark)
+    cells.mark('end')
+  out['printed'] = cells.printed
   return out
 
 

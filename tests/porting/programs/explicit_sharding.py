@@ -29,35 +29,13 @@ products, reductions and their `ShardingTypeError`s) shown with `jax.typeof`. ru
 numbers taken out (compared exactly) and its numbers (compared within float32 round-off); the
 mesh is restored after."""
 
-import contextlib
-import io
-import re
-
-import numpy as np
-
-_NUMBER = re.compile(r'[-+]?(?:\d+\.\d*(?:e[-+]?\d+)?|\d+e[-+]?\d+)')
-
-
-def _lines(text):
-  """Each printed line as [its text with the numbers as '#', its numbers]."""
-  return [[_NUMBER.sub('#', line), np.array([float(n) for n in _NUMBER.findall(line)])]
-          for line in text.splitlines()]
-
+from tests.porting import printed
 
 def run():
   import jax
-  printed = {}
-  stdout = io.StringIO()
-
-  def mark(cell):
-    """The lines printed since the last mark."""
-    printed[cell] = _lines(stdout.getvalue())
-    stdout.seek(0)
-    stdout.truncate()
-
-  with jax.set_mesh(jax.sharding.get_mesh()), contextlib.redirect_stdout(stdout):
-    _cells(mark)
-  return {'printed': printed}
+  with jax.set_mesh(jax.sharding.get_mesh()), printed.Cells(printed.numbered) as cells:
+    _cells(cells.mark)
+  return {'printed': cells.printed}
 
 
 def _cells(mark):

@@ -21,20 +21,7 @@ captured per cell: each line as its text with the numbers taken out (compared ex
 numbers (compared within float32 round-off); the cells that raise record their error's first line
 (caught by JAX's class), the cells' last expressions are kept in `out`."""
 
-import contextlib
-import io
-import re
-
-import numpy as np
-
-_NUMBER = re.compile(r'[-+]?(?:\d+\.\d*(?:e[-+]?\d+)?|\d+e[-+]?\d+)')
-
-
-def _lines(text):
-  """Each printed line as [its text with the numbers as '#' (inf and nan kept), its numbers]."""
-  return [[_NUMBER.sub('#', line), np.array([float(n) for n in _NUMBER.findall(line)])]
-          for line in text.splitlines()]
-
+from tests.porting import printed
 
 def _error(cls, e):
   """An error caught by JAX's class `cls`, as that class's name and its first line."""
@@ -42,18 +29,10 @@ def _error(cls, e):
 
 
 def run():
-  out, printed = {}, {}
-  stdout = io.StringIO()
-
-  def mark(cell):
-    """The lines printed since the last mark."""
-    printed[cell] = _lines(stdout.getvalue())
-    stdout.seek(0)
-    stdout.truncate()
-
-  with contextlib.redirect_stdout(stdout):
-    _cells(out, mark)
-  out['printed'] = printed
+  out = {}
+  with printed.Cells(printed.numbered) as cells:
+    _cells(out, cells.mark)
+  out['printed'] = cells.printed
   return out
 
 

@@ -24,25 +24,21 @@ scalar operands broadcast first (JAX: `mul c 3.0:f32[]`; `func1`, `func3`, `func
 (JAX stages the `convert_element_type`, so its constant is `a:i32[1]`) and converts the branch's
 weak-typed output to the other branch's strong type (JAX leaves the weak type)."""
 
-import contextlib
-import io
+from tests.porting import printed
 
 
 def run():
-  printed = {}
-  stdout = io.StringIO()
+  cells = printed.Cells()
 
   def mark(cell, whole=False, recorded=True):
     """The lines printed since the last mark: all of them (`whole`) or the first."""
-    lines = stdout.getvalue().splitlines()
-    stdout.seek(0)
-    stdout.truncate()
+    lines = cells.take().splitlines()
     if recorded:
-      printed[cell] = lines if whole else lines[:1]
+      cells.printed[cell] = lines if whole else lines[:1]
 
-  with contextlib.redirect_stdout(stdout):
+  with cells:
     _cells(mark)
-  return {'printed': printed}
+  return {'printed': cells.printed}
 
 
 def _cells(mark):

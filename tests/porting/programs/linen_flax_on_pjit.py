@@ -26,47 +26,26 @@ line as its text with the numbers taken out (compared exactly; a class shown by 
 without its module) and its numbers (compared within float32 round-off), and the states'
 arrays."""
 
-import contextlib
-import io
 import re
 
-import numpy as np
+from tests.porting import printed
 
-_NUMBER = re.compile(r'[-+]?(?:\d+\.\d*(?:e[-+]?\d+)?|\d+e[-+]?\d+)')
-_BLANKS = re.compile(r'\s*#\s*')
 _CLASS = re.compile(r"<class '(?:[\w.]*\.)?(\w+)'>")
 
 
-def _text(line):
-  """`line`'s indentation and its text with the numbers as '#' and the blanks around them as
-  one (an array's columns are as wide as its widest number: a digit more or less in float32's
-  shortest repr moves them), a class by its name."""
-  body = line.lstrip()
-  indent = line[:len(line) - len(body)]
-  return indent + _BLANKS.sub(' # ', _NUMBER.sub('#', _CLASS.sub(r"<class '\1'>", body))).strip()
-
-
-def _lines(text):
-  """Each printed line as [its text, its numbers]."""
-  return [[_text(line), np.array([float(n) for n in _NUMBER.findall(line)])]
-          for line in text.splitlines()]
-
-
 def run():
-  out, printed = {}, {}
-  stdout = io.StringIO()
-
-  def mark(cell):
-    """The lines printed since the last mark."""
-    printed[cell] = _lines(stdout.getvalue())
-    stdout.seek(0)
-    stdout.truncate()
-
-  with contextlib.redirect_stdout(stdout):
-    _cells(out, mark)
-    mark('end')
-  out['printed'] = printed
+  out = {}
+  shown = lambda text: printed.numbered(text, columns=True, rename=_class_name)
+  with printed.Cells(shown) as cells:
+    _cells(out, cells.mark)
+    cells.mark('end')
+  out['printed'] = cells.printed
   return out
+
+
+def _class_name(line):
+  """`line` with a class shown by its name (`<class 'Array'>`)."""
+  return _CLASS.sub(r"<class '\1'>", line)
 
 
 def _cells(out, mark):

@@ -22,44 +22,15 @@ cell; what a cell showed without printing (its last expression) is printed too. 
 returns each printed line as its text with the numbers taken out (compared exactly) and its
 numbers (compared within float32 round-off), and the cells' outputs as arrays."""
 
-import contextlib
-import io
-import re
-
-import numpy as np
-
-_NUMBER = re.compile(r'[-+]?(?:\d+\.\d*(?:e[-+]?\d+)?|\d+e[-+]?\d+)')
-_BLANKS = re.compile(r'\s*#\s*')
-
-
-def _text(line):
-  """`line`'s indentation and its text with the numbers as '#' and the blanks around them as
-  one (an array's columns are as wide as its widest number: a digit more or less in float32's
-  shortest repr moves them)."""
-  body = line.lstrip()
-  return line[:len(line) - len(body)] + _BLANKS.sub(' # ', _NUMBER.sub('#', body)).strip()
-
-
-def _lines(text):
-  """Each printed line as [its text, its numbers]."""
-  return [[_text(line), np.array([float(n) for n in _NUMBER.findall(line)])]
-          for line in text.splitlines()]
+from tests.porting import printed
 
 
 def run():
-  out, printed = {}, {}
-  stdout = io.StringIO()
-
-  def mark(cell):
-    """The lines printed since the last mark."""
-    printed[cell] = _lines(stdout.getvalue())
-    stdout.seek(0)
-    stdout.truncate()
-
-  with contextlib.redirect_stdout(stdout):
-    _cells(out, mark)
-    mark('end')
-  out['printed'] = printed
+  out = {}
+  with printed.Cells(lambda text: printed.numbered(text, columns=True)) as cells:
+    _cells(out, cells.mark)
+    cells.mark('end')
+  out['printed'] = cells.printed
   return out
 
 

@@ -24,9 +24,7 @@ notebook's `compute_epsilon` is replaced by one returning the steps it was asked
 plots. run() returns what it printed (each line's text with the numbers taken out, compared
 exactly, and its numbers), the accuracies, losses, final parameters and the noise key's data."""
 
-import contextlib
-import io
-import re
+from tests.porting import printed
 
 import warnings
 import jax
@@ -38,15 +36,6 @@ from jax.example_libraries import stax
 
 import numpy as np
 
-_NUMBER = re.compile(r'[-+]?(?:\d+\.\d*(?:e[-+]?\d+)?|\d+e[-+]?\d+|\d+)')
-
-
-def _lines(text):
-  """Each printed line as [its text with the numbers as '#', its numbers]."""
-  return [[_NUMBER.sub('#', line), np.array([float(n) for n in _NUMBER.findall(line)])]
-          for line in text.splitlines()]
-
-
 def _batches(rng, n, batch_size):
   """(port) `n` batches shaped like the loader's: (uint8 images / 255., int64 labels)."""
   return [(rng.randint(0, 256, (batch_size, 28, 28, 1)).astype(np.uint8) / 255.,
@@ -55,10 +44,9 @@ def _batches(rng, n, batch_size):
 
 def run():
   out = {}
-  stdout = io.StringIO()
-  with contextlib.redirect_stdout(stdout):
+  with printed.Cells() as cells:
     _cells(out)
-  out['printed'] = _lines(stdout.getvalue())
+  out['printed'] = printed.numbered(cells.take(), printed.NUMBER)
   return out
 
 

@@ -28,9 +28,7 @@ itself their jitted and eager runs part after 80-86 steps (the adam fit's agree 
 For those run() keeps the printed losses rounded to 2 decimals, whether the final parameters
 fit the data (mean loss below 1e-2), the steps counted and the injected learning rate."""
 
-import contextlib
-import io
-import re
+from tests.porting import printed
 
 import jax.numpy as jnp
 import jax
@@ -39,30 +37,18 @@ import functools
 
 import numpy as np
 
-_NUMBER = re.compile(r'[-+]?(?:\d+\.\d*(?:e[-+]?\d+)?|\d+e[-+]?\d+|\d+)')
-
-
-def _lines(text, decimals):
-  """Each printed line as [its text with the numbers as '#', its numbers (rounded to
-  `decimals` if given)]."""
-  numbers = lambda line: np.array([float(n) for n in _NUMBER.findall(line)])
-  rounded = numbers if decimals is None else lambda line: np.round(numbers(line), decimals)
-  return [[_NUMBER.sub('#', line), rounded(line)] for line in text.splitlines()]
-
 
 def run():
-  out, printed = {}, {}
-  stdout = io.StringIO()
+  out = {}
+  cells = printed.Cells()
 
   def mark(cell, decimals=None):
-    """The lines printed since the last mark."""
-    printed[cell] = _lines(stdout.getvalue(), decimals)
-    stdout.seek(0)
-    stdout.truncate()
+    """The lines printed since the last mark (their numbers rounded to `decimals` if given)."""
+    cells.printed[cell] = printed.numbered(cells.take(), printed.NUMBER, decimals=decimals)
 
-  with contextlib.redirect_stdout(stdout):
+  with cells:
     _cells(out, mark)
-  out['printed'] = printed
+  out['printed'] = cells.printed
   return out
 
 

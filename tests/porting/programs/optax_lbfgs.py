@@ -32,9 +32,7 @@ gradient norm below the tolerances) and the final parameters rounded to 3 decima
 benchmark, the final values and gradient norms below the tolerance and that
 `jax.debug.callback` counted calls."""
 
-import contextlib
-import io
-import re
+from tests.porting import printed
 
 import numpy as np
 
@@ -47,29 +45,18 @@ import jax.random as jrd
 import optax
 import optax.tree
 
-_NUMBER = re.compile(r'[-+]?(?:\d+\.\d*(?:e[-+]?\d+)?|\d+e[-+]?\d+)')
-
-
-def _lines(text):
-  """Each printed line as [its text with the numbers as '#' (inf and nan kept), its numbers]."""
-  return [[_NUMBER.sub('#', line), np.array([float(n) for n in _NUMBER.findall(line)])]
-          for line in text.splitlines()]
-
 
 def run():
-  out, printed = {}, {}
-  stdout = io.StringIO()
+  out = {}
+  cells = printed.Cells()
 
   def mark(cell, keep=None):
     """The lines printed since the last mark, the first `keep` of them if given."""
-    lines = _lines(stdout.getvalue())
-    stdout.seek(0)
-    stdout.truncate()
-    printed[cell] = lines[:keep]
+    cells.printed[cell] = printed.numbered(cells.take())[:keep]
 
-  with contextlib.redirect_stdout(stdout):
+  with cells:
     _cells(out, mark)
-  out['printed'] = printed
+  out['printed'] = cells.printed
   return out
 
 

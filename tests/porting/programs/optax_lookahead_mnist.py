@@ -21,24 +21,13 @@ loaders: 21 training and 2 test batches of 32 instead of 234 and 39 of 256. run(
 it printed and showed (each line's text with the numbers taken out, compared exactly, and its
 numbers), the accuracies and losses, and the parameters and state after the epoch."""
 
-import contextlib
-import io
-import re
+from tests.porting import printed
 
 from flax import linen as nn
 import jax
 import jax.numpy as jnp
 import numpy as np
 import optax
-
-_NUMBER = re.compile(r'[-+]?(?:\d+\.\d*(?:e[-+]?\d+)?|\d+e[-+]?\d+|\d+)')
-
-
-def _lines(text):
-  """Each printed line as [its text with the numbers as '#', its numbers]."""
-  return [[_NUMBER.sub('#', line), np.array([float(n) for n in _NUMBER.findall(line)])]
-          for line in text.splitlines()]
-
 
 def _batches(rng, n, batch_size, img_size):
   """(port) `n` batches shaped like the loader's: (uint8 images / 255., int64 labels)."""
@@ -48,10 +37,9 @@ def _batches(rng, n, batch_size, img_size):
 
 def run():
   out = {}
-  stdout = io.StringIO()
-  with contextlib.redirect_stdout(stdout):
+  with printed.Cells() as cells:
     _cells(out)
-  out['printed'] = _lines(stdout.getvalue())
+  out['printed'] = printed.numbered(cells.take(), printed.NUMBER)
   return out
 
 

@@ -22,8 +22,7 @@ its header line is kept. The notebook only initializes the optimizers: each also
 jitted steps on the notebook's `loss_fn` (marked). Everything printed is captured per cell;
 run() returns it, the states and the parameters after the steps."""
 
-import contextlib
-import io
+from tests.porting import printed
 
 from pprint import pprint
 
@@ -35,18 +34,16 @@ import optax
 
 
 def run():
-  out, printed = {}, {}
-  stdout = io.StringIO()
+  out = {}
+  cells = printed.Cells()
 
   def mark(cell, keep=None):
     """The lines printed since the last mark, the first `keep` of them if given."""
-    printed[cell] = stdout.getvalue().splitlines()[:keep]
-    stdout.seek(0)
-    stdout.truncate()
+    cells.printed[cell] = cells.take().splitlines()[:keep]
 
-  with contextlib.redirect_stdout(stdout):
+  with cells:
     _cells(out, mark)
-  out['printed'] = printed
+  out['printed'] = cells.printed
   return out
 
 

@@ -23,11 +23,9 @@ small model (2 layers, embedding 32, 4 heads of 8, context 16), batches of 8, 7 
 evaluation every 3, 40 generated characters instead of 1000. run() returns what it printed and
 the losses."""
 
-import contextlib
-import io
-import re
-
 import functools
+
+from tests.porting import printed
 
 import flax.linen as nn
 import jax
@@ -35,31 +33,21 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
-_NUMBER = re.compile(r'[-+]?(?:\d+\.\d*(?:e[-+]?\d+)?|\d+e[-+]?\d+|\d+)')
-
 _TEXT = "First Citizen:\nBefore we proceed any further, hear me speak.\n\nAll:\nSpeak, speak.\n\nFirst Citizen:\nYou are all resolved rather to die than to famish?\n\nAll:\nResolved. resolved.\n\nFirst Citizen:\nFirst, you know Caius Marcius is chief enemy to the people.\n\nAll:\nWe know't, we know't.\n\nFirst Citizen:\nLet us kill him, and we'll have corn at our own price.\nIs't a verdict?\n\nAll:\nNo more talking on't; let it be done: away, away!\n\nSecond Citizen:\nOne word, good citizens.\n\nFirst Citizen:\nWe are accounted poor citizens, the patricians good.\nWhat authority surfeits on would relieve us: if they\nwould yield us but the superfluity, while it were\nwholesome, we might guess they relieved us humanely;\nbut they think we are too dear: the leanness that\nafflicts us, the object of our misery, is as an\ninventory to particularise their abundance; our\nsufferance is a gain to them Let us revenge this with\nour pikes, ere we become rakes: for the gods know I\nspeak this in hunger for bread, not in thirst for revenge.\n\n"  # the notebook's print(text_train[:1000])
 
 
-def _lines(text):
-  """Each printed line as [its text with the numbers as '#', its numbers]."""
-  return [[_NUMBER.sub('#', line), np.array([float(n) for n in _NUMBER.findall(line)])]
-          for line in text.splitlines()]
-
-
 def run():
-  out, printed = {}, {}
-  stdout = io.StringIO()
+  out = {}
+  cells = printed.Cells()
 
   def mark(cell, numbers=True):
     """The lines printed since the last mark (with their numbers apart, or as they are)."""
-    text = stdout.getvalue()
-    printed[cell] = _lines(text) if numbers else text
-    stdout.seek(0)
-    stdout.truncate()
+    text = cells.take()
+    cells.printed[cell] = printed.numbered(text, printed.NUMBER) if numbers else text
 
-  with contextlib.redirect_stdout(stdout):
+  with cells:
     _cells(out, mark)
-  out['printed'] = printed
+  out['printed'] = cells.printed
   return out
 
 

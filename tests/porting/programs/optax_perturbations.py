@@ -20,9 +20,7 @@ and 5 instead of 200 and 20 gradient steps. Everything printed is captured; run(
 each line as its text with the numbers taken out (compared exactly) and its numbers (within
 float32 round-off), and what the cells showed."""
 
-import contextlib
-import io
-import re
+from tests.porting import printed
 
 import numpy as np
 
@@ -33,22 +31,12 @@ from jax import tree_util as jtu
 import optax.tree
 from optax import perturbations
 
-_NUMBER = re.compile(r'[-+]?(?:\d+\.\d*(?:e[-+]?\d+)?|\d+e[-+]?\d+)')
-
-
-def _lines(text):
-  """Each printed line as [its text with the numbers as '#' (inf and nan kept) and runs of
-  spaces as one (an array's column widths follow its last digits), its numbers]."""
-  return [[re.sub(' +', ' ', _NUMBER.sub('#', line)),
-           np.array([float(n) for n in _NUMBER.findall(line)])] for line in text.splitlines()]
-
 
 def run():
   out = {}
-  stdout = io.StringIO()
-  with contextlib.redirect_stdout(stdout):
+  with printed.Cells() as cells:
     _cells(out)
-  out['printed'] = _lines(stdout.getvalue())
+  out['printed'] = printed.numbered(cells.take(), squeeze=True)
   return out
 
 

@@ -21,9 +21,7 @@ float32 values); the final parameters printed with `float`. The notebook's cells
 everything printed is captured per cell; run() returns each line as its text with the numbers
 taken out (compared exactly) and its numbers, the trajectories and the plot's grid values."""
 
-import contextlib
-import io
-import re
+from tests.porting import printed
 
 from functools import partial
 
@@ -35,28 +33,12 @@ import numpy as np
 from optax.schedules import linear_schedule
 from optax._src import base
 
-_NUMBER = re.compile(r'[-+]?(?:\d+\.\d*(?:e[-+]?\d+)?|\d+e[-+]?\d+|\d+)')
-
-
-def _lines(text):
-  """Each printed line as [its text with the numbers as '#', its numbers]."""
-  return [[_NUMBER.sub('#', line), np.array([float(n) for n in _NUMBER.findall(line)])]
-          for line in text.splitlines()]
-
 
 def run():
-  out, printed = {}, {}
-  stdout = io.StringIO()
-
-  def mark(cell):
-    """The lines printed since the last mark."""
-    printed[cell] = _lines(stdout.getvalue())
-    stdout.seek(0)
-    stdout.truncate()
-
-  with contextlib.redirect_stdout(stdout):
-    _cells(out, mark)
-  out['printed'] = printed
+  out = {}
+  with printed.Cells(lambda text: printed.numbered(text, printed.NUMBER)) as cells:
+    _cells(out, cells.mark)
+  out['printed'] = cells.printed
   return out
 
 

@@ -22,38 +22,25 @@ says may vary (`pmap`, independent prints under `jit`) and `lax.map`'s body (XLA
 before its `x`) are recorded sorted. Left out: the blocks that pause in `pdb`
 (`jax.debug.breakpoint()` reached) and the pseudo-code signatures."""
 
-import contextlib
-import io
-import re
+from tests.porting import printed
 
 import jax
-import numpy as np
-
-_NUMBER = re.compile(r'[-+]?(?:\d+\.\d*(?:e[-+]?\d+)?|\d+e[-+]?\d+)')
-
-
-def _lines(lines):
-  """Each printed line as [its text with the numbers as '#', its numbers]."""
-  return [[_NUMBER.sub('#', line), np.array([float(n) for n in _NUMBER.findall(line)])]
-          for line in lines]
 
 
 def run():
-  out, printed = {}, {}
-  stdout = io.StringIO()
+  out = {}
+  cells = printed.Cells()
 
   def mark(cell, ordered=True):
     """The lines printed since the last mark (sorted unless `ordered`), once every callback
     in flight has run (JAX prints a `pmap`'s second device's line later)."""
     jax.effects_barrier()
-    lines = stdout.getvalue().splitlines()
-    stdout.seek(0)
-    stdout.truncate()
-    printed[cell] = _lines(lines if ordered else sorted(lines))
+    lines = cells.take().splitlines()
+    cells.printed[cell] = printed.numbered('\n'.join(lines if ordered else sorted(lines)))
 
-  with contextlib.redirect_stdout(stdout):
+  with cells:
     _cells(out, mark)
-  out['printed'] = printed
+  out['printed'] = cells.printed
   return out
 
 

@@ -1,0 +1,98 @@
+"""What a ported program printed, in the form its answers compare: the programs' shared harness
+(plain Python, no JAX: the same module serves JAX's recording run and numbax's test run).
+
+A program runs its notebook's cells with stdout captured and cuts what they print at each
+`mark(cell)`:
+
+    def run():
+      out = {}
+      with printed.Cells(printed.numbered) as cells:
+        _cells(out, cells.mark)
+      out['printed'] = cells.printed
+      return out
+
+A printed line becomes its text with the numbers as '#' and the numbers apart (`numbered`), so
+float round-off is compared with the checks' tolerance rather than digit by digit.
+"""
+
+import contextlib
+import io
+import re
+from collections.abc import Callable
+
+import numpy as np
+
+# A float as Python and numpy print it ('1.', '-0.25', '1e-05', '3.5e+02'); `NUMBER` also
+# takes integers.
+FLOAT = re.compile(r"[-+]?(?:\d+\.\d*(?:e[-+]?\d+)?|\d+e[-+]?\d+)")
+NUMBER = re.compile(r"[-+]?(?:\d+\.\d*(?:e[-+]?\d+)?|\d+e[-+]?\d+|\d+)")
+_BLANKS = re.compile(r"\s*#\s*")
+
+
+def numbered(
+    text: str,
+    pattern: re.Pattern = FLOAT,
+    *,
+    columns: bool = False,
+    squeeze: bool = False,
+    decimals: int | None = None,
+    rename: Callable[[str], str] | None = None,
+) -> list:
+    """Each line of `text` as [its text with the numbers as '#', its numbers].
+
+    Args:
+      text: what was printed.
+      pattern: what counts as a number (`FLOAT` or `NUMBER`).
+      columns: the blanks around each '#' as one space, the indentation kept (an array's
+        columns are as wide as its widest number: a digit more or less in float32's shortest
+        repr moves them).
+      squeeze: runs of spaces as one (the same reason, for programs that ignore indentation).
+      decimals: the numbers rounded to this many decimals.
+      rename: applied to a line before its numbers become '#' (a class path to its name).
+
+    Returns:
+      One `[str, np.ndarray]` pair per line.
+    """
+    rows = []
+    for line in text.splitlines():
+        shown = pattern.sub("#", rename(line) if rename else line)
+        if columns:
+            body = shown.lstrip()
+            shown = shown[: len(shown) - len(body)] + _BLANKS.sub(" # ", body).strip()
+        if squeeze:
+            shown = re.sub(" +", " ", shown)
+        numbers = np.array([float(n) for n in pattern.findall(line)])
+        rows.append([shown, numbers if decimals is None else np.round(numbers, decimals)])
+    return rows
+
+
+class Cells:
+    """stdout captured while a program's cells run, cut into cells by `mark`.
+
+    Args:
+      lines: what a cell's printed text is kept as (`str.splitlines` unless given).
+    """
+
+    def __init__(self, lines: Callable[[str], object] = str.splitlines):
+        self.lines = lines
+        self.printed: dict = {}
+        self.stdout = io.StringIO()
+        self._redirect = contextlib.redirect_stdout(self.stdout)
+
+    def __enter__(self) -> "Cells":
+        self._redirect.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._redirect.__exit__(*exc)
+
+    def take(self) -> str:
+        """The text printed since the last `take` or `mark`, then forgotten."""
+        text = self.stdout.getvalue()
+        self.stdout.seek(0)
+        self.stdout.truncate()
+        return text
+
+    def mark(self, cell) -> None:
+        """Keeps what was printed since the last mark as `printed[cell]`."""
+        self.printed[cell] = self.lines(self.take())
