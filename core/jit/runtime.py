@@ -107,6 +107,13 @@ def cdiv(a, b):
 
 
 @cached_njit(**_OPTS)
+def catan2(x, y):
+    """Complex atan2(x, y) as XLA computes it: `-i log((y + i x) / sqrt(y^2 + x^2))`."""
+    q = cdiv(y + 1j * x, np.sqrt(y * y + x * x))
+    return -1j * np.log(q)
+
+
+@cached_njit(**_OPTS)
 def popcount(v):
     """The number of set bits of a uint64."""
     n = 0

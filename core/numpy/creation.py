@@ -184,10 +184,13 @@ def _full(shape: Any, fill_value: Any, dtype: Any) -> Any:
         )
     else:
         dt, weak = dtypes.check_user_dtype(dtype, "full"), False
-    fv = ensure_array(fill_value)
-    if get_aval(fv).ndim:
-        return broadcast_to(sh.convert_element_type(fv, dt), _shape(shape))
-    return sh.full(_shape(shape), fill_value if not isinstance(fill_value, Array) else fv, dt, weak)
+    if isinstance(fill_value, Tracer) or np.ndim(fill_value):
+        fv = ensure_array(fill_value)
+        if get_aval(fv).ndim:
+            return broadcast_to(sh.convert_element_type(fv, dt), _shape(shape))
+    # A Python int outside int32 wraps, as JAX's lax.full converts it (jnp.full((2,), 2**33)
+    # is [0, 0]); asarray would raise OverflowError.
+    return sh.full(_shape(shape), fill_value, dt, weak)
 
 
 def _like(a: Any, dtype: Any, shape: Any, name: str) -> tuple[tuple[int, ...], np.dtype, bool]:

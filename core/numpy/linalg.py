@@ -183,8 +183,23 @@ def slogdet(a: Any) -> SlogdetResult:
 
 
 def det(a: Any) -> Any:
-    """The determinant of square matrices."""
+    """The determinant of square matrices: 2x2 and 3x3 ones by the explicit products (as JAX,
+    also for float16/bfloat16, which LU does not take), larger ones from `slogdet`."""
     check_arraylike("jnp.linalg.det", a)
+    a = _inexact(a)
+    shape = get_aval(a).shape
+    if len(shape) >= 2 and shape[-2:] in ((2, 2), (3, 3)):
+        e = lambda i, j: a[..., i, j]  # noqa: E731
+        if shape[-1] == 2:
+            return e(0, 0) * e(1, 1) - e(0, 1) * e(1, 0)
+        return (
+            e(0, 0) * e(1, 1) * e(2, 2)
+            + e(0, 1) * e(1, 2) * e(2, 0)
+            + e(0, 2) * e(1, 0) * e(2, 1)
+            - e(0, 2) * e(1, 1) * e(2, 0)
+            - e(0, 0) * e(1, 2) * e(2, 1)
+            - e(0, 1) * e(1, 0) * e(2, 2)
+        )
     sign, logabs = slogdet(a)
     return multiply(sign, exp(logabs))
 

@@ -72,10 +72,11 @@ def pad(
         pad_width: the number of values added before and after each axis: an int, a
             `(before, after)` pair, or one pair per axis.
         mode: "constant" (`constant_values`, a scalar or per-axis pairs), "empty", "edge",
-            "wrap", "reflect"/"symmetric" (`reflect_type="even"`), "linear_ramp" (`end_values`),
-            "maximum"/"minimum"/"mean"/"median" (`stat_length`: how many edge values the
-            statistic takes), or a function `f(row, pad_width, axis, kwargs)` returning the
-            padded 1-D row (given zero-padded), called on every row of each axis in turn.
+            "wrap", "reflect"/"symmetric" (`reflect_type` "even" or "odd"), "linear_ramp"
+            (`end_values`), "maximum"/"minimum"/"mean"/"median" (`stat_length`: how many edge
+            values the statistic takes), or a function `f(row, pad_width, axis, kwargs)`
+            returning the padded 1-D row (given zero-padded), called on every row of each axis
+            in turn.
         **kwargs: the mode's keyword arguments (a function mode gets them as `kwargs`).
 
     Returns:
@@ -112,8 +113,8 @@ def pad(
                 (int(lo), int(hi)) for lo, hi in _pairs(stat_length, aval.ndim, "stat_length")
             ]
         return _stats(array, widths, stat_length, _STATS[mode])
-    if kwargs.get("reflect_type", "even") != "even":
-        raise NotImplementedError("jnp.pad reflect_type='odd' is not supported")
+    if kwargs.get("reflect_type", "even") == "odd":
+        return _reflect_odd(array, widths, mode)
     out = array
     for d, (lo, hi) in enumerate(widths):
         n = aval.shape[d]
@@ -124,6 +125,38 @@ def pad(
         idx = np.pad(np.arange(n), (lo, hi), mode=mode).astype(np.int32)
         out = take(out, idx, axis=d, mode="clip")
     return out
+
+
+def _reflect_odd(array: Any, widths: list[tuple[int, int]], mode: str) -> Any:
+    """ "reflect"/"symmetric" with `reflect_type="odd"`: each reflected block is `2 * edge - x`
+    and the next block reflects off the new edge (JAX's loop, block by block, in the array's
+    dtype: integers wrap)."""
+    for i, (lo, hi) in enumerate(widths):
+        n = get_aval(array).shape[i]
+        if lo == hi == 0:
+            continue
+        if n == 0:
+            raise ValueError(f"can't pad an empty axis ({i}) with mode={mode!r}")
+        offset = 1 if (mode == "reflect" and n > 1) else 0
+        for before, padding in ((True, lo), (False, hi)):
+            size = get_aval(array).shape[i]
+            edge = ix.slice_in_dim(array, 0 if before else size - 1, 1 if before else size, axis=i)
+            while padding > 0:
+                cur = min(padding, n - offset)
+                padding -= cur
+                size = get_aval(array).shape[i]
+                if before:
+                    start, stop = offset, offset + cur
+                else:
+                    start = size - cur - offset
+                    stop = size if (mode == "symmetric" or n == 1) else size - 1
+                x = 2 * edge - flip(ix.slice_in_dim(array, start, stop, axis=i), i)
+                if n > 1:
+                    k = get_aval(x).shape[i]
+                    edge = ix.slice_in_dim(x, 0 if before else k - 1, 1 if before else k, axis=i)
+                parts = [x, array] if before else [array, x]
+                array = ix.concatenate(parts, i)
+    return array
 
 
 def _constant(array: Any, widths: list[tuple[int, int]], constant_values: Any) -> Any:

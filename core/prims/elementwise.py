@@ -385,7 +385,18 @@ acosh_p = unop("acosh", _errstate(np.arccosh), _F)
 defjvp(acosh_p, lambda g, x: mul(g, rsqrt(sub(mul(x, x), full_like(x, 1)))))
 atanh_p = unop("atanh", _errstate(np.arctanh), _F)
 defjvp(atanh_p, lambda g, x: div(g, sub(full_like(x, 1), mul(x, x))))
-atan2_p = binop("atan2", np.arctan2, "f")
+
+
+def _atan2_impl(x, y):
+    """atan2(x, y), the angle of the point (y, x); for complex operands XLA's
+    `-i log((y + i x) / sqrt(y^2 + x^2))`, which JAX computes too."""
+    if x.dtype.kind != "c":
+        return np.arctan2(x, y)
+    with np.errstate(all="ignore"):
+        return (-1j * np.log((y + 1j * x) / np.sqrt(y * y + x * x))).astype(x.dtype)
+
+
+atan2_p = binop("atan2", _atan2_impl, _F)
 defjvp(
     atan2_p,
     lambda g, x, y: mul(g, div(y, add(mul(x, x), mul(y, y)))),

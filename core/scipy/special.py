@@ -142,17 +142,81 @@ def gammaln(x: Any) -> Any:
     return lax.lgamma(x)
 
 
+# Lanczos coefficients for g=7, N=9 (GSL's lanczos_7_c, as JAX's complex gamma uses them).
+_LANCZOS_G = 7.0
+_LANCZOS_COEFFS = np.array(
+    [
+        0.99999999999980993,
+        676.5203681218851,
+        -1259.1392167224028,
+        771.32342877765313,
+        -176.61502916214059,
+        12.507343278686905,
+        -0.13857109526572012,
+        9.9843695780195716e-6,
+        1.5056327351493116e-7,
+    ]
+)
+
+
+def _complex_loggamma(z: Any) -> Any:
+    """log Gamma(z) for complex `z` by the Lanczos approximation, with the reflection formula
+    for Re(z) < 0.5 (JAX's `_complex_loggamma`)."""
+    dt = _dtype(z)
+    needs_reflection = jnp.real(z) < 0.5
+    zz = jnp.where(needs_reflection, 1.0 - z, z) - 1.0
+    coeffs = jnp.asarray(_LANCZOS_COEFFS, dtype=dt)
+    ks = jnp.arange(1, 9, dtype=dt)
+    ag = coeffs[0] + jnp.sum(coeffs[1:] / (jnp.expand_dims(zz, -1) + ks), axis=-1)
+    t = zz + _LANCZOS_G + 0.5
+    half_log2pi = jnp.asarray(0.5 * np.log(2.0 * np.pi), dtype=dt)
+    lanczos = half_log2pi + (zz + 0.5) * jnp.log(t) - t + jnp.log(ag)
+    # A safe value in the unselected lanes, so that no NaN reaches the gradients.
+    z_safe = jnp.where(needs_reflection, z, jnp.full_like(z, 0.5))
+    reflected = jnp.log(jnp.asarray(np.pi, dtype=dt)) - jnp.log(jnp.sin(np.pi * z_safe)) - lanczos
+    return jnp.where(needs_reflection, reflected, lanczos)
+
+
+def _complex_poles(z: Any) -> tuple[Any, Any]:
+    """(where `z` is NaN or a pole 0, -1, -2, ..., `z` with those lanes set to 1)."""
+    re = jnp.real(z)
+    bad = ((jnp.imag(z) == 0) & (re == jnp.floor(re)) & (re <= 0)) | jnp.isnan(z)
+    return bad, jnp.where(bad, jnp.ones_like(z), z)
+
+
+def _complex_loggamma_scipy(z: Any) -> Any:
+    """The principal branch of log Gamma(z) with scipy's single cut on the negative real axis:
+    z is shifted right by n, `loggamma(z) = loggamma(z + n) - sum_{k<n} log(z + k)` (JAX's
+    `_complex_loggamma_scipy`); NaN+NaNj at the poles and at NaN."""
+    bad, z_safe = _complex_poles(z)
+    n = jnp.maximum(0, jnp.ceil(0.5 - jnp.real(z_safe)).astype(int))
+
+    def body(state):
+        k, sum_log = state
+        mask = k < n
+        zk = jnp.where(mask, z_safe + k, jnp.ones_like(z_safe))
+        return k + 1, sum_log + jnp.where(mask, jnp.log(zk), jnp.zeros_like(sum_log))
+
+    cond = lambda state: jnp.any(state[0] < n)  # noqa: E731
+    _, sum_log = lax.while_loop(cond, body, (0, jnp.zeros_like(z_safe)))
+    res = _complex_loggamma(z_safe + n) - sum_log
+    return jnp.where(bad, jnp.array(complex(np.nan, np.nan), dtype=_dtype(z)), res)
+
+
 def loggamma(x: Any) -> Any:
-    """The principal branch of `log(Gamma(x))` (real inputs only): `gammaln` for x > 0, NaN
-    for x <= 0 (where the real logarithm of Gamma is complex), as JAX's.
+    """The principal branch of `log(Gamma(x))`: for real `x`, `gammaln` for x > 0 and NaN for
+    x <= 0 (where the real logarithm of Gamma is complex); for complex `x`, scipy's branch (one
+    cut on the negative real axis), as JAX's.
 
     Args:
-      x: real input; integers are promoted to the default float.
+      x: real or complex input; integers are promoted to the default float.
 
     Returns:
-      `log(Gamma(x))` elementwise.
+      `log(Gamma(x))` elementwise, complex for complex `x`.
     """
     (x,) = promote_args_inexact("loggamma", x)
+    if dtypes.kind(_dtype(x)) == "c":
+        return _complex_loggamma_scipy(x)
     return jnp.where(x > 0, gammaln(x), np.nan)
 
 
@@ -174,15 +238,20 @@ def gammasgn(x: Any) -> Any:
 
 
 def gamma(x: Any) -> Any:
-    """The gamma function (real inputs).
+    """The gamma function.
 
     Args:
-      x: real input.
+      x: real or complex input.
 
     Returns:
-      `Gamma(x) = gammasgn(x) * exp(gammaln(x))`.
+      `Gamma(x) = gammasgn(x) * exp(gammaln(x))` for real `x`; for complex `x`
+      `exp(log Gamma(x))` by the Lanczos approximation, NaN+NaNj at the poles 0, -1, ...
     """
     (x,) = promote_args_inexact("gamma", x)
+    if dtypes.kind(_dtype(x)) == "c":
+        bad, z_safe = _complex_poles(x)
+        nan = jnp.array(complex(np.nan, np.nan), dtype=_dtype(x))
+        return jnp.where(bad, nan, jnp.exp(_complex_loggamma(z_safe)))
     return gammasgn(x) * jnp.exp(lax.lgamma(x))
 
 

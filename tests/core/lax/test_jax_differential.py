@@ -176,6 +176,26 @@ def test_complex_parts_differentiate_like_jax():
     assert core.grad(lambda x: lax.imag(lax.complex(x, x * 2) * lax.complex(x, x)))(x) == 9.0
 
 
+# JAX 0.10.2: lax.atan2 of complex operands, XLA's -i log((y + i x) / sqrt(y^2 + x^2)).
+ATAN2_C = (
+    np.array([1 + 2j, -1.5 + 0.5j, 1j, -2 + 0j], np.complex64),
+    np.array([1 + 0j, 2 - 1j, 0j, 1j], np.complex64),
+)
+ATAN2_C_WANT = [
+    1.338972568511963 + 0.40235933661460876j,
+    -0.6138862371444702 - 0.06706592440605164j,
+    1.570796251296997 + 0j,
+    -1.5707963705062866 + 0.5493061542510986j,
+]
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_complex_atan2(jit):
+    f = core.jit(lax.atan2) if jit else lax.atan2
+    np.testing.assert_allclose(f(*ATAN2_C), ATAN2_C_WANT, rtol=2e-6)
+    assert core.numpy.arctan2(np.float32([1, -2]), 1j).dtype == np.complex64
+
+
 def test_jit_lowerings_match_eager():
     got = core.jit(lambda a, b: lax.conj(lax.complex(a, b)))(
         np.float32([1, INF]), np.float32([2, 3])

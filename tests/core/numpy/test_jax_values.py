@@ -274,6 +274,42 @@ CASES = [
     ("jnp.sum(jnp.array([1, 0, 2], jnp.int8), dtype=bool)", True, "bool"),
     ("jnp.prod(jnp.array([1, 0, 2], jnp.int8), dtype=bool)", False, "bool"),
     ("jnp.nansum(jnp.array([0.0, nan, 0.0]), dtype=bool)", False, "bool"),  # NaN as 0
+    # odd reflection: each block is 2 * edge - x, the next reflects off the new edge
+    (
+        'jnp.pad(jnp.array([-3, -1, 0, 1, 2], jnp.int8), (7, 2), mode="reflect",'
+        ' reflect_type="odd")',
+        [-11, -10, -9, -8, -7, -6, -5, -3, -1, 0, 1, 2, 3, 4],
+        "int8",
+    ),
+    (
+        'jnp.pad(jnp.array([1.5, 2.0]), (0, 5), mode="symmetric", reflect_type="odd")',
+        [1.5, 2.0, 2.0, 2.5, 2.5, 3.0, 3.0],
+        "float32",
+    ),
+    (
+        'jax.jit(lambda a: jnp.pad(a, ((3, 1), (0, 2)), mode="reflect", reflect_type="odd"))'
+        "(jnp.array([[1.5, 2], [3, 4.5]]))",
+        [
+            [-3.0, -5.5, -8.0, -10.5],
+            [-1.5, -3.0, -4.5, -6.0],
+            [0.0, -0.5, -1.0, -1.5],
+            [1.5, 2.0, 2.5, 3.0],
+            [3.0, 4.5, 6.0, 7.5],
+            [4.5, 7.0, 9.5, 12.0],
+        ],
+        "float32",
+    ),
+    # a Python int beyond int32 wraps in jnp.full (lax.full converts it), as in JAX
+    ("jnp.full((2,), 2**33)", [0, 0], "int32"),
+    ("jnp.full((2,), 2**31 + 5)", [-2147483643, -2147483643], "int32"),
+    # 2x2 and 3x3 determinants are the explicit products (no LU: half floats work)
+    ("jnp.linalg.det(jnp.array([[1, 2], [3, 4]], jnp.float16))", -2.0, "float16"),
+    (
+        "jax.jit(jnp.linalg.det)"
+        "(jnp.array([[1.5, 2, 0.25], [3, 4, 1], [0.5, -1, 2]], jnp.bfloat16))",
+        1.25,
+        "bfloat16",
+    ),
 ]
 
 

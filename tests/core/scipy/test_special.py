@@ -105,6 +105,38 @@ def test_loggamma_is_nan_where_gamma_is_not_positive_as_jax():
     assert special.loggamma(np.array([1, 2], np.int8)).dtype == np.float32
 
 
+# JAX 0.10.2 at these points: Lanczos with reflection, NaN+NaNj at the poles 0 and -2.
+Z = np.array([1 + 2j, -1.5 + 0.5j, 0j, -2 + 0j, 3 + 0j, -3.7 + 0.1j], np.complex64)
+NANJ = complex(np.nan, np.nan)
+COMPLEX_GAMMA = {
+    "gamma": [
+        0.15190403163433075 + 0.01980491727590561j,
+        0.9379151463508606 + 0.34920546412467957j,
+        NANJ,
+        NANJ,
+        2 + 0j,
+        0.2337074875831604 - 0.017273686826229095j,
+    ],
+    "loggamma": [
+        -1.8760786056518555 + 0.12964653968811035j,
+        0.0008154213428497314 - 5.9267659187316895j,
+        NANJ,
+        NANJ,
+        0.6931471824645996 + 0j,
+        -1.4509605169296265 - 12.640148162841797j,
+    ],
+}
+
+
+@pytest.mark.parametrize("jit", [False, True])
+@pytest.mark.parametrize("name", sorted(COMPLEX_GAMMA))
+def test_gamma_and_loggamma_of_complex_as_jax(name, jit):
+    fn = getattr(special, name)
+    out = (core.jit(fn) if jit else fn)(Z)
+    assert out.dtype == np.complex64
+    np.testing.assert_allclose(out, COMPLEX_GAMMA[name], rtol=1e-5, atol=1e-6)
+
+
 @pytest.mark.parametrize("fn", [special.ndtr, special.ndtri, special.log_ndtr])
 def test_normal_cdf_functions_refuse_integers_and_return_strong_types_as_jax(fn):
     with pytest.raises(TypeError):

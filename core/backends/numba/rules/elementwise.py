@@ -238,7 +238,13 @@ register_lowering(cosh_p, Scalar(lambda ctx, x: f"np.cosh({x})"))
 register_lowering(asinh_p, Scalar(lambda ctx, x: f"np.arcsinh({x})"))
 register_lowering(acosh_p, Scalar(lambda ctx, x: f"np.arccosh({x})"))
 register_lowering(atanh_p, Scalar(lambda ctx, x: f"np.arctanh({x})"))
-register_lowering(atan2_p, Scalar(lambda ctx, a, b: f"np.arctan2({a}, {b})"))
+
+
+def _atan2_lowering(ctx, a, b):
+    return f"rt.catan2({a}, {b})" if ctx.dtype.kind == "c" else f"np.arctan2({a}, {b})"
+
+
+register_lowering(atan2_p, Scalar(_atan2_lowering))
 
 
 def _erf_lowering(ctx, x):
