@@ -10,6 +10,7 @@ from typing import Any
 import core.numpy as numpy
 from core import (
     ad_checkpoint,
+    api,
     core,
     custom_batching,
     debug,
@@ -134,6 +135,11 @@ from core.shard_map import shard_map
 from core.sharding import NamedSharding, Shard, make_mesh, reshard, set_mesh
 from core.sharding import PartitionSpec as P
 from numbax import __version__
+
+# JAX's private `jax._src.api`, which programs import (`from jax._src import api`, JAX's
+# tutorial "How JAX primitives work"), holds `jit` beside `grad`: numbax's `core.api` cannot
+# import `core.jit` (sibling layers, core/README.md), so the package binds it.
+api.jit = jit
 
 __all__ = [
     "Ref",

@@ -24,8 +24,8 @@ class Zero:
     def __init__(self, aval: ShapedArray):
         self.aval = aval
 
-    def __repr__(self) -> str:
-        return f"Zero({self.aval.str_short()})"
+    def __repr__(self) -> str:  # JAX's
+        return f"Zero({self.aval})"
 
 
 class _Ops:

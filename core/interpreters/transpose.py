@@ -25,8 +25,8 @@ class UndefinedPrimal:
     def __init__(self, aval: ShapedArray):
         self.aval = aval
 
-    def __repr__(self) -> str:
-        return f"UndefinedPrimal({self.aval.str_short()})"
+    def __repr__(self) -> str:  # JAX's
+        return f"UndefinedPrimal({self.aval})"
 
 
 def is_undefined(x: Any) -> bool:
