@@ -50,6 +50,7 @@ MODULES = [
     "jax.custom_derivatives",
     "jax.typing",
     "jax.experimental",
+    "jax.export",
     "jax.experimental.checkify",
     "jax.example_libraries.stax",
     "jax.example_libraries.optimizers",

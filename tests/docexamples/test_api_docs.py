@@ -11,9 +11,10 @@ from tests.docexamples.examples import differences, objects
 # object -> why its examples do not give JAX's outputs yet
 DIFFERS = {
     "jax.errors.UnexpectedTracerError": "jax.checking_leaks() does not detect leaked tracers",
-    "jax.export.Exported.in_shardings_jax": "no jax.export (numbax compiles with numba, there "
-    "is no StableHLO to serialize)",
-    "jax.export.export": "no jax.export",
+    "jax.export.Exported.in_shardings_jax": "numbax's exports are for one device (no sharded "
+    "exports, in_shardings_jax gives None)",
+    "jax.export.export": "the reference JAX lacks flatbuffers, so its recorded serialize() "
+    "raised ImportError; numbax prints the docstring's outputs",
     "jax.nn.scaled_dot_general": "no jax.nn.scaled_dot_general (block-scaled mxfp8/nvfp4 dots)",
     "jax.scipy.linalg.rsf2csf": "numbax's real Schur form standardizes a 2x2 block with the "
     "other off-diagonal sign than LAPACK's gees (both valid Schur forms)",
