@@ -202,12 +202,8 @@ def _validate(key: str, value: Any) -> None:
         raise RuntimeError(_FROZEN[key])
     if key == "numpy_dtype_promotion":
         if value not in ("standard", "strict"):
-            raise ValueError(f"{value!r} is not a valid NumpyDtypePromotion: use 'standard'.")
-        if value == "strict":
-            raise NotImplementedError(
-                "numpy_dtype_promotion='strict' is not implemented: numbax always applies JAX's "
-                "standard promotion lattice (core.dtypes.promote_types). Cast operands "
-                "explicitly (x.astype(y.dtype)) to keep dtypes from changing."
+            raise ValueError(
+                f"{value!r} is not a valid NumpyDtypePromotion: use 'standard' or 'strict'."
             )
     elif key == "threefry_partitionable" and value is not True:
         raise NotImplementedError(
@@ -269,6 +265,7 @@ class Config:
         object.__setattr__(self, "_jit_enabled", not (v["disable_jit"] or v["no_execution"]))
         object.__setattr__(self, "_no_execution", v["no_execution"])
         object.__setattr__(self, "_check_floats", bool(v["debug_nans"] or v["debug_infs"]))
+        object.__setattr__(self, "_strict_promotion", v["numpy_dtype_promotion"] == "strict")
         # The estimated run time from which a jitted call is dispatched asynchronously
         # (`core/jit/dispatch.py`); never with JAX's switch off or under the nan/inf checks.
         asynchronous = v["cpu_enable_async_dispatch"] and not self._check_floats
@@ -462,6 +459,13 @@ def transfer_guard(new_val: str) -> Iterator[None]:
 
 def numpy_dtype_promotion(promotion: str) -> contextlib.AbstractContextManager:
     """Context manager for the implicit dtype promotion mode, like `jax.numpy_dtype_promotion`.
-    Only "standard" (JAX's lattice, the default) is implemented; "strict" raises
-    `NotImplementedError`."""
+    "standard" is JAX's lattice (the default); under "strict" only weak types (Python scalars)
+    promote, and two different dtypes raise `TypePromotionError`.
+
+    Args:
+      promotion: "standard" or "strict".
+
+    Returns:
+      A context manager setting the mode inside its block.
+    """
     return config.override("numpy_dtype_promotion", promotion)

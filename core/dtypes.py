@@ -129,17 +129,26 @@ _LATTICE: dict[Any, list] = {
 }
 
 
-def _upper_set(node) -> frozenset:
+def _upper_set(node, lattice: dict) -> frozenset:
     seen, todo = {node}, [node]
     while todo:
-        for up in _LATTICE[todo.pop()]:
+        for up in lattice[todo.pop()]:
             if up not in seen:
                 seen.add(up)
                 todo.append(up)
     return frozenset(seen)
 
 
-_UPPER = {node: _upper_set(node) for node in _LATTICE}
+_UPPER = {node: _upper_set(node, _LATTICE) for node in _LATTICE}
+# `jax_numpy_dtype_promotion='strict'`: a weak type still meets any type of its kind or a
+# higher one, two different strong types never meet.
+_STRICT_LATTICE: dict[Any, list] = {
+    "i*": ["f*", uint8, uint16, uint32, uint64, int8, int16, int32, int64, *INTN],
+    "f*": ["c*", *_FLOATS],
+    "c*": [complex64, complex128],
+    **{t: [] for t in _SUPPORTED},
+}
+_STRICT_UPPER = {node: _upper_set(node, _STRICT_LATTICE) for node in _STRICT_LATTICE}
 FLOAT8 = frozenset(SMALL_FLOATS[: len(FLOAT8_NAMES)])
 _FLOAT6 = frozenset(SMALL_FLOATS[len(FLOAT8_NAMES) : -1])
 
@@ -236,13 +245,26 @@ def _node_to_dtype(node) -> tuple[np.dtype, bool]:
 _WEAK_NAMES = {"i*": "<class 'int'>", "f*": "<class 'float'>", "c*": "<class 'complex'>"}
 
 
-@functools.cache
 def _join(a, b):
-    common = _UPPER[a] & _UPPER[b]
+    """The least upper bound of two lattice nodes, in the promotion mode
+    (`config.numpy_dtype_promotion`) in force."""
+    return _join_in(a, b, config._strict_promotion)
+
+
+@functools.cache
+def _join_in(a, b, strict: bool):
+    upper = _STRICT_UPPER if strict else _UPPER
+    common = upper[a] & upper[b]
     for node in common:
-        if _UPPER[node] == common:
+        if upper[node] == common:
             return node
     names = tuple(_WEAK_NAMES.get(n, str(n)) for n in (a, b))  # type: ignore[call-overload]
+    if strict:
+        raise TypePromotionError(
+            f"Input dtypes {names} have no available implicit dtype promotion path when "
+            "jax_numpy_dtype_promotion=strict. Try explicitly casting inputs to the desired "
+            "output type, or set jax_numpy_dtype_promotion=standard."
+        )
     if a in INTN or b in INTN:
         raise TypePromotionError(
             f"Input dtypes {names} have no available implicit dtype promotion path. To avoid "
@@ -325,13 +347,21 @@ def result_type_and_weak(*args: Any) -> tuple[np.dtype, bool]:
         raise ValueError("at least one array or dtype is required")
     node = None
     for a in args:
-        if isinstance(a, (np.dtype, type, str)):
+        if a is int or a is float or a is complex:  # Python's types are weak, as their values
+            dt, weak = dtype_and_weak(a(0))
+        elif isinstance(a, (np.dtype, type, str)):
             dt, weak = canonicalize_dtype(a), False
+        elif callable(a) and isinstance(getattr(a, "dtype", None), np.dtype):
+            dt, weak = canonicalize_dtype(a.dtype), False  # a scalar type (`jnp.bfloat16`)
         else:
             dt, weak = dtype_and_weak(a)
         n = _node(dt, weak)
         node = n if node is None else _join(node, n)
     return _node_to_dtype(node)
+
+
+# JAX's private name (`jax._src.dtypes.lattice_result_type`), which programs import.
+lattice_result_type = result_type_and_weak
 
 
 def result_type(*args: Any) -> np.dtype:

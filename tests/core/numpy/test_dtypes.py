@@ -266,3 +266,33 @@ def test_32_bit_and_default_dtypes_do_not_warn():
         jnp.ones(2, jnp.float32), jnp.ones(2), jnp.asarray(np.ones(2)), jnp.array(np.ones(2))
         jnp.zeros((), dtype=int), jnp.zeros(2, float), jnp.zeros(2, complex)
         jnp.fromfunction(lambda i: i, (3,))
+
+
+def test_strict_promotion_allows_only_weak_types_as_jax():
+    # JAX 0.10.2: docs/type_promotion.rst's "Strict dtype promotion", also under jit (the
+    # mode is part of the cache key) and in jnp.promote_types
+    x, y = jnp.float32(1), jnp.int32(1)
+    add = core.jit(lambda a, b: a + b)
+    assert add(x, y).dtype == np.float32
+    with core.numpy_dtype_promotion("strict"):
+        for f in (lambda: x + y, lambda: add(x, y), lambda: jnp.promote_types("int8", "int16")):
+            with pytest.raises(core.dtypes.TypePromotionError, match="when jax_numpy_dtype_pro"):
+                f()
+        z = x + 1
+        assert (z.dtype, z.weak_type) == (np.float32, False)
+        assert jnp.result_type(1, 1.0) == np.float32 and jnp.promote_types(int, "uint8") == "uint8"
+        with pytest.raises(core.dtypes.TypePromotionError):
+            jnp.asarray(True) + 1  # bool meets nothing in the strict lattice
+    assert add(x, y).dtype == np.float32
+
+
+def test_result_type_takes_python_types_as_weak_and_scalar_types():
+    # JAX 0.10.2: jnp.result_type(np.int8, int) is int8, result_type(float, float16) float16
+    assert jnp.result_type(np.int8, int) == np.int8
+    assert jnp.result_type(float, np.float16) == np.float16
+    assert jnp.result_type(int) == np.int32
+    from core import dtypes  # JAX's private jax._src.dtypes, which programs import
+
+    assert dtypes.lattice_result_type(int) == (np.dtype("int32"), True)
+    assert dtypes.lattice_result_type(np.bool_, int) == (np.dtype("int32"), True)
+    assert dtypes.lattice_result_type(jnp.bfloat16, np.float16) == (np.dtype("float32"), False)
