@@ -4,40 +4,13 @@ reverse mode keeps between the forward and the backward pass."""
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from typing import Any
 
-from core import ir, tree_util
+from core import ir, source_info, tree_util
 from core.api import make_jaxpr, vjp
 from core.avals import ShapedArray
 from core.checkpoint import checkpoint, checkpoint_name, checkpoint_policies, name_p, remat
-
-
-def _arg_names(f: Callable, args: tuple, kwargs: dict) -> list[str]:
-    """One name per leaf of `(args, kwargs)`, as JAX's debug info: the parameter's name and the
-    leaf's path in it (`params[0]`); `args[i]` when `f`'s signature does not bind them."""
-    try:
-        bound = inspect.signature(f).bind(*args, **kwargs)
-    except (TypeError, ValueError):
-        bound = None
-    if bound is None:
-        named = [(f"args[{i}]", a) for i, a in enumerate(args)] + list(kwargs.items())
-    else:
-        named = []
-        for name, value in bound.arguments.items():
-            kind = bound.signature.parameters[name].kind
-            if kind is inspect.Parameter.VAR_POSITIONAL:
-                named += [(f"{name}[{i}]", v) for i, v in enumerate(value)]
-            elif kind is inspect.Parameter.VAR_KEYWORD:
-                named += [(k, v) for k, v in value.items()]
-            else:
-                named.append((name, value))
-    by_position = {}
-    for name, value in named:
-        for path, _ in tree_util.tree_flatten_with_path(value)[0]:
-            by_position[len(by_position)] = name + tree_util.keystr(path)
-    return [by_position.get(i, "") for i in range(len(by_position))]
 
 
 def saved_residuals(f: Callable, *args: Any, **kwargs: Any) -> list[tuple[ShapedArray, str]]:
@@ -65,7 +38,7 @@ def saved_residuals(f: Callable, *args: Any, **kwargs: Any) -> list[tuple[Shaped
     num_res = len(tree_util.tree_leaves(shapes[1]))
     res = jaxpr.outvars[len(jaxpr.outvars) - num_res :]
     res_vars = {v for v in res if isinstance(v, ir.Var)}
-    names = _arg_names(f, args, kwargs)
+    names = source_info.arg_names(f, args, kwargs)
     results: list[tuple[ShapedArray, str]] = [
         (x.aval, "from a literal") for x in res if isinstance(x, ir.Literal)
     ]

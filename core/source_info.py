@@ -15,13 +15,16 @@ called from two scopes keeps the scopes of its first trace.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import itertools
 import os
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import CodeType
 from typing import NamedTuple
+
+from core import tree_util
 
 _CORE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
@@ -132,3 +135,39 @@ def transposed(info: SourceInfo | None) -> SourceInfo | None:
         return None
     head, sep, tail = info.name_stack.partition("/")
     return info._replace(name_stack=f"transpose({head}){sep}{tail}")
+
+
+def arg_names(f: Callable, args: tuple, kwargs: dict) -> list[str]:
+    """One name per leaf of `(args, kwargs)`, as JAX's debug info (`saved_residuals`' sources, a
+    compiled function's argument errors): the parameter's name and the leaf's path in it
+    (`params[0]`, `a[1]` in `*a`, `kw['z']` in `**kw`); `args[i]` when `f`'s signature does not
+    bind them.
+
+    Args:
+      f: the function.
+      args, kwargs: its arguments (a static one left out as None: it has no leaves).
+
+    Returns:
+      The leaves' names, in `tree_flatten((args, kwargs))` order.
+    """
+    try:
+        bound = inspect.signature(f).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        bound = None
+    if bound is None:
+        named = [(f"args[{i}]", a) for i, a in enumerate(args)] + list(kwargs.items())
+    else:
+        named = []
+        for name, value in bound.arguments.items():
+            kind = bound.signature.parameters[name].kind
+            if kind is inspect.Parameter.VAR_POSITIONAL:
+                named += [(f"{name}[{i}]", v) for i, v in enumerate(value)]
+            elif kind is inspect.Parameter.VAR_KEYWORD:
+                named += [(f"{name}[{k!r}]", v) for k, v in value.items()]
+            else:
+                named.append((name, value))
+    by_position = {}
+    for name, value in named:
+        for path, _ in tree_util.tree_flatten_with_path(value)[0]:
+            by_position[len(by_position)] = name + tree_util.keystr(path)
+    return [by_position.get(i, "") for i in range(len(by_position))]

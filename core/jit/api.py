@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from core import ir, ref_scope, tree_util
+from core import ir, ref_scope, source_info, tree_util
 from core.ad_util import Zero, instantiate
 from core.api import vmap
 from core.array import Array, placement
@@ -51,8 +51,8 @@ from core.interpreters.partial_eval import trace_to_closed_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
 from core.jit import call_path, dispatch
 from core.jit.errors import JitArgumentError, NumpyFallbackWarning, UnsupportedDTypeError
+from core.jit.kernel_call import abstract_leaf_key, leaf_key, reraise_signal, ticks
 from core.jit.kernel_call import concrete_inputs as _concrete_inputs
-from core.jit.kernel_call import leaf_key, reraise_signal, ticks
 from core.jit.stages import Lowered, Traced, check_compiled_call
 from core.named_sharding import place
 from core.primitive import Primitive
@@ -473,19 +473,20 @@ class Jitted:
         )
         return ref_scope.written_back(entry.refs, tree_util.tree_unflatten(entry.out_tree, outs))
 
-    def _entry(self, args: tuple, kwargs: dict) -> tuple[_Entry, list]:
-        """The cache entry for these arguments (tracing on a miss) and the flat dynamic leaves."""
+    def _entry(self, args: tuple, kwargs: dict, key_of: Callable = leaf_key) -> tuple[_Entry, list]:
+        """The cache entry for these arguments (tracing on a miss) and the flat dynamic leaves;
+        `key_of` is `abstract_leaf_key` for `trace`, whose arguments may be abstract."""
         static, dyn_args, dyn_kwargs = self._split(args, kwargs)
         leaves, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
         ref_args = ()  # Refs passed as arguments: keyed by identity, read like closed-over ones
         try:
-            leaf_keys = tuple(map(leaf_key, leaves))
+            leaf_keys = tuple(map(key_of, leaves))
         except JitArgumentError:  # not an array: a Ref, or the error
             ref_args = tuple((i, x) for i, x in enumerate(leaves) if type(x) is Ref)
             if not ref_args:
                 raise JitArgumentError(self._non_array_message(args, kwargs)) from None
             leaves = [x for x in leaves if type(x) is not Ref]
-            leaf_keys = tuple(map(leaf_key, leaves))
+            leaf_keys = tuple(map(key_of, leaves))
         key = (in_tree, leaf_keys, static, config.trace_context(), self._backend, ref_args)
         try:
             hash(key)
@@ -646,17 +647,23 @@ class Jitted:
         """Stages `fun` for these arguments, as `jax.jit(f).trace` (see `core/jit/stages.py`).
 
         Args:
-          *args, **kwargs: arguments as for a call (arrays or their abstract values' shapes
-            and dtypes are what counts; static arguments by value).
+          *args, **kwargs: arguments as for a call (arrays, or anything with `shape` and
+            `dtype` such as a `ShapeDtypeStruct`: their shapes and dtypes are what counts;
+            static arguments by value).
 
         Returns:
           A `Traced`: `.jaxpr` is the staged program, `.lower()` the next stage.
         """
-        entry, _ = self._entry(args, kwargs)
+        entry, _ = self._entry(args, kwargs, abstract_leaf_key)
         static, dyn_args, dyn_kwargs = self._split(args, kwargs)
         in_tree = tree_util.tree_structure((tuple(dyn_args), dyn_kwargs))
         in_avals = [v.aval for v in entry.jaxpr.invars[len(entry.consts) :]]
-        return Traced(self, entry, in_tree, in_avals, static)
+        # the static arguments as None (no leaves), for the dynamic leaves' names
+        static_pos = {k for k, _ in static if isinstance(k, int)}
+        named = [None if i in static_pos else a for i, a in enumerate(args)]
+        named_kw = {k: v for k, v in kwargs.items() if k not in self._static_argnames}
+        names = source_info.arg_names(self._fun, tuple(named), named_kw)
+        return Traced(self, entry, in_tree, in_avals, static, names)
 
     def lower(self, *args: Any, **kwargs: Any) -> Lowered:
         """`self.trace(*args, **kwargs).lower()`: the generated program, as `jax.jit(f).lower`."""
@@ -666,7 +673,7 @@ class Jitted:
         """Runs a `Compiled` of this function on the dynamic arguments (the static ones were
         fixed when tracing, as in JAX) of the signature it was traced for."""
         _, _, vals = check_compiled_call(
-            args, kwargs, traced._in_tree, traced.in_avals, _concrete_inputs
+            args, kwargs, traced._in_tree, traced.in_avals, _concrete_inputs, traced._arg_names
         )
         return call_path.run(hit, vals)
 

@@ -58,6 +58,17 @@ def leaf_key(x: Any) -> Any:
     )
 
 
+def abstract_leaf_key(x: Any) -> Any:
+    """`leaf_key` of a leaf given to `jit(f).trace`/`.lower`, which may also be abstract: any
+    object with `shape` and `dtype` (a `ShapeDtypeStruct`), as in JAX."""
+    if isinstance(x, (Array, Tracer, np.ndarray, np.generic, *_SCALAR_TYPES)):
+        return leaf_key(x)
+    shape, dtype = getattr(x, "shape", None), getattr(x, "dtype", None)
+    if shape is None or dtype is None:
+        return leaf_key(x)  # its error
+    return (tuple(shape), dtypes.canonicalize_dtype(dtype), bool(getattr(x, "weak_type", False)))
+
+
 _SCALAR_TYPES = (int, float, complex, bool)
 # (shape, numpy dtype, x64 flag) of a numpy argument -> its aval (canonical dtype, not weak).
 _numpy_avals: dict[tuple, ShapedArray] = {}

@@ -65,7 +65,12 @@ def _short(aval: ShapedArray) -> str:
 
 
 def check_compiled_call(
-    args: tuple, kwargs: dict, in_tree: Any, want: list, inputs: Callable
+    args: tuple,
+    kwargs: dict,
+    in_tree: Any,
+    want: list,
+    inputs: Callable,
+    names: list[str] | None = None,
 ) -> tuple[list, list, list]:
     """Checks a `Compiled`'s call as JAX does: the dynamic arguments only, no tracers, the
     lowered tree, shapes and dtypes.
@@ -75,6 +80,7 @@ def check_compiled_call(
       in_tree: the lowered `(args, kwargs)` tree.
       want: the lowered leaves' avals.
       inputs: leaves -> (their avals, their kernel inputs).
+      names: the leaves' names in the errors (`source_info.arg_names`), else `flat_args[k]`.
 
     Returns:
       (the leaves, their avals, their kernel inputs).
@@ -98,7 +104,8 @@ def check_compiled_call(
         )
     avals, vals = inputs(leaves)
     bad = [
-        f"Argument 'flat_args[{k}]' compiled with {_short(w)} and called with {_short(g)}"
+        f"Argument '{names[k] if names else f'flat_args[{k}]'}' compiled with {_short(w)} and "
+        f"called with {_short(g)}"
         for k, (w, g) in enumerate(zip(want, avals))
         if (w.shape, w.dtype) != (g.shape, g.dtype)
     ]
@@ -203,8 +210,17 @@ class _Stage:
 class Traced(_Stage):
     """The program `jit(f)` staged for some arguments (`jit(f).trace(*args)`)."""
 
-    def __init__(self, jitted: Jitted, entry: _Entry, in_tree: Any, in_avals: list, static: tuple):
+    def __init__(
+        self,
+        jitted: Jitted,
+        entry: _Entry,
+        in_tree: Any,
+        in_avals: list,
+        static: tuple,
+        arg_names: list[str],
+    ):
         self._traced = self
+        self._arg_names = arg_names  # the dynamic leaves' names, for a Compiled's errors
         self._jitted = jitted
         self._entry = entry
         self._in_tree = in_tree

@@ -158,3 +158,11 @@ def test_a_function_writing_an_outer_ref_runs_as_is():
 
     np.testing.assert_allclose(core.checkpoint(f)(jnp.ones(3)), 2.0)
     np.testing.assert_allclose(r[...], 1.0)
+
+
+def test_saved_arguments_are_named_by_jaxs_paths():
+    # JAX 0.10.2: `**kw`'s leaves are kw['z'], `*a`'s a[0]
+    got = [r[1] for r in saved_residuals(lambda x, **kw: x * kw["z"], 1.0, z=2.0)]
+    assert got == ["from the argument x", "from the argument kw['z']"]
+    got = [r[1] for r in saved_residuals(lambda x, *a: x * a[0], 1.0, 2.0)]
+    assert got == ["from the argument x", "from the argument a[0]"]

@@ -108,3 +108,29 @@ def test_every_stage_has_xlas_cost_analysis():
     pmapped = core.pmap(lambda x: jnp.tanh(x)).lower(jnp.ones((2, 3)))
     assert pmapped.cost_analysis() == {"transcendentals": 3.0, "bytes accessed": 24.0}
     assert pmapped.compile().cost_analysis() == pmapped.cost_analysis()
+
+
+def test_trace_takes_shape_dtype_structs_and_errors_name_the_arguments_as_jax():
+    # JAX 0.10.2 (docs/aot.md): anything with shape and dtype stands for an argument when
+    # tracing (not when calling); a compiled function's mismatches name the parameters and the
+    # leaves' paths, without the static ones
+    def g(x, p, *a, k=1, **kw):
+        return 2 * x + p["w"]
+
+    i32 = core.ShapeDtypeStruct((), jnp.dtype("int32"))
+    np.testing.assert_array_equal(core.jit(lambda x, y: 2 * x + y).trace(i32, i32).lower()
+                                  .compile()(3, 4), 10)  # fmt: skip
+    with pytest.raises(TypeError, match="ShapeDtypeStruct"):
+        core.jit(lambda x: x)(i32)
+    jitted = core.jit(g, static_argnums=(3,))
+    compiled = jitted.lower(1.0, {"w": 1.0, "b": (2.0, 3.0)}, 4.0, 5, k=2.0, z=3.0).compile()
+    with pytest.raises(TypeError) as e:
+        two = jnp.ones(2)
+        compiled(1, {"w": two, "b": (two, 1.0)}, 4.0, k=two, z=two)
+    assert str(e.value).splitlines()[1:6] == [
+        "Argument 'x' compiled with float32[] and called with int32[]",
+        "Argument 'p['b'][0]' compiled with float32[] and called with float32[2]",
+        "Argument 'p['w']' compiled with float32[] and called with float32[2]",
+        "Argument 'k' compiled with float32[] and called with float32[2]",
+        "Argument 'kw['z']' compiled with float32[] and called with float32[2]",
+    ]
