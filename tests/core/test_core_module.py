@@ -170,3 +170,16 @@ def test_jax_style_linear_rules():
     # JAX: d/dx sum(9 x^2) = 18 x
     np.testing.assert_allclose(core.grad(f)(jnp.arange(3.0)), [0.0, 18.0, 36.0])
     np.testing.assert_allclose(core.vmap(core.grad(f))(jnp.ones((2, 3))), np.full((2, 3), 18.0))
+
+
+def test_extend_core_helpers():
+    aval = core.ShapedArray((3, 4), np.float32)
+    assert xcore.mapped_aval(3, 0, aval) == core.ShapedArray((4,), np.float32)
+    assert xcore.unmapped_aval(5, 1, aval) == core.ShapedArray((3, 5, 4), np.float32)
+    assert xcore.primal_dtype_to_tangent_dtype(np.int32) == core.float0
+    assert xcore.valid_jaxtype(1.0) and not xcore.valid_jaxtype("a")
+    closed = core.make_jaxpr(lambda x: lax.cond(x > 0, lambda: x, lambda: -x))(1.0)
+    assert len(list(xcore.subjaxprs(closed.jaxpr))) == 2
+    assert xcore.concrete_or_error(int, jnp.array(3)) == 3
+    with pytest.raises(core.errors.ConcretizationTypeError, match="shape"):
+        core.jit(lambda x: xcore.concrete_or_error(int, x, "shape"))(1)

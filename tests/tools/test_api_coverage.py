@@ -54,3 +54,16 @@ def test_jax_porting_names_stay_present():
     assert "schur" not in missing.get("jax.lax.linalg", [])
     numpy_names = {"int1", "int2", "int4", "uint1", "uint2", "uint4", "fromfile", "from_dlpack"}
     assert not numpy_names & set(missing.get("jax.numpy", []))
+
+
+def test_jax_core_and_extend_names_stay_present():
+    missing = api_coverage.missing()
+    assert "jax.core" not in missing, missing.get("jax.core")
+    assert not {"Primitive", "Jaxpr", "ClosedJaxpr", "JaxprEqn", "Literal", "Var"} & set(
+        missing.get("jax.extend.core", [])
+    )
+    assert not {"jaxpr_as_fun", "concrete_or_error", "mapped_aval"} & set(
+        missing.get("jax.extend.core", [])
+    )
+    assert set(missing.get("jax.interpreters.ad", [])) <= {"add_jaxvals_p", "jvp", "linearize"}
+    assert "primitive_batchers" not in missing.get("jax.interpreters.batching", [])
