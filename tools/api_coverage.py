@@ -58,6 +58,7 @@ MODULES = [
     "jax.extend.core",
     "jax.extend.core.primitives",
     "jax.extend.linear_util",
+    "jax.extend.random",
     "jax.extend.source_info_util",
     "jax.interpreters.ad",
     "jax.interpreters.batching",

@@ -183,3 +183,17 @@ def test_extend_core_helpers():
     assert xcore.concrete_or_error(int, jnp.array(3)) == 3
     with pytest.raises(core.errors.ConcretizationTypeError, match="shape"):
         core.jit(lambda x: xcore.concrete_or_error(int, x, "shape"))(1)
+
+
+def test_extend_random_threefry_2x32_gives_jaxs_bits():
+    from core.extend import random as xrandom
+
+    # JAX 0.10.2: jax.extend.random.threefry_2x32(jnp.array([1, 2], jnp.uint32), arange(6))
+    want = [[2052595727, 3504730591, 1038787879], [1880214352, 1914734168, 1027009547]]
+    count = jnp.arange(6, dtype=jnp.uint32).reshape(2, 3)
+    for f in (xrandom.threefry_2x32, core.jit(xrandom.threefry_2x32)):
+        np.testing.assert_array_equal(f(jnp.array([1, 2], jnp.uint32), count), want)
+    odd = xrandom.threefry_2x32((np.uint32(1), np.uint32(2)), jnp.arange(5, dtype=jnp.uint32))
+    np.testing.assert_array_equal(odd, [2052595727, 3504730591, 2527474599, 1880214352, 1914734168])
+    with pytest.raises(TypeError, match="uint32"):
+        xrandom.threefry_2x32((1, 2), jnp.arange(3))
