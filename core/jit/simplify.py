@@ -1,6 +1,6 @@
 """Jaxpr rewrites before code generation: inline nested `jit_call`s, move products out of scans
-(`core/jit/scan_motion.py`), merge duplicate equations, let BLAS write transposed products
-directly, and drop dead code. Each returns new lists and
+(`core/jit/scan_motion.py`), merge duplicate equations, divide by square roots as XLA does, let
+BLAS write transposed products directly, and drop dead code. Each returns new lists and
 leaves the input jaxpr untouched.
 """
 
@@ -10,7 +10,7 @@ from core import ir
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Var
 from core.jit import scan_motion
 from core.jit.structure import literal_value
-from core.prims import linalg, shapes
+from core.prims import elementwise, linalg, shapes
 
 
 def simplify(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
@@ -18,6 +18,7 @@ def simplify(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
     eqns, outvars = inline_calls(eqns, outvars)
     eqns, outvars = scan_motion.optimize(eqns, outvars, simplify)
     eqns, outvars = common_subexpressions(eqns, outvars)
+    eqns = divisions_by_roots(eqns, outvars)
     eqns = swap_transposed_dots(eqns, outvars)
     return dead_code_elimination(eqns, outvars), outvars
 
@@ -88,16 +89,41 @@ def common_subexpressions(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], li
     return out, [rename.get(v, v) if isinstance(v, Var) else v for v in outvars]
 
 
+def _use_counts(eqns: list[Eqn], outvars: list) -> dict:
+    uses: dict = {}
+    for x in [x for e in eqns for x in e.inputs] + list(outvars):
+        uses[x] = uses.get(x, 0) + 1
+    return uses
+
+
+# XLA's algebraic simplifier: A / sqrt(B) => A * rsqrt(B), A / rsqrt(B) => A * sqrt(B)
+_INVERSE_ROOTS = {elementwise.sqrt_p: elementwise.rsqrt_p, elementwise.rsqrt_p: elementwise.sqrt_p}
+
+
+def divisions_by_roots(eqns: list[Eqn], outvars: list) -> list[Eqn]:
+    """`a / sqrt(b)`, the root used nowhere else, becomes `a * rsqrt(b)` (and `a / rsqrt(b)`
+    becomes `a * sqrt(b)`), as XLA's algebraic simplifier rewrites it: a jitted
+    `1 / jnp.sqrt(x)` then gives XLA's bits (its rsqrt, inf at 0), not a reciprocal estimate.
+    Real floats only; the unused root is left to dead-code elimination."""
+    uses = _use_counts(eqns, outvars)
+    roots = {e.outputs[0]: e for e in eqns if e.prim in _INVERSE_ROOTS}
+    out = []
+    for e in eqns:
+        root = roots.get(e.inputs[1]) if e.prim is elementwise.div_p else None
+        if root is None or uses[e.inputs[1]] != 1 or e.outputs[0].aval.dtype.kind != "f":
+            out.append(e)
+            continue
+        inverse = Var(root.outputs[0].aval)
+        out.append(Eqn(_INVERSE_ROOTS[root.prim], root.inputs, {}, [inverse], root.source_info))
+        out.append(Eqn(elementwise.mul_p, [e.inputs[0], inverse], {}, e.outputs, e.source_info))
+    return out
+
+
 def swap_transposed_dots(eqns, outvars):
     """`transpose(dot_general(x, y))` with the result's two halves swapped, and the product used
     nowhere else, becomes `dot_general(y, x)`: BLAS then writes the layout the consumer reads
     (the weight gradients of a dense layer, which Adam reads row by row)."""
-    uses = {}
-    for e in eqns:
-        for x in e.inputs:
-            uses[x] = uses.get(x, 0) + 1
-    for x in outvars:
-        uses[x] = uses.get(x, 0) + 1
+    uses = _use_counts(eqns, outvars)
     producer = {e.outputs[0]: e for e in eqns if e.prim is linalg.dot_general_p}
     out = []
     for e in eqns:

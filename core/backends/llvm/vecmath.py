@@ -63,7 +63,10 @@ from core.jit.vecmath import (
     HUGE_EXPONENT,
     HUGE_R_SCALE,
     REDUCE_FLAGS,
+    RSQRT64_STEPS,
+    RSQRT_STEPS,
     TWO_OVER_PI_WORDS,
+    emit_rsqrt_estimate,
 )
 
 # The generated kernels' fast-math flags (core/jit/codegen.py OPTIONS; the test checks they agree)
@@ -289,6 +292,25 @@ def _vm_logistic(e: _Fp, x):
     f = x.type
     ex = _vm_exp(e.with_flags(_VM_FLAGS), e.neg(x))
     return e.div(_f(f, 1), e.add(_f(f, 1), ex))
+
+
+def _vm_rsqrt(e: _Fp, x):
+    """`vm.rsqrt_f32`/`vm.rsqrt_f64`: the x86 estimate (`emit_rsqrt_estimate`) and XLA's Newton
+    steps (`RSQRT_STEPS`, `RSQRT64_STEPS`), the estimate at the edges."""
+    f = x.type
+    single = isinstance(f, ir.FloatType)
+    steps = RSQRT_STEPS if single else RSQRT64_STEPS
+    if steps == 0:
+        return e.div(_f(f, 1), e.intrinsic("sqrt", x))
+    guess = emit_rsqrt_estimate(e.b, x)
+    y = guess
+    for _ in range(steps):
+        half = e.mul(y, _f(f, -0.5))
+        h = e.sub(e.mul(e.mul(x, y), y), _f(f, 1))
+        y = e.add(e.mul(half, h), y)
+    tiny = np.finfo(np.float32 if single else np.float64).tiny
+    edge = e.b.or_(e.cmp("<", x, _f(f, tiny)), e.cmp("==", x, _f(f, np.inf)))
+    return _sel(e, edge, guess, y)
 
 
 def _vm_erf(e: _Fp, x):
@@ -656,8 +678,8 @@ def _unary(fn: Callable) -> Callable:
     return lambda e, args, ds: fn(e, args[0])
 
 
-def _vm(fn, flags=_VM_FLAGS) -> _Call:
-    return _Call(lambda ds: tuple(ds) == (_F32,), _first, _unary(fn), flags)
+def _vm(fn, flags=_VM_FLAGS, dtype=_F32) -> _Call:
+    return _Call(lambda ds: tuple(ds) == (dtype,), _first, _unary(fn), flags)
 
 
 def _reassoc(op: str) -> _Call:
@@ -721,6 +743,8 @@ _CALLS: dict[str, _Call] = {
     "vm.log1p_f32": _vm(_vm_log1p),
     "vm.tanh_f32": _vm(_vm_tanh),
     "vm.logistic_f32": _vm(_vm_logistic),
+    "vm.rsqrt_f32": _vm(_vm_rsqrt),
+    "vm.rsqrt_f64": _vm(_vm_rsqrt, dtype=_F64),
     "vm.erf_f32": _vm(_vm_erf, flags=None),
     "vm.erf_inv_f32": _vm(_vm_erf_inv, flags=None),
     "vm.sin_f32": _vm(_vm_sin, flags=None),

@@ -79,6 +79,7 @@ from core.prims.elementwise import (
 )
 
 _F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
 
 
 def _is_float(ctx: ScalarCtx) -> bool:
@@ -203,15 +204,11 @@ register_lowering(sqrt_p, Scalar(lambda ctx, x: f"np.sqrt({x})"))
 
 
 def _rsqrt_lowering(ctx, x):
-    y = _div_lowering(ctx, ctx.const(1), f"np.sqrt({x})")
-    if ctx.dtype.kind != "f":
-        return y
-    # The kernels' `arcp` lets LLVM compute 1/sqrt(x) as an estimate refined by a Newton step,
-    # which gives nan at 0 and inf, -inf at denormals: those take XLA's values (denormals flush
-    # to zero: inf with x's sign; 0 at inf).
-    tiny, inf = ctx.const(np.finfo(ctx.dtype).tiny), ctx.const(np.inf)
-    edge = f"rt.where({x} == {inf}, {ctx.const(0)}, np.copysign({inf}, {x}))"
-    return f"rt.where((np.abs({x}) < {tiny}) | ({x} == {inf}), {edge}, {y})"
+    # XLA's rsqrt: float32 its estimate and Newton steps, with its edges; float64 1 / sqrt(x)
+    # (in a function whose division has no `arcp`, so LLVM cannot estimate it either)
+    if ctx.dtype in (_F32, _F64):
+        return f"vm.rsqrt_{ctx.dtype.name.replace('float', 'f')}({x})"
+    return _div_lowering(ctx, ctx.const(1), f"np.sqrt({x})")
 
 
 register_lowering(rsqrt_p, Scalar(_rsqrt_lowering))

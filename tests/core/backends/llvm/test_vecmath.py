@@ -83,7 +83,7 @@ def _columns(dtypes, domain):
 def _cases():
     """(name, argument dtypes, the generated source's expression, domain, result index)."""
     out = []
-    f32 = ("exp", "exp2", "expm1", "log", "log1p", "tanh", "logistic", "erf", "erf_inv")
+    f32 = ("exp", "exp2", "expm1", "log", "log1p", "tanh", "logistic", "erf", "erf_inv", "rsqrt")
     for n in (*f32, "sin", "cos", "tan"):
         out.append((f"vm.{n}_f32", (F32,), f"vm.{n}_f32({{0}})"))
     unary = ("sqrt", "floor", "ceil", "trunc", "rint", "exp", "exp2", "log", "sin", "cos", "tan")
@@ -97,6 +97,7 @@ def _cases():
         out += [("np.arctan2", (d, d), "np.arctan2({0}, {1})"), ("**", (d, d), "{0} ** {1}")]
         out += [(f"math.{n}", (d,), f"math.{n}({{0}})") for n in ("erf", "lgamma")]
     out.append(("rt.erf_inv_f64", (F64,), "rt.erf_inv_f64({0})"))
+    out.append(("vm.rsqrt_f64", (F64,), "vm.rsqrt_f64({0})"))
     out += [("rt.digamma", (d,), "rt.digamma({0})") for d in (F32, F64)]
     for d in INTS:
         out += [("np.abs", (d,), "np.abs({0})"), ("np.isfinite", (d,), "np.isfinite({0})")]

@@ -1,10 +1,13 @@
 """Lowerings of elementwise primitives under jit against JAX 0.10.2's jitted values."""
 
+import hashlib
+
 import numpy as np
 import pytest
 
 import core
 import core.numpy as jnp
+from core.jit import vecmath as vm
 
 INF, NAN = float("inf"), float("nan")
 
@@ -56,13 +59,67 @@ def test_complex_operations_match_jax(name):
     np.testing.assert_allclose(got, want, rtol=2e-7, atol=0)
 
 
-RSQRT_X = [0.0, -0.0, INF, -INF, NAN, -1.0, 2.5, 1e-30, 3e38, 1e-40, -1e-40, 4.0]
-RSQRT_WANT = [INF, -INF, 0.0, NAN, NAN, NAN, 0.6324555277824402, 999999986991104.0,
-              5.773502248239631e-20, INF, -INF, 0.5]  # fmt: skip
+RSQRT_X = [0.0, -0.0, INF, -INF, NAN, -1.0, 2.5, 1e-30, 3e38, 1e-40, -1e-40, 4.0,
+           1.1754944e-38, 1.17e-38]  # fmt: skip
+RSQRT_WANT = {
+    np.float32: [INF, -INF, 0.0, NAN, NAN, NAN, 0.6324555277824402, 999999986991104.0,
+                 5.773502248239631e-20, INF, -INF, 0.5, 9.223372036854776e18, INF],
+    np.float64: [INF, -INF, 0.0, NAN, NAN, NAN, 0.6324555320336759, 1e15,
+                 5.773502691896257e-20, 1e20, NAN, 0.5, 9.223371843921341e18,
+                 9.245003270420484e18],
+}  # fmt: skip
+# sha256 (first 16 hex digits) of JAX 0.10.2's jitted results on RSQRT_X + 4096 random values,
+# on this project's AMD CPU with AVX-512 (XLA's rsqrt depends on the CPU: see vm.rsqrt_f32)
+RSQRT_DIGESTS = {
+    (np.float32, "rsqrt"): "d57ec1bdf79ce1eb",
+    (np.float32, "one_over_sqrt"): "d57ec1bdf79ce1eb",
+    (np.float32, "a_over_sqrt"): "79b99896ec13de9f",
+    (np.float64, "rsqrt"): "6255a90eee1e06b7",
+    (np.float64, "one_over_sqrt"): "6255a90eee1e06b7",
+    (np.float64, "a_over_sqrt"): "1e254639599391eb",
+}
+RSQRT_FUNCTIONS = {
+    "rsqrt": core.lax.rsqrt,
+    "one_over_sqrt": lambda v: 1 / jnp.sqrt(v),  # XLA rewrites a / sqrt(b) as a * rsqrt(b)
+    "a_over_sqrt": lambda v: (v + 1) / jnp.sqrt(v),
+}
 
 
-def test_rsqrt_edges_match_jax():
-    """1/sqrt under `arcp` is an estimate and a Newton step (nan at 0 and inf, -inf at
-    denormals): zeros, denormals and inf take XLA's values."""
-    got = np.asarray(core.jit(core.lax.rsqrt)(np.array(RSQRT_X, np.float32)))
-    np.testing.assert_allclose(got, np.array(RSQRT_WANT, np.float32), rtol=3e-7)
+def _rsqrt_inputs(dtype):
+    rng = np.random.default_rng(0)
+    return np.concatenate(
+        [np.array(RSQRT_X, dtype), (10.0 ** rng.uniform(-30, 30, 4096)).astype(dtype)]
+    )
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_rsqrt_edges_match_jax(dtype):
+    """XLA's rsqrt keeps the hardware estimate at the edges: +-inf at zeros and denormals, nan
+    below zero, 0 at inf."""
+    with core.enable_x64(dtype == np.float64):
+        got = np.asarray(core.jit(core.lax.rsqrt)(np.array(RSQRT_X, dtype)))
+    np.testing.assert_allclose(got, np.array(RSQRT_WANT[dtype], dtype), rtol=1e-6)
+
+
+@pytest.mark.skipif(
+    (vm.RSQRT_STEPS, vm.RSQRT64_STEPS) != (1, 2),
+    reason="JAX's bits were recorded on an AMD CPU with AVX-512",
+)
+@pytest.mark.parametrize(("dtype", "name"), sorted(RSQRT_DIGESTS, key=str))
+def test_rsqrt_is_xlas_bit_for_bit(dtype, name):
+    """rsqrt, and a division by a square root, give JAX's jitted bits (its estimate and Newton
+    steps; XLA's algebraic simplifier turns `a / sqrt(b)` into `a * rsqrt(b)`)."""
+    with core.enable_x64(dtype == np.float64):
+        got = np.asarray(core.jit(RSQRT_FUNCTIONS[name])(_rsqrt_inputs(dtype)))
+    assert got.dtype == dtype
+    assert hashlib.sha256(got.tobytes()).hexdigest()[:16] == RSQRT_DIGESTS[(dtype, name)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_rsqrt_is_within_two_ulp(dtype):
+    """On every CPU (estimate and Newton steps, or a plain division)."""
+    x = _rsqrt_inputs(dtype)[len(RSQRT_X) :]
+    with core.enable_x64(dtype == np.float64):
+        got = np.asarray(core.jit(core.lax.rsqrt)(x)).astype(np.float64)
+    exact = 1 / np.sqrt(x.astype(np.longdouble))
+    assert np.all(np.abs(got - exact) <= 2 * np.spacing(got.astype(dtype)).astype(np.float64))
