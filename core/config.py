@@ -386,7 +386,7 @@ def default_prng_impl(new_val: str) -> contextlib.AbstractContextManager:
 
 
 def check_tracer_leaks(new_val: bool = True) -> contextlib.AbstractContextManager:
-    """Context manager for `jax.check_tracer_leaks`: accepted, without effect here."""
+    """Context manager for `jax.check_tracer_leaks`: `core.checking_leaks` when True."""
     return config.override("check_tracer_leaks", new_val)
 
 

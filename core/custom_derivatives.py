@@ -70,10 +70,14 @@ class _Split:
                     "pass arrays as ordinary arguments (return a None or zero cotangent for "
                     "them) instead."
                 )
-        self.args = args
         self.nondiff = [args[n] for n in nums]
         self.diff_idx = [i for i in range(len(args)) if i not in nums]
         flat, self.in_tree = tree_util.tree_flatten([args[i] for i in self.diff_idx])
+        # The differentiable arguments' structures only: the rules' closures keep this object
+        # in the jaxpr, which must not keep the traced values (`checking_leaks`).
+        self.args = tuple(
+            a if i in nums else tree_util.tree_map(lambda _: 0, a) for i, a in enumerate(args)
+        )
         self.flat = [as_value(x) for x in flat]
         self.in_avals = [get_aval(x) for x in self.flat]
         self.out_tree: Any = None
@@ -208,9 +212,8 @@ class custom_jvp:  # noqa: N801  (JAX's name)
 
         fun_flat.__name__ = name
         jvp_flat.__name__ = getattr(self.jvp, "__name__", "jvp")
-        outs = current_trace().process_custom_jvp(
-            fun_flat, jvp_flat, split.flat, self.symbolic_zeros
-        )
+        flat, split.flat = split.flat, None
+        outs = current_trace().process_custom_jvp(fun_flat, jvp_flat, flat, self.symbolic_zeros)
         return tree_util.tree_unflatten(split.out_tree, outs)
 
 
@@ -284,7 +287,8 @@ class custom_vjp:  # noqa: N801  (JAX's name)
         fun_flat.__name__ = name
         fwd_flat.__name__ = getattr(self.fwd, "__name__", "fwd")
         bwd_flat.__name__ = getattr(self.bwd, "__name__", "bwd")
-        outs = current_trace().process_custom_vjp(fun_flat, fwd_flat, bwd_flat, split.flat)
+        flat, split.flat = split.flat, None
+        outs = current_trace().process_custom_vjp(fun_flat, fwd_flat, bwd_flat, flat)
         return tree_util.tree_unflatten(split.out_tree, outs)
 
 

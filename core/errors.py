@@ -129,6 +129,32 @@ class UnexpectedTracerError(JAXTypeError, RuntimeError):
         )
 
 
+class LeakedTracerError(NumbaxError):
+    """Under `checking_leaks()` (or `check_tracer_leaks`), a traced function kept one of its
+    tracers after tracing finished (JAX raises a plain `Exception`, "Leaked trace").
+
+    Failing code::
+
+        outs = []
+        with checking_leaks():
+            jit(lambda a: outs.append(a + 1))(1)
+
+    Fix::
+
+        # return the value instead of storing it aside
+        with checking_leaks():
+            outs.append(jit(lambda a: a + 1)(1))
+    """
+
+    def __init__(self, tracers: list):
+        super().__init__(
+            "Leaked trace DynamicJaxprTrace. Leaked tracer(s):\n"
+            + "\n".join(f"{t!r}" for t in tracers)
+            + "\nThe traced function stored these values (in a list, a global or an object): "
+            "return them from the function instead."
+        )
+
+
 class ShapeError(NumbaxError, ValueError, TypeError):
     """Operand shapes that do not fit together.
 

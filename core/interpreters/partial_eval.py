@@ -15,6 +15,7 @@ One interpreter does both. A `JaxprTrace` records equations on `JaxprTracer`s:
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -180,7 +181,19 @@ def trace_to_jaxpr(
         outs = fun(*in_tracers)
     jaxpr = trace.to_jaxpr(in_tracers, outs, dce)
     finish(trace)
+    if config.check_tracer_leaks:
+        del in_tracers, outs
+        _check_leaks(trace)
     return jaxpr
+
+
+def _check_leaks(trace: JaxprTrace) -> None:
+    """Raises `LeakedTracerError` if a tracer of the finished `trace` is still referenced
+    (stored in a list, a global or an object by the traced function): `checking_leaks()`."""
+    gc.collect()
+    leaked = [r for r in gc.get_referrers(trace) if isinstance(r, JaxprTracer)]
+    if leaked:
+        raise errors.LeakedTracerError(leaked)
 
 
 def close_over_consts(jaxpr: ir.Jaxpr) -> ir.Jaxpr:

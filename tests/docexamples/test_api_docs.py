@@ -10,7 +10,8 @@ from tests.docexamples.examples import differences, objects
 
 # object -> why its examples do not give JAX's outputs yet
 DIFFERS = {
-    "jax.errors.UnexpectedTracerError": "jax.checking_leaks() does not detect leaked tracers",
+    "jax.errors.UnexpectedTracerError": "checking_leaks raises core.errors.LeakedTracerError "
+    "(an Exception subclass with JAX's message) where JAX raises a plain Exception",
     "jax.export.Exported.in_shardings_jax": "numbax's exports are for one device (no sharded "
     "exports, in_shardings_jax gives None)",
     "jax.export.export": "the reference JAX lacks flatbuffers, so its recorded serialize() "
