@@ -51,6 +51,8 @@ MODULES = [
     "jax.typing",
     "jax.experimental",
     "jax.export",
+    "jax.monitoring",
+    "jax.dlpack",
     "jax.experimental.checkify",
     "jax.example_libraries.stax",
     "jax.example_libraries.optimizers",
