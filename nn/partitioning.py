@@ -14,12 +14,12 @@ logical-rule context of ``nn.logical_axis_rules``. Flax's ``scan_with_axes``,
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from core import struct, tree_util
 from core.sharding import PartitionSpec
-from nn import errors
+from nn import errors, lift, transforms
 from nn.frozen_dict import FrozenDict, freeze, unfreeze
 from nn.meta import (
     RulesFallback,
@@ -31,6 +31,7 @@ from nn.meta import get_logical_axis_rules as get_axis_rules
 from nn.meta import logical_axis_rules as axis_rules
 from nn.meta import set_logical_axis_rules as set_axis_rules
 from nn.meta import with_logical_constraint as with_sharding_constraint
+from nn.scope import CollectionFilter, union_filters
 from nn.traverse_util import flatten_dict, unflatten_dict
 from nn.variables import Variable
 
@@ -39,13 +40,17 @@ __all__ = [
     "PartitionedVariable",
     "RulesFallback",
     "axis_rules",
+    "core_remat_static",
     "get_axis_names",
     "get_axis_rules",
     "logical_to_mesh",
     "logical_to_mesh_axes",
     "param_with_axes",
+    "remat",
+    "scan_with_axes",
     "set_axis_rules",
     "variable_with_axes",
+    "vmap_with_axes",
     "with_sharding_constraint",
 ]
 
@@ -195,3 +200,241 @@ def get_axis_names(axes_metadata: Any) -> FrozenDict:
         for path, meta in flat.items()
     }
     return freeze(unflatten_dict(renamed))
+
+
+# ------------------------------------------------------------------ lifted transformations
+
+
+def _not_concrete(concrete: bool) -> None:
+    if concrete:
+        raise NotImplementedError(
+            "The concrete argument is deprecated. Use static_argnums instead. for more "
+            "information, see https://docs.jax.dev/en/latest/jep/11830-new-remat-checkpoint.html"
+        )
+
+
+def core_remat_static(
+    fn: Callable[..., Any],
+    variables: CollectionFilter = True,
+    rngs: CollectionFilter = True,
+    concrete: bool = False,
+    prevent_cse: bool = True,
+    static_argnums: Sequence[int] = (),
+    policy: Callable[..., bool] | None = None,
+) -> Callable[..., Any]:
+    """Flax's functional-core remat with static arguments (`nn.lift.checkpoint`), counting
+    ``static_argnums`` from the first argument after the scope.
+
+    Args:
+      fn: ``fn(scope, *args)``.
+      variables: the collections lifted.
+      rngs: the RNG streams lifted.
+      concrete: must be False (Flax's NotImplementedError otherwise).
+      prevent_cse: `core.checkpoint`'s prevent_cse.
+      static_argnums: the positions of ``args`` that are not traced.
+      policy: which intermediates may be saved (``core.checkpoint_policies``).
+
+    Returns:
+      ``wrapper(scope, *args)``.
+    """
+    _not_concrete(concrete)
+    return lift.checkpoint(
+        fn,
+        variables=variables,
+        rngs=rngs,
+        prevent_cse=prevent_cse,
+        static_argnums=tuple(n + 1 for n in sorted(static_argnums)),
+        policy=policy,
+    )
+
+
+def remat(
+    target: Any,
+    variables: CollectionFilter = True,
+    rngs: CollectionFilter = True,
+    concrete: bool = False,
+    prevent_cse: bool = True,
+    static_argnums: Sequence[int] = (),
+    policy: Callable[..., bool] | None = None,
+    methods: Any = None,
+) -> Any:
+    """Flax's lifted remat with static arguments (`nn.remat`), counting ``static_argnums``
+    from the first argument after the module (``nn.remat`` counts the module as 0).
+
+    Args:
+      target: a ``Module`` class or a function ``f(module, *args)``.
+      variables: the collections lifted.
+      rngs: the RNG streams lifted.
+      concrete: must be False (Flax's NotImplementedError otherwise).
+      prevent_cse: `core.checkpoint`'s prevent_cse.
+      static_argnums: the positions of the arguments (after the module) that are not traced.
+      policy: which intermediates may be saved.
+      methods: for a class, the methods to transform.
+
+    Returns:
+      The transformed class or function.
+    """
+    _not_concrete(concrete)
+    return transforms.checkpoint(
+        target,
+        variables=variables,
+        rngs=rngs,
+        prevent_cse=prevent_cse,
+        static_argnums=tuple(n + 1 for n in sorted(static_argnums)),
+        policy=policy,
+        methods=methods,
+    )
+
+
+def _tree_map_axes(fn: Callable, tree: Any) -> Any:
+    """Maps ``fn`` over the `AxisMetadata` leaves of ``tree`` only."""
+    is_meta = lambda x: isinstance(x, AxisMetadata)
+    return tree_util.tree_map(lambda x: fn(x) if is_meta(x) else x, tree, is_leaf=is_meta)
+
+
+def _is_mutable(axis_col: str) -> bool:
+    from nn.module import _context
+
+    last = _context.module_stack[-1]
+    return last.is_mutable_collection(axis_col) if last else True
+
+
+def _add_axis_to_metadata(fn: Any, axis_pos: Any, axis_name: str, axis_col: str) -> Any:
+    """``fn`` with ``axis_name`` inserted at ``axis_pos`` in the names of its ``axis_col``
+    collection on the way out (and removed on the way in), as Flax's."""
+    axis_pos = getattr(axis_pos, "axis", axis_pos)  # nn.scan's In()/Out() markers
+
+    def insert_leaf(names):
+        if names is None:
+            return names
+        names = list(names)
+        names.insert(axis_pos, axis_name)
+        return tuple(names)
+
+    def remove_leaf(names):
+        if names is None:
+            return names
+        names = list(names)
+        if names[axis_pos] != axis_name:
+            raise ValueError(
+                f"Expected axis {axis_name} at position {axis_pos} in axis metadata {names}."
+            )
+        names.pop(axis_pos)
+        return tuple(names)
+
+    def insert(x):
+        names = tree_util.tree_map(insert_leaf, x.names, is_leaf=_is_logical_spec)
+        return x.replace(names=names)
+
+    def remove(x):
+        names = tree_util.tree_map(remove_leaf, x.names, is_leaf=_is_logical_spec)
+        return x.replace(names=names)
+
+    return transforms.map_variables(
+        fn,
+        axis_col,
+        mutable=_is_mutable(axis_col),
+        trans_in_fn=lambda tree: _tree_map_axes(remove, tree),
+        trans_out_fn=lambda tree: _tree_map_axes(insert, tree),
+    )
+
+
+def scan_with_axes(
+    target: Any,
+    variable_axes: Mapping[CollectionFilter, Any] | None = None,
+    variable_broadcast: CollectionFilter = False,
+    variable_carry: CollectionFilter = False,
+    split_rngs: Mapping[CollectionFilter, bool] | None = None,
+    in_axes: Any = 0,
+    out_axes: Any = 0,
+    length: int | None = None,
+    reverse: bool = False,
+    unroll: int = 1,
+    axis_name: str = "layers",
+    axes_collections: tuple[str, ...] = ("params",),
+    data_transform: Callable[..., Any] | None = None,
+    methods: Any = None,
+) -> Any:
+    """`nn.scan` that also stacks the logical axis metadata: the ``'<col>_axes'`` names of
+    the scanned collections get ``axis_name`` at the scanned axis (Flax's T5X layers).
+
+    Args:
+      target: a ``Module`` class or a function ``f(module, carry, *xs)``.
+      variable_axes, variable_broadcast, variable_carry, split_rngs, in_axes, out_axes,
+        length, reverse, unroll, data_transform, methods: as `nn.scan`.
+      axis_name: the logical name of the scanned axis.
+      axes_collections: the collections whose axis metadata is stacked.
+
+    Returns:
+      The scanned class or function.
+    """
+    variable_axes = dict(variable_axes or {})
+    axes_filters = tuple(f"{col}_axes" for col in axes_collections)
+    variable_broadcast = union_filters(variable_broadcast, axes_filters)
+    scanned = transforms.scan(
+        target,
+        variable_axes=variable_axes,
+        variable_broadcast=variable_broadcast,
+        variable_carry=variable_carry,
+        split_rngs=dict(split_rngs or {}),
+        in_axes=in_axes,
+        out_axes=out_axes,
+        length=length,
+        reverse=reverse,
+        unroll=unroll,
+        data_transform=data_transform,
+        methods=methods,
+    )
+    for col in axes_collections:
+        if col in variable_axes:
+            scanned = _add_axis_to_metadata(
+                scanned, variable_axes[col], axis_name, axis_col=f"{col}_axes"
+            )
+    return scanned
+
+
+def vmap_with_axes(
+    target: Any,
+    variable_axes: Mapping[CollectionFilter, Any],
+    split_rngs: Mapping[CollectionFilter, bool] | None = None,
+    in_axes: Any = 0,
+    out_axes: Any = 0,
+    axis_size: int | None = None,
+    axis_name: str | None = None,
+    partitioning_axis_names: Mapping[Any, str] | None = None,
+    spmd_axis_name: str | None = None,
+    methods: Any = None,
+) -> Any:
+    """`nn.vmap` that also adds the vmapped axis to the logical axis metadata of the
+    collections named in ``partitioning_axis_names``.
+
+    Args:
+      target: a ``Module`` class or a function ``f(module, *args)``.
+      variable_axes, split_rngs, in_axes, out_axes, axis_size, axis_name, spmd_axis_name,
+        methods: as `nn.vmap`.
+      partitioning_axis_names: ``{collection: logical name of the vmapped axis}``.
+
+    Returns:
+      The vmapped class or function.
+    """
+    partitioning_axis_names = dict(partitioning_axis_names or {})
+    variable_axes = dict(variable_axes)
+    for name in partitioning_axis_names:
+        variable_axes[f"{name}_axes"] = None
+    vmapped = transforms.vmap(
+        target,
+        variable_axes=variable_axes,
+        split_rngs=dict(split_rngs or {}),
+        in_axes=in_axes,
+        out_axes=out_axes,
+        axis_size=axis_size,
+        axis_name=axis_name,
+        spmd_axis_name=spmd_axis_name,
+        methods=methods,
+    )
+    for collection, axis in variable_axes.items():
+        if collection in partitioning_axis_names:
+            vmapped = _add_axis_to_metadata(
+                vmapped, axis, partitioning_axis_names[collection], axis_col=f"{collection}_axes"
+            )
+    return vmapped

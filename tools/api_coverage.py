@@ -78,6 +78,7 @@ MODULES = [
     "jax.scipy.spatial.transform",
     "flax.linen",
     "flax.linen.initializers",
+    "flax.linen.partitioning",
     "flax.core",
     "flax.struct",
     "flax.traverse_util",
