@@ -111,6 +111,7 @@ from core.lax.composites import (
     clz,
     collapse,
     composite,
+    conv_general_dilated_local,
     conv_general_dilated_patches,
     cumlogsumexp,
     dot,
@@ -179,6 +180,7 @@ from core.lax.special import (
     random_gamma_grad,
     zeta,
 )
+from core.lax.tokens import after_all, create_token
 from core.named_sharding import with_sharding_constraint
 from core.prims.collectives import (
     all_gather,
@@ -429,6 +431,7 @@ from core.prims.windows import (
 
 __all__ = [
     "FftType",
+    "after_all",
     "after_all_p",
     "all_to_all_p",
     "approx_top_k_p",
@@ -438,6 +441,7 @@ __all__ = [
     "clz_p",
     "conj_p",
     "copy_p",
+    "create_token",
     "create_token_p",
     "cumlogsumexp_p",
     "dce_sink_p",
@@ -662,6 +666,7 @@ __all__ = [
     "conv",
     "conv_dimension_numbers",
     "conv_general_dilated",
+    "conv_general_dilated_local",
     "conv_general_dilated_patches",
     "conv_general_permutations",
     "conv_general_shape_tuple",

@@ -765,6 +765,72 @@ def map(f: Callable, xs: Any, *, batch_size: int | None = None) -> Any:  # noqa:
     return ys
 
 
+def conv_general_dilated_local(
+    lhs: Any,
+    rhs: Any,
+    window_strides: Sequence[int],
+    padding: str | Sequence[tuple[int, int]],
+    filter_shape: Sequence[int],
+    lhs_dilation: Sequence[int] | None = None,
+    rhs_dilation: Sequence[int] | None = None,
+    dimension_numbers: Any = None,
+    precision: Any = None,
+) -> Any:
+    """`lax.conv_general_dilated_local`: a convolution whose filter differs at every output
+    position (an unshared, "locally connected" convolution), as JAX computes it: the patches
+    of `conv_general_dilated_patches` contracted with ``rhs`` position by position.
+
+    Args:
+      lhs: the input, ``N, C, *spatial`` in the default layout.
+      rhs: the per-position filters, ``(C * prod(filter_shape), O, *out_spatial)`` in the
+        layout of ``dimension_numbers``'s rhs spec (``I`` is the flattened patch,
+        channel-major; the spatial dimensions are the output's).
+      window_strides: the strides.
+      padding: ``"SAME"``, ``"VALID"`` or ``(low, high)`` pairs.
+      filter_shape: the spatial shape of the filters.
+      lhs_dilation, rhs_dilation: dilations, default 1.
+      dimension_numbers: as `conv_general_dilated`.
+      precision: one precision or an ``(lhs, rhs)`` pair (hints, no effect on the CPU).
+
+    Returns:
+      The output, in ``dimension_numbers``'s output layout.
+    """
+    if precision is None or not isinstance(precision, (tuple, list)):
+        lhs_precision = precision
+    elif len(precision) == 2:
+        lhs_precision = precision[0]
+    else:
+        raise ValueError(f"Unsupported precision for conv_general_dilated_local: {precision}")
+    patches = conv_general_dilated_patches(
+        lhs,
+        filter_shape=filter_shape,
+        window_strides=window_strides,
+        padding=padding,
+        lhs_dilation=lhs_dilation,
+        rhs_dilation=rhs_dilation,
+        dimension_numbers=dimension_numbers,
+        precision=lhs_precision,
+    )
+    lhs_shape = get_aval(lhs).shape
+    _, rhs_spec, out_spec = conv_dimension_numbers(
+        lhs_shape, (1, 1) + tuple(int(s) for s in filter_shape), dimension_numbers
+    )
+    lhs_b_dims, rhs_b_dims = list(out_spec[2:]), list(rhs_spec[2:])
+    rhs_b_dims = [
+        rhs_b_dims[i] for i in sorted(range(len(rhs_b_dims)), key=lambda k: lhs_b_dims[k])
+    ]
+    lhs_b_dims = sorted(lhs_b_dims)
+    dn = (([out_spec[1]], [rhs_spec[1]]), (lhs_b_dims, rhs_b_dims))
+    out = dot_general(patches, rhs, dn, precision=precision)
+    # (*batch, N, O) -> the output layout: N and O moved to out_spec[0] and out_spec[1]
+    ndim = len(get_aval(out).shape)
+    src, dst = (ndim - 2, ndim - 1), (out_spec[0], out_spec[1])
+    order = [i for i in range(ndim) if i not in src]
+    for d, s_ in sorted(zip(dst, src)):
+        order.insert(d, s_)
+    return shapes.transpose(out, tuple(order))
+
+
 def ragged_dot(
     lhs: Any,
     rhs: Any,
