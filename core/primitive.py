@@ -167,7 +167,8 @@ class _AnyPrimitive(type):
 class ExtensionPrimitive(Primitive, metaclass=_AnyPrimitive):
     """A primitive a program defines (`jax.extend.core.Primitive`), with JAX's semantics.
 
-    Its rules come from JAX's spellings: `def_impl`, `def_abstract_eval`,
+    Its rules come from JAX's spellings: `def_impl`, `def_abstract_eval` (or
+    `def_effectful_abstract_eval`),
     `ad.primitive_jvps[p] = rule` (or `ad.defjvp`), `ad.primitive_transposes[p] = rule`,
     `batching.primitive_batchers[p] = rule`. A missing rule raises `PrimitiveRuleError`
     (a `NotImplementedError`, as JAX raises) naming the one to define. Unlike numbax's own
@@ -188,6 +189,21 @@ class ExtensionPrimitive(Primitive, metaclass=_AnyPrimitive):
         name: the name jaxprs print (two primitives may share it, as in JAX).
         """
         super().__init__(name)
+
+    def def_effectful_abstract_eval(self, f: Callable) -> Callable:
+        """JAX's abstract evaluation that also returns effects, `f(*avals, **params) ->
+        (aval(s), effects)`: the primitive becomes `effectful` (numbax has no effect types:
+        dead-code elimination keeps its equations).
+
+        Args:
+          f: the rule.
+
+        Returns:
+          `f`.
+        """
+        self.effectful = True
+        self.abstract_eval = lambda *avals, **params: f(*avals, **params)[0]
+        return f
 
     def bind(self, *args: Any, **params: Any) -> Any:
         """Applies the primitive under the current interpreter; eagerly, runs `impl`."""

@@ -197,3 +197,12 @@ def test_extend_random_threefry_2x32_gives_jaxs_bits():
     np.testing.assert_array_equal(odd, [2052595727, 3504730591, 2527474599, 1880214352, 1914734168])
     with pytest.raises(TypeError, match="uint32"):
         xrandom.threefry_2x32((1, 2), jnp.arange(3))
+
+
+def test_effectful_abstract_eval_keeps_an_unused_result():
+    calls = []
+    p = xcore.Primitive("record")
+    p.def_impl(lambda x: calls.append(float(x)) or x)
+    p.def_effectful_abstract_eval(lambda x: (x, {"an effect"}))
+    assert core.jit(lambda x: (p.bind(x), x + 1.0)[1])(2.0) == 3.0
+    assert calls == [2.0]
