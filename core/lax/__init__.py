@@ -98,6 +98,7 @@ from core.lax.composed_primitives import (
     zeta_p,
 )
 from core.lax.composites import (
+    RaggedDotDimensionNumbers,
     approx_max_k,
     approx_min_k,
     associative_scan,
@@ -129,6 +130,7 @@ from core.lax.composites import (
     optimization_barrier,
     platform_dependent,
     ragged_dot,
+    ragged_dot_general,
     real,
     reciprocal,
     reduce,
@@ -656,7 +658,9 @@ __all__ = [
     "clamp",
     "composite",
     "platform_dependent",
+    "RaggedDotDimensionNumbers",
     "ragged_dot",
+    "ragged_dot_general",
     "clz",
     "collapse",
     "complex",

@@ -13,6 +13,7 @@ requires. `associative_scan` (JAX's odd/even parallel prefix algorithm) is
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -878,6 +879,153 @@ def ragged_dot(
     inside = shapes.broadcast_in_dim(inside, out_shape, (0, 1))
     zeros = ew.full_like(products, 0)
     return red.reduce_sum(ew.select_n(inside, zeros, products), (1,))
+
+
+@dataclasses.dataclass(frozen=True)
+class RaggedDotDimensionNumbers:
+    """The dimensions of `ragged_dot_general` (JAX's `lax.RaggedDotDimensionNumbers`).
+
+    Args:
+      dot_dimension_numbers: ``((lhs_contracting, rhs_contracting), (lhs_batch,
+        rhs_batch))``, as `dot_general`'s.
+      lhs_ragged_dimensions: the lhs's one ragged dimension, ``[d]``.
+      rhs_group_dimensions: the rhs's group dimension (``[d]``, ragged non-contracting mode)
+        or ``[]``.
+    """
+
+    dot_dimension_numbers: Any
+    lhs_ragged_dimensions: Sequence[int]
+    rhs_group_dimensions: Sequence[int]
+
+    def __init__(self, dot_dimension_numbers, lhs_ragged_dimensions, rhs_group_dimensions):
+        dn = tuple(tuple(tuple(d) for d in t) for t in dot_dimension_numbers)
+        object.__setattr__(self, "dot_dimension_numbers", dn)
+        object.__setattr__(self, "lhs_ragged_dimensions", tuple(lhs_ragged_dimensions))
+        object.__setattr__(self, "rhs_group_dimensions", tuple(rhs_group_dimensions))
+
+
+def _remaining(dims: Sequence[int], *removed: Sequence[int]) -> list[int]:
+    gone = {d for r in removed for d in r}
+    return [d for d in dims if d not in gone]
+
+
+def _ragged_to_dense(x: Any, gs: Any, dim: int) -> Any:
+    """``x`` repeated per group along a new leading axis, zero outside the group's slice of
+    axis ``dim`` (JAX's ragged_to_dense)."""
+    x_shape = get_aval(x).shape
+    shape = get_aval(gs).shape + x_shape
+    x = shapes.broadcast_in_dim(x, shape, tuple(range(1, len(shape))))
+    iota = shapes.iota(get_aval(gs).dtype, shape, dim + 1)
+    ends = sorting.cumsum(gs, 0, False)
+    starts = concatenate([ew.full_like(gs, 0)[:1], ends[:-1]], 0)
+    ends = shapes.broadcast_in_dim(ends, shape, (0,))
+    starts = shapes.broadcast_in_dim(starts, shape, (0,))
+    mask = ew.bitwise_and(ew.le(starts, iota), ew.lt(iota, ends))
+    return ew.select_n(mask, ew.full_like(x, 0), x)
+
+
+def _batched_ragged_to_dense(dim: int, *x_in_axes: int) -> Callable[[Any, Any], Any]:
+    if not x_in_axes:
+        return lambda x, gs: _ragged_to_dense(x, gs, dim)
+    x_axis, *rest = x_in_axes
+    decr = lambda d: d - 1 if d >= x_axis else d
+    return vmap(_batched_ragged_to_dense(decr(dim), *[decr(a) for a in rest]), in_axes=(x_axis, 0))
+
+
+def _expand(x: Any, dim: int, gs: Any, *axes: int) -> Any:
+    """``x``'s ragged ``dim`` expanded to a leading group axis, given its batching ``axes``
+    (``[m,k], [g] -> [g,m,k]``; ``[b1,m,b2,k], [b1,b2,g] -> [g,b1,m,b2,k]``)."""
+    ndim = len(get_aval(x).shape)
+    expanded = _batched_ragged_to_dense(dim, *axes)(x, gs)
+    unsorted = [a + 1 for a in axes] + [0] + [d + 1 for d in _remaining(range(ndim), axes)]
+    return shapes.transpose(expanded, tuple(int(i) for i in np.argsort(unsorted)))
+
+
+def ragged_dot_general(
+    lhs: Any,
+    rhs: Any,
+    group_sizes: Any,
+    ragged_dot_dimension_numbers: RaggedDotDimensionNumbers,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+    group_offset: Any = None,
+    out_sharding: Any = None,
+) -> Any:
+    """`lax.ragged_dot_general`: a `dot_general` whose lhs has one ragged dimension split into
+    consecutive groups of ``group_sizes``, computed as JAX's reference implementation (dense
+    per-group masks). The three modes, by the kind of the lhs ragged dimension:
+
+    1. non-contracting (``m``): ``[b,m,k], [g,b,k,n], [b,g] -> [b,m,n]``, each group's rows
+       times its own rhs;
+    2. contracting (``k``): ``[b,m,k], [b,k,n], [b,g] -> [g,b,m,n]``, one product per group;
+    3. batch (``b``): ``[b,m,k], [b,k,n], [g] -> [b,m,n]``, `dot_general` itself.
+
+    Args:
+      lhs, rhs: the operands.
+      group_sizes: integer group sizes, ``[g]`` (broadcast) or with the leading dimensions
+        above.
+      ragged_dot_dimension_numbers: a `RaggedDotDimensionNumbers`.
+      precision: a precision hint (no effect on the CPU).
+      preferred_element_type: the result dtype.
+      group_offset: not implemented (None only), as in JAX.
+      out_sharding: None only (one device).
+
+    Returns:
+      The product: `dot_general`'s shape, with a leading ``g`` dimension in mode 2.
+
+    Raises:
+      NotImplementedError: for ``group_offset``.
+      TypeError: if the ragged dimension is in none of the dimension kinds.
+    """
+    del out_sharding
+    if group_offset is not None:
+        raise NotImplementedError("Unimplemented group_offset support.")
+    rdn = ragged_dot_dimension_numbers
+    lhs_ndim = len(get_aval(lhs).shape)
+    (l_contract, r_contract), (l_batch, r_batch) = rdn.dot_dimension_numbers
+    l_contract, r_contract, l_batch, r_batch = (
+        list(d) for d in (l_contract, r_contract, l_batch, r_batch)
+    )
+    ragged = rdn.lhs_ragged_dimensions[0]
+    noncontract = _remaining(range(lhs_ndim), l_contract, l_batch)
+    if ragged in noncontract:
+        prefix = l_batch + noncontract[: noncontract.index(ragged)]
+    elif ragged in l_contract:
+        prefix = l_batch + l_contract[: l_contract.index(ragged)]
+    elif ragged in l_batch:
+        prefix = l_batch[: l_batch.index(ragged)]
+    else:
+        raise TypeError(
+            f"lhs_ragged_dim {ragged} not found in lhs_noncontracting {noncontract}, "
+            f"lhs_contracting {l_contract}, or lhs_batch {l_batch}."
+        )
+    if len(get_aval(group_sizes).shape) == 1:
+        lhs_shape = get_aval(lhs).shape
+        pre = tuple(lhs_shape[i] for i in prefix)
+        group_sizes = shapes.broadcast_in_dim(
+            group_sizes, pre + get_aval(group_sizes).shape, (len(pre),)
+        )
+    incr = lambda dims: [d + 1 for d in dims]
+
+    def dot(a, b, dn):
+        return dot_general(
+            a, b, dn, precision=precision, preferred_element_type=preferred_element_type
+        )
+
+    if ragged in noncontract:
+        (group_dim,) = rdn.rhs_group_dimensions
+        dn = ((incr(l_contract) + [0], r_contract + [group_dim]), (incr(l_batch), r_batch))
+        return dot(_expand(lhs, ragged, group_sizes, *prefix), rhs, dn)
+    if ragged in l_contract:
+        rhs_ragged = r_contract[l_contract.index(ragged)]
+        r_prefix = r_batch + r_contract[: r_contract.index(rhs_ragged)]
+        dn = ((incr(l_contract), incr(r_contract)), ([0] + incr(l_batch), [0] + incr(r_batch)))
+        return dot(
+            _expand(lhs, ragged, group_sizes, *prefix),
+            _expand(rhs, rhs_ragged, group_sizes, *r_prefix),
+            dn,
+        )
+    return dot(lhs, rhs, rdn.dot_dimension_numbers)
 
 
 def platform_dependent(
