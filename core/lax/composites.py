@@ -203,8 +203,9 @@ def complex(x: Any, y: Any) -> Any:  # noqa: A001
 
 def conj(x: Any) -> Any:
     """`lax.conj`: the complex conjugate (real inputs give a complex result, as in JAX)."""
-    if get_aval(x).dtype.kind != "c":  # +0 imaginary part, as XLA gives
-        return shapes.convert_element_type(x, ew._complex_dtype(get_aval(x).dtype))
+    aval = get_aval(x)
+    if aval.dtype.kind != "c":  # +0 imaginary part, as XLA gives; a weak float stays weak
+        return shapes.convert_element_type(x, ew._complex_dtype(aval.dtype), aval.weak_type)
     return ew.complex_p.bind(ew.real_p.bind(x), ew.neg(ew.imag_p.bind(x)))
 
 

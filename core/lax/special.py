@@ -523,7 +523,10 @@ def betainc(a: Any, b: Any, x: Any) -> Any:
     Differentiable with respect to `x` only; a tangent for `a` or `b` raises
     `BetaincGradientError`, as JAX does.
     """
-    return _betainc(*_args("betainc", a, b, x))
+    args = _args("betainc", a, b, x)
+    out = _betainc(*args)
+    aval = get_aval(args[0])  # weak operands (all alike after promotion) give a weak result
+    return shapes.convert_element_type(out, aval.dtype, aval.weak_type)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -217,8 +217,10 @@ hard_swish = hard_silu
 
 
 def mish(x: Any) -> Any:
-    """`x * tanh(softplus(x))`."""
-    (x,) = promote_args_inexact("mish", x)
+    """`x * tanh(softplus(x))` (not promoted first, as in JAX: a bool `x` times the weak
+    float `tanh(softplus(x))` gives a weak float)."""
+    check_arraylike("mish", x)
+    x = ensure_array(x)
     return x * jnp.tanh(softplus(x))
 
 

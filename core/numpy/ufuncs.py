@@ -107,7 +107,14 @@ def clip(
 
 
 arctan2 = _binary("arctan2", ew.atan2, inexact=True)
-atan2 = _binary("atan2", ew.atan2, inexact=True)
+
+
+def atan2(x1: Any, x2: Any, /) -> Any:
+    """`arctan2` of the operands promoted to their common dtype first, as JAX's alias: a
+    negative Python int beside an unsigned array wraps (`atan2(uint8, -2)` divides by 254)."""
+    return arctan2(*promote_args("atan2", x1, x2))
+
+
 equal = _binary("equal", ew.eq)
 not_equal = _binary("not_equal", ew.ne)
 less = _binary("less", ew.lt)
@@ -224,12 +231,14 @@ def power(x: Any, y: Any, /) -> Any:
                 f"Integers cannot be raised to negative powers, got integer_pow({aval}, {n})"
             )
         return ew.integer_pow(x, n)
-    if (
-        dtypes.kind(get_aval(ensure_array(x)).dtype) in "fc"
-        and dtypes.kind(get_aval(ensure_array(y)).dtype) in "iu"
-    ):
+    xa, ya = get_aval(ensure_array(x)), get_aval(ensure_array(y))
+    if dtypes.kind(xa.dtype) in "fc" and dtypes.kind(ya.dtype) in "iu":
         x, y = promote_args("power", x, y)
-        return ew.pow_integer_exponent(x, y)
+        out = ew.pow_integer_exponent(x, y)
+        if xa.weak_type and ya.weak_type:
+            return out
+        # JAX's lax.pow(x, y) on the unpromoted operands: weak only if both are
+        return sh.convert_element_type(out, get_aval(out).dtype)
     x, y = promote_args_numeric("power", x, y)
     if dtypes.kind(get_aval(x).dtype) in "iu":
         return _int_power(x, y)
@@ -312,9 +321,13 @@ mod = remainder
 
 
 def fmod(x: Any, y: Any, /) -> Any:
-    """Remainder with the sign of the dividend (C's `%`)."""
+    """Remainder with the sign of the dividend (C's `%`): an integer divisor 0 counts as 1
+    (remainder 0); booleans are not integers there, so `fmod(True, False)` is lax.rem's
+    `1 % 0 == 1`, as in JAX."""
+    check_arraylike("fmod", x, y)
+    integer = dtypes.kind(dtypes.result_type(x, y)) in "iu"
     x, y = promote_args_numeric("fmod", x, y)
-    return ew.rem(x, _nonzero_divisor(y))
+    return ew.rem(x, _nonzero_divisor(y) if integer else y)
 
 
 def logical_not(x: Any, /) -> Any:
@@ -326,10 +339,11 @@ def logical_not(x: Any, /) -> Any:
 def _logical(name, fn):
     def op(x: Any, y: Any, /) -> Any:
         check_arraylike(name, x, y)
-        x, y = ensure_array(x), ensure_array(y)
-        weak = get_aval(x).weak_type and get_aval(y).weak_type  # two Python scalars: weak
-        x, y = astype(x, dtypes.bool_, weak), astype(y, dtypes.bool_, weak)
-        return fn(*promote_args(name, x, y))
+        x, y = promote_args(name, x, y)
+        # As JAX's `x != 0`: weak when the promoted operands are (two Python numbers, not
+        # two bools: booleans are never weak).
+        weak = get_aval(x).weak_type and get_aval(x).dtype != dtypes.bool_
+        return fn(astype(x, dtypes.bool_, weak), astype(y, dtypes.bool_, weak))
 
     op.__name__ = op.__qualname__ = name
     return op
@@ -556,16 +570,30 @@ def _scaled_norm(x1: Any, x2: Any, zero_slope: bool) -> Any:
     return ew.select_n(ew.bitwise_or(ew.eq(a, inf), ew.eq(b, inf)), out, inf)
 
 
+def _scale_log_parts(x: Any, scale) -> Any:
+    """`scale` applied to the real and imaginary parts of `log(x)` separately (JAX's complex
+    log2/log10: log(0) stays -inf+0j, where a complex division would give a NaN part)."""
+    r = ew.log(x)
+    re, im = ew.real_p.bind(r), ew.imag_p.bind(r)
+    out = ew.complex_p.bind(scale(re), scale(im))
+    return sh.convert_element_type(out, get_aval(out).dtype)  # JAX's constant is strong
+
+
 def log2(x: Any, /) -> Any:
     (x,) = promote_args_inexact("log2", x)
+    if dtypes.kind(get_aval(x).dtype) == "c":
+        return _scale_log_parts(x, lambda p: ew.div(p, ew.log(ew.full_like(p, 2))))
     out = ew.div(ew.log(x), ew.full_like(x, np.log(2)))
     return sh.convert_element_type(out, get_aval(out).dtype)  # JAX's divisor is strongly typed
 
 
 def log10(x: Any, /) -> Any:
+    """`log(x) * (1 / log(10))`, a product as in JAX (not a division by log(10))."""
     (x,) = promote_args_inexact("log10", x)
-    out = ew.div(ew.log(x), ew.full_like(x, np.log(10)))
-    return sh.convert_element_type(out, get_aval(out).dtype)  # JAX's divisor is strongly typed
+    if dtypes.kind(get_aval(x).dtype) == "c":
+        return _scale_log_parts(x, lambda p: ew.mul(p, ew.full_like(p, 0.4342944819032518)))
+    out = ew.mul(ew.log(x), ew.full_like(x, 0.4342944819032518))  # exactly 1 / log(10)
+    return sh.convert_element_type(out, get_aval(out).dtype)  # JAX's factor is strongly typed
 
 
 def deg2rad(x: Any, /) -> Any:

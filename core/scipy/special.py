@@ -106,6 +106,12 @@ def _real_float(name: str, x: Any) -> Any:
     return lax.convert_element_type(x, dt)
 
 
+def _strong(x: Any) -> Any:
+    """`x` strongly typed: where JAX's formula mixes in a numpy constant (`typ(np.nan)`,
+    `_lax_const`), its result is strong even for Python-scalar inputs."""
+    return lax.convert_element_type(x, _dtype(x))
+
+
 def _quiet(fn):
     """Eager numpy warns about masked-out lanes (`0 * log(0)`); their values are discarded."""
 
@@ -234,7 +240,8 @@ def gammasgn(x: Any) -> Any:
     neg = x < 0
     nan = (neg & (x == floor_x)) | jnp.isnan(x)
     minus = (neg & (jnp.fmod(floor_x, 2) != 0)) | ((x == 0) & jnp.signbit(x))
-    return jnp.select([nan, minus], [jnp.full_like(x, np.nan), jnp.full_like(x, -1.0)], 1.0)
+    out = jnp.select([nan, minus], [jnp.full_like(x, np.nan), jnp.full_like(x, -1.0)], 1.0)
+    return _strong(out)
 
 
 def gamma(x: Any) -> Any:
@@ -341,12 +348,17 @@ def polygamma(n: Any, x: Any) -> Any:
     """The polygamma function `psi^(n)(x)`, the n-th derivative of `digamma`.
 
     Args:
-      n: nonnegative integer order (as an int or float array).
+      n: nonnegative integer order, of an integer dtype (a float order raises ValueError,
+        as in JAX).
       x: real input.
 
     Returns:
       `psi^(n)(x)`.
     """
+    check_arraylike("polygamma", n, x)
+    n_dtype = dtypes.dtype_and_weak(n)[0]
+    if dtypes.kind(n_dtype) not in "iu":
+        raise ValueError(f"Argument `n` to polygamma must be of integer type. Got dtype {n_dtype}.")
     n, x = promote_args_inexact("polygamma", n, x)
     return lax.polygamma(n, x)
 
@@ -816,7 +828,9 @@ def rel_entr(p: Any, q: Any) -> Any:
     safe_q = jnp.where(both, q, jnp.ones_like(q))
     val = _xlogx(safe_p) - _xlogy(safe_p, safe_q)
     edge = jnp.where((p == 0) & (q >= 0), jnp.zeros_like(p), jnp.full_like(p, np.inf))
-    return jnp.where(both, val, edge)
+    out = jnp.where(both, val, edge)
+    # JAX's zero (`lax._const`) is a Python scalar beside a weak scalar, else a strong array
+    return out if get_aval(out).ndim == 0 else _strong(out)
 
 
 def kl_div(p: Any, q: Any) -> Any:
@@ -917,7 +931,7 @@ def exp1(x: Any) -> Any:
         frac = xl + (2 * k - 1) - (k * k) / frac
     high = jnp.exp(-xl) / frac
     out = jnp.where(small, low, high)
-    return jnp.where(x < 0, jnp.full_like(x, np.nan), out)
+    return _strong(jnp.where(x < 0, jnp.full_like(x, np.nan), out))
 
 
 def boxcox(x: Any, lmbda: Any) -> Any:

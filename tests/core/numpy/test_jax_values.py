@@ -9,6 +9,7 @@ import core as jax
 import core.numpy as jnp
 
 nan = np.nan
+inf = np.inf
 # Matrices the linear-algebra cases name: Hermitian (H, H2), complex (C), not symmetric (A).
 MATRICES = {
     "H": np.array([[5, 2 + 3j, 5j], [2 - 3j, 7, 1 + 7j], [-5j, 1 - 7j, 12]], np.complex64),
@@ -302,6 +303,36 @@ CASES = [
     # a Python int beyond int32 wraps in jnp.full (lax.full converts it), as in JAX
     ("jnp.full((2,), 2**33)", [0, 0], "int32"),
     ("jnp.full((2,), 2**31 + 5)", [-2147483643, -2147483643], "int32"),
+    # complex log2/log10 scale the parts of log(x) separately: log(0) stays -inf+0j
+    ("jnp.log10(jnp.array([0j, 1 + 2j]))", [complex(-inf, 0), 0.349485 + 0.4808286j], "complex64"),
+    ("jnp.log2(jnp.array([0j, -2 + 0j]))", [complex(-inf, 0), 1 + 4.5323601j], "complex64"),
+    # complex division as XLA's: C99's infinities where Smith's algorithm gives NaN+NaNj, and
+    # fused multiply-adds (x / x of -1.5+0.5j has imaginary part 8.9e-9)
+    (
+        "jnp.divide(jnp.array([complex(nan, inf), complex(inf, 0), 1 + 1j]),"
+        " jnp.array([7, 1j, complex(0, inf)]))",
+        [complex(nan, inf), complex(nan, -inf), 0j],
+        "complex64",
+    ),
+    ("jnp.imag(jnp.divide(-1.5 + 0.5j, -1.5 + 0.5j)) * 1e8", 0.8940697, "float32"),
+    (
+        "jnp.nanmean(jnp.array([complex(nan, 0), complex(inf, 0), complex(0, inf),"
+        " complex(-inf, 1)]))",
+        complex(nan, inf),
+        "complex64",
+    ),
+    # complex64 products rounded as XLA's (fused imaginary part fma(ai, br, ar bi)): exactly 0
+    (
+        "jnp.imag(jnp.multiply(jnp.array([-1.5 + 0.5j]), jnp.array([0.25 + 0.083333336j]))) * 1e8",
+        [0.0],
+        "float32",
+    ),
+    ("jnp.imag(jax.nn.hard_silu(jnp.array([-1.5 + 0.5j]))) * 1e8", [0.0], "float32"),
+    # booleans are not integers to fmod: no 0 -> 1 divisor swap, lax.rem's 1 % 0 == 1
+    ("jnp.fmod(True, jnp.array([True, False]))", [0, 1], "int32"),
+    # atan2 (the array-API alias) promotes first: -2 beside uint8 wraps to 254
+    ("jnp.atan2(jnp.array([1, 2], jnp.uint8), -2)", [0.003936987, 0.007873853], "float32"),
+    ("jnp.arctan2(jnp.array([1, 2], jnp.uint8), -2)", [2.6779451, 2.3561945], "float32"),
     # 2x2 and 3x3 determinants are the explicit products (no LU: half floats work)
     ("jnp.linalg.det(jnp.array([[1, 2], [3, 4]], jnp.float16))", -2.0, "float16"),
     (

@@ -7,6 +7,7 @@ import pytest
 
 import core as jax
 import core.numpy as jnp
+import core.scipy.special  # noqa: F401  (jax.scipy.special)
 
 # (expression, dtype, weak_type), recorded from JAX 0.10.2 (default 32-bit mode).
 CASES = [
@@ -96,6 +97,25 @@ CASES = [
     ("jnp.logical_and(1, 2)", "bool", True),
     ("jnp.logical_xor(1.5, 0j)", "bool", True),
     ("jnp.logical_or(jnp.float32(1), 2)", "bool", False),
+    ("jnp.logical_and(True, 3)", "bool", True),  # promoted first: a weak int
+    ("jnp.logical_and(True, True)", "bool", False),
+    ("jnp.log10(1j)", "complex64", False),
+    # lax.pow(x, y) of the unpromoted operands: weak only if both are
+    ("jnp.power(2.5, jnp.array([1, 2], jnp.int8))", "float32", False),
+    ("jnp.power(2.5, 3)", "float32", True),
+    # gcd's loop body mixes in a strong 0: only scalars stay weak
+    ("jnp.gcd(jnp.array([True, False]), 3)", "int32", False),
+    ("jnp.lcm(jnp.full((2,), 3), 6)", "int32", False),
+    ("jnp.gcd(3, 6)", "int32", True),
+    ("jax.nn.mish(jnp.array([True]))", "float32", True),
+    ("jax.lax.conj(2.5)", "complex64", True),
+    ("jax.lax.betainc(0.5, 0.5, 0.5)", "float32", True),
+    ("jax.scipy.special.gamma(3)", "float32", False),
+    ("jax.scipy.special.beta(3, 3)", "float32", False),
+    ("jax.scipy.special.poch(3, True)", "float32", False),
+    ("jax.scipy.special.exp1(2.5)", "float32", False),
+    ("jax.scipy.special.rel_entr(3, 3)", "float32", True),
+    ("jax.scipy.special.kl_div(jnp.array([True]), 3)", "float32", False),
 ]
 
 

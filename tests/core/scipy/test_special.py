@@ -39,6 +39,8 @@ def test_float64_under_x64():
 @pytest.mark.parametrize(
     "fn,x,exc",
     [
+        (lambda x: special.polygamma(x, 2.5), 1.0, ValueError),  # JAX: integer orders only
+        (lambda x: special.polygamma(x, 2.5), np.array([True]), ValueError),
         (lambda x: special.log_ndtr(x, series_order=31), 1.0, SeriesOrderError),
         (lambda x: special.log_ndtr(x, series_order=2.0), 1.0, SeriesOrderError),
         (special.ndtr, np.float16(1.0), UnsupportedDTypeError),
