@@ -167,6 +167,17 @@ class ShapeError(NumbaxError, ValueError, TypeError):
     """
 
 
+class AxisError(NumbaxError, ValueError, IndexError):
+    """An axis outside the array's dimensions.
+
+    Both a ValueError and an IndexError, as numpy's `AxisError`: JAX raises either, by
+    function (ValueError from its axis canonicalization, IndexError from a shape lookup in
+    `jnp.mean`, `jnp.argmax`, `nn.standardize`...), and code written for JAX catches either.
+
+    Failing code: ``jnp.mean(jnp.ones((2, 3)), axis=2)``. Fix: an axis in `[-ndim, ndim)`.
+    """
+
+
 class DTypeError(NumbaxError, TypeError):
     """Operand dtypes that do not fit together.
 

@@ -22,6 +22,7 @@ import numpy as np
 from core import dtypes, tree_util
 from core.api import vmap
 from core.custom_derivatives import custom_jvp
+from core.errors import DTypeError
 from core.interpreters.partial_eval import trace_to_jaxpr
 from core.numpy._util import broadcast_shapes as numpy_broadcast_shapes
 from core.prims import elementwise as ew
@@ -204,6 +205,12 @@ def complex(x: Any, y: Any) -> Any:  # noqa: A001
 def conj(x: Any) -> Any:
     """`lax.conj`: the complex conjugate (real inputs give a complex result, as in JAX)."""
     aval = get_aval(x)
+    if aval.dtype.kind != "c" and aval.dtype not in (np.float32, np.float64):
+        raise DTypeError(
+            f"conj does not accept dtype {aval.dtype}. Accepted dtypes are subtypes of "
+            "float32, complexfloating, float64.\nConvert the operand with "
+            "`x.astype(jnp.float32)` first."
+        )
     if aval.dtype.kind != "c":  # +0 imaginary part, as XLA gives; a weak float stays weak
         return shapes.convert_element_type(x, ew._complex_dtype(aval.dtype), aval.weak_type)
     return ew.complex_p.bind(ew.real_p.bind(x), ew.neg(ew.imag_p.bind(x)))

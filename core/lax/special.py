@@ -31,7 +31,7 @@ import numpy as np
 from core import dtypes
 from core.ad_util import Zero
 from core.custom_derivatives import custom_jvp
-from core.errors import NumbaxError
+from core.errors import DTypeError, NumbaxError
 from core.numpy._util import promote_args_inexact
 from core.numpy.shapes import broadcast_arrays
 from core.prims import elementwise as ew
@@ -41,10 +41,11 @@ from core.prims.control_flow import while_loop
 from core.trace import get_aval
 
 
-def _args(name: str, *xs: Any) -> list[Any]:
+def _args(name: str, *xs: Any, same: str | None = None) -> list[Any]:
     """Float arrays of one dtype and one shape (the broadcasting, promoting front door).
     Integers, bools and complex numbers raise JAX's TypeError (`jax.scipy.special` promotes
-    integers before calling these)."""
+    integers before calling these); with `same` (JAX's primitive name) operands of different
+    float dtypes do too, as JAX's primitive does (a Python float counts as float32)."""
     for i, x in enumerate(xs):
         dt = dtypes.dtype_and_weak(x)[0]
         if dtypes.kind(dt) != "f":
@@ -53,6 +54,13 @@ def _args(name: str, *xs: Any) -> list[Any]:
                 f"{name} does not accept dtype {dtypes.canonicalize_dtype(dt)}{at}. Accepted "
                 f"dtypes{at} are subtypes of floating."
             )
+    dts = [dtypes.canonicalize_dtype(dtypes.dtype_and_weak(x)[0]) for x in xs]
+    if same and len(set(dts)) > 1:
+        raise DTypeError(
+            f"lax.{same} requires arguments to have the same dtypes, got "
+            f"{', '.join(map(str, dts))}.\nConvert them to one dtype first, "
+            "or call jax.scipy.special's version, which promotes."
+        )
     xs = promote_args_inexact(name, *xs)
     return list(broadcast_arrays(*xs)) if len(xs) > 1 else xs
 
@@ -342,12 +350,12 @@ def igamma(a: Any, x: Any) -> Any:
     Differentiable in both arguments (d/da by `igamma_grad_a`, which itself is not
     differentiable, as in JAX).
     """
-    return _igamma(*_args("igamma", a, x))
+    return _igamma(*_args("igamma", a, x, same="igamma"))
 
 
 def igammac(a: Any, x: Any) -> Any:
     """`lax.igammac`: the regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x)."""
-    return _igammac(*_args("igammac", a, x))
+    return _igammac(*_args("igammac", a, x, same="igammac"))
 
 
 def igamma_grad_a(a: Any, x: Any) -> Any:
@@ -523,7 +531,7 @@ def betainc(a: Any, b: Any, x: Any) -> Any:
     Differentiable with respect to `x` only; a tangent for `a` or `b` raises
     `BetaincGradientError`, as JAX does.
     """
-    args = _args("betainc", a, b, x)
+    args = _args("betainc", a, b, x, same="regularized_incomplete_beta")
     out = _betainc(*args)
     aval = get_aval(args[0])  # weak operands (all alike after promotion) give a weak result
     return shapes.convert_element_type(out, aval.dtype, aval.weak_type)
@@ -596,7 +604,7 @@ def zeta(x: Any, q: Any) -> Any:
     Derivatives: with respect to q, `-x * zeta(x + 1, q)`; with respect to x, none (JAX
     defines none either: a tangent for x raises).
     """
-    x, q = _args("zeta", x, q)
+    x, q = _args("zeta", x, q, same="zeta")
     return _zeta(x, q)
 
 

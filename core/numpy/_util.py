@@ -10,7 +10,7 @@ import numpy as np
 
 from core import dtypes
 from core.array import Array, asarray_concrete
-from core.errors import ConcretizationTypeError, ShapeError
+from core.errors import AxisError, ConcretizationTypeError, ShapeError
 from core.prims import elementwise as ew
 from core.prims import indexing as ix
 from core.prims import shapes as sh
@@ -223,7 +223,7 @@ def promote_args_inexact(name: str, *args: Any) -> list[Any]:
 
 def canonicalize_axis(axis: int, ndim: int) -> int:
     if not -ndim <= axis < max(ndim, 1):
-        raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+        raise AxisError(f"axis {axis} is out of bounds for array of dimension {ndim}")
     return axis % max(ndim, 1)
 
 

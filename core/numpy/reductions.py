@@ -573,6 +573,21 @@ def average(
 _METHODS = ("linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf")
 
 
+def check_no_out(name: str, out: Any, overwrite_input: bool) -> None:
+    """JAX's ValueError for quantile's numpy-only `out` and `overwrite_input=True` (results
+    are new arrays: assign the returned value instead)."""
+    if overwrite_input or out is not None:
+        raise ValueError(f"jax.numpy.{name} does not support overwrite_input=True or out != None")
+
+
+def reject_complex_quantile(a: Any) -> None:
+    """JAX's ValueError for quantiles (medians, percentiles) of complex values."""
+    if dtypes.kind(get_aval(a).dtype) == "c":
+        raise ValueError(
+            "quantile does not support complex input, as the operation is poorly defined."
+        )
+
+
 def check_quantile_method(method: str, weights: Any) -> None:
     """JAX's errors for a quantile `method` it lacks, or `weights` with another method than
     "inverted_cdf" (the only one that takes them)."""
@@ -658,6 +673,7 @@ def quantile(
     statistics (also "lower", "higher", "nearest", "midpoint", and "inverted_cdf", the only
     method that takes `weights`, an array of `a`'s shape or of the reduced axes' shape)."""
     check_arraylike("quantile", a, q, *(() if weights is None else (weights,)))
+    check_no_out("quantile", out, overwrite_input)
     check_quantile_method(method, weights)
     if method == "inverted_cdf":
         return inverted_cdf(a, q, axis, keepdims, weights, skip_nans=False)
@@ -673,10 +689,7 @@ def quantile(
             raise NotImplementedError("quantile over several axes is not supported yet")
         ax = ax[0]
     (a,) = promote_dtypes_inexact(a)
-    if dtypes.kind(get_aval(a).dtype) == "c":
-        raise ValueError(
-            "quantile does not support complex input, as the operation is poorly defined."
-        )
+    reject_complex_quantile(a)
     n = get_aval(a).shape[ax]
     s = sort(a, ax)
     q = sh.convert_element_type(ensure_array(q), get_aval(a).dtype)
@@ -735,4 +748,4 @@ def median(
 ) -> Any:
     """The median along `axis` (the mean of the two middle values for even sizes)."""
     check_arraylike("median", a)
-    return quantile(a, 0.5, axis, method="linear", keepdims=keepdims)
+    return quantile(a, 0.5, axis, out, overwrite_input, method="linear", keepdims=keepdims)

@@ -824,8 +824,8 @@ def nanquantile(
         a: input array.
         q: scalar or 1-D array of quantiles in [0, 1].
         axis: axis or axes to reduce (all by default).
-        out: unsupported (must be None).
-        overwrite_input: ignored.
+        out: unsupported (must be None; ValueError otherwise, as JAX).
+        overwrite_input: unsupported (must be False).
         method: "linear", "lower", "higher", "midpoint", "nearest" or "inverted_cdf".
         keepdims: keep the reduced axes with size 1.
         weights: for "inverted_cdf" only, the values' weights: an array of `a`'s shape or of
@@ -835,12 +835,12 @@ def nanquantile(
         The quantiles; the dimensions of `q` come first, as in numpy.
     """
     check_arraylike("nanquantile", a, q, *(() if weights is None else (weights,)))
-    if out is not None:
-        raise NotImplementedError("The 'out' argument to jnp.nanquantile is not supported.")
+    rd.check_no_out("nanquantile", out, overwrite_input)
     rd.check_quantile_method(method, weights)
     if method == "inverted_cdf":
         return rd.inverted_cdf(a, q, axis, keepdims, weights, skip_nans=True)
     (a,) = promote_dtypes_inexact(a)
+    rd.reject_complex_quantile(a)
     q = ensure_array(q)
     if len(_shape(q)) > 1:
         raise ValueError(f"q must be a scalar or 1d; got shape {_shape(q)}")
@@ -920,7 +920,7 @@ def nanmedian(
         a: input array.
         axis: axis or axes to reduce (all by default).
         out: unsupported (must be None).
-        overwrite_input: ignored.
+        overwrite_input: unsupported (must be False).
         keepdims: keep the reduced axes with size 1.
 
     Returns:

@@ -99,6 +99,13 @@ def clip(
     x = ensure_array(arr if arr is not None else a)
     lo = min if min is not None else a_min
     hi = max if max is not None else a_max
+    if any(v is not None and dtypes.kind(dtypes.dtype_and_weak(v)[0]) == "c" for v in (x, lo, hi)):
+        raise ValueError(
+            "Clip received a complex value either through the input or the min/max "
+            "keywords. Complex values have no ordering and cannot be clipped. "
+            "Please convert to a real value or array by taking the real or "
+            "imaginary components via jax.numpy.real/imag respectively."
+        )
     if lo is not None:
         x = maximum(lo, x)
     if hi is not None:

@@ -732,8 +732,12 @@ def _complex_impl(x, y):
 
 def _complex_abstract_eval(x, y):
     _check_same("complex", (x, y))
-    if dtypes.kind(x.dtype) != "f" or x.dtype == np.float16:
-        reject_dtype("complex", x.dtype, "f", 0)
+    if x.dtype not in (np.float32, np.float64):  # no complex32: half floats raise, as in JAX
+        raise DTypeError(
+            f"complex does not accept dtype {x.dtype} at position 0. Accepted dtypes at "
+            "position 0 are subtypes of float32, float64.\nConvert the operands with "
+            "`x.astype(jnp.float32)` first."
+        )
     return ShapedArray(x.shape, _complex_dtype(x.dtype), x.weak_type and y.weak_type)
 
 

@@ -112,6 +112,12 @@ def _strong(x: Any) -> Any:
     return lax.convert_element_type(x, _dtype(x))
 
 
+def _real_only(name: str, x: Any) -> None:
+    """JAX's ValueError for the functions defined on real inputs only (`x` promoted)."""
+    if dtypes.kind(_dtype(x)) == "c":
+        raise ValueError(f"{name} does not support complex-valued inputs.")
+
+
 def _quiet(fn):
     """Eager numpy warns about masked-out lanes (`0 * log(0)`); their values are discarded."""
 
@@ -236,6 +242,7 @@ def gammasgn(x: Any) -> Any:
       `+1`, `-1` or NaN elementwise; `-0.0` gives `-1` like scipy.
     """
     (x,) = promote_args_inexact("gammasgn", x)
+    _real_only("gammasgn", x)
     floor_x = jnp.floor(x)
     neg = x < 0
     nan = (neg & (x == floor_x)) | jnp.isnan(x)
@@ -287,6 +294,7 @@ def beta(a: Any, b: Any) -> Any:
       `B(a, b)` with the sign of the gamma factors.
     """
     a, b = promote_args_inexact("beta", a, b)
+    _real_only("beta", a)
     sign = gammasgn(a) * gammasgn(b) * gammasgn(a + b)
     return sign * jnp.exp(betaln(a, b))
 
@@ -302,7 +310,9 @@ def betainc(a: Any, b: Any, x: Any) -> Any:
     Returns:
       `I_x(a, b)` (differentiable in `x` only, as in JAX).
     """
-    return lax.betainc(*promote_args_inexact("betainc", a, b, x))
+    a, b, x = promote_args_inexact("betainc", a, b, x)
+    _real_only("betainc", a)
+    return lax.betainc(a, b, x)
 
 
 def gammainc(a: Any, x: Any) -> Any:
@@ -446,6 +456,7 @@ def poch(z: Any, m: Any) -> Any:
       `(z)_m`, exactly 1 where `m == 0`.
     """
     z, m = promote_args_inexact("poch", z, m)
+    _real_only("jnp.poch", z)
     return jnp.where(m == 0, jnp.ones_like(z), gamma(z + m) / gamma(z))
 
 
@@ -809,6 +820,7 @@ def entr(x: Any) -> Any:
       `entr(x)`.
     """
     (x,) = promote_args_inexact("entr", x)
+    _real_only("entr", x)
     return jnp.where(x < 0, jnp.full_like(x, -np.inf), -_xlogx(x))
 
 
@@ -823,6 +835,7 @@ def rel_entr(p: Any, q: Any) -> Any:
       `p log(p / q)` where both are positive, 0 where `p == 0 <= q`, `inf` otherwise.
     """
     p, q = promote_args_inexact("rel_entr", p, q)
+    _real_only("rel_entr", p)
     both = (p > 0) & (q > 0)
     safe_p = jnp.where(both, p, jnp.ones_like(p))
     safe_q = jnp.where(both, q, jnp.ones_like(q))
@@ -844,6 +857,7 @@ def kl_div(p: Any, q: Any) -> Any:
       `rel_entr(p, q) - p + q`.
     """
     p, q = promote_args_inexact("kl_div", p, q)
+    _real_only("kl_div", p)
     return rel_entr(p, q) - p + q
 
 
@@ -914,6 +928,7 @@ def exp1(x: Any) -> Any:
       `E1(x)`.
     """
     (x,) = promote_args_inexact("exp1", x)
+    _real_only("exp1", x)
     small = x < 1.0
     xs = jnp.where(small, x, jnp.zeros_like(x))
     series = jnp.zeros_like(x)

@@ -162,6 +162,14 @@ def test_dtypes_and_weak_types(fn, dtype, weak):
         (lambda: lax.broadcasted_iota(np.int32, (2, 3), -1), ValueError),
         (lambda: lax.broadcasted_iota(np.int32, (2, 3), 2), ValueError),
         (lambda: lax.expand_dims(X, (5,)), ValueError),
+        # no complex32: half floats raise, as JAX's conj/complex
+        (lambda: lax.conj(np.float16([1])), TypeError),
+        (lambda: lax.complex(np.float16([1]), np.float16([1])), TypeError),
+        # JAX's igamma/igammac/betainc/zeta primitives take one dtype (a Python float is f32)
+        (lambda: lax.igamma(np.float16([1]), 1.0), TypeError),
+        (lambda: lax.igammac(1.0, np.float16([1])), TypeError),
+        (lambda: lax.betainc(np.float16([1]), 1.0, 0.5), TypeError),
+        (lambda: lax.zeta(np.float32([2]), np.float16([1])), TypeError),
     ],
 )
 def test_errors(fn, error):

@@ -441,6 +441,34 @@ ERRORS = [
     ("jnp.gcd(1.0, 2.0)", ValueError, "Arguments to jax.numpy.gcd must be integers."),
     ("jnp.i0(1j)", ValueError, "Unsupported input type to jax.numpy.i0: complex64"),
     (
+        "jnp.clip(jnp.array([1j]), 0, 1)",
+        ValueError,
+        "Clip received a complex value either through the input or the min/max keywords. "
+        "Complex values have no ordering and cannot be clipped. Please convert to a real value "
+        "or array by taking the real or imaginary components via jax.numpy.real/imag "
+        "respectively.",
+    ),
+    (
+        "jnp.median(jnp.ones(2), out=jnp.ones(1))",
+        ValueError,
+        "jax.numpy.quantile does not support overwrite_input=True or out != None",
+    ),
+    (
+        "jnp.nanmedian(jnp.ones(2), out=jnp.ones(1))",
+        ValueError,
+        "jax.numpy.nanquantile does not support overwrite_input=True or out != None",
+    ),
+    (
+        "jnp.nanmedian(jnp.array([1j]))",
+        ValueError,
+        "quantile does not support complex input, as the operation is poorly defined.",
+    ),
+    (
+        "jnp.mean(jnp.ones((2, 3)), axis=2)",
+        IndexError,  # and ValueError: numbax's AxisError is both, as numpy's
+        "axis 2 is out of bounds for array of dimension 2",
+    ),
+    (
         "jnp.power(jnp.array([True]), -2)",
         TypeError,
         "Integers cannot be raised to negative powers, got integer_pow(int32[1], -2)",

@@ -40,6 +40,16 @@ def test_float64_under_x64():
     "fn,x,exc",
     [
         (lambda x: special.polygamma(x, 2.5), 1.0, ValueError),  # JAX: integer orders only
+        # JAX's "<name> does not support complex-valued inputs."
+        *[
+            (fn, np.complex64([1j]), ValueError)
+            for fn in (special.gammasgn, special.entr, special.exp1)
+        ],
+        *[
+            (lambda x, fn=fn: fn(x, 1.0), np.complex64([1j]), ValueError)
+            for fn in (special.beta, special.poch, special.rel_entr, special.kl_div)
+        ],
+        (lambda x: special.betainc(x, 1.0, 0.5), np.complex64([1j]), ValueError),
         (lambda x: special.polygamma(x, 2.5), np.array([True]), ValueError),
         (lambda x: special.log_ndtr(x, series_order=31), 1.0, SeriesOrderError),
         (lambda x: special.log_ndtr(x, series_order=2.0), 1.0, SeriesOrderError),
