@@ -1,4 +1,5 @@
-"""Jaxpr rewrites before code generation: inline nested `jit_call`s, move products out of scans
+"""Jaxpr rewrites before code generation: inline nested `jit_call`s, XLA's algebraic
+simplifications that change results (`algebraic`), move products out of scans
 (`core/jit/scan_motion.py`), merge duplicate equations, divide by square roots as XLA does, let
 BLAS write transposed products directly, and drop dead code. Each returns new lists and
 leaves the input jaxpr untouched.
@@ -6,8 +7,13 @@ leaves the input jaxpr untouched.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import numpy as np
+
 from core import ir
-from core.ir import ClosedJaxpr, Eqn, Jaxpr, Var
+from core.avals import ShapedArray
+from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var
 from core.jit import scan_motion
 from core.jit.structure import literal_value
 from core.prims import elementwise, linalg, shapes
@@ -16,6 +22,7 @@ from core.prims import elementwise, linalg, shapes
 def simplify(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
     """All rewrites, in order; returns `(eqns, outvars)`."""
     eqns, outvars = inline_calls(eqns, outvars)
+    eqns, outvars = algebraic(eqns, outvars)
     eqns, outvars = scan_motion.optimize(eqns, outvars, simplify)
     eqns, outvars = common_subexpressions(eqns, outvars)
     eqns = divisions_by_roots(eqns, outvars)
@@ -63,6 +70,105 @@ def inline_calls(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
         out += copied
         rename.update(zip(eqn.outputs, results))
     return out, [sub(v) for v in outvars]
+
+
+# XLA's algebraic simplifier (xla/service/algebraic_simplifier.cc) rewrites these patterns
+# of real floats under jit whatever the other uses of the inner value, so JAX's jitted
+# results differ from its eager ones (docs/faq.rst: `jit(lambda x: log(exp(x)))(100.)` is 100,
+# eagerly inf; `divisions_by_roots` does A/sqrt(B)). (outer, operand i, its producer) -> the
+# replacement, given an equation builder, the producer's operand and the outer equation's
+# other operands. Each checked bit for bit
+# against JAX 0.10.2's jit (tests/core/jit/test_simplify.py).
+_ALGEBRAIC: dict[tuple[str, int, str], Callable] = {
+    ("log", 0, "exp"): lambda f, a: a,  # ln(exp(A)) => A
+    ("log", 0, "sqrt"): lambda f, a: f.mul(f.log(a), f.const(0.5, a)),  # => 0.5*ln(A)
+    ("log", 0, "rsqrt"): lambda f, a: f.mul(f.log(a), f.const(-0.5, a)),  # => -0.5*ln(A)
+    ("div", 1, "exp"): lambda f, b, a: f.mul(a, f.exp(f.neg(b))),  # A/exp(B) => A*exp(-B)
+    ("pow", 0, "exp"): lambda f, a, b: f.exp(f.mul(a, b)),  # pow(exp(A),B) => exp(A*B)
+}
+
+
+class _Builder:
+    """Equations appended to `eqns` by primitive name (`f.mul(x, y)`), each a fresh output."""
+
+    def __init__(self, eqns: list[Eqn], source_info):
+        self.eqns, self.source_info = eqns, source_info
+
+    def __getattr__(self, name: str) -> Callable:
+        prim = getattr(elementwise, f"{name}_p")
+        return lambda *xs: self._emit(prim, list(xs), {})
+
+    def _emit(self, prim, inputs: list, params: dict) -> Var:
+        aval = prim.abstract_eval(*[x.aval for x in inputs], **params)
+        out = Var(aval)
+        self.eqns.append(Eqn(prim, inputs, params, [out], self.source_info))
+        return out
+
+    def const(self, value: float, like: Var) -> Var:
+        """`value` broadcast to `like`'s shape and dtype."""
+        dtype = like.aval.dtype
+        scalar = Literal(np.asarray(value, dtype)[()], ShapedArray((), dtype))
+        params = {"shape": like.aval.shape, "broadcast_dimensions": ()}
+        return self._emit(shapes.broadcast_in_dim_p, [scalar], params)
+
+
+def _constant(x, producer: dict) -> bool:
+    """Whether atom `x` is a literal or a broadcast one."""
+    e = producer.get(x) if isinstance(x, Var) else None
+    if e is not None and e.prim is shapes.broadcast_in_dim_p:
+        x = e.inputs[0]
+    return isinstance(x, Literal)
+
+
+def _algebraic_rewrite(e: Eqn, producer: dict, f: _Builder):
+    """The replacement of `e`'s result (see `_ALGEBRAIC`), its equations given to `f`; None
+    if no rule applies."""
+    if len(e.outputs) != 1 or e.outputs[0].aval.dtype.kind != "f":
+        return None
+    inner = [producer.get(x) if isinstance(x, Var) else None for x in e.inputs]
+    names = [q.prim.name if q is not None else None for q in inner]
+    if e.prim.name == "div" and names == ["exp", "exp"]:  # exp(A)/exp(B) => exp(A-B)
+        return f.exp(f.sub(inner[0].inputs[0], inner[1].inputs[0]))
+    if e.prim.name == "mul" and names == ["exp", "exp"]:  # exp(A)*exp(B) => exp(A+B)
+        return f.exp(f.add(inner[0].inputs[0], inner[1].inputs[0]))
+    # divisions by constants are products by their reciprocals first (as numbax's kernels do)
+    if e.prim.name == "div" and names[1] == "div" and not _constant(inner[1].inputs[1], producer):
+        b, c = inner[1].inputs  # A/(B/C) => (A*C)/B
+        return f.div(f.mul(e.inputs[0], c), b)
+    if e.prim.name == "div" and names[0] == "div" and not _constant(e.inputs[1], producer):
+        a, b = inner[0].inputs  # (A/B)/C => A/(B*C)
+        if not _constant(b, producer):
+            return f.div(a, f.mul(b, e.inputs[1]))
+    if e.prim.name == "sqrt" and names[0] == "mul":  # sqrt(A*A) => |A|
+        x, y = inner[0].inputs
+        return f.abs(x) if x is y else None
+    for i, inner_name in enumerate(names):
+        rule = _ALGEBRAIC.get((e.prim.name, i, inner_name))
+        if rule is not None:
+            return rule(f, inner[i].inputs[0], *(x for j, x in enumerate(e.inputs) if j != i))
+    return None
+
+
+def algebraic(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
+    """XLA's algebraic simplifications that change results (`_ALGEBRAIC`): `ln(exp(A))` is
+    `A`, `A/exp(B)` is `A*exp(-B)`, ... as JAX's jitted functions compute them."""
+    producer: dict[Var, Eqn] = {}
+    rename: dict = {}
+    out: list[Eqn] = []
+    for e in eqns:
+        ins = [rename.get(x, x) if isinstance(x, Var) else x for x in e.inputs]
+        if ins != e.inputs:
+            e = Eqn(e.prim, ins, e.params, e.outputs, e.source_info)
+        new: list[Eqn] = []
+        result = _algebraic_rewrite(e, producer, _Builder(new, e.source_info))
+        want = e.outputs[0].aval if len(e.outputs) == 1 else None
+        if result is None or (result.aval.shape, result.aval.dtype) != (want.shape, want.dtype):
+            new, result = [e], None  # no rule, or a broadcasting operand: left as it is
+        out += new
+        producer.update((v, n) for n in new for v in n.outputs)
+        if result is not None:
+            rename[e.outputs[0]] = result
+    return out, [rename.get(v, v) if isinstance(v, Var) else v for v in outvars]
 
 
 def common_subexpressions(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:

@@ -1,10 +1,14 @@
-"""The jaxpr rewrites of `core/jit/simplify.py`, by the primitives a simplified program keeps."""
+"""The jaxpr rewrites of `core/jit/simplify.py`, by the primitives a simplified program keeps;
+`algebraic`'s XLA simplifications that change results by JAX's jitted values bit for bit
+(JAX 0.10.2's, recorded here), not the op-by-op ones (docs/faq.rst:
+`jit(lambda x: jnp.log(jnp.exp(x)))(100.)` is 100.0)."""
 
 import numpy as np
 import pytest
 
 import core
 import core.numpy as jnp
+from core import lax
 from core.jit import simplify
 
 X = np.ones(3, np.float32)
@@ -34,3 +38,47 @@ def test_divisions_by_roots(f, want):
 def test_complex_divisions_by_roots_stay():
     z = X.astype(np.complex64)
     assert _simplified(lambda x, y: x / jnp.sqrt(y), z, z) == ["sqrt", "div"]
+
+
+XS = np.float32([1e-30, 0.3, np.pi, 100.0, -80.0])
+Y = np.float32([2.0, 0.7, 1.5, 60.0, 30.0])
+CASES = {
+    "log_exp": lambda x, y: jnp.log(jnp.exp(x)),
+    "log_sqrt": lambda x, y: jnp.log(jnp.sqrt(y)),
+    "log_rsqrt": lambda x, y: jnp.log(lax.rsqrt(y)),
+    "sqrt_square": lambda x, y: jnp.sqrt(x * x),
+    "exp_div_exp": lambda x, y: jnp.exp(x) / jnp.exp(y),
+    "div_exp": lambda x, y: x / jnp.exp(y),
+    "pow_exp": lambda x, y: jnp.exp(y) ** x,
+    "log_exp_mul_exp": lambda x, y: jnp.log(jnp.exp(x) * jnp.exp(y)),
+    "div_div": lambda x, y: (x / y) / (y + 1.0),
+    "div_of_div": lambda x, y: x / (y / (x + 2.0)),
+    "div_div_by_constant": lambda x, y: (x / y) / 3.0,
+}
+JAX_JIT = [
+    ("log_exp", [1e-30, 0.3, 3.1415927, 100.0, -80.0]),
+    ("log_sqrt", [0.3465736, -0.17833748, 0.20273255, 2.0471723, 1.7005987]),
+    ("log_rsqrt", [-0.3465736, 0.17833748, -0.20273255, -2.0471723, -1.7005987]),
+    ("sqrt_square", [1e-30, 0.3, 3.1415927, 100.0, 80.0]),
+    ("exp_div_exp", [0.13533528, 0.67032003, 5.163387, 2.3538527e+17, 0.0]),
+    ("div_exp", [1.3533529e-31, 0.1489756, 0.7009841, 8.756511e-25, -7.4860985e-12]),
+    ("pow_exp", [1.0, 1.2336781, 111.31778, np.inf, 0.0]),
+    ("log_exp_mul_exp", [2.0, 1.0, 4.641593, 160.0, -50.0]),
+    ("div_div", [1.6666667e-31, 0.25210083, 0.83775806, 0.027322404, -0.086021505]),
+    ("div_of_div", [1e-30, 0.9857143, 10.768528, 170.0, 208.0]),
+    ("div_div_by_constant", [1.6666667e-31, 0.14285716, 0.69813174, 0.5555556, -0.88888896]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name, want", JAX_JIT)
+def test_jit_simplifies_as_xla(name, want):
+    got = core.jit(CASES[name])(XS, Y)
+    np.testing.assert_array_equal(np.asarray(got), np.float32(want))
+
+
+def test_eager_is_not_simplified_and_the_inner_value_stays_usable():
+    # JAX's eager log(exp(100.)) is inf; an inner value used elsewhere keeps its own value
+    assert np.isinf(jnp.log(jnp.exp(np.float32(100.0))))
+    log_exp, exp = core.jit(lambda x: (jnp.log(jnp.exp(x)), jnp.exp(x)))(XS)
+    np.testing.assert_array_equal(np.asarray(log_exp), XS)
+    np.testing.assert_array_equal(np.asarray(exp), np.asarray(core.jit(jnp.exp)(XS)))
