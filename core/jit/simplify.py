@@ -207,16 +207,18 @@ _INVERSE_ROOTS = {elementwise.sqrt_p: elementwise.rsqrt_p, elementwise.rsqrt_p: 
 
 
 def divisions_by_roots(eqns: list[Eqn], outvars: list) -> list[Eqn]:
-    """`a / sqrt(b)`, the root used nowhere else, becomes `a * rsqrt(b)` (and `a / rsqrt(b)`
-    becomes `a * sqrt(b)`), as XLA's algebraic simplifier rewrites it: a jitted
-    `1 / jnp.sqrt(x)` then gives XLA's bits (its rsqrt, inf at 0), not a reciprocal estimate.
-    Real floats only; the unused root is left to dead-code elimination."""
-    uses = _use_counts(eqns, outvars)
+    """`a / sqrt(b)` becomes `a * rsqrt(b)` (and `a / rsqrt(b)` becomes `a * sqrt(b)`), as XLA's
+    algebraic simplifier rewrites it where the root has no other use: a jitted
+    `1 / jnp.sqrt(x)` then gives XLA's bits (its rsqrt, inf at 0). A root read elsewhere too
+    (XLA then divides exactly) is rewritten as well: left as a division, the kernels' `arcp`
+    let LLVM use its own reciprocal-root estimate, which is as far from the exact quotient and
+    gives nan where the root is 0. Real floats only; an unused root is left to dead-code
+    elimination."""
     roots = {e.outputs[0]: e for e in eqns if e.prim in _INVERSE_ROOTS}
     out = []
     for e in eqns:
         root = roots.get(e.inputs[1]) if e.prim is elementwise.div_p else None
-        if root is None or uses[e.inputs[1]] != 1 or e.outputs[0].aval.dtype.kind != "f":
+        if root is None or e.outputs[0].aval.dtype.kind != "f":
             out.append(e)
             continue
         inverse = Var(root.outputs[0].aval)

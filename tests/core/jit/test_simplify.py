@@ -26,8 +26,9 @@ def _simplified(f, *args) -> list[str]:
         # XLA's algebraic simplifier: a / sqrt(b) => a * rsqrt(b), a / rsqrt(b) => a * sqrt(b)
         (lambda x, y: x / jnp.sqrt(y), ["rsqrt", "mul"]),
         (lambda x, y: x / core.lax.rsqrt(y), ["sqrt", "mul"]),
-        # a root read elsewhere too stays (XLA's rule asks for one use)
-        (lambda x, y: (x / jnp.sqrt(y), jnp.sqrt(y)), ["sqrt", "div"]),
+        # a root read elsewhere too is kept for that use (XLA's rule asks for one use and then
+        # divides exactly; LLVM's `arcp` estimate would give nan at 0)
+        (lambda x, y: (x / jnp.sqrt(y), jnp.sqrt(y)), ["sqrt", "rsqrt", "mul"]),
         (lambda x, y: jnp.sqrt(y) / x, ["sqrt", "div"]),
     ],
 )
