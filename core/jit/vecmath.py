@@ -367,7 +367,8 @@ def expm1_f32(x):
     p = r * r * _poly(r, _EXPM1) + r
     t = _pow2(n - I(1))
     y = F(2) * (t * p + (t - F(0.5)))
-    return y if x <= F(88.72283) else x + _INF
+    y = y if x <= F(88.72283) else x + _INF
+    return y if x != F(0) else x  # -0.0 keeps its sign, as in XLA
 
 
 @cached_njit(**_OPTS)
@@ -399,7 +400,8 @@ def log1p_f32(x):
     lu = log_f32(u)
     # u rounds 1 + x; the second term corrects log(u) for that rounding error.
     ok = (u < _INF) & (u != F(0))
-    return lu - ((u - F(1)) - x) / u if ok else lu
+    y = lu - ((u - F(1)) - x) / u if ok else lu
+    return y if x != F(0) else x  # -0.0 keeps its sign, as in XLA
 
 
 @cached_njit(**_OPTS)
@@ -412,7 +414,7 @@ def tanh_f32(x):
     big = F(1) - F(2) / (_exp_reduced(r, n) + F(1))
     big = -big if x < F(0) else big
     y = small if a < F(0.55) else big
-    return y if a == a else x
+    return y if (a == a) & (x != F(0)) else x  # nan, and -0.0 keeps its sign, as in XLA
 
 
 @cached_njit(**_OPTS)
@@ -533,7 +535,7 @@ def sin_f32(x):
     """Vectorizable float32 sine (reduced in float64, by Payne-Hanek for |x| >= 2**19)."""
     s, c, q = _sincos_reduced(x)
     y = s if (q & 1) == 0 else c
-    return F(-y if q >= 2 else y)
+    return F(-y if q >= 2 else y) if x != F(0) else x  # -0.0 keeps its sign, as in XLA
 
 
 @cached_njit(inline="always", **_OPTS)
@@ -548,4 +550,4 @@ def cos_f32(x):
 def tan_f32(x):
     """Vectorizable float32 tangent (reduced in float64)."""
     s, c, q = _sincos_reduced(x)
-    return F(s / c if (q & 1) == 0 else -c / s)
+    return F(s / c if (q & 1) == 0 else -c / s) if x != F(0) else x  # -0.0 keeps its sign

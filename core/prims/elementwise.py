@@ -66,12 +66,31 @@ def reject_dtype(name: str, dtype: np.dtype, kinds: str, position: int | None = 
     )
 
 
+# Eager impls a back end computes itself, by primitive (`register_eager_kernel`).
+_eager_kernels: dict[Primitive, Callable] = {}
+
+
+def register_eager_kernel(prim: Primitive, kernel: Callable) -> None:
+    """Lets a back end compute eager results of `prim` (declared by `unop`/`binop`), so that they
+    equal its compiled ones bit for bit (`core/backends/numba/transcendentals.py`).
+
+    Args:
+      prim: the primitive.
+      kernel: `kernel(*operands)` returns the result array, or None for operands it leaves to
+        the numpy impl (dtypes it does not compute).
+    """
+    _eager_kernels[prim] = kernel
+
+
 def _nary(name: str, np_fn, nargs: int, out_dtype=None, kinds: str | None = None) -> Primitive:
     prim = Primitive(name, dtype_kinds=kinds)
     prim.np_fn = np_fn
     prim.nargs = nargs
 
     def impl(*args):
+        kernel = _eager_kernels.get(prim)
+        if kernel is not None and (out := kernel(*args)) is not None:
+            return out
         out = np_fn(*args)
         dt = args[0].dtype if out_dtype is None else out_dtype
         return np.asarray(out, dtype=dt) if out.dtype != dt else out

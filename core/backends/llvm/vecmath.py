@@ -238,7 +238,8 @@ def _vm_expm1(e: _Fp, x):
     p = e.add(e.mul(e.mul(r, r), _poly(e, r, _EXPM1)), r)
     t = _pow2(e, e.b.sub(n, _i(_I32T, 1)))
     y = e.mul(_f(f, 2), e.add(e.mul(t, p), e.sub(t, _f(f, 0.5))))
-    return _sel(e, e.cmp("<=", x, _f(f, 88.72283)), y, e.add(x, _f(f, np.inf)))
+    y = _sel(e, e.cmp("<=", x, _f(f, 88.72283)), y, e.add(x, _f(f, np.inf)))
+    return _sel(e, e.cmp("!=", x, _f(f, 0)), y, x)
 
 
 def _vm_log(e: _Fp, x):
@@ -273,7 +274,8 @@ def _vm_log1p(e: _Fp, x):
     u = e.add(_f(f, 1), x)
     lu = _vm_log(e.with_flags(_VM_FLAGS), u)
     ok = e.b.and_(e.cmp("<", u, _f(f, np.inf)), e.cmp("!=", u, _f(f, 0)))
-    return _sel(e, ok, e.sub(lu, e.div(e.sub(e.sub(u, _f(f, 1)), x), u)), lu)
+    y = _sel(e, ok, e.sub(lu, e.div(e.sub(e.sub(u, _f(f, 1)), x), u)), lu)
+    return _sel(e, e.cmp("!=", x, _f(f, 0)), y, x)
 
 
 def _vm_tanh(e: _Fp, x):
@@ -285,7 +287,7 @@ def _vm_tanh(e: _Fp, x):
     big = e.sub(_f(f, 1), e.div(_f(f, 2), e.add(_exp_reduced(e, r, n), _f(f, 1))))
     big = _sel(e, e.cmp("<", x, _f(f, 0)), e.neg(big), big)
     y = _sel(e, e.cmp("<", a, _f(f, 0.55)), small, big)
-    return _sel(e, e.cmp("==", a, a), y, x)
+    return _sel(e, e.b.and_(e.cmp("==", a, a), e.cmp("!=", x, _f(f, 0))), y, x)
 
 
 def _vm_logistic(e: _Fp, x):
@@ -406,7 +408,7 @@ def _vm_sin(e: _Fp, x):
     b = e.b
     y = _sel(e, b.icmp_signed("==", b.and_(q, _i(_I64T, 1)), _i(_I64T, 0)), s, c)
     y = _sel(e, b.icmp_signed(">=", q, _i(_I64T, 2)), e.neg(y), y)
-    return b.fptrunc(y, x.type)
+    return _sel(e, e.cmp("!=", x, _f(x.type, 0)), b.fptrunc(y, x.type), x)
 
 
 def _vm_cos(e: _Fp, x):
@@ -421,7 +423,8 @@ def _vm_tan(e: _Fp, x):
     s, c, q = _sincos_reduced(e, x)
     b = e.b
     even = b.icmp_signed("==", b.and_(q, _i(_I64T, 1)), _i(_I64T, 0))
-    return b.fptrunc(_sel(e, even, e.div(s, c), e.div(e.neg(c), s)), x.type)
+    y = b.fptrunc(_sel(e, even, e.div(s, c), e.div(e.neg(c), s)), x.type)
+    return _sel(e, e.cmp("!=", x, _f(x.type, 0)), y, x)
 
 
 # --- numpy ufuncs and math functions (numba/np/npyfuncs.py, numba/np/math/mathimpl.py) ------------

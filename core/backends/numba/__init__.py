@@ -11,10 +11,14 @@
     rules/         the rules, one module per primitive family, mirroring `core/prims/`
     library/       hand-written algorithms compiled once per dtype (convolutions, pooling),
                    which rules call with sizes as run-time parameters instead of emitting loops
+    transcendentals.py  the primitives computed with `core.jit.vecmath`'s float32 kernels, and
+                   their eager impls, which loop the same kernels (`eager_loops.py`, compiled on
+                   first use) so that eager results equal `jit`'s bit for bit
 
 The code generator and the compiler (`core/jit/codegen.py`, `loops.py`, `fusion.py`,
 `disk_cache.py`) read this table. Nothing here imports numba; the rules are imported on the first
-`lowering_rule` lookup, i.e. at the first compile, so `import core` stays numba-free.
+`lowering_rule` lookup, i.e. at the first compile, and `eager_loops.py` on the first eager call
+needing one of its loops, so `import core` stays numba-free.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from types import ModuleType
 
 import numpy as np
 
+from core.backends.numba import transcendentals  # noqa: F401 (registers the eager kernels)
 from core.jit import gc_pause
 
 

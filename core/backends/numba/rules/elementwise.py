@@ -1,9 +1,10 @@
 """Numba lowering of the elementwise primitives (`core/prims/elementwise.py`).
 
 Each elementwise primitive is one scalar expression of the generated code (a `Scalar` rule): float32
-transcendentals call `core.jit.vecmath` (`vm.`) so fused loops vectorize, other dtypes numpy's libm
-functions; integer division, remainder and bit counting call `core.jit.runtime` (`rt.`). The code
-generator casts every result to the output dtype, so rules need not undo numba's integer widening.
+transcendentals call `core.jit.vecmath` (`vm.`; the table is `transcendentals.py`, whose eager impls
+run the same kernels) so fused loops vectorize, other dtypes numpy's libm functions; integer
+division, remainder and bit counting call `core.jit.runtime` (`rt.`). The code generator casts
+every result to the output dtype, so rules need not undo numba's integer widening.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import numpy as np
 
 from core.backends.numba.context import ScalarCtx
 from core.backends.numba.registry import Scalar, register_lowering
+from core.backends.numba.transcendentals import vm_kernel
 from core.prims.elementwise import (
     abs_p,
     acos_p,
@@ -90,15 +92,19 @@ def _infix(op: str):
     return lambda ctx, a, b: f"({a} {op} {b})"
 
 
-def _transcendental(vm_name: str, np_name: str):
-    """float32 -> the vectorizable `vm.<name>_f32`; other dtypes -> `np.<np_name>`."""
+def _np(name: str):
+    return lambda ctx, x: f"np.{name}({x})"
+
+
+def _transcendental(prim, otherwise):
+    """The vectorizable `vm.` kernel where `transcendentals.vm_kernel` has one for the dtype
+    (float32; eager impls run the same), else the expression `otherwise(ctx, x)`."""
 
     def rule(ctx, x):
-        if ctx.dtype == _F32:
-            return f"vm.{vm_name}_f32({x})"
-        return f"np.{np_name}({x})"
+        kernel = vm_kernel(prim, ctx.dtype)
+        return f"vm.{kernel}({x})" if kernel is not None else otherwise(ctx, x)
 
-    return rule
+    return Scalar(rule)
 
 
 def _ordered(ctx, a, op: str, b) -> str:
@@ -195,11 +201,11 @@ register_lowering(round_p, Scalar(_round_lowering))
 register_lowering(stop_gradient_p, Scalar(lambda ctx, x: x))
 register_lowering(is_finite_p, Scalar(lambda ctx, x: f"np.isfinite({x})"))
 register_lowering(abs_p, Scalar(lambda ctx, x: f"np.abs({x})"))
-register_lowering(exp_p, Scalar(_transcendental("exp", "exp")))
-register_lowering(exp2_p, Scalar(_transcendental("exp2", "exp2")))
-register_lowering(log_p, Scalar(_transcendental("log", "log")))
-register_lowering(log1p_p, Scalar(_transcendental("log1p", "log1p")))
-register_lowering(expm1_p, Scalar(_transcendental("expm1", "expm1")))
+register_lowering(exp_p, _transcendental(exp_p, _np("exp")))
+register_lowering(exp2_p, _transcendental(exp2_p, _np("exp2")))
+register_lowering(log_p, _transcendental(log_p, _np("log")))
+register_lowering(log1p_p, _transcendental(log1p_p, _np("log1p")))
+register_lowering(expm1_p, _transcendental(expm1_p, _np("expm1")))
 register_lowering(sqrt_p, Scalar(lambda ctx, x: f"np.sqrt({x})"))
 
 
@@ -213,20 +219,18 @@ def _rsqrt_lowering(ctx, x):
 
 register_lowering(rsqrt_p, Scalar(_rsqrt_lowering))
 register_lowering(cbrt_p, Scalar(lambda ctx, x: f"np.cbrt({x})"))
-register_lowering(tanh_p, Scalar(_transcendental("tanh", "tanh")))
+register_lowering(tanh_p, _transcendental(tanh_p, _np("tanh")))
 
 
-def _logistic_lowering(ctx, x):
-    if ctx.dtype == _F32:
-        return f"vm.logistic_f32({x})"
+def _logistic(ctx, x):
     one = ctx.const(1)
     return f"({one} / ({one} + np.exp(-{x})))"
 
 
-register_lowering(logistic_p, Scalar(_logistic_lowering))
-register_lowering(sin_p, Scalar(_transcendental("sin", "sin")))
-register_lowering(cos_p, Scalar(_transcendental("cos", "cos")))
-register_lowering(tan_p, Scalar(_transcendental("tan", "tan")))
+register_lowering(logistic_p, _transcendental(logistic_p, _logistic))
+register_lowering(sin_p, _transcendental(sin_p, _np("sin")))
+register_lowering(cos_p, _transcendental(cos_p, _np("cos")))
+register_lowering(tan_p, _transcendental(tan_p, _np("tan")))
 register_lowering(asin_p, Scalar(lambda ctx, x: f"np.arcsin({x})"))
 register_lowering(acos_p, Scalar(lambda ctx, x: f"np.arccos({x})"))
 register_lowering(atan_p, Scalar(lambda ctx, x: f"np.arctan({x})"))
@@ -244,18 +248,8 @@ def _atan2_lowering(ctx, a, b):
 register_lowering(atan2_p, Scalar(_atan2_lowering))
 
 
-def _erf_lowering(ctx, x):
-    return f"vm.erf_f32({x})" if ctx.dtype == _F32 else f"math.erf({x})"
-
-
-register_lowering(erf_p, Scalar(_erf_lowering))
-
-
-def _erf_inv_lowering(ctx, x):
-    return f"vm.erf_inv_f32({x})" if ctx.dtype == _F32 else f"rt.erf_inv_f64({x})"
-
-
-register_lowering(erf_inv_p, Scalar(_erf_inv_lowering))
+register_lowering(erf_p, _transcendental(erf_p, lambda ctx, x: f"math.erf({x})"))
+register_lowering(erf_inv_p, _transcendental(erf_inv_p, lambda ctx, x: f"rt.erf_inv_f64({x})"))
 register_lowering(lgamma_p, Scalar(lambda ctx, x: f"math.lgamma({x})", exact=False))
 register_lowering(digamma_p, Scalar(lambda ctx, x: f"rt.digamma({x})", exact=False))
 register_lowering(polygamma_p, Scalar(lambda ctx, m, x: f"rt.polygamma({m}, {x})", exact=False))

@@ -1,0 +1,106 @@
+"""The primitives the numba back end computes with `core.jit.vecmath`'s float32 kernels, and
+their eager impls, which run the same kernels so that eager results equal `jit`'s bit for bit.
+
+`VM_F32` is the one table: the lowering rules (`rules/elementwise.py`) call `vm_kernel` to emit
+`vm.<kernel>(x)` in fused loops, and `EagerKernel`, registered with
+`core.prims.elementwise.register_eager_kernel` for each primitive of the table, loops that kernel
+over an eager operand. numpy's own float32 functions round differently (JAX and `jit` print
+`sin(1.0)` as 0.84147096, numpy as 0.841471; on 1e5 float32 inputs ~40% of exp results and ~10%
+of sin results differed). float16 and bfloat16 operands of most of them are computed in float32
+and rounded, as XLA does on the CPU; other dtypes stay with numpy, as in the lowering.
+
+Nothing here imports numba: the loops are compiled per kernel on the first eager call that needs
+one (`eager_loops.py`, loaded then), and cached on disk.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+import numpy as np
+
+from core import dtypes
+from core.primitive import Primitive
+from core.prims import elementwise as ew
+
+# primitive -> its vecmath kernel on float32 operands
+VM_F32: dict[Primitive, str] = {
+    ew.exp_p: "exp_f32",
+    ew.exp2_p: "exp2_f32",
+    ew.expm1_p: "expm1_f32",
+    ew.log_p: "log_f32",
+    ew.log1p_p: "log1p_f32",
+    ew.tanh_p: "tanh_f32",
+    ew.logistic_p: "logistic_f32",
+    ew.sin_p: "sin_f32",
+    ew.cos_p: "cos_f32",
+    ew.tan_p: "tan_f32",
+    ew.erf_p: "erf_f32",
+    ew.erf_inv_p: "erf_inv_f32",
+}
+# XLA computes these primitives on float16 and bfloat16 in float32 and rounds the result (so
+# numpy's impls, which do the same with their own float32 functions, mostly agree with JAX too);
+# logistic, exp2 and expm1 it composes of operations in the narrow dtype (the kernels through
+# float32 differed from JAX on ~30% of float16 inputs), so those stay with numpy.
+_NARROW = frozenset({dtypes.float16, dtypes.bfloat16})
+_NARROW_VIA_F32 = frozenset(VM_F32) - {ew.logistic_p, ew.exp2_p, ew.expm1_p}
+
+
+def vm_kernel(prim: Primitive, dtype: np.dtype) -> str | None:
+    """The name of the `core.jit.vecmath` function computing `prim` on `dtype` values, or None
+    where the back end computes it otherwise (numpy's libm functions)."""
+    return VM_F32.get(prim) if dtype == dtypes.float32 else None
+
+
+class EagerKernel:
+    """The eager impl of a primitive of `VM_F32`: `kernel(x)` is its result, or None for a
+    dtype numpy computes. The loop of each dtype is made on its first call."""
+
+    def __init__(self, prim: Primitive):
+        self.prim = prim
+        self._loops: dict[np.dtype, Callable | None] = {}
+
+    def __call__(self, x: np.ndarray) -> np.ndarray | None:
+        loop = self._loops.get(x.dtype, _UNSET)
+        if loop is _UNSET:
+            loop = self._loops[x.dtype] = self._loop(x.dtype)
+        return None if loop is None else loop(x)
+
+    def _loop(self, dtype: np.dtype) -> Callable | None:
+        via = dtype in _NARROW and self.prim in _NARROW_VIA_F32
+        kernel = vm_kernel(self.prim, dtypes.float32 if via else dtype)
+        if kernel is None:
+            return None
+        # numba loads on this first use (`import core` stays numba-free, as for the rules).
+        compiled = importlib.import_module("core.backends.numba.eager_loops").loop(kernel)
+        return _rounded(compiled, dtype) if via else _direct(compiled)
+
+
+_UNSET = object()
+
+
+def _direct(compiled: Callable) -> Callable[[np.ndarray], np.ndarray]:
+    def run(x: np.ndarray) -> np.ndarray:
+        out = np.empty(x.shape, x.dtype)
+        compiled(np.ravel(x), out.reshape(-1))
+        return out
+
+    return run
+
+
+def _rounded(compiled: Callable, dtype: np.dtype) -> Callable[[np.ndarray], np.ndarray]:
+    """The float32 loop for a narrower float `dtype`: converted up, computed, rounded once."""
+
+    def run(x: np.ndarray) -> np.ndarray:
+        wide = np.ravel(x).astype(dtypes.float32)
+        out = np.empty(x.shape, dtypes.float32)
+        compiled(wide, out.reshape(-1))
+        with np.errstate(over="ignore"):  # values beyond the dtype's range become inf silently
+            return out.astype(dtype)
+
+    return run
+
+
+for _prim in VM_F32:
+    ew.register_eager_kernel(_prim, EagerKernel(_prim))
