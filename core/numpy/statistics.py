@@ -38,6 +38,7 @@ from core.numpy.lookup import searchsorted, take_along_axis
 from core.numpy.sorting import argsort, sort
 from core.numpy.ufuncs import clip
 from core.numpy.where import where
+from core.prims import elementwise as ew
 from core.prims.options import canonicalize_precision
 from core.trace import get_aval
 
@@ -351,7 +352,11 @@ def corrcoef(x: Any, y: Any = None, rowvar: bool = True, dtype: Any = None) -> A
 
     std = uf.sqrt(diagonal(c))
     c = uf.divide(uf.divide(c, std[:, None]), std[None, :])
-    return clip(c, -1, 1)
+    real_part = clip(uf.real(c), -1, 1)
+    if dtypes.kind(_dtype(c)) != "c":
+        return real_part
+    # complex: the parts clipped separately (clip refuses complex values), as JAX's
+    return ew.complex_p.bind(real_part, clip(uf.imag(c), -1, 1))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -333,6 +333,12 @@ CASES = [
     # atan2 (the array-API alias) promotes first: -2 beside uint8 wraps to 254
     ("jnp.atan2(jnp.array([1, 2], jnp.uint8), -2)", [0.003936987, 0.007873853], "float32"),
     ("jnp.arctan2(jnp.array([1, 2], jnp.uint8), -2)", [2.6779451, 2.3561945], "float32"),
+    # complex corrcoef clips the real and imaginary parts separately (clip refuses complex)
+    (
+        "jnp.corrcoef(jnp.array([[1, 2, 4], [3, 1, 0]], jnp.complex64))",
+        [[1 + 0j, -0.9285712838172913 + 0j], [-0.9285712838172913 + 0j, 1 + 0j]],
+        "complex64",
+    ),
     # 2x2 and 3x3 determinants are the explicit products (no LU: half floats work)
     ("jnp.linalg.det(jnp.array([[1, 2], [3, 4]], jnp.float16))", -2.0, "float16"),
     (
