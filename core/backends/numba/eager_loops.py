@@ -1,6 +1,6 @@
-"""Compiled loops applying one `core.jit.vecmath` kernel to a flat float32 array: the eager
-impls of `transcendentals.VM_F32`'s primitives (this module imports numba; `transcendentals`
-loads it on first use).
+"""Compiled loops applying one `core.jit.vecmath` kernel to a flat float32 (float64) array: the
+eager impls of `transcendentals.VM_F32`'s (`VM_F64`'s) primitives (this module imports numba;
+`transcendentals` loads it on first use).
 
 A loop is generated source compiled by `core.jit.disk_cache` (once per kernel and process, its
 machine code cached on disk) on numbax's lean target (`core/backends/llvm/target.py`), so that
@@ -36,7 +36,10 @@ def loop(x, out):
     for i in range(x.shape[0]):
         out[i] = kernel(x[i])
 '''
-_SIGNATURE = (nt.Array(nt.float32, 1, "C", readonly=True), nt.float32[::1])  # takes writable x too
+# (x, out) of a float32 and a float64 kernel; a read-only x takes writable ones too
+_SIGNATURES = {
+    t: (nt.Array(t, 1, "C", readonly=True), nt.Array(t, 1, "C")) for t in (nt.float32, nt.float64)
+}
 _loops: dict[str, Callable] = {}  # kernel name -> compiled loop, kept alive for the process
 
 
@@ -62,12 +65,13 @@ def _lean(disp: Dispatcher) -> Dispatcher:
 
 def loop(kernel: str) -> Callable[[np.ndarray, np.ndarray], None]:
     """The compiled `loop(x, out)` setting `out[i] = vm.<kernel>(x[i])` for C-contiguous 1-d
-    float32 arrays `x` and `out` of one size."""
+    arrays `x` and `out` of one size, float32 (float64 for a `_f64` kernel)."""
     compiled = _loops.get(kernel)
     if compiled is None:
         source = _SOURCE.format(kernel=kernel)
+        signature = _SIGNATURES[nt.float64 if kernel.endswith("_f64") else nt.float32]
         compiled = disk_cache.compile_source(
-            source, "loop", _SIGNATURE, _target=target.NAME, **codegen.OPTIONS
+            source, "loop", signature, _target=target.NAME, **codegen.OPTIONS
         )
         _loops[kernel] = compiled
     return compiled

@@ -1,8 +1,8 @@
 """The primitives the numba back end computes with `core.jit.vecmath`'s float32 kernels, and
 their eager impls, which run the same kernels so that eager results equal `jit`'s bit for bit.
 
-`VM_F32` is the one table: the lowering rules (`rules/elementwise.py`) call `vm_kernel` to emit
-`vm.<kernel>(x)` in fused loops, and `EagerKernel`, registered with
+`VM_F32` (and `VM_F64`, for rsqrt) is the one table: the lowering rules (`rules/elementwise.py`)
+call `vm_kernel` to emit `vm.<kernel>(x)` in fused loops, and `EagerKernel`, registered with
 `core.prims.elementwise.register_eager_kernel` for each primitive of the table, loops that kernel
 over an eager operand. numpy's own float32 functions round differently (JAX and `jit` print
 `sin(1.0)` as 0.84147096, numpy as 0.841471; on 1e5 float32 inputs ~40% of exp results and ~10%
@@ -38,7 +38,10 @@ VM_F32: dict[Primitive, str] = {
     ew.tan_p: "tan_f32",
     ew.erf_p: "erf_f32",
     ew.erf_inv_p: "erf_inv_f32",
+    ew.rsqrt_p: "rsqrt_f32",
 }
+# primitive -> its vecmath kernel on float64 operands (rsqrt: XLA's estimate and Newton steps)
+VM_F64: dict[Primitive, str] = {ew.rsqrt_p: "rsqrt_f64"}
 # XLA computes these primitives on float16 and bfloat16 in float32 and rounds the result (so
 # numpy's impls, which do the same with their own float32 functions, mostly agree with JAX too);
 # logistic, exp2 and expm1 it composes of operations in the narrow dtype (the kernels through
@@ -50,7 +53,9 @@ _NARROW_VIA_F32 = frozenset(VM_F32) - {ew.logistic_p, ew.exp2_p, ew.expm1_p}
 def vm_kernel(prim: Primitive, dtype: np.dtype) -> str | None:
     """The name of the `core.jit.vecmath` function computing `prim` on `dtype` values, or None
     where the back end computes it otherwise (numpy's libm functions)."""
-    return VM_F32.get(prim) if dtype == dtypes.float32 else None
+    if dtype == dtypes.float32:
+        return VM_F32.get(prim)
+    return VM_F64.get(prim) if dtype == dtypes.float64 else None
 
 
 class EagerKernel:
@@ -102,5 +107,5 @@ def _rounded(compiled: Callable, dtype: np.dtype) -> Callable[[np.ndarray], np.n
     return run
 
 
-for _prim in VM_F32:
+for _prim in {**VM_F32, **VM_F64}:
     ew.register_eager_kernel(_prim, EagerKernel(_prim))

@@ -209,15 +209,11 @@ register_lowering(expm1_p, _transcendental(expm1_p, _np("expm1")))
 register_lowering(sqrt_p, Scalar(lambda ctx, x: f"np.sqrt({x})"))
 
 
-def _rsqrt_lowering(ctx, x):
-    # XLA's rsqrt: float32 its estimate and Newton steps, with its edges; float64 1 / sqrt(x)
-    # (in a function whose division has no `arcp`, so LLVM cannot estimate it either)
-    if ctx.dtype in (_F32, _F64):
-        return f"vm.rsqrt_{ctx.dtype.name.replace('float', 'f')}({x})"
+def _rsqrt_otherwise(ctx, x):
     return _div_lowering(ctx, ctx.const(1), f"np.sqrt({x})")
 
 
-register_lowering(rsqrt_p, Scalar(_rsqrt_lowering))
+register_lowering(rsqrt_p, _transcendental(rsqrt_p, _rsqrt_otherwise))  # XLA's estimate
 register_lowering(cbrt_p, Scalar(lambda ctx, x: f"np.cbrt({x})"))
 register_lowering(tanh_p, _transcendental(tanh_p, _np("tanh")))
 

@@ -111,8 +111,10 @@ def test_rsqrt_is_xlas_bit_for_bit(dtype, name):
     steps; XLA's algebraic simplifier turns `a / sqrt(b)` into `a * rsqrt(b)`)."""
     with core.enable_x64(dtype == np.float64):
         got = np.asarray(core.jit(RSQRT_FUNCTIONS[name])(_rsqrt_inputs(dtype)))
+        eager = np.asarray(core.lax.rsqrt(_rsqrt_inputs(dtype)))  # the same kernel, op by op
     assert got.dtype == dtype
     assert hashlib.sha256(got.tobytes()).hexdigest()[:16] == RSQRT_DIGESTS[(dtype, name)]
+    assert hashlib.sha256(eager.tobytes()).hexdigest()[:16] == RSQRT_DIGESTS[(dtype, "rsqrt")]
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
