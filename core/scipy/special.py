@@ -201,7 +201,12 @@ def _complex_loggamma_scipy(z: Any) -> Any:
     z is shifted right by n, `loggamma(z) = loggamma(z + n) - sum_{k<n} log(z + k)` (JAX's
     `_complex_loggamma_scipy`); NaN+NaNj at the poles and at NaN."""
     bad, z_safe = _complex_poles(z)
-    n = jnp.maximum(0, jnp.ceil(0.5 - jnp.real(z_safe)).astype(int))
+    # The shift is one loop step per unit: JAX's loop runs ~2**31 steps for Re z = -inf or
+    # -1e30 (it hangs); numbax shifts at most 2**16 and leaves non-finite z to the Lanczos
+    # formula (NaN or inf), where the reflection's branch cuts apply.
+    re = jnp.real(z_safe)
+    shift = jnp.minimum(jnp.ceil(0.5 - jnp.where(jnp.isfinite(re), re, 0.5)), 2.0**16)
+    n = jnp.maximum(0, shift.astype(int))
 
     def body(state):
         k, sum_log = state
