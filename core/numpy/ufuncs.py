@@ -347,9 +347,10 @@ def _logical(name, fn):
     def op(x: Any, y: Any, /) -> Any:
         check_arraylike(name, x, y)
         x, y = promote_args(name, x, y)
-        # As JAX's `x != 0`: weak when the promoted operands are (two Python numbers, not
-        # two bools: booleans are never weak).
-        weak = get_aval(x).weak_type and get_aval(x).dtype != dtypes.bool_
+        # As JAX's `x != 0`, whose 0 is weak only beside a weak scalar: weak for two Python
+        # numbers (not two bools: booleans are never weak), strong beside an array.
+        aval = get_aval(x)
+        weak = aval.weak_type and aval.dtype != dtypes.bool_ and aval.ndim == 0
         return fn(astype(x, dtypes.bool_, weak), astype(y, dtypes.bool_, weak))
 
     op.__name__ = op.__qualname__ = name

@@ -99,6 +99,8 @@ CASES = [
     ("jnp.logical_or(jnp.float32(1), 2)", "bool", False),
     ("jnp.logical_and(True, 3)", "bool", True),  # promoted first: a weak int
     ("jnp.logical_and(True, True)", "bool", False),
+    ("jnp.logical_or(jnp.array([1, 0], jnp.int8), 2.5)", "bool", False),
+    ("jnp.logical_xor(jnp.array([True]), 3)", "bool", False),
     ("jnp.log10(1j)", "complex64", False),
     # lax.pow(x, y) of the unpromoted operands: weak only if both are
     ("jnp.power(2.5, jnp.array([1, 2], jnp.int8))", "float32", False),
