@@ -1,24 +1,34 @@
-"""Vectorizable float32 transcendentals for generated numba loops.
+"""Vectorizable float32 transcendentals for generated numba loops, XLA's CPU kernels bit for bit.
 
 PyPI's llvmlite has no SVML, so `np.exp` in an `njit` loop is a scalar libm call per element and
 blocks SIMD (selu on 1e6 floats: 5.8 ms, against about 0.25 ms with the kernels below). Each
 function here is branch-free float32 arithmetic: a range reduction, a polynomial, and a scale by
 2**n built from exponent bits (`_bits`/`_float` are LLVM bitcasts), with selects for the edges, so
-LLVM inlines it into the caller's loop and vectorizes the loop. Edge cases follow numpy (inf, nan,
-overflow to inf, exact 0 and -inf where numpy has them); results that would be denormal are
-flushed to zero, as XLA on the CPU does. Accuracy is within a few float32 ulps of numpy
-(tests/core/jit/test_vecmath.py measures it).
+LLVM inlines it into the caller's loop and vectorizes the loop.
+
+exp, log, tanh, expm1, log1p and logistic are the kernels XLA's CPU back end emits (Eigen's
+pexp/plog, XLA's rational tanh and log1p, expm1 from tanh(x/2)), operation for operation, with
+`fma` wherever XLA's machine code fuses a product into an add (XLA compiles with FMA contraction
+on; LLVM's choice of pairs is read off JAX's dumped object code, `XLA_FLAGS=--xla_dump_to`).
+exp2, log10, sinh, cosh and the inverse trigonometric and hyperbolic functions are composed as
+XLA's HLO composes them (JAX's decompositions after XLA's simplifier: exp2(x) = exp(x * ln2),
+arcsin(x) = 2 atan2(x, 1 + sqrt((1 - x)(1 + x))), ...), atan2 calls the C library's atan2f as
+XLA does. XLA's threads flush denormals (FTZ and DAZ): the kernels flush their inputs and results
+where that changes a result, so jitted float32 results equal JAX's jitted ones in every bit
+(tests/core/jit/test_vecmath.py checks recorded JAX results; accuracy against numpy is XLA's:
+within 3e-7 relative, exp2 and sinh/cosh of large |x| within |x| * 2**-24).
 
 `rsqrt_f32`/`rsqrt_f64` are XLA's rsqrt bit for bit: the x86 hardware estimate (whose table
 is the CPU's) refined by XLA's Newton steps for this CPU (`RSQRT_STEPS`); the estimate is a
 call the loop vectorizer widens through the vector-function ABI (`emit_rsqrt_estimate`).
 
-The building blocks (`_poly`, `_reduce_ln2`, ...) are inlined into each function by numba
-(`inline="always"`), so a cold process compiles `exp_f32` once instead of four functions.
+erf, erf_inv, sin, cos and tan are near-minimax fits of their own (Lawson-weighted least squares
+on Chebyshev nodes in float64, against numpy/scipy references), rounded to float32. float64 code
+uses numpy's libm functions instead.
 
-Polynomial coefficients are near-minimax fits (Lawson-weighted least squares on Chebyshev nodes
-in float64, against numpy/scipy references), rounded to float32. float64 code uses numpy's libm
-functions instead. `radd`/`rmul` (reassociable add/multiply) let LLVM vectorize a reduction loop
+The building blocks (`_poly`, `_fma_horner`, `_exp_unflushed`, ...) are inlined into each
+function by numba (`inline="always"`), so a cold process compiles `exp_f32` once instead of four
+functions. `radd`/`rmul` (reassociable add/multiply) let LLVM vectorize a reduction loop
 without making the whole kernel `fastmath`; `maximum`/`minimum` are LLVM's NaN-propagating
 float max/min, which vectorize too.
 """
@@ -42,19 +52,64 @@ I = np.int32
 _OPTS = dict(error_model="numpy", fastmath={"contract"}, cache=True)
 _INF = F(np.inf)
 _NAN = F(np.nan)
+_TINY = F(1.1754944e-38)  # the smallest normal float32
 _LOG2E = F(1.4426950408889634)
+_LN2 = F(0.6931471805599453)
 _LN2_HI = F(0.693359375)  # few mantissa bits: n * _LN2_HI is exact
 _LN2_LO = F(-2.12194440e-4)
-_ROUND = F(12582912.0)  # 1.5 * 2**23: adding it rounds a float32 to an integer
 
-_EXP = (0.5, 0.1666651964187622, 0.04166620597243309, 0.008368882350623608, 0.0013950478751212358)
-_EXPM1 = (0.5, 0.16666577756404877, 0.04166685417294502, 0.008363140746951103, 0.001390128512866795)
-_TANH = (
-    -0.3333333134651184,
-    0.13333141803741455,
-    -0.053912751376628876,
-    0.02132408320903778,
-    -0.006631854921579361,
+# XLA's CPU kernels' coefficients (Eigen's pexp/plog, XLA's tanh and log1p), highest degree first
+_EXP = (
+    0.00019875691214110702,
+    0.001398199936375022,
+    0.008333452045917511,
+    0.04166579619050026,
+    0.1666666567325592,
+    0.5,
+)
+_LOG = (
+    0.07037683576345444,
+    -0.11514610052108765,
+    0.11676998436450958,
+    -0.12420140951871872,
+    0.14249323308467865,
+    -0.16668057441711426,
+    0.2000071406364441,
+    -0.24999994039535522,
+    0.3333333134651184,
+)
+_TANH_P = (
+    -2.7607683663038313e-16,
+    2.0001879384549948e-13,
+    -8.604671836165423e-11,
+    5.122297253024044e-08,
+    1.4857223504805006e-05,
+    0.0006372619536705315,
+    0.004893524572253227,
+)
+_TANH_Q = (
+    1.1982583600911312e-06,
+    0.00011853470641653985,
+    0.0022684347350150347,
+    0.0048935250379145145,
+)
+_LOG1P_P = (
+    1.0,
+    15.062909126281738,
+    83.04756927490234,
+    221.7624053955078,
+    309.0987243652344,
+    216.42788696289062,
+    60.11865997314453,
+)
+_LOG1P_Q = (
+    4.527e-05,
+    0.4985410273075104,
+    6.578732490539551,
+    29.91191864013672,
+    60.949668884277344,
+    57.11296463012695,
+    20.039552688598633,
 )
 _ERF = (
     1.1283791065216064,
@@ -158,6 +213,20 @@ maximum = _nan_propagating("maximum")
 minimum = _nan_propagating("minimum")
 
 
+@intrinsic
+def fma(typingctx, a, b, c):
+    """`a * b + c` rounded once (LLVM's `llvm.fma`), as XLA's code fuses products into adds."""
+
+    def codegen(context, builder, signature, args):
+        ty = args[0].type
+        suffix = "f32" if ty == ir.FloatType() else "f64"
+        fnty = ir.FunctionType(ty, [ty, ty, ty])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, f"llvm.fma.{suffix}")
+        return builder.call(fn, args)
+
+    return a(a, b, c), codegen
+
+
 @cached_njit(inline="always", **_OPTS)
 def _poly(x, c):
     """Horner evaluation of c[0] + c[1] x + ... (c is a tuple, unrolled by numba)."""
@@ -168,25 +237,33 @@ def _poly(x, c):
 
 
 @cached_njit(inline="always", **_OPTS)
-def _pow2(n):
-    """2.0**n as float32 for -126 <= n <= 127."""
-    return _float((n + I(127)) << I(23))
+def _fma_horner(x, c):
+    """c[0] x**n + ... + c[n] by fused multiply-adds from the highest coefficient (XLA's order)."""
+    p = F(c[0])
+    for k in range(1, len(c)):
+        p = fma(p, x, F(c[k]))
+    return p
 
 
 @cached_njit(inline="always", **_OPTS)
-def _reduce_ln2(x):
-    """x = n*ln2 + r with |r| <= ln2/2; returns (n as float32, n as int32, r)."""
-    t = x * _LOG2E + _ROUND
-    n = _bits(t) - _bits(_ROUND)
-    t = t - _ROUND
-    return t, n, x - t * _LN2_HI - t * _LN2_LO
+def _flush(x):
+    """x, or a zero of its sign if it is a denormal (XLA's CPU threads flush denormals)."""
+    return F(0) * x if np.abs(x) < _TINY else x
 
 
 @cached_njit(inline="always", **_OPTS)
-def _exp_reduced(r, n):
-    """exp(r) * 2**n for |r| <= ln2/2, by adding n to the exponent bits (no range checks)."""
-    p = r * r * _poly(r, _EXP) + r + F(1)
-    return _float(_bits(p) + (n << I(23)))
+def _exp_unflushed(x):
+    """XLA's float32 exp (Eigen's pexp): a result below 2**-126 stays denormal."""
+    x = F(-87.8) if x < F(-87.8) else x
+    x = F(88.8) if x > F(88.8) else x
+    m = np.floor(fma(x, _LOG2E, F(0.5)))
+    m = F(-127) if m < F(-127) else m
+    m = F(127) if m > F(127) else m
+    r = fma(-m, _LN2_HI, x)
+    r = fma(-m, _LN2_LO, r)
+    p = _fma_horner(r, _EXP)
+    y = fma(p, r * r, r) + F(1)
+    return y * _float((I(m) + I(127)) << I(23))
 
 
 def _rsqrt_steps() -> tuple[int, int]:
@@ -341,86 +418,184 @@ def rsqrt_f64(x):
 
 @cached_njit(**_OPTS)
 def exp_f32(x):
-    """Vectorizable float32 exp."""
-    _, n, r = _reduce_ln2(x)
-    y = _exp_reduced(r, n)
-    y = F(0) if x < F(-87.33654) else y
-    return y if x <= F(88.72283) else x + _INF
+    """Vectorizable float32 exp, XLA's CPU kernel bit for bit."""
+    y = _exp_unflushed(x)
+    return F(0) if y < _TINY else y
 
 
 @cached_njit(**_OPTS)
 def exp2_f32(x):
-    """Vectorizable float32 2**x."""
-    t = x + _ROUND
-    n = _bits(t) - _bits(_ROUND)
-    r = (x - (t - _ROUND)) * F(0.6931471805599453)
-    y = _exp_reduced(r, n)
-    y = F(0) if x < F(-126) else y
-    return y if x < F(128) else x + _INF
+    """Vectorizable float32 2**x: exp(x * ln2), as XLA rewrites it."""
+    return exp_f32(x * _LN2)
 
 
-@cached_njit(**_OPTS)
-def expm1_f32(x):
-    """Vectorizable float32 exp(x) - 1, accurate near 0."""
-    xc = F(-30) if x < F(-30) else x
-    _, n, r = _reduce_ln2(xc)
-    p = r * r * _poly(r, _EXPM1) + r
-    t = _pow2(n - I(1))
-    y = F(2) * (t * p + (t - F(0.5)))
-    y = y if x <= F(88.72283) else x + _INF
-    return y if x != F(0) else x  # -0.0 keeps its sign, as in XLA
+@cached_njit(inline="always", **_OPTS)
+def _log_positive(x):
+    """XLA's float32 log (Eigen's plog) of x > 0 (other values: nonsense)."""
+    x = x if x > _TINY else _TINY
+    b = _bits(x)
+    e = F((b >> I(23)) - I(127)) + F(1)
+    m = _float((b & I(-2139095041)) | I(0x3F000000))  # mantissa in [0.5, 1)
+    low = m < F(0.70710677)
+    e = e - (F(1) if low else F(0))
+    f = (m - F(1)) + (m if low else F(0))
+    f2 = f * f
+    f3 = f2 * f
+    y0 = _fma_horner(f, _LOG[0:3])
+    y1 = _fma_horner(f, _LOG[3:6])
+    y2 = _fma_horner(f, _LOG[6:9])
+    y = fma(fma(y0, f3, y1), f3, y2)
+    y = fma(y, f3, e * _LN2_LO)
+    return fma(e, _LN2_HI, fma(F(-0.5), f2, f) + y)
 
 
 @cached_njit(**_OPTS)
 def log_f32(x):
-    """Vectorizable float32 natural log."""
-    tiny = x < F(1.1754944e-38)
-    xs = x * F(8388608.0) if tiny else x  # scale denormals by 2**23
-    b = _bits(xs)
-    e = ((b >> I(23)) & I(255)) - I(127) - (I(23) if tiny else I(0))
-    m = _float((b & I(0x7FFFFF)) | I(0x3F800000))  # mantissa in [1, 2)
-    big = m > F(1.4142135)
-    m = m * F(0.5) if big else m
-    e = e + I(1) if big else e
-    f = m - F(1)
-    s = f / (F(2) + f)
-    z = s * s
-    r = z * (F(2 / 3) + z * (F(2 / 5) + z * (F(2 / 7) + z * F(2 / 9))))
-    ef = F(e)
-    y = ef * _LN2_HI + ((f - s * (f - r)) + ef * _LN2_LO)
-    y = y if x < _INF else x
-    y = -_INF if x == F(0) else y
-    return _NAN if x < F(0) else y
+    """Vectorizable float32 natural log, XLA's CPU kernel bit for bit (denormals count as 0)."""
+    y = _log_positive(x)
+    y = y if x > F(0) else _NAN
+    y = _INF if x == _INF else y
+    return -_INF if np.abs(x) < _TINY else y
 
 
 @cached_njit(**_OPTS)
-def log1p_f32(x):
-    """Vectorizable float32 log(1 + x), accurate near 0."""
-    u = F(1) + x
-    lu = log_f32(u)
-    # u rounds 1 + x; the second term corrects log(u) for that rounding error.
-    ok = (u < _INF) & (u != F(0))
-    y = lu - ((u - F(1)) - x) / u if ok else lu
-    return y if x != F(0) else x  # -0.0 keeps its sign, as in XLA
+def log10_f32(x):
+    """Vectorizable float32 log10: log(x) * (1/ln 10), as XLA rewrites it."""
+    return log_f32(x) * F(0.434294492)
+
+
+@cached_njit(inline="always", **_OPTS)
+def _tanh_unclamped(x):
+    """XLA's float32 tanh rational approximation of |x| < 20 (clamped to +-7.9988)."""
+    a = np.abs(x)
+    xc = F(-7.998811721801758) if x < F(-7.998811721801758) else x
+    xc = F(7.998811721801758) if xc > F(7.998811721801758) else xc
+    x2 = xc * xc
+    y = xc * _fma_horner(x2, _TANH_P) / _fma_horner(x2, _TANH_Q)
+    return x if a < F(0.0004) else y
 
 
 @cached_njit(**_OPTS)
 def tanh_f32(x):
-    """Vectorizable float32 tanh."""
-    a = np.abs(x)
-    z = x * x
-    small = x + x * z * _poly(z, _TANH)
-    _, n, r = _reduce_ln2(F(2) * (F(20) if a > F(20) else a))
-    big = F(1) - F(2) / (_exp_reduced(r, n) + F(1))
-    big = -big if x < F(0) else big
-    y = small if a < F(0.55) else big
-    return y if (a == a) & (x != F(0)) else x  # nan, and -0.0 keeps its sign, as in XLA
+    """Vectorizable float32 tanh, XLA's CPU kernel bit for bit."""
+    y = _tanh_unclamped(x)
+    return np.copysign(F(1), x) if np.abs(x) >= F(20) else y
+
+
+@cached_njit(**_OPTS)
+def expm1_f32(x):
+    """Vectorizable float32 exp(x) - 1 as XLA's: tanh(x/2) * (exp(x) + 1) for |x| <= 0.5."""
+    e = _exp_unflushed(x)
+    h = x * F(0.5)
+    t = _tanh_unclamped(h)
+    t = np.copysign(F(1), h) if np.abs(h) >= F(20) else t
+    y = e - F(1) if np.abs(x) > F(0.5) else t * (e + F(1))
+    return x if np.abs(h) < _TINY else y
+
+
+@cached_njit(inline="always", **_OPTS)
+def _log1p_parts(x):
+    """XLA's log1p pieces: (log(1 + x) by log, the rational factor q, x * x); log1p(x) is
+    x - x**2 / 2 + x**3 q for |x| < 0.41421357."""
+    u = x + F(1)
+    lu = _log_positive(u)
+    lu = lu if u > F(0) else _NAN
+    lu = _INF if u == _INF else lu
+    lu = -_INF if u == F(0) else lu
+    q = _fma_horner(x, _LOG1P_Q) / _fma_horner(x, _LOG1P_P)
+    return lu, q, x * x
+
+
+@cached_njit(**_OPTS)
+def log1p_f32(x):
+    """Vectorizable float32 log(1 + x) as XLA's: a rational function for |x| < 0.41421357."""
+    x = _flush(x)
+    lu, q, x2 = _log1p_parts(x)
+    s = x + fma(F(-0.5), x2, (x * x2) * q)
+    return s if np.abs(x) < F(0.41421357) else lu
 
 
 @cached_njit(**_OPTS)
 def logistic_f32(x):
     """Vectorizable float32 logistic sigmoid 1 / (1 + exp(-x))."""
-    return F(1) / (F(1) + exp_f32(-x))
+    return _flush(F(1) / (exp_f32(-x) + F(1)))
+
+
+@cached_njit(**_OPTS)
+def sinh_f32(x):
+    """float32 sinh as XLA expands it: from expm1 for |x| < 1, else exp(x - ln2) - exp(-ln2 - x)."""
+    x = _flush(x)
+    e = expm1_f32(x)
+    small = (e + e / (e + F(1))) * F(0.5)
+    big = exp_f32(x + F(-0.693147182)) - exp_f32(F(-0.693147182) - x)
+    return small if np.abs(x) < F(1) else big
+
+
+@cached_njit(**_OPTS)
+def cosh_f32(x):
+    """float32 cosh as XLA expands it: exp(x - ln2) + exp(-ln2 - x)."""
+    return exp_f32(x + F(-0.693147182)) + exp_f32(F(-0.693147182) - x)
+
+
+@cached_njit(**_OPTS)
+def asinh_f32(x):
+    """float32 arcsinh as XLA expands it: sign(x) log1p(|x| + x**2 / (sqrt(x**2 + 1) + 1)), and
+    log(|x|) + ln2 from |x| >= 2**64."""
+    x = _flush(x)
+    a = np.abs(x)
+    x2 = x * x
+    small = log1p_f32(a + x2 / (np.sqrt(x2 + F(1)) + F(1)))
+    y = log_f32(a) + F(0.693147182) if a >= F(1.8446743e19) else small
+    s = F(1) if x > F(0) else (F(-1) if x < F(0) else x)
+    return s * y
+
+
+@cached_njit(**_OPTS)
+def acosh_f32(x):
+    """float32 arccosh as XLA expands it: log1p(sqrt(x - 1) (sqrt(x + 1) + sqrt(x - 1))), and
+    log(x) + ln2 from x >= 2**127."""
+    s = np.sqrt(x + F(-1))
+    small = log1p_f32(s * (np.sqrt(x + F(1)) + s))
+    return log_f32(x) + F(0.693147182) if x >= F(1.70141173e38) else small
+
+
+@cached_njit(**_OPTS)
+def atanh_f32(x):
+    """float32 arctanh as XLA expands it: (log1p(x) - log1p(-x)) / 2, NaN for |x| > 1 (the two
+    log1p share -x**2 / 2, so XLA fuses the other product)."""
+    x = _flush(x)
+    lp, qp, x2 = _log1p_parts(x)
+    lm, qm, _ = _log1p_parts(-x)
+    h = F(-0.5) * x2
+    small = np.abs(x) < F(0.41421357)
+    lp = x + fma(x * x2, qp, h) if small else lp
+    lm = fma(-(x * x2), qm, h) - x if small else lm
+    y = (lp - lm) * F(0.5)
+    return _NAN if np.abs(x) > F(1) else y
+
+
+@cached_njit(**_OPTS)
+def atan2_f32(y, x):
+    """float32 arctan2: the C library's atan2f, as XLA calls it, with its results under XLA's
+    flushing of denormals (y denormal: 0; x denormal: pi/2 rounded down for x < 0, NaN if y is
+    a denormal too)."""
+    r = _flush(np.arctan2(_flush(y), x))
+    edge = np.copysign(F(1.5707964) if x > F(0) else F(1.5707963), y)
+    edge = _NAN if (np.abs(y) < _TINY) & (y != F(0)) else edge
+    return edge if (np.abs(x) < _TINY) & (x != F(0)) else r
+
+
+@cached_njit(**_OPTS)
+def asin_f32(x):
+    """float32 arcsin as XLA expands it: 2 atan2(x, 1 + sqrt((1 - x)(1 + x)))."""
+    a = atan2_f32(x, np.sqrt((F(1) - x) * (x + F(1))) + F(1))
+    return a + a
+
+
+@cached_njit(**_OPTS)
+def acos_f32(x):
+    """float32 arccos as XLA expands it: atan2(sqrt((1 - x)(1 + x)), x)."""
+    return atan2_f32(np.sqrt((F(1) - x) * (x + F(1))), x)
 
 
 @cached_njit(inline="always", **_OPTS)

@@ -54,12 +54,16 @@ from core.jit.vecmath import (
     _ERFINV_CENTRAL,
     _ERFINV_TAIL,
     _EXP,
-    _EXPM1,
+    _LN2,
     _LN2_HI,
     _LN2_LO,
+    _LOG,
+    _LOG1P_P,
+    _LOG1P_Q,
     _LOG2E,
-    _ROUND,
-    _TANH,
+    _TANH_P,
+    _TANH_Q,
+    _TINY,
     HUGE_EXPONENT,
     HUGE_R_SCALE,
     REDUCE_FLAGS,
@@ -181,6 +185,17 @@ def _poly(e: _Fp, x, c):
     return p
 
 
+def _fma(e: _Fp, a, b, c):
+    return e.intrinsic("fma", a, b, c)
+
+
+def _fma_horner(e: _Fp, x, c):
+    p = _f(x.type, c[0])
+    for k in range(1, len(c)):
+        p = _fma(e, p, x, _f(x.type, c[k]))
+    return p
+
+
 def _bits(e: _Fp, x):
     return e.b.bitcast(x, _I32T)
 
@@ -189,111 +204,211 @@ def _float(e: _Fp, n):
     return e.b.bitcast(n, ir.FloatType())
 
 
-def _reduce_ln2(e: _Fp, x):
-    """(n as float32, n as int32, r) with x = n*ln2 + r."""
-    rnd = _f(x.type, _ROUND)
-    t = e.add(e.mul(x, _f(x.type, _LOG2E)), rnd)
-    n = e.b.sub(_bits(e, t), _bits(e, rnd))
-    t = e.sub(t, rnd)
-    r = e.sub(e.sub(x, e.mul(t, _f(x.type, _LN2_HI))), e.mul(t, _f(x.type, _LN2_LO)))
-    return t, n, r
-
-
-def _exp_reduced(e: _Fp, r, n):
-    p = e.add(e.add(e.mul(e.mul(r, r), _poly(e, r, _EXP)), r), _f(r.type, 1))
-    return _float(e, e.b.add(_bits(e, p), e.b.shl(n, _i(_I32T, 23))))
-
-
-def _pow2(e: _Fp, n):
-    return _float(e, e.b.shl(e.b.add(n, _i(_I32T, 127)), _i(_I32T, 23)))
-
-
 def _sel(e: _Fp, cond, a, b):
     return e.b.select(cond, a, b)
 
 
-def _vm_exp(e: _Fp, x):
+def _clamp(e: _Fp, x, lo, hi):
+    """`lo if x < lo else x`, then `hi if x > hi else x` (NaN passes)."""
+    x = _sel(e, e.cmp("<", x, _f(x.type, lo)), _f(x.type, lo), x)
+    return _sel(e, e.cmp(">", x, _f(x.type, hi)), _f(x.type, hi), x)
+
+
+def _tiny(e: _Fp, x):
+    return e.cmp("<", e.intrinsic("fabs", x), _f(x.type, _TINY))
+
+
+def _flush(e: _Fp, x):
+    return _sel(e, _tiny(e, x), e.mul(_f(x.type, 0), x), x)
+
+
+def _exp_unflushed(e: _Fp, x):
     f = x.type
-    _, n, r = _reduce_ln2(e, x)
-    y = _exp_reduced(e, r, n)
-    y = _sel(e, e.cmp("<", x, _f(f, -87.33654)), _f(f, 0), y)
-    return _sel(e, e.cmp("<=", x, _f(f, 88.72283)), y, e.add(x, _f(f, np.inf)))
+    x = _clamp(e, x, -87.8, 88.8)
+    m = e.intrinsic("floor", _fma(e, x, _f(f, _LOG2E), _f(f, 0.5)))
+    m = _clamp(e, m, -127, 127)
+    r = _fma(e, e.neg(m), _f(f, _LN2_HI), x)
+    r = _fma(e, e.neg(m), _f(f, _LN2_LO), r)
+    p = _fma_horner(e, r, _EXP)
+    y = e.add(_fma(e, p, e.mul(r, r), r), _f(f, 1))
+    n = e.b.add(e.b.fptosi(m, _I32T), _i(_I32T, 127))
+    return e.mul(y, _float(e, e.b.shl(n, _i(_I32T, 23))))
+
+
+def _vm_exp(e: _Fp, x):
+    y = _exp_unflushed(e, x)
+    return _sel(e, e.cmp("<", y, _f(x.type, _TINY)), _f(x.type, 0), y)
 
 
 def _vm_exp2(e: _Fp, x):
+    return _vm_exp(e, e.mul(x, _f(x.type, _LN2)))
+
+
+def _log_positive(e: _Fp, x):
+    f, b = x.type, e.b
+    x = _sel(e, e.cmp(">", x, _f(f, _TINY)), x, _f(f, _TINY))
+    bits = _bits(e, x)
+    ex = b.sitofp(b.sub(b.ashr(bits, _i(_I32T, 23)), _i(_I32T, 127)), f)
+    ex = e.add(ex, _f(f, 1))
+    m = _float(e, b.or_(b.and_(bits, _i(_I32T, -2139095041)), _i(_I32T, 0x3F000000)))
+    low = e.cmp("<", m, _f(f, 0.70710677))
+    ex = e.sub(ex, _sel(e, low, _f(f, 1), _f(f, 0)))
+    fr = e.add(e.sub(m, _f(f, 1)), _sel(e, low, m, _f(f, 0)))
+    f2 = e.mul(fr, fr)
+    f3 = e.mul(f2, fr)
+    y0, y1, y2 = (_fma_horner(e, fr, _LOG[k : k + 3]) for k in (0, 3, 6))
+    y = _fma(e, _fma(e, y0, f3, y1), f3, y2)
+    y = _fma(e, y, f3, e.mul(ex, _f(f, _LN2_LO)))
+    return _fma(e, ex, _f(f, _LN2_HI), e.add(_fma(e, _f(f, -0.5), f2, fr), y))
+
+
+def _log_specials(e: _Fp, x, y, zero):
     f = x.type
-    rnd = _f(f, _ROUND)
-    t = e.add(x, rnd)
-    n = e.b.sub(_bits(e, t), _bits(e, rnd))
-    r = e.mul(e.sub(x, e.sub(t, rnd)), _f(f, 0.6931471805599453))
-    y = _exp_reduced(e, r, n)
-    y = _sel(e, e.cmp("<", x, _f(f, -126)), _f(f, 0), y)
-    return _sel(e, e.cmp("<", x, _f(f, 128)), y, e.add(x, _f(f, np.inf)))
+    y = _sel(e, e.cmp(">", x, _f(f, 0)), y, _f(f, np.nan))
+    y = _sel(e, e.cmp("==", x, _f(f, np.inf)), _f(f, np.inf), y)
+    return _sel(e, zero, _f(f, -np.inf), y)
+
+
+def _vm_log(e: _Fp, x):
+    return _log_specials(e, x, _log_positive(e, x), _tiny(e, x))
+
+
+def _vm_log10(e: _Fp, x):
+    return e.mul(_vm_log(e, x), _f(x.type, 0.434294492))
+
+
+def _tanh_unclamped(e: _Fp, x):
+    f = x.type
+    a = e.intrinsic("fabs", x)
+    xc = _clamp(e, x, -7.998811721801758, 7.998811721801758)
+    x2 = e.mul(xc, xc)
+    y = e.div(e.mul(xc, _fma_horner(e, x2, _TANH_P)), _fma_horner(e, x2, _TANH_Q))
+    return _sel(e, e.cmp("<", a, _f(f, 0.0004)), x, y)
+
+
+def _tanh_clamped(e: _Fp, x, y):
+    big = e.cmp(">=", e.intrinsic("fabs", x), _f(x.type, 20))
+    return _sel(e, big, e.intrinsic("copysign", _f(x.type, 1), x), y)
+
+
+def _vm_tanh(e: _Fp, x):
+    return _tanh_clamped(e, x, _tanh_unclamped(e, x))
 
 
 def _vm_expm1(e: _Fp, x):
     f = x.type
-    xc = _sel(e, e.cmp("<", x, _f(f, -30)), _f(f, -30), x)
-    _, n, r = _reduce_ln2(e, xc)
-    p = e.add(e.mul(e.mul(r, r), _poly(e, r, _EXPM1)), r)
-    t = _pow2(e, e.b.sub(n, _i(_I32T, 1)))
-    y = e.mul(_f(f, 2), e.add(e.mul(t, p), e.sub(t, _f(f, 0.5))))
-    y = _sel(e, e.cmp("<=", x, _f(f, 88.72283)), y, e.add(x, _f(f, np.inf)))
-    return _sel(e, e.cmp("!=", x, _f(f, 0)), y, x)
+    ex = _exp_unflushed(e, x)
+    h = e.mul(x, _f(f, 0.5))
+    t = _tanh_clamped(e, h, _tanh_unclamped(e, h))
+    big = e.cmp(">", e.intrinsic("fabs", x), _f(f, 0.5))
+    y = _sel(e, big, e.sub(ex, _f(f, 1)), e.mul(t, e.add(ex, _f(f, 1))))
+    return _sel(e, _tiny(e, h), x, y)
 
 
-def _vm_log(e: _Fp, x):
-    f, b_ = x.type, e.b
-    tiny = e.cmp("<", x, _f(f, 1.1754944e-38))
-    xs = _sel(e, tiny, e.mul(x, _f(f, 8388608.0)), x)
-    b = _bits(e, xs)
-    ex = b_.sub(b_.and_(b_.ashr(b, _i(_I32T, 23)), _i(_I32T, 255)), _i(_I32T, 127))
-    ex = b_.sub(ex, _sel(e, tiny, _i(_I32T, 23), _i(_I32T, 0)))
-    m = _float(e, b_.or_(b_.and_(b, _i(_I32T, 0x7FFFFF)), _i(_I32T, 0x3F800000)))
-    big = e.cmp(">", m, _f(f, 1.4142135))
-    m = _sel(e, big, e.mul(m, _f(f, 0.5)), m)
-    ex = _sel(e, big, b_.add(ex, _i(_I32T, 1)), ex)
-    fr = e.sub(m, _f(f, 1))
-    s = e.div(fr, e.add(_f(f, 2), fr))
-    z = e.mul(s, s)
-    r = e.mul(z, _f(f, 2 / 9))
-    for c in (2 / 7, 2 / 5, 2 / 3):
-        r = e.mul(z, e.add(_f(f, c), r))
-    ef = b_.sitofp(ex, f)
-    y = e.add(
-        e.mul(ef, _f(f, _LN2_HI)),
-        e.add(e.sub(fr, e.mul(s, e.sub(fr, r))), e.mul(ef, _f(f, _LN2_LO))),
-    )
-    y = _sel(e, e.cmp("<", x, _f(f, np.inf)), y, x)
-    y = _sel(e, e.cmp("==", x, _f(f, 0)), _f(f, -np.inf), y)
-    return _sel(e, e.cmp("<", x, _f(f, 0)), _f(f, np.nan), y)
+def _log1p_parts(e: _Fp, x):
+    f = x.type
+    u = e.add(x, _f(f, 1))
+    lu = _log_specials(e, u, _log_positive(e, u), e.cmp("==", u, _f(f, 0)))
+    q = e.div(_fma_horner(e, x, _LOG1P_Q), _fma_horner(e, x, _LOG1P_P))
+    return lu, q, e.mul(x, x)
+
+
+def _log1p_small(e: _Fp, x):
+    return e.cmp("<", e.intrinsic("fabs", x), _f(x.type, 0.41421357))
 
 
 def _vm_log1p(e: _Fp, x):
-    f = x.type
-    u = e.add(_f(f, 1), x)
-    lu = _vm_log(e.with_flags(_VM_FLAGS), u)
-    ok = e.b.and_(e.cmp("<", u, _f(f, np.inf)), e.cmp("!=", u, _f(f, 0)))
-    y = _sel(e, ok, e.sub(lu, e.div(e.sub(e.sub(u, _f(f, 1)), x), u)), lu)
-    return _sel(e, e.cmp("!=", x, _f(f, 0)), y, x)
-
-
-def _vm_tanh(e: _Fp, x):
-    f = x.type
-    a = e.intrinsic("fabs", x)
-    z = e.mul(x, x)
-    small = e.add(x, e.mul(e.mul(x, z), _poly(e, z, _TANH)))
-    _, n, r = _reduce_ln2(e, e.mul(_f(f, 2), _sel(e, e.cmp(">", a, _f(f, 20)), _f(f, 20), a)))
-    big = e.sub(_f(f, 1), e.div(_f(f, 2), e.add(_exp_reduced(e, r, n), _f(f, 1))))
-    big = _sel(e, e.cmp("<", x, _f(f, 0)), e.neg(big), big)
-    y = _sel(e, e.cmp("<", a, _f(f, 0.55)), small, big)
-    return _sel(e, e.b.and_(e.cmp("==", a, a), e.cmp("!=", x, _f(f, 0))), y, x)
+    x = _flush(e, x)
+    lu, q, x2 = _log1p_parts(e, x)
+    s = e.add(x, _fma(e, _f(x.type, -0.5), x2, e.mul(e.mul(x, x2), q)))
+    return _sel(e, _log1p_small(e, x), s, lu)
 
 
 def _vm_logistic(e: _Fp, x):
     f = x.type
-    ex = _vm_exp(e.with_flags(_VM_FLAGS), e.neg(x))
-    return e.div(_f(f, 1), e.add(_f(f, 1), ex))
+    ex = _vm_exp(e, e.neg(x))
+    return _flush(e, e.div(_f(f, 1), e.add(ex, _f(f, 1))))
+
+
+_NEG_LN2 = -0.693147182
+
+
+def _vm_sinh(e: _Fp, x):
+    f = x.type
+    x = _flush(e, x)
+    em = _vm_expm1(e, x)
+    small = e.mul(e.add(em, e.div(em, e.add(em, _f(f, 1)))), _f(f, 0.5))
+    big = e.sub(_vm_exp(e, e.add(x, _f(f, _NEG_LN2))), _vm_exp(e, e.sub(_f(f, _NEG_LN2), x)))
+    return _sel(e, e.cmp("<", e.intrinsic("fabs", x), _f(f, 1)), small, big)
+
+
+def _vm_cosh(e: _Fp, x):
+    f = x.type
+    return e.add(_vm_exp(e, e.add(x, _f(f, _NEG_LN2))), _vm_exp(e, e.sub(_f(f, _NEG_LN2), x)))
+
+
+def _sqrt(e: _Fp, x):
+    return e.libm("sqrtf", x)
+
+
+def _vm_asinh(e: _Fp, x):
+    f = x.type
+    x = _flush(e, x)
+    a = e.intrinsic("fabs", x)
+    x2 = e.mul(x, x)
+    root = e.add(_sqrt(e, e.add(x2, _f(f, 1))), _f(f, 1))
+    small = _vm_log1p(e, e.add(a, e.div(x2, root)))
+    big = e.add(_vm_log(e, a), _f(f, -_NEG_LN2))
+    y = _sel(e, e.cmp(">=", a, _f(f, 1.8446743e19)), big, small)
+    s = _sel(e, e.cmp("<", x, _f(f, 0)), _f(f, -1), x)
+    s = _sel(e, e.cmp(">", x, _f(f, 0)), _f(f, 1), s)
+    return e.mul(s, y)
+
+
+def _vm_acosh(e: _Fp, x):
+    f = x.type
+    s = _sqrt(e, e.add(x, _f(f, -1)))
+    small = _vm_log1p(e, e.mul(s, e.add(_sqrt(e, e.add(x, _f(f, 1))), s)))
+    big = e.add(_vm_log(e, x), _f(f, -_NEG_LN2))
+    return _sel(e, e.cmp(">=", x, _f(f, 1.70141173e38)), big, small)
+
+
+def _vm_atanh(e: _Fp, x):
+    f = x.type
+    x = _flush(e, x)
+    lp, qp, x2 = _log1p_parts(e, x)
+    lm, qm, _ = _log1p_parts(e, e.neg(x))
+    h = e.mul(_f(f, -0.5), x2)
+    small = _log1p_small(e, x)
+    lp = _sel(e, small, e.add(x, _fma(e, e.mul(x, x2), qp, h)), lp)
+    lm = _sel(e, small, e.sub(_fma(e, e.neg(e.mul(x, x2)), qm, h), x), lm)
+    y = e.mul(e.sub(lp, lm), _f(f, 0.5))
+    return _sel(e, e.cmp(">", e.intrinsic("fabs", x), _f(f, 1)), _f(f, np.nan), y)
+
+
+def _vm_atan2(e: _Fp, y, x):
+    f = x.type
+    r = _flush(e, e.libm("atan2f", _flush(e, y), x))
+    half_pi = _sel(e, e.cmp(">", x, _f(f, 0)), _f(f, 1.5707964), _f(f, 1.5707963))
+    edge = e.intrinsic("copysign", half_pi, y)
+    y_den = e.b.and_(_tiny(e, y), e.cmp("!=", y, _f(f, 0)))
+    edge = _sel(e, y_den, _f(f, np.nan), edge)
+    return _sel(e, e.b.and_(_tiny(e, x), e.cmp("!=", x, _f(f, 0))), edge, r)
+
+
+def _one_minus_square_root(e: _Fp, x):
+    """sqrt((1 - x)(x + 1))."""
+    f = x.type
+    return _sqrt(e, e.mul(e.sub(_f(f, 1), x), e.add(x, _f(f, 1))))
+
+
+def _vm_asin(e: _Fp, x):
+    a = _vm_atan2(e, x, e.add(_one_minus_square_root(e, x), _f(x.type, 1)))
+    return e.add(a, a)
+
+
+def _vm_acos(e: _Fp, x):
+    return _vm_atan2(e, _one_minus_square_root(e, x), x)
 
 
 def _vm_rsqrt(e: _Fp, x):
@@ -748,6 +863,20 @@ _CALLS: dict[str, _Call] = {
     "vm.logistic_f32": _vm(_vm_logistic),
     "vm.rsqrt_f32": _vm(_vm_rsqrt),
     "vm.rsqrt_f64": _vm(_vm_rsqrt, dtype=_F64),
+    "vm.log10_f32": _vm(_vm_log10),
+    "vm.sinh_f32": _vm(_vm_sinh),
+    "vm.cosh_f32": _vm(_vm_cosh),
+    "vm.asinh_f32": _vm(_vm_asinh),
+    "vm.acosh_f32": _vm(_vm_acosh),
+    "vm.atanh_f32": _vm(_vm_atanh),
+    "vm.asin_f32": _vm(_vm_asin),
+    "vm.acos_f32": _vm(_vm_acos),
+    "vm.atan2_f32": _Call(
+        lambda ds: tuple(ds) == (_F32, _F32),
+        _first,
+        lambda e, args, ds: _vm_atan2(e, *args),
+        _VM_FLAGS,
+    ),
     "vm.erf_f32": _vm(_vm_erf, flags=None),
     "vm.erf_inv_f32": _vm(_vm_erf_inv, flags=None),
     "vm.sin_f32": _vm(_vm_sin, flags=None),

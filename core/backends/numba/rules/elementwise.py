@@ -227,18 +227,30 @@ register_lowering(logistic_p, _transcendental(logistic_p, _logistic))
 register_lowering(sin_p, _transcendental(sin_p, _np("sin")))
 register_lowering(cos_p, _transcendental(cos_p, _np("cos")))
 register_lowering(tan_p, _transcendental(tan_p, _np("tan")))
-register_lowering(asin_p, Scalar(lambda ctx, x: f"np.arcsin({x})"))
-register_lowering(acos_p, Scalar(lambda ctx, x: f"np.arccos({x})"))
-register_lowering(atan_p, Scalar(lambda ctx, x: f"np.arctan({x})"))
-register_lowering(sinh_p, Scalar(lambda ctx, x: f"np.sinh({x})"))
-register_lowering(cosh_p, Scalar(lambda ctx, x: f"np.cosh({x})"))
-register_lowering(asinh_p, Scalar(lambda ctx, x: f"np.arcsinh({x})"))
-register_lowering(acosh_p, Scalar(lambda ctx, x: f"np.arccosh({x})"))
-register_lowering(atanh_p, Scalar(lambda ctx, x: f"np.arctanh({x})"))
+
+
+def _xla_composed(vm_name: str, np_name: str):
+    """float32: `vm.<vm_name>_f32`, XLA's composition of its kernels (jit only: the eager impls
+    keep numpy's); other dtypes `np.<np_name>`."""
+    return Scalar(
+        lambda ctx, x: f"vm.{vm_name}_f32({x})" if ctx.dtype == _F32 else f"np.{np_name}({x})"
+    )
+
+
+register_lowering(asin_p, _xla_composed("asin", "arcsin"))
+register_lowering(acos_p, _xla_composed("acos", "arccos"))
+register_lowering(atan_p, Scalar(lambda ctx, x: f"np.arctan({x})"))  # atanf, as XLA
+register_lowering(sinh_p, _xla_composed("sinh", "sinh"))
+register_lowering(cosh_p, _xla_composed("cosh", "cosh"))
+register_lowering(asinh_p, _xla_composed("asinh", "arcsinh"))
+register_lowering(acosh_p, _xla_composed("acosh", "arccosh"))
+register_lowering(atanh_p, _xla_composed("atanh", "arctanh"))
 
 
 def _atan2_lowering(ctx, a, b):
-    return f"rt.catan2({a}, {b})" if ctx.dtype.kind == "c" else f"np.arctan2({a}, {b})"
+    if ctx.dtype.kind == "c":
+        return f"rt.catan2({a}, {b})"
+    return f"vm.atan2_f32({a}, {b})" if ctx.dtype == _F32 else f"np.arctan2({a}, {b})"
 
 
 register_lowering(atan2_p, Scalar(_atan2_lowering))

@@ -40,6 +40,8 @@ def _float_inputs(dtype: np.dtype) -> np.ndarray:
     special += [1e7, -1e7, 1.4142135, 0.70710677, math.pi / 4, math.pi / 2, math.pi, 3 * math.pi]
     special += [0.5, -0.5, 1.5, 2.5, -2.5, 1.0, -1.0, 2.0, 3.0, 1 / 3, 10.0, -10.0, 100.0]
     special += [524288.0, 524287.97, -524288.0, 1.6263033e16, 3e38, -3e38, 1e20]  # Payne-Hanek
+    special += [-87.8, 88.8, 7.9988117, 8.0, -8.0, 4e-4, 3.9e-4, 0.41421357, -0.41421357, 0.4142]
+    special += [1.8446743e19, 1.7014117e38, 1e-40, -1e-40, -1 + 1e-7, 1.0000001]  # XLA's kernels
     mags = 10.0 ** rng.uniform(-12, 6, 300)
     rand = [mags * rng.choice([-1, 1], 300), rng.uniform(-10, 10, 200), rng.uniform(-1, 1, 200)]
     return np.concatenate([np.array(special, dtype), *[r.astype(dtype) for r in rand]])
@@ -83,9 +85,11 @@ def _columns(dtypes, domain):
 def _cases():
     """(name, argument dtypes, the generated source's expression, domain, result index)."""
     out = []
-    f32 = ("exp", "exp2", "expm1", "log", "log1p", "tanh", "logistic", "erf", "erf_inv", "rsqrt")
+    f32 = ("exp", "exp2", "expm1", "log", "log1p", "log10", "tanh", "logistic", "erf", "erf_inv")
+    f32 += ("rsqrt", "sinh", "cosh", "asinh", "acosh", "atanh", "asin", "acos")
     for n in (*f32, "sin", "cos", "tan"):
         out.append((f"vm.{n}_f32", (F32,), f"vm.{n}_f32({{0}})"))
+    out.append(("vm.atan2_f32", (F32, F32), "vm.atan2_f32({0}, {1})"))
     unary = ("sqrt", "floor", "ceil", "trunc", "rint", "exp", "exp2", "log", "sin", "cos", "tan")
     unary += ("tanh", "arcsin", "arccos", "arctan", "sinh", "cosh", "arcsinh", "arccosh")
     unary += ("arctanh", "log1p", "expm1", "cbrt", "abs", "isfinite", "isnan")

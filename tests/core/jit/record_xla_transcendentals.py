@@ -1,0 +1,70 @@
+"""Records JAX 0.10.2's jitted float32 transcendentals (XLA's CPU kernels) for
+test_vecmath.py's bit-for-bit test: run with the reference interpreter,
+`/opt/ref/bin/python tests/core/jit/record_xla_transcendentals.py`.
+
+Inputs: special values (zeros, infinities, NaN, denormals, extremes, +-1 and the kernels'
+thresholds), log-uniform magnitudes of both signs over the whole float32 range and uniform values
+in [-10, 10] and [-1, 1]; arctan2 pairs them with a permutation of themselves. 1536 of them: XLA
+computes arctan (atan2(x, 1)) of arrays under 64 elements, and of the last elements of a length
+that is not a multiple of 16, with its own polynomial instead of the C library's atanf, which
+jit calls.
+"""
+
+import os
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+# name -> attribute path under jax (and under core: the test resolves the same path)
+OPS = {
+    "exp": "numpy.exp",
+    "exp2": "numpy.exp2",
+    "expm1": "numpy.expm1",
+    "log": "numpy.log",
+    "log1p": "numpy.log1p",
+    "log10": "numpy.log10",
+    "tanh": "numpy.tanh",
+    "logistic": "lax.logistic",
+    "sinh": "numpy.sinh",
+    "cosh": "numpy.cosh",
+    "arcsinh": "numpy.arcsinh",
+    "arccosh": "numpy.arccosh",
+    "arctanh": "numpy.arctanh",
+    "arcsin": "numpy.arcsin",
+    "arccos": "numpy.arccos",
+    "arctan": "numpy.arctan",
+    "arctan2": "numpy.arctan2",
+}
+_NAMESPACES = {"numpy": jnp, "lax": lax}
+
+
+def inputs(n: int = 1500) -> np.ndarray:
+    info = np.finfo(np.float32)
+    rng = np.random.default_rng(0)
+    special = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, -0.5, 2.0, 10.0, 0.1]
+    special += [info.max, -info.max, info.tiny, -info.tiny, info.smallest_subnormal, 1e-40]
+    special += [-1e-40, info.eps, 1 - info.epsneg, -1 + info.epsneg, 1 + info.eps, 4e-4, 3.9e-4]
+    special += [0.41421357, -0.41421357, 7.9988117, 20.0, -20.0, 88.72, 88.8, -87.3, -87.8]
+    special += [-104.0, 127.9, 128.0, -126.0, 1.8446743e19, 1.7014117e38, 1.5, 3.0]
+    wide = 10.0 ** rng.uniform(-45, 38.5, n // 2) * rng.choice([-1.0, 1.0], n // 2)
+    x = np.concatenate([special, wide, rng.uniform(-10, 10, n // 3), rng.uniform(-1, 1, n // 6)])
+    with np.errstate(over="ignore"):
+        return x.astype(np.float32)[:1536]
+
+
+def main() -> None:
+    x = inputs()
+    y = np.random.default_rng(1).permutation(x)
+    out = {"x": x, "y": y, "paths": np.array([f"{k}={v}" for k, v in OPS.items()])}
+    for name, path in OPS.items():
+        space, attr = path.split(".")
+        fn = jax.jit(getattr(_NAMESPACES[space], attr))
+        out[name] = np.asarray(fn(x, y) if name == "arctan2" else fn(x))
+    here = os.path.dirname(os.path.abspath(__file__))
+    np.savez_compressed(os.path.join(here, "xla_transcendentals.npz"), **out)
+
+
+if __name__ == "__main__":
+    main()
