@@ -52,6 +52,22 @@ class _Locator(UserProvidedCacheLocator):
         cache_files.secure_dir(cache_files.numba_cache_dir())
         cache_files.secure_dir(Path(self._cache_path))
 
+    def get_source_stamp(self) -> Any:
+        """The file's stamp and those of the scalar functions' modules, which numba links into
+        (or inlines in) a function of another file: numba's own stamp is the file's alone, so
+        `runtime.erf_inv_f64` kept a changed `vecmath.log_f32` from its disk cache."""
+        own = super().get_source_stamp()
+        return (own, *(_stamp(p) for p in _SHARED_SOURCES if p != Path(self._py_file)))
+
+
+# The modules of cached scalar functions that cached functions of other files call.
+_SHARED_SOURCES = tuple(Path(__file__).parent / name for name in ("vecmath.py", "runtime.py"))
+
+
+def _stamp(path: Path) -> tuple[float, int]:
+    st = path.stat()
+    return st.st_mtime, st.st_size
+
 
 class _Impl(CompileResultCacheImpl):
     def __init__(self, py_func: Any):  # no locator search: always `_Locator`

@@ -39,6 +39,14 @@ VM_F32: dict[Primitive, str] = {
     ew.erf_p: "erf_f32",
     ew.erf_inv_p: "erf_inv_f32",
     ew.rsqrt_p: "rsqrt_f32",
+    # XLA's compositions of its kernels
+    ew.asin_p: "asin_f32",
+    ew.acos_p: "acos_f32",
+    ew.sinh_p: "sinh_f32",
+    ew.cosh_p: "cosh_f32",
+    ew.asinh_p: "asinh_f32",
+    ew.acosh_p: "acosh_f32",
+    ew.atanh_p: "atanh_f32",
 }
 # primitive -> its vecmath kernel on float64 operands (rsqrt: XLA's estimate and Newton steps)
 VM_F64: dict[Primitive, str] = {ew.rsqrt_p: "rsqrt_f64"}
@@ -47,7 +55,9 @@ VM_F64: dict[Primitive, str] = {ew.rsqrt_p: "rsqrt_f64"}
 # logistic, exp2 and expm1 it composes of operations in the narrow dtype (the kernels through
 # float32 differed from JAX on ~30% of float16 inputs), so those stay with numpy.
 _NARROW = frozenset({dtypes.float16, dtypes.bfloat16})
-_NARROW_VIA_F32 = frozenset(VM_F32) - {ew.logistic_p, ew.exp2_p, ew.expm1_p}
+# (the compositions too stay with numpy on those dtypes, not checked against XLA there)
+_COMPOSED = {ew.asin_p, ew.acos_p, ew.sinh_p, ew.cosh_p, ew.asinh_p, ew.acosh_p, ew.atanh_p}
+NARROW_VIA_F32 = frozenset(VM_F32) - {ew.logistic_p, ew.exp2_p, ew.expm1_p} - _COMPOSED
 
 
 def vm_kernel(prim: Primitive, dtype: np.dtype) -> str | None:
@@ -73,7 +83,7 @@ class EagerKernel:
         return None if loop is None else loop(x)
 
     def _loop(self, dtype: np.dtype) -> Callable | None:
-        via = dtype in _NARROW and self.prim in _NARROW_VIA_F32
+        via = dtype in _NARROW and self.prim in NARROW_VIA_F32
         kernel = vm_kernel(self.prim, dtypes.float32 if via else dtype)
         if kernel is None:
             return None

@@ -141,3 +141,18 @@ def test_warning_points_at_the_callers_line(cache_root):
     with pytest.warns(JitCacheWarning) as caught:
         numba_cache.cached_njit(SIG)(rt.idiv.py_func)
     assert caught[0].filename == __file__
+
+
+def test_a_changed_vecmath_invalidates_the_functions_that_call_it(cache_root, monkeypatch):
+    """numba stamps a cache with its own file only; a function of runtime.py that links a
+    vecmath kernel must not keep the kernel's old code once vecmath.py changes."""
+    assert _fresh()[1] == 1  # compiled and cached
+    assert _fresh()[0] == 1  # read back
+    real = numba_cache._stamp
+
+    def changed(path):
+        mtime, size = real(path)
+        return (mtime + 1, size) if path.name == "vecmath.py" else (mtime, size)
+
+    monkeypatch.setattr(numba_cache, "_stamp", changed)
+    assert _fresh()[1] == 1  # vecmath.py changed: compiled again

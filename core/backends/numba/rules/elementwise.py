@@ -229,22 +229,14 @@ register_lowering(cos_p, _transcendental(cos_p, _np("cos")))
 register_lowering(tan_p, _transcendental(tan_p, _np("tan")))
 
 
-def _xla_composed(vm_name: str, np_name: str):
-    """float32: `vm.<vm_name>_f32`, XLA's composition of its kernels (jit only: the eager impls
-    keep numpy's); other dtypes `np.<np_name>`."""
-    return Scalar(
-        lambda ctx, x: f"vm.{vm_name}_f32({x})" if ctx.dtype == _F32 else f"np.{np_name}({x})"
-    )
-
-
-register_lowering(asin_p, _xla_composed("asin", "arcsin"))
-register_lowering(acos_p, _xla_composed("acos", "arccos"))
+register_lowering(asin_p, _transcendental(asin_p, _np("arcsin")))
+register_lowering(acos_p, _transcendental(acos_p, _np("arccos")))
 register_lowering(atan_p, Scalar(lambda ctx, x: f"np.arctan({x})"))  # atanf, as XLA
-register_lowering(sinh_p, _xla_composed("sinh", "sinh"))
-register_lowering(cosh_p, _xla_composed("cosh", "cosh"))
-register_lowering(asinh_p, _xla_composed("asinh", "arcsinh"))
-register_lowering(acosh_p, _xla_composed("acosh", "arccosh"))
-register_lowering(atanh_p, _xla_composed("atanh", "arctanh"))
+register_lowering(sinh_p, _transcendental(sinh_p, _np("sinh")))
+register_lowering(cosh_p, _transcendental(cosh_p, _np("cosh")))
+register_lowering(asinh_p, _transcendental(asinh_p, _np("arcsinh")))
+register_lowering(acosh_p, _transcendental(acosh_p, _np("arccosh")))
+register_lowering(atanh_p, _transcendental(atanh_p, _np("arctanh")))
 
 
 def _atan2_lowering(ctx, a, b):
