@@ -53,7 +53,8 @@ class _Locator(UserProvidedCacheLocator):
         cache_files.secure_dir(Path(self._cache_path))
 
     def get_source_stamp(self) -> Any:
-        """The file's stamp and those of the scalar functions' modules, which numba links into
+        """The file's stamp and those of the scalar functions' modules (and the IR of rsqrt's
+        estimate), which numba links into
         (or inlines in) a function of another file: numba's own stamp is the file's alone, so
         `runtime.erf_inv_f64` kept a changed `vecmath.log_f32` from its disk cache."""
         own = super().get_source_stamp()
@@ -61,7 +62,9 @@ class _Locator(UserProvidedCacheLocator):
 
 
 # The modules of cached scalar functions that cached functions of other files call.
-_SHARED_SOURCES = tuple(Path(__file__).parent / name for name in ("vecmath.py", "runtime.py"))
+_SHARED_SOURCES = tuple(
+    Path(__file__).parent / name for name in ("vecmath.py", "runtime.py", "rsqrt_estimate.py")
+)
 
 
 def _stamp(path: Path) -> tuple[float, int]:

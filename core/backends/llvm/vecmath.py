@@ -48,6 +48,7 @@ import numpy as np
 from llvmlite import ir
 
 from core.errors import NumbaxError
+from core.jit.rsqrt_estimate import RSQRT64_STEPS, RSQRT_STEPS, emit_rsqrt_estimate
 from core.jit.vecmath import (
     _ERF,
     _ERFCX,
@@ -67,10 +68,7 @@ from core.jit.vecmath import (
     HUGE_EXPONENT,
     HUGE_R_SCALE,
     REDUCE_FLAGS,
-    RSQRT64_STEPS,
-    RSQRT_STEPS,
     TWO_OVER_PI_WORDS,
-    emit_rsqrt_estimate,
 )
 
 # The generated kernels' fast-math flags (core/jit/codegen.py OPTIONS; the test checks they agree)
