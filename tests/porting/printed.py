@@ -34,7 +34,6 @@ def numbered(
     pattern: re.Pattern = FLOAT,
     *,
     columns: bool = False,
-    squeeze: bool = False,
     decimals: int | None = None,
     rename: Callable[[str], str] | None = None,
 ) -> list:
@@ -46,7 +45,6 @@ def numbered(
       columns: the blanks around each '#' as one space, the indentation kept (an array's
         columns are as wide as its widest number: a digit more or less in float32's shortest
         repr moves them).
-      squeeze: runs of spaces as one (the same reason, for programs that ignore indentation).
       decimals: the numbers rounded to this many decimals.
       rename: applied to a line before its numbers become '#' (a class path to its name).
 
@@ -59,8 +57,6 @@ def numbered(
         if columns:
             body = shown.lstrip()
             shown = shown[: len(shown) - len(body)] + _BLANKS.sub(" # ", body).strip()
-        if squeeze:
-            shown = re.sub(" +", " ", shown)
         numbers = np.array([float(n) for n in pattern.findall(line)])
         rows.append([shown, numbers if decimals is None else np.round(numbers, decimals)])
     return rows

@@ -33,7 +33,7 @@ def run():
   out = {}
   with printed.Cells() as cells:
     _cells(out)
-  out['printed'] = printed.numbered(cells.take(), squeeze=True)
+  out['printed'] = printed.numbered(cells.take(), columns=True)
   return out
 
 
