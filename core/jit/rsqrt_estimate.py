@@ -80,6 +80,8 @@ def _estimate_function(module: ir.Module, float_t: ir.Type, lanes: int, name: st
     x = b.insert_element(ir.Constant(vec_t, None), fn.args[0], lane) if lanes == 1 else fn.args[0]
     y = b.call(intr, [x, *extra])
     b.ret(b.extract_element(y, lane) if lanes == 1 else y)
+    if lanes > 1:  # only the vectorizer calls a vector form: keep it until then
+        _keep(module, fn)
     return fn
 
 
@@ -98,7 +100,6 @@ def emit_rsqrt_estimate(builder: ir.IRBuilder, x: ir.Value) -> ir.Value:
     for isa, lanes, vector_name in forms:
         vector = _estimate_function(module, x.type, lanes, vector_name, masked)
         variants.append(f"_ZGV{isa}N{lanes}v_{scalar.name}({vector.name})")
-        _keep(module, vector)
     call = builder.call(scalar, [x])
     # llvmlite knows no string attributes: added to the set unchecked, printed as written
     set.add(call.attributes, f'"vector-function-abi-variant"="{",".join(variants)}"')
@@ -106,11 +107,11 @@ def emit_rsqrt_estimate(builder: ir.IRBuilder, x: ir.Value) -> ir.Value:
 
 
 def _keep(module: ir.Module, fn: ir.Function) -> None:
-    """Adds `fn` to the module's `llvm.compiler.used` (appending: linked modules merge theirs)."""
+    """Adds `fn` to the module's `llvm.compiler.used` (appending: linked modules merge theirs).
+    The array's length is part of its type, so a longer one replaces it; llvmlite has no call
+    that frees a global's name, hence the scope's private set."""
     used = module.globals.get("llvm.compiler.used")
     members = list(used.initializer.constant) if used is not None else []
-    if fn in members:
-        return
     if used is not None:
         del module.globals["llvm.compiler.used"]
         module.scope._useset.discard("llvm.compiler.used")
