@@ -3,9 +3,10 @@
 `Zero(aval)` is a tangent or cotangent known to be zero; `add_any` adds tangents (a `Zero`
 adds nothing) and `zeros_like_aval` materialises one. The interpreters also move and sum
 batch axes. The operations for all of this (`add`, `full`, `broadcast_in_dim`, `transpose`,
-`reduce_sum`) are primitives, which sit a layer above the interpreters (core/README.md). So
-`core.prims` registers them here when it is imported (`register_ops`), as JAX's `lax`
-registers `ad_util.aval_zeros_likers`, and the interpreters never import a primitive.
+`reduce_sum`, `reshape`) are primitives, which sit a layer above the interpreters
+(core/README.md). So `core.prims` registers them here when it is imported (`register_ops`),
+as JAX's `lax` registers `ad_util.aval_zeros_likers`, and the interpreters never import a
+primitive.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class _Ops:
     broadcast_in_dim: Callable[..., Any]
     transpose: Callable[..., Any]
     reduce_sum: Callable[..., Any]
+    reshape: Callable[..., Any]
 
 
 ops = _Ops()

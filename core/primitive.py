@@ -75,6 +75,9 @@ class Primitive:
 
     _registered = True  # in `all_primitives`, its name unique
     impl_on_host = False  # under `jit` without a numba lowering, `impl` runs as a host call
+    # n-ary elementwise: rank-0 operands and size-1 axes broadcast to the result's shape
+    # (`core/prims/elementwise.py`); the compiler makes the broadcasts explicit
+    broadcasting = False
 
     def __init__(
         self,

@@ -178,14 +178,19 @@ def _merge(
     specs: Sequence[Spec | None], avals: Sequence[Any], out_aval: Any, same_shape: bool = True
 ) -> Spec:
     """Axis by axis, the first entry of the inputs of the result's shape (of its rank, unless
-    `same_shape`) that is not None and whose mesh axes no earlier axis took."""
+    `same_shape`) that is not None and whose mesh axes no earlier axis took. An input of the
+    result's rank whose size-1 axes a broadcasting elementwise primitive broadcast
+    (`Primitive.broadcasting`: `f32[4@X,1]` plus `f32[1,8@Y]`) gives its other axes."""
     shape = tuple(out_aval.shape)
     out: list = [None] * len(shape)
     used: set = set()
     for d, size in enumerate(shape):
         for spec, aval in zip(specs, avals):
-            fits = tuple(aval.shape) == shape if same_shape else len(aval.shape) == len(shape)
-            if spec is None or not fits:
+            if spec is None or len(aval.shape) != len(shape):
+                continue
+            if same_shape and (
+                aval.shape[d] != size or any(a not in (1, s) for a, s in zip(aval.shape, shape))
+            ):
                 continue
             entry = spec[d]
             if entry is not None and not used.intersection(entry) and size > 1:

@@ -260,4 +260,32 @@ def broadcast_batcher(prim):
     return rule
 
 
-defbroadcasting = broadcast_batcher  # JAX's name
+def broadcasting_batcher(prim):
+    """Batch rule for the elementwise primitives that broadcast rank-0 operands and size-1
+    axes (`Primitive.broadcasting`), as JAX's: operands batched along one axis, or rank-0,
+    pass as they are; otherwise batched operands move their axis to the front and get size-1
+    axes up to the others' rank, unbatched ones (but rank-0 ones) a size-1 axis in front, and
+    the primitive broadcasts the rest."""
+
+    def rule(args, dims, **params):
+        avals = [get_aval(a) for a in args]
+        first = next(d for d in dims if d is not None)
+        shape = next(av.shape for av, d in zip(avals, dims) if d is not None)
+        if all(av.shape == shape and d == first for av, d in zip(avals, dims) if av.ndim):
+            return prim.bind(*args, **params), first
+        moved = [moveaxis(a, d, 0, 1) if av.ndim else a for a, av, d in zip(args, avals, dims)]
+        ndim = max(get_aval(a).ndim for a in moved)
+        out = []
+        for a, d in zip(moved, dims):
+            aval = get_aval(a)
+            if d is not None and aval.ndim < ndim:  # a batched scalar beside arrays
+                shape = aval.shape + (1,) * (ndim - aval.ndim)
+                a = ops.broadcast_in_dim(a, shape, tuple(range(aval.ndim)))
+            out.append(a)
+        return prim.bind(*out, **params), 0
+
+    prim.def_batch(rule)
+    return rule
+
+
+defbroadcasting = broadcasting_batcher  # JAX's name

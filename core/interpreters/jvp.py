@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from core import errors
-from core.ad_util import Zero, add_any, instantiate
+from core.ad_util import Zero, add_any, instantiate, ops
 from core.avals import ShapedArray
 from core.interpreters import check_live, custom_rules, finish
 from core.trace import Trace, Tracer, current_trace, get_aval, set_current_trace
@@ -114,15 +114,28 @@ def jvp_flat(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> 
 # Rule builders
 
 
+def _to_shape(t: Any, shape: tuple[int, ...]) -> Any:
+    """A tangent contribution broadcast to the output's `shape`: the tangent of a rank-0 (or
+    size-1) operand of a broadcasting primitive (`Primitive.broadcasting`) is smaller than the
+    output."""
+    aval = get_aval(t)
+    if aval.shape == shape:
+        return t
+    if not aval.ndim:
+        return ops.broadcast_in_dim(t, shape, ())
+    return ops.broadcast_in_dim(t, shape, tuple(range(aval.ndim)))
+
+
 def defjvp(prim, *fns: Callable | None) -> None:
     """Rule from per-argument functions `fn(tangent_i, *primals, **params) -> contribution`."""
 
     def rule(primals, tangents, **params):
         out = prim.bind(*primals, **params)
-        total: Any = Zero(tangent_aval(get_aval(out)))
+        aval = get_aval(out)
+        total: Any = Zero(tangent_aval(aval))
         for fn, t in zip(fns, tangents):
             if fn is not None and type(t) is not Zero:
-                total = add_any(total, fn(t, *primals, **params))
+                total = add_any(total, _to_shape(fn(t, *primals, **params), aval.shape))
         return out, total
 
     prim.def_jvp(rule)
@@ -133,10 +146,11 @@ def defjvp2(prim, *fns: Callable | None) -> None:
 
     def rule(primals, tangents, **params):
         out = prim.bind(*primals, **params)
-        total: Any = Zero(tangent_aval(get_aval(out)))
+        aval = get_aval(out)
+        total: Any = Zero(tangent_aval(aval))
         for fn, t in zip(fns, tangents):
             if fn is not None and type(t) is not Zero:
-                total = add_any(total, fn(t, out, *primals, **params))
+                total = add_any(total, _to_shape(fn(t, out, *primals, **params), aval.shape))
         return out, total
 
     prim.def_jvp(rule)

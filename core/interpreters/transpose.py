@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from core import errors, ir, source_info
-from core.ad_util import Zero, add_any
+from core.ad_util import Zero, add_any, ops
 from core.avals import ShapedArray
+from core.trace import get_aval
 
 
 class UndefinedPrimal:
@@ -31,6 +32,19 @@ class UndefinedPrimal:
 
 def is_undefined(x: Any) -> bool:
     return type(x) is UndefinedPrimal
+
+
+def unbroadcast(aval: ShapedArray, ct: Any) -> Any:
+    """The cotangent `ct` of a broadcast operand of `aval`'s shape (a rank-0 or size-1
+    operand of a broadcasting elementwise primitive, `Primitive.broadcasting`): summed over the
+    axes the primitive broadcast it along, as JAX's `_unbroadcast`."""
+    shape = get_aval(ct).shape
+    if shape == aval.shape:
+        return ct
+    if not aval.shape:
+        return ops.reduce_sum(ct, tuple(range(len(shape))))
+    axes = tuple(i for i, (a, b) in enumerate(zip(aval.shape, shape)) if a != b)
+    return ops.reshape(ops.reduce_sum(ct, axes), aval.shape)
 
 
 def backward_pass(
@@ -69,6 +83,7 @@ def backward_pass(
 
     def write_ct(v: ir.Atom, ct: Any) -> None:
         if isinstance(v, ir.Var) and v in linear and ct is not None and type(ct) is not Zero:
+            ct = unbroadcast(v.aval, ct)
             ct_env[v] = add_any(ct_env[v], ct) if v in ct_env else ct
 
     def read_ct(v: ir.Var) -> Any:

@@ -96,8 +96,10 @@ def _check_dtypes(name: str, args: list[Any], kinds: str) -> None:
         ew.reject_dtype(name, dts[0], kinds, 0 if len(dts) > 1 else None)
 
 
-def broadcast_operands(name: str, args: list[Any]) -> list[Any]:
-    """Broadcasts rank-0 operands, and size-1 dimensions among operands of equal rank."""
+def broadcast_operands(name: str, args: list[Any], explicit: bool = True) -> list[Any]:
+    """Checks that the operands broadcast (rank-0 operands, and size-1 dimensions among
+    operands of equal rank) and, if `explicit`, broadcasts them (a primitive that broadcasts
+    itself, `Primitive.broadcasting`, takes them as they are: `mul a 2.0:f32[]`, as in JAX)."""
     shps = [get_aval(a).shape for a in args]
     if all(s == shps[0] for s in shps):
         return args
@@ -118,6 +120,8 @@ def broadcast_operands(name: str, args: list[Any]) -> list[Any]:
             )
         out_shape.append(sizes.pop() if sizes else 1)
     out_shape = tuple(out_shape)
+    if not explicit:
+        return args
     out = []
     for a, s in zip(args, shps):
         if s != out_shape:
@@ -144,6 +148,7 @@ def checked(fn: Callable, kinds: str | None = None, name: str | None = None) -> 
     """
     name = name or fn.__name__
     kinds = kinds or fn.primitive.dtype_kinds
+    explicit = not getattr(getattr(fn, "primitive", None), "broadcasting", False)
 
     @functools.wraps(fn)
     def op(*args: Any) -> Any:
@@ -155,7 +160,7 @@ def checked(fn: Callable, kinds: str | None = None, name: str | None = None) -> 
                 args[1] = shapes.convert_element_type(args[1], x, get_aval(args[1]).weak_type)
                 impl = ew.pow_integer_exponent
         _check_dtypes(name, args, kinds)
-        return impl(*broadcast_operands(name, args))
+        return impl(*broadcast_operands(name, args, explicit or impl is not fn))
 
     return op
 

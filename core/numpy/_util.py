@@ -187,16 +187,29 @@ def _filled_scalar(args: tuple, kinds: str) -> list[Any] | None:
     return [arr, filled] if first else [filled, arr]
 
 
-def promote_args(name: str, *args: Any) -> list[Any]:
-    """Promote dtypes, then broadcast shapes: the preamble of every binary jnp function."""
+def promote_shapes(arrs: list[Any], lax_shapes: bool) -> list[Any]:
+    """The arrays broadcast to their common shape, or with `lax_shapes` as JAX's jnp hands
+    them to a broadcasting lax primitive (`Primitive.broadcasting`): unchanged when they have
+    one rank or all but one rank are scalars, else given size-1 leading axes up to the
+    result's rank (`jnp.add(x, 1.0)` stages `add a 1.0:f32[]`)."""
+    shapes = [get_aval(a).shape for a in arrs]
+    if lax_shapes and len({len(s) for s in shapes if s}) < 2:
+        return arrs
+    shape = broadcast_shapes(*shapes)
+    if not lax_shapes:
+        return [broadcast_to(a, shape) for a in arrs]
+    return [broadcast_to(a, (1,) * (len(shape) - len(s)) + s) for a, s in zip(arrs, shapes)]
+
+
+def promote_args(name: str, *args: Any, lax_shapes: bool = False) -> list[Any]:
+    """Promote dtypes, then broadcast shapes (`promote_shapes`): the preamble of every binary
+    jnp function."""
     if _same_avals(args):
         return list(args)
     if (filled := _filled_scalar(args, "iufc")) is not None:
         return filled
     check_arraylike(name, *args)
-    arrs = promote_dtypes(*args)
-    shape = broadcast_shapes(*(get_aval(a).shape for a in arrs))
-    return [broadcast_to(a, shape) for a in arrs]
+    return promote_shapes(promote_dtypes(*args), lax_shapes)
 
 
 def promote_args_numeric(name: str, *args: Any) -> list[Any]:
@@ -210,15 +223,14 @@ def promote_args_numeric(name: str, *args: Any) -> list[Any]:
     return [broadcast_to(a, shape) for a in arrs]
 
 
-def promote_args_inexact(name: str, *args: Any) -> list[Any]:
+def promote_args_inexact(name: str, *args: Any, lax_shapes: bool = False) -> list[Any]:
+    """`promote_args` with integers and bools promoted to the default float."""
     if _same_avals(args) and dtypes.kind(args[0].aval.dtype) in "fc":
         return list(args)
     if (filled := _filled_scalar(args, "fc")) is not None:
         return filled
     check_arraylike(name, *args)
-    arrs = promote_dtypes_inexact(*args)
-    shape = broadcast_shapes(*(get_aval(a).shape for a in arrs))
-    return [broadcast_to(a, shape) for a in arrs]
+    return promote_shapes(promote_dtypes_inexact(*args), lax_shapes)
 
 
 def canonicalize_axis(axis: int, ndim: int) -> int:

@@ -34,7 +34,7 @@ def _binary(name: str, fn, inexact: bool = False):
     promote = promote_args_inexact if inexact else promote_args
 
     def op(x: Any, y: Any, /) -> Any:
-        return fn(*promote(name, x, y))
+        return fn(*promote(name, x, y, lax_shapes=True))
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"Elementwise `{name}` with numpy broadcasting and JAX type promotion."
@@ -56,7 +56,7 @@ def _logical_on_bool(name: str, fn, bool_fn):
     """`add`/`multiply` of booleans are `or`/`and`, as in numpy and JAX."""
 
     def op(x: Any, y: Any, /) -> Any:
-        x, y = promote_args(name, x, y)
+        x, y = promote_args(name, x, y, lax_shapes=True)
         return (bool_fn if get_aval(x).dtype == np.bool_ else fn)(x, y)
 
     op.__name__ = op.__qualname__ = name

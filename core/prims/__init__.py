@@ -24,4 +24,5 @@ ad_util.register_ops(
     broadcast_in_dim=shapes.broadcast_in_dim,
     transpose=shapes.transpose,
     reduce_sum=reductions.reduce_sum,
+    reshape=shapes.reshape,
 )

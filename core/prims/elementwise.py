@@ -1,5 +1,14 @@
-"""Elementwise primitives: every operand has the same shape and dtype (broadcasting and type
-promotion happen above, in `core.numpy`), so each rule is shape-exact.
+"""Elementwise primitives: operands of one dtype (type promotion happens above, in
+`core.numpy`) and, for the n-ary arithmetic, comparison and bitwise ones, shapes that broadcast
+as JAX's lax broadcasts them: rank-0 operands beside arrays of any shape, and operands of one
+rank whose axes are equal or 1 (`broadcast_shape`). So `x * 2.0` stages `mul a 2.0:f32[]` and a
+vmapped product `mul b c` of `f32[1,3]` and `f32[4,1]`, as in JAX. The rules follow: a jvp
+contribution of an operand smaller than the result is broadcast to it (`jvp.defjvp`), a
+cotangent summed back to its operand's shape (`transpose.backward_pass`), a batched operand of
+another rank moved to the front and given size-1 axes (`batching.broadcasting_batcher`), and
+the compiler makes every broadcast explicit before it generates code
+(`core.jit.simplify.explicit_broadcasts`). `select_n`, `complex` and the unary primitives keep
+one shape for all operands.
 
 Each primitive is declared by `unop`/`binop` (impl and abstract eval) and gets its jvp, transpose
 and batching rules right below it. Its numba lowering, a scalar expression per primitive so that
@@ -43,6 +52,39 @@ def _check_same(name: str, avals: tuple[ShapedArray, ...]) -> None:
                 f"{name} requires operands of the same dtype, got {a0.dtype} and {a.dtype}; "
                 "convert with `x.astype(dtype)` or use core.numpy, which promotes types."
             )
+
+
+def broadcast_shape(name: str, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """The result shape of an n-ary elementwise primitive on operands of `shapes`, as JAX's
+    lax broadcasts: rank-0 operands fit any shape; the others must have one rank, and each
+    axis one size or 1 (the result takes the size).
+
+    Raises:
+      ShapeError: ranks that differ, or sizes that neither match nor are 1 (JAX's TypeError
+        texts).
+    """
+    ranked = [s for s in shapes if s]
+    if not ranked:
+        return ()
+    first = ranked[0]
+    if all(s == first for s in ranked):
+        return first
+    ranks = {len(s) for s in ranked}
+    if len(ranks) > 1:
+        raise ShapeError(
+            f"{name}: arrays must have the same number of dimensions, got {ranks}; broadcast "
+            "them first (`jnp.broadcast_to`, or the broadcasting functions of core.numpy)."
+        )
+    out = []
+    for sizes in zip(*ranked):
+        big = {d for d in sizes if d != 1}
+        if len(big) > 1:
+            raise ShapeError(
+                f"{name} got incompatible shapes for broadcasting: "
+                f"{', '.join(str(tuple(s)) for s in shapes)}."
+            )
+        out.append(big.pop() if big else 1)
+    return tuple(out)
 
 
 def _kind_names(kinds: str) -> str:
@@ -89,26 +131,43 @@ def _nary(name: str, np_fn, nargs: int, out_dtype=None, kinds: str | None = None
 
     def impl(*args):
         kernel = _eager_kernels.get(prim)
-        if kernel is not None and (out := kernel(*args)) is not None:
-            return out
+        if kernel is not None:
+            if nargs > 1 and any(a.shape != args[0].shape for a in args[1:]):
+                shape = np.broadcast_shapes(*(a.shape for a in args))
+                args = tuple(np.ascontiguousarray(np.broadcast_to(a, shape)) for a in args)
+            if (out := kernel(*args)) is not None:
+                return out
         out = np_fn(*args)
         dt = args[0].dtype if out_dtype is None else out_dtype
         return np.asarray(out, dtype=dt) if out.dtype != dt else out
 
     def abstract_eval(*avals):
-        _check_same(name, avals)
-        if kinds is not None and dtypes.kind(avals[0].dtype) not in kinds:
-            reject_dtype(name, avals[0].dtype, kinds, 0 if nargs > 1 else None)
+        a0 = avals[0]
+        shape = a0.shape
+        for a in avals[1:]:
+            if a.dtype != a0.dtype:
+                raise DTypeError(
+                    f"{name} requires operands of the same dtype, got {a0.dtype} and {a.dtype}; "
+                    "convert with `x.astype(dtype)` or use core.numpy, which promotes types."
+                )
+            if a.shape != shape:
+                shape = broadcast_shape(name, [b.shape for b in avals])
+        if kinds is not None and dtypes.kind(a0.dtype) not in kinds:
+            reject_dtype(name, a0.dtype, kinds, 0 if nargs > 1 else None)
+        weak = all(a.weak_type for a in avals)
         if out_dtype is None:
-            weak = all(a.weak_type for a in avals)
-            if weak == avals[0].weak_type:
-                return avals[0]  # avals are immutable: the operand's serves (eager speed)
-            return ShapedArray(avals[0].shape, avals[0].dtype, weak)
-        return ShapedArray(avals[0].shape, out_dtype, all(a.weak_type for a in avals))
+            if weak == a0.weak_type and shape == a0.shape:
+                return a0  # avals are immutable: the operand's serves (eager speed)
+            return ShapedArray(shape, a0.dtype, weak)
+        return ShapedArray(shape, out_dtype, weak)
 
     prim.def_impl(impl)
     prim.def_abstract_eval(abstract_eval)
-    batching.broadcast_batcher(prim)
+    if nargs > 1:
+        prim.broadcasting = True
+        batching.broadcasting_batcher(prim)
+    else:
+        batching.broadcast_batcher(prim)
     return prim
 
 
@@ -229,7 +288,7 @@ def _div_impl(x, y):
 
 
 div_p = binop("div", _div_impl, _NUM)
-defjvp(div_p, lambda g, x, y: div(g, y), lambda g, x, y: mul(neg(g), div(div(x, y), y)))
+defjvp(div_p, lambda g, x, y: div(g, y), lambda g, x, y: mul(mul(neg(g), x), integer_pow(y, -2)))
 
 
 def _div_transpose(ct, x, y):
@@ -278,10 +337,16 @@ def _pow_impl(x, y):
 pow_p = binop("pow", _pow_impl, _F)
 
 
+def _const(x: Any, value: Any) -> Any:
+    """`value` as a rank-0 array of `x`'s dtype: the constants of the jvp rules, which the
+    primitives broadcast (JAX's `_const`: `div 0.5:f32[] b` in sqrt's)."""
+    return full_like(x, value, shape=())
+
+
 def _pow_jvp_x(g, x, y):
     # d/dx x**y = y * x**(y-1), JAX's rule for an inexact exponent (nan at 0**0); integer
     # exponents go through `pow_integer_exponent`, whose y == 0 case is exact as in JAX.
-    return mul(g, mul(y, pow(x, sub(y, full_like(y, 1)))))
+    return mul(g, mul(y, pow(x, sub(y, _const(y, 1)))))
 
 
 def _pow_jvp_y(g, x, y):
@@ -328,9 +393,10 @@ def _minmax_jvp(pick_x_fn):
 
 
 def _balanced(strict, tie, like):
-    one = full_like(like, 1)
-    half = full_like(like, 0.5)
-    zero = full_like(like, 0)
+    shape = get_aval(strict).shape  # the result's: `like` (a tangent) may be a rank-0 operand's
+    one = full_like(like, 1, shape=shape)
+    half = full_like(like, 0.5, shape=shape)
+    zero = full_like(like, 0, shape=shape)
     return select_n(strict, select_n(tie, zero, half), one)
 
 
@@ -386,7 +452,7 @@ abs_p = unop("abs", np.abs, _NUM)
 def _abs_jvp(g, x):
     if dtypes.kind(get_aval(x).dtype) == "c":
         return mul(g, sign(x))
-    return select_n(ge(x, full_like(x, 0)), neg(g), g)  # JAX: slope +1 at 0 and -0.0
+    return select_n(ge(x, _const(x, 0)), neg(g), g)  # JAX: slope +1 at 0 and -0.0
 
 
 defjvp(abs_p, _abs_jvp)
@@ -398,15 +464,15 @@ defjvp(abs_p, _abs_jvp)
 exp_p = unop("exp", _errstate(np.exp), _F)
 defjvp2(exp_p, lambda g, ans, x: mul(g, ans))
 exp2_p = unop("exp2", _errstate(np.exp2), _F)
-defjvp2(exp2_p, lambda g, ans, x: mul(g, mul(ans, full_like(ans, np.log(2)))))
+defjvp2(exp2_p, lambda g, ans, x: mul(log(_const(x, 2)), mul(g, ans)))
 log_p = unop("log", _errstate(np.log), _F)
 defjvp(log_p, lambda g, x: div(g, x))
 log1p_p = unop("log1p", _errstate(np.log1p), _F)
-defjvp(log1p_p, lambda g, x: div(g, add(x, full_like(x, 1))))
+defjvp(log1p_p, lambda g, x: div(g, add(x, _const(x, 1))))
 expm1_p = unop("expm1", _errstate(np.expm1), _F)
-defjvp2(expm1_p, lambda g, ans, x: mul(g, add(ans, full_like(ans, 1))))
+defjvp2(expm1_p, lambda g, ans, x: mul(g, add(ans, _const(ans, 1))))
 sqrt_p = unop("sqrt", _errstate(np.sqrt), _F)
-defjvp2(sqrt_p, lambda g, ans, x: mul(g, div(full_like(x, 0.5), ans)))  # JAX's form
+defjvp2(sqrt_p, lambda g, ans, x: mul(g, div(_const(x, 0.5), ans)))  # JAX's form
 
 
 def _rsqrt_impl(x):
@@ -417,11 +483,12 @@ def _rsqrt_impl(x):
 
 
 rsqrt_p = unop("rsqrt", _rsqrt_impl, _F)
-defjvp2(rsqrt_p, lambda g, ans, x: mul(g, mul(full_like(x, -0.5), div(ans, x))))
+defjvp2(rsqrt_p, lambda g, ans, x: mul(g, mul(_const(x, -0.5), div(ans, x))))
 cbrt_p = unop("cbrt", np.cbrt, "f")
-defjvp2(cbrt_p, lambda g, ans, x: div(g, mul(full_like(ans, 3), mul(ans, ans))))
+defjvp2(cbrt_p, lambda g, ans, x: mul(g, mul(_const(x, 1 / 3), integer_pow(ans, -2))))
 tanh_p = unop("tanh", np.tanh, _F)
-defjvp2(tanh_p, lambda g, ans, x: mul(g, sub(full_like(ans, 1), mul(ans, ans))))
+# JAX's form (1 + ans) g (1 - ans), not g (1 - ans**2): its gradients' bits
+defjvp2(tanh_p, lambda g, ans, x: mul(add(g, mul(g, ans)), sub(_const(x, 1), ans)))
 
 
 def _logistic_impl(x):
@@ -430,7 +497,7 @@ def _logistic_impl(x):
 
 
 logistic_p = unop("logistic", _logistic_impl, _F)
-defjvp2(logistic_p, lambda g, ans, x: mul(g, mul(ans, sub(full_like(ans, 1), ans))))
+defjvp2(logistic_p, lambda g, ans, x: mul(g, mul(ans, sub(_const(ans, 1), ans))))
 
 
 sin_p = unop("sin", _errstate(np.sin), _F)
@@ -438,28 +505,31 @@ defjvp(sin_p, lambda g, x: mul(g, cos(x)))
 cos_p = unop("cos", _errstate(np.cos), _F)
 defjvp(cos_p, lambda g, x: neg(mul(g, sin(x))))
 tan_p = unop("tan", _errstate(np.tan), _F)
-defjvp2(tan_p, lambda g, ans, x: mul(g, add(full_like(ans, 1), mul(ans, ans))))
+defjvp2(tan_p, lambda g, ans, x: mul(g, add(_const(ans, 1), mul(ans, ans))))
 # JAX's `accuracy` picks among XLA's approximations; numbax has one implementation each.
 for _p in (exp_p, exp2_p, log_p, log1p_p, expm1_p, sqrt_p, rsqrt_p, cbrt_p, tanh_p, logistic_p):
     jax_params(_p, accuracy=check_accuracy)
 for _p in (sin_p, cos_p, tan_p):
     jax_params(_p, accuracy=check_accuracy)
 asin_p = unop("asin", _errstate(np.arcsin), _F)
-defjvp(asin_p, lambda g, x: mul(g, rsqrt(sub(full_like(x, 1), mul(x, x)))))
+defjvp(asin_p, lambda g, x: mul(g, rsqrt(sub(_const(x, 1), mul(x, x)))))
 acos_p = unop("acos", _errstate(np.arccos), _F)
-defjvp(acos_p, lambda g, x: neg(mul(g, rsqrt(sub(full_like(x, 1), mul(x, x))))))
+defjvp(acos_p, lambda g, x: mul(g, neg(rsqrt(sub(_const(x, 1), square(x))))))
 atan_p = unop("atan", np.arctan, _F)
-defjvp(atan_p, lambda g, x: div(g, add(full_like(x, 1), mul(x, x))))
+defjvp(atan_p, lambda g, x: div(g, add(_const(x, 1), mul(x, x))))
 sinh_p = unop("sinh", _errstate(np.sinh), _F)
 defjvp(sinh_p, lambda g, x: mul(g, cosh(x)))
 cosh_p = unop("cosh", _errstate(np.cosh), _F)
 defjvp(cosh_p, lambda g, x: mul(g, sinh(x)))
 asinh_p = unop("asinh", np.arcsinh, _F)
-defjvp(asinh_p, lambda g, x: mul(g, rsqrt(add(mul(x, x), full_like(x, 1)))))
+defjvp(asinh_p, lambda g, x: mul(g, rsqrt(add(mul(x, x), _const(x, 1)))))
 acosh_p = unop("acosh", _errstate(np.arccosh), _F)
-defjvp(acosh_p, lambda g, x: mul(g, rsqrt(sub(mul(x, x), full_like(x, 1)))))
+defjvp(acosh_p, lambda g, x: mul(g, rsqrt(sub(mul(x, x), _const(x, 1)))))
 atanh_p = unop("atanh", _errstate(np.arctanh), _F)
-defjvp(atanh_p, lambda g, x: div(g, sub(full_like(x, 1), mul(x, x))))
+defjvp(
+    atanh_p,
+    lambda g, x: mul(integer_pow(add(_const(x, 1), x), -1), div(g, sub(_const(x, 1), x))),
+)
 
 
 def _atan2_impl(x, y):
@@ -506,13 +576,13 @@ def _digamma_impl(x):
 
 
 erf_p = unop("erf", _erf_impl, "f")
-defjvp(erf_p, lambda g, x: mul(g, mul(full_like(x, 2 / np.sqrt(np.pi)), exp(neg(mul(x, x))))))
+defjvp(erf_p, lambda g, x: mul(_const(x, 2 / np.sqrt(np.pi)), mul(g, exp(neg(square(x))))))
 
 
 erf_inv_p = unop("erf_inv", _erf_inv_impl, "f")
 defjvp2(
     erf_inv_p,
-    lambda g, ans, x: mul(g, mul(full_like(x, np.sqrt(np.pi) / 2), exp(mul(ans, ans)))),
+    lambda g, ans, x: mul(_const(x, np.sqrt(np.pi) / 2), mul(g, exp(square(ans)))),
 )
 
 
@@ -527,9 +597,9 @@ lgamma_p = unop("lgamma", _lgamma_impl, "f")
 digamma_p = unop("digamma", _digamma_impl, "f")
 polygamma_p = binop("polygamma", _polygamma_impl, "f")
 defjvp(lgamma_p, lambda g, x: mul(g, digamma(x)))
-defjvp(digamma_p, lambda g, x: mul(g, polygamma(full_like(x, 1), x)))
+defjvp(digamma_p, lambda g, x: mul(g, polygamma(_const(x, 1), x)))
 # The order m is an integer-valued array: no derivative with respect to it (as in JAX).
-defjvp(polygamma_p, None, lambda g, m, x: mul(g, polygamma(add(m, full_like(m, 1)), x)))
+defjvp(polygamma_p, None, lambda g, m, x: mul(g, polygamma(add(m, _const(m, 1)), x)))
 
 
 def _integer_pow_impl(x, *, y):
@@ -548,7 +618,7 @@ def _integer_pow_impl(x, *, y):
 
 
 square_p = unop("square", _errstate(np.square), _NUM)
-defjvp(square_p, lambda g, x: mul(g, mul(full_like(x, 2), x)))  # JAX's: 2x, not x + x
+defjvp(square_p, lambda g, x: mul(g, mul(_const(x, 2), x)))  # JAX's: 2x, not x + x
 
 integer_pow_p = Primitive("integer_pow")
 integer_pow_p.def_impl(_integer_pow_impl)
@@ -559,7 +629,9 @@ batching.broadcast_batcher(integer_pow_p)
 def _integer_pow_jvp(g, x, *, y):
     if y == 0:
         return full_like(g, 0)
-    return mul(g, mul(full_like(x, y), integer_pow(x, y - 1) if y != 1 else full_like(x, 1)))
+    if y == 1:
+        return g
+    return mul(g, mul(_const(x, y), x if y == 2 else integer_pow(x, y - 1)))
 
 
 defjvp(integer_pow_p, _integer_pow_jvp)
@@ -787,12 +859,15 @@ _SCALARS = (int, float, bool, complex)
 
 
 def _operands(*args: Any) -> Any:
+    """The operands of a lax binary function: Python scalars become rank-0 arrays of the
+    other operand's dtype (which the primitive broadcasts, as `lax.mul(x, 2.0)` stages
+    `mul a 2.0:f32[]` in JAX)."""
     if not any(type(a) in _SCALARS for a in args):
         return args
-    ref = next((a for a in args if not isinstance(a, (int, float, bool, complex))), None)
+    ref = next((a for a in args if not isinstance(a, _SCALARS)), None)
     if ref is None:
         return list(args)
-    return [full_like(ref, a) if isinstance(a, (int, float, bool, complex)) else a for a in args]
+    return [full_like(ref, a, shape=()) if isinstance(a, _SCALARS) else a for a in args]
 
 
 def _binds(prim: Primitive) -> Callable[[Callable], Callable]:
