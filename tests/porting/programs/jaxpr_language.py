@@ -16,10 +16,8 @@
 `_cells`, each printing a `make_jaxpr` jaxpr: arithmetic and a reduction, Python control flow
 and pytree arguments traced away, `lax.switch`/`lax.cond` with their branches, `fori_loop` as a
 `while`, `scan`, a nested `jit`. Recorded: the whole text of the cells numbax prints as JAX
-does (`lax.cond` of `func7`, `lax.scan` of `func11`) and the first line (constants and inputs
-with their types) of the others, whose texts differ in ways tests/core/test_jaxpr_text.py lists:
-scalar operands broadcast first (JAX: `mul c 3.0:f32[]`; `func1`, `func3`, `func4`, `func10`,
-`func12`), `switch`'s index clamped by `min`/`max` (JAX: one `clamp`).
+does (all but two) and the first line (constants and inputs with their types) of
+`one_of_three`, whose `switch` index numbax clamps by `min`/`max` (JAX: one `clamp`).
 `func8` is not recorded: numbax converts the concrete `jnp.array([1])` to float32 while tracing
 (JAX stages the `convert_element_type`, so its constant is `a:i32[1]`) and converts the branch's
 weak-typed output to the other branch's strong type (JAX leaves the weak type)."""
@@ -50,7 +48,7 @@ def _cells(mark):
      return jnp.sum(temp)
 
   print(make_jaxpr(func1)(jnp.zeros(8), jnp.ones(8)))
-  mark('func1')
+  mark('func1', whole=True)
 
   def func2(inner, first, second):
     temp = first + inner(second) * 3.
@@ -66,14 +64,14 @@ def _cells(mark):
     return func2(inner, first, second)
 
   print(make_jaxpr(func3)(jnp.zeros(8), jnp.ones(8)))
-  mark('func3')
+  mark('func3', whole=True)
 
   def func4(arg):  # The `arg` is a pair.
     temp = arg[0] + jnp.sin(arg[1]) * 3.
     return jnp.sum(temp)
 
   print(make_jaxpr(func4)((jnp.zeros(8), jnp.ones(8))))
-  mark('func4')
+  mark('func4', whole=True)
 
   from jax import lax
 
@@ -115,7 +113,7 @@ def _cells(mark):
                          arg + ones)
 
   print(make_jaxpr(func10)(np.ones(16), 5))
-  mark('func10')
+  mark('func10', whole=True)
 
   def func11(arr, extra):
     ones = jnp.ones(arr.shape)  #  A constant
@@ -138,4 +136,4 @@ def _cells(mark):
     return arg + inner(arg - 2.)
 
   print(make_jaxpr(func12)(1.))
-  mark('func12')
+  mark('func12', whole=True)
