@@ -29,6 +29,8 @@ OPS = {
     "cos": ("numpy.cos", 1),
     "tan": ("numpy.tan", 1),
     "erf": ("lax.erf", 1),
+    "erfc": ("lax.erfc", 1),
+    "erf_inv": ("lax.erf_inv", 1),
     "logistic": ("lax.logistic", 1),
     "tanh": ("numpy.tanh", 1),
     "expm1": ("numpy.expm1", 1),

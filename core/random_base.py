@@ -423,47 +423,7 @@ def normal(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
 def _normal(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
     lo = np.nextafter(np.array(-1.0, dtype), np.array(0.0, dtype))
     u = _uniform(key, shape, dtype, lo, 1.0)
-    return ew.mul(_erf_inv(u), float(np.sqrt(2).astype(dtype)))
-
-
-# XLA's float32 erf_inv (Giles' polynomial in w = -log1p(-x*x)), which JAX's samplers go through.
-_ERF_INV_SMALL = (
-    2.81022636e-08,
-    3.43273939e-07,
-    -3.5233877e-06,
-    -4.39150654e-06,
-    0.00021858087,
-    -0.00125372503,
-    -0.00417768164,
-    0.246640727,
-    1.50140941,
-)
-_ERF_INV_LARGE = (
-    -0.000200214257,
-    0.000100950558,
-    0.00134934322,
-    -0.00367342844,
-    0.00573950773,
-    -0.0076224613,
-    0.00943887047,
-    1.00167406,
-    2.83297682,
-)
-
-
-def _erf_inv(x: Any) -> Any:
-    """erf_inv as XLA computes it for float32 (bit-exact with JAX up to FMA contraction and
-    log1p rounding, within 2 ulp); the `erf_inv` primitive for other dtypes."""
-    if get_aval(x).dtype != dtypes.float32:
-        return ew.erf_inv(x)
-    w = ew.neg(ew.log1p(ew.neg(ew.mul(x, x))))
-    small = ew.lt(w, 5.0)
-    w = ew.select_n(small, ew.sub(ew.sqrt(w), 3.0), ew.sub(w, 2.5))
-    p = ew.select_n(small, ew.full_like(x, _ERF_INV_LARGE[0]), ew.full_like(x, _ERF_INV_SMALL[0]))
-    for lo, hi in zip(_ERF_INV_SMALL[1:], _ERF_INV_LARGE[1:]):
-        p = ew.add(ew.select_n(small, ew.full_like(x, hi), ew.full_like(x, lo)), ew.mul(p, w))
-    edge = ew.eq(ew.abs(x), 1.0)
-    return ew.select_n(edge, ew.mul(p, x), ew.mul(x, float(np.finfo(np.float32).max)))
+    return ew.mul(ew.erf_inv(u), float(np.sqrt(2).astype(dtype)))
 
 
 def truncated_normal(
@@ -485,7 +445,7 @@ def truncated_normal(
     sqrt2 = float(np.sqrt(2).astype(dtype))
     a = ew.erf(ew.div(lower, sqrt2))
     b = ew.erf(ew.div(upper, sqrt2))
-    out = ew.mul(_erf_inv(_uniform(key, shape, dtype, a, b)), sqrt2)
+    out = ew.mul(ew.erf_inv(_uniform(key, shape, dtype, a, b)), sqrt2)
     # Keep rounding (or u == a) from landing on or outside the bounds.
     lo = _nextafter(ew.stop_gradient_prim(lower), up=True)
     hi = _nextafter(ew.stop_gradient_prim(upper), up=False)

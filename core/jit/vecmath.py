@@ -6,27 +6,34 @@ function here is branch-free float32 arithmetic: a range reduction, a polynomial
 2**n built from exponent bits (`_bits`/`_float` are LLVM bitcasts), with selects for the edges, so
 LLVM inlines it into the caller's loop and vectorizes the loop.
 
-exp, log, tanh, expm1, log1p and logistic are the kernels XLA's CPU back end emits (Eigen's
-pexp/plog, XLA's rational tanh and log1p, expm1 from tanh(x/2)), operation for operation, with
+exp, log, tanh, expm1, log1p, logistic and erf are the kernels XLA's CPU back end emits (Eigen's
+pexp/plog, XLA's rational tanh, log1p and erf, expm1 from tanh(x/2)), operation for operation, with
 `fma` wherever XLA's machine code fuses a product into an add (XLA compiles with FMA contraction
 on; LLVM's choice of pairs is read off JAX's dumped object code, `XLA_FLAGS=--xla_dump_to`).
-exp2, log10, sinh, cosh and the inverse trigonometric and hyperbolic functions are composed as
-XLA's HLO composes them (JAX's decompositions after XLA's simplifier: exp2(x) = exp(x * ln2),
-arcsin(x) = 2 atan2(x, 1 + sqrt((1 - x)(1 + x))), ...), atan2 calls the C library's atan2f as
-XLA does. XLA's threads flush denormals (FTZ and DAZ): the kernels flush their inputs and results
-where that changes a result, so jitted float32 results equal JAX's jitted ones in every bit
-(tests/core/jit/test_vecmath.py checks recorded JAX results; accuracy against numpy is XLA's:
-within 3e-7 relative, exp2 and sinh/cosh of large |x| within |x| * 2**-24).
+exp2, log10, sinh, cosh, erf_inv and the inverse trigonometric and hyperbolic functions are
+composed as XLA's HLO composes them (JAX's decompositions after XLA's simplifier: exp2(x) =
+exp(x * ln2), arcsin(x) = 2 atan2(x, 1 + sqrt((1 - x)(1 + x))), ...), atan2 calls the C library's
+atan2f as XLA does. XLA's threads flush denormals (FTZ and DAZ): the kernels flush their inputs
+and results where that changes a result, so jitted float32 results equal JAX's jitted ones in
+every bit (tests/core/jit/test_vecmath.py checks recorded JAX results; accuracy against numpy is
+XLA's: within 3e-7 relative, exp2 and sinh/cosh of large |x| within |x| * 2**-24).
+
+sin, cos and tan are calls of the C library's sinf/cosf/tanf in XLA's code: here they are glibc
+2.36's (the C library JAX runs on here), branch-free so that loops vectorize: its float64 range
+reduction (a fused multiply-subtract below 120, Payne-Hanek by integers above) and polynomials,
+with the FMAs of the variant glibc picks on FMA CPUs (sinf, cosf) and the strict float32
+operations of its FMA-less tanf (`STRICT_FLAGS`). Another C library, or a CPU without FMA (glibc's
+SSE2 sinf/cosf round the products), gives XLA other bits in about 1% of inputs. The three, and
+erf_inv, are `inline="always"`: LLVM did not inline bodies this large, and a loop calling them
+stayed scalar; numba inlines them with the caller's fast-math flags, which change none of their
+operations (their products feed no plain add).
 
 `rsqrt_f32`/`rsqrt_f64` are XLA's rsqrt bit for bit: the x86 hardware estimate (whose table
 is the CPU's) refined by XLA's Newton steps for this CPU (`RSQRT_STEPS`); the estimate is a
 call the loop vectorizer widens through the vector-function ABI (`emit_rsqrt_estimate`).
+float64 code uses numpy's libm functions instead.
 
-erf, erf_inv, sin, cos and tan are near-minimax fits of their own (Lawson-weighted least squares
-on Chebyshev nodes in float64, against numpy/scipy references), rounded to float32. float64 code
-uses numpy's libm functions instead.
-
-The building blocks (`_poly`, `_fma_horner`, `_exp_unflushed`, ...) are inlined into each
+The building blocks (`_fma_horner`, `_exp_unflushed`, ...) are inlined into each
 function by numba (`inline="always"`), so a cold process compiles `exp_f32` once instead of four
 functions. `radd`/`rmul` (reassociable add/multiply) let LLVM vectorize a reduction loop
 without making the whole kernel `fastmath`; `maximum`/`minimum` are LLVM's NaN-propagating
@@ -108,50 +115,47 @@ _LOG1P_Q = (
     57.11296463012695,
     20.039552688598633,
 )
-_ERF = (
+# XLA's erf (xla/codegen/intrinsic/erf.cc): x P(x**2) / Q(x**2), +-1 from |x| >= _ERF_ONE
+_ERF_P = (
+    0.00022905065270606428,
+    0.0034082909114658833,
+    0.050955694168806076,
+    0.18520832061767578,
     1.1283791065216064,
-    -0.37612324953079224,
-    0.11280180513858795,
-    -0.026711322367191315,
-    0.004917562939226627,
-    -0.0005631462554447353,
 )
-# erfc(x) * exp(x*x) as a polynomial in 1/x on [1, 4]
-_ERFCX = (
-    0.0002530976489651948,
-    0.5593157410621643,
-    0.04016007483005524,
-    -0.4646685719490051,
-    0.48094281554222107,
-    -0.219074085354805,
-    0.004030965734273195,
-    0.03799791261553764,
-    -0.011374402791261673,
+_ERF_Q = (
+    -1.1791603071742429e-07,
+    2.354796561121475e-05,
+    0.0010179625824093819,
+    0.01407046988606453,
+    0.11098504811525345,
+    0.4974692463874817,
+    1.0,
 )
-# erfinv(x) / x as polynomials in w - 2.5 (w < 5) and sqrt(w) - 3 (w >= 5), w = -log(1 - x*x)
+_ERF_ONE = 3.8325068950653076
+# XLA's erf_inv (its HLO expansion, Giles' single-precision polynomials): erfinv(x) / x in
+# t = w - 2.5 (w < 5) and sqrt(w) - 3, w = -log1p(-x**2); highest degree first
 _ERFINV_CENTRAL = (
+    2.810226362726098e-08,
+    3.432739390518691e-07,
+    -3.523387704262859e-06,
+    -4.391506536194356e-06,
+    0.00021858086984138936,
+    -0.001253725029528141,
+    -0.004177681636065245,
+    0.24664072692394257,
     1.5014094114303589,
-    0.24664027988910675,
-    -0.004177386872470379,
-    -0.0012527419021353126,
-    0.00021834444487467408,
-    -4.963345418218523e-06,
-    -3.4627046261448413e-06,
-    4.661700643282529e-07,
-    2.323263714743007e-08,
-    -8.79101325068632e-09,
 )
 _ERFINV_TAIL = (
+    -0.0002002142573473975,
+    0.0001009505576803349,
+    0.0013493432197719812,
+    -0.003673428436741233,
+    0.005739507731050253,
+    -0.007622461300343275,
+    0.00943887047469616,
+    1.0016740560531616,
     2.832976818084717,
-    1.0016751289367676,
-    0.009445684030652046,
-    -0.00763940904289484,
-    0.0056831734254956245,
-    -0.0035869914572685957,
-    0.0014958538813516498,
-    -7.661205745534971e-05,
-    -0.00031872070394456387,
-    0.0001289593637920916,
 )
 
 
@@ -171,23 +175,26 @@ _float = _bitcast(types.int32, types.float32)
 _bits64 = _bitcast(types.float64, types.int64)
 
 
-def _reassoc(op):
+def _flagged(op, flags):
+    """The float instruction `op` (`fadd`, `fmul`, ...) of two operands with these fast-math
+    flags (numba's fast-math pass leaves an instruction with flags as it is)."""
+
     @intrinsic
-    def reduce_op(typingctx, a, b):
+    def flagged_op(typingctx, a, b):
         def codegen(context, builder, signature, args):
-            return getattr(builder, op)(args[0], args[1], flags=REDUCE_FLAGS)
+            return getattr(builder, op)(args[0], args[1], flags=flags)
 
         return a(a, b), codegen
 
-    return reduce_op
+    return flagged_op
 
 
 # `contract` too: a sum of products `radd(s, x * y)` is then one fused multiply-add per step
 # (the kernels' products carry `contract`; with `reassoc` alone LLVM kept a multiply and an add).
 REDUCE_FLAGS = ("reassoc", "contract")
-radd = _reassoc("fadd")
+radd = _flagged("fadd", REDUCE_FLAGS)
 radd.__doc__ = "`a + b` marked reassociable, so a sum loop vectorizes (float operands only)."
-rmul = _reassoc("fmul")
+rmul = _flagged("fmul", REDUCE_FLAGS)
 
 
 def _nan_propagating(name):
@@ -222,15 +229,6 @@ def fma(typingctx, a, b, c):
         return builder.call(fn, args)
 
     return a(a, b, c), codegen
-
-
-@cached_njit(inline="always", **_OPTS)
-def _poly(x, c):
-    """Horner evaluation of c[0] + c[1] x + ... (c is a tuple, unrolled by numba)."""
-    p = F(c[-1])
-    for k in range(len(c) - 2, -1, -1):
-        p = p * x + F(c[k])
-    return p
 
 
 @cached_njit(inline="always", **_OPTS)
@@ -493,33 +491,42 @@ def acos_f32(x):
     return atan2_f32(np.sqrt((F(1) - x) * (x + F(1))), x)
 
 
-@cached_njit(inline="always", **_OPTS)
+@cached_njit(**_OPTS)
 def erf_f32(x):
-    """Vectorizable float32 error function."""
-    a = np.abs(x)
-    small = x * _poly(x * x, _ERF)
-    ac = F(1) if a < F(1) else (F(4) if a > F(4) else a)
-    big = F(1) - exp_f32(-ac * ac) * _poly(F(1) / ac, _ERFCX)
-    big = -big if x < F(0) else big
-    y = small if a < F(1) else big
-    return y if a == a else x
+    """Vectorizable float32 error function, XLA's CPU kernel bit for bit: x P(x**2) / Q(x**2) by
+    fused multiply-adds, +-1 from |x| >= 3.8325 (a denormal x counts as 0)."""
+    x = _flush(x)
+    x2 = x * x
+    y = x * _fma_horner(x2, _ERF_P) / _fma_horner(x2, _ERF_Q)
+    return np.copysign(F(1), x) if np.abs(x) >= F(_ERF_ONE) else y
 
 
 @cached_njit(inline="always", **_OPTS)
 def erf_inv_f32(x):
-    """Vectorizable float32 inverse error function."""
-    a = np.abs(x)
-    w = -log_f32((F(1) - a) * (F(1) + a))
-    central = _poly(w - F(2.5), _ERFINV_CENTRAL)
-    tail = _poly(np.sqrt(F(5) if w < F(5) else w) - F(3), _ERFINV_TAIL)
-    y = x * (central if w < F(5) else tail)
-    y = x * _INF if a == F(1) else y
-    return _NAN if a > F(1) else y
+    """Vectorizable float32 inverse error function as XLA expands it: x P(t), t from
+    w = -log1p(-x**2) (XLA's log1p kernel), the polynomial by fused multiply-adds; x * inf at +-1,
+    NaN beyond, denormal results flushed."""
+    lw = log1p_f32(x * -x)
+    central = lw > F(-5)
+    t = F(-2.5) - lw if central else np.sqrt(-lw) + F(-3)
+    p = F(_ERFINV_CENTRAL[0]) if central else F(_ERFINV_TAIL[0])
+    for k in range(1, len(_ERFINV_CENTRAL)):
+        p = fma(p, t, F(_ERFINV_CENTRAL[k]) if central else F(_ERFINV_TAIL[k]))
+    return _flush(x * (_INF if np.abs(x) == F(1) else p))
 
 
-def _two_over_pi_words() -> tuple[int, ...]:
-    """The first 250 bits of 2/pi after the point, behind 6 zero bits, as four 64-bit words
-    (most significant first), computed with integers (Machin's formula for pi)."""
+# glibc's tanf is compiled without FMA: each product is rounded before it is added. The kernels
+# run inlined in loops compiled with `contract` (and `arcp`), which numba's fast-math pass adds to
+# every float instruction without flags; `afn` (it licenses approximate *calls* only) gives these
+# operations flags of their own, so they stay as written, unfused and exact (and vectorize).
+STRICT_FLAGS = ("afn",)
+_sadd, _ssub, _smul, _sdiv = (_flagged(op, STRICT_FLAGS) for op in ("fadd", "fsub", "fmul", "fdiv"))
+
+
+def _four_over_pi_words() -> tuple[int, ...]:
+    """floor(4/pi * 2**231) as four 64-bit words, most significant first: 24 zero bits, then
+    the bits of 4/pi (glibc's `__inv_pio4[i]` is the 32 bits from bit 8i), computed with
+    integers (Machin's formula for pi)."""
     bits = 300
     one = 1 << (bits + 20)
 
@@ -534,21 +541,48 @@ def _two_over_pi_words() -> tuple[int, ...]:
         return total
 
     pi = 16 * atan_inv(5) - 4 * atan_inv(239)  # pi * one
-    padded = ((2 * one << bits) // pi) >> (bits - 250)  # floor(2/pi * 2**250)
+    padded = ((4 * one << bits) // pi) >> (bits - 231)
     return tuple((padded >> (192 - 64 * i)) & (2**64 - 1) for i in range(4))
 
 
-HUGE_EXPONENT = 146  # |x| >= 2**19: the three-part pi/2 of `_sincos_reduced` loses bits
+# glibc 2.36's sinf, cosf and tanf (sysdeps/ieee754/flt-32/s_sinf.c, s_cosf.c, s_tanf.c,
+# k_tanf.c, s_sincosf.h; x86's sincosf_poly.h and s_sincosf_data.c), which XLA calls
 _U = np.uint64
-TWO_OVER_PI_WORDS = _two_over_pi_words()
-_C0, _C1, _C2, _C3 = (_U(w) for w in TWO_OVER_PI_WORDS)
-HUGE_R_SCALE = 3.4061215800865545e-19  # pi/2 * 2**-62
+FOUR_OVER_PI_WORDS = _four_over_pi_words()
+_C0, _C1, _C2, _C3 = (_U(w) for w in FOUR_OVER_PI_WORDS)
+_HPI_INV = float.fromhex("0x1.45F306DC9C883p+23")  # 2/pi * 2**24
+_HPI = float.fromhex("0x1.921FB54442D18p0")  # pi/2
+_PI63 = float.fromhex("0x1.921FB54442D18p-62")  # pi/2 * 2**-62
+# sin(r) = r + r**3 (S1 + r**2 S2 + r**4 S3); cos(r) = C0 + r**2 C1 + ... + r**8 C4
+_SINF_S = tuple(float.fromhex(h) for h in ("-0x1.555545995a603p-3", "0x1.1107605230bc4p-7"))
+_SINF_S += (float.fromhex("-0x1.994eb3774cf24p-13"),)
+_COSF_C = (1.0, float.fromhex("-0x1.ffffffd0c621cp-2"), float.fromhex("0x1.55553e1068f19p-5"))
+_COSF_C += (float.fromhex("-0x1.6c087e89a359dp-10"), float.fromhex("0x1.99343027bf8c3p-16"))
+# __kernel_tanf's tan(x) = x + x**3 (T0 + x**2 T1 + ...), and pi/4 in two parts
+_TANF_T = (
+    0.3333333432674408,
+    0.13333334028720856,
+    0.05396825447678566,
+    0.021869488060474396,
+    0.008863239549100399,
+    0.0035920790396630764,
+    0.0014562094584107399,
+    0.0005880412645637989,
+    0.00024646313977427781,
+    7.817944424459711e-05,
+    7.140725210774690e-05,
+    -1.8558637748355977e-05,
+    2.5907305826642550e-05,
+)
+_PIO4 = 0.7853981256484985  # 0x3f490fda
+_PIO4_LO = 3.774894707930798e-08  # 0x33222168
 
 
 @cached_njit(inline="always", **_OPTS)
-def _two_over_pi_field(o):
-    """32 bits of the padded 2/pi of `_two_over_pi_words` from bit `o` on (a uint64 <= 172),
-    by shifts and masks (no table: gathers are slow, and LLVM made selects of constants one)."""
+def _four_over_pi_field(o):
+    """glibc's `__inv_pio4[o / 8]`: 32 bits of 4/pi from bit `o` of `FOUR_OVER_PI_WORDS` (a
+    uint64 <= 184), by shifts and masks (no table: gathers are slow, and LLVM made selects of
+    constants one)."""
     w = o >> _U(6)
     s = o & _U(63)
     m0, m1 = _U(0) - _U(w == _U(0)), _U(0) - _U(w == _U(1))  # all ones where selected
@@ -559,65 +593,128 @@ def _two_over_pi_field(o):
 
 
 @cached_njit(inline="always", **_OPTS)
-def _reduce_huge(x):
-    """(r, q) with x = q*pi/2 + r, |r| <= pi/4, in float64 for a finite |x| >= 2**19.
-
-    Payne and Hanek's reduction: x = m * 2**(e - 150) with an integer m < 2**24 (e the
-    exponent field), so the bits of 2/pi before bit e - 151 (bit 1 the first after the point)
-    add whole turns to x * 2/pi and those after bit e - 56 less than 2**-70; the 96 bits
-    between give x * 2/pi mod 4 to 62 bits after the point."""
-    b = _bits(x)
-    j = ((b >> I(23)) & I(255)) - I(HUGE_EXPONENT)
-    o = _U(I(0) if j < I(0) else j)  # bit e - 151 of 2/pi is bit j of the padded words
-    m = _U((b & I(0x7FFFFF)) | I(0x800000))
-    w0, w1, w2 = (
-        _two_over_pi_field(o),
-        _two_over_pi_field(o + _U(32)),
-        _two_over_pi_field(o + _U(64)),
-    )
-    y = ((m * w0) << _U(32)) + m * w1 + ((m * w2) >> _U(32))  # x*2/pi mod 4, times 2**62
-    q = (y + _U(1 << 61)) >> _U(62)
-    r = np.float64(np.int64(y - (q << _U(62)))) * HUGE_R_SCALE
-    q = np.int64(q)
-    return (-r, -q) if x < F(0) else (r, q)
+def _reduce_large(b):
+    """glibc's `reduce_large` of the bits `b` of a float32 |y| >= 120: (r, n) in float64 and int64
+    with |y| = n pi/2 + r, |r| <= pi/4 (Payne and Hanek's: the mantissa, shifted by the exponent's
+    low 3 bits, times 96 bits of 4/pi from a byte picked by its high bits, mod 4 to 62 bits);
+    garbage, but no undefined behaviour, for other bits."""
+    o = _U((b >> I(26)) & I(15)) << _U(3)
+    m = _U((b & I(0xFFFFFF)) | I(0x800000)) << _U((b >> I(23)) & I(7))
+    e0 = _four_over_pi_field(o)
+    e4 = _four_over_pi_field(o + _U(32))
+    e8 = _four_over_pi_field(o + _U(64))
+    res = (((m * e8) >> _U(32)) | ((m * e0) << _U(32))) + m * e4
+    n = (res + _U(1 << 61)) >> _U(62)
+    res = res - (n << _U(62))
+    return np.float64(np.int64(res)) * _PI63, np.int64(n)
 
 
 @cached_njit(inline="always", **_OPTS)
-def _sincos_reduced(x):
-    """(sin r, cos r, quadrant) in float64 for x = q*pi/2 + r, |r| <= pi/4."""
-    xd = np.float64(x)
-    t = xd * 0.6366197723675814 + 6755399441055744.0  # 1.5 * 2**52
-    q = _bits64(t) - _bits64(6755399441055744.0)
-    t = t - 6755399441055744.0
-    r = xd - t * 1.5707963267341256 - t * 6.077100506506192e-11 - t * 2.0222662487959506e-21
-    rh, qh = _reduce_huge(x)
-    huge = (np.abs(x) >= F(524288.0)) & (np.abs(x) < _INF)
-    r = rh if huge else r
-    q = qh if huge else q
-    z = r * r
-    s = r + r * z * (-1 / 6 + z * (1 / 120 + z * (-1 / 5040 + z * (1 / 362880 + z / -39916800))))
-    c = 1 - 0.5 * z + z * z * (1 / 24 + z * (-1 / 720 + z * (1 / 40320 + z * (-1 / 3628800))))
-    return s, c, q & 3
+def _fast_quadrant(y):
+    """glibc's `reduce_fast` quadrant of a float32 |y| < 120: the truncated y 2/pi 2**24, rounded
+    to an integer by its high bits (0 for other y, whose results are not used)."""
+    t = np.float64(y) * _HPI_INV
+    t = t if np.abs(y) < F(120) else 0.0
+    return (np.int64(np.int32(t)) + 0x800000) >> 24
+
+
+@cached_njit(inline="always", **_OPTS)
+def _sincosf_parts(y):
+    """(sin, cos, n): glibc's sine and cosine polynomials, in float64, of y = n pi/2 + r (as its
+    FMA build computes them: every product added is fused); sinf(y) is the first for even n,
+    cosf(y) the second. Their signs follow the quadrant: both are sin(y) and cos(y) as the
+    parity of n picks them."""
+    nf = _fast_quadrant(y)
+    rf = fma(-np.float64(nf), _HPI, np.float64(y))
+    b = _bits(y)
+    rl, nl = _reduce_large(b)
+    large = np.abs(y) >= F(120)
+    r = rl if large else rf
+    n = nl if large else nf
+    k = nl + np.int64(b < I(0)) if large else nf  # the quadrant with y's sign (sign table, poly)
+    xs = r * (-1.0 if ((k + 1) & 2) != 0 else 1.0)
+    x2 = r * r
+    x3 = xs * x2
+    s = fma(fma(x2, _SINF_S[2], _SINF_S[1]), x3 * x2, fma(x3, _SINF_S[0], xs))
+    x4 = x2 * x2
+    c = fma(x4, _COSF_C[2], fma(x2, _COSF_C[1], _COSF_C[0]))
+    c = fma(fma(x2, _COSF_C[4], _COSF_C[3]), x2 * x4, c)
+    c = -c if (k & 2) != 0 else c
+    return s, c, n
 
 
 @cached_njit(inline="always", **_OPTS)
 def sin_f32(x):
-    """Vectorizable float32 sine (reduced in float64, by Payne-Hanek for |x| >= 2**19)."""
-    s, c, q = _sincos_reduced(x)
-    y = s if (q & 1) == 0 else c
-    return F(-y if q >= 2 else y) if x != F(0) else x  # -0.0 keeps its sign, as in XLA
+    """Vectorizable float32 sine, glibc's sinf (which XLA calls) bit for bit on FMA CPUs."""
+    s, c, n = _sincosf_parts(x)
+    y = F(c if (n & 1) != 0 else s)
+    y = x if np.abs(x) < F(2.0**-12) else y
+    return y if np.abs(x) < _INF else x - x
 
 
 @cached_njit(inline="always", **_OPTS)
 def cos_f32(x):
-    """Vectorizable float32 cosine (reduced in float64, by Payne-Hanek for |x| >= 2**19)."""
-    s, c, q = _sincos_reduced(x)
-    y = c if (q & 1) == 0 else s
-    return F(-y if (q == 1) | (q == 2) else y)
+    """Vectorizable float32 cosine, glibc's cosf (which XLA calls) bit for bit on FMA CPUs."""
+    s, c, n = _sincosf_parts(x)
+    y = F(s if (n & 1) != 0 else c)
+    y = F(1) if np.abs(x) < F(2.0**-12) else y
+    return y if np.abs(x) < _INF else x - x
+
+
+@cached_njit(inline="always", **_OPTS)
+def _kernel_tanf(x, y, odd):
+    """glibc's `__kernel_tanf(x, y, iy)`, iy = -1 if `odd` else 1: tan(x + y) or -1/tan(x + y)
+    for |x + y| <= pi/4 about, branch-free, every float operation strict (no FMA)."""
+    hx = _bits(x)
+    ix = hx & I(0x7FFFFFFF)
+    sgn = F(-1) if hx < I(0) else F(1)
+    iy = F(-1) if odd else F(1)
+    big = ix >= I(0x3F2CA140)  # |x| >= 0.6744: tan(pi/4 - |x|) converges faster
+    xr = _sadd(_ssub(F(_PIO4), np.abs(x)), _ssub(F(_PIO4_LO), y * sgn))
+    near = _smul(sgn * iy, _ssub(F(1), _smul(iy + iy, xr)))  # |xr| < 2**-13
+    x = xr if big else x
+    y = F(0) if big else y
+    z = _smul(x, x)
+    w = _smul(z, z)
+    r = F(_TANF_T[11])
+    v = F(_TANF_T[12])
+    for k in range(9, 0, -2):
+        r = _sadd(F(_TANF_T[k]), _smul(w, r))
+        v = _sadd(F(_TANF_T[k + 1]), _smul(w, v))
+    v = _smul(z, v)
+    s = _smul(z, x)
+    r = _sadd(y, _smul(z, _sadd(_smul(s, _sadd(r, v)), y)))
+    r = _sadd(r, _smul(F(_TANF_T[0]), s))
+    w = _sadd(x, r)
+    reflected = _smul(
+        sgn, _ssub(iy, _smul(F(2), _ssub(x, _ssub(_sdiv(_smul(w, w), _sadd(w, iy)), r))))
+    )
+    # -1/(x + r) to float32 accuracy: w's and the quotient's high parts, a correction
+    zh = _float(_bits(w) & I(-4096))
+    v = _ssub(r, _ssub(zh, x))
+    a = _sdiv(F(-1), w)
+    t = _float(_bits(a) & I(-4096))
+    inverse = _sadd(t, _smul(a, _sadd(_sadd(F(1), _smul(t, zh)), _smul(t, v))))
+    result = reflected if big else (inverse if odd else w)
+    result = near if big & (np.abs(xr) < F(2.0**-13)) else result
+    return result
 
 
 @cached_njit(inline="always", **_OPTS)
 def tan_f32(x):
-    """Vectorizable float32 tangent (reduced in float64)."""
-    s, c, q = _sincos_reduced(x)
-    return F(s / c if (q & 1) == 0 else -c / s) if x != F(0) else x  # -0.0 keeps its sign
+    """Vectorizable float32 tangent, glibc's tanf (which XLA calls) bit for bit: reduced in
+    float64 without FMA, split into float32 high and low parts for `_kernel_tanf`."""
+    xd = np.float64(x)
+    nf = _fast_quadrant(x)
+    rf = _ssub(xd, _smul(np.float64(nf), _HPI))
+    rl, nl = _reduce_large(_bits(x))
+    large = np.abs(x) >= F(120)
+    r = (-rl if x < F(0) else rl) if large else rf
+    odd = ((nl if large else nf) & 1) != 0
+    hi = F(r)
+    lo = F(_ssub(r, np.float64(hi)))
+    y = _kernel_tanf(hi, lo, odd)
+    # |hi| < 2**-13: hi itself, or -1/hi (1/|hi| at 0)
+    tiny = _sdiv(F(1), np.abs(hi)) if hi == F(0) else _sdiv(F(-1), hi)
+    y = (tiny if odd else hi) if np.abs(hi) < F(2.0**-13) else y
+    return y if np.abs(x) < _INF else x - x

@@ -11,8 +11,9 @@ bit for bit numba's (tests/core/backends/llvm/test_vecmath.py compiles both and 
 - `vm.*_f32` follow `core/jit/vecmath.py` line by line (same coefficients, same operation order,
   same constants). numba compiles those functions with `fastmath={"contract"}`, so FMA contraction
   may fuse a product into the following add; the IR here carries the same flags on the same
-  instructions, so LLVM fuses the same pairs. `erf_f32`/`erf_inv_f32` are `inline="always"`:
-  numba lowers them inside the caller, with the caller's flags (`flags` here).
+  instructions, so LLVM fuses the same pairs. `erf_inv_f32`, `sin_f32`, `cos_f32` and
+  `tan_f32` are `inline="always"`: numba lowers them inside the caller, with the caller's
+  flags (`flags` here), except the strict operations of tan (`vecmath.STRICT_FLAGS`).
 - numpy ufuncs and `math` functions call what numba's lowering calls (numba/np/npyfuncs.py,
   numba/np/math/mathimpl.py, numba/cpython/mathimpl.py): LLVM intrinsics (`llvm.exp.f64`,
   `llvm.floor.f32`, ...) or the C library (`tanhf`, `erf`, `lgamma`, `atan2`, ... declared
@@ -50,11 +51,15 @@ from llvmlite import ir
 from core.errors import NumbaxError
 from core.jit.rsqrt_estimate import RSQRT64_STEPS, RSQRT_STEPS, emit_rsqrt_estimate
 from core.jit.vecmath import (
-    _ERF,
-    _ERFCX,
+    _COSF_C,
+    _ERF_ONE,
+    _ERF_P,
+    _ERF_Q,
     _ERFINV_CENTRAL,
     _ERFINV_TAIL,
     _EXP,
+    _HPI,
+    _HPI_INV,
     _LN2,
     _LN2_HI,
     _LN2_LO,
@@ -62,13 +67,17 @@ from core.jit.vecmath import (
     _LOG1P_P,
     _LOG1P_Q,
     _LOG2E,
+    _PI63,
+    _PIO4,
+    _PIO4_LO,
+    _SINF_S,
+    _TANF_T,
     _TANH_P,
     _TANH_Q,
     _TINY,
-    HUGE_EXPONENT,
-    HUGE_R_SCALE,
+    FOUR_OVER_PI_WORDS,
     REDUCE_FLAGS,
-    TWO_OVER_PI_WORDS,
+    STRICT_FLAGS,
 )
 
 # The generated kernels' fast-math flags (core/jit/codegen.py OPTIONS; the test checks they agree)
@@ -174,13 +183,6 @@ def _i(ty: ir.Type, value: int) -> ir.Constant:
 
 
 # --- core/jit/vecmath.py, line by line -----------------------------------------------------------
-
-
-def _poly(e: _Fp, x, c):
-    p = _f(x.type, c[-1])
-    for k in range(len(c) - 2, -1, -1):
-        p = e.add(e.mul(p, x), _f(x.type, c[k]))
-    return p
 
 
 def _fma(e: _Fp, a, b, c):
@@ -429,115 +431,175 @@ def _vm_rsqrt(e: _Fp, x):
 
 
 def _vm_erf(e: _Fp, x):
-    """Inlined into the caller by numba (`inline="always"`): the caller's flags."""
     f = x.type
-    a = e.intrinsic("fabs", x)
-    small = e.mul(x, _poly(e, e.mul(x, x), _ERF))
-    ac = _sel(e, e.cmp(">", a, _f(f, 4)), _f(f, 4), a)
-    ac = _sel(e, e.cmp("<", a, _f(f, 1)), _f(f, 1), ac)
-    ex = _vm_exp(e.with_flags(_VM_FLAGS), e.mul(e.neg(ac), ac))
-    big = e.sub(_f(f, 1), e.mul(ex, _poly(e, e.div(_f(f, 1), ac), _ERFCX)))
-    big = _sel(e, e.cmp("<", x, _f(f, 0)), e.neg(big), big)
-    y = _sel(e, e.cmp("<", a, _f(f, 1)), small, big)
-    return _sel(e, e.cmp("==", a, a), y, x)
+    x = _flush(e, x)
+    x2 = e.mul(x, x)
+    y = e.div(e.mul(x, _fma_horner(e, x2, _ERF_P)), _fma_horner(e, x2, _ERF_Q))
+    one = e.cmp(">=", e.intrinsic("fabs", x), _f(f, _ERF_ONE))
+    return _sel(e, one, e.intrinsic("copysign", _f(f, 1), x), y)
 
 
 def _vm_erf_inv(e: _Fp, x):
-    """Inlined into the caller by numba (`inline="always"`): the caller's flags."""
     f = x.type
-    a = e.intrinsic("fabs", x)
-    w = e.neg(_vm_log(e.with_flags(_VM_FLAGS), e.mul(e.sub(_f(f, 1), a), e.add(_f(f, 1), a))))
-    central = _poly(e, e.sub(w, _f(f, 2.5)), _ERFINV_CENTRAL)
-    five = e.cmp("<", w, _f(f, 5))
-    tail = _poly(e, e.sub(e.libm("sqrtf", _sel(e, five, _f(f, 5), w)), _f(f, 3)), _ERFINV_TAIL)
-    y = e.mul(x, _sel(e, e.cmp("<", w, _f(f, 5)), central, tail))
-    y = _sel(e, e.cmp("==", a, _f(f, 1)), e.mul(x, _f(f, np.inf)), y)
-    return _sel(e, e.cmp(">", a, _f(f, 1)), _f(f, np.nan), y)
+    lw = _vm_log1p(e, e.mul(x, e.neg(x)))
+    central = e.cmp(">", lw, _f(f, -5))
+    t = _sel(e, central, e.sub(_f(f, -2.5), lw), e.add(_sqrt(e, e.neg(lw)), _f(f, -3)))
+    coeffs = [_sel(e, central, _f(f, c), _f(f, d)) for c, d in zip(_ERFINV_CENTRAL, _ERFINV_TAIL)]
+    p = coeffs[0]
+    for c in coeffs[1:]:
+        p = _fma(e, p, t, c)
+    one = e.cmp("==", e.intrinsic("fabs", x), _f(f, 1))
+    return _flush(e, e.mul(x, _sel(e, one, _f(f, np.inf), p)))
 
 
-def _nested(e: _Fp, z, coeffs, inner):
-    """c[0] + z * (c[1] + z * (... + z * inner)), as the source nests it."""
-    for c in reversed(coeffs):
-        inner = e.add(_f(z.type, c), e.mul(z, inner))
-    return inner
-
-
-def _two_over_pi_field(b: ir.IRBuilder, o):
-    """`vecmath._two_over_pi_field`: 32 bits of the padded 2/pi from bit `o` (an i64)."""
+def _four_over_pi_field(b: ir.IRBuilder, o):
+    """`vecmath._four_over_pi_field`: 32 bits of 4/pi from bit `o` (an i64)."""
     u = lambda v: _i(_I64T, v)  # noqa: E731
     w, s = b.lshr(o, u(6)), b.and_(o, u(63))
     m0 = b.sub(u(0), b.zext(b.icmp_unsigned("==", w, u(0)), _I64T))
     m1 = b.sub(u(0), b.zext(b.icmp_unsigned("==", w, u(1)), _I64T))
     m2 = b.xor(b.or_(m0, m1), u(-1))
-    c = [u(v) for v in TWO_OVER_PI_WORDS]
+    c = [u(v) for v in FOUR_OVER_PI_WORDS]
     pick = lambda k: b.or_(b.or_(b.and_(c[k], m0), b.and_(c[k + 1], m1)), b.and_(c[k + 2], m2))  # noqa: E731
     lo = b.lshr(b.lshr(pick(1), u(1)), b.sub(u(63), s))
     return b.lshr(b.or_(b.shl(pick(0), s), lo), u(32))
 
 
-def _reduce_huge(e: _Fp, x):
-    """`vecmath._reduce_huge`: (r, q as i64) by Payne-Hanek for a finite |x| >= 2**19."""
+def _reduce_large(e: _Fp, bits):
+    """`vecmath._reduce_large`: (r, n as i64) of the bits of a float32 |y| >= 120."""
     b = e.b
-    bits = b.bitcast(x, _I32T)
-    j = b.sub(b.and_(b.ashr(bits, _i(_I32T, 23)), _i(_I32T, 255)), _i(_I32T, HUGE_EXPONENT))
-    o = b.sext(b.select(b.icmp_signed("<", j, _i(_I32T, 0)), _i(_I32T, 0), j), _I64T)
-    m = b.sext(b.or_(b.and_(bits, _i(_I32T, 0x7FFFFF)), _i(_I32T, 0x800000)), _I64T)
-    w0, w1, w2 = (_two_over_pi_field(b, b.add(o, _i(_I64T, k))) for k in (0, 32, 64))
-    y = b.add(b.shl(b.mul(m, w0), _i(_I64T, 32)), b.mul(m, w1))
-    y = b.add(y, b.lshr(b.mul(m, w2), _i(_I64T, 32)))
-    q = b.lshr(b.add(y, _i(_I64T, 1 << 61)), _i(_I64T, 62))
-    f = b.sub(y, b.shl(q, _i(_I64T, 62)))
-    r = e.mul(b.sitofp(f, ir.DoubleType()), _f(ir.DoubleType(), HUGE_R_SCALE))
-    neg = e.cmp("<", x, _f(x.type, 0))
-    return _sel(e, neg, e.neg(r), r), _sel(e, neg, b.sub(_i(_I64T, 0), q), q)
+    i32 = lambda v: _i(_I32T, v)  # noqa: E731
+    o = b.shl(b.zext(b.and_(b.ashr(bits, i32(26)), i32(15)), _I64T), _i(_I64T, 3))
+    m = b.zext(b.or_(b.and_(bits, i32(0xFFFFFF)), i32(0x800000)), _I64T)
+    m = b.shl(m, b.zext(b.and_(b.ashr(bits, i32(23)), i32(7)), _I64T))
+    e0, e4, e8 = (_four_over_pi_field(b, b.add(o, _i(_I64T, k))) for k in (0, 32, 64))
+    res = b.or_(b.lshr(b.mul(m, e8), _i(_I64T, 32)), b.shl(b.mul(m, e0), _i(_I64T, 32)))
+    res = b.add(res, b.mul(m, e4))
+    n = b.lshr(b.add(res, _i(_I64T, 1 << 61)), _i(_I64T, 62))
+    res = b.sub(res, b.shl(n, _i(_I64T, 62)))
+    return e.mul(b.sitofp(res, ir.DoubleType()), _f(ir.DoubleType(), _PI63)), n
 
 
-def _sincos_reduced(e: _Fp, x):
-    """(sin r, cos r, quadrant as i64) in float64 for x = q*pi/2 + r (`vecmath._sincos_reduced`)."""
-    d = ir.DoubleType()
-    big = _f(d, 6755399441055744.0)
-    xd = e.b.fpext(x, d)
-    t = e.add(e.mul(xd, _f(d, 0.6366197723675814)), big)
-    q = e.b.sub(e.b.bitcast(t, _I64T), e.b.bitcast(big, _I64T))
-    t = e.sub(t, big)
-    r = xd
-    for c in (1.5707963267341256, 6.077100506506192e-11, 2.0222662487959506e-21):
-        r = e.sub(r, e.mul(t, _f(d, c)))
-    rh, qh = _reduce_huge(e, x)
-    a = e.intrinsic("fabs", x)
-    huge = e.b.and_(e.cmp(">=", a, _f(x.type, 524288.0)), e.cmp("<", a, _f(x.type, np.inf)))
-    r, q = _sel(e, huge, rh, r), _sel(e, huge, qh, q)
-    z = e.mul(r, r)
-    s = e.add(_f(d, 1 / 362880), e.div(z, _f(d, -39916800.0)))
-    s = e.add(r, e.mul(e.mul(r, z), _nested(e, z, (-1 / 6, 1 / 120, -1 / 5040), s)))
-    c = e.add(_f(d, 1 / 40320), e.mul(z, _f(d, -1 / 3628800)))
-    c = _nested(e, z, (1 / 24, -1 / 720), c)
-    c = e.add(e.sub(_f(d, 1), e.mul(_f(d, 0.5), z)), e.mul(e.mul(z, z), c))
-    return s, c, e.b.and_(q, _i(_I64T, 3))
+def _fast_quadrant(e: _Fp, x):
+    """`vecmath._fast_quadrant`: glibc's `reduce_fast` quadrant (an i64) of a float32."""
+    b = e.b
+    t = e.mul(b.fpext(x, ir.DoubleType()), _f(ir.DoubleType(), _HPI_INV))
+    small = e.cmp("<", e.intrinsic("fabs", x), _f(x.type, 120))
+    t = _sel(e, small, t, _f(ir.DoubleType(), 0.0))
+    t = b.sext(b.fptosi(t, _I32T), _I64T)
+    return b.ashr(b.add(t, _i(_I64T, 0x800000)), _i(_I64T, 24))
+
+
+def _large(e: _Fp, x):
+    return e.cmp(">=", e.intrinsic("fabs", x), _f(x.type, 120))
+
+
+def _sincosf_parts(e: _Fp, x):
+    """`vecmath._sincosf_parts`: (sin, cos, n as i64) of glibc's sinf/cosf polynomials."""
+    b, d = e.b, ir.DoubleType()
+    i64 = lambda v: _i(_I64T, v)  # noqa: E731
+    nf = _fast_quadrant(e, x)
+    rf = _fma(e, e.neg(b.sitofp(nf, d)), _f(d, _HPI), b.fpext(x, d))
+    bits = _bits(e, x)
+    rl, nl = _reduce_large(e, bits)
+    large = _large(e, x)
+    r, n = _sel(e, large, rl, rf), _sel(e, large, nl, nf)
+    neg = b.zext(b.icmp_signed("<", bits, _i(_I32T, 0)), _I64T)
+    k = _sel(e, large, b.add(nl, neg), nf)
+    flip = b.icmp_signed("!=", b.and_(b.add(k, i64(1)), i64(2)), i64(0))
+    xs = e.mul(r, _sel(e, flip, _f(d, -1.0), _f(d, 1.0)))
+    x2 = e.mul(r, r)
+    x3 = e.mul(xs, x2)
+    sc, cc = _SINF_S, _COSF_C
+    s1 = _fma(e, x2, _f(d, sc[2]), _f(d, sc[1]))
+    s = _fma(e, s1, e.mul(x3, x2), _fma(e, x3, _f(d, sc[0]), xs))
+    x4 = e.mul(x2, x2)
+    c = _fma(e, x4, _f(d, cc[2]), _fma(e, x2, _f(d, cc[1]), _f(d, cc[0])))
+    c = _fma(e, _fma(e, x2, _f(d, cc[4]), _f(d, cc[3])), e.mul(x2, x4), c)
+    c = _sel(e, b.icmp_signed("!=", b.and_(k, i64(2)), i64(0)), e.neg(c), c)
+    return s, c, n
+
+
+def _nonfinite(e: _Fp, x, y):
+    """y, or x - x (NaN) for an infinite or NaN x."""
+    finite = e.cmp("<", e.intrinsic("fabs", x), _f(x.type, np.inf))
+    return _sel(e, finite, y, e.sub(x, x))
+
+
+def _odd(b: ir.IRBuilder, n):
+    return b.icmp_signed("!=", b.and_(n, _i(_I64T, 1)), _i(_I64T, 0))
 
 
 def _vm_sin(e: _Fp, x):
-    s, c, q = _sincos_reduced(e, x)
-    b = e.b
-    y = _sel(e, b.icmp_signed("==", b.and_(q, _i(_I64T, 1)), _i(_I64T, 0)), s, c)
-    y = _sel(e, b.icmp_signed(">=", q, _i(_I64T, 2)), e.neg(y), y)
-    return _sel(e, e.cmp("!=", x, _f(x.type, 0)), b.fptrunc(y, x.type), x)
+    s, c, n = _sincosf_parts(e, x)
+    y = e.b.fptrunc(_sel(e, _odd(e.b, n), c, s), x.type)
+    y = _sel(e, e.cmp("<", e.intrinsic("fabs", x), _f(x.type, 2.0**-12)), x, y)
+    return _nonfinite(e, x, y)
 
 
 def _vm_cos(e: _Fp, x):
-    s, c, q = _sincos_reduced(e, x)
-    b = e.b
-    y = _sel(e, b.icmp_signed("==", b.and_(q, _i(_I64T, 1)), _i(_I64T, 0)), c, s)
-    flip = b.or_(b.icmp_signed("==", q, _i(_I64T, 1)), b.icmp_signed("==", q, _i(_I64T, 2)))
-    return b.fptrunc(_sel(e, flip, e.neg(y), y), x.type)
+    s, c, n = _sincosf_parts(e, x)
+    y = e.b.fptrunc(_sel(e, _odd(e.b, n), s, c), x.type)
+    y = _sel(e, e.cmp("<", e.intrinsic("fabs", x), _f(x.type, 2.0**-12)), _f(x.type, 1), y)
+    return _nonfinite(e, x, y)
+
+
+def _kernel_tanf(e: _Fp, x, y, odd):
+    """`vecmath._kernel_tanf`: glibc's `__kernel_tanf`, strict operations (`STRICT_FLAGS`)."""
+    f, b = x.type, e.b
+    st = e.with_flags(STRICT_FLAGS)
+    hx = _bits(e, x)
+    ix = b.and_(hx, _i(_I32T, 0x7FFFFFFF))
+    sgn = _sel(e, b.icmp_signed("<", hx, _i(_I32T, 0)), _f(f, -1), _f(f, 1))
+    iy = _sel(e, odd, _f(f, -1), _f(f, 1))
+    big = b.icmp_signed(">=", ix, _i(_I32T, 0x3F2CA140))
+    xr = st.add(
+        st.sub(_f(f, _PIO4), e.intrinsic("fabs", x)), st.sub(_f(f, _PIO4_LO), e.mul(y, sgn))
+    )
+    near = st.mul(e.mul(sgn, iy), st.sub(_f(f, 1), st.mul(e.add(iy, iy), xr)))
+    x = _sel(e, big, xr, x)
+    y = _sel(e, big, _f(f, 0), y)
+    z = st.mul(x, x)
+    w = st.mul(z, z)
+    r, v = _f(f, _TANF_T[11]), _f(f, _TANF_T[12])
+    for k in range(9, 0, -2):
+        r = st.add(_f(f, _TANF_T[k]), st.mul(w, r))
+        v = st.add(_f(f, _TANF_T[k + 1]), st.mul(w, v))
+    v = st.mul(z, v)
+    s = st.mul(z, x)
+    r = st.add(y, st.mul(z, st.add(st.mul(s, st.add(r, v)), y)))
+    r = st.add(r, st.mul(_f(f, _TANF_T[0]), s))
+    w = st.add(x, r)
+    q = st.sub(st.div(st.mul(w, w), st.add(w, iy)), r)
+    reflected = st.mul(sgn, st.sub(iy, st.mul(_f(f, 2), st.sub(x, q))))
+    zh = _float(e, b.and_(_bits(e, w), _i(_I32T, -4096)))
+    v = st.sub(r, st.sub(zh, x))
+    a = st.div(_f(f, -1), w)
+    t = _float(e, b.and_(_bits(e, a), _i(_I32T, -4096)))
+    inverse = st.add(t, st.mul(a, st.add(st.add(_f(f, 1), st.mul(t, zh)), st.mul(t, v))))
+    result = _sel(e, big, reflected, _sel(e, odd, inverse, w))
+    near_pio4 = b.and_(big, e.cmp("<", e.intrinsic("fabs", xr), _f(f, 2.0**-13)))
+    return _sel(e, near_pio4, near, result)
 
 
 def _vm_tan(e: _Fp, x):
-    s, c, q = _sincos_reduced(e, x)
-    b = e.b
-    even = b.icmp_signed("==", b.and_(q, _i(_I64T, 1)), _i(_I64T, 0))
-    y = b.fptrunc(_sel(e, even, e.div(s, c), e.div(e.neg(c), s)), x.type)
-    return _sel(e, e.cmp("!=", x, _f(x.type, 0)), y, x)
+    f, b, d = x.type, e.b, ir.DoubleType()
+    st = e.with_flags(STRICT_FLAGS)
+    xd = b.fpext(x, d)
+    nf = _fast_quadrant(e, x)
+    rf = st.sub(xd, st.mul(b.sitofp(nf, d), _f(d, _HPI)))
+    rl, nl = _reduce_large(e, _bits(e, x))
+    large = _large(e, x)
+    rl = _sel(e, e.cmp("<", x, _f(f, 0)), e.neg(rl), rl)
+    r = _sel(e, large, rl, rf)
+    odd = _odd(b, _sel(e, large, nl, nf))
+    hi = b.fptrunc(r, f)
+    lo = b.fptrunc(st.sub(r, b.fpext(hi, d)), f)
+    y = _kernel_tanf(e, hi, lo, odd)
+    ahi = e.intrinsic("fabs", hi)
+    tiny = _sel(e, e.cmp("==", hi, _f(f, 0)), st.div(_f(f, 1), ahi), st.div(_f(f, -1), hi))
+    y = _sel(e, e.cmp("<", ahi, _f(f, 2.0**-13)), _sel(e, odd, tiny, hi), y)
+    return _nonfinite(e, x, y)
 
 
 # --- numpy ufuncs and math functions (numba/np/npyfuncs.py, numba/np/math/mathimpl.py) ------------
@@ -875,7 +937,7 @@ _CALLS: dict[str, _Call] = {
         lambda e, args, ds: _vm_atan2(e, *args),
         _VM_FLAGS,
     ),
-    "vm.erf_f32": _vm(_vm_erf, flags=None),
+    "vm.erf_f32": _vm(_vm_erf),
     "vm.erf_inv_f32": _vm(_vm_erf_inv, flags=None),
     "vm.sin_f32": _vm(_vm_sin, flags=None),
     "vm.cos_f32": _vm(_vm_cos, flags=None),

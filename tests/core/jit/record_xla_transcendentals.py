@@ -36,6 +36,11 @@ OPS = {
     "arccos": "numpy.arccos",
     "arctan": "numpy.arctan",
     "arctan2": "numpy.arctan2",
+    "sin": "numpy.sin",
+    "cos": "numpy.cos",
+    "tan": "numpy.tan",
+    "erf": "lax.erf",
+    "erf_inv": "lax.erf_inv",
 }
 _NAMESPACES = {"numpy": jnp, "lax": lax}
 
@@ -48,6 +53,10 @@ def inputs(n: int = 1500) -> np.ndarray:
     special += [-1e-40, info.eps, 1 - info.epsneg, -1 + info.epsneg, 1 + info.eps, 4e-4, 3.9e-4]
     special += [0.41421357, -0.41421357, 7.9988117, 20.0, -20.0, 88.72, 88.8, -87.3, -87.8]
     special += [-104.0, 127.9, 128.0, -126.0, 1.8446743e19, 1.7014117e38, 1.5, 3.0]
+    # sin, cos, tan (glibc's reductions and tanf's branches), erf, erf_inv (w = 5 near 0.99663)
+    special += [120.0, -120.0, 119.99999, 0.75, 0.7499999, 0.7853982, 2.0**-12, -(2.0**-12)]
+    special += [2.0**-13, 0.67433548, -0.67433548, 1.5707964, 3.1415927, 1e30, -3e38, 524288.0]
+    special += [3.8325069, -3.8325069, 3.8325067, 0.9966227, 0.9966228, 0.9999999, -0.9999]
     wide = 10.0 ** rng.uniform(-45, 38.5, n // 2) * rng.choice([-1.0, 1.0], n // 2)
     x = np.concatenate([special, wide, rng.uniform(-10, 10, n // 3), rng.uniform(-1, 1, n // 6)])
     with np.errstate(over="ignore"):

@@ -43,7 +43,8 @@ EDGES = np.array(
 
 # name: (kernel, reference on float64, sample range, max relative error). The errors are XLA's:
 # exp2(x) is exp(x * ln2) and sinh/cosh use exp(|x| - ln2), so the rounding of the product or
-# difference costs up to |x| * 2**-24 (5e-6 at exp2(128), 1.5e-6 at sinh(88)).
+# difference costs up to |x| * 2**-24 (5e-6 at exp2(128), 1.5e-6 at sinh(88)); erf_inv takes
+# log1p of -x**2 rounded to float32 (5e-6 at 0.9999).
 TABLE = {
     "exp": (vm.exp_f32, np.exp, (-87, 88.7), 3e-7),
     "exp2": (vm.exp2_f32, np.exp2, (-126, 127.9), 6e-6),
@@ -54,7 +55,7 @@ TABLE = {
     "tanh": (vm.tanh_f32, np.tanh, (-12, 12), 3e-7),
     "logistic": (vm.logistic_f32, special.expit, (-80, 30), 3e-7),
     "erf": (vm.erf_f32, special.erf, (-5, 5), 3e-7),
-    "erf_inv": (vm.erf_inv_f32, special.erfinv, (-0.9999, 0.9999), 5e-7),
+    "erf_inv": (vm.erf_inv_f32, special.erfinv, (-0.9999, 0.9999), 6e-6),
     "sin": (vm.sin_f32, np.sin, (-1e4, 1e4), 1e-6),
     "cos": (vm.cos_f32, np.cos, (-1e4, 1e4), 1e-6),
     "tan": (vm.tan_f32, np.tan, (-1.5, 1.5), 3e-7),
@@ -127,7 +128,8 @@ HUGE_WANT = {
 
 @pytest.mark.parametrize("name", ["sin", "cos", "tan"])
 def test_huge_arguments_reduce_exactly(name):
-    """|x| >= 2**19 reduces by Payne-Hanek: within an ulp of float64 numpy over all float32."""
+    """|x| >= 120 reduces by Payne-Hanek (glibc's): within an ulp of float64 numpy over all
+    float32."""
     fn, ref, _, _ = TABLE[name]
     np.testing.assert_allclose(_run(fn, HUGE), HUGE_WANT[name], rtol=2e-7)
     mags = 10.0 ** rng.uniform(5, 38.5, 20000) * rng.choice([-1, 1], 20000)
@@ -136,7 +138,7 @@ def test_huge_arguments_reduce_exactly(name):
     assert (np.abs(_run(fn, x) - want) <= 1.2e-7 * np.abs(want)).all()
 
 
-@pytest.mark.parametrize("name", ["exp", "log", "tanh", "logistic", "erf", "sin"])
+@pytest.mark.parametrize("name", ["exp", "log", "tanh", "logistic", "erf", "erf_inv", "sin", "tan"])
 def test_loops_vectorize(name):
     apply = _loop(TABLE[name][0])
     apply(np.ones(16, np.float32), np.empty(16, np.float32))

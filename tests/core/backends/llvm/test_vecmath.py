@@ -39,9 +39,11 @@ def _float_inputs(dtype: np.dtype) -> np.ndarray:
     special += [-150.0, 30.0, -30.0, -31.0, 20.0, 20.5, -20.5, 0.55, -0.55, 4.0, -4.0, 4.5, 1e6]
     special += [1e7, -1e7, 1.4142135, 0.70710677, math.pi / 4, math.pi / 2, math.pi, 3 * math.pi]
     special += [0.5, -0.5, 1.5, 2.5, -2.5, 1.0, -1.0, 2.0, 3.0, 1 / 3, 10.0, -10.0, 100.0]
-    special += [524288.0, 524287.97, -524288.0, 1.6263033e16, 3e38, -3e38, 1e20]  # Payne-Hanek
+    special += [524288.0, 524287.97, -524288.0, 1.6263033e16, 3e38, -3e38, 1e20]  # reductions
     special += [-87.8, 88.8, 7.9988117, 8.0, -8.0, 4e-4, 3.9e-4, 0.41421357, -0.41421357, 0.4142]
     special += [1.8446743e19, 1.7014117e38, 1e-40, -1e-40, -1 + 1e-7, 1.0000001]  # XLA's kernels
+    special += [120.0, -120.0, 119.99999, 0.75, 0.7499999, 2.0**-12, 2.0**-13, 0.67433548]  # glibc
+    special += [-0.67433548, 3.8325069, -3.8325067, 0.9966227, -0.9966228, 0.9999]  # erf, erf_inv
     mags = 10.0 ** rng.uniform(-12, 6, 300)
     rand = [mags * rng.choice([-1, 1], 300), rng.uniform(-10, 10, 200), rng.uniform(-1, 1, 200)]
     return np.concatenate([np.array(special, dtype), *[r.astype(dtype) for r in rand]])

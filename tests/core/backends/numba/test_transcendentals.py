@@ -113,6 +113,14 @@ _JAX_BITS = [
     (jnp.tanh, -0.0, 0x80000000),
     (jnp.log1p, -0.0, 0x80000000),  # a binomial sampler's loop needs it (1/-0.0 is -inf)
     (jnp.expm1, -0.0, 0x80000000),
+    (jnp.sin, 1e30, 0xBF4A89B0),  # glibc's sinf, which XLA calls: Payne-Hanek from |x| >= 120
+    (jnp.cos, 120.0, 0x3F506E2A),
+    (jnp.tan, 0.7, 0x3F57A036),  # glibc's __kernel_tanf near pi/4
+    (jnp.tan, 1e-40, 0x000116C2),  # tanf returns a denormal x unchanged
+    (core.lax.erf, 0.5, 0x3F053F7B),
+    (core.lax.erf, -1e-40, 0x80000000),  # XLA's threads read a denormal as zero
+    (core.lax.erf_inv, 0.5, 0x3EF430FE),
+    (core.lax.erf_inv, -0.999, 0xC014E999),
 ]
 
 
