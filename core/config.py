@@ -45,6 +45,9 @@ _DEFAULTS: dict[str, Any] = {
     "default_matmul_precision": None,
     "jit_backend": os.environ.get("NUMBAX_JIT_BACKEND", "numba"),
     "numpy_dtype_promotion": "standard",
+    # The random bits of `core.random.gumbel` (and categorical, choice) when `mode` is None:
+    # two draws per sample ("high") when set, one ("low") by default.
+    "high_dynamic_range_gumbel": False,
     # Reliability limits (see the README's "Reliability" section).
     "jit_cache_max_entries": _env_number("NUMBAX_JIT_CACHE_MAX_ENTRIES", 64, int),
     "compilation_cache_max_size": _env_number("NUMBAX_CACHE_MAX_SIZE", 2 << 30, int),
@@ -174,6 +177,7 @@ _TRACE_FLAGS = (
     "numpy_dtype_promotion",
     "debug_nans",
     "debug_infs",
+    "high_dynamic_range_gumbel",
 )
 _MATMUL_PRECISIONS = (
     *("default", "high", "highest", "bfloat16", "tensorfloat32", "float32", "fastest"),

@@ -609,6 +609,22 @@ class AutoAxisShardingError(NumbaxError, ValueError):
         )
 
 
+class DeviceAndShardingError(NumbaxError, ValueError):
+    """Both `device=` and `out_sharding=` given to an array-creating function (JAX's
+    "Only one of `device` or `out_sharding` can be set").
+
+    Failing code: ``jnp.zeros(3, device=jax.devices()[0], out_sharding=P())``. Fix: pass one
+    of them (``device=`` takes a device or a sharding; ``out_sharding=`` a `PartitionSpec`
+    over the current mesh or a `NamedSharding`).
+    """
+
+    def __init__(self, device: Any, out_sharding: Any) -> None:
+        super().__init__(
+            "Only one of `device` or `out_sharding` can be set. Got "
+            f"device={device!r} and out_sharding={out_sharding!r}"
+        )
+
+
 class ShardingShapeError(NumbaxError, ValueError):
     """An array that the sharding cannot split (too few axes, or sizes not divisible).
 

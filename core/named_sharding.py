@@ -15,7 +15,10 @@ names.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import functools
+import inspect
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -24,6 +27,7 @@ from core import tree_util
 from core.array import Array
 from core.errors import (
     AutoAxisShardingError,
+    DeviceAndShardingError,
     DuplicateSpecError,
     MeshAxisNotFoundError,
     NoMeshError,
@@ -32,6 +36,7 @@ from core.errors import (
 from core.interpreters.partial_eval import JaxprTracer
 from core.mesh import AxisType, Mesh, get_abstract_mesh, get_mesh
 from core.sharding_base import PartitionSpec, Sharding, as_sharding, placed
+from core.sharding_exemptions import unchecked
 from core.sharding_propagation import constrain
 from core.trace import as_value
 
@@ -269,6 +274,64 @@ def resharded(x: Any, out_shardings: Any, where: str) -> Any:
     for leaf in tree_util.tree_leaves(out_shardings, is_leaf=_is_spec_leaf):
         _check_explicit_spec(leaf, where)
     return place(x, out_shardings, where, full_rank=True)
+
+
+def placed_by(x: Any, device: Any, out_sharding: Any, where: str) -> Any:
+    """`x` placed by the `device=` or the `out_sharding=` of array-creating API `where`
+    (`jnp.zeros`, `jax.random.normal`, ...), as JAX's `choose_device_or_out_sharding`.
+
+    Args:
+      x: the created array (or pytree of arrays).
+      device: a device or a `Sharding` (as `device_put`'s), or None.
+      out_sharding: a `PartitionSpec` over the current mesh or a `NamedSharding` (as
+        `reshard`'s), or None.
+      where: the API's name, for the errors.
+
+    Returns:
+      `x`, placed (as it is when both are None).
+
+    Raises:
+      DeviceAndShardingError: both are given.
+    """
+    if device is not None and out_sharding is not None:
+        raise DeviceAndShardingError(device, out_sharding)
+    if out_sharding is not None:
+        return resharded(x, out_sharding, where)
+    return x if device is None else place(x, device, where)
+
+
+def takes_out_sharding(
+    fn: Callable[..., Any] | None = None, *, exempt: bool = False
+) -> Callable[..., Any]:
+    """`fn` with JAX's keyword-only `out_sharding=None` argument (of `jax.random.normal`,
+    `jnp.repeat`, `lax.dot_general`, ...): the result is placed by it (`resharded`); the
+    values do not change.
+
+    Args:
+      fn: an array-creating function without the argument (omitted: a decorator is returned).
+      exempt: with an `out_sharding`, `fn` runs under `core.sharding_exemptions.unchecked`:
+        its operands may then be sharded as its type rule alone refuses (a product's
+        contracted axes over `Explicit` mesh axes, a reshape the rule finds ambiguous), as
+        in JAX.
+
+    Returns:
+      The function, its signature extended by `out_sharding`.
+    """
+    if fn is None:
+        return functools.partial(takes_out_sharding, exempt=exempt)
+
+    @functools.wraps(fn)
+    def placed_fn(*args: Any, out_sharding: Any = None, **kwargs: Any) -> Any:
+        if out_sharding is None:
+            return fn(*args, **kwargs)
+        with unchecked() if exempt else contextlib.nullcontext():
+            out = fn(*args, **kwargs)
+        return resharded(out, out_sharding, fn.__name__)
+
+    signature = inspect.signature(fn)
+    extra = inspect.Parameter("out_sharding", inspect.Parameter.KEYWORD_ONLY, default=None)
+    placed_fn.__signature__ = signature.replace(parameters=[*signature.parameters.values(), extra])
+    return placed_fn
 
 
 def _check_explicit_spec(sharding: Any, where: str) -> None:

@@ -28,7 +28,10 @@ import numpy as np
 import core.numpy as jnp
 from core import dtypes
 from core.array import Array
+from core.config import config
 from core.errors import PRNGKeyError, RandomArgumentError, ShapeError
+from core.lax.composites import clz
+from core.named_sharding import takes_out_sharding
 from core.numpy._util import broadcast_shapes, broadcast_to, canonicalize_axis, ensure_array
 from core.numpy.reductions import argmax
 from core.numpy.ufuncs import clip, greater
@@ -74,7 +77,7 @@ _UINT = {8: dtypes.uint8, 16: dtypes.uint16, 32: dtypes.uint32, 64: np.dtype(np.
 # Keys
 
 
-def key(seed: Any, *, impl: str | None = None) -> PRNGKeyArray:
+def key(seed: Any, *, impl: str | None = None, dtype: Any = None) -> PRNGKeyArray:
     """A typed PRNG key from an integer seed: shape (), dtype `key<fry>`, over the data
     `[seed >> 32, seed & 0xFFFFFFFF]` (`key_data`).
 
@@ -84,10 +87,20 @@ def key(seed: Any, *, impl: str | None = None) -> PRNGKeyArray:
     Args:
       seed: a Python int or an integer scalar array (may be traced).
       impl: None or `"threefry2x32"`, the only implementation.
+      dtype: the key dtype (`key_dtype()`) or its implementation's name, instead of `impl`.
 
     Returns:
       The key array.
+
+    Raises:
+      RandomArgumentError: both `impl` and `dtype` are given.
     """
+    if dtype is not None:
+        if impl is not None:
+            raise RandomArgumentError(
+                "Cannot specify both `impl` and `dtype` arguments to jax.random.key"
+            )
+        impl = dtype
     return PRNGKeyArray(PRNGKey(seed, impl=impl))
 
 
@@ -255,6 +268,7 @@ def _split_keys(key: Any, num: int = 2) -> list[Any]:
 # Bits and argument checks
 
 
+@takes_out_sharding
 def bits(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     """Uniform random bits as unsigned integers (uint32 by default; uint64 with x64).
 
@@ -342,6 +356,7 @@ def _param(x: Any, dtype: np.dtype, shape: tuple[int, ...], name: str) -> Any:
 # Continuous distributions
 
 
+@takes_out_sharding
 def uniform(
     key: Any, shape: Sequence[int] = (), dtype: Any = None, minval: Any = 0.0, maxval: Any = 1.0
 ) -> Any:
@@ -406,6 +421,7 @@ def _fma(a: Any, b: Any, c: Any) -> Any:
     return ew.add(s, ew.add(t, e))
 
 
+@takes_out_sharding
 def normal(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     """Standard normal floats: `sqrt(2) * erf_inv(u)` with `u` uniform in `(-1, 1)`.
 
@@ -426,6 +442,7 @@ def _normal(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
     return ew.mul(ew.erf_inv(u), float(np.sqrt(2).astype(dtype)))
 
 
+@takes_out_sharding
 def truncated_normal(
     key: Any, lower: Any, upper: Any, shape: Sequence[int] | None = None, dtype: Any = None
 ) -> Any:
@@ -467,16 +484,82 @@ def _nextafter(x: Any, up: bool) -> Any:
     return ew.select_n(fixed, bitcast_convert_type(stepped, dt), x)
 
 
-def gumbel(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
-    """Standard Gumbel floats: `-log(-log(u))` with `u` uniform in `[tiny, 1)`."""
-    return _gumbel(*_setup("gumbel", key, shape, dtype))
+@takes_out_sharding
+def gumbel(key: Any, shape: Sequence[int] = (), dtype: Any = None, mode: str | None = None) -> Any:
+    """Standard Gumbel floats: `-log(-log(u))` with `u` uniform in `[tiny, 1)`.
+
+    Args:
+      key: a PRNG key.
+      shape: the result shape.
+      dtype: a float dtype (float32 by default).
+      mode: how many random bits each sample uses: "low" (one uniform draw: float32 samples
+        stop near 16), "high" (two: near 32) or "highest" (float32 only: 64 bits read as a
+        fixed-point number; other dtypes take "high"); None reads the
+        `jax_high_dynamic_range_gumbel` flag ("high" when set, else "low").
+
+    Returns:
+      An array of `shape` and `dtype`.
+    """
+    key, shape, dtype = _setup("gumbel", key, shape, dtype)
+    return _gumbel(key, shape, dtype, _gumbel_mode(mode))
 
 
-def _gumbel(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
-    u = _uniform(key, shape, dtype, float(dtypes.finfo(dtype).tiny), 1.0)
+def _gumbel_mode(mode: str | None) -> str:
+    if mode is None:
+        return "high" if config.high_dynamic_range_gumbel else "low"
+    if mode not in ("highest", "high", "low"):
+        raise RandomArgumentError(f"Must provide valid mode for gumbel got: {mode}")
+    return mode
+
+
+def _gumbel(key: Any, shape: tuple[int, ...], dtype: np.dtype, mode: str = "low") -> Any:
+    finfo = dtypes.finfo(dtype)
+    if mode == "highest" and dtype == np.float32:
+        return _gumbel_highest(key, shape)
+    if mode in ("high", "highest"):
+        high, low = _pair(_uniform(key, (2, *shape), dtype, 0.0, 1.0), shape)
+        fine = ew.add(
+            ew.add(high, ew.mul(ew.full_like(low, 2.0**-finfo.nmant), low)), float(finfo.tiny)
+        )
+        x = ew.select_n(ew.ge(high, ew.full_like(high, 0.5)), fine, high)
+        return ew.neg(ew.log(ew.neg(ew.log1p(ew.neg(x)))))
+    u = _uniform(key, shape, dtype, float(finfo.tiny), 1.0)
     return ew.neg(ew.log(ew.neg(ew.log(u))))
 
 
+def _gumbel_highest(key: Any, shape: tuple[int, ...]) -> Any:
+    """float32 Gumbel samples from 64 random bits (JAX's `mode="highest"`): the bits as a
+    fixed-point number `x` in (0, 1) (or `1 - x`), converted to float32 without losing the
+    leading zeros, then `-log(-log1p(-x))` below 1/2 and `-log(-log(x))` above."""
+    hi_bits, lo_bits = _pair(_random_bits(key, 32, (2, *shape)), shape)
+
+    def c(value: int) -> Any:
+        return ew.full_like(hi_bits, value)
+
+    # 1 - bits in 64-bit fixed point: the complement plus one, with the carry into the high word
+    neg_hi, neg_lo = ew.bitwise_not(hi_bits), ew.bitwise_not(lo_bits)
+    carry = sh.convert_element_type(ew.eq(neg_lo, c(0xFFFFFFFF)), dtypes.uint32)
+    neg_hi, neg_lo = ew.add(neg_hi, carry), ew.add(neg_lo, c(1))
+    flip = ew.lt(hi_bits, c(1 << 31))
+    hi = ew.select_n(flip, neg_hi, hi_bits)
+    lo = ew.select_n(flip, neg_lo, lo_bits)
+    hiclz, loclz = clz(hi), clz(lo)
+    all_zero = ew.eq(hiclz, c(32))
+    shifted_lo = ew.select_n(
+        all_zero, ew.shift_right_logical(lo, ew.sub(c(32), hiclz)), ew.shift_left(lo, loclz)
+    )
+    mantissa = ew.bitwise_or(ew.shift_left(hi, hiclz), shifted_lo)
+    mantissa = ew.bitwise_and(ew.shift_right_logical(mantissa, c(8)), c((1 << 23) - 1))
+    zeros = ew.select_n(all_zero, hiclz, ew.add(loclz, c(32)))
+    exp = ew.shift_left(ew.sub(c(126), zeros), c(23))
+    exp = ew.bitwise_and(exp, c((1 << 30) - (1 << 22)))
+    x = bitcast_convert_type(ew.bitwise_or(exp, mantissa), np.dtype(np.float32))
+    below = ew.neg(ew.log(ew.neg(ew.log1p(ew.neg(x)))))
+    above = ew.neg(ew.log(ew.neg(ew.log(x))))
+    return ew.select_n(flip, above, below)
+
+
+@takes_out_sharding
 def exponential(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     """Standard exponential floats: `-log1p(-u)`."""
     key, shape, dtype = _setup("exponential", key, shape, dtype)
@@ -484,6 +567,7 @@ def exponential(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     return ew.neg(ew.log1p(ew.neg(u)))
 
 
+@takes_out_sharding
 def laplace(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     """Standard Laplace floats: `sign(u) * log1p(-|u|)` with `u` uniform in `(-1, 1)`."""
     key, shape, dtype = _setup("laplace", key, shape, dtype)
@@ -491,6 +575,7 @@ def laplace(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     return ew.mul(ew.sign(u), ew.log1p(ew.neg(ew.abs(u))))
 
 
+@takes_out_sharding
 def logistic(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     """Standard logistic floats: `log(u) - log1p(-u)`."""
     key, shape, dtype = _setup("logistic", key, shape, dtype)
@@ -498,6 +583,7 @@ def logistic(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     return ew.sub(ew.log(u), ew.log1p(ew.neg(u)))
 
 
+@takes_out_sharding
 def multivariate_normal(
     key: Any,
     mean: Any,
@@ -548,6 +634,7 @@ def multivariate_normal(
     return mean + jnp.einsum("...ij,...j->...i", factor, z)
 
 
+@takes_out_sharding
 def orthogonal(
     key: Any, n: int, shape: Sequence[int] = (), dtype: Any = None, m: int | None = None
 ) -> Any:
@@ -575,17 +662,23 @@ def orthogonal(
 # Discrete distributions
 
 
-def bernoulli(key: Any, p: Any = 0.5, shape: Sequence[int] | None = None) -> Any:
+@takes_out_sharding
+def bernoulli(key: Any, p: Any = 0.5, shape: Sequence[int] | None = None, mode: str = "low") -> Any:
     """Booleans that are True with probability `p`: `uniform(key, shape, dtype(p)) < p`.
 
     Args:
       key: a PRNG key.
       p: probabilities (a float or float array), broadcast-compatible with `shape`.
       shape: the result shape (default `p`'s shape).
+      mode: "low" (one uniform draw per sample: float32 probabilities below about 1e-7 come
+        out wrong) or "high" (two draws, `u2 * 2**-nmant < p - u1`: right down to about
+        1e-14).
 
     Returns:
       A bool array of `shape`.
     """
+    if mode not in ("high", "low"):
+        raise RandomArgumentError(f"got mode={mode!r}, expected 'high' or 'low'")
     key = _check_key("bernoulli", key)
     p = ensure_array(p)
     dtype = get_aval(p).dtype
@@ -595,9 +688,19 @@ def bernoulli(key: Any, p: Any = 0.5, shape: Sequence[int] | None = None) -> Any
         )
     shape = _sample_shape(shape, p)
     p = _param(p, dtype, shape, "bernoulli")
-    return ew.lt(_uniform(key, shape, dtype, 0.0, 1.0), p)
+    if mode == "low":
+        return ew.lt(_uniform(key, shape, dtype, 0.0, 1.0), p)
+    u1, u2 = _pair(_uniform(key, (2, *shape), dtype, 0.0, 1.0), shape)
+    u2 = ew.mul(u2, ew.full_like(u2, 2.0 ** -dtypes.finfo(dtype).nmant))
+    return ew.lt(u2, ew.sub(p, u1))
 
 
+def _pair(draws: Any, shape: tuple[int, ...]) -> tuple[Any, Any]:
+    """The two halves of `draws` of shape `(2, *shape)`."""
+    return tuple(sh.reshape(ix.slice_in_dim(draws, i, i + 1, axis=0), shape) for i in (0, 1))
+
+
+@takes_out_sharding
 def rademacher(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     """-1 or +1 with equal probability (int32 by default)."""
     key = _check_key("rademacher", key)
@@ -606,6 +709,7 @@ def rademacher(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     return ew.sub(ew.mul(b, 2), 1)
 
 
+@takes_out_sharding
 def randint(key: Any, shape: Sequence[int], minval: Any, maxval: Any, dtype: Any = None) -> Any:
     """Uniform integers in `[minval, maxval)` (JAX's two-word modulus method).
 
@@ -682,19 +786,32 @@ def _randint(key: Any, shape: tuple[int, ...], minval: Any, maxval: Any, dtype: 
     return ew.add(minval, sh.convert_element_type(offset, dtype))
 
 
-def categorical(key: Any, logits: Any, axis: int = -1, shape: Sequence[int] | None = None) -> Any:
-    """Samples category indices from unnormalized log-probabilities (Gumbel-max).
+@takes_out_sharding
+def categorical(
+    key: Any,
+    logits: Any,
+    axis: int = -1,
+    shape: Sequence[int] | None = None,
+    replace: bool = True,
+    mode: str | None = None,
+) -> Any:
+    """Samples category indices from unnormalized log-probabilities: Gumbel-max with
+    replacement, Gumbel top-k without.
 
     Args:
       key: a PRNG key.
       logits: log-probabilities (up to a constant) along `axis`.
       axis: the category axis.
       shape: the result shape; must end with the batch shape (logits' shape without `axis`).
+      replace: sample with replacement (without: the leading dimensions of `shape` before
+        the batch shape hold at most as many draws as there are categories).
+      mode: the Gumbel sampler's mode (see `gumbel`).
 
     Returns:
       int32 indices of `shape`.
     """
     key = _check_key("categorical", key)
+    mode = _gumbel_mode(mode)
     logits = ensure_array(logits)
     lshape = get_aval(logits).shape
     ndim = len(lshape)
@@ -706,23 +823,44 @@ def categorical(key: Any, logits: Any, axis: int = -1, shape: Sequence[int] | No
             f"categorical shape {shape} must end with the logits' batch shape {batch_shape}"
         )
     prefix = shape[: len(shape) - len(batch_shape)]
+    dtype = get_aval(logits).dtype
+    if dtypes.kind(dtype) != "f":
+        dtype = dtypes.default_float()
+        logits = sh.convert_element_type(logits, dtype)
+    if not replace:
+        return _categorical_without_replacement(key, logits, axis, shape, prefix, mode)
     sample_shape = (
         *prefix,
         *shape[len(prefix) : axis + len(prefix)],
         lshape[axis],
         *shape[axis + len(prefix) :],
     )
-    dtype = get_aval(logits).dtype
-    if dtypes.kind(dtype) != "f":
-        dtype = dtypes.default_float()
-        logits = sh.convert_element_type(logits, dtype)
-    g = _gumbel(key, sample_shape, dtype)
+    g = _gumbel(key, sample_shape, dtype, mode)
     dims = tuple(range(len(prefix), len(sample_shape)))
     return argmax(
         ew.add(g, sh.broadcast_in_dim(logits, sample_shape, dims)), axis=axis + len(prefix)
     )
 
 
+def _categorical_without_replacement(
+    key: Any, logits: Any, axis: int, shape: tuple[int, ...], prefix: tuple[int, ...], mode: str
+) -> Any:
+    """JAX's Gumbel top-k: the `prod(prefix)` largest of `logits + gumbel` along `axis`, the
+    draws' axis moved to the front and split into `prefix`."""
+    lshape = get_aval(logits).shape
+    k = math.prod(prefix)
+    if k > lshape[axis]:
+        raise RandomArgumentError(
+            f"Number of samples without replacement ({k}) cannot exceed number of "
+            f"categories ({lshape[axis]})."
+        )
+    perturbed = ew.add(logits, _gumbel(key, lshape, get_aval(logits).dtype, mode))
+    _, indices = sorting.top_k(jnp.moveaxis(perturbed, axis, -1), k)
+    ndim = get_aval(indices).ndim
+    return sh.reshape(sh.transpose(indices, (ndim - 1, *range(ndim - 1))), shape)
+
+
+@takes_out_sharding
 def permutation(key: Any, x: Any, axis: int = 0, independent: bool = False) -> Any:
     """A random permutation of `arange(x)` (int `x`) or of `x` along `axis`.
 
@@ -772,7 +910,13 @@ def _shuffle(key: Any, x: Any, axis: int, independent: bool) -> Any:
 
 
 def choice(
-    key: Any, a: Any, shape: Sequence[int] = (), replace: bool = True, p: Any = None, axis: int = 0
+    key: Any,
+    a: Any,
+    shape: Sequence[int] = (),
+    replace: bool = True,
+    p: Any = None,
+    axis: int = 0,
+    mode: str | None = None,
 ) -> Any:
     """Random samples from `arange(a)` (int `a`) or from the slices of `a` along `axis`.
 
@@ -783,11 +927,13 @@ def choice(
       replace: sample with replacement.
       p: probabilities of each entry (1-D, length `a` or `a.shape[axis]`); uniform if None.
       axis: the axis of `a` to sample along.
+      mode: the Gumbel sampler's mode (see `gumbel`) for `p` without replacement.
 
     Returns:
       `shape` samples (for an array `a`: `a.shape[:axis] + shape + a.shape[axis+1:]`).
     """
     key = _check_key("choice", key)
+    mode = _gumbel_mode(mode)
     if not isinstance(shape, Sequence):
         raise ShapeError(f"shape argument of choice must be a sequence, got {shape}")
     shape = _shape(shape)
@@ -826,13 +972,15 @@ def choice(
                 "p must be None or a 1D vector with the same size as a.shape[axis]. "
                 f"p has shape {get_aval(p).shape} and a.shape[axis] is {n_inputs}."
             )
-        ind = _choice_p(key, p, shape, n_draws, replace)
+        ind = _choice_p(key, p, shape, n_draws, replace, mode)
     if scalar:
         return ind
     return _take(arr, ind, axis)
 
 
-def _choice_p(key: Any, p: Any, shape: tuple[int, ...], n_draws: int, replace: bool) -> Any:
+def _choice_p(
+    key: Any, p: Any, shape: tuple[int, ...], n_draws: int, replace: bool, mode: str
+) -> Any:
     dtype = get_aval(p).dtype
     n = get_aval(p).shape[0]
     if replace:
@@ -848,7 +996,7 @@ def _choice_p(key: Any, p: Any, shape: tuple[int, ...], n_draws: int, replace: b
         counts = red.reduce_sum(sh.convert_element_type(below, dtypes.default_int()), (len(shape),))
         return counts
     # Gumbel top-k: the k largest of gumbel + log(p) are a sample without replacement.
-    g = ew.add(_gumbel(key, (n,), dtype), ew.log(p))
+    g = ew.add(_gumbel(key, (n,), dtype, mode), ew.log(p))
     _, ind = sorting.top_k(g, n_draws)
     return sh.reshape(sh.convert_element_type(ind, dtypes.default_int()), shape)
 

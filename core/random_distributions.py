@@ -16,8 +16,10 @@ as no accept/reject test lands within an ulp of its threshold:
 
 beta, dirichlet, chisquare, f, t, generalized_normal and ball are built on (log)gamma as in JAX.
 
+The samplers take JAX's keyword-only `out_sharding` (`core.named_sharding.takes_out_sharding`).
+
 Partial: `key_impl` returns a name (the only implementation is threefry2x32); JAX's
-`out_sharding` arguments and its safe-to-cast checks on parameters are not implemented;
+safe-to-cast checks on parameters are not implemented;
 the gamma family works eagerly, under `vmap` and `grad`, and under `jit` once the compiler
 inlines `custom_jvp_call` (the other samplers compile today).
 """
@@ -35,6 +37,7 @@ from core import dtypes
 from core.api import vmap
 from core.custom_derivatives import custom_jvp
 from core.errors import RandomArgumentError
+from core.named_sharding import takes_out_sharding
 from core.numpy._util import broadcast_shapes, broadcast_to, ensure_array
 from core.prims import elementwise as ew
 from core.prims import indexing as ix
@@ -145,6 +148,7 @@ def key_dtype(impl_spec: Any = None) -> dtypes.KeyDType:
 # Closed-form transforms of uniform and normal samples
 
 
+@takes_out_sharding
 def cauchy(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     """Standard Cauchy floats: `tan(pi * (u - 1/2))` with `u` uniform in `[eps, 1)`.
 
@@ -161,6 +165,7 @@ def cauchy(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     return ew.tan(ew.mul(ew.sub(u, 0.5), float(np.pi)))
 
 
+@takes_out_sharding
 def lognormal(
     key: Any, sigma: Any = 1.0, shape: Sequence[int] | None = None, dtype: Any = None
 ) -> Any:
@@ -179,6 +184,7 @@ def lognormal(
     return ew.exp(ew.mul(_normal(key, shape, dtype), sigma))
 
 
+@takes_out_sharding
 def pareto(key: Any, b: Any, shape: Sequence[int] | None = None, dtype: Any = None) -> Any:
     """Pareto floats with shape parameter `b` (support `[1, inf)`): `exp(exponential / b)`.
 
@@ -195,6 +201,7 @@ def pareto(key: Any, b: Any, shape: Sequence[int] | None = None, dtype: Any = No
     return ew.exp(ew.div(exponential(key, shape, dtype), b))
 
 
+@takes_out_sharding
 def rayleigh(key: Any, scale: Any, shape: Sequence[int] | None = None, dtype: Any = None) -> Any:
     """Rayleigh floats: `scale * sqrt(-2 log(u))`.
 
@@ -212,6 +219,7 @@ def rayleigh(key: Any, scale: Any, shape: Sequence[int] | None = None, dtype: An
     return ew.mul(scale, ew.sqrt(ew.mul(ew.log(u), -2.0)))
 
 
+@takes_out_sharding
 def wald(key: Any, mean: Any, shape: Sequence[int] | None = None, dtype: Any = None) -> Any:
     """Wald (inverse Gaussian) floats with unit shape, by Michael-Schucany-Haas.
 
@@ -264,6 +272,7 @@ def weibull_min(
     return ew.mul(ew.pow(base, ew.div(1.0, concentration)), scale)
 
 
+@takes_out_sharding
 def maxwell(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     """One-sided Maxwell floats: the norm of 3 standard normals.
 
@@ -311,6 +320,7 @@ def double_sided_maxwell(
     return ew.add(ew.mul(ew.mul(random_sign, maxwell_rvs), scale), loc)
 
 
+@takes_out_sharding
 def geometric(key: Any, p: Any, shape: Sequence[int] | None = None, dtype: Any = None) -> Any:
     """Geometric integers (trials until the first success, >= 1): `floor(log u / log1p(-p)) + 1`.
 
@@ -335,6 +345,7 @@ def geometric(key: Any, p: Any, shape: Sequence[int] | None = None, dtype: Any =
     return sh.convert_element_type(g, dtype)
 
 
+@takes_out_sharding
 def triangular(
     key: Any,
     left: Any,
@@ -371,6 +382,7 @@ def triangular(
 # Gamma and the distributions built on it
 
 
+@takes_out_sharding
 def gamma(key: Any, a: Any, shape: Sequence[int] | None = None, dtype: Any = None) -> Any:
     """Standard gamma floats (unit scale) by Marsaglia-Tsang, as JAX samples them.
 
@@ -389,6 +401,7 @@ def gamma(key: Any, a: Any, shape: Sequence[int] | None = None, dtype: Any = Non
     return _gamma_sampler("gamma", key, a, shape, dtype, False)
 
 
+@takes_out_sharding
 def loggamma(key: Any, a: Any, shape: Sequence[int] | None = None, dtype: Any = None) -> Any:
     """The log of standard gamma floats, computed in log space (accurate for tiny `a`).
 
@@ -627,6 +640,7 @@ def _igammac_cf_grad(x: Any, a: Any, enabled: Any) -> Any:
     return ew.neg(ew.mul(ew.add(dans_da, ew.mul(ans, dlogax_da)), x))
 
 
+@takes_out_sharding
 def beta(key: Any, a: Any, b: Any, shape: Sequence[int] | None = None, dtype: Any = None) -> Any:
     """Beta floats: `G_a / (G_a + G_b)` from two log-gamma samples (stable for small a, b).
 
@@ -650,6 +664,7 @@ def beta(key: Any, a: Any, b: Any, shape: Sequence[int] | None = None, dtype: An
     return ew.div(gamma_a, ew.add(gamma_a, gamma_b))
 
 
+@takes_out_sharding
 def dirichlet(key: Any, alpha: Any, shape: Sequence[int] | None = None, dtype: Any = None) -> Any:
     """Dirichlet vectors: the softmax of log-gamma samples along the last axis.
 
@@ -681,6 +696,7 @@ def dirichlet(key: Any, alpha: Any, shape: Sequence[int] | None = None, dtype: A
     return ew.div(e, total)
 
 
+@takes_out_sharding
 def chisquare(key: Any, df: Any, shape: Sequence[int] | None = None, dtype: Any = None) -> Any:
     """Chi-square floats: `2 * exp(loggamma(df / 2))`.
 
@@ -702,6 +718,7 @@ def _chisquare(key: Any, df: Any, shape: tuple[int, ...], dtype: np.dtype) -> An
     return ew.mul(ew.exp(_gamma(key, half_df, shape, dtype, True)), 2.0)
 
 
+@takes_out_sharding
 def f(
     key: Any, dfnum: Any, dfden: Any, shape: Sequence[int] | None = None, dtype: Any = None
 ) -> Any:
@@ -724,6 +741,7 @@ def f(
     return ew.div(num, den)
 
 
+@takes_out_sharding
 def t(key: Any, df: Any, shape: Sequence[int] | None = None, dtype: Any = None) -> Any:
     """Student's t floats: `normal * sqrt((df / 2) / gamma(df / 2))`.
 
@@ -744,6 +762,7 @@ def t(key: Any, df: Any, shape: Sequence[int] | None = None, dtype: Any = None) 
     return ew.mul(n, ew.sqrt(ew.div(half_df, g)))
 
 
+@takes_out_sharding
 def generalized_normal(key: Any, p: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     """Generalized normal floats (density `exp(-|x| ** p)`): `sign * gamma(1/p) ** (1/p)`.
 
@@ -768,6 +787,7 @@ def _generalized_normal(key: Any, p: Any, shape: tuple[int, ...], dtype: np.dtyp
     return ew.mul(r, ew.pow(g, _param(inv_p, dtype, shape, "generalized_normal")))
 
 
+@takes_out_sharding
 def ball(key: Any, d: int, p: Any = 2, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     """Points uniform in the unit Lp ball of dimension `d` (Barthe et al., math/0503650).
 
@@ -799,6 +819,7 @@ def ball(key: Any, d: int, p: Any = 2, shape: Sequence[int] = (), dtype: Any = N
 # Poisson, binomial, multinomial
 
 
+@takes_out_sharding
 def poisson(key: Any, lam: Any, shape: Sequence[int] | None = None, dtype: Any = None) -> Any:
     """Poisson integers: Knuth's product of uniforms for `lam < 10`, Hormann's transformed
     rejection (PTRS) otherwise; both loop over the whole array, as in JAX.

@@ -122,6 +122,7 @@ from core.lax.composites import (
     empty,
     expand_dims,
     full,
+    full_like,
     imag,
     index_in_dim,
     index_take,
@@ -183,7 +184,7 @@ from core.lax.special import (
     zeta,
 )
 from core.lax.tokens import after_all, create_token
-from core.named_sharding import with_sharding_constraint
+from core.named_sharding import takes_out_sharding, with_sharding_constraint
 from core.prims.collectives import (
     all_gather,
     all_gather_p,
@@ -276,7 +277,6 @@ from core.prims.elementwise import (
     expm1_p,
     floor,
     floor_p,
-    full_like,
     ge_p,
     gt_p,
     imag_p,
@@ -430,6 +430,18 @@ from core.prims.windows import (
     select_and_gather_add_p,
     select_and_scatter_add_p,
 )
+
+# JAX's `out_sharding` keyword on the public functions (numbax's internal callers keep the
+# bare ones of `core/prims` and `composites`)
+broadcast = takes_out_sharding(broadcast)
+broadcast_in_dim = takes_out_sharding(broadcast_in_dim)
+broadcasted_iota = takes_out_sharding(broadcasted_iota)
+reduce_sum = takes_out_sharding(reduce_sum)
+reshape = takes_out_sharding(reshape, exempt=True)
+conv_general_dilated = takes_out_sharding(conv_general_dilated, exempt=True)
+dot = takes_out_sharding(dot, exempt=True)
+dot_general = takes_out_sharding(dot_general, exempt=True)
+ragged_dot = takes_out_sharding(ragged_dot, exempt=True)
 
 __all__ = [
     "FftType",

@@ -168,7 +168,26 @@ def checked(fn: Callable, kinds: str | None = None, name: str | None = None) -> 
 _NUM = "iufc"
 add = checked(ew.add)
 sub = checked(ew.sub)
-mul = checked(ew.mul, _NUM)  # the primitive also multiplies bool masks
+_mul = checked(ew.mul, _NUM)  # the primitive also multiplies bool masks
+
+
+def mul(x: Any, y: Any, *, out_dtype: Any = None) -> Any:
+    """`lax.mul`: the elementwise product of operands of one dtype.
+
+    Args:
+      x, y: the operands (see the module docstring for the checks).
+      out_dtype: the result's dtype: the operands are cast to it first, as JAX's CPU
+        back end does (None: theirs).
+
+    Returns:
+      The product.
+    """
+    if out_dtype is not None:
+        dt = dtypes.check_user_dtype(out_dtype, "mul")
+        x, y = (shapes.convert_element_type(_canonical_scalar(v), dt) for v in (x, y))
+    return _mul(x, y)
+
+
 div = checked(ew.div)
 rem = checked(ew.rem, "iuf")  # the primitive also takes complex operands
 pow = checked(ew.pow)  # noqa: A001

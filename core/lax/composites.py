@@ -22,8 +22,9 @@ import numpy as np
 from core import dtypes, tree_util
 from core.api import vmap
 from core.custom_derivatives import custom_jvp
-from core.errors import DTypeError
+from core.errors import DTypeError, ShapeError
 from core.interpreters.partial_eval import trace_to_jaxpr
+from core.named_sharding import placed_by
 from core.numpy._util import broadcast_shapes as numpy_broadcast_shapes
 from core.prims import elementwise as ew
 from core.prims import gather as gt
@@ -84,18 +85,43 @@ def reciprocal(x: Any) -> Any:
     return ew.integer_pow(x, -1)
 
 
-def dot(lhs: Any, rhs: Any, precision: Any = None, preferred_element_type: Any = None) -> Any:
-    """`lax.dot`: vector/matrix products (contracts lhs's last axis with rhs's first)."""
-    nl, nr = get_aval(lhs).ndim, get_aval(rhs).ndim
-    if nl not in (1, 2) or nr not in (1, 2):
-        raise TypeError(
-            f"lax.dot expects rank-1 or rank-2 operands, got ranks {nl} and {nr}; "
-            "use lax.dot_general for batched contractions"
-        )
+def dot(
+    lhs: Any,
+    rhs: Any,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+    *,
+    dimension_numbers: Any = None,
+) -> Any:
+    """`lax.dot`: vector/matrix products (contracts lhs's last axis with rhs's first), or
+    `dot_general` with `dimension_numbers`.
+
+    Args:
+      lhs, rhs: the operands.
+      precision, preferred_element_type: as `dot_general`'s.
+      dimension_numbers: `((lhs_contract, rhs_contract), (lhs_batch, rhs_batch))`; needed
+        unless both operands have rank 1 or 2.
+
+    Returns:
+      The product.
+
+    Raises:
+      ShapeError: no `dimension_numbers` for operands that are not matrices or vectors with
+        matching inner sizes.
+    """
+    if dimension_numbers is None:
+        ls, rs = get_aval(lhs).shape, get_aval(rhs).shape
+        if not (1 <= len(ls) <= 2 and 1 <= len(rs) <= 2 and ls[-1] == rs[0]):
+            raise ShapeError(
+                "jax.lax.dot: dimension_numbers must be specified when not performing simple "
+                "un-batched matrix-matrix, matrix-vector, or vector-vector products; got "
+                f"lhs_shape={ls} rhs_shape={rs}"
+            )
+        dimension_numbers = (((len(ls) - 1,), (0,)), ((), ()))
     return dot_general(
         lhs,
         rhs,
-        (((nl - 1,), (0,)), ((), ())),
+        dimension_numbers,
         precision=precision,
         preferred_element_type=preferred_element_type,
     )
@@ -117,8 +143,32 @@ def broadcasted_iota(dtype: Any, shape: Sequence[int], dimension: int) -> Any:
     return shapes.iota(dtype, shape, dimension)
 
 
-def full(shape: Sequence[int] | int, fill_value: Any, dtype: Any = None) -> Any:
-    """`lax.full`: an array of `shape` filled with the scalar `fill_value`."""
+def full(
+    shape: Sequence[int] | int, fill_value: Any, dtype: Any = None, *, sharding: Any = None
+) -> Any:
+    """`lax.full`: an array of `shape` filled with the scalar `fill_value`.
+
+    Args:
+      shape: the shape.
+      fill_value: a scalar.
+      dtype: the dtype (default: `fill_value`'s, weak for Python scalars).
+      sharding: the `Sharding` (or device) the result is placed by, or None.
+
+    Returns:
+      The array.
+    """
+    return placed_by(_full(shape, fill_value, dtype), sharding, None, "full")
+
+
+def full_like(
+    x: Any, fill_value: Any, dtype: Any = None, shape: Any = None, sharding: Any = None
+) -> Any:
+    """`lax.full_like`: an array like `x` (its shape and dtype unless given) filled with
+    `fill_value`, placed by `sharding` (a `Sharding` or device) unless it is None."""
+    return placed_by(ew.full_like(x, fill_value, dtype, shape), sharding, None, "full_like")
+
+
+def _full(shape: Sequence[int] | int, fill_value: Any, dtype: Any) -> Any:
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
     fill_shape = get_aval(fill_value).shape
     if fill_shape:

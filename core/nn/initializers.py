@@ -24,14 +24,14 @@ def _shape(shape: Any) -> tuple[int, ...]:
     return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape)
 
 
-def zeros(key: Any, shape: Any, dtype: Any = None) -> Any:
-    """An initializer returning zeros."""
-    return jnp.zeros(_shape(shape), _float(dtype))
+def zeros(key: Any, shape: Any, dtype: Any = None, out_sharding: Any = None) -> Any:
+    """An initializer returning zeros (sharded by `out_sharding`, as `jnp.zeros`)."""
+    return jnp.zeros(_shape(shape), _float(dtype), out_sharding=out_sharding)
 
 
-def ones(key: Any, shape: Any, dtype: Any = None) -> Any:
-    """An initializer returning ones."""
-    return jnp.ones(_shape(shape), _float(dtype))
+def ones(key: Any, shape: Any, dtype: Any = None, out_sharding: Any = None) -> Any:
+    """An initializer returning ones (sharded by `out_sharding`, as `jnp.ones`)."""
+    return jnp.ones(_shape(shape), _float(dtype), out_sharding=out_sharding)
 
 
 def constant(value: Any, dtype: Any = None) -> Initializer:

@@ -39,7 +39,7 @@ def _gcd_body(xs: tuple[Any, Any]) -> tuple[Any, Any]:
     return where(swap, b, a), where(swap, a, b)
 
 
-def gcd(x1: Any, x2: Any, /) -> Any:
+def gcd(x1: Any, x2: Any) -> Any:
     """The greatest common divisor of `|x1|` and `|x2|`, elementwise.
 
     Args:
@@ -56,7 +56,7 @@ def gcd(x1: Any, x2: Any, /) -> Any:
     return out
 
 
-def lcm(x1: Any, x2: Any, /) -> Any:
+def lcm(x1: Any, x2: Any) -> Any:
     """The least common multiple of `|x1|` and `|x2|`, elementwise.
 
     Args:

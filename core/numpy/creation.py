@@ -9,7 +9,7 @@ import numpy as np
 
 from core import dtypes
 from core.array import Array
-from core.named_sharding import resharded
+from core.named_sharding import placed_by
 from core.numpy import ufuncs as uf
 from core.numpy._util import broadcast_to, check_arraylike, ensure_array, np_dtype, stack_leading
 from core.numpy.linalg_ops import diagonal
@@ -34,12 +34,36 @@ def _shape(shape: Any) -> tuple[int, ...]:
 
 
 def array(
-    object: Any, dtype: Any = None, copy: bool = True, order: str | None = "K", ndmin: int = 0
+    object: Any,
+    dtype: Any = None,
+    copy: bool = True,
+    order: str | None = "K",
+    ndmin: int = 0,
+    *,
+    device: Any = None,
+    out_sharding: Any = None,
 ) -> Any:
     """Creates an array (like `jnp.array`): Python scalars are weak unless `dtype` is given.
 
     Lists may hold tracers; float64/int64 inputs are canonicalized to 32 bits without x64.
+
+    Args:
+      object: an array, a scalar or (nested) sequences of them.
+      dtype: the result's dtype.
+      copy: copy an existing array's buffer.
+      order: accepted for numpy compatibility (arrays are C-ordered).
+      ndmin: the least number of dimensions (ones are prepended).
+      device: the device (or `Sharding`) the result is committed to (see `zeros`), or None.
+      out_sharding: how the result is sharded (see `zeros`), or None.
+
+    Returns:
+      The array.
     """
+    out = _array(object, dtype, copy, ndmin)
+    return _placed(out, out_sharding, "jnp.array", device)
+
+
+def _array(object: Any, dtype: Any, copy: bool, ndmin: int) -> Any:
     dt = np_dtype(dtype, "array")
     if isinstance(object, (Array, Tracer)):
         out = object if dt is None else sh.convert_element_type(object, dt)
@@ -101,24 +125,49 @@ def _has_array(x: Any) -> bool:
     )
 
 
-def asarray(a: Any, dtype: Any = None, order: str | None = None, copy: bool | None = None) -> Any:
-    """Like `array`, without copying an existing array of the right dtype."""
+def asarray(
+    a: Any,
+    dtype: Any = None,
+    order: str | None = None,
+    copy: bool | None = None,
+    *,
+    device: Any = None,
+    out_sharding: Any = None,
+) -> Any:
+    """Like `array`, without copying an existing array of the right dtype.
+
+    Args:
+      a: an array, a scalar or (nested) sequences of them.
+      dtype: the result's dtype.
+      order: accepted for numpy compatibility (arrays are C-ordered).
+      copy: copy an existing array's buffer.
+      device: the device (or `Sharding`) the result is committed to (see `zeros`), or None.
+      out_sharding: how the result is sharded (see `zeros`), or None.
+
+    Returns:
+      The array.
+    """
     if isinstance(a, (Array, Tracer)) and dtype is None:
-        return a
-    return array(a, dtype=np_dtype(dtype, "asarray"), copy=bool(copy))
+        out = a
+    else:
+        out = _array(a, np_dtype(dtype, "asarray"), bool(copy), 0)
+    return _placed(out, out_sharding, "jnp.asarray", device)
 
 
-def _placed(out: Any, out_sharding: Any, where: str) -> Any:
-    """`out` resharded by the `out_sharding` of creation function `where` (None: as it is)."""
-    return out if out_sharding is None else resharded(out, out_sharding, where)
+def _placed(out: Any, out_sharding: Any, where: str, device: Any = None) -> Any:
+    """`out` placed by the `device` or `out_sharding` of creation function `where` (both None:
+    as it is; see `core.named_sharding.placed_by`)."""
+    return placed_by(out, device, out_sharding, where)
 
 
-def zeros(shape: Any, dtype: Any = None, *, out_sharding: Any = None) -> Any:
+def zeros(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Any:
     """An array of zeros (float32 by default).
 
     Args:
       shape: the shape.
       dtype: the dtype.
+      device: the device (or `Sharding`) the result is committed to, as `device_put`'s; or
+        None. Not with `out_sharding`.
       out_sharding: how the result is sharded (a `PartitionSpec` over the current mesh or a
         `NamedSharding`, as `core.sharding.reshard`), or None: unsharded.
 
@@ -126,52 +175,62 @@ def zeros(shape: Any, dtype: Any = None, *, out_sharding: Any = None) -> Any:
       The array.
     """
     out = sh.full(_shape(shape), 0, np_dtype(dtype, "zeros") or dtypes.default_float())
-    return _placed(out, out_sharding, "jnp.zeros")
+    return _placed(out, out_sharding, "jnp.zeros", device)
 
 
-def ones(shape: Any, dtype: Any = None, *, out_sharding: Any = None) -> Any:
+def ones(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Any:
     """An array of ones (float32 by default).
 
     Args:
       shape: the shape.
       dtype: the dtype.
+      device: the device (or `Sharding`) the result is committed to (see `zeros`), or None.
       out_sharding: how the result is sharded (see `zeros`), or None.
 
     Returns:
       The array.
     """
     out = sh.full(_shape(shape), 1, np_dtype(dtype, "ones") or dtypes.default_float())
-    return _placed(out, out_sharding, "jnp.ones")
+    return _placed(out, out_sharding, "jnp.ones", device)
 
 
-def empty(shape: Any, dtype: Any = None, *, out_sharding: Any = None) -> Any:
+def empty(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Any:
     """Like `zeros` (arrays are immutable, so there is no uninitialized memory to expose).
 
     Args:
       shape: the shape.
       dtype: the dtype.
+      device: the device (or `Sharding`) the result is committed to (see `zeros`), or None.
       out_sharding: how the result is sharded (see `zeros`), or None.
 
     Returns:
       The array.
     """
     out = sh.full(_shape(shape), 0, np_dtype(dtype, "empty") or dtypes.default_float())
-    return _placed(out, out_sharding, "jnp.empty")
+    return _placed(out, out_sharding, "jnp.empty", device)
 
 
-def full(shape: Any, fill_value: Any, dtype: Any = None, *, out_sharding: Any = None) -> Any:
+def full(
+    shape: Any,
+    fill_value: Any,
+    dtype: Any = None,
+    *,
+    device: Any = None,
+    out_sharding: Any = None,
+) -> Any:
     """An array of `shape` filled with `fill_value` (its dtype unless `dtype` is given).
 
     Args:
       shape: the shape.
       fill_value: a scalar, or an array broadcast to `shape`.
       dtype: the dtype.
+      device: the device (or `Sharding`) the result is committed to (see `zeros`), or None.
       out_sharding: how the result is sharded (see `zeros`), or None.
 
     Returns:
       The array.
     """
-    return _placed(_full(shape, fill_value, dtype), out_sharding, "jnp.full")
+    return _placed(_full(shape, fill_value, dtype), out_sharding, "jnp.full", device)
 
 
 def _full(shape: Any, fill_value: Any, dtype: Any) -> Any:
@@ -201,33 +260,119 @@ def _like(a: Any, dtype: Any, shape: Any, name: str) -> tuple[tuple[int, ...], n
     return shp, dtypes.check_user_dtype(dtype, name), False
 
 
-def zeros_like(a: Any, dtype: Any = None, shape: Any = None) -> Any:
+def zeros_like(
+    a: Any,
+    dtype: Any = None,
+    shape: Any = None,
+    *,
+    device: Any = None,
+    out_sharding: Any = None,
+) -> Any:
+    """An array of zeros with `a`'s shape and dtype (weak if `a` is).
+
+    Args:
+      a: the array whose shape and dtype the result takes.
+      dtype: overrides `a`'s dtype.
+      shape: overrides `a`'s shape.
+      device: the device (or `Sharding`) the result is committed to (see `zeros`), or None.
+      out_sharding: how the result is sharded (see `zeros`), or None.
+
+    Returns:
+      The array.
+    """
     check_arraylike("zeros_like", a)
     shp, dt, weak = _like(a, dtype, shape, "zeros_like")
-    return sh.full(shp, 0, dt, weak)
+    return _placed(sh.full(shp, 0, dt, weak), out_sharding, "jnp.zeros_like", device)
 
 
-def ones_like(a: Any, dtype: Any = None, shape: Any = None) -> Any:
+def ones_like(
+    a: Any,
+    dtype: Any = None,
+    shape: Any = None,
+    *,
+    device: Any = None,
+    out_sharding: Any = None,
+) -> Any:
+    """An array of ones with `a`'s shape and dtype (see `zeros_like`).
+
+    Args:
+      a, dtype, shape, device, out_sharding: as `zeros_like`'s.
+
+    Returns:
+      The array.
+    """
     check_arraylike("ones_like", a)
     shp, dt, weak = _like(a, dtype, shape, "ones_like")
-    return sh.full(shp, 1, dt, weak)
+    return _placed(sh.full(shp, 1, dt, weak), out_sharding, "jnp.ones_like", device)
 
 
-def empty_like(a: Any, dtype: Any = None, shape: Any = None) -> Any:
-    check_arraylike("ones_like", a)
-    return zeros_like(a, dtype, shape)
+def empty_like(prototype: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Any:
+    """Like `zeros_like` (arrays are immutable: there is no uninitialized memory to expose).
+
+    Args:
+      prototype: the array whose shape and dtype the result takes.
+      dtype, shape, device: as `zeros_like`'s.
+
+    Returns:
+      The array.
+    """
+    check_arraylike("empty_like", prototype)
+    return zeros_like(prototype, dtype, shape, device=device)
 
 
-def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> Any:
+def full_like(
+    a: Any,
+    fill_value: Any,
+    dtype: Any = None,
+    shape: Any = None,
+    *,
+    device: Any = None,
+    out_sharding: Any = None,
+) -> Any:
+    """An array with `a`'s shape and dtype filled with `fill_value` (see `zeros_like`).
+
+    Args:
+      a, dtype, shape, device, out_sharding: as `zeros_like`'s.
+      fill_value: a scalar, or an array broadcast to the shape.
+
+    Returns:
+      The array.
+    """
     check_arraylike("full_like", a, fill_value)
     shp, dt, weak = _like(a, dtype, shape, "full_like")
     if np.ndim(fill_value) or (isinstance(fill_value, Tracer) and get_aval(fill_value).ndim):
-        return broadcast_to(sh.convert_element_type(ensure_array(fill_value), dt), shp)
-    return sh.full(shp, fill_value, dt, weak and dtypes.is_weakly_typed(fill_value))
+        out = broadcast_to(sh.convert_element_type(ensure_array(fill_value), dt), shp)
+    else:
+        out = sh.full(shp, fill_value, dt, weak and dtypes.is_weakly_typed(fill_value))
+    return _placed(out, out_sharding, "jnp.full_like", device)
 
 
-def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) -> Any:
-    """Evenly spaced values in [start, stop) (int32 for integer arguments, else float32)."""
+def arange(
+    start: Any,
+    stop: Any = None,
+    step: Any = None,
+    dtype: Any = None,
+    *,
+    device: Any = None,
+    out_sharding: Any = None,
+) -> Any:
+    """Evenly spaced values in [start, stop) (int32 for integer arguments, else float32).
+
+    Args:
+      start: the first value (the stop, when `stop` is None).
+      stop: the end (excluded).
+      step: the spacing (1 by default).
+      dtype: the result's dtype.
+      device: the device (or `Sharding`) the result is committed to (see `zeros`), or None.
+      out_sharding: how the result is sharded (see `zeros`), or None.
+
+    Returns:
+      The values.
+    """
+    return _placed(_arange(start, stop, step, dtype), out_sharding, "jnp.arange", device)
+
+
+def _arange(start: Any, stop: Any, step: Any, dtype: Any) -> Any:
     for v in (start, stop, step):
         if isinstance(v, Tracer):
             raise TypeError(
@@ -261,6 +406,8 @@ def linspace(
     retstep: bool = False,
     dtype: Any = None,
     axis: int = 0,
+    *,
+    device: Any = None,
 ) -> Any:
     """`num` evenly spaced samples from `start` to `stop` (`jnp.linspace`), computed by JAX's
     formula `start * (1 - t) + stop * t` for `t = i / div` in the computation dtype (float32
@@ -275,6 +422,8 @@ def linspace(
         retstep: also return the step.
         dtype: the result's dtype (default: the inexact dtype of `start` and `stop`).
         axis: where the samples' axis goes, for array bounds.
+        device: the device (or `Sharding`) the samples are committed to (see `zeros`), or
+          None.
 
     Returns:
         The samples (and the step, in the computation dtype, with `retstep`).
@@ -324,6 +473,7 @@ def linspace(
     if dtypes.kind(dt) in "iu":  # floored (bool is not)
         out = uf.floor(out)
     out = sh.convert_element_type(out, dt)  # saturating, as JAX's
+    out = _placed(out, None, "jnp.linspace", device)
     return (out, delta) if retstep else out
 
 
@@ -332,9 +482,20 @@ def _inexact_of(dt: np.dtype) -> np.dtype:
     return dt if dtypes.is_inexact(dt) else dtypes.default_float()
 
 
-def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
-    """A 2-D array with ones on the k-th diagonal."""
-    return Array(
+def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *, device: Any = None) -> Any:
+    """A 2-D array with ones on the k-th diagonal.
+
+    Args:
+      N: the number of rows.
+      M: the number of columns (N by default).
+      k: the diagonal (positive: above the main one).
+      dtype: the dtype (float32 by default).
+      device: the device (or `Sharding`) the result is committed to (see `zeros`), or None.
+
+    Returns:
+      The array.
+    """
+    out = Array(
         np.eye(
             int(N),
             None if M is None else int(M),
@@ -342,6 +503,7 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
             dtype=np_dtype(dtype, "eye") or dtypes.default_float(),
         )
     )
+    return _placed(out, None, "jnp.eye", device)
 
 
 def identity(n: int, dtype: Any = None) -> Any:
@@ -541,14 +703,67 @@ def unravel_index(indices: Any, shape: Any) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def ravel_multi_index(multi_index: Any, dims: Any, mode: str = "raise", order: str = "C") -> Any:
-    """Flat indices from a tuple of coordinate arrays (modes "clip" and "wrap")."""
+def ravel_multi_index(
+    multi_index: Any, dims: Any, mode: str = "raise", order: str = "C", *, dtype: Any = None
+) -> Any:
+    """Flat indices from a tuple of coordinate arrays (`jnp.ravel_multi_index`).
+
+    Args:
+      multi_index: one integer array per dimension.
+      dims: the array's shape (static).
+      mode: out-of-range coordinates: "raise" (a ValueError; needs concrete coordinates),
+        "clip", "wrap" or "ignore".
+      order: "C" (row-major) or "F" (column-major) strides.
+      dtype: the result's integer dtype (default: the coordinates' dtype, promoted with int).
+
+    Returns:
+      The flat indices.
+
+    Raises:
+      ValueError: a coordinate out of range with mode "raise", a bad `mode` or `order`, or a
+        `dtype` too narrow for the flat indices.
+    """
+    if len(multi_index) != len(dims):
+        raise ValueError(f"len(multi_index)={len(multi_index)} != len(dims)={len(dims)}")
     check_arraylike("ravel_multi_index", *multi_index)
-    dims = tuple(int(d) for d in dims)
-    out: Any = 0
-    for i, (c, d) in enumerate(zip(multi_index, dims)):
-        c = ensure_array(c)
-        c = remainder(c, d) if mode == "wrap" else clip(c, 0, d - 1)
-        stride = int(np.prod(dims[i + 1 :], dtype=np.int64))
-        out = add(out, multiply(c, stride))
+    dims = tuple(operator.index(d) for d in dims)
+    coords = [ensure_array(c) for c in multi_index]
+    if dtype is None:
+        dt = dtypes.result_type(int, *coords)
+    else:
+        dt = dtypes.check_user_dtype(dtype, "ravel_multi_index")
+    if dt.kind not in "iu":
+        raise ValueError(f"dtype={dt!r} is not an integer type.")
+    if int(np.prod(dims, dtype=np.int64)) - 1 > int(np.iinfo(dt).max):
+        raise ValueError(
+            f"jnp.ravel_multi_index: dtype={dt!r} not large enough to hold flattened index for "
+            f"dims={dims}. Use the dtype argument to pass a suitable dtype (e.g. "
+            "dtype=np.min_scalar_type(prod(dims)))."
+        )
+    for c in coords:
+        if dtypes.kind(get_aval(c).dtype) not in "iu":
+            raise TypeError("only int indices permitted")
+    if mode == "raise":
+        if any(isinstance(c, Tracer) for c in coords):
+            raise TypeError(
+                "ravel_multi_index with mode='raise' needs concrete coordinates (it checks "
+                "them); under jit use mode='wrap' or mode='clip'."
+            )
+        if any(np.any((np.asarray(c) < 0) | (np.asarray(c) >= d)) for c, d in zip(coords, dims)):
+            raise ValueError("invalid entry in coordinates array")
+    elif mode == "clip":
+        coords = [clip(c, 0, d - 1) for c, d in zip(coords, dims)]
+    elif mode == "wrap":
+        coords = [remainder(c, d) for c, d in zip(coords, dims)]
+    elif mode != "ignore":
+        raise ValueError(f"invalid mode={mode!r}. Expected 'raise', 'wrap', 'clip', or 'ignore'.")
+    if order == "F":
+        strides = np.cumprod((1, *dims[:-1]))
+    elif order == "C":
+        strides = np.cumprod((1, *dims[1:][::-1]))[::-1]
+    else:
+        raise ValueError(f"invalid order={order!r}. Expected 'C' or 'F'")
+    out = sh.full((), 0, dt)
+    for c, stride in zip(coords, strides):
+        out = add(out, multiply(sh.convert_element_type(c, dt), int(stride)))
     return out

@@ -512,12 +512,14 @@ def unique(
     equal_nan: bool = True,
     size: int | None = None,
     fill_value: Any = None,
+    sorted: bool = True,
 ) -> Any:
     """The sorted unique values (of the flattened array), or with `axis` the unique slices.
 
     Without `axis`, concrete arrays support every `return_*` flag and a traced array needs a
     static `size=` and returns only the values (padded with `fill_value`, by default the
-    smallest value). With `axis` (`_unique_slices`), traced arrays take the flags too."""
+    smallest value). With `axis` (`_unique_slices`), traced arrays take the flags too.
+    `sorted` is unused, as in JAX (the values always come sorted)."""
     check_arraylike("unique", ar)
     ar = ensure_array(ar)
     if axis is not None:

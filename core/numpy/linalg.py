@@ -176,10 +176,33 @@ def inv(a: Any) -> Any:
     return dec.inv(_inexact(a))
 
 
-def slogdet(a: Any) -> SlogdetResult:
-    """`SlogdetResult(sign, logabsdet)` of square matrices."""
+def slogdet(a: Any, *, method: str | None = None) -> SlogdetResult:
+    """`SlogdetResult(sign, logabsdet)` of square matrices.
+
+    Args:
+      a: array of shape `(..., n, n)`.
+      method: "lu" (None) or "qr" (Householder QR: the product of R's diagonal, its sign
+        flipped by every reflection made; real matrices only), as JAX's.
+
+    Returns:
+      The sign (or phase) and the log of the absolute value of the determinant.
+    """
     check_arraylike("jnp.linalg.slogdet", a)
-    return SlogdetResult(*dec.slogdet(_inexact(a)))
+    if method not in (None, "lu", "qr"):
+        raise ValueError(
+            f"Unknown slogdet method '{method}'. Supported methods are 'lu' (`None`), and 'qr'."
+        )
+    a = _inexact(a)
+    if method != "qr":
+        return SlogdetResult(*dec.slogdet(a))
+    if get_aval(a).dtype.kind == "c":
+        raise NotImplementedError("slogdet method='qr' not implemented for complex inputs")
+    n = get_aval(a).shape[-1]
+    h, taus = _qr_raw(a)
+    diag = linalg_ops.diagonal(h, 0, -2, -1)
+    logabsdet = r.sum(uf.log(uf.abs(diag)), axis=-1)
+    flips = r.prod(where(taus[..., : n - 1] != 0, -1, 1), axis=-1)
+    return SlogdetResult(multiply(r.prod(uf.sign(diag), axis=-1), flips), logabsdet)
 
 
 def det(a: Any) -> Any:
@@ -255,10 +278,28 @@ def qr(a: Any, mode: str = "reduced") -> Any:
 
 
 def svd(
-    a: Any, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False
+    a: Any,
+    full_matrices: bool = True,
+    compute_uv: bool = True,
+    hermitian: bool = False,
+    subset_by_index: tuple[int, int] | None = None,
 ) -> Any:
-    """Singular value decomposition `SVDResult(U, S, Vh)`, or `S` alone."""
+    """Singular value decomposition `SVDResult(U, S, Vh)`, or `S` alone.
+
+    Args:
+      a: array of shape `(..., m, n)`.
+      full_matrices: square `U` and `Vh` (else `k = min(m, n)` columns/rows).
+      compute_uv: also compute `U` and `Vh`.
+      hermitian: accepted (the general SVD is computed).
+      subset_by_index: TPU-only in JAX; on the CPU only None (else NotImplementedError, as
+        JAX's CPU back end).
+
+    Returns:
+      `SVDResult(U, S, Vh)`, or `S`.
+    """
     check_arraylike("jnp.linalg.svd", a)
+    if subset_by_index is not None:
+        raise NotImplementedError("subset_by_index not implemented for CPU and GPU")
     out = dec.svd(_inexact(a), full_matrices, compute_uv)
     return SVDResult(*out) if compute_uv else out
 
@@ -320,9 +361,10 @@ def eigvals(a: Any) -> Any:
     return w
 
 
-def eigvalsh(a: Any, UPLO: str | None = "L") -> Any:
+def eigvalsh(a: Any, UPLO: str | None = "L", *, symmetrize_input: bool = True) -> Any:
+    """The eigenvalues of symmetric matrices, ascending (see `eigh`)."""
     check_arraylike("jnp.linalg.eigvalsh", a)
-    return eigh(a, UPLO)[0]
+    return eigh(a, UPLO, symmetrize_input)[0]
 
 
 def solve(a: Any, b: Any) -> Any:
@@ -597,19 +639,41 @@ def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
 
 
 def tensordot(
-    x1: Any, x2: Any, /, *, axes: Any = 2, precision: Any = None, preferred_element_type: Any = None
+    x1: Any,
+    x2: Any,
+    /,
+    *,
+    axes: Any = 2,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+    out_sharding: Any = None,
 ) -> Any:
     """`jnp.tensordot` under the array API's name."""
     check_arraylike("jnp.linalg.tensordot", x1, x2)
     return linalg_ops.tensordot(
-        x1, x2, axes, precision=precision, preferred_element_type=preferred_element_type
+        x1,
+        x2,
+        axes,
+        precision=precision,
+        preferred_element_type=preferred_element_type,
+        out_sharding=out_sharding,
     )
 
 
-def vecdot(x1: Any, x2: Any, /, *, axis: int = -1, precision: Any = None) -> Any:
+def vecdot(
+    x1: Any,
+    x2: Any,
+    /,
+    *,
+    axis: int = -1,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+) -> Any:
     """`jnp.vecdot` under the array API's name."""
     check_arraylike("jnp.linalg.vecdot", x1, x2)
-    return linalg_ops.vecdot(x1, x2, axis=axis, precision=precision)
+    return linalg_ops.vecdot(
+        x1, x2, axis=axis, precision=precision, preferred_element_type=preferred_element_type
+    )
 
 
 def matrix_transpose(x: Any, /) -> Any:

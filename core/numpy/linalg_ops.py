@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from core.errors import ShapeError
-from core.named_sharding import resharded
+from core.named_sharding import resharded, takes_out_sharding
 from core.numpy._util import (
     broadcast_shapes,
     broadcast_to,
@@ -190,6 +190,7 @@ def outer(a: Any, b: Any, out: Any = None) -> Any:
     return multiply(expand_dims(a, 1), expand_dims(b, 0))
 
 
+@takes_out_sharding(exempt=True)
 def tensordot(
     a: Any, b: Any, axes: Any = 2, *, precision: Any = None, preferred_element_type: Any = None
 ) -> Any:
@@ -266,10 +267,14 @@ def vecdot(
     complex (the array API's definition)."""
     check_arraylike("jnp.vecdot", x1, x2)
     canonicalize_precision(precision)
-    x1 = ensure_array(x1)
-    if get_aval(x1).dtype.kind == "c":
+    x1, x2 = promote_dtypes(x1, x2)
+    # The products and their sum in the preferred dtype, else the operands' (int8 sums wrap
+    # in int8, as JAX's dot_general)
+    pet = np.dtype(_result_dtype(x1, preferred_element_type))
+    x1, x2 = convert_element_type(x1, pet), convert_element_type(x2, pet)
+    if pet.kind == "c":
         x1 = conjugate(x1)
-    return _sum(multiply(x1, x2), axis=axis)
+    return _sum(multiply(x1, x2), axis=axis, dtype=pet if pet.kind in "iub" else None)
 
 
 def matvec(x1: Any, x2: Any, /) -> Any:
@@ -436,6 +441,7 @@ def einsum_path(subscripts: str, *operands: Any, optimize: Any = "auto") -> tupl
     return list(path[1:]), report
 
 
+@takes_out_sharding(exempt=True)
 def einsum(
     subscripts: str,
     *operands: Any,

@@ -10,6 +10,7 @@ import numpy as np
 from core import dtypes
 from core.array import Array
 from core.errors import ConcretizationTypeError
+from core.named_sharding import takes_out_sharding
 from core.numpy import _util
 from core.numpy._util import check_arraylike, ensure_array
 from core.numpy.reductions import all as _all
@@ -50,9 +51,31 @@ def array_equiv(a1: Any, a2: Any) -> Any:
 
 
 def isin(
-    element: Any, test_elements: Any, assume_unique: bool = False, invert: bool = False
+    element: Any,
+    test_elements: Any,
+    assume_unique: bool = False,
+    invert: bool = False,
+    *,
+    method: str = "auto",
 ) -> Any:
-    """Whether each element of `element` is in `test_elements`."""
+    """Whether each element of `element` is in `test_elements`.
+
+    Args:
+      element: the values to look up.
+      test_elements: the values to look in (any shape).
+      assume_unique: accepted (the answer does not depend on it).
+      invert: return whether each element is not in `test_elements`.
+      method: JAX's algorithm choice, "auto", "compare_all", "binary_search" or "sort"; all
+        give the same answer, computed here by comparing every pair.
+
+    Returns:
+      Booleans of `element`'s shape.
+    """
+    if method not in ("auto", "compare_all", "binary_search", "sort"):
+        raise ValueError(
+            f"method={method!r} is not implemented; options are 'compare_all', "
+            "'binary_search', 'sort', and 'auto'"
+        )
     check_arraylike("isin", element, test_elements)
     e = ensure_array(element)
     t = ensure_array(test_elements)
@@ -146,6 +169,7 @@ def isreal(x: Any) -> Any:
     return ew.bitwise_not(iscomplex(x))
 
 
+@takes_out_sharding
 def bincount(x: Any, weights: Any = None, minlength: int = 0, *, length: int | None = None) -> Any:
     """Counts of each integer in `x`, negative ones counted in bin 0 and ones past `length`
     dropped, as in JAX (a traced `x` needs a static `length`)."""

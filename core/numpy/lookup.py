@@ -46,14 +46,14 @@ def prim_mode(mode: str) -> str:
     return mode if mode in ("fill", PROMISE_IN_BOUNDS) else "clip"
 
 
-def _prep_indices(indices: Any, n: int, mode: str) -> Any:
+def _prep_indices(indices: Any, n: int, mode: str, wrap_negatives: bool = True) -> Any:
     idx = ensure_array(indices)
     if get_aval(idx).dtype.kind not in "iu":
         raise TypeError(f"take indices must be integers, got {get_aval(idx).dtype}")
     idx = sh.convert_element_type(idx, dtypes.default_int())
     if mode == "wrap":
         return remainder(idx, n)
-    return wrap_negative(idx, n)
+    return wrap_negative(idx, n) if wrap_negatives else idx
 
 
 def take(
@@ -90,9 +90,30 @@ def take(
 
 
 def take_along_axis(
-    arr: Any, indices: Any, axis: int | None, mode: str | None = None, fill_value: Any = None
+    arr: Any,
+    indices: Any,
+    axis: int | None = -1,
+    mode: str | None = None,
+    fill_value: Any = None,
+    *,
+    wrap_negative_indices: bool | None = None,
 ) -> Any:
-    """`arr` gathered at `indices` along `axis`; other dimensions broadcast against each other."""
+    """`arr` gathered at `indices` along `axis`; other dimensions broadcast against each other.
+
+    Args:
+      arr: the array.
+      indices: integer indices, of `arr`'s rank.
+      axis: the axis to index (None: the flattened array).
+      mode: out-of-bounds handling: "fill" (the default: `fill_value`), "clip", "wrap" or
+        "promise_in_bounds".
+      fill_value: the value of out-of-bounds indices with "fill" (NaN, or the dtype's
+        smallest value).
+      wrap_negative_indices: count negative indices from the end (None: unless `mode` is
+        "promise_in_bounds", as JAX).
+
+    Returns:
+      The gathered values.
+    """
     check_arraylike("take_along_axis", arr, indices)
     arr = ensure_array(arr)
     if axis is None:
@@ -112,7 +133,10 @@ def take_along_axis(
     )
     arr = broadcast_to(arr, (*other[:axis], ashape[axis], *other[axis:]))
     out_shape = (*other[:axis], ishape[axis], *other[axis:])
-    idx = broadcast_to(_prep_indices(idx, ashape[axis], mode), out_shape)
+    if wrap_negative_indices is None:
+        wrap_negative_indices = mode != PROMISE_IN_BOUNDS
+    idx = _prep_indices(idx, ashape[axis], mode, wrap_negative_indices)
+    idx = broadcast_to(idx, out_shape)
     dt = dtypes.default_int()
     cols = [idx if d == axis else sh.iota(dt, out_shape, d) for d in range(len(out_shape))]
     full = ix.concatenate([sh.reshape(c, (*out_shape, 1)) for c in cols], len(out_shape))

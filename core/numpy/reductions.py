@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
+from core.named_sharding import placed_by
 from core.numpy._util import (
     astype,
     broadcast_to,
@@ -230,6 +231,9 @@ def mean(
     return _mean_over(a, shape, axes, dt, keepdims, where)
 
 
+_mean = mean  # `var`'s `mean` argument shadows the function
+
+
 def var(
     a: Any,
     axis: Any = None,
@@ -239,10 +243,27 @@ def var(
     keepdims: bool = False,
     *,
     where: Any = None,
+    mean: Any = None,
     correction: Any = None,
 ) -> Any:
     """Variance, `mean(|x - mean(x)|^2)` with `ddof` degrees of freedom removed (real for
-    complex `a`, as in JAX)."""
+    complex `a`, as in JAX).
+
+    Args:
+      a: the array.
+      axis: the axes to reduce (None: all).
+      dtype: the computation and result dtype.
+      out: unsupported (must be None).
+      ddof: the degrees of freedom removed from the count.
+      keepdims: keep the reduced axes with size 1.
+      where: which elements take part.
+      mean: `a`'s mean over `axis` (with kept axes, or broadcast-compatible with `a`),
+        computed if None.
+      correction: `ddof`'s Array API name (overrides it).
+
+    Returns:
+      The variance.
+    """
     check_arraylike("var", a)
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.var is not supported.")
@@ -251,7 +272,12 @@ def var(
     a = ensure_array(a)
     comp, out_dt = _var_dtypes(get_aval(a).dtype, np_dtype(dtype, "var"))
     a, shape, axes, _ = _inexact_operand(a, axis, comp, "var")
-    centered = subtract(a, mean(a, axis=axes, dtype=comp, keepdims=True, where=where))
+    if mean is None:
+        a_mean = _mean(a, axis=axes, dtype=comp, keepdims=True, where=where)
+    else:
+        check_arraylike("var", mean)
+        a_mean = sh.convert_element_type(ensure_array(mean), comp)
+    centered = subtract(a, a_mean)
     if comp.kind == "c":
         squares = real(ew.mul(centered, conjugate(centered)))
         comp = squares.dtype
@@ -519,8 +545,17 @@ def nanvar(
     ddof: int = 0,
     keepdims: bool = False,
     where: Any = None,
+    mean: Any = None,
 ) -> Any:
-    """`var` of the non-NaN values."""
+    """`var` of the non-NaN values.
+
+    Args:
+      a, axis, dtype, out, ddof, keepdims, where: as `var`'s.
+      mean: `a`'s mean over `axis` (as `var`'s), else `nanmean`'s.
+
+    Returns:
+      The variance.
+    """
     check_arraylike("nanvar", a)
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.nanvar is not supported.")
@@ -529,10 +564,12 @@ def nanvar(
     comp, out_dt = _var_dtypes(get_aval(a).dtype, np_dtype(dtype, "nanvar"))
     a = sh.convert_element_type(a, comp)
     if comp.kind not in "fc":
-        res = var(a, axis, comp, ddof=ddof, keepdims=keepdims, where=where)
+        res = var(a, axis, comp, ddof=ddof, keepdims=keepdims, where=where, mean=mean)
     else:
         valid = _not_nan(a, where)
-        res = var(_nan_filled(a, 0), axis, comp, ddof=ddof, keepdims=keepdims, where=valid)
+        res = var(
+            _nan_filled(a, 0), axis, comp, ddof=ddof, keepdims=keepdims, where=valid, mean=mean
+        )
     return sh.convert_element_type(res, out_dt)
 
 
@@ -736,11 +773,31 @@ def quantile(
     return res
 
 
-@_takes_args_of(quantile)
-def percentile(a: Any, q: Any, *args: Any, **kwargs: Any) -> Any:
-    """`quantile` with `q` in percent (the other arguments are `quantile`'s)."""
+def percentile(
+    a: Any,
+    q: Any,
+    axis: Any = None,
+    out: Any = None,
+    overwrite_input: bool = False,
+    method: str = "linear",
+    keepdims: bool = False,
+    *,
+    weights: Any = None,
+    out_sharding: Any = None,
+) -> Any:
+    """`quantile` with `q` in percent.
+
+    Args:
+      a, axis, out, overwrite_input, method, keepdims, weights: as `quantile`'s.
+      q: the percentiles, in [0, 100].
+      out_sharding: how the result is sharded (see `jnp.zeros`), or None.
+
+    Returns:
+      The percentiles.
+    """
     check_arraylike("percentile", a, q)
-    return quantile(a, divide(q, 100), *args, **kwargs)
+    res = quantile(a, divide(q, 100), axis, out, overwrite_input, method, keepdims, weights=weights)
+    return placed_by(res, None, out_sharding, "percentile")
 
 
 def median(

@@ -10,7 +10,7 @@ import numpy as np
 
 from core import dtypes
 from core.errors import ConcretizationTypeError, ShapeError
-from core.named_sharding import resharded
+from core.named_sharding import resharded, takes_out_sharding
 from core.numpy._util import (
     broadcast_shapes,
     canonicalize_axis,
@@ -54,6 +54,7 @@ def reshape(
     order: str = "C",
     *,
     newshape: Any = None,
+    copy: bool | None = None,
     out_sharding: Any = None,
 ) -> Any:
     """Gives `a` a new shape (one dimension may be -1).
@@ -64,6 +65,7 @@ def reshape(
       order: "C" reads and writes the elements in row-major order, "F" in column-major order
         (as JAX, `order="A"` raises NotImplementedError).
       newshape: the deprecated numpy name of `shape`.
+      copy: unused, as in JAX (arrays are immutable: a reshape never exposes shared memory).
       out_sharding: how the result is sharded (a `PartitionSpec` over the current mesh or a
         `NamedSharding`); over `Explicit` mesh axes, what a reshape the type rule finds
         ambiguous needs (`core/sharding_reshape.py`). None: as the rule gives.
@@ -89,13 +91,22 @@ def reshape(
     raise ValueError(f"Unexpected value for 'order' argument: {order}.")
 
 
-def ravel(a: Any, order: str = "C") -> Any:
-    """The elements of `a` in one dimension, read in `order` ("C" or "F", as `reshape`)."""
+def ravel(a: Any, order: str = "C", *, out_sharding: Any = None) -> Any:
+    """The elements of `a` in one dimension, read in `order` ("C" or "F", as `reshape`).
+
+    Args:
+      a: the array.
+      order: "C" (row-major) or "F" (column-major).
+      out_sharding: how the result is sharded (as `reshape`'s), or None.
+
+    Returns:
+      The flattened array.
+    """
     check_arraylike("ravel", a)
     if order == "K":
         raise NotImplementedError("Ravel not implemented for order='K'.")
     a = ensure_array(a)
-    return reshape(a, (get_aval(a).size,), order)
+    return reshape(a, (get_aval(a).size,), order, out_sharding=out_sharding)
 
 
 def transpose(a: Any, axes: Any = None) -> Any:
@@ -224,6 +235,7 @@ def stack(arrays: Any, axis: int = 0, out: Any = None, dtype: Any = None) -> Any
     return ix.stack(arrays, ax)
 
 
+@takes_out_sharding
 def broadcast_to(array: Any, shape: Any) -> Any:
     """`array` broadcast to `shape` (numpy's rules: new axes on the left, size-1 axes grow).
 
@@ -409,6 +421,7 @@ def tile(A: Any, reps: Any) -> Any:
     return sh.reshape(out, tuple(r * d for r, d in zip(reps, shape)))
 
 
+@takes_out_sharding
 def repeat(
     a: Any, repeats: Any, axis: int | None = None, *, total_repeat_length: int | None = None
 ) -> Any:

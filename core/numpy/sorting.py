@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
-from core.numpy._util import canonicalize_axis, check_arraylike, ensure_array
+from core.numpy._util import canonicalize_axis, check_arraylike, ensure_array, np_dtype
 from core.prims import elementwise as ew
 from core.prims import indexing as ix
 from core.prims import reductions as red
@@ -57,12 +57,26 @@ def argsort(
     order: Any = None,
     stable: bool = True,
     descending: bool = False,
+    dtype: Any = None,
 ) -> Any:
-    """The indices that sort `a` along `axis` (int32; ties keep their order when stable)."""
+    """The indices that sort `a` along `axis` (ties keep their order when stable).
+
+    Args:
+      a: the array.
+      axis: the axis to sort along (None: the flattened array).
+      kind, order: unsupported (must be None), as in JAX.
+      stable: keep equal entries in their order.
+      descending: sort from the largest.
+      dtype: the indices' integer dtype (default int32, int64 with x64).
+
+    Returns:
+      The indices, of `a`'s shape (flattened for `axis=None`).
+    """
     check_arraylike("argsort", a)
     a, ax = _sort_operand("argsort", a, axis, kind, order)
     shape = get_aval(a).shape
-    iota = sh.iota(dtypes.default_int(), shape, ax)
+    idx_dtype = dtypes.default_int() if dtype is None else np_dtype(dtype, "argsort")
+    iota = sh.iota(idx_dtype, shape, ax)
     if descending and stable:  # reverse first so that equal keys keep their original order
         a, iota = rev(a, (ax,)), rev(iota, (ax,))
     _, idx = so.sort_key_val(a, iota, ax, stable)

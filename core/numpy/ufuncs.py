@@ -497,7 +497,7 @@ def rint(x: Any, /) -> Any:
     return ew.round(x, 1)
 
 
-def trunc(x: Any, /) -> Any:
+def trunc(x: Any) -> Any:
     """Rounds towards zero."""
     check_arraylike("trunc", x)
     x = ensure_array(x)
@@ -655,21 +655,32 @@ def sinc(x: Any, /) -> Any:
     return ew.select_n(zero, ew.div(ew.sin(safe), safe), _sinc_maclaurin(0, pi_x))
 
 
-def fmax(x1: Any, x2: Any, /) -> Any:
+def fmax(x1: Any, x2: Any) -> Any:
     """Elementwise maximum that ignores NaNs."""
     check_arraylike("greater", x1, x2)  # JAX's name: its fmax is a `where` of `greater`
     x1, x2 = promote_args("fmax", x1, x2)
     return ew.select_n(ew.bitwise_or(ew.gt(x1, x2), isnan(x2)), x2, x1)  # as JAX (ties: x2)
 
 
-def fmin(x1: Any, x2: Any, /) -> Any:
+def fmin(x1: Any, x2: Any) -> Any:
     """Elementwise minimum that ignores NaNs."""
     check_arraylike("less", x1, x2)  # JAX's name: its fmin is a `where` of `less`
     x1, x2 = promote_args("fmin", x1, x2)
     return ew.select_n(ew.bitwise_or(ew.lt(x1, x2), isnan(x2)), x2, x1)  # as JAX (ties: x2)
 
 
-def isposinf(x: Any, /) -> Any:
+def isposinf(x: Any, /, out: Any = None) -> Any:
+    """Whether each element of `x` is inf (False for integers and booleans).
+
+    Args:
+      x: a real array.
+      out: unsupported (must be None), as in JAX.
+
+    Returns:
+      Booleans of `x`'s shape.
+    """
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to isneginf/isposinf is not supported.")
     check_arraylike("isposinf", x)
     x = ensure_array(x)
     if dtypes.kind(get_aval(x).dtype) == "c":
@@ -679,7 +690,18 @@ def isposinf(x: Any, /) -> Any:
     return ew.eq(x, ew.full_like(x, np.inf, get_aval(x).dtype))
 
 
-def isneginf(x: Any, /) -> Any:
+def isneginf(x: Any, /, out: Any = None) -> Any:
+    """Whether each element of `x` is -inf (False for integers and booleans).
+
+    Args:
+      x: a real array.
+      out: unsupported (must be None), as in JAX.
+
+    Returns:
+      Booleans of `x`'s shape.
+    """
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to isneginf/isposinf is not supported.")
     check_arraylike("isneginf", x)
     x = ensure_array(x)
     if dtypes.kind(get_aval(x).dtype) == "c":

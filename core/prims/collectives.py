@@ -334,14 +334,28 @@ def pmin(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
 
 
 def all_gather(
-    x: Any, axis_name: Any, *, axis_index_groups: Any = None, axis: int = 0, tiled: bool = False
+    x: Any,
+    axis_name: Any,
+    *,
+    axis_index_groups: Any = None,
+    axis: int = 0,
+    tiled: bool = False,
+    to: str = "varying",
 ) -> Any:
     """Gathers `x` (a pytree) from every element of the named axis along a new `axis`.
 
     With `tiled=True` the pieces are concatenated along the existing `axis` instead. With
     `axis_index_groups` (pmap axes only, groups of one size) each element gathers its group's
-    members, in the group's order.
+    members, in the group's order. `to` is JAX's type of the result over the axis ("varying",
+    "invarying" or "reduced"): numbax does not type values by their variance over mesh axes,
+    so the three gather the same values.
     """
+    allowed = {"varying", "reduced", "invarying"}
+    if to not in allowed:
+        raise ValueError(
+            "Got unexpected `to` value for `jax.lax.all_gather`. Allowed `to` values are: "
+            f"{allowed}"
+        )
     groups = _groups(axis_index_groups, axis_name, "all_gather", same_size=True)
     size = axis_size(axis_name, "all_gather")
 

@@ -523,19 +523,28 @@ dynamic_update_slice_p.linear = True
 dynamic_update_slice_p.def_batch(_dus_batch)
 
 
-def _scalar_starts(start_indices: Any, shape: tuple[int, ...]) -> list[Any]:
-    """One scalar int array per axis; negative starts count from the end (as in JAX), then the
-    primitive clamps them so the slice fits."""
+def _scalar_starts(
+    start_indices: Any, shape: tuple[int, ...], allow_negative_indices: Any = True
+) -> list[Any]:
+    """One scalar int array per axis; negative starts count from the end (as in JAX) on the
+    axes `allow_negative_indices` (a bool, or one per axis) allows, then the primitive clamps
+    them so the slice fits."""
     if isinstance(start_indices, (list, tuple)):
         starts = list(start_indices)
     else:
         aval = get_aval(start_indices)
         starts = [sh.reshape(slice_index(start_indices, i), ()) for i in range(aval.shape[0])]
+    if isinstance(allow_negative_indices, (bool, np.bool_)):
+        allow_negative_indices = [allow_negative_indices] * len(starts)
     out = []
-    for s, d in zip(starts, shape):
+    for s, d, negatives in zip(starts, shape, allow_negative_indices):
         if isinstance(s, (int, np.integer)):
+            if s < 0 and not negatives:
+                raise ValueError(
+                    f"Index {s} is out of bounds for dimension {d} if allow_negative_indices=False"
+                )
             s = Array(np.asarray(s + d if s < 0 else s, dtype=dtypes.int32))
-        elif get_aval(s).dtype.kind == "i":
+        elif negatives and get_aval(s).dtype.kind == "i":
             s = ew.select(ew.lt(s, ew.full_like(s, 0)), ew.add(s, ew.full_like(s, d)), s)
         out.append(s)
     return out + starts[len(shape) :]
@@ -545,29 +554,47 @@ def slice_index(x: Any, i: int) -> Any:
     return static_slice(x, (i,), (i + 1,))
 
 
-def dynamic_slice(operand: Any, start_indices: Any, slice_sizes: Any) -> Any:
-    """`lax.dynamic_slice`: a slice of static size at traced start indices (clamped to fit)."""
-    starts = _scalar_starts(start_indices, get_aval(operand).shape)
+def dynamic_slice(
+    operand: Any, start_indices: Any, slice_sizes: Any, *, allow_negative_indices: Any = True
+) -> Any:
+    """`lax.dynamic_slice`: a slice of static size at traced start indices (clamped to fit);
+    negative starts count from the end where `allow_negative_indices` (a bool or one per
+    axis) allows (a static negative start elsewhere is a ValueError)."""
+    starts = _scalar_starts(start_indices, get_aval(operand).shape, allow_negative_indices)
     return dynamic_slice_p.bind(operand, *starts, slice_sizes=tuple(int(n) for n in slice_sizes))
 
 
-def dynamic_update_slice(operand: Any, update: Any, start_indices: Any) -> Any:
-    """`lax.dynamic_update_slice`: writes `update` at traced start indices (clamped to fit)."""
-    starts = _scalar_starts(start_indices, get_aval(operand).shape)
+def dynamic_update_slice(
+    operand: Any, update: Any, start_indices: Any, *, allow_negative_indices: Any = True
+) -> Any:
+    """`lax.dynamic_update_slice`: writes `update` at traced start indices (clamped to fit;
+    negative ones as `dynamic_slice`'s)."""
+    starts = _scalar_starts(start_indices, get_aval(operand).shape, allow_negative_indices)
     return dynamic_update_slice_p.bind(operand, update, *starts)
 
 
-def dynamic_slice_in_dim(operand: Any, start_index: Any, slice_size: int, axis: int = 0) -> Any:
+def dynamic_slice_in_dim(
+    operand: Any,
+    start_index: Any,
+    slice_size: int,
+    axis: int = 0,
+    *,
+    allow_negative_indices: bool = True,
+) -> Any:
     """`lax.dynamic_slice_in_dim`: `dynamic_slice` along one axis."""
     shape = get_aval(operand).shape
     starts: list[Any] = [0] * len(shape)
     sizes = list(shape)
     starts[axis], sizes[axis] = start_index, slice_size
-    return dynamic_slice(operand, starts, sizes)
+    return dynamic_slice(operand, starts, sizes, allow_negative_indices=allow_negative_indices)
 
 
-def dynamic_update_slice_in_dim(operand: Any, update: Any, start_index: Any, axis: int) -> Any:
+def dynamic_update_slice_in_dim(
+    operand: Any, update: Any, start_index: Any, axis: int, *, allow_negative_indices: bool = True
+) -> Any:
     """`lax.dynamic_update_slice_in_dim`: `dynamic_update_slice` along one axis."""
     starts: list[Any] = [0] * get_aval(operand).ndim
     starts[axis] = start_index
-    return dynamic_update_slice(operand, update, starts)
+    return dynamic_update_slice(
+        operand, update, starts, allow_negative_indices=allow_negative_indices
+    )

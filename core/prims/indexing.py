@@ -90,12 +90,12 @@ def _slice_jax_params(args: tuple, params: dict) -> dict:
 slice_p.jax_params = _slice_jax_params
 
 
-def slice(x: Any, start_indices, limit_indices, strides=None) -> Any:  # noqa: A001
+def slice(operand: Any, start_indices, limit_indices, strides=None) -> Any:  # noqa: A001
     """Static slice `x[start:limit:stride]` per dimension, like `lax.slice`."""
-    ndim = get_aval(x).ndim
+    ndim = get_aval(operand).ndim
     strides = (1,) * ndim if strides is None else tuple(int(s) for s in strides)
     return slice_p.bind(
-        x,
+        operand,
         start_indices=tuple(int(i) for i in start_indices),
         limit_indices=tuple(int(i) for i in limit_indices),
         strides=strides,
@@ -103,19 +103,23 @@ def slice(x: Any, start_indices, limit_indices, strides=None) -> Any:  # noqa: A
 
 
 def slice_in_dim(
-    x: Any, start: int | None, limit: int | None, stride: int = 1, axis: int = 0
+    operand: Any, start_index: int | None, limit_index: int | None, stride: int = 1, axis: int = 0
 ) -> Any:
     """`lax.slice_in_dim`: slice along one axis (`None` and negative bounds as in JAX)."""
-    shape = get_aval(x).shape
+    shape = get_aval(operand).shape
     axis = axis % len(shape)
     size = shape[axis]
-    start = 0 if start is None else start + size if start < 0 else start
-    limit = size if limit is None else limit + size if limit < 0 else limit
+    start_index = (
+        0 if start_index is None else start_index + size if start_index < 0 else start_index
+    )
+    limit_index = (
+        size if limit_index is None else limit_index + size if limit_index < 0 else limit_index
+    )
     s = [0] * len(shape)
     lim = list(shape)
     st = [1] * len(shape)
-    s[axis], lim[axis], st[axis] = start, limit, stride
-    return slice(x, s, lim, st)
+    s[axis], lim[axis], st[axis] = start_index, limit_index, stride
+    return slice(operand, s, lim, st)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -219,12 +223,12 @@ pad_p.linear = True
 pad_p.def_batch(_pad_batch)
 
 
-def pad(x: Any, padding_value: Any, padding_config) -> Any:
+def pad(operand: Any, padding_value: Any, padding_config) -> Any:
     """`lax.pad`: `padding_config` is one `(low, high, interior)` per dimension."""
     cfg = tuple((int(lo), int(hi), int(it)) for lo, hi, it in padding_config)
     if isinstance(padding_value, (int, float, bool)):
-        padding_value = full((), padding_value, get_aval(x).dtype)
-    return pad_p.bind(x, padding_value, padding_config=cfg)
+        padding_value = full((), padding_value, get_aval(operand).dtype)
+    return pad_p.bind(operand, padding_value, padding_config=cfg)
 
 
 # ---------------------------------------------------------------------------------------------

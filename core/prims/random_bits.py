@@ -114,22 +114,22 @@ batching.broadcast_batcher(bitcast_convert_type_p)
 defjvp_zero(bitcast_convert_type_p)
 
 
-def bitcast_convert_type(x: Any, new_dtype: Any) -> Any:
-    """Reinterprets the bits of `x` as `new_dtype`, like `lax.bitcast_convert_type`.
+def bitcast_convert_type(operand: Any, new_dtype: Any) -> Any:
+    """Reinterprets the bits of `operand` as `new_dtype`, like `lax.bitcast_convert_type`.
 
     Between dtypes of different widths, a narrower result gets a new last axis of
     `old_bits // new_bits` entries (little-endian, as XLA on CPU); a wider result needs a last
     axis of `new_bits // old_bits` entries and drops it.
     """
     new_dtype = np.dtype(new_dtype)
-    aval = get_aval(x)
+    aval = get_aval(operand)
     if aval.dtype == new_dtype:
-        return x
+        return operand
     old, new = aval.dtype.itemsize, new_dtype.itemsize
     if old == new:
         _bitcast_abstract_eval(aval, new_dtype=new_dtype)
-        return bitcast_convert_type_p.bind(x, new_dtype=new_dtype)
-    return _bitcast_resize(x, aval, new_dtype)
+        return bitcast_convert_type_p.bind(operand, new_dtype=new_dtype)
+    return _bitcast_resize(operand, aval, new_dtype)
 
 
 def _bitcast_resize(x: Any, aval: ShapedArray, new_dtype: np.dtype) -> Any:

@@ -201,13 +201,13 @@ argmin_p = _argext("argmin", np.argmin)
 
 
 def _wrap(prim):
-    def fn(x: Any, axes: tuple[int, ...]) -> Any:
+    def fn(operand: Any, axes: tuple[int, ...]) -> Any:
         axes = tuple(int(a) for a in axes)
-        if type(x) in (bool, int, float, complex):
-            x = ew.full_like(x, x)  # a weakly typed 0-d array of the canonical dtype
+        if type(operand) in (bool, int, float, complex):
+            operand = ew.full_like(operand, operand)  # a weakly typed 0-d array
         if not axes:
-            return x
-        return prim.bind(x, axes=axes)
+            return operand
+        return prim.bind(operand, axes=axes)
 
     fn.__name__ = prim.name
     fn.__doc__ = f"`{prim.name}` over the static `axes`."
@@ -229,11 +229,11 @@ def _index_dtype(index_dtype: Any) -> np.dtype:
     return dt
 
 
-def argmax(x: Any, axis: int, index_dtype: Any = np.int32) -> Any:
+def argmax(operand: Any, axis: int, index_dtype: Any = np.int32) -> Any:
     """Index of the largest element along `axis` (the first one on ties)."""
-    return argmax_p.bind(x, axes=(int(axis),), index_dtype=_index_dtype(index_dtype))
+    return argmax_p.bind(operand, axes=(int(axis),), index_dtype=_index_dtype(index_dtype))
 
 
-def argmin(x: Any, axis: int, index_dtype: Any = np.int32) -> Any:
+def argmin(operand: Any, axis: int, index_dtype: Any = np.int32) -> Any:
     """Index of the smallest element along `axis` (the first one on ties)."""
-    return argmin_p.bind(x, axes=(int(axis),), index_dtype=_index_dtype(index_dtype))
+    return argmin_p.bind(operand, axes=(int(axis),), index_dtype=_index_dtype(index_dtype))

@@ -39,10 +39,14 @@ rev_p.def_transpose(lambda ct, x, *, dimensions: [rev(ct, dimensions)])
 rev_p.def_batch(_rev_batch)
 
 
-def rev(x: Any, dimensions: Any) -> Any:
-    """`lax.rev`: reverses `x` along each of the static `dimensions`."""
-    nd = get_aval(x).ndim
+def rev(operand: Any, dimensions: Any) -> Any:
+    """`lax.rev`: reverses `operand` along each of the static `dimensions`."""
+    nd = get_aval(operand).ndim
     dims = tuple(sorted(int(d) % max(nd, 1) for d in dimensions))
     if not dims:
-        return x if type(x) not in (bool, int, float, complex) else full((), x, *dtype_and_weak(x))
-    return rev_p.bind(x, dimensions=dims)
+        return (
+            operand
+            if type(operand) not in (bool, int, float, complex)
+            else full((), operand, *dtype_and_weak(operand))
+        )
+    return rev_p.bind(operand, dimensions=dims)

@@ -95,12 +95,14 @@ broadcast_in_dim_p.def_batch(_bid_batch)
 jax_params(broadcast_in_dim_p, sharding=None)
 
 
-def broadcast_in_dim(x: Any, shape: tuple[int, ...], broadcast_dimensions: tuple[int, ...]) -> Any:
-    """Broadcasts `x` to `shape`; operand dimension i becomes `broadcast_dimensions[i]`."""
+def broadcast_in_dim(
+    operand: Any, shape: tuple[int, ...], broadcast_dimensions: tuple[int, ...]
+) -> Any:
+    """Broadcasts `operand` to `shape`; operand dimension i becomes `broadcast_dimensions[i]`."""
     shape, bdims = tuple(int(s) for s in shape), tuple(int(d) for d in broadcast_dimensions)
-    if get_aval(x).shape == shape and bdims == tuple(range(len(shape))):
-        return x
-    return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=bdims)
+    if get_aval(operand).shape == shape and bdims == tuple(range(len(shape))):
+        return operand
+    return broadcast_in_dim_p.bind(operand, shape=shape, broadcast_dimensions=bdims)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -231,14 +233,14 @@ transpose_p.def_transpose(_transpose_transpose)
 transpose_p.def_batch(_transpose_batch)
 
 
-def transpose(x: Any, permutation: tuple[int, ...]) -> Any:
-    """Permutes the axes of `x`."""
+def transpose(operand: Any, permutation: tuple[int, ...]) -> Any:
+    """Permutes the axes of `operand`."""
     permutation = tuple(int(p) for p in permutation)
-    if type(x) in (bool, int, float, complex):
-        x = full((), x, *dtypes.dtype_and_weak(x))
-    if permutation == tuple(range(get_aval(x).ndim)):
-        return x
-    return transpose_p.bind(x, permutation=permutation)
+    if type(operand) in (bool, int, float, complex):
+        operand = full((), operand, *dtypes.dtype_and_weak(operand))
+    if permutation == tuple(range(get_aval(operand).ndim)):
+        return operand
+    return transpose_p.bind(operand, permutation=permutation)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -300,28 +302,30 @@ convert_element_type_p.def_batch(_convert_batch)
 jax_params(convert_element_type_p, sharding=None)
 
 
-def convert_element_type(x: Any, new_dtype: Any, weak_type: bool = False) -> Any:
-    """Casts `x` to `new_dtype` (float to int truncates towards zero and saturates)."""
+def convert_element_type(operand: Any, new_dtype: Any, weak_type: bool = False) -> Any:
+    """Casts `operand` to `new_dtype` (float to int truncates towards zero and saturates)."""
     new_dtype = dtypes.canonicalize_dtype(new_dtype)
-    aval = get_aval(x)
-    host = isinstance(x, (bool, int, float, complex, np.generic, np.ndarray))
+    aval = get_aval(operand)
+    host = isinstance(operand, (bool, int, float, complex, np.generic, np.ndarray))
     if not host and aval.dtype == new_dtype and aval.weak_type == weak_type:
-        return x  # an Array or a tracer that already fits
+        return operand  # an Array or a tracer that already fits
     if aval.dtype.kind == "c" and new_dtype.kind != "c":
         warnings.warn(
             "Casting complex values to real discards the imaginary part",
             np.exceptions.ComplexWarning,
             stacklevel=2,
         )
-    if host or isinstance(x, Array):
+    if host or isinstance(operand, Array):
         # Constant folding: a concrete input converts now, under any trace.
-        val = _convert_impl(np.asarray(x), new_dtype=new_dtype, weak_type=weak_type)
+        val = _convert_impl(np.asarray(operand), new_dtype=new_dtype, weak_type=weak_type)
         out = Array(np.asarray(val), weak_type)
-        if placement.committed_to_device and isinstance(x, Array):  # placed as `x` is
+        if placement.committed_to_device and isinstance(operand, Array):  # placed as `operand` is
             params = {"new_dtype": new_dtype, "weak_type": bool(weak_type)}
-            return placement.follow_primitive(out, [x], "convert_element_type", params, out.aval)
+            return placement.follow_primitive(
+                out, [operand], "convert_element_type", params, out.aval
+            )
         return out
-    return convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=bool(weak_type))
+    return convert_element_type_p.bind(operand, new_dtype=new_dtype, weak_type=bool(weak_type))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -320,7 +320,25 @@ def _predicate_aval(pred: Any) -> Any:
     return aval
 
 
-def cond(pred: Any, true_fun: Callable, false_fun: Callable, *operands: Any) -> Any:
+_NO_OPERAND = object()
+
+
+def _keyword_operand(operands: tuple, operand: Any) -> tuple:
+    """`operands`, or `(operand,)` when given by the older `operand=` keyword (JAX's
+    TypeError when both are)."""
+    if operand is _NO_OPERAND:
+        return operands
+    if operands:
+        raise TypeError(
+            "if 'operand' keyword is passed then no positional operands can be passed, got "
+            f"operand={operand!r} and positional operands {operands}"
+        )
+    return (operand,)
+
+
+def cond(
+    pred: Any, true_fun: Callable, false_fun: Callable, *operands: Any, operand: Any = _NO_OPERAND
+) -> Any:
     """`lax.cond`: `true_fun(*operands)` if `pred` else `false_fun(*operands)`.
 
     Both branches are traced; only one runs. Under `vmap` with a batched `pred` both run and
@@ -331,10 +349,12 @@ def cond(pred: Any, true_fun: Callable, false_fun: Callable, *operands: Any) -> 
       true_fun: function of `*operands`.
       false_fun: function of `*operands` returning the same structure, shapes and dtypes.
       *operands: the operands (pytrees of arrays).
+      operand: the one operand, by JAX's older keyword (not with `*operands`).
 
     Returns:
       The output of the selected branch.
     """
+    operands = _keyword_operand(operands, operand)
     aval = _predicate_aval(pred)
     if config.disable_jit:
         val = _concrete(pred)
@@ -346,17 +366,21 @@ def cond(pred: Any, true_fun: Callable, false_fun: Callable, *operands: Any) -> 
     return _bind_branches(index, [false_fun, true_fun], operands, "cond")
 
 
-def switch(index: Any, branches: Sequence[Callable], *operands: Any) -> Any:
+def switch(
+    index: Any, branches: Sequence[Callable], *operands: Any, operand: Any = _NO_OPERAND
+) -> Any:
     """`lax.switch`: `branches[index](*operands)`, the index clamped into range.
 
     Args:
       index: an integer scalar.
       branches: a sequence of functions with the same output structure, shapes and dtypes.
       *operands: the operands (pytrees of arrays).
+      operand: the one operand, by JAX's older keyword (not with `*operands`).
 
     Returns:
       The output of the selected branch.
     """
+    operands = _keyword_operand(operands, operand)
     branches = list(branches)
     if not branches:
         raise ValueError("switch needs at least one branch")
