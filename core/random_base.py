@@ -32,7 +32,13 @@ from core.config import config
 from core.errors import PRNGKeyError, RandomArgumentError, ShapeError
 from core.lax.composites import clz
 from core.named_sharding import takes_out_sharding
-from core.numpy._util import broadcast_shapes, broadcast_to, canonicalize_axis, ensure_array
+from core.numpy._util import (
+    broadcast_shapes,
+    broadcast_to,
+    canonicalize_axis,
+    ensure_array,
+    promote_dtypes_inexact,
+)
 from core.numpy.reductions import argmax
 from core.numpy.ufuncs import clip, greater
 from core.prims import elementwise as ew
@@ -608,13 +614,11 @@ def multivariate_normal(
     key = _check_key("multivariate_normal", key)
     if method not in ("svd", "eigh", "cholesky"):
         raise ValueError("method must be one of {'svd', 'eigh', 'cholesky'}")
-    mean = ensure_array(mean)
-    dt = get_aval(mean).dtype
-    dtype = _dtype_arg(
-        "multivariate_normal", dt if dtypes.kind(dt) == "f" and dtype is None else dtype
-    )
-    mean = sh.convert_element_type(mean, dtype)
-    cov = sh.convert_element_type(ensure_array(cov), dtype)
+    # As JAX: `cov` is factored in the promoted dtype of `mean` and `cov`; `dtype` is the
+    # standard normal draws' (the result is their promoted sum: float16 draws of a float32
+    # `cov` give float32 samples)
+    mean, cov = promote_dtypes_inexact(mean, cov)
+    dtype = _dtype_arg("multivariate_normal", get_aval(mean).dtype if dtype is None else dtype)
     mshape, cshape = get_aval(mean).shape, get_aval(cov).shape
     if not mshape or len(cshape) < 2 or cshape[-2:] != (mshape[-1], mshape[-1]):
         raise ShapeError(

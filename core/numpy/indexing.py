@@ -559,9 +559,12 @@ def unique(
     )
     res = res if isinstance(res, tuple) else (res,)
     vals = res[0]
-    if size is not None:
+    if size is not None:  # as JAX: the values padded with fill_value, the first occurrences
+        # with the first one's, the counts with zeros (all cut at `size`)
         fv = vals.min() if fill_value is None and vals.size else (fill_value or 0)
-        vals = np.concatenate([vals, np.full(max(size - vals.size, 0), fv, vals.dtype)])[:size]
+        vals = _padded(vals, size, fv)
+        kinds = _unique_outputs(return_index, return_inverse, return_counts)
+        res = (vals, *(_padded_output(r, k, size) for r, k in zip(res[1:], kinds)))
     outs = [Array(vals)]
     outs += [
         Array(
@@ -569,20 +572,27 @@ def unique(
             if k == "inverse"
             else r.astype(_index_dtype())
         )
-        for r, k in zip(
-            res[1:],
-            [
-                k
-                for k, f in (
-                    ("index", return_index),
-                    ("inverse", return_inverse),
-                    ("counts", return_counts),
-                )
-                if f
-            ],
-        )
+        for r, k in zip(res[1:], _unique_outputs(return_index, return_inverse, return_counts))
     ]
     return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def _unique_outputs(index: bool, inverse: bool, counts: bool) -> list[str]:
+    """The names of `unique`'s extra outputs, in order."""
+    return [k for k, f in (("index", index), ("inverse", inverse), ("counts", counts)) if f]
+
+
+def _padded_output(r: np.ndarray, kind: str, size: int) -> np.ndarray:
+    """An extra output of `unique(size=...)`: first occurrences padded with the first one's,
+    counts with zeros (the inverse stays)."""
+    if kind == "inverse":
+        return r
+    return _padded(r, size, r[0] if kind == "index" and r.size else 0)
+
+
+def _padded(x: np.ndarray, size: int, fill: Any) -> np.ndarray:
+    """`x` cut or padded with `fill` to `size` entries."""
+    return np.concatenate([x, np.full(max(size - x.size, 0), fill, x.dtype)])[:size]
 
 
 def _unique_slices(

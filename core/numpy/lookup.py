@@ -68,8 +68,9 @@ def take(
 ) -> Any:
     """Elements of `a` at `indices` along `axis` (the flattened array when None).
 
-    Out-of-bounds indices give `fill_value` (NaN by default, `mode="fill"`) unless
-    `mode="clip"` (clamp) or `mode="wrap"` (modulo) is asked for.
+    Out-of-bounds indices give `fill_value` (NaN by default, `mode="fill"`, where negative
+    indices count from the end) unless `mode="clip"` (clamp: negative indices give the first
+    element, as in JAX) or `mode="wrap"` (modulo) is asked for.
     """
     check_arraylike("take", a, indices)
     a = ensure_array(a)
@@ -80,8 +81,10 @@ def take(
     axis = canonicalize_axis(axis, len(shape))
     if mode == "raise":
         raise NotImplementedError("The 'raise' mode to jnp.take is not supported.")
+    if mode not in (None, "fill", "wrap", "clip"):
+        raise ValueError(f"Invalid mode '{mode}' for np.take")
     mode = gather_mode(mode, "fill")
-    idx = _prep_indices(indices, shape[axis], mode)
+    idx = _prep_indices(indices, shape[axis], mode, wrap_negatives=mode == "fill")
     ishape = get_aval(idx).shape
     out = gp.gather(a, sh.reshape(idx, (*ishape, 1)), (axis,), prim_mode(mode), fill_value)
     nb = len(ishape)

@@ -715,16 +715,16 @@ def quantile(
     if method == "inverted_cdf":
         return inverted_cdf(a, q, axis, keepdims, weights, skip_nans=False)
     a = ensure_array(a)
-    if axis is None:
-        shape0 = get_aval(a).shape
-        a = sh.reshape(a, (get_aval(a).size,))
-        ax = 0
-    else:
-        shape0 = get_aval(a).shape
-        ax = reduction_axes(axis, get_aval(a).ndim)
-        if len(ax) != 1:
-            raise NotImplementedError("quantile over several axes is not supported yet")
-        ax = ax[0]
+    shape0 = get_aval(a).shape
+    axes = tuple(range(len(shape0))) if axis is None else reduction_axes(axis, len(shape0))
+    if len(axes) == 1:
+        ax = axes[0]
+    else:  # the reduced axes moved last and merged into one
+        others = tuple(d for d in range(len(shape0)) if d not in axes)
+        a = sh.transpose(a, (*others, *axes))
+        merged = int(np.prod([shape0[d] for d in axes], dtype=np.int64))
+        a = sh.reshape(a, (*(shape0[d] for d in others), merged))
+        ax = len(others)
     (a,) = promote_dtypes_inexact(a)
     reject_complex_quantile(a)
     n = get_aval(a).shape[ax]
@@ -765,10 +765,7 @@ def quantile(
         perm = (*range(ax, ax + qnd), *range(ax), *range(ax + qnd, get_aval(res).ndim))
         res = sh.transpose(res, perm)
     if keepdims:
-        if axis is None:
-            kept = (1,) * len(shape0)
-        else:
-            kept = tuple(1 if i == ax else d for i, d in enumerate(shape0))
+        kept = tuple(1 if i in axes else d for i, d in enumerate(shape0))
         res = sh.reshape(res, (*get_aval(q).shape, *kept))
     return res
 

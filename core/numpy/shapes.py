@@ -437,25 +437,22 @@ def repeat(
     shape = get_aval(a).shape
     ax = canonicalize_axis(axis, len(shape))
     n = shape[ax]
-    if isinstance(repeats, (int, np.integer)) or (
+    scalar = isinstance(repeats, (int, np.integer)) or (
         not isinstance(repeats, Tracer) and np.ndim(repeats) == 0
-    ):
+    )
+    if scalar and total_repeat_length in (None, n * int(repeats)):
         r = int(repeats)
         expanded = (*shape[: ax + 1], r, *shape[ax + 1 :])
         out = sh.broadcast_in_dim(a, expanded, (*range(ax + 1), *range(ax + 2, len(shape) + 1)))
-        out = sh.reshape(out, (*shape[:ax], n * r, *shape[ax + 1 :]))
-        if total_repeat_length is not None and total_repeat_length != n * r:
-            out = take(out, np.arange(total_repeat_length) % max(n * r, 1), axis=ax, mode="clip")
-        return out
+        return sh.reshape(out, (*shape[:ax], n * r, *shape[ax + 1 :]))
     if not isinstance(repeats, Tracer):
         reps = np.broadcast_to(np.asarray(repeats), (n,))
-        idx = np.repeat(np.arange(n), reps)
-        if total_repeat_length is not None:
-            idx = (
-                np.resize(idx, total_repeat_length)
-                if idx.size
-                else np.zeros(total_repeat_length, int)
-            )
+        if total_repeat_length is None:
+            idx = np.repeat(np.arange(n), reps)
+        else:  # JAX's: cut at the length, or the last started block repeated up to it
+            ends = np.cumsum(reps)
+            idx = np.searchsorted(ends, np.arange(total_repeat_length), side="right")
+            idx = np.minimum(idx, max(n - 1, 0))
         return take(a, idx.astype(np.int32), axis=ax, mode="clip")
     if total_repeat_length is None:
         raise ConcretizationTypeError(

@@ -248,11 +248,10 @@ def scale_by_radam(
         b2t = jnp.asarray(b2) ** count_inc
         rho = rho_inf - 2 * count_inc * b2t / (1 - b2t)
         mu_hat, nu_hat = _debiased(mu, nu, updates, b1, b2, count_inc, nesterov)
-        # Where rho < 4 the square root is of a negative number; jnp.where discards that branch.
+        # Where 2 < rho < 4 the square root is of a negative number: NaN, which jnp.where
+        # discards unless `threshold` is below 4 (then the update is NaN, as Optax's)
         r = jnp.sqrt(
-            jnp.maximum(
-                (rho - 4.0) * (rho - 2.0) * rho_inf / ((rho_inf - 4.0) * (rho_inf - 2.0) * rho), 0.0
-            )
+            (rho - 4.0) * (rho - 2.0) * rho_inf / ((rho_inf - 4.0) * (rho_inf - 2.0) * rho)
         )
         rectified = tree_util.tree_map(
             lambda m, v: r.astype(m.dtype) * m / (jnp.sqrt(v + eps_root) + eps), mu_hat, nu_hat

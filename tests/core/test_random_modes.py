@@ -1,7 +1,8 @@
 """`core.random`'s newer keyword arguments against JAX 0.10.2's numbers (recorded with
 `jax.random`, key `PRNGKey(42)`): the Gumbel sampler's modes ("high": two uniform draws,
 "highest": 64 bits as a fixed-point number), `bernoulli(mode="high")`, `categorical` without
-replacement (Gumbel top-k) and with a mode, `choice`'s mode, `key(dtype=)` and `out_sharding=`.
+replacement (Gumbel top-k) and with a mode, `choice`'s mode, `key(dtype=)` and `out_sharding=`;
+`multivariate_normal` with float16 draws.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from core.sharding import PartitionSpec as P
 KEY = random.PRNGKey(42)
 LOGITS = np.log(np.float32([[0.1, 0.2, 0.3, 0.4], [0.4, 0.3, 0.2, 0.1]]))
 LOGITS3 = np.log(np.float32([[0.1, 0.2], [0.3, 0.4], [0.2, 0.2]]))
+COV = np.array([[2.0, 0.5], [0.5, 1.0]])
 P6 = np.float32([0.1, 0.2, 0.3, 0.1, 0.2, 0.1])
 
 CASES = [
@@ -74,6 +76,16 @@ CASES = [
         lambda: random.categorical(KEY, np.zeros(5, np.float32), shape=(4,), mode="high"),
         [4, 1, 0, 3],
         "int32",
+    ),
+    (
+        "multivariate_normal_float16_draws",  # cov factored in float32: float32 samples
+        lambda: random.multivariate_normal(KEY, np.zeros(2), COV, (3,), dtype=jnp.float16),
+        [
+            [-2.021883487701416, -1.3244152069091797],
+            [2.7925193309783936, 1.3499053716659546],
+            [-0.1797114610671997, -0.5144620537757874],
+        ],
+        "float32",
     ),
     (
         "choice_p_high",

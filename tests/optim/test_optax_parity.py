@@ -562,3 +562,18 @@ _OPTAX_TRANSFORMS = [
 def test_optax_transforms_names(name):
     assert name in optim.transforms.__all__
     assert getattr(optim.transforms, name) is getattr(optim, name)
+
+
+@pytest.mark.parametrize(
+    "threshold, expected",
+    [(2.0, [np.nan, np.nan]), (5.0, [-0.09999997168779373, 0.19999994337558746])],
+)
+def test_radam_below_threshold_4_gives_optaxs_nan(threshold, expected):
+    # At step 3 rho_t is about 3: the rectification's square root is of a negative number,
+    # selected when the threshold lets it (Optax 0.2.8's updates, recorded)
+    tx = optim.radam(0.1, threshold=threshold)
+    params = {"b": jnp.ones(2)}
+    state = tx.init(params)
+    for _ in range(3):
+        updates, state = tx.update({"b": jnp.asarray([1.0, -2.0])}, state, params)
+    np.testing.assert_array_equal(np.asarray(updates["b"]), np.float32(expected))
