@@ -316,7 +316,7 @@ def empty_like(prototype: Any, dtype: Any = None, shape: Any = None, *, device: 
     Returns:
       The array.
     """
-    check_arraylike("empty_like", prototype)
+    check_arraylike("ones_like", prototype)  # JAX's name in the message
     return zeros_like(prototype, dtype, shape, device=device)
 
 
