@@ -670,45 +670,26 @@ def fmin(x1: Any, x2: Any) -> Any:
 
 
 def isposinf(x: Any, /, out: Any = None) -> Any:
-    """Whether each element of `x` is inf (False for integers and booleans).
-
-    Args:
-      x: a real array.
-      out: unsupported (must be None), as in JAX.
-
-    Returns:
-      Booleans of `x`'s shape.
-    """
-    if out is not None:
-        raise NotImplementedError("The 'out' argument to isneginf/isposinf is not supported.")
-    check_arraylike("isposinf", x)
-    x = ensure_array(x)
-    if dtypes.kind(get_aval(x).dtype) == "c":
-        raise ValueError("isposinf/isneginf are not well defined for complex types")
-    if dtypes.kind(get_aval(x).dtype) != "f":
-        return sh.full(get_aval(x).shape, False, dtypes.bool_)
-    return ew.eq(x, ew.full_like(x, np.inf, get_aval(x).dtype))
+    """Whether each element of `x` is inf (False for integers and booleans; `out` must be
+    None, as in JAX)."""
+    return _is_signed_inf("isposinf", x, out, np.inf)
 
 
 def isneginf(x: Any, /, out: Any = None) -> Any:
-    """Whether each element of `x` is -inf (False for integers and booleans).
+    """Whether each element of `x` is -inf (as `isposinf`)."""
+    return _is_signed_inf("isneginf", x, out, -np.inf)
 
-    Args:
-      x: a real array.
-      out: unsupported (must be None), as in JAX.
 
-    Returns:
-      Booleans of `x`'s shape.
-    """
+def _is_signed_inf(name: str, x: Any, out: Any, inf: float) -> Any:
     if out is not None:
         raise NotImplementedError("The 'out' argument to isneginf/isposinf is not supported.")
-    check_arraylike("isneginf", x)
+    check_arraylike(name, x)
     x = ensure_array(x)
     if dtypes.kind(get_aval(x).dtype) == "c":
         raise ValueError("isposinf/isneginf are not well defined for complex types")
     if dtypes.kind(get_aval(x).dtype) != "f":
         return sh.full(get_aval(x).shape, False, dtypes.bool_)
-    return ew.eq(x, ew.full_like(x, -np.inf, get_aval(x).dtype))
+    return ew.eq(x, ew.full_like(x, inf, get_aval(x).dtype))
 
 
 def nan_to_num(
