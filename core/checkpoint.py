@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -46,6 +47,7 @@ def checkpoint(
     prevent_cse: bool = True,
     policy: Callable[..., bool] | None = None,
     static_argnums: int | Sequence[int] = (),
+    static_argnames: str | Sequence[str] = (),
 ) -> Callable:
     """Marks `fun` for rematerialization under reverse-mode differentiation.
 
@@ -59,6 +61,8 @@ def checkpoint(
         may be saved, e.g. `checkpoint_policies.dots_saveable`; None saves none.
       static_argnums: positions of arguments passed as they are, not traced (Python values
         the function branches on).
+      static_argnames: names of such arguments (by keyword, or by position when `fun`'s
+        signature names them).
 
     Returns:
       A function computing the same values as `fun`, whose reverse-mode derivative saves only
@@ -71,18 +75,31 @@ def checkpoint(
         )
     if fun is None:
         return functools.partial(
-            checkpoint, prevent_cse=prevent_cse, policy=policy, static_argnums=static_argnums
+            checkpoint,
+            prevent_cse=prevent_cse,
+            policy=policy,
+            static_argnums=static_argnums,
+            static_argnames=static_argnames,
         )
     static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+    names = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames)
+    static += _positions_of(fun, names)
 
     @functools.wraps(fun)
     def remat_fun(*args: Any, **kwargs: Any) -> Any:
         fixed = {n % len(args) for n in static if -len(args) <= n < len(args)}
         dynamic = [a for i, a in enumerate(args) if i not in fixed]
+        static_kw = {k: v for k, v in kwargs.items() if k in names}
+        kwargs = {k: v for k, v in kwargs.items() if k not in names}
         flat, in_tree = tree_util.tree_flatten((dynamic, kwargs))
         flat = [as_value(x) for x in flat]
         avals = tuple(get_aval(x) for x in flat)
-        key = (in_tree, avals, tuple((i, args[i]) for i in sorted(fixed)))
+        key = (
+            in_tree,
+            avals,
+            tuple((i, args[i]) for i in sorted(fixed)),
+            tuple(sorted(static_kw.items())),
+        )
         staged = _cached(fun, key)
         if staged is None:
             store: list = []
@@ -91,7 +108,7 @@ def checkpoint(
                 dyn, kw = tree_util.tree_unflatten(in_tree, leaves)
                 it = iter(dyn)
                 full = [args[i] if i in fixed else next(it) for i in range(len(args))]
-                out_flat, out_tree = tree_util.tree_flatten(fun(*full, **kw))
+                out_flat, out_tree = tree_util.tree_flatten(fun(*full, **kw, **static_kw))
                 store.append(out_tree)
                 return [as_value(o) for o in out_flat]
 
@@ -114,6 +131,19 @@ def checkpoint(
         return tree_util.tree_unflatten(out_tree, outs)
 
     return remat_fun
+
+
+def _positions_of(fun: Callable, names: tuple[str, ...]) -> tuple[int, ...]:
+    """The positions of `fun`'s positional parameters named in `names` (none when `fun` has
+    no inspectable signature), so that static arguments are static however they are passed."""
+    if not names:
+        return ()
+    try:
+        params = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):
+        return ()
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return tuple(i for i, p in enumerate(params) if p.kind in positional and p.name in names)
 
 
 # The staged jaxpr per function (weakly) and argument types, as JAX caches a checkpointed

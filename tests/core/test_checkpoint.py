@@ -166,3 +166,12 @@ def test_saved_arguments_are_named_by_jaxs_paths():
     assert got == ["from the argument x", "from the argument kw['z']"]
     got = [r[1] for r in saved_residuals(lambda x, *a: x * a[0], 1.0, 2.0)]
     assert got == ["from the argument x", "from the argument a[0]"]
+
+
+@pytest.mark.parametrize("call", [lambda g, x: g(x, mode="a"), lambda g, x: g(x, "a")])
+def test_static_argnames_keeps_named_arguments_static(call):
+    def f(x, mode):
+        return jnp.sin(x) * 2 if mode == "a" else jnp.cos(x)
+
+    g = core.checkpoint(f, static_argnames="mode")
+    np.testing.assert_allclose(core.grad(lambda x: call(g, x))(1.0), 2 * np.cos(1.0), rtol=1e-6)
