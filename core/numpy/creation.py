@@ -16,6 +16,7 @@ from core.numpy.linalg_ops import diagonal
 from core.numpy.shapes import ravel, stack
 from core.numpy.ufuncs import add, clip, floor_divide, multiply, power, remainder
 from core.numpy.where import where
+from core.prims import elementwise as ew
 from core.prims import indexing as ix
 from core.prims import shapes as sh
 from core.trace import Tracer, get_aval
@@ -387,6 +388,8 @@ def _arange(start: Any, stop: Any, step: Any, dtype: Any) -> Any:
         dt = dtypes.result_type(*[v.item() if v.ndim == 0 else v for v in vals])
     else:
         dt = dtypes.check_user_dtype(dtype, "arange")
+    if dt == np.bool_:  # JAX's arange is an iota, which makes no booleans
+        ew.reject_dtype("iota", dt, "iufc")
     if dt.kind in "iu" and all(np.asarray(v).dtype.kind in "iub" for v in vals):
         n = max(0, -(-(int(stop) - int(start)) // int(step)))
         if int(start) == 0 and int(step) == 1:

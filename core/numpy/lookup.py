@@ -130,6 +130,8 @@ def take_along_axis(
             f"{ashape}"
         )
     axis = canonicalize_axis(axis, len(ashape))
+    if mode == "wrap":  # a gather mode, as JAX's take_along_axis reads it, not a take mode
+        raise ValueError('Unknown gather mode "wrap"')
     mode = gather_mode(mode, "fill")
     other = np.broadcast_shapes(
         ashape[:axis] + ashape[axis + 1 :], ishape[:axis] + ishape[axis + 1 :]

@@ -112,6 +112,22 @@ def test_unique_size_pads_every_output(kwargs, want):
         np.testing.assert_array_equal(g, w)
 
 
-def test_take_rejects_promise_in_bounds():
-    with pytest.raises(ValueError, match="Invalid mode 'promise_in_bounds' for np.take"):
-        jnp.take(np.arange(3), np.array([1]), mode="promise_in_bounds")
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (
+            lambda: jnp.take(np.arange(3), np.array([1]), mode="promise_in_bounds"),
+            ValueError,
+            "Invalid mode 'promise_in_bounds' for np.take",
+        ),
+        (
+            lambda: jnp.take_along_axis(np.arange(3.0), np.array([1]), mode="wrap"),
+            ValueError,
+            'Unknown gather mode "wrap"',
+        ),
+        (lambda: jnp.arange(5, dtype=jnp.bool_), TypeError, "iota does not accept dtype bool"),
+    ],
+)
+def test_errors_match_jax(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
