@@ -3,10 +3,13 @@
 For each op, the share of inputs where `core.jit(op)(x)` differs from `jax.jit(op)(x)` in any bit
 (NaNs of any payload count as equal). Inputs: 1e5 values per dtype, a mix of log-uniform
 magnitudes over the whole range (both signs), uniform values in [-10, 10] and [-1, 1], and
-special values (zeros, infinities, NaN, denormals, the largest and smallest numbers, +-1).
+special values (zeros, infinities, NaN, denormals, the largest and smallest numbers, +-1); the
+two-argument ops (arctan2, power) pair them with a permutation of themselves. float64 runs JAX
+with `jax_enable_x64` and numbax with `core.config.update("jax_enable_x64", True)`.
 JAX runs in the reference interpreter (`$NUMBAX_REF_PYTHON`, default /opt/ref/bin/python).
 
-Usage: python -m bench.xla_transcendentals [--dtype float32|float64] [--n 100000] [ops ...]
+Usage: python -m bench.xla_transcendentals [--dtype float32|float64] [--n 100000] [--eager]
+[ops ...] (`--eager`: numbax's ops on its arrays outside jit, against JAX's jitted results).
 """
 
 from __future__ import annotations
@@ -46,6 +49,11 @@ OPS = {
     "arcsinh": ("numpy.arcsinh", 1),
     "arccosh": ("numpy.arccosh", 1),
     "arctanh": ("numpy.arctanh", 1),
+    "log2": ("numpy.log2", 1),
+    "cbrt": ("numpy.cbrt", 1),
+    "sqrt": ("numpy.sqrt", 1),
+    "rsqrt": ("lax.rsqrt", 1),
+    "power": ("numpy.power", 2),
 }
 
 
@@ -73,15 +81,20 @@ def _resolve(module, path: str):
     return obj
 
 
-def compute(module, dtype: str, n: int, names: list[str]) -> dict[str, np.ndarray]:
-    """Each op jitted by `module` (jax or core) on the inputs (arctan2: pairs)."""
+def compute(
+    module, dtype: str, n: int, names: list[str], eager: bool = False
+) -> dict[str, np.ndarray]:
+    """Each op jitted by `module` (jax or core) on the inputs (two-argument ops: pairs), or
+    called on arrays of `module` outside jit (`eager`)."""
     x = inputs(dtype, n)
-    y = np.random.default_rng(1).permutation(x)
+    args = (x, np.random.default_rng(1).permutation(x))
+    if eager:
+        args = tuple(module.numpy.asarray(a) for a in args)
     out = {}
     for name in names:
         path, arity = OPS[name]
-        fn = module.jit(_resolve(module, path))
-        out[name] = np.asarray(fn(x) if arity == 1 else fn(x, y))
+        op = _resolve(module, path)
+        out[name] = np.asarray((op if eager else module.jit(op))(*args[:arity]))
     return out
 
 
@@ -109,6 +122,7 @@ def main() -> None:
     p.add_argument("--dtype", default="float32")
     p.add_argument("--n", type=int, default=100_000)
     p.add_argument("--ref", help="(internal) compute with JAX, save to this .npz")
+    p.add_argument("--eager", action="store_true", help="numbax's ops outside jit")
     p.add_argument("--examples", type=int, default=0, help="print this many differing inputs")
     a = p.parse_args()
     if a.ref:
@@ -123,8 +137,9 @@ def main() -> None:
     if a.dtype == "float64":
         core.config.update("jax_enable_x64", True)
     ref = _reference(a.dtype, a.n, a.ops)
-    ours = compute(core, a.dtype, a.n, a.ops)
+    ours = compute(core, a.dtype, a.n, a.ops, a.eager)
     x = inputs(a.dtype, a.n)
+    y = np.random.default_rng(1).permutation(x)
     rows, results = [], {}
     for name in a.ops:
         bad = _differ(ours[name], ref[name])
@@ -132,9 +147,11 @@ def main() -> None:
         results[name] = float(share)
         rows.append([name, f"{share:.2%}", int(bad.sum())])
         for i in np.flatnonzero(bad)[: a.examples]:
-            print(f"  {name}({x[i]!r}) = {ours[name][i]!r}, JAX {ref[name][i]!r}", file=sys.stderr)
-    print_table(f"jit vs JAX jit, {a.dtype}, {a.n} inputs", ["op", "differ", "count"], rows)
-    print_json("xla_transcendentals", {a.dtype: results})
+            args = f"{x[i]!r}" if OPS[name][1] == 1 else f"{x[i]!r}, {y[i]!r}"
+            print(f"  {name}({args}) = {ours[name][i]!r}, JAX {ref[name][i]!r}", file=sys.stderr)
+    mode = "eager" if a.eager else "jit"
+    print_table(f"{mode} vs JAX jit, {a.dtype}, {a.n} inputs", ["op", "differ", "count"], rows)
+    print_json("xla_transcendentals", {f"{mode} {a.dtype}": results})
 
 
 if __name__ == "__main__":

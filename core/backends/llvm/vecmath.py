@@ -44,6 +44,7 @@ Values: floats are `float`/`double`, integers `iN` (signedness comes from the dt
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 import numpy as np
 from llvmlite import ir
@@ -51,6 +52,7 @@ from llvmlite import ir
 from core.errors import NumbaxError
 from core.jit.rsqrt_estimate import RSQRT64_STEPS, RSQRT_STEPS, emit_rsqrt_estimate
 from core.jit.vecmath import (
+    _ATAN2_FAR,
     _COSF_C,
     _ERF_ONE,
     _ERF_P,
@@ -58,23 +60,40 @@ from core.jit.vecmath import (
     _ERFINV_CENTRAL,
     _ERFINV_TAIL,
     _EXP,
+    _EXP64_HI,
+    _EXP64_LO,
+    _EXP64_P,
+    _EXP64_Q,
     _HPI,
     _HPI_INV,
     _LN2,
+    _LN2_64,
     _LN2_HI,
+    _LN2_HI64,
     _LN2_LO,
+    _LN2_LO64,
     _LOG,
+    _LOG1P64_P,
+    _LOG1P64_Q,
+    _LOG1P64_SMALL,
     _LOG1P_P,
     _LOG1P_Q,
     _LOG2E,
+    _LOG2E64,
+    _NEG_LN2_64,
+    _ONE64_BITS,
     _PI63,
     _PIO4,
     _PIO4_LO,
     _SINF_S,
     _TANF_T,
+    _TANH64_CLAMP,
+    _TANH64_P,
+    _TANH64_Q,
     _TANH_P,
     _TANH_Q,
     _TINY,
+    _TINY64,
     FOUR_OVER_PI_WORDS,
     REDUCE_FLAGS,
     STRICT_FLAGS,
@@ -348,38 +367,56 @@ def _vm_cosh(e: _Fp, x):
 
 
 def _sqrt(e: _Fp, x):
-    return e.libm("sqrtf", x)
+    return e.libm(_c_name("sqrt", x.type), x)
 
 
-def _vm_asinh(e: _Fp, x):
+class _Pieces(NamedTuple):
+    """One precision's pieces of XLA's inverse hyperbolic compositions (the kernels' IR)."""
+
+    flush: Callable
+    log: Callable
+    log1p: Callable
+    log1p_parts: Callable
+    log1p_small: Callable
+    ln2: float
+    asinh_big: float  # from here log(|x|) + ln2
+    acosh_big: float
+
+
+_PIECES32 = _Pieces(
+    _flush, _vm_log, _vm_log1p, _log1p_parts, _log1p_small, -_NEG_LN2, 1.8446743e19, 1.70141173e38
+)
+
+
+def _vm_asinh(e: _Fp, x, p: _Pieces = _PIECES32):
     f = x.type
-    x = _flush(e, x)
+    x = p.flush(e, x)
     a = e.intrinsic("fabs", x)
     x2 = e.mul(x, x)
     root = e.add(_sqrt(e, e.add(x2, _f(f, 1))), _f(f, 1))
-    small = _vm_log1p(e, e.add(a, e.div(x2, root)))
-    big = e.add(_vm_log(e, a), _f(f, -_NEG_LN2))
-    y = _sel(e, e.cmp(">=", a, _f(f, 1.8446743e19)), big, small)
+    small = p.log1p(e, e.add(a, e.div(x2, root)))
+    big = e.add(p.log(e, a), _f(f, p.ln2))
+    y = _sel(e, e.cmp(">=", a, _f(f, p.asinh_big)), big, small)
     s = _sel(e, e.cmp("<", x, _f(f, 0)), _f(f, -1), x)
     s = _sel(e, e.cmp(">", x, _f(f, 0)), _f(f, 1), s)
     return e.mul(s, y)
 
 
-def _vm_acosh(e: _Fp, x):
+def _vm_acosh(e: _Fp, x, p: _Pieces = _PIECES32):
     f = x.type
     s = _sqrt(e, e.add(x, _f(f, -1)))
-    small = _vm_log1p(e, e.mul(s, e.add(_sqrt(e, e.add(x, _f(f, 1))), s)))
-    big = e.add(_vm_log(e, x), _f(f, -_NEG_LN2))
-    return _sel(e, e.cmp(">=", x, _f(f, 1.70141173e38)), big, small)
+    small = p.log1p(e, e.mul(s, e.add(_sqrt(e, e.add(x, _f(f, 1))), s)))
+    big = e.add(p.log(e, x), _f(f, p.ln2))
+    return _sel(e, e.cmp(">=", x, _f(f, p.acosh_big)), big, small)
 
 
-def _vm_atanh(e: _Fp, x):
+def _vm_atanh(e: _Fp, x, p: _Pieces = _PIECES32):
     f = x.type
-    x = _flush(e, x)
-    lp, qp, x2 = _log1p_parts(e, x)
-    lm, qm, _ = _log1p_parts(e, e.neg(x))
+    x = p.flush(e, x)
+    lp, qp, x2 = p.log1p_parts(e, x)
+    lm, qm, _ = p.log1p_parts(e, e.neg(x))
     h = e.mul(_f(f, -0.5), x2)
-    small = _log1p_small(e, x)
+    small = p.log1p_small(e, x)
     lp = _sel(e, small, e.add(x, _fma(e, e.mul(x, x2), qp, h)), lp)
     lm = _sel(e, small, e.sub(_fma(e, e.neg(e.mul(x, x2)), qm, h), x), lm)
     y = e.mul(e.sub(lp, lm), _f(f, 0.5))
@@ -402,13 +439,13 @@ def _one_minus_square_root(e: _Fp, x):
     return _sqrt(e, e.mul(e.sub(_f(f, 1), x), e.add(x, _f(f, 1))))
 
 
-def _vm_asin(e: _Fp, x):
-    a = _vm_atan2(e, x, e.add(_one_minus_square_root(e, x), _f(x.type, 1)))
+def _vm_asin(e: _Fp, x, atan2=_vm_atan2):
+    a = atan2(e, x, e.add(_one_minus_square_root(e, x), _f(x.type, 1)))
     return e.add(a, a)
 
 
-def _vm_acos(e: _Fp, x):
-    return _vm_atan2(e, _one_minus_square_root(e, x), x)
+def _vm_acos(e: _Fp, x, atan2=_vm_atan2):
+    return atan2(e, _one_minus_square_root(e, x), x)
 
 
 def _vm_rsqrt(e: _Fp, x):
@@ -417,6 +454,7 @@ def _vm_rsqrt(e: _Fp, x):
     f = x.type
     single = isinstance(f, ir.FloatType)
     steps = RSQRT_STEPS if single else RSQRT64_STEPS
+    x = x if single else _flush64(e, x)
     if steps == 0:
         return e.div(_f(f, 1), e.intrinsic("sqrt", x))
     guess = emit_rsqrt_estimate(e.b, x)
@@ -600,6 +638,154 @@ def _vm_tan(e: _Fp, x):
     tiny = _sel(e, e.cmp("==", hi, _f(f, 0)), st.div(_f(f, 1), ahi), st.div(_f(f, -1), hi))
     y = _sel(e, e.cmp("<", ahi, _f(f, 2.0**-13)), _sel(e, odd, tiny, hi), y)
     return _nonfinite(e, x, y)
+
+
+# --- float64 (`vecmath`'s float64 section, compiled without fast-math flags) ---------------------
+
+
+def _tiny64(e: _Fp, x):
+    return e.cmp("<", e.intrinsic("fabs", x), _f(x.type, _TINY64))
+
+
+def _flush64(e: _Fp, x):
+    return _sel(e, _tiny64(e, x), e.mul(_f(x.type, 0), x), x)
+
+
+def _exp64_parts(e: _Fp, x):
+    d, b = x.type, e.b
+    x = e.intrinsic("maximum", e.intrinsic("minimum", x, _f(d, _EXP64_HI)), _f(d, _EXP64_LO))
+    n = e.intrinsic("floor", _fma(e, x, _f(d, _LOG2E64), _f(d, 0.5)))
+    g = _fma(e, e.neg(n), _f(d, _LN2_HI64), x)
+    g = _fma(e, e.neg(n), _f(d, _LN2_LO64), g)
+    g2 = e.mul(g, g)
+    p = e.mul(_fma_horner(e, g2, _EXP64_P), g)
+    r = _fma(e, e.div(p, e.sub(_fma_horner(e, g2, _EXP64_Q), p)), _f(d, 2), _f(d, 1))
+    m = b.fptosi(_sel(e, e.cmp("==", n, n), n, _f(d, 0)), _I64T)
+    q = b.ashr(m, _i(_I64T, 2))
+
+    def scale(k):
+        return b.bitcast(b.add(b.shl(k, _i(_I64T, 52)), _i(_I64T, int(_ONE64_BITS))), d)
+
+    s = scale(q)
+    return e.mul(e.mul(e.mul(r, s), s), s), scale(b.sub(m, b.mul(_i(_I64T, 3), q)))
+
+
+def _vm_exp64(e: _Fp, x):
+    d = x.type
+    t, s = _exp64_parts(e, x)
+    y = e.mul(t, s)
+    zero = e.b.or_(e.cmp("<", y, _f(d, _TINY64)), e.cmp("<", x, _f(d, _EXP64_LO)))
+    y = _sel(e, zero, _f(d, 0), y)
+    return _sel(e, e.cmp(">", x, _f(d, _EXP64_HI)), _f(d, np.inf), y)
+
+
+def _vm_exp2_64(e: _Fp, x):
+    return _vm_exp64(e, e.mul(x, _f(x.type, 0.6931471805599453)))
+
+
+def _tanh64(e: _Fp, x):
+    xc = _clamp(e, x, -_TANH64_CLAMP, _TANH64_CLAMP)
+    x2 = e.mul(xc, xc)
+    y = e.div(e.mul(xc, _fma_horner(e, x2, _TANH64_P)), _fma_horner(e, x2, _TANH64_Q))
+    return _tanh_clamped(e, x, y)
+
+
+def _vm_tanh64(e: _Fp, x):
+    return _tanh64(e, _flush64(e, x))
+
+
+def _vm_expm1_64(e: _Fp, x):
+    d = x.type
+    ex = _vm_exp64(e, x)
+    h = e.mul(x, _f(d, 0.5))
+    big = e.cmp(">", e.intrinsic("fabs", x), _f(d, 0.5))
+    y = _sel(e, big, e.sub(ex, _f(d, 1)), e.mul(_tanh64(e, h), e.add(ex, _f(d, 1))))
+    return _sel(e, _tiny64(e, h), x, y)
+
+
+def _vm_logistic64(e: _Fp, x):
+    d = x.type
+    t, s = _exp64_parts(e, e.neg(x))
+    y = e.div(_f(d, 1), _fma(e, t, s, _f(d, 1)))
+    zero = e.b.or_(e.cmp("<", y, _f(d, _TINY64)), e.cmp("<", x, _f(d, -_EXP64_HI)))
+    y = _sel(e, zero, _f(d, 0), y)
+    return _sel(e, e.cmp(">", x, _f(d, -_EXP64_LO)), _f(d, 1), y)
+
+
+def _vm_sinh64(e: _Fp, x):
+    d = x.type
+    x = _flush64(e, x)
+    em = _vm_expm1_64(e, x)
+    small = e.mul(e.add(em, e.div(em, e.add(em, _f(d, 1)))), _f(d, 0.5))
+    big = e.sub(
+        _vm_exp64(e, e.add(x, _f(d, _NEG_LN2_64))), _vm_exp64(e, e.sub(_f(d, _NEG_LN2_64), x))
+    )
+    return _sel(e, e.cmp("<", e.intrinsic("fabs", x), _f(d, 1)), small, big)
+
+
+def _vm_cosh64(e: _Fp, x):
+    d = x.type
+    a = _vm_exp64(e, e.add(x, _f(d, _NEG_LN2_64)))
+    return e.add(a, _vm_exp64(e, e.sub(_f(d, _NEG_LN2_64), x)))
+
+
+def _vm_log64(e: _Fp, x):
+    return e.intrinsic("log", _flush64(e, x))
+
+
+def _log1p64_parts(e: _Fp, x):
+    d = x.type
+    q = e.div(_fma_horner(e, x, _LOG1P64_Q), _fma_horner(e, x, _LOG1P64_P))
+    return e.intrinsic("log", e.add(x, _f(d, 1))), q, e.mul(x, x)
+
+
+def _log1p64_small(e: _Fp, x):
+    return e.cmp("<", e.intrinsic("fabs", x), _f(x.type, _LOG1P64_SMALL))
+
+
+def _vm_log1p64(e: _Fp, x):
+    x = _flush64(e, x)
+    lu, q, x2 = _log1p64_parts(e, x)
+    s = e.add(x, _fma(e, x2, _f(x.type, -0.5), e.mul(e.mul(x, x2), q)))
+    return _sel(e, _log1p64_small(e, x), s, lu)
+
+
+_PIECES64 = _Pieces(
+    _flush64,
+    _vm_log64,
+    _vm_log1p64,
+    _log1p64_parts,
+    _log1p64_small,
+    _LN2_64,
+    1.3407807929942596e154,
+    8.98846567431158e307,
+)
+
+
+def _vm_atan2_64(e: _Fp, y, x):
+    d, b = x.type, e.b
+    r = _flush64(e, e.libm("atan2", y, x))
+    y_den = b.and_(_tiny64(e, y), e.cmp("!=", y, _f(d, 0)))
+    x_den = b.and_(_tiny64(e, x), e.cmp("!=", x, _f(d, 0)))
+    ax = e.intrinsic("fabs", x)
+    edge = _sel(
+        e,
+        e.cmp(">=", ax, _f(d, _ATAN2_FAR)),
+        _f(d, -np.pi),
+        e.intrinsic("copysign", _f(d, np.pi), y),
+    )
+    edge = _sel(e, e.cmp(">", x, _f(d, 0)), e.intrinsic("copysign", _f(d, 0), y), edge)
+    r = _sel(e, b.and_(y_den, e.cmp(">=", ax, _f(d, _TINY64))), edge, r)
+    half_pi = e.intrinsic("copysign", _f(d, np.pi / 2), y)
+    return _sel(e, b.and_(x_den, e.cmp(">", e.intrinsic("fabs", y), _f(d, 0))), half_pi, r)
+
+
+def _vm_erf64(e: _Fp, x):
+    return e.libm("erf", _flush64(e, x))
+
+
+def _vm_cbrt64(e: _Fp, x):
+    return e.libm("cbrt", _flush64(e, x))
 
 
 # --- numpy ufuncs and math functions (numba/np/npyfuncs.py, numba/np/math/mathimpl.py) ------------
@@ -923,6 +1109,25 @@ _CALLS: dict[str, _Call] = {
     "vm.logistic_f32": _vm(_vm_logistic),
     "vm.rsqrt_f32": _vm(_vm_rsqrt),
     "vm.rsqrt_f64": _vm(_vm_rsqrt, dtype=_F64),
+    "vm.exp_f64": _vm(_vm_exp64, (), _F64),
+    "vm.exp2_f64": _vm(_vm_exp2_64, (), _F64),
+    "vm.expm1_f64": _vm(_vm_expm1_64, (), _F64),
+    "vm.tanh_f64": _vm(_vm_tanh64, (), _F64),
+    "vm.logistic_f64": _vm(_vm_logistic64, (), _F64),
+    "vm.sinh_f64": _vm(_vm_sinh64, (), _F64),
+    "vm.cosh_f64": _vm(_vm_cosh64, (), _F64),
+    "vm.log_f64": _vm(_vm_log64, (), _F64),
+    "vm.log1p_f64": _vm(_vm_log1p64, (), _F64),
+    "vm.asinh_f64": _vm(lambda e, x: _vm_asinh(e, x, _PIECES64), (), _F64),
+    "vm.acosh_f64": _vm(lambda e, x: _vm_acosh(e, x, _PIECES64), (), _F64),
+    "vm.atanh_f64": _vm(lambda e, x: _vm_atanh(e, x, _PIECES64), (), _F64),
+    "vm.asin_f64": _vm(lambda e, x: _vm_asin(e, x, _vm_atan2_64), (), _F64),
+    "vm.acos_f64": _vm(lambda e, x: _vm_acos(e, x, _vm_atan2_64), (), _F64),
+    "vm.erf_f64": _vm(_vm_erf64, (), _F64),
+    "vm.cbrt_f64": _vm(_vm_cbrt64, (), _F64),
+    "vm.sqrt_f64": _vm(lambda e, x: _sqrt(e, _flush64(e, x)), (), _F64),
+    "vm.tan_f64": _vm(lambda e, x: e.libm("tan", x), (), _F64),
+    "vm.atan_f64": _vm(lambda e, x: e.libm("atan", x), (), _F64),
     "vm.log10_f32": _vm(_vm_log10),
     "vm.sinh_f32": _vm(_vm_sinh),
     "vm.cosh_f32": _vm(_vm_cosh),
@@ -936,6 +1141,18 @@ _CALLS: dict[str, _Call] = {
         _first,
         lambda e, args, ds: _vm_atan2(e, *args),
         _VM_FLAGS,
+    ),
+    "vm.pow_f64": _Call(
+        lambda ds: tuple(ds) == (_F64, _F64),
+        _first,
+        lambda e, args, ds: _flush64(e, e.intrinsic("pow", *args)),
+        (),
+    ),
+    "vm.atan2_f64": _Call(
+        lambda ds: tuple(ds) == (_F64, _F64),
+        _first,
+        lambda e, args, ds: _vm_atan2_64(e, *args),
+        (),
     ),
     "vm.erf_f32": _vm(_vm_erf),
     "vm.erf_inv_f32": _vm(_vm_erf_inv, flags=None),

@@ -1,6 +1,6 @@
-"""Compiled loops applying one `core.jit.vecmath` kernel to a flat float32 (float64) array: the
-eager impls of `transcendentals.VM_F32`'s (`VM_F64`'s) primitives (this module imports numba;
-`transcendentals` loads it on first use).
+"""Compiled loops applying one `core.jit.vecmath` kernel to flat float32 (float64) arrays (one,
+or two for atan2 and pow): the eager impls of `transcendentals.VM_F32`'s (`VM_F64`'s)
+primitives (this module imports numba; `transcendentals` loads it on first use).
 
 A loop is generated source compiled by `core.jit.disk_cache` (once per kernel and process, its
 machine code cached on disk) on numbax's lean target (`core/backends/llvm/target.py`), so that
@@ -18,7 +18,6 @@ import types
 from collections.abc import Callable
 
 import numba
-import numpy as np
 from numba import types as nt
 from numba.core.dispatcher import Dispatcher
 
@@ -32,14 +31,10 @@ from core.backends.numba.eager_loops import lean_kernel
 kernel = lean_kernel("{kernel}")
 
 
-def loop(x, out):
-    for i in range(x.shape[0]):
-        out[i] = kernel(x[i])
+def loop({args}, out):
+    for i in range(out.shape[0]):
+        out[i] = kernel({items})
 '''
-# (x, out) of a float32 and a float64 kernel; a read-only x takes writable ones too
-_SIGNATURES = {
-    t: (nt.Array(t, 1, "C", readonly=True), nt.Array(t, 1, "C")) for t in (nt.float32, nt.float64)
-}
 _loops: dict[str, Callable] = {}  # kernel name -> compiled loop, kept alive for the process
 
 
@@ -63,13 +58,18 @@ def _lean(disp: Dispatcher) -> Dispatcher:
     return numba.njit(_target=target.NAME, **options)(fn)
 
 
-def loop(kernel: str) -> Callable[[np.ndarray, np.ndarray], None]:
-    """The compiled `loop(x, out)` setting `out[i] = vm.<kernel>(x[i])` for C-contiguous 1-d
-    arrays `x` and `out` of one size, float32 (float64 for a `_f64` kernel)."""
+def loop(kernel: str, nargs: int = 1) -> Callable[..., None]:
+    """The compiled `loop(x, out)` setting `out[i] = vm.<kernel>(x[i])` (`loop(x, y, out)`,
+    `vm.<kernel>(x[i], y[i])` for `nargs=2`) for C-contiguous 1-d arrays of one size, float32
+    (float64 for a `_f64` kernel)."""
     compiled = _loops.get(kernel)
     if compiled is None:
-        source = _SOURCE.format(kernel=kernel)
-        signature = _SIGNATURES[nt.float64 if kernel.endswith("_f64") else nt.float32]
+        args = [f"x{k}" for k in range(nargs)]
+        items = ", ".join(f"{a}[i]" for a in args)
+        source = _SOURCE.format(kernel=kernel, args=", ".join(args), items=items)
+        t = nt.float64 if kernel.endswith("_f64") else nt.float32
+        # a read-only operand type takes writable arrays too
+        signature = (*[nt.Array(t, 1, "C", readonly=True)] * nargs, nt.Array(t, 1, "C"))
         compiled = disk_cache.compile_source(
             source, "loop", signature, _target=target.NAME, **codegen.OPTIONS
         )

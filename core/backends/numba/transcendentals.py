@@ -1,7 +1,8 @@
-"""The primitives the numba back end computes with `core.jit.vecmath`'s float32 kernels, and
-their eager impls, which run the same kernels so that eager results equal `jit`'s bit for bit.
+"""The primitives the numba back end computes with `core.jit.vecmath`'s float32 and float64
+kernels, and their eager impls, which run the same kernels so that eager results equal `jit`'s
+bit for bit (and JAX's jitted ones: XLA's CPU kernels).
 
-`VM_F32` (and `VM_F64`, for rsqrt) is the one table: the lowering rules (`rules/elementwise.py`)
+`VM_F32` and `VM_F64` are the one table: the lowering rules (`rules/elementwise.py`)
 call `vm_kernel` to emit `vm.<kernel>(x)` in fused loops, and `EagerKernel`, registered with
 `core.prims.elementwise.register_eager_kernel` for each primitive of the table, loops that kernel
 over an eager operand. numpy's own float32 functions round differently (JAX and `jit` print
@@ -48,8 +49,34 @@ VM_F32: dict[Primitive, str] = {
     ew.acosh_p: "acosh_f32",
     ew.atanh_p: "atanh_f32",
 }
-# primitive -> its vecmath kernel on float64 operands (rsqrt: XLA's estimate and Newton steps)
-VM_F64: dict[Primitive, str] = {ew.rsqrt_p: "rsqrt_f64"}
+# primitive -> its vecmath kernel on float64 operands: XLA's own exp and tanh and its
+# compositions of them, rsqrt's estimate and Newton steps, sqrt and the C library's functions
+# XLA calls where its flushing of denormals changes their results (log, erf, cbrt, pow, atan2)
+# or numpy's eager functions round otherwise (tan, arctan, arctan2, cbrt, pow)
+VM_F64: dict[Primitive, str] = {
+    ew.exp_p: "exp_f64",
+    ew.exp2_p: "exp2_f64",
+    ew.expm1_p: "expm1_f64",
+    ew.log_p: "log_f64",
+    ew.log1p_p: "log1p_f64",
+    ew.tanh_p: "tanh_f64",
+    ew.logistic_p: "logistic_f64",
+    ew.erf_p: "erf_f64",
+    ew.cbrt_p: "cbrt_f64",
+    ew.tan_p: "tan_f64",  # numpy's tan and arctan round otherwise than the C library's
+    ew.atan_p: "atan_f64",
+    ew.atan2_p: "atan2_f64",
+    ew.pow_p: "pow_f64",
+    ew.rsqrt_p: "rsqrt_f64",
+    ew.sqrt_p: "sqrt_f64",
+    ew.asin_p: "asin_f64",
+    ew.acos_p: "acos_f64",
+    ew.sinh_p: "sinh_f64",
+    ew.cosh_p: "cosh_f64",
+    ew.asinh_p: "asinh_f64",
+    ew.acosh_p: "acosh_f64",
+    ew.atanh_p: "atanh_f64",
+}
 # XLA computes these primitives on float16 and bfloat16 in float32 and rounds the result (so
 # numpy's impls, which do the same with their own float32 functions, mostly agree with JAX too);
 # logistic, exp2 and expm1 it composes of operations in the narrow dtype (the kernels through
@@ -69,18 +96,20 @@ def vm_kernel(prim: Primitive, dtype: np.dtype) -> str | None:
 
 
 class EagerKernel:
-    """The eager impl of a primitive of `VM_F32`: `kernel(x)` is its result, or None for a
-    dtype numpy computes. The loop of each dtype is made on its first call."""
+    """The eager impl of a primitive of `VM_F32` or `VM_F64`: `kernel(*operands)` (of one shape
+    and dtype, as the primitives check) is its result, or None for a dtype numpy computes. The
+    loop of each dtype is made on its first call."""
 
     def __init__(self, prim: Primitive):
         self.prim = prim
         self._loops: dict[np.dtype, Callable | None] = {}
 
-    def __call__(self, x: np.ndarray) -> np.ndarray | None:
-        loop = self._loops.get(x.dtype, _UNSET)
+    def __call__(self, *xs: np.ndarray) -> np.ndarray | None:
+        dtype = xs[0].dtype
+        loop = self._loops.get(dtype, _UNSET)
         if loop is _UNSET:
-            loop = self._loops[x.dtype] = self._loop(x.dtype)
-        return None if loop is None else loop(x)
+            loop = self._loops[dtype] = self._loop(dtype)
+        return None if loop is None else loop(*xs)
 
     def _loop(self, dtype: np.dtype) -> Callable | None:
         via = dtype in _NARROW and self.prim in NARROW_VIA_F32
@@ -88,17 +117,18 @@ class EagerKernel:
         if kernel is None:
             return None
         # numba loads on this first use (`import core` stays numba-free, as for the rules).
-        compiled = importlib.import_module("core.backends.numba.eager_loops").loop(kernel)
+        loops = importlib.import_module("core.backends.numba.eager_loops")
+        compiled = loops.loop(kernel, self.prim.nargs)
         return _rounded(compiled, dtype) if via else _direct(compiled)
 
 
 _UNSET = object()
 
 
-def _direct(compiled: Callable) -> Callable[[np.ndarray], np.ndarray]:
-    def run(x: np.ndarray) -> np.ndarray:
-        out = np.empty(x.shape, x.dtype)
-        compiled(np.ravel(x), out.reshape(-1))
+def _direct(compiled: Callable) -> Callable[..., np.ndarray]:
+    def run(*xs: np.ndarray) -> np.ndarray:
+        out = np.empty(xs[0].shape, xs[0].dtype)
+        compiled(*(np.ravel(x) for x in xs), out.reshape(-1))
         return out
 
     return run

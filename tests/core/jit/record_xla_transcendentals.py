@@ -1,6 +1,8 @@
-"""Records JAX 0.10.2's jitted float32 transcendentals (XLA's CPU kernels) for
+"""Records JAX 0.10.2's jitted float32 and float64 transcendentals (XLA's CPU kernels) for
 test_vecmath.py's bit-for-bit test: run with the reference interpreter,
-`/opt/ref/bin/python tests/core/jit/record_xla_transcendentals.py`.
+`/opt/ref/bin/python tests/core/jit/record_xla_transcendentals.py` (float32, into
+xla_transcendentals.npz) and `... --float64` (into xla_transcendentals_f64.npz, with
+`jax_enable_x64`).
 
 Inputs: special values (zeros, infinities, NaN, denormals, extremes, +-1 and the kernels'
 thresholds), log-uniform magnitudes of both signs over the whole float32 range and uniform values
@@ -11,6 +13,7 @@ jit calls.
 """
 
 import os
+import sys
 
 import jax
 import jax.numpy as jnp
@@ -42,7 +45,11 @@ OPS = {
     "erf": "lax.erf",
     "erf_inv": "lax.erf_inv",
 }
+# float64: log2, cbrt and power too (erf_inv is XLA's own float64 polynomial, not yet numbax's)
+OPS64 = {k: v for k, v in OPS.items() if k != "erf_inv"}
+OPS64.update(log2="numpy.log2", cbrt="numpy.cbrt", power="numpy.power")
 _NAMESPACES = {"numpy": jnp, "lax": lax}
+_BINARY = ("arctan2", "power")
 
 
 def inputs(n: int = 1500) -> np.ndarray:
@@ -63,16 +70,37 @@ def inputs(n: int = 1500) -> np.ndarray:
         return x.astype(np.float32)[:1536]
 
 
+def inputs64(n: int = 1500) -> np.ndarray:
+    """float64 inputs as `inputs`, with XLA's float64 thresholds (exp's clamps, tanh's, log1p's,
+    arcsinh's and arccosh's)."""
+    info = np.finfo(np.float64)
+    rng = np.random.default_rng(0)
+    special = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, -0.5, 2.0, 10.0, 0.1]
+    special += [info.max, -info.max, info.tiny, -info.tiny, info.smallest_subnormal, 1e-310]
+    special += [-1e-310, info.eps, 1 - info.epsneg, -1 + info.epsneg, 1 + info.eps, 1e-300]
+    special += [0.41421356237309503, -0.41421356237309503, 17.714196154005176, 20.0, -20.0]
+    special += [709.78, 709.79, -708.39, -708.4, -745.2, 1024.0, -1022.5, -1075.0, 1.5, 3.0]
+    special += [1.3407807929942596e154, 8.98846567431158e307, 1e-20, -1e-20, 4.5e-308]
+    wide = 10.0 ** rng.uniform(-323, 308, n // 2) * rng.choice([-1.0, 1.0], n // 2)
+    x = np.concatenate([special, wide, rng.uniform(-10, 10, n // 3), rng.uniform(-1, 1, n // 6)])
+    return x[:1536]
+
+
 def main() -> None:
-    x = inputs()
+    wide = "--float64" in sys.argv[1:]
+    if wide:
+        jax.config.update("jax_enable_x64", True)
+    ops = OPS64 if wide else OPS
+    x = inputs64() if wide else inputs()
     y = np.random.default_rng(1).permutation(x)
-    out = {"x": x, "y": y, "paths": np.array([f"{k}={v}" for k, v in OPS.items()])}
-    for name, path in OPS.items():
+    out = {"x": x, "y": y, "paths": np.array([f"{k}={v}" for k, v in ops.items()])}
+    for name, path in ops.items():
         space, attr = path.split(".")
         fn = jax.jit(getattr(_NAMESPACES[space], attr))
-        out[name] = np.asarray(fn(x, y) if name == "arctan2" else fn(x))
+        out[name] = np.asarray(fn(x, y) if name in _BINARY else fn(x))
     here = os.path.dirname(os.path.abspath(__file__))
-    np.savez_compressed(os.path.join(here, "xla_transcendentals.npz"), **out)
+    name = "xla_transcendentals_f64.npz" if wide else "xla_transcendentals.npz"
+    np.savez_compressed(os.path.join(here, name), **out)
 
 
 if __name__ == "__main__":

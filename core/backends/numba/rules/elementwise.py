@@ -1,10 +1,11 @@
 """Numba lowering of the elementwise primitives (`core/prims/elementwise.py`).
 
 Each elementwise primitive is one scalar expression of the generated code (a `Scalar` rule): float32
-transcendentals call `core.jit.vecmath` (`vm.`; the table is `transcendentals.py`, whose eager impls
-run the same kernels) so fused loops vectorize, other dtypes numpy's libm functions; integer
-division, remainder and bit counting call `core.jit.runtime` (`rt.`). The code generator casts
-every result to the output dtype, so rules need not undo numba's integer widening.
+and float64 transcendentals call `core.jit.vecmath` (`vm.`; the table is `transcendentals.py`, whose
+eager impls run the same kernels) so fused loops vectorize and give XLA's bits, other dtypes and
+functions numpy's libm functions; integer division, remainder and bit counting call
+`core.jit.runtime` (`rt.`). The code generator casts every result to the output dtype, so rules
+need not undo numba's integer widening.
 """
 
 from __future__ import annotations
@@ -97,12 +98,12 @@ def _np(name: str):
 
 
 def _transcendental(prim, otherwise):
-    """The vectorizable `vm.` kernel where `transcendentals.vm_kernel` has one for the dtype
-    (float32; eager impls run the same), else the expression `otherwise(ctx, x)`."""
+    """The `vm.` kernel where `transcendentals.vm_kernel` has one for the dtype (eager impls
+    run the same), else the expression `otherwise(ctx, *operands)`."""
 
-    def rule(ctx, x):
+    def rule(ctx, *xs):
         kernel = vm_kernel(prim, ctx.dtype)
-        return f"vm.{kernel}({x})" if kernel is not None else otherwise(ctx, x)
+        return f"vm.{kernel}({', '.join(xs)})" if kernel is not None else otherwise(ctx, *xs)
 
     return Scalar(rule)
 
@@ -168,7 +169,7 @@ def _pow_lowering(ctx, a, b):
     return f"({a} ** {b})"
 
 
-register_lowering(pow_p, Scalar(_pow_lowering))
+register_lowering(pow_p, _transcendental(pow_p, _pow_lowering))  # float64: XLA's flushing
 register_lowering(max_p, Scalar(_extremum("maximum", ">")))
 register_lowering(min_p, Scalar(_extremum("minimum", "<")))
 register_lowering(neg_p, Scalar(lambda ctx, x: f"(-{x})"))
@@ -206,7 +207,7 @@ register_lowering(exp2_p, _transcendental(exp2_p, _np("exp2")))
 register_lowering(log_p, _transcendental(log_p, _np("log")))
 register_lowering(log1p_p, _transcendental(log1p_p, _np("log1p")))
 register_lowering(expm1_p, _transcendental(expm1_p, _np("expm1")))
-register_lowering(sqrt_p, Scalar(lambda ctx, x: f"np.sqrt({x})"))
+register_lowering(sqrt_p, _transcendental(sqrt_p, _np("sqrt")))
 
 
 def _rsqrt_otherwise(ctx, x):
@@ -214,7 +215,7 @@ def _rsqrt_otherwise(ctx, x):
 
 
 register_lowering(rsqrt_p, _transcendental(rsqrt_p, _rsqrt_otherwise))  # XLA's estimate
-register_lowering(cbrt_p, Scalar(lambda ctx, x: f"np.cbrt({x})"))
+register_lowering(cbrt_p, _transcendental(cbrt_p, _np("cbrt")))
 register_lowering(tanh_p, _transcendental(tanh_p, _np("tanh")))
 
 
@@ -231,7 +232,7 @@ register_lowering(tan_p, _transcendental(tan_p, _np("tan")))
 
 register_lowering(asin_p, _transcendental(asin_p, _np("arcsin")))
 register_lowering(acos_p, _transcendental(acos_p, _np("arccos")))
-register_lowering(atan_p, Scalar(lambda ctx, x: f"np.arctan({x})"))  # atanf, as XLA
+register_lowering(atan_p, _transcendental(atan_p, _np("arctan")))  # atanf, atan, as XLA
 register_lowering(sinh_p, _transcendental(sinh_p, _np("sinh")))
 register_lowering(cosh_p, _transcendental(cosh_p, _np("cosh")))
 register_lowering(asinh_p, _transcendental(asinh_p, _np("arcsinh")))
@@ -245,7 +246,7 @@ def _atan2_lowering(ctx, a, b):
     return f"vm.atan2_f32({a}, {b})" if ctx.dtype == _F32 else f"np.arctan2({a}, {b})"
 
 
-register_lowering(atan2_p, Scalar(_atan2_lowering))
+register_lowering(atan2_p, _transcendental(atan2_p, _atan2_lowering))  # float64 in the table
 
 
 register_lowering(erf_p, _transcendental(erf_p, lambda ctx, x: f"math.erf({x})"))

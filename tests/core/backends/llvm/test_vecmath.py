@@ -44,6 +44,10 @@ def _float_inputs(dtype: np.dtype) -> np.ndarray:
     special += [1.8446743e19, 1.7014117e38, 1e-40, -1e-40, -1 + 1e-7, 1.0000001]  # XLA's kernels
     special += [120.0, -120.0, 119.99999, 0.75, 0.7499999, 2.0**-12, 2.0**-13, 0.67433548]  # glibc
     special += [-0.67433548, 3.8325069, -3.8325067, 0.9966227, -0.9966228, 0.9999]  # erf, erf_inv
+    if dtype == F64:  # the float64 kernels' thresholds
+        special += [709.78, 709.79, -708.39, -708.4, -745.2, -1075.0, 17.714196154005176, 1e-310]
+        special += [0.41421356237309503, 1.3407807929942596e154, 8.98846567431158e307, -1e-310]
+        special += [-745.0, 1e-300, 2.0**-966, -(2.0**-966), -(2.0**-967), 5e-324, -5e-324]
     mags = 10.0 ** rng.uniform(-12, 6, 300)
     rand = [mags * rng.choice([-1, 1], 300), rng.uniform(-10, 10, 200), rng.uniform(-1, 1, 200)]
     return np.concatenate([np.array(special, dtype), *[r.astype(dtype) for r in rand]])
@@ -103,7 +107,10 @@ def _cases():
         out += [("np.arctan2", (d, d), "np.arctan2({0}, {1})"), ("**", (d, d), "{0} ** {1}")]
         out += [(f"math.{n}", (d,), f"math.{n}({{0}})") for n in ("erf", "lgamma")]
     out.append(("rt.erf_inv_f64", (F64,), "rt.erf_inv_f64({0})"))
-    out.append(("vm.rsqrt_f64", (F64,), "vm.rsqrt_f64({0})"))
+    f64 = ("rsqrt", "exp", "exp2", "expm1", "tanh", "logistic", "sinh", "cosh", "log", "log1p")
+    f64 += ("asinh", "acosh", "atanh", "asin", "acos", "erf", "cbrt", "tan", "atan", "sqrt")
+    out += [(f"vm.{n}_f64", (F64,), f"vm.{n}_f64({{0}})") for n in f64]
+    out += [(f"vm.{n}_f64", (F64, F64), f"vm.{n}_f64({{0}}, {{1}})") for n in ("atan2", "pow")]
     out += [("rt.digamma", (d,), "rt.digamma({0})") for d in (F32, F64)]
     for d in INTS:
         out += [("np.abs", (d,), "np.abs({0})"), ("np.isfinite", (d,), "np.isfinite({0})")]

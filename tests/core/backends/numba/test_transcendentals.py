@@ -1,4 +1,4 @@
-"""Eager float32 transcendentals run `jit`'s vecmath kernels (`core/backends/numba/
+"""Eager float32 and float64 transcendentals run `jit`'s vecmath kernels (`core/backends/numba/
 transcendentals.py`): eager results equal jitted ones bit for bit, and print as JAX's do."""
 
 import warnings
@@ -9,7 +9,7 @@ import pytest
 
 import core
 import core.numpy as jnp
-from core.backends.numba.transcendentals import NARROW_VIA_F32, VM_F32
+from core.backends.numba.transcendentals import NARROW_VIA_F32, VM_F32, VM_F64
 from core.jit import program
 from core.jit.errors import NumpyFallbackWarning
 
@@ -56,6 +56,27 @@ def test_eager_equals_jit_bit_for_bit(prim, dtype):
         assert program.wait_optimized(600)  # a first call may run quick-tier code
         optimized = f(x)
     eager = prim.bind(x)
+    _same_bits(eager, first)
+    _same_bits(eager, optimized)
+
+
+# float64 edges: exp's clamps, tanh's, log1p's, arcsinh's and arccosh's thresholds, denormals
+_F64_SPECIALS = [709.78, 709.79, -708.39, -708.4, -745.2, 17.714196154005176, 20.0, 1e-310]
+_F64_SPECIALS += [-1e-310, 5e-324, 0.41421356237309503, 1.3407807929942596e154, 1.7e308]
+
+
+@pytest.mark.parametrize("prim", list(VM_F64), ids=str)
+def test_eager_float64_equals_jit_bit_for_bit(prim):
+    x = np.concatenate([_grid(np.float64), _F64_SPECIALS])
+    xs = [x, np.random.default_rng(1).permutation(x)][: prim.nargs]  # atan2, pow: pairs
+    with core.enable_x64():
+        xs = [jnp.asarray(v) for v in xs]
+        f = core.jit(prim.bind)
+        first = f(*xs)
+        assert program.wait_optimized(600)
+        optimized = f(*xs)
+        eager = prim.bind(*xs)
+    assert np.asarray(eager).dtype == np.float64
     _same_bits(eager, first)
     _same_bits(eager, optimized)
 
