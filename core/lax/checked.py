@@ -116,7 +116,7 @@ def broadcast_operands(name: str, args: list[Any], explicit: bool = True) -> lis
         if len(sizes) > 1:
             raise OperandShapeError(
                 f"{name} got incompatible shapes for broadcasting: "
-                f"{', '.join(str(s) for s in shps)}"
+                f"{', '.join(str(s) for s in shps)}."
             )
         out_shape.append(sizes.pop() if sizes else 1)
     out_shape = tuple(out_shape)

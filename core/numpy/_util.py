@@ -94,14 +94,15 @@ def _iter_nested(x):
 
 
 def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
-    """The numpy broadcast of `shapes`; a mismatch names every shape."""
+    """The numpy broadcast of `shapes`; a mismatch names every shape, as JAX's
+    `jnp.broadcast_shapes` does."""
     ndim = max((len(s) for s in shapes), default=0)
     out = []
     for i in range(ndim):
         dims = {s[i - ndim + len(s)] for s in shapes if i - ndim + len(s) >= 0} - {1}
         if len(dims) > 1:
             raise ShapeError(
-                f"Incompatible shapes for broadcasting: {', '.join(str(tuple(s)) for s in shapes)}"
+                f"Incompatible shapes for broadcasting: shapes={[tuple(s) for s in shapes]}"
             )
         out.append(dims.pop() if dims else 1)
     return tuple(out)

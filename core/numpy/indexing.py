@@ -34,6 +34,7 @@ from core.errors import (
     NonConcreteBooleanIndexError,
     SliceWithArrayIndexError,
 )
+from core.named_sharding import takes_out_sharding
 from core.numpy import ufuncs
 from core.numpy._util import broadcast_to, check_arraylike, ensure_array
 from core.numpy.creation import ones_like
@@ -412,8 +413,9 @@ def _update_method(
         other = _scatter_update(ones_like(self.array), self.index, values, kind, mode, wrap)
         return getattr(ufuncs, combine)(self.array, other)
 
+    method.__name__ = method.__qualname__ = "scatter"  # as the errors name it
     method.__doc__ = doc
-    return method
+    return takes_out_sharding(method, exempt=True)
 
 
 class _IndexUpdateRef:
@@ -428,6 +430,7 @@ class _IndexUpdateRef:
     def __repr__(self) -> str:
         return f"_IndexUpdateRef({self.array!r}, {self.index!r})"
 
+    @takes_out_sharding(exempt=True)
     def get(
         self,
         *,
@@ -438,7 +441,8 @@ class _IndexUpdateRef:
         wrap_negative_indices: bool = True,
     ) -> Any:
         """`x[idx]`; `mode="fill"` returns `fill_value` (NaN by default) out of bounds;
-        `wrap_negative_indices=False` makes negative indices out of bounds."""
+        `wrap_negative_indices=False` makes negative indices out of bounds; an `out_sharding`
+        places the result (see `core.sharding.reshard`)."""
         return getitem(self.array, self.index, mode, fill_value, wrap_negative_indices)
 
     set = _update_method(
@@ -460,11 +464,12 @@ class _IndexUpdateRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: str | None = None,
+        wrap_negative_indices: bool = True,
     ) -> Any:
         """`x[idx] = func(x[idx])` (func must be elementwise)."""
-        return _scatter_update(
-            self.array, self.index, func(getitem(self.array, self.index)), "set", mode
-        )
+        wrap = wrap_negative_indices
+        values = func(getitem(self.array, self.index, wrap_negative_indices=wrap))
+        return _scatter_update(self.array, self.index, values, "set", mode, wrap)
 
 
 class AtIndexer:
