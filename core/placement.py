@@ -26,7 +26,7 @@ from core.errors import NumbaxError
 from core.named_sharding import place
 from core.parallel.dispatch import replicated
 from core.sharding import pmap_sharding
-from core.sharding_base import placed
+from core.sharding_base import PartitionSpec, Sharding, placed
 from core.trace import as_value
 
 
@@ -190,29 +190,46 @@ def make_array_from_single_device_arrays(
 
 
 def make_array_from_process_local_data(
-    sharding: Any, local_data: Any, global_shape: Sequence[int] | None = None
+    sharding: Any, local_data: Any, global_shape: Any = None
 ) -> Any:
-    """The global array made of every process's `local_data`
+    """The global arrays made of every process's `local_data`
     (`jax.make_array_from_process_local_data`); with one process, `local_data` is all of it.
 
     Args:
-      sharding: the array's `Sharding`.
-      local_data: this process's data.
-      global_shape: the global shape (None: `local_data.shape` with one process).
+      sharding: the arrays' `Sharding` (or `PartitionSpec` over the current mesh), or a
+        pytree of them that is a prefix of `local_data`'s.
+      local_data: this process's data: an array or a pytree of arrays.
+      global_shape: the global shape (None: `local_data.shape` with one process), or a
+        pytree of them (tuples and Nones are its leaves) that is a prefix of `local_data`'s.
 
     Returns:
-      The `Array`, with `sharding`.
+      The `Array`s, with `sharding`, in `local_data`'s structure.
 
     Raises:
-      ValueError: with one process, `global_shape` differs from `local_data.shape`.
+      ValueError: with one process, a `global_shape` differs from its data's shape.
     """
-    local_data = np.asarray(local_data)
-    if process_count() > 1:
-        _addressable_indices(sharding, local_data.shape, "make_array_from_process_local_data")
-    if global_shape is not None and tuple(global_shape) != local_data.shape:
-        raise ValueError(
-            "When calling `make_array_from_process_local_data` on a single process, "
-            "global_shape should be None or equal to local_data.shape."
-            f"Got global_shape={tuple(global_shape)} and local_data.shape={local_data.shape}."
+    leaves, treedef = tree_util.tree_flatten(local_data)
+    leaves = [np.asarray(x) for x in leaves]
+    shapes = treedef.flatten_up_to(
+        tree_util.tree_broadcast(
+            global_shape, local_data, is_leaf=lambda x: x is None or isinstance(x, tuple)
         )
-    return device_put(local_data, sharding)
+    )
+    shardings = treedef.flatten_up_to(
+        tree_util.tree_broadcast(sharding, local_data, is_leaf=_is_sharding_leaf)
+    )
+    for data, s, shape in zip(leaves, shardings, shapes):
+        if process_count() > 1 and isinstance(s, Sharding):
+            _addressable_indices(s, data.shape, "make_array_from_process_local_data")
+        if shape is not None and tuple(shape) != data.shape:
+            raise ValueError(
+                "When calling `make_array_from_process_local_data` on a single process, "
+                "global_shape should be None or equal to local_data.shape."
+                f"Got global_shape={tuple(shape)} and local_data.shape={data.shape}."
+            )
+    return device_put(treedef.unflatten(leaves), sharding)
+
+
+def _is_sharding_leaf(x: Any) -> bool:
+    """A leaf of a tree of shardings: a `Sharding`, a `PartitionSpec` (a tuple) or None."""
+    return x is None or isinstance(x, (Sharding, PartitionSpec))

@@ -101,7 +101,7 @@ class Ref:
         self._contents = value
         self._scope = innermost()
         self._trace = current_trace()
-        self._ref_aval = AbstractRef(get_aval(value).update(weak_type=False))
+        self._ref_aval = AbstractRef(get_aval(value))
 
     aval = property(lambda self: self._ref_aval)
     shape = property(lambda self: self._ref_aval.shape)
@@ -221,7 +221,7 @@ class TransformedRef:
             new = t.backward(base, new)
         write(self.ref, new)
 
-    aval = property(lambda self: AbstractRef(get_aval(self._read()).update(weak_type=False)))
+    aval = property(lambda self: AbstractRef(get_aval(self._read())))
     shape = property(lambda self: self.aval.shape)
     dtype = property(lambda self: self.aval.dtype)
     ndim = property(lambda self: len(self.aval.shape))
@@ -378,8 +378,12 @@ def _checked(ref: Ref, old: Any, idx: Any, value: Any, name: str) -> Any:
         raise RefValueError(
             f"Invalid dtype for `{name}`. Ref dtype: {ref.dtype}. Value dtype: {have.dtype}."
         )
-    # a weakly typed value (`ref[...] = 4`) takes the Ref's type, which is never weak
-    return value.astype(want.dtype) if have.weak_type else value
+    # the value takes the Ref's type, weak if the Ref's initial value was (JAX reads a Ref as
+    # its type): `ref[...] = 4` stores the Ref's dtype, a strong value in a weak Ref is weak
+    weak = (ref.ref if isinstance(ref, TransformedRef) else ref).aval.inner_aval.weak_type
+    if (have.dtype, have.weak_type) == (want.dtype, weak):
+        return value
+    return shapes.convert_element_type(value, want.dtype, weak)
 
 
 def swap(ref: Ref, idx: Any, value: Any, _function_name: str = "ref_swap") -> Any:

@@ -111,11 +111,20 @@ class _Unconstrained:
         return "UNCONSTRAINED"
 
 
+def _canonical_entry(entry: Any) -> Any:
+    """A `PartitionSpec` entry as JAX stores it: a tuple or list of mesh axis names as a tuple,
+    one name alone (``('x',)`` is ``'x'``), none as None."""
+    if not isinstance(entry, (tuple, list)):
+        return entry
+    return None if not entry else entry[0] if len(entry) == 1 else tuple(entry)
+
+
 class PartitionSpec(tuple):
     """How each axis of an array maps to mesh axes (``jax.sharding.PartitionSpec``).
 
-    One entry per array axis: ``None`` (replicated), a mesh axis name, or a tuple of names.
-    A tuple subclass that pytree utilities treat as a leaf, as in JAX.
+    One entry per array axis: ``None`` (replicated), a mesh axis name, or a tuple of names
+    (a tuple of one name is stored as the name, as JAX does). A tuple subclass that pytree
+    utilities treat as a leaf, as in JAX.
 
     Example::
 
@@ -128,7 +137,7 @@ class PartitionSpec(tuple):
     UNCONSTRAINED = _Unconstrained()
 
     def __new__(cls, *partitions: Any) -> PartitionSpec:
-        return super().__new__(cls, partitions)
+        return super().__new__(cls, map(_canonical_entry, partitions))
 
     def __repr__(self) -> str:
         """JAX 0.10's form: ``P`` and the tuple of entries (``P('data',)``, ``P()``)."""

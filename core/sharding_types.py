@@ -31,6 +31,7 @@ from core.avals import ShapedArray
 from core.interpreters.partial_eval import JaxprTrace, JaxprTracer
 from core.mesh import AbstractMesh, Mesh, get_abstract_mesh, get_mesh
 from core.named_sharding import NamedSharding
+from core.ref import AbstractRef
 from core.sharding_base import PartitionSpec
 from core.sharding_propagation import Spec, jaxpr_specs, shape_str, spec_of, stored_constraint
 from core.trace import get_aval
@@ -122,17 +123,21 @@ def _traced_spec(tracer: JaxprTracer) -> tuple[Spec, Mesh] | None:
     return jaxpr_specs(so_far, specs, dict(mesh.shape))[0], mesh
 
 
-def typeof(x: Any) -> ShapedArray:
+def typeof(x: Any) -> ShapedArray | AbstractRef:
     """The JAX-level type of `x` (`jax.typeof`): its `ShapedArray`, with the sharding over the
-    `Explicit` axes of its mesh (`float32[4@X,4]`) when `x` is on one.
+    `Explicit` axes of its mesh (`float32[4@X,4]`) when `x` is on one; a Ref's `AbstractRef`
+    (`Ref{float32[3]}`).
 
     Args:
-      x: an array, a traced value, a numpy array or a Python scalar.
+      x: an array, a traced value, a numpy array, a Python scalar or a Ref.
 
     Returns:
-      A `ShardedShapedArray` (its `sharding` over an empty mesh when `x` is on none).
+      A `ShardedShapedArray` (its `sharding` over an empty mesh when `x` is on none), or an
+      `AbstractRef`.
     """
     aval = get_aval(x)
+    if isinstance(aval, AbstractRef):
+        return aval
     found = _placed_spec(x) if placement.committed_to_device else None
     if found is None:
         sharding = NamedSharding(_EMPTY_MESH, PartitionSpec(*[None] * len(aval.shape)))

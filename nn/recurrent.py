@@ -65,10 +65,9 @@ class RNNCellBase(Module):
         )
 
     @nowrap
-    def _carry(self, rng: Any, input_shape: tuple[int, ...]) -> Array:
-        """One carry array: the batch dims of ``input_shape`` plus ``features``."""
-        mem_shape = tuple(input_shape[:-1]) + (self.features,)
-        return self.carry_init(rng, mem_shape, self.param_dtype)
+    def _carry(self, rng: Any, batch_dims: tuple[int, ...]) -> Array:
+        """One carry array: ``batch_dims`` (an input shape's) plus ``features``."""
+        return self.carry_init(rng, batch_dims + (self.features,), self.param_dtype)
 
 
 class _HiddenCarryCell(RNNCellBase):
@@ -77,7 +76,7 @@ class _HiddenCarryCell(RNNCellBase):
     @nowrap
     def initialize_carry(self, rng: Any, input_shape: tuple[int, ...]) -> Array:
         """The hidden state (from ``carry_init``) for inputs of shape ``input_shape``."""
-        return self._carry(rng, input_shape)
+        return self._carry(rng, tuple(input_shape[:-1]))
 
 
 class _MemoryCarryCell(RNNCellBase):
@@ -86,8 +85,9 @@ class _MemoryCarryCell(RNNCellBase):
     @nowrap
     def initialize_carry(self, rng: Any, input_shape: tuple[int, ...]) -> tuple[Array, Array]:
         """``(c, h)`` for inputs of shape ``input_shape``, each from its own key."""
-        key1, key2 = random.split(rng)
-        return self._carry(key1, input_shape), self._carry(key2, input_shape)
+        batch_dims = tuple(input_shape[:-1])  # read before the split, as Flax: a bad shape
+        key1, key2 = random.split(rng)  # is reported before a bad key
+        return self._carry(key1, batch_dims), self._carry(key2, batch_dims)
 
 
 class _GatedCell(RNNCellBase):

@@ -19,6 +19,7 @@ SLOW = {
     "wmt_beam_search",
     "sst2_training",
     "imagenet_resnet",
+    "optax_cifar10_resnet",
 }  # 40-60 s
 # of compiling
 
