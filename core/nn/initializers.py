@@ -1,6 +1,8 @@
 """`core.nn.initializers`, like `jax.nn.initializers`: every initializer is a function
-`init(key, shape, dtype=float32) -> Array` built on `core.random`, with JAX's formulas (so the
-same key gives the same numbers as JAX)."""
+`init(key, shape, dtype=float32, out_sharding=None) -> Array` built on `core.random`, with JAX's
+formulas (so the same key gives the same numbers as JAX). An `out_sharding` places the result
+after it is drawn: numbax's random bits do not depend on the sharding, as JAX's partitionable
+threefry's do not."""
 
 from __future__ import annotations
 
@@ -12,12 +14,18 @@ import numpy as np
 
 import core.numpy as jnp
 from core import dtypes, random
+from core.named_sharding import resharded
 
 Initializer = Callable[..., Any]
 
 
 def _float(dtype: Any) -> np.dtype:
     return dtypes.default_float() if dtype is None else dtypes.canonicalize_dtype(dtype)
+
+
+def _placed(out: Any, out_sharding: Any) -> Any:
+    """`out` placed by an initializer's `out_sharding` (None: as it is)."""
+    return out if out_sharding is None else resharded(out, out_sharding, "initializer")
 
 
 def _shape(shape: Any) -> tuple[int, ...]:
@@ -37,8 +45,8 @@ def ones(key: Any, shape: Any, dtype: Any = None, out_sharding: Any = None) -> A
 def constant(value: Any, dtype: Any = None) -> Initializer:
     """An initializer returning arrays filled with `value`."""
 
-    def init(key: Any, shape: Any, dtype: Any = dtype) -> Any:
-        return jnp.full(_shape(shape), value, _float(dtype))
+    def init(key: Any, shape: Any, dtype: Any = dtype, out_sharding: Any = None) -> Any:
+        return jnp.full(_shape(shape), value, _float(dtype), out_sharding=out_sharding)
 
     return init
 
@@ -46,9 +54,9 @@ def constant(value: Any, dtype: Any = None) -> Initializer:
 def uniform(scale: Any = 1e-2, dtype: Any = None) -> Initializer:
     """Uniform values in `[0, scale)`."""
 
-    def init(key: Any, shape: Any, dtype: Any = dtype) -> Any:
+    def init(key: Any, shape: Any, dtype: Any = dtype, out_sharding: Any = None) -> Any:
         dt = _float(dtype)
-        return random.uniform(key, _shape(shape), dt) * jnp.array(scale, dt)
+        return _placed(random.uniform(key, _shape(shape), dt) * jnp.array(scale, dt), out_sharding)
 
     return init
 
@@ -56,9 +64,9 @@ def uniform(scale: Any = 1e-2, dtype: Any = None) -> Initializer:
 def normal(stddev: Any = 1e-2, dtype: Any = None) -> Initializer:
     """Normal values with standard deviation `stddev`."""
 
-    def init(key: Any, shape: Any, dtype: Any = dtype) -> Any:
+    def init(key: Any, shape: Any, dtype: Any = dtype, out_sharding: Any = None) -> Any:
         dt = _float(dtype)
-        return random.normal(key, _shape(shape), dt) * jnp.array(stddev, dt)
+        return _placed(random.normal(key, _shape(shape), dt) * jnp.array(stddev, dt), out_sharding)
 
     return init
 
@@ -68,9 +76,10 @@ def truncated_normal(
 ) -> Initializer:
     """Normal values truncated to `[lower, upper]` (in standard deviations), times `stddev`."""
 
-    def init(key: Any, shape: Any, dtype: Any = dtype) -> Any:
+    def init(key: Any, shape: Any, dtype: Any = dtype, out_sharding: Any = None) -> Any:
         dt = _float(dtype)
-        return random.truncated_normal(key, lower, upper, _shape(shape), dt) * jnp.array(stddev, dt)
+        out = random.truncated_normal(key, lower, upper, _shape(shape), dt) * jnp.array(stddev, dt)
+        return _placed(out, out_sharding)
 
     return init
 
@@ -117,7 +126,7 @@ def variance_scaling(
     if distribution not in ("truncated_normal", "normal", "uniform"):
         raise ValueError(f"invalid distribution for variance scaling initializer: {distribution}")
 
-    def init(key: Any, shape: Any, dtype: Any = dtype) -> Any:
+    def init(key: Any, shape: Any, dtype: Any = dtype, out_sharding: Any = None) -> Any:
         shape = _shape(shape)
         dt = _float(dtype)
         fan_in, fan_out = compute_fans(shape, in_axis, out_axis, batch_axis)
@@ -130,10 +139,12 @@ def variance_scaling(
         variance = jnp.array(scale / denominator, dtype=dt)
         if distribution == "truncated_normal":
             stddev = jnp.sqrt(variance) / jnp.array(0.87962566103423978, dt)
-            return random.truncated_normal(key, -2, 2, shape, dt) * stddev
-        if distribution == "normal":
-            return random.normal(key, shape, dt) * jnp.sqrt(variance)
-        return random.uniform(key, shape, dt, -1) * jnp.sqrt(3 * variance)
+            out = random.truncated_normal(key, -2, 2, shape, dt) * stddev
+        elif distribution == "normal":
+            out = random.normal(key, shape, dt) * jnp.sqrt(variance)
+        else:
+            out = random.uniform(key, shape, dt, -1) * jnp.sqrt(3 * variance)
+        return _placed(out, out_sharding)
 
     return init
 
@@ -183,7 +194,7 @@ kaiming_uniform, kaiming_normal = he_uniform, he_normal
 def orthogonal(scale: Any = 1.0, column_axis: int = -1, dtype: Any = None) -> Initializer:
     """A (semi-)orthogonal matrix along `column_axis`, from the QR of a normal matrix."""
 
-    def init(key: Any, shape: Any, dtype: Any = dtype) -> Any:
+    def init(key: Any, shape: Any, dtype: Any = dtype, out_sharding: Any = None) -> Any:
         shape = _shape(shape)
         dt = _float(dtype)
         if len(shape) < 2:
@@ -198,7 +209,7 @@ def orthogonal(scale: Any = 1.0, column_axis: int = -1, dtype: Any = None) -> In
         rest = tuple(np.delete(np.array(shape), column_axis))
         q = jnp.reshape(q, (*rest, shape[column_axis]))
         q = jnp.moveaxis(q, -1, column_axis)
-        return jnp.asarray(scale, dt) * q
+        return _placed(jnp.asarray(scale, dt) * q, out_sharding)
 
     return init
 
@@ -206,7 +217,7 @@ def orthogonal(scale: Any = 1.0, column_axis: int = -1, dtype: Any = None) -> In
 def delta_orthogonal(scale: Any = 1.0, column_axis: int = -1, dtype: Any = None) -> Initializer:
     """Orthogonal in the channel dims at the kernel centre, zero elsewhere (3-5D conv kernels)."""
 
-    def init(key: Any, shape: Any, dtype: Any = dtype) -> Any:
+    def init(key: Any, shape: Any, dtype: Any = dtype, out_sharding: Any = None) -> Any:
         shape = _shape(shape)
         dt = _float(dtype)
         if len(shape) not in (3, 4, 5):
@@ -215,6 +226,6 @@ def delta_orthogonal(scale: Any = 1.0, column_axis: int = -1, dtype: Any = None)
             raise ValueError("`fan_in` must be less or equal than `fan_out`. ")
         ortho = orthogonal(scale, column_axis, dt)(key, shape[-2:])
         centre = tuple((k - 1) // 2 for k in shape[:-2])
-        return jnp.zeros(shape, dt).at[(*centre, Ellipsis)].set(ortho)
+        return _placed(jnp.zeros(shape, dt).at[(*centre, Ellipsis)].set(ortho), out_sharding)
 
     return init
