@@ -145,6 +145,15 @@ def test_loops_vectorize(name):
     assert "x float>" in next(iter(apply.inspect_llvm().values())), f"{name} loop is scalar"
 
 
+@pytest.mark.parametrize("name", ["exp", "expm1", "tanh", "logistic", "sinh", "atanh"])
+def test_float64_loops_vectorize(name):
+    """The float64 kernels are `forceinline`: LLVM inlines even expm1's or sinh's body into
+    the loop (its threshold left them out-of-line calls, and the loop scalar)."""
+    apply = _loop(getattr(vm, f"{name}_f64"))
+    apply(np.ones(16), np.empty(16))
+    assert "x double>" in next(iter(apply.inspect_llvm().values())), f"{name} loop is scalar"
+
+
 def test_reduction_helpers_propagate_nan_and_vectorize():
     @njit(error_model="numpy")
     def total_and_max(x):
