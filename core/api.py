@@ -39,6 +39,7 @@ from core.interpreters.transpose import UndefinedPrimal, backward_pass
 from core.parallel import axis_env as parallel_axes
 from core.prims.elementwise import stop_gradient_p
 from core.prims.indexing import slice_in_dim
+from core.prims.reductions import reduce_sum
 from core.prims.shapes import full, reshape
 from core.trace import Tracer, as_value, current_trace, get_aval, set_current_trace
 
@@ -574,6 +575,7 @@ def vmap(
     axis_name: Any = None,
     axis_size: int | None = None,
     spmd_axis_name: Any = None,
+    sum_match: bool = False,
 ) -> Callable:
     """Vectorizes `fun` over an axis of its inputs.
 
@@ -586,6 +588,8 @@ def vmap(
       axis_name: a name for the mapped axis, for collectives (`lax.psum(x, axis_name)`...).
       axis_size: the axis size, required when no input is mapped.
       spmd_axis_name: accepted for compatibility.
+      sum_match: an output that depends on the mapped inputs but has `out_axes` None is summed
+        over the mapped axis (else that is an error).
 
     Returns:
       The batched function.
@@ -633,6 +637,8 @@ def vmap(
                     continue
                 val, dim = trace.to_val_dim(as_value(o))
                 if ax is None:
+                    if dim is not None and sum_match:
+                        val, dim = reduce_sum(val, (dim,)), None
                     if dim is not None:
                         raise VmapAxesError(
                             "vmap has mapped output but out_axes is None: the output depends "

@@ -571,18 +571,23 @@ def _pade(a: Any, coeffs: tuple[float, ...]) -> tuple[Any, Any]:
     return jnp.matmul(a, odd), even
 
 
-def expm(a: Any, *, upper_triangular: bool = False, max_squarings: int = 16) -> Any:
+def expm(
+    A: Any,  # noqa: N803  (JAX's and scipy's name)
+    *,
+    upper_triangular: bool = False,
+    max_squarings: int = 16,
+) -> Any:
     """The matrix exponential by Pade scaling and squaring.
 
     Args:
-      a: square matrices `(..., n, n)`.
+      A: square matrices `(..., n, n)`.
       upper_triangular: accepted for JAX compatibility (the general algorithm is used).
       max_squarings: the most squarings allowed; inputs needing more give NaN.
 
     Returns:
-      `exp(a)`.
+      `exp(A)`.
     """
-    (a,) = promote_dtypes_inexact(a)
+    (a,) = promote_dtypes_inexact(A)
     if len(_shape(a)) < 2 or _shape(a)[-1] != _shape(a)[-2]:
         raise ShapeMismatchError(f"expm needs square matrices (..., n, n), got {_shape(a)}")
     double = get_aval(a).dtype in (np.float64, np.complex128)

@@ -166,3 +166,9 @@ def test_jaxpr_equations_have_jaxs_field_names():
     assert (sin.primitive.name, exp.primitive.name) == ("sin", "exp")
     assert [str(v.aval) for v in sin.outvars] == ["float32[3]"]
     assert exp.invars == sin.outvars
+
+
+def test_vmap_sum_match_sums_mapped_outputs_with_out_axes_none():
+    f = core.vmap(lambda x, y: (x * y, y), in_axes=(0, None), out_axes=(None, None), sum_match=True)
+    total, y = f(np.arange(3.0, dtype=np.float32), 2.0)
+    assert (float(total), y) == (6.0, 2.0)  # 2 * (0 + 1 + 2), JAX's answer
