@@ -101,8 +101,9 @@ def device_get(x: Any) -> Any:
     return tree_util.tree_map(get, x)
 
 
-def process_indices() -> list[int]:
-    """The indices of the processes of the computation (`jax.process_indices`)."""
+def process_indices(backend: Any = None) -> list[int]:
+    """The indices of the processes of the computation (`jax.process_indices`; `backend` is
+    accepted, as the CPU is the only one)."""
     return list(range(process_count()))
 
 

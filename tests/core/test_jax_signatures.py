@@ -19,6 +19,7 @@ REQUIRED = object()  # JAX's parameter has no default
 ANY = object()  # JAX's default is an object of its own (a sentinel, a dtype...)
 
 SIGNATURES = [
+    ("", "process_indices", [("backend", None)]),
     ("", "vmap", [("in_axes", 0), ("out_axes", 0), ("axis_size", None), ("sum_match", False)]),
     ("scipy.linalg", "expm", [("A", REQUIRED), ("upper_triangular", False), ("max_squarings", 16)]),
     (
