@@ -72,15 +72,19 @@ class prng_key(extended):  # noqa: N801  (JAX's name)
 
 
 class KeyDType:
-    """The dtype of a typed key array, printed `key<fry>` (threefry2x32 keys, as in JAX).
+    """The dtype of a typed key array, printed `key<tag>`: `key<fry>` for threefry2x32 keys,
+    `key<rbg>`/`key<urbg>` for the `rbg`/`unsafe_rbg` ones, as in JAX.
 
-    Not a numpy dtype: a key array's data is `uint32[..., 2]` (`core/prng_key.py`).
+    Not a numpy dtype: a key array's data is `uint32[..., words]` (`core/prng_key.py`).
     """
 
-    name = "key<fry>"
     type = prng_key
     kind = "V"
-    itemsize = 8
+
+    def __init__(self, tag: str = "fry", words: int = 2) -> None:
+        self.tag = tag
+        self.name = f"key<{tag}>"
+        self.itemsize = 4 * words
 
     def __repr__(self) -> str:
         return self.name
@@ -88,13 +92,15 @@ class KeyDType:
     __str__ = __repr__
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, KeyDType)
+        return isinstance(other, KeyDType) and other.tag == self.tag
 
     def __hash__(self) -> int:
-        return hash(KeyDType)
+        return hash((KeyDType, self.tag))
 
 
 key_fry = KeyDType()
+key_rbg = KeyDType("rbg", 4)
+key_urbg = KeyDType("urbg", 4)
 
 _SUPPORTED = {bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64}
 _SUPPORTED |= {float16, bfloat16, float32, float64, complex64, complex128, *SMALL_FLOATS, *INTN}

@@ -253,6 +253,28 @@ class RandomArgumentError(NumbaxError, ValueError):
     """
 
 
+class RngBitGeneratorKeyError(NumbaxError, AssertionError, TypeError):
+    """A `lax.rng_bit_generator` key that is neither `uint32[4]` nor `uint64[2]` (JAX fails
+    an assertion; a TypeError too, as the key's type is wrong).
+
+    Failing code: ``lax.rng_bit_generator(random.PRNGKey(0), (3,))`` (a threefry key is
+    `uint32[2]`). Fix: a `uint32[4]` key, e.g. ``jnp.array([0, 0, 0, 1], jnp.uint32)``.
+    """
+
+    def __init__(self, got: str):
+        super().__init__(
+            f"rng_bit_generator requires a uint32[4] or uint64[2] key, got {got}; "
+            "e.g. jnp.array([0, 0, 0, seed], jnp.uint32)."
+        )
+
+
+class RngUniformArgumentError(NumbaxError, ValueError):
+    """`lax.rng_uniform` bounds that are not two scalars of one dtype.
+
+    Failing code: ``lax.rng_uniform(0.0, jnp.ones(2), (3,))``. Fix: scalar bounds of one dtype.
+    """
+
+
 class NonConcreteBooleanIndexError(JAXIndexError):
     """Boolean-mask indexing (or nonzero/unique without `size=`) on a traced value.
 
@@ -334,6 +356,22 @@ class ScaledMatmulShapeError(NumbaxError, ValueError):
     (2, 2, 2). Fix: ``a`` (B, M, K), ``b`` (B, N, K), scales (B, M, K_s) and (B, N, K_s) with
     ``K % K_s == 0``.
     """
+
+
+class ScaledDotGeneralBackendError(NumbaxError, NotImplementedError):
+    """`nn.scaled_dot_general` with block-scale `configs` on CPU: JAX runs it with cuDNN only.
+
+    Failing code: ``nn.scaled_dot_general(a, b, dims, configs=[get_scaled_dot_general_config(
+    "mxfp8")] * 3)``. Fix: quantize the operands yourself and call `nn.scaled_matmul`, which
+    numbax computes on CPU, or pass ``configs=None`` for a plain `lax.dot_general`.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(
+            "MLIR translation rule for primitive 'scaled_matmul' not found for platform cpu "
+            "(block-scaled dots run on cuDNN only); quantize the operands and call "
+            "nn.scaled_matmul, or pass configs=None for lax.dot_general"
+        )
 
 
 class CustomVmapRuleMissingError(NumbaxError, AttributeError):

@@ -1,9 +1,11 @@
 """Typed PRNG keys: `random.key(seed)` is a key array of shape () and dtype `key<fry>`.
 
 JAX gives keys an extended dtype that every primitive knows how to carry. Here a key array is a
-thin wrapper around its `uint32[..., 2]` data, registered as a pytree node whose one leaf is that
-data: `jit`, `vmap`, `grad`, `lax.scan`/`cond`, `device_put` and checkpoints see the data and
-rebuild the wrapper on the way out, so no transformation needs a rule for keys. `core.random`
+thin wrapper around its `uint32[..., words]` data (2 words for threefry2x32 keys, 4 for the
+`rbg`/`unsafe_rbg` ones) and the name of its implementation, registered as a pytree node whose
+one leaf is that data (the name is its static part): `jit`, `vmap`, `grad`, `lax.scan`/`cond`,
+`device_put` and checkpoints see the data and rebuild the wrapper on the way out, so no
+transformation needs a rule for keys. `core.random`
 unwraps keys on the way in and wraps the keys it returns when it was given typed ones; the
 legacy `random.PRNGKey(seed)` still returns raw data, and both work everywhere a key does.
 
@@ -27,16 +29,19 @@ import numpy as np
 from core import dtypes, tree_util
 from core.errors import KeyArrayConversionError
 
+_DTYPES = {"threefry2x32": dtypes.key_fry, "rbg": dtypes.key_rbg, "unsafe_rbg": dtypes.key_urbg}
+
 
 class PRNGKeyArray:
     """An array of PRNG keys (`jax.random.key`'s result): `shape` keys over `uint32` data of
-    shape `(*shape, 2)`, which `random.key_data` returns."""
+    shape `(*shape, words)`, which `random.key_data` returns, of implementation `impl`."""
 
-    __slots__ = ("_base",)
+    __slots__ = ("_base", "impl")
     __hash__ = None  # like every array
 
-    def __init__(self, base: Any) -> None:
+    def __init__(self, base: Any, impl: str = "threefry2x32") -> None:
         self._base = base  # unchecked: pytree unflattening passes tracers and placeholders
+        self.impl = impl
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -44,7 +49,7 @@ class PRNGKeyArray:
 
     @property
     def dtype(self) -> dtypes.KeyDType:
-        return dtypes.key_fry
+        return _DTYPES[self.impl]
 
     @property
     def ndim(self) -> int:
@@ -56,7 +61,7 @@ class PRNGKeyArray:
 
     @property
     def itemsize(self) -> int:
-        return dtypes.key_fry.itemsize
+        return self.dtype.itemsize
 
     @property
     def T(self) -> PRNGKeyArray:  # noqa: N802  (numpy's name)
@@ -74,12 +79,13 @@ class PRNGKeyArray:
         index = index if isinstance(index, tuple) else (index,)
         if any(i is Ellipsis for i in index):  # keep the data's word axis out of the ellipsis
             index = (*index, slice(None))
-        return PRNGKeyArray(self._base[index])
+        return PRNGKeyArray(self._base[index], self.impl)
 
     def reshape(self, *shape: Any, order: str = "C") -> PRNGKeyArray:
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
-        return PRNGKeyArray(self._base.reshape((*shape, 2), order=order))
+        words = self._base.shape[-1]
+        return PRNGKeyArray(self._base.reshape((*shape, words), order=order), self.impl)
 
     def ravel(self) -> PRNGKeyArray:
         return self.reshape(-1)
@@ -95,20 +101,20 @@ class PRNGKeyArray:
         if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
             axes = tuple(axes[0])
         perm = tuple(a % self.ndim for a in axes) if axes else tuple(reversed(range(self.ndim)))
-        return PRNGKeyArray(self._base.transpose((*perm, self.ndim)))
+        return PRNGKeyArray(self._base.transpose((*perm, self.ndim)), self.impl)
 
     def __eq__(self, other: object) -> Any:
         if not isinstance(other, PRNGKeyArray):
-            raise TypeError(f"== does not accept dtypes key<fry>, {_dtype_name(other)}.")
+            raise TypeError(f"== does not accept dtypes {self.dtype}, {_dtype_name(other)}.")
         return (self._base == other._base).all(axis=-1)
 
     def __ne__(self, other: object) -> Any:
         if not isinstance(other, PRNGKeyArray):
-            raise TypeError(f"!= does not accept dtypes key<fry>, {_dtype_name(other)}.")
+            raise TypeError(f"!= does not accept dtypes {self.dtype}, {_dtype_name(other)}.")
         return (self._base != other._base).any(axis=-1)
 
     def copy(self) -> PRNGKeyArray:
-        return PRNGKeyArray(self._base.copy())
+        return PRNGKeyArray(self._base.copy(), self.impl)
 
     def block_until_ready(self) -> PRNGKeyArray:
         if hasattr(self._base, "block_until_ready"):
@@ -117,7 +123,7 @@ class PRNGKeyArray:
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         raise KeyArrayConversionError(
-            "A key array (dtype key<fry>) cannot be converted to a numpy array. Use "
+            f"A key array (dtype {self.dtype}) cannot be converted to a numpy array. Use "
             "core.random.key_data(keys) to get its uint32 data (and wrap_key_data to make keys "
             "from data)."
         )
@@ -127,7 +133,7 @@ class PRNGKeyArray:
             data = str(np.asarray(self._base))
         except Exception:  # a tracer: no value to show
             data = repr(self._base)
-        return f"Array({self.shape}, dtype=key<fry>) overlaying:\n{data}"
+        return f"Array({self.shape}, dtype={self.dtype}) overlaying:\n{data}"
 
     __str__ = __repr__
 
@@ -138,5 +144,7 @@ def _dtype_name(x: object) -> str:
 
 
 tree_util.register_pytree_node(
-    PRNGKeyArray, lambda k: ((k._base,), None), lambda _, children: PRNGKeyArray(*children)
+    PRNGKeyArray,
+    lambda k: ((k._base,), k.impl),
+    lambda impl, children: PRNGKeyArray(*children, impl),
 )

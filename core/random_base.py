@@ -14,10 +14,17 @@ The samplers then use JAX's formulas (uniform from mantissa bits, normal by `erf
 from two words, permutation by sorting on fresh random keys, ...), so the same key gives the same
 numbers as JAX. The other distributions (gamma family, Poisson, binomial, ...) are written on
 these helpers in `core/random_distributions.py`; `core.random` re-exports both modules.
+
+`key(seed, impl="rbg")` and `impl="unsafe_rbg"` keys are JAX's other implementations: `uint32[4]`
+data, two threefry keys, whose bits are XLA's `lax.rng_bit_generator` (`_random_bits`); `rbg`
+splits and folds in each half as threefry does, `unsafe_rbg` draws new keys from the bits.
+Helpers get bare key data, whose implementation is the typed key's of the outermost
+`core.random` call (`key_scope`); raw data outside one is threefry's, as in JAX.
 """
 
 from __future__ import annotations
 
+import contextvars
 import math
 import operator
 from collections.abc import Sequence
@@ -48,6 +55,7 @@ from core.prims import shapes as sh
 from core.prims import sorting
 from core.prims.gather import gather
 from core.prims.random_bits import bitcast_convert_type, threefry2x32
+from core.prims.rng_bit_generator import rng_bit_generator
 from core.prng_key import PRNGKeyArray
 from core.trace import get_aval
 
@@ -83,16 +91,28 @@ _UINT = {8: dtypes.uint8, 16: dtypes.uint16, 32: dtypes.uint32, 64: np.dtype(np.
 # Keys
 
 
+# The implementations: their key words. `rbg` and `unsafe_rbg` keys are two threefry keys whose
+# bits come from XLA's bit generator (`lax.rng_bit_generator`, Philox on CPU); `rbg` splits and
+# folds in each half as threefry does, `unsafe_rbg` splits by drawing new keys from the bits.
+_WORDS = {"threefry2x32": 2, "rbg": 4, "unsafe_rbg": 4}
+_BY_DTYPE = {dtypes.key_fry: "threefry2x32", dtypes.key_rbg: "rbg", dtypes.key_urbg: "unsafe_rbg"}
+# The implementation of the typed key a function of `core.random` runs on (`key_scope`): the
+# keys it passes around internally, as bare data, are keys of that implementation.
+_IMPL = contextvars.ContextVar("prng_impl", default="threefry2x32")
+
+
 def key(seed: Any, *, impl: str | None = None, dtype: Any = None) -> PRNGKeyArray:
     """A typed PRNG key from an integer seed: shape (), dtype `key<fry>`, over the data
-    `[seed >> 32, seed & 0xFFFFFFFF]` (`key_data`).
+    `[seed >> 32, seed & 0xFFFFFFFF]` (`key_data`); for `impl="rbg"`/`"unsafe_rbg"`, dtype
+    `key<rbg>`/`key<urbg>` over those words twice.
 
     Python ints are read as int64, then, without x64, wrapped to int32 as JAX does
     (`key_data(key(-1)) == [0, 4294967295]`, `key(2**32 + 5) == key(5)`).
 
     Args:
       seed: a Python int or an integer scalar array (may be traced).
-      impl: None or `"threefry2x32"`, the only implementation.
+      impl: None (`"threefry2x32"`), `"threefry2x32"`, `"rbg"` or `"unsafe_rbg"`, or a key
+        dtype.
       dtype: the key dtype (`key_dtype()`) or its implementation's name, instead of `impl`.
 
     Returns:
@@ -107,21 +127,22 @@ def key(seed: Any, *, impl: str | None = None, dtype: Any = None) -> PRNGKeyArra
                 "Cannot specify both `impl` and `dtype` arguments to jax.random.key"
             )
         impl = dtype
-    return PRNGKeyArray(PRNGKey(seed, impl=impl))
+    return PRNGKeyArray(PRNGKey(seed, impl=impl), _check_impl(impl))
 
 
 def PRNGKey(seed: Any, *, impl: str | None = None) -> Any:  # noqa: N802  (JAX's name)
     """A raw PRNG key from an integer seed: the `uint32[2]` array `[seed >> 32, seed &
-    0xFFFFFFFF]` (JAX's legacy keys; `key` makes a typed one).
+    0xFFFFFFFF]` (JAX's legacy keys; `key` makes a typed one); `uint32[4]`, those words twice,
+    for `impl="rbg"`/`"unsafe_rbg"`.
 
     Args:
       seed: a Python int or an integer scalar array (may be traced).
-      impl: None or `"threefry2x32"`, the only implementation.
+      impl: as in `key`.
 
     Returns:
-      The key data, a `uint32[2]` array.
+      The key data, a `uint32[2]` (or `uint32[4]`) array.
     """
-    _check_impl(impl)
+    words = _WORDS[_check_impl(impl)]
     if isinstance(seed, (bool, np.bool_)) or (
         not isinstance(seed, int) and getattr(seed, "dtype", np.dtype(float)).kind not in "iu"
     ):
@@ -139,15 +160,22 @@ def PRNGKey(seed: Any, *, impl: str | None = None) -> Any:  # noqa: N802  (JAX's
         hi = sh.convert_element_type(ew.shift_right_logical(seed, 32), dtypes.uint32)
     else:
         hi = sh.full((), 0, dtypes.uint32)
-    return _stack_words(hi, lo)
+    half = _stack_words(hi, lo)
+    return half if words == 2 else ix.concatenate([half, half], 0)
 
 
-def _check_impl(impl: Any) -> None:
-    """`impl` names threefry2x32: None, the name, or the key dtype (JAX takes either)."""
-    if impl is not None and impl != "threefry2x32" and impl is not dtypes.key_fry:
+def _check_impl(impl: Any) -> str:
+    """The implementation's name from `impl`: None (threefry2x32), a name, or a key dtype (JAX
+    takes either)."""
+    if impl is None:
+        return "threefry2x32"
+    name = _BY_DTYPE.get(impl) if isinstance(impl, dtypes.KeyDType) else impl
+    if name not in _WORDS:
         raise RandomArgumentError(
-            f"unknown PRNG implementation {impl!r}; only 'threefry2x32' is available."
+            f"unknown PRNG implementation {impl!r}; the implementations are "
+            f"{', '.join(map(repr, _WORDS))}."
         )
+    return name
 
 
 def key_data(keys: Any) -> Any:
@@ -165,11 +193,12 @@ def key_data(keys: Any) -> Any:
 def wrap_key_data(
     key_bits_array: Any, *, impl: str | None = None, dtype: Any = None
 ) -> PRNGKeyArray:
-    """A typed key array from its `uint32[..., 2]` data.
+    """A typed key array from its `uint32[..., words]` data.
 
     Args:
-      key_bits_array: the data, a uint32 array whose last axis has size 2.
-      impl: None or `"threefry2x32"`, the only implementation.
+      key_bits_array: the data, a uint32 array whose last axis has the implementation's words
+        (2 for threefry2x32, 4 for rbg and unsafe_rbg).
+      impl: None (threefry2x32) or an implementation's name (see `key`).
       dtype: None or the key dtype (`key.dtype`, `key<fry>`), instead of `impl`.
 
     Returns:
@@ -180,33 +209,83 @@ def wrap_key_data(
             "Cannot specify both `impl` and `dtype` arguments to jax.random.wrap_key_data; "
             "give one."
         )
-    _check_impl(impl if dtype is None else dtype)
+    name = _check_impl(impl if dtype is None else dtype)
     if isinstance(key_bits_array, PRNGKeyArray):
         raise PRNGKeyError(
             "wrap_key_data takes uint32 key data, but was given a key array; it is a key "
             "array already (key_data(keys) is its data)."
         )
-    return PRNGKeyArray(_check_key("wrap_key_data", key_bits_array, batched=True))
+    data = _check_data("wrap_key_data", ensure_array(key_bits_array), _WORDS[name], name)
+    return PRNGKeyArray(data, name)
 
 
 def _typed_like(key: Any, data: Any) -> Any:
     """`data` (new keys) typed if `key` was."""
-    return PRNGKeyArray(data) if isinstance(key, PRNGKeyArray) else data
+    return PRNGKeyArray(data, key.impl) if isinstance(key, PRNGKeyArray) else data
+
+
+def _unsafe(key: Any) -> bool:
+    """Whether `key` splits and folds in as an `unsafe_rbg` key."""
+    return (key.impl if isinstance(key, PRNGKeyArray) else _IMPL.get()) == "unsafe_rbg"
+
+
+def key_scope(key: Any) -> Any:
+    """The context a `core.random` function runs in: on a typed key, bare key data inside it
+    (the keys the function splits and passes on) is data of that key's implementation."""
+    return _Scope(key.impl if isinstance(key, PRNGKeyArray) else None)
+
+
+class _Scope:
+    __slots__ = ("_impl", "_token")
+
+    def __init__(self, impl: str | None) -> None:
+        self._impl = impl
+
+    def __enter__(self) -> None:
+        self._token = _IMPL.set(self._impl) if self._impl else None
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._token is not None:
+            _IMPL.reset(self._token)
 
 
 def split(key: Any, num: int | Sequence[int] = 2) -> Any:
     """Splits a key into `num` new keys (an int or a shape): keys of shape `num` (typed keys
     from a typed key; from raw data, the data `uint32[*num, 2]`).
 
-    `split(key, n)[i] == fold_in(key, i)`.
+    `split(key, n)[i] == fold_in(key, i)` for threefry2x32 keys; an rbg key splits each of its
+    two threefry halves so; an unsafe_rbg key takes every tenth row of XLA's random bits.
     """
     data = _check_key("split", key)
     shape = _shape(num if isinstance(num, Sequence) else (num,))
-    return _typed_like(key, _stack_words(*_hash_counters(data, shape)))
+    if get_aval(data).shape[-1] == 2:
+        return _typed_like(key, _threefry_split(data, shape))
+    if _unsafe(key):
+        size = math.prod(shape)
+        rows = rng_bit_generator(data, (10 * size, 4), dtype=dtypes.uint32)[1]
+        rows = ix.slice(rows, (0, 0), (10 * size, 4), (10, 1))
+        return _typed_like(key, sh.reshape(rows, (*shape, 4)))
+    halves = [_threefry_split(h, shape) for h in _halves(data)]
+    return _typed_like(key, ix.concatenate(halves, len(shape)))
+
+
+def _threefry_split(data: Any, shape: tuple[int, ...]) -> Any:
+    return _stack_words(*_hash_counters(data, shape))
+
+
+def _threefry_fold_in(words: Any, data: Any) -> Any:
+    k0, k1 = _key_words(words, ())
+    return _stack_words(*threefry2x32(k0, k1, sh.full((), 0, dtypes.uint32), data))
+
+
+def _halves(data: Any) -> list[Any]:
+    """The two threefry keys of a 4-word key."""
+    return [sh.reshape(ix.slice(data, (i,), (i + 2,)), (2,)) for i in (0, 2)]
 
 
 def fold_in(key: Any, data: Any) -> Any:
-    """A new key from `key` and a 32-bit integer `data` (the hash of counter `[0, data]`)."""
+    """A new key from `key` and a 32-bit integer `data` (the hash of counter `[0, data]`; of
+    each half of an rbg key; an unsafe_rbg key is xored with bits drawn from `data`)."""
     words = _check_key("fold_in", key)
     if isinstance(data, int):
         data = Array(np.asarray(data, dtype=dtypes.uint32))  # raises OverflowError like JAX
@@ -216,27 +295,39 @@ def fold_in(key: Any, data: Any) -> Any:
             f"fold_in accepts a scalar, but was given an array of shape {get_aval(data).shape}; "
             "use vmap for batching."
         )
-    k0, k1 = _key_words(words, ())
-    new = _stack_words(*threefry2x32(k0, k1, sh.full((), 0, dtypes.uint32), data))
-    return _typed_like(key, new)
+    if get_aval(words).shape[-1] == 4:
+        if _unsafe(key):
+            bits = rng_bit_generator(PRNGKey(data, impl="rbg"), (10, 4), dtype=dtypes.uint32)[1]
+            new = ew.bitwise_xor(words, sh.reshape(ix.slice(bits, (9, 0), (10, 4)), (4,)))
+        else:
+            new = ix.concatenate([_threefry_fold_in(h, data) for h in _halves(words)], 0)
+        return _typed_like(key, new)
+    return _typed_like(key, _threefry_fold_in(words, data))
 
 
 def _check_key(name: str, key: Any, batched: bool = False) -> Any:
-    """The `uint32[..., 2]` data of `key` (a typed key array or raw data), checked: a single key
-    unless `batched`."""
+    """The `uint32[..., words]` data of `key` (a typed key array, or raw data: threefry's,
+    or inside `key_scope` that implementation's), checked: a single key unless `batched`."""
     typed = isinstance(key, PRNGKeyArray)
     data = ensure_array(key._base if typed else key)
-    aval = get_aval(data)
-    if aval.dtype != dtypes.uint32 or aval.ndim == 0 or aval.shape[-1] != 2:
-        raise PRNGKeyError(
-            f"{name} requires a PRNG key (core.random.key(seed), or its data: a uint32 array "
-            f"of shape (2,)), got {aval.str_short()}."
-        )
-    if not batched and aval.shape != (2,):
-        shape = aval.shape[:-1] if typed else aval.shape
+    data = _check_data(name, data, _WORDS[key.impl if typed else _IMPL.get()], None)
+    if not batched and get_aval(data).ndim != 1:
+        shape = get_aval(data).shape[:-1] if typed else get_aval(data).shape
         raise PRNGKeyError(
             f"{name} accepts a single key, but was given a key array of shape {shape}; use "
             f"vmap for batching (e.g. vmap(lambda k: {name}(k, ...))(keys))."
+        )
+    return data
+
+
+def _check_data(name: str, data: Any, words: int, impl: str | None) -> Any:
+    """`data`, checked to be `uint32[..., words]` key data."""
+    aval = get_aval(data)
+    if aval.dtype != dtypes.uint32 or aval.ndim == 0 or aval.shape[-1] != words:
+        what = f"{impl} key data is" if impl else "core.random.key(seed), or its data:"
+        raise PRNGKeyError(
+            f"{name} requires a PRNG key ({what} a uint32 array of shape ({words},)), got "
+            f"{aval.str_short()}."
         )
     return data
 
@@ -267,7 +358,8 @@ def _stack_words(w0: Any, w1: Any) -> Any:
 def _split_keys(key: Any, num: int = 2) -> list[Any]:
     """`split(key, num)` as a list of `num` keys."""
     keys = split(key, num)
-    return [sh.reshape(ix.slice(keys, (i, 0), (i + 1, 2)), (2,)) for i in range(num)]
+    words = get_aval(keys).shape[-1]
+    return [sh.reshape(ix.slice(keys, (i, 0), (i + 1, words)), (words,)) for i in range(num)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -292,8 +384,10 @@ def bits(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
 
 
 def _random_bits(key: Any, bit_width: int, shape: tuple[int, ...]) -> Any:
-    y0, y1 = _hash_counters(key, shape)
     dt = _UINT[bit_width]
+    if get_aval(key).shape[-1] == 4:  # rbg, unsafe_rbg: XLA's bit generator
+        return rng_bit_generator(key, shape, dtype=dt)[1]
+    y0, y1 = _hash_counters(key, shape)
     if bit_width == 64:
         hi, lo = (sh.convert_element_type(y, dt) for y in (y0, y1))
         return ew.bitwise_or(ew.shift_left(hi, 32), lo)

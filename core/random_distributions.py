@@ -18,10 +18,11 @@ beta, dirichlet, chisquare, f, t, generalized_normal and ball are built on (log)
 
 The samplers take JAX's keyword-only `out_sharding` (`core.named_sharding.takes_out_sharding`).
 
-Partial: `key_impl` returns a name (the only implementation is threefry2x32); JAX's
-safe-to-cast checks on parameters are not implemented;
-the gamma family works eagerly, under `vmap` and `grad`, and under `jit` once the compiler
-inlines `custom_jvp_call` (the other samplers compile today).
+Partial: `key_impl` returns the implementation's name (JAX: a `PRNGSpec` that prints it); on
+`rbg`/`unsafe_rbg` keys the gamma family's numbers are not JAX's (its vmapped loops draw the
+batched bits of XLA's generator in another order); JAX's safe-to-cast checks on parameters are
+not implemented; the gamma family works eagerly, under `vmap` and `grad`, and under `jit` once
+the compiler inlines `custom_jvp_call` (the other samplers compile today).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from core.prims import reductions as red
 from core.prims import shapes as sh
 from core.prims import sorting
 from core.prims.control_flow import while_loop
+from core.prng_key import PRNGKeyArray
 from core.random_base import (
     _check_impl,
     _check_key,
@@ -126,22 +128,22 @@ def clone(key: Any) -> Any:
 
 
 def key_impl(keys: Any) -> str:
-    """The name of the PRNG implementation of `keys`: always `"threefry2x32"`."""
+    """The name of the PRNG implementation of `keys` (`"threefry2x32"` for raw data)."""
     _check_key("key_impl", keys, batched=True)
-    return "threefry2x32"
+    return keys.impl if isinstance(keys, PRNGKeyArray) else "threefry2x32"
 
 
 def key_dtype(impl_spec: Any = None) -> dtypes.KeyDType:
-    """The dtype of typed key arrays, `key<fry>` (their data is `uint32[..., 2]`).
+    """The dtype of typed key arrays of an implementation: `key<fry>` (threefry2x32, the
+    default; data `uint32[..., 2]`), `key<rbg>` or `key<urbg>` (rbg, unsafe_rbg; 4 words).
 
     Args:
-      impl_spec: None or `"threefry2x32"`, the only implementation.
+      impl_spec: None or an implementation's name (see `random.key`).
 
     Returns:
-      `core.dtypes.key_fry`.
+      The key dtype.
     """
-    _check_impl(impl_spec)
-    return dtypes.key_fry
+    return PRNGKeyArray(None, _check_impl(impl_spec)).dtype
 
 
 # ---------------------------------------------------------------------------------------------

@@ -74,6 +74,14 @@ def irem(a, b):
 
 
 @cached_njit(**_OPTS)
+def cmul(a, b):
+    """Complex `a * b` as XLA's CPU code rounds it: two fused multiply-adds, real
+    `fma(ar, br, -(ai bi))` and imaginary `fma(ai, br, ar bi)` (`core/prims/elementwise.py`)."""
+    ar, ai, br, bi = a.real, a.imag, b.real, b.imag
+    return complex(vecmath.fma(ar, br, -(ai * bi)), vecmath.fma(ai, br, ar * bi))
+
+
+@cached_njit(**_OPTS)
 def cdiv(a, b):
     """Complex `a / b` as XLA divides (numba's division raises ZeroDivisionError): Smith's
     algorithm, and where it gives (nan, nan) C99's infinities and zeros: a zero divisor gives
@@ -197,6 +205,103 @@ def threefry2x32(k0, k1, x0, x1):
         x0 = np.uint32(x0 + ks[(i + 1) % 3])
         x1 = np.uint32(x1 + ks[(i + 2) % 3] + np.uint32(i + 1))
     return x0, x1
+
+
+_M32 = np.uint64(0xFFFFFFFF)
+_S32 = np.uint64(32)
+
+
+@cached_njit(**_OPTS)
+def philox4x32(k0, k1, x0, x1, x2, x3):
+    """Philox-4x32 (10 rounds) on uint32 scalars, XLA's layout; returns the four words."""
+    for _ in range(10):
+        p0 = np.uint64(x0) * np.uint64(0xD2511F53)
+        p1 = np.uint64(x2) * np.uint64(0xCD9E8D57)
+        x0, x1, x2, x3 = (
+            np.uint32(np.uint32(p1 >> _S32) ^ x1 ^ k0),
+            np.uint32(p1 & _M32),
+            np.uint32(np.uint32(p0 >> _S32) ^ x3 ^ k1),
+            np.uint32(p0 & _M32),
+        )
+        k0 = np.uint32(k0 + np.uint32(0x9E3779B9))
+        k1 = np.uint32(k1 + np.uint32(0xBB67AE85))
+    return x0, x1, x2, x3
+
+
+@cached_njit(**_OPTS)
+def _rbg_words(key):
+    """The 64-bit key and counter of a `uint32[4]` or `uint64[2]` rng_bit_generator key."""
+    if key.size == 4:
+        k = np.uint64(key[0]) | (np.uint64(key[1]) << _S32)
+        return k, np.uint64(key[2]) | (np.uint64(key[3]) << _S32)
+    return np.uint64(key[0]), np.uint64(key[1])
+
+
+@cached_njit(**_OPTS)
+def _rbg_new_key(key, counter):
+    out = key.copy()
+    if key.size == 4:
+        out[2] = np.uint32(counter & _M32)
+        out[3] = np.uint32(counter >> _S32)
+    else:
+        out[1] = counter
+    return out
+
+
+@cached_njit(**_OPTS)
+def rbg_philox(key, out):
+    """XLA's Philox RngBitGenerator: fills the flat unsigned `out` (uint8/16 take the low bits
+    of 32-bit words) and returns the new key (`core/prims/rng_bit_generator.py`)."""
+    k, s = _rbg_words(key)
+    k0, k1 = np.uint32(k & _M32), np.uint32(k >> _S32)
+    n = out.size
+    per = 2 if out.itemsize == 8 else 4
+    count = (n + per - 1) // per
+    for c in range(count):
+        lo = np.uint64(s + np.uint64(c))
+        hi = k if lo >= s else np.uint64(k + np.uint64(1))
+        y = philox4x32(
+            k0,
+            k1,
+            np.uint32(lo & _M32),
+            np.uint32(lo >> _S32),
+            np.uint32(hi & _M32),
+            np.uint32(hi >> _S32),
+        )
+        if per == 2:
+            for j in range(2):
+                if 2 * c + j < n:
+                    out[2 * c + j] = np.uint64(y[2 * j]) | (np.uint64(y[2 * j + 1]) << _S32)
+        else:
+            for j in range(4):
+                if 4 * c + j < n:
+                    out[4 * c + j] = y[j]
+    return _rbg_new_key(key, np.uint64(s + np.uint64(count)))
+
+
+@cached_njit(**_OPTS)
+def rbg_threefry(key, out, outer, nd, inner):
+    """XLA's Threefry RngBitGenerator: fills the flat unsigned `out`, an array of shape
+    `(outer, nd, inner)` halved along `nd` (64-bit: counter per element), and returns the new
+    key (`core/prims/rng_bit_generator.py`)."""
+    k, s = _rbg_words(key)
+    k0, k1 = np.uint32(k & _M32), np.uint32(k >> _S32)
+    if out.itemsize == 8:
+        for e in range(out.size):
+            c = np.uint64(s + np.uint64(e))
+            y0, y1 = threefry2x32(k0, k1, np.uint32(c & _M32), np.uint32(c >> _S32))
+            out[e] = np.uint64(y0) | (np.uint64(y1) << _S32)
+        return _rbg_new_key(key, np.uint64(s + np.uint64(out.size)))
+    half = (nd + 1) // 2
+    for o in range(outer):
+        for h in range(half):
+            for i in range(inner):
+                c = np.uint64(s + np.uint64((o * half + h) * inner + i))
+                y0, y1 = threefry2x32(k0, k1, np.uint32(c & _M32), np.uint32(c >> _S32))
+                out[(o * nd + 2 * h) * inner + i] = y0
+                if 2 * h + 1 < nd:
+                    out[(o * nd + 2 * h + 1) * inner + i] = y1
+    return _rbg_new_key(key, np.uint64(s + np.uint64(outer * half * inner)))
 
 
 @intrinsic

@@ -82,8 +82,6 @@ from core.lax.composed_primitives import (
     reduce_window_p,
     reduce_xor_p,
     regularized_incomplete_beta_p,
-    rng_bit_generator_p,
-    rng_uniform_p,
     scatter_add_p,
     scatter_max_p,
     scatter_min_p,
@@ -392,6 +390,12 @@ from core.prims.reductions import (
 from core.prims.rev import (
     rev,
     rev_p,
+)
+from core.prims.rng_bit_generator import (
+    rng_bit_generator,
+    rng_bit_generator_p,
+    rng_uniform,
+    rng_uniform_p,
 )
 from core.prims.shapes import (
     broadcast_in_dim,
@@ -784,6 +788,8 @@ __all__ = [
     "rem",
     "reshape",
     "rev",
+    "rng_bit_generator",
+    "rng_uniform",
     "round",
     "rsqrt",
     "scan",

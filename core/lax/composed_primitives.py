@@ -39,9 +39,8 @@ from numbax.errors import NumbaxError
 class PrimitiveNotImplementedError(NumbaxError, NotImplementedError):
     """A `jax.lax` primitive numbax has no counterpart for, bound directly.
 
-    Failing code: ``lax.rng_bit_generator_p.bind(key, shape=(2,), ...)`` or
-    ``lax.create_token_p.bind()``. Fix: the message names the numbax function to use instead
-    (`core.random` for random bits; numbax orders effects without tokens).
+    Failing code: ``lax.create_token_p.bind()``. Fix: the message names the numbax function
+    to use instead (numbax orders effects without tokens).
     """
 
     def __init__(self, name: str, instead: str):
@@ -221,8 +220,6 @@ def _all_to_all(
 
 
 _TOKENS = "numbax orders effects without tokens; drop the token arguments"
-_RNG = "XLA's generators are implementation-defined; use core.random (JAX's threefry bits)"
-
 clamp_p = ComposedPrimitive("clamp", co.clamp)
 conj_p = ComposedPrimitive("conj", lambda x, input_dtype=None: co.conj(x))
 clz_p = ComposedPrimitive("clz", co.clz)
@@ -283,5 +280,3 @@ ragged_all_to_all_p = UnsupportedPrimitive(
 )
 create_token_p = UnsupportedPrimitive("create_token", _TOKENS)
 after_all_p = UnsupportedPrimitive("after_all", _TOKENS)
-rng_bit_generator_p = UnsupportedPrimitive("rng_bit_generator", _RNG, multiple_results=True)
-rng_uniform_p = UnsupportedPrimitive("rng_uniform", _RNG)

@@ -13,6 +13,7 @@ from core.prims import (  # noqa: F401
     random_bits,
     reductions,
     rev,
+    rng_bit_generator,
     shapes,
     sorting,
     windows,

@@ -232,8 +232,8 @@ def check_accuracy(accuracy: Any) -> None:
 
 
 class RandomAlgorithm(enum.IntEnum):
-    """`lax.RandomAlgorithm`: the bit generator of `lax.rng_bit_generator` (which numbax does
-    not provide: `jax.random`'s threefry keys give JAX's bits)."""
+    """`lax.RandomAlgorithm`: the bit generator of `lax.rng_bit_generator`
+    (`core/prims/rng_bit_generator.py`); `RNG_DEFAULT` is Philox on CPU."""
 
     RNG_DEFAULT = 0
     RNG_THREE_FRY = 1

@@ -7,6 +7,9 @@ transcendental functions (log1p, ...) or an FMA that XLA contracts are compared 
 float32 ulps.
 """
 
+import json
+import pathlib
+
 import numpy as np
 import pytest
 
@@ -15,6 +18,7 @@ import core.numpy as jnp
 from core import random
 from core.errors import PRNGKeyError, RandomArgumentError, ShapeError
 from core.prims.random_bits import bitcast_convert_type, threefry2x32
+from tests.core import rbg_cases
 
 U32 = np.uint32
 K0 = random.key(0)
@@ -527,3 +531,43 @@ def test_int64_randint_without_x64_warns_as_jax_does():
     with pytest.warns(UserWarning, match="Explicitly requested dtype int64 is not available"):
         x = random.randint(random.key(0), (3,), 0, 5, dtype=jnp.int64)
     assert x.dtype == jnp.int32
+
+
+# ---------------------------------------------------------------------------------------------
+# rbg and unsafe_rbg keys: XLA's bit generator (`lax.rng_bit_generator`), bit for bit with JAX
+# (`jax_random_rbg.json`, recorded by `record_random_rbg.py` on the cases of `rbg_cases.py`)
+
+RBG = json.loads((pathlib.Path(__file__).parent / "jax_random_rbg.json").read_text())
+
+
+def _rbg_case(name, k):
+    if name == "vmap_uniform":
+        return core.vmap(lambda k: random.uniform(k, (2,)))(random.split(k, 3))
+    if name == "jit_uniform":
+        return core.jit(lambda k: random.uniform(k, (5,)))(k)
+    return rbg_cases.CASES[name](random, k)
+
+
+@pytest.mark.parametrize("impl", ["rbg", "unsafe_rbg"])
+def test_rbg_keys_match_jax(impl):
+    want = RBG[impl]
+    k = random.key(42, impl=impl)
+    assert str(k.dtype) == want["dtype"] and k.itemsize == 16 and k.shape == ()
+    assert random.key_impl(k) == impl and random.key_dtype(impl) == k.dtype
+    assert _np(k).tolist() == want["key"] == _np(random.PRNGKey(42, impl=impl)).tolist()
+    for name in rbg_cases.CASES:
+        got = _np(_rbg_case(name, k))
+        np.testing.assert_array_equal(got, np.asarray(want[name], got.dtype), err_msg=name)
+
+
+def test_rbg_key_data_round_trip_and_errors():
+    data = jnp.array([1, 2, 3, 4], jnp.uint32)
+    k = random.wrap_key_data(data, impl="rbg")
+    assert str(k.dtype) == "key<rbg>" and _np(k).tolist() == [1, 2, 3, 4]
+    assert str(random.split(k, 2)).startswith("Array((2,), dtype=key<rbg>) overlaying:")
+    with pytest.raises(PRNGKeyError, match="rbg key data is a uint32 array of shape \\(4,\\)"):
+        random.wrap_key_data(jnp.array([1, 2], jnp.uint32), impl="rbg")
+    with pytest.raises(PRNGKeyError, match="shape \\(2,\\)\\), got u32\\[4\\]"):
+        random.uniform(data, (2,))  # raw 4-word data is not a threefry key, as in JAX
+    with pytest.raises(RandomArgumentError, match="unknown PRNG implementation 'foo'"):
+        random.key(0, impl="foo")

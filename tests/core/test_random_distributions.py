@@ -447,7 +447,7 @@ def test_shapes_and_dtypes(fn, shape, dtype):
         (lambda k: random.pareto(k, F32([1.0, 2.0, 3.0]), (2,)), ShapeError),
         (lambda k: random.gamma(k, F32([1.0, 2.0]), (3,)), ShapeError),
         (lambda k: random.gamma(jnp.zeros(2, jnp.float32), 1.0), PRNGKeyError),
-        (lambda k: random.key_dtype("rbg"), RandomArgumentError),
+        (lambda k: random.key_dtype("philox"), RandomArgumentError),
     ],
 )
 def test_errors(fn, error):

@@ -20,6 +20,7 @@ from core.backends.numba.rules import (  # noqa: F401
     random_bits,
     reductions,
     rev,
+    rng_bit_generator,
     shapes,
     sorting,
     windows,
