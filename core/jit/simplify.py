@@ -29,6 +29,7 @@ def simplify(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
     eqns, outvars = common_subexpressions(eqns, outvars)
     eqns = divisions_by_roots(eqns, outvars)
     eqns = swap_transposed_dots(eqns, outvars)
+    eqns = swap_complex_products(eqns)
     return dead_code_elimination(eqns, outvars), outvars
 
 
@@ -276,6 +277,36 @@ def swap_transposed_dots(eqns, outvars):
         out.append(e)
     used = {x for e in out for x in e.inputs} | set(outvars)
     return [e for e in out if e.prim is not linalg.dot_general_p or e.outputs[0] in used]
+
+
+def _minor_broadcast(x, producer: dict) -> bool:
+    """Whether atom `x` is a `broadcast_in_dim` constant along its last axis (of size > 1)."""
+    e = producer.get(x) if isinstance(x, Var) else None
+    if e is None or e.prim is not shapes.broadcast_in_dim_p or not x.aval.shape:
+        return False
+    last = x.aval.ndim - 1
+    dims = e.params["broadcast_dimensions"]
+    if x.aval.shape[-1] == 1:
+        return False
+    return last not in dims or e.inputs[0].aval.shape[dims.index(last)] == 1
+
+
+def swap_complex_products(eqns: list[Eqn]) -> list[Eqn]:
+    """Complex `mul(x, broadcast(y))` with `y` constant along the minor axis becomes
+    `mul(broadcast(y), x)`: XLA's CPU loop computes it so (its imaginary part fuses the other
+    product, `core.prims.elementwise.mul_like_xla`)."""
+    producer = {v: e for e in eqns for v in e.outputs}
+    out = []
+    for e in eqns:
+        if (
+            e.prim is elementwise.mul_p
+            and e.outputs[0].aval.dtype.kind == "c"
+            and _minor_broadcast(e.inputs[1], producer)
+            and not _minor_broadcast(e.inputs[0], producer)
+        ):
+            e = Eqn(e.prim, e.inputs[::-1], e.params, e.outputs, e.source_info)
+        out.append(e)
+    return out
 
 
 def dead_code_elimination(eqns: list[Eqn], outvars: list) -> list[Eqn]:

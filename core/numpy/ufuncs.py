@@ -66,7 +66,16 @@ def _logical_on_bool(name: str, fn, bool_fn):
 
 add = _logical_on_bool("add", ew.add, ew.bitwise_or)
 subtract = _binary("subtract", ew.sub)
-multiply = _logical_on_bool("multiply", ew.mul, ew.bitwise_and)
+
+
+def multiply(x: Any, y: Any, /) -> Any:
+    """Elementwise `multiply` with numpy broadcasting and JAX type promotion (`and` of
+    booleans; complex products rounded as XLA's loops round them: `ew.mul_like_xla`)."""
+    y_shape = np.shape(y)
+    x, y = promote_args("multiply", x, y)
+    if get_aval(x).dtype == np.bool_:
+        return ew.bitwise_and(x, y)
+    return ew.mul_like_xla(x, y, y_shape)
 
 
 def true_divide(x: Any, y: Any, /) -> Any:

@@ -208,17 +208,38 @@ sub_p.def_transpose(lambda ct, x, y: [ct, neg(ct)])
 sub_p.linear = True
 
 
+def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """`a * b + c` rounded once (numpy has no fma): float32 in float64, where its products are
+    exact; float64 by Dekker's exact product and Knuth's exact sum (non-finite results, where
+    the splits overflow, fall back to `a * b + c`)."""
+    if a.dtype == np.float32:
+        return (a.astype(np.float64) * b + c).astype(np.float32)
+    with np.errstate(all="ignore"):
+        p = a * b
+
+        def split(x):
+            t = 134217729.0 * x  # 2**27 + 1: Veltkamp's splitter halves the mantissa
+            hi = t - (t - x)
+            return hi, x - hi
+
+        (ah, al), (bh, bl) = split(a), split(b)
+        e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+        s = p + c
+        bb = s - p
+        t = (p - (s - bb)) + (c - bb)
+        out = s + (t + e)
+        return np.where(np.isfinite(out), out, p + c)
+
+
 def _mul_impl(x, y):
-    """`x * y`; complex64 as XLA's CPU code rounds it, with two fused multiply-adds (real
-    `fma(ar, br, -(ai bi))`, imaginary `fma(ai, br, ar bi)`; numpy fuses the other imaginary
-    product), emulated in float64, where float32 products are exact."""
-    if x.dtype != np.complex64:
+    """`x * y`; complex as XLA's CPU code rounds it, with two fused multiply-adds: real
+    `fma(ar, br, -(ai bi))`, imaginary `fma(ai, br, ar bi)` (numpy rounds every product)."""
+    if x.dtype.kind != "c":
         return np.multiply(x, y)
     x, y = np.broadcast_arrays(x, y)
-    ar, ai, br, bi = (v.astype(np.float64) for v in (x.real, x.imag, y.real, y.imag))
-    out = np.empty(x.shape, np.complex64)
-    out.real = ar * br - (ai * bi).astype(np.float32)
-    out.imag = (ar * bi).astype(np.float32) + ai * br
+    out = np.empty(x.shape, x.dtype)
+    out.real = _fma(x.real, y.real, -(x.imag * y.imag))
+    out.imag = _fma(x.imag, y.real, x.real * y.imag)
     return out
 
 
@@ -931,6 +952,35 @@ def div_like_xla(x: Any, y: Any, y_shape: tuple[int, ...] | None) -> Any:
     ):
         return mul(x, div(full_like(y, 1), y))
     return div(x, y)
+
+
+def mul_like_xla(x: Any, y: Any, y_shape: tuple[int, ...]) -> Any:
+    """`mul(x, y)` rounded as JAX's eager `jnp` functions (XLA programs) round it.
+
+    XLA's CPU loop over a complex product whose right operand is broadcast along the minor
+    axis (a scalar, a column `(n, 1)`) computes it with the operands swapped: the imaginary part
+    is `fma(ar, bi, ai br)` there, `fma(ai, br, ar bi)` elsewhere (`_mul_impl`). Eagerly (no
+    tracer) this binds `mul(y, x)` in that case; a traced product is left to the kernel.
+
+    Args:
+      x: the left operand, broadcast to the result's shape.
+      y: the right operand, broadcast to the result's shape.
+      y_shape: the right operand's shape before broadcasting.
+
+    Returns:
+      `x * y`.
+    """
+    aval = get_aval(x)
+    if (
+        dtypes.kind(aval.dtype) == "c"
+        and aval.shape
+        and aval.shape[-1] != 1
+        and (not y_shape or y_shape[-1] == 1)
+        and not isinstance(x, Tracer)
+        and not isinstance(y, Tracer)
+    ):
+        return mul(y, x)
+    return mul(x, y)
 
 
 @_binds(rem_p)

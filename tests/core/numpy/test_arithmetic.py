@@ -1,10 +1,14 @@
 """core.numpy arithmetic helpers (gcd, lcm, fabs, angle, pow) against JAX's answers and numpy."""
 
+import json
+import pathlib
+
 import numpy as np
 import pytest
 
 import core
 import core.numpy as jnp
+from tests.core.numpy import complex_multiply_cases
 from tests.core.numpy.known_answers import check
 
 # (id, thunk, expected) with expected values/dtypes/weak types recorded from JAX 0.10.2.
@@ -228,3 +232,35 @@ _COUNTS = (np.arange(100)[:, None] < np.array([15, 33, 7])).astype(np.float32)
 def test_eager_division_rounds_like_jax(call, bits):
     """XLA multiplies by the reciprocal of a broadcast or constant divisor; eager numbax too."""
     np.testing.assert_array_equal(np.asarray(call()).view(np.uint32).ravel(), bits)
+
+
+# Complex products bit for bit with JAX (`jax_complex_multiply.json`, recorded by
+# `record_complex_multiply.py`): XLA's two fused multiply-adds, and the swapped operands of a
+# right operand broadcast along the minor axis.
+COMPLEX_PRODUCTS = json.loads(
+    (pathlib.Path(__file__).parent / "jax_complex_multiply.json").read_text()
+)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("name", list(complex_multiply_cases.SHAPES))
+def test_complex_multiply_rounds_like_xla(name, dtype):
+    x, y = complex_multiply_cases.operands(name, dtype)
+    real, imag = COMPLEX_PRODUCTS[f"{dtype}|{name}"]
+    with core.enable_x64():
+        for got in (jnp.multiply(x, y), jnp.asarray(x) * y):
+            got = np.asarray(got).ravel()
+            assert got.dtype == dtype
+            np.testing.assert_array_equal(got.real, real)
+            np.testing.assert_array_equal(got.imag, imag)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_multiply_under_jit_rounds_like_xla(dtype):
+    with core.enable_x64():
+        ops = {name: complex_multiply_cases.operands(name, dtype) for name in ("arr*arr",)}
+        outs = core.jit(lambda ops: {k: jnp.multiply(*v) for k, v in ops.items()})(ops)
+        for name, got in outs.items():
+            real, imag = COMPLEX_PRODUCTS[f"{dtype}|{name}"]
+            np.testing.assert_array_equal(np.asarray(got).real.ravel(), real)
+            np.testing.assert_array_equal(np.asarray(got).imag.ravel(), imag)

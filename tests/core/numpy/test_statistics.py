@@ -311,3 +311,49 @@ def test_interp_of_bfloat16():
     out = jnp.interp(np.array([0.5, 1.5, 3.0], b), xp, fp)
     assert out.dtype == b
     np.testing.assert_array_equal(np.float32(out), [5.0, 7.5, 3.0])
+
+
+# Complex covariance: JAX conjugates the second factor (`dot(X, X_T.conj())`), as numpy does;
+# JAX transposes any 2-D `m` when `rowvar=False` (numpy keeps a (1, N) one: JAX's NaNs below).
+XC = np.array(
+    [[1 + 2j, 3 - 1j, 0.5j, 2 - 2j], [2, -1 + 1j, 4 - 2j, 1 + 1j], [0.5 - 1j, 2 + 3j, -1 - 1j, 0]],
+    np.complex64,
+)
+FW, AW = np.array([1, 2, 3, 1]), np.array([0.5, 1.0, 2.0, 0.25], np.float32)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"m": XC.T, "rowvar": False},
+        {"bias": True},
+        {"ddof": 2},
+        {"fweights": FW},
+        {"aweights": AW},
+        {"fweights": FW, "aweights": AW},
+        {"fweights": FW, "aweights": AW, "ddof": 0},
+        {"y": XC[:1] * 2},
+        {"m": XC[:1]},
+    ],
+    ids=repr,
+)
+def test_complex_cov_conjugates(kwargs):
+    kwargs = dict(kwargs)
+    m = kwargs.pop("m", XC)
+    got = jnp.cov(m, **kwargs)
+    assert got.dtype == np.complex64
+    np.testing.assert_allclose(got, np.cov(m, **kwargs), rtol=2e-6, atol=2e-6)
+
+
+def test_cov_rowvar_false_transposes_a_row_like_jax():
+    got = jnp.cov(XC[:1], rowvar=False)
+    assert got.shape == (4, 4) and np.isnan(got).all()  # JAX: 4 variables of 1 observation
+
+
+def test_complex_corrcoef_eager_and_jit():
+    want = np.corrcoef(XC)  # JAX's values (recorded) agree to float32 round-off
+    for f in (jnp.corrcoef, core.jit(jnp.corrcoef)):
+        got = f(XC)
+        assert got.dtype == np.complex64
+        np.testing.assert_allclose(got, want, rtol=2e-6, atol=2e-6)

@@ -140,9 +140,18 @@ def _bits(ctx) -> int:
 
 register_lowering(add_p, Scalar(_infix("+")))
 register_lowering(sub_p, Scalar(_infix("-")))
-register_lowering(
-    mul_p, Scalar(lambda ctx, a, b: f"({a} & {b})" if ctx.dtype == np.bool_ else f"({a} * {b})")
-)
+
+
+def _mul_lowering(ctx, a, b):
+    if ctx.dtype == np.bool_:
+        return f"({a} & {b})"
+    if ctx.dtype.kind == "c":  # XLA's fused multiply-adds, not LLVM's choice of them
+        product = f"rt.cmul({a}, {b})"
+        return f"np.complex64({product})" if ctx.dtype == np.complex64 else product
+    return f"({a} * {b})"
+
+
+register_lowering(mul_p, Scalar(_mul_lowering))
 
 
 def _div_lowering(ctx, a, b):
