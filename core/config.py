@@ -188,6 +188,10 @@ _MATMUL_PRECISIONS = (
 )
 
 
+# The program's user contexts (`make_user_context`), whose values extend the trace context.
+_USER_CONTEXTS: list[UserConfig] = []
+_UNSET = object()
+
 # Flags that may no longer change, with the error that says why (see `Config.freeze`).
 _FROZEN: dict[str, str] = {}
 
@@ -264,7 +268,8 @@ class Config:
     def _refresh(self) -> None:
         # Snapshots read on every jitted call: the trace context and whether jit is disabled.
         v = self._values
-        object.__setattr__(self, "_ctx", tuple(v[k] for k in _TRACE_FLAGS))
+        ctx = tuple(v[k] for k in _TRACE_FLAGS)
+        object.__setattr__(self, "_ctx", ctx + tuple(u.value for u in _USER_CONTEXTS))
         # `no_execution` sends jitted calls to the slow path, which refuses to run them.
         object.__setattr__(self, "_jit_enabled", not (v["disable_jit"] or v["no_execution"]))
         object.__setattr__(self, "_no_execution", v["no_execution"])
@@ -339,6 +344,74 @@ class Config:
 
 
 config = Config()
+
+
+# ---------------------------------------------------------------------------------------------
+# User contexts: values of a program's own that jit cache keys include
+
+
+class UserContext:
+    """The block `with user_config(value):` sets `value` in (JAX's `UserContext`)."""
+
+    __slots__ = ("_config", "_new_value", "_prev_value")
+
+    def __init__(self, config: UserConfig, new_value: Any) -> None:
+        self._config = config
+        self._new_value = new_value
+
+    def __enter__(self) -> None:
+        self._prev_value = self._config._swap_local(self._new_value)
+
+    def __exit__(self, exc_type: Any, exc_val: Any, exc_tb: Any) -> None:
+        self._config._swap_local(self._prev_value)
+
+
+class UserConfig:
+    """A value that `jit`'s caches key on (`make_user_context`): `value` is the innermost
+    `with config(v):` value, else the global one. Like numbax's flags, a block's value is
+    process-wide (JAX's is per thread)."""
+
+    def __init__(self, default_value: Any) -> None:
+        hash(default_value)  # part of cache keys: unhashable values fail here, as in JAX
+        self._global = default_value
+        self._local = _UNSET
+        _USER_CONTEXTS.append(self)
+        config._refresh()
+
+    @property
+    def value(self) -> Any:
+        return self._global if self._local is _UNSET else self._local
+
+    def get_global(self) -> Any:
+        return self._global
+
+    def set_global(self, new_value: Any) -> None:
+        hash(new_value)
+        self._global = new_value
+        config._refresh()
+
+    def _swap_local(self, new_value: Any) -> Any:
+        hash(new_value)
+        old, self._local = self._local, new_value
+        config._refresh()
+        return old
+
+    def __call__(self, new_value: Any) -> UserContext:
+        return UserContext(self, new_value)
+
+
+def make_user_context(default_value: Any = None) -> UserConfig:
+    """A `jit`-cache-sensitive context, like `jax.make_user_context`: a jitted function called
+    under another value of it is traced and compiled again.
+
+    Args:
+      default_value: the global value (hashable).
+
+    Returns:
+      A `UserConfig`: `with ctx(value): ...` sets a value inside a block, `ctx.value` reads
+      it, `ctx.set_global(value)` changes the global one.
+    """
+    return UserConfig(default_value)
 
 
 def enable_x64(new_val: bool = True) -> contextlib.AbstractContextManager:

@@ -37,7 +37,11 @@ from core.nn.activations import (
     tanh,
 )
 from core.nn.attention import dot_product_attention
-from core.nn.scaled_matmul import scaled_matmul
+from core.nn.scaled_matmul import (
+    get_scaled_dot_general_config,
+    scaled_dot_general,
+    scaled_matmul,
+)
 
 __all__ = [
     "celu",
@@ -59,6 +63,8 @@ __all__ = [
     "logsumexp",
     "mish",
     "normalize",
+    "get_scaled_dot_general_config",
+    "scaled_dot_general",
     "scaled_matmul",
     "one_hot",
     "relu",

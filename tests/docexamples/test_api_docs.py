@@ -16,7 +16,6 @@ DIFFERS = {
     "exports, in_shardings_jax gives None)",
     "jax.export.export": "the reference JAX lacks flatbuffers, so its recorded serialize() "
     "raised ImportError; numbax prints the docstring's outputs",
-    "jax.nn.scaled_dot_general": "no jax.nn.scaled_dot_general (block-scaled mxfp8/nvfp4 dots)",
     "jax.scipy.linalg.rsf2csf": "numbax's real Schur form standardizes a 2x2 block with the "
     "other off-diagonal sign than LAPACK's gees (both valid Schur forms)",
 }

@@ -56,3 +56,39 @@ def test_shape_errors_are_jaxs(args, msg):
     with pytest.raises(ValueError, match=f"^{msg}$") as e:
         scaled_matmul(*args)
     assert isinstance(e.value, errors.ScaledMatmulShapeError)
+
+
+# scaled_dot_general: `lax.dot_general` without configs; with block-scale configs JAX 0.10.2 on
+# CPU raises NotImplementedError (no cuDNN), as numbax does.
+DN = (((1,), (1,)), ((), ()))
+
+
+def test_scaled_dot_general_without_configs_is_dot_general():
+    lhs, rhs = A.reshape(6, 4), B.reshape(4, 4)
+    out = jax.nn.scaled_dot_general(lhs, rhs, DN)
+    np.testing.assert_allclose(out, np.asarray(lhs) @ np.asarray(rhs).T, rtol=1e-6)
+    ints = jnp.ones((2, 3), jnp.int32)
+    ints = jax.nn.scaled_dot_general(ints, jnp.ones(3, jnp.int32), (((1,), (0,)), ((), ())))
+    assert ints.dtype == np.float32  # preferred_element_type defaults to float32, as in JAX
+    assert jax.nn.scaled_dot_general(lhs, rhs, DN, jnp.bfloat16).dtype == jnp.bfloat16
+    with pytest.warns(DeprecationWarning, match="Backend selector, now ignored"):
+        jax.nn.scaled_dot_general(lhs, rhs, DN, implementation="cudnn")
+
+
+def test_scaled_dot_general_configs():
+    mx = jax.nn.get_scaled_dot_general_config("mxfp8")
+    nv = jax.nn.get_scaled_dot_general_config("nvfp4")
+    assert (mx.mode, mx.block_size, mx.global_scale, mx.infer_only) == ("mxfp8", 32, None, False)
+    assert (np.dtype(mx.data_type), np.dtype(mx.scale_type)) == (
+        jnp.float8_e4m3fn,
+        jnp.float8_e8m0fnu,
+    )
+    assert (nv.mode, nv.block_size, np.dtype(nv.data_type)) == ("nvfp4", 16, jnp.float4_e2m1fn)
+    assert nv.global_scale.tolist() == [1.0] and nv.global_scale.dtype == np.float32
+    with pytest.raises(ValueError, match="Unsupported mode: fp8"):
+        jax.nn.get_scaled_dot_general_config("fp8")
+    lhs, rhs = jnp.ones((2, 32)), jnp.ones((3, 32))
+    with pytest.raises(NotImplementedError, match="'scaled_matmul' not found for platform cpu"):
+        jax.nn.scaled_dot_general(lhs, rhs, DN, configs=[mx] * 3)
+    with pytest.raises(TypeError, match="Only support preferred_element_type in"):
+        jax.nn.scaled_dot_general(lhs, rhs, DN, jnp.int32, configs=[mx] * 3)
