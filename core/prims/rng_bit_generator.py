@@ -62,7 +62,7 @@ _PHILOX_BUMP = (np.uint32(0x9E3779B9), np.uint32(0xBB67AE85))
 _RNG_STATE_START = 0x7012395  # XLA:CPU's first counter of a stateful RNG op
 
 
-def philox4x32(key: tuple[int, int], x: list[np.ndarray]) -> list[np.ndarray]:
+def _philox4x32(key: tuple[int, int], x: list[np.ndarray]) -> list[np.ndarray]:
     """Philox-4x32 with 10 rounds (Random123; XLA's `Philox4x32`) of the uint32 counter words
     `x` (four arrays of one shape) under the key words `key`."""
     k = [np.full(1, w, np.uint32) for w in key]  # arrays: numpy wraps their overflow silently
@@ -87,12 +87,12 @@ def _join64(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return lo.astype(np.uint64) | (hi.astype(np.uint64) << _S32)
 
 
-def philox_words(key: int, lo: int, hi: int, n: int, wide: bool) -> np.ndarray:
+def _philox_words(key: int, lo: int, hi: int, n: int, wide: bool) -> np.ndarray:
     """The Philox words of the 128-bit counters `(lo, hi) + [0, n)`, in order: `4 n` uint32
     words, or `2 n` uint64 ones if `wide`."""
     low = np.uint64(lo) + np.arange(n, dtype=np.uint64)
     high = np.where(low < np.uint64(lo), np.uint64((hi + 1) % 2**64), np.uint64(hi))
-    y = philox4x32((key & 0xFFFFFFFF, key >> 32), _split64(low) + _split64(high))
+    y = _philox4x32((key & 0xFFFFFFFF, key >> 32), _split64(low) + _split64(high))
     if wide:
         y = [_join64(y[0], y[1]), _join64(y[2], y[3])]
     return np.stack(y, axis=1).reshape(-1)
@@ -132,17 +132,17 @@ def _philox_bits(key: int, state: int, shape: tuple, width: int) -> tuple[np.nda
     size = math.prod(shape)
     n = -(-size // (2 if width == 64 else 4))
     # XLA's counter of a 2-word state is (state, key): its low word, then the key as high word.
-    return philox_words(key, state, key, n, width == 64)[:size], n
+    return _philox_words(key, state, key, n, width == 64)[:size], n
 
 
-def key_words(key: np.ndarray) -> tuple[int, int]:
+def _key_words(key: np.ndarray) -> tuple[int, int]:
     """The 64-bit key and counter words of a `uint32[4]` or `uint64[2]` key."""
     words = np.ascontiguousarray(key).view(np.uint64)  # little-endian word pairs, as XLA:CPU
     return int(words[0]), int(words[1])
 
 
 def _rbg_impl(key, *, shape, dtype, algorithm, out_sharding):
-    k, s = key_words(key)
+    k, s = _key_words(key)
     width = np.dtype(dtype).itemsize * 8
     gen = _threefry_bits if algorithm == RandomAlgorithm.RNG_THREE_FRY else _philox_bits
     bits, used = gen(k, s, tuple(shape), width)
@@ -234,7 +234,7 @@ class RngSite:
             counter = self.counter
             self.counter = (counter + size * (2 if wide else 1)) % 2**128
         n = -(-size // (2 if wide else 4))
-        bits = philox_words(self.key, counter % 2**64, counter >> 64, n, wide)[:size]
+        bits = _philox_words(self.key, counter % 2**64, counter >> 64, n, wide)[:size]
         bits = bits.reshape(shape)
         if dt.kind in "iu":  # 1-element arrays: numpy wraps their overflow silently
             lo, hi = (np.full(1, v, dt) for v in (a, b))

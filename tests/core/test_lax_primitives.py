@@ -93,12 +93,10 @@ def test_jax_params_refused_when_not_implemented():
 @pytest.mark.parametrize(
     "prim, fix",
     [
-        (lax.rng_bit_generator_p, "core.random"),
         (lax.create_token_p, "without tokens"),
         (lax.after_all_p, "without tokens"),
         (lax.select_and_scatter_p, "select_and_scatter_add_p"),
         (lax.ragged_all_to_all_p, "lax.all_to_all"),
-        (lax.rng_uniform_p, "core.random"),
     ],
 )
 def test_unsupported_primitives_name_the_fix(prim, fix):

@@ -78,6 +78,16 @@ def test_vmap_draws_the_batch_from_the_first_key():
     assert np.asarray(bits).tolist() == JAX["vmap"]["bits"]
 
 
+def test_bind_takes_jaxs_parameters():
+    key = np.array(cases.KEYS["small"], np.uint32)
+    params = dict(shape=(2, 3), dtype=np.dtype("uint16"), out_sharding=None)
+    new_key, bits = lax.rng_bit_generator_p.bind(
+        key, algorithm=lax.RandomAlgorithm.RNG_PHILOX, **params
+    )
+    _check("small|(2, 3)|uint16|RNG_PHILOX", new_key, bits, "uint16")
+    assert lax.rng_uniform_p.bind(np.float32(0), np.float32(1), shape=(3,)).shape == (3,)
+
+
 def test_jaxpr_params_and_zero_derivative():
     key = np.array(cases.KEYS["small"], np.uint32)
     text = str(core.make_jaxpr(lambda k: lax.rng_bit_generator(k, (2,)))(key))

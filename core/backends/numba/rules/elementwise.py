@@ -142,12 +142,17 @@ register_lowering(add_p, Scalar(_infix("+")))
 register_lowering(sub_p, Scalar(_infix("-")))
 
 
+def _complex(ctx, expr: str) -> str:
+    """`expr`, a Python `complex` (complex128 in numba), as a complex64 where the result is one:
+    a wider value would widen the fused operations that read it (and mix float and double)."""
+    return f"np.complex64({expr})" if ctx.dtype == np.complex64 else expr
+
+
 def _mul_lowering(ctx, a, b):
     if ctx.dtype == np.bool_:
         return f"({a} & {b})"
     if ctx.dtype.kind == "c":  # XLA's fused multiply-adds, not LLVM's choice of them
-        product = f"rt.cmul({a}, {b})"
-        return f"np.complex64({product})" if ctx.dtype == np.complex64 else product
+        return _complex(ctx, f"rt.cmul({a}, {b})")
     return f"({a} * {b})"
 
 
@@ -156,7 +161,7 @@ register_lowering(mul_p, Scalar(_mul_lowering))
 
 def _div_lowering(ctx, a, b):
     if ctx.dtype.kind == "c":  # numba's complex division raises ZeroDivisionError
-        return f"rt.cdiv({a}, {b})"
+        return _complex(ctx, f"rt.cdiv({a}, {b})")
     if _is_float(ctx):
         return f"({a} / {b})"
     return f"rt.{'idiv' if ctx.dtype.kind == 'i' else 'udiv'}({a}, {b})"
@@ -187,7 +192,7 @@ register_lowering(neg_p, Scalar(lambda ctx, x: f"(-{x})"))
 def _sign_lowering(ctx, x):
     if ctx.dtype.kind == "c":  # x / |x|, 0 at 0
         m = ctx.tmp(f"np.abs({x})")
-        return f"rt.where({m} == 0, {x}, complex({x}.real / {m}, {x}.imag / {m}))"
+        return _complex(ctx, f"rt.where({m} == 0, {x}, complex({x}.real / {m}, {x}.imag / {m}))")
     one, zero = ctx.const(1), ctx.const(0)
     if ctx.dtype.kind == "u":
         return f"({one} if {x} > {zero} else {zero})"
@@ -278,7 +283,7 @@ def _integer_pow_lowering(ctx, x, *, y):
     if y >= 0:
         return acc
     one = ctx.const(1)
-    return f"rt.cdiv({one}, {acc})" if ctx.dtype.kind == "c" else f"({one} / {acc})"
+    return _complex(ctx, f"rt.cdiv({one}, {acc})") if ctx.dtype.kind == "c" else f"({one} / {acc})"
 
 
 register_lowering(integer_pow_p, Scalar(_integer_pow_lowering))
@@ -343,4 +348,4 @@ def _select_n_lowering(ctx, which, *cases):
 register_lowering(select_n_p, Scalar(_select_n_lowering))
 register_lowering(real_p, Scalar(lambda ctx, x: f"{x}.real"))
 register_lowering(imag_p, Scalar(lambda ctx, x: f"{x}.imag"))
-register_lowering(complex_p, Scalar(lambda ctx, a, b: f"complex({a}, {b})"))
+register_lowering(complex_p, Scalar(lambda ctx, a, b: _complex(ctx, f"complex({a}, {b})")))
