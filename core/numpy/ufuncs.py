@@ -71,11 +71,10 @@ subtract = _binary("subtract", ew.sub)
 def multiply(x: Any, y: Any, /) -> Any:
     """Elementwise `multiply` with numpy broadcasting and JAX type promotion (`and` of
     booleans; complex products rounded as XLA's loops round them: `ew.mul_like_xla`)."""
-    y_shape = np.shape(y)
-    x, y = promote_args("multiply", x, y)
+    x, y = promote_args("multiply", x, y, lax_shapes=True)
     if get_aval(x).dtype == np.bool_:
         return ew.bitwise_and(x, y)
-    return ew.mul_like_xla(x, y, y_shape)
+    return ew.mul_like_xla(x, y)
 
 
 def true_divide(x: Any, y: Any, /) -> Any:

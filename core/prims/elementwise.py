@@ -954,28 +954,27 @@ def div_like_xla(x: Any, y: Any, y_shape: tuple[int, ...] | None) -> Any:
     return div(x, y)
 
 
-def mul_like_xla(x: Any, y: Any, y_shape: tuple[int, ...]) -> Any:
+def mul_like_xla(x: Any, y: Any) -> Any:
     """`mul(x, y)` rounded as JAX's eager `jnp` functions (XLA programs) round it.
 
     XLA's CPU loop over a complex product whose right operand is broadcast along the minor
     axis (a scalar, a column `(n, 1)`) computes it with the operands swapped: the imaginary part
     is `fma(ar, bi, ai br)` there, `fma(ai, br, ar bi)` elsewhere (`_mul_impl`). Eagerly (no
-    tracer) this binds `mul(y, x)` in that case; a traced product is left to the kernel.
+    tracer) this binds `mul(y, x)` in that case; under `jit` the compiler swaps them
+    (`core.jit.simplify.swap_complex_products`).
 
     Args:
-      x: the left operand, broadcast to the result's shape.
-      y: the right operand, broadcast to the result's shape.
-      y_shape: the right operand's shape before broadcasting.
+      x: the left operand, of the result's rank (or a scalar).
+      y: the right operand, of the result's rank (or a scalar).
 
     Returns:
       `x * y`.
     """
-    aval = get_aval(x)
+    xs, ys = get_aval(x).shape, get_aval(y).shape
     if (
-        dtypes.kind(aval.dtype) == "c"
-        and aval.shape
-        and aval.shape[-1] != 1
-        and (not y_shape or y_shape[-1] == 1)
+        dtypes.kind(get_aval(x).dtype) == "c"
+        and any(d != 1 for d in xs[-1:] + ys[-1:])  # the result's minor axis is not 1
+        and (not ys or ys[-1] == 1)
         and not isinstance(x, Tracer)
         and not isinstance(y, Tracer)
     ):
