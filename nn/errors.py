@@ -85,6 +85,29 @@ class MissingRngError(_MessageKeyError, InvalidRngError):
         )
 
 
+class UnliftedRngError(MissingRngError):
+    """A module inside a lifted transform asked for a PRNG stream the call was given but the
+    transform does not pass in (Flax lifts only the streams its ``split_rngs`` names).
+
+    Failing code::
+
+        nn.scan(Block, variable_axes={"params": 0}, split_rngs={"params": True}, length=5)
+        model.apply(variables, x, rngs={"dropout": key})   # Block uses nn.Dropout
+
+    Fix::
+
+        nn.scan(Block, ..., split_rngs={"params": True, "dropout": True})
+    """
+
+    def __init__(self, stream: str, path: str):
+        super(MissingRngError, self).__init__(  # its own message, not MissingRngError's
+            f"Module at {path} needs a PRNG key for the stream {stream!r}: the call got one, "
+            f"but a lifted transform around the module (nn.scan, nn.vmap, ...) passes in only "
+            f"the streams its split_rngs names. Name it there: split_rngs={{..., {stream!r}: "
+            f"True}} (a key per step or index) or False (one key for all)."
+        )
+
+
 class InvalidRngsError(InvalidRngError, TypeError, ValueError):
     """``rngs`` is neither a PRNG key nor a dict of stream names to keys (Flax raises
     InvalidRngError for a non-key, ValueError for a dict holding one).

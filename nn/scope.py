@@ -408,6 +408,8 @@ class Scope:
         """A fresh key of stream ``name`` (falls back to ``'params'`` like Flax)."""
         if name not in self.rngs:
             if "params" not in self.rngs:
+                if name in self.flags.get("unlifted_rngs", ()):
+                    raise errors.UnliftedRngError(name, self.path_text)
                 raise errors.MissingRngError(name, self.path_text, self.rngs.keys())
             name = "params"
         count = self.rng_counters.streams.get(name, 0) + 1

@@ -149,13 +149,17 @@ class _Lift:
             rngs = {}
             for group in rng_groups:
                 rngs.update({n: LazyRng(key, self.suffixes[k][n]) for n, key in group[k].items()})
+            # the streams the call has that the transform does not lift (for make_rng's error)
+            unlifted = outer.flags.get("unlifted_rngs", frozenset()) | (
+                outer.rngs.keys() - rngs.keys()
+            )
             inner = Scope(
                 variables,
                 rngs,
                 name=outer.name,
                 mutable=scope_lib.intersect_filters(self.mutables[k], mutable_filter),
                 path=outer.path,
-                flags=outer.flags,
+                flags={**outer.flags, "unlifted_rngs": frozenset(unlifted)},
             )
             inner.rng_counters = outer.rng_counters
             inner_scopes.append(inner)

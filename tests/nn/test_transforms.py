@@ -581,3 +581,31 @@ def test_vmap_and_scan_drop_keyword_arguments_with_flaxs_warning(transform):
         _, y = lifted().apply(variables, jnp.zeros(()), x, scale=10.0)
     _, want = lifted().apply(variables, jnp.zeros(()), x)
     np.testing.assert_array_equal(np.asarray(y), np.asarray(want))
+
+
+class _DropoutBlock(nn.Module):
+    @nn.compact
+    def __call__(self, x, _):
+        return nn.Dropout(0.5, deterministic=False)(x), None
+
+
+@pytest.mark.parametrize(
+    "split_rngs, rngs, error",
+    [
+        # Flax lifts only the streams split_rngs names (InvalidRngError, as Flax's)
+        ({"params": True}, {"dropout": 1}, errors.UnliftedRngError),
+        ({"params": True}, {}, errors.MissingRngError),
+        ({"params": True, "dropout": True}, {"dropout": 1}, None),
+    ],
+)
+def test_scan_passes_in_only_the_streams_split_rngs_names(split_rngs, rngs, error):
+    scanned = nn.scan(_DropoutBlock, split_rngs=split_rngs, length=2)()
+    rngs = {k: random.key(v) for k, v in rngs.items()}
+    x = jnp.ones((2, 3))
+    if error is None:
+        y = scanned.apply({}, x, None, rngs=rngs)[0]
+        assert set(np.unique(np.asarray(y))) <= {0.0, 4.0}  # two steps' dropouts of rate 0.5
+        return
+    with pytest.raises(error, match="split_rngs" if error is errors.UnliftedRngError else "rngs="):
+        scanned.apply({}, x, None, rngs=rngs)
+    assert issubclass(error, nn.flax_errors.InvalidRngError)
