@@ -57,6 +57,9 @@ from core.jit.vecmath import (
     _ERF_ONE,
     _ERF_P,
     _ERF_Q,
+    _ERFINV64_CENTRAL,
+    _ERFINV64_MIDDLE,
+    _ERFINV64_TAIL,
     _ERFINV_CENTRAL,
     _ERFINV_TAIL,
     _EXP,
@@ -780,6 +783,20 @@ def _vm_atan2_64(e: _Fp, y, x):
     return _sel(e, b.and_(x_den, e.cmp(">", e.intrinsic("fabs", y), _f(d, 0))), half_pi, r)
 
 
+def _vm_erf_inv64(e: _Fp, x):
+    d = x.type
+    w = e.neg(_vm_log1p64(e, e.mul(x, e.neg(x))))
+    central = e.cmp("<", w, _f(d, 6.25))
+    middle = e.cmp("<", w, _f(d, 16))
+    s = _sqrt(e, w)
+    t = _sel(e, central, e.sub(w, _f(d, 3.125)), e.sub(s, _sel(e, middle, _f(d, 3.25), _f(d, 5))))
+    p = _sel(e, middle, _fma_horner(e, t, _ERFINV64_MIDDLE), _fma_horner(e, t, _ERFINV64_TAIL))
+    p = _sel(e, central, _fma_horner(e, t, _ERFINV64_CENTRAL), p)
+    y = _flush64(e, e.mul(p, x))
+    one = e.cmp("==", e.intrinsic("fabs", x), _f(d, 1))
+    return _sel(e, one, e.mul(x, _f(d, np.inf)), y)
+
+
 def _vm_erf64(e: _Fp, x):
     return e.libm("erf", _flush64(e, x))
 
@@ -1124,6 +1141,7 @@ _CALLS: dict[str, _Call] = {
     "vm.asin_f64": _vm(lambda e, x: _vm_asin(e, x, _vm_atan2_64), (), _F64),
     "vm.acos_f64": _vm(lambda e, x: _vm_acos(e, x, _vm_atan2_64), (), _F64),
     "vm.erf_f64": _vm(_vm_erf64, (), _F64),
+    "vm.erf_inv_f64": _vm(_vm_erf_inv64, (), _F64),
     "vm.cbrt_f64": _vm(_vm_cbrt64, (), _F64),
     "vm.sqrt_f64": _vm(lambda e, x: _sqrt(e, _flush64(e, x)), (), _F64),
     "vm.tan_f64": _vm(lambda e, x: e.libm("tan", x), (), _F64),
