@@ -107,3 +107,26 @@ def test_a_freeze_of_the_process_stays():
     finally:
         gc.unfreeze()
     del kept
+
+
+def test_tracing_a_jitted_function_pauses_full_collections(generations):
+    """`jit` traces under `paused()` too: a full collection over the whole process during a
+    trace (0.1 s of the ResNet-10's cold first call once init had compiled eager loops) waits
+    for the one over the trace's objects as it ends."""
+    import core  # noqa: PLC0415
+    import core.numpy as jnp  # noqa: PLC0415
+
+    seen = {}
+
+    def f(x):
+        seen["threshold"], seen["frozen"] = gc.get_threshold()[2], gc.get_freeze_count()
+        seen["kept"] = _churn(200)  # as a large model's trace allocates
+        seen["full while tracing"] = 2 in generations
+        return x + 1
+
+    before = gc.get_threshold()
+    core.jit(f).trace(jnp.zeros(3, jnp.float32))
+    assert seen["threshold"] == 1 << 30 and seen["frozen"] > 0
+    assert not seen["full while tracing"]
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+    assert generations.count(2) == 1  # the one over the trace's objects, as it ended
