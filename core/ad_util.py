@@ -33,6 +33,7 @@ class _Ops:
     """The primitive-level operations, registered by `core.prims` (see `register_ops`)."""
 
     add: Callable[[Any, Any], Any]
+    add_any: Callable[[Any, Any], Any]
     full: Callable[..., Any]
     broadcast_in_dim: Callable[..., Any]
     transpose: Callable[..., Any]
@@ -68,4 +69,4 @@ def add_any(a: Any, b: Any) -> Any:
         return b
     if type(b) is Zero:
         return a
-    return ops.add(a, b)
+    return ops.add_any(a, b)

@@ -1,5 +1,5 @@
 """Jaxpr rewrites before code generation: inline nested `jit_call`s, make elementwise
-broadcasts explicit, XLA's algebraic
+broadcasts explicit (`canonical`), XLA's algebraic
 simplifications that change results (`algebraic`), move products out of scans
 (`core/jit/scan_motion.py`), merge duplicate equations, divide by square roots as XLA does, let
 BLAS write transposed products directly, and drop dead code. Each returns new lists and
@@ -16,6 +16,7 @@ from core import ir
 from core.avals import ShapedArray
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var
 from core.jit import scan_motion
+from core.jit.canonical import canonical
 from core.jit.structure import literal_value
 from core.prims import elementwise, linalg, shapes
 
@@ -23,7 +24,7 @@ from core.prims import elementwise, linalg, shapes
 def simplify(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
     """All rewrites, in order; returns `(eqns, outvars)`."""
     eqns, outvars = inline_calls(eqns, outvars)
-    eqns = explicit_broadcasts(eqns)
+    eqns = canonical(eqns)
     eqns, outvars = algebraic(eqns, outvars)
     eqns, outvars = scan_motion.optimize(eqns, outvars, simplify)
     eqns, outvars = common_subexpressions(eqns, outvars)
@@ -73,31 +74,6 @@ def inline_calls(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
         out += copied
         rename.update(zip(eqn.outputs, results))
     return out, [sub(v) for v in outvars]
-
-
-def explicit_broadcasts(eqns: list[Eqn]) -> list[Eqn]:
-    """Gives every operand of a broadcasting elementwise equation (`Primitive.broadcasting`:
-    `mul a 2.0:f32[]`, or `f32[1,3]` beside `f32[4,1]`) the result's shape through a
-    `broadcast_in_dim`, so that code generation sees operands of one shape (and XLA's
-    rewrites below their broadcasts)."""
-    out: list[Eqn] = []
-    for eqn in eqns:
-        shape = eqn.outputs[0].aval.shape if eqn.prim.broadcasting else None
-        if shape is None or all(x.aval.shape == shape for x in eqn.inputs):
-            out.append(eqn)
-            continue
-        inputs = []
-        for x in eqn.inputs:
-            aval = x.aval
-            if aval.shape != shape:
-                full = Var(ShapedArray(shape, aval.dtype, aval.weak_type))
-                dims = tuple(range(aval.ndim)) if aval.ndim else ()
-                params = {"shape": shape, "broadcast_dimensions": dims}
-                out.append(Eqn(shapes.broadcast_in_dim_p, [x], params, [full], eqn.source_info))
-                x = full
-            inputs.append(x)
-        out.append(Eqn(eqn.prim, inputs, eqn.params, eqn.outputs, eqn.source_info))
-    return out
 
 
 # XLA's algebraic simplifier (xla/service/algebraic_simplifier.cc) rewrites these patterns

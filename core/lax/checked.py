@@ -18,8 +18,6 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from core import dtypes
 from core.errors import DTypeError, ShapeError
 from core.lax import composites
@@ -35,23 +33,6 @@ class OperandShapeError(ShapeError):
     Failing code: ``lax.add(jnp.ones(3), jnp.ones(4))``. Fix: operands of one shape (`lax` does
     not broadcast ranks), or ``jnp.add`` for numpy broadcasting.
     """
-
-
-_SCALARS = (int, float, complex)  # before the module's own `complex` shadows the builtin
-
-
-def _canonical_scalar(x: Any) -> Any:
-    """A Python scalar as a 0-d array of its own canonical dtype (weak unless bool)."""
-    if type(x) is bool:
-        return shapes.full((), x, dtypes.bool_, False)
-    if type(x) in _SCALARS:
-        dt = dtypes.python_scalar_dtype(x)
-        if type(x) is int:
-            info = np.iinfo(dt)
-            if not info.min <= x <= info.max:
-                raise OverflowError(f"Python int {x} too large to convert to {dt}")
-        return shapes.full((), x, dt, True)
-    return x
 
 
 # The jnp function JAX's same-dtype error names for a lax one (JAX's table)
@@ -152,7 +133,7 @@ def checked(fn: Callable, kinds: str | None = None, name: str | None = None) -> 
 
     @functools.wraps(fn)
     def op(*args: Any) -> Any:
-        args = [_canonical_scalar(a) for a in args]
+        args = [composites.canonical_scalar(a) for a in args]
         impl = fn
         if name == "pow" and len(args) == 2:
             x, y = (get_aval(a).dtype for a in args)
@@ -184,7 +165,7 @@ def mul(x: Any, y: Any, *, out_dtype: Any = None) -> Any:
     """
     if out_dtype is not None:
         dt = dtypes.check_user_dtype(out_dtype, "mul")
-        x, y = (shapes.convert_element_type(_canonical_scalar(v), dt) for v in (x, y))
+        x, y = (shapes.convert_element_type(composites.canonical_scalar(v), dt) for v in (x, y))
     return _mul(x, y)
 
 

@@ -1,12 +1,12 @@
-"""JAX's primitives that numbax computes by composition, under JAX's names (`lax.clamp_p`...).
+"""JAX's primitives that numbax computes by composition, under JAX's names (`lax.conj_p`...).
 
 `jax.lax` exports one primitive per operation; numbax builds some of those operations from
-other primitives (`lax.clamp` is a `max` and a `min`, `x.at[i].add(v)` is numbax's `scatter`
+other primitives (`lax.nextafter` is a bit composition, `x.at[i].add(v)` is numbax's `scatter`
 with kind "add"). For code written against JAX's objects, each such name here is a
 `ComposedPrimitive`: it has JAX's `name` and `multiple_results`, and its `bind` takes JAX's
 operands and parameters and runs numbax's composition (under any transformation, like every
 `core.lax` function). They never appear in numbax's jaxprs: those show the primitives the
-composition binds, so an interpreter that matches `eqn.prim is lax.clamp_p` finds none.
+composition binds, so an interpreter that matches `eqn.prim is lax.conj_p` finds none.
 
 JAX's primitives that numbax does not implement at all are `UnsupportedPrimitive`s: their
 `bind` raises `PrimitiveNotImplementedError`, which names what to use instead.
@@ -220,7 +220,6 @@ def _all_to_all(
 
 
 _TOKENS = "numbax orders effects without tokens; drop the token arguments"
-clamp_p = ComposedPrimitive("clamp", co.clamp)
 conj_p = ComposedPrimitive("conj", lambda x, input_dtype=None: co.conj(x))
 clz_p = ComposedPrimitive("clz", co.clz)
 mulhi_p = ComposedPrimitive("mulhi", co.mulhi)

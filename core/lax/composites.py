@@ -21,7 +21,6 @@ import numpy as np
 
 from core import dtypes, tree_util
 from core.api import vmap
-from core.custom_derivatives import custom_jvp
 from core.errors import DTypeError, ShapeError
 from core.interpreters.partial_eval import trace_to_jaxpr
 from core.named_sharding import placed_by
@@ -40,39 +39,28 @@ from core.prims.random_bits import bitcast_convert_type
 from core.prims.sorting import top_k
 from core.trace import get_aval
 
+_PY_SCALARS = (int, float, complex)  # before the module's own `complex` shadows the builtin
+
+
+def canonical_scalar(x: Any) -> Any:
+    """A Python scalar as a 0-d array of its own canonical dtype (weak unless bool)."""
+    if type(x) is bool:
+        return shapes.full((), x, dtypes.bool_, False)
+    if type(x) in _PY_SCALARS:
+        dt = dtypes.python_scalar_dtype(x)
+        if type(x) is int:
+            info = np.iinfo(dt)
+            if not info.min <= x <= info.max:
+                raise OverflowError(f"Python int {x} too large to convert to {dt}")
+        return shapes.full((), x, dt, True)
+    return x
+
 
 def clamp(min: Any, x: Any, max: Any) -> Any:  # noqa: A002
-    """`lax.clamp`: `x` limited to `[min, max]` elementwise (scalar bounds broadcast)."""
-    shape = get_aval(x).shape
-
-    def like(b):
-        if isinstance(b, (int, float, bool)):
-            return ew.full_like(x, b)
-        return shapes.broadcast_in_dim(b, shape, ()) if get_aval(b).shape != shape else b
-
-    lo, hi = like(min), like(max)
-    if dtypes.kind(get_aval(x).dtype) not in "fc":
-        return _clamp_value(lo, x, hi)
-    return _clamp(lo, x, hi)
-
-
-def _clamp_value(lo: Any, x: Any, hi: Any) -> Any:
-    return ew.min(ew.max(x, lo), hi)
-
-
-_clamp = custom_jvp(_clamp_value)
-
-
-@_clamp.defjvp
-def _clamp_jvp(primals, tangents):
-    # JAX's clamp rule: the tangent of whichever operand is strictly the result; exactly at a
-    # bound nobody's (so d/dx is 0 there, unlike min(max(x, lo), hi)'s 1/2).
-    (lo, x, hi), (t_lo, t_x, t_hi) = primals, tangents
-    zero = ew.full_like(t_x, 0)
-    from_lo = ew.select(ew.bitwise_and(ew.gt(lo, x), ew.lt(lo, hi)), t_lo, zero)
-    from_x = ew.select(ew.bitwise_and(ew.gt(x, lo), ew.lt(x, hi)), t_x, zero)
-    from_hi = ew.select(ew.lt(hi, x), t_hi, zero)
-    return _clamp_value(lo, x, hi), ew.add(ew.add(from_lo, from_x), from_hi)
+    """`lax.clamp`: `x` limited to `[min, max]` elementwise (rank-0 bounds broadcast); a
+    Python scalar bound takes its own canonical dtype, as in JAX (`lax.clamp(0, x, 1.)` of a
+    float32 `x` raises JAX's dtype error)."""
+    return ew.clamp(canonical_scalar(min), x, canonical_scalar(max))
 
 
 def square(x: Any) -> Any:

@@ -21,6 +21,7 @@ from core.prims import (  # noqa: F401
 
 ad_util.register_ops(
     add=elementwise.add,
+    add_any=elementwise.add_any,
     full=shapes.full,
     broadcast_in_dim=shapes.broadcast_in_dim,
     transpose=shapes.transpose,

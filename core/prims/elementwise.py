@@ -7,7 +7,7 @@ contribution of an operand smaller than the result is broadcast to it (`jvp.defj
 cotangent summed back to its operand's shape (`transpose.backward_pass`), a batched operand of
 another rank moved to the front and given size-1 axes (`batching.broadcasting_batcher`), and
 the compiler makes every broadcast explicit before it generates code
-(`core.jit.simplify.explicit_broadcasts`). `select_n`, `complex` and the unary primitives keep
+(`core/jit/canonical.py`). `select_n`, `complex` and the unary primitives keep
 one shape for all operands.
 
 Each primitive is declared by `unop`/`binop` (impl and abstract eval) and gets its jvp, transpose
@@ -201,6 +201,24 @@ add_p = binop("add", _errstate(np.add), _NUM)
 defjvp(add_p, lambda g, x, y: g, lambda g, x, y: g)
 add_p.def_transpose(lambda ct, x, y: [ct, ct])
 add_p.linear = True
+
+# JAX's `add_any` (`add_jaxvals`): the sum with which the AD interpreters accumulate tangents
+# and cotangents (`ad_util.add_any`), so grads print `add_any` as JAX's do; operands of one
+# shape; it computes as `add` (`jit` compiles it as one: `core/jit/canonical.py`).
+add_any_p = Primitive("add_any")
+add_any_p.def_impl(add_p.impl)
+
+
+def _add_any_abstract_eval(x, y):
+    _check_same("add_any", (x, y))
+    return add_p.abstract_eval(x, y)
+
+
+add_any_p.def_abstract_eval(_add_any_abstract_eval)
+defjvp(add_any_p, lambda g, x, y: g, lambda g, x, y: g)
+add_any_p.def_transpose(lambda ct, x, y: [ct, ct])
+add_any_p.linear = True
+batching.broadcast_batcher(add_any_p)
 
 sub_p = binop("sub", _errstate(np.subtract), _NUM)
 defjvp(sub_p, lambda g, x, y: g, lambda g, x, y: neg(g))
@@ -798,6 +816,94 @@ batching.broadcast_batcher(select_n_p)
 
 
 # ---------------------------------------------------------------------------------------------
+# clamp: `x` limited to [lo, hi] as XLA computes it, min(max(x, lo), hi) (NaN stays NaN, and
+# lo > hi gives hi); rank-0 bounds broadcast
+
+clamp_p = Primitive("clamp", dtype_kinds=_NUM + "b")
+clamp_p.broadcasting = True  # rank-0 bounds; `core/jit/canonical.py` widens them
+
+
+def _clamp_impl(lo, x, hi):
+    return min_p.impl(max_p.impl(x, lo), hi)
+
+
+def _clamp_abstract_eval(lo, x, hi):
+    for name, b in (("min", lo), ("max", hi)):
+        if b.shape and b.shape != x.shape:
+            raise ShapeError(
+                f"clamp requires {name}.shape == operand.shape or {name}.shape == (), got "
+                f"{name}.shape={b.shape}, operand.shape={x.shape}."
+            )
+    if not lo.dtype == x.dtype == hi.dtype:
+        raise DTypeError(
+            f"lax.clamp requires arguments to have the same dtypes, got {lo.dtype}, {x.dtype}, "
+            f"{hi.dtype}."
+        )
+    return ShapedArray(x.shape, x.dtype, lo.weak_type and x.weak_type and hi.weak_type)
+
+
+def _clamp_jvp_bound(strictly):
+    """The tangent of a bound where it is strictly the result (JAX's rule: at a bound,
+    nobody's)."""
+
+    def jvp(g, lo, x, hi):
+        shape = get_aval(x).shape
+        g = broadcast_in_dim(g, shape, ()) if get_aval(g).shape != shape else g
+        return select(strictly(lo, x, hi), g, full_like(x, 0))
+
+    return jvp
+
+
+def _clamp_batch(args, dims, **params):
+    """JAX's batch rule of clamp: rank-0 bounds stay scalars where they can, other operands
+    move their batch axis to the front and bounds of rank 1 (the batch axis) widen to x's
+    shape."""
+    lo, x, hi = args
+    lo_d, x_d, hi_d = dims
+    shape = lambda v: get_aval(v).shape  # noqa: E731
+    size = next(shape(a)[d] for a, d in zip(args, dims) if d is not None)
+    if lo_d == x_d == hi_d:
+        if shape(lo) == shape(x) == shape(hi) or len(shape(lo)) == len(shape(hi)) == 0:
+            return clamp_p.bind(lo, x, hi), x_d
+        if len(shape(lo)) == len(shape(hi)) == 1:
+            lo = broadcast_in_dim(lo, shape(x), (lo_d,))
+            hi = broadcast_in_dim(hi, shape(x), (hi_d,))
+            return clamp_p.bind(lo, x, hi), x_d
+    elif not shape(lo) and not shape(hi) and x_d is not None:
+        return clamp_p.bind(lo, x, hi), x_d
+    lo = batching.bdim_at_front(lo, lo_d, size) if shape(lo) else lo
+    hi = batching.bdim_at_front(hi, hi_d, size) if shape(hi) else hi
+    x = batching.bdim_at_front(x, x_d, size) if shape(x) else x
+    if not shape(lo) and shape(x):
+        lo = broadcast_in_dim(lo, shape(x), ())
+    if not shape(hi) and shape(x):
+        hi = broadcast_in_dim(hi, shape(x), ())
+    if 0 < len(shape(lo)) < len(shape(x)):
+        lo = broadcast_in_dim(lo, shape(x), (0,))
+    if 0 < len(shape(hi)) < len(shape(x)):
+        hi = broadcast_in_dim(hi, shape(x), (0,))
+    if len(shape(lo)) > len(shape(x)):
+        x = broadcast_in_dim(x, shape(lo), ())
+    return clamp_p.bind(lo, x, hi), 0
+
+
+clamp_p.def_impl(_clamp_impl)
+clamp_p.def_abstract_eval(_clamp_abstract_eval)
+clamp_p.def_batch(_clamp_batch)
+defjvp(
+    clamp_p,
+    _clamp_jvp_bound(lambda lo, x, hi: bitwise_and(gt(lo, x), lt(lo, hi))),
+    lambda g, lo, x, hi: select(bitwise_and(gt(x, lo), lt(x, hi)), g, full_like(x, 0)),
+    _clamp_jvp_bound(lambda lo, x, hi: lt(hi, x)),
+)
+
+
+def clamp(lo: Any, x: Any, hi: Any) -> Any:
+    """`lax.clamp`: `x` limited to `[lo, hi]` elementwise (rank-0 bounds broadcast)."""
+    return clamp_p.bind(lo, x, hi)
+
+
+# ---------------------------------------------------------------------------------------------
 # Complex parts: real/imag take a complex array apart, complex builds one (no arithmetic, so
 # infinities and NaNs stay in their own part, as in XLA)
 
@@ -906,6 +1012,11 @@ def _binds(prim: Primitive) -> Callable[[Callable], Callable]:
 def add(x: Any, y: Any) -> Any:
     """Elementwise `x + y`."""
     return add_p.bind(*_operands(x, y))
+
+
+def add_any(x: Any, y: Any) -> Any:
+    """`x + y` of two tangents or cotangents of one shape (JAX's `add_any`)."""
+    return add_any_p.bind(x, y)
 
 
 @_binds(sub_p)

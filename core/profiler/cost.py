@@ -24,9 +24,9 @@ import numpy as np
 
 from core.interpreters.partial_eval import dce_jaxpr
 from core.ir import Eqn, Jaxpr, Literal
+from core.jit.canonical import canonical
 from core.jit.errors import LoweringError
 from core.jit.fusion import ELEMENTWISE, SCALAR, classify
-from core.jit.simplify import explicit_broadcasts
 
 _TRANSCENDENTAL = frozenset(
     [
@@ -251,7 +251,7 @@ def jaxpr_cost(jaxpr: Jaxpr) -> dict[str, float]:
     flops = transcendentals = nbytes = 0
     # JAX lowers a rank-0 or size-1 operand of an elementwise primitive to an HLO broadcast,
     # whose bytes XLA counts
-    for eqn in explicit_broadcasts(dce_jaxpr(jaxpr).eqns):
+    for eqn in canonical(dce_jaxpr(jaxpr).eqns):
         inner = _inner_jaxprs(eqn)
         if inner is not None:
             for sub in inner:

@@ -124,6 +124,13 @@ CASES: list[Case] = [
     _binary("pow", P, R),
     _binary("max", D, D),
     _binary("min", D, D),
+    _binary("add_any", R, R),
+    Case(  # rank-0 bounds, operand values away from them
+        "clamp",
+        "clamp",
+        lambda x: ew.clamp(ew.full_like(x, 0.3, shape=()), x, ew.full_like(x, 1.2, shape=())),
+        [D(3)],
+    ),
     Case("rem", "rem", ew.rem, [A(3) * 3, P(3) + 1.7], eps=1e-6),
     Case("polygamma", "polygamma", lambda x: ew.polygamma(ew.full_like(x, 1), x), [P(3)]),
     *[

@@ -2,7 +2,8 @@
 does (`core/prims/elementwise.py`, `Primitive.broadcasting`): every transformation of a call
 with mixed shapes must give what the same call on operands broadcast beforehand gives (the
 path every rule was checked on), eagerly and under `jit`; mismatched shapes raise JAX's
-errors; the staged jaxpr keeps the rank-0 literal (`mul a 2.0:f32[]`), as JAX's."""
+errors; the staged jaxpr keeps the rank-0 literal (`mul a 2.0:f32[]`), as JAX's. `lax.clamp`,
+a primitive with rank-0 bounds, likewise."""
 
 import numpy as np
 import pytest
@@ -100,3 +101,42 @@ def test_shapes_that_do_not_broadcast_raise_jaxs_type_error(shapes, message):
     with pytest.raises(ShapeError) as info:  # the primitive itself: JAX's text, then the fix
         ew.add_p.bind(x, y)
     assert str(info.value).startswith(message)
+
+
+# lax.clamp: a primitive as in JAX (min(max(x, lo), hi); rank-0 bounds broadcast)
+CLAMP_X = np.array([np.nan, -1.0, 0.0, 0.25, 1.0, 2.0, np.inf], np.float32)
+
+
+@pytest.mark.parametrize(
+    "lo,hi", [(0.0, 1.0), (1.0, 0.0), (np.full(7, 0.5, np.float32), 1.0)], ids=str
+)
+def test_clamp_values_eager_and_jitted(lo, hi):
+    want = np.minimum(np.maximum(CLAMP_X, lo), hi)  # XLA's order: NaN stays, lo > hi gives hi
+    for fn in (lax.clamp, core.jit(lax.clamp)):
+        np.testing.assert_array_equal(np.asarray(fn(lo, CLAMP_X, hi)), want)
+
+
+def test_clamp_gradients_follow_jaxs_rule():
+    # the tangent of whichever operand is strictly the result; at a bound nobody's (JAX)
+    x = jnp.array([0.1, 0.2, 0.5, 0.6, 0.9])
+    grads = core.grad(lambda lo, x, hi: lax.clamp(lo, x, hi).sum(), argnums=(0, 1, 2))(0.2, x, 0.6)
+    np.testing.assert_array_equal(np.asarray(grads[0]), 1.0)
+    np.testing.assert_array_equal(np.asarray(grads[1]), [0, 0, 1, 0, 0])
+    np.testing.assert_array_equal(np.asarray(grads[2]), 1.0)
+
+
+def test_clamp_jaxprs_and_errors_are_jaxs():
+    text = str(core.make_jaxpr(lambda x: lax.clamp(0.0, x, 1.0))(jnp.ones(3)))
+    assert text == "{ lambda ; a:f32[3]. let b:f32[3] = clamp 0.0:f32[] a 1.0:f32[] in (b,) }"
+    vm = core.make_jaxpr(core.vmap(lambda lo, x: lax.clamp(lo, x, 1.0)))(
+        jnp.ones(2), jnp.ones((2, 3))
+    )
+    assert str(vm).splitlines()[-2].strip() == "e:f32[2,3] = clamp d b c"
+    batched = core.vmap(lambda lo, x: lax.clamp(lo, x, 1.0))(
+        jnp.array([0.0, 0.5]), jnp.zeros((2, 3))
+    )
+    np.testing.assert_array_equal(np.asarray(batched), [[0, 0, 0], [0.5, 0.5, 0.5]])
+    with pytest.raises(TypeError, match=r"clamp requires min.shape == operand.shape or min.shape"):
+        lax.clamp(jnp.ones(2), jnp.ones(3), 1.0)
+    with pytest.raises(TypeError, match="lax.clamp requires arguments to have the same dtypes"):
+        lax.clamp(0, jnp.ones(3), 1.0)

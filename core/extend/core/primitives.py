@@ -1,8 +1,8 @@
 """`jax.extend.core.primitives`: the primitives JAX names `<name>_p`, as numbax's own (those
 numbax has under the same name: its `core.primitive.all_primitives()` that JAX lists too).
 
-`jit_p`, `linear_solve_p` and `remat_p` are numbax's `jit_call`, `custom_linear_solve` and
-`remat2`; JAX's others numbax lacks (`reduce_precision_p`,
+`jit_p`, `linear_solve_p`, `remat_p` and `add_jaxvals_p` are numbax's `jit_call`,
+`custom_linear_solve`, `remat2` and `add_any`; JAX's others numbax lacks (`reduce_precision_p`,
 `rng_bit_generator_p`, the `scatter_*` variants, ...) are not defined here.
 """
 
@@ -35,4 +35,5 @@ globals().update({f"{name}_p": _numbax[name] for name in _JAX_NAMES if name in _
 jit_p: Primitive = _numbax["jit_call"]
 linear_solve_p: Primitive = _numbax["custom_linear_solve"]
 remat_p: Primitive = _numbax["remat2"]
+add_jaxvals_p: Primitive = _numbax["add_any"]
 __all__ = sorted(n for n in globals() if n.endswith("_p") and not n.startswith("_"))

@@ -394,5 +394,5 @@ def switch(
         if val is not None:
             return branches[int(np.clip(val, 0, len(branches) - 1))](*operands)
     index = convert_element_type(index, np.int32)
-    index = ew.max(ew.min(index, len(branches) - 1), 0)
+    index = ew.clamp(np.int32(0), index, np.int32(len(branches) - 1))  # as JAX's switch
     return _bind_branches(index, branches, operands, "switch")

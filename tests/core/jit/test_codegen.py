@@ -181,6 +181,8 @@ CASES = [
 IDX = np.array([[2, 0], [1, 3], [-1, 9]], I32)  # the last two rows are out of bounds
 KEYS = np.array([[3, 1, 2, 1], [0, 0, 5, -1]], I32)
 CASES += [
+    pytest.param(ew.clamp, (np.float32(-0.5), SPECIAL, np.float32(0.5)), {}, id="clamp-f32"),
+    pytest.param(ew.clamp, (IY, IX, IY + 4), {}, id="clamp-i32"),
     pytest.param(ew.polygamma, (np.array([[0, 1, 2], [3, 1, 2]], F32), POS), {}, id="polygamma"),
     pytest.param(
         lambda k0, k1, a, b: random_bits.threefry2x32(k0, k1, a, b),
@@ -295,6 +297,7 @@ NEVER_COMPILED = {
     "custom_vmap_call",  # core/custom_batching.py: inlined by core/jit/simplify.py
     "remat2",  # core/checkpoint.py: inlined by core/jit/simplify.py
     "name",  # checkpoint_name's identity: dropped by core/jit/simplify.py
+    "add_any",  # AD's sums: compiled as `add` (core/jit/canonical.py)
 }
 # Lowered and tested by their own files (control flow), or never lowered: collectives reach the
 # compiler only outside vmap, where their rule raises a clear error.

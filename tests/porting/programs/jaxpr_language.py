@@ -15,9 +15,7 @@
 """JAX's docs/jaxpr.md ("JAX internals: The jaxpr language"): its code cells verbatim in
 `_cells`, each printing a `make_jaxpr` jaxpr: arithmetic and a reduction, Python control flow
 and pytree arguments traced away, `lax.switch`/`lax.cond` with their branches, `fori_loop` as a
-`while`, `scan`, a nested `jit`. Recorded: the whole text of the cells numbax prints as JAX
-does (all but two) and the first line (constants and inputs with their types) of
-`one_of_three`, whose `switch` index numbax clamps by `min`/`max` (JAX: one `clamp`).
+`while`, `scan`, a nested `jit`. Recorded: the whole text of every cell but `func8`.
 `func8` is not recorded: numbax converts the concrete `jnp.array([1])` to float32 while tracing
 (JAX stages the `convert_element_type`, so its constant is `a:i32[1]`) and converts the branch's
 weak-typed output to the other branch's strong type (JAX leaves the weak type)."""
@@ -82,7 +80,7 @@ def _cells(mark):
                       arg)
 
   print(make_jaxpr(one_of_three)(1, 5.))
-  mark('one_of_three')
+  mark('one_of_three', whole=True)
 
   from jax import lax
 

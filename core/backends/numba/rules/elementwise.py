@@ -28,6 +28,7 @@ from core.prims.elementwise import (
     atanh_p,
     cbrt_p,
     ceil_p,
+    clamp_p,
     complex_p,
     cos_p,
     cosh_p,
@@ -186,6 +187,14 @@ def _pow_lowering(ctx, a, b):
 register_lowering(pow_p, _transcendental(pow_p, _pow_lowering))  # float64: XLA's flushing
 register_lowering(max_p, Scalar(_extremum("maximum", ">")))
 register_lowering(min_p, Scalar(_extremum("minimum", "<")))
+register_lowering(
+    clamp_p,
+    Scalar(
+        lambda ctx, lo, x, hi: _extremum("minimum", "<")(
+            ctx, ctx.tmp(_extremum("maximum", ">")(ctx, x, lo)), hi
+        )
+    ),
+)
 register_lowering(neg_p, Scalar(lambda ctx, x: f"(-{x})"))
 
 

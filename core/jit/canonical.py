@@ -1,0 +1,40 @@
+"""The forms the code generator expects, from jaxprs written as JAX writes them: the rank-0
+and size-1 operands that broadcasting elementwise primitives (`Primitive.broadcasting`,
+`core/prims/elementwise.py`) take, as JAX's lax does, each become a `broadcast_in_dim` to the
+result's shape, as JAX's lowering to HLO makes them, and the AD interpreters' `add_any` an
+`add`. So `simplify`'s rewrites (the products moved out of scans match gradient sums as `add`)
+and the code generator see operands of one shape, and the cost model (`core/profiler/cost.py`)
+counts the broadcasts' bytes as XLA does. Loads no back end.
+"""
+
+from __future__ import annotations
+
+from core.avals import ShapedArray
+from core.ir import Eqn, Var
+from core.prims import elementwise, shapes
+
+
+def canonical(eqns: list[Eqn]) -> list[Eqn]:
+    """`eqns` with every operand of a broadcasting elementwise equation
+    (`Primitive.broadcasting`: `mul a 2.0:f32[]`, or `f32[1,3]` beside `f32[4,1]`) given the
+    result's shape through a `broadcast_in_dim`, and `add_any` as `add`."""
+    out: list[Eqn] = []
+    for eqn in eqns:
+        if eqn.prim is elementwise.add_any_p:
+            eqn = Eqn(elementwise.add_p, eqn.inputs, eqn.params, eqn.outputs, eqn.source_info)
+        shape = eqn.outputs[0].aval.shape if eqn.prim.broadcasting else None
+        if shape is None or all(x.aval.shape == shape for x in eqn.inputs):
+            out.append(eqn)
+            continue
+        inputs = []
+        for x in eqn.inputs:
+            aval = x.aval
+            if aval.shape != shape:
+                full = Var(ShapedArray(shape, aval.dtype, aval.weak_type))
+                dims = tuple(range(aval.ndim)) if aval.ndim else ()
+                params = {"shape": shape, "broadcast_dimensions": dims}
+                out.append(Eqn(shapes.broadcast_in_dim_p, [x], params, [full], eqn.source_info))
+                x = full
+            inputs.append(x)
+        out.append(Eqn(eqn.prim, inputs, eqn.params, eqn.outputs, eqn.source_info))
+    return out
