@@ -25,8 +25,11 @@ printed is captured per cell; run() returns each line as its text with the numbe
 
 The two MLP fits whose schedule peaks at a learning rate of 1.0 are chaotic in float32: on JAX
 itself their jitted and eager runs part after 80-86 steps (the adam fit's agree to the end).
-For those run() keeps the printed losses rounded to 2 decimals, whether the final parameters
-fit the data (mean loss below 1e-2), the steps counted and the injected learning rate."""
+On numbax they part from the first step (its float32 dot sums in another order than XLA's),
+and a spike lands on a printed step or not (the injected fit's step 200: 78.23 against 0.0
+once numbax's initial parameters became JAX's bits). For those run() keeps the printed lines'
+text without their numbers, whether the final parameters fit the data (mean loss below 1e-2),
+the steps counted and the injected learning rate."""
 
 from tests.porting import printed
 
@@ -42,9 +45,11 @@ def run():
   out = {}
   cells = printed.Cells()
 
-  def mark(cell, decimals=None):
-    """The lines printed since the last mark (their numbers rounded to `decimals` if given)."""
-    cells.printed[cell] = printed.numbered(cells.take(), printed.NUMBER, decimals=decimals)
+  def mark(cell, decimals=None, chaotic=False):
+    """The lines printed since the last mark (their numbers rounded to `decimals` if given;
+    only their text if `chaotic`)."""
+    lines = printed.numbered(cells.take(), printed.NUMBER, decimals=decimals)
+    cells.printed[cell] = [text for text, _ in lines] if chaotic else lines
 
   with cells:
     _cells(out, mark)
@@ -201,7 +206,7 @@ def _cells(out, mark):
 
   _ = fit(initial_params, optimizer)
   out['fit_adamw'] = dict(fits=_fits(loss, _[0], TRAINING_DATA, LABELS), count=_[1][1][0].count)
-  mark('fit_adamw', decimals=2)
+  mark('fit_adamw', chaotic=True)
 
   optimizer = optax.inject_hyperparams(optax.adamw)(learning_rate=schedule)
 
@@ -214,7 +219,7 @@ def _cells(out, mark):
   print('final learning rate:', state.hyperparams['learning_rate'])
   out['fit_injected'] = dict(fits=_fits(loss, _, TRAINING_DATA, LABELS),
                              state=state.hyperparams, count=state.count)
-  mark('fit_injected', decimals=2)
+  mark('fit_injected', chaotic=True)
 
   tx = optax.scale_by_rms()
   state = tx.init(params)  # init stats
