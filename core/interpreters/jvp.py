@@ -121,8 +121,6 @@ def _to_shape(t: Any, shape: tuple[int, ...]) -> Any:
     aval = get_aval(t)
     if aval.shape == shape:
         return t
-    if not aval.ndim:
-        return ops.broadcast_in_dim(t, shape, ())
     return ops.broadcast_in_dim(t, shape, tuple(range(aval.ndim)))
 
 

@@ -84,23 +84,10 @@ def broadcast_operands(name: str, args: list[Any], explicit: bool = True) -> lis
     shps = [get_aval(a).shape for a in args]
     if all(s == shps[0] for s in shps):
         return args
-    ranks = {len(s) for s in shps if s}
-    if len(ranks) > 1:
-        raise OperandShapeError(
-            f"{name}: arrays must have the same number of dimensions, got shapes "
-            f"{', '.join(str(s) for s in shps)}; use core.numpy for numpy-style broadcasting"
-        )
-    rank = ranks.pop()
-    out_shape = []
-    for i in range(rank):
-        sizes = {s[i] for s in shps if s and s[i] != 1}
-        if len(sizes) > 1:
-            raise OperandShapeError(
-                f"{name} got incompatible shapes for broadcasting: "
-                f"{', '.join(str(s) for s in shps)}."
-            )
-        out_shape.append(sizes.pop() if sizes else 1)
-    out_shape = tuple(out_shape)
+    try:
+        out_shape = ew.broadcast_shape(name, shps)  # the primitives' own rule, JAX's texts
+    except ShapeError as e:
+        raise OperandShapeError(str(e)) from None
     if not explicit:
         return args
     out = []
