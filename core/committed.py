@@ -25,10 +25,10 @@ from core import tree_util
 from core.array import Array, register_placement
 from core.devices import default_override
 from core.errors import IncompatibleDevicesError
-from core.mesh import AxisType
-from core.named_sharding import NamedSharding
+from core.mesh import get_mesh
+from core.named_sharding import NamedSharding, result_sharding
 from core.sharding_base import UncommittedSharding
-from core.sharding_propagation import MeshAxes, as_partition_spec, eqn_specs, spec_of
+from core.sharding_propagation import MeshAxes, eqn_specs, spec_of
 from core.trace import get_aval
 
 
@@ -159,9 +159,32 @@ def follow(
     sharding = sharding_of(leaves, what, names)
     if isinstance(sharding, NamedSharding):
         return _commit_named(out, sharding.mesh, specs)
+    mesh = get_mesh()
+    if not mesh.empty:  # `set_mesh`'s mesh: computations run on it, replicated
+        if sharding is not None and _device_ids(sharding) != [d.id for d in mesh.devices.flat]:
+            raise _off_mesh(leaves, what, names, mesh)
+        return _commit_named(out, mesh, None)
     if sharding is None:
         sharding = uncommitted_default()
     return out if sharding is None else commit(out, sharding)
+
+
+def _off_mesh(
+    leaves: list, what: str, names: Callable[[], list[str]] | None, mesh: Any
+) -> IncompatibleDevicesError:
+    """JAX's error for an input committed to devices other than the current mesh's."""
+    k, leaf = next((i, x) for i, x in enumerate(leaves) if committed_sharding(x) is not None)
+    given = names() if names is not None else []
+    error = IncompatibleDevicesError(
+        "Received incompatible devices for jitted computation. Got "
+        f"{_describe(k, leaf, committed_sharding(leaf), given, what)} and jit's context mesh "
+        f"with device ids {[d.id for d in mesh.devices.flat]} on platform CPU"
+    )
+    error.add_note(
+        "Place it on the mesh first, e.g. device_put(x, NamedSharding(mesh, P())), or compute "
+        "it outside the set_mesh block."
+    )
+    return error
 
 
 def _spec_reader(mesh: Any) -> Callable[[Any], Any]:
@@ -177,12 +200,6 @@ def _spec_reader(mesh: Any) -> Callable[[Any], Any]:
     return spec_for
 
 
-@functools.lru_cache(maxsize=1024)
-def _named(mesh: Any, spec: tuple) -> NamedSharding:
-    explicit = bool(mesh.axis_types) and all(t is AxisType.Explicit for t in mesh.axis_types)
-    return NamedSharding(mesh, as_partition_spec(spec, full_rank=explicit))
-
-
 def _commit_named(out: Any, mesh: Any, specs: Specs | None) -> Any:
     """The arrays of `out` committed to `NamedSharding`s over `mesh` by the specs `specs`
     gives (replicated without it)."""
@@ -194,7 +211,7 @@ def _commit_named(out: Any, mesh: Any, specs: Specs | None) -> Any:
             placed.append(leaf)
             continue
         spec = found[k] if k < len(found) else (None,) * leaf.ndim
-        placed.append(commit(leaf, _named(mesh, tuple(spec))))
+        placed.append(commit(leaf, result_sharding(mesh, tuple(spec))))
     return tree_util.tree_unflatten(tree, placed)
 
 

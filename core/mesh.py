@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from core.array import placement
 from core.devices import devices as all_devices
 from core.errors import MeshShapeError
 
@@ -347,6 +348,8 @@ class set_mesh:  # noqa: N801  (JAX's name: a function-like context manager)
             raise TypeError(f"set_mesh expects a core.sharding.Mesh, got {type(mesh).__name__}.")
         self._previous = _context.mesh, _context.abstract
         _context.mesh, _context.abstract = mesh, None
+        if not mesh.empty:  # computed results go on the mesh (`core.committed.follow`)
+            placement.committed_to_device = True
 
     def __enter__(self) -> Mesh:
         return _context.mesh

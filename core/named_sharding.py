@@ -7,8 +7,9 @@ device, so placing an array (`device_put`, `lax.with_sharding_constraint`, `resh
 the sharding against it exactly as JAX does (unknown mesh axes, an axis used twice, too few
 array axes, sizes not divisible), then records it on the array (`x.sharding`,
 `x.addressable_shards`) without copying. Operations on such arrays give results placed as
-JAX's compiler places them (`core/committed.py`, `core/sharding_propagation.py`); under
-`jit`, `grad` and `vmap` the constraints are checked on the traced shapes and return their
+JAX's compiler places them (`core/committed.py`, `core/sharding_propagation.py`), and what is
+computed under `set_mesh` from unplaced arrays goes on its mesh, replicated (`on_context_mesh`,
+`committed.follow`); under `jit`, `grad` and `vmap` the constraints are checked on the traced shapes and return their
 input, a constraint inside `jit` placing the jitted results. `core.sharding` re-exports these
 names.
 """
@@ -37,7 +38,7 @@ from core.interpreters.partial_eval import JaxprTracer
 from core.mesh import AxisType, Mesh, get_abstract_mesh, get_mesh
 from core.sharding_base import PartitionSpec, Sharding, as_sharding, placed
 from core.sharding_exemptions import unchecked
-from core.sharding_propagation import constrain
+from core.sharding_propagation import as_partition_spec, constrain
 from core.trace import as_value
 
 
@@ -276,9 +277,12 @@ def resharded(x: Any, out_shardings: Any, where: str) -> Any:
     return place(x, out_shardings, where, full_rank=True)
 
 
-def placed_by(x: Any, device: Any, out_sharding: Any, where: str) -> Any:
+def placed_by(
+    x: Any, device: Any, out_sharding: Any, where: str, *, host_data: bool = False
+) -> Any:
     """`x` placed by the `device=` or the `out_sharding=` of array-creating API `where`
-    (`jnp.zeros`, `jax.random.normal`, ...), as JAX's `choose_device_or_out_sharding`.
+    (`jnp.zeros`, `jax.random.normal`, ...), as JAX's `choose_device_or_out_sharding`; with
+    neither, on the mesh `set_mesh` set, if any (`on_context_mesh`).
 
     Args:
       x: the created array (or pytree of arrays).
@@ -286,9 +290,11 @@ def placed_by(x: Any, device: Any, out_sharding: Any, where: str) -> Any:
       out_sharding: a `PartitionSpec` over the current mesh or a `NamedSharding` (as
         `reshard`'s), or None.
       where: the API's name, for the errors.
+      host_data: `x` was made from host data (`jnp.array` of numpy arrays or lists) rather
+        than computed (see `on_context_mesh`).
 
     Returns:
-      `x`, placed (as it is when both are None).
+      `x`, placed.
 
     Raises:
       DeviceAndShardingError: both are given.
@@ -297,7 +303,37 @@ def placed_by(x: Any, device: Any, out_sharding: Any, where: str) -> Any:
         raise DeviceAndShardingError(device, out_sharding)
     if out_sharding is not None:
         return resharded(x, out_sharding, where)
-    return x if device is None else place(x, device, where)
+    if device is not None:
+        return place(x, device, where)
+    return on_context_mesh(x, host_data)
+
+
+@functools.lru_cache(maxsize=1024)
+def result_sharding(mesh: Mesh, spec: tuple) -> NamedSharding:
+    """The `NamedSharding` JAX reports for a result over `mesh` whose axes are sharded by
+    `spec` (one entry per axis, None or a tuple of mesh axis names): printed with one entry per
+    axis over a mesh of `Explicit` axes (the sharding in the type), trailing Nones dropped
+    otherwise."""
+    explicit = bool(mesh.axis_types) and all(t is AxisType.Explicit for t in mesh.axis_types)
+    return NamedSharding(mesh, as_partition_spec(spec, full_rank=explicit))
+
+
+def on_context_mesh(x: Any, host_data: bool = False) -> Any:
+    """The arrays of `x` not placed yet, placed on the mesh `set_mesh` set (as it is without
+    one): replicated, as JAX places what it computes under a mesh (`P(None, None)` for a
+    matrix over `Explicit` axes, `P()` over `Auto` ones), or `P()` for arrays made from host
+    data (what `jnp.array` of a numpy array gives)."""
+    mesh = get_mesh()
+    if mesh.empty:
+        return x
+
+    def one(leaf: Any) -> Any:
+        if not isinstance(leaf, Array) or hasattr(leaf, "_sharding"):
+            return leaf
+        spec = () if host_data else (None,) * leaf.ndim
+        return Array._placed(leaf._value, leaf._aval, result_sharding(mesh, spec))
+
+    return tree_util.tree_map(one, x)
 
 
 def takes_out_sharding(

@@ -64,6 +64,38 @@ class PRNGKeyArray:
         return self.dtype.itemsize
 
     @property
+    def nbytes(self) -> int:
+        return self.size * self.itemsize
+
+    @property
+    def sharding(self) -> Any:
+        """Where the keys are placed: their data's sharding, without the data's hidden axis."""
+        sharding = self._base.sharding
+        spec = getattr(sharding, "spec", None)
+        if spec is None:  # a SingleDeviceSharding
+            return sharding
+        return type(sharding)(sharding.mesh, type(spec)(*tuple(spec)[: self.ndim]))
+
+    @property
+    def committed(self) -> bool:
+        return self._base.committed
+
+    @property
+    def device(self) -> Any:
+        return self._base.device if getattr(self.sharding, "spec", None) is None else self.sharding
+
+    def devices(self) -> set:
+        return self._base.devices()
+
+    @property
+    def is_fully_replicated(self) -> bool:
+        return self._base.is_fully_replicated
+
+    @property
+    def is_fully_addressable(self) -> bool:
+        return self._base.is_fully_addressable
+
+    @property
     def T(self) -> PRNGKeyArray:  # noqa: N802  (numpy's name)
         return self.transpose()
 

@@ -61,7 +61,7 @@ def array(
       The array.
     """
     out = _array(object, dtype, copy, ndmin)
-    return _placed(out, out_sharding, "jnp.array", device)
+    return _placed(out, out_sharding, "jnp.array", device, host_data=not isinstance(object, Array))
 
 
 def _array(object: Any, dtype: Any, copy: bool, ndmin: int) -> Any:
@@ -149,16 +149,20 @@ def asarray(
       The array.
     """
     if isinstance(a, (Array, Tracer)) and dtype is None:
+        if device is None and out_sharding is None:
+            return a  # as it is, on a mesh or not (JAX's asarray does not move it)
         out = a
     else:
         out = _array(a, np_dtype(dtype, "asarray"), bool(copy), 0)
-    return _placed(out, out_sharding, "jnp.asarray", device)
+    return _placed(out, out_sharding, "jnp.asarray", device, host_data=not isinstance(a, Array))
 
 
-def _placed(out: Any, out_sharding: Any, where: str, device: Any = None) -> Any:
+def _placed(
+    out: Any, out_sharding: Any, where: str, device: Any = None, host_data: bool = False
+) -> Any:
     """`out` placed by the `device` or `out_sharding` of creation function `where` (both None:
-    as it is; see `core.named_sharding.placed_by`)."""
-    return placed_by(out, device, out_sharding, where)
+    on the mesh `set_mesh` set, if any; see `core.named_sharding.placed_by`)."""
+    return placed_by(out, device, out_sharding, where, host_data=host_data)
 
 
 def zeros(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any = None) -> Any:
