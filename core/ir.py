@@ -347,9 +347,32 @@ def _custom_call_params(params: dict) -> dict:
     return shown
 
 
+def _axes(axis_name: Any) -> tuple:
+    return tuple(axis_name) if isinstance(axis_name, (tuple, list)) else (axis_name,)
+
+
+def _reducer_params(params: dict) -> dict:
+    # numbax applies axis_index_groups before binding (a gather and a reduction in the group)
+    return {"axes": _axes(params["axis_name"]), "axis_index_groups": None}
+
+
+def _all_gather_params(params: dict) -> dict:
+    return {
+        "all_gather_dimension": params["axis"],
+        "axis_index_groups": None,
+        "axis_name": _axes(params["axis_name"]),
+        "axis_size": params["axis_size"],
+        "tiled": params["tiled"],
+    }
+
+
 # A primitive's parameters as JAX prints them, where numbax's differ: JAX's sharding parameters
 # (always None here), its shape parameters implied by the binder's type left out.
 _PRINTED_PARAMS = {
+    "psum": _reducer_params,
+    "pmax": _reducer_params,
+    "pmin": _reducer_params,
+    "all_gather": _all_gather_params,
     "broadcast_in_dim": _broadcast_in_dim_params,
     "dot_general": _dot_general_params,
     "iota": lambda params: {**params, "sharding": None},

@@ -9,9 +9,9 @@ array axes, sizes not divisible), then records it on the array (`x.sharding`,
 `x.addressable_shards`) without copying. Operations on such arrays give results placed as
 JAX's compiler places them (`core/committed.py`, `core/sharding_propagation.py`), and what is
 computed under `set_mesh` from unplaced arrays goes on its mesh, replicated (`on_context_mesh`,
-`committed.follow`); under `jit`, `grad` and `vmap` the constraints are checked on the traced shapes and return their
-input, a constraint inside `jit` placing the jitted results. `core.sharding` re-exports these
-names.
+`committed.follow`); under `jit`, `grad` and `vmap` the constraints are checked on the traced
+shapes and return their input, a constraint inside `jit` placing the jitted results.
+`core.sharding` re-exports these names.
 """
 
 from __future__ import annotations

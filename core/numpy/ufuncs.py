@@ -80,7 +80,7 @@ def multiply(x: Any, y: Any, /) -> Any:
 def true_divide(x: Any, y: Any, /) -> Any:
     """Elementwise `true_divide` with numpy broadcasting and JAX type promotion (a broadcast
     divisor is inverted once and multiplied, as in XLA: `ew.div_like_xla`)."""
-    return ew.div_like_xla(*promote_args_inexact("true_divide", x, y), np.shape(y))
+    return ew.div_like_xla(*promote_args_inexact("true_divide", x, y, lax_shapes=True), np.shape(y))
 
 
 divide = true_divide

@@ -47,7 +47,7 @@ from core.prims import gather as gt
 from core.prims import indexing as ix
 from core.prims import reductions as rd
 from core.prims import shapes as sh
-from core.trace import as_value, current_trace, eval_trace, get_aval
+from core.trace import Tracer, as_value, current_trace, eval_trace, get_aval
 
 
 def _names(axis_name: Any) -> tuple:
@@ -294,11 +294,36 @@ def psum(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
     """Sums `x` (a pytree) over the named vmap or pmap axis; every element gets the total.
 
     With `axis_index_groups` (pmap axes only) each element gets the total of its group.
+    Booleans are summed as int32; constants (values not traced, such as `psum(1, "i")`, the
+    axis size) are summed while tracing, as JAX does: the value times the size.
     """
     groups = _groups(axis_index_groups, axis_name, "psum")
+    leaves, tree = tree_util.tree_flatten(x)
+    leaves = [sh.convert_element_type(v, np.int32) if _is_bool(v) else v for v in leaves]
+    if not any(isinstance(v, Tracer) for v in leaves) and not _positional(axis_name):
+        # constants (Python numbers, arrays made outside the trace): every element holds the
+        # same value, so the sum is the value times the axis size, as JAX computes it
+        n = axis_size(axis_name, "psum") if groups is None else len(groups[0])
+        return tree_util.tree_unflatten(tree, [_times(v, n) for v in leaves])
+    x = tree_util.tree_unflatten(tree, leaves)
     if groups is not None:
         return tree_util.tree_map(lambda v: _group_reduce(v, axis_name, groups, "add"), x)
     return _leafwise(psum_p, x, axis_name)
+
+
+def _is_bool(v: Any) -> bool:
+    return isinstance(v, (bool, np.bool_)) or getattr(v, "dtype", None) == np.bool_
+
+
+def _positional(axis_name: Any) -> bool:
+    return any(isinstance(n, int) for n in _names(axis_name))
+
+
+def _times(v: Any, n: int) -> Any:
+    """`v * n` with `n` of `v`'s type (a Python number stays one) or dtype, as JAX's `_const`."""
+    if isinstance(v, (int, float, complex)):
+        return type(v)(n) * v
+    return np.asarray(n, v.dtype) * v
 
 
 def pmean(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
@@ -306,15 +331,8 @@ def pmean(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
     of `axis_index_groups`, divided as JAX does by the first group's size)."""
     groups = _groups(axis_index_groups, axis_name, "pmean")
     n = axis_size(axis_name, "pmean") if groups is None else len(groups[0])
-
-    def floating(v):
-        v = as_value(v)
-        if get_aval(v).dtype.kind not in "fc":
-            v = sh.convert_element_type(v, dtypes.default_float())
-        return v
-
-    total = psum(tree_util.tree_map(floating, x), axis_name, axis_index_groups=groups)
-    return tree_util.tree_map(lambda v: ew.div(v, ew.full_like(v, n)), total)
+    total = psum(x, axis_name, axis_index_groups=groups)
+    return tree_util.tree_map(lambda v: v / n, total)  # integers divide into floats
 
 
 def pmax(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:

@@ -1047,8 +1047,8 @@ def div_like_xla(x: Any, y: Any, y_shape: tuple[int, ...] | None) -> Any:
     traced division is left to the kernel (and its derivative to `div`'s rule).
 
     Args:
-      x: the dividend, broadcast to the result's shape.
-      y: the divisor, broadcast to the result's shape.
+      x: the dividend, of the result's shape or broadcasting to it (`Primitive.broadcasting`).
+      y: the divisor, of the result's shape or broadcasting to it.
       y_shape: the divisor's shape before broadcasting; None for a constant (a count).
 
     Returns:
@@ -1059,7 +1059,9 @@ def div_like_xla(x: Any, y: Any, y_shape: tuple[int, ...] | None) -> Any:
         dtypes.kind(aval.dtype) == "f"
         and not isinstance(x, Tracer)
         and not isinstance(y, Tracer)
-        and (y_shape is None or tuple(y_shape) != aval.shape)
+        and (
+            y_shape is None or tuple(y_shape) != np.broadcast_shapes(aval.shape, get_aval(y).shape)
+        )
     ):
         return mul(x, div(full_like(y, 1), y))
     return div(x, y)

@@ -105,7 +105,7 @@ def test_derivatives_pass_numerical_checks():
 
 def test_the_jaxpr_holds_one_pmap_equation():
     text = str(core.make_jaxpr(lambda p: PF(p, X))(P))
-    assert text.count("pmap[") == 1 and "psum[axis_name=i]" in text
+    assert text.count("pmap[") == 1 and "psum[axes=('i',) axis_index_groups=None]" in text
     assert "in_axes=(None, 0)" in text and "axis_size=2" in text
 
 
