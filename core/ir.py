@@ -14,6 +14,7 @@ The printer follows `jax.make_jaxpr`:  { lambda ; a:f32[3]. let b:f32[3] = sin a
 
 from __future__ import annotations
 
+import collections
 import itertools
 from collections.abc import Sequence
 from typing import Any
@@ -273,6 +274,7 @@ class _Namer:
         self.names: dict[Var, str] = {}
         self.unused: set[Var] = set()  # of the jaxprs being printed
         self.count = 0  # letters given (a `jit` body's inputs share its operands' names)
+        self.shared: dict[Jaxpr, str] = {}  # jaxprs printed once, first, and then named
 
     def binder(self, v: Var) -> str:
         """An equation output's name and type."""
@@ -281,8 +283,12 @@ class _Namer:
     def __call__(self, v: Var) -> str:
         name = self.names.get(v)
         if name is None:
-            name = self.names[v] = _letters(self.count)
+            name = _letters(self.count)
             self.count += 1
+            while name in self.shared.values():  # JAX skips the shared jaxprs' names
+                name = _letters(self.count)
+                self.count += 1
+            self.names[v] = name
         return name
 
 
@@ -309,10 +315,10 @@ def _pp_param(v: Any, name: _Namer, indent: int, col: int) -> str:
     """A parameter's value; a jaxpr nests at `indent` and starts at column `col`."""
     if isinstance(v, np.dtype):
         return v.name
-    if isinstance(v, Jaxpr):
-        return pp_jaxpr(v, indent, name, col)
     if isinstance(v, ClosedJaxpr):
-        return pp_jaxpr(v.jaxpr, indent, name, col)
+        v = v.jaxpr
+    if isinstance(v, Jaxpr):
+        return name.shared.get(v) or pp_jaxpr(v, indent, name, col)
     if isinstance(v, tuple) and v and all(isinstance(j, (Jaxpr, ClosedJaxpr)) for j in v):
         items = "".join(
             f"\n{' ' * (indent + 2)}{_pp_param(j, name, indent + 2, indent + 2)}" for j in v
@@ -393,6 +399,8 @@ def _share_call_names(eqn: Eqn, name: _Namer) -> None:
     output of an unused result is `_`)."""
     inner = eqn.params["jaxpr"]
     inner = inner.jaxpr if isinstance(inner, ClosedJaxpr) else inner
+    if inner in name.shared:  # printed already, with its own names
+        return
     shared = set()
     for x, v in zip(eqn.inputs, inner.invars):
         if isinstance(x, Var) and x not in shared:  # an operand passed twice: a new name
@@ -407,8 +415,9 @@ def _share_call_names(eqn: Eqn, name: _Namer) -> None:
 
 
 # Primitives JAX prints under another name, with these parameters in this order (then the
-# numbax-only ones that do not hold their default: `jit(..., backend="python")`'s).
-_JAX_CALLS = {"jit_call": ("jit", ("name", "jaxpr"), {"backend": "numba"})}
+# numbax-only ones that hold none of their unprinted values: `jit(..., backend="python")`'s;
+# a library function's jit has None, `core/jit/library.py`).
+_JAX_CALLS = {"jit_call": ("jit", ("name", "jaxpr"), {"backend": ("numba", None)})}
 
 
 def pp_eqn(eqn: Eqn, name: _Namer, indent: int = 0) -> str:
@@ -420,7 +429,7 @@ def pp_eqn(eqn: Eqn, name: _Namer, indent: int = 0) -> str:
     shown = _PRINTED_PARAMS.get(eqn.prim.name, dict)(eqn.params)
     if order is not None:
         _share_call_names(eqn, name)
-        order = [*order, *(k for k, v in defaults.items() if shown.get(k, v) != v)]
+        order = [*order, *(k for k, v in defaults.items() if shown.get(k, v[0]) not in v)]
     if order is None:  # sorted by name, JAX's `name` first
         order = sorted(shown, key=lambda k: (k != "name" or eqn.prim.name == "name", k))
     params = [f"{k}={_pp_param(shown[k], name, indent + 2, indent + 3 + len(k))}" for k in order]
@@ -437,7 +446,11 @@ def pp_eqn(eqn: Eqn, name: _Namer, indent: int = 0) -> str:
 
 
 def pp_jaxpr(
-    jaxpr: Jaxpr, indent: int = 0, name: _Namer | None = None, col: int | None = None
+    jaxpr: Jaxpr,
+    indent: int = 0,
+    name: _Namer | None = None,
+    col: int | None = None,
+    after: str = "",
 ) -> str:
     """The jaxpr in `jax.make_jaxpr`'s format (one line when it fits, else one eqn a line).
 
@@ -448,11 +461,17 @@ def pp_jaxpr(
         with (JAX's single naming context); a new one by default.
       col: the column it starts at (after `jaxpr=` in an equation's parameters); `indent` by
         default.
+      after: the text that follows it on its last line (for the width).
 
     Returns:
       The text.
     """
-    name = _Namer() if name is None else name
+    if name is None:
+        name = _Namer()
+        shared = _shared_jaxprs(jaxpr)
+        name.shared.update((j, n) for n, j in shared)
+        lets = [f"let {n} = {pp_jaxpr(j, 0, name, len(n) + 7, ' in')} in\n" for n, j in shared]
+        return "".join(lets) + pp_jaxpr(jaxpr, indent, name, col)
     col = indent if col is None else col
     used = {x for e in jaxpr.eqns for x in e.inputs if isinstance(x, Var)}
     used.update(x for x in jaxpr.outvars if isinstance(x, Var))
@@ -465,11 +484,44 @@ def pp_jaxpr(
     outs = "(" + ", ".join("_" if x in name.unused else _pp_atom(x, name) for x in jaxpr.outvars)
     outs += ",)" if len(jaxpr.outvars) == 1 else ")"
     one_line = f"{head} {'; '.join(eqns)} in {outs} }}"
-    if col + len(one_line) <= _WIDTH and "\n" not in one_line:
+    if col + len(one_line + after) <= _WIDTH and "\n" not in one_line:
         return one_line
     head = _filled_head(consts, ins, indent, col)
     body = "".join(f"\n{' ' * (indent + 4)}{e}" for e in eqns) or f"\n{' ' * (indent + 4)}"
     return f"{head}{body}\n{' ' * (indent + 2)}in {outs} }}"
+
+
+def _shared_jaxprs(top: Jaxpr) -> list[tuple[str, Jaxpr]]:
+    """The nested jaxprs JAX prints once, before the program (`let name = { ... } in`), in its
+    order and with its names (`jax._src.core.pp_toplevel_jaxpr`): those used more than once,
+    and those of more than 10 equations, named after the `name` parameter of the first
+    equation holding them ("jaxpr" otherwise), a repeated name numbered."""
+    names: dict[Jaxpr, str] = {}
+    counts: dict[Jaxpr, int] = {}
+    queue = collections.deque([top])
+    while queue:
+        jaxpr = queue.popleft()
+        counts[jaxpr] = counts.get(jaxpr, 0) + 1 + (jaxpr is not top and len(jaxpr.eqns) > 10)
+        for eqn in jaxpr.eqns:
+            subs = [j for v in eqn.params.values() for j in sub_jaxprs(v)]
+            queue.extend(subs)
+            called = eqn.params.get("name")
+            if isinstance(called, str):
+                for j in subs:
+                    names.setdefault(j, called.strip("<>"))
+    taken: collections.Counter = collections.Counter()
+    shared = []
+    for jaxpr, count in counts.items():
+        if count == 1:
+            continue
+        base = names.get(jaxpr, "jaxpr")
+        n = taken[base]
+        taken[base] += 1
+        if n:
+            base += str(n)
+            taken[base] += 1
+        shared.append((base, jaxpr))
+    return shared
 
 
 def _filled_head(consts: list[str], ins: list[str], indent: int, col: int) -> str:

@@ -164,6 +164,8 @@ def _contiguous(v: np.ndarray, aval: ShapedArray) -> np.ndarray:
 
 
 def _jit_call_impl(*args, jaxpr, name, backend):
+    if backend is None:  # a library function's jit (`core/jit/library.py`): interpreted
+        return numpy_backend.run_jaxpr(jaxpr, *args)
     exe = executable(jaxpr, backend, name)
     try:
         return exe(*[_contiguous(np.asarray(a), av) for a, av in zip(args, jaxpr.in_avals)])
@@ -183,9 +185,7 @@ def _jit_call_jvp(primals, tangents, *, jaxpr, name, backend):
     nonzero = tuple(type(t) is not Zero for t in tangents)
     new, consts, _ = jvp_jaxpr(jaxpr, nonzero, (True,) * len(jaxpr.outvars))
     nz_tangents = [t for t in tangents if type(t) is not Zero]
-    outs = jit_call_p.bind(
-        *consts, *primals, *nz_tangents, jaxpr=new, name=f"jvp({name})", backend=backend
-    )
+    outs = jit_call_p.bind(*consts, *primals, *nz_tangents, jaxpr=new, name=name, backend=backend)
     n = len(jaxpr.outvars)
     return outs[:n], outs[n:]
 
@@ -208,11 +208,7 @@ def _jit_call_transpose(cts, *args, jaxpr, name, backend):
 
     new, consts = _derived_jaxprs.memo(jaxpr, ("transpose", undef), make)
     known = [a for a in args if not is_undefined(a)]
-    outs = iter(
-        jit_call_p.bind(
-            *consts, *known, *cts, jaxpr=new, name=f"transpose({name})", backend=backend
-        )
-    )
+    outs = iter(jit_call_p.bind(*consts, *known, *cts, jaxpr=new, name=name, backend=backend))
     return [next(outs) if u else None for u in undef]
 
 
@@ -233,22 +229,46 @@ def _jit_call_batch(args, dims, *, jaxpr, name, backend, axis_trace=None):
         return trace_to_closed_jaxpr(f, avals)
 
     new, consts = _derived_jaxprs.memo(jaxpr, ("batch", in_axes, size, axis_name), make)
-    outs = jit_call_p.bind(*consts, *moved, jaxpr=new, name=f"vmap({name})", backend=backend)
+    outs = jit_call_p.bind(*consts, *moved, jaxpr=new, name=name, backend=backend)
     return outs, [0] * len(outs)
+
+
+def _forwarding_split(jaxpr: ir.Jaxpr, unknowns: list[bool]) -> tuple:
+    """`partial_eval_jaxpr`'s split, the known jaxpr without the outputs that are its inputs
+    or (residuals) its primal outputs again, as JAX's `_pjit_partial_eval` prunes them: with
+    where each output comes from (`in_fwd`: a known input's index, `out_fwd`: a kept
+    output's, or None)."""
+    jk, ju, out_unk, nres = partial_eval_jaxpr(jaxpr, unknowns)
+    nk = len(jk.outvars) - nres
+    position = {v: i for i, v in enumerate(jk.invars)}
+    in_fwd = [position.get(v) if isinstance(v, ir.Var) else None for v in jk.outvars]
+    kept = [v for v, f in zip(jk.outvars, in_fwd) if f is None]
+    nk_kept = sum(f is None for f in in_fwd[:nk])
+    primal = {v: i for i, v in enumerate(kept[:nk_kept])}
+    out_fwd = [None] * nk_kept + [primal.get(v) for v in kept[nk_kept:]]
+    final = [v for v, f in zip(kept, out_fwd) if f is None]
+    if len(final) < len(jk.outvars):
+        jk = ir.Jaxpr(jk.constvars, jk.invars, jk.eqns, final)
+    return jk, ju, out_unk, nres, in_fwd, out_fwd
 
 
 def _jit_call_partial_eval(trace, args, params):
     jaxpr = params["jaxpr"]
     unknowns = [trace.is_own(a) for a in args]
-    jk, ju, out_unk, nres = _derived_jaxprs.memo(
-        jaxpr, ("pe", tuple(unknowns)), lambda: partial_eval_jaxpr(jaxpr, unknowns)
+    jk, ju, out_unk, nres, in_fwd, out_fwd = _derived_jaxprs.memo(
+        jaxpr, ("pe", tuple(unknowns)), lambda: _forwarding_split(jaxpr, unknowns)
     )
     known_args = [a for a, u in zip(args, unknowns) if not u]
     unknown_args = [a for a, u in zip(args, unknowns) if u]
     with set_current_trace(trace.parent):
-        known = jit_call_p.bind(
-            *known_args, jaxpr=jk, name=params["name"], backend=params["backend"]
+        outs = iter(
+            jit_call_p.bind(*known_args, jaxpr=jk, name=params["name"], backend=params["backend"])
         )
+    kept: list = []
+    for f in out_fwd:
+        kept.append(next(outs) if f is None else kept[f])
+    outs = iter(kept)
+    known = [next(outs) if f is None else known_args[f] for f in in_fwd]
     nk = len(known) - nres
     known_outs, res = known[:nk], known[nk:]
     unknown_outs = trace.stage(
@@ -319,6 +339,8 @@ class _Entry:
 
 class Jitted:
     """A jit-compiled function (what `jit(f)` returns). Call it like `f`."""
+
+    _library = False  # a library function's staged jit (`core/jit/library.py`)
 
     def __init__(
         self,
@@ -447,15 +469,14 @@ class Jitted:
                     slots = call_path.numpy_slots(leaves)
                     return dispatch.call(self, hit[0], hit[1], vals, args, slots)
                 return call_path.run(hit, vals)
+        return self._bind(entry, leaves, self._name(), backend)
+
+    @staticmethod
+    def _bind(entry: _Entry, leaves: list, name: str, backend: str | None) -> Any:
+        """The call as a `jit_call` bound under the current trace (with tracers, or staged)."""
         invars = entry.jaxpr.invars[len(entry.consts) :]
         flat = [_to_input(x, v.aval) for x, v in zip(leaves, invars)]
-        outs = jit_call_p.bind(
-            *entry.consts,
-            *flat,
-            jaxpr=entry.jaxpr,
-            name=getattr(self._fun, "__name__", "fun"),
-            backend=backend,
-        )
+        outs = jit_call_p.bind(*entry.consts, *flat, jaxpr=entry.jaxpr, name=name, backend=backend)
         return tree_util.tree_unflatten(entry.out_tree, outs)
 
     def _call_with_refs(self, entry: _Entry, leaves: list, backend: str) -> Any:
@@ -587,7 +608,8 @@ class Jitted:
         return kernel, build, in_avals
 
     def _trace(self, args, kwargs, static, leaves, in_tree, key, cache) -> _Entry:
-        if config.explain_cache_misses and cache:
+        # a library function's own jit is not the user's: neither explained nor counted
+        if config.explain_cache_misses and cache and not self._library:
             logger.warning(
                 "jit cache miss for %s: %s",
                 getattr(self._fun, "__name__", self._fun),
@@ -597,7 +619,7 @@ class Jitted:
             raise RuntimeError(
                 f"re-tracing function {self._name()} for `jit`, but 'no_tracing' is set"
             )
-        _stats["traces"] += 1
+        _stats["traces"] += not self._library
         static_pos = dict((k, v) for k, v in static if isinstance(k, int))
         static_kw = {k: v for k, v in static if isinstance(k, str)}
         store: list = []

@@ -4,6 +4,7 @@ explicit numpy-style broadcasting down to the shape-exact primitives."""
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Any
 
 import numpy as np
@@ -119,6 +120,17 @@ def broadcast_to(x: Any, shape: tuple[int, ...]) -> Any:
             f"Incompatible shapes for broadcasting: {aval.shape} and requested shape {tuple(shape)}"
         )
     return sh.broadcast_in_dim(x, tuple(shape), tuple(range(nlead, len(shape))))
+
+
+def static_axes(axis: Any) -> int | tuple[int, ...] | None:
+    """An axis argument as a hashable static value (JAX's `_ensure_optional_axes`): None, an
+    int, or a tuple of ints."""
+    if axis is None:
+        return None
+    try:
+        return operator.index(axis)
+    except TypeError:
+        return tuple(operator.index(a) for a in axis)
 
 
 def promote_dtypes(*args: Any) -> list[Any]:

@@ -10,6 +10,7 @@ import numpy as np
 
 from core import dtypes
 from core.errors import ConcretizationTypeError, ShapeError
+from core.jit.library import library_jit
 from core.named_sharding import resharded, takes_out_sharding
 from core.numpy._util import (
     broadcast_shapes,
@@ -18,6 +19,7 @@ from core.numpy._util import (
     check_arraylike_elements,
     ensure_array,
     promote_dtypes,
+    static_axes,
 )
 from core.numpy._util import (
     broadcast_to as _broadcast_to,
@@ -257,12 +259,14 @@ def broadcast_arrays(*args: Any) -> list[Any]:
     return [_broadcast_to(a, shape) for a in arrs]
 
 
+@library_jit
 def atleast_1d(*arys: Any) -> Any:
     check_arraylike("atleast_1d", *arys)
     out = [a if get_aval(a).ndim >= 1 else reshape(a, (1,)) for a in map(ensure_array, arys)]
     return out[0] if len(out) == 1 else out
 
 
+@library_jit
 def atleast_2d(*arys: Any) -> Any:
     check_arraylike("atleast_2d", *arys)
     out = []
@@ -289,6 +293,7 @@ def size(a: Any, axis: int | Sequence[int] | None = None) -> int:
     return int(np.prod([aval.shape[canonicalize_axis(ax, aval.ndim)] for ax in axes], dtype=int))
 
 
+@library_jit
 def atleast_3d(*arys: Any) -> Any:
     check_arraylike("atleast_3d", *arys)
     out = []
@@ -467,7 +472,11 @@ def repeat(
 def flip(m: Any, axis: Any = None) -> Any:
     """Reverses the order of elements along `axis` (all axes when None)."""
     check_arraylike("flip", m)
-    m = ensure_array(m)
+    return _flip(ensure_array(m), static_axes(axis))
+
+
+@library_jit(static_argnames="axis")
+def _flip(m: Any, axis: int | tuple[int, ...] | None = None) -> Any:
     nd = get_aval(m).ndim
     axes = range(nd) if axis is None else [canonicalize_axis(a, nd) for a in np.atleast_1d(axis)]
     return rev(m, tuple(axes))
@@ -505,23 +514,30 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Any:
     if axis is None:
         shape = get_aval(a).shape
         return reshape(roll(ravel(a), shift, 0), shape)
-    shifts = np.atleast_1d(shift) if not isinstance(shift, Tracer) else [shift]
-    axes = np.atleast_1d(axis)
-    if len(shifts) == 1 and len(axes) > 1:
-        shifts = list(shifts) * len(axes)
+    nd = get_aval(a).ndim
+    axes = tuple(canonicalize_axis(int(ax), nd) for ax in np.atleast_1d(axis))
+    if isinstance(shift, Tracer):
+        shifts = [shift] * len(axes)
+    else:
+        shifts = [int(s) for s in np.atleast_1d(shift)]
+        if len(shifts) == 1:
+            shifts *= len(axes)
+        return _roll_static(a, tuple(shifts), axes)
     for s, ax in zip(shifts, axes):
-        shape = get_aval(a).shape
-        ax = canonicalize_axis(int(ax), len(shape))
-        n = shape[ax]
-        if n == 0:
-            continue
-        if isinstance(s, Tracer):
+        n = get_aval(a).shape[ax]
+        if n:
             idx = remainder(subtract(sh.iota(np.int32, n), s), n)
             a = take(a, idx, axis=ax, mode="clip")
-            continue
-        s = int(s) % n
-        if s:
+    return a
+
+
+@library_jit(static_argnums=(1, 2))
+def _roll_static(a: Any, shift: tuple[int, ...], axis: tuple[int, ...]) -> Any:
+    for s, ax in zip(shift, axis):
+        n = get_aval(a).shape[ax]
+        if n:
+            i = -s % n
             a = ix.concatenate(
-                [ix.slice_in_dim(a, n - s, n, axis=ax), ix.slice_in_dim(a, 0, n - s, axis=ax)], ax
+                [ix.slice_in_dim(a, i, n, axis=ax), ix.slice_in_dim(a, 0, i, axis=ax)], ax
             )
     return a

@@ -14,6 +14,7 @@ import numpy as np
 
 from core import dtypes
 from core.custom_derivatives import custom_jvp
+from core.jit.library import library_jit
 from core.numpy._util import (
     astype,
     check_arraylike,
@@ -92,6 +93,7 @@ register_monoid(maximum, "max")
 register_monoid(minimum, "min")
 
 
+@library_jit
 def clip(
     arr: Any = None,
     /,
@@ -474,6 +476,7 @@ def _weak_if_all(out: Any, *args: Any) -> Any:
 # Rounding, sign bits and friends (compositions of the primitives above)
 
 
+@library_jit(static_argnames="decimals")
 def round(a: Any, decimals: int = 0, out: Any = None) -> Any:  # noqa: A001
     """Rounds half to even, to `decimals` places (integers with decimals >= 0 are unchanged)."""
     check_arraylike("round", a)
@@ -492,7 +495,10 @@ def round(a: Any, decimals: int = 0, out: Any = None) -> Any:  # noqa: A001
     return ew.div(ew.round(ew.mul(a, factor), 1), factor)
 
 
-around = round
+@library_jit(static_argnames="decimals")
+def around(a: Any, decimals: int = 0, out: Any = None) -> Any:
+    """`round` (JAX's alias, jitted of its own)."""
+    return round(a, decimals, out)
 
 
 def rint(x: Any, /) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from core import dtypes
+from core.jit.library import library_jit
 from core.numpy._util import (
     astype,
     broadcast_shapes,
@@ -26,6 +27,11 @@ def where(condition: Any, x: Any = None, y: Any = None, /, *, size=None, fill_va
     if x is None or y is None:
         raise ValueError("Either both or neither of the x and y arguments should be provided.")
     check_arraylike("where", condition, x, y)
+    return _where(condition, x, y)
+
+
+@library_jit
+def _where(condition: Any, x: Any, y: Any) -> Any:
     cond = astype(ensure_array(condition), dtypes.bool_)
     x, y = promote_dtypes(x, y)
     shape = broadcast_shapes(get_aval(cond).shape, get_aval(x).shape, get_aval(y).shape)
