@@ -468,14 +468,15 @@ def pp_jaxpr(
     """
     if name is None:
         name = _Namer()
+        # the program's unused outputs are `_` (JAX's `_dropvars`; a nested jaxpr's are not)
+        used = {x for e in jaxpr.eqns for x in e.inputs if isinstance(x, Var)}
+        used.update(x for x in jaxpr.outvars if isinstance(x, Var))
+        name.unused.update(v for e in jaxpr.eqns for v in e.outputs if v not in used)
         shared = _shared_jaxprs(jaxpr)
         name.shared.update((j, n) for n, j in shared)
         lets = [f"let {n} = {pp_jaxpr(j, 0, name, len(n) + 7, ' in')} in\n" for n, j in shared]
         return "".join(lets) + pp_jaxpr(jaxpr, indent, name, col)
     col = indent if col is None else col
-    used = {x for e in jaxpr.eqns for x in e.inputs if isinstance(x, Var)}
-    used.update(x for x in jaxpr.outvars if isinstance(x, Var))
-    name.unused.update(v for e in jaxpr.eqns for v in e.outputs if v not in used)
 
     consts = [f"{name(v)}:{v.aval.str_short()}" for v in jaxpr.constvars]
     ins = [f"{name(v)}:{v.aval.str_short()}" for v in jaxpr.invars]

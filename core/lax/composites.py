@@ -23,6 +23,7 @@ from core import dtypes, tree_util
 from core.api import vmap
 from core.errors import DTypeError, ShapeError
 from core.interpreters.partial_eval import trace_to_jaxpr
+from core.jit.library import library_jit
 from core.named_sharding import placed_by
 from core.numpy._util import broadcast_shapes as numpy_broadcast_shapes
 from core.prims import elementwise as ew
@@ -408,6 +409,7 @@ def _wrap_index(index: Any, size: int) -> Any:
     )
 
 
+@library_jit(static_argnames=("axis", "keepdims", "allow_negative_indices"))
 def dynamic_index_in_dim(
     operand: Any,
     index: Any,
@@ -417,10 +419,9 @@ def dynamic_index_in_dim(
     allow_negative_indices: bool = True,
 ) -> Any:
     """`lax.dynamic_index_in_dim`: the slice at a traced `index` along `axis` (clamped)."""
-    size = get_aval(operand).shape[axis]
-    if allow_negative_indices:
-        index = _wrap_index(index, size)
-    out = gt.dynamic_slice_in_dim(operand, index, 1, axis)
+    out = gt.dynamic_slice_in_dim(
+        operand, index, 1, axis, allow_negative_indices=allow_negative_indices
+    )
     return out if keepdims else squeeze(out, (axis,))
 
 

@@ -14,6 +14,7 @@ import numpy as np
 import core.numpy as jnp
 from core import dtypes
 from core.custom_derivatives import custom_jvp
+from core.jit.library import library_jit
 from core.numpy._util import check_arraylike, ensure_array, promote_args_inexact
 from core.numpy.logsumexp import logsumexp
 from core.prims import elementwise as ew
@@ -320,16 +321,18 @@ normalize = standardize
 
 def one_hot(x: Any, num_classes: int, *, dtype: Any = None, axis: Any = -1) -> Any:
     """One-hot encoding of the integers `x` (out-of-range values give all-zero rows)."""
-    x = ensure_array(x)
-    num_classes = int(num_classes)
     dt = dtypes.default_float() if dtype is None else dtypes.canonicalize_dtype(dtype)
-    shape = get_aval(x).shape
-    out_nd = len(shape) + 1
-    ax = axis % out_nd
+    return _one_hot(ensure_array(x), int(num_classes), dtype=dt, axis=axis)
+
+
+@library_jit(static_argnames=("num_classes", "dtype", "axis"))
+def _one_hot(x: Any, num_classes: int, *, dtype: Any, axis: Any) -> Any:
+    nd = get_aval(x).ndim
+    ax = axis % (nd + 1)
+    lhs = jnp.expand_dims(x, ax)
     classes = sh.iota(
         get_aval(x).dtype if get_aval(x).dtype.kind in "iu" else dtypes.int32,
-        (*shape[:ax], num_classes, *shape[ax:]),
+        (*(1,) * ax, num_classes, *(1,) * (nd - ax)),
         ax,
     )
-    xb = jnp.expand_dims(x, ax)
-    return jnp.asarray(xb == classes, dtype=dt)
+    return jnp.asarray(lhs == classes, dtype=dtype)

@@ -9,6 +9,7 @@ import numpy as np
 
 from core.avals import ShapeDtypeStruct
 from core.callbacks import pure_callback
+from core.jit.library import library_jit
 from core.numpy import linalg_ops, shapes
 from core.numpy import reductions as r
 from core.numpy import ufuncs as uf
@@ -129,6 +130,7 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
     return norm(x, ord=ord, axis=(-2, -1), keepdims=keepdims)
 
 
+@library_jit(static_argnames=("ord", "axis", "keepdims"))
 def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Any:
     """Vector or matrix norm, like `numpy.linalg.norm`."""
     check_arraylike("jnp.linalg.norm", x)

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
+from core.jit.library import library_jit
 from core.named_sharding import placed_by
 from core.numpy._util import (
     astype,
@@ -376,7 +377,7 @@ def _cumulative(prim_fn, name: str):
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"The running {name[3:]} along `axis` (the flattened array when None)."
-    return fn
+    return library_jit(fn, static_argnames=("axis", "dtype"))
 
 
 def _prims():
@@ -436,11 +437,12 @@ def cumulative_prod(
     return _with_initial(cumprod(x, axis, dtype), axis, 1, include_initial)
 
 
+@library_jit(static_argnames=("axis", "keepdims"))
 def count_nonzero(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
     """The number of non-zero values along `axis` (int32)."""
     check_arraylike("count_nonzero", a)
     a = ensure_array(a)
-    nz = ew.ne(a, ew.full_like(a, 0)) if get_aval(a).dtype != dtypes.bool_ else a
+    nz = ew.ne(a, np.zeros((), get_aval(a).dtype)[()])
     return sum(nz, axis=axis, dtype=dtypes.default_int(), keepdims=keepdims)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
+from core.jit.library import library_jit
 from core.numpy._util import canonicalize_axis, check_arraylike, ensure_array, np_dtype
 from core.prims import elementwise as ew
 from core.prims import indexing as ix
@@ -31,6 +32,7 @@ def _sort_operand(name: str, a: Any, axis: int | None, kind: Any, order: Any) ->
     return _flat_axis(a, axis)
 
 
+@library_jit(static_argnames=("axis", "kind", "order", "stable", "descending"))
 def sort(
     a: Any,
     axis: int | None = -1,
@@ -49,6 +51,7 @@ def sort(
     return rev(out, (ax,)) if descending else out
 
 
+@library_jit(static_argnames=("axis", "kind", "order", "stable", "descending", "dtype"))
 def argsort(
     a: Any,
     axis: int | None = -1,

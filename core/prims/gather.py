@@ -545,7 +545,10 @@ def _scalar_starts(
                 )
             s = Array(np.asarray(s + d if s < 0 else s, dtype=dtypes.int32))
         elif negatives and get_aval(s).dtype.kind == "i":
-            s = ew.select(ew.lt(s, ew.full_like(s, 0)), ew.add(s, ew.full_like(s, d)), s)
+            negative = ew.lt(s, ew.full_like(s, 0))
+            aval = get_aval(s)  # JAX's `i + d` makes a weakly typed index strong
+            strong = sh.convert_element_type(s, aval.dtype, False) if aval.weak_type else s
+            s = ew.select(negative, ew.add(strong, ew.full_like(strong, d)), s)
         out.append(s)
     return out + starts[len(shape) :]
 
