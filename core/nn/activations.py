@@ -26,6 +26,7 @@ def _stop_gradient(x: Any) -> Any:
     return ew.stop_gradient_prim(x)
 
 
+@library_jit
 def identity(x: Any) -> Any:
     """Returns `x` unchanged (as an array)."""
     return _arraylike("identity", x)
@@ -37,6 +38,7 @@ def tanh(x: Any) -> Any:
 
 
 @custom_jvp
+@library_jit
 def relu(x: Any) -> Any:
     """`max(x, 0)` (JAX's `maximum(x, 0)`: NaN propagates, a bool gives int32), a `custom_jvp`
     as JAX's: its tangent is the incoming one where x > 0, else 0 (gradient 0 at 0)."""
@@ -65,6 +67,7 @@ def _weak_float(name: str, x: Any) -> Any:
 
 
 @custom_jvp
+@library_jit
 def relu6(x: Any) -> Any:
     """`min(max(x, 0), 6)` (integers give weak floats, NaN propagates), a `custom_jvp` as JAX's:
     its tangent is the incoming one where 0 < x < 6, else 0 (gradient 0 at 0 and 6)."""
@@ -81,6 +84,7 @@ def sigmoid(x: Any) -> Any:
     return ew.logistic(_arraylike("sigmoid", x))
 
 
+@library_jit
 def silu(x: Any) -> Any:
     """`x * sigmoid(x)` (also called swish)."""
     x = _arraylike("silu", x)  # integers raise, as JAX's `lax.logistic` does
@@ -90,23 +94,27 @@ def silu(x: Any) -> Any:
 swish = silu
 
 
+@library_jit
 def softplus(x: Any) -> Any:
     """`log(1 + exp(x))`, computed stably."""
     return jnp.logaddexp(x, 0)
 
 
+@library_jit
 def sparse_plus(x: Any) -> Any:
     """0 for x <= -1, `(x + 1)**2 / 4` for -1 < x < 1, x for x >= 1."""
     x = _weak_float("sparse_plus", x)
     return jnp.where(x <= -1.0, jnp.zeros_like(x), jnp.where(x >= 1.0, x, (x + 1.0) ** 2 / 4))
 
 
+@library_jit
 def sparse_sigmoid(x: Any) -> Any:
     """`clip((x + 1) / 2, 0, 1)`: the derivative of `sparse_plus`."""
     x = _weak_float("sparse_sigmoid", x)
     return 0.5 * jnp.clip(x + 1.0, 0.0, 2.0)
 
 
+@library_jit
 def log1mexp(x: Any) -> Any:
     """`log(1 - exp(-x))` computed stably (Maechler's switch at log 2); undefined for x < 0.
 
@@ -123,12 +131,14 @@ def log1mexp(x: Any) -> Any:
     return jnp.where(small, near, far)
 
 
+@library_jit
 def log_sigmoid(x: Any) -> Any:
     """`log(sigmoid(x))`, computed stably."""
     x = _arraylike("log_sigmoid", x)  # integers compute as in JAX: -x wraps
     return jnp.negative(softplus(jnp.negative(x)))
 
 
+@library_jit
 def soft_sign(x: Any) -> Any:
     """`x / (|x| + 1)`."""
     x = _arraylike("soft_sign", x)  # integers: |x| + 1 in their dtype, as in JAX
@@ -168,13 +178,14 @@ def _tanh_gelu_jvp(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
     return x * cdf, slope * t
 
 
+@library_jit
 def elu(x: Any, alpha: Any = 1.0) -> Any:
     """`x` if x > 0 else `alpha * (exp(x) - 1)`."""
     x = _weak_float("elu", x)
-    safe = jnp.where(x > 0, jnp.zeros_like(x), x)
-    return jnp.where(x > 0, x, alpha * jnp.expm1(safe))
+    return jnp.where(x > 0, x, alpha * jnp.expm1(jnp.where(x > 0, 0.0, x)))
 
 
+@library_jit
 def celu(x: Any, alpha: Any = 1.0) -> Any:
     """Continuously-differentiable ELU: `max(x, 0) + alpha * expm1(min(x, 0) / alpha)`."""
     check_arraylike("maximum", x)  # JAX's name, as in `relu`
@@ -182,6 +193,7 @@ def celu(x: Any, alpha: Any = 1.0) -> Any:
     return jnp.maximum(x, 0.0) + alpha * jnp.expm1(jnp.minimum(x, 0.0) / alpha)
 
 
+@library_jit
 def selu(x: Any) -> Any:
     """Scaled ELU with the self-normalizing constants."""
     alpha = 1.6732632423543772848170429916717
@@ -189,12 +201,14 @@ def selu(x: Any) -> Any:
     return scale * elu(x, alpha)
 
 
+@library_jit
 def leaky_relu(x: Any, negative_slope: Any = 1e-2) -> Any:
     """`x` if x >= 0 else `negative_slope * x`."""
     x = _weak_float("leaky_relu", x)
     return jnp.where(x >= 0, x, negative_slope * x)
 
 
+@library_jit
 def hard_tanh(x: Any) -> Any:
     """`clip(x, -1, 1)`."""
     check_arraylike("hard_tanh", x)
@@ -202,12 +216,14 @@ def hard_tanh(x: Any) -> Any:
     return jnp.where(x > 1, 1, jnp.where(x < -1, -1, x))
 
 
+@library_jit
 def hard_sigmoid(x: Any) -> Any:
     """`relu6(x + 3) / 6`."""
     check_arraylike("hard_sigmoid", x)
     return relu6(ensure_array(x) + 3.0) / 6.0  # an integer x gives weak floats, as in JAX
 
 
+@library_jit
 def hard_silu(x: Any) -> Any:
     """`x * hard_sigmoid(x)` (also called hard_swish)."""
     x = _weak_float("hard_silu", x)
@@ -217,6 +233,7 @@ def hard_silu(x: Any) -> Any:
 hard_swish = hard_silu
 
 
+@library_jit
 def mish(x: Any) -> Any:
     """`x * tanh(softplus(x))` (not promoted first, as in JAX: a bool `x` times the weak
     float `tanh(softplus(x))` gives a weak float)."""
@@ -225,12 +242,14 @@ def mish(x: Any) -> Any:
     return x * jnp.tanh(softplus(x))
 
 
+@library_jit
 def squareplus(x: Any, b: Any = 4) -> Any:
     """`(x + sqrt(x**2 + b)) / 2`."""
     x = _arraylike("squareplus", x)  # integers: x**2 + b in their dtype, as in JAX
     return (x + jnp.sqrt(jnp.square(x) + b)) / 2
 
 
+@library_jit(static_argnames=("axis",))
 def glu(x: Any, axis: int = -1) -> Any:
     """Gated linear unit: the two halves `a, b` of `x` along `axis` give `a * sigmoid(b)`."""
     check_arraylike("glu", x)
@@ -246,6 +265,7 @@ def _reduce_max(x: Any, axis: Any, where: Any, keepdims: bool = True) -> Any:
     return jnp.max(x, axis, keepdims=keepdims, where=where, initial=-jnp.inf)
 
 
+@library_jit(static_argnames=("axis", "keepdims"))
 def logmeanexp(x: Any, axis: Any = None, where: Any = None, keepdims: bool = False) -> Any:
     """`log(mean(exp(x)))` over `axis` (only the entries in `where`), stably."""
     lse = logsumexp(x, axis=axis, where=where, keepdims=keepdims)
@@ -265,6 +285,7 @@ def softmax(x: Any, axis: Any = -1, where: Any = None, initial: Any = None) -> A
     return result
 
 
+@library_jit(static_argnames=("axis",))
 def log_softmax(x: Any, axis: Any = -1, where: Any = None, initial: Any = None) -> Any:
     """`x - logsumexp(x)` along `axis` (entries outside `where` are -inf)."""
     x = _arraylike("log_softmax", x)  # integers: x - max(x) in their dtype, as in JAX
@@ -277,6 +298,7 @@ def log_softmax(x: Any, axis: Any = -1, where: Any = None, initial: Any = None) 
     return result
 
 
+@library_jit(static_argnames=("axis", "algorithm"))
 def standardize(
     x: Any,
     axis: Any = -1,

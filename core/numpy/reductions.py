@@ -121,7 +121,7 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False):
             res = prim_fn(a, axes)
         if initial is not None:
             comb = {"sum": add, "prod": multiply, "max": maximum, "min": minimum}[name]
-            res = sh.convert_element_type(comb(res, initial), get_aval(res).dtype)
+            res = comb(sh.convert_element_type(ensure_array(initial), get_aval(res).dtype), res)
         return _keepdims(res, aval.shape, axes) if keepdims else res
 
     fn.__name__ = fn.__qualname__ = name
