@@ -260,9 +260,11 @@ def _jit_call_partial_eval(trace, args, params):
     )
     known_args = [a for a, u in zip(args, unknowns) if not u]
     unknown_args = [a for a, u in zip(args, unknowns) if u]
-    with set_current_trace(trace.parent):
+    with set_current_trace(trace.parent):  # (a known part with no output is dead code)
         outs = iter(
             jit_call_p.bind(*known_args, jaxpr=jk, name=params["name"], backend=params["backend"])
+            if jk.outvars or ir.has_effects(jk)
+            else ()
         )
     kept: list = []
     for f in out_fwd:

@@ -46,7 +46,7 @@ def relu(x: Any) -> Any:
     return jnp.maximum(x, 0)
 
 
-relu.defjvps(lambda t, ans, x: jnp.where(x > 0, t, jnp.zeros_like(t)))
+relu.defjvps(lambda t, ans, x: ew.select(x > 0, t, ew.full_like(t, 0)))
 
 
 def _arraylike(name: str, x: Any) -> Any:
@@ -75,7 +75,7 @@ def relu6(x: Any) -> Any:
     return jnp.minimum(jnp.maximum(x, 0), 6.0)
 
 
-relu6.defjvps(lambda t, ans, x: jnp.where(jnp.logical_and(x > 0, x < 6), t, jnp.zeros_like(t)))
+relu6.defjvps(lambda t, ans, x: ew.select((x > 0) & (x < 6), t, ew.full_like(t, 0)))
 
 
 def sigmoid(x: Any) -> Any:

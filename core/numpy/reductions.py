@@ -204,7 +204,7 @@ def _mean_over(
     if where is None:
         n = int(np.prod([shape[i] for i in axes], dtype=np.int64))
         total = sum(x, axis=axes, dtype=dt, keepdims=keepdims)  # int8 stays int8, as in JAX
-        return ew.div_like_xla(total, ew.full_like(total, n - ddof), None)
+        return ew.div_like_xla(total, ew.full_like(total, n - ddof, shape=()), None)
     mask = broadcast_to(where, shape)
     total = sum(x, axis=axes, dtype=dt, keepdims=keepdims, where=mask)
     n = sum(sh.convert_element_type(mask, dt), axis=axes, dtype=dt, keepdims=keepdims)
