@@ -8,13 +8,16 @@ wrapping and the gather modes defined here.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
 
 from core import dtypes
+from core.jit.library import library_jit
 from core.numpy._util import broadcast_to, canonicalize_axis, check_arraylike, ensure_array
-from core.numpy.ufuncs import less, less_equal, remainder
+from core.numpy.ufuncs import add, less, less_equal, remainder
+from core.numpy.where import where
 from core.prims import elementwise as ew
 from core.prims import gather as gp
 from core.prims import indexing as ix
@@ -31,7 +34,8 @@ def wrap_negative(i: Any, n: int) -> Any:
         return np.where(i < 0, i + n, i).astype(i.dtype) if i.dtype.kind == "i" else i
     if get_aval(i).dtype.kind == "u":
         return i
-    return ew.select_n(ew.lt(i, ew.full_like(i, 0)), i, ew.add(i, ew.full_like(i, n)))
+    negative = ew.lt(i, ew.full_like(i, 0, shape=()))  # rank-0 constants, as JAX's
+    return ew.select_n(negative, i, ew.add(i, ew.full_like(i, n, shape=())))
 
 
 def gather_mode(mode: str | None, default: str) -> str:
@@ -72,6 +76,29 @@ def take(
     indices count from the end) unless `mode="clip"` (clamp: negative indices give the first
     element, as in JAX) or `mode="wrap"` (modulo) is asked for.
     """
+    return _take(
+        a,
+        indices,
+        None if axis is None else operator.index(axis),
+        out,
+        mode,
+        unique_indices=unique_indices,
+        indices_are_sorted=indices_are_sorted,
+        fill_value=fill_value,
+    )
+
+
+@library_jit(static_argnames=("axis", "mode", "unique_indices", "indices_are_sorted", "fill_value"))
+def _take(
+    a: Any,
+    indices: Any,
+    axis: int | None = None,
+    out: Any = None,
+    mode: str | None = None,
+    unique_indices: bool = False,
+    indices_are_sorted: bool = False,
+    fill_value: Any = None,
+) -> Any:
     check_arraylike("take", a, indices)
     a = ensure_array(a)
     if axis is None:
@@ -84,7 +111,9 @@ def take(
     if mode not in (None, "fill", "wrap", "clip"):
         raise ValueError(f"Invalid mode '{mode}' for np.take")
     mode = gather_mode(mode, "fill")
-    idx = _prep_indices(indices, shape[axis], mode, wrap_negatives=mode == "fill")
+    idx = _prep_indices(indices, shape[axis], mode, wrap_negatives=False)
+    if mode == "fill":  # negative indices count from the end (JAX's jnp.where)
+        idx = where(less(idx, 0), add(idx, shape[axis]), idx)
     ishape = get_aval(idx).shape
     out = gp.gather(a, sh.reshape(idx, (*ishape, 1)), (axis,), prim_mode(mode), fill_value)
     nb = len(ishape)
@@ -92,6 +121,7 @@ def take(
     return sh.transpose(out, perm)
 
 
+@library_jit(static_argnames=("axis", "mode", "fill_value", "wrap_negative_indices"))
 def take_along_axis(
     arr: Any,
     indices: Any,
