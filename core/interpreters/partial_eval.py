@@ -207,7 +207,8 @@ def trace_to_closed_jaxpr(
     fun: Callable[..., Sequence[Any]],
     in_avals: Sequence[ShapedArray],
     arguments: Sequence[Any] | None = None,
+    dce: bool = True,
 ) -> tuple[ir.Jaxpr, list[Any]]:
     """Like `trace_to_jaxpr`, with the consts as leading inputs of a constvar-free jaxpr."""
-    jaxpr, consts = trace_to_jaxpr(fun, in_avals, arguments=arguments)
+    jaxpr, consts = trace_to_jaxpr(fun, in_avals, dce, arguments)
     return close_over_consts(jaxpr), consts

@@ -660,6 +660,7 @@ class Jitted:
                         flat_fun,
                         avals + [r.aval.inner_aval for r in refs],
                         leaves if placement.committed_to_device else None,  # for `typeof`
+                        dce=not self._library,  # JAX's jitted library functions keep theirs
                     )
                 break
             except ref_scope.Discovered as found:

@@ -225,15 +225,15 @@ def promote_args(name: str, *args: Any, lax_shapes: bool = False) -> list[Any]:
     return promote_shapes(promote_dtypes(*args), lax_shapes)
 
 
-def promote_args_numeric(name: str, *args: Any) -> list[Any]:
+def promote_args_numeric(name: str, *args: Any, lax_shapes: bool = False) -> list[Any]:
     """`promote_args`, with bool promoted to the default int (JAX's arithmetic on bools)."""
     check_arraylike(name, *args)
     dt, weak = dtypes.result_type_and_weak(*args)
     if dt == np.bool_:
         dt = dtypes.default_int()
-    arrs = [sh.convert_element_type(ensure_array(a), dt, weak) for a in args]
-    shape = broadcast_shapes(*(get_aval(a).shape for a in arrs))
-    return [broadcast_to(a, shape) for a in arrs]
+    return promote_shapes(
+        [sh.convert_element_type(ensure_array(a), dt, weak) for a in args], lax_shapes
+    )
 
 
 def promote_args_inexact(name: str, *args: Any, lax_shapes: bool = False) -> list[Any]:

@@ -109,9 +109,9 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
         x = x.ravel()
         out = vector_norm(x, axis=0, ord=ord)
         return out.reshape((1,) * len(shape)) if keepdims else out
-    a = uf.abs(x)
     if ord is None or ord == 2:
         return uf.sqrt(_sum_squares(x, axis=axis, keepdims=keepdims))
+    a = uf.abs(x)
     if ord == np.inf:
         return r.max(a, axis=axis, keepdims=keepdims)
     if ord == -np.inf:
@@ -148,9 +148,9 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
     if len(axes) != 2:
         raise ValueError(f"Invalid axis {axis} for norm: give one or two axes")
     r0, c0 = axes
-    a = uf.abs(x)
     if ord is None or ord == "fro":
         return uf.sqrt(_sum_squares(x, axis=axes, keepdims=keepdims))
+    a = uf.abs(x)
     if ord in (1, -1):
         col = r.sum(a, axis=r0, keepdims=True)
         fn = r.max if ord == 1 else r.min

@@ -288,9 +288,10 @@ def float_power(x: Any, y: Any, /) -> Any:
     return ew.pow(*promote_args_inexact("float_power", x, y))
 
 
+@library_jit
 def floor_divide(x: Any, y: Any, /) -> Any:
     """Division rounded towards minus infinity (integer or float); bools divide as ints."""
-    x, y = promote_args_numeric("floor_divide", x, y)
+    x, y = promote_args_numeric("floor_divide", x, y, lax_shapes=True)
     kind = dtypes.kind(get_aval(x).dtype)
     if kind == "c":
         raise TypeError("floor_divide does not support complex-valued inputs")
@@ -298,9 +299,14 @@ def floor_divide(x: Any, y: Any, /) -> Any:
         q = ew.div(x, y)
         if kind == "u":
             return q
-        fix = ew.bitwise_and(ew.ne(ew.sign(x), ew.sign(y)), ew.ne(ew.rem(x, y), ew.full_like(x, 0)))
-        return ew.select_n(fix, q, ew.sub(q, ew.full_like(q, 1)))
+        fix = ew.bitwise_and(ew.ne(ew.sign(x), ew.sign(y)), ew.ne(ew.rem(x, y), _zero(x)))
+        return where(fix, ew.sub(q, np.ones((), get_aval(q).dtype)[()]), q)
     return _float_divmod(x, y)[0]
+
+
+def _zero(x: Any) -> Any:
+    """A rank-0 zero of `x`'s dtype (a literal when staged: JAX's `_constant_like(x, 0)`)."""
+    return np.zeros((), get_aval(x).dtype)[()]
 
 
 def _float_divmod(x: Any, y: Any) -> tuple[Any, Any]:
@@ -308,10 +314,10 @@ def _float_divmod(x: Any, y: Any) -> tuple[Any, Any]:
     corrected towards minus infinity, then rounded; so inf // y and x // 0 give NaN or +-inf
     as in JAX, not numpy's `floor(x / y)`."""
     mod = ew.rem(x, y)
-    div = ew.div(where(ew.eq(y, ew.full_like(y, 0)), x, ew.sub(x, mod)), y)
-    fix = ew.bitwise_and(ew.ne(mod, ew.full_like(mod, 0)), ew.ne(ew.sign(y), ew.sign(mod)))
+    div = ew.div(where(ew.eq(y, _zero(y)), x, ew.sub(x, mod)), y)
+    fix = ew.bitwise_and(ew.ne(mod, _zero(mod)), ew.ne(ew.sign(y), ew.sign(mod)))
     mod = ew.select_n(fix, mod, ew.add(mod, y))
-    div = ew.select_n(fix, div, ew.sub(div, ew.full_like(div, 1)))
+    div = ew.select_n(fix, div, ew.sub(div, np.ones((), get_aval(div).dtype)[()]))
     return ew.round(div), mod
 
 
@@ -322,15 +328,17 @@ def _nonzero_divisor(y: Any) -> Any:
     return ew.select_n(ew.eq(y, ew.full_like(y, 0)), y, ew.full_like(y, 1))
 
 
+@library_jit
 def remainder(x: Any, y: Any, /) -> Any:
     """Remainder with the sign of the divisor (numpy's `%`)."""
-    x, y = promote_args_numeric("remainder", x, y)
+    x, y = promote_args_numeric("remainder", x, y, lax_shapes=True)
     y = _nonzero_divisor(y)
     r = ew.rem(x, y)
     if dtypes.kind(get_aval(x).dtype) == "u":
         return r
-    zero = ew.full_like(r, 0)
-    fix = ew.bitwise_and(ew.ne(r, zero), ew.ne(ew.lt(r, zero), ew.lt(y, zero)))
+    zero = _zero(r)
+    nonzero = ew.ne(r, zero)
+    fix = ew.bitwise_and(ew.ne(ew.lt(r, zero), ew.lt(y, zero)), nonzero)
     return ew.select_n(fix, r, ew.add(r, y))
 
 

@@ -41,8 +41,6 @@ DIFFERENT = {
     "linspace": [JIT],
     "eye": [OTHER],
     "floordiv": [JIT, SCALAR],
-    "int_floordiv": [JIT, SCALAR],
-    "mod": [JIT, SCALAR],
     "pow_float": [SCALAR],
     "logaddexp": [CUSTOM],
     "nan_to_num": [JIT, SCALAR],
