@@ -433,16 +433,33 @@ def pp_eqn(eqn: Eqn, name: _Namer, indent: int = 0) -> str:
     if order is None:  # sorted by name, JAX's `name` first
         order = sorted(shown, key=lambda k: (k != "name" or eqn.prim.name == "name", k))
     params = [f"{k}={_pp_param(shown[k], name, indent + 2, indent + 3 + len(k))}" for k in order]
-    ins = " ".join(_pp_atom(x, name) for x in eqn.inputs)
+    ins = [_pp_atom(x, name) for x in eqn.inputs]
+    head = f"{outs} = {prim}"
     if not params:
-        return f"{outs} = {prim} {ins}".rstrip()
+        return head + _pp_operands(ins, indent + len(head), indent)
+    # the parameters stay on one line when they fit there (whatever follows them)
+    group = f"[{' '.join(params)}]"
+    if indent + len(head) + len(group) <= _WIDTH and "\n" not in group:
+        text, col = head + group, indent + len(head) + len(group)
+    else:
+        lines = "".join(f"\n{' ' * (indent + 2)}{p}" for p in params)
+        text, col = f"{head}[{lines}\n{' ' * indent}]", indent + 1
     # JAX ends an equation with parameters and no operands with the space before them (`iota`)
-    flat = f"{outs} = {prim}[{' '.join(params)}] {ins}"
-    if indent + len(flat.rstrip()) <= _WIDTH and "\n" not in flat:
-        return flat.rstrip() if ins else flat
-    lines = "".join(f"\n{' ' * (indent + 2)}{p}" for p in params)
-    tall = f"{outs} = {prim}[{lines}\n{' ' * indent}] {ins}"
-    return tall.rstrip() if ins else tall
+    return text + _pp_operands(ins, col, indent) if ins else text + " "
+
+
+def _pp_operands(ins: list[str], col: int, indent: int) -> str:
+    """An equation's operands from column `col`: on its line when they fit, else each one that
+    starts past the width on a new line (JAX's printer: a break of its own group each)."""
+    if col + sum(1 + len(x) for x in ins) <= _WIDTH:
+        return "".join(f" {x}" for x in ins)
+    text = ""
+    for i, x in enumerate(ins):
+        if i and col + 1 > _WIDTH:
+            text, col = f"{text}\n{' ' * (indent + 2)}{x}", indent + 2 + len(x)
+        else:
+            text, col = f"{text} {x}", col + 1 + len(x)
+    return text
 
 
 def pp_jaxpr(

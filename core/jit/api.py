@@ -301,8 +301,8 @@ def _is_ref(x: Any) -> bool:
 
 
 def _to_input(x: Any, aval: ShapedArray) -> Any:
-    if isinstance(x, (Array, Tracer)):
-        return x
+    if isinstance(x, (Array, Tracer)) or type(x) in (bool, int, float, complex):
+        return x  # a Python scalar stays a literal of its value, as JAX prints it
     return Array(np.asarray(x, dtype=aval.dtype), aval.weak_type)
 
 

@@ -10,6 +10,7 @@ import numpy as np
 from core import dtypes
 from core.array import Array
 from core.errors import ConcretizationTypeError
+from core.jit.library import library_jit
 from core.named_sharding import takes_out_sharding
 from core.numpy import _util
 from core.numpy._util import check_arraylike, ensure_array
@@ -25,9 +26,10 @@ from core.prims import shapes as sh
 from core.trace import Tracer, get_aval
 
 
+@library_jit(static_argnames=("equal_nan",))
 def allclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
     """Whether every element of `a` is close to `b` (a boolean scalar array)."""
-    check_arraylike("allclose", a, b)
+    a, b = _util.promote_args("allclose", a, b, lax_shapes=True)
     return _all(isclose(a, b, rtol, atol, equal_nan))
 
 

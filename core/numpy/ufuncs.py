@@ -711,9 +711,10 @@ def _is_signed_inf(name: str, x: Any, out: Any, inf: float) -> Any:
         raise ValueError("isposinf/isneginf are not well defined for complex types")
     if dtypes.kind(get_aval(x).dtype) != "f":
         return sh.full(get_aval(x).shape, False, dtypes.bool_)
-    return ew.eq(x, ew.full_like(x, inf, get_aval(x).dtype))
+    return ew.eq(x, np.asarray(inf, get_aval(x).dtype)[()])
 
 
+@library_jit
 def nan_to_num(
     x: Any,
     copy: bool = True,
@@ -733,9 +734,9 @@ def nan_to_num(
     info = dtypes.finfo(dt)
     hi = info.max if posinf is None else posinf
     lo = info.min if neginf is None else neginf
-    x = ew.select_n(isnan(x), x, ew.full_like(x, nan, dt))  # strong constants, as JAX's
-    x = ew.select_n(isposinf(x), x, ew.full_like(x, hi, dt))
-    return ew.select_n(isneginf(x), x, ew.full_like(x, lo, dt))
+    x = where(isnan(x), sh.convert_element_type(ensure_array(nan), dt), x)  # strong, as JAX's
+    x = where(isposinf(x), sh.convert_element_type(ensure_array(hi), dt), x)
+    return where(isneginf(x), sh.convert_element_type(ensure_array(lo), dt), x)
 
 
 def divmod(x1: Any, x2: Any, /) -> tuple[Any, Any]:  # noqa: A001
@@ -808,16 +809,16 @@ def conjugate(x: Any, /) -> Any:
 conj = conjugate
 
 
+@library_jit(static_argnames=("equal_nan",))
 def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
-    """`|a - b| <= atol + rtol * |b|` elementwise; infinities must match exactly."""
-    a, b = promote_args("isclose", a, b)
-    if dtypes.kind(get_aval(a).dtype) not in "fc":
-        return equal(a, b)
-    mag = ew.abs(b)  # real for complex b: the tolerance is
-    tol = ew.add(ew.full_like(mag, atol), ew.mul(ew.full_like(mag, rtol), mag))
-    close = ew.le(ew.abs(ew.sub(a, b)), tol)
-    finite = ew.bitwise_and(ew.is_finite(a), ew.is_finite(b))
-    out = ew.bitwise_or(ew.bitwise_and(close, finite), ew.eq(a, b))
-    if equal_nan:
-        out = ew.bitwise_or(out, ew.bitwise_and(isnan(a), isnan(b)))
-    return sh.convert_element_type(out, dtypes.bool_)  # strongly typed, as JAX's
+    """`|a - b| <= atol + rtol * |b|` elementwise (integers compared as floats, as in JAX);
+    infinities must match exactly."""
+    a, b = promote_args_inexact("isclose", *promote_args("isclose", a, b), lax_shapes=True)
+    dt = dtypes.finfo(get_aval(a).dtype).dtype  # the tolerances' (|b| is real for complex b)
+    rtol = sh.convert_element_type(ensure_array(rtol), dt)
+    atol = sh.convert_element_type(ensure_array(atol), dt)
+    both_nan = ew.bitwise_and(isnan(a), isnan(b))
+    finite = isfinite(b)
+    in_range = ew.le(absolute(ew.sub(a, b)), ew.add(atol, ew.mul(rtol, absolute(b))))
+    out = ew.bitwise_or(ew.eq(a, b), ew.bitwise_and(finite, in_range))
+    return ew.bitwise_or(out, both_nan) if equal_nan else out

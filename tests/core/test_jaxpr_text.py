@@ -43,8 +43,6 @@ DIFFERENT = {
     "floordiv": [JIT, SCALAR],
     "pow_float": [SCALAR],
     "logaddexp": [CUSTOM],
-    "nan_to_num": [JIT, SCALAR],
-    "allclose": [JIT],
     "var": [JIT, SCALAR],
     "std": [JIT, SCALAR],
     "index_array": [SCALAR, GATHER],
