@@ -334,7 +334,7 @@ def standardize(
             variance = jnp.mean(jnp.square(x - mean), axis, keepdims=True, where=where)
         else:  # may cancel to a small negative number: clipped, as in JAX
             variance = jnp.mean(jnp.square(x), axis, keepdims=True, where=where)
-            variance = jnp.maximum(variance - jnp.square(mean), 0)
+            variance = jnp.clip(variance - jnp.square(mean), 0)
     return (x - mean) * ew.rsqrt(*promote_args_inexact("standardize", variance + epsilon))
 
 

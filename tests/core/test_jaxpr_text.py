@@ -64,7 +64,6 @@ DIFFERENT = {
     "softplus": [SCALAR, CUSTOM],
     "softmax": [RANK],
     "logsumexp": [OTHER],
-    "standardize": [JIT, SCALAR],
     "random_normal": [KEYS, JIT],
     "random_uniform": [KEYS, JIT],
     "random_split": [KEYS],
