@@ -299,14 +299,15 @@ def floor_divide(x: Any, y: Any, /) -> Any:
         q = ew.div(x, y)
         if kind == "u":
             return q
-        fix = ew.bitwise_and(ew.ne(ew.sign(x), ew.sign(y)), ew.ne(ew.rem(x, y), _zero(x)))
-        return where(fix, ew.sub(q, np.ones((), get_aval(q).dtype)[()]), q)
+        fix = ew.bitwise_and(ew.ne(ew.sign(x), ew.sign(y)), ew.ne(ew.rem(x, y), _rank0_like(x)))
+        return where(fix, ew.sub(q, _rank0_like(q, 1)), q)
     return _float_divmod(x, y)[0]
 
 
-def _zero(x: Any) -> Any:
-    """A rank-0 zero of `x`'s dtype (a literal when staged: JAX's `_constant_like(x, 0)`)."""
-    return np.zeros((), get_aval(x).dtype)[()]
+def _rank0_like(x: Any, value: int = 0) -> Any:
+    """A rank-0 `value` of `x`'s dtype and weak type (a literal when staged: JAX's
+    `_constant_like(x, 0)`, or the Python scalar of `x - 1`)."""
+    return ew.full_like(x, value, shape=())
 
 
 def _float_divmod(x: Any, y: Any) -> tuple[Any, Any]:
@@ -314,10 +315,10 @@ def _float_divmod(x: Any, y: Any) -> tuple[Any, Any]:
     corrected towards minus infinity, then rounded; so inf // y and x // 0 give NaN or +-inf
     as in JAX, not numpy's `floor(x / y)`."""
     mod = ew.rem(x, y)
-    div = ew.div(where(ew.eq(y, _zero(y)), x, ew.sub(x, mod)), y)
-    fix = ew.bitwise_and(ew.ne(mod, _zero(mod)), ew.ne(ew.sign(y), ew.sign(mod)))
+    div = ew.div(where(ew.eq(y, _rank0_like(y)), x, ew.sub(x, mod)), y)
+    fix = ew.bitwise_and(ew.ne(mod, _rank0_like(mod)), ew.ne(ew.sign(y), ew.sign(mod)))
     mod = ew.select_n(fix, mod, ew.add(mod, y))
-    div = ew.select_n(fix, div, ew.sub(div, np.ones((), get_aval(div).dtype)[()]))
+    div = ew.select_n(fix, div, ew.sub(div, _rank0_like(div, 1)))
     return ew.round(div), mod
 
 
@@ -336,7 +337,7 @@ def remainder(x: Any, y: Any, /) -> Any:
     r = ew.rem(x, y)
     if dtypes.kind(get_aval(x).dtype) == "u":
         return r
-    zero = _zero(r)
+    zero = _rank0_like(r)
     nonzero = ew.ne(r, zero)
     fix = ew.bitwise_and(ew.ne(ew.lt(r, zero), ew.lt(y, zero)), nonzero)
     return ew.select_n(fix, r, ew.add(r, y))
