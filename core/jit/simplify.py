@@ -1,4 +1,5 @@
-"""Jaxpr rewrites before code generation: inline nested `jit_call`s, make elementwise
+"""Jaxpr rewrites before code generation: inline nested `jit_call`s, fold conversions of
+literals, make elementwise
 broadcasts explicit (`canonical`), XLA's algebraic
 simplifications that change results (`algebraic`), move products out of scans
 (`core/jit/scan_motion.py`), merge duplicate equations, divide by square roots as XLA does, let
@@ -24,6 +25,7 @@ from core.prims import elementwise, linalg, shapes
 def simplify(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
     """All rewrites, in order; returns `(eqns, outvars)`."""
     eqns, outvars = inline_calls(eqns, outvars)
+    eqns = fold_constant_converts(eqns, outvars)
     eqns = canonical(eqns)
     eqns, outvars = algebraic(eqns, outvars)
     eqns, outvars = scan_motion.optimize(eqns, outvars, simplify)
@@ -74,6 +76,27 @@ def inline_calls(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
         out += copied
         rename.update(zip(eqn.outputs, results))
     return out, [sub(v) for v in outvars]
+
+
+def fold_constant_converts(eqns: list[Eqn], outvars: list) -> list[Eqn]:
+    """A `convert_element_type` of a literal becomes the converted literal, as XLA folds
+    constants (a library function's jit takes a Python scalar as a weakly typed operand and
+    converts it inside: `jnp.clip(x, 0, 1)`, `core/jit/library.py`); a program output stays."""
+    outputs = {v for v in outvars if isinstance(v, Var)}
+    rename: dict[Var, Literal] = {}
+    out = []
+    for e in eqns:
+        ins = [rename.get(x, x) if isinstance(x, Var) else x for x in e.inputs]
+        if (
+            e.prim is shapes.convert_element_type_p
+            and isinstance(ins[0], Literal)
+            and e.outputs[0] not in outputs
+        ):
+            value = shapes.convert_element_type_p.impl(np.asarray(ins[0].val), **e.params)
+            rename[e.outputs[0]] = Literal(np.asarray(value), e.outputs[0].aval)
+            continue
+        out.append(Eqn(e.prim, ins, e.params, e.outputs, e.source_info) if ins != e.inputs else e)
+    return out
 
 
 # XLA's algebraic simplifier (xla/service/algebraic_simplifier.cc) rewrites these patterns
