@@ -62,7 +62,6 @@ DIFFERENT = {
     "gelu": [CUSTOM],
     "gelu_exact": [PRIM],
     "softplus": [SCALAR, CUSTOM],
-    "softmax": [RANK],
     "logsumexp": [OTHER],
     "random_normal": [KEYS, JIT],
     "random_uniform": [KEYS, JIT],
