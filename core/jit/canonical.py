@@ -1,6 +1,7 @@
 """The forms the code generator expects, from jaxprs written as JAX writes them: the rank-0
 and size-1 operands that broadcasting elementwise primitives (`Primitive.broadcasting`,
-`core/prims/elementwise.py`) take, as JAX's lax does, each become a `broadcast_in_dim` to the
+`core/prims/elementwise.py`) take, as JAX's lax does (and `select_n`'s rank-0 predicate), each
+become a `broadcast_in_dim` to the
 result's shape, as JAX's lowering to HLO makes them, and the AD interpreters' `add_any` an
 `add`. So `simplify`'s rewrites (the products moved out of scans match gradient sums as `add`)
 and the code generator see operands of one shape, and the cost model (`core/profiler/cost.py`)
@@ -22,7 +23,8 @@ def canonical(eqns: list[Eqn]) -> list[Eqn]:
     for eqn in eqns:
         if eqn.prim is elementwise.add_any_p:
             eqn = Eqn(elementwise.add_p, eqn.inputs, eqn.params, eqn.outputs, eqn.source_info)
-        shape = eqn.outputs[0].aval.shape if eqn.prim.broadcasting else None
+        broadcasting = eqn.prim.broadcasting or eqn.prim is elementwise.select_n_p
+        shape = eqn.outputs[0].aval.shape if broadcasting else None
         if shape is None or all(x.aval.shape == shape for x in eqn.inputs):
             out.append(eqn)
             continue

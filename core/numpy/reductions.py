@@ -22,6 +22,7 @@ from core.numpy._util import (
     np_dtype,
     promote_dtypes_inexact,
     reduction_axes,
+    static_axes,
 )
 from core.numpy.lookup import take, take_along_axis
 from core.numpy.shapes import concatenate
@@ -266,10 +267,42 @@ def var(
       The variance.
     """
     check_arraylike("var", a)
+    return _var(
+        a,
+        axis=static_axes(axis),
+        dtype=dtype,
+        out=out,
+        correction=_correction(ddof, correction),
+        keepdims=keepdims,
+        where=where,
+        a_mean=mean,
+    )
+
+
+def _correction(ddof: Any, correction: Any) -> Any:
+    """`var`'s and `std`'s degrees of freedom removed from the count (JAX's check)."""
+    if correction is None:
+        return ddof
+    if not isinstance(ddof, int) or ddof != 0:
+        raise ValueError("ddof and correction can't be provided simultaneously.")
+    return correction
+
+
+@library_jit(static_argnames=("axis", "dtype", "keepdims"))
+def _var(
+    a: Any,
+    *,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    correction: Any = 0,
+    keepdims: bool = False,
+    where: Any = None,
+    a_mean: Any = None,
+) -> Any:
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.var is not supported.")
-    if correction is not None:
-        ddof = correction
+    mean = a_mean
     a = ensure_array(a)
     comp, out_dt = _var_dtypes(get_aval(a).dtype, np_dtype(dtype, "var"))
     a, shape, axes, _ = _inexact_operand(a, axis, comp, "var")
@@ -283,17 +316,17 @@ def var(
         squares = real(ew.mul(centered, conjugate(centered)))
         comp = squares.dtype
     else:
-        squares = ew.mul(centered, centered)
-    if where is None:
-        n = int(np.prod([shape[i] for i in axes], dtype=np.int64))
-        count = ew.full_like(sum(squares, axis=axes, keepdims=keepdims), n, comp)
+        squares = ew.square(centered)
+    if where is None:  # a rank-0 count, as JAX's
+        count = sh.full((), int(np.prod([shape[i] for i in axes], dtype=np.int64)), comp)
     else:
         mask = sh.convert_element_type(broadcast_to(where, shape), comp)
         count = sum(mask, axes, dtype=comp, keepdims=keepdims)
-    count = ew.sub(count, ew.full_like(count, ddof))
+    count = ew.sub(count, sh.convert_element_type(ensure_array(correction), comp))
     total = sum(squares, axis=axes, dtype=comp, keepdims=keepdims, where=where)
-    out = sh.convert_element_type(ew.div(total, count), out_dt)
-    return _where(ew.gt(count, ew.full_like(count, 0)), out, np.nan)
+    out = ew.div(total, count)
+    out = _where(ew.gt(count, ew.full_like(count, 0, shape=())), out, np.nan)
+    return sh.convert_element_type(out, out_dt)
 
 
 def _var_dtypes(a_dt: np.dtype, dtype: np.dtype | None) -> tuple[np.dtype, np.dtype]:
@@ -317,15 +350,53 @@ def _var_dtypes(a_dt: np.dtype, dtype: np.dtype | None) -> tuple[np.dtype, np.dt
     return np.dtype(comp), np.dtype(out)
 
 
-@_takes_args_of(var)
-def std(*args: Any, **kwargs: Any) -> Any:
+def std(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    ddof: int = 0,
+    keepdims: bool = False,
+    *,
+    where: Any = None,
+    mean: Any = None,
+    correction: Any = None,
+) -> Any:
     """Standard deviation: `sqrt(var(...))`, with `var`'s arguments."""
-    check_arraylike("std", args[0] if args else kwargs.get("a"))
-    dtype = args[2] if len(args) > 2 else kwargs.get("dtype")
+    check_arraylike("std", a)
+    return _std(
+        a,
+        axis=static_axes(axis),
+        dtype=dtype,
+        out=out,
+        correction=_correction(ddof, correction),
+        keepdims=keepdims,
+        where=where,
+        mean=mean,
+    )
+
+
+@library_jit(static_argnames=("axis", "dtype", "keepdims"))
+def _std(
+    a: Any,
+    *,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    correction: Any = 0,
+    keepdims: bool = False,
+    where: Any = None,
+    mean: Any = None,
+) -> Any:
     if dtype is not None and not dtypes.is_inexact(np.dtype(dtype)):
         dt = dtypes.canonicalize_dtype(dtype)
         raise ValueError(f"dtype argument to jnp.std must be inexact; got {dt}")
-    return ew.sqrt(var(*args, **kwargs))
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.std is not supported.")
+    v = var(
+        a, axis=axis, dtype=dtype, correction=correction, keepdims=keepdims, where=where, mean=mean
+    )
+    return ew.sqrt(v)
 
 
 def _arg(prim_fn, name):

@@ -34,5 +34,8 @@ def where(condition: Any, x: Any = None, y: Any = None, /, *, size=None, fill_va
 def _where(condition: Any, x: Any, y: Any) -> Any:
     cond = astype(ensure_array(condition), dtypes.bool_)
     x, y = promote_dtypes(x, y)
-    shape = broadcast_shapes(get_aval(cond).shape, get_aval(x).shape, get_aval(y).shape)
-    return ew.select_n(broadcast_to(cond, shape), broadcast_to(y, shape), broadcast_to(x, shape))
+    shape = broadcast_shapes(get_aval(x).shape, get_aval(y).shape)
+    if get_aval(cond).shape:  # (a rank-0 condition picks for all elements, as JAX's)
+        shape = broadcast_shapes(get_aval(cond).shape, shape)
+        cond = broadcast_to(cond, shape)
+    return ew.select_n(cond, broadcast_to(y, shape), broadcast_to(x, shape))

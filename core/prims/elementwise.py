@@ -775,10 +775,10 @@ def _blend(which: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _select_n_abstract_eval(which, *cases):
     _check_same("select_n", cases)
-    if which.shape != cases[0].shape:
+    if which.shape and which.shape != cases[0].shape:  # a rank-0 predicate picks for all
         raise ShapeError(
             f"select_n requires the predicate shape {which.shape} to equal the case shape "
-            f"{cases[0].shape}"
+            f"{cases[0].shape} (or to be rank-0)"
         )
     if which.dtype not in (dtypes.bool_, dtypes.int32):
         raise DTypeError(f"select_n predicate must be bool or int32, got {which.dtype}")
@@ -807,12 +807,38 @@ def _select_n_transpose(ct, which, *cases):
     return outs
 
 
+def _select_n_batch(args, dims):
+    """JAX's `_select_batch_rule`: a rank-0 predicate stays rank-0 while it is the same for
+    every example, and is broadcast to the cases' shape once it is batched."""
+    (which, *cases), (wd, *cds) = args, dims
+    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    case_shape = get_aval(cases[0]).shape
+    if all(d == wd for d in cds):
+        if get_aval(which).shape != case_shape:  # each example's predicate is rank-0
+            which = broadcast_in_dim(which, case_shape, (wd,))
+        return select_n_p.bind(which, *cases), wd
+    if not get_aval(which).shape and all(d is not None for d in cds):
+        return select_n_p.bind(
+            which, *[batching.moveaxis(c, d, cds[0], size) for c, d in zip(cases, cds)]
+        ), cds[0]
+    if get_aval(which).shape:
+        which = batching.moveaxis(which, wd, 0, size)
+    if any(get_aval(c).shape for c in cases):
+        cases = [batching.moveaxis(c, d, 0, size) for c, d in zip(cases, cds)]
+    shape = get_aval(cases[0]).shape
+    if 0 < get_aval(which).ndim < len(shape):  # each example's predicate is rank-0
+        which = broadcast_in_dim(which, shape, (0,))
+    elif get_aval(which).ndim > len(shape):  # rank-0 unbatched cases
+        cases = [broadcast_in_dim(c, get_aval(which).shape, ()) for c in cases]
+    return select_n_p.bind(which, *cases), 0
+
+
 select_n_p.def_impl(_select_n_impl)
 select_n_p.def_abstract_eval(_select_n_abstract_eval)
 select_n_p.def_jvp(_select_n_jvp)
 select_n_p.def_transpose(_select_n_transpose)
 select_n_p.linear = True  # in the cases
-batching.broadcast_batcher(select_n_p)
+select_n_p.def_batch(_select_n_batch)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1468,11 +1494,7 @@ def select_n(which: Any, *cases: Any) -> Any:
     that picks one case for every element (as in JAX)."""
     if not cases:
         raise ValueError("select_n needs at least one case")
-    cases = _operands(*cases)
-    shape = get_aval(cases[0]).shape
-    if shape and not get_aval(which).shape:
-        which = broadcast_in_dim(which, shape, ())
-    return select_n_p.bind(which, *cases)
+    return select_n_p.bind(which, *_operands(*cases))  # a rank-0 `which` picks for all
 
 
 def select(pred: Any, on_true: Any, on_false: Any) -> Any:
