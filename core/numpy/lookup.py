@@ -8,7 +8,6 @@ wrapping and the gather modes defined here.
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 import numpy as np
@@ -60,6 +59,10 @@ def _prep_indices(indices: Any, n: int, mode: str, wrap_negatives: bool = True) 
     return wrap_negative(idx, n) if wrap_negatives else idx
 
 
+@library_jit(
+    static_argnames=("axis", "mode", "unique_indices", "indices_are_sorted", "fill_value"),
+    name="_take",  # JAX's jitted part of take
+)
 def take(
     a: Any,
     indices: Any,
@@ -76,29 +79,6 @@ def take(
     indices count from the end) unless `mode="clip"` (clamp: negative indices give the first
     element, as in JAX) or `mode="wrap"` (modulo) is asked for.
     """
-    return _take(
-        a,
-        indices,
-        None if axis is None else operator.index(axis),
-        out,
-        mode,
-        unique_indices=unique_indices,
-        indices_are_sorted=indices_are_sorted,
-        fill_value=fill_value,
-    )
-
-
-@library_jit(static_argnames=("axis", "mode", "unique_indices", "indices_are_sorted", "fill_value"))
-def _take(
-    a: Any,
-    indices: Any,
-    axis: int | None = None,
-    out: Any = None,
-    mode: str | None = None,
-    unique_indices: bool = False,
-    indices_are_sorted: bool = False,
-    fill_value: Any = None,
-) -> Any:
     check_arraylike("take", a, indices)
     a = ensure_array(a)
     if axis is None:
