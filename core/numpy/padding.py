@@ -9,8 +9,9 @@ from typing import Any
 
 import numpy as np
 
+from core.jit.library import library_jit
 from core.numpy import reductions as rd
-from core.numpy._util import check_arraylike, ensure_array
+from core.numpy._util import broadcast_to, check_arraylike, ensure_array
 from core.numpy.creation import linspace
 from core.numpy.functional import apply_along_axis
 from core.numpy.lookup import take
@@ -59,7 +60,7 @@ def _widths(pad_width: Any, nd: int) -> list[tuple[int, int]]:
         raise TypeError("`pad_width` must be of integral type.")
     if (pw < 0).any():
         raise ValueError(f"index can't contain negative values; got pad_width={pad_width}")
-    return [(int(lo), int(hi)) for lo, hi in _pairs(pw, nd, "pad_width")]
+    return tuple(_pairs(pw, nd, "pad_width"))  # numpy ints, as JAX's (hashable: static)
 
 
 def pad(
@@ -96,24 +97,38 @@ def pad(
     unsupported = set(kwargs) - set(_KWARGS[mode])
     if unsupported:
         raise ValueError(f"unsupported keyword arguments for mode '{mode}': {unsupported}")
+    stat_length = kwargs.get("stat_length")
+    if stat_length is not None:
+        stat_length = tuple(
+            (int(lo), int(hi)) for lo, hi in _pairs(stat_length, aval.ndim, "stat_length")
+        )
+    end_values = tuple(_pairs(kwargs.get("end_values", 0), aval.ndim, "end_values"))
+    constant_values = kwargs.get("constant_values", 0)
+    reflect_type = kwargs.get("reflect_type", "even")
+    return _pad(array, widths, mode, constant_values, stat_length, end_values, reflect_type)
+
+
+@library_jit(static_argnums=(1, 2, 4, 5, 6))
+def _pad(
+    array: Any,
+    widths: tuple[tuple[int, int], ...],
+    mode: str,
+    constant_values: Any,
+    stat_length: tuple[tuple[int, int], ...] | None,
+    end_values: tuple[tuple[Any, Any], ...],
+    reflect_type: str,
+) -> Any:
+    """JAX's jitted part of `pad` (the values, modes and widths checked)."""
+    aval = get_aval(array)
     if aval.ndim == 0:
         return array
     if mode in ("constant", "empty"):
-        return _constant(
-            array, widths, kwargs.get("constant_values", 0) if mode == "constant" else 0
-        )
+        return _constant(array, widths, constant_values if mode == "constant" else 0)
     if mode == "linear_ramp":
-        return _linear_ramp(
-            array, widths, _pairs(kwargs.get("end_values", 0), aval.ndim, "end_values")
-        )
+        return _linear_ramp(array, widths, end_values)
     if mode in _STATS:
-        stat_length = kwargs.get("stat_length")
-        if stat_length is not None:
-            stat_length = [
-                (int(lo), int(hi)) for lo, hi in _pairs(stat_length, aval.ndim, "stat_length")
-            ]
         return _stats(array, widths, stat_length, _STATS[mode])
-    if kwargs.get("reflect_type", "even") == "odd":
+    if reflect_type == "odd":
         return _reflect_odd(array, widths, mode)
     out = array
     for d, (lo, hi) in enumerate(widths):
@@ -160,19 +175,18 @@ def _reflect_odd(array: Any, widths: list[tuple[int, int]], mode: str) -> Any:
 
 
 def _constant(array: Any, widths: list[tuple[int, int]], constant_values: Any) -> Any:
-    aval = get_aval(array)
-    cv = np.asarray(constant_values)
-    if cv.size == 1:
-        value = sh.convert_element_type(ensure_array(cv.reshape(())), aval.dtype)
+    aval = get_aval(array)  # the values in the array's dtype first, as JAX's `_pad_constant`
+    cv = sh.convert_element_type(ensure_array(constant_values), aval.dtype, aval.weak_type)
+    if get_aval(cv).size == 1:
+        value = sh.reshape(cv, ()) if get_aval(cv).ndim else cv
         return ix.pad(array, value, [(lo, hi, 0) for lo, hi in widths])
-    cvs = np.broadcast_to(cv, (aval.ndim, 2))
+    cvs = broadcast_to(cv, (aval.ndim, 2))
     out = array
     for d, (lo, hi) in enumerate(widths):
         for side, w in ((0, lo), (1, hi)):
             cfg = [(0, 0, 0)] * aval.ndim
             cfg[d] = (w, 0, 0) if side == 0 else (0, w, 0)
-            val = sh.convert_element_type(ensure_array(cvs[d, side]), aval.dtype)
-            out = ix.pad(out, val, cfg)
+            out = ix.pad(out, cvs[d, side], cfg)
     return out
 
 

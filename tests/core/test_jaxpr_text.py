@@ -27,7 +27,7 @@ GATHER = "numbax's gather/scatter take `axes`/`mode`/`kind` (JAX: XLA's dimensio
 KEYS = "raw keys are expanded into threefry2x32 (JAX: random_wrap, random_bits on key<fry>)"
 CUSTOM = "custom_jvp functions built otherwise (JAX's relu is one, numbax's gelu; logaddexp's)"
 PRIM = "JAX has a primitive numbax composes (split, tile, unstack, erfc, copy)"
-NP_INT = "JAX prints numpy ints in parameters vmap or a transpose computed as `np.int64(2)`"
+NP_INT = "JAX prints numpy ints of parameters (vmap's, a transpose's, jnp.pad's) as `np.int64(2)`"
 OTHER = "another decomposition (einsum's trace, matmul's batch broadcast, top_k's axis, ...)"
 
 DIFFERENT = {
@@ -35,9 +35,9 @@ DIFFERENT = {
     "array_split": [PRIM],
     "tile": [PRIM],
     "roll": [JIT],
-    "pad": [JIT],
-    "pad_tuple": [JIT],
-    "pad_edge": [JIT, SCALAR],
+    "pad": [NP_INT],
+    "pad_tuple": [NP_INT],
+    "pad_edge": [OTHER],
     "linspace": [JIT],
     "eye": [OTHER],
     "pow_float": [SCALAR],
