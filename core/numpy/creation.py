@@ -9,6 +9,7 @@ import numpy as np
 
 from core import dtypes
 from core.array import Array
+from core.jit.library import library_jit
 from core.named_sharding import placed_by
 from core.numpy import ufuncs as uf
 from core.numpy._util import broadcast_to, check_arraylike, ensure_array, np_dtype, stack_leading
@@ -436,6 +437,22 @@ def linspace(
         The samples (and the step, in the computation dtype, with `retstep`).
     """
     num = operator.index(num)
+    axis = operator.index(axis)
+    return _linspace(start, stop, num, endpoint, retstep, dtype, axis, device=device)
+
+
+@library_jit(static_argnames=("num", "endpoint", "retstep", "dtype", "axis", "device"))
+def _linspace(
+    start: Any,
+    stop: Any,
+    num: int = 50,
+    endpoint: bool = True,
+    retstep: bool = False,
+    dtype: Any = None,
+    axis: int = 0,
+    *,
+    device: Any = None,
+) -> Any:
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     check_arraylike("linspace", start, stop)
