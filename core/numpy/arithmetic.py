@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from core import dtypes
+from core.jit.library import library_jit
 from core.lax import while_loop
 from core.numpy._util import check_arraylike, promote_args, promote_args_inexact
 from core.numpy.creation import asarray
@@ -39,6 +40,7 @@ def _gcd_body(xs: tuple[Any, Any]) -> tuple[Any, Any]:
     return where(swap, b, a), where(swap, a, b)
 
 
+@library_jit
 def gcd(x1: Any, x2: Any) -> Any:
     """The greatest common divisor of `|x1|` and `|x2|`, elementwise.
 
@@ -56,6 +58,7 @@ def gcd(x1: Any, x2: Any) -> Any:
     return out
 
 
+@library_jit
 def lcm(x1: Any, x2: Any) -> Any:
     """The least common multiple of `|x1|` and `|x2|`, elementwise.
 
@@ -88,6 +91,7 @@ def fabs(x: Any, /) -> Any:
     return ew.abs(x)
 
 
+@library_jit(static_argnames=("deg",))
 def angle(z: Any, deg: bool = False) -> Any:
     """The counterclockwise angle of complex `z` from the positive real axis.
 

@@ -580,12 +580,14 @@ def _triangle(name: str, m: Any, k: int, lower: bool) -> Any:
     return where(Array(mask), m, zeros_like(m))
 
 
+@library_jit(static_argnames=("k",))
 def tril(m: Any, k: int = 0) -> Any:
     """The lower triangle of the last two axes of `m` (elements above diagonal k zeroed)."""
     check_arraylike("tril", m)
     return _triangle("tril", m, k, True)
 
 
+@library_jit(static_argnames=("k",))
 def triu(m: Any, k: int = 0) -> Any:
     """The upper triangle of the last two axes of `m` (elements below diagonal k zeroed)."""
     check_arraylike("triu", m)

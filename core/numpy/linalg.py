@@ -172,12 +172,14 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
     return out.reshape(tuple(d for i, d in enumerate(get_aval(out).shape) if i not in axes))
 
 
+@library_jit
 def inv(a: Any) -> Any:
     """The inverse of square matrices (last two axes)."""
     check_arraylike("jnp.linalg.inv", a)
     return dec.inv(_inexact(a))
 
 
+@library_jit(static_argnames=("method",))
 def slogdet(a: Any, *, method: str | None = None) -> SlogdetResult:
     """`SlogdetResult(sign, logabsdet)` of square matrices.
 
@@ -207,6 +209,7 @@ def slogdet(a: Any, *, method: str | None = None) -> SlogdetResult:
     return SlogdetResult(multiply(r.prod(uf.sign(diag), axis=-1), flips), logabsdet)
 
 
+@library_jit
 def det(a: Any) -> Any:
     """The determinant of square matrices: 2x2 and 3x3 ones by the explicit products (as JAX,
     also for float16/bfloat16, which LU does not take), larger ones from `slogdet`."""
@@ -241,6 +244,7 @@ def _h(a: Any) -> Any:
     )
 
 
+@library_jit(static_argnames=("upper", "symmetrize_input"))
 def cholesky(a: Any, *, upper: bool = False, symmetrize_input: bool = True) -> Any:
     """The Cholesky factor (lower by default; NaNs when `a` is not positive definite) of the
     Hermitian part of `a` (of its lower triangle with `symmetrize_input=False`)."""
@@ -267,6 +271,7 @@ def _qr_raw(a: Any) -> tuple[Any, Any]:
     return pure_callback(_qr_raw_host, shapes, a, vmap_method="broadcast_all")
 
 
+@library_jit(static_argnames=("mode",))
 def qr(a: Any, mode: str = "reduced") -> Any:
     """QR decomposition; `mode` is "reduced", "complete", "r" or "raw" (`(h, taus)`: LAPACK's
     Householder form, `h` transposed, for `lax.linalg.ormqr(h.mT, taus, c)`)."""
@@ -324,6 +329,7 @@ def svdvals(x: Any, /) -> Any:
     return svd(x, compute_uv=False)
 
 
+@library_jit(static_argnames=("UPLO", "symmetrize_input"))
 def eigh(a: Any, UPLO: str | None = None, symmetrize_input: bool = True) -> EighResult:
     """`EighResult(eigenvalues, eigenvectors)` of symmetric matrices (eigenvalues ascending)."""
     check_arraylike("jnp.linalg.eigh", a)
@@ -354,6 +360,7 @@ def eig(a: Any) -> EigResult:
     return EigResult(w, v)
 
 
+@library_jit
 def eigvals(a: Any) -> Any:
     """Eigenvalues of general square matrices (complex, differentiable)."""
     check_arraylike("jnp.linalg.eigvals", a)
@@ -363,12 +370,14 @@ def eigvals(a: Any) -> Any:
     return w
 
 
+@library_jit(static_argnames=("UPLO", "symmetrize_input"))
 def eigvalsh(a: Any, UPLO: str | None = "L", *, symmetrize_input: bool = True) -> Any:
     """The eigenvalues of symmetric matrices, ascending (see `eigh`)."""
     check_arraylike("jnp.linalg.eigvalsh", a)
     return eigh(a, UPLO, symmetrize_input)[0]
 
 
+@library_jit
 def solve(a: Any, b: Any) -> Any:
     """Solves `a @ x = b` (`b` a vector or a stack of matrices)."""
     check_arraylike("jnp.linalg.solve", a, b)
@@ -544,6 +553,7 @@ def tensorsolve(a: Any, b: Any, axes: tuple[int, ...] | None = None) -> Any:
     return solve(a.reshape(size, size), b.ravel()).reshape(out_shape)
 
 
+@library_jit(static_argnames=("n",))
 def matrix_power(a: Any, n: int) -> Any:
     """`a` multiplied by itself `n` times (negative `n` inverts first)."""
     check_arraylike("jnp.linalg.matrix_power", a)

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from core.errors import ShapeError
+from core.jit.library import library_jit
 from core.named_sharding import resharded, takes_out_sharding
 from core.numpy._util import (
     broadcast_shapes,
@@ -240,6 +241,7 @@ def trace(
     return _sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
 
 
+@library_jit
 def kron(a: Any, b: Any) -> Any:
     """The Kronecker product."""
     check_arraylike("kron", a, b)
@@ -289,6 +291,7 @@ def vecmat(x1: Any, x2: Any, /) -> Any:
     return squeeze(matmul(expand_dims(conjugate(x1), -2), x2), -2)
 
 
+@library_jit(static_argnames=("axisa", "axisb", "axisc", "axis"))
 def cross(
     a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: int | None = None
 ) -> Any:

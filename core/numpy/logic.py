@@ -155,6 +155,7 @@ def isscalar(element: Any) -> bool:
     return np.isscalar(element) or (isinstance(element, np.ndarray) and element.ndim == 0)
 
 
+@library_jit
 def iscomplex(x: Any) -> Any:
     """Elementwise: a nonzero imaginary part (False for real dtypes)."""
     check_arraylike("imag", x)
@@ -165,6 +166,7 @@ def iscomplex(x: Any) -> Any:
     return ew.ne(im, ew.full_like(im, 0))
 
 
+@library_jit
 def isreal(x: Any) -> Any:
     """Elementwise: a zero imaginary part (True for real dtypes)."""
     check_arraylike("imag", x)

@@ -16,6 +16,7 @@ import numpy as np
 
 from core import dtypes
 from core.errors import ConcretizationTypeError
+from core.jit.library import library_jit
 from core.numpy import creation as cr
 from core.numpy import linalg
 from core.numpy import reductions as rd
@@ -42,6 +43,7 @@ def _complex_dtype(dt: np.dtype) -> np.dtype:
     )
 
 
+@library_jit(static_argnames=("N", "increasing"))
 def vander(x: Any, N: int | None = None, increasing: bool = False) -> Any:
     """The Vandermonde matrix of `x`: column j is `x ** (N - 1 - j)` (or `x ** j`).
 

@@ -399,6 +399,7 @@ def column_stack(tup: Any) -> Any:
     return concatenate(arrs, axis=1)
 
 
+@library_jit(static_argnames=("axis",))
 def append(arr: Any, values: Any, axis: int | None = None) -> Any:
     check_arraylike("ravel", arr)
     check_arraylike("ravel", values)
@@ -492,6 +493,7 @@ def flipud(m: Any) -> Any:
     return flip(m, 0)
 
 
+@library_jit(static_argnames=("k", "axes"))
 def rot90(m: Any, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
     """Rotates by 90 degrees `k` times in the plane of `axes`."""
     check_arraylike("rot90", m)

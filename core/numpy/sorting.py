@@ -86,6 +86,7 @@ def argsort(
     return rev(idx, (ax,)) if descending else idx
 
 
+@library_jit(static_argnames=("axis",))
 def lexsort(keys: Any, axis: int = -1) -> Any:
     """Indices sorting by several keys, the LAST key being the primary one."""
     check_arraylike("lexsort", *keys)
@@ -113,6 +114,7 @@ def _partition_operand(name: str, a: Any, kth: int, axis: int) -> tuple[Any, int
     return a, axis, kth, flipped
 
 
+@library_jit(static_argnames=("kth", "axis"))
 def partition(a: Any, kth: int, axis: int = -1) -> Any:
     """A partially sorted copy of `a` (`jnp.partition`), as JAX computes it: along `axis`, the
     `kth + 1` smallest entries in ascending order, then the others in descending order.
@@ -132,6 +134,7 @@ def partition(a: Any, kth: int, axis: int = -1) -> Any:
     return ix.concatenate([bottom, top], axis)
 
 
+@library_jit(static_argnames=("kth", "axis"))
 def argpartition(a: Any, kth: int, axis: int = -1) -> Any:
     """Indices that partially sort `a` (`jnp.argpartition`), as JAX computes them: along
     `axis`, those of the `kth + 1` smallest entries in ascending order of value, then the
@@ -157,6 +160,7 @@ def argpartition(a: Any, kth: int, axis: int = -1) -> Any:
     return ix.concatenate([bottom, rest], axis)
 
 
+@library_jit
 def sort_complex(a: Any) -> Any:
     """`a` sorted along its last axis (real part first, then imaginary), as a complex array."""
     check_arraylike("sort_complex", a)

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
+from core.jit.library import library_jit
 from core.lax import conv_general_dilated
 from core.numpy import creation as cr
 from core.numpy import reductions as rd
@@ -61,6 +62,7 @@ def _slice_axis(a: Any, start: int | None, stop: int | None, axis: int) -> Any:
 # Differences and integration
 
 
+@library_jit(static_argnames=("n", "axis"))
 def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> Any:
     """The `n`-th discrete difference `a[i+1] - a[i]` along `axis` (`!=` for booleans).
 
@@ -107,6 +109,7 @@ def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
     return arr
 
 
+@library_jit
 def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
     """Differences of consecutive elements of the flattened array.
 

@@ -520,6 +520,7 @@ def rint(x: Any, /) -> Any:
     return ew.round(x, 1)
 
 
+@library_jit
 def trunc(x: Any) -> Any:
     """Rounds towards zero."""
     check_arraylike("trunc", x)
@@ -678,6 +679,7 @@ def sinc(x: Any, /) -> Any:
     return ew.select_n(zero, ew.div(ew.sin(safe), safe), _sinc_maclaurin(0, pi_x))
 
 
+@library_jit
 def fmax(x1: Any, x2: Any) -> Any:
     """Elementwise maximum that ignores NaNs."""
     check_arraylike("greater", x1, x2)  # JAX's name: its fmax is a `where` of `greater`
@@ -685,6 +687,7 @@ def fmax(x1: Any, x2: Any) -> Any:
     return ew.select_n(ew.bitwise_or(ew.gt(x1, x2), isnan(x2)), x2, x1)  # as JAX (ties: x2)
 
 
+@library_jit
 def fmin(x1: Any, x2: Any) -> Any:
     """Elementwise minimum that ignores NaNs."""
     check_arraylike("less", x1, x2)  # JAX's name: its fmin is a `where` of `less`

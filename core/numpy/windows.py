@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
+from core.jit.library import library_jit
 from core.numpy import creation as cr
 from core.numpy import ufuncs as uf
 from core.numpy._util import promote_args_inexact
@@ -27,6 +28,7 @@ _ASYMPTOTIC_TERMS = 12  # for |x| > 15 the asymptotic terms shrink by < 0.4 per 
 _SWITCH = 15.0
 
 
+@library_jit
 def i0(x: Any) -> Any:
     """The modified Bessel function of the first kind, order 0: `sum_k (x^2/4)^k / (k!)^2`.
 
