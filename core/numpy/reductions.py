@@ -93,6 +93,9 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False):
         dt = np_dtype(dtype, name) or (
             _sum_dtype(aval.dtype) if upcast and promote_integers else aval.dtype
         )
+        result_dt = dt
+        if upcast and dtype is None and dt in (dtypes.float16, dtypes.bfloat16):
+            dt = dtypes.float32  # JAX's sum and prod of 16-bit floats run in float32
         if dt != aval.dtype or aval.weak_type:  # jnp reductions' results are strongly typed
             a = sh.convert_element_type(a, dt)
         if where is not None:
@@ -123,7 +126,9 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False):
         if initial is not None:
             comb = {"sum": add, "prod": multiply, "max": maximum, "min": minimum}[name]
             res = comb(sh.convert_element_type(ensure_array(initial), get_aval(res).dtype), res)
-        return _keepdims(res, aval.shape, axes) if keepdims else res
+        if keepdims:
+            res = _keepdims(res, aval.shape, axes)
+        return sh.convert_element_type(res, result_dt) if result_dt != dt else res
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"`{name}` over `axis` (all axes by default), like `numpy.{name}`."

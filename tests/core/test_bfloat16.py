@@ -238,13 +238,14 @@ def test_grad_through_bfloat16():
     assert g2.dtype == BF and _f32(g2).tolist() == [0.0, 2.0, 4.0, 6.0, 8.0]
 
 
-def test_jit_falls_back_to_numpy():
+def test_jit_compiles_bfloat16():
+    # numba compiles it (core/jit/narrow.py; tests/core/jit/test_bfloat16_jit.py has the
+    # table against JAX's bits); these are JAX's jitted values
     x = jnp.arange(4, dtype=BF) / 3
     f = core.jit(lambda x: jnp.sin(x) * 2 + x.sum())
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", NumpyFallbackWarning)
         y = f(x)
-    assert any(issubclass(w.category, NumpyFallbackWarning) for w in caught)
     assert y.dtype == BF and _f32(y).tolist() == [2.0, 2.65625, 3.25, 3.6875]
 
 

@@ -9,6 +9,7 @@
     generic.py     shape-generic kernels: `Size` (an int written as a variable) and `Params`, the
                    sizes and literals a kernel of a split program takes as arguments
     rules/         the rules, one module per primitive family, mirroring `core/prims/`
+                   (`rules/narrow.py`: the compiler's bfloat16 rounding primitives)
     library/       hand-written algorithms compiled once per dtype (convolutions, pooling),
                    which rules call with sizes as run-time parameters instead of emitting loops
     transcendentals.py  the primitives computed with `core.jit.vecmath`'s float32 kernels, and
@@ -29,7 +30,7 @@ from types import ModuleType
 import numpy as np
 
 from core.backends.numba import transcendentals  # noqa: F401 (registers the eager kernels)
-from core.jit import gc_pause
+from core.jit import gc_pause, narrow
 
 
 def _program() -> ModuleType:
@@ -41,14 +42,19 @@ def _program() -> ModuleType:
 
 def compile_jaxpr(jaxpr, name: str = "fun") -> Callable[..., list[np.ndarray]]:
     """The numba back end's executable of `jaxpr`: one function or a sequence of kernels (see
-    `core.jit.program`), `name` naming it in messages; the first call imports numba."""
+    `core.jit.program`), `name` naming it in messages; the first call imports numba. A
+    program holding bfloat16 values compiles as float32 with XLA's rounding
+    (`core.jit.narrow`)."""
     program = _program()
+    wide = narrow.widen(jaxpr)
     with gc_pause.paused():
-        return program.compile_program(program.split(jaxpr), name)
+        call = program.compile_program(program.split(wide.jaxpr if wide else jaxpr), name)
+    return call if wide is None else wide.wrap(call)
 
 
 def generated_source(jaxpr) -> str:
     """The Python source `compile_jaxpr` compiles for `jaxpr`: the one function, or every
     distinct kernel of a program split into kernels (without the driver that calls them)."""
     program = _program()
-    return program.source(program.split(jaxpr))
+    wide = narrow.widen(jaxpr)
+    return program.source(program.split(wide.jaxpr if wide else jaxpr))

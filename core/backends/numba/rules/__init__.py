@@ -16,6 +16,7 @@ from core.backends.numba.rules import (  # noqa: F401
     gather,
     indexing,
     linalg,
+    narrow,
     pmap,
     random_bits,
     reductions,
