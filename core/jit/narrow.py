@@ -44,41 +44,11 @@ from core import dtypes
 from core.avals import ShapedArray
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var, sub_jaxprs
 from core.jit.errors import UnsupportedDTypeError
-from core.primitive import Primitive
+from core.prims.narrow import round_bfloat16_p, rounded_sum_p
 
 BF16 = dtypes.bfloat16
 F32 = np.dtype(np.float32)
 U16 = np.dtype(np.uint16)
-
-
-class _CompilerPrimitive(Primitive):
-    """A primitive that only the compiler writes into the programs it compiles (not in
-    `all_primitives`, no differentiation or batching rules)."""
-
-    _registered = False
-
-
-round_bfloat16_p = _CompilerPrimitive("round_bfloat16")
-round_bfloat16_p.def_abstract_eval(lambda x: x)
-
-
-@round_bfloat16_p.def_impl
-def _round_impl(x):
-    return np.asarray(x, F32).astype(BF16).astype(F32)
-
-
-# `rounded_sum(x)`: the sum over axis 0 of a 2-D float32 array of bfloat16 numbers, one
-# addition after the other, each rounded to bfloat16 (XLA's bfloat16 reduction loop)
-rounded_sum_p = _CompilerPrimitive("rounded_sum")
-rounded_sum_p.def_abstract_eval(lambda x: ShapedArray(x.shape[1:], x.dtype))
-
-
-@rounded_sum_p.def_impl
-def _rounded_sum_impl(x):
-    acc = np.zeros(x.shape[1:], F32)
-    for row in np.asarray(x, F32):
-        acc = _round_impl(acc + row)
-    return acc
 
 
 # Equations whose bfloat16 results are operands' elements, their negations or magnitudes, or
@@ -270,14 +240,18 @@ def _c(x, value: float):
 
 def _asin(x):  # 2 atan2(x, 1 + sqrt((1 - x)(x + 1)))
     lax = _ops()
-    root = _round(lax.sqrt(_round(lax.mul(_round(lax.sub(_c(x, 1), x)), _round(lax.add(x, _c(x, 1)))))))
+    root = _round(
+        lax.sqrt(_round(lax.mul(_round(lax.sub(_c(x, 1), x)), _round(lax.add(x, _c(x, 1))))))
+    )
     half = _round(lax.atan2(x, _round(lax.add(root, _c(x, 1)))))
     return [lax.add(half, half)]
 
 
 def _acos(x):  # atan2(sqrt((1 - x)(x + 1)), x)
     lax = _ops()
-    root = _round(lax.sqrt(_round(lax.mul(_round(lax.sub(_c(x, 1), x)), _round(lax.add(x, _c(x, 1)))))))
+    root = _round(
+        lax.sqrt(_round(lax.mul(_round(lax.sub(_c(x, 1), x)), _round(lax.add(x, _c(x, 1))))))
+    )
     return [lax.atan2(root, x)]
 
 
@@ -291,7 +265,9 @@ def _asinh(x):
     a = lax.abs(x)
     sq = _round(lax.mul(a, a))
     root = _round(lax.sqrt(_round(lax.add(sq, _c(x, 1)))))
-    small = _round(lax.log1p(_round(lax.add(a, _round(lax.div(sq, _round(lax.add(root, _c(x, 1)))))))))
+    small = _round(
+        lax.log1p(_round(lax.add(a, _round(lax.div(sq, _round(lax.add(root, _c(x, 1))))))))
+    )
     big = lax.ge(a, _c(x, 1.83746865e19))
     return [lax.mul(_round(lax.sign(x)), lax.select(big, _log_large(lax, a), small))]
 

@@ -1,4 +1,4 @@
-"""Numba lowering rules of the compiler's bfloat16 primitives (`core/jit/narrow.py`).
+"""Numba lowering rules of `core.prims.narrow`, the compiler's bfloat16 primitives.
 
 `round_bfloat16` rounds a float32 value to the nearest bfloat16 number (ties to even, a NaN
 to the quiet NaN of its sign, as XLA's and ml_dtypes' conversions), with integer operations
@@ -14,7 +14,7 @@ import numpy as np
 
 from core.backends.numba.registry import Kernel, Scalar, register_lowering
 from core.backends.numba.source import alloc, const, reshape
-from core.jit.narrow import round_bfloat16_p, rounded_sum_p
+from core.prims.narrow import round_bfloat16_p, rounded_sum_p
 
 _U32, _F32 = np.dtype(np.uint32), np.dtype(np.float32)
 
