@@ -10,8 +10,10 @@ counts the broadcasts' bytes as XLA does. Loads no back end.
 
 from __future__ import annotations
 
+import numpy as np
+
 from core.avals import ShapedArray
-from core.ir import Eqn, Var
+from core.ir import Eqn, Literal, Var
 from core.prims import elementwise, shapes
 
 
@@ -39,4 +41,25 @@ def canonical(eqns: list[Eqn]) -> list[Eqn]:
                 x = full
             inputs.append(x)
         out.append(Eqn(eqn.prim, inputs, eqn.params, eqn.outputs, eqn.source_info))
+    return out
+
+
+def fold_constant_converts(eqns: list[Eqn], outvars: list) -> list[Eqn]:
+    """A `convert_element_type` of a literal becomes the converted literal, as XLA folds
+    constants (a library function's jit takes a Python scalar as a weakly typed operand and
+    converts it inside: `jnp.clip(x, 0, 1)`, `core/jit/library.py`); a program output stays."""
+    outputs = {v for v in outvars if isinstance(v, Var)}
+    rename: dict[Var, Literal] = {}
+    out = []
+    for e in eqns:
+        ins = [rename.get(x, x) if isinstance(x, Var) else x for x in e.inputs]
+        if (
+            e.prim is shapes.convert_element_type_p
+            and isinstance(ins[0], Literal)
+            and e.outputs[0] not in outputs
+        ):
+            value = shapes.convert_element_type_p.impl(np.asarray(ins[0].val), **e.params)
+            rename[e.outputs[0]] = Literal(np.asarray(value), e.outputs[0].aval)
+            continue
+        out.append(Eqn(e.prim, ins, e.params, e.outputs, e.source_info) if ins != e.inputs else e)
     return out

@@ -17,7 +17,7 @@ from core import ir
 from core.avals import ShapedArray
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var
 from core.jit import scan_motion
-from core.jit.canonical import canonical
+from core.jit.canonical import canonical, fold_constant_converts
 from core.jit.structure import literal_value
 from core.prims import elementwise, linalg, shapes
 
@@ -76,27 +76,6 @@ def inline_calls(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
         out += copied
         rename.update(zip(eqn.outputs, results))
     return out, [sub(v) for v in outvars]
-
-
-def fold_constant_converts(eqns: list[Eqn], outvars: list) -> list[Eqn]:
-    """A `convert_element_type` of a literal becomes the converted literal, as XLA folds
-    constants (a library function's jit takes a Python scalar as a weakly typed operand and
-    converts it inside: `jnp.clip(x, 0, 1)`, `core/jit/library.py`); a program output stays."""
-    outputs = {v for v in outvars if isinstance(v, Var)}
-    rename: dict[Var, Literal] = {}
-    out = []
-    for e in eqns:
-        ins = [rename.get(x, x) if isinstance(x, Var) else x for x in e.inputs]
-        if (
-            e.prim is shapes.convert_element_type_p
-            and isinstance(ins[0], Literal)
-            and e.outputs[0] not in outputs
-        ):
-            value = shapes.convert_element_type_p.impl(np.asarray(ins[0].val), **e.params)
-            rename[e.outputs[0]] = Literal(np.asarray(value), e.outputs[0].aval)
-            continue
-        out.append(Eqn(e.prim, ins, e.params, e.outputs, e.source_info) if ins != e.inputs else e)
-    return out
 
 
 # XLA's algebraic simplifier (xla/service/algebraic_simplifier.cc) rewrites these patterns

@@ -24,7 +24,7 @@ import numpy as np
 
 from core.interpreters.partial_eval import dce_jaxpr
 from core.ir import Eqn, Jaxpr, Literal
-from core.jit.canonical import canonical
+from core.jit.canonical import canonical, fold_constant_converts
 from core.jit.errors import LoweringError
 from core.jit.fusion import ELEMENTWISE, SCALAR, classify
 
@@ -236,6 +236,21 @@ def _inner_jaxprs(eqn: Eqn) -> list | None:
     return None
 
 
+def _with_literal_operands(callee: Jaxpr, operands: list) -> Jaxpr:
+    """A callee reading its call's literal operands as literals, their conversions folded, as
+    XLA inlines the call and folds them (`jnp.where(p, x, 1.0)` converts the weak 1.0 inside
+    its jit)."""
+    rename = {v: x for v, x in zip(callee.invars, operands) if isinstance(x, Literal)}
+    if not rename:
+        return callee
+    eqns = [
+        Eqn(e.prim, [rename.get(x, x) for x in e.inputs], e.params, e.outputs, e.source_info)
+        for e in callee.eqns
+    ]
+    outvars = [rename.get(v, v) for v in callee.outvars]
+    return Jaxpr(callee.constvars, callee.invars, fold_constant_converts(eqns, outvars), outvars)
+
+
 def jaxpr_cost(jaxpr: Jaxpr) -> dict[str, float]:
     """XLA's cost estimate of a whole jaxpr, as `jax.jit(f).lower(...).cost_analysis()` gives it:
     "flops", "transcendentals" and "bytes accessed" (calls counted through, loop bodies once and
@@ -255,7 +270,10 @@ def jaxpr_cost(jaxpr: Jaxpr) -> dict[str, float]:
         inner = _inner_jaxprs(eqn)
         if inner is not None:
             for sub in inner:
-                counts = jaxpr_cost(getattr(sub, "jaxpr", sub))
+                sub = getattr(sub, "jaxpr", sub)
+                if eqn.prim.name in _CALL_PARAMS:
+                    sub = _with_literal_operands(sub, eqn.inputs)
+                counts = jaxpr_cost(sub)
                 flops += counts.get("flops", 0)
                 transcendentals += counts.get("transcendentals", 0)
                 nbytes += counts.get("bytes accessed", 0)
