@@ -396,19 +396,6 @@ def split(operand: Any, sizes: Sequence[int], axis: int = 0) -> list[Any]:
     return out
 
 
-def _wrap_index(index: Any, size: int) -> Any:
-    if isinstance(index, (int, np.integer)):
-        return int(index) + size if int(index) < 0 else int(index)
-    index = (
-        shapes.convert_element_type(index, dtypes.int32)
-        if get_aval(index).dtype.kind == "u"
-        else index
-    )
-    return ew.select(
-        ew.lt(index, ew.full_like(index, 0)), ew.add(index, ew.full_like(index, size)), index
-    )
-
-
 @library_jit(static_argnames=("axis", "keepdims", "allow_negative_indices"))
 def dynamic_index_in_dim(
     operand: Any,
@@ -425,17 +412,18 @@ def dynamic_index_in_dim(
     return out if keepdims else squeeze(out, (axis,))
 
 
+@library_jit(static_argnames=("axis", "allow_negative_indices"))
 def dynamic_update_index_in_dim(
     operand: Any, update: Any, index: Any, axis: int, *, allow_negative_indices: bool = True
 ) -> Any:
     """`lax.dynamic_update_index_in_dim`: writes `update` at a traced `index` along `axis`."""
     shape = get_aval(operand).shape
     axis = axis % len(shape)
-    if allow_negative_indices:
-        index = _wrap_index(index, shape[axis])
     if get_aval(update).ndim == len(shape) - 1:
         update = expand_dims(update, (axis,))
-    return gt.dynamic_update_slice_in_dim(operand, update, index, axis)
+    return gt.dynamic_update_slice_in_dim(
+        operand, update, index, axis, allow_negative_indices=allow_negative_indices
+    )
 
 
 def index_take(src: Any, idxs: Any, axes: Sequence[int]) -> Any:
