@@ -28,13 +28,13 @@ KEYS = "raw keys are expanded into threefry2x32 (JAX: random_wrap, random_bits o
 CUSTOM = "custom_jvp functions built otherwise (JAX's relu is one, numbax's gelu; logaddexp's)"
 PRIM = "JAX has a primitive numbax composes (split, tile, unstack, erfc, copy)"
 NP_INT = "JAX prints numpy ints of parameters (vmap's, a transpose's, jnp.pad's) as `np.int64(2)`"
-OTHER = "another decomposition (einsum's trace, matmul's batch broadcast, top_k's axis, ...)"
+OTHER = "another decomposition (einsum's trace, matmul's batch broadcast, slice strides, ...)"
 
 DIFFERENT = {
     "split": [PRIM],
     "array_split": [PRIM],
     "tile": [PRIM],
-    "roll": [JIT],
+    "roll": [OTHER],
     "pad": [NP_INT],
     "pad_tuple": [NP_INT],
     "pad_edge": [OTHER],
