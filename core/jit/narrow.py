@@ -20,20 +20,28 @@ the numba back end compiles:
   (XLA's double rounding);
 - `reduce_sum` on bfloat16 (a bias's gradient: the transpose of its broadcast) accumulates in
   bfloat16, each addition rounded, in XLA's order (`_rounded_sum`: windows of 32 along every
-  reduced axis longer than that, each window in row-major order, then the windows' sums).
+  reduced axis longer than that, each window in row-major order, then the windows' sums), and
+  `reduce_window_sum` (average pooling, its gradient) adds each window in row-major order;
+- a bfloat16 result converted to float32 right away is converted unrounded (XLA's excess
+  precision: `(x * 3 + 1).astype(float32)` rounds the product only), unless it only moved
+  (reshape, neg, max, select) after it was computed.
 
 Partial (results within a bfloat16 rounding of JAX's, not its bits): bfloat16
-`cumsum`/`cumprod`, `reduce_window_sum`,
-`reduce_prod` and scatter-adds with repeated indices (computed in float32 and rounded once);
-float32 products and convolutions sum in another order than XLA's (the rounding to bfloat16
-hides it but for rare ties). NaN payloads of inputs pass through the `EXACT` equations (XLA
-quiets them). `nextafter`-like bit tricks on bfloat16 through shape-changing bitcasts raise
-`UnsupportedDTypeError` (the program falls back to the numpy back end). float16 is not widened
-(its rounding needs the subnormal range of its own exponent): it still falls back.
+`cumsum`/`cumprod`, `reduce_prod`, `reduce_window_sum` over windows of more than 64 elements
+or with base dilation, and scatter-adds with repeated indices (computed in float32 and rounded
+once); float32 products and convolutions sum in another order than XLA's (the rounding to
+bfloat16 hides it but for rare ties). XLA's CPU code flushes subnormal numbers (FTZ/DAZ),
+numbax's does not (in float32 either). NaN payloads of inputs pass through the `EXACT`
+equations (XLA quiets them). Bitcasts between bfloat16 and types of another width raise
+`UnsupportedDTypeError` (the program falls back to the numpy back end). float16 is not widened:
+XLA keeps float16 operations in float16 (LLVM rounds each), folds a division by a constant into
+a product with a float16 reciprocal and expands other primitives than on bfloat16, none of it
+checked here; it still falls back.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -350,6 +358,37 @@ def _prod(sizes) -> int:
     return int(np.prod(list(sizes), dtype=np.int64))
 
 
+def _window_sum(x, *, window_dimensions, window_strides, padding, window_dilation, out_shape):
+    """XLA's bfloat16 `reduce_window_sum` (average pooling and its gradient): each window's
+    elements added in row-major order, each addition rounded (checked against JAX on 2x2 and
+    3x3 windows, strided, padded); the last addition left to `_composition`."""
+    lax = _ops()
+    x = lax.pad(x, np.float32(0), [(lo, hi, 0) for lo, hi in padding])
+    acc, first = None, True
+    for offsets in itertools.product(*[range(w) for w in window_dimensions]):
+        start = [o * d for o, d in zip(offsets, window_dilation)]
+        limit = [b + s * (n - 1) + 1 for b, s, n in zip(start, window_strides, out_shape)]
+        piece = lax.slice(x, start, limit, window_strides)
+        acc = piece if acc is None else lax.add(acc if first else _round(acc), piece)
+        first = acc is piece
+    return [acc]
+
+
+def _window_sum_rule(w: _Widener, e: Eqn, ins: list) -> bool:
+    p = e.params
+    out_shape = e.outputs[0].aval.shape
+    if (
+        any(d != 1 for d in p["base_dilation"])
+        or _prod(p["window_dimensions"]) > 64
+        or 0 in out_shape
+    ):
+        return False  # rounded once from float32 (partial), as the generic rule does
+    params = {
+        k: p[k] for k in ("window_dimensions", "window_strides", "padding", "window_dilation")
+    }
+    return _composition(_window_sum, lambda _: {**params, "out_shape": out_shape})(w, e, ins)
+
+
 def _bitcast(x, *, new_dtype, source):
     lax = _ops()
     new_dtype = np.dtype(new_dtype)
@@ -543,4 +582,5 @@ _SPECIAL: dict[str, Callable[[_Widener, Eqn, list], bool]] = {
     **{name: _composition(fn) for name, fn in EXPANSIONS.items()},
     "integer_pow": _composition(_integer_pow, lambda p: {"y": p["y"]}),
     "reduce_sum": _composition(_rounded_sum, lambda p: {"axes": tuple(p["axes"])}, last=False),
+    "reduce_window_sum": _window_sum_rule,
 }

@@ -133,10 +133,24 @@ CASES = {
         [("bf16_plain", (40, 5), 52)],
         2**-4,
     ),
-    "avg_pool_partial": (
+    "avg_pool": (
         lambda m: lambda x: _pool(m, m.lax.add, 0.0)(x) / 4,
         [("bf16_plain", (2, 8, 8, 3), 53)],
-        2**-7,
+        0,
+    ),
+    "avg_pool_3x3_same_grad": (  # the gradient: reduce_window_sum of a padded cotangent
+        lambda m: (
+            lambda x: m.value_and_grad(
+                lambda x: (
+                    m.lax.reduce_window(
+                        x, 0.0, m.lax.add, (1, 3, 3, 1), (1, 2, 2, 1), "SAME"
+                    ).astype(m.jnp.float32)
+                    ** 2
+                ).sum()
+            )(x)[1]
+        ),
+        [("bf16_plain", (2, 7, 7, 3), 61)],
+        0,
     ),
     "reduce_max_min": (
         lambda m: lambda x: (m.jnp.max(x, axis=0), m.jnp.min(x), m.jnp.argmax(x, axis=1)),
