@@ -537,6 +537,13 @@ def _structural_hash(node) -> int:
     return hash((t, h, tuple(_structural_hash(k) for k in kids)))
 
 
+def _compose(node, inner):
+    if node is _LEAF:
+        return inner
+    t, aux, kids = node
+    return (t, aux, tuple([_compose(k, inner) for k in kids]))
+
+
 def _unflatten(node, it):
     if node is _LEAF:
         return next(it)
@@ -682,12 +689,16 @@ class PyTreeDef:
         """
         leaves = leaves if isinstance(leaves, list) else list(leaves)
         n = self.num_leaves
-        if len(leaves) != n:
-            if len(leaves) < n:
-                msg = f"Too few leaves for PyTreeDef; expected {n}, got {len(leaves)}"
-            else:
-                msg = f"Too many leaves for PyTreeDef; expected {n}, got {len(leaves)}"
-            raise PyTreeLeafCountError(f"{msg}. The structure is {self}.")
+        if len(leaves) < n:
+            raise PyTreeLeafCountError(
+                f"Too few leaves for PyTreeDef; expected {n}, got {len(leaves)}. "
+                f"The structure is {self}."
+            )
+        if len(leaves) > n:  # JAX's first line, then the count and the structure
+            raise PyTreeLeafCountError(
+                f"Too many leaves for PyTreeDef; expected {n}.\n"
+                f"Got {len(leaves)}; the structure is {self}."
+            )
         return _unflatten(self._node, iter(leaves))
 
     def builder_source(self, leaf_exprs: list[str], namespace: dict) -> str:
@@ -708,10 +719,25 @@ class PyTreeDef:
           The list of ``num_leaves`` subtrees of ``tree``.
         """
         out: list[Any] = []
-        err = _flatten_up_to(self._node, tree, out, ())
-        if err is not None:
-            raise err("flatten_up_to tree")
+        fail = _flatten_up_to(self._node, tree, out, ())
+        if fail is not None:
+            raise PyTreeStructureError(_up_to_message(*fail[1:]))
         return out
+
+    def compose(self, inner: PyTreeDef) -> PyTreeDef:
+        """This structure with each leaf replaced by ``inner`` (a tree of trees).
+
+        Args:
+          inner: the treedef put in place of every leaf.
+
+        Returns:
+          The composed treedef: ``num_leaves`` is ``self.num_leaves * inner.num_leaves``.
+        """
+        if not isinstance(inner, PyTreeDef):
+            raise TypeError(
+                f"compose(): incompatible function arguments; expected a PyTreeDef, got {inner!r}."
+            )
+        return PyTreeDef(_compose(self._node, inner._node))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PyTreeDef):
@@ -1007,6 +1033,44 @@ def _mismatch(path, node, full) -> Callable[[str], PyTreeStructureError]:
     )
 
 
+_NONE_PREFIX_NOTE = (
+    "\n\nIn previous releases of JAX, flatten-up-to used to consider None to be a tree-prefix "
+    "of non-None values. To obtain the previous behavior, you can usually write:\n"
+    "  jax.tree.map(lambda x, y: None if x is None else f(x, y), a, b, "
+    "is_leaf=lambda x: x is None)"
+)
+
+
+def _up_to_message(node, full) -> str:
+    """`PyTreeDef.flatten_up_to`'s message (JAX's C++ pytree's) for ``full`` not matching
+    the prefix ``node``, found at that node by `_flatten_up_to`."""
+    t, aux, kids = node
+    if t is _NoneType:
+        return f"Expected None, got {full!r}.{_NONE_PREFIX_NOTE}"
+    if t in (tuple, list, dict):
+        if type(full) is not t:
+            return f"Expected {t.__name__}, got {full!r}."
+        if t is dict:
+            return (
+                f"Dict key mismatch; expected keys: {list(aux)}; "
+                f"present keys: {list(_sorted_keys(full))}."
+            )
+        name = t.__name__
+        return f"{name.title()} arity mismatch: {len(full)} != {len(kids)}; {name}: {full!r}."
+    reg = _kind_get(t) or _classify(t)
+    if reg.flatten is _flatten_namedtuple:
+        if not (isinstance(full, tuple) and hasattr(full, "_fields")):
+            return f"Expected named tuple, got {full!r}."
+        return f"Named tuple type mismatch: expected type: {t!r}, tuple: {full!r}."
+    kind = "custom dataclass node" if reg.fields is not None else "custom node"
+    if type(full) is not t:
+        return f"{kind.capitalize()} type mismatch: expected type: {t!r}, value: {full!r}."
+    keyed, full_aux = _key_children(reg, full)
+    if full_aux != aux:
+        return f"Mismatch {kind} data: {aux!r} != {full_aux!r}; value: {full!r}."
+    return f"Custom type arity mismatch: {len(keyed)} != {len(kids)}; value: {full!r}."
+
+
 def _prefix_keys(reg: _Registration, node) -> list[KeyEntry]:
     """Child keys of a prefix node, for error messages."""
     t, aux, kids = node
@@ -1022,27 +1086,28 @@ def _prefix_keys(reg: _Registration, node) -> list[KeyEntry]:
 
 
 def _flatten_up_to(node, x, out, path):
-    """Appends the subtrees of ``x`` at the leaves of ``node``; returns an error factory."""
+    """Appends the subtrees of ``x`` at the leaves of ``node``; returns None, or where it failed:
+    ``(key path, prefix node, full subtree)``."""
     if node is _LEAF:
         out.append(x)
         return None
     t, aux, kids = node
     if type(x) is not t:
-        return _mismatch(path, node, x)
+        return (path, node, x)
     if t is dict:
         if len(x) != len(kids) or _sorted_keys(x) != aux:
-            return _mismatch(path, node, x)
+            return (path, node, x)
         for k, c in zip(aux, kids):
             if c is _LEAF:
                 out.append(x[k])
             else:
-                err = _flatten_up_to(c, x[k], out, (*path, DictKey(k)))
-                if err is not None:
-                    return err
+                fail = _flatten_up_to(c, x[k], out, (*path, DictKey(k)))
+                if fail is not None:
+                    return fail
         return None
     if t is tuple or t is list:
         if len(x) != len(kids):
-            return _mismatch(path, node, x)
+            return (path, node, x)
         keyed = [(SequenceKey(i), v) for i, v in enumerate(x)]
     elif t is _NoneType:
         return None
@@ -1050,14 +1115,14 @@ def _flatten_up_to(node, x, out, path):
         reg = _kind_get(t) or _classify(t)
         keyed, full_aux = _key_children(reg, x)
         if len(keyed) != len(kids) or full_aux != aux:
-            return _mismatch(path, node, x)
+            return (path, node, x)
     for (k, v), c in zip(keyed, kids):
         if c is _LEAF:
             out.append(v)
         else:
-            err = _flatten_up_to(c, v, out, (*path, k))
-            if err is not None:
-                return err
+            fail = _flatten_up_to(c, v, out, (*path, k))
+            if fail is not None:
+                return fail
     return None
 
 
@@ -1065,9 +1130,9 @@ def _flatten_rest(treedef: PyTreeDef, rest: tuple, name: str) -> list[list[Any]]
     all_rest = []
     for r in rest:
         out: list[Any] = []
-        err = _flatten_up_to(treedef._node, r, out, ())
-        if err is not None:
-            raise err(name) from None
+        fail = _flatten_up_to(treedef._node, r, out, ())
+        if fail is not None:
+            raise _mismatch(*fail)(name) from None
         all_rest.append(out)
     return all_rest
 

@@ -268,6 +268,68 @@ def test_treedef_methods():
     assert tu.tree_structure({"a": 1}).flatten_up_to({"a": (2, 3)}) == [(2, 3)]
 
 
+Q = collections.namedtuple("Q", ["x", "y"])
+_NONE_NOTE = (
+    "\n\nIn previous releases of JAX, flatten-up-to used to consider None to be a tree-prefix "
+    "of non-None values. To obtain the previous behavior, you can usually write:\n"
+    "  jax.tree.map(lambda x, y: None if x is None else f(x, y), a, b, "
+    "is_leaf=lambda x: x is None)"
+)
+_OD = collections.OrderedDict
+
+
+# (prefix, full tree, message of JAX 0.10.2's treedef.flatten_up_to(full)): its C++ pytree's
+# texts, not tree_map's key-path report.
+@pytest.mark.parametrize(
+    "prefix,full,msg",
+    [([1, (2, 3)], [1, [2, 3]], "Expected tuple, got [2, 3]."),
+     ([1, (2, 3)], [1, (2,)], "Tuple arity mismatch: 1 != 2; tuple: (2,)."),
+     ([1, {"a": 2}], [1, {"a": 2, "b": 3}],
+      "Dict key mismatch; expected keys: ['a']; present keys: ['a', 'b']."),
+     ({1: 2}, {2: 2}, "Dict key mismatch; expected keys: [1]; present keys: [2]."),
+     ([1, 2], (1, 2), "Expected list, got (1, 2)."),
+     ([1, 2], [1], "List arity mismatch: 1 != 2; list: [1]."),
+     ([1], "ab", "Expected list, got 'ab'."),
+     ({"a": 1}, None, "Expected dict, got None."),
+     ({"a": 1}, _OD(a=1), "Expected dict, got {full}."),
+     (Point(1, 2), (1, 2), "Expected named tuple, got (1, 2)."),
+     (Point(1, 2), Q(1, 2),
+      f"Named tuple type mismatch: expected type: {Point!r}, tuple: Q(x=1, y=2)."),
+     ((1, 2), Point(1, 2), "Expected tuple, got Point(x=1, y=2)."),
+     ([None], [1], "Expected None, got 1." + _NONE_NOTE),
+     (_OD(a=1, b=2), {"a": 1, "b": 2},
+      "Custom node type mismatch: expected type: <class 'collections.OrderedDict'>, "
+      "value: {'a': 1, 'b': 2}."),
+     (_OD(a=1, b=2), _OD(b=1, a=2),
+      "Mismatch custom node data: ('a', 'b') != ('b', 'a'); value: {full}."),
+     (collections.defaultdict(int, a=1), collections.defaultdict(list, a=1),
+      "Mismatch custom node data: (<class 'int'>, ('a',)) != (<class 'list'>, ('a',)); "
+      "value: defaultdict(<class 'list'>, {'a': 1})."),
+     (Foo(1, 2), 5, f"Custom node type mismatch: expected type: {Foo!r}, value: 5."),
+     (Box([1], "t"), Box([1], "u"), "Mismatch custom node data: ['t'] != ['u']; value: {full}."),
+     (Box([1], "t"), Box([1, 2], "t"), "Custom type arity mismatch: 2 != 1; value: {full}."),
+     (DC(1, 2), DC(1, 2, "x"),
+      "Mismatch custom dataclass node data: ('hi',) != ('x',); value: DC(x=1, y=2, s='x')."),
+     (DC(1, 2), 3, f"Custom dataclass node type mismatch: expected type: {DC!r}, value: 3.")],
+)  # fmt: skip
+def test_flatten_up_to_errors_are_jaxs(prefix, full, msg):
+    with pytest.raises(ValueError) as e:
+        tu.tree_structure(prefix).flatten_up_to(full)
+    assert str(e.value) == msg.replace("{full}", repr(full))
+
+
+def test_compose():
+    outer, inner = tu.tree_structure([1, (2, 3)]), tu.tree_structure({"a": 1, "b": None})
+    composed = outer.compose(inner)  # reprs recorded from JAX 0.10.2
+    assert str(composed) == (
+        "PyTreeDef([{'a': *, 'b': None}, ({'a': *, 'b': None}, {'a': *, 'b': None})])"
+    )
+    d = {"a": 1, "b": None}
+    assert composed.num_leaves == 3 and composed == tu.tree_structure([d, (d, d)])
+    assert str(outer.compose(tu.tree_structure(None))) == "PyTreeDef([None, (None, None)])"
+    assert str(tu.tree_structure(None).compose(inner)) == "PyTreeDef(None)"
+
+
 # Messages recorded from JAX.
 _DIFF_TYPES = (
     "pytree structure error: different types at key path\n"
