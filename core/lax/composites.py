@@ -780,7 +780,7 @@ def map(f: Callable, xs: Any, *, batch_size: int | None = None) -> Any:  # noqa:
     Returns:
       The stacked outputs.
     """
-    if batch_size is None:
+    if not batch_size:  # None or 0: one slice at a time, as JAX
         return scan(lambda c, x: (c, f(x)), (), xs)[1]
     leaves = tree_util.tree_leaves(xs)
     n = get_aval(leaves[0]).shape[0]

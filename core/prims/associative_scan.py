@@ -62,13 +62,15 @@ def associative_scan(fn: Callable, elems: Any, reverse: bool = False, axis: int 
     if not flat:
         return elems
     ndim = get_aval(flat[0]).ndim
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
     axis = axis % ndim
     n = get_aval(flat[0]).shape[axis]
     for x in flat:
         if get_aval(x).shape[axis] != n:
-            raise ValueError(
-                "associative_scan: every array needs the same size along axis "
-                f"{axis}, got {[get_aval(y).shape for y in flat]}"
+            raise ValueError(  # JAX's text (it names the first dimension for any axis)
+                "Array inputs to associative_scan must have the same first dimension. "
+                f"(saw: {[get_aval(y).shape for y in flat]})"
             )
     if reverse:
         flat = [rev(x, (axis,)) for x in flat]

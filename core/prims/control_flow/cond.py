@@ -234,9 +234,13 @@ def _trace_branches(funs: Sequence[Callable], operands: tuple, what: str):
         if t != out_trees[0] or [(a.shape, a.dtype) for a in j.out_avals] != [
             (a.shape, a.dtype) for a in j0.out_avals
         ]:
+            first = (  # JAX's first line, then what differs
+                f"{what} branch outputs must have the same pytree structure, but they differ:"
+                if t != out_trees[0]
+                else f"{what} branches must have equal output types but they differ."
+            )
             raise BranchTypeError(
-                f"{what} branches must return the same tree structure, shapes and dtypes; "
-                f"branch 0 returns {out_trees[0]} with "
+                f"{first}\nBranch 0 returns {out_trees[0]} with "
                 f"{[a.str_short() for a in j0.out_avals]}, branch {i} returns {t} with "
                 f"{[a.str_short() for a in j.out_avals]}. Cast with .astype(...) or reshape so "
                 "they agree."
@@ -304,17 +308,17 @@ def _predicate_aval(pred: Any) -> Any:
         aval = get_aval(pred)
     except TypeError:
         raise PredicateTypeError(
-            f"Pred must be a scalar, got {pred!r} of type {type(pred)}; pass a boolean or "
+            f"Pred must be a scalar, got {pred} of type {type(pred)}\nPass a boolean or "
             "number scalar."
         ) from None
     if aval.shape != ():
         raise PredicateTypeError(
-            f"Pred must be a scalar, got {pred!r} of shape {aval.shape}; for elementwise "
-            "selection use jnp.where(pred, x, y)."
+            f"Pred must be a scalar, got {np.asarray(pred)} of shape {aval.shape}.\nFor "
+            "elementwise selection use jnp.where(pred, x, y)."
         )
     if dtypes.kind(aval.dtype) not in "biuf":
         raise PredicateTypeError(
-            f"Pred type must be either boolean or number, got {aval.dtype}; compare it "
+            f"Pred type must be either boolean or number, got {aval.dtype}.\nCompare it "
             "explicitly (e.g. `x != 0`) to get a boolean."
         )
     return aval
@@ -355,6 +359,8 @@ def cond(
       The output of the selected branch.
     """
     operands = _keyword_operand(operands, operand)
+    if not (callable(true_fun) and callable(false_fun)):
+        raise TypeError("lax.cond: true_fun and false_fun arguments should be callable.")
     aval = _predicate_aval(pred)
     if config.disable_jit:
         val = _concrete(pred)
@@ -381,12 +387,21 @@ def switch(
       The output of the selected branch.
     """
     operands = _keyword_operand(operands, operand)
+    if not isinstance(branches, Sequence) or not all(callable(b) for b in branches):
+        raise TypeError("lax.switch: branches argument should be a sequence of callables.")
     branches = list(branches)
     if not branches:
-        raise ValueError("switch needs at least one branch")
+        raise ValueError("Empty branch sequence")
     aval = get_aval(index)
-    if aval.shape != () or dtypes.kind(aval.dtype) not in "iub":
-        raise TypeError(f"switch index must be an integer scalar, got {aval.str_short()}")
+    if aval.shape != ():
+        raise TypeError(
+            f"Branch index must be scalar, got {np.asarray(index)} of shape {aval.shape}."
+        )
+    if dtypes.kind(aval.dtype) not in "iu":
+        raise TypeError(
+            f"Index type must be an integer, got {np.asarray(index)} as {aval.dtype}\n"
+            "Cast the index with `.astype(jnp.int32)`."
+        )
     if len(branches) == 1:
         return branches[0](*operands)
     if config.disable_jit:

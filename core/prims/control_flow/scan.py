@@ -402,9 +402,15 @@ def _trace_body(f: Callable, init_flat: list, init_tree: Any, x_avals: list, x_t
             x = tree_util.tree_unflatten(x_tree, args[len(carry_avals) :])
             out = f(carry, x)
             if not isinstance(out, (tuple, list)) or len(out) != 2:
-                raise TypeError(
-                    "scan body must return a pair (carry, y), got "
-                    f"{type(out).__name__}; return (new_carry, None) when there is no output."
+                got = tree_util.tree_map(lambda o: get_aval(as_value(o)), out)
+                got = (
+                    repr(tuple(got))
+                    if isinstance(out, (tuple, list))
+                    else got.str_short(short_dtypes=False)
+                )
+                raise TypeError(  # JAX's text, then the fix
+                    f"scan body output must be a pair, got {got}.\n"
+                    "Return (new_carry, None) when there is no output."
                 )
             c_flat, c_tree = tree_util.tree_flatten(out[0])
             y_flat, y_tree = tree_util.tree_flatten(out[1])
@@ -445,22 +451,38 @@ def scan(
     Returns:
       `(final carry, stacked ys)`.
     """
+    if not callable(f):
+        raise TypeError("lax.scan: f argument should be a callable.")
+    if not isinstance(unroll, bool) and int(unroll) < 0:
+        raise ValueError("`unroll` must be a `bool` or a non-negative `int`.")
     xs_flat, xs_tree = tree_util.tree_flatten(xs)
+    for x in xs_flat:
+        if not get_aval(as_value(x)).ndim:  # JAX's texts, then the fix
+            raise ScanLengthError(
+                f"scan got value with no leading axis to scan over: {x}.\n"
+                "Every xs leaf needs a leading axis (the one scanned over)."
+            )
     xs_flat = [as_value(x) for x in xs_flat]
-    lengths = {get_aval(x).shape[0] if get_aval(x).ndim else None for x in xs_flat}
-    if None in lengths:
-        raise ScanLengthError("scan got a scalar in xs; every xs leaf needs a leading axis")
+    sizes = [get_aval(x).shape[0] for x in xs_flat]
     if length is not None:
-        lengths.add(int(length))
-    if len(lengths) > 1:
-        shapes = [get_aval(x).shape for x in xs_flat]
+        if any(s != int(length) for s in sizes):
+            raise ScanLengthError(
+                f"scan got `length` argument of {length} which disagrees with leading axis "
+                f"sizes {sizes}.\nPass the xs leaves' leading size, or no `length`."
+            )
+        n = int(length)
+    elif len(set(sizes)) > 1:
         raise ScanLengthError(
-            f"scan got inconsistent lengths: length={length} and xs leading sizes in {shapes}; "
-            "every xs leaf must have the same leading axis size."
+            "scan got values with different leading axis sizes: "
+            f"{', '.join(map(str, sizes))}.\nEvery xs leaf must have the same leading size."
         )
-    if not lengths:
-        raise ScanLengthError("scan got no xs and no length; pass length=... when xs is None")
-    n = lengths.pop()
+    elif not sizes:
+        raise ScanLengthError(
+            "scan got no values to scan over and `length` not provided.\n"
+            "Pass length=... when xs is None."
+        )
+    else:
+        n = sizes[0]
     return ref_scope.threaded(
         lambda refs, scope: _scan(f, init, xs_flat, xs_tree, n, reverse, unroll, refs, scope)
     )
@@ -516,8 +538,8 @@ def _fori_bounds_dtype(lower: Any, upper: Any) -> np.dtype:
     if lo_dt.kind == hi_dt.kind == "i" and lo_weak != hi_weak:
         return hi_dt if lo_weak else lo_dt
     raise TypeError(
-        f"lower and upper arguments to fori_loop must be integers of equal types, got "
-        f"{lo_dt.name} and {hi_dt.name}; cast one with `.astype(...)`"
+        "lower and upper arguments to fori_loop must have equal types, got "
+        f"{lo_dt.name} and {hi_dt.name}\nCast one with `.astype(...)`."
     )
 
 
@@ -556,6 +578,10 @@ def fori_loop(
             unroll=1 if unroll is None else unroll,
         )
         return out
+    if unroll is not None and unroll is not False and unroll != 1:
+        raise ValueError(
+            "Can only use `unroll` in `fori_loop` if the loop bounds are statically known."
+        )
     if dtypes.dtype_and_weak(lower)[0] != dt:
         lower = convert_element_type(lower, dt)
     if dtypes.dtype_and_weak(upper)[0] != dt:

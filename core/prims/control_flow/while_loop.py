@@ -316,10 +316,13 @@ def _while_loop(user_cond: Callable, user_body: Callable, init_val: Any, refs, s
 
     def cond_flat(*xs):
         pred = cond_fun(tree_util.tree_unflatten(tree, xs))
+        leaves, pred_tree = tree_util.tree_flatten(pred)
+        if len(leaves) != 1 or not tree_util.treedef_is_leaf(pred_tree):
+            raise TypeError(f"cond_fun must return a boolean scalar, but got pytree {pred_tree}.")
         aval = get_aval(as_value(pred))
         if aval.shape != () or aval.dtype.kind != "b":
-            raise TypeError(
-                f"while_loop cond_fun must return a boolean scalar, got {aval.str_short()}"
+            raise TypeError(  # JAX's text: the ShapedArray repr of the output
+                f"cond_fun must return a boolean scalar, but got output type(s) [{aval!r}]."
             )
         return [as_value(pred)]
 
