@@ -38,6 +38,7 @@ from core.array import Array
 from core.config import config
 from core.errors import PRNGKeyError, RandomArgumentError, ShapeError
 from core.lax.composites import clz
+from core.lax.composites import complex as lax_complex
 from core.named_sharding import takes_out_sharding
 from core.numpy._util import (
     broadcast_shapes,
@@ -416,6 +417,7 @@ def _sample_shape(shape: Any, *params: Any) -> tuple[int, ...]:
 # The dtype kinds a sampler's `dtype` argument may take: their default and name in errors.
 _DTYPE_KINDS = {
     "f": (dtypes.default_float, "a float"),
+    "fc": (dtypes.default_float, "a float or complex"),
     "iu": (dtypes.default_int, "an int"),
     "u": (dtypes.default_uint, "an unsigned int"),
 }
@@ -446,8 +448,8 @@ def _param(x: Any, dtype: np.dtype, shape: tuple[int, ...], name: str) -> Any:
     if broadcast_shapes(shape, pshape) != shape:
         raise ShapeError(
             f"{name} parameter shapes must be broadcast-compatible with shape argument, and the "
-            f"result of broadcasting the shapes must equal the shape argument, but got "
-            f"parameter shape {pshape} for shape argument {shape}."
+            f"result of broadcasting the shapes must equal the shape argument, but got result "
+            f"{broadcast_shapes(shape, pshape)} for shape argument {shape}."
         )
     return broadcast_to(x, shape)
 
@@ -528,12 +530,20 @@ def normal(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     Args:
       key: a PRNG key.
       shape: the result shape.
-      dtype: a float dtype (float32 by default).
+      dtype: a float or complex dtype (float32 by default); complex draws are
+        `(re + 1j * im) / sqrt(2)` of two real draws from the halves of `split(key)`, as JAX.
 
     Returns:
       An array of `shape` and `dtype`.
     """
-    return _normal(*_setup("normal", key, shape, dtype))
+    key, dtype = _check_key("normal", key), _dtype_arg("normal", dtype, "fc")
+    shape = _shape(shape)
+    if dtypes.kind(dtype) != "c":
+        return _normal(key, shape, dtype)
+    real = np.zeros((), dtype).real.dtype
+    inv = real.type(1) / real.type(np.sqrt(2))  # XLA divides by the complex sqrt(2) this way
+    re, im = (ew.mul(_normal(k, shape, real), inv) for k in _split_keys(key))
+    return lax_complex(re, im)
 
 
 def _normal(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
@@ -716,8 +726,10 @@ def multivariate_normal(
     mshape, cshape = get_aval(mean).shape, get_aval(cov).shape
     if not mshape or len(cshape) < 2 or cshape[-2:] != (mshape[-1], mshape[-1]):
         raise ShapeError(
-            f"multivariate_normal requires mean.shape == (..., n) and cov.shape == (..., n, n), "
-            f"got {mshape} and {cshape}"
+            "multivariate_normal requires cov.shape == (..., n, n) for "
+            f"n={mshape[-1] if mshape else 0}, "
+            f"but got cov.shape == {cshape}.\nmean.shape is {mshape}: give mean (..., n) and cov "
+            "(..., n, n)."
         )
     shape = broadcast_shapes(mshape[:-1], cshape[:-2]) if shape is None else _shape(shape)
     if method == "svd":

@@ -571,3 +571,38 @@ def test_rbg_key_data_round_trip_and_errors():
         random.uniform(data, (2,))  # raw 4-word data is not a threefry key, as in JAX
     with pytest.raises(RandomArgumentError, match="unknown PRNG implementation 'foo'"):
         random.key(0, impl="foo")
+
+
+# Complex normal draws: the bits of JAX 0.10.2's (re + 1j im) / sqrt(2) from split(key).
+@pytest.mark.parametrize(
+    "dtype, shape, re_bits, im_bits",
+    [("complex64", (3,), [1060486905, 3206811783, 3204935427],
+      [3218936028, 3216523183, 1041552502]),
+     ("complex128", (2,), [4608665822939511047, 13823173422838869058],
+      [13830469559638181548, 4607239521919344611])],
+)  # fmt: skip
+def test_complex_normal_bits_match_jax(dtype, shape, re_bits, im_bits):
+    with core.enable_x64(dtype == "complex128"):
+        x = np.asarray(random.normal(random.key(0), shape, dtype=dtype))
+    assert x.dtype == dtype
+    bits = np.uint32 if dtype == "complex64" else np.uint64
+    assert x.real.view(bits).tolist() == re_bits and x.imag.view(bits).tolist() == im_bits
+
+
+# First lines of JAX 0.10.2's messages (differential run, tools/jax_differential.py).
+@pytest.mark.parametrize(
+    "run, first",
+    [(lambda: random.normal(random.key(1), dtype=jnp.int32),
+      "dtype argument to `normal` must be a float or complex dtype, got int32"),
+     (lambda: random.pareto(random.key(1), jnp.array([1.0, 2.0, 3.0]), shape=()),
+      "pareto parameter shapes must be broadcast-compatible with shape argument, and the result "
+      "of broadcasting the shapes must equal the shape argument, but got result (3,) for shape "
+      "argument ()."),
+     (lambda: random.multivariate_normal(random.key(0), jnp.zeros(2), jnp.eye(3)),
+      "multivariate_normal requires cov.shape == (..., n, n) for n=2, but got cov.shape == "
+      "(3, 3).")],
+)  # fmt: skip
+def test_sampler_errors_have_jaxs_first_lines(run, first):
+    with pytest.raises((TypeError, ValueError)) as info:
+        run()
+    assert str(info.value).split("\n")[0] == first
