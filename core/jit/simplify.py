@@ -15,6 +15,7 @@ import numpy as np
 
 from core import ir
 from core.avals import ShapedArray
+from core.backends.numpy import run_jaxpr
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var
 from core.jit import scan_motion
 from core.jit.canonical import canonical, fold_constant_converts
@@ -50,32 +51,76 @@ _CALLS = {
 _IDENTITIES = {"name"}
 
 
-def inline_calls(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
+def inline_calls(
+    eqns: list[Eqn], outvars: list, known: dict[Var, int] | None = None
+) -> tuple[list[Eqn], list]:
     """Replaces `jit_call` equations by their bodies (renaming variables), recursively, and
-    drops the tagging identities (`_IDENTITIES`)."""
+    drops the tagging identities (`_IDENTITIES`). A `cond` whose index is known when compiling
+    (`_known_index`: a `lax.cond` on a static Python bool, as Optax's cifar10 ResNet picks its
+    train or eval apply) becomes its chosen branch, as XLA's conditional simplifier inlines
+    it: a cond is one kernel with every branch inline (`core/backends/numba/rules/
+    control_flow/cond.py`), so a whole model's forward and backward passes were two functions
+    that numba compiled for minutes, instead of the kernels the partitioner cuts and shares."""
     out: list[Eqn] = []
     rename: dict[Var, object] = {}
+    known = {} if known is None else known  # integer scalars computed from literals only
     sub = lambda x: rename.get(x, x) if isinstance(x, Var) else x  # noqa: E731
     for eqn in eqns:
         ins = [sub(x) for x in eqn.inputs]
         if eqn.prim.name in _IDENTITIES:
             rename[eqn.outputs[0]] = ins[0]
             continue
-        if eqn.prim.name not in _CALLS:
+        index = _known_index(eqn, ins, known)
+        if eqn.prim.name == "cond" and index is not None:
+            branches = eqn.params["branches"]
+            inner = branches[min(max(index, 0), len(branches) - 1)]
+            ins = ins[1:]
+        elif eqn.prim.name in _CALLS:
+            inner = eqn.params[_CALLS[eqn.prim.name]]
+        else:
+            if index is not None:
+                known[eqn.outputs[0]] = index
             out.append(
                 Eqn(eqn.prim, ins, eqn.params, eqn.outputs, eqn.source_info)
                 if ins != eqn.inputs
                 else eqn
             )
             continue
-        inner = eqn.params[_CALLS[eqn.prim.name]]
         inner = inner.jaxpr if isinstance(inner, ClosedJaxpr) else inner
-        body, results = inline_calls(inner.eqns, inner.outvars)
-        flat = Jaxpr(inner.constvars, inner.invars, body, results)
-        copied, results = scan_motion.copy_eqns(flat, ins)
-        out += copied
+        copied, results = scan_motion.copy_eqns(inner, ins)  # literal operands reach the body
+        body, results = inline_calls(copied, results, known)
+        out += body
         rename.update(zip(eqn.outputs, results))
     return out, [sub(v) for v in outvars]
+
+
+def _known_index(eqn: Eqn, ins: list, known: dict[Var, int]) -> int | None:
+    """The value of `eqn`'s integer index when all it reads are literals or `known` (a
+    `cond`'s index operand; `lax.switch`'s clamp of a Python int, the comparison and
+    conversion of a Python bool), else None. Integers only, which the numpy back end computes
+    exactly as compiled code would."""
+    if eqn.prim.name == "cond":
+        (x,) = ins[:1]
+        if isinstance(x, Literal):
+            return int(np.asarray(x.val))
+        return known.get(x)
+    if eqn.prim.higher_order or eqn.prim.effectful or len(eqn.outputs) != 1:
+        return None
+    aval = eqn.outputs[0].aval
+    if aval.shape != () or np.dtype(aval.dtype).kind not in "biu":
+        return None
+    values = []
+    for x in ins:
+        if isinstance(x, Literal):
+            values.append(np.asarray(x.val, x.aval.dtype))
+        elif x in known and x.aval.shape == ():
+            values.append(np.asarray(known[x], x.aval.dtype))
+        else:
+            return None
+    holes = [Var(x.aval) for x in ins]
+    (value,) = run_jaxpr(Jaxpr([], holes, [Eqn(eqn.prim, holes, eqn.params, eqn.outputs)],
+                               eqn.outputs), *values)  # fmt: skip
+    return int(value)
 
 
 # XLA's algebraic simplifier (xla/service/algebraic_simplifier.cc) rewrites these patterns

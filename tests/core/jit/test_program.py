@@ -99,6 +99,24 @@ def test_small_programs_stay_one_function():
         assert len(program.split(jaxpr).kernels) > 1
 
 
+def test_a_train_step_under_a_static_cond_is_cut_like_the_step_without_it():
+    # Optax's cifar10 ResNet applies its model in `lax.cond(is_training, train, eval)` on a
+    # static bool: the forward and backward passes were a cond kernel each (every branch
+    # inline), few enough kernels that the step compiled as one function for 90 s
+    ws, bs, x = _params()
+
+    def loss(ws, bs, x, train):
+        return core.lax.cond(train, lambda x: _net(2)(ws, bs, x), lambda x: jnp.sum(x), x)
+
+    step = core.grad(loss, argnums=(0, 1))
+    direct = core.grad(_net(2), argnums=(0, 1))
+    with config.override("jit_kernels", "many"):
+        under_cond = program.split(core.make_jaxpr(step, static_argnums=3)(ws, bs, x, True).jaxpr)
+        plain = program.split(core.make_jaxpr(direct)(ws, bs, x).jaxpr)
+    assert not any(e.prim.higher_order for k in under_cond.kernels for e in k.eqns)
+    assert len(under_cond.kernels) == len(plain.kernels) > 10
+
+
 def test_a_pmap_exchange_does_not_tip_a_program_into_kernels(monkeypatch):
     def step(w, x):
         for _ in range(3):

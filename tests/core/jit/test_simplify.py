@@ -83,3 +83,43 @@ def test_eager_is_not_simplified_and_the_inner_value_stays_usable():
     log_exp, exp = core.jit(lambda x: (jnp.log(jnp.exp(x)), jnp.exp(x)))(XS)
     np.testing.assert_array_equal(np.asarray(log_exp), XS)
     np.testing.assert_array_equal(np.asarray(exp), np.asarray(core.jit(jnp.exp)(XS)))
+
+
+def _twice(x):
+    return x * 2.0
+
+
+def _add_one(x):
+    return x + 1.0
+
+
+def _neg_exp(x):
+    return -jnp.exp(x)
+
+
+BRANCHES = [_twice, _add_one, _neg_exp]
+# A cond or switch whose index is known when compiling becomes its chosen branch (as XLA's
+# conditional simplifier inlines it); (function of x, the branch it computes: None when the
+# index is only known at run time and the cond stays).
+KNOWN_INDEX = [
+    (lambda x: lax.cond(True, _add_one, _twice, x), _add_one),
+    (lambda x: lax.cond(False, _add_one, _twice, x), _twice),
+    (lambda x: lax.cond(0.0, _add_one, _twice, x), _twice),  # a number: true when nonzero
+    (lambda x: lax.switch(2, BRANCHES, x), _neg_exp),
+    (lambda x: lax.switch(7, BRANCHES, x), _neg_exp),  # clamped into range
+    (lambda x: lax.switch(-3, BRANCHES, x), _twice),
+    # a Python int handed to an inner jit reaches its switch as a literal
+    (lambda x: core.jit(lambda i, y: lax.switch(i, BRANCHES, y))(1, x), _add_one),
+    (lambda x: lax.cond(x[0] > 0, _add_one, _twice, x), None),
+]
+
+
+@pytest.mark.parametrize("k", range(len(KNOWN_INDEX)))
+def test_a_cond_of_a_known_index_is_its_branch(k):
+    f, branch = KNOWN_INDEX[k]
+    names = _simplified(f, X)
+    if branch is None:
+        assert names == ["slice", "squeeze", "gt", "convert_element_type", "cond"]
+        return
+    assert names == _simplified(branch, X)
+    np.testing.assert_allclose(np.asarray(core.jit(f)(XS)), branch(XS.astype(np.float64)), 1e-6)
