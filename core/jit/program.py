@@ -45,7 +45,7 @@ from core.backends.numba.library import entry as library
 from core.config import config
 from core.devices import process_count
 from core.ir import Jaxpr, Literal, Var
-from core.jit import cache_files, codegen, disk_cache, fusion, partition, workers
+from core.jit import cache_files, codegen, disk_cache, fusion, host_loops, partition, workers
 from core.parallel import communicator
 
 logger = logging.getLogger("core.jit")
@@ -106,11 +106,13 @@ class KernelInfo:
 def split(jaxpr: Jaxpr) -> partition.Program:
     """The kernels of `jaxpr`: one kernel, the whole program, if `config.jit_kernels` is "one",
     if it is "auto" and the program has at most `SPLIT_MIN` kernels (not counting the ones of a
-    pmap's exchange, `_exchange_only`), or if it has none."""
+    pmap's exchange, `_exchange_only`) and no loop that runs from Python
+    (`core/jit/host_loops.py`), or if it has none."""
     mode = config.jit_kernels
     program = None if mode == "one" else partition.partition(jaxpr)
     if program is not None and mode == "auto":
         small = sum(not _exchange_only(k) for k in program.kernels) <= SPLIT_MIN
+        small = small and not any(map(host_loops.loop_of, program.kernels))
     else:
         small = program is not None and not program.kernels
     if program is None or small:
@@ -136,7 +138,14 @@ def _exchange_only(kernel: Jaxpr) -> bool:
 def source(program: partition.Program) -> str:
     """The source of every distinct kernel of `program`, as `compile_program` compiles them."""
     whole = _whole(program)
-    return "\n".join(dict.fromkeys(_build(k, whole)[0] for k in program.kernels))
+    parts = []
+    for kj in program.kernels:
+        loop = host_loops.loop_of(kj)
+        if loop is None:
+            parts.append(_build(kj, whole)[0])
+        else:  # a host loop: its cond's and body's kernels
+            parts += [source(split(loop.params[j])) for j in ("cond_jaxpr", "body_jaxpr")]
+    return "\n".join(dict.fromkeys(parts))
 
 
 def _whole(program: partition.Program) -> bool:
@@ -176,18 +185,19 @@ def compile_program(program: partition.Program, name: str) -> Callable[..., list
       `skip` and some kernels called through wrappers (`_variant`).
     """
     pool.start()  # before any kernel links: numba's parfors then call the pool (if on)
-    whole = _whole(program)
-    built = _build_all(program, whole)
+    hosts = {k for k, kj in enumerate(program.kernels) if host_loops.loop_of(kj)}
+    whole = _whole(program) and not hosts
+    built = _build_all(program, whole, hosts)
     keys = [(src, types) for src, types, _ in built]
-    infos, twins = _compile_all(program, keys, name, whole)
+    infos, twins = _compile_hosts(program, keys, name, whole, hosts)
     if whole:  # the one function, its sizes and constants bound
         extra = built[0][2]
         driver = functools.partial(infos[0].dispatcher, *extra) if extra else infos[0].dispatcher
         layout, source = codegen.unpack_exprs(program.kernels[0]), keys[0][0]
     else:
         dispatchers = [info.dispatcher for info in infos]
-        driver = _driver(program, dispatchers, [extra for _, _, extra in built])
-        source = "\n".join(dict.fromkeys(key[0] for key in keys))
+        driver = _driver(program, dispatchers, [extra for _, _, extra in built], hosts)
+        source = "\n".join(dict.fromkeys(keys[k][0] for k in range(len(keys)) if k not in hosts))
         layout = (len(program.outputs), [f"r{i}" for i in range(len(program.outputs))])
     if twins:  # built once the first call has run (`_after_first_run`)
         start = functools.partial(_upgrade, twins, keys, None if whole else driver.__globals__)
@@ -256,8 +266,11 @@ def _after_first_run(driver: Callable, start: Callable[[], None], last: str | No
     return driver
 
 
-def _build_all(program: partition.Program, whole: bool) -> list[tuple[str, tuple, list]]:
-    """`_build` of every kernel of `program`, in order. The compile workers start (`workers.start`,
+def _build_all(
+    program: partition.Program, whole: bool, hosts: set[int] = frozenset()
+) -> list[tuple[str, tuple, list]]:
+    """`_build` of every kernel of `program`, in order (a placeholder key for the host loops
+    `hosts`, which no kernel shares: `_compile_hosts`). The compile workers start (`workers.start`,
     without waiting) as soon as two distinct kernels are new (`_is_new`), or, for a program
     kept whole, once its function is new and calls library functions this process has not
     loaded (`_new_with_library`, before its loop nests are rewritten): a worker takes about a
@@ -274,7 +287,10 @@ def _build_all(program: partition.Program, whole: bool) -> list[tuple[str, tuple
     if whole:
         return [_build(program.kernels[0], whole, generated=generated)]
     built, new = [], set()
-    for kj in program.kernels:
+    for k, kj in enumerate(program.kernels):
+        if k in hosts:
+            built.append((f"# host loop {k}", (), []))
+            continue
         built.append(_build(kj, whole))
         key = built[-1][:2]
         if size and len(new) < 2 and key not in new and _is_new(key):
@@ -342,6 +358,29 @@ def _variant(
 def _around(wrap: Callable, base: dict, slot: str, *args: object) -> object:
     """`wrap(kernel, *args)` with the driver's current kernel of `slot` (`_variant`)."""
     return wrap(base[slot], *args)
+
+
+def _compile_hosts(
+    program: partition.Program, keys: list[tuple], name: str, whole: bool, hosts: set[int]
+) -> tuple[list[KernelInfo], list]:
+    """`_compile_all` of the kernels of `program` but the host loops `hosts`
+    (`core/jit/host_loops.py`), whose cond and body programs compile here; the infos of all."""
+    if not hosts:
+        return _compile_all(program, keys, name, whole)
+    rest = [k for k in range(len(keys)) if k not in hosts]
+    infos, twins = [], []
+    if rest:
+        kernels = [program.kernels[k] for k in rest]
+        part = partition.Program(program.inputs, kernels, program.outputs)
+        infos, twins = _compile_all(part, [keys[k] for k in rest], name, whole)
+    compiled = dict(zip(rest, infos))
+    for k in sorted(hosts):
+        start = time.perf_counter()
+        loop = host_loops.kernel(
+            program.kernels[k], lambda j, what: compile_program(split(j), what), name
+        )
+        compiled[k] = KernelInfo(keys[k][0], "compiled", time.perf_counter() - start, loop)
+    return [compiled[k] for k in range(len(keys))], twins
 
 
 def _compile_all(
@@ -726,10 +765,14 @@ def _load(key: tuple, kernel: tuple[Jaxpr, bool], info: KernelInfo, status: str)
 
 
 def _driver(
-    program: partition.Program, kernels: list[Callable], extra: list[list[np.ndarray]]
+    program: partition.Program,
+    kernels: list[Callable],
+    extra: list[list[np.ndarray]],
+    hosts: set[int] = frozenset(),
 ) -> Callable[..., tuple]:
     """The generated Python function that runs `program`'s kernels in order (see the module
-    docstring); kernel k also takes the arrays `extra[k]` (its sizes and constants) first."""
+    docstring); kernel k also takes the arrays `extra[k]` (its sizes and constants) first. The
+    host loops `hosts` return their outputs unpacked (`host_loops.kernel`)."""
     namespace: dict = {}
     names: dict[Var, str] = {}
     whole = _whole(program)
@@ -738,7 +781,10 @@ def _driver(
     lines = []
     for k, (kj, fn, arrays) in enumerate(zip(program.kernels, kernels, extra)):
         namespace[f"k{k}"] = fn
-        n, exprs = codegen.unpack_exprs(kj, whole)
+        if k in hosts:
+            n, exprs = len(kj.outvars), [f"r{i}" for i in range(len(kj.outvars))]
+        else:
+            n, exprs = codegen.unpack_exprs(kj, whole)
         results = "".join(f"r{k}_{i}, " for i in range(n))
         args = []
         for j, array in enumerate(arrays):

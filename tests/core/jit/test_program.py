@@ -14,7 +14,7 @@ import pytest
 import core
 import core.numpy as jnp
 from core.config import config
-from core.jit import cache_files, disk_cache, program
+from core.jit import cache_files, disk_cache, host_loops, program
 from core.jit.errors import JitCacheWarning
 from core.parallel.communicator import SMALL
 
@@ -115,6 +115,41 @@ def test_a_train_step_under_a_static_cond_is_cut_like_the_step_without_it():
         plain = program.split(core.make_jaxpr(direct)(ws, bs, x).jaxpr)
     assert not any(e.prim.higher_order for k in under_cond.kernels for e in k.eqns)
     assert len(under_cond.kernels) == len(plain.kernels) > 10
+
+
+def _decode(ws, bs, x, steps):
+    """A loop around a few layers, as a sampler's loop around a decoder step."""
+
+    def body(carry):
+        i, x = carry
+        for w, b in zip(ws, bs):
+            x = _layer(x, w, b, 2)
+        return i + 1, x
+
+    return core.lax.while_loop(lambda c: c[0] < steps, body, (0, x))[1]
+
+
+@pytest.mark.parametrize("steps", [0, 3])
+def test_a_while_loop_of_a_large_body_runs_its_compiled_body_from_python(steps, monkeypatch):
+    # Flax's lm1b sampler and wmt beam search loop around a Transformer decoder step: as one
+    # kernel with the body inline, numba compiled each program for 15-36 s
+    ws, bs, x = _params()
+    jaxpr = core.make_jaxpr(_decode, static_argnums=3)(ws, bs, x, steps).jaxpr
+    assert host_loops.loop_of(program.split(jaxpr).kernels[0]) is None  # small: inline
+    monkeypatch.setattr(host_loops, "MIN_EQNS", 10)
+    split = program.split(jaxpr)
+    assert [host_loops.loop_of(k) is not None for k in split.kernels] == [True]
+    exe = program.compile_program(split, "decode")
+    (loop,) = exe.kernels
+    assert loop.dispatcher.__module__ == host_loops.__name__  # a Python loop of two programs
+    (got,) = exe(*[np.asarray(a) for a in core.tree_util.tree_leaves((ws, bs, x))])
+    want = x
+    for _ in range(steps):
+        for w, b in zip(ws, bs):
+            t = np.tanh(want @ w + b)
+            want = t * 0.5 + t**2
+    np.testing.assert_allclose(got, want, rtol=1e-5)
+    assert got is not x and got.flags.c_contiguous
 
 
 def test_a_pmap_exchange_does_not_tip_a_program_into_kernels(monkeypatch):
