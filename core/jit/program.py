@@ -56,6 +56,11 @@ logger = logging.getLogger("core.jit")
 # without the driver's calls, while a ResNet-10 step (201 kernels, 115 distinct) takes 49 s of
 # CPU as kernels against minutes as one function.
 SPLIT_MIN = 40
+# ... and at most this many equations in their kernels (the MLP step: 307, the CNN's: 166): a
+# one-function program compiles every repeat of a kernel anew, and Flax's model.init of a
+# small Transformer (28 kernels, 9 distinct, 961 equations of random bits and initializers)
+# took 4.8 s of CPU as one function.
+WHOLE_MAX_EQNS = 500
 
 
 def _estimate(source: str) -> float:
@@ -106,12 +111,14 @@ class KernelInfo:
 def split(jaxpr: Jaxpr) -> partition.Program:
     """The kernels of `jaxpr`: one kernel, the whole program, if `config.jit_kernels` is "one",
     if it is "auto" and the program has at most `SPLIT_MIN` kernels (not counting the ones of a
-    pmap's exchange, `_exchange_only`) and no loop that runs from Python
+    pmap's exchange, `_exchange_only`) of `WHOLE_MAX_EQNS` equations and no loop that runs from
+    Python
     (`core/jit/host_loops.py`), or if it has none."""
     mode = config.jit_kernels
     program = None if mode == "one" else partition.partition(jaxpr)
     if program is not None and mode == "auto":
-        small = sum(not _exchange_only(k) for k in program.kernels) <= SPLIT_MIN
+        kernels = [k for k in program.kernels if not _exchange_only(k)]
+        small = len(kernels) <= SPLIT_MIN and sum(len(k.eqns) for k in kernels) <= WHOLE_MAX_EQNS
         small = small and not any(map(host_loops.loop_of, program.kernels))
     else:
         small = program is not None and not program.kernels
