@@ -94,6 +94,33 @@ def inline_calls(
     return out, [sub(v) for v in outvars]
 
 
+# The pure elementwise primitives that compute an index from literals (a callback never runs
+# while compiling).
+_INDEX_ARITHMETIC = frozenset(
+    [
+        "convert_element_type",
+        "clamp",
+        "select_n",
+        "eq",
+        "ne",
+        "lt",
+        "le",
+        "gt",
+        "ge",
+        "and",
+        "or",
+        "not",
+        "xor",
+        "add",
+        "sub",
+        "mul",
+        "neg",
+        "max",
+        "min",
+    ]
+)
+
+
 def _known_index(eqn: Eqn, ins: list, known: dict[Var, int]) -> int | None:
     """The value of `eqn`'s integer index when all it reads are literals or `known` (a
     `cond`'s index operand; `lax.switch`'s clamp of a Python int, the comparison and
@@ -104,7 +131,7 @@ def _known_index(eqn: Eqn, ins: list, known: dict[Var, int]) -> int | None:
         if isinstance(x, Literal):
             return int(np.asarray(x.val))
         return known.get(x)
-    if eqn.prim.higher_order or eqn.prim.effectful or len(eqn.outputs) != 1:
+    if eqn.prim.name not in _INDEX_ARITHMETIC:
         return None
     aval = eqn.outputs[0].aval
     if aval.shape != () or np.dtype(aval.dtype).kind not in "biu":

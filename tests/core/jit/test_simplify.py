@@ -123,3 +123,15 @@ def test_a_cond_of_a_known_index_is_its_branch(k):
         return
     assert names == _simplified(branch, X)
     np.testing.assert_allclose(np.asarray(core.jit(f)(XS)), branch(XS.astype(np.float64)), 1e-6)
+
+
+def test_a_callback_of_no_operands_runs_once_per_call_not_while_compiling():
+    calls = []
+
+    def index():
+        calls.append(1)
+        return np.int32(1)
+
+    f = core.jit(lambda x: lax.switch(core.pure_callback(index, np.int32(0)), BRANCHES, x))
+    np.testing.assert_allclose(np.asarray(f(XS)), XS + 1.0)
+    assert len(calls) == 1
