@@ -96,29 +96,10 @@ def inline_calls(
 
 # The pure elementwise primitives that compute an index from literals (a callback never runs
 # while compiling).
-_INDEX_ARITHMETIC = frozenset(
-    [
-        "convert_element_type",
-        "clamp",
-        "select_n",
-        "eq",
-        "ne",
-        "lt",
-        "le",
-        "gt",
-        "ge",
-        "and",
-        "or",
-        "not",
-        "xor",
-        "add",
-        "sub",
-        "mul",
-        "neg",
-        "max",
-        "min",
-    ]
-)
+_INDEX_ARITHMETIC = frozenset((
+    "convert_element_type", "clamp", "select_n", "eq", "ne", "lt", "le", "gt", "ge", "and", "or",
+    "not", "xor", "add", "sub", "mul", "neg", "max", "min",
+))  # fmt: skip
 
 
 def _known_index(eqn: Eqn, ins: list, known: dict[Var, int]) -> int | None:
