@@ -41,6 +41,9 @@ from core.prims.elementwise import stop_gradient_p
 from core.prims.indexing import slice_in_dim
 from core.prims.reductions import reduce_sum
 from core.prims.shapes import full, reshape
+from core.ref import Ref
+from core.ref_scope import read as read_ref
+from core.ref_scope import write as write_ref
 from core.trace import Tracer, as_value, current_trace, get_aval, set_current_trace
 
 
@@ -616,17 +619,28 @@ def vmap(
         axes = _broadcast_prefix(in_axes, args, "in_axes") + [0] * len(
             tree_util.tree_leaves(kwargs)
         )
-        # Unmapped leaves are passed through as they are (Python scalars stay Python scalars).
-        args_flat = [x if ax is None else as_value(x) for x, ax in zip(leaves, axes)]
+        # Unmapped leaves are passed through as they are (Python scalars stay Python scalars);
+        # a mapped Ref is mapped by its value (`_mapped_refs`).
+        refs = {i: x for i, (x, ax) in enumerate(zip(leaves, axes)) if _mapped_ref(x, ax)}
+        args_flat = [
+            x if ax is None else as_value(read_ref(x) if i in refs else x)
+            for i, (x, ax) in enumerate(zip(leaves, axes))
+        ]
         size, norm_axes = _mapped_size(args_flat, axes, axis_size, in_tree)
         trace = batching.BatchTrace(current_trace(), size, axis_name)
         tracers = [
             x if ax is None else batching.BatchTracer(trace, x, ax)
             for x, ax in zip(args_flat, norm_axes)
         ]
-        b_args, b_kwargs = tree_util.tree_unflatten(in_tree, tracers)
         with set_current_trace(trace):
+            inner = {i: Ref(tracers[i]) for i in refs}
+            tracers = [inner.get(i, t) for i, t in enumerate(tracers)]
+            b_args, b_kwargs = tree_util.tree_unflatten(in_tree, tracers)
             out = fun(*b_args, **b_kwargs)
+        with set_current_trace(trace.parent):
+            for i, ref in refs.items():
+                val, dim = trace.to_val_dim(as_value(read_ref(inner[i])))
+                write_ref(ref, batching.moveaxis(val, dim, norm_axes[i], size))
         out_flat, out_tree = tree_util.tree_flatten(out)
         oaxes = _broadcast_prefix(out_axes, out, "out_axes")
         results = []
@@ -657,6 +671,14 @@ def vmap(
         return tree_util.tree_unflatten(out_tree, results)
 
     return batched
+
+
+def _mapped_ref(x: Any, axis: Any) -> bool:
+    """Whether vmap maps `x` as a Ref: the function sees, per example, a Ref of its slice along
+    `axis` (a new Ref of the batched value, made in the vmap), and what it leaves there is
+    written back into `x` after the call (JAX maps Ref arguments so; a Ref closed over or
+    passed unmapped stays itself, and writing mapped values to it raises `RefEffectError`)."""
+    return axis is not None and isinstance(x, Ref)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -101,7 +101,8 @@ _DEFAULTS: dict[str, Any] = {
     not in ("0", "false", "False"),
     "async_dispatch_min_us": _env_number("NUMBAX_ASYNC_DISPATCH_MIN_US", 1000.0, float),
     # JAX options programs set (JAX 0.10.2's defaults): the values numbax implements are
-    # accepted (random bits are threefry's partitionable layout, the platform is the CPU);
+    # accepted (random bits are threefry's partitionable layout, the platform is the CPU;
+    # numpy_rank_promotion's 'warn'/'raise' are checked by core/numpy/_util.promote_shapes);
     # traceback filtering and JAX's compilation cache settings have no effect here (numbax's
     # compile cache is $NUMBAX_CACHE_DIR's).
     "threefry_partitionable": True,
@@ -175,6 +176,7 @@ _TRACE_FLAGS = (
     "enable_x64",
     "jit_backend",
     "numpy_dtype_promotion",
+    "numpy_rank_promotion",
     "debug_nans",
     "debug_infs",
     "high_dynamic_range_gumbel",
@@ -227,14 +229,9 @@ def _validate(key: str, value: Any) -> None:
             raise NotImplementedError(
                 f"jax_{key}={value!r}: numbax computes on the CPU only; use 'cpu'."
             )
-    elif key == "numpy_rank_promotion" and value != "allow":
-        if value not in ("warn", "raise"):
-            choices = ["allow", "warn", "raise"]
-            raise ValueError(f"new enum value must be in {choices}, got {value!r}.")
-        raise NotImplementedError(
-            f"numpy_rank_promotion={value!r} is not implemented: numbax broadcasts ranks as "
-            "numpy does ('allow')."
-        )
+    elif key == "numpy_rank_promotion" and value not in ("allow", "warn", "raise"):
+        choices = ["allow", "warn", "raise"]
+        raise ValueError(f"new enum value must be in {choices}, got {value!r}.")
     elif key == "traceback_filtering" and value not in _TRACEBACK_FILTERING:
         raise ValueError(f"new enum value must be in {list(_TRACEBACK_FILTERING)}, got {value!r}.")
     elif key.startswith("transfer_guard_") and value not in _TRANSFER_GUARD_LEVELS:
@@ -275,6 +272,7 @@ class Config:
         object.__setattr__(self, "_no_execution", v["no_execution"])
         object.__setattr__(self, "_check_floats", bool(v["debug_nans"] or v["debug_infs"]))
         object.__setattr__(self, "_strict_promotion", v["numpy_dtype_promotion"] == "strict")
+        object.__setattr__(self, "_rank_promotion", v["numpy_rank_promotion"])
         # The estimated run time from which a jitted call is dispatched asynchronously
         # (`core/jit/dispatch.py`); never with JAX's switch off or under the nan/inf checks.
         asynchronous = v["cpu_enable_async_dispatch"] and not self._check_floats
@@ -448,7 +446,8 @@ def explain_cache_misses(new_val: bool = True) -> contextlib.AbstractContextMana
 
 
 def numpy_rank_promotion(new_val: str) -> contextlib.AbstractContextManager:
-    """Context manager for `jax.numpy_rank_promotion` ('allow' only, see `config`)."""
+    """Context manager for `jax.numpy_rank_promotion`: 'allow', 'warn' or 'raise' when a
+    `jnp` function broadcasts operands of different ranks (scalars never count)."""
     return config.override("numpy_rank_promotion", new_val)
 
 

@@ -39,6 +39,7 @@ from core.interpreters import batching, register_custom_rules
 from core.interpreters.partial_eval import trace_to_jaxpr
 from core.linear_call import linear_call
 from core.primitive import Primitive
+from core.ref import Ref
 from core.trace import EvalTrace, Tracer, as_value, current_trace, get_aval, to_numpy
 
 # ---------------------------------------------------------------------------------------------
@@ -73,6 +74,11 @@ class _Split:
         self.nondiff = [args[n] for n in nums]
         self.diff_idx = [i for i in range(len(args)) if i not in nums]
         flat, self.in_tree = tree_util.tree_flatten([args[i] for i in self.diff_idx])
+        # Refs pass by reference (JAX's plumbing Refs): out of the traced leaves, back in the
+        # arguments the rules see, and without cotangents.
+        self.refs = _refs_at(flat)
+        self.num_leaves = len(flat)
+        flat = [x for i, x in enumerate(flat) if i not in self.refs]
         # The differentiable arguments' structures only: the rules' closures keep this object
         # in the jaxpr, which must not keep the traced values (`checking_leaks`).
         self.args = tuple(
@@ -83,7 +89,7 @@ class _Split:
         self.out_tree: Any = None
 
     def diff_args(self, flat: Sequence[Any]) -> list[Any]:
-        return tree_util.tree_unflatten(self.in_tree, list(flat))
+        return tree_util.tree_unflatten(self.in_tree, _with_refs(flat, self.refs, self.num_leaves))
 
     def full_args(self, flat: Sequence[Any]) -> list[Any]:
         full = list(self.args)
@@ -101,6 +107,17 @@ class _Split:
                 f"got {tree}"
             )
         return [as_value(x) for x in leaves]
+
+
+def _refs_at(leaves: Sequence[Any]) -> dict[int, Ref]:
+    """The `Ref`s among `leaves`, by position."""
+    return {i: x for i, x in enumerate(leaves) if isinstance(x, Ref)}
+
+
+def _with_refs(values: Sequence[Any], refs: dict[int, Ref], n: int) -> list[Any]:
+    """The `n` leaves: `refs` at their positions, `values` in the others."""
+    rest = iter(values)
+    return [refs[i] if i in refs else next(rest) for i in range(n)]
 
 
 def _forward_def(self: Any, name: str) -> Any:
@@ -275,13 +292,16 @@ class custom_vjp:  # noqa: N801  (JAX's name)
                 )
             outs = split.flatten_out(res[0], f"primal output of the fwd rule of {name}")
             res_leaves, tree = tree_util.tree_flatten(res[1])
-            res_tree[:] = [tree]
-            return outs, [as_value(r) for r in res_leaves]
+            refs = _refs_at(res_leaves)  # residual Refs reach bwd as themselves
+            res_tree[:] = [tree, refs, len(res_leaves)]
+            return outs, [as_value(r) for i, r in enumerate(res_leaves) if i not in refs]
 
         def bwd_flat(res, cts):
             cts = [zeros_like_aval(c.aval) if type(c) is Zero else c for c in cts]
             ct_tree = tree_util.tree_unflatten(split.out_tree, cts)
-            cts_in = self.bwd(*split.nondiff, tree_util.tree_unflatten(res_tree[0], res), ct_tree)
+            tree, refs, n = res_tree
+            residuals = tree_util.tree_unflatten(tree, _with_refs(res, refs, n))
+            cts_in = self.bwd(*split.nondiff, residuals, ct_tree)
             return _flatten_cotangents(cts_in, split, name)
 
         fun_flat.__name__ = name
@@ -314,6 +334,7 @@ def _flatten_cotangents(cts_in: Any, split: _Split, name: str) -> list[Any]:
                     f"argument of structure {arg_tree}"
                 )
         flat.extend(ct_leaves)
+    flat = [ct for i, ct in enumerate(flat) if i not in split.refs]  # a Ref has no cotangent
     out = []
     for ct, aval in zip(flat, split.in_avals, strict=True):
         if ct is None or type(ct) is Zero:

@@ -216,6 +216,29 @@ class TypePromotionError(NumbaxError, ValueError):
     """
 
 
+class RankPromotionError(NumbaxError, ValueError):
+    """Operands of different ranks broadcast by a `jnp` function under
+    `jax_numpy_rank_promotion='raise'` (JAX's ValueError and text).
+
+    Failing code: ``with jax.numpy_rank_promotion('raise'): jnp.ones((4, 3)) + jnp.ones(3)``.
+    Fix: give the operands one rank (``y[None, :]`` or ``jnp.expand_dims``), or allow the
+    promotion (``jax.numpy_rank_promotion('allow')``).
+    """
+
+    def __init__(self, fun_name: str, shapes: Any) -> None:
+        super().__init__(
+            f"Operands could not be broadcast together for {fun_name} on shapes "
+            f"{' '.join(map(str, shapes))} and with the config option "
+            "jax_numpy_rank_promotion='raise'. For more information, see "
+            "https://docs.jax.dev/en/latest/rank_promotion_warning.html."
+        )
+
+
+class RankPromotionWarning(UserWarning):
+    """Operands of different ranks broadcast by a `jnp` function under
+    `jax_numpy_rank_promotion='warn'` (JAX warns with a `UserWarning` and this text)."""
+
+
 class ImmutableArrayError(NumbaxError, TypeError):
     """In-place assignment to an immutable array.
 

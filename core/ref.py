@@ -17,15 +17,18 @@ A Ref holds an array that reads (`ref[idx]`, `ref[...]`, `get`) and writes (`ref
   writes the new ones back (`core/ref_scope.py`);
 * a Ref made inside a transformed function works under `grad`, `vmap` and `jit` (its value is
   differentiated, batched or staged like any array);
+* `vmap` maps a Ref argument with an axis: each example sees a Ref of its slice, and what the
+  function writes there lands in the Ref after the call (`core/api.py`'s `_mapped_ref`);
 * a written value must have the Ref's shape at the index (no broadcasting) and its dtype
   (Python scalars and weakly typed values are converted), and a `jit` function cannot return
   a Ref.
 
-numbax threads Refs only through `jit`: writing, inside a `lax.scan`/`cond`/`while_loop` body,
-to a Ref made outside the body raises `RefEffectError` (JAX threads them as effects; read the
-Ref before the loop and write the result after it), and so does storing a `grad` or `vmap`
-tracer in a Ref made outside that transformation (JAX too refuses it). A Ref passed to `jit`
-is part of the cache key by identity: a new Ref of the same shape traces again.
+The bodies of `lax.scan`, `cond` and `while_loop` thread the Refs made outside them as extra
+carries (`core/ref_scope.py`); other staged functions (`make_jaxpr`, `checkpoint`, custom
+rules) raise `RefEffectError` for a write to a Ref made outside them; storing a `grad` or
+`vmap` tracer in a Ref made outside that transformation raises `RefTransformWriteError` (JAX's
+text; a differentiated value's primal is stored first, as in JAX). A Ref
+passed to `jit` is part of the cache key by identity: a new Ref of the same shape traces again.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ import numpy as np
 from core.avals import AbstractValue, ShapedArray
 from core.prims import shapes
 from core.prims.random_bits import bitcast_convert_type
-from core.ref_scope import RefEffectError, innermost, read, write
+from core.ref_scope import RefEffectError, RefTransformWriteError, innermost, read, write
 from core.trace import as_value, current_trace, get_aval
 from numbax.errors import NumbaxError
 
@@ -45,6 +48,7 @@ __all__ = [
     "AbstractRef",
     "Ref",
     "RefEffectError",
+    "RefTransformWriteError",
     "TransformedRef",
     "RefValueError",
     "addupdate",
@@ -138,6 +142,11 @@ class Ref:
     def bitcast(self, dtype: Any) -> TransformedRef:
         """A view of the Ref's bits as `dtype`, of the same width (see `TransformedRef`)."""
         return TransformedRef(self, ()).bitcast(dtype)
+
+    def unsafe_buffer_pointer(self) -> int:
+        """The address of the buffer holding the Ref's value. numbax's writes replace the
+        Ref's array (JAX's update the buffer in place), so it changes with each write."""
+        return read(self).unsafe_buffer_pointer()
 
     def __repr__(self) -> str:
         value = read(self)

@@ -23,6 +23,7 @@ outside that transformation.
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -39,6 +40,16 @@ class RefEffectError(NumbaxError, TypeError):
     x))`` on a Ref made outside ``grad``, or a ``jit`` function that returns a Ref. Fix: make the
     Ref inside the transformed function, or read it before and write it after the staged body
     (`jit` itself reads and writes Refs made outside it).
+    """
+
+
+class RefArgumentError(NumbaxError, ValueError):
+    """A `Ref` a `jit` function cannot take or give as JAX's `jit` refuses it (a ValueError):
+    returned, passed as two arguments, or passed and also closed over.
+
+    Failing code: ``jit(lambda r: r)(ref)``, ``jit(f)(ref, ref)``, or ``jit(lambda r: r[...] +
+    ref[...])(ref)``. Fix: return ``ref[...]``; pass each Ref once, and use it through its
+    argument only.
     """
 
 
@@ -140,14 +151,12 @@ def write(ref: Any, value: Any) -> None:
     """Stores `value` in `ref` as seen from the innermost scope."""
     for scope in reversed(_stack.scopes):
         if ref._scope is scope:
-            _check_trace(ref, value, ref._trace)
-            ref._contents = value
+            _store_checked(ref, value, ref._trace, lambda v: setattr(ref, "_contents", v))
             return
         if scope.binding:
             if ref not in scope.bound:
                 raise Discovered(scope, ref)
-            _check_trace(ref, value, scope.trace)
-            scope.bound[ref] = value
+            _store_checked(ref, value, scope.trace, functools.partial(scope.bound.__setitem__, ref))
             return
         raise RefEffectError(
             f"{ref.aval} is written inside a staged function (make_jaxpr, checkpoint, a "
@@ -156,8 +165,7 @@ def write(ref: Any, value: Any) -> None:
         )
     if ref._scope is not None:
         raise _escaped(ref)
-    _check_trace(ref, value, ref._trace)
-    ref._contents = value
+    _store_checked(ref, value, ref._trace, lambda v: setattr(ref, "_contents", v))
 
 
 def written_back(refs: Sequence[Any], out: Any) -> Any:
@@ -179,17 +187,55 @@ def written_back(refs: Sequence[Any], out: Any) -> Any:
     return result
 
 
-def _check_trace(ref: Any, value: Any, owner: Any) -> None:
-    # A tracer of a transformation started after the Ref was made (grad, vmap) would escape it.
+class RefTransformWriteError(NumbaxError):
+    """A value of `grad`'s or `vmap`'s trace written to a `Ref` made outside that
+    transformation (JAX raises a plain `Exception` with this text).
+
+    Failing code: ``core.vmap(lambda x: ref.__setitem__(..., x))(xs)`` or ``core.grad(lambda x:
+    (ref.__setitem__(..., x), x)[1])(1.0)`` with ``ref`` made outside. Fix: pass the Ref as an
+    argument of the transformed function (`vmap` maps it), or write `lax.stop_gradient(x)`.
+    """
+
+
+def _escaping(ref: Any, value: Any, owner: Any) -> RefTransformWriteError | None:
+    """The error for storing `value` in `ref`, whose values are tracers of `owner`: a tracer
+    of a transformation started after the Ref was made (grad, vmap) would escape it."""
     if not isinstance(value, Tracer) or value._trace is owner:
-        return
+        return None
     t = value._trace.parent
-    while t is not None:
-        if t is owner:
-            raise RefEffectError(
-                f"a value traced by {type(value._trace).__name__} (grad, vmap, ...) is written "
-                f"to {ref.aval}, made outside that transformation; make the Ref inside the "
-                "transformed function, or pass the Ref's value in as an argument and return "
-                "the new value"
-            )
+    while t is not None and t is not owner:
         t = t.parent
+    if t is None:
+        return None
+    kind = type(value._trace).__name__
+    if kind == "BatchTrace":
+        return RefTransformWriteError(
+            "performing a set/swap operation with vmapped value on an unbatched array "
+            f"reference of type {ref.aval}. Move the array reference to be an argument to the "
+            "vmapped function?"
+        )
+    if kind == "JVPTrace":
+        return RefTransformWriteError(
+            "performing a set/swap operation with a differentiated value on a "
+            f"non-differentiated array reference of type {ref.aval}. Move the array reference "
+            "to be an argument of the differentiated function?"
+        )
+    return RefTransformWriteError(
+        f"a value traced by {kind} is written to {ref.aval}, made outside that "
+        "transformation; make the Ref inside the transformed function, or pass the Ref's "
+        "value in as an argument and return the new value"
+    )
+
+
+def _store_checked(ref: Any, value: Any, owner: Any, store: Callable[[Any], None]) -> None:
+    """`store(value)`, unless `value` would escape its transformation (`_escaping`); a
+    differentiated value's primal is stored before the error, as JAX's swap JVP rule writes
+    the primal before it raises."""
+    error = _escaping(ref, value, owner)
+    if error is None:
+        store(value)
+        return
+    primal = getattr(value, "primal", None)  # a JVPTracer's
+    if primal is not None and _escaping(ref, primal, owner) is None:
+        store(primal)
+    raise error

@@ -4,10 +4,10 @@ Old Flax programs start with ``flax.config.update("flax_use_orbax_checkpointing"
 similar. Every Flax 0.12 flag exists here with Flax's default. numbax behaves as Flax does with
 the defaults; flags that only tune Flax's machinery (traceback filtering, profiling names,
 Orbax checkpointing, the C++ helpers, reprs) and NNX-only flags take any value without effect,
-and the flags that would change what a program computes or names (``flax_return_frozendict``,
-``flax_preserve_adopted_names``, ``flax_pytree_module``) accept only their default (other
-values raise ``NotImplementedError``); ``flax_fix_rng_separator`` is implemented (the hashing of
-RNG paths in ``nn.scope``).
+and the flags that would change what a program computes or names (``flax_preserve_adopted_names``,
+``flax_pytree_module``) accept only their default (other values raise ``NotImplementedError``);
+``flax_fix_rng_separator`` (the hashing of RNG paths in ``nn.scope``) and
+``flax_return_frozendict`` (``init``/``apply`` returning ``FrozenDict``s) are implemented.
 """
 
 from __future__ import annotations
@@ -39,7 +39,6 @@ DEFAULTS: dict[str, Any] = {
 # Flags whose other values would change results; numbax implements only the default.
 _SEMANTIC = (
     "flax_preserve_adopted_names",
-    "flax_return_frozendict",
     "flax_pytree_module",
 )
 
@@ -71,6 +70,8 @@ class Config:
             raise ConfigValueNotImplementedError(name, value, DEFAULTS[name])
         if name == "flax_fix_rng_separator":
             scope.set_rng_separator(value)
+        if name == "flax_return_frozendict":
+            scope.set_return_frozendict(value)
         self._values[name] = value
 
     @contextlib.contextmanager

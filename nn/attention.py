@@ -25,7 +25,7 @@ from nn import errors, initializers
 from nn.activation import softmax
 from nn.dtypes import promote_dtype
 from nn.linear import DenseGeneral, default_kernel_init
-from nn.module import Module, compact
+from nn.module import Module, compact, merge_param
 from nn.normalization import LayerNorm
 
 Array = Any
@@ -280,7 +280,8 @@ class MultiHeadDotProductAttention(Module):
           inputs_v: default ``inputs_k``.
           inputs_kv: the older single key/value argument.
           mask: ``(*batch, heads, q_len, kv_len)``-broadcastable attention mask.
-          deterministic: overrides the field (needed only with dropout).
+          deterministic: the field's value given at call time instead (exactly one of the two,
+            `merge_param`; needed only with dropout).
           dropout_rng: explicit key for attention dropout (default: the ``'dropout'`` stream).
           sow_weights: store the attention weights in ``'intermediates'``.
 
@@ -341,9 +342,7 @@ class MultiHeadDotProductAttention(Module):
             key, value, mask = self._decode_step(query, key, value, mask)
         m_deterministic = True
         if self.dropout_rate > 0.0:
-            m_deterministic = self.deterministic if deterministic is None else deterministic
-            if m_deterministic is None:
-                raise errors.ArgumentMissingError("deterministic", type(self).__name__)
+            m_deterministic = merge_param("deterministic", self.deterministic, deterministic)
             if not m_deterministic and dropout_rng is None:
                 dropout_rng = self.make_rng("dropout")
         attn_kwargs = dict(

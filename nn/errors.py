@@ -387,8 +387,9 @@ class ArgumentTwiceError(FlaxError, ValueError):
     """
 
     def __init__(self, name: str):
-        super().__init__(
-            f"{name!r} was passed both to the constructor and at call time; pass it once."
+        super().__init__(  # Flax's text
+            f'Parameter "{name}" was passed to the constructor and at call time. Should be '
+            "passed just once."
         )
 
 
@@ -413,10 +414,9 @@ class ArgumentMissingError(FlaxError, ValueError):
     or ``nn.Dropout(0.5)(x, deterministic=not train)``.
     """
 
-    def __init__(self, name: str, module: str = "Module"):
-        super().__init__(
-            f"{module} needs {name!r}: pass it to the constructor ({module}(..., {name}=...)) "
-            f"or at call time (layer(x, {name}=...)). Typical: {name}=not train."
+    def __init__(self, name: str):
+        super().__init__(  # Flax's text
+            f'Parameter "{name}" must be passed to the constructor or at call time.'
         )
 
 

@@ -25,7 +25,7 @@ import core.numpy as jnp
 from core import lax, random, tree_util
 from nn import errors, initializers
 from nn.dtypes import canonicalize_dtype
-from nn.module import Module, compact
+from nn.module import Module, compact, merge_param
 from nn.transforms import map_variables
 
 Array = Any
@@ -199,7 +199,7 @@ class BatchNorm(Module):
         Args:
           x: the input, features on ``axis``.
           use_running_average: normalize with the stored averages (inference) instead of the batch
-            statistics; None uses the attribute.
+            statistics; None uses the attribute (exactly one of the two is set: `merge_param`).
           mask: a bool array broadcastable to ``x``: only the True entries enter the statistics;
             None for all.
 
@@ -207,10 +207,9 @@ class BatchNorm(Module):
           The normalized, scaled and shifted ``x`` (same shape); in training the ``batch_stats``
           collection is updated.
         """
-        if use_running_average is None:
-            use_running_average = self.use_running_average
-        if use_running_average is None:
-            raise errors.ArgumentMissingError("use_running_average", "BatchNorm")
+        use_running_average = merge_param(
+            "use_running_average", self.use_running_average, use_running_average
+        )
         feature_axes = _canonicalize_axes(x.ndim, self.axis)
         reduction_axes = tuple(i for i in range(x.ndim) if i not in feature_axes)
         feature_shape = tuple(x.shape[ax] for ax in feature_axes)

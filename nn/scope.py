@@ -24,6 +24,7 @@ import numpy as np
 import core
 from core import random, tree_util
 from nn import errors, meta
+from nn.frozen_dict import freeze
 from nn.variables import Variable
 
 CollectionFilter = Union[bool, str, Iterable[str], "DenyList"]
@@ -148,6 +149,16 @@ def group_collections(
 # Flax's `flax_fix_rng_separator` flag (set through `flaxport.config`): a zero byte before each
 # path element, so that ("ab", "c") and ("a", "bc") hash differently. Off by default, as in Flax.
 _rng_separator = [False]
+
+
+# Flax's `flax_return_frozendict` flag (set through `flaxport.config`): `init`, `apply` and
+# `Module.variables` return `FrozenDict`s (Flax before 0.7.1). Off by default, as in Flax.
+_return_frozendict = [False]
+
+
+def set_return_frozendict(on: bool) -> None:
+    """Turns Flax's ``flax_return_frozendict`` on or off."""
+    _return_frozendict[0] = bool(on)
 
 
 def set_rng_separator(on: bool) -> None:
@@ -391,13 +402,17 @@ class Scope:
         return meta.unbox(value) if unbox else value
 
     def variables(self) -> dict:
-        """The variables visible at this scope, ``{collection: {...}}``."""
-        return {col: self._collection(col) for col in self.root._variables if self._collection(col)}
+        """The variables visible at this scope, ``{collection: {...}}`` (a `FrozenDict` under
+        ``flax_return_frozendict``)."""
+        xs = {col: self._collection(col) for col in self.root._variables if self._collection(col)}
+        return freeze(xs) if _return_frozendict[0] else xs
 
     def mutable_variables(self) -> dict:
-        """The mutable collections of the whole tree (what ``apply(mutable=...)`` returns)."""
+        """The mutable collections of the whole tree (what ``init`` and ``apply(mutable=...)``
+        return; a `FrozenDict` under ``flax_return_frozendict``)."""
         root = self.root._variables
-        return {col: root[col] for col in root if self.is_mutable_collection(col)}
+        xs = {col: root[col] for col in root if self.is_mutable_collection(col)}
+        return freeze(xs) if _return_frozendict[0] else xs
 
     # -- rngs ----------------------------------------------------------------------------------
 

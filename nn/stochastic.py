@@ -13,8 +13,7 @@ from typing import Any
 
 import core.numpy as jnp
 from core import lax, random
-from nn import errors
-from nn.module import Module, compact
+from nn.module import Module, compact, merge_param
 
 Array = Any
 
@@ -47,16 +46,14 @@ class Dropout(Module):
 
         Args:
           inputs: the array.
-          deterministic: overrides the field; ``True`` returns ``inputs`` unchanged.
+          deterministic: the field's value given at call time instead (exactly one of the two:
+            `merge_param`); ``True`` returns ``inputs`` unchanged.
           rng: an explicit key instead of one from ``rng_collection``.
 
         Returns:
           The masked and rescaled array.
         """
-        if deterministic is None:
-            deterministic = self.deterministic
-        if deterministic is None:
-            raise errors.ArgumentMissingError("deterministic", "Dropout")
+        deterministic = merge_param("deterministic", self.deterministic, deterministic)
         if self.rate == 0.0 or deterministic:
             return inputs
         if self.rate == 1.0:

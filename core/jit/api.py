@@ -300,6 +300,15 @@ def _is_ref(x: Any) -> bool:
     return isinstance(x, Ref)
 
 
+def _filled(cell: Any) -> bool:
+    """Whether a closure cell holds a value (a cell of a name not yet assigned does not)."""
+    try:
+        _ = cell.cell_contents
+    except ValueError:
+        return False
+    return True
+
+
 def _to_input(x: Any, aval: ShapedArray) -> Any:
     if isinstance(x, (Array, Tracer)) or type(x) in (bool, int, float, complex):
         return x  # a Python scalar stays a literal of its value, as JAX prints it
@@ -511,6 +520,7 @@ class Jitted:
             leaves = [x for x in leaves if type(x) is not Ref]
             leaf_keys = tuple(map(key_of, leaves))
         key = (in_tree, leaf_keys, static, config.trace_context(), self._backend, ref_args)
+        self._check_ref_args(args, dyn_kwargs, static, ref_args)
         try:
             hash(key)
         except TypeError as e:
@@ -542,6 +552,63 @@ class Jitted:
 
     def _name(self) -> str:
         return getattr(self._fun, "__name__", "fun")
+
+    def _where(self) -> str:
+        """The function as JAX's errors name it: ``f at file.py:12``."""
+        code = getattr(self._fun, "__code__", None)
+        if code is None:
+            return self._name()
+        return f"{self._name()} at {code.co_filename}:{code.co_firstlineno}"
+
+    def _dyn_leaf_names(self, args: tuple, dyn_kwargs: dict, static: tuple) -> list[str]:
+        """The names of the dynamic leaves of a call, as JAX's errors give them."""
+        skip = {k for k, _ in static if isinstance(k, int)}
+        return call_path._leaf_names(self, args, dyn_kwargs, skip)
+
+    def _check_ref_args(self, args: tuple, dyn_kwargs: dict, static: tuple, ref_args: tuple):
+        """JAX's checks of the Refs passed to a call: none twice, none also closed over (a
+        closure cell or a global the function names holding it; JAX sees the ones it
+        reads)."""
+        if not ref_args:
+            return
+        names = self._dyn_leaf_names(args, dyn_kwargs, static)
+        seen: dict = {}
+        for i, ref in ref_args:
+            if id(ref) in seen:
+                raise ref_scope.RefArgumentError(
+                    "only one reference to a mutable array may be passed as an argument to a "
+                    f"function, but when tracing {self._where()} for jit the mutable array "
+                    f"reference of type {ref.aval} appeared at both {names[seen[id(ref)]]} and "
+                    f"{names[i]}."
+                )
+            seen[id(ref)] = i
+        fun = inspect.unwrap(self._fun)
+        cells = [c.cell_contents for c in getattr(fun, "__closure__", None) or () if _filled(c)]
+        code = getattr(fun, "__code__", None)
+        glob = getattr(fun, "__globals__", {})
+        used = cells + [glob[n] for n in (code.co_names if code else ()) if n in glob]
+        for i, ref in ref_args:
+            if any(u is ref for u in used):
+                raise ref_scope.RefArgumentError(
+                    f"when tracing {self._where()} for jit, a mutable array reference of type "
+                    f"{ref.aval} was both closed over and passed as the argument {names[i]}"
+                )
+
+    def _returned_ref_error(
+        self, ref: Ref, ref_args: tuple, args: tuple, dyn_kwargs: dict, static: tuple
+    ) -> Exception:
+        """JAX's error for a Ref among the function's outputs."""
+        names = self._dyn_leaf_names(args, dyn_kwargs, static)
+        where = next((names[i] for i, r in ref_args if r is ref), None)
+        origin = (
+            ""
+            if where is None
+            else f"\n\nThe returned mutable array was passed in as the argument {where}."
+        )
+        return ref_scope.RefArgumentError(
+            f"function {self._where()} traced for jit returned a mutable array reference of "
+            f"type {ref.aval}, but mutable array references cannot be returned.{origin}"
+        )
 
     def _non_array_message(self, args: tuple, kwargs: dict) -> str:
         """JAX's error for a dynamic argument that is not an array: its type and its path, the
@@ -641,12 +708,10 @@ class Jitted:
                 if refs:
                     out = (out, [scope.bound[r] for r in refs])
             out_flat, out_tree = tree_util.tree_flatten(out)
-            if any(isinstance(o, Ref) for o in tree_util.tree_leaves(out, is_leaf=_is_ref)):
-                raise ref_scope.RefEffectError(
-                    f"function {self._name()} traced for jit returned a mutable array "
-                    "reference, but mutable array references cannot be returned (return its "
-                    "value, ref[...])"
-                )
+            returned = [o for o in tree_util.tree_leaves(out, is_leaf=_is_ref) if _is_ref(o)]
+            if returned:
+                dyn_kwargs = {k: v for k, v in kwargs.items() if k not in static_kw}
+                raise self._returned_ref_error(returned[0], key[5], args, dyn_kwargs, static)
             store.append(out_tree)
             return [as_value(o) for o in out_flat]
 

@@ -201,12 +201,14 @@ def _out_specs(self: Any, args: tuple, kwargs: dict, spec_for: Callable, sizes: 
     return found
 
 
-def _leaf_names(self: Any, args: tuple, kwargs: dict) -> list[str]:
+def _leaf_names(self: Any, args: tuple, kwargs: dict, skip: set = frozenset()) -> list[str]:
     """The names JAX's errors give the leaves of a call's arguments: the parameter's name,
-    with the leaf's index for a pytree argument."""
+    with the leaf's index for a pytree argument (the positions in `skip`, static, left out)."""
     params = list(self._signature.parameters) if self._signature is not None else []
     names = []
     for key, arg in [*enumerate(args), *kwargs.items()]:
+        if key in skip:
+            continue
         name = params[key] if isinstance(key, int) and key < len(params) else str(key)
         if isinstance(key, int) and key >= len(params):
             name = f"args[{key}]"

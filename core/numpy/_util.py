@@ -5,19 +5,28 @@ from __future__ import annotations
 
 import functools
 import operator
+import warnings
 from typing import Any
 
 import numpy as np
 
 from core import dtypes
 from core.array import Array, asarray_concrete
-from core.errors import AxisError, ConcretizationTypeError, ShapeError
+from core.config import config
+from core.errors import (
+    AxisError,
+    ConcretizationTypeError,
+    RankPromotionError,
+    RankPromotionWarning,
+    ShapeError,
+)
 from core.prims import elementwise as ew
 from core.prims import indexing as ix
 from core.prims import shapes as sh
+from core.ref import AbstractRef, Ref
 from core.trace import Tracer, current_trace, eval_trace, get_aval
 
-_NOT_ARRAYLIKE = (list, tuple, type(None))
+_NOT_ARRAYLIKE = (list, tuple, type(None), Ref)  # a Ref is read with ref[...] first, as in JAX
 
 
 def check_arraylike(name: str, *args: Any) -> None:
@@ -40,6 +49,23 @@ def check_arraylike_elements(name: str, seq: Any) -> None:
     `stack`, ...: the sequence itself is fine, a sequence as one of its arrays is not)."""
     if isinstance(seq, (list, tuple)):
         check_arraylike(name, *seq)
+
+
+def canonical_shape(shape: Any, one: type = tuple) -> tuple[int, ...]:
+    """JAX's canonical shape of a shape argument: a sequence of concrete integers, or one (an
+    int or a 0-d integer array, wrapped in `one`: JAX's creation functions wrap it in a tuple,
+    `reshape` in a list, which its error shows); a traced size is JAX's TypeError."""
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    if getattr(shape, "ndim", None) == 0:
+        shape = one([shape])
+    try:
+        return tuple(operator.index(d) for d in shape)
+    except TypeError as e:
+        raise TypeError(
+            f"Shapes must be 1D sequences of concrete values of integer type, got {shape!r}.\n"
+            "If using `jit`, pass the sizes as static arguments (static_argnums/static_argnames)."
+        ) from e
 
 
 def ensure_array(x: Any) -> Any:
@@ -157,7 +183,7 @@ def promote_dtypes_inexact(*args: Any) -> list[Any]:
 def _same_avals(args: tuple) -> bool:
     """Fast path: every argument is an array with one shape, dtype and weak type."""
     a0 = getattr(args[0], "aval", None)
-    if a0 is None:
+    if a0 is None or type(a0) is AbstractRef:
         return False
     for a in args[1:]:
         av = getattr(a, "aval", None)
@@ -200,12 +226,33 @@ def _filled_scalar(args: tuple, kinds: str) -> list[Any] | None:
     return [arr, filled] if first else [filled, arr]
 
 
-def promote_shapes(arrs: list[Any], lax_shapes: bool) -> list[Any]:
+def check_rank_promotion(name: str, shapes: list[tuple[int, ...]]) -> None:
+    """JAX's `jax_numpy_rank_promotion` check of `jnp` function `name` broadcasting operands of
+    `shapes`: with operands of two or more ranks besides scalars, 'warn' warns and 'raise'
+    raises, in JAX's words; 'allow' (the default) lets numpy's broadcasting promote ranks.
+    An empty `name` checks nothing (the functions JAX broadcasts without the check)."""
+    if not name or config._rank_promotion == "allow" or len({len(s) for s in shapes if s}) < 2:
+        return
+    if config._rank_promotion == "raise":
+        raise RankPromotionError(name, shapes)
+    warnings.warn(
+        f"Following NumPy automatic rank promotion for {name} on shapes "
+        f"{' '.join(map(str, shapes))}. Set the jax_numpy_rank_promotion config option to "
+        "'allow' to disable this warning; for more information, see "
+        "https://docs.jax.dev/en/latest/rank_promotion_warning.html.",
+        RankPromotionWarning,
+        stacklevel=4,
+    )
+
+
+def promote_shapes(name: str, arrs: list[Any], lax_shapes: bool) -> list[Any]:
     """The arrays broadcast to their common shape, or with `lax_shapes` as JAX's jnp hands
     them to a broadcasting lax primitive (`Primitive.broadcasting`): unchanged when they have
     one rank or all but one rank are scalars, else given size-1 leading axes up to the
-    result's rank (`jnp.add(x, 1.0)` stages `add a 1.0:f32[]`)."""
+    result's rank (`jnp.add(x, 1.0)` stages `add a 1.0:f32[]`). Rank promotion is checked
+    (`check_rank_promotion`) under `name`, JAX's name of the `jnp` function."""
     shapes = [get_aval(a).shape for a in arrs]
+    check_rank_promotion(name, shapes)
     if lax_shapes and len({len(s) for s in shapes if s}) < 2:
         return arrs
     shape = broadcast_shapes(*shapes)
@@ -214,15 +261,20 @@ def promote_shapes(arrs: list[Any], lax_shapes: bool) -> list[Any]:
     return [broadcast_to(a, (1,) * (len(shape) - len(s)) + s) for a, s in zip(arrs, shapes)]
 
 
-def promote_args(name: str, *args: Any, lax_shapes: bool = False) -> list[Any]:
+def promote_args(
+    name: str, *args: Any, lax_shapes: bool = False, rank_name: str | None = None
+) -> list[Any]:
     """Promote dtypes, then broadcast shapes (`promote_shapes`): the preamble of every binary
-    jnp function."""
+    jnp function. `rank_name` is the name JAX's rank promotion check reports, when not `name`
+    (the function whose check it is inside JAX's composition; '': no check)."""
     if _same_avals(args):
         return list(args)
     if (filled := _filled_scalar(args, "iufc")) is not None:
         return filled
     check_arraylike(name, *args)
-    return promote_shapes(promote_dtypes(*args), lax_shapes)
+    return promote_shapes(
+        name if rank_name is None else rank_name, promote_dtypes(*args), lax_shapes
+    )
 
 
 def promote_args_numeric(name: str, *args: Any, lax_shapes: bool = False) -> list[Any]:
@@ -232,18 +284,21 @@ def promote_args_numeric(name: str, *args: Any, lax_shapes: bool = False) -> lis
     if dt == np.bool_:
         dt = dtypes.default_int()
     return promote_shapes(
-        [sh.convert_element_type(ensure_array(a), dt, weak) for a in args], lax_shapes
+        name, [sh.convert_element_type(ensure_array(a), dt, weak) for a in args], lax_shapes
     )
 
 
-def promote_args_inexact(name: str, *args: Any, lax_shapes: bool = False) -> list[Any]:
+def promote_args_inexact(
+    name: str, *args: Any, lax_shapes: bool = False, rank_name: str | None = None
+) -> list[Any]:
     """`promote_args` with integers and bools promoted to the default float."""
     if _same_avals(args) and dtypes.kind(args[0].aval.dtype) in "fc":
         return list(args)
     if (filled := _filled_scalar(args, "fc")) is not None:
         return filled
     check_arraylike(name, *args)
-    return promote_shapes(promote_dtypes_inexact(*args), lax_shapes)
+    rank_name = name if rank_name is None else rank_name
+    return promote_shapes(rank_name, promote_dtypes_inexact(*args), lax_shapes)
 
 
 def canonicalize_axis(axis: int, ndim: int) -> int:

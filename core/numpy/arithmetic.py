@@ -23,8 +23,10 @@ from core.prims import shapes as sh
 from core.trace import get_aval
 
 
-def _integer_args(name: str, x1: Any, x2: Any) -> tuple[Any, Any]:
-    x1, x2 = promote_args(name, x1, x2)
+def _integer_args(name: str, x1: Any, x2: Any, rank_name: str) -> tuple[Any, Any]:
+    """`x1`, `x2` promoted and broadcast, checked to be integers; `rank_name` as
+    `promote_args`'s."""
+    x1, x2 = promote_args(name, x1, x2, rank_name=rank_name)
     if get_aval(x1).dtype.kind not in "iu":
         raise ValueError(  # JAX's first line; the dtype on the next
             f"Arguments to jax.numpy.{name} must be integers.\nGot {get_aval(x1).dtype}."
@@ -51,7 +53,7 @@ def gcd(x1: Any, x2: Any) -> Any:
     Returns:
       The gcds, of the promoted integer dtype (`gcd(0, 0) == 0`).
     """
-    x1, x2 = _integer_args("gcd", x1, x2)
+    x1, x2 = _integer_args("gcd", x1, x2, rank_name="")  # JAX broadcasts without the check
     out, _ = while_loop(lambda xs: _any(xs[1] != 0), _gcd_body, (_abs(x1), _abs(x2)))
     if get_aval(out).ndim:  # JAX's loop body mixes in a strong 0 there: only scalars stay weak
         return sh.convert_element_type(out, get_aval(out).dtype)
@@ -69,7 +71,7 @@ def lcm(x1: Any, x2: Any) -> Any:
     Returns:
       The lcms, of the promoted integer dtype (0 where either input is 0).
     """
-    x1, x2 = _integer_args("lcm", x1, x2)
+    x1, x2 = _integer_args("lcm", x1, x2, rank_name="floor_divide")  # JAX's lcm divides first
     x1, x2 = _abs(x1), _abs(x2)
     d = gcd(x1, x2)
     zero = d == 0

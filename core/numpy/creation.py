@@ -12,7 +12,14 @@ from core.array import Array
 from core.jit.library import library_jit
 from core.named_sharding import placed_by
 from core.numpy import ufuncs as uf
-from core.numpy._util import broadcast_to, check_arraylike, ensure_array, np_dtype, stack_leading
+from core.numpy._util import (
+    broadcast_to,
+    canonical_shape,
+    check_arraylike,
+    ensure_array,
+    np_dtype,
+    stack_leading,
+)
 from core.numpy.linalg_ops import diagonal
 from core.numpy.shapes import ravel, stack
 from core.numpy.ufuncs import add, clip, floor_divide, multiply, power, remainder
@@ -21,18 +28,6 @@ from core.prims import elementwise as ew
 from core.prims import indexing as ix
 from core.prims import shapes as sh
 from core.trace import Tracer, get_aval
-
-
-def _shape(shape: Any) -> tuple[int, ...]:
-    if isinstance(shape, (int, np.integer)):
-        return (int(shape),)
-    try:
-        return tuple(operator.index(d) for d in shape)
-    except TypeError as e:
-        raise TypeError(
-            f"Shapes must be 1D sequences of concrete values of integer type, got {shape!r}.\n"
-            "If using `jit`, pass the sizes as static arguments (static_argnums/static_argnames)."
-        ) from e
 
 
 def array(
@@ -180,7 +175,7 @@ def zeros(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: An
     Returns:
       The array.
     """
-    out = sh.full(_shape(shape), 0, np_dtype(dtype, "zeros") or dtypes.default_float())
+    out = sh.full(canonical_shape(shape), 0, np_dtype(dtype, "zeros") or dtypes.default_float())
     return _placed(out, out_sharding, "jnp.zeros", device)
 
 
@@ -196,7 +191,7 @@ def ones(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any
     Returns:
       The array.
     """
-    out = sh.full(_shape(shape), 1, np_dtype(dtype, "ones") or dtypes.default_float())
+    out = sh.full(canonical_shape(shape), 1, np_dtype(dtype, "ones") or dtypes.default_float())
     return _placed(out, out_sharding, "jnp.ones", device)
 
 
@@ -212,7 +207,7 @@ def empty(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: An
     Returns:
       The array.
     """
-    out = sh.full(_shape(shape), 0, np_dtype(dtype, "empty") or dtypes.default_float())
+    out = sh.full(canonical_shape(shape), 0, np_dtype(dtype, "empty") or dtypes.default_float())
     return _placed(out, out_sharding, "jnp.empty", device)
 
 
@@ -252,15 +247,15 @@ def _full(shape: Any, fill_value: Any, dtype: Any) -> Any:
     if isinstance(fill_value, Tracer) or np.ndim(fill_value):
         fv = ensure_array(fill_value)
         if get_aval(fv).ndim:
-            return broadcast_to(sh.convert_element_type(fv, dt), _shape(shape))
+            return broadcast_to(sh.convert_element_type(fv, dt), canonical_shape(shape))
     # A Python int outside int32 wraps, as JAX's lax.full converts it (jnp.full((2,), 2**33)
     # is [0, 0]); asarray would raise OverflowError.
-    return sh.full(_shape(shape), fill_value, dt, weak)
+    return sh.full(canonical_shape(shape), fill_value, dt, weak)
 
 
 def _like(a: Any, dtype: Any, shape: Any, name: str) -> tuple[tuple[int, ...], np.dtype, bool]:
     aval = get_aval(ensure_array(a))
-    shp = aval.shape if shape is None else _shape(shape)
+    shp = aval.shape if shape is None else canonical_shape(shape)
     if dtype is None:
         return shp, aval.dtype, aval.weak_type
     return shp, dtypes.check_user_dtype(dtype, name), False

@@ -17,8 +17,14 @@ from typing import Any
 
 from core.api import vmap
 from core.lax import switch
-from core.numpy._util import broadcast_shapes, canonicalize_axis, check_arraylike, ensure_array
-from core.numpy.creation import _shape, arange, array, asarray, zeros_like
+from core.numpy._util import (
+    broadcast_shapes,
+    canonical_shape,
+    canonicalize_axis,
+    check_arraylike,
+    ensure_array,
+)
+from core.numpy.creation import arange, array, asarray, zeros_like
 from core.numpy.reductions import argmax, cumsum
 from core.numpy.shapes import concatenate, expand_dims, squeeze
 from core.trace import get_aval
@@ -261,7 +267,7 @@ def fromfunction(
     Returns:
       The array of values.
     """
-    shape = _shape(shape)
+    shape = canonical_shape(shape)
     for i in range(len(shape)):
         in_axes = [0 if i == j else None for j in range(len(shape))]
         function = vmap(function, in_axes=tuple(in_axes[::-1]))

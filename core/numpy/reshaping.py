@@ -8,8 +8,8 @@ import math
 import operator
 from typing import Any
 
-from core.numpy._util import canonicalize_axis, check_arraylike, ensure_array
-from core.numpy.creation import _shape, zeros_like
+from core.numpy._util import canonical_shape, canonicalize_axis, check_arraylike, ensure_array
+from core.numpy.creation import zeros_like
 from core.numpy.shapes import moveaxis, ravel, reshape, tile
 from core.trace import get_aval
 
@@ -25,7 +25,7 @@ def resize(a: Any, new_shape: Any) -> Any:
       An array of `new_shape` and `a`'s dtype; zeros when `a` or the new shape is empty.
     """
     check_arraylike("resize", a)
-    new_shape = _shape(new_shape)
+    new_shape = canonical_shape(new_shape)
     if any(d < 0 for d in new_shape):
         raise ValueError(f"all elements of `new_shape` must be non-negative, got {new_shape}")
     arr = ravel(ensure_array(a))

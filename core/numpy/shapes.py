@@ -14,6 +14,7 @@ from core.jit.library import library_jit
 from core.named_sharding import resharded, takes_out_sharding
 from core.numpy._util import (
     broadcast_shapes,
+    canonical_shape,
     canonicalize_axis,
     check_arraylike,
     check_arraylike_elements,
@@ -35,7 +36,7 @@ from core.trace import Tracer, get_aval
 
 
 def _resolve_shape(shape: Any, size: int, old: tuple[int, ...]) -> tuple[int, ...]:
-    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape)
+    shape = canonical_shape(shape, list)
     if shape.count(-1) > 1:
         raise ValueError("can only specify one unknown dimension (-1) in a reshape")
     if -1 in shape:

@@ -562,7 +562,7 @@ def copysign(x1: Any, x2: Any, /) -> Any:
 def heaviside(x1: Any, x2: Any, /) -> Any:
     """0 where x1 < 0, `x2` where x1 == 0, 1 where x1 > 0."""
     x1_in = x1
-    x1, x2 = promote_args_inexact("heaviside", x1, x2)
+    x1, x2 = promote_args_inexact("heaviside", x1, x2, rank_name="")  # JAX: no rank check
     if dtypes.kind(get_aval(x1).dtype) == "c":  # JAX compares with zero first
         ew.reject_dtype("lt", get_aval(x1).dtype, "iufb", 0)
     # JAX's constants (lax._const of x1, before broadcasting) are weak only for a weak 0-d x1,
@@ -682,16 +682,14 @@ def sinc(x: Any, /) -> Any:
 @library_jit
 def fmax(x1: Any, x2: Any) -> Any:
     """Elementwise maximum that ignores NaNs."""
-    check_arraylike("greater", x1, x2)  # JAX's name: its fmax is a `where` of `greater`
-    x1, x2 = promote_args("fmax", x1, x2)
+    x1, x2 = promote_args("greater", x1, x2)  # JAX's name: its fmax is a `where` of `greater`
     return ew.select_n(ew.bitwise_or(ew.gt(x1, x2), isnan(x2)), x2, x1)  # as JAX (ties: x2)
 
 
 @library_jit
 def fmin(x1: Any, x2: Any) -> Any:
     """Elementwise minimum that ignores NaNs."""
-    check_arraylike("less", x1, x2)  # JAX's name: its fmin is a `where` of `less`
-    x1, x2 = promote_args("fmin", x1, x2)
+    x1, x2 = promote_args("less", x1, x2)  # JAX's name: its fmin is a `where` of `less`
     return ew.select_n(ew.bitwise_or(ew.lt(x1, x2), isnan(x2)), x2, x1)  # as JAX (ties: x2)
 
 

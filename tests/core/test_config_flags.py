@@ -113,7 +113,6 @@ def test_jax_option_defaults():
         ("jax_default_prng_impl", "rbg", NotImplementedError),
         ("jax_default_prng_impl", "bogus", ValueError),
         ("jax_platforms", "cuda", NotImplementedError),
-        ("jax_numpy_rank_promotion", "raise", NotImplementedError),
         ("jax_numpy_rank_promotion", "bogus", ValueError),
         ("jax_traceback_filtering", "bogus", ValueError),
     ],

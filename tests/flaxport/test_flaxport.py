@@ -154,9 +154,35 @@ def test_flax_config_flags():
         config.update("flax_use_orbax_checkpointing", True)
     with pytest.raises(LookupError, match="Unrecognized config option"):
         config.update("flax_no_such_flag", 1)
-    with pytest.raises(NotImplementedError, match="flax_return_frozendict"):
-        config.update("flax_return_frozendict", True)
-    config.update("flax_return_frozendict", False)
+    with pytest.raises(NotImplementedError, match="flax_pytree_module"):
+        config.update("flax_pytree_module", False)
+
+
+def test_flax_return_frozendict():
+    # the regular-dict upgrade guide's check: FrozenDicts from init, apply(mutable=...) and
+    # Module.variables with the flag on, regular dicts with it off (Flax's default)
+    import core
+    from flaxport import linen as nn
+
+    class Counter(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            count = self.variable("stats", "count", lambda: 0)
+            count.value += 1
+            return nn.Dense(2)(x), self.variables
+
+    x = core.numpy.ones((1, 3))
+    try:
+        flaxport.config.update("flax_return_frozendict", True)
+        variables = Counter().init(core.random.key(0), x)
+        (_, seen), state = Counter().apply(variables, x, mutable=["stats"])
+        assert all(isinstance(v, flaxport.core.FrozenDict) for v in (variables, seen, state))
+    finally:
+        flaxport.config.update("flax_return_frozendict", False)
+    variables = Counter().init(core.random.key(0), x)
+    (_, seen), state = Counter().apply(variables, x, mutable=["stats"])
+    assert all(type(v) is dict for v in (variables, seen, state))
+    assert int(state["stats"]["count"]) == 2
 
 
 def test_flax_fix_rng_separator():

@@ -67,11 +67,11 @@ def test_batch_norm_init_does_not_update_stats_and_needs_mode():
     np.testing.assert_array_equal(np.asarray(variables["batch_stats"]["mean"]), [0.0, 0.0])
     with pytest.raises(errors.ArgumentMissingError, match="use_running_average"):
         nn.BatchNorm().init(random.key(0), x)
-    # A call-time value overrides the constructor's (train-mode flag passed at call).
-    y = nn.BatchNorm(use_running_average=True).apply(
-        variables, x, use_running_average=False, mutable=["batch_stats"]
-    )[0]
+    # the flag at call time instead (train mode); both set is Flax's merge_param ValueError
+    y = nn.BatchNorm().apply(variables, x, use_running_average=False, mutable=["batch_stats"])[0]
     np.testing.assert_allclose(np.asarray(y).mean(0), [0.0, 0.0], atol=1e-5)
+    with pytest.raises(errors.ArgumentTwiceError, match="Should be passed just once"):
+        nn.BatchNorm(use_running_average=True).apply(variables, x, use_running_average=False)
 
 
 @pytest.mark.parametrize(

@@ -19,3 +19,20 @@ def test_repeat_traced_repeats(length, want):
 def test_repeat_traced_repeats_needs_a_length():
     with pytest.raises(core.errors.ConcretizationTypeError, match="total_repeat_length"):
         core.jit(lambda r: jnp.repeat(jnp.arange(3), r), backend="python")(jnp.array([1, 0, 3]))
+
+
+def test_shape_arguments_as_jax_canonicalizes_them():
+    # a 0-d integer array is one size (JAX's canonicalize_shape); a traced one is JAX's
+    # TypeError, its shape shown as JAX wraps it: a list for reshape, a tuple for zeros
+    x = jnp.ones((2, 3))
+    assert x.reshape(jnp.array(6)).shape == (6,) and jnp.zeros(np.int64(3)).shape == (3,)
+    assert jnp.zeros(jnp.array(3)).shape == (3,)
+    text = "Shapes must be 1D sequences of concrete values of integer type, got {}."
+    cases = [
+        (lambda x: x.reshape(jnp.array(x.shape).prod()), "[JitTracer(int32[])]"),
+        (lambda x: jnp.zeros(x.shape[0] * jnp.sum(x).astype(int)), "(JitTracer(int32[]),)"),
+    ]
+    for f, shown in cases:
+        with pytest.raises(TypeError) as info:
+            core.jit(f)(x)
+        assert str(info.value).splitlines()[0] == text.format(shown)
