@@ -31,12 +31,13 @@ from core import dtypes, tree_util
 from core.array import Array
 from core.errors import (
     ConcretizationTypeError,
+    DTypeError,
     NonConcreteBooleanIndexError,
     SliceWithArrayIndexError,
 )
 from core.named_sharding import takes_out_sharding
 from core.numpy import ufuncs
-from core.numpy._util import broadcast_to, check_arraylike, ensure_array
+from core.numpy._util import broadcast_to, check_arraylike, ensure_array, promote_dtypes
 from core.numpy.creation import ones_like
 from core.numpy.lookup import PROMISE_IN_BOUNDS, take, wrap_negative
 from core.numpy.nonzero import compact, nonzero
@@ -116,12 +117,18 @@ def _expand(shape: tuple[int, ...], idx: Any) -> tuple[tuple[int, ...], list[Any
     """Aligns the index with the dimensions: returns the positions of the None axes inserted
     and one entry per dimension: ("slice", slice) | ("int", i) | ("dyn", tracer) |
     ("arr", array)."""
-    if isinstance(idx, list):
+    if isinstance(idx, list):  # JAX's texts: tuple(seq) when an entry indexes a dimension
+        several = any(
+            e is None or e is Ellipsis or isinstance(e, (slice, list, tuple)) or np.ndim(e) != 0
+            for e in idx
+        )
         raise TypeError(
             "Using a non-tuple sequence for multidimensional indexing is not allowed; use "
-            "`arr[array(seq)]` instead of `arr[seq]` (or `arr[tuple(seq)]` to index several "
-            "dimensions), as in JAX."
+            f"`arr[{'tuple' if several else 'array'}(seq)]` instead of `arr[seq]`. See "
+            "https://github.com/jax-ml/jax/issues/4564 for more information."
         )
+    if isinstance(idx, str):
+        raise TypeError(f"JAX does not support string indexing; got {idx=}")
     if not isinstance(idx, tuple):
         idx = (idx,)
     items: list[Any] = []
@@ -148,8 +155,8 @@ def _expand(shape: tuple[int, ...], idx: Any) -> tuple[tuple[int, ...], list[Any
         raise IndexError("an index can only have a single ellipsis ('...')")
     if consumed > len(shape):
         raise IndexError(
-            f"Too many indices: array of shape {shape} is {len(shape)}-dimensional, but "
-            f"{consumed} were indexed"
+            f"Too many indices: array is {len(shape)}-dimensional, but {consumed} were "
+            f"indexed\nThe array's shape is {shape}."
         )
     new_axes, entries, dim = [], [], 0
     for i, e in enumerate(items):
@@ -305,6 +312,18 @@ def _unwrapped(entry: tuple, n: int, clip: bool) -> tuple:
     return entry
 
 
+_MODES = (None, "clip", "fill", "drop", PROMISE_IN_BOUNDS)
+
+
+def _check_mode(mode: Any) -> None:
+    """JAX's ValueError for a mode string that is none of its gather/scatter modes."""
+    if isinstance(mode, str) and mode not in _MODES:
+        raise ValueError(
+            f'Unknown gather mode "{mode}"\nUse one of "clip", "fill", "drop" or '
+            '"promise_in_bounds".'
+        )
+
+
 def getitem(
     x: Any,
     idx: Any,
@@ -314,6 +333,7 @@ def getitem(
 ) -> Any:
     """`x[idx]` with numpy's basic and advanced indexing (see the module docstring);
     `wrap_negative_indices=False` makes negative indices out of bounds, as JAX's `.at[]`."""
+    _check_mode(mode)
     x = ensure_array(x)
     aval = get_aval(x)
     new_axes, entries = _expand(aval.shape, idx)
@@ -366,7 +386,20 @@ def getitem(
 def _scatter_update(
     x: Any, idx: Any, values: Any, kind: str, mode: str | None, wrap: bool = True
 ) -> Any:
+    _check_mode(mode)
     x = ensure_array(x)
+    aval = get_aval(x)
+    # As JAX: the scatter runs in the promoted dtype of the array and the values, and its
+    # result is converted back (int x.at[i].multiply(2.7) scales by 2.7, then truncates).
+    x, values = promote_dtypes(x, ensure_array(values))
+    if get_aval(x).dtype == np.bool_ and kind in ("add", "mul", "sub"):  # lax's dtype check
+        raise DTypeError(
+            f"{kind} does not accept dtype bool at position 0. Accepted dtypes at position 0 are "
+            "subtypes of integer, floating, complexfloating."
+        )
+    if kind == "sub":  # x[idx] -= values: add the negated values
+        values, kind = ew.neg(values), "add"
+    out_dtype, out_weak = aval.dtype, aval.weak_type
     aval = get_aval(x)
     positions = sh.reshape(sh.iota(_index_dtype(), aval.size), aval.shape)
     drop = mode != "clip"
@@ -384,15 +417,13 @@ def _scatter_update(
         kind,
         "drop" if drop else "clip",
     )
-    return sh.reshape(out, aval.shape)
+    return sh.convert_element_type(sh.reshape(out, aval.shape), out_dtype, out_weak)
 
 
-def _update_method(
-    kind: str, doc: str, prepare: str | None = None, combine: str | None = None
-) -> Callable[..., Any]:
+def _update_method(kind: str, doc: str, combine: str | None = None) -> Callable[..., Any]:
     """One `.at[idx]` method: scatter `values` with `kind` into the array.
 
-    `prepare` names a ufunc applied to `values` first; with `combine` (a ufunc name) the values are
+    With `combine` (a ufunc name) the values are
     scattered into ones and the result is `combine(array, scattered)`.
     """
 
@@ -405,8 +436,6 @@ def _update_method(
         mode: str | None = None,
         wrap_negative_indices: bool = True,
     ) -> Any:
-        if prepare is not None:
-            values = getattr(ufuncs, prepare)(ensure_array(values))
         wrap = wrap_negative_indices
         if combine is None:
             return _scatter_update(self.array, self.index, values, kind, mode, wrap)
@@ -449,7 +478,7 @@ class _IndexUpdateRef:
         "set", "`x[idx] = values` as a new array (out-of-bounds updates are dropped)."
     )
     add = _update_method("add", "`x[idx] += values`; repeated indices accumulate.")
-    subtract = _update_method("add", "`x[idx] -= values`.", "negative")
+    subtract = _update_method("sub", "`x[idx] -= values`.")
     multiply = _update_method("mul", "`x[idx] *= values`; repeated indices multiply.")
     mul = multiply
     divide = _update_method("mul", "`x[idx] /= values`.", combine="divide")

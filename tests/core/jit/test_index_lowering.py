@@ -54,13 +54,15 @@ def _values(dtype):
 
 
 def few_ops(x, rows, cols, start, v):
-    """A subset of `indexing_ops` (one of each primitive and scatter kind) for the other dtypes."""
+    """A subset of `indexing_ops` (one of each primitive and scatter kind) for the other dtypes.
+    A bool array adds and multiplies Python ints (int32 scatters, as JAX: bool ones raise)."""
+    boolean = x.dtype == jnp.bool_
     return {
         "rows": x[rows],
         "take_fill": jnp.take(x, rows, axis=1, mode="fill", fill_value=0),
-        "add": x.at[rows, 1].add(v[0]),
+        "add": x.at[rows, 1].add(1 if boolean else v[0]),
         "max": x.at[rows[:3]].max(v),
-        "mul": x.at[:, cols].multiply(x[0, 0]),
+        "mul": x.at[:, cols].multiply(0 if boolean else x[0, 0]),
         "reversed": x[::-1, ::-2],
         "dslice": lax.dynamic_slice(x, (start, start - 1), (2, 3)),
         "dupdate": lax.dynamic_update_slice(x, x[:2, :2], (start, start + 5)),

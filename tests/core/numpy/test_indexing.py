@@ -1,6 +1,8 @@
 """Indexing: x[idx] against numpy, JAX's out-of-bounds rules, .at[] updates, take, nonzero,
 and gradients / vmap through gather and scatter."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -254,3 +256,67 @@ def test_at_without_wrapping_negative_indices():
     assert add(x, -1).tolist() == [0, 1, 2, 3, 4]
     assert add(x, 1).tolist() == [0, 2, 2, 3, 4]
     assert x.at[-1].set(99).tolist() == [0, 1, 2, 3, 99]
+
+
+_I34 = jnp.arange(12).reshape(3, 4)
+_B3 = jnp.array([True, False, True])
+_BOOL_MSG = "{} does not accept dtype bool at position 0. Accepted dtypes at position 0 are " \
+    "subtypes of integer, floating, complexfloating."  # fmt: skip
+_SEQ_MSG = "Using a non-tuple sequence for multidimensional indexing is not allowed; use " \
+    "`arr[{}(seq)]` instead of `arr[seq]`. See https://github.com/jax-ml/jax/issues/4564 for " \
+    "more information."  # fmt: skip
+
+
+# (call, exception class, first line of JAX 0.10.2's message) from a differential run
+# (tools/jax_differential.py).
+@pytest.mark.parametrize(
+    "run, cls, first",
+    [(lambda: _I34[[0, 1]], TypeError, _SEQ_MSG.format("array")),
+     (lambda: _I34[[True, False, True]], TypeError, _SEQ_MSG.format("array")),
+     (lambda: _I34[[[0, 1], [1, 2]]], TypeError, _SEQ_MSG.format("tuple")),
+     (lambda: _I34[[0, [1, 2]]], TypeError, _SEQ_MSG.format("tuple")),
+     (lambda: _I34["a"], TypeError, "JAX does not support string indexing; got idx='a'"),
+     (lambda: _I34[0, 0, 0], IndexError, "Too many indices: array is 2-dimensional, but 3 were "
+      "indexed"),
+     (lambda: _I34.at[jnp.array([0, 5])].get(mode="bogus"), ValueError,
+      'Unknown gather mode "bogus"'),
+     (lambda: _I34.at[3].add(7, mode="bogus"), ValueError, 'Unknown gather mode "bogus"'),
+     (lambda: _B3.at[1].add(True), TypeError, _BOOL_MSG.format("add")),
+     (lambda: _B3.at[1].multiply(True), TypeError, _BOOL_MSG.format("mul")),
+     (lambda: _B3.at[1].divide(True), TypeError, _BOOL_MSG.format("mul")),
+     (lambda: _B3.at[1].subtract(True), TypeError, _BOOL_MSG.format("sub"))],
+)  # fmt: skip
+def test_index_errors_have_jaxs_first_lines(run, cls, first):
+    with pytest.raises(cls) as info:
+        run()
+    assert str(info.value).split("\n")[0] == first
+
+
+@pytest.mark.parametrize(
+    "x, want",  # JAX 0.10.2: x.at[1].subtract(True) subtracts 1 in x's dtype
+    [(_I34[0], [0, 0, 2, 3]),
+     (jnp.arange(4, dtype=jnp.uint8), [0, 0, 2, 3]),
+     (jnp.arange(3.0, dtype=jnp.float16), [0.0, 0.0, 2.0])],
+)  # fmt: skip
+def test_subtract_converts_values_first(x, want):
+    got = x.at[1].subtract(True)
+    assert got.dtype == x.dtype
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize(
+    "run, want",  # JAX 0.10.2: the scatter runs in the promoted dtype, then converts back
+    [(lambda: _I34.at[1].multiply(2.7), [0, 1, 2, 3, 10, 13, 16, 18, 8, 9, 10, 11]),
+     (lambda: _I34.at[1].subtract(2.7), [0, 1, 2, 3, 1, 2, 3, 4, 8, 9, 10, 11]),
+     (lambda: _I34.at[1].set(2.7), [0, 1, 2, 3, 2, 2, 2, 2, 8, 9, 10, 11]),
+     (lambda: jnp.arange(4, dtype=jnp.uint8).at[1].subtract(2.7), [0, 0, 2, 3]),
+     (lambda: _B3.at[1].add(2), [True, True, True]),
+     (lambda: _B3.at[1].min(-1), [True, True, True]),
+     (lambda: _B3.at[1].max(-1), [True, False, True])],
+)  # fmt: skip
+def test_updates_compute_in_the_promoted_dtype(run, want):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = run()
+    assert not got.weak_type
+    np.testing.assert_array_equal(np.asarray(got).ravel(), want)
