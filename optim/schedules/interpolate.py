@@ -35,12 +35,13 @@ def piecewise_interpolate_schedule(
     interpolate = {"linear": _linear, "cosine": _cosine}.get(interpolate_type)
     if interpolate is None:
         raise ScheduleArgumentError(
-            f"interpolate_type must be 'linear' or 'cosine', got {interpolate_type!r}."
+            f"`interpolate_type` must be either 'cosine' or 'linear'\nGot {interpolate_type!r}."
         )
     items = sorted((boundaries_and_scales or {}).items())
     if any(scale < 0.0 for _, scale in items):
         raise ScheduleArgumentError(
-            f"piecewise_interpolate_schedule expects non-negative scales, got {dict(items)}."
+            "`piecewise_interpolate_schedule` expects non-negative scale factors\n"
+            f"Got {dict(items)}."
         )
     bounds = [0] + [b for b, _ in items]
     values = [init_value]

@@ -95,7 +95,8 @@ def piecewise_constant_schedule(
     """
     if boundaries_and_scales is not None and any(s < 0.0 for s in boundaries_and_scales.values()):
         raise ScheduleArgumentError(
-            f"piecewise_constant_schedule expects non-negative scales, got {boundaries_and_scales}."
+            "`piecewise_constant_schedule` expects non-negative scale factors\n"
+            f"Got {boundaries_and_scales}."
         )
 
     def schedule(count):
@@ -167,7 +168,8 @@ def cosine_decay_schedule(
     """
     if not decay_steps > 0:
         raise ScheduleArgumentError(
-            f"cosine_decay_schedule requires positive decay_steps, got decay_steps={decay_steps}."
+            "The cosine_decay_schedule requires positive decay_steps, got "
+            f"decay_steps={decay_steps}."
         )
 
     def schedule(count):

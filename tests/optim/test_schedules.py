@@ -150,3 +150,24 @@ def test_inject_stateful_hyperparams_passes_extra_args_to_stateful_schedules():
     updates, state = tx.update(jnp.asarray([2.0]), state, params, value=3.0)
     np.testing.assert_allclose(updates, [-0.6], rtol=1e-6)
     assert int(state.hyperparams_states["learning_rate"]) == 1
+
+
+# (schedule factory call, first line of Optax 0.2.8's ValueError): a differential run
+# (tools/jax_differential.py).
+@pytest.mark.parametrize(
+    "make, first",
+    [(lambda: optim.cosine_decay_schedule(1.0, 0),
+      "The cosine_decay_schedule requires positive decay_steps, got decay_steps=0."),
+     (lambda: optim.warmup_cosine_decay_schedule(0.0, 1.0, 12, 10),
+      "The cosine_decay_schedule requires positive decay_steps, got decay_steps=-2."),
+     (lambda: optim.piecewise_constant_schedule(1.0, {3: -0.5}),
+      "`piecewise_constant_schedule` expects non-negative scale factors"),
+     (lambda: optim.piecewise_interpolate_schedule("linear", 1.0, {3: -0.5}),
+      "`piecewise_interpolate_schedule` expects non-negative scale factors"),
+     (lambda: optim.piecewise_interpolate_schedule("cubic", 1.0, {3: 0.5}),
+      "`interpolate_type` must be either 'cosine' or 'linear'")],
+)  # fmt: skip
+def test_schedule_errors_have_optaxs_first_lines(make, first):
+    with pytest.raises(ValueError) as info:
+        make()(0)
+    assert str(info.value).split("\n")[0] == first
