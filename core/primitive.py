@@ -20,7 +20,10 @@ rules do not take (`accuracy=None`, `out_sharding=None`, ...), so code written a
 
 Back ends are not slots: the numba lowering rules are registered in the back end
 (`core/backends/numba/registry.py`, `register_lowering(prim, rule)`, as JAX's
-`mlir.register_lowering`), and the numpy back end runs `impl`.
+`mlir.register_lowering`), and the numpy back end runs `impl`. A primitive JAX has and numbax
+computes from others (`split` is slices, `erfc` a polynomial) sets `composition`, a function of
+its operands and parameters binding those others: jaxprs print JAX's one equation, and `jit`
+compiles the composition in its place (`core.jit.canonical.composition_jaxpr`).
 
 A program's own primitive (`jax.extend.core.Primitive("multiply_add")`, JAX's tutorial "How
 JAX primitives work") is an `ExtensionPrimitive`: JAX's semantics for a primitive defined
@@ -119,6 +122,7 @@ class Primitive:
         self.transpose: Callable | None = None
         self.batch: Callable | None = None
         self.partial_eval: Callable | None = None
+        self.composition: Callable | None = None
         self.jax_params: Callable[[tuple, dict], dict] | None = None
         if self._registered:
             _REGISTRY[name] = self
@@ -152,6 +156,11 @@ class Primitive:
 
     def def_partial_eval(self, f: Callable) -> Callable:
         self.partial_eval = f
+        return f
+
+    def def_composition(self, f: Callable) -> Callable:
+        """`f(*operands, **params)`: the primitive from others, what `jit` compiles."""
+        self.composition = f
         return f
 
     def __repr__(self) -> str:

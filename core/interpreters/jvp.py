@@ -176,6 +176,8 @@ def deflinear(prim) -> None:
     def rule(primals, tangents, **params):
         out = prim.bind(*primals, **params)
         if all(type(t) is Zero for t in tangents):
+            if prim.multiple_results:
+                return out, [Zero(tangent_aval(get_aval(o))) for o in out]
             return out, Zero(tangent_aval(get_aval(out)))
         return out, prim.bind(*[instantiate(t) for t in tangents], **params)
 

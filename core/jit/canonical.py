@@ -1,30 +1,46 @@
 """The forms the code generator expects, from jaxprs written as JAX writes them: the rank-0
 and size-1 operands that broadcasting elementwise primitives (`Primitive.broadcasting`,
 `core/prims/elementwise.py`) take, as JAX's lax does (and `select_n`'s rank-0 predicate), each
-become a `broadcast_in_dim` to the
-result's shape, as JAX's lowering to HLO makes them, and the AD interpreters' `add_any` an
-`add`. So `simplify`'s rewrites (the products moved out of scans match gradient sums as `add`)
-and the code generator see operands of one shape, and the cost model (`core/profiler/cost.py`)
-counts the broadcasts' bytes as XLA does. Loads no back end.
+become a `broadcast_in_dim` to the result's shape, as JAX's lowering to HLO makes them; the
+AD interpreters' `add_any` an `add`; a sum over axes of size 1 (JAX's transpose of
+`expand_dims`) a `reshape`; and the numpy ints of parameters (JAX's batching rules compute
+some with numpy) ints. So `simplify`'s rewrites (the products moved out of scans match
+gradient sums as `add`) and the code generator see operands of one shape, and the cost model
+(`core/profiler/cost.py`) counts the broadcasts' bytes as XLA does. `composition_jaxpr` gives
+what `jit` compiles for a primitive numbax composes (`Primitive.composition`). Loads no back
+end.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from core.avals import ShapedArray
-from core.ir import Eqn, Literal, Var
-from core.prims import elementwise, shapes
+from core.interpreters.partial_eval import trace_to_jaxpr
+from core.ir import Eqn, Jaxpr, Literal, Var
+from core.prims import elementwise, reductions, shapes
 
 
 def canonical(eqns: list[Eqn]) -> list[Eqn]:
     """`eqns` with every operand of a broadcasting elementwise equation
     (`Primitive.broadcasting`: `mul a 2.0:f32[]`, or `f32[1,3]` beside `f32[4,1]`) given the
-    result's shape through a `broadcast_in_dim`, and `add_any` as `add`."""
+    result's shape through a `broadcast_in_dim`, `add_any` as `add`, a `reduce_sum` over
+    axes of size 1 only (the transpose of JAX's `expand_dims`) as a `reshape`, and the numpy
+    ints of parameters (`reduce_sum[axes=(np.int64(1),)]`) as ints."""
     out: list[Eqn] = []
     for eqn in eqns:
+        if any(_has_numpy_int(v) for v in eqn.params.values()):
+            params = {k: _plain(v) for k, v in eqn.params.items()}
+            eqn = Eqn(eqn.prim, eqn.inputs, params, eqn.outputs, eqn.source_info)
         if eqn.prim is elementwise.add_any_p:
             eqn = Eqn(elementwise.add_p, eqn.inputs, eqn.params, eqn.outputs, eqn.source_info)
+        elif eqn.prim is reductions.reduce_sum_p and all(
+            eqn.inputs[0].aval.shape[a] == 1 for a in eqn.params["axes"]
+        ):
+            params = {"new_sizes": eqn.outputs[0].aval.shape}
+            eqn = Eqn(shapes.reshape_p, eqn.inputs, params, eqn.outputs, eqn.source_info)
         broadcasting = eqn.prim.broadcasting or eqn.prim is elementwise.select_n_p
         shape = eqn.outputs[0].aval.shape if broadcasting else None
         if shape is None or all(x.aval.shape == shape for x in eqn.inputs):
@@ -63,3 +79,31 @@ def fold_constant_converts(eqns: list[Eqn], outvars: list) -> list[Eqn]:
             continue
         out.append(Eqn(e.prim, ins, e.params, e.outputs, e.source_info) if ins != e.inputs else e)
     return out
+
+
+def _has_numpy_int(v: Any) -> bool:
+    return isinstance(v, np.integer) or (type(v) is tuple and any(_has_numpy_int(x) for x in v))
+
+
+def _plain(v: Any) -> Any:
+    """`v` with the numpy ints in it (JAX's batching and transpose rules compute some
+    parameters with numpy, as numbax's do to print as JAX does) made Python ints."""
+    if isinstance(v, np.integer):
+        return int(v)
+    return tuple(_plain(x) for x in v) if type(v) is tuple else v
+
+
+def composition_jaxpr(eqn: Eqn) -> Jaxpr:
+    """The equations a primitive's `composition` binds (`Primitive.def_composition`: JAX's
+    `split` as slices), traced on `eqn`'s operands' avals: what `jit` compiles and the cost
+    model counts in its place."""
+    prim, params = eqn.prim, eqn.params
+
+    def fun(*xs):
+        out = prim.composition(*xs, **params)
+        return list(out) if prim.multiple_results else [out]
+
+    jaxpr, consts = trace_to_jaxpr(fun, [x.aval for x in eqn.inputs], dce=False)
+    if consts:
+        raise AssertionError(f"the composition of {prim.name} closes over arrays")
+    return jaxpr

@@ -229,12 +229,6 @@ reduce_xor_p = ComposedPrimitive(
     "reduce_xor", lambda x, *, axes, out_sharding=None: co.reduce_xor(x, axes)
 )
 cumlogsumexp_p = ComposedPrimitive("cumlogsumexp", co.cumlogsumexp)
-split_p = ComposedPrimitive("split", co.split, multiple_results=True)
-tile_p = ComposedPrimitive("tile", co.tile)
-unstack_p = ComposedPrimitive(
-    "unstack", lambda x, *, axis: list(co.unstack(x, axis)), multiple_results=True
-)
-copy_p = ComposedPrimitive("copy", as_value)  # numbax's arrays are immutable: no copy to make
 stage_p = ComposedPrimitive("stage", as_value)
 dce_sink_p = ComposedPrimitive(
     "dce_sink", lambda x, *, prevent_mlir_dce=False: [], multiple_results=True
@@ -245,7 +239,6 @@ optimization_barrier_p = ComposedPrimitive(
 eq_to_p = ComposedPrimitive("eq_to", _total_order(ew.eq))
 le_to_p = ComposedPrimitive("le_to", _total_order(ew.le))
 lt_to_p = ComposedPrimitive("lt_to", _total_order(ew.lt))
-erfc_p = ComposedPrimitive("erfc", special.erfc)
 bessel_i0e_p = ComposedPrimitive("bessel_i0e", special.bessel_i0e)
 bessel_i1e_p = ComposedPrimitive("bessel_i1e", special.bessel_i1e)
 igamma_p = ComposedPrimitive("igamma", special.igamma)

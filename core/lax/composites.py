@@ -384,16 +384,11 @@ def split(operand: Any, sizes: Sequence[int], axis: int = 0) -> list[Any]:
     """`lax.split`: consecutive pieces of the given sizes along `axis`."""
     shape = get_aval(operand).shape
     axis = axis % len(shape)
-    sizes = [int(s) for s in sizes]
-    if sum(sizes) != shape[axis]:
+    if sum(int(s) for s in sizes) != shape[axis]:
         raise ValueError(
             f"split: sizes {sizes} must sum to the size {shape[axis]} of axis {axis} of {shape}"
         )
-    out, start = [], 0
-    for s in sizes:
-        out.append(slice_in_dim(operand, start, start + s, 1, axis))
-        start += s
-    return out
+    return ix.split(operand, sizes, axis)
 
 
 @library_jit(static_argnames=("axis", "keepdims", "allow_negative_indices"))
@@ -491,14 +486,7 @@ def stack(operands: Sequence[Any], axis: int = 0) -> Any:
 
 def tile(operand: Any, reps: Sequence[int]) -> Any:
     """`lax.tile`: repeats `operand` `reps[i]` times along each dimension i."""
-    shape = get_aval(operand).shape
-    reps = tuple(int(r) for r in reps)
-    if len(reps) != len(shape):
-        raise ValueError(f"tile: reps {reps} must have one entry per dimension of {shape}")
-    # Broadcast to (r0, s0, r1, s1, ...) then merge the pairs.
-    inter = tuple(x for pair in zip(reps, shape) for x in pair)
-    out = shapes.broadcast_in_dim(operand, inter, tuple(range(1, 2 * len(shape), 2)))
-    return shapes.reshape(out, tuple(r * s for r, s in zip(reps, shape)))
+    return ix.tile(operand, reps)
 
 
 def empty(shape: int | Sequence[int], dtype: Any, *, out_sharding: Any = None) -> Any:
@@ -735,9 +723,7 @@ def broadcast_shapes(*shapes_: Sequence[int]) -> tuple[int, ...]:
 
 def unstack(x: Any, axis: int = 0) -> tuple[Any, ...]:
     """`lax.unstack`: the slices of `x` along `axis`, that axis removed."""
-    ndim = get_aval(x).ndim
-    axis = axis + ndim if axis < 0 else axis
-    return tuple(index_in_dim(x, i, axis, False) for i in range(get_aval(x).shape[axis]))
+    return tuple(ix.unstack(x, axis))
 
 
 def approx_max_k(

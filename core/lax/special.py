@@ -31,15 +31,17 @@ import numpy as np
 
 from core import dtypes
 from core.ad_util import Zero
+from core.array import Array
 from core.custom_derivatives import custom_jvp
 from core.errors import DTypeError, NumbaxError
+from core.interpreters.jvp import defjvp
 from core.numpy._util import promote_args_inexact
 from core.numpy.shapes import broadcast_arrays
 from core.prims import elementwise as ew
 from core.prims import reductions as red
 from core.prims import shapes
 from core.prims.control_flow import while_loop
-from core.trace import get_aval
+from core.trace import eval_trace, get_aval, set_current_trace
 
 
 def _args(name: str, *xs: Any, same: str | None = None) -> list[Any]:
@@ -412,8 +414,8 @@ def _erfc_f32(x: Any) -> Any:
     return ew.select(ew.lt(ax, _c(x, 1)), small, y)
 
 
-@custom_jvp
 def _erfc(x: Any) -> Any:
+    """erfc from the primitives: what `jit` compiles for the `erfc` primitive."""
     if get_aval(x).dtype == np.float32:
         return _erfc_f32(x)
     ax = ew.abs(x)
@@ -424,16 +426,25 @@ def _erfc(x: Any) -> Any:
     return ew.select(small, ew.sub(_c(x, 1), ew.erf(x)), tail)
 
 
-@_erfc.defjvp
-def _erfc_jvp(primals, tangents):
-    (x,), (t,) = primals, tangents
-    d = ew.mul(_c(x, -2 / math.sqrt(math.pi)), ew.exp(ew.neg(ew.mul(x, x))))
-    return _erfc(x), ew.mul(t, d)
+def _erfc_impl(x: np.ndarray) -> np.ndarray:
+    with set_current_trace(eval_trace):
+        return np.asarray(_erfc(Array(x)))
+
+
+# JAX's primitive: jaxprs print one `erfc`, `jit` compiles its composition `_erfc`
+erfc_p = ew.unop("erfc", _erfc_impl, "f")
+erfc_p.def_composition(_erfc)
+defjvp(
+    erfc_p,
+    lambda g, x: ew.mul(
+        ew.full_like(x, -2.0 / np.sqrt(np.pi), shape=()), ew.mul(g, ew.exp(ew.neg(ew.square(x))))
+    ),
+)
 
 
 def erfc(x: Any) -> Any:
     """`lax.erfc`: the complementary error function `1 - erf(x)`, accurate in the tails."""
-    return _erfc(*_args("erfc", x))
+    return erfc_p.bind(*_args("erfc", x))
 
 
 # ---------------------------------------------------------------------------------------------

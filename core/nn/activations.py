@@ -15,6 +15,7 @@ import core.numpy as jnp
 from core import dtypes
 from core.custom_derivatives import custom_jvp
 from core.jit.library import library_jit
+from core.lax.special import erfc
 from core.numpy._util import check_arraylike, ensure_array, promote_args_inexact
 from core.numpy.logsumexp import logsumexp
 from core.prims import elementwise as ew
@@ -150,7 +151,9 @@ def gelu(x: Any, approximate: bool = True) -> Any:
     (x,) = promote_args_inexact("gelu", x)
     if approximate:
         return _tanh_gelu(x)
-    return 0.5 * x * (1.0 + ew.erf(x * np.sqrt(0.5).astype(get_aval(x).dtype)))
+    # JAX's: x Phi(x) = x erfc(-x / sqrt(2)) / 2, accurate in the negative tail
+    dtype = get_aval(x).dtype
+    return jnp.array(0.5 * x * erfc(-x * np.sqrt(0.5).astype(dtype)), dtype=dtype)
 
 
 def _tanh_gelu_parts(x: Any) -> tuple[Any, Any, Any]:

@@ -27,7 +27,7 @@ from core.numpy.where import where
 from core.prims import elementwise as ew
 from core.prims import indexing as ix
 from core.prims import shapes as sh
-from core.trace import Tracer, get_aval
+from core.trace import Tracer, current_trace, eval_trace, get_aval
 
 
 def array(
@@ -62,12 +62,15 @@ def array(
 
 def _array(object: Any, dtype: Any, copy: bool, ndmin: int) -> Any:
     dt = np_dtype(dtype, "array")
-    if isinstance(object, (Array, Tracer)):
+    if isinstance(object, Tracer):  # JAX's: a traced value is copied (`copy`), then converted
+        out = sh.copy_p.bind(object) if copy else object
+        out = out if dt is None else sh.convert_element_type(out, dt)
+    elif isinstance(object, Array):
         out = object if dt is None else sh.convert_element_type(object, dt)
-        if out is object and copy and isinstance(object, Array):
+        if out is object and copy:
             out = _own_buffer(object)
     elif isinstance(object, (list, tuple)) and _has_array(object):
-        parts = [array(o) for o in object]
+        parts = [array(o, copy=False) for o in object]
         out = stack_leading(parts, dt)
     else:
         if object is None:
@@ -514,15 +517,12 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *, device: 
     Returns:
       The array.
     """
-    out = Array(
-        np.eye(
-            int(N),
-            None if M is None else int(M),
-            int(k),
-            dtype=np_dtype(dtype, "eye") or dtypes.default_float(),
-        )
-    )
-    return _placed(out, None, "jnp.eye", device)
+    n, m, k = int(N), int(N if M is None else M), int(k)
+    dt = np_dtype(dtype, "eye") or dtypes.default_float()
+    if current_trace() is not eval_trace:  # staged as JAX's `lax._eye`, not a constant
+        rows, cols = sh.iota(dtypes.int32, (n, m), 0), sh.iota(dtypes.int32, (n, m), 1)
+        return sh.convert_element_type(ew.eq(ew.add(rows, Array(np.int32(k))), cols), dt)
+    return _placed(Array(np.eye(n, m, k, dtype=dt)), None, "jnp.eye", device)
 
 
 def identity(n: int, dtype: Any = None) -> Any:
@@ -549,9 +549,11 @@ def copy(a: Any, order: str | None = None) -> Any:
         order: ignored (JAX's arrays have no memory order).
 
     Returns:
-        The copy (a traced value stays itself: a jitted program's values are never deleted).
+        The copy (of a traced value JAX's `copy` equation, an identity under `jit`).
     """
     check_arraylike("copy", a)
+    if isinstance(a, Tracer):
+        return sh.copy_p.bind(a)
     return _own_buffer(a) if isinstance(a, Array) else asarray(a)
 
 

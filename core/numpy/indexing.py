@@ -307,7 +307,7 @@ def _unwrapped(entry: tuple, n: int, clip: bool) -> tuple:
     if kind == "arr" and isinstance(value, np.ndarray):
         return ("arr", np.where(value < 0, to, value).astype(value.dtype))
     if kind in ("arr", "dyn"):
-        negative = ew.lt(value, ew.full_like(value, 0))
+        negative = ew.lt(value, ew.full_like(value, 0, shape=()))
         return (kind, ew.select_n(negative, value, ew.full_like(value, to)))
     return entry
 
@@ -371,6 +371,9 @@ def getitem(
             # `dynamic_slice` wraps a negative start once, as JAX's indexing does
             starts[d] = i.start if isinstance(i, Slice) else i
             sizes[d] = max((i.size - 1) * i.stride + 1, 0) if isinstance(i, Slice) else 1
+        if len(starts) > 1:  # JAX's: one dtype for every start, so each is wrapped (staged)
+            dt = dtypes.int32 if max(cur) <= np.iinfo(np.int32).max else dtypes.default_int()
+            starts = [sh.convert_element_type(ensure_array(s), dt) for s in starts]
         x = gp.dynamic_slice(x, starts, sizes)
         strides = {d: i.stride for d, i in dyn if isinstance(i, Slice) and i.stride > 1}
         if strides:

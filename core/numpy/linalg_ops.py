@@ -11,7 +11,6 @@ from core.errors import ShapeError
 from core.jit.library import library_jit
 from core.named_sharding import resharded, takes_out_sharding
 from core.numpy._util import (
-    broadcast_shapes,
     broadcast_to,
     canonicalize_axis,
     check_arraylike,
@@ -76,29 +75,58 @@ def _matmul(a: Any, b: Any, precision: Any, preferred_element_type: Any) -> Any:
         return la.dot_general(
             a, b, (((ca,), (cb,)), ((), ())), preferred_element_type=preferred_element_type
         )
-    if a_nd == 1:
-        a = expand_dims(a, 0)
-    if b_nd == 1:
-        b = expand_dims(b, 1)
     sa, sb = get_aval(a).shape, get_aval(b).shape
-    if sa[-1] != sb[-2]:
+    if sa[-1] != sb[-2 if b_nd > 1 else -1]:
         raise ShapeError(
             f"matmul: contracting dimensions differ: lhs shape {sa} has {sa[-1]}, rhs shape "
-            f"{sb} has {sb[-2]}"
+            f"{sb} has {sb[-2 if b_nd > 1 else -1]}"
         )
-    batch = broadcast_shapes(sa[:-2], sb[:-2])
-    nb = len(batch)
-    if nb and sa[:-2] != batch:
-        a = broadcast_to(a, (*batch, *sa[-2:]))
-    if nb and sb[:-2] != batch:
-        b = broadcast_to(b, (*batch, *sb[-2:]))
-    dims = (((nb + 1,), (nb,)), (tuple(range(nb)), tuple(range(nb))))
+    # JAX's: batch dimensions of size 1 or missing on one side are free dimensions of the
+    # other (no broadcast), the others batch; then the result's dimensions in order
+    a_batch = (None,) * (b_nd - a_nd) + sa[:-2] if a_nd > 1 else (None,) * (b_nd - 2)
+    b_batch = (None,) * (a_nd - b_nd) + sb[:-2] if b_nd > 1 else (None,) * (a_nd - 2)
+    nb = max(len(a_batch), len(b_batch))
+    a_batch, b_batch = (
+        (None,) * (nb - len(a_batch)) + a_batch,
+        (None,) * (nb - len(b_batch)) + b_batch,
+    )
+    a_squeeze, b_squeeze, both_squeeze = [], [], []
+    a_bdims, b_bdims, idx_batch, idx_a, idx_b = [], [], [], [], []
+    for i, (ba, bb) in enumerate(zip(a_batch, b_batch)):
+        if ba is None:
+            idx_b.append(i)
+        elif bb is None:
+            idx_a.append(i)
+        elif ba == 1 and bb == 1:
+            a_squeeze.append(len(idx_batch) + len(idx_a) + len(a_squeeze))
+            b_squeeze.append(len(idx_batch) + len(idx_b) + len(b_squeeze))
+            both_squeeze.append(i)
+        elif ba == 1:
+            idx_b.append(i)
+            a_squeeze.append(len(idx_batch) + len(idx_a) + len(a_squeeze))
+        elif bb == 1:
+            idx_a.append(i)
+            b_squeeze.append(len(idx_batch) + len(idx_b) + len(b_squeeze))
+        elif ba == bb:
+            a_bdims.append(len(idx_batch) + len(idx_a))
+            b_bdims.append(len(idx_batch) + len(idx_b))
+            idx_batch.append(i)
+        else:
+            raise ValueError(
+                f"Incompatible types for matmul arguments: {get_aval(a)} and {get_aval(b)}"
+            )
+    if a_nd > 1:
+        idx_a.append(nb)
+    if b_nd > 1:
+        idx_b.append(nb + (a_nd > 1))
+    perm = tuple(int(i) for i in np.argsort(idx_batch + idx_a + idx_b))
+    a, b = squeeze(a, tuple(a_squeeze)), squeeze(b, tuple(b_squeeze))
+    contract = ((get_aval(a).ndim - 1,), (get_aval(b).ndim - 1 - (b_nd > 1),))
+    dims = (contract, (tuple(a_bdims), tuple(b_bdims)))
     out = la.dot_general(a, b, dims, preferred_element_type=preferred_element_type)
-    if a_nd == 1:
-        out = squeeze(out, -2)
-    if b_nd == 1:
-        out = squeeze(out, -1)
-    return out
+    if perm != tuple(range(len(perm))):
+        out = transpose(out, perm)
+    return expand_dims(out, tuple(both_squeeze)) if both_squeeze else out
 
 
 def dot(

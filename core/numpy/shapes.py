@@ -331,11 +331,11 @@ def _split(ary: Any, indices_or_sections: Any, axis: int, even: bool) -> list[An
     shape = get_aval(ary).shape
     ax = canonicalize_axis(axis, len(shape))
     pts = _split_points(shape[ax], indices_or_sections, even)
-    out = []
-    for lo, hi in zip(pts[:-1], pts[1:]):
-        lo, hi = (min(max(v if v >= 0 else v + shape[ax], 0), shape[ax]) for v in (lo, hi))
-        out.append(ix.slice_in_dim(ary, lo, max(lo, hi), axis=ax))
-    return out
+    pts = [min(max(v if v >= 0 else v + shape[ax], 0), shape[ax]) for v in pts]
+    if pts == sorted(pts):  # consecutive pieces: JAX's `split`, its sizes numpy ints as JAX's
+        return ix.split(ary, [np.int64(hi - lo) for lo, hi in zip(pts[:-1], pts[1:])], ax)
+    # numpy's pieces for unordered indices (`x[3:1]` is empty): slices
+    return [ix.slice_in_dim(ary, lo, max(lo, hi), axis=ax) for lo, hi in zip(pts[:-1], pts[1:])]
 
 
 def split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[Any]:
@@ -369,8 +369,7 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
     """The slices of `x` along `axis`, as a tuple."""
     check_arraylike("unstack", x)
     x = ensure_array(x)
-    n = get_aval(x).shape[canonicalize_axis(axis, get_aval(x).ndim)]
-    return tuple(squeeze(p, axis) for p in split(x, n, axis)) if n else ()
+    return tuple(ix.unstack(x, canonicalize_axis(axis, get_aval(x).ndim)))
 
 
 def hstack(tup: Any, dtype: Any = None) -> Any:
@@ -418,14 +417,11 @@ def tile(A: Any, reps: Any) -> Any:
     check_arraylike("tile", A)
     A = ensure_array(A)
     reps = (int(reps),) if isinstance(reps, (int, np.integer)) else tuple(int(r) for r in reps)
-    shape = get_aval(A).shape
-    nd = max(len(shape), len(reps))
-    shape = (1,) * (nd - len(shape)) + shape
-    reps = (1,) * (nd - len(reps)) + reps
-    A = sh.reshape(A, shape)
-    big = tuple(v for r, d in zip(reps, shape) for v in (r, d))
-    out = sh.broadcast_in_dim(A, big, tuple(range(1, 2 * nd, 2)))
-    return sh.reshape(out, tuple(r * d for r, d in zip(reps, shape)))
+    ndim = get_aval(A).ndim
+    reps = (1,) * (ndim - len(reps)) + reps
+    if len(reps) > ndim:  # JAX's: new leading axes, then lax.tile
+        A = sh.expand_dims(A, tuple(range(len(reps) - ndim)))
+    return ix.tile(A, reps)
 
 
 @takes_out_sharding

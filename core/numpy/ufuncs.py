@@ -256,10 +256,9 @@ def power(x: Any, y: Any, /) -> Any:
             return out
         # JAX's lax.pow(x, y) on the unpromoted operands: weak only if both are
         return sh.convert_element_type(out, get_aval(out).dtype)
-    x, y = promote_args_numeric("power", x, y)
-    if dtypes.kind(get_aval(x).dtype) in "iu":
-        return _int_power(x, y)
-    return ew.pow(x, y)
+    if dtypes.kind(dtypes.result_type(x, y)) in "biu":
+        return _int_power(*promote_args_numeric("power", x, y))
+    return ew.pow(*promote_args_numeric("power", x, y, lax_shapes=True))
 
 
 def _concrete_index(y: Any) -> int | None:
@@ -326,7 +325,7 @@ def _nonzero_divisor(y: Any) -> Any:
     """Integer divisors with 0 replaced by 1 (JAX's `%` and `fmod` give 0 there)."""
     if dtypes.kind(get_aval(y).dtype) not in "iu":
         return y
-    return ew.select_n(ew.eq(y, ew.full_like(y, 0)), y, ew.full_like(y, 1))
+    return where(ew.eq(y, _rank0_like(y)), ew.full_like(y, 1), y)
 
 
 @library_jit
@@ -420,9 +419,8 @@ def _log_add(base: str):
     period = np.pi * scale
 
     def scaled_log1p(z):
-        return ew.log1p(z) if base == "e" else ew.mul(ew.full_like(z, scale), ew.log1p(z))
+        return ew.log1p(z) if base == "e" else ew.mul(ew.full_like(z, scale, shape=()), ew.log1p(z))
 
-    @custom_jvp
     def fn(x1, x2):
         amax = ew.max(x1, x2)
         if dtypes.kind(get_aval(x1).dtype) == "c":
@@ -435,20 +433,27 @@ def _log_add(base: str):
             )
             return ew.complex_p.bind(real(out), ew.sub(turns, half))
         delta = ew.sub(x1, x2)
-        out = ew.add(amax, scaled_log1p(power(ew.neg(ew.abs(delta)))))
-        return ew.select_n(ew.ne(delta, delta), out, ew.add(x1, x2))  # nan: same-sign infs
+        same_infs = ew.ne(delta, delta)  # nan: NaNs or infinities of the same sign
+        both = ew.add(x1, x2)
+        return ew.select_n(
+            same_infs, ew.add(amax, scaled_log1p(power(ew.neg(ew.abs(delta))))), both
+        )
+
+    fn.__name__ = fn.__qualname__ = "logaddexp" if base == "e" else "logaddexp2"
+    fn = custom_jvp(fn)
 
     def finite(x):
         re = real(x)
         return ew.select_n(ew.eq(re, ew.full_like(re, np.inf)), x, ew.full_like(x, 0))
 
-    @fn.defjvp
-    def fn_jvp(primals, tangents):
+    def jvp(primals, tangents):
         (x1, x2), (t1, t2) = primals, tangents
         out = fn(x1, x2)
         d1 = ew.mul(t1, power(ew.sub(finite(x1), finite(out))))
         return out, ew.add(d1, ew.mul(t2, power(ew.sub(finite(x2), finite(out)))))
 
+    jvp.__name__ = jvp.__qualname__ = f"_{fn.__name__}_jvp"  # JAX's names, as printed
+    fn.defjvp(jvp)
     return fn
 
 
@@ -465,7 +470,7 @@ def logaddexp(x: Any, y: Any, /) -> Any:
     Returns:
       The elementwise result, of the inexact promoted dtype.
     """
-    out = _logaddexp(*promote_args_inexact("logaddexp", x, y))
+    out = _logaddexp(*promote_args_inexact("logaddexp", x, y, lax_shapes=True))
     # JAX's complex formula multiplies by a constant 2 (see `_weak_if_all`).
     return _weak_if_all(out, x, y) if dtypes.kind(get_aval(out).dtype) == "c" else out
 
@@ -651,7 +656,9 @@ def logaddexp2(x1: Any, x2: Any, /) -> Any:
     Returns:
       The elementwise result, of the inexact promoted dtype.
     """
-    return _weak_if_all(_logaddexp2(*promote_args_inexact("logaddexp2", x1, x2)), x1, x2)
+    return _weak_if_all(
+        _logaddexp2(*promote_args_inexact("logaddexp2", x1, x2, lax_shapes=True)), x1, x2
+    )
 
 
 def _sinc_maclaurin(k: int, x: Any) -> Any:

@@ -7,7 +7,6 @@ from typing import Any
 from core import dtypes
 from core.jit.library import library_jit
 from core.numpy._util import (
-    astype,
     broadcast_shapes,
     broadcast_to,
     check_arraylike,
@@ -32,7 +31,9 @@ def where(condition: Any, x: Any = None, y: Any = None, /, *, size=None, fill_va
 
 @library_jit
 def _where(condition: Any, x: Any, y: Any) -> Any:
-    cond = astype(ensure_array(condition), dtypes.bool_)
+    cond = ensure_array(condition)
+    if get_aval(cond).dtype != dtypes.bool_:  # JAX's `cond != 0`; a (weak) bool stays as is
+        cond = ew.ne(cond, ew.full_like(cond, 0, shape=()))
     x, y = promote_dtypes(x, y)
     shape = broadcast_shapes(get_aval(x).shape, get_aval(y).shape)
     if get_aval(cond).shape:  # (a rank-0 condition picks for all elements, as JAX's)

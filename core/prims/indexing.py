@@ -19,7 +19,7 @@ from core.interpreters.jvp import deflinear
 from core.interpreters.transpose import is_undefined
 from core.primitive import Primitive
 from core.prims.elementwise import select_n, sub
-from core.prims.shapes import broadcast_in_dim, full, squeeze
+from core.prims.shapes import broadcast_in_dim, full, reshape, squeeze, static_ints
 from core.trace import get_aval
 
 # ---------------------------------------------------------------------------------------------
@@ -57,9 +57,14 @@ def _slice_transpose(ct, x, *, start_indices, limit_indices, strides):
     shape, dtype = x.aval.shape, x.aval.dtype
     if any(n == 0 for n in get_aval(ct).shape):
         return [full(shape, 0, dtype)]
-    config = []
-    for s, st, d, n in zip(start_indices, strides, shape, get_aval(ct).shape):
-        config.append((s, d - (s + (n - 1) * st + 1), st - 1))
+    # JAX's rule computes the high and interior padding with numpy (numpy ints, as printed)
+    if all(st == 1 for st in strides):
+        config = zip(start_indices, np.subtract(shape, limit_indices), (0,) * len(shape))
+    else:
+        ends = np.add(
+            start_indices, np.add(1, np.multiply(np.subtract(get_aval(ct).shape, 1), strides))
+        )
+        config = zip(start_indices, np.subtract(shape, ends), np.subtract(strides, 1))
     return [pad(ct, full((), 0, dtype), tuple(config))]
 
 
@@ -225,7 +230,7 @@ pad_p.def_batch(_pad_batch)
 
 def pad(operand: Any, padding_value: Any, padding_config) -> Any:
     """`lax.pad`: `padding_config` is one `(low, high, interior)` per dimension."""
-    cfg = tuple((int(lo), int(hi), int(it)) for lo, hi, it in padding_config)
+    cfg = tuple(static_ints((lo, hi, it)) for lo, hi, it in padding_config)
     if isinstance(padding_value, (int, float, bool)):
         padding_value = full((), padding_value, get_aval(operand).dtype)
     return pad_p.bind(operand, padding_value, padding_config=cfg)
@@ -310,13 +315,18 @@ def _stack_abstract_eval(*xs, axis):
 
 
 def _stack_transpose(ct, *xs, axis):
-    return [
-        squeeze(slice_in_dim(ct, i, i + 1, axis=axis), (axis,)) if is_undefined(x) else None
-        for i, x in enumerate(xs)
-    ]
+    # JAX's: the cotangent unstacked (one `unstack` equation)
+    cts = unstack_p.bind(instantiate(ct), axis=axis)
+    return [c if is_undefined(x) else None for c, x in zip(cts, xs)]
 
 
 def _stack_batch(args, dims, *, axis):
+    # JAX's rule: operands batched along one axis stack around it, the others move it first
+    bdim = dims[0]
+    if bdim is not None and all(d == bdim for d in dims):
+        if axis <= bdim:
+            return stack_p.bind(*args, axis=axis), bdim + 1
+        return stack_p.bind(*args, axis=axis + 1), bdim
     size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
     moved = [batching.moveaxis(a, d, 0, size) for a, d in zip(args, dims)]
     return stack(moved, axis + 1), 0
@@ -338,3 +348,162 @@ def stack(operands, axis: int) -> Any:
     if not -ndim - 1 <= axis <= ndim:
         raise ShapeError(f"stack axis {axis} is out of bounds for operands of rank {ndim}")
     return stack_p.bind(*operands, axis=int(axis) % (ndim + 1))
+
+
+# ---------------------------------------------------------------------------------------------
+# split, unstack, tile: JAX's primitives, compiled as slices and broadcasts
+# (`Primitive.composition`; jaxprs print JAX's one equation)
+
+
+def _zeros_for(ct: Any, aval: ShapedArray) -> Any:
+    return full(aval.shape, 0, aval.dtype) if type(ct) is Zero else ct
+
+
+split_p = Primitive("split", multiple_results=True)
+
+
+def _split_abstract_eval(x, *, sizes, axis):
+    if not 0 <= axis < x.ndim or any(s < 0 for s in sizes) or sum(sizes) != x.shape[axis]:
+        raise ShapeError(
+            f"split: sizes {tuple(int(s) for s in sizes)} must be non-negative and sum to "
+            f"dimension {axis} of an operand of shape {x.shape}"
+        )
+    shape = list(x.shape)
+    out = []
+    for s in sizes:
+        shape[axis] = int(s)
+        out.append(ShapedArray(tuple(shape), x.dtype, x.weak_type))
+    return out
+
+
+def _split_pieces(x: Any, *, sizes, axis) -> list[Any]:
+    starts = np.cumsum([0, *sizes])
+    return [slice_in_dim(x, int(a), int(b), 1, axis) for a, b in zip(starts[:-1], starts[1:])]
+
+
+def _split_transpose(cts, x, *, sizes, axis):
+    return [
+        concatenate(
+            [
+                _zeros_for(c, a)
+                for c, a in zip(cts, split_p.abstract_eval(x.aval, sizes=sizes, axis=axis))
+            ],
+            axis,
+        )
+    ]
+
+
+def _split_batch(args, dims, *, sizes, axis):
+    (x,), (d,) = args, dims
+    return split_p.bind(x, sizes=sizes, axis=axis + 1 if d <= axis else axis), [d] * len(sizes)
+
+
+split_p.def_impl(
+    lambda x, *, sizes, axis: np.split(x, np.cumsum(sizes[:-1]).astype(np.int64), axis)
+)
+split_p.def_abstract_eval(_split_abstract_eval)
+deflinear(split_p)
+split_p.def_transpose(_split_transpose)
+split_p.def_batch(_split_batch)
+split_p.def_composition(_split_pieces)
+
+
+def split(operand: Any, sizes, axis: int = 0) -> list[Any]:
+    """`lax.split`: consecutive pieces of `sizes` along `axis` (numpy ints kept, as JAX's
+    `jnp.split` passes them: they print as `np.int64(2)`)."""
+    ndim = get_aval(operand).ndim
+    if not -ndim <= axis < ndim:
+        raise ShapeError(f"split: axis {axis} is out of bounds for an operand of rank {ndim}")
+    return split_p.bind(operand, sizes=static_ints(sizes), axis=int(axis) % ndim)
+
+
+unstack_p = Primitive("unstack", multiple_results=True)
+
+
+def _unstack_abstract_eval(x, *, axis):
+    if not 0 <= axis < x.ndim:
+        raise ShapeError(f"unstack: axis {axis} is out of bounds for an operand of shape {x.shape}")
+    shape = x.shape[:axis] + x.shape[axis + 1 :]
+    return [ShapedArray(shape, x.dtype, x.weak_type)] * x.shape[axis]
+
+
+def _unstack_pieces(x: Any, *, axis) -> list[Any]:
+    n = get_aval(x).shape[axis]
+    return [squeeze(slice_in_dim(x, i, i + 1, 1, axis), (axis,)) for i in range(n)]
+
+
+def _unstack_transpose(cts, x, *, axis):
+    aval = _unstack_abstract_eval(x.aval, axis=axis)
+    return [stack_p.bind(*[_zeros_for(c, a) for c, a in zip(cts, aval)], axis=axis)]
+
+
+def _unstack_batch(args, dims, *, axis):
+    (x,), (d,) = args, dims
+    n = get_aval(x).shape[axis + 1 if d <= axis else axis]
+    if d <= axis:
+        return unstack_p.bind(x, axis=axis + 1), [d] * n
+    return unstack_p.bind(x, axis=axis), [d - 1] * n
+
+
+unstack_p.def_impl(lambda x, *, axis: list(np.moveaxis(x, axis, 0)))
+unstack_p.def_abstract_eval(_unstack_abstract_eval)
+deflinear(unstack_p)
+unstack_p.def_transpose(_unstack_transpose)
+unstack_p.def_batch(_unstack_batch)
+unstack_p.def_composition(_unstack_pieces)
+
+
+def unstack(x: Any, axis: int = 0) -> list[Any]:
+    """`lax.unstack`: the slices of `x` along `axis`, that axis removed."""
+    ndim = get_aval(x).ndim
+    if not -ndim <= axis < ndim:
+        raise ShapeError(f"unstack: axis {axis} is out of bounds for an operand of rank {ndim}")
+    return unstack_p.bind(x, axis=int(axis) % ndim)
+
+
+tile_p = Primitive("tile")
+
+
+def _tile_abstract_eval(x, *, reps):
+    if len(reps) != x.ndim or any(r < 0 for r in reps):
+        raise ShapeError(
+            f"tile: reps {reps} must be one non-negative count per dimension of {x.shape}"
+        )
+    return ShapedArray(tuple(r * n for r, n in zip(reps, x.shape)), x.dtype, x.weak_type)
+
+
+def _tiled(x: Any, *, reps) -> Any:
+    # broadcast to (r0, s0, r1, s1, ...) then merge the pairs
+    shape = get_aval(x).shape
+    pairs = tuple(v for r, n in zip(reps, shape) for v in (r, n))
+    out = broadcast_in_dim(x, pairs, tuple(range(1, 2 * len(shape), 2)))
+    return reshape(out, tuple(r * n for r, n in zip(reps, shape)))
+
+
+def _tile_transpose(ct, x, *, reps):
+    # JAX's: the cotangent as (r0, s0, r1, s1, ...) summed over the repetitions
+    pairs = [v for r, n in zip(reps, x.aval.shape) for v in (r, n)]
+    return [ops.reduce_sum(reshape(instantiate(ct), tuple(pairs)), tuple(range(0, len(pairs), 2)))]
+
+
+def _tile_batch(args, dims, *, reps):
+    (x,), (d,) = args, dims
+    return tile_p.bind(x, reps=(*reps[:d], 1, *reps[d:])), d
+
+
+tile_p.def_impl(lambda x, *, reps: np.tile(x, reps))
+tile_p.def_abstract_eval(_tile_abstract_eval)
+deflinear(tile_p)
+tile_p.def_transpose(_tile_transpose)
+tile_p.def_batch(_tile_batch)
+tile_p.def_composition(_tiled)
+
+
+def tile(operand: Any, reps) -> Any:
+    """`lax.tile`: `operand` repeated `reps[i]` times along each dimension i."""
+    reps = tuple(int(r) for r in reps)
+    if len(reps) != get_aval(operand).ndim:
+        raise ValueError(
+            f"tile: reps {reps} must have one entry per dimension of {get_aval(operand).shape}"
+        )
+    return tile_p.bind(operand, reps=reps)

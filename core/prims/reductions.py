@@ -31,7 +31,9 @@ def _reduced_shape(name: str, x: ShapedArray, axes: tuple[int, ...]) -> tuple[in
 def _batch_axes_rule(prim):
     def rule(args, dims, *, axes, **params):
         (x,), (d,) = args, dims
-        new_axes = tuple(a + 1 if a >= d else a for a in axes)
+        # JAX's `batching.reducer_batcher` computes the axes with numpy: they are numpy ints
+        # (`axes=(np.int64(1),)` in printed jaxprs; `core.jit.canonical` makes them ints)
+        new_axes = tuple(np.where(np.less(axes, d), axes, np.add(axes, 1)))
         out_dim = d - sum(1 for a in axes if a < d)
         return prim.bind(x, axes=new_axes, **params), out_dim
 
@@ -114,11 +116,9 @@ def _extremum_jvp(prim):
         out = prim.bind(x, axes=axes)
         if type(t) is Zero:
             return out, Zero(get_aval(out))
-        shape = get_aval(x).shape
-        kept = tuple(i for i in range(len(shape)) if i not in axes)
-        at_ext = convert_element_type(
-            ew.eq(x, broadcast_in_dim(out, shape, kept)), get_aval(t).dtype
-        )
+        # JAX's: the result reshaped with size-1 reduced axes, compared by broadcasting
+        shape = tuple(1 if i in axes else d for i, d in enumerate(get_aval(x).shape))
+        at_ext = convert_element_type(ew.eq(x, reshape(out, shape)), get_aval(t).dtype)
         count = reduce_sum(at_ext, axes)
         return out, ew.div(reduce_sum(ew.mul(t, at_ext), axes), count)
 

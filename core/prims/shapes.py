@@ -62,20 +62,23 @@ def _bid_abstract_eval(x, *, shape, broadcast_dimensions):
 
 
 def _bid_transpose(ct, x, *, shape, broadcast_dimensions):
-    # a sum (`ad_util.ops.reduce_sum`, since the reductions sit above this module) over the axes
-    # the broadcast repeated along; the new axes of size 1 (`expand_dims`) a free reshape
+    # JAX's rule: a sum (`ad_util.ops.reduce_sum`, since the reductions sit above this module)
+    # over every axis but the operand's non-unit ones, then the unit axes back (`expand_dims`);
+    # the compiler makes a sum over axes of size 1 a reshape (`core.jit.canonical`)
     in_shape = x.aval.shape
-    unit = tuple(
-        d for i, d in enumerate(broadcast_dimensions) if in_shape[i] == 1 and shape[d] != 1
-    )
-    new = tuple(i for i in range(len(shape)) if i not in broadcast_dimensions)
-    summed_axes = tuple(sorted(d for d in new + unit if shape[d] != 1))
-    summed = ad_util.ops.reduce_sum(ct, summed_axes) if summed_axes else ct
     order = _in_output_order(broadcast_dimensions)
-    if order == sorted(order):
-        return [reshape(summed, in_shape)]
-    summed = reshape(summed, tuple(in_shape[i] for i in order))
-    return [transpose(summed, tuple(np.argsort(order).tolist()))]
+    if order != sorted(order):  # numbax's broadcasts may also permute: sum, then transpose
+        new = tuple(i for i in range(len(shape)) if i not in broadcast_dimensions)
+        unit = tuple(d for i, d in enumerate(broadcast_dimensions) if in_shape[i] == 1)
+        summed_axes = tuple(sorted(d for d in new + unit if shape[d] != 1))
+        summed = ad_util.ops.reduce_sum(ct, summed_axes) if summed_axes else ct
+        summed = reshape(summed, tuple(in_shape[i] for i in order))
+        return [transpose(summed, tuple(np.argsort(order).tolist()))]
+    unit_dims = tuple(i for i, n in enumerate(in_shape) if n == 1)
+    kept = {d for i, d in enumerate(broadcast_dimensions) if i not in unit_dims}
+    axes = tuple(i for i in range(len(shape)) if i not in kept)
+    summed = ad_util.ops.reduce_sum(ct, axes) if axes else ct
+    return [expand_dims(summed, unit_dims) if unit_dims else summed]
 
 
 def _bid_batch(args, dims, *, shape, broadcast_dimensions):
@@ -83,7 +86,7 @@ def _bid_batch(args, dims, *, shape, broadcast_dimensions):
     size = get_aval(x).shape[d]
     x = batching.moveaxis(x, d, 0, size)
     out_shape = (size, *shape)
-    bdims = (0, *(b + 1 for b in broadcast_dimensions))
+    bdims = (0, *np.add(1, broadcast_dimensions))  # numpy ints, as JAX's rule makes them
     return broadcast_in_dim(x, out_shape, bdims), 0
 
 
@@ -95,11 +98,18 @@ broadcast_in_dim_p.def_batch(_bid_batch)
 jax_params(broadcast_in_dim_p, sharding=None)
 
 
+def static_ints(values: Any) -> tuple:
+    """`values` as a tuple of ints, numpy ints kept: JAX's lax functions keep the parameters
+    they are given, so the ones its rules compute with numpy print as `np.int64(2)`
+    (`core.jit.canonical` makes them ints for the compiler)."""
+    return tuple(v if isinstance(v, np.integer) else int(v) for v in values)
+
+
 def broadcast_in_dim(
     operand: Any, shape: tuple[int, ...], broadcast_dimensions: tuple[int, ...]
 ) -> Any:
     """Broadcasts `operand` to `shape`; operand dimension i becomes `broadcast_dimensions[i]`."""
-    shape, bdims = tuple(int(s) for s in shape), tuple(int(d) for d in broadcast_dimensions)
+    shape, bdims = tuple(int(s) for s in shape), static_ints(broadcast_dimensions)
     if get_aval(operand).shape == shape and bdims == tuple(range(len(shape))):
         return operand
     return broadcast_in_dim_p.bind(operand, shape=shape, broadcast_dimensions=bdims)
@@ -326,6 +336,18 @@ def convert_element_type(operand: Any, new_dtype: Any, weak_type: bool = False) 
             )
         return out
     return convert_element_type_p.bind(operand, new_dtype=new_dtype, weak_type=bool(weak_type))
+
+
+# ---------------------------------------------------------------------------------------------
+# copy: JAX's `jnp.array(x)` / `x.copy()` of a traced value (an identity under `jit`)
+
+copy_p = Primitive("copy")
+copy_p.def_impl(lambda x: np.array(x, copy=True))
+copy_p.def_abstract_eval(lambda x: x)
+deflinear(copy_p)
+copy_p.def_transpose(lambda ct, x: [copy_p.bind(ad_util.instantiate(ct))])
+copy_p.def_batch(lambda args, dims: (copy_p.bind(args[0]), dims[0]))
+copy_p.def_composition(lambda x: x)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """Sorting and scans: sort (multi-operand, stable), top_k, and the cumulative reductions.
 
 `sort` sorts several same-shaped operands together by the first `num_keys` of them (argsort is
-`sort(x, iota)`); NaNs go last, as in numpy and JAX. `top_k` returns the k largest values of the
-last axis and their int32 indices, ties in index order. `cumsum`/`cumprod`/`cummax`/`cummin` scan
+`sort(x, iota)`); NaNs go last, as in numpy and JAX. `top_k` returns the k largest values along
+`axis` and their int32 indices, ties in index order. `cumsum`/`cumprod`/`cummax`/`cummin` scan
 along one axis, optionally in reverse. Derivatives of sort and top_k go through the permutation
 gathered with `take_along_axis`; `cumsum` is linear; cumprod/cummax/cummin differentiate JAX's
 way, as the jvp of the parallel prefix scan (`lax.associative_scan`) of their operation.
@@ -20,7 +20,7 @@ from core.avals import ShapedArray
 from core.errors import ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import deflinear, jvp_flat
-from core.primitive import JaxParamError, Primitive
+from core.primitive import Primitive
 from core.prims import elementwise as ew
 from core.prims import shapes as sh
 from core.prims.associative_scan import associative_scan
@@ -122,38 +122,40 @@ def sort_key_val(keys: Any, values: Any, dimension: int = -1, is_stable: bool = 
 
 
 # ---------------------------------------------------------------------------------------------
-# top_k (last axis)
+# top_k (along `axis`, as JAX's primitive)
 
 top_k_p = Primitive("top_k", multiple_results=True)
 
 
-def _top_k_impl(x, *, k):
-    n = x.shape[-1]
-    perm = np.argsort(x[..., ::-1], axis=-1, kind="stable")[..., ::-1]
+def _top_k_impl(x, *, k, axis):
+    xm = np.moveaxis(x, axis, -1)
+    n = xm.shape[-1]
+    perm = np.argsort(xm[..., ::-1], axis=-1, kind="stable")[..., ::-1]
     idx = (n - 1 - perm)[..., :k]
-    return [np.take_along_axis(x, idx, axis=-1), idx.astype(np.int32)]
+    vals = np.take_along_axis(xm, idx, axis=-1)
+    return [np.moveaxis(vals, -1, axis), np.moveaxis(idx.astype(np.int32), -1, axis)]
 
 
-def _top_k_abstract_eval(x, *, k):
-    if x.ndim == 0 or not 0 <= k <= x.shape[-1]:
-        raise ShapeError(f"top_k: k={k} must be between 0 and the last dimension of {x.shape}")
-    shape = (*x.shape[:-1], k)
+def _top_k_abstract_eval(x, *, k, axis):
+    if not 0 <= axis < x.ndim:
+        raise ShapeError(f"top_k: axis {axis} is out of bounds for an operand of shape {x.shape}")
+    if not 0 <= k <= x.shape[axis]:
+        raise ShapeError(f"top_k: k={k} must be between 0 and dimension {axis} of {x.shape}")
+    shape = (*x.shape[:axis], k, *x.shape[axis + 1 :])
     return [ShapedArray(shape, x.dtype, x.weak_type), ShapedArray(shape, dtypes.int32)]
 
 
-def _top_k_jvp(primals, tangents, *, k):
+def _top_k_jvp(primals, tangents, *, k, axis):
     (x,), (t,) = primals, tangents
-    vals, idx = top_k_p.bind(x, k=k)
+    vals, idx = top_k_p.bind(x, k=k, axis=axis)
     if type(t) is Zero:
         return [vals, idx], [Zero(get_aval(vals)), Zero(get_aval(idx))]
-    tv = take_along_axis(t, idx, get_aval(x).ndim - 1)
-    return [vals, idx], [tv, Zero(get_aval(idx))]
+    return [vals, idx], [take_along_axis(t, idx, axis), Zero(get_aval(idx))]
 
 
-def _top_k_batch(args, dims, *, k):
+def _top_k_batch(args, dims, *, k, axis):
     (x,), (d,) = args, dims
-    x = batching.moveaxis(x, d, 0, get_aval(x).shape[d])
-    return top_k_p.bind(x, k=k), [0, 0]
+    return top_k_p.bind(x, k=k, axis=axis + 1 if d <= axis else axis), [d, d]
 
 
 top_k_p.def_impl(_top_k_impl)
@@ -162,33 +164,17 @@ top_k_p.def_jvp(_top_k_jvp)
 top_k_p.def_batch(_top_k_batch)
 
 
-def _top_k_jax_params(args: tuple, params: dict) -> dict:
-    # JAX's top_k_p takes the axis; numbax's primitive works on the last one (`lax.top_k`
-    # moves the axis there).
-    if "axis" not in params:
-        return params
-    axis, ndim = params["axis"], get_aval(args[0]).ndim
-    if axis not in (-1, ndim - 1):
-        raise JaxParamError("top_k", "axis", axis, -1)
-    return {k: v for k, v in params.items() if k != "axis"}
-
-
-top_k_p.jax_params = _top_k_jax_params
-
-
 def top_k(operand: Any, k: int, *, axis: int = -1) -> list[Any]:
     """`lax.top_k`: the `k` largest entries along `axis` (default the last) and their int32
     indices, largest first, as the list `[values, indices]` (JAX's type)."""
+    k = int(k)
+    if k < 0:
+        raise ValueError(f"k argument to top_k must be nonnegative, got {k}")
     ndim = get_aval(operand).ndim
-    axis = axis + ndim if axis < 0 else axis
+    axis = int(axis) + ndim if int(axis) < 0 else int(axis)
     if not 0 <= axis < max(ndim, 1):
         raise ValueError(f"top_k: axis {axis} is out of bounds for an operand of rank {ndim}")
-    if axis == ndim - 1 or ndim == 0:
-        return list(top_k_p.bind(operand, k=int(k)))
-    perm = tuple(i for i in range(ndim) if i != axis) + (axis,)
-    back = tuple(int(i) for i in np.argsort(perm))
-    vals, idx = top_k_p.bind(sh.transpose(operand, perm), k=int(k))
-    return [sh.transpose(vals, back), sh.transpose(idx, back)]
+    return list(top_k_p.bind(operand, k=k, axis=axis))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ import numpy as np
 
 from core.interpreters.partial_eval import dce_jaxpr
 from core.ir import Eqn, Jaxpr, Literal
-from core.jit.canonical import canonical, fold_constant_converts
+from core.jit.canonical import canonical, composition_jaxpr, fold_constant_converts
 from core.jit.errors import LoweringError
 from core.jit.fusion import ELEMENTWISE, SCALAR, classify
 
@@ -225,6 +225,10 @@ def _inner_jaxprs(eqn: Eqn) -> list | None:
     body (and a while loop's condition) once, whatever the trip count; every branch of a
     `cond`. None for other equations."""
     name, params = eqn.prim.name, eqn.params
+    if (
+        getattr(eqn.prim, "composition", None) is not None
+    ):  # XLA counts what JAX lowers it to: the composition
+        return [composition_jaxpr(eqn)]
     if name in _CALL_PARAMS:
         return [params[_CALL_PARAMS[name]]]
     if name == "scan":

@@ -14,6 +14,7 @@ import numpy as np
 
 import core.numpy as jnp
 from core.checkpoint import checkpoint_name
+from core.lax import special
 from core.prims import collectives as coll
 from core.prims import conv as cv
 from core.prims import decompositions as dc
@@ -54,6 +55,10 @@ def R(*s):
 
 def P(*s):  # positive
     return _rng.uniform(0.5, 1.5, s)
+
+
+def L(*s):  # fixed: evenly spaced in [-1.1, 0.9]
+    return np.linspace(-1.1, 0.9, int(np.prod(s))).reshape(s)
 
 
 def U(*s):  # inside (-1, 1)
@@ -379,6 +384,18 @@ CASES: list[Case] = [
     ),
     # last: its random inputs do not shift those of the cases above
     Case("checkpoint_name", "name", lambda x: checkpoint_name(x, "a"), [R(3)]),
+    # JAX's primitives numbax compiles as compositions (fixed operands: no draws to shift)
+    Case("split", "split", lambda x: ix.split(x, (1, 2), 1)[1], [L(2, 3)]),
+    Case("unstack", "unstack", lambda x: ix.unstack(x, 1)[2], [L(2, 3)]),
+    Case("tile", "tile", lambda x: ix.tile(x, (2, 1, 3)), [L(2, 1, 3)]),
+    Case("erfc", "erfc", special.erfc, [np.array([-1.3, 0.2, 0.9, 2.4])]),
+    Case("copy", "copy", sh.copy_p.bind, [L(3)]),
+    Case(
+        "select_n_scalar_which",
+        "select_n",
+        lambda s, x, y: ew.select_n(ew.gt(s, ew.full_like(s, 0.0)), x, y),
+        [np.array(0.4), L(2, 3), L(2, 3)[::-1]],
+    ),
 ]
 
 # Collectives only make sense inside a named vmap: check the derivatives of the mapped function.

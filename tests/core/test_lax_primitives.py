@@ -84,10 +84,10 @@ def test_jax_params_refused_when_not_implemented():
     x = np.ones((2, 3), np.float32)
     with pytest.raises(NotImplementedError, match=r"^Accuracy high not supported$"):  # JAX's
         lax.exp_p.bind(x, accuracy="high")
-    with pytest.raises(JaxParamError, match=r"top_k_p.bind: .*axis=0"):
-        lax.top_k_p.bind(x, k=1, axis=0)
+    with pytest.raises(JaxParamError, match=r"reshape_p.bind: .*dimensions=\(1, 0\)"):
+        lax.reshape_p.bind(x, new_sizes=(3, 2), dimensions=(1, 0), sharding=None)
     # numbax's own parameters still bind as before
-    np.testing.assert_array_equal(lax.top_k_p.bind(x, k=1)[0], np.ones((2, 1), np.float32))
+    np.testing.assert_array_equal(lax.reshape_p.bind(x, new_sizes=(3, 2)), np.ones((3, 2)))
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from core.backends.numba.registry import (
     register_lowering,
 )
 from core.jit.codegen import compile_jaxpr, threaded
+from core.lax import special
 from core.primitive import all_primitives
 from core.prims import elementwise as ew
 from core.prims import gather, indexing, linalg, random_bits, reductions, rev, shapes, sorting
@@ -242,6 +243,19 @@ CASES += [
     pytest.param(
         sorting.top_k, (np.array([[1, 3, 3, 2], [0, -1, 5, 5]], F32),), {"k": 3}, id="top_k"
     ),
+    pytest.param(sorting.top_k, (rand((4, 3)),), {"k": 2, "axis": 0}, id="top_k-axis0"),
+    pytest.param(
+        lambda p, x, y: ew.select_n(p, x, y),
+        (True, rand((3, 4)), rand((3, 4))),
+        {},
+        id="select_n-scalar",
+    ),
+    # JAX's primitives compiled as their compositions (`Primitive.composition`)
+    pytest.param(lambda x: indexing.split(x, (1, 3), 1), (rand((3, 4)),), {}, id="split"),
+    pytest.param(lambda x: indexing.unstack(x, 1), (rand((3, 4)),), {}, id="unstack"),
+    pytest.param(lambda x: indexing.tile(x, (2, 3)), (rand((3, 1)),), {}, id="tile"),
+    pytest.param(special.erfc, (SPECIAL,), {}, id="erfc"),
+    pytest.param(shapes.copy_p.bind, (rand((3, 4)),), {}, id="copy"),
 ]
 
 
@@ -298,6 +312,8 @@ NEVER_COMPILED = {
     "remat2",  # core/checkpoint.py: inlined by core/jit/simplify.py
     "name",  # checkpoint_name's identity: dropped by core/jit/simplify.py
     "add_any",  # AD's sums: compiled as `add` (core/jit/canonical.py)
+    # JAX's primitives numbax composes: simplify inlines their `Primitive.composition`
+    *(n for n, p in all_primitives().items() if p.composition is not None),
 }
 # Lowered and tested by their own files (control flow), or never lowered: collectives reach the
 # compiler only outside vmap, where their rule raises a clear error.

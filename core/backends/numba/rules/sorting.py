@@ -72,11 +72,11 @@ register_lowering(sort_p, Kernel(_sort_lowering))
 
 
 def _top_k_lowering(ctx, eqn):
-    k = eqn.params["k"]
+    k, axis = eqn.params["k"], eqn.params["axis"]
     xa, x_shape = ctx.in_avals[0], ctx.in_shape(0)
-    n = x_shape[-1]
-    rows = math.prod(x_shape[:-1])
-    x = ctx.assign("x", reshape(ctx.array(0), (rows, n)))
+    n = x_shape[axis]
+    rows = math.prod(x_shape[:axis]) * math.prod(x_shape[axis + 1 :])
+    x = _moved_lowering(ctx, 0, axis, len(x_shape))
     vals = ctx.assign("v", alloc((rows, k), xa.dtype))
     idx = ctx.assign("i", alloc((rows, k), np.int32))
     if k:
@@ -86,9 +86,14 @@ def _top_k_lowering(ctx, eqn):
             with ctx.block(f"for j in range({k}):"):
                 q = ctx.assign("q", f"{n - 1} - {p}[j]")
                 ctx.line(f"{idx}[r, j] = {q}")
-                ctx.line(f"{vals}[r, j] = {x}[r, {q}]")
-    shape = (*x_shape[:-1], k)
-    return [ctx.assign("v", reshape(vals, shape)), ctx.assign("i", reshape(idx, shape))]
+                val = f"{x}[r, {q}]"
+                ctx.line(
+                    f"{vals}[r, j] = {val} != 0"
+                    if xa.dtype == np.bool_
+                    else f"{vals}[r, j] = {val}"
+                )
+    shape = (*x_shape[:axis], k, *x_shape[axis + 1 :])
+    return [_moved_back_lowering(ctx, o, shape, axis) for o in (vals, idx)]
 
 
 register_lowering(top_k_p, Kernel(_top_k_lowering))
