@@ -184,20 +184,28 @@ _front_batcher(inv_p)
 slogdet_p = Primitive("slogdet", multiple_results=True)
 
 
+def _real_dtype(dtype: np.dtype) -> np.dtype:
+    """The component dtype of a complex dtype (a real dtype itself otherwise)."""
+    return np.zeros((), dtype).real.dtype
+
+
 def _slogdet_impl(x):
     sign, logabs = np.linalg.slogdet(x)
-    return [np.asarray(sign, x.dtype), np.asarray(logabs, x.dtype)]
+    return [np.asarray(sign, x.dtype), np.asarray(logabs, _real_dtype(x.dtype))]
 
 
-def _slogdet_abstract_eval(x):
+def _slogdet_abstract_eval(x):  # as JAX: the log of |det| is real for complex matrices
     _check_matrix("slogdet", x, True)
-    return [ShapedArray(x.shape[:-2], x.dtype), ShapedArray(x.shape[:-2], x.dtype)]
+    real = _real_dtype(x.dtype)
+    return [ShapedArray(x.shape[:-2], x.dtype), ShapedArray(x.shape[:-2], real)]
 
 
 def _slogdet_jvp(primals, tangents):
     (x,), (t,) = primals, tangents
     sign, logabs = slogdet_p.bind(x)
     dlog = _trace(_mm(inv_p.bind(x), t))
+    if get_aval(x).dtype.kind == "c":  # d log|det| is the real part of tr(x^-1 dx)
+        dlog = real_p.bind(dlog)
     return [sign, logabs], [Zero(get_aval(sign)), dlog]
 
 
@@ -325,17 +333,18 @@ svd_p = Primitive("svd", multiple_results=True)
 
 
 def _svd_impl(x, *, full_matrices, compute_uv):
+    real = _real_dtype(x.dtype)
     if not compute_uv:
-        return [np.linalg.svd(x, compute_uv=False).astype(x.dtype)]
+        return [np.linalg.svd(x, compute_uv=False).astype(real)]
     u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
-    return [u.astype(x.dtype), s.astype(x.dtype), vh.astype(x.dtype)]
+    return [u.astype(x.dtype), s.astype(real), vh.astype(x.dtype)]
 
 
 def _svd_abstract_eval(x, *, full_matrices, compute_uv):
     _check_matrix("svd", x, False)
     *b, m, n = x.shape
     k = min(m, n)
-    s = ShapedArray((*b, k), x.dtype)
+    s = ShapedArray((*b, k), _real_dtype(x.dtype))  # singular values are real, as JAX's
     if not compute_uv:
         return [s]
     um, vn = (m, n) if full_matrices else (k, k)

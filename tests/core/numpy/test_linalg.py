@@ -150,3 +150,23 @@ def test_16_bit_floats_raise_jaxs_not_implemented_error(name, dtype):
     assert isinstance(info.value, core.errors.LinalgDtypeError)
     with pytest.raises(NotImplementedError, match=f"Unsupported dtype {dtype}"):
         core.nn.initializers.orthogonal()(core.random.key(0), (4, 4), dtype)
+
+
+_C22 = jnp.array([[1 + 1j, 2], [3, 4j]])
+
+
+# JAX 0.10.2's answers (differential run, tools/jax_differential.py): singular values and
+# log|det| of complex matrices are real.
+@pytest.mark.parametrize(
+    "run, dtype, want",
+    [(lambda: jnp.linalg.svd(_C22)[1], "float32", [5.1620493, 2.0864446]),
+     (lambda: jnp.linalg.svd(_C22, compute_uv=False), "float32", [5.1620493, 2.0864446]),
+     (lambda: jnp.linalg.svdvals(_C22), "float32", [5.1620493, 2.0864446]),
+     (lambda: jnp.linalg.cond(_C22), "float32", 2.4740891),
+     (lambda: jnp.linalg.slogdet(_C22).logabsdet, "float32", 2.376795),
+     (lambda: jnp.linalg.slogdet(_C22).sign, "complex64", -0.9284767 + 0.37139067j)],
+)  # fmt: skip
+def test_complex_matrices_give_real_singular_values(run, dtype, want):
+    got = run()
+    assert got.dtype == dtype
+    np.testing.assert_allclose(got, want, rtol=1e-5)
