@@ -71,7 +71,7 @@ def _as_complex(x: Any) -> Any:
 def _scale(n: int, norm: str | None, inverse: bool) -> float:
     norm = "backward" if norm is None else norm
     if norm not in _NORMS:
-        raise ValueError(f'Invalid norm value {norm}; should be "backward", "ortho" or "forward".')
+        raise ValueError(f'Invalid norm value {norm}; should be "backward","ortho" or "forward".')
     if norm == "ortho":
         return 1 / np.sqrt(n)
     return 1 / n if (norm == "backward") == inverse else 1.0
@@ -79,8 +79,8 @@ def _scale(n: int, norm: str | None, inverse: bool) -> float:
 
 def _check_n(n: int) -> int:
     n = operator.index(n)
-    if n < 1:
-        raise ValueError(f"Invalid number of FFT data points ({n}) specified; must be >= 1.")
+    if n < 1:  # JAX's first line
+        raise ValueError(f"Shape should be positive.\nGot n={n}: the number of FFT points is >= 1.")
     return n
 
 
@@ -253,17 +253,25 @@ def _axes_and_sizes(
     nd = get_aval(a).ndim
     if s is not None:
         s = [operator.index(d) for d in s]
-        if any(d <= 0 for d in s):
-            raise ValueError(f"Shape should be positive; got s={s}.")
+        if any(d <= 0 for d in s):  # JAX's first lines, then the arguments
+            raise ValueError(f"Shape should be positive.\nGot s={s}.")
         if axes is not None and len(s) != len(axes):
-            raise ValueError(f"Shape and axes have different lengths: s={s}, axes={list(axes)}.")
+            raise ValueError(f"Shape and axes have different lengths.\nGot s={s}, axes={axes}.")
     if axes is None:
         axes = range(nd) if s is None else range(nd - len(s), nd)
+    _check_repeated(name, axes, nd)
     axes = [canonicalize_axis(operator.index(ax), nd) for ax in axes]
-    if len(set(axes)) != len(axes):
-        raise ValueError(f"jax.numpy.fft.{name} does not support repeated axes. Got axes {axes}.")
     sizes: list[int | None] = list(s) if s is not None else [None] * len(axes)
     return axes, sizes
+
+
+def _check_repeated(name: str, axes: Sequence[int], nd: int) -> None:
+    """JAX's error for an axis given twice (its message shows the axes as given)."""
+    canonical = [canonicalize_axis(operator.index(ax), nd) for ax in axes]
+    if len(set(canonical)) != len(canonical):
+        raise ValueError(
+            f"jax.numpy.fft.{name} does not support repeated axes. Got axes {tuple(axes)}."
+        )
 
 
 def _c2c_axes(
@@ -396,6 +404,10 @@ def _over_two_axes(
         norm: str | None = None,
     ) -> Any:
         check_arraylike(f"jax.numpy.fft.{name}", a)
+        axes = tuple(axes)
+        if len(axes) != 2:
+            raise ValueError(f"jax.numpy.fft.{name} only supports 2 axes. Got axes = {axes}.")
+        _check_repeated(name, axes, np.ndim(a))
         return nd(a, s, axes, norm)
 
     transform.__name__ = transform.__qualname__ = name

@@ -132,3 +132,29 @@ def test_jit_grad_vmap():
     )
     g = core.jit(core.grad(_power))(XV)
     np.testing.assert_allclose(g, [-2.0, 18.5, -18.0, 6.5], rtol=1e-5)
+
+
+_M34 = jnp.arange(12.0).reshape(3, 4)
+
+
+# (call, first line of JAX 0.10.2's ValueError): a differential run (tools/jax_differential.py).
+@pytest.mark.parametrize(
+    "run, first",
+    [(lambda: jnp.fft.fft2(_M34, axes=(0, 0)),
+      "jax.numpy.fft.fft2 does not support repeated axes. Got axes (0, 0)."),
+     (lambda: jnp.fft.rfftn(_M34, axes=(0, 0)),
+      "jax.numpy.fft.rfftn does not support repeated axes. Got axes (0, 0)."),
+     (lambda: jnp.fft.ifft2(_M34, axes=(1,)),
+      "jax.numpy.fft.ifft2 only supports 2 axes. Got axes = (1,)."),
+     (lambda: jnp.fft.irfft2(_M34, axes=()),
+      "jax.numpy.fft.irfft2 only supports 2 axes. Got axes = ()."),
+     (lambda: jnp.fft.fft(_M34, n=0), "Shape should be positive."),
+     (lambda: jnp.fft.fftn(_M34, s=(0, 2)), "Shape should be positive."),
+     (lambda: jnp.fft.fftn(_M34, s=(2, 3), axes=(0,)), "Shape and axes have different lengths."),
+     (lambda: jnp.fft.fft(_M34, norm="bad"),
+      'Invalid norm value bad; should be "backward","ortho" or "forward".')],
+)  # fmt: skip
+def test_fft_errors_have_jaxs_first_lines(run, first):
+    with pytest.raises(ValueError) as info:
+        run()
+    assert str(info.value).split("\n")[0] == first
