@@ -27,7 +27,8 @@ def canonical(eqns: list[Eqn]) -> list[Eqn]:
     """`eqns` with every operand of a broadcasting elementwise equation
     (`Primitive.broadcasting`: `mul a 2.0:f32[]`, or `f32[1,3]` beside `f32[4,1]`) given the
     result's shape through a `broadcast_in_dim`, `add_any` as `add`, a `reduce_sum` over
-    axes of size 1 only (the transpose of JAX's `expand_dims`) as a `reshape`, and the numpy
+    axes of size 1 only and a `broadcast_in_dim` that only inserts them (JAX's `expand_dims`
+    and its transpose) as a `reshape`, and the numpy
     ints of parameters (`reduce_sum[axes=(np.int64(1),)]`) as ints."""
     out: list[Eqn] = []
     for eqn in eqns:
@@ -36,9 +37,7 @@ def canonical(eqns: list[Eqn]) -> list[Eqn]:
             eqn = Eqn(eqn.prim, eqn.inputs, params, eqn.outputs, eqn.source_info)
         if eqn.prim is elementwise.add_any_p:
             eqn = Eqn(elementwise.add_p, eqn.inputs, eqn.params, eqn.outputs, eqn.source_info)
-        elif eqn.prim is reductions.reduce_sum_p and all(
-            eqn.inputs[0].aval.shape[a] == 1 for a in eqn.params["axes"]
-        ):
+        elif _only_unit_axes(eqn):
             params = {"new_sizes": eqn.outputs[0].aval.shape}
             eqn = Eqn(shapes.reshape_p, eqn.inputs, params, eqn.outputs, eqn.source_info)
         broadcasting = eqn.prim.broadcasting or eqn.prim is elementwise.select_n_p
@@ -79,6 +78,21 @@ def fold_constant_converts(eqns: list[Eqn], outvars: list) -> list[Eqn]:
             continue
         out.append(Eqn(e.prim, ins, e.params, e.outputs, e.source_info) if ins != e.inputs else e)
     return out
+
+
+def _only_unit_axes(eqn: Eqn) -> bool:
+    """A `reduce_sum` over axes of size 1 (JAX's transpose of `expand_dims`) or a
+    `broadcast_in_dim` that only inserts axes of size 1 (JAX's `expand_dims`): a reshape."""
+    if eqn.prim is not reductions.reduce_sum_p and eqn.prim is not shapes.broadcast_in_dim_p:
+        return False
+    x, out = eqn.inputs[0].aval, eqn.outputs[0].aval
+    if eqn.prim is reductions.reduce_sum_p:
+        return all(x.shape[a] == 1 for a in eqn.params["axes"])
+    if x.ndim:
+        dims = eqn.params["broadcast_dimensions"]
+        same = all(out.shape[d] == n for d, n in zip(dims, x.shape))
+        return list(dims) == sorted(dims) and same and out.size == x.size
+    return False
 
 
 def _has_numpy_int(v: Any) -> bool:
