@@ -50,6 +50,7 @@ import numpy as np
 
 from core import dtypes
 from core.avals import ShapedArray
+from core.interpreters.partial_eval import trace_to_jaxpr
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var, sub_jaxprs
 from core.jit.errors import UnsupportedDTypeError
 from core.prims.narrow import round_bfloat16_p, rounded_sum_p
@@ -197,11 +198,16 @@ def _is_bf16(aval: Any) -> bool:
 # The pieces, written with lax and traced (`_Widener.inline`)
 
 
-def _ops():
-    # lax loads the primitives' wrappers; imported on the first bfloat16 compile
-    from core import lax  # noqa: PLC0415
+_LAX: list = []  # `core.lax`, which registers itself when it loads (it is a higher layer)
 
-    return lax
+
+def register_lax(module: Any) -> None:
+    """Hands this module `core.lax`, whose wrappers the pieces below are written with."""
+    _LAX[:] = [module]
+
+
+def _ops():
+    return _LAX[0]
 
 
 def _round(x):
@@ -429,8 +435,6 @@ class _Widener:
 
     def inline(self, fn: Callable, ins: Sequence[Any], **params: Any) -> list[Any]:
         """The outputs of `fn(*ins, **params)` traced into `eqns` (`fn` returns a list)."""
-        from core.interpreters.partial_eval import trace_to_jaxpr  # noqa: PLC0415
-
         avals = [x.aval for x in ins]
         jaxpr, consts = trace_to_jaxpr(lambda *xs: fn(*xs, **params), avals)
         if consts or jaxpr.constvars:

@@ -16,7 +16,10 @@ composition of the operation, or an `UnsupportedPrimitive` that says what to use
 on `core.scipy.linalg`, which imports this package.
 """
 
+import sys as _sys
+
 from core.api import stop_gradient
+from core.jit import narrow as _narrow
 from core.lax.checked import (
     OperandShapeError,
     abs,
@@ -829,3 +832,5 @@ __all__ = [
     "zeros_like_array",
     "zeta",
 ]
+
+_narrow.register_lax(_sys.modules[__name__])  # the compiler writes bfloat16 pieces with lax
