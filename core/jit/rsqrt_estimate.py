@@ -17,6 +17,8 @@ from pathlib import Path
 
 from llvmlite import binding as llvm
 from llvmlite import ir
+from numba.core import config as numba_config
+from numba.core.codegen import get_host_cpu_features
 
 
 def _rsqrt_steps() -> tuple[int, int]:
@@ -24,7 +26,7 @@ def _rsqrt_steps() -> tuple[int, int]:
     (xla/codegen/intrinsic/rsqrt.cc; its float32 loops are at most 8 wide): float32 refines
     `rsqrtss`, once on AMD (whose estimate is more accurate), twice on other x86 CPUs with AVX;
     float64 refines AVX-512's `rsqrt14pd` twice. 0: no estimate, 1 / sqrt(x) (XLA elsewhere)."""
-    features = llvm.get_host_cpu_features()
+    features = _target_cpu_features()
     if platform.machine().lower() not in ("x86_64", "amd64") or not features.get("avx"):
         return 0, 0
     try:
@@ -33,6 +35,19 @@ def _rsqrt_steps() -> tuple[int, int]:
         cpuinfo = ""
     amd = "AuthenticAMD" in cpuinfo or llvm.get_host_cpu_name().startswith(_AMD_CPU_NAMES)
     return (1 if amd else 2), (2 if features.get("avx512f") else 0)
+
+
+def target_cpu() -> tuple[str, str]:
+    """The CPU name and features (`+avx,-avx512f,...`) numba compiles for: the host's, or
+    `NUMBA_CPU_NAME`/`NUMBA_CPU_FEATURES` (e.g. `generic` for portable caches, which has no
+    AVX) and `NUMBA_ENABLE_AVX=0`. Code cached for one target must not load on another."""
+    name = numba_config.CPU_NAME or llvm.get_host_cpu_name()
+    features = numba_config.CPU_FEATURES
+    return name, get_host_cpu_features() if features is None else features
+
+
+def _target_cpu_features() -> dict[str, bool]:
+    return {f[1:]: f[0] == "+" for f in target_cpu()[1].split(",") if f}
 
 
 _AMD_CPU_NAMES = ("znver", "bdver", "btver", "amdfam", "barcelona", "opteron", "athlon", "k8")

@@ -47,6 +47,7 @@ from core.backends.llvm import pool, translate, vecmath
 from core.backends.numba.library import entry
 from core.jit import cache_files, disk_cache
 from core.jit.array_struct import array_struct
+from core.jit.rsqrt_estimate import target_cpu
 
 _lock = threading.Lock()
 _LOADED: dict[str, tuple] = {}  # key -> the nests' intrinsics
@@ -61,6 +62,7 @@ def _version() -> str:
         f"{numba.__version__} {llvmlite.__version__} {llvm.llvm_version_info}".encode()
     )
     h.update(disk_cache.fingerprint().encode())  # runtime and vecmath, which vecmath.py mirrors
+    h.update(repr(target_cpu()).encode())  # numba's own cache keys hold its target too
     for path in sorted(Path(__file__).parent.glob("*.py")):
         h.update(path.read_bytes())
     return h.hexdigest()
