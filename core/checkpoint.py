@@ -35,6 +35,7 @@ from core.ad_util import Zero
 from core.array import Array
 from core.interpreters import batching
 from core.interpreters.jvp import tangent_aval
+from core.interpreters.partial_eval import dce_jaxpr
 from core.primitive import Primitive
 from core.prims.control_flow.common import batch_jaxpr, jvp_jaxpr, stage
 from core.ref_scope import RefEffectError
@@ -182,7 +183,7 @@ def _jvp(primals, tangents, *, jaxpr, prevent_cse, differentiated, policy):
         *consts,
         *primals,
         *[t for t in tangents if type(t) is not Zero],
-        differentiated=True,
+        differentiated=differentiated,  # as JAX's jvp: only partial evaluation sets it
         jaxpr=new,
         policy=policy,
         prevent_cse=prevent_cse,
@@ -277,11 +278,20 @@ def _partial_eval(trace, args, params):
         if v in needed and v not in recomputed
     ]
     known_out = [v for v in outvars if not is_unknown(v)]
-    known_jaxpr = ir.Jaxpr(
-        [], [v for v in jaxpr.invars if v not in unknown], [e for e, _ in known], known_out + saved
+    known_jaxpr = dce_jaxpr(  # without the equations only recomputed ones read (as JAX)
+        ir.Jaxpr(
+            [],
+            [v for v in jaxpr.invars if v not in unknown],
+            [e for e, _ in known],
+            known_out + saved,
+        )
     )
     with set_current_trace(trace.parent):
         values = ir.eval_jaxpr(known_jaxpr, [], *[a for a in args if not trace.is_own(a)])
+    # The known outputs are the forward pass's values, even those the staged part recomputes
+    # (a result that a tangent equation reads through exp or tanh): a recomputed copy is staged,
+    # so returning it would make a primal output unknown (a linear value in the backward pass).
+    known_values = iter(values[: len(known_out)])
     env: dict[ir.Var, Any] = {
         v: x for v, x in zip(known_out + saved, values) if isinstance(v, ir.Var)
     }
@@ -296,7 +306,7 @@ def _partial_eval(trace, args, params):
             with source_info.use(eqn.source_info):
                 out = trace.stage(eqn.prim, [read(x) for x in eqn.inputs], eqn.params)
             env.update(zip(eqn.outputs, out if eqn.prim.multiple_results else [out]))
-    return [read(v) for v in outvars]
+    return [read(v) if is_unknown(v) else next(known_values) for v in outvars]
 
 
 remat_p = Primitive("remat2", multiple_results=True, higher_order=True)

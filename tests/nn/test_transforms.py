@@ -609,3 +609,41 @@ def test_scan_passes_in_only_the_streams_split_rngs_names(split_rngs, rngs, erro
     with pytest.raises(error, match="split_rngs" if error is errors.UnliftedRngError else "rngs="):
         scanned.apply({}, x, None, rngs=rngs)
     assert issubclass(error, nn.flax_errors.InvalidRngError)
+
+
+class ExpCell(nn.Module):
+    """A scan cell whose next carry the tangents read through exp (its jvp uses its result)."""
+
+    @nn.compact
+    def __call__(self, c, x):
+        w = np.array([[0.3, -0.2, 0.5], [0.1, 0.4, -0.6], [0.7, 0.2, 0.1]], np.float32)
+        h = nn.Dense(3, kernel_init=lambda *_: jnp.asarray(w))(c)
+        c = jnp.tanh(h) + jnp.exp(-c) * 0.1 + x
+        return c, jnp.exp(c).sum()
+
+
+@pytest.mark.parametrize("policy", [None, core.checkpoint_policies.nothing_saveable])
+@pytest.mark.parametrize("remat_inside", [True, False])
+def test_gradients_of_scan_and_remat_match_flax(remat_inside, policy):
+    if remat_inside:  # the checkpointed body's next carry is read by exp's tangent
+        cell = nn.scan(nn.remat(ExpCell, policy=policy), variable_broadcast="params",
+                       split_rngs={"params": False})  # fmt: skip
+    else:
+        cell = nn.remat(nn.scan(ExpCell, variable_broadcast="params",
+                                split_rngs={"params": False}), policy=policy)  # fmt: skip
+
+    class Model(nn.Module):
+        @nn.compact
+        def __call__(self, c, xs):
+            c, ys = cell()(c, xs)
+            return c.sum() + ys.sum() * 0.01
+
+    c0 = np.array([1.0, 0.5, -0.3], np.float32)
+    xs = np.array([[0.3, 0.7, 1.1], [0.2, -0.4, 0.9], [1.2, 0.1, 0.5]], np.float32)
+    v = Model().init(random.key(0), c0, xs)
+    g, gc = core.grad(lambda v, c: Model().apply(v, c, xs), (0, 1))(v, c0)
+    bias, kernel = tree_util.tree_leaves(g)  # Flax 0.12.8's gradients
+    close(bias, [0.90558094, 0.6037392, 1.4747598])
+    close(kernel, [[0.901364, 0.7313478, 1.2331764], [0.2714382, -0.1309983, 0.547487],
+                   [0.4599641, 0.910897, 1.4508519]])  # fmt: skip
+    close(gc, [0.22345036, -0.16615726, 0.15537386])
