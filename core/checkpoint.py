@@ -8,16 +8,21 @@ jaxpr just runs. Reverse mode is where it differs: linearizing splits the differ
 * a known part, run on the forward pass: the primal outputs, plus the values the `policy` lets
   be saved (`checkpoint_policies.dots_with_no_batch_dims_saveable` saves matrix products, the
   name policies save `checkpoint_name`d values);
-* a staged part, the backward pass's program: the tangent equations, preceded by every primal
-  equation they need that may not be saved, recomputed there from the checkpoint's inputs and
-  the saved values (the backward pass evaluates these forward equations first,
-  core/interpreters/transpose.py).
+* a staged part, the backward pass's program: one `remat2` equation (`differentiated=True`)
+  holding the tangent equations, preceded by every primal equation they need that may not be
+  saved, recomputed there from the checkpoint's inputs and the saved values. Its transpose rule
+  splits that jaxpr again (the recomputation, then the transposed linear part) and binds it as
+  a `remat2`, as JAX's does (so `make_jaxpr(grad(checkpoint(f)))` prints JAX's program).
 
-So the residuals kept between the passes are the checkpoint's inputs and the saveable values
-the backward pass reads, as in JAX (`core.ad_checkpoint.print_saved_residuals` lists them).
-A staged part holding a higher-order primitive with unknown inputs (a scan or cond the
-tangents flow through) is not split: it is linearized as without `checkpoint`; so is a function
-that writes a Ref made outside it (it runs as is).
+The known outputs are always the forward pass's values, even when the backward pass recomputes
+them (a result that a tangent equation reads through exp or tanh). So the residuals kept
+between the passes are the checkpoint's inputs and the saveable values the backward pass reads,
+as in JAX (`core.ad_checkpoint.print_saved_residuals` lists them). A checkpoint holding a
+higher-order primitive the tangents flow through (a scan or cond) is recomputed whole in the
+backward pass from its inputs (JAX's default policy); partial: another policy's saveable values
+inside it are recomputed too (`everything_saveable` saves what plain linearization saves), and
+the forward pass's scan still computes (and drops) the per-step residuals its split makes. A
+function that writes a Ref made outside it runs as is.
 """
 
 from __future__ import annotations
@@ -30,14 +35,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core import ir, source_info, tree_util
+from core import ir, tree_util
 from core.ad_util import Zero
 from core.array import Array
 from core.interpreters import batching
 from core.interpreters.jvp import tangent_aval
 from core.interpreters.partial_eval import dce_jaxpr
+from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
 from core.primitive import Primitive
-from core.prims.control_flow.common import batch_jaxpr, jvp_jaxpr, stage
+from core.prims.control_flow.common import (
+    batch_jaxpr,
+    drop_outputs,
+    jvp_jaxpr,
+    memo,
+    pe_jaxpr,
+    stage,
+)
 from core.ref_scope import RefEffectError
 from core.trace import Tracer, as_value, get_aval, set_current_trace, to_numpy
 
@@ -249,14 +262,41 @@ def _flatten(jaxpr: ir.Jaxpr, policy: Any, unknown: set) -> tuple[list, list[ir.
 
 
 def _partial_eval(trace, args, params):
-    """Linearizing: the known part runs now (at the parent), the rest is staged on `trace`
-    with the non-saveable known values it reads recomputed (see the module docstring)."""
-    jaxpr = params["jaxpr"]
-    unknown: set[ir.Var] = {v for v, a in zip(jaxpr.invars, args) if trace.is_own(a)}
-    flat = _flatten(jaxpr, params["policy"], unknown)
-    if flat is None:  # linearized as without checkpoint
+    """Linearizing: the known part runs now (at the parent); the rest is staged on `trace` as
+    one `remat2` equation (`differentiated=True`, as JAX's) reading the saved known values
+    (see the module docstring)."""
+    jaxpr, policy = params["jaxpr"], params["policy"]
+    uk = tuple(trace.is_own(a) for a in args)
+    try:  # the split per jaxpr, unknown inputs and policy (an unhashable policy: each time)
+        plan = memo(jaxpr, ("remat_pe", uk, policy), lambda: _split(jaxpr, uk, policy))
+    except TypeError:
+        plan = _split(jaxpr, uk, policy)
+    if plan is None:  # saves what linearizing it saves
         with set_current_trace(trace):
             return ir.eval_jaxpr(jaxpr, [], *args)
+    known_jaxpr, backward, out_uk = plan
+    with set_current_trace(trace.parent):
+        values = ir.eval_jaxpr(known_jaxpr, [], *[a for a, u in zip(args, uk) if not u])
+    n_known = len(out_uk) - sum(out_uk)
+    staged = []
+    if backward.outvars:
+        operands = [*values[n_known:], *[a for a, u in zip(args, uk) if u]]
+        staged = trace.stage(remat_p, operands, {**params, "jaxpr": backward,
+                                                 "differentiated": True})  # fmt: skip
+    k, u = iter(values[:n_known]), iter(staged)
+    return [next(u) if unknown else next(k) for unknown in out_uk]
+
+
+def _split(jaxpr: ir.Jaxpr, uk: tuple, policy: Any) -> tuple | None:
+    """`(known, backward, out_unknowns)`: `known` maps the known inputs to the known outputs
+    and the residuals, `backward` the residuals and the unknown inputs to the unknown outputs,
+    recomputing the known values it reads that the policy does not let be saved. The known
+    outputs are the forward pass's values, even those `backward` recomputes (a result that a
+    tangent equation reads through exp or tanh). None: linearize as without checkpoint."""
+    unknown: set[ir.Var] = {v for v, u in zip(jaxpr.invars, uk) if u}
+    flat = _flatten(jaxpr, policy, unknown)
+    if flat is None:
+        return None if isinstance(policy, _Everything) else _split_whole(jaxpr, uk)
     eqns, outvars = flat
 
     def is_unknown(x: ir.Atom) -> bool:
@@ -278,35 +318,89 @@ def _partial_eval(trace, args, params):
         if v in needed and v not in recomputed
     ]
     known_out = [v for v in outvars if not is_unknown(v)]
-    known_jaxpr = dce_jaxpr(  # without the equations only recomputed ones read (as JAX)
-        ir.Jaxpr(
-            [],
-            [v for v in jaxpr.invars if v not in unknown],
-            [e for e, _ in known],
-            known_out + saved,
-        )
-    )
-    with set_current_trace(trace.parent):
-        values = ir.eval_jaxpr(known_jaxpr, [], *[a for a in args if not trace.is_own(a)])
-    # The known outputs are the forward pass's values, even those the staged part recomputes
-    # (a result that a tangent equation reads through exp or tanh): a recomputed copy is staged,
-    # so returning it would make a primal output unknown (a linear value in the backward pass).
-    known_values = iter(values[: len(known_out)])
-    env: dict[ir.Var, Any] = {
-        v: x for v, x in zip(known_out + saved, values) if isinstance(v, ir.Var)
-    }
-    env.update((v, a) for v, a in zip(jaxpr.invars, args) if v in unknown)
-
-    def read(x: ir.Atom) -> Any:
-        return x.as_array() if isinstance(x, ir.Literal) else env[x]
-
+    known_inputs = [v for v in jaxpr.invars if v not in unknown]
+    # without the equations only recomputed ones read, as JAX's
+    known_jaxpr = dce_jaxpr(ir.Jaxpr([], known_inputs, [e for e, _ in known], known_out + saved))
     again = {id(e) for e in recompute + staged}
-    for eqn, _ in eqns:
-        if id(eqn) in again:
-            with source_info.use(eqn.source_info):
-                out = trace.stage(eqn.prim, [read(x) for x in eqn.inputs], eqn.params)
-            env.update(zip(eqn.outputs, out if eqn.prim.multiple_results else [out]))
-    return [read(v) if is_unknown(v) else next(known_values) for v in outvars]
+    backward = ir.Jaxpr(
+        [],
+        saved + [v for v in jaxpr.invars if v in unknown],
+        [e for e, _ in eqns if id(e) in again],
+        [v for v in outvars if is_unknown(v)],
+    )
+    ir.typecheck(backward)
+    return known_jaxpr, backward, tuple(is_unknown(v) for v in outvars)
+
+
+def _split_whole(jaxpr: ir.Jaxpr, uk: tuple) -> tuple:
+    """`_split` of a checkpoint holding a higher-order primitive with unknown inputs (a scan or
+    cond the tangents flow through): the forward pass runs the known part of the split jaxpr
+    (the primitive's own partial evaluation splits it) without its residuals, and the backward
+    pass recomputes everything else from the checkpoint's inputs, as JAX's default policy does.
+    Partial: the values a policy would save inside are recomputed too."""
+    jk, _, out_uk, nres = pe_jaxpr(jaxpr, uk, (False,) * len(jaxpr.outvars))
+    n_known = len(jk.outvars) - nres
+    backward = dce_jaxpr(
+        ir.Jaxpr([], jaxpr.invars, jaxpr.eqns, [v for v, u in zip(jaxpr.outvars, out_uk) if u])
+    )
+    used = {x for e in backward.eqns for x in e.inputs} | set(backward.outvars)
+    known_pos = [i for i, u in enumerate(uk) if not u]
+    saved = [j for j, i in enumerate(known_pos) if jaxpr.invars[i] in used]
+    forward = drop_outputs(jk, n_known)
+    known_jaxpr = ir.Jaxpr(
+        [], forward.invars, forward.eqns, [*forward.outvars, *[jk.invars[j] for j in saved]]
+    )
+    inputs = [jaxpr.invars[known_pos[j]] for j in saved]
+    inputs += [v for v, u in zip(jaxpr.invars, uk) if u]
+    backward = ir.Jaxpr([], inputs, backward.eqns, backward.outvars)
+    ir.typecheck(backward)
+    return known_jaxpr, backward, out_uk
+
+
+def _transpose(cts, *args, jaxpr, **params):
+    """The backward pass of a staged `remat2`: its known inputs are the saved values, its
+    unknown ones linear. Bound as a `remat2` of the transposed program (as JAX's), which
+    recomputes the other known values, splitting the jaxpr (`pe_jaxpr`: a scan or cond inside
+    splits itself) and transposing its linear part."""
+    linear = tuple(is_undefined(a) for a in args)
+    nonzero = tuple(type(c) is not Zero for c in cts)
+
+    def make():
+        n_out = len(jaxpr.outvars)
+        jk, ju, _, nres = pe_jaxpr(jaxpr, linear, (True,) * n_out)
+        out_nz: list[bool] = []
+
+        def backward(*vals):
+            n_known = len(vals) - sum(nonzero)
+            known, cts_nz = vals[:n_known], iter(vals[n_known:])
+            res = ir.eval_jaxpr(jk, [], *known)
+            ct = [next(cts_nz) if nz else Zero(a) for nz, a in zip(nonzero, jaxpr.out_avals)]
+            lin = [UndefinedPrimal(a) for a, u in zip(jaxpr.in_avals, linear) if u]
+            got = backward_pass(ju, [], [*res, *lin], ct)[nres:]
+            out_nz[:] = [type(g) is not Zero for g in got]
+            return [g for g in got if type(g) is not Zero]
+
+        in_avals = [a for a, u in zip(jaxpr.in_avals, linear) if not u]
+        new, consts = stage(
+            backward, in_avals + [a for a, nz in zip(jaxpr.out_avals, nonzero) if nz]
+        )
+        return new, consts, out_nz
+
+    new, consts, out_nz = memo(jaxpr, ("remat_transpose", linear, nonzero), make)
+    outs = iter(
+        remat_p.bind(
+            *consts,
+            *[a for a in args if not is_undefined(a)],
+            *[c for c in cts if type(c) is not Zero],
+            **{**params, "jaxpr": new, "differentiated": True},
+        )
+        if any(out_nz)
+        else []
+    )
+    lin_avals = (a.aval for a in args if is_undefined(a))
+    cts_in = [next(outs) if nz else Zero(a) for nz, a in zip(out_nz, lin_avals)]
+    it = iter(cts_in)
+    return [next(it) if u else None for u in linear]
 
 
 remat_p = Primitive("remat2", multiple_results=True, higher_order=True)
@@ -315,6 +409,7 @@ remat_p.def_abstract_eval(lambda *avals, jaxpr, **params: jaxpr.out_avals)
 remat_p.def_jvp(_jvp)
 remat_p.def_batch(_batch)
 remat_p.def_partial_eval(_partial_eval)
+remat_p.def_transpose(_transpose)
 
 
 # ---------------------------------------------------------------------------------------------

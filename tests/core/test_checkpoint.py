@@ -310,3 +310,60 @@ def test_residuals_of_a_result_the_tangents_read_are_the_inputs_only():
     assert [r[1] for r in saved_residuals(core.checkpoint(reads_result), XR)] == [
         "from the argument x"
     ]
+
+
+# JAX 0.10.2's `make_jaxpr(grad(product_loss))`: the forward pass, then the backward pass as
+# one remat2 that recomputes tanh and exp from the argument (the transposed staged remat2).
+GRAD_JAXPR = """\
+{ lambda ; a:f32[3]. let
+    b:f32[3] = tanh a
+    c:f32[3] = mul b 1.100000023841858:f32[]
+    d:f32[3] = exp c
+    e:f32[3] = mul c d
+    _:f32[] = reduce_sum[axes=(0,) out_sharding=None] e
+    f:f32[3] = broadcast_in_dim 1.0:f32[]
+    g:f32[3] = mul c f
+    h:f32[3] = mul f d
+    i:f32[3] = remat2[
+      differentiated=True
+      jaxpr={ lambda ; j:f32[3] k:f32[3] l:f32[3]. let
+          m:f32[3] = tanh j
+          n:f32[3] = sub 1.0:f32[] m
+          o:f32[3] = mul m 1.100000023841858:f32[]
+          p:f32[3] = exp o
+          q:f32[3] = mul l p
+          r:f32[3] = add_any k q
+          s:f32[3] = mul r 1.100000023841858:f32[]
+          t:f32[3] = mul s n
+          u:f32[3] = mul t m
+          v:f32[3] = add_any t u
+        in (v,) }
+      policy=None
+      prevent_cse=True
+    ] a h g
+  in (i,) }"""
+
+
+def test_grad_jaxpr_is_jaxs():
+    assert str(core.make_jaxpr(core.grad(product_loss))(XR)) == GRAD_JAXPR
+
+
+def test_transposing_a_checkpoint_binds_a_differentiated_remat2():
+    # JAX 0.10.2: linear_transpose of a checkpointed linear function
+    f = core.linear_transpose(core.checkpoint(lambda x: 2.0 * x + jnp.sum(x)), XR)
+    np.testing.assert_allclose(f(XR)[0], [3.2, 2.2, 0.6], rtol=1e-6)
+    text = str(core.make_jaxpr(lambda x: f(x)[0])(XR))
+    assert "remat2[\n      differentiated=True" in text
+
+
+@pytest.mark.parametrize(
+    "fun",
+    [
+        around_scan_loss,
+        core.checkpoint(lambda x: core.lax.cond(jnp.sum(x) > 0, jnp.tanh, jnp.sin, jnp.exp(x))),
+    ],
+    ids=["scan", "cond"],
+)
+def test_a_checkpoint_around_control_flow_saves_its_inputs_only(fun):
+    # JAX 0.10.2: the backward pass recomputes the scan or cond from the argument
+    assert [r[1] for r in saved_residuals(fun, XR)] == ["from the argument x"]
