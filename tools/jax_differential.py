@@ -15,8 +15,15 @@ Usage (from the repository root; the JAX side runs under the reference interpret
     python -m tools.jax_differential --list          # the areas and their case counts
 
 The areas are lax control flow, tree_util, random samplers (float16/bfloat16/float32 and,
-under x64, float64), nn initializers, indexing and `.at[]`, linalg/fft and optax schedules and
-losses. The script never imports JAX in numbax's process.
+under x64, float64), nn initializers, indexing and `.at[]`, linalg/fft, optax schedules and
+losses, jax.scipy.stats, jax.nn functions (activations and their gradients, softmax with
+`where=`, logsumexp with `b`/`return_sign`, one_hot, dot_product_attention), lax ops (convs
+with groups and dilations, reduce_window, sort/top_k, dynamic slices, pad, select_n, shifts,
+integer rem/div), jnp statistics (quantile methods, nan-reductions, histogram, bincount,
+unique, searchsorted, polyfit, convolve, interp), Optax transformations (`run_tx` applies an
+optimizer to three gradients and returns the updates, final state and params) and Flax layers
+(`init_apply` gives the variables for key 0 and the output). The script never imports JAX in
+numbax's process.
 """
 
 # ruff: noqa: E501
@@ -1534,6 +1541,1201 @@ def _scipy() -> list[str]:
     return c
 
 
+ACTIVATIONS = [
+    "relu",
+    "relu6",
+    "sigmoid",
+    "log_sigmoid",
+    "silu",
+    "swish",
+    "hard_sigmoid",
+    "hard_silu",
+    "hard_swish",
+    "hard_tanh",
+    "elu",
+    "celu",
+    "selu",
+    "gelu",
+    "mish",
+    "soft_sign",
+    "softplus",
+    "sparse_plus",
+    "sparse_sigmoid",
+    "squareplus",
+    "leaky_relu",
+    "log1mexp",
+    "tanh",
+    "identity",
+]
+
+
+def _nn_funcs() -> list[str]:
+    xs = (
+        "jnp.array([-jnp.inf, -30.0, -2.5, -1.0, -0.0, 0.0, 0.5, 1.0, 3.0, 30.0, jnp.inf, jnp.nan])"
+    )
+    c = []
+    for a in ACTIVATIONS:
+        c += [
+            f"jax.nn.{a}({xs})",
+            f"jax.nn.{a}({xs}.astype(jnp.float16))",
+            f"jax.nn.{a}({xs}.astype(jnp.bfloat16))",
+            f"jax.nn.{a}(jnp.array([-2, 0, 3]))",
+            f"jax.nn.{a}(2.0)",
+            f"jax.nn.{a}(jnp.array([True, False]))",
+            f"jax.grad(lambda x: jax.nn.{a}(x))(0.0)",
+            f"jax.vmap(jax.grad(lambda x: jax.nn.{a}(x)))(jnp.array([-2.0, -0.5, 0.5, 2.0]))",
+        ]
+    c += [
+        f"jax.nn.gelu({xs}, approximate=False)",
+        f"jax.nn.leaky_relu({xs}, negative_slope=0.2)",
+        f"jax.nn.elu({xs}, alpha=0.5)",
+        f"jax.nn.celu({xs}, alpha=2.0)",
+        "jax.nn.squareplus(jnp.array([-1.0, 0.0, 1.0]), b=0.0)",
+        "jax.nn.glu(jnp.arange(8.0).reshape(2, 4))",
+        "jax.nn.glu(jnp.arange(8.0).reshape(2, 4), axis=0)",
+        "jax.nn.glu(jnp.arange(6.0).reshape(2, 3))",
+        "jax.nn.relu(jnp.array([1 + 1j]))",
+        "jax.grad(jax.nn.relu)(0.0)",
+        "jax.grad(jax.nn.relu6)(6.0)",
+        "jax.grad(jax.nn.hard_tanh)(1.0)",
+    ]
+    x = "jnp.array([[1.0, 2.0, -jnp.inf], [0.5, 0.5, 0.5]])"
+    for f in ("softmax", "log_softmax"):
+        c += [
+            f"jax.nn.{f}({x})",
+            f"jax.nn.{f}({x}, axis=0)",
+            f"jax.nn.{f}({x}, axis=(0, 1))",
+            f"jax.nn.{f}({x}, axis=None)",
+            f"jax.nn.{f}({x}, where=jnp.array([[True, False, True], [False, False, False]]))",
+            f"jax.nn.{f}({x}, where=jnp.array([True, True, False]))",
+            f"jax.nn.{f}(jnp.full((2,), -jnp.inf))",
+            f"jax.nn.{f}(jnp.array([1, 2, 3]))",
+            f"jax.nn.{f}(jnp.array([1.0, 2.0], jnp.float16))",
+            f"jax.nn.{f}({x}, axis=2)",
+            f"jax.grad(lambda x: jax.nn.{f}(x)[0])(jnp.array([1.0, 2.0, 3.0]))",
+            f"jax.grad(lambda x: jax.nn.{f}(x, where=jnp.array([True, False, True]))[0])(jnp.array([1.0, 2.0, 3.0]))",
+        ]
+    for f in ("jax.nn.logsumexp", "jsp.special.logsumexp"):
+        c += [
+            f"{f}({x})",
+            f"{f}({x}, axis=1)",
+            f"{f}({x}, axis=1, keepdims=True)",
+            f"{f}({x}, b=jnp.array([1.0, -1.0, 2.0]))",
+            f"{f}({x}, axis=1, b=jnp.array([1.0, -3.0, 2.0]), return_sign=True)",
+            f"{f}({x}, b=0.0, return_sign=True)",
+            f"{f}(jnp.array([1.0, 1.0]), b=jnp.array([1.0, -1.0]))",
+            f"{f}(jnp.array([1.0, 1.0]), b=jnp.array([1.0, -1.0]), return_sign=True)",
+            f"{f}(jnp.array([1.0, 2.0]), b=jnp.array([-1.0, -1.0]))",
+            f"{f}(jnp.array([1.0, 2.0]), b=jnp.array([-1.0, -1.0]), return_sign=True)",
+            f"{f}({x}, where=jnp.array([[True, False, True], [False, False, False]]), axis=1)",
+            f"{f}(jnp.array([1, 2]))",
+            f"{f}(jnp.array([], jnp.float32))",
+            f"{f}(jnp.full((3,), -jnp.inf))",
+            f"{f}(jnp.array([jnp.inf, 1.0]))",
+            f"{f}(jnp.array([jnp.inf, -jnp.inf]))",
+            f"{f}(jnp.array([1.0, 2.0], jnp.float16), b=2)",
+            f"{f}(jnp.array([1.0, 2.0]), b=jnp.array([1.0, 2.0, 3.0]))",
+            f"jax.grad(lambda x: {f}(x, b=jnp.array([1.0, 0.0, 2.0])))(jnp.array([1.0, 2.0, 3.0]))",
+        ]
+    c += [
+        "jax.nn.logmeanexp(jnp.array([1.0, 2.0, 3.0]))",
+        "jax.nn.logmeanexp(jnp.arange(6.0).reshape(2, 3), axis=0)",
+        "jax.nn.standardize(jnp.arange(6.0).reshape(2, 3))",
+        "jax.nn.standardize(jnp.arange(6.0).reshape(2, 3), axis=0, epsilon=0.0)",
+        "jax.nn.standardize(jnp.arange(6.0).reshape(2, 3), mean=1.0, variance=4.0)",
+        "jax.nn.standardize(jnp.arange(6).reshape(2, 3))",
+        "jax.nn.standardize(jnp.arange(6.0).reshape(2, 3), where=jnp.array([True, False, True]))",
+        "jax.nn.one_hot(jnp.array([0, 2, 5, -1]), 3)",
+        "jax.nn.one_hot(jnp.array([0, 2]), 3, dtype=jnp.int8)",
+        "jax.nn.one_hot(jnp.array([[0, 2], [1, 1]]), 3, axis=0)",
+        "jax.nn.one_hot(jnp.array([[0, 2], [1, 1]]), 3, axis=-2)",
+        "jax.nn.one_hot(jnp.array([0.0, 1.5, 2.0]), 3)",
+        "jax.nn.one_hot(2, 4)",
+        "jax.nn.one_hot(jnp.array([0, 1]), 0)",
+        "jax.nn.one_hot(jnp.array([0, 1]), 3, dtype=jnp.bool_)",
+        "jax.nn.one_hot(jnp.array([0, 1]), 3, axis=2)",
+        "jax.nn.one_hot(jnp.array([0, 1]), 3.0)",
+        "jax.nn.one_hot(jnp.array([0, 1]), jnp.int32(3))",
+        "jax.nn.one_hot(jnp.array([True, False]), 2)",
+        "jax.nn.dot_product_attention(jnp.ones((1, 3, 2, 4)), jnp.ones((1, 5, 2, 4)), jnp.arange(40.0).reshape(1, 5, 2, 4))",
+        "jax.nn.dot_product_attention(jnp.arange(24.0).reshape(1, 3, 2, 4) / 10, jnp.ones((1, 3, 2, 4)), jnp.arange(24.0).reshape(1, 3, 2, 4), is_causal=True)",
+        "jax.nn.dot_product_attention(jnp.ones((1, 3, 2, 4)), jnp.ones((1, 3, 1, 4)), jnp.arange(12.0).reshape(1, 3, 1, 4))",
+        "jax.nn.dot_product_attention(jnp.ones((3, 2, 4)), jnp.ones((3, 2, 4)), jnp.ones((3, 2, 4)), scale=0.5)",
+        "jax.nn.dot_product_attention(jnp.ones((1, 3, 2, 4)), jnp.ones((1, 3, 2, 4)), jnp.ones((1, 3, 2, 4)), bias=jnp.zeros((1, 2, 3, 3)), mask=jnp.tril(jnp.ones((3, 3), bool)))",
+        "jax.nn.dot_product_attention(jnp.ones((1, 3, 2, 4)), jnp.ones((1, 3, 2, 5)), jnp.ones((1, 3, 2, 4)))",
+        "jax.nn.dot_product_attention(jnp.ones((1, 3, 3, 4)), jnp.ones((1, 3, 2, 4)), jnp.ones((1, 3, 2, 4)))",
+        "jax.nn.dot_product_attention(jnp.ones((1, 3, 2, 4), jnp.float16), jnp.ones((1, 3, 2, 4), jnp.float16), jnp.ones((1, 3, 2, 4), jnp.float16))",
+        "jax.nn.dot_product_attention(jnp.ones((1, 3, 2, 4)), jnp.ones((1, 3, 2, 4)), jnp.ones((1, 3, 2, 4)), implementation='cudnn')",
+        "jax.nn.dot_product_attention(jnp.ones((1, 4, 1, 2)), jnp.ones((1, 4, 1, 2)), jnp.arange(8.0).reshape(1, 4, 1, 2), local_window_size=(1, 0))",
+        "jax.nn.dot_product_attention(jnp.ones((1, 4, 1, 2)), jnp.ones((1, 4, 1, 2)), jnp.arange(8.0).reshape(1, 4, 1, 2), query_seq_lengths=jnp.array([2]), key_value_seq_lengths=jnp.array([3]))",
+    ]
+    return c
+
+
+def _lax_ops() -> list[str]:
+    x = "jnp.arange(32.0).reshape(1, 2, 4, 4)"
+    w = "jnp.arange(36.0).reshape(2, 2, 3, 3) / 10"
+    cg = "lax.conv_general_dilated"
+    c = [
+        f"{cg}({x}, {w}, (1, 1), 'SAME')",
+        f"{cg}({x}, {w}, (2, 1), 'VALID')",
+        f"{cg}({x}, {w}, (1, 1), [(1, 0), (2, 1)])",
+        f"{cg}({x}, {w}, (1, 1), 'SAME', lhs_dilation=(2, 1))",
+        f"{cg}({x}, {w}, (1, 1), 'VALID', rhs_dilation=(1, 2))",
+        f"{cg}({x}, {w}, (2, 2), 'SAME_LOWER', lhs_dilation=(1, 2), rhs_dilation=(2, 1))",
+        f"{cg}({x}, jnp.ones((4, 1, 3, 3)), (1, 1), 'SAME', feature_group_count=2)",
+        f"{cg}({x}, jnp.ones((4, 2, 3, 3)), (1, 1), 'SAME', feature_group_count=2)",
+        f"{cg}({x}, jnp.ones((3, 1, 3, 3)), (1, 1), 'SAME', feature_group_count=2)",
+        f"{cg}(jnp.arange(64.0).reshape(2, 2, 4, 4), jnp.ones((4, 2, 3, 3)), (1, 1), 'VALID', batch_group_count=2)",
+        f"{cg}(jnp.arange(64.0).reshape(2, 2, 4, 4), jnp.ones((3, 2, 3, 3)), (1, 1), 'VALID', batch_group_count=2)",
+        f"{cg}({x}, jnp.ones((4, 1, 3, 3)), (1, 1), 'VALID', batch_group_count=2)",
+        f"{cg}({x}, jnp.ones((4, 1, 3, 3)), (1, 1), 'VALID', feature_group_count=2, batch_group_count=2)",
+        f"{cg}(jnp.arange(32.0).reshape(1, 4, 4, 2), jnp.ones((3, 3, 2, 2)), (1, 1), 'SAME', dimension_numbers=('NHWC', 'HWIO', 'NHWC'))",
+        f"{cg}(jnp.arange(32.0).reshape(1, 4, 4, 2), jnp.ones((3, 3, 2, 2)), (1, 1), 'SAME', dimension_numbers=('NHWC', 'HWIO', 'NCHW'))",
+        f"{cg}(jnp.arange(8.0).reshape(1, 2, 4), jnp.ones((3, 2, 2)), (1,), 'SAME')",
+        f"{cg}(jnp.arange(8.0).reshape(1, 2, 4), jnp.ones((3, 2, 2)), (1,), 'FULL')",
+        f"{cg}({x}, {w}, (1,), 'SAME')",
+        f"{cg}({x}, {w}, (0, 1), 'SAME')",
+        f"{cg}({x}, jnp.ones((2, 3, 3, 3)), (1, 1), 'SAME')",
+        f"{cg}({x}.astype(jnp.int32), {w}.astype(jnp.int32), (1, 1), 'SAME')",
+        f"{cg}({x}.astype(jnp.float16), {w}.astype(jnp.float16), (1, 1), 'SAME')",
+        f"{cg}({x}, {w}.astype(jnp.float16), (1, 1), 'SAME')",
+        f"{cg}({x}, {w}, (1, 1), 'SAME', preferred_element_type=jnp.float64)",
+        f"lax.conv({x}, {w}, (1, 1), 'SAME')",
+        f"lax.conv_with_general_padding({x}, {w}, (1, 1), 'SAME', (2, 1), (1, 1))",
+        f"lax.conv_transpose({x}, jnp.ones((3, 3, 2, 3)), (2, 2), 'SAME', dimension_numbers=('NCHW', 'HWIO', 'NCHW'))",
+        "lax.conv_transpose(jnp.arange(32.0).reshape(1, 4, 4, 2), jnp.ones((3, 3, 2, 3)), (2, 1), 'VALID', dimension_numbers=('NHWC', 'HWIO', 'NHWC'))",
+        "lax.conv_transpose(jnp.arange(32.0).reshape(1, 4, 4, 2), jnp.arange(54.0).reshape(3, 3, 2, 3), (2, 2), [(1, 2), (0, 1)], dimension_numbers=('NHWC', 'HWIO', 'NHWC'), transpose_kernel=True)",
+        f"jax.grad(lambda w: {cg}({x}, w, (1, 1), 'SAME', feature_group_count=2).sum())(jnp.ones((4, 1, 3, 3)))",
+        f"jax.grad(lambda x: {cg}(x, {w}, (2, 1), 'SAME', lhs_dilation=(1, 2)).sum())({x})",
+    ]
+    rw = "lax.reduce_window"
+    c += [
+        f"{rw}({x}, 0.0, lax.add, (1, 1, 2, 2), (1, 1, 2, 2), 'VALID')",
+        f"{rw}({x}, -jnp.inf, lax.max, (1, 1, 3, 3), (1, 1, 1, 1), 'SAME')",
+        f"{rw}({x}, jnp.inf, lax.min, (1, 1, 2, 2), (1, 1, 1, 2), [(0, 0), (0, 0), (1, 0), (0, 1)])",
+        f"{rw}({x}, 1.0, lax.mul, (1, 2, 1, 1), (1, 1, 1, 1), 'VALID')",
+        f"{rw}({x}, 0.0, lax.add, (1, 1, 2, 2), (1, 1, 1, 1), 'VALID', base_dilation=(1, 1, 2, 1))",
+        f"{rw}({x}, 0.0, lax.add, (1, 1, 2, 2), (1, 1, 1, 1), 'VALID', window_dilation=(1, 1, 2, 2))",
+        f"{rw}(jnp.arange(6), 0, lax.add, (2,), (1,), 'VALID')",
+        f"{rw}(jnp.arange(6), 0, lax.add, (2, 2), (1,), 'VALID')",
+        f"{rw}(jnp.arange(6.0), 0.0, lambda a, b: a + 2 * b, (2,), (1,), 'VALID')",
+        f"{rw}(jnp.arange(6.0), 0.0, lax.add, (7,), (1,), 'VALID')",
+        f"{rw}((jnp.arange(6.0), jnp.arange(6)), (0.0, 0), lambda a, b: (a[0] + b[0], a[1] + b[1]), (2,), (2,), 'VALID')",
+        f"jax.grad(lambda x: {rw}(x, -jnp.inf, lax.max, (1, 1, 2, 2), (1, 1, 2, 2), 'VALID').sum())({x})",
+        "lax.cumsum(jnp.arange(6).reshape(2, 3), axis=1, reverse=True)",
+        "lax.cumprod(jnp.arange(1.0, 7.0).reshape(2, 3), axis=0)",
+        "lax.cummax(jnp.array([1, 3, 2, 5, 4]))",
+        "lax.cummin(jnp.array([3.0, jnp.nan, 1.0]))",
+        "lax.cumlogsumexp(jnp.array([0.0, 1.0, -jnp.inf, 2.0]))",
+        "lax.cumlogsumexp(jnp.array([0.0, 1.0, 2.0], jnp.float16), reverse=True)",
+        "lax.cumlogsumexp(jnp.arange(6.0).reshape(2, 3), axis=1)",
+        "lax.cumlogsumexp(jnp.array([1, 2]))",
+        "lax.cumsum(jnp.arange(6), axis=2)",
+        "lax.cumsum(jnp.array([True, True, False]))",
+        "jax.grad(lambda x: lax.cumlogsumexp(x)[-1])(jnp.array([0.0, 1.0, 2.0]))",
+    ]
+    k = "jnp.array([3, 1, 2, 1, 3])"
+    v = "jnp.array([0.5, 0.1, 0.2, 0.4, 0.3])"
+    c += [
+        f"lax.sort({k})",
+        f"lax.sort(({k}, {v}), num_keys=1)",
+        f"lax.sort(({k}, {v}), num_keys=2)",
+        f"lax.sort(({k}, {v}), num_keys=3)",
+        f"lax.sort(({k}, {v}), num_keys=0)",
+        f"lax.sort(({k}, {v}), is_stable=True)",
+        "lax.sort(jnp.array([[3, 1], [2, 4]]), dimension=0)",
+        "lax.sort(jnp.array([[3, 1], [2, 4]]), dimension=2)",
+        "lax.sort(jnp.array([jnp.nan, 1.0, -jnp.inf, -0.0, 0.0, jnp.inf, -1.0]))",
+        f"lax.sort([{k}, {v}])",
+        f"lax.sort_key_val({k}, {v})",
+        "lax.sort_key_val(jnp.array([[3, 1], [2, 4]]), jnp.array([[0, 1], [2, 3]]), dimension=0)",
+        "lax.sort(jnp.array([True, False, True]))",
+        "lax.sort(jnp.array([1 + 2j, 1 - 1j, 0 + 5j]))",
+        "lax.top_k(jnp.array([3.0, 1.0, 4.0, 1.0, 5.0, 9.0]), 3)",
+        "lax.top_k(jnp.array([[3, 1, 4], [1, 5, 9]]), 2)",
+        "lax.top_k(jnp.array([1.0, 1.0, 1.0, 0.5]), 2)",
+        "lax.top_k(jnp.array([jnp.nan, 1.0, jnp.inf, -jnp.inf]), 3)",
+        "lax.top_k(jnp.array([3.0, 1.0]), 3)",
+        "lax.top_k(jnp.array([3.0, 1.0]), -1)",
+        "lax.top_k(jnp.array([3.0, 1.0]), 0)",
+        "lax.top_k(jnp.float32(3.0), 1)",
+        "lax.top_k(jnp.array([True, False, True]), 2)",
+        "lax.top_k(jnp.array([[3, 1, 4], [1, 5, 9]]), 1, axis=0)",
+        "jax.grad(lambda x: lax.top_k(x, 2)[0].sum())(jnp.array([3.0, 1.0, 4.0]))",
+    ]
+    a = "jnp.arange(10).reshape(2, 5)"
+    c += [
+        f"lax.dynamic_slice({a}, (0, 3), (2, 3))",
+        f"lax.dynamic_slice({a}, (1, -1), (1, 2))",
+        f"lax.dynamic_slice({a}, (5, 7), (1, 2))",
+        f"lax.dynamic_slice({a}, (jnp.int8(-3), jnp.uint8(200)), (1, 2))",
+        f"lax.dynamic_slice({a}, (0, 0), (3, 2))",
+        f"lax.dynamic_slice({a}, (0,), (1, 2))",
+        f"lax.dynamic_slice({a}, (0, 0), (1,))",
+        f"lax.dynamic_slice({a}, (0, 1.0), (1, 2))",
+        f"lax.dynamic_slice({a}, (0, 0), (1, -1))",
+        f"lax.dynamic_slice({a}, jnp.array([1, 4]), (1, 2))",
+        f"lax.dynamic_slice_in_dim({a}, 4, 3, axis=1)",
+        f"lax.dynamic_index_in_dim({a}, -1, axis=1)",
+        f"lax.dynamic_index_in_dim({a}, 9, axis=1, keepdims=False)",
+        f"lax.dynamic_update_slice({a}, jnp.array([[7, 8, 9]]), (1, 3))",
+        f"lax.dynamic_update_slice({a}, jnp.array([[7, 8, 9]]), (-1, -2))",
+        f"lax.dynamic_update_slice({a}, jnp.array([[7, 8, 9]]), (5, 10))",
+        f"lax.dynamic_update_slice({a}, jnp.array([[7.5]]), (0, 0))",
+        f"lax.dynamic_update_slice({a}, jnp.array([7]), (0, 0))",
+        f"lax.dynamic_update_slice({a}, jnp.ones((3, 1), jnp.int32), (0, 0))",
+        f"lax.dynamic_update_slice({a}, jnp.ones((1, 1), jnp.int32), (0,))",
+        f"lax.dynamic_update_slice_in_dim({a}, jnp.ones((2, 2), jnp.int32), 4, axis=1)",
+        f"lax.dynamic_update_index_in_dim({a}, jnp.array([9, 9]), 7, axis=1)",
+        f"jax.jit(lambda i: lax.dynamic_slice({a}, (i, i), (1, 3)))(4)",
+        f"jax.jit(lambda i: lax.dynamic_update_slice({a}, jnp.zeros((1, 3), jnp.int32), (i, i)))(-4)",
+        "jax.grad(lambda x: lax.dynamic_slice(x, (1,), (2,)).sum())(jnp.arange(4.0))",
+    ]
+    p = "jnp.arange(1, 7).reshape(2, 3)"
+    c += [
+        f"lax.pad({p}, 0, [(1, 0, 0), (0, 2, 0)])",
+        f"lax.pad({p}, -1, [(0, 0, 1), (1, 1, 2)])",
+        f"lax.pad({p}, 0, [(-1, 0, 0), (0, -2, 0)])",
+        f"lax.pad({p}, 0, [(0, 0, 0), (-1, -1, 1)])",
+        f"lax.pad({p}, 0, [(-2, 1, 1), (0, 0, 0)])",
+        f"lax.pad({p}, 0, [(0, 0, -1), (0, 0, 0)])",
+        f"lax.pad({p}, 0, [(-3, 0, 0), (0, 0, 0)])",
+        f"lax.pad({p}, 0, [(0, 0, 0)])",
+        f"lax.pad({p}, 0.5, [(0, 0, 0), (1, 0, 0)])",
+        f"lax.pad({p}.astype(jnp.float32), 0.5, [(0, 0, 0), (1, 0, 0)])",
+        f"lax.pad({p}.astype(jnp.float32), jnp.float16(0.5), [(0, 0, 0), (1, 0, 0)])",
+        "lax.pad(jnp.float32(1), 0.0, [])",
+        "jax.grad(lambda x: (lax.pad(x, 0.0, [(-1, 2, 1)]) * jnp.arange(7.0)).sum())(jnp.arange(4.0))",
+    ]
+    c += [
+        "lax.select_n(jnp.array([0, 1, 2, 1]), jnp.zeros(4), jnp.ones(4), jnp.full(4, 2.0))",
+        "lax.select_n(jnp.array([True, False]), jnp.zeros(2), jnp.ones(2))",
+        "lax.select_n(True, jnp.zeros(2), jnp.ones(2))",
+        "lax.select_n(jnp.array([0, 1]), jnp.zeros(2))",
+        "lax.select_n(jnp.array([0, 3]), jnp.zeros(2), jnp.ones(2))",
+        "lax.select_n(jnp.array([0.0, 1.0]), jnp.zeros(2), jnp.ones(2))",
+        "lax.select_n(jnp.array([0, 1]), jnp.zeros(2), jnp.ones(2, jnp.int32))",
+        "lax.select_n(jnp.array([0, 1]), jnp.zeros(2), jnp.ones(3))",
+        "lax.select_n(jnp.array([0, 1, 0]), jnp.zeros(2), jnp.ones(2))",
+        "lax.select_n(jnp.array([0, 1]))",
+        "lax.select_n(jnp.uint8(1), jnp.zeros(2), jnp.ones(2))",
+        "lax.select(jnp.array([True, False]), jnp.zeros(2), jnp.ones(2))",
+        "lax.select(jnp.array([1, 0]), jnp.zeros(2), jnp.ones(2))",
+        "lax.clamp(0, jnp.arange(-2, 5), 3)",
+        "lax.clamp(0.0, jnp.arange(-2.0, 5.0), 3.0)",
+        "lax.clamp(jnp.zeros(7), jnp.arange(-2.0, 5.0), 3.0)",
+        "lax.clamp(jnp.zeros(3), jnp.arange(-2.0, 5.0), 3.0)",
+        "lax.clamp(3.0, jnp.arange(-2.0, 5.0), 0.0)",
+        "lax.clamp(0, jnp.arange(-2.0, 5.0), 3)",
+        "lax.clamp(jnp.int8(0), jnp.arange(5, dtype=jnp.int8), jnp.int8(3))",
+        "lax.clamp(jnp.float32(0), jnp.arange(5.0), 3.0)",
+        "lax.clamp(0.0, jnp.array([jnp.nan, -1.0]), 1.0)",
+        "jax.grad(lambda x: lax.clamp(0.0, x, 1.0))(0.5)",
+        "jax.grad(lambda x: lax.clamp(0.0, x, 1.0))(1.0)",
+    ]
+    ints = "jnp.array([-128, -7, -1, 0, 1, 7, 127], jnp.int8)"
+    c += [
+        f"lax.population_count({ints})",
+        "lax.population_count(jnp.array([0, 1, 255, 2**31 - 1, -1], jnp.int32))",
+        "lax.population_count(jnp.array([0, 1, 2**32 - 1], jnp.uint32))",
+        "lax.population_count(jnp.array([1.0]))",
+        "lax.population_count(jnp.array([True]))",
+        "lax.clz(jnp.array([0, 1, -1, 255], jnp.int32))",
+        "lax.clz(jnp.array([0, 1, 255], jnp.uint8))",
+    ]
+    for op in ("shift_left", "shift_right_arithmetic", "shift_right_logical"):
+        c += [
+            f"lax.{op}({ints}, jnp.int8(3))",
+            f"lax.{op}({ints}, jnp.array([0, 1, 7, 8, 9, -1, 100], jnp.int8))",
+            f"lax.{op}(jnp.array([1, 2**31 - 1, -2**31, -5], jnp.int32), jnp.array([31, 32, 33, -1], jnp.int32))",
+            f"lax.{op}(jnp.array([1, 200, 255], jnp.uint8), jnp.array([1, 8, 3], jnp.uint8))",
+            f"lax.{op}(jnp.array([1, 2**32 - 1], jnp.uint32), jnp.array([31, 32], jnp.uint32))",
+            f"lax.{op}(jnp.array([1, 2], jnp.int32), jnp.array([1, 2], jnp.int8))",
+            f"lax.{op}(jnp.array([1.0]), jnp.array([1.0]))",
+            f"lax.{op}(jnp.array([1, 2], jnp.int16), 1)",
+        ]
+    c += [
+        "jnp.left_shift(jnp.array([1, 2], jnp.int8), jnp.array([7, 8]))",
+        "jnp.right_shift(jnp.array([-8, 8], jnp.int8), jnp.array([1, 10]))",
+        "jnp.right_shift(jnp.array([200], jnp.uint8), 1)",
+        "jnp.bitwise_count(jnp.array([-1, 7], jnp.int16))",
+    ]
+    n = "jnp.array([-7, -7, 7, 7, -8, 0, -128, -128], jnp.int8)"
+    d = "jnp.array([2, -2, 2, -2, 3, 5, -1, 1], jnp.int8)"
+    c += [
+        f"lax.rem({n}, {d})",
+        f"lax.div({n}, {d})",
+        f"jnp.remainder({n}, {d})",
+        f"jnp.fmod({n}, {d})",
+        f"jnp.floor_divide({n}, {d})",
+        f"jnp.divmod({n}, {d})",
+        f"{n} // {d}",
+        f"{n} % {d}",
+        f"lax.rem({n}, jnp.zeros(8, jnp.int8))",
+        f"lax.div({n}, jnp.zeros(8, jnp.int8))",
+        f"jnp.floor_divide({n}, jnp.zeros(8, jnp.int8))",
+        f"jnp.remainder({n}, jnp.zeros(8, jnp.int8))",
+        "lax.rem(jnp.array([-7.5, 7.5, -0.0, 5.0, jnp.inf]), jnp.array([2.0, -2.0, 1.0, jnp.inf, 2.0]))",
+        "lax.div(jnp.array([-7.5, 7.5]), jnp.array([2.0, -2.0]))",
+        "jnp.floor_divide(jnp.array([-7.5, 7.5, 1.0, -1.0]), jnp.array([2.0, -2.0, 0.0, jnp.inf]))",
+        "jnp.remainder(jnp.array([-7.5, 7.5, 1.0, -1.0]), jnp.array([2.0, -2.0, 0.0, jnp.inf]))",
+        "lax.div(jnp.array([7, 200], jnp.uint8), jnp.array([2, 3], jnp.uint8))",
+        "lax.div(jnp.array([-2**31], jnp.int32), jnp.array([-1], jnp.int32))",
+        "lax.rem(jnp.array([-2**31], jnp.int32), jnp.array([-1], jnp.int32))",
+        "lax.div(jnp.array([7]), jnp.array([2.0]))",
+        "lax.div(7, 2)",
+        "lax.rem(-7, 2)",
+        "lax.integer_pow(jnp.array([-2, 3], jnp.int8), 7)",
+        "lax.integer_pow(jnp.array([2.0, 0.0]), -2)",
+        "lax.pow(jnp.array([2.0, -8.0]), jnp.array([0.5, 1.0 / 3]))",
+        "lax.pow(jnp.array([2, 3]), jnp.array([3, 2]))",
+        "lax.pow(jnp.array([2.0, 3.0]), jnp.array([3, -2], jnp.int32))",
+        "lax.nextafter(jnp.array([0.0, 1.0], jnp.float32), jnp.array([1.0, 0.0], jnp.float32))",
+        "lax.round(jnp.array([0.5, 1.5, 2.5, -0.5]))",
+        "lax.round(jnp.array([0.5, 1.5, 2.5, -0.5]), lax.RoundingMethod.TO_NEAREST_EVEN)",
+        "lax.sign(jnp.array([-3, 0, 4], jnp.int8))",
+        "lax.sign(jnp.array([-0.0, jnp.nan, 2.0]))",
+        "lax.bitcast_convert_type(jnp.array([1.0, -2.0], jnp.float32), jnp.int32)",
+        "lax.bitcast_convert_type(jnp.array([1.0], jnp.float32), jnp.uint8)",
+        "lax.bitcast_convert_type(jnp.array([[1, 2, 3, 4]], jnp.uint8), jnp.float32)",
+        "lax.bitcast_convert_type(jnp.array([1, 2, 3], jnp.uint8), jnp.float32)",
+        "lax.convert_element_type(jnp.array([300.7, -1.5, jnp.nan, jnp.inf]), jnp.uint8)",
+        "lax.convert_element_type(jnp.array([300.7, -1.5, jnp.nan, jnp.inf]), jnp.int32)",
+        "lax.convert_element_type(jnp.array([3e9, -3e9]), jnp.int32)",
+        "lax.reduce_precision(jnp.array([1.0001, 65519.0, 1e-8]), exponent_bits=5, mantissa_bits=10)",
+        "lax.reduce_precision(jnp.array([1.0001, 3.3e38]), exponent_bits=8, mantissa_bits=7)",
+        "lax.expand_dims(jnp.ones((2, 3)), (0, 3))",
+        "lax.expand_dims(jnp.ones((2, 3)), (-1, 0))",
+        "lax.squeeze(jnp.ones((1, 2, 1)), (0, 2))",
+        "lax.squeeze(jnp.ones((1, 2, 1)), (1,))",
+        "lax.rev(jnp.arange(6).reshape(2, 3), (0, 1))",
+        "lax.rev(jnp.arange(6).reshape(2, 3), (2,))",
+        "lax.slice(jnp.arange(10), (1,), (8,), (3,))",
+        "lax.slice(jnp.arange(10), (1,), (11,))",
+        "lax.slice_in_dim(jnp.arange(10), -3, None)",
+        "lax.index_in_dim(jnp.arange(10), -1)",
+        "lax.broadcast_in_dim(jnp.arange(3), (2, 3), (1,))",
+        "lax.broadcast_in_dim(jnp.arange(3), (3, 2), (1,))",
+        "lax.broadcast_in_dim(jnp.arange(3), (2, 3, 4), (1, 1))",
+        "lax.collapse(jnp.ones((2, 3, 4)), 1, 3)",
+        "lax.transpose(jnp.ones((2, 3, 4)), (2, 0, 1))",
+        "lax.transpose(jnp.ones((2, 3, 4)), (2, 0, 0))",
+        "lax.dot_general(jnp.ones((2, 3, 4)), jnp.ones((2, 4, 5)), (((2,), (1,)), ((0,), (0,))))",
+        "lax.dot_general(jnp.ones((2, 3, 4), jnp.int8), jnp.ones((2, 4, 5), jnp.int8), (((2,), (1,)), ((0,), (0,))), preferred_element_type=jnp.int32)",
+        "lax.dot_general(jnp.ones((2, 3, 4)), jnp.ones((2, 3, 5)), (((2,), (1,)), ((0,), (0,))))",
+        "lax.dot(jnp.ones((2, 3)), jnp.ones((3,), jnp.int32))",
+        "lax.reduce(jnp.arange(6).reshape(2, 3), 0, lax.add, (1,))",
+        "lax.reduce((jnp.arange(6.0), jnp.arange(6)), (0.0, 0), lambda a, b: (a[0] + b[0], a[1] * b[1]), (0,))",
+        "lax.argmax(jnp.array([1.0, jnp.nan, 3.0]), 0, jnp.int32)",
+        "lax.argmin(jnp.array([[3, 1], [1, 3]]), 1, jnp.uint8)",
+        "lax.iota(jnp.int8, 4)",
+        "lax.broadcasted_iota(jnp.float32, (2, 3), 1)",
+        "lax.full((2,), 3, jnp.int8)",
+        "lax.full_like(jnp.ones(2, jnp.int8), 300)",
+        "lax.zeros_like_array(jnp.ones(2, jnp.float16))",
+        "lax.concatenate([jnp.ones(2), jnp.zeros(3)], 0)",
+        "lax.concatenate([jnp.ones(2), jnp.zeros(3, jnp.int32)], 0)",
+        "lax.concatenate([jnp.ones((2, 1)), jnp.zeros((3, 2))], 0)",
+        "lax.gather(jnp.arange(10.0), jnp.array([[2], [9], [11]]), lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,)), (1,), mode='clip')",
+        "lax.gather(jnp.arange(10.0), jnp.array([[2], [9], [11]]), lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,)), (1,), mode='fill')",
+        "lax.gather(jnp.arange(10.0), jnp.array([[2], [9]]), lax.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(), start_index_map=(0,)), (3,), mode='clip')",
+        "lax.gather(jnp.arange(10.0), jnp.array([[2], [9]]), lax.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(), start_index_map=(0,)), (3,), mode='fill', fill_value=-1.0)",
+        "lax.scatter_add(jnp.zeros(5), jnp.array([[1], [1], [7]]), jnp.ones(3), lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,)))",
+        "lax.scatter(jnp.zeros(5), jnp.array([[1], [7]]), jnp.ones(2), lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,)), mode='clip')",
+        "lax.erf_inv(jnp.array([-1.0, 0.0, 0.5, 1.0, 2.0]))",
+        "lax.igamma(jnp.array([1.0, 2.0, 0.0]), jnp.array([1.0, 0.5, 1.0]))",
+        "lax.lgamma(jnp.array([-1.0, 0.5, 0.0, -2.5]))",
+        "lax.digamma(jnp.array([-1.0, 0.5, 0.0, -2.5]))",
+        "lax.polygamma(jnp.array([1.0, 2.0]), jnp.array([0.5, 3.0]))",
+        "lax.bessel_i0e(jnp.array([0.0, 1.0, -5.0]))",
+        "lax.bessel_i1e(jnp.array([0.0, 1.0, -5.0]))",
+        "lax.atan2(jnp.array([0.0, -0.0, 1.0]), jnp.array([-1.0, -1.0, 0.0]))",
+        "lax.cbrt(jnp.array([-8.0, 27.0]))",
+        "lax.rsqrt(jnp.array([4.0, 0.0, -1.0]))",
+        "lax.is_finite(jnp.array([1.0, jnp.inf, jnp.nan]))",
+        "lax.complex(jnp.array([1.0]), jnp.array([2.0]))",
+        "lax.conj(jnp.array([1.0 + 2j]))",
+        "lax.conj(jnp.array([1.0]))",
+        "lax.abs(jnp.array([-128], jnp.int8))",
+        "lax.neg(jnp.array([-128, 5], jnp.int8))",
+        "lax.neg(jnp.array([1, 5], jnp.uint8))",
+        "lax.add(jnp.int8(100), jnp.int8(100))",
+        "lax.add(jnp.ones(2), jnp.ones(2, jnp.int32))",
+        "lax.add(jnp.ones(2), jnp.ones(3))",
+        "lax.add(1, 2.0)",
+        "lax.max(jnp.array([jnp.nan, 1.0]), jnp.array([0.0, jnp.nan]))",
+        "lax.min(jnp.array([-0.0, 0.0]), jnp.array([0.0, -0.0]))",
+        "lax.exp2(jnp.array([3.0, -1.0]))",
+        "lax.logistic(jnp.array([-100.0, 0.0, 100.0]))",
+        "lax.tan(jnp.array([0.5], jnp.float16))",
+        "lax.erfc(jnp.array([-1.0, 5.0]))",
+        "lax.tanh(jnp.array([1, 2]))",
+    ]
+    return c
+
+
+def _jnp_stats() -> list[str]:
+    x = "jnp.array([3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0])"
+    x2 = "jnp.array([[3.0, 1.0, 4.0, 1.0], [5.0, 9.0, 2.0, 6.0], [5.0, 3.0, 5.0, 8.0]])"
+    xn = "jnp.array([[3.0, jnp.nan, 4.0, 1.0], [jnp.nan, jnp.nan, jnp.nan, jnp.nan], [5.0, 3.0, 5.0, 8.0]])"
+    c = []
+    methods = [
+        "linear",
+        "lower",
+        "higher",
+        "nearest",
+        "midpoint",
+        "inverted_cdf",
+        "averaged_inverted_cdf",
+        "closest_observation",
+        "interpolated_inverted_cdf",
+        "hazen",
+        "weibull",
+        "median_unbiased",
+        "normal_unbiased",
+        "bogus",
+    ]
+    for m in methods:
+        c += [
+            f"jnp.quantile({x}, jnp.array([0.0, 0.1, 0.25, 0.5, 0.9, 1.0]), method='{m}')",
+            f"jnp.percentile({x2}, 30, axis=1, method='{m}')",
+        ]
+    c += [
+        f"jnp.quantile({x}, 0.5)",
+        f"jnp.quantile({x}, 1.5)",
+        f"jnp.quantile({x}, -0.5)",
+        f"jnp.quantile({x}.astype(jnp.int32), 0.3)",
+        f"jnp.quantile({x}.astype(jnp.float16), 0.3)",
+        f"jnp.quantile({x2}, jnp.array([0.2, 0.8]), axis=0)",
+        f"jnp.quantile({x2}, 0.2, axis=(0, 1))",
+        f"jnp.quantile({x2}, jnp.array([[0.2], [0.8]]), axis=1, keepdims=True)",
+        f"jnp.quantile({x2}, 0.2, axis=1, keepdims=True)",
+        f"jnp.quantile({x2}, 0.2, axis=2)",
+        f"jnp.quantile({x2}, 0.2, interpolation='lower')",
+        f"jnp.quantile({x2}, 0.2, overwrite_input=True)",
+        f"jnp.quantile({xn}, 0.5, axis=1)",
+        f"jnp.nanquantile({xn}, 0.5, axis=1)",
+        f"jnp.nanquantile({xn}, jnp.array([0.1, 0.9]), axis=1, method='nearest')",
+        f"jnp.nanpercentile({xn}, 50)",
+        f"jnp.percentile({x}, 150)",
+        f"jnp.percentile({x}, jnp.array([10, 50]))",
+        f"jnp.median({x2})",
+        f"jnp.median({x2}, axis=0, keepdims=True)",
+        "jnp.median(jnp.array([1, 2, 3, 4]))",
+        f"jnp.nanmedian({xn}, axis=1)",
+        "jnp.median(jnp.array([], jnp.float32))",
+        "jnp.quantile([1.0, 2.0], 0.5)",
+    ]
+    for f in (
+        "nanmean",
+        "nanvar",
+        "nanstd",
+        "nansum",
+        "nanprod",
+        "nanmin",
+        "nanmax",
+        "nanargmin",
+        "nanargmax",
+        "nancumsum",
+        "nancumprod",
+    ):
+        c += [
+            f"jnp.{f}({xn})",
+            f"jnp.{f}({xn}, axis=1)",
+            f"jnp.{f}({xn}.astype(jnp.float16), axis=0)",
+            f"jnp.{f}(jnp.array([1, 2, 3]))",
+        ]
+        if f not in ("nanargmin", "nanargmax", "nancumsum", "nancumprod"):
+            c.append(f"jnp.{f}({xn}, axis=1, keepdims=True)")
+    c += [
+        f"jnp.nanvar({xn}, axis=1, ddof=1)",
+        f"jnp.nanvar({x2}, axis=1, ddof=4)",
+        f"jnp.nanstd({xn}, ddof=2, axis=0)",
+        f"jnp.nanmean({xn}, axis=1, where=jnp.array([True, False, True, True]))",
+        f"jnp.nanmean({xn}, dtype=jnp.float16)",
+        "jnp.nanmean(jnp.array([1, 2], jnp.int8), dtype=jnp.int32)",
+        f"jnp.var({x2}, axis=1, ddof=5)",
+        "jnp.var(jnp.array([1 + 1j, 2 - 1j]))",
+        f"jnp.var({x2}, correction=1)",
+        f"jnp.var({x2}, ddof=1, correction=1)",
+        "jnp.std(jnp.array([1, 2, 4], jnp.int8))",
+        "jnp.mean(jnp.array([1, 2], jnp.uint8), dtype=jnp.uint8)",
+        "jnp.mean(jnp.zeros((0,)))",
+        f"jnp.average({x2}, axis=1, weights=jnp.array([1.0, 2.0, 0.0, 1.0]))",
+        f"jnp.average({x2}, axis=1, weights=jnp.array([1.0, 2.0, 0.0, 1.0]), returned=True)",
+        f"jnp.average({x2}, weights=jnp.ones(4))",
+        f"jnp.average({x2}, axis=0, weights=jnp.zeros(3))",
+        "jnp.average(jnp.array([1, 2]), weights=jnp.array([1, 3]))",
+        f"jnp.cov({x2})",
+        f"jnp.cov({x2}, rowvar=False, ddof=0)",
+        f"jnp.cov({x2}, fweights=jnp.array([1, 2, 1, 1]), aweights=jnp.array([0.5, 1.0, 1.0, 2.0]))",
+        "jnp.cov(jnp.array([1.0, 2.0, 4.0]))",
+        f"jnp.corrcoef({x2})",
+        "jnp.corrcoef(jnp.array([1.0, 1.0, 1.0]), jnp.array([1.0, 2.0, 3.0]))",
+        f"jnp.ptp({x2}, axis=1)",
+        "jnp.ptp(jnp.array([1, 255], jnp.uint8))",
+    ]
+    c += [
+        f"jnp.histogram({x})",
+        f"jnp.histogram({x}, bins=3)",
+        f"jnp.histogram({x}, bins=3, range=(0.0, 6.0))",
+        f"jnp.histogram({x}, bins=jnp.array([0.0, 2.0, 5.0, 9.0]))",
+        f"jnp.histogram({x}, bins=3, density=True)",
+        f"jnp.histogram({x}, bins=3, weights=jnp.arange(8.0))",
+        "jnp.histogram(jnp.array([1, 2, 2, 3]), bins=2)",
+        "jnp.histogram(jnp.array([1.0, 1.0]), bins=2)",
+        f"jnp.histogram({x}, bins=0)",
+        f"jnp.histogram({x}, bins=3, range=(5.0, 1.0))",
+        f"jnp.histogram({x}, bins='auto')",
+        f"jnp.histogram_bin_edges({x}, bins=4)",
+        f"jnp.histogram2d({x}, {x}[::-1], bins=2)",
+        f"jnp.histogramdd(jnp.stack([{x}, {x}[::-1]], 1), bins=2)",
+        "jnp.bincount(jnp.array([0, 1, 1, 3]))",
+        "jnp.bincount(jnp.array([0, 1, 1, 3]), length=2)",
+        "jnp.bincount(jnp.array([0, 1, 1, 3]), length=6)",
+        "jnp.bincount(jnp.array([0, 1, 1, 3]), minlength=6)",
+        "jnp.bincount(jnp.array([0, 1, 1, 3]), weights=jnp.array([0.5, 1.0, 2.0, 3.0]))",
+        "jnp.bincount(jnp.array([0, 1, 1, 3]), weights=jnp.array([1, 2, 3, 4], jnp.int8))",
+        "jnp.bincount(jnp.array([0, -1, 1, 3]))",
+        "jnp.bincount(jnp.array([0.0, 1.0]))",
+        "jnp.bincount(jnp.array([[0, 1]]))",
+        "jnp.bincount(jnp.array([0, 1], jnp.uint8), length=3)",
+        "jnp.bincount(jnp.array([True, True]))",
+        "jnp.bincount(jnp.array([], jnp.int32))",
+        "jnp.bincount(jnp.array([0, 1]), minlength=-1)",
+        "jnp.digitize(jnp.array([0.5, 1.0, 2.5, 10.0]), jnp.array([1.0, 2.0, 3.0]))",
+        "jnp.digitize(jnp.array([0.5, 1.0, 2.5, 10.0]), jnp.array([1.0, 2.0, 3.0]), right=True)",
+        "jnp.digitize(jnp.array([0.5, 1.0, 2.5]), jnp.array([3.0, 2.0, 1.0]))",
+    ]
+    u = "jnp.array([3, 1, 2, 1, 3, 3, 0])"
+    c += [
+        f"jnp.unique({u})",
+        f"jnp.unique({u}, return_index=True, return_inverse=True, return_counts=True)",
+        f"jnp.unique({u}, size=6)",
+        f"jnp.unique({u}, size=6, fill_value=-1)",
+        f"jnp.unique({u}, size=2)",
+        f"jnp.unique({u}, size=6, return_index=True, return_inverse=True, return_counts=True)",
+        f"jnp.unique({u}, size=6, fill_value=9, return_counts=True)",
+        "jnp.unique(jnp.array([[1, 2], [1, 2], [0, 5]]), axis=0)",
+        "jnp.unique(jnp.array([[1, 2], [1, 2], [0, 5]]), axis=0, return_counts=True, size=4)",
+        "jnp.unique(jnp.array([[1, 2], [1, 2], [0, 5]]), axis=1, return_inverse=True)",
+        "jnp.unique(jnp.array([jnp.nan, 1.0, jnp.nan, 0.0, -0.0]))",
+        "jnp.unique(jnp.array([jnp.nan, 1.0, jnp.nan]), equal_nan=False)",
+        "jnp.unique(jnp.array([[3, 1], [1, 2]]), return_inverse=True)",
+        "jnp.unique(jnp.array([], jnp.int32), size=2)",
+        f"jnp.unique({u}, size=0)",
+        f"jnp.unique({u}, size=-1)",
+        f"jnp.unique({u}, sorted=False)",
+        f"jnp.unique_values({u})",
+        f"jnp.unique_counts({u})",
+        "jnp.unique_inverse(jnp.array([[3, 1], [1, 2]]))",
+        f"jnp.unique_all({u})",
+        f"jax.jit(lambda x: jnp.unique(x, size=5, fill_value=0))({u})",
+        f"jax.jit(lambda x: jnp.unique(x))({u})",
+    ]
+    s = "jnp.array([1.0, 2.0, 2.0, 3.0, jnp.nan])"
+    v = "jnp.array([0.0, 2.0, 2.5, 3.0, 4.0, jnp.nan, -jnp.inf])"
+    for side in ("'left'", "'right'"):
+        for method in ("'scan'", "'scan_unrolled'", "'sort'", "'compare_all'"):
+            c.append(f"jnp.searchsorted({s}, {v}, side={side}, method={method})")
+    c += [
+        f"jnp.searchsorted({s}, 2.0)",
+        f"jnp.searchsorted({s}, {v}, side='middle')",
+        f"jnp.searchsorted({s}, {v}, method='bogus')",
+        f"jnp.searchsorted({s}, {v}, sorter=jnp.array([4, 3, 2, 1, 0]))",
+        "jnp.searchsorted(jnp.array([[1.0, 2.0]]), 1.5)",
+        "jnp.searchsorted(jnp.array([1, 2, 3], jnp.int8), jnp.array([2.5, 300.0]))",
+        "jnp.searchsorted(jnp.array([], jnp.float32), jnp.array([1.0]))",
+        "jnp.searchsorted(jnp.array([-0.0, 0.0]), jnp.array([0.0, -0.0]))",
+    ]
+    px = "jnp.array([0.0, 1.0, 2.0, 3.0, 4.0])"
+    py = "jnp.array([1.0, 3.0, 7.0, 13.0, 21.0])"
+    c += [
+        f"jnp.polyfit({px}, {py}, 2)",
+        f"jnp.polyfit({px}, {py}, 1, full=True)",
+        f"jnp.polyfit({px}, {py}, 1, cov=True)",
+        f"jnp.polyfit({px}, {py}, 1, cov='unscaled')",
+        f"jnp.polyfit({px}, {py}, 2, w=jnp.array([1.0, 2.0, 1.0, 2.0, 1.0]))",
+        f"jnp.polyfit({px}, jnp.stack([{py}, {py} * 2], 1), 1)",
+        f"jnp.polyfit({px}, {py}, -1)",
+        f"jnp.polyfit({px}, {py}, 1.5)",
+        f"jnp.polyfit({px}, {py}[:3], 1)",
+        "jnp.polyfit(jnp.arange(5), jnp.arange(5) ** 2, 2)",
+        f"jnp.polyfit({px}, {py}, 2, rcond=1e-3)",
+        "jnp.polyval(jnp.array([1.0, 2.0, 3.0]), jnp.array([0.0, 1.0, -2.0]))",
+        "jnp.polyval(jnp.array([1, 2, 3]), jnp.array([0, 1, -2]))",
+        "jnp.polyval(jnp.array([1, 2, 3]), 0.5)",
+        "jnp.polyval(jnp.array([]), jnp.array([1.0, 2.0]))",
+        "jnp.polyval(jnp.array([[1.0, 2.0]]), 1.0)",
+        "jnp.polyval(jnp.array([1.0, 2.0]), jnp.array([1.0, 2.0]), unroll=2)",
+        "jnp.polyval(jnp.array([1.0, 2.0], jnp.float16), jnp.array([3], jnp.int8))",
+        "jnp.polyadd(jnp.array([1, 2]), jnp.array([1.0, 2.0, 3.0]))",
+        "jnp.polymul(jnp.array([1, 2]), jnp.array([1.0, 2.0, 3.0]))",
+        "jnp.polysub(jnp.array([1.0, 2.0, 3.0]), jnp.array([1.0, 2.0, 3.0]))",
+        "jnp.polyder(jnp.array([1.0, 2.0, 3.0, 4.0]), 2)",
+        "jnp.polyint(jnp.array([3.0, 2.0, 1.0]), k=5.0)",
+        "jnp.polydiv(jnp.array([1.0, 3.0, 2.0]), jnp.array([1.0, 1.0]))",
+        "jnp.poly(jnp.array([1.0, 2.0]))",
+        "jnp.roots(jnp.array([1.0, -3.0, 2.0]))",
+        "jnp.roots(jnp.array([0.0, 0.0, 1.0, -3.0, 2.0, 0.0]))",
+    ]
+    a = "jnp.array([1.0, 2.0, 3.0, 4.0])"
+    b = "jnp.array([0.0, 1.0, 0.5])"
+    for f in ("convolve", "correlate"):
+        for m in ("'full'", "'same'", "'valid'", "'bogus'"):
+            c += [f"jnp.{f}({a}, {b}, mode={m})", f"jnp.{f}({b}, {a}, mode={m})"]
+        c += [
+            f"jnp.{f}(jnp.array([1, 2, 3]), jnp.array([1, 1]))",
+            f"jnp.{f}(jnp.array([1, 2, 3], jnp.int8), jnp.array([1.0, 1.0], jnp.float16))",
+            f"jnp.{f}(jnp.array([1 + 1j, 2]), jnp.array([1j, 1]))",
+            f"jnp.{f}({a}, jnp.array([]))",
+            f"jnp.{f}(jnp.ones((2, 2)), {a})",
+            f"jnp.{f}({a}, {b}, precision='highest')",
+            f"jnp.{f}(jnp.array([True, False]), jnp.array([True, True]))",
+        ]
+    xp = "jnp.array([0.0, 1.0, 2.0, 4.0])"
+    fp = "jnp.array([0.0, 10.0, 5.0, 25.0])"
+    q = "jnp.array([-1.0, 0.0, 0.5, 1.0, 3.0, 4.0, 10.0, jnp.nan])"
+    c += [
+        f"jnp.interp({q}, {xp}, {fp})",
+        f"jnp.interp({q}, {xp}, {fp}, left=-5.0, right=99.0)",
+        f"jnp.interp({q}, {xp}, {fp}, left=-5.0)",
+        f"jnp.interp({q}, {xp}, {fp}, period=4.0)",
+        f"jnp.interp({q}, {xp}, {fp}, period=0.0)",
+        f"jnp.interp({q}, {xp}, {fp}, period=4.0, left=1.0)",
+        f"jnp.interp({q}, {xp}, {fp} + 1j)",
+        f"jnp.interp({q}, {xp}, jnp.array([0, 10, 5, 25]))",
+        "jnp.interp(jnp.array([1, 2]), jnp.array([0, 3]), jnp.array([0, 3]))",
+        f"jnp.interp({q}, {xp}, {fp}[:3])",
+        f"jnp.interp({q}, jnp.ones((2, 2)), {fp})",
+        f"jnp.interp({q}, jnp.array([0.0, 1.0, 1.0, 2.0]), jnp.array([0.0, 1.0, 2.0, 3.0]))",
+        f"jnp.interp({q}.astype(jnp.float16), {xp}, {fp})",
+        f"jnp.interp(2.5, {xp}, {fp})",
+        f"jnp.interp({q}, jnp.array([1.0]), jnp.array([7.0]))",
+        f"jax.grad(lambda x: jnp.interp(x, {xp}, {fp}))(1.5)",
+        f"jnp.trapezoid({fp}, {xp})",
+        f"jnp.trapezoid({fp}, dx=0.5)",
+        f"jnp.diff({fp}, n=2, prepend=jnp.array([1.0]))",
+        f"jnp.gradient({fp})",
+        f"jnp.gradient({fp}, {xp})",
+        f"jnp.gradient({fp}, 2.0)",
+        "jnp.gradient(jnp.arange(12.0).reshape(3, 4) ** 2, axis=1)",
+        f"jnp.ediff1d({fp}, to_begin=jnp.array([9.0]))",
+        f"jnp.cumulative_sum({fp}, include_initial=True)",
+        f"jnp.count_nonzero({x2} > 3, axis=1)",
+        "jnp.argsort(jnp.array([3, 1, 2, 1]), stable=True, descending=True)",
+        "jnp.lexsort((jnp.array([1, 2, 1]), jnp.array([0, 0, 1])))",
+        "jnp.partition(jnp.array([3, 1, 4, 1, 5]), 2)",
+        "jnp.argpartition(jnp.array([3, 1, 4, 1, 5]), 2)",
+        "jnp.setdiff1d(jnp.array([1, 2, 3, 4]), jnp.array([2, 5]), size=4, fill_value=0)",
+        "jnp.intersect1d(jnp.array([1, 2, 3, 4]), jnp.array([4, 2, 5]), return_indices=True)",
+        "jnp.union1d(jnp.array([3, 1]), jnp.array([2, 1]), size=5)",
+        "jnp.isin(jnp.array([1, 2, 3]), jnp.array([2, 4]), invert=True)",
+    ]
+    return c
+
+
+TX_PRELUDE = """
+P0 = {'w': jnp.array([[1.0, -2.0], [0.5, 3.0]]), 'b': jnp.array([0.1, -0.2, 0.0])}
+GS = [
+    {'w': jnp.array([[0.1, -0.2], [0.3, 0.0]]), 'b': jnp.array([1.0, -1.0, 0.5])},
+    {'w': jnp.array([[2.0, 0.5], [-1.0, 4.0]]), 'b': jnp.array([0.0, 0.0, 0.0])},
+    {'w': jnp.array([[-0.3, 0.2], [0.0, -5.0]]), 'b': jnp.array([1e-3, 20.0, -0.5])},
+]
+def run_tx(tx, params=None, grads=None, extra=None):
+    params = P0 if params is None else params
+    st = tx.init(params)
+    ups = []
+    for g in (GS if grads is None else grads):
+        u, st = tx.update(g, st, params, **(extra or {}))
+        params = optax.apply_updates(params, u)
+        ups.append(u)
+    return ups, st, params
+"""
+
+OPTIMIZERS = [
+    "sgd(0.1)",
+    "sgd(0.1, momentum=0.9)",
+    "sgd(0.1, momentum=0.9, nesterov=True)",
+    "adam(0.1)",
+    "adam(0.1, b1=0.5, b2=0.9, eps=1e-3)",
+    "adam(0.1, eps_root=1e-8)",
+    "adam(0.1, nesterov=True)",
+    "adamw(0.1)",
+    "adamw(0.1, weight_decay=0.5)",
+    "adamw(0.1, mask={'w': True, 'b': False})",
+    "adamax(0.1)",
+    "adamaxw(0.1)",
+    "nadam(0.1)",
+    "nadamw(0.1)",
+    "amsgrad(0.1)",
+    "adabelief(0.1)",
+    "adadelta(0.5)",
+    "adagrad(0.1)",
+    "adan(0.1)",
+    "lion(0.1)",
+    "lion(0.1, b1=0.5, weight_decay=0.1)",
+    "lamb(0.1)",
+    "lamb(0.1, weight_decay=0.0)",
+    "lars(0.1)",
+    "lars(0.1, weight_decay=0.0, trust_coefficient=0.5)",
+    "rmsprop(0.1)",
+    "rmsprop(0.1, centered=True, momentum=0.9)",
+    "rmsprop(0.1, initial_scale=1.0, nesterov=True, momentum=0.5)",
+    "rmsprop(0.1, bias_correction=True)",
+    "adafactor(0.1)",
+    "adafactor(0.1, min_dim_size_to_factor=1)",
+    "adafactor(0.1, min_dim_size_to_factor=1, momentum=0.9, weight_decay_rate=0.1)",
+    "adafactor()",
+    "adafactor(0.1, multiply_by_parameter_scale=False, clipping_threshold=None)",
+    "sm3(0.1)",
+    "sm3(0.1, momentum=0.0)",
+    "novograd(0.1)",
+    "novograd(0.1, weight_decay=0.1)",
+    "fromage(0.1)",
+    "fromage(0.1, min_norm=1.0)",
+    "yogi(0.1)",
+    "radam(0.1)",
+    "radam(0.1, threshold=2.0)",
+    "noisy_sgd(0.1)",
+    "noisy_sgd(0.1, eta=0.5, gamma=0.1, key=random.key(3))",
+    "sign_sgd(0.1)",
+    "signum(0.1)",
+    "rprop(0.1)",
+    "optimistic_gradient_descent(0.1)",
+    "optimistic_adam(0.1)",
+    "polyak_sgd()",
+    "adam(optax.linear_schedule(0.1, 0.0, 3))",
+    "sgd(optax.exponential_decay(0.1, 1, 0.5), momentum=0.9)",
+    "lamb(optax.linear_schedule(0.1, 0.0, 3))",
+    "adafactor(optax.linear_schedule(0.1, 0.0, 3))",
+]
+
+TRANSFORMS = [
+    "clip_by_global_norm(1.0)",
+    "clip_by_global_norm(0.0)",
+    "clip_by_global_norm(100.0)",
+    "clip(0.5)",
+    "clip_by_block_rms(0.5)",
+    "adaptive_grad_clip(0.1)",
+    "centralize()",
+    "scale(-0.5)",
+    "scale_by_schedule(optax.linear_schedule(1.0, 0.0, 2))",
+    "scale_by_learning_rate(0.1)",
+    "scale_by_learning_rate(0.1, flip_sign=False)",
+    "scale_by_learning_rate(optax.constant_schedule(0.2))",
+    "scale_by_adam()",
+    "scale_by_adam(mu_dtype=jnp.bfloat16)",
+    "scale_by_rms()",
+    "scale_by_rms(eps_in_sqrt=False)",
+    "scale_by_stddev()",
+    "scale_by_trust_ratio()",
+    "scale_by_param_block_norm()",
+    "scale_by_param_block_rms()",
+    "scale_by_sign()",
+    "scale_by_rss()",
+    "scale_by_belief()",
+    "scale_by_novograd()",
+    "scale_by_sm3()",
+    "scale_by_yogi()",
+    "scale_by_radam()",
+    "scale_by_lion()",
+    "scale_by_amsgrad()",
+    "scale_by_adamax()",
+    "scale_by_adadelta()",
+    "scale_by_adan()",
+    "scale_by_factored_rms()",
+    "scale_by_distance_over_gradients()",
+    "add_decayed_weights(0.1)",
+    "add_decayed_weights(0.1, mask={'w': False, 'b': True})",
+    "add_noise(0.1, 0.5, 0)",
+    "trace(0.9)",
+    "trace(0.9, nesterov=True)",
+    "ema(0.9)",
+    "ema(0.9, debias=False)",
+    "zero_nans()",
+    "keep_params_nonnegative()",
+    "identity()",
+    "set_to_zero()",
+    "stateless(lambda u, p: jax.tree.map(lambda x: 2 * x, u))",
+    "stateless_with_tree_map(lambda u, p: -u)",
+    "normalize_by_update_norm()",
+    "chain(optax.clip_by_global_norm(1.0), optax.scale_by_adam(), optax.scale(-0.1))",
+    "chain()",
+    "named_chain(('clip', optax.clip(0.5)), ('sgd', optax.sgd(0.1)))",
+    "masked(optax.sgd(0.1), {'w': True, 'b': False})",
+    "masked(optax.adam(0.1), lambda p: jax.tree.map(lambda x: x.ndim > 1, p))",
+    "masked(optax.sgd(0.1), {'w': True, 'b': False}, mask_compatible_extra_args=True)",
+    "multi_transform({'a': optax.sgd(0.1), 'b': optax.adam(0.1)}, {'w': 'a', 'b': 'b'})",
+    "multi_transform({'a': optax.sgd(0.1), 'b': optax.set_to_zero()}, lambda p: jax.tree.map(lambda x: 'a' if x.ndim > 1 else 'b', p))",
+    "multi_transform({'a': optax.sgd(0.1)}, {'w': 'a', 'b': 'c'})",
+    "partition({'a': optax.sgd(0.1), 'b': optax.lion(0.1)}, {'w': 'a', 'b': 'b'})",
+    "inject_hyperparams(optax.adam)(learning_rate=0.1)",
+    "inject_hyperparams(optax.adam)(learning_rate=optax.linear_schedule(0.1, 0.0, 2), b1=0.5)",
+    "inject_hyperparams(optax.sgd, static_args='nesterov')(learning_rate=0.1, momentum=0.9, nesterov=True)",
+    "inject_hyperparams(optax.adam, hyperparam_dtype=jnp.float16)(learning_rate=0.1)",
+    "inject_stateful_hyperparams(optax.sgd)(learning_rate=optax.WrappedSchedule(optax.linear_schedule(0.1, 0.0, 2)))",
+    "MultiSteps(optax.adam(0.1), every_k_schedule=2)",
+    "MultiSteps(optax.sgd(0.1, momentum=0.9), every_k_schedule=2, use_grad_mean=False)",
+    "MultiSteps(optax.sgd(0.1), every_k_schedule=lambda step: 1 + step)",
+    "MultiSteps(optax.sgd(0.1), every_k_schedule=3).gradient_transformation()",
+    "apply_every(2)",
+    "apply_every(1)",
+    "apply_if_finite(optax.sgd(0.1), 2)",
+    "skip_not_finite",
+    "lookahead(optax.sgd(0.1), 2, 0.5)",
+    "conditionally_mask(optax.sgd(0.1), lambda step: step % 2 == 0)",
+    "conditionally_transform(optax.sgd(0.1), lambda step: step % 2 == 1)",
+    "flatten(optax.adam(0.1))",
+    "freeze({'w': True, 'b': False})",
+    "selective_transform(optax.sgd(0.1), freeze_mask={'w': True, 'b': False})",
+    "ema(0.5)",
+    "clip(0.0)",
+]
+
+
+def _optax_tx() -> list[str]:
+    c = []
+    for o in OPTIMIZERS:
+        c.append(f"run_tx(optax.{o})")
+    for t in TRANSFORMS:
+        c.append(f"run_tx(optax.{t})")
+    nan_g = "[{'w': jnp.array([[jnp.nan, 1.0], [1.0, 1.0]]), 'b': jnp.ones(3)}] + GS"
+    c += [
+        f"run_tx(optax.apply_if_finite(optax.sgd(0.1), 2), grads={nan_g})",
+        f"run_tx(optax.zero_nans(), grads={nan_g})",
+        f"run_tx(optax.adam(0.1), grads={nan_g})",
+        f"run_tx(optax.clip_by_global_norm(1.0), grads={nan_g})",
+        f"run_tx(optax.MultiSteps(optax.sgd(0.1), 2), grads={nan_g})",
+        f"run_tx(optax.MultiSteps(optax.sgd(0.1), 2, should_skip_update_fn=optax.skip_not_finite), grads={nan_g})",
+        "run_tx(optax.sgd(0.1), params={'w': jnp.ones(2, jnp.float16)}, grads=[{'w': jnp.ones(2, jnp.float16)}])",
+        "run_tx(optax.adam(0.1), params={'w': jnp.ones(2, jnp.bfloat16)}, grads=[{'w': jnp.ones(2, jnp.bfloat16)}] * 2)",
+        "run_tx(optax.adam(0.1), params={'w': jnp.ones(2, jnp.float16)}, grads=[{'w': jnp.ones(2, jnp.float32)}])",
+        "run_tx(optax.sgd(0.1, momentum=0.9, accumulator_dtype=jnp.bfloat16))",
+        "run_tx(optax.adam(0.1), params=jnp.ones(3), grads=[jnp.arange(3.0)])",
+        "run_tx(optax.adam(0.1), params=(), grads=[()])",
+        "run_tx(optax.adam(0.1), params={'w': jnp.ones(2), 'n': None}, grads=[{'w': jnp.ones(2), 'n': None}])",
+        "run_tx(optax.sgd(0.1), grads=[{'w': jnp.ones(2)}])",
+        "run_tx(optax.adam(0.1), params={'w': jnp.ones(2, jnp.int32)}, grads=[{'w': jnp.ones(2, jnp.int32)}])",
+        "run_tx(optax.adam(0.1), params={'w': jnp.ones(2, jnp.complex64)}, grads=[{'w': jnp.array([1 + 1j, 1j], jnp.complex64)}])",
+        "run_tx(optax.lars(0.1), params={'w': jnp.zeros(2)}, grads=[{'w': jnp.ones(2)}])",
+        "run_tx(optax.lamb(0.1), params={'w': jnp.zeros(2)}, grads=[{'w': jnp.zeros(2)}])",
+        "run_tx(optax.fromage(0.1), params={'w': jnp.zeros(2)}, grads=[{'w': jnp.zeros(2)}])",
+        "run_tx(optax.adamw(0.1), params=None, grads=None, extra=None)",
+        "optax.adamw(0.1).update(GS[0], optax.adamw(0.1).init(P0))",
+        "optax.lion(0.1, weight_decay=0.1).update(GS[0], optax.lion(0.1, weight_decay=0.1).init(P0))",
+        "optax.add_decayed_weights(0.1).update(GS[0], optax.EmptyState())",
+        "optax.polyak_sgd().update(GS[0], optax.polyak_sgd().init(P0), P0)",
+        "run_tx(optax.polyak_sgd(), extra={'value': jnp.array(2.0)})",
+        "run_tx(optax.polyak_sgd(max_learning_rate=0.5, f_min=1.0), extra={'value': jnp.array(2.0)})",
+        "optax.apply_updates({'w': jnp.ones(2, jnp.int32)}, {'w': jnp.array([0.6, -0.6])})",
+        "optax.apply_updates({'w': jnp.ones(2, jnp.float16)}, {'w': jnp.array([0.6, -0.6])})",
+        "optax.apply_updates({'w': jnp.ones(2), 'n': None}, {'w': jnp.ones(2), 'n': None})",
+        "optax.incremental_update({'w': jnp.ones(2)}, {'w': jnp.zeros(2)}, 0.25)",
+        "optax.periodic_update({'w': jnp.ones(2)}, {'w': jnp.zeros(2)}, jnp.int32(4), 2)",
+        "optax.global_norm(GS[2])",
+        "optax.global_norm([])",
+        "optax.global_norm({'a': jnp.array([3, 4])})",
+        "optax.safe_norm(jnp.array([0.0, 0.0]), 1e-3)",
+        "optax.safe_root_mean_squares(jnp.array([3.0, 4.0]), 0.1)",
+        "optax.bias_correction(jnp.array(0.5), 0.9, jnp.int32(3))",
+        "optax.update_moment(GS[0], GS[1], 0.9, 1)",
+        "optax.update_moment_per_elem_norm(GS[0], GS[1], 0.9, 2)",
+        "optax.safe_int32_increment(jnp.int32(2**31 - 1))",
+        "optax.safe_increment(jnp.int8(127))",
+        "optax.tree_utils.tree_l2_norm(GS[0])",
+        "optax.tree_utils.tree_l2_norm(GS[0], squared=True)",
+        "optax.tree_utils.tree_vdot(GS[0], GS[1])",
+        "optax.tree_utils.tree_add_scale(GS[0], 0.5, GS[1])",
+        "optax.tree_utils.tree_zeros_like(GS[0], dtype=jnp.int8)",
+        "optax.tree_utils.tree_get(optax.adam(0.1).init(P0), 'count')",
+        "optax.tree_utils.tree_set(optax.inject_hyperparams(optax.adam)(0.1).init(P0), learning_rate=0.5).hyperparams",
+        "optax.tree_utils.tree_get_all_with_path(optax.chain(optax.adam(0.1), optax.adam(0.1)).init(P0), 'count')",
+        "optax.tree_utils.tree_max(GS[2])",
+        "optax.tree_utils.tree_sum(GS[2])",
+        "optax.tree_utils.tree_norm(GS[2], ord=1)",
+        "optax.tree_utils.tree_norm(GS[2], ord=jnp.inf)",
+        "optax.tree_utils.tree_clip(GS[2], -1.0, 1.0)",
+        "optax.tree_utils.tree_cast(GS[0], jnp.bfloat16)",
+        "optax.adam(-0.1)",
+        "optax.clip_by_global_norm(-1.0).update(GS[0], optax.EmptyState())",
+        "optax.MultiSteps(optax.adam(0.1), every_k_schedule=0).init(P0)",
+        "optax.inject_hyperparams(optax.adam)(learning_rate='a').init(P0)",
+        "optax.inject_hyperparams(optax.adam)(lr=0.1)",
+        "optax.chain(optax.adam(0.1), 5)",
+        "optax.masked(optax.sgd(0.1), {'w': True}).init(P0)",
+        "optax.multi_transform({'a': optax.sgd(0.1)}, {'w': 'a', 'b': 'a'}).init({'w': 1.0})",
+        "optax.apply_every(0).init(P0)",
+        "optax.sgd(0.1).update(GS[0], optax.sgd(0.1).init({'w': jnp.ones(2)}))",
+        "optax.adafactor(0.1).update(GS[0], optax.adafactor(0.1).init(P0))",
+        "optax.lamb(0.1).update(GS[0], optax.lamb(0.1).init(P0))",
+        "optax.scale_by_schedule(optax.linear_schedule(1.0, 0.0, 2)).init(P0)",
+        "optax.inject_hyperparams(optax.sgd)(0.1).init(P0)",
+        "optax.MultiSteps(optax.sgd(0.1), 2).init(P0)",
+        "optax.MultiSteps(optax.sgd(0.1), 2).has_updated(optax.MultiSteps(optax.sgd(0.1), 2).init(P0))",
+        "optax.tree_utils.tree_scale(2.0, GS[0])",
+    ]
+    return c
+
+
+FLAX_PRELUDE = """
+XB = jnp.arange(24.0).reshape(2, 3, 4) / 10 - 1
+XI = jnp.arange(32.0).reshape(2, 4, 4, 1) / 10 - 1
+def init_apply(mod, *xs, rngs=None, **kw):
+    v = mod.init(K0 if rngs is None else rngs, *xs, **kw)
+    y = mod.apply(v, *xs, rngs=None if rngs is None else rngs, **kw)
+    return v, y
+"""
+
+LAYERS = [
+    ("fnn.Dense(3)", "XB"),
+    ("fnn.Dense(3, use_bias=False)", "XB"),
+    ("fnn.Dense(3, dtype=jnp.float16)", "XB"),
+    ("fnn.Dense(3, param_dtype=jnp.bfloat16)", "XB"),
+    (
+        "fnn.Dense(3, kernel_init=fnn.initializers.normal(0.1), bias_init=fnn.initializers.ones)",
+        "XB",
+    ),
+    ("fnn.Dense(3)", "XB.astype(jnp.int32)"),
+    ("fnn.Dense(3)", "XB.astype(jnp.float16)"),
+    ("fnn.Dense(0)", "XB"),
+    ("fnn.Dense(3, precision='highest')", "XB"),
+    ("fnn.DenseGeneral(features=(2, 3))", "XB"),
+    ("fnn.DenseGeneral(features=5, axis=(-2, -1))", "XB"),
+    ("fnn.DenseGeneral(features=(2, 2), axis=1)", "XB"),
+    ("fnn.DenseGeneral(features=5, axis=(1, 2), batch_dims=(0,))", "XB"),
+    ("fnn.DenseGeneral(features=5, axis=-1, batch_dims=(0,))", "XB"),
+    ("fnn.DenseGeneral(features=5, axis=3)", "XB"),
+    ("fnn.Einsum((4, 5), 'abc,cd->abd')", "XB"),
+    ("fnn.Conv(2, (3, 3))", "XI"),
+    ("fnn.Conv(2, (3, 3), strides=2, padding='VALID')", "XI"),
+    ("fnn.Conv(2, (3, 3), padding='CIRCULAR')", "XI"),
+    ("fnn.Conv(2, (3, 3), padding='REFLECT')", "XI"),
+    ("fnn.Conv(2, (3, 3), padding='CAUSAL')", "XI"),
+    ("fnn.Conv(2, (2,), padding='CAUSAL')", "XB"),
+    ("fnn.Conv(2, (3, 3), padding=((1, 0), (2, 1)))", "XI"),
+    ("fnn.Conv(2, (3, 3), padding=1)", "XI"),
+    ("fnn.Conv(2, (3, 3), kernel_dilation=2, input_dilation=(1, 2))", "XI"),
+    ("fnn.Conv(4, (3, 3), feature_group_count=2)", "jnp.tile(XI, (1, 1, 1, 2))"),
+    ("fnn.Conv(3, (3, 3), feature_group_count=2)", "jnp.tile(XI, (1, 1, 1, 2))"),
+    ("fnn.Conv(2, (3, 3), use_bias=False, dtype=jnp.float16)", "XI"),
+    ("fnn.Conv(2, (3,), mask=jnp.array([1.0, 0.0, 1.0])[:, None, None])", "XB"),
+    ("fnn.Conv(2, 3)", "XB"),
+    ("fnn.Conv(2, (3, 3))", "XI[0]"),
+    ("fnn.ConvLocal(2, (3, 3))", "XI"),
+    ("fnn.ConvTranspose(2, (3, 3))", "XI"),
+    ("fnn.ConvTranspose(2, (3, 3), strides=(2, 2))", "XI"),
+    ("fnn.ConvTranspose(2, (3, 3), strides=(2, 1), padding='VALID')", "XI"),
+    ("fnn.ConvTranspose(2, (3, 3), padding='CIRCULAR')", "XI"),
+    ("fnn.ConvTranspose(2, (3, 3), strides=2, padding='CIRCULAR')", "XI"),
+    ("fnn.ConvTranspose(2, (3, 3), transpose_kernel=True)", "XI"),
+    ("fnn.ConvTranspose(2, (3, 3), kernel_dilation=(2, 1), padding=((1, 2), (0, 0)))", "XI"),
+    ("fnn.ConvTranspose(2, (3,), use_bias=False)", "XB"),
+    ("fnn.Embed(5, 3)", "jnp.array([[0, 4], [2, 2]])"),
+    ("fnn.Embed(5, 3, dtype=jnp.float16)", "jnp.array([0, 4])"),
+    ("fnn.Embed(5, 3)", "jnp.array([0.0, 4.0])"),
+    ("fnn.Embed(5, 3)", "jnp.array([-1, 7])"),
+    ("fnn.LayerNorm()", "XB"),
+    ("fnn.LayerNorm(epsilon=1e-2, use_bias=False, use_scale=False)", "XB"),
+    ("fnn.LayerNorm(reduction_axes=(1, 2), feature_axes=-1)", "XB"),
+    ("fnn.LayerNorm(reduction_axes=1, feature_axes=(1,))", "XB"),
+    ("fnn.LayerNorm(dtype=jnp.float16)", "XB"),
+    ("fnn.LayerNorm(use_fast_variance=False)", "XB + 1000.0"),
+    ("fnn.LayerNorm()", "XB.astype(jnp.bfloat16)"),
+    ("fnn.RMSNorm()", "XB"),
+    ("fnn.RMSNorm(epsilon=0.5, use_scale=False)", "XB"),
+    ("fnn.RMSNorm(reduction_axes=(1, 2))", "XB"),
+    ("fnn.GroupNorm(num_groups=2)", "XB"),
+    ("fnn.GroupNorm(num_groups=None, group_size=1)", "XB"),
+    ("fnn.GroupNorm(num_groups=3)", "XB"),
+    ("fnn.GroupNorm(num_groups=2, reduction_axes=(-2, -1))", "XB"),
+    ("fnn.GroupNorm(num_groups=4)", "XI.reshape(2, 4, 1, 4)"),
+    ("fnn.GroupNorm(num_groups=2, group_size=2)", "XB"),
+    ("fnn.InstanceNorm()", "XB"),
+    ("fnn.InstanceNorm(feature_axes=(1,))", "XB"),
+    ("fnn.WeightNorm(fnn.Dense(3))", "XB"),
+    ("fnn.LayerNorm(param_dtype=jnp.float16)", "XB"),
+    ("fnn.MultiHeadDotProductAttention(num_heads=2, qkv_features=4)", "XB"),
+    ("fnn.MultiHeadDotProductAttention(num_heads=2)", "XB"),
+    ("fnn.MultiHeadDotProductAttention(num_heads=3)", "XB"),
+    ("fnn.MultiHeadDotProductAttention(num_heads=2, out_features=3, use_bias=False)", "XB"),
+    ("fnn.MultiHeadDotProductAttention(num_heads=2, normalize_qk=True)", "XB"),
+    (
+        "fnn.MultiHeadDotProductAttention(num_heads=2, qkv_features=6, dropout_rate=0.5, deterministic=True)",
+        "XB",
+    ),
+    (
+        "fnn.MultiHeadDotProductAttention(num_heads=1, broadcast_dropout=False, dtype=jnp.float16)",
+        "XB",
+    ),
+    ("fnn.SelfAttention(num_heads=2)", "XB"),
+    ("fnn.Dropout(0.5, deterministic=True)", "XB"),
+    ("fnn.Dropout(0.0, deterministic=False)", "XB"),
+    ("fnn.Dropout(1.0, deterministic=False)", "XB"),
+    ("fnn.BatchNorm(use_running_average=True)", "XB"),
+    ("fnn.BatchNorm(use_running_average=True, axis=1, momentum=0.5)", "XB"),
+    ("fnn.BatchNorm(use_running_average=True, use_bias=False, use_scale=False)", "XB"),
+    ("fnn.BatchNorm(use_running_average=True, axis_name='batch')", "XB"),
+]
+
+
+def _flax_layers() -> list[str]:
+    c = [f"init_apply({m}, {x})" for m, x in LAYERS]
+    c += [
+        "init_apply(fnn.MultiHeadDotProductAttention(num_heads=2), XB, XB[:, :2])",
+        "init_apply(fnn.MultiHeadDotProductAttention(num_heads=2), XB, XB[:, :2], XB[:, :2] * 2)",
+        "init_apply(fnn.MultiHeadDotProductAttention(num_heads=2), XB, mask=fnn.make_causal_mask(XB[..., 0]))",
+        "init_apply(fnn.MultiHeadDotProductAttention(num_heads=2), XB, XB[:, :2], mask=jnp.ones((2, 1, 3, 3), bool))",
+        "fnn.make_attention_mask(jnp.array([[1, 1, 0]]), jnp.array([[1, 0]]))",
+        "fnn.make_causal_mask(jnp.ones((1, 3)))",
+        "fnn.combine_masks(None, jnp.ones((1, 2), bool), jnp.array([[True, False]]))",
+        "fnn.dot_product_attention(XB[:, :, None, :], XB[:, :, None, :], XB[:, :, None, :])",
+        "fnn.dot_product_attention_weights(XB[:, :, None, :], XB[:, :, None, :], bias=jnp.ones((2, 1, 3, 3)))",
+        """
+m = fnn.BatchNorm(use_running_average=False, momentum=0.5)
+v = m.init(K0, XB)
+y, upd = m.apply(v, XB, mutable=['batch_stats'])
+out = v, y, upd
+""",
+        """
+m = fnn.BatchNorm(use_running_average=False, axis=1)
+v = m.init(K0, XB)
+y, upd = m.apply(v, XB * 2, mutable=['batch_stats'])
+out = y, upd
+""",
+        """
+m = fnn.BatchNorm(use_running_average=False)
+v = m.init(K0, XB)
+out = m.apply(v, XB)
+""",
+        """
+m = fnn.BatchNorm(use_running_average=False, use_fast_variance=False)
+v = m.init(K0, XB + 100)
+out = m.apply(v, XB + 100, mutable=['batch_stats'])
+""",
+        """
+m = fnn.BatchNorm()
+out = m.init(K0, XB)
+""",
+        """
+m = fnn.BatchNorm(use_running_average=False)
+v = m.init(K0, XB)
+out = m.apply(v, XB, mask=jnp.array([[True], [False], [True]]) & jnp.ones((2, 3, 4), bool), mutable=['batch_stats'])
+""",
+        """
+m = fnn.Dropout(0.5)
+out = m.apply({}, XB, deterministic=False, rngs={'dropout': K1})
+""",
+        """
+m = fnn.Dropout(0.5, broadcast_dims=(1,))
+out = m.apply({}, XB, deterministic=False, rngs={'dropout': K1})
+""",
+        """
+m = fnn.Dropout(0.3, rng_collection='drop')
+out = m.apply({}, XB, deterministic=False, rngs={'drop': random.key(2)})
+""",
+        """
+m = fnn.Dropout(0.5)
+out = m.apply({}, XB, deterministic=False)
+""",
+        """
+m = fnn.Dropout(0.5)
+out = m.apply({}, XB)
+""",
+        """
+m = fnn.Dropout(0.5)
+out = m.apply({}, jnp.arange(6), deterministic=False, rngs={'dropout': K1})
+""",
+        """
+m = fnn.MultiHeadDotProductAttention(num_heads=2, dropout_rate=0.5)
+v = m.init(K0, XB, deterministic=True)
+out = m.apply(v, XB, deterministic=False, rngs={'dropout': K1})
+""",
+    ]
+    for cell, extra in (
+        ("LSTMCell", ""),
+        ("GRUCell", ""),
+        ("OptimizedLSTMCell", ""),
+        ("SimpleCell", ""),
+        ("MGUCell", ""),
+        ("LSTMCell", ", gate_fn=fnn.tanh"),
+        ("GRUCell", ", activation_fn=fnn.relu"),
+        ("ConvLSTMCell", ", kernel_size=(3,)"),
+    ):
+        x = "XB" if cell == "ConvLSTMCell" else "XB[:, 0]"
+        c += [
+            f"""
+cell = fnn.{cell}(features=3{extra})
+carry = cell.initialize_carry(K1, {x}.shape)
+v = cell.init(K0, carry, {x})
+out = carry, v, cell.apply(v, carry, {x})
+""",
+        ]
+        if cell != "ConvLSTMCell":
+            c.append(
+                f"""
+rnn = fnn.RNN(fnn.{cell}(features=3{extra}))
+v = rnn.init(K0, XB)
+out = v, rnn.apply(v, XB), rnn.apply(v, XB, seq_lengths=jnp.array([1, 3]))
+"""
+            )
+    c += [
+        """
+rnn = fnn.RNN(fnn.LSTMCell(3), return_carry=True, reverse=True, keep_order=True)
+v = rnn.init(K0, XB)
+out = rnn.apply(v, XB)
+""",
+        """
+bi = fnn.Bidirectional(fnn.RNN(fnn.GRUCell(3)), fnn.RNN(fnn.GRUCell(3)))
+v = bi.init(K0, XB)
+out = bi.apply(v, XB)
+""",
+        "fnn.LSTMCell(3).initialize_carry(K1, (2, 4))",
+        "fnn.LSTMCell(3, carry_init=fnn.initializers.ones).initialize_carry(K1, (2, 4))",
+        "fnn.GRUCell(3).num_feature_axes",
+        "fnn.ConvLSTMCell(3, (3,)).initialize_carry(K1, (2, 5, 4))",
+        "init_apply(fnn.Sequential([fnn.Dense(3), fnn.relu, fnn.Dense(2)]), XB)",
+        "init_apply(fnn.Sequential([]), XB)",
+        "fnn.avg_pool(XI, (2, 2))",
+        "fnn.avg_pool(XI, (2, 2), strides=(2, 2), padding='SAME')",
+        "fnn.avg_pool(XI, (3, 3), padding='SAME', count_include_pad=False)",
+        "fnn.max_pool(XI, (2, 2), strides=(1, 2))",
+        "fnn.max_pool(XI, (3, 3), padding=((1, 1), (0, 2)))",
+        "fnn.min_pool(XI, (2, 2))",
+        "fnn.pool(XI, 0.0, lax.add, (2, 2), (1, 1), 'VALID')",
+        "fnn.avg_pool(XI[0], (2, 2))",
+        "fnn.avg_pool(XB, (2,))",
+        "fnn.max_pool(XI, (2, 2), padding='CAUSAL')",
+        "fnn.swish(XB)",
+        "init_apply(fnn.PReLU(), XB)",
+        "init_apply(fnn.PReLU(negative_slope_init=0.5, param_dtype=jnp.float16), XB)",
+        "init_apply(fnn.Dense(3), XB)[0]['params']['kernel'].dtype",
+        "init_apply(fnn.Embed(5, 3), jnp.array([1]))[0]['params']['embedding']",
+        """
+e = fnn.Embed(5, 3)
+v = e.init(K0, jnp.array([1]))
+out = e.apply(v, XB, method=e.attend)
+""",
+        "init_apply(fnn.Dense(3), XB, rngs={'params': K1})",
+        "init_apply(fnn.Dense(3), jnp.float32(1.0))",
+        "init_apply(fnn.Conv(2, (3, 3), padding='BOGUS'), XI)",
+        "init_apply(fnn.Conv(2, (3, 3), strides=(1, 1, 1)), XI)",
+        "init_apply(fnn.LayerNorm(), jnp.float32(1.0))",
+        "init_apply(fnn.GroupNorm(num_groups=3, group_size=2), XB)",
+        "init_apply(fnn.GroupNorm(num_groups=None, group_size=None), XB)",
+        "init_apply(fnn.MultiHeadDotProductAttention(num_heads=2), XB, XB[:, :, :3])",
+        "init_apply(fnn.Dropout(1.5, deterministic=False), XB, rngs={'dropout': K1, 'params': K0})",
+        "fnn.Dense(3).apply({}, XB)",
+        "fnn.Dense(3).apply({'params': {'kernel': jnp.ones((5, 3)), 'bias': jnp.zeros(3)}}, XB)",
+        "fnn.Dense(3).apply({'params': {'kernel': jnp.ones((4, 3))}}, XB)",
+        "fnn.Dense(3).init(K0)",
+        "jax.tree.map(jnp.shape, fnn.Dense(3).init(K0, XB))",
+        "jax.tree.map(jnp.shape, fnn.Dense(3).lazy_init(K0, jax.ShapeDtypeStruct((2, 4), jnp.float32)))",
+    ]
+    return c
+
+
 def _areas() -> dict[str, list[tuple[str, bool]]]:
     def tag(cases, exact=False):
         return [(c, exact) if isinstance(c, str) else c for c in cases]
@@ -1548,6 +2750,11 @@ def _areas() -> dict[str, list[tuple[str, bool]]]:
         "linalg_fft": tag(_linalg_fft()),
         "optax_train": tag(_optax()),
         "scipy_stats": tag(_scipy()),
+        "nn_funcs": tag(_nn_funcs()),
+        "lax_ops": tag(_lax_ops()),
+        "jnp_stats": tag(_jnp_stats()),
+        "optax_tx": tag(_optax_tx()),
+        "flax_layers": tag(_flax_layers()),
     }
 
 
@@ -1558,6 +2765,7 @@ def _areas() -> dict[str, list[tuple[str, bool]]]:
 def _namespace(side: str) -> dict[str, Any]:
     if side == "jax":
         import flax
+        import flax.linen as fnn
         import flax.training.common_utils
         import flax.training.dynamic_scale
         import flax.training.early_stopping
@@ -1570,6 +2778,7 @@ def _namespace(side: str) -> dict[str, Any]:
         from jax import tree_util as jtu
         from jax.nn import initializers as init
     else:
+        import flaxport.linen as fnn
         import flaxport.training.common_utils
         import flaxport.training.dynamic_scale
         import flaxport.training.early_stopping
@@ -1593,9 +2802,10 @@ def _namespace(side: str) -> dict[str, Any]:
         jsp=jsp,
         optax=optax,
         flax=flax,
+        fnn=fnn,
         __name__="cases",
     )
-    exec(PRELUDE, ns)
+    exec(PRELUDE + TX_PRELUDE + FLAX_PRELUDE, ns)
     return ns
 
 
