@@ -14,8 +14,26 @@ import numpy as np
 
 from core import dtypes
 from core.jit.library import library_jit
-from core.numpy._util import broadcast_to, canonicalize_axis, check_arraylike, ensure_array
-from core.numpy.ufuncs import add, less, less_equal, remainder
+from core.numpy._util import (
+    broadcast_to,
+    canonicalize_axis,
+    check_arraylike,
+    ensure_array,
+    promote_dtypes,
+)
+from core.numpy.ufuncs import (
+    add,
+    bitwise_and,
+    bitwise_or,
+    equal,
+    imag,
+    isnan,
+    less,
+    less_equal,
+    logical_not,
+    real,
+    remainder,
+)
 from core.numpy.where import where
 from core.prims import elementwise as ew
 from core.prims import gather as gp
@@ -158,20 +176,58 @@ def take_along_axis(
     return gp.gather(arr, full, tuple(range(len(out_shape))), prim_mode(mode), fill_value)
 
 
+_SEARCH_METHODS = ("compare_all", "scan", "scan_unrolled", "sort")
+
+
+def _sort_order_cmp(a: Any, v: Any, side: str) -> Any:
+    # `a < v` (side "left") or `a <= v` (side "right") in the order of lax.sort, as JAX's
+    # searchsorted compares: NaN after every number (so NaN queries go to the end of `a`),
+    # -0.0 equal to 0.0, and complex numbers by real then imaginary part.
+    le = side == "right"
+    kind = get_aval(a).dtype.kind
+    if kind == "c":
+        ar, ai, vr, vi = real(a), imag(a), real(v), imag(v)
+        lt_r = _sort_order_cmp(ar, vr, "left")
+        eq_r = bitwise_or(equal(ar, vr), bitwise_and(isnan(ar), isnan(vr)))
+        return bitwise_or(lt_r, bitwise_and(eq_r, _sort_order_cmp(ai, vi, side)))
+    if kind != "f":
+        return (less_equal if le else less)(a, v)
+    if le:
+        return bitwise_or(less_equal(a, v), isnan(v))
+    return bitwise_or(less(a, v), bitwise_and(isnan(v), logical_not(isnan(a))))
+
+
 def searchsorted(
     a: Any, v: Any, side: str = "left", sorter: Any = None, *, method: str = "scan"
 ) -> Any:
-    """Insertion points of `v` into the sorted 1-D `a` (int32), like `numpy.searchsorted`."""
+    """Insertion points of `v` into the sorted 1-D `a`, like `numpy.searchsorted`.
+
+    Args:
+      a: the sorted 1-D array (or sorted by `sorter`).
+      v: the values to insert.
+      side: "left" (the first suitable index) or "right" (the last).
+      sorter: indices that sort `a`.
+      method: JAX's algorithm name ("scan", "scan_unrolled", "sort", "compare_all"); every
+        method gives the same answer for sorted `a`, and numbax counts the smaller entries.
+
+    Returns:
+      int32 indices (int64 past 2**31 entries) shaped like `v`. NaNs sort last, as in JAX.
+    """
     check_arraylike("searchsorted", a, v, *(() if sorter is None else (sorter,)))
     a = ensure_array(a)
     if get_aval(a).ndim != 1:
         raise ValueError(f"a should be 1-dimensional, got shape {get_aval(a).shape}")
+    a, v = promote_dtypes(a, ensure_array(v))
     if sorter is not None:
         a = take(a, sorter)
-    v = ensure_array(v)
-    cmp = {"left": less, "right": less_equal}.get(side)
-    if cmp is None:
-        raise ValueError(f"side must be 'left' or 'right', got {side!r}")
+    if side not in ("left", "right"):
+        raise ValueError(f"invalid argument side={side!r}, expected 'left' or 'right'")
+    if method not in _SEARCH_METHODS:
+        raise ValueError(
+            f"invalid argument method={method!r}, expected one of {list(_SEARCH_METHODS)}"
+        )
     vshape = get_aval(v).shape
-    hits = cmp(a, sh.reshape(v, (*vshape, 1)))
-    return reduce_sum(sh.convert_element_type(hits, dtypes.default_int()), (len(vshape),))
+    hits = _sort_order_cmp(a, sh.reshape(v, (*vshape, 1)), side)
+    n = get_aval(a).shape[0]
+    out_dtype = np.dtype(np.int64 if n > np.iinfo(np.int32).max else np.int32)
+    return reduce_sum(sh.convert_element_type(hits, out_dtype), (len(vshape),))
