@@ -160,11 +160,10 @@ def apply_every(k: int = 1) -> GradientTransformation:
         del params
         c = state.count % k
         keep = c != 0
-        grad_acc = tree_util.tree_map(
-            lambda g, ga: jnp.where(keep, ga, jnp.zeros_like(ga)) + g, updates, state.grad_acc
-        )
+        # masks multiply, as Optax's: a NaN or inf gradient stays in the sum and the zeros
+        grad_acc = tree_util.tree_map(lambda g, ga: keep * ga + g, updates, state.grad_acc)
         emit = c == (k - 1)
-        updates = tree_util.tree_map(lambda ga: jnp.where(emit, ga, jnp.zeros_like(ga)), grad_acc)
+        updates = tree_util.tree_map(lambda ga: emit * ga, grad_acc)
         return updates, ApplyEvery(count=safe_increment(state.count) % k, grad_acc=grad_acc)
 
     return GradientTransformation(init_fn, update_fn)
@@ -300,17 +299,17 @@ class MultiSteps:
                 state.inner_opt_state,
                 new_inner_state,
             ),
+            # (1 - emit) * ga and emit * u below multiply, as Optax's: a NaN or inf gradient
+            # makes the emitted-zero updates and the reset accumulator NaN too
             acc_grads=tree_util.tree_map(
-                lambda ga: jnp.where(emit, jnp.zeros_like(ga), ga).astype(self._accumulator_dtype),
-                acc_grads,
+                lambda ga: ((1 - emit) * ga).astype(self._accumulator_dtype), acc_grads
             ),
             skip_state=skip_state,
         )
         skipped = state._replace(skip_state=skip_state)
         new_state = tree_util.tree_map(lambda s, t: jnp.where(should_skip, s, t), skipped, stepped)
-        emitted = jnp.logical_and(emit, jnp.logical_not(should_skip))
         new_updates = tree_util.tree_map(
-            lambda u: jnp.where(emitted, u, jnp.zeros_like(u)), inner_updates
+            lambda u: jnp.where(should_skip, jnp.zeros_like(u), emit * u), inner_updates
         )
         return new_updates, new_state
 

@@ -205,3 +205,33 @@ def test_transforms_module_has_optaxs_masking_and_condition_names():
     fn: transforms.ConditionFn = lambda step: step > 1
     state = optim.conditionally_transform(optim.sgd(1.0), fn).init(np.ones(2))
     assert int(state.step) == 0
+
+
+@pytest.mark.parametrize(
+    "make, want, acc",
+    [
+        # Optax 0.2.8's answers: the masks multiply, so a NaN gradient stays NaN in the
+        # zero updates between emits and in the accumulator reset after an emit
+        (
+            lambda: optim.MultiSteps(optim.sgd(1.0), 2),
+            [[np.nan, 0.0], [np.nan, 0.5], [np.nan, 0.0], [np.nan, -0.75]],
+            [np.nan, 0.0],
+        ),
+        (
+            lambda: optim.apply_every(2),
+            [[np.nan, 0.0], [np.nan, -1.0], [np.nan, 0.0], [np.nan, 1.5]],
+            [np.nan, 1.5],
+        ),
+    ],
+)
+def test_accumulation_keeps_nan_gradients_as_optax(make, want, acc):
+    tx = make()
+    state = tx.init(jnp.zeros(2))
+    got = []
+    for g in ([np.nan, 1.0], [1.0, -2.0], [0.5, 0.5], [1.0, 1.0]):
+        u, state = tx.update(jnp.array(g), state)
+        got.append(np.asarray(u))
+    np.testing.assert_array_equal(np.array(got), want)
+    np.testing.assert_array_equal(
+        getattr(state, "acc_grads", getattr(state, "grad_acc", None)), acc
+    )
