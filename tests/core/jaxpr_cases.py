@@ -269,6 +269,31 @@ def _cases(m):  # noqa: PLR0915  (one line per case)
     c["custom_jvp"] = (lambda x: f(x) * x, (X,))
     c["custom_vjp"] = (lambda x: g(x) * x, (X,))
     c["vmap_custom_jvp"] = (jax.vmap(f), (X,))
+
+    # checkpoint: the forward pass, then the backward pass as a remat2 recomputing tanh and exp
+    def tanh_exp(x):
+        y = jnp.tanh(x) * 1.1
+        return y, jnp.exp(y)
+
+    def step(c, _):
+        c = jnp.tanh(c) * 1.1
+        return c, jnp.exp(c).sum()
+
+    c["checkpoint"] = (jax.checkpoint(tanh_exp), (V,))
+    c["jvp_checkpoint"] = (lambda x, t: jax.jvp(jax.checkpoint(tanh_exp), (x,), (t,)), (V, V))
+    c["grad_checkpoint"] = (
+        jax.grad(lambda x: (lambda y, z: jnp.sum(y * z))(*jax.checkpoint(tanh_exp)(x))),
+        (V,),
+    )
+    c["grad_checkpointed_scan_body"] = (
+        jax.grad(lambda x: (lambda c, ys: c.sum() + ys.sum())(
+            *lax.scan(jax.checkpoint(step), x, None, length=2))),
+        (V,),
+    )  # fmt: skip
+    c["grad_scan"] = (
+        jax.grad(lambda x, w: lax.scan(lambda c, a: (jnp.sin(c * w) + a, c), x, _x(2, 5))[0].sum()),
+        (V, V),
+    )
     return c
 
 

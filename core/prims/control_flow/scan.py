@@ -284,7 +284,8 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
     in_avals = jaxpr.in_avals
     c_avals, carry_avals, x_avals = split_list(in_avals, [num_consts, num_carry])
     ct_carry = [instantiate(c) for c in cts[:num_carry]]
-    ct_ys = [instantiate(c) for c in cts[num_carry:]]
+    ys_nz = tuple(type(c) is not Zero for c in cts[num_carry:])  # zero ones stay symbolic
+    ct_ys = [c for c in cts[num_carry:] if type(c) is not Zero]
     def_consts = [c for c in consts if not is_undefined(c)]
     def_xs = [x for x in xs if not is_undefined(x)]
     acc_avals = [a for a, u in zip(c_avals, c_undef) if u]
@@ -293,11 +294,13 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
         dc_avals = [a for a, u in zip(c_avals, c_undef) if not u]
         dx_avals = [a for a, u in zip(x_avals, x_undef) if not u]
         y_avals = jaxpr.out_avals[num_carry:]
-        sizes = [len(dc_avals), len(acc_avals), num_carry, len(dx_avals)]
+        nz_avals = [a for a, nz in zip(y_avals, ys_nz) if nz]
+        sizes = [len(dc_avals), len(acc_avals), num_carry, len(nz_avals)]
 
-        def body(*vals):
-            dc, acc, cc, dx, cy = split_list(vals, sizes)
-            dci, dxi = iter(dc), iter(dx)
+        def body(*vals):  # JAX's layout: consts, carries, then the ys' cotangents and the xs
+            dc, acc, cc, cy, dx = split_list(vals, sizes)
+            dci, dxi, cyi = iter(dc), iter(dx), iter(cy)
+            cy = [next(cyi) if nz else Zero(a) for a, nz in zip(y_avals, ys_nz)]
             full = (
                 [UndefinedPrimal(a) if u else next(dci) for a, u in zip(c_avals, c_undef)]
                 + [UndefinedPrimal(a) for a in carry_avals]
@@ -315,17 +318,18 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
                 + [instantiate(r) for r, u in zip(r_xs, x_undef) if u]
             )
 
-        return stage(body, dc_avals + acc_avals + carry_avals + dx_avals + y_avals)
+        return stage(body, dc_avals + acc_avals + carry_avals + nz_avals + dx_avals)
 
-    tj, tconsts = memo(jaxpr, ("scan_transpose", c_undef, x_undef, num_consts, num_carry), make)
+    key = ("scan_transpose", c_undef, x_undef, ys_nz, num_consts, num_carry)
+    tj, tconsts = memo(jaxpr, key, make)
     acc0 = [zeros_like_aval(a) for a in acc_avals]
     outs = scan_p.bind(
         *tconsts,
         *def_consts,
         *acc0,
         *ct_carry,
-        *def_xs,
         *ct_ys,
+        *def_xs,
         **_params(
             tj, len(tconsts) + len(def_consts), len(acc0) + num_carry, length, not reverse, unroll
         ),
