@@ -7,6 +7,7 @@ array of the forward pass instead of four (see `_tanh_gelu_jvp`)."""
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -16,7 +17,12 @@ from core import dtypes
 from core.custom_derivatives import custom_jvp
 from core.jit.library import library_jit
 from core.lax.special import erfc
-from core.numpy._util import check_arraylike, ensure_array, promote_args_inexact
+from core.numpy._util import (
+    canonicalize_axis,
+    check_arraylike,
+    ensure_array,
+    promote_args_inexact,
+)
 from core.numpy.logsumexp import logsumexp
 from core.prims import elementwise as ew
 from core.prims import shapes as sh
@@ -259,7 +265,10 @@ def glu(x: Any, axis: int = -1) -> Any:
     x = ensure_array(x)
     size = get_aval(x).shape[axis]
     if size % 2:
-        raise ValueError(f"glu needs an even size along axis {axis}, got shape {get_aval(x).shape}")
+        raise AssertionError(  # JAX's assert
+            f"axis size must be divisible by 2\nglu splits axis {axis} of shape "
+            f"{get_aval(x).shape} in halves: give it an even size"
+        )
     a, b = jnp.split(x, 2, axis)
     return a * sigmoid(b)
 
@@ -347,17 +356,16 @@ normalize = standardize
 def one_hot(x: Any, num_classes: int, *, dtype: Any = None, axis: Any = -1) -> Any:
     """One-hot encoding of the integers `x` (out-of-range values give all-zero rows)."""
     dt = dtypes.default_float() if dtype is None else dtypes.canonicalize_dtype(dtype)
-    return _one_hot(ensure_array(x), int(num_classes), dtype=dt, axis=axis)
+    x = ensure_array(x)
+    # JAX's checks: an integer count (3.0 is a TypeError), an axis of the output's rank
+    axis = canonicalize_axis(axis, get_aval(x).ndim + 1)
+    return _one_hot(x, operator.index(num_classes), dtype=dt, axis=axis)
 
 
 @library_jit(static_argnames=("num_classes", "dtype", "axis"))
 def _one_hot(x: Any, num_classes: int, *, dtype: Any, axis: Any) -> Any:
     nd = get_aval(x).ndim
-    ax = axis % (nd + 1)
-    lhs = jnp.expand_dims(x, ax)
-    classes = sh.iota(
-        get_aval(x).dtype if get_aval(x).dtype.kind in "iu" else dtypes.int32,
-        (*(1,) * ax, num_classes, *(1,) * (nd - ax)),
-        ax,
-    )
+    lhs = jnp.expand_dims(x, axis)
+    # the classes in x's dtype, as JAX's broadcasted_iota (no iota of booleans)
+    classes = sh.iota(get_aval(x).dtype, (*(1,) * axis, num_classes, *(1,) * (nd - axis)), axis)
     return jnp.asarray(lhs == classes, dtype=dtype)

@@ -18,7 +18,7 @@ from core import ad_util, dtypes
 from core.ad_util import Zero
 from core.array import Array, placement
 from core.avals import ShapedArray
-from core.errors import ShapeError
+from core.errors import DTypeError, ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import defjvp_zero, deflinear
 from core.primitive import Primitive, jax_params
@@ -373,6 +373,11 @@ def iota(dtype: Any, shape: tuple[int, ...] | int, dimension: int = 0) -> Any:
     """The indices along `dimension` of an array of `shape` (like `lax.broadcasted_iota`)."""
     shape = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(s) for s in shape)
     dt = dtypes.canonicalize_dtype(dtype)
+    if dt == np.bool_:  # lax's iota makes numbers only (one_hot of booleans raises this)
+        raise DTypeError(
+            "iota does not accept dtype bool. Accepted dtypes are subtypes of integer, floating, "
+            "complexfloating.\nConvert the operand with `x.astype(...)` first."
+        )
     return iota_p.bind(dtype=dt, shape=shape, dimension=int(dimension))
 
 

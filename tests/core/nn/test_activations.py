@@ -255,3 +255,36 @@ def test_relu_and_relu6_gradients_keep_the_kink_conventions():
     x = np.array([-1.0, 0.0, 3.0, 6.0, 7.0], np.float32)
     np.testing.assert_array_equal(core.grad(lambda v: nn.relu(v).sum())(x), [0, 0, 1, 1, 1])
     np.testing.assert_array_equal(core.grad(lambda v: nn.relu6(v).sum())(x), [0, 0, 1, 0, 0])
+
+
+@pytest.mark.parametrize(
+    "x, num_classes, kw, error, message",
+    [
+        # JAX 0.10.2's errors (differential run)
+        ([0, 1], 3, {"axis": 2}, ValueError, "axis 2 is out of bounds for array of dimension 2"),
+        ([0, 1], 3.0, {}, TypeError, "'float' object cannot be interpreted as an integer"),
+        (
+            [True, False],
+            2,
+            {},
+            TypeError,
+            "iota does not accept dtype bool. Accepted dtypes are subtypes of integer, "
+            "floating, complexfloating.",
+        ),
+    ],
+)
+def test_one_hot_errors(x, num_classes, kw, error, message):
+    with pytest.raises(error) as e:
+        nn.one_hot(jnp.array(x), num_classes, **kw)
+    assert str(e.value).split("\n")[0] == message
+
+
+def test_one_hot_of_floats_compares_in_their_dtype():
+    # JAX's classes are an iota in x's dtype: 1.5 matches none, 2.0 matches class 2
+    got = nn.one_hot(jnp.array([0.0, 1.5, 2.0]), 3, axis=-2)
+    np.testing.assert_array_equal(got, [[1, 0, 0], [0, 0, 0], [0, 0, 1]])
+
+
+def test_glu_of_odd_size_is_jaxs_assertion():
+    with pytest.raises(AssertionError, match="^axis size must be divisible by 2"):
+        nn.glu(jnp.arange(6.0).reshape(2, 3))
