@@ -381,6 +381,8 @@ _PRINTED_PARAMS = {
     "all_gather": _all_gather_params,
     "broadcast_in_dim": _broadcast_in_dim_params,
     "dot_general": _dot_general_params,
+    # numbax's convolutions drop `precision` (no effect on the CPU, as JAX's) and shard nothing
+    "conv_general_dilated": lambda params: {**params, "out_sharding": None, "precision": None},
     "iota": lambda params: {**params, "sharding": None},
     "custom_jvp_call": _custom_call_params,
     "custom_vjp_call": _custom_call_params,

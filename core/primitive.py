@@ -167,6 +167,14 @@ class Primitive:
         return self.name
 
 
+class CompilerPrimitive(Primitive):
+    """A primitive that only the compiler writes into the programs it compiles (not in
+    `all_primitives`, no differentiation or batching rules): the bfloat16 rounding of
+    `core/prims/narrow.py`, the point gather/scatter of `core/prims/gather_points.py`."""
+
+    _registered = False
+
+
 class _AnyPrimitive(type):
     """Makes every `Primitive` an instance of `ExtensionPrimitive`, as every JAX primitive is
     a `jax.extend.core.Primitive` (`isinstance(eqn.primitive, core.Primitive)` in a program's

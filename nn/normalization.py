@@ -37,6 +37,13 @@ def _canonicalize_axes(ndim: int, axes: Axes) -> tuple[int, ...]:
     return tuple(sorted({ax % ndim for ax in axes}))
 
 
+def _abs_sq(x: Array) -> Array:
+    """|x|^2 elementwise, as Flax's (`lax.square`; of the real and imaginary parts if complex)."""
+    if jnp.iscomplexobj(x):
+        return lax.square(lax.real(x)) + lax.square(lax.imag(x))
+    return lax.square(x)
+
+
 def _mean(x: Array, axes: tuple[int, ...], mask: Array | None) -> Array:
     if mask is None:
         return jnp.mean(x, axes)
@@ -72,14 +79,14 @@ def _compute_stats(
         return mus
 
     if not use_mean:
-        (var,) = distributed_mean(x * x)
+        (var,) = distributed_mean(_abs_sq(x))
         return jnp.zeros_like(var), var
     if use_fast_variance:
-        mu, mu2 = distributed_mean(x, x * x)
-        return mu, jnp.maximum(0.0, mu2 - mu * mu)
+        mu, mu2 = distributed_mean(x, _abs_sq(x))
+        return mu, jnp.maximum(0.0, mu2 - _abs_sq(mu))
     (mu,) = distributed_mean(x)
     centered = x - jnp.expand_dims(mu, axes)
-    (var,) = distributed_mean(centered * centered)
+    (var,) = distributed_mean(_abs_sq(centered))
     return mu, var
 
 

@@ -577,14 +577,20 @@ def _oob(err, prim, mask, indices, axes, shape):
     return _assert(err, jnp.any(mask), _Builder(OOBError, prim.name, tuple(shape)), payload)
 
 
-def _indexed_rule(err, enabled, prim, x, idx, *rest, axes, mode, **params):
-    out = prim.bind(x, idx, *rest, axes=axes, mode=mode, **params)
+def _indexed_rule(err, enabled, prim, x, idx, *rest, **params):
+    out = prim.bind(x, idx, *rest, **params)
     if OOBError in enabled:
-        shape = get_aval(x).shape
-        sizes = np.asarray([shape[a] for a in axes], np.int64)
+        shape, dn = get_aval(x).shape, params["dimension_numbers"]
+        axes = tuple(int(a) for a in dn[2])
+        if rest:  # a scatter: its windows are the updates'
+            ishape, ushape = get_aval(idx).shape, get_aval(rest[0]).shape
+            window = gather_prims.scatter_window(prim.name, shape, ishape, ushape, dn)
+        else:
+            window = params["slice_sizes"]
+        sizes = np.asarray([shape[a] - int(window[a]) + 1 for a in axes], np.int64)
         mask = (idx < 0) | (idx >= jnp.asarray(sizes.astype(get_aval(idx).dtype)))
         err = _oob(err, prim, mask, idx, axes, shape)
-    if prim is gather_prims.scatter_p:
+    if rest:
         err = _nan_check(err, enabled, prim, out)
     return err, out
 
@@ -753,7 +759,9 @@ _RULES.update(
     check=_check_rule,
     div=_div_rule,
     gather=_indexed_rule,
-    scatter=_indexed_rule,
+    **dict.fromkeys(
+        ("scatter", "scatter-add", "scatter-mul", "scatter-min", "scatter-max"), _indexed_rule
+    ),  # fmt: skip
     dynamic_slice=_dynamic_slice_rule,
     dynamic_update_slice=_dynamic_update_slice_rule,
     jit_call=_jit_call_rule,

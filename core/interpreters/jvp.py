@@ -121,7 +121,11 @@ def _to_shape(t: Any, shape: tuple[int, ...]) -> Any:
     aval = get_aval(t)
     if aval.shape == shape:
         return t
-    return ops.broadcast_in_dim(t, shape, tuple(range(aval.ndim)))
+    if not aval.shape:
+        return ops.broadcast_in_dim(t, shape, ())
+    # JAX's `_maybe_broadcast`: the size-1 axes reshaped away, then broadcast
+    dims = tuple(i for i, (a, b) in enumerate(zip(aval.shape, shape)) if a == b)
+    return ops.broadcast_in_dim(ops.reshape(t, tuple(shape[i] for i in dims)), shape, dims)
 
 
 def defjvp(prim, *fns: Callable | None) -> None:

@@ -87,6 +87,9 @@ EXACT = frozenset(
         "reshape",
         "rev",
         "round",
+        "scatter",
+        "scatter-max",
+        "scatter-min",
         "select_n",
         "sign",
         "slice",
@@ -98,7 +101,6 @@ EXACT = frozenset(
         "transpose",
     }
 )
-_EXACT_SCATTERS = frozenset({"set", "min", "max"})
 _LN2 = float(ml_dtypes.bfloat16(np.log(2.0)))  # XLA's exp2 on bfloat16: exp(x * 0.69140625)
 
 
@@ -468,7 +470,6 @@ class _Widener:
             return
         params = {k: _widen_param(v) for k, v in e.params.items()}
         exact = name in EXACT or e.prim.higher_order
-        exact = exact or name == "scatter" and params.get("kind") in _EXACT_SCATTERS
         if exact or not any(narrow_out):
             outs = [self.fresh(v) for v in e.outputs]
             self.eqns.append(Eqn(e.prim, ins, params, outs, e.source_info))

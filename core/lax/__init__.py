@@ -82,10 +82,6 @@ from core.lax.composed_primitives import (
     reduce_window_p,
     reduce_xor_p,
     regularized_incomplete_beta_p,
-    scatter_add_p,
-    scatter_max_p,
-    scatter_min_p,
-    scatter_mul_p,
     scatter_sub_p,
     select_and_scatter_p,
     sharding_constraint_p,
@@ -340,6 +336,10 @@ from core.prims.gather import (
     dynamic_update_slice_in_dim,
     dynamic_update_slice_p,
     gather_p,
+    scatter_add_p,
+    scatter_max_p,
+    scatter_min_p,
+    scatter_mul_p,
     scatter_p,
 )
 from core.prims.indexing import (

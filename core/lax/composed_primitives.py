@@ -1,8 +1,8 @@
 """JAX's primitives that numbax computes by composition, under JAX's names (`lax.conj_p`...).
 
 `jax.lax` exports one primitive per operation; numbax builds some of those operations from
-other primitives (`lax.nextafter` is a bit composition, `x.at[i].add(v)` is numbax's `scatter`
-with kind "add"). For code written against JAX's objects, each such name here is a
+other primitives (`lax.nextafter` is a bit composition, `lax.scatter_sub` a `scatter-add` of
+the negated updates). For code written against JAX's objects, each such name here is a
 `ComposedPrimitive`: it has JAX's `name` and `multiple_results`, and its `bind` takes JAX's
 operands and parameters and runs numbax's composition (under any transformation, like every
 `core.lax` function). They never appear in numbax's jaxprs: those show the primitives the
@@ -24,7 +24,7 @@ from core.ir import ClosedJaxpr, eval_jaxpr
 from core.lax import composites as co
 from core.lax import special
 from core.lax.fourier import fft
-from core.lax.gather_api import scatter_add, scatter_max, scatter_min, scatter_mul, scatter_sub
+from core.lax.gather_api import scatter_sub
 from core.named_sharding import with_sharding_constraint
 from core.placement import device_put
 from core.prims import collectives
@@ -246,11 +246,7 @@ igammac_p = ComposedPrimitive("igammac", special.igammac)
 igamma_grad_a_p = ComposedPrimitive("igamma_grad_a", special.igamma_grad_a)
 zeta_p = ComposedPrimitive("zeta", special.zeta)
 regularized_incomplete_beta_p = ComposedPrimitive("regularized_incomplete_beta", special.betainc)
-scatter_add_p = ComposedPrimitive("scatter-add", _scatter(scatter_add))
 scatter_sub_p = ComposedPrimitive("scatter-sub", _scatter(scatter_sub))
-scatter_mul_p = ComposedPrimitive("scatter-mul", _scatter(scatter_mul))
-scatter_min_p = ComposedPrimitive("scatter-min", _scatter(scatter_min))
-scatter_max_p = ComposedPrimitive("scatter-max", _scatter(scatter_max))
 reduce_p = ComposedPrimitive("reduce", _reduce, multiple_results=True)
 reduce_window_p = ComposedPrimitive("reduce_window", _reduce_window, multiple_results=True)
 fft_p = ComposedPrimitive("fft", lambda x, *, fft_type, fft_lengths: fft(x, fft_type, fft_lengths))

@@ -2,28 +2,31 @@
 
 `x[idx]` follows numpy: the index is expanded (Ellipsis, None) into one entry per dimension.
 Without integer arrays, static slices and ints become one `slice` (plus `rev` for negative
-steps) and a reshape; a traced scalar becomes a `dynamic_slice`. With integer arrays (Python ints
-count as 0-d arrays then, as in numpy), slices are applied first and the array indices become
-one `gather`, whose batch dims are moved where numpy puts them (in place when the array indices
-are adjacent, else in front). Negative indices wrap; out-of-bounds indices, static ints
-included, are clamped as in JAX (`mode="fill"` gives `fill_value` instead), and their cotangents
-are dropped; an out-of-bounds static int is a `dynamic_slice` start, as in JAX. Concrete boolean
-masks (of the indexed shape) become integer arrays; traced masks raise
+steps) and a `squeeze`, None axes a last `broadcast_in_dim`; a traced scalar becomes a
+`dynamic_slice`. With integer arrays (Python ints count as 0-d arrays then, as in numpy), the
+index is JAX's one `gather` (`_to_gather`, JAX's `_index_to_gather`): the array indices are
+broadcast together and their batch dims placed where numpy puts them (in place when they are
+adjacent, else in front), slices become window dims (a start index when not whole; an iota of
+starts for other steps), scalars collapsed dims. Negative indices wrap; out-of-bounds indices,
+static ints included, are clamped as in JAX (`mode="fill"` gives `fill_value` instead), and
+their cotangents are dropped; an out-of-bounds static int is a `dynamic_slice` start, as in
+JAX. Concrete boolean masks (of the indexed shape) become integer arrays; traced masks raise
 `NonConcreteBooleanIndexError`; Python bools add an axis of length 1 or 0 (numpy's rule).
 A Python list as the whole index is a TypeError, as in JAX: `x[jnp.array(seq)]` or
 `x[tuple(seq)]` say which is meant. `jax.ds(start, size, stride)` (a `Slice`) selects `size`
 elements from a start that may be traced: a `dynamic_slice` (start clamped, as JAX's gather
 clamps it), then a strided slice.
 
-`.at[idx].set/add/...` index an iota of flat positions with the same machinery (out-of-bounds
-positions become -1, so the update is dropped) and scatter into the flattened array: one code
-path gives numpy's placement rules for every index form.
+`.at[idx].set/add/...` is JAX's `_scatter_impl`: the same gather form, transposed to one
+`scatter`/`scatter-add`/... of the values broadcast to the indexed shape (out-of-bounds updates
+dropped by default). An index that selects everything (`x.at[:]`) combines elementwise
+(JAX scatters with an empty index vector).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -216,11 +219,10 @@ def _static_bounds(s: slice, d: int) -> tuple[int, int, int]:
 
 
 def _apply_slices(x: Any, entries: list[Any]) -> tuple[Any, list[Any]]:
-    """Applies the slice entries (keeping their dims) and static ints when no arrays are present.
+    """Applies the slice entries (keeping their dims) and static ints (no array is present).
 
     Returns the sliced array and the entries with slices replaced by ("full",)."""
     shape = get_aval(x).shape
-    has_arr = any(e[0] == "arr" for e in entries)
     start, limit, step, flip = [], [], [], []
     out_entries = []
     for d, (e, n) in enumerate(zip(entries, shape)):
@@ -236,7 +238,7 @@ def _apply_slices(x: Any, entries: list[Any]) -> tuple[Any, list[Any]]:
             limit.append(lo + (count - 1) * st + 1 if count else lo)
             step.append(st)
             out_entries.append(("full",))
-        elif e[0] == "int" and not has_arr:
+        elif e[0] == "int":
             if n == 0:
                 raise IndexError(f"index {e[1]} is out of bounds for axis {d} with size 0")
             i = min(max(e[1] + n if e[1] < 0 else e[1], 0), n - 1)  # JAX clamps static ints
@@ -260,41 +262,178 @@ def _index_dtype() -> np.dtype:
     return dtypes.default_int()
 
 
-def _gather_arrays(x: Any, entries: list[Any], mode: str, fill_value: Any) -> Any:
-    shape = get_aval(x).shape
-    adv = [d for d, e in enumerate(entries) if e[0] in ("arr", "int", "dyn")]
-    idx_dt = _index_dtype()
-    arrays = []
-    for d in adv:
-        kind, v = entries[d]
-        if kind == "int":
-            v = np.asarray(v, dtype=idx_dt)
-        elif kind == "arr" and isinstance(v, np.ndarray):
-            v = v.astype(idx_dt)
+class _GatherIndexer(NamedTuple):
+    """JAX's `_GatherIndexer`: an index as one gather (or scatter) and what surrounds it."""
+
+    slice_shape: tuple[int, ...]  # the result's shape
+    gather_slice_shape: tuple[int, ...]  # the gather's slice sizes
+    indices: Any  # the index vectors (None: nothing is indexed)
+    dnums: gp.GatherDimensionNumbers
+    plain: bool  # no advanced index: unique and sorted
+    reversed_dims: tuple[int, ...]  # result dims of negative-step slices
+    newaxis_dims: tuple[int, ...]  # result dims of None entries
+
+
+def _ndim(v: Any) -> int:
+    return np.ndim(v) if isinstance(v, np.ndarray | int) else get_aval(v).ndim
+
+
+def _as_index(v: Any, dt: np.dtype) -> Any:
+    """A scalar index in the index dtype: a Python int is a constant (staged where used, as
+    JAX's are), an array is converted."""
+    if _is_int_scalar(v) or isinstance(v, np.ndarray):
+        return Array(np.asarray(v, dt))
+    return sh.convert_element_type(v, dt)
+
+
+def _index_vectors(pieces: list[tuple[Any, int]], shape: list[int], dt: np.dtype) -> Any:
+    """The pieces `(index array, its first dim)` broadcast into `shape` and stacked on a new
+    last axis (numpy pieces stay constants, as JAX computes them eagerly)."""
+    if not pieces:
+        return None
+    if len(pieces) == 1:
+        g = pieces[0][0]
+        return Array(g[..., None]) if isinstance(g, np.ndarray) else sh.expand_dims(g, (_ndim(g),))
+
+    full = (*shape, 1)
+    cols = []
+    for g, i in pieces:
+        if isinstance(g, np.ndarray):
+            g = g.reshape((1,) * i + g.shape + (1,) * (len(full) - i - g.ndim))
+            cols.append(np.broadcast_to(g, full))
         else:
-            v = sh.convert_element_type(v, idx_dt) if get_aval(v).dtype.kind == "i" else v
-        arrays.append(wrap_negative(v, shape[d]))
-    bshape = np.broadcast_shapes(
-        *(np.shape(a) if isinstance(a, np.ndarray) else get_aval(a).shape for a in arrays)
+            cols.append(sh.broadcast_in_dim(g, full, tuple(range(i, i + _ndim(g)))))
+    if all(isinstance(c, np.ndarray) for c in cols):
+        return Array(np.concatenate(cols, -1).astype(dt))
+    return ix.concatenate([Array(c) if isinstance(c, np.ndarray) else c for c in cols], len(shape))
+
+
+def _to_gather(
+    shape: tuple[int, ...], entries: list[Any], new_axes: tuple[int, ...], normalize: bool = True
+) -> _GatherIndexer:
+    """JAX's `_index_to_gather`: `entries` (one per index item, `new_axes` the None items) as
+    gather dimension numbers, indices and slice sizes (numpy's placement of advanced indices:
+    in place when they are adjacent, else first)."""
+    kinds = ["none" if p in new_axes else e[0] for p, e in enumerate(entries)]
+    adv_pos = [p for p, k in enumerate(kinds) if k in ("int", "dyn", "arr")]
+    contiguous = all(b - a == 1 for a, b in zip(adv_pos, adv_pos[1:]))
+    dt = dtypes.int32 if max(shape, default=0) <= np.iinfo(np.int32).max else np.dtype(np.int64)
+    axis_of, x_axis = {}, 0
+    for p, k in enumerate(kinds):
+        if k != "none":
+            axis_of[p], x_axis = x_axis, x_axis + 1
+    values = {}
+    for p in adv_pos:
+        v, n = entries[p][1], shape[axis_of[p]]
+        if kinds[p] == "int":
+            values[p] = v + n if normalize and v < 0 else v
+        else:
+            values[p] = wrap_negative(v, n) if normalize else v
+    advanced = any(kinds[p] == "arr" and _ndim(values[p]) > 0 for p in adv_pos)
+    if not advanced:
+        adv_pos = []
+
+    offset, collapsed, start_map, gather_sizes = [], [], [], []
+    pieces, ishape, slice_shape, newaxis, reversed_dims = [], [], [], [], []
+    y_axis = collapsed_y = 0
+    for p, k in enumerate(kinds):
+        if adv_pos and p == (adv_pos[0] if contiguous else 0):
+            arrays = [ensure_array(values[q]) if kinds[q] == "int" else values[q]
+                      for q in adv_pos]  # fmt: skip
+            bshape = np.broadcast_shapes(*(np.shape(a) if isinstance(a, np.ndarray)
+                                           else get_aval(a).shape for a in arrays))  # fmt: skip
+            start = len(ishape)
+            for a in arrays:
+                if isinstance(a, np.ndarray):
+                    pieces.append((np.broadcast_to(a, bshape).astype(dt), start))
+                else:
+                    pieces.append((sh.convert_element_type(broadcast_to(a, bshape), dt), start))
+            ishape += bshape
+            start_map += [axis_of[q] for q in adv_pos]
+            collapsed += [axis_of[q] for q in adv_pos]
+            slice_shape += bshape
+            y_axis += len(bshape)
+            collapsed_y += len(bshape)
+        if p in adv_pos:
+            gather_sizes.append(1)
+        elif k in ("int", "dyn", "arr"):  # a scalar index
+            d = axis_of[p]
+            if shape[d] == 0:
+                raise IndexError(f"index is out of bounds for axis {d} with size 0")
+            pieces.append((_as_index(values[p], dt), len(ishape)))
+            collapsed.append(d)
+            gather_sizes.append(1)
+            start_map.append(d)
+        elif k == "none":
+            slice_shape.append(1)
+            newaxis.append(y_axis)
+            y_axis += 1
+        else:  # a slice
+            d, n = axis_of[p], shape[axis_of[p]]
+            if k == "ds":
+                lo, st, size = entries[p][1].start, entries[p][1].stride, entries[p][1].size
+            else:
+                lo, hi, st = _static_bounds(entries[p][1], n)
+                size = len(range(lo, hi, st))
+            slice_shape.append(size)
+            if st == 1:
+                if size != n:
+                    pieces.append((_as_index(lo, dt), len(ishape)))
+                    start_map.append(d)
+                gather_sizes.append(size)
+                offset.append(collapsed_y)
+            else:
+                steps = ew.mul(np.asarray(st, dt), sh.iota(dt, (size,), 0))
+                idx = ew.add(np.asarray(lo, dt) if _is_int_scalar(lo) else lo, steps)
+                if st < 0:
+                    reversed_dims.append(collapsed_y)
+                    idx = rev(idx, (0,))
+                gather_sizes.append(1)
+                pieces.append((idx, len(ishape)))
+                start_map.append(d)
+                ishape.append(size)
+                collapsed.append(d)
+            collapsed_y += 1
+            y_axis += 1
+    dnums = gp.GatherDimensionNumbers(tuple(offset), tuple(sorted(collapsed)), tuple(start_map))
+    return _GatherIndexer(
+        tuple(slice_shape),
+        tuple(gather_sizes),
+        _index_vectors(pieces, ishape, dt),
+        dnums,
+        not advanced,
+        tuple(reversed_dims),
+        tuple(newaxis),
     )
-    if all(isinstance(a, np.ndarray) for a in arrays):
-        indices: Any = Array(np.stack(np.broadcast_arrays(*arrays), -1).astype(idx_dt))
-    else:
-        cols = [
-            sh.reshape(
-                broadcast_to(sh.convert_element_type(ensure_array(a), idx_dt), bshape), (*bshape, 1)
-            )
-            for a in arrays
-        ]
-        indices = ix.concatenate(cols, len(bshape))
-    out = gp.gather(x, indices, tuple(adv), mode, fill_value)
-    contiguous = adv == list(range(adv[0], adv[-1] + 1))
-    nb, p = len(bshape), adv[0]
-    if contiguous and p > 0:
-        total = get_aval(out).ndim
-        perm = (*range(nb, nb + p), *range(nb), *range(nb + p, total))
-        out = sh.transpose(out, perm)
-    return out
+
+
+def _gather_indexed(
+    x: Any, entries: list[Any], new_axes: tuple[int, ...], mode: Any, fill_value: Any,
+    normalize: bool, sorted_hint: bool = False, unique_hint: bool = False,
+) -> Any:  # fmt: skip
+    """JAX's `_gather`: `x[idx]` as one gather (then `rev` and the None axes)."""
+    ix_ = _to_gather(get_aval(x).shape, entries, new_axes, normalize)
+    if fill_value is not None:
+        if np.ndim(fill_value) != 0:
+            raise ValueError("fill_value argument to indexed get() must be a scalar")
+        fill_value = np.asarray(fill_value).item()
+    if 0 in ix_.slice_shape:
+        return sh.full(ix_.slice_shape, 0, get_aval(x).dtype, get_aval(x).weak_type)
+    y = x
+    if ix_.indices is not None:
+        y = gp.bind_gather(
+            y,
+            ix_.indices,
+            ix_.dnums,
+            ix_.gather_slice_shape,
+            unique_indices=unique_hint or ix_.plain,
+            indices_are_sorted=sorted_hint or ix_.plain,
+            mode=mode,
+            fill_value=fill_value,
+        )
+    if ix_.reversed_dims:
+        y = rev(y, ix_.reversed_dims)
+    return sh.expand_dims(y, ix_.newaxis_dims) if ix_.newaxis_dims else y
 
 
 def _unwrapped(entry: tuple, n: int, clip: bool) -> tuple:
@@ -330,6 +469,8 @@ def getitem(
     mode: str | None = None,
     fill_value: Any = None,
     wrap_negative_indices: bool = True,
+    indices_are_sorted: bool = False,
+    unique_indices: bool = False,
 ) -> Any:
     """`x[idx]` with numpy's basic and advanced indexing (see the module docstring);
     `wrap_negative_indices=False` makes negative indices out of bounds, as JAX's `.at[]`."""
@@ -337,8 +478,10 @@ def getitem(
     x = ensure_array(x)
     aval = get_aval(x)
     new_axes, entries = _expand(aval.shape, idx)
-    x = sh.expand_dims(x, new_axes)
-    new_shape = get_aval(x).shape
+    original = x
+    new_shape = list(aval.shape)
+    for p in new_axes:
+        new_shape.insert(p, 1)
     if not wrap_negative_indices:
         entries = [_unwrapped(e, n, mode == "clip") for e, n in zip(entries, new_shape)]
     if mode in ("fill", "drop"):  # out-of-bounds scalars must fill too: gather, not clamp
@@ -354,14 +497,23 @@ def getitem(
             ("dyn", e[1]) if e[0] == "int" and n and not -n <= e[1] < n else e
             for e, n in zip(entries, new_shape)
         ]
-    x, entries = _apply_slices(x, entries)
     if any(e[0] == "arr" for e in entries):
         if any(e[0] == "ds" for e in entries):
             raise SliceWithArrayIndexError()
-        gmode = (
-            "fill" if mode in ("fill", "drop") else "clip" if mode == "clip" else PROMISE_IN_BOUNDS
+        gmode = gp.GatherScatterMode.from_any(PROMISE_IN_BOUNDS if mode is None else mode)
+        hints = dict(sorted_hint=indices_are_sorted, unique_hint=unique_indices)
+        return _gather_indexed(
+            original, entries, new_axes, gmode, fill_value, wrap_negative_indices, **hints
         )
-        return _gather_arrays(x, entries, gmode, fill_value)
+    # JAX's static and dynamic slicing add the None axes last (`x[None]` of an empty axis first)
+    late = all(entries[p] == ("slice", slice(None)) for p in new_axes)
+    kept = [p not in new_axes and e[0] in ("slice", "ds") for p, e in enumerate(entries)]
+    out_axes = tuple(sum(kept[:p]) + new_axes.index(p) for p in new_axes) if late else ()
+    if late:
+        entries = [e for p, e in enumerate(entries) if p not in new_axes]
+    else:
+        x = sh.expand_dims(x, new_axes)
+    x, entries = _apply_slices(x, entries)
     cur = get_aval(x).shape
     dyn = [(d, e[1]) for d, e in enumerate(entries) if e[0] in ("dyn", "ds")]
     if dyn:
@@ -379,7 +531,8 @@ def getitem(
         if strides:
             step = [strides.get(d, 1) for d in range(len(cur))]
             x = ix.slice(x, [0] * len(cur), get_aval(x).shape, step)
-    return sh.squeeze(x, tuple(d for d, e in enumerate(entries) if e[0] not in ("full", "ds")))
+    x = sh.squeeze(x, tuple(d for d, e in enumerate(entries) if e[0] not in ("full", "ds")))
+    return sh.expand_dims(x, out_axes) if out_axes else x
 
 
 # ---------------------------------------------------------------------------------------------
@@ -387,11 +540,26 @@ def getitem(
 
 
 def _scatter_update(
-    x: Any, idx: Any, values: Any, kind: str, mode: str | None, wrap: bool = True
+    x: Any,
+    idx: Any,
+    values: Any,
+    kind: str,
+    mode: str | None,
+    wrap: bool = True,
+    hints: tuple[bool, bool] = (False, False),
 ) -> Any:
+    """JAX's `_scatter_impl`: the index as a gather (`_to_gather`), transposed to a scatter
+    of `values` broadcast to the indexed shape (`hints`: indices_are_sorted, unique_indices)."""
     _check_mode(mode)
     x = ensure_array(x)
     aval = get_aval(x)
+    new_axes, entries = _expand(aval.shape, idx)
+    if any(e[0] == "ds" for e in entries) and any(e[0] == "arr" for e in entries):
+        raise SliceWithArrayIndexError()
+    if not wrap:
+        sizes = iter(aval.shape)
+        entries = [e if p in new_axes else _unwrapped(e, next(sizes), mode == "clip")
+                   for p, e in enumerate(entries)]  # fmt: skip
     # As JAX: the scatter runs in the promoted dtype of the array and the values, and its
     # result is converted back (int x.at[i].multiply(2.7) scales by 2.7, then truncates).
     x, values = promote_dtypes(x, ensure_array(values))
@@ -402,25 +570,35 @@ def _scatter_update(
         )
     if kind == "sub":  # x[idx] -= values: add the negated values
         values, kind = ew.neg(values), "add"
-    out_dtype, out_weak = aval.dtype, aval.weak_type
-    aval = get_aval(x)
-    positions = sh.reshape(sh.iota(_index_dtype(), aval.size), aval.shape)
-    drop = mode != "clip"
-    sel = getitem(positions, idx, "fill" if drop else "clip", -1 if drop else None, wrap)
-    sel_shape = get_aval(sel).shape
-    vals = sh.convert_element_type(ensure_array(values), aval.dtype, aval.weak_type)
-    vals = broadcast_to(vals, sel_shape)
-    n = int(np.prod(sel_shape, dtype=np.int64))
-    flat = sh.reshape(x, (aval.size,))
-    out = gp.scatter(
-        flat,
-        sh.reshape(sel, (n, 1)),
-        sh.reshape(vals, (n,)),
-        (0,),
-        kind,
-        "drop" if drop else "clip",
-    )
-    return sh.convert_element_type(sh.reshape(out, aval.shape), out_dtype, out_weak)
+    ix_ = _to_gather(aval.shape, entries, new_axes, wrap)
+    if 0 in ix_.slice_shape:
+        return sh.convert_element_type(x, aval.dtype, aval.weak_type)
+    y = broadcast_to(values, ix_.slice_shape)
+    if ix_.newaxis_dims:
+        y = sh.squeeze(y, ix_.newaxis_dims)
+    if ix_.reversed_dims:
+        y = rev(y, ix_.reversed_dims)
+    if ix_.indices is None:  # every element is updated once
+        out = y if kind == "set" else _COMBINE[kind](x, y)
+    else:
+        dn = ix_.dnums
+        sdn = gp.ScatterDimensionNumbers(
+            dn.offset_dims, dn.collapsed_slice_dims, dn.start_index_map
+        )
+        out = gp.bind_scatter(
+            kind,
+            x,
+            ix_.indices,
+            y,
+            sdn,
+            indices_are_sorted=ix_.plain or hints[0],
+            unique_indices=ix_.plain or hints[1],
+            mode=mode,
+        )
+    return sh.convert_element_type(out, aval.dtype, aval.weak_type)
+
+
+_COMBINE = {"add": ew.add, "mul": ew.mul, "min": ew.min, "max": ew.max}
 
 
 def _update_method(kind: str, doc: str, combine: str | None = None) -> Callable[..., Any]:
@@ -439,10 +617,10 @@ def _update_method(kind: str, doc: str, combine: str | None = None) -> Callable[
         mode: str | None = None,
         wrap_negative_indices: bool = True,
     ) -> Any:
-        wrap = wrap_negative_indices
+        wrap, hints = wrap_negative_indices, (indices_are_sorted, unique_indices)
         if combine is None:
-            return _scatter_update(self.array, self.index, values, kind, mode, wrap)
-        other = _scatter_update(ones_like(self.array), self.index, values, kind, mode, wrap)
+            return _scatter_update(self.array, self.index, values, kind, mode, wrap, hints)
+        other = _scatter_update(ones_like(self.array), self.index, values, kind, mode, wrap, hints)
         return getattr(ufuncs, combine)(self.array, other)
 
     method.__name__ = method.__qualname__ = "scatter"  # as the errors name it
@@ -475,7 +653,8 @@ class _IndexUpdateRef:
         """`x[idx]`; `mode="fill"` returns `fill_value` (NaN by default) out of bounds;
         `wrap_negative_indices=False` makes negative indices out of bounds; an `out_sharding`
         places the result (see `core.sharding.reshard`)."""
-        return getitem(self.array, self.index, mode, fill_value, wrap_negative_indices)
+        return getitem(self.array, self.index, mode, fill_value, wrap_negative_indices,
+                       indices_are_sorted, unique_indices)  # fmt: skip
 
     set = _update_method(
         "set", "`x[idx] = values` as a new array (out-of-bounds updates are dropped)."

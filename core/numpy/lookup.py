@@ -15,7 +15,6 @@ import numpy as np
 from core import dtypes
 from core.jit.library import library_jit
 from core.numpy._util import (
-    broadcast_to,
     canonicalize_axis,
     check_arraylike,
     ensure_array,
@@ -37,7 +36,6 @@ from core.numpy.ufuncs import (
 from core.numpy.where import where
 from core.prims import elementwise as ew
 from core.prims import gather as gp
-from core.prims import indexing as ix
 from core.prims import shapes as sh
 from core.prims.reductions import reduce_sum
 from core.trace import get_aval
@@ -63,8 +61,8 @@ def gather_mode(mode: str | None, default: str) -> str:
 
 
 def prim_mode(mode: str) -> str:
-    """The gather primitive's mode for a `gather_mode` (wrapped indices are in bounds)."""
-    return mode if mode in ("fill", PROMISE_IN_BOUNDS) else "clip"
+    """The gather's mode for a `gather_mode` (wrapped indices are in bounds: JAX promises)."""
+    return PROMISE_IN_BOUNDS if mode == "wrap" else mode
 
 
 def _prep_indices(indices: Any, n: int, mode: str, wrap_negatives: bool = True) -> Any:
@@ -112,11 +110,29 @@ def take(
     idx = _prep_indices(indices, shape[axis], mode, wrap_negatives=False)
     if mode == "fill":  # negative indices count from the end (JAX's jnp.where)
         idx = where(less(idx, 0), add(idx, shape[axis]), idx)
-    ishape = get_aval(idx).shape
-    out = gp.gather(a, sh.reshape(idx, (*ishape, 1)), (axis,), prim_mode(mode), fill_value)
+    ishape, nd = get_aval(idx).shape, len(shape)
+    if shape[axis] == 0:
+        if int(np.prod(ishape)) != 0:
+            raise IndexError("Cannot do a non-empty jnp.take() from an empty axis.")
+        return a
+    if int(np.prod(ishape)) == 0:
+        return sh.full((*shape[:axis], *ishape, *shape[axis + 1 :]), 0, get_aval(a).dtype)
     nb = len(ishape)
-    perm = (*range(nb, nb + axis), *range(nb), *range(nb + axis, len(shape) - 1 + nb))
-    return sh.transpose(out, perm)
+    dn = gp.GatherDimensionNumbers(
+        offset_dims=(*range(axis), *range(axis + nb, nd + nb - 1)),
+        collapsed_slice_dims=(axis,),
+        start_index_map=(axis,),
+    )
+    return gp.bind_gather(
+        a,
+        sh.expand_dims(idx, (nb,)),
+        dn,
+        tuple(1 if d == axis else n for d, n in enumerate(shape)),
+        mode=prim_mode(mode),
+        unique_indices=unique_indices,
+        indices_are_sorted=indices_are_sorted,
+        fill_value=fill_value,
+    )
 
 
 @library_jit(static_argnames=("axis", "mode", "fill_value", "wrap_negative_indices"))
@@ -161,19 +177,40 @@ def take_along_axis(
     if mode == "wrap":  # a gather mode, as JAX's take_along_axis reads it, not a take mode
         raise ValueError('Unknown gather mode "wrap"')
     mode = gather_mode(mode, "fill")
-    other = np.broadcast_shapes(
-        ashape[:axis] + ashape[axis + 1 :], ishape[:axis] + ishape[axis + 1 :]
-    )
-    arr = broadcast_to(arr, (*other[:axis], ashape[axis], *other[axis:]))
-    out_shape = (*other[:axis], ishape[axis], *other[axis:])
+    arr_shape = (*ashape[:axis], 1, *ashape[axis + 1 :])
+    out_shape = np.broadcast_shapes(ishape, arr_shape)
+    if ashape[axis] == 0:
+        return sh.full(out_shape, 0, get_aval(arr).dtype)
     if wrap_negative_indices is None:
         wrap_negative_indices = mode != PROMISE_IN_BOUNDS
     idx = _prep_indices(idx, ashape[axis], mode, wrap_negative_indices)
-    idx = broadcast_to(idx, out_shape)
-    dt = dtypes.default_int()
-    cols = [idx if d == axis else sh.iota(dt, out_shape, d) for d in range(len(out_shape))]
-    full = ix.concatenate([sh.reshape(c, (*out_shape, 1)) for c in cols], len(out_shape))
-    return gp.gather(arr, full, tuple(range(len(out_shape))), prim_mode(mode), fill_value)
+    # JAX's: the index's size-1 dims take the array's whole, the array's size-1 dims are
+    # squeezed, the others are batching dims of both
+    index_dims = [d for d, n in enumerate(ishape) if d == axis or n != 1]
+    idx = sh.reshape(idx, (*(out_shape[d] for d in index_dims), 1))
+    sizes, offset, squeezed, op_batch, idx_batch = [], [], [], [], []
+    new_d = j = 0
+    for d in range(len(ashape)):
+        if d == axis:
+            sizes.append(1)
+            start = new_d
+            new_d, j = new_d + 1, j + 1
+        elif ishape[d] == 1:
+            offset.append(d)
+            sizes.append(arr_shape[d])
+            new_d += 1
+        elif arr_shape[d] == 1:
+            squeezed.append(d)
+            j += 1
+        else:
+            sizes.append(0 if arr_shape[d] == 0 else 1)
+            op_batch.append(new_d)
+            idx_batch.append(j)
+            new_d, j = new_d + 1, j + 1
+    arr = sh.squeeze(arr, tuple(squeezed))
+    dn = gp.GatherDimensionNumbers(tuple(offset), (start,), (start,), tuple(op_batch),
+                                   tuple(idx_batch))  # fmt: skip
+    return gp.bind_gather(arr, idx, dn, tuple(sizes), mode=prim_mode(mode), fill_value=fill_value)
 
 
 _SEARCH_METHODS = ("compare_all", "scan", "scan_unrolled", "sort")

@@ -39,4 +39,5 @@ def _where(condition: Any, x: Any, y: Any) -> Any:
     if get_aval(cond).shape:  # (a rank-0 condition picks for all elements, as JAX's)
         shape = broadcast_shapes(get_aval(cond).shape, shape)
         cond = broadcast_to(cond, shape)
-    return ew.select_n(cond, broadcast_to(y, shape), broadcast_to(x, shape))
+    x, y = broadcast_to(x, shape), broadcast_to(y, shape)  # in JAX's order
+    return ew.select_n(cond, y, x)

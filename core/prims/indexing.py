@@ -260,12 +260,12 @@ def _concat_abstract_eval(*xs, dimension):
 
 
 def _concat_transpose(ct, *xs, dimension):
-    out, start = [], 0
-    for x in xs:
-        n = (x.aval if is_undefined(x) else get_aval(x)).shape[dimension]
-        out.append(slice_in_dim(ct, start, start + n, axis=dimension) if is_undefined(x) else None)
-        start += n
-    return out
+    """JAX's: one `split` of the cotangent (the pieces of known operands unused)."""
+    if type(ct) is Zero:
+        return [Zero(x.aval) if is_undefined(x) else None for x in xs]
+    sizes = tuple((x.aval if is_undefined(x) else get_aval(x)).shape[dimension] for x in xs)
+    pieces = split_p.bind(ct, sizes=sizes, axis=dimension)
+    return [p if is_undefined(x) else None for p, x in zip(pieces, xs)]
 
 
 def _concat_batch(args, dims, *, dimension):

@@ -17,19 +17,12 @@ import numpy as np
 
 from core import dtypes
 from core.avals import ShapedArray
-from core.primitive import Primitive
+from core.primitive import CompilerPrimitive
 
 _F32 = np.dtype(np.float32)
 
 
-class _CompilerPrimitive(Primitive):
-    """A primitive that only the compiler writes into the programs it compiles (not in
-    `all_primitives`, no differentiation or batching rules)."""
-
-    _registered = False
-
-
-round_bfloat16_p = _CompilerPrimitive("round_bfloat16")
+round_bfloat16_p = CompilerPrimitive("round_bfloat16")
 round_bfloat16_p.def_abstract_eval(lambda x: x)
 
 
@@ -41,7 +34,7 @@ def _round_impl(x):
 
 # `rounded_sum(x)`: the sum over axis 0 of a 2-D float32 array of bfloat16 numbers, one
 # addition after the other, each rounded to bfloat16 (XLA's bfloat16 reduction loop)
-rounded_sum_p = _CompilerPrimitive("rounded_sum")
+rounded_sum_p = CompilerPrimitive("rounded_sum")
 rounded_sum_p.def_abstract_eval(lambda x: ShapedArray(x.shape[1:], x.dtype))
 
 

@@ -71,7 +71,7 @@ _FREE = frozenset(
         "pad",
         "concatenate",
         "stack",
-        "gather",
+        "point_gather",
         "dynamic_slice",
         "dynamic_update_slice",
         "stop_gradient",
@@ -171,8 +171,8 @@ def _flops(eqn: Eqn) -> tuple[int | None, int | None]:
         out_features = rhs[dn.rhs_spec[0]]
         in_features = rhs[dn.rhs_spec[1]]  # already per feature group
         return 2 * batch * out_features * in_features * _conv_taps(eqn), 0
-    if name == "scatter":
-        combines = eqn.params.get("kind") not in (None, "set")  # add/mul/min/max: one per update
+    if name == "point_scatter":
+        combines = eqn.params["kind"] != "set"  # add/mul/min/max: one per update
         return (_size(eqn.inputs[2].aval) if combines else 0), 0
     if name != "threefry2x32" and _is_elementwise(eqn):
         return _size(out), 0

@@ -1,6 +1,7 @@
-"""A table of common `jax.numpy` / `jax.lax` / `jax.nn` / `jax.random` calls whose `make_jaxpr`
-text numbax matches with JAX's: each case is a function of a namespace `m` (`m.jax`, `m.jnp`,
-`m.lax`, `m.nn`) returning `(fun, args)`. `record_jaxprs.py` runs the table under JAX 0.10.2
+"""A table of common `jax.numpy` / `jax.lax` / `jax.nn` / `jax.random` calls, Flax layers and
+Optax steps whose `make_jaxpr` text numbax matches with JAX's: each case is a function of a
+namespace `m` (`m.jax`, `m.jnp`, `m.lax`, `m.nn`, `m.linen`, `m.optax`) returning
+`(fun, args)`. `record_jaxprs.py` runs the table under JAX 0.10.2
 into `jax_jaxprs.json`; `test_jaxpr_text.py` runs it under numbax and compares the texts.
 Neither this table nor the test imports JAX."""
 
@@ -294,14 +295,153 @@ def _cases(m):  # noqa: PLR0915  (one line per case)
         jax.grad(lambda x, w: lax.scan(lambda c, a: (jnp.sin(c * w) + a, c), x, _x(2, 5))[0].sum()),
         (V, V),
     )
+    c["grad_custom_jvp"] = (jax.grad(lambda x: f(x).sum()), (X,))
+    c["grad_custom_vjp"] = (jax.grad(lambda x: g(x).sum()), (X,))
+    _more_cases(m, c)
     return c
 
 
+def _more_cases(m, c):  # noqa: PLR0915  (one line per case)
+    """Everyday programs: Flax layers, Optax steps, jnp and lax calls, and their gradients."""
+    jax, jnp, lax, nn, linen, optax = m.jax, m.jnp, m.lax, m.nn, m.linen, m.optax
+    dense = {"params": {"kernel": _x(4, 3), "bias": _x(3)}}
+    conv = {"params": {"kernel": _x(3, 3, 1, 2), "bias": _x(2)}}
+    norm = {"params": {"scale": _x(4) + 2, "bias": _x(4)}}
+    stats = {"batch_stats": {"mean": _x(4), "var": _x(4) + 2}}
+    img = _x(1, 5, 5, 1)
+    c["flax_dense"] = (lambda p, x: linen.Dense(3).apply(p, x), (dense, X))
+    c["flax_conv"] = (lambda p, x: linen.Conv(2, (3, 3)).apply(p, x), (conv, img))
+    c["flax_layernorm"] = (lambda p, x: linen.LayerNorm().apply(p, x), (norm, X))
+    c["flax_batchnorm_eval"] = (
+        lambda p, s, x: linen.BatchNorm(use_running_average=True).apply({**p, **s}, x),
+        (norm, stats, X),
+    )
+    c["flax_batchnorm_train"] = (
+        lambda p, s, x: linen.BatchNorm(use_running_average=False).apply(
+            {**p, **s}, x, mutable=["batch_stats"]
+        ),
+        (norm, stats, X),
+    )
+    c["flax_dropout"] = (
+        lambda k, x: linen.Dropout(0.5, deterministic=False).apply({}, x, rngs={"dropout": k}),
+        (KEY, X),
+    )
+    c["grad_flax_dense"] = (
+        jax.grad(lambda p, x: jnp.mean(linen.Dense(3).apply(p, x) ** 2)),
+        (dense, X),
+    )
+    c["grad_flax_layernorm"] = (
+        jax.grad(lambda p, x: linen.LayerNorm().apply(p, x).sum()),
+        (norm, X),
+    )
+
+    def step(tx):
+        def run(w, g):
+            state = tx.init(w)
+            updates, state = tx.update(g, state, w)
+            return optax.apply_updates(w, updates), state
+
+        return run
+
+    c["optax_sgd"] = (step(optax.sgd(0.1)), (X, X))
+    c["optax_sgd_momentum"] = (step(optax.sgd(0.1, momentum=0.9)), (X, X))
+    c["optax_adam"] = (step(optax.adam(1e-3)), (X, X))
+    c["optax_adamw"] = (step(optax.adamw(1e-3)), (X, X))
+    c["optax_clip_by_global_norm"] = (
+        step(optax.chain(optax.clip_by_global_norm(1.0), optax.sgd(0.1))),
+        (X, X),
+    )
+    c["optax_softmax_ce"] = (
+        lambda x, y: optax.softmax_cross_entropy(x, y),
+        (X, np.eye(3, 4, dtype=F)),
+    )
+    c["optax_softmax_ce_int"] = (
+        lambda x, i: optax.softmax_cross_entropy_with_integer_labels(x, i),
+        (X, I3),
+    )
+    c["optax_l2_loss"] = (lambda x, y: optax.l2_loss(x, y), (X, X))
+    # jnp
+    c["where_scalars"] = (lambda x: jnp.where(x > 0, 1.0, -1.0), (X,))
+    c["clip_arrays"] = (lambda x, lo: jnp.clip(x, lo, 1.0), (X, _x(4)))
+    c["einsum_batch_matrix"] = (lambda a, b: jnp.einsum("bij,jk->bik", a, b), (B, M))
+    c["einsum_outer"] = (lambda a, b: jnp.einsum("i,j->ij", a, b), (V, V))
+    c["einsum_sum"] = (lambda a: jnp.einsum("ij->j", a), (X,))
+    c["argsort_axis0"] = (lambda x: jnp.argsort(x, axis=0), (X,))
+    c["sort_descending"] = (lambda x: jnp.sort(x, descending=True), (V,))
+    c["cumsum_axis0"] = (lambda x: jnp.cumsum(x, axis=0), (X,))
+    c["pad_reflect"] = (lambda x: jnp.pad(x, 1, mode="reflect"), (V,))
+    c["pad_constant"] = (lambda x: jnp.pad(x, ((1, 1), (0, 0)), constant_values=2.0), (X,))
+    c["concatenate_neg"] = (lambda x, y: jnp.concatenate([x, y], -1), (X, X))
+    c["roll_axis"] = (lambda x: jnp.roll(x, 2, axis=1), (X,))
+    c["mean_keepdims"] = (lambda x: x - jnp.mean(x, axis=-1, keepdims=True), (X,))
+    c["argmax_keepdims"] = (lambda x: jnp.argmax(x, axis=-1, keepdims=True), (X,))
+    c["index_array_2d"] = (lambda x, i: x[i, 1:3], (X, I3))
+    c["index_array_pair"] = (lambda x, i: x[i, i], (X, I3))
+    c["at_set_col"] = (lambda x, i: x.at[:, i].set(0.0), (X, I3))
+    c["at_add_scalar_index"] = (lambda x, y: x.at[1].add(y), (X, _x(4)))
+    c["at_get_fill"] = (lambda x, i: x.at[i].get(mode="fill", fill_value=0.0), (V, I3))
+    c["at_set_clip"] = (lambda x, i: x.at[i].set(1.0, mode="clip"), (V, I3))
+    c["take_clip"] = (lambda x, i: jnp.take(x, i, axis=1, mode="clip"), (X, I3))
+    # lax control flow
+    c["cond_pred"] = (lambda x: lax.cond(x.sum() > 0, lambda a: a * 2, lambda a: a - 1, x), (X,))
+    c["switch_three"] = (
+        lambda i, x: lax.switch(i, [lambda a: a, jnp.sin, lambda a: -a], x),
+        (np.int32(2), X),
+    )
+    c["fori_loop_tuple"] = (
+        lambda x: lax.fori_loop(0, 4, lambda i, c: (c[0] + i, c[1] * 2.0), (0, x)),
+        (X,),
+    )
+    c["while_loop_tuple"] = (
+        lambda x: lax.while_loop(lambda c: c[0] < 5, lambda c: (c[0] + 1, c[1] * 2.0), (0, x)),
+        (X,),
+    )
+    c["scan_rows"] = (lambda x: lax.scan(lambda c, r: (c + r, c * r), jnp.zeros(4), x), (X,))
+    c["scan_reverse"] = (
+        lambda x: lax.scan(lambda c, r: (c + r, c), 0.0, x, reverse=True),
+        (V,),
+    )
+    # gradients
+    c["grad_cond"] = (
+        jax.grad(lambda x: lax.cond(True, jnp.sin, jnp.cos, x).sum()),
+        (X,),
+    )
+    c["grad_scan_product"] = (
+        jax.grad(lambda x: lax.scan(lambda c, r: (c * r, c), 1.0, x)[0]),
+        (V,),
+    )
+    c["grad_fori_loop"] = (
+        jax.grad(lambda x: lax.fori_loop(0, 3, lambda i, v: jnp.sin(v), x).sum()),
+        (X,),
+    )
+    c["grad_clip"] = (jax.grad(lambda x: jnp.clip(x, -0.5, 0.5).sum()), (X,))
+    c["grad_softmax"] = (jax.grad(lambda x: nn.softmax(x)[0, 0]), (X,))
+    c["grad_index_array"] = (jax.grad(lambda x, i: x[i].sum()), (X, I3))
+    c["grad_at_add"] = (jax.grad(lambda y, x, i: x.at[i].add(y).sum()), (_x(3), V, I3))
+    c["grad_take_along_axis"] = (
+        jax.grad(lambda x, i: jnp.take_along_axis(x, i, axis=1).sum()),
+        (X, np.zeros((3, 1), np.int32)),
+    )
+    c["grad_einsum"] = (jax.grad(lambda a, b: jnp.einsum("ij,jk->", a, b)), (X, M))
+    c["grad_cumsum"] = (jax.grad(lambda x: (jnp.cumsum(x) * x).sum()), (V,))
+    c["grad_sort"] = (jax.grad(lambda x: (jnp.sort(x) * V).sum()), (V,))
+    c["grad_pad"] = (jax.grad(lambda x: (jnp.pad(x, 1) ** 2).sum()), (X,))
+    c["grad_concatenate"] = (jax.grad(lambda x: jnp.concatenate([x, 2 * x]).sum()), (X,))
+    c["grad_mse"] = (jax.grad(lambda w, x, y: jnp.mean((x @ w - y) ** 2)), (M, X, _x(3, 5)))
+    c["vmap_take"] = (jax.vmap(lambda x, i: jnp.take(x, i)), (X, I3))
+    c["vmap_at_set"] = (jax.vmap(lambda x, i: x.at[i].set(0.0)), (X, I3))
+    c["vmap_dynamic_slice"] = (
+        jax.vmap(lambda x, i: lax.dynamic_slice_in_dim(x, i, 2)),
+        (X, np.array([0, 1, 2], np.int32)),
+    )
+
+
 def cases(m):
-    """The table under the API namespace `m` (attributes jax, jnp, lax, nn).
+    """The table under the API namespace `m` (attributes jax, jnp, lax, nn, linen, optax).
 
     Args:
-      m: a namespace with the `jax`, `jnp`, `lax` and `nn` modules of one implementation.
+      m: a namespace with the `jax`, `jnp`, `lax`, `nn` (`jax.nn`), `linen` (`flax.linen`)
+        and `optax` modules of one implementation.
 
     Returns:
       A dict of case name to `(function, example arguments)`.

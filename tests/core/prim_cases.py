@@ -287,9 +287,19 @@ CASES: list[Case] = [
     ),
     Case(
         "scatter_add",
-        "scatter",
+        "scatter-add",
         lambda x, u: ga.scatter(x, np.array([[2], [0], [2]], np.int32), u, (0,), kind="add"),
         [R(3, 2), R(3, 2)],
+    ),
+    *(
+        Case(
+            f"scatter_{kind}",
+            "scatter" if kind == "set" else f"scatter-{kind}",
+            lambda x, u, kind=kind: ga.scatter(x, np.array([[2], [0]], np.int32), u, (0,), kind),
+            [R(3, 2), R(2, 2)],
+            order=2 if kind in ("set", "mul") else 1,
+        )
+        for kind in ("set", "mul", "min", "max")
     ),
     Case(
         "dynamic_slice",

@@ -8,8 +8,10 @@ import sys
 import types
 import warnings
 
+import flax.linen as linen
 import jax
 import jax.numpy as jnp
+import optax
 from jax import lax, nn
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
@@ -18,7 +20,7 @@ from jaxpr_cases import cases  # noqa: E402
 
 def main() -> None:
     warnings.simplefilter("ignore")
-    m = types.SimpleNamespace(jax=jax, jnp=jnp, lax=lax, nn=nn)
+    m = types.SimpleNamespace(jax=jax, jnp=jnp, lax=lax, nn=nn, linen=linen, optax=optax)
     texts = {}
     for name, (fun, args) in cases(m).items():
         try:

@@ -217,6 +217,55 @@ CASES += [
         {"axes": (0, 1), "kind": "set"},
         id="scatter-set",
     ),
+    # JAX's dimension numbers: batching dims, windows, window dims before the batch dims
+    pytest.param(
+        gather.bind_gather,
+        (rand((3, 4)), np.array([[[1]], [[-1]], [[4]]], I32)),
+        {
+            "dimension_numbers": gather.GatherDimensionNumbers((), (1,), (1,), (0,), (0,)),
+            "slice_sizes": (1, 1),
+            "mode": "fill",
+        },
+        id="gather-batching-dims",
+    ),
+    *(
+        pytest.param(
+            gather.bind_gather,
+            (rand((4, 5)), np.array([[1, 3], [3, 4], [-1, 0]], I32)),
+            {
+                "dimension_numbers": gather.GatherDimensionNumbers((1, 2), (), (0, 1)),
+                "slice_sizes": (2, 2),
+                "mode": mode,
+            },
+            id=f"gather-windows-{mode}",
+        )
+        for mode in ("clip", "fill")
+    ),
+    pytest.param(
+        gather.bind_gather,
+        (rand((3, 4)), IDX[:, :1]),
+        {
+            "dimension_numbers": gather.GatherDimensionNumbers((0,), (1,), (1,)),
+            "slice_sizes": (3, 1),
+        },
+        id="gather-window-first",
+    ),
+    pytest.param(
+        lambda x, i, u: gather.bind_scatter(
+            "add", x, i, u, gather.ScatterDimensionNumbers((1, 2), (), (0, 1))
+        ),
+        (rand((4, 5)), np.array([[1, 3], [3, 4], [2, 2]], I32), rand((3, 2, 2))),
+        {},
+        id="scatter-windows-drop",
+    ),
+    pytest.param(
+        lambda x, i, u: gather.bind_scatter(
+            "set", x, i, u, gather.ScatterDimensionNumbers((), (1,), (1,), (0,), (0,))
+        ),
+        (rand((3, 4)), np.array([[[1]], [[-1]], [[2]]], I32), rand((3, 1))),
+        {},
+        id="scatter-batching-dims",
+    ),
     pytest.param(
         lambda x, i: gather.dynamic_slice(x, [i, np.int32(1)], (2, 2)),
         (rand((4, 3)), np.int32(3)),
@@ -358,6 +407,8 @@ def test_every_primitive_lowered_here_has_a_case():
         "convert": "convert_element_type",
         "broadcast": "broadcast_in_dim",
         "bitcast": "bitcast_convert_type",
+        "gather": "point_gather",  # what the gather and scatter compositions compile to
+        "scatter": "point_scatter",
     }
     tested = {aliases.get(t, t) for t in tested}
     mine = {

@@ -13,7 +13,8 @@ import math
 
 from core.backends.numba.registry import Kernel, register_lowering
 from core.backends.numba.source import alloc, cast, combine, const
-from core.prims.gather import dynamic_slice_p, dynamic_update_slice_p, gather_p, scatter_p
+from core.prims.gather import dynamic_slice_p, dynamic_update_slice_p
+from core.prims.gather_points import point_gather_p, point_scatter_p
 
 
 def _strides_lowering(shape) -> list[int]:
@@ -100,7 +101,7 @@ def _gather_lowering(ctx, eqn):
     return [f"rt.ld({o}, 0)" if out.shape == () else o]
 
 
-register_lowering(gather_p, Kernel(_gather_lowering))
+register_lowering(point_gather_p, Kernel(_gather_lowering))
 
 
 _COMBINE = {"add": "sum", "mul": "prod", "min": "min", "max": "max"}
@@ -135,7 +136,7 @@ def _scatter_lowering(ctx, eqn):
     return [o]
 
 
-register_lowering(scatter_p, Kernel(_scatter_lowering))
+register_lowering(point_scatter_p, Kernel(_scatter_lowering))
 
 
 def _starts_lowering(ctx, first: int, shape, sizes) -> list[str]:
