@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from core import dtypes
-from core.errors import DTypeError, ShapeError
+from core.errors import ShapeError
 from core.lax import composites
 from core.prims import elementwise as ew
 from core.prims import shapes
@@ -61,18 +61,7 @@ _JNP_EQUIVALENTS = {
 
 def _check_dtypes(name: str, args: list[Any], kinds: str) -> None:
     dts = [get_aval(a).dtype for a in args]
-    if any(d != dts[0] for d in dts):
-        equiv = _JNP_EQUIVALENTS.get(name)
-        tip = (
-            f" (Tip: jnp.{equiv} is a similar function that does automatic type promotion on "
-            "inputs)."
-            if equiv
-            else ""
-        )
-        raise DTypeError(
-            f"lax.{name} requires arguments to have the same dtypes, got "
-            f"{', '.join(str(d) for d in dts)}.{tip}\nConvert with `x.astype(dtype)`."
-        )
+    ew.check_same_dtypes(name, dts, _JNP_EQUIVALENTS.get(name))
     if dtypes.kind(dts[0]) not in kinds:
         ew.reject_dtype(name, dts[0], kinds, 0 if len(dts) > 1 else None)
 

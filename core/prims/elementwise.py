@@ -18,7 +18,7 @@ elementwise chains fuse into one loop, is in `core/backends/numba/rules/elementw
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -52,6 +52,23 @@ def _check_same(name: str, avals: tuple[ShapedArray, ...]) -> None:
                 f"{name} requires operands of the same dtype, got {a0.dtype} and {a.dtype}; "
                 "convert with `x.astype(dtype)` or use core.numpy, which promotes types."
             )
+
+
+def check_same_dtypes(name: str, dts: Sequence[Any], equivalent: str | None = None) -> None:
+    """Raises lax's DTypeError (JAX's first line) unless the dtypes `dts` of `name`'s
+    operands are one dtype; `equivalent` names the jnp function that promotes instead."""
+    if all(d == dts[0] for d in dts):
+        return
+    tip = (
+        f" (Tip: jnp.{equivalent} is a similar function that does automatic type promotion on "
+        "inputs)."
+        if equivalent
+        else ""
+    )
+    raise DTypeError(
+        f"lax.{name} requires arguments to have the same dtypes, got "
+        f"{', '.join(str(d) for d in dts)}.{tip}\nConvert with `x.astype(dtype)`."
+    )
 
 
 def broadcast_shape(name: str, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
@@ -774,14 +791,20 @@ def _blend(which: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _select_n_abstract_eval(which, *cases):
-    _check_same("select_n", cases)
+    # JAX's shape rule, then its dtype rule (their messages)
+    if any(c.shape != cases[0].shape for c in cases):
+        shapes = ", ".join(str(c.shape) for c in cases)
+        raise ShapeError(f"select cases must have the same shapes, got [{shapes}].")
     if which.shape and which.shape != cases[0].shape:  # a rank-0 predicate picks for all
         raise ShapeError(
-            f"select_n requires the predicate shape {which.shape} to equal the case shape "
-            f"{cases[0].shape} (or to be rank-0)"
+            "select `which` must be scalar or have the same shape as cases, got `which` shape "
+            f"{which.shape} but case shape {cases[0].shape}."
         )
-    if which.dtype not in (dtypes.bool_, dtypes.int32):
-        raise DTypeError(f"select_n predicate must be bool or int32, got {which.dtype}")
+    check_same_dtypes("select", [c.dtype for c in cases], "where")
+    if dtypes.kind(which.dtype) not in "biu":
+        raise DTypeError(f"select `which` must be boolean or integer type, got {which.dtype}.")
+    if which.dtype == np.bool_ and len(cases) > 2:
+        raise DTypeError("select with boolean `which` cannot have > 2 cases.")
     return ShapedArray(cases[0].shape, cases[0].dtype, all(c.weak_type for c in cases))
 
 
@@ -860,11 +883,7 @@ def _clamp_abstract_eval(lo, x, hi):
                 f"clamp requires {name}.shape == operand.shape or {name}.shape == (), got "
                 f"{name}.shape={b.shape}, operand.shape={x.shape}."
             )
-    if not lo.dtype == x.dtype == hi.dtype:
-        raise DTypeError(
-            f"lax.clamp requires arguments to have the same dtypes, got {lo.dtype}, {x.dtype}, "
-            f"{hi.dtype}."
-        )
+    check_same_dtypes("clamp", [lo.dtype, x.dtype, hi.dtype])
     return ShapedArray(x.shape, x.dtype, lo.weak_type and x.weak_type and hi.weak_type)
 
 
@@ -1490,10 +1509,11 @@ def pow_integer_exponent(x: Any, y: Any) -> Any:
 
 
 def select_n(which: Any, *cases: Any) -> Any:
-    """`cases[which]` elementwise; `which` is a bool (two cases) or int32 array, or a scalar
-    that picks one case for every element (as in JAX)."""
+    """`cases[which]` elementwise; `which` is a bool (two cases) or integer array (indices
+    past the last case pick the last), or a scalar that picks one case for every element (as
+    in JAX)."""
     if not cases:
-        raise ValueError("select_n needs at least one case")
+        raise ValueError("select_n() must have at least one case")
     return select_n_p.bind(which, *_operands(*cases))  # a rank-0 `which` picks for all
 
 
