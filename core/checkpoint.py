@@ -20,9 +20,9 @@ between the passes are the checkpoint's inputs and the saveable values the backw
 as in JAX (`core.ad_checkpoint.print_saved_residuals` lists them). A checkpoint holding a
 higher-order primitive the tangents flow through (a scan or cond) is recomputed whole in the
 backward pass from its inputs (JAX's default policy); partial: another policy's saveable values
-inside it are recomputed too (`everything_saveable` saves what plain linearization saves), and
-the forward pass's scan still computes (and drops) the per-step residuals its split makes. A
-function that writes a Ref made outside it runs as is.
+inside it are recomputed too (`everything_saveable` saves what plain linearization saves); the
+forward pass's scan or cond computes no residuals (`common.prune_jaxpr`). A function that
+writes a Ref made outside it runs as is.
 """
 
 from __future__ import annotations
@@ -45,10 +45,10 @@ from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undef
 from core.primitive import Primitive
 from core.prims.control_flow.common import (
     batch_jaxpr,
-    drop_outputs,
     jvp_jaxpr,
     memo,
     pe_jaxpr,
+    prune_jaxpr,
     stage,
 )
 from core.ref_scope import RefEffectError
@@ -346,7 +346,7 @@ def _split_whole(jaxpr: ir.Jaxpr, uk: tuple) -> tuple:
     used = {x for e in backward.eqns for x in e.inputs} | set(backward.outvars)
     known_pos = [i for i, u in enumerate(uk) if not u]
     saved = [j for j, i in enumerate(known_pos) if jaxpr.invars[i] in used]
-    forward = drop_outputs(jk, n_known)
+    forward = prune_jaxpr(ir.Jaxpr([], jk.invars, jk.eqns, jk.outvars[:n_known]))
     known_jaxpr = ir.Jaxpr(
         [], forward.invars, forward.eqns, [*forward.outvars, *[jk.invars[j] for j in saved]]
     )
@@ -368,6 +368,7 @@ def _transpose(cts, *args, jaxpr, **params):
     def make():
         n_out = len(jaxpr.outvars)
         jk, ju, _, nres = pe_jaxpr(jaxpr, linear, (True,) * n_out)
+        jk = prune_jaxpr(jk)  # a recomputed scan's primal ys are not residuals
         out_nz: list[bool] = []
 
         def backward(*vals):

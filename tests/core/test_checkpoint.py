@@ -367,3 +367,22 @@ def test_transposing_a_checkpoint_binds_a_differentiated_remat2():
 def test_a_checkpoint_around_control_flow_saves_its_inputs_only(fun):
     # JAX 0.10.2: the backward pass recomputes the scan or cond from the argument
     assert [r[1] for r in saved_residuals(fun, XR)] == ["from the argument x"]
+
+
+def around_cond_loss(x):
+    return jnp.sum(
+        core.checkpoint(lambda x: core.lax.cond(jnp.sum(x) > 0, jnp.tanh, jnp.sin, x))(x)
+    )
+
+
+@pytest.mark.parametrize(
+    "fun, prim, shapes",
+    [(around_scan_loss, "scan", [(3,), (4,)]), (around_cond_loss, "cond", [(3,)])],
+    ids=["scan", "cond"],
+)
+def test_the_forward_pass_around_control_flow_computes_no_residuals(fun, prim, shapes):
+    # As JAX 0.10.2's (a closed_call of the primal scan there): the forward pass's scan or cond
+    # returns its results only; the backward pass recomputes what it needs.
+    eqns = core.make_jaxpr(core.grad(fun))(XR).jaxpr.eqns
+    first = next(e for e in eqns if e.prim.name == prim)
+    assert [v.aval.shape for v in first.outputs] == shapes

@@ -258,6 +258,33 @@ def pe_jaxpr(jaxpr: ir.Jaxpr, unknowns: tuple[bool, ...], instantiate_out: tuple
     return memo(jaxpr, ("pe", tuple(unknowns), tuple(instantiate_out)), make)
 
 
+# Rules `rule(eqn, used) -> eqn'` of higher-order primitives (registered by scan and cond) that
+# drop the outputs `used` marks False from an equation, as JAX's DCE rules.
+_output_pruners: dict[Any, Callable[[ir.Eqn, list[bool]], ir.Eqn]] = {}
+
+
+def register_output_pruner(prim: Any, rule: Callable[[ir.Eqn, list[bool]], ir.Eqn]) -> None:
+    """Registers `prim`'s rule for `prune_jaxpr`."""
+    _output_pruners[prim] = rule
+
+
+def prune_jaxpr(jaxpr: ir.Jaxpr) -> ir.Jaxpr:
+    """`dce_jaxpr` that also drops the unused outputs of scans and conds (and the equations of
+    their bodies only those computed): a known scan's per-step residuals that nothing reads."""
+    live = {v for v in jaxpr.outvars if isinstance(v, ir.Var)}
+    kept = []
+    for eqn in reversed(jaxpr.eqns):
+        used = [v in live for v in eqn.outputs]
+        if not any(used) and not ir.eqn_has_effects(eqn):
+            continue
+        rule = _output_pruners.get(eqn.prim)
+        if rule is not None and not all(used) and not ir.eqn_has_effects(eqn):
+            eqn = rule(eqn, used)
+        kept.append(eqn)
+        live.update(x for x in eqn.inputs if isinstance(x, ir.Var))
+    return ir.Jaxpr(jaxpr.constvars, jaxpr.invars, kept[::-1], jaxpr.outvars)
+
+
 def drop_outputs(jaxpr: ir.Jaxpr, keep: int) -> ir.Jaxpr:
     """The jaxpr with only its first `keep` outputs (dead equations removed)."""
     return dce_jaxpr(ir.Jaxpr([], jaxpr.invars, jaxpr.eqns, jaxpr.outvars[:keep]))

@@ -35,6 +35,8 @@ from core.prims.control_flow.common import (
     jvp_jaxpr,
     memo,
     pe_jaxpr,
+    prune_jaxpr,
+    register_output_pruner,
     stage,
 )
 from core.prims.control_flow.errors import BranchTypeError, PredicateTypeError
@@ -207,6 +209,20 @@ cond_p.def_jvp(_cond_jvp)
 cond_p.def_partial_eval(_cond_partial_eval)
 cond_p.def_transpose(_cond_transpose)
 cond_p.def_batch(_cond_batch)
+
+
+def _cond_prune(eqn: ir.Eqn, used: list[bool]) -> ir.Eqn:
+    """The cond without its unused outputs, in every branch."""
+    keep = [i for i, u in enumerate(used) if u]
+    branches = tuple(
+        prune_jaxpr(ir.Jaxpr([], b.invars, b.eqns, [b.outvars[i] for i in keep]))
+        for b in eqn.params["branches"]
+    )
+    outs = [eqn.outputs[i] for i in keep]
+    return ir.Eqn(cond_p, eqn.inputs, {**eqn.params, "branches": branches}, outs, eqn.source_info)
+
+
+register_output_pruner(cond_p, _cond_prune)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -47,6 +47,8 @@ from core.prims.control_flow.common import (
     memo,
     pe_jaxpr,
     promote_weak_carry,
+    prune_jaxpr,
+    register_output_pruner,
     reorder,
     split_list,
     stage,
@@ -387,6 +389,19 @@ scan_p.def_impl(_scan_impl)
 scan_p.def_abstract_eval(_scan_abstract_eval)
 scan_p.def_jvp(_scan_jvp)
 scan_p.def_partial_eval(_scan_partial_eval)
+
+
+def _scan_prune(eqn: ir.Eqn, used: list[bool]) -> ir.Eqn:
+    """The scan without its unused ys (the carry stays: the next step reads it)."""
+    ncar = eqn.params["num_carry"]
+    keep = [i for i, u in enumerate(used) if u or i < ncar]
+    body = eqn.params["jaxpr"]
+    body = prune_jaxpr(ir.Jaxpr([], body.invars, body.eqns, [body.outvars[i] for i in keep]))
+    outs = [eqn.outputs[i] for i in keep]
+    return ir.Eqn(scan_p, eqn.inputs, {**eqn.params, "jaxpr": body}, outs, eqn.source_info)
+
+
+register_output_pruner(scan_p, _scan_prune)
 scan_p.def_transpose(_scan_transpose)
 scan_p.def_batch(_scan_batch)
 
