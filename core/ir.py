@@ -388,10 +388,6 @@ _PRINTED_PARAMS = {
     "custom_vjp_call": _custom_call_params,
     "reduce_sum": lambda params: {**params, "out_sharding": None},
     "reshape": lambda params: {"dimensions": None, **params, "sharding": None},
-    "slice": lambda params: {
-        **params,
-        "strides": None if set(params["strides"] or ()) <= {1} else params["strides"],
-    },
 }
 
 

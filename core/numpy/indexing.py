@@ -254,7 +254,7 @@ def _apply_slices(x: Any, entries: list[Any]) -> tuple[Any, list[Any]]:
     if flip:
         x = rev(x, flip)
     if (tuple(start), tuple(limit), tuple(step)) != ((0,) * len(shape), shape, (1,) * len(shape)):
-        x = ix.slice(x, start, limit, step)
+        x = ix.slice(x, start, limit, None if set(step) <= {1} else step)
     return x, out_entries
 
 

@@ -28,7 +28,13 @@ from core.trace import get_aval
 slice_p = Primitive("slice")
 
 
+def _unit(strides, n: int) -> tuple:
+    """The strides, `None` (JAX's unit strides) as ones."""
+    return (1,) * n if strides is None else strides
+
+
 def _slice_impl(x, *, start_indices, limit_indices, strides):
+    strides = _unit(strides, x.ndim)
     idx = tuple(builtins_slice(s, l, st) for s, l, st in zip(start_indices, limit_indices, strides))
     return x[idx]
 
@@ -41,6 +47,7 @@ def _slice_shape(start, limit, strides):
 
 
 def _slice_abstract_eval(x, *, start_indices, limit_indices, strides):
+    strides = _unit(strides, x.ndim)
     ok = len(start_indices) == len(limit_indices) == len(strides) == x.ndim and all(
         0 <= s <= lim <= d and st >= 1
         for s, lim, st, d in zip(start_indices, limit_indices, strides, x.shape)
@@ -58,7 +65,7 @@ def _slice_transpose(ct, x, *, start_indices, limit_indices, strides):
     if any(n == 0 for n in get_aval(ct).shape):
         return [full(shape, 0, dtype)]
     # JAX's rule computes the high and interior padding with numpy (numpy ints, as printed)
-    if all(st == 1 for st in strides):
+    if strides is None or all(st == 1 for st in strides):
         config = zip(start_indices, np.subtract(shape, limit_indices), (0,) * len(shape))
     else:
         ends = np.add(
@@ -71,9 +78,12 @@ def _slice_transpose(ct, x, *, start_indices, limit_indices, strides):
 def _slice_batch(args, dims, *, start_indices, limit_indices, strides):
     (x,), (d,) = args, dims
     size = get_aval(x).shape[d]
-    s, lim, st = list(start_indices), list(limit_indices), list(strides)
+    s, lim = list(start_indices), list(limit_indices)
     s.insert(d, 0)
     lim.insert(d, size)
+    if strides is None:
+        return slice(x, tuple(s), tuple(lim)), d
+    st = list(strides)
     st.insert(d, 1)
     return slice(x, tuple(s), tuple(lim), tuple(st)), d
 
@@ -85,20 +95,10 @@ slice_p.def_transpose(_slice_transpose)
 slice_p.def_batch(_slice_batch)
 
 
-def _slice_jax_params(args: tuple, params: dict) -> dict:
-    # JAX's binds pass strides=None for unit strides; numbax's always pass the tuple.
-    if params.get("strides", ()) is not None:
-        return params
-    return {**params, "strides": (1,) * len(params["start_indices"])}
-
-
-slice_p.jax_params = _slice_jax_params
-
-
 def slice(operand: Any, start_indices, limit_indices, strides=None) -> Any:  # noqa: A001
-    """Static slice `x[start:limit:stride]` per dimension, like `lax.slice`."""
-    ndim = get_aval(operand).ndim
-    strides = (1,) * ndim if strides is None else tuple(int(s) for s in strides)
+    """Static slice `x[start:limit:stride]` per dimension, like `lax.slice` (`strides=None`
+    for unit strides, kept as JAX's parameter)."""
+    strides = None if strides is None else tuple(int(s) for s in strides)
     return slice_p.bind(
         operand,
         start_indices=tuple(int(i) for i in start_indices),

@@ -27,14 +27,11 @@ KEYS = "raw keys are expanded into threefry2x32 (JAX: random_wrap, random_bits o
 CUSTOM = "custom_jvp functions built otherwise (JAX's relu is one; numbax's tanh gelu, for memory)"
 NP_INT = "JAX prints numpy ints of parameters (vmap's, a transpose's, jnp.pad's) as `np.int64(2)`"
 MINMAX = "max/min differentiate from their operands (JAX: from the result, ties halved)"
-STRIDES = "JAX's slice_in_dim passes `strides=(1, 1)` (numbax prints None for unit strides)"
-OTHER = "another decomposition (einsum's trace, slice strides, optax's bias correction, ...)"
+OTHER = "another decomposition (einsum's trace, edge padding, optax's bias correction, ...)"
 
 DIFFERENT = {
-    "roll": [STRIDES],
-    "roll_axis": [STRIDES],
-    "pad_edge": [STRIDES, OTHER],
-    "pad_reflect": [STRIDES, OTHER],
+    "pad_edge": [OTHER],
+    "pad_reflect": [OTHER],
     "linspace": [OTHER],
     "einsum_trace": [OTHER],
     "gelu": [CUSTOM],

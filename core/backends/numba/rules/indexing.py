@@ -8,6 +8,7 @@ from core.prims.indexing import concatenate_p, pad_p, slice_p, stack_p
 
 
 def _slice_lowering(in_shape, out_shape, *, start_indices, limit_indices, strides):
+    strides = (1,) * len(start_indices) if strides is None else strides
     return tuple((s, ((k, st),)) for k, (s, st) in enumerate(zip(start_indices, strides)))
 
 
