@@ -27,7 +27,6 @@ from core.lax.fourier import fft
 from core.lax.gather_api import scatter_sub
 from core.named_sharding import with_sharding_constraint
 from core.placement import device_put
-from core.prims import collectives
 from core.prims import elementwise as ew
 from core.prims import shapes as sh
 from core.prims.random_bits import bitcast_convert_type
@@ -205,20 +204,6 @@ def _sharding_constraint(x: Any, *, sharding: Any, **_layout_and_mesh: Any) -> A
     return with_sharding_constraint(x, sharding)
 
 
-def _all_to_all(
-    x: Any,
-    *,
-    axis_name: Any,
-    split_axis: int,
-    concat_axis: int,
-    axis_index_groups: Any = None,
-    tiled: bool = False,
-) -> Any:
-    return collectives.all_to_all(
-        x, axis_name, split_axis, concat_axis, axis_index_groups=axis_index_groups, tiled=tiled
-    )
-
-
 _TOKENS = "numbax orders effects without tokens; drop the token arguments"
 conj_p = ComposedPrimitive("conj", lambda x, input_dtype=None: co.conj(x))
 clz_p = ComposedPrimitive("clz", co.clz)
@@ -253,10 +238,6 @@ fft_p = ComposedPrimitive("fft", lambda x, *, fft_type, fft_lengths: fft(x, fft_
 approx_top_k_p = ComposedPrimitive("approx_top_k", _approx_top_k, multiple_results=True)
 device_put_p = ComposedPrimitive("device_put", _device_put, multiple_results=True)
 sharding_constraint_p = ComposedPrimitive("sharding_constraint", _sharding_constraint)
-ppermute_p = ComposedPrimitive(
-    "ppermute", lambda x, *, axis_name, perm: collectives.ppermute(x, axis_name, perm)
-)
-all_to_all_p = ComposedPrimitive("all_to_all", _all_to_all)
 
 select_and_scatter_p = UnsupportedPrimitive(
     "select_and_scatter",

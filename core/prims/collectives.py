@@ -14,11 +14,15 @@ Differentiation follows the per-element semantics: psum is linear and its own tr
 cotangent of x_j sums the cotangents of every output), the transpose of all_gather sums the
 gathered cotangents and keeps the caller's slice.
 
-ppermute, pshuffle, pbroadcast, all_to_all, pswapaxes and psum_scatter are composites: each
-element all_gathers (or psums) and keeps its own slice, picked with `axis_index`. Their
-derivatives follow from those of all_gather, psum and dynamic_slice (ppermute's transpose is
-the inverse permutation, psum_scatter's is all_gather, all_to_all's swaps the two axes), and
-they need no lowering of their own.
+ppermute, all_to_all and psum_scatter are JAX's primitives `ppermute`, `all_to_all` and
+`reduce_scatter` (jaxprs print JAX's equations, with JAX's transposes: the inverse permutation,
+all_to_all with its axes swapped, all_gather) that numbax computes from others: each element
+all_gathers (or psums) and keeps its own slice, picked with `axis_index`. `jit` compiles that
+composition in their place (`Primitive.def_composition`), so they need no lowering of their
+own; over the vmap axis they name, JAX's batch rules make them reshapes, transposes and sums
+(see `_composed_collective`). pshuffle, pbroadcast and pswapaxes are written on them (or on
+all_gather), as in JAX. With `axis_index_groups`, all_to_all and psum_scatter stay composites
+inlined where they are traced (their jaxprs differ from JAX's one equation).
 """
 
 from __future__ import annotations
@@ -47,7 +51,15 @@ from core.prims import gather as gt
 from core.prims import indexing as ix
 from core.prims import reductions as rd
 from core.prims import shapes as sh
-from core.trace import Tracer, as_value, current_trace, eval_trace, get_aval
+from core.trace import (
+    Tracer,
+    as_value,
+    current_trace,
+    eval_trace,
+    get_aval,
+    set_current_trace,
+    to_numpy,
+)
 
 
 def _names(axis_name: Any) -> tuple:
@@ -516,14 +528,99 @@ def _gather(v: Any, axis_name: Any, size: int) -> Any:
     return all_gather_p.bind(v, axis_name=_param(axis_name), axis=0, tiled=False, axis_size=size)
 
 
-def _permute_one(v: Any, axis_name: Any, sources: np.ndarray) -> Any:
-    # sources[dst] is the element whose `v` lands at `dst`, or -1 for none (the result is zero).
-    gathered = _gather(v, axis_name, len(sources))
-    src = _squeeze(_own_slice(as_value(sources.astype(np.int32)), axis_name, 0, 1), 0)
+def _one_name(axis_name: tuple) -> Any:
+    """A 1-tuple of names as its name (what the composites bind, as `psum` binds it)."""
+    return axis_name[0] if len(axis_name) == 1 else axis_name
+
+
+def _group_size(axis_name: Any, groups: Any, name: str) -> int:
+    return axis_size(_one_name(_names(axis_name)), name) if groups is None else len(groups[0])
+
+
+def _composed_collective(
+    name: str, composite, abstract_eval, batch_other, transpose, batch_named
+) -> Primitive:
+    """A collective primitive JAX has and numbax computes from `all_gather`, `psum` and
+    `axis_index` (`composite(x, **params)`, per leaf).
+
+    Jaxprs print JAX's one equation. `jit` compiles the composite in its place
+    (`Primitive.def_composition`), eager calls run it, and under a `vmap` that binds the axis
+    Over a vmap that binds the axis alone, `batch_named(x, d, size, **params)` computes it on
+    the batch axis as JAX's batchers do (None where it does not: axis_index_groups, several
+    names, a partial ppermute), and otherwise the composite runs on that vmap's trace, each of
+    its collectives batched by its own rule. Over another vmap's axis,
+    `batch_other(x, d, **params)` moves the parameters past the batch axis, as JAX's do.
+
+    With `axis_index_groups` the wrappers inline the composite where they are traced instead
+    of binding the primitive: it reads the groups from arrays, and a composition `jit` inlines
+    must not close over arrays (`core.jit.canonical.composition_jaxpr`).
+    """
+    prim = Primitive(name, collective=True)
+    prim.def_impl(lambda x, **params: to_numpy(composite(x, **params)))
+    prim.def_abstract_eval(abstract_eval)
+    prim.def_composition(composite)
+
+    def batch(args, dims, *, axis_trace=None, **params):
+        (x,), (d,) = args, dims
+        if axis_trace is None:
+            return batch_other(x, d, **params)
+        alone = _names(params["axis_name"]) == (axis_trace.axis_name,)
+        if alone and params.get("axis_index_groups") is None:
+            out = batch_named(x, d, axis_trace.axis_size, **params)
+            if out is not None:
+                return out
+        with set_current_trace(axis_trace):
+            out = composite(batching.BatchTracer(axis_trace, x, d), **params)
+        return axis_trace.to_val_dim(out)
+
+    prim.def_batch(batch)
+    deflinear(prim)
+    prim.def_transpose(transpose)
+    return prim
+
+
+# ppermute: element `src` sends its value to `dst`, for each (src, dst) pair
+
+
+def _ppermute_composite(x: Any, *, axis_name: tuple, perm: tuple) -> Any:
+    # Every element gathers the axis and keeps its source's value (zeros where none sends).
+    # The source is chosen with scalar selects, not read from a table: `jit` inlines this
+    # composition, which must not close over arrays.
+    name = _one_name(axis_name)
+    gathered = _gather(as_value(x), name, axis_size(name, "ppermute"))
+    index = axis_index_p.bind(axis_name=name)
+    src = sh.full((), -1, dtypes.int32)
+    for s, d in perm:
+        here = ew.eq(index, sh.full((), d, dtypes.int32))
+        src = ew.select_n(here, src, sh.full((), s, dtypes.int32))
     zero = sh.full((), 0, dtypes.int32)
     piece = _squeeze(gt.dynamic_slice_in_dim(gathered, ew.max(src, zero), 1, 0), 0)
     valid = sh.broadcast_in_dim(ew.ge(src, zero), get_aval(piece).shape, ())
     return ew.select_n(valid, sh.zeros_like(piece), piece)
+
+
+ppermute_p = _composed_collective(
+    "ppermute",
+    _ppermute_composite,
+    lambda x, *, axis_name, perm: x,
+    lambda x, d, **params: (ppermute_p.bind(x, **params), d),
+    lambda ct, x, *, axis_name, perm: [
+        ppermute_p.bind(ct, axis_name=axis_name, perm=tuple((d, s) for s, d in perm))
+    ],
+    lambda x, d, size, *, axis_name, perm: _ppermute_named(x, d, size, perm),
+)
+
+
+def _ppermute_named(x: Any, d: int | None, size: int, perm: tuple) -> Any:
+    """A full permutation of the batch axis (as JAX's batcher, which takes no other): the
+    rows in their sources' order, one slice per row."""
+    if len(perm) != size:
+        return None
+    if d is None:
+        return x, None
+    sources = dict((dst, src) for src, dst in perm)
+    rows = [ix.slice_in_dim(x, sources[i], sources[i] + 1, axis=d) for i in range(size)]
+    return ix.concatenate(rows, d), d
 
 
 def ppermute(x: Any, axis_name: Any, perm: Any) -> Any:
@@ -531,23 +628,26 @@ def ppermute(x: Any, axis_name: Any, perm: Any) -> Any:
 
     Args:
         x: the per-element value.
-        axis_name: the name (or tuple of names) of the vmap axis.
+        axis_name: the name (or tuple of names) of the vmap or pmap axis.
         perm: pairs `(source_index, destination_index)`; no two share a source or a destination.
 
     Returns:
         At each destination the source's `x`; zeros at the elements no pair sends to.
     """
-    size = axis_size(axis_name, "ppermute")
-    sources = np.full(size, -1, np.int64)
+    names = _names(axis_name)
+    size = axis_size(_one_name(names), "ppermute")
+    perm = tuple((int(src), int(dst)) for src, dst in perm)
+    seen_src, seen_dst = set(), set()
     for src, dst in perm:
-        src, dst = int(src), int(dst)
-        if not (0 <= src < size and 0 <= dst < size) or sources[dst] != -1 or src in sources:
+        if not (0 <= src < size and 0 <= dst < size) or src in seen_src or dst in seen_dst:
             raise ValueError(
-                f"ppermute: perm {list(perm)} must hold (source, destination) pairs in "
-                f"[0, {size}) for the axis {axis_name!r}, no source or destination twice"
+                f"ppermute: perm {[list(p) for p in perm]} must hold (source, destination) "
+                f"pairs in [0, {size}) for the axis {axis_name!r}, no source or destination "
+                "twice"
             )
-        sources[dst] = src
-    return tree_util.tree_map(lambda v: _permute_one(as_value(v), axis_name, sources), x)
+        seen_src.add(src)
+        seen_dst.add(dst)
+    return tree_util.tree_map(lambda v: ppermute_p.bind(as_value(v), axis_name=names, perm=perm), x)
 
 
 def pshuffle(x: Any, axis_name: Any, perm: Any) -> Any:
@@ -573,6 +673,90 @@ def pbroadcast(x: Any, axis_name: Any, source: int) -> Any:
     return tree_util.tree_map(one, x)
 
 
+# all_to_all: chunk `j` of `split_axis` goes to element `j`, the received chunks concatenate
+# along `concat_axis` (the primitive always tiles; `all_to_all` adds and drops the unit axes of
+# the untiled form, as JAX's wrapper does)
+
+
+def _all_to_all_composite(
+    x: Any, *, axis_name, split_axis, concat_axis, axis_index_groups, tiled
+) -> Any:
+    x = as_value(x)
+    size = _group_size(axis_name, axis_index_groups, "all_to_all")
+    shape = get_aval(x).shape
+    chunk = shape[split_axis] // size
+    # pieces[i] is the chunk sender i (of the group) sends to this element.
+    if axis_index_groups is None:
+        senders = _gather(x, axis_name, size)
+    else:
+        senders = _group_members(x, axis_name, axis_index_groups)
+    pieces = _own_slice(senders, axis_name, split_axis + 1, chunk, axis_index_groups)
+    out = _move_first(pieces, concat_axis)
+    return sh.reshape(out, _all_to_all_shape(shape, split_axis, concat_axis, size))
+
+
+def _all_to_all_shape(shape: tuple, split_axis: int, concat_axis: int, size: int) -> tuple:
+    out = list(shape)
+    out[split_axis] //= size
+    out[concat_axis] *= size
+    return tuple(out)
+
+
+def _all_to_all_abstract_eval(x, *, axis_name, split_axis, concat_axis, axis_index_groups, tiled):
+    size = _group_size(axis_name, axis_index_groups, "all_to_all")
+    return x.update(shape=_all_to_all_shape(x.shape, split_axis, concat_axis, size))
+
+
+def _all_to_all_batch_other(x, d, *, split_axis, concat_axis, **params):
+    return all_to_all_p.bind(
+        x,
+        split_axis=split_axis + (d <= split_axis),
+        concat_axis=concat_axis + (d <= concat_axis),
+        **params,
+    ), d
+
+
+def _all_to_all_transpose(ct, x, *, split_axis, concat_axis, **params):
+    return [all_to_all_p.bind(ct, split_axis=concat_axis, concat_axis=split_axis, **params)]
+
+
+def _split_axis(x: Any, axis: int, size: int) -> Any:
+    """Axis `axis` of `x` cut into `size` rows of its size / `size` (JAX's `_splitaxis`)."""
+    shape = get_aval(x).shape
+    return sh.reshape(x, (*shape[:axis], size, shape[axis] // size, *shape[axis + 1 :]))
+
+
+def _fold_axis(x: Any, axis: int) -> Any:
+    """Axes `axis` and `axis + 1` of `x` merged into one (JAX's `_foldaxis`)."""
+    shape = get_aval(x).shape
+    return sh.reshape(x, (*shape[:axis], shape[axis] * shape[axis + 1], *shape[axis + 2 :]))
+
+
+def _all_to_all_named(x, d, size, *, axis_name, split_axis, concat_axis, **params):
+    # JAX's batcher: the batch axis is the named axis, so the exchange is a transpose.
+    if d is None:
+        x, d = batching.moveaxis(x, None, 0, size), 0
+    if split_axis == concat_axis:
+        axis = split_axis + (d <= split_axis)
+        x = _split_axis(x, axis, size)
+        moved = d + (axis <= d)
+        perm = list(range(get_aval(x).ndim))
+        perm[moved], perm[axis] = axis, moved
+        return _fold_axis(sh.transpose(x, tuple(perm)), axis), d
+    x = _fold_axis(batching.moveaxis(x, d, concat_axis, size), concat_axis)
+    return _split_axis(x, split_axis, size), split_axis
+
+
+all_to_all_p = _composed_collective(
+    "all_to_all",
+    _all_to_all_composite,
+    _all_to_all_abstract_eval,
+    _all_to_all_batch_other,
+    _all_to_all_transpose,
+    _all_to_all_named,
+)
+
+
 def all_to_all(
     x: Any,
     axis_name: Any,
@@ -586,7 +770,7 @@ def all_to_all(
 
     Args:
         x: the per-element value.
-        axis_name: the name (or tuple of names) of the vmap axis.
+        axis_name: the name (or tuple of names) of the vmap or pmap axis.
         split_axis: the axis of `x` cut into one chunk per element of the named axis.
         concat_axis: where the received chunks go, ordered by sender.
         axis_index_groups: None, or groups of one size of a pmapped axis: the chunks go to
@@ -599,31 +783,41 @@ def all_to_all(
         The received chunks, shaped as described for `tiled`.
     """
     groups = _groups(axis_index_groups, axis_name, "all_to_all", same_size=True)
-    size = axis_size(axis_name, "all_to_all") if groups is None else len(groups[0])
+    size = _group_size(axis_name, groups, "all_to_all")
+    name = _param(axis_name)
 
     def one(v):
         v = as_value(v)
         shape = get_aval(v).shape
         split, concat = split_axis % len(shape), concat_axis % len(shape)
-        if shape[split] % size if tiled else shape[split] != size:
+        if tiled and shape[split] % size:
             raise ShapeError(
-                f"all_to_all: x.shape[{split_axis}] = {shape[split]} must "
-                f"{'be divisible by' if tiled else 'equal'} the size {size} of the axis "
-                f"{axis_name!r}"
+                f"The size of all_to_all split_axis ({shape[split]}) has to be divisible by "
+                f"the size of the named axis {axis_name} ({size})"
             )
-        chunk = shape[split] // size
-        # pieces[i] is the chunk sender i (of the group) sends to this element.
-        senders = (
-            _gather(v, axis_name, size) if groups is None else _group_members(v, axis_name, groups)
+        if not tiled and shape[split] != size:
+            raise ShapeError(
+                "all_to_all requires the size of the mapped axis axis_name to equal "
+                f"x.shape[split_axis], but they are {size} and {shape[split]} respectively."
+            )
+        if not tiled and split != concat:  # the senders stack along a new unit axis
+            if split < concat:
+                concat += 1
+            else:
+                split += 1
+            v = sh.expand_dims(v, (concat,))
+        params = dict(
+            axis_name=name,
+            split_axis=split,
+            concat_axis=concat,
+            axis_index_groups=groups,
+            tiled=bool(tiled),
         )
-        pieces = _own_slice(senders, axis_name, split + 1, chunk, groups)
-        if not tiled:
-            return _move_first(_squeeze(pieces, split + 1), concat)
-        out = _move_first(pieces, concat)
-        out_shape = list(shape)
-        out_shape[split] = chunk
-        out_shape[concat] *= size
-        return sh.reshape(out, tuple(out_shape))
+        if groups is None:
+            out = all_to_all_p.bind(v, **params)
+        else:  # tables of the groups: inlined here (see `_composed_collective`)
+            out = _all_to_all_composite(v, **params)
+        return sh.squeeze(out, (split,)) if not tiled and split != concat else out
 
     return tree_util.tree_map(one, x)
 
@@ -631,6 +825,85 @@ def all_to_all(
 def pswapaxes(x: Any, axis_name: Any, axis: int, *, axis_index_groups: Any = None) -> Any:
     """Swaps the named axis with `axis` of `x` (a pytree): `all_to_all(x, name, axis, axis)`."""
     return all_to_all(x, axis_name, axis, axis, axis_index_groups=axis_index_groups)
+
+
+# psum_scatter: the sum over the axis, cut along `scatter_dimension`; element `j` keeps part `j`
+
+
+def _reduce_scatter_composite(
+    x: Any, *, axis_name, scatter_dimension, axis_index_groups, axis_size, tiled
+) -> Any:
+    x, name = as_value(x), _one_name(axis_name)
+    if axis_index_groups is None:
+        total = psum_p.bind(x, axis_name=name)
+    else:
+        total = _group_reduce(x, name, axis_index_groups, "add")
+    part_size = get_aval(x).shape[scatter_dimension] // axis_size
+    part = _own_slice(total, name, scatter_dimension, part_size, axis_index_groups)
+    return part if tiled else _squeeze(part, scatter_dimension)
+
+
+def _reduce_scatter_abstract_eval(
+    x, *, axis_name, scatter_dimension, axis_index_groups, axis_size, tiled
+):
+    shape = list(x.shape)
+    n = shape[scatter_dimension]
+    if tiled and n % axis_size:
+        raise ShapeError(
+            f"tiled reduce_scatter operand scatter dimension size {n} must be divisible by "
+            f"shard_count {axis_size}"
+        )
+    if not tiled and n != axis_size:
+        raise ShapeError(
+            f"reduce_scatter operand scatter dimension size {n} must match shard count {axis_size}"
+        )
+    if tiled:
+        shape[scatter_dimension] = n // axis_size
+    else:
+        del shape[scatter_dimension]
+    return x.update(shape=tuple(shape))
+
+
+def _reduce_scatter_batch_other(x, d, *, scatter_dimension, tiled, **params):
+    if d <= scatter_dimension:
+        scatter_dimension += 1
+    elif not tiled:  # the untiled scatter drops its dimension, before the batch axis
+        d -= 1
+    out = reduce_scatter_p.bind(x, scatter_dimension=scatter_dimension, tiled=tiled, **params)
+    return out, d
+
+
+def _reduce_scatter_transpose(
+    ct, x, *, axis_name, scatter_dimension, axis_index_groups, axis_size, tiled
+):
+    return [
+        all_gather(
+            ct,
+            _one_name(axis_name),
+            axis_index_groups=axis_index_groups,
+            axis=scatter_dimension,
+            tiled=tiled,
+        )
+    ]
+
+
+def _reduce_scatter_named(x, d, size, *, scatter_dimension, tiled, **params):
+    # JAX's batcher: the sum over the batch axis, whose parts are the scatter dimension's.
+    if d is None:
+        y = ew.mul(x, ew.full_like(x, size))
+    else:
+        y = rd.reduce_sum(x, (d,))
+    return (_split_axis(y, scatter_dimension, size) if tiled else y), scatter_dimension
+
+
+reduce_scatter_p = _composed_collective(
+    "reduce_scatter",
+    _reduce_scatter_composite,
+    _reduce_scatter_abstract_eval,
+    _reduce_scatter_batch_other,
+    _reduce_scatter_transpose,
+    _reduce_scatter_named,
+)
 
 
 def psum_scatter(
@@ -645,7 +918,7 @@ def psum_scatter(
 
     Args:
         x: the per-element value.
-        axis_name: the name (or tuple of names) of the vmap axis.
+        axis_name: the name (or tuple of names) of the vmap or pmap axis.
         scatter_dimension: the axis of the sum that is scattered over the named axis.
         axis_index_groups: None, or groups of one size of a pmapped axis: each group's sum
             is scattered over its members (the group size takes the axis size's place).
@@ -653,27 +926,25 @@ def psum_scatter(
             multiple of the axis size and it is kept, divided by the axis size.
 
     Returns:
-        This element's part of the sum.
+        This element's part of the sum (one `reduce_scatter` equation per leaf, as in JAX).
     """
     groups = _groups(axis_index_groups, axis_name, "psum_scatter", same_size=True)
-    size = axis_size(axis_name, "psum_scatter") if groups is None else len(groups[0])
+    size = _group_size(axis_name, groups, "psum_scatter")
+    names = _names(axis_name)
 
     def one(v):
         v = as_value(v)
-        shape = get_aval(v).shape
-        dim = scatter_dimension % len(shape)
-        if shape[dim] % size if tiled else shape[dim] != size:
-            raise ShapeError(
-                f"psum_scatter: x.shape[{scatter_dimension}] = {shape[dim]} must "
-                f"{'be divisible by' if tiled else 'equal'} the size {size} of the axis "
-                f"{axis_name!r}"
-            )
-        if groups is None:
-            total = psum_p.bind(v, axis_name=_param(axis_name))
-        else:
-            total = _group_reduce(v, axis_name, groups, "add")
-        part = _own_slice(total, axis_name, dim, shape[dim] // size, groups)
-        return part if tiled else _squeeze(part, dim)
+        params = dict(
+            axis_name=names,
+            scatter_dimension=scatter_dimension % get_aval(v).ndim,
+            axis_index_groups=groups,
+            axis_size=size,
+            tiled=bool(tiled),
+        )
+        _reduce_scatter_abstract_eval(get_aval(v), **params)  # JAX's errors, under vmap too
+        if groups is not None:  # tables of the groups: inlined here (see `_composed_collective`)
+            return _reduce_scatter_composite(v, **params)
+        return reduce_scatter_p.bind(v, **params)
 
     return tree_util.tree_map(one, x)
 

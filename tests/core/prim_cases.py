@@ -421,6 +421,24 @@ NAMED_CASES: list[Case] = [
         [R(3, 2)],
     ),
     Case(
+        "ppermute",
+        "ppermute",
+        _named(lambda x: ew.mul(coll.ppermute(x, "i", [(0, 1), (1, 2), (2, 0)]), x)),
+        [R(3, 2)],
+    ),
+    Case(
+        "reduce_scatter",
+        "reduce_scatter",
+        _named(lambda x: ew.sin(coll.psum_scatter(ew.mul(x, x), "i", tiled=True))),
+        [R(3, 3, 2)],
+    ),
+    Case(
+        "all_to_all",
+        "all_to_all",
+        _named(lambda x: ew.mul(coll.all_to_all(x, "i", 0, 1), ew.sin(sh.transpose(x, (1, 0))))),
+        [R(3, 3, 2)],
+    ),
+    Case(
         "axis_index",
         "axis_index",
         _named(lambda x: ew.mul(x, sh.convert_element_type(coll.axis_index("i"), np.float64))),

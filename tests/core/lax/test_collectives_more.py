@@ -1,5 +1,5 @@
 """The collectives written over all_gather/psum: ppermute, pshuffle, pbroadcast, all_to_all,
-pswapaxes, psum_scatter, under `vmap(..., axis_name="i")`.
+pswapaxes, psum_scatter, under `vmap(..., axis_name="i")` and (`_PMAPPED`) `pmap`.
 
 Values and gradients (of `sum(w * vmap(f)(x))`) are JAX 0.10.2's (`jax.vmap`, `axis_name="i"`);
 JAX's vmap rule rejects partial permutations, so `_PARTIAL` is from `jax.pmap` on 3 devices.
@@ -377,3 +377,55 @@ def test_make_jaxpr_axis_env_binds_names_for_staging():
     assert "psum" in text and "4.0" in text
     with pytest.raises(UnboundAxisNameError):
         core.make_jaxpr(lambda x: lax.psum(x, "zz"))(1.0)  # the binding ended with the call
+
+
+# Under `pmap` on 2 devices the jaxpr holds JAX's ppermute, reduce_scatter and all_to_all
+# equations and `jit` compiles their compositions. name -> (f, input shape, JAX 0.10.2's
+# `jax.pmap(f, axis_name="i")(arange(prod(shape)).reshape(shape))`).
+_W3 = np.arange(3.0, dtype=np.float32)
+_PMAPPED = {
+    "ppermute_partial": (
+        lambda v: lax.ppermute(v, "i", [(0, 1)]),
+        (2, 3),
+        [[0.0, 0.0, 0.0], [0.0, 1.0, 2.0]],
+    ),
+    "ppermute_grad": (
+        core.grad(lambda v: (lax.ppermute(v, "i", [(0, 1)]) * _W3).sum()),
+        (2, 3),
+        [[0.0, 1.0, 2.0], [0.0, 0.0, 0.0]],
+    ),
+    "psum_scatter_tiled_grad": (
+        core.grad(
+            lambda v: (
+                lax.psum_scatter(v, "i", scatter_dimension=1, tiled=True) * _W3[:, None]
+            ).sum()
+        ),
+        (2, 3, 4),
+        [[[0.0] * 4, [1.0] * 4, [2.0] * 4]] * 2,
+    ),
+    "all_to_all_01": (
+        lambda v: lax.all_to_all(v, "i", 0, 1),
+        (2, 2, 3),
+        [[[0.0, 6.0], [1.0, 7.0], [2.0, 8.0]], [[3.0, 9.0], [4.0, 10.0], [5.0, 11.0]]],
+    ),
+    "all_to_all_tiled_grad": (
+        core.grad(
+            lambda v: (
+                lax.all_to_all(v, "i", 1, 0, tiled=True)
+                * np.arange(8.0, dtype=np.float32).reshape(4, 2)
+            ).sum()
+        ),
+        (2, 2, 4),
+        [
+            [[0.0, 1.0, 0.0, 1.0], [2.0, 3.0, 2.0, 3.0]],
+            [[4.0, 5.0, 4.0, 5.0], [6.0, 7.0, 6.0, 7.0]],
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_PMAPPED))
+def test_pmap_values_match_jax(name):
+    f, shape, expected = _PMAPPED[name]
+    x = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+    np.testing.assert_array_equal(np.asarray(core.pmap(f, axis_name="i")(x)), expected)
