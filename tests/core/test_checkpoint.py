@@ -1,6 +1,7 @@
 """`checkpoint` (rematerialization): what reverse mode saves under each policy (the residual
-tables are JAX 0.10.2's `saved_residuals`, locations left out), and that checkpointing never
-changes a value: gradients with and without it, under `jit`, `vmap` and `scan`."""
+tables are JAX 0.10.2's `saved_residuals`, locations left out), that checkpointing never
+changes a value (gradients with and without it, under `jit`, `vmap` and `scan`; JAX's values
+where a tangent reads a checkpointed result), and JAX's jaxpr of the backward pass."""
 
 import numpy as np
 import pytest
