@@ -116,6 +116,7 @@ class _Loop:
     params: dict
     source_info: object
     producers: dict  # outer variable -> the equation defining it
+    simplify_body: Simplifier
 
     @staticmethod
     def of(eqn: Eqn, simplify_body: Simplifier, producers: dict) -> _Loop:
@@ -133,6 +134,7 @@ class _Loop:
             params=p,
             source_info=eqn.source_info,
             producers=producers,
+            simplify_body=simplify_body,
         )
 
     @property
@@ -516,7 +518,12 @@ class _Loop:
         batched = tuple(x not in consts for x in inputs)
         sub = Jaxpr([], inputs, eqns, results)
         vec, vec_consts, _ = batch_jaxpr(sub, self.length, batched, True)
-        return None if vec_consts else vec
+        if vec_consts:
+            return None
+        # batching rules bind primitives numbax composes (a batched dynamic_update_slice is a
+        # scatter), which the code generator only knows by their compositions
+        eqns, outvars = self.simplify_body(vec.eqns, vec.outvars)
+        return Jaxpr(vec.constvars, vec.invars, eqns, outvars)
 
 
 def _transposed(x: Var, made_by: dict[Var, Eqn]) -> list[Eqn]:

@@ -16,6 +16,7 @@ from core.jit import scan_motion, simplify
 from core.prims import elementwise as ew
 from core.prims import indexing, linalg, reductions, shapes
 from core.prims.control_flow.scan import scan_p
+from core.scipy import linalg as sla
 from tests.core.jit.backends import compare, split_kernels
 
 rng = np.random.default_rng(0)
@@ -333,3 +334,18 @@ def test_merge_sliced():
     assert [e.params["start_indices"] for e in results] == [(0, 0), (0, H)]
     apart = scan_motion.merge_sliced(program([(0, H), (H, 2 * H - 1)]))
     assert [e.prim for e in apart].count(linalg.dot_general_p) == 2
+
+
+def test_moved_work_is_in_primitives_the_code_generator_knows():
+    """Vectorizing moved equations binds primitives numbax composes (the gradient of a
+    triangular solve's loop: a batched dynamic_update_slice is a scatter, which has no lowering
+    of its own); they are composed before the code is generated."""
+    a = (np.tril(rng.standard_normal((5, 5))) + 4 * np.eye(5)).astype(np.float32)
+    b = rng.standard_normal((5, 2)).astype(np.float32)
+    f = core.grad(lambda a, b: jnp.sum(sla.solve_triangular(a, b, lower=True) ** 2))
+    composed = {e.prim.name for e in rewritten(f, a, b)}
+    assert not {"scatter", "scatter-add"} & composed
+    got = np.asarray(core.jit(f)(a, b))
+    x = np.linalg.solve(a.astype(np.float64), b)
+    want = -np.tril(np.linalg.solve(a.T.astype(np.float64), 2 * x) @ x.T)
+    np.testing.assert_allclose(got, want, rtol=2e-4, atol=1e-5)
