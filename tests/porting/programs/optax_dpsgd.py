@@ -18,7 +18,7 @@ gradients clipped and noised from its seed) on per-example gradients from `vmap(
 over a batch with an inserted axis (`jax.tree.map`), evaluated by a jitted test step with
 `losses.softmax_cross_entropy_with_integer_labels`. The notebook's cells verbatim in `run()`;
 synthetic MNIST-shaped batches (uint8 images scaled by `/ 255.` as the loader did, integer
-labels) in place of the tfds/grain loaders: 4 training and 2 test batches of 32 per epoch,
+labels) in place of the tfds/grain loaders: 2 training and 2 test batches of 32 per epoch,
 2 epochs instead of 15. `dp_accounting` (the privacy accountant) is not installed: the
 notebook's `compute_epsilon` is replaced by one returning the steps it was asked about; no
 plots. run() returns what it printed (each line's text with the numbers taken out, compared
@@ -71,7 +71,7 @@ def _cells(out):
 
   # (port) synthetic data in place of tfds.data_source("mnist") and grain's loaders
   rng_data = np.random.RandomState(0)
-  train_loader_batched = _batches(rng_data, 4, BATCH_SIZE)
+  train_loader_batched = _batches(rng_data, 2, BATCH_SIZE)  # (port) 4 steps (programs/README.md)
   test_loader_batched = _batches(rng_data, 2, BATCH_SIZE)
   NUM_EXAMPLES = 10000  # len(test_loader), MNIST's test split
 
