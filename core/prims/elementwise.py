@@ -437,27 +437,21 @@ max_p = binop("max", _extremum(np.maximum, np.greater), _NUM + "b")
 min_p = binop("min", _extremum(np.minimum, np.less), _NUM + "b")
 
 
-def _minmax_jvp(pick_x_fn):
-    # Ties split the gradient evenly, like JAX.
-    def jx(g, x, y):
-        return mul(g, _balanced(pick_x_fn(x, y), eq(x, y), g))
-
-    def jy(g, x, y):
-        return mul(g, _balanced(pick_x_fn(y, x), eq(x, y), g))
-
-    return jx, jy
+def _balanced_eq(x, z, y):
+    """JAX's: 1 where `x` is the result `z`, halved where `y` is it too (ties split evenly)."""
+    hit, one, zero = eq(x, z), full_like(z, 1), full_like(z, 0)
+    num = select_n(hit, zero, one)
+    tie, two, one = eq(y, z), full_like(z, 2), full_like(z, 1)
+    return div(num, select_n(tie, one, two))
 
 
-def _balanced(strict, tie, like):
-    shape = get_aval(strict).shape  # the result's: `like` (a tangent) may be a rank-0 operand's
-    one = full_like(like, 1, shape=shape)
-    half = full_like(like, 0.5, shape=shape)
-    zero = full_like(like, 0, shape=shape)
-    return select_n(strict, select_n(tie, zero, half), one)
-
-
-defjvp(max_p, *_minmax_jvp(lambda a, b: gt(a, b)))
-defjvp(min_p, *_minmax_jvp(lambda a, b: lt(a, b)))
+# JAX's derivatives of max and min: from the result (ties split the gradient evenly)
+for _p in (max_p, min_p):
+    defjvp2(
+        _p,
+        lambda g, ans, x, y: mul(g, _balanced_eq(x, ans, y)),
+        lambda g, ans, x, y: mul(g, _balanced_eq(y, ans, x)),
+    )
 
 neg_p = unop("neg", np.negative, _NUM)
 defjvp(neg_p, lambda g, x: neg(g))

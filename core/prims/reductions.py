@@ -94,7 +94,7 @@ deflinear(reduce_sum_p)
 
 def _reduce_sum_transpose(ct, x, *, axes):
     shape = x.aval.shape
-    kept = tuple(i for i in range(len(shape)) if i not in axes)
+    kept = tuple(np.delete(np.arange(len(shape)), axes))  # numpy ints, as JAX's (printed)
     return [broadcast_in_dim(ct, shape, kept)]
 
 
