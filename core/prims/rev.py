@@ -42,7 +42,18 @@ rev_p.def_batch(_rev_batch)
 def rev(operand: Any, dimensions: Any) -> Any:
     """`lax.rev`: reverses `operand` along each of the static `dimensions`."""
     nd = get_aval(operand).ndim
-    dims = tuple(sorted(int(d) % max(nd, 1) for d in dimensions))
+    given = tuple(int(d) for d in dimensions)
+    # JAX's shape rule, its messages: non-negative, unique dimensions below the rank
+    if any(d < 0 for d in given):
+        raise ShapeError(f"rev dimensions must have every element be nonnegative, got {given}.")
+    if len(set(given)) != len(given):
+        raise ShapeError(f"rev dimensions must be unique, got {given}.")
+    if given and max(given) >= nd:
+        raise ShapeError(
+            f"rev dimensions must all be less than operand ndim, got dimensions {given} for "
+            f"operand ndim {nd}."
+        )
+    dims = tuple(sorted(given))
     if not dims:
         return (
             operand

@@ -10,6 +10,7 @@ way, as the jvp of the parallel prefix scan (`lax.associative_scan`) of their op
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,7 @@ import numpy as np
 from core import dtypes
 from core.ad_util import Zero, instantiate
 from core.avals import ShapedArray
-from core.errors import ShapeError
+from core.errors import AxisError, DTypeError, ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import deflinear, jvp_flat
 from core.primitive import Primitive
@@ -102,14 +103,27 @@ sort_p.def_jvp(_sort_jvp)
 sort_p.def_batch(_sort_batch)
 
 
+def _canonical_axis(axis: Any, ndim: int) -> int:
+    # lax's canonicalize_axis: an axis in [-ndim, ndim) (none for a rank-0 operand)
+    axis = operator.index(axis)
+    if not -ndim <= axis < ndim:
+        raise AxisError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    return axis + ndim if axis < 0 else axis
+
+
 def sort(operand: Any, dimension: int = -1, is_stable: bool = True, num_keys: int = 1) -> Any:
     """`lax.sort`: sorts one array, or a sequence of arrays by the first `num_keys` of them."""
     multiple = isinstance(operand, (list, tuple))
     ops = list(operand) if multiple else [operand]
-    nd = get_aval(ops[0]).ndim
+    if multiple and not ops:
+        raise TypeError("Sort requires at least one operand")
+    if multiple and not 1 <= num_keys <= len(ops):
+        raise ValueError(f"num_keys={num_keys} must be between 1 and len(operand)={len(ops)}")
+    if not multiple and num_keys != 1:
+        raise ValueError(f"num_keys={num_keys} must equal 1 for a single operand.")
     outs = sort_p.bind(
         *ops,
-        dimension=int(dimension) % max(nd, 1),
+        dimension=_canonical_axis(dimension, get_aval(ops[0]).ndim),
         is_stable=bool(is_stable),
         num_keys=int(num_keys),
     )
@@ -139,8 +153,11 @@ def _top_k_impl(x, *, k, axis):
 def _top_k_abstract_eval(x, *, k, axis):
     if not 0 <= axis < x.ndim:
         raise ShapeError(f"top_k: axis {axis} is out of bounds for an operand of shape {x.shape}")
-    if not 0 <= k <= x.shape[axis]:
-        raise ShapeError(f"top_k: k={k} must be between 0 and dimension {axis} of {x.shape}")
+    if k > x.shape[axis]:
+        raise ShapeError(
+            "k argument to top_k must be no larger than size along axis; got "
+            f"k={k} with shape={list(x.shape)} and axis={axis}"
+        )
     shape = (*x.shape[:axis], k, *x.shape[axis + 1 :])
     return [ShapedArray(shape, x.dtype, x.weak_type), ShapedArray(shape, dtypes.int32)]
 
@@ -170,10 +187,7 @@ def top_k(operand: Any, k: int, *, axis: int = -1) -> list[Any]:
     k = int(k)
     if k < 0:
         raise ValueError(f"k argument to top_k must be nonnegative, got {k}")
-    ndim = get_aval(operand).ndim
-    axis = int(axis) + ndim if int(axis) < 0 else int(axis)
-    if not 0 <= axis < max(ndim, 1):
-        raise ValueError(f"top_k: axis {axis} is out of bounds for an operand of rank {ndim}")
+    axis = _canonical_axis(axis, get_aval(operand).ndim)
     return list(top_k_p.bind(operand, k=k, axis=axis))
 
 
@@ -196,8 +210,16 @@ def _cumulative(name: str, ufunc) -> Primitive:
         return np.flip(out, axis) if reverse else out
 
     def abstract_eval(x, *, axis, reverse):
-        if not 0 <= axis < x.ndim:
-            raise ShapeError(f"{name}: axis {axis} out of range for shape {x.shape}")
+        # JAX's shape and dtype rules (their messages): no negative axes, numbers only
+        if axis < 0:
+            raise ShapeError("XLA operations do not allow negative axes")
+        if axis >= x.ndim:
+            raise ShapeError(f"axis {axis} is out of bounds for array of shape {x.shape}")
+        if dtypes.kind(x.dtype) not in "iufc":
+            raise DTypeError(
+                f"{name} does not accept dtype {np.dtype(x.dtype).name}. Accepted dtypes are "
+                "subtypes of number."
+            )
         return ShapedArray(x.shape, x.dtype, x.weak_type)
 
     def batch(args, dims, *, axis, reverse):
@@ -240,8 +262,7 @@ cummin_p.def_jvp(_cumulative_jvp(ew.min))
 
 def _wrap(prim: Primitive):
     def fn(operand: Any, axis: int = 0, reverse: bool = False) -> Any:
-        nd = get_aval(operand).ndim
-        return prim.bind(operand, axis=int(axis) % max(nd, 1), reverse=bool(reverse))
+        return prim.bind(operand, axis=int(axis), reverse=bool(reverse))  # as JAX: axis >= 0
 
     fn.__name__ = prim.name
     fn.__doc__ = f"`lax.{prim.name}`: the running {prim.name[3:]} along `axis`."

@@ -1,0 +1,77 @@
+"""lax.sort, top_k and the cumulative reductions check their arguments as JAX 0.10.2 (messages
+recorded from JAX): lax's canonical axes (none for a rank-0 operand), sort's operand and
+num_keys checks, top_k's k bound, and the cumulative reductions' non-negative axis and
+number dtypes."""
+
+import pytest
+
+import core.numpy as jnp
+from core import lax
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (
+            lambda: lax.sort(jnp.ones((2, 2)), dimension=2),
+            ValueError,
+            "axis 2 is out of bounds for array of dimension 2",
+        ),
+        (
+            lambda: lax.sort(jnp.ones((2, 2)), dimension=-3),
+            ValueError,
+            "axis -3 is out of bounds for array of dimension 2",
+        ),
+        (lambda: lax.sort([]), TypeError, "Sort requires at least one operand"),
+        (
+            lambda: lax.sort((jnp.ones(2), jnp.ones(2)), num_keys=3),
+            ValueError,
+            "num_keys=3 must be between 1 and len(operand)=2",
+        ),
+        (
+            lambda: lax.sort((jnp.ones(2), jnp.ones(2)), num_keys=0),
+            ValueError,
+            "num_keys=0 must be between 1 and len(operand)=2",
+        ),
+        (
+            lambda: lax.sort(jnp.ones(2), num_keys=2),
+            ValueError,
+            "num_keys=2 must equal 1 for a single operand.",
+        ),
+        (
+            lambda: lax.top_k(jnp.float32(3.0), 1),
+            ValueError,
+            "axis -1 is out of bounds for array of dimension 0",
+        ),
+        (
+            lambda: lax.top_k(jnp.ones((2, 2)), 3, axis=0),
+            ValueError,
+            "k argument to top_k must be no larger than size along axis; got k=3 with "
+            "shape=[2, 2] and axis=0",
+        ),
+        (
+            lambda: lax.cumsum(jnp.arange(6), axis=-1),
+            ValueError,
+            "XLA operations do not allow negative axes",
+        ),
+        (
+            lambda: lax.cumsum(jnp.arange(6), axis=2),
+            ValueError,
+            "axis 2 is out of bounds for array of shape (6,)",
+        ),
+        (
+            lambda: lax.cummax(jnp.array([True, False])),
+            TypeError,
+            "cummax does not accept dtype bool. Accepted dtypes are subtypes of number.",
+        ),
+    ],
+)
+def test_sorting_argument_errors(call, error, message):
+    with pytest.raises(error) as e:
+        call()
+    assert str(e.value).split("\n")[0] == message
+
+
+def test_jnp_cumsum_still_takes_negative_axes_and_bools():
+    # jnp canonicalizes the axis and sums booleans as ints before lax sees them
+    assert jnp.cumsum(jnp.array([[True, True]]), axis=-1).tolist() == [[1, 2]]
