@@ -582,6 +582,11 @@ def _composed_collective(
 # ppermute: element `src` sends its value to `dst`, for each (src, dst) pair
 
 
+def _wrapped(perm: tuple, size: int) -> tuple:
+    """`perm` with negative indices counted from the end of the axis, as JAX's lowering."""
+    return tuple((src % size, dst % size) for src, dst in perm)
+
+
 def _ppermute_composite(x: Any, *, axis_name: tuple, perm: tuple) -> Any:
     # Every element gathers the axis and keeps its source's value (zeros where none sends).
     # The source is chosen with scalar selects, not read from a table: `jit` inlines this
@@ -590,7 +595,7 @@ def _ppermute_composite(x: Any, *, axis_name: tuple, perm: tuple) -> Any:
     gathered = _gather(as_value(x), name, axis_size(name, "ppermute"))
     index = axis_index_p.bind(axis_name=name)
     src = sh.full((), -1, dtypes.int32)
-    for s, d in perm:
+    for s, d in _wrapped(perm, get_aval(gathered).shape[0]):
         here = ew.eq(index, sh.full((), d, dtypes.int32))
         src = ew.select_n(here, src, sh.full((), s, dtypes.int32))
     zero = sh.full((), 0, dtypes.int32)
@@ -618,7 +623,7 @@ def _ppermute_named(x: Any, d: int | None, size: int, perm: tuple) -> Any:
         return None
     if d is None:
         return x, None
-    sources = dict((dst, src) for src, dst in perm)
+    sources = dict((dst, src) for src, dst in _wrapped(perm, size))
     rows = [ix.slice_in_dim(x, sources[i], sources[i] + 1, axis=d) for i in range(size)]
     return ix.concatenate(rows, d), d
 
@@ -629,7 +634,8 @@ def ppermute(x: Any, axis_name: Any, perm: Any) -> Any:
     Args:
         x: the per-element value.
         axis_name: the name (or tuple of names) of the vmap or pmap axis.
-        perm: pairs `(source_index, destination_index)`; no two share a source or a destination.
+        perm: pairs `(source_index, destination_index)`; no two share a source or a
+            destination (JAX's error otherwise); negative indices count from the axis' end.
 
     Returns:
         At each destination the source's `x`; zeros at the elements no pair sends to.
@@ -637,16 +643,15 @@ def ppermute(x: Any, axis_name: Any, perm: Any) -> Any:
     names = _names(axis_name)
     size = axis_size(_one_name(names), "ppermute")
     perm = tuple((int(src), int(dst)) for src, dst in perm)
-    seen_src, seen_dst = set(), set()
-    for src, dst in perm:
-        if not (0 <= src < size and 0 <= dst < size) or src in seen_src or dst in seen_dst:
-            raise ValueError(
-                f"ppermute: perm {[list(p) for p in perm]} must hold (source, destination) "
-                f"pairs in [0, {size}) for the axis {axis_name!r}, no source or destination "
-                "twice"
-            )
-        seen_src.add(src)
-        seen_dst.add(dst)
+    if any(not -size <= i < size for pair in perm for i in pair):
+        raise ValueError(
+            f"ppermute: perm {perm} names an index outside the axis {axis_name!r} of size "
+            f"{size}; use indices in [-{size}, {size})"
+        )
+    wrapped = _wrapped(perm, size)
+    for k in range(2):
+        if len({pair[k] for pair in wrapped}) < len(perm):
+            raise ValueError(f"ppermute sources and destinations must be unique, got {perm}.")
     return tree_util.tree_map(lambda v: ppermute_p.bind(as_value(v), axis_name=names, perm=perm), x)
 
 

@@ -389,6 +389,11 @@ _PMAPPED = {
         (2, 3),
         [[0.0, 0.0, 0.0], [0.0, 1.0, 2.0]],
     ),
+    "ppermute_negative_index": (
+        lambda v: lax.ppermute(v, "i", [(0, -1)]),
+        (2, 3),
+        [[0.0, 0.0, 0.0], [0.0, 1.0, 2.0]],
+    ),
     "ppermute_grad": (
         core.grad(lambda v: (lax.ppermute(v, "i", [(0, 1)]) * _W3).sum()),
         (2, 3),
@@ -429,3 +434,11 @@ def test_pmap_values_match_jax(name):
     f, shape, expected = _PMAPPED[name]
     x = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
     np.testing.assert_array_equal(np.asarray(core.pmap(f, axis_name="i")(x)), expected)
+
+
+@pytest.mark.parametrize("perm", [[(0, 1), (1, 1)], [(0, 1), (0, 0)], [(0, 1), (1, -1)]])
+def test_ppermute_repeated_index_raises_jaxs_error(perm):
+    # JAX 0.10.2 raises it when lowering (under pmap), with negative indices wrapped first.
+    expected = f"ppermute sources and destinations must be unique, got {tuple(perm)}."
+    with pytest.raises(ValueError, match="^" + re.escape(expected) + "$"):
+        core.make_jaxpr(lambda v: lax.ppermute(v, "i", perm), axis_env=[("i", 2)])(1.0)
