@@ -4,7 +4,9 @@ A name is bound by `vmap(f, axis_name="i")`: inside, `psum(x, "i")` sums `x` ove
 axis and gives every batch element the result. The primitives are marked `collective`, so the
 `BatchTrace` of that name hands them to their batch rule with `axis_trace=` set (see
 `core/interpreters/batching.py`); there the collective becomes an ordinary reduction over the
-batch axis. A batch trace of another name treats them as elementwise. A name bound by `pmap`
+batch axis (`reduce_sum`, where JAX 0.10.2's batcher binds psum over the positional axis and
+prints `psum[axes=(0,) ...]`: numbax's psum takes names only). A batch trace of another name
+treats them as elementwise. A name bound by `pmap`
 stays in the traced program: on each device the collective exchanges values with the other
 devices (`core/parallel/collective_ops.py`; eagerly, or from compiled code through a host
 call). Outside any `vmap` or `pmap` that binds the name, the impl raises
