@@ -43,6 +43,7 @@ from core.lax.checked import (
     mulhi,
     ne,
     nextafter,
+    pad,
     pow,
     rem,
     shift_left,
@@ -345,7 +346,6 @@ from core.prims.gather import (
 from core.prims.indexing import (
     concatenate,
     concatenate_p,
-    pad,
     pad_p,
     slice,
     slice_in_dim,

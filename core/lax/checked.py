@@ -9,7 +9,8 @@ other operand's dtype). The public `core.lax` functions check their operands lik
 * each operation accepts the dtype kinds JAX accepts (`mul` no bool, `lt` no complex, ...);
 * shapes broadcast only in JAX's restricted way: rank-0 operands, and size-1 dimensions of
   operands of equal rank (`OperandShapeError`, a `TypeError` as in JAX, otherwise);
-* `pow` takes an integer exponent with an inexact base (as JAX does).
+* `pow` takes an integer exponent with an inexact base (as JAX does);
+* `pad`'s padding value must have the operand's dtype (a Python `0` pads int32 arrays only).
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from collections.abc import Callable
 from typing import Any
 
 from core import dtypes
-from core.errors import ShapeError
+from core.errors import DTypeError, ShapeError
 from core.lax import composites
 from core.prims import elementwise as ew
+from core.prims import indexing as ix
 from core.prims import shapes
 from core.trace import get_aval
 
@@ -178,3 +180,29 @@ def _abs(x: Any) -> Any:
 
 abs = checked(_abs, "ifc", "abs")  # noqa: A001
 is_finite = checked(ew.is_finite, "f")  # the primitive also takes complex operands
+
+
+def pad(operand: Any, padding_value: Any, padding_config: Any) -> Any:
+    """`lax.pad`: `operand` padded with the scalar `padding_value` of its own dtype.
+
+    Args:
+      operand: the array.
+      padding_value: a scalar of `operand`'s dtype (a Python scalar takes its own canonical
+        dtype first, as in JAX: `0` pads int32 arrays, `0.0` float32 ones).
+      padding_config: one `(low, high, interior)` per dimension; `low`/`high` may be negative.
+
+    Returns:
+      The padded array.
+    """
+    value = composites.canonical_scalar(padding_value)
+    a, v = get_aval(operand).dtype, get_aval(value).dtype
+    if a != v:
+        raise DTypeError(
+            f"pad operand and padding_value must be same dtype: got {a} and {v}.\n"
+            "Give the padding value the operand's dtype (jnp.pad converts it for you)."
+        )
+    if get_aval(value).shape != ():
+        raise ShapeError(
+            f"padding_value must be a scalar; got np.shape(padding_value)={get_aval(value).shape}"
+        )
+    return ix.pad(operand, value, padding_config)

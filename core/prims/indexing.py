@@ -18,7 +18,7 @@ from core.interpreters import batching
 from core.interpreters.jvp import deflinear
 from core.interpreters.transpose import is_undefined
 from core.primitive import Primitive
-from core.prims.elementwise import select_n, sub
+from core.prims.elementwise import check_same_dtypes, select_n, sub
 from core.prims.shapes import broadcast_in_dim, full, reshape, squeeze, static_ints
 from core.trace import get_aval
 
@@ -153,16 +153,29 @@ def _pad_impl(x, padding_value, *, padding_config):
 
 
 def _pad_abstract_eval(x, padding_value, *, padding_config):
-    if len(padding_config) != x.ndim or padding_value.shape != ():
+    # JAX's shape rule, its messages
+    if padding_value.shape != ():
         raise ShapeError(
-            f"pad needs one (low, high, interior) per dimension of {x.shape} and a scalar padding "
-            f"value; got {padding_config}"
+            f"padding_value must be a scalar; got np.shape(padding_value)={padding_value.shape}"
+        )
+    if len(padding_config) != x.ndim:
+        raise ShapeError(
+            "length of padding_config must equal the number of axes of operand, got "
+            f"padding_config {padding_config} for operand shape {x.shape}"
+        )
+    if any(it < 0 for _, _, it in padding_config):
+        raise ShapeError(
+            f"interior padding in padding_config must be nonnegative, got padding_config "
+            f"{padding_config}"
         )
     shape = tuple(
         lo + hi + d + max(d - 1, 0) * it for d, (lo, hi, it) in zip(x.shape, padding_config)
     )
-    if any(s < 0 for s in shape) or any(it < 0 for _, _, it in padding_config):
-        raise ShapeError(f"pad config {padding_config} gives a negative size for shape {x.shape}")
+    if any(s < 0 for s in shape):
+        raise ShapeError(
+            f"Dimension size after padding is not at least 0, got result shape {shape}, for "
+            f"padding_config {padding_config} and operand shape {x.shape}"
+        )
     return ShapedArray(shape, x.dtype, x.weak_type)
 
 
@@ -243,17 +256,27 @@ concatenate_p = Primitive("concatenate")
 
 
 def _concat_abstract_eval(*xs, dimension):
+    # JAX's shape rule, then its dtype rule (their messages)
     x0 = xs[0]
-    for x in xs[1:]:
-        if x.ndim != x0.ndim or any(
-            a != b for i, (a, b) in enumerate(zip(x.shape, x0.shape)) if i != dimension
-        ):
-            raise ShapeError(
-                f"concatenate along dimension {dimension} needs equal other dimensions, got "
-                f"shapes {[y.shape for y in xs]}"
-            )
-        if x.dtype != x0.dtype:
-            raise TypeError(f"concatenate needs equal dtypes, got {[y.dtype for y in xs]}")
+    shapes = ", ".join(str(x.shape) for x in xs)
+    if len({x.ndim for x in xs}) != 1:
+        raise ShapeError(
+            f"Cannot concatenate arrays with different numbers of dimensions: got {shapes}."
+        )
+    if not 0 <= dimension < x0.ndim:
+        raise ShapeError(
+            f"concatenate dimension out of bounds: dimension {dimension} for shapes {shapes}."
+        )
+    if any(
+        x.shape[:dimension] + x.shape[dimension + 1 :]
+        != x0.shape[:dimension] + x0.shape[dimension + 1 :]
+        for x in xs
+    ):
+        raise ShapeError(
+            "Cannot concatenate arrays with shapes that differ in dimensions other than the one "
+            f"being concatenated: concatenating along dimension {dimension} for shapes {shapes}."
+        )
+    check_same_dtypes("concatenate", [x.dtype for x in xs], "concatenate")
     shape = list(x0.shape)
     shape[dimension] = sum(x.shape[dimension] for x in xs)
     return ShapedArray(tuple(shape), x0.dtype, all(x.weak_type for x in xs))
