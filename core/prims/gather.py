@@ -901,18 +901,41 @@ def _ds_impl(x, *starts, slice_sizes):
     return x[tuple(slice(s, s + n) for s, n in zip(st, slice_sizes))]
 
 
-def _ds_abstract_eval(x, *starts, slice_sizes):
-    if (
-        len(starts) != x.ndim
-        or len(slice_sizes) != x.ndim
-        or any(not 0 <= n <= d for n, d in zip(slice_sizes, x.shape))
-    ):
+def _check_starts(name: str, x: Any, starts: tuple[Any, ...], colon: str) -> None:
+    # JAX's checks of the start indices, its messages (mixed integer types pass: numbax's
+    # own indexing mixes them)
+    if len(starts) != x.ndim:
         raise ShapeError(
-            f"dynamic_slice needs one start index and a slice size <= the dimension for each "
-            f"axis of {x.shape}; got {len(starts)} starts and slice_sizes={slice_sizes}"
+            "Length of slice indices must match number of operand dimensions "
+            f"({len(starts)} vs {x.shape})"
         )
-    if any(s.shape != () or s.dtype.kind not in "iu" for s in starts):
-        raise DTypeError("dynamic_slice start indices must be integer scalars")
+    if any(s.dtype.kind not in "iu" for s in starts):
+        raise DTypeError(
+            f"index arguments to {name} must be integers of the same type, got{colon} "
+            + ", ".join(str(s.dtype) for s in starts)
+        )
+    if any(s.shape != () for s in starts):
+        raise ShapeError(
+            f"{name} start indices must be scalars, got shapes {[s.shape for s in starts]}"
+        )
+
+
+def _ds_abstract_eval(x, *starts, slice_sizes):
+    _check_starts("dynamic_slice", x, starts, ":")
+    if len(slice_sizes) != x.ndim:
+        raise ShapeError(
+            f"dynamic_slice needs one slice size per axis of {x.shape}, got {slice_sizes}"
+        )
+    if any(n < 0 for n in slice_sizes):
+        raise ShapeError(
+            "slice slice_sizes must be greater than or equal to zero, got slice_sizes of "
+            f"{tuple(slice_sizes)}."
+        )
+    if any(n > d for n, d in zip(slice_sizes, x.shape)):
+        raise ShapeError(
+            "slice slice_sizes must be less than or equal to operand shape, got slice_sizes "
+            f"{tuple(slice_sizes)} for operand shape {x.shape}."
+        )
     return ShapedArray(tuple(slice_sizes), x.dtype, x.weak_type)
 
 
@@ -973,19 +996,19 @@ def _dus_impl(x, upd, *starts):
 
 
 def _dus_abstract_eval(x, upd, *starts):
-    if (
-        len(starts) != x.ndim
-        or upd.ndim != x.ndim
-        or any(not n <= d for n, d in zip(upd.shape, x.shape))
-    ):
+    # JAX's shape rule, then its dtype rule (their messages)
+    if upd.ndim != x.ndim:
         raise ShapeError(
-            f"dynamic_update_slice needs an update no larger than the operand and one start "
-            f"index per axis; got operand {x.shape}, update {upd.shape}, {len(starts)} starts"
+            "dynamic_update_slice update must have the same rank as operand, got update shape "
+            f"{upd.shape} for operand shape {x.shape}."
         )
-    if upd.dtype != x.dtype:
-        raise DTypeError(
-            f"dynamic_update_slice needs an update of dtype {x.dtype}, got {upd.dtype}"
+    _check_starts("dynamic_update_slice", x, starts, "")
+    if any(n > d for n, d in zip(upd.shape, x.shape)):
+        raise ShapeError(
+            "dynamic_update_slice update shape must be smaller than operand shape, got update "
+            f"shape {upd.shape} for operand shape {x.shape}."
         )
+    ew.check_same_dtypes("dynamic_update_slice", [x.dtype, upd.dtype])
     return ShapedArray(x.shape, x.dtype, x.weak_type)
 
 
