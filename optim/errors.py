@@ -35,8 +35,9 @@ class MissingParamsError(OptimError, ValueError):
 
     def __init__(self, name: str) -> None:
         super().__init__(
-            f"{name} needs the current parameters, but `params` was not passed to `update`. "
-            "Call `tx.update(grads, opt_state, params)`."
+            "You are using a transformation that requires the current value of parameters, "
+            "but you are not passing `params` when calling `update`.\n"  # Optax's first line
+            f"{name} needs them: call `tx.update(grads, opt_state, params)`."
         )
 
 

@@ -100,3 +100,14 @@ def test_errors_are_specific_and_builtin_compatible(make, error):
         make()
     assert isinstance(info.value, (ValueError, TypeError, KeyError))
     assert error.__name__ in str(info.value)
+
+
+def test_missing_params_message_starts_with_optaxs():
+    tx = optim.adamw(0.1)
+    params = {"w": jnp.ones(2)}
+    with pytest.raises(errors.MissingParamsError) as e:
+        tx.update(params, tx.init(params))
+    assert str(e.value).split("\n")[0] == (  # Optax 0.2.8's NO_PARAMS_MSG
+        "You are using a transformation that requires the current value of parameters, but "
+        "you are not passing `params` when calling `update`."
+    )
