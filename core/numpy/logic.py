@@ -179,8 +179,12 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, *, length: int | N
     dropped, as in JAX (a traced `x` needs a static `length`)."""
     check_arraylike("bincount", x)
     x = ensure_array(x)
-    if get_aval(x).dtype.kind not in "iub":
-        raise TypeError(f"bincount needs integer input, got {get_aval(x).dtype}")
+    if get_aval(x).dtype.kind not in "iub":  # JAX's checks, its messages
+        raise TypeError(
+            f"x argument to bincount must have an integer type; got {get_aval(x).dtype}"
+        )
+    if get_aval(x).ndim != 1:
+        raise ValueError("only 1-dimensional input supported.")
     if length is None:
         if isinstance(x, Tracer):
             raise ConcretizationTypeError(

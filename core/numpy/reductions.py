@@ -675,8 +675,8 @@ def average(
     if ashape != wshape:
         if axis is None or len(wshape) != 1:
             raise ValueError(
-                f"Axis must be specified when shapes of a and weights differ; got shapes "
-                f"{ashape} and {wshape}"
+                "Axis must be specified when shapes of a and weights differ.\n"
+                f"a has shape {ashape} and weights {wshape}"
             )
         ax = reduction_axes(axis, len(ashape))[0]
         w = sh.broadcast_in_dim(w, ashape, (ax,))
@@ -703,9 +703,9 @@ def reject_complex_quantile(a: Any) -> None:
         )
 
 
-def check_quantile_method(method: str, weights: Any) -> None:
-    """JAX's errors for a quantile `method` it lacks, or `weights` with another method than
-    "inverted_cdf" (the only one that takes them)."""
+def check_quantile_method(method: str, weights: Any, q: Any = None) -> None:
+    """JAX's errors for a quantile `method` it lacks, `weights` with another method than
+    "inverted_cdf" (the only one that takes them), or quantiles `q` of rank above 1."""
     if method not in _METHODS:
         raise ValueError(
             "method can only be 'linear', 'lower', 'higher', 'midpoint', 'nearest' or "
@@ -718,6 +718,8 @@ def check_quantile_method(method: str, weights: Any) -> None:
             raise NotImplementedError(
                 f"{method} doesn't support weights. Only method 'inverted_cdf' supports weights."
             )
+    if q is not None and np.ndim(q) > 1:
+        raise ValueError(f"q must be have rank <= 1, got shape {np.shape(q)}")
 
 
 def inverted_cdf(a: Any, q: Any, axis: Any, keepdims: bool, weights: Any, skip_nans: bool) -> Any:
@@ -789,7 +791,7 @@ def quantile(
     method that takes `weights`, an array of `a`'s shape or of the reduced axes' shape)."""
     check_arraylike("quantile", a, q, *(() if weights is None else (weights,)))
     check_no_out("quantile", out, overwrite_input)
-    check_quantile_method(method, weights)
+    check_quantile_method(method, weights, q)
     if method == "inverted_cdf":
         return inverted_cdf(a, q, axis, keepdims, weights, skip_nans=False)
     a = ensure_array(a)

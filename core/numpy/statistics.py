@@ -643,7 +643,7 @@ def _conv(a: Any, v: Any, mode: str, op: str, preferred_element_type: Any) -> An
     a, v = ensure_array(a), ensure_array(v)
     if len(_shape(a)) != 1 or len(_shape(v)) != 1:
         raise ValueError(
-            f"{op}() only support 1-dimensional inputs; got shapes {_shape(a)} and {_shape(v)}."
+            f"{op}() only support 1-dimensional inputs.\nGot shapes {_shape(a)} and {_shape(v)}."
         )
     if preferred_element_type is None:
         a, v = promote_dtypes_inexact(a, v)
@@ -846,7 +846,7 @@ def nanquantile(
     """
     check_arraylike("nanquantile", a, q, *(() if weights is None else (weights,)))
     rd.check_no_out("nanquantile", out, overwrite_input)
-    rd.check_quantile_method(method, weights)
+    rd.check_quantile_method(method, weights, q)
     if method == "inverted_cdf":
         return rd.inverted_cdf(a, q, axis, keepdims, weights, skip_nans=True)
     (a,) = promote_dtypes_inexact(a)

@@ -357,3 +357,50 @@ def test_complex_corrcoef_eager_and_jit():
         got = f(XC)
         assert got.dtype == np.complex64
         np.testing.assert_allclose(got, want, rtol=2e-6, atol=2e-6)
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        # JAX 0.10.2's first lines (differential run)
+        (
+            lambda: jnp.quantile(jnp.arange(12.0).reshape(3, 4), jnp.array([[0.2], [0.8]]), axis=1),
+            ValueError,
+            "q must be have rank <= 1, got shape (2, 1)",
+        ),
+        (
+            lambda: jnp.nanquantile(jnp.arange(4.0), jnp.array([[0.5]])),
+            ValueError,
+            "q must be have rank <= 1, got shape (1, 1)",
+        ),
+        (
+            lambda: jnp.average(jnp.ones((3, 4)), weights=jnp.ones(4)),
+            ValueError,
+            "Axis must be specified when shapes of a and weights differ.",
+        ),
+        (
+            lambda: jnp.convolve(jnp.ones((2, 2)), jnp.ones(3)),
+            ValueError,
+            "convolve() only support 1-dimensional inputs.",
+        ),
+        (
+            lambda: jnp.correlate(jnp.ones((2, 2)), jnp.ones(3)),
+            ValueError,
+            "correlate() only support 1-dimensional inputs.",
+        ),
+        (
+            lambda: jnp.bincount(jnp.array([[0, 1]])),
+            ValueError,
+            "only 1-dimensional input supported.",
+        ),
+        (
+            lambda: jnp.bincount(jnp.array([0.0, 1.0])),
+            TypeError,
+            "x argument to bincount must have an integer type; got float32",
+        ),
+    ],
+)
+def test_statistics_argument_errors(call, error, message):
+    with pytest.raises(error) as e:
+        call()
+    assert str(e.value).split("\n")[0] == message
