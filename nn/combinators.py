@@ -43,7 +43,7 @@ class Sequential(Module):
           The last layer's output.
         """
         if not self.layers:
-            raise ValueError(f"Sequential {self.name} has no layers.")
+            raise ValueError(f"Empty Sequential module {self.name}.")
         outputs = self.layers[0](*args, **kwargs)
         for layer in self.layers[1:]:
             if isinstance(outputs, tuple):

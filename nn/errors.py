@@ -671,7 +671,7 @@ class AttentionHeadsError(FlaxError, ValueError, AssertionError):
     def __init__(self, qkv_features: int, num_heads: int):
         super().__init__(
             f"Memory dimension ({qkv_features}) must be divisible by number of heads "
-            f"({num_heads}): pass a num_heads that divides it, or qkv_features= a multiple of "
+            f"({num_heads}).\nPass a num_heads that divides it, or qkv_features= a multiple of "
             "num_heads."
         )
 

@@ -341,7 +341,8 @@ def _conv_params(module: Module, kernel_shape: tuple[int, ...], bias_shape: tupl
     """Creates ``kernel`` (times ``module.mask``) and, with ``use_bias``, ``bias``."""
     if module.mask is not None and tuple(module.mask.shape) != kernel_shape:
         raise ValueError(
-            f"mask shape {module.mask.shape} must equal the kernel shape {kernel_shape}."
+            "Mask needs to have the same shape as weights. Shapes are: "
+            f"{tuple(module.mask.shape)}, {kernel_shape}"
         )
     kernel = module.param("kernel", module.kernel_init, kernel_shape, module.param_dtype)
     if module.mask is not None:
@@ -419,7 +420,7 @@ class _Conv(Module):
             padding = "VALID"
         elif padding == "CAUSAL":
             if n != 1:
-                raise ValueError("padding='CAUSAL' is only implemented for 1-D convolutions.")
+                raise ValueError("Causal padding is only implemented for 1D convolutions.")
             inputs = jnp.pad(
                 inputs, [(0, 0), (kernel_dilation[0] * (kernel_size[0] - 1), 0), (0, 0)]
             )
@@ -696,7 +697,9 @@ class Embed(Module):
           The embedding vectors, ``inputs.shape + (features,)``.
         """
         if not jnp.issubdtype(inputs.dtype, jnp.integer):
-            raise ValueError(f"Embed inputs must be integers, got {inputs.dtype}.")
+            raise ValueError(
+                f"Input type must be an integer or unsigned integer.\nEmbed got {inputs.dtype}."
+            )
         (embedding,) = self.promote_dtype(self.embedding, dtype=self.dtype, inexact=False)
         if self.num_embeddings == 1:
             return jnp.broadcast_to(embedding, inputs.shape + (self.features,))

@@ -410,21 +410,26 @@ class GroupNorm(Module):
         if reduction_axes[-1] != x.ndim - 1:
             raise ValueError("GroupNorm's reduction_axes must include the last (feature) axis.")
         if (self.num_groups is None) == (self.group_size is None):
-            raise ValueError(
-                "GroupNorm needs exactly one of num_groups and group_size "
-                "(pass num_groups=None to use group_size)."
+            raise ValueError(  # Flax's message
+                "Either `num_groups` or `group_size` should be specified. If `group_size` is to "
+                "be specified, pass `num_groups=None` as argument to override the default "
+                "`num_groups` value of 32."
             )
         channels = x.shape[-1]
         if self.group_size is not None:
             if channels % self.group_size:
                 raise ValueError(
-                    f"{channels} channels are not a multiple of group_size={self.group_size}."
+                    f"Number of channels ({channels}) is not multiple of the group size "
+                    f"({self.group_size})."
                 )
             num_groups = channels // self.group_size
         else:
             num_groups = self.num_groups
         if num_groups <= 0 or channels % num_groups:
-            raise ValueError(f"num_groups={num_groups} does not divide the {channels} channels.")
+            raise ValueError(
+                f"Number of groups ({num_groups}) does not divide the number of channels "
+                f"({channels})."
+            )
         group_size = channels // num_groups
         group_shape = x.shape[:-1] + (num_groups, group_size)
         if mask is not None:

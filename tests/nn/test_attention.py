@@ -258,6 +258,9 @@ def test_heads_that_do_not_divide_the_features_raise_flaxs_assertion():
                        r"number of heads \(3\)") as info:  # fmt: skip
         layer.init(random.key(0), rand((2, 5, 4)))
     assert isinstance(info.value, (errors.AttentionHeadsError, ValueError))
+    assert str(info.value).split("\n")[0] == (
+        "Memory dimension (4) must be divisible by number of heads (3)."
+    )
 
 
 @pytest.mark.parametrize("length", [2, 3])

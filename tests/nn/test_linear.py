@@ -384,7 +384,11 @@ def test_conv_local_mask_and_errors():
     k = np_params(variables)["kernel"]
     want = np_conv_local(x, k * mask, (1,), [(0, 0)], (3,))
     np.testing.assert_allclose(np.asarray(layer.apply(variables, x)), want, rtol=1e-5, atol=1e-5)
-    with pytest.raises(ValueError, match=r"mask shape \(6, 9, 4\) must equal .*\(8, 9, 4\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"^Mask needs to have the same shape as weights. Shapes are: \(6, 9, 4\), "
+        r"\(8, 9, 4\)",
+    ):
         nn.ConvLocal(4, (3,), mask=jnp.asarray(mask)).init(random.key(0), x)
     with pytest.raises(NotImplementedError, match="feature_group_count != 1, got 3"):
         nn.ConvLocal(3, (3,), feature_group_count=3).init(random.key(0), x)
@@ -433,3 +437,31 @@ def test_check_grads_through_layer(layer, in_shape):
     x = jnp.asarray(rand(in_shape))
     params = layer.init(random.key(0), x)["params"]
     check_grads(lambda p, xx: layer.apply({"params": p}, xx), (params, x), order=1, modes=["rev"])
+
+
+@pytest.mark.parametrize(
+    "layer, x, message",
+    [
+        # Flax 0.12.8's first lines (differential run)
+        (
+            lambda: nn.Conv(2, (3, 3), padding="CAUSAL"),
+            jnp.ones((1, 4, 4, 1)),
+            "Causal padding is only implemented for 1D convolutions.",
+        ),
+        (
+            lambda: nn.Conv(2, (3,), mask=jnp.ones((3, 1, 1))),
+            jnp.ones((2, 3, 4)),
+            "Mask needs to have the same shape as weights. Shapes are: (3, 1, 1), (3, 4, 2)",
+        ),
+        (
+            lambda: nn.Embed(5, 3),
+            jnp.array([0.0, 4.0]),
+            "Input type must be an integer or unsigned integer.",
+        ),
+        (lambda: nn.Sequential([]), jnp.ones((2, 3)), "Empty Sequential module None."),
+    ],
+)
+def test_layer_argument_errors(layer, x, message):
+    with pytest.raises(ValueError) as e:
+        layer().init(random.key(0), x)
+    assert str(e.value).split("\n")[0] == message

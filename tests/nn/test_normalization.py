@@ -228,3 +228,26 @@ def test_weight_norm_and_spectral_norm_match_flax():
     k = np.asarray(v["params"]["Dense_0"]["kernel"])
     want = np.eye(2, dtype=np.float32) @ (k / np.linalg.norm(k, axis=0, keepdims=True))
     np.testing.assert_allclose(np.asarray(Only().apply(v, jnp.eye(2))), want, rtol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "kw, message",
+    [
+        # Flax 0.12.8's messages (differential run)
+        ({"num_groups": 3}, "Number of groups (3) does not divide the number of channels (4)."),
+        (
+            {"num_groups": None, "group_size": 3},
+            "Number of channels (4) is not multiple of the group size (3).",
+        ),
+        (
+            {"num_groups": 2, "group_size": 2},
+            "Either `num_groups` or `group_size` should be specified. If `group_size` is to be "
+            "specified, pass `num_groups=None` as argument to override the default `num_groups` "
+            "value of 32.",
+        ),
+    ],
+)
+def test_group_norm_group_errors(kw, message):
+    with pytest.raises(ValueError) as e:
+        nn.GroupNorm(**kw).init(random.key(0), jnp.ones((2, 3, 4)))
+    assert str(e.value) == message
