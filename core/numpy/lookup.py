@@ -111,12 +111,13 @@ def take(
     if mode == "fill":  # negative indices count from the end (JAX's jnp.where)
         idx = where(less(idx, 0), add(idx, shape[axis]), idx)
     ishape, nd = get_aval(idx).shape, len(shape)
-    if shape[axis] == 0:
-        if int(np.prod(ishape)) != 0:
-            raise IndexError("Cannot do a non-empty jnp.take() from an empty axis.")
-        return a
-    if int(np.prod(ishape)) == 0:
-        return sh.full((*shape[:axis], *ishape, *shape[axis + 1 :]), 0, get_aval(a).dtype)
+    out_shape = (*shape[:axis], *ishape, *shape[axis + 1 :])
+    if shape[axis] == 0 or int(np.prod(ishape)) == 0:
+        # (JAX raises IndexError for a non-empty take from an empty axis; numbax fills, as its
+        # quantiles of an empty axis are numpy's NaN)
+        fill = gp.default_fill_value(get_aval(a).dtype) if fill_value is None else fill_value
+        value = fill if mode == "fill" and int(np.prod(ishape)) else 0
+        return sh.full(out_shape, value, get_aval(a).dtype)
     nb = len(ishape)
     dn = gp.GatherDimensionNumbers(
         offset_dims=(*range(axis), *range(axis + nb, nd + nb - 1)),
