@@ -114,7 +114,7 @@ def jvp_flat(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> 
 # Rule builders
 
 
-def _to_shape(t: Any, shape: tuple[int, ...]) -> Any:
+def broadcast_tangent(t: Any, shape: tuple[int, ...]) -> Any:
     """A tangent contribution broadcast to the output's `shape`: the tangent of a rank-0 (or
     size-1) operand of a broadcasting primitive (`Primitive.broadcasting`) is smaller than the
     output."""
@@ -137,7 +137,7 @@ def defjvp(prim, *fns: Callable | None) -> None:
         total: Any = Zero(tangent_aval(aval))
         for fn, t in zip(fns, tangents):
             if fn is not None and type(t) is not Zero:
-                total = add_any(total, _to_shape(fn(t, *primals, **params), aval.shape))
+                total = add_any(total, broadcast_tangent(fn(t, *primals, **params), aval.shape))
         return out, total
 
     prim.def_jvp(rule)
@@ -152,7 +152,9 @@ def defjvp2(prim, *fns: Callable | None) -> None:
         total: Any = Zero(tangent_aval(aval))
         for fn, t in zip(fns, tangents):
             if fn is not None and type(t) is not Zero:
-                total = add_any(total, _to_shape(fn(t, out, *primals, **params), aval.shape))
+                total = add_any(
+                    total, broadcast_tangent(fn(t, out, *primals, **params), aval.shape)
+                )
         return out, total
 
     prim.def_jvp(rule)

@@ -28,7 +28,7 @@ from core.ad_util import Zero, instantiate
 from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
 from core.interpreters import batching
-from core.interpreters.jvp import defjvp, defjvp2, defjvp_zero
+from core.interpreters.jvp import broadcast_tangent, defjvp, defjvp2, defjvp_zero, tangent_aval
 from core.interpreters.transpose import is_undefined
 from core.primitive import Primitive, jax_params
 from core.prims.options import check_accuracy
@@ -215,7 +215,29 @@ def _errstate(fn):
 # Arithmetic
 
 add_p = binop("add", _errstate(np.add), _NUM)
-defjvp(add_p, lambda g, x, y: g, lambda g, x, y: g)
+
+
+def _add_sub_jvp(prim, neg_y: bool):
+    """JAX's jvps of add and sub: one tangent broadcast to the result (negated for sub's
+    second), or the primitive on both tangents (so sub's cotangent is negated before it is
+    summed back to a broadcast operand, as JAX's)."""
+
+    def rule(primals, tangents):
+        out = prim.bind(*primals)
+        tx, ty = tangents
+        shape = get_aval(out).shape
+        if type(tx) is Zero and type(ty) is Zero:
+            return out, Zero(tangent_aval(get_aval(out)))
+        if type(tx) is Zero:
+            return out, broadcast_tangent(neg(ty) if neg_y else ty, shape)
+        if type(ty) is Zero:
+            return out, broadcast_tangent(tx, shape)
+        return out, prim.bind(tx, ty)
+
+    return rule
+
+
+add_p.def_jvp(_add_sub_jvp(add_p, False))
 add_p.def_transpose(lambda ct, x, y: [ct, ct])
 add_p.linear = True
 
@@ -238,7 +260,7 @@ add_any_p.linear = True
 batching.broadcast_batcher(add_any_p)
 
 sub_p = binop("sub", _errstate(np.subtract), _NUM)
-defjvp(sub_p, lambda g, x, y: g, lambda g, x, y: neg(g))
+sub_p.def_jvp(_add_sub_jvp(sub_p, True))
 sub_p.def_transpose(lambda ct, x, y: [ct, neg(ct)])
 sub_p.linear = True
 

@@ -43,7 +43,6 @@ DIFFERENT = {
     "random_permutation": [KEYS, JIT],
     "random_fold_in": [KEYS],
     "flax_dropout": [KEYS, JIT],
-    "grad_softmax_ce": [OTHER],
     "grad_relu": [CUSTOM],
     "grad_mean_var": [OTHER],
     "grad_cond": [OTHER],
