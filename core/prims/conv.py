@@ -186,29 +186,58 @@ def _conv_abstract_eval(
             f"conv_general_dilated requires equal dtypes, got {lhs.dtype} and "
             f"{rhs.dtype}; cast one with .astype(...)"
         )
-    nsp = lhs.ndim - 2
-    if not len(window_strides) == len(padding) == len(lhs_dilation) == len(rhs_dilation) == nsp:
-        raise ShapeError(
-            f"conv_general_dilated needs one stride/padding/dilation per spatial dimension "
-            f"({nsp}), got strides={window_strides} padding={padding}"
-        )
+    # JAX's shape rule, in its order and with its messages
     fgc, bgc = feature_group_count, batch_group_count
     lf, rin, rout = lhs.shape[lhs_spec[1]], rhs.shape[rhs_spec[1]], rhs.shape[rhs_spec[0]]
-    if fgc < 1 or bgc < 1 or (fgc > 1 and bgc > 1):
-        raise ValueError(
-            f"invalid group counts feature_group_count={fgc}, "
-            f"batch_group_count={bgc} (positive, at most one > 1)"
-        )
-    if lf % fgc or lf // fgc != rin or rout % fgc:
+    lb = lhs.shape[lhs_spec[0]]
+    pre = "conv_general_dilated"
+    checks = [
+        (fgc > 0, f"{pre} feature_group_count must be a positive integer, got {fgc}."),
+        (
+            lf % fgc == 0,
+            f"{pre} feature_group_count must divide lhs feature dimension size, but {fgc} does "
+            f"not divide {lf}.",
+        ),
+        (
+            lf // fgc == rin,
+            f"{pre} lhs feature dimension size divided by feature_group_count must equal the "
+            f"rhs input feature dimension size, but {lf} // {fgc} != {rin}.",
+        ),
+        (
+            rout % fgc == 0,
+            f"{pre} rhs output feature dimension size must be a multiple of "
+            f"feature_group_count, but {rout} is not a multiple of {fgc}.",
+        ),
+        (bgc > 0, f"{pre} batch_group_count must be a positive integer, got {bgc}."),
+        (
+            bgc == 1 or lb % bgc == 0,
+            f"{pre} batch_group_count must divide lhs batch dimension size, but {bgc} does not "
+            f"divide {lb}.",
+        ),
+        (
+            rout % bgc == 0,
+            f"{pre} rhs output feature dimension size must be a multiple of batch_group_count, "
+            f"but {rout} is not a multiple of {bgc}.",
+        ),
+        (
+            bgc == 1 or fgc == 1,
+            "At most one of batch_group_count and feature_group_count may be > 1, got "
+            f"batch_group_count={bgc} and feature_group_count={fgc}",
+        ),
+    ]
+    for ok, message in checks:
+        if not ok:
+            raise ShapeError(message)
+    nsp = lhs.ndim - 2
+    if len(window_strides) != nsp:
         raise ShapeError(
-            f"conv_general_dilated: lhs features {lf} / feature_group_count {fgc} must equal "
-            f"the kernel's input features {rin}, and {fgc} must divide the kernel's output "
-            f"features {rout} (lhs {lhs.shape}, rhs {rhs.shape})"
+            f"{pre} window and window_strides must have the same number of dimensions, but got "
+            f"{nsp} and {len(window_strides)}"
         )
-    if lhs.shape[lhs_spec[0]] % bgc or rout % bgc:
+    if not len(padding) == len(lhs_dilation) == len(rhs_dilation) == nsp:
         raise ShapeError(
-            f"conv_general_dilated: batch_group_count {bgc} must divide the batch "
-            f"{lhs.shape[lhs_spec[0]]} and the output features {rout}"
+            f"{pre} needs one padding and dilation per spatial dimension ({nsp}), got "
+            f"padding={padding}, lhs_dilation={lhs_dilation}, rhs_dilation={rhs_dilation}"
         )
     lhs_t = _dilate_shape(np.take(lhs.shape, lhs_spec), (1, 1, *lhs_dilation))
     rhs_t = _dilate_shape(np.take(rhs.shape, rhs_spec), (1, 1, *rhs_dilation))
@@ -586,7 +615,8 @@ def conv_general_dilated(
         if any(d != 1 for d in lhs_dilation):
             raise ValueError(
                 "String padding is not implemented for transposed convolution "
-                "using this op; give explicit padding or use conv_transpose."
+                "using this op. Please either exactly specify the required padding or "
+                "use conv_transpose."
             )
         ks = [rshape[i] for i in dn.rhs_spec[2:]]
         eff = _dilate_shape(ks, rhs_dilation)
