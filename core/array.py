@@ -252,10 +252,13 @@ class Array(ArrayBase):
 
     def __repr__(self) -> str:
         # JAX's layout: numpy's (under the current print options), the dtype after the data's
-        # last line, or after six spaces where it would overflow the line width.
+        # last line, or after six spaces where it would overflow the line width; an unreduced
+        # array (its shards sum to the value) by its shape and sharding.
         dtype = f"dtype={self._value.dtype.name}"
         if self._aval.weak_type:
             dtype += ", weak_type=True"
+        if self._unreduced:
+            return f"Array(shape={self.shape}, {dtype}, sharding={self.sharding})"
         width = np.get_printoptions()["linewidth"]
         if self._value.size == 0:
             body = f"[], shape={self._value.shape}"
@@ -267,10 +270,19 @@ class Array(ArrayBase):
         sep = " " * 6 if last_line + len(dtype) + 2 > width else " "
         return f"Array({body},{sep}{dtype})"
 
+    @property
+    def _unreduced(self) -> bool:
+        """Whether the array is placed unreduced over some mesh axis (JAX prints its repr)."""
+        return bool(
+            getattr(getattr(getattr(self, "_sharding", None), "spec", None), "unreduced", None)
+        )
+
     def __str__(self) -> str:
-        return str(self._value)
+        return repr(self) if self._unreduced else str(self._value)
 
     def __format__(self, spec: str) -> str:
+        if self._unreduced:
+            return repr(self)
         if self._value.ndim == 0:
             return format(self._value.item(), spec)
         return format(str(self), spec)

@@ -196,6 +196,8 @@ _UNSET = object()
 
 # Flags that may no longer change, with the error that says why (see `Config.freeze`).
 _FROZEN: dict[str, str] = {}
+# The values a frozen flag may still be set to (its value: a no-op, as JAX's validators allow).
+_FROZEN_AT: dict[str, tuple] = {}
 
 
 def _validate(key: str, value: Any) -> None:
@@ -208,7 +210,7 @@ def _validate(key: str, value: Any) -> None:
     count_ok = type(value) is int and (value == -1 or value > 0)
     if key in ("num_cpu_devices", "num_threads") and not count_ok:
         raise ValueError(f"{key} must be a positive int or -1, got {value!r}.")
-    if key in _FROZEN:
+    if key in _FROZEN and value not in _FROZEN_AT.get(key, ()):
         raise RuntimeError(_FROZEN[key])
     if key == "numpy_dtype_promotion":
         if value not in ("standard", "strict"):
@@ -320,10 +322,13 @@ class Config:
             self._values[key] = old
             self._refresh()
 
-    def freeze(self, name: str, message: str) -> None:
+    def freeze(self, name: str, message: str, same: tuple = ()) -> None:
         """Makes later `update`s of flag `name` raise `RuntimeError(message)` (for flags read
-        once, such as `num_cpu_devices` when the devices are created)."""
-        _FROZEN[self._canonical(name)] = message
+        once, such as `num_cpu_devices` when the devices are created), except to its current
+        value or one of `same` (the value it was read as), which change nothing, as in JAX."""
+        key = self._canonical(name)
+        _FROZEN[key] = message
+        _FROZEN_AT[key] = (self._values[key], *same)
 
     def trace_context(self) -> tuple:
         """The flags that change what a traced program means (part of jit cache keys)."""

@@ -111,11 +111,14 @@ def _devices() -> list[CpuDevice]:
             found += [CpuDevice(first + j, proc, j) for j in range(n)]
             first += n
         _state["devices"] = found
+        # NUMBAX_NUM_CPU_DEVICES is the flag's value, as JAX_NUM_CPU_DEVICES is JAX's
+        env = os.environ.get("NUMBAX_NUM_CPU_DEVICES", "")
         config.freeze(
             "num_cpu_devices",
             "num_cpu_devices config should be updated before backends are initialized i.e. "
             "before any numbax device is used (core.devices(), device_put, pmap). Set it "
             "right after `import core`, or set NUMBAX_NUM_CPU_DEVICES.",
+            same=(int(env),) if env and config.num_cpu_devices == -1 else (),
         )
     return found
 

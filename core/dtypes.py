@@ -481,7 +481,9 @@ def int_info(dtype: np.dtype) -> Any:
 
 
 def short_name(dtype: np.dtype) -> str:
-    """JAX's short dtype names for printing: f32, i32, u8, bool, bf16, f8_e4m3fn..."""
+    """JAX's short dtype names for printing: f32, i32, u8, bool, bf16, f8_e4m3fn, key<fry>..."""
+    if isinstance(dtype, KeyDType):
+        return dtype.name
     dt = np.dtype(dtype)
     if dt == bool_:
         return "bool"

@@ -429,10 +429,12 @@ class CustomVJPForwardModeError(NumbaxError, TypeError):
     """
 
     def __init__(self) -> None:
-        super().__init__(
-            "can't apply forward-mode autodiff (jvp) to a custom_vjp function. It only defines "
-            "a reverse-mode rule. Use `grad`/`vjp`/`jacrev`, or define the function with "
-            "`custom_jvp` instead (reverse mode then comes from transposing its jvp rule)."
+        # JAX's text; the fix as a note, shown in tracebacks but not in str(error)
+        super().__init__("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
+        self.add_note(
+            "It only defines a reverse-mode rule. Use `grad`/`vjp`/`jacrev`, or define the "
+            "function with `custom_jvp` instead (reverse mode then comes from transposing its "
+            "jvp rule)."
         )
 
 

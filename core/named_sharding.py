@@ -35,7 +35,7 @@ from core.errors import (
     ShardingShapeError,
 )
 from core.interpreters.partial_eval import JaxprTracer
-from core.mesh import AxisType, Mesh, get_abstract_mesh, get_mesh
+from core.mesh import AbstractMesh, AxisType, Mesh, get_abstract_mesh, get_mesh
 from core.sharding_base import PartitionSpec, Sharding, as_sharding, placed
 from core.sharding_exemptions import unchecked
 from core.sharding_propagation import as_partition_spec, constrain
@@ -70,7 +70,7 @@ class NamedSharding(Sharding):
     followed = True
 
     def __init__(self, mesh: Mesh, spec: PartitionSpec, *, memory_kind: str | None = None) -> None:
-        if not isinstance(mesh, Mesh):
+        if not isinstance(mesh, AbstractMesh):
             raise TypeError(f"NamedSharding expects a Mesh, got {type(mesh).__name__}.")
         if not isinstance(spec, PartitionSpec):
             if not isinstance(spec, (tuple, list)):
@@ -80,7 +80,7 @@ class NamedSharding(Sharding):
                 )
             spec = PartitionSpec(*spec)
         used: list = []
-        for entry in spec:
+        for entry in (*spec, *spec.unreduced, *spec.reduced):
             for name in _entry_axes(entry):
                 if name not in mesh.axis_names:
                     raise MeshAxisNotFoundError(name, spec, mesh.axis_names)
@@ -90,7 +90,8 @@ class NamedSharding(Sharding):
             raise DuplicateSpecError(spec, repeated)
         self.mesh = mesh
         self.spec = spec
-        self._devices = tuple(mesh.devices.flat)
+        # none for an `AbstractMesh` (an array type's sharding: `jax.typeof(x).sharding`)
+        self._devices = tuple(mesh.devices.flat) if isinstance(mesh, Mesh) else ()
 
     def _splits(self) -> list[int]:
         """How many pieces each array axis named by the spec is cut into."""
@@ -100,6 +101,54 @@ class NamedSharding(Sharding):
     @property
     def is_fully_replicated(self) -> bool:
         return all(n == 1 for n in self._splits())
+
+    def summing(self, source: Any) -> NamedSharding:
+        """This sharding (whose spec has unreduced axes) for an array placed from one placed by
+        `source`: its shards are summands of the value, as XLA splits it (`summand`).
+
+        Args:
+          source: the sharding of the array being placed.
+
+        Returns:
+          An equal `NamedSharding` that remembers `source`.
+        """
+        out = NamedSharding(self.mesh, self.spec)
+        out._source = source
+        return out
+
+    def summand(self, value: np.ndarray, device: Any, index: tuple) -> np.ndarray:
+        """The shard on `device` of an array of global `value` placed by this sharding (whose
+        spec has unreduced axes): the shards along an unreduced mesh axis sum to the value.
+        As XLA resharding to it: each device keeps what it held of `index` under the sharding
+        the array was placed from (`summing`), zeros elsewhere; where a piece was replicated
+        along an unreduced axis, only the device at position 0 of that axis keeps it.
+
+        Args:
+          value: the array's global value.
+          device: one of the mesh's devices.
+          index: the device's block (slices) of the global array under this sharding.
+
+        Returns:
+          The device's block, with zeros where another device holds the summand.
+        """
+        out = np.zeros_like(value[index])
+        source = getattr(self, "_source", None)
+        same_mesh = isinstance(source, NamedSharding) and source.mesh == self.mesh
+        held = source.devices_indices_map(value.shape)[device] if same_mesh else index
+        used = {n for e in source.spec for n in _entry_axes(e)} if same_mesh else set()
+        position = dict(zip(self.mesh.axis_names, np.argwhere(self.mesh.devices == device)[0]))
+        if any(position[n] for n in self.spec.unreduced if n not in used):
+            return out
+        starts, stops = [], []
+        for dim, (mine, theirs) in enumerate(zip(index, held)):
+            lo = max(mine.indices(value.shape[dim])[0], theirs.indices(value.shape[dim])[0])
+            hi = min(mine.indices(value.shape[dim])[1], theirs.indices(value.shape[dim])[1])
+            starts.append(lo)
+            stops.append(max(lo, hi))
+        first = [m.indices(value.shape[d])[0] for d, m in enumerate(index)]
+        target = tuple(slice(a - f, b - f) for a, b, f in zip(starts, stops, first))
+        out[target] = value[tuple(slice(a, b) for a, b in zip(starts, stops))]
+        return out
 
     def with_spec(self, spec: PartitionSpec) -> NamedSharding:
         """This sharding's mesh with another spec."""
@@ -148,12 +197,16 @@ class NamedSharding(Sharding):
             isinstance(other, NamedSharding)
             and other.mesh == self.mesh
             and tuple(other.spec) == tuple(self.spec)
+            and (other.spec.unreduced, other.spec.reduced)
+            == (self.spec.unreduced, self.spec.reduced)
         )
 
     def __hash__(self) -> int:
-        return hash((self.mesh, tuple(self.spec)))
+        return hash((self.mesh, self.spec))
 
     def __repr__(self) -> str:
+        if not isinstance(self.mesh, Mesh):  # a type's sharding, as JAX prints it
+            return f"NamedSharding(mesh={self.mesh!r}, spec={self.spec!r})"
         axes = ", ".join(f"{n!r}: {s}" for n, s in zip(self.mesh.axis_names, self.mesh.axis_sizes))
         mesh = f"Mesh({axes}, axis_types={self.mesh.axis_types!r})"
         return f"NamedSharding(mesh={mesh}, spec={self.spec!r}, memory_kind=device)"
@@ -204,8 +257,18 @@ def place(x: Any, shardings: Any, where: str, *, full_rank: bool = False) -> Any
                 resolved.check_shape(arr.shape, where)
                 if full_rank:
                     target = _full_rank(resolved, len(arr.shape))
+            if isinstance(arr, JaxprTracer) and where == "device_put":
+                from core.committed import check_put_in_jit  # noqa: PLC0415  (imports this)
+
+                check_put_in_jit(arr, target)
             if isinstance(arr, JaxprTracer) and isinstance(target, NamedSharding):
                 constrain(arr.var, target)  # what `jit`'s results follow
+            if (
+                isinstance(arr, Array)
+                and isinstance(target, NamedSharding)
+                and target.spec.unreduced
+            ):
+                target = target.summing(arr.sharding)
             return placed(arr, target) if isinstance(arr, Array) else arr
 
         return tree_util.tree_map(leaf, subtree)
@@ -238,7 +301,8 @@ def _full_rank(sharding: NamedSharding, ndim: int) -> NamedSharding:
     spec += [None] * (ndim - len(spec))
     if tuple(spec) == tuple(sharding.spec):
         return sharding
-    return NamedSharding(sharding.mesh, PartitionSpec(*spec))
+    unreduced, reduced = sharding.spec.unreduced, sharding.spec.reduced
+    return NamedSharding(sharding.mesh, PartitionSpec(*spec, unreduced=unreduced, reduced=reduced))
 
 
 def reshard(x: Any, out_shardings: Any) -> Any:

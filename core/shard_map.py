@@ -6,9 +6,10 @@ named by `spec[d]`); the function sees one block and the mesh axis names bound, 
 together by `out_specs` (an axis a spec does not name must be the same in every block). numbax
 runs the blocks as nested `vmap`s over the mesh axes, one per axis with `axis_name` set, on the
 calling thread: the values are JAX's, and it composes with `jit`, `grad` and `vmap`, but the
-blocks are not spread over the devices. With `check_vma=True` an output whose spec leaves out
-a mesh axis must not vary along it (checked while tracing, like JAX's static check); with
-`check_vma=False` the block at index 0 of that axis is returned, as JAX does.
+blocks are not spread over the devices (a `pure_callback` without a `vmap_method` is called
+once per block, as JAX calls it once per device). With `check_vma=True` an output whose spec
+leaves out a mesh axis must not vary along it (checked while tracing, like JAX's static check);
+with `check_vma=False` the block at index 0 of that axis is returned, as JAX does.
 """
 
 from __future__ import annotations
@@ -186,9 +187,11 @@ def shard_map(
         eager = type(current_trace()) is EvalTrace
 
         def body(*block_leaves: Any) -> Any:
+            traces = _traces(current_trace(), len(m.axis_names))
+            for trace in traces:
+                trace.per_device = True
             if not eager:
                 return f(*treedef.unflatten(block_leaves))
-            traces = _traces(current_trace(), len(m.axis_names))
             for trace in traces:
                 trace.boxes_all = True
             boxed = [

@@ -136,15 +136,91 @@ class PartitionSpec(tuple):
 
     UNCONSTRAINED = _Unconstrained()
 
-    def __new__(cls, *partitions: Any) -> PartitionSpec:
-        return super().__new__(cls, map(_canonical_entry, partitions))
+    unreduced: frozenset = frozenset()
+    reduced: frozenset = frozenset()
+
+    def __new__(
+        cls, *partitions: Any, unreduced: Any = frozenset(), reduced: Any = frozenset()
+    ) -> PartitionSpec:
+        spec = super().__new__(cls, map(_canonical_entry, partitions))
+        unreduced, reduced = _axis_set("unreduced", unreduced), _axis_set("reduced", reduced)
+        _check_unreduced(tuple(spec), unreduced, reduced)
+        if unreduced:
+            spec.unreduced = unreduced
+        if reduced:
+            spec.reduced = reduced
+        return spec
+
+    @property
+    def partitions(self) -> tuple:
+        """The entries, one per leading array axis (``spec.partitions``)."""
+        return tuple(self)
 
     def __repr__(self) -> str:
-        """JAX 0.10's form: ``P`` and the tuple of entries (``P('data',)``, ``P()``)."""
-        return f"P({tuple.__repr__(self)[1:-1]})"
+        """JAX 0.10's form: ``P`` and the tuple of entries (``P('data',)``, ``P()``), then the
+        unreduced and reduced axes (``P('X', None, unreduced={'Y'})``)."""
+        entries = tuple.__repr__(self)[1:-1]
+        sets = [f"{k}={set(v)!r}" for k, v in (("unreduced", self.unreduced),
+                                              ("reduced", self.reduced)) if v]  # fmt: skip
+        if not sets:
+            return f"P({entries})"
+        entries = "" if not entries else entries + (" " if entries.endswith(",") else ", ")
+        return f"P({entries}{', '.join(sets)})"
+
+    def __eq__(self, other: object) -> bool:
+        return tuple.__eq__(self, other) is True and (
+            not isinstance(other, PartitionSpec)
+            or (self.unreduced, self.reduced) == (other.unreduced, other.reduced)
+        )
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((tuple(self), self.unreduced, self.reduced))
 
     def __reduce__(self) -> tuple:
+        if self.unreduced or self.reduced:
+            return (_spec, (tuple(self), self.unreduced, self.reduced))
         return (PartitionSpec, tuple(self))
+
+
+def _spec(partitions: tuple, unreduced: frozenset, reduced: frozenset) -> PartitionSpec:
+    """A `PartitionSpec` with unreduced or reduced axes, from its pickled form."""
+    return PartitionSpec(*partitions, unreduced=unreduced, reduced=reduced)
+
+
+def _axis_set(name: str, value: Any) -> frozenset:
+    """`PartitionSpec`'s `unreduced=`/`reduced=` as a frozenset of mesh axis names."""
+    if not isinstance(value, (set, frozenset)):
+        raise TypeError(
+            f"{name} argument of PartitionSpec should of type `frozenset` or `set`. Got type "
+            f"{value}"
+        )
+    return frozenset(value)
+
+
+def _check_unreduced(partitions: tuple, unreduced: frozenset, reduced: frozenset) -> None:
+    """JAX's checks of a `PartitionSpec`'s unreduced and reduced axes (ValueErrors, its texts):
+    no None, no axis in both sets, none also partitioning an array axis."""
+    for name, axes in (("unreduced", unreduced), ("reduced", reduced)):
+        if None in axes:
+            raise ValueError(
+                f"{name} cannot contain None. All elements in {name} should refer to the mesh axes."
+            )
+    if unreduced & reduced:
+        raise ValueError(
+            "`unreduced` and `reduced` argument to PartitionSpec cannot overlap. Got "
+            f"unreduced: {unreduced} and reduced: {reduced}"
+        )
+    for entry in partitions:
+        for axis in entry if isinstance(entry, tuple) else (entry,):
+            for name, axes in (("unreduced", unreduced), ("reduced", reduced)):
+                if axis in axes:
+                    raise ValueError(
+                        f"partitions cannot overlap with {name} axes passed to PartitionSpec. "
+                        f"Got partitions: {partitions} and {name} axes: {axes}"
+                    )
 
 
 def global_shards(arr: Array) -> list:
@@ -163,7 +239,10 @@ def global_shards(arr: Array) -> list:
         replica = copies[repr(index)] = copies.get(repr(index), -1) + 1
         data = None
         if d in local:
-            value = arr._value[index]
+            if getattr(getattr(sharding, "spec", None), "unreduced", None):
+                value = sharding.summand(arr._value, d, index)
+            else:
+                value = arr._value[index]
             aval = interned(value.shape, value.dtype, arr.weak_type)
             data = Array._placed(value, aval, SingleDeviceSharding(d))
         out.append(Shard(d, index, data, replica))

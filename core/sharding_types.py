@@ -23,25 +23,25 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from core import ir
 from core.array import Array, placement
 from core.avals import ShapedArray
 from core.interpreters.partial_eval import JaxprTrace, JaxprTracer
 from core.mesh import AbstractMesh, Mesh, get_abstract_mesh, get_mesh
 from core.named_sharding import NamedSharding
+from core.prng_key import PRNGKeyArray
 from core.ref import AbstractRef
 from core.sharding_base import PartitionSpec
 from core.sharding_propagation import Spec, jaxpr_specs, shape_str, spec_of, stored_constraint
 from core.trace import get_aval
 
-_EMPTY_MESH = Mesh(np.empty((), dtype=object), ())
+_EMPTY_MESH = AbstractMesh((), ())
 
 
 class ShardedShapedArray(ShapedArray):
     """A `ShapedArray` with the sharding of its type (`jax.typeof(x).sharding`): a
-    `NamedSharding` whose spec names only `Explicit` mesh axes, one entry per array axis."""
+    `NamedSharding` over the mesh's `AbstractMesh` whose spec names only `Explicit` mesh axes,
+    one entry per array axis."""
 
     __slots__ = ("sharding",)
 
@@ -50,9 +50,15 @@ class ShardedShapedArray(ShapedArray):
         self.sharding = sharding
 
     def str_short(self, short_dtypes: bool = True, mesh_axis_types: bool = False) -> str:
-        """`f32[4@X,4]` (`float32[4@X,4]` with `short_dtypes=False`)."""
+        """`f32[4@X,4]` (`float32[4@X,4]` with `short_dtypes=False`), `f32[4]{U:Y}` for an
+        array unreduced over mesh axis Y (`{U:(X,Y)}` over two)."""
         plain = super().str_short(short_dtypes, mesh_axis_types)
-        return plain[: plain.index("[")] + f"[{shape_str(self.shape, self.sharding.spec)}]"
+        spec = self.sharding.spec
+        text = plain[: plain.index("[")] + f"[{shape_str(self.shape, spec)}]"
+        if spec.unreduced:
+            names = [n for n in self.sharding.mesh.axis_names if n in spec.unreduced]
+            text += "{U:" + (names[0] if len(names) == 1 else f"({','.join(names)})") + "}"
+        return text
 
     def str_long(self) -> str:
         """JAX's tracer notation with the sharding: `float32[4@X,4]`, `~` for a weak type."""
@@ -126,15 +132,17 @@ def _traced_spec(tracer: JaxprTracer) -> tuple[Spec, Mesh] | None:
 def typeof(x: Any) -> ShapedArray | AbstractRef:
     """The JAX-level type of `x` (`jax.typeof`): its `ShapedArray`, with the sharding over the
     `Explicit` axes of its mesh (`float32[4@X,4]`) when `x` is on one; a Ref's `AbstractRef`
-    (`Ref{float32[3]}`).
+    (`Ref{float32[3]}`); a key array's `ShapedArray` of its key dtype (`key<fry>[3]`).
 
     Args:
-      x: an array, a traced value, a numpy array, a Python scalar or a Ref.
+      x: an array, a traced value, a numpy array, a Python scalar, a Ref or a key array.
 
     Returns:
       A `ShardedShapedArray` (its `sharding` over an empty mesh when `x` is on none), or an
       `AbstractRef`.
     """
+    if isinstance(x, PRNGKeyArray):  # `key<fry>[3]`: the keys' shape and key dtype
+        return ShapedArray.make(x.shape, x.dtype, False)
     aval = get_aval(x)
     if isinstance(aval, AbstractRef):
         return aval
@@ -144,4 +152,8 @@ def typeof(x: Any) -> ShapedArray | AbstractRef:
         return ShardedShapedArray(aval, sharding)
     spec, mesh = found
     mesh = _type_mesh(mesh, isinstance(x, JaxprTracer))
-    return ShardedShapedArray(aval, NamedSharding(mesh, type_spec(spec, mesh)))
+    typed = type_spec(spec, mesh)
+    unreduced = getattr(getattr(x, "sharding", None), "spec", typed).unreduced
+    if unreduced:
+        typed = PartitionSpec(*typed, unreduced=unreduced)
+    return ShardedShapedArray(aval, NamedSharding(mesh.abstract_mesh, typed))

@@ -202,7 +202,7 @@ _NoneType = type(None)
 
 def _key_sort_error(d: dict) -> PyTreeKeySortError:
     return PyTreeKeySortError(
-        "Comparator raised exception while sorting pytree dictionary keys. "
+        "Comparator raised exception while sorting pytree dictionary keys.\n"
         f"Keys {list(d)!r} cannot be ordered; use keys of one comparable type (e.g. all str)."
     )
 

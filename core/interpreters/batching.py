@@ -58,6 +58,9 @@ class BatchTrace(Trace):
     # Whether results the same in every batch element stay tracers of this trace (an eager
     # `shard_map` prints every value as each device's block: `core/shard_map.py`).
     boxes_all = False
+    # Whether the batch elements are a `shard_map`'s devices: there a `pure_callback` without
+    # a `vmap_method` runs once per device, as in JAX's SPMD program (`core/shard_map.py`).
+    per_device = False
 
     def __init__(self, parent: Trace, axis_size: int, axis_name: Any = None):
         self.parent = parent
@@ -86,6 +89,8 @@ class BatchTrace(Trace):
         if prim.batch is None:
             raise errors.PrimitiveRuleError(prim.name, "batch")
         extra = {"axis_trace": self} if prim.higher_order else {}
+        if self.per_device and "vmap_method" in params and params["vmap_method"] is None:
+            params = dict(params, vmap_method="sequential")
         with set_current_trace(self.parent):
             out, out_dim = prim.batch(vals, dims, **params, **extra)
         return self.box(out, out_dim, prim.multiple_results)

@@ -54,6 +54,8 @@ class JaxprTrace(Trace):
         # (input variable, the value it stands for) of a program traced for jit's concrete
         # arguments, when they are on a mesh (`core/sharding_types.py` types its values)
         self.arguments: list[tuple[ir.Var, Any]] | None = None
+        # names argument `k` for errors (`argument x of f`), with `arguments`
+        self.describe: Callable[[int], str] | None = None
 
     def new_arg(self, aval: ShapedArray) -> JaxprTracer:
         return JaxprTracer(self, ir.Var(aval))
@@ -167,16 +169,19 @@ def trace_to_jaxpr(
     in_avals: Sequence[ShapedArray],
     dce: bool = True,
     arguments: Sequence[Any] | None = None,
+    describe: Callable[[int], str] | None = None,
 ) -> tuple[ir.Jaxpr, list[Any]]:
     """Stages a flat function (list of arrays -> list of arrays) to (jaxpr, consts), without
     the equations whose outputs are unused unless `dce=False`; `arguments`: the values the
-    first inputs stand for (`JaxprTrace.arguments`), if known."""
+    first inputs stand for (`JaxprTrace.arguments`), if known, and `describe` names input `k`
+    as JAX's errors do (`argument x of f`)."""
     if config.no_tracing:
         raise RuntimeError(f"re-tracing function {fun} for `jit`, but 'no_tracing' is set")
     trace = JaxprTrace(current_trace(), stage_all=True)
     in_tracers = [trace.new_arg(a) for a in in_avals]
     if arguments is not None:
         trace.arguments = list(zip([t.var for t in in_tracers], arguments))
+        trace.describe = describe
     with set_current_trace(trace), ref_scope.barrier():
         outs = fun(*in_tracers)
     jaxpr = trace.to_jaxpr(in_tracers, outs, dce)
@@ -208,7 +213,8 @@ def trace_to_closed_jaxpr(
     in_avals: Sequence[ShapedArray],
     arguments: Sequence[Any] | None = None,
     dce: bool = True,
+    describe: Callable[[int], str] | None = None,
 ) -> tuple[ir.Jaxpr, list[Any]]:
     """Like `trace_to_jaxpr`, with the consts as leading inputs of a constvar-free jaxpr."""
-    jaxpr, consts = trace_to_jaxpr(fun, in_avals, dce, arguments)
+    jaxpr, consts = trace_to_jaxpr(fun, in_avals, dce, arguments, describe)
     return close_over_consts(jaxpr), consts

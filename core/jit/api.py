@@ -553,6 +553,16 @@ class Jitted:
     def _name(self) -> str:
         return getattr(self._fun, "__name__", "fun")
 
+    def _describe(self, k: int, args: tuple, kwargs: dict, static: tuple) -> str:
+        """Dynamic input leaf `k` as JAX's errors name it: ``argument x of f`` (the function's
+        qualified name)."""
+        static_pos = {i for i, _ in static if isinstance(i, int)}
+        named = tuple(None if i in static_pos else a for i, a in enumerate(args))
+        named_kw = {n: v for n, v in kwargs.items() if n not in self._static_argnames}
+        names = source_info.arg_names(self._fun, named, named_kw)
+        name = names[k] if k < len(names) else f"args[{k}]"
+        return f"argument {name} of {getattr(self._fun, '__qualname__', self._name())}"
+
     def _where(self) -> str:
         """The function as JAX's errors name it: ``f at file.py:12``."""
         code = getattr(self._fun, "__code__", None)
@@ -726,6 +736,7 @@ class Jitted:
                         avals + [r.aval.inner_aval for r in refs],
                         leaves if placement.committed_to_device else None,  # for `typeof`
                         dce=not self._library,  # JAX's jitted library functions keep theirs
+                        describe=lambda k: self._describe(k, args, kwargs, static),
                     )
                 break
             except ref_scope.Discovered as found:

@@ -92,3 +92,28 @@ def test_delete_like_jax():
             read()
     assert isinstance(DeletedArrayError("f32[1]"), RuntimeError)
     np.testing.assert_array_equal(np.asarray(other), [1, 1, 1])
+
+
+def test_device_put_inside_jit_to_other_devices_raises_jaxs_error():
+    # JAX 0.10.2's text (docs/new_docs/201/placement.md): the argument, its type and devices,
+    # the target's devices and where the device_put is
+    full = core.make_mesh((8,), ("x",))
+    mesh_a = core.make_mesh((4,), ("x",), devices=full.devices[:4])
+    mesh_b = core.make_mesh((4,), ("x",), devices=full.devices[4:])
+    xa = core.device_put(np.arange(8.0), core.sharding.NamedSharding(mesh_a, core.P("x")))
+
+    def f(x):
+        return core.device_put(x, core.sharding.NamedSharding(mesh_b, core.P("x")))
+
+    with pytest.raises(IncompatibleDevicesError) as info:
+        core.jit(f)(xa)
+    line = f.__code__.co_firstlineno + 1
+    assert str(info.value) == (
+        "Received incompatible devices for jitted computation. Got argument x of "
+        "test_device_put_inside_jit_to_other_devices_raises_jaxs_error.<locals>.f with shape "
+        "float32[8@x] and with device ids [0, 1, 2, 3] on platform CPU and device_put inside "
+        f"jit with device ids [4, 5, 6, 7] on platform CPU at {__file__}:{line}:15 "
+        "(test_device_put_inside_jit_to_other_devices_raises_jaxs_error.<locals>.f)"
+    )
+    same = core.jit(lambda x: core.device_put(x, xa.sharding))(xa)  # its own devices: fine
+    np.testing.assert_array_equal(same, np.arange(8.0))

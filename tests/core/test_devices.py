@@ -37,6 +37,10 @@ def test_count_is_fixed_after_first_use():
     core.devices()
     with pytest.raises(RuntimeError, match="before backends are initialized"):
         core.config.update("num_cpu_devices", 4)
+    # the count it has (NUMBAX_NUM_CPU_DEVICES=8, the flag's value as JAX_NUM_CPU_DEVICES is
+    # JAX's) changes nothing: JAX's validator allows the current value
+    core.config.update("jax_num_cpu_devices", 8)
+    assert core.device_count() == 8
 
 
 def _count_in_fresh_process(env: dict, code: str = "") -> subprocess.CompletedProcess:

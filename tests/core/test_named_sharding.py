@@ -284,3 +284,75 @@ def test_make_mesh_of_too_many_devices_raises_jaxs_error():
     with pytest.raises(MeshShapeError) as info:
         core.make_mesh((16,), ("i",))
     assert str(info.value) == "Number of devices 8 must be >= the product of mesh_shape (16,)"
+
+
+# (source spec or None for an unplaced array, target spec) -> device id: its shard of
+# arange(1, 33).reshape(8, 4) (flattened), JAX 0.10.2 on a (4, 2) ('X', 'Y') Explicit mesh
+# (device_put to an unreduced spec; devices 0-3 shown).
+UNREDUCED_SHARDS = [
+    ((None, P(None, None, unreduced={"Y"})),
+     {0: "all", 1: "zeros", 2: "all", 3: "zeros"}),
+    ((None, P("X", None, unreduced={"Y"})),
+     {0: list(range(1, 9)), 1: [0] * 8, 2: list(range(9, 17)), 3: [0] * 8}),
+    ((None, P(None, "X", unreduced={"Y"})),
+     {0: list(range(1, 33, 4)), 1: [0] * 8, 2: list(range(2, 33, 4)), 3: [0] * 8}),
+    ((None, P(None, None, unreduced={"X", "Y"})),
+     {0: "all", 1: "zeros", 2: "zeros", 3: "zeros"}),
+    ((P("X", "Y"), P("X", None, unreduced={"Y"})),
+     {0: [1, 2, 0, 0, 5, 6, 0, 0], 1: [0, 0, 3, 4, 0, 0, 7, 8],
+      2: [9, 10, 0, 0, 13, 14, 0, 0], 3: [0, 0, 11, 12, 0, 0, 15, 16]}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("specs", "shards"), UNREDUCED_SHARDS)
+def test_device_put_unreduced_splits_the_value_into_summands_as_jax(specs, shards):
+    # An unreduced array's shards along the unreduced axes sum to the value: each device keeps
+    # what it held, zeros elsewhere; a piece that was replicated goes to position 0 of the axis
+    source, target = specs
+    mesh = core.make_mesh((4, 2), ("X", "Y"), (AxisType.Explicit,) * 2)
+    x = jnp.arange(1.0, 33.0).reshape(8, 4)
+    if source is not None:
+        x = core.device_put(x, NamedSharding(mesh, source))
+    y = core.device_put(x, NamedSharding(mesh, target))
+    assert (
+        y.sharding == NamedSharding(mesh, target) and y.sharding.spec.unreduced == target.unreduced
+    )
+    for shard in y.addressable_shards[:4]:
+        want = shards[shard.device.id]
+        whole = np.arange(1.0, 33.0).reshape(8, 4)[shard.index].ravel()
+        want = whole if want == "all" else 0 * whole if want == "zeros" else want
+        np.testing.assert_array_equal(np.asarray(shard.data).ravel(), want)
+    first, second = y.addressable_shards[:2]  # devices 0 and 1: X position 0, Y positions 0, 1
+    np.testing.assert_array_equal(
+        np.asarray(first.data) + np.asarray(second.data),
+        np.arange(1.0, 33.0).reshape(8, 4)[first.index],
+    )
+
+
+def test_unreduced_specs_print_and_compare_as_jaxs():
+    # JAX 0.10.2's reprs, types and errors
+    assert repr(P("X", None, unreduced={"Y"})) == "P('X', None, unreduced={'Y'})"
+    assert repr(P(unreduced={"Y"})) == "P(unreduced={'Y'})"
+    assert repr(P("X", unreduced={"Y"})) == "P('X', unreduced={'Y'})"
+    assert repr(P(("a", "b"), reduced={"c"})) == "P(('a', 'b'), reduced={'c'})"
+    assert P("X", unreduced={"Y"}) != P("X") and P("X", unreduced={"Y"}) == P("X", unreduced={"Y"})
+    assert P("X", unreduced={"Y"}).partitions == ("X",)
+    with pytest.raises(ValueError, match="partitions cannot overlap with unreduced axes"):
+        P("X", unreduced={"X"})
+    with pytest.raises(TypeError, match="should of type `frozenset` or `set`"):
+        P("X", unreduced=["Y"])
+    mesh = core.make_mesh((4, 2), ("X", "Y"), (AxisType.Explicit,) * 2)
+    y = core.device_put(jnp.ones((8, 4)), NamedSharding(mesh, P("X", None, unreduced={"Y"})))
+    assert str(core.typeof(y)) == "float32[8@X,4]{U:Y}"
+    assert (
+        repr(y)
+        == str(y)
+        == f"{y}"
+        == (
+            "Array(shape=(8, 4), dtype=float32, sharding=NamedSharding(mesh=Mesh('X': 4, 'Y': 2, "
+            "axis_types=(Explicit, Explicit)), spec=P('X', None, unreduced={'Y'}), "
+            "memory_kind=device))"
+        )
+    )
+    z = core.device_put(jnp.ones((8, 4)), NamedSharding(mesh, P(None, None, unreduced={"X", "Y"})))
+    assert str(core.typeof(z)) == "float32[8,4]{U:(X,Y)}"

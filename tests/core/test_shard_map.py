@@ -185,3 +185,22 @@ def test_an_eager_body_shows_each_devices_block_as_jax_does(spec, x, shown, text
 
     core.shard_map(body, mesh=mesh, in_specs=spec, out_specs=spec)(jnp.asarray(x))
     assert seen == [(text, text)]
+
+
+@pytest.mark.parametrize("jitted", [False, True])
+def test_pure_callback_runs_once_per_block(mesh, jitted):
+    # JAX's SPMD program calls a pure_callback without a vmap_method once per device, on its
+    # block (docs/new_docs/201/callbacks.md)
+    shapes = []
+
+    def host(x):
+        shapes.append(x.shape)
+        return np.asarray(x) * 2
+
+    def f(x):
+        return core.pure_callback(host, core.ShapeDtypeStruct(x.shape, x.dtype), x)
+
+    g = core.shard_map(f, mesh=mesh, in_specs=P(("x", "y")), out_specs=P(("x", "y")))
+    out = (core.jit(g) if jitted else g)(jnp.arange(8.0))
+    np.testing.assert_array_equal(out, np.arange(8.0) * 2)
+    assert shapes == [(2,)] * 4

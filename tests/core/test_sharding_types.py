@@ -85,3 +85,22 @@ def test_other_traces_are_unsharded(mesh):
     out = core.vmap(lambda r: seen.append(str(core.typeof(r))) or r)(x)
     assert seen == ["float32[4]"]
     assert str(core.typeof(out)) == "float32[8@X,4]"
+
+
+def test_key_arrays_and_type_shardings_print_as_jax(mesh):
+    # JAX 0.10.2: a key array's type has its key dtype; a type's sharding is a NamedSharding
+    # over the mesh's AbstractMesh
+    key = core.random.key(0)
+    assert repr(core.typeof(key)) == "ShapedArray(key<fry>[])"
+    assert str(core.typeof(core.random.split(key, 3))) == "key<fry>[3]"
+    seen = []
+    core.jit(lambda k: seen.append(str(core.typeof(k))))(key)
+    assert seen == ["key<fry>[]"]
+    a = reshard(np.arange(8.0), P("X"))
+    assert repr(core.typeof(a).sharding) == (
+        "NamedSharding(mesh=AbstractMesh('X': 2, 'Y': 4, axis_types=(Explicit, Explicit), "
+        "device_kind=cpu, num_cores=None, platform=cpu), spec=P('X',))"
+    )
+    assert repr(core.typeof(np.arange(8)).sharding) == (
+        "NamedSharding(mesh=AbstractMesh((), axis_types=()), spec=P(None,))"
+    )

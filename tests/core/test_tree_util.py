@@ -198,6 +198,10 @@ def test_unflatten_wrong_leaf_count(n, msg):
 def test_unsortable_dict_keys():
     with pytest.raises(ValueError, match="Comparator raised exception while sorting") as e:
         tu.tree_flatten({1: 1, "a": 2})
+    # JAX's text on the first line, the fix after it
+    assert str(e.value).splitlines()[0] == (
+        "Comparator raised exception while sorting pytree dictionary keys."
+    )
     assert isinstance(e.value, tu.PyTreeKeySortError)
     assert isinstance(e.value.__cause__, TypeError)
 
