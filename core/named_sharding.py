@@ -11,6 +11,10 @@ JAX's compiler places them (`core/committed.py`, `core/sharding_propagation.py`)
 computed under `set_mesh` from unplaced arrays goes on its mesh, replicated (`on_context_mesh`,
 `committed.follow`); under `jit`, `grad` and `vmap` the constraints are checked on the traced
 shapes and return their input, a constraint inside `jit` placing the jitted results.
+A spec's `unreduced` axes (`P('X', None, unreduced={'Y'})`) are partial: `device_put` places an
+array so, its shards the summands of its value as XLA splits them (`NamedSharding.summand`),
+and it prints and types as JAX's (`float32[8@X,4]{U:Y}`); computations on it use its value
+(JAX's rules for unreduced operands, and `reduced` axes, are not implemented).
 `core.sharding` re-exports these names.
 """
 
