@@ -12,7 +12,9 @@ A program runs its notebook's cells with stdout captured and cuts what they prin
       return out
 
 A printed line becomes its text with the numbers as '#' and the numbers apart (`numbered`), so
-float round-off is compared with the checks' tolerance rather than digit by digit.
+float round-off is compared with the checks' tolerance rather than digit by digit. `notebook`
+does all of it for a notebook ported cell by cell (`show` for a cell's last expression, `error`
+for a `raises-exception` cell, lines made `plain` of what differs between runs).
 """
 
 import contextlib
@@ -92,3 +94,46 @@ class Cells:
     def mark(self, cell) -> None:
         """Keeps what was printed since the last mark as `printed[cell]`."""
         self.printed[cell] = self.lines(self.take())
+
+
+def show(value) -> None:
+    """A notebook cell's last expression as the notebook shows it: its repr, nothing for None."""
+    if value is not None:
+        print(repr(value))
+
+
+def plain(line: str) -> str:
+    """`line` without what differs between runs and ports: objects' addresses and modules'
+    paths, classes' names (JAX names its internal classes, a tracer where numbax names the Ref
+    it was given) and the file of a source location."""
+    line = re.sub(r" at 0x[0-9a-f]+", "", re.sub(r"<class '[^']+'>", "<class>", line))
+    line = re.sub(r" at [^ ]*?(\d+:\d+ \()", r" at \1", line)
+    return re.sub(r"<(?:[\w.]+\.)?(_cells\.<locals>|\w+ object)", r"<\1", line)
+
+
+def error(errors: list, e: BaseException) -> None:
+    """Appends a `raises-exception` cell's error to `errors`: its built-in class and first line."""
+    builtin = next(c.__name__ for c in type(e).__mro__ if c.__module__ == "builtins")
+    errors.append([builtin, plain(str(e).splitlines()[0])])
+
+
+def notebook(cells: Callable, context=None) -> dict:
+    """Runs a notebook's cells, `cells(out, errors, mark)`, and returns `out` with what they
+    printed (`printed`: each line `plain`, then `numbered` by columns) and their errors
+    (`errors`, appended by `error`).
+
+    Args:
+      cells: the program's cells.
+      context: a context manager around the run (one that restores a global the page sets).
+    """
+    out: dict = {}
+    errors: list = []
+
+    def lines(text: str) -> list:
+        return numbered("\n".join(map(plain, text.splitlines())), columns=True)
+
+    with context or contextlib.nullcontext(), Cells(lines) as run:
+        cells(out, errors, run.mark)
+    out["printed"] = run.printed
+    out["errors"] = errors
+    return out

@@ -23,43 +23,12 @@ Covers: what a jitted function captures (side effects at trace time), `if` on tr
 `sin` on a Ref, the 1000x1000 product of the asynchronous dispatch section. The Ref's buffer
 addresses left out (numbax replaces a Ref's array on a write)."""
 
-import re
-
 from tests.porting import printed
+from tests.porting.printed import error as _error, show as _show  # (port) the harness
 
 
 def run():
-  out = {}
-  errors = []
-  with printed.Cells(lambda text: printed.numbered(_renamed(text), columns=True)) as cells:
-    _cells(out, errors, cells.mark)
-  out['printed'] = cells.printed
-  out['errors'] = errors
-  return out
-
-
-def _error(errors, e):
-  """(port) a `raises-exception` cell's error: its built-in class and first line."""
-  builtin = next(c.__name__ for c in type(e).__mro__ if c.__module__ == 'builtins')
-  errors.append([builtin, _rename(str(e).splitlines()[0])])
-
-
-def _renamed(text):
-  """(port) `_rename` on every line printed, before its numbers are read."""
-  return '\n'.join(map(_rename, text.splitlines()))
-
-
-def _rename(line):
-  """(port) objects printed without their addresses and modules' paths, classes without their
-  names (JAX names its internal classes, a tracer where numbax names the Ref it was given)."""
-  line = re.sub(r' at 0x[0-9a-f]+', '', re.sub(r"<class '[^']+'>", '<class>', line))
-  return re.sub(r'<(?:[\w.]+\.)?(_cells\.<locals>|\w+ object)', r'<\1', line)
-
-
-def _show(value):
-  """(port) a cell's last expression as the notebook showed it: its repr, nothing for None."""
-  if value is not None:
-    print(repr(value))
+  return printed.notebook(_cells)
 
 
 def _cells(out, errors, mark):
