@@ -954,7 +954,12 @@ def _ds_transpose(ct, x, *starts, slice_sizes):
 
 
 def _batch_dynamic_slice_indices(starts: list[Any], dims: list[int | None]) -> tuple[Any, Any]:
-    """JAX's: the start indices as one index vector, batched on axis 0 if any start is."""
+    """JAX's: the start indices as one index vector, batched on axis 0 if any start is (in
+    their common integer dtype: a loop counter and a Python int differ under x64)."""
+    dtype = np.result_type(*(get_aval(s).dtype for s in starts))
+    starts = [
+        s if get_aval(s).dtype == dtype else sh.convert_element_type(s, dtype) for s in starts
+    ]
     size = next((get_aval(s).shape[d] for s, d in zip(starts, dims) if d is not None), None)
     if size is None:
         return concatenate([sh.broadcast_in_dim(s, (1,), ()) for s in starts], 0), None

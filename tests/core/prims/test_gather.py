@@ -1,8 +1,10 @@
 """dynamic_slice and dynamic_update_slice check their operands with JAX 0.10.2's messages
 (recorded from JAX)."""
 
+import numpy as np
 import pytest
 
+import core
 import core.numpy as jnp
 from core import lax
 
@@ -55,3 +57,15 @@ def test_dynamic_slice_errors(call, message):
     with pytest.raises((TypeError, ValueError)) as e:
         call()
     assert str(e.value).split("\n")[0] == message
+
+
+def test_vmapped_dynamic_slice_takes_start_indices_of_two_integer_dtypes():
+    """Under x64 a loop counter (int64) and an index jnp made int32 can start one slice (as in
+    `solve_triangular`'s substitution, vmapped by `gaussian_kde.integrate_kde`); the batching
+    rule gathers with their common dtype as the index vector."""
+    with core.enable_x64():
+        x = np.arange(24.0).reshape(2, 3, 4)
+        i = np.array([0, 2], np.int64)
+        f = lambda x, i: core.lax.dynamic_slice(x, (i, np.int32(1)), (1, 2))  # noqa: E731
+        got = core.vmap(f)(x, i)
+    np.testing.assert_array_equal(np.asarray(got), np.stack([x[0, 0:1, 1:3], x[1, 2:3, 1:3]]))
