@@ -231,7 +231,7 @@ def mean(
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.mean is not supported.")
     a, shape, axes, dt = _inexact_operand(a, axis, dtype, "mean")
-    if dtypes.is_ml_float(dt):  # JAX computes bfloat16 (and float8) statistics in float32
+    if dtypes.is_ml_float(dt) or dt == dtypes.float16:  # JAX: 16-bit (and float8) in float32
         a32 = sh.convert_element_type(a, dtypes.float32)
         out = _mean_over(a32, shape, axes, dtypes.float32, keepdims, where)
         return sh.convert_element_type(out, dt)

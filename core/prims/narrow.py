@@ -1,13 +1,14 @@
-"""The compiler's bfloat16 primitives: `core/jit/narrow.py` writes them into the float32
-programs it makes of bfloat16 ones; no user program binds them, so they are not in
+"""The compiler's narrow-float primitives: `core/jit/narrow.py` writes them into the float32
+programs it makes of bfloat16 and float16 ones; no user program binds them, so they are not in
 `all_primitives` and have no differentiation or batching rules.
 
-`round_bfloat16(x)`: float32 `x` rounded to the nearest bfloat16 number (ties to even, a NaN to
-the quiet NaN of its sign), as float32. `rounded_sum(x)`: the sum over axis 0 of a 2-D float32
-array of bfloat16 numbers, one row after the other, each addition rounded (XLA's bfloat16
-reduction loop).
+`round_bfloat16(x)`, `round_float16(x)`: float32 `x` rounded to the nearest bfloat16 or float16
+number (ties to even; float16 overflows to infinity and keeps subnormal numbers; a NaN becomes
+the quiet NaN of its sign), as float32. `rounded_sum(x, dtype)`: the sum over axis 0 of a 2-D
+float32 array of `dtype` numbers, one row after the other, each addition rounded (XLA's
+16-bit reduction loop).
 
-Numba lowering (`core/backends/numba/rules/narrow.py`): `round_bfloat16` is elementwise (integer
+Numba lowering (`core/backends/numba/rules/narrow.py`): the roundings are elementwise (integer
 operations on the bits, fused into the value's loop), `rounded_sum` a loop nest.
 """
 
@@ -22,25 +23,32 @@ from core.primitive import CompilerPrimitive
 _F32 = np.dtype(np.float32)
 
 
-round_bfloat16_p = CompilerPrimitive("round_bfloat16")
-round_bfloat16_p.def_abstract_eval(lambda x: x)
+def _rounding(dtype: np.dtype) -> CompilerPrimitive:
+    prim = CompilerPrimitive(f"round_{dtype.name}")
+    prim.def_abstract_eval(lambda x: x)
+
+    @prim.def_impl
+    def impl(x):
+        # NaNs round to NaN and overflows to infinity silently, as in the kernels
+        with np.errstate(invalid="ignore", over="ignore"):
+            return np.asarray(x, _F32).astype(dtype).astype(_F32)
+
+    return prim
 
 
-@round_bfloat16_p.def_impl
-def _round_impl(x):
-    with np.errstate(invalid="ignore"):  # NaNs round to NaN silently, as in the kernels
-        return np.asarray(x, _F32).astype(dtypes.bfloat16).astype(_F32)
+round_bfloat16_p = _rounding(dtypes.bfloat16)
+round_float16_p = _rounding(dtypes.float16)
+ROUNDING = {dtypes.bfloat16: round_bfloat16_p, dtypes.float16: round_float16_p}
 
-
-# `rounded_sum(x)`: the sum over axis 0 of a 2-D float32 array of bfloat16 numbers, one
-# addition after the other, each rounded to bfloat16 (XLA's bfloat16 reduction loop)
+# `rounded_sum(x, dtype)`: the sum over axis 0 of a 2-D float32 array of `dtype` numbers, one
+# addition after the other, each rounded to `dtype` (XLA's 16-bit reduction loop)
 rounded_sum_p = CompilerPrimitive("rounded_sum")
-rounded_sum_p.def_abstract_eval(lambda x: ShapedArray(x.shape[1:], x.dtype))
+rounded_sum_p.def_abstract_eval(lambda x, *, dtype: ShapedArray(x.shape[1:], x.dtype))
 
 
 @rounded_sum_p.def_impl
-def _rounded_sum_impl(x):
+def _rounded_sum_impl(x, *, dtype):
     acc = np.zeros(x.shape[1:], _F32)
     for row in np.asarray(x, _F32):
-        acc = _round_impl(acc + row)
+        acc = ROUNDING[np.dtype(dtype)].impl(acc + row)
     return acc

@@ -239,7 +239,7 @@ def test_grad_through_bfloat16():
 
 
 def test_jit_compiles_bfloat16():
-    # numba compiles it (core/jit/narrow.py; tests/core/jit/test_bfloat16_jit.py has the
+    # numba compiles it (core/jit/narrow.py; tests/core/jit/test_narrow_jit.py has the
     # table against JAX's bits); these are JAX's jitted values
     x = jnp.arange(4, dtype=BF) / 3
     f = core.jit(lambda x: jnp.sin(x) * 2 + x.sum())

@@ -80,18 +80,17 @@ VM_F64: dict[Primitive, str] = {
     ew.acosh_p: "acosh_f64",
     ew.atanh_p: "atanh_f64",
 }
-# XLA computes these primitives on float16 and bfloat16 in float32 and rounds the result (so
-# numpy's impls, which do the same with their own float32 functions, mostly agree with JAX too);
-# logistic, exp2 and expm1 it composes of operations in the narrow dtype (the kernels through
-# float32 differed from JAX on ~30% of float16 inputs), so those stay with numpy.
+# XLA computes these primitives on float16 and bfloat16 in float32 and rounds the result, but
+# the ones it expands into steps of its own, each rounded (`core.jit.narrow`'s
+# `Format.expansions`: eager and jitted results are both JAX's, checked on 5000 values each);
+# XLA's float16 asin/acos/asinh/acosh/atanh (float16 steps of its own, not reproduced) stay with
+# numpy, and `jit` falls back to numpy for them too
 _NARROW = frozenset({dtypes.float16, dtypes.bfloat16})
-# (the compositions too stay with numpy on float16, not checked against XLA there)
-_COMPOSED = {ew.asin_p, ew.acos_p, ew.sinh_p, ew.cosh_p, ew.asinh_p, ew.acosh_p, ew.atanh_p}
-NARROW_VIA_F32 = frozenset(VM_F32) - {ew.logistic_p, ew.exp2_p, ew.expm1_p} - _COMPOSED
-# On bfloat16, XLA's CPU computes all of them in float32 and rounds, but the ones it expands
-# into steps of its own, each rounded (`core.jit.narrow.EXPANSIONS`): eager and jitted
-# bfloat16 results are both JAX's (checked on 5000 values each)
-BF16_VIA_F32 = frozenset(p for p in VM_F32 if p.name not in narrow.EXPANSIONS)
+_F16_NUMPY = {ew.asin_p, ew.acos_p, ew.asinh_p, ew.acosh_p, ew.atanh_p}
+NARROW_VIA_F32 = (
+    frozenset(p for p in VM_F32 if p.name not in narrow.FLOAT16.expansions) - _F16_NUMPY
+)
+BF16_VIA_F32 = frozenset(p for p in VM_F32 if p.name not in narrow.BFLOAT16.expansions)
 
 
 def vm_kernel(prim: Primitive, dtype: np.dtype) -> str | None:
@@ -119,7 +118,8 @@ class EagerKernel:
         return None if loop is None else loop(*xs)
 
     def _loop(self, dtype: np.dtype) -> Callable | None:
-        if dtype == dtypes.bfloat16 and self.prim.name in narrow.EXPANSIONS:
+        fmt = narrow.FORMAT_OF.get(dtype)
+        if fmt is not None and self.prim.name in fmt.expansions:
             return functools.partial(narrow.eager_expansion, self.prim.name)
         via = self.prim in (BF16_VIA_F32 if dtype == dtypes.bfloat16 else NARROW_VIA_F32)
         via = via and dtype in _NARROW

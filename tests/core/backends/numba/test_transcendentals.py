@@ -98,8 +98,8 @@ def test_eager_float64_equals_jit_bit_for_bit(prim):
 def test_narrow_floats_computed_in_float32_as_xla(prim, dtype):
     x = _grid(dtype)
     bf16 = dtype == ml_dtypes.bfloat16
-    if bf16 and prim.name in narrow.EXPANSIONS:
-        pytest.skip("XLA's expansion, against JAX's bits in tests/core/jit/test_bfloat16_jit.py")
+    if prim.name in narrow.FORMAT_OF[np.dtype(dtype)].expansions:
+        pytest.skip("XLA's expansion, against JAX's bits in tests/core/jit/test_narrow_jit.py")
     got = prim.bind(jnp.asarray(x))
     with np.errstate(all="ignore"):
         if prim not in (BF16_VIA_F32 if bf16 else NARROW_VIA_F32):  # XLA composes these

@@ -1,53 +1,83 @@
-"""Jitted bfloat16 programs, written once for JAX and numbax: each case is a function of a
-namespace `m` (`m.jnp`, `m.lax`, `m.nn` (jax.nn / core.nn), `m.random`, `m.linen` (Flax's
-linen / numbax's nn), `m.optax` (Optax / optim)) returning the program, plus its inputs' specs.
-`record_bfloat16.py` runs them on JAX 0.10.2 (the reference venv) and stores the outputs'
-bits in `jax_bfloat16.npz`; `test_bfloat16_jit.py` runs them under numbax's `jit` on the numba
-back end. Neither side imports the other's library here.
+"""Jitted bfloat16 and float16 programs, written once for JAX and numbax: each case is a function
+of a namespace `m` (`m.jnp`, `m.lax`, `m.nn` (jax.nn / core.nn), `m.random`, `m.linen` (Flax's
+linen / numbax's nn), `m.optax` (Optax / optim), `m.narrow`: the 16-bit float dtype) returning
+the program, plus its inputs' specs. `record_narrow.py` runs them on JAX 0.10.2 (the reference
+venv) and stores the outputs' bits in `jax_bfloat16.npz` and `jax_float16.npz`;
+`test_narrow_jit.py` runs them under numbax's `jit` on the numba back end. Neither side imports
+the other's library here.
 
-The third field of a case is its tolerance: 0, bit for bit; an int, that many bfloat16 ulps
-(products and convolutions accumulate in float32 in YNNPACK's or Eigen's order, then round;
-their float32 outputs are compared to 1e-6); a float, a relative and absolute tolerance for
-the partial cases (`core/jit/narrow.py`: XLA adds those in bfloat16 in orders of its own).
+The third field of a case is its tolerance: 0, bit for bit; an int, that many ulps of the
+16-bit dtype (products and convolutions accumulate in float32 in YNNPACK's or Eigen's order,
+then round; their float32 outputs are compared to 1e-6); a float, a relative and absolute
+tolerance for the partial cases (`core/jit/narrow.py`: XLA adds those in 16 bits in orders of
+its own). `FLOAT16_ONLY` cases are recorded for float16 alone; `FLOAT16_FALLS_BACK` names the
+cases whose float16 primitives are not checked against XLA (numbax runs them with numpy).
 
-Inputs hold no subnormal numbers where they meet arithmetic: XLA's CPU code flushes them to
-zero (FTZ/DAZ), numbax's compiled code (float32 too) does not.
+Inputs hold no float32 subnormal numbers where they meet arithmetic: XLA's CPU code flushes
+them to zero (FTZ/DAZ), numbax's compiled code does not.
 """
 
 import ml_dtypes
 import numpy as np
 
 BF = ml_dtypes.bfloat16
+F16 = np.dtype(np.float16)
 
-_SPECIAL = [0.0, -0.0, np.inf, -np.inf, np.nan, 3.0e38, -3.0e38, 1.00390625, 1.01171875]
+_SPECIAL = {
+    np.dtype(BF): [0.0, -0.0, np.inf, -np.inf, np.nan, 3.0e38, -3.0e38, 1.00390625, 1.01171875],
+    F16: [0.0, -0.0, np.inf, -np.inf, np.nan, 65504.0, -65504.0, 1.0009765625, 6.0e-8],
+}
+# float32 inputs' bit patterns: ties and overflows of the dtype's rounding
+_TIES = {
+    np.dtype(BF): [0x3F808000, 0x3F818000, 0x7F7FFFFF, 0x7F800001, 0xFFC00001, 0x477FF000],
+    F16: [
+        0x3F801000,
+        0x3F803000,
+        0x477FF000,
+        0x477FEFFF,
+        0x7F800001,
+        0xFFC00001,
+        0x33000000,
+        0x33C00000,
+        0x387FE000,
+        0x387FF000,
+        0xB3400000,
+    ],
+}
 
 
-def inputs(spec):
-    """The input arrays of `spec`: (kind, shape, seed), bfloat16 unless kind says otherwise."""
+def inputs(spec, dtype=BF):
+    """The input arrays of `spec`: (kind, shape, seed), of the 16-bit `dtype` unless kind says
+    otherwise."""
     kind, shape, seed = spec
+    dtype = np.dtype(dtype)
     rng = np.random.default_rng(seed)
     if kind == "bf16":
         x = rng.standard_normal(shape).astype(np.float32) * 2
         flat = x.reshape(-1)
-        k = min(len(_SPECIAL), flat.size // 8)
-        flat[:k] = _SPECIAL[:k]
-        return x.astype(BF)
+        k = min(len(_SPECIAL[dtype]), flat.size // 8)
+        flat[:k] = _SPECIAL[dtype][:k]
+        return x.astype(dtype)
     if kind == "bf16_plain":
-        return (rng.standard_normal(shape).astype(np.float32)).astype(BF)
+        return (rng.standard_normal(shape).astype(np.float32)).astype(dtype)
+    if kind == "small":
+        return (rng.standard_normal(shape).astype(np.float32) * 0.01).astype(dtype)
     if kind == "unit":
-        return rng.uniform(-1.2, 1.2, shape).astype(np.float32).astype(BF)
+        return rng.uniform(-1.2, 1.2, shape).astype(np.float32).astype(dtype)
     if kind == "pos":
-        return (rng.uniform(0.05, 4.0, shape).astype(np.float32)).astype(BF)
+        return (rng.uniform(0.05, 4.0, shape).astype(np.float32)).astype(dtype)
     if kind in ("f32", "f32_subnormal"):
         x = rng.standard_normal(shape).astype(np.float32) * 3
         flat = x.reshape(-1)
-        ties = [0x3F808000, 0x3F818000, 0x7F7FFFFF, 0x7F800001, 0xFFC00001, 0x477FF000]
+        ties = list(_TIES[dtype])
         if kind == "f32_subnormal":  # converted without arithmetic: XLA keeps them
             ties += [0x00018000, 0x00008000, 0x80000001, 0x007FFFFF]
         flat[: len(ties)] = np.array(ties, np.uint32).view(np.float32)
         return x
     if kind == "i32":
         return rng.integers(-(2**30), 2**30, shape).astype(np.int32)
+    if kind == "i32_small":
+        return rng.integers(-70000, 70000, shape).astype(np.int32)
     if kind == "idx":
         return rng.integers(0, shape[1], shape[0]).astype(np.int32)
     if kind == "labels":
@@ -179,7 +209,7 @@ CASES = {
     ),
     "max_pool": (lambda m: _pool(m, m.lax.max, -np.inf), [(B, (2, 8, 8, 3), 36)], 0),
     "convert_from_f32": (
-        lambda m: lambda x: x.astype(m.jnp.bfloat16),
+        lambda m: lambda x: x.astype(m.narrow),
         [("f32_subnormal", (64,), 37)],
         0,
     ),
@@ -188,9 +218,9 @@ CASES = {
         [(B, (64,), 38)],
         0,
     ),
-    "convert_from_i32": (lambda m: lambda x: x.astype(m.jnp.bfloat16), [(I, (64,), 39)], 0),
+    "convert_from_i32": (lambda m: lambda x: x.astype(m.narrow), [(I, (64,), 39)], 0),
     "f32_ops_then_cast": (
-        lambda m: lambda x, y: (x * y.astype(m.jnp.float32)).astype(m.jnp.bfloat16) + y,
+        lambda m: lambda x, y: (x * y.astype(m.jnp.float32)).astype(m.narrow) + y,
         [(F, (64,), 40), (B, (64,), 41)],
         0,
     ),
@@ -229,7 +259,7 @@ CASES = {
             lambda x: (
                 m.lax.bitcast_convert_type(x, m.jnp.uint16) >> 1,
                 m.lax.bitcast_convert_type(
-                    m.lax.bitcast_convert_type(x, m.jnp.int16) + 1, m.jnp.bfloat16
+                    m.lax.bitcast_convert_type(x, m.jnp.int16) + 1, m.narrow
                 ),
             )
         ),
@@ -242,12 +272,12 @@ CASES = {
         0,
     ),
     "iota_arange": (
-        lambda m: lambda x: m.jnp.arange(300, dtype=m.jnp.bfloat16) + x[0],
+        lambda m: lambda x: m.jnp.arange(300, dtype=m.narrow) + x[0],
         [(B, (4,), 46)],
         0,
     ),
     "random_normal": (
-        lambda m: lambda x: m.random.normal(m.random.PRNGKey(3), (64,), m.jnp.bfloat16) + x,
+        lambda m: lambda x: m.random.normal(m.random.PRNGKey(3), (64,), m.narrow) + x,
         [(B, (64,), 47)],
         0,
     ),
@@ -258,16 +288,71 @@ CASES = {
     ),
 }
 
+# float16's own: XLA divides by a float16 constant as a product with its float16 reciprocal,
+# expands expm1 in float16 steps and rounds results converted to float32
+FLOAT16_ONLY = {
+    "div_constant": (
+        lambda m: (
+            lambda x: (x / 7, x / m.jnp.full_like(x, 3), 7 / x, x / m.jnp.asarray(0.1, m.narrow))
+        ),
+        [(B, (256,), 70)],
+        0,
+    ),
+    "expm1": (
+        lambda m: lambda x, y: (m.jnp.expm1(x), m.jnp.expm1(y), m.jnp.log1p(y)),
+        [(B, (256,), 71), ("small", (256,), 72)],
+        0,
+    ),
+    "mixed_promotion": (
+        lambda m: lambda x, y, i: (x + y, x * 2.5, x + i[0], x * y.astype(m.narrow)),
+        [(B, (64,), 73), (F, (64,), 74), ("i32_small", (4,), 75)],
+        0,
+    ),
+    "convert_bfloat16_int": (
+        lambda m: (
+            lambda x, i: (
+                x.astype(m.jnp.bfloat16),
+                (x.astype(m.jnp.bfloat16) * 3).astype(m.narrow),
+                i.astype(m.narrow),
+                x.astype(m.jnp.int8),
+            )
+        ),
+        [(B, (64,), 76), ("i32_small", (64,), 77)],
+        0,
+    ),
+    "compare_select_argmax": (
+        lambda m: (
+            lambda x, y: (
+                x > y,
+                m.jnp.where(x > y, x, y * 2),
+                m.jnp.argmax(x.reshape(8, 8), axis=1),
+                m.jnp.cumsum(x * 0),
+            )
+        ),
+        [(B, (64,), 78), ("bf16_plain", (64,), 79)],
+        0,
+    ),
+    "layernorm": (
+        lambda m: (
+            lambda x: m.linen.LayerNorm(dtype=m.narrow).apply(
+                {"params": {"scale": m.jnp.ones(16), "bias": m.jnp.zeros(16)}}, x
+            )
+        ),
+        [("bf16_plain", (8, 16), 80)],
+        0,
+    ),
+}
+
 
 # ---------------------------------------------------------------------------------------------
-# Flax train steps in mixed precision (bfloat16 compute, float32 or bfloat16 parameters)
+# Flax train steps in mixed precision (16-bit compute, float32 or 16-bit parameters)
 
 
 def dense_model(m, param_dtype):
     class MLP(m.linen.Module):
         @m.linen.compact
         def __call__(self, x):
-            bf = m.jnp.bfloat16
+            bf = m.narrow
             x = m.linen.Dense(32, dtype=bf, param_dtype=param_dtype)(x)
             x = m.nn.relu(x)
             return m.linen.Dense(10, dtype=bf, param_dtype=param_dtype)(x)
@@ -279,13 +364,24 @@ def conv_model(m):
     class CNN(m.linen.Module):
         @m.linen.compact
         def __call__(self, x):
-            bf = m.jnp.bfloat16
+            bf = m.narrow
             x = m.linen.Conv(4, (3, 3), dtype=bf)(x)
             x = m.nn.relu(x)
             x = x.reshape((x.shape[0], -1))
             return m.linen.Dense(10, dtype=bf)(x)
 
     return CNN()
+
+
+def layernorm_model(m):
+    class Block(m.linen.Module):
+        @m.linen.compact
+        def __call__(self, x):
+            x = m.linen.Dense(32, dtype=m.narrow)(x)
+            x = m.nn.gelu(m.linen.LayerNorm(dtype=m.narrow)(x))
+            return m.linen.Dense(10, dtype=m.narrow)(x)
+
+    return Block()
 
 
 def loss_fn(m, model):
@@ -301,11 +397,13 @@ TRAIN = {
     # name -> (model of m, input specs)
     "dense_f32_params": (lambda m: dense_model(m, m.jnp.float32), [("bf16_plain", (8, 16), 60)]),
     "dense_bf16_params": (
-        lambda m: dense_model(m, m.jnp.bfloat16),
+        lambda m: dense_model(m, m.narrow),
         [("bf16_plain", (8, 16), 61)],
     ),
     "conv_f32_params": (conv_model, [("bf16_plain", (4, 6, 6, 3), 62)]),
 }
+# float16's own: Dense, LayerNorm (statistics in float32), gelu
+FLOAT16_TRAIN = {"layernorm_f32_params": (layernorm_model, [("bf16_plain", (8, 16), 65)])}
 LABELS = ("labels", (8,), 63)
 CONV_LABELS = ("labels", (4,), 64)
 
@@ -325,3 +423,31 @@ def train_step(m, model):
         return value, grads, m.optax.apply_updates(params, updates)
 
     return opt, step
+
+
+def programs(dtype):
+    """The cases of the 16-bit `dtype`: name -> (program of m, input specs, tolerance)."""
+    if np.dtype(dtype) != F16:
+        return CASES
+    table = {**CASES, **FLOAT16_ONLY}
+    for name, tol in FLOAT16_TOLERANCE.items():
+        table[name] = (*table[name][:2], tol)
+    return table
+
+
+def train_steps(dtype):
+    """The Flax train steps of the 16-bit `dtype`: name -> (model of m, input specs)."""
+    return {**TRAIN, **FLOAT16_TRAIN} if np.dtype(dtype) == F16 else TRAIN
+
+
+def answers_file(dtype) -> str:
+    return f"jax_{np.dtype(dtype).name}.npz"
+
+
+# float16 programs whose primitives XLA expands in float16 steps not reproduced (yet): numbax
+# runs them with numpy (`core/jit/narrow.py`, `FLOAT16.checked`)
+FLOAT16_FALLS_BACK = frozenset({"hyperbolic", "inverse_trig"})
+# XLA's float16 reduce-window adds in orders that depend on the window's shape; numbax sums in
+# float32 and rounds once (partial); the gradient sums cotangents of up to 16 (ulp 2**-7) with
+# cancellations, so its tolerance is absolute
+FLOAT16_TOLERANCE = {"avg_pool": 2**-9, "avg_pool_3x3_same_grad": 2**-5}
