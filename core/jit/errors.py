@@ -21,11 +21,11 @@ class LoweringError(NumbaxError, NotImplementedError):
 
 
 class UnsupportedDTypeError(LoweringError):
-    """The program holds values of a dtype numba cannot compile (float16, float8; bfloat16
-    compiles as float32 with XLA's rounding, `core/jit/narrow.py`, except through bitcasts to
-    types of another width).
+    """The program holds values of a dtype numba cannot compile (float8; bfloat16 and float16
+    compile as float32 with XLA's rounding, `core/jit/narrow.py`, except through bitcasts to
+    types of another width and float16 primitives not checked against XLA, such as asin).
 
-    Failing code: ``jit(lambda a: a * 2)(jnp.ones(3, jnp.float16))`` (it falls back to numpy
+    Failing code: ``jit(jnp.arcsin)(jnp.ones(3, jnp.float16))`` (it falls back to numpy
     with a `NumpyFallbackWarning`). Fix: compute in float32 (``a.astype(jnp.float32)``) and
     convert the result back if needed.
     """

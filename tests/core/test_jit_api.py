@@ -323,7 +323,10 @@ def test_jit_static_arguments_valid_forms():
         (lambda x: jnp.arcsin(x.astype(jnp.float16)).astype(jnp.float32) * 3, np.full(3, 0.5)),
         (
             lambda x: core.lax.fori_loop(
-                0, 3, lambda i, c: c + jnp.arcsinh(x.astype(jnp.float16)).astype(jnp.float32), 0.0
+                0,
+                3,
+                lambda i, c: c + jnp.arcsinh(x.astype(jnp.float16)).sum().astype(jnp.float32),
+                0.0,
             ),
             np.ones(3, np.float32),
         ),  # float16 only inside a loop body

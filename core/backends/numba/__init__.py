@@ -9,7 +9,7 @@
     generic.py     shape-generic kernels: `Size` (an int written as a variable) and `Params`, the
                    sizes and literals a kernel of a split program takes as arguments
     rules/         the rules, one module per primitive family, mirroring `core/prims/`
-                   (`rules/narrow.py`: the compiler's bfloat16 rounding primitives)
+                   (`rules/narrow.py`: the compiler's bfloat16 and float16 rounding primitives)
     library/       hand-written algorithms compiled once per dtype (convolutions, pooling),
                    which rules call with sizes as run-time parameters instead of emitting loops
     transcendentals.py  the primitives computed with `core.jit.vecmath`'s float32 kernels, and
@@ -43,7 +43,7 @@ def _program() -> ModuleType:
 def compile_jaxpr(jaxpr, name: str = "fun") -> Callable[..., list[np.ndarray]]:
     """The numba back end's executable of `jaxpr`: one function or a sequence of kernels (see
     `core.jit.program`), `name` naming it in messages; the first call imports numba. A
-    program holding bfloat16 values compiles as float32 with XLA's rounding
+    program holding bfloat16 or float16 values compiles as float32 with XLA's rounding
     (`core.jit.narrow`)."""
     program = _program()
     wide = narrow.widen(jaxpr)

@@ -404,6 +404,11 @@ TRAIN = {
 }
 # float16's own: Dense, LayerNorm (statistics in float32), gelu
 FLOAT16_TRAIN = {"layernorm_f32_params": (layernorm_model, [("bf16_plain", (8, 16), 65)])}
+# partial: the loss and the forward pass are JAX's, but gradients through the float16
+# LayerNorm's backward pass differ from XLA's by a float16 rounding (an XLA rewrite not found
+# yet: 2**-14, a float16 ulp of its intermediate values of 0.06-0.12), so gradients and updated
+# parameters are compared to these (relative, absolute) tolerances
+PARTIAL_TRAIN = {"layernorm_f32_params": (2**-8, 2**-13)}
 LABELS = ("labels", (8,), 63)
 CONV_LABELS = ("labels", (4,), 64)
 
