@@ -21,7 +21,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from core import source_info, tree_util
+from core import tree_util
 from core.array import Array, register_placement
 from core.devices import default_override
 from core.errors import IncompatibleDevicesError
@@ -52,43 +52,9 @@ def committed_sharding(leaf: Any) -> Any:
     return None
 
 
-def _device_ids(sharding: Any) -> list[int]:
+def device_ids(sharding: Any) -> list[int]:
     """The ids of a sharding's devices in its order (JAX's device assignment)."""
     return [d.id for d in sharding._devices]
-
-
-def check_put_in_jit(tracer: Any, target: Any) -> None:
-    """JAX's check of a `device_put` of a value traced for `jit`: the jitted function's
-    committed arguments must be on the target's devices.
-
-    Args:
-      tracer: the value put (a `JaxprTracer`).
-      target: the `Sharding` it is put on.
-
-    Raises:
-      IncompatibleDevicesError: an argument is committed to other devices (JAX's text, naming
-        it and where the `device_put` is).
-    """
-    trace = tracer._trace
-    wanted = sorted(_device_ids(target))
-    for k, (_, x) in enumerate(getattr(trace, "arguments", None) or ()):
-        sharding = committed_sharding(x)
-        if sharding is None or sorted(_device_ids(sharding)) == wanted:
-            continue
-        from core.sharding_types import typeof  # noqa: PLC0415  (imports this module)
-
-        name = trace.describe(k) if trace.describe is not None else f"argument args[{k}]"
-        error = IncompatibleDevicesError(
-            f"Received incompatible devices for jitted computation. Got {name} with shape "
-            f"{typeof(x).str_short(short_dtypes=False)} and with device ids "
-            f"{_device_ids(sharding)} on platform CPU and device_put inside jit with device ids "
-            f"{_device_ids(target)} on platform CPU at {source_info.current().summary()}"
-        )
-        error.add_note(
-            "Put the arguments on the target's devices before the call, or device_put to "
-            "their devices inside jit."
-        )
-        raise error
 
 
 def _describe(k: int, x: Any, sharding: Any, names: list[str], what: str) -> str:
@@ -96,7 +62,7 @@ def _describe(k: int, x: Any, sharding: Any, names: list[str], what: str) -> str
     name = names[k] if k < len(names) else f"args[{k}]"
     return (
         f"argument {name} of {what} with shape {x.aval.str_short(short_dtypes=False)} and "
-        f"with device ids {_device_ids(sharding)} on platform CPU"
+        f"with device ids {device_ids(sharding)} on platform CPU"
     )
 
 
@@ -195,7 +161,7 @@ def follow(
         return _commit_named(out, sharding.mesh, specs)
     mesh = get_mesh()
     if not mesh.empty:  # `set_mesh`'s mesh: computations run on it, replicated
-        if sharding is not None and _device_ids(sharding) != [d.id for d in mesh.devices.flat]:
+        if sharding is not None and device_ids(sharding) != [d.id for d in mesh.devices.flat]:
             raise _off_mesh(leaves, what, names, mesh)
         return _commit_named(out, mesh, None)
     if sharding is None:

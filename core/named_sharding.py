@@ -216,6 +216,16 @@ class NamedSharding(Sharding):
         return f"NamedSharding(mesh={mesh}, spec={self.spec!r}, memory_kind=device)"
 
 
+# Checks of a `device_put` inside `jit` (`sharding_types.check_put_in_jit`, which reads the
+# jitted arguments' types and so sits above this module, registers itself when it loads).
+_PUT_IN_JIT_CHECKS: list[Callable[[Any, Any], None]] = []
+
+
+def on_put_in_jit(check: Callable[[Any, Any], None]) -> None:
+    """Registers `check(tracer, target)`, run for every `device_put` of a value `jit` traces."""
+    _PUT_IN_JIT_CHECKS.append(check)
+
+
 def _resolve(sharding: Any, where: str) -> Sharding | None:
     """A `Sharding` from a sharding, a device, or a bare `PartitionSpec` (over the current
     mesh); None stays None (no constraint)."""
@@ -262,9 +272,8 @@ def place(x: Any, shardings: Any, where: str, *, full_rank: bool = False) -> Any
                 if full_rank:
                     target = _full_rank(resolved, len(arr.shape))
             if isinstance(arr, JaxprTracer) and where == "device_put":
-                from core.committed import check_put_in_jit  # noqa: PLC0415  (imports this)
-
-                check_put_in_jit(arr, target)
+                for check in _PUT_IN_JIT_CHECKS:
+                    check(arr, target)
             if isinstance(arr, JaxprTracer) and isinstance(target, NamedSharding):
                 constrain(arr.var, target)  # what `jit`'s results follow
             if (

@@ -23,9 +23,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from core import ir
+from core import ir, named_sharding, source_info
 from core.array import Array, placement
 from core.avals import ShapedArray
+from core.committed import committed_sharding, device_ids
+from core.errors import IncompatibleDevicesError
 from core.interpreters.partial_eval import JaxprTrace, JaxprTracer
 from core.mesh import AbstractMesh, Mesh, get_abstract_mesh, get_mesh
 from core.named_sharding import NamedSharding
@@ -157,3 +159,38 @@ def typeof(x: Any) -> ShapedArray | AbstractRef:
     if unreduced:
         typed = PartitionSpec(*typed, unreduced=unreduced)
     return ShardedShapedArray(aval, NamedSharding(mesh.abstract_mesh, typed))
+
+
+def check_put_in_jit(tracer: Any, target: Any) -> None:
+    """JAX's check of a `device_put` of a value traced for `jit`: the jitted function's
+    committed arguments must be on the target's devices.
+
+    Args:
+      tracer: the value put (a `JaxprTracer`).
+      target: the `Sharding` it is put on.
+
+    Raises:
+      IncompatibleDevicesError: an argument is committed to other devices (JAX's text, naming
+        it and where the `device_put` is).
+    """
+    trace = tracer._trace
+    wanted = sorted(device_ids(target))
+    for k, (_, x) in enumerate(getattr(trace, "arguments", None) or ()):
+        sharding = committed_sharding(x)
+        if sharding is None or sorted(device_ids(sharding)) == wanted:
+            continue
+        name = trace.describe(k) if trace.describe is not None else f"argument args[{k}]"
+        error = IncompatibleDevicesError(
+            f"Received incompatible devices for jitted computation. Got {name} with shape "
+            f"{typeof(x).str_short(short_dtypes=False)} and with device ids "
+            f"{device_ids(sharding)} on platform CPU and device_put inside jit with device ids "
+            f"{device_ids(target)} on platform CPU at {source_info.current().summary()}"
+        )
+        error.add_note(
+            "Put the arguments on the target's devices before the call, or device_put to "
+            "their devices inside jit."
+        )
+        raise error
+
+
+named_sharding.on_put_in_jit(check_put_in_jit)

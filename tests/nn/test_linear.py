@@ -416,7 +416,7 @@ def test_embed_init_equals_flax_and_rejects_floats():
         [0.04396089, -0.93285131, -0.97328115],
         rtol=1e-5,
     )
-    with pytest.raises(ValueError, match="integers"):
+    with pytest.raises(ValueError, match="Input type must be an integer or unsigned integer."):
         nn.Embed(5, 3).apply(variables, jnp.ones(2))
 
 
