@@ -32,7 +32,7 @@ from core import ir, tree_util
 from core.array import Array
 from core.errors import NumbaxError
 from core.primitive import Primitive
-from core.prims import gather as gather_prims
+from core.prims import gather_dims
 from core.prims.control_flow.common import join_consts, split_list, stage
 from core.prims.shapes import convert_element_type
 from core.source_info import state as source_state
@@ -584,7 +584,7 @@ def _indexed_rule(err, enabled, prim, x, idx, *rest, **params):
         axes = tuple(int(a) for a in dn[2])
         if rest:  # a scatter: its windows are the updates'
             ishape, ushape = get_aval(idx).shape, get_aval(rest[0]).shape
-            window = gather_prims.scatter_window(prim.name, shape, ishape, ushape, dn)
+            window = gather_dims.scatter_window(prim.name, shape, ishape, ushape, dn)
         else:
             window = params["slice_sizes"]
         sizes = np.asarray([shape[a] - int(window[a]) + 1 for a in axes], np.int64)

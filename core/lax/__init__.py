@@ -226,6 +226,14 @@ from core.prims.conv import (
     conv_with_general_padding,
     padtype_to_pads,
 )
+from core.prims.dynamic_slice import (
+    dynamic_slice,
+    dynamic_slice_in_dim,
+    dynamic_slice_p,
+    dynamic_update_slice,
+    dynamic_update_slice_in_dim,
+    dynamic_update_slice_p,
+)
 from core.prims.elementwise import (
     RoundingMethod,
     abs_p,
@@ -330,12 +338,6 @@ from core.prims.elementwise import (
     xor_p,
 )
 from core.prims.gather import (
-    dynamic_slice,
-    dynamic_slice_in_dim,
-    dynamic_slice_p,
-    dynamic_update_slice,
-    dynamic_update_slice_in_dim,
-    dynamic_update_slice_p,
     gather_p,
     scatter_add_p,
     scatter_max_p,

@@ -1,7 +1,8 @@
 """`jax.lax`'s general gather/scatter API: JAX's wrappers over the `gather` and `scatter*`
-primitives of `core/prims/gather.py` (which hold XLA's dimension numbers and compile onto
-numbax's point gather/scatter). `scatter_sub` is a scatter-add of the negated updates, and
-`scatter_apply` gathers the windows, applies the function and scatters the results back.
+primitives of `core/prims/gather.py` (which hold XLA's dimension numbers, checked and turned
+into the point form by `core/prims/gather_dims.py`, and compile onto numbax's point
+gather/scatter). `scatter_sub` is a scatter-add of the negated updates, and `scatter_apply`
+gathers the windows, applies the function and scatters the results back.
 """
 
 from __future__ import annotations
@@ -15,11 +16,10 @@ from core.prims.gather import (
     GatherScatterMode,
     GatherScatterUnsupportedError,
     ScatterDimensionNumbers,
-    _dims,
-    _kept,
     bind_gather,
     bind_scatter,
 )
+from core.prims.gather_dims import _dims, _kept
 from core.trace import get_aval
 
 __all__ = [

@@ -6,6 +6,7 @@ from core.prims import (  # noqa: F401
     collectives,
     control_flow,
     conv,
+    dynamic_slice,
     elementwise,
     gather,
     indexing,

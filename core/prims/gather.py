@@ -1,19 +1,20 @@
-"""JAX's gather and scatter primitives, with XLA's dimension numbers, and dynamic slicing.
+"""JAX's gather and scatter primitives (gather, scatter, scatter-add/mul/min/max) and their rules.
 
 `gather` and `scatter`/`scatter-add`/`scatter-mul`/`scatter-min`/`scatter-max` take JAX's
 parameters (`dimension_numbers`, `slice_sizes`, `mode`, `fill_value`, `indices_are_sorted`,
 `unique_indices`, the scatters' `update_jaxpr`), so jaxprs print JAX's text, and JAX's rules:
 gather is linear and transposes to a scatter-add, scatter-add is linear and transposes to a
-gather, and both batch by adding batching dimensions (`operand_batching_dims`). The jvps of
-scatter-set/mul/min/max are numbax's (exact with repeated indices), computed on the point form.
+gather (so both live here). The jvps of scatter-set/mul/min/max are numbax's (exact with
+repeated indices), computed on the point form.
 
 Every row of `start_indices` (index vector last) names the start of a window of `slice_sizes`
-in the operand. What runs is the point gather/scatter of `core/prims/gather_points.py` (one
-index per indexed operand dimension, the other dimensions whole): a primitive's composition
-(`Primitive.def_composition`, what `jit` compiles and eager calls evaluate) builds one point
-index per element of every window (start + iota, with iota columns for the batching
-dimensions) and reshapes and transposes between XLA's layout and the point form. Dimension
-numbers already in point form (`x[idx]`, `take`, `.at[idx]`) bind the point primitive directly.
+in the operand. A primitive's composition (`Primitive.def_composition`, what `jit` compiles
+and eager calls evaluate) runs the point gather/scatter of `core/prims/gather_points.py` on the
+point indices that `core/prims/gather_dims.py` builds from XLA's dimension numbers (with the
+checks and `GatherScatterMode`); one window of a vmapped dynamic slice binds
+`core/prims/dynamic_slice.py`'s primitive. The batching rules (`core/prims/gather_batching.py`,
+JAX's) are registered here, for dynamic_slice and dynamic_update_slice too, which batch as a
+gather and a scatter.
 
 Out-of-bounds windows follow `GatherScatterMode`: CLIP clamps every start so its window fits;
 FILL_OR_DROP fills (gather) or drops (scatter) a whole window when any of it is out of bounds,
@@ -24,280 +25,66 @@ clamps gathers and drops scatters, as XLA does on CPU. Negative indices are NOT 
 
 from __future__ import annotations
 
-import enum
 import functools
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from core import dtypes
 from core.ad_util import Zero, instantiate
-from core.array import Array
 from core.avals import ShapedArray
-from core.errors import DTypeError, NumbaxError, ShapeError
-from core.interpreters import batching
+from core.errors import DTypeError, ShapeError
 from core.interpreters.transpose import is_undefined
 from core.ir import Eqn, Jaxpr, Var
 from core.primitive import Primitive
 from core.prims import elementwise as ew
+from core.prims import gather_batching
 from core.prims import shapes as sh
+from core.prims.dynamic_slice import (  # noqa: F401  (re-exported: `core.prims.gather`'s names)
+    dynamic_slice,
+    dynamic_slice_in_dim,
+    dynamic_slice_p,
+    dynamic_update_slice,
+    dynamic_update_slice_in_dim,
+    dynamic_update_slice_p,
+)
+from core.prims.gather_dims import (
+    _CLIP,
+    _FILL,
+    _PROMISE,
+    GatherDimensionNumbers,
+    GatherScatterMode,
+    GatherScatterUnsupportedError,
+    ScatterDimensionNumbers,
+    _check,
+    _dims,
+    _kept,
+    _permutation,
+    _plan,
+    _point_form,
+    _starts,
+    _to_layout,
+    _tuple,
+    scatter_window,
+)
 from core.prims.gather_points import default_fill_value, point_gather_p, point_scatter_p
-from core.prims.indexing import concatenate
-from core.prims.indexing import slice as static_slice
 from core.trace import get_aval, to_numpy
 
 
-class GatherScatterUnsupportedError(NumbaxError, NotImplementedError):
-    """A gather/scatter mode or dimension-number field this translation does not support.
-
-    Failing code: ``lax.gather(x, idx, dnums, slice_sizes, mode=GatherScatterMode.ONE_HOT)``.
-    Fix: ``mode="clip"``, ``"fill"`` or ``"promise_in_bounds"``, or index with ``x.at[...]``.
-    """
+def _evaluated(composition):
+    """An `impl` that evaluates the composition eagerly on numpy values."""
+    return lambda *args, **params: to_numpy(composition(*args, **params))
 
 
-class GatherDimensionNumbers(NamedTuple):
-    """XLA gather dimension numbers (the index vector is always the last indices dimension).
-
-    Args:
-      offset_dims: output dimensions holding the window dimensions, ascending.
-      collapsed_slice_dims: operand dimensions of window size 1 left out of the output.
-      start_index_map: the operand dimension each column of the index vector starts.
-      operand_batching_dims: operand dimensions paired with `start_indices_batching_dims`.
-      start_indices_batching_dims: the indices dimensions paired with them.
-    """
-
-    offset_dims: tuple[int, ...]
-    collapsed_slice_dims: tuple[int, ...]
-    start_index_map: tuple[int, ...]
-    operand_batching_dims: tuple[int, ...] = ()
-    start_indices_batching_dims: tuple[int, ...] = ()
-
-
-class ScatterDimensionNumbers(NamedTuple):
-    """XLA scatter dimension numbers (the index vector is always the last indices dimension).
-
-    Args:
-      update_window_dims: dimensions of `updates` holding the window dimensions, ascending.
-      inserted_window_dims: operand dimensions of window size 1 absent from `updates`.
-      scatter_dims_to_operand_dims: the operand dimension each index-vector column starts.
-      operand_batching_dims: operand dimensions paired with `scatter_indices_batching_dims`.
-      scatter_indices_batching_dims: the indices dimensions paired with them.
-    """
-
-    update_window_dims: tuple[int, ...]
-    inserted_window_dims: tuple[int, ...]
-    scatter_dims_to_operand_dims: tuple[int, ...]
-    operand_batching_dims: tuple[int, ...] = ()
-    scatter_indices_batching_dims: tuple[int, ...] = ()
-
-
-class GatherScatterMode(enum.Enum):
-    """How out-of-bounds windows are handled (see the module docstring)."""
-
-    CLIP = enum.auto()
-    FILL_OR_DROP = enum.auto()
-    PROMISE_IN_BOUNDS = enum.auto()
-    ONE_HOT = enum.auto()
-
-    @staticmethod
-    def from_any(s: str | GatherScatterMode | None) -> GatherScatterMode:
-        """The mode named by `s`: None, "fill" and "drop" mean FILL_OR_DROP."""
-        if isinstance(s, GatherScatterMode):
-            return s
-        named = {
-            "clip": GatherScatterMode.CLIP,
-            None: GatherScatterMode.FILL_OR_DROP,
-            "fill": GatherScatterMode.FILL_OR_DROP,
-            "drop": GatherScatterMode.FILL_OR_DROP,
-            "promise_in_bounds": GatherScatterMode.PROMISE_IN_BOUNDS,
-            "one_hot": GatherScatterMode.ONE_HOT,
-        }
-        if s not in named:
-            raise ValueError(f'Unknown gather mode "{s}"')
-        return named[s]
-
-
-_CLIP, _FILL, _PROMISE = (
-    GatherScatterMode.CLIP,
-    GatherScatterMode.FILL_OR_DROP,
-    GatherScatterMode.PROMISE_IN_BOUNDS,
-)
-
-
-# ---------------------------------------------------------------------------------------------
-# From XLA's dimension numbers to the point form
-
-
-def _check(
-    name: str,
-    shape: tuple[int, ...],
-    ishape: tuple[int, ...],
-    start_map: tuple[int, ...],
-    dropped: tuple[int, ...],
-    op_batch: tuple[int, ...],
-    idx_batch: tuple[int, ...],
-    window: tuple[int, ...],
-) -> None:
-    """Checks dimension numbers against the operand and indices shapes."""
-    if not ishape:
-        raise ShapeError(f"{name} indices must have an index-vector dimension, got shape ()")
-    batch_shape, r, nb = ishape[:-1], len(shape), len(ishape) - 1
-    if ishape[-1] != len(start_map):
-        raise ShapeError(
-            f"{name}: the index vector has {ishape[-1]} entries (indices shape "
-            f"{ishape}) but the dimension numbers map {len(start_map)}: {start_map}"
-        )
-    # (an indexed empty dimension takes windows of 1: every index is out of bounds)
-    if len(window) != r or any(
-        not 0 <= w <= n and not (w == 1 and d in start_map)
-        for d, (w, n) in enumerate(zip(window, shape))
-    ):
-        raise ShapeError(f"{name}: window sizes {window} do not fit the operand shape {shape}")
-    for field, dims in (("start dims", start_map), ("dropped dims", dropped)):
-        if any(not 0 <= d < r for d in dims) or len(set(dims)) != len(dims):
-            raise ShapeError(f"{name}: invalid {field} {dims} for an operand of rank {r}")
-    if len(op_batch) != len(idx_batch) or any(not 0 <= d < nb for d in idx_batch):
-        raise ShapeError(
-            f"{name}: operand batching dims {op_batch} and indices batching dims {idx_batch} "
-            f"must pair up, the latter among the {nb} indices batch dimensions"
-        )
-    for od, i in zip(op_batch, idx_batch):
-        if od in start_map or od in dropped or shape[od] != batch_shape[i] or window[od] != 1:
-            raise ShapeError(
-                f"{name}: operand batching dim {od} (size {shape[od]}) must have window size "
-                f"1, match indices dim {i} (size {batch_shape[i]}) and not be indexed"
-            )
-    if any(window[d] != 1 for d in dropped):
-        raise ShapeError(f"{name}: collapsed/inserted dims {dropped} need window size 1")
-
-
-def _indices_int32(idx: Any, bound: int) -> Any:
-    """`idx` as int32, clamped first into [-1, bound] (in its own dtype) so nothing wraps."""
-    dt = get_aval(idx).dtype
-    if dt.kind not in "iu":
-        raise TypeError(f"gather/scatter indices must be integers, got {dt}")
-    info = np.iinfo(dt)
-    if info.min < -1:
-        idx = ew.max(idx, max(-1, int(info.min)))
-    if info.max > bound:
-        idx = ew.min(idx, bound)
-    return sh.convert_element_type(idx, np.int32)
-
-
-class _Plan(NamedTuple):
-    """The point form of one gather/scatter: `points` index `axes`, the rest is whole."""
-
-    points: Any  # int32 (*batch, *window sizes of axes, len(axes)), or None if axes is empty
-    axes: tuple[int, ...]
-    whole: tuple[int, ...]
-    batch_shape: tuple[int, ...]
-
-
-def _plan(
-    shape: tuple[int, ...],
-    idx: Any,
-    start_map: tuple[int, ...],
-    op_batch: tuple[int, ...],
-    idx_batch: tuple[int, ...],
-    window: tuple[int, ...],
-    clamp: bool,
-) -> _Plan:
-    """Builds the point indices of checked dimension numbers (see the module docstring)."""
-    iaval = get_aval(idx)
-    batch_shape, r, nb = iaval.shape[:-1], len(shape), iaval.ndim - 1
-    whole = tuple(
-        d for d in range(r) if d not in start_map and d not in op_batch and window[d] == shape[d]
-    )
-    axes = tuple(d for d in range(r) if d not in whole)
-    if not axes:
-        return _Plan(None, axes, whole, batch_shape)
-
-    bound = max(shape) if shape else 0
-    cols = {}
-    valid = None
-    for j, d in enumerate(start_map):
-        col = static_slice(idx, (0,) * nb + (j,), (*batch_shape, j + 1))
-        col = _indices_int32(sh.reshape(col, batch_shape), bound)
-        hi = shape[d] - window[d]
-        if clamp:
-            col = ew.min(ew.max(col, 0), hi)
-        else:
-            ok = ew.bitwise_and(ew.ge(col, 0), ew.le(col, hi))
-            valid = ok if valid is None else ew.bitwise_and(valid, ok)
-        cols[d] = col
-    if valid is not None:  # a window not wholly in bounds moves past the end: all of it is out
-        d = start_map[0]
-        cols[d] = ew.select(valid, cols[d], ew.full_like(cols[d], shape[d]))
-    for od, i in zip(op_batch, idx_batch):
-        cols[od] = sh.iota(np.int32, batch_shape, i)
-
-    full = (*batch_shape, *(window[d] for d in axes))
-    parts = []
-    for k, d in enumerate(axes):
-        coord = None
-        if d in cols:
-            coord = sh.broadcast_in_dim(cols[d], full, tuple(range(nb)))
-        if window[d] != 1:
-            offset = sh.iota(np.int32, full, nb + k)
-            coord = offset if coord is None else ew.add(coord, offset)
-        if coord is None:
-            coord = sh.full(full, 0, np.int32)
-        parts.append(sh.reshape(coord, (*full, 1)))
-    return _Plan(concatenate(parts, len(full)), axes, whole, batch_shape)
-
-
-def _permutation(order: Sequence[int]) -> tuple[int, ...]:
-    return tuple(int(i) for i in np.argsort(order))
-
-
-def _kept(ndim: int, dropped: tuple[int, ...], op_batch: tuple[int, ...]) -> list[int]:
-    return [d for d in range(ndim) if d not in dropped and d not in op_batch]
-
-
-def _point_form(shape, idx, start_map, op_batch, idx_batch, window) -> tuple[Any, tuple] | None:
-    """The point indices and axes when every indexed dimension has a window of 1 and every
-    other is whole (no window to clamp: the point primitive handles each index, as numbax's
-    gather and scatter did): iota columns for the batching dimensions, then the indices.
-    None for windows."""
-    if any(window[d] != 1 for d in start_map) or any(
-        window[d] != n for d, n in enumerate(shape) if d not in start_map and d not in op_batch
-    ):
-        return None
-    if not op_batch:
-        return idx, tuple(start_map)
-    iaval = get_aval(idx)
-    full = (*iaval.shape[:-1], 1)
-    cols = [sh.iota(iaval.dtype, full, i) for i in idx_batch]
-    return concatenate([*cols, idx], len(full) - 1), (*op_batch, *start_map)
-
-
-def _to_layout(out: Any, nb: int, window_dims: Sequence[int]) -> Any:
-    """(*batch, *window dims) -> XLA's layout: the window dims at `window_dims`."""
-    rank = get_aval(out).ndim
-    source = [0] * rank
-    for i, p in enumerate(p for p in range(rank) if p not in window_dims):
-        source[p] = i
-    for j, p in enumerate(window_dims):
-        source[p] = nb + j
-    return sh.transpose(out, tuple(source)) if source != sorted(source) else out
+def _with_prim(rule, prim):
+    return functools.wraps(rule)(lambda *a, **params: rule(*a, prim=prim, **params))
 
 
 # ---------------------------------------------------------------------------------------------
 # gather
 
 gather_p = Primitive("gather")
-
-
-def _tuple(name: str, v: Any) -> tuple[int, ...]:
-    try:
-        return tuple(int(i) for i in v)
-    except TypeError:
-        raise TypeError(f"{name} must be a sequence of integers, got {v!r}") from None
-
-
-def _dims(dn: Any) -> tuple[tuple[int, ...], ...]:
-    return tuple(_tuple("dimension_numbers", f) for f in dn)
 
 
 def _gather_abstract_eval(
@@ -356,20 +143,6 @@ def _gather_points(x, idx, *, dimension_numbers, slice_sizes, mode, fill_value, 
     return _to_layout(out, nb, offset)
 
 
-def _starts(idx: Any, start_map: tuple[int, ...], ndim: int) -> list[Any]:
-    """A dynamic slice's scalar starts from an index vector (0 where it maps none)."""
-    zero = sh.full((), 0, get_aval(idx).dtype)
-    starts = [zero] * ndim
-    for j, d in enumerate(start_map):
-        starts[d] = sh.reshape(static_slice(idx, (j,), (j + 1,)), ())
-    return starts
-
-
-def _evaluated(composition):
-    """An `impl` that evaluates the composition eagerly on numpy values."""
-    return lambda *args, **params: to_numpy(composition(*args, **params))
-
-
 def _gather_jvp(primals, tangents, **params):
     (x, idx), (tx, _) = primals, tangents
     out = gather_p.bind(x, idx, **params)
@@ -395,48 +168,12 @@ def _gather_transpose(ct, x, idx, *, dimension_numbers, slice_sizes, **params):
     return [_bind_scatter("add", zeros, idx, ct, sdn, **params), None]
 
 
-def _gather_batch(args, dims, *, dimension_numbers, slice_sizes, **params):
-    """JAX's `_gather_batching_rule` (numpy's ints in the dimension numbers, as JAX's)."""
-    (x, idx), (dx, di) = args, dims
-    dn = dimension_numbers
-    plus1 = lambda t: tuple(np.add(1, t))  # noqa: E731
-    if di is None:  # the operand's batch axis is one more window dimension
-        x = batching.moveaxis(x, dx, 0, get_aval(x).shape[dx])
-        new = GatherDimensionNumbers(
-            offset_dims=(0, *plus1(dn.offset_dims)),
-            collapsed_slice_dims=plus1(dn.collapsed_slice_dims),
-            start_index_map=plus1(dn.start_index_map),
-            operand_batching_dims=plus1(dn.operand_batching_dims),
-            start_indices_batching_dims=dn.start_indices_batching_dims,
-        )
-        sizes = (get_aval(x).shape[0], *slice_sizes)
-        return gather_p.bind(x, idx, dimension_numbers=new, slice_sizes=sizes, **params), 0
-    idx = batching.moveaxis(idx, di, 0, get_aval(idx).shape[di])
-    if dx is None:
-        new = dn._replace(
-            offset_dims=tuple(1 + d for d in dn.offset_dims),
-            start_indices_batching_dims=plus1(dn.start_indices_batching_dims),
-        )
-        params.update(unique_indices=False, indices_are_sorted=False)
-        return gather_p.bind(x, idx, dimension_numbers=new, slice_sizes=slice_sizes, **params), 0
-    x = batching.moveaxis(x, dx, 0, get_aval(idx).shape[0])
-    new = GatherDimensionNumbers(
-        offset_dims=plus1(dn.offset_dims),
-        collapsed_slice_dims=plus1(dn.collapsed_slice_dims),
-        start_index_map=plus1(dn.start_index_map),
-        operand_batching_dims=(0, *plus1(dn.operand_batching_dims)),
-        start_indices_batching_dims=(0, *plus1(dn.start_indices_batching_dims)),
-    )
-    sizes = (0 if get_aval(x).shape[0] == 0 else 1, *slice_sizes)
-    return gather_p.bind(x, idx, dimension_numbers=new, slice_sizes=sizes, **params), 0
-
-
 gather_p.def_impl(_evaluated(_gather_points))
 gather_p.def_abstract_eval(_gather_abstract_eval)
 gather_p.def_jvp(_gather_jvp)
 gather_p.def_transpose(_gather_transpose)
 gather_p.linear = True
-gather_p.def_batch(_gather_batch)
+gather_p.def_batch(_with_prim(gather_batching.gather_batch, gather_p))
 gather_p.def_composition(_gather_points)
 
 
@@ -556,29 +293,6 @@ def _scatter_abstract_eval(x, idx, upd, *, dimension_numbers, **params):
         raise DTypeError(f"scatter needs updates of the operand's dtype {x.dtype}, got {upd.dtype}")
     scatter_window("scatter", x.shape, idx.shape, upd.shape, dimension_numbers)
     return ShapedArray(x.shape, x.dtype, x.weak_type)
-
-
-def scatter_window(name, shape, ishape, ushape, dimension_numbers) -> tuple[int, ...]:
-    """Checks scatter dimension numbers; the window size in every operand dimension."""
-    window_dims, inserted, start_map, op_batch, idx_batch = _dims(dimension_numbers)
-    kept = _kept(len(shape), inserted, op_batch)
-    if len(window_dims) != len(kept) or any(not 0 <= p < len(ushape) for p in window_dims):
-        raise ShapeError(
-            f"{name}: update_window_dims {window_dims} must name {len(kept)} "
-            f"dimensions of the updates (shape {ushape}), one per operand dim not inserted or "
-            "batched"
-        )
-    window = [1] * len(shape)
-    for d, p in zip(kept, window_dims):
-        window[d] = ushape[p]
-    _check(name, shape, ishape, start_map, inserted, op_batch, idx_batch, tuple(window))
-    batch = tuple(ushape[p] for p in range(len(ushape)) if p not in window_dims)
-    if batch != tuple(ishape[:-1]):
-        raise ShapeError(
-            f"{name}: updates of shape {ushape} have scatter batch dims {batch} but the "
-            f"indices batch shape is {tuple(ishape[:-1])}"
-        )
-    return tuple(window)
 
 
 def _scatter_plan(x, idx, upd, dimension_numbers, mode) -> tuple[Any, tuple, Any, str]:
@@ -778,46 +492,13 @@ def _scatter_transpose(ct, x, idx, upd, *, dimension_numbers, mode, **params):
     return [ct_x, None, ct_u]
 
 
-def _scatter_batch(args, dims, *, dimension_numbers, **params):
-    """JAX's `_scatter_batching_rule`."""
-    (x, idx, upd), (dx, di, du) = args, dims
-    prim = params.pop("prim")
-    dn = dimension_numbers
-    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
-    x = batching.moveaxis(x, dx, 0, size)
-    upd = batching.moveaxis(upd, du, 0, size)
-    plus1 = lambda t: tuple(np.add(1, t))  # noqa: E731
-    if di is None:
-        new = ScatterDimensionNumbers(
-            update_window_dims=(0, *plus1(dn.update_window_dims)),
-            inserted_window_dims=plus1(dn.inserted_window_dims),
-            scatter_dims_to_operand_dims=plus1(dn.scatter_dims_to_operand_dims),
-            operand_batching_dims=plus1(dn.operand_batching_dims),
-            scatter_indices_batching_dims=dn.scatter_indices_batching_dims,
-        )
-    else:
-        idx = batching.moveaxis(idx, di, 0, size)
-        new = ScatterDimensionNumbers(
-            update_window_dims=plus1(dn.update_window_dims),
-            inserted_window_dims=plus1(dn.inserted_window_dims),
-            scatter_dims_to_operand_dims=plus1(dn.scatter_dims_to_operand_dims),
-            operand_batching_dims=(0, *plus1(dn.operand_batching_dims)),
-            scatter_indices_batching_dims=(0, *plus1(dn.scatter_indices_batching_dims)),
-        )
-    return prim.bind(x, idx, upd, dimension_numbers=new, **params), 0
-
-
-def _with_prim(rule, prim):
-    return functools.wraps(rule)(lambda *a, **params: rule(*a, prim=prim, **params))
-
-
 for _kind, _prim in scatter_prims.items():
     _prim.def_impl(_evaluated(_scatter_composition(_kind)))
     _prim.def_abstract_eval(_scatter_abstract_eval)
     _prim.def_jvp(_scatter_add_jvp if _kind == "add" else _with_prim(_scatter_jvp, _prim))
     _prim.def_transpose(_with_prim(_scatter_transpose, _prim))
     _prim.linear = True
-    _prim.def_batch(_with_prim(_scatter_batch, _prim))
+    _prim.def_batch(_with_prim(gather_batching.scatter_batch, _prim))
     _prim.def_composition(_scatter_composition(_kind))
 
 
@@ -886,254 +567,6 @@ def scatter(
     return _point_scatter(kind, x, indices, updates, tuple(int(a) for a in axes), mode)
 
 
-# ---------------------------------------------------------------------------------------------
-# dynamic_slice / dynamic_update_slice (start indices are clamped so the slice fits)
-
-dynamic_slice_p = Primitive("dynamic_slice")
-
-
-def _clamped_starts(shape, sizes, starts) -> list[int]:
-    return [int(np.clip(int(s), 0, d - n)) for s, d, n in zip(starts, shape, sizes)]
-
-
-def _ds_impl(x, *starts, slice_sizes):
-    st = _clamped_starts(x.shape, slice_sizes, starts)
-    return x[tuple(slice(s, s + n) for s, n in zip(st, slice_sizes))]
-
-
-def _check_starts(name: str, x: Any, starts: tuple[Any, ...], colon: str) -> None:
-    # JAX's checks of the start indices, its messages (mixed integer types pass: numbax's
-    # own indexing mixes them)
-    if len(starts) != x.ndim:
-        raise ShapeError(
-            "Length of slice indices must match number of operand dimensions "
-            f"({len(starts)} vs {x.shape})"
-        )
-    if any(s.dtype.kind not in "iu" for s in starts):
-        raise DTypeError(
-            f"index arguments to {name} must be integers of the same type, got{colon} "
-            + ", ".join(str(s.dtype) for s in starts)
-        )
-    if any(s.shape != () for s in starts):
-        raise ShapeError(
-            f"{name} start indices must be scalars, got shapes {[s.shape for s in starts]}"
-        )
-
-
-def _ds_abstract_eval(x, *starts, slice_sizes):
-    _check_starts("dynamic_slice", x, starts, ":")
-    if len(slice_sizes) != x.ndim:
-        raise ShapeError(
-            f"dynamic_slice needs one slice size per axis of {x.shape}, got {slice_sizes}"
-        )
-    if any(n < 0 for n in slice_sizes):
-        raise ShapeError(
-            "slice slice_sizes must be greater than or equal to zero, got slice_sizes of "
-            f"{tuple(slice_sizes)}."
-        )
-    if any(n > d for n, d in zip(slice_sizes, x.shape)):
-        raise ShapeError(
-            "slice slice_sizes must be less than or equal to operand shape, got slice_sizes "
-            f"{tuple(slice_sizes)} for operand shape {x.shape}."
-        )
-    return ShapedArray(tuple(slice_sizes), x.dtype, x.weak_type)
-
-
-def _ds_jvp(primals, tangents, *, slice_sizes):
-    x, *starts = primals
-    out = dynamic_slice_p.bind(x, *starts, slice_sizes=slice_sizes)
-    if type(tangents[0]) is Zero:
-        return out, Zero(get_aval(out))
-    return out, dynamic_slice_p.bind(tangents[0], *starts, slice_sizes=slice_sizes)
-
-
-def _ds_transpose(ct, x, *starts, slice_sizes):
-    aval = x.aval
-    zeros = sh.full(aval.shape, 0, aval.dtype, aval.weak_type)
-    return [dynamic_update_slice_p.bind(zeros, instantiate(ct), *starts), *([None] * len(starts))]
-
-
-def _batch_dynamic_slice_indices(starts: list[Any], dims: list[int | None]) -> tuple[Any, Any]:
-    """JAX's: the start indices as one index vector, batched on axis 0 if any start is (in
-    their common integer dtype: a loop counter and a Python int differ under x64)."""
-    dtype = np.result_type(*(get_aval(s).dtype for s in starts))
-    starts = [
-        s if get_aval(s).dtype == dtype else sh.convert_element_type(s, dtype) for s in starts
-    ]
-    size = next((get_aval(s).shape[d] for s, d in zip(starts, dims) if d is not None), None)
-    if size is None:
-        return concatenate([sh.broadcast_in_dim(s, (1,), ()) for s in starts], 0), None
-    cols = [
-        sh.broadcast_in_dim(s, (size, 1), (0,) if d is not None else ())
-        for s, d in zip(starts, dims)
-    ]
-    return concatenate(cols, 1), 0
-
-
-def _ds_batch(args, dims, *, slice_sizes):
-    """JAX's: a dynamic slice is a gather (batched by the gather's rule)."""
-    (x, *starts), (dx, *dstarts) = args, dims
-    ndims = get_aval(x).ndim - (0 if dx is None else 1)
-    dn = GatherDimensionNumbers(tuple(range(ndims)), (), tuple(range(ndims)))
-    index, di = _batch_dynamic_slice_indices(starts, dstarts)
-    params = dict(unique_indices=True, indices_are_sorted=True, mode=_CLIP, fill_value=None)
-    return _gather_batch(
-        [x, index], [dx, di], dimension_numbers=dn, slice_sizes=slice_sizes, **params
-    )
-
-
-dynamic_slice_p.def_impl(_ds_impl)
-dynamic_slice_p.def_abstract_eval(_ds_abstract_eval)
-dynamic_slice_p.def_jvp(_ds_jvp)
-dynamic_slice_p.def_transpose(_ds_transpose)
-dynamic_slice_p.linear = True
-dynamic_slice_p.def_batch(_ds_batch)
-
-
-dynamic_update_slice_p = Primitive("dynamic_update_slice")
-
-
-def _dus_impl(x, upd, *starts):
-    st = _clamped_starts(x.shape, upd.shape, starts)
-    out = np.array(x, copy=True)
-    out[tuple(slice(s, s + n) for s, n in zip(st, upd.shape))] = upd
-    return out
-
-
-def _dus_abstract_eval(x, upd, *starts):
-    # JAX's shape rule, then its dtype rule (their messages)
-    if upd.ndim != x.ndim:
-        raise ShapeError(
-            "dynamic_update_slice update must have the same rank as operand, got update shape "
-            f"{upd.shape} for operand shape {x.shape}."
-        )
-    _check_starts("dynamic_update_slice", x, starts, "")
-    if any(n > d for n, d in zip(upd.shape, x.shape)):
-        raise ShapeError(
-            "dynamic_update_slice update shape must be smaller than operand shape, got update "
-            f"shape {upd.shape} for operand shape {x.shape}."
-        )
-    ew.check_same_dtypes("dynamic_update_slice", [x.dtype, upd.dtype])
-    return ShapedArray(x.shape, x.dtype, x.weak_type)
-
-
-def _dus_jvp(primals, tangents):
-    x, upd, *starts = primals
-    tx, tu = tangents[0], tangents[1]
-    out = dynamic_update_slice_p.bind(x, upd, *starts)
-    if type(tx) is Zero and type(tu) is Zero:
-        return out, Zero(get_aval(out))
-    return out, dynamic_update_slice_p.bind(instantiate(tx), instantiate(tu), *starts)
-
-
-def _dus_transpose(ct, x, upd, *starts):
-    ct = instantiate(ct)
-    u_aval = upd.aval if is_undefined(upd) else get_aval(upd)
-    ct_x = ct_u = None
-    if is_undefined(x):
-        zeros = sh.full(u_aval.shape, 0, u_aval.dtype)
-        ct_x = dynamic_update_slice_p.bind(ct, zeros, *starts)
-    if is_undefined(upd):
-        ct_u = dynamic_slice_p.bind(ct, *starts, slice_sizes=u_aval.shape)
-    return [ct_x, ct_u, *([None] * len(starts))]
-
-
-def _dus_batch(args, dims):
-    """JAX's: a dynamic update slice is a scatter (batched by the scatter's rule)."""
-    (x, upd, *starts), (dx, du, *dstarts) = args, dims
-    ndims = get_aval(upd).ndim - (0 if du is None else 1)
-    dn = ScatterDimensionNumbers(tuple(range(ndims)), (), tuple(range(ndims)))
-    index, di = _batch_dynamic_slice_indices(starts, dstarts)
-    params = dict(indices_are_sorted=True, unique_indices=True, mode=_CLIP)
-    params.update(update_jaxpr=None, update_consts=())
-    return _scatter_batch(
-        [x, index, upd], [dx, di, du], dimension_numbers=dn, prim=scatter_p, **params
-    )
-
-
-dynamic_update_slice_p.def_impl(_dus_impl)
-dynamic_update_slice_p.def_abstract_eval(_dus_abstract_eval)
-dynamic_update_slice_p.def_jvp(_dus_jvp)
-dynamic_update_slice_p.def_transpose(_dus_transpose)
-dynamic_update_slice_p.linear = True
-dynamic_update_slice_p.def_batch(_dus_batch)
-
-
-def _scalar_starts(
-    start_indices: Any, shape: tuple[int, ...], allow_negative_indices: Any = True
-) -> list[Any]:
-    """One scalar int array per axis; negative starts count from the end (as in JAX) on the
-    axes `allow_negative_indices` (a bool, or one per axis) allows, then the primitive clamps
-    them so the slice fits."""
-    if isinstance(start_indices, (list, tuple)):
-        starts = list(start_indices)
-    else:
-        aval = get_aval(start_indices)
-        starts = [sh.reshape(slice_index(start_indices, i), ()) for i in range(aval.shape[0])]
-    if isinstance(allow_negative_indices, (bool, np.bool_)):
-        allow_negative_indices = [allow_negative_indices] * len(starts)
-    out = []
-    for s, d, negatives in zip(starts, shape, allow_negative_indices):
-        if isinstance(s, (int, np.integer)):
-            if s < 0 and not negatives:
-                raise ValueError(
-                    f"Index {s} is out of bounds for dimension {d} if allow_negative_indices=False"
-                )
-            s = Array(np.asarray(s + d if s < 0 else s, dtype=dtypes.int32))
-        elif negatives and get_aval(s).dtype.kind == "i":
-            negative = ew.lt(s, ew.full_like(s, 0))
-            aval = get_aval(s)  # JAX's `i + d` makes a weakly typed index strong
-            strong = sh.convert_element_type(s, aval.dtype, False) if aval.weak_type else s
-            s = ew.select(negative, ew.add(strong, ew.full_like(strong, d)), s)
-        out.append(s)
-    return out + starts[len(shape) :]
-
-
-def slice_index(x: Any, i: int) -> Any:
-    return static_slice(x, (i,), (i + 1,))
-
-
-def dynamic_slice(
-    operand: Any, start_indices: Any, slice_sizes: Any, *, allow_negative_indices: Any = True
-) -> Any:
-    """`lax.dynamic_slice`: a slice of static size at traced start indices (clamped to fit);
-    negative starts count from the end where `allow_negative_indices` (a bool or one per
-    axis) allows (a static negative start elsewhere is a ValueError)."""
-    starts = _scalar_starts(start_indices, get_aval(operand).shape, allow_negative_indices)
-    return dynamic_slice_p.bind(operand, *starts, slice_sizes=tuple(int(n) for n in slice_sizes))
-
-
-def dynamic_update_slice(
-    operand: Any, update: Any, start_indices: Any, *, allow_negative_indices: Any = True
-) -> Any:
-    """`lax.dynamic_update_slice`: writes `update` at traced start indices (clamped to fit;
-    negative ones as `dynamic_slice`'s)."""
-    starts = _scalar_starts(start_indices, get_aval(operand).shape, allow_negative_indices)
-    return dynamic_update_slice_p.bind(operand, update, *starts)
-
-
-def dynamic_slice_in_dim(
-    operand: Any,
-    start_index: Any,
-    slice_size: int,
-    axis: int = 0,
-    *,
-    allow_negative_indices: bool = True,
-) -> Any:
-    """`lax.dynamic_slice_in_dim`: `dynamic_slice` along one axis."""
-    shape = get_aval(operand).shape
-    starts: list[Any] = [0] * len(shape)
-    sizes = list(shape)
-    starts[axis], sizes[axis] = start_index, slice_size
-    return dynamic_slice(operand, starts, sizes, allow_negative_indices=allow_negative_indices)
-
-
-def dynamic_update_slice_in_dim(
-    operand: Any, update: Any, start_index: Any, axis: int, *, allow_negative_indices: bool = True
-) -> Any:
-    """`lax.dynamic_update_slice_in_dim`: `dynamic_update_slice` along one axis."""
-    starts: list[Any] = [0] * get_aval(operand).ndim
-    starts[axis] = start_index
-    return dynamic_update_slice(
-        operand, update, starts, allow_negative_indices=allow_negative_indices
-    )
+# dynamic_slice and dynamic_update_slice batch as a gather and a scatter of one window
+dynamic_slice_p.def_batch(_with_prim(gather_batching.dynamic_slice_batch, gather_p))
+dynamic_update_slice_p.def_batch(_with_prim(gather_batching.dynamic_update_slice_batch, scatter_p))

@@ -2,7 +2,8 @@
 
 `slice` and `pad` are each other's transposes; `concatenate` transposes into slices, `stack`
 into slices squeezed.
-(Dynamic indexing — gather, scatter, dynamic_slice — lives in `core/prims/gather.py`.)
+(Dynamic indexing lives in `core/prims/gather.py` (gather, scatter) and
+`core/prims/dynamic_slice.py`.)
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""Numba lowering of dynamic indexing (`core/prims/gather.py`): gather, scatter, dynamic_slice,
-dynamic_update_slice.
+"""Numba lowering of dynamic indexing: the point gather and scatter
+(`core/prims/gather_points.py`), dynamic_slice and dynamic_update_slice
+(`core/prims/dynamic_slice.py`).
 
 Gather and scatter walk the index rows (`indices` viewed as `(rows, k)`) and, per row, compute
 the flat offset of the indexed operand axes from the operand's C strides; the remaining axes
@@ -13,7 +14,7 @@ import math
 
 from core.backends.numba.registry import Kernel, register_lowering
 from core.backends.numba.source import alloc, cast, combine, const
-from core.prims.gather import dynamic_slice_p, dynamic_update_slice_p
+from core.prims.dynamic_slice import dynamic_slice_p, dynamic_update_slice_p
 from core.prims.gather_points import point_gather_p, point_scatter_p
 
 
