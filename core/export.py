@@ -45,6 +45,7 @@ from core.jit.api import jit
 from core.primitive import all_primitives
 from core.stages import Wrapped
 from core.trace import as_value, get_aval
+from core.tree_util import registry as tree_registry
 
 __all__ = [
     "DisabledSafetyCheck",
@@ -786,7 +787,7 @@ class _Unpickler(pickle.Unpickler):
             return super().find_class(module, name)
         obj = super().find_class(module, name)
         if isinstance(obj, type) and (
-            issubclass(obj, tuple) or tree_util._registry.get(obj) is not None
+            issubclass(obj, tuple) or tree_registry._registry.get(obj) is not None
         ):
             return obj  # a pytree node class of the exported trees (namedtuples included)
         raise ExportSerializationError(

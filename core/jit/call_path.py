@@ -44,7 +44,7 @@ from core.pending import PendingArray
 from core.profiler import hooks as _profiler
 from core.sharding_propagation import jaxpr_specs
 from core.trace import EvalTrace, current_trace
-from core.tree_util import _flatten as _flatten_node
+from core.tree_util.flatten import _flatten as _flatten_node
 
 
 def output_builder(out_avals: list[ShapedArray], out_tree: Any, head: str, exprs: list[str]):
