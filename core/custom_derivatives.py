@@ -174,7 +174,7 @@ class custom_jvp:  # noqa: N801  (JAX's name)
             raise errors.CustomDerivativeError("defjvps does not support nondiff_argnums")
 
         def jvp(primals, tangents):
-            out = self.fun(*primals)
+            out = self(*primals)  # JAX's: the primal is a call of the custom_jvp function
             total = None
             for rule, t in zip(jvps, tangents, strict=True):
                 if rule is None:

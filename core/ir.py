@@ -489,7 +489,9 @@ def pp_jaxpr(
         name.unused.update(v for e in jaxpr.eqns for v in e.outputs if v not in used)
         shared = _shared_jaxprs(jaxpr)
         name.shared.update((j, n) for n, j in shared)
-        lets = [f"let {n} = {pp_jaxpr(j, 0, name, len(n) + 7, ' in')} in\n" for n, j in shared]
+        # JAX measures the group of `{ lambda ... in (outs)`: neither the closing ` }` nor the
+        # ` in` after it count for the width (so `col` is 2 less than where the text starts)
+        lets = [f"let {n} = {pp_jaxpr(j, 0, name, len(n) + 5)} in\n" for n, j in shared]
         return "".join(lets) + pp_jaxpr(jaxpr, indent, name, col)
     col = indent if col is None else col
 

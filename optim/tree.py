@@ -140,15 +140,21 @@ def tree_norm(tree: Any, ord: Any = None, squared: bool = False) -> Any:
       A scalar array.
     """
     if ord is None or ord == 2:
-        sqnorm = tree_sum(tree_util.tree_map(abs_sq, tree))
-        return jnp.asarray(sqnorm if squared else jnp.sqrt(sqnorm))
+        sqnorm = tree_sum(tree_util.tree_map(_square, tree))
+        return jnp.array(sqnorm if squared else jnp.sqrt(sqnorm))
     if ord == 1:
         ret = tree_sum(tree_util.tree_map(jnp.abs, tree))
     elif ord in ("inf", "infinity") or ord == float("inf"):
         ret = tree_max(tree_util.tree_map(jnp.abs, tree))
     else:
         raise NormOrderError(f"optim.tree.norm got ord={ord!r}; use None, 2, 1 or 'inf'.")
-    return jnp.asarray(ret * ret if squared else ret)
+    return jnp.array(_square(ret) if squared else ret)
+
+
+def _square(leaf: Any) -> Any:
+    """`|leaf|**2` as Optax's `tree.norm` writes it: `square(real) + square(imag)` (for a real
+    leaf, the square of its zero imaginary part is added too)."""
+    return jnp.square(jnp.real(leaf)) + jnp.square(jnp.imag(leaf))
 
 
 def tree_zeros_like(tree: Any, dtype: Any = None) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -20,7 +21,9 @@ from core.numpy._util import (
 from core.numpy.reductions import sum as _sum
 from core.numpy.shapes import expand_dims, moveaxis, reshape, squeeze, stack
 from core.numpy.ufuncs import conjugate, multiply, subtract
+from core.prims import elementwise as ew
 from core.prims import linalg as la
+from core.prims import shapes as sh
 from core.prims.indexing import slice_in_dim
 from core.prims.options import canonicalize_precision
 from core.prims.shapes import convert_element_type, transpose
@@ -393,19 +396,39 @@ def _parse_einsum(subscripts: str, shapes: list[tuple[int, ...]]) -> tuple[list[
     return fixed, out
 
 
-def _einsum_single(x: Any, s: str, keep: set[str]) -> tuple[Any, str]:
-    """Takes diagonals of repeated labels and sums out labels not in `keep`."""
-    while len(set(s)) != len(s):
-        c = next(c for c in s if s.count(c) > 1)
-        i = s.index(c)
-        j = s.index(c, i + 1)
-        x = diagonal(x, 0, i, j)
-        s = s[:i] + s[i + 1 : j] + s[j + 1 :] + c
-    drop = tuple(i for i, c in enumerate(s) if c not in keep)
+def _sum_uniques(x: Any, s: str, keep: set[str]) -> tuple[Any, str]:
+    """Sums out, in one `reduce_sum`, the labels that occur once in `s` and not in `keep`."""
+    drop = tuple(i for i, c in enumerate(s) if c not in keep and s.count(c) == 1)
     if drop:
         x = _sum(x, axis=drop)
-        s = "".join(c for c in s if c in keep)
+        s = "".join(c for i, c in enumerate(s) if i not in drop)
     return x, s
+
+
+def _sum_repeats(x: Any, s: str, keep: set[str]) -> tuple[Any, str]:
+    """Contracts each repeated label against a Kronecker delta, as JAX's `sum_repeats`: the
+    entries off the diagonal are selected to zero and summed out (all of the label's axes when
+    it is not kept, all but its last otherwise)."""
+    for c in dict.fromkeys(s):
+        axes = tuple(i for i, d in enumerate(s) if d == c)
+        if len(axes) == 1:
+            continue
+        shape = get_aval(x).shape
+        base = tuple(shape[i] for i in axes)
+        iotas = [sh.iota(np.uint32, base, k) for k in range(len(base))]
+        eye = functools.reduce(ew.bitwise_and, map(ew.eq, iotas[:-1], iotas[1:]))
+        eye = sh.broadcast_in_dim(eye, shape, axes)
+        x = ew.select_n(eye, ew.full_like(x, 0), x)
+        if c in keep:
+            x, s = _sum(x, axis=axes[:-1]), s.replace(c, "", len(axes) - 1)
+        else:
+            x, s = _sum(x, axis=axes), s.replace(c, "")
+    return x, s
+
+
+def _einsum_single(x: Any, s: str, keep: set[str]) -> tuple[Any, str]:
+    """Sums out the labels not in `keep` and contracts repeated ones (JAX's order)."""
+    return _sum_repeats(*_sum_uniques(x, s, keep), keep)
 
 
 _LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -519,8 +542,12 @@ def einsum(
         """`a` and `b` contracted over the labels no other term or the output has."""
         keep = set(out_s).union(*map(set, others))
         (x, xs), (y, ys) = a, b
-        y, ys = _einsum_single(y, ys, keep | set(xs))
-        x, xs = _einsum_single(x, xs, keep | set(ys))
+        # JAX's order: the unique labels of the right operand, then the left's, then the
+        # repeated ones of each
+        y, ys = _sum_uniques(y, ys, keep | set(xs))
+        x, xs = _sum_uniques(x, xs, keep | set(ys))
+        y, ys = _sum_repeats(y, ys, keep | set(xs))
+        x, xs = _sum_repeats(x, xs, keep | set(ys))
         shared = [c for c in xs if c in ys]
         batch = [c for c in shared if c in keep]
         contract = [c for c in shared if c not in keep]
@@ -538,8 +565,10 @@ def einsum(
             + "".join(c for c in ys if c not in shared)
         )
 
-    if len(ops) <= 2 or optimize is False:  # left to right
-        x, xs = _einsum_single(ops[0], ins[0], set(out_s).union(*map(set, ins[1:])))
+    if len(ops) == 1:
+        x, xs = _einsum_single(ops[0], ins[0], set(out_s))
+    elif len(ops) == 2 or optimize is False:  # left to right
+        x, xs = ops[0], ins[0]
         for k in range(1, len(ops)):
             x, xs = pair((x, xs), (ops[k], ins[k]), ins[k + 1 :])
     else:  # opt_einsum's order, as JAX's: each step contracts two terms, appended last

@@ -69,7 +69,8 @@ def _prep_indices(indices: Any, n: int, mode: str, wrap_negatives: bool = True) 
     idx = ensure_array(indices)
     if get_aval(idx).dtype.kind not in "iu":
         raise TypeError(f"take indices must be integers, got {get_aval(idx).dtype}")
-    idx = sh.convert_element_type(idx, dtypes.default_int())
+    if get_aval(idx).dtype != dtypes.default_int():  # (a weak int index stays as it is: JAX's)
+        idx = sh.convert_element_type(idx, dtypes.default_int())
     if mode == "wrap":
         return remainder(idx, n)
     return wrap_negative(idx, n) if wrap_negatives else idx

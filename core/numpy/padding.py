@@ -14,7 +14,6 @@ from core.numpy import reductions as rd
 from core.numpy._util import broadcast_to, check_arraylike, ensure_array
 from core.numpy.creation import linspace
 from core.numpy.functional import apply_along_axis
-from core.numpy.lookup import take
 from core.numpy.shapes import flip, repeat
 from core.numpy.ufuncs import round as round_
 from core.prims import indexing as ix
@@ -128,30 +127,58 @@ def _pad(
         return _linear_ramp(array, widths, end_values)
     if mode in _STATS:
         return _stats(array, widths, stat_length, _STATS[mode])
-    if reflect_type == "odd":
-        return _reflect_odd(array, widths, mode)
-    out = array
-    for d, (lo, hi) in enumerate(widths):
-        n = aval.shape[d]
-        if lo == hi == 0:
-            continue
-        if n == 0:
-            raise ValueError(f"can't pad an empty axis ({d}) with mode={mode!r}")
-        idx = np.pad(np.arange(n), (lo, hi), mode=mode).astype(np.int32)
-        out = take(out, idx, axis=d, mode="clip")
-    return out
+    if mode == "edge":
+        return _edge(array, widths)
+    if mode == "wrap":
+        return _wrap(array, widths)
+    return _reflect(array, widths, mode, reflect_type)
 
 
-def _reflect_odd(array: Any, widths: list[tuple[int, int]], mode: str) -> Any:
-    """ "reflect"/"symmetric" with `reflect_type="odd"`: each reflected block is `2 * edge - x`
-    and the next block reflects off the new edge (JAX's loop, block by block, in the array's
-    dtype: integers wrap)."""
+def _check_no_padding(lo: int, hi: int, mode: str) -> None:
+    if lo or hi:
+        raise ValueError(f"Cannot apply '{mode}' padding to empty axis")
+
+
+def _edge(array: Any, widths: list[tuple[int, int]]) -> Any:
+    """ "edge": each axis's first and last slices repeated (JAX's `_pad_edge`)."""
     for i, (lo, hi) in enumerate(widths):
         n = get_aval(array).shape[i]
+        if n == 0:
+            _check_no_padding(lo, hi, "edge")
+            continue
+        before = repeat(ix.slice_in_dim(array, 0, 1, axis=i), lo, axis=i)
+        after = repeat(ix.slice_in_dim(array, n - 1, n, axis=i), hi, axis=i)
+        array = ix.concatenate([before, array, after], i)
+    return array
+
+
+def _wrap(array: Any, widths: list[tuple[int, int]]) -> Any:
+    """ "wrap": whole copies of each axis and the remainders' slices (JAX's `_pad_wrap`)."""
+    for i, (lo, hi) in enumerate(widths):
+        n = get_aval(array).shape[i]
+        if n == 0:
+            _check_no_padding(lo, hi, "wrap")
+            continue
+        (lo_copies, lo_rest), (hi_copies, hi_rest) = divmod(lo, n), divmod(hi, n)
+        parts = [ix.slice_in_dim(array, n - lo_rest, n, axis=i)] if lo_rest else []
+        parts += (lo_copies + hi_copies + 1) * [array]
+        parts += [ix.slice_in_dim(array, 0, hi_rest, axis=i)] if hi_rest else []
+        array = ix.concatenate(parts, i)
+    return array
+
+
+def _reflect(array: Any, widths: list[tuple[int, int]], mode: str, reflect_type: str) -> Any:
+    """ "reflect"/"symmetric": each side is built from flipped blocks of at most the axis's
+    length (JAX's `_pad_symmetric_or_reflect`); with `reflect_type="odd"` each block is
+    `2 * edge - x` and the next block reflects off the new edge (in the array's dtype:
+    integers wrap)."""
+    for i, (lo, hi) in enumerate(widths):
+        n = get_aval(array).shape[i]
+        if n == 0:
+            _check_no_padding(lo, hi, mode)
+            continue
         if lo == hi == 0:
             continue
-        if n == 0:
-            raise ValueError(f"can't pad an empty axis ({i}) with mode={mode!r}")
         offset = 1 if (mode == "reflect" and n > 1) else 0
         for before, padding in ((True, lo), (False, hi)):
             size = get_aval(array).shape[i]
@@ -165,10 +192,14 @@ def _reflect_odd(array: Any, widths: list[tuple[int, int]], mode: str) -> Any:
                 else:
                     start = size - cur - offset
                     stop = size if (mode == "symmetric" or n == 1) else size - 1
-                x = 2 * edge - flip(ix.slice_in_dim(array, start, stop, axis=i), i)
-                if n > 1:
-                    k = get_aval(x).shape[i]
-                    edge = ix.slice_in_dim(x, 0 if before else k - 1, 1 if before else k, axis=i)
+                x = flip(ix.slice_in_dim(array, start, stop, axis=i), i)
+                if reflect_type == "odd":
+                    x = 2 * edge - x
+                    if n > 1:
+                        k = get_aval(x).shape[i]
+                        edge = ix.slice_in_dim(
+                            x, 0 if before else k - 1, 1 if before else k, axis=i
+                        )
                 parts = [x, array] if before else [array, x]
                 array = ix.concatenate(parts, i)
     return array

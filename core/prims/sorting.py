@@ -25,7 +25,7 @@ from core.primitive import Primitive
 from core.prims import elementwise as ew
 from core.prims import shapes as sh
 from core.prims.associative_scan import associative_scan
-from core.prims.gather import gather
+from core.prims.gather import GatherDimensionNumbers, GatherScatterMode, bind_gather, gather
 from core.prims.indexing import concatenate
 from core.trace import get_aval
 
@@ -80,12 +80,23 @@ def _sort_abstract_eval(*operands, dimension, is_stable, num_keys):
 
 
 def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
+    # JAX's: the permutation in the smallest unsigned index dtype, the tangents gathered along
+    # `dimension` with the other dimensions as batching dimensions
     shape = get_aval(primals[0]).shape
-    iota = sh.iota(dtypes.int32, shape, dimension)
+    index_dtype = np.dtype(np.uint32 if max(shape, default=0) <= 2**32 - 1 else np.uint64)
+    iota = sh.iota(index_dtype, shape, dimension)
     *outs, perm = sort_p.bind(
         *primals, iota, dimension=dimension, is_stable=is_stable, num_keys=num_keys
     )
-    touts = [t if type(t) is Zero else take_along_axis(t, perm, dimension) for t in tangents]
+    batch = tuple(np.delete(np.arange(len(shape), dtype=np.int64), dimension))
+    dn = GatherDimensionNumbers((), (dimension,), (dimension,), batch, batch)
+    idx = sh.broadcast_in_dim(perm, (*shape, 1), tuple(range(len(shape))))
+    touts = [
+        t
+        if type(t) is Zero
+        else bind_gather(t, idx, dn, (1,) * len(shape), mode=GatherScatterMode.PROMISE_IN_BOUNDS)
+        for t in tangents
+    ]
     touts = [Zero(get_aval(o)) if type(t) is Zero else t for o, t in zip(outs, touts)]
     return outs, touts
 

@@ -98,18 +98,12 @@ def softmax_cross_entropy_with_integer_labels(
             where = jnp.reshape(jnp.transpose(where, perm), new_shape)
         axis = len(batch_axes)
     axis = axis % jnp.ndim(logits)
-    n = logits.shape[axis]
-    classes = jnp.reshape(jnp.arange(n), [-1 if a == axis else 1 for a in range(jnp.ndim(logits))])
-    # Optax gathers the label's logit with take_along_axis: negative labels count from the
-    # end and out-of-range ones read NaN (so the loss is NaN there, the gradient the softmax).
-    labels = jnp.where(labels < 0, labels + n, labels)
-    one_hot = jnp.expand_dims(labels, axis) == classes
-    label_logits = jnp.sum(jnp.where(one_hot, logits, 0.0), axis=axis)
-    label_logits = jnp.where((labels >= 0) & (labels < n), label_logits, jnp.nan)
-    if where is None:
-        log_normalizers = core.nn.logsumexp(logits, axis=axis)
-    else:
-        log_normalizers = core.nn.logsumexp(logits, axis=axis, where=where)
+    # Optax's gather of the label's logit: negative labels count from the end and out-of-range
+    # ones read NaN (so the loss is NaN there, the gradient the softmax)
+    label_logits = jnp.take_along_axis(logits, jnp.expand_dims(labels, axis), axis=axis).take(
+        0, axis=axis
+    )
+    log_normalizers = core.nn.logsumexp(logits, axis=axis, where=where)
     out = log_normalizers - label_logits
     if where is not None:
         out = jnp.where(jnp.any(where, axis=axis), out, 0.0)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import core.numpy as jnp
-from core import tree_util
+from core import lax, tree_util
 from optim import tree
 from optim.base import EmptyState, GradientTransformation, init_empty_state
 from optim.errors import BatchAxisError, MissingParamsError, OptimizerArgumentError
@@ -53,9 +53,9 @@ def clip_by_global_norm(max_norm: Any) -> GradientTransformation:
     def update_fn(updates, state, params=None):
         del params
         g_norm = tree.norm(updates)
-        keep = g_norm < max_norm
+        keep = jnp.squeeze(g_norm < max_norm)
         updates = tree_util.tree_map(
-            lambda t: jnp.where(keep, t, (t / g_norm.astype(t.dtype)) * max_norm), updates
+            lambda t: lax.select(keep, t, (t / g_norm.astype(t.dtype)) * max_norm), updates
         )
         return updates, state
 

@@ -29,10 +29,7 @@ NP_INT = "JAX prints numpy ints of parameters (vmap's, a transpose's, jnp.pad's)
 OTHER = "another decomposition (einsum's trace, edge padding, optax's bias correction, ...)"
 
 DIFFERENT = {
-    "pad_edge": [OTHER],
-    "pad_reflect": [OTHER],
     "linspace": [OTHER],
-    "einsum_trace": [OTHER],
     "gelu": [CUSTOM],
     "random_normal": [KEYS, JIT],
     "random_uniform": [KEYS, JIT],
@@ -43,17 +40,12 @@ DIFFERENT = {
     "random_permutation": [KEYS, JIT],
     "random_fold_in": [KEYS],
     "flax_dropout": [KEYS, JIT],
-    "grad_relu": [CUSTOM],
     "grad_mean_var": [OTHER],
     "grad_cond": [OTHER],
     "grad_scan_product": [OTHER],
-    "grad_einsum": [OTHER, NP_INT],
     "grad_pad": [OTHER, NP_INT],
-    "grad_sort": [OTHER],
     "optax_adam": [OTHER],
     "optax_adamw": [OTHER],
-    "optax_clip_by_global_norm": [OTHER],
-    "optax_softmax_ce_int": [OTHER],
 }
 
 
