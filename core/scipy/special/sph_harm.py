@@ -1,0 +1,68 @@
+"""Spherical harmonics `sph_harm_y` (scipy's and JAX's argument order and normalization)."""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+import core.numpy as jnp
+from core.numpy._util import promote_args_inexact
+from core.scipy.special._util import _dtype
+
+
+def sph_harm_y(
+    n: Any, m: Any, theta: Any, phi: Any, diff_n: int | None = None, n_max: int | None = None
+) -> Any:
+    """The spherical harmonics `Y_n^m(theta, phi) = N_n^m P_n^m(cos theta) exp(i m phi)`, as
+    `jax.scipy.special.sph_harm_y` (orthonormal, with the Condon-Shortley phase).
+
+    The normalized associated Legendre functions come from the stable recurrences
+    `P_m^m = -sqrt((2m + 1) / 2m) sin(theta) P_{m-1}^{m-1}`, `P_{m+1}^m = sqrt(2m + 3)
+    cos(theta) P_m^m` and the three-term one in the degree, run to `n_max` for every element
+    (masked beyond its own `n` and `|m|`); negative orders use `Y_n^-m = (-1)^m conj(Y_n^m)`.
+
+    Args:
+      n: degrees (`n >= 0`).
+      m: orders (`|m| <= n`).
+      theta: polar angles (colatitudes) in `[0, pi]`.
+      phi: azimuths in `[0, 2 pi]`.
+      diff_n: not supported (as in JAX).
+      n_max: the largest degree, static (default: `max(n)`, which needs a concrete `n`);
+        degrees beyond it are clipped to it, as in JAX.
+
+    Returns:
+      complex harmonics, the broadcast shape of the arguments (1-D at least).
+    """
+    if diff_n is not None:
+        raise NotImplementedError(
+            "The 'diff_n' argument to jax.scipy.special.sph_harm_y is not supported."
+        )
+    if np.isscalar(theta):
+        theta = jnp.array([theta])
+    if n_max is None:
+        n_max = int(np.max(np.asarray(n)))
+    n_max = operator.index(n_max)
+    theta, phi = promote_args_inexact("sph_harm_y", theta, phi)
+    n, m, theta, phi = jnp.broadcast_arrays(jnp.asarray(n), jnp.asarray(m), theta, phi)
+    dt = _dtype(theta)
+    n = jnp.minimum(n, n_max).astype(dt)
+    am = jnp.abs(m).astype(dt)
+    x, y = jnp.cos(theta), jnp.sin(theta)
+    p = jnp.full_like(x, 1 / np.sqrt(4 * np.pi))  # P_k^k for k up to |m|
+    for k in range(1, n_max + 1):
+        p = jnp.where(k <= am, -np.sqrt((2 * k + 1) / (2 * k)) * y * p, p)
+    prev, cur = jnp.zeros_like(x), p  # P_{l-1}^m, P_l^m from l = |m|
+    for l in range(1, n_max + 1):  # noqa: E741  (the degree, as in the formulas)
+        live = (am < l) & (l <= n)
+        a_l = jnp.sqrt((4.0 * l * l - 1) / jnp.where(live, l * l - am * am, 1.0))
+        a_prev = jnp.sqrt(
+            (4.0 * (l - 1) ** 2 - 1) / jnp.where(live & (am < l - 1), (l - 1) ** 2 - am * am, 1.0)
+        )
+        nxt = a_l * (x * cur - jnp.where(am < l - 1, prev / a_prev, 0.0))
+        prev, cur = jnp.where(live, cur, prev), jnp.where(live, nxt, cur)
+    angle = am * phi
+    harmonic = cur * jnp.cos(angle) + 1j * (cur * jnp.sin(angle))
+    sign = jnp.where(jnp.mod(am, 2) == 1, -1.0, 1.0).astype(dt)
+    return jnp.where(m < 0, sign * jnp.conj(harmonic), harmonic)
