@@ -1,7 +1,7 @@
 """``flax.core.lift``'s transforms over functions of a scope (``fn(scope, *args)``).
 
 They are the scope-level halves of ``nn.vmap``/``nn.scan``/``nn.jit``/``nn.remat``
-and of ``nn.while_loop``/``nn.vjp``/``nn.jvp`` (`nn/transforms.py` lifts modules through the
+and of ``nn.while_loop``/``nn.vjp``/``nn.jvp`` (`nn/transforms/` lifts modules through the
 same ``lift_*`` functions and ``*_inner`` bodies), wrapped to Flax's
 functional signature: the first argument is a scope (or a pytree of scopes), and the wrapped
 function receives the inner scope(s) in the same structure.
@@ -21,7 +21,7 @@ from core.trace import current_trace, set_current_trace
 from nn import errors, transforms
 from nn import scope as scope_lib
 from nn.scope import CollectionFilter, LazyRng, Scope
-from nn.transforms import _Lift, _split_axes, broadcast
+from nn.transforms.packing import _Lift, _split_axes, broadcast
 
 __all__ = [
     "broadcast",

@@ -17,7 +17,7 @@ MODULES = [
     "nn.linear",
     "nn.normalization",
     "nn.recurrent",
-    "nn.transforms",
+    "nn.transforms.lifted",
     "nn.stochastic",
     "nn.traverse_util",
 ]

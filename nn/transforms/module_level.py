@@ -1,0 +1,274 @@
+"""From scope functions to modules: how a transform of a module class or of a function of a
+module runs on a clone of the module bound to the lifted scopes.
+
+`_transform` applies a scope-level transform to a ``Module`` class (a subclass named
+``VmapDense``... whose ``methods`` are transformed) or to a function whose first argument is a
+module; `_lift_method` makes the method, which collects the scopes to lift (the module's own,
+then those of modules held in its fields but bound elsewhere) and runs the method on a clone
+bound to them (`_call_on_clone`, sharing the auto-name counters so that every trace names
+submodules alike). ``nn.jit`` keys its cache on a fingerprint of the module's fields
+(`_JitModule`) inside Flax's ``fork_rngs``. `_run_lifted` does the same for the transforms
+written directly on `_Lift` (``nn.cond``, ``nn.vjp``...).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from core import tree_util
+from nn import errors
+from nn import module as module_lib
+from nn.module import Module
+from nn.scope import CollectionFilter, LazyRng, Scope
+from nn.transforms.packing import (
+    _hashable,
+    _Lift,
+)
+
+
+def _external_modules(module: Module) -> list[Module]:
+    """Modules in ``module``'s fields bound outside its scope (they bring their own scopes)."""
+    own = module.scope
+    found: dict[int, Module] = {}
+
+    def visit(_: str, m: Module) -> Module:
+        s = m.scope
+        inside = s is not None and s.root is own.root and s.path[: len(own.path)] == own.path
+        if s is not None and not inside:
+            found.setdefault(m._id, m)
+        return m
+
+    for f in dataclasses.fields(module):
+        if f.init and f.name not in ("parent", "name"):
+            module_lib._map_over_modules(visit, getattr(module, f.name))
+    return list(found.values())
+
+
+def _module_scopes(module: Module, what: str, multi_scope: bool = True) -> list[Scope]:
+    """The scopes a transform of ``module`` lifts: its own, then its external field modules'."""
+    scope = module._require_scope(f"run nn.{what}")
+    external = _external_modules(module)
+    if external and not multi_scope:
+        raise errors.MultiScopeTransformError(what, [type(m).__name__ for m in external])
+    return [scope] + [m.scope for m in external]
+
+
+def _bind_clone(module: Module, scopes: Sequence[Scope], cls: type | None = None) -> Module:
+    """A copy of ``module`` (as class ``cls``) bound to ``scopes[0]``.
+
+    Field submodules bound outside the module (see :func:`_external_modules`) are bound to
+    the matching ``scopes[1:]``; the others are cloned unbound and adopted again, so they
+    land at the same names under the new scope.
+    """
+    external = {m._id: s for m, s in zip(_external_modules(module), scopes[1:])}
+    cache: dict[int, Module] = {}
+
+    def clone_fn(_: str, m: Module) -> Module:
+        if m._id not in cache:
+            if m._id in external:
+                cache[m._id] = m.clone(parent=external[m._id], _deep_clone=True)
+            else:
+                cache[m._id] = m.clone(_deep_clone=cache)
+        return cache[m._id]
+
+    attrs = {
+        f.name: module_lib._map_over_modules(clone_fn, getattr(module, f.name))
+        for f in dataclasses.fields(module)
+        if f.init and f.name != "parent"
+    }
+    return (cls or type(module))(parent=scopes[0], **attrs)
+
+
+def _call_on_clone(
+    fn: Callable,
+    module: Module,
+    scopes: Sequence[Scope],
+    cls: type | None,
+    args: tuple,
+    kwargs: dict,
+    cursor: dict,
+) -> Any:
+    """Runs ``fn`` (a wrapped method) on a clone of ``module`` bound to ``scopes``.
+
+    Called from inside a compact method (the functional form), the clone may define
+    submodules too: it starts from the auto-name counters ``cursor`` the module had when the
+    transform was called (a transform may trace its body more than once, e.g. ``scan``, and
+    every trace must name submodules alike), and the counters flow back so later names stay
+    unique.
+    """
+    clone = _bind_clone(module, scopes, cls)
+    in_compact = module._state.in_compact_method
+    if in_compact:
+        clone._state.in_compact_method = True
+        clone._state.autoname_cursor = dict(cursor)
+    y = fn(clone, *args, **kwargs)
+    if in_compact:
+        module._state.autoname_cursor.update(clone._state.autoname_cursor)
+    _check_outputs(y, getattr(fn, "__name__", "method"))
+    return y
+
+
+def _check_outputs(tree: Any, method: str) -> None:
+    leaves = tree_util.tree_leaves(tree, is_leaf=lambda x: isinstance(x, Module))
+    if any(isinstance(x, Module) for x in leaves):
+        raise errors.TransformedMethodReturnValueError(method)
+
+
+def _module_fingerprint(module: Module) -> Any:
+    return (
+        type(module),
+        tuple(
+            (f.name, _hashable(getattr(module, f.name)))
+            for f in dataclasses.fields(module)
+            if f.init and f.name != "parent"
+        ),
+    )
+
+
+def _lift_method(
+    lift_fn: Callable[..., Callable], fn: Callable, cls: type | None, fingerprint: bool = False
+) -> Callable:
+    """``fn(module, *args)`` → a method running ``fn`` on a clone bound to the lifted scope.
+
+    ``lift_fn(body)`` is a scope-level transform (``body(scopes, *args)``). With ``cls``, the
+    clone is made of that class (the untransformed one, for class transforms).
+    """
+    prewrapped = module_lib._wrap_method(fn)
+    name = getattr(fn, "__name__", "method")
+
+    def body(module: Module, cursor: dict, scopes: list[Scope], *args: Any, **kwargs: Any) -> Any:
+        return _call_on_clone(prewrapped, module, scopes, cls, args, kwargs, cursor)
+
+    if fingerprint:
+        # jit: one compiled body per method; the module travels through the context.
+        lifted = lift_fn(
+            lambda scopes, static, *a, **k: body(static.module, static.cursor, scopes, *a, **k)
+        )
+
+        def run(module: Module, *args: Any, **kwargs: Any) -> Any:
+            with _fork_rngs(module):
+                scopes = _module_scopes(module, name)
+                return lifted(scopes, _JitModule(module), *args, **kwargs)
+
+    else:
+
+        def run(module: Module, *args: Any, **kwargs: Any) -> Any:
+            scopes = _module_scopes(module, name)
+            cursor = dict(module._state.autoname_cursor)
+            return lift_fn(functools.partial(body, module, cursor))(scopes, *args, **kwargs)
+
+    functools.update_wrapper(run, fn)
+    run.__dict__.pop("compact", None)
+    return run
+
+
+@contextlib.contextmanager
+def _fork_rngs(module: Module):
+    """Flax's ``fork_rngs`` around ``nn.jit``: while the jitted method runs, each RNG stream of the
+    module's scope is a key drawn from it (``make_rng``, so the stream's counter moves on by
+    one), so keys made inside are those of Flax, not of the untransformed module."""
+    scope = module.scope
+    if scope is None:
+        yield
+        return
+    saved = scope.rngs
+    scope.rngs = {n: LazyRng(scope.make_rng(n)) for n in saved}
+    try:
+        yield
+    finally:
+        scope.rngs = saved
+
+
+class _JitModule:
+    """The module of a jitted call: static data compared by the module's fields."""
+
+    def __init__(self, module: Module):
+        self.module = module
+        self.cursor = dict(module._state.autoname_cursor)
+        scope = module.scope
+        # Flax's fingerprint holds the scope's make_rng counts (after fork_rngs moved them on):
+        # a call with other counts traces again, its keys folded from them
+        counts = () if scope is None else tuple(sorted(scope.rng_counters.streams.items()))
+        self.key = (_module_fingerprint(module), tuple(sorted(self.cursor.items())), counts)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _JitModule) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+
+def _transform(
+    lift_factory: Callable[..., Callable],
+    target: Any,
+    name: str,
+    methods: Any = None,
+    fingerprint: bool = False,
+    **trafo_kwargs: Any,
+) -> Any:
+    """Applies a lifted transform to a module class (→ subclass) or a function of a module."""
+    if isinstance(target, functools.partial) and _is_module_class(target.func):
+        cls = _transform(lift_factory, target.func, name, methods, fingerprint, **trafo_kwargs)
+        return functools.partial(cls, *target.args, **target.keywords)
+    if _is_module_class(target):
+        if methods is None:
+            per_method = {"__call__": trafo_kwargs}
+        elif isinstance(methods, Mapping):
+            per_method = dict(methods)
+        elif isinstance(methods, (list, tuple)):
+            per_method = {m: trafo_kwargs for m in methods}
+        else:
+            raise errors.TransformMethodsError(methods)
+        namespace = {
+            m: _lift_method(
+                functools.partial(lift_factory, **kw),
+                getattr(target, m),
+                target,
+                fingerprint,
+            )
+            for m, kw in per_method.items()
+        }
+        return type(name.capitalize() + target.__name__, (target,), namespace)
+    if not callable(target) or isinstance(target, Module):
+        raise errors.TransformTargetError(name, target)
+    return _lift_method(functools.partial(lift_factory, **trafo_kwargs), target, None, fingerprint)
+
+
+def _is_module_class(target: Any) -> bool:
+    return inspect.isclass(target) and issubclass(target, Module)
+
+
+def _run_lifted(
+    mdl: Module,
+    what: str,
+    in_filters: Sequence[CollectionFilter],
+    out_filters: Sequence[CollectionFilter],
+    rng_filters: Sequence[CollectionFilter],
+    inner: Callable[[_Lift, Callable[[Callable, Any], Callable]], tuple[Any, Any]],
+    multi_scope: bool = True,
+) -> Any:
+    """Lifts ``mdl``'s scopes and runs ``inner(lift, as_scope_fn)`` (→ ``(y, out_groups)``).
+
+    ``as_scope_fn(fn)`` turns ``fn(module, *args)`` into ``g(scopes, *args)`` running ``fn``
+    on a clone of ``mdl`` bound to ``scopes``. Without ``multi_scope`` only ``mdl``'s own
+    scope is lifted (each group then holds one dict).
+    """
+    lift = _Lift(_module_scopes(mdl, what, multi_scope), in_filters, out_filters, rng_filters)
+    cursor = dict(mdl._state.autoname_cursor)
+
+    def as_scope_fn(fn: Callable) -> Callable:
+        prewrapped = module_lib._wrap_method(fn)
+
+        def scope_fn(s: list[Scope], *args: Any) -> Any:
+            return _call_on_clone(prewrapped, mdl, s, None, args, {}, cursor)
+
+        return scope_fn
+
+    y, out_groups = inner(lift, as_scope_fn)
+    lift.publish(out_groups)
+    return y

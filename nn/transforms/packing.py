@@ -1,0 +1,234 @@
+"""The functional core of lifting: a scope's variables and RNG streams packed into groups and back.
+
+`_Lift` splits the variables of some scopes into groups by collection filters, and their RNG
+streams into groups of raw root keys, laid out as Flax's (``var_groups[g][k]`` is group ``g``
+of scope ``k``), so a core transform can take them as explicit arguments; inside, `scope_fn`
+builds parentless scopes at the same paths over the groups, `repack` groups what they wrote,
+and outside `publish` writes it back. The helpers map per-group axis specs (prefix trees) over
+the groups and split keys per mapped index or scan step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import core
+import core.numpy as jnp
+from core import random, tree_util
+from nn import errors
+from nn import scope as scope_lib
+from nn.scope import CollectionFilter, LazyRng, Scope
+
+Array = Any
+
+
+class _Broadcast:
+    """The ``in_axes`` marker of a scan argument passed whole to every step."""
+
+    def __repr__(self) -> str:
+        return "nn.broadcast"
+
+
+broadcast = _Broadcast()
+
+
+class _Lift:
+    """The variables and RNG streams of some scopes split into groups, and the way back.
+
+    Groups are laid out as Flax's: ``var_groups[g][k]`` is the ``{collection: tree}`` dict of
+    group ``g`` for scope ``k`` (likewise ``rng_groups[g][k]`` is ``{stream: root_key}``), so
+    a per-group axis spec is a prefix of the group's tuple over scopes.
+
+    Args:
+      scopes: the scopes being lifted (the module's own first, then those of modules held in
+        its fields that are bound elsewhere).
+      in_filters: one collection filter per input variable group.
+      out_filters: one filter per output group (the collections the body may write).
+      rng_filters: one filter per RNG group (streams matching no filter are not lifted).
+    """
+
+    def __init__(
+        self,
+        scopes: Sequence[Scope],
+        in_filters: Sequence[CollectionFilter],
+        out_filters: Sequence[CollectionFilter],
+        rng_filters: Sequence[CollectionFilter],
+    ):
+        self.scopes = list(scopes)
+        self.out_filters = tuple(out_filters)
+        mutable: CollectionFilter = False
+        for out_filter in self.out_filters:
+            mutable = scope_lib.union_filters(mutable, out_filter)
+        self.mutables = [scope_lib.intersect_filters(s.mutable, mutable) for s in self.scopes]
+        per_scope = []
+        for s in self.scopes:
+            visible = {col: s._collection(col) for col in s.root._variables}
+            visible = {c: v for c, v in visible.items() if v or s.is_mutable_collection(c)}
+            per_scope.append(scope_lib.group_collections(visible, in_filters))
+        self.var_groups = _transpose(per_scope, len(in_filters))
+        per_scope = [
+            tuple(
+                {name: lazy.rng for name, lazy in g.items()}
+                for g in scope_lib.group_collections(s.rngs, rng_filters)
+            )
+            for s in self.scopes
+        ]
+        self.rng_groups = _transpose(per_scope, len(rng_filters))
+        self.suffixes = [{name: lazy.suffix for name, lazy in s.rngs.items()} for s in self.scopes]
+
+    @property
+    def mutable(self) -> CollectionFilter:
+        """What the module's own (first) scope may write inside the transform."""
+        return self.mutables[0]
+
+    def static_key(self) -> tuple:
+        """What the traced body depends on besides the groups' values (for jit caching)."""
+        return tuple(
+            (
+                s.path,
+                _hashable(tuple(sorted(s.flags.items()))),
+                repr(m),
+                tuple(sorted(suffixes.items())),
+            )
+            for s, m, suffixes in zip(self.scopes, self.mutables, self.suffixes)
+        )
+
+    def scope_fn(
+        self,
+        var_groups: Sequence[Sequence[Mapping]],
+        rng_groups: Sequence[Sequence[Mapping]],
+        mutable_filter: CollectionFilter = True,
+    ) -> list[Scope]:
+        """Parentless scopes at the lifted scopes' paths over the given groups."""
+        inner_scopes = []
+        for k, outer in enumerate(self.scopes):
+            variables: dict = {}
+            for group in var_groups:
+                variables.update({c: scope_lib._copy_dicts(v) for c, v in group[k].items()})
+            rngs = {}
+            for group in rng_groups:
+                rngs.update({n: LazyRng(key, self.suffixes[k][n]) for n, key in group[k].items()})
+            # the streams the call has that the transform does not lift (for make_rng's error)
+            unlifted = outer.flags.get("unlifted_rngs", frozenset()) | (
+                outer.rngs.keys() - rngs.keys()
+            )
+            inner = Scope(
+                variables,
+                rngs,
+                name=outer.name,
+                mutable=scope_lib.intersect_filters(self.mutables[k], mutable_filter),
+                path=outer.path,
+                flags={**outer.flags, "unlifted_rngs": frozenset(unlifted)},
+            )
+            inner.rng_counters = outer.rng_counters
+            inner_scopes.append(inner)
+        return inner_scopes
+
+    def repack(self, inner_scopes: Sequence[Scope]) -> tuple[tuple[dict, ...], ...]:
+        """The mutable collections of the inner scopes, grouped by the output filters."""
+        per_scope = [
+            scope_lib.group_collections(
+                {c: v for c, v in s._variables.items() if s.is_mutable_collection(c)},
+                self.out_filters,
+            )
+            for s in inner_scopes
+        ]
+        return _transpose(per_scope, len(self.out_filters))
+
+    def publish(self, out_groups: Sequence[Sequence[Mapping]]) -> None:
+        """Writes the output groups to the lifted scopes (immutable collections are skipped).
+
+        Names are written sorted and dicts within values rebuilt with sorted keys, as Flax's
+        lifted variables come out of a JAX transform (``tree_unflatten`` sorts dict keys).
+        """
+        for group in out_groups:
+            for scope, collections in zip(self.scopes, group):
+                for col, collection in collections.items():
+                    if scope.is_mutable_collection(col):
+                        for name in sorted(collection):
+                            value = tree_util.tree_map(lambda x: x, collection[name])
+                            scope.put_variable(col, name, value)
+
+
+def _transpose(per_scope: Sequence[Sequence[Any]], n_groups: int) -> tuple[tuple[Any, ...], ...]:
+    return tuple(tuple(groups[g] for groups in per_scope) for g in range(n_groups))
+
+
+def _merge_groups(a: Sequence[Mapping], b: Sequence[Mapping]) -> tuple[dict, ...]:
+    return tuple({**x, **y} for x, y in zip(a, b))
+
+
+def _split_rng_groups(
+    rng_groups: Sequence[Sequence[Mapping]],
+    splits: Sequence[bool],
+    split: Callable[[Array], Array],
+) -> tuple:
+    """Applies ``split`` to the keys of the groups whose flag in ``splits`` is set."""
+    return tuple(
+        tuple({name: split(key) if do_split else key for name, key in g.items()} for g in group)
+        for group, do_split in zip(rng_groups, splits)
+    )
+
+
+def _prefix_pairs(prefix: Any, tree: Any) -> list[tuple[Any, Any]]:
+    """``(axis, leaf)`` for every leaf of ``tree``, with ``prefix`` broadcast over subtrees."""
+    if prefix is None or isinstance(prefix, (int, _Broadcast)):
+        return [(prefix, leaf) for leaf in tree_util.tree_leaves(tree)]
+    nested = tree_util.tree_map(
+        lambda ax, sub: [(ax, leaf) for leaf in tree_util.tree_leaves(sub)],
+        prefix,
+        tree,
+        is_leaf=lambda x: x is None or isinstance(x, _Broadcast),
+    )
+    return [
+        pair
+        for pairs in tree_util.tree_leaves(nested, is_leaf=lambda x: isinstance(x, list))
+        for pair in pairs
+    ]
+
+
+def _map_prefix(fn: Callable[[Any, Any], Any], prefix: Any, tree: Any) -> Any:
+    """``fn(axis, leaf)`` over ``tree`` with ``prefix`` broadcast over subtrees."""
+    if prefix is None or isinstance(prefix, (int, _Broadcast)):
+        return tree_util.tree_map(lambda leaf: fn(prefix, leaf), tree)
+    return tree_util.tree_map(
+        lambda ax, sub: tree_util.tree_map(lambda leaf: fn(ax, leaf), sub),
+        prefix,
+        tree,
+        is_leaf=lambda x: x is None or isinstance(x, _Broadcast),
+    )
+
+
+def _first_step(v: Any, reverse: bool) -> Any:
+    """The slice a scan's first step reads; zeros (or zero keys) of its shape when the scan
+    has no steps (Flax traces the body on the slice's shape then, and gives empty outputs)."""
+    if v.shape[0]:
+        return v[-1 if reverse else 0]
+    if core.dtypes.issubdtype(v.dtype, core.dtypes.prng_key):
+        data = random.key_data(v)
+        zeros = jnp.zeros(data.shape[1:], data.dtype)
+        return random.wrap_key_data(zeros, impl=random.key_impl(v))
+    return jnp.zeros(v.shape[1:], v.dtype)
+
+
+def _axis_size(pairs: list[tuple[Any, Any]], given: int | None, what: str, path: str) -> int:
+    sizes = {jnp.shape(leaf)[ax] for ax, leaf in pairs if isinstance(ax, int)}
+    if given is not None:
+        sizes.add(int(given))
+    if len(sizes) != 1:
+        raise errors.TransformAxisSizeError(what, sorted(sizes), path)
+    return sizes.pop()
+
+
+def _split_axes(variable_axes: Mapping[CollectionFilter, Any]) -> tuple[tuple, tuple]:
+    return tuple(variable_axes.keys()), tuple(variable_axes.values())
+
+
+def _hashable(x: Any) -> Any:
+    """``x`` if hashable, else a token that is equal only to itself (forces a retrace)."""
+    try:
+        hash(x)
+        return x
+    except TypeError:
+        return object()
