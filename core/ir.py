@@ -372,10 +372,22 @@ def _all_gather_params(params: dict) -> dict:
     }
 
 
+def _shard_map_params(params: dict) -> dict:
+    mesh = params["mesh"]
+    manual = ", ".join(repr(n) for n in mesh.axis_names if n in params["manual_axes"])
+    shown = {k: v for k, v in params.items() if k != "manual_axes"}
+    shown["newly_manual_axes"] = f"frozenset({{{manual}}})"  # in mesh order (JAX: hash order)
+    return shown
+
+
 # A primitive's parameters as JAX prints them, where numbax's differ: JAX's sharding parameters
 # (always None here), its shape parameters implied by the binder's type left out.
 _PRINTED_PARAMS = {
     "psum": _reducer_params,
+    "psum_axes": _reducer_params,
+    "psum_invariant": lambda params: {"axes": _axes(params["axis_name"])},
+    "pvary": lambda params: {"axes": _axes(params["axis_name"])},
+    "shard_map": _shard_map_params,
     "pmax": _reducer_params,
     "pmin": _reducer_params,
     "all_gather": _all_gather_params,
@@ -415,7 +427,10 @@ def _share_call_names(eqn: Eqn, name: _Namer) -> None:
 # Primitives JAX prints under another name, with these parameters in this order (then the
 # numbax-only ones that hold none of their unprinted values: `jit(..., backend="python")`'s;
 # a library function's jit has None, `core/jit/library.py`).
-_JAX_CALLS = {"jit_call": ("jit", ("name", "jaxpr"), {"backend": ("numba", None)})}
+_JAX_CALLS = {
+    "jit_call": ("jit", ("name", "jaxpr"), {"backend": ("numba", None)}),
+    "psum_axes": ("psum", None, {}),  # JAX's psum over positional axes (a vmap's)
+}
 
 
 def pp_eqn(eqn: Eqn, name: _Namer, indent: int = 0) -> str:

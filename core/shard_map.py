@@ -3,19 +3,26 @@
 Each input is cut into blocks by its `PartitionSpec` (array axis `d` split over the mesh axes
 named by `spec[d]`); the function sees one block and the mesh axis names bound, so `lax.psum`,
 `all_gather`, `axis_index`, `ppermute`... reduce across blocks; the outputs are put back
-together by `out_specs` (an axis a spec does not name must be the same in every block). numbax
-runs the blocks as nested `vmap`s over the mesh axes, one per axis with `axis_name` set, on the
-calling thread: the values are JAX's, and it composes with `jit`, `grad` and `vmap`, but the
-blocks are not spread over the devices (a `pure_callback` without a `vmap_method` is called
-once per block, as JAX calls it once per device). With `check_vma=True` an output whose spec
-leaves out a mesh axis must not vary along it (checked while tracing, like JAX's static check);
-with `check_vma=False` the block at index 0 of that axis is returned, as JAX does.
+together by `out_specs` (an axis a spec does not name must be the same in every block).
+
+Called on tracers (`jit`, `make_jaxpr`, `grad`, `vmap`), `shard_map` stages `f` on one block's
+abstract values and binds the `shard_map` primitive (`core/shard_map_prim.py`), which prints
+JAX 0.10.2's `shard_map[...]` equation and has every transformation rule; with
+`check_vma=True` its body is typed by JAX's varying manual axes (`core/shard_map_vma.py`) and
+an output whose spec leaves out a mesh axis it varies along is JAX's error while tracing.
+Called eagerly, `f` runs once on the blocks as nested `vmap`s over the mesh axes, and a value
+printed inside shows each device's block as JAX prints it.
+
+Either way the blocks are computed as nested `vmap`s on the calling thread (or in the compiled
+program): the values are JAX's, but the blocks are not spread over the devices (a
+`pure_callback` without a `vmap_method` is called once per block, as JAX calls it once per
+device). With `check_vma=False` the block at index 0 of an axis an output's spec leaves out is
+returned, as JAX does. Partial: `axis_names` (a subset of the mesh axes) is not supported.
 """
 
 from __future__ import annotations
 
 import functools
-import math
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -24,20 +31,25 @@ import numpy as np
 
 from core import numpy as jnp
 from core import tree_util
-from core.api import vmap
 from core.errors import ShardMapOutSpecError, ShardMapSpecError, VmapAxesError
 from core.interpreters import batching
+from core.interpreters.partial_eval import trace_to_closed_jaxpr
 from core.mesh import Mesh, get_mesh
-from core.placement import device_put
-from core.sharding import NamedSharding, PartitionSpec
+from core.shard_map_prim import (
+    axes_bound,
+    block_aval,
+    entry_axes,
+    join,
+    nested_vmaps,
+    place,
+    shard_map_p,
+    split,
+    traces,
+)
+from core.shard_map_vma import annotate, check_outputs, spec_axes
+from core.sharding import PartitionSpec
 from core.sharding_exemptions import unchecked
-from core.trace import EvalTrace, Tracer, current_trace
-
-
-def _entry_axes(entry: Any) -> tuple:
-    if entry is None:
-        return ()
-    return tuple(entry) if isinstance(entry, (tuple, list)) else (entry,)
+from core.trace import EvalTrace, Tracer, current_trace, get_aval
 
 
 def _is_spec(x: Any) -> bool:
@@ -61,7 +73,7 @@ def _leaf_specs(specs: Any, tree: Any, what: str) -> list[PartitionSpec]:
 def _check_spec(spec: PartitionSpec, mesh: Mesh, what: str) -> None:
     if not isinstance(spec, PartitionSpec):
         raise ShardMapSpecError(f"shard_map {what} entries must be PartitionSpecs, got {spec!r}.")
-    used = [a for e in spec for a in _entry_axes(e)]
+    used = [a for e in spec for a in entry_axes(e)]
     for name in used:
         if name not in mesh.axis_names:
             raise ShardMapSpecError(
@@ -70,57 +82,6 @@ def _check_spec(spec: PartitionSpec, mesh: Mesh, what: str) -> None:
             )
     if len(set(used)) != len(used):
         raise ShardMapSpecError(f"shard_map {what} {spec} uses a mesh axis twice.")
-
-
-def _split(x: Any, spec: PartitionSpec, mesh: Mesh, index: int) -> tuple[Any, list[str]]:
-    """`x` reshaped so every mesh axis its spec names is a leading axis, in mesh order."""
-    x = jnp.asarray(x)
-    if len(spec) > x.ndim:
-        raise ShardMapSpecError(
-            f"shard_map in_specs[{index}] {spec} has more entries than args[{index}] has axes "
-            f"(shape {x.shape})."
-        )
-    shape, position = [], {}
-    for d, size in enumerate(x.shape):
-        names = _entry_axes(spec[d]) if d < len(spec) else ()
-        pieces = math.prod(mesh.shape[n] for n in names)
-        if size % pieces:
-            raise ShardMapSpecError(
-                f"shard_map was given argument arrays with axis sizes that are not evenly "
-                f"divisible by the corresponding mesh axis sizes: args[{index}] of shape "
-                f"{x.shape}, axis {d} split over mesh axes {names} of total size {pieces}."
-            )
-        for n in names:
-            position[n] = len(shape)
-            shape.append(mesh.shape[n])
-        shape.append(size // pieces)
-    used = [n for n in mesh.axis_names if n in position]
-    front = [position[n] for n in used]
-    perm = front + [i for i in range(len(shape)) if i not in front]
-    return jnp.transpose(x.reshape(shape), perm), used
-
-
-def _join(y: Any, spec: PartitionSpec, mesh: Mesh, check_vma: bool) -> Any:
-    """The inverse of `_split` for an output: leading mesh axes merged into their dims.
-
-    The output has a leading axis for every mesh axis its spec names (and, without
-    `check_vma`, for the others too: of those, block 0 is kept)."""
-    named = {n for e in spec for n in _entry_axes(e)}
-    leading = [n for n in mesh.axis_names if n in named or not check_vma]
-    y = y[tuple(slice(None) if n in named else 0 for n in leading)]
-    used = [n for n in leading if n in named]
-    block = y.shape[len(used) :]
-    if len(spec) > len(block):
-        raise ShardMapOutSpecError(
-            f"shard_map out_specs {spec} has more entries than the output has axes "
-            f"(block shape {block})."
-        )
-    perm, shape = [], []
-    for d, size in enumerate(block):
-        names = _entry_axes(spec[d]) if d < len(spec) else ()
-        perm += [used.index(n) for n in names] + [len(used) + d]
-        shape.append(size * math.prod(mesh.shape[n] for n in names))
-    return jnp.transpose(y, perm).reshape(shape)
 
 
 def shard_map(
@@ -178,61 +139,12 @@ def shard_map(
             )
         specs = in_specs if in_specs is not None else tuple(_own_spec(a, m) for a in args)
         leaves, treedef = tree_util.tree_flatten(args)
-        split = []
-        for i, (leaf, spec) in enumerate(zip(leaves, _leaf_specs(specs, args, "in_specs"))):
+        leaf_specs = _leaf_specs(specs, args, "in_specs")
+        for spec in leaf_specs:
             _check_spec(spec, m, "in_specs")
-            split.append(_split(leaf, spec, m, i))
-        blocks = [b for b, _ in split]
-
-        eager = type(current_trace()) is EvalTrace
-
-        def body(*block_leaves: Any) -> Any:
-            traces = _traces(current_trace(), len(m.axis_names))
-            for trace in traces:
-                trace.per_device = True
-            if not eager:
-                return f(*treedef.unflatten(block_leaves))
-            for trace in traces:
-                trace.boxes_all = True
-            boxed = [
-                x
-                if isinstance(x, batching.BatchTracer)
-                else batching.BatchTracer(traces[-1], x, None)
-                for x in block_leaves
-            ]
-            _frames.stack.append((m, traces))
-            try:
-                return f(*treedef.unflatten(boxed))
-            finally:
-                _frames.stack.pop()
-
-        fn = body
-        for name in reversed(m.axis_names):
-            in_axes = [0 if name in used else None for _, used in split]
-            out_axes = tree_util.tree_map(
-                lambda s, n=name: (
-                    0 if any(n in _entry_axes(e) for e in s) or not check_vma else None
-                ),
-                out_specs,
-                is_leaf=_is_spec,
-            )
-            fn = vmap(
-                fn, in_axes=in_axes, out_axes=out_axes, axis_name=name, axis_size=m.shape[name]
-            )
-        try:
-            out = fn(*blocks)
-        except VmapAxesError as e:
-            raise ShardMapOutSpecError(
-                "shard_map out_specs leave out a mesh axis along which an output varies (an "
-                "output whose spec does not name a mesh axis must be the same in every block "
-                f"along it, e.g. the result of lax.psum over it): {e}"
-            ) from e
-        out_leaves, out_tree = tree_util.tree_flatten(out)
-        joined = []
-        for y, spec in zip(out_leaves, _leaf_specs(out_specs, out, "out_specs")):
-            _check_spec(spec, m, "out_specs")
-            joined.append(_place(_join(y, spec, m, check_vma), spec, m))
-        return out_tree.unflatten(joined)
+        if type(current_trace()) is EvalTrace:
+            return _eager(f, m, leaves, treedef, leaf_specs, out_specs, check_vma)
+        return _staged(f, m, leaves, treedef, leaf_specs, out_specs, check_vma)
 
     @functools.wraps(f)
     def mapped(*args: Any) -> Any:
@@ -242,6 +154,81 @@ def shard_map(
             return run(*args)
 
     return mapped
+
+
+def _eager(f, m: Mesh, leaves, treedef, leaf_specs, out_specs, check_vma: bool) -> Any:
+    """An eager `shard_map`: `f` runs once on the blocks as nested `vmap`s over the mesh axes,
+    its values shown per device (`_shown_blocks`)."""
+    pieces = [split(leaf, spec, m, i) for i, (leaf, spec) in enumerate(zip(leaves, leaf_specs))]
+
+    def body(*block_leaves: Any) -> Any:
+        axis_traces = traces(current_trace(), len(m.axis_names))
+        for trace in axis_traces:
+            trace.per_device = True
+            trace.boxes_all = True
+        boxed = [
+            x
+            if isinstance(x, batching.BatchTracer)
+            else batching.BatchTracer(axis_traces[-1], x, None)
+            for x in block_leaves
+        ]
+        _frames.stack.append((m, axis_traces))
+        try:
+            return f(*treedef.unflatten(boxed))
+        finally:
+            _frames.stack.pop()
+
+    fn = nested_vmaps(body, m, [used for _, used in pieces], out_specs, check_vma)
+    try:
+        out = fn(*[b for b, _ in pieces])
+    except VmapAxesError as e:
+        raise ShardMapOutSpecError(
+            "shard_map out_specs leave out a mesh axis along which an output varies (an "
+            "output whose spec does not name a mesh axis must be the same in every block "
+            f"along it, e.g. the result of lax.psum over it): {e}"
+        ) from e
+    out_leaves, out_tree = tree_util.tree_flatten(out)
+    joined = []
+    for y, spec in zip(out_leaves, _leaf_specs(out_specs, out, "out_specs")):
+        _check_spec(spec, m, "out_specs")
+        joined.append(place(join(y, spec, m, check_vma), spec, m))
+    return out_tree.unflatten(joined)
+
+
+def _staged(f, m: Mesh, leaves, treedef, leaf_specs, out_specs, check_vma: bool) -> Any:
+    """A traced `shard_map`: `f` staged on one block's avals and bound as `shard_map_p`
+    (its body typed by vma and checked against `out_specs` with `check_vma`, as JAX does)."""
+    leaves = [jnp.asarray(leaf) for leaf in leaves]
+    avals = [block_aval(get_aval(x), s, m, i) for i, (x, s) in enumerate(zip(leaves, leaf_specs))]
+    found: dict = {}
+
+    def flat(*block_leaves: Any) -> list:
+        out = f(*treedef.unflatten(block_leaves))
+        found["out"] = out
+        out_leaves, found["tree"] = tree_util.tree_flatten(out)
+        return out_leaves
+
+    with axes_bound(m):
+        jaxpr, consts = trace_to_closed_jaxpr(flat, avals)
+    leaf_out_specs = _leaf_specs(out_specs, found["out"], "out_specs")
+    for spec in leaf_out_specs:
+        _check_spec(spec, m, "out_specs")
+    all_specs = (PartitionSpec(),) * len(consts) + tuple(leaf_specs)
+    if check_vma:
+        order = tuple(m.axis_names)
+        jaxpr, out_vmas = annotate(jaxpr, [spec_axes(s) for s in all_specs], order)
+        check_outputs(out_vmas, leaf_out_specs, m, getattr(f, "__name__", str(f)))
+    outs = shard_map_p.bind(
+        *consts,
+        *leaves,
+        jaxpr=jaxpr,
+        mesh=m,
+        in_specs=all_specs,
+        out_specs=tuple(leaf_out_specs),
+        check_vma=bool(check_vma),
+        manual_axes=frozenset(m.axis_names),
+    )
+    return found["tree"].unflatten(outs)
 
 
 class _Frames(threading.local):
@@ -255,24 +242,16 @@ class _Frames(threading.local):
 _frames = _Frames()
 
 
-def _traces(inner: Any, n: int) -> list:
-    """The `n` traces from `inner` outwards, outermost first."""
-    out = [inner]
-    while len(out) < n:
-        out.append(out[-1].parent)
-    return out[::-1]
-
-
 def _shown_blocks(tracer: batching.BatchTracer) -> str | None:
     """A value of an eager `shard_map`'s body as JAX prints it: each device's block after the
     device and its mesh coordinates; None for a tracer of any other `vmap`."""
-    for mesh, traces in reversed(_frames.stack):
-        if tracer._trace not in traces:
+    for mesh, axis_traces in reversed(_frames.stack):
+        if tracer._trace not in axis_traces:
             continue
         dims: dict = {}
         value = tracer
-        while isinstance(value, batching.BatchTracer) and value._trace in traces:
-            dims[traces.index(value._trace)] = value.batch_dim
+        while isinstance(value, batching.BatchTracer) and value._trace in axis_traces:
+            dims[axis_traces.index(value._trace)] = value.batch_dim
             value = value.val
         if isinstance(value, Tracer):
             return None  # staged (under `jit`): no values
@@ -291,14 +270,6 @@ def _shown_blocks(tracer: batching.BatchTracer) -> str | None:
 
 
 batching.shown_blocks = _shown_blocks
-
-
-def _place(y: Any, spec: PartitionSpec, mesh: Mesh) -> Any:
-    """An eager output laid out as JAX's: `NamedSharding(mesh, spec)` (its blocks one per
-    device); traced outputs are left to the enclosing `jit`."""
-    if type(current_trace()) is not EvalTrace or not isinstance(mesh, Mesh):
-        return y
-    return device_put(y, NamedSharding(mesh, spec))
 
 
 def _own_spec(x: Any, mesh: Mesh) -> PartitionSpec:

@@ -1,7 +1,7 @@
 """What a collective does on a device of a running `pmap`: gather every device's value through
 the communicator (`communicator.py`) and reduce it.
 
-The collective primitives of `core/prims/collectives.py` come here when their axis is a
+The collective primitives of `core/prims/collectives/primitives.py` come here when their axis is a
 pmapped one: their eager impl calls `eager(name)` (under `disable_jit` or the numpy back end)
 and their numba lowering (`core/backends/numba/rules/collectives.py`) a host call into the
 same `run` through `host_collective`. A name that no running pmap binds raises

@@ -400,6 +400,8 @@ CASES: list[Case] = [
     Case("tile", "tile", lambda x: ix.tile(x, (2, 1, 3)), [L(2, 1, 3)]),
     Case("erfc", "erfc", special.erfc, [np.array([-1.3, 0.2, 0.9, 2.4])]),
     Case("copy", "copy", sh.copy_p.bind, [L(3)]),
+    # JAX's psum over a positional axis (what a psum over a vmap axis becomes)
+    Case("psum_axes", "psum_axes", lambda x: coll.psum_axes_p.bind(x, axis_name=(1,)), [R(2, 3)]),
     Case(
         "select_n_scalar_which",
         "select_n",
@@ -437,6 +439,19 @@ NAMED_CASES: list[Case] = [
         "all_to_all",
         _named(lambda x: ew.mul(coll.all_to_all(x, "i", 0, 1), ew.sin(sh.transpose(x, (1, 0))))),
         [R(3, 3, 2)],
+    ),
+    # shard_map's vma primitives: psum_invariant sums, pvary is the identity
+    Case(
+        "psum_invariant",
+        "psum_invariant",
+        _named(lambda x: ew.mul(coll.psum_invariant_p.bind(ew.mul(x, x), axis_name=("i",)), x)),
+        [R(3)],
+    ),
+    Case(
+        "pvary",
+        "pvary",
+        _named(lambda x: ew.mul(coll.pvary_p.bind(ew.sin(x), axis_name=("i",)), x)),
+        [R(3)],
     ),
     Case(
         "axis_index",

@@ -298,9 +298,9 @@ def test_pytree_reductions_travel_in_one_exchange_per_dtype():
 
 
 def test_large_leaves_travel_alone(monkeypatch):
-    from core.prims import collectives
+    from core.prims.collectives import wrappers
 
-    monkeypatch.setattr(collectives, "PACK_MAX", 6)  # "a" (6 per device) alone, "c" with "d"
+    monkeypatch.setattr(wrappers, "PACK_MAX", 6)  # "a" (6 per device) alone, "c" with "d"
     tree = {
         "a": np.arange(24.0, dtype=np.float32).reshape(4, 2, 3),
         "c": np.ones((4, 5), np.float32),

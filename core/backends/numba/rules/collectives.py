@@ -1,4 +1,4 @@
-"""Numba lowering of the collectives (`core/prims/collectives.py`).
+"""Numba lowering of the collectives (`core/prims/collectives/primitives.py`).
 
 Under `vmap(..., axis_name=...)` collectives are batched away before compilation, so a compiled
 collective is one whose axis a `pmap` binds. In one process, psum, pmax, pmin and all_gather

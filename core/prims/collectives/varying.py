@@ -1,0 +1,49 @@
+"""pvary and psum_invariant: the primitives of `shard_map`'s `check_vma` types (JAX 0.10.2).
+
+Inside a `shard_map` with `check_vma=True`, JAX types each value by the mesh axes along which
+it may vary (its "varying manual axes", printed `f32[2]{V:i}`). `pvary` marks an invariant
+value as varying along more axes (a no-op on the values: every block holds the same one);
+`psum_invariant` is the psum of a varying value, whose result is invariant along the summed
+axes. They transpose into each other. numbax inserts them where JAX does when `shard_map`
+stages its body (`core/shard_map_vma.py`); the values are computed as today, by nested
+`vmap`s over the mesh axes, where pvary is the identity and psum_invariant is psum.
+"""
+
+from __future__ import annotations
+
+from core.interpreters.jvp import deflinear
+from core.primitive import Primitive
+from core.prims.collectives.primitives import psum_p
+
+pvary_p = Primitive("pvary", collective=True)
+pvary_p.def_impl(lambda x, *, axis_name: x)
+pvary_p.def_abstract_eval(lambda x, *, axis_name: x)
+deflinear(pvary_p)
+
+
+def _pvary_batch(args, dims, *, axis_name, axis_trace=None):
+    (x,), (d,) = args, dims
+    if axis_trace is None:  # another vmap's axis: the batched value is marked the same way
+        return pvary_p.bind(x, axis_name=axis_name), d
+    return x, d  # over the axis it names: the same value on every element, as it was
+
+
+pvary_p.def_batch(_pvary_batch)
+
+psum_invariant_p = Primitive("psum_invariant", collective=True)
+psum_invariant_p.def_impl(psum_p.impl)
+psum_invariant_p.def_abstract_eval(lambda x, *, axis_name: x)
+deflinear(psum_invariant_p)
+
+
+def _psum_invariant_batch(args, dims, *, axis_name, axis_trace=None):
+    if axis_trace is None:  # another vmap's name: elementwise along this batch axis
+        return psum_invariant_p.bind(args[0], axis_name=axis_name), dims[0]
+    return psum_p.batch(args, dims, axis_name=axis_name, axis_trace=axis_trace)
+
+
+psum_invariant_p.def_batch(_psum_invariant_batch)
+psum_invariant_p.def_transpose(lambda ct, x, *, axis_name: [pvary_p.bind(ct, axis_name=axis_name)])
+pvary_p.def_transpose(lambda ct, x, *, axis_name: [psum_invariant_p.bind(ct, axis_name=axis_name)])
+
+__all__ = ["psum_invariant_p", "pvary_p"]

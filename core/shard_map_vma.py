@@ -1,0 +1,165 @@
+"""`shard_map`'s `check_vma` types: which mesh axes each value of its body may vary along.
+
+JAX 0.10.2 types every value inside a `shard_map(..., check_vma=True)` body by its varying
+manual axes (vma), printed `f32[2]{V:i}`, and computes them while it traces: an input varies
+along the mesh axes its spec names; `axis_index(i)` varies along `i`; an operation of values
+of different vma first marks the less varying ones with `pvary` (a no-op on the values), and
+its result varies along the union; `psum` is bound as `psum_invariant`, whose result no longer
+varies along the summed axes; pmax/pmin drop their axes too; all_gather, ppermute, all_to_all
+and reduce_scatter keep them. An output whose vma holds an axis its `out_specs` entry leaves
+out is JAX's static replication error.
+
+numbax traces the body as usual and then rewrites its jaxpr once (`annotate`): the variables
+get `VaryingShapedArray` types, the `pvary` equations are inserted where JAX inserts them, and
+`psum` becomes `psum_invariant`. The transformations of `shard_map` (jvp, transpose, partial
+evaluation, vmap) annotate the jaxprs they derive the same way.
+
+Partial: the bodies of higher-order equations inside the body (`jit`, `cond`, `scan`, custom
+rules) are not typed, and such an equation's results vary along the union of its operands'
+axes (JAX types the bodies; a psum inside a nested `jit` then makes numbax's result varying
+where JAX's is not). `all_gather(..., to="invarying")` gathers as "varying" does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.avals import ShapedArray
+from core.errors import ShardMapOutSpecError
+from core.ir import Eqn, Jaxpr, Literal, Var
+from core.prims.collectives import psum_invariant_p, pvary_p
+
+# Collectives whose result varies along the axes of their operand, made varying along theirs.
+_KEEPING = frozenset({"all_gather", "ppermute", "all_to_all", "reduce_scatter"})
+# Collectives whose result no longer varies along their axes.
+_DROPPING = frozenset({"psum", "psum_invariant", "pmax", "pmin"})
+
+
+class VaryingShapedArray(ShapedArray):
+    """A `ShapedArray` inside a `shard_map` body that varies along mesh axes `vma` (JAX's
+    `jax.typeof(x).vma`), printed `f32[2]{V:i}` (`{V:(x,y)}` for two, in mesh order)."""
+
+    __slots__ = ("vma", "order")
+
+    def __init__(self, aval: ShapedArray, vma: frozenset, order: tuple) -> None:
+        super().__init__(aval.shape, aval.dtype, aval.weak_type)
+        self.vma = vma
+        self.order = order
+
+    def str_short(self, short_dtypes: bool = True, mesh_axis_types: bool = False) -> str:
+        text = super().str_short(short_dtypes, mesh_axis_types)
+        names = [n for n in self.order if n in self.vma]
+        if not names:
+            return text
+        return text + "{V:" + (str(names[0]) if len(names) == 1 else f"({','.join(names)})") + "}"
+
+
+def _names(axis_name) -> tuple:
+    return tuple(axis_name) if isinstance(axis_name, (tuple, list)) else (axis_name,)
+
+
+def _typed(aval: ShapedArray, vma: frozenset, order: tuple) -> ShapedArray:
+    plain = ShapedArray(aval.shape, aval.dtype, aval.weak_type)
+    return VaryingShapedArray(plain, vma, order) if vma else plain
+
+
+def annotate(jaxpr: Jaxpr, in_vmas: Sequence[frozenset], order: tuple) -> tuple[Jaxpr, list]:
+    """`jaxpr` typed by vma, with JAX's `pvary` equations and `psum` as `psum_invariant`.
+
+    Args:
+      jaxpr: a constvar-free shard_map body.
+      in_vmas: the mesh axes each input varies along.
+      order: the mesh's axis names, in mesh order (the order `pvary` lists its axes in).
+
+    Returns:
+      The rewritten jaxpr and the vma of each of its outputs.
+    """
+    vmas: dict[Var, frozenset] = {}
+    rename: dict[Var, Var] = {}
+
+    def fresh(v: Var, vma: frozenset) -> Var:
+        new = Var(_typed(v.aval, vma, order))
+        rename[v], vmas[new] = new, vma
+        return new
+
+    def vma_of(x) -> frozenset:
+        return frozenset() if isinstance(x, Literal) else vmas[x]
+
+    def sub(x):
+        return x if isinstance(x, Literal) else rename[x]
+
+    invars = [fresh(v, frozenset(m)) for v, m in zip(jaxpr.invars, in_vmas, strict=True)]
+    eqns: list[Eqn] = []
+
+    def varying(x, want: frozenset):
+        """`x` made to vary along `want` (a `pvary` of the axes it lacks)."""
+        missing = want - vma_of(x)
+        if not missing:
+            return x
+        out = Var(_typed(x.aval, want | vma_of(x), order))
+        vmas[out] = want | vma_of(x)
+        axes = tuple(n for n in order if n in missing)
+        eqns.append(Eqn(pvary_p, [x], {"axis_name": axes}, [out]))
+        return out
+
+    for eqn in jaxpr.eqns:
+        ins = [sub(x) for x in eqn.inputs]
+        name, prim, params = eqn.prim.name, eqn.prim, eqn.params
+        if name == "axis_index":
+            out_vma = frozenset(_names(params["axis_name"]))
+        elif name == "pvary":
+            out_vma = vma_of(ins[0]) | frozenset(_names(params["axis_name"]))
+        elif name in _DROPPING or name in _KEEPING:
+            axes = frozenset(_names(params["axis_name"]))
+            ins = [varying(ins[0], axes)]
+            out_vma = vma_of(ins[0]) - axes if name in _DROPPING else vma_of(ins[0])
+            prim = psum_invariant_p if name == "psum" else prim
+        elif eqn.prim.higher_order:
+            out_vma = frozenset().union(*map(vma_of, ins))
+        else:
+            out_vma = frozenset().union(*map(vma_of, ins))
+            ins = [varying(x, out_vma) for x in ins]
+        outs = [fresh(v, out_vma) for v in eqn.outputs]
+        eqns.append(Eqn(prim, ins, params, outs, eqn.source_info))
+    outvars = [sub(x) for x in jaxpr.outvars]
+    return Jaxpr([], invars, eqns, outvars), [vma_of(x) for x in outvars]
+
+
+def spec_axes(spec) -> frozenset:
+    """The mesh axes a `PartitionSpec` names."""
+    return frozenset(
+        n for e in spec if e is not None for n in (e if isinstance(e, (tuple, list)) else (e,))
+    )
+
+
+def check_outputs(out_vmas: Sequence[frozenset], out_specs: Sequence, mesh, fun_name: str):
+    """JAX's static replication check: an output may vary only along axes its spec names.
+
+    Raises:
+      ShardMapOutSpecError: an output varies along a mesh axis its `out_specs` entry leaves
+        out (JAX's message; the fix: psum it, name the axis, or `check_vma=False`).
+    """
+    for i, (vma, spec) in enumerate(zip(out_vmas, out_specs, strict=True)):
+        extra = vma - spec_axes(spec)
+        if not extra:
+            continue
+        shape = tuple(mesh.shape[n] for n in mesh.axis_names)
+        named = "{" + ", ".join(n for n in mesh.axis_names if n in spec_axes(spec)) + "}"
+        raise ShardMapOutSpecError(
+            f"shard_map applied to the function '{fun_name}' was given out_specs which require "
+            "replication which can't be statically inferred given the mesh:\n\n"
+            f"The mesh given has shape {shape} with corresponding axis names "
+            f"{tuple(mesh.axis_names)}.\n\n"
+            f"out_specs[{i}] is {spec!r} which implies that the corresponding output value is "
+            f"only varying across mesh axes {named} and not "
+            "{" + ", ".join(n for n in mesh.axis_names if n in extra) + "}, but it was inferred "
+            "to be possibly varying over {"
+            + ", ".join(n for n in mesh.axis_names if n in vma)
+            + "}\n\n"
+            "Check if these output values are meant to be replicated over those mesh axes. If "
+            "not, consider revising the corresponding out_specs entries. If so, consider "
+            "disabling the check by passing the check_vma=False argument to `jax.shard_map`."
+        )
+
+
+__all__ = ["VaryingShapedArray", "annotate", "check_outputs", "spec_axes"]

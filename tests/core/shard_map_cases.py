@@ -1,0 +1,140 @@
+"""A table of `shard_map` programs (and `pmap`, and `vmap` of a psum) whose `make_jaxpr` text
+and values numbax compares with JAX 0.10.2's: each case is a function of a namespace `m`
+(`m.jax`, `m.jnp`, `m.lax`, `m.P`) returning `(fun, args)`. `record_shard_map.py` runs the
+table under JAX (8 CPU devices, meshes of `AxisType.Auto`) into `jax_shard_map.json`;
+`test_shard_map_jaxprs.py` runs it under numbax. Neither this table nor the test imports JAX."""
+
+import numpy as np
+
+F = np.float32
+
+
+def _x(*shape):
+    return np.arange(int(np.prod(shape)), dtype=F).reshape(shape) / 4 - 1
+
+
+def _cases(m):  # noqa: PLR0915  (one line per case)
+    jax, jnp, lax, P = m.jax, m.jnp, m.lax, m.P
+    auto = jax.sharding.AxisType.Auto
+    mesh_i = jax.make_mesh((4,), ("i",), devices=jax.devices()[:4], axis_types=(auto,))
+    mesh_2 = jax.make_mesh((2,), ("i",), devices=jax.devices()[:2], axis_types=(auto,))
+    mesh_xy = jax.make_mesh((2, 2), ("x", "y"), devices=jax.devices()[:4], axis_types=(auto,) * 2)
+
+    def smap(f, mesh, in_specs, out_specs, **kw):
+        return jax.shard_map(f, mesh=mesh, in_specs=in_specs, out_specs=out_specs, **kw)
+
+    c = {}
+    c["psum_of_sums"] = (
+        smap(lambda b: lax.psum(b.sum(), "i"), mesh_i, P("i"), P()),
+        (_x(8),),
+    )
+    c["axis_index_all_gather_pvary"] = (
+        smap(
+            lambda a, b: (a * lax.axis_index("x"), lax.all_gather(b, "y"), a + 1.0, b * 2),
+            mesh_xy,
+            (P("x", "y"), P()),
+            (P("x", "y"), P("y"), P("x", "y"), P()),
+        ),
+        (_x(4, 4), _x(4)),
+    )
+    c["replicated_input_psum_ppermute"] = (
+        smap(
+            lambda a, b: (a + b, lax.psum(b, "x"), lax.ppermute(a, "x", [(0, 1), (1, 0)])),
+            mesh_xy,
+            (P("x"), P()),
+            (P("x"), P(), P("x")),
+        ),
+        (_x(4), _x(2)),
+    )
+    c["pmax_reduce_scatter_all_to_all"] = (
+        smap(
+            lambda a, b: (
+                lax.pmax(a, "x"),
+                lax.psum_scatter(b, "y", tiled=True),
+                lax.all_to_all(a, "y", 0, 0, tiled=True),
+                jnp.sin(a) * b,
+            ),
+            mesh_xy,
+            (P("y"), P()),
+            (P("y"), P("y"), P("y"), P("y")),
+        ),
+        (_x(4), _x(2)),
+    )
+    c["psum_two_axes"] = (
+        smap(lambda a: lax.psum(a, ("x", "y")), mesh_xy, P(("x", "y")), P()),
+        (_x(8),),
+    )
+    c["unchecked_sum"] = (
+        smap(lambda a: a.sum(), mesh_xy, P("x"), P(), check_vma=False),
+        (_x(4),),
+    )
+    c["unchecked_psum_two_axes"] = (
+        smap(lambda a: lax.psum(a, ("x", "y")), mesh_xy, P(("x", "y")), P(), check_vma=False),
+        (_x(4),),
+    )
+    c["jit_of_shard_map"] = (
+        jax.jit(smap(lambda a: lax.psum(a * 2, "i"), mesh_2, P("i"), P())),
+        (_x(4),),
+    )
+    c["jit_inside_the_body"] = (
+        smap(lambda a: jax.jit(jnp.sin)(a) * 2, mesh_2, P("i"), P("i")),
+        (_x(4),),
+    )
+    c["closed_over_constant"] = (
+        smap(lambda a: a * jnp.arange(2.0), mesh_2, P("i"), P("i")),
+        (_x(4),),
+    )
+    loss = smap(lambda a, w: lax.psum((a * w).sum(), "i"), mesh_2, (P("i"), P()), P())
+    c["grad_of_a_loss"] = (jax.grad(loss, argnums=(0, 1)), (_x(4), _x(2)))
+    c["vmap_over_shard_map"] = (jax.vmap(loss, in_axes=(0, None)), (_x(3, 4), _x(2)))
+    c["vmap_over_axis_1"] = (jax.vmap(loss, in_axes=(1, None)), (_x(4, 3), _x(2)))
+    unchecked_loss = smap(
+        lambda a, w: lax.psum(a * w, "i").sum(keepdims=True),
+        mesh_2,
+        (P("i"), P()),
+        P(),
+        check_vma=False,
+    )
+    c["grad_unchecked_replicated_input"] = (
+        jax.grad(lambda a, w: unchecked_loss(a, w)[0], argnums=(0, 1)),
+        (_x(4), _x(2)),
+    )
+    c["jvp_through_shard_map"] = (
+        lambda a, w, t: jax.jvp(loss, (a, w), (t, w)),
+        (_x(4), _x(2), _x(4) * 2),
+    )
+    unchecked = smap(lambda a: jnp.sin(a).sum(keepdims=True), mesh_2, P("i"), P(), check_vma=False)
+    c["grad_unchecked"] = (jax.grad(lambda a: unchecked(a)[0]), (_x(4),))
+    c["data_parallel_gradient"] = (
+        jax.jit(
+            smap(
+                lambda w, xb: lax.pmean(
+                    jax.grad(lambda w: jnp.mean(jnp.tanh(xb @ w) ** 2))(w), "i"
+                ),
+                mesh_2,
+                (P(), P("i")),
+                P(),
+            )
+        ),
+        (_x(3, 2), _x(4, 3)),
+    )
+    c["pmap_psum"] = (jax.pmap(lambda x: lax.psum(x, "i"), axis_name="i"), (_x(2, 3),))
+    c["vmap_psum"] = (jax.vmap(lambda x: lax.psum(x, "i"), axis_name="i"), (_x(2, 3),))
+    c["vmap_psum_over_axis_1"] = (
+        jax.vmap(lambda x: lax.psum(x, "i") * x, in_axes=1, axis_name="i"),
+        (_x(3, 2),),
+    )
+    return c
+
+
+def cases(m):
+    """The table under the API namespace `m` (attributes jax, jnp, lax, P).
+
+    Args:
+      m: a namespace with the `jax`, `jnp` and `lax` modules of one implementation, and its
+        `PartitionSpec` as `P`.
+
+    Returns:
+      A dict of case name to `(function, example arguments)`.
+    """
+    return _cases(m)

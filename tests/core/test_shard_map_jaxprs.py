@@ -1,0 +1,93 @@
+"""`shard_map` (and `pmap`, and `vmap` of a psum) against JAX 0.10.2: `make_jaxpr`'s text and
+the values, eagerly and under `jit`, for the table of `shard_map_cases.py` (recorded by
+`record_shard_map.py` into `jax_shard_map.json`; JAX is not imported here).
+
+The cases numbax prints as JAX does must stay equal; the others are listed in `DIFFERENT` with
+the reasons, as strict expected failures (one that starts matching is to be moved out of it).
+Every case's values are JAX's but those of `VALUES_DIFFERENT`."""
+
+import json
+import pathlib
+import types
+import warnings
+
+import numpy as np
+import pytest
+
+import core
+import core.numpy as jnp
+from core import lax
+from core.sharding import PartitionSpec
+from tests.core.shard_map_cases import cases
+
+RECORDED = json.loads((pathlib.Path(__file__).parent / "jax_shard_map.json").read_text())
+CASES = cases(types.SimpleNamespace(jax=core, jnp=jnp, lax=lax, P=PartitionSpec))
+
+# Why numbax's text differs:
+RESIDUALS = (
+    "partial evaluation keeps every residual as a leading unit axis split over all mesh axes "
+    "(JAX forwards inputs and keeps residuals of other specs)"
+)
+NESTED = "the bodies of higher-order equations inside a shard_map are not typed by vma"
+PMAP = "pmap is its own primitive (JAX 0.10.2: jit of a shard_map of the per-device program)"
+NP_INT = "vmap's broadcast of an unbatched output prints plain ints (JAX: np.int64(1))"
+MOVED = "a psum over a vmap axis other than 0 reduces in place (JAX moves the axis first)"
+BATCH_FIRST = "vmap moves the batch axis first (JAX splits it where it is)"
+ARANGE = "jnp.arange inside a trace is a constant (JAX: an iota equation)"
+VMA_GRAD = (
+    "numbax types the body by vma after tracing it: a `grad` inside the body knows no pvary, "
+    "so the gradient of an invariant input is each block's (JAX transposes its pvary into "
+    "psum_invariant: the sum over the blocks)"
+)
+
+DIFFERENT = {
+    "grad_of_a_loss": [RESIDUALS],
+    "grad_unchecked": [RESIDUALS],
+    "grad_unchecked_replicated_input": [RESIDUALS],
+    "vmap_over_axis_1": [BATCH_FIRST, NP_INT],
+    "data_parallel_gradient": [VMA_GRAD],
+    "closed_over_constant": [ARANGE],
+    "jit_inside_the_body": [NESTED],
+    "pmap_psum": [PMAP],
+    "vmap_psum": [NP_INT],
+    "vmap_over_shard_map": [NP_INT],
+    "vmap_psum_over_axis_1": [NP_INT, MOVED],
+}
+
+VALUES_DIFFERENT = {"data_parallel_gradient": VMA_GRAD}
+
+
+def _marked(reasons: dict) -> list:
+    """The case names, those in `reasons` as strict expected failures."""
+    return [
+        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=reasons[n]))
+        if n in reasons
+        else n
+        for n in sorted(CASES)
+    ]
+
+
+def test_table_is_recorded():
+    assert set(CASES) == set(RECORDED["jaxprs"]) == set(RECORDED["values"])
+    assert set(DIFFERENT) <= set(CASES)
+
+
+@pytest.mark.parametrize("name", _marked({n: "; ".join(r) for n, r in DIFFERENT.items()}))
+def test_jaxpr_text_is_jaxs(name):
+    fun, args = CASES[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        text = str(core.make_jaxpr(fun)(*args))
+    assert text == RECORDED["jaxprs"][name]
+
+
+@pytest.mark.parametrize("jitted", [False, True], ids=["eager", "jit"])
+@pytest.mark.parametrize("name", _marked(VALUES_DIFFERENT))
+def test_values_are_jaxs(name, jitted):
+    fun, args = CASES[name]
+    out = core.tree.leaves((core.jit(fun) if jitted else fun)(*args))
+    want = RECORDED["values"][name]
+    assert len(out) == len(want)
+    for got, (dtype, value) in zip(out, want):
+        assert str(np.asarray(got).dtype) == dtype
+        np.testing.assert_allclose(np.asarray(got), np.asarray(value, dtype), rtol=2e-6, atol=1e-6)
