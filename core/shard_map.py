@@ -70,6 +70,17 @@ def _leaf_specs(specs: Any, tree: Any, what: str) -> list[PartitionSpec]:
     return tree_util.tree_leaves(spread, is_leaf=_is_spec)
 
 
+def _leaf_spec_names(specs: Any, tree: Any) -> list[str]:
+    """For each leaf of `tree`, where its spec sits in `out_specs` as JAX's errors name it
+    (`out_specs`, `out_specs[1]`, ...)."""
+    paths, treedef = tree_util.tree_flatten_with_path(specs, is_leaf=_is_spec)
+    names = treedef.unflatten([f"out_specs{tree_util.keystr(path)}" for path, _ in paths])
+    spread = tree_util.tree_map(
+        lambda name, sub: tree_util.tree_map(lambda _: name, sub), names, tree
+    )
+    return tree_util.tree_leaves(spread)
+
+
 def _check_spec(spec: PartitionSpec, mesh: Mesh, what: str) -> None:
     if not isinstance(spec, PartitionSpec):
         raise ShardMapSpecError(f"shard_map {what} entries must be PartitionSpecs, got {spec!r}.")
@@ -217,7 +228,8 @@ def _staged(f, m: Mesh, leaves, treedef, leaf_specs, out_specs, check_vma: bool)
     if check_vma:
         order = tuple(m.axis_names)
         jaxpr, out_vmas = annotate(jaxpr, [spec_axes(s) for s in all_specs], order)
-        check_outputs(out_vmas, leaf_out_specs, m, getattr(f, "__name__", str(f)))
+        names = _leaf_spec_names(out_specs, found["out"])
+        check_outputs(out_vmas, leaf_out_specs, names, m, getattr(f, "__name__", str(f)))
     outs = shard_map_p.bind(
         *consts,
         *leaves,

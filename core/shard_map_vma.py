@@ -132,14 +132,23 @@ def spec_axes(spec) -> frozenset:
     )
 
 
-def check_outputs(out_vmas: Sequence[frozenset], out_specs: Sequence, mesh, fun_name: str):
+def check_outputs(
+    out_vmas: Sequence[frozenset], out_specs: Sequence, names: Sequence[str], mesh, fun_name: str
+) -> None:
     """JAX's static replication check: an output may vary only along axes its spec names.
+
+    Args:
+      out_vmas: the axes each output varies along.
+      out_specs: each output's spec.
+      names: where each output's spec sits in `out_specs`, as the error names it.
+      mesh: the mesh.
+      fun_name: the mapped function's name.
 
     Raises:
       ShardMapOutSpecError: an output varies along a mesh axis its `out_specs` entry leaves
         out (JAX's message; the fix: psum it, name the axis, or `check_vma=False`).
     """
-    for i, (vma, spec) in enumerate(zip(out_vmas, out_specs, strict=True)):
+    for vma, spec, name in zip(out_vmas, out_specs, names, strict=True):
         extra = vma - spec_axes(spec)
         if not extra:
             continue
@@ -150,7 +159,7 @@ def check_outputs(out_vmas: Sequence[frozenset], out_specs: Sequence, mesh, fun_
             "replication which can't be statically inferred given the mesh:\n\n"
             f"The mesh given has shape {shape} with corresponding axis names "
             f"{tuple(mesh.axis_names)}.\n\n"
-            f"out_specs[{i}] is {spec!r} which implies that the corresponding output value is "
+            f"{name} is {spec!r} which implies that the corresponding output value is "
             f"only varying across mesh axes {named} and not "
             "{" + ", ".join(n for n in mesh.axis_names if n in extra) + "}, but it was inferred "
             "to be possibly varying over {"

@@ -35,7 +35,12 @@ def main() -> None:
     m = types.SimpleNamespace(jax=jax, jnp=jnp, lax=lax, P=PartitionSpec)
     texts, values = {}, {}
     for name, (fun, args) in cases(m).items():
-        texts[name] = _sorted_manual_axes(str(jax.make_jaxpr(fun)(*args)))
+        try:
+            texts[name] = _sorted_manual_axes(str(jax.make_jaxpr(fun)(*args)))
+        except Exception as e:  # noqa: BLE001  (recorded: numbax must raise the same)
+            texts[name] = f"error: {type(e).__name__}: {e}"
+            values[name] = None
+            continue
         leaves = jax.tree.leaves(fun(*args))
         values[name] = [[str(np.asarray(v).dtype), np.asarray(v).tolist()] for v in leaves]
     out = pathlib.Path(__file__).parent / "jax_shard_map.json"

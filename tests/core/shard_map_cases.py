@@ -118,8 +118,25 @@ def _cases(m):  # noqa: PLR0915  (one line per case)
         ),
         (_x(3, 2), _x(4, 3)),
     )
+    # JAX's static replication check (check_vma=True): a gathered value varies along its axis
+    c["error_gathered_output_replicated"] = (
+        smap(lambda b: lax.all_gather(b, "y"), mesh_xy, P("y"), P(None)),
+        (_x(4),),
+    )
+    c["error_second_output_replicated"] = (
+        jax.jit(smap(lambda a: (a, a * 2), mesh_xy, P("x"), (P("x"), P()))),
+        (_x(4),),
+    )
     c["pmap_psum"] = (jax.pmap(lambda x: lax.psum(x, "i"), axis_name="i"), (_x(2, 3),))
     c["vmap_psum"] = (jax.vmap(lambda x: lax.psum(x, "i"), axis_name="i"), (_x(2, 3),))
+    c["vmap_psum_unmapped_out"] = (
+        jax.vmap(lambda x: lax.psum(x, "i"), axis_name="i", out_axes=None),
+        (_x(2, 3),),
+    )
+    c["vmap_psum_in_axis_1_unmapped_out"] = (
+        jax.vmap(lambda x: lax.psum(x, "i"), in_axes=1, axis_name="i", out_axes=None),
+        (_x(2, 3),),
+    )
     c["vmap_psum_over_axis_1"] = (
         jax.vmap(lambda x: lax.psum(x, "i") * x, in_axes=1, axis_name="i"),
         (_x(3, 2),),

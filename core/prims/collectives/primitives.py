@@ -63,8 +63,11 @@ def _reducer(name: str, reduce, scale_unbatched: bool) -> Primitive:
 
 
 def _psum_axes(x, axes):
-    """The sum over positional `axes`, as JAX's psum batcher binds it: `psum[axes=(0,)]`."""
-    return psum_axes_p.bind(x, axis_name=tuple(axes))
+    """The sum over the batch axis `axes[0]`, as JAX's psum batcher binds it: the axis moved
+    first, then `psum[axes=(0,)]`."""
+    (d,) = axes
+    x = batching.moveaxis(x, d, 0, get_aval(x).shape[d])
+    return psum_axes_p.bind(x, axis_name=(0,))
 
 
 psum_p = _reducer("psum", _psum_axes, True)
