@@ -24,6 +24,7 @@ import numpy as np
 import core.numpy as jnp
 from core import lax
 from core.lax.householder import hessenberg, householder_product, ormqr, tridiagonal
+from core.numpy.linalg import tril_factor
 from core.prims import decompositions as dec
 from core.prims.decompositions import cholesky_p, eigh_p, qr_p, svd_p
 from core.prims.eig import eig, eig_p
@@ -85,7 +86,7 @@ def cholesky(x: Any, *, symmetrize_input: bool = True) -> Any:
         `L`, shaped and typed like `x`; NaNs where the factorization fails.
     """
     x = _symmetrize(x) if symmetrize_input else jnp.tril(x)
-    return jnp.tril(dec.cholesky(x))
+    return tril_factor(dec.cholesky(x))
 
 
 def eigh(

@@ -27,6 +27,8 @@ from core.numpy.ufuncs import add, exp, multiply
 from core.numpy.where import where
 from core.prims import decompositions as dec
 from core.prims import eig as eig_prim
+from core.prims import elementwise as ew
+from core.prims import shapes as sh
 from core.trace import get_aval
 
 __all__ = [
@@ -234,7 +236,19 @@ def det(a: Any) -> Any:
 
 def _symmetrize(a: Any) -> Any:
     """`(a + a^H) / 2`: the Hermitian part, which JAX decomposes (so gradients are Hermitian)."""
-    return multiply(add(a, _h(a)), 0.5)
+    return uf.true_divide(add(a, _h(a)), 2)
+
+
+def tril_factor(a: Any) -> Any:
+    """`a` with zeros above the diagonal of its last two axes, as JAX's `lax.linalg._tril`
+    masks the factor of `cholesky_p`: `iota(0) + 0 >= iota(1)` selects it."""
+    aval = get_aval(a)
+    *lead, n, m = aval.shape
+    rows = ew.add(sh.iota(np.int32, (n, m), 0), np.int32(0))
+    mask = ew.ge(rows, sh.iota(np.int32, (n, m), 1))
+    nd = len(lead)
+    mask = sh.broadcast_in_dim(mask, aval.shape, (nd, nd + 1))
+    return ew.select_n(mask, ew.full_like(a, 0), a)
 
 
 def _h(a: Any) -> Any:
@@ -250,7 +264,7 @@ def cholesky(a: Any, *, upper: bool = False, symmetrize_input: bool = True) -> A
     Hermitian part of `a` (of its lower triangle with `symmetrize_input=False`)."""
     check_arraylike("jnp.linalg.cholesky", a)
     a = _inexact(a)
-    low = dec.cholesky(_symmetrize(a) if symmetrize_input else a)
+    low = tril_factor(dec.cholesky(_symmetrize(a) if symmetrize_input else a))
     return _h(low) if upper else low
 
 
@@ -284,6 +298,7 @@ def qr(a: Any, mode: str = "reduced") -> Any:
     return r if mode == "r" else QRResult(q, r)
 
 
+@library_jit(static_argnames=("full_matrices", "compute_uv", "hermitian", "subset_by_index"))
 def svd(
     a: Any,
     full_matrices: bool = True,

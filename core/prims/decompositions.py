@@ -255,21 +255,21 @@ _front_batcher(cholesky_p)
 qr_p = Primitive("qr", multiple_results=True)
 
 
-def _qr_impl(x, *, full_matrices):
+def _qr_impl(x, *, full_matrices, **_):
     q, r = np.linalg.qr(x, mode="complete" if full_matrices else "reduced")
     return [q.astype(x.dtype), r.astype(x.dtype)]
 
 
-def _qr_abstract_eval(x, *, full_matrices):
+def _qr_abstract_eval(x, *, full_matrices, **_):
     _check_matrix("qr", x, False)
     *b, m, n = x.shape
     k = m if full_matrices else min(m, n)
     return [ShapedArray((*b, m, k), x.dtype), ShapedArray((*b, k, n), x.dtype)]
 
 
-def _qr_jvp(primals, tangents, *, full_matrices):
+def _qr_jvp(primals, tangents, *, full_matrices, **params):
     (x,), (t,) = primals, tangents
-    q, r = qr_p.bind(x, full_matrices=full_matrices)
+    q, r = qr_p.bind(x, full_matrices=full_matrices, **params)
     *_, m, n = get_aval(x).shape
     if m < n or (full_matrices and m > n):
         raise NotImplementedError("qr derivatives need m >= n and full_matrices=False")
@@ -294,19 +294,19 @@ _front_batcher(qr_p)
 eigh_p = Primitive("eigh", multiple_results=True)
 
 
-def _eigh_impl(x, *, lower):
+def _eigh_impl(x, *, lower, **_):
     w, v = np.linalg.eigh(x, UPLO="L" if lower else "U")
     return [v.astype(x.dtype), w.astype(_real_dtype(x.dtype))]
 
 
-def _eigh_abstract_eval(x, *, lower):
+def _eigh_abstract_eval(x, *, lower, **_):
     _check_matrix("eigh", x, True)
     return [ShapedArray(x.shape, x.dtype), ShapedArray(x.shape[:-1], _real_dtype(x.dtype))]
 
 
-def _eigh_jvp(primals, tangents, *, lower):
+def _eigh_jvp(primals, tangents, **params):
     (x,), (t,) = primals, tangents
-    v, w = eigh_p.bind(x, lower=lower)
+    v, w = eigh_p.bind(x, **params)
     vt_dx_v = _mm(_mH(v), _mm(t, v))
     dw = _diagonal(vt_dx_v)
     if get_aval(x).dtype.kind == "c":  # real eigenvalues: the diagonal of a Hermitian product
@@ -332,15 +332,15 @@ _front_batcher(eigh_p)
 svd_p = Primitive("svd", multiple_results=True)
 
 
-def _svd_impl(x, *, full_matrices, compute_uv):
+def _svd_impl(x, *, full_matrices, compute_uv, **_):
     real = _real_dtype(x.dtype)
     if not compute_uv:
         return [np.linalg.svd(x, compute_uv=False).astype(real)]
     u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
-    return [u.astype(x.dtype), s.astype(real), vh.astype(x.dtype)]
+    return [s.astype(real), u.astype(x.dtype), vh.astype(x.dtype)]
 
 
-def _svd_abstract_eval(x, *, full_matrices, compute_uv):
+def _svd_abstract_eval(x, *, full_matrices, compute_uv, **_):
     _check_matrix("svd", x, False)
     *b, m, n = x.shape
     k = min(m, n)
@@ -348,10 +348,10 @@ def _svd_abstract_eval(x, *, full_matrices, compute_uv):
     if not compute_uv:
         return [s]
     um, vn = (m, n) if full_matrices else (k, k)
-    return [ShapedArray((*b, m, um), x.dtype), s, ShapedArray((*b, vn, n), x.dtype)]
+    return [s, ShapedArray((*b, m, um), x.dtype), ShapedArray((*b, vn, n), x.dtype)]
 
 
-def _svd_jvp(primals, tangents, *, full_matrices, compute_uv):
+def _svd_jvp(primals, tangents, *, full_matrices, compute_uv, **params):
     # JAX's rule: dS = U^T dA V; ds = diag(dS); dU, dV from the off-diagonal part of dS.
     (a,), (da,) = primals, tangents
     *_, m, n = get_aval(a).shape
@@ -360,7 +360,7 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv):
             "differentiating svd with full_matrices=True needs a square matrix; use "
             "full_matrices=False"
         )
-    u, s, vt = svd_p.bind(a, full_matrices=False, compute_uv=True)
+    s, u, vt = svd_p.bind(a, full_matrices=False, compute_uv=True, **params)
     v = _mT(vt)
     ds_mat = _mm(_mT(u), _mm(da, v))
     ds = _diagonal(ds_mat)
@@ -379,7 +379,7 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv):
     if n > m:
         dau = _mm(_mT(da), u)
         dv = add(dv, div(sub(dau, _mm(v, _mm(vt, dau))), _rows(s, get_aval(dau).shape)))
-    return [u, s, vt], [du, ds, _mT(dv)]
+    return [s, u, vt], [ds, du, _mT(dv)]
 
 
 svd_p.def_impl(_svd_impl)
@@ -401,14 +401,28 @@ def cholesky(a: Any) -> Any:
 
 
 def qr(a: Any, full_matrices: bool = False) -> tuple[Any, Any]:
-    return tuple(qr_p.bind(a, full_matrices=bool(full_matrices)))
+    """Returns `(q, r)`; JAX's parameters (no pivoting; `use_magma` is for GPUs)."""
+    return tuple(qr_p.bind(a, full_matrices=bool(full_matrices), pivoting=False, use_magma=None))
 
 
 def eigh(a: Any, lower: bool = True) -> tuple[Any, Any]:
-    """Returns (eigenvectors, eigenvalues) like `lax.linalg.eigh`."""
-    return tuple(eigh_p.bind(a, lower=bool(lower)))
+    """Returns (eigenvectors, eigenvalues) like `lax.linalg.eigh`; JAX's parameters (the
+    eigenvalues sorted, the whole spectrum, the default algorithm)."""
+    return tuple(
+        eigh_p.bind(
+            a, lower=bool(lower), sort_eigenvalues=True, subset_by_index=None, algorithm=None
+        )
+    )
 
 
 def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True) -> Any:
-    out = svd_p.bind(a, full_matrices=bool(full_matrices), compute_uv=bool(compute_uv))
-    return tuple(out) if compute_uv else out[0]
+    """Returns `(u, s, vh)` (`s` without `compute_uv`); the primitive's results are JAX's
+    `(s, u, vh)`, with JAX's parameters (the whole spectrum, the default algorithm)."""
+    out = svd_p.bind(
+        a,
+        full_matrices=bool(full_matrices),
+        compute_uv=bool(compute_uv),
+        subset_by_index=None,
+        algorithm=None,
+    )
+    return (out[1], out[0], out[2]) if compute_uv else out[0]

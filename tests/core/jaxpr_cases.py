@@ -22,6 +22,7 @@ X, M, B, V = _x(3, 4), _x(4, 5), _x(2, 3, 4), _x(5)
 U = _x(1, 3, 1)
 I3 = np.array([2, 0, 1], np.int32)
 KEY = np.array([0, 42], np.uint32)
+SPD = np.eye(3, dtype=F) * 2 + 0.1  # symmetric positive definite
 
 
 def _cases(m):  # noqa: PLR0915  (one line per case)
@@ -298,6 +299,7 @@ def _cases(m):  # noqa: PLR0915  (one line per case)
     c["grad_custom_jvp"] = (jax.grad(lambda x: f(x).sum()), (X,))
     c["grad_custom_vjp"] = (jax.grad(lambda x: g(x).sum()), (X,))
     _more_cases(m, c)
+    _linalg_cases(m, c)
     return c
 
 
@@ -434,6 +436,25 @@ def _more_cases(m, c):  # noqa: PLR0915  (one line per case)
         jax.vmap(lambda x, i: lax.dynamic_slice_in_dim(x, i, 2)),
         (X, np.array([0, 1, 2], np.int32)),
     )
+
+
+def _linalg_cases(m, c):
+    """Linear algebra and FFTs (`jnp.linalg`, `jax.scipy.linalg`, `jnp.fft`)."""
+    jnp, sl = m.jnp, m.jax.scipy.linalg
+    c["linalg_solve"] = (lambda a, b: jnp.linalg.solve(a, b), (SPD, _x(3)))
+    c["linalg_inv"] = (lambda a: jnp.linalg.inv(a), (SPD,))
+    c["linalg_det"] = (lambda a: jnp.linalg.det(a), (SPD,))
+    c["linalg_slogdet"] = (lambda a: jnp.linalg.slogdet(a), (SPD,))
+    c["linalg_cholesky"] = (lambda a: jnp.linalg.cholesky(a), (SPD,))
+    c["linalg_qr"] = (lambda a: jnp.linalg.qr(a), (X,))
+    c["linalg_eigh"] = (lambda a: jnp.linalg.eigh(a), (SPD,))
+    c["linalg_svd"] = (lambda a: jnp.linalg.svd(a, full_matrices=False), (X,))
+    c["scipy_lu"] = (lambda a: sl.lu(a), (SPD,))
+    c["scipy_solve_triangular"] = (lambda a, b: sl.solve_triangular(a, b, lower=True), (SPD, _x(3)))
+    c["scipy_cho_solve"] = (lambda a, b: sl.cho_solve((a, True), b), (SPD, _x(3)))
+    c["fft"] = (lambda x: jnp.fft.fft(x), (_x(8),))
+    c["ifft"] = (lambda x: jnp.fft.ifft(x), (_x(8),))
+    c["rfft"] = (lambda x: jnp.fft.rfft(x), (_x(8),))
 
 
 def cases(m):

@@ -11,6 +11,7 @@ import warnings
 import flax.linen as linen
 import jax
 import jax.numpy as jnp
+import jax.scipy.linalg  # noqa: F401  (jax.scipy.linalg for the table)
 import optax
 from jax import lax, nn
 

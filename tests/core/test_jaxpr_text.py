@@ -13,6 +13,7 @@ import pytest
 
 import core
 import core.numpy as jnp
+import core.scipy.linalg  # noqa: F401  (core.scipy.linalg for the table)
 import nn as linen
 import optim as optax
 from core import lax, nn
@@ -31,6 +32,11 @@ CUSTOM = (
 )
 NP_INT = "JAX prints numpy ints of parameters (vmap's, a transpose's, jnp.pad's) as `np.int64(2)`"
 OTHER = "another decomposition (einsum's trace, edge padding, optax's bias correction, ...)"
+LINALG = (
+    "no lu, triangular_solve, lu_pivots_to_permutation or fft primitive yet: numbax's LU is "
+    "scipy.linalg's pivoting loops, its triangular solves substitution loops, its FFTs "
+    "dot_generals with constant DFT matrices"
+)
 
 DIFFERENT = {
     "linspace": [OTHER],
@@ -50,6 +56,15 @@ DIFFERENT = {
     "grad_pad": [OTHER, NP_INT],
     "optax_adam": [OTHER],
     "optax_adamw": [OTHER],
+    "linalg_solve": [LINALG],
+    "linalg_inv": [LINALG],
+    "linalg_slogdet": [LINALG],
+    "scipy_lu": [LINALG],
+    "scipy_solve_triangular": [LINALG],
+    "scipy_cho_solve": [LINALG],
+    "fft": [LINALG],
+    "ifft": [LINALG],
+    "rfft": [LINALG],
 }
 
 

@@ -271,9 +271,17 @@ register_lowering(eigh_p, Kernel(_eigh_lowering))
 
 
 def _svd_lowering(ctx, eqn):
-    if eqn.params["compute_uv"]:
-        return _lapack_lowering("np.linalg.svd({a}, {full_matrices})")(ctx, eqn)
-    return _lapack_lowering("(np.linalg.svd({a}, False)[1],)")(ctx, eqn)
+    """numba's `np.linalg.svd` per matrix; the primitive's results are JAX's `(s, u, vh)`."""
+    if not eqn.params["compute_uv"]:
+        return _lapack_lowering("(np.linalg.svd({a}, False)[1],)")(ctx, eqn)
+    empty = _empty_outputs_lowering(ctx, eqn)
+    if empty is not None:
+        return empty
+    a, batch = _batched_lowering(ctx)
+    s, u, vh = _outputs_lowering(ctx, batch)
+    full = eqn.params["full_matrices"]
+    _per_matrix_lowering(ctx, batch, lambda b: f"np.linalg.svd({a}[{b}], {full})", [u, s, vh])
+    return _finish_lowering(ctx, [s, u, vh])
 
 
 register_lowering(svd_p, Kernel(_svd_lowering))
