@@ -15,8 +15,11 @@ arrays to Python) to numba, which then compiles a short shell, or lowers that sh
                   numba's typing context, operators and casts lowered by numba's own
                   implementations (so results are numba's, bit for bit), loops, `if`, loads
                   and stores ours.
-    vecmath.py    the IR of the `vm.*` math kernels call (as numba compiles
-                  `core/jit/vecmath.py`), and of the other scalar calls.
+    vecmath.py    the IR of the scalar calls of a nest (`vm.*` math kernels as numba compiles
+                  `core/jit/vecmath.py`, numpy's functions and casts, `rt.*`): the table of
+                  calls, over `float_ir.py` (float IR with numba's flags), `vm_f32.py`,
+                  `vm_trig.py` (glibc's sinf/cosf/tanf), `vm_f64.py`, `numpy_ir.py` and
+                  `runtime_ir.py` (`core/jit/runtime.py`'s functions).
     nests.py      at module execution: compiles a kernel's nests as one module with numba's
                   code generator (O3, its target machine), caches the object code on disk,
                   fills the slots through which the kernel calls them.
