@@ -14,10 +14,11 @@ get `VaryingShapedArray` types, the `pvary` equations are inserted where JAX ins
 `psum` becomes `psum_invariant`. The transformations of `shard_map` (jvp, transpose, partial
 evaluation, vmap) annotate the jaxprs they derive the same way.
 
-Partial: the bodies of higher-order equations inside the body (`jit`, `cond`, `scan`, custom
-rules) are not typed, and such an equation's results vary along the union of its operands'
-axes (JAX types the bodies; a psum inside a nested `jit` then makes numbax's result varying
-where JAX's is not). `all_gather(..., to="invarying")` gathers as "varying" does.
+The bodies of a `jit`, `cond`, `scan` or `while` inside are typed the same way (a loop's
+carries iterated to a fixed point). Partial: the results of the other higher-order equations
+(custom rules, `remat`) vary along the union of their operands' axes, their bodies untyped (a
+psum inside a `custom_jvp` function then makes numbax's result varying where JAX's is not).
+`all_gather(..., to="invarying")` gathers as "varying" does.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from collections.abc import Sequence
 
 from core.avals import ShapedArray
 from core.errors import ShardMapOutSpecError
-from core.ir import Eqn, Jaxpr, Literal, Var
+from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var
 from core.prims.collectives import psum_invariant_p, pvary_p
 
 # Collectives whose result varies along the axes of their operand, made varying along theirs.
@@ -63,13 +64,20 @@ def _typed(aval: ShapedArray, vma: frozenset, order: tuple) -> ShapedArray:
     return VaryingShapedArray(plain, vma, order) if vma else plain
 
 
-def annotate(jaxpr: Jaxpr, in_vmas: Sequence[frozenset], order: tuple) -> tuple[Jaxpr, list]:
+def annotate(
+    jaxpr: Jaxpr,
+    in_vmas: Sequence[frozenset],
+    order: tuple,
+    out_want: Sequence[frozenset] | None = None,
+) -> tuple[Jaxpr, list]:
     """`jaxpr` typed by vma, with JAX's `pvary` equations and `psum` as `psum_invariant`.
 
     Args:
-      jaxpr: a constvar-free shard_map body.
+      jaxpr: a shard_map body (its constvars are invariant), or a `jit` inside one.
       in_vmas: the mesh axes each input varies along.
       order: the mesh's axis names, in mesh order (the order `pvary` lists its axes in).
+      out_want: the vma each output must have (a `pvary` added where it varies less), for a
+        loop body or a branch; None: as computed.
 
     Returns:
       The rewritten jaxpr and the vma of each of its outputs.
@@ -88,6 +96,7 @@ def annotate(jaxpr: Jaxpr, in_vmas: Sequence[frozenset], order: tuple) -> tuple[
     def sub(x):
         return x if isinstance(x, Literal) else rename[x]
 
+    constvars = [fresh(v, frozenset()) for v in jaxpr.constvars]
     invars = [fresh(v, frozenset(m)) for v, m in zip(jaxpr.invars, in_vmas, strict=True)]
     eqns: list[Eqn] = []
 
@@ -114,15 +123,84 @@ def annotate(jaxpr: Jaxpr, in_vmas: Sequence[frozenset], order: tuple) -> tuple[
             ins = [varying(ins[0], axes)]
             out_vma = vma_of(ins[0]) - axes if name in _DROPPING else vma_of(ins[0])
             prim = psum_invariant_p if name == "psum" else prim
+        elif name == "jit_call":  # the body typed too, as JAX's `jit` inside a shard_map
+            inner = params["jaxpr"]
+            body, out_vmas = annotate(_open(inner), [vma_of(x) for x in ins], order)
+            if isinstance(inner, ClosedJaxpr):
+                body = ClosedJaxpr(body, inner.consts)
+            params = dict(params, jaxpr=body)
+            outs = [fresh(v, m) for v, m in zip(eqn.outputs, out_vmas)]
+            eqns.append(Eqn(prim, ins, params, outs, eqn.source_info))
+            continue
         elif eqn.prim.higher_order:
-            out_vma = frozenset().union(*map(vma_of, ins))
+            typed = _control_flow(name, params, [vma_of(x) for x in ins], order)
+            if typed is None:  # other higher-order primitives: the union of the operands'
+                out_vmas = [frozenset().union(*map(vma_of, ins))] * len(eqn.outputs)
+            else:
+                params, wants, out_vmas = typed
+                ins = [varying(x, w) for x, w in zip(ins, wants)]
+            outs = [fresh(v, m) for v, m in zip(eqn.outputs, out_vmas)]
+            eqns.append(Eqn(prim, ins, params, outs, eqn.source_info))
+            continue
         else:
             out_vma = frozenset().union(*map(vma_of, ins))
             ins = [varying(x, out_vma) for x in ins]
         outs = [fresh(v, out_vma) for v in eqn.outputs]
         eqns.append(Eqn(prim, ins, params, outs, eqn.source_info))
     outvars = [sub(x) for x in jaxpr.outvars]
-    return Jaxpr([], invars, eqns, outvars), [vma_of(x) for x in outvars]
+    if out_want is not None:
+        outvars = [varying(x, w) for x, w in zip(outvars, out_want, strict=True)]
+    return Jaxpr(constvars, invars, eqns, outvars), [vma_of(x) for x in outvars]
+
+
+def _control_flow(name: str, params: dict, vmas: list, order: tuple):
+    """A `cond`, `scan` or `while` typed as JAX types it: `(params with the bodies rewritten,
+    the vma each operand must have, the vma of each result)`, or None for another primitive.
+
+    A cond's results vary along its branches' (and a varying index's) axes; a loop's carries
+    along the axes their updates reach, iterated to a fixed point (and a varying predicate's);
+    bodies and operands get `pvary`s where a value must vary more, as JAX's typing requires."""
+
+    def typed(jaxpr, in_vmas, out_want=None):
+        body, out = annotate(_open(jaxpr), in_vmas, order, out_want)
+        return (ClosedJaxpr(body, jaxpr.consts) if isinstance(jaxpr, ClosedJaxpr) else body), out
+
+    if name == "cond":
+        index, ops = vmas[0], vmas[1:]
+        per_branch = [typed(b, ops)[1] for b in params["branches"]]
+        joined = [index.union(*col) for col in zip(*per_branch)]
+        branches = tuple(typed(b, ops, joined)[0] for b in params["branches"])
+        return dict(params, branches=branches), vmas, joined
+    if name == "scan":
+        nc, ncar = params["num_consts"], params["num_carry"]
+        consts, carry, xs = vmas[:nc], vmas[nc : nc + ncar], vmas[nc + ncar :]
+        while True:
+            body = typed(params["jaxpr"], consts + carry + xs)[1]
+            grown = [c | o for c, o in zip(carry, body[:ncar])]
+            if grown == carry:
+                break
+            carry = grown
+        jaxpr, outs = typed(params["jaxpr"], consts + carry + xs, carry + body[ncar:])
+        return dict(params, jaxpr=jaxpr), consts + carry + xs, outs
+    if name == "while":
+        cn, bn = params["cond_nconsts"], params["body_nconsts"]
+        cond_consts, body_consts, carry = vmas[:cn], vmas[cn : cn + bn], vmas[cn + bn :]
+        while True:
+            (pred,) = typed(params["cond_jaxpr"], cond_consts + carry)[1]
+            body = typed(params["body_jaxpr"], body_consts + carry)[1]
+            grown = [c | o | pred for c, o in zip(carry, body)]
+            if grown == carry:
+                break
+            carry = grown
+        cond_jaxpr = typed(params["cond_jaxpr"], cond_consts + carry)[0]
+        body_jaxpr = typed(params["body_jaxpr"], body_consts + carry, carry)[0]
+        new = dict(params, cond_jaxpr=cond_jaxpr, body_jaxpr=body_jaxpr)
+        return new, cond_consts + body_consts + carry, carry
+    return None
+
+
+def _open(jaxpr: Jaxpr | ClosedJaxpr) -> Jaxpr:
+    return jaxpr.jaxpr if isinstance(jaxpr, ClosedJaxpr) else jaxpr
 
 
 def spec_axes(spec) -> frozenset:

@@ -80,6 +80,29 @@ def _cases(m):  # noqa: PLR0915  (one line per case)
         smap(lambda a: jax.jit(jnp.sin)(a) * 2, mesh_2, P("i"), P("i")),
         (_x(4),),
     )
+    c["cond_on_a_psum"] = (
+        smap(
+            lambda a: lax.cond(
+                lax.psum(a.sum(), "i") > 0,
+                lambda x: lax.psum(x, "i"),
+                lambda x: lax.psum(x * 2, "i"),
+                a,
+            ),
+            mesh_2,
+            P("i"),
+            P(),
+        ),
+        (_x(4),),
+    )
+    c["fori_loop_of_psums"] = (
+        smap(
+            lambda a: lax.fori_loop(0, 3, lambda k, c: c + lax.psum(a, "i"), jnp.zeros(2)),
+            mesh_2,
+            P("i"),
+            P(),
+        ),
+        (_x(4),),
+    )
     c["closed_over_constant"] = (
         smap(lambda a: a * jnp.arange(2.0), mesh_2, P("i"), P("i")),
         (_x(4),),

@@ -28,7 +28,6 @@ RESIDUALS = (
     "partial evaluation keeps every residual as a leading unit axis split over all mesh axes "
     "(JAX forwards inputs and keeps residuals of other specs)"
 )
-NESTED = "the bodies of higher-order equations inside a shard_map are not typed by vma"
 PMAP = "pmap is its own primitive (JAX 0.10.2: jit of a shard_map of the per-device program)"
 NP_INT = "vmap's broadcast of an unbatched value prints plain ints (JAX: np.int64(1))"
 BATCH_FIRST = "vmap moves the batch axis first (JAX splits it where it is)"
@@ -46,7 +45,6 @@ DIFFERENT = {
     "vmap_over_axis_1": [BATCH_FIRST, NP_INT],
     "data_parallel_gradient": [VMA_GRAD],
     "closed_over_constant": [ARANGE],
-    "jit_inside_the_body": [NESTED],
     "pmap_psum": [PMAP],
     "vmap_psum": [NP_INT],
     "vmap_over_shard_map": [NP_INT],
