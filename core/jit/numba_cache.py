@@ -63,7 +63,15 @@ class _Locator(UserProvidedCacheLocator):
 
 # The modules of cached scalar functions that cached functions of other files call.
 _SHARED_SOURCES = tuple(
-    Path(__file__).parent / name for name in ("vecmath.py", "runtime.py", "rsqrt_estimate.py")
+    Path(__file__).parent / name
+    for name in (
+        "vecmath.py",
+        "vecmath_ops.py",
+        "vecmath_f64.py",
+        "vecmath_trig.py",
+        "runtime.py",
+        "rsqrt_estimate.py",
+    )
 )
 
 

@@ -4,7 +4,7 @@ XLA (xla/codegen/intrinsic/rsqrt.cc) takes the hardware estimate of 1 / sqrt(x),
 the CPU's (`rsqrtss` for float32; AVX-512's `rsqrt14pd` for float64), and refines it by Newton
 steps whose number depends on the CPU (`RSQRT_STEPS`, `RSQRT64_STEPS`); `core.jit.vecmath`'s
 `rsqrt_f32`/`rsqrt_f64` do the steps. `emit_rsqrt_estimate` is the IR of the estimate, shared by
-numba's intrinsic (`vecmath._rsqrt_estimate`) and the direct-LLVM back end
+numba's intrinsic (`vecmath_ops._rsqrt_estimate`) and the direct-LLVM back end
 (`core/backends/llvm/vm_f32.py`), so both compile the same instructions. The estimate is an
 intrinsic on one lane of a vector, which LLVM's loop vectorizer does not widen; called through
 a function that names its vector forms (the vector-function ABI), the loop vectorizes.

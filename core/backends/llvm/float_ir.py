@@ -14,6 +14,8 @@ from llvmlite import ir
 
 from core.jit.vecmath import (
     _TINY,
+)
+from core.jit.vecmath_f64 import (
     _TINY64,
 )
 

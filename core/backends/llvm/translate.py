@@ -46,7 +46,9 @@ from numba.core import cgutils, types
 from core.backends.llvm import parallel
 from core.backends.llvm import target as lean_target
 from core.errors import NumbaxError
-from core.jit.vecmath import REDUCE_FLAGS
+from core.jit.vecmath_ops import (
+    REDUCE_FLAGS,
+)
 
 _I64 = ir.IntType(64)
 _PTR = ir.PointerType()

@@ -117,7 +117,7 @@ from core.backends.llvm.vm_f64 import (
 )
 from core.backends.llvm.vm_trig import _vm_cos, _vm_sin, _vm_tan
 from core.errors import NumbaxError
-from core.jit.vecmath import (
+from core.jit.vecmath_ops import (
     REDUCE_FLAGS,
 )
 

@@ -24,7 +24,7 @@ from core.backends.llvm.vm_f32 import (
     _Pieces,
     _tanh_clamped,
 )
-from core.jit.vecmath import (
+from core.jit.vecmath_f64 import (
     _ATAN2_FAR,
     _ERFINV64_CENTRAL,
     _ERFINV64_MIDDLE,

@@ -23,7 +23,7 @@ from core.backends.llvm.vm_f32 import (
     _bits,
     _float,
 )
-from core.jit.vecmath import (
+from core.jit.vecmath_trig import (
     _COSF_C,
     _HPI,
     _HPI_INV,
@@ -38,7 +38,7 @@ from core.jit.vecmath import (
 
 
 def _four_over_pi_field(b: ir.IRBuilder, o):
-    """`vecmath._four_over_pi_field`: 32 bits of 4/pi from bit `o` (an i64)."""
+    """`vecmath_trig._four_over_pi_field`: 32 bits of 4/pi from bit `o` (an i64)."""
     u = lambda v: _i(_I64T, v)  # noqa: E731
     w, s = b.lshr(o, u(6)), b.and_(o, u(63))
     m0 = b.sub(u(0), b.zext(b.icmp_unsigned("==", w, u(0)), _I64T))
@@ -51,7 +51,7 @@ def _four_over_pi_field(b: ir.IRBuilder, o):
 
 
 def _reduce_large(e: _Fp, bits):
-    """`vecmath._reduce_large`: (r, n as i64) of the bits of a float32 |y| >= 120."""
+    """`vecmath_trig._reduce_large`: (r, n as i64) of the bits of a float32 |y| >= 120."""
     b = e.b
     i32 = lambda v: _i(_I32T, v)  # noqa: E731
     o = b.shl(b.zext(b.and_(b.ashr(bits, i32(26)), i32(15)), _I64T), _i(_I64T, 3))
@@ -66,7 +66,7 @@ def _reduce_large(e: _Fp, bits):
 
 
 def _fast_quadrant(e: _Fp, x):
-    """`vecmath._fast_quadrant`: glibc's `reduce_fast` quadrant (an i64) of a float32."""
+    """`vecmath_trig._fast_quadrant`: glibc's `reduce_fast` quadrant (an i64) of a float32."""
     b = e.b
     t = e.mul(b.fpext(x, ir.DoubleType()), _f(ir.DoubleType(), _HPI_INV))
     small = e.cmp("<", e.intrinsic("fabs", x), _f(x.type, 120))
@@ -80,7 +80,7 @@ def _large(e: _Fp, x):
 
 
 def _sincosf_parts(e: _Fp, x):
-    """`vecmath._sincosf_parts`: (sin, cos, n as i64) of glibc's sinf/cosf polynomials."""
+    """`vecmath_trig._sincosf_parts`: (sin, cos, n as i64) of glibc's sinf/cosf polynomials."""
     b, d = e.b, ir.DoubleType()
     i64 = lambda v: _i(_I64T, v)  # noqa: E731
     nf = _fast_quadrant(e, x)
@@ -130,7 +130,7 @@ def _vm_cos(e: _Fp, x):
 
 
 def _kernel_tanf(e: _Fp, x, y, odd):
-    """`vecmath._kernel_tanf`: glibc's `__kernel_tanf`, strict operations (`STRICT_FLAGS`)."""
+    """`vecmath_trig._kernel_tanf`: glibc's `__kernel_tanf`, strict operations (`STRICT_FLAGS`)."""
     f, b = x.type, e.b
     st = e.with_flags(STRICT_FLAGS)
     hx = _bits(e, x)
