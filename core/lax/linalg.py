@@ -2,12 +2,12 @@
 
 In JAX these are the decomposition primitives; here most are thin wrappers: `cholesky`, `eigh`,
 `qr`, `svd` and `eig` bind the primitives of `core/prims/decompositions.py` and `eig.py` (after
-JAX's symmetrization `(x + x^H) / 2`), `lu` and `triangular_solve` reuse `core.scipy.linalg`'s
-pivoted LU and substitution loops, `tridiagonal_solve` is the Thomas algorithm as two
-`lax.scan`s, the Householder reductions (`hessenberg`, `tridiagonal`, `householder_product`,
-`ormqr`) live in `core/lax/householder.py`, and `cholesky_update` is Givens rotations, as JAX
-writes it. Everything is a
-composition, so `grad`, `vmap` and `jit` apply as usual.
+JAX's symmetrization `(x + x^H) / 2`), `triangular_solve` binds JAX's primitive
+(`core/lax/triangular.py`), `lu` reuses `core.scipy.linalg`'s pivoted LU (no `lu` primitive
+yet), `tridiagonal_solve` is the Thomas algorithm as two `lax.scan`s, the Householder
+reductions (`hessenberg`, `tridiagonal`, `householder_product`, `ormqr`) live in
+`core/lax/householder.py`, and `cholesky_update` is Givens rotations, as JAX writes it. The
+rest are compositions, so `grad`, `vmap` and `jit` apply as usual.
 
 Why `core/lax/__init__.py` does not import this module: it builds on `core.scipy.linalg`, which
 imports `core.lax`, so importing it there would close an import cycle. `core/__init__.py`
@@ -24,6 +24,7 @@ import numpy as np
 import core.numpy as jnp
 from core import lax
 from core.lax.householder import hessenberg, householder_product, ormqr, tridiagonal
+from core.lax.triangular import triangular_solve, triangular_solve_p
 from core.numpy.linalg import tril_factor
 from core.prims import decompositions as dec
 from core.prims.decompositions import cholesky_p, eigh_p, qr_p, svd_p
@@ -39,6 +40,7 @@ __all__ = [
     "eigh_p",
     "qr_p",
     "svd_p",
+    "triangular_solve_p",
     "cholesky",
     "cholesky_update",
     "eig",
@@ -216,54 +218,6 @@ def symmetric_product(
     """
     del symmetrize_output
     return alpha * jnp.matmul(a_matrix, jnp.swapaxes(a_matrix, -1, -2)) + beta * c_matrix
-
-
-def triangular_solve(
-    a: Any,
-    b: Any,
-    *,
-    left_side: bool = False,
-    lower: bool = False,
-    transpose_a: bool = False,
-    conjugate_a: bool = False,
-    unit_diagonal: bool = False,
-) -> Any:
-    """Solves `op(a) x = b` (`left_side`) or `x op(a) = b` (`jax.lax.linalg.triangular_solve`).
-
-    Args:
-        a: triangular matrices `(..., m, m)`; the other triangle is ignored.
-        b: `(..., m, n)` if `left_side` else `(..., n, m)`; one dimension less for a vector.
-        left_side: which of the two equations to solve (JAX's default False: `x op(a) = b`).
-        lower: use the lower triangle of `a`.
-        transpose_a: `op` transposes `a`.
-        conjugate_a: `op` conjugates `a` (no effect on real `a`).
-        unit_diagonal: assume ones on the diagonal.
-
-    Returns:
-        `x`, shaped and typed like `b`.
-    """
-    if conjugate_a and jnp.iscomplexobj(a):
-        a = jnp.conj(a)
-    singleton = np.ndim(b) == np.ndim(a) - 1
-    if singleton:
-        b = jnp.expand_dims(b, -1 if left_side else -2)
-    if left_side:
-        out = solve_triangular(
-            a, b, trans=1 if transpose_a else 0, lower=lower, unit_diagonal=unit_diagonal
-        )
-    else:
-        # x op(a) = b  <=>  op(a)^T x^T = b^T
-        out = solve_triangular(
-            a,
-            jnp.swapaxes(b, -1, -2),
-            trans=0 if transpose_a else 1,
-            lower=lower,
-            unit_diagonal=unit_diagonal,
-        )
-        out = jnp.swapaxes(out, -1, -2)
-    if singleton:
-        out = out[..., 0] if left_side else out[..., 0, :]
-    return out
 
 
 def tridiagonal_solve(dl: Any, d: Any, du: Any, b: Any, *, perturb_singular: bool = False) -> Any:

@@ -4,9 +4,8 @@ Decompositions come from `core.numpy.linalg` (the primitives of `core/prims/deco
 What has no primitive is composed from existing ones, so it differentiates, batches and jits
 like any other composition:
 
-* `solve_triangular` is forward/back substitution in a `fori_loop` over rows (a `scan`, so
-  reverse-mode works), reading a row with `dynamic_index_in_dim` and writing the solved row
-  with `dynamic_update_index_in_dim`; `cho_solve` is two of them.
+* `solve_triangular` binds JAX's `triangular_solve` primitive (`core/lax/triangular.py`,
+  compiled as substitution loops); `cho_solve` is two of them, as JAX's.
 * `lu`/`lu_factor` are LU with partial pivoting (LAPACK getrf's choices: the first largest
   `|a_ik|` is the pivot, a zero pivot column is left unscaled) in a `fori_loop` over columns, on
   one matrix at a time (`vmap` over leading axes).
@@ -31,7 +30,9 @@ import core.numpy as jnp
 from core import api, dtypes, lax
 from core.avals import ShapeDtypeStruct
 from core.callbacks import pure_callback
+from core.jit.library import library_jit
 from core.lax import householder, schur_qr
+from core.lax.triangular import triangular_solve
 from core.numpy._util import promote_args_inexact, promote_dtypes, promote_dtypes_inexact
 from core.scipy import special
 from core.scipy.errors import ModeError, ShapeMismatchError
@@ -106,25 +107,6 @@ def _vmap_leading(fn, n_leading: int):
 # Triangular and Cholesky solves
 
 
-def _substitute(a: Any, b: Any, lower: bool, unit_diagonal: bool) -> Any:
-    """Solves `a x = b` for triangular `a (..., n, n)` and `b (..., n, k)` (same batch shape)."""
-    n = _shape(a)[-1]
-    row_axis = len(_shape(a)) - 2
-    strict = jnp.tril(a, -1) if lower else jnp.triu(a, 1)
-    diag = None if unit_diagonal else jnp.diagonal(a, axis1=-2, axis2=-1)[..., None]
-
-    def body(j: Any, x: Any) -> Any:
-        i = j if lower else n - 1 - j
-        row = lax.dynamic_index_in_dim(strict, i, axis=row_axis, keepdims=True)
-        rhs = lax.dynamic_index_in_dim(b, i, axis=row_axis, keepdims=True)
-        xi = rhs - jnp.matmul(row, x)
-        if diag is not None:
-            xi = xi / lax.dynamic_index_in_dim(diag, i, axis=row_axis, keepdims=True)
-        return lax.dynamic_update_index_in_dim(x, xi, i, row_axis)
-
-    return lax.fori_loop(0, n, body, jnp.zeros_like(b))
-
-
 def solve_triangular(
     a: Any,
     b: Any,
@@ -151,13 +133,13 @@ def solve_triangular(
       `x` shaped like `b`.
     """
     del overwrite_b, debug, check_finite
+    return _solve_triangular(a, b, _trans_code(trans), bool(lower), bool(unit_diagonal))
+
+
+@library_jit(static_argnums=(2, 3, 4))
+def _solve_triangular(a: Any, b: Any, trans: int, lower: bool, unit_diagonal: bool) -> Any:
+    """JAX's jitted part: one `triangular_solve` of `b` as a matrix (batch shapes broadcast)."""
     a, b = promote_dtypes_inexact(a, b)
-    code = _trans_code(trans)
-    if code:
-        a = _mT(a)
-        if code == 2:
-            a = jnp.conj(a)
-        lower = not lower
     vector = len(_shape(b)) == len(_shape(a)) - 1
     if vector:
         b = b[..., None]
@@ -169,7 +151,15 @@ def solve_triangular(
     batch = jnp.broadcast_shapes(_shape(a)[:-2], _shape(b)[:-2])
     a = jnp.broadcast_to(a, batch + (n, n))
     b = jnp.broadcast_to(b, batch + _shape(b)[-2:])
-    x = _substitute(a, b, lower, unit_diagonal)
+    x = triangular_solve(
+        a,
+        b,
+        left_side=True,
+        lower=lower,
+        transpose_a=trans > 0,
+        conjugate_a=trans == 2,
+        unit_diagonal=unit_diagonal,
+    )
     return x[..., 0] if vector else x
 
 
@@ -225,11 +215,24 @@ def cho_solve(
     """
     del overwrite_b, check_finite
     c, lower = c_and_lower
-    if lower:
-        y = solve_triangular(c, b, lower=True)
-        return solve_triangular(c, y, trans="C", lower=True)
-    y = solve_triangular(c, b, trans="C", lower=False)
-    return solve_triangular(c, y, lower=False)
+    return _cho_solve(c, b, bool(lower))
+
+
+@library_jit(static_argnames=("lower",))
+def _cho_solve(c: Any, b: Any, lower: bool) -> Any:
+    """JAX's jitted part: two triangular solves, `L` then `L^H` (`U^H` then `U`)."""
+    c, b = promote_dtypes_inexact(c, b)
+    n = _shape(c)[-1]
+    rows = _shape(b)[-1] if len(_shape(b)) == len(_shape(c)) - 1 else _shape(b)[-2]
+    if rows != n:
+        raise ShapeMismatchError(f"cho_solve: c has shape {_shape(c)} but b has {rows} rows")
+    batch = jnp.broadcast_shapes(_shape(c)[:-2], _shape(b)[: len(_shape(c)) - 2])
+    c = jnp.broadcast_to(c, batch + (n, n))
+    b = jnp.broadcast_to(b, batch + _shape(b)[len(_shape(c)) - 2 :])
+    b = triangular_solve(
+        c, b, left_side=True, lower=lower, transpose_a=not lower, conjugate_a=not lower
+    )
+    return triangular_solve(c, b, left_side=True, lower=lower, transpose_a=lower, conjugate_a=lower)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ import numpy as np
 import core.numpy as jnp
 from core.checkpoint import checkpoint_name
 from core.lax import special
+from core.lax import triangular as tr
 from core.prims import collectives as coll
 from core.prims import conv as cv
 from core.prims import decompositions as dc
@@ -398,6 +399,18 @@ CASES: list[Case] = [
     Case("split", "split", lambda x: ix.split(x, (1, 2), 1)[1], [L(2, 3)]),
     Case("unstack", "unstack", lambda x: ix.unstack(x, 1)[2], [L(2, 3)]),
     Case("tile", "tile", lambda x: ix.tile(x, (2, 1, 3)), [L(2, 1, 3)]),
+    Case(
+        "triangular_solve",
+        "triangular_solve",
+        lambda a, b: tr.triangular_solve(a, b, left_side=True, lower=True),
+        [np.tril(L(3, 3)) + 3 * np.eye(3), L(3, 2)],
+    ),
+    Case(
+        "triangular_solve_right_transposed",
+        "triangular_solve",
+        lambda a, b: tr.triangular_solve(a, b, lower=False, transpose_a=True, unit_diagonal=True),
+        [np.triu(L(3, 3)), L(2, 3)],
+    ),
     Case("erfc", "erfc", special.erfc, [np.array([-1.3, 0.2, 0.9, 2.4])]),
     Case("copy", "copy", sh.copy_p.bind, [L(3)]),
     # JAX's psum over a positional axis (what a psum over a vmap axis becomes)
