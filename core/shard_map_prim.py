@@ -343,7 +343,8 @@ def _transpose(cts, *args, **params):
 
         return trace_to_closed_jaxpr(f, ct_avals + known_avals)
 
-    new, consts = _derived(params, ("shard_map_transpose", undef, live), make)
+    key = ("shard_map_transpose", undef, live, in_specs, out_specs, check_vma, mesh.shape_tuple)
+    new, consts = _derived(params, key, make)
     outs = iter(
         bind_body(
             new,

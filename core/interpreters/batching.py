@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from core import errors
 from core.ad_util import Zero, ops
 from core.avals import ShapedArray
@@ -226,7 +228,7 @@ def moveaxis(x: Any, src: int | None, dst: int, size: int) -> Any:
     if src is None:
         shape = list(aval.shape)
         shape.insert(dst, size)
-        dims = tuple(i for i in range(len(shape)) if i != dst)
+        dims = tuple(np.delete(np.arange(len(shape)), dst))  # numpy ints, as JAX's (printed)
         return ops.broadcast_in_dim(x, tuple(shape), dims)
     if src == dst:
         return x

@@ -4,10 +4,10 @@ axis_index.
 The primitives are marked `collective`, so the `BatchTrace` of a name they reduce over hands
 them to their batch rule with `axis_trace=` set (see `core/interpreters/batching.py`); there
 the collective becomes an ordinary computation over the batch axis: psum of a batched value
-is JAX 0.10.2's `psum` over the positional batch axis (`axes=(0,)`), which `jit` compiles as
-`reduce_sum`; pmax and pmin become `reduce_max`/`reduce_min` (JAX binds pmax/pmin over the
-positional axis: their jaxprs differ). A batch trace of another name treats them as
-elementwise. A name bound by `pmap` stays in the traced program: on each device the
+is JAX 0.10.2's `psum` over the positional batch axis, moved first (`axes=(0,)`), which
+`jit` compiles as `reduce_sum`; pmax and pmin become `reduce_max`/`reduce_min` (partial: JAX
+binds pmax/pmin over the positional axis, their jaxprs differ). A batch trace of another name
+treats them as elementwise. A name bound by `pmap` stays in the traced program: on each device the
 collective exchanges values with the other devices (`core/parallel/collective_ops.py`;
 eagerly, or from compiled code through a host call). Outside any `vmap` or `pmap` that binds
 the name, the impl raises `UnboundAxisNameError`.
