@@ -14,10 +14,10 @@ get `VaryingShapedArray` types, the `pvary` equations are inserted where JAX ins
 `psum` becomes `psum_invariant`. The transformations of `shard_map` (jvp, transpose, partial
 evaluation, vmap) annotate the jaxprs they derive the same way.
 
-The bodies of a `jit`, `cond`, `scan` or `while` inside are typed the same way (a loop's
-carries iterated to a fixed point). Partial: the results of the other higher-order equations
-(custom rules, `remat`) vary along the union of their operands' axes, their bodies untyped (a
-psum inside a `custom_jvp` function then makes numbax's result varying where JAX's is not).
+The bodies of a `jit`, `cond`, `scan`, `while` or custom-derivative function inside are typed
+the same way (a loop's carries iterated to a fixed point). Partial: the rules of a custom
+derivative are not typed, and the results of the other higher-order equations (`remat`, ...)
+vary along the union of their operands' axes, their bodies untyped.
 `all_gather(..., to="invarying")` gathers as "varying" does.
 """
 
@@ -32,6 +32,8 @@ from core.prims.collectives import psum_invariant_p, pvary_p
 
 # Collectives whose result varies along the axes of their operand, made varying along theirs.
 _KEEPING = frozenset({"all_gather", "ppermute", "all_to_all", "reduce_scatter"})
+# Calls whose body takes the operands as they are: the body's parameter.
+_CALLS = {"jit_call": "jaxpr", "custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr"}
 # Collectives whose result no longer varies along their axes.
 _DROPPING = frozenset({"psum", "psum_invariant", "pmax", "pmin"})
 
@@ -123,12 +125,13 @@ def annotate(
             ins = [varying(ins[0], axes)]
             out_vma = vma_of(ins[0]) - axes if name in _DROPPING else vma_of(ins[0])
             prim = psum_invariant_p if name == "psum" else prim
-        elif name == "jit_call":  # the body typed too, as JAX's `jit` inside a shard_map
-            inner = params["jaxpr"]
+        elif name in _CALLS and len(_open(params[_CALLS[name]]).invars) == len(ins):
+            # the body typed too, as JAX types a `jit` or a custom rule's function
+            inner = params[_CALLS[name]]
             body, out_vmas = annotate(_open(inner), [vma_of(x) for x in ins], order)
             if isinstance(inner, ClosedJaxpr):
                 body = ClosedJaxpr(body, inner.consts)
-            params = dict(params, jaxpr=body)
+            params = dict(params, **{_CALLS[name]: body})
             outs = [fresh(v, m) for v, m in zip(eqn.outputs, out_vmas)]
             eqns.append(Eqn(prim, ins, params, outs, eqn.source_info))
             continue

@@ -103,6 +103,10 @@ def _cases(m):  # noqa: PLR0915  (one line per case)
         ),
         (_x(4),),
     )
+    c["relu_inside"] = (
+        smap(lambda a: lax.psum(jax.nn.relu(a) * jnp.tanh(a).sum(), "i"), mesh_2, P("i"), P()),
+        (_x(4),),
+    )
     c["closed_over_constant"] = (
         smap(lambda a: a * jnp.arange(2.0), mesh_2, P("i"), P("i")),
         (_x(4),),
