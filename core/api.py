@@ -27,6 +27,7 @@ from core.array import Array
 from core.avals import ShapedArray, ShapeDtypeStruct
 from core.errors import (
     GradTypeError,
+    InvalidJaxTypeError,
     VjpCotangentError,
     VmapAxesError,
     VmapInAxesTypeError,
@@ -73,6 +74,22 @@ def _dtype_shape(x: Any) -> tuple[np.dtype, tuple[int, ...]]:
     return aval.dtype, aval.shape
 
 
+def _check_callable(fun: Any) -> None:
+    """JAX's check that a transformation is given a function (when it is created)."""
+    if not callable(fun):
+        raise TypeError(
+            f"Expected a callable value, got {fun}\nPass the function itself (f, not f(x))."
+        )
+
+
+def _check_arg(x: Any) -> Any:
+    """`x` as a value, or JAX's `dispatch.check_arg` error for a non-array argument."""
+    try:
+        return as_value(x)
+    except InvalidJaxTypeError:
+        raise InvalidJaxTypeError(x, quote_type=False) from None
+
+
 def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux: bool = False):
     """Evaluates `fun` at `primals` and its directional derivative along `tangents`.
 
@@ -87,6 +104,7 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
       `(primals_out, tangents_out)`, plus `aux` when `has_aux`. Integer and boolean outputs
       have `float0` tangents.
     """
+    _check_callable(fun)
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError(
             "jvp requires primals and tangents to be tuples or lists, got "
@@ -216,6 +234,7 @@ def linearize(fun: Callable, *primals: Any, has_aux: bool = False):
       `(primals_out, f_jvp)` (plus `aux` when `has_aux`), where `f_jvp(*tangents)` is linear.
       Tangents of integer/boolean primals are `float0` arrays, in and out, as for `jvp`.
     """
+    _check_callable(fun)
     p_flat, in_tree = _flatten_args(primals)
     store: list = []
     out, jaxpr, consts, aux = _linearize_flat(
@@ -311,6 +330,7 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False, reduce_axes: Sequen
       dtypes of the outputs; integer and boolean inputs get `float0` cotangents.
     """
     _check_reduce_axes(reduce_axes, "vjp")
+    _check_callable(fun)
     p_flat, in_tree = _flatten_args(primals)
     store: list = []
     out, jaxpr, consts, aux = _linearize_flat(
@@ -354,9 +374,9 @@ def _check_output_dtype(aval: ShapedArray, holomorphic: bool, name: str) -> None
     elif dtypes.kind(aval.dtype) != "f":
         hint = (
             "For holomorphic differentiation, pass holomorphic=True. For differentiation of "
-            "non-holomorphic functions involving complex outputs, use `jax.vjp` directly."
+            "non-holomorphic functions involving complex outputs, use jax.vjp directly."
             if aval.dtype.kind == "c"
-            else "For differentiation of functions with integer outputs, use `jax.vjp` directly."
+            else "For differentiation of functions with integer outputs, use jax.vjp directly."
         )
         raise GradTypeError(
             f"{name} requires real-valued outputs (output dtype that is a sub-dtype of "
@@ -365,10 +385,12 @@ def _check_output_dtype(aval: ShapedArray, holomorphic: bool, name: str) -> None
 
 
 def _check_scalar_output(out: Any, holomorphic: bool) -> None:
-    if not isinstance(out, (Array, Tracer)) and not np.isscalar(out):
+    scalar_like = np.isscalar(out) and not isinstance(out, (str, bytes))
+    if not isinstance(out, (Array, Tracer, np.ndarray)) and not scalar_like:
         raise GradTypeError(
-            f"Gradient only defined for scalar-output functions. Output was {out!r} of type "
-            f"{type(out).__name__}."
+            f"Gradient only defined for scalar-output functions. Output was {out}.\n"
+            f"The function returned a {type(out).__name__}: return one scalar array (or pass "
+            "has_aux=True to return (value, aux))."
         )
     aval = get_aval(out)
     if aval.shape != ():
@@ -433,6 +455,7 @@ def value_and_grad(
       The wrapped function.
     """
     _check_reduce_axes(reduce_axes, "grad")
+    _check_callable(fun)
     multiple, nums = _argnums_tuple(argnums)
 
     @functools.wraps(fun)
@@ -441,7 +464,7 @@ def value_and_grad(
         dyn = [args[i] for i in idx]
         f_partial = _dyn_fun(functools.partial(fun, **kwargs), args, idx)
         for leaf in tree_util.tree_leaves(dyn):
-            _check_grad_input(as_value(leaf), allow_int, holomorphic)
+            _check_grad_input(_check_arg(leaf), allow_int, holomorphic)
         res = vjp(f_partial, *dyn, has_aux=has_aux)
         out, vjp_fn = res[0], res[1]
         _check_scalar_output(out, holomorphic)
@@ -598,6 +621,7 @@ def vmap(
       The batched function.
     """
     del spmd_axis_name
+    _check_callable(fun)
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)
     if not (in_axes is None or type(in_axes) in (int, tuple) or isinstance(in_axes, np.integer)):
@@ -733,6 +757,7 @@ def _jacobian(
     """The function of `jacfwd`/`jacrev`: `build(f_dyn, dyn, multiple)` takes `fun` of the
     `argnums` arguments only and their values, and returns `(jac_tree, *aux)`. Keyword
     arguments are passed through undifferentiated."""
+    _check_callable(fun)
     multiple, nums = _argnums_tuple(argnums)
 
     @functools.wraps(fun)
@@ -740,7 +765,7 @@ def _jacobian(
         idx = _dyn_indices(argnums, nums, len(args))
         dyn = tuple(args[i] for i in idx)
         for leaf in tree_util.tree_leaves(dyn):
-            check_input(as_value(leaf))
+            check_input(_check_arg(leaf))
         res = build(_dyn_fun(functools.partial(fun, **kwargs), args, idx), dyn, multiple)
         return res if has_aux else res[0]
 
@@ -774,7 +799,7 @@ def jacfwd(
                 "jacfwd requires real-valued inputs (input dtype that is a sub-dtype of "
                 f"np.floating), but got {dt.name}. For holomorphic differentiation, pass "
                 "holomorphic=True. For differentiation of non-holomorphic functions involving "
-                "complex inputs or integer inputs, use jvp directly."
+                "complex inputs or integer inputs, use jax.jvp directly."
             )
 
     def build(f_dyn: Callable, dyn: tuple, multiple: bool) -> tuple:

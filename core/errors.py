@@ -470,8 +470,12 @@ class InvalidJaxTypeError(NumbaxError, TypeError):
     them), close over other values or give them ``in_axes=None``.
     """
 
-    def __init__(self, x: Any):
-        super().__init__(f"Argument '{x}' of type '{type(x)}' is not a valid JAX type")
+    def __init__(self, x: Any, quote_type: bool = True):
+        # JAX quotes the type in most places; `dispatch.check_arg` (grad's inputs) does not.
+        if quote_type:
+            super().__init__(f"Argument '{x}' of type '{type(x)}' is not a valid JAX type")
+        else:
+            super().__init__(f"Argument '{x}' of type {type(x)} is not a valid JAX type.")
 
 
 class VmapInAxesTypeError(NumbaxError, TypeError):

@@ -101,6 +101,62 @@ def test_jvp_and_vjp_argument_errors():
         f_vjp((jnp.ones(2),))
 
 
+_W1 = "Array(1., dtype=float32, weak_type=True)"
+_OUT_DT = "grad requires real-valued outputs (output dtype that is a sub-dtype of np.floating), "
+# (call, JAX 0.10.2's exception class, its message's first line), from jax/_src/api.py's
+# check_callable, _check_scalar, _check_output_dtype_revderiv, _check_input_dtype_jacfwd and
+# dispatch.check_arg; numbax's fix follows on later lines.
+TRANSFORM_ERRORS = [
+    (lambda: grad(1.0), TypeError, "Expected a callable value, got 1.0"),
+    (lambda: vmap(2), TypeError, "Expected a callable value, got 2"),
+    (lambda: core.jacfwd(None), TypeError, "Expected a callable value, got None"),
+    (lambda: core.jvp(1, (1.0,), (1.0,)), TypeError, "Expected a callable value, got 1"),
+    (
+        lambda: grad(lambda x: (x, x))(1.0),
+        TypeError,
+        f"Gradient only defined for scalar-output functions. Output was ({_W1}, {_W1}).",
+    ),
+    (
+        lambda: grad(lambda x: None)(1.0),
+        TypeError,
+        "Gradient only defined for scalar-output functions. Output was None.",
+    ),
+    (
+        lambda: grad(lambda x: (x * 1j).sum())(jnp.ones(2)),
+        TypeError,
+        _OUT_DT + "but got complex64. For holomorphic differentiation, pass holomorphic=True. "
+        "For differentiation of non-holomorphic functions involving complex outputs, use "
+        "jax.vjp directly.",
+    ),
+    (
+        lambda: grad(lambda x: (x * 2).astype(jnp.int32))(1.0),
+        TypeError,
+        _OUT_DT + "but got int32. For differentiation of functions with integer outputs, use "
+        "jax.vjp directly.",
+    ),
+    (
+        lambda: core.jacfwd(jnp.sin)(1),
+        TypeError,
+        "jacfwd requires real-valued inputs (input dtype that is a sub-dtype of np.floating), "
+        "but got int32. For holomorphic differentiation, pass holomorphic=True. For "
+        "differentiation of non-holomorphic functions involving complex inputs or integer "
+        "inputs, use jax.jvp directly.",
+    ),
+    (
+        lambda: grad(jnp.sin)("a"),
+        TypeError,
+        "Argument 'a' of type <class 'str'> is not a valid JAX type.",
+    ),
+]
+
+
+@pytest.mark.parametrize("fn, cls, first_line", TRANSFORM_ERRORS)
+def test_transformation_errors_start_with_jaxs_line(fn, cls, first_line):
+    with pytest.raises(cls) as info:
+        fn()
+    assert str(info.value).split("\n")[0] == first_line
+
+
 @pytest.mark.parametrize(
     "fn",
     [
