@@ -107,15 +107,17 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
     _check_callable(fun)
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError(
-            "jvp requires primals and tangents to be tuples or lists, got "
-            f"{type(primals).__name__} and {type(tangents).__name__}; write jvp(f, (x,), (t,))."
+            "primal and tangent arguments to jax.jvp must be tuples or lists; found "
+            f"{type(primals).__name__} and {type(tangents).__name__}.\n"
+            "jvp requires primals and tangents to be tuples or lists: write jvp(f, (x,), (t,))."
         )
     p_leaves, p_tree = tree_util.tree_flatten(tuple(primals))
     t_leaves, t_tree = tree_util.tree_flatten(tuple(tangents))
     if p_tree != t_tree:
         raise TypeError(
-            f"primal and tangent arguments to jvp must have the same tree structure; got "
-            f"{p_tree} and {t_tree}"
+            "primal and tangent arguments to jax.jvp must have the same tree structure; "
+            f"primals have tree structure {p_tree} whereas tangents have tree structure "
+            f"{t_tree}."
         )
     t_flat = []
     for p, t in zip(p_leaves, t_leaves):
@@ -124,13 +126,16 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
         want = pa.dtype if _is_float(pa) else dtypes.float0
         if t_dtype != want:
             raise TypeError(
-                f"primal and tangent arguments to jvp do not match; dtypes must be equal, or "
-                f"float0 for an int/bool primal. Got primal dtype {pa.dtype}, so the tangent "
-                f"dtype must be {want}, but got {t_dtype}. Cast the tangent with "
-                f"`t.astype(...)`, or pass `np.zeros(shape, core.float0)` for an integer primal."
+                "primal and tangent arguments to jax.jvp do not match; dtypes must be equal, "
+                "or in case of int/bool primal dtype the tangent dtype must be float0.Got "
+                f"primal dtype {pa.dtype} and so expected tangent dtype {want}, but got "
+                f"tangent dtype {t_dtype} instead.\nCast the tangent with `t.astype(...)`, or "
+                "pass `np.zeros(shape, core.float0)` for an integer primal."
             )
         if t_shape != pa.shape:
             raise ValueError(
+                "jvp called with different primal and tangent shapes;Got primal shape "
+                f"{pa.shape} and tangent shape as {t_shape}\n"
                 f"jvp called with a tangent of shape {t_shape} for a primal of shape "
                 f"{pa.shape}; tangents must have the primals' shapes"
             )
@@ -256,8 +261,9 @@ def linearize(fun: Callable, *primals: Any, has_aux: bool = False):
             if t_dtype != want or t_shape != aval.shape:
                 raise ValueError(
                     "linearized function called on tangent values inconsistent with the "
-                    f"original primal values: got a tangent {t_dtype.name}{list(t_shape)} for "
-                    f"a primal {aval.str_short()}; expected {want.name}{list(aval.shape)}."
+                    f"original primal values:\nGot tangent aval {t_dtype.name}{list(t_shape)} "
+                    f"for primal aval {aval.dtype.name}{list(aval.shape)} but expected "
+                    f"{want.name}{list(aval.shape)}."
                 )
             t_flat.append(as_value(t) if _is_float(aval) else zeros_like_aval(aval))
         outs = ir.eval_jaxpr(jaxpr, consts, *t_flat)
@@ -284,13 +290,24 @@ def _vjp_pullback(
     out_tree: Any,
     in_avals: list,
     out_avals: list,
+    name: str,
     consts: list,
-    ct: Any,
+    *cts: Any,
 ) -> tuple:
     """The function `vjp` returns: output cotangents `ct` to one cotangent per primal."""
+    if len(cts) != 1:
+        raise TypeError(
+            f"The function returned by `jax.vjp` applied to {name} was called with {len(cts)} "
+            "arguments,\nbut functions returned by `jax.vjp` must be called with a single "
+            "argument\ncorresponding to the single value returned by the function being "
+            "differentiated\n(even if that returned value is a tuple or other container): "
+            "f_vjp((ct1, ct2)), not f_vjp(ct1, ct2)."
+        )
+    (ct,) = cts
     ct_leaves, ct_tree = tree_util.tree_flatten(ct)
     if ct_tree != out_tree:
         raise VjpCotangentError(
+            "unexpected tree structure.\n"
             f"Tree structure of cotangent input {ct_tree} does not match the structure of "
             f"the primal output {out_tree}: the argument of the function returned by vjp "
             "must have the structure of the differentiated function's output."
@@ -301,9 +318,10 @@ def _vjp_pullback(
         if c_shape != aval.shape or (_is_float(aval) and c_dtype != aval.dtype):
             want = aval.dtype.name if _is_float(aval) else "float0"
             raise VjpCotangentError(
-                f"unexpected type for argument to VJP function: got {c_dtype.name}"
-                f"{list(c_shape)}, but expected {want}{list(aval.shape)} because the "
-                f"corresponding output of the differentiated function is {aval.str_short()}."
+                "unexpected JAX type (e.g. shape/dtype) for argument to VJP function: got "
+                f"{c_dtype.name}{list(c_shape)}, but expected {want}{list(aval.shape)} because "
+                "the corresponding output of the differentiated function had JAX type "
+                f"{want}{list(aval.shape)}\nPass a cotangent of the output's shape and dtype."
             )
         ct_flat.append(as_value(c) if _is_float(aval) else Zero(tangent_aval(aval)))
     args = [UndefinedPrimal(a) for a in in_avals]
@@ -331,7 +349,8 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False, reduce_axes: Sequen
     """
     _check_reduce_axes(reduce_axes, "vjp")
     _check_callable(fun)
-    p_flat, in_tree = _flatten_args(primals)
+    leaves, in_tree = tree_util.tree_flatten(primals)
+    p_flat = [_check_arg(x) for x in leaves]
     store: list = []
     out, jaxpr, consts, aux = _linearize_flat(
         _flat_fun(fun, in_tree, store, has_aux), p_flat, has_aux
@@ -341,7 +360,8 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False, reduce_axes: Sequen
     out_avals = [get_aval(o) for o in out]
 
     # A pytree whose leaves are the residuals, as JAX's: it can leave `jit` or `make_jaxpr`.
-    pullback = functools.partial(_vjp_pullback, jaxpr, in_tree, out_tree, in_avals, out_avals)
+    name = getattr(fun, "__name__", repr(fun))
+    pullback = functools.partial(_vjp_pullback, jaxpr, in_tree, out_tree, in_avals, out_avals, name)
     vjp_fn = tree_util.Partial(pullback, list(consts))
 
     primals_out = tree_util.tree_unflatten(out_tree, out)
@@ -417,14 +437,31 @@ def _argnums_tuple(argnums: Any) -> tuple[bool, tuple[int, ...]]:
         )
     for n in nums:
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
-            raise TypeError(f"argnums must be ints or tuples of ints, got {argnums!r}")
+            raise TypeError(
+                f"'{type(argnums).__name__}' object is not iterable\n"
+                f"argnums must be ints or tuples of ints, got {argnums!r}"
+            )
     return multiple, nums
 
 
-def _dyn_indices(argnums: Any, nums: tuple[int, ...], nargs: int) -> list[int]:
+def _dyn_indices(
+    argnums: Any, nums: tuple[int, ...], nargs: int, grad_check: bool = True
+) -> list[int]:
+    """The positional indices of `nums`, checked as JAX's: `grad` first raises a TypeError for
+    an index past the arguments, then (as `jacfwd`/`jacrev` for any index out of range)
+    argnums_partial's ValueError."""
+    if grad_check and max(nums) >= nargs:
+        raise TypeError(
+            f"differentiating with respect to argnums={argnums} requires at least "
+            f"{max(nums) + 1} positional arguments to be passed by the caller, but got only "
+            f"{nargs} positional arguments."
+        )
     for n in nums:
         if not -nargs <= n < nargs:
-            raise TypeError(
+            raise ValueError(
+                "Positional argument indices, e.g. for `static_argnums`, must have value "
+                "greater than or equal to -len(args) and less than len(args), but got value "
+                f"{n} for len(args) == {nargs}.\n"
                 f"differentiating with respect to argnums={argnums} requires at least "
                 f"{max(n + 1 if n >= 0 else -n for n in nums)} positional arguments to be "
                 f"passed by the caller, but got only {nargs} positional arguments."
@@ -525,8 +562,8 @@ def _broadcast_prefix(prefix: Any, tree: Any, what: str) -> list[Any]:
         subtrees = axes_tree.flatten_up_to(tree)
     except (ValueError, TypeError) as e:
         raise VmapAxesError(
-            f"vmap {what} specification must be a tree prefix of the corresponding value, got "
-            f"specification {prefix!r} for value tree {tree_util.tree_structure(tree)}."
+            f"vmap {what} specification must be a tree prefix of the corresponding value;\n"
+            f"got specification {prefix!r} for value tree {tree_util.tree_structure(tree)}."
         ) from e
     for ax in axes_leaves:
         if ax is not None and (not isinstance(ax, (int, np.integer)) or isinstance(ax, bool)):
@@ -564,7 +601,8 @@ def _mapped_size(
             raise VmapAxesError(
                 f"vmap was requested to map its argument along axis {ax}, which implies that "
                 f"its rank should be at least {ax + 1 if ax >= 0 else -ax}, but is only "
-                f"{len(shape)} (its shape is {shape}; argument {name(i)})."
+                f"{len(shape)} (its shape is {shape})\nThe argument is {name(i)}; map an "
+                "existing axis, or pass in_axes=None for it."
             )
         ax = int(ax) % len(shape)
         norm.append(ax)
@@ -576,20 +614,21 @@ def _mapped_size(
             for i, shape in items
         )
         raise VmapSizeError(
-            f"vmap got inconsistent sizes for the array axes to be mapped:\n{detail}\n"
+            f"vmap got inconsistent sizes for array axes to be mapped:\n{detail}\n"
             "Map arguments of equal sizes, or pass in_axes=None for the ones to broadcast."
         )
     if sizes:
         size = next(iter(sizes))
         if axis_size is not None and axis_size != size:
             raise VmapSizeError(
+                "vmap got inconsistent sizes for array axes to be mapped:\n"
                 f"vmap got axis_size={axis_size} but the mapped inputs have size {size}."
             )
         return size, norm
     if axis_size is None:
         raise VmapSizeError(
-            "vmap must have at least one non-None value in in_axes, or be given axis_size= "
-            "(the number of elements to map over)."
+            "vmap must have at least one non-None value in in_axes or axis_size must be "
+            "specified\nPass axis_size= (the number of elements to map over)."
         )
     return axis_size, norm
 
@@ -627,7 +666,7 @@ def vmap(
     if not (in_axes is None or type(in_axes) in (int, tuple) or isinstance(in_axes, np.integer)):
         raise VmapInAxesTypeError(
             "vmap in_axes must be an int, None, or a tuple of entries corresponding to the "
-            f"positional arguments passed to the function, but got {in_axes!r}. Wrap a dict "
+            f"positional arguments passed to the function, but got {in_axes}.\nWrap a dict "
             "or other pytree prefix in a tuple: in_axes=({...},)."
         )
 
@@ -679,15 +718,17 @@ def vmap(
                         val, dim = reduce_sum(val, (dim,)), None
                     if dim is not None:
                         raise VmapAxesError(
-                            "vmap has mapped output but out_axes is None: the output depends "
-                            "on the mapped inputs. Use out_axes=0, or make the output "
-                            "independent of them."
+                            "at vmap out_axes, got axis spec None but output was batched on "
+                            f"axis {dim}\nvmap has mapped output but out_axes is None: the "
+                            "output depends on the mapped inputs. Use out_axes=0, or make the "
+                            "output independent of them."
                         )
                     results.append(val)
                     continue
                 ndim = get_aval(val).ndim + (1 if dim is None else 0)
                 if not -ndim <= ax < ndim:
                     raise VmapAxesError(
+                        f"axis {ax} is out of bounds for array of dimension {ndim}\n"
                         f"vmap out_axes entry {ax} is out of bounds for an output of rank {ndim}"
                     )
                 results.append(batching.moveaxis(val, dim, ax % ndim, size))
@@ -762,7 +803,7 @@ def _jacobian(
 
     @functools.wraps(fun)
     def jac(*args: Any, **kwargs: Any):
-        idx = _dyn_indices(argnums, nums, len(args))
+        idx = _dyn_indices(argnums, nums, len(args), grad_check=False)
         dyn = tuple(args[i] for i in idx)
         for leaf in tree_util.tree_leaves(dyn):
             check_input(_check_arg(leaf))

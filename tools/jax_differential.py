@@ -3468,8 +3468,11 @@ def _plain(x: Any, ns: dict[str, Any], depth: int = 0) -> Any:
 
     if depth > 20:
         return ("deep",)
-    if x is None or isinstance(x, (bool, int, float, complex, str, bytes)):
-        return ("py", type(x).__name__, x)
+    if x is None:
+        return ("py", "NoneType", None)
+    for base in (bool, int, float, complex, str, bytes):
+        if isinstance(x, base):  # JAX's TypedFloat/TypedInt are Python scalars too
+            return ("py", base.__name__, base(x))
     if isinstance(x, tuple) and hasattr(x, "_fields"):
         return ("namedtuple", type(x).__name__, [_plain(v, ns, depth + 1) for v in x])
     if isinstance(x, (tuple, list)):
@@ -3490,6 +3493,8 @@ def _plain(x: Any, ns: dict[str, Any], depth: int = 0) -> Any:
             vals = np.array(x)
         except Exception as e:  # noqa: BLE001
             return ("arr?", str(dtype), tuple(x.shape), repr(e))
+        if vals.dtype == object:  # ShapeDtypeStruct and other array descriptions
+            return ("obj", type(x).__name__, repr(x))
         return ("arr", str(dtype), tuple(x.shape), bool(getattr(x, "weak_type", False)), vals)
     if type(x).__name__ in ("DictKey", "SequenceKey", "GetAttrKey", "FlattenedIndexKey"):
         return ("keyentry", type(x).__name__, repr(x))

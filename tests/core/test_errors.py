@@ -95,7 +95,9 @@ def test_jvp_and_vjp_argument_errors():
     with pytest.raises(TypeError, match="dtypes must be equal"):
         core.jvp(jnp.sin, (jnp.ones(2),), (jnp.ones(2, jnp.int32),))
     _, f_vjp = core.vjp(jnp.sin, jnp.ones(2))
-    with pytest.raises(ValueError, match="unexpected type for argument to VJP function"):
+    with pytest.raises(
+        ValueError, match="unexpected JAX type .e.g. shape.dtype. for argument to VJP function"
+    ):
         f_vjp(jnp.ones(3))
     with pytest.raises(ValueError, match="Tree structure of cotangent"):  # ValueError in JAX
         f_vjp((jnp.ones(2),))
@@ -146,6 +148,107 @@ TRANSFORM_ERRORS = [
         lambda: grad(jnp.sin)("a"),
         TypeError,
         "Argument 'a' of type <class 'str'> is not a valid JAX type.",
+    ),
+    (
+        lambda: core.jacfwd(lambda x: x, argnums=2)(1.0),
+        ValueError,
+        "Positional argument indices, e.g. for `static_argnums`, must have value greater than "
+        "or equal to -len(args) and less than len(args), but got value 2 for len(args) == 1.",
+    ),
+    (
+        lambda: grad(lambda x, y: x * y, argnums=-3)(2.0, 3.0),
+        ValueError,
+        "Positional argument indices, e.g. for `static_argnums`, must have value greater than "
+        "or equal to -len(args) and less than len(args), but got value -3 for len(args) == 2.",
+    ),
+    (
+        lambda: core.jvp(jnp.sin, 1.0, 1.0),
+        TypeError,
+        "primal and tangent arguments to jax.jvp must be tuples or lists; found float and float.",
+    ),
+    (
+        lambda: core.jvp(jnp.sin, (1.0,), (1.0, 2.0)),
+        TypeError,
+        "primal and tangent arguments to jax.jvp must have the same tree structure; primals have "
+        "tree structure PyTreeDef((*,)) whereas tangents have tree structure PyTreeDef((*, *)).",
+    ),
+    (
+        lambda: core.jvp(jnp.sin, (jnp.float32(1.0),), (jnp.float16(1.0),)),
+        TypeError,
+        "primal and tangent arguments to jax.jvp do not match; dtypes must be equal, or in case "
+        "of int/bool primal dtype the tangent dtype must be float0.Got primal dtype float32 and "
+        "so expected tangent dtype float32, but got tangent dtype float16 instead.",
+    ),
+    (
+        lambda: core.jvp(jnp.sin, (jnp.ones(3),), (jnp.ones(2),)),
+        ValueError,
+        "jvp called with different primal and tangent shapes;Got primal shape (3,) and tangent "
+        "shape as (2,)",
+    ),
+    (
+        lambda: core.vjp(jnp.sin, jnp.arange(3.0))[1](jnp.ones(2)),
+        ValueError,
+        "unexpected JAX type (e.g. shape/dtype) for argument to VJP function: got float32[2], "
+        "but expected float32[3] because the corresponding output of the differentiated "
+        "function had JAX type float32[3]",
+    ),
+    (
+        lambda: core.vjp(jnp.sin, jnp.arange(3.0))[1](jnp.ones(3), jnp.ones(3)),
+        TypeError,
+        "The function returned by `jax.vjp` applied to sin was called with 2 arguments,",
+    ),
+    (
+        lambda: core.vjp(lambda x: (x, x * 2), 1.0)[1](1.0),
+        ValueError,
+        "unexpected tree structure.",
+    ),
+    (
+        lambda: core.linearize(jnp.sin, jnp.arange(2.0))[1](jnp.ones(3)),
+        ValueError,
+        "linearized function called on tangent values inconsistent with the original primal "
+        "values:",
+    ),
+    (
+        lambda: vmap(lambda x, y: x + y)(jnp.ones(3), jnp.ones(4)),
+        ValueError,
+        "vmap got inconsistent sizes for array axes to be mapped:",
+    ),
+    (
+        lambda: vmap(lambda x: x, axis_size=4)(jnp.ones(3)),
+        ValueError,
+        "vmap got inconsistent sizes for array axes to be mapped:",
+    ),
+    (
+        lambda: vmap(lambda x: x, in_axes=None)(jnp.ones(3)),
+        ValueError,
+        "vmap must have at least one non-None value in in_axes or axis_size must be specified",
+    ),
+    (
+        lambda: vmap(lambda x: x, out_axes=None)(jnp.ones(3)),
+        ValueError,
+        "at vmap out_axes, got axis spec None but output was batched on axis 0",
+    ),
+    (
+        lambda: vmap(lambda x: x, out_axes=2)(jnp.ones((3, 4))),
+        ValueError,
+        "axis 2 is out of bounds for array of dimension 2",
+    ),
+    (
+        lambda: vmap(lambda x: x, in_axes=2)(jnp.ones((3, 4))),
+        ValueError,
+        "vmap was requested to map its argument along axis 2, which implies that its rank "
+        "should be at least 3, but is only 2 (its shape is (3, 4))",
+    ),
+    (
+        lambda: vmap(lambda x: x, in_axes="a")(jnp.ones(3)),
+        TypeError,
+        "vmap in_axes must be an int, None, or a tuple of entries corresponding to the "
+        "positional arguments passed to the function, but got a.",
+    ),
+    (
+        lambda: vmap(lambda x: x, out_axes=(0, 1))(jnp.ones(3)),
+        ValueError,
+        "vmap out_axes specification must be a tree prefix of the corresponding value;",
     ),
 ]
 
