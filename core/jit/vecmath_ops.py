@@ -1,6 +1,6 @@
 """The LLVM operations `core.jit.vecmath`'s kernels are written with, as numba intrinsics.
 
-`_bits`/`_float` (`_bits64`) are bitcasts between a float and its integer bits; `fma` is
+`_bits`/`_float` are bitcasts between a float and its integer bits; `fma` is
 `llvm.fma` (`a * b + c` rounded once, as XLA's code fuses products into adds); `_flagged`
 makes a float instruction with fast-math flags of its own (numba's fast-math pass leaves such
 an instruction as it is). `radd`/`rmul` (reassociable add/multiply, `REDUCE_FLAGS`) let LLVM
@@ -41,7 +41,6 @@ def _bitcast(src, dst):
 
 _bits = _bitcast(types.float32, types.int32)
 _float = _bitcast(types.int32, types.float32)
-_bits64 = _bitcast(types.float64, types.int64)
 
 
 def _flagged(op, flags):
