@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
@@ -566,12 +567,14 @@ def generate_generic(
         return _generate(jaxpr, parallel, stamps, generic=True, pack_arrays=pack_arrays)
     # the options, and what the loops' threading reads (`loops.LoopNest._may_thread`)
     memo = (shape, parallel, pack_arrays, stamps, threads.num_threads() > 1)
-    made = _generated.pop(memo, None)
+    with _generated_lock:
+        made = _generated.pop(memo, None)
     if made is None:
         made = _generate(jaxpr, parallel, stamps, generic=True, pack_arrays=pack_arrays)
-    _generated[memo] = made  # the most recently used last
-    while len(_generated) > _GENERATED_MAX:
-        del _generated[next(iter(_generated))]
+    with _generated_lock:
+        _generated[memo] = made  # the most recently used last
+        while len(_generated) > _GENERATED_MAX:
+            del _generated[next(iter(_generated))]
     return made[0], list(made[1])
 
 
@@ -580,6 +583,9 @@ def generate_generic(
 # distinct; about 1 ms of CPU each).
 _generated: dict[tuple, tuple[str, list[np.ndarray]]] = {}
 _GENERATED_MAX = 2048
+# Threads that compile at once share it: without the lock, one evicting the oldest entry while
+# another took it out raised a KeyError in the evicting thread's jit call.
+_generated_lock = threading.Lock()
 
 
 def _generate(
