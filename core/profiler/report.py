@@ -17,14 +17,16 @@ that reads it). `save_profile(path)` writes the live-at-peak buffers as a pprof 
 stacks are `primitive <- module path <- jit_<name>`.
 
 Small outputs of one dtype and shape are rows of one array allocated when the program starts,
-as the code generator packs them; 0-d values live in registers. For programs of dense layers,
-elementwise operations and reductions (an MLP train step with Adam) the allocations equal the
-generated code's byte for byte (tested). Not counted: allocator overhead, scratch memory inside
-kernels (BLAS workspaces, a convolution's im2col patches) and the views the code generator
-materializes for a kernel (the broadcast a GEMM reads, pooling gradients), so programs with
-convolutions and pooling hold more than reported (a small CNN's gradient: 8.4 KB reported, 22 KB
-allocated). Programs split into several kernels (`config.jit_kernels`) reuse buffers within a
-kernel only; the report models the one-function build.
+as the code generator packs them; 0-d values live in registers; a kernel rule's unit (a
+product, a gather) reads its inputs as arrays, so a view it reads that is not all of one
+buffer in order (a broadcast, a transpose, a slice, a vector made of a scalar) is copied first,
+and counted at that unit. For programs of dense layers, elementwise operations, reductions and
+gathers (an MLP train step with Adam and integer-label cross-entropy) the allocations equal the
+generated code's byte for byte (tested). Not counted: allocator overhead and scratch memory
+inside kernels (BLAS workspaces, a convolution's im2col patches, pooling gradients), so
+programs with convolutions and pooling hold more than reported. Programs split into several
+kernels (`config.jit_kernels`) reuse buffers within a kernel only; the report models the
+one-function build.
 """
 
 from __future__ import annotations
@@ -188,9 +190,31 @@ def _units(eqns: list[Eqn], outvars: list) -> list[tuple[list[Eqn], set[Var], se
             out.append((u.eqns, set(), set()))
         elif u.kind == SCALAR:
             out.append((u.eqns, arrays(u.eqns[0].outputs), set()))
-        else:
-            out.append((u.eqns, set(u.eqns[0].outputs), set()))
+        else:  # a kernel rule's unit (a product, a gather, ...): reads materialized inputs
+            out.append((u.eqns, set(u.eqns[0].outputs), None))
     return out
+
+
+def _is_plain(x: Var, made_by: dict, returned: set) -> bool:
+    """Whether the code generator hands a kernel rule `x` as an existing buffer: `x` is an
+    array, or a view that reads all of one in order (reshapes, squeezes and broadcasts that
+    only add size-1 axes) of an array; other views (a broadcast, a transpose, a slice, a
+    reversal, any view of a 0-d value in registers) are copied into a new array first."""
+    while x in made_by and made_by[x].prim.name in _VIEWS:
+        e = made_by[x]
+        if not isinstance(e.inputs[0], Var):
+            return False
+        src = e.inputs[0]
+        if e.prim.name not in ("reshape", "squeeze", "broadcast_in_dim"):
+            return False
+        if src.aval.size != x.aval.size or (src.aval.shape == () and src not in returned):
+            return False
+        if e.prim.name == "broadcast_in_dim" and list(e.params["broadcast_dimensions"]) != sorted(
+            e.params["broadcast_dimensions"]
+        ):
+            return False
+        x = src
+    return True
 
 
 def _packs(outvars: list) -> dict[Var, Var]:
@@ -245,10 +269,17 @@ def analyze(name: str, jaxpr: Any) -> MemoryReport:
 
     live: dict[Var, int] = {p: _nbytes(p) for p in set(pack_of.values())}
     rows, peak_unit, peak, peak_live = [], 0, argument_bytes, {}
+    returned = {v for v in outvars if isinstance(v, Var)}
     for i, (ueqns, made, loop_outputs) in enumerate(units):
         reads = {root.get(x, x) for e in ueqns for x in e.inputs if isinstance(x, Var)}
         dying = [r for r in reads if r in live and dead_after(r, i)]
         allocated = sum(live.values()) if i == 0 else 0  # the packs, at the start
+        if loop_outputs is None:  # a kernel rule: views it reads are copied first
+            copies = {x for x in ueqns[0].inputs if isinstance(x, Var) and x in root}
+            copied = sum(_nbytes(x) for x in copies if not _is_plain(x, made_by, returned))
+            allocated, loop_outputs = allocated + copied, set()
+        else:
+            copied = 0
         for v in sorted(made, key=lambda v: v.count):
             if v in pack_of:  # written into its row of a pack
                 continue
@@ -259,7 +290,7 @@ def analyze(name: str, jaxpr: Any) -> MemoryReport:
             else:
                 allocated += _nbytes(v)
             live[v] = _nbytes(v)
-        total = argument_bytes + sum(live.values())
+        total = argument_bytes + sum(live.values()) + copied  # the copies live in the unit
         rows.append(UnitRow(i, tuple(ueqns), allocated, total))
         if total > peak:
             peak_unit, peak, peak_live = i, total, dict(live)

@@ -29,6 +29,8 @@ def _pvary_batch(args, dims, *, axis_name, axis_trace=None):
 
 
 pvary_p.def_batch(_pvary_batch)
+# What `jit` compiles where a pmap binds the axis (a shard_map's body is vmapped before that).
+pvary_p.def_composition(lambda x, *, axis_name: x)
 
 psum_invariant_p = Primitive("psum_invariant", collective=True)
 psum_invariant_p.def_impl(psum_p.impl)
@@ -43,6 +45,7 @@ def _psum_invariant_batch(args, dims, *, axis_name, axis_trace=None):
 
 
 psum_invariant_p.def_batch(_psum_invariant_batch)
+psum_invariant_p.def_composition(lambda x, *, axis_name: psum_p.bind(x, axis_name=axis_name))
 psum_invariant_p.def_transpose(lambda ct, x, *, axis_name: [pvary_p.bind(ct, axis_name=axis_name)])
 pvary_p.def_transpose(lambda ct, x, *, axis_name: [psum_invariant_p.bind(ct, axis_name=axis_name)])
 
