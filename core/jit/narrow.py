@@ -14,38 +14,47 @@ into one the numba back end compiles, one `Format` (16-bit dtype) after the othe
 - the program's 16-bit inputs and outputs are uint16 (the arrays' bits, viewed without a copy
   by `Widened.wrap`), widened by integer operations on load and rounded and narrowed on store;
 - XLA's own decompositions round at their steps too: `logistic` is `1 / (1 + exp(-x))`,
-  `exp2(x)` is `exp(x * ln 2)` (ln 2 in the dtype), `integer_pow` squares and multiplies, each
-  step rounded; on bfloat16 also asin/acos/asinh/acosh/atanh, on float16 `expm1` (XLA's
-  `tanh(x/2) * (exp(x) + 1)`); conversions from float64 and integers round through float32;
-- `reduce_sum` (a bias's gradient: the transpose of its broadcast) accumulates in the 16-bit
-  dtype, each addition rounded, in XLA's order (`_rounded_sum`: windows of 32 along every
-  reduced axis longer than that, each window in row-major order, then the windows' sums), and
-  bfloat16 `reduce_window_sum` (average pooling, its gradient) adds each window in row-major
-  order.
+  `exp2(x)` is `exp(x * ln 2)` (ln 2 in the dtype), `integer_pow` squares and multiplies,
+  asin/acos/asinh/acosh/atanh are StableHLO's CHLO expansions (checked on every 16-bit
+  number), each step rounded; on float16 also `expm1` (XLA's `tanh(x/2) * (exp(x) + 1)`);
+  conversions from float64 and integers round through float32;
+- `reduce_sum` (a bias's gradient) and `reduce_prod` accumulate in the 16-bit dtype, each step
+  rounded, in XLA's order (`_rounded_reduce`: windows of 32 along every reduced axis longer
+  than that, each window in row-major order, then the windows' results), `cumsum`/`cumprod`
+  as XLA's reduce-windows in blocks of 16 (`_cumulative`), `reduce_window_sum` (average
+  pooling, its gradient) in the order LLVM gives XLA's loop (`_window_order`: by rows, by
+  columns, or in vector lanes on float16).
 
 Where the formats differ (checked against JAX 0.10.2 on this CPU, `tests/core/jit/
 record_narrow.py`): a bfloat16 result converted to float32 right away is converted unrounded
 (XLA's excess precision: `(x * 3 + 1).astype(float32)` rounds the product only) unless it only
-moved (reshape, neg, max, select); float16 results are always rounded. XLA divides float16 by a
-broadcast (a literal, a broadcast or a conversion of one, an operand with size-1 axes) as a
-product with the divisor's reciprocal rounded to float16 (`x / 7` is `x * 0.14282`, softmax
-multiplies by its sums' reciprocals); bfloat16 divides. XLA lowers bfloat16 to float32 before
-its elemental code, so bfloat16 expm1 is float32's rounded, while float16 keeps XLA's float16
-expansions: float16 equations whose primitive is not in `FLOAT16.checked` (asin, acos, asinh,
-acosh, atanh, reduce_prod, ...) raise `UnsupportedDTypeError` and the program falls back to the
-numpy back end.
+moved (reshape, neg, max, select); float16 results are always rounded. XLA widens bfloat16 to
+float32 before its algebraic simplifier, which rewrites float16 programs as float32 ones
+(`core/jit/simplify.py`), each new step rounded: a division by a broadcast (a literal, a
+broadcast or a conversion of one, an operand with size-1 axes) is a product with the
+divisor's reciprocal rounded to float16 (`x / 7` is `x * 0.14282`, softmax multiplies by its
+sums' reciprocals), `(A / B) / C` is `A / (B * C)`, `(A * C1) * C2` is `A * fl16(C1 * C2)`
+and `(A + C1) + C2` is `A + fl16(C1 + C2)` for constants (also across the first step of an
+expansion: `acosh(x + 1)`), `A * 1` is `A`. XLA lowers bfloat16 to float32 before its
+elemental code, so bfloat16 expm1 is float32's rounded, while float16 keeps XLA's float16
+expansions. float16 equations whose primitive is not in `FLOAT16.checked` (lgamma,
+digamma, ...) raise `UnsupportedDTypeError` and the program falls back to the numpy back
+end.
 
-Partial (results within a rounding of JAX's, not its bits): 16-bit `cumsum`/`cumprod`,
-`reduce_prod`, float16 `reduce_window_sum` (XLA's order depends on the window's shape),
-bfloat16 `reduce_window_sum` over windows of more than 64 elements or with base dilation, and
-scatter-adds with repeated indices (computed in float32 and rounded once); float32 products and
-convolutions sum in another order than XLA's, and a division by a loop-invariant divisor is a
-product with its float32 reciprocal (`core/jit/codegen.py`'s `arcp`): the rounding to 16 bits
-hides both but for rare ties. Conversions from float64 to float16 round twice (through
-float32; XLA once). XLA's CPU code flushes float32 subnormal numbers (FTZ/DAZ), numbax's does
-not (float16's subnormal numbers are float32 normal ones: both keep them). NaN payloads of
-inputs pass through the `EXACT` equations (XLA quiets them). Bitcasts between a 16-bit float
-and types of another width raise `UnsupportedDTypeError`.
+Partial (results within a rounding of JAX's, not its bits): float16 `reduce_window_sum` over
+windows along three or more axes and 16-bit ones over more than 64 elements, `reduce_sum`/
+`reduce_prod` over two or more axes where LLVM vectorizes XLA's float16 loop (float16 sums over
+R x C with R a power of two; measured, not reproduced), scatter-adds with repeated indices
+(computed in float32 and rounded once), XLA's float16 simplifications not listed above;
+float32 products and convolutions sum in another order than XLA's, and a division by a
+loop-invariant divisor is a product with its float32 reciprocal (`core/jit/codegen.py`'s
+`arcp`): the rounding to 16 bits hides both but for rare ties. Conversions from float64 to
+float16 round twice (through float32; XLA once). XLA's CPU code flushes float32 subnormal
+numbers (FTZ/DAZ), numbax's does not (float16's subnormal numbers are float32 normal ones:
+both keep them). NaN payloads and signs: numbax's roundings make every NaN the quiet NaN of
+its sign, XLA's float16 conversions keep payload bits (its acosh(x < 1) is 0xFFFF), and the
+`EXACT` equations pass inputs' payloads through (XLA quiets them). Bitcasts between a 16-bit
+float and types of another width raise `UnsupportedDTypeError`.
 """
 
 from __future__ import annotations
@@ -62,7 +71,7 @@ from core.avals import ShapedArray
 from core.interpreters.partial_eval import trace_to_jaxpr
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var, sub_jaxprs
 from core.jit.errors import UnsupportedDTypeError
-from core.prims.narrow import ROUNDING, rounded_sum_p
+from core.prims.narrow import IDENTITY, ROUNDING, rounded_reduce_p
 
 BF16 = dtypes.bfloat16
 F16 = dtypes.float16
@@ -328,57 +337,62 @@ def _c(x, value: float):
     return _ops().full_like(x, value)
 
 
-# bfloat16's (XLA's CHLO expansions, in float32 steps each rounded)
-_BF16_ROUND = ROUNDING[BF16].bind
-_BF16_LN2 = float(ml_dtypes.bfloat16(np.log(2.0)))  # exp2 on bfloat16: exp(x * 0.69140625)
+# XLA's CHLO expansions (StableHLO's `chlo` legalization, in the 16-bit dtype: each step is
+# one float32 operation rounded), the same on bfloat16 and float16 but for their constants
+# (`Format.sqrt_max`, `Format.half_max`, `Format.ln2`); checked on every 16-bit number
 
 
-def _root_of_one_minus_square(lax, x):  # sqrt((1 - x)(x + 1))
-    r = _BF16_ROUND
+def _root_of_one_minus_square(x, r):  # sqrt((1 - x)(x + 1))
+    lax = _ops()
     return r(lax.sqrt(r(lax.mul(r(lax.sub(_c(x, 1), x)), r(lax.add(x, _c(x, 1)))))))
 
 
-def _asin(x):  # 2 atan2(x, 1 + sqrt((1 - x)(x + 1)))
-    lax = _ops()
-    root = _root_of_one_minus_square(lax, x)
-    half = _BF16_ROUND(lax.atan2(x, _BF16_ROUND(lax.add(root, _c(x, 1)))))
+def _asin(x, *, fmt):  # 2 atan2(x, 1 + sqrt((1 - x)(x + 1)))
+    lax, r = _ops(), fmt.round
+    root = _root_of_one_minus_square(x, r)
+    half = r(lax.atan2(x, r(lax.add(root, _c(x, 1)))))
     return [lax.add(half, half)]
 
 
-def _acos(x):  # atan2(sqrt((1 - x)(x + 1)), x)
-    lax = _ops()
-    return [lax.atan2(_root_of_one_minus_square(lax, x), x)]
+def _acos(x, *, fmt):  # atan2(sqrt((1 - x)(x + 1)), x)
+    return [_ops().atan2(_root_of_one_minus_square(x, fmt.round), x)]
 
 
-def _log_large(lax, x):  # log(x) + log(2), for x where x * x overflows
-    return _BF16_ROUND(lax.add(_BF16_ROUND(lax.log(x)), _c(x, _BF16_LN2)))
+def _log_large(x, fmt):  # log(x) + log(2), for x where x * x overflows
+    lax, r = _ops(), fmt.round
+    return r(lax.add(r(lax.log(x)), _c(x, fmt.ln2)))
 
 
-def _asinh(x):
+def _asinh(x, *, fmt):
     # sign(x) * (log(|x|) + log 2 if |x| >= sqrt(max) else log1p(|x| + x^2 / (1 + sqrt(1 + x^2))))
-    lax, r = _ops(), _BF16_ROUND
+    lax, r = _ops(), fmt.round
     a = lax.abs(x)
     sq = r(lax.mul(a, a))
     root = r(lax.sqrt(r(lax.add(sq, _c(x, 1)))))
     small = r(lax.log1p(r(lax.add(a, r(lax.div(sq, r(lax.add(root, _c(x, 1)))))))))
-    big = lax.ge(a, _c(x, 1.83746865e19))
-    return [lax.mul(r(lax.sign(x)), lax.select(big, _log_large(lax, a), small))]
+    big = lax.ge(a, _c(x, fmt.sqrt_max))
+    return [lax.mul(r(lax.sign(x)), lax.select(big, _log_large(a, fmt), small))]
 
 
-def _acosh(x):  # log(x) + log 2 if x >= 1.69e38 else log1p(sqrt(x-1) (sqrt(x+1) + sqrt(x-1)))
-    lax, r = _ops(), _BF16_ROUND
+def _acosh(
+    x, *, fmt
+):  # log(x) + log 2 if x >= max / 2 else log1p(sqrt(x-1) (sqrt(x+1) + sqrt(x-1)))
+    lax, r = _ops(), fmt.round
     below = r(lax.sqrt(r(lax.add(x, _c(x, -1)))))
     above = r(lax.sqrt(r(lax.add(x, _c(x, 1)))))
     small = lax.log1p(r(lax.mul(below, r(lax.add(above, below)))))
-    big = lax.ge(x, _c(x, 1.69476569e38))
-    return [lax.select(big, _log_large(lax, x), r(small))]
+    big = lax.ge(x, _c(x, fmt.half_max))
+    return [lax.select(big, _log_large(x, fmt), r(small))]
 
 
-def _atanh(x):  # (log1p(x) - log1p(-x)) / 2, nan where |x| > 1
-    lax, r = _ops(), _BF16_ROUND
+def _atanh(x, *, fmt):  # (log1p(x) - log1p(-x)) / 2, nan where |x| > 1
+    lax, r = _ops(), fmt.round
     diff = r(lax.sub(r(lax.log1p(x)), r(lax.log1p(r(lax.neg(x))))))
     half = r(lax.mul(diff, _c(x, 0.5)))
     return [lax.select(lax.gt(lax.abs(x), _c(x, 1)), _c(x, np.nan), half)]
+
+
+_CHLO = {f.__name__[1:]: f for f in (_asin, _acos, _asinh, _acosh, _atanh)}
 
 
 def eager_expansion(name: str, x: np.ndarray) -> np.ndarray:
@@ -390,24 +404,25 @@ def eager_expansion(name: str, x: np.ndarray) -> np.ndarray:
     return np.asarray(fmt.round(out)).astype(fmt.dtype)
 
 
-def _rounded_sum(x, *, axes, fmt):
-    """XLA's 16-bit `reduce_sum` over `axes`: XLA's CPU compiler cuts every reduced axis of
-    more than 32 elements into windows of 32 (the zero padding split between both ends, the
-    smaller half first), sums each window's elements in row-major order, each addition
-    rounded, and reduces the windows' sums the same way (checked against JAX on one to three
-    reduced axes, major and minor)."""
+def _rounded_reduce(x, *, axes, op, fmt):
+    """XLA's 16-bit `reduce_sum` (`op="add"`) or `reduce_prod` (`"mul"`) over `axes`: XLA's
+    CPU compiler cuts every reduced axis of more than 32 elements into windows of 32 (padded
+    with the identity, split between both ends, the smaller half first), reduces each window's
+    elements in row-major order, each step rounded, and reduces the windows' results the same
+    way (checked against JAX on one to three reduced axes, major and minor)."""
     lax = _ops()
-    total = lambda v: rounded_sum_p.bind(v, dtype=fmt.dtype)  # noqa: E731
+    total = lambda v: rounded_reduce_p.bind(v, dtype=fmt.dtype, op=op)  # noqa: E731
     shape, axes = x.shape, tuple(sorted(axes))
     rest = [d for d in range(len(shape)) if d not in axes]
     sizes = [shape[d] for d in axes]
     m = _prod(shape[d] for d in rest)
     x = lax.reshape(lax.transpose(x, (*axes, *rest)), (*sizes, m))
+    identity = np.float32(IDENTITY[op])
     while any(s > 32 for s in sizes):
         ks = [-(-s // 32) if s > 32 else 1 for s in sizes]
         ws = [32 if s > 32 else s for s in sizes]
         pads = [k * w - s for k, w, s in zip(ks, ws, sizes)]
-        x = lax.pad(x, np.float32(0), [(p // 2, p - p // 2, 0) for p in pads] + [(0, 0, 0)])
+        x = lax.pad(x, identity, [(p // 2, p - p // 2, 0) for p in pads] + [(0, 0, 0)])
         x = lax.reshape(x, (*[v for k, w in zip(ks, ws) for v in (k, w)], m))
         r = len(sizes)
         x = lax.transpose(x, (*range(1, 2 * r, 2), *range(0, 2 * r, 2), 2 * r))
@@ -421,35 +436,168 @@ def _prod(sizes) -> int:
     return int(np.prod(list(sizes), dtype=np.int64))
 
 
-def _window_sum(x, *, window_dimensions, window_strides, padding, window_dilation, out_shape, fmt):
-    """XLA's 16-bit `reduce_window_sum` (average pooling and its gradient): each window's
-    elements added in row-major order, each addition rounded (checked against JAX on 2x2 and
-    3x3 windows, strided, padded); the last addition left to `_composition`."""
+_STEP = {"add": lambda lax: lax.add, "mul": lambda lax: lax.mul}
+_SCAN_BLOCK = 16  # the base length of XLA's CPU ReduceWindowRewriter
+
+
+def _cumulative(x, *, axis, reverse, op, fmt):
+    """XLA's 16-bit `cumsum` (`op="add"`) or `cumprod` (`"mul"`): JAX lowers them on the CPU
+    to a reduce-window over the whole axis, whose windows XLA folds from the identity in
+    increasing index order, each step rounded; XLA's ReduceWindowRewriter cuts an axis of more
+    than 16 elements into blocks of 16 (the last padded with the identity), scans each block,
+    scans the blocks' totals (the same way) and combines each element with the total before
+    its block (checked against JAX on 8 to 1000 elements, both directions)."""
     lax = _ops()
-    x = lax.pad(x, np.float32(0), [(lo, hi, 0) for lo, hi in padding])
-    acc, first = None, True
-    for offsets in itertools.product(*[range(w) for w in window_dimensions]):
+    last = x.ndim - 1
+    perm = tuple(d for d in range(x.ndim) if d != axis) + (axis,)
+    if axis != last:
+        x = lax.transpose(x, perm)
+    y = _scan_last(x, reverse, op, fmt)
+    return [lax.transpose(y, tuple(np.argsort(perm))) if axis != last else y]
+
+
+def _scan_last(x, reverse, op, fmt):
+    """`_cumulative` along the last axis; its last step (the blocks' combination) unrounded."""
+    lax = _ops()
+    *lead, n = x.shape
+    if n <= _SCAN_BLOCK:
+        return _window_scan(x, reverse, op, fmt)
+    blocks = -(-n // _SCAN_BLOCK)
+    keep = [(0, 0, 0)] * len(lead)
+    identity = np.float32(IDENTITY[op])
+    x = lax.pad(x, identity, [*keep, (0, blocks * _SCAN_BLOCK - n, 0)])
+    inner = _window_scan(lax.reshape(x, (*lead, blocks, _SCAN_BLOCK)), reverse, op, fmt)
+    end = 0 if reverse else _SCAN_BLOCK - 1
+    totals = lax.reshape(lax.slice_in_dim(inner, end, end + 1, axis=-1), (*lead, blocks))
+    totals = fmt.round(_scan_last(totals, reverse, op, fmt))
+    # the total of the blocks before (after, when reversed) each block
+    shifted = (
+        lax.slice_in_dim(totals, 1, blocks, axis=-1)
+        if reverse
+        else (lax.slice_in_dim(totals, 0, blocks - 1, axis=-1))
+    )
+    before = lax.pad(shifted, identity, [*keep, (0, 1, 0) if reverse else (1, 0, 0)])
+    before = lax.broadcast_in_dim(before, (*lead, blocks, _SCAN_BLOCK), tuple(range(len(lead) + 1)))
+    y = _STEP[op](lax)(inner, before)
+    y = lax.reshape(y, (*lead, blocks * _SCAN_BLOCK))
+    return lax.slice_in_dim(y, 0, n, axis=-1)
+
+
+def _window_scan(x, reverse, op, fmt):
+    """The reduce-window of `_cumulative` along the last axis (of at most 16 elements): output
+    j folds elements 0..j (j..n-1 when reversed) from the identity, each step rounded. Step k
+    adds element j - (n-1) + k (j + k) to every output j; outside the axis it adds the
+    identity, which changes nothing."""
+    lax = _ops()
+    *lead, n = x.shape
+    keep = [(0, 0, 0)] * len(lead)
+    identity = np.float32(IDENTITY[op])
+    acc = lax.full_like(x, identity)
+    for k in range(n):
+        shift = k if reverse else n - 1 - k
+        pads = (0, shift, 0) if reverse else (shift, 0, 0)
+        piece = lax.pad(x, identity, [*keep, pads])
+        start = shift if reverse else 0
+        piece = lax.slice_in_dim(piece, start, start + n, axis=-1)
+        acc = fmt.round(_STEP[op](lax)(acc, piece))
+    return acc
+
+
+# XLA's 16-bit reduce-window is an LLVM loop whose order LLVM changes by the window's shape;
+# on float16 (no conversions between its steps, unlike bfloat16's) its additions are also
+# `reassoc`, which LLVM vectorizes. With R x C the window's sizes along its two axes longer
+# than 1 (measured against JAX 0.10.2 on this CPU): windows padded along the second axis with
+# C = 2 add column by column (both dtypes); unpadded float16 ones with R of 2, 4, 8 or 16 and
+# C from 2 to `_LANES[R]` add each row (a vector lane) and then the rows' sums by halves; all
+# others, one-axis windows and windows over a dilated operand add in row-major order. float16
+# windows over three or more axes follow none of these: their sums are computed in float32
+# and rounded once (partial).
+_LANES = {2: 3, 4: 4, 8: 5, 16: 5}
+
+
+def _window_order(fmt, window, padding) -> str | None:
+    """The order in which XLA adds a 16-bit window (`rows`, `columns`, `lanes`), or None."""
+    axes = [d for d, size in enumerate(window) if size > 1]
+    if len(axes) < 2 or len(axes) > 2 and fmt.dtype == BF16:
+        return "rows"
+    if len(axes) > 2:
+        return None
+    (h, w), (rows, cols) = axes, (window[a] for a in axes)
+    if padding[w] != (0, 0):
+        return "columns" if cols == 2 else "rows"
+    if fmt.dtype == F16 and padding[h] == (0, 0) and 2 <= cols <= _LANES.get(rows, 0):
+        return "lanes"
+    return "rows"
+
+
+def _window_sum(
+    x,
+    *,
+    window_dimensions,
+    window_strides,
+    padding,
+    base_dilation,
+    window_dilation,
+    out_shape,
+    order,
+    fmt,
+):
+    """XLA's 16-bit `reduce_window_sum` (average pooling and its gradient): each window's
+    elements added from zero in `order` (`_window_order`), each addition rounded; the last one
+    left to `_composition`."""
+    lax = _ops()
+    dilated = [(lo, hi, d - 1) for (lo, hi), d in zip(padding, base_dilation)]
+    x = lax.pad(x, np.float32(0), dilated)
+
+    def piece(offsets):
         start = [o * d for o, d in zip(offsets, window_dilation)]
         limit = [b + s * (n - 1) + 1 for b, s, n in zip(start, window_strides, out_shape)]
-        piece = lax.slice(x, start, limit, window_strides)
-        acc = piece if acc is None else lax.add(acc if first else fmt.round(acc), piece)
-        first = acc is piece
-    return [acc]
+        return lax.slice(x, start, limit, window_strides)
+
+    def fold(pieces, from_zero):
+        # from zero (XLA's init), or from -0 (a vector lane but the first): the first
+        # addition is exact (0 + x only turns -0 into +0), the others are rounded
+        acc, exact = None, True
+        for p in pieces:
+            if acc is None:
+                acc = lax.add(p, _c(p, 0)) if from_zero else p
+            else:
+                acc, exact = lax.add(acc if exact else fmt.round(acc), p), False
+        return acc
+
+    offsets = list(itertools.product(*[range(w) for w in window_dimensions]))
+    axes = [d for d, size in enumerate(window_dimensions) if size > 1]
+    if order == "columns":  # the last two window axes swapped
+        offsets.sort(key=lambda o: (*o[: axes[-2]], o[axes[-1]], o[axes[-2]]))
+    if order != "lanes":
+        return [fold(map(piece, offsets), True)]
+    rows = window_dimensions[axes[0]]
+    lanes = [[piece(o) for o in offsets if o[axes[0]] == i] for i in range(rows)]
+    sums = [fold(lane, i == 0) for i, lane in enumerate(lanes)]
+    while len(sums) > 1:  # the lanes' sums by halves (LLVM's vector reduction)
+        half = len(sums) // 2
+        sums = [lax.add(fmt.round(a), fmt.round(b)) for a, b in zip(sums[:half], sums[half:])]
+    return sums
 
 
 def _window_sum_rule(w: _Widener, e: Eqn, ins: list) -> bool:
     p = e.params
     out_shape = e.outputs[0].aval.shape
-    if (
-        any(d != 1 for d in p["base_dilation"])
-        or _prod(p["window_dimensions"]) > 64
-        or 0 in out_shape
-    ):
+    # XLA folds a zero-padding of the operand into the window's padding (a gradient's
+    # interior padding into a base dilation): the order sees both
+    padding, dilated = list(p["padding"]), any(d != 1 for d in p["base_dilation"])
+    # (float16; checked on JAX's gradients of 2x2, 3x3 and 4x4 windows)
+    source = w.pads.get(e.inputs[0]) if type(e.inputs[0]) is Var and w.fmt.dtype == F16 else None
+    if source is not None:
+        padding = [(lo + a, hi + b) for (lo, hi), (a, b, _) in zip(padding, source)]
+        dilated = dilated or any(i for _, _, i in source)
+    order = _window_order(w.fmt, p["window_dimensions"], padding)
+    if _prod(p["window_dimensions"]) > 64 or 0 in out_shape or order is None:
         return False  # rounded once from float32 (partial), as the generic rule does
-    params = {
-        k: p[k] for k in ("window_dimensions", "window_strides", "padding", "window_dilation")
-    }
-    return _composition(_window_sum, lambda _: {**params, "out_shape": out_shape})(w, e, ins)
+    names = ("window_dimensions", "window_strides", "padding", "base_dilation", "window_dilation")
+    params = {k: p[k] for k in names}
+    params.update(out_shape=out_shape, order="rows" if dilated else order)
+    return _composition(_window_sum, lambda _: params)(w, e, ins)
 
 
 def _bitcast(x, *, new_dtype, source, fmt):
@@ -481,6 +629,14 @@ class _Widener:
         self.broadcasts: set[Var] = set()
         # 16-bit results of sqrt (plus zero) -> sqrt's operand in the new program
         self.roots: dict[Var, Any] = {}
+        # 16-bit results of zero-paddings -> their padding configs (`_window_sum_rule`)
+        self.pads: dict[Var, tuple] = {}
+        # 16-bit constants (broadcast literals) -> their values; results of `A * C` or
+        # `A + C` -> (primitive name, A in the new program, C) (`_reassociate`)
+        self.constants: dict[Var, float] = {}
+        self.chains: dict[Var, tuple[str, Any, float]] = {}
+        # 16-bit results of divisions -> (numerator, divisor) in the new program (`_divide`)
+        self.quotients: dict[Var, tuple[Any, Any]] = {}
 
     def narrow(self, aval: Any) -> bool:
         return isinstance(aval, ShapedArray) and aval.dtype == self.fmt.dtype
@@ -523,6 +679,10 @@ class _Widener:
         name = e.prim.name
         narrow_in = any(self.narrow(x.aval) for x in e.inputs)
         narrow_out = [self.narrow(v.aval) for v in e.outputs]
+        if name in ("broadcast_in_dim", "convert_element_type"):
+            value, dtype = self.constant(e.inputs[0]), e.outputs[0].aval.dtype
+            if value is not None and dtypes.kind(dtype) == "f":
+                self.constants[e.outputs[0]] = float(dtype.type(value))
         if not narrow_in and not any(narrow_out) and not self.holds(e.params):
             outs = [self.fresh(v) for v in e.outputs]
             self.eqns.append(Eqn(e.prim, ins, e.params, outs, e.source_info))
@@ -533,6 +693,10 @@ class _Widener:
             and (type(e.inputs[0]) is Literal or e.inputs[0] in self.broadcasts)
         ):
             self.broadcasts.add(e.outputs[0])
+        if name == "pad" and _zero(e.inputs[1]):
+            config = tuple(e.params["padding_config"])
+            if all(lo >= 0 and hi >= 0 for lo, hi, _ in config):
+                self.pads[e.outputs[0]] = config
         if name == "sqrt":
             self.roots[e.outputs[0]] = ins[0]
         elif name == "add" and _zero(e.inputs[1]) and self.roots.get(e.inputs[0]) is not None:
@@ -554,6 +718,12 @@ class _Widener:
         for v, o, n in zip(e.outputs, outs, narrow_out):
             if n:
                 self.round_into(v, o)
+
+    def constant(self, x: Any) -> float | None:
+        """The value of `x` if it is a literal or a broadcast (a conversion) of one."""
+        if type(x) is Literal:
+            return float(np.asarray(x.val)) if np.ndim(x.val) == 0 else None
+        return self.constants.get(x)
 
     def round_into(self, v: Var, value: Any) -> None:
         """Binds 16-bit `v` to float32 `value` rounded; a conversion of `v` to float32 reads
@@ -648,19 +818,90 @@ def _divide(w: _Widener, e: Eqn, ins: list) -> bool:
     `B = sqrt(C)` (plus zero: Optax's `eps` is 0 in float16), `A * (1 / B)` for a broadcast `B`
     (a literal, a broadcast or a conversion of one, an operand with size-1 axes), the
     reciprocal rounded to float16 (`x / 7` is `x * 0.14282`; softmax multiplies by its sums'
-    rounded reciprocals)."""
+    rounded reciprocals), `A / (B * C)` for `A = A' / B` (atanh's gradient:
+    `x ** -1 * 1 / C`, a product by one being dropped)."""
     a, b = e.inputs
     out = e.outputs[0]
     if type(a) is Literal or not w.narrow(out.aval):
         return False
     lax, r = _ops(), w.fmt.round
+    inner = w.quotients.get(a) if type(a) is Var else None
     if type(b) is not Literal and b in w.roots:
         (q,) = w.inline(lambda x, y: [lax.mul(x, r(lax.rsqrt(y)))], [ins[0], w.roots[b]])
     elif type(b) is Literal or b in w.broadcasts or b.aval.shape != out.aval.shape:
         (q,) = w.inline(lambda x, y: [lax.mul(x, r(lax.div(_c(y, 1), y)))], ins)
+    elif inner is not None and w.constant(inner[1]) is None:  # (A / B) / C => A / (B * C)
+        num, den = inner
+        (q,) = w.inline(lambda n, x, y: [lax.div(n, r(lax.mul(x, y)))], [num, den, ins[1]])
     else:
+        w.quotients[out] = (ins[0], ins[1])
         return False
     w.round_into(out, q)
+    return True
+
+
+def _reassociate(w: _Widener, e: Eqn, ins: list) -> bool:
+    """XLA's algebraic simplifier on float16 (and float32, not on bfloat16, which it widens to
+    float32 first): `(A * C1) * C2` is `A * fl16(C1 * C2)` and `(A + C1) + C2` is
+    `A + fl16(C1 + C2)` for constants C1, C2 (literals or their broadcasts) and any A that is
+    not one, whatever the other uses of `A * C1` (gelu's gradient: `0.044708 * (0.79785 * q)`
+    is `q * 0.035675`); records `A * C` and `A + C` for the next step of a chain."""
+    out = e.outputs[0]
+    values = [w.constant(x) for x in e.inputs]
+    if not w.narrow(out.aval) or sum(v is not None for v in values) != 1:
+        return False
+    k = 0 if values[0] is not None else 1
+    name, c2, other = e.prim.name, values[k], e.inputs[1 - k]
+    if name == "mul" and c2 == 1 and w.narrow(other.aval) and other.aval.shape == out.aval.shape:
+        w.bind(e, [ins[1 - k]])  # XLA drops `A * 1`, which keeps what A is
+        for table in (w.chains, w.quotients):
+            if other in table:
+                table[out] = table[other]
+        return True
+    inner = w.chains.get(other) if type(other) is Var else None
+    if inner is None or inner[0] != name:
+        w.chains[out] = (name, ins[1 - k], c2)
+        return False  # the generic rule computes it
+    step = np.add if name == "add" else np.multiply
+    c = float(w.fmt.dtype.type(step(np.float32(inner[2]), np.float32(c2))))
+    w.chains[out] = (name, inner[1], c)
+    product = Var(out.aval.update(dtype=F32))
+    literal = Literal(np.float32(c), ShapedArray((), F32))
+    w.eqns.append(Eqn(e.prim, [inner[1], literal], {}, [product], e.source_info))
+    w.round_into(out, product)
+    return True
+
+
+def _fold_inlined_chains(w: _Widener, inputs: list, atoms: list, start: int) -> None:
+    """`_reassociate` across the first step of an expansion inlined at `w.eqns[start:]`: XLA
+    folds `acosh(A + 1)`'s `(A + 1) + (-1)` into `A + 0` (float16)."""
+    chained = {a: w.chains[v] for v, a in zip(inputs, atoms) if type(v) is Var and v in w.chains}
+    if not chained:
+        return
+    constants: dict[Var, float] = {}
+    for i in range(start, len(w.eqns)):
+        q = w.eqns[i]
+        if q.prim.name == "broadcast_in_dim" and type(q.inputs[0]) is Literal:
+            constants[q.outputs[0]] = float(q.inputs[0].val)
+        if q.prim.name not in ("add", "mul"):
+            continue
+        for k in (0, 1):
+            x, c = q.inputs[k], q.inputs[1 - k]
+            chain = chained.get(x) if type(x) is Var else None
+            value = float(c.val) if type(c) is Literal else constants.get(c)
+            if chain is not None and chain[0] == q.prim.name and value is not None:
+                step = np.add if chain[0] == "add" else np.multiply
+                folded = float(w.fmt.dtype.type(step(np.float32(chain[2]), np.float32(value))))
+                literal = Literal(np.float32(folded), ShapedArray((), F32))
+                w.eqns[i] = Eqn(q.prim, [chain[1], literal], {}, q.outputs, q.source_info)
+                break
+
+
+def _integer_pow_rule(w: _Widener, e: Eqn, ins: list) -> bool:
+    if not _composition(_integer_pow, lambda p: {"y": p["y"]})(w, e, ins):
+        return False
+    if e.params["y"] == -1:  # XLA's `1 / x`, a quotient for `_divide`
+        w.quotients[e.outputs[0]] = (Literal(np.float32(1), ShapedArray((), F32)), ins[0])
     return True
 
 
@@ -671,7 +912,9 @@ def _composition(fn: Callable, params: Callable[[dict], dict] = lambda p: {}, la
     def rule(w: _Widener, e: Eqn, ins: list) -> bool:
         if not w.narrow(e.outputs[0].aval):
             return False
+        start = len(w.eqns)
         (out,) = w.inline(fn, ins, **params(e.params), fmt=w.fmt)
+        _fold_inlined_chains(w, e.inputs, ins, start)
         if last:
             w.round_into(e.outputs[0], out)
         else:
@@ -695,27 +938,38 @@ class Format:
         self.rounding = ROUNDING[self.dtype]
         self.load, self.store = load, store
         self.ln2 = float(self.dtype.type(np.log(2.0)))
+        big = float(ml_dtypes.finfo(self.dtype).max)
+        self.sqrt_max = float(self.dtype.type(np.sqrt(big)))  # asinh's threshold
+        self.half_max = float(self.dtype.type(big / 2))  # acosh's
         self.excess = excess
         self.expansions = expansions
         common = {
             "convert_element_type": _convert,
             "bitcast_convert_type": _bitcast_rule,
             **{name: _composition(fn) for name, fn in expansions.items()},
-            "integer_pow": _composition(_integer_pow, lambda p: {"y": p["y"]}),
-            "reduce_sum": _composition(
-                _rounded_sum, lambda p: {"axes": tuple(p["axes"])}, last=False
-            ),
+            "integer_pow": _integer_pow_rule,
+            **{
+                name: _composition(
+                    _rounded_reduce,
+                    lambda p, op=op: {"axes": tuple(p["axes"]), "op": op},
+                    last=False,
+                )
+                for name, op in (("reduce_sum", "add"), ("reduce_prod", "mul"))
+            },
             "reduce_window_sum": _window_sum_rule,
+            **{
+                name: _composition(
+                    _cumulative,
+                    lambda p, op=op: {"axis": p["axis"], "reverse": p["reverse"], "op": op},
+                )
+                for name, op in (("cumsum", "add"), ("cumprod", "mul"))
+            },
         }
         self.special = {**common, **special}
         self.checked = checked
 
     def round(self, x):
         return self.rounding.bind(x)
-
-
-def _bf16_only(fn: Callable) -> Callable:
-    return lambda x, *, fmt: fn(x)
 
 
 BFLOAT16 = Format(
@@ -726,7 +980,7 @@ BFLOAT16 = Format(
     expansions={
         "logistic": _logistic,
         "exp2": _exp2,
-        **{f.__name__[1:]: _bf16_only(f) for f in (_asin, _acos, _asinh, _acosh, _atanh)},
+        **_CHLO,
     },
     special={},
 )
@@ -735,13 +989,8 @@ FLOAT16 = Format(
     _load_f16,
     _store_f16,
     excess=False,
-    expansions={"logistic": _logistic, "exp2": _exp2, "expm1": _expm1_f16},
-    # XLA's float16 reduce-window adds in orders that depend on the window's shape (2x2: each
-    # row, then the rows; 3x3 and 2x4: row-major; 4x4: neither): float32 sums rounded once
-    special={
-        "div": _divide,
-        "reduce_window_sum": lambda w, e, ins: False,
-    },
+    expansions={"logistic": _logistic, "exp2": _exp2, "expm1": _expm1_f16, **_CHLO},
+    special={"div": _divide, "mul": _reassociate, "add": _reassociate},
     checked=frozenset(
         {
             "add",

@@ -182,6 +182,37 @@ def _constant(x, producer: dict) -> bool:
     return isinstance(x, Literal)
 
 
+def _constant_value(x, producer: dict) -> np.ndarray | None:
+    """The value of atom `x` if it is a scalar literal or a broadcast of one."""
+    e = producer.get(x) if isinstance(x, Var) else None
+    if e is not None and e.prim is shapes.broadcast_in_dim_p:
+        x = e.inputs[0]
+    if isinstance(x, Literal) and np.ndim(x.val) == 0:
+        return np.asarray(x.val)
+    return None
+
+
+def _constant_chain(e: Eqn, inner: list, producer: dict) -> tuple | None:
+    """`(A, C1 op C2)` (in the dtype) for `e` = `(A op C1) op C2`, op `mul` or `add`, C1 and
+    C2 constants and A not one (XLA's simplifier folds them whatever the other uses of
+    `A op C1`: gelu's gradient, LayerNorm's `x * 2 / n`), else None."""
+    values = [_constant_value(x, producer) for x in e.inputs]
+    if sum(v is not None for v in values) != 1:
+        return None
+    k = 0 if values[0] is not None else 1
+    q = inner[1 - k]
+    if q is None or q.prim is not e.prim:
+        return None
+    inner_values = [_constant_value(x, producer) for x in q.inputs]
+    if sum(v is not None for v in inner_values) != 1:
+        return None
+    j = 0 if inner_values[0] is not None else 1
+    dtype = e.outputs[0].aval.dtype
+    step = np.multiply if e.prim.name == "mul" else np.add
+    c = step(inner_values[j].astype(dtype), values[k].astype(dtype))
+    return q.inputs[1 - j], c
+
+
 def _algebraic_rewrite(e: Eqn, producer: dict, f: _Builder):
     """The replacement of `e`'s result (see `_ALGEBRAIC`), its equations given to `f`; None
     if no rule applies."""
@@ -201,6 +232,11 @@ def _algebraic_rewrite(e: Eqn, producer: dict, f: _Builder):
         a, b = inner[0].inputs  # (A/B)/C => A/(B*C)
         if not _constant(b, producer):
             return f.div(a, f.mul(b, e.inputs[1]))
+    if e.prim.name in ("mul", "add"):  # (A * C1) * C2 => A * (C1 * C2), also for +
+        folded = _constant_chain(e, inner, producer)
+        if folded is not None:
+            a, c = folded
+            return getattr(f, e.prim.name)(a, f.const(c, a))
     if e.prim.name == "sqrt" and names[0] == "mul":  # sqrt(A*A) => |A|
         x, y = inner[0].inputs
         return f.abs(x) if x is y else None

@@ -3,7 +3,9 @@ JAX's gradients at the kinks: relu and relu6 are `custom_jvp`s as JAX's (relu'(0
 relu6'(0) = relu6'(6) = 0), the others `where`-based formulations. softmax, log_softmax and
 logsumexp subtract the (gradient-stopped) maximum for stability. The tanh gelu has a
 `custom_jvp` whose tangent is its derivative as one expression, so that its gradient keeps one
-array of the forward pass instead of four (see `_tanh_gelu_jvp`)."""
+array of the forward pass instead of four (see `_tanh_gelu_jvp`); on bfloat16 and float16,
+whose roundings expose the order of operations, it differentiates through its operations as
+JAX's does, so its gradients are JAX's bits."""
 
 from __future__ import annotations
 
@@ -156,6 +158,8 @@ def gelu(x: Any, approximate: bool = True) -> Any:
     """Gaussian error linear unit: the tanh approximation by default, `x * Phi(x)` if exact."""
     (x,) = promote_args_inexact("gelu", x)
     if approximate:
+        if get_aval(x).dtype in (dtypes.bfloat16, dtypes.float16):
+            return x * _tanh_gelu_parts(x)[1]  # JAX's gradient, bit for bit
         return _tanh_gelu(x)
     # JAX's: x Phi(x) = x erfc(-x / sqrt(2)) / 2, accurate in the negative tail
     dtype = get_aval(x).dtype

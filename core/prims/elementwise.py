@@ -584,7 +584,7 @@ for _p in (exp_p, exp2_p, log_p, log1p_p, expm1_p, sqrt_p, rsqrt_p, cbrt_p, tanh
 for _p in (sin_p, cos_p, tan_p):
     jax_params(_p, accuracy=check_accuracy)
 asin_p = unop("asin", _errstate(np.arcsin), _F)
-defjvp(asin_p, lambda g, x: mul(g, rsqrt(sub(_const(x, 1), mul(x, x)))))
+defjvp(asin_p, lambda g, x: mul(g, rsqrt(sub(_const(x, 1), square(x)))))
 acos_p = unop("acos", _errstate(np.arccos), _F)
 defjvp(acos_p, lambda g, x: mul(g, neg(rsqrt(sub(_const(x, 1), square(x))))))
 atan_p = unop("atan", np.arctan, _F)
@@ -594,9 +594,9 @@ defjvp(sinh_p, lambda g, x: mul(g, cosh(x)))
 cosh_p = unop("cosh", _errstate(np.cosh), _F)
 defjvp(cosh_p, lambda g, x: mul(g, sinh(x)))
 asinh_p = unop("asinh", np.arcsinh, _F)
-defjvp(asinh_p, lambda g, x: mul(g, rsqrt(add(mul(x, x), _const(x, 1)))))
+defjvp(asinh_p, lambda g, x: mul(g, rsqrt(add(square(x), _const(x, 1)))))
 acosh_p = unop("acosh", _errstate(np.arccosh), _F)
-defjvp(acosh_p, lambda g, x: mul(g, rsqrt(sub(mul(x, x), _const(x, 1)))))
+defjvp(acosh_p, lambda g, x: mul(g, rsqrt(sub(square(x), _const(x, 1)))))
 atanh_p = unop("atanh", _errstate(np.arctanh), _F)
 defjvp(
     atanh_p,

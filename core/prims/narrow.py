@@ -4,12 +4,12 @@ programs it makes of bfloat16 and float16 ones; no user program binds them, so t
 
 `round_bfloat16(x)`, `round_float16(x)`: float32 `x` rounded to the nearest bfloat16 or float16
 number (ties to even; float16 overflows to infinity and keeps subnormal numbers; a NaN becomes
-the quiet NaN of its sign), as float32. `rounded_sum(x, dtype)`: the sum over axis 0 of a 2-D
-float32 array of `dtype` numbers, one row after the other, each addition rounded (XLA's
-16-bit reduction loop).
+the quiet NaN of its sign), as float32. `rounded_reduce(x, dtype, op)`: the sum (`op="add"`)
+or product (`"mul"`) over axis 0 of a 2-D float32 array of `dtype` numbers, from 0 or 1, one
+row after the other, each step rounded (XLA's 16-bit reduction loop).
 
 Numba lowering (`core/backends/numba/rules/narrow.py`): the roundings are elementwise (integer
-operations on the bits, fused into the value's loop), `rounded_sum` a loop nest.
+operations on the bits, fused into the value's loop), `rounded_reduce` a loop nest.
 """
 
 from __future__ import annotations
@@ -40,15 +40,18 @@ round_bfloat16_p = _rounding(dtypes.bfloat16)
 round_float16_p = _rounding(dtypes.float16)
 ROUNDING = {dtypes.bfloat16: round_bfloat16_p, dtypes.float16: round_float16_p}
 
-# `rounded_sum(x, dtype)`: the sum over axis 0 of a 2-D float32 array of `dtype` numbers, one
-# addition after the other, each rounded to `dtype` (XLA's 16-bit reduction loop)
-rounded_sum_p = CompilerPrimitive("rounded_sum")
-rounded_sum_p.def_abstract_eval(lambda x, *, dtype: ShapedArray(x.shape[1:], x.dtype))
+# `rounded_reduce(x, dtype, op)`: the sum or product over axis 0 of a 2-D float32 array of
+# `dtype` numbers, from the operation's identity, one step after the other, each rounded to
+# `dtype` (XLA's 16-bit reduction loop)
+rounded_reduce_p = CompilerPrimitive("rounded_reduce")
+rounded_reduce_p.def_abstract_eval(lambda x, *, dtype, op: ShapedArray(x.shape[1:], x.dtype))
+IDENTITY = {"add": 0.0, "mul": 1.0}
 
 
-@rounded_sum_p.def_impl
-def _rounded_sum_impl(x, *, dtype):
-    acc = np.zeros(x.shape[1:], _F32)
+@rounded_reduce_p.def_impl
+def _rounded_reduce_impl(x, *, dtype, op):
+    acc = np.full(x.shape[1:], IDENTITY[op], _F32)
+    step = np.add if op == "add" else np.multiply
     for row in np.asarray(x, _F32):
-        acc = ROUNDING[np.dtype(dtype)].impl(acc + row)
+        acc = ROUNDING[np.dtype(dtype)].impl(step(acc, row))
     return acc

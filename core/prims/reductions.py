@@ -11,14 +11,20 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
-from core.ad_util import Zero
+from core.ad_util import Zero, add_any
 from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
 from core.interpreters.jvp import defjvp_zero, deflinear
 from core.primitive import Primitive, jax_params
 from core.prims import elementwise as ew
 from core.prims.indexing import pad, slice_in_dim
-from core.prims.shapes import broadcast_in_dim, convert_element_type, reshape, transpose
+from core.prims.shapes import (
+    broadcast_in_dim,
+    convert_element_type,
+    reshape,
+    squeeze,
+    transpose,
+)
 from core.trace import get_aval
 
 
@@ -130,8 +136,10 @@ _extremum_jvp(reduce_min_p)
 
 
 def _reduce_prod_jvp(primals, tangents, *, axes):
-    # The tangent of a product tree (pairwise products of halves): exact at zeros and, since it
-    # is built from `mul`, differentiable again (the leave-one-out formula prod/x is neither).
+    # JAX's `_reduce_jvp`: the reduced axes moved to the front and flattened, then a product
+    # tree (the two halves multiplied elementwise, the shorter second one padded with ones,
+    # until one row is left) differentiated through `mul`, so the result and its tangent are
+    # JAX's bit for bit (its order of products), exact at zeros and differentiable again.
     (x,), (t,) = primals, tangents
     shape = get_aval(x).shape
     kept = tuple(i for i in range(len(shape)) if i not in axes)
@@ -141,23 +149,17 @@ def _reduce_prod_jvp(primals, tangents, *, axes):
         out = reduce_prod(x, axes)
         return out, Zero(get_aval(out))
     to_front = lambda v: reshape(transpose(v, (*axes, *kept)), (n, *rest))  # noqa: E731
-    _, t_out = _prod_tree_jvp(to_front(x), to_front(t))
-    return reduce_prod(x, axes), t_out
-
-
-def _prod_tree_jvp(x, t):
-    """(prod, its tangent) over axis 0 of `x` by recursive halving."""
-    n, *rest = get_aval(x).shape
-    if n == 1:
-        return reshape(x, tuple(rest)), reshape(t, tuple(rest))
-    if n % 2:
-        cfg = ((0, 1, 0), *[(0, 0, 0)] * len(rest))
-        x, t = pad(x, 1, cfg), pad(t, 0, cfg)
-        n += 1
-    xa, xb = slice_in_dim(x, 0, n // 2), slice_in_dim(x, n // 2, n)
-    pa, ta = _prod_tree_jvp(xa, slice_in_dim(t, 0, n // 2))
-    pb, tb = _prod_tree_jvp(xb, slice_in_dim(t, n // 2, n))
-    return ew.mul(pa, pb), ew.add(ew.mul(ta, pb), ew.mul(pa, tb))
+    x, t = to_front(x), to_front(t)
+    cfg = ((0, 1, 0), *[(0, 0, 0)] * len(rest))
+    while n > 1:
+        half = (n + 1) // 2
+        x1, t1 = slice_in_dim(x, 0, half), slice_in_dim(t, 0, half)
+        x2, t2 = slice_in_dim(x, half, n), slice_in_dim(t, half, n)
+        if n - half != half:
+            x2, t2 = pad(x2, 1, cfg), pad(t2, 0, cfg)
+        x, t = ew.mul(x1, x2), add_any(ew.mul(t1, x2), ew.mul(x1, t2))
+        n = half
+    return squeeze(x, (0,)), squeeze(t, (0,))
 
 
 reduce_prod_p.def_jvp(_reduce_prod_jvp)

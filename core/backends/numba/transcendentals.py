@@ -82,14 +82,10 @@ VM_F64: dict[Primitive, str] = {
 }
 # XLA computes these primitives on float16 and bfloat16 in float32 and rounds the result, but
 # the ones it expands into steps of its own, each rounded (`core.jit.narrow`'s
-# `Format.expansions`: eager and jitted results are both JAX's, checked on 5000 values each);
-# XLA's float16 asin/acos/asinh/acosh/atanh (float16 steps of its own, not reproduced) stay with
-# numpy, and `jit` falls back to numpy for them too
+# `Format.expansions`: eager and jitted results are both JAX's, checked on every 16-bit number
+# or on 5000 values each)
 _NARROW = frozenset({dtypes.float16, dtypes.bfloat16})
-_F16_NUMPY = {ew.asin_p, ew.acos_p, ew.asinh_p, ew.acosh_p, ew.atanh_p}
-NARROW_VIA_F32 = (
-    frozenset(p for p in VM_F32 if p.name not in narrow.FLOAT16.expansions) - _F16_NUMPY
-)
+NARROW_VIA_F32 = frozenset(p for p in VM_F32 if p.name not in narrow.FLOAT16.expansions)
 BF16_VIA_F32 = frozenset(p for p in VM_F32 if p.name not in narrow.BFLOAT16.expansions)
 
 

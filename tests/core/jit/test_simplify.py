@@ -55,6 +55,9 @@ CASES = {
     "div_div": lambda x, y: (x / y) / (y + 1.0),
     "div_of_div": lambda x, y: x / (y / (x + 2.0)),
     "div_div_by_constant": lambda x, y: (x / y) / 3.0,
+    # constant chains: (A * C1) * C2 => A * (C1 * C2), (A + C1) + C2 => A + (C1 + C2)
+    "mul_mul_constants": lambda x, y: (y * 0.7978) * 0.0447,
+    "add_add_constants": lambda x, y: (x + 0.3) + 1.7,
 }
 JAX_JIT = [
     ("log_exp", [1e-30, 0.3, 3.1415927, 100.0, -80.0]),
@@ -68,6 +71,8 @@ JAX_JIT = [
     ("div_div", [1.6666667e-31, 0.25210083, 0.83775806, 0.027322404, -0.086021505]),
     ("div_of_div", [1e-30, 0.9857143, 10.768528, 170.0, 208.0]),
     ("div_div_by_constant", [1.6666667e-31, 0.14285716, 0.69813174, 0.5555556, -0.88888896]),
+    ("mul_mul_constants", [0.07132332, 0.024963161, 0.05349249, 2.1396997, 1.0698498]),
+    ("add_add_constants", [2.0, 2.3, 5.141593, 102.0, -78.0]),
 ]  # fmt: skip
 
 

@@ -5,8 +5,8 @@ to the quiet NaN of its sign, as XLA's and ml_dtypes' conversions), with integer
 on its bits: one expression, fused into the loop that computes the value. `round_float16` does
 the same for float16: normal numbers drop 13 mantissa bits the same way (past 65504 they become
 infinity), numbers below float16's smallest normal one round to a multiple of 2**-24 by one
-float32 addition (`(|x| + 0.5) - 0.5`, exact but for that rounding). `rounded_sum` sums the rows
-of a 2-D array in order, rounding after each addition.
+float32 addition (`(|x| + 0.5) - 0.5`, exact but for that rounding). `rounded_reduce` adds or
+multiplies the rows of a 2-D array in order, rounding after each step.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numpy as np
 from core import dtypes
 from core.backends.numba.registry import Kernel, Scalar, register_lowering
 from core.backends.numba.source import alloc, const, reshape
-from core.prims.narrow import round_bfloat16_p, round_float16_p, rounded_sum_p
+from core.prims.narrow import IDENTITY, round_bfloat16_p, round_float16_p, rounded_reduce_p
 
 _U32, _F32 = np.dtype(np.uint32), np.dtype(np.float32)
 
@@ -60,16 +60,17 @@ register_lowering(round_bfloat16_p, Scalar(_lowering(dtypes.bfloat16)))
 register_lowering(round_float16_p, Scalar(_lowering(dtypes.float16)))
 
 
-def _rounded_sum_lowering(ctx, eqn):
+def _rounded_reduce_lowering(ctx, eqn):
     n, *rest = ctx.in_shape(0)
     m = math.prod(rest)
     x = ctx.assign("x", reshape(ctx.array(0), (n, m)))
-    o = ctx.assign("o", alloc((m,), _F32, const(0, _F32)))
+    op = eqn.params["op"]
+    o = ctx.assign("o", alloc((m,), _F32, const(IDENTITY[op], _F32)))
     dtype = np.dtype(eqn.params["dtype"])
     with ctx.block(f"for i in range({n}):"), ctx.block(f"for j in range({m}):"):
-        s = ctx.assign("s", f"{o}[j] + {x}[i, j]")
+        s = ctx.assign("s", f"{o}[j] {'+' if op == 'add' else '*'} {x}[i, j]")
         ctx.line(f"{o}[j] = {rounded(lambda e: ctx.assign('t', e), s, dtype)}")
     return [ctx.assign("o", reshape(o, ctx.out_shape(0)))]
 
 
-register_lowering(rounded_sum_p, Kernel(_rounded_sum_lowering))
+register_lowering(rounded_reduce_p, Kernel(_rounded_reduce_lowering))
