@@ -28,7 +28,7 @@ class ShapedArray(AbstractValue):
 
     def __init__(self, shape: tuple[int, ...], dtype: Any, weak_type: bool = False):
         self.shape = tuple(int(d) for d in shape)
-        self.dtype = np.dtype(dtype)
+        self.dtype = dtype if type(dtype) is dtypes.KeyDType else np.dtype(dtype)
         self.weak_type = bool(weak_type)
         self._hash = hash((self.shape, self.dtype, self.weak_type))
 

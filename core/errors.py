@@ -260,6 +260,15 @@ class PRNGKeyError(NumbaxError, TypeError):
     """
 
 
+class KeyPhysicalRuleError(NumbaxError, NotImplementedError):
+    """A primitive applied to key avals that has no rule on their data (`core/prims/prng.py`;
+    partial: the shape primitives JAX's random functions use have one).
+
+    Failing code: ``lax.gather`` of a key aval inside a staged random function. Fix: apply the
+    primitive to ``random.key_data(keys)`` and wrap the result with ``random.wrap_key_data``.
+    """
+
+
 class KeyArrayConversionError(NumbaxError, TypeError):
     """A typed key array converted to a numpy array (keys have no numeric value).
 

@@ -78,6 +78,7 @@ class Primitive:
 
     _registered = True  # in `all_primitives`, its name unique
     impl_on_host = False  # under `jit` without a numba lowering, `impl` runs as a host call
+    on_keys = False  # a key primitive (`core/prims/prng.py`): eager binds go to `trace.on_keys`
     # n-ary elementwise: rank-0 operands and size-1 axes broadcast to the result's shape
     # (`core/prims/elementwise.py`); the compiler makes the broadcasts explicit
     broadcasting = False

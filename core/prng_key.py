@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes, tree_util
+from core.avals import ShapedArray
 from core.errors import KeyArrayConversionError
 
 _DTYPES = {"threefry2x32": dtypes.key_fry, "rbg": dtypes.key_rbg, "unsafe_rbg": dtypes.key_urbg}
@@ -50,6 +51,11 @@ class PRNGKeyArray:
     @property
     def dtype(self) -> dtypes.KeyDType:
         return _DTYPES[self.impl]
+
+    @property
+    def aval(self) -> ShapedArray:
+        """The keys' abstract value: their shape and key dtype (`key<fry>[2]`)."""
+        return ShapedArray(self.shape, self.dtype)
 
     @property
     def ndim(self) -> int:

@@ -51,12 +51,11 @@ from core.numpy.reductions import argmax
 from core.numpy.ufuncs import clip, greater
 from core.prims import elementwise as ew
 from core.prims import indexing as ix
+from core.prims import prng, sorting
 from core.prims import reductions as red
 from core.prims import shapes as sh
-from core.prims import sorting
 from core.prims.gather import gather
-from core.prims.random_bits import bitcast_convert_type, threefry2x32
-from core.prims.rng_bit_generator import rng_bit_generator
+from core.prims.random_bits import bitcast_convert_type
 from core.prng_key import PRNGKeyArray
 from core.trace import get_aval
 
@@ -92,11 +91,11 @@ _UINT = {8: dtypes.uint8, 16: dtypes.uint16, 32: dtypes.uint32, 64: np.dtype(np.
 # Keys
 
 
-# The implementations: their key words. `rbg` and `unsafe_rbg` keys are two threefry keys whose
-# bits come from XLA's bit generator (`lax.rng_bit_generator`, Philox on CPU); `rbg` splits and
-# folds in each half as threefry does, `unsafe_rbg` splits by drawing new keys from the bits.
-_WORDS = {"threefry2x32": 2, "rbg": 4, "unsafe_rbg": 4}
-_BY_DTYPE = {dtypes.key_fry: "threefry2x32", dtypes.key_rbg: "rbg", dtypes.key_urbg: "unsafe_rbg"}
+# The implementations (`core/prims/prng.py`), by name. `rbg` and `unsafe_rbg` keys are two
+# threefry keys whose bits come from XLA's bit generator (`lax.rng_bit_generator`, Philox on
+# CPU); `rbg` splits and folds in each half as threefry does, `unsafe_rbg` splits by drawing new
+# keys from the bits.
+_IMPLS = prng.IMPLS
 # The implementation of the typed key a function of `core.random` runs on (`key_scope`): the
 # keys it passes around internally, as bare data, are keys of that implementation.
 _IMPL = contextvars.ContextVar("prng_impl", default="threefry2x32")
@@ -143,7 +142,7 @@ def PRNGKey(seed: Any, *, impl: str | None = None) -> Any:  # noqa: N802  (JAX's
     Returns:
       The key data, a `uint32[2]` (or `uint32[4]`) array.
     """
-    words = _WORDS[_check_impl(impl)]
+    impl = _IMPLS[_check_impl(impl)]
     if isinstance(seed, (bool, np.bool_)) or (
         not isinstance(seed, int) and getattr(seed, "dtype", np.dtype(float)).kind not in "iu"
     ):
@@ -156,13 +155,7 @@ def PRNGKey(seed: Any, *, impl: str | None = None) -> Any:  # noqa: N802  (JAX's
             f"key accepts a scalar seed, but was given an array of shape {aval.shape}; "
             "use vmap to make a batch of keys."
         )
-    lo = sh.convert_element_type(seed, dtypes.uint32)
-    if aval.dtype.itemsize == 8:
-        hi = sh.convert_element_type(ew.shift_right_logical(seed, 32), dtypes.uint32)
-    else:
-        hi = sh.full((), 0, dtypes.uint32)
-    half = _stack_words(hi, lo)
-    return half if words == 2 else ix.concatenate([half, half], 0)
+    return prng.random_unwrap(prng.random_seed(seed, impl))
 
 
 def _check_impl(impl: Any) -> str:
@@ -170,11 +163,11 @@ def _check_impl(impl: Any) -> str:
     takes either)."""
     if impl is None:
         return "threefry2x32"
-    name = _BY_DTYPE.get(impl) if isinstance(impl, dtypes.KeyDType) else impl
-    if name not in _WORDS:
+    name = prng.impl_of(impl).name if isinstance(impl, dtypes.KeyDType) else impl
+    if name not in _IMPLS:
         raise RandomArgumentError(
             f"unknown PRNG implementation {impl!r}; the implementations are "
-            f"{', '.join(map(repr, _WORDS))}."
+            f"{', '.join(map(repr, _IMPLS))}."
         )
     return name
 
@@ -216,7 +209,7 @@ def wrap_key_data(
             "wrap_key_data takes uint32 key data, but was given a key array; it is a key "
             "array already (key_data(keys) is its data)."
         )
-    data = _check_data("wrap_key_data", ensure_array(key_bits_array), _WORDS[name], name)
+    data = _check_data("wrap_key_data", ensure_array(key_bits_array), _words(name), name)
     return PRNGKeyArray(data, name)
 
 
@@ -225,9 +218,21 @@ def _typed_like(key: Any, data: Any) -> Any:
     return PRNGKeyArray(data, key.impl) if isinstance(key, PRNGKeyArray) else data
 
 
-def _unsafe(key: Any) -> bool:
-    """Whether `key` splits and folds in as an `unsafe_rbg` key."""
-    return (key.impl if isinstance(key, PRNGKeyArray) else _IMPL.get()) == "unsafe_rbg"
+def _words(name: str) -> int:
+    return math.prod(_IMPLS[name].key_shape)
+
+
+def _impl(key: Any) -> prng.PRNGImpl:
+    """The implementation of `key`: a typed key's, else that of the `key_scope` (raw data)."""
+    return _IMPLS[key.impl if isinstance(key, PRNGKeyArray) else _IMPL.get()]
+
+
+def _wrap(data: Any) -> Any:
+    """Checked key data as key avals of the implementation in scope (2 words: threefry)."""
+    impl = _IMPLS[_IMPL.get()]
+    if get_aval(data).shape[-1] != math.prod(impl.key_shape):
+        impl = _IMPLS["threefry2x32" if get_aval(data).shape[-1] == 2 else "rbg"]
+    return prng.random_wrap(data, impl)
 
 
 def key_scope(key: Any) -> Any:
@@ -257,37 +262,15 @@ def split(key: Any, num: int | Sequence[int] = 2) -> Any:
     `split(key, n)[i] == fold_in(key, i)` for threefry2x32 keys; an rbg key splits each of its
     two threefry halves so; an unsafe_rbg key takes every tenth row of XLA's random bits.
     """
-    data = _check_key("split", key)
+    keys = prng.random_wrap(_check_key("split", key), _impl(key))
     shape = _shape(num if isinstance(num, Sequence) else (num,))
-    if get_aval(data).shape[-1] == 2:
-        return _typed_like(key, _threefry_split(data, shape))
-    if _unsafe(key):
-        size = math.prod(shape)
-        rows = rng_bit_generator(data, (10 * size, 4), dtype=dtypes.uint32)[1]
-        rows = ix.slice(rows, (0, 0), (10 * size, 4), (10, 1))
-        return _typed_like(key, sh.reshape(rows, (*shape, 4)))
-    halves = [_threefry_split(h, shape) for h in _halves(data)]
-    return _typed_like(key, ix.concatenate(halves, len(shape)))
-
-
-def _threefry_split(data: Any, shape: tuple[int, ...]) -> Any:
-    return _stack_words(*_hash_counters(data, shape))
-
-
-def _threefry_fold_in(words: Any, data: Any) -> Any:
-    k0, k1 = _key_words(words, ())
-    return _stack_words(*threefry2x32(k0, k1, sh.full((), 0, dtypes.uint32), data))
-
-
-def _halves(data: Any) -> list[Any]:
-    """The two threefry keys of a 4-word key."""
-    return [sh.reshape(ix.slice(data, (i,), (i + 2,)), (2,)) for i in (0, 2)]
+    return _typed_like(key, prng.random_unwrap(prng.random_split(keys, shape)))
 
 
 def fold_in(key: Any, data: Any) -> Any:
     """A new key from `key` and a 32-bit integer `data` (the hash of counter `[0, data]`; of
     each half of an rbg key; an unsafe_rbg key is xored with bits drawn from `data`)."""
-    words = _check_key("fold_in", key)
+    keys = prng.random_wrap(_check_key("fold_in", key), _impl(key))
     if isinstance(data, int):
         data = Array(np.asarray(data, dtype=dtypes.uint32))  # raises OverflowError like JAX
     data = sh.convert_element_type(ensure_array(data), dtypes.uint32)
@@ -296,14 +279,7 @@ def fold_in(key: Any, data: Any) -> Any:
             f"fold_in accepts a scalar, but was given an array of shape {get_aval(data).shape}; "
             "use vmap for batching."
         )
-    if get_aval(words).shape[-1] == 4:
-        if _unsafe(key):
-            bits = rng_bit_generator(PRNGKey(data, impl="rbg"), (10, 4), dtype=dtypes.uint32)[1]
-            new = ew.bitwise_xor(words, sh.reshape(ix.slice(bits, (9, 0), (10, 4)), (4,)))
-        else:
-            new = ix.concatenate([_threefry_fold_in(h, data) for h in _halves(words)], 0)
-        return _typed_like(key, new)
-    return _typed_like(key, _threefry_fold_in(words, data))
+    return _typed_like(key, prng.random_unwrap(prng.random_fold_in(keys, data)))
 
 
 def _check_key(name: str, key: Any, batched: bool = False) -> Any:
@@ -311,7 +287,7 @@ def _check_key(name: str, key: Any, batched: bool = False) -> Any:
     or inside `key_scope` that implementation's), checked: a single key unless `batched`."""
     typed = isinstance(key, PRNGKeyArray)
     data = ensure_array(key._base if typed else key)
-    data = _check_data(name, data, _WORDS[key.impl if typed else _IMPL.get()], None)
+    data = _check_data(name, data, _words(key.impl if typed else _IMPL.get()), None)
     if not batched and get_aval(data).ndim != 1:
         shape = get_aval(data).shape[:-1] if typed else get_aval(data).shape
         raise PRNGKeyError(
@@ -331,29 +307,6 @@ def _check_data(name: str, data: Any, words: int, impl: str | None) -> Any:
             f"{aval.str_short()}."
         )
     return data
-
-
-def _key_words(key: Any, shape: tuple[int, ...]) -> tuple[Any, Any]:
-    """The two uint32 words of a key, broadcast to `shape`."""
-    words = [sh.reshape(ix.slice(key, (i,), (i + 1,)), ()) for i in (0, 1)]
-    return tuple(sh.broadcast_in_dim(w, shape, ()) for w in words)
-
-
-def _hash_counters(key: Any, shape: tuple[int, ...]) -> list[Any]:
-    """threefry2x32 of the row-major counters 0..size-1 of `shape` (hi word, lo word)."""
-    size = math.prod(shape)
-    if size >= 2**32:
-        raise RandomArgumentError(
-            f"random arrays of 2**32 or more elements are unsupported: {shape}"
-        )
-    hi = sh.full(shape, 0, dtypes.uint32)
-    lo = sh.reshape(sh.iota(dtypes.uint32, (size,)), shape)
-    return threefry2x32(*_key_words(key, shape), hi, lo)
-
-
-def _stack_words(w0: Any, w1: Any) -> Any:
-    shape = get_aval(w0).shape
-    return ix.concatenate([sh.reshape(w, (*shape, 1)) for w in (w0, w1)], len(shape))
 
 
 def _split_keys(key: Any, num: int = 2) -> list[Any]:
@@ -385,14 +338,8 @@ def bits(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
 
 
 def _random_bits(key: Any, bit_width: int, shape: tuple[int, ...]) -> Any:
-    dt = _UINT[bit_width]
-    if get_aval(key).shape[-1] == 4:  # rbg, unsafe_rbg: XLA's bit generator
-        return rng_bit_generator(key, shape, dtype=dt)[1]
-    y0, y1 = _hash_counters(key, shape)
-    if bit_width == 64:
-        hi, lo = (sh.convert_element_type(y, dt) for y in (y0, y1))
-        return ew.bitwise_or(ew.shift_left(hi, 32), lo)
-    return sh.convert_element_type(ew.bitwise_xor(y0, y1), dt)
+    """Random bits from checked key data (`random_bits` of the key it wraps)."""
+    return prng.random_bits(_wrap(key), bit_width, shape)
 
 
 def _shape(shape: Any) -> tuple[int, ...]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -140,7 +140,15 @@ class EvalTrace(Trace):
                 f"JAX tried to execute function {prim.name}, but the no_execution config "
                 "option is set"
             )
-        out = prim.impl(*[to_numpy(a) for a in args], **params)
+        if prim.on_keys:
+            return on_keys(prim, args, params, out_aval)
+        try:
+            vals = [to_numpy(a) for a in args]
+        except TypeError:  # a key array (`np.asarray` of one raises): computed on its data
+            if not any(type(getattr(a, "dtype", None)) is dtypes.KeyDType for a in args):
+                raise
+            return on_keys(prim, args, params, out_aval)
+        out = prim.impl(*vals, **params)
         if config._check_floats:  # debug_nans / debug_infs
             check_primitive_outputs(prim, args, out, params)
         if prim.multiple_results:
@@ -153,6 +161,9 @@ class EvalTrace(Trace):
 
 
 eval_trace = EvalTrace()
+# The eager evaluation of an equation with key operands or results (`core/prims/prng.py`'s
+# `eval_on_keys`, which registers itself here): (prim, args, params, out_aval) -> results.
+on_keys: Callable = None  # type: ignore[assignment]
 
 
 class _TraceState(threading.local):

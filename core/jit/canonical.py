@@ -7,8 +7,8 @@ AD interpreters' `add_any` an `add`; a sum over axes of size 1 (JAX's transpose 
 some with numpy) ints. So `simplify`'s rewrites (the products moved out of scans match
 gradient sums as `add`) and the code generator see operands of one shape, and the cost model
 (`core/profiler/cost.py`) counts the broadcasts' bytes as XLA does. `composition_jaxpr` gives
-what `jit` compiles for a primitive numbax composes (`Primitive.composition`). Loads no back
-end.
+what `jit` compiles for a primitive numbax composes (`Primitive.composition`), `physical_jaxpr`
+what it compiles for an equation on PRNG keys (their data). Loads no back end.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import numpy as np
 from core.avals import ShapedArray
 from core.interpreters.partial_eval import trace_to_jaxpr
 from core.ir import Eqn, Jaxpr, Literal, Var
-from core.prims import elementwise, reductions, shapes
+from core.prims import elementwise, prng, reductions, shapes
 
 
 def canonical(eqns: list[Eqn]) -> list[Eqn]:
@@ -120,4 +120,20 @@ def composition_jaxpr(eqn: Eqn) -> Jaxpr:
     jaxpr, consts = trace_to_jaxpr(fun, [x.aval for x in eqn.inputs], dce=False)
     if consts:
         raise AssertionError(f"the composition of {prim.name} closes over arrays")
+    return jaxpr
+
+
+def physical_jaxpr(eqn: Eqn) -> Jaxpr:
+    """The equations computing `eqn`, which has key operands or results, on the keys' data
+    (`core/prims/prng.py`'s physical rules), traced on the data's avals: what `jit` compiles
+    in its place."""
+    avals = [x.aval for x in eqn.inputs]
+
+    def fun(*xs):
+        out = prng.physical(eqn.prim, avals, list(xs), eqn.params)
+        return list(out) if eqn.prim.multiple_results else [out]
+
+    jaxpr, consts = trace_to_jaxpr(fun, [prng.physical_aval(a) for a in avals], dce=False)
+    if consts:
+        raise AssertionError(f"the physical rule of {eqn.prim.name} closes over arrays")
     return jaxpr

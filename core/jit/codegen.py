@@ -595,7 +595,9 @@ def _generate(
         {
             str(d)
             for d in _dtypes(jaxpr)
-            if d.kind not in _SUPPORTED_KINDS or d == np.float16 or dtypes.is_ml_float(d)
+            # keys compile as their data (`simplify.inline_calls`)
+            if not isinstance(d, dtypes.KeyDType)
+            and (d.kind not in _SUPPORTED_KINDS or d == np.float16 or dtypes.is_ml_float(d))
         }
     )
     if unsupported:

@@ -18,9 +18,14 @@ from core.avals import ShapedArray
 from core.backends.numpy import run_jaxpr
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var
 from core.jit import scan_motion
-from core.jit.canonical import canonical, composition_jaxpr, fold_constant_converts
+from core.jit.canonical import (
+    canonical,
+    composition_jaxpr,
+    fold_constant_converts,
+    physical_jaxpr,
+)
 from core.jit.structure import literal_value
-from core.prims import elementwise, linalg, shapes
+from core.prims import elementwise, linalg, prng, shapes
 
 
 def simplify(eqns: list[Eqn], outvars: list) -> tuple[list[Eqn], list]:
@@ -55,8 +60,9 @@ def inline_calls(
     eqns: list[Eqn], outvars: list, known: dict[Var, int] | None = None
 ) -> tuple[list[Eqn], list]:
     """Replaces `jit_call` equations by their bodies (renaming variables), recursively, and
-    the primitives numbax composes by their compositions (`Primitive.composition`), and
-    drops the tagging identities (`_IDENTITIES`). A `cond` whose index is known when compiling
+    the primitives numbax composes by their compositions (`Primitive.composition`) and the
+    equations on PRNG keys by the same on the keys' data (`physical_jaxpr`), and drops the
+    tagging identities (`_IDENTITIES`). A `cond` whose index is known when compiling
     (`_known_index`: a `lax.cond` on a static Python bool, as Optax's cifar10 ResNet picks its
     train or eval apply) becomes its chosen branch, as XLA's conditional simplifier inlines
     it: a cond is one kernel with every branch inline (`core/backends/numba/rules/
@@ -78,6 +84,8 @@ def inline_calls(
             ins = ins[1:]
         elif eqn.prim.name in _CALLS:
             inner = eqn.params[_CALLS[eqn.prim.name]]
+        elif prng.touches_keys(eqn):  # keys: computed on their data
+            inner = physical_jaxpr(eqn)
         elif getattr(eqn.prim, "composition", None) is not None:  # numbax composes it
             inner = composition_jaxpr(Eqn(eqn.prim, ins, eqn.params, eqn.outputs))
         else:

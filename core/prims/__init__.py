@@ -11,6 +11,7 @@ from core.prims import (  # noqa: F401
     gather,
     indexing,
     linalg,
+    prng,
     random_bits,
     reductions,
     rev,

@@ -24,9 +24,15 @@ import numpy as np
 
 from core.interpreters.partial_eval import dce_jaxpr
 from core.ir import Eqn, Jaxpr, Literal
-from core.jit.canonical import canonical, composition_jaxpr, fold_constant_converts
+from core.jit.canonical import (
+    canonical,
+    composition_jaxpr,
+    fold_constant_converts,
+    physical_jaxpr,
+)
 from core.jit.errors import LoweringError
 from core.jit.fusion import ELEMENTWISE, SCALAR, classify
+from core.prims import prng
 
 _TRANSCENDENTAL = frozenset(
     [
@@ -109,7 +115,7 @@ def _size(aval) -> int:
 
 
 def _nbytes(aval) -> int:
-    return _size(aval) * np.dtype(aval.dtype).itemsize
+    return _size(aval) * aval.dtype.itemsize  # a key dtype's: its data's
 
 
 def _pow_multiplies(y: int) -> int:
@@ -229,6 +235,8 @@ def _inner_jaxprs(eqn: Eqn) -> list | None:
         getattr(eqn.prim, "composition", None) is not None
     ):  # XLA counts what JAX lowers it to: the composition
         return [composition_jaxpr(eqn)]
+    if prng.touches_keys(eqn):  # and keys: as their data
+        return [physical_jaxpr(eqn)]
     if name in _CALL_PARAMS:
         return [params[_CALL_PARAMS[name]]]
     if name == "scan":

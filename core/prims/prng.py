@@ -1,0 +1,508 @@
+"""JAX's key primitives: `random_seed`, `random_wrap`, `random_unwrap`, `random_bits`,
+`random_split`, `random_fold_in` and `random_clone`, on key avals (`key<fry>[]`, `key<fry>[2]`).
+
+A key aval is a `ShapedArray` whose dtype is a `dtypes.KeyDType`; its value is a
+`core.prng_key.PRNGKeyArray` over `uint32[*shape, words]` data, its *physical* value. Each
+primitive has a physical rule (`physical`): the same computation on the data, written with
+ordinary primitives around the `threefry2x32` hash (or XLA's bit generator for `rbg` keys), as
+JAX lowers its key primitives. So:
+
+- eagerly, `EvalTrace` hands an equation with a key operand or result to `eval_on_keys`, which
+  runs the physical rule on the data and wraps the key results (`core/trace.py`);
+- under `jit`, `core/jit/simplify.py` replaces each equation touching keys by the jaxpr of its
+  physical rule before code generation, so no lowering sees a key;
+- `vmap` has batching rules (keys batch along their leading axes, as in JAX), `jvp` gives keys
+  and bits zero tangents (keys are not differentiable, as in JAX), and none is linear.
+
+The shape primitives that JAX's random functions apply to keys (`slice`, `squeeze`, `reshape`,
+`broadcast_in_dim`, `transpose`, `concatenate`, `select_n`, `copy`, and `jit_call`, whose
+body runs physically) have physical rules here too: the data's word axis stays last.
+Partial: other primitives (`gather`, `dynamic_slice`, `scan`/`cond`/`while` carrying key avals)
+raise `KeyPhysicalRuleError`; numbax's key arrays cross `jit`, `vmap` and control flow as their
+data (`core/prng_key.py`), so key avals only live inside `core.random`'s functions.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from core import dtypes, trace
+from core.avals import ShapedArray
+from core.errors import KeyPhysicalRuleError, PRNGKeyError
+from core.interpreters import batching
+from core.interpreters.jvp import defjvp_zero
+from core.ir import ClosedJaxpr, Jaxpr, Literal
+from core.primitive import Primitive
+from core.prims import elementwise as ew
+from core.prims import indexing as ix
+from core.prims import shapes as sh
+from core.prims.random_bits import threefry2x32
+from core.prims.rng_bit_generator import rng_bit_generator
+from core.prng_key import PRNGKeyArray
+from core.trace import get_aval
+
+_UINT = {8: dtypes.uint8, 16: dtypes.uint16, 32: dtypes.uint32, 64: np.dtype(np.uint64)}
+
+
+# ---------------------------------------------------------------------------------------------
+# The physical functions: on key data `uint32[*batch, words]`
+
+
+def _words(data: Any, nb: int, shape: tuple[int, ...]) -> list[Any]:
+    """The two words of threefry keys `data` (`uint32[*batch, 2]`), broadcast to
+    `(*batch, *shape)`."""
+    batch = get_aval(data).shape[:nb]
+    out = []
+    for i in (0, 1):
+        w = sh.reshape(ix.slice(data, (0,) * nb + (i,), (*batch, i + 1)), batch)
+        out.append(sh.broadcast_in_dim(w, (*batch, *shape), tuple(range(nb))))
+    return out
+
+
+def _hash_counters(data: Any, shape: tuple[int, ...]) -> list[Any]:
+    """threefry2x32 of the row-major counters 0..size-1 of `shape` under each key of `data`
+    (hi word, lo word), of shape `(*batch, *shape)`: JAX's partitionable Threefry."""
+    nb = get_aval(data).ndim - 1
+    batch = get_aval(data).shape[:nb]
+    size = math.prod(shape)
+    if size >= 2**32:
+        raise PRNGKeyError(f"random arrays of 2**32 or more elements are unsupported: {shape}")
+    full = (*batch, *shape)
+    hi = sh.full(full, 0, dtypes.uint32)
+    lo = sh.reshape(sh.iota(dtypes.uint32, (size,)), shape)
+    lo = sh.broadcast_in_dim(lo, full, tuple(range(nb, len(full))))
+    return threefry2x32(*_words(data, nb, shape), hi, lo)
+
+
+def stack_words(*words: Any) -> Any:
+    """Words of one shape stacked along a new last axis: key data."""
+    shape = get_aval(words[0]).shape
+    return ix.concatenate([sh.reshape(w, (*shape, 1)) for w in words], len(shape))
+
+
+def _threefry_seed(seeds: Any) -> Any:
+    aval = get_aval(seeds)
+    lo = sh.convert_element_type(seeds, dtypes.uint32)
+    if aval.dtype.itemsize == 8:
+        hi = sh.convert_element_type(ew.shift_right_logical(seeds, 32), dtypes.uint32)
+    else:
+        hi = sh.full(aval.shape, 0, dtypes.uint32)
+    return stack_words(hi, lo)
+
+
+def _threefry_split(data: Any, shape: tuple[int, ...]) -> Any:
+    return stack_words(*_hash_counters(data, shape))
+
+
+def _threefry_fold_in(data: Any, msgs: Any) -> Any:
+    nb = get_aval(data).ndim - 1
+    k0, k1 = _words(data, nb, ())
+    zero = sh.full(get_aval(msgs).shape, 0, dtypes.uint32)
+    return stack_words(*threefry2x32(k0, k1, zero, msgs))
+
+
+def _threefry_bits(data: Any, bit_width: int, shape: tuple[int, ...]) -> Any:
+    y0, y1 = _hash_counters(data, shape)
+    dt = _UINT[bit_width]
+    if bit_width == 64:
+        hi, lo = (sh.convert_element_type(y, dt) for y in (y0, y1))
+        return ew.bitwise_or(ew.shift_left(hi, 32), lo)
+    return sh.convert_element_type(ew.bitwise_xor(y0, y1), dt)
+
+
+def _per_key(fn: Callable, data: Any, *rest: Any) -> Any:
+    """`fn(key, *rest)` of each key of `data` (`uint32[*batch, 4]`), stacked: XLA's bit
+    generator takes one key."""
+    batch = get_aval(data).shape[:-1]
+    if not batch:
+        return fn(data, *rest)
+    n = math.prod(batch)
+    flat = sh.reshape(data, (n, 4))
+    outs = []
+    for i in range(n):
+        one = sh.reshape(ix.slice(flat, (i, 0), (i + 1, 4)), (4,))
+        extra = [sh.reshape(ix.slice(sh.reshape(r, (n,)), (i,), (i + 1,)), ()) for r in rest]
+        out = fn(one, *extra)
+        outs.append(sh.reshape(out, (1, *get_aval(out).shape)))
+    out = ix.concatenate(outs, 0)
+    return sh.reshape(out, (*batch, *get_aval(out).shape[1:]))
+
+
+def _halves(data: Any) -> list[Any]:
+    """The two threefry keys of 4-word keys."""
+    batch = get_aval(data).shape[:-1]
+    nb = len(batch)
+    return [ix.slice(data, (0,) * nb + (i,), (*batch, i + 2)) for i in (0, 2)]
+
+
+def _rbg_seed(seeds: Any) -> Any:
+    half = _threefry_seed(seeds)
+    return ix.concatenate([half, half], get_aval(half).ndim - 1)
+
+
+def _rbg_split(data: Any, shape: tuple[int, ...]) -> Any:
+    halves = [_threefry_split(h, shape) for h in _halves(data)]
+    return ix.concatenate(halves, get_aval(halves[0]).ndim - 1)
+
+
+def _rbg_fold_in(data: Any, msgs: Any) -> Any:
+    halves = [_threefry_fold_in(h, msgs) for h in _halves(data)]
+    return ix.concatenate(halves, get_aval(halves[0]).ndim - 1)
+
+
+def _rbg_bits(data: Any, bit_width: int, shape: tuple[int, ...]) -> Any:
+    return _per_key(lambda k: rng_bit_generator(k, shape, dtype=_UINT[bit_width])[1], data)
+
+
+def _unsafe_rbg_split(data: Any, shape: tuple[int, ...]) -> Any:
+    def one(key):
+        size = math.prod(shape)
+        rows = rng_bit_generator(key, (10 * size, 4), dtype=dtypes.uint32)[1]
+        return sh.reshape(ix.slice(rows, (0, 0), (10 * size, 4), (10, 1)), (*shape, 4))
+
+    return _per_key(one, data)
+
+
+def _unsafe_rbg_fold_in(data: Any, msgs: Any) -> Any:
+    def one(key, msg):
+        bits = rng_bit_generator(_rbg_seed(msg), (10, 4), dtype=dtypes.uint32)[1]
+        return ew.bitwise_xor(key, sh.reshape(ix.slice(bits, (9, 0), (10, 4)), (4,)))
+
+    return _per_key(one, data, msgs)
+
+
+class PRNGImpl(NamedTuple):
+    """A PRNG implementation (`jax.extend.random.PRNGImpl`): its key data's shape and its
+    functions on key data. Printed as its tag (`random_seed[impl=fry]`)."""
+
+    key_shape: tuple[int, ...]
+    seed: Callable
+    split: Callable
+    random_bits: Callable
+    fold_in: Callable
+    name: str = "<unnamed>"
+    tag: str = "?"
+
+    def __str__(self) -> str:
+        return self.tag
+
+    def pprint(self) -> str:
+        return self.tag
+
+
+threefry_prng_impl = PRNGImpl(
+    (2,), _threefry_seed, _threefry_split, _threefry_bits, _threefry_fold_in, "threefry2x32", "fry"
+)
+rbg_prng_impl = PRNGImpl((4,), _rbg_seed, _rbg_split, _rbg_bits, _rbg_fold_in, "rbg", "rbg")
+unsafe_rbg_prng_impl = PRNGImpl(
+    (4,), _rbg_seed, _unsafe_rbg_split, _rbg_bits, _unsafe_rbg_fold_in, "unsafe_rbg", "urbg"
+)
+# By name, and by the tag of their key dtypes (`key<fry>`); `define_prng_impl` adds to both.
+IMPLS = {i.name: i for i in (threefry_prng_impl, rbg_prng_impl, unsafe_rbg_prng_impl)}
+_BY_TAG = {i.tag: i for i in IMPLS.values()}
+
+
+def key_dtype(impl: PRNGImpl) -> dtypes.KeyDType:
+    """The key dtype of `impl`: `key<tag>`."""
+    return dtypes.KeyDType(impl.tag, math.prod(impl.key_shape))
+
+
+def impl_of(dtype: dtypes.KeyDType) -> PRNGImpl:
+    """The implementation of key dtype `dtype`."""
+    return _BY_TAG[dtype.tag]
+
+
+def register_impl(impl: PRNGImpl) -> None:
+    """Makes `impl` known by its name and tag (`define_prng_impl`)."""
+    IMPLS[impl.name] = impl
+    _BY_TAG[impl.tag] = impl
+
+
+def is_key(aval: Any) -> bool:
+    return type(getattr(aval, "dtype", None)) is dtypes.KeyDType
+
+
+def physical_aval(aval: ShapedArray) -> ShapedArray:
+    """The aval of the data of a key aval (others are their own)."""
+    if not is_key(aval):
+        return aval
+    return ShapedArray((*aval.shape, *impl_of(aval.dtype).key_shape), dtypes.uint32)
+
+
+# ---------------------------------------------------------------------------------------------
+# The key primitives
+
+
+def _key_aval(shape: tuple[int, ...], impl: PRNGImpl) -> ShapedArray:
+    return ShapedArray(shape, key_dtype(impl))
+
+
+def _check_keys(name: str, aval: ShapedArray) -> PRNGImpl:
+    if not is_key(aval):
+        raise PRNGKeyError(f"{name} takes a key array, got {aval.str_short()}")
+    return impl_of(aval.dtype)
+
+
+def _seed_abstract_eval(seeds, *, impl):
+    if seeds.dtype.kind not in "iu":
+        raise PRNGKeyError(f"random_seed requires integer seeds, got {seeds.str_short()}")
+    return _key_aval(seeds.shape, impl)
+
+
+def _wrap_abstract_eval(data, *, impl):
+    words = impl.key_shape
+    if data.dtype != dtypes.uint32 or data.shape[data.ndim - len(words) :] != words:
+        raise PRNGKeyError(
+            f"random_wrap of {impl.name} keys requires uint32 data whose last axis has "
+            f"{words[0]} words, got {data.str_short()}"
+        )
+    return _key_aval(data.shape[: data.ndim - len(words)], impl)
+
+
+def _unwrap_abstract_eval(keys):
+    _check_keys("random_unwrap", keys)
+    return physical_aval(keys)
+
+
+def _bits_abstract_eval(keys, *, bit_width, shape):
+    _check_keys("random_bits", keys)
+    if bit_width not in _UINT:
+        raise PRNGKeyError(f"random_bits requires a bit width of 8, 16, 32 or 64, got {bit_width}")
+    return ShapedArray((*keys.shape, *shape), _UINT[bit_width])
+
+
+def _split_abstract_eval(keys, *, shape):
+    _check_keys("random_split", keys)
+    return ShapedArray((*keys.shape, *shape), keys.dtype)
+
+
+def _fold_in_abstract_eval(keys, msgs):
+    _check_keys("random_fold_in", keys)
+    if msgs.dtype != dtypes.uint32:
+        raise PRNGKeyError(f"random_fold_in requires uint32 messages, got {msgs.str_short()}")
+    if keys.shape != msgs.shape and msgs.shape != () and keys.shape != ():
+        raise PRNGKeyError(
+            f"random_fold_in requires keys and messages of one shape, got {keys.str_short()} "
+            f"and {msgs.str_short()}"
+        )
+    return ShapedArray(keys.shape or msgs.shape, keys.dtype)
+
+
+def _clone_abstract_eval(keys):
+    _check_keys("random_clone", keys)
+    return keys
+
+
+def _bits_physical(avals, data, *, bit_width, shape):
+    return impl_of(avals[0].dtype).random_bits(data, bit_width, shape)
+
+
+def _fold_in_physical(avals, data, msgs):
+    keys, m = avals
+    shape = keys.shape or m.shape
+    if keys.shape != shape:
+        data = sh.broadcast_in_dim(
+            data, physical_aval(ShapedArray(shape, keys.dtype)).shape, (len(shape),)
+        )
+    if m.shape != shape:
+        msgs = sh.broadcast_in_dim(msgs, shape, ())
+    return impl_of(keys.dtype).fold_in(data, msgs)
+
+
+random_seed_p = Primitive("random_seed")
+random_wrap_p = Primitive("random_wrap")
+random_unwrap_p = Primitive("random_unwrap")
+random_bits_p = Primitive("random_bits")
+random_split_p = Primitive("random_split")
+random_fold_in_p = Primitive("random_fold_in")
+random_clone_p = Primitive("random_clone")
+
+# prim -> (abstract eval, physical rule (logical avals, *physical operands, **params))
+_KEY_PRIMS = {
+    random_seed_p: (_seed_abstract_eval, lambda avals, s, *, impl: impl.seed(s)),
+    random_wrap_p: (_wrap_abstract_eval, lambda avals, d, *, impl: d),
+    random_unwrap_p: (_unwrap_abstract_eval, lambda avals, d: d),
+    random_bits_p: (_bits_abstract_eval, _bits_physical),
+    random_split_p: (
+        _split_abstract_eval,
+        lambda avals, d, *, shape: impl_of(avals[0].dtype).split(d, shape),
+    ),
+    random_fold_in_p: (_fold_in_abstract_eval, _fold_in_physical),
+    random_clone_p: (_clone_abstract_eval, lambda avals, d: d),
+}
+
+
+def _batch_at_front(prim):
+    """Batching: the batched operands' batch axes moved to the front (an unbatched `fold_in`
+    message broadcast), the primitive applied to the batch of keys."""
+
+    def rule(args, dims, **params):
+        size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+        moved = [
+            batching.moveaxis(a, d, 0, size) if d is not None or prim is random_fold_in_p else a
+            for a, d in zip(args, dims)
+        ]
+        return prim.bind(*moved, **params), 0
+
+    return rule
+
+
+# ---------------------------------------------------------------------------------------------
+# Physical rules of the shape primitives on keys: the data's word axes stay last
+
+
+def _slice_physical(avals, data, *, start_indices, limit_indices, strides):
+    n = len(physical_aval(avals[0]).shape) - avals[0].ndim
+    w = physical_aval(avals[0]).shape[avals[0].ndim :]
+    return ix.slice_p.bind(
+        data,
+        start_indices=(*start_indices, *(0,) * n),
+        limit_indices=(*limit_indices, *w),
+        strides=None if strides is None else (*strides, *(1,) * n),
+    )
+
+
+def _reshape_physical(avals, data, *, new_sizes, **params):
+    w = physical_aval(avals[0]).shape[avals[0].ndim :]
+    return sh.reshape_p.bind(data, new_sizes=(*new_sizes, *w), **params)
+
+
+def _broadcast_physical(avals, data, *, shape, broadcast_dimensions, **params):
+    w = physical_aval(avals[0]).shape[avals[0].ndim :]
+    dims = (*broadcast_dimensions, *range(len(shape), len(shape) + len(w)))
+    return sh.broadcast_in_dim_p.bind(data, shape=(*shape, *w), broadcast_dimensions=dims, **params)
+
+
+def _transpose_physical(avals, data, *, permutation):
+    nd = avals[0].ndim
+    extra = range(nd, physical_aval(avals[0]).ndim)
+    return sh.transpose_p.bind(data, permutation=(*permutation, *extra))
+
+
+def _select_n_physical(avals, pred, *cases):
+    out = physical_aval(avals[1])
+    if avals[0].shape:
+        pred = sh.broadcast_in_dim(pred, out.shape, tuple(range(avals[0].ndim)))
+    return ew.select_n_p.bind(pred, *cases)
+
+
+def _call_physical(avals, *args, jaxpr, **params):
+    del avals, params
+    closed = jaxpr if isinstance(jaxpr, ClosedJaxpr) else ClosedJaxpr(jaxpr, [])
+    return run_physical(closed.jaxpr, closed.consts, args)
+
+
+_PHYSICAL: dict[str, Callable] = {
+    "slice": _slice_physical,
+    "squeeze": lambda avals, d, *, dimensions: sh.squeeze_p.bind(d, dimensions=dimensions),
+    "reshape": _reshape_physical,
+    "broadcast_in_dim": _broadcast_physical,
+    "transpose": _transpose_physical,
+    "concatenate": lambda avals, *ds, dimension: ix.concatenate_p.bind(*ds, dimension=dimension),
+    "select_n": _select_n_physical,
+    "copy": lambda avals, d: d,
+    "jit_call": _call_physical,
+}
+
+
+def touches_keys(eqn: Any) -> bool:
+    """Whether an equation has a key operand or result."""
+    return any(is_key(x.aval) for x in eqn.inputs) or any(is_key(v.aval) for v in eqn.outputs)
+
+
+def physical(prim: Primitive, avals: list, args: list, params: dict) -> Any:
+    """`prim` applied to the data of its key operands (`args`: physical values; `avals`: the
+    operands' logical avals): the data of its results.
+
+    Raises:
+      KeyPhysicalRuleError: `prim` has no physical rule (partial: see the module docstring).
+    """
+    entry = _KEY_PRIMS.get(prim)
+    rule = entry[1] if entry is not None else _PHYSICAL.get(prim.name)
+    if rule is None:
+        raise KeyPhysicalRuleError(
+            f"{prim.name} does not accept key arrays ({', '.join(a.str_short() for a in avals)})"
+            " in numbax; apply it to random.key_data(keys) and wrap the result with "
+            "random.wrap_key_data."
+        )
+    return rule(avals, *args, **params)
+
+
+def run_physical(jaxpr: Jaxpr, consts: list, args: list) -> list:
+    """Runs `jaxpr` on physical values: its equations touching keys by their physical rules,
+    the others bound as they are."""
+    env: dict = dict(zip(jaxpr.constvars, consts))
+    env.update(zip(jaxpr.invars, args, strict=True))
+    read = lambda x: x.as_array() if isinstance(x, Literal) else env[x]  # noqa: E731
+    for eqn in jaxpr.eqns:
+        ins = [read(x) for x in eqn.inputs]
+        if touches_keys(eqn):
+            out = physical(eqn.prim, [x.aval for x in eqn.inputs], ins, eqn.params)
+        else:
+            out = eqn.prim.bind(*ins, **eqn.params)
+        env.update(zip(eqn.outputs, out if eqn.prim.multiple_results else [out], strict=True))
+    return [read(x) for x in jaxpr.outvars]
+
+
+def eval_on_keys(prim: Primitive, args: tuple, params: dict, out_aval: Any) -> Any:
+    """The eager evaluation of an equation touching keys (`core/trace.py`'s `EvalTrace`):
+    its physical rule on the key arrays' data, its key results wrapped."""
+    avals = [get_aval(a) for a in args]
+    data = [a._base if isinstance(a, PRNGKeyArray) else a for a in args]
+    out = physical(prim, avals, data, params)
+    outs, out_avals = (out, out_aval) if prim.multiple_results else ([out], [out_aval])
+    wrapped = [
+        PRNGKeyArray(o, impl_of(a.dtype).name) if is_key(a) else o for o, a in zip(outs, out_avals)
+    ]
+    return wrapped if prim.multiple_results else wrapped[0]
+
+
+for _prim, (_abstract_eval, _) in _KEY_PRIMS.items():
+    _prim.on_keys = True
+    _prim.def_abstract_eval(_abstract_eval)
+    _prim.def_batch(_batch_at_front(_prim))
+    defjvp_zero(_prim)
+trace.on_keys = eval_on_keys
+
+
+# ---------------------------------------------------------------------------------------------
+# The functions binding them
+
+
+def random_seed(seeds: Any, impl: PRNGImpl) -> Any:
+    """Keys from integer seeds (`random_seed[impl=fry]`)."""
+    return random_seed_p.bind(seeds, impl=impl)
+
+
+def random_wrap(data: Any, impl: PRNGImpl) -> Any:
+    """Keys over `uint32[..., words]` data (`random_wrap[impl=fry]`)."""
+    return random_wrap_p.bind(data, impl=impl)
+
+
+def random_unwrap(keys: Any) -> Any:
+    """The `uint32[..., words]` data of keys."""
+    return random_unwrap_p.bind(keys)
+
+
+def random_bits(keys: Any, bit_width: int, shape: tuple[int, ...]) -> Any:
+    """Random unsigned integers of `bit_width` bits and shape `(*keys.shape, *shape)`."""
+    return random_bits_p.bind(keys, bit_width=bit_width, shape=tuple(shape))
+
+
+def random_split(keys: Any, shape: tuple[int, ...]) -> Any:
+    """New keys, `shape` of them per key."""
+    return random_split_p.bind(keys, shape=tuple(shape))
+
+
+def random_fold_in(keys: Any, msgs: Any) -> Any:
+    """New keys from keys and uint32 messages."""
+    return random_fold_in_p.bind(keys, msgs)
+
+
+def random_clone(keys: Any) -> Any:
+    """The same keys (`jax.random.clone`)."""
+    return random_clone_p.bind(keys)
