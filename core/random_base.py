@@ -37,7 +37,8 @@ from core import dtypes
 from core.array import Array
 from core.config import config
 from core.errors import PRNGKeyError, RandomArgumentError, ShapeError
-from core.lax.composites import clz
+from core.jit.library import library_jit, staging
+from core.lax.composites import broadcast_to_rank, clz
 from core.lax.composites import complex as lax_complex
 from core.named_sharding import takes_out_sharding
 from core.numpy._util import (
@@ -235,6 +236,21 @@ def _wrap(data: Any) -> Any:
     return prng.random_wrap(data, impl)
 
 
+def _key_arg(name: str, key: Any) -> Any:
+    """JAX's `_check_prng_key`: a single key (typed, or raw data in scope) as a key aval."""
+    return prng.random_wrap(_check_key(name, key), _impl(key))
+
+
+def _as_keys(key: Any) -> Any:
+    """A key aval from a key aval or checked key data (the helpers take either)."""
+    return key if prng.is_key(get_aval(key)) else _wrap(key)
+
+
+def _unstack_keys(keys: Any, num: int) -> list[Any]:
+    """The `num` keys of a key array of shape `(num,)`, as JAX unpacks one (slice, squeeze)."""
+    return [sh.squeeze(ix.slice(keys, (i,), (i + 1,), (1,)), (0,)) for i in range(num)]
+
+
 def key_scope(key: Any) -> Any:
     """The context a `core.random` function runs in: on a typed key, bare key data inside it
     (the keys the function splits and passes on) is data of that key's implementation."""
@@ -391,13 +407,7 @@ def _setup(name: str, key: Any, shape: Any, dtype: Any, *params: Any) -> tuple[A
 def _param(x: Any, dtype: np.dtype, shape: tuple[int, ...], name: str) -> Any:
     """A distribution parameter converted to `dtype` and broadcast to the sample shape."""
     x = sh.convert_element_type(ensure_array(x), dtype)
-    pshape = get_aval(x).shape
-    if broadcast_shapes(shape, pshape) != shape:
-        raise ShapeError(
-            f"{name} parameter shapes must be broadcast-compatible with shape argument, and the "
-            f"result of broadcasting the shapes must equal the shape argument, but got result "
-            f"{broadcast_shapes(shape, pshape)} for shape argument {shape}."
-        )
+    _check_param_shape(name, get_aval(x).shape, shape)
     return broadcast_to(x, shape)
 
 
@@ -421,53 +431,49 @@ def uniform(
     Returns:
       An array of `shape` and `dtype`.
     """
-    return _uniform(*_setup("uniform", key, shape, dtype), minval, maxval)
+    key, dtype = _key_arg("uniform", key), _dtype_arg("uniform", dtype)
+    return _uniform(key, _shape(shape), dtype, minval, maxval)
 
 
 def _uniform(key: Any, shape: tuple[int, ...], dtype: np.dtype, minval: Any, maxval: Any) -> Any:
+    """Uniform floats from a key (or checked key data), as JAX's `_uniform` (a nested
+    `jit[name=_uniform]` when staged)."""
+    for bound in (minval, maxval):
+        _check_param_shape("uniform", get_aval(ensure_array(bound)).shape, shape)
+    return _uniform_jit(_as_keys(key), minval, maxval, shape=shape, dtype=dtype)
+
+
+@library_jit(static_argnames=("shape", "dtype"), name="_uniform")
+def _uniform_jit(key: Any, minval: Any, maxval: Any, shape: tuple, dtype: np.dtype) -> Any:
     # Random mantissa bits under the exponent of 1.0 give a float in [1, 2); minus 1 is [0, 1).
-    minval = _param(minval, dtype, shape, "uniform")
-    maxval = _param(maxval, dtype, shape, "uniform")
+    minval, maxval = (sh.convert_element_type(x, dtype) for x in (minval, maxval))
+    minval, maxval = (broadcast_to_rank(x, len(shape)) for x in (minval, maxval))
     # Like JAX, types with fewer than 8 mantissa bits (bfloat16) draw 8 random bits, not 16.
     finfo = dtypes.finfo(dtype)
     nbits = finfo.bits
     rng_bits = 8 if finfo.nmant < 8 else nbits
     uint = _UINT[nbits]
-    raw = _random_bits(key, rng_bits, shape)
+    raw = prng.random_bits(key, rng_bits, shape)
     if rng_bits != nbits:
         raw = sh.convert_element_type(raw, uint)
     one_bits = int(np.array(1.0, dtype).view(uint))
     float_bits = ew.bitwise_or(ew.shift_right_logical(raw, rng_bits - finfo.nmant), one_bits)
     floats = ew.sub(bitcast_convert_type(float_bits, dtype), 1.0)
-    if finfo.nmant < 16:  # float16/bfloat16: XLA rounds each step in the narrow type
-        return ew.max(minval, ew.add(ew.mul(floats, ew.sub(maxval, minval)), minval))
-    return ew.max(minval, _fma(floats, ew.sub(maxval, minval), minval))
+    span = ew.sub(maxval, minval)
+    # XLA's CPU back end computes `floats * span + minval` as one FMA (float32, float64); staged,
+    # the program holds JAX's `mul` and `add`, which `jit` contracts (`core/jit/simplify.py`).
+    if finfo.nmant < 16 or staging():  # float16/bfloat16: XLA rounds each step in the type
+        return ew.max(minval, ew.add(ew.mul(floats, span), minval))
+    return ew.max(minval, prng.fma(floats, span, minval))
 
 
-def _fma(a: Any, b: Any, c: Any) -> Any:
-    """`a * b + c` rounded once, as XLA's CPU back end computes it (it contracts the multiply
-    and add of `uniform`'s affine map into an FMA instruction): Dekker's exact product
-    `a * b = p + e` and Knuth's exact sum `p + c = s + t`, then `s + (t + e)`.
-
-    Every product here is exact by construction, so compilers contracting multiply-adds leave
-    the result unchanged; it equals the fused result except in double-rounding cases (never
-    seen on 230,000 JAX draws)."""
-    nmant = dtypes.finfo(get_aval(a).dtype).nmant
-    factor = float(2 ** ((nmant + 2) // 2) + 1)  # Veltkamp's splitter: halves of the mantissa
-
-    def split(x):
-        t = ew.mul(ew.full_like(x, factor), x)
-        hi = ew.sub(t, ew.sub(t, x))
-        return hi, ew.sub(x, hi)
-
-    p = ew.mul(a, b)
-    (ah, al), (bh, bl) = split(a), split(b)
-    e = ew.add(ew.sub(ew.mul(ah, bh), p), ew.mul(ah, bl))
-    e = ew.add(ew.add(e, ew.mul(al, bh)), ew.mul(al, bl))
-    s = ew.add(p, c)
-    bb = ew.sub(s, p)
-    t = ew.add(ew.sub(p, ew.sub(s, bb)), ew.sub(c, bb))
-    return ew.add(s, ew.add(t, e))
+def _check_param_shape(name: str, pshape: tuple[int, ...], shape: tuple[int, ...]) -> None:
+    if broadcast_shapes(shape, pshape) != shape:
+        raise ShapeError(
+            f"{name} parameter shapes must be broadcast-compatible with shape argument, and the "
+            f"result of broadcasting the shapes must equal the shape argument, but got result "
+            f"{broadcast_shapes(shape, pshape)} for shape argument {shape}."
+        )
 
 
 @takes_out_sharding
@@ -483,20 +489,27 @@ def normal(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
     Returns:
       An array of `shape` and `dtype`.
     """
-    key, dtype = _check_key("normal", key), _dtype_arg("normal", dtype, "fc")
-    shape = _shape(shape)
+    key, dtype = _key_arg("normal", key), _dtype_arg("normal", dtype, "fc")
+    return _normal(key, _shape(shape), dtype)
+
+
+@library_jit(static_argnums=(1, 2))
+def _normal(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    key = _as_keys(key)
     if dtypes.kind(dtype) != "c":
-        return _normal(key, shape, dtype)
+        return _normal_real(key, shape, dtype)
     real = np.zeros((), dtype).real.dtype
     inv = real.type(1) / real.type(np.sqrt(2))  # XLA divides by the complex sqrt(2) this way
-    re, im = (ew.mul(_normal(k, shape, real), inv) for k in _split_keys(key))
+    halves = _unstack_keys(prng.random_split(key, (2,)), 2)
+    re, im = (ew.mul(_normal_real(k, shape, real), inv) for k in halves)
     return lax_complex(re, im)
 
 
-def _normal(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+@library_jit(static_argnums=(1, 2))
+def _normal_real(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
     lo = np.nextafter(np.array(-1.0, dtype), np.array(0.0, dtype))
-    u = _uniform(key, shape, dtype, lo, 1.0)
-    return ew.mul(ew.erf_inv(u), float(np.sqrt(2).astype(dtype)))
+    u = _uniform(key, shape, dtype, lo, np.array(1.0, dtype))
+    return ew.mul(np.array(np.sqrt(2), dtype), ew.erf_inv(u))
 
 
 @takes_out_sharding

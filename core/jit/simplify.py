@@ -16,6 +16,7 @@ import numpy as np
 from core import ir
 from core.avals import ShapedArray
 from core.backends.numpy import run_jaxpr
+from core.interpreters.partial_eval import trace_to_jaxpr
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var
 from core.jit import scan_motion
 from core.jit.canonical import (
@@ -57,7 +58,10 @@ _IDENTITIES = {"name"}
 
 
 def inline_calls(
-    eqns: list[Eqn], outvars: list, known: dict[Var, int] | None = None
+    eqns: list[Eqn],
+    outvars: list,
+    known: dict[Var, int] | None = None,
+    keys: dict[Var, object] | None = None,
 ) -> tuple[list[Eqn], list]:
     """Replaces `jit_call` equations by their bodies (renaming variables), recursively, and
     the primitives numbax composes by their compositions (`Primitive.composition`) and the
@@ -69,7 +73,7 @@ def inline_calls(
     control_flow/cond.py`), so that program's forward and backward passes were two cond
     kernels in one function (27 s of CPU to compile), not the kernels the partitioner cuts."""
     out: list[Eqn] = []
-    rename: dict[Var, object] = {}
+    rename: dict[Var, object] = dict(keys or {})  # `keys`: key variables -> their data
     known = {} if known is None else known  # integer scalars computed from literals only
     sub = lambda x: rename.get(x, x) if isinstance(x, Var) else x  # noqa: E731
     for eqn in eqns:
@@ -98,11 +102,59 @@ def inline_calls(
             )
             continue
         inner = inner.jaxpr if isinstance(inner, ClosedJaxpr) else inner
-        copied, results = scan_motion.copy_eqns(inner, ins)  # literal operands reach the body
-        body, results = inline_calls(copied, results, known)
+        # literal operands reach the body; key operands (their data now) stay key variables
+        # there, renamed to the data, so the body's equations on keys are seen as such
+        keys = {}
+        for i, (v, x) in enumerate(zip([*inner.constvars, *inner.invars], ins)):
+            if prng.is_key(v.aval) and not prng.is_key(x.aval):
+                ins[i] = Var(v.aval)
+                keys[ins[i]] = x
+        copied, results = scan_motion.copy_eqns(inner, ins)
+        body, results = inline_calls(copied, results, known, keys)
+        if eqn.prim.name == "jit_call" and eqn.params.get("name") in _FMA_CALLS:
+            body, results = contract_fma(body, results, eqn.params["backend"])
         out += body
         rename.update(zip(eqn.outputs, results))
     return out, [sub(v) for v in outvars]
+
+
+# The library functions (`core/jit/library.py`: their calls' backend is None) whose multiply-adds
+# XLA's CPU back end contracts into FMAs, so their values depend on it: `random.uniform`'s affine
+# map (`core/random_base.py`). Elsewhere numbax rounds the product and the sum apart.
+_FMA_CALLS = {"_uniform"}
+
+
+def contract_fma(eqns: list[Eqn], outvars: list, backend: str | None) -> tuple[list[Eqn], list]:
+    """`eqns` (the body of a library call in `_FMA_CALLS`, with outputs `outvars`) with each
+    float32/float64 `add` of a `mul`'s result used nowhere else computed as one rounding of
+    `a * b + c` (`core.prims.prng.fma`, exact products), as XLA computes it."""
+    if backend is not None:  # a user's function of that name
+        return eqns, outvars
+    uses = scan_motion._uses(eqns, outvars)
+    producer = {e.outputs[0]: e for e in eqns if e.prim is elementwise.mul_p}
+    out: list[Eqn] = []
+    rename: dict[Var, object] = {}
+    sub = lambda x: rename.get(x, x) if isinstance(x, Var) else x  # noqa: E731
+    for e in eqns:
+        m, c = None, None
+        if e.prim is elementwise.add_p and e.outputs[0].aval.dtype in _FMA_DTYPES:
+            for i, x in enumerate(e.inputs):
+                if isinstance(x, Var) and x in producer and uses[x] == 1:
+                    m, c = producer[x], e.inputs[1 - i]
+                    break
+        if m is None:
+            out.append(Eqn(e.prim, [sub(x) for x in e.inputs], e.params, e.outputs, e.source_info))
+            continue
+        ins = [sub(x) for x in (*m.inputs, c)]
+        jaxpr, _ = trace_to_jaxpr(lambda *xs: [prng.fma(*xs)], [x.aval for x in ins])
+        body, (result,) = scan_motion.copy_eqns(jaxpr, ins)
+        out += body
+        rename[e.outputs[0]] = result
+    outvars = [sub(v) for v in outvars]
+    return dead_code_elimination(out, outvars), outvars  # the products computed again
+
+
+_FMA_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 # The pure elementwise primitives that compute an index from literals (a callback never runs

@@ -470,6 +470,36 @@ trace.on_keys = eval_on_keys
 
 
 # ---------------------------------------------------------------------------------------------
+# uniform's multiply-add
+
+
+def fma(a: Any, b: Any, c: Any) -> Any:
+    """`a * b + c` rounded once, as XLA's CPU back end computes it (it contracts the multiply
+    and add of `uniform`'s affine map into an FMA instruction): Dekker's exact product
+    `a * b = p + e` and Knuth's exact sum `p + c = s + t`, then `s + (t + e)`.
+
+    Every product here is exact by construction, so compilers contracting multiply-adds leave
+    the result unchanged; it equals the fused result except in double-rounding cases (never
+    seen on 230,000 JAX draws)."""
+    nmant = dtypes.finfo(get_aval(a).dtype).nmant
+    factor = float(2 ** ((nmant + 2) // 2) + 1)  # Veltkamp's splitter: halves of the mantissa
+
+    def split(x):
+        t = ew.mul(ew.full_like(x, factor), x)
+        hi = ew.sub(t, ew.sub(t, x))
+        return hi, ew.sub(x, hi)
+
+    p = ew.mul(a, b)
+    (ah, al), (bh, bl) = split(a), split(b)
+    e = ew.add(ew.sub(ew.mul(ah, bh), p), ew.mul(ah, bl))
+    e = ew.add(ew.add(e, ew.mul(al, bh)), ew.mul(al, bl))
+    s = ew.add(p, c)
+    bb = ew.sub(s, p)
+    t = ew.add(ew.sub(p, ew.sub(s, bb)), ew.sub(c, bb))
+    return ew.add(s, ew.add(t, e))
+
+
+# ---------------------------------------------------------------------------------------------
 # The functions binding them
 
 
