@@ -49,7 +49,7 @@ from core.numpy._util import (
     promote_dtypes_inexact,
 )
 from core.numpy.reductions import argmax
-from core.numpy.ufuncs import clip, greater
+from core.numpy.ufuncs import clip
 from core.prims import elementwise as ew
 from core.prims import indexing as ix
 from core.prims import prng, sorting
@@ -354,8 +354,8 @@ def bits(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
 
 
 def _random_bits(key: Any, bit_width: int, shape: tuple[int, ...]) -> Any:
-    """Random bits from checked key data (`random_bits` of the key it wraps)."""
-    return prng.random_bits(_wrap(key), bit_width, shape)
+    """Random bits from a key aval or checked key data."""
+    return prng.random_bits(_as_keys(key), bit_width, shape)
 
 
 def _shape(shape: Any) -> tuple[int, ...]:
@@ -570,8 +570,8 @@ def gumbel(key: Any, shape: Sequence[int] = (), dtype: Any = None, mode: str | N
     Returns:
       An array of `shape` and `dtype`.
     """
-    key, shape, dtype = _setup("gumbel", key, shape, dtype)
-    return _gumbel(key, shape, dtype, _gumbel_mode(mode))
+    key, dtype = _key_arg("gumbel", key), _dtype_arg("gumbel", dtype)
+    return _gumbel(key, _shape(shape), dtype, _gumbel_mode(mode))
 
 
 def _gumbel_mode(mode: str | None) -> str:
@@ -582,6 +582,7 @@ def _gumbel_mode(mode: str | None) -> str:
     return mode
 
 
+@library_jit(static_argnums=(1, 2, 3))
 def _gumbel(key: Any, shape: tuple[int, ...], dtype: np.dtype, mode: str = "low") -> Any:
     finfo = dtypes.finfo(dtype)
     if mode == "highest" and dtype == np.float32:
@@ -593,7 +594,8 @@ def _gumbel(key: Any, shape: tuple[int, ...], dtype: np.dtype, mode: str = "low"
         )
         x = ew.select_n(ew.ge(high, ew.full_like(high, 0.5)), fine, high)
         return ew.neg(ew.log(ew.neg(ew.log1p(ew.neg(x)))))
-    u = _uniform(key, shape, dtype, float(finfo.tiny), 1.0)
+    key = _as_keys(key)  # by name, as JAX calls it (its operands print maxval first)
+    u = _uniform_jit(key, minval=np.array(finfo.tiny, dtype), maxval=1.0, shape=shape, dtype=dtype)
     return ew.neg(ew.log(ew.neg(ew.log(u))))
 
 
@@ -749,15 +751,23 @@ def bernoulli(key: Any, p: Any = 0.5, shape: Sequence[int] | None = None, mode: 
     """
     if mode not in ("high", "low"):
         raise RandomArgumentError(f"got mode={mode!r}, expected 'high' or 'low'")
-    key = _check_key("bernoulli", key)
+    key = _key_arg("bernoulli", key)
     p = ensure_array(p)
     dtype = get_aval(p).dtype
     if dtypes.kind(dtype) != "f":
         raise RandomArgumentError(
             f"bernoulli probability `p` must have a floating dtype, got {dtype}."
         )
-    shape = _sample_shape(shape, p)
-    p = _param(p, dtype, shape, "bernoulli")
+    if shape is not None:
+        shape = _shape(shape)
+        _check_param_shape("bernoulli", get_aval(p).shape, shape)
+    return _bernoulli(key, p, shape=shape, mode=mode)
+
+
+@library_jit(static_argnames=("shape", "mode"))
+def _bernoulli(key: Any, p: Any, shape: tuple[int, ...] | None, mode: str) -> Any:
+    shape = get_aval(p).shape if shape is None else shape
+    dtype = get_aval(p).dtype
     if mode == "low":
         return ew.lt(_uniform(key, shape, dtype, 0.0, 1.0), p)
     u1, u2 = _pair(_uniform(key, (2, *shape), dtype, 0.0, 1.0), shape)
@@ -793,35 +803,11 @@ def randint(key: Any, shape: Sequence[int], minval: Any, maxval: Any, dtype: Any
     Returns:
       An array of `shape` and `dtype`.
     """
-    key = _check_key("randint", key)
+    key = _key_arg("randint", key)
     dtype = dtypes.default_int() if dtype is None else dtypes.check_user_dtype(dtype)
     if dtype.kind not in "iu":
         raise RandomArgumentError(f"randint only accepts integer dtypes, got {dtype}")
     shape = _shape(shape)
-    info = np.iinfo(dtype)
-    if info.bits >= 32:
-        return _randint(key, shape, minval, maxval, dtype)
-    # Narrow types sample in int32 (less bias), then cast.
-    i32 = dtypes.int32
-    lo = clip(_as_int(minval, i32), int(info.min), int(info.max))
-    hi = clip(_as_int(maxval, i32), int(info.min), int(info.max) + 1)
-    return sh.convert_element_type(_randint(key, shape, lo, hi, i32), dtype)
-
-
-def _as_int(x: Any, dtype: np.dtype) -> Any:
-    x = ensure_array(x)
-    return sh.convert_element_type(x, dtype)
-
-
-def _clip_convert(x: Any, dtype: np.dtype) -> Any:
-    """Converts an integer array to `dtype`, saturating instead of wrapping."""
-    src = np.iinfo(get_aval(x).dtype)
-    dst = np.iinfo(dtype)
-    lo, hi = max(int(src.min), int(dst.min)), min(int(src.max), int(dst.max))
-    return sh.convert_element_type(clip(x, lo, hi), dtype)
-
-
-def _randint(key: Any, shape: tuple[int, ...], minval: Any, maxval: Any, dtype: np.dtype) -> Any:
     minval, maxval = ensure_array(minval), ensure_array(maxval)
     for bound in (minval, maxval):
         if broadcast_shapes(shape, get_aval(bound).shape) != shape:
@@ -829,6 +815,29 @@ def _randint(key: Any, shape: tuple[int, ...], minval: Any, maxval: Any, dtype: 
                 f"randint parameter shapes must be broadcast-compatible with shape argument, but "
                 f"got parameter shape {get_aval(bound).shape} for shape argument {shape}."
             )
+    info = np.iinfo(dtype)
+    if info.bits >= 32:
+        return _randint(key, minval, maxval, shape=shape, dtype=dtype)
+    # Narrow types sample in int32 (less bias), then cast.
+    i32 = dtypes.int32
+    lo = clip(sh.convert_element_type(minval, i32), int(info.min), int(info.max))
+    hi = clip(sh.convert_element_type(maxval, i32), int(info.min), int(info.max) + 1)
+    return sh.convert_element_type(_randint(key, lo, hi, shape=shape, dtype=i32), dtype)
+
+
+def _clip_convert(x: Any, dtype: np.dtype) -> Any:
+    """Converts an integer array to `dtype`, saturating instead of wrapping (JAX's
+    `_convert_and_clip_integer`)."""
+    aval = get_aval(x)
+    lo = max(int(np.iinfo(aval.dtype).min), int(np.iinfo(dtype).min))
+    hi = min(int(np.iinfo(aval.dtype).max), int(np.iinfo(dtype).max))
+    # JAX's `lax._const`: bounds of a weakly typed scalar are Python ints, else of its dtype
+    const = int if aval.weak_type and not aval.shape else lambda v: np.array(v, aval.dtype)
+    return sh.convert_element_type(clip(x, const(lo), const(hi)), dtype)
+
+
+@library_jit(static_argnames=("shape", "dtype"))
+def _randint(key: Any, minval: Any, maxval: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
     default_int = dtypes.default_int()
     if get_aval(minval).dtype.kind not in "iu":
         minval = sh.convert_element_type(minval, default_int)
@@ -836,20 +845,20 @@ def _randint(key: Any, shape: tuple[int, ...], minval: Any, maxval: Any, dtype: 
         maxval = sh.convert_element_type(maxval, default_int)
     # maxval above the dtype's range (e.g. 256 for uint8) widens the span by one.
     top = _clip_convert(Array(np.array(np.iinfo(dtype).max, dtype)), get_aval(maxval).dtype)
-    out_of_range = broadcast_to(greater(maxval, top), shape)
-    minval = broadcast_to(_clip_convert(minval, dtype), shape)
-    maxval = broadcast_to(_clip_convert(maxval, dtype), shape)
+    out_of_range = ew.gt(maxval, top)
+    minval, maxval = _clip_convert(minval, dtype), _clip_convert(maxval, dtype)
+    minval, maxval = (broadcast_to_rank(x, len(shape)) for x in (minval, maxval))
 
     nbits = np.iinfo(dtype).bits
-    k1, k2 = _split_keys(key)
-    higher, lower = _random_bits(k1, nbits, shape), _random_bits(k2, nbits, shape)
+    k1, k2 = _unstack_keys(prng.random_split(key, (2,)), 2)
+    higher, lower = prng.random_bits(k1, nbits, shape), prng.random_bits(k2, nbits, shape)
     unsigned = _UINT[nbits]
     span = sh.convert_element_type(ew.sub(maxval, minval), unsigned)
-    empty = ew.le(maxval, minval)
-    span = ew.select_n(empty, span, ew.full_like(span, 1))
-    span = ew.select_n(ew.bitwise_and(out_of_range, ew.bitwise_not(empty)), span, ew.add(span, 1))
+    span = ew.select_n(ew.le(maxval, minval), span, ew.full_like(span, 1))
+    widen = ew.bitwise_and(out_of_range, ew.gt(maxval, minval))
+    span = ew.select_n(widen, span, ew.add(span, np.array(1, unsigned)))
     # (hi * 2**nbits + lo) % span without overflow: 2**nbits % span == (2**(nbits/2) % span)**2.
-    mult = ew.rem(ew.full_like(span, 2 ** (nbits // 2)), span)
+    mult = ew.rem(np.array(2 ** (nbits // 2), unsigned), span)
     mult = ew.rem(ew.mul(mult, mult), span)
     offset = ew.add(ew.mul(ew.rem(higher, span), mult), ew.rem(lower, span))
     offset = ew.rem(offset, span)
@@ -880,7 +889,7 @@ def categorical(
     Returns:
       int32 indices of `shape`.
     """
-    key = _check_key("categorical", key)
+    key = _key_arg("categorical", key)
     mode = _gumbel_mode(mode)
     logits = ensure_array(logits)
     lshape = get_aval(logits).shape
@@ -946,15 +955,17 @@ def permutation(key: Any, x: Any, axis: int = 0, independent: bool = False) -> A
     Returns:
       The permuted array.
     """
-    key = _check_key("permutation", key)
+    key = _key_arg("permutation", key)
     if _ndim(x) == 0:
         if not isinstance(x, (int, np.integer)) and get_aval(x).dtype.kind not in "iu":
             raise RandomArgumentError("x must be an integer or at least 1-dimensional")
-        n = int(x)
-        return _shuffle(key, sh.iota(dtypes.default_int(), (n,)), 0, True)
+        return _shuffle(key, sh.iota(dtypes.default_int(), (int(x),)), 0)
     x = ensure_array(x)
     axis = canonicalize_axis(axis, get_aval(x).ndim)
-    return _shuffle(key, x, axis, independent or get_aval(x).ndim == 1)
+    if independent or get_aval(x).ndim == 1:
+        return _shuffle(key, x, axis)
+    ind = _shuffle(key, sh.iota(dtypes.default_int(), (get_aval(x).shape[axis],)), 0)
+    return _take(x, ind, axis)
 
 
 def _ndim(x: Any) -> int:
@@ -962,19 +973,14 @@ def _ndim(x: Any) -> int:
     return np.ndim(x) if aval is None else aval.ndim
 
 
-def _shuffle(key: Any, x: Any, axis: int, independent: bool) -> Any:
-    # Not independent: every slice gets the permutation of arange(n), by sorting on keys of
-    # shape (n,) broadcast along the other axes (the same as JAX's take of a shuffled arange).
-    shape = get_aval(x).shape
-    n = shape[axis]
-    size = math.prod(shape) if independent else n
+@library_jit(static_argnums=(2,))
+def _shuffle(key: Any, x: Any, axis: int) -> Any:
+    """`x` sorted along `axis` by fresh random keys of its shape, in rounds (JAX's)."""
+    size = math.prod(get_aval(x).shape)
     rounds = int(np.ceil(3 * np.log(max(1, size)) / np.log(np.iinfo(np.uint32).max)))
     for _ in range(rounds):
-        key, subkey = _split_keys(key)
-        if independent:
-            sort_keys = _random_bits(subkey, 32, shape)
-        else:
-            sort_keys = sh.broadcast_in_dim(_random_bits(subkey, 32, (n,)), shape, (axis,))
+        key, subkey = _unstack_keys(prng.random_split(key, (2,)), 2)
+        sort_keys = prng.random_bits(subkey, 32, get_aval(x).shape)
         _, x = sorting.sort_key_val(sort_keys, x, axis)
     return x
 

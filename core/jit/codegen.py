@@ -507,7 +507,8 @@ def _emit_outputs(
 
 
 def _dtypes(jaxpr: Jaxpr) -> set[np.dtype]:
-    """The dtypes of every value of `jaxpr`, its sub-jaxprs (control flow) included."""
+    """The dtypes of every value of `jaxpr`, its sub-jaxprs (control flow) included (a key
+    dtype as its data's)."""
     found = {v.aval.dtype for v in [*jaxpr.constvars, *jaxpr.invars]}
     pending = list(jaxpr.eqns)
     while pending:
@@ -522,7 +523,8 @@ def _dtypes(jaxpr: Jaxpr) -> set[np.dtype]:
                 inner = p.jaxpr if isinstance(p, ClosedJaxpr) else p
                 found.update(v.aval.dtype for v in [*inner.constvars, *inner.invars])
                 pending.extend(inner.eqns)
-    return found
+    # keys compile as their uint32 data (`simplify.inline_calls`)
+    return {np.dtype(np.uint32) if isinstance(d, dtypes.KeyDType) else d for d in found}
 
 
 def generate(jaxpr: Jaxpr, parallel: bool = True) -> str:
@@ -595,9 +597,7 @@ def _generate(
         {
             str(d)
             for d in _dtypes(jaxpr)
-            # keys compile as their data (`simplify.inline_calls`)
-            if not isinstance(d, dtypes.KeyDType)
-            and (d.kind not in _SUPPORTED_KINDS or d == np.float16 or dtypes.is_ml_float(d))
+            if d.kind not in _SUPPORTED_KINDS or d == np.float16 or dtypes.is_ml_float(d)
         }
     )
     if unsupported:

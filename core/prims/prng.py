@@ -99,10 +99,26 @@ def _threefry_split(data: Any, shape: tuple[int, ...]) -> Any:
 
 
 def _threefry_fold_in(data: Any, msgs: Any) -> Any:
-    nb = get_aval(data).ndim - 1
-    k0, k1 = _words(data, nb, ())
+    data, msgs = _broadcast_keys_msgs(data, msgs)
+    k0, k1 = _words(data, get_aval(msgs).ndim, ())
     zero = sh.full(get_aval(msgs).shape, 0, dtypes.uint32)
     return stack_words(*threefry2x32(k0, k1, zero, msgs))
+
+
+def _broadcast_keys_msgs(data: Any, msgs: Any) -> tuple[Any, Any]:
+    """Keys `uint32[*k, w]` and messages `uint32[*m]` (`k` and `m` equal, or one of them
+    empty: JAX's fold-in batches either) broadcast to one batch shape."""
+    kshape, mshape = get_aval(data).shape[:-1], get_aval(msgs).shape
+    shape = kshape or mshape
+    return _to_batch(data, kshape, shape), _to_batch(msgs, mshape, shape)
+
+
+def _to_batch(x: Any, batch: tuple[int, ...], shape: tuple[int, ...]) -> Any:
+    """`x` of shape `(*batch, *rest)`, with `batch` empty or `shape`, as `(*shape, *rest)`."""
+    if batch == shape:
+        return x
+    rest = get_aval(x).shape[len(batch) :]
+    return sh.broadcast_in_dim(x, (*shape, *rest), tuple(range(len(shape), len(shape) + len(rest))))
 
 
 def _threefry_bits(data: Any, bit_width: int, shape: tuple[int, ...]) -> Any:
@@ -114,22 +130,13 @@ def _threefry_bits(data: Any, bit_width: int, shape: tuple[int, ...]) -> Any:
     return sh.convert_element_type(ew.bitwise_xor(y0, y1), dt)
 
 
-def _per_key(fn: Callable, data: Any, *rest: Any) -> Any:
-    """`fn(key, *rest)` of each key of `data` (`uint32[*batch, 4]`), stacked: XLA's bit
-    generator takes one key."""
+def _first_key(data: Any) -> Any:
+    """The first key of `uint32[*batch, 4]` keys: XLA's bit generator takes one key, and JAX's
+    batching of it (`lax.rng_bit_generator` under `vmap`) draws a batch of bits from the first
+    key of the batch."""
     batch = get_aval(data).shape[:-1]
-    if not batch:
-        return fn(data, *rest)
-    n = math.prod(batch)
-    flat = sh.reshape(data, (n, 4))
-    outs = []
-    for i in range(n):
-        one = sh.reshape(ix.slice(flat, (i, 0), (i + 1, 4)), (4,))
-        extra = [sh.reshape(ix.slice(sh.reshape(r, (n,)), (i,), (i + 1,)), ()) for r in rest]
-        out = fn(one, *extra)
-        outs.append(sh.reshape(out, (1, *get_aval(out).shape)))
-    out = ix.concatenate(outs, 0)
-    return sh.reshape(out, (*batch, *get_aval(out).shape[1:]))
+    first = ix.slice(data, (0,) * (len(batch) + 1), (*(1,) * len(batch), 4))
+    return sh.reshape(first, (4,))
 
 
 def _halves(data: Any) -> list[Any]:
@@ -150,29 +157,36 @@ def _rbg_split(data: Any, shape: tuple[int, ...]) -> Any:
 
 
 def _rbg_fold_in(data: Any, msgs: Any) -> Any:
+    data, msgs = _broadcast_keys_msgs(data, msgs)
     halves = [_threefry_fold_in(h, msgs) for h in _halves(data)]
     return ix.concatenate(halves, get_aval(halves[0]).ndim - 1)
 
 
 def _rbg_bits(data: Any, bit_width: int, shape: tuple[int, ...]) -> Any:
-    return _per_key(lambda k: rng_bit_generator(k, shape, dtype=_UINT[bit_width])[1], data)
+    batch = get_aval(data).shape[:-1]
+    return rng_bit_generator(_first_key(data), (*batch, *shape), dtype=_UINT[bit_width])[1]
 
 
 def _unsafe_rbg_split(data: Any, shape: tuple[int, ...]) -> Any:
-    def one(key):
-        size = math.prod(shape)
-        rows = rng_bit_generator(key, (10 * size, 4), dtype=dtypes.uint32)[1]
-        return sh.reshape(ix.slice(rows, (0, 0), (10 * size, 4), (10, 1)), (*shape, 4))
-
-    return _per_key(one, data)
+    # ten rows of XLA's bits per new key (JAX's "hash function"), every tenth kept
+    batch = get_aval(data).shape[:-1]
+    nb, size = len(batch), math.prod(shape)
+    rows = rng_bit_generator(_first_key(data), (*batch, 10 * size, 4), dtype=dtypes.uint32)[1]
+    rows = ix.slice(rows, (0,) * (nb + 2), (*batch, 10 * size, 4), (*(1,) * nb, 10, 1))
+    return sh.reshape(rows, (*batch, *shape, 4))
 
 
 def _unsafe_rbg_fold_in(data: Any, msgs: Any) -> Any:
-    def one(key, msg):
-        bits = rng_bit_generator(_rbg_seed(msg), (10, 4), dtype=dtypes.uint32)[1]
-        return ew.bitwise_xor(key, sh.reshape(ix.slice(bits, (9, 0), (10, 4)), (4,)))
-
-    return _per_key(one, data, msgs)
+    # the last of ten rows of XLA's bits from the message (batched messages: the first
+    # message's bits, a row per message, as JAX's batching of the generator draws them)
+    mshape = get_aval(msgs).shape
+    seed = _rbg_seed(sh.reshape(ix.slice(msgs, (0,) * len(mshape), (1,) * len(mshape)), ()))
+    bits = rng_bit_generator(seed, (*mshape, 10, 4), dtype=dtypes.uint32)[1]
+    nm = len(mshape)
+    last = sh.reshape(ix.slice(bits, (0,) * nm + (9, 0), (*mshape, 10, 4)), (*mshape, 4))
+    kshape = get_aval(data).shape[:-1]
+    shape = kshape or mshape
+    return ew.bitwise_xor(_to_batch(data, kshape, shape), _to_batch(last, mshape, shape))
 
 
 class PRNGImpl(NamedTuple):
@@ -302,15 +316,7 @@ def _bits_physical(avals, data, *, bit_width, shape):
 
 
 def _fold_in_physical(avals, data, msgs):
-    keys, m = avals
-    shape = keys.shape or m.shape
-    if keys.shape != shape:
-        data = sh.broadcast_in_dim(
-            data, physical_aval(ShapedArray(shape, keys.dtype)).shape, (len(shape),)
-        )
-    if m.shape != shape:
-        msgs = sh.broadcast_in_dim(msgs, shape, ())
-    return impl_of(keys.dtype).fold_in(data, msgs)
+    return impl_of(avals[0].dtype).fold_in(data, msgs)
 
 
 random_seed_p = Primitive("random_seed")

@@ -23,8 +23,6 @@ RECORDED = json.loads((pathlib.Path(__file__).parent / "jax_jaxprs.json").read_t
 CASES = cases(types.SimpleNamespace(jax=core, jnp=jnp, lax=lax, nn=nn, linen=linen, optax=optax))
 
 # Why numbax's text differs, the most common first:
-JIT = "JAX's jnp/nn/random functions are jitted: their jaxpr nests in a `jit[name=...]`"
-KEYS = "raw keys are expanded into threefry2x32 (JAX: random_wrap, random_bits on key<fry>)"
 CUSTOM = (
     "numbax's tanh gelu is a custom_jvp (JAX's is not): differentiated through its operations, "
     "a jitted train step's forward loop writes 4 arrays for the backward (tanh, 1 - tanh, cdf, "
@@ -40,15 +38,6 @@ LINALG = (
 DIFFERENT = {
     "linspace": [OTHER],
     "gelu": [CUSTOM],
-    "random_normal": [KEYS, JIT],
-    "random_uniform": [KEYS, JIT],
-    "random_split": [KEYS],
-    "random_bernoulli": [KEYS, JIT],
-    "random_randint": [KEYS, JIT],
-    "random_categorical": [KEYS, JIT],
-    "random_permutation": [KEYS, JIT],
-    "random_fold_in": [KEYS],
-    "flax_dropout": [KEYS, JIT],
     "grad_mean_var": [OTHER],
     "grad_cond": [OTHER],
     "grad_scan_product": [OTHER],

@@ -445,9 +445,9 @@ def test_vmap_over_seeds_and_fold_in_data():
     np.testing.assert_array_equal(_np(folded), SPLIT_4)
 
 
-def test_make_jaxpr_stages_threefry():
+def test_make_jaxpr_stages_key_primitives():
     text = str(core.make_jaxpr(lambda k: random.uniform(k, (2,)))(K0))
-    assert "threefry2x32" in text and "bitcast_convert_type" in text
+    assert "random_wrap[impl=fry]" in text and "random_bits[bit_width=32 shape=(2,)]" in text
 
 
 def test_grad_through_sampler_parameters_and_permutation():
