@@ -42,6 +42,7 @@ from core.prims.elementwise import stop_gradient_p
 from core.prims.indexing import slice_in_dim
 from core.prims.reductions import reduce_sum
 from core.prims.shapes import full, reshape
+from core.prng_key import PRNGKeyArray
 from core.ref import Ref
 from core.ref_scope import read as read_ref
 from core.ref_scope import write as write_ref
@@ -368,6 +369,10 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False, reduce_axes: Sequen
     return (primals_out, vjp_fn, aux) if has_aux else (primals_out, vjp_fn)
 
 
+def _is_keys(x: Any) -> bool:
+    return isinstance(x, PRNGKeyArray)
+
+
 def _check_grad_input(x: Any, allow_int: bool, holomorphic: bool, name: str = "grad") -> None:
     dt = get_aval(x).dtype
     if holomorphic:
@@ -500,8 +505,8 @@ def value_and_grad(
         idx = _dyn_indices(argnums, nums, len(args))
         dyn = [args[i] for i in idx]
         f_partial = _dyn_fun(functools.partial(fun, **kwargs), args, idx)
-        for leaf in tree_util.tree_leaves(dyn):
-            _check_grad_input(_check_arg(leaf), allow_int, holomorphic)
+        for leaf in tree_util.tree_leaves(dyn, is_leaf=_is_keys):  # keys: their key dtype
+            _check_grad_input(leaf if _is_keys(leaf) else _check_arg(leaf), allow_int, holomorphic)
         res = vjp(f_partial, *dyn, has_aux=has_aux)
         out, vjp_fn = res[0], res[1]
         _check_scalar_output(out, holomorphic)

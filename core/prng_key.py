@@ -143,13 +143,25 @@ class PRNGKeyArray:
 
     def __eq__(self, other: object) -> Any:
         if not isinstance(other, PRNGKeyArray):
-            raise TypeError(f"== does not accept dtypes {self.dtype}, {_dtype_name(other)}.")
+            _no_arithmetic("equal", self, other)
         return (self._base == other._base).all(axis=-1)
 
     def __ne__(self, other: object) -> Any:
         if not isinstance(other, PRNGKeyArray):
-            raise TypeError(f"!= does not accept dtypes {self.dtype}, {_dtype_name(other)}.")
+            _no_arithmetic("not_equal", self, other)
         return (self._base != other._base).any(axis=-1)
+
+    def __neg__(self) -> Any:
+        raise TypeError(
+            f"neg does not accept dtype {self.dtype}. Accepted dtypes are subtypes of integer, "
+            "floating, complexfloating."
+        )
+
+    def __abs__(self) -> Any:
+        raise TypeError(
+            f"abs does not accept dtype {self.dtype}. Accepted dtypes are subtypes of floating, "
+            "complexfloating, signedinteger."
+        )
 
     def copy(self) -> PRNGKeyArray:
         return PRNGKeyArray(self._base.copy(), self.impl)
@@ -161,9 +173,8 @@ class PRNGKeyArray:
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         raise KeyArrayConversionError(
-            f"A key array (dtype {self.dtype}) cannot be converted to a numpy array. Use "
-            "core.random.key_data(keys) to get its uint32 data (and wrap_key_data to make keys "
-            "from data)."
+            "JAX array with PRNGKey dtype cannot be converted to a NumPy array. Use "
+            "jax.random.key_data(arr) if you wish to extract the underlying integer array."
         )
 
     def __repr__(self) -> str:
@@ -176,9 +187,41 @@ class PRNGKeyArray:
     __str__ = __repr__
 
 
-def _dtype_name(x: object) -> str:
-    dt = getattr(x, "dtype", None)
-    return str(dt) if dt is not None else type(x).__name__
+def _no_arithmetic(name: str, *args: object) -> None:
+    """JAX's TypeError for `name` (jnp's name) applied to key arrays and numbers."""
+    found = []
+    for x in args:
+        try:
+            found.append(str(dtypes.dtype_and_weak(x)[0]))
+        except TypeError:
+            found.append(type(x).__name__)
+    raise TypeError(f"{name} does not accept dtypes {', '.join(found)}.")
+
+
+def _arithmetic(name: str, reflected: bool = False):
+    def op(self: PRNGKeyArray, other: object) -> Any:
+        _no_arithmetic(name, *((other, self) if reflected else (self, other)))
+
+    return op
+
+
+# Keys have no arithmetic (JAX's errors, named by the jnp function each operator calls)
+for _dunder, _name in {
+    "add": "add",
+    "sub": "subtract",
+    "mul": "multiply",
+    "truediv": "true_divide",
+    "floordiv": "floor_divide",
+    "mod": "remainder",
+    "pow": "power",
+    "and": "bitwise_and",
+    "or": "bitwise_or",
+    "xor": "bitwise_xor",
+    "lshift": "left_shift",
+    "rshift": "right_shift",
+}.items():
+    setattr(PRNGKeyArray, f"__{_dunder}__", _arithmetic(_name))
+    setattr(PRNGKeyArray, f"__r{_dunder}__", _arithmetic(_name, reflected=True))
 
 
 tree_util.register_pytree_node(

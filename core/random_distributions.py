@@ -42,21 +42,23 @@ from core.named_sharding import takes_out_sharding
 from core.numpy._util import broadcast_shapes, broadcast_to, ensure_array
 from core.prims import elementwise as ew
 from core.prims import indexing as ix
+from core.prims import prng, sorting
 from core.prims import reductions as red
 from core.prims import shapes as sh
-from core.prims import sorting
 from core.prims.control_flow import while_loop
 from core.prng_key import PRNGKeyArray
 from core.random_base import (
     _check_impl,
     _check_key,
     _dtype_arg,
+    _impl,
     _normal,
     _param,
     _sample_shape,
     _setup,
     _shape,
     _split_keys,
+    _typed_like,
     _uniform,
     exponential,
     rademacher,
@@ -122,9 +124,10 @@ def _quiet(fn: Any) -> Any:
 
 
 def clone(key: Any) -> Any:
-    """A copy of `key` for deliberate reuse (the identity: there is no key-reuse checker)."""
-    _check_key("clone", key, batched=True)
-    return key
+    """A copy of `key` for deliberate reuse (the identity, `random_clone`: there is no key-reuse
+    checker)."""
+    keys = prng.random_wrap(_check_key("clone", key, batched=True), _impl(key))
+    return _typed_like(key, prng.random_unwrap(prng.random_clone(keys)))
 
 
 def key_impl(keys: Any) -> str:

@@ -272,9 +272,20 @@ def promote_args(
     if (filled := _filled_scalar(args, "iufc")) is not None:
         return filled
     check_arraylike(name, *args)
-    return promote_shapes(
-        name if rank_name is None else rank_name, promote_dtypes(*args), lax_shapes
-    )
+    try:
+        promoted = promote_dtypes(*args)
+    except KeyError:  # not in the lattice: a key array's dtype?
+        _raise_for_keys(name, args)
+        raise
+    return promote_shapes(name if rank_name is None else rank_name, promoted, lax_shapes)
+
+
+def _raise_for_keys(name: str, args: tuple) -> None:
+    """JAX's error for arithmetic between key arrays and numbers (`key + 1`), if a key array
+    is among `args`."""
+    found = [dtypes.dtype_and_weak(a)[0] for a in args]
+    if any(isinstance(d, dtypes.KeyDType) for d in found):
+        raise TypeError(f"{name} does not accept dtypes {', '.join(map(str, found))}.") from None
 
 
 def promote_args_numeric(name: str, *args: Any, lax_shapes: bool = False) -> list[Any]:
@@ -298,7 +309,12 @@ def promote_args_inexact(
         return filled
     check_arraylike(name, *args)
     rank_name = name if rank_name is None else rank_name
-    return promote_shapes(rank_name, promote_dtypes_inexact(*args), lax_shapes)
+    try:
+        promoted = promote_dtypes_inexact(*args)
+    except KeyError:  # not in the lattice: a key array's dtype?
+        _raise_for_keys(name, args)
+        raise
+    return promote_shapes(rank_name, promoted, lax_shapes)
 
 
 def canonicalize_axis(axis: int, ndim: int) -> int:

@@ -24,6 +24,7 @@ data (`core/prng_key.py`), so key avals only live inside `core.random`'s functio
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -344,12 +345,13 @@ _KEY_PRIMS = {
 
 def _batch_at_front(prim):
     """Batching: the batched operands' batch axes moved to the front (an unbatched `fold_in`
-    message broadcast), the primitive applied to the batch of keys."""
+    operand broadcast along it unless a scalar, which the primitive broadcasts), the primitive
+    applied to the batch of keys."""
 
     def rule(args, dims, **params):
         size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
         moved = [
-            batching.moveaxis(a, d, 0, size) if d is not None or prim is random_fold_in_p else a
+            batching.moveaxis(a, d, 0, size) if d is not None or get_aval(a).shape else a
             for a, d in zip(args, dims)
         ]
         return prim.bind(*moved, **params), 0
@@ -467,8 +469,15 @@ def eval_on_keys(prim: Primitive, args: tuple, params: dict, out_aval: Any) -> A
     return wrapped if prim.multiple_results else wrapped[0]
 
 
+def _impl(prim: Primitive, *args: Any, **params: Any) -> Any:
+    """A key primitive on concrete key arrays (or data): `eval_on_keys`."""
+    out_aval = prim.abstract_eval(*[get_aval(a) for a in args], **params)
+    return eval_on_keys(prim, args, params, out_aval)
+
+
 for _prim, (_abstract_eval, _) in _KEY_PRIMS.items():
     _prim.on_keys = True
+    _prim.def_impl(functools.partial(_impl, _prim))
     _prim.def_abstract_eval(_abstract_eval)
     _prim.def_batch(_batch_at_front(_prim))
     defjvp_zero(_prim)

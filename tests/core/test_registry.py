@@ -24,6 +24,8 @@ ELSEWHERE = {name for name, p in PRIMS.items() if p.higher_order} | {
     # the first key (JAX's rule), and rng_uniform is stateful
     "rng_bit_generator",
     "rng_uniform",
+    # the key primitives take key arrays: tests/core/prims/test_prng.py
+    *(name for name, p in PRIMS.items() if p.on_keys),
 }
 # Rules JAX does not define either (its transformations raise NotImplementedError as ours do).
 JAX_LACKS = {"rng_uniform": {"jvp", "batch"}}

@@ -363,6 +363,8 @@ NEVER_COMPILED = {
     "add_any",  # AD's sums: compiled as `add` (core/jit/canonical.py)
     # JAX's primitives numbax composes: simplify inlines their `Primitive.composition`
     *(n for n, p in all_primitives().items() if p.composition is not None),
+    # the key primitives: simplify inlines their physical rules (core/prims/prng.py)
+    *(n for n, p in all_primitives().items() if p.on_keys),
 }
 # Lowered and tested by their own files (control flow), or never lowered: collectives reach the
 # compiler only outside vmap, where their rule raises a clear error.
