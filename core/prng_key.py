@@ -33,6 +33,11 @@ from core.errors import KeyArrayConversionError
 _DTYPES = {"threefry2x32": dtypes.key_fry, "rbg": dtypes.key_rbg, "unsafe_rbg": dtypes.key_urbg}
 
 
+def register_dtype(impl: str, dtype: dtypes.KeyDType) -> None:
+    """The key dtype of implementation `impl` (`jax.extend.random.define_prng_impl`'s)."""
+    _DTYPES[impl] = dtype
+
+
 class PRNGKeyArray:
     """An array of PRNG keys (`jax.random.key`'s result): `shape` keys over `uint32` data of
     shape `(*shape, words)`, which `random.key_data` returns, of implementation `impl`."""

@@ -160,10 +160,14 @@ def PRNGKey(seed: Any, *, impl: str | None = None) -> Any:  # noqa: N802  (JAX's
 
 
 def _check_impl(impl: Any) -> str:
-    """The implementation's name from `impl`: None (threefry2x32), a name, or a key dtype (JAX
-    takes either)."""
+    """The implementation's name from `impl`: None (threefry2x32), a name, a key dtype or a
+    `PRNGImpl` (JAX takes any)."""
     if impl is None:
         return "threefry2x32"
+    if isinstance(impl, prng.PRNGImpl):  # JAX's implementation objects
+        if _IMPLS.get(impl.name) != impl:
+            prng.register_impl(impl)
+        return impl.name
     name = prng.impl_of(impl).name if isinstance(impl, dtypes.KeyDType) else impl
     if name not in _IMPLS:
         raise RandomArgumentError(

@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from core import dtypes, trace
+from core import dtypes, prng_key, trace
 from core.avals import ShapedArray
 from core.errors import KeyPhysicalRuleError, PRNGKeyError
 from core.interpreters import batching
@@ -235,6 +235,7 @@ def register_impl(impl: PRNGImpl) -> None:
     """Makes `impl` known by its name and tag (`define_prng_impl`)."""
     IMPLS[impl.name] = impl
     _BY_TAG[impl.tag] = impl
+    prng_key.register_dtype(impl.name, key_dtype(impl))
 
 
 def is_key(aval: Any) -> bool:

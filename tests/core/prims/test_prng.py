@@ -13,6 +13,7 @@ import core
 import core.numpy as jnp
 from core import random
 from core.errors import KeyPhysicalRuleError
+from core.extend import random as xrandom
 from core.prims import prng
 from tests.core.prims.prng_cases import K, cases
 
@@ -117,3 +118,62 @@ def test_primitives_without_a_physical_rule_raise():
     keys = prng.random_wrap(np.asarray(random.split(K, 3)), prng.threefry_prng_impl)
     with pytest.raises(KeyPhysicalRuleError, match="does not accept key arrays"):
         core.lax.rev(keys, (0,))
+
+
+def _toy_impl():
+    """A program's implementation (JAX's `define_prng_impl`) of simple formulas on one key."""
+
+    def seed(s):
+        return jnp.stack([jnp.uint32(7), s.astype(jnp.uint32)])
+
+    def split(k, shape):
+        n = int(np.prod(shape))
+        new = k[None, :] * jnp.uint32(3) + jnp.arange(n, dtype=jnp.uint32)[:, None]
+        return new.reshape(*shape, 2)
+
+    def bits(k, bit_width, shape):
+        n = int(np.prod(shape))
+        return (k[0] ^ (k[1] + jnp.arange(n, dtype=jnp.uint32))).reshape(shape)
+
+    return xrandom.define_prng_impl(
+        key_shape=(2,), seed=seed, split=split, random_bits=bits, fold_in=lambda k, d: k ^ d,
+        name="toy", tag="toy",
+    )  # fmt: skip
+
+
+# JAX 0.10.2's results of these calls on `_toy_impl`'s keys
+TOY = {
+    "key": (lambda k: random.key_data(k), [7, 5]),
+    "split": (lambda k: random.key_data(random.split(k, 3)), [[21, 15], [22, 16], [23, 17]]),
+    "fold_in": (lambda k: random.key_data(random.fold_in(k, 9)), [14, 12]),
+    "bits": (lambda k: random.bits(k, (4,)), [2, 1, 0, 15]),
+    "vmap_bits": (
+        lambda k: core.vmap(lambda k: random.bits(k, (2,)))(random.split(k, 3)),
+        [[26, 5], [6, 7], [6, 5]],
+    ),
+    "vmap_split": (
+        lambda k: random.key_data(core.vmap(random.split)(random.split(k, 2))),
+        [[[63, 45], [64, 46]], [[66, 48], [67, 49]]],
+    ),
+    "jit_fold_in_bits": (
+        core.jit(lambda k: random.bits(random.fold_in(k, 2), (3,))),
+        [2, 13, 12],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TOY))
+def test_define_prng_impl_keys_are_jaxs(name):
+    fun, want = TOY[name]
+    key = random.key(5, impl=_toy_impl())
+    assert str(key.dtype) == "key<toy>"
+    np.testing.assert_array_equal(np.asarray(fun(key)), np.asarray(want, np.uint32))
+
+
+def test_builtin_impls_and_seeds_are_jaxs():
+    assert (str(xrandom.threefry_prng_impl), xrandom.unsafe_rbg_prng_impl.tag) == ("fry", "urbg")
+    keys = xrandom.random_seed(jnp.arange(3), xrandom.threefry_prng_impl)
+    np.testing.assert_array_equal(np.asarray(random.key_data(keys)), [[0, 0], [0, 1], [0, 2]])
+    key = xrandom.seed_with_impl(xrandom.rbg_prng_impl, 3)
+    assert str(key.dtype) == "key<rbg>"
+    np.testing.assert_array_equal(np.asarray(random.key_data(key)), [0, 3, 0, 3])
