@@ -261,6 +261,11 @@ def key_scope(key: Any) -> Any:
     return _Scope(key.impl if isinstance(key, PRNGKeyArray) else None)
 
 
+def impl_scope(name: str) -> Any:
+    """The context in which bare key data is data of implementation `name`."""
+    return _Scope(name)
+
+
 class _Scope:
     __slots__ = ("_impl", "_token")
 

@@ -35,19 +35,23 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
+from core.ad_util import Zero
 from core.api import vmap
-from core.custom_derivatives import custom_jvp
 from core.errors import RandomArgumentError
+from core.interpreters import batching
+from core.interpreters.jvp import tangent_aval
 from core.named_sharding import takes_out_sharding
 from core.numpy._util import broadcast_shapes, broadcast_to, ensure_array
+from core.primitive import Primitive
 from core.prims import elementwise as ew
 from core.prims import indexing as ix
 from core.prims import prng, sorting
 from core.prims import reductions as red
 from core.prims import shapes as sh
-from core.prims.control_flow import while_loop
+from core.prims.control_flow import scan, while_loop
 from core.prng_key import PRNGKeyArray
 from core.random_base import (
+    _as_keys,
     _check_impl,
     _check_key,
     _dtype_arg,
@@ -61,12 +65,13 @@ from core.random_base import (
     _typed_like,
     _uniform,
     exponential,
+    impl_scope,
     rademacher,
-    split,
 )
 from core.trace import get_aval
 
 __all__ = [
+    "random_gamma_p",
     "ball",
     "beta",
     "binomial",
@@ -432,33 +437,62 @@ def _gamma_sampler(name: str, key: Any, a: Any, shape: Any, dtype: Any, log_spac
 
 def _gamma(key: Any, a: Any, shape: tuple[int, ...], dtype: np.dtype, log_space: bool) -> Any:
     a = _param(a, dtype, shape, "gamma")
-    return _random_gamma(key, a, log_space)
+    return random_gamma_p.bind(_as_keys(key), a, log_space=log_space)
 
 
-@functools.partial(custom_jvp, nondiff_argnums=(2,))
-def _random_gamma(key: Any, a: Any, log_space: bool) -> Any:
-    """Gamma (or log-gamma) samples of `a`'s shape: JAX's `random_gamma_p`, whose jvp is
-    `t * d sample / d a` (implicit reparameterization)."""
-    return _gamma_impl(key, a, log_space)
+# JAX's `random_gamma_p`: Gamma (or log-gamma) samples of `a`'s shape from keys of `a`'s
+# leading shape, each key split into one per sample; differentiable in `a` (implicit
+# reparameterization: `t * d sample / d a`), batched along the keys, computed on their data.
+random_gamma_p = Primitive("random_gamma")
 
 
-@_random_gamma.defjvp
-def _random_gamma_jvp(log_space: bool, primals: Any, tangents: Any) -> Any:
+def _random_gamma_abstract_eval(key: Any, a: Any, *, log_space: bool) -> Any:
+    if not prng.is_key(key) or key.shape != a.shape[: key.ndim]:
+        raise RandomArgumentError(
+            f"random_gamma takes keys of the samples' leading shape, got {key.str_short()} "
+            f"for {a.str_short()}"
+        )
+    return a
+
+
+def _random_gamma_jvp(primals: Any, tangents: Any, *, log_space: bool) -> Any:
     key, a = primals
-    out = _random_gamma(key, a, log_space)
+    out = random_gamma_p.bind(key, a, log_space=log_space)
+    if isinstance(tangents[1], Zero):
+        return out, Zero(tangent_aval(get_aval(out)))
     return out, ew.mul(tangents[1], _gamma_grad(out, a, log_space))
 
 
+def _random_gamma_batch(args: Any, dims: Any, *, log_space: bool) -> Any:
+    size = next(get_aval(x).shape[d] for x, d in zip(args, dims) if d is not None)
+    key, a = (batching.bdim_at_front(x, d, size) for x, d in zip(args, dims))
+    return random_gamma_p.bind(key, a, log_space=log_space), 0
+
+
 @_quiet
-def _gamma_impl(key: Any, a: Any, log_space: bool) -> Any:
+def _random_gamma_physical(avals: Any, data: Any, a: Any, *, log_space: bool) -> Any:
     shape = get_aval(a).shape
     size = math.prod(shape)
     if size == 0:
         return a
-    keys = split(key, size)
-    alphas = sh.reshape(a, (size,))
-    samples = vmap(lambda k, al: _gamma_one(k, al, log_space))(keys, alphas)
+    impl = prng.impl_of(avals[0].dtype)
+    with impl_scope(impl.name):  # the keys the samplers split are of the key's impl
+        count = math.prod(shape[avals[0].ndim :])
+        keys = impl.split(data, (count,))
+        keys = sh.reshape(keys, (size, math.prod(impl.key_shape)))
+        alphas = sh.reshape(a, (size,))
+        one = lambda k, al: _gamma_one(k, al, log_space)  # noqa: E731
+        if impl is prng.threefry_prng_impl:
+            samples = vmap(one)(keys, alphas)
+        else:  # XLA's bit generator batches from the first key: a loop, as JAX lowers it
+            samples = scan(lambda c, ka: (c, one(*ka)), (), (keys, alphas))[1]
     return sh.reshape(samples, shape)
+
+
+random_gamma_p.def_abstract_eval(_random_gamma_abstract_eval)
+random_gamma_p.def_jvp(_random_gamma_jvp)
+random_gamma_p.def_batch(_random_gamma_batch)
+prng.def_physical(random_gamma_p, _random_gamma_physical)
 
 
 def _gamma_one(key: Any, alpha: Any, log_space: bool) -> Any:

@@ -418,6 +418,15 @@ _PHYSICAL: dict[str, Callable] = {
 }
 
 
+def def_physical(prim: Primitive, rule: Callable) -> None:
+    """Makes `prim` a primitive on keys defined outside this module (`random_gamma`): `rule`
+    (logical avals, *physical operands, **params) computes it on the keys' data, eagerly
+    (`eval_on_keys`) and under `jit`."""
+    _PHYSICAL[prim.name] = rule
+    prim.on_keys = True
+    prim.def_impl(functools.partial(_impl, prim))
+
+
 def touches_keys(eqn: Any) -> bool:
     """Whether an equation has a key operand or result."""
     return any(is_key(x.aval) for x in eqn.inputs) or any(is_key(v.aval) for v in eqn.outputs)
