@@ -6,16 +6,19 @@ thin wrapper around its `uint32[..., words]` data (2 words for threefry2x32 keys
 one leaf is that data (the name is its static part): `jit`, `vmap`, `grad`, `lax.scan`/`cond`,
 `device_put` and checkpoints see the data and rebuild the wrapper on the way out, so no
 transformation needs a rule for keys. `core.random`
-unwraps keys on the way in and wraps the keys it returns when it was given typed ones; the
-legacy `random.PRNGKey(seed)` still returns raw data, and both work everywhere a key does.
+unwraps keys on the way in (as `random_wrap` of their data: inside its functions keys are key
+avals of JAX's key primitives, `core/prims/prng.py`, whose eager values are key arrays too) and
+wraps the keys it returns when it was given typed ones; the legacy `random.PRNGKey(seed)` still
+returns raw data, and both work everywhere a key does.
 
 The wrapper has what JAX's key arrays have: shape and dtype of the keys (the data's last axis
-hidden), indexing, iteration, reshape/ravel/squeeze/transpose, `==`, JAX's printing, and no
-arithmetic or conversion to numpy (use `random.key_data`). Differences from JAX, by design of
-the wrapper: `tree_leaves` of a key array is its uint32 data (JAX: the key array itself),
-negative `vmap` axes count the data's hidden last axis, and `jnp` functions (`stack`, `where`,
-`concatenate`, ...) do not take key arrays: apply them to `key_data` and `wrap_key_data` the
-result.
+hidden), its aval (`key<fry>[2]`), indexing, iteration, reshape/ravel/squeeze/transpose, `==`,
+JAX's printing, and no arithmetic or conversion to numpy (JAX's errors; use `random.key_data`).
+Differences from JAX, by design of the wrapper (partial): a jitted function's typed-key argument
+is its data (`u32[2]` in its jaxpr, JAX: `key<fry>[]`), `tree_leaves` of a key array is its
+uint32 data (JAX: the key array itself), negative `vmap` axes count the data's hidden last axis,
+and `jnp` functions (`stack`, `where`, `concatenate`, ...) do not take key arrays: apply them to
+`key_data` and `wrap_key_data` the result.
 """
 
 from __future__ import annotations

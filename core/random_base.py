@@ -2,10 +2,14 @@
 
 `key(seed)` returns a typed key array (shape (), dtype `key<fry>`: `core/prng_key.py`, a wrapper
 of the key's `uint32[2]` data), `PRNGKey(seed)` the raw `uint32[2]` data, as in JAX. Every
-function takes either: it unwraps a typed key, and returns typed keys from typed ones. Every
-function is a pure function of its key, written with ordinary primitives
-around the `threefry2x32` hash (`core/prims/random_bits.py`), so it works under `jit`, `vmap`
-(e.g. over `split(key, n)`) and `grad`.
+function takes either: it unwraps a typed key, and returns typed keys from typed ones. Inside,
+keys are key avals of JAX's key primitives (`random_wrap` of the data, then `random_bits`,
+`random_split`, `random_fold_in`: `core/prims/prng.py`, which computes them with the
+`threefry2x32` hash), so every function works under `jit`, `vmap` (e.g. over `split(key, n)`)
+and `grad`, and the samplers JAX jits (`_normal`, `_normal_real`, `_uniform`, `_bernoulli`,
+`_randint`, `_gumbel`, `_shuffle`) are `library_jit`s of JAX's names taking key avals, so
+`make_jaxpr` prints JAX's nesting. Partial: the other samplers bind the key primitives without
+JAX's nesting, and helpers shared with them take key avals or checked key data (`_as_keys`).
 
 Bits follow JAX's default "partitionable" Threefry mode: element `i` of an array of shape `s`
 hashes the 64-bit counter `i` as the word pair `(i >> 32, i & 0xFFFFFFFF)`, so
@@ -16,7 +20,7 @@ numbers as JAX. The other distributions (gamma family, Poisson, binomial, ...) a
 these helpers in `core/random_distributions.py`; `core.random` re-exports both modules.
 
 `key(seed, impl="rbg")` and `impl="unsafe_rbg"` keys are JAX's other implementations: `uint32[4]`
-data, two threefry keys, whose bits are XLA's `lax.rng_bit_generator` (`_random_bits`); `rbg`
+data, two threefry keys, whose bits are XLA's `lax.rng_bit_generator`; `rbg`
 splits and folds in each half as threefry does, `unsafe_rbg` draws new keys from the bits.
 Helpers get bare key data, whose implementation is the typed key's of the outermost
 `core.random` call (`key_scope`); raw data outside one is threefry's, as in JAX.
