@@ -571,7 +571,7 @@ def _triangle(name: str, m: Any, k: int, lower: bool) -> Any:
     m = ensure_array(m)
     shape = get_aval(m).shape
     if len(shape) < 2:
-        raise ValueError(f"{name} requires an array of at least two dimensions")
+        raise ValueError(f"Argument to jax.numpy.{name} must be at least 2D")
     n, cols = shape[-2:]
     mask = np.tri(n, cols, k, dtype=bool) if lower else ~np.tri(n, cols, k - 1, dtype=bool)
     return where(Array(mask), m, zeros_like(m))
@@ -621,7 +621,7 @@ def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False, indexing: str = 
     """Coordinate matrices from 1-D coordinate vectors ("xy" or "ij" indexing)."""
     check_arraylike("meshgrid", *xi)
     if indexing not in ("xy", "ij"):
-        raise ValueError(f"Valid values for indexing are 'xy' and 'ij', got {indexing!r}")
+        raise ValueError(f"Valid values for indexing are 'xy' and 'ij', got {indexing}")
     args = [ravel(ensure_array(x)) for x in xi]
     n = len(args)
     shape = [get_aval(a).shape[0] for a in args]

@@ -38,8 +38,8 @@ from core.trace import Tracer, get_aval
 
 def _inplace_error(name: str) -> ValueError:
     return ValueError(
-        f"jax.numpy.{name} cannot modify arrays in-place, because arrays are immutable. "
-        f"Pass inplace=False to instead return an updated array: x = jnp.{name}(..., "
+        f"jax.numpy.{name} cannot modify arrays in-place, because JAX arrays are immutable. "
+        f"Pass inplace=False to instead return an updated array.\nx = jnp.{name}(..., "
         "inplace=False)."
     )
 
@@ -294,8 +294,8 @@ def fill_diagonal(a: Any, val: Any, wrap: bool = False, *, inplace: bool = True)
     """
     if inplace:
         raise NotImplementedError(
-            "Arrays are immutable: call jnp.fill_diagonal(a, val, inplace=False), which "
-            "returns the updated array."
+            "JAX arrays are immutable, must use inplace=False\nCall "
+            "jnp.fill_diagonal(a, val, inplace=False), which returns the updated array."
         )
     if wrap:
         raise NotImplementedError("wrap=True is not implemented, must use wrap=False")

@@ -94,9 +94,11 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> Any:
     check_arraylike("select", *condlist, *choicelist, default)
     if len(condlist) != len(choicelist):
         raise ValueError(
-            f"condlist and choicelist must have the same length, got {len(condlist)} and "
-            f"{len(choicelist)}"
+            f"condlist must have length equal to choicelist ({len(condlist)} vs "
+            f"{len(choicelist)})\nPass one choice per condition."
         )
+    if len(condlist) == 0:
+        raise ValueError("condlist must be non-empty\nPass at least one condition and choice.")
     out = default
     for c, v in zip(reversed(condlist), reversed(choicelist)):
         out = where(c, v, out)

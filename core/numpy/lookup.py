@@ -170,10 +170,14 @@ def take_along_axis(
         axis = 0
     idx = ensure_array(indices)
     ashape, ishape = get_aval(arr).shape, get_aval(idx).shape
+    if get_aval(idx).dtype.kind not in "iu":
+        raise TypeError(
+            f"take_along_axis indices must be of integer type, got {get_aval(idx).dtype}"
+        )
     if len(ashape) != len(ishape):
         raise ValueError(
-            f"indices and arr must have the same number of dimensions; got shapes {ishape} and "
-            f"{ashape}"
+            "indices and arr must have the same number of dimensions; "
+            f"{len(ishape)} vs. {len(ashape)}\nThe shapes are {ishape} and {ashape}."
         )
     axis = canonicalize_axis(axis, len(ashape))
     if mode == "wrap":  # a gather mode, as JAX's take_along_axis reads it, not a take mode

@@ -41,7 +41,10 @@ def nonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> tuple
     a = ensure_array(a)
     aval = get_aval(a)
     if aval.ndim == 0:
-        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use jnp.atleast_1d first.")
+        raise ValueError(
+            "Calling nonzero on 0d arrays is not allowed. Use jnp.atleast_1d(scalar).nonzero() "
+            "instead."
+        )
     if size is None:
         if isinstance(a, Tracer):
             raise ConcretizationTypeError(  # JAX's class (not the boolean-index one)

@@ -38,16 +38,23 @@ from core.trace import Tracer, get_aval
 def _resolve_shape(shape: Any, size: int, old: tuple[int, ...]) -> tuple[int, ...]:
     shape = canonical_shape(shape, list)
     if shape.count(-1) > 1:
-        raise ValueError("can only specify one unknown dimension (-1) in a reshape")
+        raise TypeError(
+            f"can only specify one unknown axis size with a `-1` value, got {tuple(shape)}"
+        )
     if -1 in shape:
         known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
         if known == 0 or size % known:
             raise ShapeError(
-                f"cannot reshape array of shape {old} (size {size}) into shape {shape}"
+                f"cannot reshape array of shape {old} (size {size}) into shape {tuple(shape)} "
+                f"because the product of specified axis sizes ({known}) does not evenly divide "
+                f"{size}"
             )
         shape = tuple(size // known if d == -1 else d for d in shape)
     if int(np.prod(shape, dtype=np.int64)) != size:
-        raise ShapeError(f"cannot reshape array of shape {old} (size {size}) into shape {shape}")
+        raise ShapeError(
+            f"cannot reshape array of shape {old} (size {size}) into shape {tuple(shape)} "
+            f"(size {int(np.prod(shape, dtype=np.int64))})"
+        )
     return shape
 
 
@@ -133,7 +140,7 @@ def matrix_transpose(x: Any, /) -> Any:
     x = ensure_array(x)
     nd = get_aval(x).ndim
     if nd < 2:
-        raise ValueError(f"matrix_transpose requires at least 2 dimensions, got {nd}")
+        raise ValueError(f"x must be at least two-dimensional for matrix_transpose; got ndim={nd}")
     return sh.transpose(x, (*range(nd - 2), nd - 1, nd - 2))
 
 
@@ -317,7 +324,8 @@ def _split_points(n: int, indices_or_sections: Any, even: bool) -> list[int]:
             raise ValueError("number sections must be larger than 0.")
         if even and n % k:
             raise ValueError(
-                f"array split does not result in an equal division: {n} is not divisible by {k}"
+                f"array split does not result in an equal division: rest is {n % k}\n"
+                f"{n} is not divisible by {k}: use jnp.array_split for unequal parts."
             )
         q, r = divmod(n, k)
         sizes = [q + 1] * r + [q] * (k - r)
@@ -495,8 +503,18 @@ def rot90(m: Any, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
     """Rotates by 90 degrees `k` times in the plane of `axes`."""
     check_arraylike("rot90", m)
     m = ensure_array(m)
+    if len(axes) != 2:
+        raise ValueError("len(axes) must be 2.")
+    nd = get_aval(m).ndim
+    if nd < 2:
+        raise ValueError(
+            "rot90 requires its first argument to have ndim at least two, but got first "
+            f"argument of shape {get_aval(m).shape}, which has ndim {nd}"
+        )
+    a0, a1 = canonicalize_axis(axes[0], nd), canonicalize_axis(axes[1], nd)
+    if a0 == a1:
+        raise ValueError("Axes must be different")
     k %= 4
-    a0, a1 = axes
     if k == 0:
         return m
     if k == 2:
@@ -514,14 +532,14 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Any:
         shape = get_aval(a).shape
         return reshape(roll(ravel(a), shift, 0), shape)
     nd = get_aval(a).ndim
-    axes = tuple(canonicalize_axis(int(ax), nd) for ax in np.atleast_1d(axis))
     if isinstance(shift, Tracer):
+        axes = tuple(canonicalize_axis(int(ax), nd) for ax in np.atleast_1d(axis))
         shifts = [shift] * len(axes)
     else:
-        shifts = [int(s) for s in np.atleast_1d(shift)]
-        if len(shifts) == 1:
-            shifts *= len(axes)
-        return _roll_static(a, tuple(shifts), axes)
+        # JAX broadcasts the axes against the shifts (a repeated axis rolls once per entry).
+        ax_b, sh_b = np.broadcast_arrays(np.atleast_1d(axis), np.atleast_1d(shift))
+        axes = tuple(canonicalize_axis(int(ax), nd) for ax in ax_b)
+        return _roll_static(a, tuple(int(v) for v in sh_b), axes)
     for s, ax in zip(shifts, axes):
         n = get_aval(a).shape[ax]
         if n:

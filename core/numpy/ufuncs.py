@@ -494,6 +494,7 @@ def _weak_if_all(out: Any, *args: Any) -> Any:
 def round(a: Any, decimals: int = 0, out: Any = None) -> Any:  # noqa: A001
     """Rounds half to even, to `decimals` places (integers with decimals >= 0 are unchanged)."""
     check_arraylike("round", a)
+    decimals = operator.index(decimals)
     a = ensure_array(a)
     dt = get_aval(a).dtype
     if dt == dtypes.bool_:  # JAX's error
@@ -501,8 +502,10 @@ def round(a: Any, decimals: int = 0, out: Any = None) -> Any:  # noqa: A001
     if dtypes.kind(dt) in "iu":
         if decimals >= 0:
             return a
-        factor = 10 ** (-decimals)
-        return multiply(ew.round(divide(a, factor), 1), factor).astype(dt)
+        raise NotImplementedError(
+            "integer np.round not implemented for decimals < 0\n"
+            "Round a float copy: jnp.round(x.astype(jnp.float32), decimals).astype(x.dtype)."
+        )
     if decimals == 0:
         return ew.round(a, 1)
     factor = ew.full_like(a, 10.0**decimals)

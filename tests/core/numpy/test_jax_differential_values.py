@@ -131,3 +131,116 @@ def test_unique_size_pads_every_output(kwargs, want):
 def test_errors_match_jax(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+M = np.arange(12.0, dtype=np.float32).reshape(3, 4)
+
+
+@pytest.mark.parametrize(
+    "shift, axis",
+    [((1, 2), 0), ((1, 2), (0, 1)), (1, (0, 1)), ((2, -1), (1, 1)), (5, None), (-1, 1)],
+)
+def test_roll_broadcasts_shifts_against_axes(shift, axis):
+    # numpy (as JAX) broadcasts axis against shift and rolls once per entry.
+    np.testing.assert_array_equal(jnp.roll(M, shift, axis=axis), np.roll(M, shift, axis=axis))
+
+
+# (call, JAX 0.10.2's exception class, its message's first line) from the differential run's
+# jnp_arrays area; numbax's fix follows on later lines.
+ARRAY_ERRORS = [
+    (
+        lambda: jnp.roll(M, (1, 2), axis=(0, 1, 1)),
+        ValueError,
+        "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg 0 "
+        "with shape (3,) and arg 1 with shape (2,).",
+    ),
+    (lambda: jnp.rot90(M, axes=(0, 0)), ValueError, "Axes must be different"),
+    (
+        lambda: jnp.rot90(np.arange(3.0)),
+        ValueError,
+        "rot90 requires its first argument to have ndim at least two, but got first argument of "
+        "shape (3,), which has ndim 1",
+    ),
+    (
+        lambda: jnp.round(np.arange(3), -1),
+        NotImplementedError,
+        "integer np.round not implemented for decimals < 0",
+    ),
+    (lambda: jnp.round(M, 1.5), TypeError, "'float' object cannot be interpreted as an integer"),
+    (lambda: jnp.select([], [], 0), ValueError, "condlist must be non-empty"),
+    (
+        lambda: jnp.select([M > 5], [M, -M], 0),
+        ValueError,
+        "condlist must have length equal to choicelist (1 vs 2)",
+    ),
+    (
+        lambda: jnp.reshape(M, (-1, -1)),
+        TypeError,
+        "can only specify one unknown axis size with a `-1` value, got (-1, -1)",
+    ),
+    (
+        lambda: jnp.reshape(M, (5, -1)),
+        TypeError,
+        "cannot reshape array of shape (3, 4) (size 12) into shape (5, -1) because the product of "
+        "specified axis sizes (5) does not evenly divide 12",
+    ),
+    (
+        lambda: jnp.reshape(M, (2, 7)),
+        TypeError,
+        "cannot reshape array of shape (3, 4) (size 12) into shape (2, 7) (size 14)",
+    ),
+    (
+        lambda: jnp.matrix_transpose(np.arange(3.0)),
+        ValueError,
+        "x must be at least two-dimensional for matrix_transpose; got ndim=1",
+    ),
+    (
+        lambda: jnp.split(np.arange(7), 3),
+        ValueError,
+        "array split does not result in an equal division: rest is 1",
+    ),
+    (
+        lambda: jnp.nonzero(np.array(3)),
+        ValueError,
+        "Calling nonzero on 0d arrays is not allowed. Use jnp.atleast_1d(scalar).nonzero() "
+        "instead.",
+    ),
+    (
+        lambda: jnp.take_along_axis(M, np.array([0, 1]), axis=1),
+        ValueError,
+        "indices and arr must have the same number of dimensions; 1 vs. 2",
+    ),
+    (
+        lambda: jnp.take_along_axis(M, np.array([[0.0]]), axis=1),
+        TypeError,
+        "take_along_axis indices must be of integer type, got float32",
+    ),
+    (
+        lambda: jnp.put(np.arange(5), np.array([0, 2]), np.array([9, 8])),
+        ValueError,
+        "jax.numpy.put cannot modify arrays in-place, because JAX arrays are immutable. Pass "
+        "inplace=False to instead return an updated array.",
+    ),
+    (
+        lambda: jnp.fill_diagonal(np.zeros((3, 3)), 2.0),
+        NotImplementedError,
+        "JAX arrays are immutable, must use inplace=False",
+    ),
+    (
+        lambda: jnp.meshgrid(np.arange(2), indexing="xx"),
+        ValueError,
+        "Valid values for indexing are 'xy' and 'ij', got xx",
+    ),
+    (
+        lambda: jnp.tril(np.arange(3.0)),
+        ValueError,
+        "Argument to jax.numpy.tril must be at least 2D",
+    ),
+]
+
+
+@pytest.mark.parametrize("call, error, first_line", ARRAY_ERRORS)
+def test_array_errors_start_with_jaxs_line(call, error, first_line):
+    with pytest.raises(error) as info:
+        call()
+    assert str(info.value).split("\n")[0] == first_line
