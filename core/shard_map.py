@@ -49,6 +49,7 @@ from core.shard_map_prim import (
 from core.shard_map_vma import annotate, check_outputs, spec_axes
 from core.sharding import PartitionSpec
 from core.sharding_exemptions import unchecked
+from core.sharding_types import typeof
 from core.trace import EvalTrace, Tracer, current_trace, get_aval
 
 
@@ -111,7 +112,8 @@ def shard_map(
       f: the per-block function (omit it to use `shard_map` as a decorator factory).
       out_specs: a `PartitionSpec`, or a tree of them matching (a prefix of) `f`'s output.
       in_specs: a `PartitionSpec`, or a tree of them matching (a prefix of) the argument tuple;
-        default: each argument's own `NamedSharding` spec, else replicated (`P()`).
+        default: each argument leaf's type's spec (its sharding over `Explicit` axes, as
+        JAX infers it), else replicated (`P()`).
       mesh: the mesh (default: the current one, `core.set_mesh`).
       axis_names: the mesh axes `f` is manual over; only all of them (the default) is supported.
       check_vma: require outputs to be the same along mesh axes their spec leaves out.
@@ -148,7 +150,7 @@ def shard_map(
                 "shard_map over a subset of the mesh axes (axis_names=...) is not implemented: "
                 "numbax maps over every mesh axis."
             )
-        specs = in_specs if in_specs is not None else tuple(_own_spec(a, m) for a in args)
+        specs = in_specs if in_specs is not None else tree_util.tree_map(_own_spec, args)
         leaves, treedef = tree_util.tree_flatten(args)
         leaf_specs = _leaf_specs(specs, args, "in_specs")
         for spec in leaf_specs:
@@ -284,10 +286,7 @@ def _shown_blocks(tracer: batching.BatchTracer) -> str | None:
 batching.shown_blocks = _shown_blocks
 
 
-def _own_spec(x: Any, mesh: Mesh) -> PartitionSpec:
-    """An argument's spec when `in_specs` is not given: its `NamedSharding` over `mesh`."""
-    sharding = getattr(x, "sharding", None)
-    spec = getattr(sharding, "spec", None)
-    if spec is not None and getattr(sharding, "mesh", None) == mesh:
-        return spec
-    return PartitionSpec()
+def _own_spec(x: Any) -> PartitionSpec:
+    """An argument leaf's spec when `in_specs` is not given, as JAX infers it: the spec of its
+    type (`typeof(x).sharding.spec`, its `Explicit` axes), also for values traced by `jit`."""
+    return typeof(x).sharding.spec

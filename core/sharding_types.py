@@ -28,6 +28,7 @@ from core.array import Array, placement
 from core.avals import ShapedArray
 from core.committed import committed_sharding, device_ids
 from core.errors import IncompatibleDevicesError
+from core.interpreters.jvp import JVPTracer
 from core.interpreters.partial_eval import JaxprTrace, JaxprTracer
 from core.mesh import AbstractMesh, Mesh, get_abstract_mesh, get_mesh
 from core.named_sharding import NamedSharding
@@ -99,7 +100,8 @@ def type_spec(spec: Spec, mesh: AbstractMesh) -> PartitionSpec:
 
 def _placed_spec(x: Any) -> tuple[Spec, Mesh] | None:
     """The spec and mesh of a value: a concrete array's `NamedSharding`, a traced value's
-    propagated spec over its jit arguments' mesh, or None if it is on no mesh."""
+    propagated spec over its jit arguments' mesh (a JVP tracer's: its primal's), or None if
+    it is on no mesh."""
     if isinstance(x, Array):
         sharding = getattr(x, "_sharding", None)
         if isinstance(sharding, NamedSharding) and sharding.followed:
@@ -107,6 +109,8 @@ def _placed_spec(x: Any) -> tuple[Spec, Mesh] | None:
         return None
     if isinstance(x, JaxprTracer) and isinstance(x._trace, JaxprTrace):
         return _traced_spec(x)
+    if isinstance(x, JVPTracer):  # a derivative's primal is laid out as the value
+        return _placed_spec(x.primal)
     return None
 
 

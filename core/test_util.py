@@ -213,3 +213,16 @@ def check_grads(
                 check(f_vjp, args, order - 1, msg)
 
     check(f, args, order)
+
+
+def num_float_bits(dtype: Any) -> int:
+    """The bits of `dtype` as JAX canonicalizes it, like `jax._src.test_util.num_float_bits`:
+    32 for float64 unless x64 is on (tests pick looser tolerances from it).
+
+    Args:
+      dtype: a floating dtype (or anything `np.dtype` takes).
+
+    Returns:
+      The number of bits of the canonical dtype.
+    """
+    return dtypes.finfo(dtypes.canonicalize_dtype(dtype)).bits

@@ -265,6 +265,27 @@ def gather(
     return bind_gather(x, indices, dn, sizes, mode=_POINT_MODES[mode], fill_value=fill_value)
 
 
+def _point_gather_batch(args, dims, *, axes, mode, fill_value):
+    """A batched point gather is the batched general `gather` of its point form: the
+    compiler's rewrites (`core/jit/scan_motion.py`) batch jaxprs it has already lowered."""
+    x, idx = args
+    dx, di = dims
+    shape = tuple(n for d, n in enumerate(get_aval(x).shape) if d != dx)
+    nb = get_aval(idx).ndim - 1 - (di is not None)
+    dn = GatherDimensionNumbers(
+        tuple(range(nb, nb + len(shape) - len(axes))), tuple(sorted(axes)), tuple(axes)
+    )
+    sizes = tuple(1 if d in axes else n for d, n in enumerate(shape))
+    params = dict(indices_are_sorted=False, unique_indices=False, mode=_POINT_MODES[mode])
+    params["fill_value"] = fill_value if mode == "fill" else None
+    return gather_batching.gather_batch(
+        args, dims, prim=gather_p, dimension_numbers=dn, slice_sizes=sizes, **params
+    )
+
+
+point_gather_p.def_batch(_point_gather_batch)
+
+
 # ---------------------------------------------------------------------------------------------
 # scatter, scatter-add, scatter-mul, scatter-min, scatter-max
 

@@ -10,10 +10,11 @@ operand dimensions named by `axes`; every other operand dimension is taken whole
                                            by `kind`: set, add, mul, min or max)
 
 Out-of-bounds indices are clamped (`mode="clip"` or `"promise_in_bounds"`), or give
-`fill_value` (gather, `mode="fill"`) or are dropped (scatter, `mode="drop"`). They never
-appear in a staged jaxpr (`CompilerPrimitive`s: no derivative or batching rules, those are the
-general primitives'); their `impl` is the numpy reference and the eager evaluation of the
-general ones.
+`fill_value` (gather, `mode="fill"`) or are dropped (scatter, `mode="drop"`). They appear only
+in the jaxprs `jit` rewrites (`CompilerPrimitive`s: no derivative rules, those are the general
+primitives'); the point gather batches as the general gather of its point form
+(`core/prims/gather.py`), since `core/jit/scan_motion.py` vmaps rewritten loop bodies. Their
+`impl` is the numpy reference and the eager evaluation of the general ones.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ import pytest
 
 import core
 import core.numpy as jnp
-from core.test_util import check_grads, check_jvp, check_vjp
+from core.test_util import check_grads, check_jvp, check_vjp, num_float_bits
 from tests.core.prim_cases import CASES, NAMED_CASES
 
 _rng = np.random.RandomState(1)
@@ -183,3 +183,14 @@ def test_broadcast_in_dim_with_dimensions_out_of_order():
     np.testing.assert_array_equal(core.jit(f)(x), want)
     check_grads(f, (x,), order=2)
     assert core.vmap(f, in_axes=1)(jnp.ones((2, 5, 3))).shape == (5, 4, 3, 2)
+
+
+@pytest.mark.parametrize(
+    "x64, dtype, bits",
+    [(False, np.float64, 32), (True, np.float64, 64), (False, np.float32, 32),
+     (False, np.float16, 16), (False, "bfloat16", 16)],
+)  # fmt: skip
+def test_num_float_bits_is_of_the_canonical_dtype(x64, dtype, bits):
+    # JAX's tests pick tolerances by it: float64 counts 32 bits unless x64 is on
+    with core.enable_x64(x64):
+        assert num_float_bits(dtype) == bits

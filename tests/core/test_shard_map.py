@@ -208,3 +208,24 @@ def test_pure_callback_runs_once_per_block(mesh, jitted):
     out = (core.jit(g) if jitted else g)(jnp.arange(8.0))
     np.testing.assert_array_equal(out, np.arange(8.0) * 2)
     assert shapes == [(2,)] * 4
+
+
+@pytest.mark.parametrize("jitted", [False, True])
+def test_inferred_in_specs_are_each_leafs_type_spec(jitted):
+    # JAX infers in_specs leaf by leaf from the arguments' types, also for values traced by
+    # jit and under grad: a list of (sharded, replicated) pairs splits its sharded leaves.
+    mesh = core.make_mesh((4,), ("b",), devices=core.devices()[:4])
+    with core.set_mesh(mesh):
+        params = [(core.device_put(jnp.arange(8.0), P("b")), core.device_put(jnp.ones(3), P()))]
+
+        @core.shard_map(out_specs=P())
+        def total(params):
+            ((w, c),) = params
+            assert w.shape == (2,) and c.shape == (3,)
+            return lax.psum(jnp.sum(w**2) + jnp.sum(c), "b")
+
+        run = core.jit(total) if jitted else total
+        np.testing.assert_allclose(run(params), np.sum(np.arange(8.0) ** 2) + 12.0)
+        ((dw, dc),) = core.jit(core.grad(total))(params)
+        np.testing.assert_allclose(dw, 2 * np.arange(8.0))
+        np.testing.assert_allclose(dc, np.full(3, 4.0))

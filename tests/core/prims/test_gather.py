@@ -7,6 +7,7 @@ import pytest
 import core
 import core.numpy as jnp
 from core import lax
+from core.prims.gather_points import point_gather_p
 
 A = jnp.arange(10).reshape(2, 5)
 
@@ -69,3 +70,23 @@ def test_vmapped_dynamic_slice_takes_start_indices_of_two_integer_dtypes():
         f = lambda x, i: core.lax.dynamic_slice(x, (i, np.int32(1)), (1, 2))  # noqa: E731
         got = core.vmap(f)(x, i)
     np.testing.assert_array_equal(np.asarray(got), np.stack([x[0, 0:1, 1:3], x[1, 2:3, 1:3]]))
+
+
+@pytest.mark.parametrize("in_axes", [(0, None), (None, 0), (0, 0), (2, 1)])
+@pytest.mark.parametrize("mode", ["clip", "fill"])
+def test_point_gather_batches_as_a_loop_over_the_batch(in_axes, mode):
+    # jit's loop rewrites (scan_motion) vmap jaxprs already lowered to point gathers
+    def f(x, idx):
+        return point_gather_p.bind(x, idx, axes=(1, 2), mode=mode, fill_value=-1.0)
+
+    x = np.arange(2 * 2 * 3 * 4, dtype=np.float32).reshape(2, 2, 3, 4)  # batch 2 on axis 0
+    idx = np.array([[[1, 2], [0, 5], [2, 0]], [[0, 0], [1, 3], [4, 1]]], np.int32)
+    xs = x if in_axes[0] == 0 else np.moveaxis(x, 0, 2) if in_axes[0] == 2 else x[0]
+    ids = idx if in_axes[1] == 0 else np.moveaxis(idx, 0, 1) if in_axes[1] == 1 else idx[0]
+    got = core.vmap(f, in_axes=in_axes)(xs, ids)
+    want = [
+        np.asarray(f(x[b] if in_axes[0] is not None else x[0],
+                     idx[b] if in_axes[1] is not None else idx[0]))
+        for b in range(2)
+    ]  # fmt: skip
+    np.testing.assert_array_equal(got, np.stack(want))
