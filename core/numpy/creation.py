@@ -383,25 +383,32 @@ def _arange(start: Any, stop: Any, step: Any, dtype: Any) -> Any:
                 "jnp.arange needs concrete start/stop/step; under jit pass them as static "
                 "arguments (static_argnames=...)."
             )
-    if stop is None and step is None:
-        start, stop = 0, start
-    step = 1 if step is None else step
-    vals = [np.asarray(v) for v in (start, stop, step)]
+    start_name = "stop" if stop is None and step is None else "start"
+    for name, v in ((start_name, start), ("stop", stop), ("step", step)):
+        if v is not None and np.ndim(v) != 0:
+            raise ValueError(
+                f"jax.numpy.arange: arguments must be scalars; got {name}={np.asarray(v)}"
+            )
     if dtype is None:
-        dt = dtypes.result_type(*[v.item() if v.ndim == 0 else v for v in vals])
+        dt = dtypes.result_type(start, *(v for v in (stop, step) if v is not None))
     else:
         dt = dtypes.check_user_dtype(dtype, "arange")
     if dt == np.bool_:  # JAX's arange is an iota, which makes no booleans
         ew.reject_dtype("iota", dt, "iufc")
-    if dt.kind in "iu" and all(np.asarray(v).dtype.kind in "iub" for v in vals):
-        n = max(0, -(-(int(stop) - int(start)) // int(step)))
-        if int(start) == 0 and int(step) == 1:
+    start, stop, step = (None if v is None else np.asarray(v).item() for v in (start, stop, step))
+    if stop is None:
+        start, stop = 0, start
+    if step is None:
+        # JAX's iota (plus `start`) of ceil(stop - start) elements in the result's dtype.
+        n = max(0, int(np.ceil(stop - start)))
+        if start == 0:
             return sh.iota(dt, n)
-    return Array(
-        np.arange(
-            np.asarray(start).item(), np.asarray(stop).item(), np.asarray(step).item()
-        ).astype(dt)
-    )
+        return Array(np.asarray(start).astype(dt) + np.arange(n).astype(dt))
+    # JAX's start + step * iota, computed in the dtype (float32 for 16-bit floats).
+    n = max(0, int(np.ceil((stop - start) / step)))
+    wd = np.dtype(np.float32) if dt.kind == "f" and dt.itemsize < 4 else dt
+    vals = np.asarray(start).astype(wd) + np.asarray(step).astype(wd) * np.arange(n).astype(wd)
+    return Array(vals.astype(dt))
 
 
 def linspace(

@@ -145,6 +145,26 @@ def test_roll_broadcasts_shifts_against_axes(shift, axis):
     np.testing.assert_array_equal(jnp.roll(M, shift, axis=axis), np.roll(M, shift, axis=axis))
 
 
+# jnp.arange as JAX 0.10.2 computes it: the dtype of the arguments (a numpy scalar keeps its
+# own), `start + step * iota` in that dtype (a fractional step is cast to an integer dtype
+# first), and `stop=None` meaning `arange(start)`.
+ARANGE = [
+    (lambda: jnp.arange(np.int8(5)), np.int8, [0, 1, 2, 3, 4]),
+    (lambda: jnp.arange(0, 5, 1.5, dtype=jnp.int32), np.int32, [0, 1, 2, 3]),
+    (lambda: jnp.arange(2, None, 1), np.int32, [0, 1]),
+    (lambda: jnp.arange(0.5, 3), np.float32, [0.5, 1.5, 2.5]),
+    (lambda: jnp.arange(10, 0, -3), np.int32, [10, 7, 4, 1]),
+    (lambda: jnp.arange(0, 1, 0.25, dtype=jnp.float16), np.float16, [0, 0.25, 0.5, 0.75]),
+]
+
+
+@pytest.mark.parametrize("call, dtype, want", ARANGE)
+def test_arange_dtype_and_values(call, dtype, want):
+    got = call()
+    assert got.dtype == dtype and not got.weak_type
+    np.testing.assert_array_equal(got, np.array(want, dtype))
+
+
 # (call, JAX 0.10.2's exception class, its message's first line) from the differential run's
 # jnp_arrays area; numbax's fix follows on later lines.
 ARRAY_ERRORS = [
@@ -155,6 +175,12 @@ ARRAY_ERRORS = [
         "with shape (3,) and arg 1 with shape (2,).",
     ),
     (lambda: jnp.rot90(M, axes=(0, 0)), ValueError, "Axes must be different"),
+    (lambda: jnp.arange(1, 2, 0), ZeroDivisionError, "division by zero"),
+    (
+        lambda: jnp.arange(np.array([1, 2])),
+        ValueError,
+        "jax.numpy.arange: arguments must be scalars; got stop=[1 2]",
+    ),
     (
         lambda: jnp.rot90(np.arange(3.0)),
         ValueError,
