@@ -64,12 +64,20 @@ def _dot_impl(x, y, *, dimension_numbers, preferred_element_type):
 
 def _dot_abstract_eval(x, y, *, dimension_numbers, preferred_element_type):
     (xc, yc), (xb, yb) = dimension_numbers
-    if [x.shape[d] for d in xc] != [y.shape[d] for d in yc] or [x.shape[d] for d in xb] != [
-        y.shape[d] for d in yb
-    ]:
+    fix = (
+        f"The operands have shapes {x.shape} and {y.shape}; dimension_numbers={dimension_numbers}."
+    )
+    xb_shape, yb_shape = tuple(x.shape[d] for d in xb), tuple(y.shape[d] for d in yb)
+    if xb_shape != yb_shape:
         raise ShapeError(
-            f"dot_general requires contracting and batch dimensions of equal size; got lhs "
-            f"{x.shape} and rhs {y.shape} with dimension_numbers={dimension_numbers}"
+            "dot_general requires lhs batch dimensions and rhs batch dimensions to have the "
+            f"same shape, got {xb_shape} and {yb_shape}.\n{fix}"
+        )
+    xc_shape, yc_shape = tuple(x.shape[d] for d in xc), tuple(y.shape[d] for d in yc)
+    if xc_shape != yc_shape:
+        raise ShapeError(
+            "dot_general requires contracting dimensions to have the same shape, got "
+            f"{xc_shape} and {yc_shape}.\n{fix}"
         )
     if x.dtype != y.dtype:
         raise TypeError(f"dot_general requires equal dtypes, got {x.dtype} and {y.dtype}")

@@ -48,16 +48,34 @@ def _bid_impl(x, *, shape, broadcast_dimensions):
 
 
 def _bid_abstract_eval(x, *, shape, broadcast_dimensions):
-    if (
-        len(broadcast_dimensions) != x.ndim
-        or any(x.shape[i] not in (1, shape[d]) for i, d in enumerate(broadcast_dimensions))
-        or len(set(broadcast_dimensions)) != len(broadcast_dimensions)
-        or any(not 0 <= d < len(shape) for d in broadcast_dimensions)
-    ):
-        raise ShapeError(
-            f"broadcast_in_dim cannot broadcast operand of shape {x.shape} to {shape} with "
-            f"broadcast_dimensions={broadcast_dimensions}"
+    """JAX's shape rule, its checks in its order and with its messages."""
+    bd = broadcast_dimensions
+    if len(bd) != x.ndim:
+        msg = (
+            f"broadcast_in_dim broadcast_dimensions must have length equal to operand ndim; got "
+            f"broadcast_dimensions {bd} for operand ndim {x.ndim}."
         )
+    elif len(shape) < x.ndim:
+        msg = (
+            "broadcast_in_dim target broadcast shape must have equal or higher rank to the "
+            f"operand shape; got operand ndim {x.ndim} and target broadcast ndim {len(shape)}."
+        )
+    elif not set(bd) <= set(range(len(shape))):
+        msg = (
+            "broadcast_in_dim broadcast_dimensions must be a subset of output dimensions, got "
+            f"{bd} for operand ndim {x.ndim} and shape {shape}."
+        )
+    elif any(x.shape[i] not in (1, shape[d]) for i, d in enumerate(bd)):
+        msg = (
+            "broadcast_in_dim operand dimension sizes must either be 1, or be equal to their "
+            "corresponding dimensions in the target broadcast shape; got operand of shape "
+            f"{x.shape}, target broadcast shape {shape}, broadcast_dimensions {bd}"
+        )
+    elif len(set(bd)) != len(bd):
+        msg = f"broadcast_in_dim broadcast_dimensions must not contain duplicates, got {bd}"
+    else:
+        return ShapedArray(shape, x.dtype, x.weak_type)
+    raise ShapeError(msg)
     return ShapedArray(shape, x.dtype, x.weak_type)
 
 
@@ -220,7 +238,8 @@ transpose_p = Primitive("transpose")
 def _transpose_abstract_eval(x, *, permutation):
     if sorted(permutation) != list(range(x.ndim)):
         raise ShapeError(
-            f"transpose permutation {permutation} is not a permutation of {x.ndim} axes"
+            "transpose permutation isn't a permutation of operand dimensions, got permutation "
+            f"{permutation} for operand shape {x.shape}."
         )
     return ShapedArray(tuple(x.shape[p] for p in permutation), x.dtype, x.weak_type)
 
