@@ -57,7 +57,7 @@ def canonical_shape(shape: Any, one: type = tuple) -> tuple[int, ...]:
     `reshape` in a list, which its error shows); a traced size is JAX's TypeError."""
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
-    if getattr(shape, "ndim", None) == 0:
+    if getattr(shape, "ndim", None) == 0 or isinstance(shape, (float, complex, np.inexact)):
         shape = one([shape])
     try:
         return tuple(operator.index(d) for d in shape)

@@ -50,7 +50,9 @@ def _bid_impl(x, *, shape, broadcast_dimensions):
 def _bid_abstract_eval(x, *, shape, broadcast_dimensions):
     """JAX's shape rule, its checks in its order and with its messages."""
     bd = broadcast_dimensions
-    if len(bd) != x.ndim:
+    if any(d < 0 for d in shape):
+        msg = _negative_shape(shape)
+    elif len(bd) != x.ndim:
         msg = (
             f"broadcast_in_dim broadcast_dimensions must have length equal to operand ndim; got "
             f"broadcast_dimensions {bd} for operand ndim {x.ndim}."
@@ -400,9 +402,18 @@ def iota(dtype: Any, shape: tuple[int, ...] | int, dimension: int = 0) -> Any:
     return iota_p.bind(dtype=dt, shape=shape, dimension=int(dimension))
 
 
+def _negative_shape(shape: tuple[int, ...]) -> str:
+    return (
+        f"broadcast_in_dim shape must have every element be nonnegative, got {shape}.\n"
+        "Sizes are counts of elements: use 0 for an empty axis."
+    )
+
+
 def full(shape: tuple[int, ...], fill_value: Any, dtype: Any, weak_type: bool = False) -> Any:
     """An array of `shape` filled with `fill_value` (a scalar, possibly traced)."""
     shape = tuple(int(s) for s in shape)
+    if any(d < 0 for d in shape):
+        raise ShapeError(_negative_shape(shape))
     dt = dtypes.canonicalize_dtype(dtype)
     if isinstance(fill_value, Tracer) or (
         isinstance(fill_value, Array) and fill_value.aval.shape != ()

@@ -31,6 +31,18 @@ CASES = [
         "for operand ndim 1 and shape (3,).",
     ),
     (
+        lambda: jnp.zeros((2, -1)),
+        "broadcast_in_dim shape must have every element be nonnegative, got (2, -1).",
+    ),
+    (
+        lambda: jnp.repeat(np.ones((3, 4)), -1, axis=0),
+        "broadcast_in_dim shape must have every element be nonnegative, got (3, -1, 4).",
+    ),
+    (
+        lambda: jnp.zeros(2.5),
+        "Shapes must be 1D sequences of concrete values of integer type, got (2.5,).",
+    ),
+    (
         lambda: lax.transpose(ONES, (2, 0, 0)),
         "transpose permutation isn't a permutation of operand dimensions, got permutation "
         "(2, 0, 0) for operand shape (2, 3, 4).",
