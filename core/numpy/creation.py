@@ -524,12 +524,27 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *, device: 
     Returns:
       The array.
     """
-    n, m, k = int(N), int(N if M is None else M), int(k)
+    n = _eye_dim(N, "N")
+    m = n if M is None else _eye_dim(M, "M")
+    if n < 0 or m < 0:
+        raise ValueError(f"negative dimensions are not allowed, got {N} and {M}")
+    k = int(k)
     dt = np_dtype(dtype, "eye") or dtypes.default_float()
     if current_trace() is not eval_trace:  # staged as JAX's `lax._eye`, not a constant
         rows, cols = sh.iota(dtypes.int32, (n, m), 0), sh.iota(dtypes.int32, (n, m), 1)
         return sh.convert_element_type(ew.eq(ew.add(rows, Array(np.int32(k))), cols), dt)
     return _placed(Array(np.eye(n, m, k, dtype=dt)), None, "jnp.eye", device)
+
+
+def _eye_dim(v: Any, name: str) -> int:
+    """JAX's `core.canonicalize_dim` of eye's `N`/`M`: an integer, else its TypeError."""
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise TypeError(
+            f"Shapes must be 1D sequences of concrete values of integer type, got ({v!r},). "
+            f"argument of '{name}' jnp.eye()."
+        ) from None
 
 
 def identity(n: int, dtype: Any = None) -> Any:

@@ -68,7 +68,10 @@ def prim_mode(mode: str) -> str:
 def _prep_indices(indices: Any, n: int, mode: str, wrap_negatives: bool = True) -> Any:
     idx = ensure_array(indices)
     if get_aval(idx).dtype.kind not in "iu":
-        raise TypeError(f"take indices must be integers, got {get_aval(idx).dtype}")
+        raise ValueError(
+            f"indices must have an integer type\ntake's indices are {get_aval(idx).dtype}: "
+            "convert them with `.astype(jnp.int32)`."
+        )
     if get_aval(idx).dtype != dtypes.default_int():  # (a weak int index stays as it is: JAX's)
         idx = sh.convert_element_type(idx, dtypes.default_int())
     if mode == "wrap":

@@ -176,6 +176,14 @@ ARRAY_ERRORS = [
     ),
     (lambda: jnp.rot90(M, axes=(0, 0)), ValueError, "Axes must be different"),
     (lambda: jnp.arange(1, 2, 0), ZeroDivisionError, "division by zero"),
+    (lambda: jnp.eye(-1), ValueError, "negative dimensions are not allowed, got -1 and None"),
+    (
+        lambda: jnp.eye(2.5),
+        TypeError,
+        "Shapes must be 1D sequences of concrete values of integer type, got (2.5,). argument of "
+        "'N' jnp.eye().",
+    ),
+    (lambda: jnp.take(M, np.array([0.0, 1.0])), ValueError, "indices must have an integer type"),
     (
         lambda: jnp.arange(np.array([1, 2])),
         ValueError,
