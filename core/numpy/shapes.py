@@ -208,17 +208,8 @@ def concatenate(arrays: Any, axis: int | None = 0, dtype: Any = None) -> Any:
         if dtype is None
         else [sh.convert_element_type(a, dtype) for a in arrays]
     )
-    nd = get_aval(arrays[0]).ndim
-    ax = canonicalize_axis(axis, nd)
-    shapes = [get_aval(a).shape for a in arrays]
-    if any(
-        len(s) != nd or s[:ax] + s[ax + 1 :] != shapes[0][:ax] + shapes[0][ax + 1 :] for s in shapes
-    ):
-        raise ShapeError(
-            f"concatenate along axis {ax} needs equal other dimensions, got shapes "
-            f"{', '.join(map(str, shapes))}"
-        )
-    return ix.concatenate(arrays, ax)
+    # lax.concatenate's shape rule checks the shapes with JAX's messages.
+    return ix.concatenate(arrays, canonicalize_axis(axis, get_aval(arrays[0]).ndim))
 
 
 def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:

@@ -176,6 +176,17 @@ ARRAY_ERRORS = [
     ),
     (lambda: jnp.rot90(M, axes=(0, 0)), ValueError, "Axes must be different"),
     (lambda: jnp.arange(1, 2, 0), ZeroDivisionError, "division by zero"),
+    (
+        lambda: jnp.concatenate([M, np.ones(3)]),
+        TypeError,
+        "Cannot concatenate arrays with different numbers of dimensions: got (3, 4), (3,).",
+    ),
+    (
+        lambda: jnp.vstack([np.arange(3), np.arange(4)]),
+        TypeError,
+        "Cannot concatenate arrays with shapes that differ in dimensions other than the one being "
+        "concatenated: concatenating along dimension 0 for shapes (1, 3), (1, 4).",
+    ),
     (lambda: jnp.eye(-1), ValueError, "negative dimensions are not allowed, got -1 and None"),
     (
         lambda: jnp.eye(2.5),
