@@ -23,8 +23,12 @@ def where(condition: Any, x: Any = None, y: Any = None, /, *, size=None, fill_va
     if x is None and y is None:
         check_arraylike("where", condition)
         return nonzero(condition, size=size, fill_value=fill_value)
-    if x is None or y is None:
-        raise ValueError("Either both or neither of the x and y arguments should be provided.")
+    if x is None or y is None:  # JAX's check_arraylike names the missing one
+        raise TypeError(
+            f"where requires ndarray or scalar arguments, got {type(None)} at position "
+            f"{1 if x is None else 2}.\nEither both or neither of the x and y arguments should be "
+            "provided."
+        )
     check_arraylike("where", condition, x, y)
     return _where(condition, x, y)
 

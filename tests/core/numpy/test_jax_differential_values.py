@@ -177,6 +177,11 @@ ARRAY_ERRORS = [
     (lambda: jnp.rot90(M, axes=(0, 0)), ValueError, "Axes must be different"),
     (lambda: jnp.arange(1, 2, 0), ZeroDivisionError, "division by zero"),
     (
+        lambda: jnp.where(M > 5, M),
+        TypeError,
+        "where requires ndarray or scalar arguments, got <class 'NoneType'> at position 2.",
+    ),
+    (
         lambda: jnp.concatenate([M, np.ones(3)]),
         TypeError,
         "Cannot concatenate arrays with different numbers of dimensions: got (3, 4), (3,).",
