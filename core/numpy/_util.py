@@ -141,9 +141,20 @@ def broadcast_to(x: Any, shape: tuple[int, ...]) -> Any:
     if aval.shape == tuple(shape):
         return x
     nlead = len(shape) - aval.ndim
-    if nlead < 0 or any(d not in (1, shape[nlead + i]) for i, d in enumerate(aval.shape)):
+    if nlead < 0:  # JAX's lax._broadcast_to messages
         raise ShapeError(
-            f"Incompatible shapes for broadcasting: {aval.shape} and requested shape {tuple(shape)}"
+            "Cannot broadcast to shape with fewer dimensions: "
+            f"arr_shape={aval.shape} shape={tuple(shape)}"
+        )
+    if any(d not in (1, shape[nlead + i]) for i, d in enumerate(aval.shape)):
+
+        def typ(s: tuple) -> str:
+            return f"{aval.dtype.name}[{','.join(map(str, s))}]"
+
+        raise ShapeError(
+            f"Incompatible types for broadcasting: input type={typ(aval.shape)} and requested "
+            f"type={typ(tuple(shape))}\nIncompatible shapes for broadcasting: {aval.shape} and "
+            f"requested shape {tuple(shape)}"
         )
     return sh.broadcast_in_dim(x, tuple(shape), tuple(range(nlead, len(shape))))
 

@@ -177,6 +177,16 @@ ARRAY_ERRORS = [
     (lambda: jnp.rot90(M, axes=(0, 0)), ValueError, "Axes must be different"),
     (lambda: jnp.arange(1, 2, 0), ZeroDivisionError, "division by zero"),
     (
+        lambda: jnp.broadcast_to(np.arange(3), (3, 2)),
+        ValueError,
+        "Incompatible types for broadcasting: input type=int32[3] and requested type=int32[3,2]",
+    ),
+    (
+        lambda: jnp.broadcast_to(M, (4,)),
+        ValueError,
+        "Cannot broadcast to shape with fewer dimensions: arr_shape=(3, 4) shape=(4,)",
+    ),
+    (
         lambda: jnp.where(M > 5, M),
         TypeError,
         "where requires ndarray or scalar arguments, got <class 'NoneType'> at position 2.",
