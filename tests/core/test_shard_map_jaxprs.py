@@ -30,7 +30,6 @@ RESIDUALS = (
 )
 PMAP = "pmap is its own primitive (JAX 0.10.2: jit of a shard_map of the per-device program)"
 BATCH_FIRST = "vmap moves the batch axis first (JAX splits it where it is)"
-ARANGE = "jnp.arange inside a trace is a constant (JAX: an iota equation)"
 VMA_GRAD = (
     "numbax types the body by vma after tracing it: a `grad` inside the body knows no pvary, "
     "so the gradient of an invariant input is each block's (JAX transposes its pvary into "
@@ -43,7 +42,6 @@ DIFFERENT = {
     "grad_unchecked_replicated_input": [RESIDUALS],
     "vmap_over_axis_1": [BATCH_FIRST],
     "data_parallel_gradient": [VMA_GRAD],
-    "closed_over_constant": [ARANGE],
     "pmap_psum": [PMAP],
 }
 

@@ -25,7 +25,10 @@ from core.prims import elementwise as ew
         (
             lambda x: x * jnp.arange(3.0),
             (jnp.ones(3),),
-            "{ lambda a:f32[3]; b:f32[3]. let c:f32[3] = mul b a in (c,) }",
+            "{ lambda ; a:f32[3]. let\n"
+            "    b:f32[3] = iota[dimension=0 dtype=float32 shape=(3,) sharding=None] \n"
+            "    c:f32[3] = mul a b\n"
+            "  in (c,) }",
         ),
         (
             lambda x: ew.add(x, ew.full_like(x, 2)),
