@@ -31,6 +31,7 @@ class _State(threading.local):
 _state = _State()
 # Traced values computed in an `unchecked` block: jaxpr variable -> the axes not checked.
 _exempt_vars: dict[ir.Var, frozenset | None] = {}
+_exempt_lock = threading.Lock()  # threads that trace at once evict the oldest entries together
 
 
 @contextlib.contextmanager
@@ -53,9 +54,10 @@ def unchecked(axes: Sequence[str] | None = None) -> Iterator[None]:
         if start is not None:
             for eqn in trace.eqns[start:]:
                 for var in eqn.outputs:
-                    if len(_exempt_vars) >= _MAX_VARS:
-                        del _exempt_vars[next(iter(_exempt_vars))]
-                    _exempt_vars[var] = exempt
+                    with _exempt_lock:
+                        if len(_exempt_vars) >= _MAX_VARS:
+                            del _exempt_vars[next(iter(_exempt_vars))]
+                        _exempt_vars[var] = exempt
 
 
 def exempted(var: ir.Var) -> contextlib.AbstractContextManager:

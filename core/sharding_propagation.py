@@ -36,6 +36,7 @@ reshape of an operand sharded over Explicit axes only follows JAX's type rule
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -59,6 +60,7 @@ Spec = tuple  # one entry per array axis: None or a tuple of mesh axis names
 # Variables are made once per trace; the oldest entries are dropped past a bound.
 _constraints: dict[ir.Var, Any] = {}
 _MAX_CONSTRAINTS = 4096
+_constraints_lock = threading.Lock()  # threads that trace at once evict old entries together
 
 
 def constrain(var: ir.Var, sharding: Any) -> None:
@@ -68,9 +70,10 @@ def constrain(var: ir.Var, sharding: Any) -> None:
       var: the jaxpr variable of the traced value.
       sharding: the `NamedSharding` it is constrained to.
     """
-    if len(_constraints) >= _MAX_CONSTRAINTS:
-        del _constraints[next(iter(_constraints))]
-    _constraints[var] = sharding
+    with _constraints_lock:
+        if len(_constraints) >= _MAX_CONSTRAINTS:
+            del _constraints[next(iter(_constraints))]
+        _constraints[var] = sharding
 
 
 class MeshAxes(dict):
