@@ -12,6 +12,8 @@ environment win. Tests marked ``slow`` run only with
 import os
 import shutil
 import sys
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -53,3 +55,36 @@ def mpiexec() -> str:
     if found is None:
         pytest.skip("mpiexec not found (pip install 'numbax[distributed]' installs it)")
     return found
+
+
+@pytest.fixture
+def tiny_switch_interval() -> Iterator[None]:
+    """Makes the interpreter switch threads every few bytecodes, so threads really interleave."""
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    yield
+    sys.setswitchinterval(old)
+
+
+@pytest.fixture
+def run_threads(tiny_switch_interval) -> Callable[[Callable[[int], None], int], None]:
+    """`run_threads(work, n)` runs `work(0)` .. `work(n - 1)` in n threads at once (switching
+    every few bytecodes) and raises the first error any of them raised."""
+
+    def run(work: Callable[[int], None], n: int) -> None:
+        failures: list[BaseException] = []
+
+        def guarded(i: int) -> None:
+            try:
+                work(i)
+            except BaseException as e:  # noqa: BLE001 - reported by the calling thread
+                failures.append(e)
+
+        threads = [threading.Thread(target=guarded, args=(i,)) for i in range(n)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not failures, failures[0]
+
+    return run

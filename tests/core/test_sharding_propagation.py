@@ -4,9 +4,6 @@ places them (`core/sharding_propagation.py`, `core/committed.py`): eagerly and u
 in different orders. The expected specs were recorded on JAX with eight CPU devices and Auto
 mesh axes."""
 
-import sys
-import threading
-
 import numpy as np
 import pytest
 
@@ -251,28 +248,14 @@ def test_explicit_axes_errors_under_jit_and_auto_axes():
     np.testing.assert_allclose(out, 2 * a)
 
 
-def test_constraints_are_recorded_safely_across_threads(monkeypatch):
+def test_constraints_are_recorded_safely_across_threads(monkeypatch, run_threads):
     # Threads that trace at once share the record of constraints: with room for one entry,
     # every call evicts another thread's, which raised a KeyError before the record's lock.
     monkeypatch.setattr(sharding_propagation, "_constraints", {})
     monkeypatch.setattr(sharding_propagation, "_MAX_CONSTRAINTS", 1)
-    failures: list[BaseException] = []
 
-    def work() -> None:
-        try:
-            for _ in range(20000):
-                sharding_propagation.constrain(ir.Var(ShapedArray((), np.float32)), None)
-        except BaseException as e:  # noqa: BLE001 - reported by the main thread
-            failures.append(e)
+    def work(_: int) -> None:
+        for _ in range(20000):
+            sharding_propagation.constrain(ir.Var(ShapedArray((), np.float32)), None)
 
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        threads = [threading.Thread(target=work) for _ in range(8)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    finally:
-        sys.setswitchinterval(old)
-    assert not failures, failures[0]
+    run_threads(work, 8)

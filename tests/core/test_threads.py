@@ -1,10 +1,8 @@
 """Transformations in several threads at once: the current trace is per thread, as in JAX."""
 
-import sys
 import threading
 
 import numpy as np
-import pytest
 
 import core
 import core.numpy as jnp
@@ -19,41 +17,23 @@ def _df(x: np.ndarray) -> np.ndarray:
     return t + x * (1 - t * t)
 
 
-@pytest.fixture
-def tiny_switch_interval():
-    """Makes the interpreter switch threads every few bytecodes, so traces really interleave."""
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    yield
-    sys.setswitchinterval(old)
-
-
-def test_grad_vmap_jit_run_concurrently(tiny_switch_interval):
+def test_grad_vmap_jit_run_concurrently(run_threads):
     jitted = core.jit(core.grad(_f))
     jitted(jnp.zeros(6))  # compile once, before the threads start
-    failures: list[BaseException] = []
 
     def work(seed: int) -> None:
-        try:
-            for step in range(20):
-                x = np.linspace(-2, 2, 6, dtype=np.float32) + 0.1 * (seed + step)
-                want = _df(x)
-                np.testing.assert_allclose(core.grad(_f)(x), want, rtol=1e-5, atol=1e-6)
-                batched = core.vmap(core.grad(_f))(x.reshape(2, 3))
-                np.testing.assert_allclose(batched.reshape(-1), want, rtol=1e-5, atol=1e-6)
-                np.testing.assert_allclose(jitted(x), want, rtol=1e-5, atol=1e-6)
-                # a jit traced in this thread while others trace theirs
-                traced = core.jit(lambda v, s=step: core.grad(_f)(v) * (s + 1))(x)
-                np.testing.assert_allclose(traced, want * (step + 1), rtol=1e-5, atol=1e-6)
-        except BaseException as e:  # noqa: BLE001 - reported by the main thread
-            failures.append(e)
+        for step in range(20):
+            x = np.linspace(-2, 2, 6, dtype=np.float32) + 0.1 * (seed + step)
+            want = _df(x)
+            np.testing.assert_allclose(core.grad(_f)(x), want, rtol=1e-5, atol=1e-6)
+            batched = core.vmap(core.grad(_f))(x.reshape(2, 3))
+            np.testing.assert_allclose(batched.reshape(-1), want, rtol=1e-5, atol=1e-6)
+            np.testing.assert_allclose(jitted(x), want, rtol=1e-5, atol=1e-6)
+            # a jit traced in this thread while others trace theirs
+            traced = core.jit(lambda v, s=step: core.grad(_f)(v) * (s + 1))(x)
+            np.testing.assert_allclose(traced, want * (step + 1), rtol=1e-5, atol=1e-6)
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not failures, failures[0]
+    run_threads(work, 4)
 
 
 def test_new_thread_starts_at_the_eval_trace():

@@ -1,9 +1,6 @@
 """A kernel's structure key: equal for the same computation on other variables, different for
 anything that changes the kernel; `codegen.generate_generic` generates each structure once."""
 
-import sys
-import threading
-
 import numpy as np
 
 import core
@@ -82,30 +79,16 @@ def test_generate_generic_generates_a_structure_once(monkeypatch):
     assert len(made) == 2
 
 
-def test_generate_generic_is_safe_across_threads(monkeypatch):
+def test_generate_generic_is_safe_across_threads(monkeypatch, run_threads):
     # Threads that jit at once share the memo: with room for one entry, every call evicts
     # another thread's, which raised a KeyError in the evicting thread before the memo's lock.
     monkeypatch.setattr(codegen, "_generated", {})
     monkeypatch.setattr(codegen, "_GENERATED_MAX", 1)
     monkeypatch.setattr(codegen, "_generate", lambda jaxpr, *a, **k: (str(id(jaxpr)), []))
     jaxprs = [_jaxpr(lambda x, k=k: x * k, X) for k in range(8)]
-    failures: list[BaseException] = []
 
-    def work(jaxpr) -> None:
-        try:
-            for _ in range(20000):
-                codegen.generate_generic(jaxpr)
-        except BaseException as e:  # noqa: BLE001 - reported by the main thread
-            failures.append(e)
+    def work(i: int) -> None:
+        for _ in range(20000):
+            codegen.generate_generic(jaxprs[i])
 
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        threads = [threading.Thread(target=work, args=(j,)) for j in jaxprs]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    finally:
-        sys.setswitchinterval(old)
-    assert not failures, failures[0]
+    run_threads(work, len(jaxprs))
