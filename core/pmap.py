@@ -35,6 +35,7 @@ from core import tree_util
 from core.api import _broadcast_prefix
 from core.array import Array
 from core.avals import ShapedArray, interned
+from core.bounded_record import BoundedRecord
 from core.config import config
 from core.devices import local_devices, process_count, process_index
 from core.errors import NumbaxError
@@ -165,8 +166,10 @@ class _Pmapped:
         self._devices = None if devices is None else list(devices)
         self._axis_size = axis_size
         self._fun_name = getattr(fun, "__name__", "fun")
-        self._entries: dict = {}
-        self._axes: dict = {}  # (argument tree, argument count) -> mapped axis of each leaf
+        # Most recently used last; at most config.jit_cache_max_entries signatures, as jit.
+        self._entries = BoundedRecord(lambda: config.jit_cache_max_entries, recency=True)
+        # (argument tree, argument count) -> mapped axis of each leaf
+        self._axes = BoundedRecord(lambda: config.jit_cache_max_entries)
         self._lock = threading.Lock()
 
     def __get__(self, obj, objtype=None):
@@ -206,9 +209,7 @@ class _Pmapped:
         if axes is None:  # in_axes over the arguments' structure: the same for every call
             axes = _broadcast_prefix(self._dynamic_in_axes(len(args)), dyn_args, "in_axes")
             axes += [0] * (len(leaves) - len(axes))
-            if len(self._axes) >= config.jit_cache_max_entries:
-                self._axes.clear()
-            self._axes[(in_tree, len(args))] = axes
+            self._axes.put((in_tree, len(args)), axes)
         size, axes = _mapped_size(leaves, axes)
         if self._axis_size is not None and self._axis_size != size:
             raise PmapArgumentError(
@@ -339,17 +340,14 @@ class _Pmapped:
                 "dataclasses) or pass them as array arguments."
             ) from err
         with self._lock:
-            found = self._entries.pop(key, None)
+            found = self._entries.get(key)
             if found is None:
                 shard_avals = [_shard_aval(a, ax) for a, ax in zip(avals, axes)]
                 entry = self._trace(static_items, in_tree, shard_avals, global_size)
                 if entry.closes_over:  # its tracers belong to this trace only
                     return entry
                 found = (entry, avals)  # the avals stay alive: the key holds their ids
-            # Most recently used last; at most config.jit_cache_max_entries signatures, as jit.
-            self._entries[key] = found
-            while len(self._entries) > config.jit_cache_max_entries:
-                del self._entries[next(iter(self._entries))]
+                self._entries.put(key, found)
             return found[0]
 
     def _trace(self, static_items, in_tree, shard_avals, global_size) -> _Entry:

@@ -17,10 +17,9 @@ import threading
 from collections.abc import Iterator, Sequence
 
 from core import ir
+from core.bounded_record import BoundedRecord
 from core.interpreters.partial_eval import JaxprTrace
 from core.trace import current_trace
-
-_MAX_VARS = 4096  # marked variables kept; the oldest are dropped past it
 
 
 class _State(threading.local):
@@ -29,9 +28,10 @@ class _State(threading.local):
 
 
 _state = _State()
-# Traced values computed in an `unchecked` block: jaxpr variable -> the axes not checked.
-_exempt_vars: dict[ir.Var, frozenset | None] = {}
-_exempt_lock = threading.Lock()  # threads that trace at once evict the oldest entries together
+# Traced values computed in an `unchecked` block: jaxpr variable -> the axes not checked (None:
+# every axis). At most 4096 marked variables are kept; the oldest are dropped past it.
+_exempt_vars = BoundedRecord(4096)
+_NOT_MARKED = object()
 
 
 @contextlib.contextmanager
@@ -54,10 +54,7 @@ def unchecked(axes: Sequence[str] | None = None) -> Iterator[None]:
         if start is not None:
             for eqn in trace.eqns[start:]:
                 for var in eqn.outputs:
-                    with _exempt_lock:
-                        if len(_exempt_vars) >= _MAX_VARS:
-                            del _exempt_vars[next(iter(_exempt_vars))]
-                        _exempt_vars[var] = exempt
+                    _exempt_vars.put(var, exempt)
 
 
 def exempted(var: ir.Var) -> contextlib.AbstractContextManager:
@@ -70,9 +67,8 @@ def exempted(var: ir.Var) -> contextlib.AbstractContextManager:
     Returns:
       A context manager.
     """
-    if var not in _exempt_vars:
-        return contextlib.nullcontext()
-    return unchecked(_exempt_vars[var])
+    axes = _exempt_vars.get(var, _NOT_MARKED)
+    return contextlib.nullcontext() if axes is _NOT_MARKED else unchecked(axes)
 
 
 def checked_axes(explicit: frozenset) -> frozenset:

@@ -36,13 +36,13 @@ reshape of an operand sharded over Explicit axes only follows JAX's type rule
 from __future__ import annotations
 
 import contextlib
-import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from core import dtypes, ir
+from core.bounded_record import BoundedRecord
 from core.errors import (
     AmbiguousContractionError,
     IllegalShardingError,
@@ -58,9 +58,7 @@ Spec = tuple  # one entry per array axis: None or a tuple of mesh axis names
 
 # Constraints of `with_sharding_constraint` on traced values: jaxpr variable -> its sharding.
 # Variables are made once per trace; the oldest entries are dropped past a bound.
-_constraints: dict[ir.Var, Any] = {}
-_MAX_CONSTRAINTS = 4096
-_constraints_lock = threading.Lock()  # threads that trace at once evict old entries together
+_constraints = BoundedRecord(4096)
 
 
 def constrain(var: ir.Var, sharding: Any) -> None:
@@ -70,10 +68,7 @@ def constrain(var: ir.Var, sharding: Any) -> None:
       var: the jaxpr variable of the traced value.
       sharding: the `NamedSharding` it is constrained to.
     """
-    with _constraints_lock:
-        if len(_constraints) >= _MAX_CONSTRAINTS:
-            del _constraints[next(iter(_constraints))]
-        _constraints[var] = sharding
+    _constraints.put(var, sharding)
 
 
 class MeshAxes(dict):

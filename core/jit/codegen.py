@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import threading
 from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
@@ -50,6 +49,7 @@ from core.backends.numba.source import (
     reshape,
     result,
 )
+from core.bounded_record import BoundedRecord
 from core.config import config
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var
 from core.jit import disk_cache, fusion, malloc, simplify, structure, threads
@@ -569,25 +569,17 @@ def generate_generic(
         return _generate(jaxpr, parallel, stamps, generic=True, pack_arrays=pack_arrays)
     # the options, and what the loops' threading reads (`loops.LoopNest._may_thread`)
     memo = (shape, parallel, pack_arrays, stamps, threads.num_threads() > 1)
-    with _generated_lock:
-        made = _generated.pop(memo, None)
+    made = _generated.get(memo)
     if made is None:
         made = _generate(jaxpr, parallel, stamps, generic=True, pack_arrays=pack_arrays)
-    with _generated_lock:
-        _generated[memo] = made  # the most recently used last
-        while len(_generated) > _GENERATED_MAX:
-            del _generated[next(iter(_generated))]
+        _generated.put(memo, made)
     return made[0], list(made[1])
 
 
-# `generate_generic`'s sources and arrays by the kernel's structure and options, most recently
-# used last: a program's repeated layers generate once (the transformer step: 179 kernels, 63
-# distinct; about 1 ms of CPU each).
-_generated: dict[tuple, tuple[str, list[np.ndarray]]] = {}
-_GENERATED_MAX = 2048
-# Threads that compile at once share it: without the lock, one evicting the oldest entry while
-# another took it out raised a KeyError in the evicting thread's jit call.
-_generated_lock = threading.Lock()
+# `generate_generic`'s sources and arrays by the kernel's structure and options, the least
+# recently used dropped first: a program's repeated layers generate once (the transformer
+# step: 179 kernels, 63 distinct; about 1 ms of CPU each). Threads that compile at once share it.
+_generated = BoundedRecord(2048, recency=True)
 
 
 def _generate(

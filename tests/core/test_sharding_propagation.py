@@ -11,6 +11,7 @@ import core
 import core.numpy as jnp
 from core import ir, sharding_propagation
 from core.avals import ShapedArray
+from core.bounded_record import BoundedRecord
 from core.errors import (
     AmbiguousContractionError,
     IllegalShardingError,
@@ -250,9 +251,8 @@ def test_explicit_axes_errors_under_jit_and_auto_axes():
 
 def test_constraints_are_recorded_safely_across_threads(monkeypatch, run_threads):
     # Threads that trace at once share the record of constraints: with room for one entry,
-    # every call evicts another thread's, which raised a KeyError before the record's lock.
-    monkeypatch.setattr(sharding_propagation, "_constraints", {})
-    monkeypatch.setattr(sharding_propagation, "_MAX_CONSTRAINTS", 1)
+    # every call evicts another thread's, which raised a KeyError before the record took a lock.
+    monkeypatch.setattr(sharding_propagation, "_constraints", BoundedRecord(1))
 
     def work(_: int) -> None:
         for _ in range(20000):

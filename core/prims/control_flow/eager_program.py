@@ -17,7 +17,6 @@ numba lacks) stays interpreted (`core.backends.numpy.running`).
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -26,16 +25,17 @@ import numpy as np
 from core import ir
 from core.avals import ShapedArray
 from core.backends import numpy as numpy_backend
+from core.bounded_record import BoundedRecord
 from core.config import config
 
 COMPILE_AFTER_STEPS = 500
-_MAX_PROGRAMS = 128
 
 # Set by core/jit/api.py: jaxpr -> callable of numpy arrays returning a list of numpy arrays.
 compile_program: Callable[[ir.Jaxpr], Callable[..., list[np.ndarray]]] | None = None
 
-# structure key -> [steps run so far, compiled program or None], least recently used first
-_programs: OrderedDict = OrderedDict()
+# structure key -> [steps run so far, compiled program or None]; the least recently used of
+# more than 128 are dropped
+_programs = BoundedRecord(128, recency=True)
 
 
 def _param_key(v: Any) -> Any:
@@ -105,11 +105,8 @@ def compiled(
     key = (prim, tuple(in_avals), tuple((k, _param_key(v)) for k, v in params.items()))
     entry = _programs.get(key)
     if entry is None:
-        entry = _programs[key] = [0, None]
-        while len(_programs) > _MAX_PROGRAMS:
-            _programs.popitem(last=False)
-    else:
-        _programs.move_to_end(key)
+        entry = [0, None]
+        _programs.put(key, entry)
     entry[0] += steps
     if entry[1] is None and entry[0] >= COMPILE_AFTER_STEPS:
         invars = [ir.Var(a) for a in in_avals]

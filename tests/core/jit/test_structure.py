@@ -6,6 +6,7 @@ import numpy as np
 import core
 import core.numpy as jnp
 from core import lax
+from core.bounded_record import BoundedRecord
 from core.jit import codegen, structure
 
 
@@ -67,7 +68,7 @@ def test_generate_generic_generates_a_structure_once(monkeypatch):
         return generate(*args, **kwargs)
 
     monkeypatch.setattr(codegen, "_generate", counting)
-    monkeypatch.setattr(codegen, "_generated", {})
+    monkeypatch.setattr(codegen, "_generated", BoundedRecord(8, recency=True))
     a, b = _jaxpr(_layer, X), _jaxpr(_layer, X)
     src_a, arrays_a = codegen.generate_generic(a)
     src_b, arrays_b = codegen.generate_generic(b)
@@ -82,8 +83,7 @@ def test_generate_generic_generates_a_structure_once(monkeypatch):
 def test_generate_generic_is_safe_across_threads(monkeypatch, run_threads):
     # Threads that jit at once share the memo: with room for one entry, every call evicts
     # another thread's, which raised a KeyError in the evicting thread before the memo's lock.
-    monkeypatch.setattr(codegen, "_generated", {})
-    monkeypatch.setattr(codegen, "_GENERATED_MAX", 1)
+    monkeypatch.setattr(codegen, "_generated", BoundedRecord(1, recency=True))
     monkeypatch.setattr(codegen, "_generate", lambda jaxpr, *a, **k: (str(id(jaxpr)), []))
     jaxprs = [_jaxpr(lambda x, k=k: x * k, X) for k in range(8)]
 
