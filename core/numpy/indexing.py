@@ -38,18 +38,20 @@ from core.errors import (
     NonConcreteBooleanIndexError,
     SliceWithArrayIndexError,
 )
+from core.lax import fori_loop
 from core.named_sharding import takes_out_sharding
 from core.numpy import ufuncs
 from core.numpy._util import broadcast_to, check_arraylike, ensure_array, promote_dtypes
-from core.numpy.creation import ones_like
+from core.numpy.creation import ones_like, zeros_like
 from core.numpy.lookup import PROMISE_IN_BOUNDS, take, wrap_negative
 from core.numpy.nonzero import compact, nonzero
+from core.numpy.setops import check_padding
 from core.numpy.shapes import atleast_1d, stack
 from core.prims import elementwise as ew
 from core.prims import gather as gp
 from core.prims import indexing as ix
 from core.prims import shapes as sh
-from core.prims.reductions import reduce_or, reduce_sum
+from core.prims.reductions import reduce_max, reduce_or, reduce_sum
 from core.prims.rev import rev
 from core.prims.sorting import cumsum, sort
 from core.trace import Tracer, get_aval
@@ -145,8 +147,8 @@ def _expand(shape: tuple[int, ...], idx: Any) -> tuple[tuple[int, ...], list[Any
             items.append(("ds", e))
         elif _is_int_scalar(e):
             items.append(("int", int(e)))
-        elif isinstance(e, (bool, np.bool_)):  # numpy's rule: a new axis of length 1 or 0
-            items.append(None if e else _EMPTY_NEW_AXIS)
+        elif isinstance(e, (bool, np.bool_)) or _is_bool_scalar_array(e):
+            items.append(None if e else _EMPTY_NEW_AXIS)  # numpy's rule: an axis of 1 or 0
         else:
             items.extend(_array_entries(e))
 
@@ -181,6 +183,11 @@ def _expand(shape: tuple[int, ...], idx: Any) -> tuple[tuple[int, ...], list[Any
             dim += 1
     entries.extend(("slice", slice(None)) for _ in shape[dim:])
     return tuple(new_axes), entries
+
+
+def _is_bool_scalar_array(e: Any) -> bool:
+    """A concrete 0-d boolean Array, which JAX indexes with as with a Python bool."""
+    return isinstance(e, Array) and e.dtype == np.bool_ and e.ndim == 0
 
 
 def _array_entries(e: Any) -> list[Any]:
@@ -677,10 +684,32 @@ class _IndexUpdateRef:
         mode: str | None = None,
         wrap_negative_indices: bool = True,
     ) -> Any:
-        """`x[idx] = func(x[idx])` (func must be elementwise)."""
-        wrap = wrap_negative_indices
-        values = func(getitem(self.array, self.index, wrap_negative_indices=wrap))
-        return _scatter_update(self.array, self.index, values, "set", mode, wrap)
+        """`x[idx] = func(x[idx])` (func must be elementwise), as JAX's `scatter_apply`: an
+        element that `idx` names k times gets `func` applied k times.
+
+        Args:
+          func: an elementwise function of one array.
+          indices_are_sorted, unique_indices: hints, unused (as on JAX's CPU, a repeated index
+            still applies `func` again when `unique_indices=True` promised none).
+          mode: what out-of-bounds indices do ("fill"/"drop" or "clip"; "promise_in_bounds").
+          wrap_negative_indices: whether negative indices count from the end.
+
+        Returns:
+          The updated array.
+        """
+        wrap, x = wrap_negative_indices, ensure_array(self.array)
+        values = func(getitem(x, self.index, wrap_negative_indices=wrap))
+        once = _scatter_update(x, self.index, values, "set", mode, wrap)
+        ones = ones_like(values, dtype=np.int32)
+        counts = _scatter_update(zeros_like(x, dtype=np.int32), self.index, ones, "add", mode, wrap)
+        most = reduce_max(counts, tuple(range(get_aval(counts).ndim)))
+        if not isinstance(most, Tracer) and int(most) <= 1:
+            return once  # no element named twice: the gradient-friendly scatter
+
+        def again(i: Any, y: Any) -> Any:  # the k-th application where k < count
+            return ew.select_n(ew.lt(i, counts), y, func(y))
+
+        return fori_loop(1, most, again, once)
 
 
 class AtIndexer:
@@ -738,6 +767,7 @@ def unique(
     `sorted` is unused, as in JAX (the values always come sorted)."""
     check_arraylike("unique", ar)
     ar = ensure_array(ar)
+    check_padding("unique", get_aval(ar).size, size, fill_value)
     if axis is not None:
         flags = (return_index, return_inverse, return_counts)
         return _unique_slices(ar, int(axis), flags, equal_nan, size, fill_value)

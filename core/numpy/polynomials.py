@@ -338,7 +338,7 @@ def polyfit(
     """
     check_arraylike("polyfit", x, y)
     x, y = ensure_array(x), ensure_array(y)
-    deg = operator.index(deg)
+    deg = int(deg)  # as JAX: concrete_or_error(int, deg), so 1.5 fits a line
     order = deg + 1
     if deg < 0:
         raise ValueError(f"expected deg >= 0; got {deg}")

@@ -33,7 +33,9 @@ from core.numpy.where import where
 from core.trace import Tracer, get_aval
 
 
-class UniqueAllResult(NamedTuple):
+# The results of unique_all, unique_counts and unique_inverse, named as JAX names them (their
+# reprs print `_UniqueCountsResult(values=..., counts=...)`).
+class _UniqueAllResult(NamedTuple):
     """The result of `unique_all`."""
 
     values: Any
@@ -42,14 +44,14 @@ class UniqueAllResult(NamedTuple):
     counts: Any
 
 
-class UniqueCountsResult(NamedTuple):
+class _UniqueCountsResult(NamedTuple):
     """The result of `unique_counts`."""
 
     values: Any
     counts: Any
 
 
-class UniqueInverseResult(NamedTuple):
+class _UniqueInverseResult(NamedTuple):
     """The result of `unique_inverse`."""
 
     values: Any
@@ -264,6 +266,16 @@ def setxor1d(
     )
 
 
+def check_padding(name: str, n: int, size: int | None, fill_value: Any) -> None:
+    """JAX's check of `jnp.unique` and `unique_*`: padding an empty input to `size` entries
+    needs a `fill_value` (there is no smallest value to pad with)."""
+    if n == 0 and size and fill_value is None:
+        raise ValueError(
+            f"jnp.{name}: for zero-sized input with nonzero size argument, fill_value must be "
+            "specified"
+        )
+
+
 def _unique_parts(x: Any, size: int | None, fill_value: Any, name: str) -> tuple[Any, ...]:
     """values, first indices, inverse indices (shaped like `x`) and counts of the unique
     values of `x` (NaNs are all distinct, as in the array API)."""
@@ -273,11 +285,7 @@ def _unique_parts(x: Any, size: int | None, fill_value: Any, name: str) -> tuple
     n = _len(flat)
     idt = dtypes.default_int()
     if n == 0:
-        if size and fill_value is None:
-            raise ValueError(
-                f"jnp.{name}: for zero-sized input with nonzero size argument, fill_value must "
-                "be specified"
-            )
+        check_padding(name, n, size, fill_value)
         empty = cr.zeros((size or 0,), idt)
         vals = _empty_result(get_aval(flat).dtype, size, fill_value)
         return vals, empty, cr.zeros(shape, idt), empty
@@ -299,7 +307,7 @@ def _unique_parts(x: Any, size: int | None, fill_value: Any, name: str) -> tuple
     return vals, indices, inverse, counts
 
 
-def unique_all(x: Any, /, *, size: int | None = None, fill_value: Any = None) -> UniqueAllResult:
+def unique_all(x: Any, /, *, size: int | None = None, fill_value: Any = None) -> _UniqueAllResult:
     """The unique values of `x` with their first indices, inverse indices and counts.
 
     Args:
@@ -309,16 +317,16 @@ def unique_all(x: Any, /, *, size: int | None = None, fill_value: Any = None) ->
         fill_value: padding value (default: the smallest value).
 
     Returns:
-        `UniqueAllResult(values, indices, inverse_indices, counts)`; `inverse_indices` has the
+        `_UniqueAllResult(values, indices, inverse_indices, counts)`; `inverse_indices` has the
         shape of `x`.
     """
     check_arraylike("unique_all", x)
-    return UniqueAllResult(*_unique_parts(x, size, fill_value, "unique_all"))
+    return _UniqueAllResult(*_unique_parts(x, size, fill_value, "unique_all"))
 
 
 def unique_counts(
     x: Any, /, *, size: int | None = None, fill_value: Any = None
-) -> UniqueCountsResult:
+) -> _UniqueCountsResult:
     """The unique values of `x` and how often each occurs.
 
     Args:
@@ -327,16 +335,16 @@ def unique_counts(
         fill_value: padding value (default: the smallest value).
 
     Returns:
-        `UniqueCountsResult(values, counts)`.
+        `_UniqueCountsResult(values, counts)`.
     """
     check_arraylike("unique_counts", x)
     vals, _, _, counts = _unique_parts(x, size, fill_value, "unique_counts")
-    return UniqueCountsResult(vals, counts)
+    return _UniqueCountsResult(vals, counts)
 
 
 def unique_inverse(
     x: Any, /, *, size: int | None = None, fill_value: Any = None
-) -> UniqueInverseResult:
+) -> _UniqueInverseResult:
     """The unique values of `x` and, for each element of `x`, the index of its value.
 
     Args:
@@ -345,11 +353,11 @@ def unique_inverse(
         fill_value: padding value (default: the smallest value).
 
     Returns:
-        `UniqueInverseResult(values, inverse_indices)`, `inverse_indices` shaped like `x`.
+        `_UniqueInverseResult(values, inverse_indices)`, `inverse_indices` shaped like `x`.
     """
     check_arraylike("unique_inverse", x)
     vals, _, inverse, _ = _unique_parts(x, size, fill_value, "unique_inverse")
-    return UniqueInverseResult(vals, inverse)
+    return _UniqueInverseResult(vals, inverse)
 
 
 def unique_values(x: Any, /, *, size: int | None = None, fill_value: Any = None) -> Any:

@@ -167,12 +167,14 @@ def _scalar_starts(
         allow_negative_indices = [allow_negative_indices] * len(starts)
     out = []
     for s, d, negatives in zip(starts, shape, allow_negative_indices):
-        if isinstance(s, (int, np.integer)):
+        if isinstance(s, (int, np.integer)) and not isinstance(s, bool):
             if s < 0 and not negatives:
                 raise ValueError(
                     f"Index {s} is out of bounds for dimension {d} if allow_negative_indices=False"
                 )
-            s = Array(np.asarray(s + d if s < 0 else s, dtype=dtypes.int32))
+            # a Python int is a default-int start, a numpy scalar keeps its (canonical) dtype
+            dt = dtypes.default_int() if isinstance(s, int) else dtypes.canonicalize_dtype(s.dtype)
+            s = Array(np.asarray(s + d if s < 0 else s, dtype=dt))
         elif negatives and get_aval(s).dtype.kind == "i":
             negative = ew.lt(s, ew.full_like(s, 0))
             aval = get_aval(s)  # JAX's `i + d` makes a weakly typed index strong
@@ -180,6 +182,18 @@ def _scalar_starts(
             s = ew.select(negative, ew.add(strong, ew.full_like(strong, d)), s)
         out.append(s)
     return out + starts[len(shape) :]
+
+
+def _check_index_dtypes(name: str, starts: list[Any]) -> None:
+    """JAX's dtype rule of `dynamic_slice` and `dynamic_update_slice`: one integer dtype for
+    every start (a Python int counts as int32, so it does not adapt to an int8 start)."""
+    names = [get_aval(s).dtype.name for s in starts]
+    if any(n != names[0] for n in names) or any(get_aval(s).dtype.kind not in "iu" for s in starts):
+        colon = ":" if name == "dynamic_slice" else ""  # JAX's two texts differ by it
+        raise TypeError(
+            f"index arguments to {name} must be integers of the same type, got{colon} "
+            + ", ".join(names)
+        )
 
 
 def slice_index(x: Any, i: int) -> Any:
@@ -193,6 +207,7 @@ def dynamic_slice(
     negative starts count from the end where `allow_negative_indices` (a bool or one per
     axis) allows (a static negative start elsewhere is a ValueError)."""
     starts = _scalar_starts(start_indices, get_aval(operand).shape, allow_negative_indices)
+    _check_index_dtypes("dynamic_slice", starts)
     return dynamic_slice_p.bind(operand, *starts, slice_sizes=tuple(int(n) for n in slice_sizes))
 
 
@@ -202,7 +217,17 @@ def dynamic_update_slice(
     """`lax.dynamic_update_slice`: writes `update` at traced start indices (clamped to fit;
     negative ones as `dynamic_slice`'s)."""
     starts = _scalar_starts(start_indices, get_aval(operand).shape, allow_negative_indices)
+    _check_index_dtypes("dynamic_update_slice", starts)
     return dynamic_update_slice_p.bind(operand, update, *starts)
+
+
+def _other_starts(start_index: Any, n: int) -> list[Any]:
+    """The zero starts of the other axes of an `*_in_dim` slice, in `start_index`'s dtype (as
+    JAX's `_const(start_index, 0)`: an int32 index under x64 still gives one index dtype)."""
+    if isinstance(start_index, int):
+        return [0] * n
+    dt = dtypes.canonicalize_dtype(np.result_type(get_aval(start_index).dtype))
+    return [np.zeros((), dt)[()] for _ in range(n)]
 
 
 def dynamic_slice_in_dim(
@@ -215,7 +240,7 @@ def dynamic_slice_in_dim(
 ) -> Any:
     """`lax.dynamic_slice_in_dim`: `dynamic_slice` along one axis."""
     shape = get_aval(operand).shape
-    starts: list[Any] = [0] * len(shape)
+    starts = _other_starts(start_index, len(shape))
     sizes = list(shape)
     starts[axis], sizes[axis] = start_index, slice_size
     return dynamic_slice(operand, starts, sizes, allow_negative_indices=allow_negative_indices)
@@ -225,7 +250,7 @@ def dynamic_update_slice_in_dim(
     operand: Any, update: Any, start_index: Any, axis: int, *, allow_negative_indices: bool = True
 ) -> Any:
     """`lax.dynamic_update_slice_in_dim`: `dynamic_update_slice` along one axis."""
-    starts: list[Any] = [0] * get_aval(operand).ndim
+    starts = _other_starts(start_index, get_aval(operand).ndim)
     starts[axis] = start_index
     return dynamic_update_slice(
         operand, update, starts, allow_negative_indices=allow_negative_indices

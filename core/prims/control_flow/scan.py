@@ -549,10 +549,11 @@ def _concrete_int(x: Any) -> int | None:
 
 
 def _fori_bounds_dtype(lower: Any, upper: Any) -> np.dtype:
-    """The loop index's dtype under traced bounds: theirs when they agree, else the strong one's
-    when one signed bound is weakly typed (a Python int); any other mix raises, as in JAX."""
+    """The loop index's dtype under traced bounds: theirs when they agree (floats included),
+    else the strong one's when one signed bound is weakly typed (a Python int); any other mix
+    raises, as in JAX."""
     (lo_dt, lo_weak), (hi_dt, hi_weak) = dtypes.dtype_and_weak(lower), dtypes.dtype_and_weak(upper)
-    if lo_dt == hi_dt and lo_dt.kind in "iu":
+    if lo_dt == hi_dt:  # float bounds too: concrete ones count from int(lower), as in JAX
         return lo_dt
     if lo_dt.kind == hi_dt.kind == "i" and lo_weak != hi_weak:
         return hi_dt if lo_weak else lo_dt

@@ -90,7 +90,7 @@ def test_scatter_drops_out_of_bounds_and_clamps_slices():
     idx = np.array([0, 3, 0, -4], np.int32)
 
     def f(x, i):
-        return x.at[i].add(1.0), lax.dynamic_slice(x + 1, (i[1], 0), (2, 2))
+        return x.at[i].add(1.0), lax.dynamic_slice(x + 1, (i[1], np.int32(0)), (2, 2))
 
     added, window = compare(f, x, idx)
     np.testing.assert_array_equal(added, [[2, 2], [0, 0], [0, 0]])

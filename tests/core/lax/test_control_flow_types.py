@@ -16,6 +16,9 @@ FORI_INDEX_EAGER = [
     ((jnp.int32(0), 3), ("int32", True)),
     ((0, jnp.int32(3)), ("int32", True)),
     ((jnp.int8(0), jnp.int8(3)), ("int32", True)),
+    ((0.0, 3.0), ("int32", True)),  # float bounds of one type: int(lower) .. int(upper)
+    ((0.5, 3.0), ("int32", True)),
+    ((jnp.float32(0), jnp.float32(3)), ("int32", True)),
 ]
 FORI_INDEX_TRACED = [  # (lower, traced upper)
     (0, 3, ("int32", True)),
@@ -23,6 +26,7 @@ FORI_INDEX_TRACED = [  # (lower, traced upper)
     (jnp.int32(0), jnp.int32(3), ("int32", False)),
     (0, jnp.int8(3), ("int8", False)),
     (jnp.int8(0), jnp.int8(3), ("int8", False)),
+    (0.0, 3.0, ("float32", True)),
 ]
 
 

@@ -45,6 +45,7 @@ def test_convert_float_to_int_saturates(dtype, want):
     [
         (lambda: lax.dynamic_slice(X, (-1, -2, 0), (1, 2, 2)), [[[16.0, 17.0], [20.0, 21.0]]]),
         (lambda: lax.dynamic_slice_in_dim(X, -2, 2, -1)[0, 0], [2.0, 3.0]),
+        (lambda: lax.dynamic_slice(X[0], (np.int64(1), np.int32(2)), (1, 2)), [[6.0, 7.0]]),
         (
             lambda: lax.dynamic_update_slice(X[0], -np.ones((2, 2), np.float32), (-1, -1)),
             [[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, -1.0, -1.0], [8.0, 9.0, -1.0, -1.0]],
@@ -285,6 +286,23 @@ def test_added_names_errors():
             lambda: core.numpy.trunc(np.array([1j])),
             "lt does not accept dtype complex64 at position 0. Accepted dtypes at position 0 "
             "are subtypes of integer, floating, bool.",
+        ),
+        (
+            lambda: lax.dynamic_slice(X[0], (np.int8(-3), np.uint8(2)), (1, 2)),
+            "index arguments to dynamic_slice must be integers of the same type, got: int8, uint8",
+        ),
+        (  # a Python int is an int32 start: it does not adapt to an int8 one
+            lambda: lax.dynamic_slice(X[0], (np.int8(1), 2), (1, 2)),
+            "index arguments to dynamic_slice must be integers of the same type, got: int8, int32",
+        ),
+        (
+            lambda: lax.dynamic_slice(X[0], (True, 1), (1, 2)),
+            "index arguments to dynamic_slice must be integers of the same type, got: bool, int32",
+        ),
+        (
+            lambda: lax.dynamic_update_slice(X[0], X[0, :1, :2], (np.int8(1), np.int16(1))),
+            "index arguments to dynamic_update_slice must be integers of the same type, got "
+            "int8, int16",
         ),
     ],
 )

@@ -94,6 +94,34 @@ def test_at_apply_and_immutability():
         X[0] = 1.0
 
 
+# JAX 0.10.2's scatter_apply: an element named k times gets func applied k times (recorded).
+_ROWS = jnp.arange(12.0).reshape(3, 4) + 1
+_APPLY_CASES = [
+    (_ROWS, [0, 0, 1], lambda v: v + 1, {}, [[3, 4, 5, 6], [6, 7, 8, 9], [9, 10, 11, 12]]),
+    (
+        _ROWS,
+        [0, 5, 0],
+        lambda v: v * 2,
+        {"mode": "drop"},
+        [[4, 8, 12, 16], [5, 6, 7, 8], [9, 10, 11, 12]],
+    ),
+    (jnp.arange(6), [1, 1, 1], lambda v: v * 3, {}, [0, 27, 2, 3, 4, 5]),
+    (jnp.arange(6), [-1, 5, 1], lambda v: v * 3, {}, [0, 3, 2, 3, 4, 45]),
+    (jnp.arange(6.0), [1, 1, 1], lambda v: v * 3, {"unique_indices": True}, [0, 27, 2, 3, 4, 5]),
+]
+
+
+@pytest.mark.parametrize("x, idx, func, kwargs, want", _APPLY_CASES)
+@pytest.mark.parametrize("jitted", [False, True])
+def test_at_apply_repeats_func_for_repeated_indices(x, idx, func, kwargs, want, jitted):
+    def apply(x, i):
+        return x.at[i].apply(func, **kwargs)
+
+    got = (core.jit(apply) if jitted else apply)(x, jnp.array(idx))
+    assert got.dtype == x.dtype
+    np.testing.assert_array_equal(got, np.asarray(want, x.dtype))
+
+
 def test_take_along_axis_and_nonzero():
     idx = np.argsort(XN, axis=1)[:, ::-1]
     np.testing.assert_array_equal(jnp.take_along_axis(X, idx, 1), np.take_along_axis(XN, idx, 1))
@@ -182,6 +210,8 @@ _MASK_MSG = r"boolean index did not match shape of indexed array in index {}: go
         (lambda x, y: x[False].shape, (0, 5)),
         (lambda x, y: y[..., True].shape, (3, 4, 1)),
         (lambda x, y: y[True, 1], [[4.0, 5.0, 6.0, 7.0]]),
+        (lambda x, y: y[jnp.array(True)].shape, (1, 3, 4)),  # a 0-d Array as a Python bool
+        (lambda x, y: y[1, jnp.array(False)].shape, (0, 4)),
         (
             lambda x, y: y[np.array([[True, False, True, False]] * 3)],
             [0.0, 2.0, 4.0, 6.0, 8.0, 10.0],

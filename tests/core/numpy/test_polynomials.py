@@ -83,6 +83,8 @@ CASES = [
         "complex64",
     ),
     ("polyfit", lambda: jnp.polyfit(X, X**2, 2), lambda: np.polyfit(X, X**2, 2), "float32"),
+    # JAX takes int(deg): a degree of 1.5 fits a line (numpy refuses it)
+    ("polyfit_float_deg", lambda: jnp.polyfit(X, Y, 1.5), lambda: np.polyfit(X, Y, 1), "float32"),
     (
         "polyfit_weighted_2d",
         lambda: jnp.polyfit(X, np.stack([Y, 2 * Y], 1), 1, w=X),

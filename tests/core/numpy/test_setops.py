@@ -100,6 +100,35 @@ def test_unique_counts_and_inverse():
     np.testing.assert_array_equal(np.asarray(vals)[np.asarray(inv)], x)
 
 
+def test_unique_results_are_named_as_jaxs():
+    x = np.array([3, 1, 3])
+    names = [type(f(x)).__name__ for f in (jnp.unique_all, jnp.unique_counts, jnp.unique_inverse)]
+    assert names == ["_UniqueAllResult", "_UniqueCountsResult", "_UniqueInverseResult"]
+
+
+_EMPTY = np.zeros((0,), np.float32)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: jnp.unique(_EMPTY, size=2),
+        lambda: jnp.unique(_EMPTY, size=2, return_counts=True),
+        lambda: jnp.unique(np.zeros((0, 3)), axis=0, size=2),
+        lambda: core.jit(lambda a: jnp.unique(a, size=2))(_EMPTY),
+        lambda: jnp.unique_counts(_EMPTY, size=2),
+    ],
+)
+def test_padding_an_empty_input_needs_a_fill_value(call):
+    with pytest.raises(ValueError, match="for zero-sized input with nonzero size argument, fill"):
+        call()
+
+
+def test_padding_an_empty_input_to_size_zero_or_with_a_fill_value():
+    assert jnp.unique(_EMPTY, size=0).shape == (0,)
+    np.testing.assert_array_equal(jnp.unique(_EMPTY, size=2, fill_value=7.0), [7.0, 7.0])
+
+
 def test_jit_needs_size():
     f = core.jit(lambda a, b: jnp.union1d(a, b, size=6))
     np.testing.assert_array_equal(f(A, B), [1, 2, 3, 4, 5, 6])

@@ -7,6 +7,7 @@ import pytest
 import core
 import core.numpy as jnp
 from core import lax
+from core.prims.dynamic_slice import dynamic_slice_p
 from core.prims.gather_points import point_gather_p
 
 A = jnp.arange(10).reshape(2, 5)
@@ -61,15 +62,21 @@ def test_dynamic_slice_errors(call, message):
 
 
 def test_vmapped_dynamic_slice_takes_start_indices_of_two_integer_dtypes():
-    """Under x64 a loop counter (int64) and an index jnp made int32 can start one slice (as in
-    `solve_triangular`'s substitution, vmapped by `gaussian_kde.integrate_kde`); the batching
-    rule gathers with their common dtype as the index vector."""
+    """The primitive's batching rule gathers with the starts' common dtype as the index vector
+    when they differ (int64 and int32 under x64). `lax.dynamic_slice` refuses such starts, as
+    JAX's dtype rule does, and its `*_in_dim` forms make the other starts in the index's dtype
+    (a loop counter in `solve_triangular`'s substitution, vmapped by
+    `gaussian_kde.integrate_kde`)."""
     with core.enable_x64():
         x = np.arange(24.0).reshape(2, 3, 4)
         i = np.array([0, 2], np.int64)
-        f = lambda x, i: core.lax.dynamic_slice(x, (i, np.int32(1)), (1, 2))  # noqa: E731
+        f = lambda x, i: dynamic_slice_p.bind(x, i, jnp.int32(1), slice_sizes=(1, 2))  # noqa: E731
         got = core.vmap(f)(x, i)
-    np.testing.assert_array_equal(np.asarray(got), np.stack([x[0, 0:1, 1:3], x[1, 2:3, 1:3]]))
+        np.testing.assert_array_equal(got, np.stack([x[0, 0:1, 1:3], x[1, 2:3, 1:3]]))
+        in_dim = core.vmap(lambda x, i: core.lax.dynamic_index_in_dim(x, i.astype(np.int32)))
+        np.testing.assert_array_equal(in_dim(x, i), np.stack([x[0, 0:1], x[1, 2:3]]))
+        with pytest.raises(TypeError, match="got: int64, int32"):
+            core.vmap(lambda x, i: core.lax.dynamic_slice(x, (i, np.int32(1)), (1, 2)))(x, i)
 
 
 @pytest.mark.parametrize("in_axes", [(0, None), (None, 0), (0, 0), (2, 1)])
