@@ -447,7 +447,7 @@ def pp_eqn(eqn: Eqn, name: _Namer, indent: int = 0) -> str:
         order = sorted(shown, key=lambda k: (k != "name" or eqn.prim.name == "name", k))
     params = [f"{k}={_pp_param(shown[k], name, indent + 2, indent + 3 + len(k))}" for k in order]
     ins = [_pp_atom(x, name) for x in eqn.inputs]
-    head = f"{outs} = {prim}"
+    head = f"{outs} = {prim}" if outs else prim  # JAX prints no `=` for an equation without outputs
     if not params:
         return head + _pp_operands(ins, indent + len(head), indent)
     # the parameters stay on one line when they fit there (whatever follows them)

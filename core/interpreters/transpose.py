@@ -48,9 +48,17 @@ def unbroadcast(aval: ShapedArray, ct: Any) -> Any:
 
 
 def backward_pass(
-    jaxpr: ir.Jaxpr, consts: Sequence[Any], args: Sequence[Any], cts_out: Sequence[Any]
+    jaxpr: ir.Jaxpr,
+    consts: Sequence[Any],
+    args: Sequence[Any],
+    cts_out: Sequence[Any],
+    cts_in: Sequence[Any] | None = None,
 ) -> list[Any]:
-    """Returns the cotangents of the `UndefinedPrimal` entries of `args` (Zero when none)."""
+    """Returns the cotangents of the `UndefinedPrimal` entries of `args` (Zero when none).
+
+    `cts_in` (one entry per input, None for none) are cotangents the inputs already have, to
+    which the pass adds theirs as it writes them (JAX's accumulators: a transposed loop body
+    adds each const's cotangent to the sum carried so far where it is computed)."""
     primal_env: dict[ir.Var, Any] = {}
     linear: set[ir.Var] = set()
 
@@ -89,6 +97,8 @@ def backward_pass(
     def read_ct(v: ir.Var) -> Any:
         return ct_env.pop(v, Zero(v.aval))
 
+    for v, ct in zip(jaxpr.invars, cts_in or [None] * len(jaxpr.invars), strict=True):
+        write_ct(v, ct)
     for v, ct in zip(jaxpr.outvars, cts_out, strict=True):
         write_ct(v, ct)
     for eqn in reversed(linear_eqns):

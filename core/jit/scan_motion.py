@@ -162,9 +162,53 @@ class _Loop:
 
     # -- sinking ------------------------------------------------------------------------------
 
+    def _sum_last(self) -> None:
+        """Rewrites a carry updated as a chain of adds with the carry innermost, `(acc + g1) +
+        g2` (a transposed loop adds each of a const's cotangents to the carried sum where it is
+        computed, as JAX's does), as `acc + (g1 + g2)`, the form `_accumulators` finds. The
+        inner sums must feed nothing else; floats only (the order of the additions changes)."""
+        outvars = self.outvars()
+        uses = _uses(self.eqns, outvars)
+        producer = {v: e for e in self.eqns for v in e.outputs}
+
+        def chain(v: Var, vin: Var) -> tuple[list, list[Eqn]] | None:
+            """The terms added to `vin` to make `v`, and the adds that did it (outermost last)."""
+            if v is vin:
+                return [], []
+            e = producer.get(v)
+            if e is None or e.prim is not ew.add_p:
+                return None
+            for x, other in (e.inputs, e.inputs[::-1]):
+                inner = chain(x, vin) if isinstance(x, Var) and uses.get(x) == 1 else None
+                if inner is not None and other is not vin:
+                    return [*inner[0], other], [*inner[1], e]
+            return None
+
+        for _, vin, vout, _ in self.carry:
+            if vout.aval.dtype.kind not in "fc" or uses.get(vin) != 1:
+                continue
+            found = chain(vout, vin) if isinstance(vout, Var) else None
+            if found is None or len(found[0]) < 2:
+                continue
+            terms, adds = found
+            new = []
+            total = terms[0]
+            for t in terms[1:]:
+                new.append(_new(ew.add_p, [total, t]))
+                total = new[-1].outputs[0]
+            new.append(Eqn(ew.add_p, [vin, total], {}, [vout]))
+            drop = {id(e) for e in adds}
+            top = next(i for i, e in enumerate(self.eqns) if e is adds[-1])
+            self.eqns = (
+                [e for e in self.eqns[:top] if id(e) not in drop]
+                + new
+                + [e for e in self.eqns[top + 1 :] if id(e) not in drop]
+            )
+
     def _accumulators(self) -> dict[int, tuple[Eqn, Var]]:
         """Carry index -> (its `add` equation, the added value g) for carries updated only as
         `acc + g` (float dtypes)."""
+        self._sum_last()
         uses = _uses(self.eqns, self.outvars())
         producer = {v: e for e in self.eqns for v in e.outputs}
         found = {}

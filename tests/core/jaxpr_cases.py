@@ -403,6 +403,23 @@ def _more_cases(m, c):  # noqa: PLR0915  (one line per case)
         lambda x: lax.scan(lambda c, r: (c + r, c), 0.0, x, reverse=True),
         (V,),
     )
+    # a carry the body returns unchanged becomes a const; a y that is an x is not stacked
+    c["scan_forwarded_carry"] = (lambda x: lax.scan(lambda c, r: (c, r), 0.0, x), (V,))
+    c["scan_forwarded_part_of_carry"] = (
+        lambda x: lax.scan(lambda c, r: ((c[0], c[1] + r), r * 2), (0.0, 0.0), x),
+        (V,),
+    )
+    c["scan_forwarded_xs"] = (lambda x: lax.scan(lambda c, r: (c + r, (r, c)), 1.0, x), (V,))
+    c["scan_forwarded_array_carry"] = (
+        lambda x: lax.scan(lambda c, r: (c, None), jnp.ones(2), x),
+        (V,),
+    )
+    c["grad_scan_forwarded_weight"] = (
+        jax.grad(
+            lambda w, x: lax.scan(lambda c, r: ((c[0], c[1] * c[0] + r), r), (w, x[0]), x)[0][1]
+        ),
+        (F(2), V),
+    )
     # gradients
     c["grad_cond"] = (
         jax.grad(lambda x: lax.cond(True, jnp.sin, jnp.cos, x).sum()),

@@ -55,7 +55,6 @@ from core.prims.control_flow.common import (
 )
 from core.prims.control_flow.errors import ScanLengthError
 from core.prims.control_flow.while_loop import while_loop
-from core.prims.elementwise import add
 from core.prims.shapes import convert_element_type
 from core.trace import EvalTrace, Tracer, as_value, get_aval, set_current_trace
 
@@ -308,14 +307,13 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
                 + [UndefinedPrimal(a) for a in carry_avals]
                 + [UndefinedPrimal(a) if u else next(dxi) for a, u in zip(x_avals, x_undef)]
             )
-            res = backward_pass(jaxpr, [], full, list(cc) + list(cy))
+            acci = iter(acc)  # each const's sum so far, added to where its cotangent is made
+            sums = [next(acci) if u else None for u in c_undef]
+            sums += [None] * (len(full) - num_consts)
+            res = backward_pass(jaxpr, [], full, list(cc) + list(cy), sums)
             r_consts, r_carry, r_xs = split_list(res, [num_consts, num_carry])
-            new_acc = [
-                add(a, instantiate(r)) if type(r) is not Zero else a
-                for a, r in zip(acc, [r for r, u in zip(r_consts, c_undef) if u])
-            ]
             return (
-                new_acc
+                [instantiate(r) for r, u in zip(r_consts, c_undef) if u]
                 + [instantiate(r) for r in r_carry]
                 + [instantiate(r) for r, u in zip(r_xs, x_undef) if u]
             )
@@ -520,8 +518,8 @@ def _scan(f, init, xs_flat, xs_tree, n, reverse, unroll, refs, scope) -> Any:
 
     if refs:
         init = (init, [ref_scope.read(r) for r in refs])
-    init_flat, init_tree = tree_util.tree_flatten(init)
-    init_flat = [as_value(c) for c in init_flat]
+    raw_init, init_tree = tree_util.tree_flatten(init)
+    init_flat = [as_value(c) for c in raw_init]
     x_avals = [get_aval(x).update(shape=get_aval(x).shape[1:]) for x in xs_flat]
     jaxpr, consts, y_tree, carry_avals = _trace_body(body, init_flat, init_tree, x_avals, xs_tree)
     init_flat = [
@@ -529,15 +527,66 @@ def _scan(f, init, xs_flat, xs_tree, n, reverse, unroll, refs, scope) -> Any:
         for c, a in zip(init_flat, carry_avals)
     ]
     unroll = n if unroll is True else max(int(unroll), 1)
+    fwd = _Forwarding(jaxpr, len(consts), len(init_flat))
     outs = scan_p.bind(
+        *fwd.moved(init_flat),
         *consts,
-        *init_flat,
+        *fwd.kept(init_flat),
         *xs_flat,
-        **_params(jaxpr, len(consts), len(init_flat), n, bool(reverse), unroll),
+        **_params(fwd.jaxpr, fwd.num_consts, fwd.num_carry, n, bool(reverse), unroll),
     )
-    carry, ys = outs[: len(init_flat)], outs[len(init_flat) :]
+    carry, ys = fwd.outputs(outs, raw_init, xs_flat)
     carry = ref_scope.written_back(refs, tree_util.tree_unflatten(init_tree, carry))
     return carry, tree_util.tree_unflatten(y_tree, ys)
+
+
+class _Forwarding:
+    """JAX's forwarding in `lax.scan`: a carry that the body returns unchanged is read-only, so
+    it becomes a const of the loop and the caller gets its initial value back as given (a
+    Python float stays one); a y that is an x slice is not stacked again, the caller gets the
+    x itself. `jaxpr` is the body with both removed (moved carries first among the consts).
+
+    Args:
+      jaxpr: the traced body, inputs (consts, carries, xs), outputs (carries, ys).
+      num_consts, num_carry: the counts of its consts and carries.
+    """
+
+    def __init__(self, jaxpr: ir.Jaxpr, num_consts: int, num_carry: int):
+        where = {v: i for i, v in enumerate(jaxpr.invars)}
+        found = [where.get(v) if isinstance(v, ir.Var) else None for v in jaxpr.outvars]
+        self.move = [found[i] == num_consts + i for i in range(num_carry)]
+        first_x = num_consts + num_carry
+        self.x_of_y = [
+            f - first_x if f is not None and f >= first_x else None for f in found[num_carry:]
+        ]
+        ins = jaxpr.invars
+        consts, carries, xs = ins[:num_consts], ins[num_consts:first_x], ins[first_x:]
+        moved = [v for v, m in zip(carries, self.move) if m]
+        self.jaxpr = ir.Jaxpr(
+            [],
+            [*moved, *consts, *(v for v, m in zip(carries, self.move) if not m), *xs],
+            jaxpr.eqns,
+            [v for v, m in zip(jaxpr.outvars[:num_carry], self.move) if not m]
+            + [v for v, x in zip(jaxpr.outvars[num_carry:], self.x_of_y) if x is None],
+        )
+        self.num_consts = num_consts + len(moved)
+        self.num_carry = num_carry - len(moved)
+
+    def moved(self, init: list) -> list:
+        """The initial carries that become consts."""
+        return [c for c, m in zip(init, self.move) if m]
+
+    def kept(self, init: list) -> list:
+        """The initial carries that stay carries."""
+        return [c for c, m in zip(init, self.move) if not m]
+
+    def outputs(self, outs: list, raw_init: list, xs: list) -> tuple[list, list]:
+        """The final carries and the ys from the loop's outputs: a moved carry is its initial
+        value as the caller gave it, a forwarded y the x it forwards."""
+        outs = iter(outs)
+        carry = [c if m else next(outs) for c, m in zip(raw_init, self.move)]
+        ys = [next(outs) if x is None else xs[x] for x in self.x_of_y]
+        return carry, ys
 
 
 def _concrete_int(x: Any) -> int | None:

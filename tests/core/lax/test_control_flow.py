@@ -150,6 +150,25 @@ def test_scan_matches_python_loop():
         np.testing.assert_allclose(got[1], want[1], rtol=1e-12)
 
 
+@pytest.mark.parametrize("reverse", [False, True])
+@pytest.mark.parametrize("jitted", [False, True])
+def test_scan_forwards_unchanged_carries_and_xs_as_jax(reverse, jitted):
+    """JAX 0.10.2's scan returns a carry its body passes through as the caller gave it (a
+    Python float stays one) and a y that is an x slice as the x itself (not a stacked copy)."""
+    xs = jnp.arange(3.0)
+
+    def run(xs):
+        return lax.scan(lambda c, x: ((c[0], c[1] + x), (x, c[1])), (0.5, 1.0), xs, reverse=reverse)
+
+    (kept, total), (same, seen) = (core.jit(run) if jitted else run)(xs)
+    if not jitted:  # under jit every output is an Array
+        assert type(kept) is float and kept == 0.5
+        assert same is xs
+    np.testing.assert_array_equal(same, xs)
+    assert float(total) == 4.0
+    np.testing.assert_array_equal(seen, [1.0, 1.0, 2.0] if not reverse else [4.0, 3.0, 1.0])
+
+
 @pytest.mark.parametrize("name,fn,args,ref,order", CASES, ids=[c[0] for c in CASES])
 def test_values(name, fn, args, ref, order):
     out = fn(*args)
