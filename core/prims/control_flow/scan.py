@@ -522,10 +522,12 @@ def _scan(f, init, xs_flat, xs_tree, n, reverse, unroll, refs, scope) -> Any:
     init_flat = [as_value(c) for c in raw_init]
     x_avals = [get_aval(x).update(shape=get_aval(x).shape[1:]) for x in xs_flat]
     jaxpr, consts, y_tree, carry_avals = _trace_body(body, init_flat, init_tree, x_avals, xs_tree)
-    init_flat = [
+    promoted = [
         convert_element_type(c, a.dtype, False) if get_aval(c).weak_type and not a.weak_type else c
         for c, a in zip(init_flat, carry_avals)
-    ]
+    ]  # a forwarded carry comes back as given unless it was promoted
+    raw_init = [r if p is c else p for r, c, p in zip(raw_init, init_flat, promoted)]
+    init_flat = promoted
     unroll = n if unroll is True else max(int(unroll), 1)
     fwd = _Forwarding(jaxpr, len(consts), len(init_flat))
     outs = scan_p.bind(

@@ -169,6 +169,12 @@ def test_scan_forwards_unchanged_carries_and_xs_as_jax(reverse, jitted):
     np.testing.assert_array_equal(seen, [1.0, 1.0, 2.0] if not reverse else [4.0, 3.0, 1.0])
 
 
+def test_a_promoted_forwarded_carry_comes_back_promoted():
+    # the weak int 0 becomes a float32 carry (the body's cast): JAX returns the converted value
+    carry, _ = lax.scan(lambda c, x: (c.astype(jnp.float32), x), 0, jnp.arange(3.0))
+    assert isinstance(carry, core.Array) and carry.dtype == np.float32 and not carry.weak_type
+
+
 @pytest.mark.parametrize("name,fn,args,ref,order", CASES, ids=[c[0] for c in CASES])
 def test_values(name, fn, args, ref, order):
     out = fn(*args)
