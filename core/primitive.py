@@ -48,7 +48,7 @@ from core import dtypes
 from core.array import Array
 from core.errors import PrimitiveRuleError
 from core.trace import _state as _trace_state
-from core.trace import eval_trace, to_numpy
+from core.trace import eval_trace, set_current_trace, to_numpy
 from numbax.errors import NumbaxError
 
 ANY = object()  # `jax_params(precision=ANY)`: any value is accepted (and dropped)
@@ -166,6 +166,24 @@ class Primitive:
 
     def __repr__(self) -> str:
         return self.name
+
+
+def composition_impl(composition: Callable) -> Callable:
+    """The `impl` of a primitive numbax computes from others (`Primitive.def_composition`):
+    `composition` evaluated eagerly on the numpy operands.
+
+    Args:
+      composition: `composition(*operands, **params)` binds the other primitives.
+
+    Returns:
+      `impl(*operands, **params)`, a numpy array.
+    """
+
+    def impl(*args: Any, **params: Any) -> np.ndarray:
+        with set_current_trace(eval_trace):
+            return to_numpy(composition(*args, **params))
+
+    return impl
 
 
 class CompilerPrimitive(Primitive):

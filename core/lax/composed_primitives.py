@@ -17,21 +17,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-
-from core import dtypes
 from core.ir import ClosedJaxpr, eval_jaxpr
 from core.lax import composites as co
-from core.lax import special
 from core.lax.fourier import fft
 from core.lax.gather_api import scatter_sub
 from core.named_sharding import with_sharding_constraint
 from core.placement import device_put
-from core.prims import elementwise as ew
-from core.prims import shapes as sh
-from core.prims.random_bits import bitcast_convert_type
 from core.prims.windows import reduce_window
-from core.trace import as_value, get_aval
+from core.trace import as_value
 from numbax.errors import NumbaxError
 
 
@@ -87,24 +80,6 @@ class UnsupportedPrimitive:
 
     def __repr__(self) -> str:
         return self.name
-
-
-def _total_order_key(x: Any) -> Any:
-    # IEEE totalOrder as XLA compares it: a float's bits as a signed integer, with the
-    # magnitude bits of negative numbers flipped, so -nan < -inf < ... < -0 < +0 < ... < +nan.
-    aval = get_aval(x)
-    dt = np.dtype(aval.dtype)
-    if dtypes.kind(dt) != "f":
-        return x
-    idt = np.dtype(f"int{8 * dt.itemsize}")
-    bits = bitcast_convert_type(x, idt)
-    sign = ew.shift_right_arithmetic(bits, sh.full(aval.shape, 8 * dt.itemsize - 1, idt))
-    magnitude = sh.full(aval.shape, np.iinfo(idt).max, idt)
-    return ew.bitwise_xor(bits, ew.bitwise_and(sign, magnitude))
-
-
-def _total_order(compare: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-    return lambda x, y: compare(_total_order_key(as_value(x)), _total_order_key(as_value(y)))
 
 
 def _computation(jaxpr: Any, consts: Sequence[Any]) -> Callable[..., Any]:
@@ -205,15 +180,7 @@ def _sharding_constraint(x: Any, *, sharding: Any, **_layout_and_mesh: Any) -> A
 
 
 _TOKENS = "numbax orders effects without tokens; drop the token arguments"
-conj_p = ComposedPrimitive("conj", lambda x, input_dtype=None: co.conj(x))
-clz_p = ComposedPrimitive("clz", co.clz)
 mulhi_p = ComposedPrimitive("mulhi", co.mulhi)
-nextafter_p = ComposedPrimitive("nextafter", co.nextafter)
-reduce_precision_p = ComposedPrimitive("reduce_precision", co.reduce_precision)
-reduce_xor_p = ComposedPrimitive(
-    "reduce_xor", lambda x, *, axes, out_sharding=None: co.reduce_xor(x, axes)
-)
-cumlogsumexp_p = ComposedPrimitive("cumlogsumexp", co.cumlogsumexp)
 stage_p = ComposedPrimitive("stage", as_value)
 dce_sink_p = ComposedPrimitive(
     "dce_sink", lambda x, *, prevent_mlir_dce=False: [], multiple_results=True
@@ -221,16 +188,6 @@ dce_sink_p = ComposedPrimitive(
 optimization_barrier_p = ComposedPrimitive(
     "optimization_barrier", lambda *xs: list(xs), multiple_results=True
 )
-eq_to_p = ComposedPrimitive("eq_to", _total_order(ew.eq))
-le_to_p = ComposedPrimitive("le_to", _total_order(ew.le))
-lt_to_p = ComposedPrimitive("lt_to", _total_order(ew.lt))
-bessel_i0e_p = ComposedPrimitive("bessel_i0e", special.bessel_i0e)
-bessel_i1e_p = ComposedPrimitive("bessel_i1e", special.bessel_i1e)
-igamma_p = ComposedPrimitive("igamma", special.igamma)
-igammac_p = ComposedPrimitive("igammac", special.igammac)
-igamma_grad_a_p = ComposedPrimitive("igamma_grad_a", special.igamma_grad_a)
-zeta_p = ComposedPrimitive("zeta", special.zeta)
-regularized_incomplete_beta_p = ComposedPrimitive("regularized_incomplete_beta", special.betainc)
 scatter_sub_p = ComposedPrimitive("scatter-sub", _scatter(scatter_sub))
 reduce_p = ComposedPrimitive("reduce", _reduce, multiple_results=True)
 reduce_window_p = ComposedPrimitive("reduce_window", _reduce_window, multiple_results=True)

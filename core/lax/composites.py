@@ -1,6 +1,11 @@
-"""`jax.lax` functions that are compositions of primitives (no rules of their own).
+"""`jax.lax` functions that are compositions of primitives, and JAX's primitives numbax computes
+from others.
 
-Everything here differentiates, batches and compiles through the primitives it is made of.
+The functions (`clamp`, `reduce`, `split`, ...) differentiate, batch and compile through the
+primitives they are made of. JAX's primitives `conj`, `clz`, `nextafter`, `reduce_precision`,
+`eq_to`/`le_to`/`lt_to` and `reduce_xor` are numbax's too (jaxprs print JAX's one equation,
+with JAX's parameters and jvp/transpose rules), each with its composition
+(`Primitive.def_composition`), which eager calls evaluate and `jit` compiles in its place.
 `reduce` recognises the monoids of the reduction primitives (add, mul, max, min, and, or with
 their identities) by tracing the computation on scalars; any other computation is reduced by
 pairwise halving, which is right for the associative, commutative computations `lax.reduce`
@@ -20,18 +25,22 @@ from typing import Any
 import numpy as np
 
 from core import dtypes, tree_util
+from core.ad_util import Zero
 from core.api import vmap
+from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
+from core.interpreters import batching
+from core.interpreters.jvp import defjvp_zero, deflinear
 from core.interpreters.partial_eval import trace_to_jaxpr
 from core.jit.library import library_jit
 from core.named_sharding import placed_by
 from core.numpy._util import broadcast_shapes as numpy_broadcast_shapes
+from core.primitive import Primitive, composition_impl
 from core.prims import elementwise as ew
 from core.prims import gather as gt
 from core.prims import indexing as ix
 from core.prims import reductions as red
 from core.prims import shapes, sorting
-from core.prims.associative_scan import associative_scan
 from core.prims.control_flow import scan
 from core.prims.conv import conv_dimension_numbers, conv_general_dilated
 from core.prims.indexing import concatenate, slice_in_dim
@@ -241,18 +250,44 @@ def complex(x: Any, y: Any) -> Any:  # noqa: A001
     return ew.complex_p.bind(*ew._operands(x, y))
 
 
-def conj(x: Any) -> Any:
-    """`lax.conj`: the complex conjugate (real inputs give a complex result, as in JAX)."""
-    aval = get_aval(x)
-    if aval.dtype.kind != "c" and aval.dtype not in (np.float32, np.float64):
+def _conj_abstract_eval(x: Any, *, input_dtype: Any) -> ShapedArray:
+    if x.dtype.kind != "c" and x.dtype not in (np.float32, np.float64):
         raise DTypeError(
-            f"conj does not accept dtype {aval.dtype}. Accepted dtypes are subtypes of "
+            f"conj does not accept dtype {x.dtype}. Accepted dtypes are subtypes of "
             "float32, complexfloating, float64.\nConvert the operand with "
             "`x.astype(jnp.float32)` first."
         )
+    return ShapedArray(x.shape, ew._complex_dtype(x.dtype), x.weak_type)
+
+
+def _conj(x: Any, *, input_dtype: Any) -> Any:
+    aval = get_aval(x)
     if aval.dtype.kind != "c":  # +0 imaginary part, as XLA gives; a weak float stays weak
         return shapes.convert_element_type(x, ew._complex_dtype(aval.dtype), aval.weak_type)
     return ew.complex_p.bind(ew.real_p.bind(x), ew.neg(ew.imag_p.bind(x)))
+
+
+def _conj_transpose(ct: Any, x: Any, *, input_dtype: Any) -> list[Any]:
+    # JAX's: the conjugate of the cotangent, or its real part for a real operand
+    if type(ct) is Zero:
+        return [Zero(x.aval)]
+    if np.dtype(input_dtype).kind == "c":
+        return [conj_p.bind(ct, input_dtype=get_aval(ct).dtype)]
+    return [ew.real_p.bind(ct)]
+
+
+conj_p = Primitive("conj")
+conj_p.def_impl(composition_impl(_conj))
+conj_p.def_abstract_eval(_conj_abstract_eval)
+conj_p.def_composition(_conj)
+deflinear(conj_p)
+conj_p.def_transpose(_conj_transpose)
+batching.broadcast_batcher(conj_p)
+
+
+def conj(x: Any) -> Any:
+    """`lax.conj`: the complex conjugate (real inputs give a complex result, as in JAX)."""
+    return conj_p.bind(x, input_dtype=get_aval(x).dtype)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -263,13 +298,8 @@ def _unsigned(dt: np.dtype) -> np.dtype:
     return np.dtype(f"u{dt.itemsize}")
 
 
-def clz(x: Any) -> Any:
-    """`lax.clz`: the number of leading zero bits of each integer (a weak operand gives a weak
-    result, as JAX's)."""
-    aval = get_aval(x)
-    dt = aval.dtype
-    if dt.kind not in "iu":
-        ew.reject_dtype("clz", dt, "iu")
+def _clz(x: Any) -> Any:
+    dt = get_aval(x).dtype
     bits = dt.itemsize * 8
     u = x if dt.kind == "u" else bitcast_convert_type(x, _unsigned(dt))
     shift = 1
@@ -278,8 +308,17 @@ def clz(x: Any) -> Any:
         shift *= 2
     ones = ew.population_count(u)
     out = ew.sub(ew.full_like(ones, bits), ones)
-    out = out if dt.kind == "u" else bitcast_convert_type(out, dt)
-    return shapes.convert_element_type(out, dt, True) if aval.weak_type else out
+    return out if dt.kind == "u" else bitcast_convert_type(out, dt)
+
+
+clz_p = ew.composed("clz", _clz, 1, "iu")
+defjvp_zero(clz_p)
+
+
+def clz(x: Any) -> Any:
+    """`lax.clz`: the number of leading zero bits of each integer (a weak operand gives a weak
+    result, as JAX's)."""
+    return clz_p.bind(x)
 
 
 def mulhi(x: Any, y: Any) -> Any:
@@ -312,8 +351,7 @@ def mulhi(x: Any, y: Any) -> Any:
     return bitcast_convert_type(hi, dt)
 
 
-def nextafter(x1: Any, x2: Any) -> Any:
-    """`lax.nextafter`: the next representable float after `x1` in the direction of `x2`."""
+def _nextafter(x1: Any, x2: Any) -> Any:
     dt = get_aval(x1).dtype
     idt = np.dtype(f"i{dt.itemsize}")
     bits = bitcast_convert_type(x1, idt)
@@ -330,16 +368,47 @@ def nextafter(x1: Any, x2: Any) -> Any:
     out = ew.select(ew.eq(x1, x2), x2, out)
     either_nan = ew.bitwise_or(ew.ne(x1, x1), ew.ne(x2, x2))
     out = ew.select(either_nan, ew.add(x1, x2), out)
-    return shapes.convert_element_type(out, dt, get_aval(x1).weak_type and get_aval(x2).weak_type)
+    return out
 
 
-def reduce_precision(operand: Any, exponent_bits: int, mantissa_bits: int) -> Any:
-    """`lax.reduce_precision`: rounds floats to a format with fewer exponent/mantissa bits.
+nextafter_p = ew.composed("nextafter", _nextafter, 2, "f")  # no jvp, as in JAX
 
-    Rounds the mantissa to nearest-even, then flushes values outside the reduced exponent range
-    to signed infinity (overflow) or signed zero (underflow, including subnormals), exactly as
-    XLA does; NaNs stay NaN. The result keeps the input dtype.
-    """
+
+@ew._binds(nextafter_p)
+def nextafter(x1: Any, x2: Any) -> Any:
+    """`lax.nextafter`: the next representable float after `x1` in the direction of `x2`."""
+    return nextafter_p.bind(*ew._operands(x1, x2))
+
+
+def _total_order_key(x: Any) -> Any:
+    # IEEE totalOrder as XLA compares it: a float's bits as a signed integer, with the
+    # magnitude bits of negative numbers flipped, so -nan < -inf < ... < -0 < +0 < ... < +nan.
+    aval = get_aval(x)
+    dt = np.dtype(aval.dtype)
+    if dtypes.kind(dt) != "f":
+        return x
+    idt = np.dtype(f"int{8 * dt.itemsize}")
+    bits = bitcast_convert_type(x, idt)
+    sign = ew.shift_right_arithmetic(bits, shapes.full(aval.shape, 8 * dt.itemsize - 1, idt))
+    magnitude = shapes.full(aval.shape, np.iinfo(idt).max, idt)
+    return ew.bitwise_xor(bits, ew.bitwise_and(sign, magnitude))
+
+
+def _total_order(name: str, compare: Callable[[Any, Any], Any], kinds: str | None) -> Primitive:
+    """JAX's comparison `name` in IEEE totalOrder (`eq_to`, `le_to`, `lt_to`)."""
+    prim = ew.composed(
+        name, lambda x, y: compare(_total_order_key(x), _total_order_key(y)), 2, kinds, np.bool_
+    )
+    defjvp_zero(prim)
+    return prim
+
+
+eq_to_p = _total_order("eq_to", ew.eq, None)
+le_to_p = _total_order("le_to", ew.le, "iufb")
+lt_to_p = _total_order("lt_to", ew.lt, "iufb")
+
+
+def _reduce_precision(operand: Any, *, exponent_bits: int, mantissa_bits: int) -> Any:
     dt = get_aval(operand).dtype
     info = dtypes.finfo(dt)
     src_mant, src_exp = int(info.nmant), int(info.nexp)
@@ -373,7 +442,34 @@ def reduce_precision(operand: Any, exponent_bits: int, mantissa_bits: int) -> An
     out = bitcast_convert_type(u, dt)
     if mantissa_bits < src_mant:
         out = ew.select(ew.ne(operand, operand), operand, out)
-    return shapes.convert_element_type(out, dt, get_aval(operand).weak_type)
+    return out
+
+
+def _reduce_precision_abstract_eval(x: Any, *, exponent_bits: int, mantissa_bits: int) -> Any:
+    if x.dtype.kind != "f":
+        ew.reject_dtype("reduce_precision", x.dtype, "f")
+    return x
+
+
+reduce_precision_p = Primitive("reduce_precision")
+reduce_precision_p.def_impl(composition_impl(_reduce_precision))
+reduce_precision_p.def_abstract_eval(_reduce_precision_abstract_eval)
+reduce_precision_p.def_composition(_reduce_precision)
+deflinear(reduce_precision_p)
+reduce_precision_p.def_transpose(lambda ct, x, **params: [reduce_precision_p.bind(ct, **params)])
+batching.broadcast_batcher(reduce_precision_p)
+
+
+def reduce_precision(operand: Any, exponent_bits: int, mantissa_bits: int) -> Any:
+    """`lax.reduce_precision`: rounds floats to a format with fewer exponent/mantissa bits.
+
+    Rounds the mantissa to nearest-even, then flushes values outside the reduced exponent range
+    to signed infinity (overflow) or signed zero (underflow, including subnormals), exactly as
+    XLA does; NaNs stay NaN. The result keeps the input dtype.
+    """
+    return reduce_precision_p.bind(
+        operand, exponent_bits=int(exponent_bits), mantissa_bits=int(mantissa_bits)
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -669,9 +765,29 @@ def _bitwise_reduction(name: str, operand: Any, axes: Sequence[int], ident: int,
     return reduce(operand, shapes.full((), ident, dt), fn, axes)
 
 
+def _reduce_xor(operand: Any, *, axes: tuple[int, ...]) -> Any:
+    return reduce(operand, shapes.full((), 0, get_aval(operand).dtype), ew.bitwise_xor, axes)
+
+
+def _reduce_xor_abstract_eval(x: Any, *, axes: tuple[int, ...]) -> ShapedArray:
+    if x.dtype.kind not in "biu":
+        raise TypeError(
+            f"reduce_xor is a logical reduction: it needs a bool or int operand, got {x.dtype}"
+        )
+    return ShapedArray(red.reduced_shape("reduce_xor", x, axes), x.dtype, x.weak_type)
+
+
+reduce_xor_p = Primitive("reduce_xor")
+reduce_xor_p.def_impl(lambda x, *, axes: np.bitwise_xor.reduce(x, axis=axes))
+reduce_xor_p.def_abstract_eval(_reduce_xor_abstract_eval)
+reduce_xor_p.def_composition(_reduce_xor)
+defjvp_zero(reduce_xor_p)
+red.batch_axes_rule(reduce_xor_p)
+
+
 def reduce_xor(operand: Any, axes: Sequence[int]) -> Any:
     """`lax.reduce_xor`: bitwise xor over `axes` (parity for booleans)."""
-    return _bitwise_reduction("reduce_xor", operand, axes, 0, ew.bitwise_xor)
+    return reduce_xor_p.bind(operand, axes=tuple(int(a) for a in axes))
 
 
 def reduce_and(operand: Any, axes: Sequence[int]) -> Any:
@@ -686,21 +802,6 @@ def reduce_or(operand: Any, axes: Sequence[int]) -> Any:
     if get_aval(operand).dtype == np.bool_:
         return red.reduce_or(operand, axes)
     return _bitwise_reduction("reduce_or", operand, axes, 0, ew.bitwise_or)
-
-
-def cumlogsumexp(operand: Any, axis: int = 0, reverse: bool = False) -> Any:
-    """`lax.cumlogsumexp`: cumulative `log(sum(exp(x)))` along `axis`, stably."""
-
-    def logaddexp(a, b):
-        m = ew.max(a, b)
-        safe = ew.select(ew.is_finite(m), m, ew.full_like(m, 0))
-        d = ew.add(ew.exp(ew.sub(a, safe)), ew.exp(ew.sub(b, safe)))
-        return ew.add(ew.log(d), safe)
-
-    shape = get_aval(operand).shape
-    if not 0 <= axis < len(shape):
-        raise ValueError(f"cumlogsumexp: axis {axis} is out of bounds for shape {shape}")
-    return associative_scan(logaddexp, operand, reverse=reverse, axis=axis)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -10,14 +10,15 @@
 * `zeta`: Hurwitz zeta by Euler-Maclaurin summation (ten terms, then twelve Bernoulli terms).
 * `bessel_i0e`/`bessel_i1e`: power series up to |x| = 15, the asymptotic series beyond.
 
-Loops are `while_loop`s over whole arrays until every element has converged (elements that have
-converged stop changing), so they batch with `vmap` and lower to numba. Derivatives follow JAX
-(`custom_jvp` rules): d/dx everywhere, d/da of igamma/igammac via `igamma_grad_a` (itself not
-differentiable), d/dq of zeta, none with respect to a and b of `betainc` or x of `zeta` (errors,
-as in JAX).
-
-Partial: the numba back end of `jit` does not lower `custom_jvp_call` yet, so jitting these
-public functions needs `jit(..., backend="python")` until core/jit inlines custom_jvp calls.
+Each is JAX's primitive (`igamma_p`, `igammac_p`, `igamma_grad_a_p`,
+`regularized_incomplete_beta_p`, `zeta_p`, `bessel_i0e_p`, `bessel_i1e_p`, `erfc_p`), declared
+by `elementwise.composed`: jaxprs print JAX's one equation, and eager calls and `jit` run the
+composition. Loops are `while_loop`s over whole arrays until every element has converged
+(elements that have converged stop changing), so they batch and lower to numba. Derivatives are
+JAX's jvp rules: d/dx everywhere, d/da of igamma/igammac via `igamma_grad_a` (itself not
+differentiable), none with respect to a and b of `betainc` (errors, as in JAX). `zeta` has
+d/dq (JAX's primitive has no jvp at all) and raises for x. `random_gamma_grad`, which JAX
+computes without a primitive, stays a `custom_jvp` function.
 """
 
 from __future__ import annotations
@@ -30,22 +31,19 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
-from core.ad_util import Zero
-from core.array import Array
 from core.custom_derivatives import custom_jvp
 from core.errors import DTypeError, NumbaxError
-from core.interpreters.jvp import defjvp
+from core.interpreters.jvp import defjvp, defjvp2
 from core.numpy._util import promote_args_inexact
-from core.numpy.shapes import broadcast_arrays
 from core.prims import elementwise as ew
 from core.prims import reductions as red
 from core.prims import shapes
 from core.prims.control_flow import while_loop
-from core.trace import eval_trace, get_aval, set_current_trace
+from core.trace import get_aval
 
 
 def _args(name: str, *xs: Any, same: str | None = None) -> list[Any]:
-    """Float arrays of one dtype and one shape (the broadcasting, promoting front door).
+    """Float arrays of one dtype (the promoting front door).
     Integers, bools and complex numbers raise JAX's TypeError (`jax.scipy.special` promotes
     integers before calling these); with `same` (JAX's primitive name) operands of different
     float dtypes do too, as JAX's primitive does (a Python float counts as float32)."""
@@ -64,8 +62,9 @@ def _args(name: str, *xs: Any, same: str | None = None) -> list[Any]:
             f"{', '.join(map(str, dts))}.\nConvert them to one dtype first, "
             "or call jax.scipy.special's version, which promotes."
         )
-    xs = promote_args_inexact(name, *xs)
-    return list(broadcast_arrays(*xs)) if len(xs) > 1 else xs
+    # the primitives broadcast rank-0 operands and size-1 axes, as JAX's do (operands of
+    # other ranks get leading size-1 axes here; JAX's lax raises)
+    return list(promote_args_inexact(name, *xs, lax_shapes=True))
 
 
 def _quiet(fn):
@@ -284,7 +283,7 @@ class IgammaGradientError(NumbaxError, ValueError):
 
 
 def _no_derivative(name: str):
-    def jvp(primals, tangents):
+    def jvp(*_):
         raise IgammaGradientError(
             f"{name} is not differentiable (JAX defines no derivative for it either); "
             "higher derivatives of igamma/igammac with respect to `a` are not available"
@@ -294,57 +293,35 @@ def _no_derivative(name: str):
 
 
 @custom_jvp
-def _igamma_grad_a(a: Any, x: Any) -> Any:
-    return _igamma_deriv(a, x, False)
-
-
-@custom_jvp
 def _random_gamma_grad(a: Any, x: Any) -> Any:
     return _igamma_deriv(a, x, True)
 
 
-_igamma_grad_a.defjvp(_no_derivative("igamma_grad_a"))
 _random_gamma_grad.defjvp(_no_derivative("random_gamma_grad"))
 
-
-def _igamma_tangent(a: Any, x: Any, ta: Any, tx: Any) -> Any:
-    """dP = dP/da * ta + dP/dx * tx, skipping symbolic-zero tangents (so that second
-    derivatives in x alone never reach the underivable igamma_grad_a)."""
-    terms = []
-    if type(ta) is not Zero:
-        terms.append(ew.mul(ta, _igamma_grad_a(a, x)))
-    if type(tx) is not Zero:
-        dpdx = ew.exp(
-            ew.sub(ew.add(ew.neg(x), ew.mul(ew.sub(a, _c(a, 1)), ew.log(x))), ew.lgamma(a))
-        )
-        terms.append(ew.mul(tx, dpdx))
-    return terms[0] if len(terms) == 1 else ew.add(*terms)
+# JAX's primitives: jaxprs print one `igamma`, ..., `jit` compiles the compositions
+igamma_p = ew.composed("igamma", _igamma_value, 2, "f")
+igammac_p = ew.composed("igammac", _igammac_value, 2, "f")
+igamma_grad_a_p = ew.composed("igamma_grad_a", lambda a, x: _igamma_deriv(a, x, False), 2, "f")
+igamma_grad_a_p.def_jvp(_no_derivative("igamma_grad_a"))
 
 
-@custom_jvp
-def _igamma(a: Any, x: Any) -> Any:
-    return _igamma_value(a, x)
+def _igamma_grada(g: Any, a: Any, x: Any) -> Any:
+    return ew.mul(g, igamma_grad_a_p.bind(a, x))
 
 
-@_igamma.defjvp
-def _igamma_jvp(primals, tangents):
-    a, x = primals
-    return _igamma(a, x), _igamma_tangent(a, x, *tangents)
+def _igamma_gradx(g: Any, a: Any, x: Any) -> Any:
+    # JAX's: g * exp(-x + (a - 1) * log(x) - lgamma(a))
+    log_px = ew.sub(ew.add(ew.neg(x), ew.mul(ew.sub(a, _c(a, 1)), ew.log(x))), ew.lgamma(a))
+    return ew.mul(g, ew.exp(log_px))
 
 
-@custom_jvp
-def _igammac(a: Any, x: Any) -> Any:
-    return _igammac_value(a, x)
-
-
-@_igammac.defjvp
-def _igammac_jvp(primals, tangents):
-    a, x = primals
-    return _igammac(a, x), ew.neg(_igamma_tangent(a, x, *tangents))
-
-
-_igamma.symbolic_zeros = True
-_igammac.symbolic_zeros = True
+defjvp(igamma_p, _igamma_grada, _igamma_gradx)
+defjvp(
+    igammac_p,
+    lambda g, a, x: ew.neg(_igamma_grada(g, a, x)),
+    lambda g, a, x: ew.neg(_igamma_gradx(g, a, x)),
+)
 
 
 def igamma(a: Any, x: Any) -> Any:
@@ -353,17 +330,17 @@ def igamma(a: Any, x: Any) -> Any:
     Differentiable in both arguments (d/da by `igamma_grad_a`, which itself is not
     differentiable, as in JAX).
     """
-    return _igamma(*_args("igamma", a, x, same="igamma"))
+    return igamma_p.bind(*_args("igamma", a, x, same="igamma"))
 
 
 def igammac(a: Any, x: Any) -> Any:
     """`lax.igammac`: the regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x)."""
-    return _igammac(*_args("igammac", a, x, same="igammac"))
+    return igammac_p.bind(*_args("igammac", a, x, same="igammac"))
 
 
 def igamma_grad_a(a: Any, x: Any) -> Any:
     """`lax.igamma_grad_a`: dP(a, x)/da (differentiating it raises `IgammaGradientError`)."""
-    return _igamma_grad_a(*_args("igamma_grad_a", a, x))
+    return igamma_grad_a_p.bind(*_args("igamma_grad_a", a, x))
 
 
 def random_gamma_grad(a: Any, x: Any) -> Any:
@@ -426,14 +403,8 @@ def _erfc(x: Any) -> Any:
     return ew.select(small, ew.sub(_c(x, 1), ew.erf(x)), tail)
 
 
-def _erfc_impl(x: np.ndarray) -> np.ndarray:
-    with set_current_trace(eval_trace):
-        return np.asarray(_erfc(Array(x)))
-
-
 # JAX's primitive: jaxprs print one `erfc`, `jit` compiles its composition `_erfc`
-erfc_p = ew.unop("erfc", _erfc_impl, "f")
-erfc_p.def_composition(_erfc)
+erfc_p = ew.composed("erfc", _erfc, 1, "f")
 defjvp(
     erfc_p,
     lambda g, x: ew.mul(
@@ -545,34 +516,23 @@ class BetaincGradientError(NumbaxError, ValueError):
     """
 
 
-@custom_jvp
-def _betainc(a: Any, b: Any, x: Any) -> Any:
-    return _betainc_value(a, b, x)
-
-
-@_betainc.defjvp
-def _betainc_jvp(primals, tangents):
-    a, b, x = primals
-    ta, tb, tx = tangents
-    if not all(type(t) is Zero for t in (ta, tb)):
-        raise BetaincGradientError(
-            "Betainc gradient with respect to a and b not supported (as in JAX); wrap a and b "
-            "in lax.stop_gradient or differentiate with respect to x only."
-        )
-    lbeta = ew.sub(ew.add(ew.lgamma(a), ew.lgamma(b)), ew.lgamma(ew.add(a, b)))
-    dx = ew.exp(
-        ew.sub(
-            ew.add(
-                ew.mul(ew.sub(b, _c(b, 1)), ew.log1p(ew.neg(x))),
-                ew.mul(ew.sub(a, _c(a, 1)), ew.log(x)),
-            ),
-            lbeta,
-        )
+def _betainc_grad_ab(g: Any, a: Any, b: Any, x: Any) -> Any:
+    raise BetaincGradientError(
+        "Betainc gradient with respect to a and b not supported (as in JAX); wrap a and b "
+        "in lax.stop_gradient or differentiate with respect to x only."
     )
-    return _betainc(a, b, x), ew.mul(tx, dx)
 
 
-_betainc.symbolic_zeros = True
+def _betainc_gradx(g: Any, a: Any, b: Any, x: Any) -> Any:
+    # JAX's: exp((b - 1) * log1p(-x) + (a - 1) * log(x) - lbeta) * g
+    lbeta = ew.sub(ew.add(ew.lgamma(a), ew.lgamma(b)), ew.lgamma(ew.add(a, b)))
+    one = ew.full_like(a, 1, shape=())
+    log_dx = ew.add(ew.mul(ew.sub(b, one), ew.log1p(ew.neg(x))), ew.mul(ew.sub(a, one), ew.log(x)))
+    return ew.mul(ew.exp(ew.sub(log_dx, lbeta)), g)
+
+
+regularized_incomplete_beta_p = ew.composed("regularized_incomplete_beta", _betainc_value, 3, "f")
+defjvp(regularized_incomplete_beta_p, _betainc_grad_ab, _betainc_grad_ab, _betainc_gradx)
 
 
 def betainc(a: Any, b: Any, x: Any) -> Any:
@@ -582,9 +542,7 @@ def betainc(a: Any, b: Any, x: Any) -> Any:
     `BetaincGradientError`, as JAX does.
     """
     args = _args("betainc", a, b, x, same="regularized_incomplete_beta")
-    out = _betainc(*args)
-    aval = get_aval(args[0])  # weak operands (all alike after promotion) give a weak result
-    return shapes.convert_element_type(out, aval.dtype, aval.weak_type)
+    return regularized_incomplete_beta_p.bind(*args)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -654,8 +612,7 @@ def zeta(x: Any, q: Any) -> Any:
     Derivatives: with respect to q, `-x * zeta(x + 1, q)`; with respect to x, none (JAX
     defines none either: a tangent for x raises).
     """
-    x, q = _args("zeta", x, q, same="zeta")
-    return _zeta(x, q)
+    return zeta_p.bind(*_args("zeta", x, q, same="zeta"))
 
 
 class ZetaGradientError(NumbaxError, ValueError):
@@ -666,26 +623,18 @@ class ZetaGradientError(NumbaxError, ValueError):
     """
 
 
-@custom_jvp
-def _zeta(x: Any, q: Any) -> Any:
-    return _zeta_value(x, q)
+def _zeta_gradx(g: Any, x: Any, q: Any) -> Any:
+    raise ZetaGradientError(
+        "zeta is not differentiable with respect to x (the order); stop_gradient it"
+    )
 
 
-@_zeta.defjvp
-def _zeta_jvp(primals, tangents):
-    x, q = primals
-    tx, tq = tangents
-    if type(tx) is not Zero:
-        raise ZetaGradientError(
-            "zeta is not differentiable with respect to x (the order); stop_gradient it"
-        )
-    out = _zeta(x, q)
-    if type(tq) is Zero:
-        return out, ew.full_like(out, 0)
-    return out, ew.mul(tq, ew.mul(ew.neg(x), _zeta(ew.add(x, _c(x, 1)), q)))
-
-
-_zeta.symbolic_zeros = True
+zeta_p = ew.composed("zeta", _zeta_value, 2, "f")
+defjvp(
+    zeta_p,
+    _zeta_gradx,
+    lambda g, x, q: ew.mul(g, ew.mul(ew.neg(x), zeta_p.bind(ew.add(x, _c(x, 1)), q))),
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -719,40 +668,35 @@ def _bessel_ie(x: Any, order: int) -> Any:
     return ew.select(small, series, asym)
 
 
-@custom_jvp
-def _i0e(x: Any) -> Any:
-    return _bessel_ie(x, 0)
-
-
-@custom_jvp
-def _i1e(x: Any) -> Any:
+def _i1e_value(x: Any) -> Any:
     y = _bessel_ie(x, 1)
     return ew.select(ew.lt(x, _c(x, 0)), ew.neg(y), y)
 
 
-@_i0e.defjvp
-def _i0e_jvp(primals, tangents):
-    (x,), (t,) = primals, tangents
-    y = _i0e(x)
-    return y, ew.mul(t, ew.sub(_i1e(x), ew.mul(ew.sign(x), y)))
+bessel_i0e_p = ew.composed("bessel_i0e", lambda x: _bessel_ie(x, 0), 1, "f")
+bessel_i1e_p = ew.composed("bessel_i1e", _i1e_value, 1, "f")
+defjvp2(
+    bessel_i0e_p, lambda g, y, x: ew.mul(g, ew.sub(bessel_i1e_p.bind(x), ew.mul(ew.sign(x), y)))
+)
 
 
-@_i1e.defjvp
-def _i1e_jvp(primals, tangents):
-    (x,), (t,) = primals, tangents
-    y = _i1e(x)
+def _i1e_jvp(g: Any, y: Any, x: Any) -> Any:
+    # JAX's, with its guard of |x| <= eps (the limit 1/2 there)
     eps = _eps(x)
-    not_tiny = ew.gt(ew.abs(x), _c(x, eps))
+    not_tiny = ew.gt(ew.abs(x), ew.full_like(x, eps, shape=()))
     safe = ew.select(not_tiny, x, _c(x, eps))
-    d = ew.sub(_i0e(safe), ew.mul(y, ew.add(ew.sign(safe), ew.div(_c(x, 1), safe))))
-    return y, ew.mul(t, ew.select(not_tiny, d, _c(x, 0.5)))
+    d = ew.sub(bessel_i0e_p.bind(safe), ew.mul(y, ew.add(ew.sign(safe), ew.integer_pow(safe, -1))))
+    return ew.mul(g, ew.select(not_tiny, d, _c(x, 0.5)))
+
+
+defjvp2(bessel_i1e_p, _i1e_jvp)
 
 
 def bessel_i0e(x: Any) -> Any:
     """`lax.bessel_i0e`: `exp(-|x|) I0(x)`."""
-    return _i0e(*_args("bessel_i0e", x))
+    return bessel_i0e_p.bind(*_args("bessel_i0e", x))
 
 
 def bessel_i1e(x: Any) -> Any:
     """`lax.bessel_i1e`: `exp(-|x|) I1(x)`."""
-    return _i1e(*_args("bessel_i1e", x))
+    return bessel_i1e_p.bind(*_args("bessel_i1e", x))

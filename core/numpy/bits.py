@@ -225,10 +225,6 @@ def ldexp(x1: Any, x2: Any, /) -> Any:
     return where(isinf(x1) | (x1 == 0), x1, out)
 
 
-def _nextafter(x1: Any, x2: Any) -> Any:
-    return lax_nextafter(x1, x2)
-
-
 def nextafter(x1: Any, x2: Any, /) -> Any:
     """The next representable float after `x1` in the direction of `x2`.
 
@@ -239,9 +235,7 @@ def nextafter(x1: Any, x2: Any, /) -> Any:
     Returns:
       An array of the promoted float dtype.
     """
-    x1, x2 = promote_args_inexact("nextafter", x1, x2)
-    aval = get_aval(x1)
-    return sh.convert_element_type(_nextafter(x1, x2), aval.dtype, aval.weak_type)
+    return lax_nextafter(*promote_args_inexact("nextafter", x1, x2, lax_shapes=True))
 
 
 def spacing(x: Any, /) -> Any:
@@ -259,12 +253,12 @@ def spacing(x: Any, /) -> Any:
     dt = get_aval(x).dtype
     inf = ew.full_like(x, np.inf)
     if dt == np.float16:
-        return ew.sub(_nextafter(x, inf), x)
+        return ew.sub(lax_nextafter(x, inf), x)
     # The sign bit read from the bits (so -0.0 counts as negative, as in JAX).
     negative = ew.lt(
         bitcast_convert_type(x, _int_dtype(dt)), ew.full_like(x, 0).astype(_int_dtype(dt))
     )
-    out = ew.sub(_nextafter(x, ew.select(negative, ew.neg(inf), inf)), x)
+    out = ew.sub(lax_nextafter(x, ew.select(negative, ew.neg(inf), inf)), x)
     tiny = ew.full_like(x, dtypes.finfo(dt).smallest_subnormal)
     out = where(out == 0, ew.select(negative, ew.neg(tiny), tiny), out)
     return sh.convert_element_type(out, dt)  # strongly typed, as JAX's

@@ -30,9 +30,9 @@ from core.errors import DTypeError, ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import broadcast_tangent, defjvp, defjvp2, defjvp_zero, tangent_aval
 from core.interpreters.transpose import is_undefined
-from core.primitive import Primitive, jax_params
+from core.primitive import Primitive, composition_impl, jax_params
 from core.prims.options import check_accuracy
-from core.prims.shapes import broadcast_in_dim, full
+from core.prims.shapes import broadcast_in_dim, convert_element_type, full
 from core.trace import Tracer, get_aval
 
 # ---------------------------------------------------------------------------------------------
@@ -194,6 +194,45 @@ def unop(name: str, np_fn, kinds: str | None = None, out_dtype=None) -> Primitiv
 
 def binop(name: str, np_fn, kinds: str | None = None, out_dtype=None) -> Primitive:
     return _nary(name, np_fn, 2, out_dtype, kinds)
+
+
+def composed(
+    name: str, composition: Callable, nargs: int, kinds: str | None = None, out_dtype=None
+) -> Primitive:
+    """JAX's elementwise primitive `name`, which numbax computes from other primitives.
+
+    Jaxprs print JAX's one equation; `composition(*operands)` (operands of one shape and
+    dtype) binds the others, and is what eager calls run and what `jit` compiles in its place
+    (`Primitive.def_composition`). Abstract eval and batching are the elementwise ones of
+    `unop`/`binop`; the caller adds the jvp (and transpose) rules.
+
+    Args:
+      name: JAX's name of the primitive.
+      composition: computes the result from operands broadcast to one shape.
+      nargs: the number of operands.
+      kinds: the dtype kinds the operands may have (`reject_dtype`'s message otherwise).
+      out_dtype: the result's dtype where it is not the operands' (comparisons: bool).
+
+    Returns:
+      The primitive.
+    """
+
+    def broadcast_composition(*xs):
+        avals = [get_aval(x) for x in xs]
+        shape = broadcast_shape(name, [a.shape for a in avals]) if nargs > 1 else avals[0].shape
+        xs = [
+            x if a.shape == shape else broadcast_in_dim(x, shape, tuple(range(a.ndim)))
+            for x, a in zip(xs, avals)
+        ]
+        out, want = composition(*xs), prim.abstract_eval(*avals)
+        got = get_aval(out)
+        if (got.dtype, got.weak_type) != (want.dtype, want.weak_type):
+            out = convert_element_type(out, want.dtype, want.weak_type)
+        return out
+
+    prim = _nary(name, composition_impl(broadcast_composition), nargs, out_dtype, kinds)
+    prim.def_composition(broadcast_composition)
+    return prim
 
 
 _F = "fc"  # inexact kinds

@@ -37,7 +37,7 @@ from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
 from core.interpreters.transpose import is_undefined
 from core.ir import Eqn, Jaxpr, Var
-from core.primitive import Primitive
+from core.primitive import Primitive, composition_impl
 from core.prims import elementwise as ew
 from core.prims import gather_batching
 from core.prims import shapes as sh
@@ -69,12 +69,7 @@ from core.prims.gather_dims import (
     scatter_window,
 )
 from core.prims.gather_points import default_fill_value, point_gather_p, point_scatter_p
-from core.trace import get_aval, to_numpy
-
-
-def _evaluated(composition):
-    """An `impl` that evaluates the composition eagerly on numpy values."""
-    return lambda *args, **params: to_numpy(composition(*args, **params))
+from core.trace import get_aval
 
 
 def _with_prim(rule, prim):
@@ -168,7 +163,7 @@ def _gather_transpose(ct, x, idx, *, dimension_numbers, slice_sizes, **params):
     return [_bind_scatter("add", zeros, idx, ct, sdn, **params), None]
 
 
-gather_p.def_impl(_evaluated(_gather_points))
+gather_p.def_impl(composition_impl(_gather_points))
 gather_p.def_abstract_eval(_gather_abstract_eval)
 gather_p.def_jvp(_gather_jvp)
 gather_p.def_transpose(_gather_transpose)
@@ -514,7 +509,7 @@ def _scatter_transpose(ct, x, idx, upd, *, dimension_numbers, mode, **params):
 
 
 for _kind, _prim in scatter_prims.items():
-    _prim.def_impl(_evaluated(_scatter_composition(_kind)))
+    _prim.def_impl(composition_impl(_scatter_composition(_kind)))
     _prim.def_abstract_eval(_scatter_abstract_eval)
     _prim.def_jvp(_scatter_add_jvp if _kind == "add" else _with_prim(_scatter_jvp, _prim))
     _prim.def_transpose(_with_prim(_scatter_transpose, _prim))

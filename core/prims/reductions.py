@@ -28,13 +28,16 @@ from core.prims.shapes import (
 from core.trace import get_aval
 
 
-def _reduced_shape(name: str, x: ShapedArray, axes: tuple[int, ...]) -> tuple[int, ...]:
+def reduced_shape(name: str, x: ShapedArray, axes: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape of a reduction `name` of `x` over `axes` (a `ShapeError` for bad axes)."""
     if any(a < 0 or a >= x.ndim for a in axes) or len(set(axes)) != len(axes):
         raise ShapeError(f"{name}: invalid axes {axes} for an array of shape {x.shape}")
     return tuple(d for i, d in enumerate(x.shape) if i not in axes)
 
 
-def _batch_axes_rule(prim):
+def batch_axes_rule(prim: Primitive) -> None:
+    """Gives the reduction `prim` (parameter `axes`) JAX's batching rule."""
+
     def rule(args, dims, *, axes, **params):
         (x,), (d,) = args, dims
         # JAX's `batching.reducer_batcher` computes the axes with numpy: they are numpy ints
@@ -74,7 +77,7 @@ def _reduction(name: str, np_fn, kinds: str, out_bool: bool = False) -> Primitiv
 
     def impl(x, *, axes):
         if x.size == 0 and np_fn in (np.max, np.min):  # XLA's identity: -inf/+inf, int extremes
-            return np.full(_reduced_shape(name, x, axes), _identity(np_fn, x.dtype), x.dtype)
+            return np.full(reduced_shape(name, x, axes), _identity(np_fn, x.dtype), x.dtype)
         if x.dtype.kind == "c" and np_fn in (np.max, np.min):
             return _complex_extremum(x, axes, np_fn)
         if dtypes.is_ml_float(x.dtype):  # like XLA on CPU: accumulate in float32, round once
@@ -86,11 +89,11 @@ def _reduction(name: str, np_fn, kinds: str, out_bool: bool = False) -> Primitiv
     def abstract_eval(x, *, axes):
         if dtypes.kind(x.dtype) not in kinds:
             raise TypeError(f"{name} does not accept dtype {x.dtype}")
-        return ShapedArray(_reduced_shape(name, x, axes), x.dtype, x.weak_type)
+        return ShapedArray(reduced_shape(name, x, axes), x.dtype, x.weak_type)
 
     prim.def_impl(impl)
     prim.def_abstract_eval(abstract_eval)
-    _batch_axes_rule(prim)
+    batch_axes_rule(prim)
     return prim
 
 
@@ -187,12 +190,12 @@ def _argext(name: str, np_fn) -> Primitive:
 
     def abstract_eval(x, *, axes, index_dtype):
         check(x, axes)
-        return ShapedArray(_reduced_shape(name, x, axes), index_dtype)
+        return ShapedArray(reduced_shape(name, x, axes), index_dtype)
 
     prim.def_impl(impl)
     prim.def_abstract_eval(abstract_eval)
     defjvp_zero(prim)
-    _batch_axes_rule(prim)
+    batch_axes_rule(prim)
     return prim
 
 

@@ -2,10 +2,12 @@
 
 `sort` sorts several same-shaped operands together by the first `num_keys` of them (argsort is
 `sort(x, iota)`); NaNs go last, as in numpy and JAX. `top_k` returns the k largest values along
-`axis` and their int32 indices, ties in index order. `cumsum`/`cumprod`/`cummax`/`cummin` scan
-along one axis, optionally in reverse. Derivatives of sort and top_k go through the permutation
-gathered with `take_along_axis`; `cumsum` is linear; cumprod/cummax/cummin differentiate JAX's
-way, as the jvp of the parallel prefix scan (`lax.associative_scan`) of their operation.
+`axis` and their int32 indices, ties in index order. `cumsum`/`cumprod`/`cummax`/`cummin`/
+`cumlogsumexp` scan along one axis, optionally in reverse (`jit` compiles cumlogsumexp as its
+composition, the parallel prefix scan of a stable logaddexp). Derivatives of sort and top_k go
+through the permutation gathered with `take_along_axis`; `cumsum` is linear; the others
+differentiate JAX's way, as the jvp of the parallel prefix scan (`lax.associative_scan`) of
+their operation.
 """
 
 from __future__ import annotations
@@ -206,9 +208,20 @@ def top_k(operand: Any, k: int, *, axis: int = -1) -> list[Any]:
 # Cumulative reductions
 
 
+def _quiet(fn):
+    """`fn` without numpy's warnings (logaddexp of two -infs is nan inside, and masked)."""
+
+    def quiet(*args, **params):
+        with np.errstate(all="ignore"):
+            return fn(*args, **params)
+
+    return quiet
+
+
 def _cumulative(name: str, ufunc) -> Primitive:
     prim = Primitive(name)
 
+    @_quiet
     def impl(x, *, axis, reverse):
         if reverse:
             x = np.flip(x, axis)
@@ -266,6 +279,21 @@ def _cumulative_jvp(op):
     return rule
 
 
+def _logaddexp(a: Any, b: Any) -> Any:
+    """`log(exp(a) + exp(b))`, stably (the combiner of cumlogsumexp)."""
+    m = ew.max(a, b)
+    safe = ew.select(ew.is_finite(m), m, ew.full_like(m, 0))
+    d = ew.add(ew.exp(ew.sub(a, safe)), ew.exp(ew.sub(b, safe)))
+    return ew.add(ew.log(d), safe)
+
+
+# JAX's cumlogsumexp primitive; `jit` compiles its composition, the parallel prefix scan of
+# `_logaddexp` (as JAX's lowering to a windowed reduction, a log-depth tree of roundings)
+cumlogsumexp_p = _cumulative("cumlogsumexp", np.logaddexp)
+cumlogsumexp_p.def_composition(
+    lambda x, *, axis, reverse: associative_scan(_logaddexp, x, reverse=reverse, axis=axis)
+)
+cumlogsumexp_p.def_jvp(_cumulative_jvp(_logaddexp))
 cumprod_p.def_jvp(_cumulative_jvp(ew.mul))
 cummax_p.def_jvp(_cumulative_jvp(ew.max))
 cummin_p.def_jvp(_cumulative_jvp(ew.min))
@@ -286,3 +314,4 @@ cumsum = _wrap(cumsum_p)
 cumprod = _wrap(cumprod_p)
 cummax = _wrap(cummax_p)
 cummin = _wrap(cummin_p)
+cumlogsumexp = _wrap(cumlogsumexp_p)

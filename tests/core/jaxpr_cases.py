@@ -300,6 +300,7 @@ def _cases(m):  # noqa: PLR0915  (one line per case)
     c["grad_custom_vjp"] = (jax.grad(lambda x: g(x).sum()), (X,))
     _more_cases(m, c)
     _linalg_cases(m, c)
+    _composed_primitive_cases(m, c)
     return c
 
 
@@ -472,6 +473,46 @@ def _linalg_cases(m, c):
     c["fft"] = (lambda x: jnp.fft.fft(x), (_x(8),))
     c["ifft"] = (lambda x: jnp.fft.ifft(x), (_x(8),))
     c["rfft"] = (lambda x: jnp.fft.rfft(x), (_x(8),))
+
+
+def _composed_primitive_cases(m, c):
+    """JAX's primitives numbax computes from others (special functions, bits, cumlogsumexp)."""
+    jax, jnp, lax = m.jax, m.jnp, m.lax
+    A, P, I = (
+        np.array([0.5, 2.0, 5.0], F),
+        np.array([0.3, 2.5, 4.0], F),
+        np.array([1, 7, -3], np.int32),
+    )
+    c["igamma"] = (lambda a, x: lax.igamma(a, x), (A, P))
+    c["igamma_scalar"] = (lambda x: lax.igamma(2.0, x), (P,))
+    c["igammac"] = (lambda a, x: lax.igammac(a, x), (A, P))
+    c["igamma_grad_a"] = (lambda a, x: lax.igamma_grad_a(a, x), (A, P))
+    c["grad_igamma"] = (jax.grad(lambda a, x: lax.igamma(a, x).sum(), (0, 1)), (A, P))
+    c["grad_igammac"] = (jax.grad(lambda a, x: lax.igammac(a, x).sum(), (0, 1)), (A, P))
+    c["betainc"] = (lambda x: lax.betainc(1.0, 2.0, x), (P / 5,))
+    c["grad_betainc"] = (jax.grad(lambda x, a, b: lax.betainc(a, b, x).sum()), (P / 5, A, P))
+    c["zeta"] = (lambda x, q: lax.zeta(x, q), (A + 2, P))
+    c["bessel_i0e"] = (lambda x: lax.bessel_i0e(x), (P,))
+    c["bessel_i1e"] = (lambda x: lax.bessel_i1e(x), (P,))
+    c["grad_bessel_i0e"] = (jax.grad(lambda x: lax.bessel_i0e(x).sum()), (P,))
+    c["grad_bessel_i1e"] = (jax.grad(lambda x: lax.bessel_i1e(x).sum()), (P,))
+    c["cumlogsumexp"] = (lambda x: lax.cumlogsumexp(x, axis=1, reverse=True), (X,))
+    c["vmap_cumlogsumexp"] = (jax.vmap(lambda x: lax.cumlogsumexp(x)), (X,))
+    c["nextafter"] = (lambda x: lax.nextafter(x, 2.0), (P,))
+    c["jnp_nextafter"] = (lambda x, y: jnp.nextafter(x, y), (P, A))
+    c["clz"] = (lambda i: lax.clz(i), (I,))
+    c["conj"] = (lambda x: lax.conj(x), (P,))
+    c["reduce_precision"] = (lambda x: lax.reduce_precision(x, 5, 10), (P,))
+    c["grad_reduce_precision"] = (jax.grad(lambda x: lax.reduce_precision(x, 5, 10).sum()), (P,))
+    c["reduce_xor"] = (lambda i: lax.reduce_xor(i, (0,)), (I,))
+    c["eq_to"] = (lambda x, y: lax.eq_to_p.bind(x, y), (P, A))
+    c["lt_to"] = (lambda x, y: lax.lt_to_p.bind(x, y), (P, A))
+    c["scatter_add_bind"] = (
+        lambda x, i, u: lax.scatter_add(
+            x, i[:, None], u, lax.ScatterDimensionNumbers((), (0,), (0,))
+        ),
+        (V, I3, _x(3)),
+    )
 
 
 def cases(m):

@@ -14,6 +14,7 @@ import numpy as np
 
 import core.numpy as jnp
 from core.checkpoint import checkpoint_name
+from core.lax import composites as co
 from core.lax import special
 from core.lax import triangular as tr
 from core.prims import collectives as coll
@@ -412,6 +413,39 @@ CASES: list[Case] = [
         [np.triu(L(3, 3)), L(2, 3)],
     ),
     Case("erfc", "erfc", special.erfc, [np.array([-1.3, 0.2, 0.9, 2.4])]),
+    # JAX's special-function primitives (numbax computes them from others)
+    # second derivatives in `a` need igamma_grad_a's, which JAX does not define either
+    Case("igamma", "igamma", special.igamma_p.bind, [P(3) + 1, P(3) * 2], order=1),
+    Case("igammac", "igammac", special.igammac_p.bind, [P(3) + 1, P(3) * 2], order=1),
+    Case("igamma_grad_a", "igamma_grad_a", special.igamma_grad_a, [P(3) + 1, P(3)], grad=False),
+    Case(
+        "regularized_incomplete_beta",
+        "regularized_incomplete_beta",
+        lambda x: special.regularized_incomplete_beta_p.bind(
+            ew.full_like(x, 2.0), ew.full_like(x, 3.0), x
+        ),
+        [np.array([0.2, 0.5, 0.7])],
+    ),
+    Case("zeta", "zeta", lambda q: special.zeta_p.bind(ew.full_like(q, 3.0), q), [P(3)]),
+    Case("bessel_i0e", "bessel_i0e", special.bessel_i0e_p.bind, [A(4)]),
+    Case("bessel_i1e", "bessel_i1e", special.bessel_i1e_p.bind, [A(4)]),
+    Case(
+        "cumlogsumexp",
+        "cumlogsumexp",
+        lambda x: so.cumlogsumexp_p.bind(x, axis=1, reverse=True),
+        [R(2, 3)],
+    ),
+    Case("nextafter", "nextafter", co.nextafter, [R(3), R(3)], grad=False),
+    Case("clz", "clz", co.clz, [I(3)], grad=False),
+    Case("conj", "conj", lambda x: ew.imag_p.bind(co.conj(ew.complex_p.bind(x, x))), [R(3)]),
+    Case("conj_real", "conj", lambda x: ew.real_p.bind(co.conj(x)), [R(3)]),
+    # float64's own format (a step function otherwise, whose derivative JAX defines as 1)
+    Case("reduce_precision", "reduce_precision", lambda x: co.reduce_precision(x, 11, 52), [R(3)]),
+    *[
+        Case(n, n, getattr(co, f"{n}_p").bind, [D(3), D(3)[::-1]], grad=False)
+        for n in ("eq_to", "le_to", "lt_to")
+    ],
+    Case("reduce_xor", "reduce_xor", lambda i: co.reduce_xor(i, (1,)), [I(2, 3)], grad=False),
     Case("copy", "copy", sh.copy_p.bind, [L(3)]),
     # JAX's psum over a positional axis (what a psum over a vmap axis becomes)
     Case("psum_axes", "psum_axes", lambda x: coll.psum_axes_p.bind(x, axis_name=(1,)), [R(2, 3)]),

@@ -28,7 +28,7 @@ ELSEWHERE = {name for name, p in PRIMS.items() if p.higher_order} | {
     *(name for name, p in PRIMS.items() if p.on_keys),
 }
 # Rules JAX does not define either (its transformations raise NotImplementedError as ours do).
-JAX_LACKS = {"rng_uniform": {"jvp", "batch"}}
+JAX_LACKS = {"rng_uniform": {"jvp", "batch"}, "nextafter": {"jvp"}}
 
 
 def _nullary(prim) -> bool:

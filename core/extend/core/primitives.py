@@ -2,8 +2,8 @@
 numbax has under the same name: its `core.primitive.all_primitives()` that JAX lists too).
 
 `jit_p`, `linear_solve_p`, `remat_p` and `add_jaxvals_p` are numbax's `jit_call`,
-`custom_linear_solve`, `remat2` and `add_any`; JAX's others numbax lacks (`reduce_precision_p`,
-`rng_bit_generator_p`, the `scatter_*` variants, ...) are not defined here.
+`custom_linear_solve`, `remat2` and `add_any`; JAX's others numbax lacks (`lu_p`, `schur_p`,
+...) are not defined here.
 """
 
 from core.primitive import Primitive, all_primitives
@@ -31,6 +31,8 @@ _JAX_NAMES = """
 """.split()  # noqa: SIM905  (175 names, one list)
 
 _numbax = all_primitives()
+# JAX's names of these primitives are dashed ("scatter-add"), as their jaxprs print them
+_numbax.update({n.replace("-", "_"): p for n, p in _numbax.items() if n.startswith("scatter-")})
 globals().update({f"{name}_p": _numbax[name] for name in _JAX_NAMES if name in _numbax})
 jit_p: Primitive = _numbax["jit_call"]
 linear_solve_p: Primitive = _numbax["custom_linear_solve"]
