@@ -176,12 +176,13 @@ def composition_impl(composition: Callable) -> Callable:
       composition: `composition(*operands, **params)` binds the other primitives.
 
     Returns:
-      `impl(*operands, **params)`, a numpy array.
+      `impl(*operands, **params)`: a numpy array (a list of them for a list of results).
     """
 
-    def impl(*args: Any, **params: Any) -> np.ndarray:
+    def impl(*args: Any, **params: Any) -> Any:
         with set_current_trace(eval_trace):
-            return to_numpy(composition(*args, **params))
+            out = composition(*args, **params)
+        return [to_numpy(o) for o in out] if isinstance(out, (list, tuple)) else to_numpy(out)
 
     return impl
 

@@ -23,7 +23,6 @@ from core.lax.fourier import fft
 from core.lax.gather_api import scatter_sub
 from core.named_sharding import with_sharding_constraint
 from core.placement import device_put
-from core.prims.windows import reduce_window
 from core.trace import as_value
 from numbax.errors import NumbaxError
 
@@ -100,36 +99,6 @@ def _reduce(*args: Any, computation: Callable, jaxpr: Any = None, dimensions: Se
     return list(out) if isinstance(out, (tuple, list)) else [out]
 
 
-def _reduce_window(
-    *args: Any,
-    jaxpr: Any,
-    consts: Sequence[Any] = (),
-    window_dimensions: Sequence[int],
-    window_strides: Sequence[int],
-    padding: Sequence[tuple[int, int]],
-    base_dilation: Sequence[int],
-    window_dilation: Sequence[int],
-) -> list[Any]:
-    if len(args) != 2:
-        raise PrimitiveNotImplementedError(
-            "reduce_window",
-            "numbax reduces one operand at a time; call lax.reduce_window once per operand",
-        )
-    operand, init = args
-    return [
-        reduce_window(
-            operand,
-            init,
-            _computation(jaxpr, consts),
-            window_dimensions,
-            window_strides,
-            padding,
-            base_dilation,
-            window_dilation,
-        )
-    ]
-
-
 def _scatter(fn: Callable) -> Callable:
     def bind(
         operand: Any,
@@ -190,7 +159,6 @@ optimization_barrier_p = ComposedPrimitive(
 )
 scatter_sub_p = ComposedPrimitive("scatter-sub", _scatter(scatter_sub))
 reduce_p = ComposedPrimitive("reduce", _reduce, multiple_results=True)
-reduce_window_p = ComposedPrimitive("reduce_window", _reduce_window, multiple_results=True)
 fft_p = ComposedPrimitive("fft", lambda x, *, fft_type, fft_lengths: fft(x, fft_type, fft_lengths))
 approx_top_k_p = ComposedPrimitive("approx_top_k", _approx_top_k, multiple_results=True)
 device_put_p = ComposedPrimitive("device_put", _device_put, multiple_results=True)

@@ -17,6 +17,11 @@ through the selected element: their jvp is `select_and_gather_add(t, x)` (the ta
 first maximal/minimal tap of each window), whose transpose is `select_and_scatter_add`
 (each output cotangent added at that tap), and vice versa, so every order works. All batch by
 adding a window dimension of size 1 for the vmapped axis. The numpy impls use strided views.
+
+`reduce_window` is JAX's primitive for any other computation (a jaxpr on scalars, several
+operands at once): its value, eagerly and compiled, is the computation applied to one strided
+slice per window tap (`Primitive.def_composition`), differentiated through that composition
+(JAX linearizes none).
 """
 
 from __future__ import annotations
@@ -29,12 +34,15 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from core.ad_util import Zero
+from core import tree_util
+from core.ad_util import Zero, instantiate
 from core.avals import ShapedArray
 from core.errors import ShapeError
 from core.interpreters import batching
-from core.interpreters.jvp import deflinear
-from core.primitive import Primitive
+from core.interpreters.jvp import deflinear, jvp_flat
+from core.interpreters.partial_eval import trace_to_jaxpr
+from core.ir import ClosedJaxpr, Jaxpr, eval_jaxpr
+from core.primitive import Primitive, composition_impl
 from core.prims import elementwise as ew
 from core.prims.conv import padtype_to_pads
 from core.prims.indexing import pad
@@ -427,14 +435,16 @@ def reduce_window(
     base_dilation: Sequence[int] | None = None,
     window_dilation: Sequence[int] | None = None,
 ) -> Any:
-    """`lax.reduce_window`: primitives for the sum/max/min monoids (the pooling layers), any
-    other binary `computation` combined over strided slices.
+    """`lax.reduce_window`: primitives for the sum/max/min monoids (the pooling layers; a
+    non-identity init joins the result once, where JAX binds `reduce_window`), JAX's
+    `reduce_window` primitive for any other `computation`.
 
     Args:
-      operand: the array.
-      init_value: the reduction's start value; padding is filled with it.
+      operand: the array, or a pytree of arrays of one shape.
+      init_value: the reduction's start value (a pytree of scalars like `operand`); padding is
+        filled with it.
       computation: `lax.add`, `lax.max` or `lax.min` (or jnp.add/maximum/minimum), or any
-        associative binary function of arrays.
+        associative binary function of (pytrees of) scalars.
       window_dimensions: the window size per dimension.
       window_strides: the step per dimension (default 1).
       padding: 'SAME', 'VALID' or (low, high) pairs.
@@ -442,10 +452,11 @@ def reduce_window(
       window_dilation: window dilation per dimension.
 
     Returns:
-      The reduced windows.
+      The reduced windows (a pytree like `operand`).
     """
-    kind = _monoid(computation)
-    aval = get_aval(operand)
+    leaves = tree_util.tree_leaves(operand)
+    kind = _monoid(computation) if len(leaves) == 1 and leaves[0] is operand else None
+    aval = get_aval(leaves[0])
     params = _norm_params(
         aval.shape, window_dimensions, window_strides, padding, base_dilation, window_dilation
     )
@@ -469,26 +480,104 @@ def reduce_window(
     return combine(out, _broadcast(init, out))
 
 
-def _generic_reduce_window(operand: Any, init_value: Any, computation: Callable, params) -> Any:
-    """Any other binary `computation`: combines, from `init`, one strided slice of the padded
-    operand per window offset (window-size many calls on whole arrays); a validity mask keeps
-    padding and dilation holes out, as in XLA."""
-    aval = get_aval(operand)
-    init = convert_element_type(init_value, aval.dtype, aval.weak_type)
+# ---------------------------------------------------------------------------------------------
+# reduce_window: any computation (JAX's primitive)
+
+reduce_window_p = Primitive("reduce_window", multiple_results=True)
+
+
+def _reduce_window_composition(*args: Any, jaxpr: Jaxpr, consts: tuple, **params: Any) -> list:
+    """Combines, from the init values, one strided slice of the padded operands per window
+    offset (window-size many evaluations of the computation `jaxpr` on whole arrays); a
+    validity mask keeps padding and dilation holes out, as in XLA."""
+    if isinstance(jaxpr, ClosedJaxpr):  # accepted too (a `make_jaxpr` result)
+        jaxpr, consts = jaxpr.jaxpr, (*jaxpr.consts, *consts)
+    n = len(args) // 2
+    operands, inits = args[:n], args[n:]
     cfg = tuple((lo, hi, d - 1) for (lo, hi), d in zip(params["padding"], params["base_dilation"]))
-    padded = pad(operand, init, cfg)
-    valid = pad(full(aval.shape, True, np.dtype(bool)), full((), False, np.dtype(bool)), cfg)
-    shape = get_aval(padded).shape
+    padded = [pad(x, i, cfg) for x, i in zip(operands, inits)]
+    shape = get_aval(operands[0]).shape
+    valid = pad(full(shape, True, np.dtype(bool)), full((), False, np.dtype(bool)), cfg)
+    out_shape = _out_shape(shape, **params)
     wd, ws, wdl = params["window_dimensions"], params["window_strides"], params["window_dilation"]
-    span = [(w - 1) * d + 1 for w, d in zip(wd, wdl)]
-    out_shape = tuple(max(0, (p - s) // st + 1) for p, s, st in zip(shape, span, ws))
-    out = broadcast_in_dim(init, out_shape, ())
+    outs = [broadcast_in_dim(i, out_shape, ()) for i in inits]
     for offset in itertools.product(*(range(w) for w in wd)):
         start = [o * d for o, d in zip(offset, wdl)]
-        limit = [b + (n - 1) * st + 1 if n else b for b, n, st in zip(start, out_shape, ws)]
-        taken = static_slice(padded, start, limit, ws)
-        out = ew.select(static_slice(valid, start, limit, ws), computation(out, taken), out)
-    return out
+        limit = [b + (k - 1) * st + 1 if k else b for b, k, st in zip(start, out_shape, ws)]
+        taken = [static_slice(x, start, limit, ws) for x in padded]
+        ok = static_slice(valid, start, limit, ws)
+        new = eval_jaxpr(jaxpr, consts, *outs, *taken)
+        outs = [ew.select(ok, a, b) for a, b in zip(new, outs)]
+    return outs
+
+
+def _reduce_window_abstract_eval(*args: ShapedArray, jaxpr: Jaxpr, consts: tuple, **params):
+    n = len(args) // 2
+    for x, i in zip(args[:n], args[n:]):
+        _check("reduce_window", x, *(params[k] for k in _WINDOW_PARAMS))
+        if x.dtype != i.dtype or i.shape != ():
+            raise ShapeError(
+                f"reduce_window: the init value of an operand of dtype {x.dtype} must be a "
+                f"scalar of that dtype, got {i.dtype}{list(i.shape)}"
+            )
+    return [ShapedArray(_out_shape(x.shape, **params), x.dtype) for x in args[:n]]
+
+
+def _reduce_window_jvp(primals, tangents, **params):
+    # the jvp of the composition (JAX's primitive has a jvp but no linearization)
+    outs = reduce_window_p.bind(*primals, **params)
+    tangents = [instantiate(t) for t in tangents]
+    _, touts = jvp_flat(lambda *xs: _reduce_window_composition(*xs, **params), primals, tangents)
+    return outs, touts
+
+
+def _reduce_window_batch(args, dims, **params):
+    # JAX's: the operands' batch axes to the front, a unit window over them
+    n = len(args) // 2
+    if any(d is not None for d in dims[n:]):
+        raise NotImplementedError("reduce_window batching is not implemented for initial values")
+    size = next(get_aval(x).shape[d] for x, d in zip(args, dims) if d is not None)
+    operands = [batching.moveaxis(x, d, 0, size) for x, d in zip(args[:n], dims[:n])]
+    outs = reduce_window_p.bind(*operands, *args[n:], **_insert_unit_window(params, 0))
+    return outs, [0] * n
+
+
+reduce_window_p.def_impl(composition_impl(_reduce_window_composition))
+reduce_window_p.def_abstract_eval(_reduce_window_abstract_eval)
+reduce_window_p.def_composition(_reduce_window_composition)
+reduce_window_p.def_jvp(_reduce_window_jvp)
+reduce_window_p.def_batch(_reduce_window_batch)
+
+
+def _generic_reduce_window(operands: Any, init_values: Any, computation: Callable, params) -> Any:
+    """`reduce_window_p` of the (pytrees of) operands and init values, `computation` staged
+    on scalars as JAX stages it."""
+    flat, tree = tree_util.tree_flatten(operands)
+    flat_inits, init_tree = tree_util.tree_flatten(init_values)
+    if tree != init_tree:
+        raise TypeError(
+            "reduce_window: the operands and the init values must be pytrees of one structure, "
+            f"got {tree} and {init_tree}"
+        )
+    avals = [get_aval(x) for x in flat]
+    flat_inits = [convert_element_type(i, a.dtype) for i, a in zip(flat_inits, avals)]
+    scalars = [ShapedArray((), a.dtype) for a in avals]
+
+    def fun(*xs):
+        n = len(xs) // 2
+        a = tree_util.tree_unflatten(tree, list(xs[:n]))
+        b = tree_util.tree_unflatten(tree, list(xs[n:]))
+        out, out_tree = tree_util.tree_flatten(computation(a, b))
+        if out_tree != tree:
+            raise TypeError(
+                f"reduce_window: the computation must return the operands' structure {tree}, "
+                f"got {out_tree}"
+            )
+        return out
+
+    jaxpr, consts = trace_to_jaxpr(fun, scalars + scalars)
+    outs = reduce_window_p.bind(*flat, *flat_inits, jaxpr=jaxpr, consts=tuple(consts), **params)
+    return tree_util.tree_unflatten(tree, outs)
 
 
 def _broadcast(scalar: Any, like: Any) -> Any:

@@ -507,6 +507,25 @@ def _composed_primitive_cases(m, c):
     c["reduce_xor"] = (lambda i: lax.reduce_xor(i, (0,)), (I,))
     c["eq_to"] = (lambda x, y: lax.eq_to_p.bind(x, y), (P, A))
     c["lt_to"] = (lambda x, y: lax.lt_to_p.bind(x, y), (P, A))
+    sp = m.jax.scipy.special
+    c["jsp_gammainc_scalar"] = (lambda x: sp.gammainc(2.0, x), (P,))
+    c["jsp_gammaincc"] = (lambda a, x: sp.gammaincc(a, x), (A, P))
+    c["jsp_betainc"] = (lambda a, x: sp.betainc(a, 2.0, x), (A, P / 5))
+    c["jsp_i1e"] = (lambda x: sp.i1e(x), (P,))
+    c["reduce_window_mul"] = (
+        lambda x: lax.reduce_window(x, 1.0, lax.mul, (1, 2), (1, 1), "VALID"),
+        (X,),
+    )
+    c["reduce_window_pair"] = (
+        lambda x: lax.reduce_window(
+            (x, x), (1.0, 0.0), lambda a, b: (a[0] * b[0], a[1] + b[1]), (2, 2), (1, 2), "SAME"
+        ),
+        (X,),
+    )
+    c["vmap_reduce_window"] = (
+        jax.vmap(lambda x: lax.reduce_window(x, 1.0, lax.mul, (2,), (1,), "VALID")),
+        (X,),
+    )
     c["scatter_add_bind"] = (
         lambda x, i, u: lax.scatter_add(
             x, i[:, None], u, lax.ScatterDimensionNumbers((), (0,), (0,))

@@ -12,6 +12,7 @@ import flax.linen as linen
 import jax
 import jax.numpy as jnp
 import jax.scipy.linalg  # noqa: F401  (jax.scipy.linalg for the table)
+import jax.scipy.special  # noqa: F401  (jax.scipy.special for the table)
 import optax
 from jax import lax, nn
 

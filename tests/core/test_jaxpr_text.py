@@ -14,6 +14,7 @@ import pytest
 import core
 import core.numpy as jnp
 import core.scipy.linalg  # noqa: F401  (core.scipy.linalg for the table)
+import core.scipy.special  # noqa: F401  (core.scipy.special for the table)
 import nn as linen
 import optim as optax
 from core import lax, nn

@@ -192,7 +192,7 @@ def betainc(a: Any, b: Any, x: Any) -> Any:
     Returns:
       `I_x(a, b)` (differentiable in `x` only, as in JAX).
     """
-    a, b, x = promote_args_inexact("betainc", a, b, x)
+    a, b, x = promote_args_inexact("betainc", a, b, x, lax_shapes=True)
     _real_only("betainc", a)
     return lax.betainc(a, b, x)
 
@@ -207,7 +207,7 @@ def gammainc(a: Any, x: Any) -> Any:
     Returns:
       `P(a, x)`.
     """
-    return lax.igamma(*promote_args_inexact("gammainc", a, x))
+    return lax.igamma(*promote_args_inexact("gammainc", a, x, lax_shapes=True))
 
 
 def gammaincc(a: Any, x: Any) -> Any:
@@ -220,7 +220,7 @@ def gammaincc(a: Any, x: Any) -> Any:
     Returns:
       `Q(a, x)`.
     """
-    return lax.igammac(*promote_args_inexact("gammaincc", a, x))
+    return lax.igammac(*promote_args_inexact("gammaincc", a, x, lax_shapes=True))
 
 
 def digamma(x: Any) -> Any:
@@ -269,7 +269,7 @@ def zeta(x: Any, q: Any = None) -> Any:
         raise NotImplementedError(
             "Riemann zeta function not implemented; pass q=1 for the Hurwitz zeta at q = 1"
         )
-    return lax.zeta(*promote_args_inexact("zeta", x, q))
+    return lax.zeta(*promote_args_inexact("zeta", x, q, lax_shapes=True))
 
 
 def multigammaln(a: Any, d: int) -> Any:
