@@ -4,8 +4,8 @@ In JAX these are the decomposition primitives; here most are thin wrappers: `cho
 `qr`, `svd` and `eig` bind the primitives of `core/prims/decompositions.py` and `eig.py` (after
 JAX's symmetrization `(x + x^H) / 2`), `triangular_solve` binds JAX's primitive
 (`core/lax/triangular.py`), `lu` reuses `core.scipy.linalg`'s pivoted LU (no `lu` primitive
-yet), `tridiagonal_solve` is the Thomas algorithm as two `lax.scan`s, the Householder
-reductions (`hessenberg`, `tridiagonal`, `householder_product`, `ormqr`) live in
+yet), `tridiagonal_solve` binds JAX's primitive (Thomas's algorithm as two `lax.scan`s), the
+Householder reductions (`hessenberg`, `tridiagonal`, `householder_product`, `ormqr`) live in
 `core/lax/householder.py`, and `cholesky_update` is Givens rotations, as JAX writes it. The
 rest are compositions, so `grad`, `vmap` and `jit` apply as usual.
 
@@ -23,9 +23,13 @@ import numpy as np
 
 import core.numpy as jnp
 from core import lax
+from core.ad_util import Zero, add_any, instantiate
+from core.avals import ShapedArray
+from core.interpreters import batching
 from core.lax.householder import hessenberg, householder_product, ormqr, tridiagonal
 from core.lax.triangular import triangular_solve, triangular_solve_p
 from core.numpy.linalg import tril_factor
+from core.primitive import Primitive, composition_impl
 from core.prims import decompositions as dec
 from core.prims.decompositions import cholesky_p, eigh_p, qr_p, svd_p
 from core.prims.eig import eig, eig_p
@@ -41,6 +45,7 @@ __all__ = [
     "qr_p",
     "svd_p",
     "triangular_solve_p",
+    "tridiagonal_solve_p",
     "cholesky",
     "cholesky_update",
     "eig",
@@ -220,33 +225,10 @@ def symmetric_product(
     return alpha * jnp.matmul(a_matrix, jnp.swapaxes(a_matrix, -1, -2)) + beta * c_matrix
 
 
-def tridiagonal_solve(dl: Any, d: Any, du: Any, b: Any, *, perturb_singular: bool = False) -> Any:
-    """Solves the tridiagonal system `A X = B` (`jax.lax.linalg.tridiagonal_solve`).
-
-    Thomas's algorithm (elimination without pivoting): a forward `scan` over the rows
-    eliminates the lower diagonal, a reverse `scan` substitutes back.
-
-    Args:
-        dl: the lower diagonals `(..., m)`, `dl[..., i] = A[i, i-1]` (`dl[..., 0]` is 0).
-        d: the diagonals `(..., m)`.
-        du: the upper diagonals `(..., m)`, `du[..., i] = A[i, i+1]` (`du[..., m-1]` is 0).
-        b: the right-hand sides `(..., m, n)`.
-        perturb_singular: not implemented (only False).
-
-    Returns:
-        `X`, shaped and typed like `b`.
-    """
-    if perturb_singular:
-        raise UnsupportedOptionError(
-            "tridiagonal_solve(perturb_singular=True) is not implemented; pass False."
-        )
-    shapes = [get_aval(jnp.asarray(v)).shape for v in (dl, d, du)]
-    b_shape = get_aval(jnp.asarray(b)).shape
-    if len(set(shapes)) != 1 or len(b_shape) < 2 or b_shape[:-1] != shapes[0]:
-        raise ValueError(
-            f"tridiagonal_solve: dl, d, du must share a shape (..., m) and b be (..., m, n); "
-            f"got {shapes[0]}, {shapes[1]}, {shapes[2]} and {b_shape}."
-        )
+def _thomas(dl: Any, d: Any, du: Any, b: Any, *, perturb_singular: bool) -> Any:
+    """Thomas's algorithm (elimination without pivoting): a forward `scan` over the rows
+    eliminates the lower diagonal, a reverse `scan` substitutes back (the composition `jit`
+    compiles for `tridiagonal_solve`)."""
     dl, d, du = (jnp.moveaxis(v, -1, 0)[..., None] for v in (dl, d, du))
     rows = jnp.moveaxis(b, -2, 0)
 
@@ -267,6 +249,97 @@ def tridiagonal_solve(dl: Any, d: Any, du: Any, b: Any, *, perturb_singular: boo
 
     _, x = lax.scan(substitute, jnp.zeros_like(rows[0]), (c, y), reverse=True)
     return jnp.moveaxis(x, 0, -2)
+
+
+def _tridiagonal_solve_abstract_eval(dl, d, du, b, *, perturb_singular):
+    # JAX's shape rule and messages
+    if dl.shape != d.shape or dl.shape != du.shape:
+        raise TypeError(
+            "tridiagonal_solve requires that all diagonal arguments have the same shape."
+        )
+    if dl.shape != b.shape[:-1]:
+        raise TypeError(
+            "tridiagonal_solve requires that the leading ndim-1 dimensions of b equal the "
+            "dimensions of the diagonal arguments."
+        )
+    if len({dl.dtype, d.dtype, du.dtype, b.dtype}) != 1 or b.dtype.kind not in "fc":
+        raise TypeError(
+            "tridiagonal_solve requires float or complex arguments of one dtype, got "
+            f"{dl.dtype}, {d.dtype}, {du.dtype} and {b.dtype}"
+        )
+    return ShapedArray(b.shape, b.dtype)
+
+
+def _tridiagonal_product(dl: Any, d: Any, du: Any, b: Any) -> Any:
+    y = lax.reshape(d, (*get_aval(d).shape, 1)) * b
+    y = y.at[..., 1:, :].add(dl[..., 1:, None] * b[..., :-1, :])
+    return y.at[..., :-1, :].add(du[..., :-1, None] * b[..., 1:, :])
+
+
+def _tridiagonal_solve_jvp(primals, tangents, *, perturb_singular):
+    # JAX's: solve for the tangent of b minus the diagonals' tangents times the answer
+    *diags, _ = primals
+    *diags_dot, b_dot = tangents
+    ans = tridiagonal_solve_p.bind(*primals, perturb_singular=perturb_singular)
+    if all(type(t) is Zero for t in diags_dot):
+        rhs = b_dot
+    else:
+        matvec_dot = _tridiagonal_product(*map(instantiate, diags_dot), ans)
+        rhs = add_any(b_dot, lax.neg(matvec_dot))
+    ans_dot = tridiagonal_solve_p.bind(*diags, instantiate(rhs), perturb_singular=perturb_singular)
+    return ans, ans_dot
+
+
+def _tridiagonal_solve_transpose(ct, dl, d, du, b, *, perturb_singular):
+    # JAX's: linear in b alone; the transposed system swaps (and shifts) the off-diagonals
+    if type(ct) is Zero:
+        return [None, None, None, Zero(b.aval)]
+    n = du.ndim - 1
+    dl_t = lax.concatenate((lax.full_like(du[..., -1:], 0), du[..., :-1]), n)
+    du_t = lax.concatenate((dl[..., 1:], lax.full_like(dl[..., :1], 0)), n)
+    return [
+        None,
+        None,
+        None,
+        tridiagonal_solve_p.bind(dl_t, d, du_t, ct, perturb_singular=perturb_singular),
+    ]
+
+
+def _tridiagonal_solve_batch(args, dims, *, perturb_singular):
+    # the batch axes in front (JAX's rule, but for its flattening of a batched b alone)
+    size = next(get_aval(x).shape[k] for x, k in zip(args, dims) if k is not None)
+    args = [batching.moveaxis(x, k, 0, size) for x, k in zip(args, dims)]
+    return tridiagonal_solve_p.bind(*args, perturb_singular=perturb_singular), 0
+
+
+tridiagonal_solve_p = Primitive("tridiagonal_solve", linear=True)
+tridiagonal_solve_p.def_impl(composition_impl(_thomas))
+tridiagonal_solve_p.def_abstract_eval(_tridiagonal_solve_abstract_eval)
+tridiagonal_solve_p.def_composition(_thomas)
+tridiagonal_solve_p.def_jvp(_tridiagonal_solve_jvp)
+tridiagonal_solve_p.def_transpose(_tridiagonal_solve_transpose)
+tridiagonal_solve_p.def_batch(_tridiagonal_solve_batch)
+
+
+def tridiagonal_solve(dl: Any, d: Any, du: Any, b: Any, *, perturb_singular: bool = False) -> Any:
+    """Solves the tridiagonal system `A X = B` (`jax.lax.linalg.tridiagonal_solve`): JAX's
+    primitive, computed by Thomas's algorithm (no pivoting) as two `scan`s.
+
+    Args:
+        dl: the lower diagonals `(..., m)`, `dl[..., i] = A[i, i-1]` (`dl[..., 0]` is 0).
+        d: the diagonals `(..., m)`.
+        du: the upper diagonals `(..., m)`, `du[..., i] = A[i, i+1]` (`du[..., m-1]` is 0).
+        b: the right-hand sides `(..., m, n)`.
+        perturb_singular: not implemented (only False).
+
+    Returns:
+        `X`, shaped and typed like `b`.
+    """
+    if perturb_singular:
+        raise UnsupportedOptionError(
+            "tridiagonal_solve(perturb_singular=True) is not implemented; pass False."
+        )
+    return tridiagonal_solve_p.bind(dl, d, du, b, perturb_singular=False)
 
 
 def _cholesky_update(r: Any, z: Any) -> Any:

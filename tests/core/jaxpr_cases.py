@@ -526,6 +526,15 @@ def _composed_primitive_cases(m, c):
         jax.vmap(lambda x: lax.reduce_window(x, 1.0, lax.mul, (2,), (1,), "VALID")),
         (X,),
     )
+    dl, d, du = np.array([0, 1, 2], F), np.array([4, 5, 6], F), np.array([1, 2, 0], F)
+    c["tridiagonal_solve"] = (
+        lambda d, b: lax.linalg.tridiagonal_solve(dl, d, du, b),
+        (d, M[:3, :2]),
+    )
+    c["grad_tridiagonal_solve"] = (
+        jax.grad(lambda d, b: lax.linalg.tridiagonal_solve(dl, d, du, b).sum(), (0, 1)),
+        (d, M[:3, :2]),
+    )
     c["scatter_add_bind"] = (
         lambda x, i, u: lax.scatter_add(
             x, i[:, None], u, lax.ScatterDimensionNumbers((), (0,), (0,))

@@ -15,6 +15,7 @@ import numpy as np
 import core.numpy as jnp
 from core.checkpoint import checkpoint_name
 from core.lax import composites as co
+from core.lax import linalg as lax_linalg
 from core.lax import special
 from core.lax import triangular as tr
 from core.prims import collectives as coll
@@ -413,6 +414,14 @@ CASES: list[Case] = [
         [np.triu(L(3, 3)), L(2, 3)],
     ),
     Case("erfc", "erfc", special.erfc, [np.array([-1.3, 0.2, 0.9, 2.4])]),
+    Case(
+        "tridiagonal_solve",
+        "tridiagonal_solve",
+        lambda dl, d, du, b: lax_linalg.tridiagonal_solve_p.bind(
+            dl, d, du, b, perturb_singular=False
+        ),
+        [np.array([0.0, 0.3, -0.2]), P(3) + 2, np.array([0.4, 0.1, 0.0]), R(3, 2)],
+    ),
     # JAX's special-function primitives (numbax computes them from others)
     # second derivatives in `a` need igamma_grad_a's, which JAX does not define either
     Case("igamma", "igamma", special.igamma_p.bind, [P(3) + 1, P(3) * 2], order=1),
