@@ -2,7 +2,9 @@
 (sytrd/hetrd), `householder_product` (orgqr) and `ormqr` (ormqr/unmqr), the
 `jax.lax.linalg` functions that JAX runs on LAPACK.
 
-Each is a loop of rank-1 updates written on `jnp` (so `grad`, `vmap` and `jit` apply) with
+`hessenberg`, `tridiagonal` and `householder_product` bind JAX's primitives
+(`linalg_primitive`), whose compositions are these loops. Each is a loop of rank-1 updates
+written on `jnp` (so `grad`, `vmap` and `jit` apply) with
 LAPACK's conventions: reflectors `H = I - tau v v^H` with `v[0] = 1` implied, `beta` real and of
 the sign opposite to `alpha` (`larfg`), reflectors stored where the reduction zeroed the
 matrix. Values agree with JAX's to rounding. Batches are mapped with `vmap`. A module of its own
@@ -11,13 +13,30 @@ so that `core.scipy.linalg` (below `core.lax.linalg`, which imports it) can buil
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 import core.numpy as jnp
 from core import api, lax
+from core.ad_util import instantiate
+from core.avals import ShapedArray
+from core.interpreters import batching
+from core.interpreters.jvp import jvp_flat
+from core.primitive import Primitive, composition_impl
 from core.trace import get_aval
 
-__all__ = ["hessenberg", "householder_product", "ormqr", "tridiagonal"]
+__all__ = [
+    "hessenberg",
+    "hessenberg_p",
+    "householder_product",
+    "householder_product_p",
+    "linalg_primitive",
+    "ormqr",
+    "tridiagonal",
+    "tridiagonal_p",
+]
 
 
 def _reflector(alpha: Any, x: Any) -> tuple[Any, Any, Any]:
@@ -50,6 +69,58 @@ def _unbatched(fn: Any, core_ranks: tuple[int, ...]) -> Any:
         return f(*args)
 
     return mapped
+
+
+def linalg_primitive(
+    name: str, composition: Callable, abstract_eval: Callable, multiple_results: bool
+) -> Primitive:
+    """JAX's linear-algebra primitive `name` that numbax computes by `composition` (jnp
+    loops, or a host call): jaxprs print JAX's one equation, eager calls and `jit` run the
+    composition (`Primitive.def_composition`), and the jvp is the composition's (JAX defines
+    none for these; numbax's loops differentiate). Batching moves every batch axis to the
+    front, which the composition maps over (JAX's rule).
+
+    Args:
+      name: JAX's name.
+      composition: `composition(*operands, **params)` on operands with leading batch axes.
+      abstract_eval: the shape and dtype rule.
+      multiple_results: as JAX's primitive.
+
+    Returns:
+      The primitive.
+    """
+    prim = Primitive(name, multiple_results=multiple_results)
+
+    def jvp(primals, tangents, **params):
+        outs = prim.bind(*primals, **params)
+        tangents = [instantiate(t) for t in tangents]
+
+        def fun(*xs):
+            out = composition(*xs, **params)
+            return list(out) if multiple_results else [out]
+
+        touts = jvp_flat(fun, primals, tangents)[1]
+        return outs, touts if multiple_results else touts[0]
+
+    def batch(args, dims, **params):
+        size = next(get_aval(x).shape[d] for x, d in zip(args, dims) if d is not None)
+        out = prim.bind(*[batching.moveaxis(x, d, 0, size) for x, d in zip(args, dims)], **params)
+        return out, [0] * len(out) if multiple_results else 0
+
+    prim.def_impl(composition_impl(composition))
+    prim.def_abstract_eval(abstract_eval)
+    prim.def_composition(composition)
+    prim.def_jvp(jvp)
+    prim.def_batch(batch)
+    return prim
+
+
+def _square(name: str, a: ShapedArray) -> None:
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2] or a.dtype.kind not in "fc":
+        raise ValueError(
+            f"{name} requires float or complex square matrices (..., n, n), got "
+            f"{a.dtype}{list(a.shape)}"
+        )
 
 
 def _two_sided(s: Any, v: Any, tau: Any) -> Any:
@@ -86,7 +157,18 @@ def hessenberg(a: Any) -> tuple[Any, Any]:
         `(a, taus)`: the Hessenberg matrix in the upper triangle and first subdiagonal of `a`,
         the Householder reflectors below it; `taus (..., n - 1)` their scalar factors.
     """
-    return _unbatched(_hessenberg, (2,))(a)
+    return tuple(hessenberg_p.bind(a))
+
+
+def _hessenberg_abstract_eval(a: ShapedArray) -> list[ShapedArray]:
+    _square("hessenberg", a)
+    n = a.shape[-1]
+    return [ShapedArray(a.shape, a.dtype), ShapedArray((*a.shape[:-2], max(n - 1, 0)), a.dtype)]
+
+
+hessenberg_p = linalg_primitive(
+    "hessenberg", _unbatched(_hessenberg, (2,)), _hessenberg_abstract_eval, True
+)
 
 
 def _tridiagonal(a: Any, lower: bool) -> tuple[Any, Any, Any, Any]:
@@ -138,7 +220,27 @@ def tridiagonal(a: Any, *, lower: bool = True) -> tuple[Any, Any, Any, Any]:
         the real diagonal `d (..., n)`, off-diagonal `e (..., n - 1)`, and the reflectors'
         scalar factors `taus (..., n - 1)`.
     """
-    return _unbatched(lambda x: _tridiagonal(x, lower), (2,))(a)
+    return tuple(tridiagonal_p.bind(jnp.asarray(a), lower=bool(lower)))
+
+
+def _tridiagonal_abstract_eval(a: ShapedArray, *, lower: bool) -> list[ShapedArray]:
+    _square("tridiagonal", a)
+    batch, n = a.shape[:-2], a.shape[-1]
+    real = np.dtype(np.finfo(a.dtype).dtype)
+    return [
+        ShapedArray(a.shape, a.dtype),
+        ShapedArray((*batch, n), real),
+        ShapedArray((*batch, max(n - 1, 0)), real),
+        ShapedArray((*batch, max(n - 1, 0)), a.dtype),
+    ]
+
+
+tridiagonal_p = linalg_primitive(
+    "tridiagonal",
+    lambda a, *, lower: _unbatched(lambda x: _tridiagonal(x, lower), (2,))(a),
+    _tridiagonal_abstract_eval,
+    True,
+)
 
 
 def _reflectors(a: Any, taus: Any) -> list[tuple[Any, Any]]:
@@ -170,7 +272,30 @@ def householder_product(a: Any, taus: Any) -> Any:
     Returns:
         The first `n` columns of `Q`, shaped like `a`.
     """
-    return _unbatched(_householder_product, (2, 1))(a, taus)
+    return householder_product_p.bind(a, taus)
+
+
+def _householder_product_abstract_eval(a: ShapedArray, taus: ShapedArray) -> ShapedArray:
+    if a.ndim < 2 or a.dtype.kind not in "fc" or taus.dtype != a.dtype:
+        raise ValueError(
+            "householder_product requires float or complex matrices (..., m, n) and taus of "
+            f"their dtype, got {a.dtype}{list(a.shape)} and {taus.dtype}{list(taus.shape)}"
+        )
+    m, n = a.shape[-2:]
+    if taus.shape[:-1] != a.shape[:-2] or not taus.shape[-1] <= min(m, n) or m < n:
+        raise ValueError(
+            "householder_product requires a of shape (..., m, n), m >= n, and taus of shape "
+            f"(..., k), k <= n, got {list(a.shape)} and {list(taus.shape)}"
+        )
+    return ShapedArray(a.shape, a.dtype)
+
+
+householder_product_p = linalg_primitive(
+    "householder_product",
+    _unbatched(_householder_product, (2, 1)),
+    _householder_product_abstract_eval,
+    False,
+)
 
 
 def _ormqr(a: Any, taus: Any, c: Any, left: bool, transpose: bool) -> Any:

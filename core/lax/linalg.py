@@ -26,7 +26,16 @@ from core import lax
 from core.ad_util import Zero, add_any, instantiate
 from core.avals import ShapedArray
 from core.interpreters import batching
-from core.lax.householder import hessenberg, householder_product, ormqr, tridiagonal
+from core.lax.householder import (
+    hessenberg,
+    hessenberg_p,
+    householder_product,
+    householder_product_p,
+    linalg_primitive,
+    ormqr,
+    tridiagonal,
+    tridiagonal_p,
+)
 from core.lax.triangular import triangular_solve, triangular_solve_p
 from core.numpy.linalg import tril_factor
 from core.primitive import Primitive, composition_impl
@@ -44,7 +53,11 @@ __all__ = [
     "eigh_p",
     "qr_p",
     "svd_p",
+    "hessenberg_p",
+    "householder_product_p",
+    "schur_p",
     "triangular_solve_p",
+    "tridiagonal_p",
     "tridiagonal_solve_p",
     "cholesky",
     "cholesky_update",
@@ -504,12 +517,31 @@ def schur(
     Args:
       x: `(..., m, m)` matrices.
       compute_schur_vectors: also return `Q`.
-      sort_eig_vals: unused (as in JAX).
+      sort_eig_vals: unused (as in JAX's CPU lowering, which sorts nothing).
       select_callable: unused (as in JAX).
 
     Returns:
       `[U, Q]`, or `[U]` without the vectors (lists, as JAX returns).
     """
-    del sort_eig_vals, select_callable
+    return schur_p.bind(
+        jnp.asarray(x),
+        compute_schur_vectors=bool(compute_schur_vectors),
+        sort_eig_vals=bool(sort_eig_vals),
+        select_callable=select_callable,
+    )
+
+
+def _schur_composition(x: Any, *, compute_schur_vectors: bool, **_unused: Any) -> list[Any]:
     t, q = _schur(x, False)
     return [t, q] if compute_schur_vectors else [t]
+
+
+def _schur_abstract_eval(x: ShapedArray, *, compute_schur_vectors: bool, **_unused: Any):
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2] or x.dtype.kind not in "fc":
+        raise ValueError(
+            f"Argument to Schur decomposition must have shape [..., n, n], got {x.shape}"
+        )
+    return [ShapedArray(x.shape, x.dtype)] * (2 if compute_schur_vectors else 1)
+
+
+schur_p = linalg_primitive("schur", _schur_composition, _schur_abstract_eval, True)

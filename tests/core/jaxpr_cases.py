@@ -535,6 +535,10 @@ def _composed_primitive_cases(m, c):
         jax.grad(lambda d, b: lax.linalg.tridiagonal_solve(dl, d, du, b).sum(), (0, 1)),
         (d, M[:3, :2]),
     )
+    c["hessenberg"] = (lambda a: lax.linalg.hessenberg(a), (SPD,))
+    c["tridiagonal"] = (lambda a: lax.linalg.tridiagonal(a, lower=False), (SPD,))
+    c["householder_product"] = (lambda a, t: lax.linalg.householder_product(a, t), (X.T, V[:3]))
+    c["schur"] = (lambda a: lax.linalg.schur(a), (SPD,))
     c["scatter_add_bind"] = (
         lambda x, i, u: lax.scatter_add(
             x, i[:, None], u, lax.ScatterDimensionNumbers((), (0,), (0,))
