@@ -56,7 +56,6 @@ from core.lax.composed_primitives import (
     PrimitiveNotImplementedError,
     UnsupportedPrimitive,
     after_all_p,
-    approx_top_k_p,
     create_token_p,
     dce_sink_p,
     device_put_p,
@@ -411,6 +410,7 @@ from core.prims.shapes import (
     transpose_p,
 )
 from core.prims.sorting import (
+    approx_top_k_p,
     cumlogsumexp,
     cumlogsumexp_p,
     cummax,

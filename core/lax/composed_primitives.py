@@ -126,20 +126,6 @@ def _scatter(fn: Callable) -> Callable:
     return bind
 
 
-def _approx_top_k(
-    operand: Any,
-    *,
-    k: int,
-    reduction_dimension: int = -1,
-    recall_target: float = 0.95,
-    is_max_k: bool = True,
-    reduction_input_size_override: int = -1,
-    aggregate_to_topk: bool = True,
-) -> list[Any]:
-    fn = co.approx_max_k if is_max_k else co.approx_min_k
-    return fn(operand, k, reduction_dimension, recall_target)
-
-
 def _device_put(*xs: Any, devices: Sequence[Any], srcs: Any = None, copy_semantics: Any = None):
     return [device_put(x, d) for x, d in zip(xs, devices, strict=True)]
 
@@ -160,7 +146,6 @@ optimization_barrier_p = ComposedPrimitive(
 scatter_sub_p = ComposedPrimitive("scatter-sub", _scatter(scatter_sub))
 reduce_p = ComposedPrimitive("reduce", _reduce, multiple_results=True)
 fft_p = ComposedPrimitive("fft", lambda x, *, fft_type, fft_lengths: fft(x, fft_type, fft_lengths))
-approx_top_k_p = ComposedPrimitive("approx_top_k", _approx_top_k, multiple_results=True)
 device_put_p = ComposedPrimitive("device_put", _device_put, multiple_results=True)
 sharding_constraint_p = ComposedPrimitive("sharding_constraint", _sharding_constraint)
 

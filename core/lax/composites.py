@@ -46,7 +46,6 @@ from core.prims.conv import conv_dimension_numbers, conv_general_dilated
 from core.prims.indexing import concatenate, slice_in_dim
 from core.prims.linalg import dot_general
 from core.prims.random_bits import bitcast_convert_type
-from core.prims.sorting import top_k
 from core.trace import get_aval
 
 _PY_SCALARS = (int, float, complex)  # before the module's own `complex` shadows the builtin
@@ -836,9 +835,16 @@ def approx_max_k(
     aggregate_to_topk: bool = True,
 ) -> list[Any]:
     """`lax.approx_max_k`: the `k` largest entries along `reduction_dimension` and their
-    indices. Exact here (recall 1 meets any `recall_target`)."""
-    del recall_target, reduction_input_size_override, aggregate_to_topk
-    return list(top_k(operand, k, axis=reduction_dimension))
+    indices (JAX's `approx_top_k` primitive; exact here: recall 1 meets any `recall_target`)."""
+    return sorting.approx_top_k(
+        operand,
+        k,
+        reduction_dimension,
+        recall_target,
+        True,
+        reduction_input_size_override,
+        aggregate_to_topk,
+    )
 
 
 def approx_min_k(
@@ -851,9 +857,15 @@ def approx_min_k(
 ) -> list[Any]:
     """`lax.approx_min_k`: the `k` smallest entries along `reduction_dimension` and their
     indices, exactly (see `approx_max_k`)."""
-    del recall_target, reduction_input_size_override, aggregate_to_topk
-    vals, idx = top_k(ew.neg(operand), k, axis=reduction_dimension)
-    return [ew.neg(vals), idx]
+    return sorting.approx_top_k(
+        operand,
+        k,
+        reduction_dimension,
+        recall_target,
+        False,
+        reduction_input_size_override,
+        aggregate_to_topk,
+    )
 
 
 def map(f: Callable, xs: Any, *, batch_size: int | None = None) -> Any:  # noqa: A001

@@ -23,7 +23,7 @@ from core.avals import ShapedArray
 from core.errors import AxisError, DTypeError, ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import deflinear, jvp_flat
-from core.primitive import Primitive
+from core.primitive import Primitive, composition_impl
 from core.prims import elementwise as ew
 from core.prims import shapes as sh
 from core.prims.associative_scan import associative_scan
@@ -202,6 +202,90 @@ def top_k(operand: Any, k: int, *, axis: int = -1) -> list[Any]:
         raise ValueError(f"k argument to top_k must be nonnegative, got {k}")
     axis = _canonical_axis(axis, get_aval(operand).ndim)
     return list(top_k_p.bind(operand, k=k, axis=axis))
+
+
+# ---------------------------------------------------------------------------------------------
+# approx_top_k (JAX's primitive of approx_max_k/approx_min_k: exact here)
+
+approx_top_k_p = Primitive("approx_top_k", multiple_results=True)
+
+
+def _approx_top_k(operand: Any, *, k: int, reduction_dimension: int, is_max_k: bool, **_: Any):
+    """The exact top (or bottom) k: recall 1 meets any `recall_target` (as JAX's CPU
+    fallback, a sort)."""
+    axis = reduction_dimension % get_aval(operand).ndim
+    vals, idx = top_k_p.bind(operand if is_max_k else ew.neg(operand), k=k, axis=axis)
+    return [vals if is_max_k else ew.neg(vals), idx]
+
+
+def _approx_top_k_abstract_eval(operand, *, k, reduction_dimension, aggregate_to_topk, **_):
+    # JAX's checks and messages
+    if k <= 0:
+        raise ValueError(f"k must be positive, got {k}")
+    if operand.ndim == 0:
+        raise TypeError(f"approx_top_k operand must have >= 1 dimension, got {operand.shape}")
+    dims = list(operand.shape)
+    if dims[reduction_dimension] < k:
+        raise ValueError(
+            f"k must be smaller than the size of reduction_dim {dims[reduction_dimension]}, got {k}"
+        )
+    if dtypes.kind(operand.dtype) != "f":
+        raise ValueError("operand must be a floating type")
+    dims[reduction_dimension] = k  # numbax aggregates to the top k always
+    return [
+        ShapedArray(tuple(dims), operand.dtype, operand.weak_type),
+        ShapedArray(tuple(dims), np.dtype(np.int32)),
+    ]
+
+
+def _approx_top_k_jvp(primals, tangents, **params):
+    # JAX's: the tangent gathered at the selected indices
+    (x,), (t,) = primals, tangents
+    vals, idx = approx_top_k_p.bind(x, **params)
+    if type(t) is Zero:
+        return [vals, idx], [Zero(get_aval(vals)), Zero(get_aval(idx))]
+    axis = params["reduction_dimension"] % get_aval(x).ndim
+    return [vals, idx], [take_along_axis(t, idx, axis), Zero(get_aval(idx))]
+
+
+def _approx_top_k_batch(args, dims, *, reduction_dimension, **params):
+    # JAX's: the reduction dimension renumbered past the batch axis
+    (x,), (d,) = args, dims
+    dim = [i for i in range(get_aval(x).ndim) if i != d][reduction_dimension]
+    return approx_top_k_p.bind(x, reduction_dimension=dim, **params), [d, d]
+
+
+approx_top_k_p.def_impl(composition_impl(_approx_top_k))
+approx_top_k_p.def_abstract_eval(_approx_top_k_abstract_eval)
+approx_top_k_p.def_composition(_approx_top_k)
+approx_top_k_p.def_jvp(_approx_top_k_jvp)
+approx_top_k_p.def_batch(_approx_top_k_batch)
+
+
+def approx_top_k(
+    operand: Any,
+    k: int,
+    reduction_dimension: int,
+    recall_target: float,
+    is_max_k: bool,
+    reduction_input_size_override: int,
+    aggregate_to_topk: bool,
+) -> list[Any]:
+    """`lax.approx_max_k`/`approx_min_k`'s primitive: `[values, int32 indices]` of the `k`
+    largest (`is_max_k`) or smallest entries along `reduction_dimension`, exactly.
+
+    Partial: `aggregate_to_topk=False` returns the top `k` too (JAX's TPU algorithm returns
+    a larger, approximate set; its CPU fallback a set of XLA's size, not `k`).
+    """
+    return approx_top_k_p.bind(
+        operand,
+        k=int(k),
+        reduction_dimension=int(reduction_dimension),
+        recall_target=float(recall_target),
+        is_max_k=bool(is_max_k),
+        reduction_input_size_override=int(reduction_input_size_override),
+        aggregate_to_topk=bool(aggregate_to_topk),
+    )
 
 
 # ---------------------------------------------------------------------------------------------

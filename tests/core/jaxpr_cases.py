@@ -539,6 +539,11 @@ def _composed_primitive_cases(m, c):
     c["tridiagonal"] = (lambda a: lax.linalg.tridiagonal(a, lower=False), (SPD,))
     c["householder_product"] = (lambda a, t: lax.linalg.householder_product(a, t), (X.T, V[:3]))
     c["schur"] = (lambda a: lax.linalg.schur(a), (SPD,))
+    c["approx_max_k"] = (lambda x: lax.approx_max_k(x, 2), (X,))
+    c["vmap_approx_min_k"] = (
+        jax.vmap(lambda x: lax.approx_min_k(x, 2, reduction_dimension=0)),
+        (B,),
+    )
     c["scatter_add_bind"] = (
         lambda x, i, u: lax.scatter_add(
             x, i[:, None], u, lax.ScatterDimensionNumbers((), (0,), (0,))

@@ -414,6 +414,7 @@ CASES: list[Case] = [
         [np.triu(L(3, 3)), L(2, 3)],
     ),
     Case("erfc", "erfc", special.erfc, [np.array([-1.3, 0.2, 0.9, 2.4])]),
+    Case("approx_top_k", "approx_top_k", lambda x: co.approx_min_k(x, 2)[0], [D(2, 4)]),
     # JAX's Householder reductions (numbax's loops; JAX differentiates none of them)
     Case("hessenberg", "hessenberg", lambda a: lax_linalg.hessenberg(a)[0], [R(3, 3)], order=1),
     Case("tridiagonal", "tridiagonal", lambda a: lax_linalg.tridiagonal(a)[1], [R(3, 3)], order=1),
