@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import collections
 import itertools
+import types
 from collections.abc import Sequence
 from typing import Any
 
@@ -372,6 +373,14 @@ def _all_gather_params(params: dict) -> dict:
     }
 
 
+def _reduce_params(params: dict) -> dict:
+    # JAX prints a Python function with its address masked
+    fn = params["computation"]
+    if isinstance(fn, types.FunctionType):
+        fn = f"<function {fn.__qualname__} at 0xXXXXXXXXXXXX>"
+    return {**params, "computation": fn}
+
+
 def _shard_map_params(params: dict) -> dict:
     mesh = params["mesh"]
     manual = ", ".join(repr(n) for n in mesh.axis_names if n in params["manual_axes"])
@@ -399,6 +408,7 @@ _PRINTED_PARAMS = {
     "custom_jvp_call": _custom_call_params,
     "custom_vjp_call": _custom_call_params,
     "reduce_sum": lambda params: {**params, "out_sharding": None},
+    "reduce": _reduce_params,
     "reshape": lambda params: {"dimensions": None, **params, "sharding": None},
 }
 

@@ -1,8 +1,10 @@
 """JAX's primitives that numbax computes by composition, under JAX's names (`lax.conj_p`...).
 
-`jax.lax` exports one primitive per operation; numbax builds some of those operations from
-other primitives (`lax.nextafter` is a bit composition, `lax.scatter_sub` a `scatter-add` of
-the negated updates). For code written against JAX's objects, each such name here is a
+`jax.lax` exports one primitive per operation; numbax builds a few of those operations from
+other primitives without a primitive of their own (`lax.mulhi` is a bit composition,
+`lax.scatter_sub` a `scatter-add` of the negated updates; most of JAX's others, `igamma`,
+`nextafter`, `reduce_window`, ..., are numbax primitives with a composition, see
+`Primitive.def_composition`). For code written against JAX's objects, each such name here is a
 `ComposedPrimitive`: it has JAX's `name` and `multiple_results`, and its `bind` takes JAX's
 operands and parameters and runs numbax's composition (under any transformation, like every
 `core.lax` function). They never appear in numbax's jaxprs: those show the primitives the
@@ -17,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from core.ir import ClosedJaxpr, eval_jaxpr
 from core.lax import composites as co
 from core.lax.fourier import fft
 from core.lax.gather_api import scatter_sub
@@ -81,24 +82,6 @@ class UnsupportedPrimitive:
         return self.name
 
 
-def _computation(jaxpr: Any, consts: Sequence[Any]) -> Callable[..., Any]:
-    # A reduction's computation given as a jaxpr (a `ClosedJaxpr` or a `Jaxpr` and consts).
-    if isinstance(jaxpr, ClosedJaxpr):
-        jaxpr, consts = jaxpr.jaxpr, [*jaxpr.consts, *consts]
-
-    def computation(*args: Any) -> Any:
-        out = eval_jaxpr(jaxpr, consts, *args)
-        return out[0] if len(out) == 1 else tuple(out)
-
-    return computation
-
-
-def _reduce(*args: Any, computation: Callable, jaxpr: Any = None, dimensions: Sequence[int]):
-    n = len(args) // 2
-    out = co.reduce(tuple(args[:n]), tuple(args[n:]), computation, dimensions)
-    return list(out) if isinstance(out, (tuple, list)) else [out]
-
-
 def _scatter(fn: Callable) -> Callable:
     def bind(
         operand: Any,
@@ -144,7 +127,6 @@ optimization_barrier_p = ComposedPrimitive(
     "optimization_barrier", lambda *xs: list(xs), multiple_results=True
 )
 scatter_sub_p = ComposedPrimitive("scatter-sub", _scatter(scatter_sub))
-reduce_p = ComposedPrimitive("reduce", _reduce, multiple_results=True)
 fft_p = ComposedPrimitive("fft", lambda x, *, fft_type, fft_lengths: fft(x, fft_type, fft_lengths))
 device_put_p = ComposedPrimitive("device_put", _device_put, multiple_results=True)
 sharding_constraint_p = ComposedPrimitive("sharding_constraint", _sharding_constraint)

@@ -25,13 +25,14 @@ from typing import Any
 import numpy as np
 
 from core import dtypes, tree_util
-from core.ad_util import Zero
+from core.ad_util import Zero, instantiate
 from core.api import vmap
 from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
 from core.interpreters import batching
-from core.interpreters.jvp import defjvp_zero, deflinear
+from core.interpreters.jvp import defjvp_zero, deflinear, jvp_flat
 from core.interpreters.partial_eval import trace_to_jaxpr
+from core.ir import ClosedJaxpr, eval_jaxpr
 from core.jit.library import library_jit
 from core.named_sharding import placed_by
 from core.numpy._util import broadcast_shapes as numpy_broadcast_shapes
@@ -692,8 +693,8 @@ def reduce(
 
     `computation` must be associative and commutative (as XLA requires). Single-operand
     add/mul/max/min (and bool and/or) with their identity as init become the reduction
-    primitives; other computations are combined pairwise, elementwise on whole halves (so
-    `computation` must accept arrays, as the lax functions do).
+    primitives; other computations bind JAX's `reduce` primitive (the computation staged on
+    scalars), whose value is the computation applied pairwise, elementwise on whole halves.
 
     Args:
       operands: an array or a pytree of arrays of one shape.
@@ -726,18 +727,84 @@ def reduce(
                 out = computation(shapes.broadcast_in_dim(init, get_aval(out).shape, ()), out)
             return tree_util.tree_unflatten(tree, [out])
 
-    def combine(a, b):
-        out = computation(tree_util.tree_unflatten(tree, a), tree_util.tree_unflatten(tree, b))
-        return tree_util.tree_leaves(out)
+    def fun(*xs):
+        n = len(xs) // 2
+        a = tree_util.tree_unflatten(tree, list(xs[:n]))
+        out, out_tree = tree_util.tree_flatten(
+            computation(a, tree_util.tree_unflatten(tree, list(xs[n:])))
+        )
+        if out_tree != tree:
+            raise TypeError(
+                f"reduce: the computation must return the operands' structure {tree}, got "
+                f"{out_tree}"
+            )
+        return out
 
-    xs = list(flat)
+    scalars = [ShapedArray((), get_aval(x).dtype) for x in flat]
+    jaxpr, consts = trace_to_jaxpr(fun, scalars + scalars)
+    closed = ClosedJaxpr(jaxpr, consts)
+    inits = [shapes.convert_element_type(i, a.dtype) for i, a in zip(inits, scalars)]
+    outs = reduce_p.bind(*flat, *inits, computation=computation, jaxpr=closed, dimensions=dims)
+    return tree_util.tree_unflatten(tree, outs)
+
+
+def _halving_composition(combine: Callable, xs: list, inits: list, dims: tuple) -> list:
+    """`xs` reduced over `dims` by `combine(as, bs) -> list`, pairwise on whole halves, the
+    init values joining once per output element (a no-op when they are the identity)."""
     for d in reversed(dims):
         xs = _halving_reduce(combine, xs, inits, d)
     keep = tuple(s for i, s in enumerate(get_aval(xs[0]).shape) if i not in dims)
     xs = [shapes.reshape(x, keep) for x in xs]
-    # The init value enters once per output element (a no-op when it is the identity).
-    xs = combine([shapes.broadcast_in_dim(i, keep, ()) for i in inits], xs)
-    return tree_util.tree_unflatten(tree, xs)
+    return combine([shapes.broadcast_in_dim(i, keep, ()) for i in inits], xs)
+
+
+def _reduce_composition(*args: Any, computation: Callable, jaxpr: Any, dimensions: tuple):
+    n = len(args) // 2
+    closed = jaxpr if isinstance(jaxpr, ClosedJaxpr) else ClosedJaxpr(jaxpr, [])
+
+    def combine(a, b):
+        return eval_jaxpr(closed.jaxpr, closed.consts, *a, *b)
+
+    return _halving_composition(combine, list(args[:n]), list(args[n:]), dimensions)
+
+
+def _reduce_abstract_eval(*args: ShapedArray, computation, jaxpr, dimensions):
+    n = len(args) // 2
+    for x, i in zip(args[:n], args[n:]):
+        if x.shape != args[0].shape or i.shape != () or i.dtype != x.dtype:
+            raise TypeError(
+                "reduce: the operands must have one shape and the init values be scalars of "
+                f"their dtypes, got {x.dtype}{list(x.shape)} and {i.dtype}{list(i.shape)}"
+            )
+    return [ShapedArray(red.reduced_shape("reduce", x, dimensions), x.dtype) for x in args[:n]]
+
+
+def _reduce_jvp(primals, tangents, **params):
+    # the jvp of the pairwise composition (JAX's rule differentiates its own tree of halves)
+    outs = reduce_p.bind(*primals, **params)
+    tangents = [instantiate(t) for t in tangents]
+    fun = lambda *xs: _reduce_composition(*xs, **params)  # noqa: E731
+    return outs, jvp_flat(fun, primals, tangents)[1]
+
+
+def _reduce_batch(args, dims, *, dimensions, **params):
+    # JAX's: the operands' batch axes in front, the reduced dimensions renumbered past it
+    n = len(args) // 2
+    if any(d is not None for d in dims[n:]):
+        raise NotImplementedError("reduce batching is not implemented for initial values")
+    size = next(get_aval(x).shape[d] for x, d in zip(args, dims) if d is not None)
+    operands = [batching.moveaxis(x, d, 0, size) for x, d in zip(args[:n], dims[:n])]
+    dimensions = tuple(d + 1 for d in dimensions)
+    outs = reduce_p.bind(*operands, *args[n:], dimensions=dimensions, **params)
+    return outs, [0] * n
+
+
+reduce_p = Primitive("reduce", multiple_results=True)
+reduce_p.def_impl(composition_impl(_reduce_composition))
+reduce_p.def_abstract_eval(_reduce_abstract_eval)
+reduce_p.def_composition(_reduce_composition)
+reduce_p.def_jvp(_reduce_jvp)
+reduce_p.def_batch(_reduce_batch)
 
 
 def _identity(reducer: Callable, dt: np.dtype) -> Any:
@@ -765,7 +832,9 @@ def _bitwise_reduction(name: str, operand: Any, axes: Sequence[int], ident: int,
 
 
 def _reduce_xor(operand: Any, *, axes: tuple[int, ...]) -> Any:
-    return reduce(operand, shapes.full((), 0, get_aval(operand).dtype), ew.bitwise_xor, axes)
+    zero = shapes.full((), 0, get_aval(operand).dtype)
+    xor = lambda a, b: [ew.bitwise_xor(a[0], b[0])]  # noqa: E731
+    return _halving_composition(xor, [operand], [zero], tuple(sorted(axes)))[0]
 
 
 def _reduce_xor_abstract_eval(x: Any, *, axes: tuple[int, ...]) -> ShapedArray:

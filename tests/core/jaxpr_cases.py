@@ -544,6 +544,15 @@ def _composed_primitive_cases(m, c):
         jax.vmap(lambda x: lax.approx_min_k(x, 2, reduction_dimension=0)),
         (B,),
     )
+    c["reduce_generic"] = (lambda x: lax.reduce(x, 1.0, lambda a, b: a * b + 1, (1,)), (X,))
+    c["reduce_pair"] = (
+        lambda x: lax.reduce((x, x), (1.0, 0.0), lambda a, b: (a[0] * b[0], a[1] + b[1]), (0,)),
+        (X,),
+    )
+    c["vmap_reduce_generic"] = (
+        jax.vmap(lambda x: lax.reduce(x, 1.0, lambda a, b: a * b + 1, (0,))),
+        (X,),
+    )
     c["scatter_add_bind"] = (
         lambda x, i, u: lax.scatter_add(
             x, i[:, None], u, lax.ScatterDimensionNumbers((), (0,), (0,))

@@ -415,6 +415,18 @@ CASES: list[Case] = [
     ),
     Case("erfc", "erfc", special.erfc, [np.array([-1.3, 0.2, 0.9, 2.4])]),
     Case("approx_top_k", "approx_top_k", lambda x: co.approx_min_k(x, 2)[0], [D(2, 4)]),
+    Case(
+        "reduce",
+        "reduce",
+        lambda x: co.reduce((x, x), (1.0, 0.0), lambda a, b: (a[0] * b[0], a[1] + b[1]), (1,))[0],
+        [P(2, 3)],
+    ),
+    Case(
+        "reduce_window",
+        "reduce_window",
+        lambda x: wi.reduce_window(x, 1.0, ew.mul, (1, 2), (1, 1), "VALID"),
+        [P(2, 3)],
+    ),
     # JAX's Householder reductions (numbax's loops; JAX differentiates none of them)
     Case("hessenberg", "hessenberg", lambda a: lax_linalg.hessenberg(a)[0], [R(3, 3)], order=1),
     Case("tridiagonal", "tridiagonal", lambda a: lax_linalg.tridiagonal(a)[1], [R(3, 3)], order=1),
