@@ -164,6 +164,11 @@ class Primitive:
         self.composition = f
         return f
 
+    def def_composed(self, f: Callable) -> Callable:
+        """`f` as the composition (`def_composition`) and, evaluated eagerly, the `impl`."""
+        self.impl = composition_impl(f)
+        return self.def_composition(f)
+
     def __repr__(self) -> str:
         return self.name
 

@@ -36,7 +36,7 @@ from core.ir import ClosedJaxpr, eval_jaxpr
 from core.jit.library import library_jit
 from core.named_sharding import placed_by
 from core.numpy._util import broadcast_shapes as numpy_broadcast_shapes
-from core.primitive import Primitive, composition_impl
+from core.primitive import Primitive
 from core.prims import elementwise as ew
 from core.prims import gather as gt
 from core.prims import indexing as ix
@@ -277,9 +277,8 @@ def _conj_transpose(ct: Any, x: Any, *, input_dtype: Any) -> list[Any]:
 
 
 conj_p = Primitive("conj")
-conj_p.def_impl(composition_impl(_conj))
+conj_p.def_composed(_conj)
 conj_p.def_abstract_eval(_conj_abstract_eval)
-conj_p.def_composition(_conj)
 deflinear(conj_p)
 conj_p.def_transpose(_conj_transpose)
 batching.broadcast_batcher(conj_p)
@@ -452,9 +451,8 @@ def _reduce_precision_abstract_eval(x: Any, *, exponent_bits: int, mantissa_bits
 
 
 reduce_precision_p = Primitive("reduce_precision")
-reduce_precision_p.def_impl(composition_impl(_reduce_precision))
+reduce_precision_p.def_composed(_reduce_precision)
 reduce_precision_p.def_abstract_eval(_reduce_precision_abstract_eval)
-reduce_precision_p.def_composition(_reduce_precision)
 deflinear(reduce_precision_p)
 reduce_precision_p.def_transpose(lambda ct, x, **params: [reduce_precision_p.bind(ct, **params)])
 batching.broadcast_batcher(reduce_precision_p)
@@ -800,9 +798,8 @@ def _reduce_batch(args, dims, *, dimensions, **params):
 
 
 reduce_p = Primitive("reduce", multiple_results=True)
-reduce_p.def_impl(composition_impl(_reduce_composition))
+reduce_p.def_composed(_reduce_composition)
 reduce_p.def_abstract_eval(_reduce_abstract_eval)
-reduce_p.def_composition(_reduce_composition)
 reduce_p.def_jvp(_reduce_jvp)
 reduce_p.def_batch(_reduce_batch)
 

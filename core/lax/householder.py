@@ -24,7 +24,7 @@ from core.ad_util import instantiate
 from core.avals import ShapedArray
 from core.interpreters import batching
 from core.interpreters.jvp import jvp_flat
-from core.primitive import Primitive, composition_impl
+from core.primitive import Primitive
 from core.trace import get_aval
 
 __all__ = [
@@ -107,9 +107,8 @@ def linalg_primitive(
         out = prim.bind(*[batching.moveaxis(x, d, 0, size) for x, d in zip(args, dims)], **params)
         return out, [0] * len(out) if multiple_results else 0
 
-    prim.def_impl(composition_impl(composition))
+    prim.def_composed(composition)
     prim.def_abstract_eval(abstract_eval)
-    prim.def_composition(composition)
     prim.def_jvp(jvp)
     prim.def_batch(batch)
     return prim

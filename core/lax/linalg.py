@@ -38,7 +38,7 @@ from core.lax.householder import (
 )
 from core.lax.triangular import triangular_solve, triangular_solve_p
 from core.numpy.linalg import tril_factor
-from core.primitive import Primitive, composition_impl
+from core.primitive import Primitive
 from core.prims import decompositions as dec
 from core.prims.decompositions import cholesky_p, eigh_p, qr_p, svd_p
 from core.prims.eig import eig, eig_p
@@ -326,9 +326,8 @@ def _tridiagonal_solve_batch(args, dims, *, perturb_singular):
 
 
 tridiagonal_solve_p = Primitive("tridiagonal_solve", linear=True)
-tridiagonal_solve_p.def_impl(composition_impl(_thomas))
+tridiagonal_solve_p.def_composed(_thomas)
 tridiagonal_solve_p.def_abstract_eval(_tridiagonal_solve_abstract_eval)
-tridiagonal_solve_p.def_composition(_thomas)
 tridiagonal_solve_p.def_jvp(_tridiagonal_solve_jvp)
 tridiagonal_solve_p.def_transpose(_tridiagonal_solve_transpose)
 tridiagonal_solve_p.def_batch(_tridiagonal_solve_batch)

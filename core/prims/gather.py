@@ -37,7 +37,7 @@ from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
 from core.interpreters.transpose import is_undefined
 from core.ir import Eqn, Jaxpr, Var
-from core.primitive import Primitive, composition_impl
+from core.primitive import Primitive
 from core.prims import elementwise as ew
 from core.prims import gather_batching
 from core.prims import shapes as sh
@@ -163,13 +163,12 @@ def _gather_transpose(ct, x, idx, *, dimension_numbers, slice_sizes, **params):
     return [_bind_scatter("add", zeros, idx, ct, sdn, **params), None]
 
 
-gather_p.def_impl(composition_impl(_gather_points))
+gather_p.def_composed(_gather_points)
 gather_p.def_abstract_eval(_gather_abstract_eval)
 gather_p.def_jvp(_gather_jvp)
 gather_p.def_transpose(_gather_transpose)
 gather_p.linear = True
 gather_p.def_batch(_with_prim(gather_batching.gather_batch, gather_p))
-gather_p.def_composition(_gather_points)
 
 
 def bind_gather(
@@ -509,13 +508,12 @@ def _scatter_transpose(ct, x, idx, upd, *, dimension_numbers, mode, **params):
 
 
 for _kind, _prim in scatter_prims.items():
-    _prim.def_impl(composition_impl(_scatter_composition(_kind)))
+    _prim.def_composed(_scatter_composition(_kind))
     _prim.def_abstract_eval(_scatter_abstract_eval)
     _prim.def_jvp(_scatter_add_jvp if _kind == "add" else _with_prim(_scatter_jvp, _prim))
     _prim.def_transpose(_with_prim(_scatter_transpose, _prim))
     _prim.linear = True
     _prim.def_batch(_with_prim(gather_batching.scatter_batch, _prim))
-    _prim.def_composition(_scatter_composition(_kind))
 
 
 def bind_scatter(

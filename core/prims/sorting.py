@@ -23,7 +23,7 @@ from core.avals import ShapedArray
 from core.errors import AxisError, DTypeError, ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import deflinear, jvp_flat
-from core.primitive import Primitive, composition_impl
+from core.primitive import Primitive
 from core.prims import elementwise as ew
 from core.prims import shapes as sh
 from core.prims.associative_scan import associative_scan
@@ -255,9 +255,8 @@ def _approx_top_k_batch(args, dims, *, reduction_dimension, **params):
     return approx_top_k_p.bind(x, reduction_dimension=dim, **params), [d, d]
 
 
-approx_top_k_p.def_impl(composition_impl(_approx_top_k))
+approx_top_k_p.def_composed(_approx_top_k)
 approx_top_k_p.def_abstract_eval(_approx_top_k_abstract_eval)
-approx_top_k_p.def_composition(_approx_top_k)
 approx_top_k_p.def_jvp(_approx_top_k_jvp)
 approx_top_k_p.def_batch(_approx_top_k_batch)
 

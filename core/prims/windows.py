@@ -42,7 +42,7 @@ from core.interpreters import batching
 from core.interpreters.jvp import deflinear, jvp_flat
 from core.interpreters.partial_eval import trace_to_jaxpr
 from core.ir import ClosedJaxpr, Jaxpr, eval_jaxpr
-from core.primitive import Primitive, composition_impl
+from core.primitive import Primitive
 from core.prims import elementwise as ew
 from core.prims.conv import padtype_to_pads
 from core.prims.indexing import pad
@@ -542,9 +542,8 @@ def _reduce_window_batch(args, dims, **params):
     return outs, [0] * n
 
 
-reduce_window_p.def_impl(composition_impl(_reduce_window_composition))
+reduce_window_p.def_composed(_reduce_window_composition)
 reduce_window_p.def_abstract_eval(_reduce_window_abstract_eval)
-reduce_window_p.def_composition(_reduce_window_composition)
 reduce_window_p.def_jvp(_reduce_window_jvp)
 reduce_window_p.def_batch(_reduce_window_batch)
 
