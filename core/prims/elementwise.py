@@ -11,7 +11,8 @@ the compiler makes every broadcast explicit before it generates code
 one shape for all operands.
 
 Each primitive is declared by `unop`/`binop` (impl and abstract eval) and gets its jvp, transpose
-and batching rules right below it. Its numba lowering, a scalar expression per primitive so that
+and batching rules right below it; `composed` declares one of JAX's that numbax computes from
+the others (`igamma`, `nextafter`, ...: its composition is its value, eagerly and compiled). Its numba lowering, a scalar expression per primitive so that
 elementwise chains fuse into one loop, is in `core/backends/numba/rules/elementwise.py`.
 """
 

@@ -60,9 +60,10 @@ def test_composed_bind(case):
     name, args, params, expected = case
     params = _params(name, params)
     prim = getattr(lax, name + "_p")
-    if name == "reduce":
+    if name == "reduce":  # JAX's params: the computation and its jaxpr on scalars
         params["computation"] = lambda a, b: (a[0] + b[0], a[1] * b[1])
-        params["jaxpr"] = None
+        scalars = (np.float32(0), np.int32(0)) * 2
+        params["jaxpr"] = core.make_jaxpr(lambda a0, a1, b0, b1: (a0 + b0, a1 * b1))(*scalars)
     if name == "reduce_window":
         params["jaxpr"] = core.make_jaxpr(lax.mul)(np.float32(0), np.float32(0))
     if name == "ppermute":
