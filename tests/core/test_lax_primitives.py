@@ -9,6 +9,7 @@ import pytest
 
 import core
 from core import lax
+from core.extend.core import primitives as extend_primitives
 from core.primitive import JaxParamError, Primitive
 from tests.core.lax_primitive_answers import COMPOSED_BINDS, JAX_NAMES, PRIMITIVE_BINDS
 
@@ -71,6 +72,51 @@ def test_composed_bind(case):
     else:
         out = prim.bind(*args, **params)
     _check(out, expected)
+
+
+# JAX's primitives numbax computes from others: numbax primitives (JAX's objects for code that
+# binds them, matches equations or registers rules), one object under both namespaces
+OWN = [
+    "igamma",
+    "igammac",
+    "igamma_grad_a",
+    "regularized_incomplete_beta",
+    "zeta",
+    "bessel_i0e",
+    "bessel_i1e",
+    "cumlogsumexp",
+    "nextafter",
+    "clz",
+    "conj",
+    "reduce_precision",
+    "eq_to",
+    "le_to",
+    "lt_to",
+    "reduce_xor",
+    "reduce",
+    "reduce_window",
+    "approx_top_k",
+    "scatter_add",
+    "scatter_mul",
+    "scatter_min",
+    "scatter_max",
+]
+
+
+@pytest.mark.parametrize("name", OWN)
+def test_composed_jax_primitives_are_primitives(name):
+    prim = getattr(lax, name + "_p")
+    assert isinstance(prim, Primitive)
+    assert getattr(extend_primitives, name + "_p") is prim
+    assert prim.composition is not None or name.startswith("scatter")
+
+
+@pytest.mark.parametrize(
+    "name", ["hessenberg", "tridiagonal", "householder_product", "schur", "tridiagonal_solve"]
+)
+def test_linalg_primitives_are_primitives(name):
+    prim = getattr(lax.linalg, name + "_p")
+    assert isinstance(prim, Primitive) and getattr(extend_primitives, name + "_p") is prim
 
 
 def test_composed_primitives_under_jit_and_grad():

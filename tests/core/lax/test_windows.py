@@ -104,6 +104,21 @@ def test_generic_computation_matches_jax():
     np.testing.assert_array_equal(grad(np.float32([[1, 2, 3]])), [[2.0, 4.0, 2.0]])
 
 
+def test_several_operands_reduce_together():
+    # jax 0.10.2: reduce_window((x, x), (1, 0), (product, sum), (2, 2), (1, 2), "SAME") and
+    # reduce over axis 0, x = arange(12).reshape(3, 4) / 4 + 1 (one `reduce_window` / `reduce`
+    # equation, the jaxpr of the pair computation as its parameter)
+    x = np.arange(12, dtype=np.float32).reshape(3, 4) / 4 + 1
+    pair = lambda a, b: (a[0] * b[0], a[1] + b[1])  # noqa: E731
+    init = (np.float32(1), np.float32(0))
+    prod, total = lax.reduce_window((x, x), init, pair, (2, 2), (1, 2), "SAME")
+    np.testing.assert_allclose(prod, [[5.625, 18.046875], [43.875, 90.234375], [9.75, 13.125]])
+    np.testing.assert_allclose(total, [[6.5, 8.5], [10.5, 12.5], [6.25, 7.25]])
+    prod, total = lax.reduce((x, x), init, pair, (0,))
+    np.testing.assert_allclose(prod, [6.0, 9.140625, 13.125, 18.046875], rtol=1e-6)
+    np.testing.assert_allclose(total, [6.0, 6.75, 7.5, 8.25])
+
+
 @pytest.mark.parametrize("kind", list(OPS))
 @pytest.mark.parametrize("cfg", CONFIGS, ids=str)
 def test_grads(kind, cfg):
