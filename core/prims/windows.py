@@ -486,7 +486,7 @@ def reduce_window(
 reduce_window_p = Primitive("reduce_window", multiple_results=True)
 
 
-def _reduce_window_composition(*args: Any, jaxpr: Jaxpr, consts: tuple, **params: Any) -> list:
+def _reduce_window_composition(*args: Any, jaxpr: Jaxpr, consts: tuple = (), **params: Any) -> list:
     """Combines, from the init values, one strided slice of the padded operands per window
     offset (window-size many evaluations of the computation `jaxpr` on whole arrays); a
     validity mask keeps padding and dilation holes out, as in XLA."""
@@ -511,7 +511,7 @@ def _reduce_window_composition(*args: Any, jaxpr: Jaxpr, consts: tuple, **params
     return outs
 
 
-def _reduce_window_abstract_eval(*args: ShapedArray, jaxpr: Jaxpr, consts: tuple, **params):
+def _reduce_window_abstract_eval(*args: ShapedArray, jaxpr: Jaxpr, consts: tuple = (), **params):
     n = len(args) // 2
     for x, i in zip(args[:n], args[n:]):
         _check("reduce_window", x, *(params[k] for k in _WINDOW_PARAMS))
