@@ -445,7 +445,7 @@ def _reduce_precision(operand: Any, *, exponent_bits: int, mantissa_bits: int) -
 
 
 def _reduce_precision_abstract_eval(x: Any, *, exponent_bits: int, mantissa_bits: int) -> Any:
-    if x.dtype.kind != "f":
+    if dtypes.kind(x.dtype) != "f":
         ew.reject_dtype("reduce_precision", x.dtype, "f")
     return x
 
