@@ -12,8 +12,9 @@ one shape for all operands.
 
 Each primitive is declared by `unop`/`binop` (impl and abstract eval) and gets its jvp, transpose
 and batching rules right below it; `composed` declares one of JAX's that numbax computes from
-the others (`igamma`, `nextafter`, ...: its composition is its value, eagerly and compiled). Its numba lowering, a scalar expression per primitive so that
-elementwise chains fuse into one loop, is in `core/backends/numba/rules/elementwise.py`.
+the others (`igamma`, `nextafter`, ...: its composition is its value, eagerly and compiled).
+A primitive's numba lowering, a scalar expression per primitive so that elementwise chains fuse
+into one loop, is in `core/backends/numba/rules/elementwise.py`.
 """
 
 from __future__ import annotations
