@@ -10,24 +10,30 @@ functions here.
 
 Arrays live in host memory, so placing one records its sharding (`core/sharding_base.py`)
 without copying the buffer; a `NamedSharding` is first checked against the array
-(`core/named_sharding.py`).
+(`core/named_sharding.py`). Inside a trace, `device_put` to the default device or a device
+binds JAX's `device_put` primitive (its values pass through); to a sharding it records the
+sharding on the traced value (`named_sharding.place`), without an equation (JAX has one).
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from core import tree_util
+from core.ad_util import Zero
 from core.devices import CpuDevice, DeviceError, process_count
 from core.errors import NumbaxError
+from core.interpreters.jvp import deflinear
 from core.named_sharding import place
 from core.parallel.dispatch import replicated
+from core.primitive import Primitive
 from core.sharding import pmap_sharding
 from core.sharding_base import PartitionSpec, Sharding, placed
-from core.trace import as_value
+from core.trace import Tracer, as_value
 
 
 class RemovedPlacementError(NumbaxError, AttributeError):
@@ -65,8 +71,68 @@ def device_put(
       The pytree of `Array`s.
     """
     if device is None:
-        return tree_util.tree_map(as_value, x)
-    return place(x, device, "device_put")
+        out = tree_util.tree_map(as_value, x)
+    else:
+        out = place(x, device, "device_put")
+    leaves, tree = tree_util.tree_flatten(out)
+    if isinstance(device, Sharding) or not any(isinstance(v, Tracer) for v in leaves):
+        return out  # eager, or a sharding: `place` recorded it on the traced value
+    # traced, to the default device or a device: JAX's equation (the value passes through)
+    n = len(leaves)
+    semantics = (
+        ArrayCopySemantics.DONATE_INPUT
+        if donate
+        else ArrayCopySemantics.ALWAYS_COPY
+        if may_alias is False
+        else ArrayCopySemantics.REUSE_INPUT
+    )
+    outs = device_put_p.bind(
+        *leaves, devices=(device,) * n, srcs=(src,) * n, copy_semantics=(semantics,) * n
+    )
+    return tree_util.tree_unflatten(tree, outs)
+
+
+class ArrayCopySemantics(enum.Enum):
+    """Whether `device_put` may reuse (or donate) its input's buffer (JAX's, its parameter)."""
+
+    ALWAYS_COPY = 0
+    REUSE_INPUT = 1
+    DONATE_INPUT = 2
+
+    def __repr__(self) -> str:
+        return f"ArrayCopySemantics.{self.name}"  # as JAX's prints in jaxprs
+
+
+def _device_put_transpose(cts: list, *args: Any, devices: tuple, srcs: tuple, copy_semantics):
+    # JAX's: the cotangents go back from the devices to the sources, copied
+    picked = [i for i, (ct, x) in enumerate(zip(cts, args)) if type(ct) is not Zero]
+    out: list[Any] = [None] * len(args)
+    if picked:
+        always = ArrayCopySemantics.ALWAYS_COPY
+        semantics = tuple(
+            always if copy_semantics[i] is ArrayCopySemantics.REUSE_INPUT else copy_semantics[i]
+            for i in picked
+        )
+        ys = device_put_p.bind(
+            *[cts[i] for i in picked],
+            devices=tuple(srcs[i] for i in picked),
+            srcs=tuple(devices[i] for i in picked),
+            copy_semantics=semantics,
+        )
+        for i, y in zip(picked, ys):
+            out[i] = y
+    return out
+
+
+# JAX's primitive of `device_put` inside a trace: the values pass through (arrays live in host
+# memory), eagerly and compiled
+device_put_p = Primitive("device_put", multiple_results=True)
+device_put_p.def_impl(lambda *xs, **params: list(xs))
+device_put_p.def_abstract_eval(lambda *avals, **params: list(avals))
+device_put_p.def_composition(lambda *xs, **params: list(xs))
+deflinear(device_put_p)
+device_put_p.def_transpose(_device_put_transpose)
+device_put_p.def_batch(lambda args, dims, **params: (device_put_p.bind(*args, **params), dims))
 
 
 def device_put_replicated(x: Any, devices: list[CpuDevice], axis_name: str | None = None) -> Any:

@@ -58,7 +58,6 @@ from core.lax.composed_primitives import (
     after_all_p,
     create_token_p,
     dce_sink_p,
-    device_put_p,
     fft_p,
     mulhi_p,
     optimization_barrier_p,
@@ -171,6 +170,7 @@ from core.lax.special import (
 )
 from core.lax.tokens import after_all, create_token
 from core.named_sharding import takes_out_sharding, with_sharding_constraint
+from core.placement import device_put_p
 from core.prims.associative_scan import associative_scan
 from core.prims.collectives import (
     all_gather,

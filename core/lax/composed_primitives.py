@@ -16,14 +16,13 @@ JAX's primitives that numbax does not implement at all are `UnsupportedPrimitive
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from core.lax import composites as co
 from core.lax.fourier import fft
 from core.lax.gather_api import scatter_sub
 from core.named_sharding import with_sharding_constraint
-from core.placement import device_put
 from core.trace import as_value
 from numbax.errors import NumbaxError
 
@@ -109,10 +108,6 @@ def _scatter(fn: Callable) -> Callable:
     return bind
 
 
-def _device_put(*xs: Any, devices: Sequence[Any], srcs: Any = None, copy_semantics: Any = None):
-    return [device_put(x, d) for x, d in zip(xs, devices, strict=True)]
-
-
 def _sharding_constraint(x: Any, *, sharding: Any, **_layout_and_mesh: Any) -> Any:
     return with_sharding_constraint(x, sharding)
 
@@ -128,7 +123,6 @@ optimization_barrier_p = ComposedPrimitive(
 )
 scatter_sub_p = ComposedPrimitive("scatter-sub", _scatter(scatter_sub))
 fft_p = ComposedPrimitive("fft", lambda x, *, fft_type, fft_lengths: fft(x, fft_type, fft_lengths))
-device_put_p = ComposedPrimitive("device_put", _device_put, multiple_results=True)
 sharding_constraint_p = ComposedPrimitive("sharding_constraint", _sharding_constraint)
 
 select_and_scatter_p = UnsupportedPrimitive(

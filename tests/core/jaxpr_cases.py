@@ -553,6 +553,10 @@ def _composed_primitive_cases(m, c):
         jax.vmap(lambda x: lax.reduce(x, 1.0, lambda a, b: a * b + 1, (0,))),
         (X,),
     )
+    c["device_put"] = (lambda x: jax.device_put(x) * 2, (X,))
+    c["device_put_device"] = (lambda x: jax.device_put((x, x), jax.devices()[0])[1], (X,))
+    c["grad_device_put"] = (jax.grad(lambda x: (jax.device_put(x) * 2).sum()), (X,))
+    c["vmap_device_put"] = (jax.vmap(lambda x: jax.device_put(x) + 1), (X,))
     c["scatter_add_bind"] = (
         lambda x, i, u: lax.scatter_add(
             x, i[:, None], u, lax.ScatterDimensionNumbers((), (0,), (0,))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import core.numpy as jnp
+from core import placement
 from core.checkpoint import checkpoint_name
 from core.lax import composites as co
 from core.lax import linalg as lax_linalg
@@ -50,6 +51,13 @@ class Case:
 
 
 _rng = np.random.RandomState(0)
+
+
+_PUT = dict(
+    devices=(None, None),
+    srcs=(None, None),
+    copy_semantics=(placement.ArrayCopySemantics.REUSE_INPUT,) * 2,
+)
 
 
 def R(*s):
@@ -415,6 +423,12 @@ CASES: list[Case] = [
     ),
     Case("erfc", "erfc", special.erfc, [np.array([-1.3, 0.2, 0.9, 2.4])]),
     Case("approx_top_k", "approx_top_k", lambda x: co.approx_min_k(x, 2)[0], [D(2, 4)]),
+    Case(
+        "device_put",
+        "device_put",
+        lambda x, y: ew.mul(*placement.device_put_p.bind(x, y, **_PUT)),
+        [R(3), R(3)],
+    ),
     Case(
         "reduce",
         "reduce",
