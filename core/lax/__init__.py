@@ -9,9 +9,12 @@ from `core/lax/checked.py`, which applies JAX's checks (Python scalars keep thei
 rank-0 and size-1 broadcasting only); `core.numpy` is the broadcasting, promoting layer (the
 special functions broadcast and promote, like `jax.scipy.special`'s). The primitives are exported
 under their `jax.lax` names (`lax.add_p`, ...), for code that writes rules or binds them; their
-`bind` takes JAX's parameters too (`Primitive.jax_params`). Every other `*_p` name of `jax.lax`
-is in `core/lax/composed_primitives.py`: a `ComposedPrimitive` whose `bind` runs numbax's
-composition of the operation, or an `UnsupportedPrimitive` that says what to use instead.
+`bind` takes JAX's parameters too (`Primitive.jax_params`). JAX's primitives that numbax
+computes from others (`igamma_p`, `nextafter_p`, `reduce_window_p`, `cumlogsumexp_p`, ...) are
+primitives too, with a composition (`Primitive.def_composed`). The few other `*_p` names of
+`jax.lax` are in `core/lax/composed_primitives.py`: a `ComposedPrimitive` whose `bind` runs
+numbax's composition of the operation, or an `UnsupportedPrimitive` that says what to use
+instead.
 `lax.linalg` (`core/lax/linalg.py`) is not imported here but by `core/__init__.py`: it builds
 on `core.scipy.linalg`, which imports this package.
 """
