@@ -330,7 +330,7 @@ class Module:
         if reserved:
             raise errors.ReservedFieldError(cls.__name__, reserved)
         annotations["parent"] = Any
-        annotations["name"] = "str | None"
+        annotations["name"] = str | None  # not a string: dataclasses would look up cls's module
         cls.__annotations__ = annotations
         cls.parent = dataclasses.field(
             default=_unspecified_parent, kw_only=True, repr=False, compare=False, hash=False

@@ -26,8 +26,13 @@ optimizer to three gradients and returns the updates, final state and params), F
 manipulation (arange/linspace/eye/full..., reshape/transpose/stack/split/tile/take/where/clip/
 cumsum... and their axis and shape errors) and transformations (grad/value_and_grad/jacfwd/
 jacrev/hessian/jvp/vjp/linearize/vmap with argnums, has_aux, holomorphic, in_axes/out_axes,
-their dtypes, weak types and errors). The script never imports JAX in
-numbax's process.
+their dtypes, weak types and errors), Flax's module API (`flax_module_api`: init/apply with
+method=/mutable=/capture_intermediates, sow/perturb, bind/unbind, variables, naming, sharing,
+Sequential, tabulate and the lifted transforms nn.scan/vmap/remat/jit/while_loop/cond/switch/
+map_variables/custom_vjp) and jnp's elementwise functions (`jnp_ufuncs`: every common ufunc over
+int8/uint8/int32/float16/bfloat16/float32/complex64/bool and Python scalars, promotion, weak
+types, special values, integer division/power by zero, shifts, rounding). The script never
+imports JAX in numbax's process.
 """
 
 # ruff: noqa: E501
@@ -3387,6 +3392,1201 @@ def _transforms() -> list[str]:
     return c
 
 
+FLAX_MODS = """
+class MLP(fnn.Module):
+    feats: tuple = (3, 2)
+    @fnn.compact
+    def __call__(self, x):
+        for i, f in enumerate(self.feats):
+            x = fnn.Dense(f, name=f'd{i}')(x)
+            if i < len(self.feats) - 1:
+                x = fnn.relu(x)
+        self.sow('intermediates', 'last', x)
+        return x
+class SetupMLP(fnn.Module):
+    def setup(self):
+        self.d0 = fnn.Dense(3)
+        self.layers = [fnn.Dense(2), fnn.Dense(1)]
+        self.w = self.param('w', fnn.initializers.ones, (1,))
+    def __call__(self, x):
+        x = self.d0(x)
+        for l in self.layers:
+            x = l(x)
+        return x * self.w
+    def encode(self, x):
+        return self.d0(x)
+class Counter(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        c = self.variable('counter', 'n', lambda: jnp.zeros((), jnp.int32))
+        if not self.is_initializing():
+            c.value += 1
+        return x + c.value
+class Cell(fnn.Module):
+    @fnn.compact
+    def __call__(self, c, x):
+        h = fnn.Dense(c.shape[-1], name='h')(c) + x
+        return h, h * 2
+class Noisy(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        return x + random.normal(self.make_rng('noise'), x.shape)
+"""
+X2 = "jnp.arange(8.0).reshape(2, 4) / 4"
+
+
+def _shapes(expr: str) -> str:
+    return f"jax.tree.map(lambda a: (a.shape, str(a.dtype)), {expr})"
+
+
+def _flax_module_api() -> list[str]:
+    m = FLAX_MODS
+    c = [
+        # init / apply / init_with_output with method=, mutable=, capture_intermediates
+        m + f"out = MLP().init(K0, {X2})",
+        m + f"v = MLP().init(K0, {X2}); out = MLP().apply(v, {X2})",
+        m + f"out = MLP().init_with_output(K0, {X2})",
+        m + f"out = MLP().init(K0, {X2}, mutable=['params'])",
+        m + f"out = MLP().init(K0, {X2}, mutable=False)",
+        m + f"out = MLP().init(K0, {X2}, mutable=True)",
+        m + f"v = MLP().init(K0, {X2}); out = MLP().apply(v, {X2}, mutable=['intermediates'])",
+        m + f"v = MLP().init(K0, {X2}); out = MLP().apply(v, {X2}, mutable=True)",
+        m + f"v = MLP().init(K0, {X2}); out = MLP().apply(v, {X2}, capture_intermediates=True)",
+        m
+        + f"v = MLP().init(K0, {X2}); out = MLP().apply(v, {X2}, capture_intermediates=True, mutable=['intermediates'])",
+        m
+        + f"v = MLP().init(K0, {X2}); out = MLP().apply(v, {X2}, capture_intermediates=lambda mdl, name: isinstance(mdl, fnn.Dense), mutable=['intermediates'])",
+        m
+        + f"v = MLP().init(K0, {X2}); out = MLP().apply({{'params': v['params']}}, {X2}, mutable=['intermediates'])",
+        m + f"out = MLP(feats=(2,)).init({{'params': K1}}, {X2})",
+        m + f"out = MLP(feats=(2,)).init(random.PRNGKey(3), {X2})",
+        m + f"out = MLP(feats=(2,)).init(3, {X2})",
+        m + f"out = MLP(feats=(2,)).init(K0, {X2}.astype(jnp.float16))",
+        m + "out = MLP(feats=(2,)).init(K0, jnp.arange(4))",
+        m + f"out = SetupMLP().init(K0, {X2})",
+        m + f"v = SetupMLP().init(K0, {X2}); out = SetupMLP().apply(v, {X2}, method='encode')",
+        m
+        + f"v = SetupMLP().init(K0, {X2}); out = SetupMLP().apply(v, {X2}, method=SetupMLP.encode)",
+        m
+        + f"v = SetupMLP().init(K0, {X2}); out = SetupMLP().apply(v, {X2}, method=lambda mdl, x: mdl.layers[0](mdl.d0(x)))",
+        m + f"out = SetupMLP().init(K0, {X2}, method='encode')",
+        m + f"v = SetupMLP().init(K0, {X2}); out = SetupMLP().apply(v, {X2}, method='nope')",
+        m + f"v = SetupMLP().init(K0, {X2}); out = SetupMLP().apply(v, {X2}, method=3)",
+        m + f"out = SetupMLP().apply({{}}, {X2})",
+        m + f"out = MLP().apply({{'params': {{}}}}, {X2})",
+        m + f"v = MLP().init(K0, {X2}); out = MLP().apply(v, {X2}[:, :3])",
+        m + "out = Counter().init(K0, 1.0)",
+        m + "v = Counter().init(K0, 1.0); out = Counter().apply(v, 1.0, mutable=['counter'])",
+        m + "v = Counter().init(K0, 1.0); out = Counter().apply(v, 1.0)",
+        m
+        + "v = Counter().init(K0, 1.0); y, u = Counter().apply(v, 1.0, mutable=['counter']); out = Counter().apply(u, 1.0, mutable='counter')",
+        m + "out = Noisy().init({'params': K0, 'noise': K1}, jnp.zeros(3))",
+        m + "out = Noisy().apply({}, jnp.zeros(3), rngs={'noise': K1})",
+        m + "out = Noisy().apply({}, jnp.zeros(3))",
+        m + "out = Noisy().apply({}, jnp.zeros(3), rngs={'noise': 1})",
+        m + "out = Noisy().init(K0, jnp.zeros(3))",
+        m + "out = Noisy().apply({}, jnp.zeros(3), rngs={'noise': random.PRNGKey(1)})",
+        m + f"out = MLP().init(K0, {X2}, rngs={{'params': K1}})",
+        m + f"out = fnn.init(lambda mdl, x: mdl(x), MLP(feats=(2,)))(K0, {X2})",
+        m
+        + f"out = fnn.apply(lambda mdl, x: mdl(x) * 2, MLP(feats=(2,)))(MLP(feats=(2,)).init(K0, {X2}), {X2})",
+        m + f"out = fnn.init_with_output(lambda mdl, x: mdl(x), MLP(feats=(2,)))(K0, {X2})",
+        m + f"out = jax.tree.map(jnp.shape, jax.eval_shape(MLP().init, K0, {X2}))",
+        m + f"out = {_shapes(f'MLP().lazy_init(K0, {X2})')}",
+        # sow / perturb / intermediates
+        """
+class S(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        self.sow('intermediates', 'a', x)
+        self.sow('intermediates', 'a', x * 2)
+        self.sow('other', 'b', x.sum(), reduce_fn=lambda a, b: a + b, init_fn=lambda: 0.0)
+        return x
+out = S().apply({}, jnp.ones(2), mutable=True)
+""",
+        """
+class S(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        r = self.sow('intermediates', 'a', x)
+        return r
+out = S().apply({}, jnp.ones(2)), S().apply({}, jnp.ones(2), mutable=['intermediates'])
+""",
+        """
+class S(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        x = fnn.Dense(2)(x)
+        x = self.perturb('h', x)
+        return (x ** 2).sum()
+m = S()
+v = m.init(K0, jnp.ones(3))
+out = v, jax.grad(lambda v: m.apply(v, jnp.ones(3)))(v)
+""",
+        """
+class S(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        return self.perturb('h', x * 3)
+out = S().init(K0, jnp.ones(2)), S().apply({}, jnp.ones(2))
+""",
+        """
+class S(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        self.sow('intermediates', 'a', x, init_fn=lambda: [], reduce_fn=lambda a, b: a + [b])
+        return x
+out = S().apply({}, 2.0, mutable='intermediates')
+""",
+        m
+        + f"v = MLP().init(K0, {X2}); _, st = MLP().apply(v, {X2}, capture_intermediates=True); out = jax.tree.map(jnp.shape, st)",
+        m
+        + f"v = SetupMLP().init(K0, {X2}); _, st = SetupMLP().apply(v, {X2}, capture_intermediates=True); out = jax.tree.map(jnp.shape, st)",
+        # bind / unbind / variables / put_variable / has_variable / is_mutable_collection
+        m + f"v = MLP().init(K0, {X2}); b = MLP().bind(v); out = b({X2}), b.variables",
+        m
+        + f"v = MLP().init(K0, {X2}); b = MLP().bind(v); mdl, vs = b.unbind(); out = vs, type(mdl).__name__, mdl.scope is None",
+        m
+        + f"v = SetupMLP().init(K0, {X2}); b = SetupMLP().bind(v); out = b.d0.variables, b.layers[1].variables",
+        m + f"v = SetupMLP().init(K0, {X2}); b = SetupMLP().bind(v); out = b.encode({X2})",
+        m + "out = MLP().variables",
+        m + "out = SetupMLP().d0",
+        m
+        + f"v = MLP().init(K0, {X2}); b = MLP().bind(v); out = b.is_mutable_collection('params'), b.is_mutable_collection('intermediates')",
+        m
+        + f"v = MLP().init(K0, {X2}); b = MLP().bind(v, mutable=['intermediates']); out = b.is_mutable_collection('params'), b.is_mutable_collection('intermediates'), b({X2}), b.variables.get('intermediates')",
+        m
+        + f"v = MLP().init(K0, {X2}); b = MLP().bind(v); out = b.has_variable('params', 'd0'), b.has_variable('params', 'x'), b.has_variable('batch', 'd0')",
+        m
+        + f"v = MLP().init(K0, {X2}); b = MLP().bind(v); out = b.get_variable('params', 'd0'), b.get_variable('params', 'zz', 5)",
+        m + f"v = MLP().init(K0, {X2}); b = MLP().bind(v); b.put_variable('params', 'z', 1.0)",
+        m
+        + f"v = MLP().init(K0, {X2}); b = MLP().bind(v, mutable=True); b.put_variable('params', 'z', 1.0); out = b.variables",
+        m
+        + f"v = MLP().init(K0, {X2}); b = MLP().bind(v, mutable=['stats']); b.put_variable('stats', 'z', jnp.ones(2)); out = b.variables['stats']",
+        m
+        + f"v = MLP().init(K0, {X2}); b = MLP().bind(v); out = b.is_initializing(), b.is_mutable_collection('x')",
+        m
+        + f"out = MLP().init(K0, {X2}, method=lambda mdl, x: (mdl.is_initializing(), mdl(x))[0] and {{}})",
+        m + f"v = MLP().init(K0, {X2}); out = MLP().bind(v).path",
+        m
+        + f"v = SetupMLP().init(K0, {X2}); out = SetupMLP().bind(v).layers[1].path, SetupMLP().bind(v).d0.name",
+        m + f"v = SetupMLP().init(K0, {X2}); out = SetupMLP().bind(v).d0.scope.path",
+        """
+class P(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        v = self.variable('state', 'v', jnp.zeros, (2,))
+        out = (v.value, self.has_variable('state', 'v'), self.is_mutable_collection('state'))
+        v.value = v.value + x
+        return out
+out = P().init(K0, jnp.ones(2)), P().apply({'state': {'v': jnp.ones(2)}}, jnp.ones(2), mutable=['state'])
+""",
+        """
+class P(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        v = self.variable('state', 'v', jnp.zeros, (2,))
+        v.value = v.value + x
+        return v.value
+out = P().apply({'state': {'v': jnp.ones(2)}}, jnp.ones(2))
+""",
+        """
+class P(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        self.param('w', fnn.initializers.zeros, (2,))
+        return self.param('w', fnn.initializers.zeros, (2,))
+out = P().init(K0, 1.0)
+""",
+        """
+class P(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        self.param('w', fnn.initializers.zeros, (2,))
+        return self.variable('params', 'w', jnp.zeros, (2,)).value
+out = P().init(K0, 1.0)
+""",
+        """
+class P(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        return self.param('w', lambda k, s, d: jnp.ones(s, d), (2,), jnp.float16)
+out = P().init(K0, 1.0)
+""",
+        """
+class P(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        return self.param('w', lambda k: random.uniform(k, (2,)), unbox=True)
+out = P().init(K0, 1.0)
+""",
+        """
+class P(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        return self.param('w', fnn.initializers.ones, (3,))
+out = P().apply({'params': {'w': jnp.ones(2)}}, 1.0)
+""",
+        """
+class P(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        return self.param(3, fnn.initializers.ones, (3,))
+out = P().init(K0, 1.0)
+""",
+        """
+class P(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        return self.param('w', fnn.initializers.ones, (2,)) + x
+out = P().init(K0, 1.0), P().init(K0, 1.0, method=lambda m, x: x)
+""",
+        # setup vs compact, naming
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        return fnn.Dense(2)(x) + fnn.Dense(2)(x) + fnn.Dense(2, name='named')(x)
+out = jax.tree.map(jnp.shape, A().init(K0, jnp.ones(3)))
+""",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        return fnn.Dense(2, name='a')(x) + fnn.Dense(2, name='a')(x)
+out = A().init(K0, jnp.ones(3))
+""",
+        """
+class A(fnn.Module):
+    def setup(self):
+        self.d = fnn.Dense(2)
+    @fnn.compact
+    def __call__(self, x):
+        return self.d(x) + fnn.Dense(2)(x)
+out = jax.tree.map(jnp.shape, A().init(K0, jnp.ones(3)))
+""",
+        """
+class A(fnn.Module):
+    def setup(self):
+        self.ds = {'u': fnn.Dense(2), 'v': fnn.Dense(1)}
+        self.t = (fnn.Dense(3),)
+    def __call__(self, x):
+        return self.ds['u'](x), self.ds['v'](x), self.t[0](x)
+out = jax.tree.map(jnp.shape, A().init(K0, jnp.ones(3)))
+""",
+        """
+class A(fnn.Module):
+    def setup(self):
+        self.d = fnn.Dense(2)
+    def __call__(self, x):
+        return fnn.Dense(2)(x)
+out = A().init(K0, jnp.ones(3))
+""",
+        """
+class A(fnn.Module):
+    def setup(self):
+        self.d = fnn.Dense(2, name='x')
+    def __call__(self, x):
+        return self.d(x)
+out = A().init(K0, jnp.ones(3))
+""",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        return x
+    @fnn.compact
+    def other(self, x):
+        return x
+out = A().init(K0, 1.0)
+""",
+        """
+class A(fnn.Module):
+    def setup(self):
+        self.w = self.param('w', fnn.initializers.ones, (2,))
+        self.v = self.variable('consts', 'v', lambda: jnp.full((2,), 3.0))
+    def __call__(self, x):
+        return self.w * x + self.v.value
+out = A().init_with_output(K0, 2.0)
+""",
+        """
+class A(fnn.Module):
+    def setup(self):
+        self.d = fnn.Dense(2)
+out = A().init(K0, jnp.ones(3), method=lambda m, x: m.d(x))
+""",
+        """
+class A(fnn.Module):
+    n: int = 2
+    def __call__(self, x):
+        return x * self.n
+out = A(3).apply({}, 2.0), A(n=4).n, repr(A(5))
+""",
+        """
+class A(fnn.Module):
+    n: int
+    def __call__(self, x):
+        return x * self.n
+out = A()
+""",
+        """
+class B(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        return fnn.Dense(2)(x)
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        return B()(x) + B(name='bee')(x) + B()(x)
+out = jax.tree.map(jnp.shape, A().init(K0, jnp.ones(3)))
+""",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        d = fnn.Dense(2)
+        return d(x) + d(x)
+out = jax.tree.map(jnp.shape, A().init(K0, jnp.ones(3)))
+""",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        d = fnn.Dense(2)
+        return d(x), d.name, d.parent is self
+out = A().init_with_output(K0, jnp.ones(3))[0][1:]
+""",
+        """
+class A(fnn.Module):
+    def __call__(self, x):
+        return fnn.Dense(2)(x)
+out = A().init(K0, jnp.ones(3))
+""",
+        """
+class A(fnn.Module):
+    def setup(self):
+        self.x = 1
+        self.x = 2
+    def __call__(self, x):
+        return x
+out = A().init(K0, 1.0)
+""",
+        "out = fnn.Dense(2).name, fnn.Dense(2, name='q').name",
+        "out = fnn.Dense(2, parent=None).init(K0, jnp.ones(3))",
+        "fnn.Dense(2).init(K0, jnp.ones(3), 5)",
+        "fnn.Dense(2)(jnp.ones(3))",
+        "fnn.Dense(2).param('w', fnn.initializers.ones, (1,))",
+        "fnn.Dense(2).make_rng('params')",
+        # param sharing and share_scope
+        """
+class A(fnn.Module):
+    def setup(self):
+        self.d = fnn.Dense(2)
+    def __call__(self, x):
+        return self.d(self.d(x))
+out = A().init_with_output(K0, jnp.ones(2))
+""",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        d = fnn.Dense(3, name='shared')
+        return d(x), d(x * 2)
+out = A().init_with_output(K0, jnp.ones(3))
+""",
+        """
+class Inner(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        return fnn.Dense(2, name='k')(x)
+class A(fnn.Module):
+    def setup(self):
+        self.i = Inner()
+        fnn.share_scope(self, self.i)
+    def __call__(self, x):
+        return self.i(x)
+out = A().init(K0, jnp.ones(3))
+""",
+        """
+class Inner(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        return fnn.Dense(2, name='k')(x)
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        i = Inner()
+        fnn.share_scope(self, i)
+        return i(x) + fnn.Dense(2, name='j')(x)
+out = jax.tree.map(jnp.shape, A().init(K0, jnp.ones(3)))
+""",
+        """
+class A(fnn.Module):
+    sub: fnn.Module
+    @fnn.compact
+    def __call__(self, x):
+        return self.sub(x) + self.sub(x)
+out = jax.tree.map(jnp.shape, A(fnn.Dense(2)).init(K0, jnp.ones(3)))
+""",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        e = fnn.Embed(4, 3, name='e')
+        return e.attend(e(jnp.array([1, 2])))
+out = A().init_with_output(K0, 0.0)
+""",
+        # Sequential
+        "v = fnn.Sequential([fnn.Dense(3), fnn.relu, fnn.Dense(2)]).init(K0, jnp.ones(4)); out = v",
+        "out = fnn.Sequential([fnn.Dense(3), lambda x: (x, x * 2)]).init_with_output(K0, jnp.ones(4))[0]",
+        "out = fnn.Sequential([lambda x: (x, x * 2), lambda a, b: a + b]).apply({}, jnp.ones(2))",
+        "out = fnn.Sequential([lambda x: {'a': x}, lambda a: a * 3]).apply({}, jnp.ones(2))",
+        "out = fnn.Sequential([]).apply({}, jnp.ones(2))",
+        "out = fnn.Sequential(fnn.Dense(2)).init(K0, jnp.ones(2))",
+        "out = fnn.Sequential([fnn.Dense(2), fnn.Sequential([fnn.Dense(1)])]).init(K0, jnp.ones(2))",
+        "out = fnn.Sequential([fnn.Dense(2)]).init(K0, jnp.ones(2), method='__call__')",
+        # lifted transforms: scan
+        m
+        + """
+S = fnn.scan(Cell, variable_broadcast='params', split_rngs={'params': False}, in_axes=0, out_axes=0)
+v = S().init(K0, jnp.ones(2), jnp.ones((3, 2)))
+out = v, S().apply(v, jnp.ones(2), jnp.ones((3, 2)))
+""",
+        m
+        + """
+S = fnn.scan(Cell, variable_axes={'params': 0}, split_rngs={'params': True}, length=3)
+v = S().init(K0, jnp.ones(2), jnp.ones((3, 2)))
+out = v, S().apply(v, jnp.ones(2), jnp.ones((3, 2)))
+""",
+        m
+        + """
+S = fnn.scan(Cell, variable_broadcast='params', split_rngs={'params': False}, reverse=True)
+v = S().init(K0, jnp.ones(2), jnp.arange(6.0).reshape(3, 2))
+out = S().apply(v, jnp.ones(2), jnp.arange(6.0).reshape(3, 2))
+""",
+        m
+        + """
+S = fnn.scan(Cell, variable_broadcast='params', split_rngs={'params': False}, in_axes=1, out_axes=1)
+v = S().init(K0, jnp.ones(2), jnp.arange(6.0).reshape(2, 3))
+out = S().apply(v, jnp.ones(2), jnp.arange(6.0).reshape(2, 3))
+""",
+        m
+        + """
+S = fnn.scan(Cell, variable_broadcast='params', split_rngs={'params': False}, unroll=2)
+v = S().init(K0, jnp.ones(2), jnp.ones((3, 2)))
+out = jax.tree.map(jnp.shape, v), S().apply(v, jnp.ones(2), jnp.ones((3, 2)))[1].shape
+""",
+        m
+        + """
+S = fnn.scan(Cell, variable_broadcast='params', split_rngs={'params': False}, in_axes=0)
+v = S().init(K0, jnp.ones(2), jnp.ones((3, 2)))
+out = S().apply(v, jnp.ones(2), jnp.ones((4, 2)))[1].shape
+""",
+        m
+        + """
+S = fnn.scan(Cell, variable_broadcast='params', split_rngs={'params': False}, length=4)
+out = S().init(K0, jnp.ones(2), jnp.ones((3, 2)))
+""",
+        m
+        + """
+S = fnn.scan(Cell, variable_axes={'params': 0}, split_rngs={'params': False}, length=2)
+v = S().init(K0, jnp.ones(2), jnp.ones((2, 2)))
+out = v
+""",
+        """
+class C2(fnn.Module):
+    @fnn.compact
+    def __call__(self, c, x, w):
+        return c + x * w, c
+S = fnn.scan(C2, in_axes=(0, fnn.broadcast), variable_broadcast='params', split_rngs={'params': False})
+out = S().apply({}, 0.0, jnp.arange(3.0), 2.0)
+""",
+        """
+class C3(fnn.Module):
+    @fnn.compact
+    def __call__(self, c, x):
+        n = self.variable('counter', 'n', lambda: jnp.zeros((), jnp.int32))
+        n.value += 1
+        return c + x, n.value
+S = fnn.scan(C3, variable_carry='counter', split_rngs={'params': False})
+v = S().init(K0, 0.0, jnp.arange(3.0))
+out = v, S().apply(v, 0.0, jnp.arange(3.0), mutable=['counter'])
+""",
+        """
+class C4(fnn.Module):
+    @fnn.compact
+    def __call__(self, c, x):
+        self.sow('intermediates', 'c', c)
+        return c + x, None
+S = fnn.scan(C4, variable_axes={'intermediates': 0}, split_rngs={'params': False})
+out = S().apply({}, 0.0, jnp.arange(3.0), mutable=['intermediates'])
+""",
+        """
+class C5(fnn.Module):
+    @fnn.compact
+    def __call__(self, c, x):
+        return c + random.uniform(self.make_rng('noise')), x
+S = fnn.scan(C5, split_rngs={'noise': True}, variable_broadcast='params')
+a = S().apply({}, 0.0, jnp.arange(3.0), rngs={'noise': K1})
+S2 = fnn.scan(C5, split_rngs={'noise': False}, variable_broadcast='params')
+b = S2().apply({}, 0.0, jnp.arange(3.0), rngs={'noise': K1})
+out = a[0].shape, b[0].shape, bool(a[0] != b[0])
+""",
+        """
+class Stack(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        S = fnn.scan(fnn.Dense, variable_axes={'params': 0}, split_rngs={'params': True}, length=3, in_axes=fnn.broadcast)
+        return S(2, name='layers')(x)
+out = jax.tree.map(jnp.shape, Stack().init(K0, jnp.ones(2)))
+""",
+        """
+class Body(fnn.Module):
+    @fnn.compact
+    def __call__(self, c, _):
+        return fnn.Dense(2)(c), None
+class Stack(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        return fnn.scan(Body, variable_axes={'params': 0}, split_rngs={'params': True}, length=3)(name='s')(x, None)
+v = Stack().init(K0, jnp.ones(2))
+out = v, Stack().apply(v, jnp.ones(2))
+""",
+        """
+def body(mdl, c, x):
+    return mdl(c) + x, c
+scan_fn = fnn.scan(body, variable_broadcast='params', split_rngs={'params': False})
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, c, xs):
+        return scan_fn(fnn.Dense(2), c, xs)
+v = A().init(K0, jnp.ones(2), jnp.ones((3, 2)))
+out = v, A().apply(v, jnp.ones(2), jnp.ones((3, 2)))
+""",
+        # vmap
+        """
+V = fnn.vmap(fnn.Dense, variable_axes={'params': 0}, split_rngs={'params': True}, in_axes=0)
+v = V(2).init(K0, jnp.ones((3, 4)))
+out = v, V(2).apply(v, jnp.ones((3, 4)))
+""",
+        """
+V = fnn.vmap(fnn.Dense, variable_axes={'params': None}, split_rngs={'params': False}, in_axes=0)
+v = V(2).init(K0, jnp.ones((3, 4)))
+out = v, V(2).apply(v, jnp.ones((3, 4)))
+""",
+        """
+V = fnn.vmap(fnn.Dense, variable_axes={'params': 1}, split_rngs={'params': True}, in_axes=1, out_axes=1)
+v = V(2).init(K0, jnp.ones((4, 3)))
+out = jax.tree.map(jnp.shape, v), V(2).apply(v, jnp.ones((4, 3))).shape
+""",
+        """
+V = fnn.vmap(fnn.Dense, variable_axes={'params': 0}, split_rngs={'params': True}, axis_size=2, in_axes=None)
+v = V(2).init(K0, jnp.ones(4))
+out = jax.tree.map(jnp.shape, v), V(2).apply(v, jnp.ones(4)).shape
+""",
+        """
+V = fnn.vmap(fnn.Dense, variable_axes={'params': 0}, split_rngs={'params': True})
+out = V(2).init(K0, jnp.ones((3, 4)), jnp.ones((2, 4)))
+""",
+        """
+V = fnn.vmap(fnn.Dense, variable_axes={'params': 0}, split_rngs={'params': True})
+out = V(2).init(K0, 1.0)
+""",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        x = fnn.vmap(lambda mdl, x: mdl(x), variable_axes={'params': None}, split_rngs={'params': False})(fnn.Dense(2), x)
+        return x
+v = A().init(K0, jnp.ones((3, 4)))
+out = v, A().apply(v, jnp.ones((3, 4)))
+""",
+        """
+class N(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        return x + random.normal(self.make_rng('noise'), ())
+V = fnn.vmap(N, variable_axes={}, split_rngs={'noise': True})
+a = V().apply({}, jnp.zeros(3), rngs={'noise': K1})
+V2 = fnn.vmap(N, variable_axes={}, split_rngs={'noise': False})
+b = V2().apply({}, jnp.zeros(3), rngs={'noise': K1})
+out = a.shape, bool(a[0] != a[1]), bool(b[0] == b[1])
+""",
+        """
+class Norm(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        return x - lax.pmean(x, 'b')
+V = fnn.vmap(Norm, variable_axes={}, split_rngs={}, axis_name='b')
+out = V().apply({}, jnp.arange(3.0))
+""",
+        # remat / checkpoint
+        """
+R = fnn.remat(fnn.Dense)
+v = R(2).init(K0, jnp.ones(3))
+out = v, R(2).apply(v, jnp.ones(3)), jax.grad(lambda v: R(2).apply(v, jnp.ones(3)).sum())(v)
+""",
+        """
+R = fnn.checkpoint(fnn.Dense, prevent_cse=False)
+v = R(2).init(K0, jnp.ones(3))
+out = R(2).apply(v, jnp.ones(3))
+""",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x, n):
+        return fnn.Dense(2)(x) * n
+R = fnn.remat(A, static_argnums=(2,))
+v = R().init(K0, jnp.ones(3), 2)
+out = R().apply(v, jnp.ones(3), 3)
+""",
+        """
+R = fnn.remat(fnn.Dense, policy=jax.checkpoint_policies.nothing_saveable)
+v = R(2).init(K0, jnp.ones(3))
+out = jax.grad(lambda v: R(2).apply(v, jnp.ones(3)).sum())(v)
+""",
+        """
+class A(fnn.Module):
+    @fnn.remat
+    @fnn.compact
+    def __call__(self, x):
+        return fnn.Dense(2)(x)
+v = A().init(K0, jnp.ones(3))
+out = v, A().apply(v, jnp.ones(3))
+""",
+        # jit
+        """
+J = fnn.jit(fnn.Dense)
+v = J(2).init(K0, jnp.ones(3))
+out = jax.tree.map(jnp.shape, v), J(2).apply(v, jnp.ones(3)).shape
+""",
+        """
+class A(fnn.Module):
+    @fnn.jit
+    @fnn.compact
+    def __call__(self, x):
+        return fnn.Dense(2, kernel_init=fnn.initializers.ones)(x)
+v = A().init(K0, jnp.ones(3))
+out = v, A().apply(v, jnp.ones(3))
+""",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x, k):
+        return x * k
+J = fnn.jit(A, static_argnums=(2,))
+out = J().apply({}, jnp.ones(2), 3)
+""",
+        # while_loop / cond / switch
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        def cond_fn(mdl, c):
+            return c[0] < 3
+        def body_fn(mdl, c):
+            return (c[0] + 1, mdl.d(c[1]))
+        self.d = fnn.Dense(2, kernel_init=fnn.initializers.ones, bias_init=fnn.initializers.ones) if False else None
+        return x
+out = A().apply({}, 1.0)
+""",
+        """
+class A(fnn.Module):
+    def setup(self):
+        self.d = fnn.Dense(2, kernel_init=fnn.initializers.constant(0.5))
+    def __call__(self, x):
+        self.d(x)
+        def cond_fn(mdl, c):
+            return c[0] < 3
+        def body_fn(mdl, c):
+            return (c[0] + 1, mdl.d(c[1]))
+        return fnn.while_loop(cond_fn, body_fn, self, (0, x))
+v = A().init(K0, jnp.ones(2))
+out = v, A().apply(v, jnp.ones(2))
+""",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        n = self.variable('state', 'n', lambda: jnp.zeros((), jnp.int32))
+        def cond_fn(mdl, c):
+            return c < 5.0
+        def body_fn(mdl, c):
+            mdl.variables  # touch
+            n.value += 1
+            return c * 2
+        return fnn.while_loop(cond_fn, body_fn, self, x, carry_variables='state')
+v = A().init(K0, 1.0)
+out = A().apply(v, 1.0, mutable=['state'])
+""",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x, pred):
+        d1 = fnn.Dense(2, name='d1')
+        d2 = fnn.Dense(2, name='d2')
+        return fnn.cond(pred, lambda m, x: d1(x), lambda m, x: d2(x), self, x)
+v = A().init(K0, jnp.ones(3), True)
+out = jax.tree.map(jnp.shape, v), A().apply(v, jnp.ones(3), True), A().apply(v, jnp.ones(3), False)
+""",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x, i):
+        ds = [fnn.Dense(2, name=f'd{k}') for k in range(3)]
+        branches = [lambda m, x, d=d: d(x) for d in ds]
+        return fnn.switch(i, branches, self, x)
+v = A().init(K0, jnp.ones(3), 0)
+out = jax.tree.map(jnp.shape, v), [A().apply(v, jnp.ones(3), i) for i in (0, 2, 5, -1)]
+""",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x, pred):
+        return fnn.cond(pred, lambda m, x: x * 2, lambda m, x: x.astype(jnp.int32), self, x)
+out = A().apply({}, jnp.ones(3), True)
+""",
+        # map_variables
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        M = fnn.map_variables(fnn.Dense, 'params', trans_in_fn=lambda v: jax.tree.map(lambda a: a * 2, v), init=True)
+        return M(2, kernel_init=fnn.initializers.ones)(x)
+v = A().init(K0, jnp.ones(3))
+out = v, A().apply(v, jnp.ones(3))
+""",
+        """
+def sym(vs):
+    return jax.tree.map(lambda a: jnp.triu(a) + jnp.triu(a, 1).T if a.ndim == 2 else a, vs)
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        return fnn.map_variables(fnn.Dense, 'params', sym, init=True)(3, use_bias=False)(x)
+v = A().init(K0, jnp.ones(3))
+out = v, A().apply(v, jnp.eye(3))
+""",
+        """
+M = fnn.map_variables(fnn.Dense, 'params', trans_out_fn=lambda v: v, mutable=True, init=True)
+v = M(2).init(K0, jnp.ones(3))
+out = jax.tree.map(jnp.shape, v)
+""",
+        # custom_vjp
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        def f(mdl, x):
+            return mdl(x)
+        def fwd(mdl, x):
+            return fnn.vjp(f, mdl, x)
+        def bwd(vjp_fn, y_t):
+            params_t, x_t = vjp_fn(y_t)
+            params_t = jax.tree.map(jnp.sign, params_t)
+            return params_t, x_t
+        sign_grad = fnn.custom_vjp(f, forward_fn=fwd, backward_fn=bwd)
+        return sign_grad(fnn.Dense(2), x)
+x = jnp.arange(3.0)
+v = A().init(K0, x)
+out = jax.grad(lambda v: A().apply(v, x).sum())(v)
+""",
+        # grad / value_and_grad / jvp / vjp lifted
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        d = fnn.Dense(2)
+        def f(mdl, x):
+            return mdl(x).sum()
+        return fnn.grad(f, d, x)
+v = A().init(K0, jnp.ones(3))
+out = A().apply(v, jnp.ones(3))
+""",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        d = fnn.Dense(2)
+        def f(mdl, x):
+            return mdl(x).sum()
+        return fnn.value_and_grad(f, d, x)
+v = A().init(K0, jnp.ones(3))
+out = A().apply(v, jnp.ones(3))
+""",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        d = fnn.Dense(2)
+        y, bwd = fnn.vjp(lambda mdl, x: mdl(x), d, x)
+        return y, bwd(jnp.ones_like(y))
+v = A().init(K0, jnp.ones(3))
+out = A().apply(v, jnp.ones(3))
+""",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        d = fnn.Dense(2)
+        d(x)
+        return fnn.jvp(lambda mdl, x: mdl(x), d, (x,), (jnp.ones_like(x),), {'params': jax.tree.map(jnp.zeros_like, d.variables['params'])})
+v = A().init(K0, jnp.ones(3))
+out = A().apply(v, jnp.ones(3))
+""",
+        # tabulate
+        "out = fnn.tabulate(fnn.Dense(2), K0)(jnp.ones(3)).count('params')",
+        "out = fnn.tabulate(fnn.Sequential([fnn.Dense(3), fnn.Dense(2)]), K0, compute_flops=False)(jnp.ones((1, 4))).count('Dense')",
+        "out = 'Total Parameters' in fnn.Dense(2).tabulate(K0, jnp.ones(3))",
+        m + f"out = [l.strip() for l in MLP().tabulate(K0, {X2}).splitlines() if 'Total' in l]",
+        # module misc
+        "out = fnn.Dense(2).clone(features=5).features",
+        "out = fnn.Dense(2).replace(use_bias=False).use_bias",
+        "out = fnn.Dense(2) == fnn.Dense(2), hash(fnn.Dense(2)) == hash(fnn.Dense(2))",
+        "out = fnn.Dense(2).copy(name='z').name",
+        "out = repr(fnn.Dense(2))",
+        "out = repr(fnn.Sequential([fnn.Dense(2)]))",
+        m + f"v = MLP().init(K0, {X2}); out = MLP().apply(v, {X2}, rngs=None)",
+        m + f"v = MLP().init(K0, {X2}); out = MLP().apply(v['params'], {X2})",
+        m
+        + f"v = MLP().init(K0, {X2}); out = MLP().apply(v, {X2}, mutable=['params'])[1]['params'].keys()",
+        m + f"v = MLP().init(K0, {X2}); out = MLP().apply(v, {X2}, unknown=1)",
+        m + f"v = MLP().init(K0, {X2}); out = type(v).__name__, type(v['params']).__name__",
+        m + f"out = type(MLP().init(K0, {X2}, mutable=['params'])).__name__",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        return self.variables
+out = A().apply({'params': {'a': 1.0}, 'other': {'b': 2.0}}, 0)
+""",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        self.put_variable('params', 'a', 2.0)
+        return x
+out = A().init(K0, 0)
+""",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        self.put_variable('params', 'a', 2.0)
+        return x
+out = A().apply({'params': {'a': 1.0}}, 0)
+""",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        return self.make_rng('params').shape, self.make_rng().shape
+out = A().init_with_output(K0, 0)[0]
+""",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        return random.key_data(self.make_rng('dropout'))
+out = A().apply({}, 0, rngs={'dropout': K0}), A().apply({}, 0, rngs={'dropout': K1})
+""",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        a = random.key_data(self.make_rng('dropout'))
+        b = random.key_data(self.make_rng('dropout'))
+        return a, b
+out = A().apply({}, 0, rngs={'dropout': K0})
+""",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        return self.has_rng('dropout'), self.has_rng('params')
+out = A().apply({}, 0, rngs={'dropout': K0}), A().init(K0, 0, method=lambda m, x: {})
+""",
+        """
+class A(fnn.Module):
+    @fnn.nowrap
+    def helper(self, x):
+        return x * 2
+    @fnn.compact
+    def __call__(self, x):
+        return self.helper(fnn.Dense(2)(x))
+v = A().init(K0, jnp.ones(3))
+out = A().apply(v, jnp.ones(3))
+""",
+        """
+class A(fnn.Module):
+    @fnn.compact
+    def __call__(self, x):
+        return fnn.Dense(2)(x)
+with fnn.intercept_methods(lambda f, args, kwargs, ctx: f(*args, **kwargs) * 0 if ctx.method_name == '__call__' and isinstance(ctx.module, fnn.Dense) else f(*args, **kwargs)):
+    v = A().init(K0, jnp.ones(3))
+    out = A().apply(v, jnp.ones(3))
+""",
+        """
+calls = []
+def rec(f, args, kwargs, ctx):
+    calls.append((type(ctx.module).__name__, ctx.method_name))
+    return f(*args, **kwargs)
+with fnn.intercept_methods(rec):
+    fnn.Sequential([fnn.Dense(2), fnn.Dense(1)]).init(K0, jnp.ones(3))
+out = calls
+""",
+        "out = fnn.merge_param('x', None, 2), fnn.merge_param('x', 1, None)",
+        "fnn.merge_param('x', 1, 2)",
+        "fnn.merge_param('x', None, None)",
+        "out = fnn.Variable, fnn.Module.__name__",
+        "out = fnn.share_scope.__name__",
+    ]
+    return c
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+UF_VALS = {
+    "int8": "jnp.array([-128, -3, -1, 0, 2, 127], jnp.int8)",
+    "uint8": "jnp.array([0, 1, 3, 7, 200, 255], jnp.uint8)",
+    "int32": "jnp.array([-2147483648, -7, -1, 0, 3, 2147483647], jnp.int32)",
+    "float16": "jnp.array([-jnp.inf, -2.5, -0.0, 0.5, 65504, jnp.nan], jnp.float16)",
+    "bfloat16": "jnp.array([-jnp.inf, -2.5, -0.0, 0.5, 3e38, jnp.nan], jnp.bfloat16)",
+    "float32": "jnp.array([-jnp.inf, -1.5, -0.0, 0.5, jnp.inf, jnp.nan], jnp.float32)",
+    "complex64": "jnp.array([1 + 1j, -2.5, 0j, -1j, 0.5 - 2j, 3 + 0.25j], jnp.complex64)",
+    "bool": "jnp.array([True, False, True, True, False, False])",
+}
+UF_OTHER = {
+    "int8": "jnp.array([3, -2, 0, -1, 5, 1], jnp.int8)",
+    "uint8": "jnp.array([2, 0, 1, 9, 3, 255], jnp.uint8)",
+    "int32": "jnp.array([2, 0, -3, 5, -1, 2], jnp.int32)",
+    "float16": "jnp.array([2.0, 0.0, -1.5, 0.0, jnp.inf, 3.0], jnp.float16)",
+    "bfloat16": "jnp.array([2.0, 0.0, -1.5, 0.0, jnp.inf, 3.0], jnp.bfloat16)",
+    "float32": "jnp.array([2.0, 0.0, -1.5, -0.0, jnp.inf, 3.0], jnp.float32)",
+    "complex64": "jnp.array([1j, 2, 0j, 1 + 1j, -1, 0.5j], jnp.complex64)",
+    "bool": "jnp.array([False, False, True, False, True, True])",
+}
+UNARY = _words(
+    "abs negative positive sign sqrt cbrt exp exp2 expm1 log log2 log10 log1p sin cos tan "
+    "arcsin arccos arctan sinh cosh tanh arcsinh arccosh arctanh floor ceil trunc rint round "
+    "fix square reciprocal isnan isinf isfinite signbit logical_not invert deg2rad sinc "
+    "real imag conj angle fabs"
+)
+BINARY = _words(
+    "add subtract multiply divide floor_divide remainder fmod power float_power maximum "
+    "minimum fmax fmin arctan2 hypot copysign nextafter logaddexp left_shift right_shift "
+    "bitwise_and bitwise_or bitwise_xor logical_and logical_xor equal less greater_equal "
+    "heaviside"
+)  # not gcd/lcm: on int8(-128) and int32 min their loops never end, JAX's too (abs overflows)
+UF_PAIRS = [
+    ("int8", "int8"),
+    ("uint8", "int8"),
+    ("int32", "uint8"),
+    ("float16", "bfloat16"),
+    ("bool", "bool"),
+    ("int8", "float16"),
+    ("complex64", "float32"),
+]
+UF_SCALARS = [("int8", "2"), ("float16", "2.5"), ("uint8", "-1"), ("bfloat16", "1j"), ("bool", "3")]
+
+
+def _jnp_ufuncs() -> list[str]:
+    V, O = UF_VALS, UF_OTHER
+    unary_dtypes = ("int8", "uint8", "float16", "bfloat16", "float32", "complex64", "bool")
+    c = [f"jnp.{f}({V[d]})" for f in UNARY for d in unary_dtypes]
+    c += [f"jnp.{f}({V[a]}, {O[b]})" for f in BINARY for a, b in UF_PAIRS]
+    c += [
+        f"jnp.{f}({V[a]}, {s})"
+        for f in (
+            "add",
+            "multiply",
+            "power",
+            "floor_divide",
+            "maximum",
+            "left_shift",
+            "true_divide",
+        )
+        for a, s in UF_SCALARS
+    ]
+    c += [
+        f"jnp.{f}({s}, {V[a]})"
+        for f in ("subtract", "remainder", "arctan2", "bitwise_or")
+        for a, s in UF_SCALARS
+    ]
+    c += [
+        # weak types of Python scalars and 0-d arrays
+        "jnp.add(1, 2)",
+        "jnp.add(1, 2.0)",
+        "jnp.multiply(2.0, 1j)",
+        "jnp.sin(1)",
+        "jnp.sin(1.0)",
+        "jnp.sqrt(True)",
+        "jnp.floor_divide(7, 2)",
+        "jnp.true_divide(7, 2)",
+        "jnp.power(2, 3)",
+        "jnp.power(2, -1)",
+        "jnp.power(2.0, -1)",
+        "jnp.negative(True)",
+        "jnp.abs(-3)",
+        "jnp.left_shift(1, 3)",
+        "jnp.int8(3) + 300",
+        "jnp.uint8(3) - 5",
+        "jnp.float16(1) + 1e6",
+        "jnp.bfloat16(1) * 3",
+        "jnp.int8(100) * jnp.int8(3)",
+        "jnp.array(3) ** 2",
+        "jnp.array(3.0) / 2",
+        "jnp.int8(5) // jnp.int8(0)",
+        "jnp.int8(-5) % jnp.int8(0)",
+        "jnp.array([1, 2]) + jnp.array([1.0, 2.0], jnp.float16)",
+        "jnp.array([True]) + jnp.array([True])",
+        "jnp.array([True]) - jnp.array([True])",
+        "jnp.array([1], jnp.uint32) + jnp.array([1], jnp.int32)",
+        "jnp.array([1], jnp.uint8) + jnp.array([1], jnp.int64)",
+        "jnp.array([1], jnp.int16) * jnp.array([1.0], jnp.bfloat16)",
+        "jnp.array([1.0], jnp.float16) + jnp.array([1.0], jnp.bfloat16)",
+        "jnp.array([1.0], jnp.bfloat16) + 1j",
+        "jnp.array([1], jnp.int8) + jnp.float32(1)",
+        "jnp.result_type(jnp.int8, 1.0), jnp.result_type(jnp.uint8, jnp.int8), jnp.result_type(jnp.float16, jnp.bfloat16)",
+        "jnp.promote_types(jnp.uint32, jnp.int32), jnp.promote_types('bool', 'uint8'), jnp.promote_types(jnp.int8, jnp.complex64)",
+        "jnp.result_type(1, 1.0, 1j), jnp.result_type(jnp.float16, 2.0), jnp.result_type(jnp.int8, 2**40)",
+        # integer division, modulo, power: zero and negative
+        "jnp.floor_divide(jnp.array([7, -7, 7, -7, 0], jnp.int32), jnp.array([2, 2, -2, -2, 0], jnp.int32))",
+        "jnp.remainder(jnp.array([7, -7, 7, -7, 3], jnp.int32), jnp.array([2, 2, -2, -2, 0], jnp.int32))",
+        "jnp.fmod(jnp.array([7, -7, 7, -7, 3], jnp.int32), jnp.array([2, 2, -2, -2, 0], jnp.int32))",
+        "jnp.divmod(jnp.array([7, -7, 7, -7], jnp.int32), jnp.array([2, 2, -2, -2], jnp.int32))",
+        "jnp.divmod(jnp.array([7.5, -7.5, 1.0]), jnp.array([2.0, 2.0, 0.0]))",
+        "jnp.floor_divide(jnp.array([7.5, -7.5, 1.0, -1.0, 0.0]), jnp.array([2.0, 2.0, 0.0, 0.0, 0.0]))",
+        "jnp.remainder(jnp.array([7.5, -7.5, 1.0, jnp.inf, 3.0]), jnp.array([2.0, 2.0, 0.0, 2.0, jnp.inf]))",
+        "jnp.remainder(jnp.array([3.0, -3.0]), jnp.array([-jnp.inf, jnp.inf]))",
+        "jnp.floor_divide(jnp.array([-128], jnp.int8), jnp.array([-1], jnp.int8))",
+        "jnp.remainder(jnp.array([-128], jnp.int8), jnp.array([-1], jnp.int8))",
+        "jnp.floor_divide(jnp.array([-2147483648], jnp.int32), -1)",
+        "jnp.power(jnp.array([2, -2, 0, 1, -1], jnp.int32), jnp.array([3, 3, 0, -2, -3], jnp.int32))",
+        "jnp.power(jnp.array([2, 0, 3], jnp.int32), -1)",
+        "jnp.power(jnp.array([2, 3], jnp.uint8), jnp.array([8, 5], jnp.uint8))",
+        "jnp.power(jnp.array([0.0, -0.0, -8.0, -1.0, 1.0]), jnp.array([-1.0, -1.0, 1 / 3, jnp.inf, jnp.nan]))",
+        "jnp.power(jnp.array([2.0]), 2)",
+        "jnp.power(jnp.array([2], jnp.int8), 2.5)",
+        "jnp.float_power(jnp.array([2, 3], jnp.int8), -1)",
+        "jnp.int32(2) ** -1",
+        "jnp.array([2, 3]) ** jnp.array([-1, 2])",
+        "lax.integer_pow(jnp.array([2.0, 3.0]), -2)",
+        # shifts and bitwise
+        "jnp.left_shift(jnp.array([1, 1, 1, -1], jnp.int8), jnp.array([0, 7, 8, 9], jnp.int8))",
+        "jnp.right_shift(jnp.array([-128, -128, 64, 127], jnp.int8), jnp.array([1, 8, 7, 100], jnp.int8))",
+        "jnp.right_shift(jnp.array([255, 255, 128], jnp.uint8), jnp.array([1, 8, 9], jnp.uint8))",
+        "jnp.left_shift(jnp.array([1, 2], jnp.int32), jnp.array([-1, 33], jnp.int32))",
+        "jnp.right_shift(jnp.array([-1, 8], jnp.int32), jnp.array([-1, 40], jnp.int32))",
+        "jnp.left_shift(jnp.array([1], jnp.uint8), jnp.array([1], jnp.int8))",
+        "jnp.left_shift(jnp.array([1.0]), 1)",
+        "jnp.bitwise_left_shift(jnp.array([3], jnp.int8), 2), jnp.bitwise_right_shift(jnp.array([12], jnp.int8), 2)",
+        "jnp.bitwise_not(jnp.array([0, 1, -1], jnp.int8)), jnp.bitwise_invert(jnp.array([0, 255], jnp.uint8))",
+        "jnp.bitwise_count(jnp.array([0, 1, -1, 127], jnp.int8))",
+        "jnp.bitwise_count(jnp.array([0, 255], jnp.uint8))",
+        "jnp.bitwise_and(jnp.array([1.0]), 1)",
+        "jnp.bitwise_xor(jnp.array([True, False]), True)",
+        "jnp.invert(jnp.array([1.5]))",
+        "jnp.array([5], jnp.uint8) & -1",
+        "jnp.array([5], jnp.uint8) | 256",
+        "~jnp.array([True, False])",
+        # special values
+        "jnp.sign(jnp.array([-0.0, 0.0, jnp.nan, -jnp.inf]))",
+        "jnp.sign(jnp.array([1 + 1j, 0j, -3j]))",
+        "jnp.sign(jnp.array([True, False]))",
+        "jnp.signbit(jnp.array([-0.0, 0.0, -jnp.nan, jnp.nan, -1.0]))",
+        "jnp.copysign(jnp.array([1.0, 1.0, 1.0]), jnp.array([-0.0, 0.0, -jnp.nan]))",
+        "jnp.maximum(jnp.array([jnp.nan, 1.0, -0.0]), jnp.array([1.0, jnp.nan, 0.0]))",
+        "jnp.fmax(jnp.array([jnp.nan, 1.0, jnp.nan]), jnp.array([1.0, jnp.nan, jnp.nan]))",
+        "jnp.minimum(jnp.array([0.0]), jnp.array([-0.0]))",
+        "jnp.nextafter(jnp.array([0.0, 1.0, -0.0], jnp.float32), jnp.array([1.0, 0.0, -1.0], jnp.float32))",
+        "jnp.nextafter(jnp.array([1.0], jnp.float16), 2)",
+        "jnp.spacing(jnp.array([1.0, 0.0, 1e30, -1.0], jnp.float32))",
+        "jnp.frexp(jnp.array([0.0, 1.0, -3.5, jnp.inf, 1e-40], jnp.float32))",
+        "jnp.frexp(jnp.array([1, 8], jnp.int32))",
+        "jnp.ldexp(jnp.array([1.0, 0.5, 3.0]), jnp.array([2, -1, 200]))",
+        "jnp.ldexp(jnp.array([1.0], jnp.float16), 3)",
+        "jnp.ldexp(jnp.array([1.0]), 1.5)",
+        "jnp.modf(jnp.array([1.5, -2.5, jnp.inf, -0.0]))",
+        "jnp.modf(jnp.array([3, -4], jnp.int8))",
+        "jnp.log(jnp.array([0.0, -0.0, -1.0, jnp.inf]))",
+        "jnp.log1p(jnp.array([-1.0, -2.0, 1e-10]))",
+        "jnp.sqrt(jnp.array([-1.0, -0.0, jnp.inf]))",
+        "jnp.sqrt(jnp.array([-1.0 + 0j, -4.0 - 0.0j]))",
+        "jnp.log(jnp.array([-1.0 + 0j, 0j]))",
+        "jnp.arcsin(jnp.array([2.0, -1.0]))",
+        "jnp.arccosh(jnp.array([0.5, 1.0]))",
+        "jnp.arctanh(jnp.array([1.0, -1.0, 2.0]))",
+        "jnp.exp(jnp.array([89.0, 710.0, -104.0], jnp.float32))",
+        "jnp.exp(jnp.array([12.0], jnp.float16))",
+        "jnp.expm1(jnp.array([1e-10, -50.0]))",
+        "jnp.tan(jnp.array([jnp.pi / 2]))",
+        "jnp.arctan2(jnp.array([0.0, -0.0, 0.0, -0.0, 1.0]), jnp.array([0.0, 0.0, -0.0, -0.0, -jnp.inf]))",
+        "jnp.hypot(jnp.array([jnp.inf, 3e38]), jnp.array([jnp.nan, 3e38]))",
+        "jnp.logaddexp(jnp.array([-jnp.inf, jnp.inf, 0.0]), jnp.array([-jnp.inf, jnp.inf, -jnp.inf]))",
+        "jnp.logaddexp2(jnp.array([1.0, -jnp.inf]), jnp.array([1.0, 3.0]))",
+        "jnp.reciprocal(jnp.array([0, 2, -1], jnp.int32))",
+        "jnp.reciprocal(jnp.array([0.0, -0.0]))",
+        "jnp.abs(jnp.array([-128], jnp.int8)), jnp.negative(jnp.array([-128], jnp.int8))",
+        "jnp.abs(jnp.array([3 + 4j, -jnp.inf + 1j]))",
+        "jnp.sinc(jnp.array([0.0, 0.5, 1.0]))",
+        "jnp.heaviside(jnp.array([-1.0, 0.0, 2.0, jnp.nan]), 0.5)",
+        "jnp.i0(jnp.array([0.0, 1.0, -2.0]))",
+        "jnp.isneginf(jnp.array([-jnp.inf, jnp.inf, jnp.nan])), jnp.isposinf(jnp.array([-jnp.inf, jnp.inf]))",
+        "jnp.isreal(jnp.array([1 + 0j, 1j])), jnp.iscomplex(jnp.array([1 + 0j, 1j])), jnp.isreal(jnp.array([1.0]))",
+        "jnp.nan_to_num(jnp.array([jnp.nan, jnp.inf, -jnp.inf, 1.0], jnp.float16))",
+        "jnp.nan_to_num(jnp.array([jnp.nan, jnp.inf]), nan=1.0, posinf=2.0)",
+        "jnp.nan_to_num(jnp.array([1, 2]))",
+        "jnp.isclose(jnp.array([1.0, jnp.nan, jnp.inf]), jnp.array([1.0 + 1e-9, jnp.nan, jnp.inf]))",
+        "jnp.isclose(jnp.array([jnp.nan]), jnp.array([jnp.nan]), equal_nan=True)",
+        "jnp.isclose(jnp.array([1, 2]), jnp.array([1, 3]))",
+        # rounding
+        "jnp.round(jnp.array([0.5, 1.5, 2.5, -0.5, -1.5, 2.675]))",
+        "jnp.round(jnp.array([2.675, 1.005]), 2)",
+        "jnp.round(jnp.array([1234, -1250, 15], jnp.int32), -2)",
+        "jnp.round(jnp.array([125, -125], jnp.int8), -1)",
+        "jnp.round(jnp.array([1.5 + 2.5j]))",
+        "jnp.round(jnp.array([1.25], jnp.float16), 1)",
+        "jnp.round(2.5), jnp.round(3)",
+        "jnp.around(jnp.array([0.5, 1.5]))",
+        "jnp.rint(jnp.array([0.5, 1.5, -2.5, 3.7]))",
+        "jnp.fix(jnp.array([-2.5, 2.5]))",
+        "jnp.trunc(jnp.array([-2.5, 2.5, -0.2]))",
+        "jnp.ceil(jnp.array([-0.5, 0.2]))",
+        "jnp.floor(jnp.array([3], jnp.int8)), jnp.ceil(jnp.array([True]))",
+        "jnp.round(jnp.array([1.5]), 1.5)",
+        "jnp.round(jnp.array([1.5]), decimals=-1)",
+        # gcd / lcm
+        "jnp.gcd(jnp.array([12, -12, 0, 0], jnp.int32), jnp.array([18, 18, 5, 0], jnp.int32))",
+        "jnp.lcm(jnp.array([4, -4, 0], jnp.int32), jnp.array([6, 6, 5], jnp.int32))",
+        "jnp.gcd(jnp.array([2.0]), jnp.array([4.0]))",
+        # argument errors
+        "jnp.add(jnp.ones(2), jnp.ones(3))",
+        "jnp.add(jnp.ones(2))",
+        "jnp.sin()",
+        "jnp.sin('a')",
+        "jnp.add([1, 2], (3, 4))",
+        "jnp.sin([1.0, 2.0])",
+        "jnp.add(jnp.ones(2), 1, 2)",
+        "jnp.sqrt(jnp.ones(2), out=jnp.ones(2))",
+        "jnp.add(jnp.ones(2), 1, where=jnp.array([True, False]))",
+        "jnp.add.reduce(jnp.arange(4))",
+        "jnp.add.accumulate(jnp.arange(4.0))",
+        "jnp.multiply.outer(jnp.arange(3), jnp.arange(2))",
+        "jnp.add.at(jnp.zeros(3), jnp.array([0, 0, 2]), 1.0, inplace=False)",
+        "jnp.maximum.reduce(jnp.array([1, 5, 3], jnp.int8))",
+        "jnp.logical_and.reduce(jnp.array([True, False]))",
+        "jnp.add.nin, jnp.add.nout, jnp.add.identity, jnp.multiply.identity, jnp.sin.nin",
+        "jnp.subtract.reduce(jnp.arange(4))",
+        "jnp.add.reduce(jnp.arange(6).reshape(2, 3), axis=1, keepdims=True)",
+        "jnp.bitwise_or.reduce(jnp.array([1, 2, 4], jnp.uint8))",
+        "jnp.frompyfunc(lambda a, b: a + b, 2, 1)(jnp.arange(3), 1)",
+    ]
+    return c
+
+
 def _areas() -> dict[str, list[tuple[str, bool]]]:
     def tag(cases, exact=False):
         return [(c, exact) if isinstance(c, str) else c for c in cases]
@@ -3408,6 +4608,8 @@ def _areas() -> dict[str, list[tuple[str, bool]]]:
         "flax_layers": tag(_flax_layers()),
         "jnp_arrays": tag(_jnp_arrays()),
         "transforms": tag(_transforms()),
+        "flax_module_api": tag(_flax_module_api()),
+        "jnp_ufuncs": tag(_jnp_ufuncs()),
     }
 
 

@@ -358,7 +358,6 @@ from core.numpy.ufuncs import (
     exp,
     exp2,
     expm1,
-    fix,
     float_power,
     floor,
     floor_divide,
@@ -425,3 +424,16 @@ signedinteger, unsignedinteger, complexfloating = (
     _np.complexfloating,
 )
 generic = _np.generic
+
+
+_REMOVED = {
+    "fix": "jax.numpy.fix was deprecated in JAX v0.9.0, and will be removed in JAX v0.10.0. "
+    "Use jax.numpy.trunc instead.",
+}
+
+
+def __getattr__(name: str) -> object:
+    """JAX 0.10's AttributeError for the names it deprecated and removed (`fix`: use `trunc`)."""
+    if name in _REMOVED:
+        raise AttributeError(_REMOVED[name])
+    raise AttributeError(f"module 'core.numpy' has no attribute {name!r}")

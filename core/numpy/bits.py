@@ -229,7 +229,8 @@ def nextafter(x1: Any, x2: Any, /) -> Any:
     """The next representable float after `x1` in the direction of `x2`.
 
     Args:
-      x1: the starting values (promoted to an inexact dtype with `x2`).
+      x1: the starting values (promoted to a float dtype with `x2`; complex raises
+        `DTypeError`).
       x2: the direction.
 
     Returns:

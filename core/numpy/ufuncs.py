@@ -541,9 +541,6 @@ def trunc(x: Any) -> Any:
     return ew.select_n(ew.lt(x, ew.full_like(x, 0)), ew.floor(x), ew.ceil(x))
 
 
-fix = trunc
-
-
 def signbit(x: Any, /) -> Any:
     """True where the sign bit is set (also for -0.0)."""
     check_arraylike("signbit", x)

@@ -51,13 +51,14 @@ def cond(
     Returns:
       The output of the branch taken.
     """
-    return switch(
-        jnp.asarray(pred).astype(jnp.int32),
+    return _lifted_branches(
+        "cond",
+        lambda fns, *ops: lax.cond(pred, fns[1], fns[0], *ops),  # Flax's lax.cond, its errors
         [false_fun, true_fun],
         mdl,
-        *operands,
-        variables=variables,
-        rngs=rngs,
+        operands,
+        variables,
+        rngs,
     )
 
 
@@ -82,6 +83,28 @@ def switch(
     Returns:
       The output of the selected branch.
     """
+    return _lifted_branches(
+        "switch",
+        lambda fns, *ops: lax.switch(index, fns, *ops),
+        branches,
+        mdl,
+        operands,
+        variables,
+        rngs,
+    )
+
+
+def _lifted_branches(
+    name: str,
+    select: Callable[..., Any],
+    branches: Sequence[Callable[..., Any]],
+    mdl: Module,
+    operands: tuple,
+    variables: CollectionFilter,
+    rngs: CollectionFilter,
+) -> Any:
+    """Runs `select(branch_fns, *operands)` (a `lax.cond`/`lax.switch` call) over the
+    `branches` lifted to functions of `mdl`'s variable groups and RNG keys."""
 
     def inner(lift: _Lift, as_scope_fn: Callable) -> tuple[Any, Any]:
         def branch(fn: Callable) -> Callable:
@@ -94,9 +117,9 @@ def switch(
 
             return run
 
-        return lax.switch(index, [branch(f) for f in branches], *operands)
+        return select([branch(f) for f in branches], *operands)
 
-    return _run_lifted(mdl, "switch", (variables,), (variables,), (rngs,), inner)
+    return _run_lifted(mdl, name, (variables,), (variables,), (rngs,), inner)
 
 
 def while_loop(

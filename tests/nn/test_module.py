@@ -913,3 +913,20 @@ def test_module_repr_is_flaxs():
     assert "    # children\n    Dense_0 = Dense(\n        # attributes\n" in text
     assert "    h = Dense(\n        # attributes\n        features = 4\n" in text
     assert text.endswith("        dot_general_cls = None\n    )\n)")
+
+
+def test_a_module_defined_where_its_module_is_not_imported():
+    # exec'd code (notebook cells, generated code) whose __name__ is in no sys.modules entry;
+    # Flax 0.12.8 gives {'params': {'w': [1, 1]}} and [3, 3] for x = 2
+    source = """
+class Scaled(nn.Module):
+    n: int = 1
+    @nn.compact
+    def __call__(self, x):
+        return self.param('w', nn.initializers.ones, (2,)) + x
+"""
+    ns = {"nn": nn, "__name__": "not_a_module_in_sys_modules"}
+    exec(source, ns)
+    y, v = ns["Scaled"]().init_with_output(random.key(0), 2.0)
+    assert np.asarray(v["params"]["w"]).tolist() == [1.0, 1.0]
+    assert np.asarray(y).tolist() == [3.0, 3.0]

@@ -647,3 +647,15 @@ def test_gradients_of_scan_and_remat_match_flax(remat_inside, policy):
     close(kernel, [[0.901364, 0.7313478, 1.2331764], [0.2714382, -0.1309983, 0.547487],
                    [0.4599641, 0.910897, 1.4508519]])  # fmt: skip
     close(gc, [0.22345036, -0.16615726, 0.15537386])
+
+
+class CondOfTwoDtypes(nn.Module):
+    @nn.compact
+    def __call__(self, x, pred):
+        return nn.cond(pred, lambda m, x: x * 2, lambda m, x: x.astype(jnp.int32), self, x)
+
+
+def test_cond_branch_mismatch_is_lax_conds_error():
+    # Flax's nn.cond calls lax.cond: the error names cond, not switch (recorded with Flax 0.12.8)
+    with pytest.raises(TypeError, match="^cond branches must have equal output types"):
+        CondOfTwoDtypes().apply({}, jnp.ones(3), True)

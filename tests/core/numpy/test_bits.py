@@ -264,6 +264,17 @@ def test_errors(call, error):
         call()
 
 
+@pytest.mark.parametrize("x1, x2", [(np.ones(2, np.complex64), np.ones(2)), (1j, 1.0)])
+def test_nextafter_rejects_complex_with_jaxs_message(x1, x2):
+    # JAX 0.10.2 checks the promoted operands: always "at position 0"
+    with pytest.raises(TypeError) as info:
+        jnp.nextafter(x1, x2)
+    assert str(info.value).split("\n")[0] == (
+        "nextafter does not accept dtype complex64 at position 0. "
+        "Accepted dtypes at position 0 are subtypes of floating."
+    )
+
+
 def test_under_jit_vmap_grad():
     x = jnp.array([3.0, 0.1, -6.0])
     m, e = core.jit(jnp.frexp)(x)

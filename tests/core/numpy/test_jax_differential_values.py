@@ -296,6 +296,13 @@ ARRAY_ERRORS = [
         ValueError,
         "Argument to jax.numpy.tril must be at least 2D",
     ),
+    # the jnp_ufuncs area: JAX 0.10 removed jnp.fix
+    (
+        lambda: jnp.fix,
+        AttributeError,
+        "jax.numpy.fix was deprecated in JAX v0.9.0, and will be removed in JAX v0.10.0. "
+        "Use jax.numpy.trunc instead.",
+    ),
 ]
 
 
