@@ -260,6 +260,15 @@ class PRNGKeyError(NumbaxError, TypeError):
     """
 
 
+class BatchedKeyError(PRNGKeyError, ValueError):
+    """A key array of several keys given to a `core.random` function that takes one key (JAX
+    raises ValueError; a PRNGKeyError, hence a TypeError, too).
+
+    Failing code: ``random.normal(random.split(key, 4), (3,))``. Fix: map over the keys,
+    ``vmap(lambda k: random.normal(k, (3,)))(keys)``.
+    """
+
+
 class KeyPhysicalRuleError(NumbaxError, NotImplementedError):
     """A primitive applied to key avals that has no rule on their data (`core/prims/prng.py`;
     partial: the shape primitives JAX's random functions use have one).
@@ -282,6 +291,15 @@ class RandomArgumentError(NumbaxError, ValueError):
 
     Failing code: ``random.choice(key, 3, (5,), replace=False)``. Fix: ask for at most the
     population size, or sample with ``replace=True``.
+    """
+
+
+class RandomArgumentTypeError(NumbaxError, TypeError):
+    """A `core.random` argument of the wrong type: a non-integer dtype for `randint`, a
+    non-integer scalar for `permutation` (JAX raises TypeError).
+
+    Failing code: ``random.randint(key, (3,), 0, 10, dtype=jnp.float32)``. Fix: an integer
+    dtype (``jnp.int32``), then ``.astype(jnp.float32)`` if floats are wanted.
     """
 
 

@@ -40,7 +40,14 @@ import core.numpy as jnp
 from core import dtypes
 from core.array import Array
 from core.config import config
-from core.errors import PRNGKeyError, RandomArgumentError, ShapeError
+from core.errors import (
+    BatchedKeyError,
+    PRNGKeyError,
+    RandomArgumentError,
+    RandomArgumentTypeError,
+    ShapeError,
+    TypePromotionError,
+)
 from core.jit.library import library_jit, staging
 from core.lax.composites import broadcast_to_rank, clz
 from core.lax.composites import complex as lax_complex
@@ -48,6 +55,7 @@ from core.named_sharding import takes_out_sharding
 from core.numpy._util import (
     broadcast_shapes,
     broadcast_to,
+    canonical_shape,
     canonicalize_axis,
     ensure_array,
     promote_dtypes_inexact,
@@ -132,7 +140,7 @@ def key(seed: Any, *, impl: str | None = None, dtype: Any = None) -> PRNGKeyArra
                 "Cannot specify both `impl` and `dtype` arguments to jax.random.key"
             )
         impl = dtype
-    return PRNGKeyArray(PRNGKey(seed, impl=impl), _check_impl(impl))
+    return PRNGKeyArray(_seed_data("key", seed, impl), _check_impl(impl))
 
 
 def PRNGKey(seed: Any, *, impl: str | None = None) -> Any:  # noqa: N802  (JAX's name)
@@ -147,19 +155,33 @@ def PRNGKey(seed: Any, *, impl: str | None = None) -> Any:  # noqa: N802  (JAX's
     Returns:
       The key data, a `uint32[2]` (or `uint32[4]`) array.
     """
+    return _seed_data("PRNGKey", seed, impl)
+
+
+def _seed_data(ctor_name: str, seed: Any, impl: Any) -> Any:
+    """The key data `ctor_name` (`key` or `PRNGKey`) makes from `seed`, checked as JAX's."""
     impl = _IMPLS[_check_impl(impl)]
+    if isinstance(seed, PRNGKeyArray):
+        raise PRNGKeyError(
+            f"{ctor_name} accepts a scalar seed, but was given a PRNG key.\n"
+            "Split or fold in the key instead (random.split(key), random.fold_in(key, i))."
+        )
+    shape = seed.aval.shape if hasattr(seed, "aval") else np.shape(seed)
+    if shape:
+        raise PRNGKeyError(
+            f"{ctor_name} accepts a scalar seed, but was given an array of shape {shape} != (). "
+            "Use jax.vmap for batching\nvmap the constructor to make a batch of keys "
+            f"(vmap(random.{ctor_name})(seeds))."
+        )
     if isinstance(seed, (bool, np.bool_)) or (
         not isinstance(seed, int) and getattr(seed, "dtype", np.dtype(float)).kind not in "iu"
     ):
-        raise PRNGKeyError(f"PRNG key seed must be an integer, got {seed!r}.")
+        raise PRNGKeyError(
+            f"PRNG key seed must be an integer; got {seed!r}\nGive an int, or an integer "
+            "array (seed.astype(jnp.int32))."
+        )
     if isinstance(seed, int):
         seed = Array(np.asarray(np.int64(seed), dtype=dtypes.canonicalize_dtype(np.int64)))
-    aval = get_aval(seed)
-    if aval.shape:
-        raise PRNGKeyError(
-            f"key accepts a scalar seed, but was given an array of shape {aval.shape}; "
-            "use vmap to make a batch of keys."
-        )
     return prng.random_unwrap(prng.random_seed(seed, impl))
 
 
@@ -174,9 +196,9 @@ def _check_impl(impl: Any) -> str:
         return impl.name
     name = prng.impl_of(impl).name if isinstance(impl, dtypes.KeyDType) else impl
     if name not in _IMPLS:
+        names = ", ".join(f'"{n}"' for n in _IMPLS)
         raise RandomArgumentError(
-            f"unknown PRNG implementation {impl!r}; the implementations are "
-            f"{', '.join(map(repr, _IMPLS))}."
+            f'unrecognized PRNG implementation "{impl}". Did you mean one of: {names}?'
         )
     return name
 
@@ -292,7 +314,8 @@ def split(key: Any, num: int | Sequence[int] = 2) -> Any:
     two threefry halves so; an unsafe_rbg key takes every tenth row of XLA's random bits.
     """
     keys = prng.random_wrap(_check_key("split", key), _impl(key))
-    shape = _shape(num if isinstance(num, Sequence) else (num,))
+    # JAX's `operator.index` of each size: `split(key, 3.0)` is Python's TypeError
+    shape = _shape(tuple(operator.index(n) for n in (num if isinstance(num, Sequence) else (num,))))
     return _typed_like(key, prng.random_unwrap(prng.random_split(keys, shape)))
 
 
@@ -304,9 +327,10 @@ def fold_in(key: Any, data: Any) -> Any:
         data = Array(np.asarray(data, dtype=dtypes.uint32))  # raises OverflowError like JAX
     data = sh.convert_element_type(ensure_array(data), dtypes.uint32)
     if get_aval(data).shape:
-        raise PRNGKeyError(
-            f"fold_in accepts a scalar, but was given an array of shape {get_aval(data).shape}; "
-            "use vmap for batching."
+        raise PRNGKeyError(  # JAX's text, its missing space included
+            f"fold_in accepts a scalar, but was given an array ofshape {get_aval(data).shape} "
+            "!= (). Use jax.vmap for batching.\nMap over the data: "
+            "vmap(lambda d: fold_in(key, d))(data)."
         )
     return _typed_like(key, prng.random_unwrap(prng.random_fold_in(keys, data)))
 
@@ -319,23 +343,34 @@ def _check_key(name: str, key: Any, batched: bool = False) -> Any:
     data = _check_data(name, data, _words(key.impl if typed else _IMPL.get()), None)
     if not batched and get_aval(data).ndim != 1:
         shape = get_aval(data).shape[:-1] if typed else get_aval(data).shape
-        raise PRNGKeyError(
-            f"{name} accepts a single key, but was given a key array of shape {shape}; use "
-            f"vmap for batching (e.g. vmap(lambda k: {name}(k, ...))(keys))."
+        raise BatchedKeyError(
+            f"{name} accepts a single key, but was given a key array of shape {shape} != (). "
+            f"Use jax.vmap for batching.\nMap over the keys: "
+            f"vmap(lambda k: {name}(k, ...))(keys)."
         )
     return data
 
 
 def _check_data(name: str, data: Any, words: int, impl: str | None) -> Any:
-    """`data`, checked to be `uint32[..., words]` key data."""
+    """`data`, checked to be `uint32[..., words]` key data (JAX's checks and first lines:
+    rank, then the key shape, then the dtype)."""
     aval = get_aval(data)
-    if aval.dtype != dtypes.uint32 or aval.ndim == 0 or aval.shape[-1] != words:
-        what = f"{impl} key data is" if impl else "core.random.key(seed), or its data:"
-        raise PRNGKeyError(
-            f"{name} requires a PRNG key ({what} a uint32 array of shape ({words},)), got "
-            f"{aval.str_short()}."
+    if aval.ndim == 0:
+        problem = f"expected key_data.ndim >= 1; got ndim={aval.ndim}"
+    elif aval.shape[-1] != words:
+        problem = (
+            f"expected key_data.shape to end with ({words},); got shape={aval.shape} for "
+            f"impl={impl or 'threefry2x32'}"
         )
-    return data
+    elif aval.dtype != dtypes.uint32:
+        problem = f"expected key_data.dtype = uint32; got dtype={aval.dtype}"
+    else:
+        return data
+    what = f"{impl} key data is" if impl else "core.random.key(seed), or its data:"
+    raise PRNGKeyError(
+        f"JAX encountered invalid PRNG key data: {problem}\n{name} requires a PRNG key ({what} "
+        f"a uint32 array of shape ({words},)), got {aval.str_short()}."
+    )
 
 
 def _split_keys(key: Any, num: int = 2) -> list[Any]:
@@ -372,12 +407,9 @@ def _random_bits(key: Any, bit_width: int, shape: tuple[int, ...]) -> Any:
 
 
 def _shape(shape: Any) -> tuple[int, ...]:
-    if isinstance(shape, (int, np.integer)):
-        shape = (shape,)
-    try:
-        out = tuple(operator.index(d) for d in shape)
-    except TypeError:
-        raise ShapeError(f"a shape must be a sequence of ints, got {shape!r}") from None
+    """A sampler's shape argument: JAX's canonical shape (concrete ints; an int is one axis),
+    without negative sizes."""
+    out = canonical_shape(shape)
     if any(d < 0 for d in out):
         raise ShapeError(f"a shape must have non-negative dimensions, got {out}")
     return out
@@ -408,19 +440,42 @@ def _dtype_arg(name: str, dtype: Any, kind: str = "f") -> np.dtype:
     return dt
 
 
-def _setup(name: str, key: Any, shape: Any, dtype: Any, *params: Any) -> tuple[Any, ...]:
+def _setup(
+    name: str, key: Any, shape: Any, dtype: Any, *params: Any, kind: str = "f", cast: bool = True
+) -> tuple[Any, ...]:
     """The arguments of float sampler `name`: its checked key, its sample shape (`shape`, or
-    the broadcast of `params`' shapes when None), its dtype and `params` broadcast to the shape."""
+    the broadcast of `params`' shapes when None), its dtype (of `kind`, see `_dtype_arg`) and
+    `params` broadcast to the shape; with `cast`, JAX's check that every parameter converts to
+    the dtype without losing precision (`_check_all_safe_to_cast`)."""
     key = _check_key(name, key)
-    dtype = _dtype_arg(name, dtype)
-    shape = _sample_shape(shape, *params) if params else _shape(shape)
+    dtype = _dtype_arg(name, dtype, kind)
+    params = tuple(ensure_array(p) for p in params)
+    if shape is None:
+        shape = _sample_shape(None, *params)
+    else:
+        shape = _shape(shape)
+        _check_param_shape(name, shape, *(get_aval(p).shape for p in params))
+    if cast:
+        _check_safe_cast(name, dtype, params)
     return (key, shape, dtype, *(_param(p, dtype, shape, name) for p in params))
+
+
+def _check_safe_cast(name: str, dtype: np.dtype, params: Sequence[Any]) -> None:
+    """JAX's `_check_all_safe_to_cast`: each parameter's dtype is `dtype` or promotes to it
+    (weak Python scalars do; a float32 array does not go to float16)."""
+    for p in params:
+        src = get_aval(p).dtype
+        if src != dtype and dtypes.result_type(p, dtype) != dtype:
+            raise TypePromotionError(
+                f"In arguments to {name}, cannot safely cast argument of type {src} to {dtype}\n"
+                f"Give the parameters in {dtype} (x.astype(jnp.{dtype})) or sample in {src}."
+            )
 
 
 def _param(x: Any, dtype: np.dtype, shape: tuple[int, ...], name: str) -> Any:
     """A distribution parameter converted to `dtype` and broadcast to the sample shape."""
     x = sh.convert_element_type(ensure_array(x), dtype)
-    _check_param_shape(name, get_aval(x).shape, shape)
+    _check_param_shape(name, shape, get_aval(x).shape)
     return broadcast_to(x, shape)
 
 
@@ -452,7 +507,7 @@ def _uniform(key: Any, shape: tuple[int, ...], dtype: np.dtype, minval: Any, max
     """Uniform floats from a key (or checked key data), as JAX's `_uniform` (a nested
     `jit[name=_uniform]` when staged)."""
     for bound in (minval, maxval):
-        _check_param_shape("uniform", get_aval(ensure_array(bound)).shape, shape)
+        _check_param_shape("uniform", shape, get_aval(ensure_array(bound)).shape)
     return _uniform_jit(_as_keys(key), minval, maxval, shape=shape, dtype=dtype)
 
 
@@ -480,12 +535,15 @@ def _uniform_jit(key: Any, minval: Any, maxval: Any, shape: tuple, dtype: np.dty
     return ew.max(minval, prng.fma(floats, span, minval))
 
 
-def _check_param_shape(name: str, pshape: tuple[int, ...], shape: tuple[int, ...]) -> None:
-    if broadcast_shapes(shape, pshape) != shape:
+def _check_param_shape(name: str, shape: tuple[int, ...], *pshapes: tuple[int, ...]) -> None:
+    """JAX's `_check_shape`: the parameters' shapes broadcast (all at once, as JAX's message
+    lists them) to exactly `shape`."""
+    full = broadcast_shapes(shape, *pshapes)
+    if full != shape:
         raise ShapeError(
             f"{name} parameter shapes must be broadcast-compatible with shape argument, and the "
             f"result of broadcasting the shapes must equal the shape argument, but got result "
-            f"{broadcast_shapes(shape, pshape)} for shape argument {shape}."
+            f"{full} for shape argument {shape}."
         )
 
 
@@ -541,7 +599,9 @@ def truncated_normal(
     Returns:
       An array of `shape` and `dtype`.
     """
-    key, shape, dtype, lower, upper = _setup("truncated_normal", key, shape, dtype, lower, upper)
+    key, shape, dtype, lower, upper = _setup(
+        "truncated_normal", key, shape, dtype, lower, upper, cast=False
+    )
     sqrt2 = float(np.sqrt(2).astype(dtype))
     a = ew.erf(ew.div(lower, sqrt2))
     b = ew.erf(ew.div(upper, sqrt2))
@@ -773,7 +833,7 @@ def bernoulli(key: Any, p: Any = 0.5, shape: Sequence[int] | None = None, mode: 
         )
     if shape is not None:
         shape = _shape(shape)
-        _check_param_shape("bernoulli", get_aval(p).shape, shape)
+        _check_param_shape("bernoulli", shape, get_aval(p).shape)
     return _bernoulli(key, p, shape=shape, mode=mode)
 
 
@@ -819,7 +879,10 @@ def randint(key: Any, shape: Sequence[int], minval: Any, maxval: Any, dtype: Any
     key = _key_arg("randint", key)
     dtype = dtypes.default_int() if dtype is None else dtypes.check_user_dtype(dtype)
     if dtype.kind not in "iu":
-        raise RandomArgumentError(f"randint only accepts integer dtypes, got {dtype}")
+        raise RandomArgumentTypeError(
+            f"randint only accepts integer dtypes, got {dtype}\nSample integers (dtype=jnp.int32), "
+            "then convert them (.astype(...))."
+        )
     shape = _shape(shape)
     minval, maxval = ensure_array(minval), ensure_array(maxval)
     for bound in (minval, maxval):
@@ -971,7 +1034,10 @@ def permutation(key: Any, x: Any, axis: int = 0, independent: bool = False) -> A
     key = _key_arg("permutation", key)
     if _ndim(x) == 0:
         if not isinstance(x, (int, np.integer)) and get_aval(x).dtype.kind not in "iu":
-            raise RandomArgumentError("x must be an integer or at least 1-dimensional")
+            raise RandomArgumentTypeError(
+                "x must be an integer or at least 1-dimensional\nGive the number of elements "
+                "as an int (permutation(key, 5)) or an array to shuffle."
+            )
         return _shuffle(key, sh.iota(dtypes.default_int(), (int(x),)), 0)
     x = ensure_array(x)
     axis = canonicalize_axis(axis, get_aval(x).ndim)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -185,12 +186,12 @@ def lognormal(
       key: a PRNG key.
       sigma: the standard deviation(s) of the underlying normal, broadcast-compatible with `shape`.
       shape: the result shape (default: `sigma`'s shape).
-      dtype: a float dtype (float32 by default).
+      dtype: a float or complex dtype (float32 by default).
 
     Returns:
       An array of `shape` and `dtype`.
     """
-    key, shape, dtype, sigma = _setup("lognormal", key, shape, dtype, sigma)
+    key, shape, dtype, sigma = _setup("lognormal", key, shape, dtype, sigma, kind="fc")
     return ew.exp(ew.mul(_normal(key, shape, dtype), sigma))
 
 
@@ -249,9 +250,20 @@ def wald(key: Any, mean: Any, shape: Sequence[int] | None = None, dtype: Any = N
     y = ew.integer_pow(v, 2)
     y_sq = ew.integer_pow(y, 2)
     mean_sq = ew.integer_pow(mean, 2)
-    sqrt_term = ew.sqrt(ew.add(ew.mul(ew.mul(4.0, mean), y), ew.mul(mean_sq, y_sq)))
-    x = ew.sub(ew.add(mean, ew.div(ew.mul(mean_sq, y), 2.0)), ew.mul(ew.div(mean, 2.0), sqrt_term))
+    # JAX's `4 * mean * y + mean_sq * y_sq` and `... - mean / 2 * sqrt_term`, contracted as
+    # XLA's CPU back end contracts them (its `/ 2` is an exact `* 0.5`, left as it is)
+    sqrt_term = ew.sqrt(_fma(ew.mul(4.0, mean), y, ew.mul(mean_sq, y_sq)))
+    x = ew.add(mean, ew.div(ew.mul(mean_sq, y), 2.0))
+    x = _fma(ew.neg(ew.div(mean, 2.0)), sqrt_term, x)
     return ew.select(ew.le(z, ew.div(mean, ew.add(mean, x))), x, ew.div(mean_sq, x))
+
+
+def _fma(a: Any, b: Any, c: Any) -> Any:
+    """`a * b + c` of a sampler's formula where XLA's CPU back end contracts it: one rounding
+    for float32/float64 (`prng.fma`), two for 16-bit floats (as `_uniform`)."""
+    if dtypes.finfo(get_aval(a).dtype).nmant < 16:
+        return ew.add(ew.mul(a, b), c)
+    return prng.fma(a, b, c)
 
 
 def weibull_min(
@@ -298,8 +310,14 @@ def maxwell(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Any:
 
 
 def _maxwell(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    """JAX's `norm(normal(key, shape + (3,)), axis=-1)`, its three squares summed in the order
+    XLA's CPU reduction adds them, `(z0**2 + z2**2) + z1**2` (the last bit of JAX's float32
+    and float64 samples depends on it; 16-bit floats differ in their last bit, see the module
+    docstring)."""
     z = _normal(key, (*shape, 3), dtype)
-    return ew.sqrt(red.reduce_sum(ew.mul(z, z), (len(shape),)))
+    axis = len(shape)
+    z0, z1, z2 = (sh.squeeze(ix.slice_in_dim(z, i, i + 1, axis=axis), (axis,)) for i in range(3))
+    return ew.sqrt(ew.add(ew.add(ew.mul(z0, z0), ew.mul(z2, z2)), ew.mul(z1, z1)))
 
 
 def double_sided_maxwell(
@@ -327,7 +345,7 @@ def double_sided_maxwell(
     maxwell_rvs = _maxwell(maxwell_key, shape, dtype)
     random_sign = rademacher(rademacher_key, shape, dtype)
     loc, scale = (_param(x, dtype, shape, "double_sided_maxwell") for x in (loc, scale))
-    return ew.add(ew.mul(ew.mul(random_sign, maxwell_rvs), scale), loc)
+    return _fma(ew.mul(random_sign, maxwell_rvs), scale, loc)
 
 
 @takes_out_sharding
@@ -430,8 +448,9 @@ def loggamma(key: Any, a: Any, shape: Sequence[int] | None = None, dtype: Any = 
 
 
 def _gamma_sampler(name: str, key: Any, a: Any, shape: Any, dtype: Any, log_space: bool) -> Any:
-    """`gamma` (`loggamma` if `log_space`) after the checks of its arguments."""
-    key, dtype = _check_key(name, key), _dtype_arg(name, dtype)
+    """`gamma` (`loggamma` if `log_space`) after the checks of its arguments (the dtype's
+    message names `gamma` for both, as JAX's)."""
+    key, dtype = _check_key(name, key), _dtype_arg("gamma", dtype)
     return _gamma(key, a, _sample_shape(shape, a), dtype, log_space)
 
 
@@ -814,8 +833,9 @@ def generalized_normal(key: Any, p: Any, shape: Sequence[int] = (), dtype: Any =
     Returns:
       An array of `shape` and `dtype`.
     """
-    key, shape, dtype = _setup("generalized_normal", key, shape, dtype)
-    return _generalized_normal(key, p, shape, dtype)
+    key = _check_key("generalized_normal", key)
+    dtype = _dtype_arg("gamma", dtype)  # JAX checks the dtype in the gamma sampler it calls
+    return _generalized_normal(key, p, _shape(shape), dtype)
 
 
 def _generalized_normal(key: Any, p: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
@@ -841,7 +861,7 @@ def ball(key: Any, d: int, p: Any = 2, shape: Sequence[int] = (), dtype: Any = N
       An array of shape `shape + (d,)` and `dtype`.
     """
     key, shape, dtype = _setup("ball", key, shape, dtype)
-    d = int(d)
+    d = operator.index(d)  # JAX's `index`: a float dimension is Python's TypeError
     k1, k2 = _split_keys(key)
     g = _generalized_normal(k1, p, (*shape, d), dtype)
     e = exponential(k2, shape, dtype)
@@ -873,7 +893,12 @@ def poisson(key: Any, lam: Any, shape: Sequence[int] | None = None, dtype: Any =
       An array of `shape` and `dtype`.
     """
     key = _check_key("poisson", key)
-    dtype = _dtype_arg("poisson", dtype, "iu")
+    dtype = dtypes.default_int() if dtype is None else dtypes.check_user_dtype(dtype)
+    if dtypes.kind(dtype) not in "iu":  # JAX's `iinfo(dtype)` fails (numpy's message)
+        raise RandomArgumentError(
+            f"Invalid integer data type {dtype.kind!r}.\npoisson samples integers: give an "
+            "integer dtype (jnp.int32), then .astype(...) for floats."
+        )
     shape = _sample_shape(shape, lam)
     lam = sh.convert_element_type(broadcast_to(ensure_array(lam), shape), dtypes.float32)
     use_knuth = ew.bitwise_or(ew.ne(lam, lam), ew.lt(lam, 10.0))
@@ -1101,7 +1126,8 @@ def multinomial(
       p: probabilities of the outcomes, along the last axis.
       shape: the result shape including the outcome axis, as JAX's code reads it (default
         `p.shape`).
-      dtype: a float dtype (float32 by default).
+      dtype: the counts' dtype, any (float32 by default; counts are computed in the float dtype
+        of `n` and `p`, then converted).
       unroll: accepted for JAX compatibility; the loop over outcomes is always unrolled (one
         binomial per outcome, in Python).
 
@@ -1109,7 +1135,8 @@ def multinomial(
       An array of counts of `shape` (or `p.shape`) and `dtype`.
     """
     key = _check_key("multinomial", key)
-    dtype = _dtype_arg("multinomial", dtype)
+    # As JAX's `counts.astype(dtype)`: any dtype (int32 counts are common), None the default float
+    dtype = dtypes.default_float() if dtype is None else dtypes.check_user_dtype(dtype)
     n, p = ensure_array(n), ensure_array(p)
     fdt, weak = dtypes.result_type_and_weak(n, p)
     if dtypes.kind(fdt) != "f":

@@ -108,6 +108,20 @@ EXACT = [
         [[0.0, 10.0], [54.0, 46.0]],
         id="multinomial-batch",
     ),
+    pytest.param(  # any dtype, as JAX's `counts.astype(dtype)`
+        0,
+        lambda k: random.multinomial(k, 10.0, F32([0.2, 0.8]), dtype=np.int32),
+        np.int32,
+        [1, 9],
+        id="multinomial-int32",
+    ),
+    pytest.param(
+        0,
+        lambda k: random.multinomial(k, 10, np.array([0.2, 0.8], np.float16)),
+        np.float32,
+        [2.0, 8.0],
+        id="multinomial-default-dtype",
+    ),
 ]
 
 CLOSE = [
@@ -126,6 +140,13 @@ CLOSE = [
         id="lognormal",
     ),
     pytest.param(2, lambda k: random.lognormal(k), np.float32, 1.4341526, id="lognormal-default"),
+    pytest.param(
+        0,
+        lambda k: random.lognormal(k, dtype=np.complex64),
+        np.complex64,
+        -0.31656384 - 2.009093j,
+        id="lognormal-complex",
+    ),
     pytest.param(
         0,
         lambda k: random.pareto(k, F32([[1.0], [3.0]]), (2, 2)),
@@ -291,11 +312,37 @@ def test_closed_forms_match_jax_to_ulps(seed, fn, dtype, expected):
     np.testing.assert_allclose(_np(out), np.array(expected, dtype), rtol=2e-6, atol=1e-7)
 
 
-def test_wald_matches_jax_up_to_cancellation():
-    # x = mean + mean^2 y / 2 - mean / 2 * sqrt(...) cancels for large means, so an ulp of the
-    # terms (XLA fuses the multiply-adds) becomes a few ulps of the sample.
-    out = random.wald(random.key(0), F32([0.5, 1.0, 3.0, 10.0]))
-    np.testing.assert_allclose(_np(out), [0.24933201, 0.41566527, 0.8865888, 0.63868904], rtol=1e-5)
+# The float32 bits of JAX 0.10.2's samples for key(3) where the order of XLA's CPU arithmetic
+# shows in the last bit: maxwell's three squares summed as (z0^2 + z2^2) + z1^2 (numbax summed
+# them in index order: position 7 differed), and the multiply-adds of wald and
+# double_sided_maxwell contracted into FMAs (wald's positions 1, 9, 10 and 11 differed).
+WALD_MEANS = np.linspace(0.1, 5.0, 2000).astype(np.float32)[:12]
+FMA_BITS = [
+    pytest.param(
+        lambda k: random.maxwell(k, (12,)),
+        [1074356487, 1074023232, 1069650235, 1070783011, 1073924833, 1067515735, 1066718538,
+         1072318872, 1061312839, 1065016352, 1071990342, 1069981884],
+        id="maxwell",
+    ),
+    pytest.param(
+        lambda k: random.wald(k, WALD_MEANS),
+        [1027887888, 1031055391, 1035420298, 1041663473, 1037247830, 1033806115, 1035350076,
+         1030445860, 1049310035, 1043917808, 1027787745, 1041646847],
+        id="wald",
+    ),
+    pytest.param(
+        lambda k: random.double_sided_maxwell(k, 1.0, 2.0, (12,)),
+        [1088287636, 3220970098, 1089778890, 3232035985, 1068129788, 1078636997, 1081680017,
+         1085451102, 3222712939, 3231836455, 1081445663, 3222907963],
+        id="double_sided_maxwell",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("fn, bits", FMA_BITS)
+def test_xla_arithmetic_order_gives_jaxs_bits(fn, bits):
+    out = _np(fn(random.key(3)))[:12]
+    assert out.dtype == np.float32 and out.view(np.uint32).tolist() == bits
 
 
 @pytest.mark.parametrize("seed, fn, dtype, expected", REJECTION)
