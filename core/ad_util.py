@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from core.avals import ShapedArray
+from core.trace import varying_like
 
 
 class Zero:
@@ -54,8 +55,8 @@ def register_ops(**fns: Callable) -> None:
 
 
 def zeros_like_aval(aval: ShapedArray) -> Any:
-    """An array of zeros of `aval`'s shape, dtype and weak type."""
-    return ops.full(aval.shape, 0, aval.dtype, aval.weak_type)
+    """An array of zeros of `aval`'s shape, dtype and weak type (and vma: `varying_like`)."""
+    return varying_like(ops.full(aval.shape, 0, aval.dtype, aval.weak_type), aval)
 
 
 def instantiate(t: Any) -> Any:

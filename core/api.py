@@ -46,7 +46,7 @@ from core.prng_key import PRNGKeyArray
 from core.ref import Ref
 from core.ref_scope import read as read_ref
 from core.ref_scope import write as write_ref
-from core.trace import Tracer, as_value, current_trace, get_aval, set_current_trace
+from core.trace import Tracer, as_value, current_trace, get_aval, set_current_trace, varying_like
 
 
 def _flatten_args(args: Any) -> tuple[list[Any], Any]:
@@ -519,7 +519,7 @@ def value_and_grad(
 
 def _ones_like(x: Any) -> Any:
     aval = get_aval(x)
-    return full(aval.shape, 1, aval.dtype, aval.weak_type)
+    return varying_like(full(aval.shape, 1, aval.dtype, aval.weak_type), aval)
 
 
 def grad(

@@ -89,6 +89,43 @@ class ShapedArray(AbstractValue):
         return f"ShapedArray({self.str_short(short_dtypes=False)}{weak})"
 
 
+class VaryingShapedArray(ShapedArray):
+    """A `ShapedArray` inside a `shard_map` body that varies along mesh axes `vma` (JAX's
+    `jax.typeof(x).vma`), printed `f32[2]{V:i}` (`{V:(x,y)}` for two, in mesh `order`).
+
+    Equality and hashing ignore `vma` (a value's vma is checked by `core/shard_map_vma.py`,
+    not by jaxpr typechecks); `update` keeps it, so a tangent or a vmapped block varies as
+    its value does."""
+
+    __slots__ = ("vma", "order")
+
+    def __init__(self, aval: ShapedArray, vma: frozenset, order: tuple) -> None:
+        super().__init__(aval.shape, aval.dtype, aval.weak_type)
+        self.vma = vma
+        self.order = order
+
+    def update(self, shape=None, dtype=None, weak_type=None) -> ShapedArray:
+        return VaryingShapedArray(super().update(shape, dtype, weak_type), self.vma, self.order)
+
+    def str_short(self, short_dtypes: bool = True, mesh_axis_types: bool = False) -> str:
+        text = super().str_short(short_dtypes, mesh_axis_types)
+        names = [n for n in self.order if n in self.vma]
+        if not names:
+            return text
+        return text + "{V:" + (str(names[0]) if len(names) == 1 else f"({','.join(names)})") + "}"
+
+
+def typed(aval: ShapedArray, vma: frozenset, order: tuple) -> ShapedArray:
+    """`aval` varying along the mesh axes `vma` (a plain `ShapedArray` when it is empty)."""
+    plain = ShapedArray(aval.shape, aval.dtype, aval.weak_type)
+    return VaryingShapedArray(plain, vma, order) if vma else plain
+
+
+def vma_of(aval: Any) -> frozenset:
+    """The mesh axes `aval` varies along (empty outside a `shard_map` body)."""
+    return getattr(aval, "vma", frozenset())
+
+
 _interned: dict[tuple, ShapedArray] = {}
 
 

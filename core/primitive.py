@@ -133,7 +133,10 @@ class Primitive:
         by `jax_params` first, where the primitive has them)."""
         if params and self.jax_params is not None:
             params = self.jax_params(args, params)
-        return _trace_state.trace.process_primitive(self, args, params)
+        state = _trace_state
+        if state.vma is not None:  # inside a `shard_map(check_vma=True)` body
+            return state.vma.bind(self, args, params)
+        return state.trace.process_primitive(self, args, params)
 
     def def_impl(self, f: Callable) -> Callable:
         self.impl = f

@@ -31,6 +31,7 @@ import numpy as np
 
 from core import numpy as jnp
 from core import tree_util
+from core.avals import typed
 from core.errors import ShardMapOutSpecError, ShardMapSpecError, VmapAxesError
 from core.interpreters import batching
 from core.interpreters.partial_eval import trace_to_closed_jaxpr
@@ -46,7 +47,7 @@ from core.shard_map_prim import (
     split,
     traces,
 )
-from core.shard_map_vma import annotate, check_outputs, spec_axes
+from core.shard_map_vma import annotate, check_outputs, spec_axes, typing, vary_outputs
 from core.sharding import PartitionSpec
 from core.sharding_exemptions import unchecked
 from core.sharding_types import typeof
@@ -173,12 +174,14 @@ def _eager(f, m: Mesh, leaves, treedef, leaf_specs, out_specs, check_vma: bool) 
     """An eager `shard_map`: `f` runs once on the blocks as nested `vmap`s over the mesh axes,
     its values shown per device (`_shown_blocks`)."""
     pieces = [split(leaf, spec, m, i) for i, (leaf, spec) in enumerate(zip(leaves, leaf_specs))]
+    order = tuple(m.axis_names) if check_vma else None
 
     def body(*block_leaves: Any) -> Any:
         axis_traces = traces(current_trace(), len(m.axis_names))
         for trace in axis_traces:
             trace.per_device = True
             trace.boxes_all = True
+            trace.vma_order = order  # the blocks typed by vma (None: not)
         boxed = [
             x
             if isinstance(x, batching.BatchTracer)
@@ -187,7 +190,8 @@ def _eager(f, m: Mesh, leaves, treedef, leaf_specs, out_specs, check_vma: bool) 
         ]
         _frames.stack.append((m, axis_traces))
         try:
-            return f(*treedef.unflatten(boxed))
+            with typing(order):
+                return f(*treedef.unflatten(boxed))
         finally:
             _frames.stack.pop()
 
@@ -212,7 +216,10 @@ def _staged(f, m: Mesh, leaves, treedef, leaf_specs, out_specs, check_vma: bool)
     """A traced `shard_map`: `f` staged on one block's avals and bound as `shard_map_p`
     (its body typed by vma and checked against `out_specs` with `check_vma`, as JAX does)."""
     leaves = [jnp.asarray(leaf) for leaf in leaves]
+    order = tuple(m.axis_names)
     avals = [block_aval(get_aval(x), s, m, i) for i, (x, s) in enumerate(zip(leaves, leaf_specs))]
+    if check_vma:  # the body's values typed by vma while it is traced, as JAX's
+        avals = [typed(a, spec_axes(s), order) for a, s in zip(avals, leaf_specs)]
     found: dict = {}
 
     def flat(*block_leaves: Any) -> list:
@@ -221,17 +228,17 @@ def _staged(f, m: Mesh, leaves, treedef, leaf_specs, out_specs, check_vma: bool)
         out_leaves, found["tree"] = tree_util.tree_flatten(out)
         return out_leaves
 
-    with axes_bound(m):
-        jaxpr, consts = trace_to_closed_jaxpr(flat, avals)
+    with axes_bound(m), typing(order if check_vma else None):
+        jaxpr, consts = trace_to_closed_jaxpr(flat, avals, dce=False)
     leaf_out_specs = _leaf_specs(out_specs, found["out"], "out_specs")
     for spec in leaf_out_specs:
         _check_spec(spec, m, "out_specs")
     all_specs = (PartitionSpec(),) * len(consts) + tuple(leaf_specs)
     if check_vma:
-        order = tuple(m.axis_names)
         jaxpr, out_vmas = annotate(jaxpr, [spec_axes(s) for s in all_specs], order)
         names = _leaf_spec_names(out_specs, found["out"])
         check_outputs(out_vmas, leaf_out_specs, names, m, getattr(f, "__name__", str(f)))
+        jaxpr = vary_outputs(jaxpr, out_vmas, [spec_axes(s) for s in leaf_out_specs], order)
     outs = shard_map_p.bind(
         *consts,
         *leaves,

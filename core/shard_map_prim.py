@@ -9,8 +9,10 @@ carries JAX's vma types (`core/shard_map_vma.py`). The rules derive new bodies a
 
 * jvp: a shard_map of the jvp, tangents split like their primals;
 * partial evaluation (`linearize`, `grad`): a shard_map of the known part now and one of the
-  unknown part staged; each residual gets a leading unit axis split over every mesh axis
-  (JAX keeps residuals of other specs: its jaxprs of `grad` differ there);
+  unknown part staged; each residual gets a leading unit axis split over the mesh axes it
+  varies along (every mesh axis without `check_vma`), so the unknown part sees it vary as
+  it does and adds no pvary (whose transpose would sum the cotangent over the others); JAX
+  forwards inputs and keeps the residuals' shapes: its jaxprs of `grad` differ there;
 * transpose: a shard_map of the transposed body, cotangents first. Without `check_vma` the
   cotangent of an output replicated over axes is divided by their size and that of an input
   replicated over axes is psummed over them, as JAX does; with it, `pvary` and
@@ -244,8 +246,16 @@ def _jvp(primals, tangents, **params):
     return outs[:n], out_tans
 
 
-def _residual_spec(mesh: Mesh) -> PartitionSpec:
-    return P(tuple(mesh.axis_names))
+def _residual_specs(jk: ir.Jaxpr, nres: int, known_specs: tuple, params: dict) -> tuple:
+    """The specs of the residuals (the last `nres` outputs of the known body `jk`, each with a
+    leading unit axis): split over the mesh axes each varies along with `check_vma` (JAX's
+    types: the unknown body sees them vary as they do), else over every mesh axis."""
+    order = tuple(params["mesh"].axis_names)
+    if not params["check_vma"]:
+        return (P(order),) * nres
+    _, vmas = annotate(jk, [spec_axes(s) for s in known_specs], order)
+    names = [tuple(n for n in order if n in v) for v in vmas[len(vmas) - nres :]]
+    return tuple(P(n) if n else P() for n in names)
 
 
 def _partial_eval(trace, args, params):
@@ -254,10 +264,13 @@ def _partial_eval(trace, args, params):
 
     def make():
         jk, ju, out_unk, nres = partial_eval_jaxpr(jaxpr, list(unknowns))
+        res_specs = _residual_specs(
+            jk, nres, _kept(in_specs, tuple(not u for u in unknowns)), params
+        )
         nk = len(jk.outvars) - nres
         res_avals = [x.aval for x in jk.outvars[nk:]]
 
-        def known(*xs):  # residuals with a leading unit axis, split over every mesh axis
+        def known(*xs):  # residuals with a leading unit axis, split by `res_specs`
             outs = ir.eval_jaxpr(jk, [], *xs)
             res = [
                 sh.broadcast_in_dim(r, (1, *a.shape), tuple(range(1, len(a.shape) + 1)))
@@ -272,12 +285,13 @@ def _partial_eval(trace, args, params):
         unit = [a.update(shape=(1, *a.shape)) for a in res_avals]
         jk2, ck = trace_to_closed_jaxpr(known, jk.in_avals)
         ju2, cu = trace_to_closed_jaxpr(unknown, unit + ju.in_avals[nres:])
-        return jk2, ck, ju2, cu, tuple(out_unk), nres
+        return jk2, ck, ju2, cu, tuple(out_unk), res_specs
 
-    jk, ck, ju, cu, out_unk, nres = _derived(params, ("shard_map_pe", unknowns), make)
+    key = ("shard_map_pe", unknowns, in_specs, params["check_vma"])
+    jk, ck, ju, cu, out_unk, res_specs = _derived(params, key, make)
+    nres = len(res_specs)
     known_in = tuple(not u for u in unknowns)
     known_out = tuple(not u for u in out_unk)
-    res_specs = (_residual_spec(params["mesh"]),) * nres
     with set_current_trace(trace.parent):
         known = bind_body(
             jk,

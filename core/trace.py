@@ -172,9 +172,21 @@ class _TraceState(threading.local):
 
     def __init__(self) -> None:
         self.trace: Trace = eval_trace
+        # The vma typing of the `shard_map(check_vma=True)` body being traced, or None
+        # (`core/shard_map_vma.py`'s `Typing`: its `bind` inserts JAX's pvarys, its `types`
+        # types the staged results).
+        self.vma: Any = None
 
 
 _state = _TraceState()
+
+
+def varying_like(val: Any, aval: Any) -> Any:
+    """`val`, a constant made for a value of `aval`, varying along the mesh axes `aval` does
+    inside a `shard_map(check_vma=True)` body (a `pvary`, as JAX's `full_like` and zeros of
+    an aval insert); `val` itself elsewhere."""
+    vma = getattr(aval, "vma", None)
+    return val if _state.vma is None or not vma else _state.vma.pvary(val, vma)
 
 
 def current_trace() -> Trace:

@@ -19,7 +19,7 @@ import numpy as np
 
 from core import errors
 from core.ad_util import Zero, ops
-from core.avals import ShapedArray
+from core.avals import ShapedArray, typed, vma_of
 from core.interpreters import check_live
 from core.primitive import RuleTable
 from core.trace import Trace, Tracer, current_trace, get_aval, set_current_trace
@@ -42,7 +42,12 @@ class BatchTracer(Tracer):
             return aval
         shape = list(aval.shape)
         del shape[self.batch_dim]
-        return aval.update(shape=tuple(shape))
+        out = aval.update(shape=tuple(shape))
+        order = self._trace.vma_order
+        if order is None:
+            return out
+        # a block of an eager `shard_map`: it varies along the mesh axis of this trace
+        return typed(out, vma_of(aval) | {self._trace.axis_name}, order)
 
     def __repr__(self) -> str:  # as JAX 0.10 prints vmapped values
         shown = shown_blocks(self) if shown_blocks is not None else None
@@ -63,6 +68,9 @@ class BatchTrace(Trace):
     # Whether the batch elements are a `shard_map`'s devices: there a `pure_callback` without
     # a `vmap_method` runs once per device, as in JAX's SPMD program (`core/shard_map.py`).
     per_device = False
+    # The mesh's axis names when the batch elements are the devices of an eager
+    # `shard_map(check_vma=True)`: a value batched here varies along this axis (its vma).
+    vma_order: tuple | None = None
 
     def __init__(self, parent: Trace, axis_size: int, axis_name: Any = None):
         self.parent = parent

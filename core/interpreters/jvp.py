@@ -18,14 +18,17 @@ from typing import Any
 
 from core import errors
 from core.ad_util import Zero, add_any, instantiate, ops
-from core.avals import ShapedArray
+from core.avals import ShapedArray, typed, vma_of
 from core.interpreters import check_live, custom_rules, finish
 from core.trace import Trace, Tracer, current_trace, get_aval, set_current_trace
 
 
 def tangent_aval(aval: ShapedArray) -> ShapedArray:
-    """Tangents of floats are floats of the same dtype; integer/bool values have zero tangents."""
-    return ShapedArray(aval.shape, aval.dtype, aval.weak_type)
+    """Tangents of floats are floats of the same dtype; integer/bool values have zero tangents.
+    Inside a `shard_map` body a tangent varies along the mesh axes its value does."""
+    plain = ShapedArray(aval.shape, aval.dtype, aval.weak_type)
+    vma = vma_of(aval)
+    return typed(plain, vma, aval.order) if vma else plain
 
 
 class JVPTracer(Tracer):

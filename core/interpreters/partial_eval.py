@@ -25,7 +25,7 @@ from core import errors, ir, ref_scope, source_info
 from core.avals import ShapedArray
 from core.config import config
 from core.interpreters import check_live, custom_rules, finish
-from core.trace import Trace, Tracer, current_trace, get_aval, set_current_trace
+from core.trace import Trace, Tracer, _state, current_trace, get_aval, set_current_trace
 
 
 class JaxprTracer(Tracer):
@@ -129,6 +129,8 @@ class JaxprTrace(Trace):
         if prim.abstract_eval is None:
             raise errors.PrimitiveRuleError(prim.name, "abstract_eval")
         out = prim.abstract_eval(*[a.aval for a in in_atoms], **params)
+        if _state.vma is not None:  # in a `shard_map(check_vma=True)` body: vma types
+            out = _state.vma.types(prim, [a.aval for a in in_atoms], params, out)
         info = source_info.current()
         if prim.multiple_results:
             outs = [self.new_arg(a) for a in out]

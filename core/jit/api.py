@@ -51,7 +51,7 @@ from core.interpreters.partial_eval import trace_to_closed_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
 from core.jit import call_path, dispatch, gc_pause
 from core.jit.errors import JitArgumentError, NumpyFallbackWarning, UnsupportedDTypeError
-from core.jit.kernel_call import abstract_leaf_key, leaf_key, reraise_signal, ticks
+from core.jit.kernel_call import abstract_leaf_key, key_aval, leaf_key, reraise_signal, ticks
 from core.jit.kernel_call import concrete_inputs as _concrete_inputs
 from core.jit.stages import Lowered, Traced, check_compiled_call
 from core.named_sharding import place
@@ -725,7 +725,7 @@ class Jitted:
             store.append(out_tree)
             return [as_value(o) for o in out_flat]
 
-        avals = [ShapedArray(*k) for k in key[1]]
+        avals = [key_aval(k) for k in key[1]]
         while True:
             try:
                 # no full collection over the whole process while tracing (`gc_pause`): one
@@ -848,6 +848,9 @@ def _explain(key: tuple, old_keys: list[tuple]) -> str:
                     parts.append(f"dtype {a[1]} -> {b[1]}")
                 if a[2] != b[2]:
                     parts.append(f"weak_type {a[2]} -> {b[2]}")
+                if a[3:4] != b[3:4]:  # inside a shard_map body: the mesh axes it varies along
+                    va, vb = (sorted(k[3]) if len(k) > 3 else [] for k in (a, b))
+                    parts.append(f"vma {va} -> {vb}")
                 out.append(f"leaf {i} " + ", ".join(parts))
         if old[2] != key[2]:
             out.append(f"static args {old[2]!r} -> {key[2]!r}")

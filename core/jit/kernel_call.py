@@ -19,7 +19,7 @@ import numpy as np
 
 from core import dtypes
 from core.array import Array
-from core.avals import ShapedArray, interned
+from core.avals import ShapedArray, interned, typed
 from core.config import config
 from core.jit.errors import JitArgumentError
 from core.trace import Tracer
@@ -40,9 +40,13 @@ def reraise_signal(err: SystemError) -> None:
 
 
 def leaf_key(x: Any) -> Any:
-    """The part of the cache key one dynamic leaf contributes: (shape, dtype, weak type)."""
+    """The part of the cache key one dynamic leaf contributes: (shape, dtype, weak type), and
+    inside a `shard_map` body the mesh axes a tracer varies along and their order (`key_aval`
+    turns it back into the aval the function is traced on)."""
     if isinstance(x, (Array, Tracer)):
         a = x.aval
+        if getattr(a, "vma", None):
+            return (a.shape, a.dtype, a.weak_type, a.vma, a.order)
         return (a.shape, a.dtype, a.weak_type)
     t = type(x)
     if t in (int, float, complex):
@@ -56,6 +60,12 @@ def leaf_key(x: Any) -> Any:
         "Mark it static with `jit(f, static_argnums=...)` / `static_argnames=...` if it is a "
         "configuration value, or pass an array."
     )
+
+
+def key_aval(key: tuple) -> ShapedArray:
+    """The aval a `leaf_key` stands for."""
+    aval = ShapedArray(*key[:3])
+    return aval if len(key) == 3 else typed(aval, key[3], key[4])
 
 
 def abstract_leaf_key(x: Any) -> Any:

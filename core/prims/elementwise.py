@@ -35,7 +35,7 @@ from core.interpreters.transpose import is_undefined
 from core.primitive import Primitive, composition_impl, jax_params
 from core.prims.options import check_accuracy
 from core.prims.shapes import broadcast_in_dim, convert_element_type, full
-from core.trace import Tracer, get_aval
+from core.trace import Tracer, get_aval, varying_like
 
 # ---------------------------------------------------------------------------------------------
 # Declaration helpers
@@ -1585,5 +1585,5 @@ def full_like(x: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> 
     aval = get_aval(x)
     shape = aval.shape if shape is None else tuple(shape)
     if dtype is None:
-        return full(shape, fill_value, aval.dtype, aval.weak_type)
-    return full(shape, fill_value, dtypes.canonicalize_dtype(dtype), False)
+        return varying_like(full(shape, fill_value, aval.dtype, aval.weak_type), aval)
+    return varying_like(full(shape, fill_value, dtypes.canonicalize_dtype(dtype), False), aval)

@@ -4,6 +4,8 @@ and values numbax compares with JAX 0.10.2's: each case is a function of a names
 table under JAX (8 CPU devices, meshes of `AxisType.Auto`) into `jax_shard_map.json`;
 `test_shard_map_jaxprs.py` runs it under numbax. Neither this table nor the test imports JAX."""
 
+from functools import partial
+
 import numpy as np
 
 F = np.float32
@@ -144,6 +146,99 @@ def _cases(m):  # noqa: PLR0915  (one line per case)
             )
         ),
         (_x(3, 2), _x(4, 3)),
+    )
+
+    # check_vma=True types the body while it is traced: a `grad` inside it sees the pvary of a
+    # replicated `w`, whose transpose sums the blocks' gradients (psum_invariant)
+    def sq_loss(w, xb):
+        return jnp.sum(jnp.sin(xb @ w) ** 2)
+
+    def body_grad(reduce, argnums=0, check_vma=True, out_specs=None, loss=sq_loss):
+        return smap(
+            lambda w, xb: reduce(jax.grad(loss, argnums=argnums)(w, xb)),
+            mesh_2,
+            (P(), P("i")),
+            P() if out_specs is None else out_specs,
+            check_vma=check_vma,
+        )
+
+    wx = (_x(3, 2), _x(4, 3))
+    c["grad_inside_body"] = (body_grad(lambda g: g), wx)
+    c["grad_inside_body_psum"] = (body_grad(lambda g: lax.psum(g, "i")), wx)
+    c["grad_inside_body_pmean"] = (body_grad(lambda g: lax.pmean(g, "i")), wx)
+    c["grad_inside_body_all_gather"] = (
+        body_grad(lambda g: lax.all_gather(g, "i"), out_specs=P("i")),
+        wx,
+    )
+    c["grad_of_the_block_inside_body"] = (body_grad(lambda g: g, 1, out_specs=P("i")), wx)
+    c["grad_of_both_inside_body"] = (
+        body_grad(lambda g: (lax.pmean(g[0], "i"), g[1]), (0, 1), out_specs=(P(), P("i"))),
+        wx,
+    )
+    c["unchecked_grad_inside_body_pmean"] = (
+        body_grad(lambda g: lax.pmean(g, "i"), check_vma=False),
+        wx,
+    )
+    c["vjp_inside_body"] = (
+        smap(
+            lambda w, xb: jax.vjp(lambda w: jnp.sin(xb @ w), w)[1](jnp.cos(xb @ w))[0],
+            mesh_2,
+            (P(), P("i")),
+            P(),
+        ),
+        wx,
+    )
+    c["grad_through_jit_inside_body"] = (
+        body_grad(lambda g: lax.pmean(g, "i"), loss=jax.jit(sq_loss)),
+        wx,
+    )
+
+    def scan_loss(w, xb):
+        def step(h, row):
+            h = jnp.tanh(row @ w + h)
+            return h, h.sum()
+
+        h, ys = lax.scan(step, xb[0, :2] * 0.0, xb)  # a varying carry, as JAX's scan needs
+        return jnp.sum(h**2) + ys.sum()
+
+    c["grad_through_scan_inside_body"] = (
+        body_grad(lambda g: lax.pmean(g, "i"), loss=scan_loss),
+        wx,
+    )
+    c["grad_inside_body_two_axes"] = (
+        smap(
+            lambda w, xb: lax.psum(jax.grad(sq_loss)(w, xb), "x"),
+            mesh_xy,
+            (P(None, "x"), P(("x", "y"))),
+            P(None, "x"),
+        ),
+        (_x(3, 4), _x(8, 3)),
+    )
+
+    # the gradient of a shard_map whose residuals vary along fewer mesh axes than the body's
+    # inputs (JAX's shard_map.md FSDP + TP: x is the batch axis, y the features')
+    def tp_loss(predict):
+        def body(w_frag, xb, tb):
+            sq = lax.psum(jnp.sum((predict(w_frag, xb) - tb) ** 2, axis=-1), "y")
+            return lax.pmean(jnp.mean(sq), "x")
+
+        return body
+
+    def tp_predict(w, xb):
+        return lax.psum_scatter(jnp.dot(xb, w), "y", scatter_dimension=1, tiled=True)
+
+    @partial(jax.remat, policy=lambda op, *_, **__: str(op) != "all_gather")
+    def fsdp_tp_predict(w_frag, xb):
+        return jax.nn.relu(tp_predict(lax.all_gather(w_frag, "x", tiled=True), xb))
+
+    tp_specs = (P("x", "y"), P("x", "y"))
+    c["grad_psum_scatter_pmean_two_axes"] = (
+        jax.grad(smap(tp_loss(tp_predict), mesh_xy, (P("y"), *tp_specs), P())),
+        (_x(4, 2), _x(2, 4), _x(2, 2)),
+    )
+    c["jit_grad_remat_fsdp_tp"] = (
+        jax.jit(jax.grad(smap(tp_loss(fsdp_tp_predict), mesh_xy, (P(("y", "x")), *tp_specs), P()))),
+        (_x(4, 4), _x(4, 4), _x(4, 4)),
     )
     # JAX's static replication check (check_vma=True): a gathered value varies along its axis
     c["error_gathered_output_replicated"] = (

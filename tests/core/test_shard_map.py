@@ -3,6 +3,9 @@
 test session has 8 CPU devices (`tests/conftest.py`)."""
 
 import doctest
+import functools
+import json
+import pathlib
 import sys
 
 import numpy as np
@@ -77,21 +80,43 @@ def test_data_parallel_step_equals_the_unsharded_one(mesh):
     def loss(w, x):
         return jnp.mean(jnp.tanh(x @ w) ** 2)
 
-    @core.jit
-    def sharded_grad(w, x):
-        # check_vma=False: each block's gradient, averaged (JAX 0.10.2's default check_vma=True
-        # sums the replicated w's gradient over the blocks first, which numbax does not:
-        # tests/core/test_shard_map_jaxprs.py, data_parallel_gradient)
+    @functools.partial(core.jit, static_argnums=2)
+    def sharded_grad(w, x, check_vma):
+        # check_vma=False: each block's gradient, averaged; JAX 0.10.2's default check_vma=True
+        # sums the replicated w's gradient over the 4 blocks first (its pvary transposes into a
+        # psum), so the pmean of the sums is 4 times the unsharded gradient
         per_block = core.shard_map(
             lambda w, xb: lax.pmean(core.grad(loss)(w, xb), ("x", "y")),
             mesh=mesh,
             in_specs=(P(), P(("x", "y"))),
             out_specs=P(),
-            check_vma=False,
+            check_vma=check_vma,
         )
         return per_block(w, x)
 
-    np.testing.assert_allclose(sharded_grad(w, x), core.grad(loss)(w, x), rtol=1e-6)
+    want = core.grad(loss)(w, x)
+    np.testing.assert_allclose(sharded_grad(w, x, False), want, rtol=1e-6)
+    np.testing.assert_allclose(sharded_grad(w, x, True), 4 * want, rtol=1e-6)
+
+
+def test_a_jit_traced_outside_the_body_is_traced_again_inside_it():
+    # jit's cache keys on the vma of its tracers: the function traced outside any shard_map
+    # is traced again on the body's typed values, so its gradient inside sums the blocks' (JAX's
+    # values of the table's grad_through_jit_inside_body, tests/core/shard_map_cases.py)
+    recorded = json.loads((pathlib.Path(__file__).parent / "jax_shard_map.json").read_text())
+    ((dtype, want),) = recorded["values"]["grad_through_jit_inside_body"]
+    w = np.arange(6, dtype=np.float32).reshape(3, 2) / 4 - 1
+    x = np.arange(12, dtype=np.float32).reshape(4, 3) / 4 - 1
+    mesh = core.make_mesh((2,), ("i",), devices=core.devices()[:2])
+    sq_loss = core.jit(lambda w, xb: jnp.sum(jnp.sin(xb @ w) ** 2))
+    sq_loss(w, x)
+    g = core.shard_map(
+        lambda w, xb: lax.pmean(core.grad(sq_loss)(w, xb), "i"),
+        mesh=mesh,
+        in_specs=(P(), P("i")),
+        out_specs=P(),
+    )
+    np.testing.assert_allclose(g(w, x), np.asarray(want, dtype), rtol=2e-6, atol=1e-6)
 
 
 def test_current_mesh_inferred_specs_and_decorator(mesh):

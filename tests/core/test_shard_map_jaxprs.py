@@ -25,15 +25,14 @@ CASES = cases(types.SimpleNamespace(jax=core, jnp=jnp, lax=lax, P=PartitionSpec)
 
 # Why numbax's text differs:
 RESIDUALS = (
-    "partial evaluation keeps every residual as a leading unit axis split over all mesh axes "
-    "(JAX forwards inputs and keeps residuals of other specs)"
+    "partial evaluation gives every residual a leading unit axis split over the mesh axes it "
+    "varies along (JAX forwards inputs and keeps the residuals' own shapes)"
 )
 PMAP = "pmap is its own primitive (JAX 0.10.2: jit of a shard_map of the per-device program)"
 BATCH_FIRST = "vmap moves the batch axis first (JAX splits it where it is)"
-VMA_GRAD = (
-    "numbax types the body by vma after tracing it: a `grad` inside the body knows no pvary, "
-    "so the gradient of an invariant input is each block's (JAX transposes its pvary into "
-    "psum_invariant: the sum over the blocks)"
+SCAN_HOIST = (
+    "scan's partial evaluation keeps loop-invariant residuals in the loop (JAX hoists them: "
+    "its pvary of a replicated const is outside the scan)"
 )
 
 DIFFERENT = {
@@ -41,7 +40,9 @@ DIFFERENT = {
     "grad_unchecked": [RESIDUALS],
     "grad_unchecked_replicated_input": [RESIDUALS],
     "vmap_over_axis_1": [BATCH_FIRST],
-    "data_parallel_gradient": [VMA_GRAD],
+    "grad_through_scan_inside_body": [SCAN_HOIST],
+    "grad_psum_scatter_pmean_two_axes": [RESIDUALS],
+    "jit_grad_remat_fsdp_tp": [RESIDUALS],
     "pmap_psum": [PMAP],
 }
 
@@ -51,8 +52,6 @@ EAGER_VMA = (
 )
 # (case, "eager" or "jit") -> why numbax's values (or error) differ from JAX's
 VALUES_DIFFERENT = {
-    ("data_parallel_gradient", "eager"): VMA_GRAD,
-    ("data_parallel_gradient", "jit"): VMA_GRAD,
     ("error_gathered_output_replicated", "eager"): EAGER_VMA,
 }
 

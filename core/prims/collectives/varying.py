@@ -11,8 +11,10 @@ stages its body (`core/shard_map_vma.py`); the values are computed as today, by 
 
 from __future__ import annotations
 
+from core.interpreters import batching
 from core.interpreters.jvp import deflinear
 from core.primitive import Primitive
+from core.prims.collectives.names import _names, _rest
 from core.prims.collectives.primitives import psum_p
 
 pvary_p = Primitive("pvary", collective=True)
@@ -25,7 +27,12 @@ def _pvary_batch(args, dims, *, axis_name, axis_trace=None):
     (x,), (d,) = args, dims
     if axis_trace is None:  # another vmap's axis: the batched value is marked the same way
         return pvary_p.bind(x, axis_name=axis_name), d
-    return x, d  # over the axis it names: the same value on every element, as it was
+    if getattr(axis_trace, "vma_order", None) is None or d is not None:
+        return x, d  # over the axis it names: the same value on every element, as it was
+    # an eager shard_map's devices: each holds its own copy (its vma says it varies)
+    rest = _rest(_names(axis_name), axis_trace)
+    x = pvary_p.bind(x, axis_name=rest) if rest else x
+    return batching.moveaxis(x, None, 0, axis_trace.axis_size), 0
 
 
 pvary_p.def_batch(_pvary_batch)

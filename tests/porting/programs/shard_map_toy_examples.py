@@ -23,7 +23,7 @@ loss and gradients with 8-way batch data parallelism (`pmean`), FSDP (`all_gathe
 fragments under `remat` with a policy on the primitive's name), tensor parallelism
 (`psum_scatter` with `scatter_dimension=1`), FSDP + TP on a 4x2 mesh, and the SPMD pipeline
 over 2 stages of `ppermute`s. run() returns what the cells printed (numbers apart) and the
-products, losses and pipeline gradients."""
+products, losses and the data-parallel, FSDP, FSDP + TP and pipeline gradients."""
 
 from tests.porting import printed
 
@@ -284,9 +284,9 @@ def _cells(out, errors, mark):
   print(jax.jit(loss)(repl_params, repl_batch))
   print(jax.jit(loss_fsdp)(params, batch))
 
-  # (port) left out: `allclose` of `jax.jit(jax.grad(loss_fsdp))`'s gradients with the
-  # replicated loss's: numbax raises IllegalShardingError (the transposed shard_map body is
-  # checked as Explicit-axis operations).
+  print(allclose(jax.jit(jax.grad(loss))(repl_params, repl_batch),
+                 jax.jit(jax.grad(loss_fsdp))(params, batch)))
+  out['grad_fsdp'] = jax.jit(jax.grad(loss_fsdp))(params, batch)
   mark(24)
 
   mesh = jax.make_mesh((8,), ('feats',))
@@ -346,9 +346,9 @@ def _cells(out, errors, mark):
   print(jax.jit(loss)(repl_params, repl_batch))
   print(jax.jit(loss_fsdp_tp)(params, batch))
 
-  # (port) left out: `allclose` of `jax.jit(jax.grad(loss_fsdp_tp))`'s gradients with the
-  # replicated loss's: numbax raises IllegalShardingError (the transposed shard_map body is
-  # checked as Explicit-axis operations).
+  print(allclose(jax.jit(jax.grad(loss))(repl_params, repl_batch),
+                 jax.jit(jax.grad(loss_fsdp_tp))(params, batch)))
+  out['grad_fsdp_tp'] = jax.jit(jax.grad(loss_fsdp_tp))(params, batch)
   mark(27)
 
   L = len(params) - 2        # num layers, excluding first and last
