@@ -851,12 +851,15 @@ def _initializers() -> list[tuple[str, bool]]:
     c: list[tuple[str, bool]] = []
     shapes = ["(3, 4)", "(2, 3, 4)", "(5,)", "()", "(2, 2, 3, 4)", "(3, 3, 2, 2)", "(0, 3)"]
     for ini in INITS:
+        # the orthogonal ones are QR factors, whose last bits are the factorization's (LAPACK's
+        # Householder steps in JAX): compared to round-off
+        exact = "orthogonal" not in ini
         for shape in shapes:
-            c.append((f"{ini}(K0, {shape})", True))
+            c.append((f"{ini}(K0, {shape})", exact))
         for dt in ("jnp.float16", "jnp.bfloat16", "jnp.int32", "jnp.complex64"):
-            c.append((f"{ini}(K0, (3, 4), {dt})", True))
-        c.append((f"{ini}(K1, [4, 3])", True))
-        c.append((f"{ini}(K0, (3, 4), dtype=jnp.float16)", True))
+            c.append((f"{ini}(K0, (3, 4), {dt})", exact))
+        c.append((f"{ini}(K1, [4, 3])", exact))
+        c.append((f"{ini}(K0, (3, 4), dtype=jnp.float16)", exact))
     c += [
         ("init.variance_scaling(1.0, 'fan_x', 'normal')", True),
         ("init.variance_scaling(1.0, 'fan_in', 'bad')", True),
@@ -872,11 +875,11 @@ def _initializers() -> list[tuple[str, bool]]:
         ("init.normal(dtype=jnp.float16)(K0, (2, 3))", True),
         ("init.uniform(dtype=jnp.bfloat16)(K0, (2, 3))", True),
         ("init.glorot_uniform(dtype=jnp.bfloat16)(K0, (2, 3))", True),
-        ("init.orthogonal()(K0, (2, 3), jnp.complex64)", True),
-        ("init.delta_orthogonal()(K0, (3, 3, 5, 2))", True),
-        ("init.delta_orthogonal()(K0, (3, 2, 3))", True),
-        ("init.delta_orthogonal()(K0, (3, 4, 2, 2))", True),
-        ("init.delta_orthogonal()(K0, (3, 3, 3, 2, 2))", True),
+        ("init.orthogonal()(K0, (2, 3), jnp.complex64)", False),
+        ("init.delta_orthogonal()(K0, (3, 3, 5, 2))", False),
+        ("init.delta_orthogonal()(K0, (3, 2, 3))", False),
+        ("init.delta_orthogonal()(K0, (3, 4, 2, 2))", False),
+        ("init.delta_orthogonal()(K0, (3, 3, 3, 2, 2))", False),
         ("init.zeros(K0, (2, 3), jnp.bool_)", True),
         ("init.ones(K0, (2,), jnp.int8)", True),
         ("init.constant(jnp.array([1.0, 2.0]))(K0, (3, 2))", True),

@@ -15,6 +15,7 @@ import numpy as np
 import core.numpy as jnp
 from core import dtypes, random
 from core.named_sharding import resharded
+from core.numpy._util import canonical_shape
 
 Initializer = Callable[..., Any]
 
@@ -29,7 +30,8 @@ def _placed(out: Any, out_sharding: Any) -> Any:
 
 
 def _shape(shape: Any) -> tuple[int, ...]:
-    return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape)
+    """JAX's canonical shape (a float size is its TypeError)."""
+    return canonical_shape(shape)
 
 
 def zeros(key: Any, shape: Any, dtype: Any = None, out_sharding: Any = None) -> Any:
@@ -120,33 +122,78 @@ def variance_scaling(
     dtype: Any = None,
 ) -> Initializer:
     """Samples with variance `scale / fan` (mode: fan_in, fan_out, fan_avg, fan_geo_avg;
-    distribution: truncated_normal, normal, uniform)."""
-    if mode not in ("fan_in", "fan_out", "fan_avg", "fan_geo_avg"):
-        raise ValueError(f"invalid mode for variance scaling initializer: {mode}")
-    if distribution not in ("truncated_normal", "normal", "uniform"):
-        raise ValueError(f"invalid distribution for variance scaling initializer: {distribution}")
+    distribution: truncated_normal, normal, uniform). As JAX's, `mode` and `distribution` are
+    checked when the initializer is called; for a complex (or any non-float) dtype, "uniform"
+    draws from a disk and "truncated_normal" from a complex normal truncated in modulus."""
 
     def init(key: Any, shape: Any, dtype: Any = dtype, out_sharding: Any = None) -> Any:
         shape = _shape(shape)
         dt = _float(dtype)
         fan_in, fan_out = compute_fans(shape, in_axis, out_axis, batch_axis)
-        denominator = {
+        denominators = {
             "fan_in": fan_in,
             "fan_out": fan_out,
             "fan_avg": (fan_in + fan_out) / 2,
             "fan_geo_avg": (fan_in * fan_out) ** 0.5,
-        }[mode]
-        variance = jnp.array(scale / denominator, dtype=dt)
-        if distribution == "truncated_normal":
+        }
+        if mode not in denominators:
+            raise ValueError(
+                f"invalid mode for variance scaling initializer: {mode}\nThe modes are "
+                f"{', '.join(denominators)}."
+            )
+        variance = jnp.array(scale / denominators[mode], dtype=dt)
+        real = dtypes.kind(dt) == "f"
+        if distribution == "truncated_normal" and real:
             stddev = jnp.sqrt(variance) / jnp.array(0.87962566103423978, dt)
             out = random.truncated_normal(key, -2, 2, shape, dt) * stddev
+        elif distribution == "truncated_normal":
+            stddev = jnp.sqrt(variance) / jnp.array(0.95311164380491208, dt)
+            out = _complex_truncated_normal(key, 2, shape, dt) * stddev
         elif distribution == "normal":
             out = random.normal(key, shape, dt) * jnp.sqrt(variance)
-        else:
+        elif distribution == "uniform" and real:
             out = random.uniform(key, shape, dt, -1) * jnp.sqrt(3 * variance)
+        elif distribution == "uniform":
+            out = _complex_uniform(key, shape, dt) * jnp.sqrt(variance)
+        else:
+            raise ValueError(
+                f"invalid distribution for variance scaling initializer: {distribution}\n"
+                "The distributions are truncated_normal, normal, uniform."
+            )
         return _placed(out, out_sharding)
 
     return init
+
+
+def _complex_of(real_dtype: np.dtype) -> np.dtype:
+    """JAX's `to_complex_dtype`: complex64 for floats (and ints) of up to 32 bits, else
+    complex128."""
+    return np.dtype(np.complex64 if real_dtype.itemsize <= 4 else np.complex128)
+
+
+def _complex_uniform(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    """JAX's uniform draws on the complex disk of zero mean and unit variance: radius
+    `sqrt(2 u)`, angle `2 pi u'` (a non-complex `dtype` fails in `random.uniform`, as JAX's)."""
+    key_r, key_theta = random.split(key)
+    real_dtype = np.array(0, dtype).real.dtype
+    dtype = _complex_of(real_dtype)
+    r = jnp.sqrt(2 * random.uniform(key_r, shape, real_dtype)).astype(dtype)
+    theta = 2 * np.pi * random.uniform(key_theta, shape, real_dtype).astype(dtype)
+    return r * jnp.exp(1j * theta)
+
+
+def _complex_truncated_normal(key: Any, upper: float, shape: tuple[int, ...], dtype: Any) -> Any:
+    """JAX's complex normal draws (unit variance before truncation) of modulus below `upper`,
+    by the inverse CDF of the modulus and a uniform angle."""
+    key_r, key_theta = random.split(key)
+    real_dtype = np.array(0, dtype).real.dtype
+    dtype = _complex_of(real_dtype)
+    t = (1 - jnp.exp(jnp.array(-(upper**2), dtype))) * random.uniform(
+        key_r, shape, real_dtype
+    ).astype(dtype)
+    r = jnp.sqrt(-jnp.log(1 - t))
+    theta = 2 * np.pi * random.uniform(key_theta, shape, real_dtype).astype(dtype)
+    return r * jnp.exp(1j * theta)
 
 
 def glorot_uniform(
@@ -199,6 +246,8 @@ def orthogonal(scale: Any = 1.0, column_axis: int = -1, dtype: Any = None) -> In
         dt = _float(dtype)
         if len(shape) < 2:
             raise ValueError("orthogonal initializer requires at least a 2D shape")
+        if 0 in shape:  # JAX's: nothing to orthogonalize
+            return _placed(jnp.zeros(shape, dt), out_sharding)
         n_rows, n_cols = math.prod(shape) // shape[column_axis], shape[column_axis]
         matrix_shape = (n_cols, n_rows) if n_rows < n_cols else (n_rows, n_cols)
         a = random.normal(key, matrix_shape, dt)

@@ -82,6 +82,8 @@ def test_one_hot():
     assert nn.one_hot(jnp.array([[1, 0]]), 3, axis=0, dtype=jnp.int32).shape == (3, 1, 2)
 
 
+K = random.key(0)
+
 # Recorded from jax.nn.initializers with jax.random.key(0), shape (3, 2).
 INIT_KNOWN = {
     "lecun_normal": [[0.955632, 1.1254908], [-0.27086318, -0.04924887], [0.11026898, -0.5990025]],
@@ -110,6 +112,52 @@ def test_simple_initializers():
     w = nn.initializers.delta_orthogonal()(k, (3, 2, 2))
     assert float(jnp.abs(w[0]).sum()) == 0.0 and float(jnp.abs(w[1]).sum()) > 0
     assert nn.initializers.uniform()(k, (5,), jnp.float16).dtype == np.float16
+
+
+# Complex variance scaling, recorded from jax.nn.initializers (key(0), shape (2, 3), complex64):
+# "uniform" draws on a disk, "truncated_normal" truncates the modulus (numbax raised).
+COMPLEX_INIT = {
+    "uniform": [[0.91681308 + 0.04204554j, 0.42338425 + 0.05589619j, -0.41560096 - 0.23335367j],
+                [-0.22455369 + 0.26514387j, 0.07384084 + 0.43169549j, 0.62201011 + 0.57889414j]],
+    "truncated_normal": [[0.98146796 + 0.04501065j, 0.32668498 + 0.04312972j,
+                          -0.32495642 - 0.18245812j],
+                         [-0.17029411 + 0.2010764j, 0.05713225 + 0.33401206j,
+                          0.60321593 + 0.56140268j]],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("distribution", sorted(COMPLEX_INIT))
+def test_complex_variance_scaling_matches_jax(distribution):
+    init = nn.initializers.variance_scaling(1.0, "fan_in", distribution)
+    out = init(random.key(0), (2, 3), jnp.complex64)
+    assert out.dtype == np.complex64
+    np.testing.assert_allclose(out, COMPLEX_INIT[distribution], rtol=1e-6, atol=1e-7)
+
+
+# JAX 0.10.2's behaviour: `mode` and `distribution` are checked when the initializer is called,
+# an integer dtype fails in the uniform draws of the complex path, a float size is a TypeError,
+# and a shape with a zero size gives zeros from orthogonal.
+@pytest.mark.parametrize(
+    "run, error, first",
+    [(lambda: nn.initializers.variance_scaling(1.0, "fan_x", "normal")(K, (2, 3)), ValueError,
+      "invalid mode for variance scaling initializer: fan_x"),
+     (lambda: nn.initializers.variance_scaling(1.0, "fan_in", "bad")(K, (2, 3)), ValueError,
+      "invalid distribution for variance scaling initializer: bad"),
+     (lambda: nn.initializers.glorot_normal()(K, (3, 4), jnp.int32), ValueError,
+      "dtype argument to `uniform` must be a float dtype, got int32"),
+     (lambda: nn.initializers.zeros(K, (2.0, 3)), TypeError,
+      "Shapes must be 1D sequences of concrete values of integer type, got (2.0, 3).")],
+)  # fmt: skip
+def test_initializer_errors_as_jax(run, error, first):
+    with pytest.raises(error) as info:
+        run()
+    assert str(info.value).split("\n")[0] == first
+
+
+def test_initializer_checks_are_lazy_and_empty_orthogonal_is_zeros():
+    assert callable(nn.initializers.variance_scaling(1.0, "fan_x", "bad"))
+    out = nn.initializers.orthogonal(column_axis=0)(K, (0, 3))
+    assert out.shape == (0, 3) and out.dtype == np.float32
 
 
 # The jax.nn additions: identity, tanh, sparse_plus, sparse_sigmoid, log1mexp, logmeanexp.
