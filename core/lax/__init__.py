@@ -61,7 +61,6 @@ from core.lax.composed_primitives import (
     after_all_p,
     create_token_p,
     dce_sink_p,
-    fft_p,
     mulhi_p,
     optimization_barrier_p,
     ragged_all_to_all_p,
@@ -336,6 +335,7 @@ from core.prims.elementwise import (
     tanh_p,
     xor_p,
 )
+from core.prims.fft import fft_p
 from core.prims.gather import (
     gather_p,
     scatter_add_p,

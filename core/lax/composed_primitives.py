@@ -20,7 +20,6 @@ from collections.abc import Callable
 from typing import Any
 
 from core.lax import composites as co
-from core.lax.fourier import fft
 from core.lax.gather_api import scatter_sub
 from core.named_sharding import with_sharding_constraint
 from core.trace import as_value
@@ -122,7 +121,6 @@ optimization_barrier_p = ComposedPrimitive(
     "optimization_barrier", lambda *xs: list(xs), multiple_results=True
 )
 scatter_sub_p = ComposedPrimitive("scatter-sub", _scatter(scatter_sub))
-fft_p = ComposedPrimitive("fft", lambda x, *, fft_type, fft_lengths: fft(x, fft_type, fft_lengths))
 sharding_constraint_p = ComposedPrimitive("sharding_constraint", _sharding_constraint)
 
 select_and_scatter_p = UnsupportedPrimitive(

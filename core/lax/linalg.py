@@ -1,10 +1,10 @@
 """`core.lax.linalg`: the `jax.lax.linalg` functions, with JAX's signatures and result orders.
 
 In JAX these are the decomposition primitives; here most are thin wrappers: `cholesky`, `eigh`,
-`qr`, `svd` and `eig` bind the primitives of `core/prims/decompositions.py` and `eig.py` (after
-JAX's symmetrization `(x + x^H) / 2`), `triangular_solve` binds JAX's primitive
-(`core/lax/triangular.py`), `lu` reuses `core.scipy.linalg`'s pivoted LU (no `lu` primitive
-yet), `tridiagonal_solve` binds JAX's primitive (Thomas's algorithm as two `lax.scan`s), the
+`qr`, `svd`, `eig` and `lu` bind the primitives of `core/prims/decompositions.py` and `eig.py`
+(after JAX's symmetrization `(x + x^H) / 2`), `triangular_solve` binds JAX's primitive
+(`core/lax/triangular.py`), `lu_pivots_to_permutation` too (`core/lax/lu.py`),
+`tridiagonal_solve` binds JAX's primitive (Thomas's algorithm as two `lax.scan`s), the
 Householder reductions (`hessenberg`, `tridiagonal`, `householder_product`, `ormqr`) live in
 `core/lax/householder.py`, and `cholesky_update` is Givens rotations, as JAX writes it. The
 rest are compositions, so `grad`, `vmap` and `jit` apply as usual.
@@ -36,6 +36,7 @@ from core.lax.householder import (
     tridiagonal,
     tridiagonal_p,
 )
+from core.lax.lu import lu, lu_p, lu_pivots_to_permutation, lu_pivots_to_permutation_p
 from core.lax.triangular import triangular_solve, triangular_solve_p
 from core.numpy.linalg import tril_factor
 from core.primitive import Primitive
@@ -43,7 +44,7 @@ from core.prims import decompositions as dec
 from core.prims.decompositions import cholesky_p, eigh_p, qr_p, svd_p
 from core.prims.eig import eig, eig_p
 from core.scipy.errors import UnsupportedOptionError
-from core.scipy.linalg import _lu, _pivots_to_permutation, _schur, solve_triangular
+from core.scipy.linalg import _schur, solve_triangular
 from core.trace import get_aval
 
 __all__ = [
@@ -51,6 +52,8 @@ __all__ = [
     "cholesky_p",
     "eig_p",
     "eigh_p",
+    "lu_p",
+    "lu_pivots_to_permutation_p",
     "qr_p",
     "svd_p",
     "hessenberg_p",
@@ -137,33 +140,6 @@ def eigh(
     if symmetrize_input:
         x = _symmetrize(x)
     return dec.eigh(x, lower=lower)
-
-
-def lu(x: Any) -> tuple[Any, Any, Any]:
-    """The LU decomposition with partial pivoting, `P x = L U` (`jax.lax.linalg.lu`).
-
-    Args:
-        x: matrices `(..., m, n)`.
-
-    Returns:
-        `(lu, pivots, permutation)`: `L` (unit diagonal implied) below and `U` on and above the
-        diagonal of `lu`; int32 row swaps `pivots (..., min(m, n))`; the int32 row permutation
-        `permutation (..., m)`.
-    """
-    return _lu(x)
-
-
-def lu_pivots_to_permutation(pivots: Any, permutation_size: int) -> Any:
-    """The permutation that LU's row swaps `pivots` amount to.
-
-    Args:
-        pivots: int32 row swaps `(..., k)`.
-        permutation_size: the permutation's length `m >= k`.
-
-    Returns:
-        The int32 permutation `(..., permutation_size)`.
-    """
-    return _pivots_to_permutation(jnp.asarray(pivots, np.int32), permutation_size)
 
 
 def qr(

@@ -50,6 +50,8 @@ def _triangle(x: Any, lower: bool, k: int) -> Any:
 def _substitute(a: Any, b: Any, lower: bool, unit_diagonal: bool) -> Any:
     """Solves `a x = b` for triangular `a (..., n, n)` and `b (..., n, k)` (same batch shape)."""
     n = get_aval(a).shape[-1]
+    if n == 0:  # no rows: nothing to substitute (the loop body would slice an empty axis)
+        return b
     row_axis = get_aval(a).ndim - 2
     strict = _triangle(a, lower, -1 if lower else 1)
     diag = None if unit_diagonal else jnp.diagonal(a, axis1=-2, axis2=-1)[..., None]

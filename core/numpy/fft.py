@@ -1,13 +1,11 @@
 """`core.numpy.fft`: discrete Fourier transforms, like `jax.numpy.fft`.
 
-There is no FFT primitive: every 1-D transform is a matrix product of the input (moved to the
-last axis) with a constant DFT matrix built in numpy (float64, then cast), so `jit`, `grad`
-and `vmap` work through the existing `dot_general`, `convert_element_type` and elementwise
-rules. Cropping or zero-padding to `n` is folded into the matrix (extra input rows are zero),
-and so is the `norm` scaling. The cost is O(n^2) per transformed axis instead of
-O(n log n): fine for the sizes a CPU user transforms (up to a few thousand points per axis).
-Multi-dimensional transforms apply the 1-D ones axis by axis. Complex values are taken apart
-with `convert_element_type` (real part) and a multiplication by -1j (imaginary part).
+Every transform is JAX's `_fft_core`: the transformed axes moved last, the input cropped and
+zero-padded to the lengths `s` (`n`), one `lax.fft` (an `fft_p` equation, `core/prims/fft.py`)
+over up to three trailing axes (more are done three or two at a time, as JAX splits them), the
+`norm` factor multiplied in, and the axes moved back. So `make_jaxpr` shows JAX's equations,
+and `grad`, `vmap` and `jit` go through `fft_p`'s rules. `hfft` is the `irfft` of the conjugate
+scaled by `n`, `ihfft` the conjugate of `rfft` scaled by `1 / n`, as JAX writes them.
 """
 
 from __future__ import annotations
@@ -19,19 +17,15 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
-from core.array import Array
-from core.lax.fourier import c2r_matrices, complex_dtype, imag_part, phases, real_dtype, real_part
+from core.lax.fourier import FftType
+from core.lax.fourier import fft as lax_fft
 from core.numpy import creation as cr
+from core.numpy import reductions as rd
 from core.numpy import shapes as shp
 from core.numpy import ufuncs as uf
-from core.numpy._util import (
-    canonicalize_axis,
-    check_arraylike,
-    ensure_array,
-    promote_dtypes_inexact,
-)
-from core.numpy.linalg_ops import matmul
-from core.prims import shapes as sh
+from core.numpy._util import canonicalize_axis, check_arraylike, ensure_array
+from core.numpy.padding import pad
+from core.prims import indexing
 from core.trace import get_aval
 
 __all__ = [
@@ -55,96 +49,127 @@ __all__ = [
     "rfftn",
 ]
 
-_NORMS = ("backward", "ortho", "forward")
-
 
 # ---------------------------------------------------------------------------------------------
-# Complex helpers and DFT matrices
+# JAX's core: axes last, crop/pad to `s`, one lax.fft, the norm factor
 
 
-def _as_complex(x: Any) -> Any:
-    (x,) = promote_dtypes_inexact(x)
-    dt = get_aval(x).dtype
-    return x if dt.kind == "c" else sh.convert_element_type(x, complex_dtype(dt))
-
-
-def _scale(n: int, norm: str | None, inverse: bool) -> float:
-    norm = "backward" if norm is None else norm
-    if norm not in _NORMS:
-        raise ValueError(f'Invalid norm value {norm}; should be "backward","ortho" or "forward".')
+def _fft_norm(s: Any, func_name: str, norm: str) -> Any:
+    """JAX's factor of `norm` for the lengths `s` (an array of the result's dtype)."""
+    if norm == "backward":
+        return cr.array(1)
     if norm == "ortho":
-        return 1 / np.sqrt(n)
-    return 1 / n if (norm == "backward") == inverse else 1.0
+        root = uf.sqrt(rd.prod(s))
+        return root if func_name.startswith("i") else uf.divide(1, root)
+    if norm == "forward":
+        total = rd.prod(s)
+        return total if func_name.startswith("i") else uf.divide(1, total)
+    raise ValueError(f'Invalid norm value {norm}; should be "backward","ortho" or "forward".')
 
 
-def _check_n(n: int) -> int:
-    n = operator.index(n)
-    if n < 1:  # JAX's first line
-        raise ValueError(f"Shape should be positive.\nGot n={n}: the number of FFT points is >= 1.")
-    return n
+def _check_repeated(name: str, axes: Sequence[int], nd: int) -> None:
+    """JAX's error for an axis given twice (its message shows the axes as given)."""
+    canonical = [canonicalize_axis(operator.index(ax), nd) for ax in axes]
+    if len(set(canonical)) != len(canonical):
+        shown = tuple(axes) if not isinstance(axes, range) else axes
+        raise ValueError(f"jax.numpy.fft.{name} does not support repeated axes. Got axes {shown}.")
 
 
-def _along(x: Any, axis: int, mat: np.ndarray) -> Any:
-    """`x` contracted along `axis` with the constant matrix `mat` (rows: input positions)."""
-    nd = get_aval(x).ndim
-    ax = canonicalize_axis(axis, nd)
-    xm = shp.moveaxis(x, ax, -1) if ax != nd - 1 else x
-    out = matmul(xm, Array(mat.astype(get_aval(x).dtype)))
-    return shp.moveaxis(out, -1, ax) if ax != nd - 1 else out
+def _fft_core(
+    func_name: str,
+    fft_type: FftType,
+    a: Any,
+    s: Sequence[int] | None,
+    axes: Sequence[int] | None,
+    norm: str | None,
+) -> Any:
+    check_arraylike(f"jax.numpy.fft.{func_name}", a)
+    arr = ensure_array(a)
+    if s is not None:
+        s = tuple(operator.index(d) for d in s)
+        if any(d <= 0 for d in s):
+            raise ValueError(f"Shape should be positive.\nGot s={list(s)}.")
+    if s is not None and axes is not None and len(s) != len(axes):
+        raise ValueError(f"Shape and axes have different lengths.\nGot s={s}, axes={axes}.")
+    nd = get_aval(arr).ndim
+    orig_axes = axes
+    if axes is None:
+        axes = range(nd) if s is None else range(nd - len(s), nd)
+    _check_repeated(func_name, axes, nd)
+    if orig_axes is not None:
+        axes = tuple(range(nd - len(axes), nd))
+        arr = shp.moveaxis(arr, tuple(orig_axes), axes)
+    shape = get_aval(arr).shape
+    if s is not None:
+        in_s = list(shape)
+        for axis, x in zip(axes, s):
+            in_s[axis] = x
+        if fft_type == FftType.IRFFT:
+            in_s[-1] = in_s[-1] // 2 + 1
+        if any(x < d for x, d in zip(in_s, shape)):
+            arr = indexing.slice(arr, (0,) * nd, tuple(min(x, d) for x, d in zip(in_s, shape)))
+        cropped = get_aval(arr).shape
+        arr = pad(arr, [(0, x - d) for x, d in zip(in_s, cropped)])
+    elif fft_type == FftType.IRFFT:
+        s = [shape[axis] for axis in axes[:-1]]
+        if axes:
+            s += [max(0, 2 * (shape[axes[-1]] - 1))]
+    else:
+        s = [shape[axis] for axis in axes]
+    if fft_type == FftType.IRFFT and s and s[-1] < 1:
+        raise ValueError(f"Invalid number of FFT data points ({s[-1]}) specified; must be >= 1.")
+    transformed = _fft_core_nd(arr, fft_type, tuple(s))
+    if norm is not None:
+        dt = get_aval(transformed).dtype
+        transformed = uf.multiply(transformed, _fft_norm(cr.array(s, dtype=dt), func_name, norm))
+    if orig_axes is not None:
+        transformed = shp.moveaxis(transformed, axes, tuple(orig_axes))
+    return transformed
 
 
-def _c2c(a: Any, n: int | None, axis: int, norm: str | None, inverse: bool) -> Any:
-    z = _as_complex(a)
-    m = get_aval(z).shape[canonicalize_axis(axis, get_aval(z).ndim)]
-    n = m if n is None else _check_n(n)
-    mat = phases(m, n, n, 1 if inverse else -1) * _scale(n, norm, inverse)
-    return _along(z, axis, mat)
-
-
-def _r2c(a: Any, n: int | None, axis: int, norm: str | None, inverse: bool) -> Any:
-    (x,) = promote_dtypes_inexact(a)
-    if get_aval(x).dtype.kind == "c":
-        raise ValueError("only real valued inputs supported for rfft")  # JAX's, for all
-    m = get_aval(x).shape[canonicalize_axis(axis, get_aval(x).ndim)]
-    n = m if n is None else _check_n(n)
-    mat = phases(m, n, n // 2 + 1, 1 if inverse else -1) * _scale(n, norm, inverse)
-    return _along(_as_complex(x), axis, mat)
-
-
-def _c2r(a: Any, n: int | None, axis: int, norm: str | None, inverse: bool) -> Any:
-    """Real output of a Hermitian-symmetric spectrum given by its first n//2+1 entries;
-    `inverse=False` conjugates the input first (`hfft`)."""
-    (z,) = promote_dtypes_inexact(a)
-    m = get_aval(z).shape[canonicalize_axis(axis, get_aval(z).ndim)]
-    n = 2 * (m - 1) if n is None else _check_n(n)
-    if n < 1:
-        raise ValueError(f"Invalid number of FFT data points ({n}) specified; must be >= 1.")
-    vr, vi = c2r_matrices(m, n, _scale(n, norm, inverse))
-    rdt = real_dtype(complex_dtype(get_aval(z).dtype))
-    out = _along(real_part(z), axis, vr.astype(rdt))
-    if get_aval(z).dtype.kind != "c":
-        return out
-    im = _along(imag_part(z), axis, vi.astype(rdt))
-    return uf.subtract(out, im) if inverse else uf.add(out, im)
+def _fft_core_nd(arr: Any, fft_type: FftType, s: tuple[int, ...]) -> Any:
+    """One `lax.fft` over up to three trailing axes; more are transformed by the last two or
+    three first (the forward types) or last (the inverse ones), as JAX splits them."""
+    if len(s) <= 3:
+        return lax_fft(arr, fft_type, s)
+    nd = get_aval(arr).ndim
+    n = 2 if len(s) == 4 else 3
+    src = tuple(range(nd - len(s), nd - n))
+    dst = tuple(range(nd - len(s) + n, nd))
+    if fft_type in (FftType.RFFT, FftType.FFT):
+        arr = lax_fft(arr, fft_type, s[-n:])
+        arr = shp.moveaxis(arr, src, dst)
+        arr = _fft_core_nd(arr, FftType.FFT, s[:-n])
+        return shp.moveaxis(arr, dst, src)
+    arr = shp.moveaxis(arr, src, dst)
+    arr = _fft_core_nd(arr, FftType.IFFT, s[:-n])
+    arr = shp.moveaxis(arr, dst, src)
+    return lax_fft(arr, fft_type, s[-n:])
 
 
 # ---------------------------------------------------------------------------------------------
 # 1-D transforms
 
 
-def _axis_1d(name: str, axis: Any) -> int:
+def _fft_core_1d(
+    func_name: str, fft_type: FftType, a: Any, n: int | None, axis: int | None, norm: str | None
+) -> Any:
+    _axis_check_1d(func_name, axis)
+    axes = None if axis is None else [operator.index(axis)]
+    s = None if n is None else [n]
+    return _fft_core(func_name, fft_type, a, s, axes, norm)
+
+
+def _axis_check_1d(name: str, axis: Any) -> None:
     if isinstance(axis, (list, tuple)):
         raise ValueError(
-            f"jax.numpy.fft.{name} does not support multiple axes. Please use {name}n. "
-            f"Got axis = {axis!r}."
+            f"jax.numpy.fft.{name} does not support multiple axes. Please use "
+            f"jax.numpy.fft.{name}n. Got axis = {axis!r}."
         )
-    return operator.index(axis)
 
 
 def fft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) -> Any:
     """1-D discrete Fourier transform, `y[k] = sum_j a[j] exp(-2 pi i jk/n)`.
-
-    O(n^2) (a product with the DFT matrix), see the module docstring.
 
     Args:
         a: input array (real inputs are converted to complex).
@@ -155,8 +180,7 @@ def fft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) -
     Returns:
         The complex transform (complex64 unless x64 is on).
     """
-    check_arraylike("jax.numpy.fft.fft", a)
-    return _c2c(ensure_array(a), n, _axis_1d("fft", axis), norm, inverse=False)
+    return _fft_core_1d("fft", FftType.FFT, a, n, axis, norm)
 
 
 def ifft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) -> Any:
@@ -171,8 +195,7 @@ def ifft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) 
     Returns:
         The complex inverse transform.
     """
-    check_arraylike("jax.numpy.fft.ifft", a)
-    return _c2c(ensure_array(a), n, _axis_1d("ifft", axis), norm, inverse=True)
+    return _fft_core_1d("ifft", FftType.IFFT, a, n, axis, norm)
 
 
 def rfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) -> Any:
@@ -187,8 +210,7 @@ def rfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) 
     Returns:
         The complex transform, `n // 2 + 1` long along `axis`.
     """
-    check_arraylike("jax.numpy.fft.rfft", a)
-    return _r2c(ensure_array(a), n, _axis_1d("rfft", axis), norm, False)
+    return _fft_core_1d("rfft", FftType.RFFT, a, n, axis, norm)
 
 
 def irfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) -> Any:
@@ -205,8 +227,7 @@ def irfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None)
     Returns:
         The real inverse transform, `n` long along `axis`.
     """
-    check_arraylike("jax.numpy.fft.irfft", a)
-    return _c2r(ensure_array(a), n, _axis_1d("irfft", axis), norm, inverse=True)
+    return _fft_core_1d("irfft", FftType.IRFFT, a, n, axis, norm)
 
 
 def hfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) -> Any:
@@ -222,7 +243,10 @@ def hfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) 
         The real spectrum, `n` long along `axis`.
     """
     check_arraylike("conjugate", a)
-    return _c2r(ensure_array(a), n, _axis_1d("hfft", axis), norm, inverse=False)
+    conj_a = uf.conjugate(a)
+    _axis_check_1d("hfft", axis)
+    nn = (get_aval(conj_a).shape[axis] - 1) * 2 if n is None else n
+    return uf.multiply(_fft_core_1d("hfft", FftType.IRFFT, conj_a, n, axis, norm), nn)
 
 
 def ihfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) -> Any:
@@ -237,64 +261,15 @@ def ihfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None)
     Returns:
         The complex result, `n // 2 + 1` long along `axis`.
     """
-    a, axis = ensure_array(a), _axis_1d("ihfft", axis)
-    # JAX's formula (the signs of its zeros show it): conj(rfft(a)) scaled, not a DFT with +i
-    nn = get_aval(a).shape[axis] if n is None else n
-    return uf.multiply(uf.conjugate(_r2c(a, n, axis, "backward", False)), _scale(nn, norm, True))
+    _axis_check_1d("ihfft", axis)
+    arr = cr.asarray(a)
+    nn = get_aval(arr).shape[axis] if n is None else n
+    output = _fft_core_1d("ihfft", FftType.RFFT, arr, n, axis, norm)
+    return uf.multiply(uf.conjugate(output), 1 / nn)
 
 
 # ---------------------------------------------------------------------------------------------
 # N-D transforms
-
-
-def _axes_and_sizes(
-    name: str, a: Any, s: Sequence[int] | None, axes: Sequence[int] | None
-) -> tuple[list[int], list[int | None]]:
-    nd = get_aval(a).ndim
-    if s is not None:
-        s = [operator.index(d) for d in s]
-        if any(d <= 0 for d in s):  # JAX's first lines, then the arguments
-            raise ValueError(f"Shape should be positive.\nGot s={s}.")
-        if axes is not None and len(s) != len(axes):
-            raise ValueError(f"Shape and axes have different lengths.\nGot s={s}, axes={axes}.")
-    if axes is None:
-        axes = range(nd) if s is None else range(nd - len(s), nd)
-    _check_repeated(name, axes, nd)
-    axes = [canonicalize_axis(operator.index(ax), nd) for ax in axes]
-    sizes: list[int | None] = list(s) if s is not None else [None] * len(axes)
-    return axes, sizes
-
-
-def _check_repeated(name: str, axes: Sequence[int], nd: int) -> None:
-    """JAX's error for an axis given twice (its message shows the axes as given)."""
-    canonical = [canonicalize_axis(operator.index(ax), nd) for ax in axes]
-    if len(set(canonical)) != len(canonical):
-        raise ValueError(
-            f"jax.numpy.fft.{name} does not support repeated axes. Got axes {tuple(axes)}."
-        )
-
-
-def _c2c_axes(
-    x: Any, axes: list[int], sizes: list[int | None], norm: str | None, inverse: bool
-) -> Any:
-    """The 1-D complex transform of `x` over each of `axes` in turn (lengths `sizes`)."""
-    for ax, n in zip(axes, sizes):
-        x = _c2c(x, n, ax, norm, inverse)
-    return x
-
-
-def _c2c_nd(
-    name: str,
-    a: Any,
-    s: Sequence[int] | None,
-    axes: Sequence[int] | None,
-    norm: str | None,
-    inverse: bool,
-) -> Any:
-    """`fftn` (`ifftn` if `inverse`)."""
-    a = ensure_array(a)
-    axes_l, sizes = _axes_and_sizes(name, a, s, axes)
-    return _c2c_axes(_as_complex(a), axes_l, sizes, norm, inverse)
 
 
 def fftn(
@@ -314,8 +289,7 @@ def fftn(
     Returns:
         The complex transform.
     """
-    check_arraylike("jax.numpy.fft.fftn", a)
-    return _c2c_nd("fftn", a, s, axes, norm, inverse=False)
+    return _fft_core("fftn", FftType.FFT, a, s, axes, norm)
 
 
 def ifftn(
@@ -335,8 +309,7 @@ def ifftn(
     Returns:
         The complex inverse transform.
     """
-    check_arraylike("jax.numpy.fft.ifftn", a)
-    return _c2c_nd("ifftn", a, s, axes, norm, inverse=True)
+    return _fft_core("ifftn", FftType.IFFT, a, s, axes, norm)
 
 
 def rfftn(
@@ -356,13 +329,7 @@ def rfftn(
     Returns:
         The complex transform; the last transformed axis has `s[-1] // 2 + 1` entries.
     """
-    check_arraylike("jax.numpy.fft.rfftn", a)
-    a = ensure_array(a)
-    axes_l, sizes = _axes_and_sizes("rfftn", a, s, axes)
-    if not axes_l:
-        return _as_complex(a)
-    out = _r2c(a, sizes[-1], axes_l[-1], norm, False)
-    return _c2c_axes(out, axes_l[:-1], sizes[:-1], norm, inverse=False)
+    return _fft_core("rfftn", FftType.RFFT, a, s, axes, norm)
 
 
 def irfftn(
@@ -382,13 +349,7 @@ def irfftn(
     Returns:
         The real inverse transform.
     """
-    check_arraylike("jax.numpy.fft.irfftn", a)
-    a = ensure_array(a)
-    axes_l, sizes = _axes_and_sizes("irfftn", a, s, axes)
-    if not axes_l:
-        return real_part(_as_complex(a))
-    out = _c2c_axes(a, axes_l[:-1], sizes[:-1], norm, inverse=True)
-    return _c2r(out, sizes[-1], axes_l[-1], norm, inverse=True)
+    return _fft_core("irfftn", FftType.IRFFT, a, s, axes, norm)
 
 
 def _over_two_axes(

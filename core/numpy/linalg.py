@@ -1,14 +1,21 @@
 """`core.numpy.linalg`: norms (compositions) and decompositions (the primitives of
-`core/prims/decompositions.py`). Inputs are promoted to the default float dtype like JAX."""
+`core/prims/decompositions.py`). Inputs are promoted to the default float dtype like JAX.
+
+As in JAX, `slogdet` and `det` (beyond 3x3) take JAX's `lu` primitive's factors (custom_jvp
+rules: `tr(a^-1 da)`), and `solve` and `inv` are JAX's LU solve (`core/lax/lu.py`, which sits
+above this package and registers its `solve` here when it loads).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from core.avals import ShapeDtypeStruct
 from core.callbacks import pure_callback
+from core.custom_derivatives import custom_jvp
 from core.jit.library import library_jit
 from core.numpy import linalg_ops, shapes
 from core.numpy import reductions as r
@@ -20,7 +27,8 @@ from core.numpy._util import (
     ensure_array,
     promote_dtypes_inexact,
 )
-from core.numpy.creation import eye
+from core.numpy.creation import arange, array, eye
+from core.numpy.functional import vectorize
 from core.numpy.linalg_ops import matvec  # noqa: F401  (re-exported)
 from core.numpy.shapes import expand_dims, moveaxis
 from core.numpy.ufuncs import add, exp, multiply
@@ -176,9 +184,87 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
 
 @library_jit
 def inv(a: Any) -> Any:
-    """The inverse of square matrices (last two axes)."""
+    """The inverse of square matrices (last two axes): `solve(a, I)`, as JAX's."""
     check_arraylike("jnp.linalg.inv", a)
-    return dec.inv(_inexact(a))
+    arr = ensure_array(a)
+    shape = get_aval(arr).shape
+    if len(shape) < 2 or shape[-1] != shape[-2]:
+        raise ValueError(f"Argument to inv must have shape [..., n, n], got {shape}.")
+    identity = eye(shape[-1], dtype=get_aval(arr).dtype)
+    return solve(arr, sh.broadcast_in_dim(identity, shape, (len(shape) - 2, len(shape) - 1)))
+
+
+def _slogdet_small_values(a: Any) -> tuple[Any, Any]:
+    """JAX's analytic slogdet of 1x1 and 2x2 matrices (no LU)."""
+    if get_aval(a).shape[-1] == 1:
+        det_ = a[..., 0, 0]
+    else:
+        a00, a01, a10, a11 = a[..., 0, 0], a[..., 0, 1], a[..., 1, 0], a[..., 1, 1]
+        det_ = a00 * a11 - a01 * a10
+    abs_det = uf.abs(det_)
+    return uf.sign(det_), uf.real(uf.log(abs_det))
+
+
+def _with_slogdet_jvp(sign: Any, ans: Any, ans_dot: Any, x: Any) -> tuple[tuple, tuple]:
+    """JAX's tangents of `(sign, log|det|)` from `tr(x^-1 dx)`: the sign's is zero for real
+    `x`, the imaginary part of the trace (times the sign) for complex `x`."""
+    if get_aval(x).dtype.kind == "c":
+        sign_dot = multiply(ans_dot - uf.real(ans_dot).astype(get_aval(ans_dot).dtype), sign)
+        ans_dot = uf.real(ans_dot)
+    else:
+        sign_dot = sh.zeros_like(sign)
+    return (sign, ans), (sign_dot, ans_dot)
+
+
+@custom_jvp
+def _slogdet_small(a: Any) -> tuple[Any, Any]:
+    return _slogdet_small_values(a)
+
+
+@_slogdet_small.defjvp
+def _slogdet_small_jvp(primals: tuple, tangents: tuple) -> tuple[tuple, tuple]:
+    (x,), (g,) = primals, tangents
+    sign, ans = _slogdet_small(x)
+    if get_aval(x).shape[-1] == 1:
+        ans_dot = g[..., 0, 0] / x[..., 0, 0]
+    else:
+        x00, x01, x10, x11 = x[..., 0, 0], x[..., 0, 1], x[..., 1, 0], x[..., 1, 1]
+        det_ = x00 * x11 - x01 * x10
+        ans_dot = (g[..., 0, 0] * x11 - g[..., 0, 1] * x10 - g[..., 1, 0] * x01
+                   + g[..., 1, 1] * x00) / det_  # fmt: skip
+    return _with_slogdet_jvp(sign, ans, ans_dot, x)
+
+
+@custom_jvp
+def _slogdet_lu(a: Any) -> tuple[Any, Any]:
+    """JAX's: the diagonal of `U` gives `log|det|` and, with the parity of the row swaps, the
+    sign (zero, and `-inf`, when a pivot is zero)."""
+    dtype = get_aval(a).dtype
+    lu_, pivot, _ = dec.lu_p.bind(a)
+    diag = linalg_ops.diagonal(lu_, 0, -2, -1)
+    is_zero = r.any(diag == array(0, dtype=dtype), axis=-1)
+    iota = expand_dims(
+        arange(get_aval(a).shape[-1], dtype=pivot.dtype), tuple(range(pivot.ndim - 1))
+    )
+    parity = r.count_nonzero(pivot != iota, axis=-1)
+    if dtype.kind == "c":
+        sign = r.prod(diag / uf.abs(diag).astype(diag.dtype), axis=-1)
+    else:
+        sign = array(1, dtype=dtype)
+        parity = parity + r.count_nonzero(diag < 0, axis=-1)
+    sign = where(is_zero, array(0, dtype=dtype), sign * array(-2 * (parity % 2) + 1, dtype=dtype))
+    logdet = where(
+        is_zero, array(-np.inf, dtype=dtype), r.sum(uf.log(uf.abs(diag)).astype(dtype), axis=-1)
+    )
+    return sign, uf.real(logdet)
+
+
+@_slogdet_lu.defjvp
+def _slogdet_lu_jvp(primals: tuple, tangents: tuple) -> tuple[tuple, tuple]:
+    (x,), (g,) = primals, tangents
+    sign, ans = slogdet(x)
+    ans_dot = linalg_ops.trace(solve(x, g), 0, -1, -2)
+    return _with_slogdet_jvp(sign, ans, ans_dot, x)
 
 
 @library_jit(static_argnames=("method",))
@@ -187,20 +273,26 @@ def slogdet(a: Any, *, method: str | None = None) -> SlogdetResult:
 
     Args:
       a: array of shape `(..., n, n)`.
-      method: "lu" (None) or "qr" (Householder QR: the product of R's diagonal, its sign
-        flipped by every reflection made; real matrices only), as JAX's.
+      method: "lu" (None: JAX's analytic formulas for n = 1, 2, else LU, `lu_p`) or "qr"
+        (Householder QR: the product of R's diagonal, its sign flipped by every reflection
+        made; real matrices only), as JAX's.
 
     Returns:
       The sign (or phase) and the log of the absolute value of the determinant.
     """
     check_arraylike("jnp.linalg.slogdet", a)
-    if method not in (None, "lu", "qr"):
+    a = _inexact(a)
+    shape = get_aval(a).shape
+    if len(shape) < 2 or shape[-1] != shape[-2]:
+        raise ValueError(f"Argument to slogdet() must have shape [..., n, n], got {shape}")
+    if method is None or method == "lu":
+        if shape[-1] in (1, 2):
+            return SlogdetResult(*_slogdet_small(a))
+        return SlogdetResult(*_slogdet_lu(a))
+    if method != "qr":
         raise ValueError(
             f"Unknown slogdet method '{method}'. Supported methods are 'lu' (`None`), and 'qr'."
         )
-    a = _inexact(a)
-    if method != "qr":
-        return SlogdetResult(*dec.slogdet(a))
     if get_aval(a).dtype.kind == "c":
         raise NotImplementedError("slogdet method='qr' not implemented for complex inputs")
     n = get_aval(a).shape[-1]
@@ -392,14 +484,46 @@ def eigvalsh(a: Any, UPLO: str | None = "L", *, symmetrize_input: bool = True) -
     return eigh(a, UPLO, symmetrize_input)[0]
 
 
+# JAX's `lax_linalg._solve` (lu and a custom_linear_solve of triangular solves), registered by
+# `core/lax/lu.py`, which builds on this package (`import core` loads it).
+_SOLVERS: list[Callable[[Any, Any], Any]] = []
+
+
+def register_solve(fn: Callable[[Any, Any], Any]) -> None:
+    """Registers `fn(a, b)`, the solve of one system (`b` a vector or a matrix), for `solve`."""
+    _SOLVERS[:] = [fn]
+
+
 @library_jit
 def solve(a: Any, b: Any) -> Any:
-    """Solves `a @ x = b` (`b` a vector or a stack of matrices)."""
+    """Solves `a @ x = b` (`b` a vector or a stack of matrices), as JAX's: LU with partial
+    pivoting and two triangular solves (`core/lax/lu.py`), mapped over the batch axes.
+
+    Args:
+      a: square matrices `(..., n, n)`.
+      b: `(n,)` or `(..., n, k)`.
+
+    Returns:
+      `x`, `(..., n)` or `(..., n, k)`.
+    """
     check_arraylike("jnp.linalg.solve", a, b)
     a, b = promote_dtypes_inexact(a, b)
-    if get_aval(b).ndim == 1:
-        return matvec(dec.inv(a), b)
-    return matmul(dec.inv(a), b)
+    a_shape, b_shape = get_aval(a).shape, get_aval(b).shape
+    if len(a_shape) < 2:
+        raise ValueError(f"left hand array must be at least two dimensional; got a.shape={a_shape}")
+    if (
+        len(b_shape) > 1
+        and len(a_shape) == len(b_shape) + 1
+        and a_shape[-1] == b_shape[-1]
+        and a_shape[-1] != b_shape[-2]
+    ):
+        raise ValueError(
+            f"Invalid shapes for solve: {a_shape}, {b_shape}. Prior to JAX v0.5.0, this would "
+            "have been treated as a batched 1-dimensional solve. To recover this behavior, use "
+            "solve(a, b[..., None]).squeeze(-1)."
+        )
+    signature = "(m,m),(m)->(m)" if len(b_shape) == 1 else "(m,m),(m,n)->(m,n)"
+    return vectorize(_SOLVERS[0], signature=signature)(a, b)
 
 
 def pinv(a: Any, rtol: Any = None, hermitian: bool = False, *, rcond: Any = None) -> Any:

@@ -8,6 +8,7 @@ from core.prims import (  # noqa: F401
     conv,
     dynamic_slice,
     elementwise,
+    fft,
     gather,
     indexing,
     linalg,

@@ -1,9 +1,12 @@
-"""Matrix decompositions on the last two axes: cholesky, qr, svd, eigh, inv, slogdet.
+"""Matrix decompositions on the last two axes: cholesky, qr, svd, eigh, inv, slogdet, lu.
 
 Each impl is numpy's `linalg` routine (batched over leading axes), so batching just moves the
 batch axis to the front. JVPs follow the standard formulas (as in JAX's `linalg.py`) for
 cholesky, qr, eigh, inv and slogdet; `svd` has no derivative yet. numba supports the same
 `np.linalg` calls, which is how these lower under `jit`.
+`lu` is JAX's `lu_p` (results `lu, pivots, permutation`): its impl is LAPACK getrf's algorithm
+in numpy (numpy has no LU), its lowering calls getrf, and its jvp, JAX's two triangular solves,
+is defined by `core/lax/lu.py` next to `triangular_solve_p`, which sits in the layer above.
 The rules are written on primitives (`dot_general`, `select_n`, ...; the small matrix helpers
 below), never on `core.numpy`, which sits above this layer (core/README.md).
 """
@@ -213,6 +216,73 @@ slogdet_p.def_impl(_slogdet_impl)
 slogdet_p.def_abstract_eval(_slogdet_abstract_eval)
 slogdet_p.def_jvp(_slogdet_jvp)
 _front_batcher(slogdet_p)
+
+# ---------------------------------------------------------------------------------------------
+# lu: JAX's `lu_p`, `P a = L U` with partial pivoting -> (lu, pivots, permutation)
+
+lu_p = Primitive("lu", multiple_results=True)
+
+
+def _lu_one(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """LAPACK getrf's LU of one `(m, n)` matrix, in place: the pivot of column k is the first
+    row of largest `|re| + |im|` (`i?amax`) at or below k; a zero pivot leaves its column
+    unscaled; the multipliers are the column times the pivot's reciprocal."""
+    m, n = a.shape
+    pivots = np.zeros(min(m, n), np.int32)
+    tiny = np.finfo(a.real.dtype).tiny
+    for k in range(min(m, n)):
+        col = a[k:, k]
+        p = k + int(np.argmax(np.abs(col.real) + np.abs(col.imag)))
+        pivots[k] = p
+        if p != k:
+            a[[k, p]] = a[[p, k]]
+        pivot = a[k, k]
+        if pivot != 0:
+            if abs(pivot) >= tiny:
+                a[k + 1 :, k] *= 1 / pivot
+            else:
+                a[k + 1 :, k] /= pivot
+        a[k + 1 :, k + 1 :] -= np.outer(a[k + 1 :, k], a[k, k + 1 :])
+    return a, pivots
+
+
+def pivots_to_permutation(pivots: np.ndarray, m: int) -> np.ndarray:
+    """The int32 permutation `(..., m)` the row swaps `pivots (..., k)` make of `range(m)`."""
+    perm = np.broadcast_to(np.arange(m, dtype=np.int32), (*pivots.shape[:-1], m)).copy()
+    count = int(np.prod(pivots.shape[:-1], dtype=np.int64))
+    flat, piv = perm.reshape(count, m), pivots.reshape(count, pivots.shape[-1])
+    for row, swaps in zip(flat, piv):
+        for i, j in enumerate(swaps):
+            row[i], row[j] = row[j], row[i]
+    return perm
+
+
+def _lu_impl(x):
+    *b, m, n = x.shape
+    out = np.array(x, copy=True)
+    pivots = np.zeros((*b, min(m, n)), np.int32)
+    count = int(np.prod(b, dtype=np.int64))
+    flat, piv = out.reshape(count, m, n), pivots.reshape(count, min(m, n))
+    for i in range(count):
+        flat[i], piv[i] = _lu_one(flat[i])
+    return [out, pivots, pivots_to_permutation(pivots, m)]
+
+
+def _lu_abstract_eval(x):
+    _check_matrix("lu", x, False)
+    *b, m, n = x.shape
+    i32 = np.dtype(np.int32)
+    return [
+        ShapedArray(x.shape, x.dtype),
+        ShapedArray((*b, min(m, n)), i32),
+        ShapedArray((*b, m), i32),
+    ]
+
+
+lu_p.def_impl(_lu_impl)
+lu_p.def_abstract_eval(_lu_abstract_eval)
+_front_batcher(lu_p)  # the jvp (triangular solves) is core/lax/lu.py's
+
 
 # ---------------------------------------------------------------------------------------------
 # cholesky (lower)

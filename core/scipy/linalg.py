@@ -6,9 +6,9 @@ like any other composition:
 
 * `solve_triangular` binds JAX's `triangular_solve` primitive (`core/lax/triangular.py`,
   compiled as substitution loops); `cho_solve` is two of them, as JAX's.
-* `lu`/`lu_factor` are LU with partial pivoting (LAPACK getrf's choices: the first largest
-  `|a_ik|` is the pivot, a zero pivot column is left unscaled) in a `fori_loop` over columns, on
-  one matrix at a time (`vmap` over leading axes).
+* `lu`/`lu_factor` bind JAX's `lu_p` (LAPACK getrf's LU with partial pivoting,
+  `core/prims/decompositions.py`), `lu_solve` is JAX's: `lu_pivots_to_permutation_p` and two
+  triangular solves (`core/lax/lu.py`).
 * `hessenberg` is `core/lax/householder.py`'s reduction; `polar` takes the SVD (for both of
   JAX's methods); the special matrices (`pascal`, `helmert`, `dft`, ...) are JAX's formulas.
 * `expm_frechet` is the `jvp` of `expm` (JAX's way); `eigh_tridiagonal` forms the matrix for
@@ -32,6 +32,7 @@ from core.avals import ShapeDtypeStruct
 from core.callbacks import pure_callback
 from core.jit.library import library_jit
 from core.lax import householder, schur_qr
+from core.lax import lu as lax_lu
 from core.lax.triangular import triangular_solve
 from core.numpy._util import promote_args_inexact, promote_dtypes, promote_dtypes_inexact
 from core.scipy import special
@@ -236,49 +237,10 @@ def _cho_solve(c: Any, b: Any, lower: bool) -> Any:
 
 
 # ---------------------------------------------------------------------------------------------
-# LU with partial pivoting
+# LU with partial pivoting: JAX's `lu_p` (`core/lax/lu.py`)
 
 
-def _lu_one(a: Any) -> tuple[Any, Any, Any]:
-    """LU of one `(m, n)` matrix: packed factors, int32 pivots (k,), permutation (m,)."""
-    m, n = _shape(a)
-    k = min(m, n)
-    rows = jnp.arange(m, dtype=np.int32)
-    cols = jnp.arange(n, dtype=np.int32)
-    steps = jnp.arange(k, dtype=np.int32)
-
-    def body(i: Any, state: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
-        lu_, piv, perm = state
-        col = lax.dynamic_index_in_dim(lu_, i, axis=1, keepdims=False)
-        mag = jnp.where(rows >= i, jnp.abs(col), jnp.full_like(jnp.abs(col), -1.0))
-        p = jnp.argmax(mag).astype(np.int32)
-        swap = jnp.where(rows == i, p, jnp.where(rows == p, i, rows))
-        lu_ = jnp.take(lu_, swap, axis=0)
-        perm = jnp.take(perm, swap, axis=0)
-        piv = jnp.where(steps == i, p, piv)
-        col = lax.dynamic_index_in_dim(lu_, i, axis=1, keepdims=False)
-        pivot = lax.dynamic_index_in_dim(col, i, axis=0, keepdims=False)
-        safe = jnp.where(pivot == 0, jnp.ones_like(pivot), pivot)
-        below = rows > i
-        mult = jnp.where(below & (pivot != 0), col / safe, jnp.zeros_like(col))
-        row_i = lax.dynamic_index_in_dim(lu_, i, axis=0, keepdims=False)
-        right = cols > i
-        update = jnp.where(right[None, :], mult[:, None] * row_i[None, :], 0.0)
-        lu_ = lu_ - update
-        lu_ = jnp.where(below[:, None] & (cols == i)[None, :], mult[:, None], lu_)
-        return lu_, piv, perm
-
-    init = (a, jnp.zeros((k,), np.int32), rows)
-    return lax.fori_loop(0, k, body, init)
-
-
-def _lu(a: Any) -> tuple[Any, Any, Any]:
-    (a,) = promote_dtypes_inexact(a)
-    if len(_shape(a)) < 2:
-        raise ShapeMismatchError(f"lu needs matrices (..., m, n), got shape {_shape(a)}")
-    return _vmap_leading(_lu_one, len(_shape(a)) - 2)(a)
-
-
+@library_jit(static_argnames=("overwrite_a", "check_finite"))
 def lu_factor(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> tuple[Any, Any]:
     """The LU factorization with partial pivoting in LAPACK's packed form.
 
@@ -292,10 +254,28 @@ def lu_factor(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> t
       interchanged with row `piv[i]` (int32) at step `i`.
     """
     del overwrite_a, check_finite
-    lu_, piv, _ = _lu(a)
-    return lu_, piv
+    (a,) = promote_dtypes_inexact(jnp.asarray(a))
+    lu_, pivots, _ = lax_lu.lu(a)
+    return lu_, pivots
 
 
+@library_jit(static_argnums=(1,))
+def _lu(a: Any, permute_l: bool) -> tuple[Any, Any] | tuple[Any, Any, Any]:
+    (a,) = promote_dtypes_inexact(jnp.asarray(a))
+    lu_, _, permutation = lax_lu.lu(a)
+    dtype = get_aval(a).dtype
+    m, n = _shape(a)[-2:]
+    rows = permutation[..., None, :] == jnp.arange(m, dtype=permutation.dtype)[:, None]
+    p = jnp.real(jnp.array(rows, dtype=dtype))
+    k = min(m, n)
+    l_ = jnp.tril(lu_, -1)[..., :, :k] + jnp.eye(m, k, dtype=dtype)
+    u = jnp.triu(lu_)[..., :k, :]
+    if permute_l:
+        return jnp.matmul(p, l_, precision=lax.Precision.HIGHEST), u
+    return p, l_, u
+
+
+@library_jit(static_argnames=("permute_l", "overwrite_a", "check_finite"))
 def lu(
     a: Any, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool = True
 ) -> tuple[Any, Any] | tuple[Any, Any, Any]:
@@ -312,29 +292,10 @@ def lu(
       `u (..., k, n)` with `k = min(m, n)`; or `(p @ l, u)`.
     """
     del overwrite_a, check_finite
-    lu_, _, perm = _lu(a)
-    m, n = _shape(lu_)[-2:]
-    k = min(m, n)
-    dtype = get_aval(lu_).dtype
-    l_ = jnp.tril(lu_[..., :, :k], -1) + jnp.eye(m, k, dtype=dtype)
-    u = jnp.triu(lu_[..., :k, :])
-    p = (perm[..., None, :] == jnp.arange(m)[:, None]).astype(dtype)
-    if permute_l:
-        return jnp.matmul(p, l_), u
-    return p, l_, u
+    return _lu(a, permute_l)
 
 
-def _pivots_to_permutation(piv: Any, m: int) -> Any:
-    perm = jnp.arange(m, dtype=np.int32)
-    rows = perm
-    for i in range(_shape(piv)[-1]):
-        p = piv[..., i : i + 1]
-        pi = jnp.take_along_axis(perm, p, axis=-1)
-        here = perm[..., i : i + 1]
-        perm = jnp.where(rows == i, pi, jnp.where(rows == p, here, perm))
-    return perm
-
-
+@library_jit(static_argnames=("trans", "overwrite_b", "check_finite"))
 def lu_solve(
     lu_and_piv: tuple[Any, Any],
     b: Any,
@@ -346,37 +307,27 @@ def lu_solve(
 
     Args:
       lu_and_piv: `(lu, piv)` from `lu_factor` for square `a (..., n, n)`.
-      b: right-hand sides `(..., n)` or `(..., n, k)`.
+      b: right-hand sides `(n,)` or `(..., n, k)` (`(..., n)` beside a batch of `lu` is a
+        batch of vectors, as JAX still reads it).
       trans: 0 solves `a x = b`, 1 `a^T x = b`, 2 `a^H x = b`.
       overwrite_b: ignored.
       check_finite: ignored.
 
     Returns:
-      `x` shaped like `b`.
+      `x` shaped like `b` (with the broadcast batch axes).
     """
     del overwrite_b, check_finite
-    lu_, piv = lu_and_piv
-    lu_, b = promote_dtypes_inexact(lu_, b)
-    n = _shape(lu_)[-1]
+    lu_, pivots = lu_and_piv
+    lu_, b = promote_dtypes_inexact(jnp.asarray(lu_), jnp.asarray(b))
     code = _trans_code(trans)
-    vector = len(_shape(b)) == len(_shape(lu_)) - 1
-    if vector:
-        b = b[..., None]
-    perm = _pivots_to_permutation(piv, n)
-    batch = jnp.broadcast_shapes(_shape(lu_)[:-2], _shape(b)[:-2], _shape(perm)[:-1])
-    b = jnp.broadcast_to(b, batch + _shape(b)[-2:])
-    perm = jnp.broadcast_to(perm, batch + (n,))
-    if code == 0:
-        pb = jnp.take_along_axis(b, perm[..., None], axis=-2)
-        y = solve_triangular(lu_, pb, lower=True, unit_diagonal=True)
-        x = solve_triangular(lu_, y, lower=False)
-    else:
-        tr = "T" if code == 1 else "C"
-        y = solve_triangular(lu_, b, trans=tr, lower=False)
-        z = solve_triangular(lu_, y, trans=tr, lower=True, unit_diagonal=True)
-        inverse = jnp.argsort(perm, axis=-1)
-        x = jnp.take_along_axis(z, inverse[..., None], axis=-2)
-    return x[..., 0] if vector else x
+    lu_shape, b_shape = _shape(lu_), _shape(b)
+    perm = lax_lu.lu_pivots_to_permutation(pivots, lu_shape[-2])
+    vector = len(b_shape) == 1 or (
+        len(lu_shape) == len(b_shape) + 1 and lu_shape[-1] == b_shape[-1]
+    )
+    if vector and len(lu_shape) > 2:  # JAX's vectorize maps a vector over lu's batch
+        return lax_lu.lu_solve(lu_, perm, b[..., None], code)[..., 0]
+    return lax_lu.lu_solve(lu_, perm, b, code)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -473,6 +473,29 @@ def _linalg_cases(m, c):
     c["fft"] = (lambda x: jnp.fft.fft(x), (_x(8),))
     c["ifft"] = (lambda x: jnp.fft.ifft(x), (_x(8),))
     c["rfft"] = (lambda x: jnp.fft.rfft(x), (_x(8),))
+    c["fft_pad"] = (lambda x: jnp.fft.ifft(x, n=10), (_x(8),))
+    c["fft_crop"] = (lambda x: jnp.fft.fft(x, n=5), (_x(8),))
+    c["rfft_axis0"] = (lambda x: jnp.fft.rfft(x, axis=0), (X,))
+    c["irfft"] = (lambda x: jnp.fft.irfft(x), (X,))
+    c["irfft_n"] = (lambda x: jnp.fft.irfft(x, n=5), (X,))
+    c["fft2_ortho"] = (lambda x: jnp.fft.fft2(x, norm="ortho"), (X,))
+    c["ifftn_forward"] = (lambda x: jnp.fft.ifftn(x, norm="forward"), (B,))
+    c["rfftn"] = (lambda x: jnp.fft.rfftn(x), (B,))
+    c["irfftn_s"] = (lambda x: jnp.fft.irfftn(x, s=(3, 6)), (X,))
+    c["hfft"] = (lambda x: jnp.fft.hfft(x), (X,))
+    c["ihfft"] = (lambda x: jnp.fft.ihfft(x), (X,))
+    c["lax_fft"] = (lambda x: m.lax.fft(x, "fft", (4,)), (X,))
+    c["grad_rfft"] = (m.jax.grad(lambda x: jnp.fft.rfft(x).real.sum()), (_x(8),))
+    c["lax_lu"] = (lambda a: m.lax.linalg.lu(a), (SPD,))
+    c["vmap_lax_lu"] = (m.jax.vmap(lambda a: m.lax.linalg.lu(a)), (B[:, :3, :3],))
+    c["jvp_lax_lu"] = (
+        lambda a, t: m.jax.jvp(lambda a: m.lax.linalg.lu(a)[0], (a,), (t,)),
+        (SPD, SPD),
+    )
+    c["scipy_lu_factor"] = (lambda a: sl.lu_factor(a), (SPD,))
+    c["scipy_lu_solve"] = (lambda a, b: sl.lu_solve(sl.lu_factor(a), b), (SPD, _x(3)))
+    c["linalg_slogdet_2x2"] = (lambda a: jnp.linalg.slogdet(a), (SPD[:2, :2],))
+    c["linalg_det_4x4"] = (lambda a: jnp.linalg.det(a), (M[:, :4],))
 
 
 def _composed_primitive_cases(m, c):

@@ -17,13 +17,14 @@ from core import placement
 from core.checkpoint import checkpoint_name
 from core.lax import composites as co
 from core.lax import linalg as lax_linalg
-from core.lax import special
+from core.lax import lu, special
 from core.lax import triangular as tr
 from core.prims import collectives as coll
 from core.prims import conv as cv
 from core.prims import decompositions as dc
 from core.prims import eig as eg
 from core.prims import elementwise as ew
+from core.prims import fft as ff
 from core.prims import gather as ga
 from core.prims import indexing as ix
 from core.prims import linalg as la
@@ -516,6 +517,38 @@ CASES: list[Case] = [
         "select_n",
         lambda s, x, y: ew.select_n(ew.gt(s, ew.full_like(s, 0.0)), x, y),
         [np.array(0.4), L(2, 3), L(2, 3)[::-1]],
+    ),
+    # JAX's FFT, one case per type (complex results seen through their parts)
+    Case("fft_rfft", "fft", lambda x: ew.real_p.bind(ff.fft(x, ff.FftType.RFFT, (4,))), [L(2, 4)]),
+    Case(
+        "fft_fft2",
+        "fft",
+        lambda x: ew.imag_p.bind(
+            ff.fft(sh.convert_element_type(x, np.complex128), ff.FftType.FFT, (2, 3))
+        ),
+        [L(2, 3)],
+    ),
+    Case(
+        "fft_ifft",
+        "fft",
+        lambda x, y: ew.real_p.bind(ff.fft(ew.complex_p.bind(x, y), ff.FftType.IFFT, (3,))),
+        [L(2, 3), L(2, 3)[::-1]],
+    ),
+    Case(
+        "fft_irfft",
+        "fft",
+        lambda x, y: ff.fft(ew.complex_p.bind(x, y), ff.FftType.IRFFT, (5,)),
+        [L(2, 3), L(2, 3)[::-1]],
+    ),
+    # LU with row swaps (the pivots fixed under small perturbations): square and wide
+    Case("lu", "lu", lambda a: dc.lu_p.bind(a)[0], [(L(3, 3) + 3 * np.eye(3))[[2, 0, 1]]]),
+    Case("lu_wide", "lu", lambda a: dc.lu_p.bind(a)[0], [(L(2, 3) + 2 * np.eye(2, 3))[::-1]]),
+    Case(
+        "lu_pivots_to_permutation",
+        "lu_pivots_to_permutation",
+        lambda p: lu.lu_pivots_to_permutation_p.bind(p, permutation_size=5),
+        [np.array([2, 1, 2], np.int32)],  # in range with the batch tests' offsets (up to +2)
+        grad=False,
     ),
 ]
 

@@ -11,8 +11,6 @@ from tests.docexamples.examples import differences, objects
 # object -> why its examples do not give JAX's outputs yet
 DIFFERS = {
     "jax.numpy.einsum_path": "numbax prints numpy's einsum_path report, JAX opt_einsum's",
-    "jax.numpy.fft.hfft": "numbax's FFT is a DFT matrix product: hfft of an odd-length input "
-    "differs from fft of its Hermitian extension by more than allclose's tolerance",
     "jax.numpy.ufunc.reduceat": "an array axis raises TypeError (int() of an array); JAX's "
     "static-argument hashing raises ValueError",
 }

@@ -16,6 +16,7 @@ which `entry.caller` lowers to a call of the compiled function through its slot.
                  each split between threads; `im2col`, shared by two of them
     taps.py      the box of kernel taps that read the input (the others read only padding)
     windows.py   reduce_window (sum/max/min) and the selections of max/min pooling
+    fft.py       the discrete Fourier transform along an axis (radix-2, or a direct sum)
     products.py  `lib.dot`, the kernels' matrix product: one BLAS call, or `gemm_bands`
     bands.py     `lib.dot`'s threaded product: bands of rows or columns, one BLAS call each
     skinny.py    products with few rows (an RNN step's): dot products of rows, no BLAS
@@ -45,7 +46,7 @@ segments (`blocks.segment`), not slices.
 
 from __future__ import annotations
 
-from core.backends.numba.library import bands, conv, exchange, parts, skinny, windows  # noqa: F401  (registers the functions)
+from core.backends.numba.library import bands, conv, exchange, fft, parts, skinny, windows  # noqa: F401  (registers the functions)
 from core.backends.numba.library.entry import caller, precompile, require, requirements, stats
 from core.backends.numba.library.products import dot
 

@@ -13,6 +13,7 @@ from core.backends.numba.rules import (  # noqa: F401
     decompositions,
     eig,
     elementwise,
+    fft,
     gather,
     indexing,
     linalg,

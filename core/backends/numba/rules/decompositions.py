@@ -1,10 +1,10 @@
 """Numba lowering of the matrix decompositions (`core/prims/decompositions.py`): inv, slogdet,
-cholesky, qr, eigh, svd.
+lu, cholesky, qr, eigh, svd.
 
 Each is a `Kernel` looping over the batch (the operand viewed as `(batch, m, n)`) and calling
-numba's `np.linalg` routine (LAPACK through scipy) on one matrix at a time; `cholesky` and `inv`
-call LAPACK through numba's wrappers directly (`core/jit/lapack.py`), doing what numba's
-`np.linalg` does around the call (numba's implementations, with their exceptions, cost about
+numba's `np.linalg` routine (LAPACK through scipy) on one matrix at a time; `cholesky`, `inv`
+and `lu` (getrf) call LAPACK through numba's wrappers directly (`core/jit/lapack.py`), doing what
+numba's `np.linalg` does around the call (numba's implementations, with their exceptions, cost about
 5 s of compile per kernel: a Gaussian process's `grad` program spent 10 s of its 20 s of CPU on
 them). numba supports fewer options than numpy, which the rules work around:
 
@@ -30,7 +30,7 @@ import numpy as np
 from core.backends.numba.registry import Kernel, register_lowering
 from core.backends.numba.source import const, np_type, reshape, shape_text
 from core.jit.errors import LoweringError
-from core.prims.decompositions import cholesky_p, eigh_p, inv_p, qr_p, slogdet_p, svd_p
+from core.prims.decompositions import cholesky_p, eigh_p, inv_p, lu_p, qr_p, slogdet_p, svd_p
 
 
 def _batched_lowering(ctx, i: int = 0) -> tuple[str, int]:
@@ -146,6 +146,43 @@ def _inv_lowering(ctx, eqn):
 
 
 register_lowering(inv_p, Kernel(_inv_lowering))
+
+
+def _lu_lowering(ctx, eqn):
+    """LAPACK's getrf per matrix (`core/jit/lapack.py`) on an F-order copy, as JAX's CPU
+    lowering calls it: the factors copied back, the 1-based pivots made 0-based, and the
+    permutation made from them by swaps (JAX's `lu_pivots_to_permutation`)."""
+    *_, m, n = ctx.in_shape(0)
+    dtype = ctx.in_avals[0].dtype
+    a, batch = _batched_lowering(ctx)
+    lu, piv, perm = _outputs_lowering(ctx, batch)
+    k = ctx.assign("k", f"min({m}, {n})")
+    lda = ctx.assign("lda", f"max({m}, 1)")
+    w = ctx.assign("w", f"rt.empty(({n}, {lda}), {np_type(dtype)})")  # a's F-order copy
+    ipiv = ctx.assign("ipiv", f"rt.empty((max({k}, 1),), np.int32)")
+    b, i, j, p, t, info = (ctx.new_name(x) for x in ("bt", "i", "j", "p", "t", "info"))
+    with ctx.block(f"for {b} in range({batch}):"):
+        with ctx.block(f"for {i} in range({m}):"), ctx.block(f"for {j} in range({n}):"):
+            ctx.line(f"{w}[{j}, {i}] = {a}[{b}, {i}, {j}]")
+        ctx.line(f"{info} = 0")
+        with ctx.block(f"if {k} > 0:"):
+            kind = _lapack_kind(dtype)
+            call = f"rt.lapack.getrf_{dtype}(np.int8({kind}), {m}, {n}, {w}.ctypes, {lda}, "
+            ctx.line(f"{info} = {call}{ipiv}.ctypes)")
+        with ctx.block(f"for {i} in range({m}):"), ctx.block(f"for {j} in range({n}):"):
+            ctx.line(f"{lu}[{b}, {i}, {j}] = {w}[{j}, {i}] if {info} >= 0 else np.nan")
+        with ctx.block(f"for {i} in range({m}):"):
+            ctx.line(f"{perm}[{b}, {i}] = {i}")
+        with ctx.block(f"for {i} in range({k}):"):
+            ctx.line(f"{p} = {ipiv}[{i}] - 1")
+            ctx.line(f"{piv}[{b}, {i}] = {p}")
+            ctx.line(f"{t} = {perm}[{b}, {i}]")
+            ctx.line(f"{perm}[{b}, {i}] = {perm}[{b}, {p}]")
+            ctx.line(f"{perm}[{b}, {p}] = {t}")
+    return _finish_lowering(ctx, [lu, piv, perm])
+
+
+register_lowering(lu_p, Kernel(_lu_lowering))
 register_lowering(slogdet_p, Kernel(_lapack_lowering("np.linalg.slogdet({a})")))
 
 
