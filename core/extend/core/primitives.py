@@ -2,8 +2,8 @@
 numbax has under the same name: its `core.primitive.all_primitives()` that JAX lists too).
 
 `jit_p`, `linear_solve_p`, `remat_p` and `add_jaxvals_p` are numbax's `jit_call`,
-`custom_linear_solve`, `remat2` and `add_any`; JAX's others numbax lacks (`lu_p`, `schur_p`,
-...) are not defined here.
+`custom_linear_solve`, `remat2` and `add_any`; JAX's others numbax lacks (`call_p`,
+`create_token_p`, `select_and_scatter_p`, ...) are not defined here.
 """
 
 from core.primitive import Primitive, all_primitives
