@@ -38,7 +38,7 @@ LINALG = (
 DIAGONAL = "jnp.diagonal is one strided slice (JAX: a jit of an iota mask and a platform cond)"
 CALL_NAME = "a custom_jvp's call_jaxpr is named after its function (JAX names it `jaxpr`)"
 TRIANGLE = "jnp.tril and jnp.triu close over constant masks (JAX: jits of iotas)"
-CONJ = "numbax has no conj primitive: conj is complex(real, -imag)"
+CONJ = "jnp.conjugate and fft's transposes build complex(real, -imag), not a conj equation"
 TRANSPOSE_JIT = "fft's transposes are not wrapped in JAX's jits (_rfft_transpose, fft)"
 
 DIFFERENT = {

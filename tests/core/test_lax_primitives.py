@@ -21,6 +21,8 @@ def _params(name: str, params: dict) -> dict:
         params["dimension_numbers"] = lax.ConvDimensionNumbers(*params["dimension_numbers"])
     if name == "round":
         params["rounding_method"] = lax.RoundingMethod[params["rounding_method"]]
+    if name == "fft":
+        params["fft_type"] = lax.FftType[params["fft_type"]]
     if name.startswith("scatter_"):
         params["dimension_numbers"] = lax.ScatterDimensionNumbers((1,), (0,), (0,))
         params["mode"] = lax.GatherScatterMode.FILL_OR_DROP
@@ -112,11 +114,15 @@ def test_composed_jax_primitives_are_primitives(name):
 
 
 @pytest.mark.parametrize(
-    "name", ["hessenberg", "tridiagonal", "householder_product", "schur", "tridiagonal_solve"]
+    "name", ["hessenberg", "tridiagonal", "householder_product", "schur", "tridiagonal_solve", "lu"]
 )
 def test_linalg_primitives_are_primitives(name):
     prim = getattr(lax.linalg, name + "_p")
     assert isinstance(prim, Primitive) and getattr(extend_primitives, name + "_p") is prim
+
+
+def test_fft_is_a_primitive():
+    assert isinstance(lax.fft_p, Primitive) and extend_primitives.fft_p is lax.fft_p
 
 
 def test_composed_primitives_under_jit_and_grad():

@@ -114,6 +114,13 @@ def _lapack_lowering(call: str):
     return rule
 
 
+def _getrf(dtype, m, n, w: str, lda, piv: str) -> str:
+    """The call of LAPACK's getrf on the F-order `(m, n)` matrix in `w` (leading dimension
+    `lda`), 1-based pivots into `piv`; its value is getrf's `info`."""
+    kind = _lapack_kind(dtype)
+    return f"rt.lapack.getrf_{dtype}(np.int8({kind}), {m}, {n}, {w}.ctypes, {lda}, {piv}.ctypes)"
+
+
 def _inv_lowering(ctx, eqn):
     """numba's `np.linalg.inv` per matrix (the finiteness check, an F-order copy, LAPACK's
     getrf and getri), calling LAPACK directly (`core/jit/lapack.py`); NaN where it raises."""
@@ -135,8 +142,7 @@ def _inv_lowering(ctx, eqn):
             with ctx.block(f"if not np.isfinite({a}[{b}, {i}, {j}]):"):
                 ctx.line(f"{ok} = False")
         with ctx.block(f"if {ok}:"):
-            call = f"rt.lapack.getrf_{dtype}(np.int8({k}), {n}, {n}, {w}.ctypes, {n}, {piv}.ctypes)"
-            ctx.line(f"{ok} = {call} == 0")
+            ctx.line(f"{ok} = {_getrf(dtype, n, n, w, n, piv)} == 0")
         with ctx.block(f"if {ok}:"):
             call = f"rt.lapack.getri_{dtype}(np.int8({k}), {n}, {w}.ctypes, {n}, {piv}.ctypes)"
             ctx.line(f"{ok} = {call} == 0")
@@ -166,9 +172,7 @@ def _lu_lowering(ctx, eqn):
             ctx.line(f"{w}[{j}, {i}] = {a}[{b}, {i}, {j}]")
         ctx.line(f"{info} = 0")
         with ctx.block(f"if {k} > 0:"):
-            kind = _lapack_kind(dtype)
-            call = f"rt.lapack.getrf_{dtype}(np.int8({kind}), {m}, {n}, {w}.ctypes, {lda}, "
-            ctx.line(f"{info} = {call}{ipiv}.ctypes)")
+            ctx.line(f"{info} = {_getrf(dtype, m, n, w, lda, ipiv)}")
         with ctx.block(f"for {i} in range({m}):"), ctx.block(f"for {j} in range({n}):"):
             ctx.line(f"{lu}[{b}, {i}, {j}] = {w}[{j}, {i}] if {info} >= 0 else np.nan")
         with ctx.block(f"for {i} in range({m}):"):
