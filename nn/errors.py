@@ -52,6 +52,14 @@ from nn.flax_errors import (  # noqa: F401  (every flax.errors name is part of n
     TraverseTreeError,
 )
 
+_FLAX_DOCS = "https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html#flax.errors."
+
+
+def _flax_first(line: str, flax_class: str | None, fix: str) -> str:
+    """Flax's first line (with its link to ``flax.errors.<flax_class>``), then numbax's fix."""
+    link = f" ({_FLAX_DOCS}{flax_class})" if flax_class else ""
+    return f"{line}{link}\n{fix}"
+
 
 class _MessageKeyError(KeyError):
     """A ``KeyError`` whose message prints without the quotes ``KeyError`` adds."""
@@ -229,7 +237,13 @@ class ImmutableCollectionError(ModifyScopeVariableError, ValueError):
 
     def __init__(self, col: str, name: str, path: str):
         super().__init__(
-            f"Module at {path} writes variable {name!r} of collection {col!r}, which is "
+            _flax_first(
+                f'Cannot update variable "{name}" in "{path}" because collection "{col}" is '
+                "immutable.",
+                "ModifyScopeVariableError",
+                "",
+            )
+            + f"Module at {path} writes variable {name!r} of collection {col!r}, which is "
             f"immutable in this call. Make it mutable and take the updates: "
             f"y, updates = model.apply(variables, ..., mutable=[{col!r}]) "
             "(BatchNorm in training: mutable=['batch_stats']; at evaluation use "
@@ -245,8 +259,14 @@ class NameInUseError(FlaxError, ValueError):
     """
 
     def __init__(self, kind: str, name: str, module: str, path: str):
+        flax_kind = "param" if kind == "parameter" else kind
         super().__init__(
-            f"The {kind} name {name!r} is already used in {module} at {path}. "
+            _flax_first(
+                f'Could not create {flax_kind} "{name}" in Module {module}: Name in use.',
+                "NameInUseError",
+                "",
+            )
+            + f"The {kind} name {name!r} is already used in {module} at {path}. "
             "Give each submodule and variable a unique name= (or let auto-naming pick "
             "ClassName_0, ClassName_1, ...)."
         )
@@ -261,7 +281,14 @@ class ParamShapeError(ScopeParamShapeError, ValueError):
 
     def __init__(self, name: str, path: str, stored: tuple, wanted: tuple):
         super().__init__(
-            f"Parameter {name!r} at {path} has shape {stored} in the variables, but the module "
+            _flax_first(
+                f'For parameter "{name}" in "{path}", the given initializer is expected to '
+                f"generate shape {tuple(wanted)}, but the existing parameter it received has "
+                f"shape {tuple(stored)}.",
+                "ScopeParamShapeError",
+                "",
+            )
+            + f"Parameter {name!r} at {path} has shape {stored} in the variables, but the module "
             f"now asks for shape {wanted}. The input shape or the layer's features changed "
             "since init: feed inputs shaped like the ones used for init, or re-run init."
         )
@@ -283,8 +310,16 @@ class DefinedOutsideSetupError(AssignSubModuleError, TypeError):
     """
 
     def __init__(self, kind: str, what: str, module: str):
+        first = ""
+        if kind == "Submodule":  # Flax's line; a variable declared there is Flax's assertion
+            first = _flax_first(
+                f"Submodule {what.removesuffix('(...)')} must be defined in `setup()` or in a "
+                "method wrapped in `@compact`",
+                "AssignSubModuleError",
+                "",
+            )
         super().__init__(
-            f"{kind} {what} is declared in {module} outside setup() and outside a method "
+            first + f"{kind} {what} is declared in {module} outside setup() and outside a method "
             "decorated with @nn.compact. Move it into setup(), or decorate the method with "
             "@nn.compact."
         )
@@ -302,9 +337,43 @@ class UnboundModuleError(
     ``layer = nn.Dense(3); y = layer.apply(layer.init(key, x), x)``.
     """
 
+    # Flax's first line per operation (`what`); a compact method's call is "run <method>"
+    _FLAX_LINES = {
+        "be unbound": (
+            "Can't call `unbind()` on unbound modules",
+            "CallUnbindOnUnboundModuleError",
+        ),
+        "share its scope": (
+            "Can't call `share_scope` on unbound modules",
+            "CallShareScopeOnUnboundModuleError",
+        ),
+        "look up variables": ("Can't access variables on unbound modules", None),
+        "read variables": ("Can't access variables on unbound modules", None),
+        "write variables": ("Can't access variables on unbound modules", None),
+        "list its variables": ("Can't access variables on unbound modules", None),
+        "check mutability": ("Can't check mutability on unbound modules", None),
+        "query RNG streams": ("Can't query for RNGs on unbound modules", None),
+        "check for init": ("Can't check if running under init() on unbound modules", None),
+        "report its path": ("Can't access module paths on unbound modules.", None),
+        "sow values": ("Can't store variables on unbound modules", None),
+        "store variables": ("Can't store variables on unbound modules", None),
+        "make a PRNG key": ("Can't use RNGs on unbound modules", None),
+        "run a compact method": (
+            "Can't call compact methods on unbound modules",
+            "CallCompactUnboundModuleError",
+        ),
+    }
+
     def __init__(self, module: str, what: str):
+        key = what
+        if what.startswith("make a "):
+            key = "make a PRNG key"
+        elif what.startswith("run ") and not what.startswith("run nn."):
+            key = "run a compact method"
+        flax = self._FLAX_LINES.get(key)
         super().__init__(
-            f"{module} is not bound to variables, so it cannot {what}. Run it through "
+            (_flax_first(*flax, "") if flax else "")
+            + f"{module} is not bound to variables, so it cannot {what}. Run it through "
             "variables = model.init(key, x) and model.apply(variables, x), or bind it "
             "interactively: model.bind(variables)."
         )
@@ -319,6 +388,8 @@ class UnboundSubmoduleError(UnboundModuleError, CallSetupUnboundModuleError, Att
     Failing code: ``MLP()(x)`` where ``setup`` does ``self.layers = [nn.Dense(3)]``.
     Fix: ``variables = model.init(key, x); model.apply(variables, x)``.
     """
+
+    _FLAX_LINES: dict = {}  # Flax fails there with an AttributeError of its own
 
 
 class UnboundCallSetupAttributeError(FlaxError, AttributeError):
@@ -344,9 +415,15 @@ class FrozenModuleError(SetAttributeFrozenModuleError, AttributeError):
     Failing code: ``layer.features = 8``. Fix: ``layer = layer.clone(features=8)``.
     """
 
-    def __init__(self, module: str, name: str):
+    def __init__(self, module: str, name: str, value: Any = None):
         super().__init__(
-            f"{module} is frozen: attribute {name!r} can only be assigned inside setup(). "
+            _flax_first(
+                f"Can't set {name}={value} for Module of type {module}: Module instance is "
+                "frozen outside of setup method.",
+                "SetAttributeFrozenModuleError",
+                "",
+            )
+            + f"{module} is frozen: attribute {name!r} can only be assigned inside setup(). "
             f"To change a field, make a new module: module.clone({name}=...)."
         )
 

@@ -541,7 +541,7 @@ class Module:
             if not state.is_initialized or name.startswith("__"):
                 object.__setattr__(self, name, value)
                 return
-            raise errors.FrozenModuleError(type(self).__name__, name)
+            raise errors.FrozenModuleError(type(self).__name__, name, value)
         field = self.__dataclass_fields__.get(name)
         if field is not None and field.init:
             raise errors.SetupFieldAssignmentError(type(self).__name__, name)

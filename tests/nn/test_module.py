@@ -930,3 +930,93 @@ class Scaled(nn.Module):
     y, v = ns["Scaled"]().init_with_output(random.key(0), 2.0)
     assert np.asarray(v["params"]["w"]).tolist() == [1.0, 1.0]
     assert np.asarray(y).tolist() == [3.0, 3.0]
+
+
+class TwoParamsNamedW(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        self.param("w", nn.initializers.zeros, (2,))
+        return self.param("w", nn.initializers.zeros, (2,))
+
+
+class AssignsInCall(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        self.d = None
+        return x
+
+
+class DenseOutsideCompact(nn.Module):
+    def __call__(self, x):
+        return nn.Dense(2)(x)
+
+
+class PutsParam(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        self.put_variable("params", "a", 2.0)
+        return x
+
+
+class ParamOfShape3(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return self.param("w", nn.initializers.ones, (3,))
+
+
+_DOCS = "https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html#flax.errors."
+# (call, error class, Flax 0.12.8's first line): numbax's fix follows on the next lines
+FLAX_FIRST_LINES = [
+    (
+        lambda: TwoParamsNamedW().init(random.key(0), 1.0),
+        errors.NameInUseError,
+        'Could not create param "w" in Module TwoParamsNamedW: Name in use. '
+        f"({_DOCS}NameInUseError)",
+    ),
+    (
+        lambda: AssignsInCall().apply({}, 1.0),
+        errors.SetAttributeFrozenModuleError,
+        "Can't set d=None for Module of type AssignsInCall: Module instance is frozen outside of "
+        f"setup method. ({_DOCS}SetAttributeFrozenModuleError)",
+    ),
+    (
+        lambda: DenseOutsideCompact().init(random.key(0), jnp.ones(3)),
+        errors.AssignSubModuleError,
+        "Submodule Dense must be defined in `setup()` or in a method wrapped in `@compact` "
+        f"({_DOCS}AssignSubModuleError)",
+    ),
+    (
+        lambda: PutsParam().apply({"params": {"a": 1.0}}, 0),
+        errors.ModifyScopeVariableError,
+        'Cannot update variable "a" in "/" because collection "params" is immutable. '
+        f"({_DOCS}ModifyScopeVariableError)",
+    ),
+    (
+        lambda: ParamOfShape3().apply({"params": {"w": jnp.ones(2)}}, 1.0),
+        errors.ScopeParamShapeError,
+        'For parameter "w" in "/", the given initializer is expected to generate shape (3,), '
+        f"but the existing parameter it received has shape (2,). ({_DOCS}ScopeParamShapeError)",
+    ),
+    (
+        lambda: nn.Dense(2)(jnp.ones(3)),
+        errors.CallCompactUnboundModuleError,
+        f"Can't call compact methods on unbound modules ({_DOCS}CallCompactUnboundModuleError)",
+    ),
+    (
+        lambda: nn.Dense(2).unbind(),
+        errors.CallUnbindOnUnboundModuleError,
+        f"Can't call `unbind()` on unbound modules ({_DOCS}CallUnbindOnUnboundModuleError)",
+    ),
+    (lambda: nn.Dense(2).make_rng("params"), ValueError, "Can't use RNGs on unbound modules"),
+    (lambda: nn.Dense(2).variables, ValueError, "Can't access variables on unbound modules"),
+    (lambda: nn.Dense(2).path, ValueError, "Can't access module paths on unbound modules."),
+]
+
+
+@pytest.mark.parametrize("call, error, first_line", FLAX_FIRST_LINES)
+def test_errors_start_with_flaxs_first_line(call, error, first_line):
+    with pytest.raises(error) as info:
+        call()
+    lines = str(info.value).split("\n")
+    assert lines[0] == first_line
+    assert len(lines) > 1 and lines[1]  # numbax's fix
