@@ -11,7 +11,9 @@ JAX 0.10.2's `shard_map[...]` equation and has every transformation rule; with
 `check_vma=True` its body is typed by JAX's varying manual axes (`core/shard_map_vma.py`) and
 an output whose spec leaves out a mesh axis it varies along is JAX's error while tracing.
 Called eagerly, `f` runs once on the blocks as nested `vmap`s over the mesh axes, and a value
-printed inside shows each device's block as JAX prints it.
+printed inside shows each device's block as JAX prints it; with `check_vma=True` a block's vma
+is the set of mesh axes it is batched along (a `pvary` or `all_gather` gives each device its
+copy), and the outputs are checked against `out_specs` by it, with JAX's error.
 
 Either way the blocks are computed as nested `vmap`s on the calling thread (or in the compiled
 program): the values are JAX's, but the blocks are not spread over the devices (a
@@ -31,8 +33,8 @@ import numpy as np
 
 from core import numpy as jnp
 from core import tree_util
-from core.avals import typed
-from core.errors import ShardMapOutSpecError, ShardMapSpecError, VmapAxesError
+from core.avals import typed, vma_of
+from core.errors import ShardMapSpecError
 from core.interpreters import batching
 from core.interpreters.partial_eval import trace_to_closed_jaxpr
 from core.mesh import Mesh, get_mesh
@@ -191,19 +193,18 @@ def _eager(f, m: Mesh, leaves, treedef, leaf_specs, out_specs, check_vma: bool) 
         _frames.stack.append((m, axis_traces))
         try:
             with typing(order):
-                return f(*treedef.unflatten(boxed))
+                out = f(*treedef.unflatten(boxed))
         finally:
             _frames.stack.pop()
+        if check_vma:  # JAX's static replication check, on the blocks' vma
+            vmas = [vma_of(getattr(o, "aval", None)) for o in tree_util.tree_leaves(out)]
+            specs = _leaf_specs(out_specs, out, "out_specs")
+            names = _leaf_spec_names(out_specs, out)
+            check_outputs(vmas, specs, names, m, getattr(f, "__name__", str(f)))
+        return out
 
     fn = nested_vmaps(body, m, [used for _, used in pieces], out_specs, check_vma)
-    try:
-        out = fn(*[b for b, _ in pieces])
-    except VmapAxesError as e:
-        raise ShardMapOutSpecError(
-            "shard_map out_specs leave out a mesh axis along which an output varies (an "
-            "output whose spec does not name a mesh axis must be the same in every block "
-            f"along it, e.g. the result of lax.psum over it): {e}"
-        ) from e
+    out = fn(*[b for b, _ in pieces])
     out_leaves, out_tree = tree_util.tree_flatten(out)
     joined = []
     for y, spec in zip(out_leaves, _leaf_specs(out_specs, out, "out_specs")):

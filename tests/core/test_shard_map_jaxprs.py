@@ -46,14 +46,8 @@ DIFFERENT = {
     "pmap_psum": [PMAP],
 }
 
-EAGER_VMA = (
-    "an eager shard_map checks out_specs by the blocks' vmap axes, not by vma: an all_gather "
-    "result counts as replicated (JAX 0.10.2 raises eagerly too)"
-)
 # (case, "eager" or "jit") -> why numbax's values (or error) differ from JAX's
-VALUES_DIFFERENT = {
-    ("error_gathered_output_replicated", "eager"): EAGER_VMA,
-}
+VALUES_DIFFERENT: dict = {}
 
 
 def test_table_is_recorded():

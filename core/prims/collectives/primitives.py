@@ -159,6 +159,9 @@ def _all_gather_batch(args, dims, *, axis_name, axis, tiled, axis_size, axis_tra
         x = all_gather_p.bind(
             x, axis_name=rest, axis=axis, tiled=True, axis_size=axis_size // axis_trace.axis_size
         )
+    if getattr(axis_trace, "vma_order", None) is not None:
+        # an eager shard_map's devices: each its own copy, varying along the axis as in JAX
+        return batching.moveaxis(x, None, 0, axis_trace.axis_size), 0
     return x, None
 
 
