@@ -22,6 +22,8 @@ from core.errors import NumbaxError
 def _special_value(values: Sequence[Any]) -> str | None:
     """ "nan" or "inf" when some value holds one that an enabled debug flag catches."""
     for v in values:
+        if not isinstance(getattr(v, "dtype", None), np.dtype):  # a key array: no floats
+            continue
         v = np.asarray(v)
         if v.dtype.kind not in "fc":
             continue

@@ -278,6 +278,32 @@ class KeyPhysicalRuleError(NumbaxError, NotImplementedError):
     """
 
 
+class KeyArithmeticError(NumbaxError, TypeError):
+    """Arithmetic on key arrays, or between keys and numbers (JAX's messages: `add does not
+    accept dtypes key<fry>, int32.`, `Cannot interpret 'key<fry>' as a data type`).
+
+    Failing code: ``random.key(0) + 1``. Fix: keys have no arithmetic; derive new keys with
+    ``random.fold_in(key, 1)`` or compute on ``random.key_data(key)``.
+    """
+
+
+class KeyArrayMethodError(NumbaxError, NotImplementedError):
+    """A method concrete key arrays do not have (JAX's eager keys: `Cannot call abstract method
+    astype`).
+
+    Failing code: ``random.key(0).astype(jnp.uint32)``. Fix: ``random.key_data(key)`` is the
+    key's uint32 data.
+    """
+
+
+class KeyDTypeConversionError(NumbaxError, ValueError):
+    """A key array converted to a numeric dtype, or numbers to a key dtype (`astype`).
+
+    Failing code: ``random.key(0).astype(jnp.uint32)``. Fix: ``random.key_data(key)`` is the
+    key's uint32 data, ``random.wrap_key_data(data)`` the keys of data.
+    """
+
+
 class KeyArrayConversionError(NumbaxError, TypeError):
     """A typed key array converted to a numpy array (keys have no numeric value).
 

@@ -40,6 +40,7 @@ from core.errors import (
 )
 from core.interpreters.partial_eval import JaxprTracer
 from core.mesh import AbstractMesh, AxisType, Mesh, get_abstract_mesh, get_mesh
+from core.prng_key import PRNGKeyArray
 from core.sharding_base import PartitionSpec, Sharding, as_sharding, placed
 from core.sharding_exemptions import unchecked
 from core.sharding_propagation import as_partition_spec, constrain
@@ -282,6 +283,10 @@ def place(x: Any, shardings: Any, where: str, *, full_rank: bool = False) -> Any
                 and target.spec.unreduced
             ):
                 target = target.summing(arr.sharding)
+            if isinstance(arr, PRNGKeyArray):  # keys: their data, its word axis unsharded
+                if isinstance(target, NamedSharding):
+                    target = _full_rank(target, len(arr.shape) + 1)
+                return PRNGKeyArray(placed(arr._base, target), arr.impl)
             return placed(arr, target) if isinstance(arr, Array) else arr
 
         return tree_util.tree_map(leaf, subtree)

@@ -31,6 +31,7 @@ from core.interpreters.jvp import deflinear
 from core.named_sharding import place
 from core.parallel.dispatch import replicated
 from core.primitive import Primitive
+from core.prng_key import PRNGKeyArray
 from core.sharding import pmap_sharding
 from core.sharding_base import PartitionSpec, Sharding, placed
 from core.trace import Tracer, as_value
@@ -141,7 +142,13 @@ def device_put_replicated(x: Any, devices: list[CpuDevice], axis_name: str | Non
     whose one axis is `axis_name` (JAX's `_internal_pmap_axis_name` without one). The copies
     are one buffer until read (`core.parallel.dispatch.replicated`)."""
     devices = list(devices)
-    return tree_util.tree_map(lambda leaf: replicated(as_value(leaf)._value, devices, axis_name), x)
+
+    def copies(leaf: Any) -> Any:
+        if isinstance(leaf, PRNGKeyArray):  # keys: copies of their data
+            return PRNGKeyArray(replicated(leaf._base._value, devices, axis_name), leaf.impl)
+        return replicated(as_value(leaf)._value, devices, axis_name)
+
+    return tree_util.tree_map(copies, x)
 
 
 def device_put_sharded(shards: list[Any], devices: list[CpuDevice]) -> Any:
@@ -162,6 +169,8 @@ def device_get(x: Any) -> Any:
     """Turns every array leaf of `x` into a numpy array."""
 
     def get(leaf):
+        if isinstance(leaf, PRNGKeyArray):  # keys stay keys (JAX's)
+            return leaf
         return np.asarray(leaf) if hasattr(leaf, "aval") or isinstance(leaf, np.ndarray) else leaf
 
     return tree_util.tree_map(get, x)

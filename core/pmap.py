@@ -47,6 +47,8 @@ from core.parallel import axis_env, dispatch
 from core.parallel.dispatch import read_only
 from core.parallel.pmap_prim import pmap_p, run_jaxpr
 from core.pmap_stages import PmapLowered
+from core.prims import prng
+from core.prng_key import PRNGKeyArray
 from core.trace import Tracer, as_value, get_aval
 
 __all__ = [
@@ -272,17 +274,22 @@ class _Pmapped:
         """Runs `entry` on the devices with the inputs `vals` of the argument `leaves` (of
         the call's positional `args`, for donation) and returns the outputs' tree."""
         self._compile(entry, len(devices))
+        out_avals = entry.jaxpr.out_avals
         outs = dispatch.run(
             entry.exe,
             entry.consts,
             vals,
             axes,
-            entry.jaxpr.out_avals,
+            [prng.physical_aval(a) for a in out_avals],  # the program's: keys as their data
             entry.out_axes,
             devices,
             self._axis_name,
             self._fun_name,
         )
+        outs = [
+            PRNGKeyArray(o, prng.impl_of(a.dtype).name) if prng.is_key(a) else o
+            for o, a in zip(outs, out_avals)
+        ]
         if self._donated:
             if entry.unused is None:
                 entry.unused = donation.unused_leaves(entry.jaxpr, len(entry.consts))

@@ -1,24 +1,21 @@
 """Typed PRNG keys: `random.key(seed)` is a key array of shape () and dtype `key<fry>`.
 
-JAX gives keys an extended dtype that every primitive knows how to carry. Here a key array is a
-thin wrapper around its `uint32[..., words]` data (2 words for threefry2x32 keys, 4 for the
-`rbg`/`unsafe_rbg` ones) and the name of its implementation, registered as a pytree node whose
-one leaf is that data (the name is its static part): `jit`, `vmap`, `grad`, `lax.scan`/`cond`,
-`device_put` and checkpoints see the data and rebuild the wrapper on the way out, so no
-transformation needs a rule for keys. `core.random`
-unwraps keys on the way in (as `random_wrap` of their data: inside its functions keys are key
-avals of JAX's key primitives, `core/prims/prng.py`, whose eager values are key arrays too) and
-wraps the keys it returns when it was given typed ones; the legacy `random.PRNGKey(seed)` still
-returns raw data, and both work everywhere a key does.
+JAX gives keys an extended dtype that every transformation carries. Here too: a key array is a
+leaf whose abstract value is `key<fry>[...]` (`aval`, interned as an Array's), holding its
+`uint32[..., words]` data (2 words for threefry2x32 keys, 4 for the `rbg`/`unsafe_rbg` ones) and
+the name of its implementation. Traced, keys are tracers of key avals: `jit` takes and returns
+them (`key<fry>[]` in its jaxpr; the compiled program runs on the data, `core/jit/api.py`),
+`vmap` batches them along their key axes, `scan`/`cond`/`while_loop` carry them, and the
+primitives on keys (`core/prims/prng.py`) compute eagerly on the data and wrap key results.
+The legacy `random.PRNGKey(seed)` is raw `uint32[2]` data, and works everywhere a key does.
 
 The wrapper has what JAX's key arrays have: shape and dtype of the keys (the data's last axis
-hidden), its aval (`key<fry>[2]`), indexing, iteration, reshape/ravel/squeeze/transpose, `==`,
-JAX's printing, and no arithmetic or conversion to numpy (JAX's errors; use `random.key_data`).
-Differences from JAX, by design of the wrapper (partial): a jitted function's typed-key argument
-is its data (`u32[2]` in its jaxpr, JAX: `key<fry>[]`), `tree_leaves` of a key array is its
-uint32 data (JAX: the key array itself), negative `vmap` axes count the data's hidden last axis,
-and `jnp` functions (`stack`, `where`, `concatenate`, ...) do not take key arrays: apply them to
-`key_data` and `wrap_key_data` the result.
+hidden), its aval, indexing, iteration, reshape/ravel/squeeze/transpose, `==`, JAX's printing,
+and no arithmetic or conversion to numpy (JAX's errors, raised by the operators
+`core/numpy/array_methods.py` attaches, as for tracers; use `random.key_data`).
+`jnp.stack`, `where`, `concatenate`, `broadcast_to` and indexing take keys (primitives with
+physical rules); partial: `.at[]` updates, `jnp.take` and `zeros_like` do not (apply them to
+`key_data` and `wrap_key_data` the result).
 """
 
 from __future__ import annotations
@@ -29,9 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from core import dtypes, tree_util
-from core.avals import ShapedArray
-from core.errors import KeyArrayConversionError
+from core import dtypes
+from core.avals import ShapedArray, interned
+from core.errors import KeyArrayConversionError, KeyArrayMethodError
 
 _DTYPES = {"threefry2x32": dtypes.key_fry, "rbg": dtypes.key_rbg, "unsafe_rbg": dtypes.key_urbg}
 
@@ -49,7 +46,7 @@ class PRNGKeyArray:
     __hash__ = None  # like every array
 
     def __init__(self, base: Any, impl: str = "threefry2x32") -> None:
-        self._base = base  # unchecked: pytree unflattening passes tracers and placeholders
+        self._base = base  # the data: an Array (a PendingArray while a jit computes it)
         self.impl = impl
 
     @property
@@ -62,8 +59,9 @@ class PRNGKeyArray:
 
     @property
     def aval(self) -> ShapedArray:
-        """The keys' abstract value: their shape and key dtype (`key<fry>[2]`)."""
-        return ShapedArray(self.shape, self.dtype)
+        """The keys' abstract value: their shape and key dtype (`key<fry>[2]`), interned as an
+        Array's (jit's fast path keys on its identity)."""
+        return interned(self.shape, self.dtype, False)
 
     @property
     def ndim(self) -> int:
@@ -121,8 +119,14 @@ class PRNGKeyArray:
     def __iter__(self) -> Iterator[PRNGKeyArray]:
         return (self[i] for i in range(len(self)))
 
-    def __getitem__(self, index: Any) -> PRNGKeyArray:
+    # `jnp` indexing (`core/numpy/array_methods.py` sets it): the primitives on keys that a
+    # traced index needs, as a traced key array is indexed
+    traced_getitem: Any = None
+
+    def __getitem__(self, index: Any) -> Any:
         index = index if isinstance(index, tuple) else (index,)
+        if any(hasattr(i, "_trace") for i in index):  # a traced index: primitives on keys
+            return type(self).traced_getitem(self, index)
         if any(i is Ellipsis for i in index):  # keep the data's word axis out of the ellipsis
             index = (*index, slice(None))
         return PRNGKeyArray(self._base[index], self.impl)
@@ -149,30 +153,23 @@ class PRNGKeyArray:
         perm = tuple(a % self.ndim for a in axes) if axes else tuple(reversed(range(self.ndim)))
         return PRNGKeyArray(self._base.transpose((*perm, self.ndim)), self.impl)
 
-    def __eq__(self, other: object) -> Any:
-        if not isinstance(other, PRNGKeyArray):
-            _no_arithmetic("equal", self, other)
-        return (self._base == other._base).all(axis=-1)
-
-    def __ne__(self, other: object) -> Any:
-        if not isinstance(other, PRNGKeyArray):
-            _no_arithmetic("not_equal", self, other)
-        return (self._base != other._base).any(axis=-1)
-
-    def __neg__(self) -> Any:
-        raise TypeError(
-            f"neg does not accept dtype {self.dtype}. Accepted dtypes are subtypes of integer, "
-            "floating, complexfloating."
-        )
-
-    def __abs__(self) -> Any:
-        raise TypeError(
-            f"abs does not accept dtype {self.dtype}. Accepted dtypes are subtypes of floating, "
-            "complexfloating, signedinteger."
+    def astype(self, dtype: Any) -> Any:
+        """Concrete keys have no `astype` (JAX's eager error; traced keys raise `Cannot
+        convert_element_type`)."""
+        raise KeyArrayMethodError(
+            "Cannot call abstract method astype\nKeys convert to no other dtype: "
+            "random.key_data(keys) is their uint32 data."
         )
 
     def copy(self) -> PRNGKeyArray:
         return PRNGKeyArray(self._base.copy(), self.impl)
+
+    def delete(self) -> None:
+        """Frees the keys' data (a donated argument of `jit`)."""
+        self._base.delete()
+
+    def is_deleted(self) -> bool:
+        return self._base.is_deleted()
 
     def block_until_ready(self) -> PRNGKeyArray:
         if hasattr(self._base, "block_until_ready"):
@@ -193,47 +190,3 @@ class PRNGKeyArray:
         return f"Array({self.shape}, dtype={self.dtype}) overlaying:\n{data}"
 
     __str__ = __repr__
-
-
-def _no_arithmetic(name: str, *args: object) -> None:
-    """JAX's TypeError for `name` (jnp's name) applied to key arrays and numbers."""
-    found = []
-    for x in args:
-        try:
-            found.append(str(dtypes.dtype_and_weak(x)[0]))
-        except TypeError:
-            found.append(type(x).__name__)
-    raise TypeError(f"{name} does not accept dtypes {', '.join(found)}.")
-
-
-def _arithmetic(name: str, reflected: bool = False):
-    def op(self: PRNGKeyArray, other: object) -> Any:
-        _no_arithmetic(name, *((other, self) if reflected else (self, other)))
-
-    return op
-
-
-# Keys have no arithmetic (JAX's errors, named by the jnp function each operator calls)
-for _dunder, _name in {
-    "add": "add",
-    "sub": "subtract",
-    "mul": "multiply",
-    "truediv": "true_divide",
-    "floordiv": "floor_divide",
-    "mod": "remainder",
-    "pow": "power",
-    "and": "bitwise_and",
-    "or": "bitwise_or",
-    "xor": "bitwise_xor",
-    "lshift": "left_shift",
-    "rshift": "right_shift",
-}.items():
-    setattr(PRNGKeyArray, f"__{_dunder}__", _arithmetic(_name))
-    setattr(PRNGKeyArray, f"__r{_dunder}__", _arithmetic(_name, reflected=True))
-
-
-tree_util.register_pytree_node(
-    PRNGKeyArray,
-    lambda k: ((k._base,), k.impl),
-    lambda impl, children: PRNGKeyArray(*children, impl),
-)

@@ -1,9 +1,9 @@
 """Keys, bits and the basic samplers of `core.random`: JAX's counter-based PRNG, bit for bit.
 
-`key(seed)` returns a typed key array (shape (), dtype `key<fry>`: `core/prng_key.py`, a wrapper
-of the key's `uint32[2]` data), `PRNGKey(seed)` the raw `uint32[2]` data, as in JAX. Every
-function takes either: it unwraps a typed key, and returns typed keys from typed ones. Inside,
-keys are key avals of JAX's key primitives (`random_wrap` of the data, then `random_bits`,
+`key(seed)` returns a typed key array (shape (), dtype `key<fry>`: `core/prng_key.py`, whose
+data is the key's `uint32[2]`), `PRNGKey(seed)` the raw `uint32[2]` data, as in JAX. Every
+function takes either, and returns typed keys from typed ones. Inside, keys are key avals of
+JAX's key primitives (a typed key as it is, raw data through `random_wrap`; then `random_bits`,
 `random_split`, `random_fold_in`: `core/prims/prng.py`, which computes them with the
 `threefry2x32` hash), so every function works under `jit`, `vmap` (e.g. over `split(key, n)`)
 and `grad`, and the samplers JAX jits (`_normal`, `_normal_real`, `_uniform`, `_bernoulli`,
@@ -140,7 +140,8 @@ def key(seed: Any, *, impl: str | None = None, dtype: Any = None) -> PRNGKeyArra
                 "Cannot specify both `impl` and `dtype` arguments to jax.random.key"
             )
         impl = dtype
-    return PRNGKeyArray(_seed_data("key", seed, impl), _check_impl(impl))
+    impl = _IMPLS[_check_impl(impl)]
+    return prng.random_seed(_seed("key", seed), impl)
 
 
 def PRNGKey(seed: Any, *, impl: str | None = None) -> Any:  # noqa: N802  (JAX's name)
@@ -155,13 +156,14 @@ def PRNGKey(seed: Any, *, impl: str | None = None) -> Any:  # noqa: N802  (JAX's
     Returns:
       The key data, a `uint32[2]` (or `uint32[4]`) array.
     """
-    return _seed_data("PRNGKey", seed, impl)
-
-
-def _seed_data(ctor_name: str, seed: Any, impl: Any) -> Any:
-    """The key data `ctor_name` (`key` or `PRNGKey`) makes from `seed`, checked as JAX's."""
     impl = _IMPLS[_check_impl(impl)]
-    if isinstance(seed, PRNGKeyArray):
+    return prng.random_unwrap(prng.random_seed(_seed("PRNGKey", seed), impl))
+
+
+def _seed(ctor_name: str, seed: Any) -> Any:
+    """The seed `ctor_name` (`key` or `PRNGKey`) takes, checked as JAX's: an integer scalar (a
+    Python int as int64, int32 without x64)."""
+    if typed(seed):
         raise PRNGKeyError(
             f"{ctor_name} accepts a scalar seed, but was given a PRNG key.\n"
             "Split or fold in the key instead (random.split(key), random.fold_in(key, i))."
@@ -182,7 +184,7 @@ def _seed_data(ctor_name: str, seed: Any, impl: Any) -> Any:
         )
     if isinstance(seed, int):
         seed = Array(np.asarray(np.int64(seed), dtype=dtypes.canonicalize_dtype(np.int64)))
-    return prng.random_unwrap(prng.random_seed(seed, impl))
+    return seed
 
 
 def _check_impl(impl: Any) -> str:
@@ -212,7 +214,8 @@ def key_data(keys: Any) -> Any:
     Returns:
       The data, a `uint32[*keys.shape, 2]` array.
     """
-    return _check_key("key_data", keys, batched=True)
+    keys = _check_key("key_data", keys, batched=True)
+    return prng.random_unwrap(keys) if typed(keys) else keys
 
 
 def wrap_key_data(
@@ -235,18 +238,23 @@ def wrap_key_data(
             "give one."
         )
     name = _check_impl(impl if dtype is None else dtype)
-    if isinstance(key_bits_array, PRNGKeyArray):
+    if typed(key_bits_array):
         raise PRNGKeyError(
             "wrap_key_data takes uint32 key data, but was given a key array; it is a key "
             "array already (key_data(keys) is its data)."
         )
     data = _check_data("wrap_key_data", ensure_array(key_bits_array), _words(name), name)
-    return PRNGKeyArray(data, name)
+    return prng.random_wrap(data, _IMPLS[name])
 
 
-def _typed_like(key: Any, data: Any) -> Any:
-    """`data` (new keys) typed if `key` was."""
-    return PRNGKeyArray(data, key.impl) if isinstance(key, PRNGKeyArray) else data
+def typed(key: Any) -> bool:
+    """Whether `key` is a typed key array (or a traced one), not raw key data."""
+    return type(getattr(key, "dtype", None)) is dtypes.KeyDType
+
+
+def _typed_like(key: Any, keys: Any) -> Any:
+    """New keys `keys` (a key aval) as `key` was given: typed, or as raw data."""
+    return keys if typed(key) else prng.random_unwrap(keys)
 
 
 def _words(name: str) -> int:
@@ -255,7 +263,7 @@ def _words(name: str) -> int:
 
 def _impl(key: Any) -> prng.PRNGImpl:
     """The implementation of `key`: a typed key's, else that of the `key_scope` (raw data)."""
-    return _IMPLS[key.impl if isinstance(key, PRNGKeyArray) else _IMPL.get()]
+    return prng.impl_of(key.dtype) if typed(key) else _IMPLS[_IMPL.get()]
 
 
 def _wrap(data: Any) -> Any:
@@ -268,7 +276,7 @@ def _wrap(data: Any) -> Any:
 
 def _key_arg(name: str, key: Any) -> Any:
     """JAX's `_check_prng_key`: a single key (typed, or raw data in scope) as a key aval."""
-    return prng.random_wrap(_check_key(name, key), _impl(key))
+    return _as_keys(_check_key(name, key))
 
 
 def _as_keys(key: Any) -> Any:
@@ -284,7 +292,7 @@ def _unstack_keys(keys: Any, num: int) -> list[Any]:
 def key_scope(key: Any) -> Any:
     """The context a `core.random` function runs in: on a typed key, bare key data inside it
     (the keys the function splits and passes on) is data of that key's implementation."""
-    return _Scope(key.impl if isinstance(key, PRNGKeyArray) else None)
+    return _Scope(prng.impl_of(key.dtype).name if typed(key) else None)
 
 
 def impl_scope(name: str) -> Any:
@@ -313,16 +321,16 @@ def split(key: Any, num: int | Sequence[int] = 2) -> Any:
     `split(key, n)[i] == fold_in(key, i)` for threefry2x32 keys; an rbg key splits each of its
     two threefry halves so; an unsafe_rbg key takes every tenth row of XLA's random bits.
     """
-    keys = prng.random_wrap(_check_key("split", key), _impl(key))
+    keys = _key_arg("split", key)
     # JAX's `operator.index` of each size: `split(key, 3.0)` is Python's TypeError
     shape = _shape(tuple(operator.index(n) for n in (num if isinstance(num, Sequence) else (num,))))
-    return _typed_like(key, prng.random_unwrap(prng.random_split(keys, shape)))
+    return _typed_like(key, prng.random_split(keys, shape))
 
 
 def fold_in(key: Any, data: Any) -> Any:
     """A new key from `key` and a 32-bit integer `data` (the hash of counter `[0, data]`; of
     each half of an rbg key; an unsafe_rbg key is xored with bits drawn from `data`)."""
-    keys = prng.random_wrap(_check_key("fold_in", key), _impl(key))
+    keys = _key_arg("fold_in", key)
     if isinstance(data, int):
         data = Array(np.asarray(data, dtype=dtypes.uint32))  # raises OverflowError like JAX
     data = sh.convert_element_type(ensure_array(data), dtypes.uint32)
@@ -332,23 +340,29 @@ def fold_in(key: Any, data: Any) -> Any:
             "!= (). Use jax.vmap for batching.\nMap over the data: "
             "vmap(lambda d: fold_in(key, d))(data)."
         )
-    return _typed_like(key, prng.random_unwrap(prng.random_fold_in(keys, data)))
+    return _typed_like(key, prng.random_fold_in(keys, data))
 
 
 def _check_key(name: str, key: Any, batched: bool = False) -> Any:
-    """The `uint32[..., words]` data of `key` (a typed key array, or raw data: threefry's,
-    or inside `key_scope` that implementation's), checked: a single key unless `batched`."""
-    typed = isinstance(key, PRNGKeyArray)
-    data = ensure_array(key._base if typed else key)
-    data = _check_data(name, data, _words(key.impl if typed else _IMPL.get()), None)
+    """`key` checked: a typed key array (or traced keys) as it is, raw data (threefry's, or
+    inside `key_scope` that implementation's) checked to be `uint32[..., words]`; a single key
+    unless `batched`."""
+    if typed(key):
+        if not batched and get_aval(key).ndim != 0:
+            raise BatchedKeyError(_batched_message(name, get_aval(key).shape))
+        return key
+    data = _check_data(name, ensure_array(key), _words(_IMPL.get()), None)
     if not batched and get_aval(data).ndim != 1:
-        shape = get_aval(data).shape[:-1] if typed else get_aval(data).shape
-        raise BatchedKeyError(
-            f"{name} accepts a single key, but was given a key array of shape {shape} != (). "
-            f"Use jax.vmap for batching.\nMap over the keys: "
-            f"vmap(lambda k: {name}(k, ...))(keys)."
-        )
+        raise BatchedKeyError(_batched_message(name, get_aval(data).shape))
     return data
+
+
+def _batched_message(name: str, shape: tuple[int, ...]) -> str:
+    """JAX's message for a batch of keys given to a function of one key, and the fix."""
+    return (
+        f"{name} accepts a single key, but was given a key array of shape {shape} != (). "
+        f"Use jax.vmap for batching.\nMap over the keys: vmap(lambda k: {name}(k, ...))(keys)."
+    )
 
 
 def _check_data(name: str, data: Any, words: int, impl: str | None) -> Any:
@@ -376,6 +390,8 @@ def _check_data(name: str, data: Any, words: int, impl: str | None) -> Any:
 def _split_keys(key: Any, num: int = 2) -> list[Any]:
     """`split(key, num)` as a list of `num` keys."""
     keys = split(key, num)
+    if typed(keys):
+        return _unstack_keys(keys, num)
     words = get_aval(keys).shape[-1]
     return [sh.reshape(ix.slice(keys, (i, 0), (i + 1, words)), (words,)) for i in range(num)]
 
@@ -531,7 +547,10 @@ def _uniform_jit(key: Any, minval: Any, maxval: Any, shape: tuple, dtype: np.dty
     # XLA's CPU back end computes `floats * span + minval` as one FMA (float32, float64); staged,
     # the program holds JAX's `mul` and `add`, which `jit` contracts (`core/jit/simplify.py`).
     if finfo.nmant < 16 or staging():  # float16/bfloat16: XLA rounds each step in the type
-        return ew.max(minval, ew.add(ew.mul(floats, span), minval))
+        out = ew.add(ew.mul(floats, span), minval)
+        # JAX's `lax.reshape` to `shape` binds a reshape for a scalar (it skips equal shapes
+        # only for arrays of rank 1 or more)
+        return ew.max(minval, out if shape else sh.reshape_p.bind(out, new_sizes=()))
     return ew.max(minval, prng.fma(floats, span, minval))
 
 

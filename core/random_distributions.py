@@ -50,13 +50,11 @@ from core.prims import prng, sorting
 from core.prims import reductions as red
 from core.prims import shapes as sh
 from core.prims.control_flow import scan, while_loop
-from core.prng_key import PRNGKeyArray
 from core.random_base import (
     _as_keys,
     _check_impl,
     _check_key,
     _dtype_arg,
-    _impl,
     _normal,
     _param,
     _sample_shape,
@@ -68,6 +66,7 @@ from core.random_base import (
     exponential,
     impl_scope,
     rademacher,
+    typed,
 )
 from core.trace import get_aval
 
@@ -132,14 +131,13 @@ def _quiet(fn: Any) -> Any:
 def clone(key: Any) -> Any:
     """A copy of `key` for deliberate reuse (the identity, `random_clone`: there is no key-reuse
     checker)."""
-    keys = prng.random_wrap(_check_key("clone", key, batched=True), _impl(key))
-    return _typed_like(key, prng.random_unwrap(prng.random_clone(keys)))
+    return _typed_like(key, prng.random_clone(_as_keys(_check_key("clone", key, batched=True))))
 
 
 def key_impl(keys: Any) -> str:
     """The name of the PRNG implementation of `keys` (`"threefry2x32"` for raw data)."""
-    _check_key("key_impl", keys, batched=True)
-    return keys.impl if isinstance(keys, PRNGKeyArray) else "threefry2x32"
+    keys = _check_key("key_impl", keys, batched=True)
+    return prng.impl_of(keys.dtype).name if typed(keys) else "threefry2x32"
 
 
 def key_dtype(impl_spec: Any = None) -> dtypes.KeyDType:
@@ -152,7 +150,7 @@ def key_dtype(impl_spec: Any = None) -> dtypes.KeyDType:
     Returns:
       The key dtype.
     """
-    return PRNGKeyArray(None, _check_impl(impl_spec)).dtype
+    return prng.key_dtype(prng.IMPLS[_check_impl(impl_spec)])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from core.array_base import ArrayBase
 from core.avals import ShapedArray
 from core.config import config
 from core.debug_nans import check_primitive_outputs
+from core.prng_key import PRNGKeyArray
 
 
 class Trace:
@@ -122,9 +123,9 @@ def to_numpy(x: Any, aval: ShapedArray | None = None) -> np.ndarray:
 
 
 def as_value(x: Any) -> Any:
-    """Arrays and tracers pass through; anything else (Python or numpy scalars and arrays)
-    becomes a concrete `Array` with its canonical dtype."""
-    return x if isinstance(x, (Array, Tracer)) else asarray_concrete(x)
+    """Arrays, key arrays and tracers pass through; anything else (Python or numpy scalars and
+    arrays) becomes a concrete `Array` with its canonical dtype."""
+    return x if isinstance(x, (Array, Tracer, PRNGKeyArray)) else asarray_concrete(x)
 
 
 class EvalTrace(Trace):
@@ -140,7 +141,7 @@ class EvalTrace(Trace):
                 f"JAX tried to execute function {prim.name}, but the no_execution config "
                 "option is set"
             )
-        if prim.on_keys:
+        if prim.on_keys or prim.higher_order and _returns_keys(out_aval):
             return on_keys(prim, args, params, out_aval)
         try:
             vals = [to_numpy(a) for a in args]
@@ -158,6 +159,11 @@ class EvalTrace(Trace):
         if placement.committed_to_device:  # results follow committed inputs (`core.committed`)
             return placement.follow_primitive(out, list(args), prim.name, params, out_aval)
         return out
+
+
+def _returns_keys(out_avals: list) -> bool:
+    """Whether a higher-order primitive's results hold keys (computed on their data)."""
+    return any(type(a.dtype) is dtypes.KeyDType for a in out_avals)
 
 
 eval_trace = EvalTrace()

@@ -17,7 +17,9 @@ matched to a target tree by key path, never by position, so a mismatch is report
 ``kind`` is ``"array"``, ``"npscalar"`` for a numpy scalar, or, for a Python scalar leaf,
 ``"int"``, ``"float"``, ``"bool"`` or ``"complex"``; an ``"array"`` entry that was a
 ``core.Array`` has ``"type": "Array"`` (readers before it ignore the key), so restoring without
-a target gives an Array again, as Flax's (Orbax) checkpoints do.
+a target gives an Array again, as Flax's (Orbax) checkpoints do. A typed PRNG key array
+(`random.key`) is ``"kind": "key"``: its uint32 data (`random.key_data`) with ``"impl"``, its
+implementation's name, and restores as a key array of that implementation.
 
 ``save_checkpoint(..., format="msgpack")`` writes Flax's format instead: the bytes of
 ``flax.serialization.to_bytes(target)`` (see `train.serialization`), which Flax's
@@ -50,7 +52,7 @@ from typing import Any
 import numpy as np
 
 import core.numpy as jnp
-from core import dtypes, tree_util
+from core import dtypes, random, tree_util
 from core.array import Array
 
 from . import orbax, serialization
@@ -88,6 +90,8 @@ def _simple_key(k: Any) -> str:
 
 
 def _leaf_to_array(path: str, leaf: Any) -> tuple[np.ndarray, str]:
+    if _is_key(leaf):  # a typed key array: its data
+        return np.asarray(random.key_data(leaf)), "key"
     kind = _SCALAR_KINDS.get(type(leaf))
     if kind is None and isinstance(leaf, np.generic):
         kind = "npscalar"
@@ -99,6 +103,10 @@ def _leaf_to_array(path: str, leaf: Any) -> tuple[np.ndarray, str]:
     if dtypes.kind(array.dtype) not in "biufc":
         raise UnsupportedLeafError(path, leaf)
     return array, kind
+
+
+def _is_key(leaf: Any) -> bool:
+    return isinstance(getattr(leaf, "dtype", None), dtypes.KeyDType)
 
 
 def _checkpoint_path(ckpt_dir: Path, step: int, prefix: str) -> Path:
@@ -245,6 +253,7 @@ def encode_checkpoint(target: Any, step: int, format: str = "npz") -> dict[str, 
                 "dtype": array.dtype.name,
                 "kind": kind,
                 **({"type": "Array"} if isinstance(leaf, Array) else {}),
+                **({"impl": random.key_impl(leaf)} if kind == "key" else {}),
             }
         )
     header = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "step": int(step)}
@@ -423,7 +432,9 @@ def _nest(header: dict, arrays: list[np.ndarray]) -> dict:
         *parents, last = entry["keys"]
         for k in parents:
             node = node.setdefault(k, {})
-        if entry["kind"] != "array":
+        if entry["kind"] == "key":
+            array = random.wrap_key_data(array, impl=entry["impl"])
+        elif entry["kind"] != "array":
             array = _to_python(array, entry["kind"])
         node[last] = jnp.asarray(array) if entry.get("type") == "Array" else array
     for keys in header.get("empty", []):
@@ -509,6 +520,12 @@ def _restore_into(path: Path, target: Any, header: dict, arrays: list[np.ndarray
                 changed.append(f"{name}: {stored_desc} vs Python {type(leaf).__name__}")
             else:
                 leaves.append(type(leaf)(array.item()))
+            continue
+        if _is_key(leaf):  # compared and restored as its data
+            if entry["kind"] != "key" or entry["impl"] != random.key_impl(leaf):
+                changed.append(f"{name}: {stored_desc} vs keys {leaf.dtype}{list(leaf.shape)}")
+            else:
+                leaves.append(random.wrap_key_data(array, impl=entry["impl"]))
             continue
         shape = tuple(leaf.shape) if hasattr(leaf, "shape") else np.shape(leaf)
         dtype = np.dtype(leaf.dtype) if hasattr(leaf, "dtype") else np.asarray(leaf).dtype

@@ -56,12 +56,14 @@ from core.jit.kernel_call import concrete_inputs as _concrete_inputs
 from core.jit.stages import Lowered, Traced, check_compiled_call
 from core.named_sharding import place
 from core.primitive import Primitive
+from core.prims import prng
 from core.prims.control_flow import common as _derived_jaxprs  # memo
 from core.prims.control_flow import eager_program
 from core.prims.control_flow.common import (  # they split control-flow bodies too
     jvp_jaxpr,
     partial_eval_jaxpr,
 )
+from core.prng_key import PRNGKeyArray
 from core.ref import Ref
 from core.sharding_base import Sharding, SingleDeviceSharding
 from core.trace import Tracer, as_value, get_aval, set_current_trace
@@ -114,7 +116,8 @@ def executable(jaxpr: ir.Jaxpr, backend: str, name: str = "fun") -> Callable[...
                 len(jaxpr.eqns),
                 backend,
             )
-        exe = per[backend] = _compile(jaxpr, backend, name)
+        # a program taking or returning keys runs on their data (`physicalize`)
+        exe = per[backend] = _compile(prng.physicalize(jaxpr)[0], backend, name)
     return exe
 
 
@@ -310,7 +313,7 @@ def _filled(cell: Any) -> bool:
 
 
 def _to_input(x: Any, aval: ShapedArray) -> Any:
-    if isinstance(x, (Array, Tracer)) or type(x) in (bool, int, float, complex):
+    if isinstance(x, (Array, Tracer, PRNGKeyArray)) or type(x) in (bool, int, float, complex):
         return x  # a Python scalar stays a literal of its value, as JAX prints it
     return Array(np.asarray(x, dtype=aval.dtype), aval.weak_type)
 
@@ -668,7 +671,10 @@ class Jitted:
             entry.cost = dispatch.estimate_us(entry.jaxpr)
             entry.ordered = ir.has_effects(entry.jaxpr)
             entry.const_vals = [
-                _contiguous(np.asarray(c), v.aval) for c, v in zip(entry.consts, entry.jaxpr.invars)
+                c._base._value
+                if isinstance(c, PRNGKeyArray)
+                else _contiguous(np.asarray(c), v.aval)
+                for c, v in zip(entry.consts, entry.jaxpr.invars)
             ]
         kernel = getattr(entry.exe, "kernel", None)
         if kernel is None:  # the numpy backend returns a list of arrays

@@ -41,6 +41,8 @@ from core.jit.kernel_call import as_c, concrete_inputs, reraise_signal, ticks
 from core.jit.threads import FOLLOW_MIN_US as _FOLLOW_MIN_US
 from core.jit.threads import follow_on_caller as _follow_on_caller
 from core.pending import PendingArray
+from core.prims import prng
+from core.prng_key import PRNGKeyArray
 from core.profiler import hooks as _profiler
 from core.sharding_propagation import jaxpr_specs
 from core.trace import EvalTrace, current_trace
@@ -62,16 +64,24 @@ def output_builder(out_avals: list[ShapedArray], out_tree: Any, head: str, exprs
       two siblings: `build.pend(task)`, the output tree of `PendingArray`s of `task` and the
       list of its leaves, and `build.fill(leaves, r)`, which gives those their values.
     """
-    namespace: dict = {"A": Array, "P": PendingArray, "new": object.__new__}
-    lines, pending, filling = [], [], []
+    namespace: dict = {"A": Array, "P": PendingArray, "K": PRNGKeyArray, "new": object.__new__}
+    lines, pending, filling, keys = [], [], [], []
     for k, (expr, a) in enumerate(zip(exprs, out_avals, strict=True)):
+        if prng.is_key(a):  # keys: an Array of their data (`d{k}`), wrapped
+            keys.append((k, prng.impl_of(a.dtype).name))
+            a = prng.physical_aval(a)
         namespace[f"v{k}"] = interned(a.shape, a.dtype, a.weak_type)
         # Array(...) without the call of __init__: a quarter cheaper, 20 outputs save 0.7 us
         lines.append(f"a{k} = new(A); a{k}._value = {expr}; a{k}._aval = v{k}")
         pending.append(f"a{k} = new(P); a{k}._aval = v{k}; a{k}._pending = t")
         filling.append(f"a = o[{k}]; a._value = {expr}; a.__class__ = A")
     names = [f"a{k}" for k in range(len(exprs))]
-    body = out_tree.builder_source(names, namespace)
+    wrapped = list(names)
+    for k, impl in keys:
+        wrapped[k] = f"d{k}"
+        for part in (lines, pending):
+            part.append(f"d{k} = K(a{k}, {impl!r})")
+    body = out_tree.builder_source(wrapped, namespace)
     code, pend, fill = ("".join(f"    {ln}\n" for ln in part) for part in (lines, pending, filling))
     exec(f"def build(r):\n    {head}\n{code}    return {body}\n", namespace)
     exec(f"def pend(t):\n{pend}    return {body}, [{', '.join(names)}]\n", namespace)

@@ -34,6 +34,7 @@ from core import ir, tree_util
 from core.array import Array
 from core.avals import interned
 from core.errors import JaxRuntimeError
+from core.prng_key import PRNGKeyArray
 from core.ref import Ref
 from core.sharding import is_pmap_layout
 from core.trace import get_aval
@@ -215,7 +216,8 @@ def delete_donated(
         picked = usable([get_aval(leaves[i]) for i in order], [get_aval(outs[k]) for k in fresh])
         taken = memo[(order, fresh)] = tuple(order[k] for k in picked)
     _check_reuse(leaves, taken)
-    return _delete([leaves[i] for i in taken if isinstance(leaves[i], Array)], out, outs)
+    doomed = [leaves[i] for i in taken if isinstance(leaves[i], (Array, PRNGKeyArray))]
+    return _delete(doomed, out, outs)
 
 
 def delete_donated_shards(

@@ -22,6 +22,7 @@ from core.array import Array
 from core.avals import ShapedArray, interned, typed
 from core.config import config
 from core.jit.errors import JitArgumentError
+from core.prng_key import PRNGKeyArray
 from core.trace import Tracer
 
 ticks = itertools.count()  # the clock of a cache entry's `used` (least recently used goes)
@@ -43,7 +44,7 @@ def leaf_key(x: Any) -> Any:
     """The part of the cache key one dynamic leaf contributes: (shape, dtype, weak type), and
     inside a `shard_map` body the mesh axes a tracer varies along and their order (`key_aval`
     turns it back into the aval the function is traced on)."""
-    if isinstance(x, (Array, Tracer)):
+    if isinstance(x, (Array, Tracer, PRNGKeyArray)):
         a = x.aval
         if getattr(a, "vma", None):
             return (a.shape, a.dtype, a.weak_type, a.vma, a.order)
@@ -71,7 +72,7 @@ def key_aval(key: tuple) -> ShapedArray:
 def abstract_leaf_key(x: Any) -> Any:
     """`leaf_key` of a leaf given to `jit(f).trace`/`.lower`, which may also be abstract: any
     object with `shape` and `dtype` (a `ShapeDtypeStruct`), as in JAX."""
-    if isinstance(x, (Array, Tracer, np.ndarray, np.generic, *_SCALAR_TYPES)):
+    if isinstance(x, (Array, Tracer, PRNGKeyArray, np.ndarray, np.generic, *_SCALAR_TYPES)):
         return leaf_key(x)
     shape, dtype = getattr(x, "shape", None), getattr(x, "dtype", None)
     if shape is None or dtype is None:
@@ -86,8 +87,8 @@ _numpy_avals: dict[tuple, ShapedArray] = {}
 
 def concrete_inputs(leaves: list) -> tuple[list | None, list | None]:
     """The interned avals and the kernel inputs of concrete leaves (Arrays, numpy arrays and
-    Python scalars: C-contiguous numpy arrays of their canonical dtypes), or (None, None) if
-    some leaf is not concrete (a tracer)."""
+    Python scalars: C-contiguous numpy arrays of their canonical dtypes; key arrays: their key
+    aval and their data), or (None, None) if some leaf is not concrete (a tracer)."""
     avals, vals = [], []
     for x in leaves:
         t = type(x)
@@ -107,6 +108,9 @@ def concrete_inputs(leaves: list) -> tuple[list | None, list | None]:
         elif isinstance(x, Array):  # a PendingArray: its value (waiting for it)
             aval = x._aval
             v = x._value
+        elif t is PRNGKeyArray:  # the program runs on the keys' data
+            aval = x.aval
+            v = x._base._value
         else:
             return None, None
         avals.append(aval)

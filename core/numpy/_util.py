@@ -16,6 +16,7 @@ from core.config import config
 from core.errors import (
     AxisError,
     ConcretizationTypeError,
+    KeyArithmeticError,
     RankPromotionError,
     RankPromotionWarning,
     ShapeError,
@@ -23,6 +24,7 @@ from core.errors import (
 from core.prims import elementwise as ew
 from core.prims import indexing as ix
 from core.prims import shapes as sh
+from core.prng_key import PRNGKeyArray
 from core.ref import AbstractRef, Ref
 from core.trace import Tracer, current_trace, eval_trace, get_aval
 
@@ -69,8 +71,8 @@ def canonical_shape(shape: Any, one: type = tuple) -> tuple[int, ...]:
 
 
 def ensure_array(x: Any) -> Any:
-    """Arrays and tracers pass through; anything else becomes a concrete Array."""
-    if isinstance(x, (Array, Tracer)):
+    """Arrays, key arrays and tracers pass through; anything else becomes a concrete Array."""
+    if isinstance(x, (Array, Tracer, PRNGKeyArray)):
         return x
     if isinstance(x, (list, tuple)) and any(isinstance(e, Tracer) for e in _iter_nested(x)):
         return stack_leading([ensure_array(e) for e in x])
@@ -292,16 +294,27 @@ def promote_args(
 
 
 def _raise_for_keys(name: str, args: tuple) -> None:
-    """JAX's error for arithmetic between key arrays and numbers (`key + 1`), if a key array
-    is among `args`."""
+    """JAX's error for arithmetic between key arrays and numbers (`key + 1`), or on key arrays
+    alone where JAX asks numpy for their dtype (`key / key`), if a key array is among `args`."""
     found = [dtypes.dtype_and_weak(a)[0] for a in args]
+    if all(isinstance(d, dtypes.KeyDType) for d in found):
+        raise KeyArithmeticError(f"Cannot interpret '{found[0]}' as a data type") from None
     if any(isinstance(d, dtypes.KeyDType) for d in found):
-        raise TypeError(f"{name} does not accept dtypes {', '.join(map(str, found))}.") from None
+        raise KeyArithmeticError(
+            f"{name} does not accept dtypes {', '.join(map(str, found))}."
+        ) from None
+
+
+def check_no_keys(name: str, *args: Any) -> None:
+    """Raises JAX's error of jnp function `name` on key arrays (`_raise_for_keys`)."""
+    if any(type(getattr(a, "dtype", None)) is dtypes.KeyDType for a in args):
+        _raise_for_keys(name, args)
 
 
 def promote_args_numeric(name: str, *args: Any, lax_shapes: bool = False) -> list[Any]:
     """`promote_args`, with bool promoted to the default int (JAX's arithmetic on bools)."""
     check_arraylike(name, *args)
+    check_no_keys(name, *args)
     dt, weak = dtypes.result_type_and_weak(*args)
     if dt == np.bool_:
         dt = dtypes.default_int()

@@ -28,6 +28,7 @@ from core.numpy.selection import choose, compress
 from core.prims import elementwise as ew
 from core.prims.random_bits import bitcast_convert_type
 from core.prims.rev import rev
+from core.prng_key import PRNGKeyArray
 
 
 def _swap(fn):
@@ -82,10 +83,12 @@ def _divmod(a, b):
 
 
 def _lshift(a, b):
+    _util.check_no_keys("left_shift", a, b)
     return ew.shift_left(*promote_args("left_shift", a, b))
 
 
 def _rshift(a, b):
+    _util.check_no_keys("right_shift", a, b)
     x, y = promote_args("right_shift", a, b)
     if x.dtype.kind == "u":
         return ew.shift_right_logical(x, y)
@@ -93,20 +96,24 @@ def _rshift(a, b):
 
 
 def install() -> None:
-    """Attaches operators and methods to `ArrayBase` (idempotent)."""
-    for name, fn in {**_BINARY, "divmod": _divmod, "lshift": _lshift, "rshift": _rshift}.items():
-        setattr(ArrayBase, f"__{name}__", _forward(fn))
-        setattr(ArrayBase, f"__r{name}__", _swap(fn))
-    ArrayBase.__eq__ = _forward(ufuncs.equal)
-    ArrayBase.__ne__ = _forward(ufuncs.not_equal)
-    ArrayBase.__lt__ = _forward(ufuncs.less)
-    ArrayBase.__le__ = _forward(ufuncs.less_equal)
-    ArrayBase.__gt__ = _forward(ufuncs.greater)
-    ArrayBase.__ge__ = _forward(ufuncs.greater_equal)
-    ArrayBase.__neg__ = lambda self: ufuncs.negative(self)
-    ArrayBase.__pos__ = lambda self: self
-    ArrayBase.__abs__ = lambda self: ufuncs.abs(self)
-    ArrayBase.__invert__ = lambda self: ufuncs.invert(self)
+    """Attaches operators and methods to `ArrayBase` (idempotent); the operators to key arrays
+    too, so eager keys raise the errors traced ones do (JAX's)."""
+    binary = {**_BINARY, "divmod": _divmod, "lshift": _lshift, "rshift": _rshift}
+    for cls in (ArrayBase, PRNGKeyArray):
+        for name, fn in binary.items():
+            setattr(cls, f"__{name}__", _forward(fn))
+            setattr(cls, f"__r{name}__", _swap(fn))
+        cls.__eq__ = _forward(ufuncs.equal)
+        cls.__ne__ = _forward(ufuncs.not_equal)
+        cls.__lt__ = _forward(ufuncs.less)
+        cls.__le__ = _forward(ufuncs.less_equal)
+        cls.__gt__ = _forward(ufuncs.greater)
+        cls.__ge__ = _forward(ufuncs.greater_equal)
+        cls.__neg__ = lambda self: ufuncs.negative(self)
+        cls.__pos__ = lambda self: self
+        cls.__abs__ = lambda self: ufuncs.abs(self)
+        cls.__invert__ = lambda self: ufuncs.invert(self)
+    PRNGKeyArray.traced_getitem = _getitem
     ArrayBase.__getitem__ = _getitem
     ArrayBase.at = property(_at)
     ArrayBase.T = property(lambda self: shapes.transpose(self))

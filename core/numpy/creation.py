@@ -27,6 +27,7 @@ from core.numpy.where import where
 from core.prims import elementwise as ew
 from core.prims import indexing as ix
 from core.prims import shapes as sh
+from core.prng_key import PRNGKeyArray
 from core.trace import Tracer, current_trace, eval_trace, get_aval
 
 
@@ -69,6 +70,10 @@ def _array(object: Any, dtype: Any, copy: bool, ndmin: int) -> Any:
         out = object if dt is None else sh.convert_element_type(object, dt)
         if out is object and copy:
             out = _own_buffer(object)
+    elif isinstance(object, PRNGKeyArray):  # keys stay keys (their dtype converts to none)
+        if dt is not None:
+            raise ValueError(f"Cannot convert_element_type from {object.dtype} to {dt}")
+        out = object.copy() if copy else object
     elif isinstance(object, (list, tuple)) and _has_array(object):
         parts = [array(o, copy=False) for o in object]
         out = stack_leading(parts, dt)
@@ -147,7 +152,7 @@ def asarray(
     Returns:
       The array.
     """
-    if isinstance(a, (Array, Tracer)) and dtype is None:
+    if isinstance(a, (Array, Tracer, PRNGKeyArray)) and dtype is None:
         if device is None and out_sharding is None:
             return a  # as it is, on a mesh or not (JAX's asarray does not move it)
         out = a

@@ -18,6 +18,7 @@ from core.jit.library import library_jit
 from core.numpy._util import (
     astype,
     check_arraylike,
+    check_no_keys,
     ensure_array,
     promote_args,
     promote_args_inexact,
@@ -237,6 +238,8 @@ def ceil(x: Any, /) -> Any:
 def power(x: Any, y: Any, /) -> Any:
     """`x ** y`; a concrete integer exponent (a Python int or a concrete integer scalar array,
     as JAX's `operator.index` test) uses repeated multiplication, like JAX."""
+    if type(getattr(y, "dtype", None)) is dtypes.KeyDType:
+        check_no_keys("power", x, y)
     n = _concrete_index(y)
     if n is not None:
         (x,) = promote_args_numeric("power", x)

@@ -173,6 +173,8 @@ def _nary(name: str, np_fn, nargs: int, out_dtype=None, kinds: str | None = None
                 shape = broadcast_shape(name, [b.shape for b in avals])
         if kinds is not None and dtypes.kind(a0.dtype) not in kinds:
             reject_dtype(name, a0.dtype, kinds, 0 if nargs > 1 else None)
+        if name in _ORDERED and type(a0.dtype) is dtypes.KeyDType:  # keys have no order
+            reject_dtype(name, a0.dtype, _ORDERED[name], 0)
         weak = all(a.weak_type for a in avals)
         if out_dtype is None:
             if weak == a0.weak_type and shape == a0.shape:
@@ -237,6 +239,8 @@ def composed(
     return prim
 
 
+# The comparisons take every dtype but key dtypes (`eq`/`ne` compare keys): JAX's kinds
+_ORDERED = {"lt": "iufb", "le": "iufb", "gt": "iufb", "ge": "iufb"}
 _F = "fc"  # inexact kinds
 _NUM = "iufc"
 _INT = "iub"
@@ -559,7 +563,7 @@ defjvp_zero(stop_gradient_p)
 is_finite_p = unop("is_finite", np.isfinite, _F, out_dtype=dtypes.bool_)
 defjvp_zero(is_finite_p)
 
-abs_p = unop("abs", np.abs, _NUM)
+abs_p = unop("abs", np.abs, "ifc")  # JAX's: no unsigned (jnp.abs returns those unchanged)
 
 
 def _abs_jvp(g, x):

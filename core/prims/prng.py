@@ -15,17 +15,20 @@ JAX lowers its key primitives. So:
   and bits zero tangents (keys are not differentiable, as in JAX), and none is linear.
 
 The shape primitives that JAX's random functions apply to keys (`slice`, `squeeze`, `reshape`,
-`broadcast_in_dim`, `transpose`, `concatenate`, `select_n`, `copy`, and `jit_call`, whose
-body runs physically) have physical rules here too: the data's word axis stays last.
-Partial: other primitives (`gather`, `dynamic_slice`, `scan`/`cond`/`while` carrying key avals)
-raise `KeyPhysicalRuleError`; numbax's key arrays cross `jit`, `vmap` and control flow as their
-data (`core/prng_key.py`), so key avals only live inside `core.random`'s functions.
+`broadcast_in_dim`, `transpose`, `concatenate`, `stack`, `unstack`, `select_n`, `copy`,
+`dynamic_slice`, `dynamic_update_slice`, `gather`) and `eq`/`ne` have
+physical rules here too: the data's word axis stays last. A higher-order primitive with key
+operands or results (`jit_call`, `scan`, `while`, `cond`, `remat2`, ...) is bound again with
+its jaxprs made physical (`physicalize`, memoized per jaxpr), so a user's `scan` carrying keys
+or `cond` returning them runs (and compiles) on the data. Partial: other primitives (`scatter`
+on keys: `.at[]` updates of key arrays) raise `KeyPhysicalRuleError`.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import weakref
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -36,10 +39,14 @@ from core.avals import ShapedArray
 from core.errors import KeyPhysicalRuleError, PRNGKeyError
 from core.interpreters import batching
 from core.interpreters.jvp import defjvp_zero
+from core.interpreters.partial_eval import trace_to_jaxpr
 from core.ir import ClosedJaxpr, Jaxpr, Literal
 from core.primitive import Primitive
+from core.prims import dynamic_slice as ds
 from core.prims import elementwise as ew
+from core.prims import gather
 from core.prims import indexing as ix
+from core.prims import reductions as red
 from core.prims import shapes as sh
 from core.prims.random_bits import threefry2x32
 from core.prims.rng_bit_generator import rng_bit_generator
@@ -344,6 +351,16 @@ _KEY_PRIMS = {
 }
 
 
+def _vectorized(prim):
+    """JAX's `defvectorized` batching: the primitive maps over leading key (or seed) axes, so
+    the batch axis stays where it is."""
+
+    def rule(args, dims, **params):
+        return prim.bind(*args, **params), dims[0]
+
+    return rule
+
+
 def _batch_at_front(prim):
     """Batching: the batched operands' batch axes moved to the front (an unbatched `fold_in`
     operand broadcast along it unless a scalar, which the primitive broadcasts), the primitive
@@ -399,10 +416,50 @@ def _select_n_physical(avals, pred, *cases):
     return ew.select_n_p.bind(pred, *cases)
 
 
-def _call_physical(avals, *args, jaxpr, **params):
-    del avals, params
-    closed = jaxpr if isinstance(jaxpr, ClosedJaxpr) else ClosedJaxpr(jaxpr, [])
-    return run_physical(closed.jaxpr, closed.consts, args)
+def _words_of(aval: ShapedArray) -> tuple[int, ...]:
+    """The shape of one key's data (`(2,)` for threefry keys)."""
+    return physical_aval(aval).shape[aval.ndim :]
+
+
+def _dynamic_slice_physical(avals, data, *starts, slice_sizes):
+    w = _words_of(avals[0])
+    zeros = [np.zeros((), get_aval(starts[0]).dtype if starts else np.int32)] * len(w)
+    return ds.dynamic_slice_p.bind(data, *starts, *zeros, slice_sizes=(*slice_sizes, *w))
+
+
+def _dynamic_update_slice_physical(avals, data, update, *starts):
+    zeros = [np.zeros((), get_aval(starts[0]).dtype if starts else np.int32)]
+    return ds.dynamic_update_slice_p.bind(data, update, *starts, *zeros * len(_words_of(avals[0])))
+
+
+def _gather_physical(avals, data, idx, *, dimension_numbers, slice_sizes, **params):
+    # the words: a window axis of full size, the output's last
+    w = _words_of(avals[0])
+    rank = avals[1].ndim - 1 + len(dimension_numbers.offset_dims)
+    offsets = (*dimension_numbers.offset_dims, *range(rank, rank + len(w)))
+    return gather.gather_p.bind(
+        data,
+        idx,
+        dimension_numbers=dimension_numbers._replace(offset_dims=offsets),
+        slice_sizes=(*slice_sizes, *w),
+        **params,
+    )
+
+
+def _compare_physical(prim: Primitive, reduce: Primitive) -> Callable:
+    """`eq`/`ne` of keys: of their data, reduced over the word axes (all words equal)."""
+
+    def rule(avals, x, y):
+        big = max(avals, key=lambda a: a.ndim)  # a rank-0 operand broadcasts, as lax's does
+        shape, nd = physical_aval(big).shape, big.ndim
+        words = tuple(range(nd, len(shape)))
+        x, y = (
+            d if a.ndim == nd else sh.broadcast_in_dim(d, shape, words)
+            for d, a in zip((x, y), avals)
+        )
+        return reduce.bind(prim.bind(x, y), axes=words)
+
+    return rule
 
 
 _PHYSICAL: dict[str, Callable] = {
@@ -414,7 +471,13 @@ _PHYSICAL: dict[str, Callable] = {
     "concatenate": lambda avals, *ds, dimension: ix.concatenate_p.bind(*ds, dimension=dimension),
     "select_n": _select_n_physical,
     "copy": lambda avals, d: d,
-    "jit_call": _call_physical,
+    "stack": lambda avals, *ds_, axis: ix.stack_p.bind(*ds_, axis=axis),
+    "unstack": lambda avals, d, *, axis: ix.unstack_p.bind(d, axis=axis),
+    "dynamic_slice": _dynamic_slice_physical,
+    "dynamic_update_slice": _dynamic_update_slice_physical,
+    "gather": _gather_physical,
+    "eq": _compare_physical(ew.eq_p, red.reduce_and_p),
+    "ne": _compare_physical(ew.ne_p, red.reduce_or_p),
 }
 
 
@@ -441,6 +504,9 @@ def physical(prim: Primitive, avals: list, args: list, params: dict) -> Any:
     """
     entry = _KEY_PRIMS.get(prim)
     rule = entry[1] if entry is not None else _PHYSICAL.get(prim.name)
+    if rule is None and prim.higher_order:
+        params = {k: _physical_param(v) for k, v in params.items()}
+        return prim.bind(*args, **params)
     if rule is None:
         raise KeyPhysicalRuleError(
             f"{prim.name} does not accept key arrays ({', '.join(a.str_short() for a in avals)})"
@@ -448,6 +514,54 @@ def physical(prim: Primitive, avals: list, args: list, params: dict) -> Any:
             "random.wrap_key_data."
         )
     return rule(avals, *args, **params)
+
+
+def has_keys(jaxpr: Jaxpr) -> bool:
+    """Whether a jaxpr takes or returns keys."""
+    return any(is_key(v.aval) for v in (*jaxpr.constvars, *jaxpr.invars, *jaxpr.outvars))
+
+
+# jaxpr -> (its consts' ids, its physical jaxpr and consts): one physical jaxpr per jaxpr, so
+# the caches keyed on jaxprs (compiled programs, eager control flow) hit on the next call
+_physical_memo: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def physicalize(jaxpr: Jaxpr, consts: list = ()) -> tuple[Jaxpr, list]:
+    """`jaxpr` on its keys' data: its key variables become their `uint32[..., words]` data and
+    its equations on keys their physical rules (`run_physical`, traced on the data's avals).
+
+    Args:
+      jaxpr: the jaxpr (unchanged if it neither takes nor returns keys).
+      consts: the values of its constvars (key arrays among them).
+
+    Returns:
+      The physical jaxpr and the values of its constvars.
+    """
+    if not has_keys(jaxpr):
+        return jaxpr, list(consts)
+    ids = tuple(map(id, consts))
+    found = _physical_memo.get(jaxpr)
+    if found is not None and found[0] == ids:
+        return found[1], found[2]
+    data = [c._base if isinstance(c, PRNGKeyArray) else c for c in consts]
+    avals = [physical_aval(v.aval) for v in jaxpr.invars]
+    out, out_consts = trace_to_jaxpr(lambda *xs: run_physical(jaxpr, data, xs), avals, dce=False)
+    _physical_memo[jaxpr] = (ids, out, out_consts)
+    return out, out_consts
+
+
+def _physical_param(value: Any) -> Any:
+    """A higher-order primitive's parameter with its jaxprs physical (`physicalize`)."""
+    if isinstance(value, ClosedJaxpr):
+        return ClosedJaxpr(*physicalize(value.jaxpr, value.consts))
+    if isinstance(value, Jaxpr):
+        out, consts = physicalize(value)
+        if consts:
+            raise AssertionError("the physical rules of a constvar-free jaxpr close over arrays")
+        return out
+    if isinstance(value, tuple) and any(isinstance(v, (Jaxpr, ClosedJaxpr)) for v in value):
+        return tuple(_physical_param(v) for v in value)
+    return value
 
 
 def run_physical(jaxpr: Jaxpr, consts: list, args: list) -> list:
@@ -485,11 +599,14 @@ def _impl(prim: Primitive, *args: Any, **params: Any) -> Any:
     return eval_on_keys(prim, args, params, out_aval)
 
 
+# JAX batches these with the batch axis at the front (`random_wrap`: data's axes end in the
+# words; `random_fold_in`: keys and messages broadcast); the others are vectorized
+_AT_FRONT = {random_wrap_p, random_fold_in_p}
 for _prim, (_abstract_eval, _) in _KEY_PRIMS.items():
     _prim.on_keys = True
     _prim.def_impl(functools.partial(_impl, _prim))
     _prim.def_abstract_eval(_abstract_eval)
-    _prim.def_batch(_batch_at_front(_prim))
+    _prim.def_batch(_batch_at_front(_prim) if _prim in _AT_FRONT else _vectorized(_prim))
     defjvp_zero(_prim)
 trace.on_keys = eval_on_keys
 

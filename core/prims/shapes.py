@@ -18,7 +18,7 @@ from core import ad_util, dtypes
 from core.ad_util import Zero
 from core.array import Array, placement
 from core.avals import ShapedArray
-from core.errors import DTypeError, ShapeError
+from core.errors import DTypeError, KeyDTypeConversionError, ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import defjvp_zero, deflinear
 from core.primitive import Primitive, jax_params
@@ -323,9 +323,15 @@ def _convert_batch(args, dims, **params):
 
 
 convert_element_type_p.def_impl(_convert_impl)
-convert_element_type_p.def_abstract_eval(
-    lambda x, *, new_dtype, weak_type: ShapedArray(x.shape, new_dtype, weak_type)
-)
+
+
+def _convert_abstract_eval(x, *, new_dtype, weak_type):
+    if x.dtype != new_dtype and dtypes.KeyDType in (type(x.dtype), type(new_dtype)):
+        raise KeyDTypeConversionError(f"Cannot convert_element_type from {x.dtype} to {new_dtype}")
+    return ShapedArray(x.shape, new_dtype, weak_type)
+
+
+convert_element_type_p.def_abstract_eval(_convert_abstract_eval)
 convert_element_type_p.def_jvp(_convert_jvp)
 convert_element_type_p.def_transpose(_convert_transpose)
 convert_element_type_p.linear = True  # between inexact dtypes

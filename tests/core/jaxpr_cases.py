@@ -329,6 +329,7 @@ def _more_cases(m, c):  # noqa: PLR0915  (one line per case)
         lambda k, x: linen.Dropout(0.5, deterministic=False).apply({}, x, rngs={"dropout": k}),
         (KEY, X),
     )
+    c["flax_dropout_typed_key"] = (c["flax_dropout"][0], (jax.random.key(0), X))
     c["grad_flax_dense"] = (
         jax.grad(lambda p, x: jnp.mean(linen.Dense(3).apply(p, x) ** 2)),
         (dense, X),

@@ -605,3 +605,21 @@ def test_inputs_over_another_mesh_trace_again_as_in_jax():
     m = f(m, np.ones((n, 2), np.float32))
     assert len(traces) == 2
     np.testing.assert_array_equal(np.asarray(m), np.full(n, 6.0 * n))
+
+
+def test_typed_keys_cross_pmap():
+    # jax.pmap(lambda k: (normal(k, (2,)), split(k)[0]))(split(key(0), 2)), JAX 0.10.2's values
+    keys = core.random.split(core.random.key(0), 2)
+    draws, firsts = core.pmap(lambda k: (core.random.normal(k, (2,)), core.random.split(k)[0]))(
+        keys
+    )
+    np.testing.assert_array_equal(
+        draws,
+        np.float32(
+            [[1.004014253616333, -0.9063372015953064], [-2.442455768585205, -2.0356805324554443]]
+        ),
+    )
+    assert (str(firsts.dtype), firsts.shape) == ("key<fry>", (2,))
+    np.testing.assert_array_equal(
+        core.random.key_data(firsts), [[4165894930, 804218099], [346279018, 360566543]]
+    )

@@ -446,8 +446,12 @@ def test_vmap_over_seeds_and_fold_in_data():
 
 
 def test_make_jaxpr_stages_key_primitives():
+    # a typed key is a `key<fry>[]` argument (JAX's); raw data is wrapped first
     text = str(core.make_jaxpr(lambda k: random.uniform(k, (2,)))(K0))
-    assert "random_wrap[impl=fry]" in text and "random_bits[bit_width=32 shape=(2,)]" in text
+    assert "random_wrap" not in text and "random_bits[bit_width=32 shape=(2,)]" in text
+    assert "{ lambda ; q:key<fry>[]. let" in text
+    raw = str(core.make_jaxpr(lambda k: random.uniform(k, (2,)))(random.key_data(K0)))
+    assert "random_wrap[impl=fry]" in raw
 
 
 def test_grad_through_sampler_parameters_and_permutation():

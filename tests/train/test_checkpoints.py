@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import core.numpy as jnp
-from core import struct
+from core import random, struct
 from train import checkpoints
 from train.checkpoints import (
     available_steps,
@@ -122,6 +122,18 @@ def test_arrays_restore_as_arrays(tmp_path):
         assert isinstance(got["a"], Array) == (target is None or isinstance(target["a"], Array))
         assert type(got["b"]) is np.ndarray and type(got["c"]) is int
         np.testing.assert_array_equal(got["a"], [1, 2, 3])
+
+
+def test_typed_keys_restore_as_keys(tmp_path):
+    # a key array is saved as its data and implementation, and comes back a key array
+    tree = {"rng": random.split(random.key(3, impl="rbg"), 2), "x": np.ones(2, np.float32)}
+    path = save_checkpoint(tmp_path, tree, step=0)
+    for target in (None, tree):
+        got = restore_checkpoint(path, target)
+        assert str(got["rng"].dtype) == "key<rbg>" and got["rng"].shape == (2,)
+        np.testing.assert_array_equal(random.key_data(got["rng"]), random.key_data(tree["rng"]))
+    with pytest.raises(CheckpointMismatchError, match="keys key<fry>"):
+        restore_checkpoint(path, {**tree, "rng": random.split(random.key(0), 2)})
 
 
 def test_header_is_plain_json(tmp_path):

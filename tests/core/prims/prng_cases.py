@@ -4,9 +4,9 @@
 under `vmap`, `jit` and `grad`, for each PRNG implementation.
 
 `cases(jax)` builds them on a `jax`-like module (JAX or `core`), so both run the same code.
-Each case is `(fun, args)`; the arguments are numpy values, the results arrays (key data, not
-key arrays: numbax's key arrays cross function boundaries as their data, see
-`core/prims/prng.py`).
+Each case is `(fun, args)`; the arguments are numpy values, the results arrays (key data, so
+that they compare as arrays; typed keys crossing transformations are the table of
+`tests/core/key_array_cases.py`).
 """
 
 import numpy as np
