@@ -31,6 +31,7 @@ from core.interpreters.jvp import deflinear
 from core.named_sharding import place
 from core.parallel.dispatch import replicated
 from core.primitive import Primitive
+from core.prims import prng
 from core.prng_key import PRNGKeyArray
 from core.sharding import pmap_sharding
 from core.sharding_base import PartitionSpec, Sharding, placed
@@ -134,6 +135,7 @@ device_put_p.def_composition(lambda *xs, **params: list(xs))
 deflinear(device_put_p)
 device_put_p.def_transpose(_device_put_transpose)
 device_put_p.def_batch(lambda args, dims, **params: (device_put_p.bind(*args, **params), dims))
+prng.def_physical_like(device_put_p)  # keys pass through as their data
 
 
 def device_put_replicated(x: Any, devices: list[CpuDevice], axis_name: str | None = None) -> Any:

@@ -490,6 +490,12 @@ def def_physical(prim: Primitive, rule: Callable) -> None:
     prim.def_impl(functools.partial(_impl, prim))
 
 
+def def_physical_like(prim: Primitive) -> None:
+    """Makes `prim`, defined outside this module, take keys as it takes their data (a value
+    that passes through, as `device_put`'s)."""
+    _PHYSICAL[prim.name] = lambda avals, *data, **params: prim.bind(*data, **params)
+
+
 def touches_keys(eqn: Any) -> bool:
     """Whether an equation has a key operand or result."""
     return any(is_key(x.aval) for x in eqn.inputs) or any(is_key(v.aval) for v in eqn.outputs)

@@ -48,6 +48,7 @@ def cases(jax):
     c["reshape_T"] = (lambda a: a.reshape(1, 3).T, (ks,))
     c["equal"] = (lambda a, b: (a == b, a != b), (ks, ks[np.array([0, 0, 2])]))
     c["equal_scalar"] = (lambda a: (a == a[0], a[1] != a), (ks,))
+    c["device_put"] = (lambda kk: jax.device_put(r.split(kk))[1], (k,))
     c["asarray"] = (lambda a: jnp.asarray(a), (k,))
     c["stack"] = (lambda a: jnp.stack([a, a]), (k,))
     c["where"] = (lambda p, a, b: jnp.where(p, a, b), (np.array([True, False, True]), ks, ks[::-1]))
@@ -97,6 +98,7 @@ JIT = [
     "seed",
     "closure",
     "pytree",
+    "device_put",
     "index",
     "traced_index",
     "vmap_normal",
