@@ -2,7 +2,8 @@
 abstract-evaluation errors, and the compiled transform (core/backends/numba/rules/fft.py)
 against numpy in one jitted program. The derivatives and the batching rule are checked with
 every primitive's (tests/core/prim_cases.py: `fft_*` cases in test_grads.py, test_vmap.py).
-The compiled transform is a radix-2 FFT for the lengths 4 and 16, a direct DFT for 3, 5, 6."""
+The compiled transform is a radix-2 FFT for the lengths 4 and 16, a direct DFT for 3, 5, 6,
+Bluestein's algorithm for 40."""
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ H6[:, 0] += 0.5j  # the imaginary parts of the zero and Nyquist terms are ignore
 H6[:, -1] -= 0.25j
 INTS = np.array([[1, 2, 3, 4]], np.complex64)
 Z16 = (RNG.normal(size=(2, 16)) + 1j * RNG.normal(size=(2, 16))).astype(np.complex64)
+X40 = RNG.normal(size=(3, 40)).astype(np.float32)
 
 # (operand, type, lengths, numpy's transform, expected dtype)
 CASES = [
@@ -32,6 +34,7 @@ CASES = [
     (H6, FftType.IRFFT, (6,), np.fft.irfft(H6, 6), np.float32),
     (Z[..., :3], FftType.IRFFT, (3, 4), np.fft.irfftn(Z[..., :3], (3, 4), (1, 2)), np.float32),
     (Z16, FftType.IFFT, (16,), np.fft.ifft(Z16), np.complex64),
+    (X40, FftType.RFFT, (40,), np.fft.rfft(X40), np.complex64),
     (INTS, FftType.FFT, (4,), [[10, -2 + 2j, -2, -2 - 2j]], np.complex64),
 ]
 IDS = [f"{t.name}{n}-{x.dtype}" for x, t, n, *_ in CASES]
