@@ -206,8 +206,8 @@ def _fftconvolve_one(in1: Any, in2: Any, mode: str) -> Any:
 
 def fftconvolve(in1: Any, in2: Any, mode: str = "full", axes: Any = None) -> Any:
     """Convolution through the FFT (`jax.scipy.signal.fftconvolve`): the same values as
-    `convolve` to rounding (compiled, `jnp.fft` is a direct O(n^2) DFT, so this is for
-    compatibility, not speed).
+    `convolve` to rounding (for compatibility: compiled, `jnp.fft`'s loops are slower than
+    pocketfft's).
 
     Args:
         in1: the first input.
