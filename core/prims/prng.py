@@ -20,8 +20,9 @@ The shape primitives that JAX's random functions apply to keys (`slice`, `squeez
 physical rules here too: the data's word axis stays last. A higher-order primitive with key
 operands or results (`jit_call`, `scan`, `while`, `cond`, `remat2`, ...) is bound again with
 its jaxprs made physical (`physicalize`, memoized per jaxpr), so a user's `scan` carrying keys
-or `cond` returning them runs (and compiles) on the data. Partial: other primitives (`scatter`
-on keys: `.at[]` updates of key arrays) raise `KeyPhysicalRuleError`.
+or `cond` returning them runs (and compiles) on the data. Partial: other primitives (`scatter`,
+`rev`, the reductions) raise `KeyPhysicalRuleError`; `.at[]` updates of key arrays, which JAX
+stages as a scatter on keys, fail in `core.numpy`'s indexing before.
 """
 
 from __future__ import annotations
