@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
-from core.ad_util import Zero
 from core.array import Array
 from core.avals import ShapedArray
 from core.errors import DTypeError, LinalgDtypeError, ShapeError
@@ -38,7 +37,6 @@ from core.prims.elementwise import (
     sub,
 )
 from core.prims.linalg import dot_general
-from core.prims.reductions import reduce_sum
 from core.prims.shapes import broadcast_in_dim, convert_element_type, reshape, transpose, zeros_like
 from core.trace import get_aval
 
@@ -103,12 +101,6 @@ def _diagonal(x):
     flat = reshape(x, (*b, n * n))
     nd = len(b) + 1
     return indexing.slice(flat, (0,) * nd, (*b, n * n), (*[1] * len(b), n + 1))
-
-
-def _trace(x):
-    """The sums of the main diagonals of a stack of square matrices."""
-    d = _diagonal(x)
-    return reduce_sum(d, (get_aval(d).ndim - 1,))
 
 
 def _matrix_const(value: np.ndarray, x) -> Any:
@@ -180,42 +172,6 @@ inv_p.def_abstract_eval(_inv_abstract_eval)
 inv_p.def_jvp(_inv_jvp)
 _front_batcher(inv_p)
 
-
-# ---------------------------------------------------------------------------------------------
-# slogdet: (sign, log|det|)
-
-slogdet_p = Primitive("slogdet", multiple_results=True)
-
-
-def _real_dtype(dtype: np.dtype) -> np.dtype:
-    """The component dtype of a complex dtype (a real dtype itself otherwise)."""
-    return np.zeros((), dtype).real.dtype
-
-
-def _slogdet_impl(x):
-    sign, logabs = np.linalg.slogdet(x)
-    return [np.asarray(sign, x.dtype), np.asarray(logabs, _real_dtype(x.dtype))]
-
-
-def _slogdet_abstract_eval(x):  # as JAX: the log of |det| is real for complex matrices
-    _check_matrix("slogdet", x, True)
-    real = _real_dtype(x.dtype)
-    return [ShapedArray(x.shape[:-2], x.dtype), ShapedArray(x.shape[:-2], real)]
-
-
-def _slogdet_jvp(primals, tangents):
-    (x,), (t,) = primals, tangents
-    sign, logabs = slogdet_p.bind(x)
-    dlog = _trace(_mm(inv_p.bind(x), t))
-    if get_aval(x).dtype.kind == "c":  # d log|det| is the real part of tr(x^-1 dx)
-        dlog = real_p.bind(dlog)
-    return [sign, logabs], [Zero(get_aval(sign)), dlog]
-
-
-slogdet_p.def_impl(_slogdet_impl)
-slogdet_p.def_abstract_eval(_slogdet_abstract_eval)
-slogdet_p.def_jvp(_slogdet_jvp)
-_front_batcher(slogdet_p)
 
 # ---------------------------------------------------------------------------------------------
 # lu: JAX's `lu_p`, `P a = L U` with partial pivoting -> (lu, pivots, permutation)
@@ -460,10 +416,6 @@ _front_batcher(svd_p)
 
 def inv(a: Any) -> Any:
     return inv_p.bind(a)
-
-
-def slogdet(a: Any) -> tuple[Any, Any]:
-    return tuple(slogdet_p.bind(a))
 
 
 def cholesky(a: Any) -> Any:

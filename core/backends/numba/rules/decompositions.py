@@ -30,7 +30,7 @@ import numpy as np
 from core.backends.numba.registry import Kernel, register_lowering
 from core.backends.numba.source import const, np_type, reshape, shape_text
 from core.jit.errors import LoweringError
-from core.prims.decompositions import cholesky_p, eigh_p, inv_p, lu_p, qr_p, slogdet_p, svd_p
+from core.prims.decompositions import cholesky_p, eigh_p, inv_p, lu_p, qr_p, svd_p
 
 
 def _batched_lowering(ctx, i: int = 0) -> tuple[str, int]:
@@ -187,7 +187,6 @@ def _lu_lowering(ctx, eqn):
 
 
 register_lowering(lu_p, Kernel(_lu_lowering))
-register_lowering(slogdet_p, Kernel(_lapack_lowering("np.linalg.slogdet({a})")))
 
 
 def _cholesky_lowering(ctx, eqn):
