@@ -85,8 +85,10 @@ class MissingRngError(_MessageKeyError, InvalidRngError):
     """
 
     def __init__(self, stream: str, path: str, available: Any):
+        scope_name = path.rstrip("/").rsplit("/", 1)[-1] or None  # Flax names the scope
         super().__init__(
-            f"Module at {path} needs a PRNG key for the stream {stream!r}, but the call got "
+            _flax_first(f'{scope_name} needs PRNG for "{stream}"', "InvalidRngError", "")
+            + f"Module at {path} needs a PRNG key for the stream {stream!r}, but the call got "
             f"rngs for {_names(available)}. Pass one: "
             f"model.apply(variables, ..., rngs={{{stream!r}: key}}) "
             f"(for Dropout at evaluation time, use deterministic=True instead)."
@@ -201,7 +203,13 @@ class CollectionNotFoundError(_MessageKeyError, ScopeCollectionNotFound):
 
     def __init__(self, col: str, name: str, path: str, available: Any):
         super().__init__(
-            f"Module at {path} needs variable {name!r} of collection {col!r}, but apply got "
+            _flax_first(
+                f'Tried to access "{name}" from collection "{col}" in "{path}" but the '
+                "collection is empty.",
+                "ScopeCollectionNotFound",
+                "",
+            )
+            + f"Module at {path} needs variable {name!r} of collection {col!r}, but apply got "
             f"only the collections {_names(available)}. Pass every collection that init "
             f"returned, e.g. model.apply({{'params': params, {col!r}: ...}}, ...); to create "
             f"{col!r} in this call instead, pass mutable=[{col!r}]."
@@ -216,8 +224,20 @@ class VariableNotFoundError(_MessageKeyError, ScopeParamNotFoundError, ScopeVari
     """
 
     def __init__(self, col: str, name: str, path: str, available: Any):
+        if col == "params":
+            first = _flax_first(
+                f'Could not find parameter named "{name}" in scope "{path}".',
+                "ScopeParamNotFoundError",
+                "",
+            )
+        else:
+            first = _flax_first(
+                f'No Variable named "{name}" for collection "{col}" exists in "{path}".',
+                "ScopeVariableNotFoundError",
+                "",
+            )
         super().__init__(
-            f"Module at {path} needs variable {name!r} in collection {col!r}, which has "
+            first + f"Module at {path} needs variable {name!r} in collection {col!r}, which has "
             f"only {_names(available)} at that path. The model differs from the one that "
             "produced these variables: re-run init, or check the submodule names."
         )

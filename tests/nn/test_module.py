@@ -958,6 +958,12 @@ class PutsParam(nn.Module):
         return x
 
 
+class DropsOut(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dropout(0.5, deterministic=False)(x)
+
+
 class ParamOfShape3(nn.Module):
     @nn.compact
     def __call__(self, x):
@@ -1010,6 +1016,31 @@ FLAX_FIRST_LINES = [
     (lambda: nn.Dense(2).make_rng("params"), ValueError, "Can't use RNGs on unbound modules"),
     (lambda: nn.Dense(2).variables, ValueError, "Can't access variables on unbound modules"),
     (lambda: nn.Dense(2).path, ValueError, "Can't access module paths on unbound modules."),
+    (
+        lambda: DropsOut().apply({}, jnp.ones(3)),
+        errors.InvalidRngError,
+        f'Dropout_0 needs PRNG for "dropout" ({_DOCS}InvalidRngError)',
+    ),
+    (
+        lambda: nn.Dense(2).apply({}, jnp.ones(3)),
+        errors.ScopeCollectionNotFound,
+        'Tried to access "kernel" from collection "params" in "/" but the collection is empty. '
+        f"({_DOCS}ScopeCollectionNotFound)",
+    ),
+    (
+        lambda: nn.Dense(2).apply({"params": {"kernel": jnp.ones((3, 2))}}, jnp.ones(3)),
+        errors.ScopeParamNotFoundError,
+        f'Could not find parameter named "bias" in scope "/". ({_DOCS}ScopeParamNotFoundError)',
+    ),
+    (
+        lambda: nn.BatchNorm(use_running_average=True).apply(
+            {"params": {"scale": jnp.ones(3), "bias": jnp.ones(3)}, "batch_stats": {"mean": 1}},
+            jnp.ones(3),
+        ),
+        errors.ScopeVariableNotFoundError,
+        'No Variable named "var" for collection "batch_stats" exists in "/". '
+        f"({_DOCS}ScopeVariableNotFoundError)",
+    ),
 ]
 
 
