@@ -315,7 +315,7 @@ class ParamShapeError(ScopeParamShapeError, ValueError):
 
 
 class DefinedOutsideSetupError(AssignSubModuleError, TypeError):
-    """A submodule or variable is declared in a method that is neither ``setup`` nor compact.
+    """A submodule is declared in a method that is neither ``setup`` nor compact.
 
     Failing code::
 
@@ -342,6 +342,28 @@ class DefinedOutsideSetupError(AssignSubModuleError, TypeError):
             first + f"{kind} {what} is declared in {module} outside setup() and outside a method "
             "decorated with @nn.compact. Move it into setup(), or decorate the method with "
             "@nn.compact."
+        )
+
+
+class VariableOutsideSetupError(FlaxError, ValueError):
+    """A parameter or variable is declared in a method that is neither ``setup`` nor compact
+    (a ``ValueError`` with Flax's first line, as Flax raises; the second line names it).
+
+    Failing code::
+
+        def __call__(self, x):
+            return x * self.param("w", nn.initializers.zeros, (1,))
+
+    Fix: decorate ``__call__`` with ``@nn.compact``, or declare ``w`` in ``setup()``.
+    """
+
+    def __init__(self, kind: str, name: str, module: str):
+        what = "Parameters" if kind == "parameter" else "Variables"
+        super().__init__(
+            f"{what} must be initialized in `setup()` or in a method wrapped in `@compact`\n"
+            f"{kind.capitalize()} {name!r} is declared in {module} outside setup() and outside "
+            "a method decorated with @nn.compact. Move it into setup(), or decorate the method "
+            "with @nn.compact."
         )
 
 

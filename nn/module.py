@@ -332,6 +332,7 @@ class Module:
         annotations["parent"] = Any
         annotations["name"] = str | None  # not a string: dataclasses would look up cls's module
         cls.__annotations__ = annotations
+        generated_init = "__init__" not in cls.__dict__
         cls.parent = dataclasses.field(
             default=_unspecified_parent, kw_only=True, repr=False, compare=False, hash=False
         )
@@ -344,13 +345,24 @@ class Module:
         own = cls.__dataclass_fields__
         for last in ("parent", "name"):
             own[last] = own.pop(last)
-        cls.__init__ = cls._wrap_init(cls.__dict__["__init__"])
+        positional = sum(f.init and not f.kw_only for f in own.values())
+        cls.__init__ = cls._wrap_init(
+            cls.__dict__["__init__"], positional if generated_init else None
+        )
         cls._wrap_methods()
 
     @classmethod
-    def _wrap_init(cls, init: Callable) -> Callable:
+    def _wrap_init(cls, init: Callable, positional: int | None) -> Callable:
+        """``init`` finishing the module's construction; ``positional``: how many positional
+        arguments a generated ``__init__`` takes (Flax's count and message when given more)."""
+
         @functools.wraps(init)
         def __init__(self, *args, **kwargs):
+            if positional is not None and len(args) > positional:
+                raise TypeError(
+                    f"__init__() takes {positional + 1} positional arguments but "
+                    f"{len(args) + 1} were given"
+                )
             init(self, *args, **kwargs)
             if type(self).__init__ is __init__:
                 self._finish_init()
@@ -653,9 +665,7 @@ class Module:
     def _check_declaration(self, kind: str, name: str, col: str) -> Scope:
         scope = self._require_scope(f"create {kind} {name!r}")
         if not self._initialization_allowed:
-            raise errors.DefinedOutsideSetupError(
-                kind.capitalize(), repr(name), type(self).__name__
-            )
+            raise errors.VariableOutsideSetupError(kind, name, type(self).__name__)
         if self._name_taken(name, col):
             raise errors.NameInUseError(kind, name, type(self).__name__, scope.path_text)
         return scope
@@ -946,6 +956,9 @@ class Module:
         show_repeated: bool = False,
         compute_flops: bool = False,
         compute_vjp_flops: bool = False,
+        console_kwargs: Mapping[str, Any] | None = None,
+        table_kwargs: Mapping[str, Any] | None = None,
+        column_kwargs: Mapping[str, Any] | None = None,
         **kwargs: Any,
     ) -> str:
         """A plain-text table of every module call: path, class, inputs, outputs, parameters.
@@ -959,6 +972,9 @@ class Module:
           show_repeated: list every call of a module, not only the first.
           compute_flops: add a ``flops`` column (each call's forward FLOPs, as Flax).
           compute_vjp_flops: add a ``vjp_flops`` column (each call's VJP FLOPs, as Flax).
+          console_kwargs: Flax's ``rich`` console options, accepted and unused (plain text).
+          table_kwargs: Flax's ``rich`` table options, accepted and unused.
+          column_kwargs: Flax's ``rich`` column options, accepted and unused.
           **kwargs: passed on to :meth:`init`.
 
         Returns:
@@ -974,6 +990,9 @@ class Module:
             show_repeated=show_repeated,
             compute_flops=compute_flops,
             compute_vjp_flops=compute_vjp_flops,
+            console_kwargs=console_kwargs,
+            table_kwargs=table_kwargs,
+            column_kwargs=column_kwargs,
             **kwargs,
         )
 

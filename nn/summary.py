@@ -150,6 +150,9 @@ def tabulate(
     show_repeated: bool = False,
     compute_flops: bool = False,
     compute_vjp_flops: bool = False,
+    console_kwargs: Mapping[str, Any] | None = None,
+    table_kwargs: Mapping[str, Any] | None = None,
+    column_kwargs: Mapping[str, Any] | None = None,
     **kwargs: Any,
 ) -> Callable[..., str]:
     """Flax's ``nn.tabulate``: a function of the example inputs returning the summary table.
@@ -164,6 +167,9 @@ def tabulate(
       show_repeated: as for `table`.
       compute_flops: as for `table`.
       compute_vjp_flops: as for `table`.
+      console_kwargs: as for `table` (unused).
+      table_kwargs: as for `table` (unused).
+      column_kwargs: as for `table` (unused).
       **kwargs: keyword arguments for ``init``, given with every call.
 
     Returns:
@@ -179,6 +185,9 @@ def tabulate(
             show_repeated=show_repeated,
             compute_flops=compute_flops,
             compute_vjp_flops=compute_vjp_flops,
+            console_kwargs=console_kwargs,
+            table_kwargs=table_kwargs,
+            column_kwargs=column_kwargs,
             **kwargs,
             **more,
         )
@@ -239,6 +248,9 @@ def table(
     show_repeated: bool = False,
     compute_flops: bool = False,
     compute_vjp_flops: bool = False,
+    console_kwargs: Mapping[str, Any] | None = None,
+    table_kwargs: Mapping[str, Any] | None = None,
+    column_kwargs: Mapping[str, Any] | None = None,
     **kwargs: Any,
 ) -> str:
     """A plain-text table of the module calls made by ``module.init(rngs, *args, **kwargs)``.
@@ -254,11 +266,16 @@ def table(
         XLA's cost analysis counts them (``core.profiler.cost``; Flax's column).
       compute_vjp_flops: add a ``vjp_flops`` column: the FLOPs of each call's VJP (forward
         pass included), about 3x the forward pass.
-      **kwargs: keyword arguments for ``init``.
+      console_kwargs: Flax's options of its ``rich`` console, accepted and unused: the table
+        is plain text (its rows and totals are Flax's, not its drawing).
+      table_kwargs: Flax's ``rich`` table options, accepted and unused.
+      column_kwargs: Flax's ``rich`` column options, accepted and unused.
+      **kwargs: keyword arguments for ``init`` (``mutable`` among them).
 
     Returns:
       The table: one row per module call with its own variables per collection, then totals.
     """
+    del console_kwargs, table_kwargs, column_kwargs  # rich's drawing options
     recorder, variables = _record_calls(
         module, rngs, args, kwargs, keep_calls=compute_flops or compute_vjp_flops
     )
@@ -294,7 +311,7 @@ def table(
     footer = ["", "", "", *[""] * len(flop_columns), "Total", *totals][-len(header) :]
     summary = _table(header, rows, footer)
     size, nbytes = _count(core.tree_util.tree_leaves(variables))
-    return f"{summary}\nTotal parameters: {size:,} ({_human_bytes(nbytes)})"
+    return f"{summary}\nTotal Parameters: {size:,} ({_human_bytes(nbytes)})"
 
 
 def parameter_overview(params: Mapping, include_stats: bool = True) -> str:

@@ -58,6 +58,8 @@ def associative_scan(fn: Callable, elems: Any, reverse: bool = False, axis: int 
     Returns:
       The pytree of prefix results, shaped like `elems`.
     """
+    if not callable(fn):  # JAX's check and text
+        raise TypeError("lax.associative_scan: fn argument should be callable.")
     flat, tree = tree_util.tree_flatten(elems)
     if not flat:
         return elems

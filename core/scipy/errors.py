@@ -53,8 +53,9 @@ class ArgsNotTupleError(NumbaxError, TypeError):
 
     def __init__(self, args: Any):
         super().__init__(
-            f"args argument to core.scipy.optimize.minimize must be a tuple, got {args!r}; "
-            "pass `args=(a, b)`."
+            # JAX 0.10.2's first line, then the fix
+            f"args argument to jax.scipy.optimize.minimize must be a tuple, got {args}\n"
+            "Pass the extra arguments as a tuple: `args=(a, b)`."
         )
 
 

@@ -290,7 +290,7 @@ def test_docstring_examples():
 
 def test_tabulate_counts_boxed_params():
     table = MLP().tabulate(random.key(0), X)
-    assert "Total parameters: 23 (92 B)" in table
+    assert "Total Parameters: 23 (92 B)" in table
 
 
 class Block(nn.Module):

@@ -464,10 +464,25 @@ class ParamNotCompact(nn.Module):
         return x * self.param("w", zeros, (1,))
 
 
-@pytest.mark.parametrize("model", [NotCompact(), ParamNotCompact()])
-def test_declaration_outside_setup_or_compact(model):
-    with pytest.raises(errors.DefinedOutsideSetupError, match="@nn.compact"):
+@pytest.mark.parametrize(
+    "model, error, flax_class, first_line",
+    [
+        (NotCompact(), errors.DefinedOutsideSetupError, errors.AssignSubModuleError, None),
+        # Flax 0.12.8 raises a plain ValueError with this line for a parameter.
+        (
+            ParamNotCompact(),
+            errors.VariableOutsideSetupError,
+            ValueError,
+            "Parameters must be initialized in `setup()` or in a method wrapped in `@compact`",
+        ),
+    ],
+)
+def test_declaration_outside_setup_or_compact(model, error, flax_class, first_line):
+    with pytest.raises(error, match="@nn.compact") as caught:
         model.init(random.key(0), jnp.ones((1, 2)))
+    assert isinstance(caught.value, flax_class)
+    if first_line is not None:
+        assert str(caught.value).splitlines()[0] == first_line
 
 
 def test_unbound_module_call_and_frozen_fields():

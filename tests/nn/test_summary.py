@@ -29,7 +29,7 @@ def test_tabulate_rows_and_totals():
     assert any("Block_0/Dense_0" in line and "16 (64 B)" in line for line in lines)
     # Per block: Dense_0 3*4+4, BatchNorm 4+4, Dense_1 4*2+2 -> 34 params, 8 batch stats.
     assert "68 (272 B)" in table and "16 (64 B)" in lines[-3]
-    assert lines[-1] == "Total parameters: 84 (336 B)"
+    assert lines[-1] == "Total Parameters: 84 (336 B)"
     assert "float32[1,3]" in table and "float32[1,2]" in table
 
 
@@ -38,7 +38,7 @@ def test_tabulate_depth_folds_subtrees():
     assert "Block_0/Dense_0" not in table
     rows = [line for line in table.splitlines() if "| Block_0 " in line]
     assert len(rows) == 1 and "34 (136 B)" in rows[0] and "8 (32 B)" in rows[0]
-    assert table.splitlines()[-1] == "Total parameters: 84 (336 B)"
+    assert table.splitlines()[-1] == "Total Parameters: 84 (336 B)"
 
 
 def test_parameter_overview_like_clu():
@@ -126,3 +126,13 @@ def test_module_level_tabulate_is_flax_s_function_of_the_inputs():
     assert tabulate_fn(jnp.ones((4, 784))) == MLP().tabulate(
         random.key(0), jnp.ones((4, 784)), compute_flops=True
     )
+
+
+def test_tabulate_takes_flaxs_rich_options():
+    """Flax's console/table/column options (its ``rich`` drawing) are accepted, not passed to
+    the model; the table is the same."""
+    x = jnp.ones((1, 3))
+    plain = Model().tabulate(random.key(0), x)
+    options = dict(console_kwargs={"width": 120}, table_kwargs={}, column_kwargs={})
+    assert Model().tabulate(random.key(0), x, **options) == plain
+    assert nn.tabulate(Model(), random.key(0), **options)(x) == plain

@@ -632,6 +632,8 @@ def fori_loop(
     Returns:
       The final value.
     """
+    if not callable(body_fun):  # JAX's check and text
+        raise TypeError("lax.fori_loop: body_fun argument should be callable.")
     dt = _fori_bounds_dtype(lower, upper)
     lo, hi = _concrete_int(lower), _concrete_int(upper)
     if lo is not None and hi is not None:

@@ -268,6 +268,8 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
     Returns:
       The final value.
     """
+    if not (callable(body_fun) and callable(cond_fun)):  # JAX's check and text
+        raise TypeError("lax.while_loop: body_fun and cond_fun arguments should be callable.")
     return ref_scope.threaded(
         lambda refs, scope: _while_loop(cond_fun, body_fun, init_val, refs, scope)
     )
