@@ -549,8 +549,11 @@ class TransformAxisSizeError(FlaxError, ValueError):
     def __init__(self, what: str, sizes: Any, path: str):
         option = "length" if what == "scan" else "axis_size"
         found = f"inconsistent sizes {sizes}" if sizes else "no mapped input"
+        first = ""
+        if what == "vmap" and sizes:  # jax.vmap's first line, which Flax's nn.vmap raises
+            first = "vmap got inconsistent sizes for array axes to be mapped:\n"
         super().__init__(
-            f"nn.{what} at {path} found {found} along the mapped axes of its inputs and "
+            first + f"nn.{what} at {path} found {found} along the mapped axes of its inputs and "
             f"variables. Make them agree, or pass {option}=n when nothing is mapped."
         )
 

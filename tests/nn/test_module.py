@@ -1056,6 +1056,13 @@ FLAX_FIRST_LINES = [
         'No Variable named "var" for collection "batch_stats" exists in "/". '
         f"({_DOCS}ScopeVariableNotFoundError)",
     ),
+    (
+        lambda: nn.vmap(nn.Dense, variable_axes={"params": 0}, split_rngs={"params": True})(2).init(
+            random.key(0), jnp.ones((3, 4)), jnp.ones((2, 4))
+        ),
+        ValueError,
+        "vmap got inconsistent sizes for array axes to be mapped:",
+    ),
 ]
 
 
