@@ -427,7 +427,10 @@ def _shape(shape: Any) -> tuple[int, ...]:
     without negative sizes."""
     out = canonical_shape(shape)
     if any(d < 0 for d in out):
-        raise ShapeError(f"a shape must have non-negative dimensions, got {out}")
+        raise ShapeError(  # JAX's text where a sampler broadcasts to the shape
+            "Only non-negative indices are allowed when broadcasting static shapes, but got "
+            f"shape {out}.\nA shape's sizes are counts of elements (0 or more)."
+        )
     return out
 
 

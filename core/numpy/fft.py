@@ -426,7 +426,7 @@ def _frequencies(
         raise ValueError(
             f"The d argument of jax.numpy.fft.{name} only takes a single value. Got d = {d}."
         )
-    n = operator.index(n)
+    n = n if isinstance(n, float) else operator.index(n)  # JAX's arange takes a float n too
     dt = dtypes.default_float() if dtype is None else dtypes.canonicalize_dtype(dtype)
     dt = dt if dt.kind in "fc" else dtypes.default_float()
     out = uf.divide(cr.asarray(indices(n).astype(dt)), uf.multiply(d, n).astype(dt))

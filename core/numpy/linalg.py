@@ -440,6 +440,11 @@ def svdvals(x: Any, /) -> Any:
 def eigh(a: Any, UPLO: str | None = None, symmetrize_input: bool = True) -> EighResult:
     """`EighResult(eigenvalues, eigenvectors)` of symmetric matrices (eigenvalues ascending)."""
     check_arraylike("jnp.linalg.eigh", a)
+    if UPLO not in (None, "L", "U"):
+        raise ValueError(
+            f"UPLO must be one of None, 'L', or 'U', got {UPLO}\nUPLO names the triangle read: "
+            "'L' (lower, the default) or 'U' (upper)."
+        )
     a = _inexact(a)
     if symmetrize_input:
         a = _symmetrize(a)
@@ -778,14 +783,29 @@ def matmul(
 
 
 def outer(x1: Any, x2: Any, /) -> Any:
-    """The outer product of two vectors."""
+    """The outer product of two vectors (JAX's `jnp.linalg.outer` refuses other ranks; use
+    `jnp.outer`, which flattens, for them)."""
     check_arraylike("jnp.linalg.outer", x1, x2)
+    n1, n2 = get_aval(ensure_array(x1)).ndim, get_aval(ensure_array(x2)).ndim
+    if n1 != 1 or n2 != 1:
+        raise ValueError(
+            f"Input arrays must be one-dimensional, but they are x1.ndim={n1} x2.ndim={n2}\n"
+            "Use jnp.outer to flatten them first."
+        )
     return linalg_ops.outer(x1, x2)
 
 
 def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
-    """`jnp.cross` along `axis` (JAX names its argument errors after `outer`)."""
+    """`jnp.cross` of 3-vectors along `axis` (the array API's: no 2-vectors, as JAX's; JAX
+    names its argument errors after `outer`)."""
     check_arraylike("jnp.linalg.outer", x1, x2)
+    s1, s2 = get_aval(ensure_array(x1)).shape, get_aval(ensure_array(x2)).shape
+    if s1[axis] != 3 or s2[axis] != 3:
+        raise ValueError(
+            "Both input arrays must be (arrays of) 3-dimensional vectors, but they have "
+            f"x1.shape[axis]={s1[axis]} and x2.shape[axis]={s2[axis]}\nUse jnp.cross for "
+            "2-vectors."
+        )
     return linalg_ops.cross(x1, x2, axis=axis)
 
 

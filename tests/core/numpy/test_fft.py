@@ -158,3 +158,31 @@ def test_fft_errors_have_jaxs_first_lines(run, first):
     with pytest.raises(ValueError) as info:
         run()
     assert str(info.value).split("\n")[0] == first
+
+
+# JAX 0.10.2's answers where a differential run found numbax different (tools/jax_differential.py):
+# an empty input gives an empty transform, a 16-bit float spectrum is inverted in float32, XLA's
+# real FFT refuses 16-bit floats, and fftfreq takes a float length.
+@pytest.mark.parametrize(
+    "run, shape, dtype",
+    [
+        (lambda: fft.ifft(jnp.zeros((0,))), (0,), np.complex64),
+        (lambda: fft.irfft(jnp.arange(8.0, dtype=jnp.float16)), (14,), np.float32),
+        (lambda: fft.hfft(jnp.arange(8.0, dtype=jnp.float16)), (14,), np.float32),
+        (lambda: fft.fftfreq(8.0), (8,), np.float32),
+        (lambda: fft.rfftfreq(8.0), (5,), np.float32),
+    ],
+)
+def test_edge_shapes_and_dtypes_as_jax(run, shape, dtype):
+    out = run()
+    assert out.shape == shape and out.dtype == dtype
+
+
+def test_half_precision_spectrum_values_and_rfft_refusal():
+    got = fft.irfft(jnp.arange(8.0, dtype=jnp.float16))[:8]
+    want = [3.5000002, -1.4425479, 0.0, -0.18374403, 0.0, -0.08799393, 3.40598e-08, -0.07142861]
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-6)  # JAX's float32
+    np.testing.assert_allclose(np.asarray(fft.fftfreq(8.0)), np.fft.fftfreq(8), rtol=1e-7)
+    for f in (fft.rfft, fft.ihfft):
+        with pytest.raises(ValueError, match="RFFT input must be float32 or float64, got float16"):
+            f(jnp.arange(8.0, dtype=jnp.float16))

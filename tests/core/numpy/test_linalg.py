@@ -170,3 +170,28 @@ def test_complex_matrices_give_real_singular_values(run, dtype, want):
     got = run()
     assert got.dtype == dtype
     np.testing.assert_allclose(got, want, rtol=1e-5)
+
+
+# The array API functions' argument checks, with JAX 0.10.2's first lines (differential run).
+@pytest.mark.parametrize(
+    "run, first",
+    [
+        (
+            lambda: jnp.linalg.cross(jnp.arange(2.0), jnp.ones(2)),
+            "Both input arrays must be (arrays of) 3-dimensional vectors, but they have "
+            "x1.shape[axis]=2 and x2.shape[axis]=2",
+        ),
+        (
+            lambda: jnp.linalg.outer(jnp.ones((2, 2)), jnp.ones(2)),
+            "Input arrays must be one-dimensional, but they are x1.ndim=2 x2.ndim=1",
+        ),
+        (
+            lambda: jnp.linalg.eigh(jnp.eye(2), UPLO="X"),
+            "UPLO must be one of None, 'L', or 'U', got X",
+        ),
+    ],
+)
+def test_array_api_argument_errors_as_jax(run, first):
+    with pytest.raises(ValueError) as info:
+        run()
+    assert str(info.value).split("\n")[0] == first
