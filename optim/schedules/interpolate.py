@@ -43,18 +43,20 @@ def piecewise_interpolate_schedule(
             "`piecewise_interpolate_schedule` expects non-negative scale factors\n"
             f"Got {dict(items)}."
         )
-    bounds = [0] + [b for b, _ in items]
-    values = [init_value]
-    for _, scale in items:
-        values.append(values[-1] * scale)
+    boundaries = tuple(b for b, _ in items)
+    scales = tuple(scale for _, scale in items)
 
     def schedule(count):
-        out = jnp.where(bounds[-1] <= count, values[-1], 0.0)
-        for i in range(len(bounds) - 1):
-            inside = jnp.logical_and(bounds[i] <= count, count < bounds[i + 1])
-            pct = (count - bounds[i]) / max(bounds[i + 1] - bounds[i], 1)
-            out = out + jnp.where(inside, interpolate(values[i], values[i + 1], pct), 0.0)
-        return out
+        # Optax's arithmetic: the values are a float32 array (a strongly typed result whatever
+        # the count's dtype), and a scalar count (an array count does not broadcast, as in
+        # Optax) is compared with every interval at once
+        bounds = jnp.stack((0, *boundaries))
+        values = jnp.cumprod(jnp.stack((init_value, *scales)))
+        interval_sizes = jnp.maximum(bounds[1:] - bounds[:-1], 1)
+        indicator = jnp.logical_and(bounds[:-1] <= count, count < bounds[1:])
+        pct = (count - bounds[:-1]) / interval_sizes
+        interp_vals = interpolate(values[:-1], values[1:], pct)
+        return indicator.dot(interp_vals) + (bounds[-1] <= count) * values[-1]
 
     return schedule
 

@@ -171,3 +171,23 @@ def test_schedule_errors_have_optaxs_first_lines(make, first):
     with pytest.raises(ValueError) as info:
         make()(0)
     assert str(info.value).split("\n")[0] == first
+
+
+# Optax 0.2.8's answers (differential run): the interpolating schedules compute in a float32
+# array (never weakly typed, a float16 count included), as Optax's jnp.cumprod of the values.
+@pytest.mark.parametrize(
+    "schedule, count, want",
+    [
+        (optim.linear_onecycle_schedule(10, 1.0, pct_start=0.5, pct_final=0.9),
+         np.float16(3), 0.61609375),
+        (optim.linear_onecycle_schedule(10, 1.0, pct_start=0.9, pct_final=0.5),
+         np.float16(3), 0.01695625),
+        (optim.piecewise_interpolate_schedule("linear", 1.0, {3: 0.5, 6: 2.0}), 7, 1.0),
+        (optim.piecewise_interpolate_schedule("cosine", 1.0, {3: 0.5, 6: 2.0}), 2.5, 0.53349364),
+        (optim.cosine_onecycle_schedule(10, 1.0), 0, 0.04),
+    ],
+)  # fmt: skip
+def test_interpolating_schedules_are_float32_as_optax(schedule, count, want):
+    out = schedule(count)
+    assert out.dtype == np.float32 and not out.weak_type
+    np.testing.assert_allclose(float(out), want, rtol=1e-6)
