@@ -232,17 +232,28 @@ def test_state_is_a_pytree_that_survives_tree_map_jit_and_a_checkpoint(name, tmp
     assert tree_util.tree_structure(mapped) == treedef
     through_jit = core.jit(lambda s: s)(state)
     assert tree_util.tree_structure(through_jit) == treedef
-    # Checkpoint round trip: plain numbers on disk, restored against the structure.
-    np.savez(tmp_path / "state.npz", *[np.asarray(x) for x in leaves])
+    # Checkpoint round trip: plain numbers on disk (a typed PRNG key, as add_noise keeps one, as
+    # its data: numpy refuses keys, as with JAX), restored against the structure.
+    keys = [jnp.issubdtype(x.dtype, core.dtypes.prng_key) for x in leaves]
+    np.savez(tmp_path / "state.npz", *[np.asarray(_data(x)) for x in leaves])
     with np.load(tmp_path / "state.npz") as data:
         restored = tree_util.tree_unflatten(
-            treedef, [jnp.asarray(data[f"arr_{i}"]) for i in range(len(leaves))]
+            treedef,
+            [
+                core.random.wrap_key_data(data[f"arr_{i}"]) if k else jnp.asarray(data[f"arr_{i}"])
+                for i, k in enumerate(keys)
+            ],
         )
     u1, s1 = tx.update(_j(G), state, params)
     u2, s2 = tx.update(_j(G), restored, params)
     _close(_n(u2), _n(u1), rtol=0, atol=0)
     for a, b in zip(tree_util.tree_leaves(s1), tree_util.tree_leaves(s2)):
-        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+        np.testing.assert_array_equal(np.asarray(_data(a)), np.asarray(_data(b)))
+
+
+def _data(x):
+    """A typed PRNG key's data, any other leaf as it is."""
+    return core.random.key_data(x) if jnp.issubdtype(x.dtype, core.dtypes.prng_key) else x
 
 
 @pytest.mark.parametrize(
