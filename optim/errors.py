@@ -204,6 +204,21 @@ class LossInputError(OptimError, TypeError):
     """
 
 
+class LossShapeError(LossInputError, ValueError):
+    """A loss's predictions and targets of different shapes (Optax raises ValueError; a
+    LossInputError, hence a TypeError, too).
+
+    Failing code::
+
+        optim.losses.squared_error(jnp.ones(2), jnp.ones(3))
+
+    Fix::
+
+        # arrays of one shape (broadcast or reshape them explicitly)
+        optim.losses.squared_error(jnp.ones(3), jnp.ones(3))
+    """
+
+
 class LossArgumentError(OptimError, ValueError):
     """A loss received values outside its domain, where Optax raises ValueError: predictions
     and targets of different shapes or predictions that are not probabilities (the dice

@@ -196,3 +196,23 @@ def test_integer_labels_out_of_range_give_nan_like_optax(jitted):
         [0.33333334, 0.33333334, 0.33333334],
     ]
     np.testing.assert_allclose(g, want, rtol=1e-6)
+
+
+# Optax 0.2.8's first lines (chex's assertions), then numbax's; a shape mismatch is a ValueError.
+@pytest.mark.parametrize(
+    "run, error, first",
+    [(lambda: optim.losses.squared_error(jnp.array([1.0, 2.0]), jnp.array([1.0])), ValueError,
+      "Shape mismatch: got (2,) and (1,)."),
+     (lambda: optim.losses.huber_loss(jnp.array([0, 1, 5])), TypeError,
+      "Expected the input to have a dtype that is a subdtype of <class 'numpy.floating'>, got "
+      "int32 instead"),
+     (lambda: optim.losses.softmax_cross_entropy_with_integer_labels(jnp.zeros((2, 3)),
+                                                                     jnp.array([2.0, 0.0])),
+      TypeError,
+      "Expected the input to have a dtype that is a subdtype of <class 'numpy.integer'>, got "
+      "float32 instead")],
+)  # fmt: skip
+def test_input_errors_have_optaxs_first_lines(run, error, first):
+    with pytest.raises(error) as info:
+        run()
+    assert str(info.value).split("\n")[0] == first
