@@ -65,7 +65,7 @@ from core.api_extras import (
     print_environment_info,
     typeof,
 )
-from core.array import Array
+from core.array_type import Array
 from core.avals import ShapedArray, ShapeDtypeStruct
 from core.callbacks import pure_callback
 from core.checkpoint import checkpoint, checkpoint_policies, remat

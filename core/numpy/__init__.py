@@ -4,7 +4,7 @@
 
 import numpy as _np
 
-from core.array import Array as ndarray
+from core.array_type import Array as ndarray
 from core.dtypes import finfo, iinfo, issubdtype
 from core.numpy import array_methods as _array_methods  # noqa: F401  (installs operators)
 from core.numpy import fft, linalg

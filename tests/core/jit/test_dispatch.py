@@ -58,7 +58,7 @@ def test_results_equal_the_synchronous_ones(every_call_async, backend):
     want = np.tanh(x @ w) @ w.T
     with core.config.override("jax_cpu_enable_async_dispatch", False):
         sync = f(x, w)
-    assert type(sync) is core.Array
+    assert type(sync) is core.array.Array
     with held():
         y = f(x, w)
         assert type(y) is PendingArray and not y.is_ready()
@@ -66,7 +66,7 @@ def test_results_equal_the_synchronous_ones(every_call_async, backend):
         assert y.size == 40 and y.nbytes == 160
     np.testing.assert_array_equal(np.asarray(y), np.asarray(sync))
     np.testing.assert_allclose(np.asarray(y), want, rtol=1e-5, atol=1e-6)
-    assert y.is_ready() and type(y) is core.Array  # finished: a plain Array again
+    assert y.is_ready() and type(y) is core.array.Array  # finished: a plain Array again
 
 
 def test_every_read_waits(every_call_async):
@@ -91,7 +91,7 @@ def test_every_read_waits(every_call_async):
     }
     expected = {
         "asarray": want,
-        "repr": repr(core.Array(want)),
+        "repr": repr(jnp.asarray(want)),
         "str": str(want),
         "format": "1.0",
         "float": 11.0,
@@ -161,7 +161,7 @@ def test_a_cheap_call_on_a_pending_input_is_queued_not_waited_for(every_call_asy
     with held():
         y = step(jnp.zeros(3))
         with core.config.override("async_dispatch_min_us", 1e9):  # alone, `add` runs inline
-            assert type(add(total, total)) is core.Array
+            assert type(add(total, total)) is core.array.Array
             total = add(total, y)  # behind its pending input, on the device's queue
         assert type(total) is PendingArray
     np.testing.assert_allclose(np.asarray(total), 2.0)
@@ -213,7 +213,7 @@ def test_config_flag_forces_synchronous_execution(every_call_async):
     with core.config.override("jax_cpu_enable_async_dispatch", False), held(release_after=5.0):
         start = time.perf_counter()
         y = f(jnp.ones(2))  # inline: does not queue behind the held worker
-        assert type(y) is core.Array and time.perf_counter() - start < 2.0
+        assert type(y) is core.array.Array and time.perf_counter() - start < 2.0
     assert core.config.jax_cpu_enable_async_dispatch
 
 
@@ -229,7 +229,7 @@ def test_cheap_calls_run_inline_expensive_ones_asynchronously():
     x, a = jnp.ones(3), jnp.ones((512, 512)) / 512
     cheap(x), dear(a).block_until_ready()
     with held(release_after=5.0):
-        assert type(cheap(x)) is core.Array  # 1.5-8 us of call: no hand-off
+        assert type(cheap(x)) is core.array.Array  # 1.5-8 us of call: no hand-off
         y = dear(a)
         assert type(y) is PendingArray
         assert dispatch.in_flight()
@@ -290,7 +290,7 @@ def test_a_jitted_call_inside_a_host_callback_runs_inline(every_call_async):
 
     def host(x):
         out = inner(x)  # on the device's thread: queuing there would deadlock
-        assert type(out) is core.Array
+        assert type(out) is core.array.Array
         return np.asarray(out)
 
     outer = core.jit(lambda x: core.pure_callback(host, core.ShapeDtypeStruct(x.shape, x.dtype), x))
