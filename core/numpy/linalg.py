@@ -8,6 +8,7 @@ above this package and registers its `solve` here when it loads).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -699,21 +700,34 @@ def tensorsolve(a: Any, b: Any, axes: tuple[int, ...] | None = None) -> Any:
 
 @library_jit(static_argnames=("n",))
 def matrix_power(a: Any, n: int) -> Any:
-    """`a` multiplied by itself `n` times (negative `n` inverts first)."""
+    """`a` multiplied by itself `n` times (negative `n` inverts first), the products in
+    JAX's order (`(a @ a) @ a` for 3; then squarings, the result multiplied on the right), so
+    the last bits are JAX's."""
     check_arraylike("jnp.linalg.matrix_power", a)
     a = ensure_array(a)
+    shape = get_aval(a).shape
+    if len(shape) < 2:
+        raise TypeError(
+            f"{len(shape)}-dimensional array given. Array must be at least two-dimensional"
+        )
+    if shape[-2] != shape[-1]:
+        raise TypeError("Last 2 dimensions of the array must be square")
+    try:
+        n = operator.index(n)
+    except TypeError as err:
+        raise TypeError(f"exponent must be an integer, got {n}") from err
+    if n == 0:
+        return broadcast_to(eye(shape[-1], dtype=get_aval(a).dtype), shape)
     if n < 0:
         a, n = inv(a), -n
-    m = get_aval(a).shape[-1]
-
-    result = broadcast_to(eye(m, dtype=get_aval(a).dtype), get_aval(a).shape)
-    base = a
-    while n:
-        if n & 1:
-            result = matmul(result, base)
-        n >>= 1
-        if n:
-            base = matmul(base, base)
+    if n <= 3:
+        return (a, matmul(a, a), matmul(matmul(a, a), a))[n - 1]
+    z = result = None
+    while n > 0:
+        z = a if z is None else matmul(z, z)
+        n, bit = divmod(n, 2)
+        if bit:
+            result = z if result is None else matmul(result, z)
     return result
 
 

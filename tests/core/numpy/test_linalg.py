@@ -195,3 +195,35 @@ def test_array_api_argument_errors_as_jax(run, first):
     with pytest.raises(ValueError) as info:
         run()
     assert str(info.value).split("\n")[0] == first
+
+
+# jnp.linalg.matrix_power checks its arguments as JAX 0.10.2 does (TypeErrors; a float exponent
+# was Python's '&' error) and multiplies in JAX's order, (a @ a) @ a for n = 3.
+@pytest.mark.parametrize(
+    "a, n, first",
+    [
+        (np.eye(3, dtype=np.float32), 1.5, "exponent must be an integer, got 1.5"),
+        (np.ones((3, 4), np.float32), 2, "Last 2 dimensions of the array must be square"),
+        (
+            np.ones(3, np.float32),
+            2,
+            "1-dimensional array given. Array must be at least two-dimensional",
+        ),
+    ],
+)
+def test_matrix_power_errors_as_jax(a, n, first):
+    with pytest.raises(TypeError) as info:
+        jnp.linalg.matrix_power(a, n)
+    assert str(info.value).split("\n")[0] == first
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 5, 6, -2])
+def test_matrix_power_order_of_products(n):
+    a = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]], np.float32)
+    want = np.linalg.matrix_power(a.astype(np.float64), n)
+    np.testing.assert_allclose(np.asarray(jnp.linalg.matrix_power(a, n)), want, rtol=2e-6)
+    if n == 3:  # JAX's association, bit for bit
+        aa = np.asarray(jnp.matmul(a, a))
+        np.testing.assert_array_equal(
+            np.asarray(jnp.linalg.matrix_power(a, 3)), np.asarray(jnp.matmul(aa, a))
+        )
