@@ -49,13 +49,14 @@ def cdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
       scale: width.
 
     Returns:
-      0 below the support, 1 above, `(x - loc) / scale` inside (NaN for NaN inputs).
+      0 below the support, 1 above, `(x - loc) / scale` inside (0 for NaN points, as JAX's).
     """
     x, loc, scale = promote_args_inexact("uniform.cdf", x, loc, scale)
     hi = loc + scale
     conds = [x < loc, x > hi, (x >= loc) & (x <= hi)]
-    vals = [jnp.zeros_like(x), jnp.ones_like(x), (x - loc) / scale]
-    return jnp.select(conds, vals, jnp.full_like(x, np.nan))
+    zero, one = jnp.array(0, x.dtype), jnp.array(1, x.dtype)  # strong, as JAX's
+    # JAX's select with its default 0: a NaN point (no condition holds) gives 0
+    return jnp.select(conds, [zero, one, (x - loc) / scale])
 
 
 def ppf(q: Any, loc: Any = 0, scale: Any = 1) -> Any:

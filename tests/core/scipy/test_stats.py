@@ -5,6 +5,7 @@ import pytest
 import scipy.stats as ss
 
 import core
+import core.numpy as jnp
 from core.scipy import stats
 from core.scipy.errors import ShapeMismatchError
 from core.test_util import check_grads
@@ -78,3 +79,14 @@ def test_grads(fn, args):
 def test_out_of_support_gradient_is_zero():
     g = core.grad(lambda s: stats.uniform.logpdf(5.0, 0.0, s))(2.0)
     assert g == 0.0
+
+
+def test_uniform_cdf_as_jax():
+    # JAX 0.10.2: a select with default 0 (so a NaN point gives 0) over strong constants (a
+    # strongly typed float32 result for a bool or int point)
+    x = jnp.array([-1.0, 0.0, 0.3, 1.0, 2.5, jnp.inf, -jnp.inf, jnp.nan])
+    np.testing.assert_allclose(
+        np.asarray(stats.uniform.cdf(x)), [0.0, 0.0, 0.3, 1.0, 1.0, 1.0, 0.0, 0.0], rtol=1e-7
+    )
+    out = stats.uniform.cdf(jnp.array([True, False]))
+    assert out.dtype == np.float32 and not out.weak_type
