@@ -19,7 +19,7 @@ from tests.porting.common import ANSWERS, PROGRAMS, program_group, program_names
 # scipy_optimize takes 46 s (JAX: 21 s; ten jitted BFGS/L-BFGS solvers, each a while loop of
 # line-search while loops) and wmt_training about 30 s (four pmapped programs, the beam search
 # among them; JAX: 19 s); tests/core/scipy checks optimize, wmt_beam_search the wmt model.
-SLOW = {"imagenet_resnet", "ode", "scipy_optimize", "wmt_training"}
+SLOW = {"imagenet_resnet", "ode", "ogbg_molpcba", "scipy_optimize", "wmt_training"}
 
 
 def ported_run(name: str):
