@@ -186,9 +186,11 @@ def _scalar_starts(
 
 def _check_index_dtypes(name: str, starts: list[Any]) -> None:
     """JAX's dtype rule of `dynamic_slice` and `dynamic_update_slice`: one integer dtype for
-    every start (a Python int counts as int32, so it does not adapt to an int8 start)."""
-    names = [get_aval(s).dtype.name for s in starts]
-    if any(n != names[0] for n in names) or any(get_aval(s).dtype.kind not in "iu" for s in starts):
+    every start (a Python int counts as the default int, so it does not adapt to an int8
+    start)."""
+    dts = [get_aval(s).dtype for s in starts]
+    names = [dt.name for dt in dts]
+    if len(set(names)) > 1 or any(dt.kind not in "iu" for dt in dts):
         colon = ":" if name == "dynamic_slice" else ""  # JAX's two texts differ by it
         raise TypeError(
             f"index arguments to {name} must be integers of the same type, got{colon} "
@@ -226,7 +228,7 @@ def _other_starts(start_index: Any, n: int) -> list[Any]:
     JAX's `_const(start_index, 0)`: an int32 index under x64 still gives one index dtype)."""
     if isinstance(start_index, int):
         return [0] * n
-    dt = dtypes.canonicalize_dtype(np.result_type(get_aval(start_index).dtype))
+    dt = dtypes.canonicalize_dtype(get_aval(start_index).dtype)
     return [np.zeros((), dt)[()] for _ in range(n)]
 
 
