@@ -32,8 +32,10 @@ __all__ = [
     "hessenberg_p",
     "householder_product",
     "householder_product_p",
+    "linalg_abstract_eval",
     "linalg_primitive",
     "ormqr",
+    "ormqr_p",
     "tridiagonal",
     "tridiagonal_p",
 ]
@@ -72,7 +74,11 @@ def _unbatched(fn: Any, core_ranks: tuple[int, ...]) -> Any:
 
 
 def linalg_primitive(
-    name: str, composition: Callable, abstract_eval: Callable, multiple_results: bool
+    name: str,
+    composition: Callable,
+    abstract_eval: Callable,
+    multiple_results: bool,
+    batchable: bool = True,
 ) -> Primitive:
     """JAX's linear-algebra primitive `name` that numbax computes by `composition` (jnp
     loops, or a host call): jaxprs print JAX's one equation, eager calls and `jit` run the
@@ -85,6 +91,8 @@ def linalg_primitive(
       composition: `composition(*operands, **params)` on operands with leading batch axes.
       abstract_eval: the shape and dtype rule.
       multiple_results: as JAX's primitive.
+      batchable: whether it has a batching rule (JAX's `supports_batching`; without one,
+        `vmap` raises `PrimitiveRuleError`, as JAX's NotImplementedError).
 
     Returns:
       The primitive.
@@ -110,8 +118,59 @@ def linalg_primitive(
     prim.def_composed(composition)
     prim.def_abstract_eval(abstract_eval)
     prim.def_jvp(jvp)
-    prim.def_batch(batch)
+    if batchable:
+        prim.def_batch(batch)
     return prim
+
+
+def linalg_abstract_eval(
+    name: str, kinds: str, ranks: tuple[int, ...], shape_rule: Callable, batchable: bool = True
+) -> Callable:
+    """The abstract eval of JAX's `standard_linalg_primitive` `name`, with its messages: every
+    operand of rank `ranks[i]` or more (exactly, without `batchable`) and as many batch axes as
+    the first, of one dtype of `kinds` ("f", "fc"); the result is the first's batch axes and
+    `shape_rule(*core_shapes, **params)`, of the operands' dtype.
+
+    Args:
+      name: JAX's name of the primitive.
+      kinds: the accepted dtype kinds.
+      ranks: the rank of each operand's core (its last axes).
+      shape_rule: the result's core shape from the operands' (raises JAX's ValueError).
+      batchable: whether leading batch axes are accepted (JAX's `supports_batching`).
+
+    Returns:
+      `abstract_eval(*avals, **params) -> ShapedArray`.
+    """
+    accepted = "floating" if kinds == "f" else "floating, complexfloating"
+
+    def abstract_eval(*avals: ShapedArray, **params: Any) -> ShapedArray:
+        for i, (rank, a) in enumerate(zip(ranks, avals)):
+            if a.ndim < rank or (not batchable and a.ndim != rank):
+                how = "rank at least" if a.ndim < rank else "a rank of exactly"
+                raise TypeError(
+                    f"Input {i} to {name} must have {how} {rank}, but got shape={a.shape}"
+                )
+        counts = [a.ndim - rank for rank, a in zip(ranks, avals)]
+        if len(set(counts)) > 1:
+            raise TypeError(
+                f"All inputs to {name} must have the same number of batch dimensions, but got "
+                f"{counts} batch dimensions for the inputs."
+            )
+        for i, a in enumerate(avals):
+            if a.dtype.kind not in kinds:
+                raise TypeError(
+                    f"{name} does not accept dtype {a.dtype} at position {i}. Accepted dtypes at "
+                    f"position {i} are subtypes of {accepted}."
+                )
+        if len({a.dtype for a in avals}) > 1:
+            raise TypeError(
+                f"lax.{name} requires arguments to have the same dtypes, got "
+                f"{', '.join(str(a.dtype) for a in avals)}."
+            )
+        out = shape_rule(*(a.shape[n:] for a, n in zip(avals, counts)), **params)
+        return ShapedArray((*avals[0].shape[: counts[0]], *out), avals[0].dtype)
+
+    return abstract_eval
 
 
 def _square(name: str, a: ShapedArray) -> None:
@@ -310,9 +369,37 @@ def _ormqr(a: Any, taus: Any, c: Any, left: bool, transpose: bool) -> Any:
     return c
 
 
+def _ormqr_shape(a: tuple, taus: tuple, c: tuple, *, left: bool, transpose: bool) -> tuple:
+    # JAX's shape rule and messages
+    if left and c[0] != a[0]:
+        raise ValueError(
+            "ormqr with left=True expects c to have the same number of rows as the Householder "
+            f"matrix a. Got a shape {a} and c shape {c}."
+        )
+    if not left and c[1] != a[0]:
+        raise ValueError(
+            "ormqr with left=False expects c to have the same number of columns as the "
+            f"Householder matrix a has rows. Got a shape {a} and c shape {c}."
+        )
+    return c
+
+
+def _ormqr_batched(a: Any, taus: Any, c: Any, *, left: bool, transpose: bool) -> Any:
+    return _unbatched(lambda x, t, y: _ormqr(x, t, y, left, transpose), (2, 1, 2))(a, taus, c)
+
+
+ormqr_p = linalg_primitive(
+    "ormqr",
+    _ormqr_batched,
+    linalg_abstract_eval("ormqr", "fc", (2, 1, 2), _ormqr_shape),
+    False,
+)
+
+
 def ormqr(a: Any, taus: Any, c: Any, *, left: bool = True, transpose: bool = False) -> Any:
     """Multiplies `c` by the `Q` of Householder reflectors without forming it
-    (`jax.lax.linalg.ormqr`, LAPACK's ormqr/unmqr).
+    (`jax.lax.linalg.ormqr`, LAPACK's ormqr/unmqr): JAX's `ormqr_p`, computed by one rank-1
+    update per reflector.
 
     Args:
         a: the reflectors `(..., m, n)`, as for `householder_product`.
@@ -324,4 +411,4 @@ def ormqr(a: Any, taus: Any, c: Any, *, left: bool = True, transpose: bool = Fal
     Returns:
         The product, shaped like `c`.
     """
-    return _unbatched(lambda x, t, y: _ormqr(x, t, y, left, transpose), (2, 1, 2))(a, taus, c)
+    return ormqr_p.bind(a, taus, c, left=left, transpose=transpose)

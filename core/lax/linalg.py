@@ -6,8 +6,12 @@ In JAX these are the decomposition primitives; here most are thin wrappers: `cho
 (`core/lax/triangular.py`), `lu_pivots_to_permutation` too (`core/lax/lu.py`),
 `tridiagonal_solve` binds JAX's primitive (Thomas's algorithm as two `lax.scan`s), the
 Householder reductions (`hessenberg`, `tridiagonal`, `householder_product`, `ormqr`) live in
-`core/lax/householder.py`, and `cholesky_update` is Givens rotations, as JAX writes it. The
-rest are compositions, so `grad`, `vmap` and `jit` apply as usual.
+`core/lax/householder.py`, and `cholesky_update` and `symmetric_product` bind JAX's
+primitives, computed as JAX's CPU lowerings write them (Givens rotations; `alpha A A^T + beta
+C`). JAX differentiates none of these three (numbax differentiates their compositions), and
+batches no `cholesky_update` (numbax neither). The rest are compositions, so `grad`, `vmap`
+and `jit` apply as usual. `EigImplementation`, `EighImplementation` and `SvdAlgorithm` are
+JAX's enums (`core/prims/decompositions.py`).
 
 Why `core/lax/__init__.py` does not import this module: it builds on `core.scipy.linalg`, which
 imports `core.lax`, so importing it there would close an import cycle. `core/__init__.py`
@@ -31,8 +35,10 @@ from core.lax.householder import (
     hessenberg_p,
     householder_product,
     householder_product_p,
+    linalg_abstract_eval,
     linalg_primitive,
     ormqr,
+    ormqr_p,
     tridiagonal,
     tridiagonal_p,
 )
@@ -41,15 +47,27 @@ from core.lax.triangular import triangular_solve, triangular_solve_p
 from core.numpy.linalg import tril_factor
 from core.primitive import Primitive
 from core.prims import decompositions as dec
-from core.prims.decompositions import cholesky_p, eigh_p, qr_p, svd_p
+from core.prims.decompositions import (
+    EighImplementation,
+    EigImplementation,
+    SvdAlgorithm,
+    cholesky_p,
+    eigh_p,
+    qr_p,
+    svd_p,
+)
 from core.prims.eig import eig, eig_p
 from core.scipy.errors import UnsupportedOptionError
 from core.scipy.linalg import _schur, solve_triangular
 from core.trace import get_aval
 
 __all__ = [
+    "EigImplementation",
+    "EighImplementation",
+    "SvdAlgorithm",
     "UnsupportedOptionError",
     "cholesky_p",
+    "cholesky_update_p",
     "eig_p",
     "eigh_p",
     "lu_p",
@@ -58,7 +76,9 @@ __all__ = [
     "svd_p",
     "hessenberg_p",
     "householder_product_p",
+    "ormqr_p",
     "schur_p",
+    "symmetric_product_p",
     "triangular_solve_p",
     "tridiagonal_p",
     "tridiagonal_solve_p",
@@ -82,15 +102,11 @@ __all__ = [
 ]
 
 
-def _cpu_only(name: str, subset_by_index: Any, implementation: Any) -> None:
+def _cpu_only(name: str, subset_by_index: Any) -> None:
     if subset_by_index is not None:
         raise UnsupportedOptionError(
             f"{name}: subset_by_index is not implemented on CPU (as in JAX); pass None and "
             "slice the result."
-        )
-    if implementation is not None:
-        raise UnsupportedOptionError(
-            f"{name}: implementation={implementation!r} is not available on CPU; pass None."
         )
 
 
@@ -119,7 +135,7 @@ def eigh(
     symmetrize_input: bool = True,
     sort_eigenvalues: bool = True,
     subset_by_index: tuple[int, int] | None = None,
-    implementation: Any = None,
+    implementation: EighImplementation | None = None,
 ) -> tuple[Any, Any]:
     """The eigendecomposition of Hermitian matrices (`jax.lax.linalg.eigh`).
 
@@ -127,19 +143,20 @@ def eigh(
         x: Hermitian (real symmetric) matrices `(..., n, n)`.
         lower: the triangle read when `symmetrize_input` is False.
         symmetrize_input: decompose `(x + x^H) / 2`.
-        sort_eigenvalues: accepted; the eigenvalues are always ascending.
+        sort_eigenvalues: the primitive's parameter; the eigenvalues are always ascending
+            (as on JAX's CPU).
         subset_by_index: None (JAX's CPU raises otherwise, as here).
-        implementation: None (JAX's CPU default, QR-based).
+        implementation: None or `EighImplementation.QR` (JAX's CPU's); JACOBI and QDWH raise
+            JAX's NotImplementedError when the program runs.
 
     Returns:
         `(v, w)`: eigenvectors `v[..., :, i]` (dtype of `x`) and ascending eigenvalues `w`
         (real).
     """
-    del sort_eigenvalues
-    _cpu_only("eigh", subset_by_index, implementation)
+    _cpu_only("eigh", subset_by_index)
     if symmetrize_input:
         x = _symmetrize(x)
-    return dec.eigh(x, lower=lower)
+    return dec.eigh(x, lower=lower, sort_eigenvalues=sort_eigenvalues, algorithm=implementation)
 
 
 def qr(
@@ -171,7 +188,7 @@ def svd(
     full_matrices: bool = True,
     compute_uv: bool = True,
     subset_by_index: tuple[int, int] | None = None,
-    algorithm: Any = None,
+    algorithm: SvdAlgorithm | None = None,
 ) -> Any:
     """The singular value decomposition `x = U diag(s) V^H` (`jax.lax.linalg.svd`).
 
@@ -180,14 +197,38 @@ def svd(
         full_matrices: square `U` and `V^H` if True, else `k = min(m, n)` columns/rows.
         compute_uv: return the singular vectors too.
         subset_by_index: None (JAX's CPU raises otherwise, as here).
-        algorithm: accepted and ignored (LAPACK's divide and conquer is used).
+        algorithm: an `SvdAlgorithm` (LAPACK's divide and conquer computes None, DEFAULT, QR
+            and DIVIDE_AND_CONQUER); JACOBI and POLAR raise JAX's NotImplementedError when the
+            program runs.
 
     Returns:
         `(u, s, vh)` if `compute_uv`, else `s` (descending).
     """
-    del algorithm
-    _cpu_only("svd", subset_by_index, None)
-    return dec.svd(x, full_matrices=full_matrices, compute_uv=compute_uv)
+    _cpu_only("svd", subset_by_index)
+    return dec.svd(x, full_matrices=full_matrices, compute_uv=compute_uv, algorithm=algorithm)
+
+
+def _symmetric_product_shape(a: tuple, c: tuple, **_: Any) -> tuple:
+    # JAX's shape rule and message (which names the primitive `symmetric_update`)
+    if a[0] != c[1] or c[0] != c[1]:
+        raise ValueError(
+            "symmetric_update expects a rectangular matrix of shape (m, n) and a square matrix "
+            f"of shape (n, n). Got shapes {a} and {c}."
+        )
+    return c
+
+
+def _symmetric_product(a: Any, c: Any, *, alpha: float, beta: float) -> Any:
+    # JAX's CPU lowering: the whole product (not only its lower triangle)
+    return alpha * jnp.matmul(a, jnp.swapaxes(a, -1, -2), precision="highest") + beta * c
+
+
+symmetric_product_p = linalg_primitive(
+    "symmetric_product",
+    _symmetric_product,
+    linalg_abstract_eval("symmetric_product", "f", (2, 2), _symmetric_product_shape),
+    False,
+)
 
 
 def symmetric_product(
@@ -198,20 +239,24 @@ def symmetric_product(
     beta: float = 0.0,
     symmetrize_output: bool = False,
 ) -> Any:
-    """`alpha A A^T + beta C` (`jax.lax.linalg.symmetric_product`).
+    """`alpha A A^T + beta C` (`jax.lax.linalg.symmetric_product`): JAX's primitive.
 
     Args:
         a_matrix: matrices `(..., m, n)`.
         c_matrix: symmetric matrices `(..., m, m)`.
         alpha: the scale of `A A^T`.
         beta: the scale of `C`.
-        symmetrize_output: accepted; the whole result is always computed.
+        symmetrize_output: rebuild the upper triangle from the lower one, as JAX does (the
+            CPU computes the whole matrix, so the values do not change).
 
     Returns:
         The `(..., m, m)` product.
     """
-    del symmetrize_output
-    return alpha * jnp.matmul(a_matrix, jnp.swapaxes(a_matrix, -1, -2)) + beta * c_matrix
+    result = symmetric_product_p.bind(a_matrix, c_matrix, alpha=alpha, beta=beta)
+    if symmetrize_output:
+        upper = jnp.matrix_transpose(tril_factor(result, -1))
+        result = tril_factor(result) + upper
+    return result
 
 
 def _thomas(dl: Any, d: Any, du: Any, b: Any, *, perturb_singular: bool) -> Any:
@@ -331,6 +376,7 @@ def tridiagonal_solve(dl: Any, d: Any, du: Any, b: Any, *, perturb_singular: boo
 
 
 def _cholesky_update(r: Any, z: Any) -> Any:
+    r, z = jnp.asarray(r), jnp.asarray(z)
     n = get_aval(z).shape[0]
     for k in range(n):
         x, y = r[k, k], z[k]
@@ -348,9 +394,28 @@ def _cholesky_update(r: Any, z: Any) -> Any:
     return r
 
 
+def _cholesky_update_shape(r: tuple, w: tuple) -> tuple:
+    # JAX's shape rule and message
+    if r[0] != r[1] or w[0] != r[1]:
+        raise ValueError(
+            "Rank-1 update to Cholesky decomposition takes a square matrix and a vector of the "
+            f"same size as input. Got shapes {r} and {w} instead"
+        )
+    return r
+
+
+cholesky_update_p = linalg_primitive(
+    "cholesky_update",
+    _cholesky_update,
+    linalg_abstract_eval("cholesky_update", "f", (2, 1), _cholesky_update_shape, batchable=False),
+    False,
+    batchable=False,
+)
+
+
 def cholesky_update(r_matrix: Any, w_vector: Any) -> Any:
     """The Cholesky factor of `R^T R + w w^T` from `R`'s, in O(n^2) (Givens rotations;
-    `jax.lax.linalg.cholesky_update`).
+    `jax.lax.linalg.cholesky_update`): JAX's primitive (no batching rule, as JAX's).
 
     Args:
         r_matrix: an upper-triangular `R (n, n)` with `A = R^T R`.
@@ -359,14 +424,7 @@ def cholesky_update(r_matrix: Any, w_vector: Any) -> Any:
     Returns:
         The new upper-triangular factor `(n, n)`.
     """
-    r, w = jnp.asarray(r_matrix), jnp.asarray(w_vector)
-    rs, ws = get_aval(r).shape, get_aval(w).shape
-    if len(rs) != 2 or rs[0] != rs[1] or ws != rs[:1]:
-        raise ValueError(
-            "Rank-1 update to Cholesky decomposition takes a square matrix and a vector of the "
-            f"same size as input. Got shapes {rs} and {ws} instead"
-        )
-    return _cholesky_update(r, w)
+    return cholesky_update_p.bind(r_matrix, w_vector)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -11,8 +11,9 @@ the primitives. `lu_pivots_to_permutation_p` turns getrf's row swaps into the pe
 swaps). `lu_solve` is JAX's `_lu_solve`, a `@jit` function: the right-hand side permuted and
 two triangular solves (`trans` 1 and 2 solve with the transpose, then un-permute with a
 `sort_key_val`), vmapped over the broadcast batch axes. `solve` is JAX's `lax_linalg._solve`
-(`lu` and a `custom_linear_solve` of two `lu_solve`s), which `jnp.linalg.solve` and `inv` call:
-`core.numpy` sits below this module (which imports it), so this module registers `solve` with
+(`lu` and a `custom_linear_solve` of two `lu_solve`s), which `jnp.linalg.solve` and `inv` call,
+and `cofactor_solve` is JAX's `jnp.linalg._cofactor_solve`, `jnp.linalg.det`'s jvp:
+`core.numpy` sits below this module (which imports it), so this module registers both with
 `core.numpy.linalg` when it loads (`import core` loads it, through `core.lax.linalg`).
 """
 
@@ -33,6 +34,7 @@ from core.interpreters.jvp import tangent_aval
 from core.jit.library import library_jit
 from core.lax.triangular import triangular_solve
 from core.numpy import linalg as jnp_linalg
+from core.numpy._util import promote_dtypes_inexact
 from core.primitive import Primitive
 from core.prims.decompositions import lu_p, pivots_to_permutation
 from core.trace import get_aval
@@ -42,6 +44,7 @@ __all__ = [
     "lu_p",
     "lu_pivots_to_permutation",
     "lu_pivots_to_permutation_p",
+    "cofactor_solve",
     "lu_solve",
     "solve",
 ]
@@ -322,4 +325,59 @@ def solve(a: Any, b: Any) -> Any:
     return api.vmap(custom_solve, len(b_shape) - 1, max(len(a_shape), len(b_shape)) - 1)(b)
 
 
-jnp_linalg.register_solve(solve)
+def cofactor_solve(a: Any, b: Any) -> tuple[Any, Any]:
+    """`(det(a), det(a) solve(a, b))`, finite for singular `a` (JAX's `_cofactor_solve`,
+    `jnp.linalg.det`'s jvp): from `a`'s LU factors, the last pivot replaced by the inverse of the
+    product of the others, so at rank n - 1 the result is the adjugate times `b`; below rank
+    n - 1 (a solve with the factors gives a NaN or an infinity) it is zero.
+
+    Args:
+      a: square matrices `(..., m, m)`, possibly singular.
+      b: matrices `(..., m, m)`.
+
+    Returns:
+      `det(a)` and `adj(a) @ b`.
+    """
+    (a,) = promote_dtypes_inexact(a)
+    (b,) = promote_dtypes_inexact(b)
+    a_shape, b_shape = get_aval(a).shape, get_aval(b).shape
+    if not (len(a_shape) >= 2 and a_shape[-1] == a_shape[-2] and b_shape[-2:] == a_shape[-2:]):
+        raise ValueError(
+            "The arguments to _cofactor_solve must have shapes a=[..., m, m] and b=[..., m, m]; "
+            f"got a={a_shape} and b={b_shape}"
+        )
+    if a_shape[-1] == 1:
+        return a[..., 0, 0], b
+    lu_, pivots, permutation = lu_p.bind(a)
+    dtype = get_aval(a).dtype
+    batch = jnp.broadcast_shapes(a_shape[:-2], b_shape[:-2])
+    x = jnp.broadcast_to(b, (*batch, *b_shape[-2:]))
+    lu_ = jnp.broadcast_to(lu_, (*batch, *a_shape[-2:]))
+    # the partial determinants: [..., -1] the whole one, [..., -2] det(u) / u_nn
+    diag = jnp.diagonal(lu_, axis1=-2, axis2=-1)
+    iota = lax.expand_dims(
+        jnp.arange(a_shape[-1], dtype=pivots.dtype), tuple(range(pivots.ndim - 1))
+    )
+    parity = jnp.count_nonzero(pivots != iota, axis=-1)
+    sign = jnp.asarray(-2 * (parity % 2) + 1, dtype=dtype)
+    partial_det = jnp.cumprod(diag, axis=-1) * sign[..., None]
+    lu_ = lu_.at[..., -1, -1].set(1.0 / partial_det[..., -2])
+    permutation = jnp.broadcast_to(permutation, (*batch, a_shape[-1]))
+    iotas = jnp.ix_(*(lax.iota(np.int32, n) for n in (*batch, 1)))
+    # matrices of rank below n - 1 give zeros
+    d = jnp.ones(get_aval(x).shape[:-1], get_aval(x).dtype)
+    d = triangular_solve(lu_, d, left_side=True, lower=False)
+    d = jnp.any(jnp.logical_or(jnp.isnan(d), jnp.isinf(d)), axis=-1)
+    d = jnp.tile(d[..., None, None], d.ndim * (1,) + get_aval(x).shape[-2:])
+    x = jnp.where(d, jnp.zeros_like(x), x)
+    x = x[(*iotas[:-1], permutation, slice(None))]
+    x = triangular_solve(lu_, x, left_side=True, lower=True, unit_diagonal=True)
+    x = jnp.concatenate(
+        (x[..., :-1, :] * partial_det[..., -1, None, None], x[..., -1:, :]), axis=-2
+    )
+    x = triangular_solve(lu_, x, left_side=True, lower=False)
+    x = jnp.where(d, jnp.zeros_like(x), x)
+    return partial_det[..., -1], x
+
+
+jnp_linalg.register_lu_solves(solve, cofactor_solve)

@@ -1,9 +1,12 @@
 """`core.numpy.linalg`: norms (compositions) and decompositions (the primitives of
 `core/prims/decompositions.py`). Inputs are promoted to the default float dtype like JAX.
 
-As in JAX, `slogdet` and `det` (beyond 3x3) take JAX's `lu` primitive's factors (custom_jvp
-rules: `tr(a^-1 da)`), and `solve` and `inv` are JAX's LU solve (`core/lax/lu.py`, which sits
-above this package and registers its `solve` here when it loads).
+As in JAX, `slogdet` and `det` (beyond 3x3) take JAX's `lu` primitive's factors, with JAX's
+custom_jvp rules: `tr(a^-1 da)` for `slogdet`, and for `det` JAX's cofactor solve (`det(a)
+a^-1 da` from the LU factors, finite at singular matrices: the adjugate's trace at rank n - 1,
+zero below). `solve` and `inv` are JAX's LU solve; it and the cofactor solve live in
+`core/lax/lu.py` (on `triangular_solve_p`), which sits above this package and registers them
+here when it loads.
 """
 
 from __future__ import annotations
@@ -261,7 +264,7 @@ def _slogdet_lu(a: Any) -> tuple[Any, Any]:
 
 
 @_slogdet_lu.defjvp
-def _slogdet_lu_jvp(primals: tuple, tangents: tuple) -> tuple[tuple, tuple]:
+def _slogdet_jvp(primals: tuple, tangents: tuple) -> tuple[tuple, tuple]:
     (x,), (g,) = primals, tangents
     sign, ans = slogdet(x)
     ans_dot = linalg_ops.trace(solve(x, g), 0, -1, -2)
@@ -304,27 +307,56 @@ def slogdet(a: Any, *, method: str | None = None) -> SlogdetResult:
     return SlogdetResult(multiply(r.prod(uf.sign(diag), axis=-1), flips), logabsdet)
 
 
+def _det_small(a: Any) -> Any:
+    """The determinant of 2x2 or 3x3 matrices by the explicit products (JAX's `_det_2x2`,
+    `_det_3x3`), differentiated through them."""
+    e = lambda i, j: a[..., i, j]  # noqa: E731
+    if get_aval(a).shape[-1] == 2:
+        return e(0, 0) * e(1, 1) - e(0, 1) * e(1, 0)
+    return (
+        e(0, 0) * e(1, 1) * e(2, 2)
+        + e(0, 1) * e(1, 2) * e(2, 0)
+        + e(0, 2) * e(1, 0) * e(2, 1)
+        - e(0, 2) * e(1, 1) * e(2, 0)
+        - e(0, 0) * e(1, 2) * e(2, 1)
+        - e(0, 1) * e(1, 0) * e(2, 2)
+    )
+
+
+@custom_jvp
+def _det(a: Any) -> Any:
+    sign, logdet = slogdet(a)
+    return sign * exp(logdet).astype(sign.dtype)
+
+
+@_det.defjvp
+def _det_jvp(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
+    # JAX's: det(x) tr(x^-1 g) as the trace of the cofactor solve (finite at singular x)
+    (x,), (g,) = primals, tangents
+    y, z = _LU_SOLVES["cofactor_solve"](x, g)
+    return y, linalg_ops.trace(z, 0, -1, -2)
+
+
 @library_jit
 def det(a: Any) -> Any:
-    """The determinant of square matrices: 2x2 and 3x3 ones by the explicit products (as JAX,
-    also for float16/bfloat16, which LU does not take), larger ones from `slogdet`."""
+    """The determinant of square matrices, as JAX's: 2x2 and 3x3 ones by the explicit products
+    (also for float16/bfloat16, which LU does not take), larger ones from `slogdet` with JAX's
+    custom jvp (the cofactor solve, so gradients at singular matrices are the adjugate's).
+
+    Args:
+      a: array of shape `(..., n, n)`.
+
+    Returns:
+      The determinants, shaped `a.shape[:-2]`.
+    """
     check_arraylike("jnp.linalg.det", a)
     a = _inexact(a)
     shape = get_aval(a).shape
     if len(shape) >= 2 and shape[-2:] in ((2, 2), (3, 3)):
-        e = lambda i, j: a[..., i, j]  # noqa: E731
-        if shape[-1] == 2:
-            return e(0, 0) * e(1, 1) - e(0, 1) * e(1, 0)
-        return (
-            e(0, 0) * e(1, 1) * e(2, 2)
-            + e(0, 1) * e(1, 2) * e(2, 0)
-            + e(0, 2) * e(1, 0) * e(2, 1)
-            - e(0, 2) * e(1, 1) * e(2, 0)
-            - e(0, 0) * e(1, 2) * e(2, 1)
-            - e(0, 1) * e(1, 0) * e(2, 2)
-        )
-    sign, logabs = slogdet(a)
-    return multiply(sign, exp(logabs))
+        return _det_small(a)
+    if len(shape) >= 2 and shape[-1] == shape[-2]:
+        return _det(a)
+    raise ValueError(f"Argument to _det() must have shape [..., n, n], got {shape}")
 
 
 def _symmetrize(a: Any) -> Any:
@@ -332,12 +364,12 @@ def _symmetrize(a: Any) -> Any:
     return uf.true_divide(add(a, _h(a)), 2)
 
 
-def tril_factor(a: Any) -> Any:
-    """`a` with zeros above the diagonal of its last two axes, as JAX's `lax.linalg._tril`
-    masks the factor of `cholesky_p`: `iota(0) + 0 >= iota(1)` selects it."""
+def tril_factor(a: Any, k: int = 0) -> Any:
+    """`a` with zeros above its `k`-th diagonal (of its last two axes), as JAX's
+    `lax.linalg._tril` masks the factor of `cholesky_p`: `iota(0) + k >= iota(1)` selects it."""
     aval = get_aval(a)
     *lead, n, m = aval.shape
-    rows = ew.add(sh.iota(np.int32, (n, m), 0), np.int32(0))
+    rows = ew.add(sh.iota(np.int32, (n, m), 0), np.int32(k))
     mask = ew.ge(rows, sh.iota(np.int32, (n, m), 1))
     nd = len(lead)
     mask = sh.broadcast_in_dim(mask, aval.shape, (nd, nd + 1))
@@ -490,14 +522,22 @@ def eigvalsh(a: Any, UPLO: str | None = "L", *, symmetrize_input: bool = True) -
     return eigh(a, UPLO, symmetrize_input)[0]
 
 
-# JAX's `lax_linalg._solve` (lu and a custom_linear_solve of triangular solves), registered by
-# `core/lax/lu.py`, which builds on this package (`import core` loads it).
-_SOLVERS: list[Callable[[Any, Any], Any]] = []
+# JAX's `lax_linalg._solve` (lu and a custom_linear_solve of triangular solves) and its
+# `_cofactor_solve`, registered by `core/lax/lu.py`, which builds on this package (`import core`
+# loads it).
+_LU_SOLVES: dict[str, Callable[[Any, Any], Any]] = {}
 
 
-def register_solve(fn: Callable[[Any, Any], Any]) -> None:
-    """Registers `fn(a, b)`, the solve of one system (`b` a vector or a matrix), for `solve`."""
-    _SOLVERS[:] = [fn]
+def register_lu_solves(
+    solve: Callable[[Any, Any], Any], cofactor_solve: Callable[[Any, Any], tuple[Any, Any]]
+) -> None:
+    """Registers the solves on LU factors that this package's functions call.
+
+    Args:
+      solve: `solve(a, b)`, the solve of one system (`b` a vector or a matrix), for `solve`.
+      cofactor_solve: `cofactor_solve(a, b) -> (det(a), adj(a) @ b)` for `det`'s jvp.
+    """
+    _LU_SOLVES.update(solve=solve, cofactor_solve=cofactor_solve)
 
 
 @library_jit
@@ -529,7 +569,7 @@ def solve(a: Any, b: Any) -> Any:
             "solve(a, b[..., None]).squeeze(-1)."
         )
     signature = "(m,m),(m)->(m)" if len(b_shape) == 1 else "(m,m),(m,n)->(m,n)"
-    return vectorize(_SOLVERS[0], signature=signature)(a, b)
+    return vectorize(_LU_SOLVES["solve"], signature=signature)(a, b)
 
 
 def pinv(a: Any, rtol: Any = None, hermitian: bool = False, *, rcond: Any = None) -> Any:

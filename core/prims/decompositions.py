@@ -9,10 +9,16 @@ in numpy (numpy has no LU), its lowering calls getrf, and its jvp, JAX's two tri
 is defined by `core/lax/lu.py` next to `triangular_solve_p`, which sits in the layer above.
 The rules are written on primitives (`dot_general`, `select_n`, ...; the small matrix helpers
 below), never on `core.numpy`, which sits above this layer (core/README.md).
+`eigh`'s `algorithm`, `svd`'s and `eig`'s `implementation` take JAX's enums
+(`EighImplementation`, `SvdAlgorithm`, `EigImplementation`): jaxprs print them, and the ones
+JAX's CPU lacks raise JAX's errors when the program runs or compiles (`check_cpu_algorithm`),
+as JAX's CPU lowerings do; LAPACK computes the others (numbax's gesdd for `SvdAlgorithm.QR`,
+which JAX computes by gesvd: equal to rounding, up to the singular vectors' signs).
 """
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 import numpy as np
@@ -39,6 +45,56 @@ from core.prims.elementwise import (
 from core.prims.linalg import dot_general
 from core.prims.shapes import broadcast_in_dim, convert_element_type, reshape, transpose, zeros_like
 from core.trace import get_aval
+
+
+class EigImplementation(enum.Enum):
+    """Enum for eigendecomposition algorithm."""
+
+    CUSOLVER = "cusolver"
+    MAGMA = "magma"
+    LAPACK = "lapack"
+
+
+class EighImplementation(enum.Enum):
+    """Implementation for symmetric/Hermitian eigendecomposition."""
+
+    QR = "qr"
+    JACOBI = "jacobi"
+    QDWH = "qdwh"
+
+
+class SvdAlgorithm(enum.Enum):
+    """Enum for SVD algorithm."""
+
+    DEFAULT = "default"
+    QR = "QR"
+    JACOBI = "Jacobi"
+    POLAR = "polar"
+    DIVIDE_AND_CONQUER = "divide_and_conquer"
+
+
+def check_cpu_algorithm(name: str, params: dict[str, Any]) -> None:
+    """Raises JAX's CPU lowering's error when `eigh`'s, `svd`'s or `eig`'s algorithm is one
+    only a GPU or TPU runs (the impl and the numba lowering call this, so eager calls and
+    `jit` raise it when the program runs or compiles, as JAX's do; tracing accepts it).
+
+    Args:
+      name: the primitive's name ("eigh", "svd" or "eig").
+      params: its parameters.
+    """
+    if name == "eigh":
+        if params["algorithm"] == EighImplementation.QDWH:
+            raise NotImplementedError("QDWH implementation is only supported on TPU")
+        if params["algorithm"] == EighImplementation.JACOBI:
+            raise NotImplementedError("Jacobi implementation is not supported on CPU")
+    elif name == "svd":
+        cpu = (None, SvdAlgorithm.DEFAULT, SvdAlgorithm.QR, SvdAlgorithm.DIVIDE_AND_CONQUER)
+        if params["algorithm"] not in cpu:
+            raise NotImplementedError(
+                "The SVD Jacobi and Polar algorithms are not implemented on CPU."
+            )
+    elif params["implementation"] not in (None, EigImplementation.LAPACK):
+        raise ValueError("Only the lapack implementation is supported on CPU.")
 
 
 def _check_matrix(name: str, x: ShapedArray, square: bool) -> None:
@@ -320,7 +376,8 @@ _front_batcher(qr_p)
 eigh_p = Primitive("eigh", multiple_results=True)
 
 
-def _eigh_impl(x, *, lower, **_):
+def _eigh_impl(x, *, lower, **params):
+    check_cpu_algorithm("eigh", params)
     w, v = np.linalg.eigh(x, UPLO="L" if lower else "U")
     return [v.astype(x.dtype), w.astype(_real_dtype(x.dtype))]
 
@@ -358,7 +415,8 @@ _front_batcher(eigh_p)
 svd_p = Primitive("svd", multiple_results=True)
 
 
-def _svd_impl(x, *, full_matrices, compute_uv, **_):
+def _svd_impl(x, *, full_matrices, compute_uv, **params):
+    check_cpu_algorithm("svd", params)
     real = _real_dtype(x.dtype)
     if not compute_uv:
         return [np.linalg.svd(x, compute_uv=False).astype(real)]
@@ -427,24 +485,38 @@ def qr(a: Any, full_matrices: bool = False) -> tuple[Any, Any]:
     return tuple(qr_p.bind(a, full_matrices=bool(full_matrices), pivoting=False, use_magma=None))
 
 
-def eigh(a: Any, lower: bool = True) -> tuple[Any, Any]:
+def eigh(
+    a: Any,
+    lower: bool = True,
+    sort_eigenvalues: bool = True,
+    algorithm: EighImplementation | None = None,
+) -> tuple[Any, Any]:
     """Returns (eigenvectors, eigenvalues) like `lax.linalg.eigh`; JAX's parameters (the
-    eigenvalues sorted, the whole spectrum, the default algorithm)."""
+    eigenvalues always ascending, the whole spectrum)."""
     return tuple(
         eigh_p.bind(
-            a, lower=bool(lower), sort_eigenvalues=True, subset_by_index=None, algorithm=None
+            a,
+            lower=bool(lower),
+            sort_eigenvalues=sort_eigenvalues,
+            subset_by_index=None,
+            algorithm=algorithm,
         )
     )
 
 
-def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True) -> Any:
+def svd(
+    a: Any,
+    full_matrices: bool = True,
+    compute_uv: bool = True,
+    algorithm: SvdAlgorithm | None = None,
+) -> Any:
     """Returns `(u, s, vh)` (`s` without `compute_uv`); the primitive's results are JAX's
-    `(s, u, vh)`, with JAX's parameters (the whole spectrum, the default algorithm)."""
+    `(s, u, vh)`, with JAX's parameters (the whole spectrum)."""
     out = svd_p.bind(
         a,
         full_matrices=bool(full_matrices),
         compute_uv=bool(compute_uv),
         subset_by_index=None,
-        algorithm=None,
+        algorithm=algorithm,
     )
     return (out[1], out[0], out[2]) if compute_uv else out[0]

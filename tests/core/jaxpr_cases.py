@@ -497,6 +497,7 @@ def _linalg_cases(m, c):
     c["scipy_lu_solve"] = (lambda a, b: sl.lu_solve(sl.lu_factor(a), b), (SPD, _x(3)))
     c["linalg_slogdet_2x2"] = (lambda a: jnp.linalg.slogdet(a), (SPD[:2, :2],))
     c["linalg_det_4x4"] = (lambda a: jnp.linalg.det(a), (M[:, :4],))
+    c["grad_linalg_det_4x4"] = (m.jax.grad(lambda a: jnp.linalg.det(a)), (M[:, :4],))
 
 
 def _composed_primitive_cases(m, c):
@@ -563,6 +564,31 @@ def _composed_primitive_cases(m, c):
     c["tridiagonal"] = (lambda a: lax.linalg.tridiagonal(a, lower=False), (SPD,))
     c["householder_product"] = (lambda a, t: lax.linalg.householder_product(a, t), (X.T, V[:3]))
     c["schur"] = (lambda a: lax.linalg.schur(a), (SPD,))
+    linalg = lax.linalg
+    c["symmetric_product"] = (
+        lambda a, c: linalg.symmetric_product(a, c, alpha=2.0, beta=0.5),
+        (X[:, :2].T, SPD[:2, :2]),
+    )
+    c["symmetric_product_symmetrized"] = (
+        lambda a, c: linalg.symmetric_product(a, c, beta=1.0, symmetrize_output=True),
+        (B[:, :2], B[:, :2, :2]),
+    )
+    c["cholesky_update"] = (lambda r, w: linalg.cholesky_update(r, w), (SPD, V[:3]))
+    c["ormqr"] = (lambda a, t, c: linalg.ormqr(a, t, c, left=False), (X.T, V[:3], M[:, :4]))
+    c["eigh_implementation"] = (
+        lambda a: linalg.eigh(a, implementation=linalg.EighImplementation.QR),
+        (SPD,),
+    )
+    c["eigh_unsorted"] = (lambda a: linalg.eigh(a, sort_eigenvalues=False), (SPD,))
+    c["svd_algorithm"] = (lambda a: linalg.svd(a, algorithm=linalg.SvdAlgorithm.QR), (X,))
+    c["eig_implementation"] = (
+        lambda a: linalg.eig(a, implementation=linalg.EigImplementation.LAPACK),
+        (SPD,),
+    )
+    c["eig_eigenvalues"] = (
+        lambda a: linalg.eig(a, compute_left_eigenvectors=False, compute_right_eigenvectors=False),
+        (SPD,),
+    )
     c["approx_max_k"] = (lambda x: lax.approx_max_k(x, 2), (X,))
     c["vmap_approx_min_k"] = (
         jax.vmap(lambda x: lax.approx_min_k(x, 2, reduction_dimension=0)),

@@ -564,6 +564,30 @@ CASES: list[Case] = [
         [np.array([2, 1, 2], np.int32)],  # in range with the batch tests' offsets (up to +2)
         grad=False,
     ),
+    # JAX's linear-algebra primitives numbax composes (fixed inputs: the draws above and below
+    # stay in sequence); JAX differentiates neither
+    Case(
+        "ormqr",
+        "ormqr",
+        lambda a, t, c: lax_linalg.ormqr_p.bind(a, t, c, left=True, transpose=False),
+        [L(3, 2), np.array([1.2, 0.4]), L(3, 2)[::-1]],
+        order=1,
+        eps=1e-6,
+    ),
+    Case(
+        "ormqr_right_transposed",
+        "ormqr",
+        lambda a, t, c: lax_linalg.ormqr_p.bind(a, t, c, left=False, transpose=True),
+        [L(3, 2), np.array([1.2, 0.4]), L(2, 3)[::-1]],
+        order=1,
+        eps=1e-6,
+    ),
+    Case(
+        "symmetric_product",
+        "symmetric_product",
+        lambda a, c: lax_linalg.symmetric_product_p.bind(a, c, alpha=2.0, beta=0.5),
+        [L(2, 3), L(2, 2)],
+    ),
 ]
 
 # Collectives only make sense inside a named vmap: check the derivatives of the mapped function.

@@ -26,9 +26,10 @@ ELSEWHERE = {name for name, p in PRIMS.items() if p.higher_order} | {
     "rng_uniform",
     # the key primitives take key arrays: tests/core/prims/test_prng.py
     *(name for name, p in PRIMS.items() if p.on_keys),
+    "cholesky_update",  # no batching, as JAX's: tests/core/lax/test_linalg_reductions.py
 }
 # Rules JAX does not define either (its transformations raise NotImplementedError as ours do).
-JAX_LACKS = {"rng_uniform": {"jvp", "batch"}, "nextafter": {"jvp"}}
+JAX_LACKS = {"rng_uniform": {"jvp", "batch"}, "nextafter": {"jvp"}, "cholesky_update": {"batch"}}
 
 
 def _nullary(prim) -> bool:

@@ -227,3 +227,67 @@ def test_matrix_power_order_of_products(n):
         np.testing.assert_array_equal(
             np.asarray(jnp.linalg.matrix_power(a, 3)), np.asarray(jnp.matmul(aa, a))
         )
+
+
+def _cofactors(a: np.ndarray) -> np.ndarray:
+    """The cofactor matrix (the gradient of det), from the minors' determinants in float64."""
+    n = a.shape[-1]
+    if n == 1:
+        return np.ones_like(a)
+    cof = np.empty(a.shape)
+    for i in range(n):
+        for j in range(n):
+            minor = np.delete(np.delete(a, i, -2), j, -1)
+            cof[..., i, j] = (-1) ** (i + j) * np.linalg.det(minor)
+    return cof
+
+
+_SINGULAR_3 = [[1, 2, 3, 4], [2, 4, 6, 8], [0, 1, 0, 1], [1, 0, 2, 5]]  # rank 3
+_PERM_5 = np.eye(5)[[1, 3, 0, 4, 2]] * [1, 2, 3, 1, 1]
+
+
+# jnp.linalg.det beyond 3x3 is JAX's custom_jvp: its jvp is the cofactor solve, so gradients
+# are the cofactor matrix also at singular matrices (rank n - 1: finite and nonzero; lower
+# rank: zero), where d/dA of sign * exp(log|det|) would be NaN. JAX 0.10.2 gives the same.
+@pytest.mark.parametrize(
+    "a",
+    [
+        np.arange(16).reshape(4, 4) ** 1.5 / 10 + np.eye(4),
+        _SINGULAR_3,
+        [[1, 2, 3, 4], [2, 4, 6, 8], [3, 6, 9, 12], [1, 0, 2, 5]],  # rank 2
+        np.zeros((4, 4)),
+        [[0.0]],
+        [[3.0]],
+        _PERM_5,
+        [np.eye(4) * 2, _SINGULAR_3],  # a batch
+    ],
+    ids=["full", "rank3", "rank2", "zeros", "zero1x1", "one1x1", "permutation", "batch"],
+)
+def test_det_gradient_is_the_cofactor_matrix(a):
+    a = np.asarray(a, np.float32)
+    np.testing.assert_allclose(jnp.linalg.det(a), np.linalg.det(a.astype(np.float64)), atol=1e-4)
+    got = core.grad(lambda m: jnp.linalg.det(m).sum())(a)
+    np.testing.assert_allclose(got, _cofactors(a.astype(np.float64)), rtol=1e-5, atol=1e-4)
+    tangent = np.linspace(-1, 1, a.size, dtype=np.float32).reshape(a.shape)
+    _, dt = core.jvp(jnp.linalg.det, (a,), (tangent,))
+    want = np.sum(_cofactors(a.astype(np.float64)) * tangent, axis=(-2, -1))
+    np.testing.assert_allclose(dt, want, rtol=1e-5, atol=1e-4)
+
+
+def test_det_gradient_under_jit_and_vmap_at_a_singular_matrix():
+    a = np.asarray([np.eye(4) * 2, _SINGULAR_3], np.float32)
+    got = core.jit(core.vmap(core.grad(jnp.linalg.det)))(a)
+    np.testing.assert_allclose(got, _cofactors(a.astype(np.float64)), rtol=1e-5, atol=1e-4)
+
+
+def test_det_second_derivative():
+    a = np.arange(16).reshape(4, 4) ** 1.5 / 10 + np.eye(4)
+    with core.enable_x64():
+        core.test_util.check_grads(jnp.linalg.det, (jnp.asarray(a),), order=2, modes=["rev"])
+
+
+@pytest.mark.parametrize("shape", [(3,), (2, 3), (4, 5)])
+def test_det_shape_error_is_jaxs(shape):
+    with pytest.raises(ValueError) as info:
+        jnp.linalg.det(np.ones(shape, np.float32))
+    assert str(info.value) == f"Argument to _det() must have shape [..., n, n], got {shape}"

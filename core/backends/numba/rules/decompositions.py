@@ -30,7 +30,15 @@ import numpy as np
 from core.backends.numba.registry import Kernel, register_lowering
 from core.backends.numba.source import const, np_type, reshape, shape_text
 from core.jit.errors import LoweringError
-from core.prims.decompositions import cholesky_p, eigh_p, inv_p, lu_p, qr_p, svd_p
+from core.prims.decompositions import (
+    check_cpu_algorithm,
+    cholesky_p,
+    eigh_p,
+    inv_p,
+    lu_p,
+    qr_p,
+    svd_p,
+)
 
 
 def _batched_lowering(ctx, i: int = 0) -> tuple[str, int]:
@@ -297,6 +305,7 @@ register_lowering(qr_p, Kernel(_qr_lowering))
 
 def _eigh_lowering(ctx, eqn):
     """numba reads the lower triangle; the upper one of `a` is the lower one of `a^H`."""
+    check_cpu_algorithm("eigh", eqn.params)
     flip = "" if eqn.params["lower"] else ".T.conj()" if ctx.in_avals[0].dtype.kind == "c" else ".T"
     empty = _empty_outputs_lowering(ctx, eqn)
     if empty is not None:
@@ -312,6 +321,7 @@ register_lowering(eigh_p, Kernel(_eigh_lowering))
 
 def _svd_lowering(ctx, eqn):
     """numba's `np.linalg.svd` per matrix; the primitive's results are JAX's `(s, u, vh)`."""
+    check_cpu_algorithm("svd", eqn.params)
     if not eqn.params["compute_uv"]:
         return _lapack_lowering("(np.linalg.svd({a}, False)[1],)")(ctx, eqn)
     empty = _empty_outputs_lowering(ctx, eqn)

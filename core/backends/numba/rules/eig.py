@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from core.backends.numba.registry import Kernel, register_lowering
+from core.prims.decompositions import check_cpu_algorithm
 from core.prims.eig import _eig_impl, eig_p
 
 
 def _eig_lowering(ctx, eqn):
+    check_cpu_algorithm("eig", eqn.params)
     host = _host_impl(**eqn.params)
     return ctx.host_call(host, host)
 
