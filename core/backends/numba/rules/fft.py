@@ -24,9 +24,11 @@ from core.prims.fft import FftType, fft_p
 _F8 = np.dtype(np.float64)
 
 
-def _parts(ctx, x: str, count, complex_input: bool) -> tuple[str, str]:
-    """The real and imaginary parts of the flat array `x` (`count` entries) as float64."""
-    re, im = (ctx.assign(p, alloc((count,), _F8)) for p in ("re", "im"))
+def _parts(ctx, x: str, count, complex_input: bool) -> tuple[str, str | None]:
+    """The real and imaginary parts of the flat array `x` (`count` entries) as float64 (a
+    real `x`: its values, and no imaginary part)."""
+    re = ctx.assign("re", alloc((count,), _F8))
+    im = ctx.assign("im", alloc((count,), _F8)) if complex_input else None
     i = ctx.new_name("i")
     with ctx.block(f"for {i} in range({count}):"):
         if complex_input:
@@ -34,7 +36,6 @@ def _parts(ctx, x: str, count, complex_input: bool) -> tuple[str, str]:
             ctx.line(f"{im}[{i}] = {x}[{i}].imag")
         else:
             ctx.line(f"{re}[{i}] = {x}[{i}]")
-            ctx.line(f"{im}[{i}] = 0.0")
     return re, im
 
 
@@ -46,28 +47,6 @@ def _along(ctx, parts: tuple[str, str], shape: tuple, axis: int, sign: int) -> t
     params = f"({math.prod(shape[:axis])}, {n}, {math.prod(shape[axis + 1 :])}, {sign})"
     ctx.line(f"lib.fft_axis__f8({parts[0]}, {parts[1]}, {out[0]}, {out[1]}, {params})")
     return out
-
-
-def _hermitian(ctx, parts: tuple[str, str], shape: tuple, n) -> tuple[str, str]:
-    """The `n`-point spectra along the last axis whose first terms `parts` (of `shape`) hold:
-    their first `n // 2 + 1` terms (zero past `parts`'), the zero and Nyquist terms made real,
-    the others the conjugates of their mirror images."""
-    m = shape[-1]
-    outer = math.prod(shape[:-1])
-    re, im = (ctx.assign(p, alloc((outer * n,), _F8, "0.0")) for p in ("re", "im"))
-    terms = ctx.assign("terms", f"min({m}, {n} // 2 + 1)")
-    o, k = ctx.new_name("o"), ctx.new_name("k")
-    with ctx.block(f"for {o} in range({outer}):"):
-        with ctx.block(f"for {k} in range({terms}):"):
-            ctx.line(f"{re}[{o} * {n} + {k}] = {parts[0]}[{o} * {m} + {k}]")
-            ctx.line(f"{im}[{o} * {n} + {k}] = {parts[1]}[{o} * {m} + {k}]")
-        ctx.line(f"{im}[{o} * {n}] = 0.0")
-        with ctx.block(f"if {n} % 2 == 0:"):
-            ctx.line(f"{im}[{o} * {n} + {n} // 2] = 0.0")
-        with ctx.block(f"for {k} in range(1, ({n} + 1) // 2):"):
-            ctx.line(f"{re}[{o} * {n} + {n} - {k}] = {re}[{o} * {n} + {k}]")
-            ctx.line(f"{im}[{o} * {n} + {n} - {k}] = -{im}[{o} * {n} + {k}]")
-    return re, im
 
 
 def _fft_lowering(ctx, eqn):
@@ -83,27 +62,29 @@ def _fft_lowering(ctx, eqn):
     flat = ctx.assign("x", reshape(ctx.array(0), (math.prod(in_shape),)))
     parts = _parts(ctx, flat, math.prod(in_shape), x_aval.dtype.kind == "c")
     shape = in_shape
-    for axis in range(nd - k, nd - 1 if typ == FftType.IRFFT else nd):
-        parts = _along(ctx, parts, shape, axis, sign)
-    if typ == FftType.IRFFT:
-        parts = _hermitian(ctx, parts, shape, out_shape[-1])
+    if typ == FftType.RFFT:  # the real last axis first, then the others on its half spectrum
         shape = out_shape
-        parts = _along(ctx, parts, shape, nd - 1, sign)
+        half = tuple(ctx.assign(p, alloc((math.prod(shape),), _F8)) for p in ("re", "im"))
+        rows = f"({math.prod(in_shape[:-1])}, {in_shape[-1]})"
+        ctx.line(f"lib.rfft_axis__f8({parts[0]}, {half[0]}, {half[1]}, {rows})")
+        parts = half
+    last = nd - 1 if typ in (FftType.RFFT, FftType.IRFFT) else nd
+    for axis in range(nd - k, last):
+        parts = _along(ctx, parts, shape, axis, sign)
+    if typ == FftType.IRFFT:  # the leading axes done, the real last axis from its half spectrum
+        real = ctx.assign("re", alloc((math.prod(out_shape),), _F8))
+        rows = f"({math.prod(in_shape[:-1])}, {in_shape[-1]}, {out_shape[-1]})"
+        ctx.line(f"lib.irfft_axis__f8({parts[0]}, {parts[1]}, {real}, {rows})")
+        parts = (real, real)
     count = math.prod(out_shape)
     out = ctx.assign("f", alloc((count,), dt))
     scale = ctx.assign("scale", f"1.0 / ({math.prod(out_shape[nd - k :])})" if inverse else "1.0")
     i = ctx.new_name("i")
-    src = i
-    if typ == FftType.RFFT:  # the first n // 2 + 1 terms of each transformed row
-        n, half = shape[-1], out_shape[-1]
-        src = ctx.new_name("j")
     with ctx.block(f"for {i} in range({count}):"):
-        if typ == FftType.RFFT:
-            ctx.line(f"{src} = ({i} // {half}) * {n} + {i} % {half}")
         if dt.kind == "c":
-            value = f"complex({parts[0]}[{src}] * {scale}, {parts[1]}[{src}] * {scale})"
+            value = f"complex({parts[0]}[{i}] * {scale}, {parts[1]}[{i}] * {scale})"
         else:
-            value = f"{parts[0]}[{src}] * {scale}"
+            value = f"{parts[0]}[{i}] * {scale}"
         ctx.line(f"{out}[{i}] = {np_type(dt)}({value})")
     return [ctx.assign("f", reshape(out, out_shape))]
 
