@@ -32,8 +32,9 @@ def const(value, dtype: np.dtype) -> str:
     dtype = np.dtype(dtype)
     if dtype == np.bool_:
         return "True" if bool(value) else "False"
-    bits = np.asarray(value).astype(dtype).reshape(1).view(f"u{dtype.itemsize}")[0]
-    return f"c_{dtype.str[1:]}_{int(bits):x}"
+    # the bytes as one little-endian integer: a complex128 has no 16-byte unsigned view
+    bits = int.from_bytes(np.asarray(value).astype(dtype).tobytes(), "little")
+    return f"c_{dtype.str[1:]}_{bits:x}"
 
 
 _CONST = re.compile(r"\bc_([a-z]\d+)_([0-9a-f]+)\b")
@@ -50,7 +51,7 @@ def _definition(name: str) -> str:
     share most of theirs (decoding one through numpy costs about 10 us)."""
     _, code, bits = name.split("_")
     dtype = np.dtype(code)
-    value = np.asarray(int(bits, 16), f"u{dtype.itemsize}").view(dtype).item()
+    value = np.frombuffer(int(bits, 16).to_bytes(dtype.itemsize, "little"), dtype)[0].item()
     if dtype.kind == "f":
         text = _float_text(value)
     elif dtype.kind == "c":

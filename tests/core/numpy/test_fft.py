@@ -64,6 +64,54 @@ def test_nd(name, a, s, axes):
     np.testing.assert_allclose(np.asarray(got), want, rtol=1e-4, atol=1e-4)
 
 
+# Under `jit` (core/backends/numba/library/fft.py): every 1-D case at each norm, and the n-D
+# ones, at lengths that take every path (radix 2, 3, 4, 5, an odd factor 7, one pass of 53 in
+# 106, Bluestein's algorithm for 97), in one program per precision.
+JIT_1D = [
+    (name, a_, axis, n, norm)
+    for (name, a_, axis, _), n, norm in zip(
+        ONE_D * 3,
+        [None, 3, 8, 7, 60, 97, 106, 45] * 3,
+        ["backward", "ortho", "forward"] * 8,
+    )
+]
+WIDE = RNG.normal(size=(4, 97)) + 1j * RNG.normal(size=(4, 97))
+
+
+def _jit_program(x64: bool):
+    def cast(a):
+        a = np.asarray(a)
+        if not x64:
+            return a
+        return a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
+
+    ones = [cast(a) for _, a, *_ in JIT_1D]
+    nds = [cast(a) for _, a, *_ in ND] + [cast(WIDE) if x64 else WIDE.astype(np.complex64)]
+
+    def program(ones, nds):
+        outs = [getattr(fft, c[0])(a, c[3], c[2], c[4]) for a, c in zip(ones, JIT_1D)]
+        outs += [getattr(fft, c[0])(a, c[2], c[3]) for a, c in zip(nds, ND)]
+        return outs + [fft.fftn(nds[-1]), fft.irfft(nds[-1], 150), fft.rfft2(nds[-1].real)]
+
+    wants = [getattr(np.fft, c[0])(a, c[3], c[2], c[4]) for a, c in zip(ones, JIT_1D)]
+    wants += [getattr(np.fft, c[0])(a, c[2], c[3]) for a, c in zip(nds, ND)]
+    w = nds[-1].astype(np.complex128)
+    wants += [np.fft.fftn(w), np.fft.irfft(w, 150), np.fft.rfft2(w.real)]
+    return core.jit(program)(ones, nds), wants
+
+
+@pytest.mark.parametrize("x64", [False, True], ids=["complex64", "complex128"])
+def test_jit_matches_numpy_in_both_precisions(x64):
+    with core.enable_x64(x64):
+        outs, wants = _jit_program(x64)
+    real = np.float64 if x64 else np.float32
+    for out, want in zip(outs, wants, strict=True):
+        assert out.dtype == (real if want.dtype.kind == "f" else np.result_type(real, 1j))
+        assert out.shape == want.shape
+        tol = 1e-13 if x64 else 2e-6
+        np.testing.assert_allclose(np.asarray(out), want, rtol=tol, atol=tol * np.abs(want).max())
+
+
 @pytest.mark.parametrize("n,d", [(1, 1.0), (4, 0.1), (5, 2.0)])
 def test_frequencies(n, d):
     for name in ("fftfreq", "rfftfreq"):

@@ -45,7 +45,7 @@ PLAN = FACTORS + 64
 TWO_PI = 2.0 * np.pi
 
 
-@register("a a p")
+@register("a a p", optimized=True)
 def fft_roots(wr, wi, p):
     """`wr[k] + i wi[k] = exp(sign 2 pi i k / n)` for `k < n`; p = (n, sign)."""
     n, sign = p[0], p[1]
@@ -197,7 +197,7 @@ def _tables(wr, wi, fac, m, at, sign):
         l1 *= ip
 
 
-@register("a a p", calls=("fft_roots", "fft_passes"))
+@register("a a p", calls=("fft_roots", "fft_passes"), optimized=True)
 def fft_plan(wr, wi, fac):
     """The tables of a transform (see `_plan`, which sizes them and fills `fac[:4]`)."""
     n, sign, m = fac[0], fac[1], fac[3]
@@ -407,7 +407,7 @@ def _passg(cr, ci, hr, hi, tr, ti, ido, l1, ip, rr, ri, stride):
                 hi[h + (ip - j) * step] = y2r * ti[v] + y2i * tr[v]
 
 
-@register("a a a a a a p")
+@register("a a a a a a p", optimized=True)
 def fft_passes(ar, ai, br, bi, wr, wi, fac):
     """The passes of the plan `fac` over the `fac[3]` terms of `(ar, ai)`, in place (`(br,
     bi)` the other buffer)."""
@@ -447,7 +447,7 @@ def fft_passes(ar, ai, br, bi, wr, wi, fac):
 _passes = callee("fft_passes")
 
 
-@register("a a a a a a p", calls=("fft_passes",))
+@register("a a a a a a p", calls=("fft_passes",), optimized=True)
 def fft_row(ar, ai, br, bi, wr, wi, fac):
     """The transform of the `fac[0]` terms of `(ar, ai)` by the plan `(wr, wi, fac)`, in place;
     `(br, bi)` scratch of `2 fac[3]` terms."""
@@ -479,7 +479,7 @@ def fft_row(ar, ai, br, bi, wr, wi, fac):
 _row = callee("fft_row")
 
 
-@register("a a a a p", calls=("fft_plan", "fft_row"))
+@register("a a a a p", calls=("fft_plan", "fft_row"), optimized=True)
 def fft_axis(xr, xi, yr, yi, p):
     """`(yr, yi)` = the DFT of `(xr, xi)` along the middle axis; `p` = (outer, n, inner, sign)."""
     outer, n, inner, sign = p[0], p[1], p[2], p[3]
@@ -513,7 +513,7 @@ def fft_axis(xr, xi, yr, yi, p):
                 c += w
 
 
-@register("a a a p", calls=("fft_plan", "fft_row", "fft_roots"))
+@register("a a a p", calls=("fft_plan", "fft_row", "fft_roots"), optimized=True)
 def rfft_axis(x, yr, yi, p):
     """`(yr, yi)` = the first `n // 2 + 1` terms of the DFT of real `x` along its last axis;
     `p` = (rows, n). An even `n` transforms `x[2j] + i x[2j + 1]` over `n / 2` terms and
@@ -556,7 +556,7 @@ def rfft_axis(x, yr, yi, p):
             copy(yi, out, zi, 0, h + 1)
 
 
-@register("a a a p", calls=("fft_plan", "fft_row", "fft_roots"))
+@register("a a a p", calls=("fft_plan", "fft_row", "fft_roots"), optimized=True)
 def irfft_axis(xr, xi, y, p):
     """`y` = the real inverse DFT (unscaled) of `n` points along the last axis whose first
     terms `(xr, xi)` hold (`mi` of them a row: those past `n // 2` ignored, missing ones 0, the
