@@ -72,6 +72,7 @@ from core.interpreters.partial_eval import trace_to_jaxpr
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var, sub_jaxprs
 from core.jit.errors import UnsupportedDTypeError
 from core.prims.narrow import IDENTITY, ROUNDING, rounded_reduce_p
+from core.prims.sorting import SCAN_BLOCK
 
 BF16 = dtypes.bfloat16
 F16 = dtypes.float16
@@ -437,7 +438,6 @@ def _prod(sizes) -> int:
 
 
 _STEP = {"add": lambda lax: lax.add, "mul": lambda lax: lax.mul}
-_SCAN_BLOCK = 16  # the base length of XLA's CPU ReduceWindowRewriter
 
 
 def _cumulative(x, *, axis, reverse, op, fmt):
@@ -460,14 +460,14 @@ def _scan_last(x, reverse, op, fmt):
     """`_cumulative` along the last axis; its last step (the blocks' combination) unrounded."""
     lax = _ops()
     *lead, n = x.shape
-    if n <= _SCAN_BLOCK:
+    if n <= SCAN_BLOCK:
         return _window_scan(x, reverse, op, fmt)
-    blocks = -(-n // _SCAN_BLOCK)
+    blocks = -(-n // SCAN_BLOCK)
     keep = [(0, 0, 0)] * len(lead)
     identity = np.float32(IDENTITY[op])
-    x = lax.pad(x, identity, [*keep, (0, blocks * _SCAN_BLOCK - n, 0)])
-    inner = _window_scan(lax.reshape(x, (*lead, blocks, _SCAN_BLOCK)), reverse, op, fmt)
-    end = 0 if reverse else _SCAN_BLOCK - 1
+    x = lax.pad(x, identity, [*keep, (0, blocks * SCAN_BLOCK - n, 0)])
+    inner = _window_scan(lax.reshape(x, (*lead, blocks, SCAN_BLOCK)), reverse, op, fmt)
+    end = 0 if reverse else SCAN_BLOCK - 1
     totals = lax.reshape(lax.slice_in_dim(inner, end, end + 1, axis=-1), (*lead, blocks))
     totals = fmt.round(_scan_last(totals, reverse, op, fmt))
     # the total of the blocks before (after, when reversed) each block
@@ -477,9 +477,9 @@ def _scan_last(x, reverse, op, fmt):
         else (lax.slice_in_dim(totals, 0, blocks - 1, axis=-1))
     )
     before = lax.pad(shifted, identity, [*keep, (0, 1, 0) if reverse else (1, 0, 0)])
-    before = lax.broadcast_in_dim(before, (*lead, blocks, _SCAN_BLOCK), tuple(range(len(lead) + 1)))
+    before = lax.broadcast_in_dim(before, (*lead, blocks, SCAN_BLOCK), tuple(range(len(lead) + 1)))
     y = _STEP[op](lax)(inner, before)
-    y = lax.reshape(y, (*lead, blocks * _SCAN_BLOCK))
+    y = lax.reshape(y, (*lead, blocks * SCAN_BLOCK))
     return lax.slice_in_dim(y, 0, n, axis=-1)
 
 

@@ -4,7 +4,8 @@
 `sort(x, iota)`); NaNs go last, as in numpy and JAX. `top_k` returns the k largest values along
 `axis` and their int32 indices, ties in index order. `cumsum`/`cumprod`/`cummax`/`cummin`/
 `cumlogsumexp` scan along one axis, optionally in reverse (`jit` compiles cumlogsumexp as its
-composition, the parallel prefix scan of a stable logaddexp). Derivatives of sort and top_k go
+composition, the parallel prefix scan of a stable logaddexp); cumsum and cumprod of floats
+round in XLA's CPU order (`xla_order_scan`), bit for bit JAX's. Derivatives of sort and top_k go
 through the permutation gathered with `take_along_axis`; `cumsum` is linear; the others
 differentiate JAX's way, as the jvp of the parallel prefix scan (`lax.associative_scan`) of
 their operation.
@@ -301,16 +302,79 @@ def _quiet(fn):
     return quiet
 
 
+SCAN_BLOCK = 16  # the base length of XLA's CPU ReduceWindowRewriter
+
+
+def xla_order_scan(ufunc, identity: float, x: np.ndarray, axis: int, reverse: bool) -> np.ndarray:
+    """The running fold of `ufunc` (add or multiply) along `axis`, rounded as XLA's CPU rounds
+    JAX's cumsum/cumprod, so that float results are bit-equal to JAX's.
+
+    JAX lowers them to a reduce-window over the whole axis. Each output folds its window from
+    the identity in increasing index order (elements 0..j, or j..n-1 when reversed), each step
+    rounded in the dtype. XLA's ReduceWindowRewriter cuts an axis longer than 16 into blocks of
+    16 (the last padded with the identity), scans each block, scans the blocks' totals the same
+    way, and combines each element with the total of the blocks before its block (after it,
+    when reversed).
+
+    Args:
+      ufunc: `np.add` or `np.multiply`.
+      identity: its identity (0 or 1).
+      x: the operand.
+      axis: the axis to scan.
+      reverse: scan from the end.
+
+    Returns:
+      An array like `x`.
+    """
+    return np.moveaxis(_blocks_scan(ufunc, identity, np.moveaxis(x, axis, -1), reverse), -1, axis)
+
+
+def _blocks_scan(ufunc, identity, x, reverse):
+    *lead, n = x.shape
+    if n <= SCAN_BLOCK:
+        return _window_scan(ufunc, identity, x, reverse)
+    blocks = -(-n // SCAN_BLOCK)
+    padded = np.full((*lead, blocks * SCAN_BLOCK), identity, x.dtype)
+    padded[..., :n] = x
+    inner = _window_scan(ufunc, identity, padded.reshape(*lead, blocks, SCAN_BLOCK), reverse)
+    totals = _blocks_scan(ufunc, identity, inner[..., 0 if reverse else -1], reverse)
+    before = np.full_like(totals, identity)
+    if reverse:
+        before[..., :-1] = totals[..., 1:]
+    else:
+        before[..., 1:] = totals[..., :-1]
+    out = ufunc(inner, before[..., None]).reshape(*lead, blocks * SCAN_BLOCK)
+    return out[..., :n]
+
+
+def _window_scan(ufunc, identity, x, reverse):
+    """Output j folds x[..., :j + 1] (x[..., j:] when reversed) from the identity, in
+    increasing index order: step k adds element k to the outputs from k on (element j + k to
+    output j, when reversed)."""
+    acc = np.full_like(x, identity)
+    n = x.shape[-1]
+    for k in range(n):
+        if reverse:
+            acc[..., : n - k] = ufunc(acc[..., : n - k], x[..., k:])
+        else:
+            acc[..., k:] = ufunc(acc[..., k:], x[..., k : k + 1])
+    return acc
+
+
 def _cumulative(name: str, ufunc) -> Primitive:
     prim = Primitive(name)
+    xla_order = {np.add: 0, np.multiply: 1}.get(ufunc)  # the identity, if XLA's order matters
 
     @_quiet
     def impl(x, *, axis, reverse):
+        if xla_order is not None and dtypes.kind(x.dtype) in "fc" and x.dtype.itemsize > 1:
+            # (float8/6/4 accumulate in float32 and round once, below: XLA adds them through
+            # float16, rounding twice, in an order of its own)
+            return xla_order_scan(ufunc, xla_order, x, axis, reverse)
         if reverse:
             x = np.flip(x, axis)
         if dtypes.is_ml_float(x.dtype) or x.dtype == np.float16:
-            # accumulate in float32 and round once: XLA's CPU scans of float16 (a tree of
-            # float16 sums) stay within an ulp of this; float16 running sums drift 10% in 4096
+            # accumulate in float32 and round once
             out = ufunc.accumulate(x.astype(np.float32), axis=axis).astype(x.dtype)
         else:
             out = ufunc.accumulate(x, axis=axis, dtype=x.dtype) if x.shape[axis] else x.copy()

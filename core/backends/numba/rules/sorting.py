@@ -14,8 +14,16 @@ import math
 import numpy as np
 
 from core.backends.numba.registry import Kernel, register_lowering
-from core.backends.numba.source import alloc, cast, combine, reshape
-from core.prims.sorting import cummax_p, cummin_p, cumprod_p, cumsum_p, sort_p, top_k_p
+from core.backends.numba.source import alloc, cast, combine, identity, reshape
+from core.prims.sorting import (
+    SCAN_BLOCK,
+    cummax_p,
+    cummin_p,
+    cumprod_p,
+    cumsum_p,
+    sort_p,
+    top_k_p,
+)
 
 
 def _moved_lowering(ctx, i, axis, ndim) -> str:
@@ -112,9 +120,11 @@ def _cumulative_lowering(ctx, eqn):
     outer, n, inner = _split_lowering(shape, axis)
     x = ctx.assign("x", reshape(ctx.array(0), (outer, n, inner)))
     o = ctx.assign("o", alloc((outer, n, inner), xa.dtype))
-    if n:
+    kind = _KIND[eqn.prim.name]
+    if n and kind in ("sum", "prod") and xa.dtype.kind in "fc":
+        _xla_order_scan(ctx, x, o, (outer, n, inner), kind, xa.dtype, reverse)
+    elif n:
         first, step = (n - 1, -1) if reverse else (0, 1)
-        kind = _KIND[eqn.prim.name]
         with ctx.block(f"for i in range({outer}):"):
             with ctx.block(f"for j in range({inner}):"):
                 ctx.line(f"{o}[i, {first}, j] = {x}[i, {first}, j]")
@@ -125,6 +135,60 @@ def _cumulative_lowering(ctx, eqn):
                     new = cast(new, xa.dtype) if xa.dtype.kind in "iub" else new
                     ctx.line(f"{o}[i, {p}, j] = {new}")
     return [ctx.assign("o", reshape(o, shape))]
+
+
+def _xla_order_scan(ctx, x, o, shape, kind, dtype, reverse) -> None:
+    """Emits the running sum or product of `x` into `o` (both (outer, n, inner)) in the
+    order of XLA's CPU (see `core.prims.sorting.xla_order_scan`): blocks of 16 scanned from
+    the identity in increasing index order, the blocks' totals scanned the same way (a
+    (blocks, inner) array of totals and one of their scan per level), then each element
+    combined with the total before (after) its block. The loops keep the inner axis innermost,
+    as the plain scan does."""
+    outer, n, inner = shape
+    block = SCAN_BLOCK
+    ident = identity(kind, dtype)
+    sizes = [n]  # the levels' lengths: the axis, its blocks' totals, their blocks' totals...
+    while sizes[-1] > block:
+        sizes.append(-(-sizes[-1] // block))
+    reads, writes = [lambda p: f"{x}[i, {p}, j]"], [lambda p: f"{o}[i, {p}, j]"]
+    for size in sizes[1:]:
+        for refs in (reads, writes):
+            t = ctx.assign("t", alloc((size, inner), dtype))
+            refs.append(lambda p, a=t: f"{a}[{p}, j]")
+
+    op = "+" if kind == "sum" else "*"  # not `combine`'s reassociable ops: the order matters
+
+    def fold_into(dst, acc, value):
+        with ctx.block(f"for j in range({inner}):"):
+            ctx.line(f"{dst} = {acc} {op} {value}")
+
+    with ctx.block(f"for i in range({outer}):"):
+        for lv, size in enumerate(sizes):  # each level: its blocks scanned, their totals kept
+            src, dst = reads[lv], writes[lv]
+            with ctx.block(f"for b in range({-(-size // block)}):"):
+                start = ctx.assign("s", f"b * {block}")
+                stop = ctx.assign("e", f"min({start} + {block}, {size})")
+                if reverse:  # output p folds p..e-1 in increasing order
+                    with ctx.block(f"for p in range({start}, {stop}):"):
+                        fold_into(dst("p"), ident, src("p"))
+                        with ctx.block(f"for q in range(p + 1, {stop}):"):
+                            fold_into(dst("p"), dst("p"), src("q"))
+                    total = dst(start)
+                else:
+                    fold_into(dst(start), ident, src(start))
+                    with ctx.block(f"for p in range({start} + 1, {stop}):"):
+                        fold_into(dst("p"), dst("p - 1"), src("p"))
+                    total = dst(f"{stop} - 1")
+                if lv + 1 < len(sizes):
+                    with ctx.block(f"for j in range({inner}):"):
+                        ctx.line(f"{reads[lv + 1]('b')} = {total}")
+        for lv in range(len(sizes) - 2, -1, -1):  # each level combined with the scanned totals
+            size, dst, totals = sizes[lv], writes[lv], writes[lv + 1]
+            blocks = sizes[lv + 1]
+            span = f"range({(blocks - 1) * block})" if reverse else f"range({block}, {size})"
+            with ctx.block(f"for p in {span}:"):
+                b = ctx.assign("b", f"p // {block} + 1" if reverse else f"p // {block} - 1")
+                fold_into(dst("p"), dst("p"), totals(b))
 
 
 register_lowering(cumsum_p, Kernel(_cumulative_lowering))
