@@ -389,6 +389,11 @@ def _shard_map_params(params: dict) -> dict:
     return shown
 
 
+def _sharding_constraint_params(params: dict) -> dict:
+    dims = ", ".join(map(str, sorted(params["unconstrained_dims"])))
+    return {**params, "unconstrained_dims": f"frozenset({{{dims}}})"}  # JAX's `frozenset({})`
+
+
 # A primitive's parameters as JAX prints them, where numbax's differ: JAX's sharding parameters
 # (always None here), its shape parameters implied by the binder's type left out.
 _PRINTED_PARAMS = {
@@ -397,6 +402,7 @@ _PRINTED_PARAMS = {
     "psum_invariant": lambda params: {"axes": _axes(params["axis_name"])},
     "pvary": lambda params: {"axes": _axes(params["axis_name"])},
     "shard_map": _shard_map_params,
+    "sharding_constraint": _sharding_constraint_params,
     "pmax": _reducer_params,
     "pmin": _reducer_params,
     "all_gather": _all_gather_params,

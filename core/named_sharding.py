@@ -10,7 +10,10 @@ array axes, sizes not divisible), then records it on the array (`x.sharding`,
 JAX's compiler places them (`core/committed.py`, `core/sharding_propagation.py`), and what is
 computed under `set_mesh` from unplaced arrays goes on its mesh, replicated (`on_context_mesh`,
 `committed.follow`); under `jit`, `grad` and `vmap` the constraints are checked on the traced
-shapes and return their input, a constraint inside `jit` placing the jitted results.
+shapes, a constraint inside `jit` placing the jitted results, and `with_sharding_constraint`
+of a traced value to a `NamedSharding` binds JAX's `sharding_constraint_p` (the value passes
+through; its jvp and transpose constrain the tangent and cotangent, `vmap` leaves the batch
+axis `UNCONSTRAINED`, as JAX's rules; to another kind of sharding it returns its input).
 A spec's `unreduced` axes (`P('X', None, unreduced={'Y'})`) are partial: `device_put` places an
 array so, its shards the summands of its value as XLA splits them (`NamedSharding.summand`),
 and it prints and types as JAX's (`float32[8@X,4]{U:Y}`); computations on it use its value
@@ -29,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from core import tree_util
+from core.ad_util import Zero
 from core.array import Array
 from core.errors import (
     AutoAxisShardingError,
@@ -38,13 +42,16 @@ from core.errors import (
     NoMeshError,
     ShardingShapeError,
 )
+from core.interpreters.jvp import deflinear
 from core.interpreters.partial_eval import JaxprTracer
 from core.mesh import AbstractMesh, AxisType, Mesh, get_abstract_mesh, get_mesh
+from core.primitive import Primitive
+from core.prims import prng
 from core.prng_key import PRNGKeyArray
 from core.sharding_base import PartitionSpec, Sharding, as_sharding, placed
 from core.sharding_exemptions import unchecked
 from core.sharding_propagation import as_partition_spec, constrain
-from core.trace import as_value
+from core.trace import Tracer, as_value, get_aval
 
 
 def _entry_axes(entry: Any) -> tuple:
@@ -277,6 +284,8 @@ def place(x: Any, shardings: Any, where: str, *, full_rank: bool = False) -> Any
                     check(arr, target)
             if isinstance(arr, JaxprTracer) and isinstance(target, NamedSharding):
                 constrain(arr.var, target)  # what `jit`'s results follow
+            if where == "with_sharding_constraint" and isinstance(arr, Tracer):
+                return _bind_constraint(arr, sharding, resolved)
             if (
                 isinstance(arr, Array)
                 and isinstance(target, NamedSharding)
@@ -294,6 +303,66 @@ def place(x: Any, shardings: Any, where: str, *, full_rank: bool = False) -> Any
     if not _is_spec_leaf(shardings) and tree_util.is_tree_node(type(shardings)):
         return tree_util.tree_map(one, shardings, x, is_leaf=_is_spec_leaf)
     return one(shardings, x)  # a bad value raises core.devices.DeviceError, naming the fix
+
+
+def _unconstrained_dims(sharding: NamedSharding) -> frozenset:
+    return frozenset(i for i, p in enumerate(sharding.spec) if p is PartitionSpec.UNCONSTRAINED)
+
+
+def _bind_constraint(x: Tracer, given: Any, resolved: Sharding) -> Any:
+    """JAX's `sharding_constraint` equation on a traced value constrained to a `NamedSharding`
+    (with its parameters: a `PartitionSpec`'s sharding over the abstract context mesh, the
+    context mesh, the `UNCONSTRAINED` axes); other shardings constrain nothing."""
+    if not isinstance(resolved, NamedSharding):
+        return x
+    abstract = get_abstract_mesh()
+    sharding = NamedSharding(abstract, given) if isinstance(given, PartitionSpec) else resolved
+    out = sharding_constraint_p.bind(
+        x,
+        sharding=sharding,
+        layout=None,
+        context_mesh=get_mesh() if abstract.empty else abstract,
+        unconstrained_dims=_unconstrained_dims(sharding),
+    )
+    if isinstance(out, JaxprTracer):
+        constrain(out.var, resolved)
+    return out
+
+
+def _sharding_constraint_transpose(ct: Any, x: Any, **params: Any) -> list:
+    return [ct if type(ct) is Zero else sharding_constraint_p.bind(ct, **params)]
+
+
+def _sharding_constraint_batch(args: list, dims: list, *, sharding: Any, **params: Any) -> tuple:
+    # JAX's rule (no spmd_axis_name): the batch axis is an unconstrained axis of the sharding
+    # (a sharding that splits nothing keeps its spec, whose axis `d` becomes unconstrained)
+    (x,), (d,) = args, dims
+    dims_ = {u + (d <= u) for u in params.pop("unconstrained_dims")} | {d}
+    ndim = get_aval(x).ndim
+    spec = list(sharding.spec)
+    if any(sharding.mesh.shape[n] > 1 for entry in spec for n in _entry_axes(entry)):
+        spec += [None] * (ndim - 1 - len(spec))
+        spec.insert(d, None)
+    spec += [None] * (ndim - len(spec))
+    for u in dims_:
+        spec[u] = PartitionSpec.UNCONSTRAINED
+    batched = NamedSharding(sharding.mesh, PartitionSpec(*spec))
+    out = sharding_constraint_p.bind(
+        x, sharding=batched, unconstrained_dims=frozenset(dims_), **params
+    )
+    return out, d
+
+
+# JAX's primitive of `with_sharding_constraint` on traced values: the value passes through (it
+# lives in host memory), eagerly and compiled (`jit` inlines the identity)
+sharding_constraint_p = Primitive("sharding_constraint")
+sharding_constraint_p.def_impl(lambda x, **params: x)
+sharding_constraint_p.def_abstract_eval(lambda x, **params: x)
+sharding_constraint_p.def_composition(lambda x, **params: x)
+deflinear(sharding_constraint_p)
+sharding_constraint_p.def_transpose(_sharding_constraint_transpose)
+sharding_constraint_p.def_batch(_sharding_constraint_batch)
+prng.def_physical_like(sharding_constraint_p)  # keys pass through as their data
 
 
 def with_sharding_constraint(x: Any, shardings: Any) -> Any:

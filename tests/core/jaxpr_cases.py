@@ -603,6 +603,7 @@ def _composed_primitive_cases(m, c):
         jax.vmap(lambda x: lax.reduce(x, 1.0, lambda a, b: a * b + 1, (0,))),
         (X,),
     )
+    _sharding_constraint_cases(m, c)
     c["device_put"] = (lambda x: jax.device_put(x) * 2, (X,))
     c["device_put_device"] = (lambda x: jax.device_put((x, x), jax.devices()[0])[1], (X,))
     c["grad_device_put"] = (jax.grad(lambda x: (jax.device_put(x) * 2).sum()), (X,))
@@ -612,6 +613,22 @@ def _composed_primitive_cases(m, c):
             x, i[:, None], u, lax.ScatterDimensionNumbers((), (0,), (0,))
         ),
         (V, I3, _x(3)),
+    )
+
+
+def _sharding_constraint_cases(m, c):
+    """`with_sharding_constraint`: JAX's `sharding_constraint` equation."""
+    jax, jnp, sharding = m.jax, m.jnp, m.jax.sharding
+    mesh = jax.make_mesh((1,), ("x",), axis_types=(sharding.AxisType.Auto,))
+    named = sharding.NamedSharding(mesh, sharding.PartitionSpec("x"))
+    wsc = jax.lax.with_sharding_constraint
+    c["with_sharding_constraint"] = (lambda x: wsc(jnp.sin(x), named) * 2, (V,))
+    c["jit_with_sharding_constraint"] = (jax.jit(lambda x: wsc(x, named)), (V,))
+    c["vmap_with_sharding_constraint"] = (jax.vmap(lambda x: wsc(x, named), in_axes=1), (X,))
+    spec = sharding.PartitionSpec(sharding.PartitionSpec.UNCONSTRAINED, "x")
+    c["with_sharding_constraint_unconstrained"] = (
+        lambda x: wsc(x, sharding.NamedSharding(mesh, spec)),
+        (X,),
     )
 
 

@@ -13,12 +13,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import core.numpy as jnp
-from core import placement
+from core import named_sharding, placement
 from core.checkpoint import checkpoint_name
+from core.devices import devices
 from core.lax import composites as co
 from core.lax import linalg as lax_linalg
 from core.lax import lu, special
 from core.lax import triangular as tr
+from core.mesh import Mesh, get_mesh
 from core.prims import collectives as coll
 from core.prims import conv as cv
 from core.prims import decompositions as dc
@@ -34,6 +36,7 @@ from core.prims import rev as rv
 from core.prims import shapes as sh
 from core.prims import sorting as so
 from core.prims import windows as wi
+from core.sharding_base import PartitionSpec
 
 
 @dataclass
@@ -587,6 +590,20 @@ CASES: list[Case] = [
         "symmetric_product",
         lambda a, c: lax_linalg.symmetric_product_p.bind(a, c, alpha=2.0, beta=0.5),
         [L(2, 3), L(2, 2)],
+    ),
+    Case(
+        "sharding_constraint",
+        "sharding_constraint",
+        lambda x: named_sharding.sharding_constraint_p.bind(
+            x,
+            sharding=named_sharding.NamedSharding(
+                Mesh(np.array(devices()[:1]), ("x",)), PartitionSpec("x")
+            ),
+            layout=None,
+            context_mesh=get_mesh(),
+            unconstrained_dims=frozenset(),
+        ),
+        [L(2, 3)],
     ),
 ]
 

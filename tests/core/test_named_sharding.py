@@ -356,3 +356,37 @@ def test_unreduced_specs_print_and_compare_as_jaxs():
     )
     z = core.device_put(jnp.ones((8, 4)), NamedSharding(mesh, P(None, None, unreduced={"X", "Y"})))
     assert str(core.typeof(z)) == "float32[8,4]{U:(X,Y)}"
+
+
+# JAX 0.10.2's text: a PartitionSpec under set_mesh constrains over the abstract context mesh
+_ABSTRACT = (
+    "AbstractMesh('x': 1, axis_types=(Auto,), device_kind=cpu, num_cores=None, platform=cpu)"
+)
+_SPEC_UNDER_SET_MESH = f"""{{ lambda ; a:f32[8]. let
+    b:f32[8] = sharding_constraint[
+      context_mesh={_ABSTRACT}
+      layout=None
+      sharding=NamedSharding(mesh={_ABSTRACT}, spec=P(UNCONSTRAINED,))
+      unconstrained_dims=frozenset({{0}})
+    ] a
+  in (b,) }}"""
+
+
+def test_sharding_constraint_equation_under_set_mesh():
+    mesh = core.make_mesh((1,), ("x",), axis_types=(AxisType.Auto,))
+    x = np.arange(8.0, dtype=np.float32)
+    with core.set_mesh(mesh):
+        wsc = lambda v: lax.with_sharding_constraint(v, P(P.UNCONSTRAINED))  # noqa: E731
+        assert str(core.make_jaxpr(wsc)(x)) == _SPEC_UNDER_SET_MESH
+        np.testing.assert_array_equal(core.jit(wsc)(x), x)
+
+
+def test_sharding_constraint_derivatives_constrain_the_tangent_and_cotangent():
+    mesh = core.make_mesh((1,), ("x",), axis_types=(AxisType.Auto,))
+    s = NamedSharding(mesh, P("x"))
+    f = lambda v: lax.with_sharding_constraint(jnp.sin(v), s) * 2  # noqa: E731
+    x = np.linspace(-1, 1, 8, dtype=np.float32)
+    np.testing.assert_allclose(core.grad(lambda v: f(v).sum())(x), 2 * np.cos(x), rtol=1e-6)
+    np.testing.assert_allclose(core.jvp(f, (x,), (np.ones_like(x),))[1], 2 * np.cos(x), rtol=1e-6)
+    text = str(core.make_jaxpr(core.grad(lambda v: f(v).sum()))(x))
+    assert text.count("sharding_constraint[") == 2  # the primal's and the cotangent's, as JAX
