@@ -424,7 +424,12 @@ class Module:
             parent._state.children[self.name] = self
             if parent.scope is not None:
                 object.__setattr__(self, "scope", parent.scope.push(self.name))
-        elif parent is not None:
+        elif parent is None:
+            # A top-level module stays open until it is bound, as Flax's does: its attributes
+            # (a field, or `model.apply = jax.jit(model.apply)`) may be set; a bound or
+            # attached one is frozen.
+            return
+        else:
             raise TypeError(f"parent must be None, a Module or a Scope, got {parent!r}.")
         if self.scope is not None:
             self._register_field_submodules()

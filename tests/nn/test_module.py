@@ -485,12 +485,33 @@ def test_declaration_outside_setup_or_compact(model, error, flax_class, first_li
         assert str(caught.value).splitlines()[0] == first_line
 
 
+class _SetupWrapper(nn.Module):
+    def setup(self):
+        self.inner = nn.Dense(3)
+
+    def __call__(self, x):
+        return self.inner(x)
+
+
 def test_unbound_module_call_and_frozen_fields():
     with pytest.raises(errors.UnboundModuleError, match="model.init"):
         nn.Dense(2)(jnp.ones((1, 2)))
+    # A top-level module is open until bound, as in Flax 0.12.8: a field and other attributes
+    # may be set (CleanRL's `q_network.apply = jax.jit(q_network.apply)`), and init sees them.
     dense = nn.Dense(2)
+    dense.features = 3
+    dense.apply = core.jit(dense.apply)
+    variables = dense.init(random.key(0), jnp.ones((1, 2)))
+    assert variables["params"]["kernel"].shape == (2, 3)
+    assert dense.apply(variables, jnp.ones((1, 2))).shape == (1, 3)
+    # Bound, and its submodules bound or unbound by `unbind`, it is frozen (Flax's error).
     with pytest.raises(errors.FrozenModuleError, match="clone"):
-        dense.features = 3
+        dense.bind(variables).features = 4
+    with pytest.raises(errors.FrozenModuleError, match="clone"):
+        _SetupWrapper().bind({"params": {"inner": variables["params"]}}).inner.features = 4
+    inner, _ = _SetupWrapper().bind({"params": {"inner": variables["params"]}}).inner.unbind()
+    inner.features = 5
+    assert inner.features == 5
 
 
 def test_calling_an_unbound_setup_model_is_an_attribute_error():
