@@ -320,7 +320,9 @@ def _split(jaxpr: ir.Jaxpr, uk: tuple, policy: Any) -> tuple | None:
     known_out = [v for v in outvars if not is_unknown(v)]
     known_inputs = [v for v in jaxpr.invars if v not in unknown]
     # without the equations only recomputed ones read, as JAX's
-    known_jaxpr = dce_jaxpr(ir.Jaxpr([], known_inputs, [e for e, _ in known], known_out + saved))
+    known_jaxpr = _scans_called(
+        dce_jaxpr(ir.Jaxpr([], known_inputs, [e for e, _ in known], known_out + saved))
+    )
     again = {id(e) for e in recompute + staged}
     backward = ir.Jaxpr(
         [],
@@ -330,6 +332,14 @@ def _split(jaxpr: ir.Jaxpr, uk: tuple, policy: Any) -> tuple | None:
     )
     ir.typecheck(backward)
     return known_jaxpr, backward, tuple(is_unknown(v) for v in outvars)
+
+
+def _scans_called(jaxpr: ir.Jaxpr) -> ir.Jaxpr:
+    """`jaxpr` with each `scan` a `closed_call` of it, as JAX's partial evaluation of a
+    checkpoint writes the known part of a scan. Partial: JAX's call also computes the loop
+    invariants it hoists out of the body, which numbax's scan computes before it."""
+    eqns = [_closed_call(e) if e.prim.name == "scan" else e for e in jaxpr.eqns]
+    return ir.Jaxpr(jaxpr.constvars, jaxpr.invars, eqns, jaxpr.outvars)
 
 
 def _split_whole(jaxpr: ir.Jaxpr, uk: tuple) -> tuple:
@@ -347,8 +357,10 @@ def _split_whole(jaxpr: ir.Jaxpr, uk: tuple) -> tuple:
     known_pos = [i for i, u in enumerate(uk) if not u]
     saved = [j for j, i in enumerate(known_pos) if jaxpr.invars[i] in used]
     forward = prune_jaxpr(ir.Jaxpr([], jk.invars, jk.eqns, jk.outvars[:n_known]))
-    known_jaxpr = ir.Jaxpr(
-        [], forward.invars, forward.eqns, [*forward.outvars, *[jk.invars[j] for j in saved]]
+    known_jaxpr = _scans_called(
+        ir.Jaxpr(
+            [], forward.invars, forward.eqns, [*forward.outvars, *[jk.invars[j] for j in saved]]
+        )
     )
     inputs = [jaxpr.invars[known_pos[j]] for j in saved]
     inputs += [v for v, u in zip(jaxpr.invars, uk) if u]
@@ -411,6 +423,73 @@ remat_p.def_jvp(_jvp)
 remat_p.def_batch(_batch)
 remat_p.def_partial_eval(_partial_eval)
 remat_p.def_transpose(_transpose)
+
+
+# ---------------------------------------------------------------------------------------------
+# closed_call: the known part of a differentiated checkpoint's scan, as JAX's
+
+
+def _closed_call_impl(*args: Any, call_jaxpr: ir.Jaxpr) -> list[Any]:
+    return _impl(*args, jaxpr=call_jaxpr)
+
+
+def _closed_call_jvp(primals, tangents, *, call_jaxpr):
+    # JAX's call rule: a closed_call of the program's jvp
+    nonzeros = tuple(type(t) is not Zero for t in tangents)
+    n_out = len(call_jaxpr.outvars)
+    new, consts, out_nz = jvp_jaxpr(call_jaxpr, nonzeros, (False,) * n_out)
+    nz_tangents = [t for t in tangents if type(t) is not Zero]
+    outs = closed_call_p.bind(*consts, *primals, *nz_tangents, call_jaxpr=new)
+    tans = iter(outs[n_out:])
+    avals = call_jaxpr.out_avals
+    return outs[:n_out], [
+        next(tans) if nz else Zero(tangent_aval(a)) for nz, a in zip(out_nz, avals)
+    ]
+
+
+def _closed_call_batch(args, dims, *, call_jaxpr, axis_trace):
+    size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
+    args = [a if d is None else batching.moveaxis(a, d, 0, size) for a, d in zip(args, dims)]
+    batched = tuple(d is not None for d in dims)
+    new, consts, out_b = batch_jaxpr(call_jaxpr, size, batched, False, axis_trace.axis_name)
+    outs = closed_call_p.bind(*consts, *args, call_jaxpr=new)
+    return outs, [0 if b else None for b in out_b]
+
+
+def _closed_call_transpose(cts, *args, call_jaxpr):
+    # the program's transpose, inlined (numbax's; JAX binds a closed_call of it)
+    got = backward_pass(call_jaxpr, [], list(args), list(cts))
+    return [g if is_undefined(a) else None for g, a in zip(got, args)]
+
+
+def _closed_call(eqn: ir.Eqn) -> ir.Eqn:
+    """`eqn` wrapped in a `closed_call` of a program of that one equation (fresh variables)."""
+    fresh = {v: ir.Var(v.aval) for v in eqn.inputs if isinstance(v, ir.Var)}
+    inner_out = [ir.Var(v.aval) for v in eqn.outputs]
+    inner = ir.Eqn(
+        eqn.prim, [fresh.get(x, x) for x in eqn.inputs], eqn.params, inner_out, eqn.source_info
+    )
+    call_jaxpr = ir.Jaxpr([], list(fresh.values()), [inner], inner_out)
+    ir.typecheck(call_jaxpr)
+    return ir.Eqn(
+        closed_call_p,
+        [v for v in eqn.inputs if isinstance(v, ir.Var)],
+        {"call_jaxpr": call_jaxpr},
+        eqn.outputs,
+        eqn.source_info,
+    )
+
+
+# JAX's `closed_call_p`: a call of a closed program, which JAX's partial evaluation of a
+# checkpoint writes for the known part of each scan (`_scan_partial_eval_custom`); eager and
+# compiled calls run the program (`jit` inlines it)
+closed_call_p = Primitive("closed_call", multiple_results=True, higher_order=True)
+closed_call_p.def_impl(_closed_call_impl)
+closed_call_p.def_abstract_eval(lambda *avals, call_jaxpr: call_jaxpr.out_avals)
+closed_call_p.def_composition(lambda *args, call_jaxpr: ir.eval_jaxpr(call_jaxpr, [], *args))
+closed_call_p.def_jvp(_closed_call_jvp)
+closed_call_p.def_batch(_closed_call_batch)
+closed_call_p.def_transpose(_closed_call_transpose)
 
 
 # ---------------------------------------------------------------------------------------------

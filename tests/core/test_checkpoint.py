@@ -8,6 +8,7 @@ import pytest
 
 import core
 import core.numpy as jnp
+from core import lax
 from core.ad_checkpoint import checkpoint_name, saved_residuals
 
 P = core.checkpoint_policies
@@ -387,3 +388,33 @@ def test_the_forward_pass_around_control_flow_computes_no_residuals(fun, prim, s
     eqns = core.make_jaxpr(core.grad(fun))(XR).jaxpr.eqns
     first = next(e for e in eqns if e.prim.name == prim)
     assert [v.aval.shape for v in first.outputs] == shapes
+
+
+def _scanned(x):
+    def body(c, xi):
+        return jnp.sin(c) * xi, c * 2
+
+    c, ys = lax.scan(body, x[0], x)
+    return c + ys.sum()
+
+
+def test_known_scan_of_a_differentiated_checkpoint_is_a_closed_call():
+    # JAX 0.10.2's program: the forward pass's scan inside a closed_call, before the remat2
+    x = np.linspace(0.5, 1.5, 3).astype(np.float32)
+    text = str(core.make_jaxpr(core.grad(core.checkpoint(_scanned)))(x))
+    assert (
+        "d:f32[] e:f32[3] = closed_call[\n      call_jaxpr={ lambda ; f:f32[] g:f32[3]. let\n"
+        in text
+    )
+    want = core.grad(_scanned)(x)
+    for fun in (
+        core.grad(core.checkpoint(_scanned)),
+        core.jit(core.grad(core.checkpoint(_scanned))),
+    ):
+        np.testing.assert_allclose(fun(x), want, rtol=1e-6)
+    # its jvp, batching and transpose: a Hessian, a batch of gradients
+    hess = core.jacfwd(core.grad(core.checkpoint(_scanned)))(x)
+    np.testing.assert_allclose(hess, core.hessian(_scanned)(x), rtol=1e-5, atol=1e-6)
+    xs = np.stack([x, 2 * x])
+    batched = core.vmap(core.grad(core.checkpoint(_scanned)))(xs)
+    np.testing.assert_allclose(batched, core.vmap(core.grad(_scanned))(xs), rtol=1e-6)
