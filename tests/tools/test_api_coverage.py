@@ -22,6 +22,9 @@ def test_ported_modules_stay_complete():
     assert not {"float8_e4m3fn", "float8_e5m2"} & set(missing.get("jax.numpy", []))
     lax_linalg = set(missing.get("jax.lax.linalg", []))
     assert not {"hessenberg", "tridiagonal", "householder_product", "ormqr"} & lax_linalg
+    assert "jax.lax.linalg" not in missing, missing.get("jax.lax.linalg")
+    extended = {"sharding_constraint_p", "closed_call_p"}
+    assert not extended & set(missing.get("jax.extend.core.primitives", []))
     assert not {"binom", "pareto", "mode", "rankdata", "sem"} & set(
         missing.get("jax.scipy.stats", [])
     )

@@ -2,8 +2,12 @@
 numbax has under the same name: its `core.primitive.all_primitives()` that JAX lists too).
 
 `jit_p`, `linear_solve_p`, `remat_p` and `add_jaxvals_p` are numbax's `jit_call`,
-`custom_linear_solve`, `remat2` and `add_any`; JAX's others numbax lacks (`call_p`,
-`create_token_p`, `select_and_scatter_p`, ...) are not defined here.
+`custom_linear_solve`, `remat2` and `add_any`. JAX's others numbax lacks are not defined here:
+`call_p` (bound on a `lu.WrappedFun`, written by none of JAX's public functions),
+`select_and_scatter_p` (only inside XLA's lowering of `select_and_scatter_add`, which numbax
+has), `create_token_p`/`after_all_p` (numbax's tokens are leafless pytrees, not values of a
+token type), `get_p`/`swap_p` (numbax discharges `Ref`s while tracing: no `Ref` types in its
+jaxprs), `empty2_p` and `ragged_all_to_all_p`.
 """
 
 from core.primitive import Primitive, all_primitives
