@@ -16,7 +16,7 @@ which `entry.caller` lowers to a call of the compiled function through its slot.
                  each split between threads; `im2col`, shared by two of them
     taps.py      the box of kernel taps that read the input (the others read only padding)
     windows.py   reduce_window (sum/max/min) and the selections of max/min pooling
-    fft.py       the discrete Fourier transform along an axis (radix-2, or a direct sum)
+    fft.py       the discrete Fourier transform along an axis: mixed-radix passes, Bluestein
     products.py  `lib.dot`, the kernels' matrix product: one BLAS call, or `gemm_bands`
     bands.py     `lib.dot`'s threaded product: bands of rows or columns, one BLAS call each
     skinny.py    products with few rows (an RNN step's): dot products of rows, no BLAS

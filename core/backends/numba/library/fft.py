@@ -18,11 +18,23 @@ n)`, by two FFTs of a 2-3-5-smooth length `m >= 2n - 1`) goes through it.
 the roots `w^k` (`fft_roots`: cos/sin of the first octant as products of a coarse and a fine
 table, 2 sqrt(n) calls of each; the rest by symmetry, so quarter turns are exact and small
 integer data transform exactly, as pocketfft's do), each pass's twiddles contiguous, and for
-Bluestein the chirp and its transform. The entries run rows through `fft_row`: `fft_axis` (a
-complex axis; columns of inner axes gathered 8 at a time into rows), `rfft_axis` (a real last
-axis: an even length as a half-length complex FFT of the even and odd samples, then one pass
-of post-processing) and `irfft_axis` (its inverse, from the first terms of a Hermitian
-spectrum; odd lengths complete the spectrum and run a full-length transform).
+Bluestein the chirp and its transform. The entries run transforms in groups of 8 through
+`fft_row`: `fft_axis` (a complex axis: rows, or neighbouring columns of an inner axis),
+`rfft_axis` (a real last axis: an even length as a half-length complex FFT of the even and
+odd samples, then one pass of post-processing) and `irfft_axis` (its inverse, from the first
+terms of a Hermitian spectrum; odd lengths complete the spectrum and run a full-length
+transform). A group of lengths up to `VEC_MAX` is gathered interleaved (term `e` of transform
+`t` at `8 e + t`) and the passes run on all 8 at once (the pass code compiled for 8 lanes,
+loops over whole groups); longer ones run one at a time (the pass code compiled for one lane,
+its loops over the terms; the last pass, `ido = 1`, compiled apart so that its loop over `k`
+vectorizes). The passes ping-pong between two buffers they allocate, which LLVM knows overlap
+no other array.
+
+Partial: complex64 data is transformed in float64 (the rule converts), so its transforms cost
+what complex128's do; each call of an entry computes its plan anew (O(n) work and 4 sqrt(n)
+trig calls; no cache across calls); there are no radix-7/8/11 butterflies (7 and 11 run the
+generic odd pass); the interleaved passes were not measured to vectorize across the lanes
+(they run about as fast per transform as the single-lane ones, faster for short lengths).
 """
 
 from __future__ import annotations
@@ -35,12 +47,14 @@ from core.jit import runtime as rt
 
 # Lengths below this never use Bluestein's algorithm (pocketfft's threshold).
 DIRECT_MAX = 50
-# Columns of an inner axis gathered into rows at a time.
-BLOCK = 8
+# Transforms run VEC at a time, interleaved (one vector of lanes per term), up to this length.
+VEC = 8
+VEC_MAX = 256
 # The plan's int64 vector: n, sign, kind (0 direct, 1 Bluestein), m (the length the passes
 # transform), the offset of m's tables in the float tables, the passes' sign, the factor count,
-# then the factors.
-FACTORS = 7
+# the number of interleaved transforms of the next call (1 or VEC), then the factors.
+LANES = 7
+FACTORS = 8
 PLAN = FACTORS + 64
 TWO_PI = 2.0 * np.pi
 
@@ -223,9 +237,7 @@ def fft_plan(wr, wi, fac):
         for k in range(1, n):
             br[m - k] = br[k]
             bi[m - k] = bi[k]
-        sr = rt.empty((m,), np.float64)
-        si = rt.empty((m,), np.float64)
-        _passes(br, bi, sr, si, wr, wi, fac)
+        _passes(br, bi, wr, wi, fac)
 
 
 @jit
@@ -236,6 +248,7 @@ def _plan(n, sign):
     m = _bluestein_size(n)
     fac[0] = n
     fac[1] = sign
+    fac[LANES] = 1
     fac[2] = 0
     fac[3] = n
     size = 3 * n
@@ -253,195 +266,214 @@ _plan_call = callee("fft_plan")
 
 
 @jit
-def _pass2(cr, ci, hr, hi, tr, ti, ido, l1):
-    for k in range(l1):
-        for i in range(ido):
-            a = i + ido * 2 * k
-            b = a + ido
-            h = i + ido * k
-            hr[h] = cr[a] + cr[b]
-            hi[h] = ci[a] + ci[b]
-            dr = cr[a] - cr[b]
-            di = ci[a] - ci[b]
-            hr[h + ido * l1] = dr * tr[i] - di * ti[i]
-            hi[h + ido * l1] = dr * ti[i] + di * tr[i]
+def _put(hr, hi, at, yr, yi, wr, wi):
+    """`h[at] = y w` (complex)."""
+    hr[at] = yr * wr - yi * wi
+    hi[at] = yr * wi + yi * wr
 
 
 @jit
-def _pass3(cr, ci, hr, hi, tr, ti, ido, l1, s):
+def _pass2(cr, ci, hr, hi, tr, ti, ido, l1, v):
+    for k in range(l1):
+        for i in range(ido):
+            a = (i + ido * 2 * k) * v
+            h = (i + ido * k) * v
+            b, step = ido * v, ido * l1 * v
+            w1r, w1i = tr[i], ti[i]
+            for t in range(v):
+                hr[h + t] = cr[a + t] + cr[a + b + t]
+                hi[h + t] = ci[a + t] + ci[a + b + t]
+                dr = cr[a + t] - cr[a + b + t]
+                di = ci[a + t] - ci[a + b + t]
+                _put(hr, hi, h + step + t, dr, di, w1r, w1i)
+
+
+@jit
+def _pass3(cr, ci, hr, hi, tr, ti, ido, l1, s, v):
     h3 = s * 0.8660254037844386  # sign * sin(2 pi / 3)
     for k in range(l1):
         for i in range(ido):
-            a = i + ido * 3 * k
-            h = i + ido * k
-            step = ido * l1
-            t1r = cr[a + ido] + cr[a + 2 * ido]
-            t1i = ci[a + ido] + ci[a + 2 * ido]
-            t2r = cr[a + ido] - cr[a + 2 * ido]
-            t2i = ci[a + ido] - ci[a + 2 * ido]
-            hr[h] = cr[a] + t1r
-            hi[h] = ci[a] + t1i
-            mr = cr[a] - 0.5 * t1r
-            mi = ci[a] - 0.5 * t1i
-            nr = -h3 * t2i
-            ni = h3 * t2r
-            y1r, y1i = mr + nr, mi + ni
-            y2r, y2i = mr - nr, mi - ni
-            hr[h + step] = y1r * tr[i] - y1i * ti[i]
-            hi[h + step] = y1r * ti[i] + y1i * tr[i]
-            hr[h + 2 * step] = y2r * tr[ido + i] - y2i * ti[ido + i]
-            hi[h + 2 * step] = y2r * ti[ido + i] + y2i * tr[ido + i]
+            a = (i + ido * 3 * k) * v
+            h = (i + ido * k) * v
+            b, step = ido * v, ido * l1 * v
+            w1r, w1i, w2r, w2i = tr[i], ti[i], tr[ido + i], ti[ido + i]
+            for t in range(v):
+                e = a + t
+                t1r = cr[e + b] + cr[e + 2 * b]
+                t1i = ci[e + b] + ci[e + 2 * b]
+                t2r = cr[e + b] - cr[e + 2 * b]
+                t2i = ci[e + b] - ci[e + 2 * b]
+                hr[h + t] = cr[e] + t1r
+                hi[h + t] = ci[e] + t1i
+                mr = cr[e] - 0.5 * t1r
+                mi = ci[e] - 0.5 * t1i
+                nr = -h3 * t2i
+                ni = h3 * t2r
+                _put(hr, hi, h + step + t, mr + nr, mi + ni, w1r, w1i)
+                _put(hr, hi, h + 2 * step + t, mr - nr, mi - ni, w2r, w2i)
 
 
 @jit
-def _pass4(cr, ci, hr, hi, tr, ti, ido, l1, s):
+def _pass4(cr, ci, hr, hi, tr, ti, ido, l1, s, v):
     for k in range(l1):
         for i in range(ido):
-            a = i + ido * 4 * k
-            h = i + ido * k
-            step = ido * l1
-            a0r = cr[a] + cr[a + 2 * ido]
-            a0i = ci[a] + ci[a + 2 * ido]
-            a1r = cr[a] - cr[a + 2 * ido]
-            a1i = ci[a] - ci[a + 2 * ido]
-            a2r = cr[a + ido] + cr[a + 3 * ido]
-            a2i = ci[a + ido] + ci[a + 3 * ido]
-            a3r = -s * (ci[a + ido] - ci[a + 3 * ido])  # (c1 - c3) times sign i
-            a3i = s * (cr[a + ido] - cr[a + 3 * ido])
-            hr[h] = a0r + a2r
-            hi[h] = a0i + a2i
-            y1r, y1i = a1r + a3r, a1i + a3i
-            y2r, y2i = a0r - a2r, a0i - a2i
-            y3r, y3i = a1r - a3r, a1i - a3i
-            hr[h + step] = y1r * tr[i] - y1i * ti[i]
-            hi[h + step] = y1r * ti[i] + y1i * tr[i]
-            hr[h + 2 * step] = y2r * tr[ido + i] - y2i * ti[ido + i]
-            hi[h + 2 * step] = y2r * ti[ido + i] + y2i * tr[ido + i]
-            hr[h + 3 * step] = y3r * tr[2 * ido + i] - y3i * ti[2 * ido + i]
-            hi[h + 3 * step] = y3r * ti[2 * ido + i] + y3i * tr[2 * ido + i]
+            a = (i + ido * 4 * k) * v
+            h = (i + ido * k) * v
+            b, step = ido * v, ido * l1 * v
+            w1r, w1i, w2r, w2i = tr[i], ti[i], tr[ido + i], ti[ido + i]
+            w3r, w3i = tr[2 * ido + i], ti[2 * ido + i]
+            for t in range(v):
+                e = a + t
+                a0r = cr[e] + cr[e + 2 * b]
+                a0i = ci[e] + ci[e + 2 * b]
+                a1r = cr[e] - cr[e + 2 * b]
+                a1i = ci[e] - ci[e + 2 * b]
+                a2r = cr[e + b] + cr[e + 3 * b]
+                a2i = ci[e + b] + ci[e + 3 * b]
+                a3r = -s * (ci[e + b] - ci[e + 3 * b])  # (c1 - c3) times sign i
+                a3i = s * (cr[e + b] - cr[e + 3 * b])
+                hr[h + t] = a0r + a2r
+                hi[h + t] = a0i + a2i
+                _put(hr, hi, h + step + t, a1r + a3r, a1i + a3i, w1r, w1i)
+                _put(hr, hi, h + 2 * step + t, a0r - a2r, a0i - a2i, w2r, w2i)
+                _put(hr, hi, h + 3 * step + t, a1r - a3r, a1i - a3i, w3r, w3i)
 
 
 @jit
-def _pass5(cr, ci, hr, hi, tr, ti, ido, l1, s):
+def _pass5(cr, ci, hr, hi, tr, ti, ido, l1, s, v):
     c1, c2 = 0.30901699437494745, -0.8090169943749473  # cos(2 pi / 5), cos(4 pi / 5)
     s1, s2 = s * 0.9510565162951535, s * 0.5877852522924732  # sign * sin(...)
     for k in range(l1):
         for i in range(ido):
-            a = i + ido * 5 * k
-            h = i + ido * k
-            step = ido * l1
-            x0r, x0i = cr[a], ci[a]
-            tar = cr[a + ido] + cr[a + 4 * ido]
-            tai = ci[a + ido] + ci[a + 4 * ido]
-            tbr = cr[a + 2 * ido] + cr[a + 3 * ido]
-            tbi = ci[a + 2 * ido] + ci[a + 3 * ido]
-            tcr = cr[a + ido] - cr[a + 4 * ido]
-            tci = ci[a + ido] - ci[a + 4 * ido]
-            tdr = cr[a + 2 * ido] - cr[a + 3 * ido]
-            tdi = ci[a + 2 * ido] - ci[a + 3 * ido]
-            hr[h] = x0r + tar + tbr
-            hi[h] = x0i + tai + tbi
-            p1r = x0r + c1 * tar + c2 * tbr
-            p1i = x0i + c1 * tai + c2 * tbi
-            p2r = x0r + c2 * tar + c1 * tbr
-            p2i = x0i + c2 * tai + c1 * tbi
-            q1r = -(s1 * tci + s2 * tdi)  # i (s1 tc + s2 td)
-            q1i = s1 * tcr + s2 * tdr
-            q2r = -(s2 * tci - s1 * tdi)  # i (s2 tc - s1 td)
-            q2i = s2 * tcr - s1 * tdr
-            y1r, y1i = p1r + q1r, p1i + q1i
-            y4r, y4i = p1r - q1r, p1i - q1i
-            y2r, y2i = p2r + q2r, p2i + q2i
-            y3r, y3i = p2r - q2r, p2i - q2i
-            hr[h + step] = y1r * tr[i] - y1i * ti[i]
-            hi[h + step] = y1r * ti[i] + y1i * tr[i]
-            hr[h + 2 * step] = y2r * tr[ido + i] - y2i * ti[ido + i]
-            hi[h + 2 * step] = y2r * ti[ido + i] + y2i * tr[ido + i]
-            hr[h + 3 * step] = y3r * tr[2 * ido + i] - y3i * ti[2 * ido + i]
-            hi[h + 3 * step] = y3r * ti[2 * ido + i] + y3i * tr[2 * ido + i]
-            hr[h + 4 * step] = y4r * tr[3 * ido + i] - y4i * ti[3 * ido + i]
-            hi[h + 4 * step] = y4r * ti[3 * ido + i] + y4i * tr[3 * ido + i]
+            a = (i + ido * 5 * k) * v
+            h = (i + ido * k) * v
+            b, step = ido * v, ido * l1 * v
+            w1r, w1i, w2r, w2i = tr[i], ti[i], tr[ido + i], ti[ido + i]
+            w3r, w3i, w4r, w4i = tr[2 * ido + i], ti[2 * ido + i], tr[3 * ido + i], ti[3 * ido + i]
+            for t in range(v):
+                e = a + t
+                tar = cr[e + b] + cr[e + 4 * b]
+                tai = ci[e + b] + ci[e + 4 * b]
+                tbr = cr[e + 2 * b] + cr[e + 3 * b]
+                tbi = ci[e + 2 * b] + ci[e + 3 * b]
+                tcr = cr[e + b] - cr[e + 4 * b]
+                tci = ci[e + b] - ci[e + 4 * b]
+                tdr = cr[e + 2 * b] - cr[e + 3 * b]
+                tdi = ci[e + 2 * b] - ci[e + 3 * b]
+                hr[h + t] = cr[e] + tar + tbr
+                hi[h + t] = ci[e] + tai + tbi
+                p1r = cr[e] + c1 * tar + c2 * tbr
+                p1i = ci[e] + c1 * tai + c2 * tbi
+                p2r = cr[e] + c2 * tar + c1 * tbr
+                p2i = ci[e] + c2 * tai + c1 * tbi
+                q1r = -(s1 * tci + s2 * tdi)  # i (s1 tc + s2 td)
+                q1i = s1 * tcr + s2 * tdr
+                q2r = -(s2 * tci - s1 * tdi)  # i (s2 tc - s1 td)
+                q2i = s2 * tcr - s1 * tdr
+                _put(hr, hi, h + step + t, p1r + q1r, p1i + q1i, w1r, w1i)
+                _put(hr, hi, h + 2 * step + t, p2r + q2r, p2i + q2i, w2r, w2i)
+                _put(hr, hi, h + 3 * step + t, p2r - q2r, p2i - q2i, w3r, w3i)
+                _put(hr, hi, h + 4 * step + t, p1r - q1r, p1i - q1i, w4r, w4i)
 
 
 @jit
-def _passg(cr, ci, hr, hi, tr, ti, ido, l1, ip, rr, ri, stride):
+def _passg(cr, ci, hr, hi, tr, ti, ido, l1, ip, rr, ri, stride, v):
     """The pass of an odd factor `ip`: the sums of `ip` terms, each output pair `j`, `ip - j`
     from the sums and differences of the input pairs (`rr`, `ri`: the roots, every
     `stride`-th an `ip`-th root)."""
     half = (ip + 1) // 2
     for k in range(l1):
         for i in range(ido):
-            a = i + ido * ip * k
-            h = i + ido * k
-            step = ido * l1
-            sr = cr[a]
-            si = ci[a]
-            for q in range(1, half):
-                sr += cr[a + q * ido] + cr[a + (ip - q) * ido]
-                si += ci[a + q * ido] + ci[a + (ip - q) * ido]
-            hr[h] = sr
-            hi[h] = si
-            for j in range(1, half):
-                er = cr[a]  # the cosine parts
-                ei = ci[a]
-                orr = 0.0  # the sine parts
-                oi = 0.0
-                t = 0
+            a = (i + ido * ip * k) * v
+            h = (i + ido * k) * v
+            b, step = ido * v, ido * l1 * v
+            for t in range(v):
+                sr = cr[a + t]
+                si = ci[a + t]
                 for q in range(1, half):
-                    t += j
-                    if t >= ip:
-                        t -= ip
-                    wc = rr[t * stride]
-                    ws = ri[t * stride]
-                    er += wc * (cr[a + q * ido] + cr[a + (ip - q) * ido])
-                    ei += wc * (ci[a + q * ido] + ci[a + (ip - q) * ido])
-                    orr += ws * (ci[a + q * ido] - ci[a + (ip - q) * ido])
-                    oi += ws * (cr[a + q * ido] - cr[a + (ip - q) * ido])
-                y1r, y1i = er - orr, ei + oi  # the term j
-                y2r, y2i = er + orr, ei - oi  # the term ip - j
+                    sr += cr[a + q * b + t] + cr[a + (ip - q) * b + t]
+                    si += ci[a + q * b + t] + ci[a + (ip - q) * b + t]
+                hr[h + t] = sr
+                hi[h + t] = si
+            for j in range(1, half):
                 u = (j - 1) * ido + i
-                v = (ip - j - 1) * ido + i
-                hr[h + j * step] = y1r * tr[u] - y1i * ti[u]
-                hi[h + j * step] = y1r * ti[u] + y1i * tr[u]
-                hr[h + (ip - j) * step] = y2r * tr[v] - y2i * ti[v]
-                hi[h + (ip - j) * step] = y2r * ti[v] + y2i * tr[v]
+                w = (ip - j - 1) * ido + i
+                for t in range(v):
+                    er = cr[a + t]  # the cosine parts
+                    ei = ci[a + t]
+                    orr = 0.0  # the sine parts
+                    oi = 0.0
+                    z = 0
+                    for q in range(1, half):
+                        z += j
+                        if z >= ip:
+                            z -= ip
+                        wc = rr[z * stride]
+                        ws = ri[z * stride]
+                        er += wc * (cr[a + q * b + t] + cr[a + (ip - q) * b + t])
+                        ei += wc * (ci[a + q * b + t] + ci[a + (ip - q) * b + t])
+                        orr += ws * (ci[a + q * b + t] - ci[a + (ip - q) * b + t])
+                        oi += ws * (cr[a + q * b + t] - cr[a + (ip - q) * b + t])
+                    _put(hr, hi, h + j * step + t, er - orr, ei + oi, tr[u], ti[u])
+                    _put(hr, hi, h + (ip - j) * step + t, er + orr, ei - oi, tr[w], ti[w])
 
 
-@register("a a a a a a p", optimized=True)
-def fft_passes(ar, ai, br, bi, wr, wi, fac):
-    """The passes of the plan `fac` over the `fac[3]` terms of `(ar, ai)`, in place (`(br,
-    bi)` the other buffer)."""
-    m, at, s, nf = fac[3], fac[4], fac[5], fac[6]
+@jit
+def _pass(cr, ci, hr, hi, wr, wi, at, m, toff, ip, ido, l1, s, v):
+    """One pass of factor `ip` over `v` interleaved transforms (`v` a constant of the call, so
+    that one copy runs scalar loops vectorized along the rows and the other whole vectors of
+    transforms)."""
+    tr = segment(wr, toff, (ip - 1) * ido)
+    ti = segment(wi, toff, (ip - 1) * ido)
+    if ip == 4:
+        _pass4(cr, ci, hr, hi, tr, ti, ido, l1, s, v)
+    elif ip == 2:
+        _pass2(cr, ci, hr, hi, tr, ti, ido, l1, v)
+    elif ip == 3:
+        _pass3(cr, ci, hr, hi, tr, ti, ido, l1, s, v)
+    elif ip == 5:
+        _pass5(cr, ci, hr, hi, tr, ti, ido, l1, s, v)
+    else:
+        rr = segment(wr, at, m)
+        ri = segment(wi, at, m)
+        _passg(cr, ci, hr, hi, tr, ti, ido, l1, ip, rr, ri, m // ip, v)
+
+
+@register("a a a a p", optimized=True)
+def fft_passes(ar, ai, wr, wi, fac):
+    """The passes of the plan `fac` over `fac[LANES]` interleaved transforms of `fac[3]` terms
+    (term `e` of transform `t` at `e * lanes + t`) in `(ar, ai)`, in place. The passes run
+    between two buffers of their own: LLVM knows that freshly allocated memory is no other
+    array, so it vectorizes their loops without checking for overlaps."""
+    m, at, s, nf, v = fac[3], fac[4], fac[5], fac[6], fac[LANES]
+    pr = rt.empty((m * v,), np.float64)
+    pi = rt.empty((m * v,), np.float64)
+    qr = rt.empty((m * v,), np.float64)
+    qi = rt.empty((m * v,), np.float64)
+    copy(pr, 0, ar, 0, m * v)
+    copy(pi, 0, ai, 0, m * v)
     toff = at + m
     l1 = 1
     for q in range(nf):
         ip = fac[FACTORS + q]
         ido = m // (l1 * ip)
         odd = q % 2 == 1
-        cr = br if odd else ar
-        ci = bi if odd else ai
-        hr = ar if odd else br
-        hi = ai if odd else bi
-        count = (ip - 1) * ido
-        tr = segment(wr, toff, count)
-        ti = segment(wi, toff, count)
-        if ip == 4:
-            _pass4(cr, ci, hr, hi, tr, ti, ido, l1, s)
-        elif ip == 2:
-            _pass2(cr, ci, hr, hi, tr, ti, ido, l1)
-        elif ip == 3:
-            _pass3(cr, ci, hr, hi, tr, ti, ido, l1, s)
-        elif ip == 5:
-            _pass5(cr, ci, hr, hi, tr, ti, ido, l1, s)
+        cr = qr if odd else pr
+        ci = qi if odd else pi
+        hr = pr if odd else qr
+        hi = pi if odd else qi
+        if v > 1:
+            _pass(cr, ci, hr, hi, wr, wi, at, m, toff, ip, ido, l1, s, VEC)
+        elif ido == 1:  # the last pass: its loop over k vectorized
+            _pass(cr, ci, hr, hi, wr, wi, at, m, toff, ip, 1, l1, s, 1)
         else:
-            _passg(
-                cr, ci, hr, hi, tr, ti, ido, l1, ip, segment(wr, at, m), segment(wi, at, m), m // ip
-            )
-        toff += count
+            _pass(cr, ci, hr, hi, wr, wi, at, m, toff, ip, ido, l1, s, 1)
+        toff += (ip - 1) * ido
         l1 *= ip
-    if nf % 2 == 1:
-        copy(ar, 0, br, 0, m)
-        copy(ai, 0, bi, 0, m)
+    rr = qr if nf % 2 == 1 else pr
+    ri = qi if nf % 2 == 1 else pi
+    copy(ar, 0, rr, 0, m * v)
+    copy(ai, 0, ri, 0, m * v)
 
 
 _passes = callee("fft_passes")
@@ -449,68 +481,105 @@ _passes = callee("fft_passes")
 
 @register("a a a a a a p", calls=("fft_passes",), optimized=True)
 def fft_row(ar, ai, br, bi, wr, wi, fac):
-    """The transform of the `fac[0]` terms of `(ar, ai)` by the plan `(wr, wi, fac)`, in place;
-    `(br, bi)` scratch of `2 fac[3]` terms."""
+    """The `fac[LANES]` interleaved transforms of `fac[0]` terms in `(ar, ai)` by the plan
+    `(wr, wi, fac)`, in place; `(br, bi)` scratch of `fac[3] fac[LANES]` terms."""
+    v = fac[LANES]
     if fac[2] == 0:
-        _passes(ar, ai, br, bi, wr, wi, fac)
+        _passes(ar, ai, wr, wi, fac)
     else:  # Bluestein: the convolution of x c with conj(c), times c
         n, m = fac[0], fac[3]
-        dr = segment(br, 0, m)
-        di = segment(bi, 0, m)
-        sr = segment(br, m, m)
-        si = segment(bi, m, m)
+        dr = segment(br, 0, m * v)
+        di = segment(bi, 0, m * v)
         for k in range(n):
-            dr[k] = ar[k] * wr[k] - ai[k] * wi[k]
-            di[k] = ar[k] * wi[k] + ai[k] * wr[k]
-        zero(dr, n, m)
-        zero(di, n, m)
-        _passes(dr, di, sr, si, wr, wi, fac)
+            for t in range(v):
+                e = k * v + t
+                _put(dr, di, e, ar[e], ai[e], wr[k], wi[k])
+        zero(dr, n * v, m * v)
+        zero(di, n * v, m * v)
+        _passes(dr, di, wr, wi, fac)
         for k in range(m):  # the product, conjugated: the inverse as a forward FFT
-            ur = dr[k] * wr[n + k] - di[k] * wi[n + k]
-            ui = dr[k] * wi[n + k] + di[k] * wr[n + k]
-            dr[k] = ur
-            di[k] = -ui
-        _passes(dr, di, sr, si, wr, wi, fac)
+            for t in range(v):
+                e = k * v + t
+                _put(dr, di, e, dr[e], di[e], wr[n + k], wi[n + k])
+                di[e] = -di[e]
+        _passes(dr, di, wr, wi, fac)
         for k in range(n):
-            ar[k] = dr[k] * wr[k] + di[k] * wi[k]
-            ai[k] = dr[k] * wi[k] - di[k] * wr[k]
+            for t in range(v):
+                e = k * v + t
+                _put(ar, ai, e, dr[e], -di[e], wr[k], wi[k])
 
 
 _row = callee("fft_row")
 
 
+@jit
+def _lanes(count, n):
+    """How many transforms of `n` terms to run interleaved when `count` remain."""
+    v = 1
+    if count >= VEC and n <= VEC_MAX:
+        v = VEC
+    return v
+
+
+@jit
+def _gather(xr, xi, yr, yi, starts, g, n, inner, js, ts, into):
+    """Copies term `j` of transform `t < g` between `x[starts[t] + j inner]` and `y[j js + t
+    ts]` (`into` the buffer `y`, else out of buffer `x`): a row at a time for rows, all the
+    group's columns at once for columns (their neighbouring terms share cache lines)."""
+    if inner == 1:
+        for t in range(g):
+            for j in range(n):
+                if into == 1:
+                    yr[j * js + t * ts] = xr[starts[t] + j]
+                    yi[j * js + t * ts] = xi[starts[t] + j]
+                else:
+                    yr[starts[t] + j] = xr[j * js + t * ts]
+                    yi[starts[t] + j] = xi[j * js + t * ts]
+    else:
+        for j in range(n):
+            for t in range(g):
+                if into == 1:
+                    yr[j * js + t * ts] = xr[starts[t] + j * inner]
+                    yi[j * js + t * ts] = xi[starts[t] + j * inner]
+                else:
+                    yr[starts[t] + j * inner] = xr[j * js + t * ts]
+                    yi[starts[t] + j * inner] = xi[j * js + t * ts]
+
+
 @register("a a a a p", calls=("fft_plan", "fft_row"), optimized=True)
 def fft_axis(xr, xi, yr, yi, p):
-    """`(yr, yi)` = the DFT of `(xr, xi)` along the middle axis; `p` = (outer, n, inner, sign)."""
+    """`(yr, yi)` = the DFT of `(xr, xi)` along the middle axis; `p` = (outer, n, inner, sign).
+    Transforms run in groups of up to `VEC` (neighbouring columns, or rows), gathered into a
+    buffer: interleaved for lengths up to `VEC_MAX` (one call for the group), else as rows
+    (their stride padded off multiples of the page, where columns' stores would collide in
+    the cache)."""
     outer, n, inner, sign = p[0], p[1], p[2], p[3]
     wr, wi, fac = _plan(n, sign)
-    sr = rt.empty((2 * fac[3],), np.float64)
-    si = rt.empty((2 * fac[3],), np.float64)
-    if inner == 1:
-        copy(yr, 0, xr, 0, outer * n)
-        copy(yi, 0, xi, 0, outer * n)
-        for o in range(outer):
-            _row(segment(yr, o * n, n), segment(yi, o * n, n), sr, si, wr, wi, fac)
-    else:  # BLOCK columns at a time, gathered into rows
-        width = min(inner, BLOCK)
-        br = rt.empty((width * n,), np.float64)
-        bi = rt.empty((width * n,), np.float64)
-        for o in range(outer):
-            c = 0
-            while c < inner:
-                w = min(width, inner - c)
-                base = o * n * inner + c
-                for j in range(n):
-                    for t in range(w):
-                        br[t * n + j] = xr[base + j * inner + t]
-                        bi[t * n + j] = xi[base + j * inner + t]
-                for t in range(w):
-                    _row(segment(br, t * n, n), segment(bi, t * n, n), sr, si, wr, wi, fac)
-                for j in range(n):
-                    for t in range(w):
-                        yr[base + j * inner + t] = br[t * n + j]
-                        yi[base + j * inner + t] = bi[t * n + j]
-                c += w
+    lanes = _lanes(outer * inner, n)
+    ld = n + VEC
+    sr = rt.empty((fac[3] * lanes * fac[2],), np.float64)
+    si = rt.empty((fac[3] * lanes * fac[2],), np.float64)
+    br = rt.empty((ld * VEC,), np.float64)
+    bi = rt.empty((ld * VEC,), np.float64)
+    starts = rt.empty((VEC,), np.int64)
+    q = 0
+    while q < outer * inner:
+        g = min(VEC, outer * inner - q)
+        v = _lanes(g, n)
+        js, ts = 1, ld  # where term j of transform t goes
+        if v > 1:
+            js, ts = v, 1
+        for t in range(g):
+            starts[t] = ((q + t) // inner) * n * inner + (q + t) % inner
+        _gather(xr, xi, br, bi, starts, g, n, inner, js, ts, 1)
+        fac[LANES] = v
+        if v > 1:
+            _row(br, bi, sr, si, wr, wi, fac)
+        else:
+            for t in range(g):
+                _row(segment(br, t * ld, n), segment(bi, t * ld, n), sr, si, wr, wi, fac)
+        _gather(br, bi, yr, yi, starts, g, n, inner, js, ts, 0)
+        q += g
 
 
 @register("a a a p", calls=("fft_plan", "fft_row", "fft_roots"), optimized=True)
@@ -523,37 +592,46 @@ def rfft_axis(x, yr, yi, p):
     even = n % 2 == 0
     length = h if even else n
     wr, wi, fac = _plan(length, -1)
-    sr = rt.empty((2 * fac[3],), np.float64)
-    si = rt.empty((2 * fac[3],), np.float64)
-    zr = rt.empty((length,), np.float64)
-    zi = rt.empty((length,), np.float64)
+    lanes = _lanes(outer, length)
+    sr = rt.empty((fac[3] * lanes * fac[2],), np.float64)
+    si = rt.empty((fac[3] * lanes * fac[2],), np.float64)
+    zr = rt.empty((length * lanes,), np.float64)
+    zi = rt.empty((length * lanes,), np.float64)
     tr = rt.empty((n,), np.float64)
     ti = rt.empty((n,), np.float64)
     _roots(tr, ti, (n, -1))
-    for o in range(outer):
-        src = o * n
-        out = o * (h + 1)
-        if even:
-            for j in range(h):
-                zr[j] = x[src + 2 * j]
-                zi[j] = x[src + 2 * j + 1]
-        else:
-            copy(zr, 0, x, src, n)
-            zero(zi, 0, n)
+    q = 0
+    while q < outer:
+        v = _lanes(outer - q, length)
+        for t in range(v):
+            src = (q + t) * n
+            if even:
+                for j in range(h):
+                    zr[j * v + t] = x[src + 2 * j]
+                    zi[j * v + t] = x[src + 2 * j + 1]
+            else:
+                for j in range(n):
+                    zr[j * v + t] = x[src + j]
+                    zi[j * v + t] = 0.0
+        fac[LANES] = v
         _row(zr, zi, sr, si, wr, wi, fac)
-        if even:
-            for k in range(h + 1):
-                a = k % h
-                b = (h - k) % h
-                er = 0.5 * (zr[a] + zr[b])
-                ei = 0.5 * (zi[a] - zi[b])
-                odr = 0.5 * (zi[a] + zi[b])  # (Z_a - conj Z_b) / 2i
-                odi = -0.5 * (zr[a] - zr[b])
-                yr[out + k] = er + odr * tr[k] - odi * ti[k]
-                yi[out + k] = ei + odr * ti[k] + odi * tr[k]
-        else:
-            copy(yr, out, zr, 0, h + 1)
-            copy(yi, out, zi, 0, h + 1)
+        for t in range(v):
+            out = (q + t) * (h + 1)
+            if even:
+                for k in range(h + 1):
+                    a = (k % h) * v + t
+                    b = ((h - k) % h) * v + t
+                    er = 0.5 * (zr[a] + zr[b])
+                    ei = 0.5 * (zi[a] - zi[b])
+                    odr = 0.5 * (zi[a] + zi[b])  # (Z_a - conj Z_b) / 2i
+                    odi = -0.5 * (zr[a] - zr[b])
+                    yr[out + k] = er + odr * tr[k] - odi * ti[k]
+                    yi[out + k] = ei + odr * ti[k] + odi * tr[k]
+            else:
+                for k in range(h + 1):
+                    yr[out + k] = zr[k * v + t]
+                    yi[out + k] = zi[k * v + t]
+        q += v
 
 
 @register("a a a p", calls=("fft_plan", "fft_row", "fft_roots"), optimized=True)
@@ -569,44 +647,53 @@ def irfft_axis(xr, xi, y, p):
     even = n % 2 == 0
     length = h if even else n
     wr, wi, fac = _plan(length, 1)
-    sr = rt.empty((2 * fac[3],), np.float64)
-    si = rt.empty((2 * fac[3],), np.float64)
-    zr = rt.empty((h + 1,), np.float64)  # the row's terms, zero-padded
+    lanes = _lanes(outer, length)
+    sr = rt.empty((fac[3] * lanes * fac[2],), np.float64)
+    si = rt.empty((fac[3] * lanes * fac[2],), np.float64)
+    zr = rt.empty((h + 1,), np.float64)  # a row's terms, zero-padded
     zi = rt.empty((h + 1,), np.float64)
-    vr = rt.empty((length,), np.float64)
-    vi = rt.empty((length,), np.float64)
+    vr = rt.empty((length * lanes,), np.float64)
+    vi = rt.empty((length * lanes,), np.float64)
     tr = rt.empty((n,), np.float64)
     ti = rt.empty((n,), np.float64)
     _roots(tr, ti, (n, 1))
-    for o in range(outer):
-        zero(zr, 0, h + 1)
-        zero(zi, 0, h + 1)
-        copy(zr, 0, xr, o * mi, terms)
-        copy(zi, 0, xi, o * mi, terms)
-        zi[0] = 0.0
-        if even:
-            zi[h] = 0.0
-            for k in range(h):
-                er = zr[k] + zr[h - k]  # X_k + conj X_(h - k)
-                ei = zi[k] - zi[h - k]
-                dr = zr[k] - zr[h - k]
-                di = zi[k] + zi[h - k]
-                odr = dr * tr[k] - di * ti[k]
-                odi = dr * ti[k] + di * tr[k]
-                vr[k] = er - odi
-                vi[k] = ei + odr
-        else:
-            vr[0] = zr[0]
-            vi[0] = 0.0
-            for k in range(1, h + 1):
-                vr[k] = zr[k]
-                vi[k] = zi[k]
-                vr[n - k] = zr[k]
-                vi[n - k] = -zi[k]
+    q = 0
+    while q < outer:
+        v = _lanes(outer - q, length)
+        for t in range(v):
+            zero(zr, 0, h + 1)
+            zero(zi, 0, h + 1)
+            copy(zr, 0, xr, (q + t) * mi, terms)
+            copy(zi, 0, xi, (q + t) * mi, terms)
+            zi[0] = 0.0
+            if even:
+                zi[h] = 0.0
+                for k in range(h):
+                    er = zr[k] + zr[h - k]  # X_k + conj X_(h - k)
+                    ei = zi[k] - zi[h - k]
+                    dr = zr[k] - zr[h - k]
+                    di = zi[k] + zi[h - k]
+                    odr = dr * tr[k] - di * ti[k]
+                    odi = dr * ti[k] + di * tr[k]
+                    vr[k * v + t] = er - odi
+                    vi[k * v + t] = ei + odr
+            else:
+                vr[t] = zr[0]
+                vi[t] = 0.0
+                for k in range(1, h + 1):
+                    vr[k * v + t] = zr[k]
+                    vi[k * v + t] = zi[k]
+                    vr[(n - k) * v + t] = zr[k]
+                    vi[(n - k) * v + t] = -zi[k]
+        fac[LANES] = v
         _row(vr, vi, sr, si, wr, wi, fac)
-        if even:
-            for j in range(h):
-                y[o * n + 2 * j] = vr[j]
-                y[o * n + 2 * j + 1] = vi[j]
-        else:
-            copy(y, o * n, vr, 0, n)
+        for t in range(v):
+            dst = (q + t) * n
+            if even:
+                for j in range(h):
+                    y[dst + 2 * j] = vr[j * v + t]
+                    y[dst + 2 * j + 1] = vi[j * v + t]
+            else:
+                for j in range(n):
+                    y[dst + j] = vr[j * v + t]
+        q += v

@@ -1,14 +1,14 @@
 """Numba lowering of `fft_p` (`core/prims/fft.py`): one library call per transformed axis.
 
-The operand's real and imaginary parts are copied into two float64 arrays, each transformed
-axis is one call of `lib.fft_axis__f8` (`core/backends/numba/library/fft.py`: radix-2 for
-powers of two, else a direct sum; compiled once, whatever the sizes), and the result is scaled
-(`1 / prod(fft_lengths)` for the inverse types) and cast to the output dtype. `RFFT`
-transforms the real input along every axis and keeps the first `n // 2 + 1` terms of the
-last; `IRFFT` transforms the leading axes, completes the last one's Hermitian spectrum (the
-zero and Nyquist terms' imaginary parts dropped, the terms past `n // 2` the conjugates of
-their mirror images) and keeps the real part of its inverse transform. The values agree with
-the eager impl (pocketfft) to rounding.
+The operand's real and imaginary parts are copied into float64 arrays, each transformed axis
+is one call of `lib.fft_axis__f8` (`core/backends/numba/library/fft.py`: pocketfft's
+mixed-radix passes, Bluestein's algorithm for large prime factors; compiled once, whatever the
+sizes), and the result is scaled (`1 / prod(fft_lengths)` for the inverse types) and cast to
+the output dtype. `RFFT` transforms the real last axis first (`lib.rfft_axis__f8`: a
+half-length complex FFT), then the other axes of its half spectrum; `IRFFT` transforms the
+leading axes of the half spectrum, then the last one into real values (`lib.irfft_axis__f8`:
+the terms past `n // 2` ignored, missing ones zero, the zero and Nyquist terms' imaginary
+parts dropped). The values agree with the eager impl (pocketfft) to rounding.
 """
 
 from __future__ import annotations

@@ -4,8 +4,9 @@ length to 64, powers of two to 4096, powers of 3 and 5, composites and primes (9
 through Bluestein's algorithm, as in pocketfft). The error measure is pocketfft's own: the
 relative L2 error of a transform, which grows like eps * log n; each length must stay within
 a few times that and within twice pocketfft's float64 error on the same data. Each entry runs
-forward and inverse, rows (the last axis) and columns (an inner axis), the real transforms of
-even and odd lengths, and irfft's handling of short and long half spectra."""
+forward and inverse, rows (the last axis) and columns (an inner axis), in groups of 8 and
+fewer, the real transforms of even and odd lengths, and irfft's handling of short and long
+half spectra."""
 
 import math
 
@@ -20,6 +21,7 @@ SIZES = sorted(
     {*range(1, 65), *(2**k for k in range(7, 13)), 81, 243, 729, 125, 625, 3125}
     | {97, 1009, 360, 1000, 2 * 97, 3 * 53, 7 * 11 * 13}
 )
+ROWS = 11  # real rows: a group of 8 transforms, then 3
 rng = np.random.default_rng(0)
 
 
@@ -42,10 +44,11 @@ def lib():
 
 @pytest.mark.parametrize("n", SIZES)
 def test_complex_transforms_are_as_accurate_as_pocketfft(lib, n):
-    x = rng.standard_normal((2, n, 3)) + 1j * rng.standard_normal((2, n, 3))
+    x = rng.standard_normal((3, n, 9)) + 1j * rng.standard_normal((3, n, 9))
     for sign in (-1, 1):
-        # rows: the n-point transform along the last axis of x's (6, n) transpose
-        for outer, inner, data in ((6, 1, x.transpose(0, 2, 1)), (2, 3, x)):
+        # rows: the n-point transform along the last axis of x's (3, 9, n) transpose; 27
+        # transforms: groups of 8 (interleaved up to VEC_MAX terms), then a group of 3
+        for outer, inner, data in ((27, 1, x.transpose(0, 2, 1)), (3, 9, x)):
             data = np.ascontiguousarray(data)
             yr, yi = np.empty(data.size), np.empty(data.size)
             params = np.array([outer, n, inner, sign], np.int64)
@@ -66,12 +69,12 @@ def test_complex_transforms_are_as_accurate_as_pocketfft(lib, n):
 
 @pytest.mark.parametrize("n", SIZES)
 def test_real_transforms_are_as_accurate_as_pocketfft(lib, n):
-    x = rng.standard_normal((3, n))
+    x = rng.standard_normal((ROWS, n))
     h = n // 2 + 1
-    yr, yi = np.empty(3 * h), np.empty(3 * h)
-    lib["rfft_axis"](x.ravel(), yr, yi, np.array([3, n], np.int64))
+    yr, yi = np.empty(ROWS * h), np.empty(ROWS * h)
+    lib["rfft_axis"](x.ravel(), yr, yi, np.array([ROWS, n], np.int64))
     want = np.fft.rfft(x.astype(np.longdouble))
-    got = (yr + 1j * yi).reshape(3, h)
+    got = (yr + 1j * yi).reshape(ROWS, h)
     assert _error(got, want) <= _bound(n, _error(np.fft.rfft(x), want))
     # the inverse (unscaled), from the half spectrum, from fewer terms and from more
     spectrum = np.fft.rfft(x)
@@ -79,12 +82,13 @@ def test_real_transforms_are_as_accurate_as_pocketfft(lib, n):
     if n % 2 == 0:
         spectrum[:, -1] -= 0.25j
     for terms in (h, max(1, h - 2), h + 3):
-        s = np.zeros((3, terms), complex)
+        s = np.zeros((ROWS, terms), complex)
         s[:, : min(h, terms)] = spectrum[:, : min(h, terms)]
-        y = np.empty(3 * n)
-        lib["irfft_axis"](s.real.ravel(), s.imag.ravel(), y, np.array([3, terms, n], np.int64))
+        y = np.empty(ROWS * n)
+        params = np.array([ROWS, terms, n], np.int64)
+        lib["irfft_axis"](s.real.ravel(), s.imag.ravel(), y, params)
         want = np.fft.irfft(s.astype(np.clongdouble), n) * n
-        assert _error(y.reshape(3, n), want) <= _bound(n, _error(np.fft.irfft(s, n) * n, want))
+        assert _error(y.reshape(ROWS, n), want) <= _bound(n, _error(np.fft.irfft(s, n) * n, want))
 
 
 def test_the_table_covers_both_algorithms(monkeypatch):
