@@ -95,32 +95,24 @@ register_monoid(minimum, "min")
 
 
 @library_jit
-def clip(
-    arr: Any = None,
-    /,
-    min: Any = None,
-    max: Any = None,
-    *,
-    a: Any = None,  # noqa: A002
-    a_min: Any = None,
-    a_max: Any = None,
-) -> Any:
-    """Clips values to [min, max] (either bound may be None)."""
-    check_arraylike("clip", arr if arr is not None else a)
-    x = ensure_array(arr if arr is not None else a)
-    lo = min if min is not None else a_min
-    hi = max if max is not None else a_max
-    if any(v is not None and dtypes.kind(dtypes.dtype_and_weak(v)[0]) == "c" for v in (x, lo, hi)):
+def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:
+    """Clips values to [min, max] (either bound may be None). JAX 0.10.2's signature: the
+    deprecated `a`, `a_min` and `a_max` keywords are gone (a `TypeError`, as JAX's)."""
+    check_arraylike("clip", arr)
+    x = ensure_array(arr)
+    if any(
+        v is not None and dtypes.kind(dtypes.dtype_and_weak(v)[0]) == "c" for v in (x, min, max)
+    ):
         raise ValueError(
             "Clip received a complex value either through the input or the min/max "
             "keywords. Complex values have no ordering and cannot be clipped. "
             "Please convert to a real value or array by taking the real or "
             "imaginary components via jax.numpy.real/imag respectively."
         )
-    if lo is not None:
-        x = maximum(lo, x)
-    if hi is not None:
-        x = minimum(hi, x)
+    if min is not None:
+        x = maximum(min, x)
+    if max is not None:
+        x = minimum(max, x)
     return x
 
 

@@ -3,7 +3,8 @@ JAX 0.10.2 found missing, against values recorded from JAX (`var(mean=)`,
 `ravel_multi_index(order=, dtype=)`, `take_along_axis(wrap_negative_indices=)`,
 `linalg.vecdot(preferred_element_type=)`, `lax.dot(dimension_numbers=)`, `lax.mul(out_dtype=)`,
 `linalg.slogdet(method="qr")`, `lax.dynamic_slice(allow_negative_indices=)`, `isin(method=)`,
-`argsort(dtype=)`, `lax.cond(operand=)`, and the creation functions' `device=`)."""
+`argsort(dtype=)`, `lax.cond(operand=)`, and the creation functions' `device=`), and the
+removed ones numbax still took (`clip(a=, a_min=, a_max=)`, a `TypeError` in JAX 0.10.2)."""
 
 from __future__ import annotations
 
@@ -217,6 +218,10 @@ def test_keyword_values_match_jax(name, fn, want, dtype):
             "no positional operands",
         ),
         (lambda: jnp.isposinf(1.0, out=np.zeros(())), NotImplementedError, "'out' argument"),
+        # JAX 0.10.2 removed clip's deprecated keywords (CleanRL's c51_jax.py still passes them)
+        (lambda: jnp.clip(np.arange(3.0), a_min=1), TypeError, "keyword argument 'a_min'"),
+        (lambda: jnp.clip(np.arange(3.0), 0, a_max=1), TypeError, "keyword argument 'a_max'"),
+        (lambda: jnp.clip(a=np.arange(3.0), min=1), TypeError, "keyword argument 'a'"),
         (
             lambda: lax.all_gather(np.ones(2), "i", to="everywhere"),
             ValueError,
