@@ -3,7 +3,9 @@
 Old Flax programs start with ``flax.config.update("flax_use_orbax_checkpointing", False)`` and
 similar. Every Flax 0.12 flag exists here with Flax's default. numbax behaves as Flax does with
 the defaults; flags that only tune Flax's machinery (traceback filtering, profiling names,
-Orbax checkpointing, the C++ helpers, reprs) and NNX-only flags take any value without effect,
+the C++ helpers, reprs) and NNX-only flags take any value without effect,
+``flax_use_orbax_checkpointing`` off makes `train.checkpoints.save_checkpoint` write Flax's
+legacy msgpack format (on, numbax's npz stands in for Orbax's directories),
 and the flags that would change what a program computes or names (``flax_preserve_adopted_names``,
 ``flax_pytree_module``) accept only their default (other values raise ``NotImplementedError``);
 ``flax_fix_rng_separator`` (the hashing of RNG paths in ``nn.scope``) and
@@ -13,11 +15,15 @@ and the flags that would change what a program computes or names (``flax_preserv
 from __future__ import annotations
 
 import contextlib
+import importlib
 from collections.abc import Iterator
 from typing import Any
 
+from core.packages import numbax_package
 from nn import scope
 from nn.errors import ConfigValueNotImplementedError, UnknownConfigOptionError
+
+checkpoints = importlib.import_module(f"{numbax_package('train').__name__}.checkpoints")
 
 # Flax 0.12.8's flags and defaults.
 DEFAULTS: dict[str, Any] = {
@@ -72,6 +78,8 @@ class Config:
             scope.set_rng_separator(value)
         if name == "flax_return_frozendict":
             scope.set_return_frozendict(value)
+        if name == "flax_use_orbax_checkpointing":
+            checkpoints.set_default_format("npz" if value else "msgpack")
         self._values[name] = value
 
     @contextlib.contextmanager

@@ -64,6 +64,7 @@ from .errors import (
     CheckpointVersionError,
     CorruptCheckpointError,
     MsgpackDecodeError,
+    OrbaxTransformsError,
     UnsupportedLeafError,
 )
 
@@ -76,6 +77,7 @@ __all__ = [
     "load_state_dict",
     "restore_checkpoint",
     "save_checkpoint",
+    "set_default_format",
 ]
 
 FORMAT_NAME = "numbax.checkpoint"
@@ -83,6 +85,21 @@ FORMAT_VERSION = 1
 _HEADER = "__header__"
 _SCALAR_KINDS = {bool: "bool", int: "int", float: "float", complex: "complex"}
 FORMATS = ("npz", "msgpack")
+# The format `save_checkpoint` writes when not told: numbax's npz (standing in for Flax's
+# default, Orbax), or Flax's legacy msgpack once ``flax.config.update(
+# 'flax_use_orbax_checkpointing', False)`` (flaxport's config calls `set_default_format`).
+_default_format = ["npz"]
+
+
+def set_default_format(format: str) -> None:
+    """Sets the format `save_checkpoint` writes when its ``format`` is None.
+
+    Args:
+        format: one of `FORMATS`.
+    """
+    if format not in FORMATS:
+        raise ValueError(f"format={format!r}: use one of {FORMATS}")
+    _default_format[0] = format
 
 
 def _simple_key(k: Any) -> str:
@@ -271,7 +288,7 @@ def save_checkpoint(
     keep: int = 1,
     overwrite: bool = False,
     keep_every_n_steps: int | None = None,
-    format: str = "npz",
+    format: str | None = None,
 ) -> str:
     """Saves the leaves of a pytree as ``{ckpt_dir}/{prefix}{step}`` and prunes old files.
 
@@ -289,7 +306,9 @@ def save_checkpoint(
             multiple of this.
         format: ``"npz"`` (numbax's format, above) or ``"msgpack"`` (Flax's: the file is
             ``flax.serialization.to_bytes(target)``, readable by Flax's
-            ``restore_checkpoint``).
+            ``restore_checkpoint``); None for the default (`set_default_format`: npz, or
+            msgpack after ``flax.config.update('flax_use_orbax_checkpointing', False)``, as
+            Flax then writes its legacy format).
 
     Returns:
         The path of the new checkpoint file.
@@ -314,7 +333,7 @@ def save_checkpoint(
     if steps and steps[-1] >= step and not overwrite:
         raise CheckpointExistsError(path, step, steps[-1])
 
-    content = encode_checkpoint(target, step, format)
+    content = encode_checkpoint(target, step, _default_format[0] if format is None else format)
     ckpt_dir.mkdir(parents=True, exist_ok=True)
     _write_atomic(path, content)
 
@@ -500,9 +519,13 @@ def load_state_dict(path: str | os.PathLike) -> tuple[int | None, dict]:
     return header["step"], _nest(header, arrays)
 
 
-def _restore_into(path: Path, target: Any, header: dict, arrays: list[np.ndarray]) -> Any:
+def _restore_into(
+    path: Path, target: Any, header: dict, arrays: list[np.ndarray], fallback: bool = False
+) -> Any:
     # Matched by the simple keys ("params", "Dense_0", "0", "mu"), so a file converted from a
-    # Flax state dict (dicts only) restores into a TrainState (attributes, tuples).
+    # Flax state dict (dicts only) restores into a TrainState (attributes, tuples). With
+    # `fallback` (Orbax's empty transforms), a target leaf the file lacks keeps its value and
+    # the file's leaves the target lacks are dropped.
     stored = {tuple(e["keys"]): (e, a) for e, a in zip(header["leaves"], arrays)}
     flat, treedef = tree_util.tree_flatten_with_path(target)
     wanted = [(tuple(map(_simple_key, kp)), tree_util.keystr(kp), leaf) for kp, leaf in flat]
@@ -512,6 +535,8 @@ def _restore_into(path: Path, target: Any, header: dict, arrays: list[np.ndarray
     changed, leaves = [], []
     for key, name, leaf in wanted:
         if key not in stored:
+            if fallback:
+                leaves.append(leaf)
             continue
         entry, array = stored[key]
         stored_desc = f"{array.dtype}{list(array.shape)}"
@@ -534,6 +559,8 @@ def _restore_into(path: Path, target: Any, header: dict, arrays: list[np.ndarray
         if array.shape != shape or array.dtype != dtype:
             changed.append(f"{name}: {stored_desc} vs {dtype}{list(shape)}")
         leaves.append(jnp.asarray(array) if isinstance(leaf, Array) else array)
+    if fallback:
+        missing, extra = [], []
     if missing or extra or changed:
         raise CheckpointMismatchError(path, missing, extra, changed)
     return tree_util.tree_unflatten(treedef, leaves)
@@ -544,6 +571,11 @@ def restore_checkpoint(
     target: Any,
     step: int | None = None,
     prefix: str = "checkpoint_",
+    parallel: bool = True,
+    gda_manager: Any = None,
+    allow_partial_mpa_restoration: bool = False,
+    orbax_checkpointer: Any = None,
+    orbax_transforms: dict | None = None,
 ) -> Any:
     """Restores the latest (or a given) checkpoint into the structure of ``target``.
 
@@ -559,6 +591,16 @@ def restore_checkpoint(
             tree as nested dicts (see `load_state_dict`).
         step: the step to restore; None for the latest.
         prefix: the file name prefix given to `save_checkpoint`.
+        parallel: Flax's parallel reading of large files; files are read whole here.
+        gda_manager: Flax's manager of multiprocess arrays, which numbax does not write.
+        allow_partial_mpa_restoration: likewise (no multiprocess arrays): no effect.
+        orbax_checkpointer: Flax's Orbax checkpointer for Orbax directories; numbax reads them
+            itself (`train.orbax`), so it is not used.
+        orbax_transforms: Orbax's restore transformations; only the empty ``{}`` is
+            implemented: the restored tree has the target's structure, a target leaf the
+            checkpoint lacks keeps the target's value, the checkpoint's leaves the target
+            lacks are dropped (Flax's guide restores an old `TrainState` into one with a new
+            field this way). numbax's own checkpoints stand in for Flax's Orbax ones here.
 
     Returns:
         The restored tree (leaves are numpy arrays or Python numbers, ``core.Array`` where the
@@ -575,7 +617,11 @@ def restore_checkpoint(
         CheckpointVersionError: the file was written by a newer format version.
         OrbaxCheckpointError: the checkpoint is an Orbax directory (Flax's default writer)
             and tensorstore is not installed.
+        OrbaxTransformsError: ``orbax_transforms`` is a non-empty dict.
     """
+    if orbax_transforms:
+        raise OrbaxTransformsError(orbax_transforms)
+    fallback = orbax_transforms is not None
     ckpt_dir = Path(ckpt_dir)
     if step is not None:
         step = _integer("step", step, 0)
@@ -599,4 +645,4 @@ def restore_checkpoint(
         if target is None:
             return state
         header, arrays = _state_as_leaves(path, state)
-    return _restore_into(path, target, header, arrays)
+    return _restore_into(path, target, header, arrays, fallback)

@@ -340,6 +340,28 @@ class OrbaxCheckpointError(TrainError, ValueError):
         )
 
 
+class OrbaxTransformsError(TrainError, NotImplementedError):
+    """`restore_checkpoint` got non-empty ``orbax_transforms`` (Orbax's renames and value
+    functions), which numbax does not implement; the empty ``{}`` (restore into the target's
+    structure, falling back to the target's values) is.
+
+    Failing code::
+
+        checkpoints.restore_checkpoint(ckpt_dir, target, orbax_transforms={"a": Transform(...)})
+
+    Fix: restore with ``target=None``, change the state dict by hand, then
+    ``flax.serialization.from_state_dict(target, state_dict)``.
+    """
+
+    def __init__(self, transforms: dict):
+        self.transforms = transforms
+        super().__init__(
+            f"orbax_transforms={transforms!r}: only the empty {{}} (fall back to the target's "
+            "values) is implemented. Restore with target=None, edit the state dict, then "
+            "flax.serialization.from_state_dict(target, state_dict)."
+        )
+
+
 class BatchSizeError(TrainError, ValueError):
     """`jax_utils.pad_shard_unpad`'s wrapped function got batched arguments whose leading
     dimensions differ (Flax asserts).

@@ -158,6 +158,21 @@ def test_flax_config_flags():
         config.update("flax_pytree_module", False)
 
 
+def test_flax_use_orbax_checkpointing_off_writes_flaxs_legacy_msgpack(tmp_path):
+    # Flax writes its legacy msgpack checkpoints with the flag off (Orbax directories with it
+    # on, for which numbax's npz stands in); restored raw, msgpack's leaves are numpy arrays.
+    checkpoints = flaxport.training.checkpoints
+    flaxport.config.update("flax_use_orbax_checkpointing", False)
+    try:
+        path = checkpoints.save_checkpoint(tmp_path, {"w": np.ones(2, np.float32)}, step=0)
+        assert checkpoints.detect_format(path) == "msgpack"
+        assert type(checkpoints.restore_checkpoint(tmp_path, None)["w"]) is np.ndarray
+    finally:
+        flaxport.config.update("flax_use_orbax_checkpointing", True)
+    path = checkpoints.save_checkpoint(tmp_path, {"w": np.ones(2, np.float32)}, step=1)
+    assert checkpoints.detect_format(path) == "npz"
+
+
 def test_flax_return_frozendict():
     # the regular-dict upgrade guide's check: FrozenDicts from init, apply(mutable=...) and
     # Module.variables with the flag on, regular dicts with it off (Flax's default)

@@ -27,6 +27,7 @@ from train.errors import (
     CheckpointNotFoundError,
     CheckpointVersionError,
     CorruptCheckpointError,
+    OrbaxTransformsError,
     UnsupportedLeafError,
 )
 
@@ -225,6 +226,26 @@ def test_mismatch_diff_names_every_path(tmp_path):
     assert ".params['Dense_0']['bias']: float32[3] vs float64[3]" in message
     assert info.value.missing == [".params['Dense_0']['scale']"]
     assert info.value.extra == [".params['embed']"]
+
+
+def test_empty_orbax_transforms_fall_back_to_the_target(tmp_path):
+    # Flax's use_checkpointing guide: an old checkpoint restored into a target with a new
+    # field (kept from the target) and without an old one (dropped), by orbax_transforms={}.
+    save_checkpoint(tmp_path, {"w": np.arange(3.0), "old": np.ones(2)}, step=4)
+    target = {"w": np.zeros(3), "new": np.arange(10), "old": None}
+    restored = restore_checkpoint(tmp_path, target, step=4, orbax_transforms={})
+    assert sorted(restored) == ["new", "old", "w"] and restored["old"] is None
+    np.testing.assert_array_equal(restored["w"], np.arange(3.0))
+    assert restored["new"] is target["new"]
+    # Flax's other keywords are taken (no multiprocess arrays, files read whole).
+    restored = restore_checkpoint(
+        tmp_path, None, parallel=False, gda_manager=None, allow_partial_mpa_restoration=True
+    )
+    np.testing.assert_array_equal(restored["old"], np.ones(2))
+    with pytest.raises(CheckpointMismatchError, match="missing"):
+        restore_checkpoint(tmp_path, target, step=4)
+    with pytest.raises(OrbaxTransformsError, match="only the empty"):
+        restore_checkpoint(tmp_path, target, orbax_transforms={"w": None})
 
 
 def test_unsupported_leaf(tmp_path):
