@@ -186,6 +186,24 @@ class DTypeError(NumbaxError, TypeError):
     """
 
 
+class UnorderedDTypeError(NumbaxError, ValueError, TypeError):
+    """An operation that orders values (``lax.top_k``) got complex numbers, which have no order
+    (JAX raises ValueError).
+
+    Failing code: ``lax.top_k(jnp.array([1j, 2 + 0j]), 1)``. Fix: order by a real key,
+    ``lax.top_k(jnp.abs(x), k)`` or ``x.real``, and gather with its indices.
+    """
+
+
+class IntegerLogSumExpError(NumbaxError, OverflowError):
+    """``lax.cumlogsumexp`` of integers: its identity is -inf, which no integer holds (JAX
+    raises Python's OverflowError converting it).
+
+    Failing code: ``lax.cumlogsumexp(jnp.array([1, 2]))``. Fix: cast to a float first,
+    ``lax.cumlogsumexp(x.astype(jnp.float32))``.
+    """
+
+
 class PaddingTypeError(NumbaxError, ValueError, RuntimeError):
     """A padding string other than 'VALID', 'SAME' or 'SAME_LOWER' (any case) for a
     convolution, pooling or ``lax.padtype_to_pads`` (JAX raises RuntimeError; a ValueError too).

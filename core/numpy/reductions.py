@@ -6,12 +6,14 @@ All take numpy's `axis`, `keepdims`, `dtype`, `initial`, `where` where numpy has
 from __future__ import annotations
 
 import builtins
+import operator
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from core import dtypes
+from core.errors import AxisError
 from core.jit.library import library_jit
 from core.named_sharding import placed_by
 from core.numpy._util import (
@@ -411,6 +413,11 @@ def _arg(prim_fn, name):
         check_arraylike(name, a)
         a = ensure_array(a)
         aval = get_aval(a)
+        if axis is not None and not -aval.ndim <= operator.index(axis) < aval.ndim:
+            raise AxisError(  # JAX's first line: its a.shape[axis] fails
+                f"tuple index out of range\njnp.{name}: axis {axis} is out of bounds for an "
+                f"array of dimension {aval.ndim}"
+            )
         if aval.size == 0 and (axis is None or aval.shape[reduction_axes(axis, aval.ndim)[0]] == 0):
             raise ValueError(f"attempt to get {name} of an empty sequence")  # jit too, as JAX
         if axis is None:

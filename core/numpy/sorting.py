@@ -27,8 +27,13 @@ def _flat_axis(a: Any, axis: int | None) -> tuple[Any, int]:
 
 def _sort_operand(name: str, a: Any, axis: int | None, kind: Any, order: Any) -> tuple[Any, int]:
     """`_flat_axis` for `sort`/`argsort`, which refuse numpy's `kind` and `order`."""
-    if kind is not None or order is not None:
-        raise TypeError(f"{name}: 'kind' and 'order' are not supported; use stable=/descending=")
+    if kind is not None:
+        raise TypeError(
+            f"'kind' argument to {name} is not supported. Use stable=True or stable=False to "
+            "specify sort stability."
+        )
+    if order is not None:
+        raise TypeError(f"'order' argument to {name} is not supported.")
     return _flat_axis(a, axis)
 
 

@@ -13,7 +13,7 @@ import numpy as np
 from core import dtypes
 from core.ad_util import Zero, add_any
 from core.avals import ShapedArray
-from core.errors import DTypeError, ShapeError
+from core.errors import AxisError, DTypeError, ShapeError
 from core.interpreters.jvp import defjvp_zero, deflinear
 from core.primitive import Primitive, jax_params
 from core.prims import elementwise as ew
@@ -172,10 +172,14 @@ def _argext(name: str, np_fn) -> Primitive:
     prim = Primitive(name)
 
     def check(x: Any, axes: tuple[int, ...]) -> None:
-        if x.dtype.kind == "c":  # complex numbers have no order (JAX raises too)
+        if not 0 <= axes[0] < x.ndim:
+            raise AxisError(f"Invalid axis {axes[0]} for operand shape {x.shape}")
+        if x.dtype.kind == "c":  # complex numbers have no order (JAX's comparison raises)
             raise DTypeError(
-                f"{name} does not accept dtype {x.dtype}: complex numbers are not ordered; "
-                f"take {name} of `jnp.abs(x)`, `x.real` or `x.imag` instead."
+                f"{'gt' if name == 'argmax' else 'lt'} does not accept dtype {x.dtype} at "
+                "position 0. Accepted dtypes at position 0 are subtypes of integer, floating, "
+                f"bool.\n{name}: complex numbers are not ordered; take {name} of "
+                "`jnp.abs(x)`, `x.real` or `x.imag` instead."
             )
         if x.shape[axes[0]] == 0:  # under jit too, as JAX (no identity to return)
             raise ValueError(

@@ -21,7 +21,13 @@ import numpy as np
 from core import dtypes
 from core.ad_util import Zero, instantiate
 from core.avals import ShapedArray
-from core.errors import AxisError, DTypeError, ShapeError
+from core.errors import (
+    AxisError,
+    DTypeError,
+    IntegerLogSumExpError,
+    ShapeError,
+    UnorderedDTypeError,
+)
 from core.interpreters import batching
 from core.interpreters.jvp import deflinear, jvp_flat
 from core.primitive import Primitive
@@ -71,9 +77,9 @@ def _sort_impl(*operands, dimension, is_stable, num_keys):
 
 
 def _sort_abstract_eval(*operands, dimension, is_stable, num_keys):
-    shapes = {o.shape for o in operands}
-    if len(shapes) != 1:
-        raise ShapeError(f"sort operands must share one shape, got {[o.shape for o in operands]}")
+    if any(o.shape != operands[0].shape for o in operands[1:]):
+        shapes = " ".join(str(o.shape) for o in operands)
+        raise ShapeError(f"Arguments to sort must have equal shapes, got: {shapes}")
     if not 0 <= dimension < operands[0].ndim or not 1 <= num_keys <= len(operands):
         raise ShapeError(
             f"sort: dimension {dimension} / num_keys {num_keys} invalid for {len(operands)} "
@@ -155,16 +161,32 @@ def sort_key_val(keys: Any, values: Any, dimension: int = -1, is_stable: bool = 
 top_k_p = Primitive("top_k", multiple_results=True)
 
 
+def total_order_key(x: np.ndarray) -> np.ndarray:
+    """Float `x` as integers in IEEE totalOrder, the order XLA's TopK compares in: its bits as
+    a signed integer with the magnitude bits of negative numbers flipped, so -nan < -inf < ...
+    < -0.0 < 0.0 < ... < nan. Other dtypes are their own keys."""
+    if not dtypes.is_float(x.dtype):
+        return x
+    bits = 8 * x.dtype.itemsize
+    ints = np.ascontiguousarray(x).view(f"int{bits}")
+    return ints ^ ((ints >> (bits - 1)) & np.array(2 ** (bits - 1) - 1, ints.dtype))
+
+
 def _top_k_impl(x, *, k, axis):
-    xm = np.moveaxis(x, axis, -1)
+    xm = np.moveaxis(total_order_key(x), axis, -1)
     n = xm.shape[-1]
     perm = np.argsort(xm[..., ::-1], axis=-1, kind="stable")[..., ::-1]
     idx = (n - 1 - perm)[..., :k]
-    vals = np.take_along_axis(xm, idx, axis=-1)
+    vals = np.take_along_axis(np.moveaxis(x, axis, -1), idx, axis=-1)
     return [np.moveaxis(vals, -1, axis), np.moveaxis(idx.astype(np.int32), -1, axis)]
 
 
 def _top_k_abstract_eval(x, *, k, axis):
+    if np.dtype(x.dtype).kind == "c":
+        raise UnorderedDTypeError(
+            "top_k is not compatible with complex inputs.\n"
+            "Order complex numbers by a real key: lax.top_k(jnp.abs(x), k), or x.real."
+        )
     if not 0 <= axis < x.ndim:
         raise ShapeError(f"top_k: axis {axis} is out of bounds for an operand of shape {x.shape}")
     if k > x.shape[axis]:
@@ -367,6 +389,7 @@ def _cumulative(name: str, ufunc) -> Primitive:
 
     @_quiet
     def impl(x, *, axis, reverse):
+        check(x, axis)
         if xla_order is not None and dtypes.kind(x.dtype) in "fc" and x.dtype.itemsize > 1:
             # (float8/6/4 accumulate in float32 and round once, below: XLA adds them through
             # float16, rounding twice, in an order of its own)
@@ -380,7 +403,7 @@ def _cumulative(name: str, ufunc) -> Primitive:
             out = ufunc.accumulate(x, axis=axis, dtype=x.dtype) if x.shape[axis] else x.copy()
         return np.flip(out, axis) if reverse else out
 
-    def abstract_eval(x, *, axis, reverse):
+    def check(x, axis):
         # JAX's shape and dtype rules (their messages): no negative axes, numbers only
         if axis < 0:
             raise ShapeError("XLA operations do not allow negative axes")
@@ -391,6 +414,15 @@ def _cumulative(name: str, ufunc) -> Primitive:
                 f"{name} does not accept dtype {np.dtype(x.dtype).name}. Accepted dtypes are "
                 "subtypes of number."
             )
+        if name == "cumlogsumexp" and dtypes.kind(x.dtype) in "iu":
+            raise IntegerLogSumExpError(
+                "cannot convert float infinity to integer\n"
+                f"cumlogsumexp of {np.dtype(x.dtype).name} values: its identity, -inf, is no "
+                "integer (JAX's error). Cast first: lax.cumlogsumexp(x.astype(jnp.float32))."
+            )
+
+    def abstract_eval(x, *, axis, reverse):
+        check(x, axis)
         return ShapedArray(x.shape, x.dtype, x.weak_type)
 
     def batch(args, dims, *, axis, reverse):
@@ -426,9 +458,22 @@ def _cumulative_jvp(op):
     return rule
 
 
+def _wrap_pi(x: Any) -> Any:
+    """Real `x` wrapped into [-pi, pi) (JAX's `_wrap_between(x, pi)`)."""
+    pi, two_pi = ew.full_like(x, np.pi), ew.full_like(x, 2 * np.pi)
+    r = ew.rem(ew.add(x, pi), two_pi)
+    r = ew.select(ew.lt(r, ew.full_like(x, 0)), ew.add(r, two_pi), r)
+    return ew.sub(r, pi)
+
+
 def _logaddexp(a: Any, b: Any) -> Any:
-    """`log(exp(a) + exp(b))`, stably (the combiner of cumlogsumexp)."""
+    """`log(exp(a) + exp(b))`, stably (the combiner of cumlogsumexp); for complex numbers
+    JAX's formula, `m + log1p(exp(a + b - 2m))` with `m` the lexicographic maximum and the
+    imaginary part wrapped into [-pi, pi)."""
     m = ew.max(a, b)
+    if np.dtype(get_aval(m).dtype).kind == "c":
+        out = ew.add(m, ew.log1p(ew.exp(ew.sub(ew.add(a, b), ew.mul(m, ew.full_like(m, 2))))))
+        return ew.complex_p.bind(ew.real_p.bind(out), _wrap_pi(ew.imag_p.bind(out)))
     safe = ew.select(ew.is_finite(m), m, ew.full_like(m, 0))
     d = ew.add(ew.exp(ew.sub(a, safe)), ew.exp(ew.sub(b, safe)))
     return ew.add(ew.log(d), safe)
@@ -436,10 +481,32 @@ def _logaddexp(a: Any, b: Any) -> Any:
 
 # JAX's cumlogsumexp primitive; `jit` compiles its composition, the parallel prefix scan of
 # `_logaddexp` (as JAX's lowering to a windowed reduction, a log-depth tree of roundings)
-cumlogsumexp_p = _cumulative("cumlogsumexp", np.logaddexp)
-cumlogsumexp_p.def_composition(
-    lambda x, *, axis, reverse: associative_scan(_logaddexp, x, reverse=reverse, axis=axis)
-)
+class _LogAddExp:
+    """`np.logaddexp`'s `accumulate`, for complex numbers too (JAX's formula, `_logaddexp`,
+    step by step in order, as XLA's windowed reduction)."""
+
+    @staticmethod
+    def accumulate(x: np.ndarray, axis: int, dtype: Any = None) -> np.ndarray:
+        if x.dtype.kind != "c":
+            return np.logaddexp.accumulate(x, axis=axis, dtype=dtype)
+        out = np.moveaxis(x.copy(), axis, 0)
+        acc = np.full(out.shape[1:], -np.inf, x.dtype)  # the identity (its step wraps x[0])
+        for i in range(out.shape[0]):
+            acc = out[i] = np.asarray(_logaddexp(acc, out[i]))
+        return np.moveaxis(out, 0, axis)
+
+
+cumlogsumexp_p = _cumulative("cumlogsumexp", _LogAddExp)
+
+
+def _cumlogsumexp_composition(x: Any, *, axis: int, reverse: bool) -> Any:
+    out = associative_scan(_logaddexp, x, reverse=reverse, axis=axis)
+    if np.dtype(get_aval(x).dtype).kind == "c":  # the identity's step wraps the first element
+        out = _logaddexp(ew.full_like(out, -np.inf), out)
+    return out
+
+
+cumlogsumexp_p.def_composition(_cumlogsumexp_composition)
 cumlogsumexp_p.def_jvp(_cumulative_jvp(_logaddexp))
 cumprod_p.def_jvp(_cumulative_jvp(ew.mul))
 cummax_p.def_jvp(_cumulative_jvp(ew.max))

@@ -4,7 +4,8 @@ Explicit loops over the operand viewed as (outer, n, inner) with the working axi
 the middle, so the inner loop runs over contiguous memory.
 
 Multi-key sorts are stable argsorts applied from the last key to the first (a least-significant
-key first radix order), which numba's mergesort supports; NaNs sort last, as in numpy.
+key first radix order), which numba's mergesort supports; NaNs sort last, as in numpy. top_k
+sorts floats by their IEEE totalOrder keys, as XLA's TopK (-nan lowest, -0.0 below 0.0).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import math
 import numpy as np
 
 from core.backends.numba.registry import Kernel, register_lowering
-from core.backends.numba.source import alloc, cast, combine, identity, reshape
+from core.backends.numba.source import alloc, cast, combine, const, identity, reshape
 from core.prims.sorting import (
     SCAN_BLOCK,
     cummax_p,
@@ -89,8 +90,16 @@ def _top_k_lowering(ctx, eqn):
     idx = ctx.assign("i", alloc((rows, k), np.int32))
     if k:
         with ctx.block(f"for r in range({rows}):"):
+            row = f"{x}[r]"
+            if xa.dtype.kind == "f":  # XLA's TopK compares in IEEE totalOrder (-0.0 < 0.0)
+                row = ctx.assign("key", alloc((n,), np.int64))
+                bits = 8 * xa.dtype.itemsize
+                ints = np.dtype(f"int{bits}")
+                with ctx.block(f"for j in range({n}):"):
+                    b = ctx.assign("b", f"np.int64(rt.bitcast({x}[r, j], {const(0, ints)}))")
+                    ctx.line(f"{row}[j] = {b} ^ (({b} >> {bits - 1}) & {2 ** (bits - 1) - 1})")
             # descending, ties in index order: a stable ascending sort of the reversed row
-            p = ctx.assign("p", f"np.argsort({x}[r][::-1], kind='mergesort')[::-1][:{k}]")
+            p = ctx.assign("p", f"np.argsort({row}[::-1], kind='mergesort')[::-1][:{k}]")
             with ctx.block(f"for j in range({k}):"):
                 q = ctx.assign("q", f"{n - 1} - {p}[j]")
                 ctx.line(f"{idx}[r, j] = {q}")
