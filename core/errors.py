@@ -204,6 +204,47 @@ class IntegerLogSumExpError(NumbaxError, OverflowError):
     """
 
 
+class ReduceWindowTreeError(NumbaxError, ValueError, TypeError):
+    """``lax.reduce_window`` whose init values, or whose computation's result, are not pytrees
+    of the operands' structure (JAX raises ValueError).
+
+    Failing code: ``lax.reduce_window((x, y), 0.0, f, (2,), (1,), 'VALID')`` (one init for two
+    operands). Fix: one scalar init per operand in the same structure, ``(0.0, 0.0)``, and a
+    computation that returns that structure.
+    """
+
+
+class ConvDimensionNumbersError(NumbaxError, TypeError):
+    """Convolution ``dimension_numbers`` that do not describe the operands: not three strings,
+    a string of another length than the operands' rank, 'N'/'C' ('O'/'I' in the kernel's) not
+    there exactly once, repeated letters, spatial letters that differ; or operands of different
+    ranks (JAX raises TypeError).
+
+    Failing code: ``lax.conv_general_dilated(x, w, (1, 1), 'SAME',
+    dimension_numbers=('NHWC', 'HWIO'))``. Fix: three strings of the operands' rank, e.g.
+    ``('NHWC', 'HWIO', 'NHWC')``, or ``lax.ConvDimensionNumbers``.
+    """
+
+
+class ConvPaddingError(NumbaxError, ValueError):
+    """Explicit convolution padding that is not a sequence of (low, high) integer pairs (JAX
+    raises ValueError).
+
+    Failing code: ``lax.conv_general_dilated(x, w, (1, 1), [(1, 1, 1), (0, 0)])``. Fix: one
+    ``(low, high)`` pair of ints per spatial dimension, or 'SAME'/'VALID'/'SAME_LOWER'.
+    """
+
+
+class PreferredElementTypeError(NumbaxError, TypeError):
+    """A ``preferred_element_type`` a convolution cannot accumulate in: of another kind than the
+    operands (a float for integers is allowed), of other signedness, or narrower (JAX raises
+    TypeError).
+
+    Failing code: ``lax.conv(x32, w32, (1, 1), 'SAME', preferred_element_type=jnp.float16)``.
+    Fix: a dtype at least as wide, or cast the result: ``lax.conv(...).astype(jnp.float16)``.
+    """
+
+
 class PaddingTypeError(NumbaxError, ValueError, RuntimeError):
     """A padding string other than 'VALID', 'SAME' or 'SAME_LOWER' (any case) for a
     convolution, pooling or ``lax.padtype_to_pads`` (JAX raises RuntimeError; a ValueError too).

@@ -23,6 +23,7 @@ axis into the batch or feature dimensions.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -32,9 +33,16 @@ from numpy.lib.stride_tricks import as_strided
 from core import dtypes
 from core.ad_util import Zero, add_any
 from core.avals import ShapedArray
-from core.errors import DTypeError, PaddingTypeError, ShapeError
+from core.errors import (
+    ConvDimensionNumbersError,
+    ConvPaddingError,
+    PaddingTypeError,
+    PreferredElementTypeError,
+    ShapeError,
+)
 from core.interpreters.transpose import is_undefined
 from core.primitive import ANY, Primitive, jax_params
+from core.prims.elementwise import check_same_dtypes
 from core.prims.options import canonicalize_precision
 from core.prims.rev import rev
 from core.prims.shapes import convert_element_type, reshape, transpose
@@ -74,7 +82,10 @@ def conv_shape_tuple(lhs_shape, rhs_shape, strides, pads, batch_group_count=1):
         )
     padded = [d + lo + hi for d, (lo, hi) in zip(lhs_shape[2:], pads)]
     if any(p < 0 for p in padded):
-        raise ShapeError(f"negative padding {pads} larger than the input size {lhs_shape[2:]}")
+        raise ShapeError(
+            "Negative padding is larger than the size of the corresponding dimension: got "
+            f"padding={pads} for lhs_shape[2:]={tuple(int(d) for d in lhs_shape[2:])}"
+        )
     space = tuple(
         0 if p < k else (p - k) // s + 1 for p, k, s in zip(padded, rhs_shape[2:], strides)
     )
@@ -175,74 +186,77 @@ def _conv_abstract_eval(
     batch_group_count,
     preferred_element_type,
 ):
+    # JAX's shape rule, then its dtype rule: their checks in order, their messages
     lhs_spec, rhs_spec, out_spec = dimension_numbers
+    pre = "conv_general_dilated"
     if lhs.ndim != rhs.ndim:
         raise ShapeError(
-            f"conv_general_dilated lhs and rhs must have the same number of "
-            f"dimensions, got shapes {lhs.shape} and {rhs.shape}"
+            f"{pre} lhs and rhs must have the same number of dimensions, but got {lhs.shape} "
+            f"and {rhs.shape}."
         )
-    if lhs.dtype != rhs.dtype:
-        raise DTypeError(
-            f"conv_general_dilated requires equal dtypes, got {lhs.dtype} and "
-            f"{rhs.dtype}; cast one with .astype(...)"
-        )
-    # JAX's shape rule, in its order and with its messages
     fgc, bgc = feature_group_count, batch_group_count
     lf, rin, rout = lhs.shape[lhs_spec[1]], rhs.shape[rhs_spec[1]], rhs.shape[rhs_spec[0]]
     lb = lhs.shape[lhs_spec[0]]
-    pre = "conv_general_dilated"
-    checks = [
-        (fgc > 0, f"{pre} feature_group_count must be a positive integer, got {fgc}."),
-        (
-            lf % fgc == 0,
+    if not fgc > 0:
+        raise ShapeError(f"{pre} feature_group_count must be a positive integer, got {fgc}.")
+    if lf % fgc:
+        raise ShapeError(
             f"{pre} feature_group_count must divide lhs feature dimension size, but {fgc} does "
-            f"not divide {lf}.",
-        ),
-        (
-            lf // fgc == rin,
+            f"not divide {lf}."
+        )
+    if lf // fgc != rin:
+        raise ShapeError(
             f"{pre} lhs feature dimension size divided by feature_group_count must equal the "
-            f"rhs input feature dimension size, but {lf} // {fgc} != {rin}.",
-        ),
-        (
-            rout % fgc == 0,
+            f"rhs input feature dimension size, but {lf} // {fgc} != {rin}."
+        )
+    if rout % fgc:
+        raise ShapeError(
             f"{pre} rhs output feature dimension size must be a multiple of "
-            f"feature_group_count, but {rout} is not a multiple of {fgc}.",
-        ),
-        (bgc > 0, f"{pre} batch_group_count must be a positive integer, got {bgc}."),
-        (
-            bgc == 1 or lb % bgc == 0,
+            f"feature_group_count, but {rout} is not a multiple of {fgc}."
+        )
+    if not bgc > 0:
+        raise ShapeError(f"{pre} batch_group_count must be a positive integer, got {bgc}.")
+    if bgc > 1 and lb % bgc:
+        raise ShapeError(
             f"{pre} batch_group_count must divide lhs batch dimension size, but {bgc} does not "
-            f"divide {lb}.",
-        ),
-        (
-            rout % bgc == 0,
+            f"divide {lb}."
+        )
+    if rout % bgc:
+        raise ShapeError(
             f"{pre} rhs output feature dimension size must be a multiple of batch_group_count, "
-            f"but {rout} is not a multiple of {bgc}.",
-        ),
-        (
-            bgc == 1 or fgc == 1,
+            f"but {rout} is not a multiple of {bgc}."
+        )
+    if bgc > 1 and fgc > 1:
+        raise ShapeError(
             "At most one of batch_group_count and feature_group_count may be > 1, got "
-            f"batch_group_count={bgc} and feature_group_count={fgc}",
-        ),
-    ]
-    for ok, message in checks:
-        if not ok:
-            raise ShapeError(message)
-    nsp = lhs.ndim - 2
+            f"batch_group_count={bgc} and feature_group_count={fgc}"
+        )
+    nsp = len(rhs_spec) - 2
     if len(window_strides) != nsp:
         raise ShapeError(
             f"{pre} window and window_strides must have the same number of dimensions, but got "
             f"{nsp} and {len(window_strides)}"
         )
-    if not len(padding) == len(lhs_dilation) == len(rhs_dilation) == nsp:
+    for dilation in (lhs_dilation, rhs_dilation):
+        if any(d <= 0 for d in dilation):
+            raise ShapeError(f"All dilations must be positive, got {dilation}.")
+    if any(s <= 0 for s in window_strides):  # XLA's verifier refuses them in JAX
+        raise ShapeError(f"{pre} window_strides must be positive, got {window_strides}.")
+    if len(padding) != len(lhs_spec) - 2:  # conv_shape_tuple's check, which JAX reaches first
         raise ShapeError(
-            f"{pre} needs one padding and dilation per spatial dimension ({nsp}), got "
-            f"padding={padding}, lhs_dilation={lhs_dilation}, rhs_dilation={rhs_dilation}"
+            f"Wrong number of explicit pads for convolution: expected {len(lhs_spec) - 2}, got "
+            f"{len(padding)}."
+        )
+    if not len(lhs_dilation) == len(rhs_dilation) == nsp:
+        raise ShapeError(
+            f"{pre} needs one lhs and rhs dilation per spatial dimension ({nsp}), got "
+            f"lhs_dilation={lhs_dilation}, rhs_dilation={rhs_dilation}"
         )
     lhs_t = _dilate_shape(np.take(lhs.shape, lhs_spec), (1, 1, *lhs_dilation))
     rhs_t = _dilate_shape(np.take(rhs.shape, rhs_spec), (1, 1, *rhs_dilation))
     out_t = conv_shape_tuple(lhs_t, rhs_t, window_strides, padding, bgc)
     shape = tuple(int(out_t[i]) for i in np.argsort(out_spec))
+    check_same_dtypes(pre, [lhs.dtype, rhs.dtype])
     return ShapedArray(shape, preferred_element_type or lhs.dtype, lhs.weak_type and rhs.weak_type)
 
 
@@ -502,20 +516,25 @@ jax_params(conv_general_dilated_p, precision=ANY, out_sharding=None)
 
 
 def conv_general_permutations(dimension_numbers: tuple[str, str, str]):
-    """`("NHWC", "HWIO", "NHWC")`-style strings -> (lhs_spec, rhs_spec, out_spec) tuples."""
+    """`("NHWC", "HWIO", "NHWC")`-style strings -> (lhs_spec, rhs_spec, out_spec) tuples (JAX's
+    checks, in its order, with its messages)."""
     lhs_s, rhs_s, out_s = dimension_numbers
     pairs = (("N", "C"), ("O", "I"), ("N", "C"))
     for i, (a, b) in enumerate(pairs):
         spec = dimension_numbers[i]
-        if not spec.count(a) == spec.count(b) == 1 or len(set(spec)) != len(spec):
-            raise TypeError(
-                f"convolution dimension_numbers[{i}] must contain '{a}' and '{b}' "
-                f"exactly once and no duplicates, got {spec!r}"
+        if not spec.count(a) == spec.count(b) == 1:
+            raise ConvDimensionNumbersError(
+                f"convolution dimension_numbers[{i}] must contain the characters '{a}' and "
+                f"'{b}' exactly once, got {spec}."
+            )
+        if len(spec) != len(set(spec)):
+            raise ConvDimensionNumbersError(
+                f"convolution dimension_numbers[{i}] cannot have duplicate characters, got {spec}."
             )
     if not set(lhs_s) - {"N", "C"} == set(rhs_s) - {"O", "I"} == set(out_s) - {"N", "C"}:
-        raise TypeError(
-            f"convolution dimension_numbers must share their spatial characters, "
-            f"got {dimension_numbers}"
+        raise ConvDimensionNumbersError(
+            "convolution dimension_numbers elements must each have the same set of spatial "
+            f"characters, got {dimension_numbers}."
         )
 
     def perm(spec, pair):
@@ -528,47 +547,95 @@ def conv_general_permutations(dimension_numbers: tuple[str, str, str]):
 
 
 def conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers) -> ConvDimensionNumbers:
-    """Normalizes None / a triple of strings / ConvDimensionNumbers (like `lax`'s)."""
+    """Normalizes None / a triple of strings / ConvDimensionNumbers (like `lax`'s, with its
+    checks and messages)."""
     if isinstance(dimension_numbers, ConvDimensionNumbers):
         return ConvDimensionNumbers(*(tuple(int(i) for i in s) for s in dimension_numbers))
     if len(lhs_shape) != len(rhs_shape):
-        raise ShapeError(
-            f"convolution requires lhs and rhs ndim to be equal, got shapes "
-            f"{tuple(lhs_shape)} and {tuple(rhs_shape)}"
+        raise ConvDimensionNumbersError(
+            "convolution requires lhs and rhs ndim to be equal, got "
+            f"{len(lhs_shape)} and {len(rhs_shape)}."
         )
     if dimension_numbers is None:
         iota = tuple(range(len(lhs_shape)))
         return ConvDimensionNumbers(iota, iota, iota)
-    if len(dimension_numbers) != 3 or not all(isinstance(s, str) for s in dimension_numbers):
-        raise TypeError(
-            f"convolution dimension_numbers must be None, ConvDimensionNumbers or "
-            f"three strings like ('NHWC', 'HWIO', 'NHWC'), got {dimension_numbers}"
+    if not isinstance(dimension_numbers, (list, tuple)):
+        raise ConvDimensionNumbersError(
+            "convolution dimension_numbers must be tuple/list or None, got "
+            f"{type(dimension_numbers)}."
         )
-    for s in dimension_numbers:
+    if len(dimension_numbers) != 3:
+        raise ConvDimensionNumbersError(
+            "convolution dimension_numbers list/tuple must be length 3, got "
+            f"{len(dimension_numbers)}."
+        )
+    if not all(isinstance(s, str) for s in dimension_numbers):
+        raise ConvDimensionNumbersError(
+            "convolution dimension_numbers elements must be strings, got "
+            f"{tuple(map(type, dimension_numbers))}."
+        )
+    for i, s in enumerate(dimension_numbers):
         if len(s) != len(lhs_shape):
-            raise TypeError(
-                f"convolution dimension_numbers {dimension_numbers} must have one "
-                f"character per dimension of lhs {tuple(lhs_shape)}"
+            raise ConvDimensionNumbersError(
+                f"convolution dimension_numbers[{i}] must have len equal to the ndim of lhs and "
+                f"rhs, got {len(s)} for lhs and rhs shapes {tuple(lhs_shape)} and "
+                f"{tuple(rhs_shape)}."
             )
     return ConvDimensionNumbers(*conv_general_permutations(dimension_numbers))
 
 
 def padtype_to_pads(in_shape, window_shape, window_strides, padding: str):
-    """'SAME' / 'SAME_LOWER' / 'VALID' -> one (low, high) pair per dimension (like `lax`)."""
+    """'SAME' / 'SAME_LOWER' / 'VALID' -> a list of one (low, high) pair per dimension (like
+    `lax`)."""
     kind = padding.upper()
     if kind == "VALID":
-        return tuple((0, 0) for _ in in_shape)
+        return [(0, 0)] * len(in_shape)
     if kind not in ("SAME", "SAME_LOWER"):
         raise PaddingTypeError(
             f"Unrecognized padding type: expected 'VALID', 'SAME', or 'SAME_LOWER', got {padding}."
         )
+    # JAX's numpy arithmetic: one stride (or window size) broadcasts to every dimension, other
+    # lengths fail with numpy's message; a zero stride pads nothing (the conv refuses it)
+    d, k, s = (np.asarray(v, dtype=np.int64) for v in (in_shape, window_shape, window_strides))
+    try:
+        with np.errstate(divide="ignore"):
+            totals = np.maximum((-(-d // s) - 1) * s + k - d, 0)
+    except ValueError as e:
+        raise ShapeError(
+            f"{e}\npadding {padding!r} needs one window size and one stride per spatial "
+            f"dimension ({len(in_shape)}), got window {tuple(window_shape)}, strides "
+            f"{tuple(window_strides)}"
+        ) from None
     pads = []
-    for d, k, s in zip(in_shape, window_shape, window_strides):
-        out = -(-d // s)
-        total = max((out - 1) * s + k - d, 0)
+    for total in totals.tolist():
         lo = total // 2 if kind == "SAME" else total - total // 2
         pads.append((lo, total - lo))
-    return tuple(pads)
+    return pads
+
+
+def _check_preferred_element_type(input_dtype: np.dtype, preferred: np.dtype) -> None:
+    """JAX's `_validate_preferred_element_type`: integers may accumulate as floats; otherwise
+    the kind (integral, floating, complex) and signedness stay and the width does not
+    shrink."""
+    kind, pkind = dtypes.kind(input_dtype), dtypes.kind(preferred)
+    group = {"i": "integral", "u": "integral", "f": "floating", "c": "complex"}
+    if not (kind in "iu" and pkind == "f"):
+        if kind in group and group[kind] != group.get(pkind):
+            raise PreferredElementTypeError(
+                "Input type is incompatible with `preferred_element_type`. The compatible "
+                "combinations of (input_type, preferred_element_type) are (integral, integral), "
+                "(integral, floating), (floating, floating), (complex, complex."
+            )
+        if kind == "i" and pkind != "i":
+            raise PreferredElementTypeError(
+                "`preferred_element_type` must have the same signedness as the original type."
+            )
+    if preferred.itemsize < input_dtype.itemsize:
+        raise PreferredElementTypeError(
+            "`preferred_element_type` must not be narrower than the original type.\n"
+            f"conv_general_dilated of {input_dtype} operands accumulates in {input_dtype} or "
+            "wider; cast the result instead: conv_general_dilated(...).astype(dtype)."
+        )
 
 
 def conv_general_dilated(
@@ -605,14 +672,16 @@ def conv_general_dilated(
     """
     if precision is not None:
         canonicalize_precision(precision)
-    lshape, rshape = get_aval(lhs).shape, get_aval(rhs).shape
+    laval, raval = get_aval(lhs), get_aval(rhs)
+    lshape, rshape = laval.shape, raval.shape
     dn = conv_dimension_numbers(lshape, rshape, dimension_numbers)
     nsp = len(lshape) - 2
+    given_lhs_dilation = lhs_dilation is not None
     lhs_dilation = (1,) * nsp if lhs_dilation is None else tuple(lhs_dilation)
     rhs_dilation = (1,) * nsp if rhs_dilation is None else tuple(rhs_dilation)
     window_strides = tuple(window_strides)
     if isinstance(padding, str):
-        if any(d != 1 for d in lhs_dilation):
+        if given_lhs_dilation and any(d != 1 for d in lhs_dilation):
             raise ValueError(
                 "String padding is not implemented for transposed convolution "
                 "using this op. Please either exactly specify the required padding or "
@@ -623,11 +692,19 @@ def conv_general_dilated(
         padding = padtype_to_pads(
             [lshape[i] for i in dn.lhs_spec[2:]], eff, window_strides, padding
         )
-    pet = (
-        None
-        if preferred_element_type is None
-        else dtypes.canonicalize_dtype(preferred_element_type)
-    )
+    else:
+        try:
+            padding = tuple((operator.index(lo), operator.index(hi)) for lo, hi in padding)
+        except (ValueError, TypeError) as e:
+            raise ConvPaddingError(
+                "padding argument to conv_general_dilated should be a string or a sequence of "
+                f"(low, high) pairs, got {padding}"
+            ) from e
+    pet = None
+    if preferred_element_type is not None:
+        pet = dtypes.canonicalize_dtype(preferred_element_type)
+        if laval.dtype == raval.dtype:  # else the dtype check names the mismatch
+            _check_preferred_element_type(np.dtype(laval.dtype), pet)
     return _bind(
         lhs,
         rhs,

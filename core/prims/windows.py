@@ -37,7 +37,7 @@ from numpy.lib.stride_tricks import as_strided
 from core import tree_util
 from core.ad_util import Zero, instantiate
 from core.avals import ShapedArray
-from core.errors import ShapeError
+from core.errors import ReduceWindowTreeError, ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import deflinear, jvp_flat
 from core.interpreters.partial_eval import trace_to_jaxpr
@@ -69,23 +69,42 @@ def _out_shape(shape, window_dimensions, window_strides, padding, base_dilation,
     return tuple(0 if p < k else (p - k) // s + 1 for p, k, s in zip(padded, eff, window_strides))
 
 
+def _check_shapelike(arg_name: str, obj: Sequence[int], lower: int) -> None:
+    """JAX's `_check_shapelike` of reduce_window's `arg_name` (its TypeError text)."""
+    if any(d < lower for d in obj):
+        bound = "strictly positive" if lower else "nonnegative"
+        raise ShapeError(f"reduce_window {arg_name} must have every element be {bound}, got {obj}.")
+
+
 def _check(name, aval, window_dimensions, window_strides, padding, base_dilation, window_dilation):
-    n = aval.ndim
-    if not (
-        len(window_dimensions)
-        == len(window_strides)
-        == len(padding)
-        == len(base_dilation)
-        == len(window_dilation)
-        == n
-    ):
+    # JAX's shape rule (`_common_reduce_window_shape_rule`), its checks in order, its messages
+    _check_shapelike("window_dimensions", window_dimensions, 1)
+    _check_shapelike("window_strides", window_strides, 1)
+    _check_shapelike("base_dilation", base_dilation, 0)
+    _check_shapelike("window_dilation", window_dilation, 0)
+    if aval.ndim != len(window_dimensions):
         raise ShapeError(
-            f"{name}: window_dimensions, window_strides, padding and dilations need one entry "
-            f"per operand dimension ({n} for shape {aval.shape}); got window_dimensions="
-            f"{window_dimensions}, window_strides={window_strides}, padding={padding}"
+            "reduce_window got the wrong number of window_dimensions for operand: got operand "
+            f"shape {aval.shape} with window_dimensions {window_dimensions}."
         )
-    if any(d < 1 for d in (*window_dimensions, *window_strides, *base_dilation, *window_dilation)):
-        raise ShapeError(f"{name}: window sizes, strides and dilations must be positive")
+    for arg, value in (
+        ("window_strides", window_strides),
+        ("base_dilation", base_dilation),
+        ("window_dilation", window_dilation),
+    ):
+        if len(value) != len(window_dimensions):
+            raise ShapeError(
+                f"reduce_window got inconsistent {arg} and window_dimensions: got {arg} {value} "
+                f"and window_dimensions {window_dimensions}."
+            )
+    if len(padding) != aval.ndim:
+        raise ShapeError(
+            f"{name}: padding needs one (low, high) pair per operand dimension ({aval.ndim} for "
+            f"shape {aval.shape}), got {padding}"
+        )
+    for dilation in (base_dilation, window_dilation):
+        if any(d < 1 for d in dilation):
+            raise ShapeError(f"All dilations must be positive, got {dilation}.")
 
 
 def identity(kind: str, dtype: np.dtype) -> Any:
@@ -368,7 +387,7 @@ def _norm_params(
     bd = (1,) * n if base_dilation is None else tuple(int(d) for d in base_dilation)
     wdl = (1,) * n if window_dilation is None else tuple(int(d) for d in window_dilation)
     if isinstance(padding, str):
-        pads = padtype_to_pads(shape, _dilate(wd, wdl), ws, padding)
+        pads = tuple(padtype_to_pads(shape, _dilate(wd, wdl), ws, padding))
     else:
         pads = tuple((int(lo), int(hi)) for lo, hi in padding)
     return dict(
@@ -455,6 +474,12 @@ def reduce_window(
       The reduced windows (a pytree like `operand`).
     """
     leaves = tree_util.tree_leaves(operand)
+    shapes = [np.shape(i) for i in tree_util.tree_leaves(init_value)]
+    if any(shapes):
+        raise ShapeError(
+            "reduce_window expected init_values to be scalars but init_values have shapes "
+            f"{shapes}."
+        )
     kind = _monoid(computation) if len(leaves) == 1 and leaves[0] is operand else None
     aval = get_aval(leaves[0])
     params = _norm_params(
@@ -554,9 +579,8 @@ def _generic_reduce_window(operands: Any, init_values: Any, computation: Callabl
     flat, tree = tree_util.tree_flatten(operands)
     flat_inits, init_tree = tree_util.tree_flatten(init_values)
     if tree != init_tree:
-        raise TypeError(
-            "reduce_window: the operands and the init values must be pytrees of one structure, "
-            f"got {tree} and {init_tree}"
+        raise ReduceWindowTreeError(
+            f"Operands must have the same tree structure as init_values: {tree} vs. {init_tree}"
         )
     avals = [get_aval(x) for x in flat]
     flat_inits = [convert_element_type(i, a.dtype) for i, a in zip(flat_inits, avals)]
@@ -568,9 +592,9 @@ def _generic_reduce_window(operands: Any, init_values: Any, computation: Callabl
         b = tree_util.tree_unflatten(tree, list(xs[n:]))
         out, out_tree = tree_util.tree_flatten(computation(a, b))
         if out_tree != tree:
-            raise TypeError(
-                f"reduce_window: the computation must return the operands' structure {tree}, "
-                f"got {out_tree}"
+            raise ReduceWindowTreeError(
+                "reduce_window output must have the same tree structure as the operands "
+                f"{tree} vs. {out_tree}"
             )
         return out
 
