@@ -1,7 +1,7 @@
 """`core.scipy.signal`: N-dimensional convolution and correlation, like `jax.scipy.signal`.
 
-Direct convolutions are one `lax.conv_general_dilated` over a single batch and feature
-dimension with the kernel flipped; the smaller input (in every dimension) is the kernel, and
+Direct convolutions (`method="auto"`/`"direct"`; `"fft"` is `fftconvolve`) are one
+`lax.conv_general_dilated` over a single batch and feature dimension with the kernel flipped; the smaller input (in every dimension) is the kernel, and
 the padding produces scipy's "full", "same" (centred on `in1`) and "valid" outputs.
 `fftconvolve` and `detrend` are JAX's formulas (FFT products; least-squares lines), and so
 are the spectral functions `stft`, `istft`, `csd` and `welch` (scipy's `_spectral_helper`).
@@ -38,21 +38,26 @@ _MODES = ("full", "same", "valid")
 
 
 def _convolve_nd(in1: Any, in2: Any, mode: str, precision: Any) -> Any:
+    # JAX's checks in its order, its messages first
     if mode not in _MODES:
         raise ModeError(f"mode must be one of {list(_MODES)}, got {mode!r}")
-    in1, in2 = promote_dtypes_inexact(in1, in2)
-    s1, s2 = get_aval(in1).shape, get_aval(in2).shape
+    s1, s2 = jnp.shape(in1), jnp.shape(in2)
     if len(s1) != len(s2):
         raise ShapeMismatchError(
-            f"in1 and in2 must have the same number of dimensions, got shapes {s1} and {s2}"
+            f"in1 and in2 must have the same number of dimensions\ngot shapes {s1} and {s2}"
         )
     if 0 in s1 or 0 in s2:
-        raise ShapeMismatchError(f"zero-size arrays are not supported, got shapes {s1} and {s2}")
+        raise ShapeMismatchError(
+            f"zero-size arrays not supported in convolutions, got shapes {s1} and {s2}."
+        )
+    in1, in2 = promote_dtypes_inexact(in1, in2)
     no_swap = all(a >= b for a, b in zip(s1, s2, strict=True))
     swap = all(a <= b for a, b in zip(s1, s2, strict=True))
     if not (no_swap or swap):
         raise ShapeMismatchError(
-            f"one input must be at least as large as the other in every dimension, got {s1}, {s2}"
+            "One input must be smaller than the other in every dimension.\n"
+            f"got shapes {s1} and {s2}: one input must be at least as large as the other in "
+            "every dimension"
         )
     out_ref = s2
     if swap:
@@ -81,14 +86,16 @@ def convolve(
       in1: first input.
       in2: second input, with as many dimensions as `in1`.
       mode: "full" (default), "same" (the size of `in1`) or "valid".
-      method: "auto" or "direct" (FFT convolution is not implemented).
+      method: "auto" or "direct" (one `conv_general_dilated`), or "fft" (`fftconvolve`).
       precision: passed to `conv_general_dilated`.
 
     Returns:
       The convolution, in the promoted inexact dtype.
     """
+    if method == "fft":
+        return fftconvolve(in1, in2, mode=mode)
     if method not in ("auto", "direct"):
-        raise ModeError(f"method must be 'auto' or 'direct' (no FFT method), got {method!r}")
+        raise ModeError(f"Got method={method!r}; expected 'auto', 'fft', or 'direct'.")
     return _convolve_nd(in1, in2, mode, precision)
 
 
@@ -101,7 +108,7 @@ def correlate(
       in1: first input.
       in2: second input, with as many dimensions as `in1`.
       mode: "full" (default), "same" or "valid".
-      method: "auto" or "direct".
+      method: "auto", "direct" or "fft", as `convolve`'s.
       precision: passed to `conv_general_dilated`.
 
     Returns:
@@ -112,10 +119,11 @@ def correlate(
 
 def _check_2d(name: str, in1: Any, in2: Any, boundary: str, fillvalue: float) -> None:
     if boundary != "fill" or fillvalue != 0:
-        raise NotImplementedError(f"{name} only supports boundary='fill', fillvalue=0")
+        raise NotImplementedError(f"{name}() only supports boundary='fill', fillvalue=0")
     if jnp.ndim(in1) != 2 or jnp.ndim(in2) != 2:
         raise ShapeMismatchError(
-            f"{name} needs 2-D inputs, got shapes {jnp.shape(in1)} and {jnp.shape(in2)}"
+            f"{name}() only supports 2-dimensional inputs.\ngot shapes {jnp.shape(in1)} and "
+            f"{jnp.shape(in2)}"
         )
 
 
