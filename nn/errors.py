@@ -977,3 +977,19 @@ class LazyInitValueError(LazyInitError, ValueError):
             "Pass that argument as an array (nn.core.init), or make the initializer depend on "
             "its shape only."
         )
+
+
+class PoolArgumentError(FlaxError, ValueError, AssertionError):
+    """Pooling (``nn.pool``, ``nn.max_pool``, ``nn.avg_pool``) with strides or explicit padding
+    that do not give one entry per window axis, or a padding entry that is not a (low, high)
+    pair (Flax asserts them, with these first lines).
+
+    Failing code: ``nn.max_pool(x, (2, 2), strides=(1,))``. Fix: one stride and one
+    ``(low, high)`` pair per window axis, ``strides=(1, 1), padding=((1, 1), (0, 0))``.
+    """
+
+    def __init__(self, line: str):
+        super().__init__(
+            f"{line}\nGive one stride and one (low, high) padding pair per window axis "
+            "(the batch and feature axes are not pooled)."
+        )

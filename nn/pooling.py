@@ -9,6 +9,7 @@ import numpy as np
 
 import core.numpy as jnp
 from core import lax
+from nn.errors import PoolArgumentError
 
 Array = Any
 
@@ -37,7 +38,7 @@ def pool(
     window_shape = tuple(window_shape)
     strides = tuple(strides) if strides else (1,) * len(window_shape)
     if len(strides) != len(window_shape):
-        raise ValueError(f"strides {strides} and window_shape {window_shape} differ in length.")
+        raise PoolArgumentError(f"len({window_shape}) must equal len({strides})")
     single = inputs.ndim == len(window_shape) + 1
     if single:
         inputs = inputs[None]
@@ -45,7 +46,15 @@ def pool(
     dims = (1,) * n_batch + window_shape + (1,)
     strides = (1,) * n_batch + strides + (1,)
     if not isinstance(padding, str):
-        padding = ((0, 0),) * n_batch + tuple(map(tuple, padding)) + ((0, 0),)
+        padding = tuple(map(tuple, padding))
+        if len(padding) != len(window_shape):
+            raise PoolArgumentError(
+                f"padding {padding} must specify pads for same number of dims as "
+                f"window_shape {window_shape}"
+            )
+        if any(len(p) != 2 for p in padding):
+            raise PoolArgumentError(f"each entry in padding {padding} must be length 2")
+        padding = ((0, 0),) * n_batch + padding + ((0, 0),)
     y = lax.reduce_window(inputs, init, reduce_fn, dims, strides, padding)
     return y[0] if single else y
 
@@ -57,12 +66,15 @@ def avg_pool(
     padding: Any = "VALID",
     count_include_pad: bool = True,
 ) -> Array:
-    """Mean over windows (``count_include_pad=False`` divides by the unpadded count)."""
+    """Mean over windows (``count_include_pad=False`` divides by the unpadded count: windowed
+    sums of default-dtype ones, as Flax, so 16-bit inputs give float32 averages)."""
     y = pool(inputs, 0.0, lax.add, window_shape, strides, padding)
     if count_include_pad:
         return y / np.prod(window_shape)
-    ones = jnp.ones(inputs.shape[:-1] + (1,), inputs.dtype)
-    return y / pool(ones, 0.0, lax.add, window_shape, strides, padding)
+    div_shape = inputs.shape[:-1] + (1,)
+    if len(div_shape) - 2 == len(window_shape):  # one count for the whole batch
+        div_shape = (1,) + div_shape[1:]
+    return y / pool(jnp.ones(div_shape), 0.0, lax.add, window_shape, strides, padding)
 
 
 def max_pool(

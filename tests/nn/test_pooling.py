@@ -69,3 +69,58 @@ def test_check_grads_through_pooling():
     x = jnp.asarray(np.random.default_rng(1).standard_normal((1, 4, 4, 1)).astype(np.float32))
     check_grads(lambda v: nn.avg_pool(v, (2, 2), (2, 2)), (x,), order=1, modes=["rev"])
     check_grads(lambda v: nn.max_pool(v, (2, 2), (2, 2)), (x,), order=1, modes=["rev"])
+
+
+# Flax 0.12.8's answers (a differential run, tools/jax_differential.py conv_windows): avg_pool
+# without padding in the count divides by windowed sums of default-dtype (float32) ones, so
+# 16-bit inputs give float32 averages; its argument checks are assertions with these texts.
+X16 = np.arange(16, dtype=np.float16).reshape(1, 4, 4, 1) / 4
+
+
+@pytest.mark.parametrize(
+    "call, want",
+    [
+        (
+            lambda: nn.avg_pool(jnp.asarray(X16), (2, 2), padding="SAME", count_include_pad=False),
+            [0.625, 0.875, 1.125, 1.25, 1.625, 1.875, 2.125, 2.25]
+            + [2.625, 2.875, 3.125, 3.25, 3.125, 3.375, 3.625, 3.75],
+        ),
+        (
+            lambda: nn.avg_pool(
+                jnp.asarray(X16, jnp.bfloat16)[0],
+                (3, 3),
+                padding=((1, 1), (1, 1)),
+                count_include_pad=False,
+            ),
+            [0.625, 0.75, 1.0, 1.125, 1.125, 1.25, 1.5, 1.625]
+            + [2.125, 2.25, 2.5, 2.625, 2.625, 2.75, 3.0, 3.125],
+        ),
+    ],
+)
+def test_avg_pool_of_16_bit_floats_is_float32_without_padding_in_count(call, want):
+    got = call()
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(np.asarray(got).ravel(), want, rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "call, first_line",
+    [
+        (
+            lambda: nn.max_pool(jnp.ones((1, 4, 4, 1)), (2, 2), strides=(1,)),
+            "len((2, 2)) must equal len((1,))",
+        ),
+        (
+            lambda: nn.avg_pool(jnp.ones((1, 4, 4, 1)), (2, 2), padding=((1, 1),)),
+            "padding ((1, 1),) must specify pads for same number of dims as window_shape (2, 2)",
+        ),
+        (
+            lambda: nn.avg_pool(jnp.ones((1, 4, 4, 1)), (2, 2), padding=((1, 1), (1,))),
+            "each entry in padding ((1, 1), (1,)) must be length 2",
+        ),
+    ],
+)
+def test_pool_argument_errors_are_flax_assertions(call, first_line):
+    with pytest.raises(AssertionError) as info:
+        call()
+    assert str(info.value).split("\n")[0] == first_line
