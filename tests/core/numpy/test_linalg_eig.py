@@ -95,3 +95,38 @@ def test_roots_and_poly_under_jit_and_grad():
     np.testing.assert_allclose(core.jit(jnp.poly)(m), [1, -5, -2], rtol=1e-5, atol=1e-5)
     with pytest.raises(core.errors.ConcretizationTypeError, match="strip_zeros=False"):
         core.jit(jnp.roots)(p)
+
+
+_A3 = np.array([[2.0, 1.0, 0.3], [0.5, -1.0, 0.2], [0.1, 0.4, 0.5]])
+_T3 = np.array([[0.3, -0.2, 0.1], [0.05, 0.4, -0.3], [0.2, 0.1, -0.1]])
+
+
+@pytest.mark.parametrize("a", [_A3, _A3 + 1j * _T3], ids=["real", "complex"])
+def test_eigenvector_derivatives_with_enable_eigvec_derivs(a):
+    # JAX's rule: a v = w v differentiated, with LAPACK's normalization kept (unit columns,
+    # the largest component real); the left eigenvectors are those of a^H (conjugated w)
+    def f(m):
+        return eig(m, enable_eigvec_derivs=True)
+
+    with core.enable_x64():
+        (w, vl, vr), (dw, dvl, dvr) = core.jvp(f, (a,), (_T3.astype(a.dtype),))
+        w, vl, vr, dw, dvl, dvr = map(np.asarray, (w, vl, vr, dw, dvl, dvr))
+    da = _T3.astype(complex)
+    # the derivative of a v = v diag(w)
+    np.testing.assert_allclose(da @ vr + a @ dvr, dvr * w + vr * dw, atol=1e-10)
+    np.testing.assert_allclose(
+        da.conj().T @ vl + a.conj().T @ dvl, dvl * w.conj() + vl * dw.conj(), atol=1e-10
+    )
+    for v, dv in ((vr, dvr), (vl, dvl)):
+        np.testing.assert_allclose(np.real(np.sum(v.conj() * dv, axis=0)), 0, atol=1e-12)
+        k = np.abs(v).argmax(axis=0)
+        np.testing.assert_allclose(np.imag(dv[k, range(3)]), 0, atol=1e-12)
+    # JAX 0.10.2's gradient of sum |vr| (its columns' signs do not matter)
+    want = [[-0.191, 0.1451, 0.1687], [0.0702, 0.2079, 0.7496], [0.4226, 0.4386, -0.0169]]
+    if np.isrealobj(a):
+        got = core.grad(
+            lambda m: jnp.abs(
+                eig(m, compute_left_eigenvectors=False, enable_eigvec_derivs=True)[1]
+            ).sum()
+        )(a.astype(np.float32))
+        np.testing.assert_allclose(got, want, atol=2e-4)
