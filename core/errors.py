@@ -235,6 +235,13 @@ class ConvPaddingError(NumbaxError, ValueError):
     """
 
 
+class ConvStridesError(NumbaxError, TypeError):
+    """Convolution ``window_strides`` that are not integers (JAX raises numpy's TypeError).
+
+    Failing code: ``lax.conv(x, w, (1.0, 1), 'SAME')``. Fix: integer strides, ``(1, 1)``.
+    """
+
+
 class PreferredElementTypeError(NumbaxError, TypeError):
     """A ``preferred_element_type`` a convolution cannot accumulate in: of another kind than the
     operands (a float for integers is allowed), of other signedness, or narrower (JAX raises

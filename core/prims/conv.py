@@ -36,6 +36,7 @@ from core.avals import ShapedArray
 from core.errors import (
     ConvDimensionNumbersError,
     ConvPaddingError,
+    ConvStridesError,
     PaddingTypeError,
     PreferredElementTypeError,
     ShapeError,
@@ -679,7 +680,12 @@ def conv_general_dilated(
     given_lhs_dilation = lhs_dilation is not None
     lhs_dilation = (1,) * nsp if lhs_dilation is None else tuple(lhs_dilation)
     rhs_dilation = (1,) * nsp if rhs_dilation is None else tuple(rhs_dilation)
-    window_strides = tuple(window_strides)
+    try:  # JAX's numpy arithmetic on the strides, then XLA, refuse non-integers this way
+        window_strides = tuple(operator.index(s) for s in np.asarray(window_strides))
+    except TypeError as e:
+        raise ConvStridesError(
+            f"{e}\nconv_general_dilated window_strides must be integers, got {window_strides}"
+        ) from None
     if isinstance(padding, str):
         if given_lhs_dilation and any(d != 1 for d in lhs_dilation):
             raise ValueError(

@@ -98,9 +98,11 @@ def _check(name, aval, window_dimensions, window_strides, padding, base_dilation
                 f"and window_dimensions {window_dimensions}."
             )
     if len(padding) != aval.ndim:
-        raise ShapeError(
-            f"{name}: padding needs one (low, high) pair per operand dimension ({aval.ndim} for "
-            f"shape {aval.shape}), got {padding}"
+        raise ShapeError(  # JAX's first line: its safe_zip of the shape and the padding fails
+            f"safe_zip() argument 1 has length {len(padding)} but argument 0 has length "
+            f"{aval.ndim}. All lengths: ({aval.ndim}, {len(padding)})\n{name}: padding needs "
+            f"one (low, high) pair per operand dimension ({aval.ndim} for shape {aval.shape}), "
+            f"got {padding}"
         )
     for dilation in (base_dilation, window_dilation):
         if any(d < 1 for d in dilation):

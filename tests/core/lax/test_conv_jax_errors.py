@@ -1,9 +1,9 @@
 """Convolution argument errors as JAX 0.10.2 raises them: its exception class and first line
 (numbax's fix follows on later lines), for the checks a differential run
 (tools/jax_differential.py, conv_windows) found numbax making in another order or words:
-dimension numbers, ranks, group counts of 0, dtypes, `preferred_element_type`, strides and
-padding of the wrong length or form, dilations, negative padding. The messages were recorded
-with JAX, not computed here."""
+dimension numbers, ranks, group counts of 0, dtypes, `preferred_element_type`, strides (of
+another length, or not integers) and padding of the wrong length or form, dilations, negative
+padding. The messages were recorded with JAX, not computed here."""
 
 from __future__ import annotations
 
@@ -121,6 +121,11 @@ CASES = [
         ValueError,
         "conv_general_dilated window and window_strides must have the same number of "
         "dimensions, but got 2 and 1",
+    ),
+    (
+        lambda: cg(X, W, (1.0, 1), [(0, 0), (0, 0)]),
+        TypeError,
+        "'numpy.float64' object cannot be interpreted as an integer",
     ),
     (
         lambda: cg(X, W, (1, 1), [(1, 1)]),

@@ -61,6 +61,11 @@ CASES = [
         "reduce_window got inconsistent base_dilation and window_dimensions: got base_dilation "
         "(1, 1) and window_dimensions (1, 2, 2).",
     ),
+    (  # JAX's safe_zip of the operand's shape and the padding
+        lambda: rw(X, 0.0, lax.add, (1, 2, 2), (1, 1, 1), [(0, 0)]),
+        ValueError,
+        "safe_zip() argument 1 has length 1 but argument 0 has length 3. All lengths: (3, 1)",
+    ),
     (
         lambda: rw(X, jnp.zeros(2), lax.add, (1, 2, 2), (1, 1, 1), "VALID"),
         TypeError,
