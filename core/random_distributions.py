@@ -534,7 +534,7 @@ def _gamma_one(key: Any, alpha: Any, log_space: bool) -> Any:
     def next_kxv(kxv: Any) -> Any:
         k, subkey = _split_keys(kxv[0])
         x = _normal(subkey, (), dtype)
-        return k, x, ew.add(1.0, ew.mul(x, c))
+        return k, x, _fma(x, c, one)  # XLA contracts JAX's `1 + x * c`
 
     def body_fn(kxvu: Any) -> Any:
         k, x_key, u_key = _split_keys(kxvu[0], 3)

@@ -230,7 +230,11 @@ def _igamma_value(a: Any, x: Any) -> Any:
     out = ew.select(ew.bitwise_and(underflow, ew.bitwise_not(use_q)), zero, out)
     out = ew.select(ew.bitwise_and(underflow, use_q), _c(x, 1), out)
     out = ew.select(x_zero, zero, out)
-    out = ew.select(_or(x_inf, ew.bitwise_and(ew.eq(a, zero), ew.gt(x, zero))), _c(x, 1), out)
+    # a == 0: JAX's continued fraction gives 1 where x >= 1; its series divides its (underflowed)
+    # sum by a, 0 / 0, so NaN for 0 < x < 1
+    at_zero = ew.select(use_q, _c(x, 1), _c(x, np.nan))
+    out = ew.select(ew.bitwise_and(ew.eq(a, zero), ew.gt(x, zero)), at_zero, out)
+    out = ew.select(x_inf, _c(x, 1), out)
     return ew.select(domain, _c(x, np.nan), out)
 
 

@@ -15,9 +15,11 @@ class UnsupportedDTypeError(NumbaxError, TypeError):
     """
 
     def __init__(self, name: str, dtype: Any):
+        # JAX 0.10.2's first line (log_ndtr's is the short one), then the fix
+        see = "." if name == "log_ndtr" else ", see docstring for supported types."
         super().__init__(
-            f"{name} supports float32 and float64 inputs, got {dtype}; convert with "
-            f"`x.astype(jnp.float32)` (or enable x64 for float64)."
+            f"x.dtype={dtype} is not supported{see}\n{name} takes float32 and float64 inputs: "
+            "convert with `x.astype(jnp.float32)` (or enable x64 for float64)."
         )
 
 

@@ -1,6 +1,6 @@
 """The helpers every family of `core.scipy.special` shares: dtype checks and promotion as
-JAX's, JAX's strong typing of results, silenced numpy warnings for masked lanes, and Horner's
-rule.
+JAX's, JAX's strong typing of results and of constants (`lax_const`, which `core.scipy.stats`
+uses too), silenced numpy warnings for masked lanes, and Horner's rule.
 """
 
 from __future__ import annotations
@@ -35,6 +35,31 @@ def _strong(x: Any) -> Any:
     """`x` strongly typed: where JAX's formula mixes in a numpy constant (`typ(np.nan)`,
     `_lax_const`), its result is strong even for Python-scalar inputs."""
     return lax.convert_element_type(x, _dtype(x))
+
+
+def lax_const(x: Any, value: float) -> Any:
+    """`value` typed as JAX's `lax._const(x, value)` types it.
+
+    JAX writes `jax.scipy`'s formulas with `lax` ops, whose result is weakly typed only when
+    every operand is, and takes most constants from `lax._const`. So an integer or bool array
+    promoted with Python-float parameters (a weakly typed float32 array) gives a strongly typed
+    result wherever such a constant enters the formula, and a weak one where JAX writes a
+    Python literal (`jnp.where(c, -np.inf, y)`): numbax's formulas use `lax_const` where JAX's
+    have `_const`, and Python literals where JAX's have them.
+
+    Args:
+      x: the array whose dtype and weak type the constant follows.
+      value: the constant.
+
+    Returns:
+      `value` as a Python scalar of `x`'s kind when `x` is a weakly typed scalar; otherwise a
+      strongly typed rank-0 array of `x`'s dtype.
+    """
+    aval = get_aval(x)
+    if aval.weak_type and not aval.shape:
+        kind = dtypes.kind(aval.dtype)
+        return complex(value) if kind == "c" else float(value) if kind == "f" else int(value)
+    return jnp.array(value, aval.dtype)
 
 
 def _real_only(name: str, x: Any) -> None:

@@ -12,6 +12,7 @@ from core.custom_derivatives import custom_jvp
 from core.nn.activations import log_softmax as _nn_log_softmax
 from core.nn.activations import softmax as _nn_softmax
 from core.numpy._util import promote_args_inexact
+from core.scipy.special._util import lax_const
 
 
 def expit(x: Any) -> Any:
@@ -29,13 +30,13 @@ def expit(x: Any) -> Any:
 
 @custom_jvp
 def _logit(x: Any) -> Any:
-    return jnp.log(x / (1.0 - x))
+    return jnp.log(x / (lax_const(x, 1) - x))
 
 
 @_logit.defjvp
 def _logit_jvp(primals, tangents):
     (x,), (t,) = primals, tangents
-    return _logit(x), t / (x * (1.0 - x))
+    return _logit(x), t / (x * (lax_const(x, 1) - x))
 
 
 def logit(x: Any) -> Any:

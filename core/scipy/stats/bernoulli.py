@@ -9,6 +9,7 @@ import numpy as np
 import core.numpy as jnp
 from core.numpy._util import promote_args_inexact
 from core.scipy import special
+from core.scipy.special._util import lax_const
 
 
 def logpmf(k: Any, p: Any, loc: Any = 0) -> Any:
@@ -24,8 +25,8 @@ def logpmf(k: Any, p: Any, loc: Any = 0) -> Any:
     """
     k, p, loc = promote_args_inexact("bernoulli.logpmf", k, p, loc)
     x = k - loc
-    out = special.xlogy(x, p) + special.xlog1py(1.0 - x, -p)
-    return jnp.where((x < 0) | (x > 1), jnp.full_like(out, -np.inf), out)
+    out = special.xlogy(x, p) + special.xlog1py(lax_const(k, 1) - x, -p)
+    return jnp.where((x < 0) | (x > 1), -np.inf, out)
 
 
 def pmf(k: Any, p: Any, loc: Any = 0) -> Any:
@@ -54,9 +55,9 @@ def cdf(k: Any, p: Any) -> Any:
     """
     k, p = promote_args_inexact("bernoulli.cdf", k, p)
     bad = jnp.isnan(k) | jnp.isnan(p) | (p < 0) | (p > 1)
+    zero, one = lax_const(k, 0), lax_const(k, 1)
     conds = [bad, k < 0, (k >= 0) & (k < 1), k >= 1]
-    vals = [jnp.full_like(k, np.nan), jnp.zeros_like(k), 1.0 - p, jnp.ones_like(k)]
-    return jnp.select(conds, vals, jnp.zeros_like(k))
+    return jnp.select(conds, [np.nan, zero, one - p, one])
 
 
 def ppf(q: Any, p: Any) -> Any:
@@ -71,5 +72,5 @@ def ppf(q: Any, p: Any) -> Any:
     """
     q, p = promote_args_inexact("bernoulli.ppf", q, p)
     bad = jnp.isnan(q) | jnp.isnan(p) | (p < 0) | (p > 1) | (q < 0) | (q > 1)
-    out = jnp.where(q <= 1.0 - p, jnp.zeros_like(q), jnp.ones_like(q))
-    return jnp.where(bad, jnp.full_like(q, np.nan), out)
+    zero, one = lax_const(q, 0), lax_const(q, 1)
+    return jnp.where(bad, np.nan, jnp.where(q <= one - p, zero, one))

@@ -9,6 +9,7 @@ import numpy as np
 import core.numpy as jnp
 from core.numpy._util import promote_args_inexact
 from core.scipy import special
+from core.scipy.special._util import lax_const
 
 
 def logpdf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -26,12 +27,13 @@ def logpdf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
       `y = (x - loc) / scale`; `-inf` outside the support, NaN for nonpositive `a`, `b`, `scale`.
     """
     x, a, b, loc, scale = promote_args_inexact("beta.logpdf", x, a, b, loc, scale)
+    one = lax_const(x, 1)
     y = (x - loc) / scale
-    linear = special.xlogy(a - 1.0, y) + special.xlog1py(b - 1.0, -y)
+    linear = special.xlogy(a - one, y) + special.xlog1py(b - one, -y)
     out = linear - special.betaln(a, b) - jnp.log(scale)
-    out = jnp.where((x > loc + scale) | (x < loc), jnp.full_like(out, -np.inf), out)
+    out = jnp.where((x > loc + scale) | (x < loc), -np.inf, out)
     bad = (a <= 0) | (b <= 0) | (scale <= 0)
-    return jnp.where(bad, jnp.full_like(out, np.nan), out)
+    return jnp.where(bad, np.nan, out)
 
 
 def pdf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -64,7 +66,7 @@ def cdf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
       `betainc(a, b, clip((x - loc) / scale, 0, 1))`.
     """
     x, a, b, loc, scale = promote_args_inexact("beta.cdf", x, a, b, loc, scale)
-    return special.betainc(a, b, jnp.clip((x - loc) / scale, 0.0, 1.0))
+    return special.betainc(a, b, _unit_interval(x, loc, scale))
 
 
 def logcdf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -97,7 +99,7 @@ def sf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
       `betainc(b, a, 1 - clip((x - loc) / scale, 0, 1))`.
     """
     x, a, b, loc, scale = promote_args_inexact("beta.sf", x, a, b, loc, scale)
-    return special.betainc(b, a, 1.0 - jnp.clip((x - loc) / scale, 0.0, 1.0))
+    return special.betainc(b, a, 1 - _unit_interval(x, loc, scale))
 
 
 def logsf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -114,3 +116,9 @@ def logsf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
       `log(sf(...))`.
     """
     return jnp.log(sf(x, a, b, loc, scale))
+
+
+def _unit_interval(x: Any, loc: Any, scale: Any) -> Any:
+    """`(x - loc) / scale` clamped to [0, 1] by constants typed as JAX's (strong unless `x` is
+    a weakly typed scalar)."""
+    return jnp.clip((x - loc) / scale, lax_const(x, 0), lax_const(x, 1))

@@ -10,6 +10,7 @@ import numpy as np
 import core.numpy as jnp
 from core.numpy._util import promote_args_inexact
 from core.scipy.special import betaln
+from core.scipy.special._util import lax_const
 
 
 def logpmf(k: Any, n: Any, a: Any, b: Any, loc: Any = 0) -> Any:
@@ -28,7 +29,8 @@ def logpmf(k: Any, n: Any, a: Any, b: Any, loc: Any = 0) -> Any:
     """
     k, n, a, b, loc = promote_args_inexact("betabinom.logpmf", k, n, a, b, loc)
     y = jnp.floor(k) - loc
-    comb = -(jnp.log1p(n) + betaln(n - y + 1, y + 1))
+    one = lax_const(y, 1)
+    comb = -(jnp.log1p(n) + betaln(n - y + one, y + one))
     log_probs = comb + betaln(y + a, n - y + b) - betaln(a, b)
     log_probs = jnp.where((y == 0) & (n == 0), 0.0, log_probs)
     outside = (y < -loc) | (y > n) | (y + a <= 0)

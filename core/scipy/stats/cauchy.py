@@ -7,6 +7,7 @@ from typing import Any
 
 import core.numpy as jnp
 from core.numpy._util import promote_args_inexact
+from core.scipy.special._util import lax_const
 
 
 def logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -22,7 +23,7 @@ def logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
     """
     x, loc, scale = promote_args_inexact("cauchy.logpdf", x, loc, scale)
     z = (x - loc) / scale
-    return -(jnp.log(math.pi * scale) + jnp.log1p(z * z))
+    return -(jnp.log(lax_const(x, math.pi) * scale) + jnp.log1p(z * z))
 
 
 def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -51,7 +52,8 @@ def cdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
       `1/2 + arctan((x - loc) / scale) / pi`.
     """
     x, loc, scale = promote_args_inexact("cauchy.cdf", x, loc, scale)
-    return 0.5 + jnp.arctan((x - loc) / scale) / math.pi
+    one_over_pi = lax_const(x, 1) / lax_const(x, math.pi)
+    return lax_const(x, 0.5) + one_over_pi * jnp.arctan((x - loc) / scale)
 
 
 def logcdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -110,7 +112,7 @@ def ppf(q: Any, loc: Any = 0, scale: Any = 1) -> Any:
       `tan(pi q - pi / 2) * scale + loc`.
     """
     q, loc, scale = promote_args_inexact("cauchy.ppf", q, loc, scale)
-    return jnp.tan(math.pi * q - math.pi / 2) * scale + loc
+    return jnp.tan(lax_const(q, math.pi) * q - lax_const(q, math.pi / 2)) * scale + loc
 
 
 def isf(q: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -125,4 +127,4 @@ def isf(q: Any, loc: Any = 0, scale: Any = 1) -> Any:
       `tan(pi / 2 - pi q) * scale + loc`.
     """
     q, loc, scale = promote_args_inexact("cauchy.isf", q, loc, scale)
-    return jnp.tan(math.pi / 2 - math.pi * q) * scale + loc
+    return jnp.tan(lax_const(q, math.pi / 2) - lax_const(q, math.pi) * q) * scale + loc

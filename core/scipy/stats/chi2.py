@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -11,6 +10,7 @@ import core.numpy as jnp
 from core import lax
 from core.numpy._util import promote_args_inexact
 from core.scipy import special
+from core.scipy.special._util import lax_const
 
 
 def logpdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -26,12 +26,13 @@ def logpdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
       `(df/2 - 1) log y - y/2 - gammaln(df/2) - df/2 log 2 - log(scale)`, `-inf` below loc.
     """
     x, df, loc, scale = promote_args_inexact("chi2.logpdf", x, df, loc, scale)
+    one, two = lax_const(x, 1), lax_const(x, 2)
     y = (x - loc) / scale
-    half_df = df / 2.0
-    kernel = (half_df - 1.0) * jnp.log(y) - y / 2.0
-    norm = -(lax.lgamma(half_df) + math.log(2.0) * df / 2.0)
+    half_df = df / two
+    kernel = (half_df - one) * jnp.log(y) - y / two
+    norm = -(lax.lgamma(half_df) + jnp.log(two) * df / two)
     out = norm - jnp.log(scale) + kernel
-    return jnp.where(x < loc, jnp.full_like(out, -np.inf), out)
+    return jnp.where(x < loc, -np.inf, out)
 
 
 def pdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -62,7 +63,7 @@ def cdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
       `gammainc(df / 2, max((x - loc) / (2 scale), 0))`.
     """
     x, df, loc, scale = promote_args_inexact("chi2.cdf", x, df, loc, scale)
-    return special.gammainc(df / 2.0, jnp.clip((x - loc) / (scale * 2.0), 0.0, np.inf))
+    return special.gammainc(*_halves(x, df, loc, scale))
 
 
 def logcdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -93,7 +94,7 @@ def sf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
       `gammaincc(df / 2, max((x - loc) / (2 scale), 0))`.
     """
     x, df, loc, scale = promote_args_inexact("chi2.sf", x, df, loc, scale)
-    return special.gammaincc(df / 2.0, jnp.clip((x - loc) / (scale * 2.0), 0.0, np.inf))
+    return special.gammaincc(*_halves(x, df, loc, scale))
 
 
 def logsf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -109,3 +110,11 @@ def logsf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
       `log(sf(...))`.
     """
     return jnp.log(sf(x, df, loc, scale))
+
+
+def _halves(x: Any, df: Any, loc: Any, scale: Any) -> tuple[Any, Any]:
+    """`df / 2` and `(x - loc) / (2 scale)` clamped to [0, inf], the incomplete gamma's
+    arguments, with JAX's typed constants (strong unless `x` is a weakly typed scalar)."""
+    two = lax_const(scale, 2)
+    y = jnp.clip((x - loc) / (scale * two), lax_const(x, 0), lax_const(x, np.inf))
+    return df / two, y

@@ -9,6 +9,7 @@ import numpy as np
 import core.numpy as jnp
 from core.numpy._util import promote_args_inexact
 from core.scipy import special
+from core.scipy.special._util import lax_const
 
 
 def logpdf(x: Any, a: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -25,9 +26,10 @@ def logpdf(x: Any, a: Any, loc: Any = 0, scale: Any = 1) -> Any:
     """
     x, a, loc, scale = promote_args_inexact("gamma.logpdf", x, a, loc, scale)
     ok = x >= loc
-    y = jnp.where(ok, (x - loc) / scale, jnp.ones_like(x))
-    out = special.xlogy(a - 1.0, y) - y - (special.gammaln(a) + jnp.log(scale))
-    return jnp.where(ok, out, jnp.full_like(out, -np.inf))
+    one = lax_const(x, 1)
+    y = jnp.where(ok, (x - loc) / scale, one)
+    out = special.xlogy(a - one, y) - y - (special.gammaln(a) + jnp.log(scale))
+    return jnp.where(ok, out, -np.inf)
 
 
 def pdf(x: Any, a: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -58,7 +60,7 @@ def cdf(x: Any, a: Any, loc: Any = 0, scale: Any = 1) -> Any:
       `gammainc(a, max((x - loc) / scale, 0))`.
     """
     x, a, loc, scale = promote_args_inexact("gamma.cdf", x, a, loc, scale)
-    return special.gammainc(a, jnp.clip((x - loc) / scale, 0.0, np.inf))
+    return special.gammainc(a, jnp.clip((x - loc) / scale, lax_const(x, 0), lax_const(x, np.inf)))
 
 
 def logcdf(x: Any, a: Any, loc: Any = 0, scale: Any = 1) -> Any:

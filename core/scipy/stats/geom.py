@@ -9,6 +9,7 @@ import numpy as np
 import core.numpy as jnp
 from core.numpy._util import promote_args_inexact
 from core.scipy import special
+from core.scipy.special._util import lax_const
 
 
 def logpmf(k: Any, p: Any, loc: Any = 0) -> Any:
@@ -24,8 +25,8 @@ def logpmf(k: Any, p: Any, loc: Any = 0) -> Any:
     """
     k, p, loc = promote_args_inexact("geom.logpmf", k, p, loc)
     x = k - loc
-    out = special.xlog1py(x - 1.0, -p) + jnp.log(p)
-    return jnp.where(x <= 0, jnp.full_like(out, -np.inf), out)
+    out = special.xlog1py(x - lax_const(k, 1), -p) + jnp.log(p)
+    return jnp.where(x <= 0, -np.inf, out)
 
 
 def pmf(k: Any, p: Any, loc: Any = 0) -> Any:

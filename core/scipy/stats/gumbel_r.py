@@ -11,6 +11,7 @@ import core.numpy as jnp
 from core.nn.activations import log1mexp
 from core.numpy._util import promote_args_inexact
 from core.scipy.special import xlogy
+from core.scipy.special._util import lax_const
 
 
 def logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -102,7 +103,7 @@ def sf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
     """
     x, loc, scale = promote_args_inexact("gumbel_r.sf", x, loc, scale)
     neg_z = (loc - x) / scale
-    return jnp.where(scale > 0, 1 - jnp.exp(-jnp.exp(neg_z)), np.nan)
+    return jnp.where(scale > 0, lax_const(x, 1) - jnp.exp(-jnp.exp(neg_z)), np.nan)
 
 
 def logsf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:

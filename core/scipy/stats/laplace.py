@@ -6,6 +6,7 @@ from typing import Any
 
 import core.numpy as jnp
 from core.numpy._util import promote_args_inexact
+from core.scipy.special._util import lax_const
 
 
 def logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -20,7 +21,7 @@ def logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
       `-|x - loc| / scale - log(2 scale)`.
     """
     x, loc, scale = promote_args_inexact("laplace.logpdf", x, loc, scale)
-    return -(jnp.abs(x - loc) / scale + jnp.log(2.0 * scale))
+    return -(jnp.abs(x - loc) / scale + jnp.log(lax_const(x, 2) * scale))
 
 
 def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -50,4 +51,5 @@ def cdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
     """
     x, loc, scale = promote_args_inexact("laplace.cdf", x, loc, scale)
     z = (x - loc) / scale
-    return jnp.where(z <= 0, 0.5 * jnp.exp(z), 1.0 - 0.5 * jnp.exp(-z))
+    half, one = lax_const(x, 0.5), lax_const(x, 1)
+    return jnp.where(z <= lax_const(x, 0), half * jnp.exp(z), one - half * jnp.exp(-z))

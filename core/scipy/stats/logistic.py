@@ -7,6 +7,7 @@ from typing import Any
 import core.numpy as jnp
 from core.numpy._util import promote_args_inexact
 from core.scipy import special
+from core.scipy.special._util import lax_const
 
 
 def logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -21,8 +22,9 @@ def logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
       `-2 logaddexp(z / 2, -z / 2) - log(scale)` for `z = (x - loc) / scale`.
     """
     x, loc, scale = promote_args_inexact("logistic.logpdf", x, loc, scale)
-    half = (x - loc) / scale / 2.0
-    return -2.0 * jnp.logaddexp(half, -half) - jnp.log(scale)
+    two = lax_const(x, 2)
+    half = (x - loc) / scale / two
+    return -two * jnp.logaddexp(half, -half) - jnp.log(scale)
 
 
 def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:

@@ -12,7 +12,7 @@ from typing import Any
 
 import core.numpy as jnp
 from core.numpy._util import promote_dtypes_inexact
-from core.scipy.errors import ShapeMismatchError
+from core.scipy.errors import ShapeMismatchError, UnsupportedOptionError
 from core.scipy.linalg import solve_triangular
 
 
@@ -29,7 +29,10 @@ def logpdf(x: Any, mean: Any, cov: Any, allow_singular: None = None) -> Any:
       The log-density, shape `broadcast(x, mean)[:-1]`.
     """
     if allow_singular is not None:
-        raise NotImplementedError("multivariate_normal.logpdf does not support allow_singular")
+        raise UnsupportedOptionError(  # JAX 0.10.2's first line, then the fix
+            "allow_singular argument of multivariate_normal.logpdf\n"
+            "Leave allow_singular at None: as in JAX, a singular cov is not supported."
+        )
     x, mean, cov = promote_dtypes_inexact(x, mean, cov)
     log_2pi = math.log(2 * math.pi)
     if not mean.shape:
@@ -40,8 +43,9 @@ def logpdf(x: Any, mean: Any, cov: Any, allow_singular: None = None) -> Any:
         return -0.5 * jnp.sum(y * y, axis=-1) / cov - n / 2 * (log_2pi + jnp.log(cov))
     if cov.ndim < 2 or cov.shape[-2:] != (n, n):
         raise ShapeMismatchError(
-            f"multivariate_normal.logpdf: cov must have shape (..., {n}, {n}) to match "
-            f"mean.shape={mean.shape}, got cov.shape={cov.shape}"
+            "multivariate_normal.logpdf got incompatible shapes\n"  # JAX 0.10.2's first line
+            f"cov must have shape (..., {n}, {n}) to match mean.shape={mean.shape}, got "
+            f"cov.shape={cov.shape}"
         )
     chol = jnp.linalg.cholesky(cov)
     diff = x - mean

@@ -9,6 +9,7 @@ import numpy as np
 import core.numpy as jnp
 from core.numpy._util import promote_args_inexact
 from core.scipy import special
+from core.scipy.special._util import lax_const
 
 
 def logpmf(k: Any, n: Any, p: Any, loc: Any = 0) -> Any:
@@ -24,10 +25,11 @@ def logpmf(k: Any, n: Any, p: Any, loc: Any = 0) -> Any:
       `gammaln(k + n) - gammaln(n) - gammaln(k + 1) + n log p + k log(1 - p)`, `-inf` below loc.
     """
     k, n, p, loc = promote_args_inexact("nbinom.logpmf", k, n, p, loc)
+    one = lax_const(k, 1)
     y = k - loc
-    comb = special.gammaln(y + n) - special.gammaln(n) - special.gammaln(y + 1.0)
-    out = comb + special.xlogy(n, p) + special.xlogy(y, 1.0 - p)
-    return jnp.where(k < loc, jnp.full_like(out, -np.inf), out)
+    comb = special.gammaln(y + n) - special.gammaln(n) - special.gammaln(y + one)
+    out = comb + special.xlogy(n, p) + special.xlogy(y, one - p)
+    return jnp.where(k < loc, -np.inf, out)
 
 
 def pmf(k: Any, n: Any, p: Any, loc: Any = 0) -> Any:

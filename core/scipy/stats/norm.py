@@ -6,8 +6,10 @@ import math
 from typing import Any
 
 import core.numpy as jnp
+from core import lax
 from core.numpy._util import promote_args_inexact
 from core.scipy import special
+from core.scipy.special._util import lax_const
 
 
 def logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -23,7 +25,8 @@ def logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
     """
     x, loc, scale = promote_args_inexact("norm.logpdf", x, loc, scale)
     var = scale * scale
-    return (jnp.log((2 * math.pi) * var) + (x - loc) * (x - loc) / var) / -2.0
+    log_normalizer = jnp.log(lax_const(x, 2 * math.pi) * var)
+    return (log_normalizer + (x - loc) * (x - loc) / var) / lax_const(x, -2)
 
 
 def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -111,8 +114,8 @@ def ppf(q: Any, loc: Any = 0, scale: Any = 1) -> Any:
     Returns:
       `ndtri(q) * scale + loc`.
     """
-    q, loc, scale = promote_args_inexact("norm.ppf", q, loc, scale)
-    return special.ndtri(q) * scale + loc
+    # JAX's: no promotion (`ndtri` takes float32/float64 only), the result as the default float
+    return jnp.asarray(special.ndtri(q) * scale + loc, float)
 
 
 def isf(q: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -126,5 +129,4 @@ def isf(q: Any, loc: Any = 0, scale: Any = 1) -> Any:
     Returns:
       `ppf(1 - q, loc, scale)`.
     """
-    q, loc, scale = promote_args_inexact("norm.isf", q, loc, scale)
-    return ppf(1.0 - q, loc, scale)
+    return ppf(lax.sub(lax_const(q, 1), q), loc, scale)

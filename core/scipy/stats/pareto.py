@@ -9,6 +9,7 @@ import numpy as np
 
 import core.numpy as jnp
 from core.numpy._util import promote_args_inexact
+from core.scipy.special._util import lax_const
 
 
 def logpdf(x: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -25,7 +26,7 @@ def logpdf(x: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
     """
     x, b, loc, scale = promote_args_inexact("pareto.logpdf", x, b, loc, scale)
     scaled = (x - loc) / scale
-    log_probs = -(jnp.log(scale / b) + (b + 1) * jnp.log(scaled))
+    log_probs = -(jnp.log(scale / b) + (b + lax_const(x, 1)) * jnp.log(scaled))
     return jnp.where(x < loc + scale, -np.inf, log_probs)
 
 
@@ -57,8 +58,8 @@ def cdf(x: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
       `1 - ((x - loc) / scale)^-b`, 0 below `loc + scale`.
     """
     x, b, loc, scale = promote_args_inexact("pareto.cdf", x, b, loc, scale)
-    out = 1 - ((x - loc) / scale) ** -b
-    return jnp.where(x < loc + scale, jnp.zeros_like(out), out)
+    out = lax_const(x, 1) - ((x - loc) / scale) ** -b
+    return jnp.where(x < loc + scale, lax_const(x, 0), out)
 
 
 def logcdf(x: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -92,7 +93,7 @@ def logsf(x: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
     """
     x, b, loc, scale = promote_args_inexact("pareto.logsf", x, b, loc, scale)
     out = -(b * jnp.log((x - loc) / scale))
-    return jnp.where(x < loc + scale, jnp.zeros_like(out), out)
+    return jnp.where(x < loc + scale, lax_const(x, 0), out)
 
 
 def sf(x: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -123,5 +124,6 @@ def ppf(q: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
       `loc + scale (1 - q)^(-1 / b)`, NaN for `q` outside [0, 1] or NaN.
     """
     q, b, loc, scale = promote_args_inexact("pareto.ppf", q, b, loc, scale)
-    out = loc + scale * (1 - q) ** -(1 / b)
+    one = lax_const(q, 1)
+    out = loc + scale * (one - q) ** -(one / b)
     return jnp.where(jnp.isnan(q) | (q < 0) | (q > 1), np.nan, out)

@@ -9,6 +9,7 @@ import numpy as np
 import core.numpy as jnp
 from core.numpy._util import promote_args_inexact
 from core.scipy import special
+from core.scipy.special._util import lax_const
 
 
 def logpmf(k: Any, mu: Any, loc: Any = 0) -> Any:
@@ -57,8 +58,8 @@ def cdf(k: Any, mu: Any, loc: Any = 0) -> Any:
     """
     k, mu, loc = promote_args_inexact("poisson.cdf", k, mu, loc)
     x = k - loc
-    p = special.gammaincc(jnp.floor(1.0 + x), mu)
-    return jnp.where(x < 0, jnp.zeros_like(p), p)
+    p = special.gammaincc(jnp.floor(1 + x), mu)
+    return jnp.where(x < 0, lax_const(k, 0), p)
 
 
 def entropy(mu: Any, loc: Any = 0) -> Any:

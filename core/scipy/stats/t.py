@@ -8,6 +8,7 @@ from typing import Any
 import core.numpy as jnp
 from core import lax
 from core.numpy._util import promote_args_inexact
+from core.scipy.special._util import lax_const
 
 
 def logpdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -24,9 +25,10 @@ def logpdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
     """
     x, df, loc, scale = promote_args_inexact("t.logpdf", x, df, loc, scale)
     z = (x - loc) / scale
-    half_df = df / 2.0
-    half_df_p1 = half_df + 0.5
-    norm = lax.lgamma(half_df) + jnp.log(scale * scale * math.pi * df) / 2.0
+    two = lax_const(x, 2)
+    half_df = df / two
+    half_df_p1 = half_df + lax_const(x, 0.5)
+    norm = lax.lgamma(half_df) + jnp.log(scale * scale * lax_const(x, math.pi) * df) / two
     norm = norm - lax.lgamma(half_df_p1)
     return -(norm + half_df_p1 * jnp.log1p(z * z / df))
 

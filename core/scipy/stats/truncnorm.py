@@ -18,8 +18,10 @@ from core.scipy.stats import norm
 
 
 def _log_diff(x: Any, y: Any) -> Any:
-    """`log(exp(x) - exp(y))` for `x >= y`."""
-    return x + jnp.log1p(-jnp.exp(y - x))
+    """`log(exp(x) - exp(y))` for `x >= y`, by a signed `logsumexp` as JAX computes it (its
+    last bits: `log(|exp(x - m) - exp(y - m)|) + m`, not a `log1p`)."""
+    signs = jnp.stack([jnp.ones_like(x), -jnp.ones_like(y)])
+    return special.logsumexp(jnp.stack([x, y]), axis=0, b=signs)
 
 
 def _log_gauss_mass(a: Any, b: Any) -> Any:
@@ -90,9 +92,8 @@ def logcdf(x: Any, a: Any, b: Any, loc: Any = 0, scale: Any = 1) -> Any:
     lsf = _log_gauss_mass(z, b) - mass
     out = jnp.select(
         [z >= b, z <= a, lcdf > -0.1, z > a],
-        [jnp.zeros_like(z), jnp.full_like(z, -np.inf), jnp.log1p(-jnp.exp(lsf)), lcdf],
-        jnp.full_like(z, np.nan),
-    )
+        [0, -np.inf, jnp.log1p(-jnp.exp(lsf)), lcdf],
+    )  # JAX's default 0: a NaN point gives a CDF of 1
     return jnp.where(a >= b, jnp.full_like(out, np.nan), out)
 
 
