@@ -619,8 +619,12 @@ def rfft_axis(x, yr, yi, p):
             out = (q + t) * (h + 1)
             if even:
                 for k in range(h + 1):
-                    a = (k % h) * v + t
-                    b = ((h - k) % h) * v + t
+                    a = k * v + t  # Z_(k mod h) and Z_((h - k) mod h), without divisions
+                    if k == h:
+                        a = t
+                    b = (h - k) * v + t
+                    if k == 0:
+                        b = t
                     er = 0.5 * (zr[a] + zr[b])
                     ei = 0.5 * (zi[a] - zi[b])
                     odr = 0.5 * (zi[a] + zi[b])  # (Z_a - conj Z_b) / 2i
