@@ -9,7 +9,8 @@ jaxpr is JAX's, and `grad`, `vmap` and partial evaluation go through `jit_call`'
 a user's nested jit. Compiled inside a program, the call is inlined (`core/jit/simplify.py`), so
 the generated code is the same as without it.
 
-Everything else runs the function directly, as it ran before: eager calls, and eager
+Everything else runs the function directly, as it ran before (its keyword arguments sorted by
+name, as `jit` passes them, so an unexpected one is named as JAX names it): eager calls, and eager
 `grad`/`vmap` (whose traces stage nothing to a program), so an eager `jnp.clip` neither traces
 nor compiles (JAX's eager call compiles; numbax's op-by-op eager mode has nothing to gain).
 The call's `backend` is None: evaluated eagerly after all (a staged program run by
@@ -71,6 +72,10 @@ def library_jit(
     @functools.wraps(fun)
     def call(*args: Any, **kwargs: Any) -> Any:
         if not staging() or not config._jit_enabled:
+            # Keyword arguments sorted by name, as jit passes them: an unexpected one is named
+            # as JAX names it (`clip(x, a_min=0, a_max=1)`: 'a_max').
+            if len(kwargs) > 1:
+                kwargs = dict(sorted(kwargs.items()))
             return fun(*args, **kwargs)
         entry, leaves = jitted._entry(args, kwargs)
         return jitted._bind(entry, leaves, shown, None)
