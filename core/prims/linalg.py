@@ -41,6 +41,12 @@ def _free(ndim: int, contract, batch) -> list[int]:
 
 
 def _dot_impl(x, y, *, dimension_numbers, preferred_element_type):
+    # quiet, as XLA's products and numbax's elementwise impls: infinities and NaNs flow through
+    with np.errstate(all="ignore"):
+        return _dot_values(x, y, dimension_numbers, preferred_element_type)
+
+
+def _dot_values(x, y, dimension_numbers, preferred_element_type):
     (xc, yc), (xb, yb) = dimension_numbers
     out_dtype = preferred_element_type or x.dtype
     if x.dtype.itemsize == 1 and dtypes.kind(x.dtype) == "f":
