@@ -2,8 +2,9 @@
 abstract-evaluation errors, and the compiled transform (core/backends/numba/rules/fft.py)
 against numpy in one jitted program. The derivatives and the batching rule are checked with
 every primitive's (tests/core/prim_cases.py: `fft_*` cases in test_grads.py, test_vmap.py).
-The compiled transform is a radix-2 FFT for the lengths 4 and 16, a direct DFT for 3, 5, 6,
-Bluestein's algorithm for 40."""
+The compiled transform runs mixed-radix passes for every length here (4, 16: radix 4; 3, 5,
+6, 40: radix 2, 3, 5 and 4); tests/core/backends/numba/library/test_fft.py checks the library
+over a table of lengths, Bluestein's algorithm included."""
 
 import numpy as np
 import pytest
