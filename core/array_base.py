@@ -36,6 +36,14 @@ class ArrayBase:
         return self.aval.size
 
     @property
+    def itemsize(self) -> int:
+        return self.aval.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.aval.size * self.aval.dtype.itemsize
+
+    @property
     def weak_type(self) -> bool:
         return self.aval.weak_type
 

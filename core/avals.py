@@ -153,7 +153,7 @@ class ShapeDtypeStruct:
         self, shape: tuple[int, ...], dtype: Any, weak_type: bool = False, *, sharding: Any = None
     ):
         self.shape = tuple(shape)
-        self.dtype = np.dtype(dtype)
+        self.dtype = dtype if type(dtype) is dtypes.KeyDType else np.dtype(dtype)  # or keys'
         self.weak_type = weak_type
         self.sharding = sharding
 

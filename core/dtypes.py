@@ -181,11 +181,14 @@ def default_complex() -> np.dtype:
 
 
 def canonicalize_dtype(dtype: Any) -> np.dtype:
-    """Returns the dtype values of `dtype` really have: 64-bit types become 32-bit without x64.
+    """Returns the dtype values of `dtype` really have: 64-bit types become 32-bit without x64;
+    a key dtype (`key<fry>`) is its own, as JAX's extended dtypes.
 
     Raises:
       TypeError: for dtypes numbax does not support (strings, objects, int4...).
     """
+    if type(dtype) is KeyDType:
+        return dtype
     return _canonicalize(np.dtype(dtype), config.enable_x64)
 
 
@@ -202,6 +205,8 @@ def check_user_dtype(dtype: Any, fun_name: str | None = None) -> np.dtype:
       The canonical dtype.
     """
     dt = canonicalize_dtype(dtype)
+    if type(dt) is KeyDType:
+        return dt
     requested = np.dtype(dtype)
     if dt != requested and not any(dtype is t for t in (int, float, complex)):  # the defaults
         where = f"requested in {fun_name} " if fun_name else ""
@@ -348,7 +353,8 @@ def dtype_and_weak(x: Any) -> tuple[np.dtype, bool]:
 
 
 def result_type_and_weak(*args: Any) -> tuple[np.dtype, bool]:
-    """The promoted (dtype, weak_type) of values and dtypes, by JAX's lattice."""
+    """The promoted (dtype, weak_type) of values and dtypes, by JAX's lattice; key dtypes
+    (`key<fry>`) promote only with themselves, as in JAX (`TypePromotionError` otherwise)."""
     if not args:
         raise ValueError("at least one array or dtype is required")
     node = None
@@ -359,11 +365,22 @@ def result_type_and_weak(*args: Any) -> tuple[np.dtype, bool]:
             dt, weak = canonicalize_dtype(a), False
         elif callable(a) and isinstance(getattr(a, "dtype", None), np.dtype):
             dt, weak = canonicalize_dtype(a.dtype), False  # a scalar type (`jnp.bfloat16`)
+        elif type(a) is KeyDType:
+            dt, weak = a, False
         else:
             dt, weak = dtype_and_weak(a)
         n = _node(dt, weak)
-        node = n if node is None else _join(node, n)
-    return _node_to_dtype(node)
+        if node is None:
+            node = n
+        elif type(n) is KeyDType or type(node) is KeyDType:  # keys meet only their own dtype
+            if n != node:
+                bad = n if type(n) is KeyDType else node
+                raise TypePromotionError(
+                    f"dtype={bad} is not a valid dtype for JAX type promotion."
+                )
+        else:
+            node = _join(node, n)
+    return (node, False) if type(node) is KeyDType else _node_to_dtype(node)
 
 
 # JAX's private name (`jax._src.dtypes.lattice_result_type`), which programs import.

@@ -275,7 +275,9 @@ class TypePromotionError(NumbaxError, ValueError):
     """Dtypes with no implicit promotion path (`jax.dtypes.TypePromotionError`, a ValueError).
 
     Only the small floats (float8, float6, float4) have none: JAX refuses to promote them so
-    that precision is never changed behind the program's back.
+    that precision is never changed behind the program's back. A key dtype (`key<fry>`)
+    promotes with itself only (`jnp.where(p, keys, 0)`: JAX's `dtype=key<fry> is not a valid
+    dtype for JAX type promotion.`).
 
     Failing code: ``jnp.ones(3, jnp.float8_e4m3fn) + jnp.ones(3)`` (float32). Fix: cast
     explicitly, ``x.astype(jnp.float32) + y`` (or ``x + y.astype(x.dtype)``).
@@ -359,6 +361,15 @@ class KeyArrayMethodError(NumbaxError, NotImplementedError):
 
     Failing code: ``random.key(0).astype(jnp.uint32)``. Fix: ``random.key_data(key)`` is the
     key's uint32 data.
+    """
+
+
+class KeyOrderError(NumbaxError, ValueError):
+    """An order of key arrays asked for (`jnp.argmax(keys)`: JAX's `Unsupported dtype for max:
+    key<fry>`); keys have no order.
+
+    Failing code: ``jnp.argmax(random.split(key, 3))``. Fix: order their data, e.g.
+    ``jnp.argmax(random.key_data(keys)[:, 0])``.
     """
 
 

@@ -10,12 +10,13 @@ primitives on keys (`core/prims/prng.py`) compute eagerly on the data and wrap k
 The legacy `random.PRNGKey(seed)` is raw `uint32[2]` data, and works everywhere a key does.
 
 The wrapper has what JAX's key arrays have: shape and dtype of the keys (the data's last axis
-hidden), its aval, indexing, iteration, reshape/ravel/squeeze/transpose, `==`, JAX's printing,
-and no arithmetic or conversion to numpy (JAX's errors, raised by the operators
-`core/numpy/array_methods.py` attaches, as for tracers; use `random.key_data`).
-`jnp.stack`, `where`, `concatenate`, `broadcast_to` and indexing take keys (primitives with
-physical rules); partial: `.at[]` updates, `jnp.take` and `zeros_like` do not (apply them to
-`key_data` and `wrap_key_data` the result).
+hidden), its aval, indexing, iteration, reshape/ravel/squeeze/transpose, `==`, `.at[]`,
+`take`, `swapaxes`, JAX's printing, and no arithmetic or conversion to numpy (JAX's errors,
+raised by the operators `core/numpy/array_methods.py` attaches, as for tracers; use
+`random.key_data`); the other methods of `jax.Array` are abstract, as on JAX's key arrays
+(`keys.sum()`: `Cannot call abstract method sum`). The jnp functions that move, select or fill
+whole elements take keys (primitives with physical rules, `core/prims/prng.py`; `zeros_like`
+and `full_like` build keys with `prng.full_keys`).
 """
 
 from __future__ import annotations
@@ -153,14 +154,6 @@ class PRNGKeyArray:
         perm = tuple(a % self.ndim for a in axes) if axes else tuple(reversed(range(self.ndim)))
         return PRNGKeyArray(self._base.transpose((*perm, self.ndim)), self.impl)
 
-    def astype(self, dtype: Any) -> Any:
-        """Concrete keys have no `astype` (JAX's eager error; traced keys raise `Cannot
-        convert_element_type`)."""
-        raise KeyArrayMethodError(
-            "Cannot call abstract method astype\nKeys convert to no other dtype: "
-            "random.key_data(keys) is their uint32 data."
-        )
-
     def copy(self) -> PRNGKeyArray:
         return PRNGKeyArray(self._base.copy(), self.impl)
 
@@ -176,6 +169,11 @@ class PRNGKeyArray:
             self._base.block_until_ready()
         return self
 
+    # `jnp` (`core/numpy/array_methods.py` sets them): `keys.at[i].set(key)`, `keys.take(i)`
+    at: Any = None
+    take: Any = None
+    swapaxes: Any = None
+
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         raise KeyArrayConversionError(
             "JAX array with PRNGKey dtype cannot be converted to a NumPy array. Use "
@@ -190,3 +188,57 @@ class PRNGKeyArray:
         return f"Array({self.shape}, dtype={self.dtype}) overlaying:\n{data}"
 
     __str__ = __repr__
+
+
+def _abstract_method(name: str) -> Any:
+    def method(self: PRNGKeyArray, *args: Any, **kwargs: Any) -> Any:
+        raise KeyArrayMethodError(
+            f"Cannot call abstract method {name}\nKey arrays have no {name}: "
+            "random.key_data(keys) is their uint32 data."
+        )
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+# The methods of JAX's `jax.Array` that its key arrays leave abstract: concrete keys raise
+# `Cannot call abstract method sum` (traced keys reach jnp's dtype errors instead)
+for _name in [
+    "all",
+    "any",
+    "argmax",
+    "argmin",
+    "argpartition",
+    "argsort",
+    "astype",
+    "byteswap",
+    "choose",
+    "clip",
+    "compress",
+    "conj",
+    "conjugate",
+    "cumprod",
+    "cumsum",
+    "diagonal",
+    "dot",
+    "item",
+    "max",
+    "mean",
+    "min",
+    "nonzero",
+    "prod",
+    "ptp",
+    "repeat",
+    "round",
+    "searchsorted",
+    "sort",
+    "std",
+    "sum",
+    "to_device",
+    "trace",
+    "var",
+    "view",
+]:
+    setattr(PRNGKeyArray, _name, _abstract_method(_name))
+for _name in ("flat", "mT", "real", "imag"):
+    setattr(PRNGKeyArray, _name, property(_abstract_method(_name)))

@@ -546,7 +546,13 @@ class Jitted:
     def _add_guard(self, fast_key: tuple, hit: tuple, leaves: list) -> None:
         """Tries once per fast-cache key to make a guard for it (see `_make_guard`), when every
         leaf is an array (a Python scalar leaf may be an Array in later calls with this key)."""
-        if not all(type(x) is Array or type(x) is np.ndarray for x in leaves):
+        if not all(
+            type(x) is Array
+            or type(x) is np.ndarray
+            or type(x) is PRNGKeyArray
+            and type(x._base) is Array
+            for x in leaves
+        ):
             return
         self._guarded.add(fast_key)
         guard = call_path.make_guard(fast_key[0], fast_key[1], leaves, hit[2])

@@ -52,15 +52,20 @@ def loop_of(kernel: Jaxpr) -> Eqn | None:
     """The `while` equation of `kernel` if the kernel is that loop with the views and scalars
     it reads, and the loop's cond and body hold at least `MIN_EQNS` equations; else None."""
     loops = [e for e in kernel.eqns if e.prim.name == "while"]
-    if len(loops) != 1 or any(
-        e is not loops[0] and fusion.classify(e) not in _LIGHT for e in kernel.eqns
-    ):
+    if len(loops) != 1 or any(e is not loops[0] and not _light(e) for e in kernel.eqns):
         return None
     (loop,) = loops
     params = loop.params
     if size(params["cond_jaxpr"].eqns) + size(params["body_jaxpr"].eqns) < MIN_EQNS:
         return None
     return loop
+
+
+def _light(eqn: Eqn) -> bool:
+    """Whether `eqn` is a view or a scalar. A small program's one kernel is its jaxpr before
+    `simplify` (`program.split`), where a primitive numbax composes (the `scatter` of
+    `x.at[i].apply`) has no lowering rule yet: not light."""
+    return fusion.lowering_rule(eqn.prim) is not None and fusion.classify(eqn) in _LIGHT
 
 
 def kernel(kj: Jaxpr, compile_jaxpr: Callable[[Jaxpr, str], Callable], name: str) -> Callable:

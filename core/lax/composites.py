@@ -40,8 +40,8 @@ from core.primitive import Primitive
 from core.prims import elementwise as ew
 from core.prims import gather as gt
 from core.prims import indexing as ix
+from core.prims import prng, shapes, sorting
 from core.prims import reductions as red
-from core.prims import shapes, sorting
 from core.prims.control_flow import scan
 from core.prims.conv import conv_dimension_numbers, conv_general_dilated
 from core.prims.indexing import concatenate, slice_in_dim
@@ -162,8 +162,15 @@ def full_like(
     x: Any, fill_value: Any, dtype: Any = None, shape: Any = None, sharding: Any = None
 ) -> Any:
     """`lax.full_like`: an array like `x` (its shape and dtype unless given) filled with
-    `fill_value`, placed by `sharding` (a `Sharding` or device) unless it is None."""
-    return placed_by(ew.full_like(x, fill_value, dtype, shape), sharding, None, "full_like")
+    `fill_value`, placed by `sharding` (a `Sharding` or device) unless it is None; keys like
+    key arrays (`prng.full_keys`)."""
+    aval = get_aval(x)
+    dt = aval.dtype if dtype is None else dtype
+    if type(dt) is dtypes.KeyDType:
+        out = prng.full_keys(aval.shape if shape is None else tuple(shape), fill_value, dt)
+    else:
+        out = ew.full_like(x, fill_value, dtype, shape)
+    return placed_by(out, sharding, None, "full_like")
 
 
 def _full(shape: Sequence[int] | int, fill_value: Any, dtype: Any) -> Any:
@@ -180,8 +187,11 @@ def _full(shape: Sequence[int] | int, fill_value: Any, dtype: Any) -> Any:
             if not hasattr(fill_value, "aval")
             else (get_aval(fill_value).dtype, get_aval(fill_value).weak_type)
         )
-        return shapes.full(shape, fill_value, dt, weak)
-    return shapes.full(shape, fill_value, dtype)
+    else:
+        dt, weak = dtype, False
+    if type(dt) is dtypes.KeyDType:
+        return prng.full_keys(shape, fill_value, dt)
+    return shapes.full(shape, fill_value, dt, weak)
 
 
 def zeros_like_array(x: Any) -> Any:

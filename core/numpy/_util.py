@@ -20,6 +20,7 @@ from core.errors import (
     RankPromotionError,
     RankPromotionWarning,
     ShapeError,
+    TypePromotionError,
 )
 from core.prims import elementwise as ew
 from core.prims import indexing as ix
@@ -188,6 +189,8 @@ def promote_dtypes(*args: Any) -> list[Any]:
 
 def promote_dtypes_inexact(*args: Any) -> list[Any]:
     dt, weak = dtypes.result_type_and_weak(*args)
+    if type(dt) is dtypes.KeyDType:  # keys have no inexact dtype (JAX asks numpy for one)
+        _raise_for_keys("", args)
     if dtypes.kind(dt) not in "fc":
         dt = dtypes.default_float()
     return [sh.convert_element_type(ensure_array(a), dt, weak) for a in args]
@@ -287,7 +290,7 @@ def promote_args(
     check_arraylike(name, *args)
     try:
         promoted = promote_dtypes(*args)
-    except KeyError:  # not in the lattice: a key array's dtype?
+    except TypePromotionError:  # a key array's dtype meeting another?
         _raise_for_keys(name, args)
         raise
     return promote_shapes(name if rank_name is None else rank_name, promoted, lax_shapes)
@@ -335,7 +338,7 @@ def promote_args_inexact(
     rank_name = name if rank_name is None else rank_name
     try:
         promoted = promote_dtypes_inexact(*args)
-    except KeyError:  # not in the lattice: a key array's dtype?
+    except TypePromotionError:  # a key array's dtype meeting another?
         _raise_for_keys(name, args)
         raise
     return promote_shapes(rank_name, promoted, lax_shapes)

@@ -114,6 +114,7 @@ def install() -> None:
         cls.__abs__ = lambda self: ufuncs.abs(self)
         cls.__invert__ = lambda self: ufuncs.invert(self)
     PRNGKeyArray.traced_getitem = _getitem
+    PRNGKeyArray.at = property(_at)
     ArrayBase.__getitem__ = _getitem
     ArrayBase.at = property(_at)
     ArrayBase.T = property(lambda self: shapes.transpose(self))
@@ -124,7 +125,7 @@ def install() -> None:
     ArrayBase.ravel = lambda self, order="C": shapes.ravel(self, order)
     ArrayBase.flatten = ArrayBase.ravel
     ArrayBase.squeeze = lambda self, axis=None: shapes.squeeze(self, axis)
-    ArrayBase.swapaxes = lambda self, a, b: shapes.swapaxes(self, a, b)
+    ArrayBase.swapaxes = PRNGKeyArray.swapaxes = lambda self, a, b: shapes.swapaxes(self, a, b)
     ArrayBase.sum = reductions.sum
     ArrayBase.prod = reductions.prod
     ArrayBase.max = reductions.max
@@ -152,7 +153,7 @@ def _install_more() -> None:
     ArrayBase.nonzero = lambda self, *, size=None, fill_value=None: nonzero.nonzero(
         self, size=size, fill_value=fill_value
     )
-    ArrayBase.take = lookup.take
+    ArrayBase.take = PRNGKeyArray.take = lookup.take
     ArrayBase.searchsorted = lambda self, v, side="left", sorter=None: lookup.searchsorted(
         self, v, side, sorter
     )

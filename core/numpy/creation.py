@@ -26,6 +26,7 @@ from core.numpy.ufuncs import add, clip, floor_divide, multiply, power, remainde
 from core.numpy.where import where
 from core.prims import elementwise as ew
 from core.prims import indexing as ix
+from core.prims import prng
 from core.prims import shapes as sh
 from core.prng_key import PRNGKeyArray
 from core.trace import Tracer, current_trace, eval_trace, get_aval
@@ -71,7 +72,7 @@ def _array(object: Any, dtype: Any, copy: bool, ndmin: int) -> Any:
         if out is object and copy:
             out = _own_buffer(object)
     elif isinstance(object, PRNGKeyArray):  # keys stay keys (their dtype converts to none)
-        if dt is not None:
+        if dt is not None and dt != object.dtype:
             raise ValueError(f"Cannot convert_element_type from {object.dtype} to {dt}")
         out = object.copy() if copy else object
     elif isinstance(object, (list, tuple)) and _has_array(object):
@@ -125,7 +126,8 @@ def _has_python_int(x: Any) -> bool:
 
 def _has_array(x: Any) -> bool:
     return any(
-        isinstance(e, (Array, Tracer)) or (isinstance(e, (list, tuple)) and _has_array(e))
+        isinstance(e, (Array, Tracer, PRNGKeyArray))
+        or (isinstance(e, (list, tuple)) and _has_array(e))
         for e in x
     )
 
@@ -183,7 +185,7 @@ def zeros(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: An
     Returns:
       The array.
     """
-    out = sh.full(canonical_shape(shape), 0, np_dtype(dtype, "zeros") or dtypes.default_float())
+    out = _filled(canonical_shape(shape), 0, np_dtype(dtype, "zeros") or dtypes.default_float())
     return _placed(out, out_sharding, "jnp.zeros", device)
 
 
@@ -199,7 +201,7 @@ def ones(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: Any
     Returns:
       The array.
     """
-    out = sh.full(canonical_shape(shape), 1, np_dtype(dtype, "ones") or dtypes.default_float())
+    out = _filled(canonical_shape(shape), 1, np_dtype(dtype, "ones") or dtypes.default_float())
     return _placed(out, out_sharding, "jnp.ones", device)
 
 
@@ -215,7 +217,7 @@ def empty(shape: Any, dtype: Any = None, *, device: Any = None, out_sharding: An
     Returns:
       The array.
     """
-    out = sh.full(canonical_shape(shape), 0, np_dtype(dtype, "empty") or dtypes.default_float())
+    out = _filled(canonical_shape(shape), 0, np_dtype(dtype, "empty") or dtypes.default_float())
     return _placed(out, out_sharding, "jnp.empty", device)
 
 
@@ -251,14 +253,15 @@ def _full(shape: Any, fill_value: Any, dtype: Any) -> Any:
             else (dtypes.canonicalize_dtype(np.asarray(fill_value).dtype), False)
         )
     else:
-        dt, weak = dtypes.check_user_dtype(dtype, "full"), False
-    if isinstance(fill_value, Tracer) or np.ndim(fill_value):
+        dt, weak = np_dtype(dtype, "full"), False
+    keys = type(dt) is dtypes.KeyDType  # a key or a number fills keys (`full_keys`)
+    if not keys and (isinstance(fill_value, Tracer) or np.ndim(fill_value)):
         fv = ensure_array(fill_value)
         if get_aval(fv).ndim:
             return broadcast_to(sh.convert_element_type(fv, dt), canonical_shape(shape))
     # A Python int outside int32 wraps, as JAX's lax.full converts it (jnp.full((2,), 2**33)
     # is [0, 0]); asarray would raise OverflowError.
-    return sh.full(canonical_shape(shape), fill_value, dt, weak)
+    return _filled(canonical_shape(shape), fill_value, dt, weak)
 
 
 def _like(a: Any, dtype: Any, shape: Any, name: str) -> tuple[tuple[int, ...], np.dtype, bool]:
@@ -266,7 +269,14 @@ def _like(a: Any, dtype: Any, shape: Any, name: str) -> tuple[tuple[int, ...], n
     shp = aval.shape if shape is None else canonical_shape(shape)
     if dtype is None:
         return shp, aval.dtype, aval.weak_type
-    return shp, dtypes.check_user_dtype(dtype, name), False
+    return shp, np_dtype(dtype, name), False
+
+
+def _filled(shape: tuple[int, ...], value: Any, dt: Any, weak: bool = False) -> Any:
+    """`lax.full`: an array of `shape` filled with `value`, or keys if `dt` is a key dtype."""
+    if type(dt) is dtypes.KeyDType:
+        return prng.full_keys(shape, value, dt)
+    return sh.full(shape, value, dt, weak)
 
 
 def zeros_like(
@@ -291,7 +301,7 @@ def zeros_like(
     """
     check_arraylike("zeros_like", a)
     shp, dt, weak = _like(a, dtype, shape, "zeros_like")
-    return _placed(sh.full(shp, 0, dt, weak), out_sharding, "jnp.zeros_like", device)
+    return _placed(_filled(shp, 0, dt, weak), out_sharding, "jnp.zeros_like", device)
 
 
 def ones_like(
@@ -312,7 +322,7 @@ def ones_like(
     """
     check_arraylike("ones_like", a)
     shp, dt, weak = _like(a, dtype, shape, "ones_like")
-    return _placed(sh.full(shp, 1, dt, weak), out_sharding, "jnp.ones_like", device)
+    return _placed(_filled(shp, 1, dt, weak), out_sharding, "jnp.ones_like", device)
 
 
 def empty_like(prototype: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Any:
@@ -349,10 +359,13 @@ def full_like(
     """
     check_arraylike("full_like", a, fill_value)
     shp, dt, weak = _like(a, dtype, shape, "full_like")
-    if np.ndim(fill_value) or (isinstance(fill_value, Tracer) and get_aval(fill_value).ndim):
+    keys = type(dt) is dtypes.KeyDType  # a key or a number fills keys (`full_keys`)
+    if not keys and (
+        np.ndim(fill_value) or (isinstance(fill_value, Tracer) and get_aval(fill_value).ndim)
+    ):
         out = broadcast_to(sh.convert_element_type(ensure_array(fill_value), dt), shp)
     else:
-        out = sh.full(shp, fill_value, dt, weak and dtypes.is_weakly_typed(fill_value))
+        out = _filled(shp, fill_value, dt, weak and dtypes.is_weakly_typed(fill_value))
     return _placed(out, out_sharding, "jnp.full_like", device)
 
 

@@ -35,13 +35,20 @@ from core.array import Array
 from core.errors import (
     ConcretizationTypeError,
     DTypeError,
+    KeyArithmeticError,
     NonConcreteBooleanIndexError,
     SliceWithArrayIndexError,
 )
 from core.lax import fori_loop
 from core.named_sharding import takes_out_sharding
 from core.numpy import ufuncs
-from core.numpy._util import broadcast_to, check_arraylike, ensure_array, promote_dtypes
+from core.numpy._util import (
+    broadcast_to,
+    check_arraylike,
+    check_no_keys,
+    ensure_array,
+    promote_dtypes,
+)
 from core.numpy.creation import ones_like, zeros_like
 from core.numpy.lookup import PROMISE_IN_BOUNDS, take, wrap_negative
 from core.numpy.nonzero import compact, nonzero
@@ -567,9 +574,14 @@ def _scatter_update(
         sizes = iter(aval.shape)
         entries = [e if p in new_axes else _unwrapped(e, next(sizes), mode == "clip")
                    for p, e in enumerate(entries)]  # fmt: skip
-    # As JAX: the scatter runs in the promoted dtype of the array and the values, and its
-    # result is converted back (int x.at[i].multiply(2.7) scales by 2.7, then truncates).
-    x, values = promote_dtypes(x, ensure_array(values))
+    keys = type(aval.dtype) is dtypes.KeyDType
+    if keys:  # keys take keys, and are only set
+        _check_key_updates(aval.dtype, values)
+        gp.check_scatter_kind(kind, aval.dtype)
+    else:
+        # As JAX: the scatter runs in the promoted dtype of the array and the values, and its
+        # result is converted back (int x.at[i].multiply(2.7) scales by 2.7, then truncates).
+        x, values = promote_dtypes(x, ensure_array(values))
     if get_aval(x).dtype == np.bool_ and kind in ("add", "mul", "sub"):  # lax's dtype check
         raise DTypeError(
             f"{kind} does not accept dtype bool at position 0. Accepted dtypes at position 0 are "
@@ -579,7 +591,7 @@ def _scatter_update(
         values, kind = ew.neg(values), "add"
     ix_ = _to_gather(aval.shape, entries, new_axes, wrap)
     if 0 in ix_.slice_shape:
-        return sh.convert_element_type(x, aval.dtype, aval.weak_type)
+        return x if keys else sh.convert_element_type(x, aval.dtype, aval.weak_type)
     y = broadcast_to(values, ix_.slice_shape)
     if ix_.newaxis_dims:
         y = sh.squeeze(y, ix_.newaxis_dims)
@@ -602,7 +614,16 @@ def _scatter_update(
             unique_indices=ix_.plain or hints[1],
             mode=mode,
         )
-    return sh.convert_element_type(out, aval.dtype, aval.weak_type)
+    return out if keys else sh.convert_element_type(out, aval.dtype, aval.weak_type)
+
+
+def _check_key_updates(dtype: dtypes.KeyDType, values: Any) -> None:
+    """JAX's errors for updates of keys that are not keys of their dtype (its cast check asks
+    numpy for the key dtype): a Python scalar, or an array of another dtype."""
+    if type(values) in (bool, int, float, complex):
+        raise KeyArithmeticError(f"Cannot interpret '{dtype}' as a data type")
+    if dtypes.dtype_and_weak(values)[0] != dtype:
+        raise KeyArithmeticError(f"Cannot determine dtype of {dtype}")
 
 
 _COMBINE = {"add": ew.add, "mul": ew.mul, "min": ew.min, "max": ew.max}
@@ -796,6 +817,7 @@ def unique(
         keep = ew.lt(sh.iota(_index_dtype(), size), sh.broadcast_in_dim(k, (size,), ()))
         fill = sh.convert_element_type(ensure_array(fill), get_aval(out).dtype)
         return ew.select_n(keep, sh.broadcast_in_dim(fill, (size,), ()), out)
+    check_no_keys("unique", ar)  # (traced keys: the sort's error, as JAX's)
     res = np.unique(
         np.asarray(ar),
         return_index=return_index,

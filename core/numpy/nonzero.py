@@ -14,7 +14,7 @@ import numpy as np
 from core import dtypes
 from core.array import Array
 from core.errors import ConcretizationTypeError
-from core.numpy._util import check_arraylike, ensure_array
+from core.numpy._util import check_arraylike, check_no_keys, ensure_array
 from core.prims import elementwise as ew
 from core.prims import gather as gp
 from core.prims import shapes as sh
@@ -38,6 +38,7 @@ def nonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> tuple
 
     A traced `a` needs a static `size=` (results are padded with `fill_value`, default 0)."""
     check_arraylike("nonzero", a)
+    check_no_keys("not_equal", a, 0)  # JAX's: `a != 0` refuses keys
     a = ensure_array(a)
     aval = get_aval(a)
     if aval.ndim == 0:

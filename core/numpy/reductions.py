@@ -20,6 +20,7 @@ from core.numpy._util import (
     astype,
     broadcast_to,
     check_arraylike,
+    check_no_keys,
     ensure_array,
     np_dtype,
     promote_dtypes_inexact,
@@ -89,6 +90,7 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False):
         if out is not None:
             raise NotImplementedError(f"The 'out' argument to jnp.{name} is not supported.")
         check_arraylike(name, a)
+        check_no_keys(name, a)
         a = ensure_array(a)
         aval = get_aval(a)
         axes = reduction_axes(axis, aval.ndim)
@@ -196,6 +198,7 @@ def _inexact_operand(
 ) -> tuple[Any, tuple[int, ...], tuple, Any]:
     """`a` cast to `dtype` (default: its own if inexact, else the default float), its shape,
     the normalized reduction axes and the dtype (`name`: the jnp function's, for warnings)."""
+    check_no_keys(name, a)
     a = ensure_array(a)
     aval = get_aval(a)
     dt = np_dtype(dtype, name) or (

@@ -34,7 +34,7 @@ import numpy as np
 from core import dtypes
 from core.ad_util import Zero, instantiate
 from core.avals import ShapedArray
-from core.errors import DTypeError, ShapeError
+from core.errors import DTypeError, KeyArithmeticError, ShapeError
 from core.interpreters.transpose import is_undefined
 from core.ir import Eqn, Jaxpr, Var
 from core.primitive import Primitive
@@ -350,11 +350,19 @@ def _scatter_composition(kind: str):
     return points
 
 
+def check_scatter_kind(kind: str, dtype: Any) -> None:
+    """JAX's error for a combining scatter (add, mul, min, max) of keys: it asks numpy for the
+    identity element of their dtype. Keys are only set."""
+    if kind != "set" and type(dtype) is dtypes.KeyDType:
+        raise KeyArithmeticError(f"Cannot interpret '{dtype}' as a data type")
+
+
 def _bind_scatter(kind: str, x, idx, upd, dimension_numbers, **params) -> Any:
     params.setdefault("indices_are_sorted", False)
     params.setdefault("unique_indices", False)
     params.setdefault("mode", _FILL)
     dt = get_aval(x).dtype
+    check_scatter_kind(kind, dt)
     return scatter_prims[kind].bind(
         x,
         idx,

@@ -57,8 +57,9 @@ def _split_index(x: np.ndarray, idx: np.ndarray, axes: tuple[int, ...]):
 
 
 def default_fill_value(dtype: np.dtype) -> Any:
-    """JAX's fill for out-of-bounds gathers: NaN, the minimum signed / maximum unsigned int."""
-    dtype = np.dtype(dtype)
+    """JAX's fill for out-of-bounds gathers: NaN, the minimum signed / maximum unsigned int
+    (keys: their uint32 data's, so a missing key has data 0xFFFFFFFF in every word)."""
+    dtype = dtypes.uint32 if type(dtype) is dtypes.KeyDType else np.dtype(dtype)
     if dtypes.kind(dtype) in "fc":
         return np.nan
     if dtype.kind == "i":

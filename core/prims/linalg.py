@@ -23,6 +23,7 @@ from core.errors import ShapeError, TypePromotionError
 from core.interpreters import batching
 from core.interpreters.transpose import is_undefined
 from core.primitive import ANY, Primitive, jax_params
+from core.prims.elementwise import reject_dtype
 from core.prims.options import canonicalize_precision
 from core.prims.shapes import convert_element_type, transpose
 from core.sharding_exemptions import unchecked
@@ -87,6 +88,8 @@ def _dot_abstract_eval(x, y, *, dimension_numbers, preferred_element_type):
         )
     if x.dtype != y.dtype:
         raise TypeError(f"dot_general requires equal dtypes, got {x.dtype} and {y.dtype}")
+    if type(x.dtype) is dtypes.KeyDType:  # keys have no products (JAX fails an assertion)
+        reject_dtype("dot_general", x.dtype, "iufcb", 0)
     shape = [x.shape[d] for d in xb]
     shape += [x.shape[d] for d in _free(x.ndim, xc, xb)]
     shape += [y.shape[d] for d in _free(y.ndim, yc, yb)]

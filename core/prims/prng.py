@@ -14,15 +14,16 @@ JAX lowers its key primitives. So:
 - `vmap` has batching rules (keys batch along their leading axes, as in JAX), `jvp` gives keys
   and bits zero tangents (keys are not differentiable, as in JAX), and none is linear.
 
-The shape primitives that JAX's random functions apply to keys (`slice`, `squeeze`, `reshape`,
-`broadcast_in_dim`, `transpose`, `concatenate`, `stack`, `unstack`, `select_n`, `copy`,
-`dynamic_slice`, `dynamic_update_slice`, `gather`) and `eq`/`ne` have
-physical rules here too: the data's word axis stays last. A higher-order primitive with key
+The shape primitives that JAX applies to keys (`slice`, `squeeze`, `reshape`,
+`broadcast_in_dim`, `transpose`, `concatenate`, `stack`, `unstack`, `split`, `tile`, `rev`,
+`select_n`, `copy`, `dynamic_slice`, `dynamic_update_slice`, `gather`, `scatter`) and `eq`/`ne`
+have physical rules here too: the data's word axis stays last (a gather's out-of-bounds keys
+have data 0xFFFFFFFF, as JAX's). `full_keys` is JAX's `full` of a key dtype (`zeros_like`). A higher-order primitive with key
 operands or results (`jit_call`, `scan`, `while`, `cond`, `remat2`, ...) is bound again with
 its jaxprs made physical (`physicalize`, memoized per jaxpr), so a user's `scan` carrying keys
-or `cond` returning them runs (and compiles) on the data. Partial: other primitives (`scatter`,
-`rev`, the reductions) raise `KeyPhysicalRuleError`; `.at[]` updates of key arrays, which JAX
-stages as a scatter on keys, fail in `core.numpy`'s indexing before.
+or `cond` returning them runs (and compiles) on the data. Other primitives raise JAX's dtype
+errors in their abstract evaluation (sorts, reductions, `dot_general`, a combining scatter)
+or, with none (`pad`, on which JAX's compiler fails), `KeyPhysicalRuleError`.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from core.prims import elementwise as ew
 from core.prims import gather
 from core.prims import indexing as ix
 from core.prims import reductions as red
+from core.prims import rev as rv
 from core.prims import shapes as sh
 from core.prims.random_bits import threefry2x32
 from core.prims.rng_bit_generator import rng_bit_generator
@@ -447,6 +449,18 @@ def _gather_physical(avals, data, idx, *, dimension_numbers, slice_sizes, **para
     )
 
 
+def _scatter_physical(avals, data, idx, upd, *, dimension_numbers, **params):
+    # the words: an update window axis of full size, the updates' last
+    rank, w = avals[2].ndim, _words_of(avals[0])
+    windows = (*dimension_numbers.update_window_dims, *range(rank, rank + len(w)))
+    dn = dimension_numbers._replace(update_window_dims=windows)
+    return gather.scatter_p.bind(data, idx, upd, dimension_numbers=dn, **params)
+
+
+def _tile_physical(avals, data, *, reps):
+    return ix.tile_p.bind(data, reps=(*reps, *(1,) * len(_words_of(avals[0]))))
+
+
 def _compare_physical(prim: Primitive, reduce: Primitive) -> Callable:
     """`eq`/`ne` of keys: of their data, reduced over the word axes (all words equal)."""
 
@@ -477,6 +491,10 @@ _PHYSICAL: dict[str, Callable] = {
     "dynamic_slice": _dynamic_slice_physical,
     "dynamic_update_slice": _dynamic_update_slice_physical,
     "gather": _gather_physical,
+    "scatter": _scatter_physical,
+    "rev": lambda avals, d, *, dimensions: rv.rev_p.bind(d, dimensions=dimensions),
+    "split": lambda avals, d, *, sizes, axis: ix.split_p.bind(d, sizes=sizes, axis=axis),
+    "tile": _tile_physical,
     "eq": _compare_physical(ew.eq_p, red.reduce_and_p),
     "ne": _compare_physical(ew.ne_p, red.reduce_or_p),
 }
@@ -685,3 +703,18 @@ def random_fold_in(keys: Any, msgs: Any) -> Any:
 def random_clone(keys: Any) -> Any:
     """The same keys (`jax.random.clone`)."""
     return random_clone_p.bind(keys)
+
+
+def full_keys(shape: tuple[int, ...], fill_value: Any, dtype: dtypes.KeyDType) -> Any:
+    """JAX's `full` of a key dtype (`jnp.zeros_like(keys)`, `jnp.full(shape, key)`): keys of
+    `shape` over data broadcast from the key `fill_value`, or filled with the number
+    `fill_value` in every word (`zeros_like` gives keys of data 0)."""
+    impl = impl_of(dtype)
+    shape = (*shape, *impl.key_shape)
+    if is_key(get_aval(fill_value)):
+        data = random_unwrap(fill_value)
+        n = get_aval(data).ndim
+        data = sh.broadcast_in_dim(data, shape, tuple(range(len(shape) - n, len(shape))))
+    else:
+        data = sh.full(shape, fill_value, dtypes.uint32)
+    return random_wrap(data, impl)

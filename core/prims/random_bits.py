@@ -21,7 +21,7 @@ import numpy as np
 
 from core import dtypes
 from core.avals import ShapedArray
-from core.errors import DTypeError, ShapeError
+from core.errors import DTypeError, KeyDTypeConversionError, ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import defjvp_zero
 from core.primitive import Primitive
@@ -123,6 +123,8 @@ def bitcast_convert_type(operand: Any, new_dtype: Any) -> Any:
     """
     new_dtype = np.dtype(new_dtype)
     aval = get_aval(operand)
+    if type(aval.dtype) is dtypes.KeyDType:  # JAX's message; the data is `random.key_data`
+        raise KeyDTypeConversionError(f"unexpected input: dtype={aval.dtype}")
     if aval.dtype == new_dtype:
         return operand
     old, new = aval.dtype.itemsize, new_dtype.itemsize

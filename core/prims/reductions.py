@@ -13,7 +13,7 @@ import numpy as np
 from core import dtypes
 from core.ad_util import Zero, add_any
 from core.avals import ShapedArray
-from core.errors import AxisError, DTypeError, ShapeError
+from core.errors import AxisError, DTypeError, KeyOrderError, ShapeError
 from core.interpreters.jvp import defjvp_zero, deflinear
 from core.primitive import Primitive, jax_params
 from core.prims import elementwise as ew
@@ -174,6 +174,8 @@ def _argext(name: str, np_fn) -> Primitive:
     def check(x: Any, axes: tuple[int, ...]) -> None:
         if not 0 <= axes[0] < x.ndim:
             raise AxisError(f"Invalid axis {axes[0]} for operand shape {x.shape}")
+        if type(x.dtype) is dtypes.KeyDType:  # JAX's message names the max (min) it takes
+            raise KeyOrderError(f"Unsupported dtype for {name[3:]}: {x.dtype}")
         if x.dtype.kind == "c":  # complex numbers have no order (JAX's comparison raises)
             raise DTypeError(
                 f"{'gt' if name == 'argmax' else 'lt'} does not accept dtype {x.dtype} at "

@@ -342,6 +342,7 @@ jax_params(convert_element_type_p, sharding=None)
 def convert_element_type(operand: Any, new_dtype: Any, weak_type: bool = False) -> Any:
     """Casts `operand` to `new_dtype` (float to int truncates towards zero and saturates)."""
     new_dtype = dtypes.canonicalize_dtype(new_dtype)
+    keys = type(new_dtype) is dtypes.KeyDType  # only keys convert to keys (abstract eval)
     aval = get_aval(operand)
     host = isinstance(operand, (bool, int, float, complex, np.generic, np.ndarray))
     if not host and aval.dtype == new_dtype and aval.weak_type == weak_type:
@@ -352,7 +353,7 @@ def convert_element_type(operand: Any, new_dtype: Any, weak_type: bool = False) 
             np.exceptions.ComplexWarning,
             stacklevel=2,
         )
-    if host or isinstance(operand, Array):
+    if (host or isinstance(operand, Array)) and not keys:
         # Constant folding: a concrete input converts now, under any trace.
         val = _convert_impl(np.asarray(operand), new_dtype=new_dtype, weak_type=weak_type)
         out = Array(np.asarray(val), weak_type)

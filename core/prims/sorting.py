@@ -85,6 +85,9 @@ def _sort_abstract_eval(*operands, dimension, is_stable, num_keys):
             f"sort: dimension {dimension} / num_keys {num_keys} invalid for {len(operands)} "
             f"operands of shape {operands[0].shape}"
         )
+    for o in operands[:num_keys]:  # JAX's comparator (`lt_to`) orders numbers only
+        if type(o.dtype) is dtypes.KeyDType:
+            ew.reject_dtype("lt_to", o.dtype, "iufb", 0)
     return [ShapedArray(o.shape, o.dtype, o.weak_type) for o in operands]
 
 

@@ -7,7 +7,8 @@ arguments), `vmap`, `grad`, `scan`/`fori_loop`/`while_loop`/`cond`, pytrees and 
 `cases(jax)` builds them on a `jax`-like module (JAX or `core`), so both run the same code. Each
 case is `(fun, args)`: `fun` takes the keys and arrays `args` (built by the same module).
 `summary(jax, out)` is what is compared: per result leaf its kind (`key` with its dtype and
-data, or an array with its dtype), shape and values.
+data, or an array with its dtype), shape and values. `op_cases(jax)` is a second table: the
+array functions on key arrays, eagerly, under `vmap` and `jit`.
 """
 
 import numpy as np
@@ -86,6 +87,81 @@ def cases(jax):
     c["neg"] = (lambda kk: -kk, (k,))
     c["astype"] = (lambda kk: kk.astype(jnp.uint32), (k,))
     return c
+
+
+def op_cases(jax):
+    """Key arrays through the array functions that move, select or fill whole keys (shape
+    ops, `take`, `.at[]`, `*_like`, lax's slices and scatters) and those JAX refuses them:
+    name -> function of one key array, run on `split(key(0), 3)` eagerly (`out`), under `vmap`
+    over a (2, 3) batch (`vmap_out`) and, for `OP_JIT`, under `jit` (`jit_out`)."""
+    lax, jnp = jax.lax, jax.numpy
+    mask, idx = np.array([True, False, True]), np.array([2, 0])
+    dus = lax.ScatterDimensionNumbers(
+        update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,)
+    )
+    return {
+        "flip": jnp.flip,
+        "reverse_slice": lambda k: k[::-1],
+        "roll": lambda k: jnp.roll(k, 1),
+        "rot90": lambda k: jnp.rot90(k.reshape(3, 1)),
+        "tile": lambda k: jnp.tile(k, (2, 1)),
+        "repeat": lambda k: jnp.repeat(k, 2),
+        "split": lambda k: jnp.split(k, 3),
+        "array_split": lambda k: jnp.array_split(k, 2),
+        "insert": lambda k: jnp.insert(k, 1, k[0]),
+        "resize": lambda k: jnp.resize(k, (5,)),
+        "array_of_keys": lambda k: jnp.array([k, k]),
+        "triu": lambda k: jnp.triu(jnp.stack([k, k, k])),
+        "take": lambda k: jnp.take(k, idx),
+        "take_scalar": lambda k: jnp.take(k, 1),
+        "take_fill": lambda k: jnp.take(k, np.array([0, 5]), mode="fill"),
+        "take_clip": lambda k: jnp.take(k, np.array([0, 5]), mode="clip"),
+        "take_wrap": lambda k: jnp.take(k, np.array([0, 4]), mode="wrap"),
+        "take_method": lambda k: k.take(np.array([1])),
+        "take_along_axis": lambda k: jnp.take_along_axis(k, np.array([2, 1, 0]), axis=0),
+        "choose": lambda k: jnp.choose(np.array([0, 1, 0]), [k, k[::-1]]),
+        "at_get": lambda k: k.at[0].get(),
+        "at_get_fill": lambda k: k.at[5].get(mode="fill"),
+        "at_set": lambda k: k.at[0].set(k[2]),
+        "at_set_slice": lambda k: k.at[1:].set(k[0]),
+        "at_set_array": lambda k: k.at[idx].set(k[1]),
+        "at_set_repeated": lambda k: k.at[np.array([0, 0])].set(k[1:]),
+        "at_set_drop": lambda k: k.at[np.array([0, 9])].set(k[1:], mode="drop"),
+        "at_apply": lambda k: k.at[0].apply(lambda x: x),
+        "zeros_like": jnp.zeros_like,
+        "ones_like": jnp.ones_like,
+        "empty_like": jnp.empty_like,
+        "full_like_key": lambda k: jnp.full_like(k, k[0]),
+        "full_like_number": lambda k: jnp.full_like(k, 7),
+        "zeros_like_shape": lambda k: jnp.zeros_like(k, shape=(2,)),
+        "zeros_of_key_dtype": lambda k: jnp.zeros((2,), k.dtype),
+        "full_of_key": lambda k: jnp.full((2,), k[1]),
+        "lax_full_like": lambda k: lax.full_like(k, 0),
+        "dynamic_update_slice": lambda k: lax.dynamic_update_slice(k, k[:1], (2,)),
+        "scatter": lambda k: lax.scatter(k, np.array([[1]]), k[:1], dus),
+        "rev": lambda k: lax.rev(k, (0,)),
+        "where_keys": lambda k: jnp.where(mask, k, k[::-1]),
+        # misuses: JAX's errors
+        "at_add": lambda k: k.at[0].add(k[2]),
+        "at_divide": lambda k: k.at[0].divide(k[2]),
+        "at_set_int": lambda k: k.at[0].set(1),
+        "at_set_uint32": lambda k: k.at[0].set(np.uint32(1)),
+        "where_number": lambda k: jnp.where(mask, k, 0),
+        "sort": jnp.sort,
+        "argsort": jnp.argsort,
+        "argmax": jnp.argmax,
+        "sum": jnp.sum,
+        "max": jnp.max,
+        "mean": jnp.mean,
+        "nonzero": jnp.nonzero,
+        "bitcast": lambda k: lax.bitcast_convert_type(k, np.uint32),
+        "pad": lambda k: jnp.pad(k, 1),
+        "true_divide": lambda k: k / k,
+    }
+
+
+# the functions of `op_cases` run under `jit` too (one compile each)
+OP_JIT = ["flip", "tile", "split", "take_fill", "at_set", "at_apply", "zeros_like", "scatter"]
 
 
 # the cases run under the user's `jit` too (values equal the eager ones; each compiles once)

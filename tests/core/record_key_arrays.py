@@ -1,5 +1,6 @@
 """Records JAX's results, result types and `make_jaxpr` texts for the cases of
-`key_array_cases.py` into `jax_key_arrays.json`. Run with the reference venv from the worktree
+`key_array_cases.py` into `jax_key_arrays.json`, and the results of its `op_cases` (eager,
+`vmap`, `jit`) into `jax_key_array_ops.json`. Run with the reference venv from the worktree
 root: `/opt/ref/bin/python tests/core/record_key_arrays.py`."""
 
 import json
@@ -9,7 +10,7 @@ import sys
 import jax
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
-from key_array_cases import JIT, cases, error_row, summary  # noqa: E402
+from key_array_cases import JIT, OP_JIT, cases, error_row, op_cases, summary  # noqa: E402
 
 
 def _run(fun, args):
@@ -33,6 +34,15 @@ def main() -> None:
     out = pathlib.Path(__file__).parent / "jax_key_arrays.json"
     out.write_text(json.dumps(table, indent=1) + "\n")
     print(f"{len(table)} cases -> {out}")
+    ks, batch = jax.random.split(jax.random.key(0), 3), jax.random.split(jax.random.key(1), (2, 3))
+    ops = {}
+    for name, fun in op_cases(jax).items():
+        ops[name] = {"out": _run(fun, (ks,)), "vmap_out": _run(jax.vmap(fun), (batch,))}
+        if name in OP_JIT:
+            ops[name]["jit_out"] = _run(jax.jit(fun), (ks,))
+    out = pathlib.Path(__file__).parent / "jax_key_array_ops.json"
+    out.write_text(json.dumps(ops, indent=1) + "\n")
+    print(f"{len(ops)} cases -> {out}")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Typed key arrays (`core/prng_key.py`) against JAX 0.10.2's `jax.random.key` behaviour
 (values and printing recorded with the reference venv; the table of keys crossing
-transformations, `key_array_cases.py`, by `record_key_arrays.py` into `jax_key_arrays.json`)."""
+transformations, `key_array_cases.py`, by `record_key_arrays.py` into `jax_key_arrays.json`;
+its table of array functions on keys into `jax_key_array_ops.json`)."""
 
 import json
 import pathlib
@@ -15,10 +16,12 @@ import nn
 from core import dtypes, lax, random, tree_util
 from core.errors import KeyArrayConversionError, PRNGKeyError
 from core.jit.api import StaticArgumentError
-from tests.core.key_array_cases import JIT, cases, error_row, summary
+from tests.core.key_array_cases import JIT, OP_JIT, cases, error_row, op_cases, summary
 
 RECORDED = json.loads(pathlib.Path(__file__).with_name("jax_key_arrays.json").read_text())
 CASES = cases(core)
+RECORDED_OPS = json.loads(pathlib.Path(__file__).with_name("jax_key_array_ops.json").read_text())
+OPS = op_cases(core)
 
 SPLIT3 = [[1797259609, 2579123966], [928981903, 3453687069], [4146024105, 2718843009]]
 
@@ -244,3 +247,51 @@ def test_donated_keys_are_deleted():
         warnings.simplefilter("ignore")
         out = core.jit(lambda kk: random.split(kk)[0], donate_argnums=0)(k)
     assert k.is_deleted() and _data(out) == [3716834203, 3481239269]  # JAX's
+
+
+def test_key_op_table_is_recorded():
+    assert set(OPS) == set(RECORDED_OPS)
+
+
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_array_functions_take_keys_as_jax(name):
+    # values (keys as their data), dtypes and shapes, or JAX's error class and first line
+    keys = random.split(random.key(0), 3)
+    assert _outcome(OPS[name], (keys,)) == RECORDED_OPS[name]["out"]
+
+
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_array_functions_take_batched_keys_as_jax(name):
+    batch = random.split(random.key(1), (2, 3))
+    assert _outcome(core.vmap(OPS[name]), (batch,)) == RECORDED_OPS[name]["vmap_out"]
+
+
+@pytest.mark.parametrize("name", OP_JIT)
+def test_array_functions_take_keys_under_jit_as_jax(name):
+    keys = random.split(random.key(0), 3)
+    assert _outcome(core.jit(OPS[name]), (keys,)) == RECORDED_OPS[name]["jit_out"]
+
+
+@pytest.mark.parametrize(
+    "method", ["sum", "max", "argmax", "sort", "diagonal", "item", "astype", "mT"]
+)
+def test_concrete_keys_leave_jax_array_methods_abstract(method):
+    keys = random.split(random.key(0), 3)
+    with pytest.raises(NotImplementedError, match=f"^Cannot call abstract method {method}\n"):
+        attr = getattr(keys, method)  # a property raises here
+        attr()
+
+
+def test_jit_calls_with_key_arguments_take_the_guard():
+    # the generated guard checks a key leaf (its impl and its data's interned aval), so the
+    # second call of a signature neither flattens nor traces
+    f = core.jit(lambda k, x: random.normal(k, (2,)) + x)
+    k, x = random.key(3), jnp.ones(2)
+    first = f(k, x)
+    assert len(f._guards) == 1
+    guard = f._guards[0][0]
+    assert guard((k, x)) is not None and guard((random.key(4), x)) is not None
+    assert guard((random.key(4, impl="rbg"), x)) is None  # another key dtype: no match
+    assert guard((random.PRNGKey(4), x)) is None  # raw uint32 keys: another signature
+    np.testing.assert_array_equal(f(k, x), first)
+    assert f._cache_size() == 1
