@@ -280,18 +280,3 @@ def test_concrete_keys_leave_jax_array_methods_abstract(method):
     with pytest.raises(NotImplementedError, match=f"^Cannot call abstract method {method}\n"):
         attr = getattr(keys, method)  # a property raises here
         attr()
-
-
-def test_jit_calls_with_key_arguments_take_the_guard():
-    # the generated guard checks a key leaf (its impl and its data's interned aval), so the
-    # second call of a signature neither flattens nor traces
-    f = core.jit(lambda k, x: random.normal(k, (2,)) + x)
-    k, x = random.key(3), jnp.ones(2)
-    first = f(k, x)
-    assert len(f._guards) == 1
-    guard = f._guards[0][0]
-    assert guard((k, x)) is not None and guard((random.key(4), x)) is not None
-    assert guard((random.key(4, impl="rbg"), x)) is None  # another key dtype: no match
-    assert guard((random.PRNGKey(4), x)) is None  # raw uint32 keys: another signature
-    np.testing.assert_array_equal(f(k, x), first)
-    assert f._cache_size() == 1
