@@ -40,8 +40,9 @@ jax.scipy.signal's, their jvp/vjp/vmap, reduce_window with standard and custom c
 the cumulative reductions, lax.sort/jnp.sort/argsort with NaNs and -0.0, top_k, argmax/argmin,
 searchsorted and Flax's pooling, and the errors of bad shapes, dimension numbers and groups;
 `conv_windows_x64` their 64-bit dtypes, `conv_windows_jit` some of them compiled; `CA(shape, dtype)` makes their small deterministic
-operands). The script never imports JAX in
-numbax's process.
+operands) and typed key arrays (`key_arrays`: the jnp/lax functions that move, select or fill
+whole elements, `.at[]`, `*_like` and the arithmetic JAX refuses, on `random.key` arrays
+eagerly, under `jit` and under `vmap`). The script never imports JAX in numbax's process.
 """
 
 # ruff: noqa: E501
