@@ -204,6 +204,16 @@ class IntegerLogSumExpError(NumbaxError, OverflowError):
     """
 
 
+class ArgumentOverflowError(NumbaxError, OverflowError):
+    """A Python int argument of a jitted library function does not fit its dtype (JAX raises
+    OverflowError parsing the argument of its jitted `randint`).
+
+    Failing code: ``random.randint(key, (3,), 0, 2**32, dtype=jnp.uint32)`` (a Python int
+    bound is int32). Fix: a bound in the int32 range, or the bound as an array of the dtype,
+    ``jnp.uint32(2**32 - 1)``.
+    """
+
+
 class ReduceWindowTreeError(NumbaxError, ValueError, TypeError):
     """``lax.reduce_window`` whose init values, or whose computation's result, are not pytrees
     of the operands' structure (JAX raises ValueError).

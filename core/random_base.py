@@ -41,6 +41,7 @@ from core import dtypes
 from core.array import Array
 from core.config import config
 from core.errors import (
+    ArgumentOverflowError,
     BatchedKeyError,
     PRNGKeyError,
     RandomArgumentError,
@@ -525,8 +526,15 @@ def uniform(
 def _uniform(key: Any, shape: tuple[int, ...], dtype: np.dtype, minval: Any, maxval: Any) -> Any:
     """Uniform floats from a key (or checked key data), as JAX's `_uniform` (a nested
     `jit[name=_uniform]` when staged)."""
-    for bound in (minval, maxval):
-        _check_param_shape("uniform", shape, get_aval(ensure_array(bound)).shape)
+    span = broadcast_shapes(*(get_aval(ensure_array(b)).shape for b in (minval, maxval)))
+    try:
+        broadcast_shapes(shape, span)
+    except ShapeError:  # JAX checks no shapes here: its `floats * (maxval - minval)` raises
+        raise ShapeError(
+            f"mul got incompatible shapes for broadcasting: {shape}, {span}.\n"
+            "minval and maxval must broadcast to the sample shape."
+        ) from None
+    _check_param_shape("uniform", shape, span)
     return _uniform_jit(_as_keys(key), minval, maxval, shape=shape, dtype=dtype)
 
 
@@ -567,6 +575,19 @@ def _check_param_shape(name: str, shape: tuple[int, ...], *pshapes: tuple[int, .
             f"result of broadcasting the shapes must equal the shape argument, but got result "
             f"{full} for shape argument {shape}."
         )
+
+
+def _int_bound(name: str, bound: Any) -> Any:
+    """A `randint` bound as an array; a Python int out of its default dtype's range raises
+    JAX's OverflowError (its jitted `randint` parsing the argument)."""
+    try:
+        return ensure_array(bound)
+    except OverflowError:
+        raise ArgumentOverflowError(
+            "An overflow was encountered while parsing an argument to a jitted computation, "
+            f"whose argument path is {name}. Got {type(bound)} with value {bound}\n"
+            "Give the bound as an array of the sample dtype (jnp.uint32(...)) or in int32 range."
+        ) from None
 
 
 @takes_out_sharding
@@ -906,13 +927,8 @@ def randint(key: Any, shape: Sequence[int], minval: Any, maxval: Any, dtype: Any
             "then convert them (.astype(...))."
         )
     shape = _shape(shape)
-    minval, maxval = ensure_array(minval), ensure_array(maxval)
-    for bound in (minval, maxval):
-        if broadcast_shapes(shape, get_aval(bound).shape) != shape:
-            raise ShapeError(
-                f"randint parameter shapes must be broadcast-compatible with shape argument, but "
-                f"got parameter shape {get_aval(bound).shape} for shape argument {shape}."
-            )
+    minval, maxval = (_int_bound(name, b) for name, b in (("minval", minval), ("maxval", maxval)))
+    _check_param_shape("randint", shape, get_aval(minval).shape, get_aval(maxval).shape)
     info = np.iinfo(dtype)
     if info.bits >= 32:
         return _randint(key, minval, maxval, shape=shape, dtype=dtype)

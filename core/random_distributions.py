@@ -40,7 +40,7 @@ import numpy as np
 from core import dtypes
 from core.ad_util import Zero
 from core.api import vmap
-from core.errors import RandomArgumentError
+from core.errors import RandomArgumentError, ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import tangent_aval
 from core.named_sharding import takes_out_sharding
@@ -792,7 +792,16 @@ def f(
     Returns:
       An array of `shape` and `dtype`.
     """
+    ranks = [get_aval(ensure_array(p)).ndim for p in (dfnum, dfden)]
     key, shape, dtype, dfnum, dfden = _setup("f", key, shape, dtype, dfnum, dfden)
+    for rank in ranks:  # JAX divides the draws by the unbroadcast parameters with `lax.div`
+        if rank and rank != len(shape):
+            got = ", ".join(str(r) for r in sorted({rank, len(shape)}))
+            raise ShapeError(
+                f"div: arrays must have the same number of dimensions, got {{{got}}}\n"
+                "Give dfnum and dfden as scalars or with the sample shape's rank "
+                "(jnp.broadcast_to(dfden, shape)), as JAX's f requires."
+            )
     key_dfd, key_dfn = _split_keys(key)
     num = ew.div(_chisquare(key_dfn, dfnum, shape, dtype), dfnum)
     den = ew.div(_chisquare(key_dfd, dfden, shape, dtype), dfden)
