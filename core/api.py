@@ -38,10 +38,10 @@ from core.interpreters.jvp import JVPTrace, JVPTracer, tangent_aval
 from core.interpreters.partial_eval import JaxprTrace, trace_to_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass
 from core.parallel import axis_env as parallel_axes
-from core.prims.elementwise import stop_gradient_p
-from core.prims.indexing import slice_in_dim
+from core.prims.elementwise import eye, real_p, stop_gradient_p
+from core.prims.indexing import split_p
 from core.prims.reductions import reduce_sum
-from core.prims.shapes import full, reshape
+from core.prims.shapes import convert_element_type, convert_element_type_p, full, reshape
 from core.prng_key import PRNGKeyArray
 from core.ref import Ref
 from core.ref_scope import read as read_ref
@@ -755,32 +755,32 @@ def _mapped_ref(x: Any, axis: Any) -> bool:
 # Jacobians
 
 
-def _std_basis(flat: list[Any]) -> Any:
-    """One-hot basis of the flattened leaves: leaf `i` gets `(total, *shape_i)`, same dtype and
-    weak type."""
-    sizes = [get_aval(x).size for x in flat]
-    total = sum(sizes)
-    eye = np.eye(total)
-    out, start = [], 0
-    for x, s in zip(flat, sizes):
-        aval = get_aval(x)
-        block = Array(np.ascontiguousarray(eye[:, start : start + s]).astype(aval.dtype))
-        block = Array(block._value, weak_type=aval.weak_type)
-        out.append(reshape(block, (total, *aval.shape)))
-        start += s
-    return out, total
+def _std_basis(flat: list[Any]) -> list[Any]:
+    """JAX's `_std_basis`: the identity of the leaves' common dtype (`lax._eye`, staged under a
+    trace), unravelled along axis 1 into one `(total, *shape_i)` block per leaf, each converted
+    to its leaf's dtype and weak type (as JAX's, a conversion even when nothing changes)."""
+    total = sum(get_aval(x).size for x in flat)
+    basis = eye(total, total, 0, dtypes.result_type(*flat))
+    return _unravel(basis, 1, flat, None, convert_element_type_p.bind)
 
 
-def _split_axis(x: Any, axis: int, in_flat: list[Any], in_tree: Any, lead: tuple) -> Any:
-    """Splits basis axis `axis` of a Jacobian block into one piece per input leaf."""
-    pieces, start = [], 0
-    for leaf in in_flat:
-        aval = get_aval(leaf)
-        piece = slice_in_dim(x, start, start + aval.size, axis=axis)
-        shape = (*lead, *aval.shape) if axis != 0 else (*aval.shape, *lead)
-        pieces.append(reshape(piece, shape))
-        start += aval.size
-    return tree_util.tree_unflatten(in_tree, pieces)
+def _unravel(
+    x: Any, axis: int, leaves: list[Any], example: Any, convert: Callable = convert_element_type
+) -> list[Any]:
+    """JAX's `_unravel_array_into_pytree`: axis `axis` of `x` split into one piece per leaf, of
+    the leaf's shape there, converted to the dtype and weak type of the aval `example` (of each
+    leaf when None)."""
+    avals = [get_aval(leaf) for leaf in leaves]
+    sizes = np.diff([0, *np.cumsum([a.size for a in avals])])  # np.int64s, printed as JAX's
+    shape = get_aval(x).shape
+    out = []
+    for piece, a in zip(split_p.bind(x, sizes=tuple(sizes), axis=axis), avals):
+        piece = reshape(piece, (*shape[:axis], *a.shape, *shape[axis + 1 :]))
+        ref = a if example is None else example
+        if get_aval(piece).dtype.kind == "c" and ref.dtype.kind != "c":
+            piece = real_p.bind(piece)
+        out.append(convert(piece, new_dtype=ref.dtype, weak_type=ref.weak_type))
+    return out
 
 
 def _dyn_fun(fun: Callable, args: tuple, nums: Sequence[int]) -> Callable:
@@ -850,7 +850,7 @@ def jacfwd(
 
     def build(f_dyn: Callable, dyn: tuple, multiple: bool) -> tuple:
         d_flat, d_tree = _flatten_args(dyn)
-        basis, _ = _std_basis(d_flat)
+        basis = _std_basis(d_flat)
 
         def push(*ts):
             return _jvp(f_dyn, list(d_flat), d_tree, list(ts), has_aux)
@@ -863,7 +863,9 @@ def jacfwd(
                 _check_output_dtype(get_aval(as_value(leaf)), True, "jacfwd")
 
         def split(j, yo):
-            parts = _split_axis(j, get_aval(j).ndim - 1, d_flat, d_tree, get_aval(yo).shape)
+            parts = tree_util.tree_unflatten(
+                d_tree, _unravel(j, get_aval(j).ndim - 1, d_flat, get_aval(yo))
+            )
             return parts if multiple else parts[0]
 
         return (tree_util.tree_map(split, jac_t, y), *res[2:])
@@ -901,7 +903,7 @@ def jacrev(
         y_flat = [as_value(v) for v in y_flat]
         for leaf in y_flat:
             _check_output_dtype(get_aval(leaf), holomorphic, "jacrev")
-        basis, _ = _std_basis(y_flat)
+        basis = _std_basis(y_flat)
         d_avals = [get_aval(as_value(x)) for x in tree_util.tree_leaves(dyn)]
 
         def pull(*b):
@@ -911,7 +913,10 @@ def jacrev(
 
         cts = vmap(pull)(*basis)
         # Each leaf of `cts` is (total_out, *in_shape): split axis 0 by output leaf.
-        per_in = [_split_axis(c, 0, y_flat, y_tree, get_aval(c).shape[1:]) for c in cts]
+        per_in = [
+            tree_util.tree_unflatten(y_tree, _unravel(c, 0, y_flat, a))
+            for c, a in zip(cts, d_avals)
+        ]
         d_tree = tree_util.tree_structure(dyn)
         jac_tree = tree_util.tree_map(
             lambda *ins: tree_util.tree_unflatten(d_tree, ins)[slice(None) if multiple else 0],

@@ -66,15 +66,16 @@ def backward_pass(
         if isinstance(x, ir.Literal):
             return x.as_array()
         if x in linear:
-            return UndefinedPrimal(x.aval)
+            return primal_env.get(x) or UndefinedPrimal(x.aval)
         return primal_env[x]
 
     primal_env.update(zip(jaxpr.constvars, consts, strict=True))
     for v, a in zip(jaxpr.invars, args, strict=True):
+        # an undefined input keeps the caller's aval (JAX's accumulators): a loop's transpose
+        # types its carry by the incoming cotangent, whose weak type may not be the body's
+        primal_env[v] = a
         if is_undefined(a):
             linear.add(v)
-        else:
-            primal_env[v] = a
 
     linear_eqns = []
     for eqn in jaxpr.eqns:

@@ -29,7 +29,7 @@ from core.prims import indexing as ix
 from core.prims import prng
 from core.prims import shapes as sh
 from core.prng_key import PRNGKeyArray
-from core.trace import Tracer, current_trace, eval_trace, get_aval
+from core.trace import Tracer, get_aval
 
 
 def array(
@@ -548,10 +548,8 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *, device: 
         raise ValueError(f"negative dimensions are not allowed, got {N} and {M}")
     k = int(k)
     dt = np_dtype(dtype, "eye") or dtypes.default_float()
-    if current_trace() is not eval_trace:  # staged as JAX's `lax._eye`, not a constant
-        rows, cols = sh.iota(dtypes.int32, (n, m), 0), sh.iota(dtypes.int32, (n, m), 1)
-        return sh.convert_element_type(ew.eq(ew.add(rows, Array(np.int32(k))), cols), dt)
-    return _placed(Array(np.eye(n, m, k, dtype=dt)), None, "jnp.eye", device)
+    out = ew.eye(n, m, k, dt)  # staged under a trace as JAX's `lax._eye`, not a constant
+    return out if isinstance(out, Tracer) else _placed(out, None, "jnp.eye", device)
 
 
 def _eye_dim(v: Any, name: str) -> int:

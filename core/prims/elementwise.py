@@ -27,6 +27,7 @@ import numpy as np
 
 from core import dtypes
 from core.ad_util import Zero, instantiate
+from core.array import Array
 from core.avals import ShapedArray
 from core.errors import DTypeError, ShapeError
 from core.interpreters import batching
@@ -34,8 +35,8 @@ from core.interpreters.jvp import broadcast_tangent, defjvp, defjvp2, defjvp_zer
 from core.interpreters.transpose import is_undefined
 from core.primitive import Primitive, composition_impl, jax_params
 from core.prims.options import check_accuracy
-from core.prims.shapes import broadcast_in_dim, convert_element_type, full
-from core.trace import Tracer, get_aval, varying_like
+from core.prims.shapes import broadcast_in_dim, convert_element_type, full, iota
+from core.trace import Tracer, current_trace, eval_trace, get_aval, varying_like
 
 # ---------------------------------------------------------------------------------------------
 # Declaration helpers
@@ -1123,6 +1124,26 @@ def add(x: Any, y: Any) -> Any:
 def add_any(x: Any, y: Any) -> Any:
     """`x + y` of two tangents or cotangents of one shape (JAX's `add_any`)."""
     return add_any_p.bind(x, y)
+
+
+def eye(n: int, m: int, k: int, dtype: Any) -> Any:
+    """JAX's `lax._eye`: ones on the `k`-th diagonal of an `(n, m)` array of `dtype`, a constant
+    when evaluated and staged as an iota comparison under a trace (`jnp.eye`, the basis of
+    `jacfwd`/`jacrev`).
+
+    Args:
+      n: the number of rows.
+      m: the number of columns.
+      k: the diagonal (positive: above the main one).
+      dtype: the dtype (strongly typed).
+
+    Returns:
+      The array.
+    """
+    if current_trace() is eval_trace:
+        return Array(np.eye(n, m, k, dtype=dtype))
+    rows, cols = iota(dtypes.int32, (n, m), 0), iota(dtypes.int32, (n, m), 1)
+    return convert_element_type(eq(add(rows, Array(np.int32(k))), cols), dtype)
 
 
 @_binds(sub_p)

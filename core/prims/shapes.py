@@ -310,12 +310,26 @@ def _convert_jvp(primals, tangents, *, new_dtype, weak_type):
         or dtypes.kind(get_aval(x).dtype) not in "fc"
     ):
         return out, Zero(get_aval(out))
-    return out, convert_element_type_p.bind(t, new_dtype=new_dtype, weak_type=weak_type)
+    return out, _convert_unless_same(t, new_dtype, weak_type)
 
 
 def _convert_transpose(ct, x, *, new_dtype, weak_type):
-    aval = x.aval
-    return [convert_element_type_p.bind(ct, new_dtype=aval.dtype, weak_type=aval.weak_type)]
+    return [_convert_unless_same(ct, x.aval.dtype, x.aval.weak_type)]
+
+
+def _convert_unless_same(x: Any, new_dtype: Any, weak_type: bool) -> Any:
+    """The conversion of a tangent or cotangent as JAX's staging records it: none when `x` has
+    `new_dtype` and `weak_type` already (JAX forwards it: a transposed loop body whose carry
+    cotangent is strong, as the seed, does not convert it to the weak type of the carry's
+    tangent), and a constant folded (a `grad` seed converted twice stays the literal `1.0`)."""
+    aval = get_aval(x)
+    if aval.dtype == new_dtype and aval.weak_type == weak_type:
+        return x
+    if isinstance(x, Tracer):
+        return convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=weak_type)
+    with warnings.catch_warnings():  # the primitive drops an imaginary part silently
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        return convert_element_type(x, new_dtype, weak_type)
 
 
 def _convert_batch(args, dims, **params):

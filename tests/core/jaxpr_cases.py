@@ -301,6 +301,7 @@ def _cases(m):  # noqa: PLR0915  (one line per case)
     _more_cases(m, c)
     _linalg_cases(m, c)
     _composed_primitive_cases(m, c)
+    _ad_cases(m, c)
     return c
 
 
@@ -632,6 +633,119 @@ def _sharding_constraint_cases(m, c):
     )
 
 
+def _ad_cases(m, c):  # noqa: PLR0915  (one line per case)
+    """Derivatives of programs with weakly typed scalars (Python floats and ints as arguments or
+    constants), integer and mixed-dtype operands, control flow, custom rules and remat: their
+    texts, and (`out_types`) the weak types of their results."""
+    jax, jnp, lax = m.jax, m.jnp, m.lax
+    h, i5 = V.astype(np.float16), np.arange(5, dtype=np.int32)
+    sin2 = lambda x: jnp.sin(x) * x  # noqa: E731
+    carry_product = lambda x: lax.scan(lambda c, r: (c * r, c), 1.0, x)[0]  # noqa: E731
+    # transformations of a weakly typed scalar argument, and of a strong one
+    c["ad_grad_weak"] = (jax.grad(lambda x: x * 2.0), (1.0,))
+    c["ad_grad_strong"] = (jax.grad(lambda x: x * 2.0), (F(1),))
+    c["ad_grad_weak_sin"] = (jax.grad(sin2), (1.0,))
+    c["ad_grad_grad_weak"] = (jax.grad(jax.grad(lambda x: x**3 * 2.0)), (1.0,))
+    c["ad_jvp_weak"] = (lambda x, t: jax.jvp(sin2, (x,), (t,)), (1.0, 1.0))
+    c["ad_jvp_weak_strong_tangent"] = (lambda x, t: jax.jvp(sin2, (x,), (t,)), (1.0, F(1)))
+    c["ad_vjp_weak_ct"] = (lambda x: jax.vjp(sin2, x)[1](1.0), (1.0,))
+    c["ad_vjp_strong_ct"] = (lambda x, t: jax.vjp(sin2, x)[1](t), (1.0, F(1)))
+    c["ad_linearize_weak"] = (lambda x: jax.linearize(lambda x: x**3, x)[1](1.0), (2.0,))
+    c["ad_value_and_grad_weak"] = (jax.value_and_grad(lambda x: x**2 + 1), (3.0,))
+    c["ad_jacfwd_weak"] = (jax.jacfwd(lambda x: x * 2.0 + x.sum()), (V,))
+    c["ad_jacrev"] = (jax.jacrev(lambda x: jnp.sin(x) * 2.0), (V,))
+    c["ad_jacrev_weak_scalar"] = (jax.jacrev(lambda x: jnp.stack([x, x * 2.0])), (1.0,))
+    c["ad_hessian_weak"] = (jax.hessian(lambda x: x**3 * 2.0), (1.0,))
+    c["ad_hessian"] = (jax.hessian(lambda x: (x**2).sum() * 0.5), (V,))
+    c["ad_jvp_of_grad"] = (lambda x: jax.jvp(jax.grad(lambda x: x**3), (x,), (1.0,)), (1.0,))
+    c["ad_grad_has_aux"] = (jax.grad(lambda x: (x * 2.0, x), has_aux=True), (1.0,))
+    c["ad_grad_argnums"] = (jax.grad(lambda x, y: x * y + y, argnums=(0, 1)), (1.0, F(2)))
+    # integer and mixed-dtype operands
+    c["ad_grad_weak_int"] = (jax.grad(lambda x, n: x * n), (1.0, 3))
+    c["ad_grad_int32"] = (jax.grad(lambda x, n: x * n), (F(1), np.int32(3)))
+    c["ad_grad_int_astype"] = (jax.grad(lambda x, i: (x * i.astype(F)).sum()), (V, i5))
+    c["ad_grad_plus_int"] = (jax.grad(lambda x: (x + 1).sum()), (V,))
+    c["ad_grad_f16_f32"] = (jax.grad(lambda x, y: (x * y).sum()), (h, V))
+    c["ad_grad_f16_weak"] = (jax.grad(lambda x: (x * 2.0).sum().astype(F)), (h,))
+    c["ad_grad_astype_strong"] = (jax.grad(lambda x: x.astype(F) * 3), (1.0,))
+    c["ad_grad_pow_int"] = (jax.grad(lambda x: x**3), (2.0,))
+    c["ad_grad_div_weak"] = (jax.grad(lambda x: 1.0 / x), (2.0,))
+    c["ad_grad_where_weak"] = (jax.grad(lambda x: jnp.where(x > 0, x, 0.0)), (1.0,))
+    c["ad_grad_maximum_weak"] = (jax.grad(lambda x: jnp.maximum(x, 0.0) * 2), (1.0,))
+    c["ad_grad_stop_gradient"] = (jax.grad(lambda x: x * lax.stop_gradient(x)), (1.0,))
+    c["ad_grad_mean_weak"] = (jax.grad(lambda x: (x * 0.5).mean()), (V,))
+    c["ad_grad_jit_weak"] = (jax.grad(jax.jit(lambda x: x * 2.0)), (1.0,))
+    c["ad_jvp_jit_weak"] = (lambda x: jax.jvp(jax.jit(sin2), (x,), (1.0,)), (1.0,))
+    # control flow
+    cond = lambda x: lax.cond(x > 0, lambda a: a * 2.0, lambda a: a - 1.0, x)  # noqa: E731
+    c["ad_grad_cond_weak"] = (jax.grad(cond), (1.0,))
+    c["ad_grad_cond_strong"] = (jax.grad(cond), (F(1),))
+    c["ad_jvp_cond_weak"] = (lambda x: jax.jvp(cond, (x,), (1.0,)), (1.0,))
+    c["ad_linearize_cond"] = (lambda x: jax.linearize(cond, x)[1](2.0), (1.0,))
+    c["ad_jacrev_cond"] = (jax.jacrev(lambda x: lax.cond(True, jnp.sin, jnp.cos, x)), (V[:3],))
+    c["ad_grad_fori_weak"] = (
+        jax.grad(lambda x: lax.fori_loop(0, 3, lambda i, a: a * 2.0, x)),
+        (1.0,),
+    )
+    c["ad_grad_fori_index"] = (
+        jax.grad(lambda x: lax.fori_loop(0, 3, lambda i, a: a * i, x)),
+        (1.0,),
+    )
+    c["ad_jvp_while_weak"] = (
+        lambda x: jax.jvp(
+            lambda x: lax.while_loop(lambda c: c[0] < 3, lambda c: (c[0] + 1, c[1] * 2.0), (0, x))[
+                1
+            ],
+            (x,),
+            (1.0,),
+        ),
+        (1.0,),
+    )
+    c["ad_grad_scan_weak_carry"] = (
+        jax.grad(lambda w: lax.scan(lambda c, r: (c * w, c), 1.0, None, length=3)[0]),
+        (2.0,),
+    )
+    c["ad_grad_scan_weak_const"] = (
+        jax.grad(lambda w, x: lax.scan(lambda c, r: (c + w * r, None), 0.0, x)[0]),
+        (2.0, V),
+    )
+    c["ad_jvp_scan_weak_carry"] = (lambda x, t: jax.jvp(carry_product, (x,), (t,)), (V, V))
+    c["ad_linearize_scan_weak_carry"] = (lambda x: jax.linearize(carry_product, x)[1](x), (V,))
+    c["ad_vjp_scan_weak_ct"] = (lambda x: jax.vjp(carry_product, x)[1](1.0), (V,))
+    c["ad_value_and_grad_scan"] = (jax.value_and_grad(carry_product), (V,))
+    c["ad_grad_scan_ys"] = (
+        jax.grad(lambda x: lax.scan(lambda c, r: (c + r, c * r), 0.0, x)[1].sum()),
+        (V,),
+    )
+    c["ad_jacfwd_scan"] = (jax.jacfwd(carry_product), (V,))
+    c["ad_hessian_scan"] = (jax.hessian(carry_product), (V,))
+
+    # custom rules and remat
+    @jax.custom_jvp
+    def f(x):
+        return jnp.sin(x) * 2.0
+
+    f.defjvp(lambda p, t: (f(p[0]), jnp.cos(p[0]) * 2.0 * t[0]))
+
+    @jax.custom_vjp
+    def g(x):
+        return jnp.sin(x) * 2.0
+
+    g.defvjp(lambda x: (g(x), x), lambda r, ct: (jnp.cos(r) * 2.0 * ct,))
+    c["ad_grad_custom_jvp_weak"] = (jax.grad(f), (1.0,))
+    c["ad_jvp_custom_jvp_weak"] = (lambda x: jax.jvp(f, (x,), (1.0,)), (1.0,))
+    c["ad_grad_custom_vjp_weak"] = (jax.grad(g), (1.0,))
+    c["ad_vjp_custom_vjp_weak"] = (lambda x: jax.vjp(g, x)[1](1.0), (1.0,))
+    c["ad_grad_remat_weak"] = (
+        jax.grad(jax.checkpoint(lambda x: jnp.sin(jnp.sin(x)) * 2.0)),
+        (1.0,),
+    )
+    c["ad_grad_remat_inside"] = (
+        jax.grad(lambda x: jax.checkpoint(lambda y: jnp.sin(y) * 2.0)(x).sum()),
+        (V,),
+    )
+
+
 def cases(m):
     """The table under the API namespace `m` (attributes jax, jnp, lax, nn, linen, optax).
 
@@ -643,3 +757,18 @@ def cases(m):
       A dict of case name to `(function, example arguments)`.
     """
     return _cases(m)
+
+
+def out_types(closed_jaxpr) -> list[str]:
+    """The dtype, shape and weak type of each result of a `make_jaxpr` (the text leaves weak
+    types out), as `float32[3]` or `float32[]{weak}`.
+
+    Args:
+      closed_jaxpr: what `make_jaxpr(f)(*args)` returns, under JAX or numbax.
+
+    Returns:
+      One string per result.
+    """
+    return [
+        f"{a.dtype}{list(a.shape)}{'{weak}' if a.weak_type else ''}" for a in closed_jaxpr.out_avals
+    ]

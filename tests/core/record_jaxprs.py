@@ -17,20 +17,23 @@ import optax
 from jax import lax, nn
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
-from jaxpr_cases import cases  # noqa: E402
+from jaxpr_cases import cases, out_types  # noqa: E402
 
 
 def main() -> None:
     warnings.simplefilter("ignore")
     m = types.SimpleNamespace(jax=jax, jnp=jnp, lax=lax, nn=nn, linen=linen, optax=optax)
-    texts = {}
+    texts, types_ = {}, {}
     for name, (fun, args) in cases(m).items():
         try:
-            texts[name] = str(jax.make_jaxpr(fun)(*args))
+            closed = jax.make_jaxpr(fun)(*args)
         except Exception as e:  # noqa: BLE001  (recorded: the test skips it)
             texts[name] = f"error: {type(e).__name__}: {e}"
+            continue
+        texts[name], types_[name] = str(closed), out_types(closed)
     out = pathlib.Path(__file__).parent / "jax_jaxprs.json"
-    out.write_text(json.dumps({"jax": jax.__version__, "jaxprs": texts}, indent=0) + "\n")
+    record = {"jax": jax.__version__, "jaxprs": texts, "out_types": types_}
+    out.write_text(json.dumps(record, indent=0) + "\n")
 
 
 if __name__ == "__main__":

@@ -192,50 +192,51 @@ def _scan_partial_eval(trace, args, params):
         uk_carry = new
     uk_in = tuple(uk_consts + uk_carry + uk_xs)
     plan = memo(jaxpr, ("scan_pe", uk_in, nc, ncar), lambda: _plan_scan_pe(jaxpr, uk_in, nc, ncar))
-    jk, ju, out_uk, const_src, hoist, xs_src, n_stacked = plan
+    jk, ju, out_uk, hoist, n_body_consts, int_src, ext_src = plan
     known_args = [a for a, u in zip(args, uk_in) if not u]
     n_kc = sum(not u for u in uk_consts)
     n_kcar = sum(not u for u in uk_carry)
     with set_current_trace(trace.parent):
         hoisted = ir.eval_jaxpr(hoist, [], *known_args[:n_kc]) if hoist.outvars else []
-        kouts = scan_p.bind(*known_args, **_params(jk, n_kc, n_kcar, length, reverse, unroll))
-    nk = len(kouts) - n_stacked
+        body_consts, hoisted_res = hoisted[:n_body_consts], hoisted[n_body_consts:]
+        kouts = scan_p.bind(
+            *body_consts,
+            *known_args[n_kc:],
+            **_params(jk, n_body_consts, n_kcar, length, reverse, unroll),
+        )
+    nk = len(kouts) - sum(i < 0 for i in ext_src)
     kvals, stacked = kouts[:nk], kouts[nk:]
     uk_args = [a for a, u in zip(args, uk_in) if u]
-    u_consts, u_carry, u_xs = split_list(uk_args, [sum(uk_consts), sum(uk_carry)])
-    ops = (
-        [args[p] for p in const_src]
-        + hoisted
-        + u_consts
-        + u_carry
-        + stacked
-        + [args[p] for p in xs_src]
-        + u_xs
-    )
-    n_uconsts = len(const_src) + len(hoisted) + len(u_consts)
-    uparams = _params(ju, n_uconsts, len(u_carry), length, reverse, unroll)
-    uouts = trace.stage(scan_p, ops, uparams) if any(out_uk) else []
+    int_res = [args[i] if i >= 0 else hoisted_res[~i] for i in int_src]
+    ext_res = [args[i] if i >= 0 else stacked[~i] for i in ext_src]
+    n_uconsts = len(int_res) + sum(uk_consts)
+    uparams = _params(ju, n_uconsts, sum(uk_carry), length, reverse, unroll)
+    uouts = trace.stage(scan_p, int_res + uk_args + ext_res, uparams) if any(out_uk) else []
     k, u = iter(kvals), iter(uouts)
     return [next(u) if uk else next(k) for uk in out_uk]
 
 
 def _plan_scan_pe(jaxpr: ir.Jaxpr, uk_in: tuple, nc: int, ncar: int):
-    """Splits a scan body and lays both halves out as scan bodies.
+    """Splits a scan body and lays both halves out as scan bodies, as JAX's
+    `_scan_partial_eval` does.
 
-    Residuals are sorted by what they depend on, so that only per-iteration values are stacked
-    (JAX's loop-invariant residual hoisting):
+    Everything of the known body that depends on its consts alone is loop-invariant: it is
+    computed once, before the loop, by a separate `hoist` jaxpr (JAX's `_scan_known_hoisting`),
+    and the known scan takes the invariant values its body reads as consts, in the order it
+    first reads them. The residuals are then
 
-    * known consts and xs of the body are passed to the unknown scan as they are (as its consts
-      and xs: no copies);
-    * other residuals computed from known consts only are computed once outside the loop by a
-      separate `hoist` jaxpr and passed to the unknown scan as consts;
-    * the rest become extra ys of the known scan.
+    * known consts and xs of the body, passed to the unknown scan as they are (no copies);
+    * invariant values, computed by `hoist` and passed to the unknown scan as consts;
+    * the rest, per-iteration values the known scan emits as extra ys (stacked).
 
-    Returns `(known body, unknown body, out_unknowns, const_src, hoist, xs_src, n_stacked)`;
-    `const_src`/`xs_src` are operand positions of the passed-through residuals and `hoist` maps
-    the known consts to the hoisted residuals. The unknown body takes, in order: passed-through
-    consts, hoisted residuals, unknown consts, unknown carry, stacked residuals, passed-through
-    xs, unknown xs.
+    The unknown body takes, as JAX's: the intensive residuals (consts and hoisted, in residual
+    order), the unknown consts, carry and xs, then the extensive residuals (xs and stacked, in
+    residual order).
+
+    Returns `(known body, unknown body, out_unknowns, hoist, n_body_consts, int_src, ext_src)`:
+    `hoist` maps the known consts to the known body's consts then the hoisted residuals;
+    `int_src`/`ext_src` give each residual's source: an operand position (>= 0), or `~k` for
+    the k-th hoisted or stacked value.
     """
     ny = len(jaxpr.outvars) - ncar
     jk, ju, out_uk, nres = pe_jaxpr(jaxpr, uk_in, tuple(uk_in[nc : nc + ncar]) + (False,) * ny)
@@ -245,36 +246,43 @@ def _plan_scan_pe(jaxpr: ir.Jaxpr, uk_in: tuple, nc: int, ncar: int):
     known_pos = [p for p, u in enumerate(uk_in) if not u]
     pos = {v: known_pos[i] for i, v in enumerate(jk.invars)}
     invariant = set(jk.invars[:n_kc])
+    body_eqns = []
     for eqn in jk.eqns:
-        if all(not isinstance(x, ir.Var) or x in invariant for x in eqn.inputs):
+        ins = [x for x in eqn.inputs if isinstance(x, ir.Var)]
+        if not ir.eqn_has_effects(eqn) and all(x in invariant for x in ins):
             invariant.update(eqn.outputs)
-    const_res, hoist_res, xs_res, stacked = [], [], [], []  # indices into the residual list
-    const_src, xs_src = [], []
-    for r, v in enumerate(jk.outvars[nk:]):
-        p = pos.get(v) if isinstance(v, ir.Var) else None
-        if p is not None and p < nc:
-            const_res.append(r)
-            const_src.append(p)
-        elif p is not None and p >= nc + ncar:
-            xs_res.append(r)
-            xs_src.append(p)
-        elif not isinstance(v, ir.Var) or v in invariant:
-            hoist_res.append(r)
         else:
-            stacked.append(r)
+            body_eqns.append(eqn)
     res = jk.outvars[nk:]
-    jk2 = dce_jaxpr(ir.Jaxpr([], jk.invars, jk.eqns, jk.outvars[:nk] + [res[r] for r in stacked]))
-    hoist = dce_jaxpr(ir.Jaxpr([], jk.invars[:n_kc], jk.eqns, [res[r] for r in hoist_res]))
-    n_uc = sum(uk_in[:nc])
-    n_ucar = sum(uk_in[nc : nc + ncar])
-    uk_inv = list(range(nres, len(ju.invars)))
-    u_consts, u_carry, u_xs = split_list(uk_inv, [n_uc, n_ucar])
-    in_order = const_res + hoist_res + u_consts + u_carry + stacked + xs_res + u_xs
+    int_src, ext_src, hoisted, stacked, int_idx, ext_idx = [], [], [], [], [], []
+    for r, v in enumerate(res):
+        p = pos.get(v) if isinstance(v, ir.Var) else None
+        if p is not None and p < nc:  # a known const operand
+            src, idx = int_src, int_idx
+            src.append(p)
+        elif p is not None and p >= nc + ncar:  # a known xs operand
+            src, idx = ext_src, ext_idx
+            src.append(p)
+        elif not isinstance(v, ir.Var) or v in invariant:
+            src, idx = int_src, int_idx
+            src.append(~len(hoisted))
+            hoisted.append(v)
+        else:
+            src, idx = ext_src, ext_idx
+            src.append(~len(stacked))
+            stacked.append(v)
+        idx.append(r)
+    body = dce_jaxpr(ir.Jaxpr([], jk.invars[n_kc:], body_eqns, jk.outvars[:nk] + stacked))
+    reads = [x for e in body.eqns for x in e.inputs] + body.outvars
+    body_consts = list(dict.fromkeys(x for x in reads if isinstance(x, ir.Var) and x in invariant))
+    jk2 = ir.Jaxpr([], body_consts + body.invars, body.eqns, body.outvars)
+    hoist = dce_jaxpr(ir.Jaxpr([], jk.invars[:n_kc], jk.eqns, body_consts + hoisted))
+    in_order = int_idx + list(range(nres, len(ju.invars))) + ext_idx
     ju2 = reorder(ju, in_order, range(len(ju.outvars)))
     ir.typecheck(jk2)
     ir.typecheck(hoist)
     ir.typecheck(ju2)
-    return jk2, ju2, out_uk, const_src, hoist, xs_src, len(stacked)
+    return jk2, ju2, out_uk, hoist, len(body_consts), int_src, ext_src
 
 
 def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, unroll):
@@ -282,11 +290,15 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
     # The carry is linear even where its initial value is a known (zero) tangent.
     c_undef = tuple(is_undefined(c) for c in consts)
     x_undef = tuple(is_undefined(x) for x in xs)
-    in_avals = jaxpr.in_avals
-    c_avals, carry_avals, x_avals = split_list(in_avals, [num_consts, num_carry])
+    c_avals, _, x_avals = split_list(jaxpr.in_avals, [num_consts, num_carry])
     ct_carry = [instantiate(c) for c in cts[:num_carry]]
     ys_nz = tuple(type(c) is not Zero for c in cts[num_carry:])  # zero ones stay symbolic
     ct_ys = [c for c in cts[num_carry:] if type(c) is not Zero]
+    # As JAX's, the transposed body's carry and ys cotangents are typed by the cotangents that
+    # come in, not by the linear body: a weakly typed carry tangent (of a Python-float init)
+    # has the cotangent `grad` seeds (strong for a strong result) and no conversion back.
+    carry_avals = [get_aval(c) for c in ct_carry]
+    nz_avals = [get_aval(c).update(shape=get_aval(c).shape[1:]) for c in ct_ys]
     def_consts = [c for c in consts if not is_undefined(c)]
     def_xs = [x for x in xs if not is_undefined(x)]
     acc_avals = [a for a, u in zip(c_avals, c_undef) if u]
@@ -295,7 +307,6 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
         dc_avals = [a for a, u in zip(c_avals, c_undef) if not u]
         dx_avals = [a for a, u in zip(x_avals, x_undef) if not u]
         y_avals = jaxpr.out_avals[num_carry:]
-        nz_avals = [a for a, nz in zip(y_avals, ys_nz) if nz]
         sizes = [len(dc_avals), len(acc_avals), num_carry, len(nz_avals)]
 
         def body(*vals):  # JAX's layout: consts, carries, then the ys' cotangents and the xs
@@ -320,7 +331,8 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
 
         return stage(body, dc_avals + acc_avals + carry_avals + nz_avals + dx_avals)
 
-    key = ("scan_transpose", c_undef, x_undef, ys_nz, num_consts, num_carry)
+    weak = tuple(a.weak_type for a in carry_avals + nz_avals)
+    key = ("scan_transpose", c_undef, x_undef, ys_nz, weak, num_consts, num_carry)
     tj, tconsts = memo(jaxpr, key, make)
     acc0 = [zeros_like_aval(a) for a in acc_avals]
     outs = scan_p.bind(
