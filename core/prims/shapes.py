@@ -9,6 +9,7 @@ permutation. In the numba lowering they are index arithmetic inside fused loops 
 
 from __future__ import annotations
 
+import enum
 import warnings
 from typing import Any
 
@@ -446,6 +447,34 @@ def full(shape: tuple[int, ...], fill_value: Any, dtype: Any, weak_type: bool = 
             weak_type,
         )
     return broadcast_in_dim(scalar, shape, ()) if shape else scalar
+
+
+class MemorySpace(enum.Enum):
+    """JAX's `core.MemorySpace`: where an array lives (`empty2`'s `memory_space`)."""
+
+    Device = "device"
+    Host = "host"
+
+
+# empty2: JAX's placeholder for a value nothing reads (the residual slots of a cond branch that
+# other branches fill); numbax's is a zero
+empty2_p = Primitive("empty2")
+empty2_p.def_abstract_eval(lambda *, dtype, memory_space: ShapedArray((), dtype))
+empty2_p.def_composed(lambda *, dtype, memory_space: reshape(full((1,), 0, dtype), ()))
+defjvp_zero(empty2_p)
+
+
+def empty_like_aval(aval: ShapedArray) -> Any:
+    """JAX's `ad_util.empty_like_aval`: an `empty2` broadcast to `aval`'s shape (strong).
+
+    Args:
+      aval: the shape and dtype.
+
+    Returns:
+      The placeholder array (zeros in numbax).
+    """
+    out = empty2_p.bind(dtype=aval.dtype, memory_space=MemorySpace.Device)
+    return broadcast_in_dim(out, aval.shape, ()) if aval.shape else out
 
 
 def zeros_like(x: Any) -> Any:

@@ -43,10 +43,6 @@ TRIANGLE = "jnp.tril and jnp.triu close over constant masks (JAX: jits of iotas)
 CONJ = "jnp.conjugate and fft's transposes build complex(real, -imag), not a conj equation"
 JNP_JITS = "jnp.trace and jnp.isinf are not jits of their own (JAX: jit[name=trace], isinf)"
 TRANSPOSE_JIT = "fft's transposes are not wrapped in JAX's jits (_rfft_transpose, fft)"
-COND_RES = (
-    "a cond's partial eval gives each branch its own residuals (zeros for the other branches'); "
-    "JAX's merges the branches' residuals of one type into one (`empty2` where a branch has none)"
-)
 JIT_ZERO_RES = (
     "a jit's partial eval: JAX's known half returns the instantiated zero tangent of a constant "
     "operand (jnp.where's 0.0) as a residual the unknown half does not read"
@@ -57,7 +53,6 @@ DIFFERENT = {
     "linspace": [OTHER],
     "gelu": [CUSTOM],
     "grad_mean_var": [OTHER],
-    "grad_cond": [OTHER],
     "grad_pad": [OTHER, NP_INT],
     "optax_adam": [OTHER],
     "optax_adamw": [OTHER],
@@ -71,7 +66,6 @@ DIFFERENT = {
     "jvp_lax_lu": [TRIANGLE],
     "ihfft": [CONJ],
     "grad_rfft": [TRANSPOSE_JIT, CONJ],
-    "ad_jacrev_cond": [COND_RES],
     "ad_grad_where_weak": [JIT_ZERO_RES],
     "ad_linearize_scan_weak_carry": [LIN_DCE],
 }

@@ -9,10 +9,12 @@ from tests.core.prim_cases import CASES, NAMED_CASES
 
 PRIMS = all_primitives()
 # Covered elsewhere: higher-order primitives (jit_call, control flow, the custom-derivative
-# primitives of test_compose.py) by their own tests, the nullary iota by everything, and the
-# pooling derivatives' helpers by reduce_window_max's second-order check.
+# primitives of test_compose.py) by their own tests, the nullary iota by everything (and
+# empty2 by the derivatives of conds, tests/core/test_jaxpr_text.py), and the pooling
+# derivatives' helpers by reduce_window_max's second-order check.
 ELSEWHERE = {name for name, p in PRIMS.items() if p.higher_order} | {
     "iota",
+    "empty2",
     "custom_lin",
     "select_and_gather_add",
     "select_and_scatter_add",

@@ -45,9 +45,10 @@ def clear_memo() -> None:
     _derived.clear()
 
 
-def stage(fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray]):
-    """Stages a flat function to `(jaxpr, consts)`; the consts are the jaxpr's leading inputs."""
-    return trace_to_closed_jaxpr(fun, list(in_avals))
+def stage(fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray], dce: bool = True):
+    """Stages a flat function to `(jaxpr, consts)`; the consts are the jaxpr's leading inputs
+    (`dce=False` keeps equations whose outputs are unused, as JAX's staging does)."""
+    return trace_to_closed_jaxpr(fun, list(in_avals), dce=dce)
 
 
 def promote_weak_carry(

@@ -5,10 +5,11 @@ Operands: `index` (int32 scalar, clamped into range), then the branch operands. 
 branch is traced (abstractly) at the call; only the chosen one runs.
 
 Rules: jvp takes the jvp of every branch (tangent outputs nonzero in any branch are
-instantiated in all); partial evaluation splits every branch, joins their residuals (each
-branch returns zeros for the others' residuals) and stages the unknown halves as a second
-cond; the transpose transposes each branch; under vmap an unbatched index keeps the cond,
-a batched one runs every branch and selects elementwise (as JAX does).
+instantiated in all); partial evaluation splits every branch, merges their residuals as JAX
+does (the k-th residual of a type in every branch shares one output; a branch fills the slots
+it does not use with `empty2` placeholders) and stages the unknown halves as a second cond; the
+transpose transposes each branch; under vmap an unbatched index keeps the cond, a batched one
+runs every branch and selects elementwise (as JAX does).
 
 Lowering: `if/elif` on the clamped index, each arm a call of the lowered branch jaxpr.
 """
@@ -21,7 +22,8 @@ from typing import Any
 import numpy as np
 
 from core import dtypes, ir, ref_scope, tree_util
-from core.ad_util import Zero, instantiate, zeros_like_aval
+from core.ad_util import Zero, instantiate
+from core.avals import ShapedArray
 from core.backends.numpy import run_jaxpr
 from core.config import config
 from core.interpreters import batching
@@ -41,7 +43,7 @@ from core.prims.control_flow.common import (
 )
 from core.prims.control_flow.errors import BranchTypeError, PredicateTypeError
 from core.prims.elementwise import full_like, ne, select_n
-from core.prims.shapes import broadcast_in_dim, convert_element_type
+from core.prims.shapes import broadcast_in_dim, convert_element_type, empty_like_aval
 from core.trace import Tracer, as_value, get_aval, set_current_trace
 
 cond_p = Primitive("cond", multiple_results=True, higher_order=True)
@@ -88,17 +90,35 @@ def _cond_jvp(primals, tangents, *, branches):
     return outs[:n], [next(ts) if z else Zero(a) for z, a in zip(out_nz, avals)]
 
 
-def _known_branch_with_all_res(jk: ir.Jaxpr, nk: int, mine: int, res_avals: list[list]):
-    """Wraps a known branch so it returns every branch's residuals (zeros for the others')."""
+def _merge_residuals(res_avals: list[list[ShapedArray]]) -> tuple[list, list[list[int]]]:
+    """JAX's `_merge_branch_residuals`: the residual slots of a split cond, one per type and
+    occurrence (the k-th residual of a type of every branch shares a slot), in branch order,
+    and the slot of each branch's residuals."""
+    tagged = []
+    for avals in res_avals:
+        seen: dict[ShapedArray, int] = {}
+        row = []
+        for a in avals:
+            row.append((a, seen.get(a, 0)))
+            seen[a] = seen.get(a, 0) + 1
+        tagged.append(row)
+    slots = list(dict.fromkeys(t for row in tagged for t in row))
+    index = {t: i for i, t in enumerate(slots)}
+    return [a for a, _ in slots], [[index[t] for t in row] for row in tagged]
+
+
+def _known_branch_with_all_res(jk: ir.Jaxpr, nk: int, slots: list[int], all_avals: list):
+    """A known branch returning every residual slot: its own residuals in theirs, an `empty2`
+    placeholder in the others (made for every slot first, as JAX's `_join_cond_outputs`)."""
 
     def f(*args):
         outs = ir.eval_jaxpr(jk, [], *args)
-        res = []
-        for i, avals in enumerate(res_avals):
-            res += outs[nk:] if i == mine else [zeros_like_aval(a) for a in avals]
+        res = [empty_like_aval(a) for a in all_avals]
+        for i, r in zip(slots, outs[nk:]):
+            res[i] = r
         return outs[:nk] + res
 
-    return stage(f, jk.in_avals)
+    return stage(f, jk.in_avals, dce=False)
 
 
 def _cond_partial_eval(trace, args, params):
@@ -113,23 +133,18 @@ def _cond_partial_eval(trace, args, params):
     def make():
         splits = [pe_jaxpr(b, unknowns, out_uk) for b in branches]
         nk = sum(not u for u in out_uk)
-        res_avals = [jk.out_avals[nk:] for jk, _, _, _ in splits]
+        all_avals, slots = _merge_residuals([jk.out_avals[nk:] for jk, _, _, _ in splits])
         known = [
-            _known_branch_with_all_res(jk, nk, i, res_avals)
-            for i, (jk, _, _, _) in enumerate(splits)
+            _known_branch_with_all_res(jk, nk, mine, all_avals)
+            for (jk, _, _, _), mine in zip(splits, slots)
         ]
         known, kconsts = join_consts(known)
         unknown = []
-        for i, (_, ju, _, nres) in enumerate(splits):
-            before = [a for av in res_avals[:i] for a in av]
-            after = [a for av in res_avals[i + 1 :] for a in av]
-            inv = (
-                [ir.Var(a) for a in before]
-                + ju.invars[:nres]
-                + [ir.Var(a) for a in after]
-                + ju.invars[nres:]
-            )
-            unknown.append(ir.Jaxpr([], inv, ju.eqns, ju.outvars))
+        for (_, ju, _, nres), mine in zip(splits, slots):
+            res_vars = [ir.Var(a) for a in all_avals]
+            for i, v in zip(mine, ju.invars[:nres]):
+                res_vars[i] = v
+            unknown.append(ir.Jaxpr([], res_vars + ju.invars[nres:], ju.eqns, ju.outvars))
         return tuple(known), kconsts, tuple(unknown), nk
 
     known, kconsts, unknown, nk = memo(branches[0], ("cond_pe", _ids(branches), unknowns), make)
