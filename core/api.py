@@ -38,6 +38,7 @@ from core.interpreters.jvp import JVPTrace, JVPTracer, tangent_aval
 from core.interpreters.partial_eval import JaxprTrace, trace_to_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass
 from core.parallel import axis_env as parallel_axes
+from core.prims.control_flow.common import prune_jaxpr
 from core.prims.elementwise import eye, real_p, stop_gradient_p
 from core.prims.indexing import split_p
 from core.prims.reductions import reduce_sum
@@ -246,6 +247,7 @@ def linearize(fun: Callable, *primals: Any, has_aux: bool = False):
     out, jaxpr, consts, aux = _linearize_flat(
         _flat_fun(fun, in_tree, store, has_aux), p_flat, has_aux
     )
+    jaxpr = prune_jaxpr(jaxpr)  # as JAX's linear jaxpr, without the loops' unread tangents
     out_tree = store[0]
     in_avals = [get_aval(p) for p in p_flat]
 
@@ -356,6 +358,7 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False, reduce_axes: Sequen
     out, jaxpr, consts, aux = _linearize_flat(
         _flat_fun(fun, in_tree, store, has_aux), p_flat, has_aux
     )
+    jaxpr = prune_jaxpr(jaxpr)  # as JAX's linear jaxpr, without the loops' unread tangents
     out_tree = store[0]
     in_avals = [tangent_aval(get_aval(p)) for p in p_flat]
     out_avals = [get_aval(o) for o in out]

@@ -47,7 +47,6 @@ JIT_ZERO_RES = (
     "a jit's partial eval: JAX's known half returns the instantiated zero tangent of a constant "
     "operand (jnp.where's 0.0) as a residual the unknown half does not read"
 )
-LIN_DCE = "linearize keeps a ys tangent of a scan nothing reads (JAX's linear scan drops it)"
 
 DIFFERENT = {
     "linspace": [OTHER],
@@ -67,7 +66,6 @@ DIFFERENT = {
     "ihfft": [CONJ],
     "grad_rfft": [TRANSPOSE_JIT, CONJ],
     "ad_grad_where_weak": [JIT_ZERO_RES],
-    "ad_linearize_scan_weak_carry": [LIN_DCE],
 }
 
 
