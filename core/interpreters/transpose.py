@@ -5,6 +5,14 @@
 (they compute residual-like values under the current trace); the others are visited in reverse
 and each primitive's transpose rule turns the cotangent of its output into cotangents of its
 linear inputs. Cotangents accumulate by addition; a missing one is the symbolic `Zero`.
+
+Weak types follow JAX 0.10's rule: a tangent has its primal's weak type (a Python-float input
+has weak tangents and weak instantiated zeros), and a cotangent has the type of the value that
+flows back, not of the linear program's variable: `grad` seeds `ones_like(out)` (weak only for
+a weak output), `vjp` takes the caller's, and an undefined input keeps the aval its caller gives
+(`UndefinedPrimal`). So a loop's transpose types its carry by the incoming cotangent
+(`core/prims/control_flow/scan.py`), and a `convert_element_type` back to a type the cotangent
+already has records nothing (`core/prims/shapes.py`).
 """
 
 from __future__ import annotations
@@ -66,7 +74,8 @@ def backward_pass(
         if isinstance(x, ir.Literal):
             return x.as_array()
         if x in linear:
-            return primal_env.get(x) or UndefinedPrimal(x.aval)
+            undefined = primal_env.get(x)
+            return UndefinedPrimal(x.aval) if undefined is None else undefined
         return primal_env[x]
 
     primal_env.update(zip(jaxpr.constvars, consts, strict=True))

@@ -51,7 +51,7 @@ JIT_ZERO_RES = (
 DIFFERENT = {
     "linspace": [OTHER],
     "gelu": [CUSTOM],
-    "grad_mean_var": [OTHER],
+    "grad_mean_var": [JIT_ZERO_RES],
     "grad_pad": [OTHER, NP_INT],
     "optax_adam": [OTHER],
     "optax_adamw": [OTHER],

@@ -15,10 +15,12 @@ Outputs: the final carry, then the ys stacked along a new leading axis of size `
 Rules: jvp and vmap iterate to a fixpoint on which carries have nonzero tangents / are
 batched. Partial evaluation (the heart of reverse mode) splits the body into a known scan,
 run now, that also emits per-iteration residuals as extra ys, and an unknown (linear) scan
-staged on those residuals. Only per-step residuals are stacked: known consts and xs are passed
-through, and residuals computed from known consts alone are computed once outside the loop and
-passed as consts of the unknown scan. The transpose of a linear scan is a scan in the opposite
-direction whose carry holds the carry cotangent and the accumulated const cotangents.
+staged on those residuals. As in JAX, whatever the known body computes from its consts alone is
+computed once before the loop (the known scan takes it as consts), and only per-step residuals
+are stacked: known consts and xs are passed through, loop-invariant ones passed as consts of the
+unknown scan. The transpose of a linear scan is a scan in the opposite direction whose carry
+holds the carry cotangent (typed by the cotangent that comes in, as JAX's) and the accumulated
+const cotangents.
 
 `fori_loop` with static bounds and `map` are scans; `fori_loop` with traced bounds is a while.
 """
