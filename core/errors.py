@@ -905,9 +905,10 @@ class AxisIndexGroupsError(NumbaxError, NotImplementedError):
 
     def __init__(self, name: str):
         super().__init__(
-            f"axis_index_groups not supported in vmap collectives. lax.{name} over a vmap "
-            "axis: pmap the function instead, or pick each group's elements with "
-            "lax.axis_index and jnp.where before a collective over the whole axis."
+            "axis_index_groups not supported in vmap collectives. Please open a feature "
+            f"request!\nlax.{name} over a vmap axis: pmap the function instead, or pick each "
+            "group's elements with lax.axis_index and jnp.where before a collective over the "
+            "whole axis."
         )
 
 

@@ -352,10 +352,25 @@ def _check_key(name: str, key: Any, batched: bool = False) -> Any:
         if not batched and get_aval(key).ndim != 0:
             raise BatchedKeyError(_batched_message(name, get_aval(key).shape))
         return key
+    _check_arraylike(name, key)
     data = _check_data(name, ensure_array(key), _words(_IMPL.get()), None)
     if not batched and get_aval(data).ndim != 1:
         raise BatchedKeyError(_batched_message(name, get_aval(data).shape))
     return data
+
+
+def _check_arraylike(name: str, key: Any) -> None:
+    """JAX's first checks of a raw key: an array (or a value with ``__jax_array__``), else a
+    Python or numpy scalar (which has no key shape), else an unexpected type."""
+    if hasattr(key, "shape") and hasattr(key, "dtype") or hasattr(key, "__jax_array__"):
+        return
+    fix = f"{name} requires a PRNG key: core.random.key(seed)."
+    if np.isscalar(key):
+        raise PRNGKeyError(
+            "JAX encountered invalid PRNG key data: expected key_data to have ndim, shape, and "
+            f"dtype attributes. Got {key}\n{fix}"
+        )
+    raise PRNGKeyError(f"unexpected PRNG key type {type(key)}\n{fix}")
 
 
 def _batched_message(name: str, shape: tuple[int, ...]) -> str:

@@ -107,8 +107,8 @@ def dot_product_attention(
     """
     if implementation not in (None, "xla"):
         raise ValueError(
-            f"Unsupported implementation option: {implementation!r}; this CPU library has only "
-            "the 'xla' (einsum + softmax) implementation, use implementation=None"
+            f"Unsupported implementation option: {implementation}\nThis CPU library has only "
+            "the 'xla' (einsum + softmax) implementation: use implementation=None."
         )
     out_shape = get_aval(jnp.asarray(query)).shape
     q, k, v = _ensure_4d(query), _ensure_4d(key), _ensure_4d(value)

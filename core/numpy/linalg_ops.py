@@ -179,11 +179,16 @@ def _result_dtype(a: Any, preferred_element_type: Any) -> Any:
 
 
 def _check_contract(name, a, b, ia, ib):
+    """JAX's check (its `dot_general`'s first line; `ia`, `ib`: an axis or a tuple of axes),
+    then numpy's description of the misaligned axes."""
+    ia, ib = (ia,) if isinstance(ia, int) else ia, (ib,) if isinstance(ib, int) else ib
     sa, sb = get_aval(a).shape, get_aval(b).shape
-    if sa[ia] != sb[ib]:
+    ca, cb = tuple(sa[i] for i in ia), tuple(sb[i] for i in ib)
+    if ca != cb:
         raise ShapeError(
-            f"{name}: shapes {sa} and {sb} are not aligned: {sa[ia]} (dim {ia}) != "
-            f"{sb[ib]} (dim {ib})"
+            f"dot_general requires contracting dimensions to have the same shape, got {ca} and "
+            f"{cb}.\n{name}: shapes {sa} and {sb} are not aligned: {ca} (dims {ia}) != {cb} "
+            f"(dims {ib})"
         )
 
 
@@ -237,8 +242,7 @@ def tensordot(
         ax_a, ax_b = axes
         ca = tuple(canonicalize_axis(x, a_nd) for x in ((ax_a,) if isinstance(ax_a, int) else ax_a))
         cb = tuple(canonicalize_axis(x, b_nd) for x in ((ax_b,) if isinstance(ax_b, int) else ax_b))
-    for i, j in zip(ca, cb):
-        _check_contract("tensordot", a, b, i, j)
+    _check_contract("tensordot", a, b, ca, cb)
     pet = _result_dtype(a, preferred_element_type)
     return la.dot_general(a, b, ((ca, cb), ((), ())), preferred_element_type=pet)
 
@@ -521,12 +525,12 @@ def einsum(
     shapes = [get_aval(o).shape for o in ops]
     ins, out_s = _parse_einsum(subscripts, shapes)
     sizes: dict[str, int] = {}
-    for s, shp in zip(ins, shapes):
+    for i, (s, shp) in enumerate(zip(ins, shapes)):
         for c, d in zip(s, shp):
             if sizes.get(c, 1) not in (1, d) and d != 1:
-                raise ShapeError(
-                    f"einsum: label {c!r} has inconsistent sizes {sizes[c]} and {d} "
-                    f"(operand shapes {shapes})"
+                raise ShapeError(  # opt_einsum's words (JAX's), its order of the two sizes
+                    f"Size of label {c!r} for operand {i} ({sizes[c]}) does not match previous "
+                    f"terms ({d}).\neinsum {subscripts!r}: the operands' shapes are {shapes}."
                 )
             sizes[c] = max(sizes.get(c, 1), d)
     ops = [

@@ -15,6 +15,7 @@ import numpy as np
 from core import dtypes
 from core.jit.library import library_jit
 from core.numpy._util import (
+    broadcast_shapes,
     canonicalize_axis,
     check_arraylike,
     ensure_array,
@@ -187,7 +188,7 @@ def take_along_axis(
         raise ValueError('Unknown gather mode "wrap"')
     mode = gather_mode(mode, "fill")
     arr_shape = (*ashape[:axis], 1, *ashape[axis + 1 :])
-    out_shape = np.broadcast_shapes(ishape, arr_shape)
+    out_shape = broadcast_shapes(ishape, arr_shape)  # JAX's message on a mismatch
     if ashape[axis] == 0:
         return sh.full(out_shape, 0, get_aval(arr).dtype)
     if wrap_negative_indices is None:

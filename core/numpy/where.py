@@ -41,7 +41,8 @@ def _where(condition: Any, x: Any, y: Any) -> Any:
     x, y = promote_dtypes(x, y)
     shape = broadcast_shapes(get_aval(x).shape, get_aval(y).shape)
     if get_aval(cond).shape:  # (a rank-0 condition picks for all elements, as JAX's)
-        shape = broadcast_shapes(get_aval(cond).shape, shape)
+        # the three shapes at once, as JAX's (a mismatch names all three)
+        shape = broadcast_shapes(get_aval(cond).shape, get_aval(x).shape, get_aval(y).shape)
         cond = broadcast_to(cond, shape)
     x, y = broadcast_to(x, shape), broadcast_to(y, shape)  # in JAX's order
     return ew.select_n(cond, y, x)

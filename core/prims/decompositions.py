@@ -102,9 +102,10 @@ def _check_matrix(name: str, x: ShapedArray, square: bool) -> None:
         kind = "square matrices" if square else "matrices"
         raise ShapeError(f"{name} needs {kind} in the last two axes, got shape {x.shape}")
     if x.dtype in (np.float16, dtypes.bfloat16):
-        raise LinalgDtypeError(
-            f"Unsupported dtype {x.dtype}: {name} computes in float32, float64, complex64 or "
-            "complex128 (as LAPACK); convert first, x.astype(jnp.float32)."
+        raise LinalgDtypeError(  # JAX's first line is the repr of its error's arguments
+            f"(KeyError({x.dtype.type!r}), 'Unsupported dtype {x.dtype}.')\n{name} computes in "
+            "float32, float64, complex64 or complex128 (as LAPACK); convert first, "
+            "x.astype(jnp.float32)."
         )
     if x.dtype.kind not in "fc":
         raise DTypeError(f"{name} needs a floating-point array, got {x.dtype}")
