@@ -290,11 +290,21 @@ class MultiHeadDotProductAttention(Module):
         """
         if inputs_kv is not None:
             if inputs_k is not None or inputs_v is not None:
-                raise ValueError("Pass either inputs_kv or inputs_k/inputs_v, not both.")
+                raise ValueError(
+                    "If either `inputs_k` or `inputs_v` is not None, `inputs_kv` must be None. If "
+                    "`inputs_kv` is not None, both `inputs_k` and `inputs_v` must be None. We "
+                    "recommend using `inputs_k` and `inputs_v` args, since `inputs_kv` will be "
+                    "deprecated soon. See https://github.com/google/flax/discussions/3389 for more "
+                    "information."
+                )
             inputs_k = inputs_v = inputs_kv
         if inputs_k is None:
             if inputs_v is not None:
-                raise ValueError("inputs_k must be given when inputs_v is.")
+                raise ValueError(
+                    "`inputs_k` cannot be None if `inputs_v` is not None. To have both `inputs_k` "
+                    "and `inputs_v` be the same value, pass in the value to `inputs_k` and leave "
+                    "`inputs_v` as None."
+                )
             inputs_k = inputs_q
         if inputs_v is None:
             inputs_v = inputs_k
@@ -473,6 +483,8 @@ def combine_masks(*masks: Array | None, dtype: Any = jnp.float32) -> Array | Non
     masks = [m for m in masks if m is not None]
     if not masks:
         return None
+    if any(m.ndim != masks[0].ndim for m in masks):
+        raise errors.MaskRankError(tuple(m.ndim for m in masks))
     mask = masks[0]
     for other in masks[1:]:
         mask = jnp.logical_and(mask, other)

@@ -27,9 +27,7 @@ class Sequential(Module):
 
     def __post_init__(self) -> None:
         if not isinstance(self.layers, Sequence):
-            raise TypeError(
-                f"Sequential layers must be a sequence, got {type(self.layers).__name__}."
-            )
+            raise ValueError(f"'layers' must be a sequence, got '{type(self.layers).__name__}'.")
 
     @compact
     def __call__(self, *args: Any, **kwargs: Any) -> Any:

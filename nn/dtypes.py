@@ -27,7 +27,9 @@ def canonicalize_dtype(*args: Any, dtype: Any = None, inexact: bool = True) -> A
         if inexact and not jnp.issubdtype(dtype, jnp.inexact):
             dtype = jnp.promote_types(jnp.float32, dtype)
     if inexact and not jnp.issubdtype(dtype, jnp.inexact):
-        raise ValueError(f"The computation dtype must be a float type, got {dtype}.")
+        raise ValueError(
+            f"Dtype must be inexact: {dtype}\nThe computation dtype must be a float type."
+        )
     return dtype
 
 

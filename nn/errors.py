@@ -632,6 +632,21 @@ class MultiScopeTransformError(FlaxError, NotImplementedError):
         )
 
 
+class NormAxesError(FlaxError, IndexError):
+    """A normalization's axes (``reduction_axes``, ``feature_axes``, ``axis``) name an axis the
+    input does not have (Flax fails indexing the input's shape).
+
+    Failing code: ``nn.LayerNorm(reduction_axes=3)(jnp.ones((2, 5, 4)))``. Fix: axes below the
+    input's rank, or negative axes counted from the end.
+    """
+
+    def __init__(self, axes: tuple, ndim: int):
+        super().__init__(
+            f"tuple index out of range\nThe axes {axes} are out of range for an input of rank "
+            f"{ndim}; use axes below the rank or negative axes."
+        )
+
+
 class InstanceNormAxesError(FlaxError, ValueError):
     """``InstanceNorm``'s ``feature_axes`` include the leading (batch) axis.
 
@@ -641,8 +656,9 @@ class InstanceNormAxesError(FlaxError, ValueError):
 
     def __init__(self, feature_axes: Any):
         super().__init__(
-            f"InstanceNorm feature_axes={feature_axes!r} include axis 0, which is the batch "
-            "axis. Put the batch first and name only channel axes, e.g. feature_axes=-1."
+            "The channel axes cannot include the leading dimension as this is assumed to be the "
+            f"batch axis.\nInstanceNorm got feature_axes={feature_axes!r}: put the batch first "
+            "and name only channel axes, e.g. feature_axes=-1."
         )
 
 
@@ -655,9 +671,9 @@ class SpectralNormRankError(FlaxError, ValueError):
 
     def __init__(self, shape: Any):
         super().__init__(
-            f"SpectralNorm got a weight of shape {tuple(shape)} (rank {len(shape)}) with "
-            "error_on_non_matrix=True. Pass error_on_non_matrix=False to normalize it "
-            "flattened to (-1, last axis)."
+            f"Input is {len(shape)}D but error_on_non_matrix is True\nSpectralNorm got a weight "
+            f"of shape {tuple(shape)}: pass error_on_non_matrix=False to normalize it flattened "
+            "to (-1, last axis)."
         )
 
 
@@ -750,6 +766,21 @@ class UnmatchedLogicalAxisError(FlaxError, ValueError):
         )
 
 
+class ConvFeatureGroupError(FlaxError, ValueError, AssertionError):
+    """A convolution whose input channels do not split into ``feature_group_count`` groups
+    (Flax asserts it).
+
+    Failing code: ``nn.Conv(4, (3,), feature_group_count=3)(jnp.ones((2, 5, 4)))``. Fix: a
+    ``feature_group_count`` that divides the input channels.
+    """
+
+    def __init__(self, in_features: int, count: int):
+        super().__init__(
+            f"Input channels {in_features} are not divisible by feature_group_count={count}.\n"
+            "Pick a feature_group_count that divides the input's last axis."
+        )
+
+
 class ConvLocalFeatureGroupError(FlaxError, NotImplementedError):
     """``nn.ConvLocal`` with ``feature_group_count != 1`` (unshared kernels have no groups).
 
@@ -759,9 +790,9 @@ class ConvLocalFeatureGroupError(FlaxError, NotImplementedError):
 
     def __init__(self, count: int):
         super().__init__(
-            f"nn.ConvLocal does not support feature_group_count != 1, got {count}. Use "
-            f"nn.Conv for grouped convolutions, or split the channels and use one ConvLocal "
-            f"per group."
+            "`lax.conv_general_dilated_local` does not support `feature_group_count != 1`, got "
+            f"`{count}`.\nUse nn.Conv for grouped convolutions, or split the channels and use "
+            "one nn.ConvLocal per group."
         )
 
 
@@ -809,6 +840,20 @@ class AttentionShapeError(FlaxError, ValueError, AssertionError):
     def __init__(self, what: str, shapes: list):
         super().__init__(
             f"{what} Got shapes {', '.join(map(str, shapes))} (each (*batch, length, heads, size))."
+        )
+
+
+class MaskRankError(FlaxError, ValueError, AssertionError):
+    """``nn.combine_masks`` got masks of different ranks (Flax asserts it).
+
+    Failing code: ``nn.combine_masks(jnp.ones((1, 2)), jnp.ones(2))``. Fix: give every mask
+    the same rank, ``(batch, heads, q_len, kv_len)`` or broadcastable with size-1 axes.
+    """
+
+    def __init__(self, ranks: tuple):
+        super().__init__(
+            f"masks must have same rank: {ranks}\nReshape the masks to one rank, with size-1 "
+            "axes where they broadcast."
         )
 
 

@@ -50,7 +50,8 @@ def _as_tuple(x: int | Sequence[int]) -> tuple[int, ...]:
 
 
 def _normalize_axes(axes: tuple[int, ...], ndim: int) -> tuple[int, ...]:
-    return tuple(ax if ax >= 0 else ndim + ax for ax in axes)
+    # Sorted, as Flax's: `axis=(2, 1)` gives the kernel the input's axis order (5, 4, ...).
+    return tuple(sorted(ax if ax >= 0 else ndim + ax for ax in axes))
 
 
 def _reshape_boxed(value: Any, shape: tuple[int, ...]) -> Any:
@@ -120,9 +121,12 @@ class DenseGeneral(Module):
         """
         features = _as_tuple(self.features)
         ndim = inputs.ndim
-        batch_dims = _normalize_axes(_as_tuple(self.batch_dims), ndim)
+        batch_dims = _as_tuple(self.batch_dims)
         if batch_dims and set(batch_dims) != set(range(max(batch_dims) + 1)):
-            raise ValueError(f"batch_dims {batch_dims} must be consecutive leading axes from 0.")
+            raise ValueError(
+                f"batch_dims {batch_dims} must be consecutive leading dimensions starting from 0."
+            )
+        batch_dims = _normalize_axes(batch_dims, ndim)
         axis = _normalize_axes(_as_tuple(self.axis), ndim)
         n_batch, n_axis, n_features = len(batch_dims), len(axis), len(features)
 
@@ -272,9 +276,12 @@ class Einsum(Module):
           The result of the einsum (plus bias).
         """
         einsum_str = merge_param("einsum_str", self.einsum_str, einsum_str).replace(" ", "")
-        if "->" not in einsum_str or einsum_str.count(",") != 1:
+        if "->" not in einsum_str:
+            raise ValueError('`einsum_str` equation must be explicit and include "->".')
+        if einsum_str.count(",") != 1:
             raise ValueError(
-                f"einsum_str {einsum_str!r} must have two operands and an explicit '->'."
+                "`einsum_str` equation must have exactly two operands and therefore, exactly one "
+                f"comma character, instead of {einsum_str.count(',')}"
             )
         kernel = self.param("kernel", self.kernel_init, tuple(self.shape), self.param_dtype)
         bias = None
@@ -312,14 +319,18 @@ def canonicalize_padding(padding: Any, rank: int) -> Any:
         if all(len(p) == 2 for p in pairs):
             return pairs
     raise ValueError(
-        f"Invalid padding {padding!r}: use 'SAME', 'VALID', 'CIRCULAR', 'CAUSAL', an int, "
-        f"or {rank} ints or (low, high) pairs."
+        f"Invalid padding format: {padding}, should be str, int, or a sequence of len {rank} "
+        "where each element is an int or pair of ints.\nUse 'SAME', 'VALID', 'CIRCULAR', "
+        f"'CAUSAL', an int, or {rank} ints or (low, high) pairs."
     )
 
 
-def _dimension_numbers(n_spatial: int) -> tuple[str, str, str]:
-    spatial = "HWDXYZ"[:n_spatial]
-    return "N" + spatial + "C", spatial + "IO", "N" + spatial + "C"
+def _dimension_numbers(ndim: int) -> lax.ConvDimensionNumbers:
+    """Channels-last specs (`NHWC`, `HWIO`, `NHWC`) for inputs of rank `ndim`, as Flax builds
+    them: a `ConvDimensionNumbers`, so `lax`'s checks of the operands' ranks are its shape
+    rule's."""
+    lhs = (0, ndim - 1, *range(1, ndim - 1))
+    return lax.ConvDimensionNumbers(lhs, (ndim - 1, ndim - 2, *range(ndim - 2)), lhs)
 
 
 def _broadcast(x: int | Sequence[int] | None, n: int) -> tuple[int, ...]:
@@ -430,7 +441,7 @@ class _Conv(Module):
             padding=padding,
             lhs_dilation=input_dilation,
             rhs_dilation=kernel_dilation,
-            dimension_numbers=_dimension_numbers(n),
+            dimension_numbers=_dimension_numbers(inputs.ndim),
         )
         if self.shared_weights:
             y, bias = self._shared_conv(inputs, kernel_size, conv_args)
@@ -441,10 +452,7 @@ class _Conv(Module):
     def _shared_conv(self, inputs: Array, kernel_size: tuple[int, ...], conv_args: dict):
         in_features = inputs.shape[-1]
         if in_features % self.feature_group_count:
-            raise ValueError(
-                f"Input channels {in_features} are not divisible by "
-                f"feature_group_count={self.feature_group_count}."
-            )
+            raise errors.ConvFeatureGroupError(in_features, self.feature_group_count)
         kernel_shape = kernel_size + (in_features // self.feature_group_count, self.features)
         kernel, bias = _conv_params(self, kernel_shape, (self.features,))
         inputs, kernel, bias = self.promote_dtype(inputs, kernel, bias, dtype=self.dtype)
@@ -629,7 +637,7 @@ class ConvTranspose(Module):
             strides,
             "VALID" if padding == "CIRCULAR" else padding,
             rhs_dilation=kernel_dilation,
-            dimension_numbers=_dimension_numbers(n),
+            dimension_numbers=_dimension_numbers(inputs.ndim),
             transpose_kernel=self.transpose_kernel,
             precision=self.precision,
             preferred_element_type=self.preferred_element_type,

@@ -34,7 +34,10 @@ Axes = int | Sequence[int]
 
 def _canonicalize_axes(ndim: int, axes: Axes) -> tuple[int, ...]:
     axes = (axes,) if isinstance(axes, int) else axes
-    return tuple(sorted({ax % ndim for ax in axes}))
+    axes = tuple(sorted({ax + ndim if ax < 0 else ax for ax in axes}))
+    if any(ax >= ndim for ax in axes):  # Flax fails indexing the shape
+        raise errors.NormAxesError(axes, ndim)
+    return axes
 
 
 def _abs_sq(x: Array) -> Array:

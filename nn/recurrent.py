@@ -498,7 +498,7 @@ def flip_sequences(
         idxs = jnp.reshape(idxs, (1,) * num_batch_dims + (max_steps,))
     idxs = (idxs + seq_lengths) % max_steps
     idxs = jnp.reshape(idxs, idxs.shape + (1,) * (inputs.ndim - idxs.ndim))
-    return jnp.take_along_axis(inputs, jnp.broadcast_to(idxs, inputs.shape), axis=time_axis)
+    return jnp.take_along_axis(inputs, idxs, axis=time_axis)
 
 
 class RNN(Module):

@@ -30,6 +30,7 @@ def _dense(nn, jax, jnp):
         "dense_f16": init_apply(nn, jax, nn.Dense(3, dtype=jnp.float16, use_bias=False), x),
         "general": init_apply(nn, jax, nn.DenseGeneral((2, 3), axis=(-2, -1)), x),
         "batch": init_apply(nn, jax, nn.DenseGeneral(3, batch_dims=(0,)), x),
+        "general_axis_order": init_apply(nn, jax, nn.DenseGeneral(3, axis=(2, 1)), x),
         "einsum": init_apply(nn, jax, nn.Einsum((4, 3), "abc,cd->abd"), x),
         "embed": init_apply(nn, jax, nn.Embed(6, 3), jnp.asarray([[0, 5], [2, 1]])),
     }

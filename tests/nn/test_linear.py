@@ -390,7 +390,7 @@ def test_conv_local_mask_and_errors():
         r"\(8, 9, 4\)",
     ):
         nn.ConvLocal(4, (3,), mask=jnp.asarray(mask)).init(random.key(0), x)
-    with pytest.raises(NotImplementedError, match="feature_group_count != 1, got 3"):
+    with pytest.raises(NotImplementedError, match="`feature_group_count != 1`, got `3`"):
         nn.ConvLocal(3, (3,), feature_group_count=3).init(random.key(0), x)
 
 
