@@ -64,6 +64,9 @@ class _CallRecorder:
         return self._next
 
     def exit(self, index: int, module: Any, method: str, args: tuple, kwargs: dict, y: Any) -> None:
+        if not hasattr(type(module), method):
+            return  # a function a lifted transform runs on the module (RNN's scan body), not
+            # one of its methods: Flax's table has no row for it
         inputs = (
             args[0] if len(args) == 1 and not kwargs else (args + ((kwargs,) if kwargs else ()))
         )
@@ -311,7 +314,7 @@ def table(
     footer = ["", "", "", *[""] * len(flop_columns), "Total", *totals][-len(header) :]
     summary = _table(header, rows, footer)
     size, nbytes = _count(core.tree_util.tree_leaves(variables))
-    return f"{summary}\nTotal Parameters: {size:,} ({_human_bytes(nbytes)})"
+    return f"{summary}\nTotal Parameters: {_format_count(size, nbytes)}"  # empty at 0, as Flax
 
 
 def parameter_overview(params: Mapping, include_stats: bool = True) -> str:

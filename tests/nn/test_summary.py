@@ -136,3 +136,16 @@ def test_tabulate_takes_flaxs_rich_options():
     options = dict(console_kwargs={"width": 120}, table_kwargs={}, column_kwargs={})
     assert Model().tabulate(random.key(0), x, **options) == plain
     assert nn.tabulate(Model(), random.key(0), **options)(x) == plain
+
+
+def test_tabulate_rows_of_a_scanned_cell_and_an_empty_total_as_flaxs():
+    # Flax 0.12.8: nn.RNN's rows are RNN, then cell (LSTMCell) and its eight Dense layers: the
+    # function the scan runs on the cell is no row; a model without variables prints an
+    # empty total, "Total Parameters: "
+    x = jnp.ones((2, 5, 4))
+    table = nn.tabulate(nn.RNN(nn.LSTMCell(2)), random.key(0))(x)
+    modules = [line.split("|")[2].strip() for line in table.splitlines()[3:-4]]
+    assert modules == ["RNN", "LSTMCell"] + ["Dense"] * 8
+    assert table.splitlines()[-1] == "Total Parameters: 56 (224 B)"
+    empty = nn.tabulate(nn.Dropout(0.5), random.key(0))(x, deterministic=True)
+    assert empty.splitlines()[-1] == "Total Parameters: "
