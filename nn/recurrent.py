@@ -584,12 +584,12 @@ class RNN(Module):
             )
         slice_carry = seq_lengths is not None and return_carry
 
-        def step(cell: RNNCellBase, carry: Carry, x: Array) -> tuple[Carry, Any]:
+        def scan_fn(cell: RNNCellBase, carry: Carry, x: Array) -> tuple[Carry, Any]:
             carry, y = cell(carry, x)
             return carry, ((carry, y) if slice_carry else y)
 
         scan_cell = scan(
-            step,
+            scan_fn,
             in_axes=time_axis,
             out_axes=(0, time_axis) if slice_carry else time_axis,
             unroll=self.unroll,

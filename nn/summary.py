@@ -56,6 +56,7 @@ class _CallRecorder:
     def __init__(self, keep_calls: bool = False) -> None:
         self.rows: dict[int, tuple] = {}
         self.calls: dict[int, tuple] = {}
+        self.non_methods: set[int] = set()
         self._keep_calls = keep_calls
         self._next = 0
 
@@ -65,8 +66,9 @@ class _CallRecorder:
 
     def exit(self, index: int, module: Any, method: str, args: tuple, kwargs: dict, y: Any) -> None:
         if not hasattr(type(module), method):
-            return  # a function a lifted transform runs on the module (RNN's scan body), not
-            # one of its methods: Flax's table has no row for it
+            # a function a lifted transform runs on the module (RNN's scan body), not one of
+            # its methods: as Flax, a row only with show_repeated, and it owns no variables
+            self.non_methods.add(index)
         inputs = (
             args[0] if len(args) == 1 and not kwargs else (args + ((kwargs,) if kwargs else ()))
         )
@@ -295,19 +297,22 @@ def table(
             continue
         if method.startswith("_") and method != "__call__":  # a module's private helper
             continue
-        if not show_repeated and (path, method) in seen_calls:
+        repeated = (path, method) in seen_calls or index in recorder.non_methods
+        if not show_repeated and repeated:
             continue
         seen_calls.add((path, method))
-        name = "/".join(path) + ("" if method == "__call__" else f" ({method})")
-        cells = [name, cls, inputs, outputs]
+        shown = "" if method in ("__call__", "<lambda>") else f" ({method})"  # Flax's column
+        cells = ["/".join(path), cls + shown, inputs, outputs]
         for column in flop_columns:
             call = recorder.calls[index]
             cells.append(str(_call_flops(call, call_rngs, vjp=column == "vjp_flops")))
         for col in collections:
             folded = depth is not None and len(path) == depth
             size, nbytes = _count(_module_leaves(variables[col], path, subtree=folded))
-            cells.append("" if path in seen else _format_count(size, nbytes))
-        seen.add(path)
+            owned = path not in seen and index not in recorder.non_methods
+            cells.append(_format_count(size, nbytes) if owned else "")
+        if index not in recorder.non_methods:
+            seen.add(path)
         rows.append(cells)
     # Totals come from the whole tree, so modules hidden by ``depth`` still count.
     totals = [_format_count(*_count(core.tree_util.tree_leaves(variables[c]))) for c in collections]

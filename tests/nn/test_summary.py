@@ -147,5 +147,8 @@ def test_tabulate_rows_of_a_scanned_cell_and_an_empty_total_as_flaxs():
     modules = [line.split("|")[2].strip() for line in table.splitlines()[3:-4]]
     assert modules == ["RNN", "LSTMCell"] + ["Dense"] * 8
     assert table.splitlines()[-1] == "Total Parameters: 56 (224 B)"
+    # with show_repeated, Flax's row of the scan body names it in the module column
+    table = nn.tabulate(nn.RNN(nn.LSTMCell(2)), random.key(0), show_repeated=True)(x)
+    assert "| cell    | LSTMCell (scan_fn) |" in table
     empty = nn.tabulate(nn.Dropout(0.5), random.key(0))(x, deterministic=True)
     assert empty.splitlines()[-1] == "Total Parameters: "
