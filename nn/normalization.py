@@ -35,7 +35,7 @@ Axes = int | Sequence[int]
 def _canonicalize_axes(ndim: int, axes: Axes) -> tuple[int, ...]:
     axes = (axes,) if isinstance(axes, int) else axes
     axes = tuple(sorted({ax + ndim if ax < 0 else ax for ax in axes}))
-    if any(ax >= ndim for ax in axes):  # Flax fails indexing the shape
+    if any(not -ndim <= ax < ndim for ax in axes):  # Flax fails indexing the shape with them
         raise errors.NormAxesError(axes, ndim)
     return axes
 

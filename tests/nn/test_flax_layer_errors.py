@@ -107,6 +107,11 @@ CASES = {
         IndexError,
         "tuple index out of range",
     ),
+    "layer_norm_scalar": (
+        "nn.LayerNorm().init(KEY, jnp.float32(1.0))",
+        IndexError,
+        "tuple index out of range",
+    ),
     "rms_norm_axis": (
         "nn.RMSNorm(reduction_axes=3).init(KEY, X)",
         IndexError,
