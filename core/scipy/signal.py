@@ -1,10 +1,11 @@
 """`core.scipy.signal`: N-dimensional convolution and correlation, like `jax.scipy.signal`.
 
 Direct convolutions (`method="auto"`/`"direct"`; `"fft"` is `fftconvolve`) are one
-`lax.conv_general_dilated` over a single batch and feature dimension with the kernel flipped; the smaller input (in every dimension) is the kernel, and
-the padding produces scipy's "full", "same" (centred on `in1`) and "valid" outputs.
-`fftconvolve` and `detrend` are JAX's formulas (FFT products; least-squares lines), and so
-are the spectral functions `stft`, `istft`, `csd` and `welch` (scipy's `_spectral_helper`).
+`lax.conv_general_dilated` over a single batch and feature dimension with the kernel flipped;
+the smaller input (in every dimension) is the kernel, and the padding produces scipy's "full",
+"same" (centred on `in1`) and "valid" outputs. `fftconvolve` and `detrend` are JAX's formulas
+(FFT products; least-squares lines), and so are the spectral functions `stft`, `istft`, `csd`
+and `welch` (scipy's `_spectral_helper`).
 """
 
 from __future__ import annotations
