@@ -374,15 +374,17 @@ def _blocks_scan(ufunc, identity, x, reverse):
 
 def _window_scan(ufunc, identity, x, reverse):
     """Output j folds x[..., :j + 1] (x[..., j:] when reversed) from the identity, in
-    increasing index order: step k adds element k to the outputs from k on (element j + k to
-    output j, when reversed)."""
+    increasing index order: forwards one running fold (`ufunc.accumulate` after the identity,
+    each step rounded in the dtype); reversed, step k adds element j + k to output j."""
+    if not reverse:
+        start = np.full((*x.shape[:-1], 1), identity, x.dtype)
+        return ufunc.accumulate(np.concatenate([start, x], axis=-1), axis=-1, dtype=x.dtype)[
+            ..., 1:
+        ]
     acc = np.full_like(x, identity)
     n = x.shape[-1]
     for k in range(n):
-        if reverse:
-            acc[..., : n - k] = ufunc(acc[..., : n - k], x[..., k:])
-        else:
-            acc[..., k:] = ufunc(acc[..., k:], x[..., k : k + 1])
+        acc[..., : n - k] = ufunc(acc[..., : n - k], x[..., k:])
     return acc
 
 
