@@ -1,5 +1,5 @@
 """How a ported program is checked: `flaxport.port` rewrites its imports, `run()` runs on
-numbax, and its summary must equal JAX's recorded one (`answers.json`). The programs are
+numbax, and its summary must equal JAX's recorded one (`answers/<name>.json`). The programs are
 checked by three test files, one per group of `common.program_group`, so that pytest-xdist's
 `--dist loadfile` spreads them over its workers."""
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from flaxport.port import port_source
-from tests.porting.common import ANSWERS, PROGRAMS, program_group, program_names, summary
+from tests.porting.common import PROGRAMS, answer_path, program_group, program_names, summary
 
 # Run with --runslow only: from empty caches imagenet_resnet takes 20 s of CPU (JAX: 24 s; three
 # pmapped ResNets) and ode 88 s (odeint's while loop inside a scan, forward and adjoint: numba's
@@ -64,5 +64,5 @@ def cases(group: str) -> list:
 
 def check(name: str) -> None:
     """Program `name`, ported and run, gives JAX's recorded numbers."""
-    want = json.loads(ANSWERS.read_text())[name]
+    want = json.loads(answer_path(name).read_text())
     assert_same(summary(ported_run(name)), want)

@@ -1,17 +1,27 @@
 """What `record_answers.py` (on JAX) and the tests (`checks.py`, on numbax) share: the
-programs and the summary of a program's result that the answers hold."""
+programs, their answer files and the summary of a program's result that the answers hold."""
 
 from pathlib import Path
 
 import numpy as np
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
-ANSWERS = Path(__file__).resolve().parent / "answers.json"
+ANSWERS = Path(__file__).resolve().parent / "answers"
 
 
 def program_names() -> list[str]:
     """The programs' names (file stems), sorted."""
     return sorted(p.stem for p in PROGRAMS.glob("*.py"))
+
+
+def answer_path(name: str) -> Path:
+    """Where JAX's recorded summary of program `name` is (one JSON file per program)."""
+    return ANSWERS / f"{name}.json"
+
+
+def answer_names() -> list[str]:
+    """The programs that have recorded answers, sorted."""
+    return sorted(p.stem for p in ANSWERS.glob("*.json"))
 
 
 def program_group(name: str) -> str:

@@ -1,6 +1,7 @@
-"""Writes `answers.json`: every program of `programs/` run unchanged on JAX (run with
-`/opt/ref/bin/python tests/porting/record_answers.py` from the repository root; JAX is never
-a dependency of numbax, the test reads the file). Eight CPU devices, as numbax's tests have."""
+"""Writes `answers/<name>.json`: the programs of `programs/` (all, or the ones named on the
+command line) run unchanged on JAX (run with `/opt/ref/bin/python
+tests/porting/record_answers.py [name ...]` from the repository root; JAX is never a dependency
+of numbax, the test reads the files). Eight CPU devices, as numbax's tests have."""
 
 import json
 import sys
@@ -12,7 +13,7 @@ import jax
 jax.config.update("jax_num_cpu_devices", 8)
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.porting.common import ANSWERS, PROGRAMS, program_names, summary  # noqa: E402
+from tests.porting.common import PROGRAMS, answer_path, program_names, summary  # noqa: E402
 
 
 def run(name: str):
@@ -25,8 +26,7 @@ def run(name: str):
 
 
 if __name__ == "__main__":
-    answers = json.loads(ANSWERS.read_text()) if ANSWERS.exists() else {}
     for name in sys.argv[1:] or program_names():
-        answers[name] = run(name)
+        answer = json.dumps(run(name), indent=1, sort_keys=True) + "\n"
+        answer_path(name).write_text(answer)
         print(name, "recorded")
-    ANSWERS.write_text(json.dumps(answers, indent=1, sort_keys=True) + "\n")

@@ -1,5 +1,5 @@
 """Flax's linen guides, ported by rewriting their imports only, give Flax's numbers against
-`answers.json` (recorded on Flax 0.12.8 by `record_answers.py`; `checks.py` runs and
+`answers/` (recorded on Flax 0.12.8 by `record_answers.py`; `checks.py` runs and
 compares). The programs are in `programs/` (see its README for where each comes from)."""
 
 import pytest

@@ -1,5 +1,5 @@
 """Optax's examples, ported by rewriting their imports only, give Optax's numbers against
-`answers.json` (recorded on Optax 0.2.8 by `record_answers.py`; `checks.py` runs and
+`answers/` (recorded on Optax 0.2.8 by `record_answers.py`; `checks.py` runs and
 compares). The programs are in `programs/` (see its README for where each comes from)."""
 
 import pytest
