@@ -185,6 +185,27 @@ def _flops(eqn: Eqn) -> tuple[int | None, int | None]:
     return None, None
 
 
+def _is_identity(eqn: Eqn) -> bool:
+    """Whether XLA's algebraic simplifier removes `eqn` before counting it: `x * 1`, `1 * x`,
+    `x + 0`, `0 + x` and `x - 0` with a literal 1 or 0 and `x` of the result's shape and dtype
+    (`elu`'s `alpha * expm1(...)` at alpha 1 costs nothing, nor reads or writes)."""
+    name = eqn.prim.name
+    if name not in ("mul", "add", "sub") or len(eqn.inputs) != 2 or len(eqn.outputs) != 1:
+        return False
+    unit = 1 if name == "mul" else 0
+    out = eqn.outputs[0].aval
+    for i in (1,) if name == "sub" else (0, 1):
+        literal, other = eqn.inputs[i], eqn.inputs[1 - i]
+        if (
+            isinstance(literal, Literal)
+            and not isinstance(other, Literal)
+            and (other.aval.shape, other.aval.dtype) == (out.shape, out.dtype)
+            and np.all(np.asarray(literal.val) == unit)
+        ):
+            return True
+    return False
+
+
 def _is_elementwise(eqn: Eqn) -> bool:
     """Whether the compiled back end runs `eqn` as a scalar expression per element."""
     try:
@@ -267,7 +288,8 @@ def jaxpr_cost(jaxpr: Jaxpr) -> dict[str, float]:
     """XLA's cost estimate of a whole jaxpr, as `jax.jit(f).lower(...).cost_analysis()` gives it:
     "flops", "transcendentals" and "bytes accessed" (calls counted through, loop bodies once and
     every branch of a `cond`, as XLA counts them; equations without a rule count 0; as XLA,
-    equations whose outputs are unused are not counted and a zero count is left out).
+    equations whose outputs are unused and multiplications by 1 and additions of 0 (which its
+    simplifier removes) are not counted, and a zero count is left out).
 
     Args:
       jaxpr: the program.
@@ -278,7 +300,7 @@ def jaxpr_cost(jaxpr: Jaxpr) -> dict[str, float]:
     flops = transcendentals = nbytes = 0
     # JAX lowers a rank-0 or size-1 operand of an elementwise primitive to an HLO broadcast,
     # whose bytes XLA counts
-    for eqn in canonical(dce_jaxpr(jaxpr).eqns):
+    for eqn in canonical([e for e in dce_jaxpr(jaxpr).eqns if not _is_identity(e)]):
         inner = _inner_jaxprs(eqn)
         if inner is not None:
             for sub in inner:

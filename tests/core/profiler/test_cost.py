@@ -39,6 +39,11 @@ CASES = [
     ("sum0", lambda a: a.sum(0), (V,), 384, 0),
     ("max1", lambda a: a.max(1), (V,), 508, 0),
     ("where", lambda a: jnp.where(a > 0, a, 1.0), (V,), 1024, 0),
+    # XLA's simplifier removes `x * 1`, `x + 0` and `x - 0`, but not `0 - x` nor `x * 0`
+    ("times_one", lambda a: 1.0 * jnp.exp(a) * 1.0 + 0.0 - 0.0, (V,), 0, 512),
+    ("zero_minus", lambda a: 0.0 - a, (V,), 512, 0),
+    ("times_zero", lambda a: a * 0.0, (V,), 512, 0),
+    ("int_times_one", lambda a: a.astype(jnp.int32) * 1, (V,), 512, 0),
     ("convert", lambda a: a.astype(jnp.int32), (V,), 512, 0),
     ("square", lambda a: a**2, (V,), 512, 0),
     ("cube", lambda a: lax.integer_pow(a, 3), (V,), 1024, 0),
@@ -98,6 +103,8 @@ PROGRAMS = [
     ("dot", lambda x, w: x @ w, (jnp.ones((4, 784)), jnp.ones((784, 128))), 802816, 0, 416000),
     ("add", lambda a, b: a + b, (V, V), 512, 0, 6144),
     ("tanh", jnp.tanh, (V,), 0, 512, 4096),
+    ("times_one", lambda a: jnp.tanh(a) * 1.0 + 0.0, (V,), 0, 512, 4096),
+    ("elu", core.nn.elu, (V,), 2048, 512, None),  # alpha * expm1(...) at alpha 1: no mul
     ("sum", jnp.sum, (V,), 511, 0, 2056),  # the reduction's initial value is read too
     ("mlp", lambda w, x: jnp.tanh(x @ w).sum(), (jnp.ones((16, 8)), jnp.ones((4, 16))), 1055, 32,
      1288),
