@@ -13,13 +13,12 @@ import pytest
 from flaxport.port import port_source
 from tests.porting.common import PROGRAMS, answer_path, program_group, program_names, summary
 
-# Run with --runslow only: from empty caches imagenet_resnet takes 20 s of CPU (JAX: 24 s; three
-# pmapped ResNets) and ode 88 s (odeint's while loop inside a scan, forward and adjoint: numba's
-# compile of 20 kernels; 15 s warm); core.experimental.ode has its own tests without compiles.
-# scipy_optimize takes 46 s (JAX: 21 s; ten jitted BFGS/L-BFGS solvers, each a while loop of
-# line-search while loops) and wmt_training about 30 s (four pmapped programs, the beam search
-# among them; JAX: 19 s); tests/core/scipy checks optimize, wmt_beam_search the wmt model.
-SLOW = {"imagenet_resnet", "ode", "ogbg_molpcba", "scipy_optimize", "wmt_training"}
+# Run with --runslow only: from empty caches ode takes 88 s (odeint's while loop inside a scan,
+# forward and adjoint: numba's compile of 20 kernels; 15 s warm); core.experimental.ode has its
+# own tests without compiles. scipy_optimize takes 46 s (JAX: 21 s; ten jitted BFGS/L-BFGS
+# solvers, each a while loop of line-search while loops); tests/core/scipy checks optimize.
+# wmt_training about 30 s (four pmapped programs, the beam search among them; JAX: 19 s).
+SLOW = {"ode", "scipy_optimize", "wmt_training"}
 
 
 def ported_run(name: str):
