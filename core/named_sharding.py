@@ -459,6 +459,29 @@ def placed_by(
     return on_context_mesh(x, host_data)
 
 
+def like_sharding(x: Any, shape: Any, weak_type: bool) -> Sharding | None:
+    """The sharding an array made like `x` (`jnp.zeros_like`, `lax.full_like`, ...) with no
+    `device`/`out_sharding` takes, as JAX's `lax.full_like` chooses it for a concrete array:
+    `x`'s own when `x` is committed, the result is not weakly typed, and the shape is `x`'s
+    (or `x` is fully replicated). Partial: a traced `x` gives None (JAX types the result with
+    the tracer's sharding; numbax's propagation sees a constant, `core/sharding_types.py`).
+
+    Args:
+      x: the array the result is made like.
+      shape: the result's shape, or None for `x`'s.
+      weak_type: whether the result is weakly typed.
+
+    Returns:
+      The sharding to place the result by, or None (the default placement).
+    """
+    if weak_type or not isinstance(x, Array) or not x.committed:
+        return None
+    sharding = x.sharding
+    if shape is not None and tuple(shape) != x.shape and not sharding.is_fully_replicated:
+        return None
+    return sharding
+
+
 @functools.lru_cache(maxsize=1024)
 def result_sharding(mesh: Mesh, spec: tuple) -> NamedSharding:
     """The `NamedSharding` JAX reports for a result over `mesh` whose axes are sharded by

@@ -34,7 +34,7 @@ from core.interpreters.jvp import defjvp_zero, deflinear, jvp_flat
 from core.interpreters.partial_eval import trace_to_jaxpr
 from core.ir import ClosedJaxpr, eval_jaxpr
 from core.jit.library import library_jit
-from core.named_sharding import placed_by
+from core.named_sharding import like_sharding, placed_by
 from core.numpy._util import broadcast_shapes as numpy_broadcast_shapes
 from core.primitive import Primitive
 from core.prims import elementwise as ew
@@ -170,6 +170,8 @@ def full_like(
         out = prng.full_keys(aval.shape if shape is None else tuple(shape), fill_value, dt)
     else:
         out = ew.full_like(x, fill_value, dtype, shape)
+    if sharding is None:
+        sharding = like_sharding(x, get_aval(out).shape, dtype is None and aval.weak_type)
     return placed_by(out, sharding, None, "full_like")
 
 

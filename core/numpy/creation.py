@@ -10,7 +10,7 @@ import numpy as np
 from core import dtypes
 from core.array import Array
 from core.jit.library import library_jit
-from core.named_sharding import placed_by
+from core.named_sharding import like_sharding, placed_by
 from core.numpy import ufuncs as uf
 from core.numpy._util import (
     broadcast_to,
@@ -272,6 +272,14 @@ def _like(a: Any, dtype: Any, shape: Any, name: str) -> tuple[tuple[int, ...], n
     return shp, np_dtype(dtype, name), False
 
 
+def _placed_like(a: Any, out: Any, weak: bool, where: str, device: Any, out_sharding: Any) -> Any:
+    """`out`, made like `a` by `where`, placed by `device`/`out_sharding`, else as JAX's
+    `lax.full_like` places it: by `a`'s sharding unless `weak` (`like_sharding`)."""
+    if device is None and out_sharding is None:
+        device = like_sharding(a, get_aval(out).shape, weak)
+    return _placed(out, out_sharding, where, device)
+
+
 def _filled(shape: tuple[int, ...], value: Any, dt: Any, weak: bool = False) -> Any:
     """`lax.full`: an array of `shape` filled with `value`, or keys if `dt` is a key dtype."""
     if type(dt) is dtypes.KeyDType:
@@ -301,7 +309,7 @@ def zeros_like(
     """
     check_arraylike("zeros_like", a)
     shp, dt, weak = _like(a, dtype, shape, "zeros_like")
-    return _placed(_filled(shp, 0, dt, weak), out_sharding, "jnp.zeros_like", device)
+    return _placed_like(a, _filled(shp, 0, dt, weak), weak, "jnp.zeros_like", device, out_sharding)
 
 
 def ones_like(
@@ -322,7 +330,7 @@ def ones_like(
     """
     check_arraylike("ones_like", a)
     shp, dt, weak = _like(a, dtype, shape, "ones_like")
-    return _placed(_filled(shp, 1, dt, weak), out_sharding, "jnp.ones_like", device)
+    return _placed_like(a, _filled(shp, 1, dt, weak), weak, "jnp.ones_like", device, out_sharding)
 
 
 def empty_like(prototype: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Any:
@@ -366,7 +374,7 @@ def full_like(
         out = broadcast_to(sh.convert_element_type(ensure_array(fill_value), dt), shp)
     else:
         out = _filled(shp, fill_value, dt, weak and dtypes.is_weakly_typed(fill_value))
-    return _placed(out, out_sharding, "jnp.full_like", device)
+    return _placed_like(a, out, weak, "jnp.full_like", device, out_sharding)
 
 
 def arange(

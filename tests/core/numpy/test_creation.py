@@ -1,11 +1,14 @@
 """jnp.array of lists holding tracers: the elements are promoted with JAX's rules and stacked
-(`core.numpy._util.stack_leading`); dtypes and values as JAX 0.10 gives them (recorded)."""
+(`core.numpy._util.stack_leading`); dtypes and values as JAX 0.10 gives them (recorded). The
+`*_like` functions place their result by the array they copy (`named_sharding.like_sharding`),
+as JAX 0.10.2 does (recorded with 8 CPU devices)."""
 
 import numpy as np
 import pytest
 
 import core
 import core.numpy as jnp
+from core.sharding import AxisType, NamedSharding, PartitionSpec, SingleDeviceSharding
 
 
 @pytest.mark.parametrize(
@@ -66,3 +69,50 @@ def test_array_of_tracers_converts_each_and_stacks_as_jax_does(dtype, convert):
         "convert_element_type", "broadcast_in_dim", "convert_element_type", "broadcast_in_dim",
         "concatenate",
     ]  # fmt: skip
+
+
+def _on(mesh, spec, value):
+    return core.device_put(np.asarray(value, np.float32), NamedSharding(mesh, spec))
+
+
+# (what, the call on a mesh, the spec the result keeps or None: uncommitted on device 0)
+LIKE_CASES = [
+    ("zeros_like", lambda m: jnp.zeros_like(_on(m, PartitionSpec("x", None), np.ones((4, 2)))),
+     PartitionSpec("x", None)),
+    ("ones_like with a dtype",
+     lambda m: jnp.ones_like(_on(m, PartitionSpec("x", None), np.ones((4, 2))), dtype=jnp.int32),
+     PartitionSpec("x", None)),
+    ("full_like", lambda m: jnp.full_like(_on(m, PartitionSpec("y"), np.ones(4)), 7.0),
+     PartitionSpec("y")),
+    ("empty_like", lambda m: jnp.empty_like(_on(m, PartitionSpec("y"), np.ones(4))),
+     PartitionSpec("y")),
+    ("lax.full_like", lambda m: core.lax.full_like(_on(m, PartitionSpec("y"), np.ones(4)), 2),
+     PartitionSpec("y")),
+    ("the same shape given",
+     lambda m: jnp.zeros_like(_on(m, PartitionSpec("x", None), np.ones((4, 2))), shape=(4, 2)),
+     PartitionSpec("x", None)),
+    ("another shape",
+     lambda m: jnp.zeros_like(_on(m, PartitionSpec("x", None), np.ones((4, 2))), shape=(2, 4)),
+     None),
+    ("another shape, replicated",
+     lambda m: jnp.zeros_like(_on(m, PartitionSpec(), np.ones(3)), shape=(5,)), PartitionSpec()),
+    ("weakly typed",
+     lambda m: jnp.zeros_like(core.device_put(2.0, NamedSharding(m, PartitionSpec()))), None),
+    ("uncommitted", lambda m: jnp.zeros_like(jnp.ones(3)), None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", [AxisType.Explicit, AxisType.Auto], ids=["explicit", "auto"])
+@pytest.mark.parametrize(("what", "make", "spec"), LIKE_CASES, ids=[c[0] for c in LIKE_CASES])
+def test_like_functions_keep_a_committed_arrays_sharding_as_jax_does(kind, what, make, spec):
+    mesh = core.make_mesh((2, 4), ("x", "y"), axis_types=(kind,) * 2)
+    out = make(mesh)
+    if spec is None:
+        assert out.sharding == SingleDeviceSharding(core.devices()[0]) and not out.committed
+    else:
+        assert out.sharding == NamedSharding(mesh, spec) and out.committed
+
+
+def test_like_of_an_array_committed_to_a_device_stays_there():
+    out = jnp.zeros_like(core.device_put(np.ones(3, np.float32), core.devices()[3]))
+    assert out.sharding == SingleDeviceSharding(core.devices()[3]) and out.committed
