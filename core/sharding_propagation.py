@@ -15,7 +15,8 @@ names); each result's spec comes from its inputs':
   axes, `reshape` keeps an entry on the major axis of a group of axes it merges or splits,
   `slice`-like operations drop the entries of the axes they shorten;
 - nested jaxprs (`jit_call`, `custom_jvp_call`, ...) are followed inside; a `scan`'s body on
-  its operands' slices, its stacked results unsharded along the stacked axis;
+  its operands' slices, its stacked results unsharded along the stacked axis; a `shard_map`'s
+  results are sharded by its `out_specs`;
 - anything else is replicated (`P()`).
 
 Inside `jit`, `with_sharding_constraint` records its sharding on the traced value
@@ -144,8 +145,13 @@ def _entry(entry: tuple | None) -> Any:
 
 def spec_of(sharding: Any, ndim: int) -> Spec:
     """The spec of a `NamedSharding` as one entry per axis of a rank-`ndim` array."""
+    return _entries(sharding.spec, ndim)
+
+
+def _entries(spec: PartitionSpec, ndim: int) -> Spec:
+    """`spec` as one entry per axis of a rank-`ndim` array."""
     out: list = []
-    for entry in tuple(sharding.spec)[:ndim]:
+    for entry in tuple(spec)[:ndim]:
         if entry is None or entry is PartitionSpec.UNCONSTRAINED:
             out.append(None)
         else:
@@ -428,6 +434,9 @@ def eqn_specs(
       ShardingTypeError: (a subclass) the operands' shardings over the `Explicit` axes give
         the result of an elementwise operation none.
     """
+    if name == "shard_map" and set(params["mesh"].axis_names) <= set(sizes):
+        # the blocks are joined as `out_specs` says, whatever the inputs' shardings
+        return [_entries(s, len(a.shape)) for s, a in zip(params["out_specs"], out_avals)]
     if all(s is None for s in specs):
         return [_replicated(a) for a in out_avals]
     if name == "scan":

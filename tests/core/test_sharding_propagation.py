@@ -184,6 +184,34 @@ def test_over_explicit_axes_specs_have_one_entry_per_axis(fun, inputs, spec):
     assert out.sharding == NamedSharding(mesh, spec)
 
 
+# (what, the shard_map, the type over Explicit axes, the spec over Auto ones), recorded on JAX
+SHARD_MAPS = [
+    ("out_specs split over two axes", lambda b: b * 2, P(("x", "y"), None),
+     "float32[32@(x,y),4]", P(("x", "y"))),
+    ("a psum, out_specs over another axis", lambda b: core.lax.psum(b, "x"), P(None, "y"),
+     "float32[4,16@y]", P(None, "y")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", [AxisType.Explicit, AxisType.Auto], ids=["explicit", "auto"])
+@pytest.mark.parametrize(
+    ("body", "out_spec", "typed", "auto"), [pytest.param(*c[1:], id=c[0]) for c in SHARD_MAPS]
+)
+def test_a_jitted_shard_maps_results_are_placed_by_its_out_specs(kind, body, out_spec, typed, auto):
+    mesh = core.make_mesh((2, 4), ("x", "y"), axis_types=(kind,) * 2)
+    with core.set_mesh(mesh):
+        a = core.device_put(np.arange(32.0, dtype=np.float32).reshape(8, 4), P("x", None))
+        f = core.shard_map(body, in_specs=P("x", None), out_specs=out_spec)
+        out = core.jit(f)(a)
+        grad = core.jit(core.grad(lambda a: f(a).sum()))(a)
+    explicit = kind is AxisType.Explicit
+    assert out.sharding.spec == (out_spec if explicit else auto)
+    assert str(core.typeof(out)) == (
+        typed if explicit else typed.replace("@(x,y)", "").replace("@y", "")
+    )
+    assert grad.sharding.spec == (P("x", None) if explicit else P("x"))
+
+
 def test_explicit_axes_elementwise_errors():
     """Over Explicit axes, JAX's broadcasting sharding rule: disagreeing shardings, or a mesh
     axis used twice, raise its `ShardingTypeError`s (messages recorded on JAX 0.10.2)."""
