@@ -192,13 +192,14 @@ def _cells(out, errors, mark):
     @jax.custom_jvp
     def loud(x):
         print("loud primal")
-        return jnp.cosh(x)
+        return jnp.tanh(x)
 
     @loud.defjvp
     def _loud_jvp(primals, tangents):
         print("loud jvp rule")
         (x,), (dx,) = primals, tangents
-        return loud(x), jnp.sinh(x) * dx
+        y = loud(x)
+        return y, (1.0 - y**2) * dx
 
     print(loud(0.5))
     mark("loud_eager")

@@ -11,7 +11,7 @@ Checked (the whole printed text unless noted, variable ids numbered in order of 
   `primitive`/`params`/`invars` (a `jax.extend.core.Literal`), `consts`;
 - an evaluator over `eqns` by `bind` (`multiple_results`, `jax._src.util.safe_map`), its results for a cond-free and a
   `scan` jaxpr against the functions';
-- an inverse interpreter keyed by `lax.exp_p`/`lax.tanh_p`/`lax.sinh_p`: its values, its
+- an inverse interpreter keyed by `lax.exp_p`/`lax.log_p`/`lax.tanh_p`: its values, its
   `make_jaxpr` text, `jit(vmap(grad(inverse)))` and its error for a primitive without an
   inverse.
 """
@@ -140,7 +140,7 @@ def _cells(cells):
     closed = jax.make_jaxpr(running)(xs, 0.5)
     shown["evaluate_scan"] = [evaluate(closed.jaxpr, closed.consts, xs, 0.5), running(xs, 0.5)]
 
-    inverses = {lax.exp_p: jnp.log, lax.tanh_p: jnp.arctanh, lax.sinh_p: jnp.arcsinh}
+    inverses = {lax.exp_p: jnp.log, lax.log_p: jnp.exp, lax.tanh_p: jnp.arctanh}
 
     def inverse(fun):
         def inverted(y):
@@ -156,15 +156,15 @@ def _cells(cells):
         return inverted
 
     def squash(x):
-        return jnp.exp(jnp.tanh(jnp.sinh(x)))
+        return jnp.log(jnp.tanh(jnp.exp(x)))
 
     def chain(x):
-        return jnp.exp(jnp.sinh(x))
+        return jnp.tanh(jnp.log(x))
 
-    shown["inverse"] = [inverse(squash)(squash(0.3)), inverse(chain)(chain(jnp.array([0.2, -1.0])))]
-    print(jax.make_jaxpr(inverse(chain))(2.0))
+    shown["inverse"] = [inverse(squash)(squash(0.3)), inverse(chain)(chain(jnp.array([0.2, 1.5])))]
+    print(jax.make_jaxpr(inverse(chain))(0.5))
     mark("inverse_jaxpr")
-    shown["inverse_grads"] = jax.jit(jax.vmap(jax.grad(inverse(chain))))(jnp.array([0.5, 1.0, 4.0]))
+    shown["inverse_grads"] = jax.jit(jax.vmap(jax.grad(inverse(chain))))(jnp.array([-0.5, 0.1, 0.6]))
     try:
         inverse(lambda x: jnp.exp(x) * 2.0)(1.0)
     except NotImplementedError as e:

@@ -85,7 +85,7 @@ def _cells(out, residuals):
         grads.append(jax.grad(lambda *a, fn=fn: jnp.sum(fn(*a) ** 2), argnums=(0, 1, 2, 3))(*args))
     out["grads"] = grads
 
-    first, second = jnp.sinh, jnp.cos
+    first, second = jnp.tanh, jnp.cos
 
     def keep_vjp(x):
         y, first_pull = jax.vjp(first, x)
@@ -119,7 +119,7 @@ def _cells(out, residuals):
     @functools.partial(jax.checkpoint, policy=dot_offload)
     def square_chain(a):
         for _ in range(2):
-            a = jnp.cos(jnp.einsum("ij,jk->ik", a, a, precision=lax.Precision.HIGHEST))
+            a = jnp.tanh(jnp.einsum("ij,jk->ik", a, a, precision=lax.Precision.HIGHEST))
         return jnp.sum(a)
 
     named_offload = policies.save_and_offload_only_these_names(
@@ -133,9 +133,9 @@ def _cells(out, residuals):
     @functools.partial(jax.checkpoint, policy=named_offload)
     def scanned(a):
         def body(carry, row):
-            kept = checkpoint_name(jnp.sin(carry * row), "kept")
-            moved = checkpoint_name(jnp.cos(kept), "moved")
-            dropped = checkpoint_name(jnp.tanh(moved + row), "dropped")
+            kept = checkpoint_name(jnp.tanh(carry * row), "kept")
+            moved = checkpoint_name(kept * kept + row, "moved")
+            dropped = checkpoint_name(jnp.tanh(moved) - carry, "dropped")
             return dropped, jnp.sum(dropped)
 
         last, sums = lax.scan(body, a, rows)
