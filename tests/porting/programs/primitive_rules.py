@@ -3,7 +3,7 @@ time through `jax.extend.core.Primitive`: each transformation fails with a
 `NotImplementedError` until its rule is registered, then runs eagerly and under `jit`.
 
 Checked (values; what the rules logged, numbers apart and tracers written `T`):
-- the `lax` version's value and gradient;
+- the `lax` version's value and gradient; a `jnp` version's, logged (tracers under `grad`);
 - `Primitive.bind` without an implementation (`NotImplementedError`), `def_impl` (a numpy
   implementation returning float32: JAX hands an `impl`'s float64 result on unconverted), `def_abstract_eval` returning `jax.core.ShapedArray`, a lowering by
   `mlir.lower_fun` (JAX needs one under `jit`; numbax accepts it and runs the `impl` by a host
@@ -57,6 +57,10 @@ def _cells(shown, mark, drop):
             return call
 
         return wrap
+
+    lerp_jnp = logged("lerp_jnp")(lambda x, y, t: jnp.add(x, jnp.multiply(t, y - x)))
+    shown["jnp"] = [lerp_jnp(1.0, 5.0, 0.25), jax.grad(lerp_jnp, (0, 2))(1.0, 5.0, 0.25)]
+    mark("jnp")
 
     lerp_p = core.Primitive("lerp")
 
