@@ -72,7 +72,7 @@ CASES = [
     ("jit of a replicated array", core.jit(lambda x: x * 2), [(X, ())], P()),
     ("jit: a sum over rows", core.jit(lambda x: x.sum(0)), [(X, ("a", "b"))], P("b")),
     ("jit: a transpose", core.jit(lambda x: (x, x.sum(0), x.T)[2]), [(X, ("a", "b"))], P("b", "a")),
-    # a scan's body sees one slice of each scanned operand (flax_on_pjit's scanned layers)
+    # a scan's body sees one slice of each scanned operand (linen_sharded_training's scanned layers)
     ("scan: stacked results", core.jit(lambda xs: _scan(lambda c, x: (c + x, x * 2), _Z, xs)[1]),
      [(X3, (None, "a", "b"))], P(None, "a", "b")),
     ("scan: the carry", core.jit(lambda c, xs: _scan(lambda c, x: (c + x, x * 2), c, xs)[0]),

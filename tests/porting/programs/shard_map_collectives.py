@@ -3,9 +3,9 @@ ways of splitting an MLP's training over devices (eight CPU devices, Explicit me
 `jax.set_mesh`).
 
 Checks: `shard_map` as a decorator (mesh from `set_mesh`, or `mesh=`), `in_specs`/`out_specs`
-over one and two axes, the block shapes a function sees (printed inside eager and jitted
-calls, each device's block), out_specs that tile a replicated value, `vmap`-like semantics
-against a loop over blocks; the collectives `psum` (one and two axes), `pmean`, `all_gather`
+over one and two axes (and `P()`: the whole array), the block shapes a function sees (printed
+inside eager and jitted calls, each device's block), out_specs that tile a replicated value,
+`vmap`-like semantics against a loop over blocks and `vmap`; the collectives `psum` (one and two axes), `pmean`, `all_gather`
 (tiled and stacked), `psum_scatter` (tiled and not, `scatter_dimension=1`), `ppermute` (a shift
 and a reversal), `all_to_all`, `axis_index`, `axis_size`; products of a split contraction by
 `all_gather`, by a ring of `ppermute`s overlapping blocks (`dynamic_slice_in_dim`, one and two
@@ -75,7 +75,14 @@ def _cells(out, errors, mark):
     host = np.arange(24.0).reshape(8, 3)
     got = jax.shard_map(blocks_fn, in_specs=P("k"), out_specs=P("k"))(jax.device_put(host, P("k")))
     want = np.concatenate([blocks_fn(b) for b in np.split(host, 4)])
-    print(got.shape, _close(got, want))
+    print(got.shape, _close(got, want), _close(jax.vmap(blocks_fn)(host.reshape(4, 2, 3)), want.reshape(4, 2, 2)))
+
+    @jax.shard_map(in_specs=P(), out_specs=P())
+    def whole(b):
+        print("whole", b)
+        return b + 1
+
+    print(whole(np.arange(3.0)))
 
     @jax.shard_map(in_specs=P("k"), out_specs=P("k"))
     def show_block(b):
