@@ -167,6 +167,18 @@ class ShapeError(NumbaxError, ValueError, TypeError):
     """
 
 
+class ScaleTranslateArgumentError(NumbaxError, ValueError, AssertionError):
+    """`jax.image.scale_and_translate`'s `scale` or `translation` does not have one entry per
+    dimension of `spatial_dims`.
+
+    Both a ValueError and an AssertionError: JAX asserts the shapes (a bare `assert`), and code
+    written for JAX may catch that.
+
+    Failing code: ``scale_and_translate(x, (8,), (0, 1), jnp.array([2.0]), jnp.array([1.0]),
+    "linear")``. Fix: one scale and one translation per spatial dimension.
+    """
+
+
 class AxisError(NumbaxError, ValueError, IndexError):
     """An axis outside the array's dimensions.
 

@@ -21,6 +21,7 @@ import numpy as np
 
 import core.numpy as jnp
 from core import dtypes
+from core.errors import ScaleTranslateArgumentError
 
 __all__ = ["ResizeMethod", "resize", "scale_and_translate"]
 
@@ -186,7 +187,8 @@ def _check(image: Any, shape: Sequence[int], method: str | ResizeMethod) -> tupl
     shape = tuple(int(s) for s in shape)
     if len(shape) != image.ndim:
         raise ValueError(
-            "shape must have length equal to the number of dimensions of x; "
+            # JAX's words, its two spaces included
+            "shape must have length equal to the number of dimensions of x;  "
             f"{shape} vs {image.shape}"
         )
     if isinstance(method, str):
@@ -233,14 +235,14 @@ def scale_and_translate(
     image, shape, method = _check(image, shape, method)
     if method == ResizeMethod.NEAREST:
         raise ValueError(
-            "Nearest neighbor resampling is not currently supported for scale_and_translate; "
-            "use resize(..., method='nearest') or method='linear'."
+            "Nearest neighbor resampling is not currently supported for scale_and_translate.\n"
+            "Use resize(..., method='nearest'), or another method here (e.g. 'linear')."
         )
     spatial_dims = tuple(spatial_dims)
     scale = _inexact(jnp.asarray(scale))
     translation = _inexact(jnp.asarray(translation))
     if scale.shape != (len(spatial_dims),) or translation.shape != (len(spatial_dims),):
-        raise ValueError(
+        raise ScaleTranslateArgumentError(
             f"scale and translation need one entry per spatial dim {spatial_dims}; got shapes "
             f"{scale.shape} and {translation.shape}."
         )

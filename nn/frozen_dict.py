@@ -53,6 +53,11 @@ class FrozenDict(Mapping):
     def __len__(self) -> int:
         return len(self._dict)
 
+    def items(self) -> Iterator[tuple[Any, Any]]:
+        """The (key, value) pairs, as a generator (as Flax's: not a view, no ``len``)."""
+        for key in self._dict:
+            yield (key, self[key])
+
     def __repr__(self) -> str:
         return pretty_repr(self)
 
@@ -84,7 +89,7 @@ class FrozenDict(Mapping):
 
     def pretty_repr(self, num_spaces: int = 4) -> str:
         """A multi-line representation."""
-        return pretty_repr(self, num_spaces)
+        return f"FrozenDict({_pretty_dict(_thawed(self), num_spaces)})"
 
     def tree_flatten_with_keys(self) -> tuple[list, tuple]:
         keys = sorted(self._dict)
@@ -147,9 +152,10 @@ def pop(x: Mapping, key: Any) -> tuple[Mapping, Any]:
 def pretty_repr(x: Any, num_spaces: int = 4) -> str:
     """A multi-line representation of nested dicts (Flax's format: every line of a nested
     dict's or a value's own multi-line repr indented by ``num_spaces`` per level; a
-    ``FrozenDict`` inside a plain dict shown by its own repr)."""
+    ``FrozenDict`` inside a plain dict shown by its own repr). A ``FrozenDict`` itself is shown
+    by its ``pretty_repr()``, with 4 spaces whatever ``num_spaces`` says, as in Flax."""
     if isinstance(x, FrozenDict):
-        return f"FrozenDict({_pretty_dict(_thawed(x), num_spaces)})"
+        return x.pretty_repr()
     return _pretty_dict(x, num_spaces)
 
 

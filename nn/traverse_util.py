@@ -45,7 +45,15 @@ __all__ = [
     "unflatten_dict",
 ]
 
-empty_node: dict = {}
+
+class _EmptyNode:
+    """The value `flatten_dict(..., keep_empty_nodes=True)` gives an empty sub-dict."""
+
+    def __repr__(self) -> str:
+        return "_EmptyNode()"
+
+
+empty_node = _EmptyNode()
 
 
 def flatten_dict(

@@ -252,7 +252,8 @@ class MetricMergeError(TrainError, TypeError):
 
 
 class MsgpackEncodeError(TrainError, TypeError):
-    """A value cannot be written as MessagePack (see `train.msgpack`).
+    """A value cannot be written as MessagePack (see `train.msgpack`). The first line is the
+    msgpack library's, as Flax raises it.
 
     Failing code::
 
@@ -265,10 +266,29 @@ class MsgpackEncodeError(TrainError, TypeError):
     def __init__(self, value: object, reason: str):
         self.value = value
         super().__init__(
-            f"cannot encode {type(value).__name__} {value!r:.80} as MessagePack: {reason}. "
-            "Flax's format holds dicts, lists, numbers, strings, bytes, None and numeric arrays; "
+            f"{self._headline(value)}\n{type(value).__name__} {value!r:.80}: {reason}. Flax's "
+            "format holds dicts, lists, numbers, strings, bytes, None and numeric arrays; "
             "convert other values first (to_state_dict does that for registered types)."
         )
+
+    @staticmethod
+    def _headline(value: object) -> str:
+        return f"can not serialize {type(value).__name__!r} object"
+
+
+class MsgpackIntegerRangeError(MsgpackEncodeError, OverflowError):
+    """An integer outside MessagePack's range (-2**63 to 2**64 - 1) cannot be written.
+
+    Failing code::
+
+        serialization.msgpack_serialize({"n": 2**64})
+
+    Fix: store it as a float or as a string, or split it into words.
+    """
+
+    @staticmethod
+    def _headline(value: object) -> str:
+        return "Integer value out of range"
 
 
 class MsgpackDecodeError(TrainError, ValueError):
@@ -282,19 +302,48 @@ class MsgpackDecodeError(TrainError, ValueError):
     checkpoints with `checkpoints.restore_checkpoint`.
     """
 
+    headline = "not a valid MessagePack (Flax checkpoint) value"
+
     def __init__(self, reason: str):
         self.reason = reason
         super().__init__(
-            f"not a valid MessagePack (Flax checkpoint) value: {reason}. The file is truncated, "
-            "damaged or in another format (numbax .npz checkpoints are read by "
-            "train.checkpoints.restore_checkpoint)."
+            f"{self.headline}\n{reason}. The file is truncated, damaged or in another format "
+            "(numbax .npz checkpoints are read by train.checkpoints.restore_checkpoint)."
         )
+
+
+class MsgpackIncompleteError(MsgpackDecodeError):
+    """The bytes end inside a MessagePack value (a truncated file): msgpack's "Unpack failed:
+    incomplete input".
+
+    Failing code::
+
+        serialization.msgpack_restore(data[:-3])
+
+    Fix: read the whole file; a checkpoint cut short by a crash while writing cannot be
+    restored (numbax writes checkpoints atomically, so its own files are complete).
+    """
+
+    headline = "Unpack failed: incomplete input"
+
+
+class ExtraData(MsgpackDecodeError):
+    """Bytes follow a complete MessagePack value, msgpack's `ExtraData`.
+
+    Failing code::
+
+        serialization.msgpack_restore(data + b"\x00")
+
+    Fix: pass exactly one serialized value (one file's bytes).
+    """
+
+    headline = "unpack(b) received extra data."
 
 
 class StateDictMismatchError(TrainError, ValueError):
     """A state dict does not have the structure of the target given to `from_state_dict`.
 
-    A `ValueError`, as Flax raises.
+    A `ValueError`, as Flax raises, whose first line is Flax's message (with the path).
 
     Failing code::
 
@@ -308,9 +357,8 @@ class StateDictMismatchError(TrainError, ValueError):
         self.path = path
         self.reason = reason
         super().__init__(
-            f"the state dict does not match the target at path {path or '/'}: {reason}. Build "
-            "the target with the model and optimizer used when saving, or read the file with "
-            "msgpack_restore (no target) to inspect it."
+            f"{reason}\nBuild the target with the model and optimizer used when saving, or read "
+            "the file with msgpack_restore (no target) to inspect it."
         )
 
 

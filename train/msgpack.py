@@ -19,7 +19,13 @@ import struct
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from .errors import MsgpackDecodeError, MsgpackEncodeError
+from .errors import (
+    ExtraData,
+    MsgpackDecodeError,
+    MsgpackEncodeError,
+    MsgpackIncompleteError,
+    MsgpackIntegerRangeError,
+)
 
 __all__ = ["ExtType", "packb", "unpackb"]
 
@@ -47,7 +53,7 @@ def _pack_int(n: int, out: bytearray) -> None:
                 out += bytes([code]) + struct.pack(fmt, n)
                 return
         if n >= 1 << 64:
-            raise MsgpackEncodeError(n, "integers above 2**64 - 1 do not fit MessagePack")
+            raise MsgpackIntegerRangeError(n, "integers above 2**64 - 1 do not fit MessagePack")
         out += b"\xcf" + struct.pack(">Q", n)
     elif n >= -32:
         out.append(n & 0xFF)
@@ -61,7 +67,7 @@ def _pack_int(n: int, out: bytearray) -> None:
                 out += bytes([code]) + struct.pack(fmt, n)
                 return
         if n < -(1 << 63):
-            raise MsgpackEncodeError(n, "integers below -2**63 do not fit MessagePack")
+            raise MsgpackIntegerRangeError(n, "integers below -2**63 do not fit MessagePack")
         out += b"\xd3" + struct.pack(">q", n)
 
 
@@ -151,7 +157,7 @@ class _Reader:
     def take(self, n: int) -> bytes:
         end = self.pos + n
         if end > len(self.data):
-            raise MsgpackDecodeError(f"truncated data: needed {n} bytes at offset {self.pos}")
+            raise MsgpackIncompleteError(f"truncated data: needed {n} bytes at offset {self.pos}")
         chunk = self.data[self.pos : end].tobytes()
         self.pos = end
         return chunk
@@ -243,7 +249,7 @@ def unpackb(
     reader = _Reader(bytes(data), ext_hook, raw)
     value = reader.value()
     if reader.pos != len(reader.data):
-        raise MsgpackDecodeError(
+        raise ExtraData(
             f"{len(reader.data) - reader.pos} extra bytes after the value (offset {reader.pos})"
         )
     return value

@@ -162,7 +162,9 @@ def from_state_dict(target: Any, state: Any, name: str = ".") -> Any:
     with _record_path(name):
         if not isinstance(state, dict):
             raise StateDictMismatchError(
-                current_path(), f"expected a dict for {type(target).__name__}, got {state!r:.60}"
+                current_path(),
+                f"expected a dict for {type(target).__name__} in the state dict, got "
+                f"{state!r:.60} at path {current_path()}",
             )
         return handler[1](target, state)
 
@@ -175,18 +177,24 @@ def _restore_list(xs: Any, state: dict[str, Any]) -> list[Any]:
     if len(state) != len(xs):
         raise StateDictMismatchError(
             current_path(),
-            f"the target sequence has {len(xs)} items and the state dict {len(state)}",
+            "The size of the list and the state dict do not match, got "
+            f"{len(xs)} and {len(state)} at path {current_path()}",
         )
     missing = [str(i) for i in range(len(xs)) if str(i) not in state]
     if missing:
-        raise StateDictMismatchError(current_path(), f"no items {missing} in the state dict")
+        raise StateDictMismatchError(
+            current_path(), f"no items {missing} in the state dict at path {current_path()}"
+        )
     return [from_state_dict(x, state[str(i)], name=str(i)) for i, x in enumerate(xs)]
 
 
 def _dict_state_dict(xs: collections.abc.Mapping) -> dict[str, Any]:
     keys = {str(k) for k in xs}
     if len(keys) != len(xs):
-        raise StateDictMismatchError(current_path(), f"keys {list(xs)} collide as strings")
+        raise StateDictMismatchError(
+            current_path(),
+            f"Dict keys do not have a unique string representation: {keys} vs given: {xs}",
+        )
     return {str(k): to_state_dict(v) for k, v in xs.items()}
 
 
@@ -194,7 +202,9 @@ def _restore_dict(xs: collections.abc.Mapping, state: dict[str, Any]) -> dict[An
     missing = set(map(str, xs)) - set(state)
     if missing:
         raise StateDictMismatchError(
-            current_path(), f"the target has keys {sorted(missing)} that the state dict has not"
+            current_path(),
+            "The target dict keys and state dict keys do not match, target dict contains keys "
+            f"{missing} which are not present in state dict at path {current_path()}",
         )
     return {k: from_state_dict(v, state[str(k)], name=str(k)) for k, v in xs.items()}
 
@@ -203,7 +213,9 @@ def _restore_mapping(xs: collections.abc.Mapping, state: dict[str, Any]) -> Any:
     extra = set(state) - set(map(str, xs))
     if extra:
         raise StateDictMismatchError(
-            current_path(), f"the state dict has keys {sorted(extra)} the target has not"
+            current_path(),
+            f"the state dict has keys {sorted(extra)} that the target has not, at path "
+            f"{current_path()}",
         )
     return type(xs)(_restore_dict(xs, state))
 
@@ -212,8 +224,8 @@ def _restore_namedtuple(xs: Any, state: dict[str, Any]) -> Any:
     if set(state) != set(xs._fields):
         raise StateDictMismatchError(
             current_path(),
-            f"fields {sorted(state)} in the state dict, {sorted(xs._fields)} in "
-            f"{type(xs).__name__}",
+            "The field names of the state dict and the named tuple do not match, got "
+            f"{set(state)} and {set(xs._fields)} at path {current_path()}",
         )
     return type(xs)(**{k: from_state_dict(getattr(xs, k), state[k], name=k) for k in xs._fields})
 
@@ -228,13 +240,20 @@ def _struct_state_dict(x: Any) -> dict[str, Any]:
 
 def _restore_struct(x: Any, state: dict[str, Any]) -> Any:
     names = _data_fields(x)
-    missing = [n for n in names if n not in state]
+    where = f"an instance of {type(x).__name__}"
+    for n in names:
+        if n not in state:
+            raise StateDictMismatchError(
+                current_path(),
+                f"Missing field {n} in state dict while restoring {where}, at path "
+                f"{current_path()}",
+            )
     extra = [k for k in state if k not in names]
-    if missing or extra:
+    if extra:
         raise StateDictMismatchError(
             current_path(),
-            f"{type(x).__name__} fields missing from the state dict: {missing}; unknown "
-            f"fields in it: {extra}",
+            f'Unknown field(s) "{",".join(extra)}" in state dict while restoring {where} at '
+            f"path {current_path()}",
         )
     return x.replace(**{n: from_state_dict(getattr(x, n), state[n], name=n) for n in names})
 

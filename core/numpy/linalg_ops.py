@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from core import dtypes
 from core.errors import ShapeError
 from core.jit.library import library_jit
 from core.named_sharding import resharded, takes_out_sharding
@@ -67,8 +68,12 @@ def matmul(
 def _matmul(a: Any, b: Any, precision: Any, preferred_element_type: Any) -> Any:
     check_arraylike("matmul", a, b)
     canonicalize_precision(precision)
-    a, b = promote_dtypes(a, b)
-    preferred_element_type = _result_dtype(a, preferred_element_type)
+    (a, b), weak = _product_operands(a, b)
+    return _as_result(_matmul_product(a, b, _result_dtype(a, preferred_element_type)),
+                      preferred_element_type, weak)  # fmt: skip
+
+
+def _matmul_product(a: Any, b: Any, preferred_element_type: Any) -> Any:
     a_nd, b_nd = get_aval(a).ndim, get_aval(b).ndim
     if a_nd == 0 or b_nd == 0:
         raise ValueError("matmul: input operands must not be scalars (use * for scalars)")
@@ -157,25 +162,42 @@ def dot(
 def _dot(a: Any, b: Any, precision: Any, preferred_element_type: Any) -> Any:
     check_arraylike("dot", a, b)
     canonicalize_precision(precision)
-    a, b = promote_dtypes(a, b)
-    preferred_element_type = _result_dtype(a, preferred_element_type)
-    a_nd, b_nd = get_aval(a).ndim, get_aval(b).ndim
+    a_nd, b_nd = (get_aval(ensure_array(x)).ndim for x in (a, b))
     if a_nd == 0 or b_nd == 0:
+        a, b = promote_dtypes(a, b)
         return multiply(a, b)
+    (a, b), weak = _product_operands(a, b)
     contract_b = 0 if b_nd == 1 else b_nd - 2
     _check_contract("dot", a, b, a_nd - 1, contract_b)
-    return la.dot_general(
-        a,
-        b,
-        (((a_nd - 1,), (contract_b,)), ((), ())),
-        preferred_element_type=preferred_element_type,
-    )
+    dims = (((a_nd - 1,), (contract_b,)), ((), ()))
+    pet = _result_dtype(a, preferred_element_type)
+    return _as_result(la.dot_general(a, b, dims, preferred_element_type=pet),
+                      preferred_element_type, weak)  # fmt: skip
 
 
 def _result_dtype(a: Any, preferred_element_type: Any) -> Any:
     """The products' `preferred_element_type`: the one given, else the promoted operands'
     dtype (JAX's `jnp` functions pass it, and its jaxprs show it)."""
     return get_aval(a).dtype if preferred_element_type is None else preferred_element_type
+
+
+def _product_operands(*args: Any) -> tuple[list[Any], bool]:
+    """A product's operands in their common dtype, and whether its result is weakly typed.
+    As in JAX's `jnp` products, an operand that has the common dtype already is passed as it
+    is, weak or not (`dot_general` takes mixed weak types; only the result is converted, by
+    `_as_result`), so a cotangent flowing back through the product keeps its own weak type.
+    An operand of another dtype is converted (JAX passes mixed dtypes to `dot_general`)."""
+    dt, weak = dtypes.result_type_and_weak(*args)
+    ops = [ensure_array(a) for a in args]
+    return [o if get_aval(o).dtype == dt else convert_element_type(o, dt, weak) for o in ops], weak
+
+
+def _as_result(out: Any, preferred_element_type: Any, weak: bool) -> Any:
+    """A product's result in JAX's type: the preferred dtype (strong), else the operands'
+    common dtype and weak type."""
+    if preferred_element_type is not None:
+        return convert_element_type(out, preferred_element_type, False)
+    return convert_element_type(out, get_aval(out).dtype, weak)
 
 
 def _check_contract(name, a, b, ia, ib):
@@ -209,15 +231,16 @@ def vdot(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any =
 def inner(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
     check_arraylike("inner", a, b)
     canonicalize_precision(precision)
-    a, b = promote_dtypes(a, b)
-    preferred_element_type = _result_dtype(a, preferred_element_type)
-    a_nd, b_nd = get_aval(a).ndim, get_aval(b).ndim
+    a_nd, b_nd = (get_aval(ensure_array(x)).ndim for x in (a, b))
     if a_nd == 0 or b_nd == 0:
+        a, b = promote_dtypes(a, b)
         return multiply(a, b)
+    (a, b), weak = _product_operands(a, b)
     _check_contract("inner", a, b, a_nd - 1, b_nd - 1)
-    return la.dot_general(
-        a, b, (((a_nd - 1,), (b_nd - 1,)), ((), ())), preferred_element_type=preferred_element_type
-    )
+    dims = (((a_nd - 1,), (b_nd - 1,)), ((), ()))
+    pet = _result_dtype(a, preferred_element_type)
+    return _as_result(la.dot_general(a, b, dims, preferred_element_type=pet),
+                      preferred_element_type, weak)  # fmt: skip
 
 
 def outer(a: Any, b: Any, out: Any = None) -> Any:
@@ -234,7 +257,7 @@ def tensordot(
     """Sums products over the given axes (an int N means the last N of a, first N of b)."""
     check_arraylike("tensordot", a, b)
     canonicalize_precision(precision)
-    a, b = promote_dtypes(a, b)
+    (a, b), weak = _product_operands(a, b)
     a_nd, b_nd = get_aval(a).ndim, get_aval(b).ndim
     if isinstance(axes, int):
         ca, cb = tuple(range(a_nd - axes, a_nd)), tuple(range(axes))
@@ -244,7 +267,8 @@ def tensordot(
         cb = tuple(canonicalize_axis(x, b_nd) for x in ((ax_b,) if isinstance(ax_b, int) else ax_b))
     _check_contract("tensordot", a, b, ca, cb)
     pet = _result_dtype(a, preferred_element_type)
-    return la.dot_general(a, b, ((ca, cb), ((), ())), preferred_element_type=pet)
+    out = la.dot_general(a, b, ((ca, cb), ((), ())), preferred_element_type=pet)
+    return _as_result(out, preferred_element_type, weak)
 
 
 def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
@@ -521,7 +545,7 @@ def einsum(
         subscripts, operands = _interleaved((subscripts, *operands))
     check_arraylike("einsum", *operands)
     canonicalize_precision(precision)
-    ops = promote_dtypes(*operands)
+    ops, weak = _product_operands(*operands)
     shapes = [get_aval(o).shape for o in ops]
     ins, out_s = _parse_einsum(subscripts, shapes)
     sizes: dict[str, int] = {}
@@ -592,4 +616,4 @@ def einsum(
     x, xs = _einsum_single(x, xs, set(out_s))
     if len(ops) == 1 and preferred_element_type is not None:
         x = convert_element_type(x, preferred_element_type)
-    return transpose(x, tuple(xs.index(c) for c in out_s))
+    return _as_result(transpose(x, tuple(xs.index(c) for c in out_s)), preferred_element_type, weak)

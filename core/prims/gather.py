@@ -151,7 +151,7 @@ def _gather_transpose(ct, x, idx, *, dimension_numbers, slice_sizes, **params):
     if type(ct) is Zero:
         return [Zero(aval), None]
     dn = dimension_numbers
-    zeros = sh.full(aval.shape, 0, aval.dtype, aval.weak_type)
+    zeros = sh.full(aval.shape, 0, get_aval(ct).dtype, False)  # as JAX: a strong cotangent
     sdn = ScatterDimensionNumbers(
         update_window_dims=dn.offset_dims,
         inserted_window_dims=dn.collapsed_slice_dims,

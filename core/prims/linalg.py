@@ -133,6 +133,8 @@ def _transpose_lhs(g, y, x_aval, dimension_numbers, preferred_element_type, swap
     with unchecked() if placement.committed_to_device else contextlib.nullcontext():
         res = dot_general(g, y, dims, preferred_element_type=preferred_element_type)
     res = transpose(res, tuple(int(a) for a in out_axes))
+    if get_aval(res).dtype == x_aval.dtype:  # JAX converts only another dtype: the cotangent
+        return res  # keeps the weak type of what flowed back
     return convert_element_type(res, x_aval.dtype, x_aval.weak_type)
 
 

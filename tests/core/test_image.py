@@ -179,18 +179,36 @@ def test_integer_images():
 
 
 @pytest.mark.parametrize(
-    "call,exc",
-    [
-        (lambda: image.resize(X, (3,), "linear"), ValueError),  # wrong rank
-        (lambda: image.resize(X, (3, 3), "bogus"), ValueError),
-        (lambda: image.resize(X, (3, 3), 3), TypeError),
-        (lambda: image.scale_and_translate(X, (3, 3), (0, 1), SCALE, SHIFT, "nearest"), ValueError),
-        (lambda: image.scale_and_translate(X, (3, 3), (0,), SCALE, SHIFT, "linear"), ValueError),
+    "call,exc,first_line",
+    [  # JAX's classes and first lines (its resize message has two spaces after the ';')
+        (lambda: image.resize(X, (3,), "linear"), ValueError, "shape must have length equal to "
+         "the number of dimensions of x;  (3,) vs (5, 4)"),
+        (lambda: image.resize(X, (3, 3), "bogus"), ValueError, None),
+        (lambda: image.resize(X, (3, 3), 3), TypeError, None),
+        (lambda: image.scale_and_translate(X, (3, 3), (0, 1), SCALE, SHIFT, "nearest"),
+         ValueError, "Nearest neighbor resampling is not currently supported for "
+         "scale_and_translate."),
+        (lambda: image.scale_and_translate(X, (3, 3), (0,), SCALE, SHIFT, "linear"),
+         AssertionError, None),
+        (lambda: image.scale_and_translate(X, (3, 3), (0,), SCALE, SHIFT, "linear"),
+         ValueError, None),
     ],
-)
-def test_errors(call, exc):
-    with pytest.raises(exc):
+)  # fmt: skip
+def test_errors(call, exc, first_line):
+    with pytest.raises(exc) as e:
         call()
+    if first_line is not None:
+        assert str(e.value).split("\n")[0] == first_line
+
+
+def test_gradients_are_as_strong_as_jaxs():
+    """The input's cotangent comes back through gathers and products without the weak type
+    of the (weakly typed) image, as JAX's does."""
+    weak = jnp.cos(jnp.arange(20) * 0.37).reshape(4, 5)
+    assert weak.weak_type
+    for method in ("nearest", "linear", "cubic"):
+        g = core.grad(lambda x, m=method: image.resize(x, (6, 3), m).sum())(weak)
+        assert g.dtype == np.float32 and not g.weak_type
 
 
 def test_from_string():

@@ -1,5 +1,7 @@
 """FrozenDict: immutability, pytree behaviour and the freeze/unfreeze/copy/pop helpers."""
 
+import inspect
+
 import numpy as np
 import pytest
 
@@ -76,3 +78,13 @@ def test_pretty_repr_indents_every_line_of_a_multiline_value_as_flax_does():
         "{\n  f: FrozenDict({\n      k: 1,\n  }),\n  e: {},\n}"
     )
     assert repr(nn.freeze({})) == "FrozenDict({})" and frozen_dict.pretty_repr({}) == "{}"
+    # a FrozenDict's own pretty_repr is used, 4 spaces whatever num_spaces says (as Flax's)
+    nested = nn.freeze({"a": {"b": 1}})
+    assert frozen_dict.pretty_repr(nested, num_spaces=2) == nested.pretty_repr()
+    assert nested.pretty_repr(num_spaces=2) == "FrozenDict({\n  a: {\n    b: 1,\n  },\n})"
+
+
+def test_items_is_a_generator_as_in_flax():
+    items = nn.freeze({"b": 1, "a": {"c": 2}}).items()
+    assert inspect.isgenerator(items)
+    assert [(k, type(v).__name__) for k, v in items] == [("b", "int"), ("a", "FrozenDict")]

@@ -24,6 +24,7 @@ def test_empty_nodes(keep, expected):
     assert flatten_dict(tree, keep_empty_nodes=keep) == expected
     if keep:
         assert unflatten_dict(flatten_dict(tree, keep_empty_nodes=True)) == tree
+        assert repr(empty_node) == "_EmptyNode()"  # Flax's marker object, not a dict
 
 
 def test_is_leaf_and_path_aware_map():

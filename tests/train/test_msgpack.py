@@ -4,7 +4,13 @@
 import pytest
 
 from train import msgpack
-from train.errors import MsgpackDecodeError, MsgpackEncodeError
+from train.errors import (
+    ExtraData,
+    MsgpackDecodeError,
+    MsgpackEncodeError,
+    MsgpackIncompleteError,
+    MsgpackIntegerRangeError,
+)
 
 # (value, hex of the first <= 5 bytes, total length), recorded from the msgpack package
 REFERENCE = [
@@ -56,7 +62,7 @@ def test_maps_tuples_and_strict_mode():
     data = msgpack.packb({"a": (1, 2), 3: [None]})
     assert data.hex() == "82a1619201020391c0"
     assert msgpack.unpackb(data) == {"a": [1, 2], 3: [None]}
-    with pytest.raises(MsgpackEncodeError, match="cannot serialize a tuple"):
+    with pytest.raises(MsgpackEncodeError, match="^can not serialize 'tuple' object\n"):
         msgpack.packb((1, 2), strict=True)
     assert msgpack.packb((1,), strict=True, default=list) == b"\x91\x01"
 
@@ -68,21 +74,23 @@ def test_raw_strings_and_ext_hook():
 
 
 @pytest.mark.parametrize(
-    "data, message",
-    [
-        (b"\x92\x01", "truncated"),
-        (b"\x01\x02", "extra bytes"),
-        (b"\xc1", "not MessagePack"),
-        (b"\xa2\xff\xfe", "invalid UTF-8"),
+    "data, error, message",
+    [  # the first lines (and class names) are the msgpack library's, as Flax raises them
+        (b"\x92\x01", MsgpackIncompleteError, "^Unpack failed: incomplete input\ntruncated"),
+        (b"", MsgpackIncompleteError, "^Unpack failed: incomplete input\n"),
+        (b"\x01\x02", ExtraData, "^unpack\\(b\\) received extra data.\n1 extra bytes"),
+        (b"\xc1", MsgpackDecodeError, "not MessagePack"),
+        (b"\xa2\xff\xfe", MsgpackDecodeError, "invalid UTF-8"),
     ],
 )
-def test_bad_input_is_a_clear_error(data, message):
-    with pytest.raises(MsgpackDecodeError, match=message):
+def test_bad_input_is_a_clear_error(data, error, message):
+    with pytest.raises(error, match=message):
         msgpack.unpackb(data)
 
 
 def test_out_of_range_integers():
-    with pytest.raises(MsgpackEncodeError, match="2\\*\\*64"):
-        msgpack.packb(2**64)
-    with pytest.raises(MsgpackEncodeError, match="-2\\*\\*63"):
-        msgpack.packb(-(2**63) - 1)
+    for n in (2**64, -(2**63) - 1):
+        with pytest.raises(OverflowError, match="^Integer value out of range\n.*2\\*\\*6"):
+            msgpack.packb(n)
+        with pytest.raises(MsgpackIntegerRangeError):
+            msgpack.packb(n)
