@@ -19,6 +19,7 @@ from core.numpy._util import (
     ensure_array,
     promote_dtypes,
 )
+from core.numpy.reductions import any as _any
 from core.numpy.reductions import sum as _sum
 from core.numpy.shapes import expand_dims, moveaxis, reshape, squeeze, stack
 from core.numpy.ufuncs import conjugate, multiply, subtract
@@ -75,8 +76,12 @@ def _matmul(a: Any, b: Any, precision: Any, preferred_element_type: Any) -> Any:
 
 def _matmul_product(a: Any, b: Any, preferred_element_type: Any) -> Any:
     a_nd, b_nd = get_aval(a).ndim, get_aval(b).ndim
-    if a_nd == 0 or b_nd == 0:
-        raise ValueError("matmul: input operands must not be scalars (use * for scalars)")
+    for i, nd in enumerate((a_nd, b_nd)):
+        if nd == 0:
+            raise ValueError(
+                f"matmul input operand {i} must have ndim at least 1, but it has ndim 0\n"
+                "Scale by a scalar with * (jnp.multiply)."
+            )
     if a_nd <= 2 and b_nd <= 2:  # no batch dimensions: one dot_general, no reshapes
         ca, cb = a_nd - 1, 0
         _check_contract("matmul", a, b, ca, cb if b_nd == 1 else b_nd - 2)
@@ -186,10 +191,11 @@ def _product_operands(*args: Any) -> tuple[list[Any], bool]:
     As in JAX's `jnp` products, an operand that has the common dtype already is passed as it
     is, weak or not (`dot_general` takes mixed weak types; only the result is converted, by
     `_as_result`), so a cotangent flowing back through the product keeps its own weak type.
-    An operand of another dtype is converted (JAX passes mixed dtypes to `dot_general`)."""
+    An operand of another dtype is converted to a strong one (JAX passes it to `dot_general`
+    as it is, mixed dtypes, and its result is strong until `_as_result`)."""
     dt, weak = dtypes.result_type_and_weak(*args)
     ops = [ensure_array(a) for a in args]
-    return [o if get_aval(o).dtype == dt else convert_element_type(o, dt, weak) for o in ops], weak
+    return [o if get_aval(o).dtype == dt else convert_element_type(o, dt) for o in ops], weak
 
 
 def _as_result(out: Any, preferred_element_type: Any, weak: bool) -> Any:
@@ -260,9 +266,18 @@ def tensordot(
     (a, b), weak = _product_operands(a, b)
     a_nd, b_nd = get_aval(a).ndim, get_aval(b).ndim
     if isinstance(axes, int):
+        if axes > min(a_nd, b_nd):
+            raise ShapeError(
+                f"Number of tensordot axes (axes {axes}) exceeds input ranks "
+                f"({get_aval(a).shape} and {get_aval(b).shape})"
+            )
         ca, cb = tuple(range(a_nd - axes, a_nd)), tuple(range(axes))
     else:
         ax_a, ax_b = axes
+        if not isinstance(ax_a, int) and not isinstance(ax_b, int) and len(ax_a) != len(ax_b):
+            raise ShapeError(
+                f"tensordot requires axes lists to have equal length, got {ax_a} and {ax_b}."
+            )
         ca = tuple(canonicalize_axis(x, a_nd) for x in ((ax_a,) if isinstance(ax_a, int) else ax_a))
         cb = tuple(canonicalize_axis(x, b_nd) for x in ((ax_b,) if isinstance(ax_b, int) else ax_b))
     _check_contract("tensordot", a, b, ca, cb)
@@ -329,6 +344,9 @@ def vecdot(
     check_arraylike("jnp.vecdot", x1, x2)
     canonicalize_precision(precision)
     x1, x2 = promote_dtypes(x1, x2)
+    s1, s2 = get_aval(x1).shape, get_aval(x2).shape
+    if s1[canonicalize_axis(axis, len(s1))] != s2[canonicalize_axis(axis, len(s2))]:
+        raise ValueError(f"axes must match; got shapes {s1} and {s2} with {axis=}")
     # The products and their sum in the preferred dtype, else the operands' (int8 sums wrap
     # in int8, as JAX's dot_general)
     pet = np.dtype(_result_dtype(x1, preferred_element_type))
@@ -361,7 +379,10 @@ def cross(
     a, b = promote_dtypes(a, b)
     a, b = moveaxis(a, axisa, -1), moveaxis(b, axisb, -1)
     if get_aval(a).shape[-1] not in (2, 3) or get_aval(b).shape[-1] not in (2, 3):
-        raise ValueError("incompatible dimensions for cross product (dimension must be 2 or 3)")
+        raise ValueError(
+            "Dimension must be either 2 or 3 for cross product\n"
+            f"The vectors' axes have sizes {get_aval(a).shape[-1]} and {get_aval(b).shape[-1]}."
+        )
     ca = [a[..., i] for i in range(get_aval(a).shape[-1])]
     cb = [b[..., i] for i in range(get_aval(b).shape[-1])]
     if len(ca) == 2 and len(cb) == 2:
@@ -394,7 +415,8 @@ def _parse_einsum(subscripts: str, shapes: list[tuple[int, ...]]) -> tuple[list[
     ins = lhs.split(",")
     if len(ins) != len(shapes):
         raise ValueError(
-            f"einsum subscripts {subscripts!r} name {len(ins)} operands, got {len(shapes)}"
+            f"Number of einsum subscripts, {len(ins)}, must be equal to the number of operands, "
+            f"{len(shapes)}.\neinsum {subscripts!r}: give one operand per comma-separated term."
         )
     used = set(subscripts) - set(",.->")
     spare = iter(c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" if c not in used)
@@ -404,17 +426,22 @@ def _parse_einsum(subscripts: str, shapes: list[tuple[int, ...]]) -> tuple[list[
             ell_nd = max(ell_nd, len(shp) - (len(s) - 3))
     ell = "".join(next(spare) for _ in range(ell_nd))
     fixed = []
-    for s, shp in zip(ins, shapes):
+    for i, (given, shp) in enumerate(zip(ins, shapes)):
+        s = given
         if "..." in s:
             k = len(shp) - (len(s) - 3)
             s = s.replace("...", ell[ell_nd - k :] if k else "")
         if len(s) != len(shp):
             raise ValueError(
-                f"einsum operand subscripts {s!r} do not match its shape {shp} (rank {len(shp)})"
+                f"Einstein sum subscript {given!r} does not contain the correct number of indices "
+                f"for operand {i}.\nOperand {i} has shape {shp} (rank {len(shp)})."
             )
         fixed.append(s)
     if explicit:
         out = out.replace("...", ell)
+        for c in out:
+            if not any(c in f for f in fixed):
+                raise ValueError(f"Output character {c!r} did not appear in the input")
     else:
         counts: dict[str, int] = {}
         for s in fixed:
@@ -424,16 +451,26 @@ def _parse_einsum(subscripts: str, shapes: list[tuple[int, ...]]) -> tuple[list[
     return fixed, out
 
 
-def _sum_uniques(x: Any, s: str, keep: set[str]) -> tuple[Any, str]:
-    """Sums out, in one `reduce_sum`, the labels that occur once in `s` and not in `keep`."""
+def _label_sum(x: Any, axes: tuple[int, ...], dtype: Any) -> Any:
+    """einsum's sum over `axes`, as JAX's: in the operand's dtype, unless the product's dtype
+    `dtype` promotes it (int8 operands wrap, bools are or'ed), then in that dtype."""
+    if dtypes.result_type(x, dtype) != get_aval(x).dtype:
+        x = convert_element_type(x, dtype)
+    if get_aval(x).dtype == np.bool_:
+        return _any(x, axis=axes)
+    return _sum(x, axis=axes, dtype=get_aval(x).dtype)
+
+
+def _sum_uniques(x: Any, s: str, keep: set[str], dtype: Any) -> tuple[Any, str]:
+    """Sums out, in one reduction, the labels that occur once in `s` and not in `keep`."""
     drop = tuple(i for i, c in enumerate(s) if c not in keep and s.count(c) == 1)
     if drop:
-        x = _sum(x, axis=drop)
+        x = _label_sum(x, drop, dtype)
         s = "".join(c for i, c in enumerate(s) if i not in drop)
     return x, s
 
 
-def _sum_repeats(x: Any, s: str, keep: set[str]) -> tuple[Any, str]:
+def _sum_repeats(x: Any, s: str, keep: set[str], dtype: Any) -> tuple[Any, str]:
     """Contracts each repeated label against a Kronecker delta, as JAX's `sum_repeats`: the
     entries off the diagonal are selected to zero and summed out (all of the label's axes when
     it is not kept, all but its last otherwise)."""
@@ -448,15 +485,15 @@ def _sum_repeats(x: Any, s: str, keep: set[str]) -> tuple[Any, str]:
         eye = sh.broadcast_in_dim(eye, shape, axes)
         x = ew.select_n(eye, ew.full_like(x, 0), x)
         if c in keep:
-            x, s = _sum(x, axis=axes[:-1]), s.replace(c, "", len(axes) - 1)
+            x, s = _label_sum(x, axes[:-1], dtype), s.replace(c, "", len(axes) - 1)
         else:
-            x, s = _sum(x, axis=axes), s.replace(c, "")
+            x, s = _label_sum(x, axes, dtype), s.replace(c, "")
     return x, s
 
 
-def _einsum_single(x: Any, s: str, keep: set[str]) -> tuple[Any, str]:
+def _einsum_single(x: Any, s: str, keep: set[str], dtype: Any) -> tuple[Any, str]:
     """Sums out the labels not in `keep` and contracts repeated ones (JAX's order)."""
-    return _sum_repeats(*_sum_uniques(x, s, keep), keep)
+    return _sum_repeats(*_sum_uniques(x, s, keep, dtype), keep, dtype)
 
 
 _LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -572,10 +609,10 @@ def einsum(
         (x, xs), (y, ys) = a, b
         # JAX's order: the unique labels of the right operand, then the left's, then the
         # repeated ones of each
-        y, ys = _sum_uniques(y, ys, keep | set(xs))
-        x, xs = _sum_uniques(x, xs, keep | set(ys))
-        y, ys = _sum_repeats(y, ys, keep | set(xs))
-        x, xs = _sum_repeats(x, xs, keep | set(ys))
+        y, ys = _sum_uniques(y, ys, keep | set(xs), want)
+        x, xs = _sum_uniques(x, xs, keep | set(ys), want)
+        y, ys = _sum_repeats(y, ys, keep | set(xs), want)
+        x, xs = _sum_repeats(x, xs, keep | set(ys), want)
         shared = [c for c in xs if c in ys]
         batch = [c for c in shared if c in keep]
         contract = [c for c in shared if c not in keep]
@@ -594,7 +631,7 @@ def einsum(
         )
 
     if len(ops) == 1:
-        x, xs = _einsum_single(ops[0], ins[0], set(out_s))
+        x, xs = _einsum_single(ops[0], ins[0], set(out_s), want)
     elif len(ops) == 2 or optimize is False:  # left to right
         x, xs = ops[0], ins[0]
         for k in range(1, len(ops)):
@@ -613,7 +650,7 @@ def einsum(
                 new = pair(new, chosen[m], others)
             terms = [*rest, new]
         ((x, xs),) = terms
-    x, xs = _einsum_single(x, xs, set(out_s))
+    x, xs = _einsum_single(x, xs, set(out_s), want)
     if len(ops) == 1 and preferred_element_type is not None:
         x = convert_element_type(x, preferred_element_type)
     return _as_result(transpose(x, tuple(xs.index(c) for c in out_s)), preferred_element_type, weak)
