@@ -20,7 +20,7 @@ import numpy as np
 from core import dtypes
 from core.array_base import ArrayBase
 from core.avals import ShapedArray, interned
-from core.errors import DeletedArrayError
+from core.errors import DeletedArrayError, ScalarConversionError, ScalarIndexError
 
 
 class _Placement:
@@ -133,17 +133,24 @@ class Array(ArrayBase):
     def __bool__(self) -> bool:
         return bool(self._value)
 
+    def _scalar(self) -> np.ndarray:
+        if self._value.ndim:  # numpy allows size-1 arrays (deprecated); JAX does not
+            raise ScalarConversionError(self._value.ndim)
+        return self._value
+
     def __int__(self) -> int:
-        return int(self._value)
+        return int(self._scalar())
 
     def __index__(self) -> int:
+        if self._value.ndim or self._value.dtype.kind not in "iu":
+            raise ScalarIndexError()
         return self._value.__index__()
 
     def __float__(self) -> float:
-        return float(self._value)
+        return float(self._scalar())
 
     def __complex__(self) -> complex:
-        return complex(self._value)
+        return complex(self._scalar())
 
     def item(self, *args: Any) -> Any:
         """The element as a Python scalar."""
@@ -285,7 +292,7 @@ class Array(ArrayBase):
             return repr(self)
         if self._value.ndim == 0:
             return format(self._value.item(), spec)
-        return format(str(self), spec)
+        return format(self._value, spec)  # numpy's: any non-empty spec is a TypeError
 
     def __reduce__(self):
         return (_rebuild, (np.array(self._value), self._aval.weak_type))

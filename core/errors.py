@@ -56,10 +56,26 @@ class ConcretizationTypeError(JAXTypeError):
     """
 
     def __init__(self, what: str, detail: str = ""):
+        # JAX's first line, then why and the fixes
         super().__init__(
-            f"Abstract tracer value encountered where concrete value is expected: {what}. "
-            f"{_STAGED} {detail}".strip()
+            f"Abstract tracer value encountered where concrete value is expected: {what}\n"
+            + (f"{detail}\n{_STAGED}" if detail else _STAGED)
         )
+
+
+def traced_shape(aval: object) -> str:
+    """How JAX's errors name a traced value: "traced array with shape float32[2]"."""
+    shape = aval.str_short(short_dtypes=False) if hasattr(aval, "str_short") else aval
+    return f"traced array with shape {shape}"
+
+
+def scalar_conversion(aval: object, name: str) -> ConcretizationTypeError:
+    """JAX's error for `float(x)`, `int(x)` or `complex(x)` of a traced value."""
+    return ConcretizationTypeError(
+        traced_shape(aval),
+        f"The problem arose with the `{name}` function. If trying to convert the data type of a "
+        f"value, try using `x.astype({name})` or `jnp.array(x, {name})` instead.",
+    )
 
 
 class TracerBoolConversionError(ConcretizationTypeError):
@@ -71,10 +87,9 @@ class TracerBoolConversionError(ConcretizationTypeError):
 
     def __init__(self, aval: object):
         # JAX's first line verbatim (programs print it), then why and the fixes
-        shape = aval.str_short(short_dtypes=False) if hasattr(aval, "str_short") else aval
         JAXTypeError.__init__(
             self,
-            f"Attempted boolean conversion of traced array with shape {shape}.\n"
+            f"Attempted boolean conversion of {traced_shape(aval)}.\n"
             "The truth value of a traced array was needed (bool() or an `if`/`while`/`and`/`or` "
             f"on it). {_STAGED} Fixes: compute both sides and pick with "
             "`jnp.where(cond, x, y)`; use `lax.cond(pred, true_fun, false_fun, *operands)` for "
@@ -91,10 +106,12 @@ class TracerIntegerConversionError(ConcretizationTypeError):
     """
 
     def __init__(self, aval: object):
-        super().__init__(
-            f"the integer value of a traced {aval} (int(), range(), or a Python list index)",
-            "Fixes: index arrays with the traced value instead (`x[i]`, `lax.dynamic_slice`); "
-            "or mark the argument static with `static_argnames=` under `jit`.",
+        JAXTypeError.__init__(  # JAX's first line, then why and the fixes
+            self,
+            f"The __index__() method was called on {traced_shape(aval)}\nIts integer value was "
+            f"needed (`range()`, a Python list index). {_STAGED} Fixes: index arrays with the "
+            "traced value instead (`x[i]`, `lax.dynamic_slice`); or mark the argument static "
+            "with `static_argnames=` under `jit`.",
         )
 
 
@@ -106,10 +123,10 @@ class TracerArrayConversionError(JAXTypeError):
     """
 
     def __init__(self, aval: object):
-        super().__init__(
-            f"The numpy.ndarray conversion method __array__() was called on a traced {aval}. "
-            f"{_STAGED} Use `core.numpy` (jnp) functions instead of `numpy` ones inside "
-            "transformed functions, or `jax.debug`-style printing outside them."
+        super().__init__(  # JAX's first line, then why and the fixes
+            f"The numpy.ndarray conversion method __array__() was called on {traced_shape(aval)}"
+            f"\n{_STAGED} Use `core.numpy` (jnp) functions instead of `numpy` ones inside "
+            "transformed functions, or `jax.debug.print` to see values."
         )
 
 
@@ -165,6 +182,35 @@ class ShapeError(NumbaxError, ValueError, TypeError):
     Failing code: ``jnp.ones(3) + jnp.ones(4)``. Fix: give the operands shapes that broadcast
     (``jnp.ones(3)[:, None] + jnp.ones(4)``), or reshape/slice them to match.
     """
+
+
+class ScalarConversionError(NumbaxError, TypeError):
+    """`float(x)`, `int(x)` or `complex(x)` of an array that is not a scalar (JAX's words).
+
+    Failing code: ``float(jnp.arange(2.0))``. Fix: take one element (``x[0]``,
+    ``x.item(i)``) or reduce the array first (``float(x.sum())``).
+    """
+
+    def __init__(self, ndim: int):
+        super().__init__(
+            f"Only scalar arrays can be converted to Python scalars; got arr.ndim={ndim}\n"
+            "Take one element (x[0], x.item(i)) or reduce the array (x.sum()) first."
+        )
+
+
+class ScalarIndexError(NumbaxError, TypeError):
+    """An array used as a Python index (a list index, `range`, `operator.index`) that is not
+    an integer scalar (JAX's words).
+
+    Failing code: ``[10, 20][jnp.array(1.0)]``. Fix: an integer scalar (``x.astype(int)``,
+    ``int(x)``), or index an array instead (``jnp.asarray(lst)[x]``).
+    """
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Only integer scalar arrays can be converted to a scalar index.\n"
+            "Use an integer scalar (x.astype(int)), or index an array (jnp.asarray(lst)[x])."
+        )
 
 
 class ScaleTranslateArgumentError(NumbaxError, ValueError, AssertionError):

@@ -60,26 +60,26 @@ class Tracer(ArrayBase):
         """The concrete value behind the tracer, or None when it is abstract."""
         return None
 
-    def _concrete(self, error_cls):
+    def _concrete(self, error: Callable[[Any], Exception]) -> Any:
         val = self.to_concrete_value()
         if val is None:
-            raise error_cls(self.aval)
+            raise error(self.aval)
         return val
 
     def __bool__(self) -> bool:
         return bool(self._concrete(errors.TracerBoolConversionError))
 
     def __int__(self) -> int:
-        return int(self._concrete(errors.TracerIntegerConversionError))
+        return int(self._concrete(lambda aval: errors.scalar_conversion(aval, "int")))
 
     def __index__(self) -> int:
         return int(self._concrete(errors.TracerIntegerConversionError))
 
     def __float__(self) -> float:
-        return float(self._concrete(errors.ConcretizationTypeError))
+        return float(self._concrete(lambda aval: errors.scalar_conversion(aval, "float")))
 
     def __complex__(self) -> complex:
-        return complex(self._concrete(errors.ConcretizationTypeError))
+        return complex(self._concrete(lambda aval: errors.scalar_conversion(aval, "complex")))
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
         val = self.to_concrete_value()
@@ -88,10 +88,19 @@ class Tracer(ArrayBase):
         return np.asarray(val, dtype=dtype)
 
     def item(self):
-        return self._concrete(errors.ConcretizationTypeError).item()
+        return self._concrete(lambda aval: self._method_error(aval, "item")).item()
 
     def tolist(self):
-        return self._concrete(errors.ConcretizationTypeError).tolist()
+        return self._concrete(lambda aval: self._method_error(aval, "tolist")).tolist()
+
+    @staticmethod
+    def _method_error(aval: Any, method: str) -> Exception:
+        where = errors.traced_shape(aval)  # JAX's words for each
+        if method == "item":
+            detail = "This occurred in the item() method of jax.Array"
+        else:
+            detail = f"The {method}() method was called on {where}."
+        return errors.ConcretizationTypeError(where, detail)
 
     def __repr__(self) -> str:
         return f"Traced<{self.aval.str_short()}>with<{type(self._trace).__name__}>"

@@ -66,7 +66,7 @@ import warnings
 from typing import Any
 
 PRELUDE = """
-import dataclasses, functools, collections, re
+import dataclasses, functools, collections, re, math, operator
 import numpy as np
 Pt = collections.namedtuple('Pt', ['x', 'y'])
 X34 = jnp.arange(12.0).reshape(3, 4)
@@ -7142,6 +7142,164 @@ def _products() -> list[str]:
     return c
 
 
+def _array_text() -> list[str]:
+    """How arrays show and convert as Python values: repr/str/format of every dtype and shape
+    (0-d, empty, long and summarized, nested), scalars' types, tracers' and abstract values'
+    reprs inside transformations, dtype and ShapeDtypeStruct reprs, bool/int/float/complex/
+    index/len/iter/hash/tolist/item and their errors."""
+    vals = [
+        "jnp.arange(3)",
+        "jnp.arange(3.0)",
+        "jnp.arange(3.0) / 3",
+        "jnp.array([1e-8, 1.0, 1e8])",
+        "jnp.array([jnp.nan, jnp.inf, -jnp.inf, -0.0])",
+        "jnp.array(2.5)",
+        "jnp.array(7)",
+        "jnp.float32(2.5)",
+        "jnp.int8(-3)",
+        "jnp.uint8(200)",
+        "jnp.bfloat16(1.5)",
+        "jnp.array([1.5, 2.25], jnp.bfloat16)",
+        "jnp.array([1.5, 2.25], jnp.float16)",
+        "jnp.array([1 + 2j, -0.5j])",
+        "jnp.array([True, False])",
+        "jnp.array(True)",
+        "jnp.zeros((0,))",
+        "jnp.zeros((2, 0), jnp.int32)",
+        "jnp.arange(12).reshape(3, 4)",
+        "jnp.arange(24.0).reshape(2, 3, 4) / 7",
+        "jnp.arange(2000)",
+        "jnp.arange(2000.0).reshape(40, 50)",
+        "jnp.arange(6, dtype=jnp.uint32)",
+        "jnp.array([2**31 - 1, -2**31], jnp.int32)",
+        "jnp.ones((2, 2), jnp.int16)",
+        "jnp.linspace(0, 1, 7)",
+        "jnp.array([123456789.0, 1.0])",
+        "jnp.array([0.1, 0.25, 1 / 3], jnp.float32) * 1000",
+        "2.0 * jnp.arange(3.0)",
+        "jnp.arange(3) + 1.5",
+    ]
+    c = []
+    for v in vals:
+        c += [f"repr({v})", f"str({v})"]
+    c += [
+        "format(jnp.float32(2.5), '.3f')",
+        "f'{jnp.array(2.5):.2e}'",
+        "f'{jnp.array(7):04d}'",
+        "f'{jnp.array([1.0, 2.0])}'",
+        "format(jnp.array([1.0, 2.0]), '.2f')",
+        "'{:>8}'.format(jnp.float32(1.5))",
+        "f'{jnp.array(True)}'",
+        "'%.3f' % jnp.float32(2.0)",
+        "'%d' % jnp.int32(5)",
+        "'%s' % jnp.arange(2)",
+        # scalar types and conversions
+        "type(jnp.float32(1.0)).__name__",
+        "type(jnp.array(1.0)).__name__",
+        "type(jnp.arange(3)[0]).__name__",
+        "type(float(jnp.float32(1.5))).__name__",
+        "type(jnp.arange(3).item()).__name__",
+        "type(jnp.arange(3.0).tolist()[0]).__name__",
+        "jnp.arange(6).reshape(2, 3).tolist()",
+        "jnp.array([1.5, 2.5], jnp.bfloat16).tolist()",
+        "jnp.array(2.5).item()",
+        "jnp.arange(3).item()",
+        "jnp.arange(6).reshape(2, 3).item(4)",
+        "float(jnp.array(2.5))",
+        "float(jnp.array([2.5]))",
+        "float(jnp.arange(2.0))",
+        "int(jnp.array(2.7))",
+        "int(jnp.array([-2.7]))",
+        "int(jnp.arange(3))",
+        "complex(jnp.array(1 + 2j))",
+        "complex(jnp.array(2.0))",
+        "bool(jnp.array(0.0))",
+        "bool(jnp.array([1]))",
+        "bool(jnp.arange(2))",
+        "bool(jnp.zeros((0,)))",
+        "[10, 20, 30][jnp.int32(1)]",
+        "[10, 20, 30][jnp.array(2)]",
+        "[10, 20, 30][jnp.array(1.0)]",
+        "[10, 20, 30][jnp.arange(2)]",
+        "range(jnp.int32(3))",
+        "len(jnp.arange(3))",
+        "len(jnp.array(3))",
+        "len(jnp.zeros((0, 4)))",
+        "list(jnp.arange(3))",
+        "list(jnp.arange(6).reshape(2, 3))",
+        "list(jnp.array(3))",
+        "[type(v).__name__ for v in jnp.arange(2)]",
+        "hash(jnp.arange(3))",
+        "hash(jnp.array(3))",
+        "2 in jnp.arange(3)",
+        "jnp.arange(3) == None",
+        "jnp.arange(3).__array__().dtype",
+        "np.asarray(jnp.array([1.5], jnp.bfloat16)).dtype",
+        "np.asarray(jnp.arange(3)).flags.writeable",
+        "np.array(jnp.arange(3)) + 1",
+        "jnp.arange(3).__index__()",
+        "jnp.array(3).__index__()",
+        "jnp.array(3.0).__index__()",
+        "operator.index(jnp.int8(4))",
+        "round(jnp.float32(2.567), 2)",
+        "round(jnp.float32(2.5))",
+        "abs(jnp.int32(-3))",
+        "divmod(jnp.int32(7), 2)",
+        "-jnp.uint8(1)",
+        "math.floor(jnp.float32(2.5))",
+        "math.isnan(jnp.float32(jnp.nan))",
+        "sum(jnp.arange(4))",
+        "max(jnp.arange(4))",
+        "sorted(jnp.array([3, 1, 2]))",
+        "dict(zip(['a', 'b'], jnp.arange(2)))",
+        # dtypes, abstract values, tracers
+        "repr(jnp.float32)",
+        "repr(jnp.dtype('float32'))",
+        "str(jnp.arange(3).dtype)",
+        "repr(jnp.arange(3).dtype)",
+        "repr(jnp.bfloat16)",
+        "jnp.arange(3).dtype == np.int32",
+        "jnp.arange(3).dtype == 'int32'",
+        "jnp.arange(3).dtype.name",
+        "jnp.float32.dtype",
+        "jnp.bfloat16(1).dtype.name",
+        "repr(jax.ShapeDtypeStruct((2, 3), jnp.float32))",
+        "str(jax.ShapeDtypeStruct((2,), jnp.int8))",
+        "repr(jax.eval_shape(lambda x: x * 2, jnp.ones(3)))",
+        "repr(jax.eval_shape(lambda x: x * 2, 1.0))",
+        "repr(jax.core.ShapedArray((2, 3), jnp.float32))",
+        "str(jax.core.ShapedArray((2, 3), jnp.float32, weak_type=True))",
+        "jax.core.ShapedArray((2, 3), jnp.float32).str_short()",
+        "out = []\njax.jit(lambda x: out.append(repr(x)) or x)(jnp.ones(3))",
+        "out = []\njax.jit(lambda x: out.append(str(x)) or x)(jnp.ones((2, 3), jnp.int8))",
+        "out = []\njax.grad(lambda x: out.append(repr(x)) or x)(1.0)",
+        "out = []\njax.vmap(lambda x: out.append(repr(x)) or x)(jnp.ones((2, 3)))",
+        "out = []\njax.jvp(lambda x: out.append(repr(x)) or x, (1.0,), (1.0,))",
+        "out = []\njax.jit(lambda x: out.append(repr(x.aval)) or x)(jnp.ones(3))",
+        "out = []\njax.jit(lambda x: out.append(repr(x * 2)) or x)(2)",
+        "out = []\njax.make_jaxpr(lambda x: out.append(repr(x)) or x)(jnp.ones(2))",
+        "jax.jit(lambda x: float(x))(1.0)",
+        "jax.jit(lambda x: int(x))(jnp.array(1))",
+        "jax.jit(lambda x: bool(x))(True)",
+        "jax.jit(lambda x: x.item())(1.0)",
+        "jax.jit(lambda x: x.tolist())(jnp.ones(2))",
+        "jax.jit(lambda x: [1, 2][x])(0)",
+        "jax.jit(lambda x: len(x))(jnp.ones(4))",
+        "jax.jit(lambda x: list(x))(jnp.ones(2))",
+        "jax.jit(lambda x: hash(x))(1.0)",
+        "jax.jit(lambda x: np.asarray(x))(jnp.ones(2))",
+        "jax.grad(lambda x: float(x))(1.0)",
+        "jax.vmap(lambda x: float(x))(jnp.ones(2))",
+        "repr(random.key(0))",
+        "str(random.split(random.key(0), 2))",
+        "repr(random.PRNGKey(0))",
+        "repr(jnp.arange(3).sharding)",
+        "repr(jnp.arange(3).devices())",
+        "str(jnp.arange(3).device)",
+    ]
+    return c
+
+
 def _areas() -> dict[str, list[tuple[str, bool]]]:
     def tag(cases, exact=False):
         return [(c, exact) if isinstance(c, str) else c for c in cases]
@@ -7173,6 +7331,7 @@ def _areas() -> dict[str, list[tuple[str, bool]]]:
         "flax_utils": tag(_flax_utils()),
         "image": tag(_image()),
         "products": tag(_products()),
+        "array_text": tag(_array_text()),
     }
 
 

@@ -30,13 +30,36 @@ from core.prims.random_bits import bitcast_convert_type
 from core.prims.rev import rev
 from core.prng_key import PRNGKeyArray
 
+# JAX's operators take these operands; these others raise TypeError; anything else gets
+# NotImplemented, so Python tries the other operand's method (then `==` compares identities:
+# `x == None` is False).
+_ACCEPTED = (int, float, complex, np.generic, np.ndarray, ArrayBase, PRNGKeyArray)
+_REJECTED = (list, tuple, set, dict)
 
-def _swap(fn):
-    return lambda self, other: fn(other, self)
+_SYMBOLS = {
+    "add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%",
+    "pow": "**", "matmul": "@", "and": "&", "or": "|", "xor": "^", "divmod": "divmod()",
+    "lshift": "<<", "rshift": ">>", "eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">",
+    "ge": ">=",
+}  # fmt: skip
 
 
-def _forward(fn):
-    return lambda self, other: fn(self, other)
+def _deferring(fn, name: str, swap: bool = False):
+    """Operator `name` of `fn`, deferring to an operand JAX does not recognize (JAX's
+    `_defer_to_unrecognized_arg`)."""
+
+    def op(self, other):
+        if hasattr(other, "__jax_array__"):
+            other = other.__jax_array__()
+        args = (other, self) if swap else (self, other)
+        if isinstance(other, _ACCEPTED):
+            return fn(*args)
+        if isinstance(other, _REJECTED):
+            names = " and ".join(repr(type(a).__name__) for a in args)
+            raise TypeError(f"unsupported operand type(s) for {_SYMBOLS[name]}: {names}")
+        return NotImplemented
+
+    return op
 
 
 def _reshape(self, *shape, order="C"):
@@ -101,14 +124,14 @@ def install() -> None:
     binary = {**_BINARY, "divmod": _divmod, "lshift": _lshift, "rshift": _rshift}
     for cls in (ArrayBase, PRNGKeyArray):
         for name, fn in binary.items():
-            setattr(cls, f"__{name}__", _forward(fn))
-            setattr(cls, f"__r{name}__", _swap(fn))
-        cls.__eq__ = _forward(ufuncs.equal)
-        cls.__ne__ = _forward(ufuncs.not_equal)
-        cls.__lt__ = _forward(ufuncs.less)
-        cls.__le__ = _forward(ufuncs.less_equal)
-        cls.__gt__ = _forward(ufuncs.greater)
-        cls.__ge__ = _forward(ufuncs.greater_equal)
+            setattr(cls, f"__{name}__", _deferring(fn, name))
+            setattr(cls, f"__r{name}__", _deferring(fn, name, swap=True))
+        cls.__eq__ = _deferring(ufuncs.equal, "eq")
+        cls.__ne__ = _deferring(ufuncs.not_equal, "ne")
+        cls.__lt__ = _deferring(ufuncs.less, "lt")
+        cls.__le__ = _deferring(ufuncs.less_equal, "le")
+        cls.__gt__ = _deferring(ufuncs.greater, "gt")
+        cls.__ge__ = _deferring(ufuncs.greater_equal, "ge")
         cls.__neg__ = lambda self: ufuncs.negative(self)
         cls.__pos__ = lambda self: self
         cls.__abs__ = lambda self: ufuncs.abs(self)
@@ -170,15 +193,20 @@ def _install_more() -> None:
         self, repeats, axis, total_repeat_length=total_repeat_length
     )
     ArrayBase.round = lambda self, decimals=0, out=None: ufuncs.round(self, decimals)
-    ArrayBase.__round__ = lambda self, ndigits=None: (
-        ufuncs.round(self, ndigits or 0) if ndigits is not None else round(float(self))
-    )
+    ArrayBase.__round__ = _operator_round
     ArrayBase.compress = _compress
     ArrayBase.choose = _choose
     ArrayBase.imag = property(lambda self: ufuncs.imag(self))
     ArrayBase.to_device = lambda self, device, *, stream=None: self
     ArrayBase.view = _view
     ArrayBase.byteswap = _byteswap
+
+
+def _operator_round(self, ndigits=None):
+    """Python's `round(x[, ndigits])`, as JAX's: `jnp.round`, then an int array (not a Python
+    int) when `ndigits` is None."""
+    out = ufuncs.round(self, ndigits or 0)
+    return out.astype(int) if ndigits is None else out
 
 
 def _compress(self, condition, axis=None, *, size=None, fill_value=0, out=None):

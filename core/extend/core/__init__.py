@@ -22,7 +22,7 @@ import numpy as np
 
 from core.avals import ShapedArray
 from core.dtypes import float0
-from core.errors import ConcretizationTypeError, JaxprTypeError
+from core.errors import ConcretizationTypeError, JaxprTypeError, traced_shape
 from core.extend.core import primitives
 from core.interpreters.batching import unbatched_aval
 from core.ir import ClosedJaxpr, Jaxpr, Literal, Var, eval_jaxpr, sub_jaxprs
@@ -110,7 +110,7 @@ def concrete_or_error(force: Callable | None, val: Any, context: str = "") -> An
     if isinstance(val, Tracer):
         concrete = val.to_concrete_value()
         if concrete is None:
-            raise ConcretizationTypeError(val.aval.str_short(), context)
+            raise ConcretizationTypeError(traced_shape(val.aval), context)
         return force(concrete)
     return force(val)
 
