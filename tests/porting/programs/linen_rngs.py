@@ -6,7 +6,8 @@ of names that concatenate alike and `flax_fix_rng_separator`; dropout in trainin
 split per step; keyword-only `random.split(key=, num=)` and `uniform(key=, shape=)`; a model
 initialized with one key and applied with a 'dropout' stream; a dropout template passed as a
 `partial` to submodules (`deterministic=not train`), `deterministic` given at call time to
-a `setup` dropout, `nn.merge_param` of a field and an argument."""
+a `setup` dropout, `nn.merge_param` of a field and an argument; a dropout written by hand
+(`make_rng`, `bernoulli`, `lax.select`), eager and jitted."""
 
 import functools
 import hashlib
@@ -135,6 +136,17 @@ class LateDrop(nn.Module):
         return self.drop(self.dense(x), deterministic=not train)
 
 
+class SelectDrop(nn.Module):
+    rate: float
+
+    @nn.compact
+    def __call__(self, x, deterministic=False):
+        if deterministic:
+            return x
+        keep = jax.random.bernoulli(self.make_rng("dropout"), 1.0 - self.rate, x.shape)
+        return jax.lax.select(keep, x / (1.0 - self.rate), jnp.zeros_like(x))
+
+
 class Merged(nn.Module):
     deterministic: bool | None = None
 
@@ -222,6 +234,10 @@ def run():
         lv = LateDrop().init(pkey, xx, train=False)
         out["late"] = [LateDrop().apply(lv, xx, train=False),
                        LateDrop().apply(lv, xx, train=True, rngs={"dropout": dkey})]
+        out["select drop"] = [
+            SelectDrop(0.5).apply({}, xx + 1.0, rngs={"dropout": dkey}),
+            jax.jit(lambda k: SelectDrop(0.25).apply({}, xx, rngs={"dropout": k}))(dkey),
+            SelectDrop(0.5).apply({}, xx, deterministic=True)]
         out["merged"] = [Merged().apply({}, xx, deterministic=True),
                          Merged(deterministic=False).apply({}, xx, rngs={"dropout": dkey})]
 

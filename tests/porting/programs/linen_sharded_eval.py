@@ -32,9 +32,11 @@ class Clf(nn.Module):
 def run():
     out = {}
     n = jax.device_count()
-    mesh = Mesh(mesh_utils.create_device_mesh((n,)), ("data",))
+    devices = mesh_utils.create_device_mesh((n,))
+    mesh = Mesh(devices, ("data",))
     rows = NamedSharding(mesh, P("data"))
-    out["mesh"] = [dict(mesh.shape), str(rows.spec), list(mesh.axis_names), str(mesh), str(rows)]
+    out["mesh"] = [dict(mesh.shape), str(rows.spec), list(mesh.axis_names), str(mesh), str(rows),
+                   str(devices)]
 
     model = Jitter()
     init_key, apply_key = jax.random.split(jax.random.key(3))
