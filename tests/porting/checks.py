@@ -17,8 +17,7 @@ from tests.porting.common import PROGRAMS, answer_path, program_group, program_n
 # forward and adjoint: numba's compile of 20 kernels; 15 s warm); core.experimental.ode has its
 # own tests without compiles. scipy_optimize takes 46 s (JAX: 21 s; ten jitted BFGS/L-BFGS
 # solvers, each a while loop of line-search while loops); tests/core/scipy checks optimize.
-# wmt_training about 30 s (four pmapped programs, the beam search among them; JAX: 19 s).
-SLOW = {"ode", "scipy_optimize", "wmt_training"}
+SLOW = {"ode", "scipy_optimize"}
 
 
 def ported_run(name: str):
