@@ -18,7 +18,8 @@ The check runs only once some array has been committed in the process
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from core import tree_util
@@ -64,6 +65,30 @@ def _describe(k: int, x: Any, sharding: Any, names: list[str], what: str) -> str
         f"argument {name} of {what} with shape {x.aval.str_short(short_dtypes=False)} and "
         f"with device ids {device_ids(sharding)} on platform CPU"
     )
+
+
+def renamed(error: IncompatibleDevicesError, what: str, names: Sequence[str]) -> Exception:
+    """`error` of a primitive (`argument args[0] of mul`, as JAX names a `lax` call's inputs)
+    as the `jnp` function `what` of parameters `names` raises it (JAX names the jitted
+    function and its parameters: `argument x of multiply`).
+
+    Args:
+      error: the primitive's error.
+      what: the function's name.
+      names: its parameters' names, in the primitive's operand order.
+
+    Returns:
+      The renamed error, its notes kept.
+    """
+
+    def one(match: re.Match) -> str:
+        k = int(match.group(1))
+        return f"argument {names[k]} of {what} with" if k < len(names) else match.group(0)
+
+    out = IncompatibleDevicesError(re.sub(r"argument args\[(\d+)\] of \w+ with", one, str(error)))
+    for note in getattr(error, "__notes__", ()):
+        out.add_note(note)
+    return out
 
 
 def uncommitted_default() -> Any:
@@ -235,7 +260,7 @@ def follow_primitive(out: Any, args: list, name: str, params: dict, out_aval: An
     def specs(spec_for: Callable[[Any], Any], sizes: dict) -> list:
         return eqn_specs(name, params, [spec_for(a) for a in args], avals, out_avals, sizes)
 
-    return follow(out, args, name, lambda: ["x", "y"][: len(args)], specs)
+    return follow(out, args, name, None, specs)  # `args[0]`, as JAX names a lax call's
 
 
 register_placement(follow=follow, follow_primitive=follow_primitive)

@@ -13,7 +13,9 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
+from core.committed import renamed
 from core.custom_derivatives import custom_jvp
+from core.errors import IncompatibleDevicesError
 from core.jit.library import library_jit
 from core.numpy._util import (
     astype,
@@ -32,11 +34,14 @@ from core.prims.windows import register_monoid
 from core.trace import Tracer, get_aval
 
 
-def _binary(name: str, fn, inexact: bool = False):
+def _binary(name: str, fn, inexact: bool = False, names: tuple = ("x", "y")):
     promote = promote_args_inexact if inexact else promote_args
 
     def op(x: Any, y: Any, /) -> Any:
-        return fn(*promote(name, x, y, lax_shapes=True))
+        try:
+            return fn(*promote(name, x, y, lax_shapes=True))
+        except IncompatibleDevicesError as err:  # named as JAX's jitted `jnp` function
+            raise renamed(err, name, names) from None
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"Elementwise `{name}` with numpy broadcasting and JAX type promotion."
@@ -59,7 +64,10 @@ def _logical_on_bool(name: str, fn, bool_fn):
 
     def op(x: Any, y: Any, /) -> Any:
         x, y = promote_args(name, x, y, lax_shapes=True)
-        return (bool_fn if get_aval(x).dtype == np.bool_ else fn)(x, y)
+        try:
+            return (bool_fn if get_aval(x).dtype == np.bool_ else fn)(x, y)
+        except IncompatibleDevicesError as err:
+            raise renamed(err, name, ("x", "y")) from None
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"Elementwise `{name}` with numpy broadcasting and JAX type promotion."
@@ -74,15 +82,22 @@ def multiply(x: Any, y: Any, /) -> Any:
     """Elementwise `multiply` with numpy broadcasting and JAX type promotion (`and` of
     booleans; complex products rounded as XLA's loops round them: `ew.mul_like_xla`)."""
     x, y = promote_args("multiply", x, y, lax_shapes=True)
-    if get_aval(x).dtype == np.bool_:
-        return ew.bitwise_and(x, y)
-    return ew.mul_like_xla(x, y)
+    try:
+        if get_aval(x).dtype == np.bool_:
+            return ew.bitwise_and(x, y)
+        return ew.mul_like_xla(x, y)
+    except IncompatibleDevicesError as err:
+        raise renamed(err, "multiply", ("x", "y")) from None
 
 
 def true_divide(x: Any, y: Any, /) -> Any:
     """Elementwise `true_divide` with numpy broadcasting and JAX type promotion (a broadcast
     divisor is inverted once and multiplied, as in XLA: `ew.div_like_xla`)."""
-    return ew.div_like_xla(*promote_args_inexact("true_divide", x, y, lax_shapes=True), np.shape(y))
+    x1, x2 = promote_args_inexact("true_divide", x, y, lax_shapes=True)
+    try:
+        return ew.div_like_xla(x1, x2, np.shape(y))
+    except IncompatibleDevicesError as err:
+        raise renamed(err, "true_divide", ("x1", "x2")) from None
 
 
 divide = true_divide
@@ -116,7 +131,7 @@ def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:
     return x
 
 
-arctan2 = _binary("arctan2", ew.atan2, inexact=True)
+arctan2 = _binary("arctan2", ew.atan2, inexact=True, names=("x1", "x2"))
 
 
 def atan2(x1: Any, x2: Any, /) -> Any:

@@ -58,6 +58,33 @@ def test_jit_error_names_parameters():
         f(a, b)
 
 
+# (the operation, how JAX 0.10.2 names its two arguments in the error: recorded)
+NAMED = [
+    ("*", lambda a, b: a * b, "x of multiply", "y of multiply"),
+    ("-", lambda a, b: a - b, "x of subtract", "y of subtract"),
+    ("/", lambda a, b: a / b, "x1 of true_divide", "x2 of true_divide"),
+    ("jnp.add", jnp.add, "x of add", "y of add"),
+    ("jnp.maximum", jnp.maximum, "x of maximum", "y of maximum"),
+    ("jnp.arctan2", jnp.arctan2, "x1 of arctan2", "x2 of arctan2"),
+    ("<", lambda a, b: a < b, "x of less", "y of less"),
+    ("lax.mul", core.lax.mul, "args[0] of mul", "args[1] of mul"),
+]
+
+
+@pytest.mark.parametrize(("f", "first", "second"), [pytest.param(*c[1:], id=c[0]) for c in NAMED])
+def test_eager_errors_name_the_function_and_its_parameters_as_jax_does(f, first, second):
+    a = core.device_put(np.ones(3, np.float32), _d(1))
+    b = core.device_put(np.ones(3, np.float32), _d(2))
+    with pytest.raises(IncompatibleDevicesError) as info:
+        f(a, b)
+    assert str(info.value) == (
+        f"Received incompatible devices for jitted computation. Got argument {first} with shape "
+        f"float32[3] and with device ids [1] on platform CPU and argument {second} with shape "
+        "float32[3] and with device ids [2] on platform CPU"
+    )
+    assert info.value.__notes__  # the fix is kept
+
+
 def test_default_device_block_places_uncommitted_results():
     with core.default_device(_d(2)):
         y = jnp.ones(2)

@@ -69,7 +69,7 @@ def _cells(out, errors, mark):
     vec = jnp.linspace(0.0, 1.0, 16)
     for a, b in [(low, high), (whole, shuffled)]:
         try:
-            jax.device_put(vec, a) + jax.device_put(vec, b)
+            jax.device_put(vec, a) * jax.device_put(vec, b)
         except ValueError as e:
             print(textwrap.fill(f"ValueError: {e}", 100))
             errors.append(["ValueError", str(e).splitlines()[0]])
@@ -92,7 +92,7 @@ def _cells(out, errors, mark):
     s0 = jax.device_put(4.0, NamedSharding(solo0, P()))
     s1 = jax.device_put(-1.0, NamedSharding(solo1, P()))
     try:
-        s0 + s1
+        s0 - s1
     except Exception as e:
         printed.error(errors, e)
     print((s0 * jnp.float32(0.5)).sharding)
