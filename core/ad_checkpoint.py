@@ -71,7 +71,7 @@ def print_saved_residuals(f: Callable, *args: Any, **kwargs: Any) -> None:
       **kwargs: its keyword arguments.
     """
     for aval, src in saved_residuals(f, *args, **kwargs):
-        print(f"{aval.str_short()} {src}")
+        print(f"{aval.str_short(short_dtypes=True)} {src}")
 
 
 __all__ = [

@@ -79,8 +79,9 @@ def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Any = ()) -> Cal
         for c, v in zip(ct_flat, jaxpr.outvars):
             if get_aval(c).shape != v.aval.shape or get_aval(c).dtype != v.aval.dtype:
                 raise TypeError(
-                    f"linear_transpose: cotangent {get_aval(c).str_short()} does not match the "
-                    f"output {v.aval.str_short()}"
+                    f"linear_transpose: cotangent {get_aval(c).str_short(short_dtypes=True)} does "
+                    "not match the "
+                    f"output {v.aval.str_short(short_dtypes=True)}"
                 )
         args = [UndefinedPrimal(a) for a in in_avals]
         cts = backward_pass(jaxpr, consts, args, [as_value(c) for c in ct_flat])

@@ -69,9 +69,9 @@ class ShapedArray(AbstractValue):
     def strip_weak_type(self) -> ShapedArray:
         return self.update(weak_type=False) if self.weak_type else self
 
-    def str_short(self, short_dtypes: bool = True, mesh_axis_types: bool = False) -> str:
-        """`f32[3,4]` (`float32[3,4]` with `short_dtypes=False`, JAX's default: numbax's error
-        messages and profiles use the short form)."""
+    def str_short(self, short_dtypes: bool = False, mesh_axis_types: bool = False) -> str:
+        """`float32[3,4]` (JAX's default), `f32[3,4]` with `short_dtypes=True` (the form
+        numbax's jaxpr printer, error messages and profiles ask for)."""
         del mesh_axis_types
         name = dtypes.short_name(self.dtype) if short_dtypes else self.dtype.name
         return f"{name}[{','.join(map(str, self.shape))}]"
@@ -107,7 +107,7 @@ class VaryingShapedArray(ShapedArray):
     def update(self, shape=None, dtype=None, weak_type=None) -> ShapedArray:
         return VaryingShapedArray(super().update(shape, dtype, weak_type), self.vma, self.order)
 
-    def str_short(self, short_dtypes: bool = True, mesh_axis_types: bool = False) -> str:
+    def str_short(self, short_dtypes: bool = False, mesh_axis_types: bool = False) -> str:
         text = super().str_short(short_dtypes, mesh_axis_types)
         names = [n for n in self.order if n in self.vma]
         if not names:

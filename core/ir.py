@@ -224,8 +224,9 @@ def typecheck(jaxpr: Jaxpr) -> None:
             _same_type(a, v.aval) for a, v in zip(outs, eqn.outputs)
         ):
             raise JaxprTypeError(
-                f"equation {eqn} produces {[a.str_short() for a in outs]} but its outputs are "
-                f"typed {[v.aval.str_short() for v in eqn.outputs]}"
+                f"equation {eqn} produces {[a.str_short(short_dtypes=True) for a in outs]} but "
+                "its outputs are "
+                f"typed {[v.aval.str_short(short_dtypes=True) for v in eqn.outputs]}"
             )
         for v in eqn.outputs:
             bind_var(v)
@@ -279,7 +280,7 @@ class _Namer:
 
     def binder(self, v: Var) -> str:
         """An equation output's name and type."""
-        return f"{'_' if v in self.unused else self(v)}:{v.aval.str_short()}"
+        return f"{'_' if v in self.unused else self(v)}:{v.aval.str_short(short_dtypes=True)}"
 
     def __call__(self, v: Var) -> str:
         name = self.names.get(v)
@@ -305,7 +306,7 @@ def _letters(i: int) -> str:
 def _pp_atom(x: Atom, name: _Namer) -> str:
     if isinstance(x, Literal):
         val = x.val.item() if isinstance(x.val, (np.ndarray, np.generic)) else x.val
-        return f"{val}:{x.aval.str_short()}"
+        return f"{val}:{x.aval.str_short(short_dtypes=True)}"
     return name(x)
 
 
@@ -526,8 +527,8 @@ def pp_jaxpr(
         return "".join(lets) + pp_jaxpr(jaxpr, indent, name, col)
     col = indent if col is None else col
 
-    consts = [f"{name(v)}:{v.aval.str_short()}" for v in jaxpr.constvars]
-    ins = [f"{name(v)}:{v.aval.str_short()}" for v in jaxpr.invars]
+    consts = [f"{name(v)}:{v.aval.str_short(short_dtypes=True)}" for v in jaxpr.constvars]
+    ins = [f"{name(v)}:{v.aval.str_short(short_dtypes=True)}" for v in jaxpr.invars]
     head = f"{{ lambda {' '.join(consts)}; {' '.join(ins)}. let"
     eqns = [pp_eqn(e, name, indent + 4) for e in jaxpr.eqns]
     outs = "(" + ", ".join("_" if x in name.unused else _pp_atom(x, name) for x in jaxpr.outvars)

@@ -399,7 +399,7 @@ def _check_data(name: str, data: Any, words: int, impl: str | None) -> Any:
     what = f"{impl} key data is" if impl else "core.random.key(seed), or its data:"
     raise PRNGKeyError(
         f"JAX encountered invalid PRNG key data: {problem}\n{name} requires a PRNG key ({what} "
-        f"a uint32 array of shape ({words},)), got {aval.str_short()}."
+        f"a uint32 array of shape ({words},)), got {aval.str_short(short_dtypes=True)}."
     )
 
 

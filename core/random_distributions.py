@@ -468,8 +468,9 @@ random_gamma_p = Primitive("random_gamma")
 def _random_gamma_abstract_eval(key: Any, a: Any, *, log_space: bool) -> Any:
     if not prng.is_key(key) or key.shape != a.shape[: key.ndim]:
         raise RandomArgumentError(
-            f"random_gamma takes keys of the samples' leading shape, got {key.str_short()} "
-            f"for {a.str_short()}"
+            "random_gamma takes keys of the samples' leading shape, got "
+            f"{key.str_short(short_dtypes=True)} "
+            f"for {a.str_short(short_dtypes=True)}"
         )
     return a
 

@@ -52,8 +52,8 @@ class ShardedShapedArray(ShapedArray):
         super().__init__(aval.shape, aval.dtype, aval.weak_type)
         self.sharding = sharding
 
-    def str_short(self, short_dtypes: bool = True, mesh_axis_types: bool = False) -> str:
-        """`f32[4@X,4]` (`float32[4@X,4]` with `short_dtypes=False`), `f32[4]{U:Y}` for an
+    def str_short(self, short_dtypes: bool = False, mesh_axis_types: bool = False) -> str:
+        """`float32[4@X,4]` (`f32[4@X,4]` with `short_dtypes=True`), `f32[4]{U:Y}` for an
         array unreduced over mesh axis Y (`{U:(X,Y)}` over two)."""
         plain = super().str_short(short_dtypes, mesh_axis_types)
         spec = self.sharding.spec

@@ -103,7 +103,7 @@ class Tracer(ArrayBase):
         return errors.ConcretizationTypeError(where, detail)
 
     def __repr__(self) -> str:
-        return f"Traced<{self.aval.str_short()}>with<{type(self._trace).__name__}>"
+        return f"Traced<{self.aval.str_short(short_dtypes=True)}>with<{type(self._trace).__name__}>"
 
 
 def get_aval(x: Any) -> ShapedArray:

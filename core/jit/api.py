@@ -180,7 +180,10 @@ def _jit_call_impl(*args, jaxpr, name, backend):
 def _jit_call_abstract_eval(*avals, jaxpr, name, backend):
     for a, b in zip(avals, jaxpr.in_avals):
         if a.shape != b.shape or a.dtype != b.dtype:
-            raise TypeError(f"jit_call of {name} expects {b.str_short()}, got {a.str_short()}")
+            raise TypeError(
+                f"jit_call of {name} expects {b.str_short(short_dtypes=True)}, got "
+                f"{a.str_short(short_dtypes=True)}"
+            )
     return jaxpr.out_avals
 
 

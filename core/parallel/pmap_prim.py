@@ -124,7 +124,10 @@ def _abstract_eval(*avals, jaxpr, axis_size, in_axes, out_axes, name, **_):
     for a, b, axis in zip(avals, jaxpr.in_avals, in_axes):
         want = mapped_aval(b, axis, axis_size)
         if a.shape != want.shape or a.dtype != want.dtype:
-            raise TypeError(f"pmap of {name} expects {want.str_short()}, got {a.str_short()}")
+            raise TypeError(
+                f"pmap of {name} expects {want.str_short(short_dtypes=True)}, got "
+                f"{a.str_short(short_dtypes=True)}"
+            )
     return [mapped_aval(a, ax, axis_size) for a, ax in zip(jaxpr.out_avals, out_axes)]
 
 

@@ -270,13 +270,15 @@ def _key_aval(shape: tuple[int, ...], impl: PRNGImpl) -> ShapedArray:
 
 def _check_keys(name: str, aval: ShapedArray) -> PRNGImpl:
     if not is_key(aval):
-        raise PRNGKeyError(f"{name} takes a key array, got {aval.str_short()}")
+        raise PRNGKeyError(f"{name} takes a key array, got {aval.str_short(short_dtypes=True)}")
     return impl_of(aval.dtype)
 
 
 def _seed_abstract_eval(seeds, *, impl):
     if seeds.dtype.kind not in "iu":
-        raise PRNGKeyError(f"random_seed requires integer seeds, got {seeds.str_short()}")
+        raise PRNGKeyError(
+            f"random_seed requires integer seeds, got {seeds.str_short(short_dtypes=True)}"
+        )
     return _key_aval(seeds.shape, impl)
 
 
@@ -285,7 +287,7 @@ def _wrap_abstract_eval(data, *, impl):
     if data.dtype != dtypes.uint32 or data.shape[data.ndim - len(words) :] != words:
         raise PRNGKeyError(
             f"random_wrap of {impl.name} keys requires uint32 data whose last axis has "
-            f"{words[0]} words, got {data.str_short()}"
+            f"{words[0]} words, got {data.str_short(short_dtypes=True)}"
         )
     return _key_aval(data.shape[: data.ndim - len(words)], impl)
 
@@ -310,11 +312,14 @@ def _split_abstract_eval(keys, *, shape):
 def _fold_in_abstract_eval(keys, msgs):
     _check_keys("random_fold_in", keys)
     if msgs.dtype != dtypes.uint32:
-        raise PRNGKeyError(f"random_fold_in requires uint32 messages, got {msgs.str_short()}")
+        raise PRNGKeyError(
+            f"random_fold_in requires uint32 messages, got {msgs.str_short(short_dtypes=True)}"
+        )
     if keys.shape != msgs.shape and msgs.shape != () and keys.shape != ():
         raise PRNGKeyError(
-            f"random_fold_in requires keys and messages of one shape, got {keys.str_short()} "
-            f"and {msgs.str_short()}"
+            "random_fold_in requires keys and messages of one shape, got "
+            f"{keys.str_short(short_dtypes=True)} "
+            f"and {msgs.str_short(short_dtypes=True)}"
         )
     return ShapedArray(keys.shape or msgs.shape, keys.dtype)
 
@@ -535,7 +540,8 @@ def physical(prim: Primitive, avals: list, args: list, params: dict) -> Any:
         return prim.bind(*args, **params)
     if rule is None:
         raise KeyPhysicalRuleError(
-            f"{prim.name} does not accept key arrays ({', '.join(a.str_short() for a in avals)})"
+            f"{prim.name} does not accept key arrays "
+            f"({', '.join(a.str_short(short_dtypes=True) for a in avals)})"
             " in numbax; apply it to random.key_data(keys) and wrap the result with "
             "random.wrap_key_data."
         )

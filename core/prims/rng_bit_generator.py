@@ -152,7 +152,7 @@ def _rbg_impl(key, *, shape, dtype, algorithm, out_sharding):
 
 def _rbg_abstract_eval(key, *, shape, dtype, algorithm, out_sharding):
     if (key.shape, key.dtype) not in (((4,), _U32), ((2,), _U64)):
-        raise RngBitGeneratorKeyError(key.str_short())
+        raise RngBitGeneratorKeyError(key.str_short(short_dtypes=True))
     return [ShapedArray(key.shape, key.dtype, key.weak_type), ShapedArray(shape, dtype)]
 
 

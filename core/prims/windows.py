@@ -301,7 +301,8 @@ def _sga_impl(t, x, *, select_prim, **params):
 def _sga_abstract_eval(t, x, *, select_prim, **params):
     if t.shape != x.shape or t.dtype != x.dtype:
         raise ShapeError(
-            f"select_and_gather_add: tangent {t.str_short()} must match operand {x.str_short()}"
+            f"select_and_gather_add: tangent {t.str_short(short_dtypes=True)} must match operand "
+            f"{x.str_short(short_dtypes=True)}"
         )
     return ShapedArray(_out_shape(x.shape, **params), t.dtype, t.weak_type)
 

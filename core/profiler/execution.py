@@ -61,7 +61,7 @@ def equation_label(eqn: Eqn) -> tuple[str, dict[str, Any]]:
     if info is not None:
         args["source"] = info.location()
         args["scope"] = scope
-    args["shape"] = " ".join(v.aval.str_short() for v in eqn.outputs)
+    args["shape"] = " ".join(v.aval.str_short(short_dtypes=True) for v in eqn.outputs)
     if cost.flops is not None:
         args["flops"] = cost.flops
     if cost.transcendentals:

@@ -87,7 +87,7 @@ def kernel_label(kernel: Jaxpr) -> tuple[str, dict[str, Any]]:
         "equations": " ".join(e.prim.name for e in kernel.eqns),
         "scope": _common_scope(kernel.eqns),
         "source": "; ".join(sources[:4]) + (" ..." if len(sources) > 4 else ""),
-        "shape": " ".join(v.aval.str_short() for v in kernel.outvars),
+        "shape": " ".join(v.aval.str_short(short_dtypes=True) for v in kernel.outvars),
         "bytes_read": _nbytes(kernel.invars),
         "bytes_written": _nbytes(kernel.outvars),
     }

@@ -76,7 +76,7 @@ def device_memory_profile(backend: str | None = None) -> bytes:
     groups: dict[tuple, list[int]] = {}
     for buffer, array in live_buffers():
         stack = tuple(_stack(buffer))
-        shape = array.aval.str_short()
+        shape = array.aval.str_short(short_dtypes=True)
         counts = groups.setdefault((stack, shape), [0, 0])
         counts[0] += 1
         counts[1] += buffer.nbytes

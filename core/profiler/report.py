@@ -134,7 +134,7 @@ class MemoryReport:
         lines.append(f"{'bytes':>10}  {'value':<16}  {'made by':<48}  why")
         for b in self.live_at_peak:
             lines.append(
-                f"{_human(b.nbytes):>10}  {b.var.aval.str_short():<16}  "
+                f"{_human(b.nbytes):>10}  {b.var.aval.str_short(short_dtypes=True):<16}  "
                 f"{_describe(b.made_by):<48}  {b.reason}"
             )
         return "\n".join(lines)
@@ -155,7 +155,11 @@ class MemoryReport:
                 scopes = info.name_stack.split("/") if info and info.name_stack else []
                 stack = [(eqn.prim.name, file, line)]
                 stack += [(s, "", 0) for s in reversed(scopes)] + [root]
-            labels = {"kind": "buffer", "shape": b.var.aval.str_short(), "why": b.reason}
+            labels = {
+                "kind": "buffer",
+                "shape": b.var.aval.str_short(short_dtypes=True),
+                "why": b.reason,
+            }
             builder.add(stack, [1, b.nbytes], labels)
         return builder.build()
 

@@ -1,5 +1,5 @@
-"""`ShapeDtypeStruct` against JAX 0.10.2: `ShapeDtypeStruct.like` (external-callbacks.md's
-`pure_callback` result shapes)."""
+"""Avals against JAX 0.10.2: `ShapeDtypeStruct.like` (external-callbacks.md's
+`pure_callback` result shapes) and `ShapedArray.str_short`'s forms."""
 
 import numpy as np
 
@@ -20,3 +20,16 @@ def test_like_takes_shape_dtype_weak_type_and_a_committed_sharding():
     seen = []
     core.jit(lambda x: seen.append(like(x)))(jnp.ones((2, 3), jnp.int32))
     assert seen == [core.ShapeDtypeStruct((2, 3), jnp.int32)]
+
+
+def test_str_short_defaults_to_long_dtype_names():
+    # JAX 0.10.2: str_short() spells the dtype out; short_dtypes=True abbreviates it
+    cases = [
+        (core.core.ShapedArray((2, 3), jnp.float32), {}, "float32[2,3]"),
+        (core.core.ShapedArray((2, 3), jnp.float32), {"short_dtypes": True}, "f32[2,3]"),
+        (core.core.ShapedArray((), jnp.bfloat16), {}, "bfloat16[]"),
+        (core.core.ShapedArray((4,), jnp.int8), {"short_dtypes": True}, "i8[4]"),
+        (core.typeof(core.random.key(0)), {}, "key<fry>[]"),
+    ]
+    for aval, kwargs, text in cases:
+        assert aval.str_short(**kwargs) == text

@@ -62,8 +62,9 @@ def _short(aval, src):
     """`f32[3] sin (g)` for `output of sin from file:line:col (g)`."""
     if " from " in src and src.startswith(("output of ", "named ")):
         what, where = src.split(" from ")
-        return f"{aval.str_short()} {what.removeprefix('output of ')} {where.split(' ', 1)[1]}"
-    return f"{aval.str_short()} {src}"
+        short = aval.str_short(short_dtypes=True)
+        return f"{short} {what.removeprefix('output of ')} {where.split(' ', 1)[1]}"
+    return f"{aval.str_short(short_dtypes=True)} {src}"
 
 
 @pytest.mark.parametrize("name, fun, want", CASES, ids=[c[0] for c in CASES])

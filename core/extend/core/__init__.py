@@ -136,7 +136,9 @@ def mapped_aval(size: int, axis: int | None, aval: ShapedArray) -> ShapedArray:
       The abstract value of one slice.
     """
     if axis is not None and aval.shape[axis] != size:
-        raise ValueError(f"mapped axis {axis} of {aval.str_short()} has not size {size}")
+        raise ValueError(
+            f"mapped axis {axis} of {aval.str_short(short_dtypes=True)} has not size {size}"
+        )
     return unbatched_aval(aval, axis)
 
 

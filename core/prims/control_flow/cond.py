@@ -61,12 +61,14 @@ def _cond_impl(index, *ops, branches):
 
 def _cond_abstract_eval(index, *avals, branches):
     if index.shape != () or index.dtype != dtypes.int32:
-        raise TypeError(f"cond index must be an int32 scalar, got {index.str_short()}")
+        raise TypeError(
+            f"cond index must be an int32 scalar, got {index.str_short(short_dtypes=True)}"
+        )
     for b in branches:
         if [(a.shape, a.dtype) for a in b.in_avals] != [(a.shape, a.dtype) for a in avals]:
             raise TypeError(
-                f"cond branch expects {[a.str_short() for a in b.in_avals]}, got "
-                f"{[a.str_short() for a in avals]}"
+                f"cond branch expects {[a.str_short(short_dtypes=True) for a in b.in_avals]}, got "
+                f"{[a.str_short(short_dtypes=True) for a in avals]}"
             )
     # An output is weakly typed only when it is in every branch.
     return [
@@ -272,8 +274,10 @@ def _trace_branches(funs: Sequence[Callable], operands: tuple, what: str):
             )
             raise BranchTypeError(
                 f"{first}\nBranch 0 returns {out_trees[0]} with "
-                f"{[a.str_short() for a in j0.out_avals]}, branch {i} returns {t} with "
-                f"{[a.str_short() for a in j.out_avals]}. Cast with .astype(...) or reshape so "
+                f"{[a.str_short(short_dtypes=True) for a in j0.out_avals]}, branch {i} returns "
+                f"{t} with "
+                f"{[a.str_short(short_dtypes=True) for a in j.out_avals]}. Cast with .astype(...) "
+                "or reshape so "
                 "they agree."
             )
     jaxprs, consts = join_consts(traced)

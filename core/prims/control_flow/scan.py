@@ -107,7 +107,8 @@ def _scan_abstract_eval(*avals, jaxpr, num_consts, num_carry, length, reverse, u
     if not _fits(avals, jaxpr, num_consts, num_carry, length):
         raise TypeError(
             f"scan of length {length} expects consts/carry/x slices "
-            f"{[a.str_short() for a in jaxpr.in_avals]}, got {[a.str_short() for a in avals]}"
+            f"{[a.str_short(short_dtypes=True) for a in jaxpr.in_avals]}, got "
+            f"{[a.str_short(short_dtypes=True) for a in avals]}"
         )
     outs = jaxpr.out_avals
     return outs[:num_carry] + [a.update(shape=(length, *a.shape)) for a in outs[num_carry:]]

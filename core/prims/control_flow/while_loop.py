@@ -67,7 +67,8 @@ def _while_abstract_eval(*avals, cond_jaxpr, body_jaxpr, cond_nconsts, body_ncon
         or sig(body_jaxpr.out_avals) != sig(carry)
     ):
         raise TypeError(
-            f"while: operand types {[a.str_short() for a in avals]} do not fit the cond/body jaxprs"
+            f"while: operand types {[a.str_short(short_dtypes=True) for a in avals]} do not fit "
+            "the cond/body jaxprs"
         )
     return body_jaxpr.out_avals
 

@@ -19,7 +19,7 @@ def test_trace_gives_the_jaxpr_make_jaxpr_prints():
     x = jnp.arange(3.0)
     traced = core.jit(f).trace(x, 2.0)
     assert str(traced.jaxpr) == str(core.make_jaxpr(f)(x, 2.0))
-    assert [a.str_short() for a in traced.in_avals] == ["f32[3]", "f32[]"]
+    assert [a.str_short(short_dtypes=True) for a in traced.in_avals] == ["f32[3]", "f32[]"]
     out = traced.out_info["out"]
     assert (out.shape, out.dtype) == ((3,), np.float32)
 

@@ -36,7 +36,10 @@ def test_peak_of_a_two_layer_product():
     assert sum(allocated) == 1024 + 128
     peak = report.units[report.peak_unit]
     assert [e.prim.name for e in peak.eqns] == ["dot_general"]
-    live = {(b.var.aval.str_short(), b.reason.split(" ")[0]) for b in report.live_at_peak}
+    live = {
+        (b.var.aval.str_short(short_dtypes=True), b.reason.split(" ")[0])
+        for b in report.live_at_peak
+    }
     assert ("f32[8,32]", "read") in live and ("f32[8,4]", "program") in live
     hidden = next(b for b in report.live_at_peak if b.var.aval.shape == (8, 32))
     assert hidden.made_by.source_info.name_stack == "hidden"
