@@ -13,11 +13,10 @@ import pytest
 from flaxport.port import port_source
 from tests.porting.common import PROGRAMS, answer_path, program_group, program_names, summary
 
-# Run with --runslow only: from empty caches ode takes 88 s (odeint's while loop inside a scan,
-# forward and adjoint: numba's compile of 20 kernels; 15 s warm); core.experimental.ode has its
-# own tests without compiles. scipy_optimize takes 46 s (JAX: 21 s; ten jitted BFGS/L-BFGS
-# solvers, each a while loop of line-search while loops); tests/core/scipy checks optimize.
-SLOW = {"ode", "scipy_optimize"}
+# Run with --runslow only: from empty caches ode_integration takes 75 s of CPU (6 s warm): each
+# of its five right-hand sides and two adjoint solves is odeint's while loop inside a scan,
+# numba's compile of its kernels; core.experimental.ode has its own tests without compiles.
+SLOW = {"ode_integration"}
 
 
 def ported_run(name: str):

@@ -1,7 +1,7 @@
 """`core.experimental.ode.odeint` (JAX's Dormand-Prince solver with adjoint gradients) against
 closed forms: exponential decay and its derivatives in the rate, the initial value and the
 times, a pytree state, and JAX's argument and forward-mode errors. Run under `disable_jit`
-(op by op, no numba compiles); the ported `tests/porting/programs/ode.py` runs it jitted."""
+(op by op, no numba compiles); `tests/porting/programs/ode_integration.py` runs it jitted."""
 
 import numpy as np
 import pytest
