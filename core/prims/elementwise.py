@@ -1171,7 +1171,10 @@ def div_like_xla(x: Any, y: Any, y_shape: tuple[int, ...] | None) -> Any:
     a constant (`A / Broadcast(B) => A * Broadcast(1 / B)`, `A / C => A * (1 / C)`): `x / 100`
     for an array `x` and `jnp.mean`'s division by the count are `x * (1 / 100)`, so 15 / 100 is
     0.14999999 where numpy's division gives 0.15. Eagerly (no tracer) this does the same; a
-    traced division is left to the kernel (and its derivative to `div`'s rule).
+    traced division is left to the kernel (and its derivative to `div`'s rule). XLA's CPU
+    backend computes bfloat16 arithmetic in float32 (rounding once, to bfloat16, at the end),
+    where the reciprocal's product rounds as the division does (`x / 3` of 5 is 1.6640625, not
+    `5 * bf16(1 / 3)` = 1.671875): bfloat16 divides.
 
     Args:
       x: the dividend, of the result's shape or broadcasting to it (`Primitive.broadcasting`).
@@ -1184,6 +1187,7 @@ def div_like_xla(x: Any, y: Any, y_shape: tuple[int, ...] | None) -> Any:
     aval = get_aval(x)
     if (
         dtypes.kind(aval.dtype) == "f"
+        and aval.dtype != dtypes.bfloat16
         and not isinstance(x, Tracer)
         and not isinstance(y, Tracer)
         and (

@@ -234,6 +234,27 @@ def test_eager_division_rounds_like_jax(call, bits):
     np.testing.assert_array_equal(np.asarray(call()).view(np.uint32).ravel(), bits)
 
 
+_X16 = np.arange(-4, 8).reshape(2, 6)
+
+
+@pytest.mark.parametrize(
+    "call,bits",
+    [  # 16-bit patterns of JAX 0.10.2's eager results: XLA's CPU code computes bfloat16 in
+        # float32 (5 / 3 is 1.6640625, 16341; not 5 * bf16(1 / 3) = 1.671875), float16 in float16
+        (lambda: jnp.asarray(_X16, jnp.bfloat16) / 3,
+         [49067, 49024, 48939, 48811, 0, 16043, 16171, 16256, 16299, 16341, 16384, 16405]),
+        (lambda: jnp.asarray(_X16, jnp.bfloat16) / jnp.asarray([[3.0], [7.0]], jnp.bfloat16),
+         [49067, 49024, 48939, 48811, 0, 16043, 16018, 16091, 16146, 16183, 16219, 16256]),
+        (lambda: jnp.mean(jnp.asarray(_X16, jnp.bfloat16), axis=0),
+         [49024, 0, 16256, 16384, 16448, 16512]),
+        (lambda: jnp.asarray(_X16, jnp.float16) / 3,
+         [48469, 48128, 47445, 46421, 0, 13653, 14677, 15360, 15701, 16042, 16384, 16554]),
+    ],
+)  # fmt: skip
+def test_eager_16_bit_division_rounds_like_jax(call, bits):
+    np.testing.assert_array_equal(np.asarray(call()).view(np.uint16).ravel(), bits)
+
+
 # Complex products bit for bit with JAX (`jax_complex_multiply.json`, recorded by
 # `record_complex_multiply.py`): XLA's two fused multiply-adds, and the swapped operands of a
 # right operand broadcast along the minor axis.
