@@ -15,8 +15,8 @@ sets, a `check` staged without `checkify` (its error), errors of `vmap` and `pma
 checkified function and `checkify` of a `vmap`ped one, `checkify` of `jit` and `jit` of
 `checkify`, a `check` in a `custom_vjp` backward pass; Python `assert` under `grad` and `jit`,
 and an error flag returned by hand. The NaN checker (`jax_debug_nans` by `config.update` and
-by `jax.debug_nans`): eager, under `jit` (the de-optimized re-run's message), the exception
-line of a traceback, and switched off.
+by `jax.debug_nans`): eager, under `jit` (the de-optimized re-run's message; on Python floats
+the re-run's own `ZeroDivisionError`), the exception line of a traceback, and switched off.
 """
 
 import contextlib
@@ -263,6 +263,8 @@ def _nans(mark):
     with jax.debug_nans(True):
         _raises(jnp.divide, 0.0, 0.0)
         _raises(jax.jit(spread), jnp.array([1.0, 0.0]), jnp.array([2.0, 0.0]))
+        # the de-optimized re-run calls the Python function on the Python floats it was given
+        _raises(jax.jit(spread), 0.0, 0.0)
     printed.show(jax.jit(spread)(jnp.array([1.0, 0.0]), jnp.array([2.0, 0.0])))
     mark("debug_nans")
 
