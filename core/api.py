@@ -204,7 +204,7 @@ def _lower_aux(trace: Any, aux: Any) -> Any:
 def _linearize_flat(fun_flat: Callable, primals: list[Any], has_aux: bool):
     parent = current_trace()
     pe = JaxprTrace(parent, stage_all=False)
-    jvp_trace = JVPTrace(pe)
+    jvp_trace = JVPTrace(pe, linearizing=True)
     tangent_in = [pe.new_arg(tangent_aval(get_aval(p))) for p in primals]
     in_tracers = [JVPTracer(jvp_trace, p, t) for p, t in zip(primals, tangent_in)]
     with set_current_trace(jvp_trace):

@@ -102,8 +102,8 @@ class Tracer(ArrayBase):
             detail = f"The {method}() method was called on {where}."
         return errors.ConcretizationTypeError(where, detail)
 
-    def __repr__(self) -> str:
-        return f"Traced<{self.aval.str_short(short_dtypes=True)}>with<{type(self._trace).__name__}>"
+    def __repr__(self) -> str:  # JAX's default `_short_repr` (`MyTracer<float32[2]>`)
+        return f"{type(self).__name__}<{self.aval}>"
 
 
 def get_aval(x: Any) -> ShapedArray:

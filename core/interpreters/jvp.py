@@ -49,10 +49,24 @@ class JVPTracer(Tracer):
             return p.to_concrete_value()
         return getattr(p, "_value", p)
 
+    def __repr__(self) -> str:
+        """JAX 0.10's: `JVPTracer(primal=1.0, tangent=1.0)` under `jvp`, and under `grad`/`vjp`/
+        `linearize` (whose tangents are staged out) `GradTracer(primal=1.0, typeof(tangent)=
+        f32[])`; a traced primal or tangent prints its own repr (`primal=JitTracer(...)`)."""
+        primal = repr(self.primal) if isinstance(self.primal, Tracer) else str(self.primal)
+        if self._trace.linearizing:
+            tangent = get_aval(self.tangent).str_short(short_dtypes=True)
+            return f"GradTracer(primal={primal}, typeof(tangent)={tangent})"
+        t = self.tangent
+        return f"JVPTracer(primal={primal}, tangent={repr(t) if isinstance(t, Tracer) else t})"
+
 
 class JVPTrace(Trace):
-    def __init__(self, parent: Trace):
+    def __init__(self, parent: Trace, linearizing: bool = False):
+        """`linearizing`: the tangents are staged out into a linear jaxpr (`grad`, `vjp`,
+        `linearize`), which only changes how the tracers print (JAX's `GradTracer`)."""
         self.parent = parent
+        self.linearizing = linearizing
 
     def to_primal_tangent(self, x: Any) -> tuple[Any, Any]:
         if isinstance(x, JVPTracer) and x._trace is self:

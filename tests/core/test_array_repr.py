@@ -1,7 +1,7 @@
 """`repr` of arrays as JAX 0.10.2 prints them (recorded): numpy's layout with `Array(` as the
 prefix, the dtype after the data (on the last line, or after six spaces when it would not fit),
 `shape=` for empty arrays, and `weak_type=True` for weakly typed ones; traced values as
-`JitTracer(~float32[])` and `VmapTracer(...)`."""
+`JitTracer(~float32[])`, `VmapTracer(...)`, `JVPTracer(...)` and `GradTracer(...)`."""
 
 import pytest
 
@@ -78,3 +78,51 @@ def test_traced_values_print_as_in_jax():
         "JitTracer(int32[2,3])",
         "VmapTracer(aval=float32[2], batched=float32[2,3])",
     ]
+
+
+_NESTED_VMAP = "VmapTracer(aval=float32[], batched=float32[2])"
+
+
+def _rec(seen):
+    return lambda x: seen.append(repr(x)) or x
+
+
+@pytest.mark.parametrize(
+    "call, want",
+    [  # recorded from JAX 0.10.2
+        (lambda r: core.jvp(r, (1.0,), (1.0,)), "JVPTracer(primal=1.0, tangent=1.0)"),
+        (
+            lambda r: core.jvp(r, (jnp.arange(2.0),), (jnp.ones(2),)),
+            "JVPTracer(primal=[0. 1.], tangent=[1. 1.])",
+        ),
+        (lambda r: core.grad(r)(1.0), "GradTracer(primal=1.0, typeof(tangent)=f32[])"),
+        (
+            lambda r: core.grad(lambda x: r(x).sum())(jnp.arange(2.0)),
+            "GradTracer(primal=[0. 1.], typeof(tangent)=f32[2])",
+        ),
+        (lambda r: core.linearize(r, 1.0), "GradTracer(primal=1.0, typeof(tangent)=f32[])"),
+        (lambda r: core.vjp(r, 1.0), "GradTracer(primal=1.0, typeof(tangent)=f32[])"),
+        (
+            lambda r: core.make_jaxpr(core.grad(r))(1.0),
+            "GradTracer(primal=JitTracer(~float32[]), typeof(tangent)=f32[])",
+        ),
+        (
+            lambda r: core.vmap(lambda x: core.jvp(r, (x,), (x,)))(jnp.arange(2.0)),
+            f"JVPTracer(primal={_NESTED_VMAP}, tangent={_NESTED_VMAP})",
+        ),
+        (
+            lambda r: core.grad(core.grad(r))(1.0),
+            "GradTracer(primal=GradTracer(primal=1.0, typeof(tangent)=f32[]), "
+            "typeof(tangent)=f32[])",
+        ),
+        (
+            lambda r: core.vmap(core.grad(r))(jnp.arange(2.0)),
+            f"GradTracer(primal={_NESTED_VMAP}, typeof(tangent)=f32[])",
+        ),
+        (lambda r: core.jvp(core.vmap(r), (jnp.arange(2.0),), (jnp.ones(2),)), _NESTED_VMAP),
+    ],
+)
+def test_differentiated_values_print_as_in_jax(call, want):
+    seen = []
+    call(_rec(seen))
+    assert seen == [want]
