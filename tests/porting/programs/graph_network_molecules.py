@@ -95,11 +95,15 @@ class MLP(nn.Module):
         return nn.Dense(self.features)(x)
 
 
-class GraphConvNet(nn.Module):
+class GraphModel(nn.Module):
+    """What both models take: the latent width, the message-passing steps, dropout off/on."""
+
     latent: int = 8
     steps: int = 2
     deterministic: bool = True
 
+
+class GraphConvNet(GraphModel):
     @nn.compact
     def __call__(self, g):
         n = g.nodes.shape[0]
@@ -119,11 +123,7 @@ class GraphConvNet(nn.Module):
         return nn.Dense(TASKS)(pooled)
 
 
-class GraphNet(nn.Module):
-    latent: int = 8
-    steps: int = 2
-    deterministic: bool = True
-
+class GraphNet(GraphModel):
     @nn.compact
     def __call__(self, g):
         n, num_graphs = g.nodes.shape[0], g.n_node.shape[0]
@@ -134,7 +134,8 @@ class GraphNet(nn.Module):
         for _ in range(self.steps):
             e_in = jnp.concatenate([e, h[g.senders], h[g.receivers], u[edge_graph]], -1)
             e = nn.LayerNorm()(e + MLP(self.latent, self.deterministic)(e_in))
-            attention = segment_softmax(nn.Dense(1)(e)[:, 0], g.receivers, n)
+            # no bias: a segment softmax is blind to it (its gradient is round-off)
+            attention = segment_softmax(nn.Dense(1, use_bias=False)(e)[:, 0], g.receivers, n)
             incoming = jax.ops.segment_sum(e * attention[:, None], g.receivers, n)
             h_in = jnp.concatenate([h, incoming, u[node_graph]], -1)
             h = nn.LayerNorm()(h + MLP(self.latent, self.deterministic)(h_in))
