@@ -7309,9 +7309,33 @@ def _scipy_more() -> list[str]:
     Rotation and Slerp."""
     xs = "jnp.array([-2.5, -1.0, -0.5, 0.0, 0.3, 1.0, 2.0, 7.5, 30.0, jnp.inf, -jnp.inf, jnp.nan])"
     ps = "jnp.array([-0.5, 0.0, 1e-6, 0.1, 0.5, 0.9, 1.0, 1.5, jnp.nan])"
-    ins = [xs, f"{xs}.astype(jnp.float16)", f"{xs}.astype(jnp.bfloat16)", "jnp.array([-3, 0, 1, 4])", "2", "0.5"]
-    unary = ["gammaln", "gammasgn", "digamma", "erf", "erfc", "ndtr", "log_ndtr", "expit",
-             "entr", "i0", "i0e", "i1", "i1e", "spence", "expi", "exp1", "factorial"]
+    ins = [
+        xs,
+        f"{xs}.astype(jnp.float16)",
+        f"{xs}.astype(jnp.bfloat16)",
+        "jnp.array([-3, 0, 1, 4])",
+        "2",
+        "0.5",
+    ]
+    unary = [
+        "gammaln",
+        "gammasgn",
+        "digamma",
+        "erf",
+        "erfc",
+        "ndtr",
+        "log_ndtr",
+        "expit",
+        "entr",
+        "i0",
+        "i0e",
+        "i1",
+        "i1e",
+        "spence",
+        "expi",
+        "exp1",
+        "factorial",
+    ]
     prob = ["erfinv", "ndtri", "logit"]
     c = []
     S = "jsp.special"
@@ -7319,11 +7343,30 @@ def _scipy_more() -> list[str]:
         c += [f"{S}.{f}({x})" for x in ins]
         c.append(f"jax.vmap(jax.grad({S}.{f}))(jnp.array([0.3, 1.0, 2.5, 7.0]))")
     for f in prob:
-        c += [f"{S}.{f}({x})" for x in (ps, f"{ps}.astype(jnp.float16)", f"{ps}.astype(jnp.bfloat16)", "0.25", "jnp.array([0, 1])")]
+        c += [
+            f"{S}.{f}({x})"
+            for x in (
+                ps,
+                f"{ps}.astype(jnp.float16)",
+                f"{ps}.astype(jnp.bfloat16)",
+                "0.25",
+                "jnp.array([0, 1])",
+            )
+        ]
         c.append(f"jax.vmap(jax.grad({S}.{f}))(jnp.array([0.1, 0.3, 0.7]))")
     a2 = "jnp.array([[0.5], [1.0], [3.0]])"
     b2 = "jnp.array([0.0, 0.5, 1.0, 2.5, 10.0])"
-    binary = ["betaln", "gammainc", "gammaincc", "xlogy", "xlog1py", "kl_div", "rel_entr", "zeta", "poch"]
+    binary = [
+        "betaln",
+        "gammainc",
+        "gammaincc",
+        "xlogy",
+        "xlog1py",
+        "kl_div",
+        "rel_entr",
+        "zeta",
+        "poch",
+    ]
     for f in binary:
         c += [
             f"{S}.{f}({a2}, {b2})",
@@ -7455,7 +7498,9 @@ def _scipy_more() -> list[str]:
         for trans in (0, 1, 2, "N", "T", "C"):
             for unit in (False, True):
                 Tm = T if lower else f"{T}.T"
-                c.append(f"{L}.solve_triangular({Tm}, {bm}, trans={trans!r}, lower={lower}, unit_diagonal={unit})")
+                c.append(
+                    f"{L}.solve_triangular({Tm}, {bm}, trans={trans!r}, lower={lower}, unit_diagonal={unit})"
+                )
     c += [
         f"{L}.solve_triangular({T}, {bv}, lower=True)",
         f"{L}.solve_triangular(jnp.stack([{T}, 2 * {T}]), {bm}, lower=True)",
@@ -7556,24 +7601,51 @@ def _scipy_more() -> list[str]:
         c += [
             f"{G}.fftconvolve({x1}, {k1}, mode='{mode}')",
             f"{G}.fftconvolve({X2}, {K2}, mode='{mode}')",
-            f"{G}.fftconvolve({X2}, {K2}, mode='{mode}', axes=1)" if mode != "valid" else f"{G}.fftconvolve({X2}, {K2}[:1], mode='valid', axes=1)",
+            f"{G}.fftconvolve({X2}, {K2}, mode='{mode}', axes=1)"
+            if mode != "valid"
+            else f"{G}.fftconvolve({X2}, {K2}[:1], mode='valid', axes=1)",
         ]
     sig = "(jnp.sin(jnp.arange(64.0) * 0.7) + jnp.arange(64.0) % 5 * 0.3)"
     sig2 = "(jnp.cos(jnp.arange(64.0) * 0.3) - jnp.arange(64.0) % 3 * 0.2)"
-    for kw in ("", ", nperseg=16", ", nperseg=16, noverlap=4", ", nperseg=16, window='boxcar'",
-               ", nperseg=16, detrend='linear'", ", nperseg=16, scaling='spectrum'",
-               ", nperseg=16, return_onesided=False", ", nperseg=16, nfft=32",
-               ", fs=10.0, nperseg=20", ", nperseg=16, average='median'", ", nperseg=16, detrend=False"):
+    for kw in (
+        "",
+        ", nperseg=16",
+        ", nperseg=16, noverlap=4",
+        ", nperseg=16, window='boxcar'",
+        ", nperseg=16, detrend='linear'",
+        ", nperseg=16, scaling='spectrum'",
+        ", nperseg=16, return_onesided=False",
+        ", nperseg=16, nfft=32",
+        ", fs=10.0, nperseg=20",
+        ", nperseg=16, average='median'",
+        ", nperseg=16, detrend=False",
+    ):
         c.append(f"{G}.welch({sig}{kw})")
         c.append(f"{G}.csd({sig}, {sig2}{kw})")
-    for kw in ("", ", nperseg=16", ", nperseg=16, noverlap=12", ", nperseg=16, window='boxcar'",
-               ", nperseg=16, boundary=None", ", nperseg=16, padded=False", ", nperseg=16, return_onesided=False",
-               ", nperseg=16, nfft=20", ", fs=4.0, nperseg=10", ", nperseg=16, scaling='psd'",
-               ", nperseg=16, detrend='constant'"):
+    for kw in (
+        "",
+        ", nperseg=16",
+        ", nperseg=16, noverlap=12",
+        ", nperseg=16, window='boxcar'",
+        ", nperseg=16, boundary=None",
+        ", nperseg=16, padded=False",
+        ", nperseg=16, return_onesided=False",
+        ", nperseg=16, nfft=20",
+        ", fs=4.0, nperseg=10",
+        ", nperseg=16, scaling='psd'",
+        ", nperseg=16, detrend='constant'",
+    ):
         c.append(f"{G}.stft({sig}{kw})")
-    for kw in ("nperseg=16", "nperseg=16, noverlap=12", "nperseg=16, window='boxcar'", "nperseg=16, nfft=20",
-               "nperseg=16, boundary=False", "nperseg=16, time_axis=-1, freq_axis=-2", "nperseg=16, scaling='psd'"):
-        c.append(f"{G}.istft({G}.stft({sig}, nperseg=16{', nfft=20' if 'nfft' in kw else ''}{', noverlap=12' if 'noverlap' in kw else ''}{', window=chr(98) + chr(111) + chr(120) + chr(99) + chr(97) + chr(114)' if 'boxcar' in kw else ''}{', scaling=chr(112) + chr(115) + chr(100)' if 'psd' in kw else ''})[2], {kw})")
+    for fwd, inv in (
+        ("", ""),
+        (", noverlap=12", ", noverlap=12"),
+        (", window='boxcar'", ", window='boxcar'"),
+        (", nfft=20", ", nfft=20"),
+        ("", ", boundary=False"),
+        ("", ", time_axis=-1, freq_axis=-2"),
+        (", scaling='psd'", ", scaling='psd'"),
+    ):
+        c.append(f"{G}.istft({G}.stft({sig}, nperseg=16{fwd})[2], nperseg=16{inv})")
     c += [
         f"{G}.istft({G}.stft({sig}, nperseg=16, return_onesided=False)[2], nperseg=16, input_onesided=False)",
         f"{G}.stft({sig}, nperseg=16, noverlap=16)",
@@ -7612,7 +7684,7 @@ def _scipy_more() -> list[str]:
         f"jsp.ndimage.map_coordinates({img}, {crd}, order=1, mode='grid-wrap')",
         f"jsp.ndimage.map_coordinates({img}, {crd}, order=1, mode='bogus')",
         f"jsp.ndimage.map_coordinates({img}, [jnp.array([0.5])], order=1)",
-        f"jsp.ndimage.map_coordinates(jnp.arange(5.0), [jnp.array([[0.5, 1.5], [2.5, 5.5]])], order=1)",
+        "jsp.ndimage.map_coordinates(jnp.arange(5.0), [jnp.array([[0.5, 1.5], [2.5, 5.5]])], order=1)",
         f"jax.grad(lambda c: jsp.ndimage.map_coordinates({img}, [c, c], order=1).sum())(jnp.array([0.5, 1.25]))",
     ]
     # integrate / interpolate / cluster
@@ -7652,7 +7724,7 @@ def _scipy_more() -> list[str]:
     c += [
         f"jsp.cluster.vq.vq({obs}, {cb})",
         f"jsp.cluster.vq.vq({obs}, {cb}, check_finite=False)",
-        f"jsp.cluster.vq.vq(jnp.array([1.0, 4.0, 2.2]), jnp.array([2.0, 4.5]))",
+        "jsp.cluster.vq.vq(jnp.array([1.0, 4.0, 2.2]), jnp.array([2.0, 4.5]))",
         f"jsp.cluster.vq.vq({obs}.astype(jnp.int32), {cb}.astype(jnp.int32))",
         f"jsp.cluster.vq.vq({obs}, jnp.ones((2, 3)))",
         f"jsp.cluster.vq.vq(jnp.ones((2, 2, 2)), {cb})",
@@ -7689,8 +7761,13 @@ def _scipy_more() -> list[str]:
     qs = "jnp.array([[0.1, -0.3, 0.5, 0.8], [0.0, 0.0, 0.0, 1.0], [0.6, 0.2, -0.1, -0.7]])"
     rv = "jnp.array([[0.3, -0.2, 0.9], [0.0, 0.0, 0.0], [2.5, 1.0, -0.5]])"
     eu = "jnp.array([[0.3, -0.2, 0.9], [1.0, 0.5, -2.0]])"
-    for mk in (f"{Rot}.from_quat({q})", f"{Rot}.from_quat({qs})", f"{Rot}.from_rotvec({rv})",
-               f"{Rot}.from_euler('xyz', {eu})", f"{Rot}.from_mrp({rv} / 4)"):
+    for mk in (
+        f"{Rot}.from_quat({q})",
+        f"{Rot}.from_quat({qs})",
+        f"{Rot}.from_rotvec({rv})",
+        f"{Rot}.from_euler('xyz', {eu})",
+        f"{Rot}.from_mrp({rv} / 4)",
+    ):
         c += [
             f"{mk}.as_quat()",
             f"{mk}.as_quat(canonical=True)",
