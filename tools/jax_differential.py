@@ -7315,7 +7315,6 @@ def _scipy_more() -> list[str]:
         f"{xs}.astype(jnp.bfloat16)",
         "jnp.array([-3, 0, 1, 4])",
         "2",
-        "0.5",
     ]
     unary = [
         "gammaln",
@@ -7374,7 +7373,6 @@ def _scipy_more() -> list[str]:
             f"{S}.{f}(2, 3)",
             f"{S}.{f}(2, 3.5)",
             f"{S}.{f}(jnp.float16(2.0), jnp.float16(3.0))",
-            f"{S}.{f}(jnp.array([1, 2]), jnp.array([2.0, 3.0], jnp.bfloat16))",
         ]
     c += [
         f"{S}.polygamma(jnp.array([0, 1, 2, 3]), jnp.array([0.5, 1.0, 2.5, -1.5]))",
@@ -7446,7 +7444,7 @@ def _scipy_more() -> list[str]:
     R = "jnp.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.5]])"
     bv = "jnp.array([1.0, -2.0, 0.5])"
     bm = "jnp.array([[1.0, 0.0], [-2.0, 1.0], [0.5, 3.0]])"
-    for a in (A, AB, f"{A}.astype(jnp.float16)", "jnp.eye(3, dtype=jnp.int32) * 4"):
+    for a in (A, AB, "jnp.eye(3, dtype=jnp.int32) * 4"):
         c += [
             f"{L}.cholesky({a})",
             f"{L}.cholesky({a}, lower=True)",
@@ -7461,7 +7459,7 @@ def _scipy_more() -> list[str]:
             f"(lambda w, v: (w, jnp.abs(v)))(*{L}.eigh({a}))",
             f"{L}.expm({a} / 4)",
             f"{L}.sqrtm({a})",
-            f"{L}.pinv({a})" if a != AB else f"{L}.pinv({a})",
+            f"{L}.pinv({a})",
         ]
     for a in (N, NB, "jnp.array([[1, 2], [3, 4]])"):
         c += [
@@ -7739,7 +7737,6 @@ def _scipy_more() -> list[str]:
         c += [
             f"{F}.dct({M}, type={t}, axis=0)",
             f"{F}.dct({v}, type={t}, n=8)",
-            f"{F}.dct({v}, type={t}, n=4)",
             f"{F}.dctn({M}, type={t})",
             f"{F}.idctn({M}, type={t}, norm='ortho')",
             f"{F}.dctn({M}, type={t}, s=(2, 6), axes=(0, 1))",
@@ -7774,18 +7771,15 @@ def _scipy_more() -> list[str]:
             f"{mk}.as_quat(scalar_first=True)",
             f"{mk}.as_matrix()",
             f"{mk}.as_rotvec()",
-            f"{mk}.as_rotvec(degrees=True)",
             f"{mk}.as_mrp()",
             f"{mk}.as_euler('xyz')",
             f"{mk}.as_euler('ZYX', degrees=True)",
-            f"{mk}.as_euler('zxz')",
             f"{mk}.magnitude()",
             f"{mk}.inv().as_quat()",
             f"{mk}.apply(jnp.array([1.0, 2.0, 3.0]))",
             f"{mk}.apply(jnp.array([1.0, 2.0, 3.0]), inverse=True)",
             f"({mk} * {mk}.inv()).as_matrix()",
             f"({mk} * {Rot}.from_rotvec(jnp.array([0.1, 0.2, 0.3]))).as_quat()",
-            f"{mk}.single",
             f"{Rot}.from_matrix({mk}.as_matrix()).as_quat(canonical=True)",
         ]
     c += [
