@@ -668,7 +668,12 @@ def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False, indexing: str = 
     check_arraylike("meshgrid", *xi)
     if indexing not in ("xy", "ij"):
         raise ValueError(f"Valid values for indexing are 'xy' and 'ij', got {indexing}")
-    args = [ravel(ensure_array(x)) for x in xi]
+    if not copy:
+        raise ValueError("jax.numpy.meshgrid only supports copy=True")
+    shapes = [get_aval(ensure_array(x)).shape for x in xi]
+    if any(len(s) != 1 for s in shapes):
+        raise ValueError(f"Arguments to jax.numpy.meshgrid must be 1D, got shapes {shapes}")
+    args = [ensure_array(x) for x in xi]
     n = len(args)
     shape = [get_aval(a).shape[0] for a in args]
     if indexing == "xy" and n >= 2:
@@ -741,15 +746,22 @@ def triu_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Any, Any]:
     return _index_arrays(np.triu_indices(n, k, m))
 
 
+def _shape_2d(arr: Any) -> tuple[int, ...]:
+    s = get_aval(ensure_array(arr)).shape
+    if len(s) != 2:
+        raise ValueError(f"Only 2-D inputs are accepted\nGot shape {s}.")
+    return s
+
+
 def tril_indices_from(arr: Any, k: int = 0) -> tuple[Any, Any]:
     check_arraylike("tril_indices_from", arr)
-    s = get_aval(ensure_array(arr)).shape
+    s = _shape_2d(arr)
     return tril_indices(s[-2], k, s[-1])
 
 
 def triu_indices_from(arr: Any, k: int = 0) -> tuple[Any, Any]:
     check_arraylike("triu_indices_from", arr)
-    s = get_aval(ensure_array(arr)).shape
+    s = _shape_2d(arr)
     return triu_indices(s[-2], k, s[-1])
 
 

@@ -101,6 +101,8 @@ def take(
     element, as in JAX) or `mode="wrap"` (modulo) is asked for.
     """
     check_arraylike("take", a, indices)
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.take is not supported.")
     a = ensure_array(a)
     if axis is None:
         a = sh.reshape(a, (get_aval(a).size,))

@@ -231,7 +231,8 @@ def polyint(p: Any, m: int = 1, k: Any = None) -> Any:
         k = cr.full((m,), k[0], get_aval(k).dtype)
     if get_aval(k).shape != (m,):
         raise ValueError(
-            f"k must be a scalar or a rank-1 array of length 1 or m={m}; got {get_aval(k).shape}"
+            f"k must be a scalar or a rank-1 array of length 1 or m.\nGot shape "
+            f"{get_aval(k).shape} for m={m}."
         )
     if m == 0:
         return p
@@ -257,7 +258,7 @@ def poly(seq_of_zeros: Any) -> Any:
     if len(shape) == 2 and shape[0] == shape[1] and shape[0] != 0:
         return poly(eigvals(z))
     if len(shape) != 1:
-        raise ValueError(f"input must be 1d or non-empty square 2d array; got shape {shape}")
+        raise ValueError(f"input must be 1d or non-empty square 2d array.\nGot shape {shape}.")
     dt = get_aval(z).dtype
     if shape[0] == 0:
         return cr.ones((), dt)
@@ -292,7 +293,7 @@ def roots(p: Any, *, strip_zeros: bool = True) -> Any:
     (p,) = promote_dtypes_inexact(p)
     p = shp.atleast_1d(p)
     if get_aval(p).ndim != 1:
-        raise ValueError(f"Input must be a rank-1 array; got shape {get_aval(p).shape}")
+        raise ValueError(f"Input must be a rank-1 array.\nGot shape {get_aval(p).shape}.")
     n = get_aval(p).shape[0]
     if n < 2:
         return cr.zeros((0,), _complex_dtype(get_aval(p).dtype))

@@ -99,6 +99,11 @@ def lexsort(keys: Any, axis: int = -1) -> Any:
     if not keys:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
     shape = get_aval(keys[0]).shape
+    if any(get_aval(k).shape != shape for k in keys):
+        raise ValueError(
+            "all keys need to be the same shape\n"
+            f"Got shapes {[get_aval(k).shape for k in keys]}; broadcast them first."
+        )
     ax = canonicalize_axis(axis, len(shape))
     iota = sh.iota(dtypes.default_int(), shape, ax)
     outs = so.sort([*keys[::-1], iota], ax, True, len(keys))

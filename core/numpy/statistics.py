@@ -158,7 +158,7 @@ def gradient(
     if builtins.min(_shape(a)[i] for i in axes) < 2:
         raise ValueError(
             "Shape of array too small to calculate a numerical gradient, at least 2 elements "
-            f"are required; got shape {_shape(a)}."
+            f"are required.\nGot shape {_shape(a)}."
         )
     if len(spacing) == 0:
         dx: list[Any] = [1.0] * len(axes)
@@ -183,7 +183,8 @@ def gradient(
             if _shape(h)[0] != _shape(a)[ax]:
                 raise ValueError(
                     "Spacing arrays must have the same length as the dimension along which the "
-                    f"gradient is calculated; got {_shape(h)[0]} and {_shape(a)[ax]}."
+                    f"gradient is calculated.\nGot {_shape(h)[0]} spacings for an axis of "
+                    f"length {_shape(a)[ax]}."
                 )
             hshape = [1] * nd
             hshape[ax] = _shape(h)[0]
@@ -558,6 +559,9 @@ def digitize(x: Any, bins: Any, right: bool = False, *, method: str | None = Non
         int32 indices with the shape of `x`.
     """
     check_arraylike("digitize", x, bins)
+    methods = ["compare_all", "scan", "scan_unrolled", "sort"]
+    if method is not None and method not in methods:
+        raise ValueError(f"invalid argument {method=}, expected one of {methods}")
     x, b = ensure_array(x), ensure_array(bins)
     if len(_shape(b)) != 1:
         raise ValueError(f"digitize: bins must be a 1-dimensional array; got shape {_shape(b)}")

@@ -504,6 +504,8 @@ def _weak_if_all(out: Any, *args: Any) -> Any:
 def round(a: Any, decimals: int = 0, out: Any = None) -> Any:  # noqa: A001
     """Rounds half to even, to `decimals` places (integers with decimals >= 0 are unchanged)."""
     check_arraylike("round", a)
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.round is not supported.")
     decimals = operator.index(decimals)
     a = ensure_array(a)
     dt = get_aval(a).dtype
@@ -518,6 +520,9 @@ def round(a: Any, decimals: int = 0, out: Any = None) -> Any:  # noqa: A001
         )
     if decimals == 0:
         return ew.round(a, 1)
+    if dt in (dtypes.float16, dtypes.bfloat16):  # scaled in float32, as JAX does
+        wide = round(sh.convert_element_type(a, dtypes.float32), decimals)
+        return sh.convert_element_type(wide, dt)
     factor = ew.full_like(a, 10.0**decimals)
     return ew.div(ew.round(ew.mul(a, factor), 1), factor)
 
