@@ -576,6 +576,9 @@ def identity(n: int, dtype: Any = None) -> Any:
 
 
 def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
+    shape = (int(N), int(N) if M is None else int(M))
+    if min(shape) < 0:
+        raise TypeError(f"iota shape must have every element be nonnegative, got {shape}.")
     return Array(
         np.tri(
             int(N),
@@ -715,7 +718,10 @@ def geomspace(
 ) -> Any:
     """Numbers spaced evenly on a log scale between `start` and `stop`."""
     check_arraylike("geomspace", start, stop)
-    dt = np_dtype(dtype, "geomspace") or dtypes.default_float()
+    dt = np_dtype(dtype, "geomspace")
+    if dt is None:
+        complex_in = any(np.iscomplexobj(np.asarray(v)) for v in (start, stop))
+        dt = dtypes.default_complex() if complex_in else dtypes.default_float()
     out = np.geomspace(np.asarray(start), np.asarray(stop), num, endpoint=endpoint, axis=axis)
     return sh.convert_element_type(Array(out.astype(_inexact_of(dt))), dt)  # saturating
 

@@ -495,7 +495,10 @@ def rot90(m: Any, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
     check_arraylike("rot90", m)
     m = ensure_array(m)
     if len(axes) != 2:
-        raise ValueError("len(axes) must be 2.")
+        raise ValueError(
+            f"not enough values to unpack (expected 2, got {len(axes)})\n"
+            "rot90's axes must be a pair of distinct axes."
+        )
     nd = get_aval(m).ndim
     if nd < 2:
         raise ValueError(

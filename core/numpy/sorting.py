@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -118,8 +119,8 @@ def _partition_operand(name: str, a: Any, kth: int, axis: int) -> tuple[Any, int
     dt = get_aval(a).dtype
     if dtypes.kind(dt) == "c":
         raise NotImplementedError(f"jnp.{name} for complex dtype is not implemented.")
-    axis = canonicalize_axis(axis, get_aval(a).ndim)
-    kth = canonicalize_axis(kth, get_aval(a).shape[axis])
+    axis = canonicalize_axis(operator.index(axis), get_aval(a).ndim)
+    kth = canonicalize_axis(operator.index(kth), get_aval(a).shape[axis])
     flipped = ew.bitwise_not(a) if dtypes.kind(dt) == "u" else ew.neg(a)
     return a, axis, kth, flipped
 

@@ -41,6 +41,14 @@ ERRORS = [
      "'sort']"),
     ("lexsort_shapes", lambda: jnp.lexsort((np.arange(3), np.arange(4))), ValueError,
      "all keys need to be the same shape"),
+    ("tri_negative", lambda: jnp.tri(-1), TypeError,
+     "iota shape must have every element be nonnegative, got (-1, -1)."),
+    ("rot90_one_axis", lambda: jnp.rot90(X34, axes=(0,)), ValueError,
+     "not enough values to unpack (expected 2, got 1)"),
+    ("partition_kth_tuple", lambda: jnp.partition(np.arange(5), (1, 2)), TypeError,
+     "'tuple' object cannot be interpreted as an integer"),
+    ("partition_axis_none", lambda: jnp.partition(np.arange(5.0), 1, axis=None), TypeError,
+     "'NoneType' object cannot be interpreted as an integer"),
 ]  # fmt: skip
 
 
@@ -65,6 +73,11 @@ VALUES = [
      np.lexsort((np.array([1, 2, 1, 2]), np.array([3, 3, 1, 1]))), "int32"),
     ("digitize_scan", lambda: jnp.digitize(G, np.array([2.0, 7.0]), method="scan"),
      np.digitize(G, np.array([2.0, 7.0])), "int32"),
+    ("geomspace_complex", lambda: jnp.geomspace(1j, 1000j, 4).imag,
+     np.geomspace(1j, 1000j, 4).imag, "float32"),
+    ("geomspace_complex_dtype", lambda: jnp.geomspace(1j, 1000j, 4).real,
+     np.zeros(4), "float32"),
+    ("tri", lambda: jnp.tri(2, 3, 1), np.tri(2, 3, 1), "float32"),
 ]  # fmt: skip
 
 
