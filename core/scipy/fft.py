@@ -27,10 +27,13 @@ __all__ = ["dct", "dctn", "idct", "idctn"]
 
 def _check(name: str, type: int, norm: str | None) -> None:
     if type != 2:
-        raise UnsupportedOptionError(f"{name}: only DCT type 2 is implemented, got type={type}.")
+        raise UnsupportedOptionError(
+            f"Only DCT type 2 is implemented.\n{name} got type={type}; pass type=2."
+        )
     if norm is not None and norm not in ("backward", "ortho"):
         raise ModeError(
-            f"{name}: norm={norm!r} is not implemented; use None, 'backward' or 'ortho'."
+            f"jax.scipy.fft.{name}: norm={norm!r} is not implemented\n"
+            "use norm=None, 'backward' or 'ortho'."
         )
 
 

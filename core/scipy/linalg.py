@@ -91,10 +91,10 @@ def _mT(x: Any) -> Any:
     return jnp.swapaxes(x, -1, -2)
 
 
-def _trans_code(trans: int | str) -> int:
+def _trans_code(trans: int | str, first_line: str) -> int:
     codes = {0: 0, 1: 1, 2: 2, "N": 0, "T": 1, "C": 2}
     if trans not in codes:
-        raise ModeError(f"trans must be 0, 1, 2, 'N', 'T' or 'C', got {trans!r}")
+        raise ModeError(f"{first_line}\ntrans must be 0, 1, 2, 'N', 'T' or 'C'.")
     return codes[trans]
 
 
@@ -134,7 +134,9 @@ def solve_triangular(
       `x` shaped like `b`.
     """
     del overwrite_b, debug, check_finite
-    return _solve_triangular(a, b, _trans_code(trans), bool(lower), bool(unit_diagonal))
+    return _solve_triangular(
+        a, b, _trans_code(trans, f"Invalid 'trans' value {trans}"), bool(lower), bool(unit_diagonal)
+    )
 
 
 @library_jit(static_argnums=(2, 3, 4))
@@ -319,7 +321,7 @@ def lu_solve(
     del overwrite_b, check_finite
     lu_, pivots = lu_and_piv
     lu_, b = promote_dtypes_inexact(jnp.asarray(lu_), jnp.asarray(b))
-    code = _trans_code(trans)
+    code = _trans_code(trans, f"'trans' value must be 0, 1, or 2, got {trans}")
     lu_shape, b_shape = _shape(lu_), _shape(b)
     perm = lax_lu.lu_pivots_to_permutation(pivots, lu_shape[-2])
     vector = len(b_shape) == 1 or (
@@ -388,7 +390,9 @@ def solve(
       `x` shaped like `b`.
     """
     if assume_a not in ("gen", "sym", "her", "pos"):
-        raise ModeError(f"assume_a must be 'gen', 'sym', 'her' or 'pos', got {assume_a!r}")
+        raise ModeError(
+            f"Expected assume_a to be one of ['gen', 'sym', 'her', 'pos']; got {assume_a!r}"
+        )
     a, b = promote_dtypes_inexact(a, b)
     if assume_a == "pos":
         tri = jnp.tril(a) if lower else jnp.triu(a)
@@ -457,7 +461,9 @@ def qr(
     if pivoting:
         raise NotImplementedError("qr with pivoting=True is not supported")
     if mode not in ("full", "economic", "r"):
-        raise ModeError(f"qr mode must be 'full', 'economic' or 'r', got {mode!r}")
+        raise ModeError(
+            f"Unsupported QR decomposition mode {mode!r}\nuse mode='full', 'economic' or 'r'."
+        )
     q, r = jnp.linalg.qr(a, mode="reduced" if mode == "economic" else "complete")
     if mode == "r":
         return (r,)
@@ -543,7 +549,9 @@ def expm(
     """
     (a,) = promote_dtypes_inexact(A)
     if len(_shape(a)) < 2 or _shape(a)[-1] != _shape(a)[-2]:
-        raise ShapeMismatchError(f"expm needs square matrices (..., n, n), got {_shape(a)}")
+        raise ShapeMismatchError(
+            f"Expected A to be a (batched) square matrix, got A.shape={_shape(a)}."
+        )
     double = get_aval(a).dtype in (np.float64, np.complex128)
     coeffs, theta = (_PADE13, _THETA13) if double else (_PADE7, _THETA7)
     norm = jnp.max(jnp.sum(jnp.abs(a), axis=-2), axis=-1)
