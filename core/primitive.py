@@ -45,7 +45,6 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
-from core.array import Array
 from core.errors import PrimitiveRuleError
 from core.trace import _state as _trace_state
 from core.trace import eval_trace, set_current_trace, to_numpy
@@ -223,7 +222,8 @@ class ExtensionPrimitive(Primitive, metaclass=_AnyPrimitive):
     primitives it is not listed by `all_primitives` and its name may repeat.
 
     * Eagerly, `bind` runs `impl` alone (JAX's `EvalTrace`: no abstract evaluation), on the
-      operands' numpy values; its results become `Array`s of their canonical dtypes.
+      operands' numpy values, and returns what `impl` returns, unconverted (a float64 numpy
+      array stays one, as in JAX).
     * Under `jit`, numbax has no MLIR: the equation runs `impl` as a host call from the
       compiled code (`core/backends/numba/registry.py`), and `mlir.register_lowering` rules
       are accepted and not used (`core.interpreters.mlir`).
@@ -258,16 +258,17 @@ class ExtensionPrimitive(Primitive, metaclass=_AnyPrimitive):
         trace = _trace_state.trace
         if trace is not eval_trace:
             return trace.process_primitive(self, args, params)
-        outs = self.run_impl([to_numpy(a) for a in args], params)
-        outs = [Array(o) for o in outs]
-        return outs if self.multiple_results else outs[0]
+        return self._impl([to_numpy(a) for a in args], params)
 
-    def run_impl(self, args: list[np.ndarray], params: dict) -> list[np.ndarray]:
-        """`impl` on numpy values: its results as a list of numpy arrays of canonical dtypes
-        (eagerly, and in the host call `jit` makes)."""
+    def _impl(self, args: list[np.ndarray], params: dict) -> Any:
         if self.impl is None:
             raise PrimitiveRuleError(self.name, "impl")
-        out = self.impl(*args, **params)
+        return self.impl(*args, **params)
+
+    def run_impl(self, args: list[np.ndarray], params: dict) -> list[np.ndarray]:
+        """`impl` on numpy values in the host call `jit` makes: its results as a list of numpy
+        arrays of canonical dtypes (the equation's types)."""
+        out = self._impl(args, params)
         outs = [np.asarray(o) for o in (out if self.multiple_results else [out])]
         return [o.astype(dtypes.canonicalize_dtype(o.dtype), copy=False) for o in outs]
 

@@ -206,3 +206,19 @@ def test_effectful_abstract_eval_keeps_an_unused_result():
     p.def_effectful_abstract_eval(lambda x: (x, {"an effect"}))
     assert core.jit(lambda x: (p.bind(x), x + 1.0)[1])(2.0) == 3.0
     assert calls == [2.0]
+
+
+@pytest.mark.parametrize(
+    "impl, kind, dtype",
+    [  # JAX 0.10.2: an eager bind returns what `impl` returns, unconverted
+        (lambda x: np.asarray(x, np.float64) * 2, np.ndarray, np.float64),
+        (lambda x: np.float64(2.0), np.float64, np.float64),
+        (lambda x: np.arange(2), np.ndarray, np.int64),
+        (lambda x: 2.0, float, None),
+    ],
+)
+def test_user_primitive_eager_result_is_impls_own(impl, kind, dtype):
+    p = xcore.Primitive("raw")
+    p.def_impl(impl)
+    out = p.bind(np.ones(2, np.float32))
+    assert type(out) is kind and getattr(out, "dtype", None) == dtype
