@@ -580,6 +580,10 @@ _ZETA_A = _zeta_coefficients()
 
 @_quiet
 def _zeta_value(x: Any, q: Any) -> Any:
+    dtype = get_aval(x).dtype
+    if dtype.itemsize == 2:  # the Euler-Maclaurin coefficients overflow 16-bit floats
+        up = [shapes.convert_element_type(v, np.float32) for v in (x, q)]
+        return shapes.convert_element_type(_zeta_value(*up), dtype)
     zero, one = _c(x, 0), _c(x, 1)
     q_pos = ew.gt(q, zero)
     safe_q = ew.select(q_pos, q, one)

@@ -32,18 +32,21 @@ __all__ = ["Rotation", "Slerp"]
 def _check_seq(seq: str, sizes: tuple[int, ...]) -> tuple[bool, bool]:
     """Validates an Euler axis sequence; returns (intrinsic, extrinsic)."""
     if len(seq) not in sizes:
-        raise ModeError(
-            f"Expected axis specification to be a string of {' or '.join(map(str, sizes))} "
-            f"characters, got {seq!r}"
+        first = (
+            f"Expected {sizes[0]} axes, got {seq}."
+            if len(sizes) == 1
+            else f"Expected axis specification to be a non-empty string of upto 3 characters, "
+            f"got {seq}"
         )
+        raise ModeError(f"{first}\npass {' or '.join(map(str, sizes))} of 'xyz' or 'XYZ'.")
     intrinsic = re.match(r"^[XYZ]{1,3}$", seq) is not None
     extrinsic = re.match(r"^[xyz]{1,3}$", seq) is not None
     if not (intrinsic or extrinsic):
         raise ModeError(
-            f"Expected axes from `seq` to be from ['x', 'y', 'z'] or ['X', 'Y', 'Z'], got {seq!r}"
+            f"Expected axes from `seq` to be from ['x', 'y', 'z'] or ['X', 'Y', 'Z'], got {seq}"
         )
     if any(seq[i] == seq[i + 1] for i in range(len(seq) - 1)):
-        raise ModeError(f"Expected consecutive axes to be different, got {seq!r}")
+        raise ModeError(f"Expected consecutive axes to be different, got {seq}")
     return intrinsic, extrinsic
 
 
