@@ -23,6 +23,14 @@ class UnsupportedDTypeError(NumbaxError, TypeError):
         )
 
 
+class SchurDTypeError(NumbaxError, TypeError):
+    """`schur` (and `funm`, which uses it) got an integer or bool matrix, as JAX refuses.
+
+    Failing code: ``scipy.linalg.schur(jnp.array([[1, 2], [3, 4]]))``. Fix:
+    ``schur(a.astype(jnp.float32))``.
+    """
+
+
 class SeriesOrderError(NumbaxError, ValueError):
     """`log_ndtr`'s `series_order` is not a Python int in [0, 30].
 

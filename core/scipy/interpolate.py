@@ -73,8 +73,8 @@ class RegularGridInterpolator:
         self.bounds_error = bounds_error
         if bounds_error:
             raise UnsupportedOptionError(
-                "RegularGridInterpolator: bounds_error=True takes no effect under jit (as in "
-                "JAX); pass False and test the points yourself."
+                "`bounds_error` takes no effect under JIT\n"
+                "RegularGridInterpolator: pass bounds_error=False and test the points yourself."
             )
         values = jnp.asarray(values)
         if len(points) > values.ndim:

@@ -36,7 +36,7 @@ from core.lax import lu as lax_lu
 from core.lax.triangular import triangular_solve
 from core.numpy._util import promote_args_inexact, promote_dtypes, promote_dtypes_inexact
 from core.scipy import special
-from core.scipy.errors import ModeError, ShapeMismatchError
+from core.scipy.errors import ModeError, SchurDTypeError, ShapeMismatchError
 from core.trace import get_aval
 
 __all__ = [
@@ -1272,9 +1272,7 @@ def _schur_host(complex_out: bool, dtype: np.dtype) -> Any:
 def _schur(a: Any, complex_out: bool) -> tuple[Any, Any]:
     (a,) = promote_dtypes_inexact(jnp.asarray(a))
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise ValueError(
-            f"Argument to Schur decomposition must have shape [..., n, n], got {a.shape}"
-        )
+        raise ValueError(f"The input to schur must be a square matrix. Got shape {a.shape}.")
     complex_out = complex_out or jnp.iscomplexobj(a)
     dt = np.dtype(jnp.result_type(a.dtype, np.complex64)) if complex_out else np.dtype(a.dtype)
     if complex_out:
@@ -1298,6 +1296,12 @@ def schur(a: Any, output: str = "real") -> list[Any]:
     """
     if output not in ("real", "complex"):
         raise ValueError(f"Expected 'output' to be either 'real' or 'complex', got {output=}.")
+    a = jnp.asarray(a)
+    if not jnp.issubdtype(a.dtype, jnp.inexact):
+        raise SchurDTypeError(
+            f"schur does not accept dtype {a.dtype} at position 0. Accepted dtypes at position 0 "
+            "are subtypes of floating, complexfloating.\nconvert a to a float dtype first."
+        )
     return list(_schur(a, output == "complex"))
 
 

@@ -93,7 +93,10 @@ def map_coordinates(
     elif order == 1:
         interp_fun = _linear_indices_and_weights
     else:
-        raise UnsupportedOptionError(f"map_coordinates supports order 0 or 1, got {order}.")
+        raise UnsupportedOptionError(
+            "jax.scipy.ndimage.map_coordinates currently requires order<=1\n"
+            f"got order={order}; pass order 0 or 1."
+        )
 
     per_axis = []
     for coordinate, size in zip(coordinate_arrs, input_arr.shape):

@@ -5,8 +5,13 @@ import numpy as np
 import pytest
 
 import core.numpy as jnp
-from core.scipy import fft, linalg
-from core.scipy.errors import ModeError, ShapeMismatchError, UnsupportedOptionError
+from core.scipy import fft, interpolate, linalg, ndimage
+from core.scipy.errors import (
+    ModeError,
+    SchurDTypeError,
+    ShapeMismatchError,
+    UnsupportedOptionError,
+)
 
 V = jnp.array([1.0, 2.0, -1.0, 0.5])
 T = jnp.array([[2.0, 0.0], [1.0, 3.0]])
@@ -45,6 +50,33 @@ CASES = [
         lambda: linalg.expm(jnp.ones((3, 2))),
         ShapeMismatchError,
         "Expected A to be a (batched) square matrix, got A.shape=(3, 2).",
+    ),
+    (
+        lambda: linalg.schur(jnp.array([[1, 2], [3, 4]])),
+        SchurDTypeError,
+        "schur does not accept dtype int32 at position 0. Accepted dtypes at position 0 are "
+        "subtypes of floating, complexfloating.",
+    ),
+    (
+        lambda: linalg.funm(jnp.array([[1, 2], [3, 4]]), jnp.exp),
+        TypeError,
+        "schur does not accept dtype int32 at position 0. Accepted dtypes at position 0 are "
+        "subtypes of floating, complexfloating.",
+    ),
+    (
+        lambda: linalg.schur(jnp.ones((3, 2))),
+        ValueError,
+        "The input to schur must be a square matrix. Got shape (3, 2).",
+    ),
+    (
+        lambda: ndimage.map_coordinates(T, [V[:2], V[:2]], order=3),
+        UnsupportedOptionError,
+        "jax.scipy.ndimage.map_coordinates currently requires order<=1",
+    ),
+    (
+        lambda: interpolate.RegularGridInterpolator((V,), V, bounds_error=True),
+        UnsupportedOptionError,
+        "`bounds_error` takes no effect under JIT",
     ),
 ]
 

@@ -60,7 +60,7 @@ def test_transformations():
 def test_errors():
     with pytest.raises(ShapeMismatchError, match="length input.ndim"):
         ndimage.map_coordinates(IMG, C2[:1], 1)
-    with pytest.raises(UnsupportedOptionError, match="order 0 or 1"):
+    with pytest.raises(UnsupportedOptionError, match="requires order<=1"):
         ndimage.map_coordinates(IMG, C2, 3)
     with pytest.raises(UnsupportedOptionError, match="mode 'grid-wrap'"):
         ndimage.map_coordinates(IMG, C2, 1, mode="grid-wrap")

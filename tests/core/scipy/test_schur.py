@@ -73,7 +73,7 @@ def test_schur_api_dtypes_batches_jit_and_vmap():
     np.testing.assert_allclose(u, la.schur(a[0])[0])
     with pytest.raises(ValueError, match="'real' or 'complex'"):
         la.schur(a[0], output="quasi")
-    with pytest.raises(ValueError, match=r"\[..., n, n\]"):
+    with pytest.raises(ValueError, match="must be a square matrix"):
         la.schur(np.ones((2, 3)))
 
 
