@@ -98,6 +98,12 @@ def _trans_code(trans: int | str, first_line: str) -> int:
     return codes[trans]
 
 
+def _vector_rhs(a_shape: tuple[int, ...], b_shape: tuple[int, ...]) -> bool:
+    """JAX's rule for `b` as vectors: 1-D, or one axis fewer than `a` ending in `n` (a batch of
+    vectors, deprecated in JAX); otherwise `b` is `(..., n, k)` matrices."""
+    return len(b_shape) == 1 or (len(a_shape) == len(b_shape) + 1 and a_shape[-1] == b_shape[-1])
+
+
 def _vmap_leading(fn, n_leading: int):
     for _ in range(n_leading):
         fn = api.vmap(fn)
@@ -143,7 +149,7 @@ def solve_triangular(
 def _solve_triangular(a: Any, b: Any, trans: int, lower: bool, unit_diagonal: bool) -> Any:
     """JAX's jitted part: one `triangular_solve` of `b` as a matrix (batch shapes broadcast)."""
     a, b = promote_dtypes_inexact(a, b)
-    vector = len(_shape(b)) == len(_shape(a)) - 1
+    vector = _vector_rhs(_shape(a), _shape(b))
     if vector:
         b = b[..., None]
     n = _shape(a)[-1]
@@ -225,17 +231,22 @@ def cho_solve(
 def _cho_solve(c: Any, b: Any, lower: bool) -> Any:
     """JAX's jitted part: two triangular solves, `L` then `L^H` (`U^H` then `U`)."""
     c, b = promote_dtypes_inexact(c, b)
+    vector = _vector_rhs(_shape(c), _shape(b))
+    if vector:
+        b = b[..., None]
     n = _shape(c)[-1]
-    rows = _shape(b)[-1] if len(_shape(b)) == len(_shape(c)) - 1 else _shape(b)[-2]
-    if rows != n:
-        raise ShapeMismatchError(f"cho_solve: c has shape {_shape(c)} but b has {rows} rows")
-    batch = jnp.broadcast_shapes(_shape(c)[:-2], _shape(b)[: len(_shape(c)) - 2])
+    if _shape(b)[-2] != n:
+        raise ShapeMismatchError(
+            f"cho_solve: c has shape {_shape(c)} but b has {_shape(b)[-2]} rows"
+        )
+    batch = jnp.broadcast_shapes(_shape(c)[:-2], _shape(b)[:-2])
     c = jnp.broadcast_to(c, batch + (n, n))
-    b = jnp.broadcast_to(b, batch + _shape(b)[len(_shape(c)) - 2 :])
+    b = jnp.broadcast_to(b, batch + _shape(b)[-2:])
     b = triangular_solve(
         c, b, left_side=True, lower=lower, transpose_a=not lower, conjugate_a=not lower
     )
-    return triangular_solve(c, b, left_side=True, lower=lower, transpose_a=lower, conjugate_a=lower)
+    x = triangular_solve(c, b, left_side=True, lower=lower, transpose_a=lower, conjugate_a=lower)
+    return x[..., 0] if vector else x
 
 
 # ---------------------------------------------------------------------------------------------

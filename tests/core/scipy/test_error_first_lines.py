@@ -93,3 +93,25 @@ def test_valid_trans_still_solves():
     want = np.linalg.solve(np.asarray(T).T, np.array([1.0, 2.0]))
     got = linalg.solve_triangular(T, jnp.array([1.0, 2.0]), trans="T", lower=True)
     np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+
+
+SPD = np.array([[4.0, 1.0, 2.0], [1.0, 5.0, 0.5], [2.0, 0.5, 6.0]])
+SPD2 = np.stack([SPD, 2 * SPD + np.eye(3)])
+TRI2 = np.tril(SPD2)
+
+
+# b's shapes against batched (2, 3, 3) factors: JAX treats b as vectors when 1-D or one axis
+# shorter ending in n, else as (..., n, k) matrices whose batch broadcasts (numpy's answers).
+@pytest.mark.parametrize("bshape", [(3,), (3, 2), (2, 3), (1, 3, 3)])
+def test_batched_solves_broadcast_b_as_jax(bshape):
+    b = np.arange(1.0, 1.0 + np.prod(bshape)).reshape(bshape)
+    vector = len(bshape) == 1 or bshape == (2, 3)
+    bm = b[..., None] if vector else b
+    want_c = np.linalg.solve(SPD2, np.broadcast_to(bm, (2, 3) + bm.shape[-1:]))
+    want_t = np.linalg.solve(TRI2, np.broadcast_to(bm, (2, 3) + bm.shape[-1:]))
+    if vector:
+        want_c, want_t = want_c[..., 0], want_t[..., 0]
+    got_c = linalg.cho_solve(linalg.cho_factor(jnp.asarray(SPD2)), jnp.asarray(b))
+    got_t = linalg.solve_triangular(jnp.asarray(TRI2), jnp.asarray(b), lower=True)
+    np.testing.assert_allclose(np.asarray(got_c), want_c, rtol=2e-5, atol=1e-6)
+    np.testing.assert_allclose(np.asarray(got_t), want_t, rtol=2e-5, atol=1e-6)
