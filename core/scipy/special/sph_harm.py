@@ -65,4 +65,5 @@ def sph_harm_y(
     angle = am * phi
     harmonic = cur * jnp.cos(angle) + 1j * (cur * jnp.sin(angle))
     sign = jnp.where(jnp.mod(am, 2) == 1, -1.0, 1.0).astype(dt)
-    return jnp.where(m < 0, sign * jnp.conj(harmonic), harmonic)
+    out = jnp.where(m < 0, sign * jnp.conj(harmonic), harmonic)
+    return jnp.where(am > n, 0, out)  # no harmonic of order |m| > n (scipy's and JAX's 0)
