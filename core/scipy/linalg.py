@@ -245,6 +245,8 @@ def _cho_solve(c: Any, b: Any, lower: bool) -> Any:
     b = triangular_solve(
         c, b, left_side=True, lower=lower, transpose_a=not lower, conjugate_a=not lower
     )
+    if vector:  # JAX solves vectors one triangle at a time: its jaxpr squeezes and re-expands
+        b = b[..., 0][..., None]
     x = triangular_solve(c, b, left_side=True, lower=lower, transpose_a=lower, conjugate_a=lower)
     return x[..., 0] if vector else x
 
