@@ -102,6 +102,14 @@ def show(value) -> None:
         print(repr(value))
 
 
+def attempt(errors: list, f: Callable, *args) -> None:
+    """A cell that shows `f(*args)`, or, when it raises, keeps its error (`error`)."""
+    try:
+        show(f(*args))
+    except Exception as e:  # noqa: BLE001
+        error(errors, e)
+
+
 def plain(line: str) -> str:
     """`line` without what differs between runs and ports: objects' addresses and modules'
     paths, classes' names (JAX names its internal classes, a tracer where numbax names the Ref

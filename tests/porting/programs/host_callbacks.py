@@ -31,13 +31,6 @@ def run():
     return printed.notebook(_cells)
 
 
-def _try(errors, f, *args):
-    try:
-        printed.show(f(*args))
-    except Exception as e:  # noqa: BLE001
-        printed.error(errors, e)
-
-
 def _pure(errors, mark):
     @jax.jit
     def shown_both_ways(x):
@@ -62,7 +55,7 @@ def _pure(errors, mark):
     printed.show(jax.jit(tanh_cb)(x))
     printed.show(jax.lax.scan(lambda c, v: (c + tanh_cb(v), c), 0.0, x))
     printed.show(jax.vmap(tanh_cb)(x.reshape(2, 2)))
-    _try(errors, jax.grad(lambda v: tanh_cb(v).sum()), x)
+    printed.attempt(errors, jax.grad(lambda v: tanh_cb(v).sum()), x)
     mark("pure_callback")
 
     def announce():
@@ -92,7 +85,7 @@ def _pure(errors, mark):
         return jax.lax.cond(x < -5, refuse, lambda v: v * 2, x)
 
     printed.show([refuse_small(v) for v in jnp.arange(3)])
-    _try(errors, jax.vmap(refuse_small), jnp.arange(3))
+    printed.attempt(errors, jax.vmap(refuse_small), jnp.arange(3))
 
     def batched_norms(m):
         print("host got", m.shape)
@@ -127,10 +120,10 @@ def _io(errors, mark):
     mark("io_jit")
     printed.show(jax.vmap(noise_like)(x))
     mark("io_vmap")
-    _try(errors, jax.vmap(noise_like_ordered), x)
+    printed.attempt(errors, jax.vmap(noise_like_ordered), x)
     printed.show(jax.lax.scan(lambda c, v: (c, noise_like_ordered(v)), None, x)[1])
     mark("io_ordered")
-    _try(errors, jax.grad(lambda v: noise_like(v).sum()), x)
+    printed.attempt(errors, jax.grad(lambda v: noise_like(v).sum()), x)
 
     @jax.jit
     def greets(x):
@@ -192,7 +185,7 @@ def _special(errors, mark):
     print(i2(z))
     print(jax.jit(i2)(z))
     print(jax.vmap(iv)(jnp.array([0, 1, 2, 3]), z))
-    _try(errors, jax.grad(i2), 1.0)
+    printed.attempt(errors, jax.grad(i2), 1.0)
     mark("special")
 
     iv = jax.custom_jvp(iv)

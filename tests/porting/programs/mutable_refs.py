@@ -26,13 +26,6 @@ def run():
     return printed.notebook(_cells)
 
 
-def _try(errors, f, *args):
-    try:
-        printed.show(f(*args))
-    except Exception as e:  # noqa: BLE001
-        printed.error(errors, e)
-
-
 def _basics(out, errors, mark):
     counts = jax.new_ref(jnp.zeros(4, jnp.int32))
 
@@ -62,7 +55,7 @@ def _basics(out, errors, mark):
         return jax.freeze(r)
 
     printed.show(doubled_then_frozen(jnp.arange(3.0)))
-    _try(errors, jnp.cos, jax.new_ref(jnp.ones(2)))
+    printed.attempt(errors, jnp.cos, jax.new_ref(jnp.ones(2)))
     mark("pure")
 
     grid = jax.new_ref(jnp.arange(20.0).reshape(4, 5))

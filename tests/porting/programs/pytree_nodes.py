@@ -33,13 +33,6 @@ def run():
     return printed.notebook(_cells)
 
 
-def _try(errors, f, *args):
-    try:
-        printed.show(f(*args))
-    except Exception as e:  # noqa: BLE001
-        printed.error(errors, e)
-
-
 class Opaque:
     """A class JAX does not know: a leaf."""
 
@@ -166,7 +159,7 @@ def _leaves_and_maps(out, errors, mark):
     printed.show(jax.tree.map(jnp.zeros, shapes))
     printed.show(jax.tree.leaves([None, 1, None]))
     printed.show(jax.tree.leaves([None, 1, None], is_leaf=lambda x: x is None))
-    _try(errors, jax.tree.map, lambda x: x * 2, {"a": 1, 0: 2})
+    printed.attempt(errors, jax.tree.map, lambda x: x * 2, {"a": 1, 0: 2})
     mark("gotchas")
 
     steps = [{"obs": 1, "act": "l"}, {"obs": 2, "act": "r"}, {"obs": 3, "act": "l"}]
@@ -181,7 +174,7 @@ def _leaves_and_maps(out, errors, mark):
 
 def _custom_nodes(out, errors, mark):
     print([f"{type(x).__name__}{vars(x)}" for x in jax.tree.leaves([Opaque(1, 2), Opaque(3, 4)])])
-    _try(errors, jax.tree.map, lambda x: x + 1, [Opaque(1, 2), 5])
+    printed.attempt(errors, jax.tree.map, lambda x: x + 1, [Opaque(1, 2), 5])
     mark("unregistered")
 
     printed.show(jax.tree.map(lambda x: 2 * x, [Interval(1, 3), Interval(-1.0, 0.5)]))
@@ -210,7 +203,7 @@ def _custom_nodes(out, errors, mark):
 
     y = spread(Layer("relu", 2, 3))
     out["dataclass_jit"] = [y, str(y.dtype), y.weak_type]
-    _try(errors, spread, Record("bad", 1.0, 2.0))
+    printed.attempt(errors, spread, Record("bad", 1.0, 2.0))
     mark("records")
 
     class Strict:
