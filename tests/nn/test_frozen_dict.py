@@ -40,11 +40,11 @@ def test_frozen_dict_is_a_pytree_with_sorted_dict_keys():
     np.testing.assert_array_equal(np.asarray(doubled["z"]), [3.0, 3.0])
 
 
-def test_modules_accept_frozen_variables_and_named_call_toggles_are_no_ops():
+def test_modules_accept_frozen_variables_and_named_call_toggles_leave_values_alone():
     layer = nn.Dense(2)
     v = layer.init(random.key(0), jnp.ones((1, 3)))
-    nn.enable_named_call()
     nn.disable_named_call()
+    nn.enable_named_call()  # the default again: the toggles are global, later tests trace labels
     with nn.override_named_call(True):
         y = layer.apply(nn.freeze(v), jnp.ones((1, 3)))
     np.testing.assert_array_equal(np.asarray(y), np.asarray(layer.apply(v, jnp.ones((1, 3)))))
