@@ -15,7 +15,6 @@ from typing import IO, Any
 
 import numpy as np
 from numpy import (  # noqa: F401  (re-exported unchanged, as jax.numpy does)
-    array_repr,
     array_str,
     get_printoptions,
     iterable,
@@ -26,7 +25,35 @@ from numpy import (  # noqa: F401  (re-exported unchanged, as jax.numpy does)
 )
 
 from core import dtypes
+from core.array import Array
 from core.numpy.creation import asarray
+
+
+class ArrayImpl(np.ndarray):
+    """A numpy view class named as JAX's concrete array class, which `numpy.array_repr`
+    writes as the prefix of JAX arrays' representations (``ArrayImpl([1, 2], dtype=int32)``)."""
+
+
+def array_repr(
+    arr: Any,
+    max_line_width: int | None = None,
+    precision: int | None = None,
+    suppress_small: bool | None = None,
+) -> str:
+    """`numpy.array_repr` of `arr`, an Array shown as JAX shows one (``ArrayImpl(...)``).
+
+    Args:
+      arr: an Array, numpy array or array-like.
+      max_line_width: the line width to wrap at (numpy's print option by default).
+      precision: the digits of floating-point values (numpy's print option by default).
+      suppress_small: print values very close to zero as zero.
+
+    Returns:
+      The representation as a string.
+    """
+    if isinstance(arr, Array):
+        arr = np.asarray(arr).view(ArrayImpl)
+    return np.array_repr(arr, max_line_width, precision, suppress_small)
 
 
 def load(file: IO[bytes] | str | os.PathLike[Any], *args: Any, **kwargs: Any) -> Any:

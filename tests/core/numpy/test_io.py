@@ -27,6 +27,12 @@ KNOWN = [
     ),
     ("array_str", lambda: jnp.array_str(jnp.array([1.5, 2.25])), "[1.5  2.25]"),
     ("array_repr", lambda: jnp.array_repr(np.array([1, 2])), "array([1, 2])"),
+    ("array_repr_jax", lambda: jnp.array_repr(jnp.array([1, 2])), "ArrayImpl([1, 2], dtype=int32)"),
+    (
+        "array_repr_wrapped",
+        lambda: jnp.array_repr(jnp.arange(6), max_line_width=20),
+        "ArrayImpl([0, 1, 2,\n           3, 4, 5],\n          dtype=int32)",
+    ),
     (
         "iterable",
         lambda: [jnp.iterable([1]), jnp.iterable(3), jnp.iterable(jnp.arange(2))],
