@@ -165,15 +165,24 @@ def dot(
 
 
 def _dot(a: Any, b: Any, precision: Any, preferred_element_type: Any) -> Any:
-    check_arraylike("dot", a, b)
+    return _contract_last_axis("dot", a, b, precision, preferred_element_type, b_second_last=True)
+
+
+def _contract_last_axis(
+    name: str, a: Any, b: Any, precision: Any, preferred_element_type: Any, b_second_last: bool
+) -> Any:
+    """`dot`'s and `inner`'s product: a scalar operand multiplies; otherwise the last axis of
+    `a` is contracted with the second-to-last of `b` (its only one when a vector) when
+    `b_second_last`, else with the last of `b`."""
+    check_arraylike(name, a, b)
     canonicalize_precision(precision)
     a_nd, b_nd = (get_aval(ensure_array(x)).ndim for x in (a, b))
     if a_nd == 0 or b_nd == 0:
         a, b = promote_dtypes(a, b)
         return multiply(a, b)
     (a, b), weak = _product_operands(a, b)
-    contract_b = 0 if b_nd == 1 else b_nd - 2
-    _check_contract("dot", a, b, a_nd - 1, contract_b)
+    contract_b = (0 if b_nd == 1 else b_nd - 2) if b_second_last else b_nd - 1
+    _check_contract(name, a, b, a_nd - 1, contract_b)
     dims = (((a_nd - 1,), (contract_b,)), ((), ()))
     pet = _result_dtype(a, preferred_element_type)
     return _as_result(la.dot_general(a, b, dims, preferred_element_type=pet),
@@ -235,18 +244,18 @@ def vdot(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any =
 
 
 def inner(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
-    check_arraylike("inner", a, b)
-    canonicalize_precision(precision)
-    a_nd, b_nd = (get_aval(ensure_array(x)).ndim for x in (a, b))
-    if a_nd == 0 or b_nd == 0:
-        a, b = promote_dtypes(a, b)
-        return multiply(a, b)
-    (a, b), weak = _product_operands(a, b)
-    _check_contract("inner", a, b, a_nd - 1, b_nd - 1)
-    dims = (((a_nd - 1,), (b_nd - 1,)), ((), ()))
-    pet = _result_dtype(a, preferred_element_type)
-    return _as_result(la.dot_general(a, b, dims, preferred_element_type=pet),
-                      preferred_element_type, weak)  # fmt: skip
+    """The inner product over the last axes of `a` and `b` (a scalar operand multiplies).
+
+    Args:
+      a, b: the operands.
+      precision, preferred_element_type: as `lax.dot_general`'s.
+
+    Returns:
+      The product.
+    """
+    return _contract_last_axis(
+        "inner", a, b, precision, preferred_element_type, b_second_last=False
+    )
 
 
 def outer(a: Any, b: Any, out: Any = None) -> Any:
