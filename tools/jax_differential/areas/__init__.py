@@ -1,0 +1,64 @@
+"""The registry of areas. An area is a module of this package named as the area: its `cases()`
+gives the calls (sources, or (source, exact) pairs; a source is an expression, or statements that
+set `out`), its optional `PRELUDE` is source run before every case on both sides (after the
+common `prelude.PRELUDE`, in the order of `NAMES`), and `EXACT = True` marks all its plain
+sources as compared bit for bit."""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from tools.jax_differential.prelude import PRELUDE
+
+# the areas in the order `--list` and the report show them
+NAMES = (
+    "control_flow",
+    "tree_util",
+    "random",
+    "random_x64",
+    "initializers",
+    "indexing",
+    "linalg_fft",
+    "optax_train",
+    "scipy_stats",
+    "nn_funcs",
+    "lax_ops",
+    "jnp_stats",
+    "optax_tx",
+    "flax_layers",
+    "flax_layer_options",
+    "jnp_arrays",
+    "transforms",
+    "flax_module_api",
+    "jnp_ufuncs",
+    "conv_windows",
+    "conv_windows_x64",
+    "conv_windows_jit",
+    "key_arrays",
+    "flax_utils",
+    "image",
+    "products",
+    "array_text",
+    "scipy_more",
+    "jnp_misc",
+)
+
+
+def module(name: str) -> ModuleType:
+    """The module of the area `name`."""
+    if name not in NAMES:
+        raise KeyError(f"no area {name!r}; the areas are {', '.join(NAMES)}")
+    return importlib.import_module(f"{__name__}.{name}")
+
+
+def cases(name: str) -> list[tuple[str, bool]]:
+    """The area's cases as (source, exact) pairs."""
+    mod = module(name)
+    exact = getattr(mod, "EXACT", False)
+    return [(c, exact) if isinstance(c, str) else c for c in mod.cases()]
+
+
+def prelude() -> str:
+    """The source run before every case: the common prelude, then each area's."""
+    return PRELUDE + "".join(getattr(module(n), "PRELUDE", "") for n in NAMES)
