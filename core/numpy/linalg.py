@@ -377,10 +377,12 @@ def tril_factor(a: Any, k: int = 0) -> Any:
 
 
 def _h(a: Any) -> Any:
-    """The conjugate transpose of the last two axes."""
-    return (
-        uf.conjugate(matrix_transpose(a)) if get_aval(a).dtype.kind == "c" else matrix_transpose(a)
-    )
+    """The conjugate transpose of the last two axes: `lax.transpose` with JAX's permutation, so
+    an operand of fewer than two axes raises JAX's TypeError (its permutation's negative
+    entries are not axes)."""
+    nd = get_aval(a).ndim
+    t = sh.transpose(a, (*range(nd - 2), nd - 1, nd - 2))
+    return uf.conjugate(t) if get_aval(a).dtype.kind == "c" else t
 
 
 @library_jit(static_argnames=("upper", "symmetrize_input"))
@@ -783,6 +785,10 @@ def multi_dot(arrays: Any, *, precision: Any = None) -> Any:
         The product (1-D or 0-D where the end arrays are vectors).
     """
     check_arraylike("jnp.linalg.multi_dot", *arrays)
+    if len(arrays) == 1:
+        # JAX's ensure_arraylike returns a lone argument unwrapped: a one-array list is
+        # taken as the list of that array's rows
+        arrays = arrays[0]
     arrs = [ensure_array(a) for a in arrays]
     shapes_ = [get_aval(a).shape for a in arrs]
     if len(arrs) < 2:

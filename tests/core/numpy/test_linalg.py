@@ -291,3 +291,34 @@ def test_det_shape_error_is_jaxs(shape):
     with pytest.raises(ValueError) as info:
         jnp.linalg.det(np.ones(shape, np.float32))
     assert str(info.value) == f"Argument to _det() must have shape [..., n, n], got {shape}"
+
+
+# A Hermitian decomposition of fewer than two axes fails in the conjugate transpose, with
+# JAX 0.10.2's TypeError and first line.
+@pytest.mark.parametrize(
+    "run, first",
+    [
+        (
+            lambda: jnp.linalg.eigh(jnp.array([1.0, 2.0])),
+            "transpose permutation isn't a permutation of operand dimensions, got permutation "
+            "(0, -1) for operand shape (2,).",
+        ),
+        (
+            lambda: jnp.linalg.eigvalsh(jnp.array(3.0)),
+            "transpose permutation isn't a permutation of operand dimensions, got permutation "
+            "(-1, -2) for operand shape ().",
+        ),
+    ],
+)
+def test_hermitian_part_of_a_vector_is_jaxs_type_error(run, first):
+    with pytest.raises(TypeError) as info:
+        run()
+    assert str(info.value).split("\n")[0] == first
+
+
+# JAX 0.10.2 takes a one-array list as the list of that array's rows: [[1, 2], [3, 4]] gives
+# [1, 2] @ [3, 4] = 11; a one-row array is still too few arrays.
+def test_multi_dot_of_one_array_multiplies_its_rows():
+    assert float(jnp.linalg.multi_dot([jnp.array([[1.0, 2.0], [3.0, 4.0]])])) == 11.0
+    with pytest.raises(ValueError, match=r"multi_dot requires at least two arrays; got len"):
+        jnp.linalg.multi_dot([jnp.ones((1, 2))])
