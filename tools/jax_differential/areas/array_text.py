@@ -4,11 +4,8 @@ reprs inside transformations, dtype and ShapeDtypeStruct reprs, bool/int/float/c
 index/len/iter/hash/tolist/item and their errors.
 """
 
-from __future__ import annotations
-
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     vals = [
         "jnp.arange(3)",
         "jnp.arange(3.0)",

@@ -4,11 +4,9 @@ vmap and grad, with their dtypes, weak types and errors.
 """
 
 # ruff: noqa: E501
-from __future__ import annotations
 
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     c = []
     s = "lax.scan"
     c += [

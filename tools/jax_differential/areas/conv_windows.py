@@ -11,7 +11,6 @@ reduce_window with any computation in reverse mode (JAX cannot), exports `nn.min
 """
 
 # ruff: noqa: E501
-from __future__ import annotations
 
 PRELUDE = """
 def CA(shape, dtype=jnp.float32, k=5):
@@ -39,7 +38,6 @@ def _cw_shape(spec: str, side: str) -> tuple[int, ...]:
 
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     cg = "lax.conv_general_dilated"
     c: list[str] = []
     # layouts: None (NC.../OI...), strings, tuples of other letters, ConvDimensionNumbers

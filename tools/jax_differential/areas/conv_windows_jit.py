@@ -1,11 +1,9 @@
 """A few of conv_windows' calls under `jit` (numbax compiles them with numba)."""
 
 # ruff: noqa: E501
-from __future__ import annotations
 
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     cg = "lax.conv_general_dilated"
     j = "jax.jit(lambda x, w: {})"
     c = [

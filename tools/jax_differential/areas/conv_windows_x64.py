@@ -3,11 +3,9 @@ accumulation.
 """
 
 # ruff: noqa: E501
-from __future__ import annotations
 
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     cg = "lax.conv_general_dilated"
     x, w = "CA((1, 2, 5, 4), {d})", "CA((3, 2, 3, 2), {d})"
     c = [

@@ -5,7 +5,6 @@ tabulate.
 """
 
 # ruff: noqa: E501
-from __future__ import annotations
 
 PRELUDE = """
 XS = jnp.sin(jnp.arange(40.0)).reshape(2, 5, 4)
@@ -53,7 +52,6 @@ CELLS = ["LSTMCell", "OptimizedLSTMCell", "GRUCell", "MGUCell", "SimpleCell"]
 
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     c = []
     # recurrent cells: options, dtypes, carries
     for cell in CELLS:
@@ -1239,4 +1237,5 @@ class M(fnn.Module):
 out = tab(M().tabulate(K0, XS))
 """,
     ]
-    return c
+    # the RNN options repeat three of the cells' LSTMCell calls: each is run once
+    return list(dict.fromkeys(c))

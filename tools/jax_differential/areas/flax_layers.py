@@ -4,7 +4,6 @@ and Embed.attend.
 """
 
 # ruff: noqa: E501
-from __future__ import annotations
 
 PRELUDE = """
 XB = jnp.arange(24.0).reshape(2, 3, 4) / 10 - 1
@@ -108,7 +107,6 @@ LAYERS = [
 
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     c = [f"init_apply({m}, {x})" for m, x in LAYERS]
     c += [
         "init_apply(fnn.MultiHeadDotProductAttention(num_heads=2), XB, XB[:, :2])",

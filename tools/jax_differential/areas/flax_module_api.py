@@ -5,7 +5,6 @@ switch/map_variables/custom_vjp.
 """
 
 # ruff: noqa: E501
-from __future__ import annotations
 
 FLAX_MODS = """
 class MLP(fnn.Module):
@@ -56,7 +55,6 @@ def _shapes(expr: str) -> str:
 
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     m = FLAX_MODS
     c = [
         # init / apply / init_with_output with method=, mutable=, capture_intermediates
@@ -78,7 +76,7 @@ def cases() -> list[str]:
         m + f"out = MLP(feats=(2,)).init({{'params': K1}}, {X2})",
         m + f"out = MLP(feats=(2,)).init(random.PRNGKey(3), {X2})",
         m + f"out = MLP(feats=(2,)).init(3, {X2})",
-        m + f"out = MLP(feats=(2,)).init(K0, {X2}.astype(jnp.float16))",
+        m + f"out = MLP(feats=(2,)).init(K0, ({X2}).astype(jnp.float16))",
         m + "out = MLP(feats=(2,)).init(K0, jnp.arange(4))",
         m + f"out = SetupMLP().init(K0, {X2})",
         m + f"v = SetupMLP().init(K0, {X2}); out = SetupMLP().apply(v, {X2}, method='encode')",
@@ -91,7 +89,7 @@ def cases() -> list[str]:
         m + f"v = SetupMLP().init(K0, {X2}); out = SetupMLP().apply(v, {X2}, method=3)",
         m + f"out = SetupMLP().apply({{}}, {X2})",
         m + f"out = MLP().apply({{'params': {{}}}}, {X2})",
-        m + f"v = MLP().init(K0, {X2}); out = MLP().apply(v, {X2}[:, :3])",
+        m + f"v = MLP().init(K0, {X2}); out = MLP().apply(v, ({X2})[:, :3])",
         m + "out = Counter().init(K0, 1.0)",
         m + "v = Counter().init(K0, 1.0); out = Counter().apply(v, 1.0, mutable=['counter'])",
         m + "v = Counter().init(K0, 1.0); out = Counter().apply(v, 1.0)",

@@ -3,7 +3,6 @@ flax.training's TrainState, as programs use them to save, inspect and edit their
 """
 
 # ruff: noqa: E501
-from __future__ import annotations
 
 PRELUDE = """
 import sys, types
@@ -22,7 +21,6 @@ IMG = jnp.cos(jnp.arange(2 * 5 * 6 * 3) * 0.37).reshape(2, 5, 6, 3)
 
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     ser, tu, fd = "flax.serialization", "flax.traverse_util", "flax.core.frozen_dict"
     c = [
         # serialization: state dicts

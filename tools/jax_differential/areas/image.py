@@ -4,11 +4,9 @@ grad, vmap and jit.
 """
 
 # ruff: noqa: E501
-from __future__ import annotations
 
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     c = []
     methods = ["nearest", "linear", "bilinear", "cubic", "bicubic", "lanczos3", "lanczos5"]
     for m in methods:

@@ -3,8 +3,6 @@ convolution kernels) and dtypes, bit for bit but for the orthogonal ones (QR fac
 their errors.
 """
 
-from __future__ import annotations
-
 INITS = [
     "init.zeros",
     "init.ones",
@@ -46,7 +44,6 @@ INITS = [
 
 
 def cases() -> list[tuple[str, bool]]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     c: list[tuple[str, bool]] = []
     shapes = ["(3, 4)", "(2, 3, 4)", "(5,)", "()", "(2, 2, 3, 4)", "(3, 3, 2, 2)", "(0, 3)"]
     for ini in INITS:

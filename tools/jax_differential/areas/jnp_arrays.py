@@ -4,11 +4,9 @@ and shape errors.
 """
 
 # ruff: noqa: E501
-from __future__ import annotations
 
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     a3 = "jnp.arange(24.0).reshape(2, 3, 4)"
     c = [
         # creation: arange, linspace and friends

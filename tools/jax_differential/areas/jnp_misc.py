@@ -8,7 +8,6 @@ dtypes, Python scalars, empty arrays and bad arguments.
 """
 
 # ruff: noqa: E501
-from __future__ import annotations
 
 from tools.jax_differential.areas.jnp_ufuncs import UF_OTHER, UF_VALS
 
@@ -16,7 +15,6 @@ MISC_DTYPES = ("int8", "uint8", "int32", "float16", "bfloat16", "float32", "comp
 
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     V = UF_VALS
     c = []
     # pad

@@ -3,11 +3,9 @@ bincount, unique, searchsorted, polyfit, convolve and interp.
 """
 
 # ruff: noqa: E501
-from __future__ import annotations
 
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     x = "jnp.array([3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0])"
     x2 = "jnp.array([[3.0, 1.0, 4.0, 1.0], [5.0, 9.0, 2.0, 6.0], [5.0, 3.0, 5.0, 8.0]])"
     xn = "jnp.array([[3.0, jnp.nan, 4.0, 1.0], [jnp.nan, jnp.nan, jnp.nan, jnp.nan], [5.0, 3.0, 5.0, 8.0]])"

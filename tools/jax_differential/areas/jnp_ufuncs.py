@@ -4,7 +4,6 @@ types, special values, integer division and power by zero, shifts and rounding.
 """
 
 # ruff: noqa: E501
-from __future__ import annotations
 
 
 def _words(text: str) -> list[str]:
@@ -61,7 +60,6 @@ UF_SCALARS = [("int8", "2"), ("float16", "2.5"), ("uint8", "-1"), ("bfloat16", "
 
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     V, O = UF_VALS, UF_OTHER
     unary_dtypes = ("int8", "uint8", "float16", "bfloat16", "float32", "complex64", "bool")
     c = [f"jnp.{f}({V[d]})" for f in UNARY for d in unary_dtypes]

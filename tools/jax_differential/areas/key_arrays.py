@@ -5,14 +5,12 @@ slicing and gathering), eagerly, under `jit` and under `vmap` (over a leading ax
 """
 
 # ruff: noqa: E501
-from __future__ import annotations
 
 # typed keys' bits and values are compared bit for bit
 EXACT = True
 
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     ops = [
         # shapes
         "k.reshape(3, 1)",

@@ -3,11 +3,9 @@ top_k, dynamic slices, pad, select_n, shifts and integer rem/div.
 """
 
 # ruff: noqa: E501
-from __future__ import annotations
 
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     x = "jnp.arange(32.0).reshape(1, 2, 4, 4)"
     w = "jnp.arange(36.0).reshape(2, 2, 3, 3) / 10"
     cg = "lax.conv_general_dilated"
@@ -32,9 +30,9 @@ def cases() -> list[str]:
         f"{cg}({x}, {w}, (1,), 'SAME')",
         f"{cg}({x}, {w}, (0, 1), 'SAME')",
         f"{cg}({x}, jnp.ones((2, 3, 3, 3)), (1, 1), 'SAME')",
-        f"{cg}({x}.astype(jnp.int32), {w}.astype(jnp.int32), (1, 1), 'SAME')",
-        f"{cg}({x}.astype(jnp.float16), {w}.astype(jnp.float16), (1, 1), 'SAME')",
-        f"{cg}({x}, {w}.astype(jnp.float16), (1, 1), 'SAME')",
+        f"{cg}({x}.astype(jnp.int32), ({w}).astype(jnp.int32), (1, 1), 'SAME')",
+        f"{cg}({x}.astype(jnp.float16), ({w}).astype(jnp.float16), (1, 1), 'SAME')",
+        f"{cg}({x}, ({w}).astype(jnp.float16), (1, 1), 'SAME')",
         f"{cg}({x}, {w}, (1, 1), 'SAME', preferred_element_type=jnp.float64)",
         f"lax.conv({x}, {w}, (1, 1), 'SAME')",
         f"lax.conv_with_general_padding({x}, {w}, (1, 1), 'SAME', (2, 1), (1, 1))",

@@ -2,11 +2,8 @@
 matrices, batches, 16-bit and integer inputs, and the FFTs with their sizes, axes and norms.
 """
 
-from __future__ import annotations
-
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     A = "jnp.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])"
     B = f"jnp.stack([{A}, {A} * 2])"
     R = "jnp.arange(12.0).reshape(3, 4) / 7"
@@ -58,8 +55,8 @@ def cases() -> list[str]:
         f"{la}.solve({I}, jnp.array([1, 2]))",
         f"{la}.solve({R}, jnp.ones(3))",
         f"{la}.lstsq({R}, jnp.ones(3))",
-        f"{la}.lstsq({R}.T, jnp.ones(4))",
-        f"{la}.lstsq({R}.T, jnp.ones((4, 2)), rcond=0.1)",
+        f"{la}.lstsq(({R}).T, jnp.ones(4))",
+        f"{la}.lstsq(({R}).T, jnp.ones((4, 2)), rcond=0.1)",
         f"{la}.lstsq({R}, jnp.ones(4))",
         f"{la}.matrix_power({A}, 3)",
         f"{la}.matrix_power({A}, 0)",
@@ -68,7 +65,7 @@ def cases() -> list[str]:
         f"{la}.matrix_power({I}, -1)",
         f"{la}.matrix_power({A}, 1.5)",
         f"{la}.matrix_power({R}, 2)",
-        f"{la}.multi_dot([{R}, {R}.T, {A}])",
+        f"{la}.multi_dot([{R}, ({R}).T, {A}])",
         f"{la}.multi_dot([jnp.ones(3), {A}, jnp.ones(3)])",
         f"{la}.multi_dot([{A}])",
         f"{la}.cross(jnp.arange(3.0), jnp.ones(3))",
@@ -78,8 +75,8 @@ def cases() -> list[str]:
         f"{la}.outer(jnp.ones((2, 2)), jnp.ones(2))",
         f"{la}.vecdot(jnp.arange(3.0), jnp.ones((2, 3)))",
         f"{la}.vecdot(jnp.array([1j, 2]), jnp.array([1j, 1]))",
-        f"{la}.matmul({R}, {R}.T)",
-        f"{la}.tensordot({R}, {R}.T, axes=1)",
+        f"{la}.matmul({R}, ({R}).T)",
+        f"{la}.tensordot({R}, ({R}).T, axes=1)",
         f"{la}.vector_norm({R}, ord=jnp.inf)",
         f"{la}.vector_norm({R}, ord=0, axis=1)",
         f"{la}.vector_norm({R}, ord=-1, keepdims=True)",
@@ -108,13 +105,12 @@ def cases() -> list[str]:
         f"{la}.qr({R}, mode='r')",
         f"{la}.qr({R}, mode='raw')",
         f"{la}.qr({R}, mode='x')",
-        f"{la}.qr({R}.T, mode='reduced')",
+        f"{la}.qr(({R}).T, mode='reduced')",
         f"{la}.svd({R}, full_matrices=False)",
         f"{la}.svd({R}, compute_uv=False)",
         f"{la}.svd({R}, hermitian=True)",
         f"{la}.eig({A})",
         f"{la}.slogdet({A}, method='qr')",
-        f"{la}.slogdet(jnp.zeros((2, 2)))",
         f"{la}.slogdet(-{A})",
         f"{la}.slogdet({A}, method='x')",
         f"{la}.det(jnp.array([[1, 2], [2, 4]]))",
@@ -125,7 +121,6 @@ def cases() -> list[str]:
         f"{la}.diagonal({B}, offset=1)",
         f"{la}.trace({B}, offset=-1, dtype=jnp.int32)",
         f"{la}.matrix_norm({R}, ord=1, keepdims=True)",
-        f"{la}.svdvals({B})",
     ]
     v = "jnp.arange(8.0)"
     m = "jnp.arange(12.0).reshape(3, 4)"

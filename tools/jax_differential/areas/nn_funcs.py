@@ -4,7 +4,6 @@ one_hot and dot_product_attention.
 """
 
 # ruff: noqa: E501
-from __future__ import annotations
 
 ACTIVATIONS = [
     "relu",
@@ -35,7 +34,6 @@ ACTIVATIONS = [
 
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     xs = (
         "jnp.array([-jnp.inf, -30.0, -2.5, -1.0, -0.0, 0.0, 0.5, 1.0, 3.0, 30.0, jnp.inf, jnp.nan])"
     )

@@ -3,11 +3,9 @@ the losses over logits and labels, TrainState, DynamicScale and EarlyStopping.
 """
 
 # ruff: noqa: E501
-from __future__ import annotations
 
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     o = "optax"
     sched = [
         f"{o}.constant_schedule(0.1)",

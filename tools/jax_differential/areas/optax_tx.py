@@ -4,7 +4,6 @@ gradients, chains, masks and wrappers.
 """
 
 # ruff: noqa: E501
-from __future__ import annotations
 
 PRELUDE = """
 P0 = {'w': jnp.array([[1.0, -2.0], [0.5, 3.0]]), 'b': jnp.array([0.1, -0.2, 0.0])}
@@ -166,7 +165,6 @@ TRANSFORMS = [
 
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     c = []
     for o in OPTIMIZERS:
         c.append(f"run_tx(optax.{o})")

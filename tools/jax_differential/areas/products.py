@@ -5,11 +5,9 @@ errors of misaligned shapes.
 """
 
 # ruff: noqa: E501
-from __future__ import annotations
 
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     c = []
     ops = {
         "f32": "jnp.arange(6.0, dtype=jnp.float32).reshape(2, 3) / 3",
@@ -43,8 +41,6 @@ def cases() -> list[str]:
     W, F = ops["wf"], ops["f32"]
     c += [
         # weak types of the results and of the gradients
-        f"jnp.dot({W}, ({W}).T)",
-        f"jnp.dot({W}, ({F}).T)",
         f"jnp.dot({W}, 2.0)",
         f"jnp.matmul({W}, jnp.ones(3))",
         f"jnp.einsum('ij,j->i', {W}, jnp.ones(3))",
@@ -63,7 +59,7 @@ def cases() -> list[str]:
         f"jax.grad(lambda y: jnp.dot(jnp.ones((2, 3)), y).sum())({W}.T)",
         f"jax.grad(lambda x: jnp.dot(x.astype(jnp.bfloat16), jnp.ones((3, 2), jnp.bfloat16)).sum().astype(jnp.float32))({F})",
         f"jax.grad(lambda x: jnp.dot(x, jnp.ones((3, 2), jnp.bfloat16)).sum())({F})",
-        f"jax.grad(lambda x: jnp.einsum('ij,jk->ik', x, jnp.ones((3, 2)), preferred_element_type=jnp.float32).sum())({ops['bf16']}.astype(jnp.float32))",
+        f"jax.grad(lambda x: jnp.einsum('ij,jk->ik', x, jnp.ones((3, 2)), preferred_element_type=jnp.float32).sum())(({ops['bf16']}).astype(jnp.float32))",
         f"jax.jacfwd(lambda x: jnp.dot(x, jnp.ones(3)))({W})",
         f"jax.jvp(lambda x: jnp.dot(x, x.T), ({W},), ({W},))",
         f"jax.vmap(jnp.dot)({W}, {W})",

@@ -12,7 +12,6 @@ to round-off: its draws are bit-equal to JAX's except where XLA's `rsqrt` estima
 """
 
 # ruff: noqa: E501
-from __future__ import annotations
 
 SAMPLERS = [
     ("uniform", "", True),
@@ -47,7 +46,6 @@ SAMPLERS = [
 
 
 def cases() -> list[tuple[str, bool]]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     c: list[tuple[str, bool]] = []
     for name, params, exact in SAMPLERS:
         p = (params + ", ") if params else ""

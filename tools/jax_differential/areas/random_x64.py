@@ -2,13 +2,10 @@
 last bits (XLA's float64 `exp`, not numpy's).
 """
 
-from __future__ import annotations
-
 from tools.jax_differential.areas.random import SAMPLERS
 
 
 def cases() -> list[tuple[str, bool]]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     c: list[tuple[str, bool]] = []
     for name, params, exact in SAMPLERS:
         p = (params + ", ") if params else ""

@@ -11,11 +11,9 @@ vectorize signatures).
 """
 
 # ruff: noqa: E501
-from __future__ import annotations
 
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     xs = "jnp.array([-2.5, -1.0, -0.5, 0.0, 0.3, 1.0, 2.0, 7.5, 30.0, jnp.inf, -jnp.inf, jnp.nan])"
     ps = "jnp.array([-0.5, 0.0, 1e-6, 0.1, 0.5, 0.9, 1.0, 1.5, jnp.nan])"
     ins = [
@@ -299,7 +297,7 @@ def cases() -> list[str]:
                 c.append(f"{G}.{f}({X2}, {K2}, mode='{mode}', boundary='{bd}')")
         c += [
             f"{G}.{f}({X2}, {K2}, fillvalue=2.0)",
-            f"{G}.{f}({X2}.astype(jnp.int32), {K2}.astype(jnp.int32))",
+            f"{G}.{f}(({X2}).astype(jnp.int32), {K2}.astype(jnp.int32))",
             f"{G}.{f}({X2}, {K2}, boundary='bogus')",
             f"{G}.{f}({x1}, {k1})",
             f"{G}.{f}({K2}, {X2}, mode='valid')",
@@ -384,8 +382,8 @@ def cases() -> list[str]:
         for mode in ("constant", "nearest", "wrap", "mirror", "reflect"):
             c.append(f"jsp.ndimage.map_coordinates({img}, {crd}, order={order}, mode='{mode}')")
         c.append(f"jsp.ndimage.map_coordinates({img}, {crd}, order={order}, cval=-1.5)")
-        c.append(f"jsp.ndimage.map_coordinates({img}.astype(jnp.int32), {crd}, order={order})")
-        c.append(f"jsp.ndimage.map_coordinates({img}.astype(jnp.float16), {crd}, order={order})")
+        c.append(f"jsp.ndimage.map_coordinates(({img}).astype(jnp.int32), {crd}, order={order})")
+        c.append(f"jsp.ndimage.map_coordinates(({img}).astype(jnp.float16), {crd}, order={order})")
     c += [
         f"jsp.ndimage.map_coordinates({img}, {crd}, order=3)",
         f"jsp.ndimage.map_coordinates({img}, {crd}, order=1, mode='grid-wrap')",

@@ -4,11 +4,9 @@ types and errors.
 """
 
 # ruff: noqa: E501
-from __future__ import annotations
 
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     sq = "lambda x: jnp.sum(x ** 2)"
     c = [
         # grad: values, dtypes and weak types

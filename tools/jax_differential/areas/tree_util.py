@@ -4,11 +4,9 @@ dataclasses, and their errors.
 """
 
 # ruff: noqa: E501
-from __future__ import annotations
 
 
 def cases() -> list[str]:
-    """The calls of this area: sources, or (source, exact) pairs."""
     t = "{'b': [1, (2.0, None)], 'a': jnp.ones(2), 'c': {'d': Pt(3, 4), 'e': ()}}"
     c = [
         f"jtu.tree_flatten({t})",
