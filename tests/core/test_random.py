@@ -593,7 +593,7 @@ def test_complex_normal_bits_match_jax(dtype, shape, re_bits, im_bits):
     assert x.real.view(bits).tolist() == re_bits and x.imag.view(bits).tolist() == im_bits
 
 
-# First lines of JAX 0.10.2's messages (differential run, tools/jax_differential.py).
+# First lines of JAX 0.10.2's messages (differential run, tools/jax_differential).
 @pytest.mark.parametrize(
     "run, first, cls",
     [(lambda: random.normal(random.key(1), dtype=jnp.int32),

@@ -71,7 +71,7 @@ def test_check_grads_through_pooling():
     check_grads(lambda v: nn.max_pool(v, (2, 2), (2, 2)), (x,), order=1, modes=["rev"])
 
 
-# Flax 0.12.8's answers (a differential run, tools/jax_differential.py conv_windows): avg_pool
+# Flax 0.12.8's answers (a differential run, tools/jax_differential conv_windows): avg_pool
 # without padding in the count divides by windowed sums of default-dtype (float32) ones, so
 # 16-bit inputs give float32 averages; its argument checks are assertions with these texts.
 X16 = np.arange(16, dtype=np.float16).reshape(1, 4, 4, 1) / 4

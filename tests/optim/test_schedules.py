@@ -153,7 +153,7 @@ def test_inject_stateful_hyperparams_passes_extra_args_to_stateful_schedules():
 
 
 # (schedule factory call, first line of Optax 0.2.8's ValueError): a differential run
-# (tools/jax_differential.py).
+# (tools/jax_differential).
 @pytest.mark.parametrize(
     "make, first",
     [(lambda: optim.cosine_decay_schedule(1.0, 0),

@@ -52,7 +52,7 @@ def test_fori_loop_bounds_of_different_types_raise(bounds):
 
 _BR3 = [lambda x: x, lambda x: x * 2, lambda x: x * 3]
 # (call, exception class, first line of JAX 0.10.2's message) from a differential run
-# (tools/jax_differential.py): numbax raises JAX's class with JAX's first line.
+# (tools/jax_differential): numbax raises JAX's class with JAX's first line.
 FIRST_LINES = [
     (lambda: lax.scan(lambda c, x: (c, x), 0.0, jnp.arange(5.0), length=4), ValueError,
      "scan got `length` argument of 4 which disagrees with leading axis sizes [5]."),

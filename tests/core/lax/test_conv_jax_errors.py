@@ -1,6 +1,6 @@
 """Convolution argument errors as JAX 0.10.2 raises them: its exception class and first line
 (numbax's fix follows on later lines), for the checks a differential run
-(tools/jax_differential.py, conv_windows) found numbax making in another order or words:
+(tools/jax_differential, conv_windows) found numbax making in another order or words:
 dimension numbers, ranks, group counts of 0, dtypes, `preferred_element_type`, strides (of
 another length, or not integers) and padding of the wrong length or form, dilations, negative
 padding. The messages were recorded with JAX, not computed here."""

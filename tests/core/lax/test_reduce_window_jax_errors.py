@@ -1,5 +1,5 @@
 """`lax.reduce_window` argument errors as JAX 0.10.2 raises them: its class and first line,
-recorded with JAX (a differential run, tools/jax_differential.py conv_windows, found numbax's
+recorded with JAX (a differential run, tools/jax_differential conv_windows, found numbax's
 combined messages): window sizes and strides that are not positive, lengths that differ from
 the operand's rank or the window's, dilations of zero, init values that are not scalars, and
 pytrees of another structure than the operands'."""

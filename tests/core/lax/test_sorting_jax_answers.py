@@ -1,4 +1,4 @@
-"""JAX 0.10.2's answers where a differential run (tools/jax_differential.py, conv_windows)
+"""JAX 0.10.2's answers where a differential run (tools/jax_differential, conv_windows)
 found numbax's sorting and scans different, recorded with JAX (not computed here): `top_k`
 orders floats in IEEE totalOrder (-nan lowest, -0.0 below 0.0; `lax.sort` does not) and refuses
 complex numbers; `cumlogsumexp` of complex numbers is JAX's formula with its imaginary part

@@ -276,7 +276,7 @@ def test_lax_round_refuses_integers_as_jax(x):
 
 @pytest.mark.parametrize("dtype", [jnp.float16, jnp.bfloat16])
 def test_zeta_16bit_computes_in_float32(dtype):
-    # Found by tools/jax_differential.py's scipy_more area: the Euler-Maclaurin coefficients
+    # Found by tools/jax_differential's scipy_more area: the Euler-Maclaurin coefficients
     # overflowed float16 (nan); JAX gives zeta(2, 3) = 0.395 in float16. scipy's answer, rounded.
     x, q = np.array([2.0, 4.0, 3.0]), np.array([3.0, 2.5, 1.0])
     got = lax.zeta(jnp.asarray(x, dtype), jnp.asarray(q, dtype))

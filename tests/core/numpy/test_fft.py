@@ -185,7 +185,7 @@ def test_jit_grad_vmap():
 _M34 = jnp.arange(12.0).reshape(3, 4)
 
 
-# (call, first line of JAX 0.10.2's ValueError): a differential run (tools/jax_differential.py).
+# (call, first line of JAX 0.10.2's ValueError): a differential run (tools/jax_differential).
 @pytest.mark.parametrize(
     "run, first",
     [(lambda: jnp.fft.fft2(_M34, axes=(0, 0)),
@@ -208,7 +208,7 @@ def test_fft_errors_have_jaxs_first_lines(run, first):
     assert str(info.value).split("\n")[0] == first
 
 
-# JAX 0.10.2's answers where a differential run found numbax different (tools/jax_differential.py):
+# JAX 0.10.2's answers where a differential run found numbax different (tools/jax_differential):
 # an empty input gives an empty transform, a 16-bit float spectrum is inverted in float32, XLA's
 # real FFT refuses 16-bit floats, and fftfreq takes a float length.
 @pytest.mark.parametrize(

@@ -298,7 +298,7 @@ _SEQ_MSG = "Using a non-tuple sequence for multidimensional indexing is not allo
 
 
 # (call, exception class, first line of JAX 0.10.2's message) from a differential run
-# (tools/jax_differential.py).
+# (tools/jax_differential).
 @pytest.mark.parametrize(
     "run, cls, first",
     [(lambda: _I34[[0, 1]], TypeError, _SEQ_MSG.format("array")),

@@ -155,7 +155,7 @@ def test_16_bit_floats_raise_jaxs_not_implemented_error(name, dtype):
 _C22 = jnp.array([[1 + 1j, 2], [3, 4j]])
 
 
-# JAX 0.10.2's answers (differential run, tools/jax_differential.py): singular values and
+# JAX 0.10.2's answers (differential run, tools/jax_differential): singular values and
 # log|det| of complex matrices are real.
 @pytest.mark.parametrize(
     "run, dtype, want",

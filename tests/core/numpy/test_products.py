@@ -1,5 +1,5 @@
 """The products' types and errors as JAX's (values and messages recorded on JAX 0.10.2 through
-`tools/jax_differential.py --area products`): the result's weak type, a gradient's weak type
+`python -m tools.jax_differential --area products`): the result's weak type, a gradient's weak type
 through a product (JAX passes operands of the common dtype as they are and converts only the
 result), einsum's sums in the operands' dtype (int8 wraps, bools are or'ed), and the first
 lines of the shape errors."""

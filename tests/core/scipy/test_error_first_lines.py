@@ -1,5 +1,5 @@
 """jax.scipy's errors keep JAX 0.10.2's first line (recorded from JAX); numbax adds its fix on
-the next line. Found by the `scipy_more` area of tools/jax_differential.py."""
+the next line. Found by the `scipy_more` area of tools/jax_differential."""
 
 import numpy as np
 import pytest

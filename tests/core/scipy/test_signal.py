@@ -38,7 +38,7 @@ def test_errors(call, exc):
         call()
 
 
-# JAX 0.10.2's answers (a differential run, tools/jax_differential.py conv_windows): method="fft"
+# JAX 0.10.2's answers (a differential run, tools/jax_differential conv_windows): method="fft"
 # is fftconvolve, in the promoted inexact dtype; the errors' first lines
 FA = np.float32([[1, -2, 3, 0.5], [2, 0, -1, 4], [0.5, 1.5, 2, -3]])
 FB = np.float32([[1, 0.5], [-1, 2]])

@@ -1,5 +1,5 @@
 """Rotation's Euler-sequence errors keep JAX 0.10.2's first line (recorded from JAX; found by
-tools/jax_differential.py's scipy_more area)."""
+tools/jax_differential's scipy_more area)."""
 
 import pytest
 

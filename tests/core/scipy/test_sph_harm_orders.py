@@ -1,5 +1,5 @@
 """sph_harm_y is 0 where the order exceeds the degree (|m| > n), as scipy and JAX 0.10.2 give
-(found by tools/jax_differential.py's scipy_more area); other orders keep scipy's values."""
+(found by tools/jax_differential's scipy_more area); other orders keep scipy's values."""
 
 import numpy as np
 import pytest
