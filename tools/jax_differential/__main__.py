@@ -18,7 +18,9 @@ from tools.jax_differential.side import run_side, select
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=package.__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m tools.jax_differential", description=package.__doc__.split("\n")[0]
+    )
     ap.add_argument("--side", choices=["jax", "numbax"])
     ap.add_argument("--out")
     ap.add_argument("--x64", action="store_true")

@@ -807,28 +807,20 @@ v = A().init(K0, x)
 out = jax.grad(lambda v: A().apply(v, x).sum())(v)
 """,
         # grad / value_and_grad / jvp / vjp lifted
-        """
+        *(
+            f"""
 class A(fnn.Module):
     @fnn.compact
     def __call__(self, x):
         d = fnn.Dense(2)
         def f(mdl, x):
             return mdl(x).sum()
-        return fnn.grad(f, d, x)
+        return fnn.{lifted}(f, d, x)
 v = A().init(K0, jnp.ones(3))
 out = A().apply(v, jnp.ones(3))
-""",
-        """
-class A(fnn.Module):
-    @fnn.compact
-    def __call__(self, x):
-        d = fnn.Dense(2)
-        def f(mdl, x):
-            return mdl(x).sum()
-        return fnn.value_and_grad(f, d, x)
-v = A().init(K0, jnp.ones(3))
-out = A().apply(v, jnp.ones(3))
-""",
+"""
+            for lifted in ("grad", "value_and_grad")
+        ),
         """
 class A(fnn.Module):
     @fnn.compact
