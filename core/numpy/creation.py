@@ -662,8 +662,18 @@ def _pad_last(x: Any, lo: int, hi: int) -> Any:
 
 
 def diagflat(v: Any, k: int = 0) -> Any:
+    """A 2-D array with the flattened `v` on its `k`-th diagonal, zeros elsewhere.
+
+    Args:
+      v: the values, of any shape (a scalar gives a 1x1 array).
+      k: the diagonal: 0 the main one, positive above it, negative below.
+
+    Returns:
+      A square array of side `v.size + abs(k)`, strongly typed as in JAX.
+    """
     check_arraylike("diagflat", v)
-    return diag(ravel(v), k)
+    flat = ravel(v)
+    return diag(sh.convert_element_type(flat, get_aval(flat).dtype), k)
 
 
 def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False, indexing: str = "xy") -> list:

@@ -299,13 +299,19 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
     """The `offset` diagonal of the planes given by `axis1` and `axis2` (as the last axis).
 
     Each plane is flattened and the diagonal read with one strided slice: element `(i, i + k)`
-    of an `(n, m)` plane is at `i * (m + 1) + k` (exact picks, as a gather would make)."""
+    of an `(n, m)` plane is at `i * (m + 1) + k` (exact picks, as a gather would make). As in
+    JAX, the diagonal of a 2-D array is strongly typed (of more dimensions it keeps the weak
+    type)."""
     check_arraylike("diagonal", a)
     a = ensure_array(a)
     nd = get_aval(a).ndim
     a1, a2 = canonicalize_axis(axis1, nd), canonicalize_axis(axis2, nd)
     if a1 == a2:
-        raise ValueError("axis1 and axis2 must be different")
+        raise TypeError(
+            f"diagonal: axis1 and axis2 are both axis {a1} of the operand; pass two different axes"
+        )
+    if nd == 2:
+        a = convert_element_type(a, get_aval(a).dtype)
     a = moveaxis(a, (a1, a2), (-2, -1))
     *batch, n, m = get_aval(a).shape
     count = max(0, min(n, m - offset) if offset >= 0 else min(n + offset, m))

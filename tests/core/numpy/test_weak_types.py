@@ -39,6 +39,12 @@ CASES = [
     ("jnp.isreal(1)", "bool", True),
     ("jnp.isclose(1.0, 1.0)", "bool", False),
     ("jnp.signbit(-2.0)", "bool", False),
+    # the diagonal of a 2-D array and diagflat are strongly typed; diag builds a weak matrix
+    ("jnp.diagonal(jnp.atleast_2d(3))", "int32", False),
+    ("jnp.diagonal(jnp.broadcast_to(2.0, (2, 2, 2)))", "float32", True),
+    ("jnp.diag(jnp.atleast_1d(3))", "int32", True),
+    ("jnp.diagflat(3)", "int32", False),
+    ("jnp.diagflat(2.5, k=1)", "float32", False),
     ("jnp.sum(3.0)", "float32", False),
     ("jnp.sum(jnp.full((3,), 2.0))", "float32", False),
     ("jnp.prod(2)", "int32", False),
