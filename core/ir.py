@@ -359,6 +359,17 @@ def _axes(axis_name: Any) -> tuple:
     return tuple(axis_name) if isinstance(axis_name, (tuple, list)) else (axis_name,)
 
 
+def _mul_params(params: dict) -> dict:
+    """`mul`'s `out_dtype` as JAX prints it: not at all when None, else its `str` (a dtype's
+    name, `<class 'numpy.float16'>` for a numpy type, a string as given), numbax's scalar types
+    as JAX's (`<class 'jax.numpy.float32'>`)."""
+    dt = params.get("out_dtype")
+    if dt is None:
+        return {}
+    text = dt.name if isinstance(dt, np.dtype) else str(dt)
+    return {"out_dtype": text.replace("<class 'core.numpy.", "<class 'jax.numpy.", 1)}
+
+
 def _reducer_params(params: dict) -> dict:
     # numbax applies axis_index_groups before binding (a gather and a reduction in the group)
     return {"axes": _axes(params["axis_name"]), "axis_index_groups": None}
@@ -415,6 +426,7 @@ _PRINTED_PARAMS = {
     "custom_jvp_call": _custom_call_params,
     "custom_vjp_call": _custom_call_params,
     "reduce_sum": lambda params: {**params, "out_sharding": None},
+    "mul": _mul_params,
     "reduce": _reduce_params,
     "reshape": lambda params: {"dimensions": None, **params, "sharding": None},
 }

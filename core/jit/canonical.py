@@ -1,7 +1,8 @@
 """The forms the code generator expects, from jaxprs written as JAX writes them: the rank-0
 and size-1 operands that broadcasting elementwise primitives (`Primitive.broadcasting`,
 `core/prims/elementwise.py`) take, as JAX's lax does (and `select_n`'s rank-0 predicate), each
-become a `broadcast_in_dim` to the result's shape, as JAX's lowering to HLO makes them; the
+become a `broadcast_in_dim` to the result's shape, as JAX's lowering to HLO makes them; a
+`mul` given an `out_dtype` conversions of its operands and a `mul` (`explicit_mul_dtype`); the
 AD interpreters' `add_any` an `add`; a sum over axes of size 1 (JAX's transpose of
 `expand_dims`) a `reshape`; and the numpy ints of parameters (JAX's batching rules compute
 some with numpy) ints. So `simplify`'s rewrites (the products moved out of scans match
@@ -32,6 +33,9 @@ def canonical(eqns: list[Eqn]) -> list[Eqn]:
     ints of parameters (`reduce_sum[axes=(np.int64(1),)]`) as ints."""
     out: list[Eqn] = []
     for eqn in eqns:
+        if eqn.prim is elementwise.mul_p and eqn.params.get("out_dtype") is not None:
+            *converts, eqn = explicit_mul_dtype(eqn)
+            out += converts
         if any(_has_numpy_int(v) for v in eqn.params.values()):
             params = {k: _plain(v) for k, v in eqn.params.items()}
             eqn = Eqn(eqn.prim, eqn.inputs, params, eqn.outputs, eqn.source_info)
@@ -57,6 +61,36 @@ def canonical(eqns: list[Eqn]) -> list[Eqn]:
             inputs.append(x)
         out.append(Eqn(eqn.prim, inputs, eqn.params, eqn.outputs, eqn.source_info))
     return out
+
+
+def explicit_mul_dtype(eqn: Eqn) -> list[Eqn]:
+    """A `mul` given an `out_dtype` (`lax.mul(x, y, out_dtype=...)`) as JAX lowers it: the
+    conversions of its operands to the result's dtype (a literal converted here), then a `mul`
+    of those (`out_dtype=None`).
+
+    Args:
+      eqn: the `mul` equation.
+
+    Returns:
+      The equations, the `mul` last.
+    """
+    dt = eqn.outputs[0].aval.dtype
+    out, inputs = [], []
+    for x in eqn.inputs:
+        if x.aval.dtype != dt:
+            aval = ShapedArray(x.aval.shape, dt, x.aval.weak_type)
+            params = {"new_dtype": dt, "weak_type": aval.weak_type}
+            if isinstance(x, Literal):
+                value = shapes.convert_element_type_p.impl(np.asarray(x.val), **params)
+                x = Literal(np.asarray(value), aval)
+            else:
+                out.append(
+                    Eqn(shapes.convert_element_type_p, [x], params, [Var(aval)], eqn.source_info)
+                )
+                x = out[-1].outputs[0]
+        inputs.append(x)
+    params = {**eqn.params, "out_dtype": None}
+    return [*out, Eqn(eqn.prim, inputs, params, eqn.outputs, eqn.source_info)]
 
 
 def fold_constant_converts(eqns: list[Eqn], outvars: list) -> list[Eqn]:

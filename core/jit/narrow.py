@@ -70,6 +70,7 @@ from core import dtypes
 from core.avals import ShapedArray
 from core.interpreters.partial_eval import trace_to_jaxpr
 from core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var, sub_jaxprs
+from core.jit.canonical import explicit_mul_dtype
 from core.jit.errors import UnsupportedDTypeError
 from core.prims.narrow import IDENTITY, ROUNDING, rounded_reduce_p
 from core.prims.sorting import SCAN_BLOCK
@@ -675,6 +676,9 @@ class _Widener:
             self.eqn(e)
 
     def eqn(self, e: Eqn) -> None:
+        if e.prim.name == "mul" and e.params.get("out_dtype") is not None:
+            self.eqns_of(explicit_mul_dtype(e))  # the operands rounded to it first, as XLA's
+            return
         ins = [self.atom(x) for x in e.inputs]
         name = e.prim.name
         narrow_in = any(self.narrow(x.aval) for x in e.inputs)

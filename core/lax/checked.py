@@ -135,16 +135,21 @@ def mul(x: Any, y: Any, *, out_dtype: Any = None) -> Any:
 
     Args:
       x, y: the operands (see the module docstring for the checks).
-      out_dtype: the result's dtype: the operands are cast to it first, as JAX's CPU
-        back end does (None: theirs).
+      out_dtype: the result's dtype (None: theirs). Given, the operands may have different
+        numeric dtypes: one `mul[out_dtype=...]` equation converts them to it and multiplies
+        there, as JAX's does.
 
     Returns:
       The product.
     """
-    if out_dtype is not None:
-        dt = dtypes.check_user_dtype(out_dtype, "mul")
-        x, y = (shapes.convert_element_type(composites.canonical_scalar(v), dt) for v in (x, y))
-    return _mul(x, y)
+    if out_dtype is None:
+        return _mul(x, y)
+    args = [composites.canonical_scalar(a) for a in (x, y)]
+    for i, a in enumerate(args):
+        dt = get_aval(a).dtype
+        if dtypes.kind(dt) not in _NUM:
+            ew.reject_dtype("mul", dt, _NUM, i)
+    return ew.mul(*broadcast_operands("mul", args, explicit=False), out_dtype)
 
 
 div = checked(ew.div)

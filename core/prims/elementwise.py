@@ -35,7 +35,13 @@ from core.interpreters.jvp import broadcast_tangent, defjvp, defjvp2, defjvp_zer
 from core.interpreters.transpose import is_undefined
 from core.primitive import Primitive, composition_impl, jax_params
 from core.prims.options import check_accuracy
-from core.prims.shapes import broadcast_in_dim, convert_element_type, full, iota
+from core.prims.shapes import (
+    broadcast_in_dim,
+    convert_element_type,
+    convert_element_type_p,
+    full,
+    iota,
+)
 from core.trace import Tracer, current_trace, eval_trace, get_aval, varying_like
 
 # ---------------------------------------------------------------------------------------------
@@ -347,18 +353,47 @@ def _mul_impl(x, y):
 
 
 mul_p = binop("mul", _errstate(_mul_impl), _NUM + "b")
-defjvp(mul_p, lambda g, x, y: mul(g, y), lambda g, x, y: mul(x, g))
+_same_dtype_mul_impl, _same_dtype_mul_eval = mul_p.impl, mul_p.abstract_eval
 
 
-def _mul_transpose(ct, x, y):
+# `out_dtype` (JAX's parameter of `mul`, None in every product numbax's own code computes): the
+# operands, which may then have different dtypes, are converted to it and multiplied there,
+# as JAX's lowering converts them (`core.jit.canonical.explicit_mul_dtype` when compiled).
+@mul_p.def_impl
+def _mul_out_dtype_impl(x, y, *, out_dtype=None):
+    if out_dtype is not None:
+        dt = dtypes.canonicalize_dtype(out_dtype)
+        x, y = (convert_element_type_p.impl(v, new_dtype=dt, weak_type=False) for v in (x, y))
+    return _same_dtype_mul_impl(x, y)
+
+
+@mul_p.def_abstract_eval
+def _mul_out_dtype_abstract_eval(x, y, *, out_dtype=None):
+    if out_dtype is None:
+        return _same_dtype_mul_eval(x, y)
+    for i, a in enumerate((x, y)):  # each operand of a kind mul takes, as JAX checks them
+        if dtypes.kind(a.dtype) not in mul_p.dtype_kinds:
+            reject_dtype("mul", a.dtype, mul_p.dtype_kinds, i)
+    dt = dtypes.canonicalize_dtype(out_dtype)
+    return _same_dtype_mul_eval(x.update(dtype=dt), y.update(dtype=dt))
+
+
+defjvp(
+    mul_p,
+    lambda g, x, y, out_dtype=None: mul(g, y, out_dtype),
+    lambda g, x, y, out_dtype=None: mul(x, g, out_dtype),
+)
+
+
+def _mul_transpose(ct, x, y, *, out_dtype=None):
+    # a product given an out_dtype converts its cotangent back to the operand's dtype
     if is_undefined(x):
-        return [mul(ct, y), None]
-    return [None, mul(x, ct)]
+        return [mul(ct, y, None if out_dtype is None else x.aval.dtype), None]
+    return [None, mul(x, ct, None if out_dtype is None else y.aval.dtype)]
 
 
 mul_p.def_transpose(_mul_transpose)
 mul_p.linear = True  # in each operand separately
-jax_params(mul_p, out_dtype=None)
 
 
 def _complex_div(a, b):
@@ -1153,9 +1188,10 @@ def sub(x: Any, y: Any) -> Any:
 
 
 @_binds(mul_p)
-def mul(x: Any, y: Any) -> Any:
-    """Elementwise `x * y`."""
-    return mul_p.bind(*_operands(x, y))
+def mul(x: Any, y: Any, out_dtype: Any = None) -> Any:
+    """Elementwise `x * y`; given `out_dtype`, the operands (of any dtypes) are converted to it
+    first (JAX's `out_dtype` parameter, None in every `mul` equation but those)."""
+    return mul_p.bind(*_operands(x, y), out_dtype=out_dtype)
 
 
 @_binds(div_p)

@@ -149,7 +149,8 @@ def _complex(ctx, expr: str) -> str:
     return f"np.complex64({expr})" if ctx.dtype == np.complex64 else expr
 
 
-def _mul_lowering(ctx, a, b):
+def _mul_lowering(ctx, a, b, out_dtype=None):
+    # an `out_dtype` became conversions of the operands (`core.jit.canonical.explicit_mul_dtype`)
     if ctx.dtype == np.bool_:
         return f"({a} & {b})"
     if ctx.dtype.kind == "c":  # XLA's fused multiply-adds, not LLVM's choice of them
