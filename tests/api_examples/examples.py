@@ -111,14 +111,21 @@ def _run(sources: list[str], namespace: dict, port) -> list[str]:
     return outputs
 
 
+# Modules of numbax's classes named after Flax's (`nn.flax_errors`): numbax's errors derive
+# from them, so a base from one of these is the library's class (the real side has none).
+_NAMED_BASES = ("builtins", "nn.flax_errors")
+
+
 def error_line(e: BaseException) -> str:
-    """``"<ExceptionClass>(<builtin bases>): <first line of the message>"`` for a raised
-    exception (``"ShapeError(ValueError): ..."``; no parentheses without builtin bases)."""
+    """``"<ExceptionClass>(<bases>): <first line of the message>"`` for a raised exception
+    (``"ShapeError(ValueError): ..."``; no parentheses without such bases): the bases listed are
+    the builtin ones and numbax's classes under Flax's names (``ParamShapeError(
+    ScopeParamShapeError, FlaxError, ValueError)``)."""
     message = str(e).strip().splitlines()
     bases = [
         c.__name__
         for c in type(e).__mro__[1:]
-        if c.__module__ == "builtins" and c not in (Exception, BaseException, object)
+        if c.__module__ in _NAMED_BASES and c not in (Exception, BaseException, object)
     ]
     name = f"{type(e).__name__}({', '.join(bases)})" if bases else type(e).__name__
     return f"{name}: {message[0] if message else ''}\n"
