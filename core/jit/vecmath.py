@@ -43,6 +43,7 @@ from core.jit.rsqrt_estimate import RSQRT64_STEPS, RSQRT_STEPS
 from core.jit.vecmath_f64 import (  # noqa: F401  (the `vm` namespace of generated code)
     _LOG2E64,
     _TINY64,
+    _c_cbrt,
     _flush64,
     acos_f64,
     acosh_f64,
@@ -410,14 +411,33 @@ def atanh_f32(x):
     return _NAN if np.abs(x) > F(1) else y
 
 
+_CBRT_DENORMAL = F(-5.5951735e-16)
+
+
+@cached_njit(**_OPTS)
+def cbrt_f32(x):
+    """float32 cube root: the C library's cbrtf, as XLA calls it. XLA's threads treat denormal
+    operands as zeros, which glibc's cbrtf (it scales a denormal up by integer arithmetic on its
+    bits) turns into -5.5951735e-16 for every nonzero denormal x: so does this."""
+    denormal = (np.abs(x) < _TINY) & (x != F(0))
+    return _CBRT_DENORMAL if denormal else _c_cbrt(x)
+
+
+@cached_njit(**_OPTS)
+def atan_f32(x):
+    """float32 arctangent: the C library's atanf, as XLA calls it for arrays of 64 elements and
+    more (for the eager impl: numpy's own arctan rounds otherwise)."""
+    return np.arctan(x)
+
+
 @cached_njit(**_OPTS)
 def atan2_f32(y, x):
     """float32 arctan2: the C library's atan2f, as XLA calls it, with its results under XLA's
     flushing of denormals (y denormal: 0; x denormal: pi/2 rounded down for x < 0, NaN if y is
-    a denormal too)."""
+    a denormal too or NaN)."""
     r = _flush(np.arctan2(_flush(y), x))
     edge = np.copysign(F(1.5707964) if x > F(0) else F(1.5707963), y)
-    edge = _NAN if (np.abs(y) < _TINY) & (y != F(0)) else edge
+    edge = _NAN if ((np.abs(y) < _TINY) & (y != F(0))) | np.isnan(y) else edge
     return edge if (np.abs(x) < _TINY) & (x != F(0)) else r
 
 

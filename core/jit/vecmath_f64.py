@@ -409,14 +409,18 @@ def sqrt_f64(x):
 
 @intrinsic
 def _c_cbrt(typingctx, x):
-    """The C library's `cbrt` of a float64, called as such (numba's `np.cbrt` is a `pow` that
-    LLVM's O3 passes make a cbrt call, and the quick tier's code generator does not)."""
+    """The C library's `cbrt` of a float64 (`cbrtf` of a float32), called as such (numba's
+    `np.cbrt` is a `pow` that LLVM's O3 passes make a cbrt call, and the quick tier's code
+    generator does not)."""
+    single = x == types.float32
+    ty, name = (ir.FloatType(), "cbrtf") if single else (ir.DoubleType(), "cbrt")
 
     def codegen(context, builder, signature, args):
-        fnty = ir.FunctionType(ir.DoubleType(), [ir.DoubleType()])
-        return builder.call(cgutils.insert_pure_function(builder.module, fnty, "cbrt"), args)
+        fnty = ir.FunctionType(ty, [ty])
+        return builder.call(cgutils.insert_pure_function(builder.module, fnty, name), args)
 
-    return types.float64(types.float64), codegen
+    nbty = types.float32 if single else types.float64
+    return nbty(nbty), codegen
 
 
 @cached_njit(**_OPTS64)

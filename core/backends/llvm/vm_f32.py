@@ -235,12 +235,18 @@ def _vm_atanh(e: _Fp, x, p: _Pieces = _PIECES32):
     return _sel(e, e.cmp(">", e.intrinsic("fabs", x), _f(f, 1)), _f(f, np.nan), y)
 
 
+def _vm_cbrt(e: _Fp, x):
+    f = x.type
+    denormal = e.b.and_(_tiny(e, x), e.cmp("!=", x, _f(f, 0)))
+    return _sel(e, denormal, _f(f, -5.5951735e-16), e.libm("cbrtf", x))
+
+
 def _vm_atan2(e: _Fp, y, x):
     f = x.type
     r = _flush(e, e.libm("atan2f", _flush(e, y), x))
     half_pi = _sel(e, e.cmp(">", x, _f(f, 0)), _f(f, 1.5707964), _f(f, 1.5707963))
     edge = e.intrinsic("copysign", half_pi, y)
-    y_den = e.b.and_(_tiny(e, y), e.cmp("!=", y, _f(f, 0)))
+    y_den = e.b.or_(e.b.and_(_tiny(e, y), e.cmp("!=", y, _f(f, 0))), e.cmp("!=", y, y))
     edge = _sel(e, y_den, _f(f, np.nan), edge)
     return _sel(e, e.b.and_(_tiny(e, x), e.cmp("!=", x, _f(f, 0))), edge, r)
 

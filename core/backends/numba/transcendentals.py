@@ -42,6 +42,9 @@ VM_F32: dict[Primitive, str] = {
     ew.erf_p: "erf_f32",
     ew.erf_inv_p: "erf_inv_f32",
     ew.rsqrt_p: "rsqrt_f32",
+    ew.cbrt_p: "cbrt_f32",  # the C library's cbrtf, atanf and atan2f, as XLA calls them
+    ew.atan_p: "atan_f32",
+    ew.atan2_p: "atan2_f32",
     # XLA's compositions of its kernels
     ew.asin_p: "asin_f32",
     ew.acos_p: "acos_f32",
@@ -140,13 +143,12 @@ def _direct(compiled: Callable) -> Callable[..., np.ndarray]:
     return run
 
 
-def _rounded(compiled: Callable, dtype: np.dtype) -> Callable[[np.ndarray], np.ndarray]:
+def _rounded(compiled: Callable, dtype: np.dtype) -> Callable[..., np.ndarray]:
     """The float32 loop for a narrower float `dtype`: converted up, computed, rounded once."""
 
-    def run(x: np.ndarray) -> np.ndarray:
-        wide = np.ravel(x).astype(dtypes.float32)
-        out = np.empty(x.shape, dtypes.float32)
-        compiled(wide, out.reshape(-1))
+    def run(*xs: np.ndarray) -> np.ndarray:
+        out = np.empty(xs[0].shape, dtypes.float32)
+        compiled(*(np.ravel(x).astype(dtypes.float32) for x in xs), out.reshape(-1))
         with np.errstate(over="ignore"):  # values beyond the dtype's range become inf silently
             return out.astype(dtype)
 

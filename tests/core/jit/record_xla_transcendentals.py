@@ -44,9 +44,10 @@ OPS = {
     "tan": "numpy.tan",
     "erf": "lax.erf",
     "erf_inv": "lax.erf_inv",
+    "cbrt": "numpy.cbrt",
 }
-# float64: log2, cbrt and power too
-OPS64 = {**OPS, "log2": "numpy.log2", "cbrt": "numpy.cbrt", "power": "numpy.power"}
+# float64: log2 and power too
+OPS64 = {**OPS, "log2": "numpy.log2", "power": "numpy.power"}
 _NAMESPACES = {"numpy": jnp, "lax": lax}
 _BINARY = ("arctan2", "power")
 

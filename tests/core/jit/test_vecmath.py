@@ -176,16 +176,30 @@ XLA_OPS = dict(p.split("=") for p in XLA["paths"])
 _SPACES = {"numpy": jnp, "lax": lax}
 
 
+def _same_as_xla(name, got):
+    x, want = XLA["x"], XLA[name]
+    bad = (got.view(np.uint32) != want.view(np.uint32)) & ~(np.isnan(got) & np.isnan(want))
+    assert not bad.any(), f"{x[bad][:5]} -> {got[bad][:5]}, JAX {want[bad][:5]}"
+
+
+def _xla_op(name):
+    space, attr = XLA_OPS[name].split(".")
+    return getattr(_SPACES[space], attr)
+
+
 @pytest.mark.parametrize("name", XLA_OPS)
 def test_jit_is_xla_bit_for_bit(name):
     """jit's float32 results are JAX 0.10.2's jitted ones (XLA's CPU kernels) in every bit,
     denormal inputs and results included (XLA's threads flush them)."""
-    space, attr = XLA_OPS[name].split(".")
-    fn = core.jit(getattr(_SPACES[space], attr))
-    x, want = XLA["x"], XLA[name]
-    got = np.asarray(fn(x, XLA["y"]) if name == "arctan2" else fn(x))
-    bad = (got.view(np.uint32) != want.view(np.uint32)) & ~(np.isnan(got) & np.isnan(want))
-    assert not bad.any(), f"{x[bad][:5]} -> {got[bad][:5]}, JAX {want[bad][:5]}"
+    fn = core.jit(_xla_op(name))
+    _same_as_xla(name, np.asarray(fn(XLA["x"], XLA["y"]) if name == "arctan2" else fn(XLA["x"])))
+
+
+@pytest.mark.parametrize("name", XLA_OPS)
+def test_eager_is_xla_bit_for_bit(name):
+    """Eager float32 results run jit's kernels: JAX's in every bit too."""
+    x, y = jnp.asarray(XLA["x"]), jnp.asarray(XLA["y"])
+    _same_as_xla(name, np.asarray(_xla_op(name)(x, y) if name == "arctan2" else _xla_op(name)(x)))
 
 
 XLA64 = np.load(os.path.join(os.path.dirname(__file__), "xla_transcendentals_f64.npz"))
@@ -230,3 +244,18 @@ def test_eager_float64_is_xla_bit_for_bit(name):
         x, y = jnp.asarray(XLA64["x"]), jnp.asarray(XLA64["y"])
         got = np.asarray(_xla64_op(name)(x, y) if name in _BINARY else _xla64_op(name)(x))
     _same_as_xla64(name, got)
+
+
+def test_narrow_arctan2_and_cbrt_edges_are_jaxs():
+    """float16 arctan2 is computed in float32 and rounded once (both operands converted), a NaN
+    over a denormal is NaN (not the denormal edge's pi/2), and cbrt is glibc's cbrtf, whose
+    denormals give -5.5951735e-16 under XLA's flushing: JAX 0.10.2's bits, eager and jitted."""
+    y = np.array([1.0, -2.5, 0.1, 3.0, -0.0, np.nan], np.float16)
+    x = np.array([2.0, 0.3, -7.0, 1e-7, -1.0, 6.0e-8], np.float16)
+    cube = np.array([27.0, -1e-40, 0.001], np.float32)
+    for arctan2, cbrt in ((jnp.arctan2, jnp.cbrt), (core.jit(jnp.arctan2), core.jit(jnp.cbrt))):
+        got = np.asarray(arctan2(y, x)).view(np.uint16).tolist()
+        assert got == [14187, 48590, 16961, 15944, 49736, 32256]
+        assert np.isnan(np.asarray(arctan2(np.float32(np.nan), np.float32(1e-40))))
+        cube_bits = np.asarray(cbrt(cube)).view(np.uint32).tolist()
+        assert cube_bits == [1077936128, 2787198232, 1036831949]

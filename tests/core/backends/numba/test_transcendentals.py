@@ -48,6 +48,11 @@ def _same_bits(got, want, nan_bits: bool = True) -> None:
 _DTYPES = [np.float32, np.float16, ml_dtypes.bfloat16]
 
 
+def _operands(prim, x):
+    """`x`, and for a binary primitive (atan2, pow) a permutation of it as the second operand."""
+    return [x, np.random.default_rng(1).permutation(x)][: prim.nargs]
+
+
 @pytest.mark.parametrize("dtype", _DTYPES, ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("prim", list(VM_F32), ids=str)
 def test_eager_equals_jit_bit_for_bit(prim, dtype):
@@ -60,14 +65,14 @@ def test_eager_equals_jit_bit_for_bit(prim, dtype):
         # subnormal values (XLA flushes them): inputs that are or make them (asin(x) =
         # 2 atan2(x, 2) halves x) are left out
         x = x[~((np.abs(x.astype(np.float32)) < 2**-125) & (x != 0))]
-    x = jnp.asarray(x)
+    xs = [jnp.asarray(v) for v in _operands(prim, x)]
     f = core.jit(prim.bind)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumpyFallbackWarning)  # float16: numpy back end
-        first = f(x)
+        first = f(*xs)
         assert program.wait_optimized(600)  # a first call may run quick-tier code
-        optimized = f(x)
-    eager = prim.bind(x)
+        optimized = f(*xs)
+    eager = prim.bind(*xs)
     _same_bits(eager, first, nan_bits)
     _same_bits(eager, optimized, nan_bits)
 
@@ -79,8 +84,7 @@ _F64_SPECIALS += [-1e-310, 5e-324, 0.41421356237309503, 1.3407807929942596e154, 
 
 @pytest.mark.parametrize("prim", list(VM_F64), ids=str)
 def test_eager_float64_equals_jit_bit_for_bit(prim):
-    x = np.concatenate([_grid(np.float64), _F64_SPECIALS])
-    xs = [x, np.random.default_rng(1).permutation(x)][: prim.nargs]  # atan2, pow: pairs
+    xs = _operands(prim, np.concatenate([_grid(np.float64), _F64_SPECIALS]))
     with core.enable_x64():
         xs = [jnp.asarray(v) for v in xs]
         f = core.jit(prim.bind)
@@ -100,12 +104,14 @@ def test_narrow_floats_computed_in_float32_as_xla(prim, dtype):
     bf16 = dtype == ml_dtypes.bfloat16
     if prim.name in narrow.FORMAT_OF[np.dtype(dtype)].expansions:
         pytest.skip("XLA's expansion, against JAX's bits in tests/core/jit/test_narrow_jit.py")
-    got = prim.bind(jnp.asarray(x))
+    xs = _operands(prim, x)
+    got = prim.bind(*map(jnp.asarray, xs))
     with np.errstate(all="ignore"):
         if prim not in (BF16_VIA_F32 if bf16 else NARROW_VIA_F32):  # XLA composes these
-            want = prim.np_fn(x)
+            want = prim.np_fn(*xs)
         else:
-            want = np.asarray(prim.bind(jnp.asarray(x.astype(np.float32)))).astype(dtype)
+            wide = [jnp.asarray(v.astype(np.float32)) for v in xs]
+            want = np.asarray(prim.bind(*wide)).astype(dtype)
     _same_bits(got, want)
 
 
@@ -133,7 +139,7 @@ def test_no_floating_point_warnings():
         warnings.simplefilter("error")
         for prim in VM_F32:
             for operand in operands:
-                prim.bind(operand)
+                prim.bind(*[operand] * prim.nargs)
 
 
 # float32 bits JAX 0.10.2 gives on the CPU (/opt/ref/bin/python): jnp.sin(jnp.float32(1.)), ...
