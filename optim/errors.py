@@ -287,6 +287,30 @@ class UnusedExtraArgsError(OptimError, TypeError):
     """
 
 
+class MissingLossValueError(OptimError, TypeError):
+    """An optimizer whose step size uses the loss (`contrib.momo`, `contrib.momo_adam`) was
+    updated without `value=`; a `TypeError`, as Optax's missing keyword argument.
+
+    Failing code::
+
+        tx = optim.contrib.momo()
+        tx.update(grads, tx.init(params), params)
+
+    Fix::
+
+        # the loss at `params`, e.g. from core.value_and_grad
+        tx = optim.contrib.momo()
+        tx.update(grads, tx.init(params), params, value=jnp.sum(params["w"] ** 2))
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            f"{name}'s update is missing 1 required keyword-only argument: 'value'\n"
+            "Pass the latest loss: `tx.update(grads, state, params, value=loss)` with the loss "
+            "from core.value_and_grad."
+        )
+
+
 class StateValueNotFoundError(OptimError, ValueError):
     """`value_and_grad_from_state` found no `value`/`grad` in the optimizer state.
 

@@ -156,7 +156,7 @@ def scale_by_backtracking_linesearch(
             value=jnp.asarray(jnp.inf, val_dtype),
             grad=tree.zeros_like(params) if store_grad else None,
             info=BacktrackingLinesearchInfo(
-                num_linesearch_steps=jnp.zeros((), dtype=int),
+                num_linesearch_steps=jnp.asarray(0),  # weakly typed, as Optax's
                 decrease_error=jnp.asarray(jnp.inf, val_dtype),
             ),
         )
@@ -690,9 +690,10 @@ def scale_by_zoom_linesearch(
             value=jnp.asarray(jnp.inf, val_dtype),
             grad=tree.zeros_like(params),
             info=ZoomLinesearchInfo(
-                num_linesearch_steps=jnp.zeros((), dtype=int),
-                decrease_error=jnp.asarray(jnp.inf, val_dtype),
-                curvature_error=jnp.asarray(jnp.inf, val_dtype),
+                # weakly typed, and the errors float32 whatever `val_dtype`, as Optax's
+                num_linesearch_steps=jnp.asarray(0),
+                decrease_error=jnp.asarray(jnp.inf),
+                curvature_error=jnp.asarray(jnp.inf),
             ),
         )
 

@@ -484,7 +484,17 @@ def tree_set(tree: Any, filtering: Callable[[tuple, Any], bool] | None = None, /
     """Returns `tree` with every field/key/NamedTuple class named in `kwargs` replaced.
 
     Example: `optim.tree.set(opt_state, learning_rate=jnp.asarray(0.1))` changes the learning
-    rate held by `inject_hyperparams` without rebuilding the optimizer.
+    rate held by `inject_hyperparams` without rebuilding the optimizer. As Optax's, the search
+    stops at the first dicts/NamedTuples holding a key; below them only children that hold a
+    key themselves are searched (a list, or a dict without the key, is kept whole).
+
+    Args:
+      tree: a pytree, typically an optimizer state.
+      filtering: optional `(path, value) -> bool`; only matches it accepts are replaced.
+      **kwargs: the new values, by field, key or NamedTuple class name.
+
+    Returns:
+      A new tree of the same structure.
 
     Raises:
       TreeKeyError: if some key is not found.
@@ -493,32 +503,49 @@ def tree_set(tree: Any, filtering: Callable[[tuple, Any], bool] | None = None, /
         if not tree_get_all_with_path(tree, key, filtering):
             raise TreeKeyError(f"optim.tree.set found no value named {key!r} in the tree.")
 
-    def rebuild(path: tuple, node: Any) -> Any:
-        name = type(node).__name__
-        if (
-            _is_named_tuple(node)
-            and name in kwargs
-            and (filtering is None or filtering(path, node))
-        ):
-            return kwargs[name]
-        children = _children(node)
-        if not children:
-            return node
-        new = []
-        for entry, child in children:
-            child_path = (*path, entry)
-            name = None if isinstance(entry, SequenceKey) else _entry_name(entry)
-            if name in kwargs and (filtering is None or filtering(child_path, child)):
-                new.append(kwargs[name])
-            else:
-                new.append(rebuild(child_path, child))
+    def holds_key(node: Any) -> bool:
+        if _is_named_tuple(node):
+            return type(node).__name__ in kwargs or any(k in node._fields for k in kwargs)
+        return isinstance(node, dict) and any(k in node for k in kwargs)
+
+    def accepted(path: tuple, node: Any) -> bool:
+        return filtering is None or filtering(path, node)
+
+    def with_children(node: Any, new: list) -> Any:
         if _is_named_tuple(node):
             return type(node)(*new)
         if isinstance(node, dict):
             return type(node)(zip(node.keys(), new))
         return type(node)(new)
 
-    return rebuild((), tree)
+    def replace(path: tuple, node: Any) -> Any:
+        # As Optax: only a node that holds a key is rebuilt; below a matched node, a child
+        # that holds no key itself is kept whole (a list or an unkeyed dict is not searched).
+        if not holds_key(node):
+            return node
+        name = type(node).__name__
+        if _is_named_tuple(node) and name in kwargs and accepted(path, node):
+            return kwargs[name]
+        new = []
+        for entry, child in _children(node):
+            child_path = (*path, entry)
+            name = _entry_name(entry)
+            if name in kwargs and accepted(child_path, child):
+                new.append(kwargs[name])
+            else:
+                new.append(replace(child_path, child))
+        return with_children(node, new)
+
+    def descend(path: tuple, node: Any) -> Any:
+        # down through the containers that hold no key, to the first ones that do
+        if holds_key(node):
+            return replace(path, node)
+        children = _children(node)
+        if not children:
+            return node
+        return with_children(node, [descend((*path, e), c) for e, c in children])
+
+    return descend((), tree)
 
 
 class _ParamsPlaceholder:

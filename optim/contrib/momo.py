@@ -16,18 +16,15 @@ import core.numpy as jnp
 from core import lax, tree_util
 from optim import tree
 from optim.base import GradientTransformationExtraArgs, ScalarOrSchedule
-from optim.errors import MissingParamsError, OptimizerArgumentError
+from optim.errors import MissingLossValueError, MissingParamsError
 from optim.numerics import safe_increment
 
 _EPS = float(np.finfo(float).eps)
 
 
-def _check_value(value: Any) -> None:
+def _check_value(value: Any, name: str) -> None:
     if value is None:
-        raise OptimizerArgumentError(
-            "You need to pass the latest loss value to Momo: use core.value_and_grad and call "
-            "tx.update(grads, state, params, value=loss)."
-        )
+        raise MissingLossValueError(name)
 
 
 class MomoState(NamedTuple):
@@ -74,7 +71,7 @@ def momo(
         del extra_args
         if params is None:
             raise MissingParamsError("momo")
-        _check_value(value)
+        _check_value(value, "momo")
         count = state.count
         bt = jnp.where(count == 0, 0.0, beta)
         barf = bt * state.barf + (1 - bt) * jnp.asarray(value, dtype=state.barf.dtype)
@@ -158,7 +155,7 @@ def momo_adam(
         del extra_args
         if params is None:
             raise MissingParamsError("momo_adam")
-        _check_value(value)
+        _check_value(value, "momo_adam")
         count = state.count
         count_inc = safe_increment(count)
         barf = b1 * state.barf + (1 - b1) * jnp.asarray(value, dtype=state.barf.dtype)

@@ -143,3 +143,25 @@ def test_verbose_search_prints_optax_diagnostics(name):
     assert _NUMBER.sub("#", printed) == text
     got = [float(n) for n in _NUMBER.findall(printed)]
     np.testing.assert_allclose(got, numbers, rtol=1e-5)
+
+
+# the initial `info` of each search on bfloat16 parameters, as Optax 0.2.8 prints it
+INITIAL_INFO = {
+    "backtracking": (
+        optim.scale_by_backtracking_linesearch(3),
+        "BacktrackingLinesearchInfo(num_linesearch_steps=Array(0, dtype=int32, weak_type=True), "
+        "decrease_error=Array(inf, dtype=bfloat16))",
+    ),
+    "zoom": (
+        optim.scale_by_zoom_linesearch(3),
+        "ZoomLinesearchInfo(num_linesearch_steps=Array(0, dtype=int32, weak_type=True), "
+        "decrease_error=Array(inf, dtype=float32, weak_type=True), "
+        "curvature_error=Array(inf, dtype=float32, weak_type=True))",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(INITIAL_INFO))
+def test_initial_info_has_optax_dtypes(name):
+    search, text = INITIAL_INFO[name]
+    assert repr(search.init(jnp.ones(2, jnp.bfloat16)).info) == text

@@ -107,6 +107,22 @@ def test_get_and_set_find_fields_by_name():
         tree.set(state, nothing_called_like_this=1)
 
 
+# (tree, filtering, key=value, Optax 0.2.8's result): `set` rebuilds the first nodes holding the
+# key on each branch, and below them only the children that hold the key themselves
+SET_CASES = [
+    ({"x": [1, {"x": 2}]}, lambda p, v: isinstance(v, int), 5, {"x": [1, {"x": 2}]}),
+    ({"x": 1, "y": {"z": {"x": 2}}}, None, 5, {"x": 5, "y": {"z": {"x": 2}}}),
+    ([{"y": {"x": 2}}, {"x": 3}], None, 5, [{"y": {"x": 5}}, {"x": 5}]),
+    ({"x": 1, "y": {"x": 2}}, None, 5, {"x": 5, "y": {"x": 5}}),
+    ({"a": ({"x": 1},), "x": 0}, None, 7, {"a": ({"x": 1},), "x": 7}),
+]
+
+
+@pytest.mark.parametrize(("tree_in", "filtering", "value", "want"), SET_CASES)
+def test_set_replaces_what_optax_replaces(tree_in, filtering, value, want):
+    assert tree.set(tree_in, filtering, x=value) == want
+
+
 def test_map_params_touches_only_params_shaped_parts():
     tx = optim.adam(0.1)
     params = {"w": jnp.ones(2)}

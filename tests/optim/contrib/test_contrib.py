@@ -17,7 +17,7 @@ import core.numpy as jnp
 import optim
 from core import random, tree_util
 from optim import contrib
-from optim.errors import MissingParamsError, OptimizerArgumentError
+from optim.errors import MissingLossValueError, MissingParamsError, OptimizerArgumentError
 from tests.optim.contrib.contrib_cases import CASES, run
 
 ANSWERS = json.loads((pathlib.Path(__file__).parent / "optax_contrib.json").read_text())["cases"]
@@ -96,11 +96,6 @@ ERRORS = [
         "params",
     ),
     (
-        lambda: contrib.momo().update(PARAMS, contrib.momo().init(PARAMS), PARAMS),
-        OptimizerArgumentError,
-        "value=loss",
-    ),
-    (
         lambda: contrib.sophia(0.1).update(PARAMS, contrib.sophia(0.1).init(PARAMS), PARAMS),
         OptimizerArgumentError,
         "obj_fn",
@@ -144,6 +139,16 @@ def test_errors_are_optax_value_errors_naming_the_fix(make, cls, fragment):
         with pytest.raises(cls, match=fragment) as info:
             make()
     assert isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize("name", ["momo", "momo_adam"])
+def test_momo_without_the_loss_is_a_type_error(name):
+    """Optax's `value` is a required keyword argument: a `TypeError` naming it and the fix."""
+    tx = getattr(contrib, name)()
+    with pytest.raises(MissingLossValueError, match="keyword-only argument: 'value'") as info:
+        tx.update(PARAMS, tx.init(PARAMS), PARAMS)
+    assert isinstance(info.value, TypeError)
+    assert "value=loss" in str(info.value)
 
 
 # optax.contrib.__init__'s names in Optax 0.2.8 (tools/reference_names.json).
