@@ -60,14 +60,10 @@ def from_dlpack(external_array: Any, device: Any = None, copy: bool | None = Non
 
     Raises:
       TypeError: if ``external_array`` does not implement the protocol (JAX's message).
+      JaxRuntimeError: if its strides are not a contiguous array's with permuted axes.
     """
-    if not (hasattr(external_array, "__dlpack__") and hasattr(external_array, "__dlpack_device__")):
-        raise TypeError(
-            "The array passed to from_dlpack must have __dlpack__ and __dlpack_device__ methods."
-        )
     del copy
-    value = np.from_dlpack(external_array)
-    out = jnp.array(value)
+    out = jnp.from_dlpack(external_array)
     if device is not None:
         out = device_put(out, device)
     return out

@@ -30,11 +30,13 @@ class JAXIndexError(NumbaxError, IndexError):
 
 
 class JaxRuntimeError(NumbaxError, RuntimeError):
-    """JAX: an error of the XLA runtime. Raised, with XLA's message, for the one such error
-    numbax reproduces: an array passed twice to a `jit` or `pmap` call, once donated.
+    """JAX: an error of the XLA runtime. Raised, with XLA's message, for the two such errors
+    numbax reproduces: an array passed twice to a `jit` or `pmap` call, once donated; a DLPack
+    tensor with strides no contiguous array has (`jnp.from_dlpack`).
 
     Failing code: ``jit(f, donate_argnums=0)(a, a)``. Fix: pass a copy (``a.copy()``) as one
-    of them, or do not donate it.
+    of them, or do not donate it. Failing code: ``jnp.from_dlpack(np.arange(6)[::2])``. Fix:
+    pass a contiguous copy (``np.ascontiguousarray(x)``).
     """
 
 

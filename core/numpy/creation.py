@@ -21,7 +21,7 @@ from core.numpy._util import (
     stack_leading,
 )
 from core.numpy.linalg_ops import diagonal
-from core.numpy.shapes import ravel, stack
+from core.numpy.shapes import moveaxis, ravel, stack
 from core.numpy.ufuncs import add, clip, floor_divide, multiply, power, remainder
 from core.numpy.where import where
 from core.prims import elementwise as ew
@@ -726,14 +726,32 @@ def logspace(
 def geomspace(
     start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None, axis: int = 0
 ) -> Any:
-    """Numbers spaced evenly on a log scale between `start` and `stop`."""
+    """Numbers spaced evenly on a log scale between `start` and `stop`, computed as JAX does:
+    ``sign(start) * logspace(log10(start / sign), log10(stop / sign))`` in the inexact dtype
+    (so a zero or a sign change gives NaNs instead of numpy's error, and integer results are
+    the truncated float values).
+
+    Args:
+      start: the first value (a scalar or an array).
+      stop: the last value (the end of the interval when `endpoint` is False).
+      num: how many values.
+      endpoint: whether `stop` is the last value.
+      dtype: the result's dtype; by default the inexact dtype of `start` and `stop`.
+      axis: where the new axis of values goes when `start`/`stop` are arrays.
+
+    Returns:
+      The `num` values along `axis`.
+    """
     check_arraylike("geomspace", start, stop)
-    dt = np_dtype(dtype, "geomspace")
-    if dt is None:
-        complex_in = any(np.iscomplexobj(np.asarray(v)) for v in (start, stop))
-        dt = dtypes.default_complex() if complex_in else dtypes.default_float()
-    out = np.geomspace(np.asarray(start), np.asarray(stop), num, endpoint=endpoint, axis=axis)
-    return sh.convert_element_type(Array(out.astype(_inexact_of(dt))), dt)  # saturating
+    num, axis = operator.index(num), operator.index(axis)
+    dt = np_dtype(dtype, "geomspace") or _inexact_of(dtypes.result_type(start, stop))
+    comp = _inexact_of(dt)
+    start = sh.convert_element_type(ensure_array(start), comp)
+    stop = sh.convert_element_type(ensure_array(stop), comp)
+    sign = uf.sign(start)
+    logs = [uf.log10(uf.divide(v, sign)) for v in (start, stop)]
+    out = multiply(sign, logspace(*logs, num, endpoint=endpoint, base=10.0, dtype=comp))
+    return sh.convert_element_type(moveaxis(out, 0, axis), dt)
 
 
 def indices(dimensions: Any, dtype: Any = None, sparse: bool = False) -> Any:

@@ -26,6 +26,7 @@ from numpy import (  # noqa: F401  (re-exported unchanged, as jax.numpy does)
 
 from core import dtypes
 from core.array import Array
+from core.errors import JaxRuntimeError
 from core.numpy.creation import asarray
 
 
@@ -151,8 +152,40 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
 
     Returns:
       the Array.
+
+    Raises:
+      TypeError: `x` does not implement the protocol.
+      JaxRuntimeError: its strides are not a contiguous array's with permuted axes (as XLA's).
     """
     del device
+    if not (hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__")):
+        raise TypeError(
+            "The array passed to from_dlpack must have __dlpack__ and __dlpack_device__ methods."
+        )
     if copy is False:
         raise ValueError("from_dlpack with copy=False: numbax's arrays own their memory")
-    return asarray(np.array(np.from_dlpack(x), copy=True))
+    value = np.from_dlpack(x)
+    _check_compact(value)
+    return asarray(np.array(value, copy=True))
+
+
+def _check_compact(value: np.ndarray) -> None:
+    """Raises JAX's error for a DLPack tensor whose strides are not those of a contiguous
+    array with its axes permuted (a slice with a step, a reversed array, ...)."""
+    if value.size == 0:
+        return
+    item = value.itemsize
+    steps = [(s // item if s % item == 0 else -1, n) for s, n in zip(value.strides, value.shape)]
+    expected = 1
+    for step, n in sorted(p for p in steps if p[1] > 1):
+        if step != expected:
+            dims = ",".join(str(n) for n in value.shape)
+            strides = ",".join(str(s // item) for s in value.strides)
+            raise JaxRuntimeError(
+                "UNIMPLEMENTED: Only DLPack tensors with trivial (compact) striding are "
+                "supported; i.e., tensors whose striding represents a transposition of the "
+                f"underlying buffer but not broadcasting. Dimensions were: [{dims}], strides "
+                f"were [{strides}].\nPass a contiguous copy instead (np.ascontiguousarray(x), "
+                "torch's x.contiguous())."
+            )
+        expected *= n

@@ -143,10 +143,35 @@ def isdtype(dtype: Any, kind: Any) -> bool:
 
 
 def iscomplexobj(x: Any) -> bool:
-    return dtypes.dtype_and_weak(x)[0].kind == "c" if not isinstance(x, np.dtype) else False
+    """Whether `x` is of a complex type, as JAX decides: Python and numpy scalars by their
+    type (a string is not complex), objects with a ``dtype`` (arrays, scalar types such as
+    ``jnp.complex64``) by it, anything else by the dtype it converts to.
+
+    Args:
+      x: any value.
+
+    Returns:
+      A Python bool.
+    """
+    if isinstance(x, (complex, np.complexfloating)):
+        return True
+    if x is None or isinstance(x, (bool, int, float, str, np.generic)):
+        return False
+    dt = getattr(x, "dtype", None)
+    if dt is None:
+        dt = dtypes.dtype_and_weak(x)[0]
+    return np.dtype(dt).kind == "c"
 
 
 def isrealobj(x: Any) -> bool:
+    """Whether `x` is not of a complex type (`iscomplexobj`'s negation, as in JAX).
+
+    Args:
+      x: any value.
+
+    Returns:
+      A Python bool.
+    """
     return not iscomplexobj(x)
 
 

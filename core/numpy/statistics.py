@@ -541,7 +541,13 @@ def histogram2d(
         nb = 1
     if nb not in (1, 2):
         bins = [cr.asarray(bins), cr.asarray(bins)]
-    sample = shp.stack([ensure_array(x), ensure_array(y)], axis=1)
+    x, y = ensure_array(x), ensure_array(y)
+    if _shape(x) != _shape(y):  # JAX's class (its error comes from a concatenation)
+        raise TypeError(
+            f"histogram2d: x and y must have the same shape, got {_shape(x)} and {_shape(y)}; "
+            "pass one y coordinate for each x coordinate"
+        )
+    sample = shp.stack([x, y], axis=1)
     hist, edges = histogramdd(sample, bins, range, weights, density)
     return hist, edges[0], edges[1]
 

@@ -5,6 +5,7 @@ import pytest
 
 import core
 import core.numpy as jnp
+from core.errors import JaxRuntimeError
 from tests.core.numpy.known_answers import check
 
 # (id, thunk, expected) with expected values/dtypes/weak types recorded from JAX 0.10.2.
@@ -105,3 +106,38 @@ def test_fromfile_raises_jaxs_error_and_from_dlpack_converts():
     np.testing.assert_array_equal(x, [0.0, 1.0, 2.0])
     with pytest.raises(ValueError, match="copy=False"):
         jnp.from_dlpack(np.arange(3.0), copy=False)
+
+
+# (id, argument, JAX 0.10.2's error class, first line) and arguments JAX accepts
+DLPACK_ERRORS = [
+    ("list", [1, 2], TypeError,
+     "The array passed to from_dlpack must have __dlpack__ and __dlpack_device__ methods."),
+    ("step", np.arange(6, dtype=np.int32)[::2], JaxRuntimeError,
+     "UNIMPLEMENTED: Only DLPack tensors with trivial (compact) striding are supported; i.e., "
+     "tensors whose striding represents a transposition of the underlying buffer but not "
+     "broadcasting. Dimensions were: [3], strides were [2]."),
+    ("reversed", np.arange(4)[::-1], JaxRuntimeError, None),
+    ("column_slice", np.arange(12).reshape(3, 4)[:, 1:2], JaxRuntimeError, None),
+]  # fmt: skip
+DLPACK_ACCEPTED = [
+    np.arange(6).reshape(2, 3).T,
+    np.arange(24).reshape(2, 3, 4).transpose(2, 0, 1),
+    np.arange(6)[::2][:1],
+    np.zeros((0, 3))[:, ::2],
+    np.array(3.0),
+]
+
+
+@pytest.mark.parametrize(
+    "x, kind, first", [c[1:] for c in DLPACK_ERRORS], ids=[c[0] for c in DLPACK_ERRORS]
+)
+def test_from_dlpack_refuses_what_jax_refuses(x, kind, first):
+    with pytest.raises(kind) as info:
+        jnp.from_dlpack(x)
+    if first is not None:
+        assert str(info.value).splitlines()[0] == first
+
+
+@pytest.mark.parametrize("x", DLPACK_ACCEPTED)
+def test_from_dlpack_accepts_permuted_contiguous_strides(x):
+    np.testing.assert_array_equal(jnp.from_dlpack(x), x)

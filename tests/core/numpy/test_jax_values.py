@@ -60,6 +60,21 @@ CASES = [
     ("jnp.linspace(-1, 4, 6, endpoint=False, dtype=jnp.int8)", [-1, -1, 0, 1, 2, 3], "int8"),
     ("jnp.logspace(0, 2, 4, dtype=jnp.int8)", [1, 4, 21, 100], "int8"),
     ("jnp.geomspace(1, 1000, 4, dtype=jnp.int8)", [1, 10, 100, 127], "int8"),
+    # geomspace is sign * logspace in the inexact dtype: float32's 10 ** log10(32) truncates to
+    # 31, a zero start gives NaNs (no error), a float16 start computes in float16
+    ("jnp.geomspace(2, 32, num=3, dtype=jnp.int32)", [2, 8, 31], "int32"),
+    ("jnp.geomspace(0, 10, 3)", [nan, nan, nan], "float32"),
+    ("jnp.geomspace(jnp.float16(1), 4, 3)", [1.0, 2.0, 4.0], "float16"),
+    (
+        "jnp.geomspace(jnp.array([1.0, 10.0]), jnp.array([4.0, 1000.0]), 3, axis=1)[1]",
+        [10.0, 100.0, 1000.0],
+        "float32",
+    ),  # fmt: skip
+    # iscomplexobj: strings are not complex, scalar types by their dtype
+    ("jnp.iscomplexobj(jnp.complex64)", True, "bool"),
+    ("jnp.iscomplexobj('abc')", False, "bool"),
+    ("jnp.isrealobj(jnp.float32)", True, "bool"),
+    ("jnp.isrealobj(None)", True, "bool"),
     # complex to bool is `x != 0` in jnp (a purely imaginary value is True)
     ("jnp.logical_not(jnp.array([1j, 0j, 1]))", [False, True, False], "bool"),
     ("jnp.logical_and(jnp.array([1j, 0j]), True)", [True, False], "bool"),

@@ -5,6 +5,7 @@ imaginary part; the side and method are checked with JAX's messages."""
 import numpy as np
 import pytest
 
+import core
 import core.numpy as jnp
 
 NAN = float("nan")
@@ -34,6 +35,30 @@ def test_searchsorted_sort_order(a, v, side, want):
         got = jnp.searchsorted(jnp.array(a), jnp.array(v), side=side, method=method)
         assert got.dtype == jnp.int32
         np.testing.assert_array_equal(got, want)
+
+
+# Unsorted `a` (answers recorded from JAX): "scan"/"scan_unrolled" bisect, "sort" and
+# "compare_all" count the entries before each value.
+UNSORTED = [
+    ([3.0, 2.0, 1.0], [0.5, 1.5, 1.5, 2.0, 3.5, 4.0], "right", "scan", [0, 0, 0, 3, 3, 3]),
+    ([3.0, 2.0, 1.0], [0.5, 1.5, 1.5, 2.0, 3.5, 4.0], "left", "scan", [0, 0, 0, 0, 3, 3]),
+    ([3.0, 2.0, 1.0], [0.5, 1.5, 1.5, 2.0, 3.5, 4.0], "right", "sort", [0, 1, 1, 2, 3, 3]),
+    ([3.0, 2.0, 1.0], [0.5, 1.5, 1.5, 2.0, 3.5, 4.0], "right", "compare_all", [0, 1, 1, 2, 3, 3]),
+    ([5, 1, 4, 2, 3], [0, 1, 2, 3, 4, 5, 6], "left", "scan", [0, 0, 2, 2, 2, 5, 5]),
+    ([5, 1, 4, 2, 3], [0, 1, 2, 3, 4, 5, 6], "right", "scan_unrolled", [0, 2, 2, 2, 5, 5, 5]),
+    ([], [1.0], "left", "scan", [0]),
+]
+
+
+@pytest.mark.parametrize("a, v, side, method, want", UNSORTED)
+def test_searchsorted_unsorted_as_each_method_of_jax(a, v, side, method, want):
+    got = jnp.searchsorted(jnp.array(a), jnp.array(v), side=side, method=method)
+    np.testing.assert_array_equal(got, want)
+
+
+def test_searchsorted_bisects_under_vmap():
+    got = core.vmap(lambda q: jnp.searchsorted(jnp.array([1, 3, 5, 7]), q))(jnp.array([0, 3, 8]))
+    np.testing.assert_array_equal(got, [0, 1, 4])
 
 
 @pytest.mark.parametrize(

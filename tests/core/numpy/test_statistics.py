@@ -404,3 +404,9 @@ def test_statistics_argument_errors(call, error, message):
     with pytest.raises(error) as e:
         call()
     assert str(e.value).split("\n")[0] == message
+
+
+def test_histogram2d_of_coordinates_of_different_lengths_is_a_type_error():
+    # JAX 0.10.2 raises TypeError (from concatenating x and y)
+    with pytest.raises(TypeError, match="x and y must have the same shape"):
+        jnp.histogram2d(jnp.arange(5.0), jnp.arange(3.0), bins=2)
