@@ -608,7 +608,7 @@ def einsum(
                     f"Size of label {c!r} for operand {i} ({sizes[c]}) does not match previous "
                     f"terms ({d}).\neinsum {subscripts!r}: the operands' shapes are {shapes}."
                 )
-            sizes[c] = max(sizes.get(c, 1), d)
+            sizes[c] = d if sizes.get(c, 1) == 1 else sizes[c]  # a size 1 broadcasts (to 0 too)
     ops = [
         broadcast_to(o, tuple(sizes[c] for c in s))
         if get_aval(o).shape != tuple(sizes[c] for c in s)

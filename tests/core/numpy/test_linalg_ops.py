@@ -71,3 +71,12 @@ def test_out_sharding_places_the_product_as_jax_does(product, spec):
     for got in (out, jitted):
         assert got.sharding == NamedSharding(mesh, P("x", None))
         np.testing.assert_allclose(got, a @ b)
+
+
+@pytest.mark.parametrize(  # JAX 0.10.2: zeros of shape (2, 3); a size 1 broadcasts to 0
+    "x_shape, y_shape",
+    [((2, 0), (0, 3)), ((2, 0), (1, 3)), ((2, 1), (0, 3))],
+)
+def test_einsum_contracts_an_empty_label_to_zeros(x_shape, y_shape):
+    out = jnp.einsum("ij,jk->ik", jnp.ones(x_shape), jnp.ones(y_shape))
+    np.testing.assert_array_equal(out, np.zeros((2, 3), np.float32))
