@@ -1061,3 +1061,39 @@ class PrimitiveRuleError(NumbaxError, NotImplementedError):
     def __init__(self, prim: str, rule: str):
         what, fix = self._FIXES[rule]
         super().__init__(f"{what} for '{prim}' not implemented: {fix.format(p=f'{prim}_p')}")
+
+
+class PadReflectTypeError(NumbaxError, ValueError, AssertionError):
+    """`jnp.pad`'s `reflect_type` other than "even" or "odd" in mode "reflect" or
+    "symmetric".
+
+    Both a ValueError and an AssertionError: JAX asserts it (a bare `assert`), and code
+    written for JAX may catch that.
+
+    Failing code: ``jnp.pad(x, 1, mode="reflect", reflect_type="bad")``. Fix:
+    ``reflect_type="even"`` (the default) or ``"odd"``.
+    """
+
+    def __init__(self, reflect_type: Any) -> None:
+        super().__init__(
+            f"reflect_type must be 'even' or 'odd', got {reflect_type!r}\n"
+            "Use reflect_type='even' (mirror the values) or 'odd' (mirror them about the edge)."
+        )
+
+
+class MultiIndexLengthError(NumbaxError, ValueError, AssertionError):
+    """`jnp.ravel_multi_index` given a number of coordinate arrays other than the number of
+    dimensions.
+
+    Both a ValueError and an AssertionError: JAX asserts it, and code written for JAX may
+    catch that.
+
+    Failing code: ``jnp.ravel_multi_index((i,), (3, 4))``. Fix: one coordinate array per
+    dimension, ``jnp.ravel_multi_index((i, j), (3, 4))``.
+    """
+
+    def __init__(self, got: int, ndim: int) -> None:
+        super().__init__(
+            f"len(multi_index)={got} != len(dims)={ndim}\n"
+            "Pass one coordinate array per dimension of dims."
+        )

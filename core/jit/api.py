@@ -45,12 +45,18 @@ from core.backends import numba as numba_backend
 from core.backends import numpy as numpy_backend
 from core.config import config
 from core.debug_nans import checked_build
-from core.errors import IncompatibleDevicesError, NumbaxError
+from core.errors import IncompatibleDevicesError
 from core.interpreters import batching
 from core.interpreters.partial_eval import trace_to_closed_jaxpr
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
 from core.jit import call_path, dispatch, gc_pause
-from core.jit.errors import JitArgumentError, NumpyFallbackWarning, UnsupportedDTypeError
+from core.jit.errors import (
+    JitArgumentError,
+    NumpyFallbackWarning,
+    StaticArgumentError,
+    UnsupportedDTypeError,
+    static_hash_error,
+)
 from core.jit.kernel_call import abstract_leaf_key, key_aval, leaf_key, reraise_signal, ticks
 from core.jit.kernel_call import concrete_inputs as _concrete_inputs
 from core.jit.stages import Lowered, Traced, check_compiled_call
@@ -69,14 +75,6 @@ from core.sharding_base import Sharding, SingleDeviceSharding
 from core.trace import Tracer, as_value, get_aval, set_current_trace
 
 logger = logging.getLogger("core.jit")
-
-
-class StaticArgumentError(NumbaxError, ValueError):
-    """A static argument that cannot be hashed (so it cannot be part of a cache key).
-
-    Failing code: ``jit(f, static_argnums=1)(x, [1, 2])``. Fix: a hashable value
-    (``(1, 2)``, a frozen dataclass), or pass it as a dynamic array argument.
-    """
 
 
 _stats = {"compiles": 0, "traces": 0}
@@ -530,13 +528,8 @@ class Jitted:
         try:
             hash(key)
         except TypeError as e:
-            bad = [(k, v) for k, v in static if not _hashable(v)]
-            raise StaticArgumentError(
-                f"Non-hashable static arguments are not supported: {bad!r} of "
-                f"{self._fun.__name__ if hasattr(self._fun, '__name__') else self._fun}. Make "
-                "them hashable (tuples instead of lists, frozen dataclasses) or pass them as "
-                "dynamic array arguments."
-            ) from e
+            bad = next(v for _, v in static if not _hashable(v))
+            raise static_hash_error(bad, self._fun) from e
         cache = self._cache()
         entry = cache.get(key)
         if entry is None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from core.errors import NumbaxError
 
 
@@ -100,3 +102,28 @@ class JitExecutionError(NumbaxError, RuntimeError):
     (fix what it says); run with ``config.update("jax_cpu_enable_async_dispatch", False)`` to
     have it raised by the call itself.
     """
+
+
+class StaticArgumentError(NumbaxError, ValueError):
+    """A static argument that cannot be hashed (so it cannot be part of a cache key).
+
+    Failing code: ``jit(f, static_argnums=1)(x, [1, 2])``. Fix: a hashable value
+    (``(1, 2)``, a frozen dataclass), or pass it as a dynamic array argument.
+    """
+
+
+def static_hash_error(value: Any, fun: Any) -> StaticArgumentError:
+    """The error for an unhashable static argument `value` of `fun`, with JAX's first line (the
+    value's type and value) and the hash's error and the fix after it."""
+    try:
+        hash(value)
+        reason = ""
+    except TypeError as e:
+        reason = f"{type(e).__name__}: {e}\n"
+    name = getattr(fun, "__name__", fun)
+    return StaticArgumentError(
+        "Non-hashable static arguments are not supported. An error occurred while trying to "
+        f"hash an object of type {type(value)}, {value}. The error was:\n{reason}"
+        f"A static argument of {name} must be hashable: tuples instead of lists, frozen "
+        "dataclasses, Python scalars instead of arrays; or pass it as a dynamic argument."
+    )

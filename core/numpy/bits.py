@@ -50,7 +50,11 @@ def bitwise_count(x: Any, /) -> Any:
         x = sh.convert_element_type(x, dtypes.default_int(), get_aval(x).weak_type)
     (x,) = promote_args("bitwise_count", x)
     if get_aval(x).dtype.kind not in "iu":
-        raise TypeError(f"bitwise_count needs an integer array, got {get_aval(x).dtype}")
+        raise TypeError(
+            f"population_count does not accept dtype {get_aval(x).dtype}. Accepted dtypes are "
+            "subtypes of integer.\nbitwise_count counts the bits of integers: convert floats "
+            "with x.astype(int), or view their bits with lax.bitcast_convert_type."
+        )
     if get_aval(x).dtype.kind == "i":
         x = ew.abs(x)
     return sh.convert_element_type(ew.population_count(x), np.dtype(np.uint8))

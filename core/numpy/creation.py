@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import operator
 from typing import Any
 
@@ -9,6 +10,7 @@ import numpy as np
 
 from core import dtypes
 from core.array import Array
+from core.errors import MultiIndexLengthError
 from core.jit.library import library_jit
 from core.named_sharding import like_sharding, placed_by
 from core.numpy import ufuncs as uf
@@ -22,7 +24,7 @@ from core.numpy._util import (
 )
 from core.numpy.linalg_ops import diagonal
 from core.numpy.shapes import moveaxis, ravel, stack
-from core.numpy.ufuncs import add, clip, floor_divide, multiply, power, remainder
+from core.numpy.ufuncs import add, clip, multiply, power, remainder
 from core.numpy.where import where
 from core.prims import elementwise as ew
 from core.prims import indexing as ix
@@ -92,9 +94,18 @@ def _array(object: Any, dtype: Any, copy: bool, ndmin: int) -> Any:
                     raise OverflowError(f"Python int {object} too large to convert to {target}")
                 raise OverflowError(f"Python integer {object} out of bounds for {target}")
         val = np.array(object)
+        if val.dtype == object_dtype and _has_python_int(object):
+            # a Python int beyond int64 among floats: converted as a float, as JAX does
+            wide = dt if dt is not None and dt.kind in "fc" else _inexact_leaves(object)
+            if wide is not None:
+                val = np.array(object, dtype=wide)
         if val.dtype == object_dtype:
             if _has_python_int(object):
-                raise OverflowError(f"Python int in {object!r} too large to convert to int64")
+                raise OverflowError(
+                    "Python int too large to convert to C long\n"
+                    f"A Python int in {object!r} is beyond int64: give the list a float "
+                    "(or pass dtype=float) to convert it as a float."
+                )
             raise TypeError(f"Cannot make an array from {object!r}: not a numeric sequence.")
         if dt is None:
             dt = (
@@ -122,6 +133,22 @@ def _has_python_int(x: Any) -> bool:
     if isinstance(x, (list, tuple)):
         return any(_has_python_int(e) for e in x)
     return type(x) is int
+
+
+def _inexact_leaves(x: Any) -> np.dtype | None:
+    """complex128 if a leaf of the nested lists `x` is complex, float64 if one is a float (the
+    dtypes a list holding a Python int beyond int64 converts in), else None."""
+    kinds = set()
+    stack = [x]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, (list, tuple)):
+            stack.extend(e)
+        elif isinstance(e, (float, complex, np.generic)):
+            kinds.add(np.asarray(e).dtype.kind)
+    if "c" in kinds:
+        return np.dtype(np.complex128)
+    return np.dtype(np.float64) if "f" in kinds else None
 
 
 def _has_array(x: Any) -> bool:
@@ -493,30 +520,29 @@ def _linspace(
     start = sh.convert_element_type(start, cdt)
     stop = sh.convert_element_type(stop, cdt)
     bounds = list(np.broadcast_shapes(get_aval(start).shape, get_aval(stop).shape))
+    alike = get_aval(start).shape == get_aval(stop).shape
     start, stop = broadcast_to(start, tuple(bounds)), broadcast_to(stop, tuple(bounds))
     axis = len(bounds) + axis + 1 if axis < 0 else axis
     shape = (*bounds[:axis], 1, *bounds[axis:])
     div = (num - 1) if endpoint else num
     if num > 1:
         delta = uf.divide(uf.subtract(stop, start), sh.full((), div, cdt))
-        # XLA's rewrites of JAX's start * (1 - t) + stop * t, t = i / div (they give JAX's
-        # values more often than the formula as written: linspace(0, 25, 6)[3] is 15, not
-        # 15.000001): t = i * (1 / div), and stop * t = (stop * i) * (1 / div)
         rdt = uf.real(sh.full((), 0, cdt)).dtype
         i_ = sh.reshape(
             sh.iota(rdt, div), tuple(div if d == axis else 1 for d in range(len(shape)))
         )
         r = sh.full((), np.reciprocal(np.asarray(div, rdt)), rdt)
         lo, hi = sh.reshape(start, shape), sh.reshape(stop, shape)
+        t = sh.convert_element_type(uf.multiply(i_, r), cdt)  # XLA: i / div is i * (1 / div)
         one_minus_t = sh.convert_element_type(
             uf.subtract(sh.full((), 1, rdt), uf.multiply(i_, r)), cdt
         )
-        out = uf.add(
-            uf.multiply(lo, one_minus_t),
-            uf.multiply(
-                uf.multiply(hi, sh.convert_element_type(i_, cdt)), sh.convert_element_type(r, cdt)
-            ),
-        )
+        out = uf.add(uf.multiply(lo, one_minus_t), uf.multiply(hi, t))
+        if dtypes.kind(cdt) == "f" and dtypes.finfo(cdt).bits >= 32:
+            fused = _linspace_fused(lo, hi, i_, r, t, one_minus_t, div, axis, alike)
+            # the fused values with the formula's derivatives (infinite values are the same)
+            nudged = uf.add(out, ew.stop_gradient_prim(uf.subtract(fused, out)))
+            out = where(uf.isfinite(out), nudged, out)
         if endpoint:
             out = ix.concatenate([out, hi], axis)
     elif num == 1:
@@ -530,6 +556,41 @@ def _linspace(
     out = sh.convert_element_type(out, dt)  # saturating, as JAX's
     out = _placed(out, None, "jnp.linspace", device)
     return (out, delta) if retstep else out
+
+
+def _linspace_fused(
+    lo: Any,
+    hi: Any,
+    i_: Any,
+    r: Any,
+    t: Any,
+    one_minus_t: Any,
+    div: int,
+    axis: int,
+    alike: bool,
+) -> Any:
+    """The values of JAX's `start * (1 - t) + stop * t` as XLA's CPU back end computes them in
+    float32/float64, contracting one multiply and the add into a fused multiply-add:
+    `fma(stop, t, start * (1 - t))` for bounds of more than one element, except
+    `fma(start, 1 - t, stop * t)` where `start` and `stop` have one shape and the samples'
+    axis is followed by one of more than one element; one-element bounds first have
+    `stop * t` rewritten to `i * (stop / div)` (`fma(i, stop / div, ...)`), with `i = 1` folded
+    in the unrolled loops of up to 33 steps (`fma(start, 1 - t, stop / div)`)."""
+    shape = np.broadcast_shapes(get_aval(lo).shape, get_aval(i_).shape)
+
+    def fma(a: Any, b: Any, c: Any) -> Any:
+        return prng.fma(broadcast_to(a, shape), broadcast_to(b, shape), broadcast_to(c, shape))
+
+    if math.prod(get_aval(lo).shape) > 1:
+        if alike and math.prod(shape[axis + 1 :]) > 1:
+            return fma(lo, one_minus_t, uf.multiply(hi, t))
+        return fma(hi, t, uf.multiply(lo, one_minus_t))
+    dt = get_aval(hi).dtype
+    step = uf.multiply(hi, sh.convert_element_type(r, dt))
+    fused = fma(sh.convert_element_type(i_, dt), step, uf.multiply(lo, one_minus_t))
+    if div > 33:
+        return fused
+    return where(uf.equal(i_, 1), fma(lo, one_minus_t, step), fused)
 
 
 def _inexact_of(dt: np.dtype) -> np.dtype:
@@ -648,7 +709,10 @@ def diag(v: Any, k: int = 0) -> Any:
     if len(shape) == 2:
         return diagonal(v, k)
     if len(shape) != 1:
-        raise ValueError(f"diag input must be 1d or 2d, got shape {shape}")
+        raise ValueError(
+            f"diag input must be 1d or 2d\nGot shape {shape}; give a vector (to make a "
+            "diagonal matrix) or a matrix (to take its diagonal)."
+        )
     n = shape[0] + abs(k)
     rows = sh.broadcast_in_dim(v, (n, shape[0]), (1,))
     cols = _pad_last(rows, k, 0) if k >= 0 else _pad_last(rows, 0, -k)
@@ -714,13 +778,28 @@ def logspace(
     dtype: Any = None,
     axis: int = 0,
 ) -> Any:
-    """`base ** linspace(start, stop)`."""
+    """`base ** linspace(start, stop)`, computed in the inexact dtype of `start` and `stop`
+    (complex endpoints stay complex) and converted to `dtype`.
+
+    Args:
+        start: the first exponent (a scalar or an array; arrays broadcast with `stop`).
+        stop: the last exponent (excluded with `endpoint=False`).
+        num: how many samples (static).
+        endpoint: whether `base ** stop` is the last sample.
+        base: the base (a scalar, or an array broadcasting with the samples).
+        dtype: the result's dtype (default: the inexact dtype of `start` and `stop`).
+        axis: where the samples' axis goes, for array bounds.
+
+    Returns:
+        The samples.
+    """
     check_arraylike("logspace", start, stop)
-    dt = np_dtype(dtype, "logspace") or dtypes.default_float()
-    lin = linspace(start, stop, num, endpoint=endpoint, dtype=_inexact_of(dt), axis=axis)
-    return sh.convert_element_type(
-        power(sh.convert_element_type(base, get_aval(lin).dtype), lin), dt
-    )
+    dt = np_dtype(dtype, "logspace") or _inexact_of(dtypes.result_type(start, stop))
+    cdt = _inexact_of(dt)
+    start = sh.convert_element_type(ensure_array(start), cdt, False)
+    stop = sh.convert_element_type(ensure_array(stop), cdt, False)
+    lin = linspace(start, stop, num, endpoint=endpoint, axis=axis)
+    return sh.convert_element_type(power(base, lin), dt, False)
 
 
 def geomspace(
@@ -804,18 +883,35 @@ def diag_indices(n: int, ndim: int = 2) -> tuple[Any, ...]:
 
 
 def unravel_index(indices: Any, shape: Any) -> tuple[Any, ...]:
-    """Converts flat indices into a tuple of coordinate arrays (out-of-range ones clipped)."""
+    """Converts flat indices into a tuple of coordinate arrays, by JAX's steps: `divmod` by
+    each dimension from the last, then indices past the end give the last coordinates and
+    indices before `-size` the first (negative or zero dimensions follow the same steps).
+
+    Args:
+        indices: integer flat indices.
+        shape: the array's shape (a sequence of integers, or one integer).
+
+    Returns:
+        One coordinate array per dimension, of the indices' dtype.
+    """
     check_arraylike("unravel_index", indices)
     idx = ensure_array(indices)
-    shape = tuple(int(d) for d in shape)
-    size = int(np.prod(shape, dtype=np.int64))
-    idx = clip(idx, -size, size - 1)
-    idx = remainder(idx, max(size, 1))
-    out = []
-    for i, d in enumerate(shape):
-        stride = int(np.prod(shape[i + 1 :], dtype=np.int64))
-        out.append(remainder(floor_divide(idx, stride), d))
-    return tuple(out)
+    try:
+        dims = list(shape)
+    except TypeError:
+        dims = [shape]
+    if any(np.ndim(d) != 0 for d in dims):
+        raise ValueError("unravel_index: shape should be a scalar or 1D sequence.")
+    out: list[Any] = [0] * len(dims)
+    for i in reversed(range(len(dims))):
+        idx, out[i] = uf.divmod(idx, dims[i])
+    past = uf.greater(idx, 0)
+    before = (
+        sh.full((), False, np.dtype(bool))
+        if dtypes.kind(get_aval(idx).dtype) == "u"
+        else uf.less(idx, -1)
+    )
+    return tuple(where(past, d - 1, where(before, 0, c)) for d, c in zip(dims, out))
 
 
 def ravel_multi_index(
@@ -839,7 +935,7 @@ def ravel_multi_index(
         `dtype` too narrow for the flat indices.
     """
     if len(multi_index) != len(dims):
-        raise ValueError(f"len(multi_index)={len(multi_index)} != len(dims)={len(dims)}")
+        raise MultiIndexLengthError(len(multi_index), len(dims))
     check_arraylike("ravel_multi_index", *multi_index)
     dims = tuple(operator.index(d) for d in dims)
     coords = [ensure_array(c) for c in multi_index]

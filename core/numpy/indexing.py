@@ -254,7 +254,10 @@ def _apply_slices(x: Any, entries: list[Any]) -> tuple[Any, list[Any]]:
             out_entries.append(("full",))
         elif e[0] == "int":
             if n == 0:
-                raise IndexError(f"index {e[1]} is out of bounds for axis {d} with size 0")
+                raise IndexError(
+                    f"index is out of bounds for axis {d} with size 0\n"
+                    f"Index {e[1]} of an empty axis: check the axis's size before indexing it."
+                )
             i = min(max(e[1] + n if e[1] < 0 else e[1], 0), n - 1)  # JAX clamps static ints
             start.append(i)
             limit.append(i + 1)

@@ -99,6 +99,9 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> Any:
         )
     if len(condlist) == 0:
         raise ValueError("condlist must be non-empty\nPass at least one condition and choice.")
+    # JAX broadcasts the conditions after a scalar False, then their index with the choices
+    where_shape = _util.broadcast_shapes((), *(np.shape(c) for c in condlist))
+    _util.broadcast_shapes(where_shape, np.shape(default), *(np.shape(v) for v in choicelist))
     out = default
     for c, v in zip(reversed(condlist), reversed(choicelist)):
         out = where(c, v, out)

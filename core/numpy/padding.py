@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from core.errors import PadReflectTypeError
 from core.jit.library import library_jit
 from core.numpy import reductions as rd
 from core.numpy._util import broadcast_to, check_arraylike, ensure_array
@@ -54,12 +55,21 @@ def _pairs(values: Any, nd: int, name: str) -> list[tuple[Any, Any]]:
 
 
 def _widths(pad_width: Any, nd: int) -> list[tuple[int, int]]:
+    """`pad_width` as one `(before, after)` pair per axis, checked in JAX's order: its shape,
+    then integer entries (a 0-d array takes any), then no negative width."""
     pw = np.asarray(pad_width)
-    if pw.dtype.kind not in "iub":
-        raise TypeError("`pad_width` must be of integral type.")
+    pairs = tuple(_pairs(pw, nd, "pad_width"))  # numpy ints, as JAX's (hashable: static)
+    if pairs and pw.dtype.kind not in "iu":
+        raise TypeError(
+            "`pad_width` must be of integral type.\n"
+            f"Got pad_width={pad_width!r}; give the widths as integers."
+        )
     if (pw < 0).any():
-        raise ValueError(f"index can't contain negative values; got pad_width={pad_width}")
-    return tuple(_pairs(pw, nd, "pad_width"))  # numpy ints, as JAX's (hashable: static)
+        raise ValueError(
+            "index can't contain negative values\n"
+            f"Got pad_width={pad_width!r}; widths count the values added, 0 or more."
+        )
+    return pairs
 
 
 def pad(
@@ -104,6 +114,8 @@ def pad(
     end_values = tuple(_pairs(kwargs.get("end_values", 0), aval.ndim, "end_values"))
     constant_values = kwargs.get("constant_values", 0)
     reflect_type = kwargs.get("reflect_type", "even")
+    if mode in ("reflect", "symmetric") and reflect_type not in ("even", "odd") and aval.ndim:
+        raise PadReflectTypeError(reflect_type)
     return _pad(array, widths, mode, constant_values, stat_length, end_values, reflect_type)
 
 
@@ -206,11 +218,20 @@ def _reflect(array: Any, widths: list[tuple[int, int]], mode: str, reflect_type:
 
 
 def _constant(array: Any, widths: list[tuple[int, int]], constant_values: Any) -> Any:
+    """ "constant": a scalar (or a 1-element vector) for every side, or values broadcasting to
+    one `(before, after)` pair per axis (JAX's `_pad_constant`)."""
     aval = get_aval(array)  # the values in the array's dtype first, as JAX's `_pad_constant`
     cv = sh.convert_element_type(ensure_array(constant_values), aval.dtype, aval.weak_type)
-    if get_aval(cv).size == 1:
-        value = sh.reshape(cv, ()) if get_aval(cv).ndim else cv
+    shape = get_aval(cv).shape
+    if shape in ((), (1,)):
+        value = sh.reshape(cv, ()) if shape else cv
         return ix.pad(array, value, [(lo, hi, 0) for lo, hi in widths])
+    if len(shape) == 1 and shape[0] != 2:
+        raise ValueError(
+            f"jnp.pad: constant_values has unsupported shape {shape}. If the shape is 1D or "
+            "2D, the last dimension must be of size 1 or 2.\n"
+            "Give a scalar, a (before, after) pair, or one pair per axis."
+        )
     cvs = broadcast_to(cv, (aval.ndim, 2))
     out = array
     for d, (lo, hi) in enumerate(widths):

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
-from core.errors import ConcretizationTypeError, ShapeError
+from core.errors import AxisError, ConcretizationTypeError, ShapeError
 from core.jit.library import library_jit
 from core.named_sharding import resharded, takes_out_sharding
 from core.numpy._util import (
@@ -475,8 +475,11 @@ def flip(m: Any, axis: Any = None) -> Any:
 @library_jit(static_argnames="axis")
 def _flip(m: Any, axis: int | tuple[int, ...] | None = None) -> Any:
     nd = get_aval(m).ndim
-    axes = range(nd) if axis is None else [canonicalize_axis(a, nd) for a in np.atleast_1d(axis)]
-    return rev(m, tuple(axes))
+    axes = range(nd) if axis is None else [int(a) for a in np.atleast_1d(axis)]
+    for a in axes:  # a 0-d array has no axis 0 to flip (JAX's check)
+        if not -nd <= a < nd:
+            raise AxisError(f"axis {a} is out of bounds for array of dimension {nd}")
+    return rev(m, tuple(a % nd for a in axes))
 
 
 def fliplr(m: Any) -> Any:

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
+from core.errors import AxisError
 from core.jit.library import library_jit
 from core.lax import conv_general_dilated
 from core.numpy import creation as cr
@@ -744,6 +745,11 @@ def unwrap(p: Any, discont: Any = None, axis: int = -1, period: Any = 2 * np.pi)
     p, period = promote_dtypes(p, period)
     if _dtype(p).kind == "c":
         raise ValueError("jnp.unwrap does not support complex inputs.")
+    if not -len(_shape(p)) <= operator.index(axis) < len(_shape(p)):
+        raise AxisError(  # JAX's first line: its p.shape[axis] fails
+            f"tuple index out of range\njnp.unwrap: axis {axis} is out of bounds for an array "
+            f"of dimension {len(_shape(p))}"
+        )
     ax = canonicalize_axis(axis, len(_shape(p)))
     if _shape(p)[ax] == 0:
         return p

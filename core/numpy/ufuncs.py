@@ -13,9 +13,11 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
+from core.array import Array
 from core.committed import renamed
 from core.custom_derivatives import custom_jvp
 from core.errors import IncompatibleDevicesError
+from core.jit.errors import static_hash_error
 from core.jit.library import library_jit
 from core.numpy._util import (
     astype,
@@ -506,6 +508,8 @@ def round(a: Any, decimals: int = 0, out: Any = None) -> Any:  # noqa: A001
     check_arraylike("round", a)
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.round is not supported.")
+    if isinstance(decimals, (Array, Tracer)):  # JAX's decimals is a static argument of its jit
+        raise static_hash_error(decimals, round)
     decimals = operator.index(decimals)
     a = ensure_array(a)
     dt = get_aval(a).dtype
@@ -837,7 +841,9 @@ conj = conjugate
 def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
     """`|a - b| <= atol + rtol * |b|` elementwise (integers compared as floats, as in JAX);
     infinities must match exactly."""
-    a, b = promote_args_inexact("isclose", *promote_args("isclose", a, b), lax_shapes=True)
+    a, b = promote_args_inexact(
+        "isclose", *promote_args("isclose", a, b, lax_shapes=True), lax_shapes=True
+    )
     dt = dtypes.finfo(get_aval(a).dtype).dtype  # the tolerances' (|b| is real for complex b)
     rtol = sh.convert_element_type(ensure_array(rtol), dt)
     atol = sh.convert_element_type(ensure_array(atol), dt)

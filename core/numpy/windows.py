@@ -9,19 +9,19 @@ overflow and poison gradients; derivatives come from differentiating those expre
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from core import dtypes
+from core.errors import ConcretizationTypeError, traced_shape
 from core.jit.library import library_jit
 from core.numpy import creation as cr
 from core.numpy import ufuncs as uf
 from core.numpy._util import promote_args_inexact
 from core.numpy.where import where
-from core.trace import get_aval
+from core.trace import Tracer, get_aval
 
 _SERIES_TERMS = 40  # (x/2)^2k / k!^2 < 1e-9 of the sum for every |x| <= 15 well before this
 _ASYMPTOTIC_TERMS = 12  # for |x| > 15 the asymptotic terms shrink by < 0.4 per step
@@ -59,9 +59,15 @@ def i0(x: Any) -> Any:
     return where(small, series, large)
 
 
-def _window(M: Any, formula: Callable[[int, Any], Any]) -> Any:
-    """`formula(M, n)` of `n = arange(M)` in the default float; ones when `M <= 1`."""
-    M = operator.index(M)
+def _window(M: Any, formula: Callable[[int, Any], Any], name: str) -> Any:
+    """`formula(M, n)` of `n = arange(M)` in the default float; ones when `M <= 1`. `M` is
+    taken as JAX takes it, `int(M)` of its concrete value (a float length is truncated)."""
+    if isinstance(M, Tracer):
+        concrete = M.to_concrete_value()
+        if concrete is None:
+            raise ConcretizationTypeError(traced_shape(M.aval), f"M argument of jnp.{name}")
+        M = concrete
+    M = int(M)
     n = cr.arange(M, dtype=dtypes.default_float())
     return cr.ones((M,), dtypes.default_float()) if M <= 1 else formula(M, n)
 
@@ -75,7 +81,7 @@ def bartlett(M: int) -> Any:
     """The Bartlett (triangular) window, `1 - |2n + 1 - M| / (M - 1)`.
 
     Args:
-        M: number of points (static).
+        M: number of points (static; a float is truncated, as JAX's `int(M)`).
 
     Returns:
         The window, float32 (the default float).
@@ -85,14 +91,14 @@ def bartlett(M: int) -> Any:
         distance = uf.abs(uf.subtract(uf.add(uf.multiply(2, n), 1), M))
         return uf.subtract(1.0, uf.divide(distance, M - 1))
 
-    return _window(M, formula)
+    return _window(M, formula, "bartlett")
 
 
 def blackman(M: int) -> Any:
     """The Blackman window, `0.42 - 0.5 cos(2 pi n/(M-1)) + 0.08 cos(4 pi n/(M-1))`.
 
     Args:
-        M: number of points (static).
+        M: number of points (static; a float is truncated, as JAX's `int(M)`).
 
     Returns:
         The window, float32 (the default float).
@@ -103,38 +109,42 @@ def blackman(M: int) -> Any:
         cos2w = uf.cos(uf.multiply(2, w))
         return uf.add(uf.subtract(0.42, uf.multiply(0.5, uf.cos(w))), uf.multiply(0.08, cos2w))
 
-    return _window(M, formula)
+    return _window(M, formula, "blackman")
 
 
 def hamming(M: int) -> Any:
     """The Hamming window, `0.54 - 0.46 cos(2 pi n/(M-1))`.
 
     Args:
-        M: number of points (static).
+        M: number of points (static; a float is truncated, as JAX's `int(M)`).
 
     Returns:
         The window, float32 (the default float).
     """
-    return _window(M, lambda M, n: uf.subtract(0.54, uf.multiply(0.46, uf.cos(_angle(M, n)))))
+    return _window(
+        M, lambda M, n: uf.subtract(0.54, uf.multiply(0.46, uf.cos(_angle(M, n)))), "hamming"
+    )
 
 
 def hanning(M: int) -> Any:
     """The Hann window, `0.5 (1 - cos(2 pi n/(M-1)))`.
 
     Args:
-        M: number of points (static).
+        M: number of points (static; a float is truncated, as JAX's `int(M)`).
 
     Returns:
         The window, float32 (the default float).
     """
-    return _window(M, lambda M, n: uf.multiply(0.5, uf.subtract(1.0, uf.cos(_angle(M, n)))))
+    return _window(
+        M, lambda M, n: uf.multiply(0.5, uf.subtract(1.0, uf.cos(_angle(M, n)))), "hanning"
+    )
 
 
 def kaiser(M: int, beta: Any) -> Any:
     """The Kaiser window, `i0(beta sqrt(1 - ((n - a)/a)^2)) / i0(beta)` with `a = (M-1)/2`.
 
     Args:
-        M: number of points (static).
+        M: number of points (static; a float is truncated, as JAX's `int(M)`).
         beta: shape parameter (may be traced).
 
     Returns:
@@ -148,4 +158,4 @@ def kaiser(M: int, beta: Any) -> Any:
             i0(uf.multiply(beta, uf.sqrt(uf.subtract(1.0, uf.multiply(r, r))))), i0(beta)
         )
 
-    return _window(M, formula)
+    return _window(M, formula, "kaiser")

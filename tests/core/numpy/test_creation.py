@@ -1,7 +1,9 @@
 """jnp.array of lists holding tracers: the elements are promoted with JAX's rules and stacked
 (`core.numpy._util.stack_leading`); dtypes and values as JAX 0.10 gives them (recorded). The
 `*_like` functions place their result by the array they copy (`named_sharding.like_sharding`),
-as JAX 0.10.2 does (recorded with 8 CPU devices)."""
+as JAX 0.10.2 does (recorded with 8 CPU devices). linspace's float32 values are JAX's to the
+bit, XLA's fused multiply-adds included (recorded; an integer ramp floors a value one unit
+under 20 to 19)."""
 
 import numpy as np
 import pytest
@@ -116,3 +118,33 @@ def test_like_functions_keep_a_committed_arrays_sharding_as_jax_does(kind, what,
 def test_like_of_an_array_committed_to_a_device_stays_there():
     out = jnp.zeros_like(core.device_put(np.ones(3, np.float32), core.devices()[3]))
     assert out.sharding == SingleDeviceSharding(core.devices()[3]) and out.committed
+
+
+# (call, JAX 0.10.2's values, dtype): which product XLA fuses with the add depends on the
+# bounds' shapes and the samples' axis; one-element bounds fold i = 1 in short loops.
+LINSPACE_BITS = [
+    (lambda: jnp.linspace(20.0, jnp.array([20.0, -3.3]), 3, endpoint=False, axis=1),
+     [[20.0, 19.999998092651367, 20.0], [20.0, 12.233331680297852, 4.466666221618652]],
+     "float32"),
+    (lambda: jnp.linspace(jnp.array([1.1, -4.7]), jnp.array([9.9, 0.3]), 7)[:3, 1],
+     [-4.699999809265137, -3.866666316986084, -3.0333330631256104], "float32"),
+    (lambda: jnp.linspace(-48.347237, -30.48926, 7, endpoint=False)[:3],
+     [-48.34723663330078, -45.79609680175781, -43.244956970214844], "float32"),
+    (lambda: jnp.linspace(22.949656, -42.77347, 36, endpoint=False)[:4],
+     [22.949655532836914, 21.124011993408203, 19.298370361328125, 17.472728729248047],
+     "float32"),
+    (lambda: jnp.pad(jnp.arange(12).reshape(3, 4), 3, mode="linear_ramp", end_values=20)[0],
+     [20, 19, 20, 20, 20, 20, 20, 20, 19, 20], "int32"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("call, want, dtype", LINSPACE_BITS)
+def test_linspace_rounds_as_jax(call, want, dtype):
+    out = call()
+    assert out.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(np.asarray(out), np.asarray(want, dtype))
+
+
+def test_linspace_gradient_is_the_formulas():
+    grads = core.grad(lambda s, e: jnp.linspace(s, e, 7).sum(), argnums=(0, 1))(2.0, 3.0)
+    assert [float(g) for g in grads] == [3.5, 3.5]
