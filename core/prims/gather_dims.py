@@ -141,10 +141,11 @@ def _check(
             f"must pair up, the latter among the {nb} indices batch dimensions"
         )
     for od, i in zip(op_batch, idx_batch):
-        if od in start_map or od in dropped or shape[od] != batch_shape[i] or window[od] != 1:
+        # window 0 or 1, as XLA's (jnp.take_along_axis takes 0 along an empty batching dim)
+        if od in start_map or od in dropped or shape[od] != batch_shape[i] or window[od] > 1:
             raise ShapeError(
                 f"{name}: operand batching dim {od} (size {shape[od]}) must have window size "
-                f"1, match indices dim {i} (size {batch_shape[i]}) and not be indexed"
+                f"0 or 1, match indices dim {i} (size {batch_shape[i]}) and not be indexed"
             )
     if any(window[d] != 1 for d in dropped):
         raise ShapeError(f"{name}: collapsed/inserted dims {dropped} need window size 1")

@@ -97,3 +97,26 @@ def test_point_gather_batches_as_a_loop_over_the_batch(in_axes, mode):
         for b in range(2)
     ]  # fmt: skip
     np.testing.assert_array_equal(got, np.stack(want))
+
+
+BATCHED = lax.GatherDimensionNumbers(
+    offset_dims=(),
+    collapsed_slice_dims=(1,),
+    start_index_map=(1,),
+    operand_batching_dims=(0,),
+    start_indices_batching_dims=(0,),
+)
+
+
+def test_gather_batching_dims_take_windows_of_0_or_1():
+    """As XLA: an empty batching dimension takes window 0 (jnp.take_along_axis on an empty
+    batch does), a window above 1 is a TypeError (JAX 0.10.2's values)."""
+    empty = lax.gather(
+        jnp.zeros((0, 3)), jnp.zeros((0, 1), jnp.int32), BATCHED, slice_sizes=(0, 1), mode="fill"
+    )
+    assert empty.shape == (0,) and empty.dtype == jnp.float32
+    rows = jnp.arange(6.0).reshape(2, 3)
+    got = lax.gather(rows, jnp.array([[2], [0]]), BATCHED, slice_sizes=(1, 1), mode="fill")
+    np.testing.assert_array_equal(np.asarray(got), [2.0, 3.0])
+    with pytest.raises(TypeError, match="window size 0 or 1"):
+        lax.gather(rows, jnp.zeros((2, 1), jnp.int32), BATCHED, slice_sizes=(2, 1), mode="fill")
