@@ -128,8 +128,9 @@ class SkipFunctionOutputError(OptimError, TypeError):
     """
 
 
-class ComplexParamsError(OptimError, TypeError):
-    """A transformation that only supports real parameters received complex ones.
+class ComplexParamsError(OptimError, ValueError):
+    """A transformation that only supports real parameters received complex ones (a
+    `ValueError`, as Optax's).
 
     Failing code::
 

@@ -252,7 +252,10 @@ def scale_by_sm3(b1: Any = 0.9, b2: Any = 1.0, eps: Any = 1e-8) -> GradientTrans
 
     def init_fn(params):
         if any(is_complex(x) for x in tree_util.tree_leaves(params)):
-            raise ComplexParamsError("scale_by_sm3 does not support complex parameters.")
+            raise ComplexParamsError(
+                "This transformation does not support complex parameters.\n"  # Optax's line
+                "scale_by_sm3 (and sm3) only take real ones: split real and imaginary parts."
+            )
         mu = tree_util.tree_map(
             lambda p: [jnp.zeros((p.shape[i],), p.dtype) for i in range(p.ndim)], params
         )

@@ -235,3 +235,11 @@ def test_accumulation_keeps_nan_gradients_as_optax(make, want, acc):
     np.testing.assert_array_equal(
         getattr(state, "acc_grads", getattr(state, "grad_acc", None)), acc
     )
+
+
+def test_sm3_rejects_complex_params_with_optax_value_error():
+    """Optax 0.2.8: `ValueError: This transformation does not support complex parameters.`"""
+    with pytest.raises(optim.errors.ComplexParamsError) as info:
+        optim.sm3(0.1).init({"c": jnp.array([1.0j])})
+    assert isinstance(info.value, ValueError)
+    assert str(info.value).startswith("This transformation does not support complex parameters.")
