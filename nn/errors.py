@@ -1008,6 +1008,21 @@ class TraversalError(FlaxError, ValueError):
     """
 
 
+class FlattenInputError(FlaxError, TypeError, AssertionError):
+    """`traverse_util.flatten_dict` (or `path_aware_map`) got something that is not a dict
+    (Flax asserts a dict or `FrozenDict`).
+
+    Failing code: ``traverse_util.flatten_dict(5)``. Fix: pass the nested dict of the tree
+    (``variables['params']``), or ``{'x': 5}`` for a single leaf.
+    """
+
+    def __init__(self, value: Any):
+        super().__init__(
+            f"expected (frozen)dict; got {type(value)}\nPass a nested dict (or FrozenDict) of "
+            "leaves; wrap a single leaf as {'name': leaf}."
+        )
+
+
 class LazyInitValueError(LazyInitError, ValueError):
     """`nn.core.lazy_init` got a `ShapeDtypeStruct` argument that a variable's initial value
     depends on (only the variables' shapes are free of the inputs' values).

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from core import tree_util
-from nn.errors import TraversalError
+from nn.errors import FlattenInputError, TraversalError
 from nn.frozen_dict import FrozenDict, unfreeze
 from nn.typing import PathParts, VariableDict
 
@@ -73,11 +73,16 @@ def flatten_dict(
     Returns:
       The flat dict.
 
+    Raises:
+      FlattenInputError: ``xs`` is not a mapping.
+
     Example::
 
         >>> flatten_dict({"a": {"b": 1, "c": 2}})
         {('a', 'b'): 1, ('a', 'c'): 2}
     """
+    if not isinstance(xs, Mapping):
+        raise FlattenInputError(xs)
     out: dict = {}
 
     def visit(x: Any, prefix: tuple) -> None:

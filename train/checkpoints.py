@@ -463,6 +463,14 @@ def _nest(header: dict, arrays: list[np.ndarray]) -> dict:
     return tree
 
 
+def _sorted_keys(tree: Any) -> Any:
+    """``tree`` with the keys of every dict in sorted order (Orbax restores a checkpoint without
+    a target so: ``{'b': .., 'a': ..}`` comes back as ``{'a': .., 'b': ..}``)."""
+    if isinstance(tree, dict):
+        return {k: _sorted_keys(tree[k]) for k in sorted(tree, key=str)}
+    return tree
+
+
 def _state_as_leaves(path: Path, state: Any) -> tuple[dict, list[np.ndarray]]:
     """A state dict as the header and arrays of an ``.npz`` file (None leaves are dropped)."""
     entries, arrays = [], []
@@ -605,7 +613,8 @@ def restore_checkpoint(
     Returns:
         The restored tree (leaves are numpy arrays or Python numbers, ``core.Array`` where the
         target's leaf is one, or without a target where the saved leaf was one, as Flax's
-        Orbax checkpoints restore); ``target`` itself when ``ckpt_dir`` holds no checkpoint and
+        Orbax checkpoints restore; without a target numbax's checkpoints come back with every
+        dict's keys sorted, as Orbax's do); ``target`` itself when ``ckpt_dir`` holds no checkpoint and
         ``step`` is None (as in Flax).
 
     Raises:
@@ -640,7 +649,7 @@ def restore_checkpoint(
     if state is None:
         header, arrays = _read(path)
         if target is None:
-            return _nest(header, arrays)
+            return _sorted_keys(_nest(header, arrays))
     else:
         if target is None:
             return state

@@ -34,6 +34,18 @@ def test_is_leaf_and_path_aware_map():
     assert doubled == {"a": {"b": 2, "c": {"d": 4}}, "e": 3}
 
 
+@pytest.mark.parametrize("value", [5, [1, 2], None])
+def test_flatten_needs_a_dict(value):
+    # Flax 0.12.8: AssertionError "expected (frozen)dict; got <class 'int'>" for flatten_dict(5)
+    from nn.errors import FlattenInputError
+
+    with pytest.raises(AssertionError, match=r"expected \(frozen\)dict; got") as info:
+        flatten_dict(value)
+    assert isinstance(info.value, (FlattenInputError, TypeError))
+    with pytest.raises(FlattenInputError):
+        path_aware_map(lambda path, v: v, value)
+
+
 # Flax 0.12.8's traversals on the same inputs (recorded with the reference venv).
 PARAMS = {
     "Dense_0": {"kernel": 1.0, "bias": 2.0},

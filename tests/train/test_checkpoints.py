@@ -111,6 +111,16 @@ def test_restore_without_target_gives_state_dict(tmp_path):
     assert step == 4 and same["params"]["embed"].tolist() == [0, 1, 2, 3]
 
 
+def test_restore_without_target_sorts_keys(tmp_path):
+    # Flax 0.12 (Orbax) restores {'z': .., 'a': {'y', 'b', 'c': [..]}} without a target as
+    # {'a': {'b', 'c': {'0', '1'}, 'y'}, 'z'}: every dict's keys sorted.
+    tree = {"z": jnp.ones(1), "a": {"y": 2, "b": jnp.zeros(1), "c": [1.0, 2]}}
+    save_checkpoint(tmp_path, tree, step=1)
+    got = restore_checkpoint(tmp_path, None)
+    assert list(got) == ["a", "z"]
+    assert list(got["a"]) == ["b", "c", "y"] and list(got["a"]["c"]) == ["0", "1"]
+
+
 def test_arrays_restore_as_arrays(tmp_path):
     # As Flax's (Orbax) checkpoints: a core.Array leaf comes back an Array, a numpy one numpy,
     # with or without a target (then the saved leaf's type decides).
