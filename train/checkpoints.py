@@ -614,8 +614,8 @@ def restore_checkpoint(
         The restored tree (leaves are numpy arrays or Python numbers, ``core.Array`` where the
         target's leaf is one, or without a target where the saved leaf was one, as Flax's
         Orbax checkpoints restore; without a target numbax's checkpoints come back with every
-        dict's keys sorted, as Orbax's do); ``target`` itself when ``ckpt_dir`` holds no checkpoint and
-        ``step`` is None (as in Flax).
+        dict's keys sorted, as Orbax's do); ``target`` itself when ``ckpt_dir`` holds no
+        checkpoint and ``step`` is None (as in Flax).
 
     Raises:
         CheckpointNotFoundError: ``step`` was given and has no checkpoint file.
