@@ -992,6 +992,22 @@ def _out_shapes(jaxpr: ir.Jaxpr, out_tree: Any) -> Any:
     return tree_util.tree_unflatten(out_tree, shapes)
 
 
+# `jit`'s staging (`core.jit.api.stage`, registered by that module, which imports this one):
+# `make_jaxpr` and `eval_shape` share `jit`'s trace cache through it, as JAX's are `jit(f).trace`.
+_jit_stage: Callable[..., tuple[ir.ClosedJaxpr, Any] | None] = lambda *a, **k: None  # noqa: E731
+
+
+def register_jit_stage(stage: Callable[..., tuple[ir.ClosedJaxpr, Any] | None]) -> None:
+    """Sets the staging `make_jaxpr` and `eval_shape` use (`core.jit.api.stage`).
+
+    Args:
+      stage: `stage(fun, static_argnums, args, kwargs)` returns the traced
+        `(ClosedJaxpr, out_tree)`, or None for a function it leaves to them.
+    """
+    global _jit_stage  # noqa: PLW0603  (set once, when core.jit.api loads)
+    _jit_stage = stage
+
+
 def make_jaxpr(
     fun: Callable,
     static_argnums: int | Sequence[int] = (),
@@ -1019,6 +1035,13 @@ def make_jaxpr(
 
     @functools.wraps(fun)
     def make(*args: Any, **kwargs: Any):
+        with contextlib.ExitStack() as names:
+            for name, size in axis_env or ():
+                names.enter_context(parallel_axes.staging(name, int(size)))
+            staged = _jit_stage(fun, static, args, kwargs)  # `jit(fun).trace`'s program
+        if staged is not None:
+            closed, out_tree = staged
+            return (closed, _out_shapes(closed.jaxpr, out_tree)) if return_shape else closed
         fixed = {n % len(args) for n in static if -len(args) <= n < len(args)}
         dyn_idx = [i for i in range(len(args)) if i not in fixed]
 
@@ -1042,7 +1065,12 @@ def make_jaxpr(
 
 
 def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
-    """Output shapes and dtypes of `fun(*args)` as `ShapeDtypeStruct`s, without computing it."""
+    """Output shapes and dtypes of `fun(*args)` as `ShapeDtypeStruct`s, without computing it
+    (from `jit(fun)`'s trace cache, as JAX's: a function `jit` traced for these arguments is
+    not traced again)."""
+    staged = _jit_stage(fun, (), args, kwargs)
+    if staged is not None:
+        return _out_shapes(staged[0].jaxpr, staged[1])
     jaxpr, _, out_tree = _staged(fun, args, kwargs)
     return _out_shapes(jaxpr, out_tree)
 

@@ -9,7 +9,8 @@ Equations re-bound from an existing jaxpr (`eval_jaxpr`, the backward pass) keep
 the equation they come from: `use(info)` sets it for everything staged meanwhile, and the
 backward pass wraps the stack's first name as `transpose(...)`, as JAX does. Name stacks are
 absolute (the scopes open when the jaxpr was traced), so a jitted function traced once and
-called from two scopes keeps the scopes of its first trace.
+called from two scopes keeps the scopes of its first trace (`make_jaxpr` and `eval_shape`
+read the same trace cache, as JAX's).
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ import numpy as np
 
 from core import ir, ref_scope, source_info, tree_util
 from core.ad_util import Zero, instantiate
-from core.api import vmap
+from core.api import register_jit_stage, vmap
 from core.array import Array, placement
 from core.avals import ShapedArray
 from core.backends import numba as numba_backend
@@ -47,7 +47,12 @@ from core.config import config
 from core.debug_nans import checked_build
 from core.errors import IncompatibleDevicesError
 from core.interpreters import batching
-from core.interpreters.partial_eval import trace_to_closed_jaxpr
+from core.interpreters.partial_eval import (
+    close_over_consts,
+    dce_jaxpr,
+    trace_to_closed_jaxpr,
+    trace_to_jaxpr,
+)
 from core.interpreters.transpose import UndefinedPrimal, backward_pass, is_undefined
 from core.jit import call_path, dispatch, gc_pause
 from core.jit.errors import (
@@ -61,6 +66,7 @@ from core.jit.kernel_call import abstract_leaf_key, key_aval, leaf_key, reraise_
 from core.jit.kernel_call import concrete_inputs as _concrete_inputs
 from core.jit.stages import Lowered, Traced, check_compiled_call
 from core.named_sharding import place
+from core.parallel.axis_env import staged_axes
 from core.primitive import Primitive
 from core.prims import prng
 from core.prims.control_flow import common as _derived_jaxprs  # memo
@@ -333,10 +339,14 @@ class _Entry:
         "specs",
         "unused",
         "donations",
+        "staged",
     )
 
-    def __init__(self, jaxpr, consts, out_tree, refs=()):
+    def __init__(self, jaxpr, consts, out_tree, refs=(), staged=None):
         self.jaxpr = jaxpr
+        # the program as traced, with its constvars and unused equations: what `make_jaxpr`
+        # shows (`jaxpr` is it without the unused equations, the consts leading inputs)
+        self.staged = staged
         self.consts = consts
         self.out_tree = out_tree
         # Refs made outside the function that it reads or writes (`core/ref_scope.py`): their
@@ -523,7 +533,9 @@ class Jitted:
                 raise JitArgumentError(self._non_array_message(args, kwargs)) from None
             leaves = [x for x in leaves if type(x) is not Ref]
             leaf_keys = tuple(map(key_of, leaves))
-        key = (in_tree, leaf_keys, static, config.trace_context(), self._backend, ref_args)
+        context = config.trace_context()
+        # the axes `make_jaxpr(axis_env=...)` binds: another trace, as in JAX
+        key = (in_tree, leaf_keys, static, context, self._backend, ref_args, staged_axes())
         self._check_ref_args(args, dyn_kwargs, static, ref_args)
         try:
             hash(key)
@@ -739,11 +751,11 @@ class Jitted:
                 # no full collection over the whole process while tracing (`gc_pause`): one
                 # took 0.1 s of the ResNet-10's cold first call once init had compiled eager loops
                 with gc_pause.paused():
-                    jaxpr, consts = trace_to_closed_jaxpr(
+                    staged, consts = trace_to_jaxpr(
                         flat_fun,
                         avals + [r.aval.inner_aval for r in refs],
-                        leaves if placement.committed_to_device else None,  # for `typeof`
-                        dce=not self._library,  # JAX's jitted library functions keep theirs
+                        dce=False,
+                        arguments=leaves if placement.committed_to_device else None,  # `typeof`
                         describe=lambda k: self._describe(k, args, kwargs, static),
                     )
                 break
@@ -752,7 +764,9 @@ class Jitted:
                     raise
                 refs.append(found.ref)
                 store.clear()
-        entry = cache[key] = _Entry(jaxpr, consts, store[0], tuple(refs))
+        # JAX's jitted library functions keep their unused equations
+        jaxpr = close_over_consts(staged if self._library else dce_jaxpr(staged))
+        entry = cache[key] = _Entry(jaxpr, consts, store[0], tuple(refs), staged)
         return entry
 
     def trace(self, *args: Any, **kwargs: Any) -> Traced:
@@ -1024,6 +1038,33 @@ def jit(
         return ShardedJitted(*args, in_shardings=in_shardings, out_shardings=out_shardings)
 
     return wrap if fun is None else wrap(fun)
+
+
+def stage(
+    fun: Callable, static_argnums: tuple[int, ...], args: tuple, kwargs: dict
+) -> tuple[ir.ClosedJaxpr, Any] | None:
+    """`fun` staged for these arguments as `jit(fun, static_argnums=...).trace` stages it: what
+    `make_jaxpr` and `eval_shape` show (JAX's are `jit(f).trace`), from the trace cache that
+    `jit(fun)` calls share, so that a function staged by one and called by the other is traced
+    once, as in JAX.
+
+    Args:
+      fun: the function.
+      static_argnums: the positional arguments passed as they are.
+      args, kwargs: the example arguments (arrays, scalars or `ShapeDtypeStruct`s).
+
+    Returns:
+      The jaxpr as traced (its unused equations kept) with its consts, and the output tree;
+      None when `fun` reads Refs made outside it (`jit` takes them as inputs, `make_jaxpr`
+      closes over them: the caller stages it itself).
+    """
+    entry, _ = Jitted(fun, static_argnums, (), (), None)._entry(args, kwargs, abstract_leaf_key)
+    if entry.refs:
+        return None
+    return ir.ClosedJaxpr(entry.staged, entry.consts), entry.out_tree
+
+
+register_jit_stage(stage)
 
 
 def clear_caches() -> None:

@@ -230,11 +230,9 @@ class Traced(_Stage):
 
     @property
     def jaxpr(self) -> ir.ClosedJaxpr:
-        """The staged program, with its constants (what `make_jaxpr` prints)."""
-        jaxpr, consts = self._entry.jaxpr, self._entry.consts
-        n = len(consts)
-        inner = ir.Jaxpr(jaxpr.invars[:n], jaxpr.invars[n:], jaxpr.eqns, jaxpr.outvars)
-        return ir.ClosedJaxpr(inner, consts)
+        """The staged program as traced (its unused equations kept, as JAX's), with its
+        constants: what `make_jaxpr` prints."""
+        return ir.ClosedJaxpr(self._entry.staged, self._entry.consts)
 
     def lower(self) -> Lowered:
         """The program generated for the back end (no compilation yet)."""

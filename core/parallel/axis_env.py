@@ -66,6 +66,16 @@ def staging(axis_name: Any, size: int) -> contextlib.AbstractContextManager[None
     return _pushed("staged", (axis_name, size))
 
 
+def staged_axes() -> tuple:
+    """The `(name, size)` pairs `staging` binds in this thread, outermost first: part of `jit`'s
+    trace cache keys, as JAX's axis environment is part of its trace context.
+
+    Returns:
+      The pairs.
+    """
+    return tuple(_frames("staged"))
+
+
 def traced_size(axis_name: Any) -> int | None:
     """The size of the pmapped axis `axis_name` being traced in this thread, or None."""
     for name, size in reversed(_frames("traced")):

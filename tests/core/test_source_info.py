@@ -124,14 +124,15 @@ def test_name_stacks_are_per_thread():
 
     seen = []
 
+    # a function of each: make_jaxpr shares jit's trace cache (a trace keeps its scopes)
     def other():
-        seen.append(_eqns(jnp.sin, 1.0)[0].source_info.name_stack)
+        seen.append(_eqns(lambda x: jnp.sin(x), 1.0)[0].source_info.name_stack)
 
     with core.named_scope("main_thread"):
         t = threading.Thread(target=other)
         t.start()
         t.join()
-        assert _eqns(jnp.sin, 1.0)[0].source_info.name_stack == "main_thread"
+        assert _eqns(lambda x: jnp.sin(x), 1.0)[0].source_info.name_stack == "main_thread"
     assert seen == [""]
 
 
