@@ -1079,6 +1079,8 @@ def stop_gradient(x: Any) -> Any:
     """Identity whose derivative is zero (applies to every leaf of a pytree)."""
 
     def stop(leaf):
+        if isinstance(leaf, (bool, int, float, complex)):
+            return leaf  # a Python scalar carries no derivative: JAX gives it back as it is
         leaf = as_value(leaf)
         if dtypes.kind(get_aval(leaf).dtype) not in "fc":
             return leaf

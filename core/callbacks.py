@@ -24,7 +24,7 @@ import numpy as np
 
 from core import dtypes, tree_util
 from core.avals import ShapedArray
-from core.errors import NumbaxError
+from core.errors import JaxRuntimeError, NumbaxError
 from core.interpreters import batching
 from core.lax.composites import index_in_dim, stack
 from core.primitive import Primitive
@@ -109,6 +109,14 @@ class _Callback:
                 raise CallbackResultError(
                     f"pure_callback: {getattr(self.fun, '__name__', self.fun)} returned an array "
                     f"of shape {arr.shape}, but result_shape_dtypes declares {aval.shape}"
+                )
+            # Python scalars and 64-bit values count as JAX's canonical dtypes (int32, ...)
+            if dtypes.canonicalize_dtype(arr.dtype) != aval.dtype:  # JAX's class and text
+                raise JaxRuntimeError(
+                    f"Incorrect output dtype for return value #{len(res)}: Expected: "
+                    f"{np.dtype(aval.dtype).name}, Actual: "
+                    f"{np.dtype(dtypes.canonicalize_dtype(arr.dtype)).name}. Make "
+                    f"{getattr(self.fun, '__name__', self.fun)} return the declared dtype."
                 )
             res.append(np.asarray(arr, dtype=aval.dtype))
         return res

@@ -30,13 +30,16 @@ class JAXIndexError(NumbaxError, IndexError):
 
 
 class JaxRuntimeError(NumbaxError, RuntimeError):
-    """JAX: an error of the XLA runtime. Raised, with XLA's message, for the two such errors
-    numbax reproduces: an array passed twice to a `jit` or `pmap` call, once donated; a DLPack
-    tensor with strides no contiguous array has (`jnp.from_dlpack`).
+    """JAX: an error of the XLA runtime. Raised, with XLA's message, for the errors numbax
+    reproduces: an array passed twice to a `jit` or `pmap` call, once donated; a DLPack
+    tensor with strides no contiguous array has (`jnp.from_dlpack`); a `pure_callback` whose
+    callback returns another dtype than it declared.
 
     Failing code: ``jit(f, donate_argnums=0)(a, a)``. Fix: pass a copy (``a.copy()``) as one
     of them, or do not donate it. Failing code: ``jnp.from_dlpack(np.arange(6)[::2])``. Fix:
-    pass a contiguous copy (``np.ascontiguousarray(x)``).
+    pass a contiguous copy (``np.ascontiguousarray(x)``). Failing code:
+    ``pure_callback(lambda v: v * 2.0, ShapeDtypeStruct((2,), jnp.int32), x)``. Fix: return
+    the declared dtype.
     """
 
 

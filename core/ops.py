@@ -67,7 +67,7 @@ def _segment_update(
     if segment_ids.dtype.kind not in "iu":
         raise TypeError(f"{name}: segment_ids must be integers, got {segment_ids.dtype}.")
     if num_segments is None:  # needs concrete ids, like JAX
-        num_segments = int(np.max(np.asarray(segment_ids))) + 1
+        num_segments = int(jnp.max(segment_ids)) + 1
     num_segments = int(num_segments)
     if num_segments < 0:
         raise ValueError(f"{name}: num_segments must be non-negative, got {num_segments}.")

@@ -37,6 +37,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from core import dtypes
 from core.avals import AbstractValue, ShapedArray
 from core.prims import shapes
 from core.prims.random_bits import bitcast_convert_type
@@ -348,11 +349,13 @@ def freeze(ref: Ref) -> Any:
     """The Ref's current value as an array (`jax.ref.freeze`).
 
     Args:
-      ref: a `Ref`.
+      ref: a `Ref` (an array is given back as it is, as JAX does).
 
     Returns:
       Its value.
     """
+    if not isinstance(ref, Ref):
+        return as_value(ref)
     return read(ref)
 
 
@@ -370,6 +373,14 @@ def get(ref: Ref, idx: Any = None) -> Any:
     return value if _index_all(idx) else value[idx]
 
 
+def _casts(have: ShapedArray, dtype: Any) -> bool:
+    """Whether a write converts a value of aval `have` to the Ref's `dtype` as JAX's swap does:
+    a weak float into a float Ref, any integer into an integer Ref (bool is no integer); the
+    rest must match the Ref's dtype (a Python int into a float Ref is an error)."""
+    kinds = dtypes.kind(np.dtype(have.dtype)), dtypes.kind(np.dtype(dtype))
+    return (have.weak_type and kinds == ("f", "f")) or (kinds[0] in "iu" and kinds[1] in "iu")
+
+
 def _checked(ref: Ref, old: Any, idx: Any, value: Any, name: str) -> Any:
     if isinstance(value, Ref):
         raise TypeError(f"{name}: the value written to a Ref must be an array, not a Ref")
@@ -383,9 +394,12 @@ def _checked(ref: Ref, old: Any, idx: Any, value: Any, name: str) -> Any:
             f"Invalid shape for `{name}`. Ref shape: {base.shape}. Expected shape: "
             f"{want.shape}. Value shape: {have.shape}. Transforms: {transforms}."
         )
-    if have.dtype != want.dtype and not have.weak_type:
+    if have.dtype != want.dtype and not (name != "addupdate" and _casts(have, want.dtype)):
+        # JAX's addupdate text says "Value shape" where it shows the value's dtype
+        what = "shape" if name == "addupdate" else "dtype"
         raise RefValueError(
-            f"Invalid dtype for `{name}`. Ref dtype: {ref.dtype}. Value dtype: {have.dtype}."
+            f"Invalid dtype for `{name}`. Ref dtype: {ref.dtype}. Value {what}: {have.dtype}. "
+            f"Write a value of the Ref's dtype (`x.astype({np.dtype(ref.dtype).name})`)."
         )
     # the value takes the Ref's type, weak if the Ref's initial value was (JAX reads a Ref as
     # its type): `ref[...] = 4` stores the Ref's dtype, a strong value in a weak Ref is weak

@@ -238,6 +238,11 @@ def collapse(operand: Any, start_dimension: int, stop_dimension: int | None = No
 def index_in_dim(operand: Any, index: int, axis: int = 0, keepdims: bool = True) -> Any:
     """`lax.index_in_dim`: the static slice `index` along `axis`."""
     size = get_aval(operand).shape[axis]
+    if not -size <= int(index) < size:
+        raise IndexError(
+            f"index {index} is out of bounds for axis {axis} with size {size}: pass an index "
+            f"in [-{size}, {size})"
+        )
     index = int(index) + size if int(index) < 0 else int(index)
     out = slice_in_dim(operand, index, index + 1, 1, axis)
     return out if keepdims else squeeze(out, (axis,))

@@ -28,6 +28,8 @@ from core.numpy._util import (
 from core.numpy.logsumexp import logsumexp
 from core.prims import elementwise as ew
 from core.prims import shapes as sh
+from core.prims.collectives.names import axis_size
+from core.prims.collectives.wrappers import axis_index
 from core.trace import get_aval
 
 
@@ -361,9 +363,19 @@ def one_hot(x: Any, num_classes: int, *, dtype: Any = None, axis: Any = -1) -> A
     """One-hot encoding of the integers `x` (out-of-range values give all-zero rows)."""
     dt = dtypes.default_float() if dtype is None else dtypes.canonicalize_dtype(dtype)
     x = ensure_array(x)
+    num_classes = operator.index(num_classes)
+    if isinstance(axis, (str, tuple)):
+        # a named (vmap/pmap) axis: each example is one class position along it, as JAX
+        size = axis_size(axis)
+        if num_classes != size:
+            raise ValueError(
+                f"Expected num_classes to match the size of axis {axis}, but "
+                f"{num_classes} != {size}"
+            )
+        return jnp.asarray(x == axis_index(axis), dtype=dt)
     # JAX's checks: an integer count (3.0 is a TypeError), an axis of the output's rank
     axis = canonicalize_axis(axis, get_aval(x).ndim + 1)
-    return _one_hot(x, operator.index(num_classes), dtype=dt, axis=axis)
+    return _one_hot(x, num_classes, dtype=dt, axis=axis)
 
 
 @library_jit(static_argnames=("num_classes", "dtype", "axis"))

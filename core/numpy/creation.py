@@ -10,7 +10,7 @@ import numpy as np
 
 from core import dtypes
 from core.array import Array
-from core.errors import MultiIndexLengthError
+from core.errors import ConcretizationTypeError, MultiIndexLengthError, traced_shape
 from core.jit.library import library_jit
 from core.named_sharding import like_sharding, placed_by
 from core.numpy import ufuncs as uf
@@ -432,9 +432,10 @@ def arange(
 def _arange(start: Any, stop: Any, step: Any, dtype: Any) -> Any:
     for v in (start, stop, step):
         if isinstance(v, Tracer):
-            raise TypeError(
-                "jnp.arange needs concrete start/stop/step; under jit pass them as static "
-                "arguments (static_argnames=...)."
+            raise ConcretizationTypeError(
+                traced_shape(v.aval),
+                "It arose in jnp.arange, whose start/stop/step must be concrete; under jit "
+                "pass them as static arguments (static_argnames=...).",
             )
     start_name = "stop" if stop is None and step is None else "start"
     for name, v in ((start_name, start), ("stop", stop), ("step", step)):

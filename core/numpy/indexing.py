@@ -85,6 +85,14 @@ class Slice:
     def __repr__(self) -> str:
         return f"Slice(start={self.start!r}, size={self.size!r}, stride={self.stride!r})"
 
+    def __eq__(self, other: object) -> bool:
+        """Equal fields, as JAX's dataclass Slice (unhashable, as it is)."""
+        if type(other) is not Slice:
+            return NotImplemented
+        return (self.start, self.size, self.stride) == (other.start, other.size, other.stride)
+
+    __hash__ = None  # type: ignore[assignment]
+
     def tree_flatten(self) -> tuple[tuple, tuple]:
         static = _is_int_scalar(self.start)
         return (None if static else self.start,), (self.start if static else None, self.size,

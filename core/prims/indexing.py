@@ -526,8 +526,10 @@ tile_p.def_composition(_tiled)
 def tile(operand: Any, reps) -> Any:
     """`lax.tile`: `operand` repeated `reps[i]` times along each dimension i."""
     reps = tuple(int(r) for r in reps)
-    if len(reps) != get_aval(operand).ndim:
-        raise ValueError(
-            f"tile: reps {reps} must have one entry per dimension of {get_aval(operand).shape}"
+    ndim = get_aval(operand).ndim
+    if len(reps) != ndim:
+        raise ShapeError(
+            f"reps length must be equal to the ndim of x, got len(reps)={len(reps)} and "
+            f"x.ndim={ndim}. Pass one repeat count per dimension of the operand."
         )
     return tile_p.bind(operand, reps=reps)

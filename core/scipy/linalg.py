@@ -37,7 +37,7 @@ from core.lax.triangular import triangular_solve
 from core.numpy._util import promote_args_inexact, promote_dtypes, promote_dtypes_inexact
 from core.scipy import special
 from core.scipy.errors import ModeError, SchurDTypeError, ShapeMismatchError
-from core.trace import get_aval
+from core.trace import Tracer, get_aval
 
 __all__ = [
     "polar",
@@ -224,7 +224,8 @@ def cho_solve(
     """
     del overwrite_b, check_finite
     c, lower = c_and_lower
-    return _cho_solve(c, b, bool(lower))
+    # a traced flag reaches the static argument as it is: JAX's non-hashable static error
+    return _cho_solve(c, b, lower if isinstance(lower, Tracer) else bool(lower))
 
 
 @library_jit(static_argnames=("lower",))
@@ -430,9 +431,9 @@ def eigh(
     """Eigenvalues (ascending) and eigenvectors of symmetric/Hermitian matrices.
 
     Args:
-      a: matrices `(..., n, n)`; only the triangle selected by `lower` is read.
+      a: matrices `(..., n, n)`, symmetrized as `(a + a^H) / 2` (as JAX does).
       b: must be None (the generalized problem is not supported, as in JAX).
-      lower: read the lower triangle (else the upper).
+      lower: the triangle named to the decomposition (no effect on the symmetrized input).
       eigvals_only: return only the eigenvalues.
       overwrite_a: ignored.
       overwrite_b: ignored.
@@ -446,7 +447,8 @@ def eigh(
     """
     if b is not None or eigvals is not None or type != 1:
         raise NotImplementedError("eigh supports only b=None, eigvals=None and type=1")
-    w, v = jnp.linalg.eigh(a, UPLO="L" if lower else "U", symmetrize_input=False)
+    # JAX symmetrizes the input, (a + a^H) / 2, whichever triangle `lower` names
+    w, v = jnp.linalg.eigh(a, UPLO="L" if lower else "U", symmetrize_input=True)
     return w if eigvals_only else (w, v)
 
 
@@ -1284,7 +1286,12 @@ def _schur_host(complex_out: bool, dtype: np.dtype) -> Any:
 
 def _schur(a: Any, complex_out: bool) -> tuple[Any, Any]:
     (a,) = promote_dtypes_inexact(jnp.asarray(a))
-    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+    if a.ndim < 2:
+        raise TypeError(
+            f"Input 0 to schur must have rank at least 2, but got shape={a.shape}. Pass a "
+            "square matrix (or a batch of them)."
+        )
+    if a.shape[-1] != a.shape[-2]:
         raise ValueError(f"The input to schur must be a square matrix. Got shape {a.shape}.")
     complex_out = complex_out or jnp.iscomplexobj(a)
     dt = np.dtype(jnp.result_type(a.dtype, np.complex64)) if complex_out else np.dtype(a.dtype)

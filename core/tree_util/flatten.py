@@ -24,6 +24,7 @@ from core.tree_util.registry import (
     _dict_order,
     _key_children,
     _kind_get,
+    _registry,
     is_tree_node,
     register_dataclass,
     register_pytree_node,
@@ -131,7 +132,14 @@ def flatten_one_level(tree: Any) -> tuple[Iterable[Any], Any]:
     if reg is _LEAF_KIND:
         raise ValueError(f"can't tree-flatten type: {type(tree)}")
     children, aux = reg.flatten(tree)
-    return tuple(children), aux
+    # as JAX's registry gives them: a tuple for tuples, dicts and None; a list for the other
+    # built-in nodes (lists, namedtuples, OrderedDicts, defaultdicts); a custom node's
+    # children as its flatten function returns them
+    if reg in (_TUPLE, _DICT, _NONE):
+        return tuple(children), aux
+    if reg is _LIST or type(tree) not in _registry or isinstance(tree, dict):
+        return list(children), aux
+    return children, aux
 
 
 def flatten_one_level_with_keys(tree: Any) -> tuple[list[tuple[KeyEntry, Any]], Any]:

@@ -381,3 +381,25 @@ def test_objmode_warning_stays_filtered_when_the_first_compile_is_an_eager_scan(
         [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120
     )
     assert out.stdout.strip() == "True", out.stderr
+
+
+@pytest.mark.parametrize(
+    ("returned", "declared", "error"),
+    [
+        (lambda v: v * 2.0, np.int32, "Expected: int32, Actual: float32"),
+        (lambda v: np.ones(2, np.float32), np.float16, "Expected: float16, Actual: float32"),
+        (lambda v: np.ones(2, np.bool_), np.int32, "Expected: int32, Actual: bool"),
+        (lambda v: np.ones(2, np.int64), np.int32, None),  # 64-bit values are canonicalized
+        (lambda v: np.ones(2), np.float32, None),
+    ],
+)
+def test_pure_callback_checks_result_dtypes_as_jax(returned, declared, error):
+    # JAX 0.10.2: a JaxRuntimeError (RuntimeError) "Incorrect output dtype for return value #0"
+    f = core.jit(lambda a: core.pure_callback(returned, core.ShapeDtypeStruct((2,), declared), a))
+    if error is None:
+        assert f(jnp.array([1, 2])).dtype == declared
+    else:
+        with pytest.raises(
+            RuntimeError, match=f"Incorrect output dtype for return value #0: {error}"
+        ):
+            f(jnp.array([1, 2]))

@@ -194,3 +194,12 @@ def test_num_float_bits_is_of_the_canonical_dtype(x64, dtype, bits):
     # JAX's tests pick tolerances by it: float64 counts 32 bits unless x64 is on
     with core.enable_x64(x64):
         assert num_float_bits(dtype) == bits
+
+
+@pytest.mark.parametrize("value", [2.0, 3, True, 1 + 2j])
+def test_stop_gradient_gives_python_scalars_back(value):
+    # jax.lax.stop_gradient(2.0) is the scalar itself (no array): x**2 + stop_gradient(x**2)
+    # of a Python float is a Python float.
+    out = core.lax.stop_gradient(value)
+    assert out == value and type(out) is type(value)
+    assert core.grad(lambda x: x**2 + core.lax.stop_gradient(x**2))(3.0) == 6.0

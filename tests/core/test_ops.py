@@ -131,3 +131,9 @@ def test_jit_and_grad_of_jit():
 def test_num_segments_none_needs_concrete_ids():
     with pytest.raises(TypeError):  # traced ids: num_segments must be given
         core.jit(lambda d, i: ops.segment_sum(d, i))(D1, jnp.array([0, 1, 1, 0, 0]))
+
+
+def test_segment_sum_without_num_segments_under_jit_is_concretization_error():
+    # JAX 0.10.2: int(max(segment_ids)) of a traced array
+    with pytest.raises(core.errors.ConcretizationTypeError, match="traced array with shape int32"):
+        core.jit(lambda d, i: core.ops.segment_sum(d, i))(np.ones(3), np.array([0, 1, 1]))

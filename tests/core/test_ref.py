@@ -1,6 +1,8 @@
 """`core.new_ref` / `core.Ref` / `core.ref` against jax 0.10.2 (the values in the comments and
 asserts are JAX's, recorded with the reference interpreter; JAX is not needed here)."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -265,3 +267,56 @@ def test_a_ref_is_a_pytree_leaf():
     other = core.new_ref(jnp.ones(2))
     core.jit(lambda d: d["a"].__setitem__(0, 42.0))({"a": other})
     np.testing.assert_array_equal(other[...], [42.0, 1.0])
+
+
+# jax.ref's implicit casts (JAX 0.10.2): a write converts a weak float into a float Ref and any
+# integer into an integer Ref; addupdate converts nothing.
+@pytest.mark.parametrize(
+    ("ref_dtype", "write", "value", "error"),
+    [
+        (jnp.bfloat16, "set", 1.5, None),
+        (jnp.int32, "set", jnp.int8(3), None),
+        (jnp.int32, "set", 3, None),
+        (
+            jnp.float32,
+            "set",
+            2,
+            "Invalid dtype for `swap`. Ref dtype: float32. Value dtype: int32.",
+        ),
+        (
+            jnp.int32,
+            "set",
+            1.5,
+            "Invalid dtype for `swap`. Ref dtype: int32. Value dtype: float32.",
+        ),
+        (jnp.int32, "set", True, "Invalid dtype for `swap`. Ref dtype: int32. Value dtype: bool."),
+        (
+            jnp.float32,
+            "set",
+            jnp.float16(1),
+            "Invalid dtype for `swap`. Ref dtype: float32. Value dtype: float16.",
+        ),
+        (jnp.float32, "addupdate", 2.5, None),
+        (
+            jnp.bfloat16,
+            "addupdate",
+            1.5,
+            "Invalid dtype for `addupdate`. Ref dtype: bfloat16. Value shape: float32.",
+        ),
+    ],
+)
+def test_implicit_casts_as_jax(ref_dtype, write, value, error):
+    r = core.new_ref(jnp.zeros(2, ref_dtype))
+    call = lambda: getattr(core.ref, write)(r, 0, value)  # noqa: E731
+    if error is None:
+        call()
+        assert r[...].dtype == ref_dtype and float(r[0]) == float(value)
+    else:
+        with pytest.raises(ValueError, match=re.escape(error)):
+            call()
+
+
+def test_freeze_gives_an_array_back():
+    # jax.freeze(jnp.ones(2)) is the array (JAX 0.10.2); of a Ref, its value
+    np.testing.assert_array_equal(core.freeze(jnp.ones(2)), [1.0, 1.0])
+    np.testing.assert_array_equal(core.freeze(core.new_ref(jnp.arange(3))), [0, 1, 2])

@@ -728,3 +728,21 @@ def test_default_registry_is_jaxs_registry_interface():
 
     reg.register_node(Pair, lambda p: ((p.x, p.y), None), lambda _, c: Pair(*c))
     assert tu.tree_leaves(Pair(1, 2)) == [1, 2]
+
+
+# jax.tree_util.flatten_one_level's children (JAX 0.10.2): a tuple for tuples, dicts and None,
+# a list for lists, namedtuples, OrderedDicts and defaultdicts
+@pytest.mark.parametrize(
+    ("tree", "want"),
+    [
+        ([None, []], [None, []]),
+        ((1, (2, 3)), (1, (2, 3))),
+        ({"b": [1, 2], "a": 3}, (3, [1, 2])),
+        (None, ()),
+        (collections.namedtuple("NT", "x y")(1, 2), [1, 2]),
+        (collections.OrderedDict(b=1, a=2), [1, 2]),
+    ],
+)
+def test_flatten_one_level_children_types_as_jax(tree, want):
+    children = tu.flatten_one_level(tree)[0]
+    assert type(children) is type(want) and children == want

@@ -384,3 +384,33 @@ def test_clz_refuses_bool_and_floats_and_keeps_weak_types_as_jax():
     out = lax.clz(3)  # JAX 0.10.2: 30, int32, weak
     assert (int(out), str(out.dtype), out.weak_type) == (30, "int32", True)
     assert int(lax.clz(np.uint8(1))) == 7
+
+
+# jax.lax's errors (JAX 0.10.2): the class and the first words of the message.
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (
+            lambda: lax.index_in_dim(M, 3),
+            IndexError,
+            "index 3 is out of bounds for axis 0 with size 3",
+        ),
+        (
+            lambda: lax.index_in_dim(M, -5, 1),
+            IndexError,
+            "index -5 is out of bounds for axis 1 with size 4",
+        ),
+        (
+            lambda: lax.tile(X, (2, 2)),
+            TypeError,
+            "reps length must be equal to the ndim of x, got len(reps)=2 and x.ndim=1",
+        ),
+    ],
+)
+def test_index_and_tile_errors_as_jax(call, error, message):
+    with pytest.raises(error, match=message.replace("(", r"\(").replace(")", r"\)")):
+        call()
+
+
+def test_index_in_dim_negative_index():
+    np.testing.assert_array_equal(lax.index_in_dim(M, -1, 1, keepdims=False), M[:, -1])

@@ -336,3 +336,15 @@ def test_one_hot_of_floats_compares_in_their_dtype():
 def test_glu_of_odd_size_is_jaxs_assertion():
     with pytest.raises(AssertionError, match="^axis size must be divisible by 2"):
         nn.glu(jnp.arange(6.0).reshape(2, 3))
+
+
+def test_one_hot_along_a_named_axis():
+    # jax.nn.one_hot(i, 3, axis="b") under vmap(axis_name="b"): x == axis_index("b"), and
+    # JAX's ValueError when num_classes is not the axis size (JAX 0.10.2)
+    f = lambda n: core.vmap(lambda i: core.nn.one_hot(i, n, axis="b"), axis_name="b")  # noqa: E731
+    np.testing.assert_array_equal(f(3)(np.array([2, 0, 1])), [0.0, 0.0, 0.0])
+    np.testing.assert_array_equal(f(3)(np.array([0, 1, 1])), [1.0, 1.0, 0.0])
+    with pytest.raises(
+        ValueError, match="Expected num_classes to match the size of axis b, but 4 != 3"
+    ):
+        f(4)(np.array([0, 1, 1]))

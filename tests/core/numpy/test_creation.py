@@ -148,3 +148,12 @@ def test_linspace_rounds_as_jax(call, want, dtype):
 def test_linspace_gradient_is_the_formulas():
     grads = core.grad(lambda s, e: jnp.linspace(s, e, 7).sum(), argnums=(0, 1))(2.0, 3.0)
     assert [float(g) for g in grads] == [3.5, 3.5]
+
+
+def test_arange_of_a_traced_bound_is_jax_concretization_error():
+    # JAX 0.10.2: ConcretizationTypeError "Abstract tracer value encountered where concrete
+    # value is expected: traced array with shape int32[]"
+    with pytest.raises(
+        core.errors.ConcretizationTypeError, match=r"concrete value is expected: traced array"
+    ):
+        core.jit(lambda x: jnp.arange(x.sum()))(jnp.array([1, 2]))

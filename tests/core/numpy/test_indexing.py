@@ -350,3 +350,12 @@ def test_updates_compute_in_the_promoted_dtype(run, want):
         got = run()
     assert not got.weak_type
     np.testing.assert_array_equal(np.asarray(got).ravel(), want)
+
+
+def test_ds_slices_compare_by_fields():
+    # jax.ds(0, 3) == jax.ds(0, 3) (JAX's Slice is a dataclass, not hashable)
+    from core.numpy.indexing import ds
+
+    assert ds(0, 3) == ds(0, 3) and ds(1, 4, 2) != ds(1, 4)
+    with pytest.raises(TypeError):
+        hash(ds(0, 3))

@@ -128,3 +128,26 @@ def test_jit_solve_triangular():
     f = core.jit(lambda a, b: linalg.solve_triangular(a, b, lower=True))
     want = sl.solve_triangular(SPD, B, lower=True)
     np.testing.assert_allclose(f(SPD, B), want, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("lower", [True, False])
+def test_eigh_symmetrizes_its_input_as_jax(lower):
+    # jax.scipy.linalg.eigh([[1, 5], [-7, 1]], lower=...) reads (a + a^T) / 2: [0., 2.]
+    a = np.array([[1.0, 5.0], [-7.0, 1.0]], np.float32)
+    np.testing.assert_allclose(
+        linalg.eigh(a, lower=lower, eigvals_only=True), [0.0, 2.0], atol=1e-6
+    )
+
+
+def test_cho_solve_and_schur_errors_as_jax():
+    # JAX 0.10.2: jit(cho_solve) traces the `lower` flag, a non-hashable static argument
+    # (ValueError); schur of a vector is a TypeError, of a non-square matrix a ValueError
+    c_and_lower = linalg.cho_factor(SPD)
+    with pytest.raises(ValueError, match="^Non-hashable static arguments are not supported"):
+        core.jit(linalg.cho_solve)(c_and_lower, np.ones(SPD.shape[0], np.float32))
+    with pytest.raises(
+        TypeError, match=r"^Input 0 to schur must have rank at least 2, but got shape=\(3,\)"
+    ):
+        linalg.sqrtm(np.ones(3, np.float32))
+    with pytest.raises(ValueError, match="must be a square matrix"):
+        linalg.schur(np.ones((2, 3), np.float32))
