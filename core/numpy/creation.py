@@ -527,7 +527,11 @@ def _linspace(
     shape = (*bounds[:axis], 1, *bounds[axis:])
     div = (num - 1) if endpoint else num
     if num > 1:
-        delta = uf.divide(uf.subtract(stop, start), sh.full((), div, cdt))
+        if cdt == np.float32:  # XLA divides by the constant as a product by 1 / div
+            recip = sh.full((), np.reciprocal(np.asarray(div, cdt)), cdt)
+            delta = uf.multiply(uf.subtract(stop, start), recip)
+        else:
+            delta = uf.divide(uf.subtract(stop, start), sh.full((), div, cdt))
         rdt = uf.real(sh.full((), 0, cdt)).dtype
         i_ = sh.reshape(
             sh.iota(rdt, div), tuple(div if d == axis else 1 for d in range(len(shape)))
