@@ -107,6 +107,10 @@ def _array(object: Any, dtype: Any, copy: bool, ndmin: int) -> Any:
                     "(or pass dtype=float) to convert it as a float."
                 )
             raise TypeError(f"Cannot make an array from {object!r}: not a numeric sequence.")
+        if dt is None and isinstance(object, (list, tuple)) and _has_numpy_value(object):
+            # JAX promotes the leaves: numpy scalars/arrays keep their dtypes, Python scalars
+            # are weak ([np.float16(1.5), 2] is float16, numpy's array would be float64)
+            dt = dtypes.canonicalize_dtype(dtypes.result_type(*_leaves(object)))
         if dt is None:
             dt = (
                 dtypes.python_scalar_dtype(object) if weak else dtypes.canonicalize_dtype(val.dtype)
@@ -149,6 +153,16 @@ def _inexact_leaves(x: Any) -> np.dtype | None:
     if "c" in kinds:
         return np.dtype(np.complex128)
     return np.dtype(np.float64) if "f" in kinds else None
+
+
+def _leaves(x: Any) -> list[Any]:
+    if isinstance(x, (list, tuple)):
+        return [leaf for e in x for leaf in _leaves(e)]
+    return [x]
+
+
+def _has_numpy_value(x: Any) -> bool:
+    return any(isinstance(leaf, (np.generic, np.ndarray)) for leaf in _leaves(x))
 
 
 def _has_array(x: Any) -> bool:
@@ -460,7 +474,7 @@ def _arange(start: Any, stop: Any, step: Any, dtype: Any) -> Any:
         return Array(np.asarray(start).astype(dt) + np.arange(n).astype(dt))
     # JAX's start + step * iota, computed in the dtype (float32 for 16-bit floats).
     n = max(0, int(np.ceil((stop - start) / step)))
-    wd = np.dtype(np.float32) if dt.kind == "f" and dt.itemsize < 4 else dt
+    wd = np.dtype(np.float32) if dtypes.kind(dt) == "f" and dt.itemsize < 4 else dt
     vals = np.asarray(start).astype(wd) + np.asarray(step).astype(wd) * np.arange(n).astype(wd)
     return Array(vals.astype(dt))
 
@@ -609,7 +623,7 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *, device: 
     Args:
       N: the number of rows.
       M: the number of columns (N by default).
-      k: the diagonal (positive: above the main one).
+      k: the diagonal (positive: above the main one); a traced integer under a transformation.
       dtype: the dtype (float32 by default).
       device: the device (or `Sharding`) the result is committed to (see `zeros`), or None.
 
@@ -620,8 +634,12 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *, device: 
     m = n if M is None else _eye_dim(M, "M")
     if n < 0 or m < 0:
         raise ValueError(f"negative dimensions are not allowed, got {N} and {M}")
-    k = int(k)
     dt = np_dtype(dtype, "eye") or dtypes.default_float()
+    if isinstance(k, Tracer):  # a traced diagonal: JAX's `row + k == column` of iotas
+        i32 = np.dtype(np.int32)
+        rows = ew.add(sh.iota(i32, (n, m), 0), sh.broadcast_in_dim(k.astype(i32), (n, m), ()))
+        return sh.convert_element_type(ew.eq(rows, sh.iota(i32, (n, m), 1)), dt)
+    k = int(k)
     out = ew.eye(n, m, k, dt)  # staged under a trace as JAX's `lax._eye`, not a constant
     return out if isinstance(out, Tracer) else _placed(out, None, "jnp.eye", device)
 

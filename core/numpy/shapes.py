@@ -311,7 +311,12 @@ def atleast_3d(*arys: Any) -> Any:
 def _split_points(n: int, indices_or_sections: Any, even: bool) -> list[int]:
     if isinstance(indices_or_sections, (int, np.integer)):
         k = int(indices_or_sections)
-        if k <= 0:
+        if k == 0:  # JAX's class: its size computation divides by the count
+            raise ZeroDivisionError(
+                "integer division or modulo by zero\nthe number of sections is 0: split into "
+                "at least one section"
+            )
+        if k < 0:
             raise ValueError("number sections must be larger than 0.")
         if even and n % k:
             raise ValueError(

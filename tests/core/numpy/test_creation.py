@@ -157,3 +157,27 @@ def test_arange_of_a_traced_bound_is_jax_concretization_error():
         core.errors.ConcretizationTypeError, match=r"concrete value is expected: traced array"
     ):
         core.jit(lambda x: jnp.arange(x.sum()))(jnp.array([1, 2]))
+
+
+@pytest.mark.parametrize(  # JAX 0.10.2: numpy scalars and arrays in a list keep their dtypes
+    "make, dtype",
+    [
+        (lambda: jnp.array([np.float16(1.5), 2]), "float16"),
+        (lambda: jnp.array([[np.float16(1), 2.5], [3, 4]]), "float16"),
+        (lambda: jnp.array([np.int8(1), 2]), "int8"),
+        (lambda: jnp.array([np.int8(1), 2.5]), "float32"),
+        (lambda: jnp.array([np.array([1, 2], np.int8), [3, 4]]), "int8"),
+        (lambda: jnp.array([np.float64(1.0), 2]), "float32"),
+        (lambda: jnp.asarray((np.int16(3), True)), "int16"),
+    ],
+)
+def test_array_of_a_list_promotes_numpy_values_with_weak_python_scalars(make, dtype):
+    out = make()
+    assert str(out.dtype) == dtype and not out.weak_type
+
+
+def test_eye_of_a_traced_diagonal_as_jax():  # JAX 0.10.2's values
+    got = core.jit(lambda k: jnp.eye(2, 3, k=k, dtype=jnp.int32))(-1)
+    np.testing.assert_array_equal(got, [[0, 0, 0], [1, 0, 0]])
+    got = core.vmap(lambda k: jnp.eye(2, k=k))(jnp.array([0, 1]))
+    np.testing.assert_array_equal(got, [[[1.0, 0.0], [0.0, 1.0]], [[0.0, 1.0], [0.0, 0.0]]])

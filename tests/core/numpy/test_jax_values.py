@@ -63,6 +63,12 @@ CASES = [
     # geomspace is sign * logspace in the inexact dtype: float32's 10 ** log10(32) truncates to
     # 31, a zero start gives NaNs (no error), a float16 start computes in float16
     ("jnp.geomspace(2, 32, num=3, dtype=jnp.int32)", [2, 8, 31], "int32"),
+    # arange of a 16-bit float with a step is computed in float32, bfloat16 too
+    (
+        "jnp.arange(0.0, 1.0, 0.3, dtype=jnp.bfloat16)",
+        [0, 0.30078125, 0.6015625, 0.8984375],
+        "bfloat16",
+    ),  # fmt: skip
     ("jnp.geomspace(0, 10, 3)", [nan, nan, nan], "float32"),
     ("jnp.geomspace(jnp.float16(1), 4, 3)", [1.0, 2.0, 4.0], "float16"),
     (
@@ -414,6 +420,8 @@ def test_size_of_several_axes():
 
 # (expression, exception type, first line of JAX 0.10.2's message)
 ERRORS = [
+    ("jnp.array_split(jnp.arange(4), 0)", ZeroDivisionError, "integer division or modulo by zero"),
+    ("jnp.split(jnp.arange(4), 0)", ZeroDivisionError, "integer division or modulo by zero"),
     ("jnp.round(jnp.array([True]))", ValueError, "data type <class 'numpy.bool'> not inexact"),
     (
         "jnp.signbit(jnp.array([1j]))",
