@@ -47,7 +47,15 @@ from core.prng_key import PRNGKeyArray
 from core.ref import Ref
 from core.ref_scope import read as read_ref
 from core.ref_scope import write as write_ref
-from core.trace import Tracer, as_value, current_trace, get_aval, set_current_trace, varying_like
+from core.trace import (
+    Tracer,
+    as_value,
+    current_trace,
+    eval_trace,
+    get_aval,
+    set_current_trace,
+    varying_like,
+)
 
 
 def _flatten_args(args: Any) -> tuple[list[Any], Any]:
@@ -1075,15 +1083,18 @@ def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
     return _out_shapes(jaxpr, out_tree)
 
 
+_PY_SCALARS = (bool, int, float, complex)
+
+
 def stop_gradient(x: Any) -> Any:
     """Identity whose derivative is zero (applies to every leaf of a pytree)."""
 
     def stop(leaf):
-        if isinstance(leaf, (bool, int, float, complex)):
-            return leaf  # a Python scalar carries no derivative: JAX gives it back as it is
-        leaf = as_value(leaf)
-        if dtypes.kind(get_aval(leaf).dtype) not in "fc":
-            return leaf
-        return stop_gradient_p.bind(leaf)
+        value = as_value(leaf)
+        if dtypes.kind(get_aval(value).dtype) not in "fc":
+            return leaf if isinstance(leaf, _PY_SCALARS) else value
+        if isinstance(leaf, _PY_SCALARS) and current_trace() is eval_trace:
+            return leaf  # JAX's eager identity gives back a Python scalar as it is
+        return stop_gradient_p.bind(value)
 
     return tree_util.tree_map(stop, x)

@@ -527,20 +527,22 @@ class UnboundAxisNameError(NumbaxError, NameError):
         """
         Args:
           axis_name: the name no enclosing transformation binds.
-          collective: the collective being traced (under `jit`, `vmap`, `make_jaxpr`...), whose
-            message is JAX's traced one; None for an eager call.
+          collective: the collective JAX's message names ("Found an unbound axis name: i. To
+            fix this, please call psum ..."); None for its plain "unbound axis name: i".
         """
         self.axis_name = axis_name
         if collective is None:
-            head = (
-                f"unbound axis name: {axis_name}. Collectives such as `lax.psum(x, {axis_name!r})`"
-            )
+            head = f"unbound axis name: {axis_name}"
         else:
-            head = f"Found an unbound axis name: {axis_name}. To fix this, call {collective}"
+            head = (
+                f"Found an unbound axis name: {axis_name}. To fix this, please call "
+                f"{collective} under `jax.shard_map`."
+            )
         super().__init__(
-            f"{head} inside a `vmap`, `pmap` or `shard_map` that binds axis_name={axis_name!r} "
-            f"(or stage it with `make_jaxpr(f, axis_env=[({axis_name!r}, size)])`); check the "
-            "spelling and that the call happens inside the mapped function."
+            f"{head}\nCall collectives such as `lax.psum(x, {axis_name!r})` inside a `vmap`, "
+            f"`pmap` or `shard_map` that binds axis_name={axis_name!r} (or stage them with "
+            f"`make_jaxpr(f, axis_env=[({axis_name!r}, size)])`); check the spelling and that "
+            "the call happens inside the mapped function."
         )
 
 

@@ -40,6 +40,7 @@ checkpoint just written is never pruned.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -302,8 +303,10 @@ def save_checkpoint(
         keep: how many of the most recent checkpoints to keep (an integer >= 1).
         overwrite: allow saving a step that is not newer than every existing one; the file of
             the same step and those of later steps are then deleted.
-        keep_every_n_steps: also keep, beyond ``keep``, every checkpoint whose step is a
-            multiple of this.
+        keep_every_n_steps: also keep, beyond ``keep``, old checkpoints spaced at least this
+            many steps apart: walking them from the oldest, Flax's rule keeps a nonzero step
+            that is this many steps or more after the last one kept (saving steps 1..7 with
+            ``keep=1, keep_every_n_steps=3`` leaves steps 1, 4 and 7).
         format: ``"npz"`` (numbax's format, above) or ``"msgpack"`` (Flax's: the file is
             ``flax.serialization.to_bytes(target)``, readable by Flax's
             ``restore_checkpoint``); None for the default (`set_default_format`: npz, or
@@ -343,8 +346,10 @@ def save_checkpoint(
                 _checkpoint_path(ckpt_dir, s, prefix).unlink(missing_ok=True)
     steps = [s for s in steps if s < step] + [step]
     excess = steps[: max(len(steps) - keep, 0)]
-    for s in excess:
-        if s == step or (keep_every_n_steps and s % keep_every_n_steps == 0):
+    last_kept = -float("inf")
+    for s in excess:  # Flax's walk: keep a nonzero step n or more after the last one kept
+        if keep_every_n_steps and s and s - last_kept >= keep_every_n_steps:
+            last_kept = s
             continue
         _checkpoint_path(ckpt_dir, s, prefix).unlink(missing_ok=True)
     return str(path)
@@ -527,8 +532,30 @@ def load_state_dict(path: str | os.PathLike) -> tuple[int | None, dict]:
     return header["step"], _nest(header, arrays)
 
 
+def _in_target_order(restored: Any, target: Any) -> Any:
+    """`restored` with its dicts' keys in `target`'s order (as Flax's `from_state_dict` builds
+    them; unflattening sorts them), through lists, tuples, namedtuples and dataclasses."""
+    if type(restored) is dict and isinstance(target, dict) and restored.keys() == target.keys():
+        return {k: _in_target_order(restored[k], target[k]) for k in target}
+    if isinstance(restored, (list, tuple)) and type(restored) is type(target):
+        if len(restored) != len(target):
+            return restored
+        items = [_in_target_order(r, t) for r, t in zip(restored, target)]
+        return type(target)._make(items) if hasattr(target, "_make") else type(target)(items)
+    if dataclasses.is_dataclass(restored) and type(restored) is type(target):
+        fields = [f.name for f in dataclasses.fields(restored) if f.init]
+        changes = {n: _in_target_order(getattr(restored, n), getattr(target, n)) for n in fields}
+        return dataclasses.replace(restored, **changes)
+    return restored
+
+
 def _restore_into(
-    path: Path, target: Any, header: dict, arrays: list[np.ndarray], fallback: bool = False
+    path: Path,
+    target: Any,
+    header: dict,
+    arrays: list[np.ndarray],
+    fallback: bool = False,
+    as_numpy: bool = False,
 ) -> Any:
     # Matched by the simple keys ("params", "Dense_0", "0", "mu"), so a file converted from a
     # Flax state dict (dicts only) restores into a TrainState (attributes, tuples). With
@@ -566,12 +593,12 @@ def _restore_into(
             array = array.astype(dtype)
         if array.shape != shape or array.dtype != dtype:
             changed.append(f"{name}: {stored_desc} vs {dtype}{list(shape)}")
-        leaves.append(jnp.asarray(array) if isinstance(leaf, Array) else array)
+        leaves.append(jnp.asarray(array) if isinstance(leaf, Array) and not as_numpy else array)
     if fallback:
         missing, extra = [], []
     if missing or extra or changed:
         raise CheckpointMismatchError(path, missing, extra, changed)
-    return tree_util.tree_unflatten(treedef, leaves)
+    return _in_target_order(tree_util.tree_unflatten(treedef, leaves), target)
 
 
 def restore_checkpoint(
@@ -611,11 +638,12 @@ def restore_checkpoint(
             field this way). numbax's own checkpoints stand in for Flax's Orbax ones here.
 
     Returns:
-        The restored tree (leaves are numpy arrays or Python numbers, ``core.Array`` where the
-        target's leaf is one, or without a target where the saved leaf was one, as Flax's
-        Orbax checkpoints restore; without a target numbax's checkpoints come back with every
-        dict's keys sorted, as Orbax's do); ``target`` itself when ``ckpt_dir`` holds no
-        checkpoint and ``step`` is None (as in Flax).
+        The restored tree, its dicts in the target's key order (leaves are numpy arrays or
+        Python numbers, ``core.Array`` where the target's leaf is one, or without a target
+        where the saved leaf was one, as Flax's Orbax checkpoints restore; without a target
+        numbax's checkpoints come back with every dict's keys sorted, as Orbax's do; a msgpack
+        file gives numpy arrays, as Flax's ``from_bytes`` does); ``target`` itself when
+        ``ckpt_dir`` holds no checkpoint and ``step`` is None (as in Flax).
 
     Raises:
         CheckpointNotFoundError: ``step`` was given and has no checkpoint file.
@@ -654,4 +682,6 @@ def restore_checkpoint(
         if target is None:
             return state
         header, arrays = _state_as_leaves(path, state)
-    return _restore_into(path, target, header, arrays, fallback)
+    # Flax restores a msgpack file with `from_bytes`: numpy arrays, whatever the target's are
+    as_numpy = state is not None and not orbax.is_orbax_checkpoint(path)
+    return _restore_into(path, target, header, arrays, fallback, as_numpy)

@@ -57,9 +57,7 @@ class DynamicScale(struct.PyTreeNode):
     growth_interval: int = struct.field(pytree_node=False, default=2000)
     fin_steps: Any = 0
     scale: Any = 65536.0
-    minimum_scale: float | None = struct.field(
-        pytree_node=False, default=float(np.finfo(np.float32).tiny)
-    )
+    minimum_scale: float | None = struct.field(pytree_node=False, default=np.finfo(np.float32).tiny)
 
     def value_and_grad(
         self,
@@ -90,7 +88,7 @@ class DynamicScale(struct.PyTreeNode):
 
         grad_fn = core.value_and_grad(scaled, argnums, has_aux)
 
-        def wrapper(*args: Any) -> DynamicScaleResult:
+        def grad_fn_wrapper(*args: Any) -> DynamicScaleResult:
             value, grad = grad_fn(*args)
             value = (value[0] / self.scale, value[1]) if has_aux else value / self.scale
             grad = tree_util.tree_map(lambda g: jnp.asarray(g, jnp.float32) / self.scale, grad)
@@ -112,4 +110,4 @@ class DynamicScale(struct.PyTreeNode):
             new_self = self.replace(fin_steps=new_fin_steps, scale=new_scale)
             return DynamicScaleResult(new_self, finite, value, grad)
 
-        return wrapper
+        return grad_fn_wrapper

@@ -44,8 +44,11 @@ class CheckpointExistsError(TrainError, InvalidCheckpointError, FileExistsError,
         self.step = step
         self.latest = latest
         what = "already exists" if step == latest else f"is older than the latest step {latest}"
-        super().__init__(
-            f"checkpoint for step {step} ({self.path}) {what}. Pass overwrite=True to replace it "
+        super().__init__(  # Flax's first line, then what happened and the fix
+            f'Trying to save an outdated checkpoint at step: "{step}" and path: "{path}". '
+            "(https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html"
+            "#flax.errors.InvalidCheckpointError)\n"
+            f"The checkpoint for step {step} {what}. Pass overwrite=True to replace it "
             "(checkpoints of later steps are then deleted), or save under another step."
         )
 
@@ -93,9 +96,9 @@ class CheckpointNotFoundError(TrainError, FileNotFoundError, ValueError):
         self.path = Path(path)
         self.available = list(available)
         steps = ", ".join(map(str, self.available)) or "none"
-        super().__init__(
-            f"no checkpoint file {self.path}; steps available in {self.path.parent}: {steps}. "
-            "Pass one of those steps, or step=None for the latest."
+        super().__init__(  # Flax's first line, then the steps there are
+            f"Matching checkpoint not found: {path}\nSteps available in {self.path.parent}: "
+            f"{steps}. Pass one of those steps, or step=None for the latest."
         )
 
 
@@ -410,9 +413,10 @@ class OrbaxTransformsError(TrainError, NotImplementedError):
         )
 
 
-class BatchSizeError(TrainError, ValueError):
+class BatchSizeError(TrainError, ValueError, AssertionError):
     """`jax_utils.pad_shard_unpad`'s wrapped function got batched arguments whose leading
-    dimensions differ (Flax asserts).
+    dimensions differ, or got none (Flax asserts: an AssertionError too, with Flax's first
+    line).
 
     Failing code: ``pad_shard_unpad(f)(params, x_of_10, y_of_12)``.
     Fix: give every batched argument the same batch size, or list the unbatched ones in
@@ -421,6 +425,7 @@ class BatchSizeError(TrainError, ValueError):
 
     def __init__(self, sizes: set):
         super().__init__(
-            f"Inconsistent batch-sizes: {sorted(sizes)}. Every non-static argument needs the same "
-            "leading dimension; mark unbatched arguments with static_argnums/static_argnames."
+            f"Inconsistent batch-sizes: {set(sizes)}\nEvery non-static argument needs the same "
+            "leading dimension; mark unbatched arguments with static_argnums/static_argnames "
+            "(by default the first argument is static)."
         )

@@ -61,11 +61,14 @@ _JNP_EQUIVALENTS = {
 }
 
 
-def _check_dtypes(name: str, args: list[Any], kinds: str) -> None:
+def _check_dtypes(name: str, args: list[Any], kinds: str, prim_name: str) -> None:
+    # JAX checks each operand's dtype kind (naming the primitive: `or` for `bitwise_or`)
+    # before it checks that the dtypes agree
     dts = [get_aval(a).dtype for a in args]
+    for i, dt in enumerate(dts):
+        if dtypes.kind(dt) not in kinds:
+            ew.reject_dtype(prim_name, dt, kinds, i if len(dts) > 1 else None)
     ew.check_same_dtypes(name, dts, _JNP_EQUIVALENTS.get(name))
-    if dtypes.kind(dts[0]) not in kinds:
-        ew.reject_dtype(name, dts[0], kinds, 0 if len(dts) > 1 else None)
 
 
 def broadcast_operands(name: str, args: list[Any], explicit: bool = True) -> list[Any]:
@@ -107,6 +110,7 @@ def checked(fn: Callable, kinds: str | None = None, name: str | None = None) -> 
     """
     name = name or fn.__name__
     kinds = kinds or fn.primitive.dtype_kinds
+    prim_name = getattr(getattr(fn, "primitive", None), "name", name)
     explicit = not getattr(getattr(fn, "primitive", None), "broadcasting", False)
 
     @functools.wraps(fn)
@@ -118,7 +122,7 @@ def checked(fn: Callable, kinds: str | None = None, name: str | None = None) -> 
             if dtypes.kind(x) in "fc" and dtypes.kind(y) in "iu":  # an integer exponent
                 args[1] = shapes.convert_element_type(args[1], x, get_aval(args[1]).weak_type)
                 impl = ew.pow_integer_exponent
-        _check_dtypes(name, args, kinds)
+        _check_dtypes(name, args, kinds, prim_name)
         return impl(*broadcast_operands(name, args, explicit or impl is not fn))
 
     return op
@@ -175,6 +179,7 @@ nextafter = checked(composites.nextafter, "f")
 mulhi = checked(composites.mulhi, "iu")
 complex = checked(composites.complex, "f")  # noqa: A001
 conj = checked(composites.conj, "fc")
+polygamma = checked(ew.polygamma, "f")
 
 
 def _abs(x: Any) -> Any:

@@ -19,6 +19,7 @@ requires. `associative_scan` (JAX's odd/even parallel prefix algorithm) is
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -47,7 +48,7 @@ from core.prims.conv import conv_dimension_numbers, conv_general_dilated
 from core.prims.indexing import concatenate, slice_in_dim
 from core.prims.linalg import dot_general
 from core.prims.random_bits import bitcast_convert_type
-from core.trace import get_aval
+from core.trace import as_value, get_aval
 
 _PY_SCALARS = (int, float, complex)  # before the module's own `complex` shadows the builtin
 
@@ -240,8 +241,8 @@ def index_in_dim(operand: Any, index: int, axis: int = 0, keepdims: bool = True)
     size = get_aval(operand).shape[axis]
     if not -size <= int(index) < size:
         raise IndexError(
-            f"index {index} is out of bounds for axis {axis} with size {size}: pass an index "
-            f"in [-{size}, {size})"
+            f"index {index} is out of bounds for axis {axis} with size {size}\nPass an index "
+            f"in [-{size}, {size})."
         )
     index = int(index) + size if int(index) < 0 else int(index)
     out = slice_in_dim(operand, index, index + 1, 1, axis)
@@ -481,7 +482,20 @@ def reduce_precision(operand: Any, exponent_bits: int, mantissa_bits: int) -> An
     Rounds the mantissa to nearest-even, then flushes values outside the reduced exponent range
     to signed infinity (overflow) or signed zero (underflow, including subnormals), exactly as
     XLA does; NaNs stay NaN. The result keeps the input dtype.
+
+    Raises:
+      ValueError: `exponent_bits` < 1 or `mantissa_bits` < 0 (JAX's messages).
     """
+    if int(exponent_bits) < 1:
+        raise ValueError(
+            f"reduce_precision: exponent_bits must be positive; got {exponent_bits}\n"
+            "A float format needs at least one exponent bit."
+        )
+    if int(mantissa_bits) < 0:
+        raise ValueError(
+            f"reduce_precision: mantissa_bits must be non-negative; got {mantissa_bits}\n"
+            "Pass 0 to keep only the leading bit."
+        )
     return reduce_precision_p.bind(
         operand, exponent_bits=int(exponent_bits), mantissa_bits=int(mantissa_bits)
     )
@@ -548,8 +562,16 @@ def index_take(src: Any, idxs: Any, axes: Sequence[int]) -> Any:
 
 
 def optimization_barrier(operand: Any, /) -> Any:
-    """`lax.optimization_barrier`: the identity (this compiler does not reorder across it)."""
-    return operand
+    """`lax.optimization_barrier`: the identity (this compiler does not reorder across it).
+
+    Args:
+      operand: a pytree of arrays or scalars.
+
+    Returns:
+      `operand` with every leaf an array, as in JAX (a Python `1` becomes a weakly typed
+      int32 array).
+    """
+    return tree_util.tree_map(as_value, operand)
 
 
 def batch_matmul(lhs: Any, rhs: Any, precision: Any = None) -> Any:
@@ -726,7 +748,14 @@ def reduce(
         raise TypeError(
             f"reduce: operands {tree} and init_values {init_tree} must have the same structure"
         )
-    dims = tuple(sorted({int(d) % get_aval(flat[0]).ndim for d in dimensions}))
+    aval0 = get_aval(flat[0])
+    if any(not 0 <= int(d) < aval0.ndim for d in dimensions):
+        raise ValueError(
+            f"reduction axes {tuple(dimensions)} contains out-of-bounds indices for "
+            f"{aval0.str_short()}.\nName dimensions in [0, {aval0.ndim}); lax.reduce takes no "
+            "negative ones."
+        )
+    dims = tuple(sorted({int(d) for d in dimensions}))
     inits = [
         ew.full_like(shapes.full((), 0, get_aval(x).dtype), i) if not hasattr(i, "aval") else i
         for x, i in zip(flat, inits)
@@ -962,6 +991,8 @@ def map(f: Callable, xs: Any, *, batch_size: int | None = None) -> Any:  # noqa:
     Returns:
       The stacked outputs.
     """
+    if batch_size is not None:
+        batch_size = operator.index(batch_size)  # JAX's TypeError for a float
     if not batch_size:  # None or 0: one slice at a time, as JAX
         return scan(lambda c, x: (c, f(x)), (), xs)[1]
     leaves = tree_util.tree_leaves(xs)

@@ -52,8 +52,11 @@ def _check_starts(name: str, x: Any, starts: tuple[Any, ...], colon: str) -> Non
             + ", ".join(str(s.dtype) for s in starts)
         )
     if any(s.shape != () for s in starts):
+        space = "  " if name == "dynamic_slice" else " "  # JAX's two texts differ so
+        avals = tuple(ShapedArray(s.shape, s.dtype) for s in starts)
         raise ShapeError(
-            f"{name} start indices must be scalars, got shapes {[s.shape for s in starts]}"
+            f"start_indices arguments to {name} must be scalars,{space}got indices {avals!r}\n"
+            "Pass one scalar index per dimension (`x[i]`, not `x[i:i+1]`)."
         )
 
 

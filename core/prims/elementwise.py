@@ -1620,7 +1620,20 @@ def square(x: Any) -> Any:
 
 
 def integer_pow(x: Any, y: int) -> Any:
-    """`x ** y` for a static Python integer `y`."""
+    """`x ** y` for a static Python integer `y`.
+
+    Raises:
+      DTypeError: `x` is boolean, or an integer with a negative `y` (JAX's TypeErrors).
+    """
+    aval = get_aval(x)
+    kind = dtypes.kind(aval.dtype)
+    if kind == "b":
+        reject_dtype("integer_pow", aval.dtype, "iufc")
+    if kind in "iu" and int(y) < 0:
+        raise DTypeError(
+            f"Integers cannot be raised to negative powers, got integer_pow({aval}, {int(y)})\n"
+            "Convert the base to a float first: `lax.integer_pow(x.astype(jnp.float32), y)`."
+        )
     return integer_pow_p.bind(x, y=int(y))
 
 

@@ -54,8 +54,15 @@ def _slice_abstract_eval(x, *, start_indices, limit_indices, strides):
         for s, lim, st, d in zip(start_indices, limit_indices, strides, x.shape)
     )
     if not ok:
+        sizes = tuple(lim - s for s, lim in zip(start_indices, limit_indices))
+        head = (
+            "slice slice_sizes must be greater than or equal to zero, got slice_sizes of "
+            f"{sizes}.\n"
+            if any(n < 0 for n in sizes)
+            else ""
+        )  # JAX's first line for a limit below its start
         raise ShapeError(
-            f"slice start_indices={start_indices} limit_indices={limit_indices} "
+            f"{head}slice start_indices={start_indices} limit_indices={limit_indices} "
             f"strides={strides} do not fit an operand of shape {x.shape}"
         )
     return ShapedArray(_slice_shape(start_indices, limit_indices, strides), x.dtype, x.weak_type)
@@ -309,11 +316,15 @@ def concatenate(operands, dimension: int) -> Any:
     """`lax.concatenate`: joins arrays of one dtype along `dimension`."""
     operands = list(operands)
     if not operands:
-        raise ValueError("concatenate needs at least one operand")
+        raise ValueError(
+            "concatenate requires a non-empty sequences of arrays\nPass at least one operand."
+        )
     ndim = get_aval(operands[0]).ndim
     if not -ndim <= dimension < ndim:
+        shapes = ", ".join(str(get_aval(o).shape) for o in operands)
         raise ShapeError(
-            f"concatenate dimension {dimension} is out of bounds for operands of rank {ndim}"
+            f"concatenate dimension out of bounds: dimension {dimension} for shapes {shapes}.\n"
+            f"The operands have rank {ndim}."
         )
     if len(operands) == 1:
         return operands[0]

@@ -127,6 +127,13 @@ def bitcast_convert_type(operand: Any, new_dtype: Any) -> Any:
         raise KeyDTypeConversionError(f"unexpected input: dtype={aval.dtype}")
     if aval.dtype == new_dtype:
         return operand
+    if any(dtypes.kind(d) in "bc" for d in (aval.dtype, new_dtype)):
+        raise DTypeError(
+            "lax.bitcast_convert_type does not support bool or complex values unless the "
+            f"operand and destination types match. Got operand dtype={aval.dtype}, "
+            f"new_dtype={new_dtype!r}. Consider using the arr.view() method instead.\n"
+            "For booleans, convert with `x.astype(jnp.uint8)`."
+        )
     old, new = aval.dtype.itemsize, new_dtype.itemsize
     if old == new:
         _bitcast_abstract_eval(aval, new_dtype=new_dtype)

@@ -177,8 +177,13 @@ def expand_dims(x: Any, dimensions: tuple[int, ...]) -> Any:
     `broadcast_in_dim`, as JAX's: index arithmetic in fused loops, like a reshape)."""
     shape = list(get_aval(x).shape)
     nd = len(shape) + len(dimensions)
-    if any(not -nd <= int(d) < nd for d in dimensions):
-        raise ShapeError(f"expand_dims: dimensions {tuple(dimensions)} out of bounds for rank {nd}")
+    for d in dimensions:
+        if not -nd <= int(d) < nd:
+            raise ShapeError(
+                f"axis {d} is out of bounds for array of dimension {nd}\n"
+                f"expand_dims: dimensions {tuple(dimensions)} must be in [{-nd}, {nd}) for a "
+                f"result of rank {nd}."
+            )
     dims = {int(d) % nd for d in dimensions}
     if len(dims) != len(dimensions):
         raise ValueError(f"repeated axis in lax.expand_dims: {tuple(dimensions)}")
@@ -224,8 +229,12 @@ def squeeze(x: Any, dimensions: tuple[int, ...]) -> Any:
     if type(x) in (bool, int, float, complex):
         x = full((), x, *dtypes.dtype_and_weak(x))
     nd = get_aval(x).ndim
-    if any(not -nd <= int(d) < nd for d in dimensions):
-        raise ShapeError(f"squeeze: dimensions {tuple(dimensions)} out of bounds for rank {nd}")
+    for d in dimensions:
+        if not -nd <= int(d) < nd:
+            raise ShapeError(
+                f"axis {d} is out of bounds for array of dimension {nd}\n"
+                f"squeeze: dimensions {tuple(dimensions)} must be in [{-nd}, {nd})."
+            )
     dims = tuple(sorted({int(d) % nd for d in dimensions}))
     if not dims:
         return x

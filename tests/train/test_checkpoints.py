@@ -164,7 +164,15 @@ def test_header_is_plain_json(tmp_path):
 
 @pytest.mark.parametrize(
     "keep, every, expected",
-    [(1, None, [5]), (2, None, [4, 5]), (10, None, [1, 2, 3, 4, 5]), (1, 2, [2, 4, 5])],
+    [
+        (1, None, [5]),
+        (2, None, [4, 5]),
+        (10, None, [1, 2, 3, 4, 5]),
+        # Flax 0.12.8's answers: old steps kept when `every` or more after the last kept one
+        (1, 2, [1, 3, 5]),
+        (2, 3, [1, 4, 5]),
+        (1, 3, [1, 4, 5]),
+    ],
 )
 def test_keep_last_n(tmp_path, keep, every, expected):
     for step in range(1, 6):
@@ -206,7 +214,7 @@ def test_restore_specific_step_and_missing_step(tmp_path):
         save_checkpoint(tmp_path, {"s": step}, step=step, keep=2)
     assert restore_checkpoint(tmp_path, {"s": 0}, step=1) == {"s": 1}
     assert restore_checkpoint(tmp_path / "checkpoint_1", {"s": 0}) == {"s": 1}
-    with pytest.raises(CheckpointNotFoundError, match="steps available .*: 1, 2") as info:
+    with pytest.raises(CheckpointNotFoundError, match="Steps available .*: 1, 2") as info:
         restore_checkpoint(tmp_path, {"s": 0}, step=9)
     assert isinstance(info.value, ValueError)
 

@@ -28,6 +28,18 @@ def _one_name(axis_name: tuple) -> Any:
     return axis_name[0] if len(axis_name) == 1 else axis_name
 
 
+# The collective JAX 0.10.2's unbound-name error names ("Found an unbound axis name: i. To fix
+# this, please call psum ..."), and whether only when traced (an eager psum says "unbound axis
+# name: i"); the other collectives say "unbound axis name: i" either way.
+_UNBOUND_NAMES = {
+    "psum": ("psum", True),
+    "pmean": ("psum", True),
+    "pmax": ("psum", False),
+    "pmin": ("psum", False),
+    "axis_index": ("axis_index", False),
+}
+
+
 def axis_size(axis_name: Any, collective: str | None = None) -> int:
     """The size of the named axis (the product over a tuple of names).
 
@@ -50,8 +62,9 @@ def axis_size(axis_name: Any, collective: str | None = None) -> int:
             continue
         pmapped = axis_env.size(name)
         if pmapped is None:
-            staged = collective is not None and current_trace() is not eval_trace
-            raise UnboundAxisNameError(name, collective if staged else None)
+            staged = current_trace() is not eval_trace
+            named, when_staged = _UNBOUND_NAMES.get(collective, (None, False))
+            raise UnboundAxisNameError(name, named if staged or not when_staged else None)
         size *= pmapped
     return size
 

@@ -70,6 +70,8 @@ def psum(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
     Booleans are summed as int32; constants (values not traced, such as `psum(1, "i")`, the
     axis size) are summed while tracing, as JAX does: the value times the size.
     """
+    if isinstance(axis_name, (tuple, list)) and not axis_name:
+        return x  # a sum over no axes, as JAX's
     groups = _groups(axis_index_groups, axis_name, "psum")
     leaves, tree = tree_util.tree_flatten(x)
     leaves = [sh.convert_element_type(v, np.int32) if _is_bool(v) else v for v in leaves]

@@ -70,11 +70,10 @@ def _cond_abstract_eval(index, *avals, branches):
                 f"cond branch expects {[a.str_short(short_dtypes=True) for a in b.in_avals]}, got "
                 f"{[a.str_short(short_dtypes=True) for a in avals]}"
             )
-    # An output is weakly typed only when it is in every branch.
-    return [
-        a if all(b.out_avals[i].weak_type for b in branches) else a.strip_weak_type()
-        for i, a in enumerate(branches[0].out_avals)
-    ]
+    # The outputs have the first branch's types, weak types included (as in JAX: branches that
+    # differ only in weak types are not unified, so `cond(p, lambda: f32(1), lambda: 2.0)`, whose
+    # first branch is the false one, is weakly typed whichever runs).
+    return list(branches[0].out_avals)
 
 
 def _cond_jvp(primals, tangents, *, branches):
@@ -284,30 +283,6 @@ def _trace_branches(funs: Sequence[Callable], operands: tuple, what: str):
     return jaxprs, consts, leaves, out_trees[0]
 
 
-def _unify_weak(jaxprs: list[ir.Jaxpr]) -> list[ir.Jaxpr]:
-    """Outputs weak in some branches and strong in others become strong in all (as JAX)."""
-    strong = [
-        not all(j.out_avals[i].weak_type for j in jaxprs) for i in range(len(jaxprs[0].outvars))
-    ]
-    out = []
-    for j in jaxprs:
-        if not any(a.weak_type and s for a, s in zip(j.out_avals, strong)):
-            out.append(j)
-            continue
-
-        def f(*args, j=j):
-            outs = ir.eval_jaxpr(j, [], *args)
-            return [
-                convert_element_type(o, get_aval(o).dtype, False) if s else o
-                for o, s in zip(outs, strong)
-            ]
-
-        new, consts = stage(f, j.in_avals)
-        assert not consts
-        out.append(new)
-    return out
-
-
 def _bind_branches(index: Any, funs: Sequence[Callable], operands: tuple, what: str) -> Any:
     return ref_scope.threaded(
         lambda refs, scope: _bind_branches_with(index, funs, operands, what, refs, scope)
@@ -325,7 +300,6 @@ def _bind_branches_with(index, funs, operands, what, refs, scope) -> Any:
     else:
         funs = [lambda *a, fun=fun: ref_scope.bind_refs(scope, (), (), fun, *a)[0] for fun in funs]
     jaxprs, consts, leaves, out_tree = _trace_branches(funs, operands, what)
-    jaxprs = _unify_weak(jaxprs)
     outs = cond_p.bind(index, *consts, *leaves, branches=tuple(jaxprs))
     return ref_scope.written_back(refs, tree_util.tree_unflatten(out_tree, outs))
 

@@ -40,9 +40,10 @@ class WhileLoopReverseModeError(NumbaxError, ValueError):
     def __init__(self) -> None:
         super().__init__(
             "Reverse-mode differentiation does not work for lax.while_loop or lax.fori_loop "
-            "with dynamic start/stop values: the number of iterations is not known when the "
-            "backward pass is built. Use lax.scan, or lax.fori_loop with static (Python int) "
-            "lower/upper bounds, which lowers to a scan. Forward mode (jvp, jacfwd) works."
+            "with dynamic start/stop values. Try using lax.scan, or using fori_loop with static "
+            "start/stop.\nThe number of iterations is not known when the backward pass is "
+            "built; a fori_loop with Python int bounds lowers to a scan. Forward mode (jvp, "
+            "jacfwd) works."
         )
 
 

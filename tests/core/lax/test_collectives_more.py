@@ -355,7 +355,8 @@ def test_errors(f, error):
         (lambda f: f(np.arange(3.0, dtype=np.float32)), "unbound axis name: zz"),
         (
             lambda f: core.jit(f)(np.arange(3.0, dtype=np.float32)),
-            "Found an unbound axis name: zz. To fix this, call psum",
+            "Found an unbound axis name: zz. To fix this, please call psum under "
+            "`jax.shard_map`.\n",
         ),
         (
             lambda f: core.vmap(f, axis_name="k")(np.arange(3.0, dtype=np.float32)),

@@ -42,6 +42,8 @@ NAMES = (
     "array_text",
     "scipy_more",
     "jnp_misc",
+    "lax_more",
+    "flax_training",
 )
 
 
