@@ -363,3 +363,46 @@ def test_bfloat16_and_float16_leaves_round_trip(tmp_path):
         np.testing.assert_array_equal(
             np.asarray(back[k]).astype(np.float32), np.asarray(target[k]).astype(np.float32)
         )
+
+
+# Flax 0.12.8's first lines (legacy, Orbax-free checkpoints), recorded with paths relative to
+# the working directory
+@pytest.mark.parametrize(
+    "steps, first_line",
+    [
+        ((2, 2), 'Trying to save an outdated checkpoint at step: "2" and path: "c/checkpoint_2".'),
+        ((2, 1), 'Trying to save an outdated checkpoint at step: "1" and path: "c/checkpoint_1".'),
+    ],
+)
+def test_outdated_saves_have_flaxs_first_line(tmp_path, monkeypatch, steps, first_line):
+    monkeypatch.chdir(tmp_path)
+    save_checkpoint("c", {"a": 1}, steps[0])
+    with pytest.raises(CheckpointExistsError) as info:
+        save_checkpoint("c", {"a": 1}, steps[1])
+    url = "https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html"
+    assert str(info.value).splitlines()[0] == (
+        f"{first_line} ({url}#flax.errors.InvalidCheckpointError)"
+    )
+
+
+def test_a_missing_step_has_flaxs_first_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    save_checkpoint("c", {"a": 1}, 2)
+    with pytest.raises(CheckpointNotFoundError) as info:
+        restore_checkpoint("c", None, step=5)
+    assert str(info.value).splitlines()[0] == "Matching checkpoint not found: c/checkpoint_5"
+
+
+def test_msgpack_restores_numpy_leaves_in_the_targets_key_order(tmp_path):
+    # Flax restores its legacy files with from_bytes: numpy arrays, dicts in the target's order
+    tree = {"w": jnp.arange(3.0), "n": {"b": jnp.ones((2, 2), jnp.int32)}, "s": 3}
+    target = {"w": jnp.zeros(3), "n": {"b": jnp.zeros((2, 2), jnp.int32)}, "s": 0}
+    save_checkpoint(tmp_path, tree, 1, format="msgpack")
+    out = restore_checkpoint(tmp_path, target)
+    assert list(out) == ["w", "n", "s"]
+    assert type(out["w"]) is np.ndarray and type(out["n"]["b"]) is np.ndarray
+    np.testing.assert_array_equal(out["w"], [0.0, 1.0, 2.0])
+    assert out["s"] == 3
+    npz = restore_checkpoint(save_checkpoint(tmp_path / "z", tree, 1), target)
+    assert list(npz) == ["w", "n", "s"]  # numbax's own format keeps Arrays where the target has
+    assert not isinstance(npz["w"], np.ndarray)

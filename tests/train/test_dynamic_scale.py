@@ -38,6 +38,8 @@ def test_defaults_and_the_float32_ceiling():
     assert (ds.growth_factor, ds.backoff_factor, ds.growth_interval) == (2.0, 0.5, 2000)
     assert (ds.fin_steps, ds.scale) == (0, 65536.0)
     assert ds.minimum_scale == np.float32(1.1754944e-38)
+    assert type(ds.minimum_scale) is np.float32  # Flax's repr: minimum_scale=np.float32(...)
+    assert ds.value_and_grad(jnp.sum).__name__ == "grad_fn_wrapper"  # Flax's function name
     p = jnp.array([1.0, 2.0], jnp.float32)
     grown, _, _, _ = DynamicScale(growth_interval=0, scale=3e38).value_and_grad(jnp.sum)(p)
     assert float(grown.scale) == 3.4028234663852886e38 and int(grown.fin_steps) == 0  # Flax

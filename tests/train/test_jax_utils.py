@@ -58,6 +58,15 @@ def test_pad_shard_unpad_takes_any_batch_size():
         f(2.0, x, y=np.ones(6, np.float32))
 
 
+def test_pad_shard_unpad_without_batched_arguments_is_flaxs_assertion():
+    # the first argument is static by default: no batched argument is left (Flax 0.12.8's
+    # AssertionError and first line)
+    with pytest.raises(AssertionError) as info:
+        jax_utils.pad_shard_unpad(lambda x: x * 2)(np.arange(5.0))
+    assert isinstance(info.value, BatchSizeError)
+    assert str(info.value).splitlines()[0] == "Inconsistent batch-sizes: set()"
+
+
 def test_pmean_warns_and_averages():
     with pytest.warns(DeprecationWarning, match="lax.pmean"):
         out = core.vmap(lambda x: jax_utils.pmean(x, "i"), axis_name="i")(jnp.arange(4.0))
