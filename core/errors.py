@@ -189,6 +189,24 @@ class ShapeError(NumbaxError, ValueError, TypeError):
     """
 
 
+class ZeroSizeReshapeError(ShapeError, ZeroDivisionError):
+    """A `-1` in a reshape's shape next to a zero-sized axis: the `-1` cannot be inferred.
+
+    Also a ZeroDivisionError, JAX's class (it divides the size by the product of the other
+    sizes, zero).
+
+    Failing code: ``jnp.zeros((0, 4)).reshape(2, 0, -1)``. Fix: give every size explicitly
+    (``reshape(2, 0, 4)``).
+    """
+
+    def __init__(self, old: tuple[int, ...], shape: tuple[int, ...]):
+        super().__init__(
+            "integer modulo by zero\n"
+            f"cannot reshape array of shape {old} into shape {shape}: the other sizes' product "
+            "is 0, so the -1 cannot be inferred. Give every size explicitly."
+        )
+
+
 class ScalarConversionError(NumbaxError, TypeError):
     """`float(x)`, `int(x)` or `complex(x)` of an array that is not a scalar (JAX's words).
 

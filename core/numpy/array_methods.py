@@ -254,10 +254,9 @@ def _view(self, dtype=None, type=None):  # noqa: A002  (numpy's name)
     return out.reshape(*self.shape[:-1], self.shape[-1] * n_in // n_out)
 
 
-def _byteswap(self, inplace=False):
-    """`x.byteswap()`: each element's bytes reversed (JAX's; `inplace` is not supported)."""
-    if inplace:
-        raise ValueError("jax.numpy.ndarray.byteswap(inplace=True) is not supported")
+def _byteswap(self):
+    """`x.byteswap()`: each element's bytes reversed (JAX's takes no arguments: numpy's
+    `inplace` is a TypeError, as in JAX)."""
     if self.dtype.kind == "c":
         return ufuncs.real(self).byteswap() + 1j * ufuncs.imag(self).byteswap()
     if self.dtype.itemsize == 1:

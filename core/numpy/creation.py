@@ -306,10 +306,20 @@ def _full(shape: Any, fill_value: Any, dtype: Any) -> Any:
 
 
 def _like(a: Any, dtype: Any, shape: Any, name: str) -> tuple[tuple[int, ...], np.dtype, bool]:
-    aval = get_aval(ensure_array(a))
-    shp = aval.shape if shape is None else canonical_shape(shape)
+    """The shape, dtype and weak type of an array made like `a`: an array or scalar, or a
+    duck-typed array (a `shape` and a `dtype`, no values: `jax.ShapeDtypeStruct`), whose
+    result JAX makes strongly typed."""
+    duck = not isinstance(a, (Array, Tracer, np.ndarray, np.generic)) and all(
+        hasattr(a, attr) for attr in ("shape", "dtype")
+    )
+    if duck:
+        shp0, dt0, weak0 = tuple(a.shape), a.dtype, False
+    else:
+        aval = get_aval(ensure_array(a))
+        shp0, dt0, weak0 = aval.shape, aval.dtype, aval.weak_type
+    shp = shp0 if shape is None else canonical_shape(shape)
     if dtype is None:
-        return shp, aval.dtype, aval.weak_type
+        return shp, dt0, weak0
     return shp, np_dtype(dtype, name), False
 
 

@@ -91,6 +91,11 @@ class _AxisConcat:
 
     def __getitem__(self, key: Any) -> Any:
         items = key if isinstance(key, tuple) else (key,)
+        if not items:  # JAX reads the first item unchecked
+            raise IndexError(
+                f"tuple index out of range\n{self.op_name}[()] has nothing to concatenate: give "
+                "it at least one array, scalar or slice."
+            )
         params = [self.axis, self.ndmin, self.trans1d, -1]
         if items and isinstance(items[0], str):
             directive, items = items[0], items[1:]

@@ -32,7 +32,12 @@ from core.trace import Tracer, get_aval
 
 
 def _len(x: Any) -> int:
-    return get_aval(x).shape[0]
+    """`len(x)`, with Python's TypeError for a 0-d array (JAX's polynomial functions call
+    `len`)."""
+    shape = get_aval(x).shape
+    if not shape:
+        raise TypeError("len() of unsized object")
+    return shape[0]
 
 
 def _complex_dtype(dt: np.dtype) -> np.dtype:
@@ -104,9 +109,11 @@ def polyadd(a1: Any, a2: Any) -> Any:
     """
     check_arraylike("polyadd", a1, a2)
     a1, a2 = promote_dtypes(a1, a2)
-    if _len(a2) <= _len(a1):
-        return a1.at[-_len(a2) :].add(a2)
-    return a2.at[-_len(a1) :].add(a1)
+    # `shape[0]`, as JAX reads the lengths: a 0-d operand is its IndexError, not `len`'s error
+    n1, n2 = get_aval(a1).shape[0], get_aval(a2).shape[0]
+    if n2 <= n1:
+        return a1.at[-n2:].add(a2)
+    return a2.at[-n1:].add(a1)
 
 
 def polysub(a1: Any, a2: Any) -> Any:

@@ -658,6 +658,8 @@ def nanvar(
         res = var(
             _nan_filled(a, 0), axis, comp, ddof=ddof, keepdims=keepdims, where=valid, mean=mean
         )
+        if comp.kind == "c" and out_dt.kind != "c":  # a complex `a`'s variance is real
+            res = ew.real_p.bind(res)
     return sh.convert_element_type(res, out_dt)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
-from core.errors import AxisError, ConcretizationTypeError, ShapeError
+from core.errors import AxisError, ConcretizationTypeError, ShapeError, ZeroSizeReshapeError
 from core.jit.library import library_jit
 from core.named_sharding import resharded, takes_out_sharding
 from core.numpy._util import (
@@ -43,7 +43,9 @@ def _resolve_shape(shape: Any, size: int, old: tuple[int, ...]) -> tuple[int, ..
         )
     if -1 in shape:
         known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
-        if known == 0 or size % known:
+        if known == 0:
+            raise ZeroSizeReshapeError(old, tuple(shape))
+        if size % known:
             raise ShapeError(
                 f"cannot reshape array of shape {old} (size {size}) into shape {tuple(shape)} "
                 f"because the product of specified axis sizes ({known}) does not evenly divide "
@@ -129,9 +131,10 @@ def transpose(a: Any, axes: Any = None) -> Any:
 
 
 def permute_dims(a: Any, /, axes: Any) -> Any:
-    """`transpose` under the array API's name."""
+    """`lax.transpose` under the array API's name: `axes` is taken as given, so negative axes
+    are JAX's TypeError (a permutation of `range(a.ndim)` is required), unlike `transpose`."""
     check_arraylike("permute_dims", a)
-    return transpose(a, axes)
+    return sh.transpose(ensure_array(a), tuple(operator.index(x) for x in axes))
 
 
 def matrix_transpose(x: Any, /) -> Any:
@@ -275,21 +278,32 @@ def atleast_2d(*arys: Any) -> Any:
     return out[0] if len(out) == 1 else out
 
 
-def shape(a: Any) -> tuple[int, ...]:
+def _shape_of(a: Any) -> tuple[int, ...]:
+    """`a`'s shape: its `shape` attribute when it has one (arrays, tracers, duck-typed arrays
+    such as `jax.ShapeDtypeStruct`, as JAX reads it), else that of `a` made an array."""
+    if hasattr(a, "shape"):
+        return tuple(a.shape)
     return get_aval(ensure_array(a)).shape
 
 
+def shape(a: Any) -> tuple[int, ...]:
+    """The shape of `a` (an array, a scalar, a nested list or anything with a `shape`)."""
+    return _shape_of(a)
+
+
 def ndim(a: Any) -> int:
-    return get_aval(ensure_array(a)).ndim
+    """The number of dimensions of `a` (an array, a scalar, a nested list or anything with a
+    `shape`)."""
+    return len(_shape_of(a))
 
 
 def size(a: Any, axis: int | Sequence[int] | None = None) -> int:
     """The number of elements of `a`, or along `axis` (an int or a tuple of axes)."""
-    aval = get_aval(ensure_array(a))
+    shp = _shape_of(a)
     if axis is None:
-        return aval.size
+        return int(np.prod(shp, dtype=int))
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
-    return int(np.prod([aval.shape[canonicalize_axis(ax, aval.ndim)] for ax in axes], dtype=int))
+    return int(np.prod([shp[canonicalize_axis(ax, len(shp))] for ax in axes], dtype=int))
 
 
 @library_jit
@@ -335,11 +349,16 @@ def _split(ary: Any, indices_or_sections: Any, axis: int, even: bool) -> list[An
     shape = get_aval(ary).shape
     ax = canonicalize_axis(axis, len(shape))
     pts = _split_points(shape[ax], indices_or_sections, even)
-    pts = [min(max(v if v >= 0 else v + shape[ax], 0), shape[ax]) for v in pts]
-    if pts == sorted(pts):  # consecutive pieces: JAX's `split`, its sizes numpy ints as JAX's
-        return ix.split(ary, [np.int64(hi - lo) for lo, hi in zip(pts[:-1], pts[1:])], ax)
-    # numpy's pieces for unordered indices (`x[3:1]` is empty): slices
-    return [ix.slice_in_dim(ary, lo, max(lo, hi), axis=ax) for lo, hi in zip(pts[:-1], pts[1:])]
+    # JAX's pieces: the indices taken as given (no wrapping of negative ones, no clipping),
+    # their differences the sizes, numpy ints as JAX's; unordered or out-of-range indices give
+    # a negative size, JAX's ValueError (numpy would return empty pieces)
+    sizes = [np.int64(hi - lo) for lo, hi in zip(pts[:-1], pts[1:])]
+    if any(d < 0 for d in sizes):
+        raise ValueError(
+            f"Sizes passed to split must be nonnegative, got {sizes}\n"
+            f"The split indices must be increasing and within 0..{shape[ax]} (the axis' size)."
+        )
+    return ix.split(ary, sizes, ax)
 
 
 def split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[Any]:

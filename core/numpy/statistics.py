@@ -886,8 +886,9 @@ def nanquantile(
     qshape = _shape(qa)
     # positions, shape (*qshape, *batch)
     qb = shp.reshape(qa, qshape + (1,) * len(batch))
-    pos = uf.multiply(qb, uf.subtract(count, 1))
-    pos = clip(pos, 0, None)
+    last = uf.subtract(count, 1)
+    # q outside [0, 1] reads the smallest or largest non-NaN value, as JAX clamps it
+    pos = clip(uf.multiply(qb, last), 0, uf.maximum(last, 0))
     lo = uf.floor(pos)
     hi = uf.ceil(pos)
     full = (*qshape, *batch, n)

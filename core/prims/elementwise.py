@@ -504,7 +504,10 @@ def _const(x: Any, value: Any) -> Any:
 
 def _pow_jvp_x(g, x, y):
     # d/dx x**y = y * x**(y-1), JAX's rule for an inexact exponent (nan at 0**0); integer
-    # exponents go through `pow_integer_exponent`, whose y == 0 case is exact as in JAX.
+    # exponents go through `pow_integer_exponent`, whose y == 0 case is exact as in JAX. As
+    # JAX, the operands are first made strongly typed, so the gradient is strong.
+    dt = get_aval(x).dtype
+    x, y = convert_element_type(x, dt), convert_element_type(y, dt)
     return mul(g, mul(y, pow(x, sub(y, _const(y, 1)))))
 
 
@@ -1221,14 +1224,16 @@ def div_like_xla(x: Any, y: Any, y_shape: tuple[int, ...] | None) -> Any:
       `x / y`.
     """
     aval = get_aval(x)
+    try:
+        shape = np.broadcast_shapes(aval.shape, get_aval(y).shape)
+    except ValueError:
+        return div(x, y)  # operands that do not broadcast: div's error, JAX's
     if (
         dtypes.kind(aval.dtype) == "f"
         and aval.dtype != dtypes.bfloat16
         and not isinstance(x, Tracer)
         and not isinstance(y, Tracer)
-        and (
-            y_shape is None or tuple(y_shape) != np.broadcast_shapes(aval.shape, get_aval(y).shape)
-        )
+        and (y_shape is None or tuple(y_shape) != shape)
     ):
         return mul(x, div(full_like(y, 1), y))
     return div(x, y)

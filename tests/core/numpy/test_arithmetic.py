@@ -288,3 +288,15 @@ def test_complex_multiply_under_jit_rounds_like_xla(dtype):
             real, imag = COMPLEX_PRODUCTS[f"{dtype}|{name}"]
             np.testing.assert_array_equal(np.asarray(got).real.ravel(), real)
             np.testing.assert_array_equal(np.asarray(got).imag.ravel(), imag)
+
+
+# Operands that do not broadcast fail in the primitive with JAX 0.10.2's TypeError and first
+# line, also for the divisions (whose eager rounding path looks at the broadcast shape first).
+@pytest.mark.parametrize(
+    ("fn", "prim"),
+    [(jnp.true_divide, "div"), (jnp.divide, "div"), (jnp.remainder, "rem"), (jnp.add, "add")],
+)
+def test_non_broadcasting_operands_are_jaxs_type_error(fn, prim):
+    with pytest.raises(TypeError) as info:
+        fn(jnp.ones(2), jnp.ones(3))
+    assert str(info.value) == f"{prim} got incompatible shapes for broadcasting: (2,), (3,)."

@@ -325,3 +325,9 @@ def test_byteswap_reverses_each_elements_bytes():
     c = np.array([1 + 2j, 3 - 4j], np.complex64)
     np.testing.assert_array_equal(jnp.asarray(c).byteswap(), c.byteswap())
     assert jnp.asarray(x).byteswap().byteswap().tolist() == x.tolist()
+
+
+# JAX 0.10.2's byteswap takes no arguments: numpy's `inplace` is Python's TypeError.
+def test_byteswap_takes_no_inplace_argument():
+    with pytest.raises(TypeError, match="unexpected keyword argument 'inplace'"):
+        jnp.arange(2.0).byteswap(inplace=True)

@@ -181,3 +181,20 @@ def test_eye_of_a_traced_diagonal_as_jax():  # JAX 0.10.2's values
     np.testing.assert_array_equal(got, [[0, 0, 0], [1, 0, 0]])
     got = core.vmap(lambda k: jnp.eye(2, k=k))(jnp.array([0, 1]))
     np.testing.assert_array_equal(got, [[[1.0, 0.0], [0.0, 1.0]], [[0.0, 1.0], [0.0, 0.0]]])
+
+
+# A duck-typed array (a shape and a dtype, no values) gives the `*_like` functions its shape
+# and dtype; JAX 0.10.2 makes the result strongly typed even from a weak struct (recorded).
+@pytest.mark.parametrize(
+    ("make", "want"),
+    [
+        (lambda s: jnp.ones_like(s), np.ones(2, np.float16)),
+        (lambda s: jnp.zeros_like(s, shape=(1, 3)), np.zeros((1, 3), np.float16)),
+        (lambda s: jnp.full_like(s, 2, dtype=jnp.int8), np.full(2, 2, np.int8)),
+        (lambda s: jnp.empty_like(s), np.zeros(2, np.float16)),
+    ],
+)
+def test_like_functions_take_a_shape_dtype_struct(make, want):
+    got = make(core.ShapeDtypeStruct((2,), jnp.float16, weak_type=True))
+    assert got.dtype == want.dtype and not got.weak_type
+    np.testing.assert_array_equal(got, want)

@@ -222,3 +222,11 @@ def test_under_jit():
     a, b = jnp.ones((1, 1)), jnp.full((1, 2), 2.0)
     np.testing.assert_allclose(np.asarray(core.jit(f)(a, b)), np.asarray(f(a, b)))
     np.testing.assert_allclose(np.asarray(f(a, b)), [[3.0, 5.0, 9.0]])
+
+
+# JAX 0.10.2 reads the first item of `r_[...]`/`c_[...]` unchecked: an empty key is its
+# IndexError.
+@pytest.mark.parametrize("grammar", [jnp.r_, jnp.c_])
+def test_concatenating_nothing_is_jaxs_index_error(grammar):
+    with pytest.raises(IndexError, match="^tuple index out of range"):
+        grammar[()]

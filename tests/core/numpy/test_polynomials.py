@@ -154,3 +154,17 @@ def test_jit_and_grad():
     c = core.grad(lambda y: jnp.sum(jnp.polyfit(X, y, 1)))(Y)
     # polyfit is linear in y: c = pinv(V) y
     np.testing.assert_allclose(c, np.linalg.pinv(np.vander(X, 2)).sum(0), rtol=1e-3, atol=1e-4)
+
+
+# JAX 0.10.2's polymul takes `len` of its operands: a 0-d one is Python's TypeError.
+@pytest.mark.parametrize("args", [(3, jnp.array([1, 2])), (jnp.array([1.0]), jnp.array(2.0))])
+def test_polymul_of_a_scalar_is_a_len_type_error(args):
+    with pytest.raises(TypeError, match="^len\\(\\) of unsized object"):
+        jnp.polymul(*args)
+
+
+# polyadd and polysub read `shape[0]` in JAX 0.10.2: a 0-d operand is an IndexError.
+@pytest.mark.parametrize("fn", [jnp.polyadd, jnp.polysub])
+def test_polyadd_of_a_scalar_is_an_index_error(fn):
+    with pytest.raises(IndexError, match="^tuple index out of range"):
+        fn(jnp.array([1, 2]), 3)

@@ -1,10 +1,12 @@
-"""core.numpy layout helpers (resize, rollaxis) against JAX's answers and numpy."""
+"""core.numpy layout helpers (resize, rollaxis, reshape's -1, permute_dims) against JAX's
+answers and numpy."""
 
 import numpy as np
 import pytest
 
 import core
 import core.numpy as jnp
+from core.errors import ShapeError
 from tests.core.numpy.known_answers import check
 
 # (id, thunk, expected) with expected values/dtypes/weak types recorded from JAX 0.10.2.
@@ -94,3 +96,25 @@ def test_reshape_and_ravel_in_fortran_order_like_jax():
 def test_reshape_orders_jax_refuses(call, error, match):
     with pytest.raises(error, match=match):
         call(jnp.arange(6).reshape(2, 3))
+
+
+# A -1 beside a zero-sized axis cannot be inferred: JAX 0.10.2 divides by zero (its
+# ZeroDivisionError, first line recorded); numbax's error is also a ShapeError.
+@pytest.mark.parametrize(
+    ("shape", "new"), [((0, 4), (2, 0, -1)), ((0, 4), (-1, 0)), ((6,), (0, -1))]
+)
+def test_minus_one_beside_a_zero_size_is_jaxs_zero_division(shape, new):
+    with pytest.raises(ZeroDivisionError, match="^integer modulo by zero") as info:
+        jnp.reshape(jnp.zeros(shape), new)
+    assert isinstance(info.value, ShapeError)
+
+
+# permute_dims is lax.transpose: JAX 0.10.2 takes a negative axis as given, a TypeError;
+# transpose normalizes it.
+def test_permute_dims_takes_no_negative_axes():
+    x = jnp.zeros((2, 3, 4))
+    with pytest.raises(TypeError, match="got permutation \\(-1, -3, -2\\) for operand shape"):
+        jnp.permute_dims(x, (-1, -3, -2))
+    assert jnp.transpose(x, (-1, -3, -2)).shape == (4, 2, 3)
+    assert jnp.permute_dims(x, [2, 0, 1]).shape == (4, 2, 3)
+

@@ -410,3 +410,24 @@ def test_histogram2d_of_coordinates_of_different_lengths_is_a_type_error():
     # JAX 0.10.2 raises TypeError (from concatenating x and y)
     with pytest.raises(TypeError, match="x and y must have the same shape"):
         jnp.histogram2d(jnp.arange(5.0), jnp.arange(3.0), bins=2)
+
+
+# JAX 0.10.2 clamps a quantile outside [0, 1] to the smallest or largest non-NaN value, for
+# every method (values recorded); an all-NaN row stays NaN.
+@pytest.mark.parametrize("method", ["linear", "lower", "higher", "midpoint", "nearest"])
+def test_nanquantile_outside_0_1_reads_the_extreme_values(method):
+    x = jnp.array([[1.0, np.nan, 3.0, 5.0], [np.nan] * 4])
+    got = jnp.nanquantile(x, jnp.array([1.2, 1.5, 2.0, -0.3]), axis=1, method=method)
+    want = [[5.0, np.nan], [5.0, np.nan], [5.0, np.nan], [1.0, np.nan]]
+    np.testing.assert_array_equal(got, np.array(want, np.float32))
+    assert float(jnp.nanpercentile(x[0], 150, method=method)) == 5.0
+
+
+# The variance of complex values is real: JAX 0.10.2 gives float32 and no ComplexWarning.
+@pytest.mark.parametrize(("fn", "want"), [(jnp.nanvar, 4.0), (jnp.nanstd, 2.0)])
+def test_nanvar_of_complex_values_is_real_without_a_warning(fn, want):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = fn(jnp.array([1 + 1j, np.nan, 1 - 3j]))
+    assert got.dtype == np.float32
+    assert float(got) == want

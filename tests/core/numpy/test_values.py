@@ -248,6 +248,30 @@ def test_splitting(name, arg):
         np.testing.assert_array_equal(np.asarray(g), w)
 
 
+# JAX 0.10.2 takes split indices as given: unordered, negative or past-the-end ones give a
+# negative piece size, its ValueError (first line recorded); numpy returns empty pieces.
+@pytest.mark.parametrize(
+    ("fn", "indices", "sizes"),
+    [
+        (jnp.split, [4, 2], "[np.int64(4), np.int64(-2), np.int64(4)]"),
+        (jnp.split, [4, 10], "[np.int64(4), np.int64(6), np.int64(-4)]"),
+        (jnp.array_split, [4, 10], "[np.int64(4), np.int64(6), np.int64(-4)]"),
+        (jnp.split, [-2], "[np.int64(-2), np.int64(8)]"),
+    ],
+)
+def test_split_indices_out_of_order_are_jaxs_error(fn, indices, sizes):
+    with pytest.raises(ValueError) as info:
+        fn(jnp.arange(6), indices)
+    first = str(info.value).split("\n")[0]
+    assert first == f"Sizes passed to split must be nonnegative, got {sizes}"
+
+
+# shape/ndim/size read a duck-typed array's `shape`, as JAX 0.10.2 does.
+def test_shape_functions_take_a_shape_dtype_struct():
+    s = core.ShapeDtypeStruct((4, 3), jnp.float32)
+    assert (jnp.shape(s), jnp.ndim(s), jnp.size(s), jnp.size(s, axis=-1)) == ((4, 3), 2, 12, 3)
+
+
 def test_concatenate_mismatch_names_shapes():
     with pytest.raises(ShapeError, match=r"\(2, 3\).*\(2, 4\)"):
         jnp.concatenate([jnp.ones((2, 3)), jnp.ones((2, 4))], axis=0)

@@ -111,6 +111,11 @@ CASES = [
     # lax.pow(x, y) of the unpromoted operands: weak only if both are
     ("jnp.power(2.5, jnp.array([1, 2], jnp.int8))", "float32", False),
     ("jnp.power(2.5, 3)", "float32", True),
+    # pow's derivative in x makes its operands strong first; in y it keeps the weak type
+    ("jax.grad(jnp.power)(3.0, 2.0)", "float32", False),
+    ("jax.grad(jnp.power, 1)(3.0, 2.0)", "float32", True),
+    ("jax.grad(lambda x: jnp.power(x, jnp.float32(2.0)))(3.0)", "float32", True),
+    ("jax.grad(lambda x: x**2)(3.0)", "float32", True),
     # gcd's loop body mixes in a strong 0: only scalars stay weak
     ("jnp.gcd(jnp.array([True, False]), 3)", "int32", False),
     ("jnp.lcm(jnp.full((2,), 3), 6)", "int32", False),
