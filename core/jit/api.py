@@ -38,7 +38,7 @@ import numpy as np
 
 from core import ir, ref_scope, source_info, tree_util
 from core.ad_util import Zero, instantiate
-from core.api import register_jit_stage, vmap
+from core.api import register_jit_stage
 from core.array import Array, placement
 from core.avals import ShapedArray
 from core.backends import numba as numba_backend
@@ -225,22 +225,13 @@ def _jit_call_transpose(cts, *args, jaxpr, name, backend):
 def _jit_call_batch(args, dims, *, jaxpr, name, backend, axis_trace=None):
     size = next(get_aval(a).shape[d] for a, d in zip(args, dims) if d is not None)
     axis_name = None if axis_trace is None else axis_trace.axis_name
-    in_axes = tuple(None if d is None else 0 for d in dims)
+    batched = tuple(d is not None for d in dims)
     moved = [a if d is None else batching.moveaxis(a, d, 0, size) for a, d in zip(args, dims)]
-
-    def make():
-        f = vmap(
-            lambda *xs: ir.eval_jaxpr(jaxpr, [], *xs),
-            in_axes=in_axes,
-            axis_name=axis_name,
-            axis_size=size,
-        )
-        avals = [get_aval(a) for a in moved]
-        return trace_to_closed_jaxpr(f, avals)
-
-    new, consts = _derived_jaxprs.memo(jaxpr, ("batch", in_axes, size, axis_name), make)
+    # as JAX's pjit batching: an output computed from unbatched inputs only stays unbatched
+    # (jacfwd's primal output of a jitted function, vmap's out_axes=None)
+    new, consts, out_b = _derived_jaxprs.batch_jaxpr(jaxpr, size, batched, False, axis_name)
     outs = jit_call_p.bind(*consts, *moved, jaxpr=new, name=name, backend=backend)
-    return outs, [0] * len(outs)
+    return outs, [0 if b else None for b in out_b]
 
 
 def _forwarding_split(jaxpr: ir.Jaxpr, unknowns: list[bool]) -> tuple:

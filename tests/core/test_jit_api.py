@@ -365,3 +365,41 @@ def test_non_array_argument_error_is_jaxs_with_the_arguments_path(args, kwargs, 
         f"Error interpreting argument to {f!r} as an abstract array. The problematic value is of"
         f" type <class 'str'> and was passed to the function at path {path}."
     )
+
+
+# JAX 0.10.2's jaxpr of `vmap(lambda v: h(x, v))` for the jitted `h` below: the output that
+# depends only on the unbatched `x` leaves the jit unbatched and is broadcast after it
+UNBATCHED_OUT_JAXPR = """\
+{ lambda a:f32[3]; b:f32[3,3]. let
+    c:f32[3] d:f32[3,3] = jit[
+      name=<lambda>
+      jaxpr={ lambda ; a:f32[3] b:f32[3,3]. let
+          c:f32[3] = jit[
+            name=cumsum
+            jaxpr={ lambda ; a:f32[3]. let
+                c:f32[3] = cumsum[axis=0 reverse=False] a
+              in (c,) }
+          ] a
+          d:f32[3,3] = jit[
+            name=cumsum
+            jaxpr={ lambda ; b:f32[3,3]. let
+                d:f32[3,3] = cumsum[axis=1 reverse=False] b
+              in (d,) }
+          ] b
+        in (c, d) }
+    ] a b
+    e:f32[3,3] = broadcast_in_dim[broadcast_dimensions=(np.int64(1),)] c
+  in (e, d) }"""
+
+
+def test_vmapped_jit_keeps_outputs_of_unbatched_inputs_unbatched():
+    """As JAX's pjit batching: `out_axes=None` (and so jacfwd's primal output through a jit)
+    works for an output computed from unbatched inputs only."""
+    x = jnp.asarray([0.1, -0.2, 0.0])
+    h = core.jit(lambda a, b: (jnp.cumsum(a), jnp.cumsum(b)))
+    first, second = core.vmap(lambda v: h(x, v), out_axes=(None, 0))(jnp.eye(3))
+    np.testing.assert_allclose(np.asarray(first), [0.1, -0.1, -0.1], rtol=1e-6)
+    np.testing.assert_array_equal(np.asarray(second), np.triu(np.ones((3, 3))))
+    assert str(core.make_jaxpr(core.vmap(lambda v: h(x, v)))(jnp.eye(3))) == UNBATCHED_OUT_JAXPR
+    jac = core.jacfwd(lambda t: core.jit(jnp.cumsum)(t))(x)
+    np.testing.assert_array_equal(np.asarray(jac), np.tril(np.ones((3, 3))))
