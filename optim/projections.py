@@ -17,7 +17,7 @@ from typing import Any
 
 import core
 import core.numpy as jnp
-from core import tree_util
+from core import lax, tree_util
 from optim import tree as tree_lib
 
 
@@ -79,9 +79,11 @@ def projection_l1_sphere(tree: Any, scale: Any = 1) -> Any:
 
 
 def projection_l1_ball(tree: Any, scale: Any = 1) -> Any:
-    """Projects onto the l1 ball `{sum(|x|) <= scale}`."""
+    """Projects onto the l1 ball `{sum(|x|) <= scale}`: a `lax.cond` between `tree` and its
+    projection on the sphere, as Optax's (so its gradient never sees the branch not taken, and
+    leaves whose projection changes dtype, such as bfloat16 ones, raise its `TypeError`)."""
     inside = tree_lib.norm(tree, ord=1) <= scale
-    return tree_lib.where(inside, tree, projection_l1_sphere(tree, scale))
+    return lax.cond(inside, lambda t: t, lambda t: projection_l1_sphere(t, scale), tree)
 
 
 def projection_l2_sphere(tree: Any, scale: Any = 1) -> Any:

@@ -67,11 +67,11 @@ def tree_add_scale(tree_x: Any, scalar: Any, tree_y: Any) -> Any:
 
 
 def tree_vdot(tree_x: Any, tree_y: Any) -> Any:
-    """Returns the inner product `sum_i <x_i, y_i>` over all leaves (conjugating `x`)."""
+    """Returns the inner product `sum_i <x_i, y_i>` over all leaves (conjugating `x`): one
+    `jnp.vdot` per leaf at the highest precision, as Optax (Python scalars give a weakly typed
+    result)."""
     vdots = tree_util.tree_map(
-        lambda a, b: jnp.sum(jnp.conj(a) * b) if is_complex(a) else jnp.sum(a * b),
-        tree_x,
-        tree_y,
+        lambda a, b: jnp.vdot(a, b, precision=lax.Precision.HIGHEST), tree_x, tree_y
     )
     return functools.reduce(operator.add, tree_util.tree_leaves(vdots), 0)
 

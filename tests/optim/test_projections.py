@@ -64,3 +64,14 @@ def test_projections_under_jit():
     simplex, l1 = f(j(X))
     np.testing.assert_allclose(flat(simplex), [0.233333, 0.0, 1.733333, 0.033333], atol=1e-6)
     np.testing.assert_allclose(flat(l1), [0.0, 0.0, 1.0, 0.0], atol=1e-6)
+
+
+@pytest.mark.parametrize("jac", [core.jacfwd, core.jacrev], ids=["jacfwd", "jacrev"])
+def test_l1_ball_is_a_cond_between_the_tree_and_its_sphere_projection(jac):
+    """Optax 0.2.8: inside the ball the Jacobian is the identity (also at a zero entry, where
+    the sphere projection's sign has no slope), and bfloat16 leaves, whose sphere projection is
+    float32, make the cond's branches disagree (a TypeError)."""
+    out = jac(P.projection_l1_ball)(jnp.asarray([0.1, -0.2, 0.0]))
+    np.testing.assert_array_equal(np.asarray(out), np.eye(3))
+    with pytest.raises(TypeError, match="cond branches must have equal output types"):
+        P.projection_l1_ball(jnp.asarray([0.5, -2.0], jnp.bfloat16))

@@ -166,3 +166,9 @@ def test_unwrap_random_key_data():
     assert out["k"].dtype == np.uint32 and out["x"] is t["x"]
     assert optim.schedules.Schedule is optim.Schedule
     assert optim.schedules.StatefulSchedule is optim.StatefulSchedule
+
+
+def test_tree_vdot_of_python_scalars_is_weakly_typed():
+    """Optax 0.2.8: `Array(13., dtype=float32, weak_type=True)`."""
+    out = tree.vdot({"a": 2.0, "b": 3}, {"a": 0.5, "b": 4})
+    assert repr(out) == "Array(13., dtype=float32, weak_type=True)"
