@@ -25,6 +25,7 @@ import math
 from typing import Any
 
 import numpy as np
+import scipy.linalg as scipy_linalg
 
 import core.numpy as jnp
 from core import api, dtypes, lax
@@ -467,22 +468,44 @@ def qr(
       overwrite_a: ignored.
       lwork: ignored.
       mode: "full" (`q (m, m)`), "economic" (`q (m, k)`) or "r" (only `r`).
-      pivoting: must be False (column pivoting is not supported).
+      pivoting: also return the column permutation `p` with `a[..., p] = q r` (LAPACK's
+        geqp3 pivots: the column of largest remaining norm first).
       check_finite: ignored.
 
     Returns:
-      `(q, r)`, or `(r,)` when `mode == "r"` (scipy's tuple).
+      `(q, r)`, or `(r,)` when `mode == "r"` (scipy's tuple); `p` (int32) last when
+      `pivoting`.
     """
-    if pivoting:
-        raise NotImplementedError("qr with pivoting=True is not supported")
     if mode not in ("full", "economic", "r"):
         raise ModeError(
             f"Unsupported QR decomposition mode {mode!r}\nuse mode='full', 'economic' or 'r'."
         )
+    piv = ()
+    if pivoting:
+        a = jnp.asarray(a)
+        p = _qr_pivots(a)
+        a = jnp.take_along_axis(a, p[..., None, :], axis=-1)
+        piv = (p,)
     q, r = jnp.linalg.qr(a, mode="reduced" if mode == "economic" else "complete")
     if mode == "r":
-        return (r,)
-    return q, r
+        return (r, *piv)
+    return (q, r, *piv)
+
+
+def _qr_pivots(a: Any) -> Any:
+    """The column permutation of LAPACK's pivoted QR (geqp3, through scipy on the host, as
+    JAX's CPU backend calls it), int32 of shape `(..., n)`."""
+    (a,) = promote_dtypes_inexact(a)
+    if a.ndim < 2:
+        raise TypeError(f"Input 0 to qr must have rank at least 2, but got shape={a.shape}")
+
+    def host(x: np.ndarray) -> np.ndarray:
+        flat = np.asarray(x).reshape(-1, *x.shape[-2:])
+        pivots = [scipy_linalg.qr(m, mode="r", pivoting=True)[1] for m in flat]
+        return np.asarray(pivots, np.int32).reshape(x.shape[:-2] + (x.shape[-1],))
+
+    out = ShapeDtypeStruct(a.shape[:-2] + (a.shape[-1],), np.dtype(np.int32))
+    return pure_callback(host, out, a, vmap_method="broadcast_all")
 
 
 def svd(

@@ -81,7 +81,6 @@ def test_decompositions_follow_scipy_conventions():
         (lambda: linalg.solve_triangular(SQUARE, B, trans="X"), ModeError),
         (lambda: linalg.solve(SQUARE, B, assume_a="banded"), ModeError),
         (lambda: linalg.qr(SQUARE, mode="raw"), ModeError),
-        (lambda: linalg.qr(SQUARE, pivoting=True), NotImplementedError),
         (lambda: linalg.eigh(SPD, SPD), NotImplementedError),
     ],
 )
@@ -151,3 +150,22 @@ def test_cho_solve_and_schur_errors_as_jax():
         linalg.sqrtm(np.ones(3, np.float32))
     with pytest.raises(ValueError, match="must be a square matrix"):
         linalg.schur(np.ones((2, 3), np.float32))
+
+
+@pytest.mark.parametrize("mode", ["full", "economic", "r"])
+def test_qr_with_pivoting_as_jax(mode):
+    # jax.scipy.linalg.qr([[1, 2], [3, 4], [5, 6]], pivoting=True): p = [1, 0] in every mode,
+    # (q, r, p) or (r, p); batched pivots are LAPACK geqp3's (scipy's, as JAX's CPU backend)
+    a = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], np.float32)
+    out = linalg.qr(a, mode=mode, pivoting=True)
+    assert len(out) == (2 if mode == "r" else 3)
+    np.testing.assert_array_equal(out[-1], [1, 0])
+    assert out[-1].dtype == np.int32
+    if mode != "r":
+        np.testing.assert_allclose(out[0] @ out[1], a[:, [1, 0]], atol=1e-5)
+    b = np.random.RandomState(0).randn(2, 4, 5).astype(np.float32)
+    q, r, p = linalg.qr(b, mode="economic", pivoting=True)
+    np.testing.assert_array_equal(p, [sl.qr(m, pivoting=True)[2] for m in b])
+    np.testing.assert_allclose(
+        q @ r, np.take_along_axis(b, np.asarray(p)[:, None, :], -1), atol=1e-5
+    )
