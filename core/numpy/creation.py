@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import operator
 from typing import Any
 
@@ -545,7 +544,7 @@ def _linspace(
     start = sh.convert_element_type(start, cdt)
     stop = sh.convert_element_type(stop, cdt)
     bounds = list(np.broadcast_shapes(get_aval(start).shape, get_aval(stop).shape))
-    alike = get_aval(start).shape == get_aval(stop).shape
+    sizes = (get_aval(start).size, get_aval(stop).size)
     start, stop = broadcast_to(start, tuple(bounds)), broadcast_to(stop, tuple(bounds))
     axis = len(bounds) + axis + 1 if axis < 0 else axis
     shape = (*bounds[:axis], 1, *bounds[axis:])
@@ -568,7 +567,8 @@ def _linspace(
         )
         out = uf.add(uf.multiply(lo, one_minus_t), uf.multiply(hi, t))
         if dtypes.kind(cdt) == "f" and dtypes.finfo(cdt).bits >= 32:
-            fused = _linspace_fused(lo, hi, i_, r, t, one_minus_t, div, axis, alike)
+            last = axis == len(bounds)
+            fused = _linspace_fused(lo, hi, i_, r, t, one_minus_t, div, last, sizes)
             # the fused values with the formula's derivatives (infinite values are the same)
             nudged = uf.add(out, ew.stop_gradient_prim(uf.subtract(fused, out)))
             out = where(uf.isfinite(out), nudged, out)
@@ -595,31 +595,35 @@ def _linspace_fused(
     t: Any,
     one_minus_t: Any,
     div: int,
-    axis: int,
-    alike: bool,
+    last: bool,
+    sizes: tuple[int, int],
 ) -> Any:
     """The values of JAX's `start * (1 - t) + stop * t` as XLA's CPU back end computes them in
-    float32/float64, contracting one multiply and the add into a fused multiply-add:
-    `fma(stop, t, start * (1 - t))` for bounds of more than one element, except
-    `fma(start, 1 - t, stop * t)` where `start` and `stop` have one shape and the samples'
-    axis is followed by one of more than one element; one-element bounds first have
-    `stop * t` rewritten to `i * (stop / div)` (`fma(i, stop / div, ...)`), with `i = 1` folded
-    in the unrolled loops of up to 33 steps (`fma(start, 1 - t, stop / div)`)."""
+    float32/float64, contracting one multiply and the add into a fused multiply-add. A scalar
+    (one-element) `stop` (`sizes`: of `start` and `stop` as given) has `stop * t` rewritten to
+    `i * (stop / div)`; the `stop` product is the fused one for scalar bounds, a scalar
+    `start`, or samples along the `last` axis, else the `start` product is: `fma(i, stop / div,
+    start * (1 - t))` for scalar bounds, with `i = 1` folded in the unrolled loops of up to 33
+    steps (`fma(start, 1 - t, stop / div)`), `fma(start, 1 - t, i * (stop / div))` for an
+    array `start`, `fma(stop, t, start * (1 - t))` or `fma(start, 1 - t, stop * t)` for an
+    array `stop`."""
     shape = np.broadcast_shapes(get_aval(lo).shape, get_aval(i_).shape)
 
     def fma(a: Any, b: Any, c: Any) -> Any:
         return prng.fma(broadcast_to(a, shape), broadcast_to(b, shape), broadcast_to(c, shape))
 
-    if math.prod(get_aval(lo).shape) > 1:
-        if alike and math.prod(shape[axis + 1 :]) > 1:
-            return fma(lo, one_minus_t, uf.multiply(hi, t))
-        return fma(hi, t, uf.multiply(lo, one_minus_t))
+    scalar_start, scalar_stop = sizes[0] == 1, sizes[1] == 1
     dt = get_aval(hi).dtype
-    step = uf.multiply(hi, sh.convert_element_type(r, dt))
-    fused = fma(sh.convert_element_type(i_, dt), step, uf.multiply(lo, one_minus_t))
-    if div > 33:
+    if scalar_stop:
+        x, y = sh.convert_element_type(i_, dt), uf.multiply(hi, sh.convert_element_type(r, dt))
+    else:
+        x, y = hi, t
+    if not scalar_stop and not scalar_start and not last or scalar_stop and not scalar_start:
+        return fma(lo, one_minus_t, uf.multiply(x, y))
+    fused = fma(x, y, uf.multiply(lo, one_minus_t))
+    if not scalar_stop or div > 33:
         return fused
-    return where(uf.equal(i_, 1), fma(lo, one_minus_t, step), fused)
+    return where(uf.equal(i_, 1), fma(lo, one_minus_t, y), fused)
 
 
 def _inexact_of(dt: np.dtype) -> np.dtype:
