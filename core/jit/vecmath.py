@@ -12,9 +12,9 @@ pexp/plog, XLA's rational tanh, log1p and erf, expm1 from tanh(x/2)), operation 
 on; LLVM's choice of pairs is read off JAX's dumped object code, `XLA_FLAGS=--xla_dump_to`).
 exp2, log10, sinh, cosh, erf_inv and the inverse trigonometric and hyperbolic functions are
 composed as XLA's HLO composes them (JAX's decompositions after XLA's simplifier: exp2(x) =
-exp(x * ln2), arcsin(x) = 2 atan2(x, 1 + sqrt((1 - x)(1 + x))), ...); atan2, arctan and cbrt call
-the C library's atan2f, atanf and cbrtf as XLA does. XLA's threads flush denormals (FTZ and DAZ): the kernels flush their inputs
-and results where that changes a result, so jitted float32 results equal JAX's jitted ones in
+exp(x * ln2), arcsin(x) = 2 atan2(x, 1 + sqrt((1 - x)(1 + x))), ...); atan2, arctan and
+cbrt call the C library's atan2f, atanf and cbrtf as XLA does. XLA's threads flush denormals
+(FTZ and DAZ): the kernels flush their inputs and results where that changes a result, so jitted float32 results equal JAX's jitted ones in
 every bit (tests/core/jit/test_vecmath.py checks recorded JAX results; accuracy against numpy is
 XLA's: within 3e-7 relative, exp2 and sinh/cosh of large |x| within |x| * 2**-24).
 

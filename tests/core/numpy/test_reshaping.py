@@ -117,4 +117,3 @@ def test_permute_dims_takes_no_negative_axes():
         jnp.permute_dims(x, (-1, -3, -2))
     assert jnp.transpose(x, (-1, -3, -2)).shape == (4, 2, 3)
     assert jnp.permute_dims(x, [2, 0, 1]).shape == (4, 2, 3)
-
