@@ -14,9 +14,10 @@ exp2, log10, sinh, cosh, erf_inv and the inverse trigonometric and hyperbolic fu
 composed as XLA's HLO composes them (JAX's decompositions after XLA's simplifier: exp2(x) =
 exp(x * ln2), arcsin(x) = 2 atan2(x, 1 + sqrt((1 - x)(1 + x))), ...); atan2, arctan and
 cbrt call the C library's atan2f, atanf and cbrtf as XLA does. XLA's threads flush denormals
-(FTZ and DAZ): the kernels flush their inputs and results where that changes a result, so jitted float32 results equal JAX's jitted ones in
-every bit (tests/core/jit/test_vecmath.py checks recorded JAX results; accuracy against numpy is
-XLA's: within 3e-7 relative, exp2 and sinh/cosh of large |x| within |x| * 2**-24).
+(FTZ and DAZ): the kernels flush their inputs and results where that changes a result, so
+jitted float32 results equal JAX's jitted ones in every bit (tests/core/jit/test_vecmath.py
+checks recorded JAX results; accuracy against numpy is XLA's: within 3e-7 relative, exp2 and
+sinh/cosh of large |x| within |x| * 2**-24).
 
 `rsqrt_f32`/`rsqrt_f64` are XLA's rsqrt bit for bit: the x86 hardware estimate (whose table
 is the CPU's) refined by XLA's Newton steps for this CPU (`RSQRT_STEPS`); the estimate is a
