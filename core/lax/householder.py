@@ -22,6 +22,7 @@ import core.numpy as jnp
 from core import api, lax
 from core.ad_util import instantiate
 from core.avals import ShapedArray
+from core.errors import DTypeError, ShapeError
 from core.interpreters import batching
 from core.interpreters.jvp import jvp_flat
 from core.primitive import Primitive
@@ -173,11 +174,29 @@ def linalg_abstract_eval(
     return abstract_eval
 
 
+# JAX's words for a non-square operand, by primitive
+_NOT_SQUARE = {
+    "hessenberg": "Argument to Hessenberg reduction must have shape [..., n, n], got shape {}",
+    "tridiagonal": "The input to tridiagonal must be a square matrix. Got shape {}.",
+}
+
+
 def _square(name: str, a: ShapedArray) -> None:
-    if a.ndim < 2 or a.shape[-1] != a.shape[-2] or a.dtype.kind not in "fc":
-        raise ValueError(
-            f"{name} requires float or complex square matrices (..., n, n), got "
-            f"{a.dtype}{list(a.shape)}"
+    """JAX's checks of a square float or complex operand, in its order and words (the fix on
+    the next line)."""
+    if a.ndim < 2:
+        raise ShapeError(
+            f"Input 0 to {name} must have rank at least 2, but got shape={a.shape}\n"
+            f"{name} takes matrices (..., n, n)."
+        )
+    if a.dtype.kind not in "fc":
+        raise DTypeError(
+            f"{name} does not accept dtype {a.dtype} at position 0. Accepted dtypes at position "
+            f"0 are subtypes of floating, complexfloating.\nConvert first: x.astype(jnp.float32)."
+        )
+    if a.shape[-1] != a.shape[-2]:
+        raise ShapeError(
+            _NOT_SQUARE[name].format(a.shape[-2:]) + f"\n{name} takes square matrices (..., n, n)."
         )
 
 

@@ -119,12 +119,13 @@ def cholesky(x: Any, *, symmetrize_input: bool = True) -> Any:
 
     Args:
         x: Hermitian positive-definite matrices `(..., n, n)`.
-        symmetrize_input: factor `(x + x^H) / 2` (else only the lower triangle is read).
+        symmetrize_input: factor `(x + x^H) / 2` (else only the lower triangle is read; the
+            derivative is JAX's, of the whole tangent as if it were Hermitian).
 
     Returns:
         `L`, shaped and typed like `x`; NaNs where the factorization fails.
     """
-    x = _symmetrize(x) if symmetrize_input else jnp.tril(x)
+    x = _symmetrize(x) if symmetrize_input else x
     return tril_factor(dec.cholesky(x))
 
 

@@ -586,7 +586,11 @@ def _zeta_value(x: Any, q: Any) -> Any:
         return shapes.convert_element_type(_zeta_value(*up), dtype)
     zero, one = _c(x, 0), _c(x, 1)
     q_pos = ew.gt(q, zero)
-    safe_q = ew.select(q_pos, q, one)
+    q_int = ew.eq(q, ew.floor(q))
+    x_int = ew.eq(x, ew.floor(x))
+    # a negative non-integer q with an integer order still sums (q + k)^-x, as XLA's zeta
+    summed = ew.bitwise_or(q_pos, ew.bitwise_and(ew.bitwise_not(q_int), x_int))
+    safe_q = ew.select(summed, q, one)
     s = zero
     a = safe_q
     b = zero
@@ -607,11 +611,15 @@ def _zeta_value(x: Any, q: Any) -> Any:
         fac = ew.mul(fac, ew.add(x, _c(x, k)))
         b = ew.div(b, w)
         k += 1
-    out = ew.select(ew.eq(x, one), _c(x, np.inf), s)
+    # XLA's order: q <= 0 (at integers: inf for even integer orders, else nan), then x < 1
+    # (nan) and x = 1 (the pole)
+    half = ew.mul(x, _c(x, 0.5))
+    x_even = ew.bitwise_and(ew.eq(half, ew.floor(half)), ew.lt(x, _c(x, np.inf)))
+    pole = ew.bitwise_and(q_int, x_even)
+    bad_q = ew.select(pole, _c(x, np.inf), _c(x, np.nan))
+    out = ew.select(ew.bitwise_not(summed), bad_q, s)
     out = ew.select(ew.lt(x, one), _c(x, np.nan), out)
-    q_int = ew.eq(q, ew.floor(q))
-    bad_q = ew.select(q_int, _c(x, np.inf), _c(x, np.nan))
-    return ew.select(ew.bitwise_not(q_pos), bad_q, out)
+    return ew.select(ew.eq(x, one), _c(x, np.inf), out)
 
 
 def zeta(x: Any, q: Any) -> Any:

@@ -97,10 +97,26 @@ def check_cpu_algorithm(name: str, params: dict[str, Any]) -> None:
         raise ValueError("Only the lapack implementation is supported on CPU.")
 
 
+# JAX's words for a non-square operand, by primitive
+_NOT_SQUARE = {
+    "cholesky": "The input to cholesky must be a square matrix. Got shape {}.",
+    "eigh": "Argument to symmetric eigendecomposition must have shape [..., n, n], got shape {}",
+}
+
+
 def _check_matrix(name: str, x: ShapedArray, square: bool) -> None:
-    if x.ndim < 2 or (square and x.shape[-1] != x.shape[-2]):
-        kind = "square matrices" if square else "matrices"
-        raise ShapeError(f"{name} needs {kind} in the last two axes, got shape {x.shape}")
+    if x.ndim < 2:
+        raise ShapeError(
+            f"Input 0 to {name} must have rank at least 2, but got shape={x.shape}\n"
+            f"{name} takes matrices in the last two axes."
+        )
+    if square and x.shape[-1] != x.shape[-2]:
+        raise ShapeError(
+            _NOT_SQUARE.get(
+                name, "{} needs square matrices in the last two axes, got shape {}"
+            ).format(*((x.shape[-2:],) if name in _NOT_SQUARE else (name, x.shape)))
+            + f"\n{name} takes square matrices (..., n, n)."
+        )
     if x.dtype in (np.float16, dtypes.bfloat16):
         raise LinalgDtypeError(  # JAX's first line is the repr of its error's arguments
             f"(KeyError({x.dtype.type!r}), 'Unsupported dtype {x.dtype}.')\n{name} computes in "

@@ -31,6 +31,7 @@ import core.numpy as jnp
 from core import api, dtypes, lax
 from core.avals import ShapeDtypeStruct
 from core.callbacks import pure_callback
+from core.errors import DTypeError
 from core.jit.library import library_jit
 from core.lax import householder, schur_qr
 from core.lax import lu as lax_lu
@@ -105,6 +106,17 @@ def _vector_rhs(a_shape: tuple[int, ...], b_shape: tuple[int, ...]) -> bool:
     return len(b_shape) == 1 or (len(a_shape) == len(b_shape) + 1 and a_shape[-1] == b_shape[-1])
 
 
+def _core_dim_error(got: int, n: int, signature: str, what: str) -> ShapeMismatchError:
+    """JAX's error for right-hand sides of `got` rows against `(n, n)` matrices (its
+    `jnp.vectorize` of the solve, named by `signature`), with the fix after it."""
+    return ShapeMismatchError(
+        f"inconsistent size for core dimension 'n': {got} vs {n} on vectorized function with "
+        f"excluded=frozenset() and signature='{signature}'\n"
+        f"{what}: b needs {n} rows (its last axis when it is a vector), one per row of the "
+        "matrix."
+    )
+
+
 def _vmap_leading(fn, n_leading: int):
     for _ in range(n_leading):
         fn = api.vmap(fn)
@@ -155,9 +167,8 @@ def _solve_triangular(a: Any, b: Any, trans: int, lower: bool, unit_diagonal: bo
         b = b[..., None]
     n = _shape(a)[-1]
     if _shape(b)[-2] != n:
-        raise ShapeMismatchError(
-            f"solve_triangular: a has shape {_shape(a)} but b has {_shape(b)[-2]} rows"
-        )
+        sig = "(n,n),(n)->(n)" if vector else "(n,n),(n,k)->(n,k)"
+        raise _core_dim_error(_shape(b)[-2], n, sig, "solve_triangular")
     batch = jnp.broadcast_shapes(_shape(a)[:-2], _shape(b)[:-2])
     a = jnp.broadcast_to(a, batch + (n, n))
     b = jnp.broadcast_to(b, batch + _shape(b)[-2:])
@@ -188,7 +199,12 @@ def cholesky(
       The triangular factor (NaN when `a` is not positive definite).
     """
     del overwrite_a, check_finite
-    low = jnp.linalg.cholesky(a)
+    (a,) = promote_dtypes_inexact(jnp.asarray(a))
+    # JAX factors the triangle it reads (lower of a, or of a^H), unsymmetrized: derivatives
+    # flow into that triangle only
+    low = lax.linalg.cholesky(
+        a if lower else jnp.conj(jnp.matrix_transpose(a)), symmetrize_input=False
+    )
     return low if lower else jnp.conj(_mT(low))
 
 
@@ -238,9 +254,8 @@ def _cho_solve(c: Any, b: Any, lower: bool) -> Any:
         b = b[..., None]
     n = _shape(c)[-1]
     if _shape(b)[-2] != n:
-        raise ShapeMismatchError(
-            f"cho_solve: c has shape {_shape(c)} but b has {_shape(b)[-2]} rows"
-        )
+        sig = "(n,n),(n)->(n)" if vector else "(n,n),(n,k)->(n,k)"
+        raise _core_dim_error(_shape(b)[-2], n, sig, "cho_solve")
     batch = jnp.broadcast_shapes(_shape(c)[:-2], _shape(b)[:-2])
     c = jnp.broadcast_to(c, batch + (n, n))
     b = jnp.broadcast_to(b, batch + _shape(b)[-2:])
@@ -342,6 +357,10 @@ def lu_solve(
     vector = len(b_shape) == 1 or (
         len(lu_shape) == len(b_shape) + 1 and lu_shape[-1] == b_shape[-1]
     )
+    n = lu_shape[-1]
+    if len(lu_shape) == 2 and len(b_shape) in (1, 2) and b_shape[0] != n:
+        sig = "(n,n),(n),(n)->(n)" if vector else "(n,n),(n),(n,k)->(n,k)"
+        raise _core_dim_error(b_shape[0], n, sig, "lu_solve")
     if vector and len(lu_shape) > 2:  # JAX's vectorize maps a vector over lu's batch
         return lax_lu.lu_solve(lu_, perm, b[..., None], code)[..., 0]
     return lax_lu.lu_solve(lu_, perm, b, code)
@@ -410,11 +429,39 @@ def solve(
         )
     a, b = promote_dtypes_inexact(a, b)
     if assume_a == "pos":
-        tri = jnp.tril(a) if lower else jnp.triu(a)
-        strict = jnp.tril(a, -1) if lower else jnp.triu(a, 1)
-        sym = tri + jnp.conj(_mT(strict))
-        return cho_solve(cho_factor(sym, lower=True), b)
+        a_shape, b_shape = _shape(a), _shape(b)
+        if not (
+            len(a_shape) >= 2
+            and len(b_shape) in (len(a_shape), len(a_shape) - 1)
+            and a_shape[-1] == a_shape[-2] == b_shape[len(a_shape) - 2]
+        ):  # JAX's check of its Cholesky solve (no batch broadcasting)
+            raise ShapeMismatchError(
+                "The arguments to solve must have shapes a=[..., m, m] and b=[..., m, k] or "
+                f"b=[..., m]; got a={a_shape} and b={b_shape}\nassume_a='pos' takes b with a's "
+                "batch axes (or none of a vector's): broadcast b first, or use assume_a='gen'."
+            )
+        return _pos_solve(a, b, bool(lower))
     return jnp.linalg.solve(a, b)
+
+
+def _pos_solve(a: Any, b: Any, lower: bool) -> Any:
+    """JAX's Cholesky solve: `custom_linear_solve` of the product with `a` (so derivatives
+    flow through all of `a`), solved with `cho_solve` of the factor of `a`'s `lower` (or
+    upper) triangle; matrix right-hand sides are mapped one column at a time."""
+    factors = cho_factor(lax.stop_gradient(a), lower=lower)
+
+    def matvec(x: Any) -> Any:
+        return jnp.einsum("...ij,...j->...i", a, x, precision=lax.Precision.HIGHEST)
+
+    def solve_one(x: Any) -> Any:
+        return lax.custom_linear_solve(
+            matvec, x, solve=lambda _, y: cho_solve(factors, y), symmetric=True
+        )
+
+    a_nd, b_nd = len(_shape(a)), len(_shape(b))
+    if a_nd == b_nd + 1:
+        return solve_one(b)
+    return api.vmap(solve_one, b_nd - 1, max(a_nd, b_nd) - 1)(b)
 
 
 def eigh(
@@ -432,9 +479,10 @@ def eigh(
     """Eigenvalues (ascending) and eigenvectors of symmetric/Hermitian matrices.
 
     Args:
-      a: matrices `(..., n, n)`, symmetrized as `(a + a^H) / 2` (as JAX does).
+      a: matrices `(..., n, n)`; `(a + a^H) / 2` is decomposed, as JAX's (both triangles are
+        read).
       b: must be None (the generalized problem is not supported, as in JAX).
-      lower: the triangle named to the decomposition (no effect on the symmetrized input).
+      lower: the triangle the decomposition would read unsymmetrized (no effect, as in JAX).
       eigvals_only: return only the eigenvalues.
       overwrite_a: ignored.
       overwrite_b: ignored.
@@ -446,10 +494,19 @@ def eigh(
     Returns:
       `(w, v)` with `a v = v diag(w)`, or `w` alone.
     """
-    if b is not None or eigvals is not None or type != 1:
-        raise NotImplementedError("eigh supports only b=None, eigvals=None and type=1")
-    # JAX symmetrizes the input, (a + a^H) / 2, whichever triangle `lower` names
-    w, v = jnp.linalg.eigh(a, UPLO="L" if lower else "U", symmetrize_input=True)
+    unsupported = [
+        (b is not None, "b=None case of eigh is implemented"),
+        (type != 1, "type=1 case of eigh is implemented."),
+        (eigvals is not None, "eigvals=None case of eigh is implemented."),
+    ]
+    for bad, what in unsupported:
+        if bad:
+            raise NotImplementedError(
+                f"Only the {what}\nnumbax's eigh solves the standard problem a v = w v of all "
+                "eigenvalues."
+            )
+    # JAX's lax eigh symmetrizes its input: both triangles are read, whatever `lower`
+    w, v = jnp.linalg.eigh(a, UPLO="L" if lower else "U")
     return w if eigvals_only else (w, v)
 
 
@@ -776,8 +833,18 @@ def _polar_2d(a: Any, side: str, method: str) -> tuple[Any, Any]:
                 "method='qdwh' only supports mxn matrices where m < n where side='right' and "
                 f"m >= n side='left', got {(m, n)} with side={side!r}"
             )
+        if a.dtype.kind not in "fc":  # JAX's qdwh asks finfo of the dtype
+            raise ValueError(
+                f"data type {a.dtype.type} not inexact\n"
+                "polar decomposes float or complex matrices: convert first, a.astype(float)."
+            )
     elif method != "svd":
         raise ValueError(f"Unknown polar decomposition method {method}.")
+    elif a.dtype.kind not in "fc":
+        raise DTypeError(
+            f"svd does not accept dtype {a.dtype} at position 0. Accepted dtypes at position 0 "
+            "are subtypes of floating, complexfloating.\nConvert first: a.astype(float)."
+        )
     u, s, vh = jnp.linalg.svd(a, full_matrices=False)
     s = s.astype(u.dtype)
     unitary = u @ vh

@@ -301,7 +301,7 @@ def detrend(
 # The signal is cut into `nperseg`-long segments `nperseg - noverlap` apart (one strided
 # gather), each detrended, windowed and transformed with `jnp.fft`. Windows are built in numpy
 # as scipy's periodic (`fftbins=True`) windows; JAX asks scipy for the ones other than "hann",
-# numbax computes the common ones itself (`_WINDOWS`).
+# numbax computes the common ones itself (`_WINDOWS`) and asks scipy for the others.
 
 
 def _cosine_sum(coeffs: tuple[float, ...]) -> Any:
@@ -342,29 +342,18 @@ _WINDOWS = {
 }
 
 
-class UnsupportedWindowError(ModeError):
-    """A window name the spectral functions do not compute.
-
-    Failing code: ``welch(x, window="kaiser")``. Fix: one of "hann", "hamming", "blackman",
-    "boxcar", "bartlett", "triang", or pass the window itself as an array (e.g. from
-    ``scipy.signal.get_window``).
-    """
-
-
 def _window(window: Any, n: int, dtype: Any) -> Any:
+    """The periodic window `window` names, of `n` points: the common ones computed here, the
+    others (and parametrized ones, `("kaiser", beta)`) from `scipy.signal.get_window`, as JAX
+    takes them (so unknown names get scipy's error)."""
     if isinstance(window, tuple) and len(window) == 1:
         window = window[0]
-    if isinstance(window, str):
-        if window not in _WINDOWS:
-            raise UnsupportedWindowError(
-                f"window {window!r} is not computed by numbax; use one of "
-                f"{sorted(_WINDOWS)} or pass the window as an array"
-            )
+    if isinstance(window, str) and window in _WINDOWS:
         return jnp.asarray(np.asarray([1.0] if n == 1 else _WINDOWS[window](n)), dtype=dtype)
-    if isinstance(window, tuple):
-        raise UnsupportedWindowError(
-            f"parametrized window {window!r} is not computed by numbax; pass it as an array"
-        )
+    if isinstance(window, (str, tuple)):
+        from scipy.signal import get_window  # noqa: PLC0415 (scipy: on first use)
+
+        return jnp.asarray(get_window(window, n), dtype=dtype)
     return jnp.asarray(window)
 
 

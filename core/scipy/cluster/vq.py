@@ -11,6 +11,7 @@ from typing import Any
 
 import core.numpy as jnp
 from core import api
+from core.errors import ShapeError
 from core.numpy._util import promote_dtypes_inexact
 from core.scipy.errors import ShapeMismatchError
 
@@ -37,6 +38,12 @@ def vq(obs: Any, code_book: Any, check_finite: bool = True) -> tuple[Any, Any]:
         obs_arr, cb_arr = obs_arr[..., None], cb_arr[..., None]
     if obs_arr.ndim != 2:
         raise ShapeMismatchError("ndim different than 1 or 2 are not supported")
+    n_obs, n_cb = obs_arr.shape[1], cb_arr.shape[1]
+    if n_obs != n_cb and 1 not in (n_obs, n_cb):  # JAX's error names one observation's shape
+        raise ShapeError(
+            f"sub got incompatible shapes for broadcasting: (1, {n_obs}), {cb_arr.shape}.\n"
+            "Observations and codes need the same number of features (their last axes)."
+        )
     dist = api.vmap(lambda ob: jnp.linalg.norm(ob[None] - cb_arr, axis=-1))(obs_arr)
     code = jnp.argmin(dist, axis=-1)
     return code, api.vmap(operator.getitem)(dist, code)

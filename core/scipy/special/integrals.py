@@ -154,7 +154,7 @@ def _expi_impl(x: Any) -> Any:
     positive = jnp.where(pos <= 40.0, low, high)
     negative = -exp1(jnp.where(x < 0, -x, jnp.ones_like(x)))
     out = jnp.where(x > 0, positive, negative)
-    return jnp.where(x == 0, jnp.full_like(x, -np.inf), out)
+    return jnp.where(x == 0, jnp.full_like(x, np.nan), out)  # JAX's nan (scipy's -inf)
 
 
 @custom_jvp
@@ -218,7 +218,8 @@ def _expn_impl(n: Any, x: Any) -> Any:
     high = h * jnp.exp(-xl)
     out = jnp.where(x > 1.0, high, low)
     out = jnp.where(n == 0, jnp.exp(-x) / x, out)
-    at_zero = jnp.where(n > 1, 1.0 / jnp.where(n > 1, nm1, 1.0), jnp.full_like(x, np.inf))
+    # JAX's E_n(0) is 1 / n (scipy's, the integral's, is 1 / (n - 1))
+    at_zero = jnp.where(n > 1, 1.0 / jnp.where(n > 1, n, 1.0), jnp.full_like(x, np.inf))
     out = jnp.where(x == 0, at_zero, out)
     return jnp.where((n < 0) | (x < 0) | jnp.isnan(x), jnp.full_like(x, np.nan), out)
 
