@@ -611,14 +611,14 @@ def _zeta_value(x: Any, q: Any) -> Any:
         fac = ew.mul(fac, ew.add(x, _c(x, k)))
         b = ew.div(b, w)
         k += 1
-    # XLA's order: q <= 0 (at integers: inf for even integer orders, else nan), then x < 1
-    # (nan) and x = 1 (the pole)
+    # XLA's order: x < 1 (nan), then q <= 0 (at integers: inf for even integer orders, else
+    # nan), then x = 1 (the pole)
     half = ew.mul(x, _c(x, 0.5))
     x_even = ew.bitwise_and(ew.eq(half, ew.floor(half)), ew.lt(x, _c(x, np.inf)))
     pole = ew.bitwise_and(q_int, x_even)
     bad_q = ew.select(pole, _c(x, np.inf), _c(x, np.nan))
-    out = ew.select(ew.bitwise_not(summed), bad_q, s)
-    out = ew.select(ew.lt(x, one), _c(x, np.nan), out)
+    out = ew.select(ew.lt(x, one), _c(x, np.nan), s)
+    out = ew.select(ew.bitwise_not(summed), bad_q, out)
     return ew.select(ew.eq(x, one), _c(x, np.inf), out)
 
 

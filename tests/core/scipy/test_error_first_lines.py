@@ -178,6 +178,8 @@ VALUES = [
     (lambda: special.zeta(jnp.array([0.5, -1.0, 1.0, 2.0, 3.0, 2.0, 2.0, jnp.inf]),
                           jnp.array([0.0, 0.0, -0.5, 0.0, 0.0, -1.0, -0.5, 0.0])),
      [np.nan, np.nan, np.inf, np.inf, np.nan, np.inf, 8.934802055358887, np.nan]),
+    (lambda: special.zeta(jnp.array([0.0, -2.0, -3.0, -2.0]), jnp.array([-1.0, 0.0, -2.0, 1.5])),
+     [np.inf, np.inf, np.nan, np.nan]),
     (lambda: special.expi(jnp.array([0.0, -0.0])), [np.nan, np.nan]),
     (lambda: special.expn(jnp.array([1, 2, 5]), jnp.zeros(3)), [np.inf, 0.5, 0.2]),
     (lambda: core.grad(lambda a: linalg.cho_solve(linalg.cho_factor(a),
