@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from core import dtypes
-from core.errors import ShapeError
+from core.errors import PreferredElementTypeError, ShapeError
 from core.jit.library import library_jit
 from core.named_sharding import resharded, takes_out_sharding
 from core.numpy._util import (
@@ -178,6 +178,8 @@ def _contract_last_axis(
     canonicalize_precision(precision)
     a_nd, b_nd = (get_aval(ensure_array(x)).ndim for x in (a, b))
     if a_nd == 0 or b_nd == 0:
+        if preferred_element_type is None and name == "dot":  # JAX's inner multiplies
+            _check_integer_width(a, b)
         a, b = promote_dtypes(a, b)
         return multiply(a, b)
     (a, b), weak = _product_operands(a, b)
@@ -187,6 +189,28 @@ def _contract_last_axis(
     pet = _result_dtype(a, preferred_element_type)
     return _as_result(la.dot_general(a, b, dims, preferred_element_type=pet),
                       preferred_element_type, weak)  # fmt: skip
+
+
+def _check_integer_width(a: Any, b: Any) -> None:
+    """Raises JAX's TypeError for a product whose promoted integer dtype is narrower than an
+    operand's as `dot_general` takes them (`jnp.dot(int8_array, 2)`: JAX passes the weak int32
+    2 as it is, and its result type, int8, may not narrow XLA's int32 product)."""
+    promoted = dtypes.result_type(a, b)
+    if dtypes.kind(promoted) not in "iu":
+        return
+    widest = max((get_aval(ensure_array(x)).dtype for x in (a, b)), key=_integer_rank)
+    if dtypes.kind(widest) in "iu" and promoted.itemsize < widest.itemsize:
+        raise PreferredElementTypeError(
+            "`preferred_element_type` must not be narrower than the original type, got "
+            f"preferred_element_type of {promoted} for result type of {widest}.\n"
+            "Give the scalar the array's dtype (`jnp.int8(2)`) or multiply instead."
+        )
+
+
+def _integer_rank(dt: np.dtype) -> tuple:
+    """XLA's order of operand dtypes for a product's type (JAX's `type_properties` of
+    integers): wider first, signed above unsigned."""
+    return (dtypes.kind(dt) in "iu", dt.itemsize, dtypes.kind(dt) == "i")
 
 
 def _result_dtype(a: Any, preferred_element_type: Any) -> Any:

@@ -76,3 +76,36 @@ def test_errors_start_with_jaxs_first_line(call, error, first_line):
     with pytest.raises(error) as e:
         call()
     assert str(e.value).split("\n")[0] == first_line
+
+
+# jnp.dot with a scalar operand, JAX 0.10.2's answers: the result's dtype and weak type, or the
+# first line of its TypeError (a Python int beside a narrower integer array: dot_general takes
+# the weak int32 as it is, and the promoted dtype may not narrow XLA's int32 product)
+_NARROW = "`preferred_element_type` must not be narrower than the original type, got "
+_A = {dt: np.arange(6, dtype=dt).reshape(2, 3) for dt in ("int8", "uint8", "int16", "float16")}
+
+
+@pytest.mark.parametrize(
+    "a, b, want",
+    [
+        (_A["int8"], 2, _NARROW + "preferred_element_type of int8 for result type of int32."),
+        (2, _A["int8"], _NARROW + "preferred_element_type of int8 for result type of int32."),
+        (_A["uint8"], 2, _NARROW + "preferred_element_type of uint8 for result type of int32."),
+        (_A["int16"], 2, _NARROW + "preferred_element_type of int16 for result type of int32."),
+        (np.int8(3), 2, _NARROW + "preferred_element_type of int8 for result type of int32."),
+        (_A["int8"], np.int8(2), ("int8", False)),
+        (_A["int8"], True, ("int8", False)),
+        (_A["int16"], 2.0, ("float32", True)),
+        (_A["float16"], 2, ("float16", False)),
+        (np.array([True]), 2, ("int32", True)),
+    ],
+)  # fmt: skip
+def test_dot_of_a_scalar_as_jax(a, b, want):
+    if isinstance(want, str):
+        with pytest.raises(TypeError) as e:
+            jnp.dot(a, b)
+        assert str(e.value).split("\n")[0] == want
+        return
+    out = jnp.dot(a, b)
+    assert (str(out.dtype), out.weak_type) == want
+    assert jnp.inner(np.arange(3, dtype=np.int8), 2).dtype == np.int8  # JAX's inner multiplies
