@@ -87,6 +87,8 @@ from core.scipy.special.normal import (
     owens_t,
 )
 from core.scipy.special.sph_harm import (
+    lpmn,
+    lpmn_values,
     sph_harm_y,
 )
 
@@ -142,6 +144,8 @@ __all__ = [
     "hyp2f1",
     "owens_t",
     "sici",
+    "lpmn",
+    "lpmn_values",
     "sph_harm_y",
     "wofz",
 ]

@@ -1,7 +1,9 @@
-"""Spherical harmonics `sph_harm_y` (scipy's and JAX's argument order and normalization)."""
+"""Spherical harmonics `sph_harm_y` (scipy's and JAX's argument order and normalization) and
+the associated Legendre functions `lpmn`/`lpmn_values` (JAX's square tables, m == n)."""
 
 from __future__ import annotations
 
+import math
 import operator
 from typing import Any
 
@@ -67,3 +69,94 @@ def sph_harm_y(
     sign = jnp.where(jnp.mod(am, 2) == 1, -1.0, 1.0).astype(dt)
     out = jnp.where(m < 0, sign * jnp.conj(harmonic), harmonic)
     return jnp.where(am > n, 0, out)  # no harmonic of order |m| > n (scipy's and JAX's 0)
+
+
+def _check_lpmn(m: int, n: int, z: Any) -> Any:
+    """`z` as an inexact 1-D array, after JAX's checks of `lpmn`'s arguments."""
+    z = jnp.asarray(z)
+    if z.ndim != 1:
+        raise ValueError("z must be a 1D array.\nlpmn takes a vector of points z.")
+    if m != n:
+        raise NotImplementedError(
+            "Computations for m!=n are not yet supported.\nPass m == n (the table is square; "
+            "slice the orders and degrees you need)."
+        )
+    (z,) = promote_args_inexact("lpmn", z)
+    return z
+
+
+def _legendre_table(n: int, z: Any) -> list[list[Any]]:
+    """`P_l^m(z)` for `0 <= m, l <= n` (zero for `l < m`), with the Condon-Shortley phase, by
+    the recurrences in `l` from `P_m^m = (-1)^m (2m - 1)!! (1 - z^2)^(m/2)`."""
+    zero = jnp.zeros_like(z)
+    root = jnp.sqrt(1 - z * z)
+    table, diag = [], jnp.ones_like(z)
+    for m in range(n + 1):
+        if m:
+            diag = -(2 * m - 1) * root * diag
+        col = [zero] * m + [diag]
+        if m < n:
+            col.append((2 * m + 1) * z * diag)
+        for lev in range(m + 2, n + 1):
+            col.append(((2 * lev - 1) * z * col[-1] - (lev + m - 1) * col[-2]) / (lev - m))
+        table.append(col)
+    return table
+
+
+def _normalize(table: list[list[Any]]) -> list[list[Any]]:
+    """Each `P_l^m` times `sqrt((2l + 1) / (4 pi) (l - m)! / (l + m)!)`."""
+    return [
+        [
+            p * math.sqrt((2 * lev + 1) / (4 * math.pi) * math.factorial(lev - m)
+                          / math.factorial(lev + m)) if lev >= m else p
+            for lev, p in enumerate(col)
+        ]
+        for m, col in enumerate(table)
+    ]  # fmt: skip
+
+
+def lpmn(m: int, n: int, z: Any) -> tuple[Any, Any]:
+    """The associated Legendre functions `P_l^m(z)` and their derivatives in `z`, for orders
+    and degrees `0..n` (`jax.scipy.special.lpmn`: only `m == n`).
+
+    Args:
+        m: the largest order (must equal `n`).
+        n: the largest degree.
+        z: the points, a 1-D array (|z| < 1 for finite derivatives).
+
+    Returns:
+        `(values, derivatives)`, each `(m + 1, n + 1, len(z))` indexed `[order, degree]`, with
+        the Condon-Shortley phase (scipy's convention).
+    """
+    z = _check_lpmn(m, n, z)
+    table = _legendre_table(n, z)
+    zero = jnp.zeros_like(z)
+    derivs = [
+        [
+            zero if lev < order else
+            (lev * z * col[lev] - (lev + order) * (col[lev - 1] if lev else zero)) / (z * z - 1)
+            for lev in range(n + 1)
+        ]
+        for order, col in enumerate(table)
+    ]  # fmt: skip
+    return jnp.stack([jnp.stack(c) for c in table]), jnp.stack([jnp.stack(c) for c in derivs])
+
+
+def lpmn_values(m: int, n: int, z: Any, is_normalized: bool) -> Any:
+    """The associated Legendre functions `P_l^m(z)` for orders and degrees `0..n`
+    (`jax.scipy.special.lpmn_values`: only `m == n`).
+
+    Args:
+        m: the largest order (must equal `n`).
+        n: the largest degree.
+        z: the points, a 1-D array.
+        is_normalized: scale each by `sqrt((2l + 1) / (4 pi) (l - m)! / (l + m)!)`.
+
+    Returns:
+        The values, `(m + 1, n + 1, len(z))` indexed `[order, degree]`.
+    """
+    z = _check_lpmn(m, n, z)
+    table = _legendre_table(n, z)
+    if is_normalized:
+        table = _normalize(table)
+    return jnp.stack([jnp.stack(c) for c in table])
