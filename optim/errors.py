@@ -312,6 +312,37 @@ class MissingLossValueError(OptimError, TypeError):
         )
 
 
+class NotScheduleFreeStateError(OptimError, AttributeError):
+    """`contrib.schedule_free_eval_params` got a state without `b1` and `z` (not a
+    `ScheduleFreeState`); an `AttributeError`, as Optax's attribute lookup.
+
+    Failing code::
+
+        optim.contrib.schedule_free_eval_params(optim.sgd(0.1).init(params), params)
+
+    Fix::
+
+        # the state of the schedule-free optimizer itself
+        tx = optim.contrib.schedule_free_sgd(0.1)
+        optim.contrib.schedule_free_eval_params(tx.init(params), params)
+    """
+
+
+class NnlsShapeError(OptimError, AssertionError):
+    """`nnls` got `A` that is not a matrix or `b` that does not match its rows; an
+    `AssertionError`, as Optax's shape assertions.
+
+    Failing code::
+
+        optim.nnls(jnp.ones((3, 2)), jnp.ones(2), iters=10)
+
+    Fix::
+
+        # b has one entry per row of A
+        optim.nnls(jnp.ones((3, 2)), jnp.ones(3), iters=10)
+    """
+
+
 class StateValueNotFoundError(OptimError, ValueError):
     """`value_and_grad_from_state` found no `value`/`grad` in the optimizer state.
 

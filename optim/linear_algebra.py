@@ -15,7 +15,7 @@ from typing import Any
 import core.numpy as jnp
 from core import lax, random
 from optim import tree
-from optim.errors import OptimizerArgumentError
+from optim.errors import NnlsShapeError, OptimizerArgumentError
 
 
 def _normalize_tree(x: Any) -> Any:
@@ -181,10 +181,11 @@ def nnls(A: Any, b: Any, iters: int, unroll: int | bool = 1, L: Any = None) -> A
       The solution, `(N,)` or `(N, K)`.
 
     Raises:
-      OptimizerArgumentError: `A` is not a matrix, or `b` does not match its rows.
+      NnlsShapeError: `A` is not a matrix, or `b` does not match its rows (an
+        `AssertionError`, as Optax's).
     """
     if A.ndim != 2 or b.ndim not in (1, 2) or b.shape[0] != A.shape[0]:
-        raise OptimizerArgumentError(
+        raise NnlsShapeError(
             f"nnls needs A of shape (M, N) and b of shape (M,) or (M, K); got A {A.shape} and "
             f"b {b.shape}."
         )

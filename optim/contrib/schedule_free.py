@@ -22,7 +22,7 @@ from optim.base import (
     with_extra_args_support,
 )
 from optim.combine import chain
-from optim.errors import OptimizerArgumentError
+from optim.errors import NotScheduleFreeStateError, OptimizerArgumentError
 from optim.numerics import safe_increment
 from optim.schedules import warmup_constant_schedule
 from optim.transforms import add_decayed_weights, scale_by_learning_rate, scale_by_rms
@@ -50,10 +50,16 @@ def schedule_free_eval_params(state: Any, params: Any) -> Any:
       The averaged parameters `x`.
 
     Raises:
-      OptimizerArgumentError: `state` is not a `ScheduleFreeState` (a `ValueError`, as in Optax).
+      NotScheduleFreeStateError: `state` has no `b1` and `z` (an `AttributeError`, as in Optax).
+      OptimizerArgumentError: its `b1` or `z` is None (a `ValueError`, as in Optax).
     """
-    b1 = getattr(state, "b1", None)
-    z = getattr(state, "z", None)
+    if not (hasattr(state, "b1") and hasattr(state, "z")):
+        raise NotScheduleFreeStateError(
+            f"{type(state).__name__!r} object has no attribute 'b1'\n"
+            "schedule_free_eval_params requires a ScheduleFreeState: pass the state of the "
+            "schedule_free transformation (e.g. opt_state, not opt_state.base_optimizer_state)."
+        )
+    b1, z = state.b1, state.z
     if b1 is None or z is None:
         raise OptimizerArgumentError(
             "schedule_free_eval_params requires a ScheduleFreeState as input; pass the state of "

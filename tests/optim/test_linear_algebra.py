@@ -55,3 +55,10 @@ def test_matrix_inverse_pth_root(p):
 def test_matrix_inverse_pth_root_under_jit():
     root, _ = core.jit(lambda m: optim.matrix_inverse_pth_root(m, 2))(jnp.asarray(M))
     np.testing.assert_allclose(root, ROOTS[2], rtol=1e-5, atol=1e-6)
+
+
+def test_nnls_shape_mismatch_is_optax_assertion_error():
+    """Optax 0.2.8 asserts `b.shape[0] == A.shape[0]` (a bare `AssertionError`)."""
+    with pytest.raises(optim.errors.NnlsShapeError, match=r"got A \(3, 2\) and b \(2,\)") as info:
+        optim.nnls(jnp.ones((3, 2)), jnp.ones(2), iters=10)
+    assert isinstance(info.value, AssertionError)

@@ -15,7 +15,7 @@ import core
 import core.numpy as jnp
 import optim
 from core.scipy.special import logsumexp
-from optim.errors import LossInputError, OptimizerArgumentError
+from optim.errors import LossInputError, NnlsShapeError
 from tests.optim.more_cases import B_VEC, COSTS, SCORES, A, compute
 
 EXPECTED = json.loads((pathlib.Path(__file__).parent / "optax_more.json").read_text())["values"]
@@ -71,5 +71,5 @@ def test_base_hungarian_is_optimal():
 def test_errors():
     with pytest.raises(LossInputError, match="floating"):
         optim.losses.ranking_softmax_loss(jnp.ones((2, 3), jnp.int32), jnp.ones((2, 3)))
-    with pytest.raises(OptimizerArgumentError, match=r"\(M, N\)"):
+    with pytest.raises(NnlsShapeError, match=r"\(M, N\)"):
         optim.nnls(jnp.ones(3), jnp.ones(3), 5)
