@@ -82,10 +82,8 @@ class Tracer(ArrayBase):
         return complex(self._concrete(lambda aval: errors.scalar_conversion(aval, "complex")))
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
-        val = self.to_concrete_value()
-        if val is None:
-            raise errors.TracerArrayConversionError(self.aval)
-        return np.asarray(val, dtype=dtype)
+        # always, as JAX: a tracer with a concrete value (under grad) is no numpy array either
+        raise errors.TracerArrayConversionError(self.aval)
 
     def item(self):
         return self._concrete(lambda aval: self._method_error(aval, "item")).item()

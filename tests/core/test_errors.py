@@ -329,3 +329,11 @@ def test_item_assignment_is_jaxs_immutable_error():
     with pytest.raises(TypeError) as e:
         _staged(assign, jnp.ones(2))
     assert isinstance(e.value, errors.ImmutableArrayError) and str(e.value) == msg
+
+
+def test_array_conversion_under_grad_raises_as_jax():
+    # JAX 0.10.2: jax.grad(lambda x: np.sum(np.asarray(x)))(jnp.ones(2)) raises
+    # TracerArrayConversionError although the value is concrete (bool/int/float still work)
+    with pytest.raises(errors.TracerArrayConversionError, match="traced array with shape float32"):
+        grad(lambda x: np.sum(np.asarray(x)))(jnp.ones(2))
+    assert grad(lambda x: x if x > 0 else -x)(-3.0) == -1.0
