@@ -75,11 +75,13 @@ class Tracer(ArrayBase):
     def __index__(self) -> int:
         return int(self._concrete(errors.TracerIntegerConversionError))
 
+    # JAX converts no tracer to a float or complex, even one of a known value (`int`, `bool`
+    # and `index` take the value of one under jvp or grad)
     def __float__(self) -> float:
-        return float(self._concrete(lambda aval: errors.scalar_conversion(aval, "float")))
+        raise errors.scalar_conversion(self.aval, "float")
 
     def __complex__(self) -> complex:
-        return complex(self._concrete(lambda aval: errors.scalar_conversion(aval, "complex")))
+        raise errors.scalar_conversion(self.aval, "complex")
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
         # always, as JAX: a tracer with a concrete value (under grad) is no numpy array either

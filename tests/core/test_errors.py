@@ -333,7 +333,24 @@ def test_item_assignment_is_jaxs_immutable_error():
 
 def test_array_conversion_under_grad_raises_as_jax():
     # JAX 0.10.2: jax.grad(lambda x: np.sum(np.asarray(x)))(jnp.ones(2)) raises
-    # TracerArrayConversionError although the value is concrete (bool/int/float still work)
+    # TracerArrayConversionError although the value is concrete (bool and int still work)
     with pytest.raises(errors.TracerArrayConversionError, match="traced array with shape float32"):
         grad(lambda x: np.sum(np.asarray(x)))(jnp.ones(2))
     assert grad(lambda x: x if x > 0 else -x)(-3.0) == -1.0
+
+
+@pytest.mark.parametrize("convert", [float, complex])
+@pytest.mark.parametrize("transform", ["grad", "jvp", "vjp"])
+def test_float_and_complex_of_a_tracer_are_errors_even_with_a_known_value(convert, transform):
+    # JAX 0.10.2: ConcretizationTypeError under grad, jvp and vjp (int and bool take the value)
+    def f(x):
+        return x * convert(x).real if convert is complex else x * convert(x)
+
+    run = {
+        "grad": lambda: core.grad(f)(1.0),
+        "jvp": lambda: core.jvp(f, (1.0,), (1.0,)),
+        "vjp": lambda: core.vjp(f, 1.0),
+    }[transform]
+    with pytest.raises(core.errors.ConcretizationTypeError):
+        run()
+    assert core.grad(lambda x: x * int(x))(2.0) == 2.0
