@@ -25,7 +25,6 @@ import math
 from typing import Any
 
 import numpy as np
-import scipy.linalg as scipy_linalg
 
 import core.numpy as jnp
 from core import api, dtypes, lax
@@ -558,6 +557,8 @@ def _qr_pivots(a: Any) -> Any:
 
     def host(x: np.ndarray) -> np.ndarray:
         flat = np.asarray(x).reshape(-1, *x.shape[-2:])
+        from scipy import linalg as scipy_linalg  # noqa: PLC0415 (scipy: on first use)
+
         pivots = [scipy_linalg.qr(m, mode="r", pivoting=True)[1] for m in flat]
         return np.asarray(pivots, np.int32).reshape(x.shape[:-2] + (x.shape[-1],))
 

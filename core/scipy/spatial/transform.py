@@ -127,7 +127,7 @@ class Rotation(NamedTuple):
     def as_euler(self, seq: str, degrees: bool = False) -> Any:
         """Euler angles for a 3-axis `seq` ("xyz" extrinsic, "XYZ" intrinsic)."""
         _, extrinsic = _check_seq(seq, (3,))
-        return _compute_euler_from_quat(self.quat, _axes(seq), extrinsic, degrees)
+        return _euler_from_quat(self.quat, seq, extrinsic, degrees)
 
     def as_matrix(self) -> Any:
         """Rotation matrices `(..., 3, 3)`."""
@@ -299,42 +299,44 @@ def _compose_quat(p: Any, q: Any) -> Any:
     )
 
 
-@_vectorized("(m),(l),(),()->(n)")
-def _compute_euler_from_quat(quat: Any, axes: Any, extrinsic: Any, degrees: Any) -> Any:
-    angle_first = jnp.where(extrinsic, 0, 2)
-    angle_third = jnp.where(extrinsic, 2, 0)
-    axes = jnp.where(extrinsic, axes, axes[::-1])
-    i, j, k = axes[0], axes[1], axes[2]
-    symmetric = i == k
-    k = jnp.where(symmetric, 3 - i - j, k)
-    sign = jnp.array((i - j) * (j - k) * (k - i) // 2, dtype=quat.dtype)
-    eps = 1e-7
-    a = jnp.where(symmetric, quat[3], quat[3] - quat[j])
-    b = jnp.where(symmetric, quat[i], quat[i] + quat[k] * sign)
-    c = jnp.where(symmetric, quat[j], quat[j] + quat[3])
-    d = jnp.where(symmetric, quat[k] * sign, quat[k] * sign - quat[i])
-    angles = jnp.zeros(3, dtype=quat.dtype)
-    angles = angles.at[1].set(2 * jnp.arctan2(jnp.hypot(c, d), jnp.hypot(a, b)))
-    # case 1: the middle angle is 0, case 2: it is pi (gimbal lock), case 0: neither
-    case = jnp.where(jnp.abs(angles[1] - np.pi) <= eps, 2, 0)
-    case = jnp.where(jnp.abs(angles[1]) <= eps, 1, case)
-    half_sum = jnp.arctan2(b, a)
-    half_diff = jnp.arctan2(d, c)
-    angles = angles.at[0].set(
-        jnp.where(case == 1, 2 * half_sum, 2 * half_diff * jnp.where(extrinsic, -1, 1))
-    )
-    angles = angles.at[angle_first].set(
-        jnp.where(case == 0, half_sum - half_diff, angles[angle_first])
-    )
-    angles = angles.at[angle_third].set(
-        jnp.where(case == 0, half_sum + half_diff, angles[angle_third])
-    )
-    angles = angles.at[angle_third].set(
-        jnp.where(symmetric, angles[angle_third], angles[angle_third] * sign)
-    )
-    angles = angles.at[1].set(jnp.where(symmetric, angles[1], angles[1] - np.pi / 2))
+def _euler_from_quat(quat: Any, seq: str, extrinsic: bool, degrees: bool) -> Any:
+    """Euler angles `(..., 3)` of quaternions `(..., 4)` (x, y, z, w) for the axis sequence
+    `seq`, by the direct method of Bernardes and Viollet (2022), which scipy uses.
+
+    The sequence is read in extrinsic order (an intrinsic one reversed). The quaternion's
+    components, permuted (and for Tait-Bryan sequences rotated by 45 degrees) into the frame
+    of the sequence's axes, give four numbers a, b, c, d: the middle angle is
+    2 atan2(|(c, d)|, |(a, b)|) and the outer two are the sum and difference of the half
+    angles atan2(b, a) and atan2(d, c). Within 1e-7 of gimbal lock (middle angle 0 or pi)
+    the outer angles are not separable: the last one is 0 and the first takes the rotation.
+    """
+    first, middle, last = ("xyz".index(a) for a in (seq if extrinsic else seq[::-1]).lower())
+    proper = first == last  # proper Euler angles (zxz): `last` becomes the remaining axis
+    if proper:
+        last = 3 - first - middle
+    parity = (first - middle) * (middle - last) * (last - first) // 2  # +-1: axis order
+    w, u, v = quat[..., 3], quat[..., first], quat[..., middle]
+    t = quat[..., last] * np.asarray(parity, quat.dtype)
+    if proper:
+        a, b, c, d = w, u, v, t
+    else:
+        a, b, c, d = w - v, u + t, v + w, t - u
+    middle_angle = 2 * jnp.arctan2(jnp.hypot(c, d), jnp.hypot(a, b))
+    half_sum, half_diff = jnp.arctan2(b, a), jnp.arctan2(d, c)
+    at_zero = jnp.abs(middle_angle) <= 1e-7
+    locked = at_zero | (jnp.abs(middle_angle - np.pi) <= 1e-7)
+    # at gimbal lock the whole rotation goes to the angle about the first extrinsic axis
+    locked_angle = jnp.where(at_zero, 2 * half_sum, 2 * half_diff * (-1 if extrinsic else 1))
+    outer_first = jnp.where(locked, 0 if not extrinsic else locked_angle, half_sum - half_diff)
+    outer_last = jnp.where(locked, locked_angle if not extrinsic else 0, half_sum + half_diff)
+    # (an intrinsic sequence's angles come out last-first, and its locked angle is the last)
+    if not proper:
+        outer_last = outer_last * parity
+        middle_angle = middle_angle - np.pi / 2
+    outer = (outer_first, outer_last) if extrinsic else (outer_last, outer_first)
+    angles = jnp.stack([outer[0], middle_angle, outer[1]], axis=-1)
     angles = (angles + np.pi) % (2 * np.pi) - np.pi
-    return jnp.where(degrees, jnp.rad2deg(angles), angles)
+    return jnp.rad2deg(angles) if degrees else angles
 
 
 @_vectorized("(m),(m),(),()->(n)")
