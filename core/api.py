@@ -1047,29 +1047,31 @@ def make_jaxpr(
             for name, size in axis_env or ():
                 names.enter_context(parallel_axes.staging(name, int(size)))
             staged = _jit_stage(fun, static, args, kwargs)  # `jit(fun).trace`'s program
-        if staged is not None:
-            closed, out_tree = staged
-            return (closed, _out_shapes(closed.jaxpr, out_tree)) if return_shape else closed
-        fixed = {n % len(args) for n in static if -len(args) <= n < len(args)}
-        dyn_idx = [i for i in range(len(args)) if i not in fixed]
-
-        def dyn_fun(*dyn: Any, **kw: Any) -> Any:
-            full = list(args)
-            for i, a in zip(dyn_idx, dyn):
-                full[i] = a
-            return fun(*full, **kw)
-
-        with contextlib.ExitStack() as names:
-            for name, size in axis_env or ():
-                names.enter_context(parallel_axes.staging(name, int(size)))
-            # unused equations kept, as JAX's make_jaxpr shows them (`_:f32[] = sin a`)
-            jaxpr, consts, out_tree = _staged(
-                dyn_fun, tuple(args[i] for i in dyn_idx), kwargs, dce=False
-            )
-        closed = ir.ClosedJaxpr(jaxpr, consts)
-        return (closed, _out_shapes(jaxpr, out_tree)) if return_shape else closed
+            if staged is None:  # `fun` reads Refs made outside it: staged closing over them
+                staged = _staged_closing_over_refs(fun, static, args, kwargs)
+        closed, out_tree = staged
+        return (closed, _out_shapes(closed.jaxpr, out_tree)) if return_shape else closed
 
     return make
+
+
+def _staged_closing_over_refs(
+    fun: Callable, static: tuple[int, ...], args: tuple, kwargs: dict
+) -> tuple[ir.ClosedJaxpr, Any]:
+    """`make_jaxpr`'s program of a function that reads Refs made outside it (which `jit`
+    takes as inputs, `make_jaxpr` as constants), with its output tree."""
+    fixed = {n % len(args) for n in static if -len(args) <= n < len(args)}
+    dyn_idx = [i for i in range(len(args)) if i not in fixed]
+
+    def dyn_fun(*dyn: Any, **kw: Any) -> Any:
+        full = list(args)
+        for i, a in zip(dyn_idx, dyn):
+            full[i] = a
+        return fun(*full, **kw)
+
+    # unused equations kept, as JAX's make_jaxpr shows them (`_:f32[] = sin a`)
+    jaxpr, consts, out_tree = _staged(dyn_fun, tuple(args[i] for i in dyn_idx), kwargs, dce=False)
+    return ir.ClosedJaxpr(jaxpr, consts), out_tree
 
 
 def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
