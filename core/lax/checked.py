@@ -61,14 +61,19 @@ _JNP_EQUIVALENTS = {
 }
 
 
-def _check_dtypes(name: str, args: list[Any], kinds: str, prim_name: str) -> None:
-    # JAX checks each operand's dtype kind (naming the primitive: `or` for `bitwise_or`)
-    # before it checks that the dtypes agree
-    dts = [get_aval(a).dtype for a in args]
-    for i, dt in enumerate(dts):
+def _check_kinds(prim_name: str, args: list[Any], kinds: str) -> None:
+    """JAX's check of each operand's dtype kind, naming the primitive (`or` for
+    `bitwise_or`) and, of several operands, the position."""
+    for i, a in enumerate(args):
+        dt = get_aval(a).dtype
         if dtypes.kind(dt) not in kinds:
-            ew.reject_dtype(prim_name, dt, kinds, i if len(dts) > 1 else None)
-    ew.check_same_dtypes(name, dts, _JNP_EQUIVALENTS.get(name))
+            ew.reject_dtype(prim_name, dt, kinds, i if len(args) > 1 else None)
+
+
+def _check_dtypes(name: str, args: list[Any], kinds: str, prim_name: str) -> None:
+    # JAX checks each operand's dtype kind before it checks that the dtypes agree
+    _check_kinds(prim_name, args, kinds)
+    ew.check_same_dtypes(name, [get_aval(a).dtype for a in args], _JNP_EQUIVALENTS.get(name))
 
 
 def broadcast_operands(name: str, args: list[Any], explicit: bool = True) -> list[Any]:
@@ -149,10 +154,7 @@ def mul(x: Any, y: Any, *, out_dtype: Any = None) -> Any:
     if out_dtype is None:
         return _mul(x, y)
     args = [composites.canonical_scalar(a) for a in (x, y)]
-    for i, a in enumerate(args):
-        dt = get_aval(a).dtype
-        if dtypes.kind(dt) not in _NUM:
-            ew.reject_dtype("mul", dt, _NUM, i)
+    _check_kinds("mul", args, _NUM)
     return ew.mul(*broadcast_operands("mul", args, explicit=False), out_dtype)
 
 
