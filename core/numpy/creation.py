@@ -141,14 +141,9 @@ def _has_python_int(x: Any) -> bool:
 def _inexact_leaves(x: Any) -> np.dtype | None:
     """complex128 if a leaf of the nested lists `x` is complex, float64 if one is a float (the
     dtypes a list holding a Python int beyond int64 converts in), else None."""
-    kinds = set()
-    stack = [x]
-    while stack:
-        e = stack.pop()
-        if isinstance(e, (list, tuple)):
-            stack.extend(e)
-        elif isinstance(e, (float, complex, np.generic)):
-            kinds.add(np.asarray(e).dtype.kind)
+    kinds = {
+        np.asarray(e).dtype.kind for e in _leaves(x) if isinstance(e, (float, complex, np.generic))
+    }
     if "c" in kinds:
         return np.dtype(np.complex128)
     return np.dtype(np.float64) if "f" in kinds else None
