@@ -966,7 +966,7 @@ class Module:
         column_kwargs: Mapping[str, Any] | None = None,
         **kwargs: Any,
     ) -> str:
-        """A plain-text table of every module call: path, class, inputs, outputs, parameters.
+        """Flax's summary table of every module call: path, class, inputs, outputs, parameters.
 
         Computed by abstract evaluation of ``init`` (nothing runs on real data).
 
@@ -977,9 +977,10 @@ class Module:
           show_repeated: list every call of a module, not only the first.
           compute_flops: add a ``flops`` column (each call's forward FLOPs, as Flax).
           compute_vjp_flops: add a ``vjp_flops`` column (each call's VJP FLOPs, as Flax).
-          console_kwargs: Flax's ``rich`` console options, accepted and unused (plain text).
-          table_kwargs: Flax's ``rich`` table options, accepted and unused.
-          column_kwargs: Flax's ``rich`` column options, accepted and unused.
+          console_kwargs: the options of Flax's ``rich`` console (``width``,
+            ``force_terminal``, ...), as for :func:`nn.summary.table`.
+          table_kwargs: ``rich`` table options, as for :func:`nn.summary.table`.
+          column_kwargs: ``rich`` column options, as for :func:`nn.summary.table`.
           **kwargs: passed on to :meth:`init`.
 
         Returns:

@@ -289,7 +289,7 @@ def test_docstring_examples():
 
 
 def test_tabulate_counts_boxed_params():
-    table = MLP().tabulate(random.key(0), X)
+    table = MLP().tabulate(random.key(0), X, console_kwargs={"force_terminal": False})
     assert "Total Parameters: 23 (92 B)" in table
 
 

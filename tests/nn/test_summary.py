@@ -1,10 +1,34 @@
-"""tabulate and parameter_overview: pinned totals, no double counting, shapes only."""
+"""tabulate and parameter_overview: Flax's tables character for character (rich's drawing,
+recorded from Flax 0.12.8 into `flax_tables.json` by `record_summary.py`), FLOPs columns,
+pinned totals."""
+
+import json
+import pathlib
 
 import numpy as np
+import pytest
 
+import core
 import core.numpy as jnp
 import nn
 from core import random
+from tests.nn.summary_cases import tables
+
+FLAX_TABLES = json.loads((pathlib.Path(__file__).parent / "flax_tables.json").read_text())
+PLAIN = {"force_terminal": False, "width": 100}
+WIDE = {"force_terminal": False, "width": 200}
+
+
+@pytest.fixture
+def console_env(monkeypatch):
+    """The environment the tables were recorded in: no terminal, 80 columns, a color TERM."""
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("TERM", "xterm")
+
+
+@pytest.mark.parametrize("name", sorted(FLAX_TABLES))
+def test_tables_are_flaxs(console_env, name):
+    assert tables(core, jnp, nn)[name]() == FLAX_TABLES[name]
 
 
 class Block(nn.Module):
@@ -21,24 +45,39 @@ class Model(nn.Module):
         return Block()(x, train) + Block()(x, train)
 
 
+def _rows(table: str) -> list[list[str]]:
+    """The cells of a plain table's lines (rows' continuation lines too)."""
+    return [
+        [c.strip() for c in line[1:-1].replace("┃", "│").split("│")]
+        for line in table.splitlines()
+        if line[:1] in ("│", "┃")
+    ]
+
+
 def test_tabulate_rows_and_totals():
-    table = Model().tabulate(random.key(0), jnp.ones((1, 3)))
-    lines = table.splitlines()
-    header = lines[1]
-    assert "path" in header and "batch_stats" in header and "params" in header
-    assert any("Block_0/Dense_0" in line and "16 (64 B)" in line for line in lines)
+    table = Model().tabulate(random.key(0), jnp.ones((1, 3)), console_kwargs=WIDE)
+    rows = _rows(table)
+    assert rows[0] == ["path", "module", "inputs", "outputs", "batch_stats", "params"]
+    assert [
+        "Block_0/Dense_0",
+        "Dense",
+        "float32[1,3]",
+        "float32[1,4]",
+        "",
+        "bias: float32[4]",
+    ] in rows
     # Per block: Dense_0 3*4+4, BatchNorm 4+4, Dense_1 4*2+2 -> 34 params, 8 batch stats.
-    assert "68 (272 B)" in table and "16 (64 B)" in lines[-3]
-    assert lines[-1] == "Total Parameters: 84 (336 B)"
-    assert "float32[1,3]" in table and "float32[1,2]" in table
+    assert rows[-1] == ["", "", "", "Total", "16 (64 B)", "68 (272 B)"]
+    assert table.splitlines()[-2].strip() == "Total Parameters: 84 (336 B)"
 
 
 def test_tabulate_depth_folds_subtrees():
-    table = Model().tabulate(random.key(0), jnp.ones((1, 3)), depth=1, train=True)
+    x = jnp.ones((1, 3))
+    table = Model().tabulate(random.key(0), x, depth=1, train=True, console_kwargs=PLAIN)
     assert "Block_0/Dense_0" not in table
-    rows = [line for line in table.splitlines() if "| Block_0 " in line]
-    assert len(rows) == 1 and "34 (136 B)" in rows[0] and "8 (32 B)" in rows[0]
-    assert table.splitlines()[-1] == "Total Parameters: 84 (336 B)"
+    block = [r for r in _rows(table) if r[0] == "Block_0"]
+    assert block[0][4:] == ["8 (32 B)", "34 (136 B)"]
+    assert table.splitlines()[-2].strip() == "Total Parameters: 84 (336 B)"
 
 
 def test_parameter_overview_like_clu():
@@ -84,24 +123,19 @@ class TanhBlock(nn.Module):
 
 
 def _flop_cells(table):
-    """{path: (flops, vjp_flops)} from a table with both columns."""
-    lines = table.splitlines()
-    header = [c.strip() for c in lines[1].strip("|").split("|")]
+    """{path: (flops, vjp_flops)} from a plain table with both columns."""
+    rows = _rows(table)
+    header = rows[0]
     i, j = header.index("flops"), header.index("vjp_flops")
     assert header[4:6] == ["flops", "vjp_flops"]  # after outputs, before the collections, as Flax
-    cells = {}
-    for line in lines[3:]:
-        row = [c.strip() for c in line.strip("|").split("|")]
-        if line.startswith("|") and row[j].isdigit():
-            cells[row[0]] = (int(row[i]), int(row[j]))
-    return cells
+    return {row[0]: (int(row[i]), int(row[j])) for row in rows[1:] if row[j].isdigit()}
 
 
 # Flax 0.12's `tabulate(..., compute_flops=True, compute_vjp_flops=True)` on the same models
 # (XLA's cost analysis); the CNN's VJP total is not checked: numbax formulates avg_pool's
 # gradient differently.
 def test_tabulate_flops_match_flax():
-    flags = dict(compute_flops=True, compute_vjp_flops=True)
+    flags = dict(compute_flops=True, compute_vjp_flops=True, console_kwargs=WIDE)
     mlp = _flop_cells(MLP().tabulate(random.key(0), jnp.ones((4, 784)), **flags))
     assert mlp["Dense_0"] == (803328, 2509824) and mlp["Dense_1"] == (10280, 32080)
     assert mlp[""] == (814120, 2543440)
@@ -115,10 +149,10 @@ def test_tabulate_flops_match_flax():
 
 
 def test_tabulate_one_flops_column():
-    table = MLP().tabulate(random.key(0), jnp.ones((1, 784)), compute_flops=True)
-    header = [c.strip() for c in table.splitlines()[1].strip("|").split("|")]
-    assert header == ["path", "module", "inputs", "outputs", "flops", "params"]
-    assert "| Total " in table.splitlines()[-3]
+    x = jnp.ones((1, 784))
+    rows = _rows(MLP().tabulate(random.key(0), x, compute_flops=True, console_kwargs=PLAIN))
+    assert rows[0] == ["path", "module", "inputs", "outputs", "flops", "params"]
+    assert rows[-1][4] == "Total"
 
 
 def test_module_level_tabulate_is_flax_s_function_of_the_inputs():
@@ -128,14 +162,15 @@ def test_module_level_tabulate_is_flax_s_function_of_the_inputs():
     )
 
 
-def test_tabulate_takes_flaxs_rich_options():
-    """Flax's console/table/column options (its ``rich`` drawing) are accepted, not passed to
-    the model; the table is the same."""
+def test_tabulate_refuses_the_rich_options_it_does_not_follow():
     x = jnp.ones((1, 3))
-    plain = Model().tabulate(random.key(0), x)
-    options = dict(console_kwargs={"width": 120}, table_kwargs={}, column_kwargs={})
-    assert Model().tabulate(random.key(0), x, **options) == plain
-    assert nn.tabulate(Model(), random.key(0), **options)(x) == plain
+    # Flax passes its own title to rich's Table: rich's TypeError
+    with pytest.raises(TypeError, match="multiple values for keyword argument 'title'"):
+        Model().tabulate(random.key(0), x, table_kwargs={"title": "T"})
+    with pytest.raises(NotImplementedError, match="box"):
+        Model().tabulate(random.key(0), x, table_kwargs={"box": None})
+    with pytest.raises(NotImplementedError, match="style"):
+        nn.tabulate(Model(), random.key(0), column_kwargs={"style": "red"})(x)
 
 
 def test_tabulate_rows_of_a_scanned_cell_and_an_empty_total_as_flaxs():
@@ -143,12 +178,15 @@ def test_tabulate_rows_of_a_scanned_cell_and_an_empty_total_as_flaxs():
     # function the scan runs on the cell is no row; a model without variables prints an
     # empty total, "Total Parameters: "
     x = jnp.ones((2, 5, 4))
-    table = nn.tabulate(nn.RNN(nn.LSTMCell(2)), random.key(0))(x)
-    modules = [line.split("|")[2].strip() for line in table.splitlines()[3:-4]]
+    wide = {"force_terminal": False, "width": 120}
+    table = nn.tabulate(nn.RNN(nn.LSTMCell(2)), random.key(0), console_kwargs=wide)(x)
+    modules = [row[1] for row in _rows(table)[1:-1] if row[1]]
     assert modules == ["RNN", "LSTMCell"] + ["Dense"] * 8
-    assert table.splitlines()[-1] == "Total Parameters: 56 (224 B)"
+    assert table.splitlines()[-2].strip() == "Total Parameters: 56 (224 B)"
     # with show_repeated, Flax's row of the scan body names it in the module column
-    table = nn.tabulate(nn.RNN(nn.LSTMCell(2)), random.key(0), show_repeated=True)(x)
-    assert "| cell    | LSTMCell (scan_fn) |" in table
-    empty = nn.tabulate(nn.Dropout(0.5), random.key(0))(x, deterministic=True)
-    assert empty.splitlines()[-1] == "Total Parameters: "
+    repeated = nn.tabulate(
+        nn.RNN(nn.LSTMCell(2)), random.key(0), show_repeated=True, console_kwargs=wide
+    )
+    assert "│ cell    │ LSTMCell (scan_fn) │" in repeated(x)
+    empty = nn.tabulate(nn.Dropout(0.5), random.key(0), console_kwargs=wide)(x, deterministic=True)
+    assert empty.splitlines()[-2].strip() == "Total Parameters:"
