@@ -126,8 +126,8 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
     if ord is None or ord == 2:
         return uf.sqrt(_sum_squares(x, axis=axis, keepdims=keepdims))
     a = uf.abs(x)
-    if ord == np.inf:
-        return r.max(a, axis=axis, keepdims=keepdims)
+    if ord == np.inf:  # as JAX, with initial 0: a zero vector's derivative halves at the tie
+        return r.max(a, axis=axis, keepdims=keepdims, initial=0)
     if ord == -np.inf:
         return r.min(a, axis=axis, keepdims=keepdims)
     if ord == 0:

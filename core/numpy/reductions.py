@@ -76,7 +76,22 @@ def _sum_dtype(dt: np.dtype) -> np.dtype:
     return dt
 
 
-def _reduce(prim_fn, identity, name: str, upcast: bool = False):
+def _extreme(dt: np.dtype, lowest: bool) -> Any:
+    """The identity of max (`lowest`) or min in `dt`: -inf/inf, an integer type's bounds, or
+    False/True."""
+    if dt == dtypes.bool_:
+        return not lowest
+    if dtypes.kind(dt) in "iu":
+        info = np.iinfo(dt)
+        return info.min if lowest else info.max
+    return -np.inf if lowest else np.inf
+
+
+def _reduce(prim_fn, identity, name: str, upcast: bool = False, masked: Any = None):
+    """A jnp reduction; `identity(dtype)` fills the masked elements and allows empty `where`
+    reductions without `initial`; a reduction without one (max, min) fills with `masked(dtype)`
+    (its operation's identity, as JAX: `initial` only joins the result afterwards)."""
+
     def fn(
         a: Any,
         axis: Any = None,
@@ -110,7 +125,7 @@ def _reduce(prim_fn, identity, name: str, upcast: bool = False):
                         f"reduction operation {name} does not have an identity, so "
                         "to use a where mask one has to specify 'initial'"
                     )
-                fill = sh.convert_element_type(ensure_array(initial), get_aval(a).dtype)
+                fill = masked(get_aval(a).dtype)
             else:
                 fill = identity(get_aval(a).dtype)
 
@@ -162,8 +177,8 @@ def _without_dtype(reduce: Any, name: str) -> Any:
 
 
 # with a `dtype` argument, for the ufuncs' `maximum.reduce`/`minimum.reduce`
-max_reduction = _reduce(red.reduce_max, None, "max")
-min_reduction = _reduce(red.reduce_min, None, "min")
+max_reduction = _reduce(red.reduce_max, None, "max", masked=lambda dt: _extreme(dt, True))
+min_reduction = _reduce(red.reduce_min, None, "min", masked=lambda dt: _extreme(dt, False))
 max = _without_dtype(max_reduction, "max")  # noqa: A001
 min = _without_dtype(min_reduction, "min")  # noqa: A001
 amax = _without_dtype(max_reduction, "amax")  # (named in errors as JAX's are)

@@ -512,7 +512,37 @@ def _cumlogsumexp_composition(x: Any, *, axis: int, reverse: bool) -> Any:
 
 
 cumlogsumexp_p.def_composition(_cumlogsumexp_composition)
-cumlogsumexp_p.def_jvp(_cumulative_jvp(_logaddexp))
+
+
+def _inf_to_zero(x: Any) -> Any:
+    """`x` with 0 where its real part is +inf (JAX's `_replace_inf`)."""
+    re = ew.real_p.bind(x) if np.dtype(get_aval(x).dtype).kind == "c" else x
+    return ew.select(ew.eq(re, ew.full_like(re, np.inf)), ew.full_like(x, 0), x)
+
+
+def _logaddexp_pair(p: Any, q: Any) -> Any:
+    """The combiner of cumlogsumexp's derivative, on (value, tangent) pairs: `jnp.logaddexp`
+    (JAX's formula `max + log1p(exp(-|a - b|))`, `a + b` where that difference is nan) with
+    its custom derivative, each tangent times `exp(operand - out)` with +inf replaced by 0.
+    So `[0, inf]` differentiates to `[1, 1]` and the rounding of `out` shows as in JAX."""
+    (a, ta), (b, tb) = p, q
+    if np.dtype(get_aval(a).dtype).kind == "c":
+        out = _logaddexp(a, b)
+    else:
+        delta = ew.sub(a, b)
+        tail = ew.log1p(ew.exp(ew.neg(ew.abs(delta))))
+        out = ew.select(ew.ne(delta, delta), ew.add(a, b), ew.add(ew.max(a, b), tail))
+    fin = _inf_to_zero(out)
+    ta = ew.mul(ta, ew.exp(ew.sub(_inf_to_zero(a), fin)))
+    return out, ew.add(ta, ew.mul(tb, ew.exp(ew.sub(_inf_to_zero(b), fin))))
+
+
+def _cumlogsumexp_jvp(primals: Any, tangents: Any, *, axis: int, reverse: bool) -> Any:
+    pair = (primals[0], instantiate(tangents[0]))
+    return associative_scan(_logaddexp_pair, pair, reverse=reverse, axis=axis)
+
+
+cumlogsumexp_p.def_jvp(_cumlogsumexp_jvp)
 cumprod_p.def_jvp(_cumulative_jvp(ew.mul))
 cummax_p.def_jvp(_cumulative_jvp(ew.max))
 cummin_p.def_jvp(_cumulative_jvp(ew.min))

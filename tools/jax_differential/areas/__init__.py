@@ -44,6 +44,7 @@ NAMES = (
     "jnp_misc",
     "lax_more",
     "flax_training",
+    "autodiff_edges",
 )
 
 
